@@ -1,0 +1,58 @@
+// The agent context every tool call sees, and the one pure reducer that changes it.
+// Tools return context modifiers as data (never closures) so that a workflow can apply them
+// deterministically, in original block order, after a batch (invariant 4).
+
+export interface FileReadState {
+  /** mtime (ms) of the file when it was read; an Edit/Write checks the file did not change since. */
+  mtimeMs: number;
+  /** true when only part of the file was read (offset/limit): a partial read does not allow an Edit. */
+  partial: boolean;
+}
+
+export interface AgentContext {
+  /** Absolute working directory of the session. */
+  cwd: string;
+  /** Extra absolute directories the session may work in. */
+  additionalDirectories: string[];
+  /** Read state: absolute path -> what the session last read of it. */
+  readFiles: Record<string, FileReadState>;
+}
+
+export type ContextModifier =
+  | { type: 'fileRead'; path: string; mtimeMs: number; partial: boolean }
+  | { type: 'fileWritten'; path: string; mtimeMs: number }
+  | { type: 'setCwd'; cwd: string }
+  | { type: 'addDirectory'; path: string };
+
+export function initialContext(cwd: string, additionalDirectories: string[] = []): AgentContext {
+  return { cwd, additionalDirectories: [...additionalDirectories], readFiles: {} };
+}
+
+/** Applies one modifier. Pure: returns a new context, never mutates its argument. */
+export function applyContextModifier(ctx: AgentContext, mod: ContextModifier): AgentContext {
+  switch (mod.type) {
+    case 'fileRead': {
+      const prev = ctx.readFiles[mod.path];
+      // A partial read never downgrades a full read of the same content.
+      const partial = mod.partial && !(prev && !prev.partial && prev.mtimeMs === mod.mtimeMs);
+      return { ...ctx, readFiles: { ...ctx.readFiles, [mod.path]: { mtimeMs: mod.mtimeMs, partial } } };
+    }
+    case 'fileWritten':
+      // Writing a file means the session knows its whole content.
+      return { ...ctx, readFiles: { ...ctx.readFiles, [mod.path]: { mtimeMs: mod.mtimeMs, partial: false } } };
+    case 'setCwd':
+      return { ...ctx, cwd: mod.cwd };
+    case 'addDirectory':
+      return ctx.additionalDirectories.includes(mod.path)
+        ? ctx
+        : { ...ctx, additionalDirectories: [...ctx.additionalDirectories, mod.path] };
+    default: {
+      const never: never = mod;
+      throw new Error(`unknown context modifier ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+export function applyContextModifiers(ctx: AgentContext, mods: readonly ContextModifier[]): AgentContext {
+  return mods.reduce(applyContextModifier, ctx);
+}

@@ -1,0 +1,67 @@
+// Wire-level message shapes shared by every room. Pure data: safe inside the workflow sandbox.
+// They mirror the Anthropic Messages API blocks we send and receive, kept minimal on purpose.
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+export type AssistantContentBlock = TextBlock | ToolUseBlock | ThinkingBlock;
+
+export interface ToolResultTextContent {
+  type: 'text';
+  text: string;
+}
+
+export interface ToolResultBlockParam {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string | ToolResultTextContent[];
+  is_error?: boolean;
+}
+
+export type UserContentBlock = TextBlock | ToolResultBlockParam;
+
+export interface UserMessage {
+  role: 'user';
+  content: string | UserContentBlock[];
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantContentBlock[];
+}
+
+export type Message = UserMessage | AssistantMessage;
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | string;
+
+/** Text of a tool_result's content, whatever its shape. */
+export function toolResultText(block: ToolResultBlockParam): string {
+  if (typeof block.content === 'string') return block.content;
+  return block.content.map((c) => c.text).join('');
+}
+
+export function toolUseBlocksOf(message: AssistantMessage): ToolUseBlock[] {
+  return message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+}

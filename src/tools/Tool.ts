@@ -1,0 +1,121 @@
+// The Tool protocol: what a tool declares (schema, safety, permissions) and does (call, map).
+// No Temporal here: the pipeline (src/pipeline) runs tools, activities wrap the pipeline.
+import type { z } from 'zod';
+import type { AgentContext, ContextModifier } from '../engine/context';
+import type { Message, ToolResultBlockParam } from '../engine/messages';
+import type { PermissionMode, ToolPermissionContext } from './permissionTypes';
+
+export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: number };
+
+/** Why a permission decision came out as it did: kept for the audit trail. */
+export type DecisionReason =
+  | { type: 'rule'; rule: string; behavior: 'allow' | 'ask' | 'deny' }
+  | { type: 'mode'; mode: PermissionMode }
+  | { type: 'hook'; hook: string; reason?: string }
+  | { type: 'tool'; reason: string }
+  | { type: 'workingDirectory'; path: string }
+  | { type: 'human'; decision: 'approve' | 'deny'; by?: string; reason?: string }
+  | { type: 'timeout'; afterMs: number }
+  | { type: 'other'; reason: string };
+
+export type PermissionResult =
+  | { behavior: 'allow'; updatedInput?: unknown; decisionReason?: DecisionReason }
+  | { behavior: 'ask'; message: string; decisionReason?: DecisionReason }
+  | { behavior: 'deny'; message: string; decisionReason?: DecisionReason }
+  /** The tool has no opinion: rules and mode decide. */
+  | { behavior: 'passthrough'; message?: string };
+
+export interface ToolProgress {
+  /** Free-form progress data (e.g. Bash output so far). Serialisable. */
+  [key: string]: unknown;
+}
+
+export type OnProgress = (progress: ToolProgress) => void;
+
+/** Where large results go (invariant 7). Keyed by tool_use_id; default a local directory. */
+export interface ResultStore {
+  /** Stores `content` whole; returns a location the model can Read (usually an absolute path). */
+  put(toolUseId: string, content: string): Promise<string>;
+}
+
+/** What a tool's call() sees. Everything but the abort signal and the store is plain data. */
+export interface ToolUseContext {
+  sessionId: string;
+  toolUseId: string;
+  /** Stable across retries and replays: `<session-id>/<tool_use_id>`; pass it to external APIs. */
+  idempotencyKey: string;
+  agent: AgentContext;
+  permission: ToolPermissionContext;
+  abortSignal: AbortSignal;
+  resultStore?: ResultStore;
+}
+
+export interface ToolResult<Out> {
+  data: Out;
+  contextModifiers?: ContextModifier[];
+  newMessages?: Message[];
+}
+
+export interface Tool<Input = any, Output = any> {
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  readonly inputSchema: z.ZodType<Input>;
+  /** Above this many characters the mapped result is stored whole and replaced by a preview. */
+  readonly maxResultSizeChars: number;
+  /** The description the model sees. */
+  prompt(): string | Promise<string>;
+  /** One line for UIs and the audit trail, e.g. `Grep "login|auth" in src/remote`. */
+  summary(input: Input): string;
+  isEnabled(): boolean;
+  isConcurrencySafe(input: Input): boolean;
+  isReadOnly(input: Input): boolean;
+  /** May this call be re-run after a lost worker? Default: only when read-only. */
+  isIdempotent(input: Input): boolean;
+  validateInput?(input: Input, ctx: ToolUseContext): Promise<ValidationResult>;
+  checkPermissions(input: Input, ctx: ToolUseContext): Promise<PermissionResult>;
+  /** The path (absolute or relative to cwd) this call touches, for path permission rules. */
+  getPath?(input: Input): string | undefined;
+  /** Content string matched by `Tool(spec)` rules for non-path tools (e.g. Bash's command). */
+  getRuleContent?(input: Input): string | undefined;
+  call(input: Input, ctx: ToolUseContext, onProgress: OnProgress): Promise<ToolResult<Output>>;
+  mapToolResultToToolResultBlockParam(data: Output, toolUseId: string): ToolResultBlockParam;
+}
+
+/** What a tool author writes: the required parts; everything else gets a safe default. */
+export type ToolDef<Input, Output> = Omit<
+  Tool<Input, Output>,
+  'isEnabled' | 'isConcurrencySafe' | 'isReadOnly' | 'isIdempotent' | 'checkPermissions' | 'summary' | 'maxResultSizeChars'
+> &
+  Partial<Pick<Tool<Input, Output>, 'isEnabled' | 'isConcurrencySafe' | 'isReadOnly' | 'isIdempotent' | 'checkPermissions' | 'summary' | 'maxResultSizeChars'>>;
+
+export const DEFAULT_MAX_RESULT_SIZE_CHARS = 100_000;
+
+/**
+ * Builds a tool with safe defaults: not concurrency-safe, not read-only, not idempotent unless
+ * read-only, permissions decided by rules and mode, enabled.
+ */
+export function buildTool<Input, Output>(def: ToolDef<Input, Output>): Tool<Input, Output> {
+  const tool: Tool<Input, Output> = {
+    maxResultSizeChars: DEFAULT_MAX_RESULT_SIZE_CHARS,
+    isEnabled: () => true,
+    isConcurrencySafe: () => false,
+    isReadOnly: () => false,
+    isIdempotent: (input: Input) => tool.isReadOnly(input),
+    checkPermissions: async () => ({ behavior: 'passthrough' }),
+    summary: (input: Input) => `${def.name} ${safeJson(input, 80)}`,
+    ...def,
+  };
+  return tool;
+}
+
+function safeJson(value: unknown, max: number): string {
+  let s: string;
+  try {
+    s = JSON.stringify(value) ?? String(value);
+  } catch {
+    s = String(value);
+  }
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export type AnyTool = Tool<any, any>;
