@@ -1,0 +1,79 @@
+// What one tool_use resolved to, as data: the unit of the ledger (invariant 5), of the audit
+// trail, and of the tool_result message sent back to the model (invariant 1).
+import type { ContextModifier } from './context';
+import type { Message, ToolResultBlockParam, ToolUseBlock, UserMessage } from './messages';
+
+export type ToolCallStatus = 'ok' | 'error' | 'denied' | 'interrupted' | 'unknown_outcome';
+
+/** Who or what decided that a call may (or may not) run. */
+export interface DecisionRecord {
+  behavior: 'allow' | 'ask' | 'deny';
+  /** rule | mode | hook | tool | workingDirectory | human | timeout | other */
+  source: string;
+  /** The rule text, the mode name, the hook command, the approver's identity… */
+  detail?: string;
+  by?: string;
+  reason?: string;
+}
+
+export interface ToolCallRecord {
+  toolUseId: string;
+  toolName: string;
+  input: unknown;
+  summary: string;
+  status: ToolCallStatus;
+  result: ToolResultBlockParam;
+  contextModifiers: ContextModifier[];
+  newMessages?: Message[];
+  decision?: DecisionRecord;
+  /** How many times call() may have started for this id (activity attempts). */
+  attempts?: number;
+  startedAt?: number;
+  endedAt?: number;
+  /** Where an oversized result was stored whole. */
+  persistedTo?: string;
+  /** True when this record came from the ledger instead of a new execution. */
+  reused?: boolean;
+}
+
+export const INTERRUPT_MESSAGE = 'Interrupted by user: the tool call was stopped before it completed, and its result is unknown or partial.';
+export const NOT_STARTED_INTERRUPT_MESSAGE = 'Interrupted by user: this tool call was not started.';
+export const REJECT_MESSAGE =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+
+export function errorResult(toolUseId: string, content: string): ToolResultBlockParam {
+  return { type: 'tool_result', tool_use_id: toolUseId, content, is_error: true };
+}
+
+/** A record for a call that never produced a result of its own (interrupted, internal failure). */
+export function syntheticRecord(block: ToolUseBlock, status: ToolCallStatus, message: string, summary = block.name): ToolCallRecord {
+  return {
+    toolUseId: block.id,
+    toolName: block.name,
+    input: block.input,
+    summary,
+    status,
+    result: errorResult(block.id, message),
+    contextModifiers: [],
+  };
+}
+
+export function interruptedRecord(block: ToolUseBlock, started: boolean, summary?: string): ToolCallRecord {
+  return syntheticRecord(block, 'interrupted', started ? INTERRUPT_MESSAGE : NOT_STARTED_INTERRUPT_MESSAGE, summary);
+}
+
+/**
+ * The user message that answers an assistant message: one tool_result per tool_use, in the
+ * order of the tool_use blocks, whatever order the calls finished in.
+ */
+export function toolResultsMessage(blocks: readonly ToolUseBlock[], records: ReadonlyMap<string, ToolCallRecord>): UserMessage {
+  return {
+    role: 'user',
+    content: blocks.map((b) => records.get(b.id)?.result ?? errorResult(b.id, NOT_STARTED_INTERRUPT_MESSAGE)),
+  };
+}
+
+/** Every tool_use id in `blocks` without a record: must be empty when a turn ends. */
+export function danglingToolUses(blocks: readonly ToolUseBlock[], records: ReadonlyMap<string, ToolCallRecord>): string[] {
+  return blocks.filter((b) => !records.has(b.id)).map((b) => b.id);
+}
