@@ -1,0 +1,94 @@
+// Content-addressed storage for the transcript, kept OUTSIDE workflow payloads so that a turn's
+// history growth depends on that turn's new content, not on the transcript's length.
+// The transcript is a chain of nodes { prev, messages }: a workflow carries only the head hash.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Message } from '../engine/messages';
+
+/** Pluggable blob storage: a local directory by default; a shared volume or an object store for multi-host. */
+export interface BlobStore {
+  put(key: string, data: string): Promise<void>;
+  get(key: string): Promise<string | undefined>;
+}
+
+export class LocalBlobStore implements BlobStore {
+  constructor(readonly dir: string) {}
+  private path(key: string): string {
+    if (!/^[A-Za-z0-9_.:-]+$/.test(key)) throw new Error(`invalid blob key: ${key}`);
+    return join(this.dir, key.slice(0, 2), key);
+  }
+  async put(key: string, data: string): Promise<void> {
+    const path = this.path(key);
+    await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+    // Write-then-rename: a reader never sees half a blob, and a crash leaves no torn file.
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, data, 'utf8');
+    await rename(tmp, path);
+  }
+  async get(key: string): Promise<string | undefined> {
+    try {
+      return await readFile(this.path(key), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+}
+
+export interface TranscriptNode {
+  prev: string | null;
+  messages: Message[];
+}
+
+export function hashOf(data: string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export class TranscriptStore {
+  private cache = new Map<string, Message[]>();
+  constructor(readonly blobs: BlobStore, private readonly cacheLimit = 64) {}
+
+  /** Appends messages after `head`; returns the new head. Idempotent: same input, same hash. */
+  async append(head: string | null, messages: readonly Message[]): Promise<string | null> {
+    if (messages.length === 0) return head;
+    const data = JSON.stringify({ prev: head, messages: [...messages] } satisfies TranscriptNode);
+    const key = hashOf(data);
+    if ((await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
+    return key;
+  }
+
+  /** The whole conversation up to `head`, oldest first. */
+  async load(head: string | null): Promise<Message[]> {
+    if (head === null) return [];
+    const cached = this.cache.get(head);
+    if (cached) return cached;
+    const chain: TranscriptNode[] = [];
+    let key: string | null = head;
+    let base: Message[] = [];
+    while (key !== null) {
+      const hit = this.cache.get(key);
+      if (hit) {
+        base = hit;
+        break;
+      }
+      const data = await this.blobs.get(key);
+      if (data === undefined) throw new Error(`transcript node ${key} is missing from the message store`);
+      const node = JSON.parse(data) as TranscriptNode;
+      chain.push(node);
+      key = node.prev;
+    }
+    const all = [...base];
+    for (let i = chain.length - 1; i >= 0; i--) all.push(...(chain[i] as TranscriptNode).messages);
+    this.remember(head, all);
+    return all;
+  }
+
+  private remember(head: string, messages: Message[]): void {
+    this.cache.set(head, messages);
+    if (this.cache.size > this.cacheLimit) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+// Shared, sandbox-safe definitions of the session and turn workflows: inputs, results, and the
+// signals/updates/queries that clients and workflows use to talk. Imports only pure code.
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AgentContext } from '../engine/context';
+import type { Message, Usage } from '../engine/messages';
+import type { DecisionRecord, ToolCallStatus } from '../engine/records';
+import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
+
+export const TASK_QUEUE_DEFAULT = 'durable-agent';
+export const STATUS_SEARCH_ATTRIBUTE = 'DurableAgentStatus';
+
+export interface ModelSettingsInput {
+  model: string;
+  maxTokens: number;
+  system?: string;
+  temperature?: number;
+}
+
+/** Hooks in the reference's JSON format (command hooks only: functions cannot cross the wire). */
+export type HooksJson = Record<string, Array<{ matcher?: string; hooks: Array<{ type: 'command'; command: string; timeout?: number }> }>>;
+
+export interface SessionInput {
+  prompt: string;
+  model: ModelSettingsInput;
+  /** Tool names of the session's pool (a subset of the worker's registry). */
+  tools: string[];
+  permissionMode: PermissionMode;
+  rules: PermissionRules;
+  cwd: string;
+  additionalDirectories?: string[];
+  hooks?: HooksJson;
+  maxTurns?: number;
+  maxTotalTokens?: number;
+  /** How long an `ask` waits for approve/deny before it becomes a denial. Default 24 h. */
+  approvalTimeoutMs?: number;
+  /** After an interrupt: wait for a follow-up message (default) or end the session. */
+  onInterrupt?: 'wait' | 'end';
+  /** How long to wait for a follow-up after an interrupt before ending. Default 7 days. */
+  idleTimeoutMs?: number;
+  maxConcurrency?: number;
+  /** Task queue of the activities that touch the working directory (a queue per host/workspace). */
+  toolTaskQueue?: string;
+  /** Heartbeat timeout of tool activities: how soon a lost worker is noticed. Default 30 s. */
+  toolHeartbeatTimeoutMs?: number;
+  /** Continue-as-new once a run's history passes this many bytes (or when the server suggests). */
+  maxHistoryBytesPerRun?: number;
+  /** Whether the DurableAgentStatus search attribute is registered on the namespace. */
+  useSearchAttributes?: boolean;
+}
+
+export type SessionStatusName = 'running' | 'awaiting_approval' | 'interrupted' | 'completed' | 'max_turns' | 'max_tokens' | 'failed' | 'cancelled';
+
+export interface PendingApproval {
+  turn: number;
+  toolUseId: string;
+  toolName: string;
+  summary: string;
+  message: string;
+  since: number;
+}
+
+export interface CompactRecord {
+  toolUseId: string;
+  toolName: string;
+  summary: string;
+  status: ToolCallStatus;
+  decision?: DecisionRecord;
+  preview: string;
+  reused?: boolean;
+}
+
+export interface TurnSummary {
+  turn: number;
+  reason: string;
+  records: CompactRecord[];
+  batches: Array<{ concurrencySafe: boolean; toolUseIds: string[] }>;
+  usage?: Usage;
+  fallback: boolean;
+  text: string;
+}
+
+/** State carried across continue-as-new runs. */
+export interface SessionCarry {
+  turn: number;
+  head: string | null;
+  context: AgentContext;
+  usage: Usage;
+  pendingMessages: string[];
+  /** tool_use_id -> final status, for every call of the session (the workflow-side ledger). */
+  ledger: Record<string, ToolCallStatus>;
+  runs: number;
+  lastText: string;
+  interrupted: boolean;
+}
+
+export interface SessionStatus {
+  sessionId: string;
+  status: SessionStatusName;
+  turn: number;
+  phase: 'starting' | 'turn' | 'awaiting_approval' | 'waiting_for_message' | 'ended';
+  pendingApprovals: PendingApproval[];
+  usage: Usage;
+  head: string | null;
+  toolCalls: number;
+  runs: number;
+  lastText: string;
+  lastTurn?: TurnSummary;
+  endReason?: string;
+  currentTurnWorkflowId?: string;
+}
+
+export interface SessionResult {
+  status: SessionStatusName;
+  turns: number;
+  usage: Usage;
+  head: string | null;
+  lastText: string;
+  endReason: string;
+}
+
+export interface TurnWorkflowInput {
+  sessionId: string;
+  turn: number;
+  head: string | null;
+  append: Message[];
+  model: ModelSettingsInput;
+  tools: string[];
+  permissionMode: PermissionMode;
+  rules: PermissionRules;
+  hooks?: HooksJson;
+  context: AgentContext;
+  maxConcurrency: number;
+  approvalTimeoutMs: number;
+  toolTaskQueue?: string;
+  toolHeartbeatTimeoutMs?: number;
+}
+
+export interface TurnWorkflowResult extends TurnSummary {
+  head: string | null;
+  /** False when interrupted before the model answered: the appended messages were not sent. */
+  consumedAppend: boolean;
+  context: AgentContext;
+  stopReason?: string;
+  error?: string;
+}
+
+export interface ApprovalDecisionInput {
+  toolUseId?: string;
+  decision: 'approve' | 'deny';
+  by?: string;
+  reason?: string;
+}
+
+// Session API (clients talk to the session only).
+export const interruptSignal = defineSignal<[{ reason?: string; by?: string }?]>('interrupt');
+export const sendMessageSignal = defineSignal<[{ text: string }]>('sendMessage');
+export const approveUpdate = defineUpdate<{ toolUseId: string; decision: 'approve' | 'deny' }, [ApprovalDecisionInput]>('approve');
+export const denyUpdate = defineUpdate<{ toolUseId: string; decision: 'approve' | 'deny' }, [ApprovalDecisionInput]>('deny');
+export const statusQuery = defineQuery<SessionStatus>('status');
+export const transcriptHeadQuery = defineQuery<string | null>('transcriptHead');
+
+// Turn <-> session (internal).
+export const turnInterruptSignal = defineSignal('turnInterrupt');
+export const turnApprovalSignal = defineSignal<[{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }]>('turnApproval');
+export const approvalPendingSignal = defineSignal<[PendingApproval]>('approvalPending');
+export const approvalResolvedSignal = defineSignal<[{ toolUseId: string }]>('approvalResolved');
+export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>('turnProgress');
+
+export function previewOf(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
