@@ -1,0 +1,20 @@
+export { decidePermission, decidePermissionSync, permissionEnvOf, shellReadOutside, fsCommandsInside } from './decide';
+export type { HookPermissionDecision, PermissionDecision } from './decide';
+export { ruleMatches, ruleMatchesFacts, ruleCoversTool, findMatchingRule, callFacts, isShellTool } from './matcher';
+export type { PermissionEnv, CallFacts } from './matcher';
+export { parseRule, parseRuleSafe, formatRule, validatePermissionRules } from './rules';
+export type { PermissionRule, RuleBehavior } from './rules';
+export { parseShell, matchShellRule, matchCommandPattern, isDangerousEnvName, isWriteRedirect, unallowableReason } from './shell';
+export type { ParsedShell, ShellPart, ShellWord, ShellRedirect } from './shell';
+export {
+  compilePathPattern,
+  matchPathPattern,
+  pathForms,
+  resolveLogical,
+  resolveReal,
+  insideWorkingDirs,
+  isInside,
+  expandHome,
+  globToRegex,
+} from './paths';
+export type { PathPattern, PathMatchEnv } from './paths';

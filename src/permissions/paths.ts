@@ -1,0 +1,234 @@
+// Path handling for permission rules: resolving a tool's path (`..`, `~`, symlinks), working
+// directories, and gitignore-style rule patterns.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export function expandHome(p: string, home: string = os.homedir()): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  return p;
+}
+
+/** Absolute, normalised (`..` resolved) path, relative paths taken from `cwd`. No filesystem access. */
+export function resolveLogical(p: string, cwd: string): string {
+  return path.resolve(cwd, expandHome(p));
+}
+
+/**
+ * The real path: symlinks resolved. For a path that does not exist yet (a file to be created),
+ * the realpath of its nearest existing ancestor plus the remaining components. Never throws: a
+ * loop or an unreadable ancestor gives the logical path back.
+ */
+export function resolveReal(absolute: string): string {
+  let cur = absolute;
+  const rest: string[] = [];
+  for (let guard = 0; guard < 4096; guard++) {
+    try {
+      const real = fs.realpathSync.native(cur);
+      return rest.length ? path.join(real, ...rest.reverse()) : real;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return absolute;
+      const parent = path.dirname(cur);
+      if (parent === cur) return absolute;
+      // A dangling symlink: follow its target once so that creating "through" it is caught.
+      try {
+        const st = fs.lstatSync(cur);
+        if (st.isSymbolicLink()) {
+          const target = path.resolve(parent, fs.readlinkSync(cur));
+          const real = resolveReal(target === cur ? parent : target);
+          return rest.length ? path.join(real, ...rest.reverse()) : real;
+        }
+      } catch {
+        // does not exist at all
+      }
+      rest.push(path.basename(cur));
+      cur = parent;
+    }
+  }
+  return absolute;
+}
+
+/** The logical and the real form of a path (one entry when they agree). */
+export function pathForms(p: string, cwd: string): string[] {
+  const logical = resolveLogical(p, cwd);
+  const real = resolveReal(logical);
+  return real === logical ? [logical] : [logical, real];
+}
+
+export function isInside(child: string, dir: string): boolean {
+  const rel = path.relative(dir, child);
+  return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+}
+
+/** Working directories in both logical and real form. */
+export function workingDirForms(dirs: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const d of dirs) {
+    const abs = path.resolve(d);
+    out.add(abs);
+    out.add(resolveReal(abs));
+  }
+  return [...out];
+}
+
+/** Is every form of the path inside some working directory? */
+export function insideWorkingDirs(forms: readonly string[], workingDirs: readonly string[]): boolean {
+  const dirs = workingDirForms(workingDirs);
+  return forms.length > 0 && forms.every((f) => dirs.some((d) => isInside(f, d)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// gitignore-style patterns
+
+export interface PathPattern {
+  /** The spec as written in the rule. */
+  spec: string;
+  /** Where an anchored pattern is rooted: 'cwd' (`x/y`, `./x`, `/x`), 'root' (`//abs`), 'home' (`~/x`). */
+  base: 'cwd' | 'root' | 'home';
+  /** The pattern relative to its base, without leading `/` or `./`. */
+  pattern: string;
+  /** A pattern with no slash (other than a trailing one) matches at any depth. */
+  anywhere: boolean;
+  regex: RegExp;
+}
+
+export function compilePathPattern(spec: string): PathPattern {
+  let p = spec.trim();
+  let base: PathPattern['base'] = 'cwd';
+  let anchoredByPrefix = false;
+  if (p.startsWith('//')) {
+    base = 'root';
+    p = p.slice(2);
+    anchoredByPrefix = true;
+  } else if (p === '~' || p.startsWith('~/')) {
+    base = 'home';
+    p = p.slice(2);
+    anchoredByPrefix = true;
+  } else if (p.startsWith('./')) {
+    p = p.slice(2);
+    anchoredByPrefix = true;
+  } else if (p.startsWith('/')) {
+    // `/x` is rooted at the project (the session cwd), as in gitignore — NOT the filesystem root.
+    p = p.slice(1);
+    anchoredByPrefix = true;
+  }
+  while (p.startsWith('./')) p = p.slice(2);
+  const trimmed = p.replace(/\/+$/, '');
+  const anywhere = !anchoredByPrefix && !trimmed.includes('/');
+  const body = trimmed === '' ? '**' : trimmed;
+  return { spec, base, pattern: body, anywhere, regex: new RegExp(`^${globToRegex(body)}$`, 's') };
+}
+
+/** gitignore glob → regex source: `**` spans directories, `*`/`?` stay within one, `[...]` classes. */
+export function globToRegex(glob: string): string {
+  let re = '';
+  let k = 0;
+  const g = glob;
+  while (k < g.length) {
+    const ch = g[k]!;
+    if (ch === '*' && g[k + 1] === '*') {
+      const atStart = k === 0 || g[k - 1] === '/';
+      const atEnd = k + 2 === g.length;
+      const beforeSlash = g[k + 2] === '/';
+      if (atStart && beforeSlash) {
+        re += '(?:.*/)?';
+        k += 3;
+        continue;
+      }
+      if (atStart && atEnd) {
+        re += '.*';
+        k += 2;
+        continue;
+      }
+      re += '[^/]*';
+      k += 2;
+      continue;
+    }
+    if (ch === '*') {
+      re += '[^/]*';
+      k++;
+      continue;
+    }
+    if (ch === '?') {
+      re += '[^/]';
+      k++;
+      continue;
+    }
+    if (ch === '\\' && k + 1 < g.length) {
+      re += escapeRe(g[k + 1]!);
+      k += 2;
+      continue;
+    }
+    if (ch === '[') {
+      const close = g.indexOf(']', k + 2);
+      if (close > 0) {
+        let cls = g.slice(k + 1, close);
+        if (cls.startsWith('!')) cls = `^${cls.slice(1)}`;
+        re += `[${cls.replace(/\\/g, '\\\\').replace(/\//g, '')}]`;
+        k = close + 1;
+        continue;
+      }
+    }
+    re += escapeRe(ch);
+    k++;
+  }
+  return re;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** Does a relative (posix) path, or one of its ancestor directories, match the pattern? */
+function matchRelative(pat: PathPattern, rel: string): boolean {
+  const segs = rel.split('/').filter((x) => x !== '');
+  for (let n = segs.length; n >= 1; n--) {
+    const candidate = segs.slice(0, n).join('/');
+    if (pat.regex.test(candidate)) return true;
+    if (pat.anywhere) {
+      // no slash in the pattern: it matches the last component at any depth
+      if (pat.regex.test(segs[n - 1]!)) return true;
+    }
+  }
+  // `dir/**` also covers `dir` itself: searching the directory reads what is inside it.
+  if (pat.pattern.endsWith('/**')) {
+    const dirPat = compilePathPattern(pat.pattern.slice(0, -3) || '.');
+    if (segs.length > 0 && dirPat.regex.test(segs.join('/'))) return true;
+  }
+  if (segs.length === 0) return pat.pattern === '**';
+  return false;
+}
+
+export interface PathMatchEnv {
+  /** Base for relative patterns: the session cwd. */
+  cwd: string;
+  home?: string;
+}
+
+/**
+ * Does an absolute path match a rule's path spec? `outsideBaseToo`: a slashless pattern (e.g.
+ * `*.env`) also matches paths outside its base — used for deny/ask rules, where matching more is
+ * the safe side.
+ */
+export function matchPathPattern(spec: string | PathPattern, absolutePath: string, env: PathMatchEnv, outsideBaseToo = false): boolean {
+  const pat = typeof spec === 'string' ? compilePathPattern(spec) : spec;
+  const bases =
+    pat.base === 'root' ? ['/'] : pat.base === 'home' ? [env.home ?? os.homedir()] : [env.cwd];
+  const forms = new Set<string>();
+  for (const b of bases) {
+    forms.add(path.resolve(b));
+    forms.add(resolveReal(path.resolve(b)));
+  }
+  for (const b of forms) {
+    if (isInside(absolutePath, b)) {
+      const rel = path.relative(b, absolutePath).split(path.sep).join('/');
+      if (matchRelative(pat, rel)) return true;
+    }
+  }
+  if (pat.anywhere && outsideBaseToo) {
+    return matchRelative(pat, absolutePath.split(path.sep).join('/'));
+  }
+  return false;
+}
