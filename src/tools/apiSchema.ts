@@ -1,0 +1,37 @@
+// One zod schema per tool is both the runtime validator and the API `input_schema`.
+import { z } from 'zod';
+import type { AnyTool } from './Tool';
+
+export interface APIToolSchema {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+}
+
+/**
+ * Converts a tool to the Messages API `tools[]` entry, using zod's own JSON Schema support in
+ * input mode (fields with defaults are optional; `z.strictObject` gives
+ * `additionalProperties: false`). The `$schema` key is dropped. Throws, naming the tool, when the
+ * schema is not an object or cannot be represented.
+ */
+export async function toolToAPISchema(tool: AnyTool): Promise<APIToolSchema> {
+  let json: Record<string, unknown>;
+  try {
+    json = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>;
+  } catch (e) {
+    throw new Error(`Tool ${tool.name}: input schema cannot be converted to JSON Schema: ${(e as Error).message}`);
+  }
+  const { $schema: _ignored, ...rest } = json;
+  if (rest.type !== 'object') {
+    throw new Error(`Tool ${tool.name}: input schema must be an object schema (got ${JSON.stringify(rest.type)})`);
+  }
+  return {
+    name: tool.name,
+    description: await tool.prompt(),
+    input_schema: rest as APIToolSchema['input_schema'],
+  };
+}
+
+export async function toolsToAPISchemas(tools: readonly AnyTool[]): Promise<APIToolSchema[]> {
+  return Promise.all(tools.map((t) => toolToAPISchema(t)));
+}
