@@ -1,0 +1,107 @@
+// Running one command hook: `sh -c` in its own process group, JSON on stdin, killed (group and
+// all) at its timeout or when the call is aborted.
+import { spawn } from 'node:child_process';
+
+export interface CommandRunResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+  spawnError?: string;
+  durationMs: number;
+}
+
+export interface CommandRunOptions {
+  cwd: string;
+  stdin: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  /** Output beyond this many characters per stream is dropped (default 1 MB). */
+  maxOutputChars?: number;
+}
+
+export function runShellCommand(command: string, opts: CommandRunOptions): Promise<CommandRunResult> {
+  const started = Date.now();
+  const max = opts.maxOutputChars ?? 1_000_000;
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+
+    const finish = (extra: Partial<CommandRunResult> = {}) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      if (graceTimer) clearTimeout(graceTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdin?.destroy();
+      resolve({ exitCode, signal: exitSignal, stdout, stderr, timedOut, aborted, durationMs: Date.now() - started, ...extra });
+    };
+
+    if (opts.signal?.aborted) {
+      resolve({ exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, aborted: true, durationMs: 0 });
+      return;
+    }
+
+    const child = spawn('sh', ['-c', command], {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      detached: true, // own process group, so that a timeout kills the hook's children too
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    };
+    const onAbort = () => {
+      aborted = true;
+      killGroup();
+    };
+
+    child.on('error', (e) => finish({ spawnError: e.message }));
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      if (stdout.length < max) stdout += d.slice(0, max - stdout.length);
+    });
+    child.stderr.on('data', (d: string) => {
+      if (stderr.length < max) stderr += d.slice(0, max - stderr.length);
+    });
+    child.stdin.on('error', () => undefined); // EPIPE when the hook does not read its input
+    child.stdin.end(opts.stdin);
+
+    child.on('exit', (code, sig) => {
+      exitCode = code;
+      exitSignal = sig;
+      // Let the pipes drain; a background grandchild holding them open must not keep us waiting.
+      graceTimer = setTimeout(() => finish(), 250);
+    });
+    child.on('close', () => finish());
+
+    timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, Math.max(1, opts.timeoutMs));
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,212 @@
+// Running the hooks of one event for one tool call, and combining their answers.
+import type { HookPermissionDecision } from '../permissions/decide';
+import { runShellCommand } from './command';
+import { hooksFor, type MatchedHook } from './config';
+import type { HookEventName, HookInput, HookOutput, HookRun, HooksConfig, PostToolUseHookInput, PreToolUseHookInput } from './types';
+
+export interface HookRunEnv {
+  config?: HooksConfig;
+  cwd: string;
+  signal?: AbortSignal;
+  /** Extra environment for command hooks. */
+  env?: NodeJS.ProcessEnv;
+  /** Aliases of the tool, so that matchers may name them. */
+  aliases?: readonly string[];
+}
+
+export interface PreToolUseHooksResult {
+  runs: HookRun[];
+  /** Combined permission decision of all hooks: deny > ask > allow. */
+  decision?: HookPermissionDecision;
+  /** Exit code 2, `decision: "block"` or `continue: false`: the call must not run. */
+  block?: { reason: string; hook: string };
+  /** `continue: false`: the agent should stop after this call. */
+  stop?: { reason: string; hook: string };
+  /** The last hook (in configuration order) that replaced the input wins. */
+  updatedInput?: Record<string, unknown>;
+  additionalContext: string[];
+  /** Non-blocking errors, timeouts, system messages: recorded, never shown to the model. */
+  notices: string[];
+}
+
+export interface PostToolUseHooksResult {
+  runs: HookRun[];
+  /** Exit code 2 or `decision: "block"`: feedback appended to the result the model sees. */
+  feedback: Array<{ reason: string; hook: string }>;
+  stop?: { reason: string; hook: string };
+  additionalContext: string[];
+  notices: string[];
+}
+
+function shorten(s: string, n = 200): string {
+  const t = s.trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Parses stdout as hook JSON output when it looks like JSON; otherwise undefined. */
+export function parseHookStdout(stdout: string): HookOutput | undefined {
+  const t = stdout.trim();
+  if (!t.startsWith('{')) return undefined;
+  try {
+    const v: unknown = JSON.parse(t);
+    return isObject(v) ? (v as HookOutput) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function runOne(h: MatchedHook, event: HookEventName, input: HookInput, env: HookRunEnv): Promise<HookRun> {
+  const started = Date.now();
+  if (h.def.type === 'command') {
+    const r = await runShellCommand(h.def.command, {
+      cwd: env.cwd,
+      stdin: JSON.stringify(input),
+      timeoutMs: h.timeoutMs,
+      ...(env.signal ? { signal: env.signal } : {}),
+      env: { ...process.env, ...env.env, CLAUDE_PROJECT_DIR: env.cwd, DURABLE_AGENT_PROJECT_DIR: env.cwd },
+    });
+    const base = { event, hook: h.label, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, durationMs: r.durationMs };
+    if (r.spawnError) return { ...base, outcome: 'non_blocking_error', error: `could not start: ${r.spawnError}` };
+    if (r.aborted) return { ...base, outcome: 'cancelled', error: 'aborted' };
+    if (r.timedOut) return { ...base, outcome: 'timeout', error: `timed out after ${h.timeoutMs / 1000}s and was killed` };
+    if (r.exitCode === 0) {
+      const output = parseHookStdout(r.stdout);
+      return output ? { ...base, outcome: 'success', output } : { ...base, outcome: 'success' };
+    }
+    if (r.exitCode === 2) return { ...base, outcome: 'blocking' };
+    return {
+      ...base,
+      outcome: 'non_blocking_error',
+      error: r.exitCode === null ? `killed by ${r.signal}` : `exit code ${r.exitCode}`,
+    };
+  }
+  // function hook
+  const fn = h.def.fn;
+  const ac = new AbortController();
+  let resolveAborted: (v: 'aborted') => void = () => undefined;
+  const aborted = new Promise<'aborted'>((resolve) => (resolveAborted = resolve));
+  const onOuter = () => {
+    ac.abort(env.signal?.reason);
+    resolveAborted('aborted');
+  };
+  if (env.signal?.aborted) return { event, hook: h.label, outcome: 'cancelled', durationMs: 0, error: 'aborted' };
+  env.signal?.addEventListener('abort', onOuter, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        ac.abort(new Error('hook timeout'));
+        resolve('timeout');
+      }, Math.max(1, h.timeoutMs));
+    });
+    const result = await Promise.race([Promise.resolve().then(() => fn(input, { signal: ac.signal })), timeout, aborted]);
+    const durationMs = Date.now() - started;
+    if (result === 'timeout') return { event, hook: h.label, outcome: 'timeout', durationMs, error: `timed out after ${h.timeoutMs / 1000}s` };
+    if (result === 'aborted') return { event, hook: h.label, outcome: 'cancelled', durationMs, error: 'aborted' };
+    if (result === undefined || result === null) return { event, hook: h.label, outcome: 'success', durationMs };
+    if (!isObject(result)) return { event, hook: h.label, outcome: 'non_blocking_error', durationMs, error: 'returned a non-object' };
+    return { event, hook: h.label, outcome: 'success', output: result as HookOutput, durationMs };
+  } catch (e) {
+    return { event, hook: h.label, outcome: 'non_blocking_error', durationMs: Date.now() - started, error: `threw: ${(e as Error)?.message ?? String(e)}` };
+  } finally {
+    if (timer) clearTimeout(timer);
+    env.signal?.removeEventListener('abort', onOuter);
+  }
+}
+
+function noticeFor(run: HookRun): string | undefined {
+  if (run.outcome === 'non_blocking_error' || run.outcome === 'timeout') {
+    const err = run.stderr?.trim() ? `: ${shorten(run.stderr)}` : '';
+    return `${run.event} hook "${shorten(run.hook, 80)}" ${run.error ?? 'failed'}${err} (the call proceeded)`;
+  }
+  if (run.outcome === 'cancelled') return `${run.event} hook "${shorten(run.hook, 80)}" was cancelled`;
+  return undefined;
+}
+
+const RANK = { allow: 1, ask: 2, deny: 3 } as const;
+
+export async function runPreToolUseHooks(input: Omit<PreToolUseHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PreToolUseHooksResult> {
+  const full: PreToolUseHookInput = { ...input, hook_event_name: 'PreToolUse' };
+  const matched = hooksFor(env.config, 'PreToolUse', input.tool_name, env.aliases);
+  const result: PreToolUseHooksResult = { runs: [], additionalContext: [], notices: [] };
+  if (matched.length === 0) return result;
+  result.runs = await Promise.all(matched.map((h) => runOne(h, 'PreToolUse', full, env)));
+  const blocks: Array<{ reason: string; hook: string }> = [];
+  for (const run of result.runs) {
+    const notice = noticeFor(run);
+    if (notice) result.notices.push(notice);
+    if (run.outcome === 'blocking') {
+      blocks.push({ reason: run.stderr?.trim() || `Blocked by PreToolUse hook "${shorten(run.hook, 80)}" (exit code 2)`, hook: run.hook });
+      continue;
+    }
+    const out = run.output;
+    if (run.outcome !== 'success' || !out) continue;
+    if (typeof out.systemMessage === 'string' && out.systemMessage) result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
+    if (out.continue === false) {
+      const reason = typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : 'A PreToolUse hook stopped the agent.';
+      result.stop ??= { reason, hook: run.hook };
+      blocks.push({ reason, hook: run.hook });
+    }
+    if (out.decision === 'block') {
+      blocks.push({ reason: typeof out.reason === 'string' && out.reason ? out.reason : `Blocked by PreToolUse hook "${shorten(run.hook, 80)}"`, hook: run.hook });
+    }
+    const hso = isObject(out.hookSpecificOutput) ? out.hookSpecificOutput : undefined;
+    let decided: 'allow' | 'ask' | 'deny' | undefined;
+    let reason: string | undefined;
+    if (hso?.permissionDecision !== undefined) {
+      if (hso.permissionDecision === 'allow' || hso.permissionDecision === 'ask' || hso.permissionDecision === 'deny') {
+        decided = hso.permissionDecision;
+        if (typeof hso.permissionDecisionReason === 'string') reason = hso.permissionDecisionReason;
+      } else {
+        result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}" returned an invalid permissionDecision ${JSON.stringify(hso.permissionDecision)} (ignored)`);
+      }
+    } else if (out.decision === 'approve') {
+      decided = 'allow';
+      if (typeof out.reason === 'string') reason = out.reason;
+    }
+    if (decided && (!result.decision || RANK[decided] > RANK[result.decision.behavior])) {
+      result.decision = reason === undefined ? { behavior: decided, hook: run.hook } : { behavior: decided, hook: run.hook, reason };
+    }
+    if (hso?.updatedInput !== undefined) {
+      if (isObject(hso.updatedInput)) result.updatedInput = hso.updatedInput;
+      else result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}" returned an updatedInput that is not an object (ignored)`);
+    }
+    if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim()) result.additionalContext.push(hso.additionalContext);
+  }
+  if (blocks.length > 0) {
+    result.block = { reason: blocks.map((b) => b.reason).join('\n'), hook: blocks[0]!.hook };
+  }
+  return result;
+}
+
+export async function runPostToolUseHooks(input: Omit<PostToolUseHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PostToolUseHooksResult> {
+  const full: PostToolUseHookInput = { ...input, hook_event_name: 'PostToolUse' };
+  const matched = hooksFor(env.config, 'PostToolUse', input.tool_name, env.aliases);
+  const result: PostToolUseHooksResult = { runs: [], feedback: [], additionalContext: [], notices: [] };
+  if (matched.length === 0) return result;
+  result.runs = await Promise.all(matched.map((h) => runOne(h, 'PostToolUse', full, env)));
+  for (const run of result.runs) {
+    const notice = noticeFor(run);
+    if (notice) result.notices.push(notice);
+    if (run.outcome === 'blocking') {
+      result.feedback.push({ reason: run.stderr?.trim() || `PostToolUse hook "${shorten(run.hook, 80)}" exited with code 2`, hook: run.hook });
+      continue;
+    }
+    const out = run.output;
+    if (run.outcome !== 'success' || !out) continue;
+    if (typeof out.systemMessage === 'string' && out.systemMessage) result.notices.push(`PostToolUse hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
+    if (out.decision === 'block') {
+      result.feedback.push({ reason: typeof out.reason === 'string' && out.reason ? out.reason : `PostToolUse hook "${shorten(run.hook, 80)}" flagged this result`, hook: run.hook });
+    }
+    if (out.continue === false) {
+      result.stop ??= { reason: typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : 'A PostToolUse hook stopped the agent.', hook: run.hook };
+    }
+    const hso = isObject(out.hookSpecificOutput) ? out.hookSpecificOutput : undefined;
+    if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim()) result.additionalContext.push(hso.additionalContext);
+  }
+  return result;
+}

@@ -1,0 +1,114 @@
+// Hook configuration and wire shapes, in the reference agent's format.
+import type { PermissionMode } from '../tools/permissionTypes';
+
+export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse'] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** Default timeout of a hook, in seconds (the reference's current default). */
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
+
+export interface CommandHookDef {
+  type: 'command';
+  /** Run with `sh -c` in the session cwd; the hook input arrives as JSON on stdin. */
+  command: string;
+  /** Seconds; default 600. At the timeout the hook's whole process group is killed. */
+  timeout?: number;
+}
+
+export interface HookFunctionOptions {
+  /** Aborted at the hook's timeout or when the tool call is interrupted. */
+  signal: AbortSignal;
+}
+
+export type HookFunction = (
+  input: HookInput,
+  options: HookFunctionOptions,
+) => HookOutput | void | undefined | Promise<HookOutput | void | undefined>;
+
+/** A programmatic hook: same input and output as a command hook. Throwing = non-blocking error. */
+export interface FunctionHookDef {
+  type: 'function';
+  fn: HookFunction;
+  /** Seconds; default 600. */
+  timeout?: number;
+  /** For notices and the audit trail (default: the function's name). */
+  name?: string;
+}
+
+export type HookDef = CommandHookDef | FunctionHookDef;
+
+export interface HookMatcherConfig {
+  /**
+   * Which tools: `Edit|Write` (a list of names), `*` or empty/absent (all), or a regular
+   * expression matched against the whole tool name (`mcp__.*`). Case-sensitive.
+   */
+  matcher?: string;
+  hooks: HookDef[];
+}
+
+/** `{ PreToolUse: [...], PostToolUse: [...] }` — the value of a settings file's `hooks` key. */
+export type HooksConfig = { [E in HookEventName]?: HookMatcherConfig[] };
+
+/** A whole settings file: `{ "hooks": { ... } }`. */
+export interface HooksSettings {
+  hooks: HooksConfig;
+}
+
+interface HookInputBase {
+  session_id: string;
+  cwd: string;
+  permission_mode: PermissionMode;
+  tool_name: string;
+  tool_input: unknown;
+  tool_use_id: string;
+}
+
+export interface PreToolUseHookInput extends HookInputBase {
+  hook_event_name: 'PreToolUse';
+}
+
+export interface PostToolUseHookInput extends HookInputBase {
+  hook_event_name: 'PostToolUse';
+  /** What the tool's call() returned (its own data, not the API block). */
+  tool_response: unknown;
+}
+
+export type HookInput = PreToolUseHookInput | PostToolUseHookInput;
+
+/** What a hook may print on stdout (exit 0) or a function hook may return. All optional. */
+export interface HookOutput {
+  /** false: the agent should stop after this (the tool does not run, for PreToolUse). */
+  continue?: boolean;
+  stopReason?: string;
+  suppressOutput?: boolean;
+  /** A message for the user (recorded as a notice). */
+  systemMessage?: string;
+  /** `block` (PreToolUse: the call does not run; PostToolUse: feedback to the model); `approve` = legacy allow. */
+  decision?: 'block' | 'approve';
+  reason?: string;
+  hookSpecificOutput?: {
+    hookEventName?: HookEventName | string;
+    permissionDecision?: 'allow' | 'deny' | 'ask';
+    permissionDecisionReason?: string;
+    /** PreToolUse: replaces the tool input (validated again against the tool's schema). */
+    updatedInput?: Record<string, unknown>;
+    additionalContext?: string;
+  };
+}
+
+export type HookOutcome = 'success' | 'blocking' | 'non_blocking_error' | 'timeout' | 'cancelled';
+
+/** One hook execution, for the audit trail. */
+export interface HookRun {
+  event: HookEventName;
+  /** The command (or the function hook's name). */
+  hook: string;
+  outcome: HookOutcome;
+  exitCode?: number | null;
+  stdout?: string;
+  stderr?: string;
+  /** Parsed JSON output, when there was one. */
+  output?: HookOutput;
+  durationMs: number;
+  error?: string;
+}

@@ -1,0 +1,65 @@
+// Pure constructors for the tool_result blocks the pipeline (and the workflow) produce.
+import type { ToolResultBlockParam } from '../engine/messages';
+
+export const INTERRUPT_MESSAGE = 'Interrupted by user';
+export const INTERRUPTED_TOOL_MESSAGE = `${INTERRUPT_MESSAGE}: the tool use was interrupted and did not complete.`;
+export const REJECT_MESSAGE =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+
+export function errorToolResult(toolUseId: string, text: string): ToolResultBlockParam {
+  return { type: 'tool_result', tool_use_id: toolUseId, content: text, is_error: true };
+}
+
+/** For a tool use that was interrupted before or while it ran. */
+export function interruptedToolResult(toolUseId: string, detail?: string): ToolResultBlockParam {
+  return errorToolResult(toolUseId, detail ? `${INTERRUPTED_TOOL_MESSAGE} ${detail}` : INTERRUPTED_TOOL_MESSAGE);
+}
+
+/** For a tool use a human (or an approval timeout) rejected. */
+export function rejectionToolResult(toolUseId: string, reason?: string): ToolResultBlockParam {
+  const r = reason?.trim();
+  return errorToolResult(toolUseId, r ? `${REJECT_MESSAGE} Reason: ${r}` : REJECT_MESSAGE);
+}
+
+export function noSuchToolResult(toolUseId: string, name: string, available: readonly string[] = []): ToolResultBlockParam {
+  const list = available.length ? ` Available tools: ${available.join(', ')}.` : '';
+  return errorToolResult(toolUseId, `No such tool available: ${name}.${list}`);
+}
+
+/** `31842` → `31.1KB`, `900` → `900 bytes`, `2097152` → `2MB`. */
+export function formatSize(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  const kb = n / 1024;
+  if (kb < 1024) return `${kb.toFixed(1).replace(/\.0$/, '')}KB`;
+  return `${(kb / 1024).toFixed(1).replace(/\.0$/, '')}MB`;
+}
+
+export const PREVIEW_CHARS = 2000;
+
+/** First ~2000 chars, cut at a line break when one is in the second half. */
+export function previewOf(text: string, max = PREVIEW_CHARS): { preview: string; hasMore: boolean } {
+  if (text.length <= max) return { preview: text, hasMore: false };
+  const head = text.slice(0, max);
+  const nl = head.lastIndexOf('\n');
+  return { preview: nl > max / 2 ? head.slice(0, nl) : head, hasMore: true };
+}
+
+export function persistedOutputMessage(location: string, text: string): string {
+  const { preview, hasMore } = previewOf(text);
+  return (
+    '<persisted-output>\n' +
+    `Output too large (${formatSize(text.length)}). Full output saved to: ${location}\n\n` +
+    `Preview (first ${formatSize(PREVIEW_CHARS)}):\n` +
+    preview +
+    (hasMore ? '\n...\n' : '\n') +
+    '</persisted-output>'
+  );
+}
+
+/** Appends text to a tool_result's content (string or text blocks), returning a new block. */
+export function appendToToolResult(block: ToolResultBlockParam, text: string): ToolResultBlockParam {
+  if (typeof block.content === 'string') {
+    return { ...block, content: block.content ? `${block.content}\n\n${text}` : text };
+  }
+  return { ...block, content: [...block.content, { type: 'text', text }] };
+}

@@ -1,0 +1,449 @@
+// The single execution entry for one tool_use (invariant 2):
+// find → schema → validateInput → PreToolUse hooks → permission → call → map → size policy →
+// PostToolUse hooks. Every failure becomes an is_error tool_result with the same id (invariant 6).
+// No Temporal here: activities wrap this function; tests call it directly.
+import type { AgentContext, ContextModifier } from '../engine/context';
+import { toolResultText, type Message, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
+import { normalizeHooksConfig } from '../hooks/config';
+import { runPostToolUseHooks, runPreToolUseHooks } from '../hooks/run';
+import type { HookRun, HooksConfig } from '../hooks/types';
+import { decidePermission, type PermissionDecision } from '../permissions/decide';
+import type { AnyTool, DecisionReason, ResultStore, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
+import type { ToolPermissionContext } from '../tools/permissionTypes';
+import { findToolByName, type ToolPool } from '../tools/pool';
+import {
+  appendToToolResult,
+  errorToolResult,
+  interruptedToolResult,
+  noSuchToolResult,
+  persistedOutputMessage,
+  rejectionToolResult,
+} from './messages';
+import { formatInputValidationError } from './validation';
+
+export interface ApprovalResolution {
+  decision: 'approve' | 'deny';
+  by?: string;
+  reason?: string;
+  source?: 'human' | 'timeout' | 'mode';
+  /** For source 'timeout': how long the approval waited. */
+  afterMs?: number;
+}
+
+export interface PipelineEnv {
+  pool: ToolPool;
+  sessionId: string;
+  agent: AgentContext;
+  permission: ToolPermissionContext;
+  /** Either the inner map or a whole settings object `{ hooks: {...} }`. */
+  hooks?: HooksConfig | { hooks: HooksConfig };
+  resultStore?: ResultStore;
+  abortSignal?: AbortSignal;
+  onProgress?: (p: ToolProgress) => void;
+  /** Resolution of an earlier 'ask' for this same tool_use_id (a human approved or denied, or a timeout). */
+  approval?: ApprovalResolution;
+  /**
+   * Awaited right before call(), after every check passed: the durable runner records here that
+   * the side effect may have started (its execution ledger), so a lost worker is detectable.
+   * If it throws, the call does not run and the failure becomes an error result.
+   */
+  beforeCall?: () => Promise<void>;
+}
+
+export type ToolUseStatus = 'ok' | 'error' | 'denied' | 'interrupted' | 'ask';
+export type FailureStage = 'unknown_tool' | 'schema' | 'validate' | 'hook' | 'permission' | 'call' | 'aborted';
+
+export interface ToolUseOutcome {
+  toolUseId: string;
+  toolName: string;
+  status: ToolUseStatus;
+  /** Absent only when status === 'ask'. */
+  result?: ToolResultBlockParam;
+  contextModifiers: ContextModifier[];
+  newMessages: Message[];
+  /** The input actually used (after hooks' updatedInput). */
+  input: unknown;
+  permission?: { behavior: 'allow' | 'ask' | 'deny'; decisionReason?: DecisionReason; message?: string };
+  ask?: { message: string; decisionReason?: DecisionReason };
+  failure?: { stage: FailureStage; message: string };
+  hookNotices: string[];
+  /** Every hook that ran, for the audit trail (stdout/stderr cut to 2,000 chars). */
+  hookRuns?: HookRun[];
+  /** A hook answered `continue: false`: the agent should stop after this turn. */
+  stop?: { reason: string; hook: string };
+  persistedTo?: string;
+  startedAt: number;
+  endedAt: number;
+}
+
+const MAX_ERROR_CHARS = 10_000;
+
+function errMessage(e: unknown): string {
+  let m: string;
+  if (e instanceof Error) m = e.message || e.name;
+  else if (typeof e === 'string') m = e;
+  else {
+    try {
+      m = JSON.stringify(e) ?? String(e);
+    } catch {
+      m = String(e);
+    }
+  }
+  return m.length > MAX_ERROR_CHARS ? `${m.slice(0, MAX_ERROR_CHARS)}… [truncated]` : m;
+}
+
+function trimRun(r: HookRun): HookRun {
+  const cut = (s?: string) => (s !== undefined && s.length > 2000 ? `${s.slice(0, 2000)}… [truncated]` : s);
+  const out: HookRun = { ...r };
+  if (r.stdout !== undefined) out.stdout = cut(r.stdout)!;
+  if (r.stderr !== undefined) out.stderr = cut(r.stderr)!;
+  return out;
+}
+
+function humanReason(a: ApprovalResolution, mode: ToolPermissionContext['mode']): DecisionReason {
+  if (a.source === 'timeout') return { type: 'timeout', afterMs: a.afterMs ?? 0 };
+  if (a.source === 'mode') return { type: 'mode', mode };
+  const r: DecisionReason = { type: 'human', decision: a.decision };
+  if (a.by !== undefined) r.by = a.by;
+  if (a.reason !== undefined) r.reason = a.reason;
+  return r;
+}
+
+function isValidBlock(b: unknown): b is ToolResultBlockParam {
+  if (!b || typeof b !== 'object') return false;
+  const c = (b as ToolResultBlockParam).content;
+  if (typeof c === 'string') return true;
+  return Array.isArray(c) && c.every((x) => !!x && typeof x === 'object' && x.type === 'text' && typeof x.text === 'string');
+}
+
+/** Runs one tool_use through the whole pipeline. Never throws. */
+export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise<ToolUseOutcome> {
+  const startedAt = Date.now();
+  const toolUseId = typeof block?.id === 'string' ? block.id : String(block?.id);
+  const toolName = typeof block?.name === 'string' ? block.name : String(block?.name);
+  const state = {
+    input: block?.input as unknown,
+    hookNotices: [] as string[],
+    hookRuns: [] as HookRun[],
+    context: [] as string[],
+    permission: undefined as ToolUseOutcome['permission'],
+    ask: undefined as ToolUseOutcome['ask'],
+    stop: undefined as ToolUseOutcome['stop'],
+  };
+
+  const outcome = (status: ToolUseStatus, extra: Partial<ToolUseOutcome>): ToolUseOutcome => {
+    const o: ToolUseOutcome = {
+      toolUseId,
+      toolName,
+      status,
+      contextModifiers: [],
+      newMessages: [],
+      input: state.input,
+      hookNotices: state.hookNotices,
+      startedAt,
+      endedAt: Date.now(),
+      ...extra,
+    };
+    if (state.hookRuns.length) o.hookRuns = state.hookRuns.map(trimRun);
+    if (state.permission && !o.permission) o.permission = state.permission;
+    if (state.ask && !o.ask) o.ask = state.ask;
+    if (state.stop) o.stop = state.stop;
+    return o;
+  };
+  const withContext = (result: ToolResultBlockParam): ToolResultBlockParam => {
+    let r = result;
+    for (const c of state.context) r = appendToToolResult(r, c);
+    return r;
+  };
+  const failed = (status: ToolUseStatus, stage: FailureStage, message: string, result?: ToolResultBlockParam) =>
+    outcome(status, { result: withContext(result ?? errorToolResult(toolUseId, message)), failure: { stage, message } });
+  const interrupted = (detail?: string) => failed('interrupted', 'aborted', interruptedToolResult(toolUseId, detail).content as string);
+
+  try {
+    const signal = env.abortSignal;
+    if (signal?.aborted) return interrupted('It was not started.');
+
+    // 1. find the tool (only in the pool)
+    const tool = findToolByName(env.pool, toolName);
+    if (!tool) {
+      const r = noSuchToolResult(toolUseId, toolName, env.pool.map((t) => t.name));
+      return failed('error', 'unknown_tool', r.content as string, r);
+    }
+
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const ctx: ToolUseContext = {
+        sessionId: env.sessionId,
+        toolUseId,
+        idempotencyKey: `${env.sessionId}/${toolUseId}`,
+        agent: env.agent,
+        permission: env.permission,
+        abortSignal: controller.signal,
+      };
+      if (env.resultStore) ctx.resultStore = env.resultStore;
+
+      // 2 + 3. schema, then the tool's own validation
+      const validate = async (raw: unknown, note?: string): Promise<{ ok: true; data: unknown } | { ok: false; out: ToolUseOutcome }> => {
+        let parsed: ReturnType<typeof tool.inputSchema.safeParse>;
+        try {
+          parsed = tool.inputSchema.safeParse(raw);
+        } catch (e) {
+          const m = `InputValidationError: ${tool.name} input could not be validated${note ? ` (${note})` : ''}: ${errMessage(e)}`;
+          return { ok: false, out: failed('error', 'schema', m) };
+        }
+        if (!parsed.success) {
+          return { ok: false, out: failed('error', 'schema', formatInputValidationError(tool.name, parsed.error, raw, note)) };
+        }
+        if (tool.validateInput) {
+          let v: Awaited<ReturnType<NonNullable<AnyTool['validateInput']>>>;
+          try {
+            v = await tool.validateInput(parsed.data, ctx);
+          } catch (e) {
+            return { ok: false, out: failed('error', 'validate', `${tool.name} could not validate its input: ${errMessage(e)}`) };
+          }
+          if (v && v.result === false) {
+            const m = typeof v.message === 'string' && v.message ? v.message : `${tool.name}: invalid input`;
+            return { ok: false, out: failed('error', 'validate', note ? `${m} (${note})` : m) };
+          }
+        }
+        return { ok: true, data: parsed.data };
+      };
+
+      const first = await validate(state.input);
+      if (!first.ok) return first.out;
+      let data = first.data;
+      state.input = data;
+
+      // 4. PreToolUse hooks
+      let hooksConfig: HooksConfig | undefined;
+      try {
+        hooksConfig = env.hooks === undefined ? undefined : normalizeHooksConfig(env.hooks);
+      } catch (e) {
+        return failed('error', 'hook', `The hooks configuration is invalid, so ${tool.name} was not run: ${errMessage(e)}`);
+      }
+      const hookEnv = { config: hooksConfig, cwd: env.agent.cwd, signal: controller.signal, aliases: tool.aliases ?? [] };
+      const pre = await runPreToolUseHooks(
+        {
+          session_id: env.sessionId,
+          cwd: env.agent.cwd,
+          permission_mode: env.permission.mode,
+          tool_name: tool.name,
+          tool_input: data,
+          tool_use_id: toolUseId,
+        },
+        hookEnv,
+      );
+      state.hookRuns.push(...pre.runs);
+      state.hookNotices.push(...pre.notices);
+      for (const c of pre.additionalContext) state.context.push(`PreToolUse hook additional context: ${c}`);
+      if (pre.stop) state.stop = pre.stop;
+      if (controller.signal.aborted) return interrupted('It was stopped before it ran.');
+      if (pre.block) {
+        return failed('denied', 'hook', `PreToolUse hook blocked this ${tool.name} call: ${pre.block.reason}`);
+      }
+      if (pre.updatedInput !== undefined) {
+        state.input = pre.updatedInput;
+        const again = await validate(pre.updatedInput, 'input replaced by a PreToolUse hook');
+        if (!again.ok) return again.out;
+        data = again.data;
+        state.input = data;
+      }
+
+      // 5. permission
+      let decision: PermissionDecision;
+      try {
+        decision = await decidePermission(tool, data, ctx, pre.decision);
+      } catch (e) {
+        decision = { behavior: 'deny', message: `Permission check failed: ${errMessage(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
+      }
+      state.permission =
+        decision.behavior === 'allow'
+          ? { behavior: 'allow', ...(decision.decisionReason ? { decisionReason: decision.decisionReason } : {}) }
+          : { behavior: decision.behavior, message: decision.message, ...(decision.decisionReason ? { decisionReason: decision.decisionReason } : {}) };
+      const approval = env.approval;
+      if (decision.behavior === 'deny') {
+        return failed('denied', 'permission', decision.message);
+      }
+      if (decision.behavior === 'ask') {
+        state.ask = { message: decision.message, ...(decision.decisionReason ? { decisionReason: decision.decisionReason } : {}) };
+        if (!approval) return outcome('ask', {});
+        const reason = humanReason(approval, env.permission.mode);
+        if (approval.decision !== 'approve') {
+          state.permission = { behavior: 'deny', decisionReason: reason, message: approval.reason ?? 'rejected' };
+          const r = rejectionToolResult(toolUseId, approval.reason);
+          return failed('denied', 'permission', r.content as string, r);
+        }
+        state.permission = { behavior: 'allow', decisionReason: reason };
+      } else if (approval && approval.decision === 'deny') {
+        // A human's deny for this id stands even if the rules would now allow the call.
+        state.permission = { behavior: 'deny', decisionReason: humanReason(approval, env.permission.mode), message: approval.reason ?? 'rejected' };
+        const r = rejectionToolResult(toolUseId, approval.reason);
+        return failed('denied', 'permission', r.content as string, r);
+      } else if (decision.updatedInput !== undefined) {
+        state.input = decision.updatedInput;
+        const again = await validate(decision.updatedInput, 'input replaced by the permission check');
+        if (!again.ok) return again.out;
+        data = again.data;
+        state.input = data;
+      }
+
+      // 6. call
+      if (controller.signal.aborted) return interrupted('It was stopped before it ran.');
+      if (env.beforeCall) {
+        try {
+          await env.beforeCall();
+        } catch (e) {
+          return failed('error', 'call', `Error calling tool ${tool.name}: could not record the call before running it: ${errMessage(e)}`);
+        }
+      }
+      const onProgress = (p: ToolProgress) => {
+        try {
+          env.onProgress?.(p);
+        } catch {
+          // a failing observer must not fail the tool
+        }
+      };
+      let removeAbortWaiter = () => undefined as void;
+      const abortWaiter = new Promise<{ kind: 'aborted' }>((resolve) => {
+        const h = () => resolve({ kind: 'aborted' });
+        controller.signal.addEventListener('abort', h, { once: true });
+        removeAbortWaiter = () => controller.signal.removeEventListener('abort', h);
+      });
+      const callPromise = Promise.resolve()
+        .then(() => tool.call(data, ctx, onProgress))
+        .then(
+          (value) => ({ kind: 'ok' as const, value }),
+          (error: unknown) => ({ kind: 'error' as const, error }),
+        );
+      const raced = await Promise.race([callPromise, abortWaiter]);
+      removeAbortWaiter();
+      if (raced.kind === 'aborted') return interrupted();
+      if (raced.kind === 'error') {
+        if (controller.signal.aborted) return interrupted();
+        return failed('error', 'call', `Error calling tool ${tool.name}: ${errMessage(raced.error)}`);
+      }
+      const result = raced.value as ToolResult<unknown> | undefined;
+      if (!result || typeof result !== 'object' || !('data' in result)) {
+        return failed('error', 'call', `Error calling tool ${tool.name}: call() returned no result`);
+      }
+
+      // 7. map to the API block
+      let mapped: ToolResultBlockParam;
+      try {
+        const m = tool.mapToolResultToToolResultBlockParam(result.data, toolUseId);
+        if (!isValidBlock(m)) throw new Error('mapToolResultToToolResultBlockParam returned a malformed block');
+        mapped = { ...m, type: 'tool_result', tool_use_id: toolUseId };
+        if (m.is_error !== true) delete mapped.is_error;
+      } catch (e) {
+        return failed('error', 'call', `Error calling tool ${tool.name}: the tool ran, but its result could not be converted: ${errMessage(e)}`);
+      }
+
+      // 8. size policy
+      let persistedTo: string | undefined;
+      const text = toolResultText(mapped);
+      const limit = tool.maxResultSizeChars;
+      if (typeof limit === 'number' && Number.isFinite(limit) && limit >= 0 && text.length > limit) {
+        if (env.resultStore) {
+          try {
+            persistedTo = await env.resultStore.put(toolUseId, text);
+            mapped = { ...mapped, content: persistedOutputMessage(persistedTo, text) };
+          } catch (e) {
+            state.hookNotices.push(`Could not store the large ${tool.name} result (${text.length} chars); kept it inline: ${errMessage(e)}`);
+          }
+        } else {
+          state.hookNotices.push(`The ${tool.name} result (${text.length} chars) exceeds ${limit} chars but no result store is configured; kept it inline.`);
+        }
+      }
+
+      // 9. PostToolUse hooks
+      const post = await runPostToolUseHooks(
+        {
+          session_id: env.sessionId,
+          cwd: env.agent.cwd,
+          permission_mode: env.permission.mode,
+          tool_name: tool.name,
+          tool_input: data,
+          tool_use_id: toolUseId,
+          tool_response: result.data,
+        },
+        hookEnv,
+      );
+      state.hookRuns.push(...post.runs);
+      state.hookNotices.push(...post.notices);
+      if (post.stop && !state.stop) state.stop = post.stop;
+      for (const f of post.feedback) state.context.push(`PostToolUse hook feedback (blocking): ${f.reason}`);
+      for (const c of post.additionalContext) state.context.push(`PostToolUse hook additional context: ${c}`);
+
+      const finalResult = withContext(mapped);
+      const contextModifiers = Array.isArray(result.contextModifiers) ? result.contextModifiers : [];
+      const newMessages = Array.isArray(result.newMessages) ? result.newMessages : [];
+      const extra: Partial<ToolUseOutcome> = { result: finalResult, contextModifiers, newMessages };
+      if (persistedTo !== undefined) extra.persistedTo = persistedTo;
+      if (mapped.is_error === true) {
+        extra.failure = { stage: 'call', message: toolResultText(mapped).slice(0, MAX_ERROR_CHARS) };
+        return outcome('error', extra);
+      }
+      return outcome('ok', extra);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  } catch (e) {
+    return failed('error', 'call', `Error calling tool ${toolName}: internal pipeline error: ${errMessage(e)}`);
+  }
+}
+
+export interface ToolUseDescription {
+  known: boolean;
+  concurrencySafe: boolean;
+  readOnly: boolean;
+  idempotent: boolean;
+  summary: string;
+}
+
+/**
+ * What the scheduler needs to know about a tool_use before running it. Unknown tool, input the
+ * schema rejects, or a predicate that throws → not concurrency-safe, not idempotent (runs alone,
+ * is not blindly retried). Never throws.
+ */
+export function describeToolUse(block: ToolUseBlock, pool: ToolPool): ToolUseDescription {
+  const name = typeof block?.name === 'string' ? block.name : String(block?.name);
+  const unsafe = (known: boolean, summary: string): ToolUseDescription => ({ known, concurrencySafe: false, readOnly: false, idempotent: false, summary });
+  let tool: AnyTool | undefined;
+  try {
+    tool = findToolByName(pool, name);
+  } catch {
+    tool = undefined;
+  }
+  if (!tool) return unsafe(false, `${name} (unknown tool)`);
+  let data: unknown;
+  try {
+    const parsed = tool.inputSchema.safeParse(block.input);
+    if (!parsed.success) return unsafe(true, `${tool.name} (invalid input)`);
+    data = parsed.data;
+  } catch {
+    return unsafe(true, `${tool.name} (invalid input)`);
+  }
+  const pred = (fn: () => boolean): boolean | undefined => {
+    try {
+      return fn() === true;
+    } catch {
+      return undefined;
+    }
+  };
+  let summary: string;
+  try {
+    const s = tool.summary(data);
+    summary = typeof s === 'string' ? s : tool.name;
+  } catch {
+    summary = tool.name;
+  }
+  const concurrencySafe = pred(() => tool!.isConcurrencySafe(data));
+  const readOnly = pred(() => tool!.isReadOnly(data));
+  const idempotent = pred(() => tool!.isIdempotent(data));
+  if (concurrencySafe === undefined || readOnly === undefined || idempotent === undefined) {
+    return { known: true, concurrencySafe: false, readOnly: readOnly ?? false, idempotent: false, summary };
+  }
+  return { known: true, concurrencySafe, readOnly, idempotent, summary };
+}
