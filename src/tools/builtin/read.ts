@@ -1,0 +1,309 @@
+// Read: a text file's lines in `cat -n` style, a page at a time; records what was read.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { buildTool } from '../Tool';
+import { formatNumberedLine, isErrno, looksBinary, resolvePath, throwIfAborted } from './paths';
+
+export const READ_DEFAULT_LIMIT = 2000;
+export const READ_MAX_LINE_CHARS = 2000;
+/** Self-imposed budget for one Read's text: beyond it the page ends early (with a notice). */
+export const READ_MAX_OUTPUT_CHARS = 100_000;
+const BINARY_SNIFF_BYTES = 8192;
+const CHUNK_BYTES = 64 * 1024;
+// Enough bytes to hold READ_MAX_LINE_CHARS characters of any UTF-8 text (4 bytes max each).
+const MAX_LINE_BYTES = READ_MAX_LINE_CHARS * 4 + 4;
+
+export const EMPTY_FILE_NOTICE = '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>';
+
+const inputSchema = z.strictObject({
+  file_path: z
+    .string()
+    .min(1)
+    .describe('Path of the file to read: absolute, or relative to the working directory.'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('1-based line number to start reading from. Only provide it if the file is too large to read at once.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Number of lines to read (default ${READ_DEFAULT_LIMIT}). Only provide it if the file is too large to read at once.`),
+});
+
+export type ReadInput = z.infer<typeof inputSchema>;
+
+export interface ReadOutput {
+  /** Absolute path read. */
+  filePath: string;
+  /** The numbered lines, `cat -n` style (empty when no line was shown). */
+  content: string;
+  /** First line shown (1-based) and how many lines were shown. */
+  startLine: number;
+  numLines: number;
+  totalLines: number;
+  /** Lines longer than READ_MAX_LINE_CHARS that were cut. */
+  truncatedLines: number;
+  /** Not every line of the file was shown. */
+  partial: boolean;
+  /** Why the page ended before the requested limit, if it did. */
+  stoppedBy?: 'charBudget';
+  mtimeMs: number;
+}
+
+const PROMPT = `Reads a text file from the local filesystem and returns its contents with line numbers.
+
+Usage:
+- file_path may be absolute or relative to the working directory.
+- By default it reads up to ${READ_DEFAULT_LIMIT} lines from the start of the file. For long files, pass offset (1-based line number) and limit to read a page; the result says how to continue.
+- Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.
+- Output is in \`cat -n\` format: the line number, a tab, then the line as it is in the file. When you copy text into Edit's old_string, copy what follows the tab, never the number.
+- Reading a file in full is required before Edit or Write may change it; a read with offset/limit that does not cover the whole file does not count.
+- Directories cannot be read (use Glob, or Bash \`ls\`); binary files are refused.
+- An empty file, or an offset past the end, gives a warning instead of content.
+- Read several files in one turn when you need them: reads run concurrently.`;
+
+/** A close existing name in the same directory, for "did you mean" hints. */
+async function suggestSimilar(abs: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = await fs.readdir(path.dirname(abs));
+  } catch {
+    return undefined;
+  }
+  const want = path.basename(abs);
+  const lower = want.toLowerCase();
+  const stem = (n: string) => n.replace(/\.[^.]*$/, '').toLowerCase();
+  const found =
+    names.find((n) => n.toLowerCase() === lower) ??
+    names.find((n) => stem(n) === stem(want) && stem(want) !== '') ??
+    names.find((n) => editDistance(n.toLowerCase(), lower) <= 2);
+  return found === undefined ? undefined : path.join(path.dirname(abs), found);
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/** validateInput-style check shared by the file tools: exists, is a regular file. */
+export async function checkReadableFile(
+  filePath: string,
+  cwd: string,
+): Promise<{ ok: true; abs: string; size: number } | { ok: false; message: string; missing: boolean }> {
+  const abs = resolvePath(cwd, filePath);
+  let stat;
+  try {
+    stat = await fs.stat(abs);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) {
+      const similar = await suggestSimilar(abs);
+      const where = path.isAbsolute(filePath) ? '' : ` (resolved against the working directory ${cwd})`;
+      return {
+        ok: false,
+        missing: true,
+        message: `File does not exist: ${filePath}${where}.${similar ? ` Did you mean ${similar}?` : ''}`,
+      };
+    }
+    return { ok: false, missing: false, message: `Cannot access ${filePath}: ${(err as Error).message}` };
+  }
+  if (stat.isDirectory()) {
+    return {
+      ok: false,
+      missing: false,
+      message: `EISDIR: ${filePath} is a directory, not a file. Use Glob to find files in it, or Bash \`ls\` to list it.`,
+    };
+  }
+  if (!stat.isFile()) return { ok: false, missing: false, message: `${filePath} is not a regular file (device, socket or pipe).` };
+  return { ok: true, abs, size: stat.size };
+}
+
+async function sniffBinary(abs: string): Promise<boolean> {
+  const fh = await fs.open(abs, 'r');
+  try {
+    const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return looksBinary(buf.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+interface PageResult {
+  lines: string[];
+  totalLines: number;
+  truncatedLines: number;
+  stoppedByBudget: boolean;
+}
+
+/** Streams the file: keeps lines [start, start+limit) within the char budget, counts them all. */
+async function readPage(fh: fs.FileHandle, start: number, limit: number, signal: AbortSignal): Promise<PageResult> {
+  const buf = Buffer.alloc(CHUNK_BYTES);
+  const lines: string[] = [];
+  let truncatedLines = 0;
+  let budget = READ_MAX_OUTPUT_CHARS;
+  let collecting = true;
+  let stoppedByBudget = false;
+  let lineNo = 1;
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let lineTooLong = false;
+  let pendingBytes = 0; // bytes of the current (unterminated) line seen so far
+  let pos = 0;
+
+  const finishLine = (): void => {
+    if (collecting && lineNo >= start) {
+      let text = Buffer.concat(parts, partBytes).toString('utf8');
+      if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      if (lineTooLong || text.length > READ_MAX_LINE_CHARS) {
+        text = `${text.slice(0, READ_MAX_LINE_CHARS)}… [line truncated]`;
+        truncatedLines++;
+      }
+      const formatted = formatNumberedLine(lineNo, text);
+      if (lines.length > 0 && formatted.length + 1 > budget) {
+        collecting = false;
+        stoppedByBudget = true;
+      } else {
+        lines.push(formatted);
+        budget -= formatted.length + 1;
+        if (lines.length >= limit) collecting = false;
+      }
+    }
+    lineNo++;
+    parts = [];
+    partBytes = 0;
+    lineTooLong = false;
+    pendingBytes = 0;
+  };
+
+  const keep = (chunk: Buffer): void => {
+    if (!collecting || lineNo < start) return;
+    const room = MAX_LINE_BYTES - partBytes;
+    if (room <= 0) {
+      lineTooLong = true;
+      return;
+    }
+    const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (chunk.length > room) lineTooLong = true;
+    parts.push(Buffer.from(piece));
+    partBytes += piece.length;
+  };
+
+  for (;;) {
+    throwIfAborted(signal);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+    if (bytesRead === 0) break;
+    pos += bytesRead;
+    const chunk = buf.subarray(0, bytesRead);
+    let s = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, s);
+      if (nl === -1) {
+        keep(chunk.subarray(s));
+        pendingBytes += bytesRead - s;
+        break;
+      }
+      keep(chunk.subarray(s, nl));
+      finishLine();
+      s = nl + 1;
+    }
+  }
+  if (pendingBytes > 0) finishLine();
+  return { lines, totalLines: lineNo - 1, truncatedLines, stoppedByBudget };
+}
+
+export const ReadTool = buildTool<ReadInput, ReadOutput>({
+  name: 'Read',
+  inputSchema,
+  // Read limits itself (a page of lines within a char budget): persisting its output to a file
+  // the model would then have to Read would be circular.
+  maxResultSizeChars: Number.MAX_SAFE_INTEGER,
+  prompt: () => PROMPT,
+  summary: (input) => {
+    if (input.offset === undefined && input.limit === undefined) return `Read ${input.file_path}`;
+    const from = Math.max(1, input.offset ?? 1);
+    return `Read ${input.file_path} (lines ${from}-${input.limit === undefined ? '' : from + input.limit - 1})`;
+  },
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  isIdempotent: () => true,
+  getPath: (input) => input.file_path,
+
+  async validateInput(input, ctx) {
+    const check = await checkReadableFile(input.file_path, ctx.agent.cwd);
+    if (!check.ok) return { result: false, message: check.message, errorCode: check.missing ? 1 : 2 };
+    if (check.size > 0 && (await sniffBinary(check.abs))) {
+      return {
+        result: false,
+        message: `This tool cannot read binary files: ${input.file_path} contains NUL bytes. Use Bash (e.g. \`file\`, \`xxd ${input.file_path} | head\`) to inspect it.`,
+        errorCode: 3,
+      };
+    }
+    return { result: true };
+  },
+
+  async call(input, ctx) {
+    const abs = resolvePath(ctx.agent.cwd, input.file_path);
+    const start = Math.max(1, input.offset ?? 1);
+    const limit = input.limit ?? READ_DEFAULT_LIMIT;
+    const fh = await fs.open(abs, 'r');
+    try {
+      const stat = await fh.stat();
+      if (stat.isDirectory()) throw new Error(`EISDIR: ${input.file_path} is a directory, not a file.`);
+      const page = await readPage(fh, start, limit, ctx.abortSignal);
+      const numLines = page.lines.length;
+      const partial = page.totalLines > 0 && (numLines === 0 || start > 1 || start + numLines - 1 < page.totalLines);
+      const data: ReadOutput = {
+        filePath: abs,
+        content: page.lines.join('\n'),
+        startLine: start,
+        numLines,
+        totalLines: page.totalLines,
+        truncatedLines: page.truncatedLines,
+        partial,
+        mtimeMs: stat.mtimeMs,
+        ...(page.stoppedByBudget ? { stoppedBy: 'charBudget' as const } : {}),
+      };
+      return { data, contextModifiers: [{ type: 'fileRead', path: abs, mtimeMs: stat.mtimeMs, partial }] };
+    } finally {
+      await fh.close();
+    }
+  },
+
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    let text: string;
+    if (data.totalLines === 0) {
+      text = EMPTY_FILE_NOTICE;
+    } else if (data.numLines === 0) {
+      text = `<system-reminder>Warning: the file exists but is shorter than the provided offset (${data.startLine}). The file has ${data.totalLines} lines.</system-reminder>`;
+    } else {
+      text = data.content;
+      const last = data.startLine + data.numLines - 1;
+      const notes: string[] = [];
+      if (last < data.totalLines) {
+        const why = data.stoppedBy === 'charBudget' ? ` (output budget of ${READ_MAX_OUTPUT_CHARS} characters reached)` : '';
+        notes.push(
+          `Showing lines ${data.startLine}-${last} of ${data.totalLines}${why}. To read more, call Read with offset: ${last + 1}.`,
+        );
+      }
+      if (data.truncatedLines > 0) {
+        notes.push(`${data.truncatedLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut.`);
+      }
+      if (notes.length > 0) text += `\n\n<system-reminder>${notes.join(' ')}</system-reminder>`;
+    }
+    return { type: 'tool_result', tool_use_id: toolUseId, content: text };
+  },
+});
