@@ -157,7 +157,7 @@ test('a tool that ignores the abort signal still yields an interrupted result', 
     name: 'Stubborn',
     inputSchema: z.object({}),
     prompt: () => '',
-    call: () => new Promise((r) => setTimeout(() => r({ data: 'late' }), 1500)),
+    call: () => new Promise<{ data: string }>((r) => setTimeout(() => r({ data: 'late' }), 1500)),
     mapToolResultToToolResultBlockParam: (d: string, id: string) => ({ type: 'tool_result', tool_use_id: id, content: d }),
   });
   const ac = new AbortController();
