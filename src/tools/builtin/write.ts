@@ -1,0 +1,105 @@
+// Write: creates or overwrites a whole file. Overwriting needs a full, current read.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { buildTool } from '../Tool';
+import { checkReadState, hasExactContent, statOrNull } from './fileState';
+import { resolvePath, throwIfAborted } from './paths';
+
+const inputSchema = z.strictObject({
+  file_path: z
+    .string()
+    .min(1)
+    .describe('Path of the file to write: absolute, or relative to the working directory. Parent directories are created.'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+export type WriteInput = z.infer<typeof inputSchema>;
+
+export interface WriteOutput {
+  type: 'create' | 'update';
+  filePath: string;
+  /** The file already held exactly this content: nothing was written (e.g. a retried call). */
+  unchanged?: boolean;
+  bytes: number;
+  mtimeMs: number;
+}
+
+const PROMPT = `Writes a file to the local filesystem, replacing its whole content.
+
+Usage:
+- file_path may be absolute or relative to the working directory; missing parent directories are created.
+- Creating a new file needs no prior read. Overwriting an existing file requires that you have read the whole file with Read in this session and that it has not changed since; otherwise the call fails and you must Read it first.
+- Prefer Edit for changing part of an existing file: it sends only the change.
+- Do not create documentation or README files unless asked.`;
+
+type Plan =
+  | { ok: false; message: string; errorCode: number }
+  | { ok: true; abs: string; exists: boolean; unchanged: boolean };
+
+async function plan(input: WriteInput, agentCwd: string, agent: Parameters<typeof checkReadState>[0]): Promise<Plan> {
+  const abs = resolvePath(agentCwd, input.file_path);
+  const stat = await statOrNull(abs);
+  if (!stat) return { ok: true, abs, exists: false, unchanged: false };
+  if (stat.isDirectory()) return { ok: false, message: `EISDIR: ${input.file_path} is a directory.`, errorCode: 2 };
+  if (!stat.isFile()) return { ok: false, message: `${input.file_path} is not a regular file.`, errorCode: 2 };
+  // Writing what is already there is a no-op whatever the read state: this is what makes a
+  // retried Write (after a lost worker, when its modifier was never applied) succeed.
+  if (await hasExactContent(abs, stat.size, input.content)) return { ok: true, abs, exists: true, unchanged: true };
+  const state = await checkReadState(agent, abs);
+  if (!state.ok) return state;
+  return { ok: true, abs, exists: true, unchanged: false };
+}
+
+export const WriteTool = buildTool<WriteInput, WriteOutput>({
+  name: 'Write',
+  inputSchema,
+  maxResultSizeChars: 100_000,
+  prompt: () => PROMPT,
+  summary: (input) => {
+    const lines = input.content === '' ? 0 : input.content.split('\n').length;
+    return `Write ${input.file_path} (${lines} line${lines === 1 ? '' : 's'})`;
+  },
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  // Write is idempotent: writing the same content again leaves the same state, and a repeated
+  // call whose first attempt already landed finds the content in place and succeeds without
+  // writing (see plan()). So a Write may be re-run after a lost worker.
+  isIdempotent: () => true,
+  getPath: (input) => input.file_path,
+
+  async validateInput(input, ctx) {
+    const p = await plan(input, ctx.agent.cwd, ctx.agent);
+    return p.ok ? { result: true } : { result: false, message: p.message, errorCode: p.errorCode };
+  },
+
+  async call(input, ctx) {
+    const p = await plan(input, ctx.agent.cwd, ctx.agent);
+    if (!p.ok) throw new Error(p.message);
+    const bytes = Buffer.byteLength(input.content, 'utf8');
+    if (!p.unchanged) {
+      throwIfAborted(ctx.abortSignal);
+      await fs.mkdir(path.dirname(p.abs), { recursive: true });
+      await fs.writeFile(p.abs, input.content, 'utf8');
+    }
+    const { mtimeMs } = await fs.stat(p.abs);
+    const data: WriteOutput = {
+      type: p.exists ? 'update' : 'create',
+      filePath: p.abs,
+      bytes,
+      mtimeMs,
+      ...(p.unchanged ? { unchanged: true } : {}),
+    };
+    return { data, contextModifiers: [{ type: 'fileWritten', path: p.abs, mtimeMs }] };
+  },
+
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    const text =
+      data.type === 'create'
+        ? `File created successfully at: ${data.filePath}`
+        : data.unchanged
+          ? `The file ${data.filePath} already had exactly this content; nothing needed to be written.`
+          : `The file ${data.filePath} has been updated successfully.`;
+    return { type: 'tool_result', tool_use_id: toolUseId, content: text };
+  },
+});
