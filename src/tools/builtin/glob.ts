@@ -1,0 +1,135 @@
+// Glob: file paths matching a glob pattern, most recently modified first.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { buildTool } from '../Tool';
+import { expandBraces, globToRegExpSource, splitStaticPrefix } from './globPattern';
+import { isErrno, resolvePath } from './paths';
+import { walkFiles } from './walk';
+
+export const GLOB_MAX_RESULTS = 100;
+
+const inputSchema = z.strictObject({
+  pattern: z
+    .string()
+    .min(1)
+    .describe('The glob pattern to match file paths against, e.g. "**/*.ts", "src/**/*.{ts,tsx}", "*.md" (top level only).'),
+  path: z
+    .string()
+    .optional()
+    .describe('Directory to search in: absolute, or relative to the working directory. Omit it to search the working directory.'),
+});
+
+export type GlobInput = z.infer<typeof inputSchema>;
+
+export interface GlobOutput {
+  /** Absolute paths, most recently modified first (at most GLOB_MAX_RESULTS). */
+  filenames: string[];
+  numFiles: number;
+  /** Matches before the cap. */
+  totalMatches: number;
+  truncated: boolean;
+  durationMs: number;
+}
+
+const PROMPT = `Fast file pattern matching for any codebase size.
+
+Usage:
+- Supports glob patterns like "**/*.js", "src/**/*.{ts,tsx}" or "test/unit/tools-*.test.ts": "*" and "?" never cross "/", "**" matches any number of directories, {a,b} gives alternatives, [abc] a character class. The pattern is matched against the whole path relative to the search directory, so "*.ts" only matches files directly in it; use "**/*.ts" to search recursively.
+- Returns absolute file paths sorted by modification time, most recently modified first; at most ${GLOB_MAX_RESULTS} are listed (the result says when it is truncated).
+- Files ignored by .gitignore, and version-control directories such as .git, are skipped; hidden files are included.
+- Use it to find files by name. To search file contents use Grep. You can run several searches in one turn: they run concurrently.`;
+
+/** Search root and root-relative pattern; an absolute pattern carries its own root. */
+function planSearch(input: GlobInput, cwd: string): { root: string; pattern: string } {
+  let root = resolvePath(cwd, input.path ?? '.');
+  let pattern = input.pattern.replace(/^(\.\/)+/, '');
+  if (path.isAbsolute(pattern)) {
+    const { base, rest } = splitStaticPrefix(pattern);
+    root = base === '' ? '/' : base;
+    pattern = rest;
+  }
+  return { root, pattern };
+}
+
+export const GlobTool = buildTool<GlobInput, GlobOutput>({
+  name: 'Glob',
+  inputSchema,
+  maxResultSizeChars: 100_000,
+  prompt: () => PROMPT,
+  summary: (input) => `Glob "${input.pattern}"${input.path ? ` in ${input.path}` : ''}`,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  isIdempotent: () => true,
+  getPath: (input) => {
+    if (input.path !== undefined) return input.path;
+    if (path.isAbsolute(input.pattern)) {
+      const { base } = splitStaticPrefix(input.pattern);
+      return base === '' ? '/' : base;
+    }
+    return '.';
+  },
+
+  async validateInput(input, ctx) {
+    if (input.path === undefined) return { result: true };
+    const abs = resolvePath(ctx.agent.cwd, input.path);
+    try {
+      const stat = await fs.stat(abs);
+      if (!stat.isDirectory()) return { result: false, message: `Path is not a directory: ${input.path}`, errorCode: 2 };
+    } catch (err) {
+      if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) {
+        return { result: false, message: `Path does not exist: ${input.path}`, errorCode: 1 };
+      }
+      throw err;
+    }
+    return { result: true };
+  },
+
+  async call(input, ctx) {
+    const started = Date.now();
+    const { root, pattern } = planSearch(input, ctx.agent.cwd);
+    const alternatives = expandBraces(pattern);
+    const regex = new RegExp(`^(?:${alternatives.map(globToRegExpSource).join('|')})$`);
+    const bases = alternatives.map((alt) => splitStaticPrefix(alt).base);
+    // Only walk directories that can lead to a match: on the way to, or below, a literal prefix.
+    const descend = (relDir: string): boolean =>
+      bases.some((b) => b === '' || b === relDir || b.startsWith(`${relDir}/`) || relDir.startsWith(`${b}/`));
+
+    let files: string[] = [];
+    try {
+      const st = await fs.stat(root);
+      if (st.isDirectory()) files = await walkFiles({ root, signal: ctx.abortSignal, descend });
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT') && !isErrno(err, 'ENOTDIR')) throw err;
+    }
+    const matches = files.filter((abs) => regex.test(path.relative(root, abs).split(path.sep).join('/')));
+    const withTimes = await Promise.all(
+      matches.map(async (abs) => {
+        try {
+          return { abs, mtimeMs: (await fs.stat(abs)).mtimeMs };
+        } catch {
+          return { abs, mtimeMs: 0 };
+        }
+      }),
+    );
+    withTimes.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.abs < b.abs ? -1 : a.abs > b.abs ? 1 : 0));
+    const filenames = withTimes.slice(0, GLOB_MAX_RESULTS).map((f) => f.abs);
+    return {
+      data: {
+        filenames,
+        numFiles: filenames.length,
+        totalMatches: matches.length,
+        truncated: matches.length > filenames.length,
+        durationMs: Date.now() - started,
+      },
+    };
+  },
+
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    let text = data.numFiles === 0 ? 'No files found' : data.filenames.join('\n');
+    if (data.truncated) {
+      text += `\n(Results are truncated: showing the ${data.numFiles} most recently modified of ${data.totalMatches} matching files. Use a more specific path or pattern.)`;
+    }
+    return { type: 'tool_result', tool_use_id: toolUseId, content: text };
+  },
+});
