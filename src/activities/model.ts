@@ -1,0 +1,230 @@
+// The model activity: one Messages API call, streamed, heartbeating per event, with retry
+// decided on purpose and a non-streamed fallback when a stream fails mid-way.
+import Anthropic from '@anthropic-ai/sdk';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
+import type { TranscriptStore } from '../stores/messageStore';
+
+export interface ModelSettings {
+  model: string;
+  maxTokens: number;
+  system?: string;
+  temperature?: number;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+export interface CallModelInput {
+  sessionId: string;
+  turn: number;
+  /** Head of the transcript so far (null: empty). */
+  head: string | null;
+  /** New user-side messages to append before calling (prompt, follow-ups, tool results). */
+  append: Message[];
+  settings: ModelSettings;
+  toolNames: string[];
+}
+
+/** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
+export interface Tombstone {
+  attempt: number;
+  error: string;
+  partialContent: AssistantContentBlock[];
+  eventsReceived: number;
+}
+
+export interface CallModelResult {
+  message: AssistantMessage;
+  usage: Usage;
+  stopReason: string;
+  /** Head of the transcript including `append` and the assistant message. */
+  head: string | null;
+  /** Head including `append` only (what was sent). */
+  sentHead: string | null;
+  messageId: string;
+  fallback: boolean;
+  tombstones: Tombstone[];
+  requestId?: string;
+}
+
+export interface ModelDeps {
+  transcripts: TranscriptStore;
+  /** Creates the SDK client: real by default; tests point `baseURL` at the fake server. */
+  anthropic: () => Anthropic;
+  /** Tool definitions for the named tools of the session's pool. */
+  toolDefinitions: (toolNames: string[]) => Promise<ToolDefinition[]>;
+  /** Disable the non-streamed fallback (the reference's CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK). */
+  disableFallback?: boolean;
+}
+
+/** Retry on purpose: overload, rate limit, server errors and lost connections retry; client errors do not. */
+export function classifyModelError(err: unknown): ApplicationFailure | Error {
+  if (err instanceof ApplicationFailure) return err;
+  if (err instanceof Anthropic.APIUserAbortError) return err;
+  if (err instanceof Anthropic.APIConnectionError) {
+    return ApplicationFailure.retryable(`model connection failed: ${err.message}`, 'ModelConnectionError');
+  }
+  if (err instanceof Anthropic.APIError) {
+    const status = err.status ?? 0;
+    const retryAfter = retryAfterMs(err.headers);
+    const message = `model API error ${status}: ${err.message}`;
+    if (status === 429 || status === 529 || status === 408 || status === 409 || status >= 500) {
+      return ApplicationFailure.create({
+        message,
+        type: `ModelHttp${status}`,
+        nonRetryable: false,
+        ...(retryAfter !== undefined ? { nextRetryDelay: retryAfter } : {}),
+      });
+    }
+    return ApplicationFailure.nonRetryable(message, `ModelHttp${status}`);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return ApplicationFailure.retryable(`model call failed: ${message}`, 'ModelError');
+}
+
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const s = headers.get('retry-after');
+  if (s && Number.isFinite(Number(s))) return Math.max(0, Number(s) * 1000);
+  if (s) {
+    const at = Date.parse(s);
+    if (Number.isFinite(at)) return Math.max(0, at - Date.now());
+  }
+  return undefined;
+}
+
+function toAssistant(content: readonly Anthropic.ContentBlock[]): AssistantMessage {
+  const blocks: AssistantContentBlock[] = [];
+  for (const b of content) {
+    if (b.type === 'text') blocks.push({ type: 'text', text: b.text });
+    else if (b.type === 'tool_use') blocks.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
+    else if (b.type === 'thinking') blocks.push({ type: 'thinking', thinking: b.thinking, signature: b.signature });
+  }
+  return { role: 'assistant', content: blocks };
+}
+
+function toUsage(u: Anthropic.Usage): Usage {
+  return {
+    input_tokens: u.input_tokens,
+    output_tokens: u.output_tokens,
+    ...(u.cache_creation_input_tokens != null ? { cache_creation_input_tokens: u.cache_creation_input_tokens } : {}),
+    ...(u.cache_read_input_tokens != null ? { cache_read_input_tokens: u.cache_read_input_tokens } : {}),
+  };
+}
+
+/** What a model or tool call needs from its runner: Temporal's activity context, or a local stand-in. */
+export interface CallRuntime {
+  signal: AbortSignal;
+  heartbeat(details?: unknown): void;
+  attempt: number;
+  /** Unique per scheduled call (retries share it): `<workflowId>/<activityId>` under Temporal. */
+  callKey: string;
+  warn(message: string, meta?: Record<string, unknown>): void;
+}
+
+export function activityRuntime(): CallRuntime {
+  const ctx = Context.current();
+  return {
+    signal: ctx.cancellationSignal,
+    heartbeat: (d) => ctx.heartbeat(d),
+    attempt: ctx.info.attempt,
+    callKey: `${ctx.info.workflowExecution?.workflowId ?? '?'}/${ctx.info.activityId}`,
+    warn: (m, meta) => ctx.log.warn(m, meta),
+  };
+}
+
+/** One model call: streamed, with a non-streamed fallback when the stream fails mid-way. */
+export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime): Promise<CallModelResult> {
+    const sentHead = await deps.transcripts.append(input.head, input.append);
+    const messages = await deps.transcripts.load(sentHead);
+    const tools = await deps.toolDefinitions(input.toolNames);
+    const client = deps.anthropic();
+    const params: Anthropic.MessageCreateParamsNonStreaming = {
+      model: input.settings.model,
+      max_tokens: input.settings.maxTokens,
+      messages: messages as Anthropic.MessageParam[],
+      ...(input.settings.system ? { system: input.settings.system } : {}),
+      ...(input.settings.temperature !== undefined ? { temperature: input.settings.temperature } : {}),
+      ...(tools.length > 0 ? { tools: tools as Anthropic.Tool[] } : {}),
+    };
+    const signal = ctx.signal;
+    // The non-streamed fallback may take minutes without events: keep heartbeating meanwhile.
+    const ticker = setInterval(() => ctx.heartbeat({ phase: 'waiting' }), 5000);
+    try {
+    const tombstones: Tombstone[] = [];
+    let final: Anthropic.Message | undefined;
+    let fallback = false;
+    let requestId: string | undefined;
+
+    let events = 0;
+    const stream = client.messages.stream(params, { signal, maxRetries: 0 });
+    try {
+      for await (const event of stream) {
+        events++;
+        ctx.heartbeat({ phase: 'streaming', events, type: event.type });
+      }
+      final = await stream.finalMessage();
+      requestId = stream.request_id ?? undefined;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const partial = stream.currentMessage;
+      // Nothing arrived: an ordinary failed request (status error, refused connection) —
+      // Temporal's retry policy handles it. A stream that failed mid-way falls back instead.
+      if (events === 0 || deps.disableFallback) throw classifyModelError(err);
+      tombstones.push({
+        attempt: ctx.attempt,
+        error: err instanceof Error ? err.message : String(err),
+        partialContent: partial ? toAssistant(partial.content).content : [],
+        eventsReceived: events,
+      });
+      ctx.warn('streaming model call failed mid-way; falling back to a non-streamed request', { events });
+      ctx.heartbeat({ phase: 'fallback' });
+      fallback = true;
+      try {
+        final = await client.messages.create(params, { signal, maxRetries: 0 });
+        requestId = (final as { _request_id?: string | null })._request_id ?? undefined;
+      } catch (err2) {
+        if (signal.aborted) throw err2;
+        throw classifyModelError(err2);
+      }
+    }
+    const message = toAssistant(final.content);
+    const head = await deps.transcripts.append(sentHead, [message]);
+    clearInterval(ticker);
+    return {
+      message,
+      usage: toUsage(final.usage),
+      stopReason: final.stop_reason ?? 'end_turn',
+      head,
+      sentHead,
+      messageId: final.id,
+      fallback,
+      tombstones,
+      ...(requestId ? { requestId } : {}),
+    };
+    } finally {
+      clearInterval(ticker);
+    }
+}
+
+export function createModelActivities(deps: ModelDeps) {
+  async function callModel(input: CallModelInput): Promise<CallModelResult> {
+    return callModelWith(deps, input, activityRuntime());
+  }
+
+  async function appendTranscript(input: { head: string | null; messages: Message[] }): Promise<string | null> {
+    return deps.transcripts.append(input.head, input.messages);
+  }
+
+  async function loadTranscript(input: { head: string | null }): Promise<Message[]> {
+    return deps.transcripts.load(input.head);
+  }
+
+  return { callModel, appendTranscript, loadTranscript };
+}

@@ -1,0 +1,196 @@
+// Tool activities: thin adapters around the one pipeline (invariant 2). They add what only a
+// durable runner needs: heartbeats with progress, cancellation into the tool's abort signal,
+// and the execution ledger that keeps a completed or lost call from running twice (invariant 5).
+import { activityRuntime, type CallRuntime } from './model';
+import type { AgentContext } from '../engine/context';
+import type { ToolUseBlock } from '../engine/messages';
+import { errorResult, type DecisionRecord, type ToolCallRecord } from '../engine/records';
+import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
+import { describeToolUse, runToolUse, type ToolUseOutcome } from '../pipeline/runToolUse';
+import type { HooksConfig } from '../hooks';
+import type { ExecutionLedger } from '../stores/executionLedger';
+import type { DecisionReason, ResultStore } from '../tools/Tool';
+import type { ToolPool } from '../tools/pool';
+import type { ToolPermissionContext } from '../tools/permissionTypes';
+
+export interface ToolSessionSettings {
+  sessionId: string;
+  toolNames: string[];
+  permission: ToolPermissionContext;
+  hooks?: HooksConfig;
+}
+
+export interface RunToolUseInput {
+  session: ToolSessionSettings;
+  block: ToolUseBlock;
+  context: AgentContext;
+  approval?: Approval;
+}
+
+export interface ToolDeps {
+  /** The session's pool: the named tools of the worker's registry, filtered by deny rules and isEnabled. */
+  pool: (toolNames: string[], permission: ToolPermissionContext) => ToolPool;
+  ledger: ExecutionLedger;
+  resultStore: (sessionId: string) => ResultStore;
+  /** Hooks the worker adds programmatically (library users), merged with the session's. */
+  hooks?: HooksConfig;
+  heartbeatEveryMs?: number;
+}
+
+export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: DecisionReason | undefined, message?: string): DecisionRecord {
+  if (!reason) return { behavior, source: 'other', ...(message ? { reason: message } : {}) };
+  switch (reason.type) {
+    case 'rule':
+      return { behavior, source: 'rule', detail: reason.rule };
+    case 'mode':
+      return { behavior, source: 'mode', detail: reason.mode };
+    case 'hook':
+      return { behavior, source: 'hook', detail: reason.hook, ...(reason.reason ? { reason: reason.reason } : {}) };
+    case 'tool':
+      return { behavior, source: 'tool', reason: reason.reason };
+    case 'workingDirectory':
+      return { behavior, source: 'workingDirectory', detail: reason.path };
+    case 'human':
+      return { behavior, source: 'human', ...(reason.by ? { by: reason.by } : {}), ...(reason.reason ? { reason: reason.reason } : {}) };
+    case 'timeout':
+      return { behavior, source: 'timeout', detail: `${reason.afterMs}ms` };
+    default:
+      return { behavior, source: 'other', reason: reason.reason };
+  }
+}
+
+export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): ToolCallRecord {
+  const status = outcome.status === 'ask' ? 'error' : outcome.status;
+  return {
+    toolUseId: outcome.toolUseId,
+    toolName: outcome.toolName,
+    input: outcome.input,
+    summary,
+    status,
+    result: outcome.result ?? errorResult(outcome.toolUseId, 'No result was produced.'),
+    contextModifiers: outcome.contextModifiers,
+    ...(outcome.newMessages.length > 0 ? { newMessages: outcome.newMessages } : {}),
+    ...(outcome.permission
+      ? { decision: decisionFromReason(outcome.permission.behavior, outcome.permission.decisionReason, outcome.permission.message) }
+      : {}),
+    startedAt: outcome.startedAt,
+    endedAt: outcome.endedAt,
+    ...(outcome.persistedTo ? { persistedTo: outcome.persistedTo } : {}),
+  };
+}
+
+export function unknownOutcomeMessage(block: ToolUseBlock, summary: string): string {
+  return (
+    `The outcome of this ${block.name} call is unknown: the worker running it was lost while it ran, ` +
+    `and it was not re-run because ${block.name} is not idempotent. The call was: ${summary} ` +
+    `(input ${JSON.stringify(block.input)}). Check the current state before deciding whether to run it again.`
+  );
+}
+
+export function createToolActivities(deps: ToolDeps) {
+  const mergeHooks = (session?: HooksConfig): HooksConfig | undefined => {
+    if (!deps.hooks) return session;
+    if (!session) return deps.hooks;
+    const out: HooksConfig = { ...session };
+    for (const [event, matchers] of Object.entries(deps.hooks) as Array<[keyof HooksConfig, HooksConfig[keyof HooksConfig]]>) {
+      (out as Record<string, unknown>)[event] = [...((session[event] as unknown[]) ?? []), ...((matchers as unknown[]) ?? [])];
+    }
+    return out;
+  };
+
+  /** Concurrency safety, idempotency and summaries: needs tool code, so it is an activity. */
+  async function describeToolUses(input: { session: ToolSessionSettings; blocks: ToolUseBlock[] }): Promise<ToolUseDescription[]> {
+    const pool = deps.pool(input.session.toolNames, input.session.permission);
+    return input.blocks.map((b) => describeToolUse(b, pool));
+  }
+
+  async function runToolUseActivity(input: RunToolUseInput): Promise<ToolRunResult> {
+    return runToolUseWith(input, activityRuntime());
+  }
+
+  /** The tool call with its ledger, for any runner (a Temporal activity or the in-process one). */
+  async function runToolUseWith(input: RunToolUseInput, ctx: CallRuntime): Promise<ToolRunResult> {
+    const { session, block } = input;
+    const activityKey = ctx.callKey;
+    const pool = deps.pool(session.toolNames, session.permission);
+    const description = describeToolUse(block, pool);
+
+    const entry = await deps.ledger.get(session.sessionId, block.id);
+    if (entry?.state === 'completed' && entry.record) {
+      // The same activity retried after its result was recorded: hand back the record whole.
+      // Any other activity with this id (a repeated id in a later response): reuse, never re-run.
+      return entry.completedBy === activityKey
+        ? { kind: 'done', record: entry.record }
+        : { kind: 'done', record: { ...entry.record, contextModifiers: [], reused: true } };
+    }
+    if (entry?.state === 'started' && !description.idempotent) {
+      const record: ToolCallRecord = {
+        toolUseId: block.id,
+        toolName: block.name,
+        input: block.input,
+        summary: description.summary,
+        status: 'unknown_outcome',
+        result: errorResult(block.id, unknownOutcomeMessage(block, description.summary)),
+        contextModifiers: [],
+        attempts: entry.attempts.length,
+        endedAt: Date.now(),
+      };
+      await deps.ledger.put(session.sessionId, block.id, { ...entry, state: 'completed', record, completedBy: activityKey });
+      return { kind: 'done', record };
+    }
+
+    const attempts = [...(entry?.attempts ?? [])];
+    let marked = false;
+    const markStarted = async (): Promise<void> => {
+      if (marked) return;
+      marked = true;
+      attempts.push({ activity: activityKey, attempt: ctx.attempt, at: Date.now() });
+      await deps.ledger.put(session.sessionId, block.id, { state: 'started', attempts });
+    };
+
+    let lastProgress: unknown = undefined;
+    const beat = setInterval(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeatEveryMs ?? 1000);
+    try {
+      ctx.heartbeat({ toolUseId: block.id, phase: 'starting' });
+      const outcome = await runToolUse(block, {
+        pool,
+        sessionId: session.sessionId,
+        agent: input.context,
+        permission: session.permission,
+        ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),
+        resultStore: deps.resultStore(session.sessionId),
+        abortSignal: ctx.signal,
+        beforeCall: markStarted,
+        onProgress: (p) => {
+          lastProgress = p;
+          ctx.heartbeat({ toolUseId: block.id, progress: p });
+        },
+        ...(input.approval
+          ? {
+              approval: {
+                decision: input.approval.decision,
+                source: input.approval.source,
+                ...(input.approval.by ? { by: input.approval.by } : {}),
+                ...(input.approval.reason ? { reason: input.approval.reason } : {}),
+              },
+            }
+          : {}),
+      });
+      if (outcome.status === 'ask') {
+        return { kind: 'ask', message: outcome.ask?.message ?? 'Permission required', ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}) };
+      }
+      const record: ToolCallRecord = { ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) };
+      if (outcome.status === 'interrupted' && ctx.signal.aborted) {
+        // Cancelled: the workflow records the interruption itself; the ledger keeps 'started' so a
+        // later execution of the same id knows the outcome may be partial.
+        return { kind: 'done', record };
+      }
+      await deps.ledger.put(session.sessionId, block.id, { state: 'completed', attempts, record, completedBy: activityKey });
+      return { kind: 'done', record };
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  return { describeToolUses, runToolUse: runToolUseActivity, runToolUseWith };
+}

@@ -1,0 +1,117 @@
+// Client helpers: start, follow and steer sessions from your own code (the CLI uses these too).
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { sessionWorkflow } from './workflows/session';
+import {
+  STATUS_SEARCH_ATTRIBUTE,
+  TASK_QUEUE_DEFAULT,
+  approveUpdate,
+  denyUpdate,
+  interruptSignal,
+  sendMessageSignal,
+  statusQuery,
+  type SessionInput,
+  type SessionResult,
+  type SessionStatus,
+} from './workflows/definitions';
+import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
+
+export const BUILTIN_TOOL_NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'];
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+
+export type SessionHandle = WorkflowHandle<typeof sessionWorkflow>;
+
+export class SessionNotFoundError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`No session with id ${sessionId}. List sessions with \`durable-agent ls\`.`);
+    this.name = 'SessionNotFoundError';
+  }
+}
+
+export interface SessionOptions extends Partial<Omit<SessionInput, 'prompt' | 'model'>> {
+  prompt: string;
+  model?: Partial<SessionInput['model']>;
+}
+
+/** Fills defaults: every option documents its env var; an explicit option beats it. */
+export function sessionInput(opts: SessionOptions): SessionInput {
+  const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
+  if (!PERMISSION_MODES.includes(mode)) throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
+  const maxConcurrencyEnv = Number(process.env.DURABLE_AGENT_MAX_TOOL_USE_CONCURRENCY);
+  return {
+    ...opts,
+    prompt: opts.prompt,
+    model: {
+      model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
+      maxTokens: opts.model?.maxTokens ?? Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? 8192),
+      ...(opts.model?.system !== undefined ? { system: opts.model.system } : {}),
+      ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
+    },
+    tools: opts.tools ?? BUILTIN_TOOL_NAMES,
+    permissionMode: mode,
+    rules: opts.rules ?? { allow: [], ask: [], deny: [] },
+    cwd: resolve(opts.cwd ?? process.cwd()),
+    maxConcurrency: opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
+  };
+}
+
+/** Whether the namespace has our status search attribute (the dev command registers it). */
+export async function hasStatusSearchAttribute(client: Client, namespace = client.options.namespace): Promise<boolean> {
+  try {
+    const res = await client.connection.operatorService.listSearchAttributes({ namespace });
+    return Object.prototype.hasOwnProperty.call(res.customAttributes ?? {}, STATUS_SEARCH_ATTRIBUTE);
+  } catch {
+    return false;
+  }
+}
+
+export async function startSession(client: Client, opts: SessionOptions & { id?: string; taskQueue?: string }): Promise<SessionHandle> {
+  const input = sessionInput(opts);
+  if (input.useSearchAttributes === undefined) input.useSearchAttributes = await hasStatusSearchAttribute(client);
+  const workflowId = opts.id ?? `session-${randomUUID()}`;
+  return client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+    workflowId,
+    taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
+    args: [input],
+    staticSummary: `Session: ${input.prompt.replace(/\s+/g, ' ').slice(0, 120)}`,
+    memo: { prompt: input.prompt.slice(0, 500), cwd: input.cwd, model: input.model.model },
+    ...(input.useSearchAttributes ? { typedSearchAttributes: [{ key: { name: STATUS_SEARCH_ATTRIBUTE, type: 'KEYWORD' }, value: 'running' }] } : {}),
+  } as never);
+}
+
+export function sessionHandle(client: Client, sessionId: string): SessionHandle {
+  return client.workflow.getHandle<typeof sessionWorkflow>(sessionId);
+}
+
+/** The session's status; throws SessionNotFoundError for an unknown id. */
+export async function sessionStatus(client: Client, sessionId: string): Promise<SessionStatus> {
+  try {
+    return await sessionHandle(client, sessionId).query(statusQuery);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(sessionId);
+    throw err;
+  }
+}
+
+export async function interruptSession(client: Client, sessionId: string, by?: string): Promise<void> {
+  await sessionHandle(client, sessionId).signal(interruptSignal, by ? { by } : {});
+}
+
+export async function sendMessage(client: Client, sessionId: string, text: string): Promise<void> {
+  await sessionHandle(client, sessionId).signal(sendMessageSignal, { text });
+}
+
+export async function approveToolUse(client: Client, sessionId: string, toolUseId?: string, by?: string): Promise<{ toolUseId: string }> {
+  return sessionHandle(client, sessionId).executeUpdate(approveUpdate, { args: [{ decision: 'approve', ...(toolUseId ? { toolUseId } : {}), ...(by ? { by } : {}) }] });
+}
+
+export async function denyToolUse(client: Client, sessionId: string, toolUseId?: string, reason?: string, by?: string): Promise<{ toolUseId: string }> {
+  return sessionHandle(client, sessionId).executeUpdate(denyUpdate, {
+    args: [{ decision: 'deny', ...(toolUseId ? { toolUseId } : {}), ...(reason ? { reason } : {}), ...(by ? { by } : {}) }],
+  });
+}
+
+export async function sessionResult(client: Client, sessionId: string): Promise<SessionResult> {
+  return sessionHandle(client, sessionId).result();
+}

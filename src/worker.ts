@@ -1,0 +1,124 @@
+// Worker start-up: the only place that builds real clients and stores and wires them into the
+// activity factories. Library users call createAgentWorker() with their own tools and hooks.
+import { resolve, join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
+import { createModelActivities, type ModelDeps } from './activities/model';
+import { createToolActivities } from './activities/tools';
+import type { HooksConfig } from './hooks';
+import { ExecutionLedger } from './stores/executionLedger';
+import { LocalBlobStore, TranscriptStore, type BlobStore } from './stores/messageStore';
+import { BUILTIN_TOOLS } from './tools/builtin';
+import { toolsToAPISchemas } from './tools/apiSchema';
+import { createToolPool } from './tools/pool';
+import { LocalResultStore } from './tools/resultStore';
+import type { AnyTool } from './tools/Tool';
+import type { ToolPermissionContext } from './tools/permissionTypes';
+import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
+
+export interface AgentWorkerOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  /** Default: env DURABLE_AGENT_TASK_QUEUE, else 'durable-agent'. */
+  taskQueue?: string;
+  /** Extra tools for this worker's registry (sessions pick tools by name). */
+  tools?: AnyTool[];
+  /** Replace the built-in tools entirely. */
+  replaceBuiltins?: boolean;
+  /** Programmatic hooks, merged after each session's configured hooks. */
+  hooks?: HooksConfig;
+  /** Where transcripts, the execution ledger and large results live. Default: env DURABLE_AGENT_STORE_DIR, else ./.durable-agent/store. */
+  storeDir?: string;
+  /** A shared blob store for multi-host deployments; default a LocalBlobStore under storeDir. */
+  blobStore?: BlobStore;
+  /** Builds the Anthropic client. Default: the SDK with ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. */
+  anthropic?: () => Anthropic;
+  /** Pre-built workflow bundle (tests reuse one); default: bundled from src/workflows. */
+  workflowBundle?: { code: string };
+  disableStreamingFallback?: boolean;
+  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
+}
+
+export const workflowsPath = require.resolve('./workflows');
+
+export function defaultStoreDir(): string {
+  return resolve(process.env.DURABLE_AGENT_STORE_DIR ?? join(process.cwd(), '.durable-agent', 'store'));
+}
+
+export function sessionDirName(sessionId: string): string {
+  return sessionId.replace(/[^A-Za-z0-9_.-]/g, '_');
+}
+
+/** The activities of a worker, built from their dependencies (tests call this directly). */
+export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'> = {}) {
+  const storeDir = opts.storeDir ?? defaultStoreDir();
+  const blobs = opts.blobStore ?? new LocalBlobStore(join(storeDir, 'blobs'));
+  const registry: AnyTool[] = [...(opts.replaceBuiltins ? [] : BUILTIN_TOOLS), ...(opts.tools ?? [])];
+  const pool = (toolNames: string[], permission: ToolPermissionContext) =>
+    createToolPool(
+      registry.filter((t) => toolNames.includes(t.name)),
+      permission,
+    );
+  const anthropic =
+    opts.anthropic ??
+    (() =>
+      new Anthropic({
+        ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
+        maxRetries: 0,
+      }));
+  const transcripts = new TranscriptStore(blobs);
+  const modelDeps: ModelDeps = {
+    transcripts,
+    anthropic,
+    toolDefinitions: async (names) =>
+      toolsToAPISchemas(createToolPool(registry.filter((t) => names.includes(t.name)), { mode: 'default', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [] })),
+    ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
+  };
+  const model = createModelActivities(modelDeps);
+  const tools = createToolActivities({
+    pool,
+    ledger: new ExecutionLedger(blobs),
+    resultStore: (sessionId) => new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId))),
+    ...(opts.hooks ? { hooks: opts.hooks } : {}),
+  });
+  const activities = {
+    callModel: model.callModel,
+    appendTranscript: model.appendTranscript,
+    loadTranscript: model.loadTranscript,
+    describeToolUses: tools.describeToolUses,
+    runToolUse: tools.runToolUse,
+  };
+  return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, registry, storeDir, blobs, transcripts };
+}
+
+export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
+  const { activities } = createAgentActivities(opts);
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
+    taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
+    activities,
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
+    // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
+    // interrupted Bash dies within a couple of seconds.
+    maxHeartbeatThrottleInterval: '1 second',
+    defaultHeartbeatThrottleInterval: '1 second',
+    ...opts.workerOptions,
+  });
+}
+
+let bundleCache: Promise<{ code: string }> | undefined;
+/** Bundles the workflows once per process (webpack is slow). */
+export function bundleAgentWorkflows(): Promise<{ code: string }> {
+  bundleCache ??= bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  return bundleCache;
+}
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (m: string) => console.warn(m),
+  error: (m: string) => console.error(m),
+};

@@ -1,0 +1,85 @@
+// integration: a session on the real dev server, the real SDK against the fake Messages API.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { textResponse, toolUseResponse, lastToolResults } from '../../src/fake-anthropic';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { temporal } from '@temporalio/proto';
+
+after(closeTestEnv);
+
+const EventType = temporal.api.enums.v1.EventType;
+
+test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls overlap; last Grep sees the edit', async () => {
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
+    await mkdir(join(workDir, 'src'));
+    await writeFile(join(workDir, 'src', 'auth.ts'), 'export const timeout = 10;\nexport function login() {}\n');
+    await writeFile(join(workDir, 'src', 'other.ts'), 'const timeout = 5;\n');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_g1', name: 'Grep', input: { pattern: 'timeout', path: 'src' } },
+        { id: 'toolu_r1', name: 'Read', input: { file_path: join(workDir, 'src', 'auth.ts') } },
+        { id: 'toolu_e1', name: 'Edit', input: { file_path: join(workDir, 'src', 'auth.ts'), old_string: 'timeout = 10', new_string: 'timeout = 30' } },
+        { id: 'toolu_g2', name: 'Grep', input: { pattern: 'timeout = 30', path: 'src', output_mode: 'content' } },
+      ]),
+      textResponse('All done.'),
+    );
+    const handle = await start({ prompt: 'raise the login timeout' });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(result.turns, 2);
+    fake.assertDone();
+
+    // What the model was sent on the second call: one tool_result per tool_use, in block order.
+    const second = fake.messageRequests()[1];
+    assert.ok(second);
+    const results = lastToolResults(second);
+    assert.deepEqual(results.map((r) => r.tool_use_id), ['toolu_g1', 'toolu_r1', 'toolu_e1', 'toolu_g2']);
+    assert.ok(results.every((r) => r.is_error !== true), JSON.stringify(results));
+    const g2 = JSON.stringify(results[3]?.content);
+    assert.match(g2, /timeout = 30/);
+    assert.equal(await readFile(join(workDir, 'src', 'auth.ts'), 'utf8'), 'export const timeout = 30;\nexport function login() {}\n');
+    // The tools were sent to the model with their schemas.
+    const toolNames = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name);
+    assert.deepEqual(toolNames.sort(), ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
+
+    // The turn's history: the two safe calls overlap, Edit starts after both end, the last Grep after Edit.
+    const history = await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory();
+    const byScheduled = new Map<number, string>();
+    const timeline: Array<[string, string]> = [];
+    for (const e of history.events ?? []) {
+      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) byScheduled.set(Number(e.eventId), e.activityTaskScheduledEventAttributes?.activityId ?? '');
+      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED) timeline.push(['start', byScheduled.get(Number(e.activityTaskStartedEventAttributes?.scheduledEventId)) ?? '']);
+      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) timeline.push(['end', byScheduled.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) ?? '']);
+    }
+    const at = (kind: string, id: string) => timeline.findIndex(([k, a]) => k === kind && a === id);
+    assert.ok(at('start', 'tool-toolu_g1') >= 0 && at('start', 'tool-toolu_r1') >= 0, JSON.stringify(timeline));
+    // Scheduled together: both scheduled before either completed.
+    const scheduledIds = [...byScheduled.values()];
+    assert.ok(scheduledIds.indexOf('tool-toolu_r1') < scheduledIds.indexOf('tool-toolu_e1'));
+    assert.ok(at('start', 'tool-toolu_e1') > Math.max(at('end', 'tool-toolu_g1'), at('end', 'tool-toolu_r1')), JSON.stringify(timeline));
+    assert.ok(at('start', 'tool-toolu_g2') > at('end', 'tool-toolu_e1'), JSON.stringify(timeline));
+    const firstEnd = Math.min(at('end', 'tool-toolu_g1'), at('end', 'tool-toolu_r1'));
+    assert.ok(
+      byScheduledBefore(history.events ?? [], 'tool-toolu_g1', 'tool-toolu_r1'),
+      'the two safe calls were scheduled in the same workflow task',
+    );
+    assert.ok(firstEnd > 0);
+  });
+});
+
+/** True when both activities were scheduled with no completion event between them. */
+function byScheduledBefore(events: temporal.api.history.v1.IHistoryEvent[], a: string, b: string): boolean {
+  let seen = 0;
+  for (const e of events) {
+    if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+      const id = e.activityTaskScheduledEventAttributes?.activityId;
+      if (id === a || id === b) seen++;
+      if (seen === 2) return true;
+    }
+    if (seen === 1 && e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) return false;
+  }
+  return false;
+}

@@ -1,0 +1,73 @@
+// Harness for session tests: a real worker on the real dev server, the real Anthropic SDK
+// pointed at the fake Messages API, and a temp working directory and store per test.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import type { Client } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from '../../src/fake-anthropic';
+import { startSession, type SessionHandle, type SessionOptions } from '../../src/client';
+import { createAgentWorker, workflowsPath, type AgentWorkerOptions } from '../../src/worker';
+import { getTestEnv, getWorkflowBundle, uniqueTaskQueue, uniqueWorkflowId } from './temporal';
+
+export interface AgentTestContext {
+  env: TestWorkflowEnvironment;
+  client: Client;
+  fake: FakeAnthropicServer;
+  taskQueue: string;
+  storeDir: string;
+  workDir: string;
+  start(opts: Partial<SessionOptions> & { prompt: string; id?: string }): Promise<SessionHandle>;
+}
+
+export interface WithAgentOptions {
+  fake?: FakeAnthropicOptions;
+  worker?: Partial<Omit<AgentWorkerOptions, 'connection'>>;
+  /** Start no in-process worker (the test runs its own, e.g. in a child process). */
+  noWorker?: boolean;
+}
+
+export function fakeAnthropicFactory(fake: FakeAnthropicServer): () => Anthropic {
+  return () => new Anthropic({ apiKey: 'test-key', baseURL: fake.baseURL, maxRetries: 0 });
+}
+
+export async function withAgent<T>(opts: WithAgentOptions, fn: (ctx: AgentTestContext) => Promise<T>): Promise<T> {
+  const env = await getTestEnv();
+  const fake = await startFakeAnthropic(opts.fake ?? {});
+  const taskQueue = uniqueTaskQueue('agent');
+  const storeDir = await mkdtemp(join(tmpdir(), 'da-store-'));
+  const workDir = await mkdtemp(join(tmpdir(), 'da-work-'));
+  const ctx: AgentTestContext = {
+    env,
+    client: env.client,
+    fake,
+    taskQueue,
+    storeDir,
+    workDir,
+    start: (s) =>
+      startSession(env.client, {
+        cwd: workDir,
+        permissionMode: 'bypassPermissions',
+        ...s,
+        id: s.id ?? uniqueWorkflowId('session'),
+        taskQueue,
+        model: { model: 'claude-test', maxTokens: 1024, ...(s.model ?? {}) },
+      }),
+  };
+  try {
+    if (opts.noWorker) return await fn(ctx);
+    const worker = await createAgentWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue,
+      storeDir,
+      anthropic: fakeAnthropicFactory(fake),
+      workflowBundle: await getWorkflowBundle(workflowsPath),
+      ...opts.worker,
+    });
+    return await worker.runUntil(() => fn(ctx));
+  } finally {
+    await fake.close();
+  }
+}
