@@ -1,7 +1,7 @@
 // Client helpers: start, follow and steer sessions from your own code (the CLI uses these too).
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { sessionWorkflow } from './workflows/session';
 import {
   STATUS_SEARCH_ATTRIBUTE,
@@ -11,6 +11,7 @@ import {
   interruptSignal,
   sendMessageSignal,
   statusQuery,
+  type ApprovalDecisionInput,
   type SessionInput,
   type SessionResult,
   type SessionStatus,
@@ -102,14 +103,30 @@ export async function sendMessage(client: Client, sessionId: string, text: strin
   await sessionHandle(client, sessionId).signal(sendMessageSignal, { text });
 }
 
+/** An approve/deny that the session refused (nothing pending under that id). */
+export class ApprovalRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ApprovalRejectedError';
+  }
+}
+
+async function decide(client: Client, sessionId: string, update: typeof approveUpdate, arg: ApprovalDecisionInput): Promise<{ toolUseId: string }> {
+  try {
+    return await sessionHandle(client, sessionId).executeUpdate(update, { args: [arg] });
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw new ApprovalRejectedError(err.cause?.message ?? err.message);
+    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(sessionId);
+    throw err;
+  }
+}
+
 export async function approveToolUse(client: Client, sessionId: string, toolUseId?: string, by?: string): Promise<{ toolUseId: string }> {
-  return sessionHandle(client, sessionId).executeUpdate(approveUpdate, { args: [{ decision: 'approve', ...(toolUseId ? { toolUseId } : {}), ...(by ? { by } : {}) }] });
+  return decide(client, sessionId, approveUpdate, { decision: 'approve', ...(toolUseId ? { toolUseId } : {}), ...(by ? { by } : {}) });
 }
 
 export async function denyToolUse(client: Client, sessionId: string, toolUseId?: string, reason?: string, by?: string): Promise<{ toolUseId: string }> {
-  return sessionHandle(client, sessionId).executeUpdate(denyUpdate, {
-    args: [{ decision: 'deny', ...(toolUseId ? { toolUseId } : {}), ...(reason ? { reason } : {}), ...(by ? { by } : {}) }],
-  });
+  return decide(client, sessionId, denyUpdate, { decision: 'deny', ...(toolUseId ? { toolUseId } : {}), ...(reason ? { reason } : {}), ...(by ? { by } : {}) });
 }
 
 export async function sessionResult(client: Client, sessionId: string): Promise<SessionResult> {

@@ -1,0 +1,147 @@
+// integration: interrupts and approvals on the real dev server.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionStatus } from '../../src/client';
+import { turnProgressQuery } from '../../src/workflows/definitions';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+
+after(closeTestEnv);
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    return execFileSync('pgrep', ['-g', String(pgid)]).toString().trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+export { waitFor };
+
+test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results, Bash is interrupted and its process group dies', async () => {
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    await writeFile(join(workDir, 'b.txt'), 'beta\n');
+    const pidFile = join(workDir, 'bash.pid');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_ra', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+        { id: 'toolu_rb', name: 'Read', input: { file_path: join(workDir, 'b.txt') } },
+        { id: 'toolu_sh', name: 'Bash', input: { command: `echo $$ > ${pidFile}; sleep 30; echo finished` } },
+      ]),
+      textResponse('Stopped as asked.'),
+    );
+    const handle = await start({ prompt: 'read and wait' });
+    const turn = client.workflow.getHandle(`${handle.workflowId}/turn-1`);
+    await waitFor('Bash to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sh'));
+    const pid = await waitFor('the pid file', async () => Number((await readFile(pidFile, 'utf8').catch(() => '')).trim()) || undefined);
+    assert.ok(alive(pid));
+    const t0 = Date.now();
+    await interruptSession(client, handle.workflowId);
+    await waitFor('the Bash process group to die', async () => !alive(pid) && !groupAlive(pid), 5_000);
+    const killMs = Date.now() - t0;
+    assert.ok(killMs < 2_000, `process gone after ${killMs} ms`);
+
+    const status = await waitFor('the session to wait for a message', async () => {
+      const s = await sessionStatus(client, handle.workflowId);
+      return s.status === 'interrupted' && s.phase === 'waiting_for_message' ? s : undefined;
+    });
+    assert.deepEqual(
+      status.lastTurn?.records.map((r) => [r.toolUseId, r.status]),
+      [['toolu_ra', 'ok'], ['toolu_rb', 'ok'], ['toolu_sh', 'interrupted']],
+    );
+    await sendMessage(client, handle.workflowId, 'never mind, stop');
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    // The model saw the protocol complete: both reads' real results and the Bash interruption.
+    const second = fake.messageRequests()[1];
+    assert.ok(second);
+    const msgs = second.messages;
+    const toolResultMsg = msgs[msgs.length - 2];
+    assert.ok(toolResultMsg && Array.isArray(toolResultMsg.content));
+    const blocks = toolResultMsg.content as Array<{ type: string; tool_use_id: string; is_error?: boolean; content: unknown }>;
+    assert.deepEqual(blocks.map((b) => [b.tool_use_id, b.is_error === true]), [['toolu_ra', false], ['toolu_rb', false], ['toolu_sh', true]]);
+    assert.match(JSON.stringify(blocks[0]?.content), /alpha/);
+    assert.match(JSON.stringify(blocks[2]?.content), /[Ii]nterrupt/);
+    assert.deepEqual(msgs[msgs.length - 1], { role: 'user', content: 'never mind, stop' });
+    fake.assertDone();
+  });
+});
+
+test('integration: an ask waits durably; approve runs it, deny returns the rejection to the model', async () => {
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } }]),
+      toolUseResponse([{ id: 'toolu_w2', name: 'Write', input: { file_path: join(workDir, 'denied.txt'), content: 'no\n' } }]),
+      textResponse('ok'),
+    );
+    const handle = await start({ prompt: 'write two files', permissionMode: 'default' });
+    const pending = await waitFor('an approval request', async () => {
+      const s = await sessionStatus(client, handle.workflowId);
+      return s.pendingApprovals.length === 1 ? s : undefined;
+    });
+    assert.equal(pending.status, 'awaiting_approval');
+    assert.equal(pending.pendingApprovals[0]?.toolUseId, 'toolu_w1');
+    // Approving something that is not pending is refused.
+    await assert.rejects(approveToolUse(client, handle.workflowId, 'toolu_nope'), /not waiting for approval/);
+    await approveToolUse(client, handle.workflowId, 'toolu_w1', 'ann@example');
+    await waitFor('the second approval', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]?.toolUseId === 'toolu_w2');
+    await denyToolUse(client, handle.workflowId, undefined, 'not that one');
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(await readFile(join(workDir, 'approved.txt'), 'utf8'), 'yes\n');
+    await assert.rejects(readFile(join(workDir, 'denied.txt'), 'utf8'));
+    const third = fake.messageRequests()[2];
+    assert.ok(third);
+    const [rejection] = lastToolResults(third);
+    assert.equal(rejection?.is_error, true);
+    assert.match(JSON.stringify(rejection?.content), /doesn't want to proceed/);
+    assert.match(JSON.stringify(rejection?.content), /not that one/);
+  });
+});
+
+test('integration: dontAsk mode denies at once, and an approval timeout denies with a reason', async () => {
+  await withAgent({}, async ({ fake, start, workDir }) => {
+    fake.enqueue(toolUseResponse([{ id: 'toolu_d1', name: 'Write', input: { file_path: join(workDir, 'x.txt'), content: 'x' } }]), textResponse('fine'));
+    const r1 = await (await start({ prompt: 'write', permissionMode: 'dontAsk' })).result();
+    assert.equal(r1.status, 'completed');
+    const [denied] = lastToolResults(fake.messageRequests()[1]!);
+    assert.equal(denied?.is_error, true);
+
+    fake.enqueue(toolUseResponse([{ id: 'toolu_t1', name: 'Write', input: { file_path: join(workDir, 'y.txt'), content: 'y' } }]), textResponse('fine'));
+    const r2 = await (await start({ prompt: 'write', permissionMode: 'default', approvalTimeoutMs: 1500 })).result();
+    assert.equal(r2.status, 'completed');
+    const [timedOut] = lastToolResults(fake.messageRequests()[3]!);
+    assert.equal(timedOut?.is_error, true);
+    assert.match(JSON.stringify(timedOut?.content), /No approval arrived/);
+    await assert.rejects(readFile(join(workDir, 'y.txt'), 'utf8'));
+  });
+});
