@@ -29,7 +29,11 @@ export async function writeTree(root: string, files: Record<string, string>, mti
 
 let counter = 0;
 
-export function makeContext(agent: AgentContext, signal: AbortSignal = new AbortController().signal): ToolUseContext {
+export function makeContext(
+  agent: AgentContext,
+  signal: AbortSignal = new AbortController().signal,
+  workingDirectories: string[] = [agent.cwd, ...agent.additionalDirectories],
+): ToolUseContext {
   counter++;
   return {
     sessionId: 'test-session',
@@ -39,7 +43,7 @@ export function makeContext(agent: AgentContext, signal: AbortSignal = new Abort
     permission: {
       mode: 'bypassPermissions',
       rules: { allow: [], ask: [], deny: [] },
-      workingDirectories: [agent.cwd, ...agent.additionalDirectories],
+      workingDirectories,
     },
     abortSignal: signal,
   };
@@ -59,15 +63,18 @@ export interface RunOutcome {
 
 export class ToolSession {
   agent: AgentContext;
+  /** The session's working directories: fixed at start, whatever `cd` does later. */
+  readonly workingDirectories: string[];
   constructor(cwd: string) {
     this.agent = initialContext(cwd);
+    this.workingDirectories = [cwd];
   }
 
   async run(tool: AnyTool, rawInput: unknown, opts: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
     const progress: ToolProgress[] = [];
     const parsed = tool.inputSchema.safeParse(rawInput);
     if (!parsed.success) return { invalid: `schema: ${parsed.error.message}`, text: '', isError: true, progress };
-    const ctx = makeContext(this.agent, opts.signal);
+    const ctx = makeContext(this.agent, opts.signal, this.workingDirectories);
     const input = parsed.data;
     if (tool.validateInput) {
       const v = await tool.validateInput(input, ctx);

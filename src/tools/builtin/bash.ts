@@ -1,0 +1,332 @@
+// Bash: runs a command with `bash -c` in the session's cwd, in its own process group.
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { ContextModifier } from '../../engine/context';
+import { buildTool, type ToolUseContext } from '../Tool';
+import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
+import { resolvePath } from './paths';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+export const BASH_PROGRESS_INTERVAL_MS = 500;
+export const BASH_PROGRESS_TAIL_BYTES = 4096;
+/** Grace between SIGTERM and SIGKILL of the process group. */
+export const BASH_KILL_GRACE_MS = 1000;
+/** Output kept in the result's data; beyond it the middle is dropped (head and tail kept). */
+export const BASH_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+const inputSchema = z.strictObject({
+  command: z.string().min(1).describe('The bash command to run.'),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe(`Optional timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}; larger values are clamped).`),
+  description: z
+    .string()
+    .optional()
+    .describe('A short description of what the command does, in 5-10 words, e.g. "Run the unit tests" or "List files in src".'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Not supported in durable mode: leave it out (or false). Every command runs to completion within its timeout.'),
+});
+
+export type BashInput = z.infer<typeof inputSchema>;
+
+export interface BashOutput {
+  command: string;
+  /** stdout and stderr, merged in the order they were written. */
+  output: string;
+  exitCode: number | null;
+  /** Signal that ended the shell, if any. */
+  signal: string | null;
+  timedOut: boolean;
+  /** Aborted through the abort signal (interrupt, cancellation). */
+  interrupted: boolean;
+  /** Non-zero exit code that is an answer, not a failure (e.g. grep found nothing). */
+  benignExitCode: boolean;
+  durationMs: number;
+  timeoutMs: number;
+  /** Bytes of output dropped from the middle (when above BASH_MAX_OUTPUT_BYTES). */
+  omittedBytes?: number;
+  /** A standalone `cd` moved the session to this directory. */
+  newCwd?: string;
+}
+
+const PROMPT = `Executes a bash command and returns its output (stdout and stderr merged, in order) and exit code.
+
+Usage:
+- Each command runs in a fresh \`bash -c\` process in the session's working directory; shell state (variables, \`cd\` inside a compound command) does not carry over to the next call. A command that is exactly \`cd DIR\` changes the session's working directory (within the working directories only).
+- Quote paths that contain spaces: cd "path with spaces/file.txt".
+- timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS} (2 minutes), at most ${BASH_MAX_TIMEOUT_MS} (10 minutes). On timeout or interruption the whole process group is killed and you get the output so far.
+- run_in_background is not supported. Do not start servers or watchers that never exit; if you must, redirect their output to a file (cmd > log 2>&1 &) so the command can return.
+- Output longer than 30000 characters is saved to a file and you get a preview with the file's path.
+- Exit code 1 is not treated as a failure for grep, rg, find, diff, cmp, test/[ and git diff; other non-zero exit codes are errors.
+- Do not use Bash for what the dedicated tools do: Read (not cat/head/tail), Edit (not sed/awk), Write (not echo >), Glob (not find/ls), Grep (not grep/rg).
+- Chain dependent commands with &&; independent ones can be separate calls in the same turn. Commands that only read (ls, cat, grep, git status/log/diff, …) run concurrently with other read-only calls.
+- Stdin is /dev/null: interactive commands fail. Pagers are disabled (PAGER=cat).`;
+
+export function clampTimeout(timeout: number | undefined): number {
+  if (timeout === undefined || !Number.isFinite(timeout) || timeout <= 0) return BASH_DEFAULT_TIMEOUT_MS;
+  return Math.min(Math.ceil(timeout), BASH_MAX_TIMEOUT_MS);
+}
+
+function isStandaloneCd(command: string): boolean {
+  return standaloneCd(command) !== undefined;
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Reads the tail of the output file, at most `bytes`, skipping a cut UTF-8 sequence. */
+async function readTail(fh: fs.FileHandle, size: number, bytes: number): Promise<string> {
+  const start = Math.max(0, size - bytes);
+  const buf = Buffer.alloc(size - start);
+  const { bytesRead } = await fh.read(buf, 0, buf.length, start);
+  let b = buf.subarray(0, bytesRead);
+  if (start > 0) {
+    let k = 0;
+    while (k < b.length && k < 4 && ((b[k] as number) & 0xc0) === 0x80) k++;
+    b = b.subarray(k);
+  }
+  return b.toString('utf8');
+}
+
+async function readOutput(fh: fs.FileHandle): Promise<{ output: string; omittedBytes: number }> {
+  const { size } = await fh.stat();
+  if (size <= BASH_MAX_OUTPUT_BYTES) {
+    const buf = Buffer.alloc(size);
+    const { bytesRead } = await fh.read(buf, 0, size, 0);
+    return { output: buf.subarray(0, bytesRead).toString('utf8'), omittedBytes: 0 };
+  }
+  const half = BASH_MAX_OUTPUT_BYTES / 2;
+  const head = Buffer.alloc(half);
+  await fh.read(head, 0, half, 0);
+  const tail = await readTail(fh, size, half);
+  const omitted = size - 2 * half;
+  return { output: `${head.toString('utf8')}\n\n[... ${omitted} bytes of output omitted ...]\n\n${tail}`, omittedBytes: omitted };
+}
+
+function withinDirectories(dir: string, roots: string[]): boolean {
+  return roots.some((r) => {
+    const rel = path.relative(r, dir);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  });
+}
+
+async function runCd(input: BashInput, target: string | undefined, ctx: ToolUseContext, started: number, timeoutMs: number) {
+  const base: BashOutput = {
+    command: input.command,
+    output: '',
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    interrupted: false,
+    benignExitCode: false,
+    durationMs: 0,
+    timeoutMs,
+  };
+  const dir = resolvePath(ctx.agent.cwd, target ?? os.homedir());
+  let isDir = false;
+  try {
+    isDir = (await fs.stat(dir)).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) {
+    return { data: { ...base, exitCode: 1, output: `bash: cd: ${target ?? '~'}: No such file or directory`, durationMs: Date.now() - started } };
+  }
+  const roots = [ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories];
+  if (!withinDirectories(dir, roots)) {
+    return {
+      data: {
+        ...base,
+        exitCode: 1,
+        output: `cd to ${dir} was refused: it is outside the session's working directories (${[...new Set(roots)].join(', ')}). Use absolute paths instead.`,
+        durationMs: Date.now() - started,
+      },
+    };
+  }
+  const modifiers: ContextModifier[] = [{ type: 'setCwd', cwd: dir }];
+  return { data: { ...base, newCwd: dir, durationMs: Date.now() - started }, contextModifiers: modifiers };
+}
+
+export const BashTool = buildTool<BashInput, BashOutput>({
+  name: 'Bash',
+  inputSchema,
+  maxResultSizeChars: 30_000,
+  prompt: () => PROMPT,
+  summary: (input) => {
+    const first = input.command.split('\n')[0] ?? '';
+    const text = first.length > 100 || input.command.includes('\n') ? `${first.slice(0, 99)}…` : first;
+    return `Bash: ${text}`;
+  },
+  isReadOnly: (input) => isReadOnlyCommand(input.command),
+  // A standalone `cd` is read-only but changes the session's cwd: later calls depend on it.
+  isConcurrencySafe: (input) => isReadOnlyCommand(input.command) && !isStandaloneCd(input.command),
+  isIdempotent: (input) => isReadOnlyCommand(input.command),
+  getRuleContent: (input) => input.command,
+
+  async validateInput(input) {
+    if (input.run_in_background) {
+      return {
+        result: false,
+        message:
+          'run_in_background is not supported in durable mode: a background process would outlive the activity that started it. ' +
+          'Run the command in the foreground (with a timeout up to 600000 ms), or start it yourself with output redirected to a file (cmd > log 2>&1 &) and check the file later.',
+        errorCode: 1,
+      };
+    }
+    return { result: true };
+  },
+
+  async call(input, ctx, onProgress) {
+    const started = Date.now();
+    const timeoutMs = clampTimeout(input.timeout);
+    const cd = standaloneCd(input.command);
+    if (cd) return runCd(input, cd.target, ctx, started, timeoutMs);
+
+    const cwd = ctx.agent.cwd;
+    try {
+      if (!(await fs.stat(cwd)).isDirectory()) throw new Error('not a directory');
+    } catch {
+      throw new Error(`The working directory ${cwd} does not exist (any more); cd to an existing directory first.`);
+    }
+    if (ctx.abortSignal.aborted) {
+      return {
+        data: {
+          command: input.command, output: '', exitCode: null, signal: null, timedOut: false, interrupted: true,
+          benignExitCode: false, durationMs: 0, timeoutMs,
+        },
+      };
+    }
+
+    // stdout and stderr share one file (one open file description): their writes land in the
+    // order they happen, progress can read the tail at any time, and background children that
+    // keep the descriptor do not hold the call open (no pipe to drain).
+    const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-bash-'));
+    const fh = await fs.open(path.join(tmpDir, 'output'), 'w+');
+    let timedOut = false;
+    let interrupted = false;
+    let killing: Promise<void> | undefined;
+    let exited = false;
+    try {
+      const child = spawn('bash', ['-c', input.command], {
+        cwd,
+        detached: true, // own process group: kill(-pid) reaches every descendant
+        stdio: ['ignore', fh.fd, fh.fd],
+        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      });
+      const pid = child.pid;
+      const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code, signal) => {
+          exited = true;
+          resolve({ code, signal });
+        });
+      });
+
+      const killGroup = (): Promise<void> => {
+        if (killing || pid === undefined) return killing ?? Promise.resolve();
+        killing = (async () => {
+          signalGroup(pid, 'SIGTERM');
+          const deadline = Date.now() + BASH_KILL_GRACE_MS;
+          while (Date.now() < deadline && (groupAlive(pid) || !exited)) await sleep(25);
+          if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+          const hardDeadline = Date.now() + BASH_KILL_GRACE_MS;
+          while (Date.now() < hardDeadline && groupAlive(pid)) await sleep(25);
+        })();
+        return killing;
+      };
+      const onAbort = () => {
+        interrupted = true;
+        void killGroup();
+      };
+      ctx.abortSignal.addEventListener('abort', onAbort, { once: true });
+      const timer = setTimeout(() => {
+        timedOut = true;
+        void killGroup();
+      }, timeoutMs);
+      let lastSize = -1;
+      let reading = false;
+      const progress = setInterval(() => {
+        if (reading) return;
+        reading = true;
+        void (async () => {
+          try {
+            const { size } = await fh.stat();
+            const output = size === lastSize ? undefined : await readTail(fh, size, BASH_PROGRESS_TAIL_BYTES);
+            lastSize = size;
+            onProgress({ ...(output !== undefined ? { output } : {}), elapsedMs: Date.now() - started, totalBytes: size });
+          } catch {
+            // progress is best effort
+          } finally {
+            reading = false;
+          }
+        })();
+      }, BASH_PROGRESS_INTERVAL_MS);
+
+      let result: { code: number | null; signal: NodeJS.Signals | null };
+      try {
+        result = await exit;
+      } finally {
+        clearTimeout(timer);
+        clearInterval(progress);
+        ctx.abortSignal.removeEventListener('abort', onAbort);
+      }
+      if (killing) await killing;
+      const { output, omittedBytes } = await readOutput(fh);
+      const benign = result.code === 1 && exitCodeOneIsBenign(input.command);
+      const data: BashOutput = {
+        command: input.command,
+        output,
+        exitCode: result.code,
+        signal: result.signal,
+        timedOut,
+        interrupted,
+        benignExitCode: benign,
+        durationMs: Date.now() - started,
+        timeoutMs,
+        ...(omittedBytes > 0 ? { omittedBytes } : {}),
+      };
+      return { data };
+    } finally {
+      await fh.close().catch(() => undefined);
+      await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  },
+
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    let text = data.output.replace(/\s+$/, '');
+    const notes: string[] = [];
+    if (data.newCwd) notes.push(`Working directory is now ${data.newCwd}`);
+    if (data.timedOut) notes.push(`Command timed out after ${data.timeoutMs} ms; its process group was killed. Output so far is above.`);
+    else if (data.interrupted) notes.push('Command was aborted (interrupted); its process group was killed. Output so far is above.');
+    else if (data.exitCode === null && data.signal) notes.push(`Command was killed by signal ${data.signal}`);
+    if (!data.timedOut && !data.interrupted && data.exitCode !== null && data.exitCode !== 0) notes.push(`Exit code ${data.exitCode}`);
+    if (text === '' && notes.length === 0) text = '(Bash completed with no output)';
+    const content = [text, ...notes].filter((s) => s !== '').join('\n');
+    const isError = data.timedOut || data.interrupted || (data.exitCode !== 0 && !data.benignExitCode);
+    return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) };
+  },
+});
