@@ -1,0 +1,19 @@
+// The built-in tools. Order is the order the model sees them in.
+import type { AnyTool } from '../Tool';
+import { BashTool } from './bash';
+import { EditTool } from './edit';
+import { GlobTool } from './glob';
+import { GrepTool } from './grep';
+import { ReadTool } from './read';
+import { WriteTool } from './write';
+
+export { BashTool } from './bash';
+export { EditTool } from './edit';
+export { GlobTool } from './glob';
+export { GrepTool } from './grep';
+export { ReadTool } from './read';
+export { WriteTool } from './write';
+export { isReadOnlyCommand, exitCodeOneIsBenign } from './bashCommand';
+export { globToRegExp, expandBraces } from './globPattern';
+
+export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool, EditTool, WriteTool];
