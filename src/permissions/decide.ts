@@ -266,6 +266,7 @@ export function shellReadOutside(command: string, env: PermissionEnv): { reason:
   let cwd = env.cwd;
   for (const part of parsed.parts) {
     if (part.words.some((w) => w.expansion)) return { reason: 'the command uses shell expansions whose value is not known in advance.' };
+    if (part.redirects.some(isWriteRedirect)) return { reason: 'the command writes to a file through a redirection.' };
     const cmd = part.words[0]?.value;
     const args = part.words.slice(1).map((w) => w.value);
     const candidates: string[] = [];

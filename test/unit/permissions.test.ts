@@ -181,6 +181,8 @@ const decisionRows: DRow[] = [
   { name: 'default: read-only bash inside', mode: 'default', tool: 'Bash', input: cmd('ls src && cat src/a.ts'), expect: 'allow', reason: 'mode:default' },
   { name: 'default: read-only bash outside', mode: 'default', tool: 'Bash', input: cmd('cat /etc/passwd'), expect: 'ask', reason: 'workingDirectory' },
   { name: 'default: read-only bash cd outside', mode: 'default', tool: 'Bash', input: cmd('cd .. && ls'), expect: 'ask', reason: 'workingDirectory' },
+  { name: 'default: "read-only" bash with a write redirection asks', mode: 'default', tool: 'Bash', input: cmd('cat src/a.ts > src/b.ts'), expect: 'ask', reason: 'mode:default' },
+  { name: 'default: read-only bash with harmless redirections', mode: 'default', tool: 'Bash', input: cmd('grep x src/a.ts 2>/dev/null | wc -l'), expect: 'allow', reason: 'mode:default' },
   { name: 'default: bash write asks', mode: 'default', tool: 'Bash', input: cmd('npm install'), expect: 'ask', reason: 'mode:default' },
   { name: 'default: non-path read-only tool', mode: 'default', tool: 'Lookup', input: () => ({}), expect: 'allow', reason: 'mode:default' },
   { name: 'acceptEdits: edit inside', mode: 'acceptEdits', tool: 'Edit', input: fp('src/a.ts'), expect: 'allow', reason: 'mode:acceptEdits' },
