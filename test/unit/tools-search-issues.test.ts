@@ -122,7 +122,7 @@ describe('SearchIssues example tool', () => {
 
   it('uses an injected fetch', async () => {
     const calls: string[] = [];
-    const fakeFetch = (async (url: URL | RequestInfo) => {
+    const fakeFetch = (async (url: URL | string) => {
       calls.push(String(url));
       return new Response(JSON.stringify({ issues: [{ id: 3, title: 't', state: 'closed', url: 'u' }] }), { status: 200 });
     }) as typeof fetch;
