@@ -137,6 +137,8 @@ describe('Glob', () => {
     assert.deepEqual(r.data.filenames, [path.join(dir, 'src/deep/y.ts'), path.join(dir, 'src/deep/.hidden.ts')]);
     const abs = await new ToolSession('/').run(GlobTool, { pattern: '*.ts', path: path.join(dir, 'src') });
     assert.deepEqual(abs.data.filenames, [path.join(dir, 'src/x.ts')]);
+    const up = await new ToolSession(path.join(dir, 'src/deep')).run(GlobTool, { pattern: '../*.ts' });
+    assert.deepEqual(up.data.filenames, [path.join(dir, 'src/x.ts')]);
     const absPattern = await new ToolSession('/').run(GlobTool, { pattern: path.join(dir, 'src/deep/*.ts') });
     assert.equal(absPattern.data.filenames[0], path.join(dir, 'src/deep/y.ts'));
   });

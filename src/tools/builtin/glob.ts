@@ -49,6 +49,11 @@ function planSearch(input: GlobInput, cwd: string): { root: string; pattern: str
     root = base === '' ? '/' : base;
     pattern = rest;
   }
+  // "../x/*.ts": walked paths never start with "..", so move those steps into the root.
+  while (pattern.startsWith('../')) {
+    root = path.dirname(root);
+    pattern = pattern.slice(3).replace(/^(\.\/)+/, '');
+  }
   return { root, pattern };
 }
 
