@@ -1,0 +1,54 @@
+// Tools for tests that need an observable side effect: each call appends a line to a file
+// (a side-effect counter that survives worker crashes), then optionally takes its time.
+import { appendFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { buildTool, type AnyTool } from '../../src/tools/Tool';
+
+const appendSlowInput = z.strictObject({
+  file: z.string().min(1).describe('Absolute path of the file to append to.'),
+  text: z.string().describe('The line to append (a newline is added).'),
+  delayMs: z.number().int().min(0).max(600_000).optional().describe('How long to wait after appending, in ms.'),
+  idempotent: z.boolean().optional().describe('Whether the call may be re-run after a lost worker.'),
+});
+
+export type AppendSlowInput = z.infer<typeof appendSlowInput>;
+export interface AppendSlowOutput {
+  file: string;
+  text: string;
+  waitedMs: number;
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Appends `text\n` to `file` at once (the side effect), then waits `delayMs` (abortable). */
+export const AppendSlowTool = buildTool<AppendSlowInput, AppendSlowOutput>({
+  name: 'AppendSlow',
+  inputSchema: appendSlowInput,
+  prompt: () => 'Appends a line to a file, then waits. Test tool.',
+  summary: (i) => `AppendSlow ${i.file} "${i.text}"${i.delayMs ? ` (+${i.delayMs} ms)` : ''}`,
+  isIdempotent: (i) => i.idempotent === true,
+  async call(input, ctx) {
+    await appendFile(input.file, `${input.text}\n`, 'utf8');
+    const waitedMs = input.delayMs ?? 0;
+    if (waitedMs > 0) await wait(waitedMs, ctx.abortSignal);
+    return { data: { file: input.file, text: input.text, waitedMs } };
+  },
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    return { type: 'tool_result', tool_use_id: toolUseId, content: `Appended "${data.text}" to ${data.file} (waited ${data.waitedMs} ms).` };
+  },
+});
+
+export const TEST_TOOLS: AnyTool[] = [AppendSlowTool];
