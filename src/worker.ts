@@ -8,6 +8,7 @@ import { createToolActivities } from './activities/tools';
 import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from './stores/messageStore';
+import { ReadFilesStore } from './stores/readFilesStore';
 import { BUILTIN_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './tools/pool';
@@ -78,6 +79,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
   const tools = createToolActivities({
     pool,
     ledger: new ExecutionLedger(blobs),
+    readFiles: new ReadFilesStore(blobs),
     resultStore: (sessionId) => new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId))),
     ...(opts.hooks ? { hooks: opts.hooks } : {}),
   });
@@ -87,6 +89,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     loadTranscript: model.loadTranscript,
     describeToolUses: tools.describeToolUses,
     runToolUse: tools.runToolUse,
+    storeReadFiles: tools.storeReadFiles,
   };
   return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, registry, storeDir, blobs, transcripts };
 }
@@ -101,8 +104,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
     // interrupted Bash dies within a couple of seconds.
-    maxHeartbeatThrottleInterval: '1 second',
-    defaultHeartbeatThrottleInterval: '1 second',
+    maxHeartbeatThrottleInterval: '500 ms',
+    defaultHeartbeatThrottleInterval: '500 ms',
     ...opts.workerOptions,
   });
 }

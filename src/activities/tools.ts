@@ -9,6 +9,7 @@ import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn
 import { describeToolUse, runToolUse, type ToolUseOutcome } from '../pipeline/runToolUse';
 import type { HooksConfig } from '../hooks';
 import type { ExecutionLedger } from '../stores/executionLedger';
+import { mergeReadFiles, type ReadFiles, type ReadFilesStore } from '../stores/readFilesStore';
 import type { DecisionReason, ResultStore } from '../tools/Tool';
 import type { ToolPool } from '../tools/pool';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
@@ -23,7 +24,9 @@ export interface ToolSessionSettings {
 export interface RunToolUseInput {
   session: ToolSessionSettings;
   block: ToolUseBlock;
+  /** Under Temporal: `context.readFiles` holds only this turn's entries; the rest is in the store under this reference. */
   context: AgentContext;
+  readFilesRef?: string | null;
   approval?: Approval;
 }
 
@@ -31,6 +34,8 @@ export interface ToolDeps {
   /** The session's pool: the named tools of the worker's registry, filtered by deny rules and isEnabled. */
   pool: (toolNames: string[], permission: ToolPermissionContext) => ToolPool;
   ledger: ExecutionLedger;
+  /** Where the session's read-file state lives between turns (required to resolve `readFilesRef`). */
+  readFiles?: ReadFilesStore;
   resultStore: (sessionId: string) => ResultStore;
   /** Hooks the worker adds programmatically (library users), merged with the session's. */
   hooks?: HooksConfig;
@@ -108,9 +113,20 @@ export function createToolActivities(deps: ToolDeps) {
     return runToolUseWith(input, activityRuntime());
   }
 
+  /** Stores the read-file state at the end of a turn: the state at `base` plus the turn's entries. */
+  async function storeReadFiles(input: { base: string | null; delta: ReadFiles }): Promise<string | null> {
+    if (!deps.readFiles) throw new Error('this worker has no read-file store');
+    return deps.readFiles.put(input.base, input.delta);
+  }
+
   /** The tool call with its ledger, for any runner (a Temporal activity or the in-process one). */
   async function runToolUseWith(input: RunToolUseInput, ctx: CallRuntime): Promise<ToolRunResult> {
     const { session, block } = input;
+    let agent = input.context;
+    if (input.readFilesRef) {
+      if (!deps.readFiles) throw new Error('this worker has no read-file store');
+      agent = { ...agent, readFiles: mergeReadFiles(await deps.readFiles.get(input.readFilesRef), agent.readFiles) };
+    }
     const activityKey = ctx.callKey;
     const pool = deps.pool(session.toolNames, session.permission);
     const description = describeToolUse(block, pool);
@@ -149,13 +165,13 @@ export function createToolActivities(deps: ToolDeps) {
     };
 
     let lastProgress: unknown = undefined;
-    const beat = setInterval(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeatEveryMs ?? 1000);
+    const beat = setInterval(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeatEveryMs ?? 500);
     try {
       ctx.heartbeat({ toolUseId: block.id, phase: 'starting' });
       const outcome = await runToolUse(block, {
         pool,
         sessionId: session.sessionId,
-        agent: input.context,
+        agent,
         permission: session.permission,
         ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),
         resultStore: deps.resultStore(session.sessionId),
@@ -192,5 +208,5 @@ export function createToolActivities(deps: ToolDeps) {
     }
   }
 
-  return { describeToolUses, runToolUse: runToolUseActivity, runToolUseWith };
+  return { describeToolUses, runToolUse: runToolUseActivity, runToolUseWith, storeReadFiles };
 }

@@ -96,8 +96,9 @@ test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results
   });
 });
 
-test('integration: an ask waits durably; approve runs it, deny returns the rejection to the model', async () => {
-  await withAgent({}, async ({ fake, start, workDir, client }) => {
+test('integration: an ask waits durably across a worker restart; approve runs it, deny returns the rejection to the model', async () => {
+  await withAgent({ noWorker: true }, async ({ fake, start, workDir, client, startWorker }) => {
+    let worker = await startWorker();
     fake.enqueue(
       toolUseResponse([{ id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } }]),
       toolUseResponse([{ id: 'toolu_w2', name: 'Write', input: { file_path: join(workDir, 'denied.txt'), content: 'no\n' } }]),
@@ -110,12 +111,18 @@ test('integration: an ask waits durably; approve runs it, deny returns the rejec
     });
     assert.equal(pending.status, 'awaiting_approval');
     assert.equal(pending.pendingApprovals[0]?.toolUseId, 'toolu_w1');
+    // The worker goes away while the call waits; a new one takes over.
+    await worker.stop();
+    worker = await startWorker();
+    // (Queries need a worker, so the status is read again only once the new one runs.)
+    assert.equal((await sessionStatus(client, handle.workflowId)).pendingApprovals[0]?.toolUseId, 'toolu_w1');
     // Approving something that is not pending is refused.
     await assert.rejects(approveToolUse(client, handle.workflowId, 'toolu_nope'), /not waiting for approval/);
     await approveToolUse(client, handle.workflowId, 'toolu_w1', 'ann@example');
     await waitFor('the second approval', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]?.toolUseId === 'toolu_w2');
     await denyToolUse(client, handle.workflowId, undefined, 'not that one');
     const result = await handle.result();
+    await worker.stop();
     assert.equal(result.status, 'completed');
     assert.equal(await readFile(join(workDir, 'approved.txt'), 'utf8'), 'yes\n');
     await assert.rejects(readFile(join(workDir, 'denied.txt'), 'utf8'));

@@ -19,6 +19,8 @@ export interface AgentTestContext {
   storeDir: string;
   workDir: string;
   start(opts: Partial<SessionOptions> & { prompt: string; id?: string }): Promise<SessionHandle>;
+  /** Starts another in-process worker on the same task queue; `stop()` shuts it down. */
+  startWorker(): Promise<{ stop(): Promise<void> }>;
 }
 
 export interface WithAgentOptions {
@@ -39,6 +41,7 @@ export async function withAgent<T>(opts: WithAgentOptions, fn: (ctx: AgentTestCo
   const storeDir = await mkdtemp(join(tmpdir(), 'da-store-'));
   const workDir = await mkdtemp(join(tmpdir(), 'da-work-'));
   const ctx: AgentTestContext = {
+    startWorker: () => Promise.reject(new Error('not ready')),
     env,
     client: env.client,
     fake,
@@ -55,9 +58,8 @@ export async function withAgent<T>(opts: WithAgentOptions, fn: (ctx: AgentTestCo
         model: { model: 'claude-test', maxTokens: 1024, ...(s.model ?? {}) },
       }),
   };
-  try {
-    if (opts.noWorker) return await fn(ctx);
-    const worker = await createAgentWorker({
+  const makeWorker = async () =>
+    createAgentWorker({
       connection: env.nativeConnection,
       namespace: env.namespace ?? 'default',
       taskQueue,
@@ -65,7 +67,21 @@ export async function withAgent<T>(opts: WithAgentOptions, fn: (ctx: AgentTestCo
       anthropic: fakeAnthropicFactory(fake),
       workflowBundle: await getWorkflowBundle(workflowsPath),
       ...opts.worker,
+      workerOptions: { stickyQueueScheduleToStartTimeout: '1s', ...opts.worker?.workerOptions },
     });
+  ctx.startWorker = async () => {
+    const worker = await makeWorker();
+    const running = worker.run();
+    return {
+      stop: async () => {
+        worker.shutdown();
+        await running;
+      },
+    };
+  };
+  try {
+    if (opts.noWorker) return await fn(ctx);
+    const worker = await makeWorker();
     return await worker.runUntil(() => fn(ctx));
   } finally {
     await fake.close();
