@@ -1,0 +1,72 @@
+// unit: the rooms of the code keep their rules — workflow and engine code is deterministic and
+// sandbox-safe (only @temporalio/workflow, @temporalio/common and pure relative modules), and
+// tools/pipeline never import Temporal.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = (() => {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src'))) return dir;
+    if (dirname(dir) === dir) throw new Error('repo root not found');
+  }
+})();
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
+}
+
+function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
+  const src = readFileSync(file, 'utf8');
+  const out: Array<{ spec: string; typeOnly: boolean }> = [];
+  const re = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  for (const m of src.matchAll(re)) out.push({ spec: (m[3] ?? m[4] ?? m[5]) as string, typeOnly: Boolean(m[2]) });
+  return out;
+}
+
+/** Follows relative value imports from the workflow entry and checks every module reached. */
+test('unit: workflow code reaches only sandbox-safe modules', () => {
+  const allowed = new Set(['@temporalio/workflow', '@temporalio/common']);
+  const seen = new Set<string>();
+  const queue = [join(root, 'src/workflows/index.ts')];
+  const bad: string[] = [];
+  while (queue.length) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const { spec, typeOnly } of importsOf(file)) {
+      if (typeOnly) continue;
+      if (spec.startsWith('.')) {
+        const target = resolve(dirname(file), spec);
+        const path = existsSync(`${target}.ts`) ? `${target}.ts` : join(target, 'index.ts');
+        queue.push(path);
+      } else if (!allowed.has(spec)) bad.push(`${relative(root, file)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(bad, []);
+  // The engine is part of what the workflows reach.
+  assert.ok([...seen].some((f) => f.includes(`${join('src', 'engine')}`)));
+});
+
+test('unit: the pure engine imports nothing but itself', () => {
+  const bad = tsFiles('src/engine').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => !i.spec.startsWith('./'))
+      .map((i) => `${relative(root, f)} imports ${i.spec}`),
+  );
+  assert.deepEqual(bad, []);
+});
+
+test('unit: tools and the pipeline never import Temporal', () => {
+  const bad = ['src/tools', 'src/pipeline', 'src/permissions', 'src/hooks'].flatMap((d) =>
+    tsFiles(d).flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.spec.startsWith('@temporalio/'))
+        .map((i) => `${relative(root, f)} imports ${i.spec}`),
+    ),
+  );
+  assert.deepEqual(bad, []);
+});
