@@ -1,5 +1,6 @@
 // Worker start-up: the only place that builds real clients and stores and wires them into the
 // activity factories. Library users call createAgentWorker() with their own tools and hooks.
+import { homedir } from 'node:os';
 import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
@@ -28,7 +29,7 @@ export interface AgentWorkerOptions {
   replaceBuiltins?: boolean;
   /** Programmatic hooks, merged after each session's configured hooks. */
   hooks?: HooksConfig;
-  /** Where transcripts, the execution ledger and large results live. Default: env DURABLE_AGENT_STORE_DIR, else ./.durable-agent/store. */
+  /** Where transcripts, the execution ledger and large results live. Default: env DURABLE_AGENT_STORE_DIR, else ~/.durable-agent/store. */
   storeDir?: string;
   /** A shared blob store for multi-host deployments; default a LocalBlobStore under storeDir. */
   blobStore?: BlobStore;
@@ -42,8 +43,9 @@ export interface AgentWorkerOptions {
 
 export const workflowsPath = require.resolve('./workflows');
 
+/** Where transcripts, the execution ledger and large results live: shared by every command on a machine. */
 export function defaultStoreDir(): string {
-  return resolve(process.env.DURABLE_AGENT_STORE_DIR ?? join(process.cwd(), '.durable-agent', 'store'));
+  return resolve(process.env.DURABLE_AGENT_STORE_DIR ?? join(process.env.DURABLE_AGENT_HOME ?? join(homedir(), '.durable-agent'), 'store'));
 }
 
 export function sessionDirName(sessionId: string): string {

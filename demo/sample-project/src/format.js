@@ -1,0 +1,5 @@
+function formatNumber(n) {
+  return n.toFixed(2);
+}
+
+module.exports = { formatNumber };

@@ -1,0 +1,91 @@
+// `durable-agent dev`: the embedded default — a Temporal dev server persisted to a SQLite file,
+// with its UI, plus a worker, in one process tree. With no ANTHROPIC_API_KEY the worker answers
+// with the built-in scripted demo model (clearly labelled).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import { startDemoModel, DEMO_MODEL_LABEL } from '../demo/scriptedModel';
+import type { FakeAnthropicServer } from '../fake-anthropic';
+import { startDevServer, type DevServer } from '../temporal/devServer';
+import { createAgentWorker } from '../worker';
+import { STATUS_SEARCH_ATTRIBUTE } from '../workflows/definitions';
+
+export interface DevOptions {
+  db: string;
+  port?: number;
+  uiPort?: number;
+  ip?: string;
+  taskQueue?: string;
+  log?: (line: string) => void;
+}
+
+export interface DevEnvironment {
+  server: DevServer;
+  worker: Worker;
+  demo?: FakeAnthropicServer;
+  running: Promise<void>;
+  stop(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+export function quietTemporalRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger((process.env.DURABLE_AGENT_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN') });
+  } catch {
+    // already installed
+  }
+}
+
+export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  quietTemporalRuntime();
+  const db = resolve(opts.db);
+  mkdirSync(dirname(db), { recursive: true });
+  const server = await startDevServer({
+    ui: true,
+    dbFilename: db,
+    ...(opts.ip ? { ip: opts.ip } : {}),
+    ...(opts.port ? { port: opts.port } : {}),
+    ...(opts.uiPort ? { uiPort: opts.uiPort } : {}),
+    extraArgs: ['--search-attribute', `${STATUS_SEARCH_ATTRIBUTE}=Keyword`],
+  });
+  let demo: FakeAnthropicServer | undefined;
+  let worker: Worker;
+  try {
+    let anthropic: (() => Anthropic) | undefined;
+    if (!process.env.ANTHROPIC_API_KEY) {
+      demo = await startDemoModel();
+      const baseURL = demo.baseURL;
+      anthropic = () => new Anthropic({ apiKey: 'demo', baseURL, maxRetries: 0 });
+      log(`model:    ${DEMO_MODEL_LABEL}`);
+    } else {
+      log(`model:    Anthropic Messages API${process.env.ANTHROPIC_BASE_URL ? ` at ${process.env.ANTHROPIC_BASE_URL}` : ''}`);
+    }
+    const connection = await NativeConnection.connect({ address: server.address });
+    worker = await createAgentWorker({
+      connection,
+      namespace: server.namespace,
+      ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
+      ...(anthropic ? { anthropic } : {}),
+    });
+  } catch (err) {
+    await demo?.close();
+    await server.stop();
+    throw err;
+  }
+  const running = worker.run();
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+      await demo?.close();
+      await server.stop();
+    })();
+    return stopping;
+  };
+  return { server, worker, ...(demo ? { demo } : {}), running, stop };
+}

@@ -1,0 +1,114 @@
+// Following a session live: turns, tool calls with their summaries, progress of long tools,
+// pending approvals; returns when the session ends. Polls queries (cheap, no history growth).
+import type { Client } from '@temporalio/client';
+import { sessionHandle, sessionStatus } from '../client';
+import { turnProgressQuery, type SessionResult, type SessionStatus } from '../workflows/definitions';
+
+export interface FollowOptions {
+  json?: boolean;
+  intervalMs?: number;
+  out?: (line: string) => void;
+  /** Resolves when the user detaches (Ctrl-C). */
+  detach?: Promise<void>;
+  onApprovalPending?: (p: SessionStatus['pendingApprovals'][number]) => void;
+}
+
+export type FollowOutcome = { kind: 'ended'; result?: SessionResult; error?: string; status: string } | { kind: 'detached' };
+
+const ICON: Record<string, string> = { ok: '✓', error: '✗', denied: '⊘', interrupted: '■', unknown_outcome: '?' };
+
+export async function followSession(client: Client, sessionId: string, opts: FollowOptions = {}): Promise<FollowOutcome> {
+  const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const emit = (event: Record<string, unknown>, text: string) => out(opts.json ? JSON.stringify({ session: sessionId, ...event }) : text);
+  const handle = sessionHandle(client, sessionId);
+  const seenDone = new Set<string>();
+  const seenRunning = new Map<string, number>();
+  const seenPending = new Set<string>();
+  let lastTurn = 0;
+  let lastPhase = '';
+  let detached = false;
+  opts.detach?.then(() => (detached = true)).catch(() => undefined);
+  const resultPromise = handle.result().then(
+    (result) => ({ result }),
+    (err: Error) => ({ error: (err as { cause?: Error }).cause?.message ?? err.message }),
+  );
+  let finished: { result?: SessionResult; error?: string } | undefined;
+  void resultPromise.then((r) => (finished = r));
+
+  const poll = async (): Promise<void> => {
+    let status: SessionStatus;
+    try {
+      status = await sessionStatus(client, sessionId);
+    } catch {
+      return; // no worker answering right now, or the session just closed
+    }
+    // Calls of a turn that ended between two polls: take them from the session's last turn.
+    for (const d of status.lastTurn?.records ?? []) {
+      if (seenDone.has(d.toolUseId)) continue;
+      seenDone.add(d.toolUseId);
+      emit({ event: 'tool_done', ...d }, `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}`);
+    }
+    if (status.turn > lastTurn) {
+      lastTurn = status.turn;
+      emit({ event: 'turn', turn: status.turn }, `── turn ${status.turn}`);
+    }
+    if (status.currentTurnWorkflowId) {
+      try {
+        const p = await client.workflow.getHandle(status.currentTurnWorkflowId).query(turnProgressQuery);
+        for (const r of p.running) {
+          if (!seenRunning.has(r.toolUseId)) {
+            seenRunning.set(r.toolUseId, Date.now());
+            emit({ event: 'tool_started', toolUseId: r.toolUseId, summary: r.summary }, `  … ${r.summary}`);
+          } else {
+            const since = Date.now() - (seenRunning.get(r.toolUseId) ?? Date.now());
+            if (since > 10_000 && since % 10_000 < (opts.intervalMs ?? 500)) emit({ event: 'tool_running', toolUseId: r.toolUseId, seconds: Math.round(since / 1000) }, `  … ${r.summary} (${Math.round(since / 1000)} s)`);
+          }
+        }
+        for (const d of p.done) {
+          if (seenDone.has(d.toolUseId)) continue;
+          seenDone.add(d.toolUseId);
+          emit({ event: 'tool_done', ...d }, `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}`);
+        }
+      } catch {
+        // the turn just ended
+      }
+    }
+    for (const a of status.pendingApprovals) {
+      if (seenPending.has(a.toolUseId)) continue;
+      seenPending.add(a.toolUseId);
+      opts.onApprovalPending?.(a);
+      emit(
+        { event: 'approval_pending', ...a },
+        `  ⏸ approval needed: ${a.summary} — ${a.message}\n    durable-agent approve ${sessionId} ${a.toolUseId}   |   durable-agent deny ${sessionId} ${a.toolUseId} --reason "…"`,
+      );
+    }
+    if (status.phase !== lastPhase) {
+      lastPhase = status.phase;
+      if (status.phase === 'waiting_for_message') {
+        emit({ event: 'waiting_for_message' }, `  ■ interrupted — waiting for a follow-up: durable-agent send ${sessionId} "…"  (or durable-agent cancel ${sessionId})`);
+      }
+    }
+  };
+
+  for (;;) {
+    if (detached) return { kind: 'detached' };
+    await poll();
+    if (finished) {
+      await poll().catch(() => undefined);
+      const f = finished;
+      if (f.result) {
+        if (f.result.lastText) emit({ event: 'text', text: f.result.lastText }, `\n${f.result.lastText}\n`);
+        emit(
+          { event: 'ended', ...f.result },
+          `── session ${f.result.status}: ${f.result.endReason} (${f.result.turns} turns, ${f.result.usage.input_tokens} in / ${f.result.usage.output_tokens} out tokens)`,
+        );
+        return { kind: 'ended', result: f.result, status: f.result.status };
+      }
+      const desc = await handle.describe().catch(() => undefined);
+      const st = desc?.status.name.toLowerCase() ?? 'failed';
+      emit({ event: 'ended', status: st, error: f.error }, `── session ${st}: ${f.error ?? ''}`);
+      return { kind: 'ended', ...(f.error ? { error: f.error } : {}), status: st };
+    }
+    await Promise.race([new Promise((r) => setTimeout(r, opts.intervalMs ?? 500)), resultPromise, opts.detach ?? new Promise(() => undefined)]);
+  }
+}

@@ -1,0 +1,410 @@
+#!/usr/bin/env node
+// durable-agent: the command-line program — the embedded default (`dev`), workers, and the
+// commands that start, follow, steer and audit sessions.
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { Client } from '@temporalio/client';
+import {
+  ApprovalRejectedError,
+  SessionNotFoundError,
+  approveToolUse,
+  denyToolUse,
+  interruptSession,
+  sendMessage,
+  sessionHandle,
+  sessionStatus,
+  startSession,
+  type SessionOptions,
+} from '../client';
+import { connectClient, loadConnectionConfig, TemporalUnavailableError, type ConnectionOverrides } from '../temporal/connection';
+import { TemporalCliNotFoundError } from '../temporal/cli';
+import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes';
+import { STATUS_SEARCH_ATTRIBUTE, TASK_QUEUE_DEFAULT } from '../workflows/definitions';
+import { followSession } from './follow';
+import { loadSettings, SettingsError } from './settings';
+
+class UsageError extends Error {}
+
+interface ConnOpts {
+  address?: string;
+  namespace?: string;
+  apiKey?: string;
+  tls?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsCa?: string;
+  tlsServerName?: string;
+  taskQueue?: string;
+  json?: boolean;
+}
+
+function connectionOverrides(o: ConnOpts): ConnectionOverrides {
+  const tlsFiles = o.tlsCert || o.tlsKey || o.tlsCa || o.tlsServerName;
+  return {
+    ...(o.address ? { address: o.address } : {}),
+    ...(o.namespace ? { namespace: o.namespace } : {}),
+    ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+    ...(tlsFiles
+      ? {
+          tls: {
+            ...(o.tlsCert ? { clientCertPath: o.tlsCert } : {}),
+            ...(o.tlsKey ? { clientKeyPath: o.tlsKey } : {}),
+            ...(o.tlsCa ? { serverCaCertPath: o.tlsCa } : {}),
+            ...(o.tlsServerName ? { serverName: o.tlsServerName } : {}),
+          },
+        }
+      : o.tls !== undefined
+        ? { tls: o.tls }
+        : {}),
+  };
+}
+
+function addConnectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--address <host:port>', 'Temporal frontend address (env TEMPORAL_ADDRESS, default localhost:7233)')
+    .option('--namespace <name>', 'Temporal namespace (env TEMPORAL_NAMESPACE, default "default")')
+    .option('--api-key <key>', 'Temporal API key (env TEMPORAL_API_KEY); turns TLS on')
+    .option('--tls', 'connect with TLS (env TEMPORAL_TLS)')
+    .option('--tls-cert <path>', 'mTLS client certificate (env TEMPORAL_TLS_CLIENT_CERT_PATH)')
+    .option('--tls-key <path>', 'mTLS client key (env TEMPORAL_TLS_CLIENT_KEY_PATH)')
+    .option('--tls-ca <path>', 'server CA certificate (env TEMPORAL_TLS_SERVER_CA_CERT_PATH)')
+    .option('--tls-server-name <name>', 'TLS server name (env TEMPORAL_TLS_SERVER_NAME)');
+}
+
+async function withClient<T>(o: ConnOpts, fn: (client: Client) => Promise<T>): Promise<T> {
+  const { connection, client } = await connectClient(loadConnectionConfig(connectionOverrides(o)));
+  try {
+    return await fn(client);
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+const positiveInt = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive whole number`);
+  return n;
+};
+const collect = (v: string, prev: string[]) => [...prev, v];
+const identity = () => `${userInfo().username}@${hostname()}`;
+
+function print(o: ConnOpts, value: unknown, text: string): void {
+  process.stdout.write(`${o.json ? JSON.stringify(value) : text}\n`);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('durable-agent')
+    .description('A durable agent runner: every model call and every tool call is a Temporal activity.')
+    .version(JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')).version as string)
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  program.configureOutput({ outputError: (str, write) => write(str.split('\n').filter(Boolean)[0] + '\n') });
+
+  program
+    .command('dev')
+    .description('Start the embedded default: a Temporal dev server (persisted to SQLite, with its UI) and a worker')
+    .option('--db <file>', 'SQLite file the server persists to', join('.durable-agent', 'temporal.db'))
+    .option('--port <n>', 'gRPC port of the server', positiveInt('--port'), 7233)
+    .option('--ui-port <n>', 'port of the Temporal UI', positiveInt('--ui-port'), 8233)
+    .option('--ip <ip>', 'address to bind', '127.0.0.1')
+    .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
+    .action(async (o: { db: string; port: number; uiPort: number; ip: string; taskQueue?: string }) => {
+      const { startDev } = await import('./dev');
+      const dev = await startDev({ db: o.db, port: o.port, uiPort: o.uiPort, ip: o.ip, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}) });
+      console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
+      console.log(`ui:       ${dev.server.uiAddress}`);
+      console.log(`worker:   task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
+      console.log(`ready. In another terminal: durable-agent run "…"   (Ctrl-C here stops the server and the worker; sessions resume on the next start)`);
+      await waitForSignal();
+      console.log('stopping…');
+      await dev.stop();
+    });
+
+  program
+    .command('demo')
+    .description('Run the demo on the embedded default: dev server + UI + worker + a session on a scratch copy of the sample project')
+    .option('--db <file>', 'SQLite file the server persists to', join('.durable-agent', 'temporal.db'))
+    .option('--port <n>', 'gRPC port of the server', positiveInt('--port'), 7233)
+    .option('--ui-port <n>', 'port of the Temporal UI', positiveInt('--ui-port'), 8233)
+    .option('--no-auto-approve', 'leave the approval to you (durable-agent approve …)')
+    .option('--exit', 'stop the server when the demo session ends')
+    .action(async (o: { db: string; port: number; uiPort: number; autoApprove: boolean; exit?: boolean }) => {
+      const { runDemo } = await import('./demo');
+      process.exitCode = await runDemo({ ...o, exit: o.exit ?? false, waitForSignal });
+    });
+
+  addConnectionOptions(
+    program
+      .command('worker')
+      .description('Run a worker only (connects to TEMPORAL_ADDRESS)')
+      .option('--task-queue <name>', 'task queue to poll (env DURABLE_AGENT_TASK_QUEUE)')
+      .option('--store-dir <dir>', 'transcripts, ledger and large results (env DURABLE_AGENT_STORE_DIR)'),
+  ).action(async (o: ConnOpts & { storeDir?: string }) => {
+    const { connectWorker } = await import('../temporal/connection');
+    const { createAgentWorker } = await import('../worker');
+    const { quietTemporalRuntime } = await import('./dev');
+    quietTemporalRuntime();
+    const config = loadConnectionConfig(connectionOverrides(o));
+    const connection = await connectWorker(config);
+    const worker = await createAgentWorker({ connection, namespace: config.namespace, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}), ...(o.storeDir ? { storeDir: o.storeDir } : {}) });
+    console.log(`worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
+    const running = worker.run();
+    await Promise.race([waitForSignal(), running]);
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+  });
+
+  addConnectionOptions(
+    program
+      .command('run')
+      .description('Start a session and follow it live (Ctrl-C detaches; the job keeps running)')
+      .argument('<prompt...>', 'what the agent should do')
+      .option('--cwd <dir>', 'working directory of the session', process.cwd())
+      .option('--model <name>', 'model (env ANTHROPIC_MODEL)')
+      .option('--max-tokens <n>', 'max output tokens per model call', positiveInt('--max-tokens'))
+      .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
+      .option('--allow <rule>', 'allow rule, e.g. "Bash(npm test)" (repeatable)', collect, [])
+      .option('--ask <rule>', 'ask rule (repeatable)', collect, [])
+      .option('--deny <rule>', 'deny rule (repeatable)', collect, [])
+      .option('--add-dir <dir>', 'additional working directory (repeatable)', collect, [])
+      .option('--max-turns <n>', 'stop after N turns', positiveInt('--max-turns'))
+      .option('--max-total-tokens <n>', 'stop after N tokens in all', positiveInt('--max-total-tokens'))
+      .option('--approval-timeout <seconds>', 'deny a pending approval after this long', positiveInt('--approval-timeout'))
+      .addOption(new Option('--on-interrupt <what>', 'after an interrupt: wait for a message or end').choices(['wait', 'end']))
+      .option('--id <id>', 'session id (default: generated)')
+      .option('--task-queue <name>', 'task queue (env DURABLE_AGENT_TASK_QUEUE)')
+      .option('--detach', 'print the session id and return')
+      .option('--json', 'JSON lines'),
+  ).action(async (promptWords: string[], o: ConnOpts & Record<string, unknown>) => {
+    const prompt = promptWords.join(' ').trim();
+    if (!prompt) throw new UsageError('the prompt is empty: durable-agent run "what to do"');
+    const cwd = resolve(o.cwd as string);
+    if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+    const settings = loadSettings(cwd);
+    const opts: SessionOptions & { id?: string; taskQueue?: string } = {
+      prompt,
+      cwd,
+      model: {
+        ...((o.model as string | undefined) ?? settings.model ? { model: ((o.model as string | undefined) ?? settings.model) as string } : {}),
+        ...((o.maxTokens as number | undefined) ?? settings.maxTokens ? { maxTokens: ((o.maxTokens as number | undefined) ?? settings.maxTokens) as number } : {}),
+      },
+      permissionMode: ((o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? 'default') as PermissionMode,
+      rules: { allow: [...settings.allow, ...(o.allow as string[])], ask: [...settings.ask, ...(o.ask as string[])], deny: [...settings.deny, ...(o.deny as string[])] },
+      additionalDirectories: [...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))],
+      ...(settings.hooks ? { hooks: settings.hooks } : {}),
+      ...(o.maxTurns ? { maxTurns: o.maxTurns as number } : {}),
+      ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens as number } : {}),
+      ...(o.approvalTimeout ? { approvalTimeoutMs: (o.approvalTimeout as number) * 1000 } : {}),
+      ...(o.onInterrupt ? { onInterrupt: o.onInterrupt as 'wait' | 'end' } : {}),
+      ...(o.id ? { id: o.id as string } : {}),
+      ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
+    };
+    await withClient(o, async (client) => {
+      const handle = await startSession(client, opts);
+      const id = handle.workflowId;
+      if (o.detach) {
+        print(o, { session: id }, id);
+        return;
+      }
+      if (!o.json) console.log(`session ${id} started (cwd ${cwd})`);
+      await followAndExit(client, id, o);
+    });
+  });
+
+  addConnectionOptions(program.command('attach').description('Follow a running session live').argument('<id>').option('--json', 'JSON lines')).action(
+    async (id: string, o: ConnOpts) =>
+      withClient(o, async (client) => {
+        await sessionStatus(client, id);
+        await followAndExit(client, id, o);
+      }),
+  );
+
+  addConnectionOptions(program.command('ls').description('List sessions').option('--limit <n>', 'at most N', positiveInt('--limit'), 20).option('--json', 'JSON lines')).action(
+    async (o: ConnOpts & { limit: number }) =>
+      withClient(o, async (client) => {
+        let n = 0;
+        for await (const wf of client.workflow.list({ query: `WorkflowType = 'sessionWorkflow'` })) {
+          if (n++ >= o.limit) break;
+          const memo = (wf.memo ?? {}) as { prompt?: string };
+          const sa = wf.typedSearchAttributes?.getAll().find((p) => p.key.name === STATUS_SEARCH_ATTRIBUTE);
+          const row = { id: wf.workflowId, status: typeof sa?.value === 'string' ? sa.value : wf.status.name.toLowerCase(), started: wf.startTime.toISOString(), prompt: memo.prompt ?? '' };
+          print(o, row, `${row.id}  ${row.status.padEnd(17)} ${row.started}  ${row.prompt.replace(/\s+/g, ' ').slice(0, 60)}`);
+        }
+        if (n === 0 && !o.json) console.log('no sessions');
+      }),
+  );
+
+  addConnectionOptions(program.command('status').description("Show a session's status").argument('<id>').option('--json', 'JSON')).action(async (id: string, o: ConnOpts) =>
+    withClient(o, async (client) => {
+      const s = await sessionStatus(client, id);
+      const lines = [
+        `session   ${s.sessionId}`,
+        `status    ${s.status} (${s.phase})${s.endReason ? ` — ${s.endReason}` : ''}`,
+        `turn      ${s.turn}   tool calls ${s.toolCalls}   runs ${s.runs + 1}`,
+        `usage     ${s.usage.input_tokens} in / ${s.usage.output_tokens} out tokens`,
+        ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
+        ...(s.lastText ? [`last      ${s.lastText.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
+      ];
+      print(o, s, lines.join('\n'));
+    }),
+  );
+
+  addConnectionOptions(program.command('transcript').description("Print a session's conversation").argument('<id>').option('--store-dir <dir>', 'store (env DURABLE_AGENT_STORE_DIR)').option('--json', 'JSON')).action(
+    async (id: string, o: ConnOpts & { storeDir?: string }) =>
+      withClient(o, async (client) => {
+        const s = await sessionStatus(client, id);
+        const { TranscriptStore, LocalBlobStore } = await import('../stores/messageStore');
+        const { defaultStoreDir } = await import('../worker');
+        const store = new TranscriptStore(new LocalBlobStore(join(o.storeDir ?? defaultStoreDir(), 'blobs')));
+        const messages = await store.load(s.head);
+        if (o.json) return print(o, messages, '');
+        for (const m of messages) {
+          const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+          for (const b of blocks as Array<Record<string, unknown>>) {
+            if (b.type === 'text') console.log(`${m.role}: ${String(b.text)}`);
+            else if (b.type === 'tool_use') console.log(`${m.role}: [tool_use ${String(b.id)}] ${String(b.name)} ${JSON.stringify(b.input)}`);
+            else if (b.type === 'tool_result') {
+              const c = typeof b.content === 'string' ? b.content : JSON.stringify(b.content);
+              console.log(`${m.role}: [tool_result ${String(b.tool_use_id)}${b.is_error ? ' error' : ''}] ${c.slice(0, 300)}`);
+            }
+          }
+        }
+      }),
+  );
+
+  addConnectionOptions(program.command('audit').description("A session's audit ledger, rebuilt from the Temporal history").argument('<id>').option('--json', 'JSON lines')).action(
+    async (id: string, o: ConnOpts) =>
+      withClient(o, async (client) => {
+        await sessionExists(client, id);
+        const audit = await import('../audit');
+        const report = await audit.buildAudit(client, id);
+        process.stdout.write(o.json ? audit.auditJsonLines(report) : audit.formatAuditText(report));
+      }),
+  );
+
+  addConnectionOptions(program.command('interrupt').description('Interrupt the running turn (in-flight tools are cancelled)').argument('<id>').option('--json', 'JSON')).action(
+    async (id: string, o: ConnOpts) =>
+      withClient(o, async (client) => {
+        await sessionStatus(client, id);
+        await interruptSession(client, id, identity());
+        print(o, { session: id, interrupted: true }, `interrupt sent to ${id}`);
+      }),
+  );
+
+  addConnectionOptions(program.command('send').description('Send a follow-up message to a session').argument('<id>').argument('<message...>').option('--json', 'JSON')).action(
+    async (id: string, words: string[], o: ConnOpts) =>
+      withClient(o, async (client) => {
+        const text = words.join(' ').trim();
+        if (!text) throw new UsageError('the message is empty');
+        await sessionStatus(client, id);
+        await sendMessage(client, id, text);
+        print(o, { session: id, sent: text }, `message sent to ${id}`);
+      }),
+  );
+
+  addConnectionOptions(
+    program.command('approve').description('Approve a pending tool call').argument('<id>').argument('[tool_use_id]').option('--by <identity>', 'who approves', identity()).option('--json', 'JSON'),
+  ).action(async (id: string, toolUseId: string | undefined, o: ConnOpts & { by: string }) =>
+    withClient(o, async (client) => {
+      await sessionStatus(client, id);
+      const r = await approveToolUse(client, id, toolUseId, o.by);
+      print(o, { session: id, ...r }, `approved ${r.toolUseId}`);
+    }),
+  );
+
+  addConnectionOptions(
+    program
+      .command('deny')
+      .description('Deny a pending tool call')
+      .argument('<id>')
+      .argument('[tool_use_id]')
+      .option('--reason <text>', 'told to the model')
+      .option('--by <identity>', 'who denies', identity())
+      .option('--json', 'JSON'),
+  ).action(async (id: string, toolUseId: string | undefined, o: ConnOpts & { reason?: string; by: string }) =>
+    withClient(o, async (client) => {
+      await sessionStatus(client, id);
+      const r = await denyToolUse(client, id, toolUseId, o.reason, o.by);
+      print(o, { session: id, ...r }, `denied ${r.toolUseId}`);
+    }),
+  );
+
+  addConnectionOptions(program.command('cancel').description('Cancel a session (in-flight tools are cancelled)').argument('<id>').option('--json', 'JSON')).action(async (id: string, o: ConnOpts) =>
+    withClient(o, async (client) => {
+      await sessionExists(client, id);
+      await sessionHandle(client, id).cancel();
+      print(o, { session: id, cancelled: true }, `cancel requested for ${id}`);
+    }),
+  );
+
+  return program;
+}
+
+async function sessionExists(client: Client, id: string): Promise<void> {
+  try {
+    await sessionHandle(client, id).describe();
+  } catch (err) {
+    if ((err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(id);
+    throw err;
+  }
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
+
+async function followAndExit(client: Client, id: string, o: ConnOpts): Promise<void> {
+  const detach = waitForSignal();
+  const outcome = await followSession(client, id, { json: o.json ?? false, detach });
+  if (outcome.kind === 'detached') {
+    console.error(
+      `\ndetached; the session keeps running.\n  re-attach:  durable-agent attach ${id}\n  interrupt:  durable-agent interrupt ${id}\n  cancel:     durable-agent cancel ${id}`,
+    );
+    process.exitCode = 130;
+    return;
+  }
+  process.exitCode = outcome.status === 'completed' ? 0 : 1;
+}
+
+/** One line, no stack: what went wrong and what to do. */
+export function describeError(err: unknown): string {
+  if (err instanceof TemporalUnavailableError || err instanceof SessionNotFoundError || err instanceof ApprovalRejectedError) return err.message;
+  if (err instanceof UsageError || err instanceof SettingsError || err instanceof TemporalCliNotFoundError) return err.message.split('\n')[0] as string;
+  if (err instanceof Error) return (err.message.split('\n')[0] ?? String(err)) as string;
+  return String(err);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version exit 0; usage errors were printed by commander in one line.
+      return err.exitCode;
+    }
+    process.stderr.write(`durable-agent: ${describeError(err)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`durable-agent: ${describeError(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
