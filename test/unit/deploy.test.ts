@@ -1,0 +1,175 @@
+// unit: the production deployment files. docker-compose.yml must be valid for `docker-compose
+// config` and wire the services together (Temporal on PostgreSQL, the UI, the admin-tools setup,
+// the worker built from this repo with the shared store volume); the Dockerfile must be a
+// multi-stage build that runs `npm ci` and the build. Nothing here builds or starts a container:
+// the compose file is validated, not run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+const root = (() => {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'docker-compose.yml'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`docker-compose.yml not found above ${__dirname}`);
+  }
+})();
+const composeFile = join(root, 'docker-compose.yml');
+
+// A clean environment: no ANTHROPIC_API_KEY (or anything else from the caller) is interpolated
+// into the rendered config, so a failure message can never print a secret.
+const cleanEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' };
+
+/** `docker-compose` (v1, Debian's package, or v2 standalone) or `docker compose` (v2 plugin), else undefined. */
+function composeCommand(): { cmd: string[]; v1: boolean } | undefined {
+  for (const cmd of [['docker-compose'], ['docker', 'compose']]) {
+    const r = spawnSync(cmd[0]!, [...cmd.slice(1), 'version', '--short'], { env: cleanEnv, encoding: 'utf8', timeout: 30_000 });
+    if (r.status === 0) return { cmd, v1: /^v?1\./.test(r.stdout.trim()) };
+  }
+  return undefined;
+}
+
+function compose(cmd: string[], args: string[]) {
+  const r = spawnSync(cmd[0]!, [...cmd.slice(1), '-f', composeFile, ...args], { cwd: root, env: cleanEnv, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? String(r.error) : '') };
+}
+
+type Service = {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string };
+  environment?: Record<string, string | null> | string[];
+  volumes?: Array<string | { type?: string; source?: string; target?: string }>;
+  depends_on?: Record<string, { condition?: string }> | string[];
+  healthcheck?: { test?: string[] | string };
+  command?: string[] | string;
+  entrypoint?: string[] | string;
+  ports?: unknown[];
+};
+type ComposeConfig = { services: Record<string, Service>; volumes?: Record<string, unknown> };
+
+/** The rendered config as an object: v2's `--format json`, else v1's YAML through python3-yaml (a docker-compose v1 dependency). */
+function renderedConfig(cmd: string[], v1: boolean, yamlText: string): ComposeConfig | undefined {
+  if (!v1) {
+    const json = compose(cmd, ['config', '--format', 'json']);
+    if (json.status === 0 && json.stdout.trim().startsWith('{')) return JSON.parse(json.stdout) as ComposeConfig;
+  }
+  const py = spawnSync('python3', ['-c', 'import sys, json, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], {
+    input: yamlText,
+    env: cleanEnv,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (py.status === 0 && py.stdout.trim().startsWith('{')) return JSON.parse(py.stdout) as ComposeConfig;
+  return undefined;
+}
+
+const envOf = (s: Service): Record<string, string | null> =>
+  Array.isArray(s.environment)
+    ? Object.fromEntries(s.environment.map((e) => [e.split('=')[0]!, e.includes('=') ? e.slice(e.indexOf('=') + 1) : null]))
+    : (s.environment ?? {});
+
+const mountsOf = (s: Service): Array<{ source: string; target: string }> =>
+  (s.volumes ?? []).map((v) => {
+    if (typeof v === 'string') {
+      const [source = '', target = ''] = v.split(':');
+      return { source, target };
+    }
+    return { source: v.source ?? '', target: v.target ?? '' };
+  });
+
+const found = composeCommand();
+const cmd = found?.cmd;
+const skip = found ? false : 'docker-compose is not installed (apt-get install -y docker-compose); .ci/run installs it';
+
+test('unit: docker-compose.yml is valid and wires Temporal, PostgreSQL, the UI and the worker', { skip }, () => {
+  const quiet = compose(cmd!, ['config', '-q']);
+  assert.equal(quiet.status, 0, `${cmd!.join(' ')} config -q failed:\n${quiet.stderr}`);
+  const rendered = compose(cmd!, ['config']);
+  assert.equal(rendered.status, 0, rendered.stderr);
+
+  const config = renderedConfig(cmd!, found!.v1, rendered.stdout);
+  if (!config) {
+    // No JSON output and no python3-yaml: check the rendered YAML's text instead.
+    const text = rendered.stdout;
+    for (const name of ['temporal', 'postgresql', 'temporal-ui', 'worker']) assert.match(text, new RegExp(`^  ${name}:$`, 'm'), `service ${name}`);
+    assert.match(text, /^ {4}build:\n {6}context: |^ {4}build: \S/m, 'a service is built');
+    assert.match(text, /agent-store:\/data\/store/);
+    assert.match(text, /TEMPORAL_ADDRESS: temporal:7233/);
+    return;
+  }
+
+  const services = config.services;
+  for (const name of ['temporal', 'postgresql', 'temporal-ui', 'worker', 'temporal-admin-tools']) {
+    assert.ok(services[name], `service "${name}" is missing; have ${Object.keys(services).join(', ')}`);
+  }
+
+  // Temporal on PostgreSQL, pinned image, health-checked, after a healthy database.
+  const temporal = services.temporal!;
+  assert.match(temporal.image ?? '', /^temporalio\/auto-setup:\d+\.\d+\.\d+$/, 'temporal image is pinned to a version');
+  const tenv = envOf(temporal);
+  assert.match(tenv.DB ?? '', /^(postgres12|postgresql)$/);
+  assert.equal(tenv.POSTGRES_SEEDS, 'postgresql');
+  assert.ok(temporal.healthcheck?.test, 'temporal has a health check');
+  assert.ok(services.postgresql!.healthcheck?.test, 'postgresql has a health check');
+  assert.deepEqual((temporal.depends_on as Record<string, { condition?: string }>).postgresql, { condition: 'service_healthy' });
+  for (const [name, s] of Object.entries(services)) {
+    if (!s.image || s.build) continue; // the worker's image is built here, not pulled
+    assert.match(s.image, /:[\w.-]+$/, `${name}: image ${s.image} has a tag`);
+    assert.doesNotMatch(s.image, /:latest$/, `${name}: image ${s.image} is pinned, not :latest`);
+  }
+
+  // The UI talks to the server over the compose network.
+  assert.equal(envOf(services['temporal-ui']!).TEMPORAL_ADDRESS, 'temporal:7233');
+  assert.match(JSON.stringify(services['temporal-ui']!.ports), /8080/);
+
+  // The setup service registers the session's search attribute as a Keyword.
+  const setup = services['temporal-admin-tools']!;
+  assert.match(setup.image ?? '', /^temporalio\/admin-tools:/);
+  const script = [setup.entrypoint, setup.command].flat().join(' ');
+  assert.match(script, /search-attribute create[^\n]*--name DurableAgentStatus[^\n]*--type Keyword/);
+
+  // The worker: built from this repo, talking to the temporal service, with the shared store.
+  const worker = services.worker!;
+  const build = typeof worker.build === 'string' ? { context: worker.build } : worker.build;
+  assert.ok(build?.context, 'worker is built from a Dockerfile');
+  assert.equal(resolve(root, build.context!), root, 'worker builds from "."');
+  const wenv = envOf(worker);
+  assert.equal(wenv.TEMPORAL_ADDRESS, 'temporal:7233', 'worker reaches the temporal service');
+  assert.equal(wenv.DURABLE_AGENT_STORE_DIR, '/data/store');
+  assert.ok('ANTHROPIC_API_KEY' in wenv, 'ANTHROPIC_API_KEY is passed through from the host');
+  const mounts = mountsOf(worker);
+  assert.ok(
+    mounts.some((m) => m.source === 'agent-store' && m.target === '/data/store'),
+    `the agent-store volume is mounted at /data/store: ${JSON.stringify(mounts)}`,
+  );
+  assert.ok(mounts.some((m) => m.target === '/workspace'), 'a workspace is mounted at /workspace');
+  assert.ok(config.volumes && 'agent-store' in config.volumes, 'agent-store is a named volume');
+  assert.ok(worker.depends_on && 'temporal' in (worker.depends_on as Record<string, unknown>), 'worker starts after temporal');
+  assert.match(String(worker.command), /worker/);
+});
+
+test('unit: Dockerfile is a multi-stage Node 20 build that runs npm ci, the build and a prune', () => {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const lines = dockerfile.split('\n').filter((l) => !/^\s*#/.test(l));
+  const text = lines.join('\n');
+  const froms = lines.filter((l) => /^\s*FROM\s+/i.test(l));
+  assert.ok(froms.length >= 2, `at least two FROM stages, found ${froms.length}`);
+  for (const f of froms) assert.match(f, /node:20/, `${f.trim()} is Node 20`);
+  assert.match(froms.at(-1)!, /node:20-bookworm-slim/, 'runtime stage is node:20-bookworm-slim');
+  assert.match(text, /RUN\s+npm ci\b/);
+  assert.match(text, /npm run build\b/);
+  assert.match(text, /npm prune --omit=dev\b/);
+  assert.match(text, /COPY --from=\S+[^\n]*\bdist\b/, 'runtime copies the built dist/');
+  assert.match(text, /COPY --from=\S+[^\n]*\bnode_modules\b/, 'runtime copies production node_modules');
+  for (const pkg of ['ripgrep', 'bash', 'git']) assert.match(text, new RegExp(`apt-get install[^\\n]*\\b${pkg}\\b`), `installs ${pkg}`);
+  const users = lines.filter((l) => /^\s*USER\s+/i.test(l));
+  assert.ok(users.length > 0 && !/\broot\b|\b0\b/.test(users.at(-1)!), 'runs as a non-root user');
+  assert.match(text, /^ENTRYPOINT \["node", "dist\/src\/cli\/main\.js"\]$/m);
+  assert.match(text, /^CMD \["worker"\]$/m);
+
+  const ignore = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  for (const entry of ['node_modules', 'dist', '.durable-agent', 'test-artifacts', '.git']) {
+    assert.ok(ignore.includes(entry), `.dockerignore lists ${entry}`);
+  }
+});
