@@ -83,7 +83,9 @@ export interface TurnSummary {
 export interface SessionCarry {
   turn: number;
   head: string | null;
+  /** cwd and directories; `readFiles` lives in the read-file store under `readFilesRef` (kept out of payloads). */
   context: AgentContext;
+  readFilesRef?: string | null;
   usage: Usage;
   pendingMessages: string[];
   /** tool_use_id -> final status, for every call of the session (the workflow-side ledger). */
@@ -128,7 +130,10 @@ export interface TurnWorkflowInput {
   permissionMode: PermissionMode;
   rules: PermissionRules;
   hooks?: HooksJson;
+  /** `readFiles` here holds only entries not yet in the read-file store (none, normally). */
   context: AgentContext;
+  /** The session's read-file state at the start of the turn, in the read-file store. */
+  readFilesRef?: string | null;
   maxConcurrency: number;
   approvalTimeoutMs: number;
   toolTaskQueue?: string;
@@ -139,7 +144,9 @@ export interface TurnWorkflowResult extends TurnSummary {
   head: string | null;
   /** False when interrupted before the model answered: the appended messages were not sent. */
   consumedAppend: boolean;
+  /** With `readFiles` empty: the turn stored them under `readFilesRef`. */
   context: AgentContext;
+  readFilesRef?: string | null;
   stopReason?: string;
   error?: string;
 }

@@ -184,6 +184,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
             rules: input.rules,
             ...(input.hooks ? { hooks: input.hooks } : {}),
             context: state.context,
+            ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
             maxConcurrency: input.maxConcurrency ?? 10,
             approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
             ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
@@ -212,6 +213,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       if (result.consumedAppend) state.pendingMessages.splice(0, taken);
       state.head = result.head;
       state.context = result.context;
+      if (result.readFilesRef !== undefined) state.readFilesRef = result.readFilesRef;
       if (result.usage) {
         state.usage = {
           input_tokens: state.usage.input_tokens + result.usage.input_tokens,

@@ -47,6 +47,11 @@ const store = proxyActivities<ModelActivities>({
   retry: { initialInterval: '1 second', maximumAttempts: 10 },
 });
 
+const contextStore = proxyActivities<ToolActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 10 },
+});
+
 const local = proxyLocalActivities<ToolActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 3 },
@@ -146,7 +151,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         const result = await scope.run(() =>
           tools.runToolUse.executeWithOptions(
             { activityId: approval ? `tool-${block.id}-${approval.decision}` : `tool-${block.id}`, summary: description.summary },
-            [{ session, block, context, ...(approval ? { approval } : {}) }],
+            [{ session, block, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) }],
           ),
         );
         if (result.kind === 'done') done.push(compact(result.record));
@@ -197,14 +202,21 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const outcome = await executeTurn({ context: input.context, ledger: new Map(), maxConcurrency: input.maxConcurrency }, executor);
   phase = 'finishing';
   // The tool results always enter the transcript, even when interrupted (invariant 1).
-  let head = modelResult?.head ?? input.head;
-  if (outcome.toolResults && modelResult) {
-    const toolResults = outcome.toolResults;
-    const sent = head;
-    head = await CancellationScope.nonCancellable(() =>
-      store.appendTranscript.executeWithOptions({ activityId: `append-${input.turn}`, summary: `Record ${outcome.records.length} tool result(s)` }, [{ head: sent, messages: [toolResults] }]),
-    );
-  }
+  const sent = modelResult?.head ?? input.head;
+  const toolResults = modelResult ? outcome.toolResults : undefined;
+  // The read-file state stays out of payloads too: store this turn's entries, carry a reference.
+  const delta = outcome.context.readFiles;
+  const base = input.readFilesRef ?? null;
+  const [head, readFilesRef] = await CancellationScope.nonCancellable(() =>
+    Promise.all([
+      toolResults
+        ? store.appendTranscript.executeWithOptions({ activityId: `append-${input.turn}`, summary: `Record ${outcome.records.length} tool result(s)` }, [{ head: sent, messages: [toolResults] }])
+        : sent,
+      Object.keys(delta).length > 0
+        ? contextStore.storeReadFiles.executeWithOptions({ activityId: `read-files-${input.turn}`, summary: `Record ${Object.keys(delta).length} read file(s)` }, [{ base, delta }])
+        : base,
+    ]),
+  );
   const text = modelResult ? modelResult.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
   return {
     turn: input.turn,
@@ -216,7 +228,8 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     text: previewOf(text, 2000),
     head,
     consumedAppend: modelResult !== undefined,
-    context: outcome.context,
+    context: { ...outcome.context, readFiles: {} },
+    ...(readFilesRef ? { readFilesRef } : {}),
     ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
   };
 }
