@@ -125,7 +125,12 @@ async function decide(client: Client, sessionId: string, update: typeof approveU
     return await sessionHandle(client, sessionId).executeUpdate(update, { args: [arg] });
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw new ApprovalRejectedError(err.cause?.message ?? err.message);
-    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(sessionId);
+    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') {
+      // An update to a session that has ended also answers "not found": say which it is.
+      const desc = await sessionHandle(client, sessionId).describe().catch(() => undefined);
+      if (desc) throw new ApprovalRejectedError(`session ${sessionId} has ended (${desc.status.name.toLowerCase()}); nothing is waiting for approval`);
+      throw new SessionNotFoundError(sessionId);
+    }
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 // `durable-agent dev`: the embedded default — a Temporal dev server persisted to a SQLite file,
 // with its UI, plus a worker, in one process tree. With no ANTHROPIC_API_KEY the worker answers
 // with the built-in scripted demo model (clearly labelled).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
@@ -44,6 +44,7 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
   quietTemporalRuntime();
   const db = resolve(opts.db);
   mkdirSync(dirname(db), { recursive: true });
+  await stopStaleServer(`${db}.server.pid`, log);
   const server = await startDevServer({
     ui: true,
     dbFilename: db,
@@ -76,6 +77,7 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
     await server.stop();
     throw err;
   }
+  if (server.pid !== undefined) writeFileSync(`${db}.server.pid`, String(server.pid));
   const running = worker.run();
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -84,8 +86,55 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
       await running.catch(() => undefined);
       await demo?.close();
       await server.stop();
+      rmSync(`${db}.server.pid`, { force: true });
     })();
     return stopping;
   };
   return { server, worker, ...(demo ? { demo } : {}), running, stop };
+}
+
+/**
+ * A `durable-agent dev` killed with SIGKILL cannot stop its server, which then holds the SQLite
+ * file and the ports. The next start finds it through the pid file and stops it first.
+ */
+async function stopStaleServer(pidFile: string, log: (line: string) => void): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').trim());
+  } catch {
+    return;
+  }
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // not Linux, or gone
+  }
+  if (Number.isInteger(pid) && pid > 0 && alive() && (cmdline === '' || cmdline.includes('start-dev'))) {
+    log(`stopping a dev server left running by an earlier durable-agent dev (pid ${pid})`);
+    const signal = (s: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, s);
+      } catch {
+        try {
+          process.kill(pid, s);
+        } catch {
+          // gone
+        }
+      }
+    };
+    signal('SIGTERM');
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    if (alive()) signal('SIGKILL');
+    for (let i = 0; i < 20 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+  }
+  rmSync(pidFile, { force: true });
 }

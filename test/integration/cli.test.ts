@@ -1,0 +1,98 @@
+// integration: the durable-agent command line, as a user runs it: real processes, the real dev
+// server, a worker in this process, the fake Messages API.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { sessionStatus } from '../../src/client';
+import { closeTestEnv, getTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+
+after(closeTestEnv);
+
+const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
+
+export function cli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`durable-agent ${args.join(' ')} timed out; stdout: ${stdout} stderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function oneLineError(r: { code: number | null; stderr: string }, pattern: RegExp): void {
+  assert.notEqual(r.code, 0, 'non-zero exit');
+  const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+  assert.equal(lines.length, 1, `one line on stderr, got: ${JSON.stringify(r.stderr)}`);
+  assert.match(lines[0] as string, pattern);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+}
+
+test('cli: bad input gets a one-line message and a non-zero exit', async () => {
+  const env = await getTestEnv();
+  const addr = process.env.TEMPORAL_TEST_ADDRESS ?? env.connection.options.address;
+  oneLineError(await cli(['bogus']), /unknown command 'bogus'/);
+  oneLineError(await cli(['run', '--bogus', 'x']), /unknown option '--bogus'/);
+  oneLineError(await cli(['run']), /missing required argument 'prompt'/);
+  oneLineError(await cli(['run', '--permission-mode', 'yolo', 'x']), /yolo.*invalid|Allowed choices/i);
+  oneLineError(await cli(['run', '--max-turns', 'zero', 'x']), /--max-turns must be a positive whole number/);
+  oneLineError(await cli(['status', 'some-id', '--address', '127.0.0.1:1']), /Cannot reach Temporal at 127\.0\.0\.1:1.*durable-agent dev/);
+  oneLineError(await cli(['status', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
+  oneLineError(await cli(['approve', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
+  oneLineError(await cli(['audit', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
+  const help = await cli(['run', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--permission-mode/);
+});
+
+test('cli: run --detach, status, approve (not pending → one-line error), audit --json, ls', async () => {
+  await withAgent({}, async ({ fake, taskQueue, workDir, client }) => {
+    const addr = process.env.TEMPORAL_TEST_ADDRESS as string;
+    const env = { TEMPORAL_ADDRESS: addr, DURABLE_AGENT_TASK_QUEUE: taskQueue };
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_cli_w', name: 'Write', input: { file_path: join(workDir, 'out.txt'), content: 'hi\n' } }]),
+      textResponse('wrote it'),
+    );
+    const started = await cli(['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', 'write', 'a', 'file'], env);
+    assert.equal(started.code, 0, started.stderr);
+    const id = (JSON.parse(started.stdout) as { session: string }).session;
+    // Wait until the Write asks.
+    for (let i = 0; i < 100; i++) {
+      if ((await sessionStatus(client, id)).pendingApprovals.length > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const st = await cli(['status', id, '--json'], env);
+    assert.equal(st.code, 0, st.stderr);
+    assert.equal((JSON.parse(st.stdout) as { status: string }).status, 'awaiting_approval');
+    oneLineError(await cli(['approve', id, 'toolu_not_pending'], env), /toolu_not_pending is not waiting for approval \(pending: toolu_cli_w\)/);
+    const ok = await cli(['approve', id, '--by', 'carol'], env);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /approved toolu_cli_w/);
+    const attach = await cli(['attach', id], env);
+    assert.equal(attach.code, 0, attach.stderr);
+    assert.match(attach.stdout, /session completed/);
+    oneLineError(await cli(['approve', id], env), /not|nothing/i);
+    const audit = await cli(['audit', id, '--json'], env);
+    assert.equal(audit.code, 0, audit.stderr);
+    const entries = audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const write = entries.find((e) => e.kind === 'tool_call' && e.toolUseId === 'toolu_cli_w') as { status: string; decision: { source: string; by?: string } } | undefined;
+    assert.ok(write, audit.stdout);
+    assert.equal(write.status, 'ok');
+    assert.equal(write.decision.source, 'human');
+    assert.equal(write.decision.by, 'carol');
+    const ls = await cli(['ls', '--json', '--limit', '200'], env);
+    assert.equal(ls.code, 0, ls.stderr);
+    assert.ok(ls.stdout.split('\n').some((l) => l.includes(id)));
+  });
+});
