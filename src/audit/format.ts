@@ -1,0 +1,121 @@
+// Output formats of the audit report: a readable ledger and JSON lines.
+import type { AuditDecision, AuditEntry, AuditModelCall, AuditReport, AuditToolCall } from './types';
+
+/** Model and tool calls in time order (a call without a time keeps its place after the one before it). */
+export function auditEntries(report: AuditReport): Array<AuditModelCall | AuditToolCall> {
+  const natural: Array<AuditModelCall | AuditToolCall> = [];
+  const turns = [...new Set([...report.modelCalls.map((m) => m.turn), ...report.toolCalls.map((t) => t.turn)])].sort((a, b) => a - b);
+  for (const turn of turns) {
+    natural.push(...report.modelCalls.filter((m) => m.turn === turn));
+    natural.push(...report.toolCalls.filter((t) => t.turn === turn));
+  }
+  let last = -Infinity;
+  const keyed = natural.map((entry, index) => {
+    const t = entry.startedAt ? Date.parse(entry.startedAt) : NaN;
+    if (Number.isFinite(t)) last = Math.max(last, t);
+    return { entry, index, t: Number.isFinite(t) ? t : last };
+  });
+  keyed.sort((a, b) => a.t - b.t || a.index - b.index);
+  return keyed.map((k) => k.entry);
+}
+
+/** One JSON object per line: the session first, then every model and tool call in time order. */
+export function auditJsonLines(report: AuditReport): string {
+  const entries: AuditEntry[] = [report.session, ...auditEntries(report)];
+  return `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`;
+}
+
+function clock(isoTime: string | undefined): string {
+  return isoTime ? isoTime.slice(11, 23) : '?'.padEnd(12);
+}
+
+function cut(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function formatDecision(d: AuditDecision | undefined): string {
+  if (!d) return '-';
+  const what = [d.detail, d.by].filter((x): x is string => x !== undefined && x !== '').join(' ');
+  return `${d.behavior} [${d.source}${what ? `: ${what}` : ''}]`;
+}
+
+function toolLine(c: AuditToolCall): string {
+  let decision = formatDecision(c.decision);
+  if (c.approval && c.approval.resolution !== undefined) decision = `ask [${c.approval.asked.source}${c.approval.asked.detail ? `: ${c.approval.asked.detail}` : ''}] → ${decision}`;
+  if (c.decision?.reason && (c.decision.source === 'human' || c.decision.behavior === 'deny')) decision += ` "${cut(c.decision.reason, 60)}"`;
+  let attempts = `${c.attempts} att`;
+  if (c.approval?.resolution) attempts += ` (ask→${c.approval.resolution})`;
+  else if (c.approval) attempts += ' (ask, waiting)';
+  const failures = c.activities.flatMap((a) => a.failures);
+  const extras = [
+    c.batch !== undefined ? `batch ${c.batch}${c.concurrent ? ' ∥' : ''}` : '',
+    c.reused ? 'reused' : '',
+    failures.length ? `failures: ${failures.map((f) => cut(f, 60)).join(' | ')}` : '',
+  ].filter(Boolean);
+  return [
+    clock(c.startedAt ?? c.endedAt),
+    `t${c.turn}`.padEnd(4),
+    'tool '.padEnd(6),
+    c.toolUseId.padEnd(22),
+    cut(c.summary, 48).padEnd(48),
+    decision.padEnd(34),
+    c.status.padEnd(17),
+    attempts.padEnd(10),
+    ...(extras.length ? [extras.join(', ')] : []),
+    `→ ${JSON.stringify(c.resultPreview)}`,
+  ].join('  ');
+}
+
+function modelLine(m: AuditModelCall): string {
+  const usage = m.usage ? `in ${m.usage.input_tokens} / out ${m.usage.output_tokens}` : '';
+  const what = `${m.model}${m.stopReason ? ` → ${m.stopReason}` : ''}${m.toolUseIds.length ? ` (${m.toolUseIds.length} tool use${m.toolUseIds.length === 1 ? '' : 's'})` : ''}`;
+  const extras = [
+    usage,
+    m.fallback ? 'FALLBACK (non-streamed)' : '',
+    ...m.tombstones.map((t) => `tombstone: ${cut(t.error, 60)}; partial ${JSON.stringify(cut(t.partialPreview, 60))}`),
+    m.failures.length ? `failures: ${m.failures.map((f) => cut(f, 80)).join(' | ')}` : '',
+  ].filter(Boolean);
+  return [
+    clock(m.startedAt),
+    `t${m.turn}`.padEnd(4),
+    'model'.padEnd(6),
+    m.activityId.padEnd(22),
+    cut(what, 48).padEnd(48),
+    '-'.padEnd(34),
+    m.status.padEnd(17),
+    `${m.attempts} att`.padEnd(10),
+    ...(extras.length ? [extras.join(', ')] : []),
+    ...(m.textPreview ? [`→ ${JSON.stringify(cut(m.textPreview, 80))}`] : []),
+  ].join('  ');
+}
+
+/** A readable ledger: a header with the session's facts, then one line per call in time order. */
+export function formatAuditText(report: AuditReport): string {
+  const s = report.session;
+  const lines: string[] = [];
+  lines.push(`Session ${s.sessionId}: ${s.status}${s.endReason ? ` (${s.endReason})` : ''}`);
+  lines.push(`  prompt: ${JSON.stringify(cut(s.prompt, 200))}`);
+  lines.push(
+    `  ${[s.model, s.permissionMode ? `mode ${s.permissionMode}` : '', `${s.runs} run${s.runs === 1 ? '' : 's'}`, `${s.turns} turn${s.turns === 1 ? '' : 's'}`, `${s.modelCalls} model calls`, `${s.toolCalls} tool calls`, `tokens in ${s.usage.input_tokens} / out ${s.usage.output_tokens}`]
+      .filter(Boolean)
+      .join(' · ')}`,
+  );
+  if (s.startedAt) lines.push(`  started ${s.startedAt}${s.endedAt ? ` · ended ${s.endedAt}` : ''} (times below are UTC)`);
+  lines.push('');
+  lines.push(
+    ['TIME'.padEnd(12), 'TURN', 'KIND  ', 'CALL'.padEnd(22), 'WHAT'.padEnd(48), 'DECISION'.padEnd(34), 'STATUS'.padEnd(17), 'ATTEMPTS'.padEnd(10), 'RESULT'].join('  '),
+  );
+  // Session events (follow-up messages, interrupts) interleave with the calls by time.
+  const notes = [
+    ...s.messages.map((m) => ({ at: m.at, text: `${clock(m.at)}  »  user message: ${JSON.stringify(cut(m.text, 120))}` })),
+    ...s.interrupts.map((i) => ({ at: i.at, text: `${clock(i.at)}  »  interrupt${i.by ? ` by ${i.by}` : ''}${i.reason ? `: ${i.reason}` : ''}` })),
+  ].sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
+  for (const entry of auditEntries(report)) {
+    const at = entry.startedAt ?? entry.endedAt;
+    while (notes.length && notes[0]?.at && at && notes[0].at < at) lines.push((notes.shift() as { text: string }).text);
+    lines.push(entry.kind === 'model_call' ? modelLine(entry) : toolLine(entry));
+  }
+  for (const n of notes) lines.push(n.text);
+  return `${lines.join('\n')}\n`;
+}

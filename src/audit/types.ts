@@ -1,0 +1,139 @@
+// The audit report: what a session did, rebuilt from its Temporal histories (session runs and
+// turn child workflows). Plain data, JSON-serialisable; times are ISO strings.
+import type { ToolCallStatus } from '../engine/records';
+
+export type DecisionSource = 'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'other';
+
+export interface AuditDecision {
+  behavior: 'allow' | 'ask' | 'deny';
+  source: DecisionSource;
+  /** The rule text, the mode name, the hook command, the path outside the working directories… */
+  detail?: string;
+  /** The approving (or denying) identity, when one was given. */
+  by?: string;
+  reason?: string;
+}
+
+/** `running`, `awaiting_approval` and `pending` (not started yet) exist only while the turn runs. */
+export type AuditToolStatus = ToolCallStatus | 'running' | 'awaiting_approval' | 'pending';
+
+/** One activity of a call: `tool-<id>`, then `tool-<id>-approve` / `tool-<id>-deny` after an ask. */
+export interface AuditActivity {
+  activityId: string;
+  /** Attempts of this activity (1 = no retry); 0 when it never started. */
+  attempts: number;
+  scheduledAt?: string;
+  startedAt?: string;
+  endedAt?: string;
+  outcome: 'completed' | 'failed' | 'timed_out' | 'cancelled' | 'running' | 'scheduled';
+  /** When the turn asked for cancellation (an interrupt); the activity may still complete with what it had. */
+  cancelRequestedAt?: string;
+  /** For a completed runToolUse: `ask` or `done`. */
+  result?: 'ask' | 'done';
+  /** Failure messages of earlier attempts and of the final one (ActivityTaskStarted.lastFailure, ActivityTaskFailed/TimedOut). */
+  failures: string[];
+}
+
+/** An `ask` that a human (or the timeout) resolved. */
+export interface AuditApproval {
+  /** Why the pipeline asked (its permission decision). */
+  asked: AuditDecision;
+  message: string;
+  askedAt?: string;
+  /** Absent while still waiting. */
+  resolution?: 'approve' | 'deny' | 'timeout' | 'interrupted';
+  resolvedAt?: string;
+  by?: string;
+  reason?: string;
+}
+
+export interface AuditToolCall {
+  kind: 'tool_call';
+  turn: number;
+  /** Index (0-based) of the session run (continue-as-new chain) that started the turn. */
+  run: number;
+  toolUseId: string;
+  tool: string;
+  input: unknown;
+  summary: string;
+  /** The final permission decision; absent when none was made (interrupted before it ran, unknown tool…). */
+  decision?: AuditDecision;
+  /** Present when the call went through ask → approve/deny. */
+  approval?: AuditApproval;
+  /** Attempts of the activity that executed the call (after an approval: the approve/deny activity). */
+  attempts: number;
+  activities: AuditActivity[];
+  startedAt?: string;
+  endedAt?: string;
+  status: AuditToolStatus;
+  isError?: boolean;
+  resultPreview: string;
+  /** Index of the call's batch in its turn, and whether that batch ran concurrently. */
+  batch?: number;
+  concurrent?: boolean;
+  /** The ledger supplied the result (the id had already run): nothing was executed again. */
+  reused?: boolean;
+  persistedTo?: string;
+}
+
+export interface AuditTombstone {
+  attempt: number;
+  error: string;
+  eventsReceived: number;
+  partialPreview: string;
+}
+
+export interface AuditModelCall {
+  kind: 'model_call';
+  turn: number;
+  run: number;
+  activityId: string;
+  model: string;
+  startedAt?: string;
+  endedAt?: string;
+  attempts: number;
+  status: 'ok' | 'failed' | 'timed_out' | 'cancelled' | 'running' | 'scheduled';
+  usage?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+  stopReason?: string;
+  /** The streamed request failed mid-way and a non-streamed one answered. */
+  fallback: boolean;
+  /** Partial output of abandoned streaming attempts: kept here, dropped from the conversation. */
+  tombstones: AuditTombstone[];
+  /** Failure messages of failed attempts (e.g. a retried 529), oldest first, as far as history keeps them. */
+  failures: string[];
+  messageId?: string;
+  requestId?: string;
+  textPreview?: string;
+  toolUseIds: string[];
+}
+
+export interface AuditSession {
+  kind: 'session';
+  sessionId: string;
+  prompt: string;
+  model?: string;
+  cwd?: string;
+  permissionMode?: string;
+  /** The session's status (SessionStatusName), or a Temporal close status (`terminated`, `timed_out`). */
+  status: string;
+  endReason?: string;
+  runs: number;
+  runIds: string[];
+  turns: number;
+  startedAt?: string;
+  endedAt?: string;
+  usage: { input_tokens: number; output_tokens: number };
+  toolCalls: number;
+  modelCalls: number;
+  /** Follow-up user messages (sendMessage signals). */
+  messages: Array<{ at?: string; text: string }>;
+  interrupts: Array<{ at?: string; by?: string; reason?: string }>;
+}
+
+export interface AuditReport {
+  session: AuditSession;
+  modelCalls: AuditModelCall[];
+  toolCalls: AuditToolCall[];
+}
+
+export type AuditEntry = AuditSession | AuditModelCall | AuditToolCall;
