@@ -188,6 +188,7 @@ export function createToolActivities(deps: ToolDeps) {
                 source: input.approval.source,
                 ...(input.approval.by ? { by: input.approval.by } : {}),
                 ...(input.approval.reason ? { reason: input.approval.reason } : {}),
+                ...(input.approval.afterMs !== undefined ? { afterMs: input.approval.afterMs } : {}),
               },
             }
           : {}),

@@ -18,6 +18,13 @@ function firstUserText(req: MessagesRequest): string {
 
 /** The demo's plan, one step per turn: explore in parallel, read, test, fix (asks), re-test, report. */
 export function demoResponse(req: MessagesRequest): ResponseSpec {
+  const spec = demoStep(req);
+  // DURABLE_AGENT_DEMO_DELAY_MS slows the "model" down so the turns can be watched (and killed).
+  const delay = Number(process.env.DURABLE_AGENT_DEMO_DELAY_MS ?? 0);
+  return Number.isFinite(delay) && delay > 0 && !('kind' in spec) ? { ...spec, latencyMs: delay } : spec;
+}
+
+function demoStep(req: MessagesRequest): ResponseSpec {
   const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
   // Ids depend on the conversation, not on a counter: a repeated model call (retry, restart)
   // yields the same ids, so the session's ledger recognises calls that already ran.

@@ -20,6 +20,8 @@ export interface Approval {
   by?: string;
   reason?: string;
   source: 'human' | 'timeout' | 'mode';
+  /** For a timeout: how long the call waited. */
+  afterMs?: number;
 }
 
 export type ToolRunResult = { kind: 'done'; record: ToolCallRecord } | { kind: 'ask'; message: string; detail?: string };

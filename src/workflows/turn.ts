@@ -37,7 +37,9 @@ type ToolActivities = ReturnType<typeof createToolActivities>;
 
 const model = proxyActivities<ModelActivities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '60 seconds',
+  // Heartbeats come with every streamed event and every 5 s while waiting: 20 s without one
+  // means the worker is gone, and the call is retried elsewhere.
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '60 seconds', maximumAttempts: 8 },
   cancellationType: 'WAIT_CANCELLATION_COMPLETED',
 });
@@ -192,6 +194,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         decisions.get(block.id) ?? {
           decision: 'deny',
           source: 'timeout',
+          afterMs: input.approvalTimeoutMs,
           reason: `No approval arrived within ${Math.round(input.approvalTimeoutMs / 1000)} s; denied by default for unattended runs.`,
         }
       );

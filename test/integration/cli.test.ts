@@ -2,34 +2,14 @@
 // server, a worker in this process, the fake Messages API.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
 import { sessionStatus } from '../../src/client';
 import { closeTestEnv, getTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { cli } from '../support/cli';
 
 after(closeTestEnv);
-
-const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
-
-export function cli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`durable-agent ${args.join(' ')} timed out; stdout: ${stdout} stderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 function oneLineError(r: { code: number | null; stderr: string }, pattern: RegExp): void {
   assert.notEqual(r.code, 0, 'non-zero exit');
