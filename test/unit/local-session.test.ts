@@ -1,0 +1,62 @@
+// unit: the in-process scheduler runs the same turn algorithm as the workflows (no Temporal),
+// here with a custom tool defined with buildTool and the real SDK against the fake API.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/fake-anthropic';
+import { runLocalSession } from '../../src/local/runSession';
+import { BUILTIN_TOOL_NAMES } from '../../src/client';
+import { WordCount } from '../../examples/custom-tool';
+
+test('unit: runLocalSession — [WordCount, Read] [Edit] [Grep] with ordered results, a custom tool, and an approval callback', async () => {
+  const fake = await startFakeAnthropic();
+  const work = await mkdtemp(join(tmpdir(), 'da-local-'));
+  const store = await mkdtemp(join(tmpdir(), 'da-local-store-'));
+  try {
+    await writeFile(join(work, 'a.txt'), 'timeout = 10\n');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_wc', name: 'WordCount', input: { text: 'the quick brown fox' } },
+        { id: 'toolu_rd', name: 'Read', input: { file_path: 'a.txt' } },
+        { id: 'toolu_ed', name: 'Edit', input: { file_path: 'a.txt', old_string: '10', new_string: '30' } },
+        { id: 'toolu_gr', name: 'Grep', input: { pattern: 'timeout = 30', output_mode: 'content' } },
+      ]),
+      textResponse('done'),
+    );
+    const asked: string[] = [];
+    const result = await runLocalSession(
+      {
+        prompt: 'go',
+        cwd: work,
+        tools: [...BUILTIN_TOOL_NAMES, 'WordCount'],
+        permissionMode: 'default',
+        model: { model: 'claude-test', maxTokens: 256 },
+        onAsk: async (a) => {
+          asked.push(a.toolUseId);
+          return { decision: 'approve', source: 'human', by: 'tester' };
+        },
+      },
+      { tools: [WordCount], storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(asked, ['toolu_ed'], 'only the Edit asks in default mode');
+    assert.deepEqual(result.turnsDetail[0]?.batches.map((b) => [b.concurrencySafe, b.toolUseIds]), [
+      [true, ['toolu_wc', 'toolu_rd']],
+      [false, ['toolu_ed']],
+      [true, ['toolu_gr']],
+    ]);
+    const results = lastToolResults(fake.messageRequests()[1]!);
+    assert.deepEqual(results.map((r) => r.tool_use_id), ['toolu_wc', 'toolu_rd', 'toolu_ed', 'toolu_gr']);
+    assert.equal(results[0]?.content, '4 words');
+    assert.match(JSON.stringify(results[3]?.content), /timeout = 30/);
+    assert.equal(await readFile(join(work, 'a.txt'), 'utf8'), 'timeout = 30\n');
+    // The custom tool was offered to the model with its schema.
+    const wc = (fake.messageRequests()[0]?.tools ?? []).find((t) => (t as { name: string }).name === 'WordCount') as { input_schema: unknown } | undefined;
+    assert.deepEqual(wc?.input_schema, { type: 'object', properties: { text: { type: 'string', minLength: 1, description: 'The text to count words in' } }, required: ['text'], additionalProperties: false });
+  } finally {
+    await fake.close();
+  }
+});
