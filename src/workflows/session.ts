@@ -67,6 +67,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   let endReason: string | undefined;
   let lastTurn: TurnSummary | undefined;
   let child: ChildWorkflowHandle<typeof turnWorkflow> | undefined;
+  let turnsThisRun = 0;
   const pendingApprovals = new Map<string, PendingApproval>();
 
   const setStatus = (next: SessionStatusName): void => {
@@ -157,14 +158,17 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       const total = state.usage.input_tokens + state.usage.output_tokens;
       if (input.maxTotalTokens !== undefined && total >= input.maxTotalTokens) return finish('max_tokens', `reached the limit of ${input.maxTotalTokens} tokens (used ${total})`);
 
-      // Continue-as-new at a turn boundary, carrying the ledger and context.
+      // Continue-as-new at a turn boundary, carrying the ledger and context. Each run runs at
+      // least one turn: a run whose history starts above the limit (a small limit, a large
+      // carry) would otherwise continue-as-new forever without progress.
       const now = workflowInfo();
-      if (now.continueAsNewSuggested || now.historySize > (input.maxHistoryBytesPerRun ?? DEFAULT_MAX_HISTORY_BYTES)) {
+      if (turnsThisRun > 0 && (now.continueAsNewSuggested || now.historySize > (input.maxHistoryBytesPerRun ?? DEFAULT_MAX_HISTORY_BYTES))) {
         await condition(allHandlersFinished);
         return await continueAsNew<typeof sessionWorkflow>(input, state);
       }
 
       state.turn++;
+      turnsThisRun++;
       const append: Message[] = state.pendingMessages.map((text) => ({ role: 'user', content: text }));
       const taken = state.pendingMessages.length;
       phase = 'turn';

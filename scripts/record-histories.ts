@@ -1,0 +1,187 @@
+// Records the histories of representative sessions for the determinism guard
+// (test/integration/replay.test.ts replays them against the current workflow code).
+//
+//   npx tsc -p . && node dist/scripts/record-histories.js
+//
+// Runs each session on a Temporal dev server (its own, or TEMPORAL_TEST_ADDRESS) with a real
+// worker, the real SDK and the fake Messages API, then writes every run of the session workflow
+// and every turn child workflow as standard JSON history (what `temporal workflow show
+// --output json` and `Worker.runReplayHistory` read) to test/fixtures/histories/, plus
+// manifest.json (file -> workflow id and type: replay needs the workflow id).
+// Re-record after a deliberate, versioned change to workflow code (and say so in the commit).
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
+import { textResponse, toolUseResponse } from '../src/fake-anthropic';
+import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
+import { turnProgressQuery } from '../src/workflows/definitions';
+import { withAgent, type AgentTestContext } from '../test/support/agent';
+import { closeTestEnv } from '../test/support/temporal';
+
+const OUT = resolve(__dirname, '..', '..', 'test', 'fixtures', 'histories');
+const EventType = temporal.api.enums.v1.EventType;
+
+export interface ManifestEntry {
+  file: string;
+  scenario: string;
+  workflowId: string;
+  workflowType: string;
+  runId: string;
+  events: number;
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/** Writes every run of the session and every turn child; returns their manifest entries. */
+async function save(client: Client, scenario: string, sessionId: string, firstRunId: string): Promise<ManifestEntry[]> {
+  const out: ManifestEntry[] = [];
+  const write = async (file: string, workflowId: string, workflowType: string, runId: string, history: temporal.api.history.v1.IHistory) => {
+    await writeFile(join(OUT, file), `${historyToJSON(history)}\n`);
+    out.push({ file, scenario, workflowId, workflowType, runId, events: history.events?.length ?? 0 });
+  };
+  let runId: string | undefined = firstRunId;
+  let turns = 0;
+  for (let run = 1; runId; run++) {
+    const history: temporal.api.history.v1.IHistory = await client.workflow.getHandle(sessionId, runId).fetchHistory();
+    await write(`${scenario}.session${run > 1 ? `.run-${run}` : ''}.json`, sessionId, 'sessionWorkflow', runId, history);
+    for (const e of history.events ?? []) {
+      if (e.eventType === EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) turns++;
+    }
+    const last: temporal.api.history.v1.IHistoryEvent | undefined = history.events?.[history.events.length - 1];
+    runId = last?.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
+      ? last.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined
+      : undefined;
+  }
+  for (let turn = 1; turn <= turns; turn++) {
+    const id = `${sessionId}/turn-${turn}`;
+    const handle = client.workflow.getHandle(id);
+    const desc = await handle.describe();
+    await write(`${scenario}.turn-${turn}.json`, id, 'turnWorkflow', desc.runId, await handle.fetchHistory());
+  }
+  return out;
+}
+
+type Scenario = (ctx: AgentTestContext, id: string) => Promise<void>;
+
+const scenarios: Record<string, Scenario> = {
+  /** A concurrent batch [Grep, Read], then Edit alone, then the model ends its turn. */
+  async batch({ fake, start, workDir }, id) {
+    await mkdir(join(workDir, 'src'));
+    await writeFile(join(workDir, 'src', 'auth.ts'), 'export const timeout = 10;\n');
+    await writeFile(join(workDir, 'src', 'other.ts'), 'const timeout = 5;\n');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_g1', name: 'Grep', input: { pattern: 'timeout', path: 'src' } },
+        { id: 'toolu_r1', name: 'Read', input: { file_path: join(workDir, 'src', 'auth.ts') } },
+        { id: 'toolu_e1', name: 'Edit', input: { file_path: join(workDir, 'src', 'auth.ts'), old_string: 'timeout = 10', new_string: 'timeout = 30' } },
+      ]),
+      textResponse('Raised the timeout.'),
+    );
+    const result = await (await start({ id, prompt: 'raise the timeout', tools: ['Grep', 'Read', 'Edit'] })).result();
+    if (result.status !== 'completed') throw new Error(`batch: ${result.status} ${result.endReason}`);
+  },
+
+  /** [Read, Bash sleep 30]; interrupted while Bash runs; the session ends (onInterrupt 'end'). */
+  async interrupt({ fake, start, workDir, client }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_ra', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+        { id: 'toolu_sh', name: 'Bash', input: { command: 'sleep 30; echo finished' } },
+      ]),
+    );
+    const handle = await start({ id, prompt: 'read and wait', tools: ['Read', 'Bash'], onInterrupt: 'end' });
+    const turn = client.workflow.getHandle(`${id}/turn-1`);
+    await waitFor('Bash to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sh'));
+    await interruptSession(client, id, 'fixture');
+    const result = await handle.result();
+    if (result.status !== 'interrupted') throw new Error(`interrupt: ${result.status} ${result.endReason}`);
+  },
+
+  /** permissionMode 'default': a Write asks, waits, is approved by a human, runs; then text. */
+  async approval({ fake, start, workDir, client }, id) {
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } }]),
+      textResponse('Written.'),
+    );
+    const handle = await start({ id, prompt: 'write a file', tools: ['Write'], permissionMode: 'default' });
+    await waitFor('an approval request', async () => (await sessionStatus(client, id)).pendingApprovals.length === 1);
+    await approveToolUse(client, id, 'toolu_w1', 'ann@example');
+    const result = await handle.result();
+    if (result.status !== 'completed') throw new Error(`approval: ${result.status} ${result.endReason}`);
+  },
+
+  /** maxHistoryBytesPerRun 1: the session continues-as-new after every turn (3 turns, 3 runs). */
+  async 'continue-as-new'({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    await writeFile(join(workDir, 'b.txt'), 'beta\n');
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_ra', name: 'Read', input: { file_path: join(workDir, 'a.txt') } }]),
+      toolUseResponse([{ id: 'toolu_rb', name: 'Read', input: { file_path: join(workDir, 'b.txt') } }]),
+      textResponse('Read both.'),
+    );
+    const result = await (await start({ id, prompt: 'read two files', tools: ['Read'], maxHistoryBytesPerRun: 1, maxTurns: 10 })).result();
+    if (result.status !== 'completed' || result.turns !== 3) throw new Error(`continue-as-new: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+  },
+};
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  await mkdir(OUT, { recursive: true });
+  const manifest: ManifestEntry[] = [];
+  const stamp = Date.now().toString(36);
+  for (const [name, run] of Object.entries(scenarios)) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    for (const f of await readdir(OUT)) if (f.startsWith(`${name}.`)) await rm(join(OUT, f));
+    await withAgent({}, async (ctx) => {
+      const id = `fixture-${name}-${stamp}`;
+      await run(ctx, id);
+      const handle = ctx.client.workflow.getHandle(id);
+      const first = await firstRunId(ctx.client, id, (await handle.describe()).runId);
+      manifest.push(...(await save(ctx.client, name, id, first)));
+      ctx.fake.assertDone();
+    });
+    console.log(`recorded ${name}`);
+  }
+  // Keep the entries of scenarios not re-recorded this time.
+  let previous: ManifestEntry[] = [];
+  try {
+    previous = (require(join(OUT, 'manifest.json')) as { histories: ManifestEntry[] }).histories;
+  } catch {
+    // first recording
+  }
+  const recorded = new Set(manifest.map((m) => m.scenario));
+  const histories = [...previous.filter((m) => !recorded.has(m.scenario)), ...manifest].sort((a, b) => a.file.localeCompare(b.file));
+  await writeFile(join(OUT, 'manifest.json'), `${JSON.stringify({ note: 'Written by scripts/record-histories.ts; replayed by test/integration/replay.test.ts.', histories }, null, 2)}\n`);
+  for (const m of manifest) console.log(`  ${m.file}: ${m.workflowType} ${m.workflowId}, ${m.events} events`);
+}
+
+/** The first run of a chain of continued runs, from the last run's started event. */
+async function firstRunId(client: Client, workflowId: string, lastRunId: string): Promise<string> {
+  const history = await client.workflow.getHandle(workflowId, lastRunId).fetchHistory();
+  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  return started?.firstExecutionRunId || lastRunId;
+}
+
+main()
+  .then(() => closeTestEnv())
+  .catch(async (err: unknown) => {
+    console.error(err);
+    await closeTestEnv();
+    process.exit(1);
+  });

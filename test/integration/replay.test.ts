@@ -1,0 +1,83 @@
+// The determinism guard (DESIGN invariant 8): recorded histories of representative sessions
+// (a parallel batch, an interrupt, an approval, continue-as-new; session and turn workflows) are
+// replayed against the current workflow code, so a change that would break running sessions
+// fails CI. Replay needs no server. Re-record with scripts/record-histories.ts only for a
+// deliberate change that running sessions can survive (e.g. behind `patched()`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { workflowsPath } from '../../src/worker';
+import { getWorkflowBundle } from '../support/temporal';
+
+const FIXTURES = resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'histories');
+const REORDERED = require.resolve('../fixtures/reorderedWorkflows');
+
+interface ManifestEntry {
+  file: string;
+  scenario: string;
+  workflowId: string;
+  workflowType: string;
+  runId: string;
+}
+
+const manifest = (JSON.parse(readFileSync(join(FIXTURES, 'manifest.json'), 'utf8')) as { histories: ManifestEntry[] }).histories;
+
+try {
+  // Replay failures are expected in the second test: keep core's warnings out of the output.
+  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
+} catch {
+  // already installed
+}
+
+function histories() {
+  return manifest.map((m) => ({ workflowId: m.workflowId, history: historyFromJSON(JSON.parse(readFileSync(join(FIXTURES, m.file), 'utf8'))) }));
+}
+
+/** Replays every fixture; returns file -> error (undefined when it replayed cleanly). */
+async function replayAll(options: ReplayWorkerOptions): Promise<Map<string, Error | undefined>> {
+  const byRun = new Map(manifest.map((m) => [m.runId, m.file]));
+  const out = new Map<string, Error | undefined>();
+  for await (const r of Worker.runReplayHistories(options, histories())) {
+    const file = byRun.get(r.runId);
+    assert.ok(file, `unexpected run ${r.workflowId} ${r.runId}`);
+    out.set(file, r.error);
+  }
+  assert.equal(out.size, manifest.length, 'every fixture replayed');
+  return out;
+}
+
+test('replay: the fixtures cover a parallel batch, an interrupt, an approval and continue-as-new, session and turns', () => {
+  const scenarios = new Set(manifest.map((m) => m.scenario));
+  for (const s of ['batch', 'interrupt', 'approval', 'continue-as-new']) {
+    assert.ok(scenarios.has(s), `no fixture for ${s}`);
+    assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'sessionWorkflow'), `${s}: no session history`);
+    assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'turnWorkflow'), `${s}: no turn history`);
+  }
+  assert.ok(manifest.filter((m) => m.scenario === 'continue-as-new' && m.workflowType === 'sessionWorkflow').length >= 2, 'several runs');
+});
+
+test('replay: every recorded history replays against the current workflows', async () => {
+  const results = await replayAll({ workflowBundle: await getWorkflowBundle(workflowsPath), replayName: 'fixtures' });
+  const failures = [...results].filter(([, err]) => err).map(([file, err]) => `${file}: ${err?.name}: ${err?.message}`);
+  assert.deepEqual(failures, []);
+});
+
+test('replay: a deliberately reordered turn workflow fails with a DeterminismViolationError', async () => {
+  const bundle = await bundleWorkflowCode({ workflowsPath: REORDERED, workflowInterceptorModules: [REORDERED], logger: new DefaultLogger('WARN') });
+  const results = await replayAll({ workflowBundle: bundle, replayName: 'reordered' });
+  // Turns that appended tool results and recorded read files fail; nothing else changed.
+  const shouldFail = ['batch.turn-1.json', 'interrupt.turn-1.json', 'approval.turn-1.json', 'continue-as-new.turn-1.json', 'continue-as-new.turn-2.json'];
+  for (const file of shouldFail) {
+    const err = results.get(file);
+    assert.ok(err, `${file} replayed without error against the reordered workflow`);
+    assert.equal(err.name, 'DeterminismViolationError', `${file}: ${err.name}: ${err.message}`);
+    assert.match(err.message, /nondetermin/i);
+  }
+  for (const [file, err] of results) {
+    if (!shouldFail.includes(file)) assert.equal(err, undefined, `${file}: ${err?.message}`);
+  }
+  console.log(`[replay] reordered batch.turn-1: ${/\[TMPRL1100\][^"]*/.exec(results.get('batch.turn-1.json')?.message ?? '')?.[0] ?? ''}`);
+});
