@@ -88,8 +88,13 @@ export interface SessionCarry {
   readFilesRef?: string | null;
   usage: Usage;
   pendingMessages: string[];
-  /** tool_use_id -> final status, for every call of the session (the workflow-side ledger). */
-  ledger: Record<string, ToolCallStatus>;
+  /**
+   * How many tool calls ended in each status. The per-id ledger that prevents re-execution lives
+   * with the activities (src/stores/executionLedger.ts), so the carried state stays constant-size.
+   */
+  toolCallCounts: Partial<Record<ToolCallStatus, number>>;
+  /** Carried by runs recorded before toolCallCounts existed (tool_use_id -> status). */
+  ledger?: Record<string, ToolCallStatus>;
   runs: number;
   lastText: string;
   interrupted: boolean;
@@ -104,6 +109,7 @@ export interface SessionStatus {
   usage: Usage;
   head: string | null;
   toolCalls: number;
+  toolCallCounts: Partial<Record<ToolCallStatus, number>>;
   runs: number;
   lastText: string;
   lastTurn?: TurnSummary;

@@ -55,12 +55,18 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     context: initialContext(input.cwd, input.additionalDirectories ?? []),
     usage: { input_tokens: 0, output_tokens: 0 },
     pendingMessages: [input.prompt],
-    ledger: {},
+    toolCallCounts: {},
     runs: 0,
     lastText: '',
     interrupted: false,
   };
   if (carry) state.runs = carry.runs + 1;
+  if (!state.toolCallCounts) {
+    // A run continued from an older version carried the per-id map: count it once.
+    state.toolCallCounts = {};
+    for (const st of Object.values(state.ledger ?? {})) state.toolCallCounts[st] = (state.toolCallCounts[st] ?? 0) + 1;
+    delete state.ledger;
+  }
   let status: SessionStatusName = state.interrupted ? 'interrupted' : 'running';
   let phase: 'starting' | 'turn' | 'awaiting_approval' | 'waiting_for_message' | 'ended' = 'starting';
   let interruptRequested = false;
@@ -84,7 +90,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     pendingApprovals: [...pendingApprovals.values()],
     usage: state.usage,
     head: state.head,
-    toolCalls: Object.keys(state.ledger).length,
+    toolCalls: Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0),
+    toolCallCounts: state.toolCallCounts,
     runs: state.runs,
     lastText: state.lastText,
     ...(lastTurn ? { lastTurn } : {}),
@@ -224,7 +231,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           output_tokens: state.usage.output_tokens + result.usage.output_tokens,
         };
       }
-      for (const r of result.records) state.ledger[r.toolUseId] = r.status;
+      for (const r of result.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
       if (result.text) state.lastText = result.text;
       lastTurn = { turn: result.turn, reason: result.reason, records: result.records, batches: result.batches, ...(result.usage ? { usage: result.usage } : {}), fallback: result.fallback, text: result.text };
       if ((status as SessionStatusName) === 'awaiting_approval') setStatus('running');
