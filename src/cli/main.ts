@@ -175,6 +175,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--on-interrupt <what>', 'after an interrupt: wait for a message or end').choices(['wait', 'end']))
       .option('--id <id>', 'session id (default: generated)')
       .option('--task-queue <name>', 'task queue (env DURABLE_AGENT_TASK_QUEUE)')
+      .option('--tool-task-queue <name>', "task queue of the tool activities: a worker on the host that has the working directory")
       .option('--detach', 'print the session id and return')
       .option('--json', 'JSON lines'),
   ).action(async (promptWords: string[], o: ConnOpts & Record<string, unknown>) => {
@@ -200,6 +201,7 @@ export function buildProgram(): Command {
       ...(o.onInterrupt ? { onInterrupt: o.onInterrupt as 'wait' | 'end' } : {}),
       ...(o.id ? { id: o.id as string } : {}),
       ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
+      ...(o.toolTaskQueue ? { toolTaskQueue: o.toolTaskQueue as string } : {}),
     };
     await withClient(o, async (client) => {
       const handle = await startSession(client, opts);

@@ -110,6 +110,8 @@ export interface SessionStatus {
   head: string | null;
   toolCalls: number;
   toolCallCounts: Partial<Record<ToolCallStatus, number>>;
+  /** The session's working directory and additional directories now (after context modifiers). */
+  context: { cwd: string; additionalDirectories: string[] };
   runs: number;
   lastText: string;
   lastTurn?: TurnSummary;

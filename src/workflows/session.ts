@@ -92,6 +92,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     head: state.head,
     toolCalls: Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0),
     toolCallCounts: state.toolCallCounts,
+    context: { cwd: state.context.cwd, additionalDirectories: state.context.additionalDirectories },
     runs: state.runs,
     lastText: state.lastText,
     ...(lastTurn ? { lastTurn } : {}),
