@@ -6,7 +6,9 @@ const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
 
 export function cli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+    for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k]; // unset, not "undefined"
+    const child = spawn(process.execPath, [MAIN, ...args], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
