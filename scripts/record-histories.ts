@@ -19,6 +19,7 @@ import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
 import { turnProgressQuery } from '../src/workflows/definitions';
 import { withAgent, type AgentTestContext } from '../test/support/agent';
 import { closeTestEnv } from '../test/support/temporal';
+import { waitFor } from '../test/support/wait';
 
 const OUT = resolve(__dirname, '..', '..', 'test', 'fixtures', 'histories');
 const EventType = temporal.api.enums.v1.EventType;
@@ -32,20 +33,6 @@ export interface ManifestEntry {
   events: number;
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 /** Writes every run of the session and every turn child; returns their manifest entries. */
 async function save(client: Client, scenario: string, sessionId: string, firstRunId: string): Promise<ManifestEntry[]> {

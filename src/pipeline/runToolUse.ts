@@ -3,6 +3,7 @@
 // PostToolUse hooks. Every failure becomes an is_error tool_result with the same id (invariant 6).
 // No Temporal here: activities wrap this function; tests call it directly.
 import type { AgentContext, ContextModifier } from '../engine/context';
+import type { ToolUseDescription } from '../engine/turn';
 import { toolResultText, type Message, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
 import { normalizeHooksConfig } from '../hooks/config';
 import { runPostToolUseHooks, runPreToolUseHooks } from '../hooks/run';
@@ -394,13 +395,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
   }
 }
 
-export interface ToolUseDescription {
-  known: boolean;
-  concurrencySafe: boolean;
-  readOnly: boolean;
-  idempotent: boolean;
-  summary: string;
-}
+export type { ToolUseDescription };
 
 /**
  * What the scheduler needs to know about a tool_use before running it. Unknown tool, input the

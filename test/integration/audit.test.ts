@@ -11,23 +11,10 @@ import { turnProgressQuery } from '../../src/workflows/definitions';
 import { auditJsonLines, buildAudit, formatAuditText, type AuditModelCall, type AuditSession, type AuditToolCall } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 function parseLines(text: string): Array<AuditSession | AuditModelCall | AuditToolCall> {
   assert.ok(text.endsWith('\n'));

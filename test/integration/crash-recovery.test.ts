@@ -16,6 +16,7 @@ import { workflowsPath } from '../../src/worker';
 import type { turnWorkflow } from '../../src/workflows/turn';
 import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
 
@@ -23,20 +24,6 @@ const WORKER_SCRIPT = join(__dirname, '..', 'support', 'workerProcess.js');
 const HEARTBEAT_TIMEOUT_MS = 2000;
 const SLOW_MS = 4000;
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 async function lines(file: string): Promise<string[]> {
   const text = await readFile(file, 'utf8').catch(() => '');

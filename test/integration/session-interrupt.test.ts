@@ -9,23 +9,10 @@ import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionStat
 import { turnProgressQuery } from '../../src/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 function alive(pid: number): boolean {
   try {
@@ -44,7 +31,6 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-export { waitFor };
 
 test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results, Bash is interrupted and its process group dies', async () => {
   await withAgent({}, async ({ fake, start, workDir, client }) => {
