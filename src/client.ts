@@ -97,15 +97,19 @@ export async function sessionStatus(client: Client, sessionId: string): Promise<
 }
 
 export async function interruptSession(client: Client, sessionId: string, by?: string): Promise<void> {
+  // The session forwards the interrupt to its running turn; signalling the turn directly as well,
+  // at the same time, saves a workflow task on the way to cancelling in-flight tools (the turn's
+  // handler is idempotent).
+  const direct = (async () => {
+    try {
+      const status = await sessionStatus(client, sessionId);
+      if (status.currentTurnWorkflowId) await client.workflow.getHandle(status.currentTurnWorkflowId).signal(turnInterruptSignal);
+    } catch {
+      // The turn ended meanwhile, or no worker answers queries right now: the session's own forwarding suffices.
+    }
+  })();
   await sessionHandle(client, sessionId).signal(interruptSignal, by ? { by } : {});
-  // The session forwards the interrupt to its running turn; signalling the turn directly as
-  // well saves a workflow task on the way to cancelling in-flight tools (the handler is idempotent).
-  try {
-    const status = await sessionStatus(client, sessionId);
-    if (status.currentTurnWorkflowId) await client.workflow.getHandle(status.currentTurnWorkflowId).signal(turnInterruptSignal);
-  } catch {
-    // The turn ended meanwhile, or no worker answers queries right now: the session's own forwarding suffices.
-  }
+  await direct;
 }
 
 export async function sendMessage(client: Client, sessionId: string, text: string): Promise<void> {

@@ -105,9 +105,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     activities,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
-    // interrupted Bash dies within a couple of seconds.
-    maxHeartbeatThrottleInterval: '500 ms',
-    defaultHeartbeatThrottleInterval: '500 ms',
+    // interrupted Bash dies well within two seconds.
+    maxHeartbeatThrottleInterval: '200 ms',
+    defaultHeartbeatThrottleInterval: '200 ms',
     ...opts.workerOptions,
   });
 }

@@ -165,7 +165,7 @@ export function createToolActivities(deps: ToolDeps) {
     };
 
     let lastProgress: unknown = undefined;
-    const beat = setInterval(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeatEveryMs ?? 500);
+    const beat = setInterval(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeatEveryMs ?? 200);
     try {
       ctx.heartbeat({ toolUseId: block.id, phase: 'starting' });
       const outcome = await runToolUse(block, {
