@@ -2,7 +2,22 @@
 // pending approvals; returns when the session ends. Polls queries (cheap, no history growth).
 import type { Client } from '@temporalio/client';
 import { sessionHandle, sessionStatus } from '../client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { turnProgressQuery, type SessionResult, type SessionStatus } from '../workflows/definitions';
+
+/** The last line of output each running tool reported in its heartbeats, by tool_use_id. */
+async function toolProgress(client: Client, turnWorkflowId: string): Promise<Map<string, string>> {
+  const desc = await client.workflow.getHandle(turnWorkflowId).describe();
+  const out = new Map<string, string>();
+  for (const a of desc.raw.pendingActivities ?? []) {
+    const payload = a.heartbeatDetails?.payloads?.[0];
+    if (!payload) continue;
+    const details = defaultPayloadConverter.fromPayload<{ toolUseId?: string; progress?: { output?: string } }>(payload);
+    const output = details?.progress?.output?.trimEnd().split('\n').pop();
+    if (details?.toolUseId && output) out.set(details.toolUseId, output.slice(0, 160));
+  }
+  return out;
+}
 
 export interface FollowOptions {
   json?: boolean;
@@ -26,6 +41,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
   const seenPending = new Set<string>();
   let lastTurn = 0;
   let lastPhase = '';
+  let lastProgressAt = 0;
   let detached = false;
   opts.detach?.then(() => (detached = true)).catch(() => undefined);
   const resultPromise = handle.result().then(
@@ -59,9 +75,17 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
           if (!seenRunning.has(r.toolUseId)) {
             seenRunning.set(r.toolUseId, Date.now());
             emit({ event: 'tool_started', toolUseId: r.toolUseId, summary: r.summary }, `  … ${r.summary}`);
-          } else {
-            const since = Date.now() - (seenRunning.get(r.toolUseId) ?? Date.now());
-            if (since > 10_000 && since % 10_000 < (opts.intervalMs ?? 500)) emit({ event: 'tool_running', toolUseId: r.toolUseId, seconds: Math.round(since / 1000) }, `  … ${r.summary} (${Math.round(since / 1000)} s)`);
+          }
+        }
+        // Long tools: every few seconds, show their progress (the activity's last heartbeat).
+        const long = p.running.filter((r) => Date.now() - (seenRunning.get(r.toolUseId) ?? Date.now()) > 3_000);
+        if (long.length > 0 && Date.now() - lastProgressAt > 5_000) {
+          lastProgressAt = Date.now();
+          const progress = await toolProgress(client, status.currentTurnWorkflowId).catch(() => new Map<string, string>());
+          for (const r of long) {
+            const seconds = Math.round((Date.now() - (seenRunning.get(r.toolUseId) ?? Date.now())) / 1000);
+            const tail = progress.get(r.toolUseId);
+            emit({ event: 'tool_progress', toolUseId: r.toolUseId, seconds, ...(tail ? { output: tail } : {}) }, `  … ${r.summary} (${seconds} s)${tail ? `: ${tail}` : ''}`);
           }
         }
         for (const d of p.done) {

@@ -76,3 +76,21 @@ test('cli: run --detach, status, approve (not pending → one-line error), audit
     assert.ok(ls.stdout.split('\n').some((l) => l.includes(id)));
   });
 });
+
+test('cli: run follows a long tool with its progress (the heartbeat output) and exits 0', async () => {
+  await withAgent({}, async ({ fake, taskQueue, workDir }) => {
+    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue };
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_cli_long', name: 'Bash', input: { command: 'for i in 1 2 3 4 5 6 7 8 9; do echo step $i; sleep 1; done' } }]),
+      textResponse('counted'),
+    );
+    const r = await cli(['run', '--json', '--cwd', workDir, '--permission-mode', 'bypassPermissions', '--model', 'claude-test', 'count slowly'], env, 60_000);
+    assert.equal(r.code, 0, r.stderr);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; output?: string; toolUseId?: string; status?: string });
+    const progress = events.filter((e) => e.event === 'tool_progress' && e.toolUseId === 'toolu_cli_long');
+    assert.ok(progress.length >= 1, r.stdout);
+    assert.ok(progress.some((e) => /^step \d$/.test(e.output ?? '')), JSON.stringify(progress));
+    assert.ok(events.some((e) => e.event === 'tool_done' && e.toolUseId === 'toolu_cli_long' && e.status === 'ok'));
+    assert.equal(events[events.length - 1]?.event, 'ended');
+  });
+});
