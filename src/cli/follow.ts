@@ -3,7 +3,7 @@
 import type { Client } from '@temporalio/client';
 import { sessionHandle, sessionStatus } from '../client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { turnProgressQuery, type SessionResult, type SessionStatus } from '../workflows/definitions';
+import { turnProgressQuery, type CompactRecord, type SessionResult, type SessionStatus } from '../workflows/definitions';
 
 /** The last line of output each running tool reported in its heartbeats, by tool_use_id. */
 async function toolProgress(client: Client, turnWorkflowId: string): Promise<Map<string, string>> {
@@ -42,6 +42,15 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
   let lastTurn = 0;
   let lastPhase = '';
   let lastProgressAt = 0;
+  let flushedTurn = 0;
+  const emitDone = (d: CompactRecord): void => {
+    if (seenDone.has(d.toolUseId)) return;
+    seenDone.add(d.toolUseId);
+    emit(
+      { event: 'tool_done', ...d },
+      `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}`,
+    );
+  };
   let detached = false;
   opts.detach?.then(() => (detached = true)).catch(() => undefined);
   const resultPromise = handle.result().then(
@@ -58,11 +67,16 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
     } catch {
       return; // no worker answering right now, or the session just closed
     }
-    // Calls of a turn that ended between two polls: take them from the session's last turn.
-    for (const d of status.lastTurn?.records ?? []) {
-      if (seenDone.has(d.toolUseId)) continue;
-      seenDone.add(d.toolUseId);
-      emit({ event: 'tool_done', ...d }, `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}`);
+    // Calls of turns that ended between two polls: read them from those turns (their query still answers).
+    const lastEnded = status.phase === 'ended' ? status.turn : status.turn - 1;
+    for (let n = flushedTurn + 1; n <= lastEnded; n++) {
+      try {
+        const p = await client.workflow.getHandle(`${sessionId}/turn-${n}`).query(turnProgressQuery);
+        for (const d of p.done) emitDone(d);
+      } catch {
+        for (const d of n === status.lastTurn?.turn ? status.lastTurn.records : []) emitDone(d);
+      }
+      flushedTurn = n;
     }
     if (status.turn > lastTurn) {
       lastTurn = status.turn;
@@ -88,11 +102,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
             emit({ event: 'tool_progress', toolUseId: r.toolUseId, seconds, ...(tail ? { output: tail } : {}) }, `  … ${r.summary} (${seconds} s)${tail ? `: ${tail}` : ''}`);
           }
         }
-        for (const d of p.done) {
-          if (seenDone.has(d.toolUseId)) continue;
-          seenDone.add(d.toolUseId);
-          emit({ event: 'tool_done', ...d }, `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}`);
-        }
+        for (const d of p.done) emitDone(d);
       } catch {
         // the turn just ended
       }

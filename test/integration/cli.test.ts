@@ -8,6 +8,8 @@ import { sessionStatus } from '../../src/client';
 import { closeTestEnv, getTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
+import { waitFor } from '../support/wait';
+import { spawn } from 'node:child_process';
 
 after(closeTestEnv);
 
@@ -92,5 +94,60 @@ test('cli: run follows a long tool with its progress (the heartbeat output) and 
     assert.ok(progress.some((e) => /^step \d$/.test(e.output ?? '')), JSON.stringify(progress));
     assert.ok(events.some((e) => e.event === 'tool_done' && e.toolUseId === 'toolu_cli_long' && e.status === 'ok'));
     assert.equal(events[events.length - 1]?.event, 'ended');
+  });
+});
+
+test('cli: Ctrl-C detaches without killing the job; interrupt, send, transcript and cancel steer it', async () => {
+  await withAgent({}, async ({ fake, taskQueue, workDir, storeDir, client }) => {
+    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_STORE_DIR: storeDir };
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_cli_sleep', name: 'Bash', input: { command: 'sleep 30' } }], { text: 'Waiting a while.' }),
+      textResponse('Stopped, as you said.'),
+      toolUseResponse([{ id: 'toolu_cli_sleep2', name: 'Bash', input: { command: 'sleep 30' } }]),
+    );
+    // `run` in the foreground, then Ctrl-C: it detaches and says how to come back.
+    const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'cli', 'main.js'), 'run', '--cwd', workDir, '--permission-mode', 'bypassPermissions', '--model', 'claude-test', 'wait'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    await waitFor('the Bash call to start', async () => stdout.includes('sleep 30'));
+    const id = /session (\S+) started/.exec(stdout)?.[1];
+    assert.ok(id, stdout);
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    assert.equal(code, 130);
+    assert.match(stderr, /detached; the session keeps running/);
+    assert.match(stderr, new RegExp(`durable-agent attach ${id}`));
+    assert.equal((await sessionStatus(client, id)).status, 'running');
+
+    const intr = await cli(['interrupt', id], env);
+    assert.equal(intr.code, 0, intr.stderr);
+    await waitFor('the session to wait for a message', async () => (await sessionStatus(client, id)).phase === 'waiting_for_message');
+    const sent = await cli(['send', id, 'please', 'stop'], env);
+    assert.equal(sent.code, 0, sent.stderr);
+    await waitFor('the session to complete', async () => (await sessionStatus(client, id)).status === 'completed');
+    const transcript = await cli(['transcript', id], env);
+    assert.equal(transcript.code, 0, transcript.stderr);
+    assert.match(transcript.stdout, /user: wait/);
+    assert.match(transcript.stdout, /\[tool_use toolu_cli_sleep\] Bash/);
+    assert.match(transcript.stdout, /\[tool_result toolu_cli_sleep error\] .*[Ii]nterrupt/);
+    assert.match(transcript.stdout, /user: please stop/);
+    assert.match(transcript.stdout, /assistant: Stopped, as you said\./);
+
+    // cancel: a second session, cancelled while its tool runs.
+    const started = await cli(['run', '--detach', '--cwd', workDir, '--permission-mode', 'bypassPermissions', '--model', 'claude-test', 'wait again'], env);
+    const id2 = started.stdout.trim();
+    await waitFor('the second Bash call', async () => (await sessionStatus(client, id2)).currentTurnWorkflowId !== undefined && fake.remaining() === 0);
+    const cancelled = await cli(['cancel', id2], env);
+    assert.equal(cancelled.code, 0, cancelled.stderr);
+    const desc = await waitFor('the cancellation', async () => {
+      const d = await client.workflow.getHandle(id2).describe();
+      return d.status.name === 'CANCELLED' ? d : undefined;
+    });
+    assert.equal(desc.status.name, 'CANCELLED');
   });
 });
