@@ -185,3 +185,31 @@ export function previewOf(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/**
+ * Problems with a session input, as readable strings (empty when valid). Pure, so the workflow
+ * can check its input and fail at once with a non-retryable error instead of retrying a broken
+ * workflow task forever.
+ */
+export function sessionInputProblems(input: unknown): string[] {
+  const problems: string[] = [];
+  if (!input || typeof input !== 'object') return ['the session input must be an object'];
+  const i = input as Partial<Record<keyof SessionInput, unknown>>;
+  const modes = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'];
+  if (typeof i.prompt !== 'string' || i.prompt.trim() === '') problems.push('prompt must be a non-empty string');
+  const model = i.model as Partial<ModelSettingsInput> | undefined;
+  if (!model || typeof model.model !== 'string' || model.model === '') problems.push('model.model must be a model name');
+  if (!model || typeof model.maxTokens !== 'number' || !Number.isInteger(model.maxTokens) || model.maxTokens < 1) problems.push('model.maxTokens must be a positive integer');
+  if (!Array.isArray(i.tools) || i.tools.some((t) => typeof t !== 'string')) problems.push('tools must be a list of tool names');
+  if (typeof i.permissionMode !== 'string' || !modes.includes(i.permissionMode)) problems.push(`permissionMode must be one of ${modes.join(', ')}`);
+  const rules = i.rules as Partial<Record<string, unknown>> | undefined;
+  for (const k of ['allow', 'ask', 'deny']) {
+    if (!rules || !Array.isArray(rules[k]) || (rules[k] as unknown[]).some((r) => typeof r !== 'string')) problems.push(`rules.${k} must be a list of rule strings`);
+  }
+  if (typeof i.cwd !== 'string' || !i.cwd.startsWith('/')) problems.push('cwd must be an absolute path');
+  for (const k of ['maxTurns', 'maxTotalTokens', 'approvalTimeoutMs', 'idleTimeoutMs', 'maxConcurrency', 'toolHeartbeatTimeoutMs', 'maxHistoryBytesPerRun'] as const) {
+    const v = i[k];
+    if (v !== undefined && (typeof v !== 'number' || !(v > 0))) problems.push(`${k} must be a positive number`);
+  }
+  return problems;
+}

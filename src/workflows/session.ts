@@ -27,6 +27,7 @@ import {
   interruptSignal,
   previewOf,
   sendMessageSignal,
+  sessionInputProblems,
   statusQuery,
   transcriptHeadQuery,
   turnApprovalSignal,
@@ -49,6 +50,8 @@ const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult> {
   const info = workflowInfo();
   const sessionId = info.workflowId;
+  const problems = sessionInputProblems(input);
+  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'InvalidSessionInput');
   const state: SessionCarry = carry ?? {
     turn: 0,
     head: null,

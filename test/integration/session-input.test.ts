@@ -1,0 +1,41 @@
+// integration: a malformed session input fails the session at once with a readable,
+// non-retryable error (a plain throw would retry the workflow task forever).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WorkflowFailedError } from '@temporalio/client';
+import { sessionInput } from '../../src/client';
+import { sessionInputProblems } from '../../src/workflows/definitions';
+import { closeTestEnv, uniqueWorkflowId } from '../support/temporal';
+import { withAgent } from '../support/agent';
+
+after(closeTestEnv);
+
+test('unit: the client always builds a valid session input; junk is described field by field', () => {
+  assert.deepEqual(sessionInputProblems(sessionInput({ prompt: 'hi', cwd: '/tmp' })), []);
+  const problems = sessionInputProblems({ prompt: '', model: { model: 'm', maxTokens: 0 }, tools: 'Read', permissionMode: 'yolo', rules: { allow: [] }, cwd: 'rel', maxTurns: -1 });
+  assert.deepEqual(problems, [
+    'prompt must be a non-empty string',
+    'model.maxTokens must be a positive integer',
+    'tools must be a list of tool names',
+    'permissionMode must be one of default, acceptEdits, plan, dontAsk, bypassPermissions',
+    'rules.ask must be a list of rule strings',
+    'rules.deny must be a list of rule strings',
+    'cwd must be an absolute path',
+    'maxTurns must be a positive number',
+  ]);
+});
+
+test('integration: a session started with a malformed input fails at once, non-retryably', async () => {
+  await withAgent({}, async ({ client, taskQueue }) => {
+    const t0 = Date.now();
+    const handle = await client.workflow.start('sessionWorkflow', {
+      workflowId: uniqueWorkflowId('bad-input'),
+      taskQueue,
+      args: [{ prompt: 'x', model: { model: 'm', maxTokens: 10 }, tools: [], permissionMode: 'yolo', rules: { allow: [], ask: [], deny: [] }, cwd: '/tmp' }],
+    });
+    await assert.rejects(handle.result(), (err: unknown) => err instanceof WorkflowFailedError && /invalid session input: permissionMode must be one of/.test(err.cause?.message ?? ''));
+    assert.ok(Date.now() - t0 < 20_000);
+    const history = await handle.fetchHistory();
+    assert.ok((history.events ?? []).length < 10, 'failed on its first workflow task, no retries');
+  });
+});
