@@ -1,0 +1,48 @@
+// integration: hooks configured in the session (the settings format) run around tool calls on
+// the worker: a PreToolUse command hook blocks with exit 2, a PostToolUse hook adds context.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile, chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+
+after(closeTestEnv);
+
+test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds context; the hook sees the session and ids', async () => {
+  await withAgent({}, async ({ fake, start, workDir }) => {
+    const seen = join(workDir, 'hook-input.jsonl');
+    const pre = join(workDir, 'pre.sh');
+    await writeFile(pre, `#!/bin/sh\ninput=$(cat)\necho "$input" >> ${seen}\ncase "$input" in *'rm -rf'*) echo "no recursive deletes here" >&2; exit 2;; esac\nexit 0\n`);
+    await chmod(pre, 0o755);
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_h_rm', name: 'Bash', input: { command: 'rm -rf build' } },
+        { id: 'toolu_h_ls', name: 'Bash', input: { command: 'echo hello' } },
+      ]),
+      textResponse('ok'),
+    );
+    const handle = await start({
+      prompt: 'clean up',
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: pre, timeout: 10 }] }],
+        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember to run the tests"}}'` }] }],
+      },
+    });
+    assert.equal((await handle.result()).status, 'completed');
+    const [rm, echo] = lastToolResults(fake.messageRequests()[1]!);
+    assert.equal(rm?.is_error, true);
+    assert.match(JSON.stringify(rm?.content), /no recursive deletes here/);
+    assert.notEqual(echo?.is_error, true);
+    assert.match(JSON.stringify(echo?.content), /hello/);
+    assert.match(JSON.stringify(echo?.content), /remember to run the tests/);
+    const inputs = (await readFile(seen, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(inputs.length, 2);
+    assert.equal(inputs[0]?.session_id, handle.workflowId);
+    assert.equal(inputs[0]?.tool_use_id, 'toolu_h_rm');
+    assert.equal(inputs[0]?.hook_event_name, 'PreToolUse');
+    assert.equal(inputs[0]?.cwd, workDir);
+    assert.deepEqual(inputs[1]?.tool_input, { command: 'echo hello' });
+  });
+});
