@@ -27,6 +27,9 @@ export interface DemoOptions {
 }
 
 export async function runDemo(o: DemoOptions): Promise<number> {
+  // The scripted model answers in milliseconds; a short pause per model call lets a newcomer
+  // watch the turns go by (DURABLE_AGENT_DEMO_DELAY_MS=0 for full speed).
+  process.env.DURABLE_AGENT_DEMO_DELAY_MS ??= '600';
   const dev = await startDev({ db: o.db, port: o.port, uiPort: o.uiPort });
   const connection = await Connection.connect({ address: dev.server.address });
   try {

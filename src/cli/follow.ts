@@ -43,6 +43,12 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
   let lastPhase = '';
   let lastProgressAt = 0;
   let flushedTurn = 0;
+  const ensureHeader = (n: number): void => {
+    while (lastTurn < n) {
+      lastTurn++;
+      emit({ event: 'turn', turn: lastTurn }, `── turn ${lastTurn}`);
+    }
+  };
   const emitDone = (d: CompactRecord): void => {
     if (seenDone.has(d.toolUseId)) return;
     seenDone.add(d.toolUseId);
@@ -70,6 +76,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
     // Calls of turns that ended between two polls: read them from those turns (their query still answers).
     const lastEnded = status.phase === 'ended' ? status.turn : status.turn - 1;
     for (let n = flushedTurn + 1; n <= lastEnded; n++) {
+      ensureHeader(n);
       try {
         const p = await client.workflow.getHandle(`${sessionId}/turn-${n}`).query(turnProgressQuery);
         for (const d of p.done) emitDone(d);
@@ -78,10 +85,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
       }
       flushedTurn = n;
     }
-    if (status.turn > lastTurn) {
-      lastTurn = status.turn;
-      emit({ event: 'turn', turn: status.turn }, `── turn ${status.turn}`);
-    }
+    ensureHeader(status.turn);
     if (status.currentTurnWorkflowId) {
       try {
         const p = await client.workflow.getHandle(status.currentTurnWorkflowId).query(turnProgressQuery);
