@@ -73,8 +73,9 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
   const modelDeps: ModelDeps = {
     transcripts,
     anthropic,
-    toolDefinitions: async (names) =>
-      toolsToAPISchemas(createToolPool(registry.filter((t) => names.includes(t.name)), { mode: 'default', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [] })),
+    // The same pool as execution: the session's tools minus blanket deny rules and disabled tools.
+    toolDefinitions: async (names, denyRules = []) =>
+      toolsToAPISchemas(pool(names, { mode: 'default', rules: { allow: [], ask: [], deny: denyRules }, workingDirectories: [] })),
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
   };
   const model = createModelActivities(modelDeps);

@@ -27,6 +27,8 @@ export interface CallModelInput {
   append: Message[];
   settings: ModelSettings;
   toolNames: string[];
+  /** The session's deny rules: a tool denied outright is not offered to the model at all. */
+  denyRules?: string[];
 }
 
 /** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
@@ -56,7 +58,7 @@ export interface ModelDeps {
   /** Creates the SDK client: real by default; tests point `baseURL` at the fake server. */
   anthropic: () => Anthropic;
   /** Tool definitions for the named tools of the session's pool. */
-  toolDefinitions: (toolNames: string[]) => Promise<ToolDefinition[]>;
+  toolDefinitions: (toolNames: string[], denyRules?: string[]) => Promise<ToolDefinition[]>;
   /** Disable the non-streamed fallback (the reference's CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK). */
   disableFallback?: boolean;
 }
@@ -143,7 +145,7 @@ export function activityRuntime(): CallRuntime {
 export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime): Promise<CallModelResult> {
     const sentHead = await deps.transcripts.append(input.head, input.append);
     const messages = await deps.transcripts.load(sentHead);
-    const tools = await deps.toolDefinitions(input.toolNames);
+    const tools = await deps.toolDefinitions(input.toolNames, input.denyRules);
     const client = deps.anthropic();
     const params: Anthropic.MessageCreateParamsNonStreaming = {
       model: input.settings.model,

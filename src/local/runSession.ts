@@ -64,7 +64,7 @@ export async function runLocalSession(
       async callModel() {
         if (signal.aborted) return { kind: 'interrupted' };
         try {
-          model = await callModelWith(deps.modelDeps, { sessionId, turn, head, append: pending, settings: input.model, toolNames: input.tools }, runtime(`model-${turn}`));
+          model = await callModelWith(deps.modelDeps, { sessionId, turn, head, append: pending, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }, runtime(`model-${turn}`));
         } catch (err) {
           if (signal.aborted) return { kind: 'interrupted' };
           throw err;

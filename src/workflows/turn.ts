@@ -130,7 +130,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         modelResult = await scope.run(() =>
           model.callModel.executeWithOptions(
             { activityId: `model-${input.turn}`, summary: `Model call (turn ${input.turn}, ${input.model.model})` },
-            [{ sessionId: input.sessionId, turn: input.turn, head: input.head, append: input.append, settings: input.model, toolNames: input.tools }],
+            [{ sessionId: input.sessionId, turn: input.turn, head: input.head, append: input.append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }],
           ),
         );
       } catch (err) {

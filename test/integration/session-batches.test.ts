@@ -83,3 +83,16 @@ function byScheduledBefore(events: temporal.api.history.v1.IHistoryEvent[], a: s
   }
   return false;
 }
+
+test('integration: a tool denied outright is not offered to the model, and a call to it is an unknown tool', async () => {
+  await withAgent({}, async ({ fake, start }) => {
+    fake.enqueue(toolUseResponse([{ id: 'toolu_nobash', name: 'Bash', input: { command: 'echo hi' } }]), textResponse('ok'));
+    const result = await (await start({ prompt: 'try bash', rules: { allow: [], ask: [], deny: ['Bash'] } })).result();
+    assert.equal(result.status, 'completed');
+    const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name).sort();
+    assert.deepEqual(offered, ['Edit', 'Glob', 'Grep', 'Read', 'Write']);
+    const [r] = lastToolResults(fake.messageRequests()[1]!);
+    assert.equal(r?.is_error, true);
+    assert.match(JSON.stringify(r?.content), /No such tool available: Bash/);
+  });
+});
