@@ -77,7 +77,7 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
     await server.stop();
     throw err;
   }
-  if (server.pid !== undefined) writeFileSync(`${db}.server.pid`, String(server.pid));
+  if (server.pid !== undefined) writeFileSync(`${db}.server.pid`, JSON.stringify({ server: server.pid, dev: process.pid }));
   const running = worker.run();
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -99,19 +99,27 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
  */
 async function stopStaleServer(pidFile: string, log: (line: string) => void): Promise<void> {
   let pid: number;
+  let devPid: number | undefined;
   try {
-    pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const raw = readFileSync(pidFile, 'utf8').trim();
+    const parsed = raw.startsWith('{') ? (JSON.parse(raw) as { server: number; dev?: number }) : { server: Number(raw) };
+    pid = parsed.server;
+    devPid = parsed.dev;
   } catch {
     return;
   }
-  const alive = (): boolean => {
+  const isAlive = (p: number): boolean => {
     try {
-      process.kill(pid, 0);
+      process.kill(p, 0);
       return true;
     } catch {
       return false;
     }
   };
+  const alive = (): boolean => isAlive(pid);
+  if (devPid !== undefined && devPid !== process.pid && isAlive(devPid)) {
+    throw new Error(`another durable-agent dev (pid ${devPid}) is using ${pidFile.replace(/\.server\.pid$/, '')}; stop it first (Ctrl-C there), or give this one another --db`);
+  }
   let cmdline = '';
   try {
     cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');

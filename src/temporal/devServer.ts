@@ -57,6 +57,16 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** True when nothing listens on ip:port right now. */
+export function portIsFree(ip: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, ip, () => srv.close(() => resolve(true)));
+  });
+}
+
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
   const cli: TemporalCliResolution =
     typeof opts.cli === 'string' ? { kind: 'path', path: opts.cli, source: 'env' } : (opts.cli ?? (await resolveTemporalCli()));
@@ -69,6 +79,13 @@ async function startFromBinary(binary: string, opts: DevServerOptions): Promise<
   const port = opts.port ?? (await freePort(ip));
   const ui = opts.ui ?? false;
   const uiPort = ui ? (opts.uiPort ?? (await freePort(ip))) : undefined;
+  // A server already on the port would answer our readiness check while ours fails to bind:
+  // refuse up front, naming the port.
+  for (const [what, p] of [['gRPC', port], ['UI', uiPort]] as const) {
+    if (p !== undefined && !(await portIsFree(ip, p))) {
+      throw new Error(`port ${p} on ${ip} (${what}) is already in use — another Temporal dev server? Stop it, or choose another port (--port / --ui-port).`);
+    }
+  }
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--namespace', namespace];
   args.push('--log-level', opts.logLevel ?? 'warn');
   if (uiPort !== undefined) args.push('--ui-port', String(uiPort));

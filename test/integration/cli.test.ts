@@ -10,6 +10,8 @@ import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
 import { waitFor } from '../support/wait';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 
 after(closeTestEnv);
 
@@ -33,6 +35,15 @@ test('cli: bad input gets a one-line message and a non-zero exit', async () => {
   oneLineError(await cli(['status', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
   oneLineError(await cli(['approve', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
   oneLineError(await cli(['audit', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
+  // `dev` on a port something else holds: refused up front (never "ready" against a foreign server).
+  const blocker = createServer();
+  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+  const busy = (blocker.address() as { port: number }).port;
+  try {
+    oneLineError(await cli(['dev', '--db', join(tmpdir(), `da-busy-${busy}.db`), '--port', String(busy), '--ui-port', String(busy + 1)]), new RegExp(`port ${busy} on 127\\.0\\.0\\.1 \\(gRPC\\) is already in use`));
+  } finally {
+    blocker.close();
+  }
   const help = await cli(['run', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--permission-mode/);
