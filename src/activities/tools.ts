@@ -81,6 +81,21 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
     startedAt: outcome.startedAt,
     endedAt: outcome.endedAt,
     ...(outcome.persistedTo ? { persistedTo: outcome.persistedTo } : {}),
+    ...(outcome.hookRuns && outcome.hookRuns.length > 0
+      ? {
+          hooks: outcome.hookRuns.map((h) => {
+            const reason = h.output?.hookSpecificOutput && 'permissionDecisionReason' in h.output.hookSpecificOutput ? h.output.hookSpecificOutput.permissionDecisionReason : h.outcome === 'blocking' ? h.stderr?.trim() : undefined;
+            return {
+              event: h.event,
+              hook: h.hook.slice(0, 200),
+              outcome: h.outcome,
+              ...(h.exitCode !== undefined ? { exitCode: h.exitCode } : {}),
+              durationMs: h.durationMs,
+              ...(typeof reason === 'string' && reason ? { reason: reason.slice(0, 300) } : {}),
+            };
+          }),
+        }
+      : {}),
   };
 }
 

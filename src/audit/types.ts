@@ -1,5 +1,6 @@
 // The audit report: what a session did, rebuilt from its Temporal histories (session runs and
 // turn child workflows). Plain data, JSON-serialisable; times are ISO strings.
+import type { HookRunSummary } from '../engine/records';
 import type { ToolCallStatus } from '../engine/records';
 
 export type DecisionSource = 'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'other';
@@ -74,6 +75,8 @@ export interface AuditToolCall {
   /** The ledger supplied the result (the id had already run): nothing was executed again. */
   reused?: boolean;
   persistedTo?: string;
+  /** The hooks that ran around the call: event, command, outcome, exit code, duration. */
+  hooks?: HookRunSummary[];
 }
 
 export interface AuditTombstone {

@@ -34,6 +34,17 @@ export interface ToolCallRecord {
   persistedTo?: string;
   /** True when this record came from the ledger instead of a new execution. */
   reused?: boolean;
+  /** The hooks that ran around this call (outputs left out: the audit keeps who ran and how it ended). */
+  hooks?: HookRunSummary[];
+}
+
+export interface HookRunSummary {
+  event: string;
+  hook: string;
+  outcome: string;
+  exitCode?: number | null;
+  durationMs: number;
+  reason?: string;
 }
 
 export const INTERRUPT_MESSAGE = 'Interrupted by user: the tool call was stopped before it completed, and its result is unknown or partial.';

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { buildAudit } from '../../src/audit';
 
 after(closeTestEnv);
 
 test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds context; the hook sees the session and ids', async () => {
-  await withAgent({}, async ({ fake, start, workDir }) => {
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
     const seen = join(workDir, 'hook-input.jsonl');
     const pre = join(workDir, 'pre.sh');
     await writeFile(pre, `#!/bin/sh\ninput=$(cat)\necho "$input" >> ${seen}\ncase "$input" in *'rm -rf'*) echo "no recursive deletes here" >&2; exit 2;; esac\nexit 0\n`);
@@ -44,5 +45,12 @@ test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds
     assert.equal(inputs[0]?.hook_event_name, 'PreToolUse');
     assert.equal(inputs[0]?.cwd, workDir);
     assert.deepEqual(inputs[1]?.tool_input, { command: 'echo hello' });
+    // The audit trail says which hooks ran and how they ended.
+    const audit = await buildAudit(client, handle.workflowId);
+    const rmCall = audit.toolCalls.find((c) => c.toolUseId === 'toolu_h_rm');
+    assert.deepEqual(rmCall?.hooks?.map((h) => [h.event, h.outcome, h.exitCode]), [['PreToolUse', 'blocking', 2]]);
+    assert.match(rmCall?.hooks?.[0]?.reason ?? '', /no recursive deletes here/);
+    const echoCall = audit.toolCalls.find((c) => c.toolUseId === 'toolu_h_ls');
+    assert.deepEqual(echoCall?.hooks?.map((h) => [h.event, h.outcome]), [['PreToolUse', 'success'], ['PostToolUse', 'success']]);
   });
 });
