@@ -1,7 +1,6 @@
 // The audit report: what a session did, rebuilt from its Temporal histories (session runs and
 // turn child workflows). Plain data, JSON-serialisable; times are ISO strings.
-import type { HookRunSummary } from '../engine/records';
-import type { ToolCallStatus } from '../engine/records';
+import type { HookRunSummary, ToolCallStatus } from '../engine/records';
 
 export type DecisionSource = 'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'other';
 
