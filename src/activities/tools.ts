@@ -11,7 +11,8 @@ import type { HooksConfig } from '../hooks';
 import type { ExecutionLedger } from '../stores/executionLedger';
 import { mergeReadFiles, type ReadFiles, type ReadFilesStore } from '../stores/readFilesStore';
 import type { DecisionReason, ResultStore } from '../tools/Tool';
-import type { ToolPool } from '../tools/pool';
+import { findToolByName, type ToolPool } from '../tools/pool';
+import { decidePermission } from '../permissions/decide';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 
 export interface ToolSessionSettings {
@@ -119,9 +120,32 @@ export function createToolActivities(deps: ToolDeps) {
   };
 
   /** Concurrency safety, idempotency and summaries: needs tool code, so it is an activity. */
-  async function describeToolUses(input: { session: ToolSessionSettings; blocks: ToolUseBlock[] }): Promise<ToolUseDescription[]> {
+  async function describeToolUses(input: { session: ToolSessionSettings; blocks: ToolUseBlock[]; context?: AgentContext }): Promise<ToolUseDescription[]> {
     const pool = deps.pool(input.session.toolNames, input.session.permission);
-    return input.blocks.map((b) => describeToolUse(b, pool));
+    return Promise.all(
+      input.blocks.map(async (b) => {
+        const d = describeToolUse(b, pool);
+        if (!d.known || !input.context) return d;
+        // Will it ask? Rules and mode only (hooks run with the call): enough to hold back the
+        // calls after it in its batch until a human decides.
+        try {
+          const tool = findToolByName(pool, b.name);
+          const parsed = tool?.inputSchema.safeParse(b.input);
+          if (!tool || !parsed?.success) return d;
+          const decision = await decidePermission(tool, parsed.data, {
+            sessionId: input.session.sessionId,
+            toolUseId: b.id,
+            idempotencyKey: `${input.session.sessionId}/${b.id}`,
+            agent: input.context,
+            permission: input.session.permission,
+            abortSignal: new AbortController().signal,
+          });
+          return decision.behavior === 'ask' ? { ...d, mayAsk: true } : d;
+        } catch {
+          return d;
+        }
+      }),
+    );
   }
 
   async function runToolUseActivity(input: RunToolUseInput): Promise<ToolRunResult> {

@@ -13,6 +13,8 @@ export interface ToolUseDescription {
   readOnly: boolean;
   idempotent: boolean;
   summary: string;
+  /** A pre-check (rules and mode, before hooks) says this call will ask for approval. */
+  mayAsk?: boolean;
 }
 
 export interface Approval {
@@ -154,8 +156,14 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
     if (batch.concurrencySafe) {
       // All calls of the batch see the same context; their modifiers are queued per id and
       // applied after the batch in block order, so the final context never depends on timing.
+      // A call that will ask pauses the calls after it in batch order: the batch runs in
+      // segments that each end with such a call (the calls before it run alongside it).
       const batchContext = context;
-      const done = await mapWithConcurrency(batch.blocks, input.maxConcurrency, (b) => runOne(b, batchContext));
+      const done: ToolCallRecord[] = [];
+      for (const segment of askSegments(batch.blocks, (b) => describe(indexOf.get(b.id) ?? -1).mayAsk === true)) {
+        if (executor.isInterrupted()) break;
+        done.push(...(await mapWithConcurrency(segment, input.maxConcurrency, (b) => runOne(b, batchContext))));
+      }
       for (const r of done) context = applyContextModifiers(context, r.contextModifiers);
     } else {
       for (const block of batch.blocks) {
@@ -174,4 +182,14 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
     context,
     batches: batches.map((b) => ({ concurrencySafe: b.concurrencySafe, toolUseIds: b.blocks.map((x) => x.id) })),
   };
+}
+
+/** Splits a batch after every call that will ask: later calls wait until it is decided. */
+export function askSegments<T>(blocks: readonly T[], mayAsk: (block: T) => boolean): T[][] {
+  const segments: T[][] = [[]];
+  for (const b of blocks) {
+    (segments[segments.length - 1] as T[]).push(b);
+    if (mayAsk(b)) segments.push([]);
+  }
+  return segments.filter((s) => s.length > 0);
 }

@@ -71,8 +71,8 @@ export async function runLocalSession(
         }
         return { kind: 'message', message: model.message, usage: model.usage, stopReason: model.stopReason };
       },
-      async describe(blocks: readonly ToolUseBlock[]) {
-        return deps.activities.describeToolUses({ session, blocks: [...blocks] });
+      async describe(blocks: readonly ToolUseBlock[], ctx: AgentContext) {
+        return deps.activities.describeToolUses({ session, blocks: [...blocks], context: ctx });
       },
       async runTool(block: ToolUseBlock, ctx: AgentContext, _d: ToolUseDescription, approval?: Approval) {
         calls++;

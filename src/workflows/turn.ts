@@ -144,8 +144,8 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       phase = 'tools';
       return { kind: 'message', message: modelResult.message, usage: modelResult.usage, stopReason: modelResult.stopReason };
     },
-    async describe(blocks: readonly ToolUseBlock[]): Promise<ToolUseDescription[]> {
-      return local.describeToolUses({ session, blocks: [...blocks] });
+    async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
+      return local.describeToolUses({ session, blocks: [...blocks], context });
     },
     async runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
       running.set(block.id, description.summary);

@@ -3,7 +3,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
 import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionStatus } from '../../src/client';
@@ -140,5 +141,36 @@ test('integration: dontAsk mode denies at once, and an approval timeout denies w
     assert.equal(timedOut?.is_error, true);
     assert.match(JSON.stringify(timedOut?.content), /No approval arrived/);
     await assert.rejects(readFile(join(workDir, 'y.txt'), 'utf8'));
+  });
+});
+
+test('integration: in a parallel batch, a Read that asks holds back the calls after it until approved', async () => {
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
+    await writeFile(join(workDir, 'a.txt'), 'a\n');
+    await writeFile(join(workDir, 'b.txt'), 'b\n');
+    const outside = await mkdtemp(join(tmpdir(), 'da-outside-'));
+    await writeFile(join(outside, 'o.txt'), 'outside\n');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_pa', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+        { id: 'toolu_po', name: 'Read', input: { file_path: join(outside, 'o.txt') } },
+        { id: 'toolu_pb', name: 'Read', input: { file_path: join(workDir, 'b.txt') } },
+      ]),
+      textResponse('read all three'),
+    );
+    const handle = await start({ prompt: 'read', permissionMode: 'default' });
+    await waitFor('the outside Read to ask', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]?.toolUseId === 'toolu_po');
+    await approveToolUse(client, handle.workflowId, 'toolu_po', 'dana');
+    assert.equal((await handle.result()).status, 'completed');
+    const results = lastToolResults(fake.messageRequests()[1]!);
+    assert.deepEqual(results.map((r) => [r.tool_use_id, r.is_error === true]), [['toolu_pa', false], ['toolu_po', false], ['toolu_pb', false]]);
+    // In the turn's history: a ran before the approval; b was scheduled only after it.
+    const events = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory()).events ?? [];
+    const idx = (pred: (e: (typeof events)[number]) => boolean) => events.findIndex(pred);
+    const approvalAt = idx((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'turnApproval');
+    const scheduled = (id: string) => idx((e) => e.activityTaskScheduledEventAttributes?.activityId === id);
+    assert.ok(approvalAt > 0);
+    assert.ok(scheduled('tool-toolu_pa') < approvalAt);
+    assert.ok(scheduled('tool-toolu_pb') > approvalAt, 'b waited for the decision on o');
   });
 });

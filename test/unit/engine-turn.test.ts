@@ -206,3 +206,23 @@ test('unit: no tool_use ends the turn with the model stop reason', async () => {
   assert.equal(out.reason, 'end_turn');
   assert.equal(out.toolResults, undefined);
 });
+
+test('unit: in a concurrent batch, a call that will ask holds back the calls after it (not those before it)', async () => {
+  const msg = assistant(tu('r1', 'Read'), tu('r2', 'Read'), tu('r3', 'Read'));
+  const f = fakeExecutor(msg, { asks: new Set(['r2']), delays: { r1: 30 } });
+  const describe = f.exec.describe.bind(f.exec);
+  f.exec.describe = async (blocks, ctx) => (await describe(blocks, ctx)).map((d, i) => (blocks[i]?.id === 'r2' ? { ...d, mayAsk: true } : d));
+  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  assert.deepEqual(out.batches, [{ concurrencySafe: true, toolUseIds: ['r1', 'r2', 'r3'] }]);
+  // r1 runs alongside r2's ask; r3 starts only after r2 was approved and ran.
+  assert.ok(f.log.indexOf('ask r2') < f.log.indexOf('end r1'), JSON.stringify(f.log));
+  assert.ok(f.log.indexOf('start r3') > f.log.indexOf('end r2'), JSON.stringify(f.log));
+  assert.deepEqual(out.records.map((r) => r.status), ['ok', 'ok', 'ok']);
+});
+
+test('unit: askSegments splits after each asking call', async () => {
+  const { askSegments } = await import('../../src/engine/turn');
+  assert.deepEqual(askSegments([1, 2, 3, 4, 5], (n) => n === 2 || n === 5), [[1, 2], [3, 4, 5]]);
+  assert.deepEqual(askSegments([1, 2], () => false), [[1, 2]]);
+  assert.deepEqual(askSegments([], () => true), []);
+});
