@@ -34,6 +34,22 @@ export class SessionNotFoundError extends Error {
 export interface SessionOptions extends Partial<Omit<SessionInput, 'prompt' | 'model'>> {
   prompt: string;
   model?: Partial<SessionInput['model']>;
+  /** Text added after the system prompt (the default one, or model.system). */
+  appendSystemPrompt?: string;
+}
+
+/**
+ * The default system prompt: what the model needs to know to work as a coding agent here.
+ * `model.system` replaces it; `appendSystemPrompt` adds to it.
+ */
+export function defaultSystemPrompt(cwd: string, additionalDirectories: readonly string[] = []): string {
+  return [
+    'You are a coding agent run by durable-agent. You work unattended: use the tools to inspect and change files and to run commands, then report what you did.',
+    `The working directory is ${cwd}${additionalDirectories.length ? `; you may also work in ${additionalDirectories.join(', ')}` : ''}. Relative paths are resolved against it.`,
+    'Read a file before editing it. Prefer Grep and Glob over Bash for searching; independent read-only calls in one message run in parallel.',
+    'Some calls need approval: if a call is denied or rejected, do not retry it unchanged — adjust or explain. If a result says its outcome is unknown (a worker was lost), check the state before acting again.',
+    'Finish with a short summary of what you changed and how you verified it.',
+  ].join('\n');
 }
 
 /** Fills defaults: every option documents its env var; an explicit option beats it. */
@@ -41,19 +57,23 @@ export function sessionInput(opts: SessionOptions): SessionInput {
   const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
   if (!PERMISSION_MODES.includes(mode)) throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
   const maxConcurrencyEnv = Number(process.env.DURABLE_AGENT_MAX_TOOL_USE_CONCURRENCY);
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const { appendSystemPrompt, ...rest } = opts;
+  const baseSystem = opts.model?.system ?? defaultSystemPrompt(cwd, opts.additionalDirectories ?? []);
+  const system = appendSystemPrompt ? `${baseSystem}\n\n${appendSystemPrompt}` : baseSystem;
   return {
-    ...opts,
+    ...rest,
     prompt: opts.prompt,
     model: {
       model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
       maxTokens: opts.model?.maxTokens ?? Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? 8192),
-      ...(opts.model?.system !== undefined ? { system: opts.model.system } : {}),
+      ...(system ? { system } : {}),
       ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
     },
     tools: opts.tools ?? BUILTIN_TOOL_NAMES,
     permissionMode: mode,
     rules: opts.rules ?? { allow: [], ask: [], deny: [] },
-    cwd: resolve(opts.cwd ?? process.cwd()),
+    cwd,
     maxConcurrency: opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
   };
 }

@@ -107,6 +107,7 @@ function toAssistant(content: readonly Anthropic.ContentBlock[]): AssistantMessa
     if (b.type === 'text') blocks.push({ type: 'text', text: b.text });
     else if (b.type === 'tool_use') blocks.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
     else if (b.type === 'thinking') blocks.push({ type: 'thinking', thinking: b.thinking, signature: b.signature });
+    else if (b.type === 'redacted_thinking') blocks.push({ type: 'redacted_thinking', data: b.data });
   }
   return { role: 'assistant', content: blocks };
 }

@@ -164,6 +164,8 @@ export function buildProgram(): Command {
       .option('--cwd <dir>', 'working directory of the session', process.cwd())
       .option('--model <name>', 'model (env ANTHROPIC_MODEL)')
       .option('--max-tokens <n>', 'max output tokens per model call', positiveInt('--max-tokens'))
+      .option('--system-prompt <text>', 'replace the default system prompt')
+      .option('--append-system-prompt <text>', 'add to the system prompt')
       .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
       .option('--allow <rule>', 'allow rule, e.g. "Bash(npm test)" (repeatable)', collect, [])
       .option('--ask <rule>', 'ask rule (repeatable)', collect, [])
@@ -190,7 +192,9 @@ export function buildProgram(): Command {
       model: {
         ...((o.model as string | undefined) ?? settings.model ? { model: ((o.model as string | undefined) ?? settings.model) as string } : {}),
         ...((o.maxTokens as number | undefined) ?? settings.maxTokens ? { maxTokens: ((o.maxTokens as number | undefined) ?? settings.maxTokens) as number } : {}),
+        ...(o.systemPrompt ? { system: o.systemPrompt as string } : {}),
       },
+      ...(o.appendSystemPrompt ? { appendSystemPrompt: o.appendSystemPrompt as string } : {}),
       permissionMode: ((o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? 'default') as PermissionMode,
       rules: { allow: [...settings.allow, ...(o.allow as string[])], ask: [...settings.ask, ...(o.ask as string[])], deny: [...settings.deny, ...(o.deny as string[])] },
       additionalDirectories: [...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))],

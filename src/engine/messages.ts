@@ -19,7 +19,13 @@ export interface ThinkingBlock {
   signature: string;
 }
 
-export type AssistantContentBlock = TextBlock | ToolUseBlock | ThinkingBlock;
+/** Encrypted thinking: must be sent back unchanged with the rest of the assistant turn. */
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+export type AssistantContentBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
 
 export interface ToolResultTextContent {
   type: 'text';

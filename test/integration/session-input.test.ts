@@ -39,3 +39,12 @@ test('integration: a session started with a malformed input fails at once, non-r
     assert.ok((history.events ?? []).length < 10, 'failed on its first workflow task, no retries');
   });
 });
+
+test('unit: the system prompt — a default naming the working directory, replaceable, appendable', () => {
+  const d = sessionInput({ prompt: 'x', cwd: '/srv/repo' });
+  assert.match(d.model.system ?? '', /working directory is \/srv\/repo/);
+  assert.equal(sessionInput({ prompt: 'x', cwd: '/srv/repo', model: { system: 'Be brief.' } }).model.system, 'Be brief.');
+  const appended = sessionInput({ prompt: 'x', cwd: '/srv/repo', appendSystemPrompt: 'Never touch vendor/.' }).model.system ?? '';
+  assert.match(appended, /working directory is \/srv\/repo[\s\S]*\n\nNever touch vendor\/\.$/);
+  assert.equal((sessionInput({ prompt: 'x', cwd: '/srv/repo', appendSystemPrompt: 'y' }) as unknown as Record<string, unknown>).appendSystemPrompt, undefined);
+});
