@@ -84,6 +84,9 @@ try {
   if (atLeast(20, 10)) nodeArgs.push('--test-concurrency=2');
   // A file that forgets to close a connection would otherwise keep the run alive forever.
   if (atLeast(20, 14)) nodeArgs.push('--test-force-exit');
+  // A test that hangs (a session waiting for an approval nobody gives…) fails after 5 minutes
+  // instead of holding CI until its deadline.
+  if (atLeast(20, 11)) nodeArgs.push(`--test-timeout=${process.env.DURABLE_AGENT_TEST_TIMEOUT_MS ?? 300000}`);
   const code = await new Promise((resolve) => {
     child = spawn(
       process.execPath,

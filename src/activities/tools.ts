@@ -100,6 +100,17 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
   };
 }
 
+/**
+ * Large results are stored outside the working directory and the model is told to Read them:
+ * the session's own result directory counts as a working directory, so that Read never asks.
+ */
+export function withResultDirectory(permission: ToolPermissionContext, store: ResultStore): ToolPermissionContext {
+  const dir = (store as { dir?: unknown }).dir;
+  return typeof dir === 'string' && !permission.workingDirectories.includes(dir)
+    ? { ...permission, workingDirectories: [...permission.workingDirectories, dir] }
+    : permission;
+}
+
 export function unknownOutcomeMessage(block: ToolUseBlock, summary: string): string {
   return (
     `The outcome of this ${block.name} call is unknown: the worker running it was lost while it ran, ` +
@@ -137,7 +148,7 @@ export function createToolActivities(deps: ToolDeps) {
             toolUseId: b.id,
             idempotencyKey: `${input.session.sessionId}/${b.id}`,
             agent: input.context,
-            permission: input.session.permission,
+            permission: withResultDirectory(input.session.permission, deps.resultStore(input.session.sessionId)),
             abortSignal: new AbortController().signal,
           });
           return decision.behavior === 'ask' ? { ...d, mayAsk: true } : d;
@@ -168,6 +179,7 @@ export function createToolActivities(deps: ToolDeps) {
     }
     const activityKey = ctx.callKey;
     const pool = deps.pool(session.toolNames, session.permission);
+    const resultStore = deps.resultStore(session.sessionId);
     const description = describeToolUse(block, pool);
 
     const entry = await deps.ledger.get(session.sessionId, block.id);
@@ -211,9 +223,9 @@ export function createToolActivities(deps: ToolDeps) {
         pool,
         sessionId: session.sessionId,
         agent,
-        permission: session.permission,
+        permission: withResultDirectory(session.permission, resultStore),
         ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),
-        resultStore: deps.resultStore(session.sessionId),
+        resultStore,
         abortSignal: ctx.signal,
         beforeCall: markStarted,
         onProgress: (p) => {

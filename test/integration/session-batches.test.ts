@@ -98,3 +98,31 @@ test('integration: a tool denied outright is not offered to the model, and a cal
     assert.match(JSON.stringify(r?.content), /No such tool available: Bash/);
   });
 });
+
+test('integration: a large result is stored whole; reading it back needs no approval, even in default mode', async () => {
+  await withAgent({}, async ({ fake, start, workDir }) => {
+    await writeFile(join(workDir, 'big.txt'), Array.from({ length: 3000 }, (_, i) => `match line ${i}`).join('\n') + '\n');
+    fake.enqueue(toolUseResponse([{ id: 'toolu_big', name: 'Grep', input: { pattern: 'match', output_mode: 'content', head_limit: 0 } }]));
+    let savedTo = '';
+    fake.script((req) => {
+      const assistants = req.messages.filter((m) => m.role === 'assistant').length;
+      if (assistants === 1) {
+        const [r] = lastToolResults(req);
+        savedTo = /Full output saved to: (\S+)/.exec(JSON.stringify(r?.content).replace(/\\n/g, '\n'))?.[1] ?? '';
+        return toolUseResponse([{ id: 'toolu_readback', name: 'Read', input: { file_path: savedTo, offset: 2990, limit: 20 } }]);
+      }
+      return textResponse('done');
+    });
+    const result = await (await start({ prompt: 'find all matches', permissionMode: 'default', approvalTimeoutMs: 10_000 })).result();
+    assert.equal(result.status, 'completed');
+    assert.ok(savedTo.length > 0, 'the result was persisted with its path');
+    const first = lastToolResults(fake.messageRequests()[1]!)[0];
+    assert.match(JSON.stringify(first?.content), /<persisted-output>/);
+    assert.ok(JSON.stringify(first?.content).length < 5_000, 'the model got a preview, not 40 KB');
+    const full = await readFile(savedTo, 'utf8');
+    assert.match(full, /match line 2999/);
+    const [readBack] = lastToolResults(fake.messageRequests()[2]!);
+    assert.notEqual(readBack?.is_error, true, JSON.stringify(readBack));
+    assert.match(JSON.stringify(readBack?.content), /match line 29\d\d/);
+  });
+});
