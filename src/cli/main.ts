@@ -73,6 +73,14 @@ function addConnectionOptions(cmd: Command): Command {
     .option('--tls-server-name <name>', 'TLS server name (env TEMPORAL_TLS_SERVER_NAME)');
 }
 
+/** The embedded server's options, shared by `dev` and `demo`. */
+function addServerOptions(cmd: Command): Command {
+  return cmd
+    .option('--db <file>', 'SQLite file the server persists to', join('.durable-agent', 'temporal.db'))
+    .option('--port <n>', 'gRPC port of the server', positiveInt('--port'), 7233)
+    .option('--ui-port <n>', 'port of the Temporal UI', positiveInt('--ui-port'), 8233);
+}
+
 async function withClient<T>(o: ConnOpts, fn: (client: Client) => Promise<T>): Promise<T> {
   const { connection, client } = await connectClient(loadConnectionConfig(connectionOverrides(o)));
   try {
@@ -102,12 +110,9 @@ export function buildProgram(): Command {
     .exitOverride();
   program.configureOutput({ outputError: (str, write) => write(str.split('\n').filter(Boolean)[0] + '\n') });
 
-  program
-    .command('dev')
-    .description('Start the embedded default: a Temporal dev server (persisted to SQLite, with its UI) and a worker')
-    .option('--db <file>', 'SQLite file the server persists to', join('.durable-agent', 'temporal.db'))
-    .option('--port <n>', 'gRPC port of the server', positiveInt('--port'), 7233)
-    .option('--ui-port <n>', 'port of the Temporal UI', positiveInt('--ui-port'), 8233)
+  addServerOptions(
+    program.command('dev').description('Start the embedded default: a Temporal dev server (persisted to SQLite, with its UI) and a worker'),
+  )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
     .action(async (o: { db: string; port: number; uiPort: number; ip: string; taskQueue?: string }) => {
@@ -122,12 +127,9 @@ export function buildProgram(): Command {
       await dev.stop();
     });
 
-  program
-    .command('demo')
-    .description('Run the demo on the embedded default: dev server + UI + worker + a session on a scratch copy of the sample project')
-    .option('--db <file>', 'SQLite file the server persists to', join('.durable-agent', 'temporal.db'))
-    .option('--port <n>', 'gRPC port of the server', positiveInt('--port'), 7233)
-    .option('--ui-port <n>', 'port of the Temporal UI', positiveInt('--ui-port'), 8233)
+  addServerOptions(
+    program.command('demo').description('Run the demo on the embedded default: dev server + UI + worker + a session on a scratch copy of the sample project'),
+  )
     .option('--no-auto-approve', 'leave the approval to you (durable-agent approve …)')
     .option('--exit', 'stop the server when the demo session ends')
     .action(async (o: { db: string; port: number; uiPort: number; autoApprove: boolean; exit?: boolean }) => {

@@ -225,17 +225,16 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         return failed('error', 'hook', `The hooks configuration is invalid, so ${tool.name} was not run: ${errMessage(e)}`);
       }
       const hookEnv = { config: hooksConfig, cwd: env.agent.cwd, signal: controller.signal, aliases: tool.aliases ?? [] };
-      const pre = await runPreToolUseHooks(
-        {
-          session_id: env.sessionId,
-          cwd: env.agent.cwd,
-          permission_mode: env.permission.mode,
-          tool_name: tool.name,
-          tool_input: data,
-          tool_use_id: toolUseId,
-        },
-        hookEnv,
-      );
+      // What every hook of this call receives on stdin (PostToolUse adds tool_response).
+      const hookInput = () => ({
+        session_id: env.sessionId,
+        cwd: env.agent.cwd,
+        permission_mode: env.permission.mode,
+        tool_name: tool.name,
+        tool_input: data,
+        tool_use_id: toolUseId,
+      });
+      const pre = await runPreToolUseHooks(hookInput(), hookEnv);
       state.hookRuns.push(...pre.runs);
       state.hookNotices.push(...pre.notices);
       for (const c of pre.additionalContext) state.context.push(`PreToolUse hook additional context: ${c}`);
@@ -360,15 +359,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
 
       // 9. PostToolUse hooks
       const post = await runPostToolUseHooks(
-        {
-          session_id: env.sessionId,
-          cwd: env.agent.cwd,
-          permission_mode: env.permission.mode,
-          tool_name: tool.name,
-          tool_input: data,
-          tool_use_id: toolUseId,
-          tool_response: result.data,
-        },
+        { ...hookInput(), tool_response: result.data },
         hookEnv,
       );
       state.hookRuns.push(...post.runs);

@@ -1,6 +1,7 @@
 // Tools for tests that need an observable side effect: each call appends a line to a file
 // (a side-effect counter that survives worker crashes), then optionally takes its time.
 import { appendFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { buildTool, type AnyTool } from '../../src/tools/Tool';
 
@@ -18,19 +19,9 @@ export interface AppendSlowOutput {
   waitedMs: number;
 }
 
+/** Waits `ms`, rejecting at once when `signal` aborts. */
 function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('aborted'));
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleep(ms, undefined, { signal });
 }
 
 /** Appends `text\n` to `file` at once (the side effect), then waits `delayMs` (abortable). */
