@@ -9,6 +9,7 @@ import { createToolActivities } from './activities/tools';
 import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from './stores/messageStore';
+import { PayloadStore } from './stores/payloadStore';
 import { ReadFilesStore } from './stores/readFilesStore';
 import { BUILTIN_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
@@ -70,8 +71,10 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
         maxRetries: 0,
       }));
   const transcripts = new TranscriptStore(blobs);
+  const payloads = new PayloadStore(blobs);
   const modelDeps: ModelDeps = {
     transcripts,
+    payloads,
     anthropic,
     // The same pool as execution: the session's tools minus blanket deny rules and disabled tools.
     toolDefinitions: async (names, denyRules = []) =>
@@ -83,6 +86,8 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     pool,
     ledger: new ExecutionLedger(blobs),
     readFiles: new ReadFilesStore(blobs),
+    transcripts,
+    payloads,
     resultStore: (sessionId) => new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId))),
     ...(opts.hooks ? { hooks: opts.hooks } : {}),
   });
@@ -94,7 +99,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     runToolUse: tools.runToolUse,
     storeReadFiles: tools.storeReadFiles,
   };
-  return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, registry, storeDir, blobs, transcripts };
+  return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, registry, storeDir, blobs, transcripts, payloads };
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {

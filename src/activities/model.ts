@@ -3,7 +3,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
+import { contentForHistory, messageForHistory, resolveMessages, type MessageByRef } from '../engine/payloads';
 import type { TranscriptStore } from '../stores/messageStore';
+import type { PayloadStore } from '../stores/payloadStore';
 
 export interface ModelSettings {
   model: string;
@@ -40,6 +42,11 @@ export interface Tombstone {
 }
 
 export interface CallModelResult {
+  /**
+   * The assistant message as history carries it (engine/payloads `messageForHistory`): tool_use
+   * ids and names whole, large inputs, text and thinking as previews. The whole message is the
+   * transcript node `head`.
+   */
   message: AssistantMessage;
   usage: Usage;
   stopReason: string;
@@ -55,6 +62,8 @@ export interface CallModelResult {
 
 export interface ModelDeps {
   transcripts: TranscriptStore;
+  /** Where tool activities stored their result blocks (resolves the turn's appends by reference). */
+  payloads?: PayloadStore;
   /** Creates the SDK client: real by default; tests point `baseURL` at the fake server. */
   anthropic: () => Anthropic;
   /** Tool definitions for the named tools of the session's pool. */
@@ -183,7 +192,7 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
       tombstones.push({
         attempt: ctx.attempt,
         error: err instanceof Error ? err.message : String(err),
-        partialContent: partial ? toAssistant(partial.content).content : [],
+        partialContent: partial ? contentForHistory(toAssistant(partial.content).content) : [],
         eventsReceived: events,
       });
       ctx.warn('streaming model call failed mid-way; falling back to a non-streamed request', { events });
@@ -201,7 +210,7 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
     const head = await deps.transcripts.append(sentHead, [message]);
     clearInterval(ticker);
     return {
-      message,
+      message: messageForHistory(message),
       usage: toUsage(final.usage),
       stopReason: final.stop_reason ?? 'end_turn',
       head,
@@ -221,8 +230,13 @@ export function createModelActivities(deps: ModelDeps) {
     return callModelWith(deps, input, activityRuntime());
   }
 
-  async function appendTranscript(input: { head: string | null; messages: Message[] }): Promise<string | null> {
-    return deps.transcripts.append(input.head, input.messages);
+  /** Appends messages; tool results given by reference are read from the payload store first. */
+  async function appendTranscript(input: { head: string | null; messages: MessageByRef[] }): Promise<string | null> {
+    const messages = await resolveMessages(input.messages, (ref) => {
+      if (!deps.payloads) throw new Error('this worker has no payload store to resolve tool result references');
+      return deps.payloads.getToolResult(ref);
+    });
+    return deps.transcripts.append(input.head, messages);
   }
 
   async function loadTranscript(input: { head: string | null }): Promise<Message[]> {

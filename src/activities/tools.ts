@@ -5,10 +5,13 @@ import { activityRuntime, type CallRuntime } from './model';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { errorResult, type DecisionRecord, type ToolCallRecord } from '../engine/records';
+import { askMessageForHistory, findToolUse, recordForHistory } from '../engine/payloads';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import { describeToolUse, runToolUse, type ToolUseOutcome } from '../pipeline/runToolUse';
 import type { HooksConfig } from '../hooks';
 import type { ExecutionLedger } from '../stores/executionLedger';
+import type { TranscriptStore } from '../stores/messageStore';
+import type { PayloadStore } from '../stores/payloadStore';
 import { mergeReadFiles, type ReadFiles, type ReadFilesStore } from '../stores/readFilesStore';
 import type { DecisionReason, ResultStore } from '../tools/Tool';
 import { findToolByName, type ToolPool } from '../tools/pool';
@@ -24,7 +27,10 @@ export interface ToolSessionSettings {
 
 export interface RunToolUseInput {
   session: ToolSessionSettings;
+  /** With `messageRef`: only `id` and `name` count (the input may be a preview); the block is read from the store. */
   block: ToolUseBlock;
+  /** The model call's transcript node, which holds the whole tool_use block (payloads by reference). */
+  messageRef?: string | null;
   /** Under Temporal: `context.readFiles` holds only this turn's entries; the rest is in the store under this reference. */
   context: AgentContext;
   readFilesRef?: string | null;
@@ -38,6 +44,10 @@ export interface ToolDeps {
   /** Where the session's read-file state lives between turns (required to resolve `readFilesRef`). */
   readFiles?: ReadFilesStore;
   resultStore: (sessionId: string) => ResultStore;
+  /** Where the model's messages are: tool inputs are read from there (`messageRef`), not from history. */
+  transcripts?: TranscriptStore;
+  /** Where result blocks are stored: an activity returns a reference and a preview, not the whole result. */
+  payloads?: PayloadStore;
   /** Hooks the worker adds programmatically (library users), merged with the session's. */
   hooks?: HooksConfig;
   heartbeatEveryMs?: number;
@@ -115,11 +125,32 @@ export function unknownOutcomeMessage(block: ToolUseBlock, summary: string): str
   return (
     `The outcome of this ${block.name} call is unknown: the worker running it was lost while it ran, ` +
     `and it was not re-run because ${block.name} is not idempotent. The call was: ${summary} ` +
-    `(input ${JSON.stringify(block.input)}). Check the current state before deciding whether to run it again.`
+    `(input ${inputPreview(block.input)}). Check the current state before deciding whether to run it again.`
   );
 }
 
+function inputPreview(input: unknown): string {
+  const json = JSON.stringify(input) ?? 'undefined';
+  return json.length > 1000 ? `${json.slice(0, 999)}… (${json.length} characters)` : json;
+}
+
 export function createToolActivities(deps: ToolDeps) {
+  /** The whole block: from the model call's stored message when the workflow sent a reference. */
+  const wholeBlock = async (block: ToolUseBlock, messageRef: string | null | undefined): Promise<ToolUseBlock> => {
+    if (!messageRef) return block;
+    if (!deps.transcripts) throw new Error('this worker has no transcript store to read tool inputs from');
+    const found = findToolUse(await deps.transcripts.nodeMessages(messageRef), block.id);
+    if (!found) throw new Error(`tool_use ${block.id} is not in the stored model message ${messageRef}`);
+    return found;
+  };
+  /** What goes back into history: the result stored, a reference and a preview returned. */
+  const forHistory = async (result: ToolRunResult): Promise<ToolRunResult> => {
+    if (result.kind === 'ask') return { ...result, message: askMessageForHistory(result.message) };
+    if (!deps.payloads || result.record.resultRef) return result;
+    const ref = await deps.payloads.putToolResult(result.record.result);
+    return { kind: 'done', record: recordForHistory(result.record, ref) };
+  };
+
   const mergeHooks = (session?: HooksConfig): HooksConfig | undefined => {
     if (!deps.hooks) return session;
     if (!session) return deps.hooks;
@@ -131,10 +162,11 @@ export function createToolActivities(deps: ToolDeps) {
   };
 
   /** Concurrency safety, idempotency and summaries: needs tool code, so it is an activity. */
-  async function describeToolUses(input: { session: ToolSessionSettings; blocks: ToolUseBlock[]; context?: AgentContext }): Promise<ToolUseDescription[]> {
+  async function describeToolUses(input: { session: ToolSessionSettings; blocks: ToolUseBlock[]; messageRef?: string | null; context?: AgentContext }): Promise<ToolUseDescription[]> {
     const pool = deps.pool(input.session.toolNames, input.session.permission);
     return Promise.all(
-      input.blocks.map(async (b) => {
+      input.blocks.map(async (light) => {
+        const b = await wholeBlock(light, input.messageRef);
         const d = describeToolUse(b, pool);
         if (!d.known || !input.context) return d;
         // Will it ask? Rules and mode only (hooks run with the call): enough to hold back the
@@ -171,6 +203,10 @@ export function createToolActivities(deps: ToolDeps) {
 
   /** The tool call with its ledger, for any runner (a Temporal activity or the in-process one). */
   async function runToolUseWith(input: RunToolUseInput, ctx: CallRuntime): Promise<ToolRunResult> {
+    return forHistory(await runWithLedger({ ...input, block: await wholeBlock(input.block, input.messageRef) }, ctx));
+  }
+
+  async function runWithLedger(input: RunToolUseInput, ctx: CallRuntime): Promise<ToolRunResult> {
     const { session, block } = input;
     let agent = input.context;
     if (input.readFilesRef) {

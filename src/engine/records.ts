@@ -32,6 +32,13 @@ export interface ToolCallRecord {
   endedAt?: number;
   /** Where an oversized result was stored whole. */
   persistedTo?: string;
+  /**
+   * Set when the tool activity stored the whole result block (payloads by reference): `result`
+   * then holds only a preview, and the transcript gets the stored block.
+   */
+  resultRef?: string;
+  /** Length of the whole result's text when `result` is a preview. */
+  resultChars?: number;
   /** True when this record came from the ledger instead of a new execution. */
   reused?: boolean;
   /** The hooks that ran around this call (outputs left out: the audit keeps who ran and how it ended). */

@@ -4,8 +4,8 @@
 import { applyContextModifiers, type AgentContext } from './context';
 import { toolUseBlocksOf, type AssistantMessage, type ToolUseBlock, type Usage } from './messages';
 import { mapWithConcurrency, partitionToolCalls, type Batch } from './partition';
-import { interruptedRecord, syntheticRecord, toolResultsMessage, type ToolCallRecord } from './records';
-import type { UserMessage } from './messages';
+import { interruptedRecord, syntheticRecord, type ToolCallRecord } from './records';
+import { toolResultsByRef, type ToolResultsByRef } from './payloads';
 
 export interface ToolUseDescription {
   known: boolean;
@@ -65,8 +65,8 @@ export interface TurnOutcome {
   stopReason?: string;
   /** One record per tool_use block, in block order. */
   records: ToolCallRecord[];
-  /** The message that answers `assistant`'s tool_use blocks; absent when there were none. */
-  toolResults?: UserMessage;
+  /** The message that answers `assistant`'s tool_use blocks (stored results by reference); absent when there were none. */
+  toolResults?: ToolResultsByRef;
   context: AgentContext;
   batches: Array<{ concurrencySafe: boolean; toolUseIds: string[] }>;
 }
@@ -91,7 +91,7 @@ export async function executeTurn(input: TurnInput, executor: TurnExecutor): Pro
 
 export interface ToolPhaseOutcome {
   records: ToolCallRecord[];
-  toolResults: UserMessage;
+  toolResults: ToolResultsByRef;
   context: AgentContext;
   batches: Array<{ concurrencySafe: boolean; toolUseIds: string[] }>;
 }
@@ -176,9 +176,10 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
   for (const block of blocks) {
     if (!records.has(block.id)) record(interruptedRecord(block, false, describe(indexOf.get(block.id) ?? -1).summary));
   }
+  const ordered = blocks.map((b) => records.get(b.id) as ToolCallRecord);
   return {
-    records: blocks.map((b) => records.get(b.id) as ToolCallRecord),
-    toolResults: toolResultsMessage(blocks, records),
+    records: ordered,
+    toolResults: toolResultsByRef(ordered),
     context,
     batches: batches.map((b) => ({ concurrencySafe: b.concurrencySafe, toolUseIds: b.blocks.map((x) => x.id) })),
   };

@@ -72,11 +72,11 @@ export async function runLocalSession(
         return { kind: 'message', message: model.message, usage: model.usage, stopReason: model.stopReason };
       },
       async describe(blocks: readonly ToolUseBlock[], ctx: AgentContext) {
-        return deps.activities.describeToolUses({ session, blocks: [...blocks], context: ctx });
+        return deps.activities.describeToolUses({ session, blocks: [...blocks], messageRef: model?.head ?? null, context: ctx });
       },
       async runTool(block: ToolUseBlock, ctx: AgentContext, _d: ToolUseDescription, approval?: Approval) {
         calls++;
-        return deps.runToolUseWith({ session, block, context: ctx, ...(approval ? { approval } : {}) }, runtime(`tool-${block.id}-${calls}`));
+        return deps.runToolUseWith({ session, block, messageRef: model?.head ?? null, context: ctx, ...(approval ? { approval } : {}) }, runtime(`tool-${block.id}-${calls}`));
       },
       async awaitApproval(block, ask, description) {
         if (signal.aborted) return 'interrupted';
@@ -101,8 +101,8 @@ export async function runLocalSession(
       if (!r.reused) ledger.set(r.toolUseId, r);
       allRecords.push(r);
     }
-    // As in the turn workflow: the tool results enter the transcript at the end of their turn.
-    if (outcome.toolResults && model) head = await deps.transcripts.append(head, [outcome.toolResults]);
+    // As in the turn workflow: the tool results enter the transcript at the end of their turn, by reference.
+    if (outcome.toolResults && model) head = await deps.activities.appendTranscript({ head, messages: [outcome.toolResults] });
     if (outcome.reason === 'interrupted') return end('interrupted', 'interrupted', turn);
     if (outcome.reason === 'tool_use') continue;
     return end('completed', outcome.reason === 'max_tokens' ? 'the model hit max_tokens' : 'the model ended its turn', turn);

@@ -388,6 +388,8 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
 
 export type { ToolUseDescription };
 
+const MAX_SUMMARY_CHARS = 300;
+
 /**
  * What the scheduler needs to know about a tool_use before running it. Unknown tool, input the
  * schema rejects, or a predicate that throws → not concurrency-safe, not idempotent (runs alone,
@@ -421,7 +423,8 @@ export function describeToolUse(block: ToolUseBlock, pool: ToolPool): ToolUseDes
   let summary: string;
   try {
     const s = tool.summary(data);
-    summary = typeof s === 'string' ? s : tool.name;
+    // The summary names the call in the UI and in history: a line, never the whole input.
+    summary = typeof s === 'string' ? (s.length > MAX_SUMMARY_CHARS ? `${s.slice(0, MAX_SUMMARY_CHARS - 1)}…` : s) : tool.name;
   } catch {
     summary = tool.name;
   }

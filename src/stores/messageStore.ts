@@ -47,7 +47,30 @@ export function hashOf(data: string): string {
 
 export class TranscriptStore {
   private cache = new Map<string, Message[]>();
+  private nodes = new Map<string, Promise<TranscriptNode>>();
   constructor(readonly blobs: BlobStore, private readonly cacheLimit = 64) {}
+
+  /**
+   * The messages of the one node `key` (not the chain before it). A model call appends its
+   * assistant message as a node of its own, so tool activities find their full tool_use blocks
+   * here by the model call's head (workflow history carries only previews of the inputs).
+   */
+  async nodeMessages(key: string): Promise<Message[]> {
+    let node = this.nodes.get(key);
+    if (!node) {
+      node = this.blobs.get(key).then((data) => {
+        if (data === undefined) throw new Error(`transcript node ${key} is missing from the message store`);
+        return JSON.parse(data) as TranscriptNode;
+      });
+      this.nodes.set(key, node);
+      node.catch(() => this.nodes.delete(key));
+      if (this.nodes.size > 16) {
+        const oldest = this.nodes.keys().next().value;
+        if (oldest !== undefined) this.nodes.delete(oldest);
+      }
+    }
+    return (await node).messages;
+  }
 
   /** Appends messages after `head`; returns the new head. Idempotent: same input, same hash. */
   async append(head: string | null, messages: readonly Message[]): Promise<string | null> {

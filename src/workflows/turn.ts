@@ -145,7 +145,8 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       return { kind: 'message', message: modelResult.message, usage: modelResult.usage, stopReason: modelResult.stopReason };
     },
     async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
-      return local.describeToolUses({ session, blocks: [...blocks], context });
+      // Blocks carry previews of large inputs: the activity reads them whole from the model's node.
+      return local.describeToolUses({ session, blocks: [...blocks], messageRef: modelResult?.head ?? null, context });
     },
     async runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
       running.set(block.id, description.summary);
@@ -153,7 +154,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         const result = await scope.run(() =>
           tools.runToolUse.executeWithOptions(
             { activityId: approval ? `tool-${block.id}-${approval.decision}` : `tool-${block.id}`, summary: description.summary },
-            [{ session, block, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) }],
+            [{ session, block, messageRef: modelResult?.head ?? null, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) }],
           ),
         );
         if (result.kind === 'done') done.push(compact(result.record));

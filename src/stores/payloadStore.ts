@@ -1,0 +1,24 @@
+// Tool result blocks kept OUTSIDE workflow payloads (invariant 11): the tool activity stores the
+// block it produced and returns its reference with a preview; the turn appends the results to the
+// transcript by reference. Content-addressed, so a retried store is idempotent and two sessions
+// (or a reused workflow id) never overwrite each other's blocks.
+import type { ToolResultBlockParam } from '../engine/messages';
+import { hashOf, type BlobStore } from './messageStore';
+
+export class PayloadStore {
+  constructor(private readonly blobs: BlobStore) {}
+
+  async putToolResult(block: ToolResultBlockParam): Promise<string> {
+    const data = JSON.stringify(block);
+    const key = `toolresult-${hashOf(data)}`;
+    if ((await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
+    return key;
+  }
+
+  async getToolResult(ref: string): Promise<ToolResultBlockParam> {
+    if (!/^toolresult-[0-9a-f]{64}$/.test(ref)) throw new Error(`not a tool result reference: ${ref}`);
+    const data = await this.blobs.get(ref);
+    if (data === undefined) throw new Error(`tool result ${ref} is missing from the store`);
+    return JSON.parse(data) as ToolResultBlockParam;
+  }
+}
