@@ -45,8 +45,9 @@ export {
 export type { SessionOptions, SessionHandle } from './client';
 export type { SessionInput, SessionStatus, SessionResult, PendingApproval, TurnSummary } from './workflows/definitions';
 export { TASK_QUEUE_DEFAULT } from './workflows/definitions';
-export { runLocalSession } from './local/runSession';
-export type { LocalSessionOptions, LocalSessionResult } from './local/runSession';
+export { runLocalSession, startLocalSession } from './local/runSession';
+export type { LocalSession, LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './local/runSession';
+export { END_REASONS } from './engine/session';
 
 // Temporal connection and the local dev server.
 export { loadConnectionConfig, connectClient, connectWorker, TemporalUnavailableError } from './temporal/connection';

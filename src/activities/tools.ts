@@ -92,6 +92,7 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
     startedAt: outcome.startedAt,
     endedAt: outcome.endedAt,
     ...(outcome.persistedTo ? { persistedTo: outcome.persistedTo } : {}),
+    ...(outcome.stop ? { stop: outcome.stop } : {}),
     ...(outcome.hookRuns && outcome.hookRuns.length > 0
       ? {
           hooks: outcome.hookRuns.map((h) => {

@@ -43,6 +43,8 @@ export interface ToolCallRecord {
   reused?: boolean;
   /** The hooks that ran around this call (outputs left out: the audit keeps who ran and how it ended). */
   hooks?: HookRunSummary[];
+  /** A hook answered `continue: false`: the session stops after this turn. */
+  stop?: { reason: string; hook: string };
 }
 
 export interface HookRunSummary {

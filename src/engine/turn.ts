@@ -21,7 +21,8 @@ export interface Approval {
   decision: 'approve' | 'deny';
   by?: string;
   reason?: string;
-  source: 'human' | 'timeout' | 'mode';
+  /** 'unattended': nobody can answer (an in-process session without an approver). */
+  source: 'human' | 'timeout' | 'mode' | 'unattended';
   /** For a timeout: how long the call waited. */
   afterMs?: number;
 }

@@ -1,22 +1,35 @@
-// The same turn algorithm without Temporal: an in-process executor for fast tests, for library
-// users who want no server, and as the baseline of the overhead benchmark. One algorithm, two
-// schedulers: everything here delegates to the engine, the model core and the tool core.
+// The same session without Temporal: an in-process scheduler for fast tests, for library users who
+// want no server, and as the baseline of the overhead benchmark. One algorithm, two schedulers:
+// the session loop is the engine's `runSession`, each turn the engine's `executeTurn`, the model
+// and tool calls the same cores the activities run. This file only schedules them in-process.
 import { randomUUID } from 'node:crypto';
 import { callModelWith, type CallModelResult, type CallRuntime } from '../activities/model';
 import type { ToolSessionSettings } from '../activities/tools';
 import { initialContext, type AgentContext } from '../engine/context';
-import type { Message, ToolUseBlock, Usage } from '../engine/messages';
+import type { Message, ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
+import {
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  END_REASONS,
+  initialSessionState,
+  runSession,
+  sessionConfig,
+  type SessionExecutor,
+  type SessionPhase,
+  type SessionState,
+  type SessionStatusName,
+  type TurnReport,
+} from '../engine/session';
 import { executeTurn, type Approval, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
 import { sessionInput, type SessionOptions } from '../client';
 import { createAgentActivities, type AgentWorkerOptions } from '../worker';
-import type { SessionResult } from '../workflows/definitions';
+import { previewOf, type PendingApproval, type SessionResult } from '../workflows/definitions';
 
 export interface LocalSessionOptions extends SessionOptions {
   sessionId?: string;
-  /** Resolves `ask` decisions; default: deny with a reason (unattended). */
+  /** Resolves `ask` decisions (the approver); without one an ask is denied at once, saying so. */
   onAsk?: (ask: { toolUseId: string; toolName: string; summary: string; message: string }) => Promise<Approval>;
-  /** Abort to interrupt: in-flight tools are aborted, the rest get interruption results. */
+  /** Abort to interrupt the running turn (like `interrupt()`); see runLocalSession for the default onInterrupt. */
   signal?: AbortSignal;
   onTurn?: (turn: number, outcome: TurnOutcome) => void;
 }
@@ -28,83 +41,217 @@ export interface LocalSessionResult extends SessionResult {
   context: AgentContext;
 }
 
-export async function runLocalSession(
-  opts: LocalSessionOptions,
-  worker: Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'> = {},
-): Promise<LocalSessionResult> {
+export interface LocalSessionStatus {
+  sessionId: string;
+  status: SessionStatusName;
+  phase: SessionPhase;
+  turn: number;
+  pendingApprovals: PendingApproval[];
+  usage: SessionState['usage'];
+  head: string | null;
+  lastText: string;
+  endReason?: string;
+}
+
+/** A running in-process session: the peer of a session workflow's handle. */
+export interface LocalSession {
+  readonly sessionId: string;
+  /** A follow-up message (as `durable-agent send`). */
+  send(text: string): void;
+  /** Interrupts the running turn (as `durable-agent interrupt`). */
+  interrupt(): void;
+  status(): LocalSessionStatus;
+  readonly result: Promise<LocalSessionResult>;
+}
+
+type WorkerDeps = Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'>;
+
+export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps = {}): LocalSession {
   const input = sessionInput(opts);
   const sessionId = opts.sessionId ?? `local-${randomUUID()}`;
   const deps = createAgentActivities(worker);
-  const signal = opts.signal ?? new AbortController().signal;
   const session: ToolSessionSettings = {
     sessionId,
     toolNames: input.tools,
     permission: { mode: input.permissionMode, rules: input.rules, workingDirectories: [input.cwd, ...(input.additionalDirectories ?? [])] },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
   };
-  let context = initialContext(input.cwd, input.additionalDirectories ?? []);
-  let head: string | null = null;
-  let pending: Message[] = [{ role: 'user', content: input.prompt }];
-  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  const approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const state = initialSessionState(input.prompt, initialContext(input.cwd, input.additionalDirectories ?? []));
   const ledger = new Map<string, ToolCallRecord>();
   const allRecords: ToolCallRecord[] = [];
   const turnsDetail: LocalSessionResult['turnsDetail'] = [];
-  let lastText = '';
+  const pendingApprovals = new Map<string, PendingApproval>();
+  let status: SessionStatusName = 'running';
+  let phase: SessionPhase = 'starting';
+  let endReason: string | undefined;
+  let interruptRequested = false;
+  let turnAbort: AbortController | undefined;
+  let wakeWaiter: (() => void) | undefined;
   let calls = 0;
-  const runtime = (key: string): CallRuntime => ({ signal, heartbeat: () => undefined, attempt: 1, callKey: `${sessionId}/${key}`, warn: () => undefined });
-  const end = (status: SessionResult['status'], endReason: string, turns: number): LocalSessionResult => ({
-    status, turns, usage, head, lastText, endReason, sessionId, records: allRecords, turnsDetail, context,
-  });
 
-  for (let turn = 1; ; turn++) {
-    if (input.maxTurns !== undefined && turn > input.maxTurns) return end('max_turns', `reached the limit of ${input.maxTurns} turns`, turn - 1);
-    if (input.maxTotalTokens !== undefined && usage.input_tokens + usage.output_tokens >= input.maxTotalTokens) return end('max_tokens', 'token limit', turn - 1);
+  const runtime = (signal: AbortSignal, key: string): CallRuntime => ({ signal, heartbeat: () => undefined, attempt: 1, callKey: `${sessionId}/${key}`, warn: () => undefined });
+
+  async function ask(block: ToolUseBlock, message: string, description: ToolUseDescription, signal: AbortSignal): Promise<Approval | 'interrupted'> {
+    if (signal.aborted) return 'interrupted';
+    if (!opts.onAsk) return { decision: 'deny', source: 'unattended', reason: 'No approver is attached to this in-process session (pass onAsk); denied by default.' };
+    pendingApprovals.set(block.id, { turn: state.turn, toolUseId: block.id, toolName: block.name, summary: description.summary, message, since: Date.now() });
+    status = 'awaiting_approval';
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      return await Promise.race([
+        opts.onAsk({ toolUseId: block.id, toolName: block.name, summary: description.summary, message }),
+        new Promise<Approval>((resolve) => {
+          timer = setTimeout(
+            () => resolve({ decision: 'deny', source: 'timeout', afterMs: approvalTimeoutMs, reason: `No approval arrived within ${Math.round(approvalTimeoutMs / 1000)} s; denied by default for unattended runs.` }),
+            approvalTimeoutMs,
+          );
+        }),
+        new Promise<'interrupted'>((resolve) => {
+          onAbort = () => resolve('interrupted');
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      pendingApprovals.delete(block.id);
+      if (pendingApprovals.size === 0 && status === 'awaiting_approval') status = 'running';
+    }
+  }
+
+  /** One turn, as the turn workflow runs it: model, tools, then the tool results into the transcript. */
+  async function runTurn(turn: number, append: Message[]): Promise<TurnReport> {
+    const abort = new AbortController();
+    turnAbort = abort;
+    const signal = abort.signal;
     let model: CallModelResult | undefined;
     const executor: TurnExecutor = {
       async callModel() {
         if (signal.aborted) return { kind: 'interrupted' };
         try {
-          model = await callModelWith(deps.modelDeps, { sessionId, turn, head, append: pending, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }, runtime(`model-${turn}`));
+          model = await callModelWith(deps.modelDeps, { sessionId, turn, head: state.head, append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }, runtime(signal, `model-${turn}`));
         } catch (err) {
           if (signal.aborted) return { kind: 'interrupted' };
           throw err;
         }
         return { kind: 'message', message: model.message, usage: model.usage, stopReason: model.stopReason };
       },
-      async describe(blocks: readonly ToolUseBlock[], ctx: AgentContext) {
-        return deps.activities.describeToolUses({ session, blocks: [...blocks], messageRef: model?.head ?? null, context: ctx });
-      },
-      async runTool(block: ToolUseBlock, ctx: AgentContext, _d: ToolUseDescription, approval?: Approval) {
+      describe: (blocks, context) => deps.activities.describeToolUses({ session, blocks: [...blocks], messageRef: model?.head ?? null, context }),
+      async runTool(block, context, _description, approval) {
         calls++;
-        return deps.runToolUseWith({ session, block, messageRef: model?.head ?? null, context: ctx, ...(approval ? { approval } : {}) }, runtime(`tool-${block.id}-${calls}`));
+        return deps.runToolUseWith({ session, block, messageRef: model?.head ?? null, context, ...(approval ? { approval } : {}) }, runtime(signal, `tool-${block.id}-${calls}`));
       },
-      async awaitApproval(block, ask, description) {
-        if (signal.aborted) return 'interrupted';
-        if (!opts.onAsk) return { decision: 'deny', source: 'timeout', reason: 'No approver is attached to this in-process session; denied by default.' };
-        return opts.onAsk({ toolUseId: block.id, toolName: block.name, summary: description.summary, message: ask.message });
-      },
+      awaitApproval: (block, a, description) => ask(block, a.message, description, signal),
       isInterrupted: () => signal.aborted,
     };
-    const outcome = await executeTurn({ context, ledger, maxConcurrency: input.maxConcurrency ?? 10 }, executor);
+    let outcome: TurnOutcome;
+    try {
+      outcome = await executeTurn({ context: state.context, ledger, maxConcurrency: input.maxConcurrency ?? 10 }, executor);
+    } catch (err) {
+      return { reason: 'failed', consumedAppend: false, head: state.head, context: state.context, records: [], text: '', error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      turnAbort = undefined;
+    }
     opts.onTurn?.(turn, outcome);
     turnsDetail.push({ turn, reason: outcome.reason, batches: outcome.batches });
-    if (model) {
-      head = model.head;
-      pending = [];
-      usage.input_tokens += model.usage.input_tokens;
-      usage.output_tokens += model.usage.output_tokens;
-      const text = model.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
-      if (text) lastText = text;
-    }
-    context = outcome.context;
     for (const r of outcome.records) {
       if (!r.reused) ledger.set(r.toolUseId, r);
       allRecords.push(r);
     }
     // As in the turn workflow: the tool results enter the transcript at the end of their turn, by reference.
+    let head = model ? model.head : state.head;
     if (outcome.toolResults && model) head = await deps.activities.appendTranscript({ head, messages: [outcome.toolResults] });
-    if (outcome.reason === 'interrupted') return end('interrupted', 'interrupted', turn);
-    if (outcome.reason === 'tool_use') continue;
-    return end('completed', outcome.reason === 'max_tokens' ? 'the model hit max_tokens' : 'the model ended its turn', turn);
+    const text = model ? model.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
+    return {
+      reason: outcome.reason,
+      consumedAppend: model !== undefined,
+      head,
+      context: outcome.context,
+      ...(outcome.usage ? { usage: outcome.usage } : {}),
+      records: outcome.records,
+      text: previewOf(text, 2000),
+    };
   }
+
+  const executor: SessionExecutor = {
+    runTurn,
+    takeInterrupt() {
+      const was = interruptRequested;
+      interruptRequested = false;
+      return was;
+    },
+    waitForMessage: (timeoutMs) =>
+      new Promise<boolean>((resolve) => {
+        if (state.pendingMessages.length > 0) return resolve(true);
+        const timer = setTimeout(() => {
+          wakeWaiter = undefined;
+          resolve(false);
+        }, timeoutMs);
+        wakeWaiter = () => {
+          clearTimeout(timer);
+          wakeWaiter = undefined;
+          resolve(true);
+        };
+      }),
+    onStatus(s, p) {
+      status = s;
+      phase = p;
+    },
+  };
+
+  const result = (async (): Promise<LocalSessionResult> => {
+    let end: { status: SessionStatusName; endReason: string };
+    try {
+      const outcome = await runSession(state, sessionConfig(input), executor);
+      // In-process there is no history to bound: a checkpoint never happens (no shouldCheckpoint).
+      end = outcome.kind === 'end' ? outcome : { status: 'failed', endReason: END_REASONS.failed(state.turn, 'unexpected checkpoint') };
+    } catch (err) {
+      end = { status: 'failed', endReason: END_REASONS.failed(state.turn, err instanceof Error ? err.message : String(err)) };
+    }
+    status = end.status;
+    phase = 'ended';
+    endReason = end.endReason;
+    return { status: end.status, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: end.endReason, sessionId, records: allRecords, turnsDetail, context: state.context };
+  })();
+
+  return {
+    sessionId,
+    result,
+    send(text: string) {
+      if (typeof text !== 'string' || text.trim() === '') return;
+      state.pendingMessages.push(text);
+      wakeWaiter?.();
+    },
+    interrupt() {
+      interruptRequested = true;
+      turnAbort?.abort();
+    },
+    status: () => ({
+      sessionId,
+      status,
+      phase: pendingApprovals.size > 0 ? 'awaiting_approval' : phase,
+      turn: state.turn,
+      pendingApprovals: [...pendingApprovals.values()],
+      usage: state.usage,
+      head: state.head,
+      lastText: state.lastText,
+      ...(endReason ? { endReason } : {}),
+    }),
+  };
+}
+
+/**
+ * Runs a session to its end. `signal` interrupts the running turn; since nothing can send a
+ * follow-up here, an interrupted session ends unless `onInterrupt: 'wait'` is given (use
+ * startLocalSession to send follow-ups).
+ */
+export async function runLocalSession(opts: LocalSessionOptions, worker: WorkerDeps = {}): Promise<LocalSessionResult> {
+  const s = startLocalSession({ ...opts, onInterrupt: opts.onInterrupt ?? 'end' }, worker);
+  if (opts.signal) {
+    if (opts.signal.aborted) s.interrupt();
+    else opts.signal.addEventListener('abort', () => s.interrupt(), { once: true });
+  }
+  return s.result;
 }

@@ -26,7 +26,8 @@ export interface ApprovalResolution {
   decision: 'approve' | 'deny';
   by?: string;
   reason?: string;
-  source?: 'human' | 'timeout' | 'mode';
+  /** 'unattended': no approver is attached (the in-process runner without onAsk). */
+  source?: 'human' | 'timeout' | 'mode' | 'unattended';
   /** For source 'timeout': how long the approval waited. */
   afterMs?: number;
 }
@@ -104,6 +105,7 @@ function trimRun(r: HookRun): HookRun {
 function humanReason(a: ApprovalResolution, mode: ToolPermissionContext['mode']): DecisionReason {
   if (a.source === 'timeout') return { type: 'timeout', afterMs: a.afterMs ?? 0 };
   if (a.source === 'mode') return { type: 'mode', mode };
+  if (a.source === 'unattended') return { type: 'other', reason: a.reason ?? 'no approver is attached' };
   const r: DecisionReason = { type: 'human', decision: a.decision };
   if (a.by !== undefined) r.by = a.by;
   if (a.reason !== undefined) r.reason = a.reason;

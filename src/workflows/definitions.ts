@@ -3,6 +3,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentContext } from '../engine/context';
 import type { Message, Usage } from '../engine/messages';
+import type { SessionPhase, SessionState, SessionStatusName } from '../engine/session';
 import type { DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
 
@@ -48,7 +49,7 @@ export interface SessionInput {
   useSearchAttributes?: boolean;
 }
 
-export type SessionStatusName = 'running' | 'awaiting_approval' | 'interrupted' | 'completed' | 'max_turns' | 'max_tokens' | 'failed' | 'cancelled';
+export type { SessionStatusName };
 
 export interface PendingApproval {
   turn: number;
@@ -67,6 +68,8 @@ export interface CompactRecord {
   decision?: DecisionRecord;
   preview: string;
   reused?: boolean;
+  /** A hook answered `continue: false`: the session stops after this turn. */
+  stop?: { reason: string; hook: string };
 }
 
 export interface TurnSummary {
@@ -79,32 +82,14 @@ export interface TurnSummary {
   text: string;
 }
 
-/** State carried across continue-as-new runs. */
-export interface SessionCarry {
-  turn: number;
-  head: string | null;
-  /** cwd and directories; `readFiles` lives in the read-file store under `readFilesRef` (kept out of payloads). */
-  context: AgentContext;
-  readFilesRef?: string | null;
-  usage: Usage;
-  pendingMessages: string[];
-  /**
-   * How many tool calls ended in each status. The per-id ledger that prevents re-execution lives
-   * with the activities (src/stores/executionLedger.ts), so the carried state stays constant-size.
-   */
-  toolCallCounts: Partial<Record<ToolCallStatus, number>>;
-  /** Carried by runs recorded before toolCallCounts existed (tool_use_id -> status). */
-  ledger?: Record<string, ToolCallStatus>;
-  runs: number;
-  lastText: string;
-  interrupted: boolean;
-}
+/** State carried across continue-as-new runs: the engine's session state. */
+export type SessionCarry = SessionState;
 
 export interface SessionStatus {
   sessionId: string;
   status: SessionStatusName;
   turn: number;
-  phase: 'starting' | 'turn' | 'awaiting_approval' | 'waiting_for_message' | 'ended';
+  phase: SessionPhase;
   pendingApprovals: PendingApproval[];
   usage: Usage;
   head: string | null;

@@ -1,6 +1,7 @@
-// The session workflow: one per job. Loops turns (child workflows) until the model ends its turn,
-// a limit is hit, it is cancelled or interrupted; keeps the ledger and context; continues-as-new
-// at a turn boundary so that no run's history grows without bound.
+// The session workflow: one per job. The loop's decisions (limits, end reasons, follow-ups,
+// interrupts, token accounting) are the engine's `runSession`; this file supplies its Temporal
+// executor: turns as child workflows, signals/updates/queries, continue-as-new at a turn boundary
+// so that no run's history grows without bound.
 import {
   ApplicationFailure,
   CancellationScope,
@@ -17,7 +18,7 @@ import {
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { initialContext } from '../engine/context';
-import type { Message } from '../engine/messages';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
 import {
   STATUS_SEARCH_ATTRIBUTE,
   approvalPendingSignal,
@@ -39,12 +40,12 @@ import {
   type SessionResult,
   type SessionStatusName,
   type TurnSummary,
+  type TurnWorkflowInput,
+  type TurnWorkflowResult,
 } from './definitions';
 import { turnWorkflow } from './turn';
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
-const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3600_000;
-const DEFAULT_IDLE_TIMEOUT_MS = 7 * 24 * 3600_000;
 const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 
 export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult> {
@@ -52,42 +53,25 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   const sessionId = info.workflowId;
   const problems = sessionInputProblems(input);
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'InvalidSessionInput');
-  const state: SessionCarry = carry ?? {
-    turn: 0,
-    head: null,
-    context: initialContext(input.cwd, input.additionalDirectories ?? []),
-    usage: { input_tokens: 0, output_tokens: 0 },
-    pendingMessages: [input.prompt],
-    toolCallCounts: {},
-    runs: 0,
-    lastText: '',
-    interrupted: false,
-  };
+  const state: SessionCarry = carry ? migrateSessionState(carry) : initialSessionState(input.prompt, initialContext(input.cwd, input.additionalDirectories ?? []));
   if (carry) state.runs = carry.runs + 1;
-  if (!state.toolCallCounts) {
-    // A run continued from an older version carried the per-id map: count it once.
-    state.toolCallCounts = {};
-    for (const st of Object.values(state.ledger ?? {})) state.toolCallCounts[st] = (state.toolCallCounts[st] ?? 0) + 1;
-    delete state.ledger;
-  }
-  let status: SessionStatusName = state.interrupted ? 'interrupted' : 'running';
-  let phase: 'starting' | 'turn' | 'awaiting_approval' | 'waiting_for_message' | 'ended' = 'starting';
+  let status: SessionStatusName | undefined;
+  let phase: SessionPhase = 'starting';
   let interruptRequested = false;
   let endReason: string | undefined;
   let lastTurn: TurnSummary | undefined;
   let child: ChildWorkflowHandle<typeof turnWorkflow> | undefined;
-  let turnsThisRun = 0;
   const pendingApprovals = new Map<string, PendingApproval>();
 
   const setStatus = (next: SessionStatusName): void => {
+    if (next === status) return;
     status = next;
     if (input.useSearchAttributes) upsertSearchAttributes([{ key: statusKey, value: next }]);
   };
-  setStatus(status);
 
   setHandler(statusQuery, () => ({
     sessionId,
-    status,
+    status: status ?? 'running',
     turn: state.turn,
     phase: pendingApprovals.size > 0 ? 'awaiting_approval' : phase,
     pendingApprovals: [...pendingApprovals.values()],
@@ -149,110 +133,80 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     return { status: s, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: reason };
   };
 
-  try {
-    for (;;) {
-      if (interruptRequested) {
-        interruptRequested = false;
-        state.interrupted = true;
-      }
-      if (state.interrupted) {
-        if ((input.onInterrupt ?? 'wait') === 'end') return finish('interrupted', 'interrupted by user');
-        setStatus('interrupted');
-        phase = 'waiting_for_message';
-        const got = await condition(() => state.pendingMessages.length > 0, input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-        if (!got) return finish('interrupted', 'interrupted; no follow-up message arrived');
-        state.interrupted = false;
-        interruptRequested = false;
-        setStatus('running');
-      }
-      if (input.maxTurns !== undefined && state.turn >= input.maxTurns) return finish('max_turns', `reached the limit of ${input.maxTurns} turns`);
-      const total = state.usage.input_tokens + state.usage.output_tokens;
-      if (input.maxTotalTokens !== undefined && total >= input.maxTotalTokens) return finish('max_tokens', `reached the limit of ${input.maxTotalTokens} tokens (used ${total})`);
-
-      // Continue-as-new at a turn boundary, carrying the ledger and context. Each run runs at
-      // least one turn: a run whose history starts above the limit (a small limit, a large
-      // carry) would otherwise continue-as-new forever without progress.
+  const executor: SessionExecutor = {
+    takeInterrupt() {
+      const was = interruptRequested;
+      interruptRequested = false;
+      return was;
+    },
+    waitForMessage: (timeoutMs) => condition(() => state.pendingMessages.length > 0, timeoutMs),
+    shouldCheckpoint() {
       const now = workflowInfo();
-      if (turnsThisRun > 0 && (now.continueAsNewSuggested || now.historySize > (input.maxHistoryBytesPerRun ?? DEFAULT_MAX_HISTORY_BYTES))) {
-        await condition(allHandlersFinished);
-        return await continueAsNew<typeof sessionWorkflow>(input, state);
-      }
+      return now.continueAsNewSuggested || now.historySize > (input.maxHistoryBytesPerRun ?? DEFAULT_MAX_HISTORY_BYTES);
+    },
+    drain: () => condition(allHandlersFinished),
+    onStatus(s, p) {
+      phase = p;
+      setStatus(s);
+    },
+    runTurn: (turn, append) => runTurnChild(turn, append),
+  };
 
-      state.turn++;
-      turnsThisRun++;
-      const append: Message[] = state.pendingMessages.map((text) => ({ role: 'user', content: text }));
-      const taken = state.pendingMessages.length;
-      phase = 'turn';
-      const firstText = append.length > 0 ? `: ${previewOf(state.pendingMessages.join(' / '), 60)}` : '';
-      child = await startChild(turnWorkflow, {
-        workflowId: `${sessionId}/turn-${state.turn}`,
-        staticSummary: `Turn ${state.turn}${firstText}`,
-        args: [
-          {
-            sessionId,
-            turn: state.turn,
-            head: state.head,
-            append,
-            model: input.model,
-            tools: input.tools,
-            permissionMode: input.permissionMode,
-            rules: input.rules,
-            ...(input.hooks ? { hooks: input.hooks } : {}),
-            context: state.context,
-            ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
-            maxConcurrency: input.maxConcurrency ?? 10,
-            approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
-            ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
-            ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
-          },
-        ],
-      });
-      if (interruptRequested) {
-        const c = child;
-        await c.signal(turnInterruptSignal);
+  async function runTurnChild(turn: number, append: TurnWorkflowInput['append']): Promise<TurnReport> {
+    const firstText = append.length > 0 ? `: ${previewOf(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}` : '';
+    child = await startChild(turnWorkflow, {
+      workflowId: `${sessionId}/turn-${turn}`,
+      staticSummary: `Turn ${turn}${firstText}`,
+      args: [
+        {
+          sessionId,
+          turn,
+          head: state.head,
+          append,
+          model: input.model,
+          tools: input.tools,
+          permissionMode: input.permissionMode,
+          rules: input.rules,
+          ...(input.hooks ? { hooks: input.hooks } : {}),
+          context: state.context,
+          ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
+          maxConcurrency: input.maxConcurrency ?? 10,
+          approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+          ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
+          ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
+        },
+      ],
+    });
+    // An interrupt that arrived while the child was starting: forward it now (the engine sees it after the turn).
+    if (interruptRequested) await child.signal(turnInterruptSignal);
+    let result: TurnWorkflowResult;
+    try {
+      result = await child.result();
+    } catch (err) {
+      if (err instanceof ChildWorkflowFailure && !isCancellation(err)) {
+        child = undefined;
+        return { reason: 'failed', consumedAppend: false, head: state.head, context: state.context, records: [], text: '', error: err.cause?.message ?? err.message };
       }
-      let result;
-      try {
-        result = await child.result();
-      } catch (err) {
-        if (err instanceof ChildWorkflowFailure && !isCancellation(err)) {
-          const cause = err.cause?.message ?? err.message;
-          child = undefined;
-          finish('failed', cause);
-          throw ApplicationFailure.nonRetryable(`session failed in turn ${state.turn}: ${cause}`, 'TurnFailed');
-        }
-        throw err;
-      }
+      throw err;
+    } finally {
       child = undefined;
-      pendingApprovals.clear();
-      if (result.consumedAppend) state.pendingMessages.splice(0, taken);
-      state.head = result.head;
-      state.context = result.context;
-      if (result.readFilesRef !== undefined) state.readFilesRef = result.readFilesRef;
-      if (result.usage) {
-        state.usage = {
-          input_tokens: state.usage.input_tokens + result.usage.input_tokens,
-          output_tokens: state.usage.output_tokens + result.usage.output_tokens,
-        };
-      }
-      for (const r of result.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
-      if (result.text) state.lastText = result.text;
-      lastTurn = { turn: result.turn, reason: result.reason, records: result.records, batches: result.batches, ...(result.usage ? { usage: result.usage } : {}), fallback: result.fallback, text: result.text };
-      if ((status as SessionStatusName) === 'awaiting_approval') setStatus('running');
-
-      if (result.reason === 'interrupted') {
-        state.interrupted = true;
-        continue;
-      }
-      if (result.reason === 'tool_use') continue;
-      if (state.pendingMessages.length > 0) continue; // a follow-up arrived during the turn
-      if (result.reason === 'max_tokens') return finish('completed', 'the model hit max_tokens');
-      return finish('completed', 'the model ended its turn');
     }
+    pendingApprovals.clear();
+    lastTurn = { turn: result.turn, reason: result.reason, records: result.records, batches: result.batches, ...(result.usage ? { usage: result.usage } : {}), fallback: result.fallback, text: result.text };
+    if (status === 'awaiting_approval') setStatus('running');
+    return { ...result, reason: result.reason as TurnReport['reason'] };
+  }
+
+  try {
+    const outcome = await runSession(state, sessionConfig(input), executor);
+    if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, state);
+    const result = finish(outcome.status, outcome.endReason);
+    if (outcome.status === 'failed') throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TurnFailed');
+    return result;
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(async () => {
-        finish('cancelled', 'cancelled');
+        finish('cancelled', END_REASONS.cancelled);
       });
     }
     throw err;

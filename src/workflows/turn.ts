@@ -69,6 +69,7 @@ export function compact(record: ToolCallRecord): CompactRecord {
     ...(record.decision ? { decision: record.decision } : {}),
     preview: previewOf(content),
     ...(record.reused ? { reused: true } : {}),
+    ...(record.stop ? { stop: record.stop } : {}),
   };
 }
 

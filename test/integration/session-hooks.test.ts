@@ -54,3 +54,18 @@ test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds
     assert.deepEqual(echoCall?.hooks?.map((h) => [h.event, h.outcome]), [['PreToolUse', 'success'], ['PostToolUse', 'success']]);
   });
 });
+
+test("integration: a PostToolUse hook's continue:false stops the session after the turn, saying why", async () => {
+  await withAgent({}, async ({ fake, start }) => {
+    fake.enqueue(toolUseResponse([{ id: 'toolu_h_stop', name: 'Bash', input: { command: 'echo done' } }]), textResponse('never asked for'));
+    const handle = await start({
+      prompt: 'run and stop',
+      hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"the build is green"}'` }] }] },
+    });
+    const result = await handle.result();
+    assert.equal(result.status, 'stopped');
+    assert.match(result.endReason, /stopped by a hook .*: the build is green/);
+    assert.equal(fake.messageRequests().length, 1, 'the model is not called again');
+    assert.equal(fake.remaining(), 1);
+  });
+});

@@ -1,0 +1,248 @@
+// The session loop, written once against an abstract executor, as `executeTurn` is for one turn:
+// the session workflow (Temporal) and the in-process runner (src/local) supply executors; the
+// decisions — limits, end reasons, follow-up messages, interrupts, token accounting, when to
+// checkpoint — are made here, the same way for both. Pure and deterministic: no I/O, no clocks.
+import type { AgentContext } from './context';
+import type { Message, Usage } from './messages';
+import type { ToolCallStatus } from './records';
+import type { TurnEndReason } from './turn';
+
+export type SessionStatusName =
+  | 'running'
+  | 'awaiting_approval'
+  | 'waiting_for_model'
+  | 'interrupted'
+  | 'completed'
+  | 'stopped'
+  | 'max_turns'
+  | 'max_tokens'
+  | 'failed'
+  | 'cancelled';
+
+export type SessionPhase = 'starting' | 'turn' | 'awaiting_approval' | 'waiting_for_message' | 'ended';
+
+/** The session's state between turns; carried across continue-as-new. */
+export interface SessionState {
+  turn: number;
+  head: string | null;
+  /** cwd and directories; `readFiles` lives in the read-file store under `readFilesRef` (kept out of payloads). */
+  context: AgentContext;
+  readFilesRef?: string | null;
+  /** Summed over every model call of the session. */
+  usage: Usage;
+  /** The last model response's usage: what the next request starts from (context accounting). */
+  lastUsage?: Usage;
+  /** Follow-up messages not yet sent to the model (the prompt first). */
+  pendingMessages: string[];
+  /**
+   * How many tool calls ended in each status. The per-id ledger that prevents re-execution lives
+   * with the activities (src/stores/executionLedger.ts), so the carried state stays constant-size.
+   */
+  toolCallCounts: Partial<Record<ToolCallStatus, number>>;
+  /** Carried by runs recorded before toolCallCounts existed (tool_use_id -> status). */
+  ledger?: Record<string, ToolCallStatus>;
+  runs: number;
+  lastText: string;
+  /** Interrupted: the next turn waits for a follow-up message (or the session ends). */
+  interrupted: boolean;
+  /** Unique per session (not per workflow id): keys the execution ledger. Set by the scheduler. */
+  ledgerKey?: string;
+}
+
+export interface SessionConfig {
+  maxTurns?: number;
+  maxTotalTokens?: number;
+  /** After an interrupt: wait for a follow-up message or end the session. */
+  onInterrupt: 'wait' | 'end';
+  /** How long to wait for a follow-up after an interrupt. */
+  idleTimeoutMs: number;
+}
+
+/** What the session needs to know of a finished turn (schedulers report more; it is ignored here). */
+export interface TurnReport {
+  reason: TurnEndReason | 'failed';
+  /** False when the turn ended before the model answered: its messages are sent again next turn. */
+  consumedAppend: boolean;
+  head: string | null;
+  context: AgentContext;
+  readFilesRef?: string | null;
+  usage?: Usage;
+  records: ReadonlyArray<{ status: ToolCallStatus; stop?: { reason: string; hook: string } }>;
+  /** The assistant's text (may be a preview). */
+  text: string;
+  /** Why the turn failed (reason 'failed'). */
+  error?: string;
+}
+
+export interface SessionExecutor {
+  /** Runs turn `turn`, sending `append` (the pending user messages) before the model call. */
+  runTurn(turn: number, append: Message[]): Promise<TurnReport>;
+  /** True if an interrupt arrived since the last call; consumes it. */
+  takeInterrupt(): boolean;
+  /** Waits until `state.pendingMessages` is not empty; false after `timeoutMs` without one. */
+  waitForMessage(timeoutMs: number): Promise<boolean>;
+  /** At a turn boundary (after the first turn of a run): true to continue-as-new now. */
+  shouldCheckpoint?(turnsThisRun: number): boolean;
+  /** Before a checkpoint: let in-flight handlers (signals, updates) finish. */
+  drain?(): Promise<void>;
+  /** Status and phase changes, for queries, search attributes and live views. */
+  onStatus?(status: SessionStatusName, phase: SessionPhase): void;
+}
+
+export interface SessionEnd {
+  kind: 'end';
+  status: SessionStatusName;
+  endReason: string;
+}
+
+/** Continue-as-new with the (mutated) state: the scheduler starts a fresh run with it. */
+export interface SessionCheckpoint {
+  kind: 'checkpoint';
+}
+
+/** Every end reason, in one place: both schedulers say the same thing. */
+export const END_REASONS = {
+  maxTurns: (limit: number) => `reached the limit of ${limit} turns`,
+  maxTokens: (limit: number, used: number) => `reached the limit of ${limit} tokens (used ${used})`,
+  interrupted: 'interrupted by user',
+  idle: 'interrupted; no follow-up message arrived',
+  modelMaxTokens: 'the model hit max_tokens',
+  endTurn: 'the model ended its turn',
+  hookStop: (hook: string, reason: string) => `stopped by a hook (${hook}): ${reason}`,
+  failed: (turn: number, cause: string) => `turn ${turn} failed: ${cause}`,
+  cancelled: 'cancelled',
+} as const;
+
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3600_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 7 * 24 * 3600_000;
+
+/** The session's limits from its input, with the defaults both schedulers use. */
+export function sessionConfig(input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number }): SessionConfig {
+  return {
+    ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
+    ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+    onInterrupt: input.onInterrupt ?? 'wait',
+    idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+  };
+}
+
+export function initialSessionState(prompt: string, context: AgentContext): SessionState {
+  return {
+    turn: 0,
+    head: null,
+    context,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    pendingMessages: [prompt],
+    toolCallCounts: {},
+    runs: 0,
+    lastText: '',
+    interrupted: false,
+  };
+}
+
+/** A state carried from an older version: fills what it lacks (no I/O, so it can run in a workflow). */
+export function migrateSessionState(state: SessionState): SessionState {
+  if (!state.toolCallCounts) {
+    // A run continued from an older version carried the per-id map: count it once.
+    state.toolCallCounts = {};
+    for (const st of Object.values(state.ledger ?? {})) state.toolCallCounts[st] = (state.toolCallCounts[st] ?? 0) + 1;
+    delete state.ledger;
+  }
+  return state;
+}
+
+/** Sums usage, cache counters included (absent counters stay absent). */
+export function addUsage(a: Usage, b: Usage): Usage {
+  const out: Usage = { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
+  for (const k of ['cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
+    if (a[k] !== undefined || b[k] !== undefined) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
+  }
+  return out;
+}
+
+export function totalTokens(u: Usage): number {
+  return u.input_tokens + u.output_tokens;
+}
+
+/** The session's own limits, checked before each turn. */
+export function limitReached(state: SessionState, config: SessionConfig): SessionEnd | undefined {
+  if (config.maxTurns !== undefined && state.turn >= config.maxTurns) return { kind: 'end', status: 'max_turns', endReason: END_REASONS.maxTurns(config.maxTurns) };
+  const used = totalTokens(state.usage);
+  if (config.maxTotalTokens !== undefined && used >= config.maxTotalTokens) {
+    return { kind: 'end', status: 'max_tokens', endReason: END_REASONS.maxTokens(config.maxTotalTokens, used) };
+  }
+  return undefined;
+}
+
+/**
+ * Folds a finished turn into the state and decides what comes next: undefined to run another
+ * turn (tool results to answer, a follow-up arrived, or an interrupt to wait on), or the end.
+ * `taken` is how many pending messages the turn was given.
+ */
+export function applyTurnReport(state: SessionState, report: TurnReport, taken: number): SessionEnd | undefined {
+  if (report.reason === 'failed') return { kind: 'end', status: 'failed', endReason: END_REASONS.failed(state.turn, report.error ?? 'unknown error') };
+  if (report.consumedAppend) state.pendingMessages.splice(0, taken);
+  state.head = report.head;
+  state.context = report.context;
+  if (report.readFilesRef !== undefined) state.readFilesRef = report.readFilesRef;
+  if (report.usage) {
+    state.usage = addUsage(state.usage, report.usage);
+    state.lastUsage = report.usage;
+  }
+  for (const r of report.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
+  if (report.text) state.lastText = report.text;
+
+  if (report.reason === 'interrupted') {
+    state.interrupted = true;
+    return undefined;
+  }
+  // A hook's `continue: false` stops the session after the turn (its results are recorded).
+  const stop = report.records.find((r) => r.stop)?.stop;
+  if (stop) return { kind: 'end', status: 'stopped', endReason: END_REASONS.hookStop(stop.hook, stop.reason) };
+  if (report.reason === 'tool_use') return undefined;
+  if (state.pendingMessages.length > 0) return undefined; // a follow-up arrived during the turn
+  if (report.reason === 'max_tokens') return { kind: 'end', status: 'completed', endReason: END_REASONS.modelMaxTokens };
+  return { kind: 'end', status: 'completed', endReason: END_REASONS.endTurn };
+}
+
+/**
+ * Runs turns until the session ends or should continue-as-new. Mutates `state` (the scheduler
+ * owns it: queries read it, signal handlers push follow-ups into `state.pendingMessages`).
+ */
+export async function runSession(state: SessionState, config: SessionConfig, executor: SessionExecutor): Promise<SessionEnd | SessionCheckpoint> {
+  let turnsThisRun = 0;
+  executor.onStatus?.(state.interrupted ? 'interrupted' : 'running', 'starting');
+  for (;;) {
+    if (executor.takeInterrupt()) state.interrupted = true;
+    if (state.interrupted) {
+      if (config.onInterrupt === 'end') return { kind: 'end', status: 'interrupted', endReason: END_REASONS.interrupted };
+      executor.onStatus?.('interrupted', 'waiting_for_message');
+      // Returns at once when a follow-up is already pending.
+      const got = await executor.waitForMessage(config.idleTimeoutMs);
+      if (!got) return { kind: 'end', status: 'interrupted', endReason: END_REASONS.idle };
+      state.interrupted = false;
+      executor.takeInterrupt(); // an interrupt while nothing ran has nothing left to stop
+      executor.onStatus?.('running', 'waiting_for_message');
+    }
+    const limit = limitReached(state, config);
+    if (limit) return limit;
+
+    // Each run runs at least one turn: a run whose history starts above the limit (a small
+    // limit, a large carry) would otherwise continue-as-new forever without progress.
+    if (turnsThisRun > 0 && executor.shouldCheckpoint?.(turnsThisRun)) {
+      await executor.drain?.();
+      // An interrupt that arrived while handlers drained is carried into the next run.
+      if (executor.takeInterrupt()) state.interrupted = true;
+      return { kind: 'checkpoint' };
+    }
+
+    state.turn++;
+    turnsThisRun++;
+    const taken = state.pendingMessages.length;
+    const append: Message[] = state.pendingMessages.map((text) => ({ role: 'user', content: text }));
+    executor.onStatus?.('running', 'turn');
+    const report = await executor.runTurn(state.turn, append);
+    const end = applyTurnReport(state, report, taken);
+    if (end) return end;
+  }
+}
