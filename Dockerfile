@@ -13,7 +13,8 @@
 FROM node:20-bookworm AS build
 WORKDIR /app
 
-# Dependencies first: this layer is reused until package*.json changes.
+# Dependencies first: this layer is reused until package*.json changes. (The package's `prepare`
+# build does nothing here: tsconfig.json is not copied yet.)
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 

@@ -6,7 +6,8 @@
 //
 //   node scripts/run-tests.mjs [--unit] [--headless] [filter...]
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,20 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 const env = { ...process.env };
+// Tests that need a missing system package skip (test/support/systemPackages.ts) and append a line
+// here; the run ends with one line that names them and what to install.
+const skippedDir = mkdtempSync(path.join(tmpdir(), 'da-skipped-'));
+env.DURABLE_AGENT_SKIPPED_FILE = path.join(skippedDir, 'skipped.txt');
+function reportSkipped() {
+  let lines = [];
+  try {
+    lines = [...new Set(readFileSync(env.DURABLE_AGENT_SKIPPED_FILE, 'utf8').split('\n').filter(Boolean))];
+  } catch {
+    // nothing was skipped
+  }
+  rmSync(skippedDir, { recursive: true, force: true });
+  if (lines.length > 0) console.log(`[run-tests] SKIPPED for missing system packages (CI=true fails instead): ${lines.join('; ')}`);
+}
 try {
   if (needsServer) {
     const { resolveTemporalCli } = require(path.join(root, 'dist/src/temporal/cli.js'));
@@ -101,6 +116,7 @@ try {
   });
   if (stopping) await new Promise(() => {}); // the signal handler stops the server and exits
   await cleanup();
+  reportSkipped();
   process.exit(code);
 } catch (err) {
   console.error(`[run-tests] ${err instanceof Error ? err.message : String(err)}`);

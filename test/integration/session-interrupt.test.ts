@@ -1,8 +1,7 @@
 // integration: interrupts and approvals on the real dev server.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,14 +25,21 @@ function running(pid: number): boolean {
   }
 }
 
+/** Whether any live process is in process group `pgid` (read from /proc: no pgrep needed). */
 function groupRunning(pgid: number): boolean {
-  let pids: string[] = [];
-  try {
-    pids = execFileSync('pgrep', ['-g', String(pgid)]).toString().trim().split(/\s+/).filter(Boolean);
-  } catch {
-    return false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after "(comm)": state ppid pgrp …
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return true;
   }
-  return pids.some((p) => running(Number(p)));
+  return false;
 }
 
 test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results, Bash is interrupted and its process group dies', async () => {

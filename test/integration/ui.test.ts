@@ -19,10 +19,12 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { requireSystemPackage } from '../support/systemPackages';
 
 after(closeTestEnv);
 
 const CHROMIUM = process.env.DURABLE_AGENT_CHROMIUM ?? '/usr/bin/chromium';
+const chromiumPackage = requireSystemPackage({ command: CHROMIUM, debianPackage: 'chromium', usedBy: 'the Temporal UI test (ui.test)', optOutEnv: 'DURABLE_AGENT_SKIP_BROWSER' });
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -45,7 +47,7 @@ const root = (() => {
 const artifacts = join(root, 'test-artifacts');
 
 function skipReason(): string | undefined {
-  if (process.env.DURABLE_AGENT_SKIP_BROWSER === '1') return 'DURABLE_AGENT_SKIP_BROWSER=1';
+  if (chromiumPackage.skip) return chromiumPackage.skip;
   if (!process.env.TEMPORAL_TEST_UI_ADDRESS) {
     return 'no TEMPORAL_TEST_UI_ADDRESS: the dev server runs without its UI (--headless, or the file was run outside scripts/run-tests.mjs)';
   }
@@ -54,11 +56,8 @@ function skipReason(): string | undefined {
 
 test('ui: the session page shows the turn workflows; the turn page shows tool activities with their summaries', { skip: skipReason(), timeout: 240_000 }, async () => {
   const ui = process.env.TEMPORAL_TEST_UI_ADDRESS!.replace(/\/+$/, '');
-  assert.ok(
-    existsSync(CHROMIUM),
-    `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium; .ci/run does this), ` +
-      'set DURABLE_AGENT_CHROMIUM to another Chromium binary, or set DURABLE_AGENT_SKIP_BROWSER=1 to skip this test',
-  );
+  // Under CI a missing Chromium fails here (DURABLE_AGENT_CHROMIUM names another binary; DURABLE_AGENT_SKIP_BROWSER=1 skips).
+  chromiumPackage.assert();
   await mkdir(artifacts, { recursive: true });
 
   await withAgent({}, async ({ fake, start, workDir }) => {

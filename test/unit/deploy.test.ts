@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { requireSystemPackage } from '../support/systemPackages';
 
 const root = (() => {
   for (let dir = __dirname; ; dir = dirname(dir)) {
@@ -80,9 +81,15 @@ const mountsOf = (s: Service): Array<{ source: string; target: string }> =>
 
 const found = composeCommand();
 const cmd = found?.cmd;
-const skip = found ? false : 'docker-compose is not installed (apt-get install -y docker-compose); .ci/run installs it';
+const composePackage = requireSystemPackage({
+  command: 'docker-compose',
+  debianPackage: 'docker-compose',
+  usedBy: 'the docker-compose.yml check (deploy.test)',
+  probe: () => found?.cmd.join(' '),
+});
 
-test('unit: docker-compose.yml is valid and wires Temporal, PostgreSQL, the UI and the worker', { skip }, () => {
+test('unit: docker-compose.yml is valid and wires Temporal, PostgreSQL, the UI and the worker', { skip: composePackage.skip }, () => {
+  composePackage.assert();
   const quiet = compose(cmd!, ['config', '-q']);
   assert.equal(quiet.status, 0, `${cmd!.join(' ')} config -q failed:\n${quiet.stderr}`);
   const rendered = compose(cmd!, ['config']);

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { GrepTool } from '../../src/tools/builtin/grep';
 import { compileJsRegex, isRipgrepAvailable, splitGlobs } from '../../src/tools/builtin/grepEngine';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
+import { requireSystemPackage } from '../support/systemPackages';
 
 let dir: string;
 before(async () => {
@@ -41,7 +42,7 @@ after(() => {
   return removeDir(dir);
 });
 
-const hasRg = isRipgrepAvailable();
+const ripgrep = requireSystemPackage({ command: 'rg', debianPackage: 'ripgrep', usedBy: "Grep's ripgrep engine tests (tools-grep.test)", probe: () => (isRipgrepAvailable() ? 'rg' : undefined) });
 
 async function grep(engine: 'rg' | 'js', input: Record<string, unknown>, cwd = dir) {
   process.env.DURABLE_AGENT_GREP_ENGINE = engine;
@@ -53,8 +54,9 @@ async function grep(engine: 'rg' | 'js', input: Record<string, unknown>, cwd = d
 }
 
 for (const engine of ['rg', 'js'] as const) {
-  const skip = engine === 'rg' && !hasRg ? 'ripgrep (rg) is not installed' : false;
+  const skip = engine === 'rg' ? ripgrep.skip : false;
   describe(`Grep (${engine === 'rg' ? 'ripgrep' : 'JavaScript fallback'})`, { skip }, () => {
+    if (engine === 'rg') it('ripgrep is installed', () => ripgrep.assert());
     it('uses the requested engine', async () => {
       const r = await grep(engine, { pattern: 'login' });
       assert.equal(r.data.engine, engine === 'rg' ? 'ripgrep' : 'javascript');
@@ -183,7 +185,7 @@ for (const engine of ['rg', 'js'] as const) {
   });
 }
 
-describe('Grep: ripgrep and the JavaScript fallback give the same output', { skip: hasRg ? false : 'ripgrep (rg) is not installed' }, () => {
+describe('Grep: ripgrep and the JavaScript fallback give the same output', { skip: ripgrep.skip }, () => {
   const inputs: Array<Record<string, unknown>> = [
     { pattern: 'login' },
     { pattern: 'login|auth', '-i': true },
