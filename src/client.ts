@@ -1,7 +1,7 @@
 // Client helpers: start, follow and steer sessions from your own code (the CLI uses these too).
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { sessionWorkflow } from './workflows/session';
 import {
   STATUS_SEARCH_ATTRIBUTE,
@@ -89,12 +89,14 @@ export async function hasStatusSearchAttribute(client: Client, namespace = clien
 }
 
 export async function startSession(client: Client, opts: SessionOptions & { id?: string; taskQueue?: string }): Promise<SessionHandle> {
-  const input = sessionInput(opts);
+  // The id and the task queue are start options, not part of the session's input.
+  const { id, taskQueue, ...options } = opts;
+  const input = sessionInput(options);
   if (input.useSearchAttributes === undefined) input.useSearchAttributes = await hasStatusSearchAttribute(client);
-  const workflowId = opts.id ?? `session-${randomUUID()}`;
+  const workflowId = id ?? `session-${randomUUID()}`;
   return client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
     workflowId,
-    taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
+    taskQueue: taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
     args: [input],
     staticSummary: `Session: ${input.prompt.replace(/\s+/g, ' ').slice(0, 120)}`,
     memo: { prompt: input.prompt.slice(0, 500), cwd: input.cwd, model: input.model.model },
@@ -116,23 +118,45 @@ export async function sessionStatus(client: Client, sessionId: string): Promise<
   }
 }
 
+/** A session that has ended: it takes no more messages, interrupts or approvals. */
+export class SessionEndedError extends Error {
+  constructor(readonly sessionId: string, readonly status: string) {
+    super(`session ${sessionId} has ended (${status}): nothing to send to it. Start a new one with \`durable-agent run\`.`);
+    this.name = 'SessionEndedError';
+  }
+}
+
+/**
+ * Checks that the session exists and still runs, with `describe` (answered by the server alone:
+ * a signal or update needs no live worker to be accepted, so neither does this check). Returns
+ * the running turn's workflow id, if any, and the session's task queue.
+ */
+export async function runningSession(client: Client, sessionId: string): Promise<{ currentTurnWorkflowId?: string; taskQueue: string }> {
+  let desc;
+  try {
+    desc = await sessionHandle(client, sessionId).describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(sessionId);
+    throw err;
+  }
+  if (desc.status.name !== 'RUNNING') throw new SessionEndedError(sessionId, desc.status.name.toLowerCase());
+  const turn = (desc.raw.pendingChildren ?? []).map((c) => c.workflowId ?? '').find((w) => w.startsWith(`${sessionId}/turn-`));
+  return { ...(turn ? { currentTurnWorkflowId: turn } : {}), taskQueue: desc.taskQueue };
+}
+
 export async function interruptSession(client: Client, sessionId: string, by?: string): Promise<void> {
-  // The session forwards the interrupt to its running turn; signalling the turn directly as well,
-  // at the same time, saves a workflow task on the way to cancelling in-flight tools (the turn's
-  // handler is idempotent).
-  const direct = (async () => {
-    try {
-      const status = await sessionStatus(client, sessionId);
-      if (status.currentTurnWorkflowId) await client.workflow.getHandle(status.currentTurnWorkflowId).signal(turnInterruptSignal);
-    } catch {
-      // The turn ended meanwhile, or no worker answers queries right now: the session's own forwarding suffices.
-    }
-  })();
+  // The session forwards the interrupt to its running turn; signalling the turn directly as well
+  // saves a workflow task on the way to cancelling in-flight tools (the turn's handler is
+  // idempotent). Both are signals: the server takes them with or without a worker up.
+  const { currentTurnWorkflowId } = await runningSession(client, sessionId);
+  if (currentTurnWorkflowId) {
+    await client.workflow.getHandle(currentTurnWorkflowId).signal(turnInterruptSignal).catch(() => undefined); // the turn ended meanwhile
+  }
   await sessionHandle(client, sessionId).signal(interruptSignal, by ? { by } : {});
-  await direct;
 }
 
 export async function sendMessage(client: Client, sessionId: string, text: string): Promise<void> {
+  await runningSession(client, sessionId);
   await sessionHandle(client, sessionId).signal(sendMessageSignal, { text });
 }
 
@@ -144,14 +168,40 @@ export class ApprovalRejectedError extends Error {
   }
 }
 
-async function decide(client: Client, sessionId: string, update: typeof approveUpdate, arg: ApprovalDecisionInput): Promise<{ toolUseId: string }> {
+/**
+ * The answer to an approve/deny: applied (the session took it), or pending — the server has it,
+ * but no worker has taken it yet (an update needs a worker to be accepted and applied; it waits
+ * for one, unless the Temporal server restarts first).
+ */
+export type ApprovalAnswer = { status: 'applied'; toolUseId: string } | { status: 'pending'; toolUseId?: string; taskQueue: string };
+
+/** How long approve/deny wait for a worker to take the decision before answering "pending". Env DURABLE_AGENT_UPDATE_WAIT_MS. */
+function updateWaitMs(): number {
+  const n = Number(process.env.DURABLE_AGENT_UPDATE_WAIT_MS);
+  return Number.isFinite(n) && n > 0 ? n : 10_000;
+}
+
+async function decide(client: Client, sessionId: string, update: typeof approveUpdate, arg: ApprovalDecisionInput): Promise<ApprovalAnswer> {
+  const { taskQueue } = await runningSession(client, sessionId);
+  const handle = sessionHandle(client, sessionId);
   try {
-    return await sessionHandle(client, sessionId).executeUpdate(update, { args: [arg] });
+    const started = handle.startUpdate(update, { args: [arg], waitForStage: WorkflowUpdateStage.ACCEPTED });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'pending'>((resolve) => {
+      timer = setTimeout(() => resolve('pending'), updateWaitMs());
+    });
+    const first = await Promise.race([started, waited]).finally(() => clearTimeout(timer));
+    if (first === 'pending') {
+      started.catch(() => undefined); // left to the server: a worker takes it when one runs
+      return { status: 'pending', ...(arg.toolUseId ? { toolUseId: arg.toolUseId } : {}), taskQueue };
+    }
+    const r = await first.result();
+    return { status: 'applied', toolUseId: r.toolUseId };
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw new ApprovalRejectedError(err.cause?.message ?? err.message);
     if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') {
-      // An update to a session that has ended also answers "not found": say which it is.
-      const desc = await sessionHandle(client, sessionId).describe().catch(() => undefined);
+      // The session ended between the check and the update.
+      const desc = await handle.describe().catch(() => undefined);
       if (desc) throw new ApprovalRejectedError(`session ${sessionId} has ended (${desc.status.name.toLowerCase()}); nothing is waiting for approval`);
       throw new SessionNotFoundError(sessionId);
     }
@@ -159,11 +209,11 @@ async function decide(client: Client, sessionId: string, update: typeof approveU
   }
 }
 
-export async function approveToolUse(client: Client, sessionId: string, toolUseId?: string, by?: string): Promise<{ toolUseId: string }> {
+export async function approveToolUse(client: Client, sessionId: string, toolUseId?: string, by?: string): Promise<ApprovalAnswer> {
   return decide(client, sessionId, approveUpdate, { decision: 'approve', ...(toolUseId ? { toolUseId } : {}), ...(by ? { by } : {}) });
 }
 
-export async function denyToolUse(client: Client, sessionId: string, toolUseId?: string, reason?: string, by?: string): Promise<{ toolUseId: string }> {
+export async function denyToolUse(client: Client, sessionId: string, toolUseId?: string, reason?: string, by?: string): Promise<ApprovalAnswer> {
   return decide(client, sessionId, denyUpdate, { decision: 'deny', ...(toolUseId ? { toolUseId } : {}), ...(reason ? { reason } : {}), ...(by ? { by } : {}) });
 }
 

@@ -8,7 +8,8 @@ import { createModelActivities, type ModelDeps } from './activities/model';
 import { createToolActivities } from './activities/tools';
 import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
-import { LocalBlobStore, TranscriptStore, type BlobStore } from './stores/messageStore';
+import { configuredBlobStore } from './stores/configured';
+import { TranscriptStore, type BlobStore } from './stores/messageStore';
 import { PayloadStore } from './stores/payloadStore';
 import { ReadFilesStore } from './stores/readFilesStore';
 import { BUILTIN_TOOLS } from './tools/builtin';
@@ -32,7 +33,7 @@ export interface AgentWorkerOptions {
   hooks?: HooksConfig;
   /** Where transcripts, the execution ledger and large results live. Default: env DURABLE_AGENT_STORE_DIR, else ~/.durable-agent/store. */
   storeDir?: string;
-  /** A shared blob store for multi-host deployments; default a LocalBlobStore under storeDir. */
+  /** A shared blob store for multi-host deployments; default: env DURABLE_AGENT_BLOB_STORE's module, else a LocalBlobStore under storeDir. */
   blobStore?: BlobStore;
   /** Builds the Anthropic client. Default: the SDK with ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. */
   anthropic?: () => Anthropic;
@@ -56,7 +57,7 @@ export function sessionDirName(sessionId: string): string {
 /** The activities of a worker, built from their dependencies (tests call this directly). */
 export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'> = {}) {
   const storeDir = opts.storeDir ?? defaultStoreDir();
-  const blobs = opts.blobStore ?? new LocalBlobStore(join(storeDir, 'blobs'));
+  const blobs = configuredBlobStore({ storeDir, ...(opts.blobStore ? { blobStore: opts.blobStore } : {}) });
   const registry: AnyTool[] = [...(opts.replaceBuiltins ? [] : BUILTIN_TOOLS), ...(opts.tools ?? [])];
   const pool = (toolNames: string[], permission: ToolPermissionContext) =>
     createToolPool(

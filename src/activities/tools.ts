@@ -86,6 +86,7 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
     result: outcome.result ?? errorResult(outcome.toolUseId, 'No result was produced.'),
     contextModifiers: outcome.contextModifiers,
     ...(outcome.newMessages.length > 0 ? { newMessages: outcome.newMessages } : {}),
+    ...(outcome.hookNotices.length > 0 ? { notices: outcome.hookNotices.map((n) => (n.length > 500 ? `${n.slice(0, 499)}…` : n)) } : {}),
     ...(outcome.permission
       ? { decision: decisionFromReason(outcome.permission.behavior, outcome.permission.decisionReason, outcome.permission.message) }
       : {}),
@@ -285,6 +286,7 @@ export function createToolActivities(deps: ToolDeps) {
         return { kind: 'ask', message: outcome.ask?.message ?? 'Permission required', ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}) };
       }
       const record: ToolCallRecord = { ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) };
+      for (const notice of record.notices ?? []) ctx.warn(`${block.name} ${block.id}: ${notice}`, { sessionId: session.sessionId, toolUseId: block.id });
       if (outcome.status === 'interrupted' && ctx.signal.aborted) {
         // Cancelled: the workflow records the interruption itself; the ledger keeps 'started' so a
         // later execution of the same id knows the outcome may be partial.

@@ -511,6 +511,7 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
       ...(batch ? { batch: batch.index, concurrent: batch.concurrent } : {}),
       ...(reused ? { reused: true } : {}),
       ...(final?.persistedTo ? { persistedTo: final.persistedTo } : {}),
+      ...(final?.notices?.length ? { notices: final.notices } : {}),
       ...(final?.hooks ? { hooks: final.hooks } : {}),
     };
     return entry;

@@ -52,6 +52,7 @@ function toolLine(c: AuditToolCall): string {
     c.batch !== undefined ? `batch ${c.batch}${c.concurrent ? ' ∥' : ''}` : '',
     c.reused ? 'reused' : '',
     failures.length ? `failures: ${failures.map((f) => cut(f, 60)).join(' | ')}` : '',
+    c.notices?.length ? `notices: ${c.notices.map((n) => cut(n, 80)).join(' | ')}` : '',
   ].filter(Boolean);
   return [
     clock(c.startedAt ?? c.endedAt),

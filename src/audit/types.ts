@@ -74,6 +74,8 @@ export interface AuditToolCall {
   /** The ledger supplied the result (the id had already run): nothing was executed again. */
   reused?: boolean;
   persistedTo?: string;
+  /** What went wrong around the call without failing it (e.g. a large result kept inline because storing it failed). */
+  notices?: string[];
   /** The hooks that ran around the call: event, command, outcome, exit code, duration. */
   hooks?: HookRunSummary[];
 }

@@ -8,6 +8,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { Client } from '@temporalio/client';
 import {
   ApprovalRejectedError,
+  SessionEndedError,
   SessionNotFoundError,
   approveToolUse,
   denyToolUse,
@@ -197,7 +198,8 @@ export function buildProgram(): Command {
         ...(o.systemPrompt ? { system: o.systemPrompt as string } : {}),
       },
       ...(o.appendSystemPrompt ? { appendSystemPrompt: o.appendSystemPrompt as string } : {}),
-      permissionMode: ((o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? 'default') as PermissionMode,
+      // Unset here, the session's input takes DURABLE_AGENT_PERMISSION_MODE (else 'default').
+      ...((o.permissionMode ?? settings.mode) ? { permissionMode: (o.permissionMode ?? settings.mode) as PermissionMode } : {}),
       rules: { allow: [...settings.allow, ...(o.allow as string[])], ask: [...settings.ask, ...(o.ask as string[])], deny: [...settings.deny, ...(o.deny as string[])] },
       additionalDirectories: [...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))],
       ...(settings.hooks ? { hooks: settings.hooks } : {}),
@@ -263,9 +265,11 @@ export function buildProgram(): Command {
     async (id: string, o: ConnOpts & { storeDir?: string }) =>
       withClient(o, async (client) => {
         const s = await sessionStatus(client, id);
-        const { TranscriptStore, LocalBlobStore } = await import('../stores/messageStore');
+        const { TranscriptStore } = await import('../stores/messageStore');
+        const { configuredBlobStore } = await import('../stores/configured');
         const { defaultStoreDir } = await import('../worker');
-        const store = new TranscriptStore(new LocalBlobStore(join(o.storeDir ?? defaultStoreDir(), 'blobs')));
+        // The store the workers are configured with (DURABLE_AGENT_BLOB_STORE, else the files under the store dir).
+        const store = new TranscriptStore(configuredBlobStore({ storeDir: o.storeDir ?? defaultStoreDir() }));
         const messages = await store.load(s.head);
         if (o.json) return print(o, messages, '');
         for (const m of messages) {
@@ -295,7 +299,6 @@ export function buildProgram(): Command {
   addConnectionOptions(program.command('interrupt').description('Interrupt the running turn (in-flight tools are cancelled)').argument('<id>').option('--json', 'JSON')).action(
     async (id: string, o: ConnOpts) =>
       withClient(o, async (client) => {
-        await sessionStatus(client, id);
         await interruptSession(client, id, identity());
         print(o, { session: id, interrupted: true }, `interrupt sent to ${id}`);
       }),
@@ -306,7 +309,6 @@ export function buildProgram(): Command {
       withClient(o, async (client) => {
         const text = words.join(' ').trim();
         if (!text) throw new UsageError('the message is empty');
-        await sessionStatus(client, id);
         await sendMessage(client, id, text);
         print(o, { session: id, sent: text }, `message sent to ${id}`);
       }),
@@ -316,9 +318,8 @@ export function buildProgram(): Command {
     program.command('approve').description('Approve a pending tool call').argument('<id>').argument('[tool_use_id]').option('--by <identity>', 'who approves', identity()).option('--json', 'JSON'),
   ).action(async (id: string, toolUseId: string | undefined, o: ConnOpts & { by: string }) =>
     withClient(o, async (client) => {
-      await sessionStatus(client, id);
       const r = await approveToolUse(client, id, toolUseId, o.by);
-      print(o, { session: id, ...r }, `approved ${r.toolUseId}`);
+      print(o, { session: id, decision: 'approve', ...r }, r.status === 'applied' ? `approved ${r.toolUseId}` : pendingText('approve', id, r));
     }),
   );
 
@@ -333,9 +334,8 @@ export function buildProgram(): Command {
       .option('--json', 'JSON'),
   ).action(async (id: string, toolUseId: string | undefined, o: ConnOpts & { reason?: string; by: string }) =>
     withClient(o, async (client) => {
-      await sessionStatus(client, id);
       const r = await denyToolUse(client, id, toolUseId, o.reason, o.by);
-      print(o, { session: id, ...r }, `denied ${r.toolUseId}`);
+      print(o, { session: id, decision: 'deny', ...r }, r.status === 'applied' ? `denied ${r.toolUseId}` : pendingText('deny', id, r));
     }),
   );
 
@@ -357,6 +357,14 @@ async function sessionExists(client: Client, id: string): Promise<void> {
     if ((err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(id);
     throw err;
   }
+}
+
+/** An approve/deny that the server holds until a worker takes it: say so, and how to check. */
+function pendingText(decision: 'approve' | 'deny', id: string, r: { toolUseId?: string; taskQueue: string }): string {
+  return (
+    `${decision} of ${r.toolUseId ?? 'the pending call'} sent to ${id}, but no worker has taken it yet: it is applied when a worker ` +
+    `for task queue ${r.taskQueue} runs (unless the Temporal server restarts first). Check with: durable-agent status ${id}`
+  );
 }
 
 function waitForSignal(): Promise<void> {
@@ -386,7 +394,7 @@ async function followAndExit(client: Client, id: string, o: ConnOpts): Promise<v
 
 /** One line, no stack: what went wrong and what to do. */
 export function describeError(err: unknown): string {
-  if (err instanceof TemporalUnavailableError || err instanceof SessionNotFoundError || err instanceof ApprovalRejectedError) return err.message;
+  if (err instanceof TemporalUnavailableError || err instanceof SessionNotFoundError || err instanceof ApprovalRejectedError || err instanceof SessionEndedError) return err.message;
   if (err instanceof UsageError || err instanceof SettingsError || err instanceof TemporalCliNotFoundError) return err.message.split('\n')[0] as string;
   if (err instanceof Error) return (err.message.split('\n')[0] ?? String(err)) as string;
   return String(err);

@@ -41,6 +41,11 @@ export interface ToolCallRecord {
   resultChars?: number;
   /** True when this record came from the ledger instead of a new execution. */
   reused?: boolean;
+  /**
+   * What went wrong around the call without failing it (a large result that could not be
+   * stored and was kept inline, a hook that errored): kept for the audit and the worker log.
+   */
+  notices?: string[];
   /** The hooks that ran around this call (outputs left out: the audit keeps who ran and how it ended). */
   hooks?: HookRunSummary[];
   /** A hook answered `continue: false`: the session stops after this turn. */

@@ -60,3 +60,30 @@ test('unit: runLocalSession — [WordCount, Read] [Edit] [Grep] with ordered res
     await fake.close();
   }
 });
+
+test('unit: a large result that cannot be stored stays inline, and the failure is recorded on the call (never silent)', async () => {
+  const fake = await startFakeAnthropic();
+  const work = await mkdtemp(join(tmpdir(), 'da-local-'));
+  const store = await mkdtemp(join(tmpdir(), 'da-local-store-'));
+  try {
+    // A file where the results directory should be: storing a large result fails (ENOTDIR), even as root.
+    await writeFile(join(store, 'results'), 'not a directory\n');
+    const lines = Array.from({ length: 1000 }, (_, i) => `match line ${String(i).padStart(4, '0')} ${'x'.repeat(40)}`);
+    await writeFile(join(work, 'big.txt'), `${lines.join('\n')}\n`);
+    fake.enqueue(toolUseResponse([{ id: 'toolu_big', name: 'Grep', input: { pattern: 'match line', output_mode: 'content', head_limit: 0 } }]), textResponse('done'));
+    const result = await runLocalSession(
+      { prompt: 'go', cwd: work, tools: ['Grep'], permissionMode: 'bypassPermissions', model: { model: 'claude-test', maxTokens: 256 } },
+      { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    assert.equal(result.status, 'completed', result.endReason);
+    const [record] = result.records;
+    assert.equal(record?.status, 'ok');
+    assert.equal(record?.persistedTo, undefined);
+    assert.ok(record?.notices?.some((n) => /Could not store the large Grep result \(\d+ chars\); kept it inline: .*ENOTDIR|not a directory/.test(n)), JSON.stringify(record?.notices));
+    // The model got the whole result inline.
+    const [sent] = lastToolResults(fake.messageRequests()[1]!);
+    assert.match(JSON.stringify(sent?.content), /match line 0999/);
+  } finally {
+    await fake.close();
+  }
+});
