@@ -52,8 +52,22 @@ export function defaultSystemPrompt(cwd: string, additionalDirectories: readonly
   ].join('\n');
 }
 
+/**
+ * The longest prompt or follow-up message, in characters. A user message travels inline through
+ * the session's start (or signal) event and the turn that sends it (tool inputs and results travel
+ * by reference): this keeps every such event well below Temporal's payload limits.
+ */
+export const MAX_MESSAGE_CHARS = 256 * 1024;
+
+function checkMessageSize(what: string, text: string): void {
+  if (text.length > MAX_MESSAGE_CHARS) {
+    throw new Error(`the ${what} is ${text.length} characters; the limit is ${MAX_MESSAGE_CHARS}: put the material in a file in the working directory and tell the agent to read it`);
+  }
+}
+
 /** Fills defaults: every option documents its env var; an explicit option beats it. */
 export function sessionInput(opts: SessionOptions): SessionInput {
+  checkMessageSize('prompt', opts.prompt);
   const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
   if (!PERMISSION_MODES.includes(mode)) throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
   const maxConcurrencyEnv = Number(process.env.DURABLE_AGENT_MAX_TOOL_USE_CONCURRENCY);
@@ -156,6 +170,7 @@ export async function interruptSession(client: Client, sessionId: string, by?: s
 }
 
 export async function sendMessage(client: Client, sessionId: string, text: string): Promise<void> {
+  checkMessageSize('message', text);
   await runningSession(client, sessionId);
   await sessionHandle(client, sessionId).signal(sendMessageSignal, { text });
 }

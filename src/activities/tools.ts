@@ -5,7 +5,7 @@ import { activityRuntime, type CallRuntime } from './model';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { errorResult, type DecisionRecord, type ToolCallRecord } from '../engine/records';
-import { askMessageForHistory, findToolUse, recordForHistory } from '../engine/payloads';
+import { askMessageForHistory, findToolUse, inputForHistory, recordForHistory } from '../engine/payloads';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import { describeToolUse, runToolUse, type ToolUseOutcome } from '../pipeline/runToolUse';
 import type { HooksConfig } from '../hooks';
@@ -267,8 +267,9 @@ export function createToolActivities(deps: ToolDeps) {
         abortSignal: ctx.signal,
         beforeCall: markStarted,
         onProgress: (p) => {
-          lastProgress = p;
-          ctx.heartbeat({ toolUseId: block.id, progress: p });
+          // Heartbeat details end up in history (a timed-out or cancelled attempt's last details): keep them small.
+          lastProgress = inputForHistory(p);
+          ctx.heartbeat({ toolUseId: block.id, progress: lastProgress });
         },
         ...(input.approval
           ? {

@@ -14,6 +14,7 @@ import {
 } from '../../src/engine/payloads';
 import { syntheticRecord, type ToolCallRecord } from '../../src/engine/records';
 import type { AssistantMessage, ToolResultBlockParam } from '../../src/engine/messages';
+import { MAX_MESSAGE_CHARS, sessionInput } from '../../src/client';
 
 const big = 'x'.repeat(100_000);
 
@@ -77,4 +78,9 @@ test('unit: recordForHistory keeps a preview and the reference; toolResultsByRef
     resolveMessages([{ role: 'user', content: [{ type: 'tool_result_ref', tool_use_id: 'zz', ref: 'toolresult-abc' }] }], async (ref) => stored[ref] as ToolResultBlockParam),
     /answers a, not zz/,
   );
+});
+
+test('unit: a prompt longer than MAX_MESSAGE_CHARS is refused with what to do instead (user messages travel inline)', () => {
+  assert.throws(() => sessionInput({ prompt: 'x'.repeat(MAX_MESSAGE_CHARS + 1), cwd: '/tmp' }), /the prompt is 262145 characters; the limit is 262144: put the material in a file/);
+  assert.equal(sessionInput({ prompt: 'x'.repeat(MAX_MESSAGE_CHARS), cwd: '/tmp' }).prompt.length, MAX_MESSAGE_CHARS);
 });
