@@ -71,6 +71,12 @@ export function sessionInput(opts: SessionOptions): SessionInput {
   const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
   if (!PERMISSION_MODES.includes(mode)) throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
   const maxConcurrencyEnv = Number(process.env.DURABLE_AGENT_MAX_TOOL_USE_CONCURRENCY);
+  const envMs = (name: string): number | undefined => {
+    const v = Number(process.env[name]);
+    return process.env[name] && Number.isFinite(v) && v > 0 ? v : undefined;
+  };
+  const retryCapMs = opts.retryCapMs ?? envMs('DURABLE_AGENT_RETRY_CAP_MS');
+  const maxOutageMs = opts.maxOutageMs ?? envMs('DURABLE_AGENT_MAX_OUTAGE_MS');
   const cwd = resolve(opts.cwd ?? process.cwd());
   const { appendSystemPrompt, ...rest } = opts;
   const baseSystem = opts.model?.system ?? defaultSystemPrompt(cwd, opts.additionalDirectories ?? []);
@@ -89,6 +95,8 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     rules: opts.rules ?? { allow: [], ask: [], deny: [] },
     cwd,
     maxConcurrency: opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
+    ...(retryCapMs !== undefined ? { retryCapMs } : {}),
+    ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
   };
 }
 

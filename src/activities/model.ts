@@ -5,6 +5,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
 import { contentForHistory, messageForHistory, resolveMessages, type MessageByRef } from '../engine/payloads';
 import type { TranscriptStore } from '../stores/messageStore';
+import { failureKindOfStatus, type TransientFailure } from '../engine/retry';
 import type { PayloadStore } from '../stores/payloadStore';
 
 export interface ModelSettings {
@@ -76,25 +77,29 @@ export interface ModelDeps {
 export function classifyModelError(err: unknown): ApplicationFailure | Error {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof Anthropic.APIUserAbortError) return err;
+  // Details carry the failure as the turn's outage handling reads it (TransientFailure).
   if (err instanceof Anthropic.APIConnectionError) {
-    return ApplicationFailure.retryable(`model connection failed: ${err.message}`, 'ModelConnectionError');
+    const message = `model connection failed: ${err.message}`;
+    return ApplicationFailure.create({ message, type: 'ModelConnectionError', nonRetryable: false, details: [{ kind: 'connection', message } satisfies TransientFailure] });
   }
   if (err instanceof Anthropic.APIError) {
     const status = err.status ?? 0;
     const retryAfter = retryAfterMs(err.headers);
     const message = `model API error ${status}: ${err.message}`;
     if (status === 429 || status === 529 || status === 408 || status === 409 || status >= 500) {
+      const failure: TransientFailure = { kind: failureKindOfStatus(status), message, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
       return ApplicationFailure.create({
         message,
         type: `ModelHttp${status}`,
         nonRetryable: false,
+        details: [failure],
         ...(retryAfter !== undefined ? { nextRetryDelay: retryAfter } : {}),
       });
     }
     return ApplicationFailure.nonRetryable(message, `ModelHttp${status}`);
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return ApplicationFailure.retryable(`model call failed: ${message}`, 'ModelError');
+  const message = `model call failed: ${err instanceof Error ? err.message : String(err)}`;
+  return ApplicationFailure.create({ message, type: 'ModelError', nonRetryable: false, details: [{ kind: 'other', message } satisfies TransientFailure] });
 }
 
 function retryAfterMs(headers: Headers | undefined): number | undefined {

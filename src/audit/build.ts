@@ -366,11 +366,21 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
   for (const a of activities) byId.set(a.activityId, a);
 
   // The model call.
-  const modelTrack = activities.find((a) => a.type === 'callModel');
+  // An outage makes several model activities in one turn (model-<n>, model-<n>-attempt-<k>): one
+  // model call with all their attempts and failures; the last one answered.
+  const modelTracks = activities.filter((a) => a.type === 'callModel');
+  const modelTrack = modelTracks[modelTracks.length - 1];
   let model: AuditModelCall | undefined;
   let blocks: ToolUseBlock[] = [];
   if (modelTrack) {
-    const view = activityView(modelTrack, pending.get(modelTrack.activityId));
+    const views = modelTracks.map((t) => activityView(t, pending.get(t.activityId)));
+    const last = views[views.length - 1] as AuditActivity;
+    const view: AuditActivity = {
+      ...last,
+      attempts: views.reduce((n, v) => n + v.attempts, 0),
+      failures: views.flatMap((v) => v.failures),
+      ...(views[0]?.scheduledAt ? { scheduledAt: views[0].scheduledAt } : {}),
+    };
     const mIn = modelTrack.input as CallModelInput | undefined;
     const mOut = modelTrack.outcome === 'completed' ? (modelTrack.result as CallModelResult | undefined) : undefined;
     blocks = (mOut?.message.content ?? []).filter((b): b is ToolUseBlock => b.type === 'tool_use');

@@ -3,6 +3,7 @@
 import type { Client } from '@temporalio/client';
 import { sessionHandle, sessionStatus } from '../client';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { describeOutage } from '../engine/retry';
 import { turnProgressQuery, type CompactRecord, type SessionResult, type SessionStatus } from '../workflows/definitions';
 
 /** The last line of output each running tool reported in its heartbeats, by tool_use_id. */
@@ -41,6 +42,8 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
   const seenPending = new Set<string>();
   let lastTurn = 0;
   let lastPhase = '';
+  let lastOutage = '';
+  let lastOutageWhat = 'model';
   let lastProgressAt = 0;
   let flushedTurn = 0;
   const ensureHeader = (n: number): void => {
@@ -119,6 +122,14 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
         { event: 'approval_pending', ...a },
         `  ⏸ approval needed: ${a.summary} — ${a.message}\n    durable-agent approve ${sessionId} ${a.toolUseId}   |   durable-agent deny ${sessionId} ${a.toolUseId} --reason "…"`,
       );
+    }
+    // An outage: say so once when it starts and whenever the next try is rescheduled.
+    const outageKey = status.outage ? `${status.outage.what}:${status.outage.attempts}` : '';
+    if (outageKey !== lastOutage) {
+      lastOutage = outageKey;
+      if (status.outage) emit({ event: 'waiting', ...status.outage }, `  ⏳ ${describeOutage(status.outage, Date.now())}`);
+      else emit({ event: 'waiting_over' }, `  ✓ the ${lastOutageWhat} is back`);
+      lastOutageWhat = status.outage?.what ?? lastOutageWhat;
     }
     if (status.phase !== lastPhase) {
       lastPhase = status.phase;

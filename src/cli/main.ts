@@ -23,6 +23,7 @@ import { connectClient, loadConnectionConfig, TemporalUnavailableError, type Con
 import { TemporalCliNotFoundError } from '../temporal/cli';
 import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes';
 import { STATUS_SEARCH_ATTRIBUTE, TASK_QUEUE_DEFAULT } from '../workflows/definitions';
+import { describeOutage } from '../engine/retry';
 import { followSession } from './follow';
 import { loadSettings, SettingsError } from './settings';
 
@@ -239,8 +240,13 @@ export function buildProgram(): Command {
           if (n++ >= o.limit) break;
           const memo = (wf.memo ?? {}) as { prompt?: string };
           const sa = wf.typedSearchAttributes?.getAll().find((p) => p.key.name === STATUS_SEARCH_ATTRIBUTE);
-          const row = { id: wf.workflowId, status: typeof sa?.value === 'string' ? sa.value : wf.status.name.toLowerCase(), started: wf.startTime.toISOString(), prompt: memo.prompt ?? '' };
-          print(o, row, `${row.id}  ${row.status.padEnd(17)} ${row.started}  ${row.prompt.replace(/\s+/g, ' ').slice(0, 60)}`);
+          const row: { id: string; status: string; started: string; prompt: string; waiting?: string } = { id: wf.workflowId, status: typeof sa?.value === 'string' ? sa.value : wf.status.name.toLowerCase(), started: wf.startTime.toISOString(), prompt: memo.prompt ?? '' };
+          if (row.status === 'waiting_for_model') {
+            // Since when and until when: the session's status says.
+            const st = await sessionStatus(client, wf.workflowId).catch(() => undefined);
+            if (st?.outage) row.waiting = describeOutage(st.outage, Date.now());
+          }
+          print(o, row, `${row.id}  ${row.status.padEnd(17)} ${row.started}  ${row.prompt.replace(/\s+/g, ' ').slice(0, 60)}${row.waiting ? `\n    ${row.waiting}` : ''}`);
         }
         if (n === 0 && !o.json) console.log('no sessions');
       }),
@@ -254,10 +260,11 @@ export function buildProgram(): Command {
         `status    ${s.status} (${s.phase})${s.endReason ? ` — ${s.endReason}` : ''}`,
         `turn      ${s.turn}   tool calls ${s.toolCalls}   runs ${s.runs + 1}`,
         `usage     ${s.usage.input_tokens} in / ${s.usage.output_tokens} out tokens`,
+        ...(s.outage ? [`waiting   ${describeOutage(s.outage, Date.now())}`] : []),
         ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
         ...(s.lastText ? [`last      ${s.lastText.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
       ];
-      print(o, s, lines.join('\n'));
+      print(o, s.outage ? { ...s, waiting: describeOutage(s.outage, Date.now()) } : s, lines.join('\n'));
     }),
   );
 

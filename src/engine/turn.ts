@@ -6,6 +6,7 @@ import { toolUseBlocksOf, type AssistantMessage, type ToolUseBlock, type Usage }
 import { mapWithConcurrency, partitionToolCalls, type Batch } from './partition';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from './records';
 import { toolResultsByRef, type ToolResultsByRef } from './payloads';
+import { nextAttempt, retryPolicy, type OutageState, type RetryPolicy, type TransientFailure } from './retry';
 
 export interface ToolUseDescription {
   known: boolean;
@@ -31,11 +32,19 @@ export type ToolRunResult = { kind: 'done'; record: ToolCallRecord } | { kind: '
 
 export type ModelCallResult =
   | { kind: 'message'; message: AssistantMessage; usage: Usage; stopReason: string }
-  | { kind: 'interrupted' };
+  | { kind: 'interrupted' }
+  /** A retryable failure (overload, rate limit, 5xx, lost connection): the turn waits and calls again. */
+  | { kind: 'unavailable'; failure: TransientFailure };
 
 export interface TurnExecutor {
-  /** Calls the model with the conversation so far (the executor knows how to find it). */
-  callModel(): Promise<ModelCallResult>;
+  /** Calls the model with the conversation so far (the executor knows how to find it); `attempt` counts from 1. */
+  callModel(attempt: number): Promise<ModelCallResult>;
+  /** Now, in ms (a workflow's deterministic clock). Needed for outages. */
+  now?(): number;
+  /** Shows that the model is unavailable (undefined: available again). */
+  onOutage?(state: OutageState | undefined): void;
+  /** Waits before the next model attempt; 'interrupted' if the turn is interrupted meanwhile. */
+  sleep?(ms: number): Promise<'done' | 'interrupted'>;
   /** Concurrency safety and summaries need tool code, so the executor decides them. */
   describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]>;
   /** Runs one call through the single pipeline. Never used for an id the ledger already holds. */
@@ -54,12 +63,17 @@ export interface TurnInput {
   /** Recorded results by tool_use_id: a recorded id is never executed again (invariant 5). */
   ledger: ReadonlyMap<string, ToolCallRecord>;
   maxConcurrency: number;
+  /** How model outages are waited out (default: retryPolicy()). */
+  retry?: RetryPolicy;
 }
 
-export type TurnEndReason = 'tool_use' | 'end_turn' | 'interrupted' | 'max_tokens' | 'other';
+/** 'failed': the model stayed unavailable past the session's outage limit (`error` says so). */
+export type TurnEndReason = 'tool_use' | 'end_turn' | 'interrupted' | 'max_tokens' | 'other' | 'failed';
 
 export interface TurnOutcome {
   reason: TurnEndReason;
+  /** Why the turn failed (reason 'failed'). */
+  error?: string;
   /** Absent when interrupted during the model call: nothing half-done is recorded. */
   assistant?: AssistantMessage;
   usage?: Usage;
@@ -73,8 +87,8 @@ export interface TurnOutcome {
 }
 
 export async function executeTurn(input: TurnInput, executor: TurnExecutor): Promise<TurnOutcome> {
-  if (executor.isInterrupted()) return { reason: 'interrupted', records: [], context: input.context, batches: [] };
-  const model = await executor.callModel();
+  const model = await callModelThroughOutages(input, executor);
+  if (model.kind === 'failed') return { reason: 'failed', error: model.error, records: [], context: input.context, batches: [] };
   if (model.kind === 'interrupted') return { reason: 'interrupted', records: [], context: input.context, batches: [] };
   const blocks = toolUseBlocksOf(model.message);
   const base = { assistant: model.message, usage: model.usage, stopReason: model.stopReason };
@@ -88,6 +102,38 @@ export async function executeTurn(input: TurnInput, executor: TurnExecutor): Pro
     ...base,
     ...phase,
   };
+}
+
+/**
+ * Calls the model until it answers: a retryable failure waits (backoff honouring retry-after,
+ * capped) and calls again, for as long as the outage limit allows (invariant 10).
+ */
+async function callModelThroughOutages(
+  input: TurnInput,
+  executor: TurnExecutor,
+): Promise<Exclude<ModelCallResult, { kind: 'unavailable' }> | { kind: 'failed'; error: string }> {
+  const policy = input.retry ?? retryPolicy();
+  let outage: OutageState | undefined;
+  for (let attempt = 1; ; attempt++) {
+    if (executor.isInterrupted()) return { kind: 'interrupted' };
+    const model = await executor.callModel(attempt);
+    if (model.kind !== 'unavailable') {
+      if (outage) executor.onOutage?.(undefined);
+      return model;
+    }
+    if (!executor.sleep || !executor.now) return { kind: 'failed', error: model.failure.message };
+    const step = nextAttempt(outage, 'model', model.failure, executor.now(), policy);
+    outage = step.state;
+    if (step.action === 'give_up') {
+      executor.onOutage?.(undefined);
+      return { kind: 'failed', error: step.reason };
+    }
+    executor.onOutage?.(outage);
+    if ((await executor.sleep(step.delayMs)) === 'interrupted') {
+      executor.onOutage?.(undefined);
+      return { kind: 'interrupted' };
+    }
+  }
 }
 
 export interface ToolPhaseOutcome {

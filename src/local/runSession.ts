@@ -3,11 +3,13 @@
 // the session loop is the engine's `runSession`, each turn the engine's `executeTurn`, the model
 // and tool calls the same cores the activities run. This file only schedules them in-process.
 import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
 import { callModelWith, type CallModelResult, type CallRuntime } from '../activities/model';
 import type { ToolSessionSettings } from '../activities/tools';
 import { initialContext, type AgentContext } from '../engine/context';
 import type { Message, ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
+import { retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   END_REASONS,
@@ -50,6 +52,7 @@ export interface LocalSessionStatus {
   usage: SessionState['usage'];
   head: string | null;
   lastText: string;
+  outage?: OutageState;
   endReason?: string;
 }
 
@@ -62,6 +65,21 @@ export interface LocalSession {
   interrupt(): void;
   status(): LocalSessionStatus;
   readonly result: Promise<LocalSessionResult>;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<'done' | 'interrupted'> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve('interrupted');
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve('interrupted');
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve('done');
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 type WorkerDeps = Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'>;
@@ -88,6 +106,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   let interruptRequested = false;
   let turnAbort: AbortController | undefined;
   let wakeWaiter: (() => void) | undefined;
+  let outage: OutageState | undefined;
   let calls = 0;
 
   const runtime = (signal: AbortSignal, key: string): CallRuntime => ({ signal, heartbeat: () => undefined, attempt: 1, callKey: `${sessionId}/${key}`, warn: () => undefined });
@@ -128,12 +147,24 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     const signal = abort.signal;
     let model: CallModelResult | undefined;
     const executor: TurnExecutor = {
-      async callModel() {
+      now: () => Date.now(),
+      onOutage(o) {
+        outage = o;
+        if (o) status = 'waiting_for_model';
+        else if (status === 'waiting_for_model') status = 'running';
+      },
+      sleep: (ms) => abortableSleep(ms, signal),
+      async callModel(attempt) {
         if (signal.aborted) return { kind: 'interrupted' };
         try {
-          model = await callModelWith(deps.modelDeps, { sessionId, turn, head: state.head, append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }, runtime(signal, `model-${turn}`));
+          model = await callModelWith(deps.modelDeps, { sessionId, turn, head: state.head, append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }, runtime(signal, attempt === 1 ? `model-${turn}` : `model-${turn}-attempt-${attempt}`));
         } catch (err) {
           if (signal.aborted) return { kind: 'interrupted' };
+          // The activity's classification: a retryable failure is waited out, the rest ends the turn.
+          if (err instanceof ApplicationFailure && !err.nonRetryable) {
+            const d = err.details?.[0] as Partial<TransientFailure> | undefined;
+            return { kind: 'unavailable', failure: { kind: typeof d?.kind === 'string' ? d.kind : 'other', message: err.message, ...(typeof d?.retryAfterMs === 'number' ? { retryAfterMs: d.retryAfterMs } : {}) } };
+          }
           throw err;
         }
         return { kind: 'message', message: model.message, usage: model.usage, stopReason: model.stopReason };
@@ -147,13 +178,15 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       isInterrupted: () => signal.aborted,
     };
     let outcome: TurnOutcome;
+    const failed = (error: string): TurnReport => ({ reason: 'failed', consumedAppend: false, head: state.head, context: state.context, records: [], text: '', error: `model call failed: ${error}` });
     try {
-      outcome = await executeTurn({ context: state.context, ledger, maxConcurrency: input.maxConcurrency ?? 10 }, executor);
+      outcome = await executeTurn({ context: state.context, ledger, maxConcurrency: input.maxConcurrency ?? 10, retry: retryPolicy(input) }, executor);
     } catch (err) {
-      return { reason: 'failed', consumedAppend: false, head: state.head, context: state.context, records: [], text: '', error: err instanceof Error ? err.message : String(err) };
+      return failed(err instanceof Error ? err.message : String(err));
     } finally {
       turnAbort = undefined;
     }
+    if (outcome.reason === 'failed') return failed(outcome.error ?? 'unavailable');
     opts.onTurn?.(turn, outcome);
     turnsDetail.push({ turn, reason: outcome.reason, batches: outcome.batches });
     for (const r of outcome.records) {
@@ -237,6 +270,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       usage: state.usage,
       head: state.head,
       lastText: state.lastText,
+      ...(outage ? { outage } : {}),
       ...(endReason ? { endReason } : {}),
     }),
   };

@@ -4,6 +4,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentContext } from '../engine/context';
 import type { Message, Usage } from '../engine/messages';
 import type { SessionPhase, SessionState, SessionStatusName } from '../engine/session';
+import type { OutageState } from '../engine/retry';
 import type { DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
 
@@ -45,6 +46,10 @@ export interface SessionInput {
   toolHeartbeatTimeoutMs?: number;
   /** Continue-as-new once a run's history passes this many bytes (or when the server suggests). */
   maxHistoryBytesPerRun?: number;
+  /** Longest single wait in a model or store outage (retry-after is capped too). Default 5 min (env DURABLE_AGENT_RETRY_CAP_MS). */
+  retryCapMs?: number;
+  /** End the session when an outage lasts longer than this. Default: wait as long as it takes (env DURABLE_AGENT_MAX_OUTAGE_MS). */
+  maxOutageMs?: number;
   /** Whether the DurableAgentStatus search attribute is registered on the namespace. */
   useSearchAttributes?: boolean;
 }
@@ -100,6 +105,8 @@ export interface SessionStatus {
   runs: number;
   lastText: string;
   lastTurn?: TurnSummary;
+  /** Set while the running turn waits out a model or store outage. */
+  outage?: OutageState;
   endReason?: string;
   currentTurnWorkflowId?: string;
 }
@@ -129,6 +136,8 @@ export interface TurnWorkflowInput {
   readFilesRef?: string | null;
   maxConcurrency: number;
   approvalTimeoutMs: number;
+  /** How outages are waited out (see SessionInput). */
+  retry?: { retryCapMs?: number; maxOutageMs?: number };
   toolTaskQueue?: string;
   toolHeartbeatTimeoutMs?: number;
 }
@@ -164,6 +173,8 @@ export const turnInterruptSignal = defineSignal('turnInterrupt');
 export const turnApprovalSignal = defineSignal<[{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }]>('turnApproval');
 export const approvalPendingSignal = defineSignal<[PendingApproval]>('approvalPending');
 export const approvalResolvedSignal = defineSignal<[{ toolUseId: string }]>('approvalResolved');
+/** The turn is waiting out a model or store outage (null: it is over). */
+export const outageSignal = defineSignal<[OutageState | null]>('outage');
 export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>('turnProgress');
 
 export function previewOf(text: string, max = 200): string {
@@ -192,7 +203,7 @@ export function sessionInputProblems(input: unknown): string[] {
     if (!rules || !Array.isArray(rules[k]) || (rules[k] as unknown[]).some((r) => typeof r !== 'string')) problems.push(`rules.${k} must be a list of rule strings`);
   }
   if (typeof i.cwd !== 'string' || !i.cwd.startsWith('/')) problems.push('cwd must be an absolute path');
-  for (const k of ['maxTurns', 'maxTotalTokens', 'approvalTimeoutMs', 'idleTimeoutMs', 'maxConcurrency', 'toolHeartbeatTimeoutMs', 'maxHistoryBytesPerRun'] as const) {
+  for (const k of ['maxTurns', 'maxTotalTokens', 'approvalTimeoutMs', 'idleTimeoutMs', 'maxConcurrency', 'toolHeartbeatTimeoutMs', 'maxHistoryBytesPerRun', 'retryCapMs', 'maxOutageMs'] as const) {
     const v = i[k];
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) problems.push(`${k} must be a positive number`);
   }

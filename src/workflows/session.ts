@@ -10,6 +10,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  setCurrentDetails,
   setHandler,
   startChild,
   upsertSearchAttributes,
@@ -18,12 +19,14 @@ import {
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { initialContext } from '../engine/context';
+import { describeOutage, type OutageState } from '../engine/retry';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
 import {
   STATUS_SEARCH_ATTRIBUTE,
   approvalPendingSignal,
   approvalResolvedSignal,
   approveUpdate,
+  outageSignal,
   denyUpdate,
   interruptSignal,
   previewOf,
@@ -62,6 +65,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   let lastTurn: TurnSummary | undefined;
   let child: ChildWorkflowHandle<typeof turnWorkflow> | undefined;
   const pendingApprovals = new Map<string, PendingApproval>();
+  let outage: OutageState | undefined;
 
   const setStatus = (next: SessionStatusName): void => {
     if (next === status) return;
@@ -83,6 +87,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     runs: state.runs,
     lastText: state.lastText,
     ...(lastTurn ? { lastTurn } : {}),
+    ...(outage ? { outage } : {}),
     ...(endReason ? { endReason } : {}),
     ...(child ? { currentTurnWorkflowId: child.workflowId } : {}),
   }));
@@ -100,6 +105,12 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   setHandler(approvalPendingSignal, (p) => {
     pendingApprovals.set(p.toolUseId, p);
     setStatus('awaiting_approval');
+  });
+  setHandler(outageSignal, (o) => {
+    outage = o ?? undefined;
+    setCurrentDetails(o ? describeOutage(o, Date.now()) : '');
+    if (o) setStatus('waiting_for_model');
+    else if (status === 'waiting_for_model') setStatus(pendingApprovals.size > 0 ? 'awaiting_approval' : 'running');
   });
   setHandler(approvalResolvedSignal, ({ toolUseId }) => {
     pendingApprovals.delete(toolUseId);
@@ -172,6 +183,9 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
           maxConcurrency: input.maxConcurrency ?? 10,
           approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+          ...(input.retryCapMs !== undefined || input.maxOutageMs !== undefined
+            ? { retry: { ...(input.retryCapMs !== undefined ? { retryCapMs: input.retryCapMs } : {}), ...(input.maxOutageMs !== undefined ? { maxOutageMs: input.maxOutageMs } : {}) } }
+            : {}),
           ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
           ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
         },
@@ -192,6 +206,10 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       child = undefined;
     }
     pendingApprovals.clear();
+    if (outage) {
+      outage = undefined;
+      setCurrentDetails('');
+    }
     lastTurn = { turn: result.turn, reason: result.reason, records: result.records, batches: result.batches, ...(result.usage ? { usage: result.usage } : {}), fallback: result.fallback, text: result.text };
     if (status === 'awaiting_approval') setStatus('running');
     return { ...result, reason: result.reason as TurnReport['reason'] };

@@ -10,18 +10,22 @@ import {
   isCancellation,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engine/records';
+import { describeOutage, nextAttempt, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
 import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../engine/turn';
 import type { createModelActivities, CallModelResult } from '../activities/model';
 import type { createToolActivities, ToolSessionSettings } from '../activities/tools';
 import {
   approvalPendingSignal,
   approvalResolvedSignal,
+  outageSignal,
   previewOf,
   turnApprovalSignal,
   turnInterruptSignal,
@@ -35,24 +39,41 @@ import {
 type ModelActivities = ReturnType<typeof createModelActivities>;
 type ToolActivities = ReturnType<typeof createToolActivities>;
 
+// One attempt per model activity: the turn itself waits out outages (engine/retry.ts), so that the
+// waiting is visible (status, ls, UI details) and bounded only by the session's own limits.
 const model = proxyActivities<ModelActivities>({
   startToCloseTimeout: '10 minutes',
   // Heartbeats come with every streamed event and every 5 s while waiting: 20 s without one
-  // means the worker is gone, and the call is retried elsewhere.
+  // means the worker is gone, and the call is tried again (elsewhere) after a backoff.
   heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '60 seconds', maximumAttempts: 8 },
+  retry: { maximumAttempts: 1 },
   cancellationType: 'WAIT_CANCELLATION_COMPLETED',
 });
 
+// Store activities retry a few times quickly on the server; past that the turn waits visibly too.
 const store = proxyActivities<ModelActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumAttempts: 10 },
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
 const contextStore = proxyActivities<ToolActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumAttempts: 10 },
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+/** A retryable activity failure as the outage handling reads it; undefined when it is permanent. */
+export function transientFailureOf(err: unknown, what: 'model' | 'store'): TransientFailure | undefined {
+  if (!(err instanceof ActivityFailure)) return undefined;
+  const cause = err.cause;
+  if (cause instanceof TimeoutFailure) return { kind: 'timeout', message: `${what} activity timed out (${cause.timeoutType ?? 'timeout'}): the worker may be gone` };
+  if (cause instanceof ApplicationFailure) {
+    if (cause.nonRetryable) return undefined;
+    const d = cause.details?.[0] as Partial<TransientFailure> | undefined;
+    const kind = what === 'store' ? 'store' : typeof d?.kind === 'string' ? d.kind : 'other';
+    return { kind, message: cause.message, ...(typeof d?.retryAfterMs === 'number' ? { retryAfterMs: d.retryAfterMs } : {}) };
+  }
+  return { kind: what === 'store' ? 'store' : 'other', message: cause?.message ?? err.message };
+}
 
 const local = proxyLocalActivities<ToolActivities>({
   startToCloseTimeout: '30 seconds',
@@ -122,15 +143,44 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   };
 
   let modelResult: CallModelResult | undefined;
-  let modelError: string | undefined;
   const isStopped = (): boolean => interrupted;
 
+  const policy = retryPolicy(input.retry ?? {});
+  /** Shows an outage in this turn (UI details) and to the session (status, ls, live view). */
+  const showOutage = (o: OutageState | undefined): void => {
+    setCurrentDetails(o ? describeOutage(o, Date.now()) : '');
+    if (parent) void CancellationScope.nonCancellable(() => parent.signal(outageSignal, o ?? null)).catch(() => undefined);
+  };
+  /** A store activity that waits out outages like the model does (not interruptible: it records what happened). */
+  async function storeCall<T>(call: (attempt: number) => Promise<T>): Promise<T> {
+    let outage: OutageState | undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const r = await call(attempt);
+        if (outage) showOutage(undefined);
+        return r;
+      } catch (err) {
+        const failure = transientFailureOf(err, 'store');
+        if (!failure) throw err;
+        const step = nextAttempt(outage, 'store', failure, Date.now(), policy);
+        outage = step.state;
+        if (step.action === 'give_up') throw ApplicationFailure.nonRetryable(step.reason, 'StoreUnavailable');
+        showOutage(outage);
+        await sleep(step.delayMs);
+      }
+    }
+  }
+  const attemptId = (base: string, attempt: number): string => (attempt === 1 ? base : `${base}-attempt-${attempt}`);
+
   const executor: TurnExecutor = {
-    async callModel(): Promise<ModelCallResult> {
+    now: () => Date.now(),
+    onOutage: showOutage,
+    sleep: async (ms) => ((await condition(() => interrupted, ms)) ? 'interrupted' : 'done'),
+    async callModel(attempt): Promise<ModelCallResult> {
       try {
         modelResult = await scope.run(() =>
           model.callModel.executeWithOptions(
-            { activityId: `model-${input.turn}`, summary: `Model call (turn ${input.turn}, ${input.model.model})` },
+            { activityId: attemptId(`model-${input.turn}`, attempt), summary: `Model call (turn ${input.turn}, ${input.model.model})${attempt > 1 ? `, attempt ${attempt}` : ''}` },
             [{ sessionId: input.sessionId, turn: input.turn, head: input.head, append: input.append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }],
           ),
         );
@@ -139,7 +189,9 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
           interrupted = true;
           return { kind: 'interrupted' };
         }
-        modelError = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+        const failure = transientFailureOf(err, 'model');
+        if (failure) return { kind: 'unavailable', failure };
+        const modelError = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
         throw ApplicationFailure.nonRetryable(`model call failed: ${modelError}`, 'ModelCallFailed');
       }
       phase = 'tools';
@@ -204,7 +256,8 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     isInterrupted: isStopped,
   };
 
-  const outcome = await executeTurn({ context: input.context, ledger: new Map(), maxConcurrency: input.maxConcurrency }, executor);
+  const outcome = await executeTurn({ context: input.context, ledger: new Map(), maxConcurrency: input.maxConcurrency, retry: policy }, executor);
+  if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'ModelUnavailable');
   phase = 'finishing';
   // The tool results always enter the transcript, even when interrupted (invariant 1).
   const sent = modelResult?.head ?? input.head;
@@ -215,10 +268,10 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const [head, readFilesRef] = await CancellationScope.nonCancellable(() =>
     Promise.all([
       toolResults
-        ? store.appendTranscript.executeWithOptions({ activityId: `append-${input.turn}`, summary: `Record ${outcome.records.length} tool result(s)` }, [{ head: sent, messages: [toolResults] }])
+        ? storeCall((a) => store.appendTranscript.executeWithOptions({ activityId: attemptId(`append-${input.turn}`, a), summary: `Record ${outcome.records.length} tool result(s)` }, [{ head: sent, messages: [toolResults] }]))
         : sent,
       Object.keys(delta).length > 0
-        ? contextStore.storeReadFiles.executeWithOptions({ activityId: `read-files-${input.turn}`, summary: `Record ${Object.keys(delta).length} read file(s)` }, [{ base, delta }])
+        ? storeCall((a) => contextStore.storeReadFiles.executeWithOptions({ activityId: attemptId(`read-files-${input.turn}`, a), summary: `Record ${Object.keys(delta).length} read file(s)` }, [{ base, delta }]))
         : base,
     ]),
   );
