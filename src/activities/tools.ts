@@ -1,6 +1,7 @@
 // Tool activities: thin adapters around the one pipeline (invariant 2). They add what only a
 // durable runner needs: heartbeats with progress, cancellation into the tool's abort signal,
 // and the execution ledger that keeps a completed or lost call from running twice (invariant 5).
+import { loadShellParser } from '../permissions/bashParser';
 import { activityRuntime, type CallRuntime } from './model';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
@@ -166,6 +167,7 @@ export function createToolActivities(deps: ToolDeps) {
   /** Concurrency safety, idempotency and summaries: needs tool code, so it is an activity. */
   async function describeToolUses(input: { session: ToolSessionSettings; blocks: ToolUseBlock[]; messageRef?: string | null; context?: AgentContext }): Promise<ToolUseDescription[]> {
     const pool = deps.pool(input.session.toolNames, input.session.permission);
+    await loadShellParser(); // Bash's read-only/concurrency answers need the parser
     return Promise.all(
       input.blocks.map(async (light) => {
         const b = await wholeBlock(light, input.messageRef);

@@ -14,6 +14,12 @@ export interface AgentContext {
   cwd: string;
   /** Extra absolute directories the session may work in. */
   additionalDirectories: string[];
+  /**
+   * The directory the session started in, kept when a `cd` moves `cwd` (set by the first
+   * setCwd). Permission rules like `Read(./.env)` stay anchored here, and it stays a working
+   * directory.
+   */
+  projectDir?: string;
   /** Read state: absolute path -> what the session last read of it. */
   readFiles: Record<string, FileReadState>;
 }
@@ -41,7 +47,7 @@ export function applyContextModifier(ctx: AgentContext, mod: ContextModifier): A
       // Writing a file means the session knows its whole content.
       return { ...ctx, readFiles: { ...ctx.readFiles, [mod.path]: { mtimeMs: mod.mtimeMs, partial: false } } };
     case 'setCwd':
-      return { ...ctx, cwd: mod.cwd };
+      return { ...ctx, projectDir: ctx.projectDir ?? ctx.cwd, cwd: mod.cwd };
     case 'addDirectory':
       return ctx.additionalDirectories.includes(mod.path)
         ? ctx

@@ -1,12 +1,12 @@
 // The permission decision for one tool call: hook result + rules + the tool's own opinion + mode.
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { AnyTool, DecisionReason, PermissionResult, ToolUseContext } from '../tools/Tool';
 import type { PermissionMode, ToolPermissionContext } from '../tools/permissionTypes';
 import { callFacts, findMatchingRule, type CallFacts, type PermissionEnv } from './matcher';
-import { expandHome, insideWorkingDirs, isInside, pathForms, workingDirForms } from './paths';
+import { insideWorkingDirs } from './paths';
 import { parseRuleSafe } from './rules';
-import { isWriteRedirect, parseShell, unallowableReason, type ShellPart } from './shell';
+import { fsCommandsInside, insideGitDir, shellReadOutside } from './shellPaths';
+
+export { fsCommandsInside, shellReadOutside } from './shellPaths';
 
 /** What the PreToolUse hooks decided, combined (deny > ask > allow). */
 export interface HookPermissionDecision {
@@ -20,10 +20,12 @@ export type PermissionDecision = Exclude<PermissionResult, { behavior: 'passthro
 
 /** The environment a ToolUseContext implies: cwd, working directories (cwd + additional ones). */
 export function permissionEnvOf(ctx: Pick<ToolUseContext, 'agent' | 'permission'>): PermissionEnv {
-  const dirs = [...(ctx.permission.workingDirectories ?? []), ...(ctx.agent.additionalDirectories ?? [])];
+  const project = ctx.agent.projectDir;
+  const dirs = [...(project ? [project] : []), ...(ctx.permission.workingDirectories ?? []), ...(ctx.agent.additionalDirectories ?? [])];
   return {
     cwd: ctx.agent.cwd,
     workingDirectories: dirs.length > 0 ? [...new Set(dirs)] : [ctx.agent.cwd],
+    root: project ?? ctx.agent.cwd,
   };
 }
 
@@ -224,7 +226,8 @@ function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv)
       };
     }
     if (facts.readOnly) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
-    if (mode === 'acceptEdits') return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+    // `.git/config` and hooks run programs (core.fsmonitor, core.pager…): editing them always asks.
+    if (mode === 'acceptEdits' && !insideGitDir(facts.path.forms)) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
     return askMode();
   }
   if (facts.shell && typeof facts.ruleContent === 'string') {
@@ -244,92 +247,4 @@ function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv)
   }
   if (facts.readOnly) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
   return askMode();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bash specifics for the mode defaults
-
-function looksLikePath(v: string): boolean {
-  return v.startsWith('/') || v === '~' || v.startsWith('~/') || /(^|\/)\.\.(\/|$)/.test(v);
-}
-
-/**
- * For a read-only shell command: undefined when every path-looking argument stays inside the
- * working directories, else a reason. Arguments whose value depends on the environment
- * (`$VAR`, substitutions) or a command we cannot parse also give a reason.
- */
-export function shellReadOutside(command: string, env: PermissionEnv): { reason: string; path?: string } | undefined {
-  const parsed = parseShell(command);
-  if (!parsed.ok) return { reason: `the command could not be parsed (${parsed.error}).` };
-  if (parsed.nested.length > 0) return { reason: 'the command contains a command substitution.' };
-  const dirs = env.workingDirectories;
-  let cwd = env.cwd;
-  for (const part of parsed.parts) {
-    if (part.words.some((w) => w.expansion)) return { reason: 'the command uses shell expansions whose value is not known in advance.' };
-    if (part.redirects.some(isWriteRedirect)) return { reason: 'the command writes to a file through a redirection.' };
-    const cmd = part.words[0]?.value;
-    const args = part.words.slice(1).map((w) => w.value);
-    const candidates: string[] = [];
-    for (const a of args) {
-      if (a.startsWith('-')) {
-        const eq = a.indexOf('=');
-        if (eq > 0 && looksLikePath(a.slice(eq + 1))) candidates.push(a.slice(eq + 1));
-        continue;
-      }
-      if (looksLikePath(a)) candidates.push(a);
-    }
-    for (const r of part.redirects) if (r.target && !isWriteRedirect(r) && r.op === '<') candidates.push(r.target.value);
-    if (cmd === 'cd' || cmd === 'pushd') {
-      const target = args.find((a) => !a.startsWith('-')) ?? os.homedir();
-      const next = path.resolve(cwd, expandHome(target));
-      if (!insideWorkingDirs(pathForms(next, cwd), dirs)) return { reason: `cd ${next}: outside the working directories.`, path: next };
-      cwd = next;
-      continue;
-    }
-    for (const c of candidates) {
-      const forms = pathForms(c, cwd);
-      const shown = forms[forms.length - 1]!;
-      if (!insideWorkingDirs(forms, dirs)) return { reason: `${shown} is outside the working directories.`, path: shown };
-    }
-  }
-  return undefined;
-}
-
-const FS_COMMANDS = new Set(['mkdir', 'touch', 'mv', 'cp', 'rm', 'rmdir']);
-
-/**
- * acceptEdits: is the command only mkdir/touch/mv/cp/rm/rmdir on literal paths inside the working
- * directories (not a working directory itself for rm/rmdir/mv)? sed is left out on purpose: its
- * script can write anywhere (`w /path`).
- */
-export function fsCommandsInside(command: string, env: PermissionEnv): boolean {
-  const parsed = parseShell(command);
-  if (!parsed.ok || parsed.parts.length === 0 || parsed.nested.length > 0) return false;
-  const roots = workingDirForms(env.workingDirectories);
-  return parsed.parts.every((part: ShellPart) => {
-    if (unallowableReason(part) !== undefined || part.redirects.length > 0) return false;
-    const [cmd, ...rest] = part.words;
-    if (!cmd || cmd.quoted || !FS_COMMANDS.has(cmd.value)) return false;
-    if (part.words.some((w) => w.expansion)) return false;
-    const paths: string[] = [];
-    for (const w of rest) {
-      const v = w.value;
-      if (!w.quoted && v.startsWith('-')) {
-        const eq = v.indexOf('=');
-        if (eq > 0) paths.push(v.slice(eq + 1));
-        continue;
-      }
-      paths.push(v);
-    }
-    if (paths.length === 0) return false;
-    return paths.every((p) => {
-      if (/(^|\/)\.[*?[]/.test(p) || /(^|\/)\.\.(\/|$)/.test(p)) return false;
-      const forms = pathForms(p, env.cwd);
-      if (!insideWorkingDirs(forms, env.workingDirectories)) return false;
-      if (cmd.value === 'rm' || cmd.value === 'rmdir' || cmd.value === 'mv') {
-        if (forms.some((f) => roots.some((r) => isInside(r, f)))) return false;
-      }
-      return true;
-    });
-  });
 }

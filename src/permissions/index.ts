@@ -4,13 +4,16 @@ export { ruleMatches, ruleMatchesFacts, ruleCoversTool, findMatchingRule, callFa
 export type { PermissionEnv, CallFacts } from './matcher';
 export { parseRule, parseRuleSafe, formatRule, validatePermissionRules } from './rules';
 export type { PermissionRule, RuleBehavior } from './rules';
-export { parseShell, matchShellRule, matchCommandPattern, isDangerousEnvName, isWriteRedirect, unallowableReason } from './shell';
-export type { ParsedShell, ShellPart, ShellWord, ShellRedirect } from './shell';
+export { matchShellRule, matchCommandPattern, isDangerousEnvName, isWriteRedirect, unallowableReason } from './shell';
+export { analyzeShell } from './shellAnalysis';
+export type { ShellAnalysis, ShellCommand, ShellWord, ShellRedirect } from './shellAnalysis';
+export { loadShellParser, shellParserReady, shellParserError } from './bashParser';
 export {
   compilePathPattern,
   matchPathPattern,
   pathForms,
   resolveLogical,
+  resolvePhysical,
   resolveReal,
   insideWorkingDirs,
   isInside,

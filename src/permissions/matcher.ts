@@ -13,6 +13,8 @@ export interface PermissionEnv {
   workingDirectories: readonly string[];
   /** Home directory for `~` (default os.homedir()). */
   home?: string;
+  /** The project root: `./x` and `x/y` rule patterns are anchored here, whatever the cwd (default: cwd). */
+  root?: string;
 }
 
 /** What the rules need to know about one call; computed once, never throws. */
@@ -87,13 +89,16 @@ export function ruleMatchesFacts(rule: PermissionRule, behavior: RuleBehavior, f
     const forms = facts.path.forms;
     if (forms.length === 0) return false;
     const pat = compilePathPattern(rule.content);
-    const menv = { cwd: env.cwd, home: env.home ?? os.homedir() };
+    const menv = { cwd: env.root ?? env.cwd, home: env.home ?? os.homedir() };
     return behavior === 'allow'
       ? forms.every((f) => matchPathPattern(pat, f, menv, false))
       : forms.some((f) => matchPathPattern(pat, f, menv, true));
   }
   if (facts.ruleContent === undefined) return false;
-  if (facts.shell) return matchShellRule(rule.content, facts.ruleContent, behavior);
+  if (facts.shell) {
+    const shellEnv = env.home === undefined ? { cwd: env.cwd } : { cwd: env.cwd, home: env.home };
+    return matchShellRule(rule.content, facts.ruleContent, behavior, shellEnv);
+  }
   return matchCommandPattern(rule.content, facts.ruleContent);
 }
 

@@ -50,11 +50,31 @@ export function resolveReal(absolute: string): string {
   return absolute;
 }
 
-/** The logical and the real form of a path (one entry when they agree). */
+/**
+ * How the kernel resolves a path: components left to right, a `..` taking the parent of the REAL
+ * directory reached so far (`link/../x` is next to the link's target, not next to the link).
+ */
+export function resolvePhysical(p: string, cwd: string): string {
+  const expanded = expandHome(p);
+  let cur = path.isAbsolute(expanded) ? path.parse(expanded).root : path.resolve(cwd);
+  for (const seg of expanded.split(/[\\/]+/)) {
+    if (seg === '' || seg === '.') continue;
+    cur = seg === '..' ? path.dirname(resolveReal(cur)) : path.join(cur, seg);
+  }
+  return resolveReal(cur);
+}
+
+/** The logical, the real and the physical form of a path (duplicates removed). */
 export function pathForms(p: string, cwd: string): string[] {
   const logical = resolveLogical(p, cwd);
   const real = resolveReal(logical);
-  return real === logical ? [logical] : [logical, real];
+  const forms = [logical];
+  if (real !== logical) forms.push(real);
+  if (expandHome(p).split(/[\\/]+/).includes('..')) {
+    const physical = resolvePhysical(p, cwd);
+    if (!forms.includes(physical)) forms.push(physical);
+  }
+  return forms;
 }
 
 export function isInside(child: string, dir: string): boolean {

@@ -8,6 +8,7 @@ import { toolResultText, type Message, type ToolResultBlockParam, type ToolUseBl
 import { normalizeHooksConfig } from '../hooks/config';
 import { runPostToolUseHooks, runPreToolUseHooks } from '../hooks/run';
 import type { HookRun, HooksConfig } from '../hooks/types';
+import { loadShellParser } from '../permissions/bashParser';
 import { decidePermission, type PermissionDecision } from '../permissions/decide';
 import type { AnyTool, DecisionReason, ResultStore, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
@@ -165,6 +166,9 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
   try {
     const signal = env.abortSignal;
     if (signal?.aborted) return interrupted('It was not started.');
+    // The shell parser loads once (wasm): Bash's declarations and rules need it. If it cannot
+    // load, every command is treated as unknown (not read-only, matched by no allow rule).
+    await loadShellParser();
 
     // 1. find the tool (only in the pool)
     const tool = findToolByName(env.pool, toolName);

@@ -14,7 +14,8 @@ import {
   ruleMatches,
   validatePermissionRules,
   matchCommandPattern,
-  parseShell,
+  analyzeShell,
+  loadShellParser,
   type PermissionEnv,
 } from '../../src/permissions';
 
@@ -47,6 +48,7 @@ let env: PermissionEnv;
 const home = os.homedir();
 
 before(async () => {
+  assert.equal(await loadShellParser(), true);
   const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'perm-')));
   cwd = path.join(root, 'proj');
   outside = path.join(root, 'outside');
@@ -290,16 +292,17 @@ test('parseRule and validation', () => {
   assert.deepEqual(validatePermissionRules({ allow: ['Read', 'Bash(x'], ask: [], deny: ['bad name'] }).length, 2);
 });
 
-test('matchCommandPattern and parseShell details', () => {
+test('matchCommandPattern and analyzeShell details', () => {
   assert.equal(matchCommandPattern('git commit -m *', 'git commit -m "fix: a && b"'), true);
   assert.equal(matchCommandPattern('echo \\*', 'echo *'), true);
   assert.equal(matchCommandPattern('echo \\*', 'echo x'), false);
-  const p = parseShell('A=1 env B=2 timeout --signal=KILL 10s nice -5 nohup cmd arg # comment && rm');
-  assert.equal(p.ok, true);
-  assert.equal(p.parts.length, 1);
-  assert.equal(p.parts[0]!.raw, 'cmd arg');
-  assert.deepEqual(p.parts[0]!.envNames, ['A', 'B']);
-  assert.deepEqual(parseShell('a \\\n b').parts.map((x) => x.raw), ['a b']);
-  assert.deepEqual(parseShell('(cd x && make) & wait').parts.map((x) => x.raw), ['cd x', 'make', 'wait']);
-  assert.equal(parseShell("echo 'unterminated").ok, false);
+  const p = analyzeShell('A=1 env B=2 timeout --signal=KILL 10s nice -5 nohup cmd arg # comment && rm');
+  assert.equal(p.certain, true);
+  assert.equal(p.commands.length, 1);
+  assert.equal(p.commands[0]!.text, 'env B=2 timeout --signal=KILL 10s nice -5 nohup cmd arg');
+  assert.deepEqual(p.commands[0]!.assignments.map((a) => a.name), ['A']);
+  assert.deepEqual(analyzeShell('a \\\n b').commands.map((x) => x.text), ['a b']);
+  assert.deepEqual(analyzeShell('(cd x && make) & wait').commands.map((x) => x.text), ['cd x', 'make', 'wait']);
+  assert.equal(analyzeShell('(cd x && make) & wait').commands[1]!.background, true);
+  assert.equal(analyzeShell("echo 'unterminated").certain, false);
 });

@@ -4,10 +4,12 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS, clampTimeout } from '../../src/tools/builtin/bash';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from '../../src/tools/builtin/bashCommand';
+import { loadShellParser } from '../../src/permissions/bashParser';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 
 let dir: string;
 before(async () => {
+  assert.equal(await loadShellParser(), true);
   dir = await makeTmpDir();
   await writeTree(dir, { 'a.txt': 'one\n', 'b.txt': 'two\n', 'sub/c.txt': 'x\n' });
 });

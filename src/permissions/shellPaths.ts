@@ -1,0 +1,282 @@
+// Which files a parsed Bash command line touches, for the mode defaults: a read-only command runs
+// without asking only when every word that could name a file stays inside the working
+// directories; acceptEdits lets mkdir/touch/mv/cp/rm/rmdir run when all their paths are inside.
+// Every argument is a candidate path (an option's glued or `=` value too: `-t/x`, `--file=/x`),
+// globs are expanded against the file system, braces and `~` expanded, `cd` followed (in every
+// order it may run), and each candidate is checked in its logical, real and physical forms.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { PermissionEnv } from './matcher';
+import { insideWorkingDirs, isInside, pathForms, workingDirForms } from './paths';
+import { isWriteRedirect, unallowableReason } from './shell';
+import { analyzeShell, type ShellCommand } from './shellAnalysis';
+import { hasUnescaped, unescapeForm, type ShellWord } from './shellWords';
+
+/** Commands whose arguments are never file names. */
+const NO_PATH_COMMANDS = new Set(['echo', 'printf', 'true', 'false', 'pwd', 'whoami', 'uname', 'id', 'basename', 'dirname', 'which', 'type']);
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg']);
+const MAX_GLOB_ENTRIES = 2000;
+
+export type Outside = { reason: string; path?: string };
+
+/** A short-option cluster contains the letter (`-rL`), or a long option is given. */
+function hasFlag(tokens: string[], letters: string, longs: string[]): boolean {
+  return tokens.some((t) => {
+    if (t.startsWith('--')) return longs.some((l) => t === l || t.startsWith(`${l}=`));
+    return /^-[A-Za-z0-9]+$/.test(t) && [...letters].some((c) => t.slice(1).includes(c));
+  });
+}
+
+/** Does this command follow symbolic links while walking directories (so it can leave them)? */
+export function followsLinksRecursively(tokens: string[]): boolean {
+  const [name, ...args] = tokens;
+  switch (name) {
+    case 'grep':
+    case 'egrep':
+    case 'fgrep':
+      return hasFlag(args, 'R', ['--dereference-recursive']);
+    case 'rg':
+      return hasFlag(args, 'L', ['--follow']);
+    case 'find':
+      return args.some((a) => a === '-L' || a === '-follow');
+    case 'du':
+      return hasFlag(args, 'L', ['--dereference']);
+    case 'tree':
+      return args.includes('-l');
+    case 'ls':
+      return hasFlag(args, 'L', ['--dereference']) && hasFlag(args, 'R', ['--recursive']);
+    case 'diff':
+      return hasFlag(args, 'r', ['--recursive']);
+    case 'cp':
+      return hasFlag(args, 'LH', ['--dereference']);
+    default:
+      return false;
+  }
+}
+
+/** Words of a command that may name files (option values included), as words. */
+function candidateWords(cmd: ShellCommand): ShellWord[] | undefined {
+  const name = cmd.words[0]?.values?.[0];
+  if (name === undefined) return undefined;
+  if (NO_PATH_COMMANDS.has(name)) return [];
+  const out: ShellWord[] = [];
+  const rest = cmd.words.slice(1);
+  const tokens = rest.flatMap((w) => w.values ?? []);
+  let skipPattern = PATTERN_FIRST.has(name) && !hasFlag(tokens, 'ef', ['--regexp', '--file']);
+  let afterDashes = false;
+  for (const w of rest) {
+    if (w.values === undefined) return undefined;
+    if (w.glob) {
+      out.push(w);
+      continue;
+    }
+    for (const v of w.values) {
+      if (!afterDashes && v === '--') {
+        afterDashes = true;
+        continue;
+      }
+      if (!afterDashes && v.startsWith('-') && v !== '-') {
+        const values: string[] = [];
+        if (v.startsWith('--')) {
+          if (v.includes('=')) values.push(v.slice(v.indexOf('=') + 1));
+        } else {
+          if (v.length > 2) values.push(v.slice(2));
+          for (let k = 2; k < v.length; k++) if ('/~.'.includes(v[k]!)) values.push(v.slice(k));
+        }
+        for (const x of values) out.push({ raw: x, values: [x.startsWith('~') ? os.homedir() + x.slice(1) : x], glob: false });
+        continue;
+      }
+      if (skipPattern) {
+        skipPattern = false;
+        continue;
+      }
+      out.push({ raw: v, values: [v], glob: false });
+    }
+  }
+  return out;
+}
+
+function globSegmentRegex(seg: string): RegExp {
+  let re = '';
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i]!;
+    if (c === '\\' && i + 1 < seg.length) {
+      re += seg[i + 1]!.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      i++;
+    } else if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const close = seg.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        let cls = seg.slice(i + 1, close);
+        if (cls.startsWith('!')) cls = `^${cls.slice(1)}`;
+        re += `[${cls.replace(/\\(?!.)/g, '\\\\')}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, 's');
+}
+
+/** The paths a glob pattern (escaped form) can name, from `cwd`; undefined when too many. */
+export function expandGlobPaths(pattern: string, cwd: string): string[] | undefined {
+  const segs = pattern.split(/(?<!\\)\//);
+  let dirs = [pattern.startsWith('/') ? '/' : cwd];
+  let budget = MAX_GLOB_ENTRIES;
+  const out = new Set<string>([path.resolve(cwd, unescapeForm(pattern))]);
+  for (let k = 0; k < segs.length; k++) {
+    const seg = segs[k]!;
+    if (seg === '') continue;
+    if (!hasUnescaped(seg, '*?[')) {
+      dirs = dirs.map((d) => path.join(d, unescapeForm(seg)));
+      continue;
+    }
+    const re = globSegmentRegex(seg);
+    const dotOk = seg.startsWith('.') || seg.startsWith('\\.');
+    const next: string[] = [];
+    for (const d of dirs) {
+      let entries: string[];
+      try {
+        entries = fs.readdirSync(d);
+      } catch {
+        continue;
+      }
+      if (dotOk) entries.push('.', '..');
+      for (const e of entries) {
+        if (e.startsWith('.') && !dotOk) continue;
+        if (!re.test(e)) continue;
+        if (--budget < 0) return undefined;
+        next.push(path.join(d, e));
+      }
+    }
+    dirs = next;
+  }
+  for (const d of dirs) out.add(d);
+  return [...out];
+}
+
+/** Every concrete path a candidate word can name, or undefined when unknown. */
+function wordPaths(w: ShellWord, cwd: string): string[] | undefined {
+  if (w.values === undefined) return undefined;
+  if (!w.glob) return w.values;
+  const out: string[] = [];
+  for (const p of w.patterns ?? []) {
+    const got = expandGlobPaths(p, cwd);
+    if (!got) return undefined;
+    out.push(...got);
+  }
+  return out;
+}
+
+function checkPath(p: string, cwd: string, dirs: readonly string[]): Outside | undefined {
+  const forms = pathForms(p, cwd);
+  if (insideWorkingDirs(forms, dirs)) return undefined;
+  const shown = forms.find((f) => !insideWorkingDirs([f], dirs)) ?? forms[forms.length - 1]!;
+  return { reason: `${shown} is outside the working directories.`, path: shown };
+}
+
+/** Directories a `cd` may lead to (CDPATH included), or undefined when unknown. */
+function cdTargets(cmd: ShellCommand, cwds: string[], home: string): string[] | undefined {
+  const args = cmd.words.slice(1);
+  const positional = args.filter((w) => !(w.values?.[0] ?? 'x').startsWith('-') || w.values?.[0] === '-');
+  if (args.some((w) => w.values === undefined || w.glob) || positional.length > 1) return undefined;
+  const target = positional[0]?.values?.[0] ?? home;
+  if (target === '-' || cmd.words[0]!.values![0] !== 'cd') return undefined;
+  const bases = [...cwds];
+  const cdpath = process.env.CDPATH;
+  if (cdpath && !path.isAbsolute(target) && !/^\.\.?(\/|$)/.test(target)) bases.push(...cdpath.split(':').filter((x) => x));
+  return bases.map((b) => path.resolve(b, target));
+}
+
+/**
+ * For a read-only shell command: undefined when every file it can name stays inside the
+ * working directories, else a reason (also when the command cannot be analysed with certainty).
+ */
+export function shellReadOutside(command: string, env: PermissionEnv): Outside | undefined {
+  const home = env.home ?? os.homedir();
+  const a = analyzeShell(command, home);
+  if (!a.certain) return { reason: `the command could not be analysed with certainty (${a.reasons[0] ?? 'unknown'}).` };
+  const dirs = env.workingDirectories;
+  let cwds = [env.cwd];
+  for (const r of a.redirects) {
+    if (isWriteRedirect(r)) return { reason: 'the command writes to a file through a redirection.' };
+    if (r.op === '<' || r.op === '<>') {
+      for (const c of cwds) {
+        const ps = r.target ? wordPaths(r.target, c) : undefined;
+        if (!ps) return { reason: 'a redirection names a file not known in advance.' };
+        for (const p of ps) {
+          const o = checkPath(p, c, dirs);
+          if (o) return o;
+        }
+      }
+    }
+  }
+  for (const cmd of a.commands) {
+    const name = cmd.words[0]?.values?.[0];
+    if (name === 'cd' || name === 'pushd' || name === 'popd') {
+      const targets = cdTargets(cmd, cwds, home);
+      if (!targets) return { reason: `${cmd.text}: the new directory is not known in advance.` };
+      for (const t of targets) {
+        if (!insideWorkingDirs(pathForms(t, env.cwd), dirs)) return { reason: `cd ${t}: outside the working directories.`, path: t };
+      }
+      cwds = [...new Set([...cwds, ...targets])];
+      continue;
+    }
+    const tokens = cmd.words.flatMap((w) => w.values ?? []);
+    if (followsLinksRecursively(tokens)) return { reason: `${name} follows symbolic links while recursing, which can leave the working directories.` };
+    const words = candidateWords(cmd);
+    if (!words) return { reason: 'the command uses shell expansions whose value is not known in advance.' };
+    for (const w of words) {
+      for (const c of cwds) {
+        const ps = wordPaths(w, c);
+        if (!ps) return { reason: `${w.raw}: the files it names are not known in advance.` };
+        for (const p of ps) {
+          const o = checkPath(p, c, dirs);
+          if (o) return o;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+const FS_COMMANDS = new Set(['mkdir', 'touch', 'mv', 'cp', 'rm', 'rmdir']);
+
+/** Inside a `.git` directory (its config and hooks run programs): never written without asking. */
+export function insideGitDir(forms: readonly string[]): boolean {
+  return forms.some((f) => f.split(path.sep).includes('.git'));
+}
+
+/**
+ * acceptEdits: is the command only mkdir/touch/mv/cp/rm/rmdir on paths inside the working
+ * directories (not a working directory itself for rm/rmdir/mv, nothing in `.git`)? sed is left
+ * out on purpose: its script can write anywhere (`w /path`).
+ */
+export function fsCommandsInside(command: string, env: PermissionEnv): boolean {
+  const a = analyzeShell(command, env.home ?? os.homedir());
+  if (!a.certain || a.commands.length === 0 || a.redirects.length > 0) return false;
+  const roots = workingDirForms(env.workingDirectories);
+  return a.commands.every((cmd) => {
+    if (unallowableReason(cmd) !== undefined || cmd.assignments.length > 0 || cmd.background) return false;
+    const name = cmd.words[0]!.values![0]!;
+    if (cmd.words[0]!.values!.length !== 1 || !FS_COMMANDS.has(name)) return false;
+    if (followsLinksRecursively(cmd.words.flatMap((w) => w.values!))) return false;
+    const words = candidateWords(cmd);
+    if (!words || words.length === 0) return false;
+    return words.every((w) => {
+      const ps = wordPaths(w, env.cwd);
+      if (!ps || ps.length === 0) return false;
+      return ps.every((p) => {
+        if (/(^|\/)\.\.(\/|$)/.test(p)) return false;
+        const forms = pathForms(p, env.cwd);
+        if (!insideWorkingDirs(forms, env.workingDirectories) || insideGitDir(forms)) return false;
+        if (name === 'rm' || name === 'rmdir' || name === 'mv') {
+          if (forms.some((f) => roots.some((r) => isInside(r, f)))) return false;
+        }
+        return true;
+      });
+    });
+  });
+}
