@@ -1,7 +1,10 @@
 // The permission decision for one tool call: hook result + rules + the tool's own opinion + mode.
 import type { AnyTool, DecisionReason, PermissionResult, ToolUseContext } from '../tools/Tool';
 import type { PermissionMode, ToolPermissionContext } from '../tools/permissionTypes';
-import { callFacts, findMatchingRule, type CallFacts, type PermissionEnv } from './matcher';
+import { callFacts, findMatchingRule, permissionEnvOf, type CallFacts, type PermissionEnv } from './matcher';
+import { hiddenPathPredicate } from './resultFilter';
+
+export { permissionEnvOf } from './matcher';
 import { insideWorkingDirs } from './paths';
 import { parseRuleSafe } from './rules';
 import { fsCommandsInside, insideGitDir, shellReadOutside } from './shellPaths';
@@ -18,16 +21,6 @@ export interface HookPermissionDecision {
 
 export type PermissionDecision = Exclude<PermissionResult, { behavior: 'passthrough' }>;
 
-/** The environment a ToolUseContext implies: cwd, working directories (cwd + additional ones). */
-export function permissionEnvOf(ctx: Pick<ToolUseContext, 'agent' | 'permission'>): PermissionEnv {
-  const project = ctx.agent.projectDir;
-  const dirs = [...(project ? [project] : []), ...(ctx.permission.workingDirectories ?? []), ...(ctx.agent.additionalDirectories ?? [])];
-  return {
-    cwd: ctx.agent.cwd,
-    workingDirectories: dirs.length > 0 ? [...new Set(dirs)] : [ctx.agent.cwd],
-    root: project ?? ctx.agent.cwd,
-  };
-}
 
 /**
  * Decides whether one call may run. Order (first that applies wins):
@@ -192,7 +185,7 @@ function decideInner(
     };
   }
   // 11. the mode's defaults
-  return modeDefault(facts, mode, env);
+  return modeDefault(facts, mode, env, rules);
 }
 
 function findEditRuleAllowingRead(allow: readonly string[], facts: CallFacts, env: PermissionEnv) {
@@ -202,7 +195,7 @@ function findEditRuleAllowingRead(allow: readonly string[], facts: CallFacts, en
   return findMatchingRule(editRules, 'allow', { ...facts, readOnly: false }, env);
 }
 
-function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv): PermissionDecision {
+function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv, rules: ToolPermissionContext['rules']): PermissionDecision {
   const name = facts.tool.name;
   const askMode = (): PermissionDecision => ({
     behavior: 'ask',
@@ -232,7 +225,7 @@ function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv)
   }
   if (facts.shell && typeof facts.ruleContent === 'string') {
     if (facts.readOnly) {
-      const outside = shellReadOutside(facts.ruleContent, env);
+      const outside = shellReadOutside(facts.ruleContent, env, hiddenPathPredicate('Read', rules, env));
       if (outside === undefined) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
       return {
         behavior: 'ask',

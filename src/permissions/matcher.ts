@@ -1,6 +1,6 @@
 // Matching permission rules against one tool call.
 import * as os from 'node:os';
-import type { AnyTool } from '../tools/Tool';
+import type { AnyTool, ToolUseContext } from '../tools/Tool';
 import { compilePathPattern, matchPathPattern, pathForms } from './paths';
 import { parseRule, parseRuleSafe, type PermissionRule, type RuleBehavior } from './rules';
 import { matchCommandPattern, matchShellRule } from './shell';
@@ -115,4 +115,15 @@ export function findMatchingRule(rules: readonly string[], behavior: RuleBehavio
     if (rule && ruleMatchesFacts(rule, behavior, facts, env)) return rule;
   }
   return undefined;
+}
+
+/** The environment a ToolUseContext implies: cwd, working directories (cwd + additional ones). */
+export function permissionEnvOf(ctx: Pick<ToolUseContext, 'agent' | 'permission'>): PermissionEnv {
+  const project = ctx.agent.projectDir;
+  const dirs = [...(project ? [project] : []), ...(ctx.permission.workingDirectories ?? []), ...(ctx.agent.additionalDirectories ?? [])];
+  return {
+    cwd: ctx.agent.cwd,
+    workingDirectories: dirs.length > 0 ? [...new Set(dirs)] : [ctx.agent.cwd],
+    root: project ?? ctx.agent.cwd,
+  };
 }

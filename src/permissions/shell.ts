@@ -228,6 +228,18 @@ function commandMatchesDeny(scan: DenyScan, words: ShellWord[], seen = 0): boole
     }
   }
   if (base === 'eval' || base === 'watch') code.push(rest);
+  // git -c key=value: values such as core.fsmonitor, core.pager, diff.external or `!alias` run programs.
+  if (base === 'git') {
+    rest.forEach((w, k) => {
+      const v = w.values?.[0];
+      const next = rest[k + 1];
+      if ((v === '-c' || v === '--config-env') && next) {
+        const kv = next.values?.[0];
+        if (kv === undefined) code.push([next]);
+        else code.push([{ ...next, values: [kv.slice(kv.indexOf('=') + 1).replace(/^!/, '')] }]);
+      }
+    });
+  }
   if (base === 'source' || base === '.') code.push(rest[0] ? [scriptWord(scan, rest[0])] : []);
   if (base === 'env') {
     rest.forEach((w, k) => {
@@ -265,7 +277,7 @@ function scriptWord(scan: DenyScan, w: ShellWord): ShellWord {
 
 /** Crude readings of a command line: split on every operator, quotes dropped, assignments skipped. */
 function crudePieces(command: string): string[] {
-  const variants = new Set([command, command.replace(/\\\n/g, ''), command.replace(/['"\\]/g, '')]);
+  const variants = new Set([command, command.replace(/\\\n/g, ''), command.replace(/['"\\]/g, ''), command.replace(/[{},]/g, ' ')]);
   const out: string[] = [];
   for (const v of variants) {
     for (const piece of v.split(/&&|\|\||[;&|\n\r\v\f()`{}<>]|\$\(|\$\{|\s#/)) {
@@ -281,6 +293,15 @@ function denyMatches(scan: DenyScan, command: string): boolean {
   if (matchCommandPattern(scan.spec, command)) return true;
   const a = analyzeShell(command, scan.home);
   if (a.commands.some((c) => commandMatchesDeny(scan, c.words))) return true;
+  // Assigned values can be run as programs (GIT_EXTERNAL_DIFF=…, PAGER=…, GIT_CONFIG_VALUE_0=…).
+  if (scan.depth < MAX_DEPTH) {
+    for (const c of a.commands) {
+      for (const asg of c.assignments) {
+        const v = asg.value?.values?.join(' ');
+        if (v && denyMatches({ ...scan, depth: scan.depth + 1 }, v.replace(/^!/, ''))) return true;
+      }
+    }
+  }
   if (a.certain) return false;
   // Not read with certainty: any piece of the text that looks like a matching command counts.
   return crudePieces(command).some((p) => matchCommandPattern(scan.spec, p));

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PermissionEnv } from './matcher';
+import type { HiddenPaths } from './resultFilter';
 import { insideWorkingDirs, isInside, pathForms, workingDirForms } from './paths';
 import { isWriteRedirect, unallowableReason } from './shell';
 import { analyzeShell, type ShellCommand } from './shellAnalysis';
@@ -50,6 +51,37 @@ export function followsLinksRecursively(tokens: string[]): boolean {
       return hasFlag(args, 'r', ['--recursive']);
     case 'cp':
       return hasFlag(args, 'LH', ['--dereference']);
+    default:
+      return false;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Does the command read whole directory trees (so a denied file inside one could be shown)? */
+export function searchesDirectories(tokens: string[]): boolean {
+  const [name, ...args] = tokens;
+  switch (name) {
+    case 'grep':
+    case 'egrep':
+    case 'fgrep':
+      return hasFlag(args, 'rRd', ['--recursive', '--dereference-recursive', '--directories']);
+    case 'rg':
+    case 'find':
+    case 'du':
+    case 'tree':
+    case 'git':
+      return true;
+    case 'ls':
+      return hasFlag(args, 'R', ['--recursive']);
+    case 'diff':
+      return hasFlag(args, 'r', ['--recursive']);
     default:
       return false;
   }
@@ -170,8 +202,12 @@ function wordPaths(w: ShellWord, cwd: string): string[] | undefined {
   return out;
 }
 
-function checkPath(p: string, cwd: string, dirs: readonly string[]): Outside | undefined {
+function checkPath(p: string, cwd: string, dirs: readonly string[], hidden?: HiddenPaths, recursive = false): Outside | undefined {
   const forms = pathForms(p, cwd);
+  if (hidden && forms.some(hidden)) return { reason: `${forms[0]} is covered by a Read deny/ask rule.`, path: forms[0]! };
+  if (hidden && recursive && forms.some((f) => isDirectory(f) && hidden.under(f))) {
+    return { reason: `${forms[0]} holds files covered by a Read deny/ask rule.`, path: forms[0]! };
+  }
   if (insideWorkingDirs(forms, dirs)) return undefined;
   const shown = forms.find((f) => !insideWorkingDirs([f], dirs)) ?? forms[forms.length - 1]!;
   return { reason: `${shown} is outside the working directories.`, path: shown };
@@ -194,7 +230,7 @@ function cdTargets(cmd: ShellCommand, cwds: string[], home: string): string[] | 
  * For a read-only shell command: undefined when every file it can name stays inside the
  * working directories, else a reason (also when the command cannot be analysed with certainty).
  */
-export function shellReadOutside(command: string, env: PermissionEnv): Outside | undefined {
+export function shellReadOutside(command: string, env: PermissionEnv, hidden?: HiddenPaths): Outside | undefined {
   const home = env.home ?? os.homedir();
   const a = analyzeShell(command, home);
   if (!a.certain) return { reason: `the command could not be analysed with certainty (${a.reasons[0] ?? 'unknown'}).` };
@@ -207,7 +243,7 @@ export function shellReadOutside(command: string, env: PermissionEnv): Outside |
         const ps = r.target ? wordPaths(r.target, c) : undefined;
         if (!ps) return { reason: 'a redirection names a file not known in advance.' };
         for (const p of ps) {
-          const o = checkPath(p, c, dirs);
+          const o = checkPath(p, c, dirs, hidden);
           if (o) return o;
         }
       }
@@ -228,12 +264,15 @@ export function shellReadOutside(command: string, env: PermissionEnv): Outside |
     if (followsLinksRecursively(tokens)) return { reason: `${name} follows symbolic links while recursing, which can leave the working directories.` };
     const words = candidateWords(cmd);
     if (!words) return { reason: 'the command uses shell expansions whose value is not known in advance.' };
+    const recursive = searchesDirectories(tokens);
+    // A recursive search with no path searches the current directory.
+    if (recursive && hidden) for (const c of cwds) if (hidden.under(c)) return { reason: `${c} holds files covered by a Read deny/ask rule.`, path: c };
     for (const w of words) {
       for (const c of cwds) {
         const ps = wordPaths(w, c);
         if (!ps) return { reason: `${w.raw}: the files it names are not known in advance.` };
         for (const p of ps) {
-          const o = checkPath(p, c, dirs);
+          const o = checkPath(p, c, dirs, hidden, recursive);
           if (o) return o;
         }
       }

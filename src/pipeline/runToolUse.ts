@@ -192,7 +192,8 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
       if (env.resultStore) ctx.resultStore = env.resultStore;
 
       // 2 + 3. schema, then the tool's own validation
-      const validate = async (raw: unknown, note?: string): Promise<{ ok: true; data: unknown } | { ok: false; out: ToolUseOutcome }> => {
+      type Validated = { ok: true; data: unknown } | { ok: false; out: ToolUseOutcome; data?: unknown };
+      const validate = async (raw: unknown, note?: string): Promise<Validated> => {
         let parsed: ReturnType<typeof tool.inputSchema.safeParse>;
         try {
           parsed = tool.inputSchema.safeParse(raw);
@@ -208,18 +209,52 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
           try {
             v = await tool.validateInput(parsed.data, ctx);
           } catch (e) {
-            return { ok: false, out: failed('error', 'validate', `${tool.name} could not validate its input: ${errMessage(e)}`) };
+            return { ok: false, out: failed('error', 'validate', `${tool.name} could not validate its input: ${errMessage(e)}`), data: parsed.data };
           }
           if (v && v.result === false) {
             const m = typeof v.message === 'string' && v.message ? v.message : `${tool.name}: invalid input`;
-            return { ok: false, out: failed('error', 'validate', note ? `${m} (${note})` : m) };
+            return { ok: false, out: failed('error', 'validate', note ? `${m} (${note})` : m), data: parsed.data };
           }
         }
         return { ok: true, data: parsed.data };
       };
 
+      /**
+       * A path tool's validateInput looks at the file system ("File does not exist", "Did you
+       * mean …", "is a directory"): its answer is shown only when the permission decision
+       * (rules and mode; the hooks have not run) allows the call, so a denied or outside path
+       * reveals nothing. Otherwise the call is denied, or asks, as if the input were valid.
+       */
+      const permissionBeforeFileErrors = async (v: Extract<Validated, { ok: false }>): Promise<ToolUseOutcome> => {
+        if (v.data === undefined || typeof tool.getPath !== 'function') return v.out;
+        let d: PermissionDecision;
+        try {
+          d = await decidePermission(tool, v.data, ctx);
+        } catch (e) {
+          d = { behavior: 'deny', message: `Permission check failed: ${errMessage(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
+        }
+        if (d.behavior === 'allow') return v.out;
+        state.input = v.data;
+        if (d.behavior === 'deny') {
+          state.permission = { behavior: 'deny', message: d.message, ...(d.decisionReason ? { decisionReason: d.decisionReason } : {}) };
+          return failed('denied', 'permission', d.message);
+        }
+        state.permission = { behavior: 'ask', message: d.message, ...(d.decisionReason ? { decisionReason: d.decisionReason } : {}) };
+        state.ask = { message: d.message, ...(d.decisionReason ? { decisionReason: d.decisionReason } : {}) };
+        const approval = env.approval;
+        if (!approval) return outcome('ask', {});
+        const reason = humanReason(approval, env.permission.mode);
+        if (approval.decision !== 'approve') {
+          state.permission = { behavior: 'deny', decisionReason: reason, message: approval.reason ?? 'rejected' };
+          const r = rejectionToolResult(toolUseId, approval.reason);
+          return failed('denied', 'permission', r.content as string, r);
+        }
+        state.permission = { behavior: 'allow', decisionReason: reason };
+        return v.out;
+      };
+
       const first = await validate(state.input);
-      if (!first.ok) return first.out;
+      if (!first.ok) return await permissionBeforeFileErrors(first);
       let data = first.data;
       state.input = data;
 
@@ -252,7 +287,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
       if (pre.updatedInput !== undefined) {
         state.input = pre.updatedInput;
         const again = await validate(pre.updatedInput, 'input replaced by a PreToolUse hook');
-        if (!again.ok) return again.out;
+        if (!again.ok) return await permissionBeforeFileErrors(again);
         data = again.data;
         state.input = data;
       }

@@ -2,7 +2,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { buildTool } from '../Tool';
+import { hiddenPathFilter } from '../../permissions/resultFilter';
+import { buildTool, type ToolUseContext } from '../Tool';
 import { checkReadState, statOrNull } from './fileState';
 import { formatNumberedLine, resolvePath, throwIfAborted } from './paths';
 import { checkReadableFile, READ_MAX_LINE_CHARS } from './read';
@@ -56,7 +57,8 @@ function countOccurrences(haystack: string, needle: string): number {
 }
 
 /** All the checks of an edit, and its result. Run by validateInput and again by call(). */
-async function plan(input: EditInput, ctx: { agent: Parameters<typeof checkReadState>[0] }): Promise<Plan> {
+async function plan(input: EditInput, ctx: { agent: Parameters<typeof checkReadState>[0]; permission?: ToolUseContext['permission'] }): Promise<Plan> {
+  const hidden = ctx.permission ? hiddenPathFilter('Read', { agent: ctx.agent, permission: ctx.permission }) : undefined;
   const { old_string: oldString, new_string: newString } = input;
   if (oldString === newString) {
     return { ok: false, message: 'No changes to make: old_string and new_string are exactly the same.', errorCode: 1 };
@@ -65,10 +67,10 @@ async function plan(input: EditInput, ctx: { agent: Parameters<typeof checkReadS
   const stat = await statOrNull(abs);
   if (!stat) {
     if (oldString === '') return { ok: true, abs, create: true, updated: newString };
-    const check = await checkReadableFile(input.file_path, ctx.agent.cwd);
+    const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hidden);
     return { ok: false, message: check.ok ? `File does not exist: ${input.file_path}.` : check.message, errorCode: 4 };
   }
-  const readable = await checkReadableFile(input.file_path, ctx.agent.cwd);
+  const readable = await checkReadableFile(input.file_path, ctx.agent.cwd, hidden);
   if (!readable.ok) return { ok: false, message: readable.message, errorCode: 2 };
 
   const state = await checkReadState(ctx.agent, abs);

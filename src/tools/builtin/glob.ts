@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
 import { expandBraces, globToRegExpSource, splitStaticPrefix } from './globPattern';
 import { isErrno, resolvePath } from './paths';
@@ -66,13 +67,21 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   isIdempotent: () => true,
+  // The directory actually searched: an absolute pattern's literal prefix, and `../` steps of
+  // the pattern move it up (so `../../*` is checked as the directory it reads, not as `.`).
   getPath: (input) => {
-    if (input.path !== undefined) return input.path;
-    if (path.isAbsolute(input.pattern)) {
-      const { base } = splitStaticPrefix(input.pattern);
-      return base === '' ? '/' : base;
+    let root = input.path ?? '.';
+    let pattern = input.pattern.replace(/^(\.\/)+/, '');
+    if (path.isAbsolute(pattern)) {
+      const { base, rest } = splitStaticPrefix(pattern);
+      root = base === '' ? '/' : base;
+      pattern = rest;
     }
-    return '.';
+    while (pattern.startsWith('../')) {
+      root = path.join(root, '..');
+      pattern = pattern.slice(3).replace(/^(\.\/)+/, '');
+    }
+    return root;
   },
 
   async validateInput(input, ctx) {
@@ -107,7 +116,8 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
     } catch (err) {
       if (!isErrno(err, 'ENOENT') && !isErrno(err, 'ENOTDIR')) throw err;
     }
-    const matches = files.filter((abs) => regex.test(path.relative(root, abs).split(path.sep).join('/')));
+    const hidden = hiddenPathFilter('Glob', ctx);
+    const matches = files.filter((abs) => regex.test(path.relative(root, abs).split(path.sep).join('/')) && !hidden?.(abs));
     const withTimes = await Promise.all(
       matches.map(async (abs) => {
         try {

@@ -1,6 +1,7 @@
 // Grep: regex search over file contents (ripgrep when installed, a JavaScript fallback otherwise).
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
 import { GREP_FILE_TYPES, runGrep, splitGlobs, type GrepEngineName, type GrepFileHit, type GrepMode } from './grepEngine';
 import { isErrno, resolvePath, toDisplayPath } from './paths';
@@ -121,8 +122,11 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
       signal: ctx.abortSignal,
     });
 
+    // Files a Read deny/ask rule covers are never shown (their lines, names or counts).
+    const hidden = hiddenPathFilter('Grep', ctx);
+    const visible = hidden ? result.hits.filter((h) => !hidden(h.path)) : result.hits;
     // Most recently modified first (the seed), then by path: the same order for both engines.
-    const hits = await sortByMtime(result.hits);
+    const hits = await sortByMtime(visible);
     const display = (h: GrepFileHit) => toDisplayPath(cwd, h.path);
 
     let entries: string[];

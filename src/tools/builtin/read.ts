@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
 import { formatNumberedLine, isErrno, looksBinary, resolvePath, throwIfAborted } from './paths';
 
@@ -68,13 +69,15 @@ Usage:
 - Read several files in one turn when you need them: reads run concurrently.`;
 
 /** A close existing name in the same directory, for "did you mean" hints. */
-async function suggestSimilar(abs: string): Promise<string | undefined> {
+async function suggestSimilar(abs: string, hidden?: (abs: string) => boolean): Promise<string | undefined> {
   let names: string[];
   try {
     names = await fs.readdir(path.dirname(abs));
   } catch {
     return undefined;
   }
+  // A name a Read deny/ask rule covers is never suggested (that would reveal that it exists).
+  if (hidden) names = names.filter((n) => !hidden(path.join(path.dirname(abs), n)));
   const want = path.basename(abs);
   const lower = want.toLowerCase();
   const stem = (n: string) => n.replace(/\.[^.]*$/, '').toLowerCase();
@@ -102,6 +105,7 @@ function editDistance(a: string, b: string): number {
 export async function checkReadableFile(
   filePath: string,
   cwd: string,
+  hidden?: (abs: string) => boolean,
 ): Promise<{ ok: true; abs: string; size: number } | { ok: false; message: string; missing: boolean }> {
   const abs = resolvePath(cwd, filePath);
   let stat;
@@ -109,7 +113,7 @@ export async function checkReadableFile(
     stat = await fs.stat(abs);
   } catch (err) {
     if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) {
-      const similar = await suggestSimilar(abs);
+      const similar = await suggestSimilar(abs, hidden);
       const where = path.isAbsolute(filePath) ? '' : ` (resolved against the working directory ${cwd})`;
       return {
         ok: false,
@@ -243,7 +247,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   getPath: (input) => input.file_path,
 
   async validateInput(input, ctx) {
-    const check = await checkReadableFile(input.file_path, ctx.agent.cwd);
+    const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hiddenPathFilter('Read', ctx));
     if (!check.ok) return { result: false, message: check.message, errorCode: check.missing ? 1 : 2 };
     if (check.size > 0 && (await sniffBinary(check.abs))) {
       return {

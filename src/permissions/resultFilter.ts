@@ -1,0 +1,54 @@
+// Files a search tool may show: Grep and Glob search whole directories, so a `Read` deny (or ask)
+// rule must hold for every file they return, not only for the directory they were given. The
+// same predicate keeps a "read-only" Bash command that names such a file from running unasked.
+import type { AnyTool, ToolUseContext } from '../tools/Tool';
+import type { PermissionRules } from '../tools/permissionTypes';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { findMatchingRule, permissionEnvOf, type CallFacts, type PermissionEnv } from './matcher';
+import { compilePathPattern, isInside, pathForms, resolveReal } from './paths';
+import { parseRuleSafe } from './rules';
+
+/**
+ * A predicate telling whether an absolute path is hidden from `toolName`: some deny or ask rule
+ * for Read (or for the tool itself) with a path spec covers it. Undefined when no rule could hide
+ * anything (the common case: no filtering cost).
+ */
+export type HiddenPaths = ((abs: string) => boolean) & { under: (dir: string) => boolean };
+
+export function hiddenPathPredicate(toolName: string, rules: PermissionRules | undefined, env: PermissionEnv): HiddenPaths | undefined {
+  const r = rules ?? { allow: [], ask: [], deny: [] };
+  const relevant = [...(r.deny ?? []), ...(r.ask ?? [])].filter((x) => {
+    const p = parseRuleSafe(x);
+    return p !== undefined && p.content !== undefined && (p.toolName === 'Read' || p.toolName === toolName);
+  });
+  if (relevant.length === 0) return undefined;
+  const tool = { name: toolName, aliases: [] } as unknown as AnyTool;
+  const hidden = (abs: string) => {
+    const facts: CallFacts = { tool, input: undefined, readOnly: true, shell: false, path: { given: abs, forms: pathForms(abs, env.cwd) } };
+    return findMatchingRule(relevant, 'deny', facts, env) !== undefined;
+  };
+  // Where each rule's pattern is anchored, up to its first wildcard (undefined: it matches anywhere).
+  const anchors = relevant.map((r) => {
+    const pat = compilePathPattern(parseRuleSafe(r)!.content!);
+    if (pat.anywhere) return undefined;
+    const base = pat.base === 'root' ? '/' : pat.base === 'home' ? env.home ?? os.homedir() : env.root ?? env.cwd;
+    const literal: string[] = [];
+    for (const seg of pat.pattern.split('/')) {
+      if (/[*?[\\]/.test(seg)) break;
+      literal.push(seg);
+    }
+    return path.join(base, ...literal);
+  });
+  /** Could some file under this directory be hidden (a search of it would need filtering)? */
+  const under = (dir: string) => {
+    const dirs = [dir, resolveReal(dir)];
+    return anchors.some((a) => a === undefined || dirs.some((d) => isInside(a, d) || isInside(d, a) || isInside(resolveReal(a), d)));
+  };
+  return Object.assign(hidden, { under });
+}
+
+/** hiddenPathPredicate for a tool call's context. */
+export function hiddenPathFilter(toolName: string, ctx: Pick<ToolUseContext, 'agent' | 'permission'>): HiddenPaths | undefined {
+  return hiddenPathPredicate(toolName, ctx.permission.rules, permissionEnvOf(ctx));
+}
