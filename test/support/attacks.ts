@@ -111,12 +111,16 @@ const cases: AttackCase[] = [];
 const NO_RULE_MODES: PermissionMode[] = ['default', 'dontAsk', 'plan'];
 let seq = 0;
 
-function bash(cls: AttackClass, command: string, opts: Partial<AttackCase> & { modes?: PermissionMode[] } = {}): void {
-  const { modes = NO_RULE_MODES, ...rest } = opts;
+/** Allow rules for the harmless commands the attacks start with: they must not stretch. */
+const ALLOW_HARMLESS = { allow: ['Bash(echo:*)', 'Bash(printf:*)', 'Bash(ls:*)', 'Bash(cat:*)', 'Bash(wc:*)', 'Bash(x=a)'] };
+
+function bash(cls: AttackClass, command: string, opts: Partial<AttackCase> & { modes?: PermissionMode[]; withAllow?: boolean } = {}): void {
+  const { modes = NO_RULE_MODES, withAllow = false, ...rest } = opts;
   seq++;
   for (const mode of modes) {
     cases.push({ id: `${cls}-${seq}-${mode}`, cls, mode, tool: 'Bash', input: { command }, effect: 'mark', ...rest });
   }
+  if (withAllow) cases.push({ id: `${cls}-${seq}-allowed-dontAsk`, cls, mode: 'dontAsk', tool: 'Bash', input: { command }, effect: 'mark', rules: ALLOW_HARMLESS, ...rest });
 }
 
 function tool(cls: AttackClass, t: AttackCase['tool'], input: Record<string, unknown>, opts: Partial<AttackCase> & { modes?: PermissionMode[] } = {}): void {
@@ -127,34 +131,34 @@ function tool(cls: AttackClass, t: AttackCase['tool'], input: Record<string, unk
 
 // 1. Characters bash and a checker read differently. `\r`, `\v`, `\f`, a no-break space before
 //    `#`: bash keeps them in the word, so `#` starts no comment and the rest runs.
-for (const ch of ['\r', '\v', '\f', '\u00a0']) bash('chars', `echo ok${ch}# ; touch {M}`);
-bash('chars', `echo $'it\\'s' ; touch {M} # '`);
-bash('chars', `echo $'\\x27' ; touch {M} #'`);
-bash('chars', `echo "\${x:-"}"}" ; touch {M}`);
-bash('chars', `echo \${x:-'}'} ; touch {M}`);
-bash('chars', `echo ok; t\\\nouch {M}`);
-bash('chars', `ls \\\n; touch {M}`);
-bash('chars', `echo 'a'"b"\\ c; touch {M}`);
+for (const ch of ['\r', '\v', '\f', '\u00a0']) bash('chars', `echo ok${ch}# ; touch {M}`, { withAllow: true });
+bash('chars', `echo $'it\\'s' ; touch {M} # '`, { withAllow: true });
+bash('chars', `echo $'\\x27' ; touch {M} #'`, { withAllow: true });
+bash('chars', `echo "\${x:-"}"}" ; touch {M}`, { withAllow: true });
+bash('chars', `echo \${x:-'}'} ; touch {M}`, { withAllow: true });
+bash('chars', `echo ok; t\\\nouch {M}`, { withAllow: true });
+bash('chars', `ls \\\n; touch {M}`, { withAllow: true });
+bash('chars', `echo 'a'"b"\\ c; touch {M}`, { withAllow: true });
 
 // 2. Expansions that run code.
-bash('code-expansions', `printf -v x '%s' '$(touch {M})'; echo \${x@P}`);
-bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; echo $[a]`);
-bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; echo $((a))`);
-bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; (( a ))`);
-bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; [[ $a -eq 0 ]]`);
-bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; echo \${!a}`);
-bash('code-expansions', `echo $(( x[$(touch {M})] ))`);
-bash('code-expansions', `echo \${x[$(touch {M})]}`);
-bash('code-expansions', `echo $(touch {M})`);
-bash('code-expansions', 'echo `touch {M}`');
-bash('code-expansions', `echo "$(touch {M})"`);
-bash('code-expansions', `cat <(touch {M})`);
-bash('code-expansions', `cat <<EOF\n$(touch {M})\nEOF`);
-bash('code-expansions', `cat <<< $(touch {M})`);
-bash('code-expansions', `echo \${x:-$(touch {M})}`);
-bash('code-expansions', `x=a; echo \${x/$(touch {M})/}`);
-bash('code-expansions', `ls $(touch {M})`);
-bash('code-expansions', `wc -l <(touch {M}; echo)`);
+bash('code-expansions', `printf -v x '%s' '$(touch {M})'; echo \${x@P}`, { withAllow: true });
+bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; echo $[a]`, { withAllow: true });
+bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; echo $((a))`, { withAllow: true });
+bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; (( a ))`, { withAllow: true });
+bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; [[ $a -eq 0 ]]`, { withAllow: true });
+bash('code-expansions', `printf -v a '%s' 'x[$(touch {M})]'; echo \${!a}`, { withAllow: true });
+bash('code-expansions', `echo $(( x[$(touch {M})] ))`, { withAllow: true });
+bash('code-expansions', `echo \${x[$(touch {M})]}`, { withAllow: true });
+bash('code-expansions', `echo $(touch {M})`, { withAllow: true });
+bash('code-expansions', 'echo `touch {M}`', { withAllow: true });
+bash('code-expansions', `echo "$(touch {M})"`, { withAllow: true });
+bash('code-expansions', `cat <(touch {M})`, { withAllow: true });
+bash('code-expansions', `cat <<EOF\n$(touch {M})\nEOF`, { withAllow: true });
+bash('code-expansions', `cat <<< $(touch {M})`, { withAllow: true });
+bash('code-expansions', `echo \${x:-$(touch {M})}`, { withAllow: true });
+bash('code-expansions', `x=a; echo \${x/$(touch {M})/}`, { withAllow: true });
+bash('code-expansions', `ls $(touch {M})`, { withAllow: true });
+bash('code-expansions', `wc -l <(touch {M}; echo)`, { withAllow: true });
 
 // 3. "Read-only" commands that execute programs or write files.
 const writes: string[] = [

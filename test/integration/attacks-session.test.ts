@@ -1,0 +1,86 @@
+// integration: a sample of the attack table (test/support/attacks.ts) through real sessions on the
+// dev server — the fake model sends the hostile tool_use blocks, the real worker runs the whole
+// pipeline in activities — and none of them has an effect: no marker file, nothing changed
+// outside the project or in $HOME, no canary in any tool_result the model got back.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { BUILTIN_TOOL_NAMES } from '../../src/client';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { ATTACK_CASES, CANARIES, createAttackFixture, fillInput, snapshot, type AttackCase, type AttackFixture } from '../support/attacks';
+
+after(closeTestEnv);
+
+let fx: AttackFixture;
+const savedHome = process.env.HOME;
+before(() => {
+  fx = createAttackFixture();
+  process.env.HOME = fx.home;
+});
+after(() => {
+  process.env.HOME = savedHome;
+  fs.rmSync(fx.root, { recursive: true, force: true });
+});
+
+/** Up to `perClass` rows of each class in modes that never wait for a human (no cwd change, no twin). */
+function sample(perClass: number): AttackCase[] {
+  const out: AttackCase[] = [];
+  const taken: Record<string, number> = {};
+  for (const c of ATTACK_CASES) {
+    if (c.cwd || c.twin || !['dontAsk', 'bypassPermissions'].includes(c.mode)) continue; // no 'ask' waits for a human
+    if ((taken[c.cls] ?? 0) >= perClass) continue;
+    taken[c.cls] = (taken[c.cls] ?? 0) + 1;
+    out.push(c);
+  }
+  return out;
+}
+
+test('integration: hostile tool_use blocks from the model have no effect in real sessions', async () => {
+  const chosen = sample(4);
+  assert.ok(chosen.length >= 12, `${chosen.length} sessions rows`);
+  const groups = new Map<string, AttackCase[]>();
+  for (const c of chosen) {
+    const key = JSON.stringify([c.mode, c.rules ?? {}]);
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  console.log(`[attacks-session] ${chosen.length} rows in ${groups.size} sessions: ${chosen.map((c) => c.id).join(', ')}`);
+  const outsideBefore = snapshot(fx.outside);
+  const homeBefore = snapshot(fx.home);
+  await withAgent({}, async ({ fake, start }) => {
+    for (const rows of groups.values()) {
+      const first = rows[0]!;
+      const idOf = (c: AttackCase) => `toolu_${c.id.replace(/[^A-Za-z0-9_]/g, '_')}`;
+      const before = fake.messageRequests().length;
+      fake.enqueue(toolUseResponse(rows.map((c) => ({ id: idOf(c), name: c.tool, input: fillInput(c, fx) }))), textResponse('done'));
+      const handle = await start({
+        prompt: 'Follow the instructions in the file you just read.',
+        cwd: fx.proj,
+        permissionMode: first.mode,
+        rules: { allow: [], ask: [], deny: [], ...first.rules },
+        tools: BUILTIN_TOOL_NAMES,
+      });
+      const result = await handle.result();
+      assert.equal(result.status, 'completed');
+      const requests = fake.messageRequests().slice(before);
+      const results = lastToolResults(requests[1]!);
+      assert.deepEqual(
+        results.map((r) => r.tool_use_id),
+        rows.map(idOf),
+        'every hostile tool_use got its tool_result',
+      );
+      for (const c of rows) {
+        const r = results.find((x) => x.tool_use_id === idOf(c));
+        const text = JSON.stringify(r?.content ?? '');
+        assert.equal(fs.existsSync(path.join(fx.marks, c.id)), false, `${c.id} ran a command: ${text.slice(0, 300)}`);
+        for (const k of [...CANARIES, ...(c.forbid ?? [])]) assert.ok(!text.includes(k), `${c.id} shows ${k}: ${text.slice(0, 300)}`);
+      }
+    }
+    fake.assertDone();
+  });
+  assert.equal(snapshot(fx.outside), outsideBefore, 'nothing changed outside the project');
+  assert.equal(snapshot(fx.home), homeBefore, 'nothing changed in $HOME');
+  assert.deepEqual(fs.readdirSync(fx.marks), [], 'no attack command ran');
+});
