@@ -35,8 +35,10 @@ export type PermissionDecision = Exclude<PermissionResult, { behavior: 'passthro
  *  8. a PreToolUse hook's allow                                      → allow  (hook)
  *  9. an allow rule                                                  → allow  (rule)
  * 10. the tool's checkPermissions says allow / ask                   → allow / ask (tool)
- * 11. the mode's default: read-only calls inside the working directories are allowed; in
- *     acceptEdits, file edits inside them too (and mkdir/touch/mv/cp/rm/rmdir via Bash); a path
+ * 11. the mode's default: read-only calls inside the working directories are allowed (a Bash
+ *     command only when every file it names is inside and no Read deny/ask rule covers it); in
+ *     acceptEdits, file edits inside them too, except in `.git` (and mkdir/touch/mv/cp/rm/rmdir
+ *     via Bash); a path
  *     outside the working directories asks (workingDirectory); everything else asks (mode).
  * Finally, in dontAsk mode any `ask` becomes `deny` (nobody is there to answer).
  *
