@@ -196,7 +196,11 @@ export class ApprovalRejectedError extends Error {
  * but no worker has taken it yet (an update needs a worker to be accepted and applied; it waits
  * for one, unless the Temporal server restarts first).
  */
-export type ApprovalAnswer = { status: 'applied'; toolUseId: string } | { status: 'pending'; toolUseId?: string; taskQueue: string };
+export type ApprovalAnswer =
+  | { status: 'applied'; toolUseId: string }
+  /** The call was decided otherwise first (e.g. the approval timed out): `decision` is what counted. */
+  | { status: 'not_applied'; toolUseId: string; decision: 'approve' | 'deny'; outcome: string }
+  | { status: 'pending'; toolUseId?: string; taskQueue: string };
 
 /** How long approve/deny wait for a worker to take the decision before answering "pending". Env DURABLE_AGENT_UPDATE_WAIT_MS. */
 function updateWaitMs(): number {
@@ -219,6 +223,7 @@ async function decide(client: Client, sessionId: string, update: typeof approveU
       return { status: 'pending', ...(arg.toolUseId ? { toolUseId: arg.toolUseId } : {}), taskQueue };
     }
     const r = await first.result();
+    if (r.applied === false) return { status: 'not_applied', toolUseId: r.toolUseId, decision: r.decision, outcome: r.outcome ?? 'the decision was not applied' };
     return { status: 'applied', toolUseId: r.toolUseId };
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw new ApprovalRejectedError(err.cause?.message ?? err.message);

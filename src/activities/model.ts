@@ -135,6 +135,9 @@ function toUsage(u: Anthropic.Usage): Usage {
   };
 }
 
+/** The non-streamed fallback's own timeout (the model activity's start-to-close is the same). */
+export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
+
 /** What a model or tool call needs from its runner: Temporal's activity context, or a local stand-in. */
 export interface CallRuntime {
   signal: AbortSignal;
@@ -204,7 +207,10 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
       ctx.heartbeat({ phase: 'fallback' });
       fallback = true;
       try {
-        final = await client.messages.create(params, { signal, maxRetries: 0 });
+        // An explicit timeout: without one the SDK refuses a non-streamed request whose max_tokens
+        // it expects to take over ten minutes (any max_tokens above ~21k). Heartbeats keep the
+        // activity alive meanwhile; its own timeout bounds the whole call.
+        final = await client.messages.create(params, { signal, maxRetries: 0, timeout: NON_STREAMED_TIMEOUT_MS });
         requestId = (final as { _request_id?: string | null })._request_id ?? undefined;
       } catch (err2) {
         if (signal.aborted) throw err2;

@@ -21,6 +21,11 @@ import type { ToolPermissionContext } from '../tools/permissionTypes';
 
 export interface ToolSessionSettings {
   sessionId: string;
+  /**
+   * Keys the execution ledger: unique per session (the session's first run id under Temporal),
+   * so that a session reusing an earlier session's id never meets its records. Default: sessionId.
+   */
+  ledgerKey?: string;
   toolNames: string[];
   permission: ToolPermissionContext;
   hooks?: HooksConfig;
@@ -222,7 +227,9 @@ export function createToolActivities(deps: ToolDeps) {
     const resultStore = deps.resultStore(session.sessionId);
     const description = describeToolUse(block, pool);
 
-    const entry = await deps.ledger.get(session.sessionId, block.id);
+    // Keyed per session, not per workflow id: a new session that reuses an id starts afresh.
+    const ledgerKey = session.ledgerKey ?? session.sessionId;
+    const entry = await deps.ledger.get(ledgerKey, block.id);
     if (entry?.state === 'completed' && entry.record) {
       // The same activity retried after its result was recorded: hand back the record whole.
       // Any other activity with this id (a repeated id in a later response): reuse, never re-run.
@@ -242,7 +249,7 @@ export function createToolActivities(deps: ToolDeps) {
         attempts: entry.attempts.length,
         endedAt: Date.now(),
       };
-      await deps.ledger.put(session.sessionId, block.id, { ...entry, state: 'completed', record, completedBy: activityKey });
+      await deps.ledger.put(ledgerKey, block.id, { ...entry, state: 'completed', record, completedBy: activityKey });
       return { kind: 'done', record };
     }
 
@@ -252,7 +259,7 @@ export function createToolActivities(deps: ToolDeps) {
       if (marked) return;
       marked = true;
       attempts.push({ activity: activityKey, attempt: ctx.attempt, at: Date.now() });
-      await deps.ledger.put(session.sessionId, block.id, { state: 'started', attempts });
+      await deps.ledger.put(ledgerKey, block.id, { state: 'started', attempts });
     };
 
     let lastProgress: unknown = undefined;
@@ -295,7 +302,7 @@ export function createToolActivities(deps: ToolDeps) {
         // later execution of the same id knows the outcome may be partial.
         return { kind: 'done', record };
       }
-      await deps.ledger.put(session.sessionId, block.id, { state: 'completed', attempts, record, completedBy: activityKey });
+      await deps.ledger.put(ledgerKey, block.id, { state: 'completed', attempts, record, completedBy: activityKey });
       return { kind: 'done', record };
     } finally {
       clearInterval(beat);

@@ -326,7 +326,8 @@ export function buildProgram(): Command {
   ).action(async (id: string, toolUseId: string | undefined, o: ConnOpts & { by: string }) =>
     withClient(o, async (client) => {
       const r = await approveToolUse(client, id, toolUseId, o.by);
-      print(o, { session: id, decision: 'approve', ...r }, r.status === 'applied' ? `approved ${r.toolUseId}` : pendingText('approve', id, r));
+      print(o, { session: id, decision: 'approve', ...r }, r.status === 'applied' ? `approved ${r.toolUseId}` : r.status === 'not_applied' ? notAppliedText(r) : pendingText('approve', id, r));
+      if (r.status === 'not_applied') process.exitCode = 1;
     }),
   );
 
@@ -342,7 +343,8 @@ export function buildProgram(): Command {
   ).action(async (id: string, toolUseId: string | undefined, o: ConnOpts & { reason?: string; by: string }) =>
     withClient(o, async (client) => {
       const r = await denyToolUse(client, id, toolUseId, o.reason, o.by);
-      print(o, { session: id, decision: 'deny', ...r }, r.status === 'applied' ? `denied ${r.toolUseId}` : pendingText('deny', id, r));
+      print(o, { session: id, decision: 'deny', ...r }, r.status === 'applied' ? `denied ${r.toolUseId}` : r.status === 'not_applied' ? notAppliedText(r) : pendingText('deny', id, r));
+      if (r.status === 'not_applied') process.exitCode = 1;
     }),
   );
 
@@ -364,6 +366,11 @@ async function sessionExists(client: Client, id: string): Promise<void> {
     if ((err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(id);
     throw err;
   }
+}
+
+/** An approve/deny that came too late: what counted instead. */
+function notAppliedText(r: { toolUseId: string; decision: 'approve' | 'deny'; outcome: string }): string {
+  return `not applied: ${r.toolUseId} was ${r.decision === 'approve' ? 'approved' : 'denied'} — ${r.outcome}`;
 }
 
 /** An approve/deny that the server holds until a worker takes it: say so, and how to check. */

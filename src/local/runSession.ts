@@ -90,6 +90,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   const deps = createAgentActivities(worker);
   const session: ToolSessionSettings = {
     sessionId,
+    // Unique per run of startLocalSession, whatever sessionId the caller reuses.
+    ledgerKey: `${sessionId}:${randomUUID()}`,
     toolNames: input.tools,
     permission: { mode: input.permissionMode, rules: input.rules, workingDirectories: [input.cwd, ...(input.additionalDirectories ?? [])] },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),

@@ -122,6 +122,8 @@ export interface SessionResult {
 
 export interface TurnWorkflowInput {
   sessionId: string;
+  /** Keys the execution ledger (unique per session; absent in turns of older sessions: sessionId). */
+  ledgerKey?: string;
   turn: number;
   head: string | null;
   append: Message[];
@@ -163,8 +165,34 @@ export interface ApprovalDecisionInput {
 // Session API (clients talk to the session only).
 export const interruptSignal = defineSignal<[{ reason?: string; by?: string }?]>('interrupt');
 export const sendMessageSignal = defineSignal<[{ text: string }]>('sendMessage');
-export const approveUpdate = defineUpdate<{ toolUseId: string; decision: 'approve' | 'deny' }, [ApprovalDecisionInput]>('approve');
-export const denyUpdate = defineUpdate<{ toolUseId: string; decision: 'approve' | 'deny' }, [ApprovalDecisionInput]>('deny');
+export type ApprovalOutcomeSource = 'human' | 'timeout' | 'interrupted' | 'mode' | 'unattended';
+
+/**
+ * The answer to approve/deny: what happened to the call. `applied` is false when the call was
+ * decided otherwise first (the approval timed out, the turn was interrupted); `decision` is then
+ * the one that counted and `outcome` says why.
+ */
+export interface ApprovalAnswerUpdate {
+  toolUseId: string;
+  decision: 'approve' | 'deny';
+  applied?: boolean;
+  outcome?: string;
+}
+export const approveUpdate = defineUpdate<ApprovalAnswerUpdate, [ApprovalDecisionInput]>('approve');
+export const denyUpdate = defineUpdate<ApprovalAnswerUpdate, [ApprovalDecisionInput]>('deny');
+
+/** What to answer an approve/deny once the turn said what it did (undefined: the turn ended without saying). */
+export function approvalAnswer(toolUseId: string, requested: 'approve' | 'deny', actual: { decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource } | undefined): ApprovalAnswerUpdate {
+  if (!actual || !actual.decision) return { toolUseId, decision: requested, applied: false, outcome: 'the turn ended before it took the decision; check the session' };
+  if (actual.source === 'human' && actual.decision === requested) return { toolUseId, decision: requested, applied: true };
+  const why =
+    actual.source === 'timeout'
+      ? 'no approval arrived within the approval timeout: it was denied by default first'
+      : actual.source === 'interrupted'
+        ? 'the turn was interrupted first: the call did not run'
+        : `it was already decided (${actual.decision} by ${actual.source ?? 'someone else'})`;
+  return { toolUseId, decision: actual.decision, applied: false, outcome: `too late: ${why}` };
+}
 export const statusQuery = defineQuery<SessionStatus>('status');
 export const transcriptHeadQuery = defineQuery<string | null>('transcriptHead');
 
@@ -172,7 +200,10 @@ export const transcriptHeadQuery = defineQuery<string | null>('transcriptHead');
 export const turnInterruptSignal = defineSignal('turnInterrupt');
 export const turnApprovalSignal = defineSignal<[{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }]>('turnApproval');
 export const approvalPendingSignal = defineSignal<[PendingApproval]>('approvalPending');
-export const approvalResolvedSignal = defineSignal<[{ toolUseId: string }]>('approvalResolved');
+/** The turn decided an ask: what it did (turns recorded before APPROVAL_OUTCOME_PATCH send only the id, and only on timeout/interrupt). */
+export const approvalResolvedSignal = defineSignal<[{ toolUseId: string; decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource }]>('approvalResolved');
+/** Turns and sessions report the real outcome of every ask (versioned: older histories replay without it). */
+export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
 /** The turn is waiting out a model or store outage (null: it is over). */
 export const outageSignal = defineSignal<[OutageState | null]>('outage');
 export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>('turnProgress');

@@ -10,6 +10,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  patched,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -22,6 +23,9 @@ import { initialContext } from '../engine/context';
 import { describeOutage, type OutageState } from '../engine/retry';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
 import {
+  APPROVAL_OUTCOME_PATCH,
+  approvalAnswer,
+  type ApprovalOutcomeSource,
   STATUS_SEARCH_ATTRIBUTE,
   approvalPendingSignal,
   approvalResolvedSignal,
@@ -58,6 +62,9 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'InvalidSessionInput');
   const state: SessionCarry = carry ? migrateSessionState(carry) : initialSessionState(input.prompt, initialContext(input.cwd, input.additionalDirectories ?? []));
   if (carry) state.runs = carry.runs + 1;
+  // The ledger key is the session's first run id (continue-as-new keeps it): unique even when a
+  // new session reuses the workflow id. A run carried from before keys stay on the workflow id.
+  state.ledgerKey ??= carry ? sessionId : info.firstExecutionRunId;
   let status: SessionStatusName | undefined;
   let phase: SessionPhase = 'starting';
   let interruptRequested = false;
@@ -65,6 +72,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   let lastTurn: TurnSummary | undefined;
   let child: ChildWorkflowHandle<typeof turnWorkflow> | undefined;
   const pendingApprovals = new Map<string, PendingApproval>();
+  const approvalOutcomes = new Map<string, { decision: 'approve' | 'deny'; source?: ApprovalOutcomeSource }>();
+  let runningTurn: number | undefined;
   let outage: OutageState | undefined;
 
   const setStatus = (next: SessionStatusName): void => {
@@ -112,7 +121,12 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     if (o) setStatus('waiting_for_model');
     else if (status === 'waiting_for_model') setStatus(pendingApprovals.size > 0 ? 'awaiting_approval' : 'running');
   });
-  setHandler(approvalResolvedSignal, ({ toolUseId }) => {
+  setHandler(approvalResolvedSignal, ({ toolUseId, decision, source }) => {
+    if (decision) {
+      approvalOutcomes.set(toolUseId, { decision, ...(source ? { source } : {}) });
+      // Bounded: an outcome is read by a racing approve/deny at once, or never.
+      if (approvalOutcomes.size > 100) approvalOutcomes.delete(approvalOutcomes.keys().next().value as string);
+    }
     pendingApprovals.delete(toolUseId);
     if (pendingApprovals.size === 0 && status === 'awaiting_approval') setStatus('running');
   });
@@ -121,9 +135,15 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     const toolUseId = req.toolUseId ?? [...pendingApprovals.keys()][0];
     if (!toolUseId || !pendingApprovals.has(toolUseId) || !child) throw ApplicationFailure.nonRetryable(`no pending approval ${req.toolUseId ?? ''}`.trim(), 'NotPending');
     pendingApprovals.delete(toolUseId);
+    const turn = runningTurn;
     await child.signal(turnApprovalSignal, { toolUseId, decision, ...(req.by ? { by: req.by } : {}), ...(req.reason ? { reason: req.reason } : {}) });
     if (pendingApprovals.size === 0 && status === 'awaiting_approval') setStatus('running');
-    return { toolUseId, decision };
+    if (!patched(APPROVAL_OUTCOME_PATCH)) return { toolUseId, decision };
+    // The turn may have decided otherwise meanwhile (the approval timed out): answer what counted.
+    await condition(() => approvalOutcomes.has(toolUseId) || runningTurn !== turn);
+    const actual = approvalOutcomes.get(toolUseId);
+    approvalOutcomes.delete(toolUseId);
+    return approvalAnswer(toolUseId, decision, actual);
   };
   const validator = (req: ApprovalDecisionInput): void => {
     if (req.toolUseId !== undefined && !pendingApprovals.has(req.toolUseId)) {
@@ -164,6 +184,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   };
 
   async function runTurnChild(turn: number, append: TurnWorkflowInput['append']): Promise<TurnReport> {
+    runningTurn = turn;
     const firstText = append.length > 0 ? `: ${previewOf(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}` : '';
     child = await startChild(turnWorkflow, {
       workflowId: `${sessionId}/turn-${turn}`,
@@ -171,6 +192,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       args: [
         {
           sessionId,
+          ledgerKey: state.ledgerKey,
           turn,
           head: state.head,
           append,
@@ -204,6 +226,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       throw err;
     } finally {
       child = undefined;
+      runningTurn = undefined;
     }
     pendingApprovals.clear();
     if (outage) {

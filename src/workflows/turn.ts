@@ -8,6 +8,7 @@ import {
   condition,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -23,6 +24,7 @@ import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, t
 import type { createModelActivities, CallModelResult } from '../activities/model';
 import type { createToolActivities, ToolSessionSettings } from '../activities/tools';
 import {
+  APPROVAL_OUTCOME_PATCH,
   approvalPendingSignal,
   approvalResolvedSignal,
   outageSignal,
@@ -42,7 +44,8 @@ type ToolActivities = ReturnType<typeof createToolActivities>;
 // One attempt per model activity: the turn itself waits out outages (engine/retry.ts), so that the
 // waiting is visible (status, ls, UI details) and bounded only by the session's own limits.
 const model = proxyActivities<ModelActivities>({
-  startToCloseTimeout: '10 minutes',
+  // A long answer (a large max_tokens) may stream for many minutes; heartbeats detect a lost worker.
+  startToCloseTimeout: '60 minutes',
   // Heartbeats come with every streamed event and every 5 s while waiting: 20 s without one
   // means the worker is gone, and the call is tried again (elsewhere) after a backoff.
   heartbeatTimeout: '20 seconds',
@@ -133,6 +136,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
 
   const session: ToolSessionSettings = {
     sessionId: input.sessionId,
+    ...(input.ledgerKey ? { ledgerKey: input.ledgerKey } : {}),
     toolNames: input.tools,
     permission: {
       mode: input.permissionMode,
@@ -240,18 +244,21 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       const decided = await condition(() => decisions.has(block.id) || interrupted, input.approvalTimeoutMs);
       pending.delete(block.id);
       phase = 'tools';
-      if (parent && (!decided || interrupted)) {
-        await CancellationScope.nonCancellable(() => parent.signal(approvalResolvedSignal, { toolUseId: block.id }));
+      const result: Approval | 'interrupted' =
+        interrupted && !decisions.has(block.id)
+          ? 'interrupted'
+          : decisions.get(block.id) ?? {
+              decision: 'deny',
+              source: 'timeout',
+              afterMs: input.approvalTimeoutMs,
+              reason: `No approval arrived within ${Math.round(input.approvalTimeoutMs / 1000)} s; denied by default for unattended runs.`,
+            };
+      // Tell the session what counted, so that an approve racing the timeout is answered truly.
+      if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || interrupted)) {
+        const outcome = result === 'interrupted' ? { decision: 'deny' as const, source: 'interrupted' as const } : { decision: result.decision, source: result.source };
+        await CancellationScope.nonCancellable(() => parent.signal(approvalResolvedSignal, { toolUseId: block.id, ...outcome }));
       }
-      if (interrupted && !decisions.has(block.id)) return 'interrupted';
-      return (
-        decisions.get(block.id) ?? {
-          decision: 'deny',
-          source: 'timeout',
-          afterMs: input.approvalTimeoutMs,
-          reason: `No approval arrived within ${Math.round(input.approvalTimeoutMs / 1000)} s; denied by default for unattended runs.`,
-        }
-      );
+      return result;
     },
     isInterrupted: isStopped,
   };

@@ -1,0 +1,85 @@
+// integration: correctness fixes found in review (issue 9, part 5), each a case that went wrong:
+// a session reusing an earlier session's id, an approve racing the approval timeout, and the
+// non-streamed fallback with a large max_tokens. (An interrupt that arrives while the session
+// drains handlers before continue-as-new: unit/engine-session, "checkpoint … carried".)
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { approveToolUse, sessionStatus } from '../../src/client';
+import { runLocalSession } from '../../src/local/runSession';
+import { closeTestEnv, uniqueWorkflowId } from '../support/temporal';
+import { fakeAnthropicFactory, withAgent } from '../support/agent';
+import { TEST_TOOLS } from '../support/testTools';
+import { waitFor } from '../support/wait';
+
+after(closeTestEnv);
+
+test('integration: a new session that reuses an id (a nightly job) runs its tool calls again', async () => {
+  await withAgent({ worker: { tools: TEST_TOOLS } }, async ({ fake, start, workDir }) => {
+    const log = join(workDir, 'nightly.log');
+    const id = uniqueWorkflowId('nightly');
+    for (const night of [1, 2]) {
+      // The model happens to give the call the same id both nights.
+      fake.enqueue(toolUseResponse([{ id: 'toolu_nightly', name: 'AppendSlow', input: { file: log, text: `night ${night}` } }]), textResponse('done'));
+      const r = await (await start({ id, prompt: 'nightly job', tools: ['AppendSlow'] })).result();
+      assert.equal(r.status, 'completed');
+    }
+    assert.equal(await readFile(log, 'utf8'), 'night 1\nnight 2\n', 'the second night ran its call');
+  });
+});
+
+test('integration: an approve that races the approval timeout is answered with what happened', async () => {
+  await withAgent({ noWorker: true }, async ({ fake, start, workDir, client, startWorker }) => {
+    const target = join(workDir, 'raced.txt');
+    fake.enqueue(toolUseResponse([{ id: 'toolu_race', name: 'Write', input: { file_path: target, content: 'x\n' } }]), textResponse('ok'));
+    let worker = await startWorker();
+    const handle = await start({ prompt: 'write', permissionMode: 'default', approvalTimeoutMs: 3_000 });
+    await waitFor('the approval request', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals.length === 1);
+    // No worker while the timeout passes: when one comes back, the turn's timer has fired and the
+    // approve arrives at the same time — the session still lists the call as pending.
+    await worker.stop();
+    await new Promise((r) => setTimeout(r, 3_500));
+    const answer = approveToolUse(client, handle.workflowId, 'toolu_race', 'late@example');
+    await new Promise((r) => setTimeout(r, 300));
+    worker = await startWorker();
+    try {
+      const a = await answer;
+      const result = await handle.result();
+      assert.equal(result.status, 'completed');
+      const written = await readFile(target, 'utf8').then(() => true, () => false);
+      if (a.status === 'applied') {
+        assert.ok(written, 'approve said applied: the file must exist');
+      } else {
+        assert.equal(a.status, 'not_applied', JSON.stringify(a));
+        assert.equal(written, false, 'approve said not applied: nothing was written');
+        if (a.status === 'not_applied') {
+          assert.equal(a.decision, 'deny');
+          assert.match(a.outcome, /too late: no approval arrived within the approval timeout/);
+        }
+      }
+      console.log(`[approval-race] answer ${a.status}; file written: ${written}`);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+test('integration: the non-streamed fallback works with max_tokens 64000 (the SDK wants a timeout for it)', async () => {
+  const fake = await startFakeAnthropic();
+  const work = await mkdtemp(join(tmpdir(), 'da-fallback-'));
+  const storeDir = await mkdtemp(join(tmpdir(), 'da-fallback-store-'));
+  try {
+    fake.enqueue({ ...textResponse('a long answer, cut'), dropAfterEvents: 3 }, textResponse('the whole answer'));
+    const r = await runLocalSession({ prompt: 'write a lot', cwd: work, model: { model: 'claude-test', maxTokens: 64_000 } }, { storeDir, anthropic: fakeAnthropicFactory(fake) });
+    assert.equal(r.status, 'completed', r.endReason);
+    assert.equal(r.lastText, 'the whole answer');
+    assert.deepEqual(fake.requests.map((q) => q.stream), [true, false], 'the second request is the non-streamed fallback');
+    assert.equal((fake.requests[1]?.body as { max_tokens?: number }).max_tokens, 64_000);
+    fake.assertDone();
+  } finally {
+    await fake.close();
+  }
+});
