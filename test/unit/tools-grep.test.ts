@@ -166,6 +166,17 @@ for (const engine of ['rg', 'js'] as const) {
       assert.equal(outside.text, `Found 1 file\n${path.join(dir, 'src/auth.ts')}`);
     });
 
+    it('an empty pattern matches every line and ends, also on characters outside the BMP', async () => {
+      const d = await makeTmpDir();
+      try {
+        await writeTree(d, { 'emoji.txt': 'a 🌍 b\n🌍\n' }, {});
+        const r = await grep(engine, { pattern: '', path: 'emoji.txt', output_mode: 'content', '-n': true }, d);
+        assert.equal(r.text, 'emoji.txt:1:a 🌍 b\nemoji.txt:2:🌍');
+      } finally {
+        await removeDir(d);
+      }
+    });
+
     it('a missing path is a validation error', async () => {
       const r = await grep(engine, { pattern: 'x', path: 'no/such' });
       assert.equal(r.invalid, 'Path does not exist: no/such');

@@ -327,7 +327,11 @@ function matchSpans(re: RegExp, s: string, max = Infinity): Array<[number, numbe
     const start = m.index;
     const end = start + m[0].length;
     if (end === start) {
-      re.lastIndex = start + 1;
+      // Step over a whole code point: in unicode mode a lastIndex inside a surrogate pair backs up
+      // to the pair's start, and the same empty match would come back forever (e.g. '' on '🌍').
+      const c = s.charCodeAt(start);
+      const pair = re.unicode && c >= 0xd800 && c <= 0xdbff && start + 1 < s.length && (s.charCodeAt(start + 1) & 0xfc00) === 0xdc00;
+      re.lastIndex = start + (pair ? 2 : 1);
       if (start === prevEnd) {
         if (start >= s.length) break;
         continue;
