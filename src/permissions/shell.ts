@@ -183,7 +183,8 @@ function wordsCouldMatch(scan: DenyScan, words: ShellWord[]): boolean {
   if (firstUnknown > 0) {
     const prefix = tokens.slice(0, firstUnknown).join(' ');
     const literal = normalizeSpaces(scan.spec).replace(/:\*$/, '').split(/(?<!\\)\*/)[0]!.trimEnd();
-    if (literal.startsWith(prefix) || prefix.startsWith(literal)) return true;
+    // The unknown words could complete the rule's literal part (whole words: `rmdir $x` is not `rm`).
+    if (literal === prefix || literal.startsWith(`${prefix} `) || prefix.startsWith(`${literal} `)) return true;
     texts.push(words.map((w) => w.raw).join(' '));
   } else {
     texts.push(tokens.join(' '));

@@ -76,8 +76,13 @@ export function searchesDirectories(tokens: string[]): boolean {
     case 'find':
     case 'du':
     case 'tree':
-    case 'git':
       return true;
+    case 'git': {
+      // Subcommands that print file contents (from the work tree or history), not only names.
+      let k = 0;
+      while (k < args.length && args[k]!.startsWith('-')) k += args[k] === '-C' ? 2 : 1;
+      return ['show', 'diff', 'log', 'grep', 'cat-file', 'blame', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files', 'stash', 'archive'].includes(args[k] ?? '');
+    }
     case 'ls':
       return hasFlag(args, 'R', ['--recursive']);
     case 'diff':
@@ -87,20 +92,40 @@ export function searchesDirectories(tokens: string[]): boolean {
   }
 }
 
-/** Words of a command that may name files (option values included), as words. */
-function candidateWords(cmd: ShellCommand): ShellWord[] | undefined {
+/** find predicates whose argument is a pattern or a value, not a file. */
+const FIND_VALUE_PREDICATES = new Set([
+  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname', '-type', '-xtype',
+  '-perm', '-user', '-group', '-size', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-maxdepth', '-mindepth', '-uid', '-gid', '-links', '-inum', '-printf',
+]);
+
+/** Words of a command that may name files (option values included); `positional` counts the operands. */
+function candidateWords(cmd: ShellCommand): (ShellWord[] & { positional?: number }) | undefined {
   const name = cmd.words[0]?.values?.[0];
   if (name === undefined) return undefined;
   if (NO_PATH_COMMANDS.has(name)) return [];
-  const out: ShellWord[] = [];
+  const out: ShellWord[] & { positional?: number } = [];
+  out.positional = 0;
   const rest = cmd.words.slice(1);
+  let skipValue = false;
   const tokens = rest.flatMap((w) => w.values ?? []);
+  // Options that take the names of files to read from a file: those names are not known here.
+  if (tokens.some((t) => t.startsWith('--files0-from') || t.startsWith('--files-from') || t.startsWith('--fromfile'))) return undefined;
+  if (/sum$/.test(name) && hasFlag(tokens, 'c', ['--check'])) return undefined;
   let skipPattern = PATTERN_FIRST.has(name) && !hasFlag(tokens, 'ef', ['--regexp', '--file']);
   let afterDashes = false;
   for (const w of rest) {
     if (w.values === undefined) return undefined;
+    if (skipValue) {
+      skipValue = false;
+      continue;
+    }
     if (w.glob) {
       out.push(w);
+      out.positional++;
+      continue;
+    }
+    if (name === 'find' && FIND_VALUE_PREDICATES.has(w.values[0] ?? '')) {
+      skipValue = true;
       continue;
     }
     for (const v of w.values) {
@@ -124,6 +149,7 @@ function candidateWords(cmd: ShellCommand): ShellWord[] | undefined {
         continue;
       }
       out.push({ raw: v, values: [v], glob: false });
+      out.positional++;
     }
   }
   return out;
@@ -266,7 +292,10 @@ export function shellReadOutside(command: string, env: PermissionEnv, hidden?: H
     if (!words) return { reason: 'the command uses shell expansions whose value is not known in advance.' };
     const recursive = searchesDirectories(tokens);
     // A recursive search with no path searches the current directory.
-    if (recursive && hidden) for (const c of cwds) if (hidden.under(c)) return { reason: `${c} holds files covered by a Read deny/ask rule.`, path: c };
+    // (git's operands are revisions and pathspecs inside the repository: it always reads the tree.)
+    if (recursive && hidden && (!words.positional || name === 'git')) {
+      for (const c of cwds) if (hidden.under(c)) return { reason: `${c} holds files covered by a Read deny/ask rule.`, path: c };
+    }
     for (const w of words) {
       for (const c of cwds) {
         const ps = wordPaths(w, c);

@@ -267,6 +267,12 @@ tool('search-and-anchoring', 'Grep', { pattern: 'CANARY', path: '../outside', ou
 bash('search-and-anchoring', 'cat .env', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
 bash('search-and-anchoring', 'grep -r TOKEN .', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
 bash('search-and-anchoring', 'cat ../.env', { effect: 'leak', modes: ['dontAsk'], rules: denyEnv, cwd: 'sub' });
+bash('search-and-anchoring', 'git grep --untracked TOKEN', { effect: 'leak', modes: ['default', 'plan'], rules: denyEnv });
+bash('search-and-anchoring', 'git diff --no-index /dev/null .env', { effect: 'leak', modes: ['default', 'plan'], rules: denyEnv });
+bash('search-and-anchoring', 'cat .en?', { effect: 'leak', modes: ['default', 'plan'], rules: denyEnv });
+bash('search-and-anchoring', 'head -c 100 < .env', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
+bash('search-and-anchoring', 'rg --hidden TOKEN .', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
+bash('search-and-anchoring', 'cd sub && grep -r TOKEN ..', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
 
 // 6. Existence oracles: a denied or outside path must answer the same whether it exists or not.
 const oracle = (t: AttackCase['tool'], input: Record<string, unknown>, twin: Record<string, unknown>, opts: Partial<AttackCase> & { modes?: PermissionMode[] } = {}) =>

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runToolUse, type ToolUseOutcome } from '../../src/pipeline';
+import { describeToolUse, runToolUse, type ToolUseOutcome } from '../../src/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
 import { createToolPool } from '../../src/tools/pool';
@@ -126,4 +126,30 @@ for (const c of ATTACK_CASES) {
       assert.equal(t.ask?.message && norm(t.ask.message, twinInput), o.ask?.message && norm(o.ask.message, input), 'existence oracle (ask)');
     }
   });
+}
+
+// The other side: ordinary read-only work still runs unasked (in default and plan mode, with a
+// `Read(./.env)` deny rule in force), and counts as read-only for concurrency.
+const LEGIT: Array<{ command: string; rules?: { deny: string[] } }> = [
+  { command: 'ls -la' }, { command: 'ls sub/deep' }, { command: 'cat a.txt' }, { command: 'cat a.txt | wc -l' },
+  { command: 'head -n 1 a.txt && tail -n 1 a.txt' }, { command: 'grep -rn hello .' }, { command: 'grep -c x sub/deep/x.txt' },
+  { command: 'find . -name "*.txt" -not -path "./link-out/*"' }, { command: 'git status --short' }, { command: 'git log --oneline -1' },
+  { command: 'git diff --stat' }, { command: 'git branch --show-current' }, { command: 'cd sub && ls' }, { command: 'echo "$HOME"' },
+  { command: 'sort -u a.txt' }, { command: 'ls *.txt' }, { command: 'wc -l sub/deep/*.txt' }, { command: 'cat {a,sub/deep/x}.txt' },
+  { command: 'diff a.txt sub/deep/x.txt; echo done' }, { command: 'stat -c %s a.txt 2>/dev/null' }, { command: 'LC_ALL=C grep -i HELLO a.txt' },
+  { command: 'timeout 5 cat a.txt' }, { command: '[ -f a.txt ] && echo yes' }, { command: "printf '%s\\n' a b | cut -c1" },
+  { command: 'ls', rules: { deny: ['Read(./.env)'] } }, { command: 'cat a.txt', rules: { deny: ['Read(./.env)'] } },
+  { command: 'git status', rules: { deny: ['Read(./.env)'] } }, { command: 'grep -rn hello sub', rules: { deny: ['Read(./.env)'] } },
+];
+for (const [i, l] of LEGIT.entries()) {
+  for (const mode of ['default', 'plan'] as const) {
+    test(`unit: legit read-only command runs unasked in ${mode}: ${l.command}`, async () => {
+      repair();
+      const c: AttackCase = { id: `legit-${i}-${mode}`, cls: 'hidden-paths', mode, tool: 'Bash', input: { command: l.command }, ...(l.rules ? { rules: l.rules } : {}) };
+      const o = await run(c, c.input);
+      assert.equal(o.status, 'ok', `${l.command} → ${o.status}: ${o.ask?.message ?? resultText(o)}`);
+      const pool = createToolPool(BUILTIN_TOOLS, { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [fx.proj] });
+      assert.equal(describeToolUse({ type: 'tool_use', id: 't', name: 'Bash', input: { command: l.command } }, pool).concurrencySafe, true);
+    });
+  }
 }
