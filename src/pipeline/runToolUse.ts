@@ -233,7 +233,9 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         } catch (e) {
           d = { behavior: 'deny', message: `Permission check failed: ${errMessage(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
         }
-        if (d.behavior === 'allow') return v.out;
+        // Allowed, or only the mode's "edits need approval" inside the working directories (no
+        // secret there): the tool's own answer is more useful than asking about a failing call.
+        if (d.behavior === 'allow' || (d.behavior === 'ask' && d.decisionReason?.type === 'mode')) return v.out;
         state.input = v.data;
         if (d.behavior === 'deny') {
           state.permission = { behavior: 'deny', message: d.message, ...(d.decisionReason ? { decisionReason: d.decisionReason } : {}) };

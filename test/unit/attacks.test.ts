@@ -153,3 +153,17 @@ for (const [i, l] of LEGIT.entries()) {
     });
   }
 }
+
+test('unit: inside the working directories, the file checks still answer (no needless approval)', async () => {
+  repair();
+  const base: Omit<AttackCase, 'id' | 'tool' | 'input'> = { cls: 'existence-oracles', mode: 'default' };
+  const read = await run({ ...base, id: 'inside-read', tool: 'Read', input: {} }, { file_path: 'nope.txt' });
+  assert.equal(read.status, 'error');
+  assert.match(resultText(read), /File does not exist: nope\.txt/);
+  const write = await run({ ...base, id: 'inside-write', tool: 'Write', input: {} }, { file_path: 'a.txt', content: 'new' });
+  assert.equal(write.status, 'error', 'the mode would ask, but the call cannot work: the tool says why');
+  assert.match(resultText(write), /has not been read yet/);
+  const outside = await run({ ...base, id: 'outside-write', tool: 'Write', input: {} }, { file_path: path.join(fx.outside, 'secret-5d1e.txt'), content: 'x' });
+  assert.equal(outside.status, 'ask', 'outside: the approval comes first, the file check after it');
+  assert.equal(fs.readFileSync(path.join(fx.outside, 'secret-5d1e.txt'), 'utf8').includes('CANARY'), true);
+});
