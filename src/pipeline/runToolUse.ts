@@ -10,6 +10,7 @@ import { runPostToolUseHooks, runPreToolUseHooks } from '../hooks/run';
 import type { HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
 import { decidePermission, type PermissionDecision } from '../permissions/decide';
+import { decisionHidingFileErrors } from './fileChecks';
 import type { AnyTool, DecisionReason, ResultStore, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import { findToolByName, type ToolPool } from '../tools/pool';
@@ -219,32 +220,19 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         return { ok: true, data: parsed.data };
       };
 
-      /**
-       * A path tool's validateInput looks at the file system ("File does not exist", "Did you
-       * mean …", "is a directory"): its answer is shown only when the permission decision
-       * (rules and mode; the hooks have not run) allows the call, so a denied or outside path
-       * reveals nothing. Otherwise the call is denied, or asks, as if the input were valid.
-       */
-      const permissionBeforeFileErrors = async (v: Extract<Validated, { ok: false }>): Promise<ToolUseOutcome> => {
-        if (v.data === undefined || typeof tool.getPath !== 'function') return v.out;
-        let d: PermissionDecision;
-        try {
-          d = await decidePermission(tool, v.data, ctx);
-        } catch (e) {
-          d = { behavior: 'deny', message: `Permission check failed: ${errMessage(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
-        }
-        // Allowed, or only the mode's "edits need approval" inside the working directories (no
-        // secret there): the tool's own answer is more useful than asking about a failing call.
-        if (d.behavior === 'allow' || (d.behavior === 'ask' && d.decisionReason?.type === 'mode')) return v.out;
-        state.input = v.data;
-        if (d.behavior === 'deny') {
-          state.permission = { behavior: 'deny', message: d.message, ...(d.decisionReason ? { decisionReason: d.decisionReason } : {}) };
-          return failed('denied', 'permission', d.message);
-        }
-        state.permission = { behavior: 'ask', message: d.message, ...(d.decisionReason ? { decisionReason: d.decisionReason } : {}) };
-        state.ask = { message: d.message, ...(d.decisionReason ? { decisionReason: d.decisionReason } : {}) };
+      /** Deny / ask / a human's answer for a decision; undefined when the call may go on. */
+      const settle = (decision: PermissionDecision): ToolUseOutcome | undefined => {
+        const reasonOf = decision.decisionReason ? { decisionReason: decision.decisionReason } : {};
+        state.permission = decision.behavior === 'allow' ? { behavior: 'allow', ...reasonOf } : { behavior: decision.behavior, message: decision.message, ...reasonOf };
         const approval = env.approval;
-        if (!approval) return outcome('ask', {});
+        if (decision.behavior === 'deny') return failed('denied', 'permission', decision.message);
+        if (decision.behavior === 'ask') {
+          state.ask = { message: decision.message, ...reasonOf };
+          if (!approval) return outcome('ask', {});
+        } else if (!approval || approval.decision !== 'deny') {
+          return undefined;
+        }
+        // A human's answer; their deny for this id stands even if the rules would now allow the call.
         const reason = humanReason(approval, env.permission.mode);
         if (approval.decision !== 'approve') {
           state.permission = { behavior: 'deny', decisionReason: reason, message: approval.reason ?? 'rejected' };
@@ -252,7 +240,15 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
           return failed('denied', 'permission', r.content as string, r);
         }
         state.permission = { behavior: 'allow', decisionReason: reason };
-        return v.out;
+        return undefined;
+      };
+      /** A path tool's file-system answer is shown only after the permission decision (fileChecks.ts). */
+      const permissionBeforeFileErrors = async (v: Extract<Validated, { ok: false }>): Promise<ToolUseOutcome> => {
+        if (v.data === undefined) return v.out;
+        const d = await decisionHidingFileErrors(tool, v.data, ctx);
+        if (!d) return v.out;
+        state.input = v.data;
+        return settle(d) ?? v.out;
       };
 
       const first = await validate(state.input);
@@ -301,30 +297,9 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
       } catch (e) {
         decision = { behavior: 'deny', message: `Permission check failed: ${errMessage(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
       }
-      state.permission =
-        decision.behavior === 'allow'
-          ? { behavior: 'allow', ...(decision.decisionReason ? { decisionReason: decision.decisionReason } : {}) }
-          : { behavior: decision.behavior, message: decision.message, ...(decision.decisionReason ? { decisionReason: decision.decisionReason } : {}) };
-      const approval = env.approval;
-      if (decision.behavior === 'deny') {
-        return failed('denied', 'permission', decision.message);
-      }
-      if (decision.behavior === 'ask') {
-        state.ask = { message: decision.message, ...(decision.decisionReason ? { decisionReason: decision.decisionReason } : {}) };
-        if (!approval) return outcome('ask', {});
-        const reason = humanReason(approval, env.permission.mode);
-        if (approval.decision !== 'approve') {
-          state.permission = { behavior: 'deny', decisionReason: reason, message: approval.reason ?? 'rejected' };
-          const r = rejectionToolResult(toolUseId, approval.reason);
-          return failed('denied', 'permission', r.content as string, r);
-        }
-        state.permission = { behavior: 'allow', decisionReason: reason };
-      } else if (approval && approval.decision === 'deny') {
-        // A human's deny for this id stands even if the rules would now allow the call.
-        state.permission = { behavior: 'deny', decisionReason: humanReason(approval, env.permission.mode), message: approval.reason ?? 'rejected' };
-        const r = rejectionToolResult(toolUseId, approval.reason);
-        return failed('denied', 'permission', r.content as string, r);
-      } else if (decision.updatedInput !== undefined) {
+      const stop = settle(decision);
+      if (stop) return stop;
+      if (decision.behavior === 'allow' && decision.updatedInput !== undefined) {
         state.input = decision.updatedInput;
         const again = await validate(decision.updatedInput, 'input replaced by the permission check');
         if (!again.ok) return again.out;
