@@ -13,6 +13,8 @@ export { toolToAPISchema, toolsToAPISchemas } from './tools/apiSchema';
 export { LocalResultStore } from './tools/resultStore';
 export { createSearchIssuesTool } from './tools/examples/searchIssues';
 export { runToolUse, describeToolUse } from './pipeline';
+/** Bash's declarations need the shell parser: await this before calling them outside the pipeline. */
+export { loadShellParser } from './permissions/bashParser';
 export type { PipelineEnv, ToolUseOutcome } from './pipeline';
 export type { HooksConfig } from './hooks';
 

@@ -5,6 +5,7 @@ import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { createModelActivities, type ModelDeps } from './activities/model';
+import { loadShellParser, shellParserError } from './permissions/bashParser';
 import { createToolActivities } from './activities/tools';
 import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
@@ -105,6 +106,10 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
   const { activities } = createAgentActivities(opts);
+  // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
+  if (!(await loadShellParser())) {
+    console.warn(`durable-agent: the shell parser did not load (${shellParserError()}); every Bash command will be treated as unknown (never read-only, matched by no allow rule).`);
+  }
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
