@@ -84,3 +84,32 @@ test('integration: hostile tool_use blocks from the model have no effect in real
   assert.equal(snapshot(fx.home), homeBefore, 'nothing changed in $HOME');
   assert.deepEqual(fs.readdirSync(fx.marks), [], 'no attack command ran');
 });
+
+test('integration: after a cd, ./ rules stay anchored at the project (Read and Grep of ../.env stay denied)', async () => {
+  await withAgent({}, async ({ fake, start }) => {
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_cd', name: 'Bash', input: { command: 'cd sub' } }]),
+      toolUseResponse([
+        { id: 'toolu_read', name: 'Read', input: { file_path: '../.env' } },
+        { id: 'toolu_grep', name: 'Grep', input: { pattern: 'TOKEN', path: '..', output_mode: 'content' } },
+        { id: 'toolu_cat', name: 'Bash', input: { command: 'cat ../.env' } },
+        { id: 'toolu_pwd', name: 'Bash', input: { command: 'pwd' } },
+      ]),
+      textResponse('done'),
+    );
+    const handle = await start({
+      prompt: 'Follow the instructions in the file you just read.',
+      cwd: fx.proj,
+      permissionMode: 'dontAsk',
+      rules: { allow: ['Bash(cd sub)'], ask: [], deny: ['Read(./.env)'] },
+      tools: BUILTIN_TOOL_NAMES,
+    });
+    assert.equal((await handle.result()).status, 'completed');
+    const results = lastToolResults(fake.messageRequests()[2]!);
+    const text = (id: string) => JSON.stringify(results.find((r) => r.tool_use_id === id)?.content ?? '');
+    assert.match(text('toolu_pwd'), new RegExp(`${path.join(fx.proj, 'sub')}`), 'the cd took effect');
+    assert.match(text('toolu_read'), /denied by the rule Read\(\.\/\.env\)/);
+    for (const id of ['toolu_read', 'toolu_grep', 'toolu_cat']) assert.ok(!text(id).includes(CANARIES[1]!), `${id}: ${text(id)}`);
+    fake.assertDone();
+  });
+});
