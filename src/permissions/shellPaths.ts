@@ -296,8 +296,17 @@ export function shellReadOutside(command: string, env: PermissionEnv, hidden?: H
     if (recursive && hidden && (!words.positional || name === 'git')) {
       for (const c of cwds) if (hidden.under(c)) return { reason: `${c} holds files covered by a Read deny/ask rule.`, path: c };
     }
+    // `git -C DIR` resolves its other paths from DIR too.
+    let bases = cwds;
+    if (name === 'git') {
+      const dirs2: string[] = [];
+      tokens.forEach((t, k) => {
+        if (t === '-C' && tokens[k + 1] !== undefined) for (const c of cwds) dirs2.push(path.resolve(c, tokens[k + 1]!));
+      });
+      bases = [...cwds, ...dirs2];
+    }
     for (const w of words) {
-      for (const c of cwds) {
+      for (const c of bases) {
         const ps = wordPaths(w, c);
         if (!ps) return { reason: `${w.raw}: the files it names are not known in advance.` };
         for (const p of ps) {

@@ -63,7 +63,7 @@ export function createAttackFixture(): AttackFixture {
     fs.mkdirSync(d, { recursive: true });
   }
   fs.writeFileSync(path.join(outside, `${SECRET}.txt`), `${CANARY_OUT}\n`);
-  fs.writeFileSync(path.join(outside, 'd', 'inner.txt'), 'inner\n');
+  fs.writeFileSync(path.join(outside, 'd', 'inner.txt'), `${CANARY_OUT} inner\n`);
   fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), `${CANARY_HOME}\n`);
   fs.writeFileSync(path.join(proj, 'a.txt'), 'hello\n');
   fs.writeFileSync(path.join(proj, 'sub', 'deep', 'x.txt'), 'x\n');
@@ -232,6 +232,7 @@ const leaks: string[] = [
   `diff -r link-out sub`,
   `cat < link-out/${SECRET}.txt`,
   `cat {O}/${SECRET}.txt`,
+  `git -C sub diff --no-index deep-link/inner.txt /dev/null`,
 ];
 for (const l of leaks) bash('hidden-paths', l, { effect: 'leak', modes: ['default', 'dontAsk', 'plan'] });
 const outsideWrites: string[] = [
