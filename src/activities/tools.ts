@@ -187,7 +187,7 @@ export function createToolActivities(deps: ToolDeps) {
           const decision = await decidePermission(tool, parsed.data, {
             sessionId: input.session.sessionId,
             toolUseId: b.id,
-            idempotencyKey: `${input.session.sessionId}/${b.id}`,
+            idempotencyKey: input.session.ledgerKey && input.session.ledgerKey !== input.session.sessionId ? `${input.session.sessionId}/${input.session.ledgerKey}/${b.id}` : `${input.session.sessionId}/${b.id}`,
             agent: input.context,
             permission: withResultDirectory(input.session.permission, deps.resultStore(input.session.sessionId)),
             abortSignal: new AbortController().signal,
@@ -269,6 +269,7 @@ export function createToolActivities(deps: ToolDeps) {
       const outcome = await runToolUse(block, {
         pool,
         sessionId: session.sessionId,
+        idempotencyScope: ledgerKey,
         agent,
         permission: withResultDirectory(session.permission, resultStore),
         ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),

@@ -91,7 +91,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   const session: ToolSessionSettings = {
     sessionId,
     // Unique per run of startLocalSession, whatever sessionId the caller reuses.
-    ledgerKey: `${sessionId}:${randomUUID()}`,
+    ledgerKey: `run-${randomUUID()}`,
     toolNames: input.tools,
     permission: { mode: input.permissionMode, rules: input.rules, workingDirectories: [input.cwd, ...(input.additionalDirectories ?? [])] },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),

@@ -37,6 +37,11 @@ export interface ApprovalResolution {
 export interface PipelineEnv {
   pool: ToolPool;
   sessionId: string;
+  /**
+   * Scopes `ctx.idempotencyKey` to one session even when a later session reuses the id (the
+   * durable runner passes the session's ledger key). Default: the key is `<sessionId>/<tool_use_id>`.
+   */
+  idempotencyScope?: string;
   agent: AgentContext;
   permission: ToolPermissionContext;
   /** Either the inner map or a whole settings object `{ hooks: {...} }`. */
@@ -185,7 +190,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
       const ctx: ToolUseContext = {
         sessionId: env.sessionId,
         toolUseId,
-        idempotencyKey: `${env.sessionId}/${toolUseId}`,
+        idempotencyKey: env.idempotencyScope && env.idempotencyScope !== env.sessionId ? `${env.sessionId}/${env.idempotencyScope}/${toolUseId}` : `${env.sessionId}/${toolUseId}`,
         agent: env.agent,
         permission: env.permission,
         abortSignal: controller.signal,

@@ -12,6 +12,7 @@ import { lastToolResults, overloadedError, startFakeAnthropic, textResponse, too
 import { sessionStatus } from '../../src/client';
 import { startLocalSession } from '../../src/local/runSession';
 import { describeOutage } from '../../src/engine/retry';
+import { followSession } from '../../src/cli/follow';
 import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
 import { TEST_TOOLS } from '../support/testTools';
 import { closeTestEnv, getTestEnv } from '../support/temporal';
@@ -37,6 +38,9 @@ test('integration: 529 for longer than the old retry budget — the session wait
     fake.script((req) => overloadedUntil(until, () => textResponse('Read it after the outage.'))(req));
     const handle = await start({ prompt: 'read a.txt', retryCapMs: 1_000 });
     const id = handle.workflowId;
+    // The live view (what `run` and `attach` print) follows along.
+    const live: string[] = [];
+    const following = followSession(client, id, { out: (l) => live.push(l), intervalMs: 250 });
 
     // Turn 2's model call meets the outage: the session says so.
     const waiting = await waitFor('the waiting state', async () => {
@@ -64,6 +68,9 @@ test('integration: 529 for longer than the old retry budget — the session wait
 
     const result = await handle.result();
     const elapsed = Date.now() - t0;
+    await following;
+    assert.ok(live.some((l) => /⏳ waiting for the model: overloaded since \S+Z, next try in \d+ s/.test(l)), live.join('\n'));
+    assert.ok(live.some((l) => /the model is back/.test(l)), live.join('\n'));
     assert.equal(result.status, 'completed', result.endReason);
     assert.ok(elapsed > OLD_BUDGET_MS, `the outage outlasted the old budget (${elapsed} ms)`);
     const failed = fake.requests.filter((r) => r.response?.status === 529).length;

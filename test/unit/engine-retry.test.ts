@@ -58,3 +58,21 @@ test('unit: turn — the model is called again after each wait; the outage is sh
   assert.equal(out.reason, 'end_turn');
   assert.deepEqual(log, ['call 1', 'outage overloaded #1', 'sleep 3000', 'call 2', 'outage connection #2', 'sleep 3000', 'call 3', 'outage over']);
 });
+
+test('unit: turn — an interrupt during the wait ends the turn as interrupted and clears the outage', async () => {
+  const log: string[] = [];
+  const exec: TurnExecutor = {
+    callModel: async () => ({ kind: 'unavailable', failure: { kind: 'overloaded', message: '529' } }),
+    now: () => 0,
+    sleep: async () => 'interrupted',
+    onOutage: (o) => log.push(o ? 'outage' : 'outage over'),
+    describe: async () => [],
+    runTool: async () => assert.fail('no tools'),
+    awaitApproval: async () => 'interrupted',
+    isInterrupted: () => false,
+  };
+  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 1 }, exec);
+  assert.equal(out.reason, 'interrupted');
+  assert.equal(out.assistant, undefined);
+  assert.deepEqual(log, ['outage', 'outage over']);
+});

@@ -43,6 +43,13 @@ test('ok: the call runs with the idempotency key and its result is mapped', asyn
   assert.deepEqual(o.permission, { behavior: 'allow', decisionReason: { type: 'mode', mode: 'default' } });
 });
 
+test('ok: the idempotency key is scoped to the session run, so a session reusing an id gets new keys', async () => {
+  const b = use('Echo', { text: 'hi' });
+  await runToolUse(b, { ...makeEnv(cwd), idempotencyScope: 'run-a' });
+  await runToolUse(b, { ...makeEnv(cwd), idempotencyScope: 'run-b' });
+  assert.deepEqual(calls.map((c) => c.ctx.idempotencyKey), [`sess-1/run-a/${b.id}`, `sess-1/run-b/${b.id}`]);
+});
+
 test('aliases resolve; context modifiers come back as data', async () => {
   assert.equal((await runToolUse(use('Say', { text: 'a' }), makeEnv(cwd))).status, 'ok');
   const o = await runToolUse(use('WriteFile', { file_path: 'f.txt', content: 'abc' }), makeEnv(cwd, { mode: 'acceptEdits' }));
