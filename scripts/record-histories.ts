@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
-import { textResponse, toolUseResponse } from '../src/fake-anthropic';
+import { overloadedError, textResponse, toolUseResponse } from '../src/fake-anthropic';
 import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
 import { turnProgressQuery } from '../src/workflows/definitions';
 import { withAgent, type AgentTestContext } from '../test/support/agent';
@@ -111,6 +111,34 @@ const scenarios: Record<string, Scenario> = {
     await approveToolUse(client, id, 'toolu_w1', 'ann@example');
     const result = await handle.result();
     if (result.status !== 'completed') throw new Error(`approval: ${result.status} ${result.endReason}`);
+  },
+
+  /** As `approval`, recorded since turns report every ask's outcome to the session (patch 'approval-outcome'). */
+  async 'approval-outcome'({ fake, start, workDir, client }, id) {
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } }]),
+      textResponse('Written.'),
+    );
+    const handle = await start({ id, prompt: 'write a file', tools: ['Write'], permissionMode: 'default' });
+    await waitFor('an approval request', async () => (await sessionStatus(client, id)).pendingApprovals.length === 1);
+    const answer = await approveToolUse(client, id, 'toolu_w1', 'ann@example');
+    if (answer.status !== 'applied') throw new Error(`approval-outcome: ${JSON.stringify(answer)}`);
+    const result = await handle.result();
+    if (result.status !== 'completed') throw new Error(`approval-outcome: ${result.status} ${result.endReason}`);
+  },
+
+  /** The model is overloaded twice before turn 1 answers and once before turn 2: the turns wait it out. */
+  async outage({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    fake.enqueue(
+      overloadedError({ retryAfterMs: 100 }),
+      overloadedError({ retryAfterMs: 100 }),
+      toolUseResponse([{ id: 'toolu_ra', name: 'Read', input: { file_path: join(workDir, 'a.txt') } }]),
+      overloadedError(),
+      textResponse('Read it.'),
+    );
+    const result = await (await start({ id, prompt: 'read a file', tools: ['Read'], retryCapMs: 500 })).result();
+    if (result.status !== 'completed') throw new Error(`outage: ${result.status} ${result.endReason}`);
   },
 
   /** maxHistoryBytesPerRun 1: the session continues-as-new after every turn (3 turns, 3 runs). */
