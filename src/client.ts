@@ -18,6 +18,9 @@ import {
   type SessionStatus,
 } from './workflows/definitions';
 import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
+import { currentPlatform, sandboxAvailability } from './sandbox/host';
+import { describeSandbox, sandboxEnabled, sandboxPathsFromRules } from './sandbox/policy';
+import type { SandboxSettings } from './sandbox/settings';
 
 export const BUILTIN_TOOL_NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'];
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
@@ -65,11 +68,43 @@ function checkMessageSize(what: string, text: string): void {
   }
 }
 
+/** A session that would have to run unsandboxed although its settings say `failIfUnavailable`. */
+export class SandboxUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`The sandbox is unavailable here (${reason}) and sandbox.failIfUnavailable is set: the session was not started. Install bubblewrap, socat and ripgrep, or set sandbox.failIfUnavailable to false.`);
+    this.name = 'SandboxUnavailableError';
+  }
+}
+
+/** `permissions.disableBypassPermissionsMode: "disable"` and a bypassPermissions session. */
+export class BypassDisabledError extends Error {
+  constructor() {
+    super('bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in the settings: choose another --permission-mode.');
+    this.name = 'BypassDisabledError';
+  }
+}
+
+/**
+ * The session's sandbox settings with the paths of its Read/Edit rules merged in, as the reference
+ * does (Read deny → denyRead, Edit deny → denyWrite, Edit allow → allowWrite).
+ */
+export function sessionSandbox(sandbox: SandboxSettings | undefined, rules: SessionInput['rules'], cwd: string): SandboxSettings {
+  const s: SandboxSettings = { ...(sandbox ?? {}) };
+  const fromRules = sandboxPathsFromRules(rules, cwd);
+  if (fromRules.denyRead.length + fromRules.denyWrite.length + fromRules.allowWrite.length === 0) return s;
+  const fs = { ...(s.filesystem ?? {}) };
+  if (fromRules.denyRead.length) fs.denyRead = [...(fs.denyRead ?? []), ...fromRules.denyRead];
+  if (fromRules.denyWrite.length) fs.denyWrite = [...(fs.denyWrite ?? []), ...fromRules.denyWrite];
+  if (fromRules.allowWrite.length) fs.allowWrite = [...(fs.allowWrite ?? []), ...fromRules.allowWrite];
+  return { ...s, filesystem: fs };
+}
+
 /** Fills defaults: every option documents its env var; an explicit option beats it. */
 export function sessionInput(opts: SessionOptions): SessionInput {
   checkMessageSize('prompt', opts.prompt);
   const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
   if (!PERMISSION_MODES.includes(mode)) throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
+  if (mode === 'bypassPermissions' && opts.disableBypassPermissionsMode) throw new BypassDisabledError();
   const maxConcurrencyEnv = Number(process.env.DURABLE_AGENT_MAX_TOOL_USE_CONCURRENCY);
   const envMs = (name: string): number | undefined => {
     const v = Number(process.env[name]);
@@ -93,6 +128,7 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     tools: opts.tools ?? BUILTIN_TOOL_NAMES,
     permissionMode: mode,
     rules: opts.rules ?? { allow: [], ask: [], deny: [] },
+    sandbox: sessionSandbox(opts.sandbox, opts.rules ?? { allow: [], ask: [], deny: [] }, cwd),
     cwd,
     maxConcurrency: opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
     ...(retryCapMs !== undefined ? { retryCapMs } : {}),
@@ -110,10 +146,25 @@ export async function hasStatusSearchAttribute(client: Client, namespace = clien
   }
 }
 
+/**
+ * One line on the session's sandbox, as this host sees it (`run`, `status` and the audit show it).
+ * With `failIfUnavailable` and no sandbox here, throws SandboxUnavailableError. The worker that
+ * runs the tools checks again for itself, per call (its record says whether the call was sandboxed).
+ */
+export async function sandboxSummary(input: Pick<SessionInput, 'sandbox' | 'cwd' | 'additionalDirectories'>): Promise<string> {
+  const platform = currentPlatform();
+  const dirs = [input.cwd, ...(input.additionalDirectories ?? [])];
+  if (!sandboxEnabled(input.sandbox, platform).on) return describeSandbox(input.sandbox, platform, dirs);
+  const available = await sandboxAvailability();
+  if (!available.available && input.sandbox?.failIfUnavailable) throw new SandboxUnavailableError(available.reason);
+  return describeSandbox(input.sandbox, platform, dirs, available.available ? undefined : available.reason);
+}
+
 export async function startSession(client: Client, opts: SessionOptions & { id?: string; taskQueue?: string }): Promise<SessionHandle> {
   // The id and the task queue are start options, not part of the session's input.
   const { id, taskQueue, ...options } = opts;
   const input = sessionInput(options);
+  const sandbox = await sandboxSummary(input);
   if (input.useSearchAttributes === undefined) input.useSearchAttributes = await hasStatusSearchAttribute(client);
   const workflowId = id ?? `session-${randomUUID()}`;
   return client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
@@ -121,7 +172,7 @@ export async function startSession(client: Client, opts: SessionOptions & { id?:
     taskQueue: taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
     args: [input],
     staticSummary: `Session: ${input.prompt.replace(/\s+/g, ' ').slice(0, 120)}`,
-    memo: { prompt: input.prompt.slice(0, 500), cwd: input.cwd, model: input.model.model },
+    memo: { prompt: input.prompt.slice(0, 500), cwd: input.cwd, model: input.model.model, sandbox },
     ...(input.useSearchAttributes ? { typedSearchAttributes: [{ key: { name: STATUS_SEARCH_ATTRIBUTE, type: 'KEYWORD' }, value: 'running' }] } : {}),
   } as never);
 }

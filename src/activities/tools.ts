@@ -76,6 +76,8 @@ export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: D
       return { behavior, source: 'human', ...(reason.by ? { by: reason.by } : {}), ...(reason.reason ? { reason: reason.reason } : {}) };
     case 'timeout':
       return { behavior, source: 'timeout', detail: `${reason.afterMs}ms` };
+    case 'sandbox':
+      return { behavior, source: 'sandbox', reason: reason.reason };
     default:
       return { behavior, source: 'other', reason: reason.reason };
   }
@@ -100,6 +102,7 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
     endedAt: outcome.endedAt,
     ...(outcome.persistedTo ? { persistedTo: outcome.persistedTo } : {}),
     ...(outcome.stop ? { stop: outcome.stop } : {}),
+    ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
     ...(outcome.hookRuns && outcome.hookRuns.length > 0
       ? {
           hooks: outcome.hookRuns.map((h) => {
@@ -116,6 +119,16 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
         }
       : {}),
   };
+}
+
+/**
+ * The permission context a session's tool calls see: its result directory counts as a working
+ * directory (see withResultDirectory), and a session whose input says nothing about the sandbox
+ * gets the default sandbox settings (`{}`: Bash sandboxed where the platform supports it).
+ */
+export function sessionPermission(permission: ToolPermissionContext, store: ResultStore): ToolPermissionContext {
+  const p = withResultDirectory(permission, store);
+  return p.sandbox ? p : { ...p, sandbox: {} };
 }
 
 /**
@@ -189,7 +202,7 @@ export function createToolActivities(deps: ToolDeps) {
             toolUseId: b.id,
             idempotencyKey: input.session.ledgerKey && input.session.ledgerKey !== input.session.sessionId ? `${input.session.sessionId}/${input.session.ledgerKey}/${b.id}` : `${input.session.sessionId}/${b.id}`,
             agent: input.context,
-            permission: withResultDirectory(input.session.permission, deps.resultStore(input.session.sessionId)),
+            permission: sessionPermission(input.session.permission, deps.resultStore(input.session.sessionId)),
             abortSignal: new AbortController().signal,
           });
           return decision.behavior === 'ask' ? { ...d, mayAsk: true } : d;
@@ -271,7 +284,7 @@ export function createToolActivities(deps: ToolDeps) {
         sessionId: session.sessionId,
         idempotencyScope: ledgerKey,
         agent,
-        permission: withResultDirectory(session.permission, resultStore),
+        permission: sessionPermission(session.permission, resultStore),
         ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),
         resultStore,
         abortSignal: ctx.signal,

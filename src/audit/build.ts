@@ -523,6 +523,7 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
       ...(final?.persistedTo ? { persistedTo: final.persistedTo } : {}),
       ...(final?.notices?.length ? { notices: final.notices } : {}),
       ...(final?.hooks ? { hooks: final.hooks } : {}),
+      ...(final?.sandbox ? { sandbox: final.sandbox } : {}),
     };
     return entry;
   });
@@ -572,6 +573,7 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
   const runs = await sessionRuns(client, sessionId, opts.runId);
   const turnRefs: TurnRef[] = [];
   let sessionInput: SessionInput | undefined;
+  let sandboxLine: string | undefined;
   let startedAt: number | undefined;
   let endedAt: number | undefined;
   let closeStatus: string | undefined;
@@ -587,6 +589,7 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
         case ET.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
           if (runIndex === 0) {
             sessionInput = decode<SessionInput>(e.workflowExecutionStartedEventAttributes?.input);
+            sandboxLine = decodeOne<string>(e.workflowExecutionStartedEventAttributes?.memo?.fields?.sandbox);
             startedAt = at;
           }
           break;
@@ -683,6 +686,8 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
     ...(sessionInput?.model?.model ? { model: sessionInput.model.model } : {}),
     ...(sessionInput?.cwd ? { cwd: sessionInput.cwd } : {}),
     ...(sessionInput?.permissionMode ? { permissionMode: sessionInput.permissionMode } : {}),
+    ...(typeof sandboxLine === 'string' ? { sandbox: sandboxLine } : {}),
+    ...(sessionInput?.sandbox ? { sandboxSettings: sessionInput.sandbox } : {}),
     status,
     ...(endReason ? { endReason } : {}),
     runs: runs.length,

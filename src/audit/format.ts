@@ -51,6 +51,8 @@ function toolLine(c: AuditToolCall): string {
   const extras = [
     c.batch !== undefined ? `batch ${c.batch}${c.concurrent ? ' ∥' : ''}` : '',
     c.reused ? 'reused' : '',
+    c.sandbox ? (c.sandbox.sandboxed ? 'sandboxed' : `UNSANDBOXED (${cut(c.sandbox.reason, 60)})`) : '',
+    c.sandbox?.violations?.length ? `sandbox blocked: ${c.sandbox.violations.map((v) => cut(v, 80)).join(' | ')}` : '',
     failures.length ? `failures: ${failures.map((f) => cut(f, 60)).join(' | ')}` : '',
     c.notices?.length ? `notices: ${c.notices.map((n) => cut(n, 80)).join(' | ')}` : '',
   ].filter(Boolean);
@@ -102,6 +104,7 @@ export function formatAuditText(report: AuditReport): string {
       .filter(Boolean)
       .join(' · ')}`,
   );
+  if (s.sandbox) lines.push(`  sandbox: ${s.sandbox}`);
   if (s.startedAt) lines.push(`  started ${s.startedAt}${s.endedAt ? ` · ended ${s.endedAt}` : ''} (times below are UTC)`);
   lines.push('');
   lines.push(

@@ -1,8 +1,9 @@
 // The audit report: what a session did, rebuilt from its Temporal histories (session runs and
 // turn child workflows). Plain data, JSON-serialisable; times are ISO strings.
-import type { HookRunSummary, ToolCallStatus } from '../engine/records';
+import type { HookRunSummary, SandboxRecord, ToolCallStatus } from '../engine/records';
+import type { SandboxSettings } from '../sandbox/settings';
 
-export type DecisionSource = 'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'other';
+export type DecisionSource = 'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'sandbox' | 'other';
 
 export interface AuditDecision {
   behavior: 'allow' | 'ask' | 'deny';
@@ -78,6 +79,8 @@ export interface AuditToolCall {
   notices?: string[];
   /** The hooks that ran around the call: event, command, outcome, exit code, duration. */
   hooks?: HookRunSummary[];
+  /** Bash: whether the call ran in the OS sandbox, why, and the violations the sandbox reported. */
+  sandbox?: SandboxRecord;
 }
 
 export interface AuditTombstone {
@@ -118,6 +121,10 @@ export interface AuditSession {
   model?: string;
   cwd?: string;
   permissionMode?: string;
+  /** The session's sandbox, as said once at start (`on — Bash writes only in …`, `off — …`). */
+  sandbox?: string;
+  /** The sandbox settings the session started with (reference format, paths resolved). */
+  sandboxSettings?: SandboxSettings;
   /** The session's status (SessionStatusName), or a Temporal close status (`terminated`, `timed_out`). */
   status: string;
   endReason?: string;

@@ -182,6 +182,7 @@ export function buildProgram(): Command {
       .option('--id <id>', 'session id (default: generated)')
       .option('--task-queue <name>', 'task queue (env DURABLE_AGENT_TASK_QUEUE)')
       .option('--tool-task-queue <name>', "task queue of the tool activities: a worker on the host that has the working directory")
+      .option('--no-sandbox', 'run Bash without the OS sandbox (default: sandboxed where the platform supports it)')
       .option('--detach', 'print the session id and return')
       .option('--json', 'JSON lines'),
   ).action(async (promptWords: string[], o: ConnOpts & Record<string, unknown>) => {
@@ -190,6 +191,12 @@ export function buildProgram(): Command {
     const cwd = resolve(o.cwd as string);
     if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
     const settings = loadSettings(cwd);
+    for (const w of settings.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
+    const permissionMode = (o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? process.env.DURABLE_AGENT_PERMISSION_MODE;
+    if (permissionMode === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
+      throw new UsageError(`bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.sources.join(', ')}: choose another --permission-mode`);
+    }
+    const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
     const opts: SessionOptions & { id?: string; taskQueue?: string } = {
       prompt,
       cwd,
@@ -201,6 +208,8 @@ export function buildProgram(): Command {
       ...(o.appendSystemPrompt ? { appendSystemPrompt: o.appendSystemPrompt as string } : {}),
       // Unset here, the session's input takes DURABLE_AGENT_PERMISSION_MODE (else 'default').
       ...((o.permissionMode ?? settings.mode) ? { permissionMode: (o.permissionMode ?? settings.mode) as PermissionMode } : {}),
+      ...(sandbox ? { sandbox } : {}),
+      ...(settings.disableBypassPermissionsMode ? { disableBypassPermissionsMode: true } : {}),
       rules: { allow: [...settings.allow, ...(o.allow as string[])], ask: [...settings.ask, ...(o.ask as string[])], deny: [...settings.deny, ...(o.deny as string[])] },
       additionalDirectories: [...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))],
       ...(settings.hooks ? { hooks: settings.hooks } : {}),
@@ -219,7 +228,12 @@ export function buildProgram(): Command {
         print(o, { session: id }, id);
         return;
       }
-      if (!o.json) console.log(`session ${id} started (cwd ${cwd})`);
+      if (!o.json) {
+        console.log(`session ${id} started (cwd ${cwd})`);
+        const desc = await handle.describe().catch(() => undefined);
+        const line = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;
+        if (typeof line === 'string') console.log(`sandbox: ${line}`);
+      }
       await followAndExit(client, id, o);
     });
   });
@@ -255,16 +269,20 @@ export function buildProgram(): Command {
   addConnectionOptions(program.command('status').description("Show a session's status").argument('<id>').option('--json', 'JSON')).action(async (id: string, o: ConnOpts) =>
     withClient(o, async (client) => {
       const s = await sessionStatus(client, id);
+      const desc = await sessionHandle(client, id).describe().catch(() => undefined);
+      const sandbox = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;
       const lines = [
         `session   ${s.sessionId}`,
         `status    ${s.status} (${s.phase})${s.endReason ? ` — ${s.endReason}` : ''}`,
+        ...(typeof sandbox === 'string' ? [`sandbox   ${sandbox}`] : []),
         `turn      ${s.turn}   tool calls ${s.toolCalls}   runs ${s.runs + 1}`,
         `usage     ${s.usage.input_tokens} in / ${s.usage.output_tokens} out tokens`,
         ...(s.outage ? [`waiting   ${describeOutage(s.outage, Date.now())}`] : []),
         ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
         ...(s.lastText ? [`last      ${s.lastText.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
       ];
-      print(o, s.outage ? { ...s, waiting: describeOutage(s.outage, Date.now()) } : s, lines.join('\n'));
+      const shown = typeof sandbox === 'string' ? { ...s, sandbox } : s;
+      print(o, s.outage ? { ...shown, waiting: describeOutage(s.outage, Date.now()) } : shown, lines.join('\n'));
     }),
   );
 

@@ -50,6 +50,16 @@ export interface ToolCallRecord {
   hooks?: HookRunSummary[];
   /** A hook answered `continue: false`: the session stops after this turn. */
   stop?: { reason: string; hook: string };
+  /** How the call was contained (Bash): sandboxed or not, why, and what the sandbox blocked. */
+  sandbox?: SandboxRecord;
+}
+
+export interface SandboxRecord {
+  sandboxed: boolean;
+  /** Why it ran (or did not run) in the sandbox, e.g. `"docker" is in sandbox.excludedCommands`. */
+  reason: string;
+  /** Violations the sandbox reported for this call (denied hosts, denied operations). */
+  violations?: string[];
 }
 
 export interface HookRunSummary {

@@ -93,7 +93,12 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     // Unique per run of startLocalSession, whatever sessionId the caller reuses.
     ledgerKey: `run-${randomUUID()}`,
     toolNames: input.tools,
-    permission: { mode: input.permissionMode, rules: input.rules, workingDirectories: [input.cwd, ...(input.additionalDirectories ?? [])] },
+    permission: {
+      mode: input.permissionMode,
+      rules: input.rules,
+      workingDirectories: [input.cwd, ...(input.additionalDirectories ?? [])],
+      ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
   };
   const approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;

@@ -32,6 +32,7 @@ export type PermissionDecision = Exclude<PermissionResult, { behavior: 'passthro
  *  5. a PreToolUse hook's ask                                        → ask    (hook)
  *  6. plan mode and the call is not read-only                        → deny   (mode)
  *  7. bypassPermissions mode                                         → allow  (mode)
+ *  7b. the tool asks because the call leaves the OS sandbox          → ask    (sandbox)
  *  8. a PreToolUse hook's allow                                      → allow  (hook)
  *  9. an allow rule                                                  → allow  (rule)
  * 10. the tool's checkPermissions says allow / ask                   → allow / ask (tool)
@@ -158,6 +159,11 @@ function decideInner(
   // 7. bypass
   if (mode === 'bypassPermissions') {
     return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+  }
+  // 7b. a call that leaves the OS sandbox (Bash: excludedCommands, dangerouslyDisableSandbox)
+  //     asks whatever the allow rules and hooks say: the sandbox is the wall (src/sandbox).
+  if (toolResult.behavior === 'ask' && toolResult.decisionReason?.type === 'sandbox') {
+    return { behavior: 'ask', message: toolResult.message, decisionReason: toolResult.decisionReason };
   }
   // 8. hook allow
   if (hook?.behavior === 'allow') {

@@ -4,6 +4,7 @@
 // No Temporal here: activities wrap this function; tests call it directly.
 import type { AgentContext, ContextModifier } from '../engine/context';
 import type { ToolUseDescription } from '../engine/turn';
+import type { SandboxRecord } from '../engine/records';
 import { toolResultText, type Message, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
 import { normalizeHooksConfig } from '../hooks/config';
 import { runPostToolUseHooks, runPreToolUseHooks } from '../hooks/run';
@@ -81,6 +82,8 @@ export interface ToolUseOutcome {
   /** A hook answered `continue: false`: the agent should stop after this turn. */
   stop?: { reason: string; hook: string };
   persistedTo?: string;
+  /** How the call was contained, as the tool reported it (Bash: sandboxed or not, violations). */
+  sandbox?: SandboxRecord;
   startedAt: number;
   endedAt: number;
 }
@@ -396,6 +399,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
       const newMessages = Array.isArray(result.newMessages) ? result.newMessages : [];
       const extra: Partial<ToolUseOutcome> = { result: finalResult, contextModifiers, newMessages };
       if (persistedTo !== undefined) extra.persistedTo = persistedTo;
+      if (result.sandbox && typeof result.sandbox === 'object') extra.sandbox = result.sandbox;
       if (mapped.is_error === true) {
         extra.failure = { stage: 'call', message: toolResultText(mapped).slice(0, MAX_ERROR_CHARS) };
         return outcome('error', extra);

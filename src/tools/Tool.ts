@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { AgentContext, ContextModifier } from '../engine/context';
 import type { Message, ToolResultBlockParam } from '../engine/messages';
+import type { SandboxRecord } from '../engine/records';
 import type { PermissionMode, ToolPermissionContext } from './permissionTypes';
 
 export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: number };
@@ -16,6 +17,8 @@ export type DecisionReason =
   | { type: 'workingDirectory'; path: string }
   | { type: 'human'; decision: 'approve' | 'deny'; by?: string; reason?: string }
   | { type: 'timeout'; afterMs: number }
+  /** The OS sandbox decided: a sandboxed call allowed (autoAllowBashIfSandboxed), or one leaving it that must ask. */
+  | { type: 'sandbox'; reason: string }
   | { type: 'other'; reason: string };
 
 export type PermissionResult =
@@ -54,6 +57,8 @@ export interface ToolResult<Out> {
   data: Out;
   contextModifiers?: ContextModifier[];
   newMessages?: Message[];
+  /** How the call was contained (Bash): the pipeline carries it into the record and the audit. */
+  sandbox?: SandboxRecord;
 }
 
 export interface Tool<Input = any, Output = any> {

@@ -1,4 +1,5 @@
 // Permission configuration types, shared by tools, the pipeline and the workflows (pure data).
+import type { SandboxSettings } from '../sandbox/settings';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -15,4 +16,10 @@ export interface ToolPermissionContext {
   rules: PermissionRules;
   /** Absolute working directories: the session's cwd is always one of them. */
   workingDirectories: string[];
+  /**
+   * The session's `sandbox` settings (reference format, paths resolved at start). Sessions always
+   * have it: the tool activities put `{}` (the default: sandboxed) when the session input has none.
+   * Absent means no sandbox at all (a tool called directly, outside a session).
+   */
+  sandbox?: SandboxSettings;
 }

@@ -7,6 +7,7 @@ import type { SessionPhase, SessionState, SessionStatusName } from '../engine/se
 import type { OutageState } from '../engine/retry';
 import type { DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
+import type { SandboxSettings } from '../sandbox/settings';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
 export const STATUS_SEARCH_ATTRIBUTE = 'DurableAgentStatus';
@@ -31,6 +32,13 @@ export interface SessionInput {
   cwd: string;
   additionalDirectories?: string[];
   hooks?: HooksJson;
+  /**
+   * The reference's `sandbox` settings, paths resolved at start (src/sandbox). Absent = `{}`:
+   * Bash runs in the OS sandbox where the platform supports it. `{ enabled: false }` opts out.
+   */
+  sandbox?: SandboxSettings;
+  /** `permissions.disableBypassPermissionsMode: "disable"`: a bypassPermissions session is refused. */
+  disableBypassPermissionsMode?: boolean;
   maxTurns?: number;
   maxTotalTokens?: number;
   /** How long an `ask` waits for approve/deny before it becomes a denial. Default 24 h. */
@@ -131,6 +139,7 @@ export interface TurnWorkflowInput {
   tools: string[];
   permissionMode: PermissionMode;
   rules: PermissionRules;
+  sandbox?: SandboxSettings;
   hooks?: HooksJson;
   /** `readFiles` here holds only entries not yet in the read-file store (none, normally). */
   context: AgentContext;
@@ -234,6 +243,10 @@ export function sessionInputProblems(input: unknown): string[] {
     if (!rules || !Array.isArray(rules[k]) || (rules[k] as unknown[]).some((r) => typeof r !== 'string')) problems.push(`rules.${k} must be a list of rule strings`);
   }
   if (typeof i.cwd !== 'string' || !i.cwd.startsWith('/')) problems.push('cwd must be an absolute path');
+  if (i.disableBypassPermissionsMode === true && i.permissionMode === 'bypassPermissions') {
+    problems.push('bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable")');
+  }
+  if (i.sandbox !== undefined && (!i.sandbox || typeof i.sandbox !== 'object' || Array.isArray(i.sandbox))) problems.push('sandbox must be an object of sandbox settings');
   for (const k of ['maxTurns', 'maxTotalTokens', 'approvalTimeoutMs', 'idleTimeoutMs', 'maxConcurrency', 'toolHeartbeatTimeoutMs', 'maxHistoryBytesPerRun', 'retryCapMs', 'maxOutageMs'] as const) {
     const v = i[k];
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) problems.push(`${k} must be a positive number`);

@@ -200,6 +200,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           tools: input.tools,
           permissionMode: input.permissionMode,
           rules: input.rules,
+          ...(input.sandbox ? { sandbox: input.sandbox } : {}),
           ...(input.hooks ? { hooks: input.hooks } : {}),
           context: state.context,
           ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),

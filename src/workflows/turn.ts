@@ -142,6 +142,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       mode: input.permissionMode,
       rules: input.rules,
       workingDirectories: [input.context.cwd, ...input.context.additionalDirectories],
+      ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
   };

@@ -38,7 +38,7 @@ describe('BUILTIN_TOOLS', () => {
       props: ['-A', '-B', '-C', '-i', '-n', 'glob', 'head_limit', 'multiline', 'offset', 'output_mode', 'path', 'pattern', 'type'].sort(),
       required: ['pattern'],
     });
-    assert.deepEqual(await shape(BashTool), { props: ['command', 'description', 'run_in_background', 'timeout'], required: ['command'] });
+    assert.deepEqual(await shape(BashTool), { props: ['command', 'dangerouslyDisableSandbox', 'description', 'run_in_background', 'timeout'], required: ['command'] });
   });
 
   it('size limits', () => {

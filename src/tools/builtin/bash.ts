@@ -1,11 +1,15 @@
-// Bash: runs a command with `bash -c` in the session's cwd, in its own process group.
+// Bash: runs a command with `bash -c` in the session's cwd, in its own process group — inside the
+// OS sandbox (src/sandbox) when the session's sandbox settings say so, which is the default.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ContextModifier } from '../../engine/context';
-import { buildTool, type ToolUseContext } from '../Tool';
+import type { SandboxRecord } from '../../engine/records';
+import { prepareSandboxedCommand, sandboxAvailability, sessionTempDir, currentPlatform, type PreparedCommand } from '../../sandbox/host';
+import { CREDENTIAL_ENV_VARS, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
+import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
 
@@ -33,6 +37,12 @@ const inputSchema = z.strictObject({
     .boolean()
     .optional()
     .describe('Not supported in durable mode: leave it out (or false). Every command runs to completion within its timeout.'),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run this command outside the OS sandbox. Only when a command failed because the sandbox blocked it (see <sandbox_violations>) and it truly needs more access; a human must approve it.',
+    ),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;
@@ -55,6 +65,8 @@ export interface BashOutput {
   omittedBytes?: number;
   /** A standalone `cd` moved the session to this directory. */
   newCwd?: string;
+  /** Whether the command ran in the OS sandbox, why, and what the sandbox blocked. */
+  sandbox?: SandboxRecord;
 }
 
 const PROMPT = `Executes a bash command and returns its output (stdout and stderr merged, in order) and exit code.
@@ -68,7 +80,8 @@ Usage:
 - Exit code 1 is not treated as a failure for grep, rg, find, diff, cmp, test/[ and git diff; other non-zero exit codes are errors.
 - Do not use Bash for what the dedicated tools do: Read (not cat/head/tail), Edit (not sed/awk), Write (not echo >), Glob (not find/ls), Grep (not grep/rg).
 - Chain dependent commands with &&; independent ones can be separate calls in the same turn. Commands that only read (ls, cat, grep, git status/log/diff, …) run concurrently with other read-only calls.
-- Stdin is /dev/null: interactive commands fail. Pagers are disabled (PAGER=cat).`;
+- Stdin is /dev/null: interactive commands fail. Pagers are disabled (PAGER=cat).
+- Commands usually run in an OS sandbox: they can write only in the working directories and $TMPDIR, cannot read credentials (~/.ssh, ~/.aws, …) and reach only allowed network hosts. What the sandbox blocked is listed in <sandbox_violations>. Work within it; set dangerouslyDisableSandbox only when a command cannot work otherwise (a human must approve it).`;
 
 export function clampTimeout(timeout: number | undefined): number {
   if (timeout === undefined || !Number.isFinite(timeout) || timeout <= 0) return BASH_DEFAULT_TIMEOUT_MS;
@@ -171,6 +184,66 @@ async function runCd(input: BashInput, target: string | undefined, ctx: ToolUseC
   return { data: { ...base, newCwd: dir, durationMs: Date.now() - started }, contextModifiers: modifiers };
 }
 
+/** How this call runs, from the session's sandbox settings (none outside a session: no sandbox). */
+function planFor(input: BashInput, ctx: ToolUseContext): CallPlan | undefined {
+  const settings = ctx.permission.sandbox;
+  if (!settings) return undefined;
+  return planCall(settings, currentPlatform(), input.command, input.dangerouslyDisableSandbox);
+}
+
+/**
+ * The sandbox's part of the permission decision (the reference's meaning): a call leaving the
+ * sandbox always asks (decide.ts step 7b); a sandboxed call runs without asking when
+ * autoAllowBashIfSandboxed (default true); with the sandbox unavailable and failIfUnavailable set,
+ * nothing runs.
+ */
+async function sandboxPermission(input: BashInput, ctx: ToolUseContext): Promise<PermissionResult> {
+  const passthrough: PermissionResult = { behavior: 'passthrough' };
+  if (!ctx?.permission?.sandbox || typeof input?.command !== 'string') return passthrough; // no sandbox outside a session
+  if (standaloneCd(input.command)) return passthrough; // handled without a shell
+  const plan = planFor(input, ctx);
+  if (!plan) return passthrough;
+  if (plan.escapes) {
+    return { behavior: 'ask', message: `Bash needs approval to run outside the sandbox: ${plan.reason}.`, decisionReason: { type: 'sandbox', reason: plan.reason } };
+  }
+  if (!plan.sandboxed) return passthrough;
+  const available = await sandboxAvailability();
+  if (!available.available) {
+    if (ctx.permission.sandbox?.failIfUnavailable) {
+      const reason = `the sandbox is unavailable on this worker (${available.reason}) and sandbox.failIfUnavailable is set`;
+      return { behavior: 'deny', message: `Bash did not run: ${reason}.`, decisionReason: { type: 'sandbox', reason } };
+    }
+    return passthrough;
+  }
+  if (ctx.permission.sandbox?.autoAllowBashIfSandboxed === false) return passthrough;
+  return { behavior: 'allow', decisionReason: { type: 'sandbox', reason: 'runs in the OS sandbox (autoAllowBashIfSandboxed)' } };
+}
+
+/** Wraps the command for the sandbox when the plan says so; says why when it does not. */
+async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ record?: SandboxRecord; prepared?: PreparedCommand }> {
+  const plan = planFor(input, ctx);
+  if (!plan) return {};
+  if (!plan.sandboxed) return { record: { sandboxed: false, reason: plan.reason } };
+  const available = await sandboxAvailability();
+  if (!available.available) {
+    if (ctx.permission.sandbox?.failIfUnavailable) {
+      throw new Error(`Bash did not run: the sandbox is unavailable on this worker (${available.reason}) and sandbox.failIfUnavailable is set.`);
+    }
+    return { record: { sandboxed: false, reason: `the sandbox is unavailable on this worker: ${available.reason}` } };
+  }
+  const tmpDir = await sessionTempDir(ctx.sessionId);
+  const workingDirectories = [...new Set([ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories])];
+  const runtime = runtimePlan(ctx.permission.sandbox, workingDirectories, { home: os.homedir(), sessionTmpDir: tmpDir, platform: currentPlatform() });
+  const prepared = await prepareSandboxedCommand(input.command, runtime, tmpDir, ctx.abortSignal);
+  return { record: { sandboxed: true, reason: plan.reason }, prepared };
+}
+
+function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const k of CREDENTIAL_ENV_VARS) delete out[k];
+  return out;
+}
+
 export const BashTool = buildTool<BashInput, BashOutput>({
   name: 'Bash',
   inputSchema,
@@ -186,6 +259,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
   isConcurrencySafe: (input) => isReadOnlyCommand(input.command) && !isStandaloneCd(input.command),
   isIdempotent: (input) => isReadOnlyCommand(input.command),
   getRuleContent: (input) => input.command,
+  checkPermissions: sandboxPermission,
 
   async validateInput(input) {
     if (input.run_in_background) {
@@ -224,6 +298,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     // stdout and stderr share one file (one open file description): their writes land in the
     // order they happen, progress can read the tail at any time, and background children that
     // keep the descriptor do not hold the call open (no pipe to drain).
+    let prepared: PreparedCommand | undefined;
     const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-bash-'));
     const fh = await fs.open(path.join(tmpDir, 'output'), 'w+');
     let timedOut = false;
@@ -231,11 +306,15 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     let killing: Promise<void> | undefined;
     let exited = false;
     try {
-      const child = spawn('bash', ['-c', input.command], {
+      const contained = await containment(input, ctx);
+      const sandbox = contained.record;
+      prepared = contained.prepared;
+      const baseEnv = prepared ? withoutCredentials(process.env) : process.env;
+      const child = spawn('bash', ['-c', prepared ? prepared.shellCommand : input.command], {
         cwd,
         detached: true, // own process group: kill(-pid) reaches every descendant
         stdio: ['ignore', fh.fd, fh.fd],
-        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+        env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
       });
       const pid = child.pid;
       const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
@@ -295,6 +374,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         ctx.abortSignal.removeEventListener('abort', onAbort);
       }
       if (killing) await killing;
+      const violations = prepared ? prepared.finish() : [];
       const { output, omittedBytes } = await readOutput(fh);
       const benign = result.code === 1 && exitCodeOneIsBenign(input.command);
       const data: BashOutput = {
@@ -308,9 +388,11 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         durationMs: Date.now() - started,
         timeoutMs,
         ...(omittedBytes > 0 ? { omittedBytes } : {}),
+        ...(sandbox ? { sandbox: violations.length > 0 ? { ...sandbox, violations } : sandbox } : {}),
       };
-      return { data };
+      return { data, ...(data.sandbox ? { sandbox: data.sandbox } : {}) };
     } finally {
+      prepared?.finish();
       await fh.close().catch(() => undefined);
       await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
     }
@@ -324,6 +406,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     else if (data.interrupted) notes.push('Command was aborted (interrupted); its process group was killed. Output so far is above.');
     else if (data.exitCode === null && data.signal) notes.push(`Command was killed by signal ${data.signal}`);
     if (!data.timedOut && !data.interrupted && data.exitCode !== null && data.exitCode !== 0) notes.push(`Exit code ${data.exitCode}`);
+    if (data.sandbox?.violations?.length) notes.push(`<sandbox_violations>\n${data.sandbox.violations.join('\n')}\n</sandbox_violations>`);
     if (text === '' && notes.length === 0) text = '(Bash completed with no output)';
     const content = [text, ...notes].filter((s) => s !== '').join('\n');
     const isError = data.timedOut || data.interrupted || (data.exitCode !== 0 && !data.benignExitCode);

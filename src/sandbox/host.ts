@@ -1,0 +1,215 @@
+// The worker's side of the sandbox: @anthropic-ai/sandbox-runtime's SandboxManager (one per
+// process, because it owns the filtering proxies), driven by each session's own settings.
+//
+// The session's settings travel in the session input to every tool activity; nothing about a
+// session is worker-global state. The runtime splits its configuration in two, and so do we:
+//  - per call (filesystem allow/deny lists, nested namespaces) goes to wrapWithSandbox as
+//    `customConfig`, and the session's network allowlist is registered under the call's own
+//    unguessable command id — so sessions with different paths and allowlists run side by side;
+//  - worker-wide (deniedDomains, Unix sockets, local binding, proxy ports, weaker-sandbox flags,
+//    ignoreViolations, bwrap/socat/ripgrep paths) is what initialize() takes. Calls whose
+//    worker-wide part is the same share one initialisation; a call that needs another waits until
+//    the running sandboxed calls have finished, then the runtime is re-initialised for it.
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
+
+/** The parts of the runtime's SandboxManager we use (the package is ESM; it is loaded with import()). */
+interface Manager {
+  initialize(config: unknown, ask?: unknown, enableLogMonitor?: boolean): Promise<void>;
+  isSupportedPlatform(): boolean;
+  checkDependencies(): { errors: string[]; warnings: string[] };
+  wrapWithSandbox(command: string, binShell?: string, customConfig?: unknown, abortSignal?: AbortSignal, options?: { commandId?: string; commandText?: string }): Promise<string>;
+  registerCommandNetworkLists(commandId: string, lists: { allowedDomains?: string[] }): void;
+  unregisterCommandNetworkLists(commandId: string): void;
+  getSandboxViolationStore(): { getViolationsForCommand(key: string): Array<{ line: string }> };
+  cleanupAfterCommand(): void;
+  reset(): Promise<void>;
+}
+
+// A real dynamic import (tsc would turn `import()` into require() under CommonJS output).
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<{ SandboxManager: Manager }>;
+
+let managerPromise: Promise<Manager> | undefined;
+function manager(): Promise<Manager> {
+  managerPromise ??= importEsm('@anthropic-ai/sandbox-runtime').then((m) => m.SandboxManager);
+  return managerPromise;
+}
+
+export function currentPlatform(): string {
+  if (process.platform === 'darwin') return 'macos';
+  if (process.platform === 'win32') return 'windows';
+  if (process.platform === 'linux' && /microsoft/i.test(os.release())) return 'wsl';
+  return process.platform;
+}
+
+const EMPTY_GLOBAL: GlobalRuntimeConfig = { network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } };
+
+// --- the worker-wide initialisation, shared by calls that need the same one -----------------------
+let currentKey: string | undefined;
+let inflight = 0;
+let switching: Promise<void> | undefined;
+let waitingForOther = 0;
+const idle: Array<() => void> = [];
+
+async function acquire(config: GlobalRuntimeConfig): Promise<() => void> {
+  const key = JSON.stringify(config);
+  const m = await manager();
+  let waitedForOther = false;
+  try {
+    for (;;) {
+      if (switching) {
+        await switching.catch(() => undefined);
+        continue;
+      }
+      // Same initialisation: run alongside, unless a call that needs another one waits its turn.
+      const join = currentKey === key && (waitingForOther === 0 || inflight === 0);
+      if (join) {
+        inflight++;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          inflight--;
+          if (inflight === 0) {
+            try {
+              m.cleanupAfterCommand();
+            } catch {
+              // best effort: leftover mount points of denied paths that did not exist
+            }
+            for (const wake of idle.splice(0)) wake();
+          }
+        };
+      }
+      if (inflight > 0) {
+        if (currentKey !== key && !waitedForOther) {
+          waitedForOther = true;
+          waitingForOther++;
+        }
+        await new Promise<void>((r) => idle.push(r));
+        continue;
+      }
+      switching = (async () => {
+        if (currentKey !== undefined) {
+          currentKey = undefined;
+          await m.reset();
+        }
+        await m.initialize(config, undefined, true);
+        currentKey = key;
+      })();
+      try {
+        await switching;
+      } finally {
+        switching = undefined;
+      }
+    }
+  } finally {
+    if (waitedForOther) waitingForOther--;
+  }
+}
+
+// --- availability ---------------------------------------------------------------------------------
+let availability: Promise<{ available: true } | { available: false; reason: string }> | undefined;
+
+/**
+ * Can Bash be sandboxed on this worker? Checks the platform and the dependencies, then runs `true`
+ * in a real sandbox once (that is what catches a kernel without user namespaces, a missing
+ * capability, a seccomp helper that does not run). Cached for the life of the process.
+ */
+export function sandboxAvailability(): Promise<{ available: true } | { available: false; reason: string }> {
+  availability ??= (async () => {
+    let m: Manager;
+    try {
+      m = await manager();
+    } catch (err) {
+      return { available: false as const, reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}` };
+    }
+    if (!m.isSupportedPlatform()) return { available: false as const, reason: `the sandbox does not support this platform (${currentPlatform()})` };
+    const deps = m.checkDependencies();
+    if (deps.errors.length > 0) return { available: false as const, reason: `${deps.errors.join('; ')} (on Debian/Ubuntu: apt-get install bubblewrap socat ripgrep)` };
+    try {
+      const release = await acquire(EMPTY_GLOBAL);
+      try {
+        const wrapped = await m.wrapWithSandbox('true', 'bash', { filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } });
+        const probe = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+          const child = spawn('bash', ['-c', wrapped], { stdio: ['ignore', 'ignore', 'pipe'] });
+          let stderr = '';
+          child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+          child.once('error', reject);
+          child.once('close', (code) => resolve({ code, stderr }));
+        });
+        if (probe.code !== 0) return { available: false as const, reason: `a test command failed in the sandbox (exit ${probe.code}): ${probe.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}` };
+      } finally {
+        release();
+      }
+    } catch (err) {
+      return { available: false as const, reason: `the sandbox could not start: ${(err as Error).message.split('\n')[0]}` };
+    }
+    return { available: true as const };
+  })();
+  return availability;
+}
+
+// --- one sandboxed command ----------------------------------------------------------------------------
+
+/** The session's temp directory on this worker: writable inside the sandbox, TMPDIR of its commands. */
+export async function sessionTempDir(sessionId: string): Promise<string> {
+  const dir = path.join(os.tmpdir(), 'durable-agent-sandbox', createHash('sha256').update(sessionId).digest('hex').slice(0, 16));
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface PreparedCommand {
+  /** Run it with `bash -c`. */
+  shellCommand: string;
+  commandId: string;
+  /** Call once the command (and its process group) has ended: the sandbox's violation reports. */
+  finish(): string[];
+}
+
+/** Wraps one command for the sandbox with this session's plan. The caller spawns it and calls finish(). */
+export async function prepareSandboxedCommand(command: string, plan: RuntimePlan, tmpDir: string, abortSignal?: AbortSignal): Promise<PreparedCommand> {
+  const m = await manager();
+  const release = await acquire(plan.global);
+  const commandId = randomBytes(16).toString('base64url');
+  let registered = false;
+  try {
+    // TMPDIR: the runtime sets its own shared one; the session's is set inside, before the command.
+    const inner = `export TMPDIR=${shellQuote(tmpDir)}\n${command}`;
+    const shellCommand = await m.wrapWithSandbox(inner, 'bash', plan.call, abortSignal, { commandId, commandText: command });
+    if (plan.allowedDomains.length > 0) {
+      m.registerCommandNetworkLists(commandId, { allowedDomains: plan.allowedDomains });
+      registered = true;
+    }
+    let finished = false;
+    return {
+      shellCommand,
+      commandId,
+      finish: () => {
+        if (finished) return [];
+        finished = true;
+        if (registered) m.unregisterCommandNetworkLists(commandId);
+        let lines: string[] = [];
+        try {
+          lines = m.getSandboxViolationStore().getViolationsForCommand(commandId).map((v) => v.line);
+        } catch {
+          lines = [];
+        }
+        release();
+        return [...new Set(lines)];
+      },
+    };
+  } catch (err) {
+    if (registered) m.unregisterCommandNetworkLists(commandId);
+    release();
+    throw err;
+  }
+}

@@ -1,0 +1,288 @@
+// From a session's sandbox settings to what one Bash call gets: whether it runs sandboxed and why,
+// the sandbox-runtime configuration (the worker-wide part and the per-call part), the network
+// allowlist. Pure (paths only), so that it is unit-tested without a sandbox.
+import * as path from 'node:path';
+import type { PermissionRules } from '../tools/permissionTypes';
+import type { SandboxSettings } from './settings';
+
+/**
+ * Read-denied in every sandboxed command unless the settings re-open them with `allowRead`:
+ * keys, cloud and registry credentials, durable-agent's own user settings.
+ */
+export const DEFAULT_CREDENTIAL_PATHS = [
+  '~/.ssh',
+  '~/.aws',
+  '~/.gnupg',
+  '~/.config/gcloud',
+  '~/.azure',
+  '~/.kube',
+  '~/.docker/config.json',
+  '~/.netrc',
+  '~/.npmrc',
+  '~/.pypirc',
+  '~/.git-credentials',
+  '~/.config/gh',
+  '~/.config/hub',
+  '~/.password-store',
+  '~/.vault-token',
+  '~/.terraform.d/credentials.tfrc.json',
+  '~/.cargo/credentials',
+  '~/.cargo/credentials.toml',
+  '~/.claude/.credentials.json',
+  '~/.durable-agent/settings.json',
+];
+
+/** Environment variables the worker may hold that a sandboxed command never sees. */
+export const CREDENTIAL_ENV_VARS = [
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'TEMPORAL_API_KEY',
+  'TEMPORAL_TLS_CLIENT_KEY_PATH',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'NPM_TOKEN',
+  'NODE_AUTH_TOKEN',
+  'ISSUES_TOKEN',
+];
+
+export interface SandboxHostFacts {
+  home: string;
+  /** The session's own temp directory (writable, and TMPDIR inside the sandbox). */
+  sessionTmpDir: string;
+  platform: string;
+}
+
+/** How one Bash call runs. */
+export interface CallPlan {
+  sandboxed: boolean;
+  /** One line: why it is (or is not) sandboxed. */
+  reason: string;
+  /** True when the sandbox is on for the session but this call leaves it (excluded / requested). */
+  escapes: boolean;
+}
+
+export function sandboxEnabled(s: SandboxSettings | undefined, platform: string): { on: boolean; reason: string } {
+  if (s?.enabled === false) return { on: false, reason: 'the sandbox is off for this session (sandbox.enabled: false or --no-sandbox)' };
+  if (s?.enabledPlatforms && !s.enabledPlatforms.includes(platform)) {
+    return { on: false, reason: `the sandbox is off on ${platform} (sandbox.enabledPlatforms: ${s.enabledPlatforms.join(', ')})` };
+  }
+  return { on: true, reason: 'sandboxed' };
+}
+
+/** Splits a command into its simple commands at `&&`, `||`, `;`, `|`, `&` and newlines (quotes respected). */
+export function simpleCommands(command: string): string[] {
+  const parts: string[] = [];
+  let cur = '';
+  let quote: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i] as string;
+    if (quote) {
+      cur += c;
+      if (c === '\\' && quote === '"' && i + 1 < command.length) cur += command[++i];
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '\\' && i + 1 < command.length) {
+      cur += c + command[++i];
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      cur += c;
+      continue;
+    }
+    if (c === ';' || c === '|' || c === '&' || c === '\n') {
+      parts.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += c;
+  }
+  parts.push(cur);
+  return parts.map((p) => p.trim().replace(/^\(+|\)+$/g, '').trim()).filter((p) => p !== '');
+}
+
+function wildcardToRegex(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+}
+
+/**
+ * Does an `excludedCommands` entry match one simple command? Entries mean what they mean in the
+ * reference: `docker` matches `docker` and `docker …`; `npm run test:*` (legacy prefix) and
+ * wildcards (`git push *`) match as patterns. Leading `VAR=value` assignments are skipped.
+ */
+export function excludedEntryMatches(entry: string, simple: string): boolean {
+  const cmd = simple.replace(/^(\s*[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+)+/, '').trim();
+  const e = entry.trim();
+  if (e.endsWith(':*')) {
+    const prefix = e.slice(0, -2);
+    return cmd === prefix || cmd.startsWith(`${prefix} `);
+  }
+  if (e.includes('*')) return wildcardToRegex(e).test(cmd);
+  return cmd === e || cmd.startsWith(`${e} `);
+}
+
+/** The excludedCommands entry that takes this command out of the sandbox, if any. */
+export function excludedBy(command: string, excluded: readonly string[] | undefined): string | undefined {
+  if (!excluded || excluded.length === 0) return undefined;
+  for (const part of simpleCommands(command)) {
+    const hit = excluded.find((e) => excludedEntryMatches(e, part));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a Bash call runs in the sandbox. `excludedCommands` is a convenience, not a boundary
+ * (as in the reference): a call it takes out of the sandbox always needs a human (see Bash's
+ * checkPermissions). `dangerouslyDisableSandbox` counts only when allowUnsandboxedCommands is not false.
+ */
+export function planCall(s: SandboxSettings | undefined, platform: string, command: string, dangerouslyDisableSandbox?: boolean): CallPlan {
+  const enabled = sandboxEnabled(s, platform);
+  if (!enabled.on) return { sandboxed: false, reason: enabled.reason, escapes: false };
+  if (dangerouslyDisableSandbox && s?.allowUnsandboxedCommands !== false) {
+    return { sandboxed: false, reason: 'the call asked to run outside the sandbox (dangerouslyDisableSandbox)', escapes: true };
+  }
+  const hit = excludedBy(command, s?.excludedCommands);
+  if (hit) return { sandboxed: false, reason: `"${hit}" is in sandbox.excludedCommands`, escapes: true };
+  return { sandboxed: true, reason: 'sandboxed', escapes: false };
+}
+
+export function expandTilde(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  return p;
+}
+
+/** The worker-wide part of the sandbox-runtime configuration: sessions that share it run side by side. */
+export interface GlobalRuntimeConfig {
+  network: {
+    allowedDomains: string[];
+    deniedDomains: string[];
+    allowUnixSockets?: string[];
+    allowAllUnixSockets?: boolean;
+    allowLocalBinding?: boolean;
+    allowMachLookup?: string[];
+    httpProxyPort?: number;
+    socksProxyPort?: number;
+  };
+  filesystem: { denyRead: string[]; allowWrite: string[]; denyWrite: string[] };
+  ignoreViolations?: Record<string, string[]>;
+  enableWeakerNestedSandbox?: boolean;
+  enableWeakerNetworkIsolation?: boolean;
+  allowAppleEvents?: boolean;
+  bwrapPath?: string;
+  socatPath?: string;
+  ripgrep?: { command: string; args?: string[] };
+}
+
+/** The per-call part: what this session's command may read and write. */
+export interface CallRuntimeConfig {
+  filesystem: { denyRead: string[]; allowRead: string[]; allowWrite: string[]; denyWrite: string[]; disabled?: boolean };
+  allowNestedUserNamespaces?: boolean;
+}
+
+export interface RuntimePlan {
+  global: GlobalRuntimeConfig;
+  call: CallRuntimeConfig;
+  /** Hosts this session's commands may reach (registered per command with the proxy). */
+  allowedDomains: string[];
+}
+
+/**
+ * The sandbox-runtime configuration of one session's Bash calls. Writes: the working directories,
+ * the session's temp dir and `filesystem.allowWrite`; reads: everything but the credential paths
+ * and `filesystem.denyRead` (minus `allowRead`); network: only `network.allowedDomains`.
+ */
+export function runtimePlan(s: SandboxSettings | undefined, workingDirectories: readonly string[], host: SandboxHostFacts): RuntimePlan {
+  const ex = (list: readonly string[] | undefined) => (list ?? []).map((p) => expandTilde(p, host.home));
+  const net = s?.network ?? {};
+  const global: GlobalRuntimeConfig = {
+    network: {
+      allowedDomains: [],
+      deniedDomains: [...(net.deniedDomains ?? [])],
+      ...(net.allowUnixSockets ? { allowUnixSockets: ex(net.allowUnixSockets) } : {}),
+      ...(net.allowAllUnixSockets !== undefined ? { allowAllUnixSockets: net.allowAllUnixSockets } : {}),
+      ...(net.allowLocalBinding !== undefined ? { allowLocalBinding: net.allowLocalBinding } : {}),
+      ...(net.allowMachLookup ? { allowMachLookup: [...net.allowMachLookup] } : {}),
+      ...(net.httpProxyPort !== undefined ? { httpProxyPort: net.httpProxyPort } : {}),
+      ...(net.socksProxyPort !== undefined ? { socksProxyPort: net.socksProxyPort } : {}),
+    },
+    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    ...(s?.ignoreViolations ? { ignoreViolations: s.ignoreViolations } : {}),
+    ...(s?.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
+    ...(s?.enableWeakerNetworkIsolation !== undefined ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation } : {}),
+    ...(s?.allowAppleEvents !== undefined ? { allowAppleEvents: s.allowAppleEvents } : {}),
+    ...(s?.bwrapPath ? { bwrapPath: s.bwrapPath } : {}),
+    ...(s?.socatPath ? { socatPath: s.socatPath } : {}),
+    ...(s?.ripgrep ? { ripgrep: s.ripgrep } : {}),
+  };
+  const fs = s?.filesystem ?? {};
+  const call: CallRuntimeConfig = {
+    filesystem: {
+      denyRead: [...new Set([...ex(DEFAULT_CREDENTIAL_PATHS), ...ex(fs.denyRead)])],
+      allowRead: [...new Set(ex(fs.allowRead))],
+      allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])],
+      denyWrite: [...new Set(ex(fs.denyWrite))],
+      ...(fs.disabled ? { disabled: true } : {}),
+    },
+    ...(s?.allowNestedUserNamespaces !== undefined ? { allowNestedUserNamespaces: s.allowNestedUserNamespaces } : {}),
+  };
+  return { global, call, allowedDomains: [...new Set(net.allowedDomains ?? [])] };
+}
+
+/**
+ * The reference merges path permission rules into the sandbox: `Read(…)` deny rules are read-denied,
+ * `Edit(…)` deny rules write-denied, `Edit(…)` allow rules writable, so that `cat .env` in Bash meets
+ * the same wall as `Read(.env)`. Rule paths are anchored at the project root: `//x` absolute,
+ * `~/x` home, `/x`, `./x` and `x/y` relative to the root, a bare name (`.env`) at any depth.
+ */
+export function sandboxPathsFromRules(rules: PermissionRules, projectRoot: string): { denyRead: string[]; denyWrite: string[]; allowWrite: string[] } {
+  const out = { denyRead: [] as string[], denyWrite: [] as string[], allowWrite: [] as string[] };
+  const pathOf = (spec: string): string => {
+    if (spec.startsWith('//')) return spec.slice(1);
+    if (spec === '~' || spec.startsWith('~/')) return spec;
+    if (spec.startsWith('/')) return path.join(projectRoot, spec.slice(1));
+    if (!spec.includes('/')) return path.join(projectRoot, '**', spec);
+    return path.resolve(projectRoot, spec);
+  };
+  const specOf = (rule: string, tool: string): string | undefined => {
+    const m = /^\s*([A-Za-z]+)\((.*)\)\s*$/s.exec(rule);
+    if (!m || m[1] !== tool) return undefined;
+    const spec = (m[2] as string).trim();
+    return spec === '' || spec === '*' ? undefined : spec;
+  };
+  for (const r of rules.deny) {
+    const read = specOf(r, 'Read');
+    if (read) out.denyRead.push(pathOf(read));
+    const edit = specOf(r, 'Edit') ?? specOf(r, 'Write');
+    if (edit) out.denyWrite.push(pathOf(edit));
+  }
+  for (const r of rules.allow) {
+    const edit = specOf(r, 'Edit') ?? specOf(r, 'Write');
+    if (edit) out.allowWrite.push(pathOf(edit));
+  }
+  return out;
+}
+
+/** One line for `run`, `status` and the audit: what the session's Bash is contained by. */
+export function describeSandbox(s: SandboxSettings | undefined, platform: string, workingDirectories: readonly string[], unavailable?: string): string {
+  const enabled = sandboxEnabled(s, platform);
+  if (!enabled.on) return `off — ${enabled.reason}; Bash runs with the worker's full rights`;
+  if (unavailable) {
+    return s?.failIfUnavailable
+      ? `unavailable — ${unavailable}; sandbox.failIfUnavailable is set, so Bash calls are refused`
+      : `unavailable — ${unavailable}; Bash runs unsandboxed (set sandbox.failIfUnavailable to refuse instead)`;
+  }
+  const domains = s?.network?.allowedDomains ?? [];
+  const writes = [...workingDirectories, 'the session temp dir', ...(s?.filesystem?.allowWrite ?? [])];
+  const excluded = s?.excludedCommands?.length ? `; excluded commands (ask): ${s.excludedCommands.join(', ')}` : '';
+  return (
+    `on — Bash writes only in ${writes.join(', ')}; network: ${domains.length ? domains.join(', ') : 'none'}; ` +
+    `credentials (~/.ssh, ~/.aws, ~/.gnupg, …${s?.filesystem?.denyRead?.length ? ` and ${s.filesystem.denyRead.length} more` : ''}) unreadable` +
+    `${s?.autoAllowBashIfSandboxed === false ? '' : '; sandboxed Bash calls run without asking (autoAllowBashIfSandboxed)'}${excluded}`
+  );
+}
