@@ -11,7 +11,7 @@
 //    worker-wide part is the same share one initialisation; a call that needs another waits until
 //    the running sandboxed calls have finished, then the runtime is re-initialised for it.
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -112,6 +112,35 @@ async function acquire(config: GlobalRuntimeConfig): Promise<() => void> {
   }
 }
 
+/**
+ * Stops the runtime's proxies once no sandboxed command runs (they keep a process alive). The next
+ * sandboxed command starts them again. For embedders that want their process to exit; the CLI exits anyway.
+ */
+export async function closeSandbox(): Promise<void> {
+  if (!managerPromise) return;
+  const m = await manager();
+  for (;;) {
+    if (switching) {
+      await switching.catch(() => undefined);
+      continue;
+    }
+    if (inflight > 0) {
+      await new Promise<void>((r) => idle.push(r));
+      continue;
+    }
+    break;
+  }
+  if (currentKey === undefined) return;
+  currentKey = undefined;
+  const done = m.reset();
+  switching = done.then(() => undefined);
+  try {
+    await done;
+  } finally {
+    switching = undefined;
+  }
+}
+
 // --- availability ---------------------------------------------------------------------------------
 let availability: Promise<{ available: true } | { available: false; reason: string }> | undefined;
 
@@ -145,6 +174,7 @@ export function sandboxAvailability(): Promise<{ available: true } | { available
         if (probe.code !== 0) return { available: false as const, reason: `a test command failed in the sandbox (exit ${probe.code}): ${probe.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}` };
       } finally {
         release();
+        await closeSandbox();
       }
     } catch (err) {
       return { available: false as const, reason: `the sandbox could not start: ${(err as Error).message.split('\n')[0]}` };
@@ -167,6 +197,30 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+const under = (p: string, dir: string): boolean => p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+
+/**
+ * The Linux monitor reports write *attempts* and classifies them against the worker-wide write
+ * list only; this call's own list (passed per call) is applied here, so that a write the call was
+ * allowed to make is not reported as a violation.
+ */
+function allowedWrite(line: string, plan: RuntimePlan): boolean {
+  const m = /^deny \S+ (\/.*)$/.exec(line);
+  if (!m || line.startsWith('deny network')) return false;
+  const p = path.normalize(m[1] as string);
+  const fsCfg = plan.call.filesystem;
+  if (fsCfg.denyWrite.some((d) => under(p, d))) return false;
+  return fsCfg.allowWrite.some((a) => under(p, a) || under(p, safeRealpath(a)));
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 export interface PreparedCommand {
   /** Run it with `bash -c`. */
   shellCommand: string;
@@ -183,7 +237,7 @@ export async function prepareSandboxedCommand(command: string, plan: RuntimePlan
   let registered = false;
   try {
     // TMPDIR: the runtime sets its own shared one; the session's is set inside, before the command.
-    const inner = `export TMPDIR=${shellQuote(tmpDir)}\n${command}`;
+    const inner = `export TMPDIR=${shellQuote(tmpDir)}; ${command}`;
     const shellCommand = await m.wrapWithSandbox(inner, 'bash', plan.call, abortSignal, { commandId, commandText: command });
     if (plan.allowedDomains.length > 0) {
       m.registerCommandNetworkLists(commandId, { allowedDomains: plan.allowedDomains });
@@ -204,7 +258,7 @@ export async function prepareSandboxedCommand(command: string, plan: RuntimePlan
           lines = [];
         }
         release();
-        return [...new Set(lines)];
+        return [...new Set(lines)].filter((line) => !allowedWrite(line, plan));
       },
     };
   } catch (err) {

@@ -51,3 +51,52 @@ test('unit: bad settings name the file and the problem', () => {
     assert.throws(() => loadSettings(cwd, paths), (err: Error) => err instanceof SettingsError && pattern.test(err.message) && err.message.includes('settings.json'));
   }
 });
+
+test('unit: a malformed rule is an error naming the file and the key', () => {
+  const { cwd, paths } = files(undefined, { permissions: { allow: ['Read'], deny: ['Bash(npm test)', 'Bash(rm -rf *'] } });
+  assert.throws(
+    () => loadSettings(cwd, paths),
+    (err: Error) => err instanceof SettingsError && err.message.startsWith(paths[1] as string) && /permissions\.deny\[1\] is malformed: .*missing closing parenthesis/.test(err.message),
+  );
+  const other = files(undefined, { permissions: { ask: ['Bad Tool Name(x)'] } });
+  assert.throws(() => loadSettings(other.cwd, other.paths), /permissions\.ask\[0\] is malformed/);
+});
+
+test('unit: unknown and unsupported keys are warnings naming the file and the key; nothing is dropped silently', () => {
+  const { cwd, paths } = files(
+    { colour: 'blue', env: { FOO: '1' } },
+    { permissions: { allow: ['Read'], blockReadsOutsideWorkingDirectories: true }, statusLine: { type: 'command' }, $schema: 'https://json.schemastore.org/claude-code-settings.json' },
+  );
+  const s = loadSettings(cwd, paths);
+  assert.deepEqual(s.allow, ['Read']);
+  assert.equal(s.warnings.length, 4, s.warnings.join('\n'));
+  assert.ok(s.warnings.some((w) => w.startsWith(`${paths[0]}: colour `) && /not a known setting/.test(w)));
+  assert.ok(s.warnings.some((w) => w.startsWith(`${paths[0]}: env `) && /Claude Code setting that durable-agent does not support/.test(w)));
+  assert.ok(s.warnings.some((w) => w.startsWith(`${paths[1]}: permissions.blockReadsOutsideWorkingDirectories `)));
+  assert.ok(s.warnings.some((w) => w.startsWith(`${paths[1]}: statusLine `)));
+});
+
+test('unit: disableBypassPermissionsMode and sandbox settings load; bad values are errors naming file and key', () => {
+  const { cwd, paths } = files(
+    { sandbox: { network: { allowedDomains: ['github.com'] }, filesystem: { denyRead: ['~/.kube'] } } },
+    { permissions: { disableBypassPermissionsMode: 'disable' }, sandbox: { autoAllowBashIfSandboxed: false, excludedCommands: ['docker'], filesystem: { allowWrite: ['build'] } } },
+  );
+  const s = loadSettings(cwd, paths);
+  assert.equal(s.disableBypassPermissionsMode, true);
+  assert.deepEqual(s.sandbox, {
+    network: { allowedDomains: ['github.com'] },
+    filesystem: { denyRead: ['~/.kube'], allowWrite: [join(cwd, 'build')] },
+    autoAllowBashIfSandboxed: false,
+    excludedCommands: ['docker'],
+  });
+  for (const [content, pattern] of [
+    [{ permissions: { disableBypassPermissionsMode: true } }, /permissions\.disableBypassPermissionsMode must be "disable"/],
+    [{ sandbox: { enabled: 'on' } }, /sandbox\.enabled must be true or false/],
+    [{ sandbox: { network: { allowedDomain: ['x.com'] } } }, /sandbox\.network\.allowedDomain is not a sandbox setting/],
+    [{ sandbox: { credentials: {} } }, /sandbox\.credentials is not supported/],
+    [{ model: 42 }, /model must be a model name/],
+  ] as const) {
+    const f = files(undefined, content);
+    assert.throws(() => loadSettings(f.cwd, f.paths), (err: Error) => err instanceof SettingsError && pattern.test(err.message) && err.message.includes(f.paths[1] as string), JSON.stringify(content));
+  }
+});
