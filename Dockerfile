@@ -28,8 +28,12 @@ RUN npm run build \
 FROM node:20-bookworm-slim AS runtime
 
 # Tools run these: Grep uses ripgrep (with a JavaScript fallback), Bash runs bash, the model runs git.
+# Bash's OS sandbox (@anthropic-ai/sandbox-runtime) needs bubblewrap, socat and ripgrep. Inside a
+# container bubblewrap needs user namespaces: run the worker with `--security-opt seccomp=unconfined
+# --security-opt apparmor=unconfined` (or set sandbox.enableWeakerNestedSandbox); otherwise sessions
+# say the sandbox is unavailable, and refuse to run Bash with sandbox.failIfUnavailable.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ripgrep bash git ca-certificates \
+ && apt-get install -y --no-install-recommends ripgrep bash git ca-certificates bubblewrap socat \
  && rm -rf /var/lib/apt/lists/* \
  # The workspace is usually a bind mount owned by another uid: let git work in it anyway.
  && git config --system --add safe.directory '*'

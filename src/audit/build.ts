@@ -110,7 +110,7 @@ function partialPreview(content: AssistantContentBlock[]): string {
   );
 }
 
-const SOURCES: readonly DecisionSource[] = ['rule', 'mode', 'hook', 'tool', 'workingDirectory', 'human', 'timeout', 'other'];
+const SOURCES: readonly DecisionSource[] = ['rule', 'mode', 'hook', 'tool', 'workingDirectory', 'human', 'timeout', 'sandbox', 'other'];
 
 function auditDecision(d: DecisionRecord | undefined): AuditDecision | undefined {
   if (!d) return undefined;

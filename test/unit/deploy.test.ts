@@ -169,7 +169,7 @@ test('unit: Dockerfile is a multi-stage Node 20 build that runs npm ci, the buil
   assert.match(text, /npm prune --omit=dev\b/);
   assert.match(text, /COPY --from=\S+[^\n]*\bdist\b/, 'runtime copies the built dist/');
   assert.match(text, /COPY --from=\S+[^\n]*\bnode_modules\b/, 'runtime copies production node_modules');
-  for (const pkg of ['ripgrep', 'bash', 'git']) assert.match(text, new RegExp(`apt-get install[^\\n]*\\b${pkg}\\b`), `installs ${pkg}`);
+  for (const pkg of ['ripgrep', 'bash', 'git', 'bubblewrap', 'socat']) assert.match(text, new RegExp(`apt-get install[^\\n]*\\b${pkg}\\b`), `installs ${pkg}`);
   const users = lines.filter((l) => /^\s*USER\s+/i.test(l));
   assert.ok(users.length > 0 && !/\broot\b|\b0\b/.test(users.at(-1)!), 'runs as a non-root user');
   assert.match(text, /^ENTRYPOINT \["node", "dist\/src\/cli\/main\.js"\]$/m);

@@ -1,0 +1,211 @@
+// integration: Bash in the OS sandbox in real sessions on the dev server — writes inside work,
+// writes outside / credential reads / connections to hosts not allowed fail inside the sandbox
+// (the session runs in bypassPermissions, so the rules let everything through: only the wall
+// stops them), the audit says per call that it was sandboxed; and a settings-strict-style project
+// settings file used through the CLI. Needs bwrap, socat, ripgrep (fatal under CI=true).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { buildAudit, formatAuditText, type AuditToolCall } from '../../src/audit';
+import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { cli } from '../support/cli';
+
+let skip: string | false = false;
+let server: http.Server;
+let port = 0;
+let hits = 0;
+
+before(async () => {
+  const a = await sandboxAvailability();
+  if (!a.available) {
+    if (process.env.CI === 'true') throw new Error(`the sandbox must be available in CI: ${a.reason}`);
+    skip = `sandbox unavailable here: ${a.reason}`;
+  }
+  server = http.createServer((_req, res) => {
+    hits++;
+    res.end('SERVER-SECRET\n');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  port = (server.address() as { port: number }).port;
+});
+
+after(async () => {
+  server?.close();
+  await closeSandbox();
+  await closeTestEnv();
+});
+
+function byId(calls: AuditToolCall[], id: string): AuditToolCall {
+  const c = calls.find((x) => x.toolUseId === id);
+  assert.ok(c, `audit entry ${id}`);
+  return c;
+}
+
+test('integration: with the sandbox on, writes inside work; writes outside, credential reads and other hosts fail inside the sandbox; the audit says so', async (t) => {
+  if (skip) return t.skip(skip);
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
+    const outsideDir = await fs.mkdtemp(join(tmpdir(), 'da-outside-'));
+    const secretDir = await fs.mkdtemp(join(tmpdir(), 'da-secret-'));
+    await fs.writeFile(join(secretDir, 'id_rsa'), 'FAKE-KEY-MATERIAL\n');
+    const outside = join(outsideDir, 'escaped.txt');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_in', name: 'Bash', input: { command: 'echo inside > made.txt && cat made.txt' } },
+        { id: 'toolu_out', name: 'Bash', input: { command: `echo pwned > ${outside}` } },
+        { id: 'toolu_key', name: 'Bash', input: { command: `cat ${join(secretDir, 'id_rsa')}` } },
+        { id: 'toolu_net', name: 'Bash', input: { command: `curl -fsS --max-time 5 --noproxy '' http://127.0.0.1:${port}/` } },
+        { id: 'toolu_direct', name: 'Bash', input: { command: `curl -fsS --max-time 5 http://127.0.0.1:${port}/` } },
+        { id: 'toolu_ok_net', name: 'Bash', input: { command: `curl -fsS --max-time 5 --noproxy '' http://localhost:${port}/` } },
+      ]),
+      textResponse('done'),
+    );
+    const handle = await start({
+      prompt: 'try the walls',
+      permissionMode: 'bypassPermissions',
+      sandbox: { filesystem: { denyRead: [secretDir] }, network: { allowedDomains: ['localhost'] } },
+    });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+
+    assert.equal(await fs.readFile(join(workDir, 'made.txt'), 'utf8'), 'inside\n');
+    assert.equal(existsSync(outside), false, 'nothing was written outside the working directory');
+    assert.equal(hits, 1, 'only the allowed host (localhost) reached the server');
+
+    const audit = await buildAudit(client, handle.workflowId);
+    assert.match(audit.session.sandbox ?? '', /^on — Bash writes only in /);
+    assert.deepEqual(audit.session.sandboxSettings?.filesystem?.denyRead, [secretDir]);
+    const calls = audit.toolCalls;
+    for (const c of calls) {
+      assert.equal(c.sandbox?.sandboxed, true, `${c.toolUseId} ran sandboxed`);
+      assert.equal(c.decision?.source, 'mode', `${c.toolUseId}: the rules (bypassPermissions) let it through`);
+    }
+    assert.equal(byId(calls, 'toolu_in').status, 'ok');
+    const out = byId(calls, 'toolu_out');
+    assert.equal(out.status, 'error');
+    assert.match(out.resultPreview, /Read-only file system/);
+    assert.ok(out.sandbox?.violations?.some((v) => v.includes(outside)), JSON.stringify(out.sandbox));
+    const key = byId(calls, 'toolu_key');
+    assert.equal(key.status, 'error');
+    assert.doesNotMatch(key.resultPreview, /FAKE-KEY-MATERIAL/);
+    const net = byId(calls, 'toolu_net');
+    assert.equal(net.status, 'error');
+    assert.doesNotMatch(net.resultPreview, /SERVER-SECRET/);
+    assert.ok(net.sandbox?.violations?.some((v) => /deny network-outbound 127\.0\.0\.1:\d+ \(host is not on the allow list\)/.test(v)), JSON.stringify(net.sandbox));
+    assert.equal(byId(calls, 'toolu_direct').status, 'error', 'no network namespace: a direct connection has nowhere to go');
+    assert.equal(byId(calls, 'toolu_ok_net').status, 'ok');
+    assert.match(byId(calls, 'toolu_ok_net').resultPreview, /SERVER-SECRET/);
+    const text = formatAuditText(audit);
+    assert.match(text, /sandbox: on — /);
+    assert.match(text, /sandboxed, sandbox blocked: deny network-outbound 127\.0\.0\.1/);
+
+    // Control: the same calls with the sandbox off do what the wall prevented.
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_out2', name: 'Bash', input: { command: `echo pwned > ${outside}` } },
+        { id: 'toolu_net2', name: 'Bash', input: { command: `curl -fsS --max-time 5 http://127.0.0.1:${port}/` } },
+      ]),
+      textResponse('done'),
+    );
+    const open = await start({ prompt: 'no walls', permissionMode: 'bypassPermissions', sandbox: { enabled: false } });
+    assert.equal((await open.result()).status, 'completed');
+    assert.equal(existsSync(outside), true);
+    assert.equal(hits, 2);
+    const openAudit = await buildAudit(client, open.workflowId);
+    assert.match(openAudit.session.sandbox ?? '', /^off — /);
+    assert.deepEqual(
+      openAudit.toolCalls.map((c) => [c.toolUseId, c.status, c.sandbox?.sandboxed]),
+      [
+        ['toolu_out2', 'ok', false],
+        ['toolu_net2', 'ok', false],
+      ],
+    );
+  });
+});
+
+test('integration: a settings-strict-style project settings file through the CLI: bypass refused, deny/ask rules, sandbox auto-allow in dontAsk, no escape hatch', async (t) => {
+  if (skip) return t.skip(skip);
+  await withAgent({}, async ({ fake, taskQueue, workDir, client }) => {
+    const userHome = await fs.mkdtemp(join(tmpdir(), 'da-userhome-'));
+    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: userHome };
+    const settingsPath = join(workDir, '.durable-agent', 'settings.json');
+    await fs.mkdir(join(workDir, '.durable-agent'));
+    // After the reference's examples/settings/settings-strict.json, in durable-agent's settings file.
+    const strict = {
+      $schema: 'https://json.schemastore.org/claude-code-settings.json',
+      permissions: {
+        disableBypassPermissionsMode: 'disable',
+        defaultMode: 'dontAsk',
+        ask: ['Bash(git push:*)'],
+        deny: ['Bash(curl:*)', 'Read(./.env)', 'WebFetch', 'WebSearch'],
+      },
+      allowManagedHooksOnly: true,
+      sandbox: {
+        enabled: true,
+        failIfUnavailable: true,
+        autoAllowBashIfSandboxed: true,
+        allowUnsandboxedCommands: false,
+        excludedCommands: [],
+        network: { allowedDomains: [], allowLocalBinding: false, allowAllUnixSockets: false },
+        enableWeakerNestedSandbox: false,
+      },
+    };
+    await fs.writeFile(settingsPath, JSON.stringify(strict, null, 2));
+    await fs.writeFile(join(workDir, '.env'), 'DOTENV-SECRET=1\n');
+
+    const refused = await cli(['run', '--detach', '--cwd', workDir, '--permission-mode', 'bypassPermissions', 'x'], env);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /bypassPermissions mode is disabled by permissions\.disableBypassPermissionsMode/);
+    assert.ok(refused.stderr.includes(settingsPath), refused.stderr);
+
+    const outside = join(await fs.mkdtemp(join(tmpdir(), 'da-strict-out-')), 'x.txt');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_s_write', name: 'Bash', input: { command: 'echo built > build.txt' } },
+        { id: 'toolu_s_push', name: 'Bash', input: { command: 'git push origin main' } },
+        { id: 'toolu_s_curl', name: 'Bash', input: { command: `curl -s http://127.0.0.1:${port}/` } },
+        { id: 'toolu_s_env', name: 'Bash', input: { command: 'cat .env' } },
+        { id: 'toolu_s_escape', name: 'Bash', input: { command: `echo out > ${outside}`, dangerouslyDisableSandbox: true } },
+      ]),
+      textResponse('strict done'),
+    );
+    const run = await cli(['run', '--cwd', workDir, '--model', 'claude-test', 'build', 'it'], env, 90_000);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /sandbox: on — Bash writes only in /);
+    assert.match(run.stderr, /warning: .*settings\.json: allowManagedHooksOnly is a Claude Code setting that durable-agent does not support/);
+    const id = /session (\S+) started/.exec(run.stdout)?.[1] as string;
+    assert.ok(id, run.stdout);
+
+    assert.equal(await fs.readFile(join(workDir, 'build.txt'), 'utf8'), 'built\n', 'a sandboxed write ran without asking in dontAsk');
+    assert.equal(existsSync(outside), false, 'allowUnsandboxedCommands: false — the escape request was ignored, the call stayed inside');
+    const audit = await buildAudit(client, id);
+    const calls = audit.toolCalls;
+    const write = byId(calls, 'toolu_s_write');
+    assert.deepEqual([write.status, write.decision?.source, write.sandbox?.sandboxed], ['ok', 'sandbox', true]);
+    const push = byId(calls, 'toolu_s_push');
+    assert.deepEqual([push.status, push.decision?.behavior], ['denied', 'deny'], 'the ask rule asks; dontAsk denies');
+    const curl = byId(calls, 'toolu_s_curl');
+    assert.deepEqual([curl.status, curl.decision?.source, curl.decision?.detail], ['denied', 'rule', 'Bash(curl:*)']);
+    const dotenv = byId(calls, 'toolu_s_env');
+    assert.doesNotMatch(dotenv.resultPreview, /DOTENV-SECRET/, 'Read(./.env) holds for Bash too');
+    const escape = byId(calls, 'toolu_s_escape');
+    assert.equal(escape.sandbox?.sandboxed, true);
+    assert.equal(hits, 2, 'the denied curl never ran');
+
+    const status = await cli(['status', id], env);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /sandbox {3}on — /);
+
+    // A malformed rule: one line naming the file and the key, nothing started.
+    await fs.writeFile(settingsPath, JSON.stringify({ permissions: { deny: ['Bash(rm -rf *'] } }));
+    const bad = await cli(['run', '--detach', '--cwd', workDir, 'x'], env);
+    assert.notEqual(bad.code, 0);
+    assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+    assert.ok(bad.stderr.includes(`${settingsPath}: permissions.deny[0] is malformed`), bad.stderr);
+  });
+});
