@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
 import { buildAudit, formatAuditText, type AuditToolCall } from '../../src/audit';
 import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { isCI, reportSkip } from '../support/systemPackages';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
@@ -24,8 +25,9 @@ let hits = 0;
 before(async () => {
   const a = await sandboxAvailability();
   if (!a.available) {
-    if (process.env.CI === 'true') throw new Error(`the sandbox must be available in CI: ${a.reason}`);
+    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
+    reportSkip(`the sandbox integration tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`);
   }
   server = http.createServer((_req, res) => {
     hits++;

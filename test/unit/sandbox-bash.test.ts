@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
 import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { isCI, reportSkip } from '../support/systemPackages';
 import { decidePermission } from '../../src/permissions/decide';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { PermissionMode } from '../../src/tools/permissionTypes';
@@ -24,8 +25,9 @@ const savedHome = process.env.HOME;
 before(async () => {
   const a = await sandboxAvailability();
   if (!a.available) {
-    if (process.env.CI === 'true') throw new Error(`the sandbox must be available in CI: ${a.reason}`);
+    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
+    reportSkip(`the sandboxed Bash unit tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`);
     return;
   }
   root = await makeTmpDir('da-sbx-');
