@@ -55,7 +55,9 @@ test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results
       ]),
       textResponse('Stopped as asked.'),
     );
-    const handle = await start({ prompt: 'read and wait' });
+    // Unsandboxed: `$$` must be a host pid to watch the group die (inside the sandbox's pid namespace
+    // it is not); the sandboxed process tree's death on abort is tested in unit/sandbox-bash.
+    const handle = await start({ prompt: 'read and wait', sandbox: { enabled: false } });
     const turn = client.workflow.getHandle(`${handle.workflowId}/turn-1`);
     await waitFor('Bash to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sh'));
     const pid = await waitFor('the pid file', async () => Number((await readFile(pidFile, 'utf8').catch(() => '')).trim()) || undefined);

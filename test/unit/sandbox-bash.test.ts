@@ -164,3 +164,33 @@ test('unit: the permission decision with the sandbox: auto-allow, escapes always
   assert.deepEqual([escaped.sandbox?.sandboxed, existsSync(outside)], [false, true]);
   assert.match(escaped.sandbox?.reason ?? '', /dangerouslyDisableSandbox/);
 });
+
+/** Host pids whose command line contains `marker` (the sandbox's pid namespace hides them from `$$`). */
+async function pidsWith(marker: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const name of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const cmd = await fs.readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
+    if (cmd.includes(marker) && Number(name) !== process.pid) out.push(Number(name));
+  }
+  return out;
+}
+
+test('unit: an aborted sandboxed command dies with everything it started', async (t) => {
+  if (skip) return t.skip(skip);
+  if (process.platform !== 'linux') return t.skip('reads /proc');
+  const marker = `${Date.now() % 100000}.5`; // a sleep duration no other process uses
+  const controller = new AbortController();
+  const c = { ...ctx({}), abortSignal: controller.signal };
+  const running = BashTool.call({ command: `sleep ${marker} & sleep ${marker}; echo never` }, c, () => undefined);
+  const deadline = Date.now() + 10_000;
+  while ((await pidsWith(`sleep\0${marker}`)).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.equal((await pidsWith(`sleep\0${marker}`)).length, 2, 'both sleeps started inside the sandbox');
+  controller.abort();
+  const r = await running;
+  assert.equal(r.data.interrupted, true);
+  assert.equal(r.data.sandbox?.sandboxed, true);
+  const gone = Date.now() + 5_000;
+  while ((await pidsWith(`sleep\0${marker}`)).length > 0 && Date.now() < gone) await new Promise((r2) => setTimeout(r2, 50));
+  assert.deepEqual(await pidsWith(`sleep\0${marker}`), [], 'no sandboxed process survives the abort');
+});

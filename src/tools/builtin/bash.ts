@@ -347,6 +347,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         void killGroup();
       }, timeoutMs);
       let lastSize = -1;
+      let tail = '';
       let reading = false;
       const progress = setInterval(() => {
         if (reading) return;
@@ -354,9 +355,11 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         void (async () => {
           try {
             const { size } = await fh.stat();
-            const output = size === lastSize ? undefined : await readTail(fh, size, BASH_PROGRESS_TAIL_BYTES);
+            // The tail is read again only when the output grew; every report carries the latest one,
+            // because the activity heartbeats the last report (a report without it would hide it).
+            if (size !== lastSize) tail = await readTail(fh, size, BASH_PROGRESS_TAIL_BYTES);
             lastSize = size;
-            onProgress({ ...(output !== undefined ? { output } : {}), elapsedMs: Date.now() - started, totalBytes: size });
+            onProgress({ ...(tail !== '' ? { output: tail } : {}), elapsedMs: Date.now() - started, totalBytes: size });
           } catch {
             // progress is best effort
           } finally {
