@@ -61,6 +61,9 @@ test('integration: hostile tool_use blocks from the model have no effect in real
         permissionMode: first.mode,
         rules: { allow: [], ask: [], deny: [], ...first.rules },
         tools: BUILTIN_TOOL_NAMES,
+        // The door on its own: the sandbox stays on (the wall), but its auto-allow would let a
+        // sandboxed command that asks run (by design: it is contained, see integration/sandbox).
+        sandbox: { autoAllowBashIfSandboxed: false },
       });
       const result = await handle.result();
       assert.equal(result.status, 'completed');
