@@ -75,6 +75,7 @@ const KIND_WORDS: Record<string, string> = {
   connection: 'unreachable',
   timeout: 'not answering',
   store: 'failing',
+  other: 'failing',
 };
 
 function clock(ms: number): string {

@@ -9,7 +9,7 @@ import type { ToolSessionSettings } from '../activities/tools';
 import { initialContext, type AgentContext } from '../engine/context';
 import type { Message, ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
-import { retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
+import { nextAttempt, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   END_REASONS,
@@ -147,6 +147,29 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     }
   }
 
+  /** A store write that waits out outages as the turn workflow's does (not interruptible: it records what happened). */
+  async function storeCall<T>(call: () => Promise<T>): Promise<T> {
+    const policy = retryPolicy(input);
+    let failing: OutageState | undefined;
+    for (;;) {
+      try {
+        const r = await call();
+        if (failing && outage?.what === 'store') {
+          outage = undefined;
+          if (status === 'waiting_for_model') status = 'running';
+        }
+        return r;
+      } catch (err) {
+        const step = nextAttempt(failing, 'store', { kind: 'store', message: err instanceof Error ? err.message : String(err) }, Date.now(), policy);
+        failing = step.state;
+        if (step.action === 'give_up') throw new Error(step.reason);
+        outage = failing;
+        status = 'waiting_for_model';
+        await new Promise((r) => setTimeout(r, step.delayMs));
+      }
+    }
+  }
+
   /** One turn, as the turn workflow runs it: model, tools, then the tool results into the transcript. */
   async function runTurn(turn: number, append: Message[]): Promise<TurnReport> {
     const abort = new AbortController();
@@ -202,7 +225,11 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     }
     // As in the turn workflow: the tool results enter the transcript at the end of their turn, by reference.
     let head = model ? model.head : state.head;
-    if (outcome.toolResults && model) head = await deps.activities.appendTranscript({ head, messages: [outcome.toolResults] });
+    if (outcome.toolResults && model) {
+      const results = outcome.toolResults;
+      const from = head;
+      head = await storeCall(() => deps.activities.appendTranscript({ head: from, messages: [results] }));
+    }
     const text = model ? model.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
     return {
       reason: outcome.reason,

@@ -150,3 +150,36 @@ test('integration: a store outage (transcript writes failing) waits visibly and 
     assert.deepEqual(lastToolResults(fake.messageRequests()[1]!).map((b) => b.tool_use_id), ['toolu_s1']);
   });
 });
+
+test('integration: the in-process runner waits out a store outage too', async () => {
+  const fake = await startFakeAnthropic();
+  const work = await mkdtemp(join(tmpdir(), 'da-outage-local-store-'));
+  const base = new LocalBlobStore(await mkdtemp(join(tmpdir(), 'da-outage-local-blobs-')));
+  let failing = false;
+  const flaky: BlobStore = {
+    put: async (key, data) => {
+      if (failing && !key.includes('-')) throw new Error('EIO: i/o error (test)');
+      return base.put(key, data);
+    },
+    get: (key) => base.get(key),
+  };
+  try {
+    const marker = join(work, 'started.txt');
+    fake.enqueue(toolUseResponse([{ id: 'toolu_ls1', name: 'AppendSlow', input: { file: marker, text: 'x', delayMs: 1_000 } }]), textResponse('recorded'));
+    const s = startLocalSession(
+      { prompt: 'append', cwd: work, tools: ['AppendSlow'], permissionMode: 'bypassPermissions', retryCapMs: 500, model: { model: 'claude-test', maxTokens: 256 } },
+      { tools: TEST_TOOLS, blobStore: flaky, anthropic: fakeAnthropicFactory(fake) },
+    );
+    await waitFor('the tool to start', async () => access(marker).then(() => true));
+    failing = true;
+    const seen = await waitFor('the store outage', async () => (s.status().outage?.what === 'store' ? s.status() : undefined));
+    assert.equal(seen.status, 'waiting_for_model');
+    assert.match(describeOutage(seen.outage!, Date.now()), /^waiting for the store: failing since .*EIO/);
+    failing = false;
+    const r = await s.result;
+    assert.equal(r.status, 'completed', r.endReason);
+    assert.equal(s.status().outage, undefined);
+  } finally {
+    await fake.close();
+  }
+});
