@@ -29,6 +29,13 @@ import { loadSettings, SettingsError } from './settings';
 
 class UsageError extends Error {}
 
+/** What a worker says at start about Bash's OS sandbox on this host. */
+async function workerSandboxLine(): Promise<string> {
+  const { sandboxAvailability } = await import('../sandbox/host');
+  const a = await sandboxAvailability();
+  return a.available ? 'available (Bash runs sandboxed unless a session opts out)' : `UNAVAILABLE — ${a.reason}; sessions run Bash unsandboxed (refused with sandbox.failIfUnavailable)`;
+}
+
 interface ConnOpts {
   address?: string;
   namespace?: string;
@@ -123,6 +130,7 @@ export function buildProgram(): Command {
       console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
       console.log(`ui:       ${dev.server.uiAddress}`);
       console.log(`worker:   task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
+      console.log(`sandbox:  ${await workerSandboxLine()}`);
       console.log(`ready. In another terminal: durable-agent run "…"   (Ctrl-C here stops the server and the worker; sessions resume on the next start)`);
       await waitForSignal();
       console.log('stopping…');
@@ -154,6 +162,7 @@ export function buildProgram(): Command {
     const connection = await connectWorker(config);
     const worker = await createAgentWorker({ connection, namespace: config.namespace, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}), ...(o.storeDir ? { storeDir: o.storeDir } : {}) });
     console.log(`worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
+    console.log(`sandbox: ${await workerSandboxLine()}`);
     const running = worker.run();
     await Promise.race([waitForSignal(), running]);
     if (worker.getState() === 'RUNNING') worker.shutdown();

@@ -16,6 +16,8 @@ import { isCI, reportSkip } from '../support/systemPackages';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
+import { waitFor } from '../support/wait';
+import { approveToolUse, sessionStatus } from '../../src/client';
 
 let skip: string | false = false;
 let server: http.Server;
@@ -209,5 +211,56 @@ test('integration: a settings-strict-style project settings file through the CLI
     assert.notEqual(bad.code, 0);
     assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
     assert.ok(bad.stderr.includes(`${settingsPath}: permissions.deny[0] is malformed`), bad.stderr);
+  });
+});
+
+test('integration: where the sandbox cannot start, `run` says why; with failIfUnavailable it refuses to start the session', async (t) => {
+  if (skip) return t.skip(skip);
+  await withAgent({}, async ({ fake, taskQueue, workDir, client }) => {
+    const userHome = await fs.mkdtemp(join(tmpdir(), 'da-userhome-'));
+    // The CLI's host without bubblewrap (nothing on PATH); the worker of this test keeps its own.
+    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: userHome, PATH: '/nonexistent' };
+    await fs.mkdir(join(workDir, '.durable-agent'));
+    await fs.writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({ sandbox: { failIfUnavailable: true } }));
+    const refused = await cli(['run', '--detach', '--cwd', workDir, 'x'], env);
+    assert.notEqual(refused.code, 0);
+    const lines = refused.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, refused.stderr);
+    assert.match(lines[0] as string, /The sandbox is unavailable here \(.*bubblewrap.*\) and sandbox\.failIfUnavailable is set: the session was not started/);
+
+    await fs.writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({}));
+    fake.enqueue(textResponse('nothing to do'));
+    const warned = await cli(['run', '--cwd', workDir, '--model', 'claude-test', 'x'], env, 60_000);
+    assert.equal(warned.code, 0, warned.stderr);
+    assert.match(warned.stdout, /sandbox: unavailable — .*bubblewrap.*; Bash runs unsandboxed/);
+    const id = /session (\S+) started/.exec(warned.stdout)?.[1] as string;
+    assert.match((await buildAudit(client, id)).session.sandbox ?? '', /^unavailable — /);
+  });
+});
+
+test('integration: an excluded command leaves the sandbox only after a human approves it, even with an allow rule; the audit says it ran unsandboxed', async (t) => {
+  if (skip) return t.skip(skip);
+  await withAgent({}, async ({ fake, start, client }) => {
+    const outsideDir = await fs.mkdtemp(join(tmpdir(), 'da-excluded-'));
+    const target = join(outsideDir, 'excluded.txt');
+    fake.enqueue(toolUseResponse([{ id: 'toolu_excl', name: 'Bash', input: { command: `touch ${target}` } }]), textResponse('done'));
+    const handle = await start({
+      prompt: 'touch it',
+      permissionMode: 'acceptEdits',
+      rules: { allow: ['Bash(touch:*)'], ask: [], deny: [] },
+      sandbox: { excludedCommands: ['touch'] },
+    });
+    const pending = await waitFor('the approval request', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]);
+    assert.equal(pending.toolUseId, 'toolu_excl');
+    assert.match(pending.message, /outside the sandbox: "touch" is in sandbox\.excludedCommands/);
+    assert.equal(existsSync(target), false, 'nothing ran before the approval');
+    await approveToolUse(client, handle.workflowId, 'toolu_excl', 'alice');
+    assert.equal((await handle.result()).status, 'completed');
+    assert.equal(existsSync(target), true, 'approved: it ran outside the sandbox');
+    const call = byId((await buildAudit(client, handle.workflowId)).toolCalls, 'toolu_excl');
+    assert.equal(call.approval?.asked.source, 'sandbox');
+    assert.deepEqual([call.decision?.source, call.decision?.by], ['human', 'alice']);
+    assert.equal(call.sandbox?.sandboxed, false);
+    assert.match(call.sandbox?.reason ?? '', /excludedCommands/);
   });
 });
