@@ -48,3 +48,11 @@ test('unit: the system prompt — a default naming the working directory, replac
   assert.match(appended, /working directory is \/srv\/repo[\s\S]*\n\nNever touch vendor\/\.$/);
   assert.equal((sessionInput({ prompt: 'x', cwd: '/srv/repo', appendSystemPrompt: 'y' }) as unknown as Record<string, unknown>).appendSystemPrompt, undefined);
 });
+
+test('integration: a bypassPermissions session whose settings disable that mode fails at once, saying why', async () => {
+  await withAgent({}, async ({ client, taskQueue }) => {
+    const input = { ...sessionInput({ prompt: 'x', cwd: '/tmp', disableBypassPermissionsMode: true }), permissionMode: 'bypassPermissions' };
+    const handle = await client.workflow.start('sessionWorkflow', { workflowId: uniqueWorkflowId('bypass-disabled'), taskQueue, args: [input] });
+    await assert.rejects(handle.result(), (err: unknown) => err instanceof WorkflowFailedError && /disabled by permissions\.disableBypassPermissionsMode/.test(err.cause?.message ?? ''));
+  });
+});
