@@ -56,7 +56,7 @@ let switching: Promise<void> | undefined;
 let waitingForOther = 0;
 const idle: Array<() => void> = [];
 
-async function acquire(config: GlobalRuntimeConfig): Promise<() => void> {
+async function acquire(config: GlobalRuntimeConfig, signal?: AbortSignal): Promise<() => void> {
   const key = JSON.stringify(config);
   const m = await manager();
   let waitedForOther = false;
@@ -90,7 +90,12 @@ async function acquire(config: GlobalRuntimeConfig): Promise<() => void> {
           waitedForOther = true;
           waitingForOther++;
         }
-        await new Promise<void>((r) => idle.push(r));
+        // Waits for the running calls of another configuration (an interrupt ends the wait).
+        await new Promise<void>((r) => {
+          idle.push(r);
+          signal?.addEventListener('abort', () => r(), { once: true });
+        });
+        signal?.throwIfAborted();
         continue;
       }
       switching = (async () => {
@@ -232,7 +237,7 @@ export interface PreparedCommand {
 /** Wraps one command for the sandbox with this session's plan. The caller spawns it and calls finish(). */
 export async function prepareSandboxedCommand(command: string, plan: RuntimePlan, tmpDir: string, abortSignal?: AbortSignal): Promise<PreparedCommand> {
   const m = await manager();
-  const release = await acquire(plan.global);
+  const release = await acquire(plan.global, abortSignal);
   const commandId = randomBytes(16).toString('base64url');
   let registered = false;
   try {
