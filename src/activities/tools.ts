@@ -6,7 +6,7 @@ import { activityRuntime, type CallRuntime } from './model';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { errorResult, type DecisionRecord, type ToolCallRecord } from '../engine/records';
-import { askMessageForHistory, findToolUse, inputForHistory, recordForHistory } from '../engine/payloads';
+import { askMessageForHistory, findToolUse, inputForHistory, isStoredInput, recordForHistory } from '../engine/payloads';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import { describeToolUse, runToolUse, type ToolUseOutcome } from '../pipeline/runToolUse';
 import type { HooksConfig } from '../hooks';
@@ -150,6 +150,10 @@ export function unknownOutcomeMessage(block: ToolUseBlock, summary: string): str
   );
 }
 
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
 function inputPreview(input: unknown): string {
   const json = JSON.stringify(input) ?? 'undefined';
   return json.length > 1000 ? `${json.slice(0, 999)}… (${json.length} characters)` : json;
@@ -290,8 +294,11 @@ export function createToolActivities(deps: ToolDeps) {
         abortSignal: ctx.signal,
         beforeCall: markStarted,
         onProgress: (p) => {
-          // Heartbeat details end up in history (a timed-out or cancelled attempt's last details): keep them small.
-          lastProgress = inputForHistory(p);
+          // Heartbeat details end up in history (a timed-out or cancelled attempt's last details): keep
+          // them small. A report that leaves a field out (Bash sends `output` only when it changed)
+          // keeps the earlier value, so a watcher polling now and then still sees the last output.
+          const merged = isPlainObject(p) && isPlainObject(lastProgress) && !isStoredInput(lastProgress) ? { ...lastProgress, ...p } : p;
+          lastProgress = inputForHistory(merged);
           ctx.heartbeat({ toolUseId: block.id, progress: lastProgress });
         },
         ...(input.approval
