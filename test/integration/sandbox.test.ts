@@ -235,6 +235,15 @@ test('integration: where the sandbox cannot start, `run` says why; with failIfUn
     assert.match(warned.stdout, /sandbox: unavailable — .*bubblewrap.*; Bash runs unsandboxed/);
     const id = /session (\S+) started/.exec(warned.stdout)?.[1] as string;
     assert.match((await buildAudit(client, id)).session.sandbox ?? '', /^unavailable — /);
+
+    // --no-sandbox: off, explicitly, and said so (no probe needed).
+    fake.enqueue(toolUseResponse([{ id: 'toolu_nosb', name: 'Bash', input: { command: 'echo plain' } }]), textResponse('ok'));
+    const off = await cli(['run', '--no-sandbox', '--permission-mode', 'bypassPermissions', '--cwd', workDir, '--model', 'claude-test', 'x'], env, 60_000);
+    assert.equal(off.code, 0, off.stderr);
+    assert.match(off.stdout, /sandbox: off — .*--no-sandbox/);
+    const offId = /session (\S+) started/.exec(off.stdout)?.[1] as string;
+    const offCall = byId((await buildAudit(client, offId)).toolCalls, 'toolu_nosb');
+    assert.deepEqual([offCall.status, offCall.sandbox?.sandboxed], ['ok', false]);
   });
 });
 
