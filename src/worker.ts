@@ -20,6 +20,9 @@ import { LocalResultStore } from './tools/resultStore';
 import type { AnyTool } from './tools/Tool';
 import type { ToolPermissionContext } from './tools/permissionTypes';
 import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
+import { McpManager } from './mcp/manager';
+import { mcpToolsFor } from './mcp/tools';
+import type { SessionMcp } from './activities/tools';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -41,6 +44,8 @@ export interface AgentWorkerOptions {
   /** Pre-built workflow bundle (tests reuse one); default: bundled from src/workflows. */
   workflowBundle?: { code: string };
   disableStreamingFallback?: boolean;
+  /** The worker's MCP connections (default: a new McpManager; timeouts from MCP_TIMEOUT / MCP_TOOL_TIMEOUT). */
+  mcp?: McpManager;
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
 }
 
@@ -60,11 +65,17 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
   const storeDir = opts.storeDir ?? defaultStoreDir();
   const blobs = configuredBlobStore({ storeDir, ...(opts.blobStore ? { blobStore: opts.blobStore } : {}) });
   const registry: AnyTool[] = [...(opts.replaceBuiltins ? [] : BUILTIN_TOOLS), ...(opts.tools ?? [])];
-  const pool = (toolNames: string[], permission: ToolPermissionContext) =>
-    createToolPool(
+  // MCP servers: the worker owns the connections (started on first use, reused across calls and
+  // sessions with the same config, restarted after a crash, closed by closeMcp / worker shutdown).
+  const mcp = opts.mcp ?? new McpManager();
+  const pool = async (toolNames: string[], permission: ToolPermissionContext, session?: SessionMcp) => {
+    const mcpTools = session ? (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted)).tools : [];
+    return createToolPool(
       registry.filter((t) => toolNames.includes(t.name)),
       permission,
+      mcpTools.length > 0 ? { userTools: mcpTools } : {},
     );
+  };
   const anthropic =
     opts.anthropic ??
     (() =>
@@ -79,8 +90,14 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     payloads,
     anthropic,
     // The same pool as execution: the session's tools minus blanket deny rules and disabled tools.
-    toolDefinitions: async (names, denyRules = []) =>
-      toolsToAPISchemas(pool(names, { mode: 'default', rules: { allow: [], ask: [], deny: denyRules }, workingDirectories: [] })),
+    // MCP tools are listed here, in the model activity of each turn (tools/list on the worker's
+    // connection): the schemas never travel through workflow history.
+    toolDefinitions: async (names, denyRules = [], session, warn) => {
+      const listed = session ? await mcpToolsFor(mcp, session.servers, session.cwd) : undefined;
+      for (const f of listed?.failures ?? []) (warn ?? console.warn)(`${f.error}; its tools are not offered this turn`);
+      const permission = { mode: 'default' as const, rules: { allow: [], ask: [], deny: denyRules }, workingDirectories: [] };
+      return toolsToAPISchemas(createToolPool(registry.filter((t) => names.includes(t.name)), permission, listed && listed.tools.length > 0 ? { userTools: listed.tools } : {}));
+    },
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
   };
   const model = createModelActivities(modelDeps);
@@ -101,16 +118,16 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     runToolUse: tools.runToolUse,
     storeReadFiles: tools.storeReadFiles,
   };
-  return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, registry, storeDir, blobs, transcripts, payloads };
+  return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
-  const { activities } = createAgentActivities(opts);
+  const { activities, closeMcp } = createAgentActivities(opts);
   // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
   if (!(await loadShellParser())) {
     console.warn(`durable-agent: the shell parser did not load (${shellParserError()}); every Bash command will be treated as unknown (never read-only, matched by no allow rule).`);
   }
-  return Worker.create({
+  const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
@@ -122,6 +139,16 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     defaultHeartbeatThrottleInterval: '200 ms',
     ...opts.workerOptions,
   });
+  // The worker owns its MCP connections: they close when it stops running.
+  const run = worker.run.bind(worker);
+  worker.run = async () => {
+    try {
+      return await run();
+    } finally {
+      await closeMcp();
+    }
+  };
+  return worker;
 }
 
 let bundleCache: Promise<{ code: string }> | undefined;

@@ -1,5 +1,6 @@
 // The model activity: one Messages API call, streamed, heartbeating per event, with retry
 // decided on purpose and a non-streamed fallback when a stream fails mid-way.
+import type { McpServers } from '../mcp/config';
 import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
@@ -32,6 +33,8 @@ export interface CallModelInput {
   toolNames: string[];
   /** The session's deny rules: a tool denied outright is not offered to the model at all. */
   denyRules?: string[];
+  /** The session's MCP servers: their tools are listed (tools/list, servers start on first use) and offered too. */
+  mcp?: { servers: McpServers; cwd: string };
 }
 
 /** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
@@ -68,7 +71,7 @@ export interface ModelDeps {
   /** Creates the SDK client: real by default; tests point `baseURL` at the fake server. */
   anthropic: () => Anthropic;
   /** Tool definitions for the named tools of the session's pool. */
-  toolDefinitions: (toolNames: string[], denyRules?: string[]) => Promise<ToolDefinition[]>;
+  toolDefinitions: (toolNames: string[], denyRules?: string[], mcp?: CallModelInput['mcp'], warn?: (message: string) => void) => Promise<ToolDefinition[]>;
   /** Disable the non-streamed fallback (the reference's CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK). */
   disableFallback?: boolean;
 }
@@ -163,7 +166,7 @@ export function activityRuntime(): CallRuntime {
 export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime): Promise<CallModelResult> {
     const sentHead = await deps.transcripts.append(input.head, input.append);
     const messages = await deps.transcripts.load(sentHead);
-    const tools = await deps.toolDefinitions(input.toolNames, input.denyRules);
+    const tools = await deps.toolDefinitions(input.toolNames, input.denyRules, input.mcp, (m) => ctx.warn(m, { sessionId: input.sessionId }));
     const client = deps.anthropic();
     const params: Anthropic.MessageCreateParamsNonStreaming = {
       model: input.settings.model,

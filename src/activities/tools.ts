@@ -18,6 +18,20 @@ import type { DecisionReason, ResultStore } from '../tools/Tool';
 import { findToolByName, type ToolPool } from '../tools/pool';
 import { decidePermission } from '../permissions/decide';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
+import type { McpServers } from '../mcp/config';
+
+/** A session's MCP servers as the pool needs them: the config, the cwd servers start in, and (for a call) the tool wanted. */
+export interface SessionMcp {
+  servers: McpServers;
+  cwd: string;
+  /** Only this tool's server is listed (a call); a failed server yields a stand-in answering with the failure. */
+  wanted?: string;
+}
+
+function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
+  if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;
+  return { servers: session.mcpServers, cwd: session.permission.workingDirectories[0] ?? process.cwd(), ...(wanted !== undefined ? { wanted } : {}) };
+}
 
 export interface ToolSessionSettings {
   sessionId: string;
@@ -29,6 +43,8 @@ export interface ToolSessionSettings {
   toolNames: string[];
   permission: ToolPermissionContext;
   hooks?: HooksConfig;
+  /** The session's MCP servers (unexpanded: `${VAR}` expands on the worker); their tools join the pool. */
+  mcpServers?: McpServers;
 }
 
 export interface RunToolUseInput {
@@ -45,7 +61,7 @@ export interface RunToolUseInput {
 
 export interface ToolDeps {
   /** The session's pool: the named tools of the worker's registry, filtered by deny rules and isEnabled. */
-  pool: (toolNames: string[], permission: ToolPermissionContext) => ToolPool;
+  pool: (toolNames: string[], permission: ToolPermissionContext, mcp?: SessionMcp) => ToolPool | Promise<ToolPool>;
   ledger: ExecutionLedger;
   /** Where the session's read-file state lives between turns (required to resolve `readFilesRef`). */
   readFiles?: ReadFilesStore;
@@ -188,11 +204,22 @@ export function createToolActivities(deps: ToolDeps) {
 
   /** Concurrency safety, idempotency and summaries: needs tool code, so it is an activity. */
   async function describeToolUses(input: { session: ToolSessionSettings; blocks: ToolUseBlock[]; messageRef?: string | null; context?: AgentContext }): Promise<ToolUseDescription[]> {
-    const pool = deps.pool(input.session.toolNames, input.session.permission);
+    const pools = new Map<string, Promise<ToolPool>>();
+    const poolFor = (name: string): Promise<ToolPool> => {
+      // MCP tools: only the server of the named tool is listed; other tools share one pool without MCP.
+      const key = name.startsWith('mcp__') ? name : '';
+      let p = pools.get(key);
+      if (!p) {
+        p = Promise.resolve(deps.pool(input.session.toolNames, input.session.permission, key ? sessionMcp(input.session, key) : undefined));
+        pools.set(key, p);
+      }
+      return p;
+    };
     await loadShellParser(); // Bash's read-only/concurrency answers need the parser
     return Promise.all(
       input.blocks.map(async (light) => {
         const b = await wholeBlock(light, input.messageRef);
+        const pool = await poolFor(b.name);
         const d = describeToolUse(b, pool);
         if (!d.known || !input.context) return d;
         // Will it ask? Rules and mode only (hooks run with the call): enough to hold back the
@@ -240,7 +267,7 @@ export function createToolActivities(deps: ToolDeps) {
       agent = { ...agent, readFiles: mergeReadFiles(await deps.readFiles.get(input.readFilesRef), agent.readFiles) };
     }
     const activityKey = ctx.callKey;
-    const pool = deps.pool(session.toolNames, session.permission);
+    const pool = await deps.pool(session.toolNames, session.permission, block.name.startsWith('mcp__') ? sessionMcp(session, block.name) : undefined);
     const resultStore = deps.resultStore(session.sessionId);
     const description = describeToolUse(block, pool);
 

@@ -26,6 +26,7 @@ import { STATUS_SEARCH_ATTRIBUTE, TASK_QUEUE_DEFAULT } from '../workflows/defini
 import { describeOutage } from '../engine/retry';
 import { followSession } from './follow';
 import { loadSettings, SettingsError } from './settings';
+import { McpConfigError, resolveMcpServers } from '../mcp/config';
 
 class UsageError extends Error {}
 
@@ -206,6 +207,15 @@ export function buildProgram(): Command {
       throw new UsageError(`bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.sources.join(', ')}: choose another --permission-mode`);
     }
     const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
+    // MCP servers: settings `mcpServers` plus the approved servers of `.mcp.json` (src/mcp/config.ts).
+    let mcp: ReturnType<typeof resolveMcpServers>;
+    try {
+      mcp = resolveMcpServers({ cwd, ...(settings.mcp ? { settingsServers: settings.mcp.servers, settingsOrigin: settings.mcp.origins, approval: settings.mcp.approval } : {}), env: process.env });
+    } catch (err) {
+      if (err instanceof McpConfigError) throw new UsageError(err.message);
+      throw err;
+    }
+    for (const w of mcp.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
     const opts: SessionOptions & { id?: string; taskQueue?: string } = {
       prompt,
       cwd,
@@ -222,6 +232,7 @@ export function buildProgram(): Command {
       rules: { allow: [...settings.allow, ...(o.allow as string[])], ask: [...settings.ask, ...(o.ask as string[])], deny: [...settings.deny, ...(o.deny as string[])] },
       additionalDirectories: [...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))],
       ...(settings.hooks ? { hooks: settings.hooks } : {}),
+      ...(Object.keys(mcp.servers).length > 0 ? { mcpServers: mcp.servers } : {}),
       ...(o.maxTurns ? { maxTurns: o.maxTurns as number } : {}),
       ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens as number } : {}),
       ...(o.approvalTimeout ? { approvalTimeoutMs: (o.approvalTimeout as number) * 1000 } : {}),
@@ -242,6 +253,8 @@ export function buildProgram(): Command {
         const desc = await handle.describe().catch(() => undefined);
         const line = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;
         if (typeof line === 'string') console.log(`sandbox: ${line}`);
+        const servers = Object.keys(mcp.servers);
+        if (servers.length > 0) console.log(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
       }
       await followAndExit(client, id, o);
     });

@@ -13,6 +13,7 @@ import { parseRule } from '../permissions/rules';
 import { mergeSandboxSettings, resolveSandboxPaths, validateSandboxSettings, type SandboxSettings } from '../sandbox/settings';
 import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes';
 import type { HooksJson } from '../workflows/definitions';
+import { MCP_SETTINGS_KEYS, McpConfigError, mergeMcpSettings, type McpSettings } from '../mcp/config';
 
 export interface SettingsFile {
   model?: string;
@@ -41,6 +42,8 @@ export interface EffectiveSettings {
   sandbox?: SandboxSettings;
   /** `permissions.disableBypassPermissionsMode: "disable"` in any file. */
   disableBypassPermissionsMode: boolean;
+  /** `mcpServers` and the `.mcp.json` approval keys (src/mcp/config.ts). */
+  mcp?: McpSettings;
   sources: string[];
   /** `<file>: <key>: <what>` for keys that were not used; show them to the user. */
   warnings: string[];
@@ -57,15 +60,14 @@ export function projectSettingsPath(cwd: string): string {
 }
 
 /** The keys this loader honours, per section. */
-const TOP_KEYS = new Set(['$schema', 'model', 'maxTokens', 'permissions', 'hooks', 'sandbox']);
+const TOP_KEYS = new Set(['$schema', 'model', 'maxTokens', 'permissions', 'hooks', 'sandbox', ...MCP_SETTINGS_KEYS]);
 const PERMISSION_KEYS = new Set(['allow', 'ask', 'deny', 'defaultMode', 'additionalDirectories', 'disableBypassPermissionsMode']);
 /** Keys of the reference's settings.json that durable-agent does not implement (a warning each). */
 const REFERENCE_ONLY_KEYS = new Set([
   'env', 'apiKeyHelper', 'awsAuthRefresh', 'awsCredentialExport', 'cleanupPeriodDays', 'companyAnnouncements',
   'includeCoAuthoredBy', 'includeGitInstructions', 'attribution', 'disableAllHooks', 'allowManagedHooksOnly',
   'allowManagedPermissionRulesOnly', 'availableModels', 'otelHeadersHelper', 'statusLine', 'outputStyle',
-  'forceLoginMethod', 'forceLoginOrgUUID', 'enableAllProjectMcpServers', 'enabledMcpjsonServers',
-  'disabledMcpjsonServers', 'allowedMcpServers', 'deniedMcpServers', 'spinnerTipsEnabled', 'alwaysThinkingEnabled',
+  'forceLoginMethod', 'forceLoginOrgUUID', 'allowedMcpServers', 'deniedMcpServers', 'spinnerTipsEnabled', 'alwaysThinkingEnabled',
   'language', 'respectGitignore', 'fileSuggestion', 'plansDirectory', 'autoUpdatesChannel', 'enabledPlugins',
   'extraKnownMarketplaces', 'strictKnownMarketplaces', 'theme', 'verbose', 'cleanupPeriod', 'skipWebFetchPreflight',
 ]);
@@ -78,6 +80,7 @@ function at(path: string, key: string, what: string): string {
 interface Loaded {
   settings: SettingsFile;
   warnings: string[];
+  mcp?: McpSettings;
 }
 
 function readSettings(path: string, base: string): Loaded | undefined {
@@ -136,7 +139,14 @@ function readSettings(path: string, base: string): Loaded | undefined {
     warnings.push(...problems.filter((p) => p.level === 'warning').map((p) => `${path}: ${p.message}`));
     s.sandbox = resolveSandboxPaths(s.sandbox, base);
   }
-  return { settings: s, warnings };
+  let mcp: McpSettings | undefined;
+  try {
+    mcp = mergeMcpSettings(undefined, raw, path);
+  } catch (err) {
+    if (err instanceof McpConfigError) throw new SettingsError(err.message);
+    throw err;
+  }
+  return { settings: s, warnings, ...(mcp ? { mcp } : {}) };
 }
 
 function mergeHooks(a: HooksJson | undefined, b: HooksJson | undefined): HooksJson | undefined {
@@ -180,6 +190,19 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
     if (hooks) eff.hooks = hooks;
     const sandbox = mergeSandboxSettings(eff.sandbox, s.sandbox);
     if (sandbox) eff.sandbox = sandbox;
+    if (loaded.mcp) {
+      const m = eff.mcp ?? { servers: {}, origins: {}, approval: {} };
+      eff.mcp = {
+        servers: { ...m.servers, ...loaded.mcp.servers },
+        origins: { ...m.origins, ...loaded.mcp.origins },
+        approval: {
+          ...m.approval,
+          ...(loaded.mcp.approval.enableAllProjectMcpServers !== undefined ? { enableAllProjectMcpServers: loaded.mcp.approval.enableAllProjectMcpServers } : {}),
+          enabledMcpjsonServers: [...(m.approval.enabledMcpjsonServers ?? []), ...(loaded.mcp.approval.enabledMcpjsonServers ?? [])],
+          disabledMcpjsonServers: [...(m.approval.disabledMcpjsonServers ?? []), ...(loaded.mcp.approval.disabledMcpjsonServers ?? [])],
+        },
+      };
+    }
   }
   return eff;
 }

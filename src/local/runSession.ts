@@ -100,7 +100,9 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
+    ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
   };
+  const mcpModel = session.mcpServers ? { mcp: { servers: session.mcpServers, cwd: input.cwd } } : {};
   const approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const state = initialSessionState(input.prompt, initialContext(input.cwd, input.additionalDirectories ?? []));
   const ledger = new Map<string, ToolCallRecord>();
@@ -187,7 +189,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       async callModel(attempt) {
         if (signal.aborted) return { kind: 'interrupted' };
         try {
-          model = await callModelWith(deps.modelDeps, { sessionId, turn, head: state.head, append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }, runtime(signal, attempt === 1 ? `model-${turn}` : `model-${turn}-attempt-${attempt}`));
+          model = await callModelWith(deps.modelDeps, { sessionId, turn, head: state.head, append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny, ...mcpModel }, runtime(signal, attempt === 1 ? `model-${turn}` : `model-${turn}-attempt-${attempt}`));
         } catch (err) {
           if (signal.aborted) return { kind: 'interrupted' };
           // The activity's classification: a retryable failure is waited out, the rest ends the turn.
@@ -277,6 +279,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     } catch (err) {
       end = { status: 'failed', endReason: END_REASONS.failed(state.turn, err instanceof Error ? err.message : String(err)) };
     }
+    // The runner's MCP connections end with the session (unless the caller passed its own manager).
+    if (!worker.mcp) await deps.closeMcp().catch(() => undefined);
     status = end.status;
     phase = 'ended';
     endReason = end.endReason;

@@ -1,4 +1,5 @@
 // Matching permission rules against one tool call.
+import { mcpRuleCoversTool } from '../mcp/names';
 import * as os from 'node:os';
 import type { AnyTool, ToolUseContext } from '../tools/Tool';
 import { compilePathPattern, matchPathPattern, pathForms } from './paths';
@@ -69,6 +70,8 @@ export function callFacts(tool: AnyTool, input: unknown, env: PermissionEnv): Ca
 export function ruleCoversTool(rule: PermissionRule, facts: CallFacts): boolean {
   const t = facts.tool;
   if (rule.toolName === t.name || (t.aliases ?? []).includes(rule.toolName)) return true;
+  // MCP: `mcp__server` and `mcp__server__*` cover every tool of the server.
+  if (mcpRuleCoversTool(rule.toolName, t.name)) return true;
   if (facts.path) {
     if (rule.toolName === 'Read' && facts.readOnly) return true;
     if (rule.toolName === 'Edit' && !facts.readOnly) return true;

@@ -10,7 +10,8 @@ export interface PermissionRule {
   content?: string;
 }
 
-const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]*$/;
+/** A tool name, or an MCP server wildcard `mcp__server__*` (the reference's form). */
+const TOOL_NAME = /^(?:[A-Za-z_][A-Za-z0-9_.:-]*|mcp__[A-Za-z0-9_-]+__\*)$/;
 
 /**
  * Parses `Tool` or `Tool(spec)`. The spec runs to the LAST `)` (so `Bash(echo (x))` keeps its

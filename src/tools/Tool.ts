@@ -65,6 +65,8 @@ export interface Tool<Input = any, Output = any> {
   readonly name: string;
   readonly aliases?: readonly string[];
   readonly inputSchema: z.ZodType<Input>;
+  /** The API `input_schema` as given (MCP tools: the server's JSON Schema); default: from `inputSchema`. */
+  readonly inputJSONSchema?: Record<string, unknown>;
   /** Above this many characters the mapped result is stored whole and replaced by a preview. */
   readonly maxResultSizeChars: number;
   /** The description the model sees. */

@@ -16,7 +16,8 @@ export interface APIToolSchema {
  */
 export async function toolToAPISchema(tool: AnyTool): Promise<APIToolSchema> {
   let json: Record<string, unknown>;
-  try {
+  if (tool.inputJSONSchema) json = tool.inputJSONSchema;
+  else try {
     json = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>;
   } catch (e) {
     throw new Error(`Tool ${tool.name}: input schema cannot be converted to JSON Schema: ${(e as Error).message}`);

@@ -3,6 +3,7 @@
 import type { AnyTool } from './Tool';
 import type { ToolPermissionContext } from './permissionTypes';
 import { parseRuleSafe } from '../permissions/rules';
+import { mcpRuleCoversTool } from '../mcp/names';
 
 /** The tools of one session, in the order they are offered to the model. */
 export type ToolPool = readonly AnyTool[];
@@ -43,7 +44,9 @@ export function createToolPool(
     const rule = parseRuleSafe(text);
     if (rule && rule.content === undefined) blanketDenied.add(rule.toolName);
   }
-  const pool = all.filter((tool) => !namesOf(tool).some((n) => blanketDenied.has(n)) && enabled(tool));
+  const denied = (tool: AnyTool): boolean =>
+    namesOf(tool).some((n) => blanketDenied.has(n)) || [...blanketDenied].some((r) => mcpRuleCoversTool(r, tool.name));
+  const pool = all.filter((tool) => !denied(tool) && enabled(tool));
   return Object.freeze(pool);
 }
 

@@ -8,6 +8,7 @@ import type { OutageState } from '../engine/retry';
 import type { DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
 import type { SandboxSettings } from '../sandbox/settings';
+import type { McpServers } from '../mcp/config';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
 export const STATUS_SEARCH_ATTRIBUTE = 'DurableAgentStatus';
@@ -32,6 +33,11 @@ export interface SessionInput {
   cwd: string;
   additionalDirectories?: string[];
   hooks?: HooksJson;
+  /**
+   * MCP servers (`.mcp.json` approved servers and settings `mcpServers`), unexpanded: `${VAR}`
+   * expands on the worker that starts the server. Their tools join the pool as `mcp__<server>__<tool>`.
+   */
+  mcpServers?: McpServers;
   /**
    * The reference's `sandbox` settings, paths resolved at start (src/sandbox). Absent = `{}`:
    * Bash runs in the OS sandbox where the platform supports it. `{ enabled: false }` opts out.
@@ -141,6 +147,7 @@ export interface TurnWorkflowInput {
   rules: PermissionRules;
   sandbox?: SandboxSettings;
   hooks?: HooksJson;
+  mcpServers?: McpServers;
   /** `readFiles` here holds only entries not yet in the read-file store (none, normally). */
   context: AgentContext;
   /** The session's read-file state at the start of the turn, in the read-file store. */

@@ -202,6 +202,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           rules: input.rules,
           ...(input.sandbox ? { sandbox: input.sandbox } : {}),
           ...(input.hooks ? { hooks: input.hooks } : {}),
+          ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
           context: state.context,
           ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
           maxConcurrency: input.maxConcurrency ?? 10,

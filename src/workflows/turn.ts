@@ -145,6 +145,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
+    ...(input.mcpServers ? { mcpServers: input.mcpServers } : {}),
   };
 
   let modelResult: CallModelResult | undefined;
@@ -186,7 +187,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         modelResult = await scope.run(() =>
           model.callModel.executeWithOptions(
             { activityId: attemptId(`model-${input.turn}`, attempt), summary: `Model call (turn ${input.turn}, ${input.model.model})${attempt > 1 ? `, attempt ${attempt}` : ''}` },
-            [{ sessionId: input.sessionId, turn: input.turn, head: input.head, append: input.append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny }],
+            [{ sessionId: input.sessionId, turn: input.turn, head: input.head, append: input.append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny, ...(input.mcpServers ? { mcp: { servers: input.mcpServers, cwd: input.context.cwd } } : {}) }],
           ),
         );
       } catch (err) {

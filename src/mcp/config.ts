@@ -1,0 +1,242 @@
+// MCP server configuration in the reference's format: `.mcp.json` (project scope, `{ "mcpServers":
+// { name: server } }`) and `mcpServers` in settings files. Pure parsing and validation plus one
+// loader for the project file; the settings loader (src/cli/settings.ts) calls these.
+//
+// Loud configuration (invariant 12): a malformed entry or an unsupported key is an error naming
+// the file and the key. Environment expansion (`${VAR}`, `${VAR:-default}`) happens where the
+// server is started (the worker, expandMcpServer), so secrets never enter workflow history; the
+// loader reports variables its own environment lacks.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface McpStdioServer {
+  type?: 'stdio';
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export interface McpHttpServer {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export type McpServerConfig = McpStdioServer | McpHttpServer;
+export type McpServers = Record<string, McpServerConfig>;
+
+/** The reference's approval settings for `.mcp.json` servers. */
+export interface McpApproval {
+  enableAllProjectMcpServers?: boolean;
+  enabledMcpjsonServers?: string[];
+  disabledMcpjsonServers?: string[];
+}
+
+export class McpConfigError extends Error {}
+
+const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+const STDIO_KEYS = new Set(['type', 'command', 'args', 'env']);
+const HTTP_KEYS = new Set(['type', 'url', 'headers']);
+
+function isStringMap(v: unknown): v is Record<string, string> {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
+/**
+ * Validates an `mcpServers` object from `source` (a file path, for messages). Throws
+ * McpConfigError naming the file and the key of the first problem.
+ */
+export function parseMcpServers(raw: unknown, source: string, key = 'mcpServers'): McpServers {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new McpConfigError(`${source}: ${key} must be an object of servers`);
+  const out: McpServers = {};
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    const at = `${source}: ${key}.${name}`;
+    if (!SERVER_NAME.test(name)) throw new McpConfigError(`${at}: a server name may hold only letters, digits, _ and -`);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new McpConfigError(`${at} must be an object`);
+    const v = value as Record<string, unknown>;
+    const type = v.type ?? 'stdio';
+    if (type === 'stdio') {
+      for (const k of Object.keys(v)) if (!STDIO_KEYS.has(k)) throw new McpConfigError(`${at}.${k} is not a key of a stdio server (type, command, args, env)`);
+      if (typeof v.command !== 'string' || v.command === '') throw new McpConfigError(`${at}.command must be a non-empty string`);
+      if (v.args !== undefined && (!Array.isArray(v.args) || v.args.some((a) => typeof a !== 'string'))) throw new McpConfigError(`${at}.args must be a list of strings`);
+      if (v.env !== undefined && !isStringMap(v.env)) throw new McpConfigError(`${at}.env must be an object of strings`);
+      out[name] = { ...(v.type ? { type: 'stdio' } : {}), command: v.command, ...(v.args ? { args: v.args as string[] } : {}), ...(v.env ? { env: v.env } : {}) };
+    } else if (type === 'http') {
+      for (const k of Object.keys(v)) if (!HTTP_KEYS.has(k)) throw new McpConfigError(`${at}.${k} is not a key of an http server (type, url, headers)`);
+      if (typeof v.url !== 'string' || v.url === '') throw new McpConfigError(`${at}.url must be a non-empty string`);
+      if (v.headers !== undefined && !isStringMap(v.headers)) throw new McpConfigError(`${at}.headers must be an object of strings`);
+      out[name] = { type: 'http', url: v.url, ...(v.headers ? { headers: v.headers } : {}) };
+    } else if (type === 'sse' || type === 'ws') {
+      throw new McpConfigError(`${at}.type "${type}" is not supported by durable-agent (stdio and http only; "sse" is deprecated by MCP: use "http")`);
+    } else {
+      throw new McpConfigError(`${at}.type must be "stdio" or "http" (got ${JSON.stringify(type)})`);
+    }
+  }
+  return out;
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Expands `${VAR}` and `${VAR:-default}` in one string; names the variables it could not expand. */
+export function expandEnvString(s: string, env: Record<string, string | undefined>, missing: string[]): string {
+  return s.replace(VAR, (_m, name: string, dflt: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined) return value;
+    if (dflt !== undefined) return dflt;
+    if (!missing.includes(name)) missing.push(name);
+    return '';
+  });
+}
+
+/**
+ * A server with its environment variables expanded, as the reference does: in `command`, `args`,
+ * `env` (values), `url` and `headers` (values). Throws McpConfigError naming the server and the
+ * variables that are unset and have no default.
+ */
+export function expandMcpServer(name: string, server: McpServerConfig, env: Record<string, string | undefined>): McpServerConfig {
+  const missing: string[] = [];
+  const x = (s: string) => expandEnvString(s, env, missing);
+  const xMap = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined);
+  let out: McpServerConfig;
+  if (server.type === 'http') {
+    const headers = xMap(server.headers);
+    out = { type: 'http', url: x(server.url), ...(headers ? { headers } : {}) };
+  } else {
+    const e = xMap(server.env);
+    out = { ...(server.type ? { type: 'stdio' as const } : {}), command: x(server.command), ...(server.args ? { args: server.args.map(x) } : {}), ...(e ? { env: e } : {}) };
+  }
+  if (missing.length > 0) {
+    throw new McpConfigError(`MCP server ${name}: missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (set ${missing.length > 1 ? 'them' : 'it'} or write \${VAR:-default})`);
+  }
+  return out;
+}
+
+export function projectMcpJsonPath(cwd: string): string {
+  return join(resolve(cwd), '.mcp.json');
+}
+
+/** Reads `<cwd>/.mcp.json` (undefined when absent). Throws McpConfigError on a malformed file. */
+export function readProjectMcpJson(cwd: string): { path: string; servers: McpServers } | undefined {
+  const path = projectMcpJsonPath(cwd);
+  if (!existsSync(path)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new McpConfigError(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new McpConfigError(`${path} must hold a JSON object`);
+  for (const k of Object.keys(parsed)) if (k !== 'mcpServers') throw new McpConfigError(`${path}: ${k} is not a key of .mcp.json (only mcpServers)`);
+  const raw = (parsed as { mcpServers?: unknown }).mcpServers;
+  return { path, servers: raw === undefined ? {} : parseMcpServers(raw, path) };
+}
+
+/** Validates the approval keys of one settings file (throws McpConfigError naming file and key). */
+export function parseMcpApproval(raw: Record<string, unknown>, source: string): McpApproval {
+  const out: McpApproval = {};
+  if (raw.enableAllProjectMcpServers !== undefined) {
+    if (typeof raw.enableAllProjectMcpServers !== 'boolean') throw new McpConfigError(`${source}: enableAllProjectMcpServers must be true or false`);
+    out.enableAllProjectMcpServers = raw.enableAllProjectMcpServers;
+  }
+  for (const key of ['enabledMcpjsonServers', 'disabledMcpjsonServers'] as const) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new McpConfigError(`${source}: ${key} must be a list of server names`);
+    out[key] = v as string[];
+  }
+  return out;
+}
+
+export interface ResolvedMcpServers {
+  servers: McpServers;
+  /** Where each server came from (`<file>`), for `status`/`run` and messages. */
+  origins: Record<string, string>;
+  /** Servers of `.mcp.json` left out, and variables the loader's environment lacks: show them. */
+  warnings: string[];
+}
+
+/**
+ * The session's servers: the settings' `mcpServers` (already merged by the settings loader) plus
+ * the approved servers of `.mcp.json`. A `.mcp.json` server runs only when approved, as in the
+ * reference: `enableAllProjectMcpServers: true` or its name in `enabledMcpjsonServers`, and never
+ * when in `disabledMcpjsonServers`. An unapproved one is left out with a warning saying how to
+ * approve it (an unattended run has nobody to ask). A name in both files: the settings win.
+ */
+export function resolveMcpServers(opts: {
+  cwd: string;
+  settingsServers?: McpServers;
+  settingsOrigin?: Record<string, string>;
+  approval?: McpApproval;
+  env?: Record<string, string | undefined>;
+}): ResolvedMcpServers {
+  const servers: McpServers = {};
+  const origins: Record<string, string> = {};
+  const warnings: string[] = [];
+  const project = readProjectMcpJson(opts.cwd);
+  const approval = opts.approval ?? {};
+  if (project) {
+    for (const [name, server] of Object.entries(project.servers)) {
+      if (approval.disabledMcpjsonServers?.includes(name)) {
+        warnings.push(`${project.path}: mcpServers.${name} is disabled (disabledMcpjsonServers); not started`);
+        continue;
+      }
+      if (approval.enableAllProjectMcpServers !== true && !approval.enabledMcpjsonServers?.includes(name)) {
+        warnings.push(
+          `${project.path}: mcpServers.${name} is not approved; not started (approve it with "enabledMcpjsonServers": ["${name}"] or "enableAllProjectMcpServers": true in .claude/settings.local.json or a settings file)`,
+        );
+        continue;
+      }
+      servers[name] = server;
+      origins[name] = project.path;
+    }
+  }
+  for (const [name, server] of Object.entries(opts.settingsServers ?? {})) {
+    servers[name] = server;
+    origins[name] = opts.settingsOrigin?.[name] ?? 'settings';
+  }
+  for (const name of [...(approval.enabledMcpjsonServers ?? [])]) {
+    if (!project || !(name in project.servers)) warnings.push(`enabledMcpjsonServers names ${name}, which is not a server of ${projectMcpJsonPath(opts.cwd)}`);
+  }
+  if (opts.env) {
+    for (const [name, server] of Object.entries(servers)) {
+      try {
+        expandMcpServer(name, server, opts.env);
+      } catch (e) {
+        warnings.push(`${origins[name]}: ${(e as Error).message}; the worker's environment must provide it`);
+      }
+    }
+  }
+  return { servers, origins, warnings };
+}
+
+/** The MCP part of the merged settings files. */
+export interface McpSettings {
+  servers: McpServers;
+  /** The file each server came from. */
+  origins: Record<string, string>;
+  approval: McpApproval;
+}
+
+/** The settings keys this module reads (the settings loader hands them over). */
+export const MCP_SETTINGS_KEYS: readonly string[] = ['mcpServers', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'];
+
+/**
+ * Merges one settings file's MCP keys into `acc` (files in precedence order, lowest first):
+ * servers by name (a later file replaces a server of the same name), `enableAllProjectMcpServers`
+ * overridden, the two lists concatenated. Throws McpConfigError naming the file and the key.
+ */
+export function mergeMcpSettings(acc: McpSettings | undefined, raw: Record<string, unknown>, path: string): McpSettings | undefined {
+  if (!MCP_SETTINGS_KEYS.some((k) => raw[k] !== undefined)) return acc;
+  const out: McpSettings = acc ? { servers: { ...acc.servers }, origins: { ...acc.origins }, approval: { ...acc.approval } } : { servers: {}, origins: {}, approval: {} };
+  if (raw.mcpServers !== undefined) {
+    for (const [name, server] of Object.entries(parseMcpServers(raw.mcpServers, path))) {
+      out.servers[name] = server;
+      out.origins[name] = path;
+    }
+  }
+  const a = parseMcpApproval(raw, path);
+  if (a.enableAllProjectMcpServers !== undefined) out.approval.enableAllProjectMcpServers = a.enableAllProjectMcpServers;
+  if (a.enabledMcpjsonServers) out.approval.enabledMcpjsonServers = [...(out.approval.enabledMcpjsonServers ?? []), ...a.enabledMcpjsonServers];
+  if (a.disabledMcpjsonServers) out.approval.disabledMcpjsonServers = [...(out.approval.disabledMcpjsonServers ?? []), ...a.disabledMcpjsonServers];
+  return out;
+}

@@ -1,0 +1,209 @@
+// The worker's MCP connections (an I/O room like src/activities, but without Temporal): one
+// connection per (server name, expanded config, working directory), started on first use,
+// reused by every call and session with the same config, dropped when the server goes away
+// (the next use starts it again) and closed when the worker shuts down. Every wait has a
+// timeout: a server that does not start, answer or stay up gives an error, never a hang.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { expandMcpServer, type McpServerConfig } from './config';
+
+/** A tool as the server lists it (the parts durable-agent uses). */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean; title?: string };
+}
+
+/** A content item of a tools/call result (text, image, audio, resource_link, resource …). */
+export type McpContent = { type: string; [key: string]: unknown };
+
+export interface McpCallResult {
+  content: McpContent[];
+  isError?: boolean;
+  structuredContent?: unknown;
+}
+
+export interface McpManagerOptions {
+  /** How long a server may take to start and answer `initialize`. Default env MCP_TIMEOUT, else 30 s. */
+  startupTimeoutMs?: number;
+  /** How long one tools/list or tools/call may take. Default env MCP_TOOL_TIMEOUT, else 10 min. */
+  toolTimeoutMs?: number;
+  /** The environment `${VAR}` expands from. Default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/** A server that is not there: failed to start, closed, or timed out. The message says which. */
+export class McpUnavailableError extends Error {}
+
+interface Connection {
+  key: string;
+  server: string;
+  client: Client;
+  transport: Transport;
+  closed: boolean;
+  closeReason?: string;
+  stderrTail: string;
+  tools?: Promise<McpToolInfo[]>;
+}
+
+function envNumber(name: string): number | undefined {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : undefined;
+}
+
+export class McpManager {
+  private readonly connections = new Map<string, Promise<Connection>>();
+  private readonly startupTimeoutMs: number;
+  private readonly toolTimeoutMs: number;
+  private readonly env: Record<string, string | undefined>;
+  private shuttingDown = false;
+  /** How many servers were started (tests check reuse and reconnects). */
+  started = 0;
+
+  constructor(opts: McpManagerOptions = {}) {
+    this.startupTimeoutMs = opts.startupTimeoutMs ?? envNumber('MCP_TIMEOUT') ?? 30_000;
+    this.toolTimeoutMs = opts.toolTimeoutMs ?? envNumber('MCP_TOOL_TIMEOUT') ?? 600_000;
+    this.env = opts.env ?? process.env;
+  }
+
+  /** The server's tools (listed once per connection; a new connection lists again). */
+  async listTools(server: string, config: McpServerConfig, cwd: string): Promise<McpToolInfo[]> {
+    const conn = await this.connection(server, config, cwd);
+    conn.tools ??= conn.client
+      .listTools(undefined, { timeout: this.toolTimeoutMs })
+      .then((r) => r.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown>, ...(t.annotations ? { annotations: t.annotations } : {}) })))
+      .catch((err: unknown) => {
+        conn.tools = undefined;
+        throw this.failure(conn, 'tools/list', err);
+      });
+    return conn.tools;
+  }
+
+  /** Calls one tool. Rejects with McpUnavailableError when the server is gone or does not answer in time. */
+  async callTool(server: string, config: McpServerConfig, cwd: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
+    const conn = await this.connection(server, config, cwd);
+    try {
+      const r = await conn.client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: this.toolTimeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      return { content: (Array.isArray(r.content) ? r.content : []) as McpContent[], ...(r.isError === true ? { isError: true } : {}), ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}) };
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw this.failure(conn, `the call of ${tool}`, err);
+    }
+  }
+
+  /** Closes every connection (worker shutdown). Later uses start servers again unless `final`. */
+  async close(final = true): Promise<void> {
+    if (final) this.shuttingDown = true;
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(
+      all.map(async (p) => {
+        try {
+          const c = await p;
+          c.closed = true;
+          c.closeReason = 'the worker closed it';
+          await c.client.close();
+        } catch {
+          // a connection that never started has nothing to close
+        }
+      }),
+    );
+  }
+
+  /** How many connections are open now. */
+  get openConnections(): number {
+    return this.connections.size;
+  }
+
+  private failure(conn: Connection, what: string, err: unknown): McpUnavailableError {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (conn.closed || /closed|ECONNRESET|EPIPE|ECONNREFUSED/i.test(msg)) {
+      this.drop(conn);
+      return new McpUnavailableError(`MCP server ${conn.server} is gone (${conn.closeReason ?? msg}) during ${what}${this.stderrNote(conn)}; it will be started again on the next call`);
+    }
+    if (/timed out|timeout/i.test(msg)) return new McpUnavailableError(`MCP server ${conn.server} did not answer ${what} within ${this.toolTimeoutMs} ms (${msg})`);
+    return new McpUnavailableError(`MCP server ${conn.server}: ${what} failed: ${msg}`);
+  }
+
+  private stderrNote(conn: Connection): string {
+    const t = conn.stderrTail.trim();
+    return t ? `; its last output: ${t.slice(-300)}` : '';
+  }
+
+  private drop(conn: Connection): void {
+    void this.connections.get(conn.key)?.then((c) => {
+      if (c === conn) this.connections.delete(conn.key);
+    }, () => undefined);
+  }
+
+  private connection(server: string, config: McpServerConfig, cwd: string): Promise<Connection> {
+    if (this.shuttingDown) return Promise.reject(new McpUnavailableError(`MCP server ${server}: the worker is shutting down`));
+    const key = JSON.stringify([server, config, cwd]);
+    const existing = this.connections.get(key);
+    if (existing) return existing;
+    const p = this.start(key, server, config, cwd);
+    this.connections.set(key, p);
+    p.catch(() => {
+      if (this.connections.get(key) === p) this.connections.delete(key);
+    });
+    return p;
+  }
+
+  private async start(key: string, server: string, config: McpServerConfig, cwd: string): Promise<Connection> {
+    let expanded: McpServerConfig;
+    try {
+      expanded = expandMcpServer(server, config, this.env);
+    } catch (e) {
+      throw new McpUnavailableError((e as Error).message);
+    }
+    const transport: Transport =
+      expanded.type === 'http'
+        ? new StreamableHTTPClientTransport(new URL(expanded.url), expanded.headers ? { requestInit: { headers: expanded.headers } } : undefined)
+        : new StdioClientTransport({
+            command: expanded.command,
+            args: expanded.args ?? [],
+            env: { ...getDefaultEnvironment(), ...(expanded.env ?? {}) },
+            cwd,
+            stderr: 'pipe',
+          });
+    const client = new Client({ name: 'durable-agent', version: '0.1.0' });
+    const conn: Connection = { key, server, client, transport, closed: false, stderrTail: '' };
+    if (transport instanceof StdioClientTransport) {
+      transport.stderr?.on('data', (d: Buffer) => {
+        conn.stderrTail = (conn.stderrTail + d.toString('utf8')).slice(-2000);
+      });
+    }
+    client.onclose = () => {
+      conn.closed = true;
+      conn.closeReason ??= 'the connection closed';
+      this.drop(conn);
+    };
+    client.onerror = (err) => {
+      if (/exit|closed/i.test(err.message)) conn.closeReason ??= err.message;
+    };
+    this.started++;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.connect(transport, { timeout: this.startupTimeoutMs }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`did not start within ${this.startupTimeoutMs} ms`)), this.startupTimeoutMs);
+        }),
+      ]);
+    } catch (err) {
+      conn.closed = true;
+      await client.close().catch(() => undefined);
+      const target = expanded.type === 'http' ? expanded.url : [expanded.command, ...(expanded.args ?? [])].join(' ');
+      throw new McpUnavailableError(`MCP server ${server} failed to start (${target}): ${err instanceof Error ? err.message : String(err)}${this.stderrNote(conn)}`);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    return conn;
+  }
+}

@@ -1,0 +1,49 @@
+// MCP tool names and the permission rules that name them. Pure: the permission room and the
+// tool pool use it too.
+
+/** The prefix of every MCP tool name. */
+export const MCP_PREFIX = 'mcp__';
+
+/** The reference's normalisation: anything outside [A-Za-z0-9_-] becomes `_`. */
+export function normalizeMcpName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/** `mcp__<server>__<tool>`, both parts normalised. */
+export function mcpToolName(server: string, tool: string): string {
+  return `${MCP_PREFIX}${normalizeMcpName(server)}__${normalizeMcpName(tool)}`;
+}
+
+/**
+ * The server a tool name belongs to, among the configured servers (a server name may itself hold
+ * `__`, so the longest configured server whose prefix fits wins). Undefined when none fits.
+ */
+export function mcpServerOf(toolName: string, servers: readonly string[]): { server: string; tool: string } | undefined {
+  if (!toolName.startsWith(MCP_PREFIX)) return undefined;
+  let best: { server: string; tool: string } | undefined;
+  for (const server of servers) {
+    const prefix = `${MCP_PREFIX}${normalizeMcpName(server)}__`;
+    if (toolName.startsWith(prefix) && toolName.length > prefix.length && (!best || server.length > best.server.length)) {
+      best = { server, tool: toolName.slice(prefix.length) };
+    }
+  }
+  return best;
+}
+
+/**
+ * Does a rule's tool name cover an MCP tool? The reference's three shapes: `mcp__server` (every
+ * tool of the server), `mcp__server__*` (the same, as a wildcard) and `mcp__server__tool` (one
+ * tool; an exact name match, handled by the caller too). `mcp__*` and other wildcards cover nothing.
+ */
+export function mcpRuleCoversTool(ruleToolName: string, toolName: string): boolean {
+  if (!ruleToolName.startsWith(MCP_PREFIX) || !toolName.startsWith(MCP_PREFIX)) return false;
+  if (ruleToolName === toolName) return true;
+  const server = ruleToolName.endsWith('__*') ? ruleToolName.slice(0, -3) : ruleToolName;
+  if (server.length <= MCP_PREFIX.length || server.includes('*')) return false;
+  return toolName.startsWith(`${server}__`) && toolName.length > server.length + 2;
+}
+
+/** A server-wide rule name (`mcp__server`, `mcp__server__*`) is valid rule syntax. */
+export function isMcpWildcardRuleName(ruleToolName: string): boolean {
+  return /^mcp__[A-Za-z0-9_-]+__\*$/.test(ruleToolName);
+}

@@ -1,0 +1,150 @@
+// MCP tools as durable-agent tools: the name `mcp__<server>__<tool>`, the server's JSON Schema as
+// both the API input_schema and the validator, safety from the annotations, results mapped to a
+// tool_result (is_error from the server's isError). Every call goes through the one pipeline.
+import { z } from 'zod';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { buildTool, type AnyTool, type ToolResult } from '../tools/Tool';
+import type { ToolResultBlockParam } from '../engine/messages';
+import { mcpServerOf, mcpToolName } from './names';
+import { McpUnavailableError, type McpCallResult, type McpContent, type McpManager, type McpToolInfo } from './manager';
+import type { McpServers } from './config';
+
+const validators = new AjvJsonSchemaValidator();
+
+/** What an MCP call returns to the pipeline (and to PostToolUse hooks as tool_response). */
+export interface McpToolOutput {
+  content: McpContent[];
+  isError?: boolean;
+  structuredContent?: unknown;
+}
+
+/** One content item as text: images and audio become a notice (tool results carry text here). */
+export function mcpContentText(c: McpContent): string {
+  switch (c.type) {
+    case 'text':
+      return typeof c.text === 'string' ? c.text : '';
+    case 'image':
+    case 'audio': {
+      const size = typeof c.data === 'string' ? Buffer.byteLength(c.data, 'base64') : 0;
+      return `[${c.type} ${String(c.mimeType ?? 'unknown type')}, ${size} bytes: durable-agent passes tool results to the model as text, so this ${c.type} is not shown]`;
+    }
+    case 'resource_link':
+      return `[resource link: ${String(c.uri)}${c.name ? ` (${String(c.name)})` : ''}${c.mimeType ? `, ${String(c.mimeType)}` : ''}${c.description ? `: ${String(c.description)}` : ''}]`;
+    case 'resource': {
+      const r = (c.resource ?? {}) as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
+      if (typeof r.text === 'string') return `[resource ${String(r.uri)}${r.mimeType ? ` (${String(r.mimeType)})` : ''}]\n${r.text}`;
+      const size = typeof r.blob === 'string' ? Buffer.byteLength(r.blob, 'base64') : 0;
+      return `[resource ${String(r.uri)}${r.mimeType ? ` (${String(r.mimeType)})` : ''}: ${size} bytes of binary data, not shown]`;
+    }
+    default:
+      return `[${String(c.type)} content: not shown]`;
+  }
+}
+
+export function mcpResultBlock(data: McpToolOutput, toolUseId: string): ToolResultBlockParam {
+  const parts = data.content.map(mcpContentText).filter((t) => t !== '');
+  if (parts.length === 0 && data.structuredContent !== undefined) parts.push(JSON.stringify(data.structuredContent));
+  return {
+    type: 'tool_result',
+    tool_use_id: toolUseId,
+    content: parts.length === 0 ? '(no content)' : parts.map((text) => ({ type: 'text' as const, text })),
+    ...(data.isError === true ? { is_error: true } : {}),
+  };
+}
+
+function inputSchemaOf(info: McpToolInfo): { zod: z.ZodType<Record<string, unknown>>; json: Record<string, unknown> } {
+  const json = info.inputSchema && typeof info.inputSchema === 'object' && info.inputSchema.type === 'object' ? info.inputSchema : { type: 'object', properties: {} };
+  let validate: ((v: unknown) => { valid: boolean; errorMessage?: string | undefined }) | undefined;
+  try {
+    validate = validators.getValidator(json as never);
+  } catch (e) {
+    const msg = (e as Error).message;
+    validate = () => ({ valid: false, errorMessage: `the server's input schema does not compile: ${msg}` });
+  }
+  const zod = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    const r = validate!(value);
+    if (!r.valid) ctx.addIssue({ code: 'custom', message: r.errorMessage ?? 'does not match the input schema' });
+  });
+  return { zod, json };
+}
+
+/** Where a tool's server lives, for one session: the manager, the config and the session's cwd. */
+export interface McpToolSite {
+  manager: McpManager;
+  server: string;
+  config: McpServers[string];
+  cwd: string;
+}
+
+/** A durable-agent tool for one MCP tool of one server. */
+export function mcpTool(site: McpToolSite, info: McpToolInfo): AnyTool {
+  const name = mcpToolName(site.server, info.name);
+  const { zod, json } = inputSchemaOf(info);
+  const readOnly = info.annotations?.readOnlyHint === true;
+  const idempotent = readOnly || info.annotations?.idempotentHint === true;
+  return buildTool<Record<string, unknown>, McpToolOutput>({
+    name,
+    inputSchema: zod,
+    inputJSONSchema: json,
+    prompt: () => info.description ?? `${info.name} (MCP server ${site.server})`,
+    isReadOnly: () => readOnly,
+    isConcurrencySafe: () => readOnly,
+    isIdempotent: () => idempotent,
+    async call(input, ctx): Promise<ToolResult<McpToolOutput>> {
+      const r: McpCallResult = await site.manager.callTool(site.server, site.config, site.cwd, info.name, input, ctx.abortSignal);
+      return { data: r };
+    },
+    mapToolResultToToolResultBlockParam: mcpResultBlock,
+  });
+}
+
+/** A stand-in for the tools of a server that is not there: every call is an is_error result saying why. */
+export function unavailableMcpTool(name: string, server: string, reason: string): AnyTool {
+  return buildTool<Record<string, unknown>, McpToolOutput>({
+    name,
+    inputSchema: z.record(z.string(), z.unknown()),
+    prompt: () => `MCP server ${server} is unavailable`,
+    async call() {
+      return { data: { content: [{ type: 'text', text: `MCP server ${server} is unavailable: ${reason}` }], isError: true } };
+    },
+    mapToolResultToToolResultBlockParam: mcpResultBlock,
+  });
+}
+
+export interface McpToolsResult {
+  tools: AnyTool[];
+  /** Servers that could not be listed, with the reason (the model is not offered their tools). */
+  failures: Array<{ server: string; error: string }>;
+}
+
+/**
+ * The tools of a session's servers, listed through the manager (servers start on first use).
+ * A server that fails contributes no tools and a failure; with `wanted` (a tool name the model
+ * asked for), a failed server's tool is a stand-in that answers with the failure.
+ */
+export async function mcpToolsFor(manager: McpManager, servers: McpServers, cwd: string, wanted?: string): Promise<McpToolsResult> {
+  const names = Object.keys(servers);
+  const only = wanted !== undefined ? mcpServerOf(wanted, names)?.server : undefined;
+  if (wanted !== undefined && only === undefined) return { tools: [], failures: [] };
+  const tools: AnyTool[] = [];
+  const failures: McpToolsResult['failures'] = [];
+  await Promise.all(
+    names
+      .filter((s) => only === undefined || s === only)
+      .map(async (server) => {
+        const site: McpToolSite = { manager, server, config: servers[server]!, cwd };
+        try {
+          const infos = await manager.listTools(server, site.config, cwd);
+          for (const info of infos) tools.push(mcpTool(site, info));
+        } catch (e) {
+          const error = e instanceof McpUnavailableError ? e.message : `MCP server ${server}: ${(e as Error).message}`;
+          failures.push({ server, error });
+          if (wanted !== undefined) tools.push(unavailableMcpTool(wanted, server, error));
+        }
+      }),
+  );
+  // Stable order: by server as configured, then as listed.
+  const order = new Map(names.map((n, i) => [n, i]));
+  tools.sort((a, b) => (order.get(mcpServerOf(a.name, names)?.server ?? '') ?? 0) - (order.get(mcpServerOf(b.name, names)?.server ?? '') ?? 0));
+  return { tools, failures };
+}

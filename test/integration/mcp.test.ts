@@ -1,0 +1,187 @@
+// integration: MCP servers from npm (server-everything, server-filesystem) and a small SDK server
+// (test/support/mcpServer.ts) as real processes: the worker's connections (start, reuse, crash and
+// restart, timeouts, streamable HTTP), and sessions on the real dev server calling MCP tools.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { textResponse, toolUseResponse, lastToolResults } from '../../src/fake-anthropic';
+import { McpManager, McpUnavailableError, type McpServers } from '../../src/mcp';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+
+after(closeTestEnv);
+
+const EventType = temporal.api.enums.v1.EventType;
+const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const testServer = join(__dirname, '..', 'support', 'mcpServer.js');
+const text = (r: { content: Array<{ type: string; text?: unknown }> }) => r.content.map((c) => String(c.text ?? '')).join('');
+
+test('integration mcp: the worker owns connections: npm servers over stdio, reuse, crash and restart, start failures and timeouts', async () => {
+  const work = await mkdtemp(join(tmpdir(), 'mcp-fs-'));
+  await writeFile(join(work, 'hello.txt'), 'hello from the filesystem server\n');
+  const m = new McpManager({ startupTimeoutMs: 20_000, toolTimeoutMs: 20_000 });
+  try {
+    const ev = { command: process.execPath, args: [everything] };
+    const tools = await m.listTools('everything', ev, work);
+    assert.ok(tools.some((t) => t.name === 'echo' && t.annotations?.readOnlyHint === true), JSON.stringify(tools.map((t) => t.name)));
+    assert.equal(text(await m.callTool('everything', ev, work, 'echo', { message: 'hi' })), 'Echo: hi');
+    assert.match(text(await m.callTool('everything', ev, work, 'get-sum', { a: 2, b: 3 })), /5/);
+    assert.equal(m.started, 1, 'one server process for the list and both calls');
+
+    const fs = { command: process.execPath, args: [filesystem, work] };
+    assert.match(text(await m.callTool('fs', fs, work, 'read_text_file', { path: join(work, 'hello.txt') })), /hello from the filesystem server/);
+    const outside = await m.callTool('fs', fs, work, 'read_text_file', { path: '/etc/hostname' });
+    assert.equal(outside.isError, true, 'the server refuses paths outside its allowed directory: isError comes through');
+
+    // A server that dies mid-call: an McpUnavailableError saying so, then the next call starts it again.
+    const ts = { command: process.execPath, args: [testServer] };
+    const pid1 = text(await m.callTool('test', ts, work, 'pid', {}));
+    await assert.rejects(m.callTool('test', ts, work, 'crash', {}), (e: Error) => e instanceof McpUnavailableError && /MCP server test is gone/.test(e.message));
+    const pid2 = text(await m.callTool('test', ts, work, 'pid', {}));
+    assert.notEqual(pid1, pid2, 'a new server process answers after the crash');
+
+    // A server that cannot start, and one that never answers initialize: errors, never a hang.
+    await assert.rejects(m.listTools('broken', { command: process.execPath, args: ['-e', 'process.exit(2)'] }, work), /MCP server broken failed to start/);
+    const slow = new McpManager({ startupTimeoutMs: 1_000 });
+    await assert.rejects(slow.listTools('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, work), /MCP server mute failed to start.*(within 1000 ms|timed out)/i);
+    await slow.close();
+    await assert.rejects(m.listTools('nocmd', { command: '/nonexistent/mcp-server' }, work), /failed to start/);
+    // A missing environment variable: named, before anything starts.
+    await assert.rejects(m.listTools('env', { command: '${MCP_TEST_UNSET_CMD}' }, work), /missing environment variable MCP_TEST_UNSET_CMD/);
+  } finally {
+    await m.close();
+  }
+  assert.equal(m.openConnections, 0);
+  await assert.rejects(m.listTools('everything', { command: process.execPath, args: [everything] }, work), /shutting down/);
+});
+
+test('integration mcp: streamable HTTP with ${VAR:-default} expansion in the url', async () => {
+  const portFile = join(await mkdtemp(join(tmpdir(), 'mcp-http-')), 'port');
+  const child: ChildProcess = spawn(process.execPath, [testServer, 'http', portFile], { stdio: 'ignore' });
+  const m = new McpManager({ env: { MCP_TEST_HOST: '127.0.0.1' } });
+  try {
+    let port = '';
+    for (let i = 0; i < 200 && !port; i++) {
+      port = await readFile(portFile, 'utf8').catch(() => '');
+      if (!port) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(port, 'the HTTP server wrote its port');
+    const cfg = { type: 'http' as const, url: `http://\${MCP_TEST_HOST}:\${MCP_TEST_PORT:-${port}}/mcp` };
+    const tools = await m.listTools('web', cfg, tmpdir());
+    assert.ok(tools.some((t) => t.name === 'ping'));
+    assert.equal(text(await m.callTool('web', cfg, tmpdir(), 'ping', { message: 'over http' })), 'pong over http');
+  } finally {
+    await m.close();
+    child.kill();
+  }
+});
+
+test('integration mcp: a session calls MCP tools on the dev server: results, deny rules, a crashed server, batching by annotations', async () => {
+  const manager = new McpManager({ startupTimeoutMs: 20_000, toolTimeoutMs: 20_000 });
+  await withAgent({ worker: { mcp: manager } }, async ({ fake, start, workDir, client }) => {
+    await writeFile(join(workDir, 'notes.txt'), 'durable notes\n');
+    const mcpServers: McpServers = {
+      everything: { command: process.execPath, args: [everything] },
+      fs: { command: process.execPath, args: [filesystem, '.'] },
+      test: { command: process.execPath, args: [testServer] },
+    };
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_echo', name: 'mcp__everything__echo', input: { message: 'durable' } },
+        { id: 'toolu_read', name: 'mcp__fs__read_text_file', input: { path: join(workDir, 'notes.txt') } },
+        { id: 'toolu_w1', name: 'mcp__test__wait', input: { ms: 300, tag: 'a' } },
+        { id: 'toolu_w2', name: 'mcp__test__wait', input: { ms: 300, tag: 'b' } },
+      ]),
+      toolUseResponse([
+        { id: 'toolu_sum', name: 'mcp__everything__get-sum', input: { a: 1, b: 2 } },
+        { id: 'toolu_badin', name: 'mcp__everything__echo', input: { message: 42 } },
+        { id: 'toolu_fail', name: 'mcp__test__fail', input: {} },
+        { id: 'toolu_img', name: 'mcp__test__image', input: {} },
+      ]),
+      toolUseResponse([{ id: 'toolu_crash', name: 'mcp__test__crash', input: {} }]),
+      toolUseResponse([{ id: 'toolu_ping', name: 'mcp__test__ping', input: { message: 'again' } }]),
+      textResponse('done'),
+    );
+    const handle = await start({
+      prompt: 'use the MCP tools',
+      permissionMode: 'default',
+      mcpServers,
+      rules: { allow: ['mcp__test'], ask: [], deny: ['mcp__everything__get-sum'] },
+    });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed', result.endReason);
+    assert.equal(result.turns, 5);
+    fake.assertDone();
+    const reqs = fake.messageRequests();
+
+    // The model was offered the MCP tools with the servers' schemas, minus the denied one.
+    const offered = (reqs[0]?.tools ?? []) as Array<{ name: string; input_schema: { properties?: Record<string, unknown> } }>;
+    const names = offered.map((t) => t.name);
+    for (const n of ['mcp__everything__echo', 'mcp__fs__read_text_file', 'mcp__test__ping', 'mcp__test__crash', 'Read', 'Bash']) assert.ok(names.includes(n), n);
+    assert.ok(!names.includes('mcp__everything__get-sum'), 'a denied MCP tool is not offered');
+    assert.ok(offered.find((t) => t.name === 'mcp__everything__echo')?.input_schema.properties?.message);
+
+    const [echo, read, w1, w2] = lastToolResults(reqs[1]!);
+    assert.equal(JSON.stringify(echo?.content).includes('Echo: durable'), true, JSON.stringify(echo));
+    assert.equal(echo?.is_error, undefined);
+    assert.match(JSON.stringify(read?.content), /durable notes/);
+    assert.match(JSON.stringify(w1?.content), /waited a/);
+    assert.match(JSON.stringify(w2?.content), /waited b/);
+
+    const [sum, badin, fail, img] = lastToolResults(reqs[2]!);
+    assert.equal(sum?.is_error, true);
+    assert.match(JSON.stringify(sum?.content), /No such tool available: mcp__everything__get-sum/);
+    assert.equal(badin?.is_error, true, 'the server schema validates the input');
+    assert.match(JSON.stringify(badin?.content), /InputValidationError|string/);
+    assert.equal(fail?.is_error, true, "the server's isError becomes is_error");
+    assert.match(JSON.stringify(fail?.content), /the thing failed/);
+    assert.match(JSON.stringify(img?.content), /\[image image\/png, 16 bytes/);
+    assert.match(JSON.stringify(img?.content), /embedded note/);
+
+    const [crash] = lastToolResults(reqs[3]!);
+    assert.equal(crash?.is_error, true);
+    assert.match(JSON.stringify(crash?.content), /MCP server test is gone/);
+    const [ping] = lastToolResults(reqs[4]!);
+    assert.equal(ping?.is_error, undefined, JSON.stringify(ping));
+    assert.match(JSON.stringify(ping?.content), /pong again/, 'the session continued on a restarted server');
+
+    // readOnlyHint tools ran as one concurrent batch: the four calls of turn 1 were scheduled together.
+    const history = await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory();
+    const scheduled: string[][] = [[]];
+    for (const e of history.events ?? []) {
+      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) scheduled[scheduled.length - 1]!.push(e.activityTaskScheduledEventAttributes?.activityId ?? '');
+      if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && scheduled[scheduled.length - 1]!.length > 0) scheduled.push([]);
+    }
+    const batch = scheduled.find((g) => g.includes('tool-toolu_w1'));
+    assert.ok(batch?.includes('tool-toolu_w2') && batch.includes('tool-toolu_echo') && batch.includes('tool-toolu_read'), JSON.stringify(scheduled));
+    // The crash (unannotated) ran alone in its turn; the same connections served the whole session.
+    assert.ok(manager.started <= 4, `servers started: ${manager.started} (3 servers + 1 restart)`);
+
+    // A second session with the same config reuses the worker's connections.
+    const before = manager.started;
+    fake.enqueue(toolUseResponse([{ id: 'toolu_e2', name: 'mcp__everything__echo', input: { message: 'second' } }]), textResponse('ok'));
+    const r2 = await (await start({ prompt: 'again', mcpServers, permissionMode: 'default' })).result();
+    assert.equal(r2.status, 'completed');
+    assert.match(JSON.stringify(lastToolResults(fake.messageRequests().at(-1)!)[0]?.content), /Echo: second/);
+    assert.equal(manager.started, before, 'no new server process for the second session');
+  });
+  assert.equal(manager.openConnections, 0, 'the worker closed its connections on shutdown');
+});
+
+test('integration mcp: a server that fails to start: its tools are not offered and a call is an is_error result saying why', async () => {
+  await withAgent({ worker: { mcp: new McpManager({ startupTimeoutMs: 2_000 }) } }, async ({ fake, start }) => {
+    fake.enqueue(toolUseResponse([{ id: 'toolu_x', name: 'mcp__dead__anything', input: {} }]), textResponse('ok'));
+    const result = await (await start({ prompt: 'x', mcpServers: { dead: { command: process.execPath, args: ['-e', 'process.exit(1)'] } } })).result();
+    assert.equal(result.status, 'completed');
+    const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name);
+    assert.ok(!offered.some((n) => n.startsWith('mcp__')));
+    const [r] = lastToolResults(fake.messageRequests()[1]!);
+    assert.equal(r?.is_error, true);
+    assert.match(JSON.stringify(r?.content), /MCP server dead is unavailable: MCP server dead failed to start/);
+  });
+});

@@ -1,0 +1,74 @@
+// A small real MCP server for tests, on the real SDK: `node mcpServer.js [stdio|http <port-file>]`.
+// Tools: ping (read-only), pid (read-only: which process answers), wait (read-only, sleeps),
+// crash (unannotated: the process exits in the middle of the call), fail (isError result),
+// image (an image and a resource link). Runs as a separate process like any server from npm.
+import { createServer } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+const RO = { readOnlyHint: true, idempotentHint: true };
+
+function makeServer(): McpServer {
+  const server = new McpServer({ name: 'test-server', version: '1.0.0' });
+  server.registerTool('ping', { description: 'Answers pong with the message', inputSchema: { message: z.string() }, annotations: RO }, async ({ message }) => ({
+    content: [{ type: 'text', text: `pong ${message}` }],
+  }));
+  server.registerTool('pid', { description: 'The process id of the server', inputSchema: {}, annotations: RO }, async () => ({
+    content: [{ type: 'text', text: `pid ${process.pid}` }],
+  }));
+  server.registerTool('wait', { description: 'Waits ms milliseconds', inputSchema: { ms: z.number(), tag: z.string() }, annotations: RO }, async ({ ms, tag }) => {
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, ms));
+    return { content: [{ type: 'text', text: `waited ${tag} ${started} ${Date.now()}` }] };
+  });
+  server.registerTool('crash', { description: 'Exits the server process in the middle of the call', inputSchema: {} }, async () => {
+    setTimeout(() => process.exit(3), 10);
+    await new Promise((r) => setTimeout(r, 10_000));
+    return { content: [{ type: 'text', text: 'unreachable' }] };
+  });
+  server.registerTool('fail', { description: 'Returns an error result', inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: 'the thing failed' }],
+    isError: true,
+  }));
+  server.registerTool('image', { description: 'An image and a resource link', inputSchema: {}, annotations: RO }, async () => ({
+    content: [
+      { type: 'image', data: Buffer.from('not really a png').toString('base64'), mimeType: 'image/png' },
+      { type: 'resource_link', uri: 'file:///tmp/x.txt', name: 'x.txt', mimeType: 'text/plain' },
+      { type: 'resource', resource: { uri: 'mem://note', mimeType: 'text/plain', text: 'embedded note' } },
+    ],
+  }));
+  return server;
+}
+
+async function main(): Promise<void> {
+  const mode = process.argv[2] ?? 'stdio';
+  if (mode === 'stdio') {
+    await makeServer().connect(new StdioServerTransport());
+    return;
+  }
+  // Streamable HTTP, stateless: a server and a transport per request.
+  const http = createServer(async (req, res) => {
+    const server = makeServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    await transport.handleRequest(req, res, body);
+  });
+  http.listen(0, '127.0.0.1', () => {
+    const addr = http.address();
+    const port = typeof addr === 'object' && addr ? addr.port : 0;
+    if (process.argv[3]) writeFileSync(process.argv[3], String(port));
+    else console.log(port);
+  });
+}
+
+void main();

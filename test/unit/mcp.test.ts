@@ -1,0 +1,204 @@
+// unit: MCP configuration (parsing, approval, env expansion), tool names, permission rules on
+// MCP tools, tools built from listed definitions (schema, annotations, result mapping).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  expandEnvString,
+  expandMcpServer,
+  mcpRuleCoversTool,
+  mcpServerOf,
+  mcpToolName,
+  mergeMcpSettings,
+  parseMcpServers,
+  resolveMcpServers,
+  McpConfigError,
+  McpManager,
+  mcpTool,
+  mcpResultBlock,
+} from '../../src/mcp';
+import { parseRule, validatePermissionRules } from '../../src/permissions/rules';
+import { decidePermission } from '../../src/permissions/decide';
+import { createToolPool } from '../../src/tools/pool';
+import { toolToAPISchema } from '../../src/tools/apiSchema';
+import { loadSettings } from '../../src/cli/settings';
+import type { ToolUseContext } from '../../src/tools/Tool';
+
+test('unit mcp: parseMcpServers accepts stdio and http, rejects the rest naming file and key', () => {
+  const ok = parseMcpServers({ a: { command: 'node', args: ['x'], env: { K: 'v' } }, b: { type: 'http', url: 'http://h/mcp', headers: { Authorization: 'Bearer ${T}' } }, c: { type: 'stdio', command: 'c' } }, '/p/.mcp.json');
+  assert.deepEqual(Object.keys(ok), ['a', 'b', 'c']);
+  assert.equal(ok.b?.type, 'http');
+  const bad: Array<[unknown, RegExp]> = [
+    [{ a: { command: '' } }, /\/p\/.mcp.json: mcpServers\.a\.command must be a non-empty string/],
+    [{ a: { command: 'x', args: 'y' } }, /mcpServers\.a\.args must be a list of strings/],
+    [{ a: { command: 'x', cwd: '/' } }, /mcpServers\.a\.cwd is not a key of a stdio server/],
+    [{ a: { type: 'sse', url: 'http://x' } }, /mcpServers\.a\.type "sse" is not supported/],
+    [{ a: { type: 'http' } }, /mcpServers\.a\.url must be a non-empty string/],
+    [{ a: { type: 'http', url: 'u', env: {} } }, /mcpServers\.a\.env is not a key of an http server/],
+    [{ 'a b': { command: 'x' } }, /mcpServers\.a b: a server name may hold only/],
+    [{ a: { type: 'grpc' } }, /type must be "stdio" or "http"/],
+    [[], /mcpServers must be an object/],
+  ];
+  for (const [raw, re] of bad) assert.throws(() => parseMcpServers(raw, '/p/.mcp.json'), (e: Error) => e instanceof McpConfigError && re.test(e.message), JSON.stringify(raw));
+});
+
+test('unit mcp: ${VAR} and ${VAR:-default} expand in command, args, env, url and headers; a missing variable is named', () => {
+  const env = { HOME_DIR: '/home/u', TOKEN: 'abc' };
+  const missing: string[] = [];
+  assert.equal(expandEnvString('${HOME_DIR}/x ${NOPE:-def} ${TOKEN}', env, missing), '/home/u/x def abc');
+  assert.deepEqual(missing, []);
+  assert.equal(expandEnvString('${EMPTY:-}', {}, missing), '');
+  assert.equal(expandEnvString('$TOKEN and $' + '{ not a var}', env, missing), '$TOKEN and ${ not a var}', 'only ${NAME} forms expand');
+  const s = expandMcpServer('s', { command: '${HOME_DIR}/bin', args: ['--t=${TOKEN}', '${X:-1}'], env: { A: '${TOKEN}' } }, env);
+  assert.deepEqual(s, { command: '/home/u/bin', args: ['--t=abc', '1'], env: { A: 'abc' } });
+  const h = expandMcpServer('h', { type: 'http', url: 'http://${HOST:-localhost}:1/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }, env);
+  assert.deepEqual(h, { type: 'http', url: 'http://localhost:1/mcp', headers: { Authorization: 'Bearer abc' } });
+  assert.throws(() => expandMcpServer('gh', { command: 'x', env: { T: '${GH_TOKEN}', U: '${OTHER}' } }, {}), /MCP server gh: missing environment variables GH_TOKEN, OTHER/);
+});
+
+test('unit mcp: tool names, servers of names, and the reference rule shapes', () => {
+  assert.equal(mcpToolName('everything', 'echo'), 'mcp__everything__echo');
+  assert.equal(mcpToolName('my.server', 'get-env x'), 'mcp__my_server__get-env_x');
+  assert.deepEqual(mcpServerOf('mcp__fs__read_file', ['fs', 'everything']), { server: 'fs', tool: 'read_file' });
+  assert.deepEqual(mcpServerOf('mcp__a__b__c', ['a', 'a__b']), { server: 'a__b', tool: 'c' });
+  assert.equal(mcpServerOf('mcp__zzz__x', ['fs']), undefined);
+  assert.equal(mcpServerOf('Read', ['fs']), undefined);
+  // mcp__server, mcp__server__*, mcp__server__tool
+  assert.equal(mcpRuleCoversTool('mcp__fs', 'mcp__fs__read_file'), true);
+  assert.equal(mcpRuleCoversTool('mcp__fs__*', 'mcp__fs__read_file'), true);
+  assert.equal(mcpRuleCoversTool('mcp__fs__read_file', 'mcp__fs__read_file'), true);
+  assert.equal(mcpRuleCoversTool('mcp__fs__write_file', 'mcp__fs__read_file'), false);
+  assert.equal(mcpRuleCoversTool('mcp__f', 'mcp__fs__read_file'), false, 'a server prefix is not a server');
+  assert.equal(mcpRuleCoversTool('mcp__*', 'mcp__fs__read_file'), false, 'mcp__* covers nothing');
+  assert.equal(mcpRuleCoversTool('mcp__fs', 'mcp__fsx__a'), false);
+  assert.equal(mcpRuleCoversTool('Read', 'mcp__fs__read_file'), false);
+  // The wildcard shape parses as a rule; other wildcards in names stay malformed.
+  assert.equal(parseRule('mcp__fs__*').toolName, 'mcp__fs__*');
+  assert.deepEqual(validatePermissionRules({ allow: ['mcp__fs__*', 'mcp__fs'], ask: [], deny: ['mcp__*'] }).length, 1);
+});
+
+const listed = (name: string, annotations?: Record<string, boolean>) => ({
+  name,
+  description: `${name} tool`,
+  inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false },
+  ...(annotations ? { annotations } : {}),
+});
+const site = { manager: new McpManager(), server: 'srv', config: { command: 'none' }, cwd: '/tmp' };
+const ctx = (rules: { allow?: string[]; ask?: string[]; deny?: string[] }, mode: 'default' | 'bypassPermissions' = 'default'): ToolUseContext => ({
+  sessionId: 's',
+  toolUseId: 't',
+  idempotencyKey: 's/t',
+  agent: { cwd: '/tmp', additionalDirectories: [], readFiles: {} } as never,
+  permission: { mode, rules: { allow: rules.allow ?? [], ask: rules.ask ?? [], deny: rules.deny ?? [] }, workingDirectories: ['/tmp'] },
+  abortSignal: new AbortController().signal,
+});
+
+test('unit mcp: annotations decide safety and idempotency; unannotated is unsafe and not idempotent', () => {
+  const ro = mcpTool(site, listed('get', { readOnlyHint: true }));
+  const idem = mcpTool(site, listed('put', { idempotentHint: true }));
+  const bare = mcpTool(site, listed('rm'));
+  assert.equal(ro.name, 'mcp__srv__get');
+  assert.deepEqual([ro.isReadOnly({}), ro.isConcurrencySafe({}), ro.isIdempotent({})], [true, true, true]);
+  assert.deepEqual([idem.isReadOnly({}), idem.isConcurrencySafe({}), idem.isIdempotent({})], [false, false, true]);
+  assert.deepEqual([bare.isReadOnly({}), bare.isConcurrencySafe({}), bare.isIdempotent({})], [false, false, false]);
+});
+
+test('unit mcp: the server JSON Schema is the API input_schema and the validator', async () => {
+  const t = mcpTool(site, listed('get', { readOnlyHint: true }));
+  const api = await toolToAPISchema(t);
+  assert.deepEqual(api, { name: 'mcp__srv__get', description: 'get tool', input_schema: listed('get').inputSchema });
+  assert.equal(t.inputSchema.safeParse({ message: 'x' }).success, true);
+  const bad = t.inputSchema.safeParse({ message: 3 });
+  assert.equal(bad.success, false);
+  assert.match(JSON.stringify(bad.error?.issues), /string/);
+  assert.equal(t.inputSchema.safeParse({ message: 'x', extra: 1 }).success, false, 'additionalProperties: false holds');
+  assert.equal(t.inputSchema.safeParse('x').success, false);
+});
+
+test('unit mcp: rules on MCP tools: deny by server, by wildcard, by tool; allow by server; pool drops blanket-denied servers', async () => {
+  const put = mcpTool(site, listed('put'));
+  const get = mcpTool(site, listed('get', { readOnlyHint: true }));
+  const decide = (tool: typeof put, rules: Parameters<typeof ctx>[0], mode?: 'default' | 'bypassPermissions') => decidePermission(tool, { message: 'x' }, ctx(rules, mode));
+  assert.equal((await decide(put, {})).behavior, 'ask', 'an unannotated MCP tool asks in default mode');
+  assert.equal((await decide(get, {})).behavior, 'allow', 'a readOnlyHint tool runs in default mode');
+  assert.equal((await decide(put, { allow: ['mcp__srv'] })).behavior, 'allow');
+  assert.equal((await decide(put, { allow: ['mcp__srv__*'] })).behavior, 'allow');
+  assert.equal((await decide(put, { allow: ['mcp__srv__get'] })).behavior, 'ask');
+  assert.equal((await decide(get, { deny: ['mcp__srv'] }, 'bypassPermissions')).behavior, 'deny');
+  assert.equal((await decide(get, { deny: ['mcp__srv__*'] }, 'bypassPermissions')).behavior, 'deny');
+  const d = await decide(get, { deny: ['mcp__srv__get'] }, 'bypassPermissions');
+  assert.equal(d.behavior, 'deny');
+  assert.match((d as { message: string }).message, /mcp__srv__get has been denied by the rule mcp__srv__get/);
+  assert.equal((await decide(get, { deny: ['mcp__srv__put'] }, 'bypassPermissions')).behavior, 'allow');
+  assert.equal((await decide(get, { ask: ['mcp__srv'] })).behavior, 'ask');
+  const perms = (deny: string[]) => ({ mode: 'default' as const, rules: { allow: [], ask: [], deny }, workingDirectories: [] });
+  assert.deepEqual(createToolPool([], perms(['mcp__srv__*']), { userTools: [put, get] }).map((t) => t.name), []);
+  assert.deepEqual(createToolPool([], perms(['mcp__srv__put']), { userTools: [put, get] }).map((t) => t.name), ['mcp__srv__get']);
+  assert.deepEqual(createToolPool([], perms(['mcp__other']), { userTools: [put, get] }).length, 2);
+});
+
+test('unit mcp: results map to text blocks; isError → is_error; images and resources become notices', () => {
+  const b = mcpResultBlock(
+    {
+      content: [
+        { type: 'text', text: 'hello' },
+        { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///x', name: 'x' },
+        { type: 'resource', resource: { uri: 'mem://n', text: 'note' } },
+        { type: 'resource', resource: { uri: 'mem://b', blob: 'AAAA', mimeType: 'application/octet-stream' } },
+      ],
+    },
+    'toolu_1',
+  );
+  assert.equal(b.is_error, undefined);
+  const texts = (b.content as Array<{ text: string }>).map((c) => c.text);
+  assert.equal(texts[0], 'hello');
+  assert.match(texts[1]!, /^\[image image\/png, 5 bytes: .*not shown\]$/);
+  assert.match(texts[2]!, /resource link: file:\/\/\/x \(x\)/);
+  assert.match(texts[3]!, /\[resource mem:\/\/n\]\nnote/);
+  assert.match(texts[4]!, /3 bytes of binary data/);
+  const e = mcpResultBlock({ content: [{ type: 'text', text: 'bad' }], isError: true }, 'toolu_2');
+  assert.equal(e.is_error, true);
+  assert.equal(mcpResultBlock({ content: [], structuredContent: { a: 1 } }, 't').content[0]?.toString() !== undefined, true);
+  assert.deepEqual(mcpResultBlock({ content: [] }, 't').content, '(no content)');
+});
+
+test('unit mcp: .mcp.json servers run only when approved; settings servers always; messages name the file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-cfg-'));
+  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { a: { command: 'a' }, b: { command: 'b', env: { T: '${MCP_TEST_UNSET_VAR}' } }, c: { command: 'c' } } }));
+  const none = resolveMcpServers({ cwd: dir, env: {} });
+  assert.deepEqual(Object.keys(none.servers), []);
+  assert.equal(none.warnings.length, 3);
+  assert.match(none.warnings[0]!, /\.mcp\.json: mcpServers\.a is not approved; not started \(approve it with "enabledMcpjsonServers": \["a"\] or "enableAllProjectMcpServers": true/);
+  const some = resolveMcpServers({ cwd: dir, approval: { enabledMcpjsonServers: ['a', 'zz'] }, settingsServers: { s: { command: 's' } }, env: {} });
+  assert.deepEqual(Object.keys(some.servers).sort(), ['a', 's']);
+  assert.ok(some.warnings.some((w) => /enabledMcpjsonServers names zz/.test(w)));
+  const all = resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['c'] }, env: {} });
+  assert.deepEqual(Object.keys(all.servers).sort(), ['a', 'b']);
+  assert.ok(all.warnings.some((w) => /mcpServers\.c is disabled \(disabledMcpjsonServers\)/.test(w)));
+  assert.ok(all.warnings.some((w) => /missing environment variable MCP_TEST_UNSET_VAR/.test(w)), all.warnings.join('\n'));
+  assert.equal(all.origins.a, join(dir, '.mcp.json'));
+  // A malformed .mcp.json is an error naming the file.
+  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { a: { command: 1 } } }));
+  assert.throws(() => resolveMcpServers({ cwd: dir }), /\.mcp\.json: mcpServers\.a\.command/);
+  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ servers: {} }));
+  assert.throws(() => resolveMcpServers({ cwd: dir }), /servers is not a key of \.mcp\.json/);
+});
+
+test('unit mcp: settings files carry mcpServers and the approval keys (merged, validated)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-set-'));
+  const merged = mergeMcpSettings(mergeMcpSettings(undefined, { mcpServers: { a: { command: 'a1' } }, enabledMcpjsonServers: ['x'] }, 'u.json'), { mcpServers: { a: { command: 'a2' } }, enabledMcpjsonServers: ['y'], enableAllProjectMcpServers: false }, 'p.json');
+  assert.deepEqual(merged, { servers: { a: { command: 'a2' } }, origins: { a: 'p.json' }, approval: { enabledMcpjsonServers: ['x', 'y'], enableAllProjectMcpServers: false } });
+  assert.throws(() => mergeMcpSettings(undefined, { enableAllProjectMcpServers: 'yes' }, 'p.json'), /p\.json: enableAllProjectMcpServers must be true or false/);
+  await mkdir(join(dir, '.durable-agent'));
+  const file = join(dir, '.durable-agent', 'settings.json');
+  await writeFile(file, JSON.stringify({ mcpServers: { s: { command: 'node' } }, enableAllProjectMcpServers: true }));
+  const eff = loadSettings(dir, [file]);
+  assert.deepEqual(eff.mcp?.servers, { s: { command: 'node' } });
+  assert.equal(eff.mcp?.approval.enableAllProjectMcpServers, true);
+  assert.deepEqual(eff.warnings, []);
+  await writeFile(file, JSON.stringify({ mcpServers: { s: { type: 'sse', url: 'http://x' } } }));
+  assert.throws(() => loadSettings(dir, [file]), /settings\.json: mcpServers\.s\.type "sse" is not supported/);
+});
