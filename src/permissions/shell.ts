@@ -229,6 +229,20 @@ function commandMatchesDeny(scan: DenyScan, words: ShellWord[], seen = 0): boole
     }
   }
   if (base === 'eval' || base === 'watch') code.push(rest);
+  // awk programs run shell commands through system("…"), print | "…" and "…" | getline.
+  if (/^[gmn]?awk$/.test(base)) {
+    for (const w of rest) {
+      const prog = w.values?.join(' ');
+      if (prog === undefined) {
+        if (!isStatic(w)) return true;
+        continue;
+      }
+      const literal = /system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\|&?\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline/g;
+      for (const m of prog.matchAll(literal)) code.push([{ raw: m[0], values: [(m[1] ?? m[2] ?? m[3] ?? '').replace(/\\(.)/g, '$1')], glob: false }]);
+      // A command built at run time (system(cmd), print | cmd): it may be anything.
+      if (/system\s*\(\s*[^"\s]|(?<!\|)\|(?!\|)&?\s*[^"\s|&]|[^"\s]\s*\|&?\s*getline/.test(prog.replace(literal, ''))) return true;
+    }
+  }
   // git -c key=value: values such as core.fsmonitor, core.pager, diff.external or `!alias` run programs.
   if (base === 'git') {
     rest.forEach((w, k) => {
