@@ -97,6 +97,8 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
       case 'word':
       case 'number':
       case 'brace_expression':
+        // tree-sitter-bash glues `cmd<newline>\\next` into one word; bash runs two commands.
+        if (/(^|[^\\])(\\\\)*[\s]/.test(n.text)) reason('a word that spans blanks or lines');
         return n.text;
       case 'raw_string':
         return escapeAll(n.text.slice(1, -1));

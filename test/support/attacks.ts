@@ -139,6 +139,8 @@ bash('chars', `echo \${x:-'}'} ; touch {M}`, { withAllow: true });
 bash('chars', `echo ok; t\\\nouch {M}`, { withAllow: true });
 bash('chars', `ls \\\n; touch {M}`, { withAllow: true });
 bash('chars', `echo 'a'"b"\\ c; touch {M}`, { withAllow: true });
+bash('chars', `ls\n\\touch {M}`, { withAllow: true });
+bash('chars', `echo ok\n\\touch {M} x`, { withAllow: true });
 
 // 2. Expansions that run code.
 bash('code-expansions', `printf -v x '%s' '$(touch {M})'; echo \${x@P}`, { withAllow: true });
@@ -301,7 +303,7 @@ const spellings: string[] = [
   'if true; then touch {M}; fi', 'for i in 1; do touch {M}; done', 'f() { touch {M}; }; f', 'x=touch; $x {M}', 't=ouch; t$t {M}',
   'cat <<EOF\n$(touch {M})\nEOF', 'env -S "touch {M}"', 'bash evil.sh {M}', 'source evil.sh {M}', '. ./evil.sh {M}',
   "git -c alias.t='!touch {M}' t", "git -c core.fsmonitor='touch {M}' status", "GIT_EXTERNAL_DIFF='touch {M}' git diff",
-  't\\\nouch {M}', 'true;touch {M} #', `awk 'BEGIN { system("touch {M}") }'`, `awk 'BEGIN { print "x" | "touch {M}" }'`,
+  't\\\nouch {M}', 'true;touch {M} #', 'ls\n\\touch {M}', `awk 'BEGIN { system("touch {M}") }'`, `awk 'BEGIN { print "x" | "touch {M}" }'`,
   `awk 'BEGIN { "touch {M}" | getline }'`, `awk -v c='touch {M}' 'BEGIN { system(c) }'`,
 ];
 for (const s of spellings) bash('deny-rules', s, { rules: denyTouch, modes: ['bypassPermissions'] });
