@@ -6,7 +6,7 @@
 // that bash and the parser read differently. Allow rules and read-only detection need certainty;
 // deny/ask rules look at everything that was found, plus the crude readings of `alternatives`.
 import * as os from 'node:os';
-import { parseBash, type BashNode } from './bashParser';
+import { parseBash, shellParserReady, type BashNode } from './bashParser';
 import { decodeAnsiC, doubleQuotedValue, dynamicWord, escapeAll, wordFromForm, type ShellWord } from './shellWords';
 
 export type { ShellWord } from './shellWords';
@@ -76,7 +76,7 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
   const out: ShellAnalysis = { parsed: false, certain: false, reasons: [], commands: [], redirects: [] };
   const root = parseBash(command);
   if (!root) {
-    out.reasons.push('the shell parser is not available');
+    out.reasons.push(shellParserReady() ? 'the command is too large to analyse' : 'the shell parser is not available');
     return out;
   }
   out.parsed = true;

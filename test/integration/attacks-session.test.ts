@@ -106,6 +106,7 @@ test('integration: after a cd, ./ rules stay anchored at the project (Read and G
       permissionMode: 'dontAsk',
       rules: { allow: ['Bash(cd sub)'], ask: [], deny: ['Read(./.env)'] },
       tools: BUILTIN_TOOL_NAMES,
+      sandbox: { autoAllowBashIfSandboxed: false },
     });
     assert.equal((await handle.result()).status, 'completed');
     const results = lastToolResults(fake.messageRequests()[2]!);
