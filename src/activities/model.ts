@@ -166,7 +166,14 @@ export function activityRuntime(): CallRuntime {
 export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime): Promise<CallModelResult> {
     const sentHead = await deps.transcripts.append(input.head, input.append);
     const messages = await deps.transcripts.load(sentHead);
-    const tools = await deps.toolDefinitions(input.toolNames, input.denyRules, input.mcp, (m) => ctx.warn(m, { sessionId: input.sessionId }));
+    // Listing MCP tools may start servers (up to MCP_TIMEOUT): keep heartbeating meanwhile.
+    const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
+    let tools: ToolDefinition[];
+    try {
+      tools = await deps.toolDefinitions(input.toolNames, input.denyRules, input.mcp, (m) => ctx.warn(m, { sessionId: input.sessionId }));
+    } finally {
+      if (listing) clearInterval(listing);
+    }
     const client = deps.anthropic();
     const params: Anthropic.MessageCreateParamsNonStreaming = {
       model: input.settings.model,

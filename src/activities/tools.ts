@@ -28,6 +28,22 @@ export interface SessionMcp {
   wanted?: string;
 }
 
+/** How long describing an MCP call waits for its server's tool list. */
+const DESCRIBE_MCP_WAIT_MS = 10_000;
+
+async function raceTimeout<T>(p: Promise<T>, ms: number, fallback: () => T | Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => {
+    timer = setTimeout(() => r('late'), ms);
+  });
+  try {
+    const r = await Promise.race([p, late]);
+    return r === 'late' ? await fallback() : (r as T);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
   if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;
   return { servers: session.mcpServers, cwd: session.permission.workingDirectories[0] ?? process.cwd(), ...(wanted !== undefined ? { wanted } : {}) };
@@ -210,7 +226,10 @@ export function createToolActivities(deps: ToolDeps) {
       const key = name.startsWith('mcp__') ? name : '';
       let p = pools.get(key);
       if (!p) {
-        p = Promise.resolve(deps.pool(input.session.toolNames, input.session.permission, key ? sessionMcp(input.session, key) : undefined));
+        const full = Promise.resolve(deps.pool(input.session.toolNames, input.session.permission, key ? sessionMcp(input.session, key) : undefined));
+        // This is a local activity with a short timeout: a server slow to start makes its tool
+        // "unknown" here (unsafe: it runs alone); the call itself waits for the server.
+        p = key ? raceTimeout(full, DESCRIBE_MCP_WAIT_MS, () => deps.pool(input.session.toolNames, input.session.permission)) : full;
         pools.set(key, p);
       }
       return p;

@@ -33,6 +33,8 @@ export interface McpManagerOptions {
   toolTimeoutMs?: number;
   /** The environment `${VAR}` expands from. Default process.env. */
   env?: Record<string, string | undefined>;
+  /** After a failed start, uses within this time get the same error at once instead of another start. Default 5 s. */
+  failedStartMemoryMs?: number;
 }
 
 /** A server that is not there: failed to start, closed, or timed out. The message says which. */
@@ -56,6 +58,8 @@ function envNumber(name: string): number | undefined {
 
 export class McpManager {
   private readonly connections = new Map<string, Promise<Connection>>();
+  private readonly failedStarts = new Map<string, { at: number; error: McpUnavailableError }>();
+  private readonly failedStartMemoryMs: number;
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
   private readonly env: Record<string, string | undefined>;
@@ -67,6 +71,7 @@ export class McpManager {
     this.startupTimeoutMs = opts.startupTimeoutMs ?? envNumber('MCP_TIMEOUT') ?? 30_000;
     this.toolTimeoutMs = opts.toolTimeoutMs ?? envNumber('MCP_TOOL_TIMEOUT') ?? 600_000;
     this.env = opts.env ?? process.env;
+    this.failedStartMemoryMs = opts.failedStartMemoryMs ?? 5_000;
   }
 
   /** The server's tools (listed once per connection; a new connection lists again). */
@@ -147,11 +152,17 @@ export class McpManager {
     const key = JSON.stringify([server, config, cwd]);
     const existing = this.connections.get(key);
     if (existing) return existing;
+    const failed = this.failedStarts.get(key);
+    if (failed && Date.now() - failed.at < this.failedStartMemoryMs) return Promise.reject(failed.error);
     const p = this.start(key, server, config, cwd);
     this.connections.set(key, p);
-    p.catch(() => {
-      if (this.connections.get(key) === p) this.connections.delete(key);
-    });
+    p.then(
+      () => this.failedStarts.delete(key),
+      (err: unknown) => {
+        if (this.connections.get(key) === p) this.connections.delete(key);
+        if (err instanceof McpUnavailableError) this.failedStarts.set(key, { at: Date.now(), error: err });
+      },
+    );
     return p;
   }
 

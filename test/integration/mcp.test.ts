@@ -4,7 +4,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
@@ -12,6 +12,7 @@ import { textResponse, toolUseResponse, lastToolResults } from '../../src/fake-a
 import { McpManager, McpUnavailableError, type McpServers } from '../../src/mcp';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { cli } from '../support/cli';
 
 after(closeTestEnv);
 
@@ -46,7 +47,11 @@ test('integration mcp: the worker owns connections: npm servers over stdio, reus
     assert.notEqual(pid1, pid2, 'a new server process answers after the crash');
 
     // A server that cannot start, and one that never answers initialize: errors, never a hang.
-    await assert.rejects(m.listTools('broken', { command: process.execPath, args: ['-e', 'process.exit(2)'] }, work), /MCP server broken failed to start/);
+    const broken = { command: process.execPath, args: ['-e', 'process.exit(2)'] };
+    await assert.rejects(m.listTools('broken', broken, work), /MCP server broken failed to start/);
+    const startedBefore = m.started;
+    await assert.rejects(m.callTool('broken', broken, work, 'x', {}), /MCP server broken failed to start/);
+    assert.equal(m.started, startedBefore, 'a failed start is remembered for a moment: no second start within the same turn');
     const slow = new McpManager({ startupTimeoutMs: 1_000 });
     await assert.rejects(slow.listTools('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, work), /MCP server mute failed to start.*(within 1000 ms|timed out)/i);
     await slow.close();
@@ -102,6 +107,8 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
         { id: 'toolu_badin', name: 'mcp__everything__echo', input: { message: 42 } },
         { id: 'toolu_fail', name: 'mcp__test__fail', input: {} },
         { id: 'toolu_img', name: 'mcp__test__image', input: {} },
+        { id: 'toolu_big', name: 'mcp__test__big', input: { n: 150_000 } },
+        { id: 'toolu_hooked', name: 'mcp__test__pid', input: {} },
       ]),
       toolUseResponse([{ id: 'toolu_crash', name: 'mcp__test__crash', input: {} }]),
       toolUseResponse([{ id: 'toolu_ping', name: 'mcp__test__ping', input: { message: 'again' } }]),
@@ -112,6 +119,7 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
       permissionMode: 'default',
       mcpServers,
       rules: { allow: ['mcp__test'], ask: [], deny: ['mcp__everything__get-sum'] },
+      hooks: { PreToolUse: [{ matcher: 'mcp__test__pid', hooks: [{ type: 'command', command: 'echo "no pids today" >&2; exit 2' }] }] },
     });
     const result = await handle.result();
     assert.equal(result.status, 'completed', result.endReason);
@@ -133,7 +141,13 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
     assert.match(JSON.stringify(w1?.content), /waited a/);
     assert.match(JSON.stringify(w2?.content), /waited b/);
 
-    const [sum, badin, fail, img] = lastToolResults(reqs[2]!);
+    const [sum, badin, fail, img, big, hooked] = lastToolResults(reqs[2]!);
+    // The size policy: stored whole, a preview inline.
+    assert.match(JSON.stringify(big?.content), /<persisted-output>[\s\S]*Full output saved to: /);
+    assert.ok(JSON.stringify(big?.content).length < 10_000);
+    // PreToolUse hooks match MCP tool names.
+    assert.equal(hooked?.is_error, true);
+    assert.match(JSON.stringify(hooked?.content), /no pids today/);
     assert.equal(sum?.is_error, true);
     assert.match(JSON.stringify(sum?.content), /No such tool available: mcp__everything__get-sum/);
     assert.equal(badin?.is_error, true, 'the server schema validates the input');
@@ -183,5 +197,29 @@ test('integration mcp: a server that fails to start: its tools are not offered a
     const [r] = lastToolResults(fake.messageRequests()[1]!);
     assert.equal(r?.is_error, true);
     assert.match(JSON.stringify(r?.content), /MCP server dead is unavailable: MCP server dead failed to start/);
+  });
+});
+
+test('integration mcp: durable-agent run reads .mcp.json, starts the approved server, warns about the other, and the call returns its result', async () => {
+  await withAgent({}, async ({ fake, taskQueue, workDir }) => {
+    const home = await mkdtemp(join(tmpdir(), 'mcp-home-'));
+    await writeFile(
+      join(workDir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything] }, other: { command: '${MCP_TEST_OTHER_CMD:-nothing}' } } }),
+    );
+    await mkdir(join(workDir, '.durable-agent'));
+    await writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({ enabledMcpjsonServers: ['everything'] }));
+    fake.enqueue(toolUseResponse([{ id: 'toolu_cli_echo', name: 'mcp__everything__echo', input: { message: 'from the cli' } }]), textResponse('echoed'));
+    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: home };
+    const r = await cli(['run', '--cwd', workDir, '--model', 'claude-test', '--permission-mode', 'default', 'echo', 'something'], env, 120_000);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.match(r.stderr, /\.mcp\.json: mcpServers\.other is not approved; not started/);
+    assert.match(r.stdout, /MCP servers: everything \(.*\.mcp\.json\)/);
+    fake.assertDone();
+    const [res] = lastToolResults(fake.messageRequests()[1]!);
+    assert.equal(res?.is_error, undefined, JSON.stringify(res));
+    assert.match(JSON.stringify(res?.content), /Echo: from the cli/);
+    const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name);
+    assert.ok(offered.includes('mcp__everything__echo') && !offered.some((n) => n.startsWith('mcp__other__')));
   });
 });

@@ -33,6 +33,9 @@ function makeServer(): McpServer {
     content: [{ type: 'text', text: 'the thing failed' }],
     isError: true,
   }));
+  server.registerTool('big', { description: 'A result of n characters', inputSchema: { n: z.number() }, annotations: RO }, async ({ n }) => ({
+    content: [{ type: 'text', text: 'x'.repeat(n) }],
+  }));
   server.registerTool('image', { description: 'An image and a resource link', inputSchema: {}, annotations: RO }, async () => ({
     content: [
       { type: 'image', data: Buffer.from('not really a png').toString('base64'), mimeType: 'image/png' },
