@@ -8,7 +8,9 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { textResponse, toolUseResponse, lastToolResults } from '../../src/fake-anthropic';
+import Anthropic from '@anthropic-ai/sdk';
+import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/fake-anthropic';
+import { runLocalSession } from '../../src/local/runSession';
 import { McpManager, McpUnavailableError, type McpServers } from '../../src/mcp';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -222,4 +224,47 @@ test('integration mcp: durable-agent run reads .mcp.json, starts the approved se
     const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name);
     assert.ok(offered.includes('mcp__everything__echo') && !offered.some((n) => n.startsWith('mcp__other__')));
   });
+});
+
+test('integration mcp: the in-process runner calls MCP tools the same way (batches by annotations, asks for unannotated tools)', async () => {
+  const fake = await startFakeAnthropic();
+  const work = await mkdtemp(join(tmpdir(), 'mcp-local-'));
+  const store = await mkdtemp(join(tmpdir(), 'mcp-local-store-'));
+  try {
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_lp1', name: 'mcp__test__ping', input: { message: 'one' } },
+        { id: 'toolu_lp2', name: 'mcp__test__ping', input: { message: 'two' } },
+        { id: 'toolu_lf', name: 'mcp__test__fail', input: {} },
+      ]),
+      textResponse('done'),
+    );
+    const asked: string[] = [];
+    const result = await runLocalSession(
+      {
+        prompt: 'ping',
+        cwd: work,
+        permissionMode: 'default',
+        model: { model: 'claude-test', maxTokens: 256 },
+        mcpServers: { test: { command: process.execPath, args: [testServer] } },
+        onAsk: async (a) => {
+          asked.push(a.toolUseId);
+          return { decision: 'approve', source: 'human', by: 'tester' };
+        },
+      },
+      { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    assert.equal(result.status, 'completed', result.endReason);
+    assert.deepEqual(asked, ['toolu_lf'], 'only the unannotated tool asks in default mode');
+    assert.deepEqual(result.turnsDetail[0]?.batches.map((b) => [b.concurrencySafe, b.toolUseIds]), [
+      [true, ['toolu_lp1', 'toolu_lp2']],
+      [false, ['toolu_lf']],
+    ]);
+    const [p1, p2, f] = lastToolResults(fake.messageRequests()[1]!);
+    assert.match(JSON.stringify(p1?.content), /pong one/);
+    assert.match(JSON.stringify(p2?.content), /pong two/);
+    assert.equal(f?.is_error, true);
+  } finally {
+    await fake.close();
+  }
 });
