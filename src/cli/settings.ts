@@ -67,7 +67,7 @@ const REFERENCE_ONLY_KEYS = new Set([
   'env', 'apiKeyHelper', 'awsAuthRefresh', 'awsCredentialExport', 'cleanupPeriodDays', 'companyAnnouncements',
   'includeCoAuthoredBy', 'includeGitInstructions', 'attribution', 'disableAllHooks', 'allowManagedHooksOnly',
   'allowManagedPermissionRulesOnly', 'availableModels', 'otelHeadersHelper', 'statusLine', 'outputStyle',
-  'forceLoginMethod', 'forceLoginOrgUUID', 'allowedMcpServers', 'deniedMcpServers', 'spinnerTipsEnabled', 'alwaysThinkingEnabled',
+  'forceLoginMethod', 'forceLoginOrgUUID', 'spinnerTipsEnabled', 'alwaysThinkingEnabled',
   'language', 'respectGitignore', 'fileSuggestion', 'plansDirectory', 'autoUpdatesChannel', 'enabledPlugins',
   'extraKnownMarketplaces', 'strictKnownMarketplaces', 'theme', 'verbose', 'cleanupPeriod', 'skipWebFetchPreflight',
 ]);
@@ -200,6 +200,12 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
           ...(loaded.mcp.approval.enableAllProjectMcpServers !== undefined ? { enableAllProjectMcpServers: loaded.mcp.approval.enableAllProjectMcpServers } : {}),
           enabledMcpjsonServers: [...(m.approval.enabledMcpjsonServers ?? []), ...(loaded.mcp.approval.enabledMcpjsonServers ?? [])],
           disabledMcpjsonServers: [...(m.approval.disabledMcpjsonServers ?? []), ...(loaded.mcp.approval.disabledMcpjsonServers ?? [])],
+          ...(m.approval.allowedMcpServers || loaded.mcp.approval.allowedMcpServers
+            ? { allowedMcpServers: [...(m.approval.allowedMcpServers ?? []), ...(loaded.mcp.approval.allowedMcpServers ?? [])] }
+            : {}),
+          ...(m.approval.deniedMcpServers || loaded.mcp.approval.deniedMcpServers
+            ? { deniedMcpServers: [...(m.approval.deniedMcpServers ?? []), ...(loaded.mcp.approval.deniedMcpServers ?? [])] }
+            : {}),
         },
       };
     }

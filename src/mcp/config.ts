@@ -25,11 +25,45 @@ export interface McpHttpServer {
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 export type McpServers = Record<string, McpServerConfig>;
 
-/** The reference's approval settings for `.mcp.json` servers. */
+/** One entry of `allowedMcpServers` / `deniedMcpServers`: a server by name, by command line, or by URL (`*` wildcards). */
+export type McpServerMatcher = { serverName: string } | { serverCommand: string[] } | { serverUrl: string };
+
+/** The reference's approval settings for `.mcp.json` servers, and its server allow/deny lists. */
 export interface McpApproval {
   enableAllProjectMcpServers?: boolean;
   enabledMcpjsonServers?: string[];
   disabledMcpjsonServers?: string[];
+  /** When present (even empty), only matching servers start. */
+  allowedMcpServers?: McpServerMatcher[];
+  /** Matching servers never start (wins over everything). */
+  deniedMcpServers?: McpServerMatcher[];
+}
+
+/** Does a matcher name this server? */
+export function mcpServerMatches(m: McpServerMatcher, name: string, server: McpServerConfig): boolean {
+  if ('serverName' in m) return m.serverName === name;
+  if ('serverCommand' in m) {
+    if (server.type === 'http') return false;
+    const line = [server.command, ...(server.args ?? [])];
+    return line.length === m.serverCommand.length && line.every((w, i) => w === m.serverCommand[i]);
+  }
+  if (server.type !== 'http') return false;
+  const re = new RegExp(`^${m.serverUrl.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return re.test(server.url);
+}
+
+function parseMatchers(v: unknown, at: string): McpServerMatcher[] {
+  if (!Array.isArray(v)) throw new McpConfigError(`${at} must be a list of { serverName } / { serverCommand } / { serverUrl } entries`);
+  return v.map((e, i) => {
+    const keys = e && typeof e === 'object' && !Array.isArray(e) ? Object.keys(e) : [];
+    const o = e as Record<string, unknown>;
+    if (keys.length === 1 && keys[0] === 'serverName' && typeof o.serverName === 'string') return { serverName: o.serverName };
+    if (keys.length === 1 && keys[0] === 'serverUrl' && typeof o.serverUrl === 'string') return { serverUrl: o.serverUrl };
+    if (keys.length === 1 && keys[0] === 'serverCommand' && Array.isArray(o.serverCommand) && o.serverCommand.length > 0 && o.serverCommand.every((w) => typeof w === 'string')) {
+      return { serverCommand: o.serverCommand as string[] };
+    }
+    throw new McpConfigError(`${at}[${i}] must be exactly one of { "serverName": string }, { "serverCommand": [strings] }, { "serverUrl": string }`);
+  });
 }
 
 export class McpConfigError extends Error {}
@@ -144,6 +178,9 @@ export function parseMcpApproval(raw: Record<string, unknown>, source: string): 
     if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new McpConfigError(`${source}: ${key} must be a list of server names`);
     out[key] = v as string[];
   }
+  for (const key of ['allowedMcpServers', 'deniedMcpServers'] as const) {
+    if (raw[key] !== undefined) out[key] = parseMatchers(raw[key], `${source}: ${key}`);
+  }
   return out;
 }
 
@@ -194,6 +231,18 @@ export function resolveMcpServers(opts: {
     servers[name] = server;
     origins[name] = opts.settingsOrigin?.[name] ?? 'settings';
   }
+  // The allow/deny lists apply to every server, wherever it was configured (deny wins).
+  for (const [name, server] of Object.entries(servers)) {
+    if (approval.deniedMcpServers?.some((m) => mcpServerMatches(m, name, server))) {
+      warnings.push(`${origins[name]}: mcpServers.${name} is blocked by deniedMcpServers; not started`);
+      delete servers[name];
+      delete origins[name];
+    } else if (approval.allowedMcpServers && !approval.allowedMcpServers.some((m) => mcpServerMatches(m, name, server))) {
+      warnings.push(`${origins[name]}: mcpServers.${name} is not in allowedMcpServers; not started`);
+      delete servers[name];
+      delete origins[name];
+    }
+  }
   for (const name of [...(approval.enabledMcpjsonServers ?? [])]) {
     if (!project || !(name in project.servers)) warnings.push(`enabledMcpjsonServers names ${name}, which is not a server of ${projectMcpJsonPath(opts.cwd)}`);
   }
@@ -218,7 +267,7 @@ export interface McpSettings {
 }
 
 /** The settings keys this module reads (the settings loader hands them over). */
-export const MCP_SETTINGS_KEYS: readonly string[] = ['mcpServers', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'];
+export const MCP_SETTINGS_KEYS: readonly string[] = ['mcpServers', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers', 'allowedMcpServers', 'deniedMcpServers'];
 
 /**
  * Merges one settings file's MCP keys into `acc` (files in precedence order, lowest first):
@@ -238,5 +287,7 @@ export function mergeMcpSettings(acc: McpSettings | undefined, raw: Record<strin
   if (a.enableAllProjectMcpServers !== undefined) out.approval.enableAllProjectMcpServers = a.enableAllProjectMcpServers;
   if (a.enabledMcpjsonServers) out.approval.enabledMcpjsonServers = [...(out.approval.enabledMcpjsonServers ?? []), ...a.enabledMcpjsonServers];
   if (a.disabledMcpjsonServers) out.approval.disabledMcpjsonServers = [...(out.approval.disabledMcpjsonServers ?? []), ...a.disabledMcpjsonServers];
+  if (a.allowedMcpServers) out.approval.allowedMcpServers = [...(out.approval.allowedMcpServers ?? []), ...a.allowedMcpServers];
+  if (a.deniedMcpServers) out.approval.deniedMcpServers = [...(out.approval.deniedMcpServers ?? []), ...a.deniedMcpServers];
   return out;
 }

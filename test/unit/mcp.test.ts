@@ -202,3 +202,24 @@ test('unit mcp: settings files carry mcpServers and the approval keys (merged, v
   await writeFile(file, JSON.stringify({ mcpServers: { s: { type: 'sse', url: 'http://x' } } }));
   assert.throws(() => loadSettings(dir, [file]), /settings\.json: mcpServers\.s\.type "sse" is not supported/);
 });
+
+test('unit mcp: allowedMcpServers / deniedMcpServers by name, command line and URL; deny wins; malformed entries are errors', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-allow-'));
+  const servers = {
+    gh: { type: 'http' as const, url: 'https://api.github.example/mcp' },
+    fs: { command: 'npx', args: ['-y', 'server-filesystem', '.'] },
+    ev: { command: 'node', args: ['everything.js'] },
+  };
+  const run = (approval: Parameters<typeof mergeMcpSettings>[1]) =>
+    resolveMcpServers({ cwd: dir, settingsServers: servers, approval: mergeMcpSettings(undefined, approval, 's.json')!.approval });
+  assert.deepEqual(Object.keys(run({ deniedMcpServers: [{ serverName: 'gh' }] }).servers), ['fs', 'ev']);
+  assert.deepEqual(Object.keys(run({ deniedMcpServers: [{ serverUrl: 'https://*.github.example/*' }] }).servers), ['fs', 'ev']);
+  assert.deepEqual(Object.keys(run({ deniedMcpServers: [{ serverCommand: ['npx', '-y', 'server-filesystem', '.'] }] }).servers), ['gh', 'ev']);
+  const allowed = run({ allowedMcpServers: [{ serverName: 'ev' }, { serverUrl: 'https://api.github.example/*' }], deniedMcpServers: [{ serverName: 'ev' }] });
+  assert.deepEqual(Object.keys(allowed.servers), ['gh'], 'deny wins over allow');
+  assert.ok(allowed.warnings.some((w) => /settings: mcpServers\.fs is not in allowedMcpServers; not started/.test(w)), allowed.warnings.join('\n'));
+  assert.ok(allowed.warnings.some((w) => /mcpServers\.ev is blocked by deniedMcpServers/.test(w)));
+  assert.deepEqual(Object.keys(run({ allowedMcpServers: [] }).servers), [], 'an empty allowlist allows nothing');
+  assert.throws(() => mergeMcpSettings(undefined, { deniedMcpServers: [{ serverName: 'a', serverUrl: 'b' }] }, 's.json'), /s\.json: deniedMcpServers\[0\] must be exactly one of/);
+  assert.throws(() => mergeMcpSettings(undefined, { allowedMcpServers: 'gh' }, 's.json'), /s\.json: allowedMcpServers must be a list/);
+});
