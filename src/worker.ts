@@ -16,7 +16,8 @@ import { ReadFilesStore } from './stores/readFilesStore';
 import { BUILTIN_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './tools/pool';
-import { LocalResultStore } from './tools/resultStore';
+import { LocalResultStore, resultFileName } from './tools/resultStore';
+import { createCompactActivities, type CompactDeps } from './activities/compact';
 import type { AnyTool } from './tools/Tool';
 import type { ToolPermissionContext } from './tools/permissionTypes';
 import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
@@ -99,8 +100,11 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
       return toolsToAPISchemas(createToolPool(registry.filter((t) => names.includes(t.name)), permission, listed && listed.tools.length > 0 ? { userTools: listed.tools } : {}));
     },
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
+    resultPath: (sessionId, toolUseId) => join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
   };
   const model = createModelActivities(modelDeps);
+  const compactDeps: CompactDeps = { ...modelDeps, ...(opts.hooks ? { hooks: opts.hooks } : {}) };
+  const compaction = createCompactActivities(compactDeps);
   const tools = createToolActivities({
     pool,
     ledger: new ExecutionLedger(blobs),
@@ -114,11 +118,12 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     callModel: model.callModel,
     appendTranscript: model.appendTranscript,
     loadTranscript: model.loadTranscript,
+    compactContext: compaction.compactContext,
     describeToolUses: tools.describeToolUses,
     runToolUse: tools.runToolUse,
     storeReadFiles: tools.storeReadFiles,
   };
-  return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
+  return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {

@@ -8,6 +8,9 @@ import { contentForHistory, messageForHistory, resolveMessages, type MessageByRe
 import type { TranscriptStore } from '../stores/messageStore';
 import { failureKindOfStatus, type TransientFailure } from '../engine/retry';
 import type { PayloadStore } from '../stores/payloadStore';
+import { isPromptTooLong, promptTooLongTokens, usageTotal, type ContextSettings } from '../engine/contextWindow';
+import type { ContextView } from '../engine/contextView';
+import { prepareModelRequest } from './modelRequest';
 
 export interface ModelSettings {
   model: string;
@@ -35,6 +38,11 @@ export interface CallModelInput {
   denyRules?: string[];
   /** The session's MCP servers: their tools are listed (tools/list, servers start on first use) and offered too. */
   mcp?: { servers: McpServers; cwd: string };
+  /** The model's view of the transcript (compaction summary, cleared results); absent: the whole transcript. */
+  view?: ContextView;
+  contextSettings?: ContextSettings;
+  /** false: send even above the auto-compact threshold (a PreCompact hook blocked compaction). */
+  autoCompact?: boolean;
 }
 
 /** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
@@ -46,6 +54,7 @@ export interface Tombstone {
 }
 
 export interface CallModelResult {
+  kind?: 'message';
   /**
    * The assistant message as history carries it (engine/payloads `messageForHistory`): tool_use
    * ids and names whole, large inputs, text and thinking as previews. The whole message is the
@@ -62,6 +71,27 @@ export interface CallModelResult {
   fallback: boolean;
   tombstones: Tombstone[];
   requestId?: string;
+  /** The view after this call: its baseline is this answer's usage. */
+  view: ContextView;
+  /** Where the request's cache breakpoints went. */
+  cacheBreakpoints?: string[];
+}
+
+/** The call was not made (auto) or the API refused the prompt as too long (reactive): compact, then call again. */
+export interface CompactionNeeded {
+  kind: 'compact';
+  trigger: 'auto' | 'reactive';
+  tokens: number;
+  view: ContextView;
+  /** Head including `append` (what compaction summarises). */
+  sentHead: string | null;
+  error?: string;
+}
+
+export type ModelCallOutcome = CallModelResult | CompactionNeeded;
+
+function promptTooLong(err: unknown): string | undefined {
+  return err instanceof Anthropic.APIError && err.status === 400 && isPromptTooLong(err.message) ? err.message : undefined;
 }
 
 export interface ModelDeps {
@@ -74,6 +104,8 @@ export interface ModelDeps {
   toolDefinitions: (toolNames: string[], denyRules?: string[], mcp?: CallModelInput['mcp'], warn?: (message: string) => void) => Promise<ToolDefinition[]>;
   /** Disable the non-streamed fallback (the reference's CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK). */
   disableFallback?: boolean;
+  /** Where a session's stored tool results live; cleared old results are kept there for Read. */
+  resultPath?: (sessionId: string, toolUseId: string) => string;
 }
 
 /** Retry on purpose: overload, rate limit, server errors and lost connections retry; client errors do not. */
@@ -163,26 +195,28 @@ export function activityRuntime(): CallRuntime {
 }
 
 /** One model call: streamed, with a non-streamed fallback when the stream fails mid-way. */
-export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime): Promise<CallModelResult> {
+export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime): Promise<ModelCallOutcome> {
     const sentHead = await deps.transcripts.append(input.head, input.append);
-    const messages = await deps.transcripts.load(sentHead);
     // Listing MCP tools may start servers (up to MCP_TIMEOUT): keep heartbeating meanwhile.
     const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
-    let tools: ToolDefinition[];
+    let prepared: Awaited<ReturnType<typeof prepareModelRequest>>;
     try {
-      tools = await deps.toolDefinitions(input.toolNames, input.denyRules, input.mcp, (m) => ctx.warn(m, { sessionId: input.sessionId }));
+      prepared = await prepareModelRequest(deps, { ...input, head: sentHead, warn: (m) => ctx.warn(m, { sessionId: input.sessionId }) });
     } finally {
       if (listing) clearInterval(listing);
     }
+    if (prepared.kind === 'compact') return { ...prepared, sentHead };
+    const { params } = prepared;
     const client = deps.anthropic();
-    const params: Anthropic.MessageCreateParamsNonStreaming = {
-      model: input.settings.model,
-      max_tokens: input.settings.maxTokens,
-      messages: messages as Anthropic.MessageParam[],
-      ...(input.settings.system ? { system: input.settings.system } : {}),
-      ...(input.settings.temperature !== undefined ? { temperature: input.settings.temperature } : {}),
-      ...(tools.length > 0 ? { tools: tools as Anthropic.Tool[] } : {}),
-    };
+    const reactive = (message: string): CompactionNeeded => ({
+      kind: 'compact',
+      trigger: 'reactive',
+      tokens: promptTooLongTokens(message)?.actual ?? prepared.tokens,
+      view: prepared.view,
+      sentHead,
+      error: message,
+    });
+    const requestOptions = (signal: AbortSignal) => ({ signal, maxRetries: 0, ...(prepared.betas.length > 0 ? { headers: { 'anthropic-beta': prepared.betas.join(',') } } : {}) });
     const signal = ctx.signal;
     // The non-streamed fallback may take minutes without events: keep heartbeating meanwhile.
     const ticker = setInterval(() => ctx.heartbeat({ phase: 'waiting' }), 5000);
@@ -193,7 +227,7 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
     let requestId: string | undefined;
 
     let events = 0;
-    const stream = client.messages.stream(params, { signal, maxRetries: 0 });
+    const stream = client.messages.stream(params, requestOptions(signal));
     try {
       for await (const event of stream) {
         events++;
@@ -203,6 +237,8 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
       requestId = stream.request_id ?? undefined;
     } catch (err) {
       if (signal.aborted) throw err;
+      const tooLong = promptTooLong(err);
+      if (tooLong !== undefined) return reactive(tooLong);
       const partial = stream.currentMessage;
       // Nothing arrived: an ordinary failed request (status error, refused connection) —
       // Temporal's retry policy handles it. A stream that failed mid-way falls back instead.
@@ -220,19 +256,25 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
         // An explicit timeout: without one the SDK refuses a non-streamed request whose max_tokens
         // it expects to take over ten minutes (any max_tokens above ~21k). Heartbeats keep the
         // activity alive meanwhile; its own timeout bounds the whole call.
-        final = await client.messages.create(params, { signal, maxRetries: 0, timeout: NON_STREAMED_TIMEOUT_MS });
+        final = await client.messages.create(params, { ...requestOptions(signal), timeout: NON_STREAMED_TIMEOUT_MS });
         requestId = (final as { _request_id?: string | null })._request_id ?? undefined;
       } catch (err2) {
         if (signal.aborted) throw err2;
+        const tooLong = promptTooLong(err2);
+        if (tooLong !== undefined) return reactive(tooLong);
         throw classifyModelError(err2);
       }
     }
     const message = toAssistant(final.content);
     const head = await deps.transcripts.append(sentHead, [message]);
     clearInterval(ticker);
+    const usage = toUsage(final.usage);
     return {
+      kind: 'message',
       message: messageForHistory(message),
-      usage: toUsage(final.usage),
+      usage,
+      view: { ...prepared.view, baseline: { tokens: usageTotal(usage), messages: prepared.transcriptLength + 1 } },
+      cacheBreakpoints: prepared.breakpoints,
       stopReason: final.stop_reason ?? 'end_turn',
       head,
       sentHead,
@@ -247,7 +289,7 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
 }
 
 export function createModelActivities(deps: ModelDeps) {
-  async function callModel(input: CallModelInput): Promise<CallModelResult> {
+  async function callModel(input: CallModelInput): Promise<ModelCallOutcome> {
     return callModelWith(deps, input, activityRuntime());
   }
 

@@ -6,6 +6,7 @@ import type { AgentContext } from './context';
 import type { Message, Usage } from './messages';
 import type { ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
+import type { CompactionRecord, ContextView } from './contextView';
 
 export type SessionStatusName =
   | 'running'
@@ -47,6 +48,10 @@ export interface SessionState {
   interrupted: boolean;
   /** Unique per session (not per workflow id): keys the execution ledger. Set by the scheduler. */
   ledgerKey?: string;
+  /** The model's view of the transcript (compaction summary, cleared results); absent: all of it. */
+  view?: ContextView;
+  /** The session's compactions (the last 100): status, `transcript` and the audit show them. */
+  compactions?: CompactionRecord[];
 }
 
 export interface SessionConfig {
@@ -72,6 +77,10 @@ export interface TurnReport {
   text: string;
   /** Why the turn failed (reason 'failed'). */
   error?: string;
+  /** The model's view after the turn, its compactions and their summarizing calls' usage. */
+  view?: ContextView;
+  compactions?: readonly CompactionRecord[];
+  compactionUsage?: Usage;
 }
 
 export interface SessionExecutor {
@@ -189,6 +198,9 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
     state.usage = addUsage(state.usage, report.usage);
     state.lastUsage = report.usage;
   }
+  if (report.compactionUsage) state.usage = addUsage(state.usage, report.compactionUsage);
+  if (report.view) state.view = report.view;
+  if (report.compactions?.length) state.compactions = [...(state.compactions ?? []), ...report.compactions].slice(-100);
   for (const r of report.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
   if (report.text) state.lastText = report.text;
 

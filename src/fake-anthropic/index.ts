@@ -21,6 +21,8 @@ export type { ToolCallSpec } from './responses';
 export { accumulateMessage, encodeSseEvent, parseSse, SseStreamError } from './sse';
 export type { SseEvent } from './sse';
 export { checkToolPairing, validateMessagesRequest } from './validate';
+export { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage } from './promptCache';
+export type { CacheUsage, PromptCacheOptions, PromptSegment } from './promptCache';
 export { lastMessage, lastToolResults, lastUserText } from './requests';
 export type {
   ApiErrorType,

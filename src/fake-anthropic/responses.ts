@@ -136,6 +136,8 @@ export function errorBody(type: string, message: string, requestId?: string): Wi
 export interface BuildContext {
   model: string;
   inputTokens: number;
+  /** Prompt-cache usage of the request (the fake's cache simulation). */
+  cache?: { creation: number; read: number };
   nextToolUseId: () => string;
   nextMessageId: () => string;
 }
@@ -163,8 +165,8 @@ export function buildMessage(spec: MessageSpec, ctx: BuildContext): WireMessage 
   const hasToolUse = content.some((b) => b.type === 'tool_use');
   const usage: WireUsage = {
     input_tokens: ctx.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: ctx.cache?.creation ?? 0,
+    cache_read_input_tokens: ctx.cache?.read ?? 0,
     output_tokens: estimateTokens(outputChars),
     service_tier: 'standard',
     ...spec.usage,

@@ -14,6 +14,7 @@ import {
 } from './responses';
 import { accumulateMessage, encodeSseEvent, parseSse, splitSseFrames, type SseEvent } from './sse';
 import { validateMessagesRequest } from './validate';
+import { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage, type PromptCacheOptions } from './promptCache';
 import type {
   ErrorSpec,
   MessageSpec,
@@ -49,6 +50,15 @@ export interface FakeAnthropicOptions {
   rateLimitHeaders?: boolean;
   /** Receives one line per request handled (for the demo's verbose mode). */
   log?: (line: string) => void;
+  /**
+   * The model's context window: a prompt above it is refused with HTTP 400 `prompt is too long:
+   * N tokens > W maximum`, as the API does (before any scripted response is used). Default: none.
+   */
+  contextWindow?: number;
+  /** Prompt-cache simulation for `cache_control` breakpoints (on by default; `false` turns it off). */
+  promptCache?: PromptCacheOptions | false;
+  /** Characters per token of the fake's token counting. Default 4. */
+  charsPerToken?: number;
 }
 
 export interface FakeAnthropicServer {
@@ -72,6 +82,8 @@ export interface FakeAnthropicServer {
   toolUseId(n: number): string;
   /** Throws unless nothing unexpected happened and the queue is empty. */
   assertDone(): void;
+  /** Change (or remove) the enforced context window from now on. */
+  setContextWindow(tokens: number | undefined): void;
   /** Stop listening and cut open connections (in-flight streams included). */
   close(): Promise<void>;
 }
@@ -132,10 +144,6 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-function estimateInputTokens(request: MessagesRequest): number {
-  const text = JSON.stringify([request.system ?? null, request.messages, request.tools ?? null]);
-  return Math.max(1, Math.ceil(text.length / 4));
-}
 
 export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
   const queue: ResponseSpec[] = [...(opts.responses ?? [])];
@@ -147,6 +155,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   let toolUseCounter = 0;
   let messageCounter = 0;
   let requestCounter = 0;
+  let contextWindow = opts.contextWindow;
+  const promptCache = opts.promptCache === false ? undefined : new PromptCacheSim(opts.promptCache ?? {});
 
   const baseHeaders = (requestId: string): Record<string, string> => ({ 'request-id': requestId });
   const rateLimitHeaders = (): Record<string, string> => {
@@ -239,9 +249,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     requestId: string,
     signal: AbortSignal,
   ): Promise<void> => {
+    const segments = promptSegments(request, opts.charsPerToken);
+    const cache = promptCache ? promptCache.use(segments) : { input_tokens: promptTokens(segments), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     const message = buildMessage(spec, {
       model: request.model,
-      inputTokens: estimateInputTokens(request),
+      inputTokens: cache.input_tokens,
+      cache: { creation: cache.cache_creation_input_tokens, read: cache.cache_read_input_tokens },
       nextToolUseId: () => fakeToolUseId(++toolUseCounter),
       nextMessageId: () => fakeMessageId(++messageCounter),
     });
@@ -401,6 +414,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const validation = validateMessagesRequest(body, { toolPairing: opts.validateToolPairing !== false });
     if (!validation.ok) return fail('invalid_request', 400, 'invalid_request_error', validation.message);
     record.valid = true;
+    if (contextWindow !== undefined) {
+      const tokens = promptTokens(promptSegments(validation.request, opts.charsPerToken));
+      if (tokens > contextWindow) {
+        return sendError(res, record, requestId, { status: 400, type: 'invalid_request_error', message: promptTooLongMessage(tokens, contextWindow) }, 'error');
+      }
+    }
 
     const next = await nextSpec(validation.request, record);
     if ('failure' in next) return fail(next.failure, 500, 'api_error', next.message);
@@ -482,6 +501,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       const problems = unexpected.map((u) => `request #${u.request.index} ${u.kind}: ${u.message}`);
       if (queue.length > 0) problems.push(`${queue.length} scripted response(s) were never requested`);
       if (problems.length > 0) throw new Error(`fake Anthropic: ${problems.join('; ')}`);
+    },
+    setContextWindow(tokens) {
+      contextWindow = tokens;
     },
     close() {
       closed ??= new Promise<void>((resolve, reject) => {

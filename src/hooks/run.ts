@@ -59,7 +59,7 @@ export function parseHookStdout(stdout: string): HookOutput | undefined {
   }
 }
 
-async function runOne(h: MatchedHook, event: HookEventName, input: HookInput, env: HookRunEnv): Promise<HookRun> {
+export async function runOne(h: MatchedHook, event: HookEventName, input: HookInput, env: HookRunEnv): Promise<HookRun> {
   const started = Date.now();
   if (h.def.type === 'command') {
     const r = await runShellCommand(h.def.command, {

@@ -1,7 +1,7 @@
 // Hook configuration and wire shapes, in the reference agent's format.
 import type { PermissionMode } from '../tools/permissionTypes';
 
-export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse'] as const;
+export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PreCompact'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /** Default timeout of a hook, in seconds (the reference's current default). */
@@ -73,7 +73,16 @@ export interface PostToolUseHookInput extends HookInputBase {
   tool_response: unknown;
 }
 
-export type HookInput = PreToolUseHookInput | PostToolUseHookInput;
+/** Before a compaction; the matcher selects the trigger (`auto` or `manual`). */
+export interface PreCompactHookInput {
+  hook_event_name: 'PreCompact';
+  session_id: string;
+  cwd: string;
+  trigger: 'auto' | 'manual';
+  custom_instructions: string | null;
+}
+
+export type HookInput = PreToolUseHookInput | PostToolUseHookInput | PreCompactHookInput;
 
 /** What a hook may print on stdout (exit 0) or a function hook may return. All optional. */
 export interface HookOutput {

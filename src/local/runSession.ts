@@ -5,6 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { callModelWith, type CallModelResult, type CallRuntime } from '../activities/model';
+import { compactContextWith } from '../activities/compact';
+import type { CompactionRecord } from '../engine/contextView';
+import { managedModelStep, newModelStepState, type ManagedModelStep } from '../workflows/modelStep';
 import type { ToolSessionSettings } from '../activities/tools';
 import { initialContext, type AgentContext } from '../engine/context';
 import type { Message, ToolUseBlock } from '../engine/messages';
@@ -41,6 +44,8 @@ export interface LocalSessionResult extends SessionResult {
   records: ToolCallRecord[];
   turnsDetail: Array<{ turn: number; reason: string; batches: TurnOutcome['batches'] }>;
   context: AgentContext;
+  /** Compactions of the model's view (the transcript under `head` keeps everything). */
+  compactions: CompactionRecord[];
 }
 
 export interface LocalSessionStatus {
@@ -178,6 +183,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     turnAbort = abort;
     const signal = abort.signal;
     let model: CallModelResult | undefined;
+    let step: ManagedModelStep | undefined;
+    const stepState = newModelStepState();
     const executor: TurnExecutor = {
       now: () => Date.now(),
       onOutage(o) {
@@ -189,7 +196,25 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       async callModel(attempt) {
         if (signal.aborted) return { kind: 'interrupted' };
         try {
-          model = await callModelWith(deps.modelDeps, { sessionId, turn, head: state.head, append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny, ...mcpModel }, runtime(signal, attempt === 1 ? `model-${turn}` : `model-${turn}-attempt-${attempt}`));
+          // The same model step as the turn workflow (clearing, auto/reactive compaction), called directly.
+          step = await managedModelStep(
+            {
+              sessionId, turn, head: state.head, append, model: input.model, tools: input.tools, rules: input.rules, permissionMode: input.permissionMode,
+              context: state.context, maxConcurrency: 1, approvalTimeoutMs: 0,
+              ...(state.view ? { view: state.view } : {}),
+              ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
+              ...(input.hooks ? { hooks: input.hooks } : {}),
+              ...(session.mcpServers ? { mcpServers: session.mcpServers } : {}),
+            },
+            {
+              callModel: (args, id) => callModelWith(deps.modelDeps, args, runtime(signal, id)),
+              compact: (args, id) => compactContextWith(deps.compactDeps, args, runtime(signal, id)),
+            },
+            stepState,
+            attempt,
+          );
+          if (step.kind === 'interrupted') return { kind: 'interrupted' };
+          model = step.result;
         } catch (err) {
           if (signal.aborted) return { kind: 'interrupted' };
           // The activity's classification: a retryable failure is waited out, the rest ends the turn.
@@ -241,6 +266,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       ...(outcome.usage ? { usage: outcome.usage } : {}),
       records: outcome.records,
       text: previewOf(text, 2000),
+      ...(step ? { view: step.view, compactions: step.compactions } : {}),
+      ...(step?.compactionUsage ? { compactionUsage: step.compactionUsage } : {}),
     };
   }
 
@@ -284,7 +311,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     status = end.status;
     phase = 'ended';
     endReason = end.endReason;
-    return { status: end.status, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: end.endReason, sessionId, records: allRecords, turnsDetail, context: state.context };
+    return { status: end.status, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: end.endReason, sessionId, records: allRecords, turnsDetail, context: state.context, compactions: state.compactions ?? [] };
   })();
 
   return {

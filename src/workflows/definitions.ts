@@ -6,6 +6,8 @@ import type { Message, Usage } from '../engine/messages';
 import type { SessionPhase, SessionState, SessionStatusName } from '../engine/session';
 import type { OutageState } from '../engine/retry';
 import type { DecisionRecord, ToolCallStatus } from '../engine/records';
+import type { ContextSettings } from '../engine/contextWindow';
+import type { CompactionRecord, ContextView } from '../engine/contextView';
 import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
 import type { SandboxSettings } from '../sandbox/settings';
 import type { McpServers } from '../mcp/config';
@@ -66,6 +68,8 @@ export interface SessionInput {
   maxOutageMs?: number;
   /** Whether the DurableAgentStatus search attribute is registered on the namespace. */
   useSearchAttributes?: boolean;
+  /** Context window management and prompt caching (auto-compaction, clearing old tool results). */
+  contextManagement?: ContextSettings;
 }
 
 export type { SessionStatusName };
@@ -123,6 +127,9 @@ export interface SessionStatus {
   outage?: OutageState;
   endReason?: string;
   currentTurnWorkflowId?: string;
+  /** Compactions so far (the last 100) and the tokens the model's view held after the last answer. */
+  compactions?: CompactionRecord[];
+  contextTokens?: number;
 }
 
 export interface SessionResult {
@@ -158,6 +165,9 @@ export interface TurnWorkflowInput {
   retry?: { retryCapMs?: number; maxOutageMs?: number };
   toolTaskQueue?: string;
   toolHeartbeatTimeoutMs?: number;
+  /** The model's view at the start of the turn; absent: the whole transcript. */
+  view?: ContextView;
+  contextSettings?: ContextSettings;
 }
 
 export interface TurnWorkflowResult extends TurnSummary {
@@ -169,6 +179,10 @@ export interface TurnWorkflowResult extends TurnSummary {
   readFilesRef?: string | null;
   stopReason?: string;
   error?: string;
+  /** The model's view after the turn, and the compactions it ran (with their own usage). */
+  view?: ContextView;
+  compactions?: CompactionRecord[];
+  compactionUsage?: Usage;
 }
 
 export interface ApprovalDecisionInput {

@@ -99,6 +99,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     ...(outage ? { outage } : {}),
     ...(endReason ? { endReason } : {}),
     ...(child ? { currentTurnWorkflowId: child.workflowId } : {}),
+    ...(state.compactions?.length ? { compactions: state.compactions } : {}),
+    ...(state.view ? { contextTokens: state.view.baseline.tokens } : {}),
   }));
   setHandler(transcriptHeadQuery, () => state.head);
   setHandler(sendMessageSignal, ({ text }) => {
@@ -212,6 +214,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
             : {}),
           ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
           ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
+          ...(state.view ? { view: state.view } : {}),
+          ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
         },
       ],
     });

@@ -22,6 +22,8 @@ import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engi
 import { describeOutage, nextAttempt, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
 import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../engine/turn';
 import type { createModelActivities, CallModelResult } from '../activities/model';
+import type { createCompactActivities } from '../activities/compact';
+import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
 import type { createToolActivities, ToolSessionSettings } from '../activities/tools';
 import {
   APPROVAL_OUTCOME_PATCH,
@@ -38,7 +40,7 @@ import {
   type TurnWorkflowResult,
 } from './definitions';
 
-type ModelActivities = ReturnType<typeof createModelActivities>;
+type ModelActivities = ReturnType<typeof createModelActivities> & ReturnType<typeof createCompactActivities>;
 type ToolActivities = ReturnType<typeof createToolActivities>;
 
 // One attempt per model activity: the turn itself waits out outages (engine/retry.ts), so that the
@@ -149,6 +151,8 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   };
 
   let modelResult: CallModelResult | undefined;
+  let modelStep: ManagedModelStep | undefined;
+  const stepState = newModelStepState();
   const isStopped = (): boolean => interrupted;
 
   const policy = retryPolicy(input.retry ?? {});
@@ -184,12 +188,22 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     sleep: async (ms) => ((await condition(() => interrupted, ms)) ? 'interrupted' : 'done'),
     async callModel(attempt): Promise<ModelCallResult> {
       try {
-        modelResult = await scope.run(() =>
-          model.callModel.executeWithOptions(
-            { activityId: attemptId(`model-${input.turn}`, attempt), summary: `Model call (turn ${input.turn}, ${input.model.model})${attempt > 1 ? `, attempt ${attempt}` : ''}` },
-            [{ sessionId: input.sessionId, turn: input.turn, head: input.head, append: input.append, settings: input.model, toolNames: input.tools, denyRules: input.rules.deny, ...(input.mcpServers ? { mcp: { servers: input.mcpServers, cwd: input.context.cwd } } : {}) }],
-          ),
+        // Context management (clearing, auto/reactive compaction) is the engine's model step;
+        // its state survives this turn's outage retries (a compaction is not redone).
+        modelStep = await managedModelStep(
+          input,
+          {
+            callModel: (args, activityId, summary) => scope.run(() => model.callModel.executeWithOptions({ activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` }, [args])),
+            compact: (args, activityId, summary) => scope.run(() => model.compactContext.executeWithOptions({ activityId, summary }, [args])),
+          },
+          stepState,
+          attempt,
         );
+        if (modelStep.kind === 'interrupted') {
+          interrupted = true;
+          return { kind: 'interrupted' };
+        }
+        modelResult = modelStep.result;
       } catch (err) {
         if (interrupted || isCancellation(err)) {
           interrupted = true;
@@ -298,5 +312,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     context: { ...outcome.context, readFiles: {} },
     ...(readFilesRef ? { readFilesRef } : {}),
     ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
+    ...(modelStep ? { view: modelStep.view, compactions: modelStep.compactions } : {}),
+    ...(modelStep?.compactionUsage ? { compactionUsage: modelStep.compactionUsage } : {}),
   };
 }

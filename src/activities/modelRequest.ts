@@ -1,0 +1,153 @@
+// Shaping a Messages API request from the stored transcript: the model's view (compaction summary,
+// cleared old tool results), the decision to compact first, cache breakpoints and the `[1m]` beta.
+// The decisions are the engine's (pure); this file does the loading and storing around them.
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  apiModelId,
+  autoCompactThreshold,
+  betasForModel,
+  clearToolResultsThreshold,
+  DEFAULT_KEEP_TOOL_RESULTS,
+  estimateTokens,
+  type ContextSettings,
+} from '../engine/contextWindow';
+import { buildModelView, INITIAL_VIEW, planClearing, tokensInUse, type ContextView } from '../engine/contextView';
+import type { Message, ToolResultBlockParam } from '../engine/messages';
+import { applyCacheBreakpoints } from '../engine/promptCache';
+import type { TranscriptStore } from '../stores/messageStore';
+import type { CallModelInput } from './model';
+
+export interface RequestSettings {
+  model: string;
+  maxTokens: number;
+  system?: string;
+  temperature?: number;
+}
+
+export interface RequestDeps {
+  transcripts: TranscriptStore;
+  toolDefinitions: (toolNames: string[], denyRules?: string[], mcp?: CallModelInput['mcp'], warn?: (message: string) => void) => Promise<Array<{ name: string; description: string; input_schema: Record<string, unknown> }>>;
+  /** Where a session's stored tool results live (`<dir>/<tool_use_id>.txt`); cleared results are kept there. */
+  resultPath?: (sessionId: string, toolUseId: string) => string;
+}
+
+export interface PreparedRequest {
+  kind: 'request';
+  params: Anthropic.MessageCreateParamsNonStreaming;
+  betas: string[];
+  view: ContextView;
+  /** Messages in the full transcript (the baseline after the answer is this + 1). */
+  transcriptLength: number;
+  tokens: number;
+  breakpoints: string[];
+}
+
+export interface NeedsCompaction {
+  kind: 'compact';
+  trigger: 'auto';
+  tokens: number;
+  view: ContextView;
+}
+
+export interface LoadedContext {
+  full: Message[];
+  summary: Message[];
+  tools: Array<{ name: string; description: string; input_schema: Record<string, unknown> }>;
+  /** Estimated tokens of the system prompt and tools (in every request). */
+  fixedTokens: number;
+  locate: (toolUseId: string) => string | undefined;
+}
+
+export async function loadContext(
+  deps: RequestDeps,
+  input: { sessionId: string; head: string | null; view: ContextView; settings: RequestSettings; toolNames: string[]; denyRules?: string[]; mcp?: CallModelInput['mcp']; warn?: (message: string) => void },
+): Promise<LoadedContext> {
+  const [full, summary, tools] = await Promise.all([
+    deps.transcripts.load(input.head),
+    input.view.summaryHead ? deps.transcripts.load(input.view.summaryHead) : Promise.resolve([] as Message[]),
+    deps.toolDefinitions(input.toolNames, input.denyRules, input.mcp, input.warn),
+  ]);
+  const resultPath = deps.resultPath;
+  return {
+    full,
+    summary,
+    tools,
+    fixedTokens: estimateTokens(input.settings.system ?? '') + estimateTokens(tools),
+    locate: resultPath ? (id) => resultPath(input.sessionId, id) : () => undefined,
+  };
+}
+
+/** Keeps a cleared result readable: written once under its tool_use_id (a stored large result is never overwritten). */
+async function keepClearedResults(full: readonly Message[], ids: readonly string[], locate: (id: string) => string | undefined): Promise<void> {
+  const wanted = new Set(ids);
+  for (const m of full) {
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      if (b.type !== 'tool_result' || !wanted.has(b.tool_use_id)) continue;
+      const path = locate(b.tool_use_id);
+      if (!path) continue;
+      try {
+        await access(path);
+        continue;
+      } catch {
+        // not stored yet
+      }
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, textOf(b), 'utf8');
+    }
+  }
+}
+
+function textOf(b: ToolResultBlockParam): string {
+  return typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join('');
+}
+
+/**
+ * The request for this turn, or "compact first". Old tool results are cleared here (a pure plan,
+ * stored results) once the clearing threshold is passed; above the auto-compact threshold the
+ * answer is `compact` unless `autoCompact` is off.
+ */
+export async function prepareModelRequest(
+  deps: RequestDeps,
+  input: {
+    sessionId: string;
+    head: string | null;
+    view?: ContextView;
+    settings: RequestSettings;
+    toolNames: string[];
+    denyRules?: string[];
+    contextSettings?: ContextSettings;
+    autoCompact?: boolean;
+    mcp?: CallModelInput['mcp'];
+    warn?: (message: string) => void;
+  },
+): Promise<PreparedRequest | NeedsCompaction> {
+  const cs = input.contextSettings ?? {};
+  let view = input.view ?? INITIAL_VIEW;
+  const ctx = await loadContext(deps, { ...input, view });
+  const { full, summary, tools, fixedTokens, locate } = ctx;
+  const { model, maxTokens } = input.settings;
+  let tokens = tokensInUse(full, summary, view, fixedTokens);
+  const clearAt = clearToolResultsThreshold(model, maxTokens, cs);
+  const plan = planClearing(full, view, { tokens, clearAt, keep: cs.keepToolResults ?? DEFAULT_KEEP_TOOL_RESULTS, minFree: Math.floor(clearAt * 0.1) });
+  if (plan) {
+    await keepClearedResults(full, plan.toolUseIds, locate);
+    tokens = Math.max(0, tokens - plan.freed);
+    view = { ...view, clearedBefore: plan.clearedBefore, baseline: { tokens, messages: full.length } };
+  }
+  if (input.autoCompact !== false && cs.autoCompact !== false && tokens >= autoCompactThreshold(model, maxTokens, cs)) {
+    return { kind: 'compact', trigger: 'auto', tokens, view };
+  }
+  const shaped = applyCacheBreakpoints({ ...(input.settings.system ? { system: input.settings.system } : {}), tools, messages: buildModelView(full, summary, view, locate) }, cs.promptCaching !== false);
+  const params: Anthropic.MessageCreateParamsNonStreaming = {
+    model: apiModelId(model),
+    max_tokens: maxTokens,
+    messages: shaped.messages as Anthropic.MessageParam[],
+    ...(shaped.system ? { system: shaped.system as Anthropic.TextBlockParam[] } : {}),
+    ...(input.settings.temperature !== undefined ? { temperature: input.settings.temperature } : {}),
+    ...(shaped.tools.length > 0 ? { tools: shaped.tools as Anthropic.Tool[] } : {}),
+  };
+  return { kind: 'request', params, betas: betasForModel(model, cs), view, transcriptLength: full.length, tokens, breakpoints: shaped.breakpoints };
+}
