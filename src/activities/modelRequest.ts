@@ -131,7 +131,7 @@ export async function prepareModelRequest(
   const { model, maxTokens } = input.settings;
   let tokens = tokensInUse(full, summary, view, fixedTokens);
   const clearAt = clearToolResultsThreshold(model, maxTokens, cs);
-  const plan = planClearing(full, view, { tokens, clearAt, keep: cs.keepToolResults ?? DEFAULT_KEEP_TOOL_RESULTS, minFree: Math.floor(clearAt * 0.1) });
+  const plan = planClearing(full, view, { tokens, clearAt, keep: cs.keepToolResults ?? DEFAULT_KEEP_TOOL_RESULTS, minFree: Math.floor(clearAt * 0.2) });
   if (plan) {
     await keepClearedResults(full, plan.toolUseIds, locate);
     tokens = Math.max(0, tokens - plan.freed);

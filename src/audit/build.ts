@@ -5,10 +5,12 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { CallModelInput, CallModelResult, Tombstone } from '../activities/model';
+import type { CallModelInput, ModelCallOutcome, Tombstone } from '../activities/model';
+import { addUsage } from '../engine/contextWindow';
+import { compactionEntry } from './compactions';
 import { decisionFromReason } from '../activities/tools';
 import { SessionNotFoundError } from '../client';
-import type { AssistantContentBlock, ToolResultBlockParam, ToolUseBlock } from '../engine/messages';
+import type { AssistantContentBlock, ToolResultBlockParam, ToolUseBlock, Usage } from '../engine/messages';
 import { partitionToolCalls } from '../engine/partition';
 import type { DecisionRecord, ToolCallRecord } from '../engine/records';
 import type { ToolRunResult, ToolUseDescription } from '../engine/turn';
@@ -18,6 +20,7 @@ import type { CompactRecord, SessionInput, SessionResult, TurnWorkflowInput, Tur
 import type {
   AuditActivity,
   AuditApproval,
+  AuditCompaction,
   AuditDecision,
   AuditModelCall,
   AuditReport,
@@ -277,9 +280,10 @@ interface TurnRef {
 interface TurnAudit {
   model?: AuditModelCall;
   tools: AuditToolCall[];
+  compactions: AuditCompaction[];
   open: boolean;
   reason?: string;
-  usage?: { input_tokens: number; output_tokens: number };
+  usage?: Usage;
 }
 
 /** The local-activity marker of describeToolUses, when it can be read: concurrency safety per block. */
@@ -365,9 +369,14 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
   const byId = new Map<string, ActivityTrack>();
   for (const a of activities) byId.set(a.activityId, a);
 
-  // The model call.
-  // An outage makes several model activities in one turn (model-<n>, model-<n>-attempt-<k>): one
-  // model call with all their attempts and failures; the last one answered.
+  // Compactions (compact-<n>) of this turn's model step.
+  const compactions = activities.filter((a) => a.type === 'compactContext').map((a) => {
+    const v = activityView(a, pending.get(a.activityId));
+    return compactionEntry({ activityId: a.activityId, input: a.input, result: a.result, attempts: v.attempts, status: v.outcome === 'completed' ? 'ok' : v.outcome, ...(v.startedAt ?? v.scheduledAt ? { startedAt: (v.startedAt ?? v.scheduledAt) as string } : {}), ...(v.endedAt ? { endedAt: v.endedAt } : {}), failures: v.failures }, turn, ref.run);
+  });
+  // The model call. An outage or a compaction makes several model activities in one turn
+  // (model-<n>, model-<n>-attempt-<k>, model-<n>-2 after a compaction): one model call with all
+  // their attempts and failures; the last one answered.
   const modelTracks = activities.filter((a) => a.type === 'callModel');
   const modelTrack = modelTracks[modelTracks.length - 1];
   let model: AuditModelCall | undefined;
@@ -382,7 +391,8 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
       ...(views[0]?.scheduledAt ? { scheduledAt: views[0].scheduledAt } : {}),
     };
     const mIn = modelTrack.input as CallModelInput | undefined;
-    const mOut = modelTrack.outcome === 'completed' ? (modelTrack.result as CallModelResult | undefined) : undefined;
+    const out = modelTrack.outcome === 'completed' ? (modelTrack.result as ModelCallOutcome | undefined) : undefined;
+    const mOut = out && out.kind !== 'compact' ? out : undefined;
     blocks = (mOut?.message.content ?? []).filter((b): b is ToolUseBlock => b.type === 'tool_use');
     const text = (mOut?.message.content ?? []).filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join(' ');
     model = {
@@ -532,9 +542,10 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
   return {
     ...(model ? { model } : {}),
     tools,
+    compactions,
     open,
     ...(result?.reason ? { reason: result.reason } : closeError ? { reason: `failed: ${closeError}` } : {}),
-    ...(model?.usage ? { usage: { input_tokens: model.usage.input_tokens, output_tokens: model.usage.output_tokens } } : {}),
+    usage: compactions.reduce((u, c) => addUsage(u, c.usage), addUsage({ input_tokens: 0, output_tokens: 0 }, model?.usage)),
   };
 }
 
@@ -660,15 +671,14 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
   const turns = await mapLimit(turnRefs, opts.concurrency ?? 6, (ref) => auditTurn(client, ref, opts));
   const modelCalls: AuditModelCall[] = [];
   const toolCalls: AuditToolCall[] = [];
-  const usage = { input_tokens: 0, output_tokens: 0 };
+  const compactions: AuditCompaction[] = [];
+  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
   for (const t of turns) {
     if (!t) continue;
     if (t.model) modelCalls.push(t.model);
     toolCalls.push(...t.tools);
-    if (t.usage) {
-      usage.input_tokens += t.usage.input_tokens;
-      usage.output_tokens += t.usage.output_tokens;
-    }
+    compactions.push(...t.compactions);
+    usage = addUsage(usage, t.usage);
   }
 
   let status = closeStatus;
@@ -696,10 +706,11 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
     ...(startedAt !== undefined ? { startedAt: iso(startedAt) } : {}),
     ...(endedAt !== undefined ? { endedAt: iso(endedAt) } : {}),
     usage,
+    ...(compactions.length ? { compactions: compactions.length } : {}),
     toolCalls: toolCalls.length,
     modelCalls: modelCalls.length,
     messages,
     interrupts,
   };
-  return { session, modelCalls, toolCalls };
+  return { session, modelCalls, toolCalls, ...(compactions.length ? { compactions } : {}) };
 }

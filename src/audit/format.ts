@@ -1,11 +1,12 @@
 // Output formats of the audit report: a readable ledger and JSON lines.
-import type { AuditDecision, AuditEntry, AuditModelCall, AuditReport, AuditToolCall } from './types';
+import type { AuditCompaction, AuditDecision, AuditEntry, AuditModelCall, AuditReport, AuditToolCall } from './types';
 
-/** Model and tool calls in time order (a call without a time keeps its place after the one before it). */
-export function auditEntries(report: AuditReport): Array<AuditModelCall | AuditToolCall> {
-  const natural: Array<AuditModelCall | AuditToolCall> = [];
+/** Compactions, model and tool calls in time order (a call without a time keeps its place after the one before it). */
+export function auditEntries(report: AuditReport): Array<AuditModelCall | AuditToolCall | AuditCompaction> {
+  const natural: Array<AuditModelCall | AuditToolCall | AuditCompaction> = [];
   const turns = [...new Set([...report.modelCalls.map((m) => m.turn), ...report.toolCalls.map((t) => t.turn)])].sort((a, b) => a - b);
   for (const turn of turns) {
+    natural.push(...(report.compactions ?? []).filter((c) => c.turn === turn));
     natural.push(...report.modelCalls.filter((m) => m.turn === turn));
     natural.push(...report.toolCalls.filter((t) => t.turn === turn));
   }
@@ -70,8 +71,36 @@ function toolLine(c: AuditToolCall): string {
   ].join('  ');
 }
 
+function usageText(u: AuditModelCall['usage']): string {
+  if (!u) return '';
+  const cache = u.cache_read_input_tokens || u.cache_creation_input_tokens ? ` (cache read ${u.cache_read_input_tokens ?? 0} / written ${u.cache_creation_input_tokens ?? 0})` : '';
+  return `in ${u.input_tokens} / out ${u.output_tokens}${cache}`;
+}
+
+function compactionLine(c: AuditCompaction): string {
+  const tokens = c.tokensAfter !== undefined ? `${c.tokensBefore ?? '?'} → ${c.tokensAfter} tokens` : `${c.tokensBefore ?? '?'} tokens`;
+  const extras = [
+    usageText(c.usage),
+    c.blockedBy ? `blocked by PreCompact hook: ${cut(c.blockedBy, 60)}` : '',
+    c.hooks.length ? `hooks: ${c.hooks.map((h) => `${cut(h.hook, 30)} ${h.outcome}`).join(', ')}` : '',
+    c.failures.length ? `failures: ${c.failures.map((f) => cut(f, 60)).join(' | ')}` : '',
+  ].filter(Boolean);
+  return [
+    clock(c.startedAt),
+    `t${c.turn}`.padEnd(4),
+    'compact'.padEnd(6),
+    c.activityId.padEnd(22),
+    cut(`${c.trigger} compaction: ${tokens}`, 48).padEnd(48),
+    '-'.padEnd(34),
+    c.status.padEnd(17),
+    `${c.attempts} att`.padEnd(10),
+    ...(extras.length ? [extras.join(', ')] : []),
+    ...(c.summaryPreview ? [`→ ${JSON.stringify(cut(c.summaryPreview, 80))}`] : []),
+  ].join('  ');
+}
+
 function modelLine(m: AuditModelCall): string {
-  const usage = m.usage ? `in ${m.usage.input_tokens} / out ${m.usage.output_tokens}` : '';
+  const usage = usageText(m.usage);
   const what = `${m.model}${m.stopReason ? ` → ${m.stopReason}` : ''}${m.toolUseIds.length ? ` (${m.toolUseIds.length} tool use${m.toolUseIds.length === 1 ? '' : 's'})` : ''}`;
   const extras = [
     usage,
@@ -100,7 +129,7 @@ export function formatAuditText(report: AuditReport): string {
   lines.push(`Session ${s.sessionId}: ${s.status}${s.endReason ? ` (${s.endReason})` : ''}`);
   lines.push(`  prompt: ${JSON.stringify(cut(s.prompt, 200))}`);
   lines.push(
-    `  ${[s.model, s.permissionMode ? `mode ${s.permissionMode}` : '', `${s.runs} run${s.runs === 1 ? '' : 's'}`, `${s.turns} turn${s.turns === 1 ? '' : 's'}`, `${s.modelCalls} model calls`, `${s.toolCalls} tool calls`, `tokens in ${s.usage.input_tokens} / out ${s.usage.output_tokens}`]
+    `  ${[s.model, s.permissionMode ? `mode ${s.permissionMode}` : '', `${s.runs} run${s.runs === 1 ? '' : 's'}`, `${s.turns} turn${s.turns === 1 ? '' : 's'}`, `${s.modelCalls} model calls`, `${s.toolCalls} tool calls`, `tokens ${usageText(s.usage)}`, s.compactions ? `${s.compactions} compaction${s.compactions === 1 ? '' : 's'}` : '']
       .filter(Boolean)
       .join(' · ')}`,
   );
@@ -118,7 +147,7 @@ export function formatAuditText(report: AuditReport): string {
   for (const entry of auditEntries(report)) {
     const at = entry.startedAt ?? entry.endedAt;
     while (notes.length && notes[0]?.at && at && notes[0].at < at) lines.push((notes.shift() as { text: string }).text);
-    lines.push(entry.kind === 'model_call' ? modelLine(entry) : toolLine(entry));
+    lines.push(entry.kind === 'model_call' ? modelLine(entry) : entry.kind === 'compaction' ? compactionLine(entry) : toolLine(entry));
   }
   for (const n of notes) lines.push(n.text);
   return `${lines.join('\n')}\n`;

@@ -114,6 +114,30 @@ export interface AuditModelCall {
   toolUseIds: string[];
 }
 
+/** A `compact-<n>` activity: the model's view was summarised (the transcript keeps everything). */
+export interface AuditCompaction {
+  kind: 'compaction';
+  turn: number;
+  run: number;
+  activityId: string;
+  trigger: 'auto' | 'reactive' | 'manual';
+  status: AuditModelCall['status'] | 'blocked';
+  attempts: number;
+  startedAt?: string;
+  endedAt?: string;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  usage?: AuditModelCall['usage'];
+  summaryPreview?: string;
+  restoredFiles?: string[];
+  /** Messages of the full transcript the summary stands for. */
+  summarizedThrough?: number;
+  /** A PreCompact hook held back this automatic compaction. */
+  blockedBy?: string;
+  hooks: Array<{ event: string; hook: string; outcome: string; exitCode?: number | null; durationMs: number }>;
+  failures: string[];
+}
+
 export interface AuditSession {
   kind: 'session';
   sessionId: string;
@@ -133,7 +157,9 @@ export interface AuditSession {
   turns: number;
   startedAt?: string;
   endedAt?: string;
-  usage: { input_tokens: number; output_tokens: number };
+  /** Every model call's usage, compactions included, with the prompt-cache fields. */
+  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+  compactions?: number;
   toolCalls: number;
   modelCalls: number;
   /** Follow-up user messages (sendMessage signals). */
@@ -145,6 +171,7 @@ export interface AuditReport {
   session: AuditSession;
   modelCalls: AuditModelCall[];
   toolCalls: AuditToolCall[];
+  compactions?: AuditCompaction[];
 }
 
-export type AuditEntry = AuditSession | AuditModelCall | AuditToolCall;
+export type AuditEntry = AuditSession | AuditModelCall | AuditToolCall | AuditCompaction;

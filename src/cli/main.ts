@@ -319,7 +319,14 @@ export function buildProgram(): Command {
         const store = new TranscriptStore(configuredBlobStore({ storeDir: o.storeDir ?? defaultStoreDir() }));
         const messages = await store.load(s.head);
         if (o.json) return print(o, messages, '');
-        for (const m of messages) {
+        // Compaction boundaries: from there on the model saw a summary of the messages above.
+        const marks = new Map<number, string[]>();
+        for (const c of s.compactions ?? []) {
+          const line = `── compaction ${c.n} (${c.trigger}, turn ${c.turn}): ${c.tokensBefore} → ${c.tokensAfter} tokens; the model saw a summary of the ${c.summarizedThrough} messages above from here on ──`;
+          marks.set(c.summarizedThrough, [...(marks.get(c.summarizedThrough) ?? []), line]);
+        }
+        for (const [i, m] of messages.entries()) {
+          for (const line of marks.get(i) ?? []) console.log(line);
           const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
           for (const b of blocks as Array<Record<string, unknown>>) {
             if (b.type === 'text') console.log(`${m.role}: ${String(b.text)}`);
@@ -330,6 +337,7 @@ export function buildProgram(): Command {
             }
           }
         }
+        for (const [i, lines] of marks) if (i >= messages.length) for (const line of lines) console.log(line);
       }),
   );
 

@@ -93,7 +93,7 @@ test('integration: the audit lists every tool and model call with status, decisi
     assert.equal(session.status, 'completed');
     assert.equal(session.runs, 1);
     assert.equal(session.turns, 6);
-    assert.deepEqual(session.usage, { input_tokens: result.usage.input_tokens, output_tokens: result.usage.output_tokens });
+    assert.deepEqual(session.usage, result.usage);
     assert.deepEqual(session.messages.map((m) => m.text), ['carry on']);
     assert.equal(session.interrupts[0]?.by, 'bob@example');
 
@@ -202,7 +202,7 @@ test('integration: the audit of a session that continued-as-new covers every run
     assert.ok(first);
     assert.equal(first.attempts, 2);
     assert.match(first.failures.join(' '), /529/);
-    assert.deepEqual(report.session.usage, { input_tokens: result.usage.input_tokens, output_tokens: result.usage.output_tokens });
+    assert.deepEqual(report.session.usage, result.usage);
     const lines = parseLines(auditJsonLines(report));
     assert.equal(lines.filter((l) => l.kind === 'tool_call').length, TURNS);
     assert.equal(lines.filter((l) => l.kind === 'model_call').length, TURNS + 1);
