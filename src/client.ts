@@ -21,6 +21,7 @@ import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
 import { currentPlatform, sandboxAvailability } from './sandbox/host';
 import { describeSandbox, sandboxEnabled, sandboxPathsFromRules } from './sandbox/policy';
 import type { SandboxSettings } from './sandbox/settings';
+import type { ContextSettings } from './engine/contextWindow';
 
 export const BUILTIN_TOOL_NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'];
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
@@ -99,6 +100,31 @@ export function sessionSandbox(sandbox: SandboxSettings | undefined, rules: Sess
   return { ...s, filesystem: fs };
 }
 
+const truthy = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
+
+/**
+ * Context management from the reference's env vars (DISABLE_AUTO_COMPACT, DISABLE_COMPACT,
+ * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, CLAUDE_CODE_AUTO_COMPACT_WINDOW, CLAUDE_CODE_DISABLE_1M_CONTEXT,
+ * DISABLE_PROMPT_CACHING); an explicit setting beats the env var, key by key.
+ */
+export function contextSettings(explicit: ContextSettings = {}, env: NodeJS.ProcessEnv = process.env): ContextSettings {
+  const positive = (name: string): number | undefined => {
+    const v = Number(env[name]);
+    return env[name] && Number.isFinite(v) && v > 0 ? v : undefined;
+  };
+  const fromEnv: ContextSettings = {
+    ...(truthy(env.DISABLE_AUTO_COMPACT) || truthy(env.DISABLE_COMPACT) ? { autoCompact: false } : {}),
+    ...(positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') !== undefined ? { autoCompactPct: Math.min(100, positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') as number) } : {}),
+    ...(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') !== undefined ? { autoCompactWindow: Math.floor(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') as number) } : {}),
+    ...(truthy(env.CLAUDE_CODE_DISABLE_1M_CONTEXT) ? { disable1mContext: true } : {}),
+    ...(truthy(env.DISABLE_PROMPT_CACHING) ? { promptCaching: false } : {}),
+  };
+  const merged = { ...fromEnv, ...explicit };
+  // As in the reference, either switch turns auto-compaction off.
+  if (fromEnv.autoCompact === false) merged.autoCompact = false;
+  return merged;
+}
+
 /** Fills defaults: every option documents its env var; an explicit option beats it. */
 export function sessionInput(opts: SessionOptions): SessionInput {
   checkMessageSize('prompt', opts.prompt);
@@ -121,7 +147,7 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     prompt: opts.prompt,
     model: {
       model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
-      maxTokens: opts.model?.maxTokens ?? Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? 8192),
+      maxTokens: opts.model?.maxTokens ?? Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS ?? 8192),
       ...(system ? { system } : {}),
       ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
     },
@@ -133,6 +159,7 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     maxConcurrency: opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
     ...(retryCapMs !== undefined ? { retryCapMs } : {}),
     ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
+    ...(Object.keys(contextSettings(opts.contextManagement)).length > 0 ? { contextManagement: contextSettings(opts.contextManagement) } : {}),
   };
 }
 

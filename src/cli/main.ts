@@ -233,6 +233,7 @@ export function buildProgram(): Command {
       additionalDirectories: [...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))],
       ...(settings.hooks ? { hooks: settings.hooks } : {}),
       ...(Object.keys(mcp.servers).length > 0 ? { mcpServers: mcp.servers } : {}),
+      ...(settings.autoCompactEnabled !== undefined ? { contextManagement: { autoCompact: settings.autoCompactEnabled } } : {}),
       ...(o.maxTurns ? { maxTurns: o.maxTurns as number } : {}),
       ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens as number } : {}),
       ...(o.approvalTimeout ? { approvalTimeoutMs: (o.approvalTimeout as number) * 1000 } : {}),

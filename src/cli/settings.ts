@@ -28,6 +28,8 @@ export interface SettingsFile {
   };
   hooks?: HooksJson;
   sandbox?: SandboxSettings;
+  /** The reference's auto-compact switch (default true; DISABLE_AUTO_COMPACT=1 turns it off too). */
+  autoCompactEnabled?: boolean;
 }
 
 export interface EffectiveSettings {
@@ -44,6 +46,7 @@ export interface EffectiveSettings {
   disableBypassPermissionsMode: boolean;
   /** `mcpServers` and the `.mcp.json` approval keys (src/mcp/config.ts). */
   mcp?: McpSettings;
+  autoCompactEnabled?: boolean;
   sources: string[];
   /** `<file>: <key>: <what>` for keys that were not used; show them to the user. */
   warnings: string[];
@@ -60,7 +63,7 @@ export function projectSettingsPath(cwd: string): string {
 }
 
 /** The keys this loader honours, per section. */
-const TOP_KEYS = new Set(['$schema', 'model', 'maxTokens', 'permissions', 'hooks', 'sandbox', ...MCP_SETTINGS_KEYS]);
+const TOP_KEYS = new Set(['$schema', 'model', 'maxTokens', 'permissions', 'hooks', 'sandbox', 'autoCompactEnabled', ...MCP_SETTINGS_KEYS]);
 const PERMISSION_KEYS = new Set(['allow', 'ask', 'deny', 'defaultMode', 'additionalDirectories', 'disableBypassPermissionsMode']);
 /** Keys of the reference's settings.json that durable-agent does not implement (a warning each). */
 const REFERENCE_ONLY_KEYS = new Set([
@@ -103,6 +106,7 @@ function readSettings(path: string, base: string): Loaded | undefined {
     );
   }
   const s = raw as SettingsFile;
+  if (s.autoCompactEnabled !== undefined && typeof s.autoCompactEnabled !== 'boolean') throw new SettingsError(`${path}: autoCompactEnabled must be true or false`);
   if (s.model !== undefined && (typeof s.model !== 'string' || s.model === '')) throw new SettingsError(at(path, 'model', 'must be a model name'));
   if (s.maxTokens !== undefined && !(Number.isInteger(s.maxTokens) && s.maxTokens > 0)) throw new SettingsError(at(path, 'maxTokens', 'must be a positive integer'));
   if (s.hooks !== undefined && (!s.hooks || typeof s.hooks !== 'object' || Array.isArray(s.hooks))) throw new SettingsError(at(path, 'hooks', 'must be an object of hook events'));
@@ -186,6 +190,7 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
     eff.additionalDirectories.push(...(s.permissions?.additionalDirectories ?? []).map((d) => resolve(cwd, d)));
     if (s.permissions?.defaultMode) eff.mode = s.permissions.defaultMode;
     if (s.permissions?.disableBypassPermissionsMode === 'disable') eff.disableBypassPermissionsMode = true;
+    if (s.autoCompactEnabled !== undefined) eff.autoCompactEnabled = s.autoCompactEnabled;
     const hooks = mergeHooks(eff.hooks, s.hooks);
     if (hooks) eff.hooks = hooks;
     const sandbox = mergeSandboxSettings(eff.sandbox, s.sandbox);

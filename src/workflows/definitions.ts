@@ -272,5 +272,18 @@ export function sessionInputProblems(input: unknown): string[] {
     const v = i[k];
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) problems.push(`${k} must be a positive number`);
   }
+  const cm = i.contextManagement as Record<string, unknown> | undefined;
+  if (cm !== undefined) {
+    if (!cm || typeof cm !== 'object') problems.push('contextManagement must be an object');
+    else {
+      for (const k of ['autoCompactPct', 'autoCompactWindow', 'contextWindow', 'keepToolResults', 'clearToolResultsAt']) {
+        const v = cm[k];
+        if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) problems.push(`contextManagement.${k} must be a non-negative number`);
+      }
+      for (const k of ['autoCompact', 'disable1mContext', 'promptCaching']) {
+        if (cm[k] !== undefined && typeof cm[k] !== 'boolean') problems.push(`contextManagement.${k} must be true or false`);
+      }
+    }
+  }
   return problems;
 }

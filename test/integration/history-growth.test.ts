@@ -70,7 +70,8 @@ test('integration: 100 turns × 3 Reads of 10 KB: transcript > 3 MB, every run <
     const fileOf = await makeFiles(workDir, TURNS);
     fake.script(readScript(TURNS, fileOf));
     const t0 = Date.now();
-    const handle = await start({ prompt: 'read every file, three per turn', tools: ['Read'], maxTurns: TURNS + 10 });
+    // A model whose window holds the whole transcript: no clearing or compaction (context-window.test covers those).
+    const handle = await start({ prompt: 'read every file, three per turn', tools: ['Read'], maxTurns: TURNS + 10, contextManagement: { contextWindow: 10_000_000 } });
     const result = await handle.result();
     const seconds = (Date.now() - t0) / 1000;
     assert.equal(result.status, 'completed', result.endReason);
@@ -116,7 +117,7 @@ test('integration: with a small maxHistoryBytesPerRun the session continues-as-n
       return reads(req);
     });
     const t0 = Date.now();
-    const handle = await start({ prompt: 'read every file, three per turn', tools: ['Read', 'Edit'], maxTurns: TURNS + 10, maxHistoryBytesPerRun: LIMIT });
+    const handle = await start({ prompt: 'read every file, three per turn', tools: ['Read', 'Edit'], maxTurns: TURNS + 10, maxHistoryBytesPerRun: LIMIT, contextManagement: { contextWindow: 10_000_000 } });
     const result = await handle.result();
     const seconds = (Date.now() - t0) / 1000;
     assert.equal(result.status, 'completed', result.endReason);
