@@ -299,7 +299,8 @@ export function buildProgram(): Command {
         `status    ${s.status} (${s.phase})${s.endReason ? ` — ${s.endReason}` : ''}`,
         ...(typeof sandbox === 'string' ? [`sandbox   ${sandbox}`] : []),
         `turn      ${s.turn}   tool calls ${s.toolCalls}   runs ${s.runs + 1}`,
-        `usage     ${s.usage.input_tokens} in / ${s.usage.output_tokens} out tokens`,
+        `usage     ${s.usage.input_tokens} in / ${s.usage.output_tokens} out tokens${s.usage.cache_read_input_tokens || s.usage.cache_creation_input_tokens ? ` (prompt cache: ${s.usage.cache_read_input_tokens ?? 0} read, ${s.usage.cache_creation_input_tokens ?? 0} written)` : ''}`,
+        ...(s.contextTokens !== undefined || s.compactions?.length ? [`context   ${s.contextTokens ?? '?'} tokens in the model's view${s.compactions?.length ? `; ${s.compactions.length} compaction(s), last: ${s.compactions[s.compactions.length - 1]?.trigger} in turn ${s.compactions[s.compactions.length - 1]?.turn}` : ''}`] : []),
         ...(s.outage ? [`waiting   ${describeOutage(s.outage, Date.now())}`] : []),
         ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
         ...(s.lastText ? [`last      ${s.lastText.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
@@ -322,23 +323,26 @@ export function buildProgram(): Command {
         if (o.json) return print(o, messages, '');
         // Compaction boundaries: from there on the model saw a summary of the messages above.
         const marks = new Map<number, string[]>();
+        const out: string[] = [];
         for (const c of s.compactions ?? []) {
           const line = `── compaction ${c.n} (${c.trigger}, turn ${c.turn}): ${c.tokensBefore} → ${c.tokensAfter} tokens; the model saw a summary of the ${c.summarizedThrough} messages above from here on ──`;
           marks.set(c.summarizedThrough, [...(marks.get(c.summarizedThrough) ?? []), line]);
         }
         for (const [i, m] of messages.entries()) {
-          for (const line of marks.get(i) ?? []) console.log(line);
+          for (const line of marks.get(i) ?? []) out.push(line);
           const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
           for (const b of blocks as Array<Record<string, unknown>>) {
-            if (b.type === 'text') console.log(`${m.role}: ${String(b.text)}`);
-            else if (b.type === 'tool_use') console.log(`${m.role}: [tool_use ${String(b.id)}] ${String(b.name)} ${JSON.stringify(b.input)}`);
+            if (b.type === 'text') out.push(`${m.role}: ${String(b.text)}`);
+            else if (b.type === 'tool_use') out.push(`${m.role}: [tool_use ${String(b.id)}] ${String(b.name)} ${JSON.stringify(b.input)}`);
             else if (b.type === 'tool_result') {
               const c = typeof b.content === 'string' ? b.content : JSON.stringify(b.content);
-              console.log(`${m.role}: [tool_result ${String(b.tool_use_id)}${b.is_error ? ' error' : ''}] ${c.slice(0, 300)}`);
+              out.push(`${m.role}: [tool_result ${String(b.tool_use_id)}${b.is_error ? ' error' : ''}] ${c.slice(0, 300)}`);
             }
           }
         }
-        for (const [i, lines] of marks) if (i >= messages.length) for (const line of lines) console.log(line);
+        for (const [i, lines] of marks) if (i >= messages.length) out.push(...lines);
+        // One write, awaited: the program exits right after, and a long transcript must reach a pipe whole.
+        await new Promise<void>((resolve) => process.stdout.write(`${out.join('\n')}\n`, () => resolve()));
       }),
   );
 

@@ -6,7 +6,7 @@
 // reactively and retries the call. It completes; the store keeps the whole transcript.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastUserText, textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
 import { statusQuery } from '../../src/workflows/definitions';
@@ -49,6 +49,8 @@ test('integration: 150 turns of reads in a 30k window: clearing, auto- and react
       tools: ['Read'],
       maxTurns: FILES + 20,
       contextManagement: { autoCompactWindow: WINDOW },
+      // A PreCompact hook (reference format): records its input, adds an instruction for the summary.
+      hooks: { PreCompact: [{ matcher: 'auto', hooks: [{ type: 'command', command: `cat >> ${join(workDir, 'precompact.jsonl')}; echo >> ${join(workDir, 'precompact.jsonl')}; echo 'Keep the list of notes already read.'` }] }] },
     });
     const result = await handle.result();
     const seconds = (Date.now() - t0) / 1000;
@@ -80,6 +82,11 @@ test('integration: 150 turns of reads in a 30k window: clearing, auto- and react
     assert.match(allSent, /Old tool result content cleared/);
     assert.match(allSent, /The original task:\\nRead every note in notes\//);
     assert.ok((status.usage.cache_read_input_tokens ?? 0) > 0, 'prompt caching read something back');
+    // The PreCompact hook ran before each compaction (a reactive one runs it with trigger "auto"), and its stdout reached the summary request.
+    const hookInputs = (await readFile(join(workDir, 'precompact.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { hook_event_name: string; trigger: string; session_id: string });
+    assert.equal(hookInputs.length, compactions.length);
+    assert.ok(hookInputs.every((h) => h.hook_event_name === 'PreCompact' && h.trigger === 'auto' && h.session_id === handle.workflowId));
+    assert.match(allSent, /Additional instructions:\\nKeep the list of notes already read\./);
 
     // The store keeps everything: `transcript` shows turn 1 and marks the compaction boundaries.
     const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_STORE_DIR: storeDir };

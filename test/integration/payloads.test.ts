@@ -65,7 +65,8 @@ test('integration: 40 tool results and 40 tool inputs of 100,000 characters in o
   await withAgent({ fake: { textChunkSize: 4000, jsonChunkSize: 64 * 1024 } }, async ({ fake, start, workDir, client }) => {
     const files = await makeFiles(workDir);
     fake.script(script(workDir, files));
-    const handle = await start({ prompt: 'read the big files, then write the outputs', tools: ['Read', 'Write'], maxTurns: 5 });
+    // 4 M characters in one turn: a model whose window holds them (else the session would clear and compact, see context-window.test).
+    const handle = await start({ prompt: 'read the big files, then write the outputs', tools: ['Read', 'Write'], maxTurns: 5, contextManagement: { contextWindow: 10_000_000 } });
     const result = await handle.result();
     assert.equal(result.status, 'completed', result.endReason);
     assert.equal(result.turns, 3);
