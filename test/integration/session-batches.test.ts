@@ -42,7 +42,8 @@ test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls over
     assert.match(g2, /timeout = 30/);
     assert.equal(await readFile(join(workDir, 'src', 'auth.ts'), 'utf8'), 'export const timeout = 30;\nexport function login() {}\n');
     // The default system prompt went along, naming the working directory.
-    assert.match(String(fake.messageRequests()[0]?.system), new RegExp(`working directory is ${workDir}`));
+    // (a list of text blocks: the last carries the prompt-cache breakpoint)
+    assert.match(JSON.stringify(fake.messageRequests()[0]?.system), new RegExp(`working directory is ${workDir}`));
     // The tools were sent to the model with their schemas.
     const toolNames = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name);
     assert.deepEqual(toolNames.sort(), ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);

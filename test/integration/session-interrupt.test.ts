@@ -90,7 +90,8 @@ test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results
     assert.deepEqual(blocks.map((b) => [b.tool_use_id, b.is_error === true]), [['toolu_ra', false], ['toolu_rb', false], ['toolu_sh', true]]);
     assert.match(JSON.stringify(blocks[0]?.content), /alpha/);
     assert.match(JSON.stringify(blocks[2]?.content), /[Ii]nterrupt/);
-    assert.deepEqual(msgs[msgs.length - 1], { role: 'user', content: 'never mind, stop' });
+    // The follow-up, as its own user message (a text block carrying the prompt-cache breakpoint).
+    assert.deepEqual(msgs[msgs.length - 1], { role: 'user', content: [{ type: 'text', text: 'never mind, stop', cache_control: { type: 'ephemeral' } }] });
     fake.assertDone();
   });
 });
