@@ -15,6 +15,9 @@ import { McpManager, McpUnavailableError, type McpServers } from '../../src/mcp'
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
+import { waitFor } from '../support/wait';
+import { interruptSession, sendMessage, sessionStatus } from '../../src/client';
+import { turnProgressQuery } from '../../src/workflows/definitions';
 
 after(closeTestEnv);
 
@@ -267,4 +270,30 @@ test('integration mcp: the in-process runner calls MCP tools the same way (batch
   } finally {
     await fake.close();
   }
+});
+
+test('integration mcp: an interrupt cancels a running MCP call; the connection stays usable for the next call', async () => {
+  const manager = new McpManager({ startupTimeoutMs: 20_000 });
+  await withAgent({ worker: { mcp: manager } }, async ({ fake, start, client }) => {
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_long', name: 'mcp__test__wait', input: { ms: 60_000, tag: 'long' } }]),
+      toolUseResponse([{ id: 'toolu_after', name: 'mcp__test__ping', input: { message: 'after the interrupt' } }]),
+      textResponse('done'),
+    );
+    const handle = await start({ prompt: 'wait', mcpServers: { test: { command: process.execPath, args: [testServer] } } });
+    const turn = client.workflow.getHandle(`${handle.workflowId}/turn-1`);
+    await waitFor('the MCP call to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_long'), 30_000);
+    await interruptSession(client, handle.workflowId);
+    const status = await waitFor('the session to wait for a message', async () => {
+      const s = await sessionStatus(client, handle.workflowId);
+      return s.status === 'interrupted' && s.phase === 'waiting_for_message' ? s : undefined;
+    }, 30_000);
+    assert.deepEqual(status.lastTurn?.records.map((r) => [r.toolUseId, r.status]), [['toolu_long', 'interrupted']]);
+    await sendMessage(client, handle.workflowId, 'ping instead');
+    const result = await handle.result();
+    assert.equal(result.status, 'completed', result.endReason);
+    const [after] = lastToolResults(fake.messageRequests()[2]!);
+    assert.match(JSON.stringify(after?.content), /pong after the interrupt/);
+    assert.equal(manager.started, 1, 'the cancelled call did not cost the connection');
+  });
 });
