@@ -7,6 +7,8 @@ import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from
 import { createModelActivities, type ModelDeps } from './activities/model';
 import { loadShellParser, shellParserError } from './permissions/bashParser';
 import { createToolActivities } from './activities/tools';
+import { createHookActivities } from './activities/hooks';
+import { transcriptPathFor } from './hooks/transcript';
 import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
 import { configuredBlobStore } from './stores/configured';
@@ -113,7 +115,9 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     payloads,
     resultStore: (sessionId) => new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId))),
     ...(opts.hooks ? { hooks: opts.hooks } : {}),
+    transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
   });
+  const hookActivities = createHookActivities({ transcripts, transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId), ...(opts.hooks ? { hooks: opts.hooks } : {}) });
   const activities = {
     callModel: model.callModel,
     appendTranscript: model.appendTranscript,
@@ -122,8 +126,9 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     describeToolUses: tools.describeToolUses,
     runToolUse: tools.runToolUse,
     storeReadFiles: tools.storeReadFiles,
+    runSessionHooks: hookActivities.runSessionHooks,
   };
-  return { activities, runToolUseWith: tools.runToolUseWith, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
+  return { activities, runToolUseWith: tools.runToolUseWith, runSessionHooks: hookActivities.runSessionHooks, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {

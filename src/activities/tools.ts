@@ -10,6 +10,7 @@ import { askMessageForHistory, findToolUse, inputForHistory, isStoredInput, reco
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import { describeToolUse, runToolUse, type ToolUseOutcome } from '../pipeline/runToolUse';
 import type { HooksConfig } from '../hooks';
+import { writeTranscriptFile } from '../hooks/transcript';
 import type { ExecutionLedger } from '../stores/executionLedger';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
@@ -89,6 +90,8 @@ export interface ToolDeps {
   /** Hooks the worker adds programmatically (library users), merged with the session's. */
   hooks?: HooksConfig;
   heartbeatEveryMs?: number;
+  /** Where a session's transcript JSONL is written for hooks (`transcript_path`). */
+  transcriptFile?: (sessionId: string) => string;
 }
 
 export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: DecisionReason | undefined, message?: string): DecisionRecord {
@@ -339,6 +342,14 @@ export function createToolActivities(deps: ToolDeps) {
         resultStore,
         abortSignal: ctx.signal,
         beforeCall: markStarted,
+        ...(deps.transcriptFile && deps.transcripts && input.messageRef
+          ? {
+              transcriptPath: async () => {
+                const messages = await deps.transcripts!.load(input.messageRef ?? null);
+                return writeTranscriptFile(deps.transcriptFile!(session.sessionId), messages, { sessionId: session.sessionId, cwd: agent.cwd });
+              },
+            }
+          : {}),
         onProgress: (p) => {
           // Heartbeat details end up in history (a timed-out or cancelled attempt's last details): keep
           // them small. A report that leaves a field out (Bash sends `output` only when it changed)

@@ -6,6 +6,7 @@
 // may do and is not implemented, is an error naming the file and the key; an unknown or unsupported
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
 // To read more files (e.g. `.claude/settings.json`), add them to `settingsSources`.
+import { normalizeHooksConfig } from '../hooks/config';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -110,6 +111,14 @@ function readSettings(path: string, base: string): Loaded | undefined {
   if (s.model !== undefined && (typeof s.model !== 'string' || s.model === '')) throw new SettingsError(at(path, 'model', 'must be a model name'));
   if (s.maxTokens !== undefined && !(Number.isInteger(s.maxTokens) && s.maxTokens > 0)) throw new SettingsError(at(path, 'maxTokens', 'must be a positive integer'));
   if (s.hooks !== undefined && (!s.hooks || typeof s.hooks !== 'object' || Array.isArray(s.hooks))) throw new SettingsError(at(path, 'hooks', 'must be an object of hook events'));
+  if (s.hooks !== undefined) {
+    // Unknown events and hook types fail here, at load, naming the file and key.
+    try {
+      normalizeHooksConfig({ hooks: s.hooks });
+    } catch (err) {
+      throw new SettingsError(`${path}: ${(err as Error).message}`);
+    }
+  }
   const perms = s.permissions as Record<string, unknown> | undefined;
   if (perms !== undefined) {
     if (!perms || typeof perms !== 'object' || Array.isArray(perms)) throw new SettingsError(at(path, 'permissions', 'must be an object'));

@@ -3,6 +3,7 @@
 // decisions — limits, end reasons, follow-up messages, interrupts, token accounting, when to
 // checkpoint — are made here, the same way for both. Pure and deterministic: no I/O, no clocks.
 import type { AgentContext } from './context';
+import { decideSessionHooks, type HookRun, type SessionHookDecision, type SessionHookEventName } from './hooks';
 import type { Message, Usage } from './messages';
 import type { ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
@@ -52,6 +53,18 @@ export interface SessionState {
   view?: ContextView;
   /** The session's compactions (the last 100): status, `transcript` and the audit show them. */
   compactions?: CompactionRecord[];
+  /** SessionStart hooks ran (once per session, not per run). */
+  sessionStarted?: boolean;
+  /** How many of the leading pendingMessages passed UserPromptSubmit hooks already. */
+  promptsChecked?: number;
+  /** Text hooks added for the model (additionalContext, a blocking Stop hook's reason), sent with the next turn. */
+  hookContext?: string[];
+  /** The session goes on because a Stop hook blocked: the next Stop hook sees stop_hook_active. */
+  stopHookActive?: boolean;
+  /** Why the last turn ended (a turn whose prompts were all blocked still answers pending tool results). */
+  lastReason?: string;
+  /** Notices from session-level hooks (systemMessage, non-blocking errors), for the user. */
+  hookNotices?: string[];
 }
 
 export interface SessionConfig {
@@ -96,6 +109,10 @@ export interface SessionExecutor {
   drain?(): Promise<void>;
   /** Status and phase changes, for queries, search attributes and live views. */
   onStatus?(status: SessionStatusName, phase: SessionPhase): void;
+  /** Is any hook configured for this session-level event? (None: no activity is scheduled.) */
+  hasHooks?(event: SessionHookEventName): boolean;
+  /** Runs the event's hooks (an activity under Temporal) with the event's own input fields. */
+  runHooks?(event: SessionHookEventName, fields: Record<string, unknown>, head: string | null): Promise<HookRun[]>;
 }
 
 export interface SessionEnd {
@@ -118,6 +135,7 @@ export const END_REASONS = {
   modelMaxTokens: 'the model hit max_tokens',
   endTurn: 'the model ended its turn',
   hookStop: (hook: string, reason: string) => `stopped by a hook (${hook}): ${reason}`,
+  promptBlocked: (reason: string) => `the prompt was blocked by a UserPromptSubmit hook: ${reason}`,
   failed: (turn: number, cause: string) => `turn ${turn} failed: ${cause}`,
   cancelled: 'cancelled',
 } as const;
@@ -203,6 +221,7 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
   if (report.compactions?.length) state.compactions = [...(state.compactions ?? []), ...report.compactions].slice(-100);
   for (const r of report.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
   if (report.text) state.lastText = report.text;
+  state.lastReason = report.reason;
 
   if (report.reason === 'interrupted') {
     state.interrupted = true;
@@ -222,13 +241,54 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
  * owns it: queries read it, signal handlers push follow-ups into `state.pendingMessages`).
  */
 export async function runSession(state: SessionState, config: SessionConfig, executor: SessionExecutor): Promise<SessionEnd | SessionCheckpoint> {
+  const outcome = await runSessionLoop(state, config, executor);
+  if (outcome.kind === 'end') {
+    // SessionEnd hooks cannot change the outcome; their answers are notices.
+    await sessionHooks(state, executor, 'SessionEnd', { reason: 'other', end_status: outcome.status });
+  }
+  return outcome;
+}
+
+/** Runs an event's hooks when any is configured and reads their answers (undefined: none ran). */
+async function sessionHooks(state: SessionState, executor: SessionExecutor, event: SessionHookEventName, fields: Record<string, unknown>): Promise<SessionHookDecision | undefined> {
+  if (!executor.runHooks || !executor.hasHooks?.(event)) return undefined;
+  const runs = await executor.runHooks(event, fields, state.head);
+  if (runs.length === 0) return undefined;
+  const d = decideSessionHooks(event, runs);
+  if (d.notices.length) (state.hookNotices ??= []).push(...d.notices);
+  if (state.hookNotices && state.hookNotices.length > 20) state.hookNotices.splice(0, state.hookNotices.length - 20);
+  return d;
+}
+
+function hookEnd(stop: { reason: string; hook: string }): SessionEnd {
+  return { kind: 'end', status: 'stopped', endReason: END_REASONS.hookStop(stop.hook, stop.reason) };
+}
+
+/** The session is idle, waiting for a message: a Notification hook may page someone. */
+export function idleNotification(): Record<string, unknown> {
+  return { message: 'Claude is waiting for your input', notification_type: 'idle_prompt' };
+}
+
+/** A call waits for approval: the Notification hook's fields. */
+export function approvalNotification(toolName: string): Record<string, unknown> {
+  return { message: `Claude needs your permission to use ${toolName}`, notification_type: 'permission_prompt' };
+}
+
+async function runSessionLoop(state: SessionState, config: SessionConfig, executor: SessionExecutor): Promise<SessionEnd | SessionCheckpoint> {
   let turnsThisRun = 0;
+  if (!state.sessionStarted) {
+    state.sessionStarted = true;
+    const d = await sessionHooks(state, executor, 'SessionStart', { source: 'startup' });
+    if (d?.stop) return hookEnd(d.stop);
+    if (d?.additionalContext.length) (state.hookContext ??= []).push(...d.additionalContext.map((c) => `SessionStart hook additional context: ${c}`));
+  }
   executor.onStatus?.(state.interrupted ? 'interrupted' : 'running', 'starting');
   for (;;) {
     if (executor.takeInterrupt()) state.interrupted = true;
     if (state.interrupted) {
       if (config.onInterrupt === 'end') return { kind: 'end', status: 'interrupted', endReason: END_REASONS.interrupted };
       executor.onStatus?.('interrupted', 'waiting_for_message');
+      if (state.pendingMessages.length === 0) await sessionHooks(state, executor, 'Notification', idleNotification());
       // Returns at once when a follow-up is already pending.
       const got = await executor.waitForMessage(config.idleTimeoutMs);
       if (!got) return { kind: 'end', status: 'interrupted', endReason: END_REASONS.idle };
@@ -248,13 +308,51 @@ export async function runSession(state: SessionState, config: SessionConfig, exe
       return { kind: 'checkpoint' };
     }
 
+    // UserPromptSubmit: each new prompt, before the model sees it.
+    const checked = Math.min(state.promptsChecked ?? 0, state.pendingMessages.length);
+    if (checked < state.pendingMessages.length && executor.hasHooks?.('UserPromptSubmit')) {
+      const kept = state.pendingMessages.slice(0, checked);
+      let blocked: string | undefined;
+      for (const prompt of state.pendingMessages.slice(checked)) {
+        const d = await sessionHooks(state, executor, 'UserPromptSubmit', { prompt });
+        if (d?.stop) return hookEnd(d.stop);
+        if (d?.block) {
+          blocked = d.block.reason;
+          (state.hookNotices ??= []).push(`UserPromptSubmit hook blocked a prompt: ${d.block.reason}`);
+          continue;
+        }
+        kept.push(prompt);
+        if (d?.additionalContext.length) kept.push(...d.additionalContext.map((c) => `UserPromptSubmit hook additional context: ${c}`));
+      }
+      state.pendingMessages.splice(0, state.pendingMessages.length, ...kept);
+      state.stopHookActive = false;
+      // Every prompt blocked and no tool results to answer: the model has nothing to do.
+      if (blocked !== undefined && kept.length === 0 && !state.hookContext?.length && state.lastReason !== 'tool_use') {
+        return { kind: 'end', status: 'stopped', endReason: END_REASONS.promptBlocked(blocked) };
+      }
+    }
+    state.promptsChecked = state.pendingMessages.length;
+
     state.turn++;
     turnsThisRun++;
     const taken = state.pendingMessages.length;
-    const append: Message[] = state.pendingMessages.map((text) => ({ role: 'user', content: text }));
+    const context = state.hookContext ?? [];
+    const append: Message[] = [...state.pendingMessages, ...context].map((text) => ({ role: 'user', content: text }));
     executor.onStatus?.('running', 'turn');
     const report = await executor.runTurn(state.turn, append);
+    if (report.consumedAppend && context.length) state.hookContext = [];
     const end = applyTurnReport(state, report, taken);
+    if (report.consumedAppend) state.promptsChecked = Math.max(0, (state.promptsChecked ?? 0) - taken);
+    if (end && end.status === 'completed' && end.endReason === END_REASONS.endTurn) {
+      // Stop hooks: a block keeps the session going with the reason as the next message.
+      const d = await sessionHooks(state, executor, 'Stop', { stop_hook_active: state.stopHookActive === true });
+      if (d?.stop) return hookEnd(d.stop);
+      if (d?.block) {
+        state.stopHookActive = true;
+        (state.hookContext ??= []).push(d.block.reason);
+        continue;
+      }
+    }
     if (end) return end;
   }
 }

@@ -7,14 +7,20 @@ function isObject(x: unknown): x is Record<string, unknown> {
 
 /**
  * Accepts either a whole settings object (`{ "hooks": {...} }`) or the inner map and returns a
- * validated HooksConfig. Events other than PreToolUse/PostToolUse are ignored (so a settings file
- * written for the reference agent can be reused). Throws with a precise message on bad shapes.
+ * validated HooksConfig. Throws with a precise message (naming the key) on bad shapes, on an
+ * event name the reference does not define and on a hook type other than command/function: a
+ * mistake shows at load, not at the first call.
  */
 export function normalizeHooksConfig(raw: unknown): HooksConfig {
   if (raw === undefined || raw === null) return {};
   if (!isObject(raw)) throw new Error('hooks config must be an object');
   const inner = 'hooks' in raw && isObject(raw.hooks) ? raw.hooks : raw;
   const out: HooksConfig = {};
+  for (const key of Object.keys(inner)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
+      throw new Error(`hooks.${key} is not a hook event (known events: ${HOOK_EVENTS.join(', ')})`);
+    }
+  }
   for (const event of HOOK_EVENTS) {
     const list = (inner as Record<string, unknown>)[event];
     if (list === undefined) continue;
@@ -45,8 +51,11 @@ function normalizeHook(h: unknown, where: string): HookDef {
     if (typeof h.fn !== 'function') throw new Error(`${where}.fn must be a function`);
     return h as unknown as HookDef;
   }
-  throw new Error(`${where}.type must be "command" or "function" (got ${JSON.stringify(h.type)})`);
+  if (h.type === 'prompt' || h.type === 'agent') throw new Error(`${where}.type "${h.type}" (a model-evaluated hook) is not supported by durable-agent; use "command"`);
+  throw new Error(`${where}.type must be "command" (or "function" from the library API), got ${JSON.stringify(h.type)}`);
 }
+
+const NO_MATCHER = new Set<HookEventName>(['UserPromptSubmit', 'Stop', 'SubagentStop']);
 
 const NAME_LIST = /^[A-Za-z0-9_\-\s|]+$/;
 
@@ -90,12 +99,17 @@ export interface MatchedHook {
   label: string;
 }
 
-/** The hooks of an event that apply to a tool, in configuration order, identical commands once. */
+/**
+ * The hooks of an event that apply to a query (the tool name for tool events, the source for
+ * SessionStart, the reason for SessionEnd, the trigger for PreCompact, the notification type for
+ * Notification; events without a matcher pass ''), in configuration order, identical commands once.
+ */
 export function hooksFor(config: HooksConfig | undefined, event: HookEventName, toolName: string, aliases: readonly string[] = []): MatchedHook[] {
   const out: MatchedHook[] = [];
   const seen = new Set<string>();
   for (const m of config?.[event] ?? []) {
-    if (!matcherMatches(m.matcher, toolName, aliases)) continue;
+    // UserPromptSubmit, Stop and SubagentStop take no matcher (the reference ignores one).
+    if (!NO_MATCHER.has(event) && !matcherMatches(m.matcher, toolName, aliases)) continue;
     for (const def of m.hooks) {
       if (def.type === 'command') {
         if (seen.has(def.command)) continue;

@@ -7,3 +7,6 @@ export { runPreToolUseHooks, runPostToolUseHooks, parseHookStdout } from './run'
 export type { HookRunEnv, PreToolUseHooksResult, PostToolUseHooksResult } from './run';
 export { runPreCompactHooks } from './preCompact';
 export type { PreCompactHooksResult } from './preCompact';
+export { runSessionEventHooks, matchQueryOf } from './session';
+export { transcriptLines, transcriptPathFor, writeTranscriptFile } from './transcript';
+export type { TranscriptLine } from './transcript';

@@ -1,8 +1,23 @@
 // Hook configuration and wire shapes, in the reference agent's format.
 import type { PermissionMode } from '../tools/permissionTypes';
 
-export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PreCompact'] as const;
+/** Every event of the reference's hooks; a settings file naming any other fails at load. */
+export const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'Notification',
+] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** Events whose hooks the session (not a tool call) runs, as `hook-<event>-<n>` activities. */
+export const SESSION_HOOK_EVENTS = ['UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionStart', 'SessionEnd', 'Notification'] as const;
+export type SessionHookEventName = (typeof SESSION_HOOK_EVENTS)[number];
 
 /** Default timeout of a hook, in seconds (the reference's current default). */
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
@@ -54,10 +69,16 @@ export interface HooksSettings {
   hooks: HooksConfig;
 }
 
-interface HookInputBase {
+/** What every hook receives (the reference's common input fields). */
+export interface CommonHookInput {
   session_id: string;
+  /** A JSONL file of the conversation so far, in the reference's transcript format. */
+  transcript_path?: string;
   cwd: string;
   permission_mode: PermissionMode;
+}
+
+interface HookInputBase extends CommonHookInput {
   tool_name: string;
   tool_input: unknown;
   tool_use_id: string;
@@ -77,12 +98,20 @@ export interface PostToolUseHookInput extends HookInputBase {
 export interface PreCompactHookInput {
   hook_event_name: 'PreCompact';
   session_id: string;
+  transcript_path?: string;
   cwd: string;
+  permission_mode?: PermissionMode;
   trigger: 'auto' | 'manual';
   custom_instructions: string | null;
 }
 
-export type HookInput = PreToolUseHookInput | PostToolUseHookInput | PreCompactHookInput;
+/** The session-level events: common fields plus the event's own (prompt, stop_hook_active, source, reason, message). */
+export interface SessionHookInput extends CommonHookInput {
+  hook_event_name: SessionHookEventName;
+  [field: string]: unknown;
+}
+
+export type HookInput = PreToolUseHookInput | PostToolUseHookInput | PreCompactHookInput | SessionHookInput;
 
 /** What a hook may print on stdout (exit 0) or a function hook may return. All optional. */
 export interface HookOutput {

@@ -18,6 +18,7 @@ import {
   END_REASONS,
   initialSessionState,
   runSession,
+  approvalNotification,
   sessionConfig,
   type SessionExecutor,
   type SessionPhase,
@@ -130,6 +131,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     if (!opts.onAsk) return { decision: 'deny', source: 'unattended', reason: 'No approver is attached to this in-process session (pass onAsk); denied by default.' };
     pendingApprovals.set(block.id, { turn: state.turn, toolUseId: block.id, toolName: block.name, summary: description.summary, message, since: Date.now() });
     status = 'awaiting_approval';
+    // A call waits for a human: Notification hooks may page one (their answers are notices only).
+    if (executor.hasHooks?.('Notification')) void executor.runHooks?.('Notification', approvalNotification(block.name), state.head);
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     try {
@@ -294,6 +297,18 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     onStatus(s, p) {
       status = s;
       phase = p;
+    },
+    hasHooks: (event) => {
+      const list = (input.hooks as Record<string, unknown[] | undefined> | undefined)?.[event];
+      return Array.isArray(list) && list.length > 0;
+    },
+    runHooks: async (event, fields, head) => {
+      try {
+        const r = await deps.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields });
+        return r.runs;
+      } catch (err) {
+        return [{ event, hook: `${event} hooks`, outcome: 'non_blocking_error', durationMs: 0, error: (err as Error).message }];
+      }
     },
   };
 

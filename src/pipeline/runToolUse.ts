@@ -7,6 +7,7 @@ import type { ToolUseDescription } from '../engine/turn';
 import type { SandboxRecord } from '../engine/records';
 import { toolResultText, type Message, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
 import { normalizeHooksConfig } from '../hooks/config';
+import { hookToolResponse } from '../hooks/toolResponse';
 import { runPostToolUseHooks, runPreToolUseHooks } from '../hooks/run';
 import type { HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
@@ -58,6 +59,8 @@ export interface PipelineEnv {
    * If it throws, the call does not run and the failure becomes an error result.
    */
   beforeCall?: () => Promise<void>;
+  /** Writes the conversation so far as a JSONL file for the hooks' `transcript_path` (only called when hooks run). */
+  transcriptPath?: () => Promise<string | undefined>;
 }
 
 export type ToolUseStatus = 'ok' | 'error' | 'denied' | 'interrupted' | 'ask';
@@ -272,9 +275,19 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         return failed('error', 'hook', `The hooks configuration is invalid, so ${tool.name} was not run: ${errMessage(e)}`);
       }
       const hookEnv = { config: hooksConfig, cwd: env.agent.cwd, signal: controller.signal, aliases: tool.aliases ?? [] };
+      const anyToolHooks = !!(hooksConfig?.PreToolUse?.length || hooksConfig?.PostToolUse?.length);
+      let transcriptPath: string | undefined;
+      if (anyToolHooks && env.transcriptPath) {
+        try {
+          transcriptPath = await env.transcriptPath();
+        } catch (e) {
+          state.hookNotices.push(`Could not write the transcript file for the hooks: ${errMessage(e)}`);
+        }
+      }
       // What every hook of this call receives on stdin (PostToolUse adds tool_response).
       const hookInput = () => ({
         session_id: env.sessionId,
+        ...(transcriptPath ? { transcript_path: transcriptPath } : {}),
         cwd: env.agent.cwd,
         permission_mode: env.permission.mode,
         tool_name: tool.name,
@@ -385,7 +398,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
 
       // 9. PostToolUse hooks
       const post = await runPostToolUseHooks(
-        { ...hookInput(), tool_response: result.data },
+        { ...hookInput(), tool_response: hookToolResponse(tool.name, result.data) },
         hookEnv,
       );
       state.hookRuns.push(...post.runs);

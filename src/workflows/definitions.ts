@@ -1,5 +1,6 @@
 // Shared, sandbox-safe definitions of the session and turn workflows: inputs, results, and the
 // signals/updates/queries that clients and workflows use to talk. Imports only pure code.
+import { normalizeHooksConfig } from '../hooks/config';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentContext } from '../engine/context';
 import type { Message, Usage } from '../engine/messages';
@@ -121,6 +122,8 @@ export interface SessionStatus {
   /** The session's working directory and additional directories now (after context modifiers). */
   context: { cwd: string; additionalDirectories: string[] };
   runs: number;
+  /** The latest notices of session-level hooks (systemMessage, non-blocking errors, blocked prompts). */
+  hookNotices?: string[];
   lastText: string;
   lastTurn?: TurnSummary;
   /** Set while the running turn waits out a model or store outage. */
@@ -259,6 +262,13 @@ export function sessionInputProblems(input: unknown): string[] {
   if (!model || typeof model.maxTokens !== 'number' || !Number.isInteger(model.maxTokens) || model.maxTokens < 1) problems.push('model.maxTokens must be a positive integer');
   if (!Array.isArray(i.tools) || i.tools.some((t) => typeof t !== 'string')) problems.push('tools must be a list of tool names');
   if (typeof i.permissionMode !== 'string' || !modes.includes(i.permissionMode)) problems.push(`permissionMode must be one of ${modes.join(', ')}`);
+  if (i.hooks !== undefined) {
+    try {
+      normalizeHooksConfig({ hooks: i.hooks });
+    } catch (err) {
+      problems.push(`${(err as Error).message}`);
+    }
+  }
   const rules = i.rules as Partial<Record<string, unknown>> | undefined;
   for (const k of ['allow', 'ask', 'deny']) {
     if (!rules || !Array.isArray(rules[k]) || (rules[k] as unknown[]).some((r) => typeof r !== 'string')) problems.push(`rules.${k} must be a list of rule strings`);

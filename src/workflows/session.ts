@@ -11,6 +11,7 @@ import {
   continueAsNew,
   isCancellation,
   patched,
+  proxyActivities,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -21,7 +22,9 @@ import {
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { initialContext } from '../engine/context';
 import { describeOutage, type OutageState } from '../engine/retry';
-import { DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
+import type { createHookActivities } from '../activities/hooks';
+import type { HookRun, SessionHookEventName } from '../engine/hooks';
+import { approvalNotification, DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
 import {
   APPROVAL_OUTCOME_PATCH,
   approvalAnswer,
@@ -53,6 +56,7 @@ import {
 import { turnWorkflow } from './turn';
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
+type HookActivities = ReturnType<typeof createHookActivities>;
 const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 
 export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult> {
@@ -95,6 +99,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     context: { cwd: state.context.cwd, additionalDirectories: state.context.additionalDirectories },
     runs: state.runs,
     lastText: state.lastText,
+    ...(state.hookNotices?.length ? { hookNotices: state.hookNotices } : {}),
     ...(lastTurn ? { lastTurn } : {}),
     ...(outage ? { outage } : {}),
     ...(endReason ? { endReason } : {}),
@@ -113,9 +118,39 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       void CancellationScope.nonCancellable(() => c.signal(turnInterruptSignal)).catch(() => undefined);
     }
   });
-  setHandler(approvalPendingSignal, (p) => {
+  // Session-level hooks: an activity `hook-<event>-<n>` per firing, scheduled only when the
+  // session configures hooks for the event (so histories without them replay unchanged).
+  const hookCounts = new Map<string, number>();
+  const hasHooks = (event: SessionHookEventName): boolean => {
+    const list = (input.hooks as Record<string, unknown[] | undefined> | undefined)?.[event];
+    return Array.isArray(list) && list.length > 0;
+  };
+  const runHooks = async (event: SessionHookEventName, fields: Record<string, unknown>, head: string | null): Promise<HookRun[]> => {
+    const n = (hookCounts.get(event) ?? 0) + 1;
+    hookCounts.set(event, n);
+    const act = proxyActivities<HookActivities>({
+      activityId: `hook-${event}-${n}`,
+      summary: `${event} hooks`,
+      // A hook's own timeout is at most what the settings say (default 600 s): this only catches a lost worker.
+      startToCloseTimeout: '11 minutes',
+      retry: { initialInterval: '1 second', maximumAttempts: 3 },
+      ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
+    });
+    try {
+      const r = await act.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields });
+      return r.runs;
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      // A hook that could not run at all is a non-blocking error (the reference carries on).
+      return [{ event, hook: `${event} hooks`, outcome: 'non_blocking_error', durationMs: 0, error: (err as Error).message }];
+    }
+  };
+
+  setHandler(approvalPendingSignal, async (p) => {
     pendingApprovals.set(p.toolUseId, p);
     setStatus('awaiting_approval');
+    // A call waits for a human: Notification hooks may page one.
+    if (hasHooks('Notification')) await runHooks('Notification', approvalNotification(p.toolName), state.head);
   });
   setHandler(outageSignal, (o) => {
     outage = o ?? undefined;
@@ -183,6 +218,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       setStatus(s);
     },
     runTurn: (turn, append) => runTurnChild(turn, append),
+    hasHooks,
+    runHooks,
   };
 
   async function runTurnChild(turn: number, append: TurnWorkflowInput['append']): Promise<TurnReport> {

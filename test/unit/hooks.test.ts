@@ -264,9 +264,9 @@ test('a non-matching hook does not run; identical commands run once', async () =
 
 test('hooks config: reference format accepted, bad shapes rejected (and the pipeline fails closed)', async () => {
   const cfg = normalizeHooksConfig({ hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'true', timeout: 60 }] }], Stop: [{ hooks: [] }] } });
-  assert.deepEqual(cfg, { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'true', timeout: 60 }] }] });
+  assert.deepEqual(cfg, { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'true', timeout: 60 }] }], Stop: [{ hooks: [] }] });
   assert.throws(() => normalizeHooksConfig({ PreToolUse: {} }), /hooks.PreToolUse must be an array/);
-  assert.throws(() => normalizeHooksConfig({ PreToolUse: [{ hooks: [{ type: 'http', url: 'x' }] }] }), /type must be "command" or "function"/);
+  assert.throws(() => normalizeHooksConfig({ PreToolUse: [{ hooks: [{ type: 'http', url: 'x' }] }] }), /type must be "command"/);
   assert.throws(() => normalizeHooksConfig({ PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: -1 }] }] }), /positive number/);
   const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { PreToolUse: 'nope' } as unknown as HooksConfig }));
   assert.equal(o.status, 'error');

@@ -1,0 +1,161 @@
+// unit: hook events as the reference defines them — load-time validation, the session's reading of
+// hook answers (engine/hooks.ts), the session loop's use of them, the transcript file format and
+// Bash's tool_response shape.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { initialContext } from '../../src/engine/context';
+import type { Message } from '../../src/engine/messages';
+import { decideSessionHooks, type HookRun, type SessionHookEventName } from '../../src/engine/hooks';
+import { initialSessionState, runSession, sessionConfig, type SessionExecutor, type TurnReport } from '../../src/engine/session';
+import { hooksFor, normalizeHooksConfig } from '../../src/hooks/config';
+import { hookToolResponse } from '../../src/hooks/toolResponse';
+import { transcriptLines, writeTranscriptFile } from '../../src/hooks/transcript';
+import { HOOK_EVENTS } from '../../src/hooks/types';
+import { loadSettings } from '../../src/cli/settings';
+
+const cmd = { type: 'command', command: 'true' };
+
+test('unit: every reference event is accepted; an unknown event or hook type fails at load naming the key', () => {
+  const all = Object.fromEntries(HOOK_EVENTS.map((e) => [e, [{ hooks: [cmd] }]]));
+  assert.deepEqual(Object.keys(normalizeHooksConfig({ hooks: all })).sort(), [...HOOK_EVENTS].sort());
+  assert.throws(() => normalizeHooksConfig({ hooks: { PostToolUze: [] } }), /hooks\.PostToolUze is not a hook event/);
+  assert.throws(() => normalizeHooksConfig({ Stop: [{ hooks: [{ type: 'prompt', prompt: 'x' }] }] }), /hooks\.Stop\[0\]\.hooks\[0\]\.type "prompt".*not supported/);
+  assert.throws(() => normalizeHooksConfig({ Stop: [{ hooks: [{ type: 'script' }] }] }), /type must be "command"/);
+});
+
+test('unit: settings load fails on an unknown hook event, naming the file and the key', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'da-hooks-'));
+  const file = join(dir, 'settings.json');
+  await writeFile(file, JSON.stringify({ hooks: { SessionBegin: [{ hooks: [cmd] }] } }));
+  assert.throws(() => loadSettings(dir, [file]), (e: Error) => e.message.includes(file) && /hooks\.SessionBegin is not a hook event/.test(e.message));
+});
+
+test('unit: matchers per event — SessionStart by source, Stop/UserPromptSubmit ignore a matcher', () => {
+  const config = normalizeHooksConfig({
+    SessionStart: [{ matcher: 'startup|resume', hooks: [{ type: 'command', command: 'a' }] }, { matcher: 'compact', hooks: [{ type: 'command', command: 'b' }] }],
+    Stop: [{ matcher: 'Whatever', hooks: [{ type: 'command', command: 'c' }] }],
+  });
+  assert.deepEqual(hooksFor(config, 'SessionStart', 'startup').map((h) => h.label), ['a']);
+  assert.deepEqual(hooksFor(config, 'SessionStart', 'compact').map((h) => h.label), ['b']);
+  assert.deepEqual(hooksFor(config, 'Stop', '').map((h) => h.label), ['c']);
+});
+
+const run = (event: string, r: Partial<HookRun>): HookRun => ({ event, hook: 'h.sh', outcome: 'success', durationMs: 1, ...r });
+
+test('unit: output semantics — exit 2 blocks only where the reference says; plain stdout is context for UserPromptSubmit/SessionStart', () => {
+  assert.equal(decideSessionHooks('Stop', [run('Stop', { outcome: 'blocking', stderr: 'keep going' })]).block?.reason, 'keep going');
+  assert.equal(decideSessionHooks('UserPromptSubmit', [run('UserPromptSubmit', { outcome: 'blocking', stderr: 'no secrets' })]).block?.reason, 'no secrets');
+  const n = decideSessionHooks('Notification', [run('Notification', { outcome: 'blocking', stderr: 'x' })]);
+  assert.equal(n.block, undefined);
+  assert.match(n.notices[0]!, /exited with code 2: x/);
+  assert.deepEqual(decideSessionHooks('UserPromptSubmit', [run('UserPromptSubmit', { stdout: 'ctx\n' })]).additionalContext, ['ctx']);
+  assert.deepEqual(decideSessionHooks('SessionStart', [run('SessionStart', { stdout: 'hello' })]).additionalContext, ['hello']);
+  assert.deepEqual(decideSessionHooks('Stop', [run('Stop', { stdout: 'ignored' })]).additionalContext, []);
+  const j = decideSessionHooks('Stop', [run('Stop', { output: { decision: 'block', reason: 'tests fail', systemMessage: 'heads up' } })]);
+  assert.equal(j.block?.reason, 'tests fail');
+  assert.match(j.notices[0]!, /heads up/);
+  const c = decideSessionHooks('SessionEnd', [run('SessionEnd', { output: { continue: false, stopReason: 'enough' } })]);
+  assert.equal(c.stop?.reason, 'enough');
+  const a = decideSessionHooks('UserPromptSubmit', [run('UserPromptSubmit', { output: { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'more' } } })]);
+  assert.deepEqual(a.additionalContext, ['more']);
+  assert.match(decideSessionHooks('Stop', [run('Stop', { outcome: 'non_blocking_error', error: 'exit code 1', stderr: 'oops' })]).notices[0]!, /exit code 1: oops/);
+});
+
+function executor(answers: Partial<Record<SessionHookEventName, Array<Partial<HookRun>>>>, turns: Array<Partial<TurnReport> & { reason: TurnReport['reason'] }>) {
+  const log: string[] = [];
+  const fired: Array<[string, Record<string, unknown>]> = [];
+  const state = initialSessionState('do it', initialContext('/w', []));
+  const exec: SessionExecutor = {
+    async runTurn(turn: number, append: Message[]) {
+      const step = turns.shift();
+      assert.ok(step, `no scripted turn ${turn}`);
+      log.push(`turn ${turn} [${append.map((m) => m.content).join(' | ')}]`);
+      return { consumedAppend: true, head: `h${turn}`, context: state.context, records: [], text: `t${turn}`, ...step };
+    },
+    takeInterrupt: () => false,
+    waitForMessage: async () => false,
+    hasHooks: (e) => e in answers,
+    async runHooks(event, fields) {
+      fired.push([event, fields]);
+      const list = answers[event] ?? [];
+      const next = list.length > 1 ? list.shift()! : list[0];
+      return next ? [run(event, next)] : [];
+    },
+  };
+  return { state, exec, log, fired };
+}
+
+test('unit: a Stop hook blocking once continues the session with its reason, then sees stop_hook_active', async () => {
+  const { state, exec, log, fired } = executor({ Stop: [{ outcome: 'blocking', stderr: 'run the tests' }, {}], SessionStart: [{ stdout: 'repo is a monorepo' }], SessionEnd: [{}] }, [
+    { reason: 'end_turn' },
+    { reason: 'end_turn' },
+  ]);
+  const end = await runSession(state, sessionConfig({}), exec);
+  assert.equal(end.kind === 'end' && end.status, 'completed');
+  assert.deepEqual(log, ['turn 1 [do it | SessionStart hook additional context: repo is a monorepo]', 'turn 2 [run the tests]']);
+  assert.deepEqual(fired.map(([e, f]) => `${e}:${JSON.stringify(f)}`), [
+    'SessionStart:{"source":"startup"}',
+    'Stop:{"stop_hook_active":false}',
+    'Stop:{"stop_hook_active":true}',
+    'SessionEnd:{"reason":"other","end_status":"completed"}',
+  ]);
+});
+
+test('unit: UserPromptSubmit adds context after the prompt; a blocked only prompt ends the session; continue:false stops', async () => {
+  const ctx = executor({ UserPromptSubmit: [{ stdout: 'branch is main' }] }, [{ reason: 'end_turn' }]);
+  await runSession(ctx.state, sessionConfig({}), ctx.exec);
+  assert.deepEqual(ctx.log, ['turn 1 [do it | UserPromptSubmit hook additional context: branch is main]']);
+  assert.deepEqual(ctx.fired[0], ['UserPromptSubmit', { prompt: 'do it' }]);
+
+  const blocked = executor({ UserPromptSubmit: [{ outcome: 'blocking', stderr: 'contains a secret' }] }, []);
+  const end = await runSession(blocked.state, sessionConfig({}), blocked.exec);
+  assert.equal(end.kind === 'end' && end.status, 'stopped');
+  assert.match(end.kind === 'end' ? end.endReason : '', /blocked by a UserPromptSubmit hook: contains a secret/);
+  assert.deepEqual(blocked.log, []);
+
+  const stopped = executor({ SessionStart: [{ output: { continue: false, stopReason: 'not today' } }] }, []);
+  const s = await runSession(stopped.state, sessionConfig({}), stopped.exec);
+  assert.match(s.kind === 'end' ? s.endReason : '', /not today/);
+});
+
+test('unit: no hooks configured — no hook is run (histories without hooks keep their command sequence)', async () => {
+  const ctx = executor({}, [{ reason: 'end_turn' }]);
+  await runSession(ctx.state, sessionConfig({}), ctx.exec);
+  assert.deepEqual(ctx.fired, []);
+});
+
+test('unit: transcript lines in the reference format, chained by parentUuid, stable uuids', async () => {
+  const messages: Message[] = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+  ];
+  const a = transcriptLines(messages, { sessionId: 's1', cwd: '/w' });
+  const b = transcriptLines(messages, { sessionId: 's1', cwd: '/w' });
+  assert.deepEqual(a.map((l) => l.uuid), b.map((l) => l.uuid));
+  assert.equal(a[0]!.parentUuid, null);
+  assert.equal(a[1]!.parentUuid, a[0]!.uuid);
+  assert.match(a[0]!.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.deepEqual([a[0]!.type, a[1]!.type], ['user', 'assistant']);
+  const dir = await mkdtemp(join(tmpdir(), 'da-tr-'));
+  await mkdir(dir, { recursive: true });
+  const p = await writeTranscriptFile(join(dir, 't', 's1.jsonl'), messages, { sessionId: 's1', cwd: '/w' });
+  const lines = (await readFile(p, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { sessionId: string; message: { content: unknown } });
+  assert.equal(lines.length, 2);
+  assert.equal(lines[0]!.sessionId, 's1');
+  assert.equal(lines[0]!.message.content, 'hi');
+});
+
+test("unit: Bash's tool_response has the reference's stdout/stderr/interrupted/isImage; other tools pass through", () => {
+  const r = hookToolResponse('Bash', { command: 'echo x', output: 'x\n', exitCode: 0, interrupted: false, timedOut: false }) as Record<string, unknown>;
+  assert.equal(r.stdout, 'x\n');
+  assert.equal(r.stderr, '');
+  assert.equal(r.interrupted, false);
+  assert.equal(r.isImage, false);
+  assert.equal(r.exitCode, 0);
+  assert.equal((hookToolResponse('Bash', { output: '', interrupted: false, timedOut: true }) as { interrupted: boolean }).interrupted, true);
+  const d = { filePath: '/a', content: 'c' };
+  assert.equal(hookToolResponse('Write', d), d);
+});
