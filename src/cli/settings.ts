@@ -6,7 +6,7 @@
 // may do and is not implemented, is an error naming the file and the key; an unknown or unsupported
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
 // To read more files (e.g. `.claude/settings.json`), add them to `settingsSources`.
-import { normalizeHooksConfig } from '../hooks/config';
+import { normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -117,6 +117,9 @@ function readSettings(path: string, base: string): Loaded | undefined {
       normalizeHooksConfig({ hooks: s.hooks });
     } catch (err) {
       throw new SettingsError(`${path}: ${(err as Error).message}`);
+    }
+    for (const event of referenceOnlyHookEvents({ hooks: s.hooks })) {
+      warnings.push(at(path, `hooks.${event}`, 'is a Claude Code hook event that durable-agent never fires; its hooks are ignored'));
     }
   }
   const perms = s.permissions as Record<string, unknown> | undefined;

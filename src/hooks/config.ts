@@ -1,5 +1,5 @@
 // Hook configuration: validation/normalisation and the tool-name matcher.
-import { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENTS, type HookDef, type HookEventName, type HookMatcherConfig, type HooksConfig } from './types';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENTS, REFERENCE_ONLY_HOOK_EVENTS, type HookDef, type HookEventName, type HookMatcherConfig, type HooksConfig } from './types';
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -17,6 +17,7 @@ export function normalizeHooksConfig(raw: unknown): HooksConfig {
   const inner = 'hooks' in raw && isObject(raw.hooks) ? raw.hooks : raw;
   const out: HooksConfig = {};
   for (const key of Object.keys(inner)) {
+    if ((REFERENCE_ONLY_HOOK_EVENTS as readonly string[]).includes(key)) continue; // see referenceOnlyHookEvents
     if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
       throw new Error(`hooks.${key} is not a hook event (known events: ${HOOK_EVENTS.join(', ')})`);
     }
@@ -28,6 +29,13 @@ export function normalizeHooksConfig(raw: unknown): HooksConfig {
     out[event] = list.map((m, i) => normalizeMatcher(m, `hooks.${event}[${i}]`));
   }
   return out;
+}
+
+/** The reference's events in a hooks config that durable-agent accepts but never fires (for load warnings). */
+export function referenceOnlyHookEvents(raw: unknown): string[] {
+  if (!isObject(raw)) return [];
+  const inner = 'hooks' in raw && isObject(raw.hooks) ? raw.hooks : raw;
+  return Object.keys(inner).filter((k) => (REFERENCE_ONLY_HOOK_EVENTS as readonly string[]).includes(k));
 }
 
 function normalizeMatcher(m: unknown, where: string): HookMatcherConfig {

@@ -15,6 +15,17 @@ export const HOOK_EVENTS = [
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
+/**
+ * Events the current reference defines that durable-agent never fires: accepted at load with a
+ * warning (a settings file written for the reference still loads), never run.
+ */
+export const REFERENCE_ONLY_HOOK_EVENTS = [
+  'PostToolUseFailure', 'PostToolBatch', 'UserPromptExpansion', 'StopFailure', 'SubagentStart', 'PostCompact',
+  'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation',
+  'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged',
+  'FileChanged', 'MessageDisplay',
+] as const;
+
 /** Events whose hooks the session (not a tool call) runs, as `hook-<event>-<n>` activities. */
 export const SESSION_HOOK_EVENTS = ['UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionStart', 'SessionEnd', 'Notification'] as const;
 export type SessionHookEventName = (typeof SESSION_HOOK_EVENTS)[number];

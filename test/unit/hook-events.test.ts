@@ -31,6 +31,11 @@ test('unit: settings load fails on an unknown hook event, naming the file and th
   const file = join(dir, 'settings.json');
   await writeFile(file, JSON.stringify({ hooks: { SessionBegin: [{ hooks: [cmd] }] } }));
   assert.throws(() => loadSettings(dir, [file]), (e: Error) => e.message.includes(file) && /hooks\.SessionBegin is not a hook event/.test(e.message));
+  // An event of the current reference that durable-agent never fires loads with a warning.
+  await writeFile(file, JSON.stringify({ hooks: { PermissionRequest: [{ hooks: [cmd] }], Stop: [{ hooks: [cmd] }] } }));
+  const eff = loadSettings(dir, [file]);
+  assert.ok(eff.warnings.some((w) => w.includes(file) && /hooks\.PermissionRequest.*never fires/.test(w)), eff.warnings.join('\n'));
+  assert.deepEqual(Object.keys(normalizeHooksConfig({ hooks: eff.hooks })), ['Stop']);
 });
 
 test('unit: matchers per event — SessionStart by source, Stop/UserPromptSubmit ignore a matcher', () => {
