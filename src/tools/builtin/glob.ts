@@ -41,21 +41,28 @@ Usage:
 - Files ignored by .gitignore, and version-control directories such as .git, are skipped; hidden files are included.
 - Use it to find files by name. To search file contents use Grep. You can run several searches in one turn: they run concurrently.`;
 
-/** Search root and root-relative pattern; an absolute pattern carries its own root. */
-function planSearch(input: GlobInput, cwd: string): { root: string; pattern: string } {
-  let root = resolvePath(cwd, input.path ?? '.');
-  let pattern = input.pattern.replace(/^(\.\/)+/, '');
+/**
+ * The directory a pattern really searches, and the pattern relative to it: an absolute pattern's
+ * literal prefix and leading `../` steps move the root (walked paths never start with "..").
+ * One function for the search and for the permission check, so that both see the same directory.
+ */
+function splitSearch(root: string, rawPattern: string, join: (dir: string, rel: string) => string): { root: string; pattern: string } {
+  let pattern = rawPattern.replace(/^(\.\/)+/, '');
   if (path.isAbsolute(pattern)) {
     const { base, rest } = splitStaticPrefix(pattern);
     root = base === '' ? '/' : base;
     pattern = rest;
   }
-  // "../x/*.ts": walked paths never start with "..", so move those steps into the root.
   while (pattern.startsWith('../')) {
-    root = path.dirname(root);
+    root = join(root, '..');
     pattern = pattern.slice(3).replace(/^(\.\/)+/, '');
   }
   return { root, pattern };
+}
+
+/** Search root (absolute) and root-relative pattern. */
+function planSearch(input: GlobInput, cwd: string): { root: string; pattern: string } {
+  return splitSearch(resolvePath(cwd, input.path ?? '.'), input.pattern, (dir) => path.dirname(dir));
 }
 
 export const GlobTool = buildTool<GlobInput, GlobOutput>({
@@ -69,20 +76,7 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   isIdempotent: () => true,
   // The directory actually searched: an absolute pattern's literal prefix, and `../` steps of
   // the pattern move it up (so `../../*` is checked as the directory it reads, not as `.`).
-  getPath: (input) => {
-    let root = input.path ?? '.';
-    let pattern = input.pattern.replace(/^(\.\/)+/, '');
-    if (path.isAbsolute(pattern)) {
-      const { base, rest } = splitStaticPrefix(pattern);
-      root = base === '' ? '/' : base;
-      pattern = rest;
-    }
-    while (pattern.startsWith('../')) {
-      root = path.join(root, '..');
-      pattern = pattern.slice(3).replace(/^(\.\/)+/, '');
-    }
-    return root;
-  },
+  getPath: (input) => splitSearch(input.path ?? '.', input.pattern, path.join).root,
 
   async validateInput(input, ctx) {
     if (input.path === undefined) return { result: true };
