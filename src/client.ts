@@ -128,6 +128,7 @@ export function contextSettings(explicit: ContextSettings = {}, env: NodeJS.Proc
 /** Fills defaults: every option documents its env var; an explicit option beats it. */
 export function sessionInput(opts: SessionOptions): SessionInput {
   checkMessageSize('prompt', opts.prompt);
+  if (opts.memory) checkMessageSize(`memory (CLAUDE.md files ${opts.memory.files.join(', ')})`, opts.memory.text);
   const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
   if (!PERMISSION_MODES.includes(mode)) throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
   if (mode === 'bypassPermissions' && opts.disableBypassPermissionsMode) throw new BypassDisabledError();
@@ -199,7 +200,7 @@ export async function startSession(client: Client, opts: SessionOptions & { id?:
     taskQueue: taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
     args: [input],
     staticSummary: `Session: ${input.prompt.replace(/\s+/g, ' ').slice(0, 120)}`,
-    memo: { prompt: input.prompt.slice(0, 500), cwd: input.cwd, model: input.model.model, sandbox },
+    memo: { prompt: input.prompt.slice(0, 500), cwd: input.cwd, model: input.model.model, sandbox, settings: input.settingsSources ?? [], memory: input.memory?.files ?? [] },
     ...(input.useSearchAttributes ? { typedSearchAttributes: [{ key: { name: STATUS_SEARCH_ATTRIBUTE, type: 'KEYWORD' }, value: 'running' }] } : {}),
   } as never);
 }

@@ -27,6 +27,7 @@ import { describeOutage } from '../engine/retry';
 import { followSession } from './follow';
 import { loadSettings, SettingsError } from './settings';
 import { McpConfigError, resolveMcpServers } from '../mcp/config';
+import { loadMemory, memoryReminder, sha256 } from '../memory/claudeMd';
 
 class UsageError extends Error {}
 
@@ -202,6 +203,25 @@ export function buildProgram(): Command {
     if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
     const settings = loadSettings(cwd);
     for (const w of settings.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
+    // Managed settings beat the command line (as the reference); a flag they override is reported.
+    const managed = settings.managed;
+    for (const [flag, key, value] of [['--model', 'model', managed.model], ['--max-tokens', 'maxTokens', managed.maxTokens], ['--permission-mode', 'permissions.defaultMode', managed.mode]] as const) {
+      const given = flag === '--model' ? o.model : flag === '--max-tokens' ? o.maxTokens : o.permissionMode;
+      if (value !== undefined && given !== undefined && given !== value) process.stderr.write(`durable-agent: warning: ${flag} ${String(given)} is overridden by ${key} in the managed settings ${managed.path}\n`);
+    }
+    if (managed.model) o.model = managed.model;
+    if (managed.maxTokens) o.maxTokens = managed.maxTokens;
+    if (managed.mode) o.permissionMode = managed.mode;
+    if (settings.managedRulesOnly) {
+      const dropped = [...(o.allow as string[]), ...(o.ask as string[]), ...(o.deny as string[])];
+      if (dropped.length > 0) process.stderr.write(`durable-agent: warning: --allow/--ask/--deny rules are ignored: allowManagedPermissionRulesOnly in ${managed.path}\n`);
+      o.allow = [];
+      o.ask = [];
+      o.deny = [];
+    }
+    const memory = loadMemory(cwd);
+    for (const w of memory.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
+    const memoryText = memoryReminder(memory.files);
     const permissionMode = (o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? process.env.DURABLE_AGENT_PERMISSION_MODE;
     if (permissionMode === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
       throw new UsageError(`bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.sources.join(', ')}: choose another --permission-mode`);
@@ -234,6 +254,8 @@ export function buildProgram(): Command {
       ...(settings.hooks ? { hooks: settings.hooks } : {}),
       ...(Object.keys(mcp.servers).length > 0 ? { mcpServers: mcp.servers } : {}),
       ...(settings.autoCompactEnabled !== undefined ? { contextManagement: { autoCompact: settings.autoCompactEnabled } } : {}),
+      settingsSources: settings.sources,
+      ...(memory.files.length > 0 ? { memory: { files: memory.files.map((f) => f.path), text: memoryText, sha256: sha256(memoryText) } } : {}),
       ...(o.maxTurns ? { maxTurns: o.maxTurns as number } : {}),
       ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens as number } : {}),
       ...(o.approvalTimeout ? { approvalTimeoutMs: (o.approvalTimeout as number) * 1000 } : {}),
@@ -256,6 +278,8 @@ export function buildProgram(): Command {
         if (typeof line === 'string') console.log(`sandbox: ${line}`);
         const servers = Object.keys(mcp.servers);
         if (servers.length > 0) console.log(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
+        console.log(`settings: ${settings.sources.length ? settings.sources.join(', ') : 'none'}`);
+        console.log(`memory: ${memory.files.length ? memory.files.map((f) => f.path).join(', ') : 'none'}`);
       }
       await followAndExit(client, id, o);
     });
@@ -293,11 +317,14 @@ export function buildProgram(): Command {
     withClient(o, async (client) => {
       const s = await sessionStatus(client, id);
       const desc = await sessionHandle(client, id).describe().catch(() => undefined);
-      const sandbox = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;
+      const memo = desc?.memo as { sandbox?: unknown; settings?: string[]; memory?: string[] } | undefined;
+      const sandbox = memo?.sandbox;
       const lines = [
         `session   ${s.sessionId}`,
         `status    ${s.status} (${s.phase})${s.endReason ? ` — ${s.endReason}` : ''}`,
         ...(typeof sandbox === 'string' ? [`sandbox   ${sandbox}`] : []),
+        ...(Array.isArray(memo?.settings) ? [`settings  ${memo.settings.length ? memo.settings.join(', ') : 'none'}`] : []),
+        ...(Array.isArray(memo?.memory) ? [`memory    ${memo.memory.length ? memo.memory.join(', ') : 'none'}`] : []),
         `turn      ${s.turn}   tool calls ${s.toolCalls}   runs ${s.runs + 1}`,
         `usage     ${s.usage.input_tokens} in / ${s.usage.output_tokens} out tokens${s.usage.cache_read_input_tokens || s.usage.cache_creation_input_tokens ? ` (prompt cache: ${s.usage.cache_read_input_tokens ?? 0} read, ${s.usage.cache_creation_input_tokens ?? 0} written)` : ''}`,
         ...(s.contextTokens !== undefined || s.compactions?.length ? [`context   ${s.contextTokens ?? '?'} tokens in the model's view${s.compactions?.length ? `; ${s.compactions.length} compaction(s), last: ${s.compactions[s.compactions.length - 1]?.trigger} in turn ${s.compactions[s.compactions.length - 1]?.turn}` : ''}`] : []),
@@ -305,7 +332,7 @@ export function buildProgram(): Command {
         ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
         ...(s.lastText ? [`last      ${s.lastText.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
       ];
-      const shown = typeof sandbox === 'string' ? { ...s, sandbox } : s;
+      const shown = { ...s, ...(typeof sandbox === 'string' ? { sandbox } : {}), ...(Array.isArray(memo?.settings) ? { settings: memo.settings } : {}), ...(Array.isArray(memo?.memory) ? { memory: memo.memory } : {}) };
       print(o, s.outage ? { ...shown, waiting: describeOutage(s.outage, Date.now()) } : shown, lines.join('\n'));
     }),
   );

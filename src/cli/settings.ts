@@ -1,14 +1,21 @@
-// Settings files in the reference's format: `~/.durable-agent/settings.json` (user) and
-// `<cwd>/.durable-agent/settings.json` (project). Lists are concatenated, scalars overridden
-// (project over user); command-line flags override both.
+// Settings files where Claude Code users keep them, with the reference's precedence (lowest first):
+//   user     ~/.claude/settings.json (CLAUDE_CONFIG_DIR), then ~/.durable-agent/settings.json
+//   project  .claude/settings.json (shared), then .durable-agent/settings.json
+//   local    .claude/settings.local.json (personal, not checked in)
+//   flags    the command line (applied by the caller over the merged files)
+//   managed  /etc/claude-code/managed-settings.json (Linux; env DURABLE_AGENT_MANAGED_SETTINGS):
+//            nothing overrides it, not even a flag.
+// A durable-agent file sits just above the Claude Code file of its own scope. Lists (rules,
+// directories, hooks) are concatenated over every file; a scalar comes from the highest file that
+// sets it. docs/settings.md lists every reference key and what durable-agent does with it.
 //
 // Loud configuration (invariant 12): a key that is malformed, or that would change what a session
 // may do and is not implemented, is an error naming the file and the key; an unknown or unsupported
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
-// To read more files (e.g. `.claude/settings.json`), add them to `settingsSources`.
 import { normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { claudeConfigDir } from '../memory/claudeMd';
 import { dirname, join, resolve } from 'node:path';
 import { parseRule } from '../permissions/rules';
 import { mergeSandboxSettings, resolveSandboxPaths, validateSandboxSettings, type SandboxSettings } from '../sandbox/settings';
@@ -31,7 +38,14 @@ export interface SettingsFile {
   sandbox?: SandboxSettings;
   /** The reference's auto-compact switch (default true; DISABLE_AUTO_COMPACT=1 turns it off too). */
   autoCompactEnabled?: boolean;
+  disableAllHooks?: boolean;
+  /** Managed settings only. */
+  allowManagedHooksOnly?: boolean;
+  /** Managed settings only. */
+  allowManagedPermissionRulesOnly?: boolean;
 }
+
+export type SettingsScope = 'user' | 'project' | 'local' | 'managed';
 
 export interface EffectiveSettings {
   model?: string;
@@ -51,6 +65,10 @@ export interface EffectiveSettings {
   sources: string[];
   /** `<file>: <key>: <what>` for keys that were not used; show them to the user. */
   warnings: string[];
+  /** Scalars the managed settings set: a command-line flag does not override them. */
+  managed: { model?: string; maxTokens?: number; mode?: PermissionMode; path?: string };
+  /** `allowManagedPermissionRulesOnly` in the managed settings: only its rules apply (flags' rules too are dropped). */
+  managedRulesOnly: boolean;
 }
 
 export class SettingsError extends Error {}
@@ -63,14 +81,23 @@ export function projectSettingsPath(cwd: string): string {
   return join(resolve(cwd), '.durable-agent', 'settings.json');
 }
 
+/** The managed settings file (`DURABLE_AGENT_MANAGED_SETTINGS` overrides the platform's path). */
+export function managedSettingsPath(): string {
+  if (process.env.DURABLE_AGENT_MANAGED_SETTINGS) return resolve(process.env.DURABLE_AGENT_MANAGED_SETTINGS);
+  if (process.platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
+  if (process.platform === 'win32') return 'C:\\ProgramData\\ClaudeCode\\managed-settings.json';
+  return '/etc/claude-code/managed-settings.json';
+}
+
 /** The keys this loader honours, per section. */
-const TOP_KEYS = new Set(['$schema', 'model', 'maxTokens', 'permissions', 'hooks', 'sandbox', 'autoCompactEnabled', ...MCP_SETTINGS_KEYS]);
+const TOP_KEYS = new Set(['$schema', 'model', 'maxTokens', 'permissions', 'hooks', 'sandbox', 'autoCompactEnabled', 'disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly', ...MCP_SETTINGS_KEYS]);
+/** Honoured only in the managed settings (a warning elsewhere, as the reference ignores them there). */
+const MANAGED_ONLY_KEYS = new Set(['allowManagedHooksOnly', 'allowManagedPermissionRulesOnly']);
 const PERMISSION_KEYS = new Set(['allow', 'ask', 'deny', 'defaultMode', 'additionalDirectories', 'disableBypassPermissionsMode']);
 /** Keys of the reference's settings.json that durable-agent does not implement (a warning each). */
 const REFERENCE_ONLY_KEYS = new Set([
   'env', 'apiKeyHelper', 'awsAuthRefresh', 'awsCredentialExport', 'cleanupPeriodDays', 'companyAnnouncements',
-  'includeCoAuthoredBy', 'includeGitInstructions', 'attribution', 'disableAllHooks', 'allowManagedHooksOnly',
-  'allowManagedPermissionRulesOnly', 'availableModels', 'otelHeadersHelper', 'statusLine', 'outputStyle',
+  'includeCoAuthoredBy', 'includeGitInstructions', 'attribution', 'availableModels', 'otelHeadersHelper', 'statusLine', 'outputStyle',
   'forceLoginMethod', 'forceLoginOrgUUID', 'spinnerTipsEnabled', 'alwaysThinkingEnabled',
   'language', 'respectGitignore', 'fileSuggestion', 'plansDirectory', 'autoUpdatesChannel', 'enabledPlugins',
   'extraKnownMarketplaces', 'strictKnownMarketplaces', 'theme', 'verbose', 'cleanupPeriod', 'skipWebFetchPreflight',
@@ -87,7 +114,7 @@ interface Loaded {
   mcp?: McpSettings;
 }
 
-function readSettings(path: string, base: string): Loaded | undefined {
+function readSettings(path: string, base: string, scope: SettingsScope = 'user'): Loaded | undefined {
   if (!existsSync(path)) return undefined;
   let parsed: unknown;
   try {
@@ -108,6 +135,13 @@ function readSettings(path: string, base: string): Loaded | undefined {
   }
   const s = raw as SettingsFile;
   if (s.autoCompactEnabled !== undefined && typeof s.autoCompactEnabled !== 'boolean') throw new SettingsError(`${path}: autoCompactEnabled must be true or false`);
+  for (const key of ['disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly'] as const) {
+    if (s[key] !== undefined && typeof s[key] !== 'boolean') throw new SettingsError(at(path, key, 'must be true or false'));
+    if (s[key] !== undefined && MANAGED_ONLY_KEYS.has(key) && scope !== 'managed') {
+      warnings.push(at(path, key, 'is honoured only in the managed settings; it is ignored here'));
+      delete s[key];
+    }
+  }
   if (s.model !== undefined && (typeof s.model !== 'string' || s.model === '')) throw new SettingsError(at(path, 'model', 'must be a model name'));
   if (s.maxTokens !== undefined && !(Number.isInteger(s.maxTokens) && s.maxTokens > 0)) throw new SettingsError(at(path, 'maxTokens', 'must be a positive integer'));
   if (s.hooks !== undefined && (!s.hooks || typeof s.hooks !== 'object' || Array.isArray(s.hooks))) throw new SettingsError(at(path, 'hooks', 'must be an object of hook events'));
@@ -174,24 +208,45 @@ function mergeHooks(a: HooksJson | undefined, b: HooksJson | undefined): HooksJs
 }
 
 /**
- * The files read, lowest precedence first, each with the directory its relative paths are
- * resolved against (the project root for project files, the file's directory for user files).
+ * The files read, lowest precedence first, each with its scope and the directory its relative
+ * paths are resolved against (the project root for project files, the file's directory otherwise).
  */
-export function settingsSources(cwd: string): Array<{ path: string; base: string }> {
+export function settingsSources(cwd: string): Array<{ path: string; base: string; scope: SettingsScope }> {
+  const root = resolve(cwd);
+  const claudeUser = join(claudeConfigDir(), 'settings.json');
   const user = userSettingsPath();
+  const managed = managedSettingsPath();
   return [
-    { path: user, base: dirname(user) },
-    { path: projectSettingsPath(cwd), base: resolve(cwd) },
+    { path: claudeUser, base: dirname(claudeUser), scope: 'user' },
+    { path: user, base: dirname(user), scope: 'user' },
+    { path: join(root, '.claude', 'settings.json'), base: root, scope: 'project' },
+    { path: projectSettingsPath(cwd), base: root, scope: 'project' },
+    { path: join(root, '.claude', 'settings.local.json'), base: root, scope: 'local' },
+    { path: managed, base: dirname(managed), scope: 'managed' },
   ];
 }
 
 export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
-  const sources = paths ? paths.map((p) => ({ path: p, base: p === projectSettingsPath(cwd) ? resolve(cwd) : dirname(p) })) : settingsSources(cwd);
-  const eff: EffectiveSettings = { allow: [], ask: [], deny: [], additionalDirectories: [], disableBypassPermissionsMode: false, sources: [], warnings: [] };
-  for (const { path, base } of sources) {
-    const loaded = readSettings(path, base);
+  const sources = paths ? paths.map((p) => ({ path: p, base: p === projectSettingsPath(cwd) ? resolve(cwd) : dirname(p), scope: 'user' as SettingsScope })) : settingsSources(cwd);
+  const eff: EffectiveSettings = { allow: [], ask: [], deny: [], additionalDirectories: [], disableBypassPermissionsMode: false, sources: [], warnings: [], managed: {}, managedRulesOnly: false };
+  let disableAllHooks: SettingsScope | undefined;
+  let managedHooksOnly = false;
+  const managedRules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
+  let managedHooks: HooksJson | undefined;
+  for (const { path, base, scope } of sources) {
+    const loaded = readSettings(path, base, scope);
     if (!loaded) continue;
     const s = loaded.settings;
+    if (scope === 'managed') {
+      eff.managed = { ...(s.model !== undefined ? { model: s.model } : {}), ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}), ...(s.permissions?.defaultMode ? { mode: s.permissions.defaultMode } : {}), path };
+      managedRules.allow.push(...(s.permissions?.allow ?? []));
+      managedRules.ask.push(...(s.permissions?.ask ?? []));
+      managedRules.deny.push(...(s.permissions?.deny ?? []));
+      managedHooks = s.hooks;
+      if (s.allowManagedPermissionRulesOnly) eff.managedRulesOnly = true;
+      if (s.allowManagedHooksOnly) managedHooksOnly = true;
+    }
+    if (s.disableAllHooks !== undefined) disableAllHooks = s.disableAllHooks ? scope : undefined;
     eff.sources.push(path);
     eff.warnings.push(...loaded.warnings);
     if (s.model !== undefined) eff.model = s.model;
@@ -227,5 +282,17 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
       };
     }
   }
+  if (eff.managedRulesOnly) {
+    eff.allow = managedRules.allow;
+    eff.ask = managedRules.ask;
+    eff.deny = managedRules.deny;
+  }
+  if (managedHooksOnly) {
+    if (managedHooks) eff.hooks = managedHooks;
+    else delete eff.hooks;
+  }
+  // disableAllHooks outside the managed settings cannot switch off the managed hooks (as the reference).
+  if (disableAllHooks === 'managed' || (disableAllHooks && !managedHooks)) delete eff.hooks;
+  else if (disableAllHooks && managedHooks) eff.hooks = managedHooks;
   return eff;
 }

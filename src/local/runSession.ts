@@ -2,6 +2,7 @@
 // want no server, and as the baseline of the overhead benchmark. One algorithm, two schedulers:
 // the session loop is the engine's `runSession`, each turn the engine's `executeTurn`, the model
 // and tool calls the same cores the activities run. This file only schedules them in-process.
+import { firstMessage } from '../engine/memory';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { callModelWith, type CallModelResult, type CallRuntime } from '../activities/model';
@@ -110,7 +111,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   };
   const mcpModel = session.mcpServers ? { mcp: { servers: session.mcpServers, cwd: input.cwd } } : {};
   const approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  const state = initialSessionState(input.prompt, initialContext(input.cwd, input.additionalDirectories ?? []));
+  const state = initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
   const ledger = new Map<string, ToolCallRecord>();
   const allRecords: ToolCallRecord[] = [];
   const turnsDetail: LocalSessionResult['turnsDetail'] = [];

@@ -12,6 +12,7 @@ import type { CompactionRecord, ContextView } from '../engine/contextView';
 import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
 import type { SandboxSettings } from '../sandbox/settings';
 import type { McpServers } from '../mcp/config';
+import type { SessionMemory } from '../engine/memory';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
 export const STATUS_SEARCH_ATTRIBUTE = 'DurableAgentStatus';
@@ -41,6 +42,13 @@ export interface SessionInput {
    * expands on the worker that starts the server. Their tools join the pool as `mcp__<server>__<tool>`.
    */
   mcpServers?: McpServers;
+  /**
+   * CLAUDE.md memory read at start (src/memory): sent as a system reminder before the prompt in
+   * the first user message, as the reference does. Its size is capped like the prompt's.
+   */
+  memory?: SessionMemory;
+  /** The settings files the session's configuration came from, lowest precedence first (status shows them). */
+  settingsSources?: string[];
   /**
    * The reference's `sandbox` settings, paths resolved at start (src/sandbox). Absent = `{}`:
    * Bash runs in the OS sandbox where the platform supports it. `{ enabled: false }` opts out.

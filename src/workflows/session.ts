@@ -2,6 +2,7 @@
 // interrupts, token accounting) are the engine's `runSession`; this file supplies its Temporal
 // executor: turns as child workflows, signals/updates/queries, continue-as-new at a turn boundary
 // so that no run's history grows without bound.
+import { firstMessage } from '../engine/memory';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -64,7 +65,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   const sessionId = info.workflowId;
   const problems = sessionInputProblems(input);
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'InvalidSessionInput');
-  const state: SessionCarry = carry ? migrateSessionState(carry) : initialSessionState(input.prompt, initialContext(input.cwd, input.additionalDirectories ?? []));
+  const state: SessionCarry = carry ? migrateSessionState(carry) : initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
   if (carry) state.runs = carry.runs + 1;
   // The ledger key is the session's first run id (continue-as-new keeps it): unique even when a
   // new session reuses the workflow id. A run carried from before keys stay on the workflow id.
