@@ -181,7 +181,7 @@ test('integration: a settings-strict-style project settings file through the CLI
     const run = await cli(['run', '--cwd', workDir, '--model', 'claude-test', 'build', 'it'], env, 90_000);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /sandbox: on — Bash writes only in /);
-    assert.match(run.stderr, /warning: .*settings\.json: allowManagedHooksOnly is a Claude Code setting that durable-agent does not support/);
+    assert.match(run.stderr, /warning: .*settings\.json: allowManagedHooksOnly is honoured only in the managed settings/);
     const id = /session (\S+) started/.exec(run.stdout)?.[1] as string;
     assert.ok(id, run.stdout);
 
