@@ -103,6 +103,11 @@ const REFERENCE_ONLY_KEYS = new Set([
   'extraKnownMarketplaces', 'strictKnownMarketplaces', 'theme', 'verbose', 'cleanupPeriod', 'skipWebFetchPreflight',
 ]);
 
+/** Every settings key this loader knows (honoured or reported): docs/settings.md has a row for each. */
+export function knownSettingsKeys(): string[] {
+  return [...TOP_KEYS, ...REFERENCE_ONLY_KEYS, ...[...PERMISSION_KEYS].map((k) => `permissions.${k}`)];
+}
+
 /** `<file>: <key> …` — the form of every settings message. */
 function at(path: string, key: string, what: string): string {
   return `${path}: ${key} ${what}`;

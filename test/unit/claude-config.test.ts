@@ -2,10 +2,10 @@
 // reference's precedence and merge rules, and CLAUDE.md memory discovery with @imports.
 import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadSettings, settingsSources, SettingsError } from '../../src/cli/settings';
+import { knownSettingsKeys, loadSettings, settingsSources, SettingsError } from '../../src/cli/settings';
 import { importsOf, loadMemory, memoryReminder, MAX_IMPORT_DEPTH } from '../../src/memory/claudeMd';
 import { firstMessage } from '../../src/engine/memory';
 
@@ -162,4 +162,11 @@ test('unit: CLAUDE.md imports: missing files, cycles and depth beyond 5 are repo
   assert.ok(paths.includes(join(cwd, `c${MAX_IMPORT_DEPTH}.md`)));
   assert.ok(!paths.includes(join(cwd, `c${MAX_IMPORT_DEPTH + 1}.md`)));
   assert.ok(m.warnings.some((w) => w.startsWith(`${join(cwd, 'c5.md')}: @import c6.md is nested more than 5 imports deep`)), m.warnings.join('\n'));
+});
+
+test('unit: docs/settings.md has a row for every settings key the loader knows', () => {
+  const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'settings.md'), 'utf8');
+  const rows = doc.split('\n').filter((l) => l.startsWith('| `'));
+  const missing = knownSettingsKeys().filter((k) => !rows.some((r) => r.split('|')[1]?.includes(`\`${k}\``)));
+  assert.deepEqual(missing, [], 'add these keys to the table in docs/settings.md');
 });
