@@ -698,6 +698,8 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
     ...(sessionInput?.permissionMode ? { permissionMode: sessionInput.permissionMode } : {}),
     ...(typeof sandboxLine === 'string' ? { sandbox: sandboxLine } : {}),
     ...(sessionInput?.sandbox ? { sandboxSettings: sessionInput.sandbox } : {}),
+    ...(sessionInput?.settingsSources ? { settingsSources: sessionInput.settingsSources } : {}),
+    ...(sessionInput?.memory ? { memory: { files: sessionInput.memory.files, sha256: sessionInput.memory.sha256 } } : {}),
     status,
     ...(endReason ? { endReason } : {}),
     runs: runs.length,

@@ -134,6 +134,8 @@ export function formatAuditText(report: AuditReport): string {
       .join(' · ')}`,
   );
   if (s.sandbox) lines.push(`  sandbox: ${s.sandbox}`);
+  if (s.settingsSources) lines.push(`  settings: ${s.settingsSources.length ? s.settingsSources.join(', ') : 'none'}`);
+  if (s.memory) lines.push(`  memory: ${s.memory.files.join(', ')} (sha256 ${s.memory.sha256.slice(0, 12)})`);
   if (s.startedAt) lines.push(`  started ${s.startedAt}${s.endedAt ? ` · ended ${s.endedAt}` : ''} (times below are UTC)`);
   lines.push('');
   lines.push(

@@ -149,6 +149,10 @@ export interface AuditSession {
   sandbox?: string;
   /** The sandbox settings the session started with (reference format, paths resolved). */
   sandboxSettings?: SandboxSettings;
+  /** The settings files the session's configuration came from (lowest precedence first). */
+  settingsSources?: string[];
+  /** The CLAUDE.md files sent to the model, and the sha256 of the reminder text. */
+  memory?: { files: string[]; sha256: string };
   /** The session's status (SessionStatusName), or a Temporal close status (`terminated`, `timed_out`). */
   status: string;
   endReason?: string;

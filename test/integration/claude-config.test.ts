@@ -14,6 +14,8 @@ import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
 
+const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
 after(async () => {
   await closeSandbox();
   await closeTestEnv();
@@ -48,6 +50,7 @@ export interface ClaudeRepo {
   claudeMd: string;
   imported: string;
   userMd: string;
+  mcpJson: string;
 }
 
 /** A repository with Claude Code files only, and a user home with ~/.claude. */
@@ -68,14 +71,19 @@ export async function claudeRepo(workDir: string, taskQueue: string, shared: Rec
     shared: await put(join(workDir, '.claude', 'settings.json'), {
       $schema: 'https://json.schemastore.org/claude-code-settings.json',
       model: 'claude-shared',
-      permissions: { defaultMode: 'dontAsk', deny: ['Bash(touch denied.txt)'] },
+      permissions: { defaultMode: 'dontAsk', deny: ['Bash(touch denied.txt)'], allow: ['mcp__everything'] },
       sandbox: { enabled: true, autoAllowBashIfSandboxed: false },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', timeout: 10 }] }] },
       ...shared,
     }),
-    local: await put(join(workDir, '.claude', 'settings.local.json'), { model: 'claude-local', permissions: { allow: ['Bash(touch allowed.txt)'] } }),
+    local: await put(join(workDir, '.claude', 'settings.local.json'), { model: 'claude-local', permissions: { allow: ['Bash(touch allowed.txt)'] }, enabledMcpjsonServers: ['everything'] }),
+    mcpJson: await put(join(workDir, '.mcp.json'), { mcpServers: { everything: { command: process.execPath, args: [everything] } } }),
     claudeMd: await put(join(workDir, 'CLAUDE.md'), '# Project\nProject rule: the codeword is PINEAPPLE-7.\nStyle: see @docs/style.md\n'),
     imported: await put(join(workDir, 'docs', 'style.md'), 'Imported rule: indent with MANGO-3 tabs.\n'),
   };
+  // The hook script blocks (exit 2) any Bash call that mentions hooked.txt.
+  const guard = await put(join(workDir, '.claude', 'hooks', 'guard.sh'), '#!/bin/sh\ninput=$(cat)\ncase "$input" in *hooked.txt*) echo "guard: hooked.txt is off limits" >&2; exit 2;; esac\nexit 0\n');
+  await fs.chmod(guard, 0o755);
   return repo;
 }
 
@@ -88,6 +96,8 @@ test('integration: Claude Code settings and CLAUDE.md through `durable-agent run
         { id: 'toolu_cc_allowed', name: 'Bash', input: { command: 'touch allowed.txt' } },
         { id: 'toolu_cc_norule', name: 'Bash', input: { command: 'touch asked.txt' } },
         { id: 'toolu_cc_user', name: 'Bash', input: { command: 'touch user-denied.txt' } },
+        { id: 'toolu_cc_hooked', name: 'Bash', input: { command: 'touch hooked.txt' } },
+        { id: 'toolu_cc_mcp', name: 'mcp__everything__echo', input: { message: 'from a Claude Code repo' } },
       ]),
       textResponse('done, KIWI-9'),
     );
@@ -98,6 +108,7 @@ test('integration: Claude Code settings and CLAUDE.md through `durable-agent run
     assert.ok(run.stdout.includes(`settings: ${repo.userSettings}, ${repo.shared}, ${repo.local}`), run.stdout);
     assert.ok(run.stdout.includes(`memory: ${repo.userMd}, ${repo.claudeMd}, ${repo.imported}`), run.stdout);
     assert.doesNotMatch(run.stderr, /warning/, 'every key of these files is honoured');
+    assert.ok(run.stdout.includes(`MCP servers: everything (${repo.mcpJson})`), run.stdout);
 
     // The rules: the shared deny held, the local allow let its command run, a command with no
     // rule was denied (dontAsk from the shared file), the user file's deny held.
@@ -111,6 +122,11 @@ test('integration: Claude Code settings and CLAUDE.md through `durable-agent run
     assert.deepEqual([byId(audit.toolCalls, 'toolu_cc_allowed').status, byId(audit.toolCalls, 'toolu_cc_allowed').decision?.detail], ['ok', 'Bash(touch allowed.txt)']);
     assert.equal(byId(audit.toolCalls, 'toolu_cc_norule').status, 'denied');
     assert.equal(byId(audit.toolCalls, 'toolu_cc_user').decision?.detail, 'Bash(touch user-denied.txt)');
+    // The PreToolUse hook from .claude/settings.json blocked its call (and let the others through).
+    assert.equal(existsSync(join(workDir, 'hooked.txt')), false, 'the hook blocked the call');
+    const hooked = byId(audit.toolCalls, 'toolu_cc_hooked');
+    assert.deepEqual(hooked.hooks?.map((h) => [h.event, h.outcome]), [['PreToolUse', 'blocking']]);
+    assert.deepEqual(byId(audit.toolCalls, 'toolu_cc_allowed').hooks?.map((h) => [h.event, h.outcome]).slice(0, 1), [['PreToolUse', 'success']]);
 
     // The model request: the local file's model (highest scalar), the memory before the prompt.
     const requests = fake.messageRequests();
@@ -127,12 +143,26 @@ test('integration: Claude Code settings and CLAUDE.md through `durable-agent run
     // Later requests carry it once (in the transcript), not again.
     const second = JSON.stringify((requests[1] as unknown as { messages: unknown }).messages);
     assert.equal(second.split('PINEAPPLE-7').length - 1, 1);
+    const results = (requests[1] as unknown as { messages: Array<{ role: string; content: unknown }> }).messages.at(-1)?.content as Array<{ type: string; tool_use_id: string; is_error?: boolean; content?: unknown }>;
+    // The MCP tool from .mcp.json (approved in settings.local.json, allowed in settings.json) returned the server's result.
+    const mcpResult = results.find((b) => b.tool_use_id === 'toolu_cc_mcp');
+    assert.equal(mcpResult?.is_error, undefined, JSON.stringify(mcpResult));
+    assert.match(JSON.stringify(mcpResult?.content), /Echo: from a Claude Code repo/);
+    const hookResult = results.find((b) => b.tool_use_id === 'toolu_cc_hooked');
+    assert.equal(hookResult?.is_error, true);
+    assert.match(JSON.stringify(hookResult?.content), /guard: hooked\.txt is off limits/);
 
     // status lists the files.
     const st = await cli(['status', id], repo.env);
     assert.equal(st.code, 0, st.stderr);
     assert.ok(st.stdout.includes(`settings  ${repo.userSettings}, ${repo.shared}, ${repo.local}`), st.stdout);
     assert.ok(st.stdout.includes(`memory    ${repo.userMd}, ${repo.claudeMd}, ${repo.imported}`), st.stdout);
+    // The audit too: the files, and the memory's hash instead of its text.
+    assert.deepEqual(audit.session.settingsSources, [repo.userSettings, repo.shared, repo.local]);
+    assert.deepEqual(audit.session.memory?.files, [repo.userMd, repo.claudeMd, repo.imported]);
+    assert.match(audit.session.memory?.sha256 ?? '', /^[0-9a-f]{64}$/);
+    const auditText = await cli(['audit', id], repo.env);
+    assert.ok(auditText.stdout.includes(`  memory: ${repo.userMd}, ${repo.claudeMd}, ${repo.imported} (sha256 `), auditText.stdout);
     const sj = JSON.parse((await cli(['status', id, '--json'], repo.env)).stdout) as { settings: string[]; memory: string[] };
     assert.deepEqual(sj.settings, [repo.userSettings, repo.shared, repo.local]);
     assert.deepEqual(sj.memory, [repo.userMd, repo.claudeMd, repo.imported]);
