@@ -42,6 +42,8 @@ export interface FakeAnthropicOptions {
   requireApiKey?: boolean | string;
   /** Check tool_use/tool_result pairing in requests like the real API. Default true. */
   validateToolPairing?: boolean;
+  /** Accept `role: "system"` messages inside `messages` (current Claude Code sends them). Default false. */
+  allowSystemMessages?: boolean;
   /** Default JSON piece size for tool_use input (default: ≤ 20 chars and ≥ 3 pieces). */
   jsonChunkSize?: number;
   /** Default text piece size (default 12). */
@@ -411,7 +413,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       }
       return fail('invalid_request', 400, 'invalid_request_error', `There was an error parsing the body of your request: ${reason}`);
     }
-    const validation = validateMessagesRequest(body, { toolPairing: opts.validateToolPairing !== false });
+    const validation = validateMessagesRequest(body, { toolPairing: opts.validateToolPairing !== false, systemMessages: opts.allowSystemMessages === true });
     if (!validation.ok) return fail('invalid_request', 400, 'invalid_request_error', validation.message);
     record.valid = true;
     if (contextWindow !== undefined) {

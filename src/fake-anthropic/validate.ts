@@ -13,7 +13,7 @@ function blocksOf(message: RequestMessage): RequestContentBlock[] {
 }
 
 /** Shape checks on a parsed `POST /v1/messages` body (field errors worded like the API's). */
-export function validateMessagesRequest(body: unknown, opts: { toolPairing: boolean }): Validation {
+export function validateMessagesRequest(body: unknown, opts: { toolPairing: boolean; systemMessages?: boolean }): Validation {
   if (!isRecord(body)) return { ok: false, message: 'Input should be a valid dictionary' };
   for (const field of ['model', 'max_tokens', 'messages'] as const) {
     if (!(field in body)) return { ok: false, message: `${field}: Field required` };
@@ -28,7 +28,7 @@ export function validateMessagesRequest(body: unknown, opts: { toolPairing: bool
   if (messages.length === 0) return { ok: false, message: 'messages: at least one message is required' };
   for (const [i, m] of messages.entries()) {
     if (!isRecord(m)) return { ok: false, message: `messages.${i}: Input should be a valid dictionary` };
-    if (m['role'] !== 'user' && m['role'] !== 'assistant')
+    if (m['role'] !== 'user' && m['role'] !== 'assistant' && !(opts.systemMessages && m['role'] === 'system'))
       return { ok: false, message: `messages.${i}.role: Input should be 'user' or 'assistant'` };
     const content = m['content'];
     if (content === undefined) return { ok: false, message: `messages.${i}.content: Field required` };

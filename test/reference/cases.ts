@@ -1,0 +1,96 @@
+// Cases of the differential test against the reference agent (`npm run test:reference`), as data.
+// Each case: files to create in a fresh project dir, then turns of tool_use blocks the fake model
+// sends to both agents. `$DIR` in inputs stands for the project dir. Compared per tool_use_id.
+
+export interface RefCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface RefCase {
+  name: string;
+  files?: Record<string, string>;
+  /** One array per model turn (turn n+1 is sent after the tool results of turn n). */
+  turns: RefCall[][];
+}
+
+const big = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(5, '0')} ${'y'.repeat(30)}`).join('\n') + '\n';
+
+export const CASES: RefCase[] = [
+  { name: 'Read normal', files: { 'a.txt': 'hello\nworld\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]] },
+  { name: 'Read offset/limit', files: { 'a.txt': 'l1\nl2\nl3\nl4\nl5\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt', offset: 2, limit: 2 } }]] },
+  { name: 'Read missing file', turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/missing.txt' } }]] },
+  { name: 'Read directory', files: { 'sub/x.txt': 'x\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/sub' } }]] },
+  { name: 'Read empty file', files: { 'empty.txt': '' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/empty.txt' } }]] },
+  { name: 'Read relative path', files: { 'a.txt': 'hello\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: 'a.txt' } }]] },
+  { name: 'Write new file', turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/new.txt', content: 'fresh\n' } }]] },
+  { name: 'Write overwrite without read', files: { 'a.txt': 'old\n' }, turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'new\n' } }]] },
+  {
+    name: 'Write overwrite after read',
+    files: { 'a.txt': 'old\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'new\n' } }]],
+  },
+  {
+    name: 'Edit unique',
+    files: { 'a.txt': 'timeout = 10\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '10', new_string: '30' } }]],
+  },
+  {
+    name: 'Edit not unique',
+    files: { 'a.txt': 'x = 1\ny = 1\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '1', new_string: '2' } }]],
+  },
+  {
+    name: 'Edit replace_all',
+    files: { 'a.txt': 'x = 1\ny = 1\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '1', new_string: '2', replace_all: true } }]],
+  },
+  {
+    name: 'Edit missing old_string',
+    files: { 'a.txt': 'abc\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'zzz', new_string: 'y' } }]],
+  },
+  { name: 'Edit without prior read', files: { 'a.txt': 'timeout = 10\n' }, turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '10', new_string: '30' } }]] },
+  { name: 'Edit missing file', turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/nope.txt', old_string: 'a', new_string: 'b' } }]] },
+  { name: 'Edit create with empty old_string', turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/created.txt', old_string: '', new_string: 'made\n' } }]] },
+  { name: 'Glob', files: { 'src/a.ts': '', 'src/b.ts': '', 'c.md': '' }, turns: [[{ id: 'toolu_glob', name: 'Glob', input: { pattern: '**/*.ts' } }]] },
+  { name: 'Grep files_with_matches', files: { 'a.txt': 'foo\n', 'b.txt': 'bar\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo' } }]] },
+  { name: 'Grep content', files: { 'a.txt': 'foo\nbar\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo', output_mode: 'content' } }]] },
+  { name: 'Grep count', files: { 'a.txt': 'foo\nfoo\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo', output_mode: 'count' } }]] },
+  { name: 'Grep invalid regex', files: { 'a.txt': 'foo\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo(' } }]] },
+  { name: 'Bash exit 0', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]] },
+  { name: 'Bash exit code', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo out; exit 3' } }]] },
+  { name: 'Bash stderr exit 0', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo warn >&2; echo ok' } }]] },
+  { name: 'Bash writes a file', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo made > made.txt' } }]] },
+  { name: 'Bash large output', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: "seq 1 20000 | sed 's/$/ xxxxxxxx/'" } }]] },
+  { name: 'Read large file', files: { 'big.txt': big }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/big.txt' } }]] },
+  { name: 'malformed: Read without file_path', turns: [[{ id: 'toolu_bad', name: 'Read', input: {} }]] },
+  { name: 'malformed: Bash command not a string', turns: [[{ id: 'toolu_bad', name: 'Bash', input: { command: 42 } }]] },
+  { name: 'malformed: Edit extra key', files: { 'a.txt': 'a\n' }, turns: [[{ id: 'toolu_bad', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'a', new_string: 'b', bogus: 1 } }]] },
+  { name: 'malformed: Write missing content', turns: [[{ id: 'toolu_bad', name: 'Write', input: { file_path: '$DIR/x.txt' } }]] },
+  { name: 'unknown tool', turns: [[{ id: 'toolu_unknown', name: 'NoSuchTool', input: { x: 1 } }]] },
+];
+
+/**
+ * Where the reference (Claude Code 2.1.x) and durable-agent deliberately differ: case → reason.
+ * A differing case listed here is reported as "deliberate"; any other difference fails the run.
+ * docs/tools.md lists the same rows (a unit test keeps them in sync).
+ */
+export const DELIBERATE: Array<{ cases: string; reason: string }> = [
+  {
+    cases: 'Glob*, Grep*',
+    reason:
+      'The reference 2.1.197 (native build) no longer offers Glob and Grep (it answers "No such tool available" and points to grep/find through Bash); the seed has both tools, so durable-agent keeps them.',
+  },
+];
+
+/** The reason a case may differ, or undefined. `cases` is a comma-separated list of names, `X*` = prefix. */
+export function deliberateReason(caseName: string): string | undefined {
+  for (const d of DELIBERATE) {
+    for (const pat of d.cases.split(',').map((p) => p.trim())) {
+      if (pat.endsWith('*') ? caseName.startsWith(pat.slice(0, -1)) : caseName === pat) return d.reason;
+    }
+  }
+  return undefined;
+}

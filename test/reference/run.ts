@@ -1,0 +1,270 @@
+// `npm run test:reference`: differential tests against the reference agent (Claude Code), opt-in,
+// not part of `npm test`. Installs @anthropic-ai/claude-code into ~/.cache/durable-agent/claude-code
+// (reused when present), then for every case in ./cases sends the same scripted tool_use blocks
+// through the reference (`claude -p`, against the fake Messages API) and through durable-agent
+// (the in-process runner, against another fake) and compares per tool_use_id: is_error, the effect
+// on files, the size policy (persisted with a preview) and the PreToolUse/PostToolUse hook input.
+// Exits non-zero only on a difference not listed in DELIBERATE.
+//
+//   node dist/test/reference/run.js [--verbose] [--json FILE] [case-name-substring...]
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type RequestContentBlock } from '../../src/fake-anthropic';
+import { runLocalSession } from '../../src/local/runSession';
+import { BUILTIN_TOOL_NAMES } from '../../src/client';
+import { CASES, deliberateReason, type RefCase } from './cases';
+
+export const CACHE_DIR = process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', 'claude-code');
+const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
+
+/** What one agent did with one tool_use block. */
+export interface Observed {
+  content: string;
+  isError: boolean;
+  persisted: boolean;
+  pre?: Record<string, unknown>;
+  post?: Record<string, unknown>;
+}
+
+export interface SideResult {
+  results: Map<string, Observed>;
+  files: Record<string, string>;
+  error?: string;
+}
+
+function ensureReference(): void {
+  if (existsSync(CLAUDE_BIN)) return;
+  console.error(`[reference] installing @anthropic-ai/claude-code into ${CACHE_DIR} (once; ~370 MB)`);
+  const r = spawnSync('npm', ['i', '--prefix', CACHE_DIR, '--no-audit', '--no-fund', '@anthropic-ai/claude-code'], { stdio: 'inherit' });
+  if (r.status !== 0 || !existsSync(CLAUDE_BIN)) throw new Error(`could not install @anthropic-ai/claude-code into ${CACHE_DIR} (npm exit ${r.status})`);
+}
+
+const sub = (value: unknown, dir: string): unknown => JSON.parse(JSON.stringify(value).split('$DIR').join(dir));
+const unsub = (text: string, dirs: string[]): string => dirs.reduce((t, d) => t.split(d).join('$DIR'), text);
+
+async function setupDir(c: RefCase, prefix: string): Promise<{ dir: string; capture: string; home: string; store: string }> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const dir = join(root, 'project');
+  const capture = join(root, 'hooks');
+  const home = join(root, 'home');
+  const store = join(root, 'store');
+  for (const d of [dir, capture, home, store]) await mkdir(d, { recursive: true });
+  for (const [name, text] of Object.entries(c.files ?? {})) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  return { dir, capture, home, store };
+}
+
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const full = join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
+    const rel = relative(dir, full);
+    if (rel.split('/')[0] === '.claude') continue;
+    if (e.isFile()) out[rel] = await readFile(full, 'utf8');
+    else if (e.isDirectory()) out[`${rel}/`] = '';
+  }
+  return out;
+}
+
+function hookSettings(capture: string, events: string[]): Record<string, unknown> {
+  const hook = { type: 'command', command: `cat > '${capture}'/$$.json` };
+  return Object.fromEntries(events.map((e) => [e, [{ matcher: '*', hooks: [hook] }]]));
+}
+
+/** The fake's script: turn n's tool_use blocks for the n-th request that offers tools, then end_turn; side requests get text. */
+function scriptFake(fake: FakeAnthropicServer, c: RefCase, dir: string): void {
+  let turn = 0;
+  fake.script((req) => {
+    if (!req.tools || req.tools.length === 0) return textResponse('ok');
+    const calls = c.turns[turn++];
+    if (!calls) return textResponse('done');
+    return toolUseResponse(calls.map((call) => ({ id: call.id, name: call.name, input: sub(call.input, dir) })));
+  });
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((b) => (b && typeof b === 'object' && 'text' in b ? String((b as { text: unknown }).text) : JSON.stringify(b))).join('\n');
+  return JSON.stringify(content ?? '');
+}
+
+async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, capture: string): Promise<SideResult> {
+  const results = new Map<string, Observed>();
+  const ids = new Set(c.turns.flat().map((t) => t.id));
+  for (const req of fake.messageRequests()) {
+    for (const m of req.messages) {
+      if (m.role !== 'user' || typeof m.content === 'string') continue;
+      for (const b of m.content as RequestContentBlock[]) {
+        if (b.type !== 'tool_result' || !b.tool_use_id || !ids.has(b.tool_use_id)) continue;
+        const content = unsub(textOf(b.content), [dir]);
+        results.set(b.tool_use_id, { content, isError: b.is_error === true, persisted: /<persisted-output>/.test(content) });
+      }
+    }
+  }
+  for (const f of await readdir(capture)) {
+    let input: Record<string, unknown>;
+    try {
+      input = JSON.parse(unsub(await readFile(join(capture, f), 'utf8'), [dir])) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const id = String(input['tool_use_id'] ?? '');
+    const o = results.get(id) ?? { content: '(no tool_result)', isError: false, persisted: false };
+    if (input['hook_event_name'] === 'PreToolUse') o.pre = input;
+    else if (input['hook_event_name'] === 'PostToolUse') o.post = input;
+    results.set(id, o);
+  }
+  return { results, files: await snapshot(dir) };
+}
+
+export async function runReference(c: RefCase): Promise<SideResult> {
+  const { dir, capture, home } = await setupDir(c, 'da-ref-cc-');
+  const fake = await startFakeAnthropic({ validateToolPairing: false, allowSystemMessages: true });
+  try {
+    scriptFake(fake, c, dir);
+    const config = join(home, '.claude');
+    await mkdir(config, { recursive: true });
+    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: hookSettings(capture, ['PreToolUse', 'PostToolUse']) }));
+    const child = spawn(CLAUDE_BIN, ['-p', 'run the scripted tools', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        CLAUDE_CONFIG_DIR: config,
+        ANTHROPIC_BASE_URL: fake.baseURL,
+        ANTHROPIC_API_KEY: 'test-key',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        IS_SANDBOX: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    const side = await collect(fake, c, dir, capture);
+    if (code !== 0) side.error = `claude exited ${code}: ${stderr.trim().slice(0, 300)}`;
+    return side;
+  } finally {
+    await fake.close();
+  }
+}
+
+export async function runDurableAgent(c: RefCase): Promise<SideResult> {
+  const { dir, capture, store } = await setupDir(c, 'da-ref-da-');
+  const fake = await startFakeAnthropic();
+  try {
+    scriptFake(fake, c, dir);
+    const r = await runLocalSession(
+      {
+        prompt: 'run the scripted tools',
+        cwd: dir,
+        tools: [...BUILTIN_TOOL_NAMES],
+        permissionMode: 'bypassPermissions',
+        model: { model: 'claude-test', maxTokens: 1024 },
+        hooks: hookSettings(capture, ['PreToolUse', 'PostToolUse']) as never,
+      },
+      { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    const side = await collect(fake, c, dir, capture);
+    if (r.status !== 'completed') side.error = `session ${r.status}: ${r.endReason}`;
+    return side;
+  } finally {
+    await fake.close();
+  }
+}
+
+const keys = (o: unknown): string => (o && typeof o === 'object' && !Array.isArray(o) ? Object.keys(o).sort().join(',') : typeof o);
+
+/** What differs between the two sides of one case (empty: they agree). */
+export function compare(c: RefCase, ref: SideResult, ours: SideResult): string[] {
+  const diffs: string[] = [];
+  if (ref.error) diffs.push(`reference: ${ref.error}`);
+  if (ours.error) diffs.push(`durable-agent: ${ours.error}`);
+  for (const call of c.turns.flat()) {
+    const a = ref.results.get(call.id);
+    const b = ours.results.get(call.id);
+    if (!a || !b) {
+      diffs.push(`${call.id}: tool_result ${a ? '' : 'missing in reference '}${b ? '' : 'missing in durable-agent'}`.trim());
+      continue;
+    }
+    if (a.isError !== b.isError) diffs.push(`${call.id}: is_error ref=${a.isError} ours=${b.isError}`);
+    if (a.persisted !== b.persisted) diffs.push(`${call.id}: persisted ref=${a.persisted} ours=${b.persisted}`);
+    if (!!a.pre !== !!b.pre) diffs.push(`${call.id}: PreToolUse hook ran ref=${!!a.pre} ours=${!!b.pre}`);
+    else if (a.pre && b.pre) {
+      if (JSON.stringify(a.pre['tool_input']) !== JSON.stringify(b.pre['tool_input'])) diffs.push(`${call.id}: PreToolUse tool_input differs`);
+      if (a.pre['tool_name'] !== b.pre['tool_name']) diffs.push(`${call.id}: PreToolUse tool_name differs`);
+    }
+    if (!!a.post !== !!b.post) diffs.push(`${call.id}: PostToolUse hook ran ref=${!!a.post} ours=${!!b.post}`);
+    else if (a.post && b.post && keys(a.post['tool_response']) !== keys(b.post['tool_response']))
+      diffs.push(`${call.id}: tool_response keys ref={${keys(a.post['tool_response'])}} ours={${keys(b.post['tool_response'])}}`);
+  }
+  const names = new Set([...Object.keys(ref.files), ...Object.keys(ours.files)]);
+  for (const n of [...names].sort()) {
+    if (ref.files[n] !== ours.files[n]) diffs.push(`file ${n}: ${ref.files[n] === undefined ? 'only ours' : ours.files[n] === undefined ? 'only reference' : 'contents differ'}`);
+  }
+  return diffs;
+}
+
+async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  }));
+  return out;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const verbose = args.includes('--verbose');
+  const jsonAt = args.indexOf('--json');
+  const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
+  const filters = args.filter((a, i) => !a.startsWith('--') && i !== jsonAt + 1);
+  ensureReference();
+  const version = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  console.log(`reference: ${version} (${CLAUDE_BIN})`);
+  const cases = CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
+  const rows = await pool(cases, 2, async (c) => {
+    const [ref, ours] = await Promise.all([runReference(c), runDurableAgent(c)]);
+    return { c, ref, ours, diffs: compare(c, ref, ours) };
+  });
+  let agree = 0;
+  let deliberate = 0;
+  let unexpected = 0;
+  const report: unknown[] = [];
+  for (const { c, ref, ours, diffs } of rows) {
+    const reason = deliberateReason(c.name);
+    const verdict = diffs.length === 0 ? 'agree' : reason ? 'deliberate' : 'DIFFER';
+    if (verdict === 'agree') agree++;
+    else if (verdict === 'deliberate') deliberate++;
+    else unexpected++;
+    console.log(`${verdict.padEnd(10)} ${c.name.padEnd(40)} ${diffs.join('; ')}${verdict === 'deliberate' ? ` — ${reason}` : ''}`);
+    const detail = (s: SideResult): unknown => ({ error: s.error, files: s.files, results: Object.fromEntries(s.results) });
+    if (verbose && diffs.length) console.log(JSON.stringify({ reference: detail(ref), ours: detail(ours) }, null, 1).slice(0, 6000));
+    report.push({ case: c.name, verdict, diffs, reason, reference: detail(ref), ours: detail(ours) });
+    if (reason && diffs.length === 0) console.log(`           (listed as a deliberate difference but agrees now: ${c.name})`);
+  }
+  console.log(`\n${cases.length} cases: ${agree} agree, ${deliberate} deliberate differences, ${unexpected} unexpected differences`);
+  if (jsonFile) await writeFile(jsonFile, JSON.stringify(report, null, 1));
+  // Exit explicitly: the in-process runner's worker deps keep handles open.
+  process.exit(unexpected > 0 ? 1 : 0);
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`test:reference: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  });
+}

@@ -1,0 +1,30 @@
+// unit: the differential test's data (test/reference/cases.ts) is well formed and its deliberate
+// differences are the ones docs/tools.md lists.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CASES, DELIBERATE, deliberateReason } from '../reference/cases';
+
+const root = join(__dirname, '..', '..', '..');
+
+test('unit: reference cases have unique names and unique tool_use ids per case', () => {
+  assert.ok(CASES.length >= 25);
+  assert.equal(new Set(CASES.map((c) => c.name)).size, CASES.length);
+  for (const c of CASES) {
+    const ids = c.turns.flat().map((t) => t.id);
+    assert.equal(new Set(ids).size, ids.length, c.name);
+  }
+  assert.ok(deliberateReason('Grep content'));
+  assert.equal(deliberateReason('Read normal'), undefined);
+});
+
+test('unit: docs/tools.md lists exactly the deliberate differences of test/reference/cases.ts', () => {
+  const doc = readFileSync(join(root, 'docs', 'tools.md'), 'utf8');
+  const block = /<!-- reference-deliberate:start -->([\s\S]*?)<!-- reference-deliberate:end -->/.exec(doc)?.[1] ?? '';
+  const rows = block
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| Cases') && !l.startsWith('| ---'))
+    .map((l) => l.slice(2, -2).split(' | '));
+  assert.deepEqual(rows.map(([cases, reason]) => ({ cases, reason })), DELIBERATE.map((d) => ({ cases: d.cases, reason: d.reason })));
+});
