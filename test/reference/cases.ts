@@ -77,20 +77,38 @@ export const CASES: RefCase[] = [
  * A differing case listed here is reported as "deliberate"; any other difference fails the run.
  * docs/tools.md lists the same rows (a unit test keeps them in sync).
  */
-export const DELIBERATE: Array<{ cases: string; reason: string }> = [
+export interface Deliberate {
+  /** Comma-separated case names; `X*` = every case whose name starts with X; `*` = all. */
+  cases: string;
+  /** Only calls of these tools (default: any). */
+  tools?: string[];
+  /** Only this aspect of the comparison (default: any): is_error, tool_response keys, … */
+  aspect?: string;
+  reason: string;
+}
+
+export const DELIBERATE: Deliberate[] = [
   {
     cases: 'Glob*, Grep*',
     reason:
       'The reference 2.1.197 (native build) no longer offers Glob and Grep (it answers "No such tool available" and points to grep/find through Bash); the seed has both tools, so durable-agent keeps them.',
   },
+  {
+    cases: '*',
+    tools: ['Read', 'Write', 'Edit'],
+    aspect: 'tool_response keys',
+    reason: "PostToolUse tool_response is the tool's own data object, not reshaped to the reference's per-tool objects (docs/hooks.md, tool_response).",
+  },
 ];
 
-/** The reason a case may differ, or undefined. `cases` is a comma-separated list of names, `X*` = prefix. */
-export function deliberateReason(caseName: string): string | undefined {
+/** The reason a difference of a case is deliberate, or undefined. */
+export function deliberateReason(caseName: string, diff: { tool?: string; aspect: string }): string | undefined {
   for (const d of DELIBERATE) {
-    for (const pat of d.cases.split(',').map((p) => p.trim())) {
-      if (pat.endsWith('*') ? caseName.startsWith(pat.slice(0, -1)) : caseName === pat) return d.reason;
-    }
+    const caseMatches = d.cases.split(',').map((p) => p.trim()).some((pat) => (pat.endsWith('*') ? caseName.startsWith(pat.slice(0, -1)) : caseName === pat));
+    if (!caseMatches) continue;
+    if (d.tools && (!diff.tool || !d.tools.includes(diff.tool))) continue;
+    if (d.aspect && d.aspect !== diff.aspect) continue;
+    return d.reason;
   }
   return undefined;
 }

@@ -16,7 +16,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type RequestContentBlock } from '../../src/fake-anthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
-import { CASES, deliberateReason, type RefCase } from './cases';
+import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
 
 export const CACHE_DIR = process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', 'claude-code');
 const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
@@ -184,32 +184,41 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
 
 const keys = (o: unknown): string => (o && typeof o === 'object' && !Array.isArray(o) ? Object.keys(o).sort().join(',') : typeof o);
 
+export interface Diff {
+  /** The tool of the call (undefined for the run and file rows). */
+  tool?: string;
+  /** is_error, persisted, PreToolUse ran, PostToolUse ran, tool_input, tool_name, tool_response keys, file, run. */
+  aspect: string;
+  text: string;
+}
+
 /** What differs between the two sides of one case (empty: they agree). */
-export function compare(c: RefCase, ref: SideResult, ours: SideResult): string[] {
-  const diffs: string[] = [];
-  if (ref.error) diffs.push(`reference: ${ref.error}`);
-  if (ours.error) diffs.push(`durable-agent: ${ours.error}`);
+export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
+  const diffs: Diff[] = [];
+  if (ref.error) diffs.push({ aspect: 'run', text: `reference: ${ref.error}` });
+  if (ours.error) diffs.push({ aspect: 'run', text: `durable-agent: ${ours.error}` });
   for (const call of c.turns.flat()) {
+    const d = (aspect: string, text: string): void => void diffs.push({ tool: call.name, aspect, text: `${call.id}: ${text}` });
     const a = ref.results.get(call.id);
     const b = ours.results.get(call.id);
     if (!a || !b) {
-      diffs.push(`${call.id}: tool_result ${a ? '' : 'missing in reference '}${b ? '' : 'missing in durable-agent'}`.trim());
+      d('tool_result', `tool_result ${a ? '' : 'missing in reference '}${b ? '' : 'missing in durable-agent'}`.trim());
       continue;
     }
-    if (a.isError !== b.isError) diffs.push(`${call.id}: is_error ref=${a.isError} ours=${b.isError}`);
-    if (a.persisted !== b.persisted) diffs.push(`${call.id}: persisted ref=${a.persisted} ours=${b.persisted}`);
-    if (!!a.pre !== !!b.pre) diffs.push(`${call.id}: PreToolUse hook ran ref=${!!a.pre} ours=${!!b.pre}`);
+    if (a.isError !== b.isError) d('is_error', `is_error ref=${a.isError} ours=${b.isError}`);
+    if (a.persisted !== b.persisted) d('persisted', `persisted ref=${a.persisted} ours=${b.persisted}`);
+    if (!!a.pre !== !!b.pre) d('PreToolUse ran', `PreToolUse hook ran ref=${!!a.pre} ours=${!!b.pre}`);
     else if (a.pre && b.pre) {
-      if (JSON.stringify(a.pre['tool_input']) !== JSON.stringify(b.pre['tool_input'])) diffs.push(`${call.id}: PreToolUse tool_input differs`);
-      if (a.pre['tool_name'] !== b.pre['tool_name']) diffs.push(`${call.id}: PreToolUse tool_name differs`);
+      if (JSON.stringify(a.pre['tool_input']) !== JSON.stringify(b.pre['tool_input'])) d('tool_input', `PreToolUse tool_input ref=${JSON.stringify(a.pre['tool_input'])} ours=${JSON.stringify(b.pre['tool_input'])}`);
+      if (a.pre['tool_name'] !== b.pre['tool_name']) d('tool_name', 'PreToolUse tool_name differs');
     }
-    if (!!a.post !== !!b.post) diffs.push(`${call.id}: PostToolUse hook ran ref=${!!a.post} ours=${!!b.post}`);
+    if (!!a.post !== !!b.post) d('PostToolUse ran', `PostToolUse hook ran ref=${!!a.post} ours=${!!b.post}`);
     else if (a.post && b.post && keys(a.post['tool_response']) !== keys(b.post['tool_response']))
-      diffs.push(`${call.id}: tool_response keys ref={${keys(a.post['tool_response'])}} ours={${keys(b.post['tool_response'])}}`);
+      d('tool_response keys', `tool_response keys ref={${keys(a.post['tool_response'])}} ours={${keys(b.post['tool_response'])}}`);
   }
   const names = new Set([...Object.keys(ref.files), ...Object.keys(ours.files)]);
   for (const n of [...names].sort()) {
-    if (ref.files[n] !== ours.files[n]) diffs.push(`file ${n}: ${ref.files[n] === undefined ? 'only ours' : ours.files[n] === undefined ? 'only reference' : 'contents differ'}`);
+    if (ref.files[n] !== ours.files[n]) diffs.push({ aspect: 'file', text: `file ${n}: ${ref.files[n] === undefined ? 'only ours' : ours.files[n] === undefined ? 'only reference' : 'contents differ'}` });
   }
   return diffs;
 }
@@ -245,17 +254,19 @@ async function main(): Promise<void> {
   let unexpected = 0;
   const report: unknown[] = [];
   for (const { c, ref, ours, diffs } of rows) {
-    const reason = deliberateReason(c.name);
-    const verdict = diffs.length === 0 ? 'agree' : reason ? 'deliberate' : 'DIFFER';
+    const reasons = diffs.map((d) => deliberateReason(c.name, d));
+    const reason = [...new Set(reasons.filter((r) => r !== undefined))].join(' / ');
+    const verdict = diffs.length === 0 ? 'agree' : reasons.every((r) => r !== undefined) ? 'deliberate' : 'DIFFER';
     if (verdict === 'agree') agree++;
     else if (verdict === 'deliberate') deliberate++;
     else unexpected++;
-    console.log(`${verdict.padEnd(10)} ${c.name.padEnd(40)} ${diffs.join('; ')}${verdict === 'deliberate' ? ` — ${reason}` : ''}`);
+    console.log(`${verdict.padEnd(10)} ${c.name.padEnd(40)} ${diffs.map((d, i) => `${d.text}${reasons[i] ? ' [deliberate]' : ''}`).join('; ')}`);
     const detail = (s: SideResult): unknown => ({ error: s.error, files: s.files, results: Object.fromEntries(s.results) });
     if (verbose && diffs.length) console.log(JSON.stringify({ reference: detail(ref), ours: detail(ours) }, null, 1).slice(0, 6000));
-    report.push({ case: c.name, verdict, diffs, reason, reference: detail(ref), ours: detail(ours) });
-    if (reason && diffs.length === 0) console.log(`           (listed as a deliberate difference but agrees now: ${c.name})`);
+    report.push({ case: c.name, verdict, diffs, reasons, reference: detail(ref), ours: detail(ours) });
   }
+  console.log('\nDeliberate differences (docs/tools.md):');
+  for (const d of DELIBERATE) console.log(`  ${d.cases}${d.tools ? ` [${d.tools.join(', ')}]` : ''}${d.aspect ? ` (${d.aspect})` : ''}: ${d.reason}`);
   console.log(`\n${cases.length} cases: ${agree} agree, ${deliberate} deliberate differences, ${unexpected} unexpected differences`);
   if (jsonFile) await writeFile(jsonFile, JSON.stringify(report, null, 1));
   // Exit explicitly: the in-process runner's worker deps keep handles open.

@@ -15,8 +15,10 @@ test('unit: reference cases have unique names and unique tool_use ids per case',
     const ids = c.turns.flat().map((t) => t.id);
     assert.equal(new Set(ids).size, ids.length, c.name);
   }
-  assert.ok(deliberateReason('Grep content'));
-  assert.equal(deliberateReason('Read normal'), undefined);
+  assert.ok(deliberateReason('Grep content', { tool: 'Grep', aspect: 'is_error' }));
+  assert.ok(deliberateReason('Read normal', { tool: 'Read', aspect: 'tool_response keys' }));
+  assert.equal(deliberateReason('Read normal', { tool: 'Read', aspect: 'is_error' }), undefined);
+  assert.equal(deliberateReason('Bash exit 0', { tool: 'Bash', aspect: 'tool_response keys' }), undefined);
 });
 
 test('unit: docs/tools.md lists exactly the deliberate differences of test/reference/cases.ts', () => {
@@ -26,5 +28,8 @@ test('unit: docs/tools.md lists exactly the deliberate differences of test/refer
     .split('\n')
     .filter((l) => l.startsWith('| ') && !l.startsWith('| Cases') && !l.startsWith('| ---'))
     .map((l) => l.slice(2, -2).split(' | '));
-  assert.deepEqual(rows.map(([cases, reason]) => ({ cases, reason })), DELIBERATE.map((d) => ({ cases: d.cases, reason: d.reason })));
+  assert.deepEqual(
+    rows.map(([cases, tools, aspect, reason]) => ({ cases, tools, aspect, reason })),
+    DELIBERATE.map((d) => ({ cases: d.cases, tools: d.tools?.join(', ') ?? 'any', aspect: d.aspect ?? 'any', reason: d.reason })),
+  );
 });
