@@ -1,5 +1,6 @@
 // Client helpers: start, follow and steer sessions from your own code (the CLI uses these too).
 import { randomUUID } from 'node:crypto';
+import { loadAgentDefinitions } from './agents/definitions';
 import { resolve } from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { sessionWorkflow } from './workflows/session';
@@ -23,7 +24,8 @@ import { describeSandbox, sandboxEnabled, sandboxPathsFromRules } from './sandbo
 import type { SandboxSettings } from './sandbox/settings';
 import type { ContextSettings } from './engine/contextWindow';
 
-export const BUILTIN_TOOL_NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'];
+/** The tools a session gets by default: the six file and shell tools and Agent (subagents as child sessions). */
+export const BUILTIN_TOOL_NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'Agent'];
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 export type SessionHandle = WorkflowHandle<typeof sessionWorkflow>;
@@ -164,6 +166,16 @@ export function sessionInput(opts: SessionOptions): SessionInput {
   };
 }
 
+/**
+ * A session that offers the Agent tool carries its agent types: general-purpose plus the agent
+ * files (~/.claude/agents, .claude/agents), read once at start. A malformed file throws
+ * AgentDefinitionError naming the file and the key: the session is not started.
+ */
+export async function withAgents(input: SessionInput): Promise<SessionInput> {
+  if (input.agents || !input.tools.includes('Agent')) return input;
+  return { ...input, agents: await loadAgentDefinitions(input.cwd) };
+}
+
 /** Whether the namespace has our status search attribute (the dev command registers it). */
 export async function hasStatusSearchAttribute(client: Client, namespace = client.options.namespace): Promise<boolean> {
   try {
@@ -191,7 +203,7 @@ export async function sandboxSummary(input: Pick<SessionInput, 'sandbox' | 'cwd'
 export async function startSession(client: Client, opts: SessionOptions & { id?: string; taskQueue?: string }): Promise<SessionHandle> {
   // The id and the task queue are start options, not part of the session's input.
   const { id, taskQueue, ...options } = opts;
-  const input = sessionInput(options);
+  const input = await withAgents(sessionInput(options));
   const sandbox = await sandboxSummary(input);
   if (input.useSearchAttributes === undefined) input.useSearchAttributes = await hasStatusSearchAttribute(client);
   const workflowId = id ?? `session-${randomUUID()}`;

@@ -15,11 +15,12 @@ import { configuredBlobStore } from './stores/configured';
 import { TranscriptStore, type BlobStore } from './stores/messageStore';
 import { PayloadStore } from './stores/payloadStore';
 import { ReadFilesStore } from './stores/readFilesStore';
-import { BUILTIN_TOOLS } from './tools/builtin';
+import { AgentTool, BUILTIN_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './tools/pool';
 import { LocalResultStore, resultFileName } from './tools/resultStore';
 import { createCompactActivities, type CompactDeps } from './activities/compact';
+import { createSubagentActivities } from './activities/subagents';
 import type { AnyTool } from './tools/Tool';
 import type { ToolPermissionContext } from './tools/permissionTypes';
 import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
@@ -67,7 +68,8 @@ export function sessionDirName(sessionId: string): string {
 export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'> = {}) {
   const storeDir = opts.storeDir ?? defaultStoreDir();
   const blobs = configuredBlobStore({ storeDir, ...(opts.blobStore ? { blobStore: opts.blobStore } : {}) });
-  const registry: AnyTool[] = [...(opts.replaceBuiltins ? [] : BUILTIN_TOOLS), ...(opts.tools ?? [])];
+  // Agent is a built-in too, but it runs only where a scheduler starts child sessions (docs/architecture.md "Subagents").
+  const registry: AnyTool[] = [...(opts.replaceBuiltins ? [] : [...BUILTIN_TOOLS, AgentTool]), ...(opts.tools ?? [])];
   // MCP servers: the worker owns the connections (started on first use, reused across calls and
   // sessions with the same config, restarted after a crash, closed by closeMcp / worker shutdown).
   const mcp = opts.mcp ?? new McpManager();
@@ -127,6 +129,9 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     runToolUse: tools.runToolUse,
     storeReadFiles: tools.storeReadFiles,
     runSessionHooks: hookActivities.runSessionHooks,
+    prepareSubagent: tools.prepareSubagent,
+    finishSubagent: tools.finishSubagent,
+    ...createSubagentActivities(),
   };
   return { activities, runToolUseWith: tools.runToolUseWith, runSessionHooks: hookActivities.runSessionHooks, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
 }

@@ -2,6 +2,7 @@
 // decided on purpose and a non-streamed fallback when a stream fails mid-way.
 import type { McpServers } from '../mcp/config';
 import Anthropic from '@anthropic-ai/sdk';
+import type { AgentDefinition } from '../agents/definitions';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
 import { contentForHistory, messageForHistory, resolveMessages, type MessageByRef } from '../engine/payloads';
@@ -43,6 +44,8 @@ export interface CallModelInput {
   contextSettings?: ContextSettings;
   /** false: send even above the auto-compact threshold (a PreCompact hook blocked compaction). */
   autoCompact?: boolean;
+  /** The session's agent types: the Agent tool's description lists them. */
+  agents?: AgentDefinition[];
 }
 
 /** The partial output of an abandoned streaming attempt: kept for the audit trail only. */

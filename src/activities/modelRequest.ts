@@ -2,6 +2,7 @@
 // cleared old tool results), the decision to compact first, cache breakpoints and the `[1m]` beta.
 // The decisions are the engine's (pure); this file does the loading and storing around them.
 import { access, mkdir, writeFile } from 'node:fs/promises';
+import { AgentTool, agentToolPrompt } from '../tools/builtin/agent';
 import { dirname } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import {
@@ -62,13 +63,16 @@ export interface LoadedContext {
 
 export async function loadContext(
   deps: RequestDeps,
-  input: { sessionId: string; head: string | null; view: ContextView; settings: RequestSettings; toolNames: string[]; denyRules?: string[]; mcp?: CallModelInput['mcp']; warn?: (message: string) => void },
+  input: { sessionId: string; head: string | null; view: ContextView; settings: RequestSettings; toolNames: string[]; denyRules?: string[]; mcp?: CallModelInput['mcp']; agents?: CallModelInput['agents']; warn?: (message: string) => void },
 ): Promise<LoadedContext> {
-  const [full, summary, tools] = await Promise.all([
+  const [full, summary, defined] = await Promise.all([
     deps.transcripts.load(input.head),
     input.view.summaryHead ? deps.transcripts.load(input.view.summaryHead) : Promise.resolve([] as Message[]),
     deps.toolDefinitions(input.toolNames, input.denyRules, input.mcp, input.warn),
   ]);
+  // The Agent tool's description lists the session's agent types.
+  const agents = input.agents;
+  const tools = agents ? defined.map((t) => (t.name === AgentTool.name ? { ...t, description: agentToolPrompt(agents) } : t)) : defined;
   const resultPath = deps.resultPath;
   return {
     full,

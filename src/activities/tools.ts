@@ -49,6 +49,14 @@ function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp |
   if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;
   return { servers: session.mcpServers, cwd: session.permission.workingDirectories[0] ?? process.cwd(), ...(wanted !== undefined ? { wanted } : {}) };
 }
+import type { PipelinePhase } from '../pipeline/runToolUse';
+import { resolveAgentModel, subagentTools, type AgentDefinition } from '../agents/definitions';
+import { AGENT_TOOL_NAMES, type SubagentCall, type SubagentOutput, type SubagentResume } from '../engine/subagents';
+import { agentTypeOf, sessionAgents, type AgentInput } from '../tools/builtin/agent';
+import type { ToolUseContext } from '../tools/Tool';
+
+/** The pre-call phase of a call the scheduler runs itself: ready to start the child session. */
+export type SubagentPrepared = ToolRunResult | { kind: 'ready'; call: SubagentCall };
 
 export interface ToolSessionSettings {
   sessionId: string;
@@ -62,6 +70,8 @@ export interface ToolSessionSettings {
   hooks?: HooksConfig;
   /** The session's MCP servers (unexpanded: `${VAR}` expands on the worker); their tools join the pool. */
   mcpServers?: McpServers;
+  /** The session's agent types (the Agent tool); absent = general-purpose only. */
+  agents?: AgentDefinition[];
 }
 
 export interface RunToolUseInput {
@@ -74,6 +84,8 @@ export interface RunToolUseInput {
   context: AgentContext;
   readFilesRef?: string | null;
   approval?: Approval;
+  /** The half of the pipeline to run for a call the scheduler executes itself (see PipelinePhase). */
+  phase?: PipelinePhase;
 }
 
 export interface ToolDeps {
@@ -119,7 +131,7 @@ export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: D
 }
 
 export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): ToolCallRecord {
-  const status = outcome.status === 'ask' ? 'error' : outcome.status;
+  const status = outcome.status === 'ask' || outcome.status === 'ready' ? 'error' : outcome.status;
   return {
     toolUseId: outcome.toolUseId,
     toolName: outcome.toolName,
@@ -192,6 +204,26 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
 function inputPreview(input: unknown): string {
   const json = JSON.stringify(input) ?? 'undefined';
   return json.length > 1000 ? `${json.slice(0, 999)}… (${json.length} characters)` : json;
+}
+
+/** What a validated Agent call runs: the agent's prompt, system prompt, model, tool subset and limit (both schedulers). */
+export function subagentPlan(data: Omit<AgentInput, 'model'> & { model?: string | undefined }, session: Pick<ToolSessionSettings, 'agents' | 'toolNames'>): Omit<SubagentCall, 'resume'> & { dropped: string[] } {
+  const type = agentTypeOf(data);
+  const def = sessionAgents(session.agents).find((a) => a.name === type);
+  if (!def) throw new Error(`agent type ${type} vanished after validation`);
+  const { tools, dropped } = subagentTools(def, session.toolNames, AGENT_TOOL_NAMES);
+  const alias = data.model ?? def.model;
+  return {
+    agentType: def.name,
+    description: data.description,
+    prompt: data.prompt,
+    system: def.systemPrompt,
+    ...(alias ? { model: resolveAgentModel(alias, alias) } : {}),
+    tools,
+    ...(def.maxTurns !== undefined ? { maxTurns: def.maxTurns } : {}),
+    ...(!def.tools || def.tools.some((t) => t.startsWith('mcp__')) ? { mcp: true } : {}),
+    dropped,
+  };
 }
 
 export function createToolActivities(deps: ToolDeps) {
@@ -270,6 +302,38 @@ export function createToolActivities(deps: ToolDeps) {
     return runToolUseWith(input, activityRuntime());
   }
 
+  /**
+   * The Agent tool's pre-call phase (schema → validateInput → PreToolUse hooks → permission) as an
+   * activity: a recorded result, an `ask`, a failure, or the resolved child session to start.
+   */
+  async function prepareSubagent(input: RunToolUseInput): Promise<SubagentPrepared> {
+    const ctx = activityRuntime();
+    const block = await wholeBlock(input.block, input.messageRef);
+    const r = await runWithLedger({ ...input, block, phase: { kind: 'pre' } }, ctx);
+    if (r.kind !== 'ready') return forHistory(r);
+    const plan = subagentPlan(r.resume.input as AgentInput, input.session);
+    const { dropped, ...call } = plan;
+    const resume: SubagentResume = dropped.length
+      ? { ...r.resume, notices: [...r.resume.notices, `The ${plan.agentType} agent lists tools this session does not offer; it runs without them: ${dropped.join(', ')}`] }
+      : r.resume;
+    return { kind: 'ready', call: { ...call, resume } };
+  }
+
+  /** The post-call phase: the child's final text (whole, from its transcript) through result mapping, size policy, PostToolUse hooks; recorded in the ledger. */
+  async function finishSubagent(input: RunToolUseInput & { resume: SubagentResume; output: SubagentOutput; childHead?: string | null }): Promise<ToolRunResult> {
+    const output = { ...input.output, text: (await finalText(input.childHead)) ?? input.output.text };
+    return runToolUseWith({ ...input, phase: { kind: 'post', resume: input.resume, output } }, activityRuntime());
+  }
+
+  /** The last assistant text of a transcript node (the child's final answer), whole. */
+  async function finalText(head: string | null | undefined): Promise<string | undefined> {
+    if (!head || !deps.transcripts) return undefined;
+    const messages = await deps.transcripts.nodeMessages(head);
+    const last = [...messages].reverse().find((m) => m.role === 'assistant');
+    if (!last) return undefined;
+    return typeof last.content === 'string' ? last.content : last.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+  }
+
   /** Stores the read-file state at the end of a turn: the state at `base` plus the turn's entries. */
   async function storeReadFiles(input: { base: string | null; delta: ReadFiles }): Promise<string | null> {
     if (!deps.readFiles) throw new Error('this worker has no read-file store');
@@ -277,11 +341,13 @@ export function createToolActivities(deps: ToolDeps) {
   }
 
   /** The tool call with its ledger, for any runner (a Temporal activity or the in-process one). */
-  async function runToolUseWith(input: RunToolUseInput, ctx: CallRuntime): Promise<ToolRunResult> {
-    return forHistory(await runWithLedger({ ...input, block: await wholeBlock(input.block, input.messageRef) }, ctx));
+  async function runToolUseWith(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult> {
+    const r = await runWithLedger({ ...input, block: await wholeBlock(input.block, input.messageRef) }, ctx, extra);
+    if (r.kind === 'ready') throw new Error(`${input.block.name} must run in two phases here (prepareSubagent, finishSubagent)`);
+    return forHistory(r);
   }
 
-  async function runWithLedger(input: RunToolUseInput, ctx: CallRuntime): Promise<ToolRunResult> {
+  async function runWithLedger(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult | { kind: 'ready'; resume: SubagentResume }> {
     const { session, block } = input;
     let agent = input.context;
     if (input.readFilesRef) {
@@ -350,6 +416,9 @@ export function createToolActivities(deps: ToolDeps) {
               },
             }
           : {}),
+        ...(session.agents ? { agents: session.agents } : {}),
+        ...(extra.runSubagent ? { runSubagent: extra.runSubagent } : {}),
+        ...(input.phase ? { phase: input.phase } : {}),
         onProgress: (p) => {
           // Heartbeat details end up in history (a timed-out or cancelled attempt's last details): keep
           // them small. A report that leaves a field out (Bash sends `output` only when it changed)
@@ -370,6 +439,7 @@ export function createToolActivities(deps: ToolDeps) {
             }
           : {}),
       });
+      if (outcome.status === 'ready' && outcome.ready) return { kind: 'ready', resume: outcome.ready };
       if (outcome.status === 'ask') {
         return { kind: 'ask', message: outcome.ask?.message ?? 'Permission required', ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}) };
       }
@@ -387,5 +457,5 @@ export function createToolActivities(deps: ToolDeps) {
     }
   }
 
-  return { describeToolUses, runToolUse: runToolUseActivity, runToolUseWith, storeReadFiles };
+  return { describeToolUses, runToolUse: runToolUseActivity, runToolUseWith, storeReadFiles, prepareSubagent, finishSubagent };
 }

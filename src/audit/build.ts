@@ -2,6 +2,7 @@
 // workflow and every turn child workflow `<session-id>/turn-<n>`. No local store is read: what a
 // call did is in its activity's input and result payloads, who decided is in the records and the
 // turnApproval signals, when and how often is in the event times and attempts.
+import { subagentSessionId } from '../engine/subagents';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -43,6 +44,8 @@ export interface BuildAuditOptions {
   concurrency?: number;
   /** Ask the server about a running turn's pending activities (attempts so far, last failure). Default true. */
   describeRunningTurns?: boolean;
+  /** Audit the subagents' child sessions too (`subagents`). Default true. */
+  subagents?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,13 +250,15 @@ function trackActivities(events: readonly HistoryEvent[]): ActivityTrack[] {
   return order;
 }
 
+const TOOL_ACTIVITY_TYPES = new Set(['runToolUse', 'prepareSubagent', 'finishSubagent']);
+
 function activityView(t: ActivityTrack, pending?: PendingInfo): AuditActivity {
   const open = t.outcome === 'scheduled' || t.outcome === 'running';
   const attempts = open && pending ? pending.attempt : t.attempt;
   const failures = [...t.failures];
   if (open && pending?.lastFailure && !failures.includes(pending.lastFailure)) failures.push(pending.lastFailure);
   const startedAt = t.startedAt ?? (open ? pending?.lastStartedAt : undefined);
-  const result = t.type === 'runToolUse' && t.outcome === 'completed' ? (t.result as ToolRunResult | undefined)?.kind : undefined;
+  const result = TOOL_ACTIVITY_TYPES.has(t.type) && t.outcome === 'completed' ? (t.result as ToolRunResult | undefined)?.kind : undefined;
   return {
     activityId: t.activityId,
     attempts,
@@ -440,7 +445,16 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
   const tools: AuditToolCall[] = ids.map((toolUseId) => {
     const block = blocks.find((b) => b.id === toolUseId);
     const compact = compactById.get(toolUseId);
-    const tracks = [byId.get(`tool-${toolUseId}`), byId.get(`tool-${toolUseId}-approve`), byId.get(`tool-${toolUseId}-deny`)].filter(
+    // An Agent call's activities: the pipeline's pre phase (and its approve/deny re-run), then the post phase.
+    const tracks = [
+      byId.get(`tool-${toolUseId}`),
+      byId.get(`tool-${toolUseId}-approve`),
+      byId.get(`tool-${toolUseId}-deny`),
+      byId.get(`agent-pre-${toolUseId}`),
+      byId.get(`agent-pre-${toolUseId}-approve`),
+      byId.get(`agent-pre-${toolUseId}-deny`),
+      byId.get(`agent-post-${toolUseId}`),
+    ].filter(
       (t): t is ActivityTrack => t !== undefined,
     );
     const views = tracks.map((t) => activityView(t, pending.get(t.activityId)));
@@ -517,6 +531,7 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
       run: ref.run,
       toolUseId,
       tool: block?.name ?? record?.toolName ?? compact?.toolName ?? '?',
+      ...(tracks.some((t) => t.activityId.startsWith('agent-')) ? { subagent: subagentSessionId(ref.workflowId.replace(/\/turn-\d+$/, ''), toolUseId) } : {}),
       input: final?.input ?? block?.input ?? (tracks[0]?.input as RunToolUseInput | undefined)?.block.input,
       summary,
       ...(decision ? { decision } : {}),
@@ -714,5 +729,18 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
     messages,
     interrupts,
   };
-  return { session, modelCalls, toolCalls, ...(compactions.length ? { compactions } : {}) };
+  // Subagents: each Agent call's child session, audited the same way (the tree: session → agent → …).
+  const subagents: AuditReport[] = [];
+  if (opts.subagents !== false) {
+    for (const c of toolCalls) {
+      if (!c.subagent) continue;
+      try {
+        const { runId: _parentRun, ...childOpts } = opts;
+        subagents.push(await buildAudit(client, c.subagent, childOpts));
+      } catch {
+        // never started (denied, interrupted before it ran): the call's own entry says so
+      }
+    }
+  }
+  return { session, modelCalls, toolCalls, ...(compactions.length ? { compactions } : {}), ...(subagents.length ? { subagents } : {}) };
 }

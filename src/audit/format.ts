@@ -23,7 +23,8 @@ export function auditEntries(report: AuditReport): Array<AuditModelCall | AuditT
 /** One JSON object per line: the session first, then every model and tool call in time order. */
 export function auditJsonLines(report: AuditReport): string {
   const entries: AuditEntry[] = [report.session, ...auditEntries(report)];
-  return `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  // A subagent's lines follow, each session line first (its sessionId names the child: `<session>/agent-<id>`).
+  return `${entries.map((e) => JSON.stringify(e)).join('\n')}\n${(report.subagents ?? []).map(auditJsonLines).join('')}`;
 }
 
 function clock(isoTime: string | undefined): string {
@@ -152,5 +153,10 @@ export function formatAuditText(report: AuditReport): string {
     lines.push(entry.kind === 'model_call' ? modelLine(entry) : entry.kind === 'compaction' ? compactionLine(entry) : toolLine(entry));
   }
   for (const n of notes) lines.push(n.text);
+  // Subagents: each child session's own ledger, indented under the parent's.
+  for (const child of report.subagents ?? []) {
+    lines.push('');
+    for (const l of formatAuditText(child).trimEnd().split('\n')) lines.push(l === '' ? '' : `    ${l}`);
+  }
   return `${lines.join('\n')}\n`;
 }

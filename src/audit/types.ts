@@ -81,6 +81,8 @@ export interface AuditToolCall {
   hooks?: HookRunSummary[];
   /** Bash: whether the call ran in the OS sandbox, why, and the violations the sandbox reported. */
   sandbox?: SandboxRecord;
+  /** Agent: the child session that ran it (`<session>/agent-<tool_use_id>`); its audit is in `subagents`. */
+  subagent?: string;
 }
 
 export interface AuditTombstone {
@@ -176,6 +178,8 @@ export interface AuditReport {
   modelCalls: AuditModelCall[];
   toolCalls: AuditToolCall[];
   compactions?: AuditCompaction[];
+  /** The audits of the session's subagents (child sessions), in call order. */
+  subagents?: AuditReport[];
 }
 
 export type AuditEntry = AuditSession | AuditModelCall | AuditToolCall | AuditCompaction;

@@ -28,7 +28,10 @@ import {
   type TurnReport,
 } from '../engine/session';
 import { executeTurn, type Approval, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
-import { sessionInput, type SessionOptions } from '../client';
+import { sessionInput, withAgents, type SessionOptions } from '../client';
+import { subagentPlan } from '../activities/tools';
+import { subagentSessionId } from '../engine/subagents';
+import type { ToolUseContext } from '../tools/Tool';
 import { createAgentActivities, type AgentWorkerOptions } from '../worker';
 import { previewOf, type PendingApproval, type SessionResult } from '../workflows/definitions';
 
@@ -111,6 +114,38 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   };
   const mcpModel = session.mcpServers ? { mcp: { servers: session.mcpServers, cwd: input.cwd } } : {};
   const approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  // Subagents: in-process child sessions — the same algorithm as the child workflows. Agent files are read once, at start.
+  const agentsReady = input.tools.includes('Agent') && !input.parent ? withAgents(input).then((i) => void (i.agents && (session.agents = i.agents))) : Promise.resolve();
+  agentsReady.catch(() => undefined); // reported by the first model call that awaits it
+  const runSubagent: ToolUseContext['runSubagent'] = async (data, ctx) => {
+    const plan = subagentPlan(data, session);
+    const childId = subagentSessionId(sessionId, ctx.toolUseId);
+    const maxTurns = plan.maxTurns ?? input.maxTurns;
+    const r = await runLocalSession(
+      {
+        sessionId: childId,
+        prompt: plan.prompt,
+        model: { ...input.model, ...(plan.model ? { model: plan.model } : {}), system: `${plan.system}\n\nThe working directory is ${ctx.agent.cwd}.` },
+        tools: plan.tools,
+        permissionMode: input.permissionMode,
+        rules: input.rules,
+        cwd: ctx.agent.cwd,
+        additionalDirectories: [...ctx.agent.additionalDirectories],
+        ...(input.hooks ? { hooks: input.hooks } : {}),
+        ...(plan.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
+        ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+        ...(maxTurns !== undefined ? { maxTurns } : {}),
+        ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+        approvalTimeoutMs,
+        onInterrupt: 'end',
+        signal: ctx.abortSignal,
+        parent: { sessionId, toolUseId: ctx.toolUseId },
+        ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
+      },
+      worker,
+    );
+    return { agentType: plan.agentType, sessionId: childId, status: r.status, endReason: r.endReason ?? r.status, text: r.lastText, turns: r.turns, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens } };
+  };
   const state = initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
   const ledger = new Map<string, ToolCallRecord>();
   const allRecords: ToolCallRecord[] = [];
@@ -200,6 +235,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       async callModel(attempt) {
         if (signal.aborted) return { kind: 'interrupted' };
         try {
+          await agentsReady;
           // The same model step as the turn workflow (clearing, auto/reactive compaction), called directly.
           step = await managedModelStep(
             {
@@ -209,6 +245,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
               ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
               ...(input.hooks ? { hooks: input.hooks } : {}),
               ...(session.mcpServers ? { mcpServers: session.mcpServers } : {}),
+              ...(session.agents ? { subagents: { agents: session.agents } } : {}),
             },
             {
               callModel: (args, id) => callModelWith(deps.modelDeps, args, runtime(signal, id)),
@@ -233,7 +270,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       describe: (blocks, context) => deps.activities.describeToolUses({ session, blocks: [...blocks], messageRef: model?.head ?? null, context }),
       async runTool(block, context, _description, approval) {
         calls++;
-        return deps.runToolUseWith({ session, block, messageRef: model?.head ?? null, context, ...(approval ? { approval } : {}) }, runtime(signal, `tool-${block.id}-${calls}`));
+        return deps.runToolUseWith({ session, block, messageRef: model?.head ?? null, context, ...(approval ? { approval } : {}) }, runtime(signal, `tool-${block.id}-${calls}`), { runSubagent });
       },
       awaitApproval: (block, a, description) => ask(block, a.message, description, signal),
       isInterrupted: () => signal.aborted,

@@ -25,6 +25,16 @@ import {
   rejectionToolResult,
 } from './messages';
 import { formatInputValidationError } from './validation';
+import type { AgentDefinition } from '../agents/definitions';
+import type { SubagentOutput, SubagentResume } from '../engine/subagents';
+
+/**
+ * A call whose execution the scheduler does itself (the Agent tool under Temporal: a child
+ * workflow, not an activity): 'pre' stops after the permission decision with status 'ready';
+ * 'post' continues from there with the output the scheduler got — result mapping, size policy,
+ * PostToolUse hooks. The two halves are the one pipeline, cut where call() would run.
+ */
+export type PipelinePhase = { kind: 'pre' } | { kind: 'post'; resume: SubagentResume; output: SubagentOutput };
 
 export interface ApprovalResolution {
   decision: 'approve' | 'deny';
@@ -61,9 +71,14 @@ export interface PipelineEnv {
   beforeCall?: () => Promise<void>;
   /** Writes the conversation so far as a JSONL file for the hooks' `transcript_path` (only called when hooks run). */
   transcriptPath?: () => Promise<string | undefined>;
+  /** The session's agent types (the Agent tool's validateInput). */
+  agents?: readonly AgentDefinition[];
+  /** How this scheduler runs a subagent in call() (the in-process runner). */
+  runSubagent?: ToolUseContext['runSubagent'];
+  phase?: PipelinePhase;
 }
 
-export type ToolUseStatus = 'ok' | 'error' | 'denied' | 'interrupted' | 'ask';
+export type ToolUseStatus = 'ok' | 'error' | 'denied' | 'interrupted' | 'ask' | 'ready';
 export type FailureStage = 'unknown_tool' | 'schema' | 'validate' | 'hook' | 'permission' | 'call' | 'aborted';
 
 export interface ToolUseOutcome {
@@ -85,6 +100,8 @@ export interface ToolUseOutcome {
   /** A hook answered `continue: false`: the agent should stop after this turn. */
   stop?: { reason: string; hook: string };
   persistedTo?: string;
+  /** Status 'ready' (phase 'pre'): where the post-call phase continues. */
+  ready?: SubagentResume;
   /** How the call was contained, as the tool reported it (Bash: sandboxed or not, violations). */
   sandbox?: SandboxRecord;
   startedAt: number;
@@ -202,6 +219,8 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         abortSignal: controller.signal,
       };
       if (env.resultStore) ctx.resultStore = env.resultStore;
+      if (env.agents) ctx.agents = env.agents;
+      if (env.runSubagent) ctx.runSubagent = env.runSubagent;
 
       // 2 + 3. schema, then the tool's own validation
       type Validated = { ok: true; data: unknown } | { ok: false; out: ToolUseOutcome; data?: unknown };
@@ -262,10 +281,22 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         return settle(d) ?? v.out;
       };
 
-      const first = await validate(state.input);
-      if (!first.ok) return await permissionBeforeFileErrors(first);
-      let data = first.data;
-      state.input = data;
+      // Phase 'post': the checks ran in phase 'pre'; continue from its state with the scheduler's output.
+      const resumed = env.phase?.kind === 'post' ? env.phase : undefined;
+      let data: unknown;
+      if (resumed) {
+        data = resumed.resume.input;
+        state.input = data;
+        state.context.push(...resumed.resume.context);
+        state.hookNotices.push(...resumed.resume.notices);
+        if (resumed.resume.permission) state.permission = resumed.resume.permission as ToolUseOutcome['permission'];
+        if (resumed.resume.hookRuns) state.hookRuns.push(...(resumed.resume.hookRuns as HookRun[]));
+      } else {
+        const first = await validate(state.input);
+        if (!first.ok) return await permissionBeforeFileErrors(first);
+        data = first.data;
+        state.input = data;
+      }
 
       // 4. PreToolUse hooks
       let hooksConfig: HooksConfig | undefined;
@@ -294,47 +325,53 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         tool_input: data,
         tool_use_id: toolUseId,
       });
-      const pre = await runPreToolUseHooks(hookInput(), hookEnv);
-      state.hookRuns.push(...pre.runs);
-      state.hookNotices.push(...pre.notices);
-      for (const c of pre.additionalContext) state.context.push(`PreToolUse hook additional context: ${c}`);
-      if (pre.stop) state.stop = pre.stop;
-      if (controller.signal.aborted) return interrupted('It was stopped before it ran.');
-      if (pre.block) {
-        return failed('denied', 'hook', `PreToolUse hook blocked this ${tool.name} call: ${pre.block.reason}`);
-      }
-      if (pre.updatedInput !== undefined) {
-        state.input = pre.updatedInput;
-        const again = await validate(pre.updatedInput, 'input replaced by a PreToolUse hook');
-        if (!again.ok) return await permissionBeforeFileErrors(again);
-        data = again.data;
-        state.input = data;
-      }
+      if (!resumed) {
+        const pre = await runPreToolUseHooks(hookInput(), hookEnv);
+        state.hookRuns.push(...pre.runs);
+        state.hookNotices.push(...pre.notices);
+        for (const c of pre.additionalContext) state.context.push(`PreToolUse hook additional context: ${c}`);
+        if (pre.stop) state.stop = pre.stop;
+        if (controller.signal.aborted) return interrupted('It was stopped before it ran.');
+        if (pre.block) {
+          return failed('denied', 'hook', `PreToolUse hook blocked this ${tool.name} call: ${pre.block.reason}`);
+        }
+        if (pre.updatedInput !== undefined) {
+          state.input = pre.updatedInput;
+          const again = await validate(pre.updatedInput, 'input replaced by a PreToolUse hook');
+          if (!again.ok) return await permissionBeforeFileErrors(again);
+          data = again.data;
+          state.input = data;
+        }
 
-      // 5. permission
-      let decision: PermissionDecision;
-      try {
-        decision = await decidePermission(tool, data, ctx, pre.decision);
-      } catch (e) {
-        decision = { behavior: 'deny', message: `Permission check failed: ${errMessage(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
-      }
-      const stop = settle(decision);
-      if (stop) return stop;
-      if (decision.behavior === 'allow' && decision.updatedInput !== undefined) {
-        state.input = decision.updatedInput;
-        const again = await validate(decision.updatedInput, 'input replaced by the permission check');
-        if (!again.ok) return again.out;
-        data = again.data;
-        state.input = data;
-      }
-
-      // 6. call
-      if (controller.signal.aborted) return interrupted('It was stopped before it ran.');
-      if (env.beforeCall) {
+        // 5. permission
+        let decision: PermissionDecision;
         try {
-          await env.beforeCall();
+          decision = await decidePermission(tool, data, ctx, pre.decision);
         } catch (e) {
-          return failed('error', 'call', `Error calling tool ${tool.name}: could not record the call before running it: ${errMessage(e)}`);
+          decision = { behavior: 'deny', message: `Permission check failed: ${errMessage(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
+        }
+        const stop = settle(decision);
+        if (stop) return stop;
+        if (decision.behavior === 'allow' && decision.updatedInput !== undefined) {
+          state.input = decision.updatedInput;
+          const again = await validate(decision.updatedInput, 'input replaced by the permission check');
+          if (!again.ok) return again.out;
+          data = again.data;
+          state.input = data;
+        }
+
+        // 6. call
+        if (controller.signal.aborted) return interrupted('It was stopped before it ran.');
+        if (env.phase?.kind === 'pre') {
+          // The scheduler runs the call itself (a child workflow); the post phase continues from here.
+          return outcome('ready', { ready: { input: data, context: [...state.context], notices: [...state.hookNotices], hookRuns: state.hookRuns.map(trimRun), ...(state.permission ? { permission: state.permission } : {}) } });
+        }
+        if (env.beforeCall) {
+          try {
+            await env.beforeCall();
+          } catch (e) {
+            return failed('error', 'call', `Error calling tool ${tool.name}: could not record the call before running it: ${errMessage(e)}`);
+          }
         }
       }
       const onProgress = (p: ToolProgress) => {
@@ -351,7 +388,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         removeAbortWaiter = () => controller.signal.removeEventListener('abort', h);
       });
       const callPromise = Promise.resolve()
-        .then(() => tool.call(data, ctx, onProgress))
+        .then(() => (resumed ? { data: resumed.output } : tool.call(data, ctx, onProgress)))
         .then(
           (value) => ({ kind: 'ok' as const, value }),
           (error: unknown) => ({ kind: 'error' as const, error }),

@@ -5,6 +5,8 @@ import type { AgentContext, ContextModifier } from '../engine/context';
 import type { Message, ToolResultBlockParam } from '../engine/messages';
 import type { SandboxRecord } from '../engine/records';
 import type { PermissionMode, ToolPermissionContext } from './permissionTypes';
+import type { AgentDefinition } from '../agents/definitions';
+import type { SubagentOutput } from '../engine/subagents';
 
 export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: number };
 
@@ -51,6 +53,10 @@ export interface ToolUseContext {
   permission: ToolPermissionContext;
   abortSignal: AbortSignal;
   resultStore?: ResultStore;
+  /** The agent types the session offers (the Agent tool validates `subagent_type` against them). */
+  agents?: readonly AgentDefinition[];
+  /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
+  runSubagent?: (input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined }, ctx: ToolUseContext) => Promise<SubagentOutput>;
 }
 
 export interface ToolResult<Out> {

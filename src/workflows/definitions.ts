@@ -13,6 +13,7 @@ import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
 import type { SandboxSettings } from '../sandbox/settings';
 import type { McpServers } from '../mcp/config';
 import type { SessionMemory } from '../engine/memory';
+import type { AgentDefinition } from '../agents/definitions';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
 export const STATUS_SEARCH_ATTRIBUTE = 'DurableAgentStatus';
@@ -79,6 +80,10 @@ export interface SessionInput {
   useSearchAttributes?: boolean;
   /** Context window management and prompt caching (auto-compaction, clearing old tool results). */
   contextManagement?: ContextSettings;
+  /** The agent types the Agent tool offers (general-purpose, ~/.claude/agents, .claude/agents); absent = general-purpose. */
+  agents?: AgentDefinition[];
+  /** Set on a subagent's session: the parent session's id and the Agent call that started it. */
+  parent?: { sessionId: string; toolUseId: string };
 }
 
 export type { SessionStatusName };
@@ -179,6 +184,16 @@ export interface TurnWorkflowInput {
   /** The model's view at the start of the turn; absent: the whole transcript. */
   view?: ContextView;
   contextSettings?: ContextSettings;
+  /** Present when the session offers the Agent tool: what a child session inherits. */
+  subagents?: SubagentSettings;
+}
+
+/** What a subagent's child session inherits from its parent session besides the turn's own settings. */
+export interface SubagentSettings {
+  agents?: AgentDefinition[];
+  maxTurns?: number;
+  maxTotalTokens?: number;
+  useSearchAttributes?: boolean;
 }
 
 export interface TurnWorkflowResult extends TurnSummary {

@@ -50,11 +50,22 @@ import {
   type SessionInput,
   type SessionResult,
   type SessionStatusName,
+  type SubagentSettings,
   type TurnSummary,
   type TurnWorkflowInput,
   type TurnWorkflowResult,
 } from './definitions';
 import { turnWorkflow } from './turn';
+
+/** What a subagent inherits besides the turn's settings (present only when the session offers Agent). */
+function subagentSettings(input: SessionInput): SubagentSettings {
+  return {
+    ...(input.agents ? { agents: input.agents } : {}),
+    ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
+    ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+    ...(input.useSearchAttributes ? { useSearchAttributes: true } : {}),
+  };
+}
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
 type HookActivities = ReturnType<typeof createHookActivities>;
@@ -254,6 +265,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
           ...(state.view ? { view: state.view } : {}),
           ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
+          ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input) } : {}),
         },
       ],
     });

@@ -25,6 +25,8 @@ import type { createModelActivities, CallModelResult } from '../activities/model
 import type { createCompactActivities } from '../activities/compact';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
 import type { createToolActivities, ToolSessionSettings } from '../activities/tools';
+import { isAgentTool } from '../engine/subagents';
+import { runSubagentCall, type SubagentActivities } from './subagent';
 import {
   APPROVAL_OUTCOME_PATCH,
   approvalPendingSignal,
@@ -148,7 +150,22 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
     ...(input.mcpServers ? { mcpServers: input.mcpServers } : {}),
+    ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
   };
+  // Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent).
+  const subagentActivities = proxyActivities<SubagentActivities>({
+    startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
+  });
+  const awaitSubagentActivity = proxyActivities<SubagentActivities>({
+    // A subagent may run for hours: heartbeats, not the start-to-close timeout, detect a lost worker.
+    startToCloseTimeout: '7 days',
+    heartbeatTimeout: '30 seconds',
+    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+  });
 
   let modelResult: CallModelResult | undefined;
   let modelStep: ManagedModelStep | undefined;
@@ -224,7 +241,21 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     async runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
       running.set(block.id, description.summary);
       try {
-        const result = await scope.run(() =>
+        const result = input.subagents && isAgentTool(block.name)
+          ? await runSubagentCall(
+              {
+                input,
+                session,
+                messageRef: modelResult?.head ?? null,
+                scope,
+                activities: { prepareSubagent: subagentActivities.prepareSubagent, finishSubagent: subagentActivities.finishSubagent, awaitSubagent: awaitSubagentActivity.awaitSubagent },
+              },
+              block,
+              context,
+              description,
+              approval,
+            )
+          : await scope.run(() =>
           tools.runToolUse.executeWithOptions(
             { activityId: approval ? `tool-${block.id}-${approval.decision}` : `tool-${block.id}`, summary: description.summary },
             [{ session, block, messageRef: modelResult?.head ?? null, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) }],

@@ -7,6 +7,7 @@ import { GrepTool } from './grep';
 import { ReadTool } from './read';
 import { WriteTool } from './write';
 
+export { AgentTool, agentToolPrompt } from './agent';
 export { BashTool } from './bash';
 export { EditTool } from './edit';
 export { GlobTool } from './glob';

@@ -1,0 +1,219 @@
+// Subagent definitions: the built-in general-purpose agent and the reference's agent files
+// (`.claude/agents/*.md` in the project, `~/.claude/agents/*.md` for the user): YAML frontmatter
+// (`name`, `description`, `tools`, `model`, …) and a body that is the agent's system prompt.
+// Parsing is pure; loading reads the two directories. A malformed file fails loudly, naming the
+// file and the key (nothing is silently ignored).
+import { readdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** What a session carries about one agent type (plain data: it travels in the session input). */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** Tool names the agent may use; absent = every tool of the parent session (but Agent). */
+  tools?: string[];
+  /** Tools taken away from the inherited or listed set. */
+  disallowedTools?: string[];
+  /** `sonnet` | `opus` | `haiku` | `inherit` | a full model id; absent = inherit. */
+  model?: string;
+  /** The child session's turn limit (default: the parent's). */
+  maxTurns?: number;
+  systemPrompt: string;
+  /** `built-in`, or the file it came from. */
+  source: string;
+}
+
+export class AgentDefinitionError extends Error {
+  constructor(readonly file: string, message: string) {
+    super(`${file}: ${message}`);
+    this.name = 'AgentDefinitionError';
+  }
+}
+
+export const GENERAL_PURPOSE_AGENT: AgentDefinition = {
+  name: 'general-purpose',
+  description:
+    'General-purpose agent for researching complex questions, searching for code, and executing multi-step tasks. When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries, use this agent to perform the search for you.',
+  systemPrompt: [
+    'You are an agent run by durable-agent on behalf of another agent. Given the task in the user message, use the tools available to complete it fully — do not gold-plate, but do not leave it half-done.',
+    'When you are done, answer with a concise report: what you found or did, with the relevant file paths. Your final message is returned to the agent that started you; it does not see your tool calls.',
+  ].join('\n'),
+  source: 'built-in',
+};
+
+/** Keys of the reference's frontmatter this runner honours. `color` is display-only (accepted, no effect). */
+const SUPPORTED_KEYS = new Set(['name', 'description', 'tools', 'disallowedTools', 'model', 'maxTurns', 'color']);
+/** Keys the reference knows that durable-agent does not implement: refused, not ignored. */
+const UNSUPPORTED_KEYS = new Set(['permissionMode', 'hooks', 'skills', 'mcpServers', 'memory', 'background', 'isolation', 'effort', 'initialPrompt']);
+const NAME_RE = /^[a-z0-9][a-z0-9_-]*$/i;
+const MODEL_ALIASES = new Set(['sonnet', 'opus', 'haiku', 'inherit']);
+
+function unquote(v: string): string {
+  const t = v.trim();
+  if (t.length >= 2 && ((t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'")))) {
+    if (t.startsWith('"')) {
+      try {
+        return JSON.parse(t) as string;
+      } catch {
+        return t.slice(1, -1);
+      }
+    }
+    return t.slice(1, -1).replace(/''/g, "'");
+  }
+  return t;
+}
+
+/** The frontmatter as key → raw value (string, or a list from a `- item` block or `[a, b]`). */
+function frontmatter(file: string, text: string): { fields: Map<string, string | string[]>; body: string } {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines[0]?.trim() !== '---') throw new AgentDefinitionError(file, 'the file must start with a "---" frontmatter block (name, description)');
+  const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
+  if (end < 0) throw new AgentDefinitionError(file, 'the frontmatter block is not closed by a "---" line');
+  const fields = new Map<string, string | string[]>();
+  let i = 1;
+  while (i < end) {
+    const line = lines[i] as string;
+    i++;
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    const m = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:(.*)$/.exec(line);
+    if (!m) throw new AgentDefinitionError(file, `line ${i}: expected "key: value", got ${JSON.stringify(line.slice(0, 80))}`);
+    const key = m[1] as string;
+    const raw = (m[2] as string).trim();
+    if (fields.has(key)) throw new AgentDefinitionError(file, `key "${key}" appears twice`);
+    // Block scalars (| and >) and lists continue on indented lines.
+    const more: string[] = [];
+    while (i < end && (/^\s+\S/.test(lines[i] as string) || (lines[i] as string).trim() === '')) {
+      more.push(lines[i] as string);
+      i++;
+    }
+    const cont = more.map((l) => l.trim());
+    if (raw === '|' || raw === '>' || raw === '|-' || raw === '>-') {
+      fields.set(key, raw.startsWith('|') ? cont.join('\n').trim() : cont.filter((l) => l !== '').join(' '));
+    } else if (raw === '' && cont.some((l) => l.startsWith('- '))) {
+      const items = cont.filter((l) => l !== '');
+      const bad = items.find((l) => !l.startsWith('- '));
+      if (bad) throw new AgentDefinitionError(file, `key "${key}": expected a list of "- item" lines, got ${JSON.stringify(bad)}`);
+      fields.set(key, items.map((l) => unquote(l.slice(2))));
+    } else if (raw.startsWith('[')) {
+      const all = [raw, ...cont].join(' ').trim();
+      if (!all.endsWith(']')) throw new AgentDefinitionError(file, `key "${key}": the list is not closed by "]"`);
+      fields.set(key, all.slice(1, -1).split(',').map(unquote).filter((s) => s !== ''));
+    } else {
+      fields.set(key, unquote([raw, ...cont].join(' ').trim()));
+    }
+  }
+  return { fields, body: lines.slice(end + 1).join('\n').trim() };
+}
+
+function toolList(file: string, key: string, v: string | string[]): string[] {
+  const items = (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  for (const t of items) {
+    if (!/^[A-Za-z_*][A-Za-z0-9_*-]*(\(.*\))?$/.test(t)) throw new AgentDefinitionError(file, `key "${key}": ${JSON.stringify(t)} is not a tool name`);
+    if (t.includes('(')) throw new AgentDefinitionError(file, `key "${key}": ${JSON.stringify(t)}: tool patterns with arguments are not supported in agent files (use permission rules)`);
+  }
+  return items;
+}
+
+/** Parses one agent file. Throws AgentDefinitionError naming the file and the key. */
+export function parseAgentDefinition(file: string, text: string): AgentDefinition {
+  const { fields, body } = frontmatter(file, text);
+  for (const key of fields.keys()) {
+    if (UNSUPPORTED_KEYS.has(key)) throw new AgentDefinitionError(file, `frontmatter key "${key}" is not supported by durable-agent (supported: ${[...SUPPORTED_KEYS].join(', ')})`);
+    if (!SUPPORTED_KEYS.has(key)) throw new AgentDefinitionError(file, `unknown frontmatter key "${key}" (supported: ${[...SUPPORTED_KEYS].join(', ')})`);
+  }
+  const str = (key: string): string | undefined => {
+    const v = fields.get(key);
+    if (v === undefined) return undefined;
+    if (Array.isArray(v)) throw new AgentDefinitionError(file, `key "${key}" must be a string, not a list`);
+    return v;
+  };
+  const name = str('name');
+  if (!name) throw new AgentDefinitionError(file, 'frontmatter key "name" is required');
+  if (!NAME_RE.test(name)) throw new AgentDefinitionError(file, `key "name": ${JSON.stringify(name)} must be letters, digits, "-" or "_"`);
+  const description = str('description');
+  if (!description) throw new AgentDefinitionError(file, 'frontmatter key "description" is required');
+  if (body === '') throw new AgentDefinitionError(file, 'the body (the agent\'s system prompt) is empty');
+  const def: AgentDefinition = { name, description: description.replace(/\\n/g, '\n'), systemPrompt: body, source: file };
+  const tools = fields.get('tools');
+  if (tools !== undefined) {
+    const list = toolList(file, 'tools', tools);
+    // `*` (or no key) means every tool of the parent.
+    if (!(list.length === 1 && list[0] === '*')) def.tools = list;
+  }
+  const disallowed = fields.get('disallowedTools');
+  if (disallowed !== undefined) def.disallowedTools = toolList(file, 'disallowedTools', disallowed);
+  const model = str('model');
+  if (model !== undefined) {
+    if (!MODEL_ALIASES.has(model) && !/^claude-[A-Za-z0-9.@_-]+$/.test(model)) {
+      throw new AgentDefinitionError(file, `key "model": ${JSON.stringify(model)} is not sonnet, opus, haiku, inherit or a claude-* model id`);
+    }
+    if (model !== 'inherit') def.model = model;
+  }
+  const maxTurns = str('maxTurns');
+  if (maxTurns !== undefined) {
+    const n = Number(maxTurns);
+    if (!Number.isInteger(n) || n < 1) throw new AgentDefinitionError(file, `key "maxTurns": ${JSON.stringify(maxTurns)} is not a positive integer`);
+    def.maxTurns = n;
+  }
+  return def;
+}
+
+async function loadDir(dir: string): Promise<AgentDefinition[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw e;
+  }
+  const out: AgentDefinition[] = [];
+  const seen = new Map<string, string>();
+  for (const n of names) {
+    const file = join(dir, n);
+    const def = parseAgentDefinition(file, await readFile(file, 'utf8'));
+    const prev = seen.get(def.name);
+    if (prev) throw new AgentDefinitionError(file, `agent name "${def.name}" is already defined by ${prev}`);
+    seen.set(def.name, file);
+    out.push(def);
+  }
+  return out;
+}
+
+/**
+ * The agents a session may start: general-purpose, then the user's (`~/.claude/agents`, or
+ * `$CLAUDE_CONFIG_DIR/agents` as the reference reads it), then the
+ * project's (`<cwd>/.claude/agents`); a project agent replaces a user or built-in one of the same name.
+ */
+export async function loadAgentDefinitions(cwd: string, userConfigDir: string = process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude')): Promise<AgentDefinition[]> {
+  const byName = new Map<string, AgentDefinition>([[GENERAL_PURPOSE_AGENT.name, GENERAL_PURPOSE_AGENT]]);
+  const userDir = join(userConfigDir, 'agents');
+  const projectDir = join(cwd, '.claude', 'agents');
+  for (const def of await loadDir(userDir)) byName.set(def.name, def);
+  if (projectDir !== userDir) for (const def of await loadDir(projectDir)) byName.set(def.name, def);
+  return [...byName.values()];
+}
+
+/** The full model id for an agent's `model` (an alias as the reference maps it; env overrides as the reference's). */
+export function resolveAgentModel(model: string | undefined, parentModel: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (!model || model === 'inherit') return parentModel;
+  const table: Record<string, [string, string]> = {
+    sonnet: ['ANTHROPIC_DEFAULT_SONNET_MODEL', 'claude-sonnet-4-5'],
+    opus: ['ANTHROPIC_DEFAULT_OPUS_MODEL', 'claude-opus-4-1'],
+    haiku: ['ANTHROPIC_DEFAULT_HAIKU_MODEL', 'claude-haiku-4-5'],
+  };
+  const entry = table[model];
+  if (!entry) return model;
+  return env[entry[0]] || entry[1];
+}
+
+/** The tools of a child session: the agent's list (or all of the parent's) within the parent's, never Agent itself. */
+export function subagentTools(def: AgentDefinition, parentTools: readonly string[], agentToolNames: readonly string[]): { tools: string[]; dropped: string[] } {
+  const own = new Set(agentToolNames);
+  const allowed = parentTools.filter((t) => !own.has(t));
+  const wanted = def.tools ?? allowed;
+  const tools = wanted.filter((t) => allowed.includes(t) && !(def.disallowedTools ?? []).includes(t));
+  // MCP tools come with the parent's servers (not in its tool names).
+  const dropped = wanted.filter((t) => !allowed.includes(t) && !t.startsWith('mcp__'));
+  return { tools: [...new Set(tools)], dropped };
+}

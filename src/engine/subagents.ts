@@ -1,0 +1,62 @@
+// Subagents as child sessions: what the Agent tool's pre-call phase hands the scheduler, what the
+// child session hands back, and the pure rules both schedulers share (ids, summaries, tool
+// subsets). Pure and deterministic: bundled into workflows.
+
+/** The tool's names: `Agent` (the reference's current name) and its old name `Task`. */
+export const AGENT_TOOL_NAMES: readonly string[] = ['Agent', 'Task'];
+
+/** A validated Agent call, resolved by the pre-call phase (schema, validateInput, hooks, permission passed). */
+export interface SubagentCall {
+  agentType: string;
+  description: string;
+  prompt: string;
+  /** The child's system prompt (the agent definition's body). */
+  system: string;
+  /** The child's model id (alias resolved); absent = the parent's. */
+  model?: string;
+  /** The child's tools: the definition's within the parent's, never the Agent tool (no nesting). */
+  tools: string[];
+  maxTurns?: number;
+  /** The child gets the parent's MCP servers (its tools inherit all, or name an `mcp__` tool). */
+  mcp?: boolean;
+  /** The pipeline state the post-call phase continues from: the validated input, hook context, the decision. */
+  resume: SubagentResume;
+}
+
+export interface SubagentResume {
+  input: unknown;
+  /** Text that PreToolUse hooks asked to add to the result (`additionalContext`). */
+  context: string[];
+  notices: string[];
+  permission?: unknown;
+  /** The PreToolUse hooks that ran (for the record and the audit). */
+  hookRuns?: unknown[];
+}
+
+/** What the child session returned: the Agent tool's output (`call()`'s data). */
+export interface SubagentOutput {
+  agentType: string;
+  /** The child session's id (its workflow id under Temporal). */
+  sessionId: string;
+  status: string;
+  endReason: string;
+  /** The child's final assistant text, whole. */
+  text: string;
+  turns: number;
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
+/** The child session's id: `<session>/agent-<tool_use_id>` — one child per call, ever (invariant 5). */
+export function subagentSessionId(sessionId: string, toolUseId: string): string {
+  return `${sessionId}/agent-${toolUseId}`;
+}
+
+/** One line for the UI and the audit: `Agent reviewer: check the diff`. */
+export function subagentSummary(agentType: string, description: string): string {
+  const d = description.length > 80 ? `${description.slice(0, 79)}…` : description;
+  return `Agent ${agentType}: ${d}`;
+}
+
+export function isAgentTool(name: string): boolean {
+  return AGENT_TOOL_NAMES.includes(name);
+}

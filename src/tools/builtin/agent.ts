@@ -1,0 +1,81 @@
+// Agent (alias Task): starts a subagent — a child session with its own transcript, tools, system
+// prompt and limits — and returns its final text. The tool itself decides nothing about how the
+// child runs: the scheduler does (a child workflow under Temporal, an in-process session locally;
+// see docs/architecture.md "Subagents"). Its call() asks the scheduler through ctx.runSubagent.
+import { z } from 'zod';
+import { GENERAL_PURPOSE_AGENT, type AgentDefinition } from '../../agents/definitions';
+import { AGENT_TOOL_NAMES, subagentSummary, type SubagentOutput } from '../../engine/subagents';
+import { buildTool } from '../Tool';
+
+const inputSchema = z.strictObject({
+  description: z.string().min(1).describe('A short (3-5 word) description of the task'),
+  prompt: z.string().min(1).describe('The task for the agent to perform'),
+  subagent_type: z.string().min(1).optional().describe(`The type of specialized agent to use for this task (default: ${GENERAL_PURPOSE_AGENT.name})`),
+  model: z.enum(['sonnet', 'opus', 'haiku']).optional().describe("Optional model for this agent; it overrides the agent definition's model. Omit it to inherit."),
+});
+
+export type AgentInput = z.infer<typeof inputSchema>;
+
+/** The agent types a session offers (general-purpose when the session carries none). */
+export function sessionAgents(agents: readonly AgentDefinition[] | undefined): readonly AgentDefinition[] {
+  return agents && agents.length > 0 ? agents : [GENERAL_PURPOSE_AGENT];
+}
+
+export function agentTypeOf(input: Pick<AgentInput, 'subagent_type'>): string {
+  return input.subagent_type ?? GENERAL_PURPOSE_AGENT.name;
+}
+
+/** The description the model sees, listing the session's agent types. */
+export function agentToolPrompt(agents: readonly AgentDefinition[] | undefined): string {
+  const list = sessionAgents(agents)
+    .map((a) => `- ${a.name}: ${a.description.replace(/\s+/g, ' ')} (Tools: ${a.tools ? a.tools.join(', ') : 'all tools but Agent'})`)
+    .join('\n');
+  return `Launch a new agent to handle complex, multi-step tasks autonomously. Each agent runs as its own session with its own context and tools and returns one final report.
+
+Available agent types and the tools they have access to:
+${list}
+
+When using the Agent tool, set subagent_type to select an agent type (default: ${GENERAL_PURPOSE_AGENT.name}).
+
+Usage notes:
+- Launch several agents concurrently whenever possible: put several Agent calls in one message.
+- The agent's final message is returned to you as the tool result; the user does not see it. Summarize it for the user.
+- Each invocation starts fresh: give a detailed task description in prompt, and say exactly what the agent should return.
+- Agents cannot start agents of their own.`;
+}
+
+export const AgentTool = buildTool<AgentInput, SubagentOutput>({
+  name: 'Agent',
+  aliases: AGENT_TOOL_NAMES.filter((n) => n !== 'Agent'),
+  inputSchema,
+  prompt: () => agentToolPrompt(undefined),
+  summary: (input) => subagentSummary(agentTypeOf(input), input.description),
+  // Agents run side by side; the child's own calls are checked by its own pipeline (rules, mode,
+  // hooks), so starting one needs no approval of its own.
+  isConcurrencySafe: () => true,
+  isReadOnly: () => true,
+  // The child session's id is derived from the tool_use_id: a re-run attaches to the same child.
+  isIdempotent: () => true,
+  async validateInput(input, ctx) {
+    const agents = sessionAgents(ctx.agents);
+    const type = agentTypeOf(input);
+    if (!agents.some((a) => a.name === type)) {
+      return { result: false, message: `Agent type '${type}' not found. Available agents: ${agents.map((a) => a.name).join(', ')}` };
+    }
+    return { result: true };
+  },
+  async call(input, ctx) {
+    if (!ctx.runSubagent) throw new Error('this runner cannot start subagents');
+    return { data: await ctx.runSubagent(input, ctx) };
+  },
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    const text = data.text.trim() === '' ? '(the agent returned no text)' : data.text;
+    if (data.status === 'completed') return { type: 'tool_result', tool_use_id: toolUseId, content: [{ type: 'text', text }] };
+    return {
+      type: 'tool_result',
+      tool_use_id: toolUseId,
+      is_error: true,
+      content: `The ${data.agentType} agent did not finish (${data.status}: ${data.endReason}). Its last text: ${text}`,
+    };
+  },
+});

@@ -1,0 +1,147 @@
+// integration: a worker SIGKILL during a subagent's tool call. The worker runs as a process of its
+// own; the parent session's Agent call runs a child session workflow whose second tool call is
+// killed mid-way; a new worker resumes the child like any session and the parent completes.
+// Nothing completed ran twice: the child's first call ran once, the child workflow was started once.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { workflowsPath } from '../../src/worker';
+import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
+
+after(closeTestEnv);
+
+const WORKER_SCRIPT = join(__dirname, '..', 'support', 'workerProcess.js');
+const HEARTBEAT_TIMEOUT_MS = 2000;
+const SLOW_MS = 4000;
+
+
+async function lines(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter((l) => l !== '');
+}
+
+interface WorkerProc {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+/** Starts a worker process (its own process group) and waits for its "worker ready" line. */
+async function spawnWorker(name: string, env: NodeJS.ProcessEnv, procs: WorkerProc[]): Promise<WorkerProc> {
+  const child = spawn(process.execPath, ['--enable-source-maps', WORKER_SCRIPT], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const proc: WorkerProc = { name, child, exited };
+  procs.push(proc);
+  createInterface({ input: child.stderr! }).on('line', (l) => process.stderr.write(`[${name}] ${l}\n`));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not report ready within 30 s`)), 30_000);
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      if (l.trim() === 'worker ready') {
+        clearTimeout(timer);
+        resolve();
+      } else process.stdout.write(`[${name}] ${l}\n`);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})`));
+    });
+  });
+  return proc;
+}
+
+function killGroup(proc: WorkerProc): void {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null || proc.child.pid === undefined) return;
+  try {
+    process.kill(-proc.child.pid, 'SIGKILL');
+  } catch {
+    try {
+      proc.child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+
+const isChild = (req: MessagesRequest): boolean => JSON.stringify(req.system ?? '').includes('on behalf of another agent');
+
+test('integration: SIGKILL during a subagent tool call; the parent completes, nothing completed ran twice', { timeout: 180_000 }, async () => {
+  await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue, client }) => {
+    const bundlePath = join(storeDir, 'workflow-bundle.js');
+    await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+    const workerEnv: NodeJS.ProcessEnv = {
+      TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
+      TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
+      TASK_QUEUE: taskQueue,
+      STORE_DIR: storeDir,
+      FAKE_ANTHROPIC_URL: fake.baseURL,
+      WORKFLOW_BUNDLE_PATH: bundlePath,
+    };
+    const doneLog = join(workDir, 'done.log');
+    const slowLog = join(workDir, 'slow.log');
+    fake.script((req) => {
+      const n = req.messages.length;
+      if (isChild(req)) {
+        if (n === 1) return toolUseResponse([{ id: 'toolu_c_done', name: 'AppendSlow', input: { file: doneLog, text: 'done' } }]);
+        if (n === 3) return toolUseResponse([{ id: 'toolu_c_slow', name: 'AppendSlow', input: { file: slowLog, text: 'slow', delayMs: SLOW_MS, idempotent: true } }]);
+        return textResponse('child: both appends done');
+      }
+      if (n === 1) return toolUseResponse([{ id: 'toolu_agent', name: 'Agent', input: { description: 'append twice', prompt: 'append to both files' } }]);
+      return textResponse('parent: the agent reported');
+    });
+    const procs: WorkerProc[] = [];
+    try {
+      let worker = await spawnWorker('worker-1', workerEnv, procs);
+      const handle = await start({
+        prompt: 'delegate the appends',
+        tools: ['Read', 'Agent', 'AppendSlow'],
+        permissionMode: 'bypassPermissions',
+        toolHeartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
+      });
+      await waitFor('the subagent slow call to start', async () => (await lines(slowLog)).length >= 1, 60_000);
+      assert.deepEqual(await lines(doneLog), ['done']);
+      killGroup(worker);
+      await worker.exited;
+      worker = await spawnWorker('worker-2', workerEnv, procs);
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      assert.equal(result.lastText, 'parent: the agent reported');
+
+      assert.deepEqual(await lines(doneLog), ['done'], 'the completed child call ran exactly once');
+      const slow = await lines(slowLog);
+      assert.ok(slow.length >= 1 && slow.length <= 2, `the in-flight idempotent call ran ${slow.length} times`);
+
+      const parentReqs = fake.messageRequests().filter((r) => !isChild(r));
+      assert.equal(parentReqs.length, 2);
+      const [agentResult] = lastToolResults(parentReqs[1]!);
+      assert.equal(agentResult?.tool_use_id, 'toolu_agent');
+      assert.notEqual(agentResult?.is_error, true, JSON.stringify(agentResult));
+      assert.match(JSON.stringify(agentResult?.content), /child: both appends done/);
+      // One child workflow execution for the call, ever.
+      const childId = `${handle.workflowId}/agent-toolu_agent`;
+      const runs: string[] = [];
+      for await (const w of client.workflow.list({ query: `WorkflowId = '${childId}'` })) runs.push(w.runId);
+      assert.equal(runs.length, 1, `child runs: ${runs.join(', ')}`);
+      const childDesc = await client.workflow.getHandle(childId).describe();
+      assert.equal(childDesc.status.name, 'COMPLETED');
+      // The child model saw its first result once and recorded its calls as ok.
+      const t1 = (await client.workflow.getHandle(`${childId}/turn-1`).result()) as { records: Array<{ toolUseId: string; status: string }> };
+      const t2 = (await client.workflow.getHandle(`${childId}/turn-2`).result()) as { records: Array<{ toolUseId: string; status: string }> };
+      assert.deepEqual(t1.records.map((r) => [r.toolUseId, r.status]), [['toolu_c_done', 'ok']]);
+      assert.deepEqual(t2.records.map((r) => [r.toolUseId, r.status]), [['toolu_c_slow', 'ok']]);
+    } finally {
+      for (const p of procs) killGroup(p);
+      await Promise.all(procs.map((p) => p.exited));
+    }
+  });
+});

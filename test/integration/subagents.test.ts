@@ -1,0 +1,134 @@
+// integration: subagents as child session workflows on the real dev server. The fake model serves
+// the parent and the children, routed by the system prompt (each agent file's body carries a
+// marker). Two Agent calls in one message run in parallel (each child's first model request waits
+// until the other's has arrived: run one after the other, they would never finish); the child is a
+// workflow `<session>/agent-<tool_use_id>` whose parent is the turn; its final text is the
+// tool_result; an interrupt of the parent cancels the running child and its tool.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { interruptSession } from '../../src/client';
+import { buildAudit, formatAuditText } from '../../src/audit';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { TEST_TOOLS } from '../support/testTools';
+import { waitFor } from '../support/wait';
+
+after(closeTestEnv);
+
+function systemOf(req: MessagesRequest): string {
+  const s = req.system as unknown;
+  if (typeof s === 'string') return s;
+  return Array.isArray(s) ? s.map((b) => (b as { text?: string }).text ?? '').join('\n') : '';
+}
+
+async function agentFile(workDir: string, name: string, marker: string, tools: string): Promise<void> {
+  await mkdir(join(workDir, '.claude', 'agents'), { recursive: true });
+  await writeFile(join(workDir, '.claude', 'agents', `${name}.md`), `---\nname: ${name}\ndescription: The ${name} agent.\ntools: ${tools}\n---\nYou are ${marker}. Do the task and report.\n`);
+}
+
+async function lines(file: string): Promise<string[]> {
+  return (await readFile(file, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
+}
+
+test('integration: two Agent calls run as parallel child workflows; each final text is its tool_result', { timeout: 120_000 }, async () => {
+  await withAgent({ worker: { tools: TEST_TOOLS } }, async ({ fake, start, workDir, client }) => {
+    await agentFile(workDir, 'alpha', 'MARKER-ALPHA', 'Read, AppendSlow');
+    await agentFile(workDir, 'beta', 'MARKER-BETA', 'Read');
+    const log = join(workDir, 'alpha.log');
+    let release!: () => void;
+    const bothStarted = new Promise<void>((r) => (release = r));
+    const firsts = new Set<string>();
+    fake.script(async (req) => {
+      const sys = systemOf(req);
+      const n = req.messages.length;
+      for (const who of ['ALPHA', 'BETA']) {
+        if (!sys.includes(`MARKER-${who}`)) continue;
+        if (n === 1) {
+          firsts.add(who);
+          if (firsts.size === 2) release();
+          await bothStarted; // parallel, or never
+        }
+        if (who === 'ALPHA' && n === 1) return toolUseResponse([{ id: 'toolu_alpha_append', name: 'AppendSlow', input: { file: log, text: 'alpha' } }]);
+        return textResponse(`${who.toLowerCase()} report: all good`);
+      }
+      if (n === 1) {
+        return toolUseResponse([
+          { id: 'toolu_agent_a', name: 'Agent', input: { description: 'alpha task', prompt: 'append alpha', subagent_type: 'alpha' } },
+          { id: 'toolu_agent_b', name: 'Task', input: { description: 'beta task', prompt: 'just report', subagent_type: 'beta' } },
+        ]);
+      }
+      return textResponse('both agents reported');
+    });
+    const handle = await start({ prompt: 'use two agents', tools: ['Read', 'Grep', 'Agent', 'AppendSlow'] });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed', result.endReason);
+    assert.equal(result.lastText, 'both agents reported');
+
+    // The parent's second request carries both children's final texts as tool_results.
+    const parentReqs = fake.messageRequests().filter((r) => !systemOf(r).includes('MARKER-'));
+    assert.equal(parentReqs.length, 2);
+    const results = lastToolResults(parentReqs[1]!);
+    assert.deepEqual(results.map((r) => r.tool_use_id), ['toolu_agent_a', 'toolu_agent_b']);
+    assert.match(JSON.stringify(results[0]!.content), /alpha report: all good/);
+    assert.match(JSON.stringify(results[1]!.content), /beta report: all good/);
+    assert.ok(results.every((r) => r.is_error !== true));
+    // The parent was offered Agent, listing the project's agents; a child was not (no nesting), and got only its tools.
+    const agentTool = (parentReqs[0]!.tools as Array<{ name: string; description?: string }> | undefined)?.find((t) => t.name === 'Agent') as { description?: string } | undefined;
+    assert.match(agentTool?.description ?? '', /- alpha: The alpha agent\./);
+    const alphaReq = fake.messageRequests().find((r) => systemOf(r).includes('MARKER-ALPHA'))!;
+    assert.deepEqual(((alphaReq.tools ?? []) as Array<{ name: string }>).map((t) => t.name).sort(), ['AppendSlow', 'Read']);
+    assert.deepEqual(await lines(log), ['alpha']);
+
+    // The children are workflows of their own, children of the parent's turn.
+    for (const id of ['toolu_agent_a', 'toolu_agent_b']) {
+      const desc = await client.workflow.getHandle(`${handle.workflowId}/agent-${id}`).describe();
+      assert.equal(desc.type, 'sessionWorkflow');
+      assert.equal(desc.status.name, 'COMPLETED');
+      assert.equal(desc.parentExecution?.workflowId, `${handle.workflowId}/turn-1`);
+    }
+    const childTurn = await client.workflow.getHandle(`${handle.workflowId}/agent-toolu_agent_a/turn-1`).describe();
+    assert.equal(childTurn.status.name, 'COMPLETED');
+    fake.assertDone();
+
+    // The audit shows the tree: the Agent calls with their child sessions, and each child's own calls.
+    const audit = await buildAudit(client, handle.workflowId);
+    const agentCalls = audit.toolCalls.filter((c) => c.subagent);
+    assert.deepEqual(agentCalls.map((c) => [c.toolUseId, c.status, c.subagent]), [
+      ['toolu_agent_a', 'ok', `${handle.workflowId}/agent-toolu_agent_a`],
+      ['toolu_agent_b', 'ok', `${handle.workflowId}/agent-toolu_agent_b`],
+    ]);
+    assert.deepEqual(agentCalls[0]!.activities.map((a) => a.activityId), ['agent-pre-toolu_agent_a', 'agent-post-toolu_agent_a']);
+    assert.equal(agentCalls[0]!.summary, 'Agent alpha: alpha task');
+    assert.deepEqual(audit.subagents?.map((r) => [r.session.sessionId, r.session.status]), [
+      [`${handle.workflowId}/agent-toolu_agent_a`, 'completed'],
+      [`${handle.workflowId}/agent-toolu_agent_b`, 'completed'],
+    ]);
+    assert.deepEqual(audit.subagents?.[0]?.toolCalls.map((c) => [c.toolUseId, c.status]), [['toolu_alpha_append', 'ok']]);
+    assert.match(formatAuditText(audit), new RegExp(`\\n    Session ${handle.workflowId}/agent-toolu_agent_a: completed`));
+  });
+});
+
+test('integration: an interrupt of the parent cancels the running subagent and its tool', { timeout: 120_000 }, async () => {
+  await withAgent({ worker: { tools: TEST_TOOLS } }, async ({ fake, start, workDir, client }) => {
+    const log = join(workDir, 'slow.log');
+    fake.script((req) => {
+      const sys = systemOf(req);
+      if (sys.includes('You are an agent run by durable-agent on behalf of another agent')) {
+        return toolUseResponse([{ id: 'toolu_child_slow', name: 'AppendSlow', input: { file: log, text: 'slow', delayMs: 600_000 } }]);
+      }
+      return toolUseResponse([{ id: 'toolu_agent_1', name: 'Agent', input: { description: 'slow work', prompt: 'append slowly' } }]);
+    });
+    const handle = await start({ prompt: 'delegate', tools: ['Read', 'Agent', 'AppendSlow'], onInterrupt: 'end' });
+    await waitFor('the child tool to start', async () => (await lines(log)).length >= 1);
+    await interruptSession(client, handle.workflowId);
+    const result = await handle.result();
+    assert.equal(result.status, 'interrupted');
+    const child = await client.workflow.getHandle(`${handle.workflowId}/agent-toolu_agent_1`).describe();
+    assert.equal(child.status.name, 'CANCELLED');
+    const turn = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as { records: Array<{ toolUseId: string; status: string }> };
+    assert.deepEqual(turn.records.map((r) => [r.toolUseId, r.status]), [['toolu_agent_1', 'interrupted']]);
+  });
+});

@@ -1,0 +1,156 @@
+// unit: agent definition files (frontmatter, loud errors naming file and key), loading order,
+// the child's tool subset, and the Agent tool's pre/post pipeline phases.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentDefinitionError, GENERAL_PURPOSE_AGENT, loadAgentDefinitions, parseAgentDefinition, resolveAgentModel, subagentTools } from '../../src/agents/definitions';
+import { initialContext } from '../../src/engine/context';
+import { AGENT_TOOL_NAMES, subagentSessionId } from '../../src/engine/subagents';
+import { runToolUse } from '../../src/pipeline/runToolUse';
+import { AgentTool } from '../../src/tools/builtin/agent';
+import Anthropic from '@anthropic-ai/sdk';
+import { lastToolResults, startFakeAnthropic, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { runLocalSession } from '../../src/local/runSession';
+
+const F = '/p/.claude/agents/reviewer.md';
+
+test('unit: an agent file: name, description, tools (comma list), model, body = system prompt', () => {
+  const d = parseAgentDefinition(F, '---\nname: reviewer\ndescription: Reviews diffs. Use after edits.\ntools: Read, Grep, Glob\nmodel: haiku\n---\nYou review code.\n\nBe terse.\n');
+  assert.deepEqual(d, { name: 'reviewer', description: 'Reviews diffs. Use after edits.', tools: ['Read', 'Grep', 'Glob'], model: 'haiku', systemPrompt: 'You review code.\n\nBe terse.', source: F });
+});
+
+test('unit: agent file variants: YAML lists, quoted values, block scalars, "*" and inherit, maxTurns, color', () => {
+  const a = parseAgentDefinition(F, '---\nname: "a-1"\ndescription: >\n  folded\n  text\ntools:\n  - Read\n  - Bash\nmodel: inherit\nmaxTurns: 3\ncolor: blue\n---\nbody');
+  assert.deepEqual([a.name, a.description, a.tools, a.model, a.maxTurns], ['a-1', 'folded text', ['Read', 'Bash'], undefined, 3]);
+  const b = parseAgentDefinition(F, "---\nname: b\ndescription: 'it''s'\ntools: [Read, Grep]\ndisallowedTools: Bash\n---\nbody");
+  assert.deepEqual([b.description, b.tools, b.disallowedTools], ["it's", ['Read', 'Grep'], ['Bash']]);
+  const c = parseAgentDefinition(F, '---\nname: c\ndescription: d\ntools: "*"\n---\nbody');
+  assert.equal(c.tools, undefined, '"*" means every tool of the parent');
+});
+
+test('unit: malformed agent files fail loudly, naming the file and the key', () => {
+  const bad: Array<[string, RegExp]> = [
+    ['---\nname: x\ndescription: d\nbogus: 1\n---\nb', /reviewer\.md: unknown frontmatter key "bogus"/],
+    ['---\nname: x\ndescription: d\npermissionMode: plan\n---\nb', /reviewer\.md: frontmatter key "permissionMode" is not supported/],
+    ['---\ndescription: d\n---\nb', /reviewer\.md: frontmatter key "name" is required/],
+    ['---\nname: x\n---\nb', /"description" is required/],
+    ['---\nname: x\ndescription: d\n---\n', /body .* is empty/],
+    ['name: x\n', /must start with a "---" frontmatter block/],
+    ['---\nname: x\ndescription: d\n', /not closed/],
+    ['---\nname: bad name\ndescription: d\n---\nb', /key "name"/],
+    ['---\nname: x\ndescription: d\nmodel: gpt-4\n---\nb', /key "model": "gpt-4"/],
+    ['---\nname: x\ndescription: d\nmaxTurns: zero\n---\nb', /key "maxTurns"/],
+    ['---\nname: x\ndescription: d\ntools: Bash(git:*)\n---\nb', /key "tools"/],
+    ['---\nname: x\nname: y\ndescription: d\n---\nb', /key "name" appears twice/],
+    ['---\nname: x\ndescription: d\njust text\n---\nb', /line 4: expected "key: value"/],
+  ];
+  for (const [text, re] of bad) {
+    assert.throws(() => parseAgentDefinition(F, text), (e: unknown) => e instanceof AgentDefinitionError && re.test(e.message), text);
+  }
+});
+
+test('unit: loading: general-purpose, then the user dir, then the project dir (project wins); a bad file names itself', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'agents-'));
+  const home = join(root, 'home');
+  const proj = join(root, 'proj');
+  await mkdir(join(home, 'agents'), { recursive: true });
+  await mkdir(join(proj, '.claude', 'agents'), { recursive: true });
+  await writeFile(join(home, 'agents', 'mine.md'), '---\nname: mine\ndescription: user agent\n---\nuser body');
+  await writeFile(join(home, 'agents', 'shared.md'), '---\nname: shared\ndescription: user version\n---\nuser body');
+  await writeFile(join(proj, '.claude', 'agents', 'shared.md'), '---\nname: shared\ndescription: project version\n---\nproject body');
+  await writeFile(join(proj, '.claude', 'agents', 'notes.txt'), 'not an agent');
+  const defs = await loadAgentDefinitions(proj, home);
+  assert.deepEqual(defs.map((d) => [d.name, d.description]), [['general-purpose', GENERAL_PURPOSE_AGENT.description], ['mine', 'user agent'], ['shared', 'project version']]);
+  assert.deepEqual(await loadAgentDefinitions(join(root, 'none'), join(root, 'nohome')), [GENERAL_PURPOSE_AGENT]);
+  await writeFile(join(proj, '.claude', 'agents', 'broken.md'), '---\nname: broken\ndescription: d\ntools: Read\nhooks: x\n---\nb');
+  await assert.rejects(loadAgentDefinitions(proj, home), /broken\.md: frontmatter key "hooks"/);
+});
+
+test('unit: the child tool subset never includes Agent; models resolve; the child id derives from the tool_use_id', () => {
+  const parent = ['Read', 'Grep', 'Bash', 'Agent'];
+  assert.deepEqual(subagentTools(GENERAL_PURPOSE_AGENT, parent, AGENT_TOOL_NAMES), { tools: ['Read', 'Grep', 'Bash'], dropped: [] });
+  const r = parseAgentDefinition(F, '---\nname: r\ndescription: d\ntools: Read, Agent, WebFetch\ndisallowedTools: Grep\n---\nb');
+  assert.deepEqual(subagentTools(r, parent, AGENT_TOOL_NAMES), { tools: ['Read'], dropped: ['Agent', 'WebFetch'] });
+  assert.equal(resolveAgentModel(undefined, 'claude-parent'), 'claude-parent');
+  assert.equal(resolveAgentModel('haiku', 'x', { ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-h' }), 'claude-h');
+  assert.equal(resolveAgentModel('claude-custom-1', 'x'), 'claude-custom-1');
+  assert.equal(subagentSessionId('s1', 'toolu_9'), 's1/agent-toolu_9');
+});
+
+test('unit: the Agent call in two pipeline phases: pre stops at "ready" after the checks, post maps the output and runs PostToolUse hooks', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-pipe-'));
+  const env = {
+    pool: [AgentTool],
+    sessionId: 's',
+    agent: initialContext(dir, []),
+    permission: { mode: 'default' as const, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [dir] },
+    agents: [GENERAL_PURPOSE_AGENT],
+    hooks: { PostToolUse: [{ matcher: 'Agent', hooks: [{ type: 'command' as const, command: 'echo post-ran >&2; exit 2' }] }] },
+  };
+  const block = { type: 'tool_use' as const, id: 'toolu_1', name: 'Task', input: { description: 'look', prompt: 'find it' } };
+  const pre = await runToolUse(block, { ...env, phase: { kind: 'pre' } });
+  assert.equal(pre.status, 'ready');
+  assert.deepEqual(pre.ready?.input, { description: 'look', prompt: 'find it' });
+  assert.equal(pre.permission?.behavior, 'allow');
+  const unknown = await runToolUse({ ...block, input: { description: 'x', prompt: 'y', subagent_type: 'nope' } }, { ...env, phase: { kind: 'pre' } });
+  assert.equal(unknown.status, 'error');
+  assert.match(String(unknown.result?.content), /Agent type 'nope' not found\. Available agents: general-purpose/);
+  const extra = await runToolUse({ ...block, input: { description: 'x', prompt: 'y', isolation: 'worktree' } }, { ...env, phase: { kind: 'pre' } });
+  assert.equal(extra.failure?.stage, 'schema');
+  const output = { agentType: 'general-purpose', sessionId: 's/agent-toolu_1', status: 'completed', endReason: 'done', text: 'found it in a.ts', turns: 2 };
+  const post = await runToolUse(block, { ...env, phase: { kind: 'post', resume: pre.ready!, output } });
+  assert.equal(post.status, 'ok');
+  assert.match(JSON.stringify(post.result?.content), /found it in a\.ts/);
+  assert.match(JSON.stringify(post.result?.content), /PostToolUse hook feedback \(blocking\): post-ran/);
+  const failed = await runToolUse(block, { ...env, phase: { kind: 'post', resume: pre.ready!, output: { ...output, status: 'max_turns', endReason: 'reached the limit of 1 turns' } } });
+  assert.equal(failed.status, 'error');
+  assert.match(String(failed.result?.content), /did not finish \(max_turns: reached the limit of 1 turns\)/);
+  // Without a scheduler that runs subagents, call() says so (an is_error result, not a hang).
+  const direct = await runToolUse(block, env);
+  assert.equal(direct.status, 'error');
+  assert.match(String(direct.result?.content), /cannot start subagents/);
+});
+
+test('unit: the in-process runner runs subagents too: two in parallel, their final texts as tool_results, an agent file from .claude/agents', async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'agent-local-'));
+    const store = await mkdtemp(join(tmpdir(), 'agent-local-store-'));
+    await mkdir(join(work, '.claude', 'agents'), { recursive: true });
+    await writeFile(join(work, '.claude', 'agents', 'lister.md'), '---\nname: lister\ndescription: Lists things.\ntools: Glob\n---\nYou are MARKER-LISTER.\n');
+    let release!: () => void;
+    const both = new Promise<void>((r) => (release = r));
+    let firsts = 0;
+    fake.script(async (req) => {
+      const sys = JSON.stringify(req.system ?? '');
+      const child = sys.includes('MARKER-LISTER') ? 'lister' : sys.includes('on behalf of another agent') ? 'general' : undefined;
+      if (child) {
+        if (++firsts === 2) release();
+        await both; // parallel, or never
+        return textResponse(`${child} says hi`);
+      }
+      if (req.messages.length === 1) {
+        return toolUseResponse([
+          { id: 'toolu_l1', name: 'Agent', input: { description: 'list', prompt: 'list files', subagent_type: 'lister' } },
+          { id: 'toolu_g1', name: 'Agent', input: { description: 'general', prompt: 'say hi' } },
+        ]);
+      }
+      return textResponse('done');
+    });
+    const result = await runLocalSession(
+      { prompt: 'delegate', cwd: work, tools: ['Read', 'Glob', 'Agent'], permissionMode: 'default', model: { model: 'claude-test', maxTokens: 256 } },
+      { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    assert.equal(result.status, 'completed', result.endReason);
+    const parent = fake.messageRequests().filter((r) => !/MARKER-LISTER|on behalf of another agent/.test(JSON.stringify(r.system ?? '')));
+    const results = lastToolResults(parent[1]!);
+    assert.deepEqual(results.map((r) => [r.tool_use_id, JSON.stringify(r.content).includes(r.tool_use_id === 'toolu_l1' ? 'lister says hi' : 'general says hi')]), [['toolu_l1', true], ['toolu_g1', true]]);
+    const listerReq = fake.messageRequests().find((r) => JSON.stringify(r.system ?? '').includes('MARKER-LISTER'))!;
+    assert.deepEqual(((listerReq.tools ?? []) as Array<{ name: string }>).map((t) => t.name), ['Glob']);
+    assert.equal(result.records.find((r) => r.toolUseId === 'toolu_l1')?.summary, 'Agent lister: list');
+  } finally {
+    await fake.close();
+  }
+});
