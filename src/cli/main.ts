@@ -6,6 +6,7 @@ import { hostname, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Client } from '@temporalio/client';
+import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../agents/definitions';
 import {
   ApprovalRejectedError,
   SessionEndedError,
@@ -236,6 +237,14 @@ export function buildProgram(): Command {
       throw err;
     }
     for (const w of mcp.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
+    // Subagents: general-purpose plus ~/.claude/agents and .claude/agents, checked before anything starts.
+    let agents: AgentDefinition[];
+    try {
+      agents = await loadAgentDefinitions(cwd);
+    } catch (err) {
+      if (err instanceof AgentDefinitionError) throw new UsageError(err.message);
+      throw err;
+    }
     const opts: SessionOptions & { id?: string; taskQueue?: string } = {
       prompt,
       cwd,
@@ -256,6 +265,7 @@ export function buildProgram(): Command {
       ...(settings.autoCompactEnabled !== undefined ? { contextManagement: { autoCompact: settings.autoCompactEnabled } } : {}),
       settingsSources: settings.sources,
       ...(memory.files.length > 0 ? { memory: { files: memory.files.map((f) => f.path), text: memoryText, sha256: sha256(memoryText) } } : {}),
+      agents,
       ...(o.maxTurns ? { maxTurns: o.maxTurns as number } : {}),
       ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens as number } : {}),
       ...(o.approvalTimeout ? { approvalTimeoutMs: (o.approvalTimeout as number) * 1000 } : {}),
@@ -280,6 +290,7 @@ export function buildProgram(): Command {
         if (servers.length > 0) console.log(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
         console.log(`settings: ${settings.sources.length ? settings.sources.join(', ') : 'none'}`);
         console.log(`memory: ${memory.files.length ? memory.files.map((f) => f.path).join(', ') : 'none'}`);
+        console.log(`agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`);
       }
       await followAndExit(client, id, o);
     });
