@@ -100,12 +100,13 @@ describe('Bash: running commands', () => {
     const r = await new ToolSession(dir).run(BashTool, { command: 'for i in 1 2 3 4; do echo tick $i; sleep 0.35; done' });
     assert.equal(r.isError, false);
     assert.ok(r.progress.length >= 1, 'at least one progress event');
-    assert.ok(r.progress.length <= 4, `at most ~one per 500 ms, got ${r.progress.length}`);
     const withOutput = r.progress.filter((p) => typeof p.output === 'string');
     assert.match(String(withOutput[0]?.output), /^tick 1\n/);
     for (const p of r.progress) assert.equal(typeof p.elapsedMs, 'number');
+    // The throttle's contract, read from the tool's own clock (not from how long the test took,
+    // which a loaded machine stretches): consecutive reports are at least ~500 ms apart.
     const times = r.progress.map((p) => p.elapsedMs as number);
-    for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 400);
+    for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 400, `reports ${times.join(', ')} ms`);
   });
 
   it('progress output is the last ~4 KB', async () => {
