@@ -184,3 +184,34 @@ test('integration: a malformed rule in .claude/settings.json stops `run` with on
     assert.ok(run.stderr.includes(`warning: ${repo.claudeMd}: @import ${join(workDir, 'docs', 'missing.md')} was not found`), run.stderr);
   });
 });
+
+test('integration: a subagent from .claude/agents/reviewer.md runs through `durable-agent run` as a child workflow; its final text is the tool_result', async () => {
+  await withAgent({}, async ({ fake, taskQueue, workDir, client }) => {
+    const repo = await claudeRepo(workDir, taskQueue);
+    await put(join(workDir, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews a change.\ntools: Read, Grep\n---\nYou are REVIEWER-MARKER. Review and report.\n');
+    const systemOf = (req: { system?: unknown }): string =>
+      typeof req.system === 'string' ? req.system : Array.isArray(req.system) ? req.system.map((b: { text?: string }) => b.text ?? '').join('\n') : '';
+    fake.script(async (req) => {
+      if (systemOf(req as { system?: unknown }).includes('REVIEWER-MARKER')) return textResponse('reviewer report: LGTM-42');
+      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_cc_agent', name: 'Agent', input: { description: 'review', prompt: 'review the change', subagent_type: 'reviewer' } }]);
+      return textResponse('the reviewer said LGTM');
+    });
+    const run = await cli(['run', '--cwd', workDir, 'get', 'a', 'review'], repo.env, 90_000);
+    assert.equal(run.code, 0, run.stderr);
+    const id = /session (\S+) started/.exec(run.stdout)?.[1] as string;
+    assert.ok(id, run.stdout);
+    // The child session exists as its own workflow, and completed.
+    const child = await client.workflow.getHandle(`${id}/agent-toolu_cc_agent`).describe();
+    assert.equal(child.status.name, 'COMPLETED');
+    // The reviewer's system prompt is the agent file's body; its text came back as the tool_result.
+    const parentReqs = fake.messageRequests().filter((r) => !systemOf(r as { system?: unknown }).includes('REVIEWER-MARKER'));
+    const last = parentReqs.at(-1) as unknown as { messages: Array<{ role: string; content: unknown }> };
+    const results = last.messages.at(-1)?.content as Array<{ type: string; tool_use_id: string; is_error?: boolean; content?: unknown }>;
+    const agentResult = results.find((b) => b.tool_use_id === 'toolu_cc_agent');
+    assert.ok(agentResult, JSON.stringify(results));
+    assert.notEqual(agentResult.is_error, true, JSON.stringify(agentResult));
+    assert.match(JSON.stringify(agentResult.content), /reviewer report: LGTM-42/);
+    const audit = await buildAudit(client, id);
+    assert.equal(byId(audit.toolCalls, 'toolu_cc_agent').status, 'ok');
+  });
+});
