@@ -1,7 +1,8 @@
 // integration: a repository set up only with Claude Code files (.claude/settings.json,
 // .claude/settings.local.json, ~/.claude, CLAUDE.md with an @import) runs through
 // `durable-agent run` on the real dev server: the shared deny rule holds, the local allow rule and
-// model apply, the memory is in the request the model receives, `status` lists the files.
+// model apply, the memory is in the request the model receives, `status` lists the files; a
+// subagent from .claude/agents runs as a child workflow whose final text is the tool_result.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
