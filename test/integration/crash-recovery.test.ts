@@ -5,10 +5,8 @@
 // is told that its outcome is unknown.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Client } from '@temporalio/client';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
 import { sessionStatus } from '../../src/client';
@@ -17,64 +15,12 @@ import type { turnWorkflow } from '../../src/workflows/turn';
 import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
+import { killGroup, lines, spawnWorker, type WorkerProc } from '../support/workerProcs';
 
 after(closeTestEnv);
 
-const WORKER_SCRIPT = join(__dirname, '..', 'support', 'workerProcess.js');
 const HEARTBEAT_TIMEOUT_MS = 2000;
 const SLOW_MS = 4000;
-
-
-async function lines(file: string): Promise<string[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter((l) => l !== '');
-}
-
-interface WorkerProc {
-  name: string;
-  child: ChildProcess;
-  exited: Promise<void>;
-}
-
-/** Starts a worker process (its own process group) and waits for its "worker ready" line. */
-async function spawnWorker(name: string, env: NodeJS.ProcessEnv, procs: WorkerProc[]): Promise<WorkerProc> {
-  const child = spawn(process.execPath, ['--enable-source-maps', WORKER_SCRIPT], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const proc: WorkerProc = { name, child, exited };
-  procs.push(proc);
-  createInterface({ input: child.stderr! }).on('line', (l) => process.stderr.write(`[${name}] ${l}\n`));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not report ready within 30 s`)), 30_000);
-    createInterface({ input: child.stdout! }).on('line', (l) => {
-      if (l.trim() === 'worker ready') {
-        clearTimeout(timer);
-        resolve();
-      } else process.stdout.write(`[${name}] ${l}\n`);
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})`));
-    });
-  });
-  return proc;
-}
-
-function killGroup(proc: WorkerProc): void {
-  if (proc.child.exitCode !== null || proc.child.signalCode !== null || proc.child.pid === undefined) return;
-  try {
-    process.kill(-proc.child.pid, 'SIGKILL');
-  } catch {
-    try {
-      proc.child.kill('SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
 
 async function turnRecords(client: Client, sessionId: string, turn: number) {
   const r = await client.workflow.getHandle<typeof turnWorkflow>(`${sessionId}/turn-${turn}`).result();

@@ -1,0 +1,59 @@
+// Worker processes for crash tests: each in its own process group (so SIGKILL takes the whole
+// worker), its output prefixed with its name, ready when it prints "worker ready".
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const WORKER_SCRIPT = join(__dirname, 'workerProcess.js');
+
+export async function lines(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter((l) => l !== '');
+}
+
+export interface WorkerProc {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+/** Starts a worker process (its own process group) and waits for its "worker ready" line. */
+export async function spawnWorker(name: string, env: NodeJS.ProcessEnv, procs: WorkerProc[]): Promise<WorkerProc> {
+  const child = spawn(process.execPath, ['--enable-source-maps', WORKER_SCRIPT], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const proc: WorkerProc = { name, child, exited };
+  procs.push(proc);
+  createInterface({ input: child.stderr! }).on('line', (l) => process.stderr.write(`[${name}] ${l}\n`));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not report ready within 30 s`)), 30_000);
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      if (l.trim() === 'worker ready') {
+        clearTimeout(timer);
+        resolve();
+      } else process.stdout.write(`[${name}] ${l}\n`);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})`));
+    });
+  });
+  return proc;
+}
+
+export function killGroup(proc: WorkerProc): void {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null || proc.child.pid === undefined) return;
+  try {
+    process.kill(-proc.child.pid, 'SIGKILL');
+  } catch {
+    try {
+      proc.child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
