@@ -196,6 +196,9 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   };
   const validator = (req: ApprovalDecisionInput): void => {
     if (req.toolUseId !== undefined && !pendingApprovals.has(req.toolUseId)) {
+      // Decided a moment ago (the approval timed out, the turn was interrupted): say what counted.
+      const decided = approvalOutcomes.get(req.toolUseId);
+      if (decided) throw new Error(`tool call ${req.toolUseId} is no longer waiting for approval: ${approvalAnswer(req.toolUseId, 'approve', decided).outcome ?? 'it was decided'}`);
       const open = [...pendingApprovals.keys()];
       throw new Error(`tool call ${req.toolUseId} is not waiting for approval${open.length ? ` (pending: ${open.join(', ')})` : ' (nothing is pending)'}`);
     }

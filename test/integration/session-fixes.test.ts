@@ -46,11 +46,19 @@ test('integration: an approve that races the approval timeout is answered with w
     await new Promise((r) => setTimeout(r, 300));
     worker = await startWorker();
     try {
-      const a = await answer;
+      // Three honest answers: applied; not applied (the update ran after the timeout's denial);
+      // or refused by the validator when the timeout's denial was already recorded — that refusal
+      // must say what counted.
+      const a = await answer.catch((err: Error) => {
+        assert.match(err.message, /is no longer waiting for approval: too late: no approval arrived within the approval timeout/);
+        return { status: 'refused' as const, message: err.message };
+      });
       const result = await handle.result();
       assert.equal(result.status, 'completed');
       const written = await readFile(target, 'utf8').then(() => true, () => false);
-      if (a.status === 'applied') {
+      if (a.status === 'refused') {
+        assert.equal(written, false, 'approve was refused as too late: nothing was written');
+      } else if (a.status === 'applied') {
         assert.ok(written, 'approve said applied: the file must exist');
       } else {
         assert.equal(a.status, 'not_applied', JSON.stringify(a));
