@@ -3,7 +3,7 @@ export { normalizeHooksConfig, matcherMatches, isValidMatcher, hooksFor } from '
 export type { MatchedHook } from './config';
 export { runShellCommand } from './command';
 export type { CommandRunResult, CommandRunOptions } from './command';
-export { runPreToolUseHooks, runPostToolUseHooks, parseHookStdout } from './run';
+export { runPreToolUseHooks, runPostToolUseHooks, runPostToolUseFailureHooks, parseHookStdout } from './run';
 export type { HookRunEnv, PreToolUseHooksResult, PostToolUseHooksResult } from './run';
 export { runPreCompactHooks } from './preCompact';
 export type { PreCompactHooksResult } from './preCompact';

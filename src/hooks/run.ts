@@ -2,7 +2,7 @@
 import type { HookPermissionDecision } from '../permissions/decide';
 import { runShellCommand } from './command';
 import { hooksFor, type MatchedHook } from './config';
-import type { HookEventName, HookInput, HookOutput, HookRun, HooksConfig, PostToolUseHookInput, PreToolUseHookInput } from './types';
+import type { HookEventName, HookInput, HookOutput, HookRun, HooksConfig, PostToolUseFailureHookInput, PostToolUseHookInput, PreToolUseHookInput } from './types';
 
 export interface HookRunEnv {
   config?: HooksConfig;
@@ -184,26 +184,35 @@ export async function runPreToolUseHooks(input: Omit<PreToolUseHookInput, 'hook_
 }
 
 export async function runPostToolUseHooks(input: Omit<PostToolUseHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PostToolUseHooksResult> {
-  const full: PostToolUseHookInput = { ...input, hook_event_name: 'PostToolUse' };
-  const matched = hooksFor(env.config, 'PostToolUse', input.tool_name, env.aliases);
+  return runAfterCallHooks({ ...input, hook_event_name: 'PostToolUse' }, env);
+}
+
+/** After a failed call (it threw, or its result is an error), in place of PostToolUse: the same answers are honoured. */
+export async function runPostToolUseFailureHooks(input: Omit<PostToolUseFailureHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PostToolUseHooksResult> {
+  return runAfterCallHooks({ ...input, hook_event_name: 'PostToolUseFailure' }, env);
+}
+
+async function runAfterCallHooks(full: PostToolUseHookInput | PostToolUseFailureHookInput, env: HookRunEnv): Promise<PostToolUseHooksResult> {
+  const event = full.hook_event_name;
+  const matched = hooksFor(env.config, event, full.tool_name, env.aliases);
   const result: PostToolUseHooksResult = { runs: [], feedback: [], additionalContext: [], notices: [] };
   if (matched.length === 0) return result;
-  result.runs = await Promise.all(matched.map((h) => runOne(h, 'PostToolUse', full, env)));
+  result.runs = await Promise.all(matched.map((h) => runOne(h, event, full, env)));
   for (const run of result.runs) {
     const notice = noticeFor(run);
     if (notice) result.notices.push(notice);
     if (run.outcome === 'blocking') {
-      result.feedback.push({ reason: run.stderr?.trim() || `PostToolUse hook "${shorten(run.hook, 80)}" exited with code 2`, hook: run.hook });
+      result.feedback.push({ reason: run.stderr?.trim() || `${event} hook "${shorten(run.hook, 80)}" exited with code 2`, hook: run.hook });
       continue;
     }
     const out = run.output;
     if (run.outcome !== 'success' || !out) continue;
-    if (typeof out.systemMessage === 'string' && out.systemMessage) result.notices.push(`PostToolUse hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
+    if (typeof out.systemMessage === 'string' && out.systemMessage) result.notices.push(`${event} hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
     if (out.decision === 'block') {
-      result.feedback.push({ reason: typeof out.reason === 'string' && out.reason ? out.reason : `PostToolUse hook "${shorten(run.hook, 80)}" flagged this result`, hook: run.hook });
+      result.feedback.push({ reason: typeof out.reason === 'string' && out.reason ? out.reason : `${event} hook "${shorten(run.hook, 80)}" flagged this result`, hook: run.hook });
     }
     if (out.continue === false) {
-      result.stop ??= { reason: typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : 'A PostToolUse hook stopped the agent.', hook: run.hook };
+      result.stop ??= { reason: typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : `A ${event} hook stopped the agent.`, hook: run.hook };
     }
     const hso = isObject(out.hookSpecificOutput) ? out.hookSpecificOutput : undefined;
     if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim()) result.additionalContext.push(hso.additionalContext);

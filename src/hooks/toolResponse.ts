@@ -1,20 +1,38 @@
 // `tool_response` in a PostToolUse hook's input, in the reference's shape where it differs from
-// what our tool's call() returns. Bash: the reference reports `stdout`, `stderr`, `interrupted`,
-// `isImage`; our Bash merges the two streams in order, so `stdout` carries the merged output and
-// `stderr` is empty (documented in docs/hooks.md). Our own fields are kept alongside.
+// what our tool's call() returns. Bash: exactly the reference's `stdout`, `stderr`, `interrupted`,
+// `isImage`, `noOutputExpected` (+ `persistedOutputPath`/`persistedOutputSize` when the output was
+// stored whole). The reference, like our Bash, merges the two streams into `stdout` (`stderr` is
+// ""), trailing newlines trimmed. Other tools: their own data object (docs/hooks.md).
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-export function hookToolResponse(toolName: string, data: unknown): unknown {
+/** Commands that print nothing when they succeed (the reference's list). */
+const SILENT_COMMANDS = new Set(['mv', 'cp', 'rm', 'mkdir', 'rmdir', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'cd', 'export', 'unset', 'wait']);
+
+/** Is every command of the line (split at `&&`, `||`, `;`, `|`, newlines) one that prints nothing? */
+export function noOutputExpected(command: string): boolean {
+  const parts = command.split(/&&|\|\||[;|\n]/).map((p) => p.trim());
+  if (parts.length === 0 || parts.some((p) => p === '')) return false;
+  return parts.every((p) => {
+    const words = p.split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    return words.length > 0 && SILENT_COMMANDS.has(words[0]!);
+  });
+}
+
+/** What the reference keeps of a persisted output in `stdout`. */
+export const HOOK_STDOUT_MAX_CHARS = 30_000;
+
+export function hookToolResponse(toolName: string, data: unknown, persisted?: { path: string; size: number }): unknown {
   if (toolName === 'Bash' && isObject(data)) {
-    const output = typeof data.output === 'string' ? data.output : '';
+    const output = (typeof data.output === 'string' ? data.output : '').replace(/\n+$/, '');
     return {
-      ...data,
-      stdout: output,
+      stdout: persisted ? output.slice(0, HOOK_STDOUT_MAX_CHARS) : output,
       stderr: '',
       interrupted: data.interrupted === true || data.timedOut === true,
       isImage: false,
+      noOutputExpected: typeof data.command === 'string' ? noOutputExpected(data.command) : false,
+      ...(persisted ? { persistedOutputPath: persisted.path, persistedOutputSize: persisted.size } : {}),
     };
   }
   return data;

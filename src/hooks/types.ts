@@ -5,6 +5,7 @@ import type { PermissionMode } from '../tools/permissionTypes';
 export const HOOK_EVENTS = [
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
   'UserPromptSubmit',
   'Stop',
   'SubagentStop',
@@ -20,7 +21,7 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
  * warning (a settings file written for the reference still loads), never run.
  */
 export const REFERENCE_ONLY_HOOK_EVENTS = [
-  'PostToolUseFailure', 'PostToolBatch', 'UserPromptExpansion', 'StopFailure', 'SubagentStart', 'PostCompact',
+  'PostToolBatch', 'UserPromptExpansion', 'StopFailure', 'SubagentStart', 'PostCompact',
   'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation',
   'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged',
   'FileChanged', 'MessageDisplay',
@@ -101,8 +102,18 @@ export interface PreToolUseHookInput extends HookInputBase {
 
 export interface PostToolUseHookInput extends HookInputBase {
   hook_event_name: 'PostToolUse';
-  /** What the tool's call() returned (its own data, not the API block). */
+  /** What the tool's call() returned (its own data, not the API block; Bash in the reference's shape). */
   tool_response: unknown;
+  duration_ms?: number;
+}
+
+/** After a call that failed (it threw, or its result is an error): instead of PostToolUse. */
+export interface PostToolUseFailureHookInput extends HookInputBase {
+  hook_event_name: 'PostToolUseFailure';
+  /** The error as the model sees it. */
+  error: string;
+  is_interrupt: boolean;
+  duration_ms?: number;
 }
 
 /** Before a compaction; the matcher selects the trigger (`auto` or `manual`). */
@@ -122,7 +133,7 @@ export interface SessionHookInput extends CommonHookInput {
   [field: string]: unknown;
 }
 
-export type HookInput = PreToolUseHookInput | PostToolUseHookInput | PreCompactHookInput | SessionHookInput;
+export type HookInput = PreToolUseHookInput | PostToolUseHookInput | PostToolUseFailureHookInput | PreCompactHookInput | SessionHookInput;
 
 /** What a hook may print on stdout (exit 0) or a function hook may return. All optional. */
 export interface HookOutput {

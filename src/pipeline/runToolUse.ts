@@ -1,6 +1,6 @@
 // The single execution entry for one tool_use (invariant 2):
 // find → schema → validateInput → PreToolUse hooks → permission → call → map → size policy →
-// PostToolUse hooks. Every failure becomes an is_error tool_result with the same id (invariant 6).
+// PostToolUse hooks (PostToolUseFailure when the call failed). Every failure becomes an is_error tool_result with the same id (invariant 6).
 // No Temporal here: activities wrap this function; tests call it directly.
 import type { AgentContext, ContextModifier } from '../engine/context';
 import type { ToolUseDescription } from '../engine/turn';
@@ -8,7 +8,7 @@ import type { SandboxRecord } from '../engine/records';
 import { toolResultText, type Message, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
 import { normalizeHooksConfig } from '../hooks/config';
 import { hookToolResponse } from '../hooks/toolResponse';
-import { runPostToolUseHooks, runPreToolUseHooks } from '../hooks/run';
+import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks, type PostToolUseHooksResult } from '../hooks/run';
 import type { HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
 import { decidePermission, type PermissionDecision } from '../permissions/decide';
@@ -76,6 +76,8 @@ export interface PipelineEnv {
   /** How this scheduler runs a subagent in call() (the in-process runner). */
   runSubagent?: ToolUseContext['runSubagent'];
   phase?: PipelinePhase;
+  /** Inside a subagent: `agent_id` and `agent_type` for every hook input (as the reference). */
+  agentHookFields?: { agent_id: string; agent_type: string };
 }
 
 export type ToolUseStatus = 'ok' | 'error' | 'denied' | 'interrupted' | 'ask' | 'ready';
@@ -306,7 +308,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         return failed('error', 'hook', `The hooks configuration is invalid, so ${tool.name} was not run: ${errMessage(e)}`);
       }
       const hookEnv = { config: hooksConfig, cwd: env.agent.cwd, signal: controller.signal, aliases: tool.aliases ?? [] };
-      const anyToolHooks = !!(hooksConfig?.PreToolUse?.length || hooksConfig?.PostToolUse?.length);
+      const anyToolHooks = !!(hooksConfig?.PreToolUse?.length || hooksConfig?.PostToolUse?.length || hooksConfig?.PostToolUseFailure?.length);
       let transcriptPath: string | undefined;
       if (anyToolHooks && env.transcriptPath) {
         try {
@@ -315,16 +317,39 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
           state.hookNotices.push(`Could not write the transcript file for the hooks: ${errMessage(e)}`);
         }
       }
-      // What every hook of this call receives on stdin (PostToolUse adds tool_response).
+      // What every hook of this call receives on stdin (PostToolUse adds tool_response): the
+      // input as the tool's observableInput shows it (absolute paths, defaults filled in).
+      const observable = (input: unknown): unknown => {
+        try {
+          return tool.observableInput ? tool.observableInput(input, env.agent.cwd) : input;
+        } catch {
+          return input;
+        }
+      };
       const hookInput = () => ({
         session_id: env.sessionId,
         ...(transcriptPath ? { transcript_path: transcriptPath } : {}),
         cwd: env.agent.cwd,
         permission_mode: env.permission.mode,
+        ...(env.agentHookFields ?? {}),
         tool_name: tool.name,
-        tool_input: data,
+        tool_input: observable(data),
         tool_use_id: toolUseId,
       });
+      /** After the call: feedback, context and a stop from PostToolUse or PostToolUseFailure hooks. */
+      const takeAfterCall = (post: PostToolUseHooksResult, event: string): void => {
+        state.hookRuns.push(...post.runs);
+        state.hookNotices.push(...post.notices);
+        if (post.stop && !state.stop) state.stop = post.stop;
+        for (const f of post.feedback) state.context.push(`${event} hook feedback (blocking): ${f.reason}`);
+        for (const c of post.additionalContext) state.context.push(`${event} hook additional context: ${c}`);
+      };
+      /** A call that failed: PostToolUseFailure hooks instead of PostToolUse (as the reference). */
+      const failureHooks = async (error: string): Promise<void> => {
+        const post = await runPostToolUseFailureHooks({ ...hookInput(), error, is_interrupt: false, duration_ms: Date.now() - callStarted }, hookEnv);
+        takeAfterCall(post, 'PostToolUseFailure');
+      };
+      let callStarted = Date.now();
       if (!resumed) {
         const pre = await runPreToolUseHooks(hookInput(), hookEnv);
         state.hookRuns.push(...pre.runs);
@@ -387,6 +412,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         controller.signal.addEventListener('abort', h, { once: true });
         removeAbortWaiter = () => controller.signal.removeEventListener('abort', h);
       });
+      callStarted = Date.now();
       const callPromise = Promise.resolve()
         .then(() => (resumed ? { data: resumed.output } : tool.call(data, ctx, onProgress)))
         .then(
@@ -398,7 +424,9 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
       if (raced.kind === 'aborted') return interrupted();
       if (raced.kind === 'error') {
         if (controller.signal.aborted) return interrupted();
-        return failed('error', 'call', `Error calling tool ${tool.name}: ${errMessage(raced.error)}`);
+        const message = `Error calling tool ${tool.name}: ${errMessage(raced.error)}`;
+        await failureHooks(message);
+        return failed('error', 'call', message);
       }
       const result = raced.value as ToolResult<unknown> | undefined;
       if (!result || typeof result !== 'object' || !('data' in result)) {
@@ -433,16 +461,13 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise
         }
       }
 
-      // 9. PostToolUse hooks
-      const post = await runPostToolUseHooks(
-        { ...hookInput(), tool_response: hookToolResponse(tool.name, result.data) },
-        hookEnv,
-      );
-      state.hookRuns.push(...post.runs);
-      state.hookNotices.push(...post.notices);
-      if (post.stop && !state.stop) state.stop = post.stop;
-      for (const f of post.feedback) state.context.push(`PostToolUse hook feedback (blocking): ${f.reason}`);
-      for (const c of post.additionalContext) state.context.push(`PostToolUse hook additional context: ${c}`);
+      // 9. PostToolUse hooks (PostToolUseFailure for an error result, e.g. Bash's non-zero exit)
+      if (mapped.is_error === true) {
+        await failureHooks(toolResultText(mapped));
+      } else {
+        const response = hookToolResponse(tool.name, result.data, persistedTo === undefined ? undefined : { path: persistedTo, size: Buffer.byteLength(text) });
+        takeAfterCall(await runPostToolUseHooks({ ...hookInput(), tool_response: response, duration_ms: Date.now() - callStarted }, hookEnv), 'PostToolUse');
+      }
 
       const finalResult = withContext(mapped);
       const contextModifiers = Array.isArray(result.contextModifiers) ? result.contextModifiers : [];

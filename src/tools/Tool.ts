@@ -90,6 +90,12 @@ export interface Tool<Input = any, Output = any> {
   getPath?(input: Input): string | undefined;
   /** Content string matched by `Tool(spec)` rules for non-path tools (e.g. Bash's command). */
   getRuleContent?(input: Input): string | undefined;
+  /**
+   * The input as hooks see it (`tool_input`), the reference's "observable input": paths made
+   * absolute, defaults filled in. The call itself and the transcript keep the input as given.
+   * Default: the input unchanged.
+   */
+  observableInput?(input: Input, cwd: string): unknown;
   call(input: Input, ctx: ToolUseContext, onProgress: OnProgress): Promise<ToolResult<Output>>;
   mapToolResultToToolResultBlockParam(data: Output, toolUseId: string): ToolResultBlockParam;
 }

@@ -94,6 +94,12 @@ export const DELIBERATE: Deliberate[] = [
       'The reference 2.1.197 (native build) no longer offers Glob and Grep (it answers "No such tool available" and points to grep/find through Bash); the seed has both tools, so durable-agent keeps them.',
   },
   {
+    cases: 'Read missing file, Read directory',
+    tools: ['Read'],
+    reason:
+      "The seed checks that the path exists in validateInput, before the hooks (a failed validation runs no hook); the current reference checks it in call(), after PreToolUse, and then sends PostToolUseFailure. durable-agent keeps the seed's order.",
+  },
+  {
     cases: '*',
     tools: ['Read', 'Write', 'Edit'],
     aspect: 'tool_response keys',

@@ -20,6 +20,8 @@ import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
 
 export const CACHE_DIR = process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', 'claude-code');
 const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
+/** The tool events whose input the capture hook records on both sides. */
+const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
 
 /** What one agent did with one tool_use block. */
 export interface Observed {
@@ -28,6 +30,8 @@ export interface Observed {
   persisted: boolean;
   pre?: Record<string, unknown>;
   post?: Record<string, unknown>;
+  /** PostToolUseFailure's input (a call that failed). */
+  failure?: Record<string, unknown>;
 }
 
 export interface SideResult {
@@ -118,6 +122,7 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
     const o = results.get(id) ?? { content: '(no tool_result)', isError: false, persisted: false };
     if (input['hook_event_name'] === 'PreToolUse') o.pre = input;
     else if (input['hook_event_name'] === 'PostToolUse') o.post = input;
+    else if (input['hook_event_name'] === 'PostToolUseFailure') o.failure = input;
     results.set(id, o);
   }
   return { results, files: await snapshot(dir) };
@@ -130,7 +135,7 @@ export async function runReference(c: RefCase): Promise<SideResult> {
     scriptFake(fake, c, dir);
     const config = join(home, '.claude');
     await mkdir(config, { recursive: true });
-    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: hookSettings(capture, ['PreToolUse', 'PostToolUse']) }));
+    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: hookSettings(capture, TOOL_EVENTS) }));
     const child = spawn(CLAUDE_BIN, ['-p', 'run the scripted tools', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'], {
       cwd: dir,
       env: {
@@ -170,7 +175,7 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
         tools: [...BUILTIN_TOOL_NAMES],
         permissionMode: 'bypassPermissions',
         model: { model: 'claude-test', maxTokens: 1024 },
-        hooks: hookSettings(capture, ['PreToolUse', 'PostToolUse']) as never,
+        hooks: hookSettings(capture, TOOL_EVENTS) as never,
       },
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
@@ -187,7 +192,7 @@ const keys = (o: unknown): string => (o && typeof o === 'object' && !Array.isArr
 export interface Diff {
   /** The tool of the call (undefined for the run and file rows). */
   tool?: string;
-  /** is_error, persisted, PreToolUse ran, PostToolUse ran, tool_input, tool_name, tool_response keys, file, run. */
+  /** is_error, persisted, PreToolUse ran, PostToolUse ran, PostToolUseFailure ran, tool_input, tool_name, tool_response keys, file, run. */
   aspect: string;
   text: string;
 }
@@ -215,6 +220,9 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     if (!!a.post !== !!b.post) d('PostToolUse ran', `PostToolUse hook ran ref=${!!a.post} ours=${!!b.post}`);
     else if (a.post && b.post && keys(a.post['tool_response']) !== keys(b.post['tool_response']))
       d('tool_response keys', `tool_response keys ref={${keys(a.post['tool_response'])}} ours={${keys(b.post['tool_response'])}}`);
+    if (!!a.failure !== !!b.failure) d('PostToolUseFailure ran', `PostToolUseFailure hook ran ref=${!!a.failure} ours=${!!b.failure}`);
+    else if (a.failure && b.failure && JSON.stringify(a.failure['tool_input']) !== JSON.stringify(b.failure['tool_input']))
+      d('tool_input', `PostToolUseFailure tool_input ref=${JSON.stringify(a.failure['tool_input'])} ours=${JSON.stringify(b.failure['tool_input'])}`);
   }
   const names = new Set([...Object.keys(ref.files), ...Object.keys(ours.files)]);
   for (const n of [...names].sort()) {

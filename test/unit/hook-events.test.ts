@@ -11,7 +11,7 @@ import type { Message } from '../../src/engine/messages';
 import { decideSessionHooks, type HookRun, type SessionHookEventName } from '../../src/engine/hooks';
 import { initialSessionState, runSession, sessionConfig, type SessionExecutor, type TurnReport } from '../../src/engine/session';
 import { hooksFor, normalizeHooksConfig } from '../../src/hooks/config';
-import { hookToolResponse } from '../../src/hooks/toolResponse';
+import { hookToolResponse, noOutputExpected } from '../../src/hooks/toolResponse';
 import { transcriptLines, writeTranscriptFile } from '../../src/hooks/transcript';
 import { HOOK_EVENTS } from '../../src/hooks/types';
 import { loadSettings } from '../../src/cli/settings';
@@ -153,14 +153,21 @@ test('unit: transcript lines in the reference format, chained by parentUuid, sta
   assert.equal(lines[0]!.message.content, 'hi');
 });
 
-test("unit: Bash's tool_response has the reference's stdout/stderr/interrupted/isImage; other tools pass through", () => {
+test("unit: Bash's tool_response has exactly the reference's keys; other tools pass through", () => {
   const r = hookToolResponse('Bash', { command: 'echo x', output: 'x\n', exitCode: 0, interrupted: false, timedOut: false }) as Record<string, unknown>;
-  assert.equal(r.stdout, 'x\n');
-  assert.equal(r.stderr, '');
-  assert.equal(r.interrupted, false);
-  assert.equal(r.isImage, false);
-  assert.equal(r.exitCode, 0);
+  assert.deepEqual(r, { stdout: 'x', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
   assert.equal((hookToolResponse('Bash', { output: '', interrupted: false, timedOut: true }) as { interrupted: boolean }).interrupted, true);
+  // A persisted output: the path and size of the whole, stdout cut as the reference cuts it.
+  const big = 'y'.repeat(40_000);
+  const p = hookToolResponse('Bash', { command: 'seq', output: big }, { path: '/store/r.txt', size: 40_000 }) as Record<string, unknown>;
+  assert.equal((p.stdout as string).length, 30_000);
+  assert.equal(p.persistedOutputPath, '/store/r.txt');
+  assert.equal(p.persistedOutputSize, 40_000);
   const d = { filePath: '/a', content: 'c' };
   assert.equal(hookToolResponse('Write', d), d);
+});
+
+test('unit: noOutputExpected: every command of the line is one that prints nothing (the reference\'s list)', () => {
+  for (const c of ['cp a b', 'touch q', 'rm -f b && mv a c', 'mkdir -p d && touch d/x', 'X=1 chmod +x f']) assert.equal(noOutputExpected(c), true, c);
+  for (const c of ['echo made > f', 'mkdir x; echo hi', 'true', 'chmod +x f | cat', 'ls >/dev/null', 'git init -q', '']) assert.equal(noOutputExpected(c), false, c);
 });

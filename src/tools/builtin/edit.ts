@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool, type ToolUseContext } from '../Tool';
 import { checkReadState, statOrNull } from './fileState';
-import { formatNumberedLine, resolvePath, throwIfAborted } from './paths';
+import { formatNumberedLine, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 import { checkReadableFile, READ_MAX_LINE_CHARS } from './read';
 
 const SNIPPET_CONTEXT_LINES = 4;
@@ -145,6 +145,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   // replaces another occurrence. The default (false unless read-only) is what we want.
   isIdempotent: () => false,
   getPath: (input) => input.file_path,
+  observableInput: (input, cwd) => ({ ...withAbsolutePath(input, 'file_path', cwd), replace_all: input.replace_all ?? false }),
 
   async validateInput(input, ctx) {
     const p = await plan(input, ctx);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
 import { expandBraces, globToRegExpSource, splitStaticPrefix } from './globPattern';
-import { isErrno, resolvePath } from './paths';
+import { isErrno, resolvePath, withAbsolutePath } from './paths';
 import { walkFiles } from './walk';
 
 export const GLOB_MAX_RESULTS = 100;
@@ -77,6 +77,7 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   // The directory actually searched: an absolute pattern's literal prefix, and `../` steps of
   // the pattern move it up (so `../../*` is checked as the directory it reads, not as `.`).
   getPath: (input) => splitSearch(input.path ?? '.', input.pattern, path.join).root,
+  observableInput: (input, cwd) => withAbsolutePath(input, 'path', cwd),
 
   async validateInput(input, ctx) {
     if (input.path === undefined) return { result: true };

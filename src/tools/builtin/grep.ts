@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
 import { GREP_FILE_TYPES, runGrep, splitGlobs, type GrepEngineName, type GrepFileHit, type GrepMode } from './grepEngine';
-import { isErrno, resolvePath, toDisplayPath } from './paths';
+import { isErrno, resolvePath, toDisplayPath, withAbsolutePath } from './paths';
 
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
 /** Lines longer than this are cut in content output (the reference uses rg --max-columns 500). */
@@ -79,6 +79,7 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
   isConcurrencySafe: () => true,
   isIdempotent: () => true,
   getPath: (input) => input.path ?? '.',
+  observableInput: (input, cwd) => withAbsolutePath(input, 'path', cwd),
 
   async validateInput(input, ctx) {
     if (input.path !== undefined) {

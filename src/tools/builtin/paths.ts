@@ -10,6 +10,12 @@ export function resolvePath(cwd: string, p: string): string {
   return path.isAbsolute(s) ? path.normalize(s) : path.resolve(cwd, s);
 }
 
+/** A copy of `input` with its path field (when a string) resolved against `cwd`: what hooks see. */
+export function withAbsolutePath<T extends object>(input: T, key: keyof T & string, cwd: string): T {
+  const value = (input as Record<string, unknown>)[key];
+  return typeof value === 'string' ? { ...input, [key]: resolvePath(cwd, value) } : input;
+}
+
 /** `abs` relative to `cwd` when it lies inside cwd, else absolute (the seed's toRelativePath). */
 export function toDisplayPath(cwd: string, abs: string): string {
   const rel = path.relative(cwd, abs);

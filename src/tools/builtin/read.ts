@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
-import { formatNumberedLine, isErrno, looksBinary, resolvePath, throwIfAborted } from './paths';
+import { formatNumberedLine, isErrno, looksBinary, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -245,6 +245,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   isConcurrencySafe: () => true,
   isIdempotent: () => true,
   getPath: (input) => input.file_path,
+  observableInput: (input, cwd) => withAbsolutePath(input, 'file_path', cwd),
 
   async validateInput(input, ctx) {
     const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hiddenPathFilter('Read', ctx));

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../Tool';
 import { checkReadState, hasExactContent, statOrNull } from './fileState';
-import { resolvePath, throwIfAborted } from './paths';
+import { resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 
 const inputSchema = z.strictObject({
   file_path: z
@@ -67,6 +67,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   // writing (see plan()). So a Write may be re-run after a lost worker.
   isIdempotent: () => true,
   getPath: (input) => input.file_path,
+  observableInput: (input, cwd) => withAbsolutePath(input, 'file_path', cwd),
 
   async validateInput(input, ctx) {
     const p = await plan(input, ctx.agent.cwd, ctx.agent);
