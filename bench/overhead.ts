@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
-import { startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest } from '../src/fake-anthropic';
+import { startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest } from '../src/testing/fakeAnthropic';
 import { runLocalSession } from '../src/local/runSession';
 import { startSession } from '../src/client';
 import { startDevServer } from '../src/temporal/devServer';

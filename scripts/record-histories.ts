@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
-import { overloadedError, textResponse, toolUseResponse } from '../src/fake-anthropic';
+import { overloadedError, textResponse, toolUseResponse } from '../src/testing/fakeAnthropic';
 import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
 import { turnProgressQuery } from '../src/workflows/definitions';
 import { withAgent, type AgentTestContext } from '../test/support/agent';

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import { startDemoModel, DEMO_MODEL_LABEL } from '../demo/scriptedModel';
-import type { FakeAnthropicServer } from '../fake-anthropic';
+import type { FakeAnthropicServer } from '../testing/fakeAnthropic';
 import { startDevServer, type DevServer } from '../temporal/devServer';
 import { createAgentWorker } from '../worker';
 import { STATUS_SEARCH_ATTRIBUTE } from '../workflows/definitions';

@@ -3,7 +3,7 @@
 // it over HTTP, so everything else — streaming, activities, tools — is exactly the real path).
 // It is clearly not Claude: it follows a fixed plan on the bundled sample project.
 import { createHash } from 'node:crypto';
-import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type MessagesRequest, type ResponseSpec } from '../fake-anthropic';
+import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type MessagesRequest, type ResponseSpec } from '../testing/fakeAnthropic';
 
 export const DEMO_MODEL_LABEL = 'scripted demo model (no ANTHROPIC_API_KEY set; this is not Claude)';
 

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

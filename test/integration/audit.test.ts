@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { overloadedError, textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { overloadedError, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionStatus } from '../../src/client';
 import { turnProgressQuery } from '../../src/workflows/definitions';
 import { auditJsonLines, buildAudit, formatAuditText, type AuditModelCall, type AuditSession, type AuditToolCall } from '../../src/audit';

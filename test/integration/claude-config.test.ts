@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { buildAudit, type AuditToolCall } from '../../src/audit';
 import { closeSandbox } from '../../src/sandbox/host';
 import { closeTestEnv } from '../support/temporal';

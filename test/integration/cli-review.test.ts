@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import type { SessionInput } from '../../src/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';

@@ -3,7 +3,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import { closeTestEnv, getTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

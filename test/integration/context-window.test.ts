@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { lastUserText, textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { lastUserText, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { statusQuery } from '../../src/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import { workflowsPath } from '../../src/worker';
 import type { turnWorkflow } from '../../src/workflows/turn';

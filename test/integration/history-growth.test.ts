@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { fmtBytes, sessionBytesPerTurn, sessionRuns, turnBytes } from '../support/history';

@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { denyToolUse, sessionStatus } from '../../src/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

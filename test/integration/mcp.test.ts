@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/fake-anthropic';
+import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import { McpManager, McpUnavailableError, type McpServers } from '../../src/mcp';
 import { closeTestEnv } from '../support/temporal';

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import { closeTestEnv } from '../support/temporal';
 import { fakeAnthropicFactory, withAgent } from '../support/agent';

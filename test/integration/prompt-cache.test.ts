@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { statusQuery } from '../../src/workflows/definitions';
 import { buildAudit } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';

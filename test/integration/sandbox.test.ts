@@ -9,7 +9,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { buildAudit, formatAuditText, type AuditToolCall } from '../../src/audit';
 import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
 import { isCI, reportSkip } from '../support/systemPackages';

@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { textResponse, toolUseResponse, lastToolResults } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse, lastToolResults } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { temporal } from '@temporalio/proto';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { lastToolResults, overloadedError, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { lastToolResults, overloadedError, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import type { CallModelResult } from '../../src/activities/model';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { approveToolUse, sessionStatus } from '../../src/client';
 import { runLocalSession } from '../../src/local/runSession';
 import { closeTestEnv, uniqueWorkflowId } from '../support/temporal';

@@ -4,7 +4,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { buildAudit } from '../../src/audit';

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionStatus } from '../../src/client';
 import { turnProgressQuery } from '../../src/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';

@@ -3,7 +3,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { buildTool } from '../../src/tools/Tool';
 import { BUILTIN_TOOL_NAMES, sessionStatus } from '../../src/client';
 import { closeTestEnv } from '../support/temporal';

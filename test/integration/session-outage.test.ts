@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { access, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastToolResults, overloadedError, startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest, type ResponseSpec } from '../../src/fake-anthropic';
+import { lastToolResults, overloadedError, startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest, type ResponseSpec } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import { startLocalSession } from '../../src/local/runSession';
 import { describeOutage } from '../../src/engine/retry';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { access, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer } from '../../src/fake-anthropic';
+import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer } from '../../src/testing/fakeAnthropic';
 import { BUILTIN_TOOL_NAMES, approveToolUse, interruptSession, sendMessage, sessionStatus, type SessionOptions } from '../../src/client';
 import { startLocalSession } from '../../src/local/runSession';
 import { LocalBlobStore, TranscriptStore } from '../../src/stores/messageStore';

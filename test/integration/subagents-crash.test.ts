@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { workflowsPath } from '../../src/worker';
 import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
 import { withAgent } from '../support/agent';

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { interruptSession } from '../../src/client';
 import { buildAudit, formatAuditText } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';

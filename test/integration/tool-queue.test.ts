@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { lastToolResults, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv, uniqueTaskQueue } from '../support/temporal';
 import { withAgent } from '../support/agent';
 

@@ -16,7 +16,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { requireSystemPackage } from '../support/systemPackages';

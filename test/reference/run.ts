@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type RequestContentBlock } from '../../src/fake-anthropic';
+import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type RequestContentBlock } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';

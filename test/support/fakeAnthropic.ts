@@ -1,11 +1,11 @@
-// Test conveniences over the fake Anthropic Messages API in src/fake-anthropic (which holds the server itself).
+// Test conveniences over the fake Anthropic Messages API in src/testing/fakeAnthropic (which holds the server itself).
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from '../../src/fake-anthropic';
+import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from '../../src/testing/fakeAnthropic';
 
-export * from '../../src/fake-anthropic';
+export * from '../../src/testing/fakeAnthropic';
 
 /** A real SDK client pointed at the fake server; no retries unless asked. */
 export function fakeClient(

@@ -11,7 +11,7 @@ import { AGENT_TOOL_NAMES, subagentSessionId } from '../../src/engine/subagents'
 import { runToolUse } from '../../src/pipeline/runToolUse';
 import { AgentTool } from '../../src/tools/builtin/agent';
 import Anthropic from '@anthropic-ai/sdk';
-import { lastToolResults, startFakeAnthropic, textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { lastToolResults, startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 
 const F = '/p/.claude/agents/reviewer.md';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { PromptCacheSim, promptSegments, promptTokens, startFakeAnthropic, textResponse, type MessagesRequest } from '../../src/fake-anthropic';
+import { PromptCacheSim, promptSegments, promptTokens, startFakeAnthropic, textResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 
 const big = (tag: string) => `${tag} `.repeat(1500);
 const EPH = { type: 'ephemeral' as const };

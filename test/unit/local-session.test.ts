@@ -6,7 +6,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/fake-anthropic';
+import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { WordCount } from '../../examples/custom-tool';
