@@ -12,7 +12,7 @@ export type { ToolPool } from './tools/pool';
 export { toolToAPISchema, toolsToAPISchemas } from './tools/apiSchema';
 export { LocalResultStore } from './tools/resultStore';
 export { createSearchIssuesTool } from './tools/examples/searchIssues';
-export { runToolUse, describeToolUse } from './pipeline';
+export { runToolPipeline, describeToolUse } from './pipeline';
 /** Bash's declarations need the shell parser: await this before calling them outside the pipeline. */
 export { loadShellParser } from './permissions/bashParser';
 export type { PipelineEnv, ToolUseOutcome } from './pipeline';

@@ -133,7 +133,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     finishSubagent: tools.finishSubagent,
     ...createSubagentActivities(),
   };
-  return { activities, runToolUseWith: tools.runToolUseWith, runSessionHooks: hookActivities.runSessionHooks, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
+  return { activities, runToolCall: tools.runToolCall, runSessionHooks: hookActivities.runSessionHooks, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {

@@ -8,7 +8,7 @@ import type { ToolUseBlock } from '../engine/messages';
 import { errorResult, type DecisionRecord, type ToolCallRecord } from '../engine/records';
 import { askMessageForHistory, findToolUse, inputForHistory, isStoredInput, recordForHistory } from '../engine/payloads';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
-import { describeToolUse, runToolUse, type ToolUseOutcome } from '../pipeline/runToolUse';
+import { describeToolUse, runToolPipeline, type ToolUseOutcome } from '../pipeline/toolPipeline';
 import type { HooksConfig } from '../hooks';
 import { writeTranscriptFile } from '../hooks/transcript';
 import type { ExecutionLedger } from '../stores/executionLedger';
@@ -49,7 +49,7 @@ function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp |
   if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;
   return { servers: session.mcpServers, cwd: session.permission.workingDirectories[0] ?? process.cwd(), ...(wanted !== undefined ? { wanted } : {}) };
 }
-import type { PipelinePhase } from '../pipeline/runToolUse';
+import type { PipelinePhase } from '../pipeline/toolPipeline';
 import { resolveAgentModel, subagentTools, type AgentDefinition } from '../agents/definitions';
 import { AGENT_TOOL_NAMES, type SubagentCall, type SubagentOutput, type SubagentResume } from '../engine/subagents';
 import { agentTypeOf, sessionAgents, type AgentInput } from '../tools/builtin/agent';
@@ -299,7 +299,7 @@ export function createToolActivities(deps: ToolDeps) {
   }
 
   async function runToolUseActivity(input: RunToolUseInput): Promise<ToolRunResult> {
-    return runToolUseWith(input, activityRuntime());
+    return runToolCall(input, activityRuntime());
   }
 
   /**
@@ -322,7 +322,7 @@ export function createToolActivities(deps: ToolDeps) {
   /** The post-call phase: the child's final text (whole, from its transcript) through result mapping, size policy, PostToolUse hooks; recorded in the ledger. */
   async function finishSubagent(input: RunToolUseInput & { resume: SubagentResume; output: SubagentOutput; childHead?: string | null }): Promise<ToolRunResult> {
     const output = { ...input.output, text: (await finalText(input.childHead)) ?? input.output.text };
-    return runToolUseWith({ ...input, phase: { kind: 'post', resume: input.resume, output } }, activityRuntime());
+    return runToolCall({ ...input, phase: { kind: 'post', resume: input.resume, output } }, activityRuntime());
   }
 
   /** The last assistant text of a transcript node (the child's final answer), whole. */
@@ -341,7 +341,7 @@ export function createToolActivities(deps: ToolDeps) {
   }
 
   /** The tool call with its ledger, for any runner (a Temporal activity or the in-process one). */
-  async function runToolUseWith(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult> {
+  async function runToolCall(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult> {
     const r = await runWithLedger({ ...input, block: await wholeBlock(input.block, input.messageRef) }, ctx, extra);
     if (r.kind === 'ready') throw new Error(`${input.block.name} must run in two phases here (prepareSubagent, finishSubagent)`);
     return forHistory(r);
@@ -398,7 +398,7 @@ export function createToolActivities(deps: ToolDeps) {
     const beat = setInterval(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeatEveryMs ?? 200);
     try {
       ctx.heartbeat({ toolUseId: block.id, phase: 'starting' });
-      const outcome = await runToolUse(block, {
+      const outcome = await runToolPipeline(block, {
         pool,
         sessionId: session.sessionId,
         idempotencyScope: ledgerKey,
@@ -457,5 +457,5 @@ export function createToolActivities(deps: ToolDeps) {
     }
   }
 
-  return { describeToolUses, runToolUse: runToolUseActivity, runToolUseWith, storeReadFiles, prepareSubagent, finishSubagent };
+  return { describeToolUses, runToolUse: runToolUseActivity, runToolCall, storeReadFiles, prepareSubagent, finishSubagent };
 }

@@ -37,11 +37,11 @@ export interface SessionState {
   /** Follow-up messages not yet sent to the model (the prompt first). */
   pendingMessages: string[];
   /**
-   * How many tool calls ended in each status. The per-id ledger that prevents re-execution lives
-   * with the activities (src/stores/executionLedger.ts), so the carried state stays constant-size.
+   * How many tool calls ended in each status. The per-id guard against re-execution is the execution
+   * ledger behind the activities (src/stores/executionLedger.ts), so the carried state stays constant-size.
    */
   toolCallCounts: Partial<Record<ToolCallStatus, number>>;
-  /** Carried by runs recorded before toolCallCounts existed (tool_use_id -> status). */
+  /** Legacy carried state (runs recorded before toolCallCounts existed: tool_use_id -> status); folded into toolCallCounts on start. */
   ledger?: Record<string, ToolCallStatus>;
   runs: number;
   lastText: string;

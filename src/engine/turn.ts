@@ -47,7 +47,7 @@ export interface TurnExecutor {
   sleep?(ms: number): Promise<'done' | 'interrupted'>;
   /** Concurrency safety and summaries need tool code, so the executor decides them. */
   describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]>;
-  /** Runs one call through the single pipeline. Never used for an id the ledger already holds. */
+  /** Runs one call through the single pipeline. Never used for an id in `priorRecords`. */
   runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult>;
   /** Waits (durably, in a workflow) for an approve/deny of an `ask`; 'interrupted' if the turn is interrupted meanwhile. */
   awaitApproval(block: ToolUseBlock, ask: { message: string; detail?: string }, description: ToolUseDescription): Promise<Approval | 'interrupted'>;
@@ -60,8 +60,12 @@ export interface TurnExecutor {
 
 export interface TurnInput {
   context: AgentContext;
-  /** Recorded results by tool_use_id: a recorded id is never executed again (invariant 5). */
-  ledger: ReadonlyMap<string, ToolCallRecord>;
+  /**
+   * Records of calls this scheduler already ran in earlier turns, by tool_use_id: a known id is
+   * never executed again (invariant 5). The durable runner passes an empty map: its guard is the
+   * execution ledger behind the tool activities.
+   */
+  priorRecords: ReadonlyMap<string, ToolCallRecord>;
   maxConcurrency: number;
   /** How model outages are waited out (default: retryPolicy()). */
   retry?: RetryPolicy;
@@ -171,7 +175,7 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
 
   const runOne = async (block: ToolUseBlock, ctx: AgentContext): Promise<ToolCallRecord> => {
     const description = describe(indexOf.get(block.id) ?? -1);
-    const recorded = input.ledger.get(block.id) ?? records.get(block.id);
+    const recorded = input.priorRecords.get(block.id) ?? records.get(block.id);
     if (recorded) {
       // Already executed (an earlier turn, a repeated id after a fallback): reuse, never re-run.
       // Its context modifiers were applied when it first ran.

@@ -33,7 +33,7 @@ import { subagentPlan } from '../activities/tools';
 import { subagentSessionId } from '../engine/subagents';
 import type { ToolUseContext } from '../tools/Tool';
 import { createAgentActivities, type AgentWorkerOptions } from '../worker';
-import { previewOf, type PendingApproval, type SessionResult } from '../workflows/definitions';
+import { oneLinePreview, type PendingApproval, type SessionResult } from '../workflows/definitions';
 
 export interface LocalSessionOptions extends SessionOptions {
   sessionId?: string;
@@ -147,7 +147,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     return { agentType: plan.agentType, sessionId: childId, status: r.status, endReason: r.endReason ?? r.status, text: r.lastText, turns: r.turns, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens } };
   };
   const state = initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
-  const ledger = new Map<string, ToolCallRecord>();
+  const priorRecords = new Map<string, ToolCallRecord>();
   const allRecords: ToolCallRecord[] = [];
   const turnsDetail: LocalSessionResult['turnsDetail'] = [];
   const pendingApprovals = new Map<string, PendingApproval>();
@@ -270,7 +270,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       describe: (blocks, context) => deps.activities.describeToolUses({ session, blocks: [...blocks], messageRef: model?.head ?? null, context }),
       async runTool(block, context, _description, approval) {
         calls++;
-        return deps.runToolUseWith({ session, block, messageRef: model?.head ?? null, context, ...(approval ? { approval } : {}) }, runtime(signal, `tool-${block.id}-${calls}`), { runSubagent });
+        return deps.runToolCall({ session, block, messageRef: model?.head ?? null, context, ...(approval ? { approval } : {}) }, runtime(signal, `tool-${block.id}-${calls}`), { runSubagent });
       },
       awaitApproval: (block, a, description) => ask(block, a.message, description, signal),
       isInterrupted: () => signal.aborted,
@@ -278,7 +278,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     let outcome: TurnOutcome;
     const failed = (error: string): TurnReport => ({ reason: 'failed', consumedAppend: false, head: state.head, context: state.context, records: [], text: '', error: `model call failed: ${error}` });
     try {
-      outcome = await executeTurn({ context: state.context, ledger, maxConcurrency: input.maxConcurrency ?? 10, retry: retryPolicy(input) }, executor);
+      outcome = await executeTurn({ context: state.context, priorRecords, maxConcurrency: input.maxConcurrency ?? 10, retry: retryPolicy(input) }, executor);
     } catch (err) {
       return failed(err instanceof Error ? err.message : String(err));
     } finally {
@@ -288,7 +288,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     opts.onTurn?.(turn, outcome);
     turnsDetail.push({ turn, reason: outcome.reason, batches: outcome.batches });
     for (const r of outcome.records) {
-      if (!r.reused) ledger.set(r.toolUseId, r);
+      if (!r.reused) priorRecords.set(r.toolUseId, r);
       allRecords.push(r);
     }
     // As in the turn workflow: the tool results enter the transcript at the end of their turn, by reference.
@@ -306,7 +306,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       context: outcome.context,
       ...(outcome.usage ? { usage: outcome.usage } : {}),
       records: outcome.records,
-      text: previewOf(text, 2000),
+      text: oneLinePreview(text, 2000),
       ...(step ? { view: step.view, compactions: step.compactions } : {}),
       ...(step?.compactionUsage ? { compactionUsage: step.compactionUsage } : {}),
     };

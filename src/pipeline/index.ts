@@ -1,5 +1,5 @@
-export { runToolUse, describeToolUse } from './runToolUse';
-export type { PipelineEnv, ToolUseOutcome, ToolUseStatus, FailureStage, ApprovalResolution, ToolUseDescription } from './runToolUse';
+export { runToolPipeline, describeToolUse } from './toolPipeline';
+export type { PipelineEnv, ToolUseOutcome, ToolUseStatus, FailureStage, ApprovalResolution, ToolUseDescription } from './toolPipeline';
 export {
   INTERRUPT_MESSAGE,
   INTERRUPTED_TOOL_MESSAGE,
@@ -9,7 +9,7 @@ export {
   rejectionToolResult,
   noSuchToolResult,
   persistedOutputMessage,
-  previewOf,
+  persistedOutputPreview,
   formatSize,
   appendToToolResult,
   PREVIEW_CHARS,

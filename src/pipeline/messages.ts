@@ -36,8 +36,8 @@ export function formatSize(n: number): string {
 
 export const PREVIEW_CHARS = 2000;
 
-/** First ~2000 chars, cut at a line break when one is in the second half. */
-export function previewOf(text: string, max = PREVIEW_CHARS): { preview: string; hasMore: boolean } {
+/** The head of a large result shown in its <persisted-output> message: first ~2000 chars, cut at a line break when one is in the second half. */
+export function persistedOutputPreview(text: string, max = PREVIEW_CHARS): { preview: string; hasMore: boolean } {
   if (text.length <= max) return { preview: text, hasMore: false };
   const head = text.slice(0, max);
   const nl = head.lastIndexOf('\n');
@@ -45,7 +45,7 @@ export function previewOf(text: string, max = PREVIEW_CHARS): { preview: string;
 }
 
 export function persistedOutputMessage(location: string, text: string): string {
-  const { preview, hasMore } = previewOf(text);
+  const { preview, hasMore } = persistedOutputPreview(text);
   return (
     '<persisted-output>\n' +
     `Output too large (${formatSize(text.length)}). Full output saved to: ${location}\n\n` +

@@ -264,7 +264,8 @@ export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
 export const outageSignal = defineSignal<[OutageState | null]>('outage');
 export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>('turnProgress');
 
-export function previewOf(text: string, max = 200): string {
+/** A short one-line preview for history, queries and summaries: whitespace flattened, cut with an ellipsis. */
+export function oneLinePreview(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

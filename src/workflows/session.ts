@@ -37,7 +37,7 @@ import {
   outageSignal,
   denyUpdate,
   interruptSignal,
-  previewOf,
+  oneLinePreview,
   sendMessageSignal,
   sessionInputProblems,
   statusQuery,
@@ -239,7 +239,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
 
   async function runTurnChild(turn: number, append: TurnWorkflowInput['append']): Promise<TurnReport> {
     runningTurn = turn;
-    const firstText = append.length > 0 ? `: ${previewOf(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}` : '';
+    const firstText = append.length > 0 ? `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}` : '';
     child = await startChild(turnWorkflow, {
       workflowId: `${sessionId}/turn-${turn}`,
       staticSummary: `Turn ${turn}${firstText}`,

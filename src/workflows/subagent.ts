@@ -11,7 +11,7 @@ import { subagentSessionId, type SubagentCall, type SubagentOutput } from '../en
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { SubagentPrepared, ToolSessionSettings, RunToolUseInput } from '../activities/tools';
 import type { SubagentResume } from '../engine/subagents';
-import { previewOf, type SessionInput, type SessionResult, type TurnWorkflowInput } from './definitions';
+import { oneLinePreview, type SessionInput, type SessionResult, type TurnWorkflowInput } from './definitions';
 
 export interface SubagentActivities {
   prepareSubagent(input: RunToolUseInput): Promise<SubagentPrepared>;
@@ -64,8 +64,8 @@ async function childResult(env: SubagentEnv, workflowId: string, call: SubagentC
   try {
     const child = await startChild('sessionWorkflow', {
       workflowId,
-      staticSummary: `Agent ${call.agentType}: ${previewOf(call.description, 80)}`,
-      staticDetails: `Subagent of ${env.input.sessionId} (turn ${env.input.turn}, tool_use ${block.id}).\n\nPrompt: ${previewOf(call.prompt, 1000)}`,
+      staticSummary: `Agent ${call.agentType}: ${oneLinePreview(call.description, 80)}`,
+      staticDetails: `Subagent of ${env.input.sessionId} (turn ${env.input.turn}, tool_use ${block.id}).\n\nPrompt: ${oneLinePreview(call.prompt, 1000)}`,
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       args: [childSessionInput(env, call, block, context)],
     });
@@ -92,7 +92,7 @@ export async function runSubagentCall(env: SubagentEnv, block: ToolUseBlock, con
   try {
     const r = await env.scope.run(() => childResult(env, workflowId, call, block, context));
     childHead = r.head;
-    output = { agentType: call.agentType, sessionId: workflowId, status: r.status, endReason: r.endReason ?? r.status, text: previewOf(r.lastText, 2000), turns: r.turns, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens } };
+    output = { agentType: call.agentType, sessionId: workflowId, status: r.status, endReason: r.endReason ?? r.status, text: oneLinePreview(r.lastText, 2000), turns: r.turns, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens } };
   } catch (err) {
     if (isCancellation(err)) throw err;
     const cause = err instanceof ChildWorkflowFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);

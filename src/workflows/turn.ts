@@ -32,7 +32,7 @@ import {
   approvalPendingSignal,
   approvalResolvedSignal,
   outageSignal,
-  previewOf,
+  oneLinePreview,
   turnApprovalSignal,
   turnInterruptSignal,
   turnProgressQuery,
@@ -95,7 +95,7 @@ export function compact(record: ToolCallRecord): CompactRecord {
     summary: record.summary,
     status: record.status,
     ...(record.decision ? { decision: record.decision } : {}),
-    preview: previewOf(content),
+    preview: oneLinePreview(content),
     ...(record.reused ? { reused: true } : {}),
     ...(record.stop ? { stop: record.stop } : {}),
   };
@@ -310,7 +310,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     isInterrupted: isStopped,
   };
 
-  const outcome = await executeTurn({ context: input.context, ledger: new Map(), maxConcurrency: input.maxConcurrency, retry: policy }, executor);
+  const outcome = await executeTurn({ context: input.context, priorRecords: new Map(), maxConcurrency: input.maxConcurrency, retry: policy }, executor);
   if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'ModelUnavailable');
   phase = 'finishing';
   // The tool results always enter the transcript, even when interrupted (invariant 1).
@@ -337,7 +337,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     batches: outcome.batches,
     ...(outcome.usage ? { usage: outcome.usage } : {}),
     fallback: modelResult?.fallback ?? false,
-    text: previewOf(text, 2000),
+    text: oneLinePreview(text, 2000),
     head,
     consumedAppend: modelResult !== undefined,
     context: { ...outcome.context, readFiles: {} },

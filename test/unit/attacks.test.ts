@@ -1,4 +1,4 @@
-// unit: the attack suite (issue 8). Every row of test/support/attacks.ts goes through runToolUse —
+// unit: the attack suite (issue 8). Every row of test/support/attacks.ts goes through runToolPipeline —
 // the one pipeline — with the real built-in tools over real temp directories, and must have no
 // effect: no marker file (no command ran), nothing changed outside the project or in $HOME, no
 // canary or forbidden text in the result; existence-oracle rows answer the same for a missing
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeToolUse, runToolUse, type ToolUseOutcome } from '../../src/pipeline';
+import { describeToolUse, runToolPipeline, type ToolUseOutcome } from '../../src/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
 import { createToolPool } from '../../src/tools/pool';
@@ -45,7 +45,7 @@ async function run(c: AttackCase, input: Record<string, unknown>): Promise<ToolU
     rules: { allow: [], ask: [], deny: [], ...c.rules },
     workingDirectories: [cwd],
   };
-  return runToolUse(
+  return runToolPipeline(
     { type: 'tool_use', id: `toolu_${c.id.replace(/[^A-Za-z0-9_]/g, '_')}`, name: c.tool, input },
     {
       pool: createToolPool(BUILTIN_TOOLS, permission),

@@ -54,7 +54,7 @@ test('unit: turn — the model is called again after each wait; the outage is sh
     awaitApproval: async () => 'interrupted',
     isInterrupted: () => false,
   };
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 1, retry: retryPolicy({ retryCapMs: 3_000 }) }, exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 1, retry: retryPolicy({ retryCapMs: 3_000 }) }, exec);
   assert.equal(out.reason, 'end_turn');
   assert.deepEqual(log, ['call 1', 'outage overloaded #1', 'sleep 3000', 'call 2', 'outage connection #2', 'sleep 3000', 'call 3', 'outage over']);
 });
@@ -71,7 +71,7 @@ test('unit: turn — an interrupt during the wait ends the turn as interrupted a
     awaitApproval: async () => 'interrupted',
     isInterrupted: () => false,
   };
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 1 }, exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 1 }, exec);
   assert.equal(out.reason, 'interrupted');
   assert.equal(out.assistant, undefined);
   assert.deepEqual(log, ['outage', 'outage over']);

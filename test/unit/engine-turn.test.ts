@@ -105,7 +105,7 @@ test('unit: mapWithConcurrency keeps input order and bounds parallelism', async 
 test('unit: [Grep, Read] [Edit] [Grep] runs as 3 batches in order, results in block order', async () => {
   const msg = assistant(tu('g1', 'Grep'), tu('r1', 'Read'), tu('e1', 'Edit'), tu('g2', 'Grep'));
   const f = fakeExecutor(msg, { delays: { g1: 30, r1: 5 }, modifiers: { e1: [{ type: 'fileWritten', path: '/w/a.ts', mtimeMs: 7 }] } });
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.equal(out.reason, 'tool_use');
   assert.deepEqual(out.batches, [
     { concurrencySafe: true, toolUseIds: ['g1', 'r1'] },
@@ -132,7 +132,7 @@ test('unit: modifiers of a batch finishing in reverse order apply in block order
     c: [{ type: 'setCwd', cwd: '/c' } as ContextModifier, { type: 'addDirectory', path: '/extra' } as ContextModifier],
   };
   const f = fakeExecutor(msg, { delays: { a: 40, b: 20, c: 1 }, modifiers: mods });
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.deepEqual(f.log.filter((l) => l.startsWith('end')), ['end c', 'end b', 'end a']);
   // Original order a, b, c: c's setCwd is applied last.
   assert.equal(out.context.cwd, '/c');
@@ -144,7 +144,7 @@ test('unit: modifiers of a batch finishing in reverse order apply in block order
 test('unit: unknown tool / throwing predicate run alone; a throwing runTool becomes an error result', async () => {
   const msg = assistant(tu('1', 'Read'), tu('2', 'Throws'), tu('3', 'Read'));
   const f = fakeExecutor(msg, { throwsOn: new Set(['3']) });
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   // describe() threw as a whole: everything is unsafe, one batch each.
   assert.equal(out.batches.length, 3);
   assert.ok(out.batches.every((b) => !b.concurrencySafe));
@@ -154,13 +154,13 @@ test('unit: unknown tool / throwing predicate run alone; a throwing runTool beco
   assert.match(String(r3?.result.content), /^Error calling tool Read: boom/);
 });
 
-test('unit: a recorded tool_use_id is reused from the ledger, never executed again', async () => {
+test('unit: a recorded tool_use_id is reused from priorRecords, never executed again', async () => {
   const msg = assistant(tu('old', 'Edit'), tu('new', 'Edit'));
   const f = fakeExecutor(msg, { modifiers: { old: [{ type: 'setCwd', cwd: '/twice' }] } });
-  const ledger = new Map<string, ToolCallRecord>([
+  const priorRecords = new Map<string, ToolCallRecord>([
     ['old', { toolUseId: 'old', toolName: 'Edit', input: {}, summary: 'Edit', status: 'ok', result: { type: 'tool_result', tool_use_id: 'old', content: 'first run' }, contextModifiers: [{ type: 'setCwd', cwd: '/twice' }] }],
   ]);
-  const out = await executeTurn({ context: initialContext('/w'), ledger, maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords, maxConcurrency: 10 }, f.exec);
   assert.ok(!f.log.includes('start old'));
   assert.ok(f.log.includes('start new'));
   assert.equal(out.records[0]?.reused, true);
@@ -171,7 +171,7 @@ test('unit: a recorded tool_use_id is reused from the ledger, never executed aga
 test('unit: ask waits for approval; approve runs, deny yields the rejection', async () => {
   const msg = assistant(tu('x', 'Bash'), tu('y', 'Bash'));
   const f = fakeExecutor(msg, { asks: new Set(['x', 'y']), approvals: { x: { decision: 'approve', source: 'human', by: 'ann' }, y: { decision: 'deny', source: 'human' } } });
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.deepEqual(f.log, ['ask x', 'start x', 'end x', 'ask y', 'start y', 'end y']);
   assert.equal(out.records[0]?.status, 'ok');
   assert.equal(out.records[1]?.status, 'denied');
@@ -180,7 +180,7 @@ test('unit: ask waits for approval; approve runs, deny yields the rejection', as
 test('unit: interrupt mid-turn: finished calls keep results, the rest get interruption results', async () => {
   const msg = assistant(tu('r1', 'Read'), tu('b1', 'Bash'), tu('r2', 'Read'));
   const f = fakeExecutor(msg, { interruptAfter: 'r1' });
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.equal(out.reason, 'interrupted');
   assert.equal(out.records.length, 3);
   assert.equal(out.records[0]?.status, 'ok');
@@ -194,7 +194,7 @@ test('unit: interrupt mid-turn: finished calls keep results, the rest get interr
 test('unit: interrupt while waiting for approval ends that call as interrupted', async () => {
   const msg = assistant(tu('x', 'Bash'));
   const f = fakeExecutor(msg, { asks: new Set(['x']), approvals: { x: 'interrupted' } });
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.equal(out.records[0]?.status, 'interrupted');
   assert.ok(!f.log.includes('start x'));
 });
@@ -202,7 +202,7 @@ test('unit: interrupt while waiting for approval ends that call as interrupted',
 test('unit: no tool_use ends the turn with the model stop reason', async () => {
   const f = fakeExecutor({ role: 'assistant', content: [{ type: 'text', text: 'done' }] });
   f.exec.callModel = async () => ({ kind: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }] }, usage: { input_tokens: 3, output_tokens: 4 }, stopReason: 'end_turn' });
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.equal(out.reason, 'end_turn');
   assert.equal(out.toolResults, undefined);
 });
@@ -212,7 +212,7 @@ test('unit: in a concurrent batch, a call that will ask holds back the calls aft
   const f = fakeExecutor(msg, { asks: new Set(['r2']), delays: { r1: 30 } });
   const describe = f.exec.describe.bind(f.exec);
   f.exec.describe = async (blocks, ctx) => (await describe(blocks, ctx)).map((d, i) => (blocks[i]?.id === 'r2' ? { ...d, mayAsk: true } : d));
-  const out = await executeTurn({ context: initialContext('/w'), ledger: new Map(), maxConcurrency: 10 }, f.exec);
+  const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.deepEqual(out.batches, [{ concurrencySafe: true, toolUseIds: ['r1', 'r2', 'r3'] }]);
   // r1 runs alongside r2's ask; r3 starts only after r2 was approved and ran.
   assert.ok(f.log.indexOf('ask r2') < f.log.indexOf('end r1'), JSON.stringify(f.log));

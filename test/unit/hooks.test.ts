@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { toolResultText } from '../../src/engine/messages';
-import { runToolUse, type ToolUseOutcome } from '../../src/pipeline';
+import { runToolPipeline, type ToolUseOutcome } from '../../src/pipeline';
 import { matcherMatches, normalizeHooksConfig, runPreToolUseHooks, type HookInput, type HooksConfig } from '../../src/hooks';
 import { calls, makeEnv, script, tempDir, use } from './pipelineFixtures';
 
@@ -39,7 +39,7 @@ const preJson = async (name: string, json: unknown) => script(cwd, name, `cat > 
 
 test('exit 0 without JSON: the call proceeds, nothing is recorded for the model', async () => {
   const cmd = await script(cwd, 'ok.sh', 'cat > /dev/null; echo "just some log text"; exit 0');
-  const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(cmd) }));
+  const o = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(cmd) }));
   assert.equal(o.status, 'ok');
   assert.equal(text(o), 'a');
   assert.deepEqual(o.hookNotices, []);
@@ -49,23 +49,23 @@ test('exit 0 without JSON: the call proceeds, nothing is recorded for the model'
 
 test('exit 0 with JSON: allow skips the mode’s ask, with the hook as the reason', async () => {
   const cmd = await preJson('allow.sh', { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'trusted' } });
-  const o = await runToolUse(use('WriteFile', { file_path: 'h.txt', content: 'x' }), makeEnv(cwd, { hooks: pre(cmd, 'WriteFile') }));
+  const o = await runToolPipeline(use('WriteFile', { file_path: 'h.txt', content: 'x' }), makeEnv(cwd, { hooks: pre(cmd, 'WriteFile') }));
   assert.equal(o.status, 'ok');
   assert.deepEqual(o.permission?.decisionReason, { type: 'hook', hook: cmd, reason: 'trusted' });
 });
 
 test('a hook’s allow never overrides a deny or an ask rule', async () => {
   const cmd = await preJson('allow2.sh', { hookSpecificOutput: { permissionDecision: 'allow' } });
-  const denied = await runToolUse(use('WriteFile', { file_path: 'd.txt', content: 'x' }), makeEnv(cwd, { hooks: pre(cmd), rules: { deny: ['WriteFile(d.txt)'] } }));
+  const denied = await runToolPipeline(use('WriteFile', { file_path: 'd.txt', content: 'x' }), makeEnv(cwd, { hooks: pre(cmd), rules: { deny: ['WriteFile(d.txt)'] } }));
   assert.equal(denied.status, 'denied');
-  const asked = await runToolUse(use('WriteFile', { file_path: 'd.txt', content: 'x' }), makeEnv(cwd, { hooks: pre(cmd), rules: { ask: ['WriteFile'] } }));
+  const asked = await runToolPipeline(use('WriteFile', { file_path: 'd.txt', content: 'x' }), makeEnv(cwd, { hooks: pre(cmd), rules: { ask: ['WriteFile'] } }));
   assert.equal(asked.status, 'ask');
   assert.equal(calls.length, 0);
 });
 
 test('exit 2 blocks with the reason from stderr', async () => {
   const cmd = await script(cwd, 'block.sh', 'cat > /dev/null; echo "Use rg instead of grep" >&2; exit 2');
-  const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(cmd, 'Echo') }));
+  const o = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(cmd, 'Echo') }));
   assert.equal(o.status, 'denied');
   assert.equal(o.failure?.stage, 'hook');
   assert.equal(o.result!.is_error, true);
@@ -75,7 +75,7 @@ test('exit 2 blocks with the reason from stderr', async () => {
 
 test('exit 1 is a non-blocking error: the call proceeds, with a notice', async () => {
   const cmd = await script(cwd, 'fail.sh', 'cat > /dev/null; echo "oops" >&2; exit 1');
-  const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(cmd) }));
+  const o = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(cmd) }));
   assert.equal(o.status, 'ok');
   assert.equal(text(o), 'a');
   assert.equal(o.hookNotices.length, 1);
@@ -84,19 +84,19 @@ test('exit 1 is a non-blocking error: the call proceeds, with a notice', async (
 
 test('updatedInput replaces the input and is validated again', async () => {
   const good = await preJson('upd.sh', { hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { text: 'rewritten' } } });
-  const o = await runToolUse(use('Echo', { text: 'original' }), makeEnv(cwd, { hooks: pre(good) }));
+  const o = await runToolPipeline(use('Echo', { text: 'original' }), makeEnv(cwd, { hooks: pre(good) }));
   assert.equal(o.status, 'ok');
   assert.equal(text(o), 'rewritten');
   assert.deepEqual(o.input, { text: 'rewritten', times: 1 });
   assert.deepEqual(calls[0]!.input, { text: 'rewritten', times: 1 });
 
   const bad = await preJson('upd-bad.sh', { hookSpecificOutput: { updatedInput: { text: 42 } } });
-  const o2 = await runToolUse(use('Echo', { text: 'original' }), makeEnv(cwd, { hooks: pre(bad) }));
+  const o2 = await runToolPipeline(use('Echo', { text: 'original' }), makeEnv(cwd, { hooks: pre(bad) }));
   assert.equal(o2.status, 'error');
   assert.equal(o2.failure?.stage, 'schema');
   assert.match(text(o2), /input replaced by a PreToolUse hook/);
   const semantic = await preJson('upd-sem.sh', { hookSpecificOutput: { updatedInput: { text: 'invalid' } } });
-  const o3 = await runToolUse(use('Echo', { text: 'original' }), makeEnv(cwd, { hooks: pre(semantic) }));
+  const o3 = await runToolPipeline(use('Echo', { text: 'original' }), makeEnv(cwd, { hooks: pre(semantic) }));
   assert.equal(o3.failure?.stage, 'validate');
   assert.equal(calls.length, 1);
 });
@@ -105,11 +105,11 @@ test('additionalContext reaches the result (Pre and Post), also on a block', asy
   const p1 = await preJson('ctx.sh', { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'the repo uses tabs' } });
   const p2 = await preJson('ctx-post.sh', { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint passed' } });
   const hooks: HooksConfig = { ...pre(p1), PostToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: p2 }] }] };
-  const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks }));
+  const o = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks }));
   assert.equal(o.status, 'ok');
   assert.equal(text(o), 'a\n\nPreToolUse hook additional context: the repo uses tabs\n\nPostToolUse hook additional context: lint passed');
   const denyCtx = await preJson('ctx-deny.sh', { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no', additionalContext: 'see docs' } });
-  const o2 = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(denyCtx) }));
+  const o2 = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(denyCtx) }));
   assert.equal(o2.status, 'denied');
   assert.match(text(o2), /no[\s\S]*see docs/);
 });
@@ -119,17 +119,17 @@ test('several hooks combine deny > ask > allow', async () => {
   const ask = await preJson('c-ask.sh', { hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'double-check' } });
   const deny = await preJson('c-deny.sh', { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'forbidden by policy' } });
   const cfg = (...cmds: string[]): HooksConfig => ({ PreToolUse: cmds.map((c) => ({ matcher: 'Echo', hooks: [{ type: 'command' as const, command: c }] })) });
-  const o1 = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: cfg(allow, deny, ask), mode: 'bypassPermissions' }));
+  const o1 = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: cfg(allow, deny, ask), mode: 'bypassPermissions' }));
   assert.equal(o1.status, 'denied');
   assert.equal(o1.failure?.stage, 'permission');
   assert.match(text(o1), /forbidden by policy/);
   assert.deepEqual(o1.permission?.decisionReason, { type: 'hook', hook: deny, reason: 'forbidden by policy' });
-  const o2 = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: cfg(ask, allow) }));
+  const o2 = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: cfg(ask, allow) }));
   assert.equal(o2.status, 'ask');
   assert.match(o2.ask!.message, /double-check/);
-  const o3 = await runToolUse(use('WriteFile', { file_path: 'c.txt', content: '' }), makeEnv(cwd, { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: allow }] }] } }));
+  const o3 = await runToolPipeline(use('WriteFile', { file_path: 'c.txt', content: '' }), makeEnv(cwd, { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: allow }] }] } }));
   assert.equal(o3.status, 'ok');
-  const o4 = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: cfg(allow, ask), mode: 'dontAsk' }));
+  const o4 = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: cfg(allow, ask), mode: 'dontAsk' }));
   assert.equal(o4.status, 'denied', 'a hook ask in dontAsk mode is denied');
 });
 
@@ -137,7 +137,7 @@ test('a hanging hook is killed (with its children) at its timeout and the call p
   const pidFile = path.join(cwd, 'sleep.pid');
   const cmd = await script(cwd, 'hang.sh', `sleep 30 & echo $! > ${pidFile}; wait`);
   const t0 = Date.now();
-  const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(cmd, '*', 1) }));
+  const o = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(cmd, '*', 1) }));
   const elapsed = Date.now() - t0;
   assert.ok(elapsed >= 900 && elapsed < 2500, `took ${elapsed} ms`);
   assert.equal(o.status, 'ok');
@@ -156,7 +156,7 @@ test('stdin JSON carries what the reference says; PostToolUse adds tool_response
   const c2 = await script(cwd, 'dump-post.sh', `cat > ${postOut}`);
   const hooks: HooksConfig = { PreToolUse: [{ matcher: 'WriteFile', hooks: [{ type: 'command', command: c1 }] }], PostToolUse: [{ matcher: 'WriteFile', hooks: [{ type: 'command', command: c2 }] }] };
   const b = use('WriteFile', { file_path: 'in.txt', content: 'hello' }, 'toolu_stdin');
-  const o = await runToolUse(b, makeEnv(cwd, { hooks, mode: 'acceptEdits' }));
+  const o = await runToolPipeline(b, makeEnv(cwd, { hooks, mode: 'acceptEdits' }));
   assert.equal(o.status, 'ok');
   const preIn = JSON.parse(await fs.readFile(preOut, 'utf8'));
   assert.deepEqual(preIn, {
@@ -179,18 +179,18 @@ test('stdin JSON carries what the reference says; PostToolUse adds tool_response
 test('PostToolUse: decision block and exit 2 append feedback to the result', async () => {
   const c1 = await preJson('post-block.sh', { decision: 'block', reason: 'Format the file with prettier' });
   const c2 = await script(cwd, 'post-2.sh', 'cat >/dev/null; echo "tests now fail" >&2; exit 2');
-  const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { PostToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: c1 }, { type: 'command', command: c2 }] }] } }));
+  const o = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { PostToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: c1 }, { type: 'command', command: c2 }] }] } }));
   assert.equal(o.status, 'ok');
   assert.match(text(o), /^a\n\nPostToolUse hook feedback \(blocking\): Format the file with prettier\n\nPostToolUse hook feedback \(blocking\): tests now fail$/);
 });
 
 test('top-level decision:block and continue:false block a PreToolUse; continue:false also asks to stop', async () => {
   const b1 = await preJson('blk.sh', { decision: 'block', reason: 'legacy block' });
-  const o1 = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(b1) }));
+  const o1 = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(b1) }));
   assert.equal(o1.status, 'denied');
   assert.match(text(o1), /legacy block/);
   const b2 = await preJson('stop.sh', { continue: false, stopReason: 'budget exhausted' });
-  const o2 = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(b2) }));
+  const o2 = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: pre(b2) }));
   assert.equal(o2.status, 'denied');
   assert.deepEqual(o2.stop, { reason: 'budget exhausted', hook: b2 });
   assert.equal(calls.length, 0);
@@ -223,7 +223,7 @@ test('function hooks: same input/output; throwing is non-blocking; timeouts abor
       },
     ],
   };
-  const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks }));
+  const o = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks }));
   assert.equal(o.status, 'ok');
   assert.equal(text(o), 'from fnfrom fn');
   assert.equal(seen[0]!.hook_event_name, 'PreToolUse');
@@ -232,7 +232,7 @@ test('function hooks: same input/output; throwing is non-blocking; timeouts abor
   assert.equal(o.hookNotices.length, 2);
   assert.ok(o.hookNotices.some((n) => /fn broke/.test(n)));
   assert.ok(o.hookNotices.some((n) => /slowpoke.*timed out/.test(n)));
-  const blocked = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { PreToolUse: [{ hooks: [{ type: 'function', fn: () => ({ decision: 'block', reason: 'fn says no' }) }] }] } }));
+  const blocked = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { PreToolUse: [{ hooks: [{ type: 'function', fn: () => ({ decision: 'block', reason: 'fn says no' }) }] }] } }));
   assert.equal(blocked.status, 'denied');
   assert.match(text(blocked), /fn says no/);
 });
@@ -268,10 +268,10 @@ test('hooks config: reference format accepted, bad shapes rejected (and the pipe
   assert.throws(() => normalizeHooksConfig({ PreToolUse: {} }), /hooks.PreToolUse must be an array/);
   assert.throws(() => normalizeHooksConfig({ PreToolUse: [{ hooks: [{ type: 'http', url: 'x' }] }] }), /type must be "command"/);
   assert.throws(() => normalizeHooksConfig({ PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: -1 }] }] }), /positive number/);
-  const o = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { PreToolUse: 'nope' } as unknown as HooksConfig }));
+  const o = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { PreToolUse: 'nope' } as unknown as HooksConfig }));
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'hook');
   assert.equal(calls.length, 0);
-  const wrapped = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo no >&2; exit 2' }] }] } } }));
+  const wrapped = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo no >&2; exit 2' }] }] } } }));
   assert.equal(wrapped.status, 'denied');
 });

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { toolResultText } from '../../src/engine/messages';
-import { describeToolUse, runToolUse, REJECT_MESSAGE, type ToolUseOutcome } from '../../src/pipeline';
+import { describeToolUse, runToolPipeline, REJECT_MESSAGE, type ToolUseOutcome } from '../../src/pipeline';
 import { buildTool } from '../../src/tools/Tool';
 import { LocalResultStore } from '../../src/tools/resultStore';
 import { createToolPool } from '../../src/tools/pool';
@@ -32,7 +32,7 @@ const text = (o: ToolUseOutcome) => toolResultText(o.result!);
 
 test('ok: the call runs with the idempotency key and its result is mapped', async () => {
   const b = use('Echo', { text: 'hi', times: 2 });
-  const o = await runToolUse(b, makeEnv(cwd));
+  const o = await runToolPipeline(b, makeEnv(cwd));
   assertWellFormed(o, b.id);
   assert.equal(o.status, 'ok');
   assert.equal(text(o), 'hihi');
@@ -45,14 +45,14 @@ test('ok: the call runs with the idempotency key and its result is mapped', asyn
 
 test('ok: the idempotency key is scoped to the session run, so a session reusing an id gets new keys', async () => {
   const b = use('Echo', { text: 'hi' });
-  await runToolUse(b, { ...makeEnv(cwd), idempotencyScope: 'run-a' });
-  await runToolUse(b, { ...makeEnv(cwd), idempotencyScope: 'run-b' });
+  await runToolPipeline(b, { ...makeEnv(cwd), idempotencyScope: 'run-a' });
+  await runToolPipeline(b, { ...makeEnv(cwd), idempotencyScope: 'run-b' });
   assert.deepEqual(calls.map((c) => c.ctx.idempotencyKey), [`sess-1/run-a/${b.id}`, `sess-1/run-b/${b.id}`]);
 });
 
 test('aliases resolve; context modifiers come back as data', async () => {
-  assert.equal((await runToolUse(use('Say', { text: 'a' }), makeEnv(cwd))).status, 'ok');
-  const o = await runToolUse(use('WriteFile', { file_path: 'f.txt', content: 'abc' }), makeEnv(cwd, { mode: 'acceptEdits' }));
+  assert.equal((await runToolPipeline(use('Say', { text: 'a' }), makeEnv(cwd))).status, 'ok');
+  const o = await runToolPipeline(use('WriteFile', { file_path: 'f.txt', content: 'abc' }), makeEnv(cwd, { mode: 'acceptEdits' }));
   assert.equal(o.status, 'ok');
   assert.deepEqual(o.contextModifiers, [{ type: 'fileWritten', path: path.join(cwd, 'f.txt'), mtimeMs: 1 }]);
   assert.equal(await fs.readFile(path.join(cwd, 'f.txt'), 'utf8'), 'abc');
@@ -61,35 +61,35 @@ test('aliases resolve; context modifiers come back as data', async () => {
 // ---- the failure table ------------------------------------------------------------------------
 test('failure: unknown tool (also a tool outside the pool)', async () => {
   const b = use('Nope', {});
-  const o = await runToolUse(b, makeEnv(cwd));
+  const o = await runToolPipeline(b, makeEnv(cwd));
   assertWellFormed(o, b.id);
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'unknown_tool');
   assert.equal(o.result!.is_error, true);
   assert.ok(text(o).startsWith('No such tool available: Nope'));
   const narrow = makeEnv(cwd, { rules: { deny: ['Echo'] } });
-  const o2 = await runToolUse(use('Echo', { text: 'x' }), narrow);
+  const o2 = await runToolPipeline(use('Echo', { text: 'x' }), narrow);
   assert.equal(o2.failure?.stage, 'unknown_tool');
   assert.equal(calls.length, 0);
 });
 
 test('failure: schema — missing field, wrong type, extra field, null input', async () => {
-  const o = await runToolUse(use('Echo', { times: 'two', extra: 1 }), makeEnv(cwd));
+  const o = await runToolPipeline(use('Echo', { times: 'two', extra: 1 }), makeEnv(cwd));
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'schema');
   assert.ok(text(o).startsWith('InputValidationError:'));
   assert.match(text(o), /The required parameter `text` is missing/);
   assert.match(text(o), /The parameter `times` type is expected as `number` but provided as `string`/);
   assert.match(text(o), /An unexpected parameter `extra` was provided/);
-  const o2 = await runToolUse(use('Echo', null), makeEnv(cwd));
+  const o2 = await runToolPipeline(use('Echo', null), makeEnv(cwd));
   assert.match(text(o2), /^InputValidationError: Echo failed due to the following issue:\n- The input is expected to be `object` but was provided as `null`/);
-  const o3 = await runToolUse(use('Echo', { text: 'x', times: 0 }), makeEnv(cwd));
+  const o3 = await runToolPipeline(use('Echo', { text: 'x', times: 0 }), makeEnv(cwd));
   assert.match(text(o3), /`times` is invalid: Too small/);
   assert.equal(calls.length, 0);
 });
 
 test('failure: validateInput — the tool’s own message', async () => {
-  const o = await runToolUse(use('Echo', { text: 'invalid' }), makeEnv(cwd));
+  const o = await runToolPipeline(use('Echo', { text: 'invalid' }), makeEnv(cwd));
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'validate');
   assert.equal(text(o), 'Echo refuses the text "invalid".');
@@ -98,7 +98,7 @@ test('failure: validateInput — the tool’s own message', async () => {
 
 test('failure: hook block — the hook’s reason', async () => {
   const cmd = await script(cwd, 'block.sh', 'echo "no echoing today" >&2; exit 2');
-  const o = await runToolUse(use('Echo', { text: 'x' }), makeEnv(cwd, { hooks: { PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: cmd }] }] } }));
+  const o = await runToolPipeline(use('Echo', { text: 'x' }), makeEnv(cwd, { hooks: { PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: cmd }] }] } }));
   assert.equal(o.status, 'denied');
   assert.equal(o.failure?.stage, 'hook');
   assert.match(text(o), /no echoing today/);
@@ -107,22 +107,22 @@ test('failure: hook block — the hook’s reason', async () => {
 });
 
 test('failure: permission deny — rule and mode reasons', async () => {
-  const o = await runToolUse(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'bypassPermissions', rules: { deny: ['WriteFile(x)'] } }));
+  const o = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'bypassPermissions', rules: { deny: ['WriteFile(x)'] } }));
   assert.equal(o.status, 'denied');
   assert.equal(o.failure?.stage, 'permission');
   assert.match(text(o), /denied by the rule WriteFile\(x\)/);
   assert.deepEqual(o.permission?.decisionReason, { type: 'rule', rule: 'WriteFile(x)', behavior: 'deny' });
-  const o2 = await runToolUse(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'plan' }));
+  const o2 = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'plan' }));
   assert.equal(o2.status, 'denied');
   assert.match(text(o2), /plan mode/);
-  const o3 = await runToolUse(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'dontAsk' }));
+  const o3 = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'dontAsk' }));
   assert.equal(o3.status, 'denied');
   assert.match(text(o3), /dontAsk/);
   assert.equal(calls.length, 0);
 });
 
 test('failure: call() throws — Error calling tool', async () => {
-  const o = await runToolUse(use('Thrower', {}), makeEnv(cwd));
+  const o = await runToolPipeline(use('Thrower', {}), makeEnv(cwd));
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'call');
   assert.equal(text(o), 'Error calling tool Thrower: disk on fire');
@@ -132,7 +132,7 @@ test('failure: aborted before the call — interrupted, never called', async () 
   const ac = new AbortController();
   ac.abort();
   const b = use('Echo', { text: 'x' });
-  const o = await runToolUse(b, makeEnv(cwd, { abortSignal: ac.signal }));
+  const o = await runToolPipeline(b, makeEnv(cwd, { abortSignal: ac.signal }));
   assertWellFormed(o, b.id);
   assert.equal(o.status, 'interrupted');
   assert.equal(o.failure?.stage, 'aborted');
@@ -146,7 +146,7 @@ test('abort during a slow call: interrupted promptly; progress forwarded', async
   const progress: unknown[] = [];
   const t0 = Date.now();
   setTimeout(() => ac.abort(), 100);
-  const o = await runToolUse(use('Slow', { ms: 10_000 }), makeEnv(cwd, { abortSignal: ac.signal, onProgress: (p) => progress.push(p) }));
+  const o = await runToolPipeline(use('Slow', { ms: 10_000 }), makeEnv(cwd, { abortSignal: ac.signal, onProgress: (p) => progress.push(p) }));
   assert.ok(Date.now() - t0 < 2000);
   assert.equal(o.status, 'interrupted');
   assert.equal(o.result!.is_error, true);
@@ -154,7 +154,7 @@ test('abort during a slow call: interrupted promptly; progress forwarded', async
   assert.equal(calls[0]!.ctx.abortSignal.aborted, true, 'the tool saw the abort');
 
   const p2: unknown[] = [];
-  const ok = await runToolUse(use('Slow', { ms: 5 }), makeEnv(cwd, { onProgress: (p) => { p2.push(p); throw new Error('observer bug'); } }));
+  const ok = await runToolPipeline(use('Slow', { ms: 5 }), makeEnv(cwd, { onProgress: (p) => { p2.push(p); throw new Error('observer bug'); } }));
   assert.equal(ok.status, 'ok');
   assert.deepEqual(p2, [{ stage: 'started' }, { stage: 'done' }]);
 });
@@ -170,7 +170,7 @@ test('a tool that ignores the abort signal still yields an interrupted result', 
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 50);
   const t0 = Date.now();
-  const o = await runToolUse(use('Stubborn', {}), makeEnv(cwd, { tools: [Stubborn], mode: 'bypassPermissions', abortSignal: ac.signal }));
+  const o = await runToolPipeline(use('Stubborn', {}), makeEnv(cwd, { tools: [Stubborn], mode: 'bypassPermissions', abortSignal: ac.signal }));
   assert.equal(o.status, 'interrupted');
   assert.ok(Date.now() - t0 < 1000);
 });
@@ -178,36 +178,36 @@ test('a tool that ignores the abort signal still yields an interrupted result', 
 // ---- ask and approvals ------------------------------------------------------------------------
 test('ask is returned without calling; approval approve runs, deny rejects', async () => {
   const b = use('WriteFile', { file_path: 'asked.txt', content: 'v' });
-  const o = await runToolUse(b, makeEnv(cwd));
+  const o = await runToolPipeline(b, makeEnv(cwd));
   assert.equal(o.status, 'ask');
   assert.equal(o.result, undefined);
   assert.match(o.ask!.message, /needs approval/);
   assert.deepEqual(o.ask!.decisionReason, { type: 'mode', mode: 'default' });
   assert.equal(calls.length, 0);
 
-  const yes = await runToolUse(b, makeEnv(cwd, { approval: { decision: 'approve', by: 'alice', source: 'human' } }));
+  const yes = await runToolPipeline(b, makeEnv(cwd, { approval: { decision: 'approve', by: 'alice', source: 'human' } }));
   assert.equal(yes.status, 'ok');
   assert.deepEqual(yes.permission, { behavior: 'allow', decisionReason: { type: 'human', decision: 'approve', by: 'alice' } });
   assert.equal(calls.length, 1);
 
-  const no = await runToolUse(use('WriteFile', { file_path: 'no.txt', content: 'v' }), makeEnv(cwd, { approval: { decision: 'deny', reason: 'not now', source: 'human' } }));
+  const no = await runToolPipeline(use('WriteFile', { file_path: 'no.txt', content: 'v' }), makeEnv(cwd, { approval: { decision: 'deny', reason: 'not now', source: 'human' } }));
   assert.equal(no.status, 'denied');
   assert.equal(no.failure?.stage, 'permission');
   assert.equal(text(no), `${REJECT_MESSAGE} Reason: not now`);
   assert.equal(calls.length, 1);
   await assert.rejects(fs.stat(path.join(cwd, 'no.txt')));
 
-  const timeout = await runToolUse(use('WriteFile', { file_path: 'no.txt', content: 'v' }), makeEnv(cwd, { approval: { decision: 'deny', source: 'timeout', afterMs: 1000 } }));
+  const timeout = await runToolPipeline(use('WriteFile', { file_path: 'no.txt', content: 'v' }), makeEnv(cwd, { approval: { decision: 'deny', source: 'timeout', afterMs: 1000 } }));
   assert.equal(timeout.status, 'denied');
   assert.equal(text(timeout), REJECT_MESSAGE);
   assert.deepEqual(timeout.permission?.decisionReason, { type: 'timeout', afterMs: 1000 });
 });
 
 test('an approval never overrides a deny', async () => {
-  const o = await runToolUse(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { rules: { deny: ['WriteFile'] }, tools: FAKE_TOOLS, approval: { decision: 'approve' } }));
+  const o = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { rules: { deny: ['WriteFile'] }, tools: FAKE_TOOLS, approval: { decision: 'approve' } }));
   // a blanket deny removes the tool from the pool altogether
   assert.equal(o.failure?.stage, 'unknown_tool');
-  const o2 = await runToolUse(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { rules: { deny: ['WriteFile(x)'] }, approval: { decision: 'approve' } }));
+  const o2 = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { rules: { deny: ['WriteFile(x)'] }, approval: { decision: 'approve' } }));
   assert.equal(o2.status, 'denied');
   assert.equal(calls.length, 0);
 });
@@ -216,7 +216,7 @@ test('an approval never overrides a deny', async () => {
 test('size policy: a 50,000-char result becomes a preview plus a stored file', async () => {
   const store = new LocalResultStore(path.join(cwd, 'tool-results'));
   const b = use('Big', { size: 50_000 }, 'toolu_big01');
-  const o = await runToolUse(b, makeEnv(cwd, { resultStore: store }));
+  const o = await runToolPipeline(b, makeEnv(cwd, { resultStore: store }));
   assert.equal(o.status, 'ok');
   const file = path.join(cwd, 'tool-results', 'toolu_big01.txt');
   assert.equal(o.persistedTo, file);
@@ -228,17 +228,17 @@ test('size policy: a 50,000-char result becomes a preview plus a stored file', a
   assert.ok(c.length < 2300);
   assert.ok(stored.startsWith(c.split('Preview (first 2KB):\n')[1]!.split('\n...\n')[0]!));
   // idempotent for the same id
-  const again = await runToolUse(b, makeEnv(cwd, { resultStore: store }));
+  const again = await runToolPipeline(b, makeEnv(cwd, { resultStore: store }));
   assert.equal(again.persistedTo, file);
   // under the limit: untouched
-  const small = await runToolUse(use('Big', { size: 20_000 }), makeEnv(cwd, { resultStore: store }));
+  const small = await runToolPipeline(use('Big', { size: 20_000 }), makeEnv(cwd, { resultStore: store }));
   assert.equal(text(small).length, 20_000);
   assert.equal(small.persistedTo, undefined);
 });
 
 test('size policy: a storage failure keeps the original result', async () => {
   const failing = { put: async () => { throw new Error('disk full'); } };
-  const o = await runToolUse(use('Big', { size: 50_000 }), makeEnv(cwd, { resultStore: failing }));
+  const o = await runToolPipeline(use('Big', { size: 50_000 }), makeEnv(cwd, { resultStore: failing }));
   assert.equal(o.status, 'ok');
   assert.equal(text(o).length, 50_000);
   assert.equal(o.persistedTo, undefined);
@@ -265,7 +265,7 @@ test('describeToolUse: conservative on unknown tools, bad input and throwing pre
   assert.deepEqual([w.concurrencySafe, w.readOnly, w.idempotent], [false, false, false]);
 });
 
-test('runToolUse never throws, even for malformed blocks and hostile tools', async () => {
+test('runToolPipeline never throws, even for malformed blocks and hostile tools', async () => {
   const Hostile = buildTool({
     name: 'Hostile',
     inputSchema: z.object({}),
@@ -275,16 +275,16 @@ test('runToolUse never throws, even for malformed blocks and hostile tools', asy
     mapToolResultToToolResultBlockParam: () => { throw new Error('map'); },
   });
   const env = makeEnv(cwd, { tools: [Hostile], mode: 'bypassPermissions' });
-  const o = await runToolUse(use('Hostile', {}), env);
+  const o = await runToolPipeline(use('Hostile', {}), env);
   assert.equal(o.status, 'error');
   assert.match(text(o), /the tool ran, but its result could not be converted: map/);
-  const bad = await runToolUse({ type: 'tool_use', id: 'x', name: undefined as unknown as string, input: undefined }, env);
+  const bad = await runToolPipeline({ type: 'tool_use', id: 'x', name: undefined as unknown as string, input: undefined }, env);
   assert.equal(bad.result!.tool_use_id, 'x');
   assert.equal(bad.failure?.stage, 'unknown_tool');
 });
 
 test('Echo schema exposes defaults to the call', async () => {
-  const o = await runToolUse(use('Echo', { text: 'z' }), makeEnv(cwd));
+  const o = await runToolPipeline(use('Echo', { text: 'z' }), makeEnv(cwd));
   assert.deepEqual(o.input, { text: 'z', times: 1 });
   assert.equal(Echo.name, 'Echo');
   assert.equal(Slow.name, 'Slow');

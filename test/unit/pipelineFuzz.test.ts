@@ -1,5 +1,5 @@
-// Fuzz: random and malformed inputs to every built-in tool through runToolUse. Every call must
-// come back as a well-formed tool_result with the same id, and runToolUse must never throw.
+// Fuzz: random and malformed inputs to every built-in tool through runToolPipeline. Every call must
+// come back as a well-formed tool_result with the same id, and runToolPipeline must never throw.
 // Safety: the session cwd sits four directories deep inside a fresh temp dir, and every path the
 // fuzzer produces (traversal included) resolves inside that temp dir; Bash only ever gets a fixed
 // set of harmless commands (or a non-string `command`).
@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { initialContext } from '../../src/engine/context';
-import { runToolUse, type PipelineEnv, type ToolUseOutcome } from '../../src/pipeline';
+import { runToolPipeline, type PipelineEnv, type ToolUseOutcome } from '../../src/pipeline';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
 import { createToolPool } from '../../src/tools/pool';
 import { LocalResultStore } from '../../src/tools/resultStore';
@@ -192,7 +192,7 @@ function checkOutcome(o: ToolUseOutcome, id: string, what: string) {
   assert.doesNotThrow(() => JSON.parse(JSON.stringify(o)), `${what}: serialisable`);
 }
 
-test(`fuzz: ${CASES_PER_TOOL} random/malformed inputs to every built-in tool through runToolUse`, { timeout: 300_000 }, async () => {
+test(`fuzz: ${CASES_PER_TOOL} random/malformed inputs to every built-in tool through runToolPipeline`, { timeout: 300_000 }, async () => {
   const names = BUILTIN_TOOLS.map((t) => t.name).sort();
   assert.deepEqual(names, ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
   const stats: Record<string, Record<string, number>> = {};
@@ -211,9 +211,9 @@ test(`fuzz: ${CASES_PER_TOOL} random/malformed inputs to every built-in tool thr
       const what = `${tool}#${k} ${safeStringify(input)}`;
       let o: ToolUseOutcome;
       try {
-        o = await runToolUse({ type: 'tool_use', id, name: tool, input }, env);
+        o = await runToolPipeline({ type: 'tool_use', id, name: tool, input }, env);
       } catch (e) {
-        assert.fail(`${what}: runToolUse threw ${(e as Error).stack}`);
+        assert.fail(`${what}: runToolPipeline threw ${(e as Error).stack}`);
       }
       checkOutcome(o, id, what);
       const key = o.failure ? `${o.status}:${o.failure.stage}` : o.status;

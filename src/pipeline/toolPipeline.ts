@@ -152,7 +152,7 @@ function isValidBlock(b: unknown): b is ToolResultBlockParam {
 }
 
 /** Runs one tool_use through the whole pipeline. Never throws. */
-export async function runToolUse(block: ToolUseBlock, env: PipelineEnv): Promise<ToolUseOutcome> {
+export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Promise<ToolUseOutcome> {
   const startedAt = Date.now();
   const toolUseId = typeof block?.id === 'string' ? block.id : String(block?.id);
   const toolName = typeof block?.name === 'string' ? block.name : String(block?.name);
