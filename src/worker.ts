@@ -4,10 +4,9 @@ import { homedir } from 'node:os';
 import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
-import { createModelActivities, type ModelDeps } from './activities/model';
+import { createActivities } from './activities';
+import type { ModelDeps } from './activities/model';
 import { loadShellParser, shellParserError } from './permissions/bashParser';
-import { createToolActivities } from './activities/tools';
-import { createHookActivities } from './activities/hooks';
 import { transcriptPathFor } from './hooks/transcript';
 import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
@@ -19,8 +18,7 @@ import { AgentTool, BUILTIN_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './tools/pool';
 import { LocalResultStore, resultFileName } from './tools/resultStore';
-import { createCompactActivities, type CompactDeps } from './activities/compact';
-import { createSubagentActivities } from './activities/subagents';
+import type { CompactDeps } from './activities/compact';
 import type { AnyTool } from './tools/Tool';
 import type { ToolPermissionContext } from './tools/permissionTypes';
 import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
@@ -106,34 +104,23 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
     resultPath: (sessionId, toolUseId) => join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
   };
-  const model = createModelActivities(modelDeps);
   const compactDeps: CompactDeps = { ...modelDeps, ...(opts.hooks ? { hooks: opts.hooks } : {}) };
-  const compaction = createCompactActivities(compactDeps);
-  const tools = createToolActivities({
-    pool,
-    ledger: new ExecutionLedger(blobs),
-    readFiles: new ReadFilesStore(blobs),
-    transcripts,
-    payloads,
-    resultStore: (sessionId) => new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId))),
-    ...(opts.hooks ? { hooks: opts.hooks } : {}),
-    transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
+  const { activities, runToolCall, runSessionHooks } = createActivities({
+    model: modelDeps,
+    compaction: compactDeps,
+    tools: {
+      pool,
+      ledger: new ExecutionLedger(blobs),
+      readFiles: new ReadFilesStore(blobs),
+      transcripts,
+      payloads,
+      resultStore: (sessionId) => new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId))),
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
+      transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
+    },
+    hooks: { transcripts, transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId), ...(opts.hooks ? { hooks: opts.hooks } : {}) },
   });
-  const hookActivities = createHookActivities({ transcripts, transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId), ...(opts.hooks ? { hooks: opts.hooks } : {}) });
-  const activities = {
-    callModel: model.callModel,
-    appendTranscript: model.appendTranscript,
-    loadTranscript: model.loadTranscript,
-    compactContext: compaction.compactContext,
-    describeToolUses: tools.describeToolUses,
-    runToolUse: tools.runToolUse,
-    storeReadFiles: tools.storeReadFiles,
-    runSessionHooks: hookActivities.runSessionHooks,
-    prepareSubagent: tools.prepareSubagent,
-    finishSubagent: tools.finishSubagent,
-    ...createSubagentActivities(),
-  };
-  return { activities, runToolCall: tools.runToolCall, runSessionHooks: hookActivities.runSessionHooks, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
+  return { activities, runToolCall, runSessionHooks, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {

@@ -23,7 +23,7 @@ import {
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { initialContext } from '../engine/context';
 import { describeOutage, type OutageState } from '../engine/retry';
-import type { createHookActivities } from '../activities/hooks';
+import type { HookActivities } from '../activities';
 import type { HookRun, SessionHookEventName } from '../engine/hooks';
 import { approvalNotification, DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
 import {
@@ -68,7 +68,6 @@ function subagentSettings(input: SessionInput): SubagentSettings {
 }
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
-type HookActivities = ReturnType<typeof createHookActivities>;
 const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 
 export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult> {
@@ -140,7 +139,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   const runHooks = async (event: SessionHookEventName, fields: Record<string, unknown>, head: string | null): Promise<HookRun[]> => {
     const n = (hookCounts.get(event) ?? 0) + 1;
     hookCounts.set(event, n);
-    const act = proxyActivities<HookActivities>({
+    const hooks = proxyActivities<HookActivities>({
       activityId: `hook-${event}-${n}`,
       summary: `${event} hooks`,
       // A hook's own timeout is at most what the settings say (default 600 s): this only catches a lost worker.
@@ -149,7 +148,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
     });
     try {
-      const r = await act.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields });
+      const r = await hooks.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields });
       return r.runs;
     } catch (err) {
       if (isCancellation(err)) throw err;

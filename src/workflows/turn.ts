@@ -21,12 +21,12 @@ import type { ToolUseBlock } from '../engine/messages';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engine/records';
 import { describeOutage, nextAttempt, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
 import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../engine/turn';
-import type { createModelActivities, CallModelResult } from '../activities/model';
-import type { createCompactActivities } from '../activities/compact';
+import type { CallModelResult } from '../activities/model';
+import type { CompactionActivities, DescribeActivities, ModelActivities, StoreActivities, SubagentPhaseActivities, SubagentWaitActivities, ToolCallActivities } from '../activities';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
-import type { createToolActivities, ToolSessionSettings } from '../activities/tools';
+import type { ToolSessionSettings } from '../activities/tools';
 import { isAgentTool } from '../engine/subagents';
-import { runSubagentCall, type SubagentActivities } from './subagent';
+import { runSubagentCall } from './subagent';
 import {
   APPROVAL_OUTCOME_PATCH,
   approvalPendingSignal,
@@ -42,9 +42,6 @@ import {
   type TurnWorkflowResult,
 } from './definitions';
 
-type ModelActivities = ReturnType<typeof createModelActivities> & ReturnType<typeof createCompactActivities>;
-type ToolActivities = ReturnType<typeof createToolActivities>;
-
 // One attempt per model activity: the turn itself waits out outages (engine/retry.ts), so that the
 // waiting is visible (status, ls, UI details) and bounded only by the session's own limits.
 const model = proxyActivities<ModelActivities>({
@@ -57,13 +54,17 @@ const model = proxyActivities<ModelActivities>({
   cancellationType: 'WAIT_CANCELLATION_COMPLETED',
 });
 
-// Store activities retry a few times quickly on the server; past that the turn waits visibly too.
-const store = proxyActivities<ModelActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+// A compaction is a model call too: one attempt, heartbeats, waited out by the model step.
+const compaction = proxyActivities<CompactionActivities>({
+  startToCloseTimeout: '60 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { maximumAttempts: 1 },
+  cancellationType: 'WAIT_CANCELLATION_COMPLETED',
 });
 
-const contextStore = proxyActivities<ToolActivities>({
+// Store activities (transcript, read files) retry a few times quickly on the server; past that
+// the turn waits visibly too.
+const store = proxyActivities<StoreActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
@@ -82,7 +83,8 @@ export function transientFailureOf(err: unknown, what: 'model' | 'store'): Trans
   return { kind: what === 'store' ? 'store' : 'other', message: cause?.message ?? err.message };
 }
 
-const local = proxyLocalActivities<ToolActivities>({
+// Concurrency safety and summaries need tool code: a local activity, no history of its own.
+const descriptions = proxyLocalActivities<DescribeActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 3 },
 });
@@ -105,7 +107,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const info = workflowInfo();
   const parentId = info.parent?.workflowId;
   const parent = parentId ? getExternalWorkflowHandle(parentId) : undefined;
-  const tools = proxyActivities<ToolActivities>({
+  const tools = proxyActivities<ToolCallActivities>({
     startToCloseTimeout: '15 minutes',
     heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
@@ -153,14 +155,14 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
   };
   // Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent).
-  const subagentActivities = proxyActivities<SubagentActivities>({
+  const subagents = proxyActivities<SubagentPhaseActivities>({
     startToCloseTimeout: '15 minutes',
     heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
     cancellationType: 'WAIT_CANCELLATION_COMPLETED',
     ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
   });
-  const awaitSubagentActivity = proxyActivities<SubagentActivities>({
+  const subagentWait = proxyActivities<SubagentWaitActivities>({
     // A subagent may run for hours: heartbeats, not the start-to-close timeout, detect a lost worker.
     startToCloseTimeout: '7 days',
     heartbeatTimeout: '30 seconds',
@@ -211,7 +213,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
           input,
           {
             callModel: (args, activityId, summary) => scope.run(() => model.callModel.executeWithOptions({ activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` }, [args])),
-            compact: (args, activityId, summary) => scope.run(() => model.compactContext.executeWithOptions({ activityId, summary }, [args])),
+            compact: (args, activityId, summary) => scope.run(() => compaction.compactContext.executeWithOptions({ activityId, summary }, [args])),
           },
           stepState,
           attempt,
@@ -236,7 +238,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     },
     async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
       // Blocks carry previews of large inputs: the activity reads them whole from the model's node.
-      return local.describeToolUses({ session, blocks: [...blocks], messageRef: modelResult?.head ?? null, context });
+      return descriptions.describeToolUses({ session, blocks: [...blocks], messageRef: modelResult?.head ?? null, context });
     },
     async runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
       running.set(block.id, description.summary);
@@ -248,7 +250,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
                 session,
                 messageRef: modelResult?.head ?? null,
                 scope,
-                activities: { prepareSubagent: subagentActivities.prepareSubagent, finishSubagent: subagentActivities.finishSubagent, awaitSubagent: awaitSubagentActivity.awaitSubagent },
+                activities: { prepareSubagent: subagents.prepareSubagent, finishSubagent: subagents.finishSubagent, awaitSubagent: subagentWait.awaitSubagent },
               },
               block,
               context,
@@ -325,7 +327,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         ? storeCall((a) => store.appendTranscript.executeWithOptions({ activityId: attemptId(`append-${input.turn}`, a), summary: `Record ${outcome.records.length} tool result(s)` }, [{ head: sent, messages: [toolResults] }]))
         : sent,
       Object.keys(delta).length > 0
-        ? storeCall((a) => contextStore.storeReadFiles.executeWithOptions({ activityId: attemptId(`read-files-${input.turn}`, a), summary: `Record ${Object.keys(delta).length} read file(s)` }, [{ base, delta }]))
+        ? storeCall((a) => store.storeReadFiles.executeWithOptions({ activityId: attemptId(`read-files-${input.turn}`, a), summary: `Record ${Object.keys(delta).length} read file(s)` }, [{ base, delta }]))
         : base,
     ]),
   );

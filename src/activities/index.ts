@@ -1,0 +1,62 @@
+// The activities entry: every activity a worker registers, built from injected deps, and the
+// interface of each group by role, which is what the workflows proxy (type-only imports, so no
+// activity code reaches the workflow bundle). The keys are the activity TYPES recorded in
+// histories: renaming one breaks the replay of running sessions (docs/architecture.md).
+import { createModelActivities, type ModelDeps } from './model';
+import { createCompactActivities, type CompactDeps } from './compact';
+import { createToolActivities, type ToolDeps } from './tools';
+import { createHookActivities, type HookDeps } from './hooks';
+import { createSubagentActivities } from './subagents';
+
+type Model = ReturnType<typeof createModelActivities>;
+type Tools = ReturnType<typeof createToolActivities>;
+
+/** `callModel`: one streamed model request (proxy `model`). */
+export type ModelActivities = Pick<Model, 'callModel'>;
+/** `compactContext`: the summarizing call of a compaction (proxy `compaction`). */
+export type CompactionActivities = ReturnType<typeof createCompactActivities>;
+/** The session's stored state: the transcript chain and the read-file state (proxy `store`). */
+export type StoreActivities = Pick<Model, 'appendTranscript' | 'loadTranscript'> & Pick<Tools, 'storeReadFiles'>;
+/** `describeToolUses`: concurrency safety and summaries, a local activity (proxy `describe`). */
+export type DescribeActivities = Pick<Tools, 'describeToolUses'>;
+/** `runToolUse`: one tool call through the pipeline with its execution ledger (proxy `tools`). */
+export type ToolCallActivities = Pick<Tools, 'runToolUse'>;
+/** The Agent call's two pipeline phases around the child session (proxy `subagents`). */
+export type SubagentPhaseActivities = Pick<Tools, 'prepareSubagent' | 'finishSubagent'>;
+/** `awaitSubagent`: waits for a child session that already exists (proxy `subagentWait`). */
+export type SubagentWaitActivities = ReturnType<typeof createSubagentActivities>;
+/** `runSessionHooks`: SessionStart/SessionEnd/Stop hooks of the session (proxy `hooks`). */
+export type HookActivities = ReturnType<typeof createHookActivities>;
+
+export interface ActivityDeps {
+  model: ModelDeps;
+  compaction: CompactDeps;
+  tools: ToolDeps;
+  hooks: HookDeps;
+}
+
+/** Every activity of a worker, by its registered name, plus the in-process runners' direct entries. */
+export function createActivities(deps: ActivityDeps) {
+  const model = createModelActivities(deps.model);
+  const compaction = createCompactActivities(deps.compaction);
+  const tools = createToolActivities(deps.tools);
+  const hooks = createHookActivities(deps.hooks);
+  const subagentWait = createSubagentActivities();
+  const activities = {
+    callModel: model.callModel,
+    appendTranscript: model.appendTranscript,
+    loadTranscript: model.loadTranscript,
+    compactContext: compaction.compactContext,
+    describeToolUses: tools.describeToolUses,
+    runToolUse: tools.runToolUse,
+    storeReadFiles: tools.storeReadFiles,
+    runSessionHooks: hooks.runSessionHooks,
+    prepareSubagent: tools.prepareSubagent,
+    finishSubagent: tools.finishSubagent,
+    awaitSubagent: subagentWait.awaitSubagent,
+  } satisfies ModelActivities & CompactionActivities & StoreActivities & DescribeActivities & ToolCallActivities & SubagentPhaseActivities & SubagentWaitActivities & HookActivities;
+  return { activities, runToolCall: tools.runToolCall, runSessionHooks: hooks.runSessionHooks };
+}
+
+/** The registered activity types, by name (what histories record). */
+export type AgentActivities = ReturnType<typeof createActivities>['activities'];
