@@ -1,8 +1,10 @@
 // Client helpers: start, follow and steer sessions from your own code (the CLI uses these too).
+import { DurableAgentError } from './engine/errors';
+import { isWorkflowNotFound } from './temporal/errors';
 import { randomUUID } from 'node:crypto';
 import { loadAgentDefinitions } from './agents/definitions';
 import { resolve } from 'node:path';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { sessionWorkflow } from './workflows/session';
 import {
   STATUS_SEARCH_ATTRIBUTE,
@@ -30,10 +32,9 @@ export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 export type SessionHandle = WorkflowHandle<typeof sessionWorkflow>;
 
-export class SessionNotFoundError extends Error {
+export class SessionNotFoundError extends DurableAgentError {
   constructor(readonly sessionId: string) {
-    super(`No session with id ${sessionId}. List sessions with \`durable-agent ls\`.`);
-    this.name = 'SessionNotFoundError';
+    super('NOT_FOUND', `No session with id ${sessionId}. List sessions with \`durable-agent ls\`.`);
   }
 }
 
@@ -72,18 +73,16 @@ function checkMessageSize(what: string, text: string): void {
 }
 
 /** A session that would have to run unsandboxed although its settings say `failIfUnavailable`. */
-export class SandboxUnavailableError extends Error {
+export class SandboxUnavailableError extends DurableAgentError {
   constructor(reason: string) {
-    super(`The sandbox is unavailable here (${reason}) and sandbox.failIfUnavailable is set: the session was not started. Install bubblewrap, socat and ripgrep, or set sandbox.failIfUnavailable to false.`);
-    this.name = 'SandboxUnavailableError';
+    super('SANDBOX_UNAVAILABLE', `The sandbox is unavailable here (${reason}) and sandbox.failIfUnavailable is set: the session was not started. Install bubblewrap, socat and ripgrep, or set sandbox.failIfUnavailable to false.`);
   }
 }
 
 /** `permissions.disableBypassPermissionsMode: "disable"` and a bypassPermissions session. */
-export class BypassDisabledError extends Error {
+export class BypassDisabledError extends DurableAgentError {
   constructor() {
-    super('bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in the settings: choose another --permission-mode.');
-    this.name = 'BypassDisabledError';
+    super('BYPASS_DISABLED', 'bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in the settings: choose another --permission-mode.');
   }
 }
 
@@ -226,16 +225,15 @@ export async function sessionStatus(client: Client, sessionId: string): Promise<
   try {
     return await sessionHandle(client, sessionId).query(statusQuery);
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(sessionId);
+    if (isWorkflowNotFound(err)) throw new SessionNotFoundError(sessionId);
     throw err;
   }
 }
 
 /** A session that has ended: it takes no more messages, interrupts or approvals. */
-export class SessionEndedError extends Error {
+export class SessionEndedError extends DurableAgentError {
   constructor(readonly sessionId: string, readonly status: string) {
-    super(`session ${sessionId} has ended (${status}): nothing to send to it. Start a new one with \`durable-agent run\`.`);
-    this.name = 'SessionEndedError';
+    super('SESSION_ENDED', `session ${sessionId} has ended (${status}): nothing to send to it. Start a new one with \`durable-agent run\`.`);
   }
 }
 
@@ -249,7 +247,7 @@ export async function runningSession(client: Client, sessionId: string): Promise
   try {
     desc = await sessionHandle(client, sessionId).describe();
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(sessionId);
+    if (isWorkflowNotFound(err)) throw new SessionNotFoundError(sessionId);
     throw err;
   }
   if (desc.status.name !== 'RUNNING') throw new SessionEndedError(sessionId, desc.status.name.toLowerCase());
@@ -275,10 +273,9 @@ export async function sendMessage(client: Client, sessionId: string, text: strin
 }
 
 /** An approve/deny that the session refused (nothing pending under that id). */
-export class ApprovalRejectedError extends Error {
+export class ApprovalRejectedError extends DurableAgentError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ApprovalRejectedError';
+    super('NOT_PENDING', message);
   }
 }
 
@@ -318,7 +315,7 @@ async function decide(client: Client, sessionId: string, update: typeof approveU
     return { status: 'applied', toolUseId: r.toolUseId };
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw new ApprovalRejectedError(err.cause?.message ?? err.message);
-    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') {
+    if (isWorkflowNotFound(err)) {
       // The session ended between the check and the update.
       const desc = await handle.describe().catch(() => undefined);
       if (desc) throw new ApprovalRejectedError(`session ${sessionId} has ended (${desc.status.name.toLowerCase()}); nothing is waiting for approval`);

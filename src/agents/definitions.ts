@@ -3,6 +3,7 @@
 // (`name`, `description`, `tools`, `model`, …) and a body that is the agent's system prompt.
 // Parsing is pure; loading reads the two directories. A malformed file fails loudly, naming the
 // file and the key (nothing is silently ignored).
+import { DurableAgentError } from '../engine/errors';
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -24,10 +25,9 @@ export interface AgentDefinition {
   source: string;
 }
 
-export class AgentDefinitionError extends Error {
+export class AgentDefinitionError extends DurableAgentError {
   constructor(readonly file: string, message: string) {
-    super(`${file}: ${message}`);
-    this.name = 'AgentDefinitionError';
+    super('AGENT_DEFINITION', `${file}: ${message}`);
   }
 }
 

@@ -4,7 +4,8 @@
 // turnApproval signals, when and how often is in the event times and attempts.
 import { subagentSessionId } from '../engine/subagents';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { isWorkflowNotFound } from '../temporal/errors';
 import { temporal } from '@temporalio/proto';
 import type { CallModelInput, ModelCallOutcome, Tombstone } from '../activities/model';
 import { addUsage } from '../engine/contextWindow';
@@ -578,7 +579,7 @@ async function sessionRuns(client: Client, sessionId: string, runId?: string): P
   try {
     current = runId ?? (await client.workflow.getHandle(sessionId).describe()).runId;
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(sessionId);
+    if (isWorkflowNotFound(err)) throw new SessionNotFoundError(sessionId);
     throw err;
   }
   const runs: RunInfo[] = [];

@@ -1,4 +1,4 @@
-// Output formats of the audit report: a readable ledger and JSON lines.
+// Output formats of the audit report: readable text and JSON lines.
 import type { AuditCompaction, AuditDecision, AuditEntry, AuditModelCall, AuditReport, AuditToolCall } from './types';
 
 /** Compactions, model and tool calls in time order (a call without a time keeps its place after the one before it). */
@@ -123,7 +123,7 @@ function modelLine(m: AuditModelCall): string {
   ].join('  ');
 }
 
-/** A readable ledger: a header with the session's facts, then one line per call in time order. */
+/** The readable report: a header with the session's facts, then one line per call in time order. */
 export function formatAuditText(report: AuditReport): string {
   const s = report.session;
   const lines: string[] = [];
@@ -153,7 +153,7 @@ export function formatAuditText(report: AuditReport): string {
     lines.push(entry.kind === 'model_call' ? modelLine(entry) : entry.kind === 'compaction' ? compactionLine(entry) : toolLine(entry));
   }
   for (const n of notes) lines.push(n.text);
-  // Subagents: each child session's own ledger, indented under the parent's.
+  // Subagents: each child session's own report, indented under the parent's.
   for (const child of report.subagents ?? []) {
     lines.push('');
     for (const l of formatAuditText(child).trimEnd().split('\n')) lines.push(l === '' ? '' : `    ${l}`);

@@ -72,7 +72,7 @@ export interface AuditToolCall {
   /** Index of the call's batch in its turn, and whether that batch ran concurrently. */
   batch?: number;
   concurrent?: boolean;
-  /** The ledger supplied the result (the id had already run): nothing was executed again. */
+  /** The execution ledger supplied the result (the id had already run): nothing was executed again. */
   reused?: boolean;
   persistedTo?: string;
   /** What went wrong around the call without failing it (e.g. a large result kept inline because storing it failed). */

@@ -8,8 +8,6 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { Client } from '@temporalio/client';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../agents/definitions';
 import {
-  ApprovalRejectedError,
-  SessionEndedError,
   SessionNotFoundError,
   approveToolUse,
   denyToolUse,
@@ -20,17 +18,22 @@ import {
   startSession,
   type SessionOptions,
 } from '../client';
-import { connectClient, loadConnectionConfig, TemporalUnavailableError, type ConnectionOverrides } from '../temporal/connection';
-import { TemporalCliNotFoundError } from '../temporal/cli';
+import { connectClient, loadConnectionConfig, type ConnectionOverrides } from '../temporal/connection';
 import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes';
 import { STATUS_SEARCH_ATTRIBUTE, TASK_QUEUE_DEFAULT } from '../workflows/definitions';
 import { describeOutage } from '../engine/retry';
 import { followSession } from './follow';
-import { loadSettings, SettingsError } from './settings';
+import { loadSettings } from './settings';
+import { DurableAgentError, type ErrorCode } from '../engine/errors';
+import { isWorkflowNotFound } from '../temporal/errors';
 import { McpConfigError, resolveMcpServers } from '../mcp/config';
 import { loadMemory, memoryReminder, sha256 } from '../memory/claudeMd';
 
-class UsageError extends Error {}
+class UsageError extends DurableAgentError {
+  constructor(message: string) {
+    super('USAGE', message);
+  }
+}
 
 /** What a worker says at start about Bash's OS sandbox on this host. */
 async function workerSandboxLine(): Promise<string> {
@@ -384,7 +387,7 @@ export function buildProgram(): Command {
       }),
   );
 
-  addConnectionOptions(program.command('audit').description("A session's audit ledger, rebuilt from the Temporal history").argument('<id>').option('--json', 'JSON lines')).action(
+  addConnectionOptions(program.command('audit').description("A session's audit report, rebuilt from the Temporal history").argument('<id>').option('--json', 'JSON lines')).action(
     async (id: string, o: ConnOpts) =>
       withClient(o, async (client) => {
         await sessionExists(client, id);
@@ -454,7 +457,7 @@ async function sessionExists(client: Client, id: string): Promise<void> {
   try {
     await sessionHandle(client, id).describe();
   } catch (err) {
-    if ((err as { name?: string }).name === 'WorkflowNotFoundError') throw new SessionNotFoundError(id);
+    if (isWorkflowNotFound(err)) throw new SessionNotFoundError(id);
     throw err;
   }
 }
@@ -497,10 +500,12 @@ async function followAndExit(client: Client, id: string, o: ConnOpts): Promise<v
   process.exitCode = outcome.status === 'completed' ? 0 : 1;
 }
 
+const WHOLE_MESSAGE = new Set<ErrorCode>(['SERVER_UNREACHABLE', 'NOT_FOUND', 'NOT_PENDING', 'SESSION_ENDED']);
+
 /** One line, no stack: what went wrong and what to do. */
 export function describeError(err: unknown): string {
-  if (err instanceof TemporalUnavailableError || err instanceof SessionNotFoundError || err instanceof ApprovalRejectedError || err instanceof SessionEndedError) return err.message;
-  if (err instanceof UsageError || err instanceof SettingsError || err instanceof TemporalCliNotFoundError) return err.message.split('\n')[0] as string;
+  // These say all they need in a message made for the terminal; the others' first line is the point.
+  if (err instanceof DurableAgentError && WHOLE_MESSAGE.has(err.code)) return err.message;
   if (err instanceof Error) return (err.message.split('\n')[0] ?? String(err)) as string;
   return String(err);
 }

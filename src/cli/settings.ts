@@ -12,6 +12,7 @@
 // Loud configuration (invariant 12): a key that is malformed, or that would change what a session
 // may do and is not implemented, is an error naming the file and the key; an unknown or unsupported
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
+import { DurableAgentError } from '../engine/errors';
 import { normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -71,7 +72,11 @@ export interface EffectiveSettings {
   managedRulesOnly: boolean;
 }
 
-export class SettingsError extends Error {}
+export class SettingsError extends DurableAgentError {
+  constructor(message: string) {
+    super('SETTINGS', message);
+  }
+}
 
 export function userSettingsPath(): string {
   return join(process.env.DURABLE_AGENT_HOME ?? join(homedir(), '.durable-agent'), 'settings.json');

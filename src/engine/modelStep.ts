@@ -3,6 +3,7 @@
 // (reactive), compact — a summarizing model call of its own — and call again. A session never
 // fails of its own length: only when compaction cannot make the prompt fit does the step fail.
 // Pure: the executor does the I/O (activities under Temporal, direct calls in-process).
+import { DurableAgentError } from './errors';
 import type { CompactionRecord, ContextView } from './contextView';
 
 export type CompactTrigger = 'auto' | 'reactive';
@@ -28,10 +29,9 @@ export interface ModelStepExecutor<R> {
 
 export const MAX_COMPACTIONS_PER_STEP = 3;
 
-export class ContextOverflowError extends Error {
+export class ContextOverflowError extends DurableAgentError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ContextOverflowError';
+    super('CONTEXT_OVERFLOW', message);
   }
 }
 

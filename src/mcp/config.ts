@@ -6,6 +6,7 @@
 // the file and the key. Environment expansion (`${VAR}`, `${VAR:-default}`) happens where the
 // server is started (the worker, expandMcpServer), so secrets never enter workflow history; the
 // loader reports variables its own environment lacks.
+import { DurableAgentError } from '../engine/errors';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -66,7 +67,11 @@ function parseMatchers(v: unknown, at: string): McpServerMatcher[] {
   });
 }
 
-export class McpConfigError extends Error {}
+export class McpConfigError extends DurableAgentError {
+  constructor(message: string) {
+    super('MCP_CONFIG', message);
+  }
+}
 
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 const STDIO_KEYS = new Set(['type', 'command', 'args', 'env']);

@@ -3,6 +3,7 @@
 // reused by every call and session with the same config, dropped when the server goes away
 // (the next use starts it again) and closed when the worker shuts down. Every wait has a
 // timeout: a server that does not start, answer or stay up gives an error, never a hang.
+import { DurableAgentError } from '../engine/errors';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -38,7 +39,11 @@ export interface McpManagerOptions {
 }
 
 /** A server that is not there: failed to start, closed, or timed out. The message says which. */
-export class McpUnavailableError extends Error {}
+export class McpUnavailableError extends DurableAgentError {
+  constructor(message: string) {
+    super('MCP_UNAVAILABLE', message);
+  }
+}
 
 interface Connection {
   key: string;

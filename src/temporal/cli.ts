@@ -1,5 +1,6 @@
 // Finds (or builds) the `temporal` CLI binary that runs the dev server. Also a tiny command:
 // `node dist/src/temporal/cli.js --ensure` prints the resolved path (building it if needed).
+import { DurableAgentError } from '../engine/errors';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,13 +31,13 @@ export interface ResolveTemporalCliOptions {
   log?: (line: string) => void;
 }
 
-export class TemporalCliNotFoundError extends Error {
-  override readonly name = 'TemporalCliNotFoundError';
+export class TemporalCliNotFoundError extends DurableAgentError {
   constructor(
     readonly tried: string[],
     cause?: unknown,
   ) {
     super(
+      'CLI_NOT_FOUND',
       [
         'Could not find or build the Temporal CLI (`temporal`). Tried:',
         ...tried.map((t) => `  - ${t}`),

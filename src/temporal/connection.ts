@@ -1,9 +1,10 @@
 // The one place Temporal connection settings come from (env vars, Temporal's names) and the
 // one way the client and the worker connect. Explicit options beat env vars.
+import { DurableAgentError } from '../engine/errors';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 
 export interface TemporalTlsConfig {
   /** TEMPORAL_TLS_CLIENT_CERT_PATH: client certificate for mTLS. */
@@ -90,14 +91,14 @@ export function loadConnectionConfig(
 }
 
 /** The server could not be reached. The message is one line saying where and what to do. */
-export class TemporalUnavailableError extends Error {
-  override readonly name = 'TemporalUnavailableError';
+export class TemporalUnavailableError extends DurableAgentError {
   constructor(
     readonly address: string,
     readonly reason: string,
     cause?: unknown,
   ) {
     super(
+      'SERVER_UNREACHABLE',
       `Cannot reach Temporal at ${address}: ${reason}. Start one with \`durable-agent dev\` or \`temporal server start-dev\`, or set TEMPORAL_ADDRESS.`,
       cause === undefined ? undefined : { cause },
     );
@@ -215,7 +216,9 @@ export async function connectClient(config: TemporalConnectionConfig = loadConne
 export async function connectWorker(config: TemporalConnectionConfig = loadConnectionConfig()): Promise<NativeConnection> {
   const probe = await tcpProbe(config.address, config.connectTimeoutMs);
   if (probe) throw new TemporalUnavailableError(config.address, probe);
-  const pending = NativeConnection.connect({
+  // Loaded here, not at the top: a client (durable-agent/client) never loads the worker package.
+  const { NativeConnection: Native } = await import('@temporalio/worker');
+  const pending = Native.connect({
     address: config.address,
     tls: toSdkTls(config),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),

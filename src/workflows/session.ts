@@ -20,6 +20,7 @@ import {
   workflowInfo,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
+import type { ErrorCode } from '../engine/errors';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { initialContext } from '../engine/context';
 import { describeOutage, type OutageState } from '../engine/retry';
@@ -74,7 +75,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   const info = workflowInfo();
   const sessionId = info.workflowId;
   const problems = sessionInputProblems(input);
-  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'InvalidSessionInput');
+  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'INVALID_SESSION_INPUT' satisfies ErrorCode);
   const state: SessionCarry = carry ? migrateSessionState(carry) : initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
   if (carry) state.runs = carry.runs + 1;
   // The ledger key is the session's first run id (continue-as-new keeps it): unique even when a
@@ -181,7 +182,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
 
   const resolveApproval = async (decision: 'approve' | 'deny', req: ApprovalDecisionInput) => {
     const toolUseId = req.toolUseId ?? [...pendingApprovals.keys()][0];
-    if (!toolUseId || !pendingApprovals.has(toolUseId) || !child) throw ApplicationFailure.nonRetryable(`no pending approval ${req.toolUseId ?? ''}`.trim(), 'NotPending');
+    if (!toolUseId || !pendingApprovals.has(toolUseId) || !child) throw ApplicationFailure.nonRetryable(`no pending approval ${req.toolUseId ?? ''}`.trim(), 'NOT_PENDING' satisfies ErrorCode);
     pendingApprovals.delete(toolUseId);
     const turn = runningTurn;
     await child.signal(turnApprovalSignal, { toolUseId, decision, ...(req.by ? { by: req.by } : {}), ...(req.reason ? { reason: req.reason } : {}) });
@@ -300,7 +301,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     const outcome = await runSession(state, sessionConfig(input), executor);
     if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, state);
     const result = finish(outcome.status, outcome.endReason);
-    if (outcome.status === 'failed') throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TurnFailed');
+    if (outcome.status === 'failed') throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TURN_FAILED' satisfies ErrorCode);
     return result;
   } catch (err) {
     if (isCancellation(err)) {

@@ -16,6 +16,7 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { ErrorCode } from '../engine/errors';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engine/records';
@@ -193,7 +194,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         if (!failure) throw err;
         const step = nextAttempt(outage, 'store', failure, Date.now(), policy);
         outage = step.state;
-        if (step.action === 'give_up') throw ApplicationFailure.nonRetryable(step.reason, 'StoreUnavailable');
+        if (step.action === 'give_up') throw ApplicationFailure.nonRetryable(step.reason, 'STORE_UNAVAILABLE' satisfies ErrorCode);
         showOutage(outage);
         await sleep(step.delayMs);
       }
@@ -231,7 +232,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         const failure = transientFailureOf(err, 'model');
         if (failure) return { kind: 'unavailable', failure };
         const modelError = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
-        throw ApplicationFailure.nonRetryable(`model call failed: ${modelError}`, 'ModelCallFailed');
+        throw ApplicationFailure.nonRetryable(`model call failed: ${modelError}`, 'MODEL_FAILED' satisfies ErrorCode);
       }
       phase = 'tools';
       return { kind: 'message', message: modelResult.message, usage: modelResult.usage, stopReason: modelResult.stopReason };
@@ -313,7 +314,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   };
 
   const outcome = await executeTurn({ context: input.context, priorRecords: new Map(), maxConcurrency: input.maxConcurrency, retry: policy }, executor);
-  if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'ModelUnavailable');
+  if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'MODEL_UNAVAILABLE' satisfies ErrorCode);
   phase = 'finishing';
   // The tool results always enter the transcript, even when interrupted (invariant 1).
   const sent = modelResult?.head ?? input.head;

@@ -70,3 +70,24 @@ test('unit: tools and the pipeline never import Temporal', () => {
   );
   assert.deepEqual(bad, []);
 });
+
+test('unit: the test and demo utilities (src/testing) are imported only by the demo and the CLI', () => {
+  const users = tsFiles('src')
+    .filter((f) => !f.includes(`${join('src', 'testing')}/`))
+    .filter((f) => importsOf(f).some((i) => resolve(dirname(f), i.spec).includes(join(root, 'src', 'testing'))))
+    .map((f) => relative(root, f))
+    .filter((f) => !f.startsWith(join('src', 'demo')) && !f.startsWith(join('src', 'cli')));
+  assert.deepEqual(users, []);
+});
+
+test('unit: the activities entry lists every activity factory; workflows import activities as types only', () => {
+  const factories = tsFiles('src/activities').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^export function (create\w+Activities)\b/gm)].map((m) => m[1] as string));
+  const entry = readFileSync(join(root, 'src/activities/index.ts'), 'utf8');
+  for (const name of factories) assert.match(entry, new RegExp(`\\b${name}\\(`), `${name} is not used by src/activities/index.ts`);
+  const bad = tsFiles('src/workflows').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.spec.includes('activities') && !i.typeOnly)
+      .map((i) => `${relative(root, f)} imports ${i.spec}`),
+  );
+  assert.deepEqual(bad, []);
+});

@@ -1,0 +1,41 @@
+// unit: the library's errors carry a code (DurableAgentError), so callers branch on `code`, not on
+// `.name` strings; a Temporal failure whose type is a code reads back as that code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApplicationFailure } from '@temporalio/common';
+import { DurableAgentError, errorCodeOf } from '../../src/engine/errors';
+import { ApprovalRejectedError, SessionEndedError, SessionNotFoundError, SandboxUnavailableError } from '../../src/client';
+import { TemporalUnavailableError } from '../../src/temporal/connection';
+import { TemporalCliNotFoundError } from '../../src/temporal/cli';
+import { McpUnavailableError } from '../../src/mcp/manager';
+import { describeError } from '../../src/cli/main';
+
+test('unit: every library error is a DurableAgentError with its code', () => {
+  const cases: Array<[DurableAgentError, string]> = [
+    [new SessionNotFoundError('s1'), 'NOT_FOUND'],
+    [new SessionEndedError('s1', 'completed'), 'SESSION_ENDED'],
+    [new ApprovalRejectedError('no pending approval'), 'NOT_PENDING'],
+    [new TemporalUnavailableError('localhost:1', 'connection refused'), 'SERVER_UNREACHABLE'],
+    [new TemporalCliNotFoundError(['PATH']), 'CLI_NOT_FOUND'],
+    [new SandboxUnavailableError('no bwrap'), 'SANDBOX_UNAVAILABLE'],
+    [new McpUnavailableError('gone'), 'MCP_UNAVAILABLE'],
+  ];
+  for (const [err, code] of cases) {
+    assert.ok(err instanceof DurableAgentError, err.name);
+    assert.equal(err.code, code);
+    assert.equal(errorCodeOf(err), code);
+    assert.equal(err.name, err.constructor.name);
+  }
+});
+
+test('unit: a Temporal failure typed with a code reads back as that code; others have none', () => {
+  assert.equal(errorCodeOf(ApplicationFailure.nonRetryable('no pending approval x', 'NOT_PENDING')), 'NOT_PENDING');
+  assert.equal(errorCodeOf(ApplicationFailure.nonRetryable('boom', 'ModelHttp401')), undefined);
+  assert.equal(errorCodeOf(new Error('plain')), undefined);
+  assert.equal(errorCodeOf(undefined), undefined);
+});
+
+test('unit: the CLI prints a coded error in one line, the whole message where it is made for the terminal', () => {
+  assert.equal(describeError(new SessionNotFoundError('abc')), 'No session with id abc. List sessions with `durable-agent ls`.');
+  assert.equal(describeError(new TemporalCliNotFoundError(['PATH'])), 'Could not find or build the Temporal CLI (`temporal`). Tried:');
+});
