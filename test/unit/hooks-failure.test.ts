@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { toolResultText } from '../../src/engine/messages';
-import { runToolUse } from '../../src/pipeline';
+import { runToolPipeline } from '../../src/pipeline';
 import type { HooksConfig } from '../../src/hooks';
 import { BashTool, EditTool, ReadTool } from '../../src/tools/builtin';
 import { FAKE_TOOLS, makeEnv, script, tempDir, use } from './pipelineFixtures';
@@ -29,7 +29,7 @@ test('unit: a Bash call that exits non-zero fires PostToolUseFailure (error, is_
     PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: await capture('post.sh', post) }] }],
     PostToolUseFailure: [{ matcher: 'Bash', hooks: [{ type: 'command', command: await capture('fail.sh', fail, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'check the build log' } })) }] }],
   };
-  const o = await runToolUse(use('Bash', { command: 'echo out; exit 3' }, 'toolu_fail'), makeEnv(cwd, { hooks, tools: [BashTool], mode: 'bypassPermissions' }));
+  const o = await runToolPipeline(use('Bash', { command: 'echo out; exit 3' }, 'toolu_fail'), makeEnv(cwd, { hooks, tools: [BashTool], mode: 'bypassPermissions' }));
   assert.equal(o.status, 'error');
   assert.equal(await exists(post), false, 'PostToolUse did not run');
   const input = await read(fail);
@@ -50,12 +50,12 @@ test('unit: a call that throws fires PostToolUseFailure; a successful one fires 
     PostToolUse: [{ hooks: [{ type: 'command', command: await capture('post2.sh', post) }] }],
     PostToolUseFailure: [{ hooks: [{ type: 'command', command: await capture('fail2.sh', fail) }] }],
   };
-  const thrown = await runToolUse(use('Thrower', {}), makeEnv(cwd, { hooks, tools: FAKE_TOOLS, mode: 'bypassPermissions' }));
+  const thrown = await runToolPipeline(use('Thrower', {}), makeEnv(cwd, { hooks, tools: FAKE_TOOLS, mode: 'bypassPermissions' }));
   assert.equal(thrown.status, 'error');
   assert.match(String((await read(fail)).error), /disk on fire/);
   assert.equal(await exists(post), false);
   await fs.rm(fail);
-  const ok = await runToolUse(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks, tools: FAKE_TOOLS, mode: 'bypassPermissions' }));
+  const ok = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks, tools: FAKE_TOOLS, mode: 'bypassPermissions' }));
   assert.equal(ok.status, 'ok');
   assert.equal((await read(post)).hook_event_name, 'PostToolUse');
   assert.equal(await exists(fail), false);
@@ -65,7 +65,7 @@ test('unit: a check that fails before the call (validateInput) fires neither Pre
   const any = path.join(cwd, 'any.json');
   const cmd = await capture('any.sh', any);
   const hooks: HooksConfig = { PreToolUse: [{ hooks: [{ type: 'command', command: cmd }] }], PostToolUseFailure: [{ hooks: [{ type: 'command', command: cmd }] }] };
-  const o = await runToolUse(use('Read', { file_path: 'missing.txt' }), makeEnv(cwd, { hooks, tools: [ReadTool], mode: 'bypassPermissions' }));
+  const o = await runToolPipeline(use('Read', { file_path: 'missing.txt' }), makeEnv(cwd, { hooks, tools: [ReadTool], mode: 'bypassPermissions' }));
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'validate');
   assert.equal(await exists(any), false);
@@ -76,10 +76,10 @@ test("unit: hooks see the reference's observable tool_input: absolute file_path,
   const cmd = await script(cwd, 'pre.sh', `f=$(mktemp '${cwd}/pre-XXXXXX'); cat > "$f"`);
   const hooks: HooksConfig = { PreToolUse: [{ hooks: [{ type: 'command', command: cmd }] }] };
   const env = makeEnv(cwd, { hooks, tools: [ReadTool, EditTool], mode: 'bypassPermissions' });
-  const r = await runToolUse(use('Read', { file_path: 'a.txt' }), env);
+  const r = await runToolPipeline(use('Read', { file_path: 'a.txt' }), env);
   assert.equal(r.status, 'ok');
   assert.deepEqual(r.input, { file_path: 'a.txt' }, 'the call and the record keep the input as given');
-  const e = await runToolUse(use('Edit', { file_path: 'made.txt', old_string: '', new_string: 'made\n' }), env);
+  const e = await runToolPipeline(use('Edit', { file_path: 'made.txt', old_string: '', new_string: 'made\n' }), env);
   assert.equal(e.status, 'ok', toolResultText(e.result!));
   const seen: Array<Record<string, unknown>> = [];
   for (const f of await fs.readdir(cwd)) if (/^pre-[A-Za-z0-9]{6}$/.test(f)) seen.push(await read(path.join(cwd, f)));
