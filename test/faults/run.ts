@@ -1,0 +1,101 @@
+// `npm run test:faults [-- --size reduced|full] [--only kills,restart,model,disk]`: what a
+// durable-agent fleet survives, counted. A real Temporal dev server on a SQLite file, worker
+// processes, the real Anthropic SDK against the fake Messages API, real tools writing real ledger
+// files. Prints its counts and exits non-zero when an invariant fails. Sizes (env
+// DURABLE_AGENT_FAULTS_SIZE): `reduced` (CI, ~3 min) and `full` (≥ 20 kills; docs/deployment.md).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { startFakeAnthropic, type FakeAnthropicServer, type ResponseSpec } from '../support/fakeAnthropic';
+import { Cluster } from './cluster';
+import { crashTurn, sessionNameOf, turnOf, type Pacing } from './plan';
+import { runScenarios, SCENARIOS, type ScenarioName, type SuiteContext } from './scenarios';
+import { printReport, type Size } from './report';
+import { prepareStore, type StoreMount } from './disk';
+
+export const SIZES: Record<Size, { sessions: number; kills: number; restarts: number; minTurns: number; restartSessions: number; diskSessions: number }> = {
+  reduced: { sessions: 5, kills: 8, restarts: 1, minTurns: 6, restartSessions: 5, diskSessions: 3 },
+  full: { sessions: 6, kills: 24, restarts: 2, minTurns: 10, restartSessions: 5, diskSessions: 4 },
+};
+
+function parseArgs(argv: string[]): { size: Size; only: ScenarioName[] } {
+  let size = (process.env.DURABLE_AGENT_FAULTS_SIZE ?? 'reduced') as Size;
+  let only: ScenarioName[] = [...SCENARIOS];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    const value = (): string => {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (!v) throw new Error(`${a.split('=')[0]} needs a value`);
+      return v;
+    };
+    if (a === '--size' || a.startsWith('--size=')) size = value() as Size;
+    else if (a === '--only' || a.startsWith('--only=')) only = value().split(',') as ScenarioName[];
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: npm run test:faults -- [--size reduced|full] [--only kills,restart,model,disk]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a} (try --help)`);
+  }
+  if (!(size in SIZES)) throw new Error(`--size must be reduced or full, not "${size}"`);
+  for (const o of only) if (!SCENARIOS.includes(o)) throw new Error(`--only: unknown scenario "${o}"; use ${SCENARIOS.join(', ')}`);
+  return { size, only };
+}
+
+async function main(): Promise<number> {
+  const { size, only } = parseArgs(process.argv.slice(2));
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const t0 = Date.now();
+  const root = await mkdtemp(join(tmpdir(), 'da-faults-'));
+  const log = (line: string): void => console.log(`[faults ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}`);
+  let store: StoreMount | undefined;
+  let fake: FakeAnthropicServer | undefined;
+  let cluster: Cluster | undefined;
+  try {
+    store = await prepareStore(join(root, 'store'), only.includes('disk'));
+    log(`store: ${store.description}`);
+    // Each session's answers come from the handler registered under its name.
+    const handlers = new Map<string, (turn: number, stream: boolean) => ResponseSpec | undefined>();
+    fake = await startFakeAnthropic({
+      script: (req) => {
+        const name = sessionNameOf(req);
+        const h = name ? handlers.get(name) : undefined;
+        return h ? h(turnOf(req), req.stream === true) : undefined;
+      },
+    });
+    cluster = new Cluster({ dir: join(root, 'cluster'), taskQueue: `faults-${randomUUID()}`, storeDir: store.dir, fakeURL: fake.baseURL });
+    await cluster.start(2);
+    log(`dev server ${cluster.server.address} (SQLite ${cluster.dbFile}), 2 workers`);
+    const pacing: Pacing = { eventDelayMs: 45, toolMs: 1200 };
+    const ctx: SuiteContext = {
+      size,
+      sizes: SIZES[size],
+      cluster,
+      fake,
+      store,
+      workRoot: join(root, 'work'),
+      log,
+      pacing,
+      settings: { taskQueue: cluster.opts.taskQueue, maxHistoryBytesPerRun: 40_000, toolHeartbeatTimeoutMs: 2_000, retryCapMs: 2_000 },
+      crashHandler: (name, finish) => (turn) => crashTurn({ name, dir: join(root, 'work', name) }, turn, finish(turn), pacing),
+      handlers,
+    };
+    const results = await runScenarios(ctx, only);
+    const ok = printReport(size, results, { serverRestarts: cluster.serverRestarts, seconds: (Date.now() - t0) / 1000, fake });
+    return ok ? 0 : 1;
+  } finally {
+    await cluster?.stop().catch((err: unknown) => console.error(`stopping the cluster: ${String(err)}`));
+    await fake?.close().catch(() => undefined);
+    await store?.release().catch((err: unknown) => console.error(`releasing the store: ${String(err)}`));
+    if (!process.env.DURABLE_AGENT_FAULTS_KEEP) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+    else console.log(`kept ${root}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`test:faults: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(2);
+  },
+);
