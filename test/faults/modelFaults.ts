@@ -92,7 +92,9 @@ function plans(s: FaultSession, pacing: SuiteContext['pacing']): Record<string, 
 }
 
 export async function runModelFaults(ctx: SuiteContext): Promise<ScenarioResult> {
-  const names = Object.keys(plans({ name: 'x', dir: '/x' }, ctx.pacing));
+  // DURABLE_AGENT_FAULTS_MODEL=a,b runs only those (to chase one fault).
+  const wanted = process.env.DURABLE_AGENT_FAULTS_MODEL?.split(',');
+  const names = Object.keys(plans({ name: 'x', dir: '/x' }, ctx.pacing)).filter((n) => !wanted || wanted.includes(n));
   const sessions: StartedSession[] = [];
   for (const fault of names) {
     const name = `model-${fault}`;
@@ -116,7 +118,7 @@ export async function runModelFaults(ctx: SuiteContext): Promise<ScenarioResult>
   }
   ctx.log(`model faults: ${sessions.length} sessions started (${names.join(', ')})`);
   const approver = startApprover(ctx.cluster.client, () => sessions);
-  await waitForSessions(ctx.cluster.client, sessions, 10 * 60_000);
+  await waitForSessions(ctx.cluster.client, sessions, Number(process.env.DURABLE_AGENT_FAULTS_MODEL_WAIT_MS ?? 10 * 60_000));
   await approver.stop();
   await checkSessions(ctx.store.dir, sessions);
   const notes: string[] = [];

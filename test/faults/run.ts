@@ -8,9 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { startFakeAnthropic, type FakeAnthropicServer, type ResponseSpec } from '../support/fakeAnthropic';
+import { lastUserText, startFakeAnthropic, type FakeAnthropicServer, type ResponseSpec } from '../support/fakeAnthropic';
 import { Cluster } from './cluster';
-import { crashTurn, sessionNameOf, turnOf, type Pacing } from './plan';
+import { crashTurn, sessionNameOf, SESSION_MARK, turnOf, type Pacing } from './plan';
+
+/** The start of the summarizing request's instruction (src/engine/contextView.ts compactionPrompt). */
+const COMPACTION_MARK = 'the conversation is about to be compacted';
 import { runScenarios, SCENARIOS, type ScenarioName, type SuiteContext } from './scenarios';
 import { printReport, type Size } from './report';
 import { prepareStore, type StoreMount } from './disk';
@@ -56,11 +59,22 @@ async function main(): Promise<number> {
     log(`store: ${store.description}`);
     // Each session's answers come from the handler registered under its name.
     const handlers = new Map<string, (turn: number, stream: boolean) => ResponseSpec | undefined>();
+    // A session's turn only moves forward: after a compaction (the 1 MB input fills the window)
+    // the model's view restarts, but the plan goes on from the last turn whose results came back.
+    const completed = new Map<string, number>();
     fake = await startFakeAnthropic({
       script: (req) => {
         const name = sessionNameOf(req);
         const h = name ? handlers.get(name) : undefined;
-        return h ? h(turnOf(req), req.stream === true) : undefined;
+        if (!name || !h) return undefined;
+        const seen = turnOf(req);
+        completed.set(name, Math.max(completed.get(name) ?? -1, seen - 1));
+        if (lastUserText(req).includes(COMPACTION_MARK)) {
+          return { content: [{ type: 'text', text: `<summary>[${SESSION_MARK} ${name}] The calls so far are recorded; continue with the plan.</summary>` }] };
+        }
+        const turn = Math.max(seen, (completed.get(name) ?? -1) + 1);
+        if (process.env.DURABLE_AGENT_FAULTS_DEBUG) log(`model request for ${name}: stream=${req.stream === true} turn=${turn} (view ${seen})`);
+        return h(turn, req.stream === true);
       },
     });
     cluster = new Cluster({ dir: join(root, 'cluster'), taskQueue: `faults-${randomUUID()}`, storeDir: store.dir, fakeURL: fake.baseURL });

@@ -119,7 +119,13 @@ export async function waitForSessions(client: Client, sessions: StartedSession[]
   const deadline = Date.now() + timeoutMs;
   while (sessions.some((s) => !s.result && !s.failure)) {
     if (Date.now() > deadline) {
-      for (const s of sessions) if (!s.result && !s.failure) s.failure = `did not end within ${Math.round(timeoutMs / 1000)} s`;
+      for (const s of sessions) {
+        if (s.result || s.failure) continue;
+        // Say where it stands: the turn, the phase, an outage being waited out.
+        const st = await within(sessionStatus(client, s.id), 5_000, undefined);
+        const where = st ? `turn ${st.turn}, ${st.status}/${st.phase}${st.outage ? `, ${st.outage.what} outage: ${st.outage.lastError.slice(0, 300)}` : ''}` : 'status query unanswered';
+        s.failure = `did not end within ${Math.round(timeoutMs / 1000)} s (${where})`;
+      }
       return;
     }
     for (const s of sessions.filter((x) => !x.result && !x.failure)) {
