@@ -1,4 +1,4 @@
-// Session-level hooks (SessionStart, UserPromptSubmit, Stop, SubagentStop, SessionEnd,
+// Session-level hooks (SessionStart, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionEnd,
 // Notification) as activities `hook-<event>-<n>`: command hooks are I/O, so they run on the
 // worker; the session (src/engine/session.ts) decides what their answers mean.
 import { Context } from '@temporalio/activity';
@@ -6,7 +6,7 @@ import { trimHookRun } from '../engine/hooks';
 import { normalizeHooksConfig } from '../hooks/config';
 import { runSessionEventHooks } from '../hooks/session';
 import { writeTranscriptFile } from '../hooks/transcript';
-import type { HookRun, HooksConfig, SessionHookEventName } from '../hooks/types';
+import type { AgentHookFields, HookRun, HooksConfig, SessionHookEventName } from '../hooks/types';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PermissionMode } from '../tools/permissionTypes';
 
@@ -20,6 +20,8 @@ export interface RunSessionHooksInput {
   hooks: unknown;
   /** The event's own input fields (prompt, stop_hook_active, source, reason, message…). */
   fields: Record<string, unknown>;
+  /** A subagent's session: the parent's session_id, and agent_id/agent_type (as the reference). */
+  agentHookFields?: AgentHookFields;
 }
 
 export interface RunSessionHooksResult {
@@ -46,7 +48,9 @@ export async function runSessionHooksWith(deps: HookDeps, input: RunSessionHooks
       transcript_path: transcriptPath,
       cwd: input.cwd,
       permission_mode: input.permissionMode,
+      ...(input.agentHookFields ?? {}),
       hook_event_name: input.event,
+      ...(input.event === 'SubagentStop' ? { agent_transcript_path: transcriptPath } : {}),
       ...input.fields,
     },
     { config, cwd: input.cwd, ...(signal ? { signal } : {}) },

@@ -10,6 +10,7 @@ import { askMessageForHistory, findToolUse, inputForHistory, isStoredInput, reco
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import { describeToolUse, runToolPipeline, type ToolUseOutcome } from '../pipeline/toolPipeline';
 import type { HooksConfig } from '../hooks';
+import type { AgentHookFields } from '../hooks/types';
 import { writeTranscriptFile } from '../hooks/transcript';
 import type { ExecutionLedger } from '../stores/executionLedger';
 import type { TranscriptStore } from '../stores/messageStore';
@@ -72,6 +73,8 @@ export interface ToolSessionSettings {
   mcpServers?: McpServers;
   /** The session's agent types (the Agent tool); absent = general-purpose only. */
   agents?: AgentDefinition[];
+  /** A subagent's session: what every hook input carries besides the common fields (parent session_id, agent_id, agent_type). */
+  agentHookFields?: AgentHookFields;
 }
 
 export interface RunToolUseInput {
@@ -417,6 +420,7 @@ export function createToolActivities(deps: ToolDeps) {
             }
           : {}),
         ...(session.agents ? { agents: session.agents } : {}),
+        ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
         ...(extra.runSubagent ? { runSubagent: extra.runSubagent } : {}),
         ...(input.phase ? { phase: input.phase } : {}),
         onProgress: (p) => {

@@ -1,9 +1,10 @@
-// What the hooks of a session-level event (SessionStart, UserPromptSubmit, Stop, SubagentStop,
+// What the hooks of a session-level event (SessionStart, UserPromptSubmit, Stop, SubagentStart, SubagentStop,
 // SessionEnd, Notification) mean for the session, in the reference's terms. Pure: the runs come
 // from an activity (workflow) or a direct call (in-process runner); both schedulers read them here.
 
 /** The session-level hook events (the same names as src/hooks/types.ts; the engine imports nothing outside itself). */
-export type SessionHookEventName = 'UserPromptSubmit' | 'Stop' | 'SubagentStop' | 'SessionStart' | 'SessionEnd' | 'Notification';
+export const SESSION_HOOK_EVENT_NAMES = ['UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionStart', 'SessionEnd', 'Notification'] as const;
+export type SessionHookEventName = (typeof SESSION_HOOK_EVENT_NAMES)[number];
 
 /** What the engine reads of a hook's JSON output (src/hooks/types.ts HookOutput). */
 interface HookOutput {

@@ -74,6 +74,11 @@ export interface SessionConfig {
   onInterrupt: 'wait' | 'end';
   /** How long to wait for a follow-up after an interrupt. */
   idleTimeoutMs: number;
+  /**
+   * A subagent's session, with the reference's subagent events: SubagentStart instead of
+   * SessionStart, SubagentStop instead of Stop, no UserPromptSubmit or SessionEnd.
+   */
+  subagent?: boolean;
 }
 
 /** What the session needs to know of a finished turn (schedulers report more; it is ignored here). */
@@ -144,8 +149,9 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3600_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 7 * 24 * 3600_000;
 
 /** The session's limits from its input, with the defaults both schedulers use. */
-export function sessionConfig(input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number }): SessionConfig {
+export function sessionConfig(input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number }, subagent = false): SessionConfig {
   return {
+    ...(subagent ? { subagent: true } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
     onInterrupt: input.onInterrupt ?? 'wait',
@@ -242,7 +248,7 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
  */
 export async function runSession(state: SessionState, config: SessionConfig, executor: SessionExecutor): Promise<SessionEnd | SessionCheckpoint> {
   const outcome = await runSessionLoop(state, config, executor);
-  if (outcome.kind === 'end') {
+  if (outcome.kind === 'end' && !config.subagent) {
     // SessionEnd hooks cannot change the outcome; their answers are notices.
     await sessionHooks(state, executor, 'SessionEnd', { reason: 'other', end_status: outcome.status });
   }
@@ -278,9 +284,10 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
   let turnsThisRun = 0;
   if (!state.sessionStarted) {
     state.sessionStarted = true;
-    const d = await sessionHooks(state, executor, 'SessionStart', { source: 'startup' });
+    const event = config.subagent ? 'SubagentStart' : 'SessionStart';
+    const d = await sessionHooks(state, executor, event, config.subagent ? {} : { source: 'startup' });
     if (d?.stop) return hookEnd(d.stop);
-    if (d?.additionalContext.length) (state.hookContext ??= []).push(...d.additionalContext.map((c) => `SessionStart hook additional context: ${c}`));
+    if (d?.additionalContext.length) (state.hookContext ??= []).push(...d.additionalContext.map((c) => `${event} hook additional context: ${c}`));
   }
   executor.onStatus?.(state.interrupted ? 'interrupted' : 'running', 'starting');
   for (;;) {
@@ -310,7 +317,7 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
 
     // UserPromptSubmit: each new prompt, before the model sees it.
     const checked = Math.min(state.promptsChecked ?? 0, state.pendingMessages.length);
-    if (checked < state.pendingMessages.length && executor.hasHooks?.('UserPromptSubmit')) {
+    if (checked < state.pendingMessages.length && !config.subagent && executor.hasHooks?.('UserPromptSubmit')) {
       const kept = state.pendingMessages.slice(0, checked);
       let blocked: string | undefined;
       for (const prompt of state.pendingMessages.slice(checked)) {
@@ -344,8 +351,8 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
     const end = applyTurnReport(state, report, taken);
     if (report.consumedAppend) state.promptsChecked = Math.max(0, (state.promptsChecked ?? 0) - taken);
     if (end && end.status === 'completed' && end.endReason === END_REASONS.endTurn) {
-      // Stop hooks: a block keeps the session going with the reason as the next message.
-      const d = await sessionHooks(state, executor, 'Stop', { stop_hook_active: state.stopHookActive === true });
+      // Stop (a subagent: SubagentStop) hooks: a block keeps the session going with the reason as the next message.
+      const d = await sessionHooks(state, executor, config.subagent ? 'SubagentStop' : 'Stop', { stop_hook_active: state.stopHookActive === true, last_assistant_message: state.lastText });
       if (d?.stop) return hookEnd(d.stop);
       if (d?.block) {
         state.stopHookActive = true;

@@ -51,6 +51,22 @@ export function subagentSessionId(sessionId: string, toolUseId: string): string 
   return `${sessionId}/agent-${toolUseId}`;
 }
 
+/** Where a subagent's session came from (its SessionInput.parent). */
+export interface SubagentParent {
+  sessionId: string;
+  toolUseId: string;
+  /** The agent type (absent in sessions started before it was recorded). */
+  agentType?: string;
+}
+
+/**
+ * What every hook input inside a subagent carries, as the reference sends it: the parent's
+ * session_id, the subagent's id and type (src/hooks/types.ts AgentHookFields).
+ */
+export function agentHookFields(parent: SubagentParent, childSessionId: string): { session_id: string; agent_id: string; agent_type: string } {
+  return { session_id: parent.sessionId, agent_id: childSessionId, agent_type: parent.agentType ?? 'general-purpose' };
+}
+
 /** One line for the UI and the audit: `Agent reviewer: check the diff`. */
 export function subagentSummary(agentType: string, description: string): string {
   const d = description.length > 80 ? `${description.slice(0, 79)}…` : description;

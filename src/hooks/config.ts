@@ -63,7 +63,7 @@ function normalizeHook(h: unknown, where: string): HookDef {
   throw new Error(`${where}.type must be "command" (or "function" from the library API), got ${JSON.stringify(h.type)}`);
 }
 
-const NO_MATCHER = new Set<HookEventName>(['UserPromptSubmit', 'Stop', 'SubagentStop']);
+const NO_MATCHER = new Set<HookEventName>(['UserPromptSubmit', 'Stop']);
 
 const NAME_LIST = /^[A-Za-z0-9_\-\s|]+$/;
 
@@ -116,7 +116,7 @@ export function hooksFor(config: HooksConfig | undefined, event: HookEventName, 
   const out: MatchedHook[] = [];
   const seen = new Set<string>();
   for (const m of config?.[event] ?? []) {
-    // UserPromptSubmit, Stop and SubagentStop take no matcher (the reference ignores one).
+    // UserPromptSubmit and Stop take no matcher (the reference ignores one); SubagentStart/Stop match the agent type.
     if (!NO_MATCHER.has(event) && !matcherMatches(m.matcher, toolName, aliases)) continue;
     for (const def of m.hooks) {
       if (def.type === 'command') {

@@ -1,4 +1,4 @@
-// Running the hooks of a session-level event (SessionStart, UserPromptSubmit, Stop, SubagentStop,
+// Running the hooks of a session-level event (SessionStart, UserPromptSubmit, Stop, SubagentStart, SubagentStop,
 // SessionEnd, Notification): the matched hooks run in parallel; what their answers mean for the
 // session is decided in src/engine/hooks.ts.
 import { hooksFor } from './config';
@@ -10,6 +10,7 @@ export function matchQueryOf(event: SessionHookEventName, input: Record<string, 
   if (event === 'SessionStart') return String(input.source ?? '');
   if (event === 'SessionEnd') return String(input.reason ?? '');
   if (event === 'Notification') return String(input.notification_type ?? '');
+  if (event === 'SubagentStart' || event === 'SubagentStop') return String(input.agent_type ?? '');
   return '';
 }
 

@@ -8,6 +8,7 @@ export const HOOK_EVENTS = [
   'PostToolUseFailure',
   'UserPromptSubmit',
   'Stop',
+  'SubagentStart',
   'SubagentStop',
   'SessionStart',
   'SessionEnd',
@@ -21,14 +22,14 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
  * warning (a settings file written for the reference still loads), never run.
  */
 export const REFERENCE_ONLY_HOOK_EVENTS = [
-  'PostToolBatch', 'UserPromptExpansion', 'StopFailure', 'SubagentStart', 'PostCompact',
+  'PostToolBatch', 'UserPromptExpansion', 'StopFailure', 'PostCompact',
   'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation',
   'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged',
   'FileChanged', 'MessageDisplay',
 ] as const;
 
 /** Events whose hooks the session (not a tool call) runs, as `hook-<event>-<n>` activities. */
-export const SESSION_HOOK_EVENTS = ['UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionStart', 'SessionEnd', 'Notification'] as const;
+export const SESSION_HOOK_EVENTS = ['UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionStart', 'SessionEnd', 'Notification'] as const;
 export type SessionHookEventName = (typeof SESSION_HOOK_EVENTS)[number];
 
 /** Default timeout of a hook, in seconds (the reference's current default). */
@@ -88,6 +89,14 @@ export interface CommonHookInput {
   transcript_path?: string;
   cwd: string;
   permission_mode: PermissionMode;
+}
+
+/** Inside a subagent every hook input carries the parent's session_id and the agent (as the reference). */
+export interface AgentHookFields {
+  session_id: string;
+  /** The subagent's session id (`<session>/agent-<tool_use_id>`). */
+  agent_id: string;
+  agent_type: string;
 }
 
 interface HookInputBase extends CommonHookInput {

@@ -30,7 +30,7 @@ import {
 import { executeTurn, type Approval, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
 import { sessionInput, withAgents, type SessionOptions } from '../client';
 import { subagentPlan } from '../activities/tools';
-import { subagentSessionId } from '../engine/subagents';
+import { agentHookFields, subagentSessionId } from '../engine/subagents';
 import type { ToolUseContext } from '../tools/Tool';
 import { createAgentActivities, type AgentWorkerOptions } from '../worker';
 import { oneLinePreview, type PendingApproval, type SessionResult } from '../workflows/definitions';
@@ -111,6 +111,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
     ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
+    ...(input.parent ? { agentHookFields: agentHookFields(input.parent, sessionId) } : {}),
   };
   const mcpModel = session.mcpServers ? { mcp: { servers: session.mcpServers, cwd: input.cwd } } : {};
   const approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
@@ -139,7 +140,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
         approvalTimeoutMs,
         onInterrupt: 'end',
         signal: ctx.abortSignal,
-        parent: { sessionId, toolUseId: ctx.toolUseId },
+        parent: { sessionId, toolUseId: ctx.toolUseId, agentType: plan.agentType },
         ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
       },
       worker,
@@ -342,7 +343,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     },
     runHooks: async (event, fields, head) => {
       try {
-        const r = await deps.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields });
+        const r = await deps.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields, ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}) });
         return r.runs;
       } catch (err) {
         return [{ event, hook: `${event} hooks`, outcome: 'non_blocking_error', durationMs: 0, error: (err as Error).message }];
@@ -353,7 +354,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   const result = (async (): Promise<LocalSessionResult> => {
     let end: { status: SessionStatusName; endReason: string };
     try {
-      const outcome = await runSession(state, sessionConfig(input), executor);
+      const outcome = await runSession(state, sessionConfig(input, !!input.parent), executor);
       // In-process there is no history to bound: a checkpoint never happens (no shouldCheckpoint).
       end = outcome.kind === 'end' ? outcome : { status: 'failed', endReason: END_REASONS.failed(state.turn, 'unexpected checkpoint') };
     } catch (err) {

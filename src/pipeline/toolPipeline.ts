@@ -9,7 +9,7 @@ import { toolResultText, type Message, type ToolResultBlockParam, type ToolUseBl
 import { normalizeHooksConfig } from '../hooks/config';
 import { hookToolResponse } from '../hooks/toolResponse';
 import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks, type PostToolUseHooksResult } from '../hooks/run';
-import type { HookRun, HooksConfig } from '../hooks/types';
+import type { AgentHookFields, HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
 import { decidePermission, type PermissionDecision } from '../permissions/decide';
 import { decisionHidingFileErrors } from './fileChecks';
@@ -76,8 +76,8 @@ export interface PipelineEnv {
   /** How this scheduler runs a subagent in call() (the in-process runner). */
   runSubagent?: ToolUseContext['runSubagent'];
   phase?: PipelinePhase;
-  /** Inside a subagent: `agent_id` and `agent_type` for every hook input (as the reference). */
-  agentHookFields?: { agent_id: string; agent_type: string };
+  /** Inside a subagent: the parent's `session_id`, `agent_id` and `agent_type` for every hook input (as the reference). */
+  agentHookFields?: AgentHookFields;
 }
 
 export type ToolUseStatus = 'ok' | 'error' | 'denied' | 'interrupted' | 'ask' | 'ready';

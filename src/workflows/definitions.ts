@@ -13,6 +13,7 @@ import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
 import type { SandboxSettings } from '../sandbox/settings';
 import type { McpServers } from '../mcp/config';
 import type { SessionMemory } from '../engine/memory';
+import type { SubagentParent } from '../engine/subagents';
 import type { AgentDefinition } from '../agents/definitions';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
@@ -82,8 +83,8 @@ export interface SessionInput {
   contextManagement?: ContextSettings;
   /** The agent types the Agent tool offers (general-purpose, ~/.claude/agents, .claude/agents); absent = general-purpose. */
   agents?: AgentDefinition[];
-  /** Set on a subagent's session: the parent session's id and the Agent call that started it. */
-  parent?: { sessionId: string; toolUseId: string };
+  /** Set on a subagent's session: the parent session's id, the Agent call that started it and the agent type. */
+  parent?: SubagentParent;
 }
 
 export type { SessionStatusName };
@@ -169,6 +170,8 @@ export interface TurnWorkflowInput {
   permissionMode: PermissionMode;
   rules: PermissionRules;
   sandbox?: SandboxSettings;
+  /** A subagent's turn: what every hook input carries (parent session_id, agent_id, agent_type). */
+  agentHookFields?: { session_id: string; agent_id: string; agent_type: string };
   hooks?: HooksJson;
   mcpServers?: McpServers;
   /** `readFiles` here holds only entries not yet in the read-file store (none, normally). */
@@ -260,6 +263,8 @@ export const approvalPendingSignal = defineSignal<[PendingApproval]>('approvalPe
 export const approvalResolvedSignal = defineSignal<[{ toolUseId: string; decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource }]>('approvalResolved');
 /** Turns and sessions report the real outcome of every ask (versioned: older histories replay without it). */
 export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
+/** A subagent's session fires SubagentStart/SubagentStop instead of SessionStart/Stop, and no UserPromptSubmit/SessionEnd. */
+export const SUBAGENT_HOOKS_PATCH = 'subagent-hook-events';
 /** The turn is waiting out a model or store outage (null: it is over). */
 export const outageSignal = defineSignal<[OutageState | null]>('outage');
 export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>('turnProgress');

@@ -25,10 +25,12 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import { initialContext } from '../engine/context';
 import { describeOutage, type OutageState } from '../engine/retry';
 import type { HookActivities } from '../activities';
-import type { HookRun, SessionHookEventName } from '../engine/hooks';
+import { agentHookFields } from '../engine/subagents';
+import { SESSION_HOOK_EVENT_NAMES, type HookRun, type SessionHookEventName } from '../engine/hooks';
 import { approvalNotification, DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
 import {
   APPROVAL_OUTCOME_PATCH,
+  SUBAGENT_HOOKS_PATCH,
   approvalAnswer,
   type ApprovalOutcomeSource,
   STATUS_SEARCH_ATTRIBUTE,
@@ -133,6 +135,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   // Session-level hooks: an activity `hook-<event>-<n>` per firing, scheduled only when the
   // session configures hooks for the event (so histories without them replay unchanged).
   const hookCounts = new Map<string, number>();
+  // Inside a subagent every hook input carries the parent's session_id and the agent (as the reference).
+  const agentHooks = input.parent ? agentHookFields(input.parent, sessionId) : undefined;
   const hasHooks = (event: SessionHookEventName): boolean => {
     const list = (input.hooks as Record<string, unknown[] | undefined> | undefined)?.[event];
     return Array.isArray(list) && list.length > 0;
@@ -149,7 +153,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
     });
     try {
-      const r = await hooks.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields });
+      const r = await hooks.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields, ...(agentHooks ? { agentHookFields: agentHooks } : {}) });
       return r.runs;
     } catch (err) {
       if (isCancellation(err)) throw err;
@@ -256,6 +260,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           rules: input.rules,
           ...(input.sandbox ? { sandbox: input.sandbox } : {}),
           ...(input.hooks ? { hooks: input.hooks } : {}),
+          ...(agentHooks ? { agentHookFields: agentHooks } : {}),
           ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
           context: state.context,
           ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
@@ -298,7 +303,9 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   }
 
   try {
-    const outcome = await runSession(state, sessionConfig(input), executor);
+    // A subagent fires the reference's subagent events (patched: a child session recorded before fired SessionStart/Stop).
+    const subagentEvents = !!input.parent && SESSION_HOOK_EVENT_NAMES.some(hasHooks) && patched(SUBAGENT_HOOKS_PATCH);
+    const outcome = await runSession(state, sessionConfig(input, subagentEvents), executor);
     if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, state);
     const result = finish(outcome.status, outcome.endReason);
     if (outcome.status === 'failed') throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TURN_FAILED' satisfies ErrorCode);

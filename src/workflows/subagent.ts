@@ -55,7 +55,7 @@ export function childSessionInput(env: SubagentEnv, call: SubagentCall, block: T
     ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
     ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
     ...(sub.useSearchAttributes ? { useSearchAttributes: true } : {}),
-    parent: { sessionId: input.sessionId, toolUseId: block.id },
+    parent: { sessionId: input.sessionId, toolUseId: block.id, agentType: call.agentType },
   };
 }
 

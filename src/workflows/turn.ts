@@ -154,6 +154,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
     ...(input.mcpServers ? { mcpServers: input.mcpServers } : {}),
     ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
+    ...(input.agentHookFields ? { agentHookFields: input.agentHookFields } : {}),
   };
   // Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent).
   const subagents = proxyActivities<SubagentPhaseActivities>({

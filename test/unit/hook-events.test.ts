@@ -103,9 +103,25 @@ test('unit: a Stop hook blocking once continues the session with its reason, the
   assert.deepEqual(log, ['turn 1 [do it | SessionStart hook additional context: repo is a monorepo]', 'turn 2 [run the tests]']);
   assert.deepEqual(fired.map(([e, f]) => `${e}:${JSON.stringify(f)}`), [
     'SessionStart:{"source":"startup"}',
-    'Stop:{"stop_hook_active":false}',
-    'Stop:{"stop_hook_active":true}',
+    'Stop:{"stop_hook_active":false,"last_assistant_message":"t1"}',
+    'Stop:{"stop_hook_active":true,"last_assistant_message":"t2"}',
     'SessionEnd:{"reason":"other","end_status":"completed"}',
+  ]);
+});
+
+test('unit: a subagent session fires SubagentStart and SubagentStop (blocking once), never SessionStart, UserPromptSubmit, Stop or SessionEnd', async () => {
+  const all = { SessionStart: [{}], UserPromptSubmit: [{}], Stop: [{}], SessionEnd: [{}] };
+  const { state, exec, log, fired } = executor({ ...all, SubagentStart: [{ output: { hookSpecificOutput: { additionalContext: 'use pnpm' } } }], SubagentStop: [{ output: { decision: 'block', reason: 'also lint' } }, {}] }, [
+    { reason: 'end_turn' },
+    { reason: 'end_turn' },
+  ]);
+  const end = await runSession(state, sessionConfig({}, true), exec);
+  assert.equal(end.kind === 'end' && end.status, 'completed');
+  assert.deepEqual(log, ['turn 1 [do it | SubagentStart hook additional context: use pnpm]', 'turn 2 [also lint]']);
+  assert.deepEqual(fired.map(([e, f]) => `${e}:${JSON.stringify(f)}`), [
+    'SubagentStart:{}',
+    'SubagentStop:{"stop_hook_active":false,"last_assistant_message":"t1"}',
+    'SubagentStop:{"stop_hook_active":true,"last_assistant_message":"t2"}',
   ]);
 });
 
