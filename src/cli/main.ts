@@ -158,16 +158,21 @@ export function buildProgram(): Command {
       .command('worker')
       .description('Run a worker only (connects to TEMPORAL_ADDRESS)')
       .option('--task-queue <name>', 'task queue to poll (env DURABLE_AGENT_TASK_QUEUE)')
-      .option('--store-dir <dir>', 'transcripts, ledger and large results (env DURABLE_AGENT_STORE_DIR)'),
-  ).action(async (o: ConnOpts & { storeDir?: string }) => {
+      .option('--store-dir <dir>', 'transcripts, ledger and large results (env DURABLE_AGENT_STORE_DIR)')
+      .option('--store <url>', 'a store shared by workers on several hosts: postgres://user:pw@host:5432/db (env DURABLE_AGENT_STORE)'),
+  ).action(async (o: ConnOpts & { storeDir?: string; store?: string }) => {
     const { connectWorker } = await import('../temporal/connection');
     const { createAgentWorker } = await import('../worker');
     const { quietTemporalRuntime } = await import('./dev');
     quietTemporalRuntime();
     const config = loadConnectionConfig(connectionOverrides(o));
     const connection = await connectWorker(config);
-    const worker = await createAgentWorker({ connection, namespace: config.namespace, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}), ...(o.storeDir ? { storeDir: o.storeDir } : {}) });
+    const { configuredBlobStore, describeBlobStore } = await import('../stores/configured');
+    const storeDir = o.storeDir ?? (await import('../worker')).defaultStoreDir();
+    const blobStore = configuredBlobStore({ storeDir, ...(o.store ? { store: o.store } : {}) });
+    const worker = await createAgentWorker({ connection, namespace: config.namespace, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}), storeDir, blobStore });
     console.log(`worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
+    console.log(`store: ${describeBlobStore(blobStore)}`);
     console.log(`sandbox: ${await workerSandboxLine()}`);
     const running = worker.run();
     await Promise.race([waitForSignal(), running]);
@@ -351,15 +356,15 @@ export function buildProgram(): Command {
     }),
   );
 
-  addConnectionOptions(program.command('transcript').description("Print a session's conversation").argument('<id>').option('--store-dir <dir>', 'store (env DURABLE_AGENT_STORE_DIR)').option('--json', 'JSON')).action(
-    async (id: string, o: ConnOpts & { storeDir?: string }) =>
+  addConnectionOptions(program.command('transcript').description("Print a session's conversation").argument('<id>').option('--store-dir <dir>', 'store (env DURABLE_AGENT_STORE_DIR)').option('--store <url>', 'the shared store (env DURABLE_AGENT_STORE)').option('--json', 'JSON')).action(
+    async (id: string, o: ConnOpts & { storeDir?: string; store?: string }) =>
       withClient(o, async (client) => {
         const s = await sessionStatus(client, id);
         const { TranscriptStore } = await import('../stores/messageStore');
         const { configuredBlobStore } = await import('../stores/configured');
         const { defaultStoreDir } = await import('../worker');
         // The store the workers are configured with (DURABLE_AGENT_BLOB_STORE, else the files under the store dir).
-        const store = new TranscriptStore(configuredBlobStore({ storeDir: o.storeDir ?? defaultStoreDir() }));
+        const store = new TranscriptStore(configuredBlobStore({ storeDir: o.storeDir ?? defaultStoreDir(), ...(o.store ? { store: o.store } : {}) }));
         const messages = await store.load(s.head);
         if (o.json) return print(o, messages, '');
         // Compaction boundaries: from there on the model saw a summary of the messages above.

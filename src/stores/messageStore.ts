@@ -1,8 +1,8 @@
 // Content-addressed storage for the transcript, kept OUTSIDE workflow payloads so that a turn's
 // history growth depends on that turn's new content, not on the transcript's length.
 // The transcript is a chain of nodes { prev, messages }: a workflow carries only the head hash.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Message } from '../engine/messages';
 
@@ -10,6 +10,23 @@ import type { Message } from '../engine/messages';
 export interface BlobStore {
   put(key: string, data: string): Promise<void>;
   get(key: string): Promise<string | undefined>;
+}
+
+/**
+ * A blob the caller holds a reference to is not in this worker's store. On one host this means
+ * the store lost data; with several hosts it nearly always means the workers do not share a store
+ * (each has its own directory): the message says so, and how to fix it, instead of failing vaguely.
+ */
+export class MissingBlobError extends Error {
+  readonly code = 'STORE_BLOB_MISSING';
+  constructor(what: string, readonly key: string, store: BlobStore) {
+    const where = store instanceof LocalBlobStore ? `files under ${store.dir}, this host only` : String(store);
+    super(
+      `${what} ${key} is missing from the store (${where}). If another worker wrote it, that worker keeps its own store: ` +
+        'workers on more than one host need one shared store (DURABLE_AGENT_STORE=postgres://…, see docs/deployment.md).',
+    );
+    this.name = 'MissingBlobError';
+  }
 }
 
 export class LocalBlobStore implements BlobStore {
@@ -22,9 +39,16 @@ export class LocalBlobStore implements BlobStore {
     const path = this.path(key);
     await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
     // Write-then-rename: a reader never sees half a blob, and a crash leaves no torn file.
-    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, data, 'utf8');
-    await rename(tmp, path);
+    // The temp name is unique per put: two puts of one key in the same millisecond (concurrent
+    // activities storing the same content) must not rename each other's file away.
+    const tmp = `${path}.${process.pid}.${Date.now()}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, data, 'utf8');
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw err;
+    }
   }
   async get(key: string): Promise<string | undefined> {
     try {
@@ -59,7 +83,7 @@ export class TranscriptStore {
     let node = this.nodes.get(key);
     if (!node) {
       node = this.blobs.get(key).then((data) => {
-        if (data === undefined) throw new Error(`transcript node ${key} is missing from the message store`);
+        if (data === undefined) throw new MissingBlobError('transcript node', key, this.blobs);
         return JSON.parse(data) as TranscriptNode;
       });
       this.nodes.set(key, node);
@@ -96,7 +120,7 @@ export class TranscriptStore {
         break;
       }
       const data = await this.blobs.get(key);
-      if (data === undefined) throw new Error(`transcript node ${key} is missing from the message store`);
+      if (data === undefined) throw new MissingBlobError('transcript node', key, this.blobs);
       const node = JSON.parse(data) as TranscriptNode;
       chain.push(node);
       key = node.prev;

@@ -3,7 +3,7 @@
 // transcript by reference. Content-addressed, so a retried store is idempotent and two sessions
 // (or a reused workflow id) never overwrite each other's blocks.
 import type { ToolResultBlockParam } from '../engine/messages';
-import { hashOf, type BlobStore } from './messageStore';
+import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
 
 export class PayloadStore {
   constructor(private readonly blobs: BlobStore) {}
@@ -18,7 +18,7 @@ export class PayloadStore {
   async getToolResult(ref: string): Promise<ToolResultBlockParam> {
     if (!/^toolresult-[0-9a-f]{64}$/.test(ref)) throw new Error(`not a tool result reference: ${ref}`);
     const data = await this.blobs.get(ref);
-    if (data === undefined) throw new Error(`tool result ${ref} is missing from the store`);
+    if (data === undefined) throw new MissingBlobError('tool result', ref, this.blobs);
     return JSON.parse(data) as ToolResultBlockParam;
   }
 }

@@ -5,7 +5,7 @@
 // entries added during the turn (applied by the engine's reducer, in block order); tool
 // activities merge the two, and the turn stores the merged state at its end.
 import type { FileReadState } from '../engine/context';
-import { hashOf, type BlobStore } from './messageStore';
+import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
 
 export type ReadFiles = Record<string, FileReadState>;
 
@@ -47,7 +47,7 @@ export class ReadFilesStore {
     const hit = this.cache.get(ref);
     if (hit) return hit;
     const data = await this.blobs.get(ref);
-    if (data === undefined) throw new Error(`read-file state ${ref} is missing from the store`);
+    if (data === undefined) throw new MissingBlobError('read-file state', ref, this.blobs);
     const parsed = JSON.parse(data) as ReadFiles;
     this.remember(ref, parsed);
     return parsed;

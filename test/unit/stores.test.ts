@@ -1,0 +1,219 @@
+// unit (+ a real PostgreSQL): the store tests, run over BOTH BlobStore implementations — files
+// under a directory (one host) and the shared PostgreSQL table (several hosts). Everything the
+// workers keep between activities goes through these: transcript nodes, tool inputs and results by
+// reference, the read-file state, the execution ledger. Without Debian's postgresql the PostgreSQL
+// half skips with one line (under CI it fails).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ExecutionLedger } from '../../src/stores/executionLedger';
+import { LocalBlobStore, MissingBlobError, TranscriptStore, type BlobStore } from '../../src/stores/messageStore';
+import { PayloadStore } from '../../src/stores/payloadStore';
+import { PostgresBlobStore } from '../../src/stores/postgresBlobStore';
+import { ReadFilesStore } from '../../src/stores/readFilesStore';
+import { blobStoreFromUrl, configuredBlobStore, describeBlobStore } from '../../src/stores/configured';
+import type { Message } from '../../src/engine/messages';
+import { requirePostgres, startPostgres, type PostgresServer } from '../support/postgres';
+
+const pg = requirePostgres();
+let server: Promise<PostgresServer> | undefined;
+const opened: PostgresBlobStore[] = [];
+let tables = 0;
+after(async () => {
+  await Promise.all(opened.map((s) => s.close().catch(() => undefined)));
+  if (server) await (await server).stop();
+});
+
+interface Impl {
+  name: string;
+  skip: string | false;
+  /** A fresh, empty store. */
+  make(): Promise<BlobStore>;
+  /** A second client of the same store (another process, another host). */
+  reopen(store: BlobStore): BlobStore;
+}
+
+const IMPLS: Impl[] = [
+  {
+    name: 'files',
+    skip: false,
+    make: async () => new LocalBlobStore(await mkdtemp(join(tmpdir(), 'da-blobs-'))),
+    reopen: (s) => new LocalBlobStore((s as LocalBlobStore).dir),
+  },
+  {
+    name: 'postgres',
+    skip: pg.skip,
+    make: async () => {
+      pg.assert();
+      server ??= startPostgres();
+      const s = new PostgresBlobStore({ connectionString: (await server).url, table: `blobs_${process.pid}_${tables++}` });
+      opened.push(s);
+      return s;
+    },
+    reopen: (s) => {
+      const p = s as PostgresBlobStore;
+      const other = new PostgresBlobStore({ connectionString: p.where, table: p.table }); // no password in tests: where === the URL
+      opened.push(other);
+      return other;
+    },
+  },
+];
+
+const user = (text: string): Message => ({ role: 'user', content: text });
+const assistant = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
+
+for (const impl of IMPLS) {
+  const t = (name: string, fn: () => Promise<void>) => test(`store (${impl.name}): ${name}`, { skip: impl.skip }, fn);
+
+  t('a missing key reads as undefined; put then get round-trips; a put overwrites whole', async () => {
+    const s = await impl.make();
+    assert.equal(await s.get('nothing-here'), undefined);
+    await s.put('k1', 'one');
+    assert.equal(await s.get('k1'), 'one');
+    await s.put('k1', 'two, longer than one');
+    assert.equal(await s.get('k1'), 'two, longer than one');
+    await s.put('k1', '');
+    assert.equal(await s.get('k1'), '');
+  });
+
+  t('any string round-trips: unicode, NUL, CRLF, 2 MB', async () => {
+    const s = await impl.make();
+    const odd = 'a\u0000b\r\nc 😀 é 中文 \uFFFD';
+    await s.put('odd', odd);
+    assert.equal(await s.get('odd'), odd);
+    const big = 'x'.repeat(2 * 1024 * 1024 - 3) + 'end';
+    await s.put('big', big);
+    assert.equal(await s.get('big'), big);
+  });
+
+  t('keys outside [A-Za-z0-9_.:-] are refused (no path escapes, no SQL)', async () => {
+    const s = await impl.make();
+    for (const bad of ['', '../etc/passwd', 'a b', "x'; DROP TABLE t; --", 'a/b']) {
+      await assert.rejects(s.put(bad, 'v'), /invalid blob key/, bad);
+      await assert.rejects(s.get(bad), /invalid blob key/, bad);
+    }
+  });
+
+  t('a second client (another process or host) sees what the first wrote', async () => {
+    const a = await impl.make();
+    const b = impl.reopen(a);
+    await a.put('shared', 'from a');
+    assert.equal(await b.get('shared'), 'from a');
+    await b.put('shared', 'from b');
+    assert.equal(await a.get('shared'), 'from b');
+  });
+
+  t('concurrent puts of one key leave one whole value; concurrent puts of many keys all land', async () => {
+    const s = await impl.make();
+    const values = Array.from({ length: 20 }, (_, i) => String(i).repeat(10_000 + i));
+    await Promise.all(values.map((v) => s.put('contended', v)));
+    assert.ok(values.includes((await s.get('contended')) as string), 'one of the values, whole');
+    await Promise.all(Array.from({ length: 50 }, (_, i) => s.put(`many-${i}`, `v${i}`)));
+    for (let i = 0; i < 50; i++) assert.equal(await s.get(`many-${i}`), `v${i}`);
+  });
+
+  t('TranscriptStore: a chain of nodes by hash, idempotent appends, loads whole from a new client', async () => {
+    const s = await impl.make();
+    const store = new TranscriptStore(s);
+    assert.equal(await store.append(null, []), null);
+    const h1 = await store.append(null, [user('hi')]);
+    assert.equal(await store.append(null, [user('hi')]), h1, 'same content, same hash');
+    const h2 = await store.append(h1, [assistant('hello'), user('more')]);
+    const h3 = await store.append(h2, [assistant('done')]);
+    const fresh = new TranscriptStore(impl.reopen(s));
+    assert.deepEqual(await fresh.load(h3), [user('hi'), assistant('hello'), user('more'), assistant('done')]);
+    assert.deepEqual(await fresh.nodeMessages(h2 as string), [assistant('hello'), user('more')]);
+    assert.deepEqual(await fresh.load(null), []);
+  });
+
+  t('TranscriptStore: a missing node is a MissingBlobError that names the store and the fix', async () => {
+    const s = await impl.make();
+    const store = new TranscriptStore(s);
+    const missing = 'f'.repeat(64);
+    await assert.rejects(store.load(missing), (e: unknown) => {
+      assert.ok(e instanceof MissingBlobError);
+      assert.equal(e.code, 'STORE_BLOB_MISSING');
+      assert.match(e.message, new RegExp(`transcript node ${missing} is missing from the store`));
+      assert.match(e.message, /DURABLE_AGENT_STORE=postgres/);
+      return true;
+    });
+    await assert.rejects(store.nodeMessages(missing), MissingBlobError);
+  });
+
+  t('PayloadStore: tool results by content hash, idempotent, refs checked, missing ones explained', async () => {
+    const s = await impl.make();
+    const payloads = new PayloadStore(s);
+    const block = { type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'result \u0000 with NUL and 😀' };
+    const ref = await payloads.putToolResult(block);
+    assert.match(ref, /^toolresult-[0-9a-f]{64}$/);
+    assert.equal(await payloads.putToolResult(block), ref);
+    assert.deepEqual(await new PayloadStore(impl.reopen(s)).getToolResult(ref), block);
+    await assert.rejects(payloads.getToolResult('ledger-x'), /not a tool result reference/);
+    await assert.rejects(payloads.getToolResult(`toolresult-${'0'.repeat(64)}`), MissingBlobError);
+  });
+
+  t('ReadFilesStore: content-addressed, chained by reference, survives a new store instance', async () => {
+    const blobs = await impl.make();
+    const store = new ReadFilesStore(blobs);
+    assert.equal(await store.put(null, {}), null);
+    const r1 = await store.put(null, { '/w/a': { mtimeMs: 1, partial: false } });
+    assert.match(r1 ?? '', /^readfiles-[0-9a-f]{64}$/);
+    assert.equal(await store.put(null, { '/w/a': { mtimeMs: 1, partial: false } }), r1);
+    const r2 = await store.put(r1, { '/w/b': { mtimeMs: 2, partial: true }, '/w/a': { mtimeMs: 1, partial: true } });
+    assert.equal(await store.put(r2, {}), r2);
+    assert.deepEqual(await new ReadFilesStore(impl.reopen(blobs)).get(r2), { '/w/a': { mtimeMs: 1, partial: false }, '/w/b': { mtimeMs: 2, partial: true } });
+    await assert.rejects(new ReadFilesStore(blobs).get(`readfiles-${'0'.repeat(64)}`), /missing/);
+  });
+
+  t('ExecutionLedger: entries per (session, tool_use_id), started → completed, read by another client', async () => {
+    const s = await impl.make();
+    const ledger = new ExecutionLedger(s);
+    assert.equal(await ledger.get('s1', 'toolu_1'), undefined);
+    await ledger.put('s1', 'toolu_1', { state: 'started', attempts: [{ activity: 'wf/1', attempt: 1, at: 5 }] });
+    const other = new ExecutionLedger(impl.reopen(s));
+    assert.equal((await other.get('s1', 'toolu_1'))?.state, 'started');
+    assert.equal(await other.get('s2', 'toolu_1'), undefined, 'another session never meets this record');
+    const record = { toolUseId: 'toolu_1', toolName: 'Bash', input: { command: 'echo' }, summary: 'echo', status: 'ok' as const, result: { type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'ok' }, contextModifiers: [] };
+    await other.put('s1', 'toolu_1', { state: 'completed', attempts: [{ activity: 'wf/1', attempt: 1, at: 5 }], record, completedBy: 'wf/1' });
+    assert.deepEqual((await ledger.get('s1', 'toolu_1'))?.record, record);
+  });
+}
+
+test('configuration: DURABLE_AGENT_STORE URLs pick the store; an unknown one is refused with what to write', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'da-conf-'));
+  const pgStore = blobStoreFromUrl('postgresql://u:secret@db.example:5432/agent?table=my_blobs', dir);
+  assert.ok(pgStore instanceof PostgresBlobStore);
+  assert.equal(pgStore.table, 'my_blobs');
+  assert.doesNotMatch(describeBlobStore(pgStore), /secret/, 'no password in what is printed');
+  assert.match(describeBlobStore(pgStore), /shared/);
+  await pgStore.close();
+  const files = blobStoreFromUrl(`file://${dir}/b`, dir);
+  assert.ok(files instanceof LocalBlobStore && files.dir === `${dir}/b`);
+  assert.ok(blobStoreFromUrl(`${dir}/c`, dir) instanceof LocalBlobStore);
+  assert.throws(() => blobStoreFromUrl('s3://bucket/x', dir), /unknown store; use postgres:\/\//);
+  assert.throws(() => blobStoreFromUrl('postgres://u@h/db?table=Bad-Name', dir), /invalid PostgreSQL table name/);
+  const saved = process.env.DURABLE_AGENT_STORE;
+  try {
+    process.env.DURABLE_AGENT_STORE = `file://${dir}/env`;
+    const fromEnv = configuredBlobStore({ storeDir: dir });
+    assert.ok(fromEnv instanceof LocalBlobStore && fromEnv.dir === `${dir}/env`);
+    const explicit = configuredBlobStore({ storeDir: dir, store: `${dir}/flag` });
+    assert.ok(explicit instanceof LocalBlobStore && explicit.dir === `${dir}/flag`, 'the CLI flag wins over the env');
+  } finally {
+    if (saved === undefined) delete process.env.DURABLE_AGENT_STORE;
+    else process.env.DURABLE_AGENT_STORE = saved;
+  }
+});
+
+test('store (postgres): a server that is not there fails the call with the store named (no password)', { skip: pg.skip }, async () => {
+  pg.assert();
+  const s = new PostgresBlobStore({ connectionString: 'postgres://u:hunter2@127.0.0.1:1/none' });
+  await assert.rejects(s.get('k'), (e: Error) => {
+    assert.match(e.message, /^blob store postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/none: could not create the blob table: /);
+    assert.doesNotMatch(e.message, /hunter2/);
+    return true;
+  });
+  await s.close();
+});
