@@ -88,3 +88,34 @@ export function fmtBytes(n: number): string {
   if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
   return `${n} B`;
 }
+
+/**
+ * Which worker ran each tool call of a workflow (a turn): tool_use id → the identity on the
+ * ActivityTaskStarted event of the activity whose input carries that block (any activity type:
+ * the tool activities take `{ block: { id } }`). The last attempt's identity wins.
+ */
+export async function toolCallIdentities(client: Client, workflowId: string): Promise<Record<string, string>> {
+  const history: History = await client.workflow.getHandle(workflowId).fetchHistory();
+  const blockOf = new Map<number, string>();
+  const out: Record<string, string> = {};
+  for (const e of history.events ?? []) {
+    const id = Number(e.eventId ?? 0);
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled) {
+      const data = scheduled.input?.payloads?.[0]?.data;
+      if (!data) continue;
+      try {
+        const arg = JSON.parse(Buffer.from(data).toString('utf8')) as { block?: { id?: unknown } };
+        if (typeof arg.block?.id === 'string') blockOf.set(id, arg.block.id);
+      } catch {
+        // not a JSON payload: not a tool call
+      }
+    }
+    const started = e.activityTaskStartedEventAttributes;
+    if (started) {
+      const block = blockOf.get(Number(started.scheduledEventId ?? 0));
+      if (block) out[block] = started.identity ?? '';
+    }
+  }
+  return out;
+}
