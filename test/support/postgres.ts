@@ -44,6 +44,8 @@ export interface PostgresServer {
   port: number;
   /** A URL naming its own table, so that tests sharing the server never see each other's blobs. */
   urlWithTable(table: string): string;
+  /** Stops the server (fast shutdown: clients' connections are dropped) and starts it again on the same data and port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -82,45 +84,59 @@ export async function startPostgres(): Promise<PostgresServer> {
   }
   const port = await freePort();
   const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200', '-c', 'shared_buffers=32MB'];
-  const proc: ChildProcess = spawn(join(bin, 'postgres'), args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], ...as });
-  let log = '';
-  proc.stderr?.on('data', (d: Buffer) => {
-    log = (log + d.toString()).slice(-4000);
-  });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const stop = async (): Promise<void> => {
-    if (proc.exitCode === null && proc.signalCode === null) {
+  let log = '';
+  let proc: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  const halt = async (): Promise<void> => {
+    if (proc && proc.exitCode === null && proc.signalCode === null) {
       proc.kill('SIGINT'); // fast shutdown
-      const t = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      const p = proc;
+      const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(t);
     }
+  };
+  const stop = async (): Promise<void> => {
+    await halt();
     rmSync(dir, { recursive: true, force: true });
   };
-  // Ready when a connection succeeds.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const pg = require('pg') as typeof import('pg');
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (proc.exitCode !== null || proc.signalCode !== null) {
-      await stop();
-      throw new Error(`postgres exited during start-up: ${log}`);
-    }
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-    try {
-      await c.connect();
-      await c.query('SELECT 1');
-      await c.end();
-      break;
-    } catch {
-      await c.end().catch(() => undefined);
-      if (Date.now() > deadline) {
+  const launch = async (): Promise<void> => {
+    const p = spawn(join(bin, 'postgres'), args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], ...as });
+    proc = p;
+    p.stderr?.on('data', (d: Buffer) => {
+      log = (log + d.toString()).slice(-4000);
+    });
+    exited = new Promise<void>((resolve) => p.once('exit', () => resolve()));
+    // Ready when a connection succeeds.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const pg = require('pg') as typeof import('pg');
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (p.exitCode !== null || p.signalCode !== null) {
         await stop();
-        throw new Error(`postgres did not accept connections within 60 s: ${log}`);
+        throw new Error(`postgres exited during start-up: ${log}`);
       }
-      await new Promise((r) => setTimeout(r, 200));
+      const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+      try {
+        await c.connect();
+        await c.query('SELECT 1');
+        await c.end();
+        return;
+      } catch {
+        await c.end().catch(() => undefined);
+        if (Date.now() > deadline) {
+          await stop();
+          throw new Error(`postgres did not accept connections within 60 s: ${log}`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
-  }
-  return { url, port, urlWithTable: (table) => `${url}?table=${table}`, stop };
+  };
+  await launch();
+  const restart = async (): Promise<void> => {
+    await halt();
+    await launch();
+  };
+  return { url, port, urlWithTable: (table) => `${url}?table=${table}`, stop, restart };
 }

@@ -217,3 +217,31 @@ test('store (postgres): a server that is not there fails the call with the store
   });
   await s.close();
 });
+
+test('store (postgres): a server restart drops the connections; the store reconnects and the data is there', { skip: pg.skip }, async () => {
+  pg.assert();
+  const own = await startPostgres();
+  const s = new PostgresBlobStore({ connectionString: own.url });
+  try {
+    await s.put('before-restart', 'kept');
+    await own.restart();
+    // The pool's idle connections died with the server: a call may fail once (the activity is
+    // retried), never with a wrong answer, and the next one opens a new connection.
+    let value: string | undefined;
+    const errors: string[] = [];
+    for (let i = 0; i < 3 && value === undefined; i++) {
+      try {
+        value = await s.get('before-restart');
+      } catch (e) {
+        errors.push((e as Error).message);
+      }
+    }
+    for (const m of errors) assert.match(m, /^blob store postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: could not read before-restart: /);
+    assert.equal(value, 'kept');
+    await s.put('after-restart', 'new');
+    assert.equal(await s.get('after-restart'), 'new');
+  } finally {
+    await s.close();
+    await own.stop();
+  }
+});
