@@ -20,7 +20,7 @@ export interface BlobStore {
 export class MissingBlobError extends Error {
   readonly code = 'STORE_BLOB_MISSING';
   constructor(what: string, readonly key: string, store: BlobStore) {
-    const where = store instanceof LocalBlobStore ? `files under ${store.dir}, this host only` : String(store);
+    const where = describeStore(store);
     super(
       `${what} ${key} is missing from the store (${where}). If another worker wrote it, that worker keeps its own store: ` +
         'workers on more than one host need one shared store (DURABLE_AGENT_STORE=postgres://…, see docs/deployment.md).',
@@ -29,8 +29,17 @@ export class MissingBlobError extends Error {
   }
 }
 
+/** A store's own description (toString), else its class name. */
+function describeStore(store: BlobStore): string {
+  const own = store.toString !== Object.prototype.toString ? String(store) : '';
+  return own || (store.constructor?.name && store.constructor.name !== 'Object' ? store.constructor.name : 'a custom blob store');
+}
+
 export class LocalBlobStore implements BlobStore {
   constructor(readonly dir: string) {}
+  toString(): string {
+    return `files under ${this.dir}, this host only`;
+  }
   private path(key: string): string {
     if (!/^[A-Za-z0-9_.:-]+$/.test(key)) throw new Error(`invalid blob key: ${key}`);
     return join(this.dir, key.slice(0, 2), key);
