@@ -201,6 +201,9 @@ interface Row {
   storeOpsPerTurn: number;
   storeKBPerTurn: number;
   storeMsPerOp: number;
+  peakActivities: number[];
+  peakWorkflowTasks: number[];
+  wftWait: [number, number];
 }
 
 async function runOnce(o: Options, workers: number, ctx: { address: string; serverPid: number | undefined; bundlePath: string; pg?: PostgresServer }): Promise<Row> {
@@ -269,13 +272,41 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
   const toolMs: number[] = [];
   const turnMs: number[] = [];
   const modelMs: number[] = [];
-  const ids = handles.flatMap((h) => Array.from({ length: o.turns }, (_, n) => `${h.workflowId}/turn-${n + 1}`));
+  // Busy intervals per worker identity: activity tasks (started → completed/failed) and workflow
+  // tasks (started → completed): their peak overlap is the slots the worker really used.
+  const activityBusy = new Map<string, Array<[number, number]>>();
+  const wftBusy = new Map<string, Array<[number, number]>>();
+  const wftWaitMs: number[] = [];
+  const busy = (m: Map<string, Array<[number, number]>>, who: string, a: number, b: number) => m.set(who, [...(m.get(who) ?? []), [a, b]]);
+  const ids = [...handles.map((h) => h.workflowId), ...handles.flatMap((h) => Array.from({ length: o.turns }, (_, n) => `${h.workflowId}/turn-${n + 1}`))];
   await mapLimit(ids, 8, async (id) => {
     const history = await client.workflow.getHandle(id).fetchHistory().catch(() => undefined);
     const events = history?.events ?? [];
     if (events.length === 0) return;
     const ms = (e: (typeof events)[number]) => tsToMs(e.eventTime as Parameters<typeof tsToMs>[0]);
-    turnMs.push(ms(events[events.length - 1]!) - ms(events[0]!));
+    if (id.includes('/turn-')) turnMs.push(ms(events[events.length - 1]!) - ms(events[0]!));
+    const at = new Map<number, number>();
+    const startedBy = new Map<number, { who: string; at: number }>();
+    for (const e of events) {
+      const eid = Number(e.eventId);
+      at.set(eid, ms(e));
+      if (e.workflowTaskStartedEventAttributes) {
+        startedBy.set(eid, { who: e.workflowTaskStartedEventAttributes.identity ?? '?', at: ms(e) });
+        const sched = at.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId));
+        if (sched !== undefined) wftWaitMs.push(ms(e) - sched);
+      }
+      const wc = e.workflowTaskCompletedEventAttributes;
+      if (wc) {
+        const st = startedBy.get(Number(wc.startedEventId));
+        if (st) busy(wftBusy, st.who, st.at, ms(e));
+      }
+      if (e.activityTaskStartedEventAttributes) startedBy.set(eid, { who: e.activityTaskStartedEventAttributes.identity ?? '?', at: ms(e) });
+      const end = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
+      if (end) {
+        const st = startedBy.get(Number(end.startedEventId));
+        if (st) busy(activityBusy, st.who, st.at, ms(e));
+      }
+    }
     const scheduled = new Map<number, { at: number; kind: 'tool' | 'model' | 'other' }>();
     for (const e of events) {
       const s = e.activityTaskScheduledEventAttributes;
@@ -301,6 +332,14 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
   });
   await connection.close();
   await fake.close();
+  const peak = (m: Map<string, Array<[number, number]>>) =>
+    [...m.values()].map((iv) => {
+      const edges = iv.flatMap(([a, b]) => [[a, 1] as const, [b, -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      let cur = 0;
+      let max = 0;
+      for (const [, d] of edges) max = Math.max(max, (cur += d));
+      return max;
+    });
   const sorted = (a: number[]) => [...a].sort((x, y) => x - y);
   const tool = sorted(toolMs);
   const turn = sorted(turnMs);
@@ -329,6 +368,9 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
     storeOpsPerTurn: totalOps / turn.length,
     storeKBPerTurn: totalBytes / 1024 / turn.length,
     storeMsPerOp: totalOpMs / Math.max(1, totalOps),
+    peakActivities: peak(activityBusy),
+    peakWorkflowTasks: peak(wftBusy),
+    wftWait: [pct(sorted(wftWaitMs), 50), pct(sorted(wftWaitMs), 95)],
   };
 }
 
@@ -344,6 +386,10 @@ function printTable(rows: Row[], o: Options): void {
       `| ${r.workers} | ${r.completed} / ${r.sessions} | ${r.toolErrors} | ${f(r.wallS)} | ${f((r.completed / r.wallS) * 60, 1)} | ${f(r.toolCalls / r.wallS, 1)} | ${f(r.tool[0])} / ${f(r.tool[1])} / ${f(r.tool[2])} | ${f(r.turn[0])} / ${f(r.turn[1])} / ${f(r.turn[2])} | ${f(r.modelP50)} | ${r.workerRss.map((x) => f(x)).join(' + ')} | ${r.workerCpu.map((x) => f(x)).join(' + ')} | ${f(r.serverCpu)} | ${f(r.storeOpsPerTurn, 1)} (${f(r.storeKBPerTurn, 1)} KB, ${f(r.storeMsPerOp, 2)} ms) |`,
     );
   }
+  console.log('');
+  console.log('| workers | peak concurrent activities per worker | peak concurrent workflow tasks per worker | workflow task schedule-to-start p50 / p95 ms |');
+  console.log('|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.workers} | ${r.peakActivities.join(' + ')} | ${r.peakWorkflowTasks.join(' + ')} | ${f(r.wftWait[0])} / ${f(r.wftWait[1])} |`);
   console.log('');
   const failed = rows.reduce((n, r) => n + r.failures + r.toolErrors, 0);
   console.log(failed === 0 ? 'failures: 0' : `failures: ${failed} (sessions not completed or tool calls answered with an error: see above)`);

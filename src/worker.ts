@@ -11,6 +11,7 @@ import { transcriptPathFor } from './hooks/transcript';
 import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
 import { configuredBlobStore } from './stores/configured';
+import { workerLimits } from './workerLimits';
 import { TranscriptStore, type BlobStore } from './stores/messageStore';
 import { PayloadStore } from './stores/payloadStore';
 import { ReadFilesStore } from './stores/readFilesStore';
@@ -124,7 +125,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
-  const { activities, closeMcp } = createAgentActivities(opts);
+  const { activities, closeMcp, blobs } = createAgentActivities(opts);
   // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
   if (!(await loadShellParser())) {
     console.warn(`durable-agent: the shell parser did not load (${shellParserError()}); every Bash command will be treated as unknown (never read-only, matched by no allow rule).`);
@@ -139,6 +140,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     // interrupted Bash dies well within two seconds.
     maxHeartbeatThrottleInterval: '200 ms',
     defaultHeartbeatThrottleInterval: '200 ms',
+    // Activities, workflow tasks, cached workflows: sized per concurrent session (src/workerLimits.ts).
+    ...workerLimits(),
     ...opts.workerOptions,
   });
   // The worker owns its MCP connections: they close when it stops running.
@@ -148,6 +151,8 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
       return await run();
     } finally {
       await closeMcp();
+      // A store this worker opened (a PostgreSQL pool from DURABLE_AGENT_STORE) closes with it; one passed in belongs to the caller.
+      if (!opts.blobStore) await (blobs as { close?: () => Promise<void> }).close?.().catch(() => undefined);
     }
   };
   return worker;
