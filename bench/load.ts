@@ -10,16 +10,18 @@
 //                         [--latency 500-1500] [--smoke]
 //   --smoke: 4 sessions × 4 turns on 1 and 2 workers (a quick check that it all works)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
+import { temporal } from '@temporalio/proto';
 import { startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest } from '../src/fake-anthropic';
 import { startSession } from '../src/client';
 import { startDevServer } from '../src/temporal/devServer';
 import { bundleAgentWorkflows } from '../src/worker';
 import { startPostgres, type PostgresServer } from '../test/support/postgres';
+import { mapLimit, pct, ProcSampler } from './loadStats';
 
 interface Options {
   sessions: number;
@@ -95,62 +97,6 @@ function textOf(content: MessagesRequest['messages'][number]['content']): string
   return typeof content === 'string' ? content : content.map((b) => ('text' in b && typeof b.text === 'string' ? b.text : '')).join('');
 }
 
-/** /proc sampling of a process: peak RSS and CPU seconds used between start() and stop(). */
-class ProcSampler {
-  private peakRss = 0;
-  private cpu0 = 0;
-  private cpu1 = 0;
-  private timer: NodeJS.Timeout | undefined;
-  constructor(readonly pid: number) {}
-  private cpuSeconds(): number {
-    try {
-      const f = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
-      const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (100/s)
-    } catch {
-      return this.cpu1;
-    }
-  }
-  private sample(): void {
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
-      if (m) this.peakRss = Math.max(this.peakRss, Number(m[1]) * 1024);
-    } catch {
-      // gone
-    }
-    this.cpu1 = this.cpuSeconds();
-  }
-  start(): void {
-    this.cpu0 = this.cpuSeconds();
-    this.sample();
-    this.timer = setInterval(() => this.sample(), 500);
-  }
-  stop(): { peakRssMB: number; cpuSeconds: number } {
-    clearInterval(this.timer);
-    this.sample();
-    return { peakRssMB: this.peakRss / 1024 / 1024, cpuSeconds: this.cpu1 - this.cpu0 };
-  }
-}
-
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (x: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return out;
-}
-
 interface Worker {
   proc: ChildProcess;
   ready: Promise<void>;
@@ -204,6 +150,7 @@ interface Row {
   peakActivities: number[];
   peakWorkflowTasks: number[];
   wftWait: [number, number];
+  perTurn: { workflowTasks: number; activityTasks: number; events: number; historyKB: number; workerCpuMs: number; serverCpuMs: number };
 }
 
 async function runOnce(o: Options, workers: number, ctx: { address: string; serverPid: number | undefined; bundlePath: string; pg?: PostgresServer }): Promise<Row> {
@@ -277,6 +224,7 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
   const activityBusy = new Map<string, Array<[number, number]>>();
   const wftBusy = new Map<string, Array<[number, number]>>();
   const wftWaitMs: number[] = [];
+  const totals = { workflowTasks: 0, activityTasks: 0, events: 0, bytes: 0 };
   const busy = (m: Map<string, Array<[number, number]>>, who: string, a: number, b: number) => m.set(who, [...(m.get(who) ?? []), [a, b]]);
   const ids = [...handles.map((h) => h.workflowId), ...handles.flatMap((h) => Array.from({ length: o.turns }, (_, n) => `${h.workflowId}/turn-${n + 1}`))];
   await mapLimit(ids, 8, async (id) => {
@@ -285,6 +233,10 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
     if (events.length === 0) return;
     const ms = (e: (typeof events)[number]) => tsToMs(e.eventTime as Parameters<typeof tsToMs>[0]);
     if (id.includes('/turn-')) turnMs.push(ms(events[events.length - 1]!) - ms(events[0]!));
+    totals.events += events.length;
+    totals.bytes += temporal.api.history.v1.History.encode(history as temporal.api.history.v1.IHistory).finish().length;
+    totals.workflowTasks += events.filter((e) => e.workflowTaskCompletedEventAttributes).length;
+    totals.activityTasks += events.filter((e) => e.activityTaskScheduledEventAttributes).length;
     const at = new Map<number, number>();
     const startedBy = new Map<number, { who: string; at: number }>();
     for (const e of events) {
@@ -371,6 +323,14 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
     peakActivities: peak(activityBusy),
     peakWorkflowTasks: peak(wftBusy),
     wftWait: [pct(sorted(wftWaitMs), 50), pct(sorted(wftWaitMs), 95)],
+    perTurn: {
+      workflowTasks: totals.workflowTasks / turn.length,
+      activityTasks: totals.activityTasks / turn.length,
+      events: totals.events / turn.length,
+      historyKB: totals.bytes / 1024 / turn.length,
+      workerCpuMs: (1000 * usage.reduce((n, u) => n + u.cpuSeconds, 0)) / turn.length,
+      serverCpuMs: serverUsage ? (1000 * serverUsage.cpuSeconds) / turn.length : NaN,
+    },
   };
 }
 
@@ -390,6 +350,13 @@ function printTable(rows: Row[], o: Options): void {
   console.log('| workers | peak concurrent activities per worker | peak concurrent workflow tasks per worker | workflow task schedule-to-start p50 / p95 ms |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.workers} | ${r.peakActivities.join(' + ')} | ${r.peakWorkflowTasks.join(' + ')} | ${f(r.wftWait[0])} / ${f(r.wftWait[1])} |`);
+  console.log('');
+  console.log('| workers | per turn: workflow tasks | activity tasks | history events | history KB | worker CPU ms | server CPU ms |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const t = r.perTurn;
+    console.log(`| ${r.workers} | ${f(t.workflowTasks, 1)} | ${f(t.activityTasks, 1)} | ${f(t.events, 1)} | ${f(t.historyKB, 1)} | ${f(t.workerCpuMs)} | ${f(t.serverCpuMs)} |`);
+  }
   console.log('');
   const failed = rows.reduce((n, r) => n + r.failures + r.toolErrors, 0);
   console.log(failed === 0 ? 'failures: 0' : `failures: ${failed} (sessions not completed or tool calls answered with an error: see above)`);
