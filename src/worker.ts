@@ -12,7 +12,8 @@ import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
 import { configuredBlobStore } from './stores/configured';
 import { workerLimits } from './workerLimits';
-import { TranscriptStore, type BlobStore } from './stores/messageStore';
+import { LocalBlobStore, TranscriptStore, type BlobStore } from './stores/messageStore';
+import { SharedResultStore } from './stores/sharedResultStore';
 import { PayloadStore } from './stores/payloadStore';
 import { ReadFilesStore } from './stores/readFilesStore';
 import { AgentTool, BUILTIN_TOOLS } from './tools/builtin';
@@ -115,7 +116,11 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
       readFiles: new ReadFilesStore(blobs),
       transcripts,
       payloads,
-      resultStore: (sessionId) => new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId))),
+      // With a store shared by several hosts, large results are kept there too (a Read may run elsewhere).
+      resultStore: (sessionId) =>
+        blobs instanceof LocalBlobStore
+          ? new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId)))
+          : new SharedResultStore(join(storeDir, 'results', sessionDirName(sessionId)), blobs, sessionId, sessionDirName(sessionId)),
       ...(opts.hooks ? { hooks: opts.hooks } : {}),
       transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
     },

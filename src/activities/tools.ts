@@ -16,6 +16,7 @@ import type { ExecutionLedger } from '../stores/executionLedger';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
 import { mergeReadFiles, type ReadFiles, type ReadFilesStore } from '../stores/readFilesStore';
+import { inputPaths } from '../stores/sharedResultStore';
 import type { DecisionReason, ResultStore } from '../tools/Tool';
 import { findToolByName, type ToolPool } from '../tools/pool';
 import { decidePermission } from '../permissions/decide';
@@ -360,6 +361,9 @@ export function createToolActivities(deps: ToolDeps) {
     const activityKey = ctx.callKey;
     const pool = await deps.pool(session.toolNames, session.permission, block.name.startsWith('mcp__') ? sessionMcp(session, block.name) : undefined);
     const resultStore = deps.resultStore(session.sessionId);
+    // A large result saved on another host (shared store): recreate the file the model asks to Read.
+    const materialize = (resultStore as { materialize?: (path: string) => Promise<boolean> }).materialize;
+    if (materialize) for (const p of inputPaths(block.input)) await materialize.call(resultStore, p);
     const description = describeToolUse(block, pool);
 
     // Keyed per session, not per workflow id: a new session that reuses an id starts afresh.

@@ -9,7 +9,7 @@
 //    (MissingBlobError) — no tool runs on wrong state, nothing is silently answered.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,11 +18,11 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
 import { sessionStatus } from '../../src/client';
-import { createAgentWorker, workflowsPath } from '../../src/worker';
+import { createAgentWorker, sessionDirName, workflowsPath } from '../../src/worker';
 import { PostgresBlobStore } from '../../src/stores/postgresBlobStore';
 import type { BlobStore } from '../../src/stores/messageStore';
 import { buildTool } from '../../src/tools/Tool';
-import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { closeTestEnv, getWorkflowBundle, uniqueWorkflowId } from '../support/temporal';
 import { fakeAnthropicFactory, withAgent, type AgentTestContext } from '../support/agent';
 import { waitFor } from '../support/wait';
 import { requirePostgres, startPostgres, type PostgresServer } from '../support/postgres';
@@ -38,12 +38,14 @@ after(async () => {
 });
 
 /** A concurrency-safe tool that marks that it started, and (wait: true) holds until `<dir>/go` exists. */
-const GateTool = buildTool<{ dir: string; name: string; wait?: boolean }, string>({
+const GateTool = buildTool<{ dir: string; name: string; wait?: boolean; lines?: number }, string>({
   name: 'Gate',
-  inputSchema: z.strictObject({ dir: z.string(), name: z.string(), wait: z.boolean().optional() }),
-  prompt: () => 'Test tool: marks that it started; optionally waits for a go file.',
+  inputSchema: z.strictObject({ dir: z.string(), name: z.string(), wait: z.boolean().optional(), lines: z.number().int().optional() }),
+  prompt: () => 'Test tool: marks that it started; optionally waits for a go file; optionally answers with many lines.',
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
+  // Above this the whole output is saved as a file the model can Read (invariant 7).
+  maxResultSizeChars: 2000,
   async call(input, ctx) {
     await writeFile(join(input.dir, `started-${input.name}`), '');
     while (input.wait) {
@@ -55,7 +57,8 @@ const GateTool = buildTool<{ dir: string; name: string; wait?: boolean }, string
         await sleep(50);
       }
     }
-    return { data: `gate ${input.name} passed` };
+    const more = Array.from({ length: input.lines ?? 0 }, (_, i) => `gate ${input.name} line ${i + 1}`).join('\n');
+    return { data: `gate ${input.name} passed${more ? `\n${more}` : ''}` };
   },
   mapToolResultToToolResultBlockParam: (data, id) => ({ type: 'tool_result', tool_use_id: id, content: data }),
 });
@@ -78,15 +81,20 @@ async function startHost(ctx: AgentTestContext, identity: string, storeDir: stri
   return { worker, running: worker.run().finally(() => connection.close()) };
 }
 
-/** The scripted session: Read (A), a held Gate (A) — switch to B — two Gates and an Edit of what A read (B), then text. */
-function script(ctx: AgentTestContext, notes: string): void {
+/**
+ * The scripted session: Read (A), a held Gate (A; with `savedOn`, its large output is saved as a
+ * file under A's store root) — switch to B — two Gates, a Read of A's saved output (when given)
+ * and an Edit of what A read (B), then text.
+ */
+function script(ctx: AgentTestContext, notes: string, saved?: string): void {
   const dir = ctx.workDir;
   ctx.fake.enqueue(
     toolUseResponse([{ id: 'toolu_read_a', name: 'Read', input: { file_path: notes } }]),
-    toolUseResponse([{ id: 'toolu_hold_a', name: 'Gate', input: { dir, name: 'hold', wait: true } }]),
+    toolUseResponse([{ id: 'toolu_hold_a', name: 'Gate', input: { dir, name: 'hold', wait: true, ...(saved ? { lines: 500 } : {}) } }]),
     toolUseResponse([
       { id: 'toolu_gate_b1', name: 'Gate', input: { dir, name: 'b1' } },
       { id: 'toolu_gate_b2', name: 'Gate', input: { dir, name: 'b2' } },
+      ...(saved ? [{ id: 'toolu_read_saved_b', name: 'Read', input: { file_path: saved } }] : []),
       { id: 'toolu_edit_b', name: 'Edit', input: { file_path: notes, old_string: 'written on no host yet', new_string: 'edited on host B after a read on host A' } },
     ]),
     textResponse('Done on two hosts.'),
@@ -130,7 +138,10 @@ test('integration: two hosts on the shared PostgreSQL store (different store roo
     const rootB = await mkdtemp(join(tmpdir(), 'da-host-b-'));
     const notes = join(ctx.workDir, 'notes.txt');
     await writeFile(notes, 'written on no host yet\n');
-    script(ctx, notes);
+    const sessionId = uniqueWorkflowId('two-hosts');
+    // Where A saves the held call's large output — the path the model is told to Read.
+    const saved = join(rootA, 'results', sessionDirName(sessionId), 'toolu_hold_a.txt');
+    script(ctx, notes, saved);
     const shared = (): PostgresBlobStore => {
       const s = new PostgresBlobStore({ connectionString: server!.url, table });
       stores.push(s);
@@ -139,16 +150,25 @@ test('integration: two hosts on the shared PostgreSQL store (different store roo
     const a = await startHost(ctx, 'host-a', rootA, shared());
     let b: { worker: Worker; running: Promise<void> } | undefined;
     try {
-      const handle = await ctx.start({ prompt: 'edit the notes on two hosts', tools: ['Read', 'Edit', 'Gate'] });
+      const handle = await ctx.start({ id: sessionId, prompt: 'edit the notes on two hosts', tools: ['Read', 'Edit', 'Gate'] });
       b = await switchHosts(ctx, a, () => startHost(ctx, 'host-b', rootB, shared()));
+      // Host A is gone, and its disk with it: B has only the shared store.
+      assert.match(await readFile(saved, 'utf8'), /^gate hold passed\ngate hold line 1\n/, 'A saved the large output under its own root');
+      await rm(rootA, { recursive: true, force: true });
       const result = await handle.result();
       assert.equal(result.status, 'completed', JSON.stringify(result));
       assert.equal(result.lastText, 'Done on two hosts.');
 
       // Every call answered without error — B's Edit found A's Read in the shared read-file state.
       const results = await allToolResults(ctx);
-      assert.deepEqual(results.map((r) => r.id).sort(), ['toolu_edit_b', 'toolu_gate_b1', 'toolu_gate_b2', 'toolu_hold_a', 'toolu_read_a']);
+      assert.deepEqual(results.map((r) => r.id).sort(), ['toolu_edit_b', 'toolu_gate_b1', 'toolu_gate_b2', 'toolu_hold_a', 'toolu_read_a', 'toolu_read_saved_b']);
       for (const r of results) assert.equal(r.isError, false, `${r.id}: ${r.text}`);
+      // The held call's result reached the model as a preview naming the saved file…
+      assert.match(results.find((r) => r.id === 'toolu_hold_a')?.text ?? '', new RegExp(saved.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      // …and B's Read of that file found the whole output: recreated from the shared store.
+      const readSaved = results.find((r) => r.id === 'toolu_read_saved_b')?.text ?? '';
+      assert.match(readSaved, /gate hold line 1\b/);
+      assert.match(readSaved, /gate hold line 500\b/);
       assert.equal(await readFile(notes, 'utf8'), 'edited on host B after a read on host A\n');
 
       // The proof from history: the worker identity that ran each tool call's activity task.
@@ -159,9 +179,10 @@ test('integration: two hosts on the shared PostgreSQL store (different store roo
       assert.equal(who.toolu_gate_b1, 'host-b');
       assert.equal(who.toolu_gate_b2, 'host-b');
       assert.equal(who.toolu_edit_b, 'host-b');
+      assert.equal(who.toolu_read_saved_b, 'host-b');
 
       // Nothing of the session's state went to either host's disk.
-      for (const root of [rootA, rootB]) await assert.rejects(access(join(root, 'blobs')), `no blobs under ${root}`);
+      await assert.rejects(access(join(rootB, 'blobs')), `no blobs under ${rootB}`);
     } finally {
       if (b) {
         b.worker.shutdown();

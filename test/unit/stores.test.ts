@@ -5,7 +5,7 @@
 // half skips with one line (under CI it fails).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
@@ -13,6 +13,7 @@ import { LocalBlobStore, MissingBlobError, TranscriptStore, type BlobStore } fro
 import { PayloadStore } from '../../src/stores/payloadStore';
 import { PostgresBlobStore } from '../../src/stores/postgresBlobStore';
 import { ReadFilesStore } from '../../src/stores/readFilesStore';
+import { inputPaths, SharedResultStore } from '../../src/stores/sharedResultStore';
 import { blobStoreFromUrl, configuredBlobStore, describeBlobStore } from '../../src/stores/configured';
 import type { Message } from '../../src/engine/messages';
 import { requirePostgres, startPostgres, type PostgresServer } from '../support/postgres';
@@ -165,6 +166,27 @@ for (const impl of IMPLS) {
     assert.equal(await store.put(r2, {}), r2);
     assert.deepEqual(await new ReadFilesStore(impl.reopen(blobs)).get(r2), { '/w/a': { mtimeMs: 1, partial: false }, '/w/b': { mtimeMs: 2, partial: true } });
     await assert.rejects(new ReadFilesStore(blobs).get(`readfiles-${'0'.repeat(64)}`), /missing/);
+  });
+
+  t('SharedResultStore: a large result saved on one host is recreated on another from the store, only for its session', async () => {
+    const s = await impl.make();
+    const rootA = await mkdtemp(join(tmpdir(), 'da-res-a-'));
+    const rootB = await mkdtemp(join(tmpdir(), 'da-res-b-'));
+    const onA = new SharedResultStore(join(rootA, 'results', 'sess_1'), s, 'sess/1', 'sess_1');
+    const onB = new SharedResultStore(join(rootB, 'results', 'sess_1'), impl.reopen(s), 'sess/1', 'sess_1');
+    const path = await onA.put('toolu_big', 'whole output \u0000 😀');
+    assert.equal(path, join(rootA, 'results', 'sess_1', 'toolu_big.txt'));
+    assert.equal(await readFile(path, 'utf8'), 'whole output \u0000 😀');
+    assert.equal(await onB.materialize(path), false, 'the file exists: left alone');
+    await rm(rootA, { recursive: true });
+    assert.equal(await onB.materialize(path), true);
+    assert.equal(await readFile(path, 'utf8'), 'whole output \u0000 😀', 'recreated at the path the model was given');
+    const other = new SharedResultStore(join(rootB, 'results', 'sess_2'), impl.reopen(s), 'sess/2', 'sess_2');
+    await rm(rootA, { recursive: true });
+    assert.equal(await other.materialize(path), false, "another session's result is not this session's to recreate");
+    assert.equal(await onB.materialize(join(rootA, 'results', 'sess_1', 'toolu_none.txt')), false, 'not in the store');
+    assert.equal(await onB.materialize('/etc/passwd'), false);
+    assert.deepEqual(inputPaths({ file_path: '/a', path: 'rel', notebook_path: '/b', other: '/c' }), ['/a', '/b']);
   });
 
   t('ExecutionLedger: entries per (session, tool_use_id), started → completed, read by another client', async () => {
