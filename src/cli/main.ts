@@ -166,10 +166,11 @@ export function buildProgram(): Command {
     const { quietTemporalRuntime } = await import('./dev');
     quietTemporalRuntime();
     const config = loadConnectionConfig(connectionOverrides(o));
-    const connection = await connectWorker(config);
+    // The store first: a bad --store / DURABLE_AGENT_STORE is one line, before any connection.
     const { configuredBlobStore, describeBlobStore } = await import('../stores/configured');
     const storeDir = o.storeDir ?? (await import('../worker')).defaultStoreDir();
     const blobStore = configuredBlobStore({ storeDir, ...(o.store ? { store: o.store } : {}) });
+    const connection = await connectWorker(config);
     const worker = await createAgentWorker({ connection, namespace: config.namespace, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}), storeDir, blobStore });
     console.log(`worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
     console.log(`store: ${describeBlobStore(blobStore)}`);

@@ -4,6 +4,7 @@
 // reference, the read-file state, the execution ledger. Without Debian's postgresql the PostgreSQL
 // half skips with one line (under CI it fails).
 import { after, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -266,4 +267,12 @@ test('store (postgres): a server restart drops the connections; the store reconn
     await s.close();
     await own.stop();
   }
+});
+
+test('cli: `worker --store` with an unknown URL fails in one line naming what to write, before connecting anywhere', () => {
+  const main = join(__dirname, '../../src/cli/main.js');
+  const r = spawnSync(process.execPath, [main, 'worker', '--store', 's3://bucket/x'], { encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' }, timeout: 60_000 });
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /^durable-agent: DURABLE_AGENT_STORE=s3:\/\/bucket\/x: unknown store; use postgres:\/\//);
 });
