@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import { startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest } from '../src/fake-anthropic';
+import { startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest } from '../src/testing/fakeAnthropic';
 import { startSession } from '../src/client';
 import { startDevServer } from '../src/temporal/devServer';
 import { bundleAgentWorkflows } from '../src/worker';

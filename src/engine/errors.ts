@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   'STORE_UNAVAILABLE',
   /** The prompt does not fit the model's window even after compaction. */
   'CONTEXT_OVERFLOW',
+  /** A blob a workflow refers to is not in this worker's store (workers on several hosts without a shared store). */
+  'STORE_BLOB_MISSING',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DurableAgentError } from '../engine/errors';
 import type { Message } from '../engine/messages';
 
 /** Pluggable blob storage: a local directory by default; a shared volume or an object store for multi-host. */
@@ -17,15 +18,13 @@ export interface BlobStore {
  * the store lost data; with several hosts it nearly always means the workers do not share a store
  * (each has its own directory): the message says so, and how to fix it, instead of failing vaguely.
  */
-export class MissingBlobError extends Error {
-  readonly code = 'STORE_BLOB_MISSING';
+export class MissingBlobError extends DurableAgentError {
   constructor(what: string, readonly key: string, store: BlobStore) {
-    const where = describeStore(store);
     super(
-      `${what} ${key} is missing from the store (${where}). If another worker wrote it, that worker keeps its own store: ` +
+      'STORE_BLOB_MISSING',
+      `${what} ${key} is missing from the store (${describeStore(store)}). If another worker wrote it, that worker keeps its own store: ` +
         'workers on more than one host need one shared store (DURABLE_AGENT_STORE=postgres://…, see docs/deployment.md).',
     );
-    this.name = 'MissingBlobError';
   }
 }
 

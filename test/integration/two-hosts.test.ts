@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { textResponse, toolUseResponse } from '../../src/fake-anthropic';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import { createAgentWorker, sessionDirName, workflowsPath } from '../../src/worker';
 import { PostgresBlobStore } from '../../src/stores/postgresBlobStore';
