@@ -26,7 +26,38 @@ export interface DevServerOptions {
   startupTimeoutMs?: number;
   /** Where the server's own output goes: kept (and shown on failure), or passed through. Default 'capture'. */
   output?: 'capture' | 'inherit';
+  /**
+   * Dynamic config for the server, over DEV_SERVER_DYNAMIC_CONFIG (a key set to null drops the
+   * default). Values are JSON, as `temporal server start-dev --dynamic-config-value KEY=VALUE` takes them.
+   */
+  dynamicConfig?: Record<string, string | number | boolean | null>;
   extraArgs?: string[];
+}
+
+/**
+ * What the dev server is started with unless the caller says otherwise (measured with
+ * bench/floor.ts; numbers in BENCHMARKS.md "Where the time goes"):
+ * - history.transferProcessorMaxPollRPS: every new workflow/activity task (and child start or
+ *   completion) is dispatched by the history shard's transfer queue reader, which loads at most
+ *   this many times a second per shard (default 20). The dev server has ONE shard, so a session's
+ *   sequential tasks waited ≈ 40–45 ms each for the next load (50 ms minus the worker's own
+ *   processing); at 1000 the wait is 1–3 ms.
+ * - system.enableActivityEagerExecution: an activity scheduled by a workflow task completion is
+ *   handed back to the same worker in the response, skipping matching (Scheduled→Started 2 ms → 0).
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string | number | boolean>> = {
+  'history.transferProcessorMaxPollRPS': 1000,
+  'system.enableActivityEagerExecution': true,
+};
+
+/** The `--dynamic-config-value` arguments for the defaults merged with `overrides`. */
+export function dynamicConfigArgs(overrides: DevServerOptions['dynamicConfig'] = {}): string[] {
+  const merged: Record<string, string | number | boolean | null> = { ...DEV_SERVER_DYNAMIC_CONFIG, ...overrides };
+  const args: string[] = [];
+  for (const [key, value] of Object.entries(merged)) {
+    if (value !== null) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
+  return args;
 }
 
 export interface DevServer {
@@ -91,6 +122,7 @@ async function startFromBinary(binary: string, opts: DevServerOptions): Promise<
   if (uiPort !== undefined) args.push('--ui-port', String(uiPort));
   else args.push('--headless');
   if (opts.dbFilename) args.push('--db-filename', opts.dbFilename);
+  args.push(...dynamicConfigArgs(opts.dynamicConfig));
   args.push(...(opts.extraArgs ?? []));
 
   const started = Date.now();
@@ -239,7 +271,7 @@ async function startWithSdkDownload(tried: string[], opts: DevServerOptions): Pr
         ...(uiPort !== undefined ? { ui: true, uiPort } : {}),
         ...(opts.dbFilename ? { dbFilename: opts.dbFilename } : {}),
         log: { format: 'pretty', level: opts.logLevel ?? 'warn' },
-        ...(opts.extraArgs ? { extraArgs: opts.extraArgs } : {}),
+        extraArgs: [...dynamicConfigArgs(opts.dynamicConfig), ...(opts.extraArgs ?? [])],
       },
     });
   } catch (err) {
