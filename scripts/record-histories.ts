@@ -153,6 +153,40 @@ const scenarios: Record<string, Scenario> = {
     const result = await (await start({ id, prompt: 'read two files', tools: ['Read'], maxHistoryBytesPerRun: 1, maxTurns: 10 })).result();
     if (result.status !== 'completed' || result.turns !== 3) throw new Error(`continue-as-new: ${result.status} after ${result.turns} turns: ${result.endReason}`);
   },
+
+  /**
+   * Streaming tool execution: the Read and the Grep complete while the message still streams and
+   * start early (signals from the model activity); the Edit after them waits for the message.
+   */
+  async streamed({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'timeout = 10\n');
+    fake.enqueue(
+      {
+        content: [
+          { type: 'text', text: 'Looking first.' },
+          { type: 'tool_use', id: 'toolu_sr', name: 'Read', input: { file_path: join(workDir, 'a.txt') }, pauseAfterMs: 1000 },
+          { type: 'tool_use', id: 'toolu_sg', name: 'Grep', input: { pattern: 'timeout', path: workDir }, pauseAfterMs: 1000 },
+          { type: 'tool_use', id: 'toolu_se', name: 'Edit', input: { file_path: join(workDir, 'a.txt'), old_string: '10', new_string: '30' } },
+        ],
+      },
+      textResponse('Raised it.'),
+    );
+    const result = await (await start({ id, prompt: 'raise the timeout', tools: ['Read', 'Grep', 'Edit'] })).result();
+    if (result.status !== 'completed') throw new Error(`streamed: ${result.status} ${result.endReason}`);
+  },
+
+  /** The stream dies after two early starts; the non-streamed fallback repeats the Read's id (reused) and drops the Grep (discarded). */
+  async 'streamed-fallback'({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    const read = { type: 'tool_use' as const, id: 'toolu_fr', name: 'Read', input: { file_path: join(workDir, 'a.txt') } };
+    fake.enqueue(
+      { content: [{ type: 'text', text: 'Reading.' }, read, { type: 'tool_use', id: 'toolu_fg', name: 'Grep', input: { pattern: 'alpha', path: workDir }, pauseAfterMs: 1500 }], dropAfterBlocks: 3 },
+      { content: [{ type: 'text', text: 'Reading.' }, read] },
+      textResponse('Read it.'),
+    );
+    const result = await (await start({ id, prompt: 'read a file', tools: ['Read', 'Grep'] })).result();
+    if (result.status !== 'completed') throw new Error(`streamed-fallback: ${result.status} ${result.endReason}`);
+  },
 };
 
 async function main(): Promise<void> {

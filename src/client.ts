@@ -102,6 +102,7 @@ export function sessionSandbox(sandbox: SandboxSettings | undefined, rules: Sess
 }
 
 const truthy = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
+const falsy = (v: string | undefined): boolean => v !== undefined && /^(0|false|no|off)$/i.test(v.trim());
 
 /**
  * Context management from the reference's env vars (DISABLE_AUTO_COMPACT, DISABLE_COMPACT,
@@ -159,6 +160,8 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     sandbox: sessionSandbox(opts.sandbox, opts.rules ?? { allow: [], ask: [], deny: [] }, cwd),
     cwd,
     maxConcurrency: opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
+    // Streaming tool execution is on unless the option or DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0 turns it off.
+    ...((opts.streamingToolExecution ?? !falsy(process.env.DURABLE_AGENT_STREAMING_TOOL_EXECUTION)) ? {} : { streamingToolExecution: false }),
     ...(retryCapMs !== undefined ? { retryCapMs } : {}),
     ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
     ...(Object.keys(contextSettings(opts.contextManagement)).length > 0 ? { contextManagement: contextSettings(opts.contextManagement) } : {}),

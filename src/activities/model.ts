@@ -5,7 +5,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { AgentDefinition } from '../agents/definitions';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
-import { contentForHistory, messageForHistory, resolveMessages, type MessageByRef } from '../engine/payloads';
+import { contentForHistory, inputForHistory, messageForHistory, resolveMessages, type MessageByRef } from '../engine/payloads';
+import { STREAMED_TOOL_USE_SIGNAL, type StreamedToolUse } from '../engine/streaming';
 import type { TranscriptStore } from '../stores/messageStore';
 import { failureKindOfStatus, type TransientFailure } from '../engine/retry';
 import type { PayloadStore } from '../stores/payloadStore';
@@ -46,6 +47,8 @@ export interface CallModelInput {
   autoCompact?: boolean;
   /** The session's agent types: the Agent tool's description lists them. */
   agents?: AgentDefinition[];
+  /** Hand each tool_use block to the turn as soon as it is complete (streaming tool execution). */
+  streamToolUses?: boolean;
 }
 
 /** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
@@ -184,16 +187,72 @@ export interface CallRuntime {
   /** Unique per scheduled call (retries share it): `<workflowId>/<activityId>` under Temporal. */
   callKey: string;
   warn(message: string, meta?: Record<string, unknown>): void;
+  /**
+   * Hands a tool_use block that is complete while the message still streams to the turn (under
+   * Temporal: a signal to the activity's own workflow). Absent: no streaming tool execution.
+   */
+  onStreamedToolUse?(item: Omit<StreamedToolUse, 'stream'>): Promise<void>;
 }
 
 export function activityRuntime(): CallRuntime {
   const ctx = Context.current();
+  const wf = ctx.info.workflowExecution;
   return {
     signal: ctx.cancellationSignal,
     heartbeat: (d) => ctx.heartbeat(d),
     attempt: ctx.info.attempt,
-    callKey: `${ctx.info.workflowExecution?.workflowId ?? '?'}/${ctx.info.activityId}`,
+    callKey: `${wf?.workflowId ?? '?'}/${ctx.info.activityId}`,
     warn: (m, meta) => ctx.log.warn(m, meta),
+    // The channel of streaming tool execution: a signal to this activity's own turn workflow
+    // through the worker's client (durable and ordered; see docs/architecture.md).
+    onStreamedToolUse: async (item) => {
+      if (!wf) throw new Error('no workflow to hand the block to');
+      const stream = `${ctx.info.activityId}#${ctx.info.attempt}`;
+      await ctx.client.workflow.getHandle(wf.workflowId, wf.runId).signal(STREAMED_TOOL_USE_SIGNAL, { ...item, stream } satisfies StreamedToolUse);
+    },
+  };
+}
+
+/**
+ * Follows a message stream's events and hands each tool_use block to `handOff` at its
+ * content_block_stop, in order, without holding up the stream: the input is the block's own
+ * JSON (a block whose JSON does not parse is left to the complete message), stored as a
+ * transcript node of its own (payloads by reference: the tool activity reads it from there).
+ */
+function toolUseHandOff(deps: ModelDeps, sentHead: string | null, ctx: CallRuntime, handOff: NonNullable<CallRuntime['onStreamedToolUse']>) {
+  const json = new Map<number, { id: string; name: string; buf: string }>();
+  let chain: Promise<void> = Promise.resolve();
+  const send = async (index: number, id: string, name: string, input: unknown): Promise<void> => {
+    const block = { type: 'tool_use' as const, id, name, input };
+    const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [block] }]);
+    await handOff({ index, block: { ...block, input: inputForHistory(input) }, messageRef });
+  };
+  return {
+    onEvent(event: Anthropic.MessageStreamEvent): void {
+      if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+        json.set(event.index, { id: event.content_block.id, name: event.content_block.name, buf: '' });
+      } else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
+        const b = json.get(event.index);
+        if (b) b.buf += event.delta.partial_json;
+      } else if (event.type === 'content_block_stop') {
+        const b = json.get(event.index);
+        if (!b) return;
+        json.delete(event.index);
+        let input: unknown;
+        try {
+          input = b.buf.trim() === '' ? {} : JSON.parse(b.buf);
+        } catch {
+          return;
+        }
+        const index = event.index;
+        chain = chain
+          .then(() => send(index, b.id, b.name, input))
+          // A block that could not be handed over starts when the message is complete, as without streaming.
+          .catch((err) => ctx.warn(`could not hand tool_use ${b.id} to the turn while streaming: ${err instanceof Error ? err.message : String(err)}`));
+      }
+    },
+    /** Every block handed over (before the activity answers, so that the turn sees them first). */
+    flushed: (): Promise<void> => chain,
   };
 }
 
@@ -223,6 +282,7 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
     const signal = ctx.signal;
     // The non-streamed fallback may take minutes without events: keep heartbeating meanwhile.
     const ticker = setInterval(() => ctx.heartbeat({ phase: 'waiting' }), 5000);
+    const handOff = input.streamToolUses && ctx.onStreamedToolUse ? toolUseHandOff(deps, sentHead, ctx, ctx.onStreamedToolUse) : undefined;
     try {
     const tombstones: Tombstone[] = [];
     let final: Anthropic.Message | undefined;
@@ -235,6 +295,7 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
       for await (const event of stream) {
         events++;
         ctx.heartbeat({ phase: 'streaming', events, type: event.type });
+        handOff?.onEvent(event);
       }
       final = await stream.finalMessage();
       requestId = stream.request_id ?? undefined;
@@ -288,6 +349,7 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
     };
     } finally {
       clearInterval(ticker);
+      await handOff?.flushed();
     }
 }
 

@@ -258,7 +258,14 @@ export function createToolActivities(deps: ToolDeps) {
   };
 
   /** Concurrency safety, idempotency and summaries: needs tool code, so it is an activity. */
-  async function describeToolUses(input: { session: ToolSessionSettings; blocks: ToolUseBlock[]; messageRef?: string | null; context?: AgentContext }): Promise<ToolUseDescription[]> {
+  async function describeToolUses(input: {
+    session: ToolSessionSettings;
+    blocks: ToolUseBlock[];
+    messageRef?: string | null;
+    /** Per block, in place of `messageRef`: blocks streamed one by one each live in a node of their own. */
+    messageRefs?: Array<string | null>;
+    context?: AgentContext;
+  }): Promise<ToolUseDescription[]> {
     const pools = new Map<string, Promise<ToolPool>>();
     const poolFor = (name: string): Promise<ToolPool> => {
       // MCP tools: only the server of the named tool is listed; other tools share one pool without MCP.
@@ -275,10 +282,10 @@ export function createToolActivities(deps: ToolDeps) {
     };
     await loadShellParser(); // Bash's read-only/concurrency answers need the parser
     return Promise.all(
-      input.blocks.map(async (light) => {
-        const b = await wholeBlock(light, input.messageRef);
+      input.blocks.map(async (light, i) => {
+        const b = await wholeBlock(light, input.messageRefs ? input.messageRefs[i] : input.messageRef);
         const pool = await poolFor(b.name);
-        const d = describeToolUse(b, pool);
+        const d = { ...describeToolUse(b, pool), toolUseId: b.id };
         if (!d.known || !input.context) return d;
         // Will it ask? Rules and mode only (hooks run with the call): enough to hold back the
         // calls after it in its batch until a human decides.

@@ -293,7 +293,14 @@ interface TurnAudit {
 }
 
 /** The local-activity marker of describeToolUses, when it can be read: concurrency safety per block. */
-function describedBlocks(events: readonly HistoryEvent[]): ToolUseDescription[] | undefined {
+/**
+ * The blocks' descriptions from the turn's describeToolUses markers, by tool_use id: streamed
+ * blocks are described in several calls (each description names its block); a description of an
+ * older turn names none and is matched by position in the first call.
+ */
+function describedBlocks(events: readonly HistoryEvent[], blocks: readonly ToolUseBlock[]): Map<string, ToolUseDescription> {
+  const out = new Map<string, ToolUseDescription>();
+  let first = true;
   for (const e of events) {
     if (e.eventType !== ET.EVENT_TYPE_MARKER_RECORDED) continue;
     const m = e.markerRecordedEventAttributes;
@@ -301,9 +308,14 @@ function describedBlocks(events: readonly HistoryEvent[]): ToolUseDescription[] 
     const type = data?.activity_type ?? data?.activityType;
     if (type !== 'describeToolUses') continue;
     const result = m?.details?.result ? decode<ToolUseDescription[]>(m.details.result) : undefined;
-    if (Array.isArray(result)) return result;
+    if (!Array.isArray(result)) continue;
+    result.forEach((d, i) => {
+      const id = d.toolUseId ?? (first && result.length === blocks.length ? blocks[i]?.id : undefined);
+      if (id !== undefined && !out.has(id)) out.set(id, d);
+    });
+    first = false;
   }
-  return undefined;
+  return out;
 }
 
 async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions): Promise<TurnAudit | undefined> {
@@ -433,15 +445,18 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
   if (result) {
     result.batches.forEach((b, index) => b.toolUseIds.forEach((id) => batchOf.set(id, { index, concurrent: b.concurrencySafe })));
   } else if (blocks.length > 0) {
-    const described = describedBlocks(events);
-    if (described && described.length === blocks.length) {
-      partitionToolCalls(blocks, (_b, i) => described[i]?.concurrencySafe === true).forEach((b, index) =>
+    const described = describedBlocks(events, blocks);
+    if (blocks.every((b) => described.has(b.id))) {
+      partitionToolCalls(blocks, (b) => described.get(b.id)?.concurrencySafe === true).forEach((b, index) =>
         b.blocks.forEach((x) => batchOf.set(x.id, { index, concurrent: b.concurrencySafe })),
       );
     }
   }
   const ids = blocks.map((b) => b.id);
   for (const r of result?.records ?? []) if (!ids.includes(r.toolUseId)) ids.push(r.toolUseId);
+  // Calls started while streaming that the final message did not hold: listed, marked discarded.
+  const discardedById = new Map((result?.discarded ?? []).map((d) => [d.toolUseId, d] as const));
+  for (const id of discardedById.keys()) if (!ids.includes(id)) ids.push(id);
 
   const tools: AuditToolCall[] = ids.map((toolUseId) => {
     const block = blocks.find((b) => b.id === toolUseId);
@@ -504,8 +519,10 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
     }
 
     // Status: the turn's result is final; otherwise what the activities say so far.
+    const dropped = !compact && !block ? discardedById.get(toolUseId) : undefined;
     let status: AuditToolStatus;
-    if (compact) status = compact.status;
+    if (dropped) status = 'discarded';
+    else if (compact) status = compact.status;
     else if (record) status = record.status;
     else if (ask && tracks.length === askIndex + 1) status = open ? 'awaiting_approval' : 'interrupted';
     else if (last && (last.outcome === 'scheduled' || last.outcome === 'running')) status = open ? 'running' : 'interrupted';
@@ -543,9 +560,11 @@ async function auditTurn(client: Client, ref: TurnRef, opts: BuildAuditOptions):
       ...(endMs !== undefined ? { endedAt: iso(endMs) } : status === 'interrupted' && interruptedAt !== undefined ? { endedAt: iso(interruptedAt) } : {}),
       status,
       ...(final ? { isError: final.result.is_error === true } : compact ? { isError: compact.status !== 'ok' } : {}),
-      resultPreview: compact ? preview(compact.preview) : final ? preview(content) : '',
+      resultPreview: dropped ? `never sent to the model (${dropped.state}): ${dropped.reason}` : compact ? preview(compact.preview) : final ? preview(content) : '',
       ...(batch ? { batch: batch.index, concurrent: batch.concurrent } : {}),
       ...(reused ? { reused: true } : {}),
+      ...(compact?.early || record?.early || dropped ? { early: true } : {}),
+      ...(dropped ? { discarded: { state: dropped.state, reason: dropped.reason, stream: dropped.stream } } : {}),
       ...(final?.persistedTo ? { persistedTo: final.persistedTo } : {}),
       ...(final?.notices?.length ? { notices: final.notices } : {}),
       ...(final?.hooks ? { hooks: final.hooks } : {}),

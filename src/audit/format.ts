@@ -53,6 +53,7 @@ function toolLine(c: AuditToolCall): string {
   const extras = [
     c.batch !== undefined ? `batch ${c.batch}${c.concurrent ? ' ∥' : ''}` : '',
     c.reused ? 'reused' : '',
+    c.discarded ? `DISCARDED: started while the model streamed, ${c.discarded.state === 'cancelled' ? 'cancelled' : 'completed'}; ${cut(c.discarded.reason, 100)}` : c.early ? 'started while the model streamed' : '',
     c.sandbox ? (c.sandbox.sandboxed ? 'sandboxed' : `UNSANDBOXED (${cut(c.sandbox.reason, 60)})`) : '',
     c.sandbox?.violations?.length ? `sandbox blocked: ${c.sandbox.violations.map((v) => cut(v, 80)).join(' | ')}` : '',
     failures.length ? `failures: ${failures.map((f) => cut(f, 60)).join(' | ')}` : '',

@@ -15,8 +15,12 @@ export interface AuditDecision {
   reason?: string;
 }
 
-/** `running`, `awaiting_approval` and `pending` (not started yet) exist only while the turn runs. */
-export type AuditToolStatus = ToolCallStatus | 'running' | 'awaiting_approval' | 'pending';
+/**
+ * `running`, `awaiting_approval` and `pending` (not started yet) exist only while the turn runs.
+ * `discarded`: started while the model streamed, but the final message did not hold its id (its
+ * result never reached the model; `discarded` says why and whether it was cancelled).
+ */
+export type AuditToolStatus = ToolCallStatus | 'running' | 'awaiting_approval' | 'pending' | 'discarded';
 
 /** One activity of a call: `tool-<id>`, then `tool-<id>-approve` / `tool-<id>-deny` after an ask. */
 export interface AuditActivity {
@@ -74,6 +78,10 @@ export interface AuditToolCall {
   concurrent?: boolean;
   /** The execution ledger supplied the result (the id had already run): nothing was executed again. */
   reused?: boolean;
+  /** Started while the model's message still streamed (streaming tool execution). */
+  early?: boolean;
+  /** A call started while streaming that the final message did not hold: `completed` (effect kept, result dropped) or `cancelled`. */
+  discarded?: { state: 'completed' | 'cancelled'; reason: string; stream: string };
   persistedTo?: string;
   /** What went wrong around the call without failing it (e.g. a large result kept inline because storing it failed). */
   notices?: string[];

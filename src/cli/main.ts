@@ -204,6 +204,7 @@ export function buildProgram(): Command {
       .option('--task-queue <name>', 'task queue (env DURABLE_AGENT_TASK_QUEUE)')
       .option('--tool-task-queue <name>', "task queue of the tool activities: a worker on the host that has the working directory")
       .option('--no-sandbox', 'run Bash without the OS sandbox (default: sandboxed where the platform supports it)')
+      .option('--no-streaming-tools', 'start tools only when the model message is complete (default: safe tools start while it streams; env DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0)')
       .option('--detach', 'print the session id and return')
       .option('--json', 'JSON lines'),
   ).action(async (promptWords: string[], o: ConnOpts & Record<string, unknown>) => {
@@ -282,6 +283,7 @@ export function buildProgram(): Command {
       ...(o.id ? { id: o.id as string } : {}),
       ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
       ...(o.toolTaskQueue ? { toolTaskQueue: o.toolTaskQueue as string } : {}),
+      ...(o.streamingTools === false ? { streamingToolExecution: false } : {}),
     };
     await withClient(o, async (client) => {
       const handle = await startSession(client, opts);

@@ -41,6 +41,8 @@ export interface ToolCallRecord {
   resultChars?: number;
   /** True when this record came from the ledger instead of a new execution. */
   reused?: boolean;
+  /** True when the call started while the model's message still streamed (engine/streaming.ts). */
+  early?: boolean;
   /**
    * What went wrong around the call without failing it (a large result that could not be
    * stored and was kept inline, a hook that errored): kept for the audit and the worker log.

@@ -7,6 +7,7 @@ import { mapWithConcurrency, partitionToolCalls, type Batch } from './partition'
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from './records';
 import { toolResultsByRef, type ToolResultsByRef } from './payloads';
 import { nextAttempt, retryPolicy, type OutageState, type RetryPolicy, type TransientFailure } from './retry';
+import type { DiscardedExecution, EarlyStarts, StreamingToolExecution } from './streaming';
 
 export interface ToolUseDescription {
   known: boolean;
@@ -16,6 +17,8 @@ export interface ToolUseDescription {
   summary: string;
   /** A pre-check (rules and mode, before hooks) says this call will ask for approval. */
   mayAsk?: boolean;
+  /** Which block this describes (set by describeToolUses: the audit matches streamed descriptions by id). */
+  toolUseId?: string;
 }
 
 export interface Approval {
@@ -69,6 +72,11 @@ export interface TurnInput {
   maxConcurrency: number;
   /** How model outages are waited out (default: retryPolicy()). */
   retry?: RetryPolicy;
+  /**
+   * Streaming tool execution (engine/streaming.ts): the calls it started while the model streamed
+   * are reused by id in the tool phase; absent, tools start when the message is complete.
+   */
+  streaming?: StreamingToolExecution;
 }
 
 /** 'failed': the model stayed unavailable past the session's outage limit (`error` says so). */
@@ -88,19 +96,35 @@ export interface TurnOutcome {
   toolResults?: ToolResultsByRef;
   context: AgentContext;
   batches: Array<{ concurrencySafe: boolean; toolUseIds: string[] }>;
+  /** Calls started while the model streamed whose id the final message does not hold: never sent to the model. */
+  discarded?: DiscardedExecution[];
 }
 
 export async function executeTurn(input: TurnInput, executor: TurnExecutor): Promise<TurnOutcome> {
   const model = await callModelThroughOutages(input, executor);
-  if (model.kind === 'failed') return { reason: 'failed', error: model.error, records: [], context: input.context, batches: [] };
-  if (model.kind === 'interrupted') return { reason: 'interrupted', records: [], context: input.context, batches: [] };
+  // The model call is over: early starts end here; what the final message does not claim is discarded.
+  const closeStreaming = async (ids: readonly string[], why: string): Promise<{ early?: EarlyStarts; discarded?: DiscardedExecution[] }> => {
+    if (!input.streaming) return {};
+    const { discarded, ...early } = input.streaming.finish(ids, why);
+    const gone = await discarded;
+    return { early, ...(gone.length > 0 ? { discarded: gone } : {}) };
+  };
+  if (model.kind === 'failed' || model.kind === 'interrupted') {
+    const { discarded } = await closeStreaming([], model.kind === 'failed' ? 'the model call failed' : 'the turn was interrupted while the model streamed');
+    const ended = { records: [], context: input.context, batches: [], ...(discarded ? { discarded } : {}) };
+    return model.kind === 'failed' ? { reason: 'failed', error: model.error, ...ended } : { reason: 'interrupted', ...ended };
+  }
   const blocks = toolUseBlocksOf(model.message);
-  const base = { assistant: model.message, usage: model.usage, stopReason: model.stopReason };
+  const { early, discarded } = await closeStreaming(
+    blocks.map((b) => b.id),
+    'its tool_use id is not in the final message (the stream was abandoned and the answer that replaced it differs)',
+  );
+  const base = { assistant: model.message, usage: model.usage, stopReason: model.stopReason, ...(discarded ? { discarded } : {}) };
   if (blocks.length === 0) {
     const reason: TurnEndReason = model.stopReason === 'max_tokens' ? 'max_tokens' : model.stopReason === 'end_turn' ? 'end_turn' : 'other';
     return { reason, ...base, records: [], context: input.context, batches: [] };
   }
-  const phase = await runToolPhase(blocks, input, executor);
+  const phase = await runToolPhase(blocks, input, executor, early);
   return {
     reason: executor.isInterrupted() ? 'interrupted' : 'tool_use',
     ...base,
@@ -152,16 +176,10 @@ export interface ToolPhaseOutcome {
  * concurrently (bounded), context modifiers applied after each batch in original block order.
  * Every block ends with exactly one record, whatever happens (invariant 1).
  */
-export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnInput, executor: TurnExecutor): Promise<ToolPhaseOutcome> {
+export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnInput, executor: TurnExecutor, early?: EarlyStarts): Promise<ToolPhaseOutcome> {
   let context = input.context;
   const records = new Map<string, ToolCallRecord>();
-  let descriptions: ToolUseDescription[];
-  try {
-    descriptions = await executor.describe(blocks, context);
-  } catch {
-    // Safety unknown: everything runs alone (invariant 3).
-    descriptions = blocks.map((b) => ({ known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: b.name }));
-  }
+  const descriptions = await describeBlocks(blocks, context, executor, early);
   const describe = (i: number): ToolUseDescription =>
     descriptions[i] ?? { known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: blocks[i]?.name ?? '?' };
   const indexOf = new Map(blocks.map((b, i) => [b.id, i] as const));
@@ -181,9 +199,12 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
       // Its context modifiers were applied when it first ran.
       return record({ ...recorded, contextModifiers: [], reused: true });
     }
-    if (executor.isInterrupted()) return record(interruptedRecord(block, false, description.summary));
+    // Started while the model streamed: its outcome is this call's, whatever came first.
+    const started = early?.reuse.get(block.id);
+    if (!started && executor.isInterrupted()) return record(interruptedRecord(block, false, description.summary));
     try {
-      let outcome = await executor.runTool(block, ctx, description);
+      let outcome = started ? await started.result : await executor.runTool(block, ctx, description);
+      if (started && outcome.kind === 'done') return record({ ...outcome.record, early: true });
       while (outcome.kind === 'ask') {
         const approval = await executor.awaitApproval(block, outcome, description);
         if (approval === 'interrupted') return record(interruptedRecord(block, false, description.summary));
@@ -234,6 +255,23 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
     context,
     batches: batches.map((b) => ({ concurrencySafe: b.concurrencySafe, toolUseIds: b.blocks.map((x) => x.id) })),
   };
+}
+
+/** Descriptions of the blocks: those made while streaming are kept, the rest asked for in one call. */
+async function describeBlocks(blocks: readonly ToolUseBlock[], context: AgentContext, executor: TurnExecutor, early?: EarlyStarts): Promise<ToolUseDescription[]> {
+  const known = early?.descriptions ?? new Map<string, ToolUseDescription>();
+  const missing = blocks.filter((b) => !known.has(b.id));
+  let fresh: ToolUseDescription[] = [];
+  if (missing.length > 0) {
+    try {
+      fresh = await executor.describe(missing, context);
+    } catch {
+      // Safety unknown: everything runs alone (invariant 3).
+      fresh = missing.map((b) => ({ known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: b.name }));
+    }
+  }
+  const byId = new Map(missing.map((b, i) => [b.id, fresh[i]] as const));
+  return blocks.map((b) => known.get(b.id) ?? byId.get(b.id) ?? { known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: b.name });
 }
 
 /** Splits a batch after every call that will ask: later calls wait until it is decided. */

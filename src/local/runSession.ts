@@ -28,6 +28,8 @@ import {
   type TurnReport,
 } from '../engine/session';
 import { executeTurn, type Approval, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
+import { StreamingToolExecution } from '../engine/streaming';
+import { isAgentTool } from '../engine/subagents';
 import { sessionInput, withAgents, type SessionOptions } from '../client';
 import { subagentPlan } from '../activities/tools';
 import { agentHookFields, subagentSessionId } from '../engine/subagents';
@@ -47,7 +49,8 @@ export interface LocalSessionOptions extends SessionOptions {
 export interface LocalSessionResult extends SessionResult {
   sessionId: string;
   records: ToolCallRecord[];
-  turnsDetail: Array<{ turn: number; reason: string; batches: TurnOutcome['batches'] }>;
+  /** Per turn: its end, its batches, and the calls started while streaming that the final message discarded. */
+  turnsDetail: Array<{ turn: number; reason: string; batches: TurnOutcome['batches']; discarded?: TurnOutcome['discarded'] }>;
   context: AgentContext;
   /** Compactions of the model's view (the transcript under `head` keeps everything). */
   compactions: CompactionRecord[];
@@ -225,6 +228,32 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     let model: CallModelResult | undefined;
     let step: ManagedModelStep | undefined;
     const stepState = newModelStepState();
+    // Streaming tool execution, as the turn workflow does it: the model call hands over each
+    // completed tool_use block, the engine starts the safe ones (each with its own abort).
+    const streaming =
+      input.streamingToolExecution === false
+        ? undefined
+        : new StreamingToolExecution(
+            { context: state.context, maxConcurrency: input.maxConcurrency ?? 10, priorRecords },
+            {
+              describeStreamed: (items, context) => deps.activities.describeToolUses({ session, blocks: items.map((i) => i.block), messageRefs: items.map((i) => i.messageRef), context }),
+              startStreamed(item, context) {
+                if (isAgentTool(item.block.name)) return undefined;
+                const own = new AbortController();
+                const stop = (): void => own.abort();
+                signal.addEventListener('abort', stop, { once: true });
+                calls++;
+                const result = deps.runToolCall({ session, block: item.block, messageRef: item.messageRef, context }, runtime(own.signal, `tool-${item.block.id}-${calls}`), { runSubagent });
+                void result.finally(() => signal.removeEventListener('abort', stop)).catch(() => undefined);
+                return { result, cancel: stop };
+              },
+              isInterrupted: () => signal.aborted,
+            },
+          );
+    const modelRuntime = (id: string): CallRuntime => ({
+      ...runtime(signal, id),
+      ...(streaming ? { onStreamedToolUse: async (item) => streaming.add({ ...item, stream: `${id}#1` }) } : {}),
+    });
     const executor: TurnExecutor = {
       now: () => Date.now(),
       onOutage(o) {
@@ -242,6 +271,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
             {
               sessionId, turn, head: state.head, append, model: input.model, tools: input.tools, rules: input.rules, permissionMode: input.permissionMode,
               context: state.context, maxConcurrency: 1, approvalTimeoutMs: 0,
+              ...(streaming ? {} : { streamingToolExecution: false }),
               ...(state.view ? { view: state.view } : {}),
               ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
               ...(input.hooks ? { hooks: input.hooks } : {}),
@@ -249,7 +279,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
               ...(session.agents ? { subagents: { agents: session.agents } } : {}),
             },
             {
-              callModel: (args, id) => callModelWith(deps.modelDeps, args, runtime(signal, id)),
+              callModel: (args, id) => callModelWith(deps.modelDeps, args, modelRuntime(id)),
               compact: (args, id) => compactContextWith(deps.compactDeps, args, runtime(signal, id)),
             },
             stepState,
@@ -279,7 +309,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     let outcome: TurnOutcome;
     const failed = (error: string): TurnReport => ({ reason: 'failed', consumedAppend: false, head: state.head, context: state.context, records: [], text: '', error: `model call failed: ${error}` });
     try {
-      outcome = await executeTurn({ context: state.context, priorRecords, maxConcurrency: input.maxConcurrency ?? 10, retry: retryPolicy(input) }, executor);
+      outcome = await executeTurn({ context: state.context, priorRecords, maxConcurrency: input.maxConcurrency ?? 10, retry: retryPolicy(input), ...(streaming ? { streaming } : {}) }, executor);
     } catch (err) {
       return failed(err instanceof Error ? err.message : String(err));
     } finally {
@@ -287,7 +317,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     }
     if (outcome.reason === 'failed') return failed(outcome.error ?? 'unavailable');
     opts.onTurn?.(turn, outcome);
-    turnsDetail.push({ turn, reason: outcome.reason, batches: outcome.batches });
+    turnsDetail.push({ turn, reason: outcome.reason, batches: outcome.batches, ...(outcome.discarded ? { discarded: outcome.discarded } : {}) });
     for (const r of outcome.records) {
       if (!r.reused) priorRecords.set(r.toolUseId, r);
       allRecords.push(r);

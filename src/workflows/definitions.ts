@@ -6,6 +6,7 @@ import type { AgentContext } from '../engine/context';
 import type { Message, Usage } from '../engine/messages';
 import type { SessionPhase, SessionState, SessionStatusName } from '../engine/session';
 import type { OutageState } from '../engine/retry';
+import { STREAMED_TOOL_USE_SIGNAL, type DiscardedExecution, type StreamedToolUse } from '../engine/streaming';
 import type { DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { ContextSettings } from '../engine/contextWindow';
 import type { CompactionRecord, ContextView } from '../engine/contextView';
@@ -67,6 +68,12 @@ export interface SessionInput {
   /** How long to wait for a follow-up after an interrupt before ending. Default 7 days. */
   idleTimeoutMs?: number;
   maxConcurrency?: number;
+  /**
+   * Streaming tool execution (default true): a concurrency-safe call starts while the model's
+   * message still streams (docs/architecture.md). false: tools start when the message is complete.
+   * Env default for new sessions: DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0 turns it off.
+   */
+  streamingToolExecution?: boolean;
   /** Task queue of the activities that touch the working directory (a queue per host/workspace). */
   toolTaskQueue?: string;
   /** Heartbeat timeout of tool activities: how soon a lost worker is noticed. Default 30 s. */
@@ -106,6 +113,8 @@ export interface CompactRecord {
   decision?: DecisionRecord;
   preview: string;
   reused?: boolean;
+  /** Started while the model's message still streamed. */
+  early?: boolean;
   /** A hook answered `continue: false`: the session stops after this turn. */
   stop?: { reason: string; hook: string };
 }
@@ -179,6 +188,8 @@ export interface TurnWorkflowInput {
   /** The session's read-file state at the start of the turn, in the read-file store. */
   readFilesRef?: string | null;
   maxConcurrency: number;
+  /** Streaming tool execution (absent: on; see SessionInput). */
+  streamingToolExecution?: boolean;
   approvalTimeoutMs: number;
   /** How outages are waited out (see SessionInput). */
   retry?: { retryCapMs?: number; maxOutageMs?: number };
@@ -212,6 +223,8 @@ export interface TurnWorkflowResult extends TurnSummary {
   view?: ContextView;
   compactions?: CompactionRecord[];
   compactionUsage?: Usage;
+  /** Calls started while the model streamed that the final message did not hold: their results were never sent. */
+  discarded?: DiscardedExecution[];
 }
 
 export interface ApprovalDecisionInput {
@@ -266,6 +279,8 @@ export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
 /** A subagent's session fires SubagentStart/SubagentStop instead of SessionStart/Stop, and no UserPromptSubmit/SessionEnd. */
 export const SUBAGENT_HOOKS_PATCH = 'subagent-hook-events';
 /** The turn is waiting out a model or store outage (null: it is over). */
+/** From the turn's own model activity: a tool_use block that is complete while the message streams. */
+export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(STREAMED_TOOL_USE_SIGNAL);
 export const outageSignal = defineSignal<[OutageState | null]>('outage');
 export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>('turnProgress');
 
@@ -306,6 +321,7 @@ export function sessionInputProblems(input: unknown): string[] {
   if (i.disableBypassPermissionsMode === true && i.permissionMode === 'bypassPermissions') {
     problems.push('bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable")');
   }
+  if (i.streamingToolExecution !== undefined && typeof i.streamingToolExecution !== 'boolean') problems.push('streamingToolExecution must be true or false');
   if (i.sandbox !== undefined && (!i.sandbox || typeof i.sandbox !== 'object' || Array.isArray(i.sandbox))) problems.push('sandbox must be an object of sandbox settings');
   for (const k of ['maxTurns', 'maxTotalTokens', 'approvalTimeoutMs', 'idleTimeoutMs', 'maxConcurrency', 'toolHeartbeatTimeoutMs', 'maxHistoryBytesPerRun', 'retryCapMs', 'maxOutageMs'] as const) {
     const v = i[k];

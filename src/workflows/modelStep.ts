@@ -57,6 +57,7 @@ export async function managedModelStep(input: TurnWorkflowInput, run: ModelStepR
             view,
             ...(input.contextSettings ? { contextSettings: input.contextSettings } : {}),
             ...(opts.autoCompact ? {} : { autoCompact: false }),
+            ...(input.streamingToolExecution === false ? {} : { streamToolUses: true }),
             ...mcp,
           },
           modelActivityId(input.turn, outageAttempt, attempt),

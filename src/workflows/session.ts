@@ -265,6 +265,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           context: state.context,
           ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
           maxConcurrency: input.maxConcurrency ?? 10,
+          ...(input.streamingToolExecution === false ? { streamingToolExecution: false } : {}),
           approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
           ...(input.retryCapMs !== undefined || input.maxOutageMs !== undefined
             ? { retry: { ...(input.retryCapMs !== undefined ? { retryCapMs: input.retryCapMs } : {}), ...(input.maxOutageMs !== undefined ? { maxOutageMs: input.maxOutageMs } : {}) } }

@@ -24,6 +24,7 @@ import { describeOutage, nextAttempt, retryPolicy, type OutageState, type Transi
 import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../engine/turn';
 import type { CallModelResult } from '../activities/model';
 import type { CompactionActivities, DescribeActivities, ModelActivities, StoreActivities, SubagentPhaseActivities, SubagentWaitActivities, ToolCallActivities } from '../activities';
+import { StreamingToolExecution, type StreamedToolUse } from '../engine/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
 import type { ToolSessionSettings } from '../activities/tools';
 import { isAgentTool } from '../engine/subagents';
@@ -34,6 +35,7 @@ import {
   approvalResolvedSignal,
   outageSignal,
   oneLinePreview,
+  streamedToolUseSignal,
   turnApprovalSignal,
   turnInterruptSignal,
   turnProgressQuery,
@@ -100,6 +102,7 @@ export function compact(record: ToolCallRecord): CompactRecord {
     ...(record.decision ? { decision: record.decision } : {}),
     preview: oneLinePreview(content),
     ...(record.reused ? { reused: true } : {}),
+    ...(record.early ? { early: true } : {}),
     ...(record.stop ? { stop: record.stop } : {}),
   };
 }
@@ -203,6 +206,73 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   }
   const attemptId = (base: string, attempt: number): string => (attempt === 1 ? base : `${base}-attempt-${attempt}`);
 
+  /**
+   * One call through the pipeline activity (or, for Agent, the subagent's activities and child),
+   * inside `runScope`: the turn's scope, or an early call's own scope (a child of it) so that a
+   * discarded early call can be cancelled alone. Every failure becomes a record.
+   */
+  async function runToolIn(runScope: CancellationScope, block: ToolUseBlock, messageRef: string | null, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
+    running.set(block.id, description.summary);
+    try {
+      return input.subagents && isAgentTool(block.name)
+        ? await runSubagentCall(
+            {
+              input,
+              session,
+              messageRef,
+              scope: runScope,
+              activities: { prepareSubagent: subagents.prepareSubagent, finishSubagent: subagents.finishSubagent, awaitSubagent: subagentWait.awaitSubagent },
+            },
+            block,
+            context,
+            description,
+            approval,
+          )
+        : await runScope.run(() =>
+            tools.runToolUse.executeWithOptions(
+              { activityId: approval ? `tool-${block.id}-${approval.decision}` : `tool-${block.id}`, summary: description.summary },
+              [{ session, block, messageRef, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) }],
+            ),
+          );
+    } catch (err) {
+      if (interrupted || isCancellation(err)) {
+        // A cancelled early call that was discarded is not an interrupt of the turn.
+        if (runScope === scope || interrupted) interrupted = true;
+        return { kind: 'done', record: interruptedRecord(block, true, description.summary) };
+      }
+      // Attempts exhausted. A timed-out, non-idempotent call may have had its effect: say so.
+      const timedOut = err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
+      const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+      const record = timedOut && !description.idempotent
+        ? syntheticRecord(block, 'unknown_outcome', `The outcome of this ${block.name} call is unknown: it timed out (${cause}) and was not re-run because it is not idempotent. The call was: ${description.summary}.`, description.summary)
+        : syntheticRecord(block, 'error', `Error calling tool ${block.name}: ${cause}`, description.summary);
+      return { kind: 'done', record };
+    } finally {
+      running.delete(block.id);
+    }
+  }
+
+  // Streaming tool execution: the model activity signals each completed tool_use block; a safe
+  // one starts here at once (engine/streaming.ts decides which), in its own cancellation scope.
+  const streaming =
+    input.streamingToolExecution === false
+      ? undefined
+      : new StreamingToolExecution(
+          { context: input.context, maxConcurrency: input.maxConcurrency },
+          {
+            describeStreamed: (items: readonly StreamedToolUse[], context: AgentContext) =>
+              descriptions.describeToolUses({ session, blocks: items.map((i) => i.block), messageRefs: items.map((i) => i.messageRef), messageRef: null, context }),
+            startStreamed(item, context, description) {
+              // A subagent starts a child session: it waits for the complete message.
+              if (input.subagents && isAgentTool(item.block.name)) return undefined;
+              const own = new CancellationScope({ cancellable: true, parent: scope });
+              return { result: runToolIn(own, item.block, item.messageRef, context, description), cancel: () => own.cancel() };
+            },
+            isInterrupted: isStopped,
+          },
+        );
+  if (streaming) setHandler(streamedToolUseSignal, (item) => streaming.add(item));
+
   const executor: TurnExecutor = {
     now: () => Date.now(),
     onOutage: showOutage,
@@ -243,48 +313,13 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       return descriptions.describeToolUses({ session, blocks: [...blocks], messageRef: modelResult?.head ?? null, context });
     },
     async runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
-      running.set(block.id, description.summary);
-      try {
-        const result = input.subagents && isAgentTool(block.name)
-          ? await runSubagentCall(
-              {
-                input,
-                session,
-                messageRef: modelResult?.head ?? null,
-                scope,
-                activities: { prepareSubagent: subagents.prepareSubagent, finishSubagent: subagents.finishSubagent, awaitSubagent: subagentWait.awaitSubagent },
-              },
-              block,
-              context,
-              description,
-              approval,
-            )
-          : await scope.run(() =>
-          tools.runToolUse.executeWithOptions(
-            { activityId: approval ? `tool-${block.id}-${approval.decision}` : `tool-${block.id}`, summary: description.summary },
-            [{ session, block, messageRef: modelResult?.head ?? null, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) }],
-          ),
-        );
-        if (result.kind === 'done') done.push(compact(result.record));
-        return result;
-      } catch (err) {
-        if (interrupted || isCancellation(err)) {
-          interrupted = true;
-          const record = interruptedRecord(block, true, description.summary);
-          done.push(compact(record));
-          return { kind: 'done', record };
-        }
-        // Attempts exhausted. A timed-out, non-idempotent call may have had its effect: say so.
-        const timedOut = err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
-        const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
-        const record = timedOut && !description.idempotent
-          ? syntheticRecord(block, 'unknown_outcome', `The outcome of this ${block.name} call is unknown: it timed out (${cause}) and was not re-run because it is not idempotent. The call was: ${description.summary}.`, description.summary)
-          : syntheticRecord(block, 'error', `Error calling tool ${block.name}: ${cause}`, description.summary);
-        done.push(compact(record));
-        return { kind: 'done', record };
-      } finally {
-        running.delete(block.id);
-      }
+      const result = await runToolIn(scope, block, modelResult?.head ?? null, context, description, approval);
+      if (result.kind === 'done') done.push(compact(result.record));
+      return result;
+    },
+    onRecord(record) {
+      // Calls started while streaming show as done once the tool phase takes them over (a discarded one never does).
+      if (record.early) done.push(compact(record));
     },
     async awaitApproval(block, ask, description): Promise<Approval | 'interrupted'> {
       const since = Date.now();
@@ -314,7 +349,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     isInterrupted: isStopped,
   };
 
-  const outcome = await executeTurn({ context: input.context, priorRecords: new Map(), maxConcurrency: input.maxConcurrency, retry: policy }, executor);
+  const outcome = await executeTurn({ context: input.context, priorRecords: new Map(), maxConcurrency: input.maxConcurrency, retry: policy, ...(streaming ? { streaming } : {}) }, executor);
   if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'MODEL_UNAVAILABLE' satisfies ErrorCode);
   phase = 'finishing';
   // The tool results always enter the transcript, even when interrupted (invariant 1).
@@ -349,5 +384,6 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
     ...(modelStep ? { view: modelStep.view, compactions: modelStep.compactions } : {}),
     ...(modelStep?.compactionUsage ? { compactionUsage: modelStep.compactionUsage } : {}),
+    ...(outcome.discarded ? { discarded: outcome.discarded } : {}),
   };
 }

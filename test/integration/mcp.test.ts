@@ -122,6 +122,8 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
     const handle = await start({
       prompt: 'use the MCP tools',
       permissionMode: 'default',
+      // Batching by annotations as such (the batch's calls scheduled together); streamed early starts: integration/streaming-tools.
+      streamingToolExecution: false,
       mcpServers,
       rules: { allow: ['mcp__test'], ask: [], deny: ['mcp__everything__get-sum'] },
       hooks: { PreToolUse: [{ matcher: 'mcp__test__pid', hooks: [{ type: 'command', command: 'echo "no pids today" >&2; exit 2' }] }] },

@@ -50,9 +50,9 @@ async function replayAll(options: ReplayWorkerOptions): Promise<Map<string, Erro
   return out;
 }
 
-test('replay: the fixtures cover a parallel batch, an interrupt, an approval and continue-as-new, session and turns', () => {
+test('replay: the fixtures cover a parallel batch, an interrupt, an approval, continue-as-new and streamed tool execution, session and turns', () => {
   const scenarios = new Set(manifest.map((m) => m.scenario));
-  for (const s of ['batch', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new']) {
+  for (const s of ['batch', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new', 'streamed', 'streamed-fallback']) {
     assert.ok(scenarios.has(s), `no fixture for ${s}`);
     assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'sessionWorkflow'), `${s}: no session history`);
     assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'turnWorkflow'), `${s}: no turn history`);
@@ -70,7 +70,7 @@ test('replay: a deliberately reordered turn workflow fails with a DeterminismVio
   const bundle = await bundleWorkflowCode({ workflowsPath: REORDERED, workflowInterceptorModules: [REORDERED], logger: new DefaultLogger('WARN') });
   const results = await replayAll({ workflowBundle: bundle, replayName: 'reordered' });
   // Turns that appended tool results and recorded read files fail; nothing else changed.
-  const shouldFail = ['batch.turn-1.json', 'interrupt.turn-1.json', 'approval.turn-1.json', 'approval-outcome.turn-1.json', 'outage.turn-1.json', 'continue-as-new.turn-1.json', 'continue-as-new.turn-2.json'];
+  const shouldFail = ['batch.turn-1.json', 'interrupt.turn-1.json', 'approval.turn-1.json', 'approval-outcome.turn-1.json', 'outage.turn-1.json', 'continue-as-new.turn-1.json', 'continue-as-new.turn-2.json', 'streamed.turn-1.json', 'streamed-fallback.turn-1.json'];
   for (const file of shouldFail) {
     const err = results.get(file);
     assert.ok(err, `${file} replayed without error against the reordered workflow`);

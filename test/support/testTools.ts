@@ -42,4 +42,31 @@ export const AppendSlowTool = buildTool<AppendSlowInput, AppendSlowOutput>({
   },
 });
 
-export const TEST_TOOLS: AnyTool[] = [AppendSlowTool];
+const countSafeInput = z.strictObject({
+  file: z.string().min(1).describe('Absolute path of the counter file.'),
+  text: z.string().describe('The line to append (a newline is added).'),
+  delayMs: z.number().int().min(0).max(600_000).optional().describe('How long to wait after appending, in ms.'),
+});
+
+/**
+ * A concurrency-safe tool with an observable side effect (a line per call, written at once):
+ * streaming tool execution may start it early, and a test can count how often it really ran.
+ */
+export const CountSafeTool = buildTool<z.infer<typeof countSafeInput>, AppendSlowOutput>({
+  name: 'CountSafe',
+  inputSchema: countSafeInput,
+  prompt: () => 'Appends a line to a counter file, then waits. Concurrency-safe. Test tool.',
+  summary: (i) => `CountSafe ${i.file} "${i.text}"`,
+  isConcurrencySafe: () => true,
+  async call(input, ctx) {
+    await appendFile(input.file, `${input.text}\n`, 'utf8');
+    const waitedMs = input.delayMs ?? 0;
+    if (waitedMs > 0) await wait(waitedMs, ctx.abortSignal);
+    return { data: { file: input.file, text: input.text, waitedMs } };
+  },
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    return { type: 'tool_result', tool_use_id: toolUseId, content: `Counted "${data.text}" in ${data.file}.` };
+  },
+});
+
+export const TEST_TOOLS: AnyTool[] = [AppendSlowTool, CountSafeTool];

@@ -265,6 +265,7 @@ export function buildStreamEvents(
     if (index === 0) push('ping', PING_DATA);
     for (const delta of deltas) push('content_block_delta', { type: 'content_block_delta', index, delta });
     push('content_block_stop', { type: 'content_block_stop', index });
+    if (source?.pauseAfterMs) (events[events.length - 1] as SseEvent).pauseAfterMs = source.pauseAfterMs;
   });
   if (message.content.length === 0) push('ping', PING_DATA);
 

@@ -219,7 +219,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   const writeStream = async (
     res: http.ServerResponse,
     frames: readonly string[],
-    behaviour: { delayMs?: number | undefined; dropAfterEvents?: number | undefined },
+    behaviour: { delayMs?: number | undefined; dropAfterEvents?: number | undefined; pausesAfter?: readonly number[] },
     errorFrame: { afterEvents: number; frame: string } | undefined,
     signal: AbortSignal,
   ): Promise<void> => {
@@ -239,6 +239,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       await sleep(behaviour.delayMs ?? 0, signal);
       // Wait for the flush so that a drop after N events really delivers N events first.
       await write(res, frame, signal);
+      if (behaviour.pausesAfter?.[i]) await sleep(behaviour.pausesAfter[i] as number, signal);
     }
     res.end();
   };
@@ -264,7 +265,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const headers = { ...baseHeaders(requestId), ...rateLimitHeaders(), ...spec.headers };
 
     if (!record.stream) {
-      if (spec.dropAfterEvents !== undefined) {
+      if (spec.dropAfterEvents !== undefined || spec.dropAfterBlocks !== undefined) {
         record.response = { status: 0, source: 'message', errorMessage: 'connection dropped' };
         destroy(res);
         return;
@@ -281,7 +282,15 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       return;
     }
 
-    const frames = buildStreamEvents(message, spec, opts).map((e) => encodeSseEvent(e.event, e.data));
+    const events = buildStreamEvents(message, spec, opts);
+    const frames = events.map((e) => encodeSseEvent(e.event, e.data));
+    const pausesAfter = events.map((e) => e.pauseAfterMs ?? 0);
+    let dropAfterEvents = spec.dropAfterEvents;
+    if (spec.dropAfterBlocks !== undefined) {
+      let stops = 0;
+      const at = events.findIndex((e) => e.event === 'content_block_stop' && ++stops === spec.dropAfterBlocks);
+      if (at >= 0) dropAfterEvents = at + 1;
+    }
     let errorFrame: { afterEvents: number; frame: string } | undefined;
     if (spec.streamError) {
       const type = spec.streamError.type ?? 'overloaded_error';
@@ -290,7 +299,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
     record.response = { status: 200, source: 'message', message };
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    await writeStream(res, frames, spec, errorFrame, signal);
+    await writeStream(res, frames, { delayMs: spec.delayMs, dropAfterEvents, pausesAfter }, errorFrame, signal);
   };
 
   const answerRawSse = async (
@@ -437,7 +446,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         return answerRawSse(res, record, spec, requestId, signal);
       case undefined:
       case 'message':
-        return answerMessage(res, record, validation.request, spec, requestId, signal);
+        await answerMessage(res, record, validation.request, spec, requestId, signal);
+        record.finishedAt = Date.now();
+        return;
     }
   };
 

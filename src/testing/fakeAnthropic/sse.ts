@@ -6,6 +6,8 @@ export interface SseEvent {
   event: string;
   /** The `data:` payload exactly as sent (a JSON text for the Messages API). */
   data: string;
+  /** The fake server waits this long after sending the event (scripted pacing). */
+  pauseAfterMs?: number;
 }
 
 /** One SSE frame as the API writes it: `event: x\ndata: {...}\n\n`. */

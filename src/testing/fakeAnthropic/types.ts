@@ -106,6 +106,8 @@ export interface TextSpec {
   text: string;
   /** Exact text_delta pieces to stream (must join to `text`); default: split by `textChunkSize`. */
   chunks?: string[];
+  /** Pause this long after the block's content_block_stop before the next event (a model that thinks on). */
+  pauseAfterMs?: number;
 }
 
 export interface ToolUseSpec {
@@ -119,6 +121,8 @@ export interface ToolUseSpec {
    * `JSON.stringify(input)` produces, or even invalid JSON). Default: `JSON.stringify(input)`.
    */
   rawJson?: string;
+  /** Pause this long after the block's content_block_stop before the next event (a model that thinks on). */
+  pauseAfterMs?: number;
 }
 
 export interface ThinkingSpec {
@@ -126,6 +130,8 @@ export interface ThinkingSpec {
   thinking: string;
   /** Default: a fixed fake signature. */
   signature?: string;
+  /** Pause this long after the block's content_block_stop before the next event (a model that thinks on). */
+  pauseAfterMs?: number;
 }
 
 export type ContentSpec = TextSpec | ToolUseSpec | ThinkingSpec;
@@ -141,6 +147,11 @@ export interface StreamBehaviour {
    * Non-streamed: the socket is destroyed before any response is written.
    */
   dropAfterEvents?: number;
+  /**
+   * Destroy the socket right after the content_block_stop of the Nth content block (1-based),
+   * after that block's `pauseAfterMs`. Counted like `dropAfterEvents`; non-streamed: the same.
+   */
+  dropAfterBlocks?: number;
   /**
    * Send `event: error` after `afterEvents` events and end the stream, as the API does when it
    * overloads mid-stream. Non-streamed: an HTTP error with the matching status instead.
@@ -221,6 +232,8 @@ export interface RecordedRequest {
   body: unknown;
   stream: boolean;
   receivedAt: number;
+  /** When a scripted message was written to the end (stream or JSON body); absent when it was not. */
+  finishedAt?: number;
   /** True when it was a well-formed `POST /v1/messages` (passed auth and validation). */
   valid: boolean;
   /** Filled in once the server decided how to answer. */
