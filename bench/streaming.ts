@@ -1,6 +1,6 @@
-// Benchmark: streaming tool execution. Each turn's message streams over ~3 s: three Read blocks
-// that complete at ~0.2 s, ~1.0 s and ~1.8 s (each Read takes ~600 ms: a slow file system), then
-// the model keeps writing text for ~1 s. Wall time per turn with and without streaming execution,
+// Benchmark: streaming tool execution. Each turn's message streams over ~2.6 s: three read blocks
+// that complete at ~0.3 s, ~0.9 s and ~1.5 s (each read takes 1 s: a slow file system or a
+// remote search), then the model keeps writing text for ~1 s. Wall time per turn with and without streaming execution,
 // on a Temporal dev server and in-process, in one run. Not a test: machines are noisy.
 //   npm run build && node dist/bench/streaming.js [turns=4]
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { bundleAgentWorkflows, createAgentWorker } from '../src/worker';
 import { buildTool } from '../src/tools/Tool';
 
 const TURNS = Number(process.argv[2] ?? 4);
-const TOOL_MS = 600;
+const TOOL_MS = 1000;
 
 /** A concurrency-safe read that takes TOOL_MS (a slow disk or a network file system). */
 const SlowRead = buildTool<{ name: string }, string>({
@@ -41,9 +41,9 @@ function script(tag: string) {
     if (turn > TURNS) return textResponse('done');
     return {
       content: [
-        { type: 'text', text: 'Reading three files.', pauseAfterMs: 200 },
-        ...[0, 1, 2].map((i) => ({ type: 'tool_use' as const, id: `toolu_${tag}${turn}_${i}`, name: 'SlowRead', input: { name: `f${i}` }, pauseAfterMs: 800 })),
-        { type: 'text', text: 'And while those run, some more thoughts.', pauseAfterMs: 300 },
+        { type: 'text', text: 'Reading three files.', pauseAfterMs: 300 },
+        ...[0, 1, 2].map((i) => ({ type: 'tool_use' as const, id: `toolu_${tag}${turn}_${i}`, name: 'SlowRead', input: { name: `f${i}` }, pauseAfterMs: i < 2 ? 600 : 1100 })),
+        { type: 'text', text: 'And while those run, some more thoughts.' },
       ],
     };
   };
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   });
   await server.stop();
   await fake.close();
-  console.log(`${TURNS} tool turns (+1 closing turn, counted in); message streams ~3.0 s with 3 SlowReads of ${TOOL_MS} ms completing at ~0.2/1.0/1.8 s`);
+  console.log(`${TURNS} tool turns (+1 closing text turn, counted in the average); each message streams ~2.6 s, its 3 SlowReads of ${TOOL_MS} ms complete at ~0.3/0.9/1.5 s`);
   for (const where of ['in-process', 'temporal']) {
     const on = rows.find((r) => r[0] === where && r[1] === 1)?.[2] ?? NaN;
     const off = rows.find((r) => r[0] === where && r[1] === 0)?.[2] ?? NaN;

@@ -28,8 +28,7 @@ import {
   type TurnReport,
 } from '../engine/session';
 import { executeTurn, type Approval, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
-import { StreamingToolExecution } from '../engine/streaming';
-import { isAgentTool } from '../engine/subagents';
+import { localStreaming, withStreamedToolUses } from './streaming';
 import { sessionInput, withAgents, type SessionOptions } from '../client';
 import { subagentPlan } from '../activities/tools';
 import { agentHookFields, subagentSessionId } from '../engine/subagents';
@@ -228,32 +227,18 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     let model: CallModelResult | undefined;
     let step: ManagedModelStep | undefined;
     const stepState = newModelStepState();
-    // Streaming tool execution, as the turn workflow does it: the model call hands over each
-    // completed tool_use block, the engine starts the safe ones (each with its own abort).
+    // Streaming tool execution, as the turn workflow does it (src/local/streaming.ts).
     const streaming =
       input.streamingToolExecution === false
         ? undefined
-        : new StreamingToolExecution(
-            { context: state.context, maxConcurrency: input.maxConcurrency ?? 10, priorRecords },
-            {
-              describeStreamed: (items, context) => deps.activities.describeToolUses({ session, blocks: items.map((i) => i.block), messageRefs: items.map((i) => i.messageRef), context }),
-              startStreamed(item, context) {
-                if (isAgentTool(item.block.name)) return undefined;
-                const own = new AbortController();
-                const stop = (): void => own.abort();
-                signal.addEventListener('abort', stop, { once: true });
-                calls++;
-                const result = deps.runToolCall({ session, block: item.block, messageRef: item.messageRef, context }, runtime(own.signal, `tool-${item.block.id}-${calls}`), { runSubagent });
-                void result.finally(() => signal.removeEventListener('abort', stop)).catch(() => undefined);
-                return { result, cancel: stop };
-              },
-              isInterrupted: () => signal.aborted,
-            },
-          );
-    const modelRuntime = (id: string): CallRuntime => ({
-      ...runtime(signal, id),
-      ...(streaming ? { onStreamedToolUse: async (item) => streaming.add({ ...item, stream: `${id}#1` }) } : {}),
-    });
+        : localStreaming({
+            context: state.context,
+            maxConcurrency: input.maxConcurrency ?? 10,
+            priorRecords,
+            signal,
+            describe: (blocks, messageRefs, context) => deps.activities.describeToolUses({ session, blocks, messageRefs, context }),
+            run: (call, own) => deps.runToolCall({ session, ...call }, runtime(own, `tool-${call.block.id}-${++calls}`), { runSubagent }),
+          });
     const executor: TurnExecutor = {
       now: () => Date.now(),
       onOutage(o) {
@@ -279,7 +264,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
               ...(session.agents ? { subagents: { agents: session.agents } } : {}),
             },
             {
-              callModel: (args, id) => callModelWith(deps.modelDeps, args, modelRuntime(id)),
+              callModel: (args, id) => callModelWith(deps.modelDeps, args, withStreamedToolUses(runtime(signal, id), streaming, id)),
               compact: (args, id) => compactContextWith(deps.compactDeps, args, runtime(signal, id)),
             },
             stepState,
