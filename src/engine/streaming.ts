@@ -47,7 +47,7 @@ export interface DiscardedExecution {
   summary: string;
   /** The streamed model call whose block started it. */
   stream: string;
-  /** `completed`: it had finished (its effect stays, its result is dropped); `cancelled`: it was still running. */
+  /** `completed`: it finished (its effect stays, its result is dropped); `cancelled`: it was stopped before it finished. */
   state: 'completed' | 'cancelled';
   reason: string;
 }
@@ -234,15 +234,16 @@ export class StreamingToolExecution {
     }
     const discarded = Promise.all(
       dropped.map(async (run): Promise<DiscardedExecution> => {
-        const wasDone = run.done;
-        if (!wasDone) run.cancel();
-        await run.result.catch(() => undefined);
+        if (!run.done) run.cancel();
+        // What it came to: a real completion (its effect stays), or stopped (by this, or by an interrupt).
+        const outcome = await run.result.catch(() => undefined);
+        const completed = outcome?.kind === 'ask' || (outcome?.kind === 'done' && outcome.record.status !== 'interrupted');
         return {
           toolUseId: run.item.block.id,
           toolName: run.item.block.name,
           summary: run.description.summary,
           stream: run.item.stream,
-          state: wasDone ? 'completed' : 'cancelled',
+          state: completed ? 'completed' : 'cancelled',
           reason,
         };
       }),

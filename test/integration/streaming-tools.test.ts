@@ -14,7 +14,10 @@ import { buildAudit, formatAuditText } from '../../src/audit';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { SessionInput, TurnWorkflowResult } from '../../src/workflows/definitions';
 import { cli } from '../support/cli';
+import { interruptSession } from '../../src/client';
+import { turnProgressQuery } from '../../src/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';
+import { waitFor } from '../support/wait';
 import { withAgent } from '../support/agent';
 import { TEST_TOOLS } from '../support/testTools';
 
@@ -201,5 +204,36 @@ test('cli: run --no-streaming-tools and DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0
       assert.equal(input.streamingToolExecution, expected);
       await client.workflow.getHandle(id).terminate('test done');
     }
+  });
+});
+
+test('integration: an interrupt while the model streams cancels the model call and the call started early; nothing is sent, the session waits', async () => {
+  await withAgent({ worker: { tools: TEST_TOOLS } }, async ({ fake, start, workDir, client }) => {
+    const counter = join(workDir, 'count.log');
+    fake.enqueue(
+      {
+        content: [
+          { type: 'text', text: 'Counting slowly.' },
+          { type: 'tool_use', id: 'toolu_slow', name: 'CountSafe', input: { file: counter, text: 'slow', delayMs: 120_000 }, pauseAfterMs: 60_000 },
+          { type: 'text', text: 'never reached' },
+        ],
+      },
+      textResponse('Stopped as asked.'),
+    );
+    const handle = await start({ prompt: 'count slowly', tools: ['CountSafe'], onInterrupt: 'end' });
+    const turn = client.workflow.getHandle(`${handle.workflowId}/turn-1`);
+    await waitFor('the early call to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_slow'));
+    await interruptSession(client, handle.workflowId, 'test');
+    const result = await handle.result();
+    assert.equal(result.status, 'interrupted', result.endReason);
+    const turnResult = (await turn.result()) as TurnWorkflowResult;
+    assert.equal(turnResult.reason, 'interrupted');
+    assert.deepEqual(turnResult.records, [], 'no assistant message was recorded, so no tool_result either');
+    assert.deepEqual(turnResult.discarded?.map((d) => [d.toolUseId, d.state]), [['toolu_slow', 'cancelled']]);
+    assert.match(turnResult.discarded?.[0]?.reason ?? '', /interrupted/);
+    const acts = await turnActivities(client, `${handle.workflowId}/turn-1`);
+    assert.equal(acts.get('tool-toolu_slow')?.cancelRequested, true);
+    assert.equal(acts.get('model-1')?.cancelRequested, true);
+    assert.equal(fake.messageRequests().length, 1, 'the model was not called again');
   });
 });
