@@ -56,6 +56,7 @@ import { resolveAgentModel, subagentTools, type AgentDefinition } from '../agent
 import { AGENT_TOOL_NAMES, type SubagentCall, type SubagentOutput, type SubagentResume } from '../engine/subagents';
 import { agentTypeOf, sessionAgents, type AgentInput } from '../tools/builtin/agent';
 import type { ToolUseContext } from '../tools/Tool';
+import { waitForStore } from './storeWait';
 
 /** The pre-call phase of a call the scheduler runs itself: ready to start the child session. */
 export type SubagentPrepared = ToolRunResult | { kind: 'ready'; call: SubagentCall };
@@ -240,10 +241,11 @@ export function createToolActivities(deps: ToolDeps) {
     return found;
   };
   /** What goes back into history: the result stored, a reference and a preview returned. */
-  const forHistory = async (result: ToolRunResult): Promise<ToolRunResult> => {
+  const forHistory = async (result: ToolRunResult, ctx: CallRuntime): Promise<ToolRunResult> => {
     if (result.kind === 'ask') return { ...result, message: askMessageForHistory(result.message) };
     if (!deps.payloads || result.record.resultRef) return result;
-    const ref = await deps.payloads.putToolResult(result.record.result);
+    const { payloads } = deps;
+    const ref = await waitForStore('storing the result block', () => payloads.putToolResult(result.record.result), ctx, { details: { toolUseId: result.record.toolUseId } });
     return { kind: 'done', record: recordForHistory(result.record, ref) };
   };
 
@@ -321,7 +323,7 @@ export function createToolActivities(deps: ToolDeps) {
     const ctx = activityRuntime();
     const block = await wholeBlock(input.block, input.messageRef);
     const r = await runWithLedger({ ...input, block, phase: { kind: 'pre' } }, ctx);
-    if (r.kind !== 'ready') return forHistory(r);
+    if (r.kind !== 'ready') return forHistory(r, ctx);
     const plan = subagentPlan(r.resume.input as AgentInput, input.session);
     const { dropped, ...call } = plan;
     const resume: SubagentResume = dropped.length
@@ -355,7 +357,7 @@ export function createToolActivities(deps: ToolDeps) {
   async function runToolCall(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult> {
     const r = await runWithLedger({ ...input, block: await wholeBlock(input.block, input.messageRef) }, ctx, extra);
     if (r.kind === 'ready') throw new Error(`${input.block.name} must run in two phases here (prepareSubagent, finishSubagent)`);
-    return forHistory(r);
+    return forHistory(r, ctx);
   }
 
   async function runWithLedger(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult | { kind: 'ready'; resume: SubagentResume }> {
@@ -375,7 +377,9 @@ export function createToolActivities(deps: ToolDeps) {
 
     // Keyed per session, not per workflow id: a new session that reuses an id starts afresh.
     const ledgerKey = session.ledgerKey ?? session.sessionId;
-    const entry = await deps.ledger.get(ledgerKey, block.id);
+    // Ledger reads and writes wait out a store outage (storeWait.ts): what a call did must reach the ledger.
+    const stored = <T>(what: string, op: () => Promise<T>): Promise<T> => waitForStore(what, op, ctx, { details: { toolUseId: block.id } });
+    const entry = await stored('reading the execution ledger', () => deps.ledger.get(ledgerKey, block.id));
     if (entry?.state === 'completed' && entry.record) {
       // The same activity retried after its result was recorded: hand back the record whole.
       // Any other activity with this id (a repeated id in a later response): reuse, never re-run.
@@ -395,7 +399,7 @@ export function createToolActivities(deps: ToolDeps) {
         attempts: entry.attempts.length,
         endedAt: Date.now(),
       };
-      await deps.ledger.put(ledgerKey, block.id, { ...entry, state: 'completed', record, completedBy: activityKey });
+      await stored('recording the unknown outcome', () => deps.ledger.put(ledgerKey, block.id, { ...entry, state: 'completed', record, completedBy: activityKey }));
       return { kind: 'done', record };
     }
 
@@ -405,7 +409,7 @@ export function createToolActivities(deps: ToolDeps) {
       if (marked) return;
       marked = true;
       attempts.push({ activity: activityKey, attempt: ctx.attempt, at: Date.now() });
-      await deps.ledger.put(ledgerKey, block.id, { state: 'started', attempts });
+      await stored('recording the call before it runs', () => deps.ledger.put(ledgerKey, block.id, { state: 'started', attempts }));
     };
 
     let lastProgress: unknown = undefined;
@@ -465,7 +469,7 @@ export function createToolActivities(deps: ToolDeps) {
         // later execution of the same id knows the outcome may be partial.
         return { kind: 'done', record };
       }
-      await deps.ledger.put(ledgerKey, block.id, { state: 'completed', attempts, record, completedBy: activityKey });
+      await stored('recording the result', () => deps.ledger.put(ledgerKey, block.id, { state: 'completed', attempts, record, completedBy: activityKey }));
       return { kind: 'done', record };
     } finally {
       clearInterval(beat);

@@ -25,7 +25,8 @@ const TMPFS_SIZE_MB = 256;
 export async function prepareStore(dir: string, wantTmpfs: boolean): Promise<StoreMount> {
   await mkdir(dir, { recursive: true });
   const plain: StoreMount = { dir, kind: 'directory', description: `${dir} (a plain directory; disk faults replace blobs/ by a file: ENOTDIR)`, release: async () => undefined };
-  if (!wantTmpfs || process.platform !== 'linux') return plain;
+  // DURABLE_AGENT_FAULTS_DISK=swap: the fallback even where mount works (to test it).
+  if (!wantTmpfs || process.platform !== 'linux' || process.env.DURABLE_AGENT_FAULTS_DISK === 'swap') return plain;
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${TMPFS_SIZE_MB}m`, 'tmpfs', dir], { encoding: 'utf8' });
   if (r.status !== 0) {
     plain.description += ` — mount not permitted here: ${(r.stderr || r.error?.message || '').trim().split('\n')[0]}`;
