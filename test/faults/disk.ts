@@ -135,7 +135,7 @@ export async function runDiskFaults(
   const waiting = waitForSessions(ctx.cluster.client, sessions, 20 * 60_000);
   const notes: string[] = [];
   const outagesSeen = new Set<string>();
-  const holdMs = ctx.size === 'full' ? 15_000 : 8_000;
+  const holdMs = ctx.sizes.diskHoldMs;
   for (const fault of faultsFor(ctx.store)) {
     await sleep(3_000 + Math.random() * 2_000);
     await fault.on();

@@ -126,7 +126,8 @@ export async function runModelFaults(ctx: SuiteContext): Promise<ScenarioResult>
   for (const s of sessions) {
     const uses = (s.transcript ?? []).flatMap((m) => (m.role === 'assistant' && typeof m.content !== 'string' ? m.content.filter((b) => b.type === 'tool_use') : []));
     const errors = (s.transcript ?? []).flatMap((m) => (m.role === 'user' && typeof m.content !== 'string' ? m.content.filter((b) => b.type === 'tool_result' && b.is_error) : []));
-    notes.push(`${s.name}: ${s.result ? `${s.result.status} after ${s.result.turns} turns (${s.result.endReason})` : `not ended: ${s.failure}`}; ${uses.length} tool_use, ${errors.length} answered with is_error`);
+    const said = errors.map((e) => (e.type === 'tool_result' ? (typeof e.content === 'string' ? e.content : e.content.map((c) => c.text).join('')) : '').replace(/\s+/g, ' ').slice(0, 110));
+    notes.push(`${s.name}: ${s.result ? `${s.result.status} after ${s.result.turns} turns (${s.result.endReason})` : `not ended: ${s.failure}`}; ${uses.length} tool_use, ${errors.length} answered with is_error${said.length ? `: "${said.join('"; "')}"` : ''}`);
   }
   const big = await stat(join(ctx.workRoot, 'model-big-input', 'big.txt')).catch(() => undefined);
   if (names.includes('big-input') && (!big || big.size < 1024 * 1024)) violations.push(`the 1 MB AppendSlow input did not arrive whole (${big?.size ?? 0} bytes written)`);

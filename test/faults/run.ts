@@ -18,9 +18,9 @@ import { runScenarios, SCENARIOS, type ScenarioName, type SuiteContext } from '.
 import { printReport, type Size } from './report';
 import { prepareStore, type StoreMount } from './disk';
 
-export const SIZES: Record<Size, { sessions: number; kills: number; restarts: number; minTurns: number; restartSessions: number; diskSessions: number }> = {
-  reduced: { sessions: 5, kills: 8, restarts: 1, minTurns: 6, restartSessions: 5, diskSessions: 3 },
-  full: { sessions: 6, kills: 24, restarts: 2, minTurns: 10, restartSessions: 5, diskSessions: 4 },
+export const SIZES: Record<Size, SuiteContext['sizes']> = {
+  reduced: { sessions: 5, kills: 6, restarts: 1, minTurns: 6, restartSessions: 5, diskSessions: 3, diskHoldMs: 6_000 },
+  full: { sessions: 6, kills: 24, restarts: 2, minTurns: 10, restartSessions: 5, diskSessions: 4, diskHoldMs: 15_000 },
 };
 
 function parseArgs(argv: string[]): { size: Size; only: ScenarioName[] } {
@@ -90,7 +90,7 @@ async function main(): Promise<number> {
       workRoot: join(root, 'work'),
       log,
       pacing,
-      settings: { taskQueue: cluster.opts.taskQueue, maxHistoryBytesPerRun: 40_000, toolHeartbeatTimeoutMs: 2_000, retryCapMs: 2_000 },
+      settings: { taskQueue: cluster.opts.taskQueue, maxHistoryBytesPerRun: 12_000, toolHeartbeatTimeoutMs: 2_000, retryCapMs: 2_000 },
       crashHandler: (name, finish) => (turn) => crashTurn({ name, dir: join(root, 'work', name) }, turn, finish(turn), pacing),
       handlers,
     };

@@ -14,7 +14,7 @@ export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface SuiteContext {
   size: Size;
-  sizes: { sessions: number; kills: number; restarts: number; minTurns: number; restartSessions: number; diskSessions: number };
+  sizes: { sessions: number; kills: number; restarts: number; minTurns: number; restartSessions: number; diskSessions: number; diskHoldMs: number };
   cluster: Cluster;
   fake: FakeAnthropicServer;
   store: StoreMount;
@@ -98,10 +98,12 @@ async function serverRestart(ctx: SuiteContext): Promise<ScenarioResult> {
   return { name: 'restart', title: 'Server restart (SIGKILL of the dev server, SQLite file)', sessions, serverRestarts: ctx.cluster.serverRestarts - before, approvals: approver.approvals(), notes, violations: [] };
 }
 
+/**
+ * Worker kills and model faults run together (independent sessions on the same workers: a kill may
+ * also land in a faulty model call); the server restart and the disk faults run alone, after them.
+ */
 export async function runScenarios(ctx: SuiteContext, only: readonly ScenarioName[]): Promise<ScenarioResult[]> {
-  const results: ScenarioResult[] = [];
-  for (const name of SCENARIOS) {
-    if (!only.includes(name)) continue;
+  const run = async (name: ScenarioName): Promise<ScenarioResult> => {
     const t = Date.now();
     ctx.log(`--- scenario ${name}`);
     const r =
@@ -110,7 +112,11 @@ export async function runScenarios(ctx: SuiteContext, only: readonly ScenarioNam
       : name === 'model' ? await runModelFaults(ctx)
       : await runDiskFaults(ctx, (prefix, n, finished, minTurns) => startCrashSessions(ctx, prefix, n, finished, minTurns));
     ctx.log(`--- scenario ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-    results.push(r);
-  }
+    return r;
+  };
+  const results: ScenarioResult[] = [];
+  const together = (['kills', 'model'] as const).filter((n) => only.includes(n));
+  results.push(...(await Promise.all(together.map(run))));
+  for (const name of ['restart', 'disk'] as const) if (only.includes(name)) results.push(await run(name));
   return results;
 }

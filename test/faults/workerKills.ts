@@ -32,13 +32,19 @@ class RunTracker {
   private changedAt = 0;
   continuesAsNew = 0;
   constructor(private readonly windowMs: number) {}
-  note(sessionId: string, runId: string): void {
-    const was = this.runs.get(sessionId);
-    if (was !== undefined && was !== runId) {
-      this.changedAt = Date.now();
-      this.continuesAsNew++;
-    }
-    this.runs.set(sessionId, runId);
+  async poll(client: Client, live: readonly StartedSession[]): Promise<void> {
+    await Promise.all(
+      live.map(async (s) => {
+        const desc = await within(client.workflow.getHandle(s.id).describe(), 2_000, undefined);
+        if (!desc) return;
+        const was = this.runs.get(s.id);
+        if (was !== undefined && was !== desc.runId) {
+          this.changedAt = Date.now();
+          this.continuesAsNew++;
+        }
+        this.runs.set(s.id, desc.runId);
+      }),
+    );
   }
   recent(): boolean {
     return Date.now() - this.changedAt < this.windowMs;
@@ -48,12 +54,7 @@ class RunTracker {
 async function observe(client: Client, sessions: StartedSession[], runs: RunTracker, approvalsPending: () => number): Promise<Observation> {
   const byPid = new Map<number, Set<KillPhase>>();
   const live = sessions.filter((s) => !s.result && !s.failure);
-  await Promise.all(
-    live.map(async (s) => {
-      const desc = await within(client.workflow.getHandle(s.id).describe(), 2_000, undefined);
-      if (desc) runs.note(s.id, desc.runId);
-    }),
-  );
+  await runs.poll(client, live);
   // The running turn workflows (`<session>/turn-<n>`) and their started activities.
   const turns: string[] = [];
   for await (const wf of client.workflow.list({ query: 'ExecutionStatus = "Running"' })) {
@@ -93,6 +94,14 @@ export interface KillerOptions {
 export async function runKiller(cluster: Cluster, sessions: StartedSession[], approvalsPending: () => number, opts: KillerOptions, done: () => boolean): Promise<{ kills: KillRecord[]; continuesAsNew: number }> {
   const kills: KillRecord[] = [];
   const runs = new RunTracker(1_500);
+  // Runs are watched all along (not only while looking for a kill's moment): every continue-as-new counts.
+  let watching = true;
+  const watcher = (async () => {
+    while (watching && !done()) {
+      await runs.poll(cluster.client, sessions.filter((s) => !s.result && !s.failure));
+      await sleep(300);
+    }
+  })();
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)] as T;
   while (kills.length < opts.kills && !done()) {
     await sleep(opts.gapMs[0] + Math.random() * (opts.gapMs[1] - opts.gapMs[0]));
@@ -123,6 +132,8 @@ export async function runKiller(cluster: Cluster, sessions: StartedSession[], ap
     opts.log(`kill ${kills.length}/${opts.kills}: ${victim.name} (aimed at ${target}; it was in: ${seen.join(', ') || 'nothing observed'})`);
     await cluster.replaceDead(opts.workers);
   }
+  watching = false;
+  await watcher;
   return { kills, continuesAsNew: runs.continuesAsNew };
 }
 
