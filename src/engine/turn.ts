@@ -3,6 +3,7 @@
 // Pure and deterministic: no I/O, no clocks, no randomness — it is bundled into workflows.
 import { applyContextModifiers, type AgentContext } from './context';
 import { toolUseBlocksOf, type AssistantMessage, type ToolUseBlock, type Usage } from './messages';
+import { cutOffRecord, cutOffToolUse } from './cutOff';
 import { mapWithConcurrency, partitionToolCalls, type Batch } from './partition';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from './records';
 import { toolResultsByRef, type ToolResultsByRef } from './payloads';
@@ -59,6 +60,11 @@ export interface TurnExecutor {
   /** Observability hooks (phase changes); optional. */
   onBatchStart?(batch: Batch, index: number): void;
   onRecord?(record: ToolCallRecord): void;
+  /**
+   * Whether a tool_use cut off by max_tokens is answered without running (engine/cutOff.ts).
+   * Absent: yes. A workflow answers `patched(…)`: turns recorded before the check ran the call.
+   */
+  skipCutOffToolUse?(): boolean;
 }
 
 export interface TurnInput {
@@ -77,6 +83,8 @@ export interface TurnInput {
    * are reused by id in the tool phase; absent, tools start when the message is complete.
    */
   streaming?: StreamingToolExecution;
+  /** Set by executeTurn: the tool_use cut off by max_tokens, answered without running. */
+  cutOffId?: string;
 }
 
 /** 'failed': the model stayed unavailable past the session's outage limit (`error` says so). */
@@ -124,7 +132,9 @@ export async function executeTurn(input: TurnInput, executor: TurnExecutor): Pro
     const reason: TurnEndReason = model.stopReason === 'max_tokens' ? 'max_tokens' : model.stopReason === 'end_turn' ? 'end_turn' : 'other';
     return { reason, ...base, records: [], context: input.context, batches: [] };
   }
-  const phase = await runToolPhase(blocks, input, executor, early);
+  const cut = cutOffToolUse(model.message, model.stopReason);
+  const cutOffId = cut && (executor.skipCutOffToolUse?.() ?? true) ? cut.id : undefined;
+  const phase = await runToolPhase(blocks, cutOffId ? { ...input, cutOffId } : input, executor, early);
   return {
     reason: executor.isInterrupted() ? 'interrupted' : 'tool_use',
     ...base,
@@ -202,6 +212,8 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
     // Started while the model streamed: its outcome is this call's, whatever came first.
     const started = early?.reuse.get(block.id);
     if (!started && executor.isInterrupted()) return record(interruptedRecord(block, false, description.summary));
+    // Cut off by max_tokens (and not already started while streaming): answered without running.
+    if (!started && block.id === input.cutOffId) return record(cutOffRecord(block, description.summary));
     try {
       let outcome = started ? await started.result : await executor.runTool(block, ctx, description);
       if (started && outcome.kind === 'done') return record({ ...outcome.record, early: true });

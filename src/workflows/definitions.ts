@@ -278,6 +278,8 @@ export const approvalResolvedSignal = defineSignal<[{ toolUseId: string; decisio
 export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
 /** A subagent's session fires SubagentStart/SubagentStop instead of SessionStart/Stop, and no UserPromptSubmit/SessionEnd. */
 export const SUBAGENT_HOOKS_PATCH = 'subagent-hook-events';
+/** Turns recorded before it ran a tool_use cut off by max_tokens; after it, the call is answered without running (engine/cutOff.ts). */
+export const MAX_TOKENS_CUT_OFF_PATCH = 'max-tokens-cut-off';
 /** The turn is waiting out a model or store outage (null: it is over). */
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(STREAMED_TOOL_USE_SIGNAL);

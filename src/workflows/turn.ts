@@ -31,6 +31,7 @@ import { isAgentTool } from '../engine/subagents';
 import { runSubagentCall } from './subagent';
 import {
   APPROVAL_OUTCOME_PATCH,
+  MAX_TOKENS_CUT_OFF_PATCH,
   approvalPendingSignal,
   approvalResolvedSignal,
   outageSignal,
@@ -347,6 +348,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       return result;
     },
     isInterrupted: isStopped,
+    skipCutOffToolUse: () => patched(MAX_TOKENS_CUT_OFF_PATCH),
   };
 
   const outcome = await executeTurn({ context: input.context, priorRecords: new Map(), maxConcurrency: input.maxConcurrency, retry: policy, ...(streaming ? { streaming } : {}) }, executor);

@@ -129,6 +129,18 @@ export async function runModelFaults(ctx: SuiteContext): Promise<ScenarioResult>
     const said = errors.map((e) => (e.type === 'tool_result' ? (typeof e.content === 'string' ? e.content : e.content.map((c) => c.text).join('')) : '').replace(/\s+/g, ' ').slice(0, 110));
     notes.push(`${s.name}: ${s.result ? `${s.result.status} after ${s.result.turns} turns (${s.result.endReason})` : `not ended: ${s.failure}`}; ${uses.length} tool_use, ${errors.length} answered with is_error${said.length ? `: "${said.join('"; "')}"` : ''}`);
   }
+  // What the model must have been told, per fault (a clear reason, not an internal error).
+  const expected: Record<string, RegExp> = {
+    'invalid-json': /InputValidationError|invalid/i,
+    'unknown-tool': /No such tool available: NoSuchTool/,
+    'max-tokens': /not run: the response reached max_tokens/,
+  };
+  for (const s of sessions) {
+    const want = expected[s.name.replace(/^model-/, '')];
+    const said = (s.transcript ?? []).flatMap((m) => (m.role === 'user' && typeof m.content !== 'string' ? m.content : [])).filter((b) => b.type === 'tool_result' && b.is_error);
+    const texts = said.map((b) => (b.type === 'tool_result' ? (typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join('')) : ''));
+    if (want && s.transcript && !texts.some((t) => want.test(t))) violations.push(`${s.name}: no tool_result says ${want} (said: ${texts.join(' | ').slice(0, 300) || 'nothing'})`);
+  }
   const big = await stat(join(ctx.workRoot, 'model-big-input', 'big.txt')).catch(() => undefined);
   if (names.includes('big-input') && (!big || big.size < 1024 * 1024)) violations.push(`the 1 MB AppendSlow input did not arrive whole (${big?.size ?? 0} bytes written)`);
   return { name: 'model', title: 'Model faults (429/529 storms, cut streams, malformed SSE, bad tool_use, 1 MB input, max_tokens)', sessions, notes, violations };
