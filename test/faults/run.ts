@@ -54,6 +54,22 @@ async function main(): Promise<number> {
   let store: StoreMount | undefined;
   let fake: FakeAnthropicServer | undefined;
   let cluster: Cluster | undefined;
+  let cleaned: Promise<void> | undefined;
+  const cleanup = (): Promise<void> =>
+    (cleaned ??= (async () => {
+      await cluster?.stop().catch((err: unknown) => console.error(`stopping the cluster: ${String(err)}`));
+      await fake?.close().catch(() => undefined);
+      await store?.release().catch((err: unknown) => console.error(`releasing the store: ${String(err)}`));
+      if (!process.env.DURABLE_AGENT_FAULTS_KEEP) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+      else console.log(`kept ${root}`);
+    })());
+  // Ctrl-C or a CI timeout: no dev server, worker or tmpfs mount is left behind.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`test:faults: ${signal}, stopping the workers and the dev server`);
+      void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  }
   try {
     store = await prepareStore(join(root, 'store'), only.includes('disk'));
     log(`store: ${store.description}`);
@@ -98,11 +114,7 @@ async function main(): Promise<number> {
     const ok = printReport(size, results, { serverRestarts: cluster.serverRestarts, seconds: (Date.now() - t0) / 1000, fake });
     return ok ? 0 : 1;
   } finally {
-    await cluster?.stop().catch((err: unknown) => console.error(`stopping the cluster: ${String(err)}`));
-    await fake?.close().catch(() => undefined);
-    await store?.release().catch((err: unknown) => console.error(`releasing the store: ${String(err)}`));
-    if (!process.env.DURABLE_AGENT_FAULTS_KEEP) await rm(root, { recursive: true, force: true }).catch(() => undefined);
-    else console.log(`kept ${root}`);
+    await cleanup();
   }
 }
 
