@@ -1,6 +1,7 @@
 // Client helpers: start, follow and steer sessions from your own code (the CLI uses these too).
 import { DurableAgentError } from './engine/errors';
 import { isWorkflowNotFound } from './temporal/errors';
+import { turnOfWorkflowId } from './engine/ids';
 import { randomUUID } from 'node:crypto';
 import { loadAgentDefinitions } from './agents/definitions';
 import { resolve } from 'node:path';
@@ -254,7 +255,7 @@ export async function runningSession(client: Client, sessionId: string): Promise
     throw err;
   }
   if (desc.status.name !== 'RUNNING') throw new SessionEndedError(sessionId, desc.status.name.toLowerCase());
-  const turn = (desc.raw.pendingChildren ?? []).map((c) => c.workflowId ?? '').find((w) => w.startsWith(`${sessionId}/turn-`));
+  const turn = (desc.raw.pendingChildren ?? []).map((c) => c.workflowId ?? '').find((w) => turnOfWorkflowId(sessionId, w) !== undefined);
   return { ...(turn ? { currentTurnWorkflowId: turn } : {}), taskQueue: desc.taskQueue };
 }
 

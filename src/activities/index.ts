@@ -7,6 +7,7 @@ import { createCompactActivities, type CompactDeps } from './compact';
 import { createToolActivities, type ToolDeps } from './tools';
 import { createHookActivities, type HookDeps } from './hooks';
 import { createSubagentActivities } from './subagents';
+import { ACTIVITY_TYPES, type ActivityType } from '../engine/ids';
 
 type Model = ReturnType<typeof createModelActivities>;
 type Tools = ReturnType<typeof createToolActivities>;
@@ -54,7 +55,10 @@ export function createActivities(deps: ActivityDeps) {
     prepareSubagent: tools.prepareSubagent,
     finishSubagent: tools.finishSubagent,
     awaitSubagent: subagentWait.awaitSubagent,
-  } satisfies ModelActivities & CompactionActivities & StoreActivities & DescribeActivities & ToolCallActivities & SubagentPhaseActivities & SubagentWaitActivities & HookActivities;
+  } satisfies ModelActivities & CompactionActivities & StoreActivities & DescribeActivities & ToolCallActivities & SubagentPhaseActivities & SubagentWaitActivities & HookActivities & Record<ActivityType, unknown>;
+  // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).
+  const _exact: Record<keyof typeof activities, ActivityType> = ACTIVITY_TYPES;
+  void _exact;
   return { activities, runToolCall: tools.runToolCall, runSessionHooks: hooks.runSessionHooks };
 }
 

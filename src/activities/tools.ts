@@ -5,10 +5,12 @@ import { loadShellParser } from '../permissions/bashParser';
 import { activityRuntime, type CallRuntime } from './model';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
-import { errorResult, type DecisionRecord, type ToolCallRecord } from '../engine/records';
+import { errorResult, type ToolCallRecord } from '../engine/records';
 import { askMessageForHistory, findToolUse, inputForHistory, isStoredInput, recordForHistory } from '../engine/payloads';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
-import { describeToolUse, runToolPipeline, type ToolUseOutcome } from '../pipeline/toolPipeline';
+import { runToolPipeline } from '../pipeline/toolPipeline';
+import { describeToolUse } from '../pipeline/describe';
+import { recordFromOutcome } from '../pipeline/records';
 import type { HooksConfig } from '../hooks';
 import type { AgentHookFields } from '../hooks/types';
 import { writeTranscriptFile } from '../hooks/transcript';
@@ -17,7 +19,7 @@ import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
 import { mergeReadFiles, type ReadFiles, type ReadFilesStore } from '../stores/readFilesStore';
 import { inputPaths } from '../stores/sharedResultStore';
-import type { DecisionReason, ResultStore } from '../tools/Tool';
+import type { ResultStore } from '../tools/Tool';
 import { findToolByName, type ToolPool } from '../tools/pool';
 import { decidePermission } from '../permissions/decide';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
@@ -51,7 +53,7 @@ function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp |
   if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;
   return { servers: session.mcpServers, cwd: session.permission.workingDirectories[0] ?? process.cwd(), ...(wanted !== undefined ? { wanted } : {}) };
 }
-import type { PipelinePhase } from '../pipeline/toolPipeline';
+import type { PipelinePhase } from '../pipeline/types';
 import { resolveAgentModel, subagentTools, type AgentDefinition } from '../agents/definitions';
 import { AGENT_TOOL_NAMES, type SubagentCall, type SubagentOutput, type SubagentResume } from '../engine/subagents';
 import { agentTypeOf, sessionAgents, type AgentInput } from '../tools/builtin/agent';
@@ -109,68 +111,6 @@ export interface ToolDeps {
   heartbeatEveryMs?: number;
   /** Where a session's transcript JSONL is written for hooks (`transcript_path`). */
   transcriptFile?: (sessionId: string) => string;
-}
-
-export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: DecisionReason | undefined, message?: string): DecisionRecord {
-  if (!reason) return { behavior, source: 'other', ...(message ? { reason: message } : {}) };
-  switch (reason.type) {
-    case 'rule':
-      return { behavior, source: 'rule', detail: reason.rule };
-    case 'mode':
-      return { behavior, source: 'mode', detail: reason.mode };
-    case 'hook':
-      return { behavior, source: 'hook', detail: reason.hook, ...(reason.reason ? { reason: reason.reason } : {}) };
-    case 'tool':
-      return { behavior, source: 'tool', reason: reason.reason };
-    case 'workingDirectory':
-      return { behavior, source: 'workingDirectory', detail: reason.path };
-    case 'human':
-      return { behavior, source: 'human', ...(reason.by ? { by: reason.by } : {}), ...(reason.reason ? { reason: reason.reason } : {}) };
-    case 'timeout':
-      return { behavior, source: 'timeout', detail: `${reason.afterMs}ms` };
-    case 'sandbox':
-      return { behavior, source: 'sandbox', reason: reason.reason };
-    default:
-      return { behavior, source: 'other', reason: reason.reason };
-  }
-}
-
-export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): ToolCallRecord {
-  const status = outcome.status === 'ask' || outcome.status === 'ready' ? 'error' : outcome.status;
-  return {
-    toolUseId: outcome.toolUseId,
-    toolName: outcome.toolName,
-    input: outcome.input,
-    summary,
-    status,
-    result: outcome.result ?? errorResult(outcome.toolUseId, 'No result was produced.'),
-    contextModifiers: outcome.contextModifiers,
-    ...(outcome.newMessages.length > 0 ? { newMessages: outcome.newMessages } : {}),
-    ...(outcome.hookNotices.length > 0 ? { notices: outcome.hookNotices.map((n) => (n.length > 500 ? `${n.slice(0, 499)}…` : n)) } : {}),
-    ...(outcome.permission
-      ? { decision: decisionFromReason(outcome.permission.behavior, outcome.permission.decisionReason, outcome.permission.message) }
-      : {}),
-    startedAt: outcome.startedAt,
-    endedAt: outcome.endedAt,
-    ...(outcome.persistedTo ? { persistedTo: outcome.persistedTo } : {}),
-    ...(outcome.stop ? { stop: outcome.stop } : {}),
-    ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
-    ...(outcome.hookRuns && outcome.hookRuns.length > 0
-      ? {
-          hooks: outcome.hookRuns.map((h) => {
-            const reason = h.output?.hookSpecificOutput && 'permissionDecisionReason' in h.output.hookSpecificOutput ? h.output.hookSpecificOutput.permissionDecisionReason : h.outcome === 'blocking' ? h.stderr?.trim() : undefined;
-            return {
-              event: h.event,
-              hook: h.hook.slice(0, 200),
-              outcome: h.outcome,
-              ...(h.exitCode !== undefined ? { exitCode: h.exitCode } : {}),
-              durationMs: h.durationMs,
-              ...(typeof reason === 'string' && reason ? { reason: reason.slice(0, 300) } : {}),
-            };
-          }),
-        }
-      : {}),
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 // Output formats of the audit report: readable text and JSON lines.
-import type { AuditCompaction, AuditDecision, AuditEntry, AuditModelCall, AuditReport, AuditToolCall } from './types';
+import type { AuditCompaction, AuditDecision, AuditEntry, AuditGap, AuditModelCall, AuditReport, AuditToolCall } from './types';
 
 /** Compactions, model and tool calls in time order (a call without a time keeps its place after the one before it). */
 export function auditEntries(report: AuditReport): Array<AuditModelCall | AuditToolCall | AuditCompaction> {
@@ -22,7 +22,8 @@ export function auditEntries(report: AuditReport): Array<AuditModelCall | AuditT
 
 /** One JSON object per line: the session first, then every model and tool call in time order. */
 export function auditJsonLines(report: AuditReport): string {
-  const entries: AuditEntry[] = [report.session, ...auditEntries(report)];
+  // Gaps right after the session line: a reader sees first that the report is incomplete, and where.
+  const entries: AuditEntry[] = [report.session, ...(report.gaps ?? []), ...auditEntries(report)];
   // A subagent's lines follow, each session line first (its sessionId names the child: `<session>/agent-<id>`).
   return `${entries.map((e) => JSON.stringify(e)).join('\n')}\n${(report.subagents ?? []).map(auditJsonLines).join('')}`;
 }
@@ -124,6 +125,13 @@ function modelLine(m: AuditModelCall): string {
   ].join('  ');
 }
 
+/** One gap: what could not be read, where, why, and what the report lacks because of it. */
+export function gapLine(g: AuditGap): string {
+  const where = `${g.workflowId}${g.runId ? ` (run ${g.runId})` : ''}${g.eventId !== undefined ? ` event ${g.eventId} ${g.eventType ?? ''}`.trimEnd() : ''}`;
+  const what = g.what === 'history' ? 'history unavailable' : g.what === 'payload' ? `undecodable ${g.field ?? 'payload'}` : 'running activities not described';
+  return `${what}: ${where}: ${cut(g.error, 160)} — missing ${g.missing}`;
+}
+
 /** The readable report: a header with the session's facts, then one line per call in time order. */
 export function formatAuditText(report: AuditReport): string {
   const s = report.session;
@@ -139,6 +147,10 @@ export function formatAuditText(report: AuditReport): string {
   if (s.settingsSources) lines.push(`  settings: ${s.settingsSources.length ? s.settingsSources.join(', ') : 'none'}`);
   if (s.memory) lines.push(`  memory: ${s.memory.files.join(', ')} (sha256 ${s.memory.sha256.slice(0, 12)})`);
   if (s.startedAt) lines.push(`  started ${s.startedAt}${s.endedAt ? ` · ended ${s.endedAt}` : ''} (times below are UTC)`);
+  if (report.gaps?.length) {
+    lines.push(`  INCOMPLETE: ${report.gaps.length} part${report.gaps.length === 1 ? '' : 's'} of the history could not be read:`);
+    for (const g of report.gaps) lines.push(`    ${gapLine(g)}`);
+  }
   lines.push('');
   lines.push(
     ['TIME'.padEnd(12), 'TURN', 'KIND  ', 'CALL'.padEnd(22), 'WHAT'.padEnd(48), 'DECISION'.padEnd(34), 'STATUS'.padEnd(17), 'ATTEMPTS'.padEnd(10), 'RESULT'].join('  '),

@@ -179,10 +179,34 @@ export interface AuditSession {
   /** Follow-up user messages (sendMessage signals). */
   messages: Array<{ at?: string; text: string }>;
   interrupts: Array<{ at?: string; by?: string; reason?: string }>;
+  /** How many gaps the report has (absent: none); each is an `AuditGap` in `gaps`. */
+  gaps?: number;
+}
+
+/**
+ * Something the audit could not read, so the report is incomplete there: a history it could not
+ * fetch (a turn or child session deleted, retention, permissions), a payload it could not decode
+ * (a codec this client lacks, a corrupt payload), or the live state of a running turn.
+ */
+export interface AuditGap {
+  kind: 'gap';
+  what: 'history' | 'payload' | 'pending_activities';
+  workflowId: string;
+  runId?: string;
+  turn?: number;
+  eventId?: number;
+  eventType?: string;
+  /** Which payload of the event (`activity input`, `workflow input`, `signal input`…). */
+  field?: string;
+  error: string;
+  /** What the report lacks because of it. */
+  missing: string;
 }
 
 export interface AuditReport {
   session: AuditSession;
+  /** What could not be read (absent: nothing). Printed first in both formats: the report is incomplete. */
+  gaps?: AuditGap[];
   modelCalls: AuditModelCall[];
   toolCalls: AuditToolCall[];
   compactions?: AuditCompaction[];
@@ -190,4 +214,4 @@ export interface AuditReport {
   subagents?: AuditReport[];
 }
 
-export type AuditEntry = AuditSession | AuditModelCall | AuditToolCall | AuditCompaction;
+export type AuditEntry = AuditSession | AuditGap | AuditModelCall | AuditToolCall | AuditCompaction;

@@ -1,5 +1,6 @@
 // Following a session live: turns, tool calls with their summaries, progress of long tools,
 // pending approvals; returns when the session ends. Polls queries (cheap, no history growth).
+import { turnWorkflowId } from '../engine/ids';
 import type { Client } from '@temporalio/client';
 import { sessionHandle, sessionStatus } from '../client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -81,7 +82,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
     for (let n = flushedTurn + 1; n <= lastEnded; n++) {
       ensureHeader(n);
       try {
-        const p = await client.workflow.getHandle(`${sessionId}/turn-${n}`).query(turnProgressQuery);
+        const p = await client.workflow.getHandle(turnWorkflowId(sessionId, n)).query(turnProgressQuery);
         for (const d of p.done) emitDone(d);
       } catch {
         for (const d of n === status.lastTurn?.turn ? status.lastTurn.records : []) emitDone(d);

@@ -10,9 +10,10 @@
 import type { AgentContext } from './context';
 import type { ToolUseBlock } from './messages';
 import type { ToolRunResult, ToolUseDescription } from './turn';
+import { SIGNALS } from './ids';
 
 /** The signal a model activity sends its own turn workflow for each completed tool_use block. */
-export const STREAMED_TOOL_USE_SIGNAL = 'streamedToolUse';
+export const STREAMED_TOOL_USE_SIGNAL = SIGNALS.streamedToolUse;
 
 /** A tool_use block that was complete (content_block_stop) while its message still streamed. */
 export interface StreamedToolUse {

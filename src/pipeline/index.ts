@@ -1,5 +1,6 @@
-export { runToolPipeline, describeToolUse } from './toolPipeline';
-export type { PipelineEnv, ToolUseOutcome, ToolUseStatus, FailureStage, ApprovalResolution, ToolUseDescription } from './toolPipeline';
+export { runToolPipeline } from './toolPipeline';
+export { describeToolUse, type ToolUseDescription } from './describe';
+export type { PipelineEnv, PipelinePhase, ToolUseOutcome, ToolUseStatus, FailureStage, ApprovalResolution } from './types';
 export {
   INTERRUPT_MESSAGE,
   INTERRUPTED_TOOL_MESSAGE,

@@ -1,21 +1,20 @@
 // The single execution entry for one tool_use (invariant 2):
 // find → schema → validateInput → PreToolUse hooks → permission → call → map → size policy →
-// PostToolUse hooks (PostToolUseFailure when the call failed). Every failure becomes an is_error tool_result with the same id (invariant 6).
-// No Temporal here: activities wrap this function; tests call it directly.
-import type { AgentContext, ContextModifier } from '../engine/context';
-import type { ToolUseDescription } from '../engine/turn';
-import type { SandboxRecord } from '../engine/records';
-import { toolResultText, type Message, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
+// PostToolUse hooks (PostToolUseFailure when the call failed). Every failure becomes an is_error
+// tool_result with the same id (invariant 6).
+// No Temporal here: activities wrap this function; tests call it directly. Its inputs and outcome
+// are in types.ts; what a scheduler asks before running a call is in describe.ts.
+import { toolResultText, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
 import { normalizeHooksConfig } from '../hooks/config';
 import { hookToolResponse } from '../hooks/toolResponse';
 import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks, type PostToolUseHooksResult } from '../hooks/run';
-import type { AgentHookFields, HookRun, HooksConfig } from '../hooks/types';
+import type { HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
 import { decidePermission, type PermissionDecision } from '../permissions/decide';
 import { decisionHidingFileErrors } from './fileChecks';
-import type { AnyTool, DecisionReason, ResultStore, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
+import type { AnyTool, DecisionReason, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
-import { findToolByName, type ToolPool } from '../tools/pool';
+import { findToolByName } from '../tools/pool';
 import {
   appendToToolResult,
   errorToolResult,
@@ -25,90 +24,7 @@ import {
   rejectionToolResult,
 } from './messages';
 import { formatInputValidationError } from './validation';
-import type { AgentDefinition } from '../agents/definitions';
-import type { SubagentOutput, SubagentResume } from '../engine/subagents';
-
-/**
- * A call whose execution the scheduler does itself (the Agent tool under Temporal: a child
- * workflow, not an activity): 'pre' stops after the permission decision with status 'ready';
- * 'post' continues from there with the output the scheduler got — result mapping, size policy,
- * PostToolUse hooks. The two halves are the one pipeline, cut where call() would run.
- */
-export type PipelinePhase = { kind: 'pre' } | { kind: 'post'; resume: SubagentResume; output: SubagentOutput };
-
-export interface ApprovalResolution {
-  decision: 'approve' | 'deny';
-  by?: string;
-  reason?: string;
-  /** 'unattended': no approver is attached (the in-process runner without onAsk). */
-  source?: 'human' | 'timeout' | 'mode' | 'unattended';
-  /** For source 'timeout': how long the approval waited. */
-  afterMs?: number;
-}
-
-export interface PipelineEnv {
-  pool: ToolPool;
-  sessionId: string;
-  /**
-   * Scopes `ctx.idempotencyKey` to one session even when a later session reuses the id (the
-   * durable runner passes the session's ledger key). Default: the key is `<sessionId>/<tool_use_id>`.
-   */
-  idempotencyScope?: string;
-  agent: AgentContext;
-  permission: ToolPermissionContext;
-  /** Either the inner map or a whole settings object `{ hooks: {...} }`. */
-  hooks?: HooksConfig | { hooks: HooksConfig };
-  resultStore?: ResultStore;
-  abortSignal?: AbortSignal;
-  onProgress?: (p: ToolProgress) => void;
-  /** Resolution of an earlier 'ask' for this same tool_use_id (a human approved or denied, or a timeout). */
-  approval?: ApprovalResolution;
-  /**
-   * Awaited right before call(), after every check passed: the durable runner records here that
-   * the side effect may have started (its execution ledger), so a lost worker is detectable.
-   * If it throws, the call does not run and the failure becomes an error result.
-   */
-  beforeCall?: () => Promise<void>;
-  /** Writes the conversation so far as a JSONL file for the hooks' `transcript_path` (only called when hooks run). */
-  transcriptPath?: () => Promise<string | undefined>;
-  /** The session's agent types (the Agent tool's validateInput). */
-  agents?: readonly AgentDefinition[];
-  /** How this scheduler runs a subagent in call() (the in-process runner). */
-  runSubagent?: ToolUseContext['runSubagent'];
-  phase?: PipelinePhase;
-  /** Inside a subagent: the parent's `session_id`, `agent_id` and `agent_type` for every hook input (as the reference). */
-  agentHookFields?: AgentHookFields;
-}
-
-export type ToolUseStatus = 'ok' | 'error' | 'denied' | 'interrupted' | 'ask' | 'ready';
-export type FailureStage = 'unknown_tool' | 'schema' | 'validate' | 'hook' | 'permission' | 'call' | 'aborted';
-
-export interface ToolUseOutcome {
-  toolUseId: string;
-  toolName: string;
-  status: ToolUseStatus;
-  /** Absent only when status === 'ask'. */
-  result?: ToolResultBlockParam;
-  contextModifiers: ContextModifier[];
-  newMessages: Message[];
-  /** The input actually used (after hooks' updatedInput). */
-  input: unknown;
-  permission?: { behavior: 'allow' | 'ask' | 'deny'; decisionReason?: DecisionReason; message?: string };
-  ask?: { message: string; decisionReason?: DecisionReason };
-  failure?: { stage: FailureStage; message: string };
-  hookNotices: string[];
-  /** Every hook that ran, for the audit trail (stdout/stderr cut to 2,000 chars). */
-  hookRuns?: HookRun[];
-  /** A hook answered `continue: false`: the agent should stop after this turn. */
-  stop?: { reason: string; hook: string };
-  persistedTo?: string;
-  /** Status 'ready' (phase 'pre'): where the post-call phase continues. */
-  ready?: SubagentResume;
-  /** How the call was contained, as the tool reported it (Bash: sandboxed or not, violations). */
-  sandbox?: SandboxRecord;
-  startedAt: number;
-  endedAt: number;
-}
+import type { ApprovalResolution, FailureStage, PipelineEnv, ToolUseOutcome, ToolUseStatus } from './types';
 
 const MAX_ERROR_CHARS = 10_000;
 
@@ -486,55 +402,4 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
   } catch (e) {
     return failed('error', 'call', `Error calling tool ${toolName}: internal pipeline error: ${errMessage(e)}`);
   }
-}
-
-export type { ToolUseDescription };
-
-const MAX_SUMMARY_CHARS = 300;
-
-/**
- * What the scheduler needs to know about a tool_use before running it. Unknown tool, input the
- * schema rejects, or a predicate that throws → not concurrency-safe, not idempotent (runs alone,
- * is not blindly retried). Never throws.
- */
-export function describeToolUse(block: ToolUseBlock, pool: ToolPool): ToolUseDescription {
-  const name = typeof block?.name === 'string' ? block.name : String(block?.name);
-  const unsafe = (known: boolean, summary: string): ToolUseDescription => ({ known, concurrencySafe: false, readOnly: false, idempotent: false, summary });
-  let tool: AnyTool | undefined;
-  try {
-    tool = findToolByName(pool, name);
-  } catch {
-    tool = undefined;
-  }
-  if (!tool) return unsafe(false, `${name} (unknown tool)`);
-  let data: unknown;
-  try {
-    const parsed = tool.inputSchema.safeParse(block.input);
-    if (!parsed.success) return unsafe(true, `${tool.name} (invalid input)`);
-    data = parsed.data;
-  } catch {
-    return unsafe(true, `${tool.name} (invalid input)`);
-  }
-  const pred = (fn: () => boolean): boolean | undefined => {
-    try {
-      return fn() === true;
-    } catch {
-      return undefined;
-    }
-  };
-  let summary: string;
-  try {
-    const s = tool.summary(data);
-    // The summary names the call in the UI and in history: a line, never the whole input.
-    summary = typeof s === 'string' ? (s.length > MAX_SUMMARY_CHARS ? `${s.slice(0, MAX_SUMMARY_CHARS - 1)}…` : s) : tool.name;
-  } catch {
-    summary = tool.name;
-  }
-  const concurrencySafe = pred(() => tool!.isConcurrencySafe(data));
-  const readOnly = pred(() => tool!.isReadOnly(data));
-  const idempotent = pred(() => tool!.isIdempotent(data));
-  if (concurrencySafe === undefined || readOnly === undefined || idempotent === undefined) {
-    return { known: true, concurrencySafe: false, readOnly: readOnly ?? false, idempotent: false, summary };
-  }
-  return { known: true, concurrencySafe, readOnly, idempotent, summary };
 }

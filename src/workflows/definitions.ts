@@ -2,11 +2,12 @@
 // signals/updates/queries that clients and workflows use to talk. Imports only pure code.
 import { normalizeHooksConfig } from '../hooks/config';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
 import type { AgentContext } from '../engine/context';
 import type { Message, Usage } from '../engine/messages';
 import type { SessionPhase, SessionState, SessionStatusName } from '../engine/session';
 import type { OutageState } from '../engine/retry';
-import { STREAMED_TOOL_USE_SIGNAL, type DiscardedExecution, type StreamedToolUse } from '../engine/streaming';
+import type { DiscardedExecution, StreamedToolUse } from '../engine/streaming';
 import type { DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { ContextSettings } from '../engine/contextWindow';
 import type { CompactionRecord, ContextView } from '../engine/contextView';
@@ -235,8 +236,8 @@ export interface ApprovalDecisionInput {
 }
 
 // Session API (clients talk to the session only).
-export const interruptSignal = defineSignal<[{ reason?: string; by?: string }?]>('interrupt');
-export const sendMessageSignal = defineSignal<[{ text: string }]>('sendMessage');
+export const interruptSignal = defineSignal<[{ reason?: string; by?: string }?]>(SIGNALS.interrupt);
+export const sendMessageSignal = defineSignal<[{ text: string }]>(SIGNALS.sendMessage);
 export type ApprovalOutcomeSource = 'human' | 'timeout' | 'interrupted' | 'mode' | 'unattended';
 
 /**
@@ -250,8 +251,8 @@ export interface ApprovalAnswerUpdate {
   applied?: boolean;
   outcome?: string;
 }
-export const approveUpdate = defineUpdate<ApprovalAnswerUpdate, [ApprovalDecisionInput]>('approve');
-export const denyUpdate = defineUpdate<ApprovalAnswerUpdate, [ApprovalDecisionInput]>('deny');
+export const approveUpdate = defineUpdate<ApprovalAnswerUpdate, [ApprovalDecisionInput]>(UPDATES.approve);
+export const denyUpdate = defineUpdate<ApprovalAnswerUpdate, [ApprovalDecisionInput]>(UPDATES.deny);
 
 /** What to answer an approve/deny once the turn said what it did (undefined: the turn ended without saying). */
 export function approvalAnswer(toolUseId: string, requested: 'approve' | 'deny', actual: { decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource } | undefined): ApprovalAnswerUpdate {
@@ -265,26 +266,26 @@ export function approvalAnswer(toolUseId: string, requested: 'approve' | 'deny',
         : `it was already decided (${actual.decision} by ${actual.source ?? 'someone else'})`;
   return { toolUseId, decision: actual.decision, applied: false, outcome: `too late: ${why}` };
 }
-export const statusQuery = defineQuery<SessionStatus>('status');
-export const transcriptHeadQuery = defineQuery<string | null>('transcriptHead');
+export const statusQuery = defineQuery<SessionStatus>(QUERIES.status);
+export const transcriptHeadQuery = defineQuery<string | null>(QUERIES.transcriptHead);
 
 // Turn <-> session (internal).
-export const turnInterruptSignal = defineSignal('turnInterrupt');
-export const turnApprovalSignal = defineSignal<[{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }]>('turnApproval');
-export const approvalPendingSignal = defineSignal<[PendingApproval]>('approvalPending');
+export const turnInterruptSignal = defineSignal(SIGNALS.turnInterrupt);
+export const turnApprovalSignal = defineSignal<[{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }]>(SIGNALS.turnApproval);
+export const approvalPendingSignal = defineSignal<[PendingApproval]>(SIGNALS.approvalPending);
 /** The turn decided an ask: what it did (turns recorded before APPROVAL_OUTCOME_PATCH send only the id, and only on timeout/interrupt). */
-export const approvalResolvedSignal = defineSignal<[{ toolUseId: string; decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource }]>('approvalResolved');
+export const approvalResolvedSignal = defineSignal<[{ toolUseId: string; decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource }]>(SIGNALS.approvalResolved);
 /** Turns and sessions report the real outcome of every ask (versioned: older histories replay without it). */
 export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
 /** A subagent's session fires SubagentStart/SubagentStop instead of SessionStart/Stop, and no UserPromptSubmit/SessionEnd. */
 export const SUBAGENT_HOOKS_PATCH = 'subagent-hook-events';
 /** Turns recorded before it ran a tool_use cut off by max_tokens; after it, the call is answered without running (engine/cutOff.ts). */
 export const MAX_TOKENS_CUT_OFF_PATCH = 'max-tokens-cut-off';
-/** The turn is waiting out a model or store outage (null: it is over). */
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
-export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(STREAMED_TOOL_USE_SIGNAL);
-export const outageSignal = defineSignal<[OutageState | null]>('outage');
-export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>('turnProgress');
+export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
+/** The turn is waiting out a model or store outage (null: it is over). */
+export const outageSignal = defineSignal<[OutageState | null]>(SIGNALS.outage);
+export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>(QUERIES.turnProgress);
 
 /** A short one-line preview for history, queries and summaries: whitespace flattened, cut with an ellipsis. */
 export function oneLinePreview(text: string, max = 200): string {

@@ -5,6 +5,7 @@ import type { CallModelInput, CallModelResult, ModelCallOutcome } from '../activ
 import type { CompactContextInput, CompactContextResult } from '../activities/compact';
 import { INITIAL_VIEW, type CompactionRecord, type ContextView } from '../engine/contextView';
 import { addUsage } from '../engine/contextWindow';
+import { activityIds } from '../engine/ids';
 import type { Usage } from '../engine/messages';
 import { runModelStep, type ModelStepResult } from '../engine/modelStep';
 import type { TurnWorkflowInput } from './definitions';
@@ -34,8 +35,7 @@ export function newModelStepState(): ModelStepState {
  * so); a retry after an outage is `model-<turn>-attempt-<k>`, a call after a compaction adds `-<j>`.
  */
 export function modelActivityId(turn: number, outageAttempt: number, stepAttempt: number): string {
-  const base = outageAttempt <= 1 ? `model-${turn}` : `model-${turn}-attempt-${outageAttempt}`;
-  return stepAttempt === 0 ? base : `${base}-${stepAttempt + 1}`;
+  return activityIds.model(turn, outageAttempt, stepAttempt);
 }
 
 export async function managedModelStep(input: TurnWorkflowInput, run: ModelStepRunners, state: ModelStepState = newModelStepState(), outageAttempt = 1): Promise<ManagedModelStep> {
@@ -91,7 +91,7 @@ export async function managedModelStep(input: TurnWorkflowInput, run: ModelStepR
             cwd: input.context.cwd,
             ...mcp,
           },
-          tries === 1 ? `compact-${n}` : `compact-${n}-attempt-${tries}`,
+          activityIds.attempt(activityIds.compact(n), tries),
           `Compaction ${n} (${trigger === 'reactive' ? 'the API said the prompt is too long' : 'auto'}, ${tokens} tokens)`,
         );
         if (r.kind === 'blocked') return r;

@@ -3,6 +3,7 @@
 // executor: turns as child workflows, signals/updates/queries, continue-as-new at a turn boundary
 // so that no run's history grows without bound.
 import { firstMessage } from '../engine/memory';
+import { activityIds, turnWorkflowId } from '../engine/ids';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -145,7 +146,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     const n = (hookCounts.get(event) ?? 0) + 1;
     hookCounts.set(event, n);
     const hooks = proxyActivities<HookActivities>({
-      activityId: `hook-${event}-${n}`,
+      activityId: activityIds.hook(event, n),
       summary: `${event} hooks`,
       // A hook's own timeout is at most what the settings say (default 600 s): this only catches a lost worker.
       startToCloseTimeout: '11 minutes',
@@ -245,7 +246,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     runningTurn = turn;
     const firstText = append.length > 0 ? `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}` : '';
     child = await startChild(turnWorkflow, {
-      workflowId: `${sessionId}/turn-${turn}`,
+      workflowId: turnWorkflowId(sessionId, turn),
       staticSummary: `Turn ${turn}${firstText}`,
       args: [
         {

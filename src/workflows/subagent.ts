@@ -8,6 +8,7 @@ import { ChildWorkflowFailure, isCancellation, startChild, type ActivityInterfac
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { subagentSessionId, type SubagentCall, type SubagentOutput } from '../engine/subagents';
+import { activityIds } from '../engine/ids';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { SubagentPrepared, ToolSessionSettings, RunToolUseInput } from '../activities/tools';
 import type { SubagentResume } from '../engine/subagents';
@@ -73,7 +74,7 @@ async function childResult(env: SubagentEnv, workflowId: string, call: SubagentC
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     // A child for this tool_use_id exists already (started by an earlier execution): wait for it, never start a second one.
-    return env.activities.awaitSubagent.executeWithOptions({ activityId: `agent-await-${block.id}`, summary: `Wait for ${workflowId}` }, [{ workflowId }]);
+    return env.activities.awaitSubagent.executeWithOptions({ activityId: activityIds.agentAwait(block.id), summary: `Wait for ${workflowId}` }, [{ workflowId }]);
   }
 }
 
@@ -82,7 +83,7 @@ export async function runSubagentCall(env: SubagentEnv, block: ToolUseBlock, con
   const { input, session, messageRef, activities } = env;
   const base: RunToolUseInput = { session, block, messageRef, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) };
   const pre = await env.scope.run(() =>
-    activities.prepareSubagent.executeWithOptions({ activityId: approval ? `agent-pre-${block.id}-${approval.decision}` : `agent-pre-${block.id}`, summary: `${description.summary} (checks)` }, [base]),
+    activities.prepareSubagent.executeWithOptions({ activityId: activityIds.agentPre(block.id, approval?.decision), summary: `${description.summary} (checks)` }, [base]),
   );
   if (pre.kind !== 'ready') return pre;
   const call = pre.call;
@@ -99,5 +100,5 @@ export async function runSubagentCall(env: SubagentEnv, block: ToolUseBlock, con
     output = { agentType: call.agentType, sessionId: workflowId, status: 'failed', endReason: cause, text: '', turns: 0 };
   }
   // Not interruptible: the child's work is done; its result is recorded.
-  return activities.finishSubagent.executeWithOptions({ activityId: `agent-post-${block.id}`, summary: description.summary }, [{ ...base, resume: call.resume, output, childHead }]);
+  return activities.finishSubagent.executeWithOptions({ activityId: activityIds.agentPost(block.id), summary: description.summary }, [{ ...base, resume: call.resume, output, childHead }]);
 }

@@ -28,6 +28,7 @@ import { StreamingToolExecution, type StreamedToolUse } from '../engine/streamin
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
 import type { ToolSessionSettings } from '../activities/tools';
 import { isAgentTool } from '../engine/subagents';
+import { activityIds } from '../engine/ids';
 import { runSubagentCall } from './subagent';
 import {
   APPROVAL_OUTCOME_PATCH,
@@ -205,7 +206,6 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       }
     }
   }
-  const attemptId = (base: string, attempt: number): string => (attempt === 1 ? base : `${base}-attempt-${attempt}`);
 
   /**
    * One call through the pipeline activity (or, for Agent, the subagent's activities and child),
@@ -231,7 +231,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
           )
         : await runScope.run(() =>
             tools.runToolUse.executeWithOptions(
-              { activityId: approval ? `tool-${block.id}-${approval.decision}` : `tool-${block.id}`, summary: description.summary },
+              { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary },
               [{ session, block, messageRef, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) }],
             ),
           );
@@ -363,10 +363,10 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const [head, readFilesRef] = await CancellationScope.nonCancellable(() =>
     Promise.all([
       toolResults
-        ? storeCall((a) => store.appendTranscript.executeWithOptions({ activityId: attemptId(`append-${input.turn}`, a), summary: `Record ${outcome.records.length} tool result(s)` }, [{ head: sent, messages: [toolResults] }]))
+        ? storeCall((a) => store.appendTranscript.executeWithOptions({ activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: `Record ${outcome.records.length} tool result(s)` }, [{ head: sent, messages: [toolResults] }]))
         : sent,
       Object.keys(delta).length > 0
-        ? storeCall((a) => store.storeReadFiles.executeWithOptions({ activityId: attemptId(`read-files-${input.turn}`, a), summary: `Record ${Object.keys(delta).length} read file(s)` }, [{ base, delta }]))
+        ? storeCall((a) => store.storeReadFiles.executeWithOptions({ activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: `Record ${Object.keys(delta).length} read file(s)` }, [{ base, delta }]))
         : base,
     ]),
   );

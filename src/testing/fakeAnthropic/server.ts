@@ -1,33 +1,13 @@
 // A fake Anthropic Messages API on node:http: scripted responses, real-format SSE, injected faults.
+// This file takes requests in (recording, validation, the script); answers.ts writes the responses.
 
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import {
-  buildMessage,
-  buildStreamEvents,
-  defaultErrorFor,
-  errorBody,
-  fakeMessageId,
-  fakeRequestId,
-  fakeToolUseId,
-  statusForErrorType,
-} from './responses';
-import { accumulateMessage, encodeSseEvent, parseSse, splitSseFrames, type SseEvent } from './sse';
+import { errorBody, fakeRequestId, fakeToolUseId } from './responses';
 import { validateMessagesRequest } from './validate';
+import { RequestAborted, ResponseWriter, sleep } from './answers';
 import { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage, type PromptCacheOptions } from './promptCache';
-import type {
-  ErrorSpec,
-  MessageSpec,
-  MessagesRequest,
-  RawSseSpec,
-  RecordedRequest,
-  RecordedResponse,
-  ResponseSpec,
-  ScriptFn,
-  UnexpectedEvent,
-  UnexpectedKind,
-  WireMessage,
-} from './types';
+import type { MessagesRequest, RecordedRequest, ResponseSpec, ScriptFn, UnexpectedEvent, UnexpectedKind } from './types';
 
 export interface FakeAnthropicOptions {
   /** Default 127.0.0.1. */
@@ -90,38 +70,6 @@ export interface FakeAnthropicServer {
   close(): Promise<void>;
 }
 
-type HttpError = { status: number; type: string; message: string };
-
-class RequestAborted extends Error {}
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new RequestAborted());
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new RequestAborted());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-
-function write(res: http.ServerResponse, chunk: string, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new RequestAborted());
-    const onAbort = (): void => reject(new RequestAborted());
-    signal.addEventListener('abort', onAbort, { once: true });
-    res.write(chunk, (err) => {
-      signal.removeEventListener('abort', onAbort);
-      if (err) reject(new RequestAborted());
-      else resolve();
-    });
-  });
-}
-
 function headerRecord(req: http.IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -154,195 +102,13 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   const unexpected: UnexpectedEvent[] = [];
   const sockets = new Set<Socket>();
   const closing = new AbortController();
-  let toolUseCounter = 0;
-  let messageCounter = 0;
   let requestCounter = 0;
   let contextWindow = opts.contextWindow;
   const promptCache = opts.promptCache === false ? undefined : new PromptCacheSim(opts.promptCache ?? {});
 
-  const baseHeaders = (requestId: string): Record<string, string> => ({ 'request-id': requestId });
-  const rateLimitHeaders = (): Record<string, string> => {
-    if (opts.rateLimitHeaders === false) return {};
-    const reset = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    return {
-      'anthropic-ratelimit-requests-limit': '4000',
-      'anthropic-ratelimit-requests-remaining': '3999',
-      'anthropic-ratelimit-requests-reset': reset,
-      'anthropic-ratelimit-input-tokens-limit': '400000',
-      'anthropic-ratelimit-input-tokens-remaining': '400000',
-      'anthropic-ratelimit-input-tokens-reset': reset,
-      'anthropic-ratelimit-output-tokens-limit': '80000',
-      'anthropic-ratelimit-output-tokens-remaining': '80000',
-      'anthropic-ratelimit-output-tokens-reset': reset,
-    };
-  };
-
+  const writer = new ResponseWriter(opts, promptCache);
   const noteUnexpected = (kind: UnexpectedKind, message: string, record: RecordedRequest): void => {
     unexpected.push({ kind, message, request: record });
-  };
-
-  const sendJson = (
-    res: http.ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string>,
-  ): void => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      ...headers,
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
-    });
-    res.end(text);
-  };
-
-  const sendError = (
-    res: http.ServerResponse,
-    record: RecordedRequest,
-    requestId: string,
-    error: HttpError,
-    source: RecordedResponse['source'],
-    extraHeaders: Record<string, string> = {},
-  ): void => {
-    record.response = { status: error.status, source, errorType: error.type, errorMessage: error.message };
-    sendJson(res, error.status, errorBody(error.type, error.message, requestId), {
-      ...baseHeaders(requestId),
-      ...extraHeaders,
-    });
-  };
-
-  const destroy = (res: http.ServerResponse): void => {
-    res.socket?.destroy();
-  };
-
-  /** Write SSE frames with pacing and faults; resolves when done or the client went away. */
-  const writeStream = async (
-    res: http.ServerResponse,
-    frames: readonly string[],
-    behaviour: { delayMs?: number | undefined; dropAfterEvents?: number | undefined; pausesAfter?: readonly number[] },
-    errorFrame: { afterEvents: number; frame: string } | undefined,
-    signal: AbortSignal,
-  ): Promise<void> => {
-    res.flushHeaders();
-    for (let i = 0; i <= frames.length; i++) {
-      if (errorFrame && i === errorFrame.afterEvents) {
-        await sleep(behaviour.delayMs ?? 0, signal);
-        res.end(errorFrame.frame);
-        return;
-      }
-      if (behaviour.dropAfterEvents !== undefined && i === behaviour.dropAfterEvents) {
-        destroy(res);
-        return;
-      }
-      const frame = frames[i];
-      if (frame === undefined) break;
-      await sleep(behaviour.delayMs ?? 0, signal);
-      // Wait for the flush so that a drop after N events really delivers N events first.
-      await write(res, frame, signal);
-      if (behaviour.pausesAfter?.[i]) await sleep(behaviour.pausesAfter[i] as number, signal);
-    }
-    res.end();
-  };
-
-  const answerMessage = async (
-    res: http.ServerResponse,
-    record: RecordedRequest,
-    request: MessagesRequest,
-    spec: MessageSpec,
-    requestId: string,
-    signal: AbortSignal,
-  ): Promise<void> => {
-    const segments = promptSegments(request, opts.charsPerToken);
-    const cache = promptCache ? promptCache.use(segments) : { input_tokens: promptTokens(segments), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-    const message = buildMessage(spec, {
-      model: request.model,
-      inputTokens: cache.input_tokens,
-      cache: { creation: cache.cache_creation_input_tokens, read: cache.cache_read_input_tokens },
-      nextToolUseId: () => fakeToolUseId(++toolUseCounter),
-      nextMessageId: () => fakeMessageId(++messageCounter),
-    });
-    await sleep(spec.latencyMs ?? 0, signal);
-    const headers = { ...baseHeaders(requestId), ...rateLimitHeaders(), ...spec.headers };
-
-    if (!record.stream) {
-      if (spec.dropAfterEvents !== undefined || spec.dropAfterBlocks !== undefined) {
-        record.response = { status: 0, source: 'message', errorMessage: 'connection dropped' };
-        destroy(res);
-        return;
-      }
-      if (spec.streamError) {
-        const type = spec.streamError.type ?? 'overloaded_error';
-        const status = statusForErrorType(type);
-        const message = spec.streamError.message ?? defaultErrorFor(status).message;
-        sendError(res, record, requestId, { status, type, message }, 'message');
-        return;
-      }
-      record.response = { status: 200, source: 'message', message };
-      sendJson(res, 200, message, headers);
-      return;
-    }
-
-    const events = buildStreamEvents(message, spec, opts);
-    const frames = events.map((e) => encodeSseEvent(e.event, e.data));
-    const pausesAfter = events.map((e) => e.pauseAfterMs ?? 0);
-    let dropAfterEvents = spec.dropAfterEvents;
-    if (spec.dropAfterBlocks !== undefined) {
-      let stops = 0;
-      const at = events.findIndex((e) => e.event === 'content_block_stop' && ++stops === spec.dropAfterBlocks);
-      if (at >= 0) dropAfterEvents = at + 1;
-    }
-    let errorFrame: { afterEvents: number; frame: string } | undefined;
-    if (spec.streamError) {
-      const type = spec.streamError.type ?? 'overloaded_error';
-      const text = spec.streamError.message ?? defaultErrorFor(statusForErrorType(type)).message;
-      errorFrame = { afterEvents: spec.streamError.afterEvents, frame: encodeSseEvent('error', errorBody(type, text, requestId)) };
-    }
-    record.response = { status: 200, source: 'message', message };
-    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    await writeStream(res, frames, { delayMs: spec.delayMs, dropAfterEvents, pausesAfter }, errorFrame, signal);
-  };
-
-  const answerRawSse = async (
-    res: http.ServerResponse,
-    record: RecordedRequest,
-    spec: RawSseSpec,
-    requestId: string,
-    signal: AbortSignal,
-  ): Promise<void> => {
-    await sleep(spec.latencyMs ?? 0, signal);
-    const headers = { ...baseHeaders(requestId), ...rateLimitHeaders(), ...spec.headers };
-    if (!record.stream) {
-      let message: WireMessage;
-      try {
-        message = accumulateMessage(parseSse(spec.body));
-      } catch (err) {
-        sendError(res, record, requestId, { status: 500, type: 'api_error', message: String(err) }, 'raw_sse');
-        return;
-      }
-      record.response = { status: 200, source: 'raw_sse', message };
-      sendJson(res, 200, message, headers);
-      return;
-    }
-    record.response = { status: 200, source: 'raw_sse' };
-    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    await writeStream(res, splitSseFrames(spec.body), spec, undefined, signal);
-  };
-
-  const answerError = async (
-    res: http.ServerResponse,
-    record: RecordedRequest,
-    spec: ErrorSpec,
-    requestId: string,
-    signal: AbortSignal,
-  ): Promise<void> => {
-    await sleep(spec.latencyMs ?? 0, signal);
-    const fallback = defaultErrorFor(spec.status);
-    const headers: Record<string, string> = { ...spec.headers };
-    if (spec.retryAfter !== undefined) headers['retry-after'] = String(spec.retryAfter);
-    if (spec.retryAfterMs !== undefined) headers['retry-after-ms'] = String(spec.retryAfterMs);
-    if (spec.shouldRetry !== undefined) headers['x-should-retry'] = String(spec.shouldRetry);
-    const error = { status: spec.status, type: spec.type ?? fallback.type, message: spec.message ?? fallback.message };
-    sendError(res, record, requestId, error, 'error', headers);
   };
 
   const nextSpec = async (
@@ -401,7 +167,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     // The server's own errors say "do not retry": an SDK retrying an exhausted script only adds noise.
     const fail = (kind: UnexpectedKind, status: number, type: string, message: string): void => {
       noteUnexpected(kind, message, record);
-      sendError(res, record, requestId, { status, type, message }, 'server_error', { 'x-should-retry': 'false' });
+      writer.sendError(res, record, requestId, { status, type, message }, 'server_error', { 'x-should-retry': 'false' });
     };
 
     if (record.method !== 'POST' || record.path !== '/v1/messages') {
@@ -428,7 +194,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (contextWindow !== undefined) {
       const tokens = promptTokens(promptSegments(validation.request, opts.charsPerToken));
       if (tokens > contextWindow) {
-        return sendError(res, record, requestId, { status: 400, type: 'invalid_request_error', message: promptTooLongMessage(tokens, contextWindow) }, 'error');
+        return writer.sendError(res, record, requestId, { status: 400, type: 'invalid_request_error', message: promptTooLongMessage(tokens, contextWindow) }, 'error');
       }
     }
 
@@ -437,16 +203,16 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const spec = next.spec;
     switch (spec.kind) {
       case 'error':
-        return answerError(res, record, spec, requestId, signal);
+        return writer.answerError(res, record, spec, requestId, signal);
       case 'disconnect':
         await sleep(spec.latencyMs ?? 0, signal);
         record.response = { status: 0, source: 'disconnect', errorMessage: 'connection dropped' };
-        return destroy(res);
+        return writer.destroy(res);
       case 'raw_sse':
-        return answerRawSse(res, record, spec, requestId, signal);
+        return writer.answerRawSse(res, record, spec, requestId, signal);
       case undefined:
       case 'message':
-        await answerMessage(res, record, validation.request, spec, requestId, signal);
+        await writer.answerMessage(res, record, validation.request, spec, requestId, signal);
         record.finishedAt = Date.now();
         return;
     }
@@ -466,7 +232,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
           res.writeHead(500, { 'content-type': 'application/json' });
           res.end(JSON.stringify(errorBody('api_error', `fake Anthropic: internal failure: ${String(err)}`)));
         } else {
-          destroy(res);
+          writer.destroy(res);
         }
       })
       .finally(() => {

@@ -12,6 +12,7 @@ import { CREDENTIAL_ENV_VARS, planCall, runtimePlan, type CallPlan } from '../..
 import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
+import { groupAlive, readOutput, readTail, signalGroup, sleep } from './bashProcess';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -19,8 +20,7 @@ export const BASH_PROGRESS_INTERVAL_MS = 500;
 export const BASH_PROGRESS_TAIL_BYTES = 4096;
 /** Grace between SIGTERM and SIGKILL of the process group. */
 export const BASH_KILL_GRACE_MS = 1000;
-/** Output kept in the result's data; beyond it the middle is dropped (head and tail kept). */
-export const BASH_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+export { BASH_MAX_OUTPUT_BYTES } from './bashProcess';
 
 const inputSchema = z.strictObject({
   command: z.string().min(1).describe('The bash command to run.'),
@@ -90,54 +90,6 @@ export function clampTimeout(timeout: number | undefined): number {
 
 function isStandaloneCd(command: string): boolean {
   return standaloneCd(command) !== undefined;
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Reads the tail of the output file, at most `bytes`, skipping a cut UTF-8 sequence. */
-async function readTail(fh: fs.FileHandle, size: number, bytes: number): Promise<string> {
-  const start = Math.max(0, size - bytes);
-  const buf = Buffer.alloc(size - start);
-  const { bytesRead } = await fh.read(buf, 0, buf.length, start);
-  let b = buf.subarray(0, bytesRead);
-  if (start > 0) {
-    let k = 0;
-    while (k < b.length && k < 4 && ((b[k] as number) & 0xc0) === 0x80) k++;
-    b = b.subarray(k);
-  }
-  return b.toString('utf8');
-}
-
-async function readOutput(fh: fs.FileHandle): Promise<{ output: string; omittedBytes: number }> {
-  const { size } = await fh.stat();
-  if (size <= BASH_MAX_OUTPUT_BYTES) {
-    const buf = Buffer.alloc(size);
-    const { bytesRead } = await fh.read(buf, 0, size, 0);
-    return { output: buf.subarray(0, bytesRead).toString('utf8'), omittedBytes: 0 };
-  }
-  const half = BASH_MAX_OUTPUT_BYTES / 2;
-  const head = Buffer.alloc(half);
-  await fh.read(head, 0, half, 0);
-  const tail = await readTail(fh, size, half);
-  const omitted = size - 2 * half;
-  return { output: `${head.toString('utf8')}\n\n[... ${omitted} bytes of output omitted ...]\n\n${tail}`, omittedBytes: omitted };
 }
 
 function withinDirectories(dir: string, roots: string[]): boolean {

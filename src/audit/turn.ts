@@ -1,0 +1,184 @@
+// One turn's audit, from the turn child workflow's history: its input and result, the
+// approve/deny and interrupt signals, the model call (all its attempts), compactions and tool calls.
+import type { Client } from '@temporalio/client';
+import type { LoadedDataConverter } from '@temporalio/common';
+import type { CallModelInput, ModelCallOutcome, Tombstone } from '../activities/model';
+import { addUsage } from '../engine/contextWindow';
+import { ACTIVITY_TYPES, SIGNALS } from '../engine/ids';
+import type { AssistantContentBlock, ToolUseBlock, Usage } from '../engine/messages';
+import type { TurnWorkflowInput, TurnWorkflowResult } from '../workflows/definitions';
+import { compactionEntry } from './compactions';
+import { activityView, describeRaw, ET, failureText, fetchEvents, HistoryDecoder, msOf, preview, trackActivities, type ActivityTrack, type PendingInfo } from './history';
+import { auditToolCalls, type TurnSignals } from './toolCalls';
+import type { AuditActivity, AuditCompaction, AuditGap, AuditModelCall, AuditToolCall } from './types';
+
+export interface TurnRef {
+  turn: number;
+  run: number;
+  workflowId: string;
+  runId?: string;
+}
+
+export interface TurnAudit {
+  model?: AuditModelCall;
+  tools: AuditToolCall[];
+  compactions: AuditCompaction[];
+  open: boolean;
+  reason?: string;
+  usage?: Usage;
+}
+
+export interface TurnAuditOptions {
+  /** Ask the server about a running turn's pending activities (attempts so far, last failure). Default true. */
+  describeRunningTurns?: boolean;
+}
+
+function partialPreview(content: AssistantContentBlock[]): string {
+  return preview(
+    content
+      .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `[tool_use ${b.id} ${b.name} ${JSON.stringify(b.input)}]` : '[thinking]'))
+      .join(' '),
+  );
+}
+
+/** A turn's audit; undefined (and a gap) when its history cannot be fetched. */
+export async function auditTurn(client: Client, converter: LoadedDataConverter, ref: TurnRef, opts: TurnAuditOptions, gaps: AuditGap[]): Promise<TurnAudit | undefined> {
+  const where = { workflowId: ref.workflowId, ...(ref.runId ? { runId: ref.runId } : {}), turn: ref.turn };
+  const events = await fetchEvents(client, where, `turn ${ref.turn}: its model call, compactions and tool calls`);
+  if (!Array.isArray(events)) {
+    gaps.push(events);
+    return undefined;
+  }
+  const decoder = new HistoryDecoder(converter, where, gaps);
+  let input: TurnWorkflowInput | undefined;
+  let result: TurnWorkflowResult | undefined;
+  let open = true;
+  let closeError: string | undefined;
+  const signals: TurnSignals = { approvals: new Map() };
+  for (const e of events) {
+    switch (e.eventType) {
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
+        input = await decoder.at<TurnWorkflowInput>(e.workflowExecutionStartedEventAttributes?.input, e, 'turn input');
+        break;
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
+        const s = e.workflowExecutionSignaledEventAttributes;
+        if (s?.signalName === SIGNALS.turnApproval) {
+          const d = await decoder.at<{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }>(s.input, e, 'approval signal');
+          const at = msOf(e.eventTime);
+          if (d && !signals.approvals.has(d.toolUseId)) signals.approvals.set(d.toolUseId, { ...d, ...(at !== undefined ? { at } : {}) });
+        } else if (s?.signalName === SIGNALS.turnInterrupt && signals.interruptedAt === undefined) {
+          const at = msOf(e.eventTime);
+          if (at !== undefined) signals.interruptedAt = at;
+        }
+        break;
+      }
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
+        open = false;
+        result = await decoder.at<TurnWorkflowResult>(e.workflowExecutionCompletedEventAttributes?.result, e, 'turn result');
+        break;
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
+        open = false;
+        closeError = failureText(e.workflowExecutionFailedEventAttributes?.failure);
+        break;
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
+        open = false;
+        closeError = e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED ? 'cancelled' : e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED ? 'terminated' : 'timed out';
+        break;
+      default:
+        break;
+    }
+  }
+  const turn = input?.turn ?? ref.turn;
+
+  const pending = new Map<string, PendingInfo>();
+  if (open && (opts.describeRunningTurns ?? true)) {
+    try {
+      const d = await describeRaw(client, ref.workflowId, ref.runId);
+      for (const p of d.pendingActivities ?? []) {
+        if (!p.activityId) continue;
+        const lastFailure = failureText(p.lastFailure);
+        const lastStartedAt = msOf(p.lastStartedTime);
+        pending.set(p.activityId, { attempt: p.attempt ?? 0, ...(lastFailure ? { lastFailure } : {}), ...(lastStartedAt !== undefined ? { lastStartedAt } : {}) });
+      }
+    } catch (err) {
+      gaps.push({ kind: 'gap', what: 'pending_activities', ...where, error: err instanceof Error ? err.message : String(err), missing: `turn ${turn}: attempts and last failures of its running activities (the history alone is reported)` });
+    }
+  }
+
+  const activities = await trackActivities(events, decoder);
+  const byId = new Map<string, ActivityTrack>();
+  for (const a of activities) byId.set(a.activityId, a);
+
+  // Compactions (compact-<n>) of this turn's model step.
+  const compactions = activities
+    .filter((a) => a.type === ACTIVITY_TYPES.compactContext)
+    .map((a) => {
+      const v = activityView(a, pending.get(a.activityId));
+      const startedAt = v.startedAt ?? v.scheduledAt;
+      return compactionEntry({ activityId: a.activityId, input: a.input, result: a.result, attempts: v.attempts, status: v.outcome === 'completed' ? 'ok' : v.outcome, ...(startedAt ? { startedAt } : {}), ...(v.endedAt ? { endedAt: v.endedAt } : {}), failures: v.failures }, turn, ref.run);
+    });
+  const { model, blocks } = modelCallOf(activities, pending, input, turn, ref.run);
+  const tools = await auditToolCalls({ ref, turn, open, result, blocks, events, decoder, byId, pending, signals });
+
+  if (closeError && model && model.status !== 'ok' && !model.failures.includes(closeError)) model.failures.push(closeError);
+  return {
+    ...(model ? { model } : {}),
+    tools,
+    compactions,
+    open,
+    ...(result?.reason ? { reason: result.reason } : closeError ? { reason: `failed: ${closeError}` } : {}),
+    usage: compactions.reduce((u, c) => addUsage(u, c.usage), addUsage({ input_tokens: 0, output_tokens: 0 }, model?.usage)),
+  };
+}
+
+/**
+ * The model call. An outage or a compaction makes several model activities in one turn
+ * (model-<n>, model-<n>-attempt-<k>, model-<n>-2 after a compaction): one model call with all
+ * their attempts and failures; the last one answered.
+ */
+function modelCallOf(activities: ActivityTrack[], pending: Map<string, PendingInfo>, input: TurnWorkflowInput | undefined, turn: number, run: number): { model?: AuditModelCall; blocks: ToolUseBlock[] } {
+  const modelTracks = activities.filter((a) => a.type === ACTIVITY_TYPES.callModel);
+  const modelTrack = modelTracks[modelTracks.length - 1];
+  if (!modelTrack) return { blocks: [] };
+  const views = modelTracks.map((t) => activityView(t, pending.get(t.activityId)));
+  const last = views[views.length - 1] as AuditActivity;
+  const view: AuditActivity = {
+    ...last,
+    attempts: views.reduce((n, v) => n + v.attempts, 0),
+    failures: views.flatMap((v) => v.failures),
+    ...(views[0]?.scheduledAt ? { scheduledAt: views[0].scheduledAt } : {}),
+  };
+  const mIn = modelTrack.input as CallModelInput | undefined;
+  const out = modelTrack.outcome === 'completed' ? (modelTrack.result as ModelCallOutcome | undefined) : undefined;
+  const mOut = out && out.kind !== 'compact' ? out : undefined;
+  const blocks = (mOut?.message.content ?? []).filter((b): b is ToolUseBlock => b.type === 'tool_use');
+  const text = (mOut?.message.content ?? []).filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join(' ');
+  // A retried call began with its first attempt: history dates only the last start, so take the scheduling time.
+  const startedAt = view.attempts > 1 ? view.scheduledAt : view.startedAt ?? view.scheduledAt;
+  const model: AuditModelCall = {
+    kind: 'model_call',
+    turn,
+    run,
+    activityId: modelTrack.activityId,
+    model: mIn?.settings?.model ?? input?.model.model ?? '?',
+    ...(startedAt ? { startedAt } : {}),
+    ...(view.endedAt ? { endedAt: view.endedAt } : {}),
+    attempts: view.attempts,
+    status: view.outcome === 'completed' ? 'ok' : view.outcome,
+    ...(mOut ? { usage: mOut.usage, stopReason: mOut.stopReason, messageId: mOut.messageId } : {}),
+    ...(mOut?.requestId ? { requestId: mOut.requestId } : {}),
+    fallback: mOut?.fallback ?? false,
+    tombstones: (mOut?.tombstones ?? []).map((t: Tombstone) => ({
+      attempt: t.attempt,
+      error: t.error,
+      eventsReceived: t.eventsReceived,
+      partialPreview: partialPreview(t.partialContent ?? []),
+    })),
+    failures: view.failures,
+    ...(text ? { textPreview: preview(text) } : {}),
+    toolUseIds: blocks.map((b) => b.id),
+  };
+  return { model, blocks };
+}

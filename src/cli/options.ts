@@ -1,0 +1,115 @@
+// The CLI's shared pieces: connection flags and the client they make, value parsers, output
+// (text or --json), following a session until it ends or the user detaches.
+import { hostname, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Client } from '@temporalio/client';
+import { connectClient, loadConnectionConfig, type ConnectionOverrides } from '../temporal/connection';
+import { DurableAgentError } from '../engine/errors';
+import { followSession } from './follow';
+
+export class UsageError extends DurableAgentError {
+  constructor(message: string) {
+    super('USAGE', message);
+  }
+}
+
+export interface ConnOpts {
+  address?: string;
+  namespace?: string;
+  apiKey?: string;
+  tls?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsCa?: string;
+  tlsServerName?: string;
+  taskQueue?: string;
+  json?: boolean;
+}
+
+export function connectionOverrides(o: ConnOpts): ConnectionOverrides {
+  const tlsFiles = o.tlsCert || o.tlsKey || o.tlsCa || o.tlsServerName;
+  return {
+    ...(o.address ? { address: o.address } : {}),
+    ...(o.namespace ? { namespace: o.namespace } : {}),
+    ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+    ...(tlsFiles
+      ? {
+          tls: {
+            ...(o.tlsCert ? { clientCertPath: o.tlsCert } : {}),
+            ...(o.tlsKey ? { clientKeyPath: o.tlsKey } : {}),
+            ...(o.tlsCa ? { serverCaCertPath: o.tlsCa } : {}),
+            ...(o.tlsServerName ? { serverName: o.tlsServerName } : {}),
+          },
+        }
+      : o.tls !== undefined
+        ? { tls: o.tls }
+        : {}),
+  };
+}
+
+export function addConnectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--address <host:port>', 'Temporal frontend address (env TEMPORAL_ADDRESS, default localhost:7233)')
+    .option('--namespace <name>', 'Temporal namespace (env TEMPORAL_NAMESPACE, default "default")')
+    .option('--api-key <key>', 'Temporal API key (env TEMPORAL_API_KEY); turns TLS on')
+    .option('--tls', 'connect with TLS (env TEMPORAL_TLS)')
+    .option('--tls-cert <path>', 'mTLS client certificate (env TEMPORAL_TLS_CLIENT_CERT_PATH)')
+    .option('--tls-key <path>', 'mTLS client key (env TEMPORAL_TLS_CLIENT_KEY_PATH)')
+    .option('--tls-ca <path>', 'server CA certificate (env TEMPORAL_TLS_SERVER_CA_CERT_PATH)')
+    .option('--tls-server-name <name>', 'TLS server name (env TEMPORAL_TLS_SERVER_NAME)');
+}
+
+/** The embedded server's options, shared by `dev` and `demo`. */
+export function addServerOptions(cmd: Command): Command {
+  return cmd
+    .option('--db <file>', 'SQLite file the server persists to', join('.durable-agent', 'temporal.db'))
+    .option('--port <n>', 'gRPC port of the server', positiveInt('--port'), 7233)
+    .option('--ui-port <n>', 'port of the Temporal UI', positiveInt('--ui-port'), 8233);
+}
+
+export async function withClient<T>(o: ConnOpts, fn: (client: Client) => Promise<T>): Promise<T> {
+  const { connection, client } = await connectClient(loadConnectionConfig(connectionOverrides(o)));
+  try {
+    return await fn(client);
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+export const positiveInt = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive whole number`);
+  return n;
+};
+export const collect = (v: string, prev: string[]) => [...prev, v];
+export const identity = () => `${userInfo().username}@${hostname()}`;
+
+export function print(o: ConnOpts, value: unknown, text: string): void {
+  process.stdout.write(`${o.json ? JSON.stringify(value) : text}\n`);
+}
+
+export function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
+
+export async function followAndExit(client: Client, id: string, o: ConnOpts): Promise<void> {
+  const detach = waitForSignal();
+  const outcome = await followSession(client, id, { json: o.json ?? false, detach });
+  if (outcome.kind === 'detached') {
+    console.error(
+      `\ndetached; the session keeps running.\n  re-attach:  durable-agent attach ${id}\n  interrupt:  durable-agent interrupt ${id}\n  cancel:     durable-agent cancel ${id}`,
+    );
+    process.exitCode = 130;
+    return;
+  }
+  process.exitCode = outcome.status === 'completed' ? 0 : 1;
+}

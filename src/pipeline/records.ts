@@ -1,0 +1,68 @@
+// What a pipeline outcome becomes as data: the engine's ToolCallRecord (the unit of the turn's
+// result, the execution ledger and the audit) and the DecisionRecord of a permission decision.
+// Pure mapping: both schedulers and the audit use it.
+import { errorResult, type DecisionRecord, type ToolCallRecord } from '../engine/records';
+import type { DecisionReason } from '../tools/Tool';
+import type { ToolUseOutcome } from './types';
+
+export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: DecisionReason | undefined, message?: string): DecisionRecord {
+  if (!reason) return { behavior, source: 'other', ...(message ? { reason: message } : {}) };
+  switch (reason.type) {
+    case 'rule':
+      return { behavior, source: 'rule', detail: reason.rule };
+    case 'mode':
+      return { behavior, source: 'mode', detail: reason.mode };
+    case 'hook':
+      return { behavior, source: 'hook', detail: reason.hook, ...(reason.reason ? { reason: reason.reason } : {}) };
+    case 'tool':
+      return { behavior, source: 'tool', reason: reason.reason };
+    case 'workingDirectory':
+      return { behavior, source: 'workingDirectory', detail: reason.path };
+    case 'human':
+      return { behavior, source: 'human', ...(reason.by ? { by: reason.by } : {}), ...(reason.reason ? { reason: reason.reason } : {}) };
+    case 'timeout':
+      return { behavior, source: 'timeout', detail: `${reason.afterMs}ms` };
+    case 'sandbox':
+      return { behavior, source: 'sandbox', reason: reason.reason };
+    default:
+      return { behavior, source: 'other', reason: reason.reason };
+  }
+}
+
+export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): ToolCallRecord {
+  const status = outcome.status === 'ask' || outcome.status === 'ready' ? 'error' : outcome.status;
+  return {
+    toolUseId: outcome.toolUseId,
+    toolName: outcome.toolName,
+    input: outcome.input,
+    summary,
+    status,
+    result: outcome.result ?? errorResult(outcome.toolUseId, 'No result was produced.'),
+    contextModifiers: outcome.contextModifiers,
+    ...(outcome.newMessages.length > 0 ? { newMessages: outcome.newMessages } : {}),
+    ...(outcome.hookNotices.length > 0 ? { notices: outcome.hookNotices.map((n) => (n.length > 500 ? `${n.slice(0, 499)}…` : n)) } : {}),
+    ...(outcome.permission
+      ? { decision: decisionFromReason(outcome.permission.behavior, outcome.permission.decisionReason, outcome.permission.message) }
+      : {}),
+    startedAt: outcome.startedAt,
+    endedAt: outcome.endedAt,
+    ...(outcome.persistedTo ? { persistedTo: outcome.persistedTo } : {}),
+    ...(outcome.stop ? { stop: outcome.stop } : {}),
+    ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
+    ...(outcome.hookRuns && outcome.hookRuns.length > 0
+      ? {
+          hooks: outcome.hookRuns.map((h) => {
+            const reason = h.output?.hookSpecificOutput && 'permissionDecisionReason' in h.output.hookSpecificOutput ? h.output.hookSpecificOutput.permissionDecisionReason : h.outcome === 'blocking' ? h.stderr?.trim() : undefined;
+            return {
+              event: h.event,
+              hook: h.hook.slice(0, 200),
+              outcome: h.outcome,
+              ...(h.exitCode !== undefined ? { exitCode: h.exitCode } : {}),
+              durationMs: h.durationMs,
+              ...(typeof reason === 'string' && reason ? { reason: reason.slice(0, 300) } : {}),
+            };
+          }),
+        }
+      : {}),
+  };
+}
