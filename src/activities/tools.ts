@@ -54,9 +54,10 @@ function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp |
   return { servers: session.mcpServers, cwd: session.permission.workingDirectories[0] ?? process.cwd(), ...(wanted !== undefined ? { wanted } : {}) };
 }
 import type { PipelinePhase } from '../pipeline/types';
-import { resolveAgentModel, subagentTools, type AgentDefinition } from '../agents/definitions';
-import { AGENT_TOOL_NAMES, type SubagentCall, type SubagentOutput, type SubagentResume } from '../engine/subagents';
-import { agentTypeOf, sessionAgents, type AgentInput } from '../tools/builtin/agent';
+import type { AgentDefinition } from '../agents/definitions';
+import type { SubagentCall, SubagentOutput, SubagentResume } from '../engine/subagents';
+import type { AgentInput } from '../tools/builtin/agent';
+import { subagentPlan } from '../agents/plan';
 import type { ToolUseContext } from '../tools/Tool';
 import { waitForStore } from './storeWait';
 
@@ -151,25 +152,8 @@ function inputPreview(input: unknown): string {
   return json.length > 1000 ? `${json.slice(0, 999)}… (${json.length} characters)` : json;
 }
 
-/** What a validated Agent call runs: the agent's prompt, system prompt, model, tool subset and limit (both schedulers). */
-export function subagentPlan(data: Omit<AgentInput, 'model'> & { model?: string | undefined }, session: Pick<ToolSessionSettings, 'agents' | 'toolNames'>): Omit<SubagentCall, 'resume'> & { dropped: string[] } {
-  const type = agentTypeOf(data);
-  const def = sessionAgents(session.agents).find((a) => a.name === type);
-  if (!def) throw new Error(`agent type ${type} vanished after validation`);
-  const { tools, dropped } = subagentTools(def, session.toolNames, AGENT_TOOL_NAMES);
-  const alias = data.model ?? def.model;
-  return {
-    agentType: def.name,
-    description: data.description,
-    prompt: data.prompt,
-    system: def.systemPrompt,
-    ...(alias ? { model: resolveAgentModel(alias, alias) } : {}),
-    tools,
-    ...(def.maxTurns !== undefined ? { maxTurns: def.maxTurns } : {}),
-    ...(!def.tools || def.tools.some((t) => t.startsWith('mcp__')) ? { mcp: true } : {}),
-    dropped,
-  };
-}
+// Both schedulers plan an Agent call the same way (src/agents/plan.ts).
+export { subagentPlan } from '../agents/plan';
 
 export function createToolActivities(deps: ToolDeps) {
   /** The whole block: from the model call's stored message when the workflow sent a reference. */

@@ -63,3 +63,28 @@ export function appendToToolResult(block: ToolResultBlockParam, text: string): T
   }
   return { ...block, content: [...block.content, { type: 'text', text }] };
 }
+
+export const MAX_ERROR_CHARS = 10_000;
+
+/** Any thrown value as one message, cut at MAX_ERROR_CHARS. */
+export function errMessage(e: unknown): string {
+  let m: string;
+  if (e instanceof Error) m = e.message || e.name;
+  else if (typeof e === 'string') m = e;
+  else {
+    try {
+      m = JSON.stringify(e) ?? String(e);
+    } catch {
+      m = String(e);
+    }
+  }
+  return m.length > MAX_ERROR_CHARS ? `${m.slice(0, MAX_ERROR_CHARS)}… [truncated]` : m;
+}
+
+/** A tool_result block a tool's mapping may return: string content, or text blocks only. */
+export function isValidBlock(b: unknown): b is ToolResultBlockParam {
+  if (!b || typeof b !== 'object') return false;
+  const c = (b as ToolResultBlockParam).content;
+  if (typeof c === 'string') return true;
+  return Array.isArray(c) && c.every((x) => !!x && typeof x === 'object' && x.type === 'text' && typeof x.text === 'string');
+}

@@ -3,7 +3,9 @@
 // Pure mapping: both schedulers and the audit use it.
 import { errorResult, type DecisionRecord, type ToolCallRecord } from '../engine/records';
 import type { DecisionReason } from '../tools/Tool';
-import type { ToolUseOutcome } from './types';
+import type { HookRun } from '../hooks/types';
+import type { ToolPermissionContext } from '../tools/permissionTypes';
+import type { ApprovalResolution, ToolUseOutcome } from './types';
 
 export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: DecisionReason | undefined, message?: string): DecisionRecord {
   if (!reason) return { behavior, source: 'other', ...(message ? { reason: message } : {}) };
@@ -65,4 +67,24 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
         }
       : {}),
   };
+}
+
+/** A hook run as the record keeps it: stdout and stderr cut to 2,000 characters. */
+export function trimRun(r: HookRun): HookRun {
+  const cut = (s?: string) => (s !== undefined && s.length > 2000 ? `${s.slice(0, 2000)}… [truncated]` : s);
+  const out: HookRun = { ...r };
+  if (r.stdout !== undefined) out.stdout = cut(r.stdout)!;
+  if (r.stderr !== undefined) out.stderr = cut(r.stderr)!;
+  return out;
+}
+
+/** Why an approved or denied `ask` was decided: a human, the timeout, the mode, or no approver. */
+export function humanReason(a: ApprovalResolution, mode: ToolPermissionContext['mode']): DecisionReason {
+  if (a.source === 'timeout') return { type: 'timeout', afterMs: a.afterMs ?? 0 };
+  if (a.source === 'mode') return { type: 'mode', mode };
+  if (a.source === 'unattended') return { type: 'other', reason: a.reason ?? 'no approver is attached' };
+  const r: DecisionReason = { type: 'human', decision: a.decision };
+  if (a.by !== undefined) r.by = a.by;
+  if (a.reason !== undefined) r.reason = a.reason;
+  return r;
 }

@@ -12,8 +12,7 @@ import type { HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
 import { decidePermission, type PermissionDecision } from '../permissions/decide';
 import { decisionHidingFileErrors } from './fileChecks';
-import type { AnyTool, DecisionReason, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
-import type { ToolPermissionContext } from '../tools/permissionTypes';
+import type { AnyTool, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
 import { findToolByName } from '../tools/pool';
 import {
   appendToToolResult,
@@ -22,50 +21,13 @@ import {
   noSuchToolResult,
   persistedOutputMessage,
   rejectionToolResult,
+  MAX_ERROR_CHARS,
+  errMessage,
+  isValidBlock,
 } from './messages';
+import { humanReason, trimRun } from './records';
 import { formatInputValidationError } from './validation';
-import type { ApprovalResolution, FailureStage, PipelineEnv, ToolUseOutcome, ToolUseStatus } from './types';
-
-const MAX_ERROR_CHARS = 10_000;
-
-function errMessage(e: unknown): string {
-  let m: string;
-  if (e instanceof Error) m = e.message || e.name;
-  else if (typeof e === 'string') m = e;
-  else {
-    try {
-      m = JSON.stringify(e) ?? String(e);
-    } catch {
-      m = String(e);
-    }
-  }
-  return m.length > MAX_ERROR_CHARS ? `${m.slice(0, MAX_ERROR_CHARS)}… [truncated]` : m;
-}
-
-function trimRun(r: HookRun): HookRun {
-  const cut = (s?: string) => (s !== undefined && s.length > 2000 ? `${s.slice(0, 2000)}… [truncated]` : s);
-  const out: HookRun = { ...r };
-  if (r.stdout !== undefined) out.stdout = cut(r.stdout)!;
-  if (r.stderr !== undefined) out.stderr = cut(r.stderr)!;
-  return out;
-}
-
-function humanReason(a: ApprovalResolution, mode: ToolPermissionContext['mode']): DecisionReason {
-  if (a.source === 'timeout') return { type: 'timeout', afterMs: a.afterMs ?? 0 };
-  if (a.source === 'mode') return { type: 'mode', mode };
-  if (a.source === 'unattended') return { type: 'other', reason: a.reason ?? 'no approver is attached' };
-  const r: DecisionReason = { type: 'human', decision: a.decision };
-  if (a.by !== undefined) r.by = a.by;
-  if (a.reason !== undefined) r.reason = a.reason;
-  return r;
-}
-
-function isValidBlock(b: unknown): b is ToolResultBlockParam {
-  if (!b || typeof b !== 'object') return false;
-  const c = (b as ToolResultBlockParam).content;
-  if (typeof c === 'string') return true;
-  return Array.isArray(c) && c.every((x) => !!x && typeof x === 'object' && x.type === 'text' && typeof x.text === 'string');
-}
+import type { FailureStage, PipelineEnv, ToolUseOutcome, ToolUseStatus } from './types';
 
 /** Runs one tool_use through the whole pipeline. Never throws. */
 export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Promise<ToolUseOutcome> {
