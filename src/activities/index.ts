@@ -8,6 +8,7 @@ import { createToolActivities, type ToolDeps } from './tools';
 import { createHookActivities, type HookDeps } from './hooks';
 import { createSubagentActivities } from './subagents';
 import { ACTIVITY_TYPES, type ActivityType } from '../engine/ids';
+import { withErrorCodes } from './errors';
 
 type Model = ReturnType<typeof createModelActivities>;
 type Tools = ReturnType<typeof createToolActivities>;
@@ -36,7 +37,10 @@ export interface ActivityDeps {
   hooks: HookDeps;
 }
 
-/** Every activity of a worker, by its registered name, plus the in-process runners' direct entries. */
+/**
+ * Every activity of a worker, by its registered name (a DurableAgentError thrown by one fails it
+ * with its code as the failure type), plus the in-process runner's direct entries.
+ */
 export function createActivities(deps: ActivityDeps) {
   const model = createModelActivities(deps.model);
   const compaction = createCompactActivities(deps.compaction);
@@ -44,17 +48,17 @@ export function createActivities(deps: ActivityDeps) {
   const hooks = createHookActivities(deps.hooks);
   const subagentWait = createSubagentActivities();
   const activities = {
-    callModel: model.callModel,
-    appendTranscript: model.appendTranscript,
-    loadTranscript: model.loadTranscript,
-    compactContext: compaction.compactContext,
-    describeToolUses: tools.describeToolUses,
-    runToolUse: tools.runToolUse,
-    storeReadFiles: tools.storeReadFiles,
-    runSessionHooks: hooks.runSessionHooks,
-    prepareSubagent: tools.prepareSubagent,
-    finishSubagent: tools.finishSubagent,
-    awaitSubagent: subagentWait.awaitSubagent,
+    callModel: withErrorCodes(model.callModel),
+    appendTranscript: withErrorCodes(model.appendTranscript),
+    loadTranscript: withErrorCodes(model.loadTranscript),
+    compactContext: withErrorCodes(compaction.compactContext),
+    describeToolUses: withErrorCodes(tools.describeToolUses),
+    runToolUse: withErrorCodes(tools.runToolUse),
+    storeReadFiles: withErrorCodes(tools.storeReadFiles),
+    runSessionHooks: withErrorCodes(hooks.runSessionHooks),
+    prepareSubagent: withErrorCodes(tools.prepareSubagent),
+    finishSubagent: withErrorCodes(tools.finishSubagent),
+    awaitSubagent: withErrorCodes(subagentWait.awaitSubagent),
   } satisfies ModelActivities & CompactionActivities & StoreActivities & DescribeActivities & ToolCallActivities & SubagentPhaseActivities & SubagentWaitActivities & HookActivities & Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).
   const _exact: Record<keyof typeof activities, ActivityType> = ACTIVITY_TYPES;

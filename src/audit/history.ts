@@ -5,6 +5,7 @@
 import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter, Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { converterOf, decodePayload } from '../temporal/payloads';
 import { SIGNALS, ACTIVITY_TYPES, TOOL_ACTIVITY_TYPES } from '../engine/ids';
 import type { ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { AuditActivity, AuditGap } from './types';
@@ -71,10 +72,7 @@ const errorText = (err: unknown): string => (err instanceof Error ? err.message 
 // ---------------------------------------------------------------------------------------------
 // Fetching and decoding
 
-/** The client's data converter: the payload converter and codecs it was configured with. */
-export function converterOf(client: Client): LoadedDataConverter {
-  return client.options.loadedDataConverter;
-}
+export { converterOf };
 
 /**
  * The server's description of a workflow, undecoded (the SDK's describe() decodes the memo with the
@@ -109,9 +107,7 @@ export class HistoryDecoder {
   async one<T>(payload: ProtoPayload | null | undefined, event: HistoryEvent, field: string): Promise<T | undefined> {
     if (!payload) return undefined;
     try {
-      let decoded = [payload as Payload];
-      for (const codec of [...this.converter.payloadCodecs].reverse()) decoded = await codec.decode(decoded);
-      return this.converter.payloadConverter.fromPayload<T>(decoded[0] as Payload);
+      return await decodePayload<T>(this.converter, payload as Payload);
     } catch (err) {
       this.gaps.push({
         kind: 'gap',

@@ -2,6 +2,9 @@
 // transcript, audit, interrupt, send, approve, deny, cancel.
 import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import { converterOf, decodePayload } from '../temporal/payloads';
 import { SessionNotFoundError, approveToolUse, denyToolUse, interruptSession, sendMessage, sessionHandle, sessionStatus } from '../client';
 import { describeOutage } from '../engine/retry';
 import { isWorkflowNotFound } from '../temporal/errors';
@@ -21,14 +24,12 @@ export function addSessionCommands(program: Command): void {
     async (o: ConnOpts & { limit: number }) =>
       withClient(o, async (client) => {
         let n = 0;
-        for await (const wf of client.workflow.list({ query: `WorkflowType = 'sessionWorkflow'` })) {
+        for await (const wf of listSessions(client)) {
           if (n++ >= o.limit) break;
-          const memo = (wf.memo ?? {}) as { prompt?: string };
-          const sa = wf.typedSearchAttributes?.getAll().find((p) => p.key.name === STATUS_SEARCH_ATTRIBUTE);
-          const row: { id: string; status: string; started: string; prompt: string; waiting?: string } = { id: wf.workflowId, status: typeof sa?.value === 'string' ? sa.value : wf.status.name.toLowerCase(), started: wf.startTime.toISOString(), prompt: memo.prompt ?? '' };
+          const row: { id: string; status: string; started: string; prompt: string; waiting?: string } = { id: wf.id, status: wf.status, started: wf.started, prompt: wf.prompt };
           if (row.status === 'waiting_for_model') {
             // Since when and until when: the session's status says.
-            const st = await sessionStatus(client, wf.workflowId).catch(() => undefined);
+            const st = await sessionStatus(client, wf.id).catch(() => undefined);
             if (st?.outage) row.waiting = describeOutage(st.outage, Date.now());
           }
           print(o, row, `${row.id}  ${row.status.padEnd(17)} ${row.started}  ${row.prompt.replace(/\s+/g, ' ').slice(0, 60)}${row.waiting ? `\n    ${row.waiting}` : ''}`);
@@ -182,4 +183,38 @@ function pendingText(decision: 'approve' | 'deny', id: string, r: { toolUseId?: 
     `${decision} of ${r.toolUseId ?? 'the pending call'} sent to ${id}, but no worker has taken it yet: it is applied when a worker ` +
     `for task queue ${r.taskQueue} runs (unless the Temporal server restarts first). Check with: durable-agent status ${id}`
   );
+}
+
+/**
+ * The sessions, newest first, read from the server's list without the SDK's eager decoding: one
+ * session whose memo this client cannot decode (a codec it lacks) is listed with a note, and does
+ * not stop the listing.
+ */
+async function* listSessions(client: Client): AsyncGenerator<{ id: string; status: string; started: string; prompt: string }> {
+  const converter = converterOf(client);
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await client.workflowService.listWorkflowExecutions({ namespace: client.options.namespace, query: `WorkflowType = 'sessionWorkflow'`, ...(nextPageToken ? { nextPageToken } : {}) });
+    for (const wf of page.executions ?? []) {
+      const statusPayload = wf.searchAttributes?.indexedFields?.[STATUS_SEARCH_ATTRIBUTE];
+      let status = (temporal.api.enums.v1.WorkflowExecutionStatus[wf.status ?? 0] ?? 'unknown').replace(/^WORKFLOW_EXECUTION_STATUS_/, '').toLowerCase();
+      // Search attributes are never codec-encoded.
+      const attr = statusPayload ? defaultPayloadConverter.fromPayload<unknown>(statusPayload as Payload) : undefined;
+      if (typeof attr === 'string') status = attr;
+      else if (Array.isArray(attr) && typeof attr[0] === 'string') status = attr[0];
+      let prompt = '';
+      const memo = wf.memo?.fields?.prompt;
+      if (memo) {
+        try {
+          prompt = String((await decodePayload<string>(converter, memo as Payload)) ?? '');
+        } catch (err) {
+          prompt = `(memo unreadable by this client: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]})`;
+        }
+      }
+      const seconds = Number(wf.startTime?.seconds ?? 0);
+      const started = new Date(seconds * 1000 + Math.floor((wf.startTime?.nanos ?? 0) / 1e6)).toISOString();
+      yield { id: wf.execution?.workflowId ?? '?', status, started, prompt };
+    }
+    nextPageToken = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
+  } while (nextPageToken);
 }

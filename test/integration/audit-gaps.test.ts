@@ -16,6 +16,7 @@ import { ScramblingCodec } from '../support/codec';
 import { closeTestEnv, uniqueWorkflowId } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
+import { cli } from '../support/cli';
 
 after(closeTestEnv);
 
@@ -69,6 +70,17 @@ test('integration: the audit decodes with the client’s codec, and reports ever
     const lines = jsonEntries(auditJsonLines(plain));
     assert.equal(lines[0]?.kind, 'session');
     assert.deepEqual(lines.slice(1, 1 + plain.gaps.length).map((l) => l.kind), plain.gaps.map(() => 'gap'));
+
+    // `ls` (a client without the codec) lists the session with a note instead of failing on its memo.
+    const ls = await cli(['ls', '--json', '--limit', '1000'], { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS });
+    assert.equal(ls.code, 0, ls.stderr);
+    const row = ls.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; status: string; prompt: string }).find((r) => r.id === handle.workflowId);
+    assert.equal(row?.status, 'completed');
+    assert.match(row?.prompt ?? '', /^\(memo unreadable by this client: .*encoding/i);
+    // Leave no undecodable session behind for other tests' listings.
+    for (const workflowId of [handle.workflowId, turnWorkflowId(handle.workflowId, 1), turnWorkflowId(handle.workflowId, 2)]) {
+      await env.client.workflowService.deleteWorkflowExecution({ namespace: env.namespace ?? 'default', workflowExecution: { workflowId } }).catch(() => undefined);
+    }
   });
 });
 

@@ -39,3 +39,15 @@ test('unit: the CLI prints a coded error in one line, the whole message where it
   assert.equal(describeError(new SessionNotFoundError('abc')), 'No session with id abc. List sessions with `durable-agent ls`.');
   assert.equal(describeError(new TemporalCliNotFoundError(['PATH'])), 'Could not find or build the Temporal CLI (`temporal`). Tried:');
 });
+
+test('unit: a DurableAgentError thrown by an activity fails it with its code as the failure type', async () => {
+  const { withErrorCodes } = await import('../../src/activities/errors');
+  const act = withErrorCodes(async (what: string) => {
+    if (what === 'mcp') throw new McpUnavailableError('MCP server x is gone');
+    if (what === 'plain') throw new Error('disk full');
+    return 'ok';
+  });
+  assert.equal(await act('fine'), 'ok');
+  await assert.rejects(act('mcp'), (e: unknown) => e instanceof ApplicationFailure && e.type === 'MCP_UNAVAILABLE' && e.message === 'MCP server x is gone' && errorCodeOf(e) === 'MCP_UNAVAILABLE');
+  await assert.rejects(act('plain'), (e: unknown) => !(e instanceof ApplicationFailure) && (e as Error).message === 'disk full');
+});
