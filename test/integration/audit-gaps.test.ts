@@ -84,7 +84,7 @@ test('integration: the audit decodes with the client’s codec, and reports ever
   });
 });
 
-test('integration: a turn whose history cannot be fetched is a gap in the audit, not a missing turn', async () => {
+test('integration: a turn whose history cannot be fetched is a gap in the audit, not a missing turn', { timeout: 300_000 }, async () => {
   await withAgent({}, async ({ env, fake, start, workDir, client }) => {
     await writeFile(join(workDir, 'b.txt'), 'bee\n');
     fake.enqueue(
@@ -101,7 +101,8 @@ test('integration: a turn whose history cannot be fetched is a gap in the audit,
     // Turn 1's history goes (deleted, as retention or an operator would).
     const turn1 = turnWorkflowId(handle.workflowId, 1);
     await env.client.workflowService.deleteWorkflowExecution({ namespace: env.namespace ?? 'default', workflowExecution: { workflowId: turn1 } });
-    await waitFor('turn 1 to be deleted', async () => (await client.workflow.getHandle(turn1).fetchHistory().then(() => false, () => true)));
+    // Deletion is a background task on the server: under load it can take a while.
+    await waitFor('turn 1 to be deleted', async () => (await client.workflow.getHandle(turn1).fetchHistory().then(() => false, () => true)), 180_000, 500);
 
     const audit = await buildAudit(client, handle.workflowId);
     assert.equal(audit.session.turns, 3, 'the session still knows it ran three turns');
