@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter, Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { converterOf, decodePayload } from '../temporal/payloads';
-import { SIGNALS, ACTIVITY_TYPES, TOOL_ACTIVITY_TYPES } from '../engine/ids';
+import { ACTIVITY_TYPES, TOOL_ACTIVITY_TYPES } from '../engine/ids';
 import type { ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { AuditActivity, AuditGap } from './types';
 
@@ -15,8 +15,6 @@ type Failure = temporal.api.failure.v1.IFailure;
 type Payloads = temporal.api.common.v1.IPayloads;
 type ProtoPayload = temporal.api.common.v1.IPayload;
 export const ET = temporal.api.enums.v1.EventType;
-
-export { SIGNALS, ACTIVITY_TYPES };
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
