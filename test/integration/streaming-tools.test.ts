@@ -74,7 +74,7 @@ function readWriteRead(dir: string): MessageSpec {
   return {
     content: [
       { type: 'text', text: 'Reading first.' },
-      { type: 'tool_use', id: 'toolu_read1', name: 'Read', input: { file_path: join(dir, 'a.txt') }, pauseAfterMs: 2500 },
+      { type: 'tool_use', id: 'toolu_read1', name: 'Read', input: { file_path: join(dir, 'a.txt') }, pauseAfterMs: 5000 },
       { type: 'tool_use', id: 'toolu_write1', name: 'Write', input: { file_path: join(dir, 'b.txt'), content: 'written\n' }, pauseAfterMs: 500 },
       { type: 'tool_use', id: 'toolu_read2', name: 'Read', input: { file_path: join(dir, 'a.txt') } },
     ],
@@ -143,7 +143,7 @@ test('integration: a stream that fails after early starts falls back; the repeat
           { type: 'text', text: 'Counting.' },
           kept,
           // Slow: still running when the retry's answer arrives without it.
-          { type: 'tool_use', id: 'toolu_dropped', name: 'CountSafe', input: { file: counter, text: 'dropped', delayMs: 120_000 }, pauseAfterMs: 2000 },
+          { type: 'tool_use', id: 'toolu_dropped', name: 'CountSafe', input: { file: counter, text: 'dropped', delayMs: 120_000 }, pauseAfterMs: 5000 },
         ],
         // The stream dies right after the second tool_use block (and its pause).
         dropAfterBlocks: 3,

@@ -12,6 +12,14 @@ import { executeTurn, type ModelCallResult, type ToolRunResult, type ToolUseDesc
 const tu = (id: string, name: string, input: unknown = {}): ToolUseBlock => ({ type: 'tool_use', id, name, input });
 const SAFE = new Set(['Read', 'Grep', 'Glob', 'Count']);
 const tick = (ms = 1): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Waits (polling) until cond holds; fails after 10 s so a broken cap cannot hang the test. */
+async function until(cond: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not reached within 10 s');
+    await tick(2);
+  }
+}
 
 function describeOne(b: ToolUseBlock, asks: Set<string>): ToolUseDescription {
   const known = b.name !== 'Unknown';
@@ -34,7 +42,7 @@ interface Harness {
   cancelled: string[];
 }
 
-function harness(opts: { delays?: Record<string, number>; asks?: Set<string>; hookAsks?: Set<string>; modifiers?: Record<string, ContextModifier[]>; max?: number; ledger?: Map<string, ToolCallRecord> } = {}): Harness {
+function harness(opts: { delays?: Record<string, number>; gates?: Record<string, Promise<void>>; asks?: Set<string>; hookAsks?: Set<string>; modifiers?: Record<string, ContextModifier[]>; max?: number; ledger?: Map<string, ToolCallRecord> } = {}): Harness {
   const log: string[] = [];
   const runs = new Map<string, number>();
   const cancelled: string[] = [];
@@ -49,7 +57,9 @@ function harness(opts: { delays?: Record<string, number>; asks?: Set<string>; ho
       runs.set(block.id, (runs.get(block.id) ?? 0) + 1);
       log.push(`start ${block.id}`);
       const until = Date.now() + (opts.delays?.[block.id] ?? 1);
-      while (Date.now() < until) {
+      let open = opts.gates?.[block.id] === undefined;
+      void opts.gates?.[block.id]?.then(() => (open = true));
+      while (Date.now() < until || !open) {
         if (signal.aborted) {
           log.push(`cancelled ${block.id}`);
           cancelled.push(block.id);
@@ -190,13 +200,20 @@ test('unit: an early call a hook turns into an ask waits for its approval in the
 });
 
 test('unit: the concurrency cap bounds early starts; queued safe calls start as slots free up', async () => {
-  const h = harness({ max: 2, delays: { a: 20, b: 20, c: 5 } });
+  // Gates, not delays: a and b run until the test lets them end, so a loaded machine cannot end them early.
+  let releaseA: () => void = () => undefined;
+  let releaseB: () => void = () => undefined;
+  const gates = { a: new Promise<void>((r) => (releaseA = r)), b: new Promise<void>((r) => (releaseB = r)) };
+  const h = harness({ max: 2, gates });
   const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 2, streaming: h.streaming }, h.exec);
   for (const [i, id] of ['a', 'b', 'c'].entries()) h.stream('s#1', i, tu(id, 'Read'));
-  await tick(8);
-  assert.deepEqual(h.streaming.startedIds(), ['a', 'b']);
-  await tick(40);
+  await until(() => h.streaming.startedIds().length >= 2);
+  await tick(20);
+  assert.deepEqual(h.streaming.startedIds(), ['a', 'b'], 'the cap holds c back while a and b run');
+  releaseA();
+  await until(() => h.streaming.startedIds().length >= 3);
   assert.deepEqual(h.streaming.startedIds(), ['a', 'b', 'c'], 'c started early once a slot freed');
+  releaseB();
   h.answer(message(tu('a', 'Read'), tu('b', 'Read'), tu('c', 'Read')));
   const out = await turn;
   assert.deepEqual(out.records.map((r) => r.early), [true, true, true]);

@@ -26,7 +26,7 @@ function readWriteRead(dir: string): MessageSpec {
   return {
     content: [
       { type: 'text', text: 'Reading first.' },
-      { type: 'tool_use', id: 'toolu_read1', name: 'Read', input: { file_path: join(dir, 'a.txt') }, pauseAfterMs: 2000 },
+      { type: 'tool_use', id: 'toolu_read1', name: 'Read', input: { file_path: join(dir, 'a.txt') }, pauseAfterMs: 5000 },
       { type: 'tool_use', id: 'toolu_write1', name: 'Write', input: { file_path: join(dir, 'b.txt'), content: 'written\n' }, pauseAfterMs: 300 },
       { type: 'tool_use', id: 'toolu_read2', name: 'Read', input: { file_path: join(dir, 'a.txt') } },
     ],
@@ -81,7 +81,7 @@ test('unit: in-process — a stream that fails after early starts falls back; th
         content: [
           { type: 'text', text: 'Counting.' },
           kept,
-          { type: 'tool_use', id: 'toolu_dropped', name: 'CountSafe', input: { file: counter, text: 'dropped', delayMs: 120_000 }, pauseAfterMs: 1500 },
+          { type: 'tool_use', id: 'toolu_dropped', name: 'CountSafe', input: { file: counter, text: 'dropped', delayMs: 120_000 }, pauseAfterMs: 4000 },
         ],
         dropAfterBlocks: 3,
       },

@@ -304,6 +304,9 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       const progress = setInterval(() => {
         if (reading) return;
         reading = true;
+        // The report is stamped when its tick fires (ticks are >= the interval apart); the stat and
+        // read that follow may be delayed by a loaded machine and must not bunch reports together.
+        const elapsedMs = Date.now() - started;
         void (async () => {
           try {
             const { size } = await fh.stat();
@@ -311,7 +314,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
             // because the activity heartbeats the last report (a report without it would hide it).
             if (size !== lastSize) tail = await readTail(fh, size, BASH_PROGRESS_TAIL_BYTES);
             lastSize = size;
-            onProgress({ ...(tail !== '' ? { output: tail } : {}), elapsedMs: Date.now() - started, totalBytes: size });
+            onProgress({ ...(tail !== '' ? { output: tail } : {}), elapsedMs, totalBytes: size });
           } catch {
             // progress is best effort
           } finally {
