@@ -55,6 +55,8 @@ export interface SessionState {
   compactions?: CompactionRecord[];
   /** SessionStart hooks ran (once per session, not per run). */
   sessionStarted?: boolean;
+  /** SessionStart fires again before the next turn: after a compaction, or after a lost worker's call was recovered. */
+  sessionStartAgain?: 'compact' | 'resume';
   /** How many of the leading pendingMessages passed UserPromptSubmit hooks already. */
   promptsChecked?: number;
   /** Text hooks added for the model (additionalContext, a blocking Stop hook's reason), sent with the next turn. */
@@ -79,6 +81,12 @@ export interface SessionConfig {
    * SessionStart, SubagentStop instead of Stop, no UserPromptSubmit or SessionEnd.
    */
   subagent?: boolean;
+  /**
+   * SessionStart fires again with source `compact` after a turn that compacted the context, and
+   * `resume` after a turn that recovered a call whose worker was lost (the reference's resume: a
+   * new process picks the conversation up). Off: `startup` only (sessions recorded before).
+   */
+  sessionStartSources?: boolean;
 }
 
 /** What the session needs to know of a finished turn (schedulers report more; it is ignored here). */
@@ -90,7 +98,7 @@ export interface TurnReport {
   context: AgentContext;
   readFilesRef?: string | null;
   usage?: Usage;
-  records: ReadonlyArray<{ status: ToolCallStatus; stop?: { reason: string; hook: string } }>;
+  records: ReadonlyArray<{ status: ToolCallStatus; stop?: { reason: string; hook: string }; attempts?: number }>;
   /** The assistant's text (may be a preview). */
   text: string;
   /** Why the turn failed (reason 'failed'). */
@@ -149,9 +157,10 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3600_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 7 * 24 * 3600_000;
 
 /** The session's limits from its input, with the defaults both schedulers use. */
-export function sessionConfig(input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number }, subagent = false): SessionConfig {
+export function sessionConfig(input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number }, subagent = false, sessionStartSources = true): SessionConfig {
   return {
     ...(subagent ? { subagent: true } : {}),
+    ...(sessionStartSources ? { sessionStartSources: true } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
     onInterrupt: input.onInterrupt ?? 'wait',
@@ -340,6 +349,15 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
     }
     state.promptsChecked = state.pendingMessages.length;
 
+    // SessionStart again (compact / resume): its context goes with this turn.
+    const again = state.sessionStartAgain;
+    if (again) {
+      delete state.sessionStartAgain;
+      const d = await sessionHooks(state, executor, 'SessionStart', { source: again });
+      if (d?.stop) return hookEnd(d.stop);
+      if (d?.additionalContext.length) (state.hookContext ??= []).push(...d.additionalContext.map((c) => `SessionStart hook additional context: ${c}`));
+    }
+
     state.turn++;
     turnsThisRun++;
     const taken = state.pendingMessages.length;
@@ -348,6 +366,10 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
     executor.onStatus?.('running', 'turn');
     const report = await executor.runTurn(state.turn, append);
     if (report.consumedAppend && context.length) state.hookContext = [];
+    if (config.sessionStartSources && !config.subagent) {
+      if (report.records.some((r) => r.status === 'unknown_outcome' || (r.attempts ?? 1) > 1)) state.sessionStartAgain = 'resume';
+      else if (report.compactions?.length) state.sessionStartAgain = 'compact';
+    }
     const end = applyTurnReport(state, report, taken);
     if (report.consumedAppend) state.promptsChecked = Math.max(0, (state.promptsChecked ?? 0) - taken);
     if (end && end.status === 'completed' && end.endReason === END_REASONS.endTurn) {

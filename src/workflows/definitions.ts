@@ -281,6 +281,8 @@ export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
 export const SUBAGENT_HOOKS_PATCH = 'subagent-hook-events';
 /** Turns recorded before it ran a tool_use cut off by max_tokens; after it, the call is answered without running (engine/cutOff.ts). */
 export const MAX_TOKENS_CUT_OFF_PATCH = 'max-tokens-cut-off';
+/** SessionStart fires again with source `compact` / `resume` (not only `startup`). */
+export const SESSION_START_SOURCES_PATCH = 'session-start-sources';
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */

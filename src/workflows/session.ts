@@ -32,6 +32,7 @@ import { approvalNotification, DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initial
 import {
   APPROVAL_OUTCOME_PATCH,
   SUBAGENT_HOOKS_PATCH,
+  SESSION_START_SOURCES_PATCH,
   approvalAnswer,
   type ApprovalOutcomeSource,
   STATUS_SEARCH_ATTRIBUTE,
@@ -307,7 +308,9 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   try {
     // A subagent fires the reference's subagent events (patched: a child session recorded before fired SessionStart/Stop).
     const subagentEvents = !!input.parent && SESSION_HOOK_EVENT_NAMES.some(hasHooks) && patched(SUBAGENT_HOOKS_PATCH);
-    const outcome = await runSession(state, sessionConfig(input, subagentEvents), executor);
+    // SessionStart with source compact/resume (patched: a session recorded before fired it once, at startup).
+    const startSources = !input.parent && hasHooks('SessionStart') && patched(SESSION_START_SOURCES_PATCH);
+    const outcome = await runSession(state, sessionConfig(input, subagentEvents, startSources), executor);
     if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, state);
     const result = finish(outcome.status, outcome.endReason);
     if (outcome.status === 'failed') throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TURN_FAILED' satisfies ErrorCode);

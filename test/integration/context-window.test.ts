@@ -50,7 +50,11 @@ test('integration: 150 turns of reads in a 30k window: clearing, auto- and react
       maxTurns: FILES + 20,
       contextManagement: { autoCompactWindow: WINDOW },
       // A PreCompact hook (reference format): records its input, adds an instruction for the summary.
-      hooks: { PreCompact: [{ matcher: 'auto', hooks: [{ type: 'command', command: `cat >> ${join(workDir, 'precompact.jsonl')}; echo >> ${join(workDir, 'precompact.jsonl')}; echo 'Keep the list of notes already read.'` }] }] },
+      hooks: {
+        PreCompact: [{ matcher: 'auto', hooks: [{ type: 'command', command: `cat >> ${join(workDir, 'precompact.jsonl')}; echo >> ${join(workDir, 'precompact.jsonl')}; echo 'Keep the list of notes already read.'` }] }],
+        // SessionStart with source "compact" after each compacting turn (the reference's matcher); not "startup".
+        SessionStart: [{ matcher: 'compact', hooks: [{ type: 'command', command: `cat >> ${join(workDir, 'sessionstart.jsonl')}; echo >> ${join(workDir, 'sessionstart.jsonl')}; echo 'Re-read notes/INDEX after a compaction.'` }] }],
+      },
     });
     const result = await handle.result();
     const seconds = (Date.now() - t0) / 1000;
@@ -87,6 +91,12 @@ test('integration: 150 turns of reads in a 30k window: clearing, auto- and react
     assert.equal(hookInputs.length, compactions.length);
     assert.ok(hookInputs.every((h) => h.hook_event_name === 'PreCompact' && h.trigger === 'auto' && h.session_id === handle.workflowId));
     assert.match(allSent, /Additional instructions:\\nKeep the list of notes already read\./);
+    // SessionStart fired with source "compact" once per turn that compacted (never "startup": the matcher), and its context reached the model.
+    const starts = (await readFile(join(workDir, 'sessionstart.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { hook_event_name: string; source: string });
+    const compactingTurns = new Set(compactions.filter((c) => c.turn < result.turns).map((c) => c.turn)).size;
+    assert.equal(starts.length, compactingTurns);
+    assert.ok(starts.every((h) => h.hook_event_name === 'SessionStart' && h.source === 'compact'));
+    assert.match(allSent, /SessionStart hook additional context: Re-read notes\/INDEX after a compaction\./);
 
     // The store keeps everything: `transcript` shows turn 1 and marks the compaction boundaries.
     const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_STORE_DIR: storeDir };

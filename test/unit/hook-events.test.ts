@@ -125,6 +125,28 @@ test('unit: a subagent session fires SubagentStart and SubagentStop (blocking on
   ]);
 });
 
+test('unit: SessionStart fires again with source compact after a compacting turn and resume after a lost worker; startup once', async () => {
+  const compaction = { at: 1, trigger: 'auto' } as unknown as NonNullable<TurnReport['compactions']>[number];
+  const { state, exec, log, fired } = executor({ SessionStart: [{ stdout: 'env ok' }] }, [
+    { reason: 'tool_use', compactions: [compaction] },
+    { reason: 'tool_use', records: [{ status: 'ok', attempts: 2 }] },
+    { reason: 'tool_use', records: [{ status: 'unknown_outcome' }] },
+    { reason: 'end_turn' },
+  ]);
+  await runSession(state, sessionConfig({}), exec);
+  assert.deepEqual(fired.map(([e, f]) => `${e}:${String(f.source)}`), ['SessionStart:startup', 'SessionStart:compact', 'SessionStart:resume', 'SessionStart:resume']);
+  assert.deepEqual(log, [
+    'turn 1 [do it | SessionStart hook additional context: env ok]',
+    'turn 2 [SessionStart hook additional context: env ok]',
+    'turn 3 [SessionStart hook additional context: env ok]',
+    'turn 4 [SessionStart hook additional context: env ok]',
+  ]);
+  // Off (a session recorded before the change): startup only.
+  const old = executor({ SessionStart: [{}] }, [{ reason: 'tool_use', compactions: [compaction] }, { reason: 'end_turn' }]);
+  await runSession(old.state, sessionConfig({}, false, false), old.exec);
+  assert.deepEqual(old.fired.map(([, f]) => f.source), ['startup']);
+});
+
 test('unit: UserPromptSubmit adds context after the prompt; a blocked only prompt ends the session; continue:false stops', async () => {
   const ctx = executor({ UserPromptSubmit: [{ stdout: 'branch is main' }] }, [{ reason: 'end_turn' }]);
   await runSession(ctx.state, sessionConfig({}), ctx.exec);
