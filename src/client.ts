@@ -131,7 +131,7 @@ export function contextSettings(explicit: ContextSettings = {}, env: NodeJS.Proc
 /** Fills defaults: every option documents its env var; an explicit option beats it. */
 export function sessionInput(opts: SessionOptions): SessionInput {
   checkMessageSize('prompt', opts.prompt);
-  if (opts.memory) checkMessageSize(`memory (CLAUDE.md files ${opts.memory.files.join(', ')})`, opts.memory.text);
+  if (opts.memory?.text) checkMessageSize(`memory (CLAUDE.md files ${opts.memory.files.join(', ')})`, opts.memory.text);
   const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
   if (!PERMISSION_MODES.includes(mode)) throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
   if (mode === 'bypassPermissions' && opts.disableBypassPermissionsMode) throw new BypassDisabledError();

@@ -13,6 +13,8 @@ import type { PayloadStore } from '../stores/payloadStore';
 import { isPromptTooLong, promptTooLongTokens, usageTotal, type ContextSettings } from '../engine/contextWindow';
 import type { ContextView } from '../engine/contextView';
 import { prepareModelRequest } from './modelRequest';
+import { withMemoryText, type MemoryRef } from '../engine/memory';
+import { loadMemoryText } from '../memory/blobs';
 
 export interface ModelSettings {
   model: string;
@@ -34,6 +36,8 @@ export interface CallModelInput {
   head: string | null;
   /** New user-side messages to append before calling (prompt, follow-ups, tool results). */
   append: Message[];
+  /** The session's memory by reference: its text goes before the first message's (payloads by reference). */
+  memory?: MemoryRef;
   settings: ModelSettings;
   toolNames: string[];
   /** The session's deny rules: a tool denied outright is not offered to the model at all. */
@@ -258,7 +262,8 @@ function toolUseHandOff(deps: ModelDeps, sentHead: string | null, ctx: CallRunti
 
 /** One model call: streamed, with a non-streamed fallback when the stream fails mid-way. */
 export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime): Promise<ModelCallOutcome> {
-    const sentHead = await deps.transcripts.append(input.head, input.append);
+    const append = input.memory ? withMemoryText(input.append, await loadMemoryText(deps.transcripts.blobs, input.memory)) : input.append;
+    const sentHead = await deps.transcripts.append(input.head, append);
     // Listing MCP tools may start servers (up to MCP_TIMEOUT): keep heartbeating meanwhile.
     const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
     let prepared: Awaited<ReturnType<typeof prepareModelRequest>>;

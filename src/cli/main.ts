@@ -14,13 +14,24 @@ import { UsageError, addConnectionOptions, addServerOptions, collect, connection
 import { addSessionCommands } from './sessionCommands';
 import { DurableAgentError, type ErrorCode } from '../engine/errors';
 import { McpConfigError, resolveMcpServers } from '../mcp/config';
-import { loadMemory, memoryReminder, sha256 } from '../memory/claudeMd';
+import { loadMemory, memoryReminder } from '../memory/claudeMd';
+import { sessionMemory } from '../memory/blobs';
+import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../engine/memory';
 
 /** What a worker says at start about Bash's OS sandbox on this host. */
 async function workerSandboxLine(): Promise<string> {
   const { sandboxAvailability } = await import('../sandbox/host');
   const a = await sandboxAvailability();
   return a.available ? 'available (Bash runs sandboxed unless a session opts out)' : `UNAVAILABLE — ${a.reason}; sessions run Bash unsandboxed (refused with sandbox.failIfUnavailable)`;
+}
+
+
+/** The session's memory: inline when small; else stored in the worker's store (same env as the worker) and sent by reference. */
+async function memoryForRun(files: string[], text: string): Promise<SessionMemory> {
+  if (text.length <= MEMORY_INLINE_MAX_CHARS) return sessionMemory(files, text);
+  const { configuredBlobStore } = await import('../stores/configured');
+  const { defaultStoreDir } = await import('../worker');
+  return sessionMemory(files, text, configuredBlobStore({ storeDir: defaultStoreDir() }));
 }
 
 export function buildProgram(): Command {
@@ -180,7 +191,8 @@ export function buildProgram(): Command {
       ...(Object.keys(mcp.servers).length > 0 ? { mcpServers: mcp.servers } : {}),
       ...(settings.autoCompactEnabled !== undefined ? { contextManagement: { autoCompact: settings.autoCompactEnabled } } : {}),
       settingsSources: settings.sources,
-      ...(memory.files.length > 0 ? { memory: { files: memory.files.map((f) => f.path), text: memoryText, sha256: sha256(memoryText) } } : {}),
+      // A large memory is stored in the worker's store and travels by reference (src/memory/blobs.ts).
+      ...(memory.files.length > 0 ? { memory: await memoryForRun(memory.files.map((f) => f.path), memoryText) } : {}),
       agents,
       ...(o.maxTurns ? { maxTurns: o.maxTurns as number } : {}),
       ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens as number } : {}),

@@ -42,6 +42,8 @@ export const ERROR_CODES = [
   'CONTEXT_OVERFLOW',
   /** A blob a workflow refers to is not in this worker's store (workers on several hosts without a shared store). */
   'STORE_BLOB_MISSING',
+  /** A memory (CLAUDE.md) stored by reference is missing from the worker's store (failure type of a model call). */
+  'MEMORY_MISSING',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

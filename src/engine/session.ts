@@ -8,6 +8,7 @@ import type { Message, Usage } from './messages';
 import type { ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
+import type { MemoryRef } from './memory';
 
 export type SessionStatusName =
   | 'running'
@@ -53,6 +54,8 @@ export interface SessionState {
   view?: ContextView;
   /** The session's compactions (the last 100): status, `transcript` and the audit show them. */
   compactions?: CompactionRecord[];
+  /** The memory by reference, until the turn that sends the first message consumed it (the model activity prepends its text). */
+  memoryRef?: MemoryRef;
   /** SessionStart hooks ran (once per session, not per run). */
   sessionStarted?: boolean;
   /** SessionStart fires again before the next turn: after a compaction, or after a lost worker's call was recovered. */
@@ -366,6 +369,7 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
     executor.onStatus?.('running', 'turn');
     const report = await executor.runTurn(state.turn, append);
     if (report.consumedAppend && context.length) state.hookContext = [];
+    if (report.consumedAppend) delete state.memoryRef;
     if (config.sessionStartSources && !config.subagent) {
       if (report.records.some((r) => r.status === 'unknown_outcome' || (r.attempts ?? 1) > 1)) state.sessionStartAgain = 'resume';
       else if (report.compactions?.length) state.sessionStartAgain = 'compact';

@@ -2,7 +2,7 @@
 // want no server, and as the baseline of the overhead benchmark. One algorithm, two schedulers:
 // the session loop is the engine's `runSession`, each turn the engine's `executeTurn`, the model
 // and tool calls the same cores the activities run. This file only schedules them in-process.
-import { firstMessage } from '../engine/memory';
+import { firstMessage, memoryRefOf } from '../engine/memory';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { callModelWith, type CallModelResult, type CallRuntime } from '../activities/model';
@@ -135,6 +135,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
         cwd: ctx.agent.cwd,
         additionalDirectories: [...ctx.agent.additionalDirectories],
         ...(input.hooks ? { hooks: input.hooks } : {}),
+        ...(input.memory ? { memory: input.memory } : {}),
         ...(plan.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
         ...(input.sandbox ? { sandbox: input.sandbox } : {}),
         ...(maxTurns !== undefined ? { maxTurns } : {}),
@@ -150,6 +151,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     return { agentType: plan.agentType, sessionId: childId, status: r.status, endReason: r.endReason ?? r.status, text: r.lastText, turns: r.turns, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens } };
   };
   const state = initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
+  if (memoryRefOf(input.memory)) state.memoryRef = memoryRefOf(input.memory);
   const priorRecords = new Map<string, ToolCallRecord>();
   const allRecords: ToolCallRecord[] = [];
   const turnsDetail: LocalSessionResult['turnsDetail'] = [];
@@ -254,7 +256,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
           // The same model step as the turn workflow (clearing, auto/reactive compaction), called directly.
           step = await managedModelStep(
             {
-              sessionId, turn, head: state.head, append, model: input.model, tools: input.tools, rules: input.rules, permissionMode: input.permissionMode,
+              sessionId, turn, head: state.head, append, ...(state.memoryRef ? { memory: state.memoryRef } : {}), model: input.model, tools: input.tools, rules: input.rules, permissionMode: input.permissionMode,
               context: state.context, maxConcurrency: 1, approvalTimeoutMs: 0,
               ...(streaming ? {} : { streamingToolExecution: false }),
               ...(state.view ? { view: state.view } : {}),

@@ -14,7 +14,7 @@ import type { CompactionRecord, ContextView } from '../engine/contextView';
 import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
 import type { SandboxSettings } from '../sandbox/settings';
 import type { McpServers } from '../mcp/config';
-import type { SessionMemory } from '../engine/memory';
+import type { MemoryRef, SessionMemory } from '../engine/memory';
 import type { SubagentParent } from '../engine/subagents';
 import type { AgentDefinition } from '../agents/definitions';
 
@@ -180,6 +180,8 @@ export interface TurnWorkflowInput {
   permissionMode: PermissionMode;
   rules: PermissionRules;
   sandbox?: SandboxSettings;
+  /** The session's memory by reference: the model activity prepends its text to the first message. */
+  memory?: MemoryRef;
   /** A subagent's turn: what every hook input carries (parent session_id, agent_id, agent_type). */
   agentHookFields?: { session_id: string; agent_id: string; agent_type: string };
   hooks?: HooksJson;
@@ -206,6 +208,8 @@ export interface TurnWorkflowInput {
 /** What a subagent's child session inherits from its parent session besides the turn's own settings. */
 export interface SubagentSettings {
   agents?: AgentDefinition[];
+  /** The session's memory (CLAUDE.md): a subagent gets it too, as in the reference (inline when small, else by reference). */
+  memory?: SessionMemory;
   maxTurns?: number;
   maxTotalTokens?: number;
   useSearchAttributes?: boolean;

@@ -50,6 +50,7 @@ export async function managedModelStep(input: TurnWorkflowInput, run: ModelStepR
             turn: input.turn,
             head: input.head,
             append: input.append,
+            ...(input.memory ? { memory: input.memory } : {}),
             settings: input.model,
             toolNames: input.tools,
             denyRules: input.rules.deny,

@@ -2,7 +2,7 @@
 // interrupts, token accounting) are the engine's `runSession`; this file supplies its Temporal
 // executor: turns as child workflows, signals/updates/queries, continue-as-new at a turn boundary
 // so that no run's history grows without bound.
-import { firstMessage } from '../engine/memory';
+import { firstMessage, memoryRefOf } from '../engine/memory';
 import { activityIds, turnWorkflowId } from '../engine/ids';
 import {
   ApplicationFailure,
@@ -66,6 +66,7 @@ import { turnWorkflow } from './turn';
 function subagentSettings(input: SessionInput): SubagentSettings {
   return {
     ...(input.agents ? { agents: input.agents } : {}),
+    ...(input.memory ? { memory: input.memory } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
     ...(input.useSearchAttributes ? { useSearchAttributes: true } : {}),
@@ -82,6 +83,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'INVALID_SESSION_INPUT' satisfies ErrorCode);
   const state: SessionCarry = carry ? migrateSessionState(carry) : initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
   if (carry) state.runs = carry.runs + 1;
+  else if (memoryRefOf(input.memory)) state.memoryRef = memoryRefOf(input.memory);
   // The ledger key is the session's first run id (continue-as-new keeps it): unique even when a
   // new session reuses the workflow id. A run carried from before keys stay on the workflow id.
   state.ledgerKey ??= carry ? sessionId : info.firstExecutionRunId;
@@ -263,6 +265,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           ...(input.sandbox ? { sandbox: input.sandbox } : {}),
           ...(input.hooks ? { hooks: input.hooks } : {}),
           ...(agentHooks ? { agentHookFields: agentHooks } : {}),
+          ...(state.memoryRef ? { memory: state.memoryRef } : {}),
           ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
           context: state.context,
           ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),

@@ -43,6 +43,8 @@ export function childSessionInput(env: SubagentEnv, call: SubagentCall, block: T
     cwd: context.cwd,
     ...(context.additionalDirectories.length > 0 ? { additionalDirectories: [...context.additionalDirectories] } : {}),
     ...(input.hooks ? { hooks: input.hooks } : {}),
+    // The parent's memory (CLAUDE.md), as the reference gives a subagent.
+    ...(sub.memory ? { memory: sub.memory } : {}),
     ...(call.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     ...(maxTurns !== undefined ? { maxTurns } : {}),
