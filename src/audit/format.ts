@@ -1,9 +1,11 @@
 // Output formats of the audit report: readable text and JSON lines.
-import type { AuditCompaction, AuditDecision, AuditEntry, AuditGap, AuditModelCall, AuditReport, AuditToolCall } from './types';
+import type { AuditCompaction, AuditDecision, AuditEntry, AuditGap, AuditModelCall, AuditReport, AuditSessionHook, AuditToolCall } from './types';
 
-/** Compactions, model and tool calls in time order (a call without a time keeps its place after the one before it). */
-export function auditEntries(report: AuditReport): Array<AuditModelCall | AuditToolCall | AuditCompaction> {
-  const natural: Array<AuditModelCall | AuditToolCall | AuditCompaction> = [];
+type TimedEntry = AuditModelCall | AuditToolCall | AuditCompaction | AuditSessionHook;
+
+/** Session hooks, compactions, model and tool calls in time order (a call without a time keeps its place after the one before it). */
+export function auditEntries(report: AuditReport): TimedEntry[] {
+  const natural: TimedEntry[] = [...(report.sessionHooks ?? [])];
   const turns = [...new Set([...report.modelCalls.map((m) => m.turn), ...report.toolCalls.map((t) => t.turn)])].sort((a, b) => a - b);
   for (const turn of turns) {
     natural.push(...(report.compactions ?? []).filter((c) => c.turn === turn));
@@ -132,6 +134,28 @@ export function gapLine(g: AuditGap): string {
   return `${what}: ${where}: ${cut(g.error, 160)} — missing ${g.missing}`;
 }
 
+function sessionHookLine(h: AuditSessionHook): string {
+  const fields = Object.entries(h.fields).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(cut(v, 40)) : String(v)}`).join(' ');
+  const hooks = h.hooks.map((r) => `${r.outcome}${r.exitCode !== undefined && r.exitCode !== null && r.exitCode !== 0 ? ` (exit ${r.exitCode})` : ''}`).join(', ');
+  const extras = [
+    h.reason ? `${h.decision}: ${cut(h.reason, 80)}` : '',
+    h.additionalContext?.length ? `context: ${JSON.stringify(cut(h.additionalContext.join(' / '), 80))}` : '',
+    ...(h.notices ?? []).map((n) => `notice: ${cut(n, 80)}`),
+    h.failures.length ? `failures: ${h.failures.map((f) => cut(f, 80)).join(' | ')}` : '',
+  ].filter(Boolean);
+  return [
+    clock(h.startedAt),
+    '-'.padEnd(4),
+    'hook'.padEnd(6),
+    h.activityId.padEnd(22),
+    cut(`${h.event}${fields ? ` ${fields}` : ''}: ${h.hooks.length} hook${h.hooks.length === 1 ? '' : 's'}${hooks ? ` (${hooks})` : ''}`, 48).padEnd(48),
+    h.decision.padEnd(34),
+    h.status.padEnd(17),
+    `${h.attempts} att`.padEnd(10),
+    ...(extras.length ? [extras.join(', ')] : []),
+  ].join('  ');
+}
+
 /** The readable report: a header with the session's facts, then one line per call in time order. */
 export function formatAuditText(report: AuditReport): string {
   const s = report.session;
@@ -163,7 +187,7 @@ export function formatAuditText(report: AuditReport): string {
   for (const entry of auditEntries(report)) {
     const at = entry.startedAt ?? entry.endedAt;
     while (notes.length && notes[0]?.at && at && notes[0].at < at) lines.push((notes.shift() as { text: string }).text);
-    lines.push(entry.kind === 'model_call' ? modelLine(entry) : entry.kind === 'compaction' ? compactionLine(entry) : toolLine(entry));
+    lines.push(entry.kind === 'model_call' ? modelLine(entry) : entry.kind === 'compaction' ? compactionLine(entry) : entry.kind === 'session_hook' ? sessionHookLine(entry) : toolLine(entry));
   }
   for (const n of notes) lines.push(n.text);
   // Subagents: each child session's own report, indented under the parent's.

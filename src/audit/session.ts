@@ -10,7 +10,8 @@ import { activityIds, SIGNALS, turnOfWorkflowId } from '../engine/ids';
 import type { Usage } from '../engine/messages';
 import type { SessionInput, SessionResult } from '../workflows/definitions';
 import { isWorkflowNotFound } from '../temporal/errors';
-import { converterOf, describeRaw, ET, failureText, fetchEvents, HistoryDecoder, iso, mapLimit, msOf, type HistoryEvent } from './history';
+import { converterOf, describeRaw, ET, failureText, fetchEvents, HistoryDecoder, iso, mapLimit, msOf, trackActivities, type HistoryEvent } from './history';
+import { sessionHookEntries } from './sessionHooks';
 import { auditTurn, type TurnAuditOptions, type TurnRef } from './turn';
 import type { AuditCompaction, AuditGap, AuditModelCall, AuditReport, AuditSession, AuditToolCall } from './types';
 
@@ -158,6 +159,10 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
   const runs = await sessionRuns(client, sessionId, opts.runId, gaps);
   const s = await readSessionRuns(client, sessionId, runs, gaps);
   const converter = converterOf(client);
+  // Session-level hook firings: the session's own `hook-<event>-<n>` activities, every run.
+  const sessionHooks = (
+    await Promise.all(runs.map(async (run, i) => sessionHookEntries(await trackActivities(run.events, new HistoryDecoder(converter, { workflowId: sessionId, runId: run.runId }, gaps)), i)))
+  ).flat();
   const turns = await mapLimit(s.turnRefs, opts.concurrency ?? 6, (ref) => auditTurn(client, converter, ref, opts, gaps));
   const modelCalls: AuditModelCall[] = [];
   const toolCalls: AuditToolCall[] = [];
@@ -230,6 +235,7 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
     modelCalls,
     toolCalls,
     ...(compactions.length ? { compactions } : {}),
+    ...(sessionHooks.length ? { sessionHooks } : {}),
     ...(subagents.length ? { subagents } : {}),
   };
 }

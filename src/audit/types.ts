@@ -148,6 +148,32 @@ export interface AuditCompaction {
   failures: string[];
 }
 
+/** One firing of a session-level hook event (activity `hook-<event>-<n>` of the session workflow). */
+export interface AuditSessionHook {
+  kind: 'session_hook';
+  event: string;
+  /** The firing's number for this event (1, 2, …), as in the activity id. */
+  n: number;
+  run: number;
+  activityId: string;
+  /** The activity's outcome: completed, failed, timed_out, cancelled, running, scheduled. */
+  status: string;
+  attempts: number;
+  startedAt?: string;
+  endedAt?: string;
+  /** The event's own input fields (source, prompt, stop_hook_active, reason, notification_type…). */
+  fields: Record<string, unknown>;
+  hooks: Array<{ hook: string; outcome: string; exitCode?: number | null; durationMs: number; error?: string }>;
+  /** What the answers meant: the session stopped (`continue: false`), was blocked (a prompt dropped, a Stop that keeps it going), or proceeded. */
+  decision: 'proceeded' | 'blocked' | 'stopped' | 'none';
+  reason?: string;
+  /** Context the hooks added for the model. */
+  additionalContext?: string[];
+  /** systemMessage, non-blocking errors. */
+  notices?: string[];
+  failures: string[];
+}
+
 export interface AuditSession {
   kind: 'session';
   sessionId: string;
@@ -210,8 +236,10 @@ export interface AuditReport {
   modelCalls: AuditModelCall[];
   toolCalls: AuditToolCall[];
   compactions?: AuditCompaction[];
+  /** Session-level hook firings (SessionStart, UserPromptSubmit, Stop, SubagentStart/Stop, SessionEnd, Notification), in order. */
+  sessionHooks?: AuditSessionHook[];
   /** The audits of the session's subagents (child sessions), in call order. */
   subagents?: AuditReport[];
 }
 
-export type AuditEntry = AuditSession | AuditGap | AuditModelCall | AuditToolCall | AuditCompaction;
+export type AuditEntry = AuditSession | AuditGap | AuditModelCall | AuditToolCall | AuditCompaction | AuditSessionHook;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastToolResults, lastUserText, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
+import { auditJsonLines, buildAudit, formatAuditText } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 
@@ -21,7 +22,7 @@ function systemOf(req: MessagesRequest): string {
 }
 
 test('integration: a subagent fires SubagentStart/SubagentStop (agent-type matcher) with the parent session_id; a blocking SubagentStop keeps it going', { timeout: 120_000 }, async () => {
-  await withAgent({}, async ({ fake, start, workDir }) => {
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
     await mkdir(join(workDir, '.claude', 'agents'), { recursive: true });
     await writeFile(join(workDir, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nYou are MARKER-REVIEWER.\n');
     await writeFile(join(workDir, 'notes.txt'), 'ok\n');
@@ -82,5 +83,29 @@ test('integration: a subagent fires SubagentStart/SubagentStop (agent-type match
     assert.match(JSON.stringify(childFirst.messages), /SubagentStart hook additional context: START-CONTEXT/);
     const parentLast = fake.messageRequests().filter((r) => !systemOf(r).includes('MARKER-REVIEWER')).at(-1)!;
     assert.match(JSON.stringify(lastToolResults(parentLast)[0]?.content), /second report: tests ran/);
+
+    // The audit lists the session-level hook firings with what they meant, the parent's and the subagent's (text and JSON).
+    const audit = await buildAudit(client, parentId);
+    assert.deepEqual(audit.sessionHooks?.map((h) => [h.activityId, h.status, h.decision]), [
+      ['hook-SessionStart-1', 'completed', 'proceeded'],
+      ['hook-UserPromptSubmit-1', 'completed', 'proceeded'],
+      ['hook-Stop-1', 'completed', 'proceeded'],
+      ['hook-SessionEnd-1', 'completed', 'proceeded'],
+    ]);
+    assert.deepEqual(audit.sessionHooks?.[0]?.fields, { source: 'startup' });
+    assert.deepEqual(audit.sessionHooks?.[1]?.fields, { prompt: 'delegate' });
+    const child = audit.subagents?.[0];
+    assert.deepEqual(child?.sessionHooks?.map((h) => [h.event, h.decision, h.reason ?? '', h.fields.stop_hook_active ?? '-']), [
+      ['SubagentStart', 'proceeded', '', '-'],
+      ['SubagentStop', 'blocked', 'run the tests too', false],
+      ['SubagentStop', 'proceeded', '', true],
+    ]);
+    assert.deepEqual(child?.sessionHooks?.[0]?.additionalContext, ['START-CONTEXT']);
+    assert.equal(child?.sessionHooks?.[0]?.hooks[0]?.outcome, 'success');
+    const text = formatAuditText(audit);
+    assert.match(text, /hook-SessionStart-1 +SessionStart source="startup": 1 hook \(success\)/);
+    assert.match(text, /hook-SubagentStop-1 +SubagentStop .*blocked .*blocked: run the tests too/);
+    const lines = auditJsonLines(audit).trim().split('\n').map((l) => JSON.parse(l) as { kind: string; activityId?: string });
+    assert.ok(lines.some((l) => l.kind === 'session_hook' && l.activityId === 'hook-Stop-1'));
   });
 });

@@ -13,6 +13,10 @@ export interface RefCase {
   files?: Record<string, string>;
   /** One array per model turn (turn n+1 is sent after the tool results of turn n). */
   turns: RefCall[][];
+  /** What the capture hook of an event answers on stdout (JSON; `$DIR` substituted). */
+  hookReplies?: Record<string, unknown>;
+  /** Texts whose presence in the model's conversation is compared (a hook's reason or context reaching the model). */
+  modelSees?: string[];
 }
 
 const big = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(5, '0')} ${'y'.repeat(30)}`).join('\n') + '\n';
@@ -70,6 +74,58 @@ export const CASES: RefCase[] = [
   { name: 'malformed: Edit extra key', files: { 'a.txt': 'a\n' }, turns: [[{ id: 'toolu_bad', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'a', new_string: 'b', bogus: 1 } }]] },
   { name: 'malformed: Write missing content', turns: [[{ id: 'toolu_bad', name: 'Write', input: { file_path: '$DIR/x.txt' } }]] },
   { name: 'unknown tool', turns: [[{ id: 'toolu_unknown', name: 'NoSuchTool', input: { x: 1 } }]] },
+  // Hook answers: the same JSON output through both agents.
+  {
+    name: 'hook: PreToolUse deny',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo no > denied.txt' } }]],
+    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'DENY-MARK policy' } } },
+    modelSees: ['DENY-MARK'],
+  },
+  {
+    name: 'hook: PreToolUse allow',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo yes > allowed.txt' } }]],
+    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'ALLOW-MARK' } } },
+  },
+  {
+    name: 'hook: PreToolUse ask (nobody to ask)',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo maybe > asked.txt' } }]],
+    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'ASK-MARK' } } },
+  },
+  {
+    name: 'hook: PreToolUse updatedInput',
+    turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/asked.txt', content: 'asked\n' } }]],
+    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { file_path: '$DIR/rewritten.txt', content: 'rewritten\n' } } } },
+  },
+  {
+    name: 'hook: PreToolUse additionalContext',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
+    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'PRE-CTX-MARK' } } },
+    modelSees: ['PRE-CTX-MARK'],
+  },
+  {
+    name: 'hook: PreToolUse block (decision)',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo no > blocked.txt' } }]],
+    hookReplies: { PreToolUse: { decision: 'block', reason: 'BLOCK-MARK' } },
+    modelSees: ['BLOCK-MARK'],
+  },
+  {
+    name: 'hook: PostToolUse decision block',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
+    hookReplies: { PostToolUse: { decision: 'block', reason: 'POST-MARK reformat' } },
+    modelSees: ['POST-MARK'],
+  },
+  {
+    name: 'hook: PostToolUse additionalContext',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
+    hookReplies: { PostToolUse: { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'POST-CTX-MARK' } } },
+    modelSees: ['POST-CTX-MARK'],
+  },
+  {
+    name: 'hook: PostToolUseFailure additionalContext',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo out; exit 4' } }]],
+    hookReplies: { PostToolUseFailure: { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'FAIL-CTX-MARK' } } },
+    modelSees: ['FAIL-CTX-MARK'],
+  },
 ];
 
 /**

@@ -37,6 +37,8 @@ export interface Observed {
 export interface SideResult {
   results: Map<string, Observed>;
   files: Record<string, string>;
+  /** The case's `modelSees` texts the model's conversation mentions. */
+  seen: string[];
   error?: string;
 }
 
@@ -76,9 +78,25 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
-function hookSettings(capture: string, events: string[]): Record<string, unknown> {
-  const hook = { type: 'command', command: `cat > '${capture}'/$$.json` };
-  return Object.fromEntries(events.map((e) => [e, [{ matcher: '*', hooks: [hook] }]]));
+/** The capture hook of each event; a case's `hookReplies` are printed after capturing (the hook's answer). */
+async function hookSettings(capture: string, events: string[], c: RefCase, dir: string): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const e of events) {
+    const reply = c.hookReplies?.[e];
+    let command = `cat > '${capture}'/$$.json`;
+    if (reply !== undefined) {
+      const file = join(capture, '..', `reply-${e}.json`);
+      await writeFile(file, JSON.stringify(sub(reply, dir)));
+      command += `; cat '${file}'`;
+    }
+    out[e] = [{ matcher: '*', hooks: [{ type: 'command', command }] }];
+  }
+  return out;
+}
+
+/** Does the model's conversation (every request after the first) mention the text? */
+function modelSaw(fake: FakeAnthropicServer, text: string): boolean {
+  return fake.messageRequests().some((r) => JSON.stringify(r.messages).includes(text));
 }
 
 /** The fake's script: turn n's tool_use blocks for the n-th request that offers tools, then end_turn; side requests get text. */
@@ -125,7 +143,7 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
     else if (input['hook_event_name'] === 'PostToolUseFailure') o.failure = input;
     results.set(id, o);
   }
-  return { results, files: await snapshot(dir) };
+  return { results, files: await snapshot(dir), seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)) };
 }
 
 export async function runReference(c: RefCase): Promise<SideResult> {
@@ -135,7 +153,7 @@ export async function runReference(c: RefCase): Promise<SideResult> {
     scriptFake(fake, c, dir);
     const config = join(home, '.claude');
     await mkdir(config, { recursive: true });
-    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: hookSettings(capture, TOOL_EVENTS) }));
+    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: await hookSettings(capture, TOOL_EVENTS, c, dir) }));
     const child = spawn(CLAUDE_BIN, ['-p', 'run the scripted tools', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'], {
       cwd: dir,
       env: {
@@ -175,7 +193,7 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
         tools: [...BUILTIN_TOOL_NAMES],
         permissionMode: 'bypassPermissions',
         model: { model: 'claude-test', maxTokens: 1024 },
-        hooks: hookSettings(capture, TOOL_EVENTS) as never,
+        hooks: (await hookSettings(capture, TOOL_EVENTS, c, dir)) as never,
       },
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
@@ -224,6 +242,9 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     else if (a.failure && b.failure && JSON.stringify(a.failure['tool_input']) !== JSON.stringify(b.failure['tool_input']))
       d('tool_input', `PostToolUseFailure tool_input ref=${JSON.stringify(a.failure['tool_input'])} ours=${JSON.stringify(b.failure['tool_input'])}`);
   }
+  for (const t of c.modelSees ?? []) {
+    if (ref.seen.includes(t) !== ours.seen.includes(t)) diffs.push({ aspect: 'model sees', text: `the model sees ${JSON.stringify(t)}: ref=${ref.seen.includes(t)} ours=${ours.seen.includes(t)}` });
+  }
   const names = new Set([...Object.keys(ref.files), ...Object.keys(ours.files)]);
   for (const n of [...names].sort()) {
     if (ref.files[n] !== ours.files[n]) diffs.push({ aspect: 'file', text: `file ${n}: ${ref.files[n] === undefined ? 'only ours' : ours.files[n] === undefined ? 'only reference' : 'contents differ'}` });
@@ -269,7 +290,7 @@ async function main(): Promise<void> {
     else if (verdict === 'deliberate') deliberate++;
     else unexpected++;
     console.log(`${verdict.padEnd(10)} ${c.name.padEnd(40)} ${diffs.map((d, i) => `${d.text}${reasons[i] ? ' [deliberate]' : ''}`).join('; ')}`);
-    const detail = (s: SideResult): unknown => ({ error: s.error, files: s.files, results: Object.fromEntries(s.results) });
+    const detail = (s: SideResult): unknown => ({ error: s.error, files: s.files, seen: s.seen, results: Object.fromEntries(s.results) });
     if (verbose && diffs.length) console.log(JSON.stringify({ reference: detail(ref), ours: detail(ours) }, null, 1).slice(0, 6000));
     report.push({ case: c.name, verdict, diffs, reasons, reference: detail(ref), ours: detail(ours) });
   }
