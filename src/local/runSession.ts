@@ -9,7 +9,6 @@ import { callModelWith, type CallModelResult, type CallRuntime } from '../activi
 import { compactContextWith } from '../activities/compact';
 import type { CompactionRecord } from '../engine/contextView';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from '../workflows/modelStep';
-import type { ToolSessionSettings } from '../activities/tools';
 import { initialContext, type AgentContext } from '../engine/context';
 import type { Message, ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
@@ -30,9 +29,7 @@ import {
 import { executeTurn, type Approval, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
 import { localStreaming, withStreamedToolUses } from './streaming';
 import { sessionInput, withAgents, type SessionOptions } from '../client';
-import { subagentPlan } from '../activities/tools';
-import { agentHookFields, subagentSessionId } from '../engine/subagents';
-import type { ToolUseContext } from '../tools/Tool';
+import { localSubagentRunner, localToolSession } from './subagents';
 import { createAgentActivities, type AgentWorkerOptions } from '../worker';
 import { oneLinePreview, type PendingApproval, type SessionResult } from '../workflows/definitions';
 
@@ -100,56 +97,12 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   const input = sessionInput(opts);
   const sessionId = opts.sessionId ?? `local-${randomUUID()}`;
   const deps = createAgentActivities(worker);
-  const session: ToolSessionSettings = {
-    sessionId,
-    // Unique per run of startLocalSession, whatever sessionId the caller reuses.
-    ledgerKey: `run-${randomUUID()}`,
-    toolNames: input.tools,
-    permission: {
-      mode: input.permissionMode,
-      rules: input.rules,
-      workingDirectories: [input.cwd, ...(input.additionalDirectories ?? [])],
-      ...(input.sandbox ? { sandbox: input.sandbox } : {}),
-    },
-    ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
-    ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
-    ...(input.parent ? { agentHookFields: agentHookFields(input.parent, sessionId) } : {}),
-  };
-  const mcpModel = session.mcpServers ? { mcp: { servers: session.mcpServers, cwd: input.cwd } } : {};
+  const session = localToolSession(input, sessionId);
   const approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   // Subagents: in-process child sessions — the same algorithm as the child workflows. Agent files are read once, at start.
   const agentsReady = input.tools.includes('Agent') && !input.parent ? withAgents(input).then((i) => void (i.agents && (session.agents = i.agents))) : Promise.resolve();
   agentsReady.catch(() => undefined); // reported by the first model call that awaits it
-  const runSubagent: ToolUseContext['runSubagent'] = async (data, ctx) => {
-    const plan = subagentPlan(data, session);
-    const childId = subagentSessionId(sessionId, ctx.toolUseId);
-    const maxTurns = plan.maxTurns ?? input.maxTurns;
-    const r = await runLocalSession(
-      {
-        sessionId: childId,
-        prompt: plan.prompt,
-        model: { ...input.model, ...(plan.model ? { model: plan.model } : {}), system: `${plan.system}\n\nThe working directory is ${ctx.agent.cwd}.` },
-        tools: plan.tools,
-        permissionMode: input.permissionMode,
-        rules: input.rules,
-        cwd: ctx.agent.cwd,
-        additionalDirectories: [...ctx.agent.additionalDirectories],
-        ...(input.hooks ? { hooks: input.hooks } : {}),
-        ...(input.memory ? { memory: input.memory } : {}),
-        ...(plan.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
-        ...(input.sandbox ? { sandbox: input.sandbox } : {}),
-        ...(maxTurns !== undefined ? { maxTurns } : {}),
-        ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
-        approvalTimeoutMs,
-        onInterrupt: 'end',
-        signal: ctx.abortSignal,
-        parent: { sessionId, toolUseId: ctx.toolUseId, agentType: plan.agentType },
-        ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
-      },
-      worker,
-    );
-    return { agentType: plan.agentType, sessionId: childId, status: r.status, endReason: r.endReason ?? r.status, text: r.lastText, turns: r.turns, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens } };
-  };
+  const runSubagent = localSubagentRunner({ input, sessionId, session, approvalTimeoutMs, ...(opts.onAsk ? { onAsk: opts.onAsk } : {}) }, (child) => runLocalSession(child, worker));
   const state = initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
   if (memoryRefOf(input.memory)) state.memoryRef = memoryRefOf(input.memory);
   const priorRecords = new Map<string, ToolCallRecord>();
