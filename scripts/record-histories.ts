@@ -83,6 +83,14 @@ const scenarios: Record<string, Scenario> = {
     if (result.status !== 'completed') throw new Error(`batch: ${result.status} ${result.endReason}`);
   },
 
+  /**
+   * The batch scenario recorded after LOCAL_TURN_STORES_PATCH: the end-of-turn writes are local
+   * activities (markers), where the histories recorded before have two activities.
+   */
+  async 'local-stores'(ctx, id) {
+    await scenarios.batch!(ctx, id);
+  },
+
   /** [Read, Bash sleep 30]; interrupted while Bash runs; the session ends (onInterrupt 'end'). */
   async interrupt({ fake, start, workDir, client }, id) {
     await writeFile(join(workDir, 'a.txt'), 'alpha\n');

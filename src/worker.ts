@@ -142,9 +142,11 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     activities,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
-    // interrupted Bash dies well within two seconds.
-    maxHeartbeatThrottleInterval: '200 ms',
-    defaultHeartbeatThrottleInterval: '200 ms',
+    // interrupted Bash dies well within two seconds. Tool calls send a keepalive every 500 ms
+    // (activities/heartbeat.ts); the throttle coalesces progress and the model's per-event
+    // heartbeats to the same rate.
+    maxHeartbeatThrottleInterval: '500 ms',
+    defaultHeartbeatThrottleInterval: '500 ms',
     // Activities, workflow tasks, cached workflows: sized per concurrent session (src/workerLimits.ts).
     ...workerLimits(),
     ...opts.workerOptions,

@@ -1,6 +1,7 @@
 // Tool activities: thin adapters around the one pipeline (invariant 2). They add what only a
 // durable runner needs: heartbeats with progress, cancellation into the tool's abort signal,
 // and the execution ledger that keeps a completed or lost call from running twice (invariant 5).
+import { startHeartbeats, type HeartbeatPolicy } from './heartbeat';
 import { loadShellParser } from '../permissions/bashParser';
 import { activityRuntime, type CallRuntime } from './model';
 import type { AgentContext } from '../engine/context';
@@ -109,7 +110,8 @@ export interface ToolDeps {
   payloads?: PayloadStore;
   /** Hooks the worker adds programmatically (library users), merged with the session's. */
   hooks?: HooksConfig;
-  heartbeatEveryMs?: number;
+  /** When tool calls heartbeat (default TOOL_HEARTBEATS: on progress, else a keepalive after 300 ms and every 500 ms). */
+  heartbeats?: HeartbeatPolicy;
   /** Where a session's transcript JSONL is written for hooks (`transcript_path`). */
   transcriptFile?: (sessionId: string) => string;
 }
@@ -337,9 +339,8 @@ export function createToolActivities(deps: ToolDeps) {
     };
 
     let lastProgress: unknown = undefined;
-    const beat = setInterval(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeatEveryMs ?? 200);
+    const beats = startHeartbeats(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeats);
     try {
-      ctx.heartbeat({ toolUseId: block.id, phase: 'starting' });
       const outcome = await runToolPipeline(block, {
         pool,
         sessionId: session.sessionId,
@@ -368,7 +369,7 @@ export function createToolActivities(deps: ToolDeps) {
           // keeps the earlier value, so a watcher polling now and then still sees the last output.
           const merged = isPlainObject(p) && isPlainObject(lastProgress) && !isStoredInput(lastProgress) ? { ...lastProgress, ...p } : p;
           lastProgress = inputForHistory(merged);
-          ctx.heartbeat({ toolUseId: block.id, progress: lastProgress });
+          beats.progress();
         },
         ...(input.approval
           ? {
@@ -396,7 +397,7 @@ export function createToolActivities(deps: ToolDeps) {
       await stored('recording the result', () => deps.ledger.put(ledgerKey, block.id, { state: 'completed', attempts, record, completedBy: activityKey }));
       return { kind: 'done', record };
     } finally {
-      clearInterval(beat);
+      beats.stop();
     }
   }
 

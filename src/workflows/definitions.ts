@@ -287,6 +287,12 @@ export const SUBAGENT_HOOKS_PATCH = 'subagent-hook-events';
 export const MAX_TOKENS_CUT_OFF_PATCH = 'max-tokens-cut-off';
 /** SessionStart fires again with source `compact` / `resume` (not only `startup`). */
 export const SESSION_START_SOURCES_PATCH = 'session-start-sources';
+/**
+ * The end-of-turn store writes (tool results into the transcript, the read-file state) run as
+ * LOCAL activities in the workflow task that has the last tool result, instead of two activities
+ * and a further workflow task (versioned: turns recorded before replay with the activities).
+ */
+export const LOCAL_TURN_STORES_PATCH = 'local-turn-stores';
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */

@@ -33,6 +33,7 @@ import { runSubagentCall } from './subagent';
 import {
   APPROVAL_OUTCOME_PATCH,
   MAX_TOKENS_CUT_OFF_PATCH,
+  LOCAL_TURN_STORES_PATCH,
   approvalPendingSignal,
   approvalResolvedSignal,
   outageSignal,
@@ -70,6 +71,13 @@ const compaction = proxyActivities<CompactionActivities>({
 // Store activities (transcript, read files) retry a few times quickly on the server; past that
 // the turn waits visibly too.
 const store = proxyActivities<StoreActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+// The same writes as local activities (LOCAL_TURN_STORES_PATCH): content-addressed and
+// idempotent, so a retry on this worker — or a replay elsewhere that runs them again — is right.
+const localStore = proxyLocalActivities<StoreActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
@@ -360,13 +368,25 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   // The read-file state stays out of payloads too: store this turn's entries, carry a reference.
   const delta = outcome.context.readFiles;
   const base = input.readFilesRef ?? null;
+  const writes = toolResults !== undefined || Object.keys(delta).length > 0;
+  const local = writes && patched(LOCAL_TURN_STORES_PATCH);
+  const appendSummary = `Record ${outcome.records.length} tool result(s)`;
+  const readFilesSummary = `Record ${Object.keys(delta).length} read file(s)`;
   const [head, readFilesRef] = await CancellationScope.nonCancellable(() =>
     Promise.all([
       toolResults
-        ? storeCall((a) => store.appendTranscript.executeWithOptions({ activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: `Record ${outcome.records.length} tool result(s)` }, [{ head: sent, messages: [toolResults] }]))
+        ? storeCall((a) =>
+            local
+              ? localStore.appendTranscript.executeWithOptions({ summary: appendSummary }, [{ head: sent, messages: [toolResults] }])
+              : store.appendTranscript.executeWithOptions({ activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
+          )
         : sent,
       Object.keys(delta).length > 0
-        ? storeCall((a) => store.storeReadFiles.executeWithOptions({ activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: `Record ${Object.keys(delta).length} read file(s)` }, [{ base, delta }]))
+        ? storeCall((a) =>
+            local
+              ? localStore.storeReadFiles.executeWithOptions({ summary: readFilesSummary }, [{ base, delta }])
+              : store.storeReadFiles.executeWithOptions({ activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: readFilesSummary }, [{ base, delta }]),
+          )
         : base,
     ]),
   );

@@ -1,5 +1,6 @@
 // The determinism guard (DESIGN invariant 8): recorded histories of representative sessions
-// (a parallel batch, an interrupt, an approval before and after the 'approval-outcome' patch, a
+// (a parallel batch — with the end-of-turn writes as activities and, after the 'local-turn-stores'
+// patch, as local activities —, an interrupt, an approval before and after the 'approval-outcome' patch, a
 // model outage waited out, continue-as-new; session and turn workflows) are
 // replayed against the current workflow code, so a change that would break running sessions
 // fails CI. Replay needs no server. Re-record with scripts/record-histories.ts only for a
@@ -52,7 +53,7 @@ async function replayAll(options: ReplayWorkerOptions): Promise<Map<string, Erro
 
 test('replay: the fixtures cover a parallel batch, an interrupt, an approval, continue-as-new and streamed tool execution, session and turns', () => {
   const scenarios = new Set(manifest.map((m) => m.scenario));
-  for (const s of ['batch', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new', 'streamed', 'streamed-fallback']) {
+  for (const s of ['batch', 'local-stores', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new', 'streamed', 'streamed-fallback']) {
     assert.ok(scenarios.has(s), `no fixture for ${s}`);
     assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'sessionWorkflow'), `${s}: no session history`);
     assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'turnWorkflow'), `${s}: no turn history`);
@@ -60,6 +61,22 @@ test('replay: the fixtures cover a parallel batch, an interrupt, an approval, co
   assert.ok(manifest.filter((m) => m.scenario === 'continue-as-new' && m.workflowType === 'sessionWorkflow').length >= 2, 'several runs');
 });
 
+test('replay: the local-stores fixture records the end-of-turn writes as local activities behind the patch', () => {
+  const history = JSON.parse(readFileSync(join(FIXTURES, 'local-stores.turn-1.json'), 'utf8')) as { events: Array<{ eventType: string; markerRecordedEventAttributes?: { markerName?: string; details?: Record<string, { payloads?: Array<{ data?: string }> }> } }> };
+  const markers = history.events.filter((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED').map((e) => e.markerRecordedEventAttributes!);
+  const text = (m: (typeof markers)[number]): string => Object.values(m.details ?? {}).flatMap((d) => d.payloads ?? []).map((p) => Buffer.from(p.data ?? '', 'base64').toString()).join(' ');
+  assert.ok(markers.some((m) => m.markerName === 'core_patch' && text(m).includes('local-turn-stores')), 'the patch marker');
+  const local = markers.filter((m) => m.markerName === 'core_local_activity').map(text);
+  assert.ok(local.some((t) => t.includes('appendTranscript')), 'appendTranscript as a local activity');
+  assert.ok(local.some((t) => t.includes('storeReadFiles')), 'storeReadFiles as a local activity');
+  // The other fixtures were recorded before the patch: the same writes are activities there.
+  const batch = JSON.parse(readFileSync(join(FIXTURES, 'batch.turn-1.json'), 'utf8')) as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }> };
+  assert.ok(batch.events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'appendTranscript'));
+});
+
+// Note: the reordered workflow below reorders the writes on the activity path only. Reordering
+// the two LOCAL activities the same way was tried and NOT detected by replay (the local-stores
+// turn replayed without error): the negative control covers the activity path.
 test('replay: every recorded history replays against the current workflows', async () => {
   const results = await replayAll({ workflowBundle: await getWorkflowBundle(workflowsPath), replayName: 'fixtures' });
   const failures = [...results].filter(([, err]) => err).map(([file, err]) => `${file}: ${err?.name}: ${err?.message}`);

@@ -1,0 +1,71 @@
+// unit: when a tool activity heartbeats (activities/heartbeat.ts): none for a short call, a
+// keepalive after firstMs and then every idleMs, at once on progress (which restarts the wait).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHeartbeats, TOOL_HEARTBEATS, type Timers } from '../../src/activities/heartbeat';
+
+/** A virtual clock: advance(ms) fires due timers in order. */
+function clock() {
+  let now = 0;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  const t: Timers = {
+    setTimeout: (fn, ms) => {
+      const id = ++seq;
+      timers.set(id, { at: now + ms, fn });
+      return id;
+    },
+    clearTimeout: (h) => void timers.delete(h as number),
+  };
+  const advance = (ms: number): void => {
+    const end = now + ms;
+    for (;;) {
+      const due = [...timers.entries()].filter(([, x]) => x.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      timers.delete(due[0]);
+      now = due[1].at;
+      due[1].fn();
+    }
+    now = end;
+  };
+  return { t, advance, now: () => now, pending: () => timers.size };
+}
+
+test('unit: a call shorter than firstMs sends no heartbeat', () => {
+  const c = clock();
+  const sent: number[] = [];
+  const hb = startHeartbeats(() => sent.push(c.now()), { firstMs: 300, idleMs: 500 }, c.t);
+  c.advance(250);
+  hb.stop();
+  c.advance(10_000);
+  assert.deepEqual(sent, []);
+  assert.equal(c.pending(), 0, 'no timer left behind');
+});
+
+test('unit: a long quiet call sends a keepalive at firstMs, then every idleMs', () => {
+  const c = clock();
+  const sent: number[] = [];
+  const hb = startHeartbeats(() => sent.push(c.now()), { firstMs: 300, idleMs: 500 }, c.t);
+  c.advance(2_000);
+  hb.stop();
+  assert.deepEqual(sent, [300, 800, 1300, 1800]);
+});
+
+test('unit: progress heartbeats at once and restarts the keepalive wait', () => {
+  const c = clock();
+  const sent: number[] = [];
+  const hb = startHeartbeats(() => sent.push(c.now()), { firstMs: 300, idleMs: 500 }, c.t);
+  c.advance(100);
+  hb.progress();
+  c.advance(400);
+  hb.progress();
+  c.advance(600);
+  hb.stop();
+  hb.progress();
+  assert.deepEqual(sent, [100, 500, 1000], 'progress at 100 and 500, a keepalive 500 ms after the last; nothing after stop');
+});
+
+test('unit: the tool default keeps a cancellation within half a second', () => {
+  assert.ok(TOOL_HEARTBEATS.idleMs <= 500);
+  assert.ok(TOOL_HEARTBEATS.firstMs <= TOOL_HEARTBEATS.idleMs);
+});
