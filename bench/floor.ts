@@ -87,6 +87,17 @@ export interface FloorVariant {
   worker?: Partial<WorkerOptions>;
 }
 
+async function sleepy(ms: number, heartbeatMs: number): Promise<void> {
+  const { Context } = await import('@temporalio/activity');
+  const ctx = Context.current();
+  const beat = heartbeatMs > 0 ? setInterval(() => ctx.heartbeat(), heartbeatMs) : undefined;
+  try {
+    await new Promise((r) => setTimeout(r, ms));
+  } finally {
+    if (beat) clearInterval(beat);
+  }
+}
+
 export interface FloorResult {
   variant: string;
   /** Sequential no-op chain. */
@@ -96,6 +107,8 @@ export interface FloorResult {
   /** Session shape: wall ms per turn (child workflow + steps), when measured. */
   perTurnMs?: number;
   turn?: TaskTimes;
+  /** Batches of parallel sleeps: wall ms of the workflow per heartbeat interval. */
+  batches?: Array<{ heartbeatMs: number; wallMs: number; activitiesMs: number }>;
 }
 
 /** A variant's dynamic config relative to the CLI's own defaults (this project's defaults dropped). */
@@ -112,7 +125,7 @@ function bundle(): Promise<{ code: string }> {
 }
 
 /** Runs the floor workloads of one variant on its own dev server (or on `server` when given). */
-export async function measureFloor(v: FloorVariant, opts: { n: number; sessionTurns?: number; shape?: number[]; server?: DevServer }): Promise<FloorResult> {
+export async function measureFloor(v: FloorVariant, opts: { n: number; sessionTurns?: number; shape?: number[]; server?: DevServer; batch?: { n: number; ms: number; heartbeats: number[]; repeat: number } }): Promise<FloorResult> {
   const server =
     opts.server ??
     (await startDevServer({ dynamicConfig: dynamicConfigFor(v), ...(v.dbFile ? { dbFilename: join(mkdtempSync(join(tmpdir(), 'da-floor-')), 'temporal.db') } : {}) }));
@@ -122,7 +135,10 @@ export async function measureFloor(v: FloorVariant, opts: { n: number; sessionTu
     connection,
     taskQueue,
     workflowBundle: await bundle(),
-    activities: { noop: async () => undefined },
+    activities: { noop: async () => undefined, sleepy },
+    maxConcurrentActivityTaskExecutions: 100,
+    maxHeartbeatThrottleInterval: '200 ms',
+    defaultHeartbeatThrottleInterval: '200 ms',
     ...v.worker,
   });
   const client = new Client({ connection: await Connection.connect({ address: server.address }) });
@@ -146,6 +162,22 @@ export async function measureFloor(v: FloorVariant, opts: { n: number; sessionTu
         const last = client.workflow.getHandle(`${taskQueue}-session/turn-${opts.sessionTurns}`);
         r.turn = taskTimes((await last.fetchHistory()).events ?? []);
       }
+      if (opts.batch) {
+        const { n, ms, heartbeats, repeat } = opts.batch;
+        r.batches = [];
+        for (let i = 0; i < repeat; i++) {
+          for (const heartbeatMs of heartbeats) {
+            const t = performance.now();
+            const b = await client.workflow.start('parallelSleeps', { taskQueue, workflowId: `${taskQueue}-batch-${heartbeatMs}-${i}`, args: [n, ms, heartbeatMs] });
+            await b.result();
+            const wallMs = performance.now() - t;
+            const ev = (await b.fetchHistory()).events ?? [];
+            const sched = ev.filter((e) => Number(e.eventType) === ET.AT_SCHEDULED).map(eventMs);
+            const done = ev.filter((e) => Number(e.eventType) === ET.AT_COMPLETED).map(eventMs);
+            r.batches.push({ heartbeatMs, wallMs, activitiesMs: Math.max(...done) - Math.min(...sched) });
+          }
+        }
+      }
       return r;
     });
   } finally {
@@ -166,6 +198,10 @@ export function describeResult(r: FloorResult): string {
     `  workflow task  sched→start median ${f(median(c.wftWait))} (first ${head(c.wftWait)}), work median ${f(median(c.wftWork))}`,
     `  activity task  sched→start median ${f(median(c.atWait))} (first ${head(c.atWait)}), work median ${f(median(c.atWork))}, cycle median ${f(median(c.atCycle))}`,
   ];
+  for (const hb of [...new Set((r.batches ?? []).map((b) => b.heartbeatMs))]) {
+    const bs = (r.batches ?? []).filter((b) => b.heartbeatMs === hb);
+    lines.push(`  batch, heartbeat every ${hb || 'never'} ms: wall median ${f(median(bs.map((b) => b.wallMs)))}, first scheduled→last completed median ${f(median(bs.map((b) => b.activitiesMs)))} (${bs.length} runs)`);
+  }
   if (r.perTurnMs !== undefined && r.turn) {
     lines.push(`  turn shape: ${f(r.perTurnMs)} ms per turn; in the last turn: wft wait median ${f(median(r.turn.wftWait))}, at wait median ${f(median(r.turn.atWait))}, child first→last event ${f(r.turn.totalMs)}`);
   }
@@ -190,7 +226,7 @@ export const MATRIX: FloorVariant[] = [
 ];
 
 function parseArgs(argv: string[]) {
-  const o = { n: 40, repeat: 1, matrix: false, only: undefined as string[] | undefined, sessionTurns: 0, shape: undefined as number[] | undefined, v: { name: 'custom', dynamicConfig: {} as Record<string, string | number | boolean>, worker: {} as Partial<WorkerOptions> } as FloorVariant };
+  const o = { shapes: undefined as number[][] | undefined, batch: undefined as { n: number; ms: number; heartbeats: number[]; repeat: number } | undefined, n: 40, repeat: 1, matrix: false, only: undefined as string[] | undefined, sessionTurns: 0, shape: undefined as number[] | undefined, v: { name: 'custom', dynamicConfig: {} as Record<string, string | number | boolean>, worker: {} as Partial<WorkerOptions> } as FloorVariant };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = (): string => {
@@ -202,9 +238,11 @@ function parseArgs(argv: string[]) {
     else if (a === '--repeat') o.repeat = Number(next());
     else if (a === '--matrix') o.matrix = true;
     else if (a === '--only') o.only = next().split(',');
+    else if (a === '--compare-shapes') o.shapes = next().split(';').map((x) => x.split(',').map(Number));
     else if (a === '--session') o.sessionTurns = Number(next());
     else if (a === '--shape') o.shape = next().split(',').map(Number);
     else if (a === '--db') o.v.dbFile = true;
+    else if (a === '--batch') o.batch = { n: 10, ms: 500, heartbeats: next().split(',').map(Number), repeat: 3 };
     else if (a === '--no-sticky') o.v.worker!.maxCachedWorkflows = 0;
     else if (a === '--pollers') {
       const p = Number(next());
@@ -222,10 +260,27 @@ function parseArgs(argv: string[]) {
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const o = parseArgs(process.argv.slice(2));
+  if (o.shapes) {
+    // Turn shapes on ONE server (this project's settings), alternating, medians per shape.
+    const server = await startDevServer({});
+    const per = new Map<string, number[]>();
+    try {
+      for (let r = 0; r < o.repeat; r++) {
+        for (const shape of o.shapes) {
+          const res = await measureFloor({ name: shape.join(',') }, { n: 3, sessionTurns: o.sessionTurns || 10, shape, server });
+          per.set(shape.join(','), [...(per.get(shape.join(',')) ?? []), res.perTurnMs ?? NaN]);
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+    for (const [shape, xs] of per) console.log(`shape [${shape}]: median ${f(median(xs))} ms/turn (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+    return;
+  }
   const variants = o.matrix ? MATRIX.filter((v) => !o.only || o.only.includes(v.name)) : [o.v];
   for (let r = 0; r < o.repeat; r++) {
     for (const v of variants) {
-      const res = await measureFloor(v, { n: o.n, ...(o.sessionTurns ? { sessionTurns: o.sessionTurns } : {}), ...(o.shape ? { shape: o.shape } : {}) });
+      const res = await measureFloor(v, { n: o.n, ...(o.sessionTurns ? { sessionTurns: o.sessionTurns } : {}), ...(o.shape ? { shape: o.shape } : {}), ...(o.batch ? { batch: o.batch } : {}) });
       console.log(describeResult(res));
     }
   }

@@ -4,9 +4,11 @@ import { executeChild, proxyActivities, proxyLocalActivities, workflowInfo } fro
 
 export interface FloorActivities {
   noop(): Promise<void>;
+  /** Sleeps `ms`, heartbeating every `heartbeatMs` (0: never). */
+  sleepy(ms: number, heartbeatMs: number): Promise<void>;
 }
 
-const { noop } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
+const { noop, sleepy } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute', heartbeatTimeout: '30 seconds' });
 const localNoop = proxyLocalActivities<FloorActivities>({ startToCloseTimeout: '1 minute' }).noop;
 
 /** N sequential no-op activities: read Scheduled→Started of every task from its history. */
@@ -15,7 +17,7 @@ export async function noopChain(n: number): Promise<void> {
 }
 
 export interface TurnShape {
-  /** Sequential steps of the turn; each step runs that many no-op activities in parallel (0 = a local activity). */
+  /** Sequential steps of the turn: n > 0 runs n no-op activities in parallel, 0 one local activity, -n n local activities in parallel. */
   steps: number[];
 }
 
@@ -23,6 +25,7 @@ export interface TurnShape {
 export async function turnShapeChild(shape: TurnShape): Promise<void> {
   for (const parallel of shape.steps) {
     if (parallel === 0) await localNoop();
+    else if (parallel < 0) await Promise.all(Array.from({ length: -parallel }, () => localNoop()));
     else await Promise.all(Array.from({ length: parallel }, () => noop()));
   }
 }
@@ -34,3 +37,8 @@ export async function sessionShape(turns: number, shape: TurnShape): Promise<voi
   }
 }
 
+
+/** `n` activities of `ms` each, all at once (a batch of safe tool calls). */
+export async function parallelSleeps(n: number, ms: number, heartbeatMs: number): Promise<void> {
+  await Promise.all(Array.from({ length: n }, () => sleepy(ms, heartbeatMs)));
+}

@@ -1,0 +1,388 @@
+// `npm run bench`: what durability costs, side by side in one run, as ONE table — printed and
+// written to BENCHMARKS.md (between the bench markers) with the machine and the command.
+//   npm run bench [-- --quick]     (--quick: fewer turns and repeats, for a smoke run)
+// Not a test: numbers vary with the machine's load (shown with the table). Ratios are taken
+// within this run; repeated rows report medians.
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { Client, Connection } from '@temporalio/client';
+import { Runtime, DefaultLogger } from '@temporalio/worker';
+import { startFakeAnthropic } from '../src/testing/fakeAnthropic';
+import { runLocalSession } from '../src/local/runSession';
+import { startSession, type SessionOptions } from '../src/client';
+import { startDevServer, DEV_SERVER_DYNAMIC_CONFIG, type DevServer } from '../src/temporal/devServer';
+import { eventMs, measureFloor, median } from './floor';
+import { ScriptBook, batchScript, copyTree, readsScript, realisticScript, REALISTIC_PACE, streamingScript, writesScript } from './scenarios';
+import { SleepTool, SLEEP_TOOL_NAME } from './sleepTool';
+
+const QUICK = process.argv.includes('--quick');
+const ROOT = resolve(__dirname, '..', '..');
+const N = {
+  overheadTurns: QUICK ? 10 : 40,
+  overheadRepeats: QUICK ? 1 : 3,
+  writeTurns: QUICK ? 4 : 10,
+  realisticTurns: 20,
+  realisticRepeats: QUICK ? 1 : 2,
+  streamingTurns: QUICK ? 1 : 3,
+  batchRepeats: QUICK ? 1 : 3,
+  historyTurns: 100,
+  floorTurns: QUICK ? 5 : 20,
+};
+
+export interface Row {
+  measure: string;
+  inProcess: string;
+  temporal: string;
+  result: string;
+  target: string;
+  verdict: 'PASS' | 'MISS' | 'info' | 'n/a';
+}
+
+const ms = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)} ms` : '-');
+const verdict = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS');
+
+export function renderTable(rows: Row[]): string {
+  const head: Row = { measure: 'Measure', inProcess: 'In-process', temporal: 'Temporal', result: 'Result', target: 'Target', verdict: 'info' };
+  const cells = (r: Row): string[] => [r.measure, r.inProcess, r.temporal, r.result, r.target, r === head ? 'Verdict' : r.verdict];
+  const lines = [cells(head), cells(head).map(() => '---'), ...rows.map(cells)];
+  return lines.map((c) => `| ${c.join(' | ')} |`).join('\n');
+}
+
+interface Ctx {
+  server: DevServer;
+  client: Client;
+  taskQueue: string;
+  book: ScriptBook;
+  fakeURL: string;
+  work: string;
+}
+
+const COMMON = { permissionMode: 'bypassPermissions' as const, model: { model: 'bench', maxTokens: 1024 }, maxTurns: 500 };
+
+async function local(ctx: Ctx, key: string, opts: Partial<SessionOptions> & { cwd: string }): Promise<{ ms: number; status: string }> {
+  const t0 = performance.now();
+  const r = await runLocalSession(
+    { ...COMMON, ...opts, prompt: `bench:${key}` },
+    { anthropic: () => new Anthropic({ apiKey: 'bench', baseURL: ctx.fakeURL, maxRetries: 0 }), storeDir: mkdtempSync(join(ctx.work, 'store-')), tools: [SleepTool] },
+  );
+  return { ms: performance.now() - t0, status: r.status };
+}
+
+async function temporal(ctx: Ctx, key: string, opts: Partial<SessionOptions> & { cwd: string }): Promise<{ ms: number; status: string; workflowId: string }> {
+  const t0 = performance.now();
+  const h = await startSession(ctx.client, { ...COMMON, ...opts, prompt: `bench:${key}`, taskQueue: ctx.taskQueue, useSearchAttributes: false, id: `bench-${key}` });
+  const r = await h.result();
+  return { ms: performance.now() - t0, status: r.status, workflowId: h.workflowId };
+}
+
+async function history(ctx: Ctx, workflowId: string) {
+  return (await ctx.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+}
+
+function checkStatus(what: string, ...statuses: string[]): void {
+  const bad = statuses.filter((s) => s !== 'completed');
+  if (bad.length > 0) throw new Error(`bench: ${what} ended ${bad.join(', ')}`);
+}
+
+async function floorRows(ctx: Ctx): Promise<Row[]> {
+  const shape = [1, 0, 3, -2];
+  const ours = await measureFloor({ name: 'ours' }, { n: 20, sessionTurns: N.floorTurns, shape, server: ctx.server });
+  const cli = await measureFloor({ name: 'cli defaults' }, { n: 20, sessionTurns: N.floorTurns, shape });
+  const rpsOurs = DEV_SERVER_DYNAMIC_CONFIG['history.transferProcessorMaxPollRPS'];
+  return [
+    {
+      measure: 'Floor: bare turn (child workflow + model + describe LA + 3 parallel tools + 2 store LAs, no-op activities)',
+      inProcess: '—',
+      temporal: `${ms(ours.perTurnMs ?? NaN)}/turn`,
+      result: `no-op activity ${ms(ours.perActivityMs)}; task Scheduled→Started median wft ${ms(median(ours.chain.wftWait))}, activity ${ms(median(ours.chain.atWait))}`,
+      target: 'what the machine allows',
+      verdict: 'info',
+    },
+    {
+      measure: 'Floor with the CLI\'s default server settings (transfer-queue reader 20 loads/s, no eager activities)',
+      inProcess: '—',
+      temporal: `${ms(cli.perTurnMs ?? NaN)}/turn`,
+      result: `no-op activity ${ms(cli.perActivityMs)}; Scheduled→Started median wft ${ms(median(cli.chain.wftWait))}, activity ${ms(median(cli.chain.atWait))} (ours: transferProcessorMaxPollRPS=${rpsOurs}, eager activities)`,
+      target: 'the lever',
+      verdict: 'info',
+    },
+  ];
+}
+
+async function overheadRows(ctx: Ctx): Promise<{ rows: Row[]; historySessionId?: string }> {
+  const files = [0, 1, 2].map((i) => {
+    const f = join(ctx.work, `f${i}.txt`);
+    writeFileSync(f, 'x'.repeat(2000) + '\n');
+    return f;
+  });
+  const turns = N.overheadTurns + 1;
+  const perTurn: number[] = [];
+  const locals: number[] = [];
+  const temps: number[] = [];
+  for (let r = 0; r < N.overheadRepeats; r++) {
+    const key = `reads-${r}`;
+    ctx.book.add(key, readsScript(N.overheadTurns, files));
+    const l = await local(ctx, key, { cwd: ctx.work });
+    const t = await temporal(ctx, key, { cwd: ctx.work });
+    checkStatus('the reads session', l.status, t.status);
+    locals.push(l.ms / turns);
+    temps.push(t.ms / turns);
+    perTurn.push((t.ms - l.ms) / turns);
+  }
+  // Per sequential tool call: turns of 1 Write vs turns of 4 Writes (each Write is its own batch).
+  const perCall: number[] = [];
+  const dir = mkdtempSync(join(ctx.work, 'writes-'));
+  for (let r = 0; r < Math.max(1, N.overheadRepeats - 1); r++) {
+    const ovh: Record<number, number> = {};
+    for (const k of [1, 4]) {
+      const key = `writes${k}-${r}`;
+      ctx.book.add(key, writesScript(N.writeTurns, k, join(dir, key)));
+      const l = await local(ctx, key, { cwd: dir });
+      ctx.book.add(`${key}-t`, writesScript(N.writeTurns, k, join(dir, `${key}-t`)));
+      const t = await temporal(ctx, `${key}-t`, { cwd: dir });
+      checkStatus('the writes session', l.status, t.status);
+      ovh[k] = (t.ms - l.ms) / N.writeTurns;
+    }
+    perCall.push((ovh[4]! - ovh[1]!) / 3);
+  }
+  const o = median(perTurn);
+  return {
+    rows: [
+      {
+        measure: `Durability overhead per turn (${N.overheadTurns} turns of 3 parallel Reads + a final answer; median of ${N.overheadRepeats})`,
+        inProcess: `${ms(median(locals))}/turn`,
+        temporal: `${ms(median(temps))}/turn`,
+        result: `+${ms(o)}/turn`,
+        target: '≤ 50 ms',
+        verdict: verdict(o <= 50),
+      },
+      {
+        measure: 'Durability overhead per sequential tool call ((turns of 4 Writes − turns of 1 Write) / 3)',
+        inProcess: '—',
+        temporal: '—',
+        result: `+${ms(median(perCall))}/call`,
+        target: 'none set',
+        verdict: 'info',
+      },
+    ],
+  };
+}
+
+async function realisticRow(ctx: Ctx): Promise<Row> {
+  const ratios: number[] = [];
+  const locals: number[] = [];
+  const temps: number[] = [];
+  for (let r = 0; r < N.realisticRepeats; r++) {
+    const lt = copyTree(join(ROOT, 'src'), mkdtempSync(join(ctx.work, 'tree-l-')));
+    const tt = copyTree(join(ROOT, 'src'), mkdtempSync(join(ctx.work, 'tree-t-')));
+    ctx.book.add(`real-l-${r}`, realisticScript(lt, REALISTIC_PACE, 7 + r, N.realisticTurns));
+    ctx.book.add(`real-t-${r}`, realisticScript(tt, REALISTIC_PACE, 7 + r, N.realisticTurns));
+    const l = await local(ctx, `real-l-${r}`, { cwd: lt });
+    const t = await temporal(ctx, `real-t-${r}`, { cwd: tt });
+    checkStatus('the realistic session', l.status, t.status);
+    locals.push(l.ms);
+    temps.push(t.ms);
+    ratios.push(t.ms / l.ms);
+  }
+  const ratio = median(ratios);
+  return {
+    measure: `Realistic session: ${N.realisticTurns} turns of Read/Grep/Glob/Edit/Bash on a copy of src/, model at ~60 tokens/s, 300–600 ms to first token (median of ${N.realisticRepeats})`,
+    inProcess: ms(median(locals)),
+    temporal: ms(median(temps)),
+    result: `${ratio.toFixed(3)}×`,
+    target: '≤ 1.05×',
+    verdict: verdict(ratio <= 1.05),
+  };
+}
+
+/** Did a tool activity of this turn start before its model activity completed? (streaming execution at work) */
+function startedEarly(events: Awaited<ReturnType<typeof history>>): boolean {
+  const modelDone = events.find((e) => Number(e.eventType) === 12 && events.some((s) => Number(s.eventId) === Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) && s.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel'));
+  const toolSched = events.find((e) => Number(e.eventType) === 10 && e.activityTaskScheduledEventAttributes?.activityType?.name === 'runToolUse');
+  return !!modelDone && !!toolSched && Number(toolSched.eventId) < Number(modelDone.eventId);
+}
+
+async function streamingRow(ctx: Ctx): Promise<Row> {
+  const res: Record<string, number> = {};
+  let early = false;
+  for (const on of [true, false]) {
+    const key = `stream-${on ? 'on' : 'off'}`;
+    ctx.book.add(key, streamingScript(N.streamingTurns));
+    const t = await temporal(ctx, key, { cwd: ctx.work, tools: ['Read', SLEEP_TOOL_NAME], ...({ streamingToolExecution: on } as Partial<SessionOptions>) });
+    checkStatus('the streaming session', t.status);
+    res[key] = t.ms;
+    if (on) early = startedEarly(await history(ctx, `${t.workflowId}/turn-1`));
+  }
+  const less = 1 - res['stream-on']! / res['stream-off']!;
+  if (!early) {
+    return { measure: 'Streaming execution on vs off (turns streaming 5 safe calls over ~2.5 s)', inProcess: '—', temporal: `off ${ms(res['stream-off']!)}`, result: 'n/a: streaming execution not landed', target: '≥ 30 % less', verdict: 'n/a' };
+  }
+  return {
+    measure: `Streaming execution on vs off (${N.streamingTurns} turns, each streaming 5 safe calls over ~2.5 s)`,
+    inProcess: '—',
+    temporal: `on ${ms(res['stream-on']!)}, off ${ms(res['stream-off']!)}`,
+    result: `${(less * 100).toFixed(0)} % less`,
+    target: '≥ 30 % less',
+    verdict: verdict(less >= 0.3),
+  };
+}
+
+async function batchRow(ctx: Ctx): Promise<Row> {
+  const spans: number[] = [];
+  const locals: number[] = [];
+  for (let r = 0; r < N.batchRepeats; r++) {
+    const key = `batch-${r}`;
+    ctx.book.add(key, batchScript(10, 500));
+    const tools = ['Read', SLEEP_TOOL_NAME];
+    const l = await local(ctx, key, { cwd: ctx.work, tools });
+    locals.push(l.ms);
+    const t = await temporal(ctx, key, { cwd: ctx.work, tools });
+    checkStatus('the batch session', l.status, t.status);
+    const ev = await history(ctx, `${t.workflowId}/turn-1`);
+    const sched = new Map(ev.filter((e) => Number(e.eventType) === 10).map((e) => [Number(e.eventId), e.activityTaskScheduledEventAttributes?.activityType?.name]));
+    const done = ev.filter((e) => Number(e.eventType) === 12);
+    const modelDone = done.find((e) => sched.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) === 'callModel');
+    const toolDone = done.filter((e) => sched.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) === 'runToolUse');
+    const lastTool = toolDone[toolDone.length - 1];
+    // The batch as the turn sees it: model answer recorded → the workflow task that has every result.
+    const wftAfter = ev.find((e) => Number(e.eventType) === 6 && lastTool && Number(e.eventId) > Number(lastTool.eventId));
+    if (modelDone && wftAfter && toolDone.length === 10) spans.push(eventMs(wftAfter) - eventMs(modelDone));
+  }
+  const span = median(spans);
+  return {
+    measure: `A batch of ten 500 ms safe calls (model answer recorded → the workflow task holding all ten results; median of ${N.batchRepeats})`,
+    inProcess: `whole session ${ms(median(locals))}`,
+    temporal: ms(span),
+    result: ms(span),
+    target: '≤ 650 ms',
+    verdict: verdict(span <= 650),
+  };
+}
+
+async function historyRows(ctx: Ctx, rssOf: () => Promise<number>): Promise<Row[]> {
+  const files = [join(ctx.work, 'f0.txt')];
+  const key = 'history';
+  ctx.book.add(key, readsScript(N.historyTurns, files));
+  const t = await temporal(ctx, key, { cwd: ctx.work });
+  checkStatus('the 100-turn session', t.status);
+  const size = async (turn: number): Promise<number> => {
+    const d = await ctx.client.workflow.getHandle(`${t.workflowId}/turn-${turn}`).describe();
+    return Number(d.raw.workflowExecutionInfo?.historySizeBytes ?? NaN);
+  };
+  const [b5, b100] = [await size(5), await size(N.historyTurns)];
+  const rss = await rssOf();
+  return [
+    {
+      measure: `History bytes of a turn (1 Read per turn) at turn 5 and turn ${N.historyTurns}`,
+      inProcess: '—',
+      temporal: `${b5} B / ${b100} B`,
+      result: `turn ${N.historyTurns} = ${(b100 / b5).toFixed(2)}× turn 5`,
+      target: 'no growth with the session (≤ 1.2×)',
+      verdict: verdict(b100 <= 1.2 * b5),
+    },
+    {
+      measure: 'Worker RSS (its own process, after every Temporal row)',
+      inProcess: '—',
+      temporal: `${(rss / 1024 / 1024).toFixed(0)} MiB`,
+      result: `${(rss / 1024 / 1024).toFixed(0)} MiB`,
+      target: 'none set',
+      verdict: 'info',
+    },
+  ];
+}
+
+function startWorker(env: Record<string, string>): Promise<{ child: ChildProcess; rss: () => Promise<number>; stop: () => Promise<void> }> {
+  return new Promise((resolveStart, reject) => {
+    const child = fork(join(__dirname, 'worker.js'), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.once('exit', (code) => reject(new Error(`bench worker exited (${code}) before it was ready`)));
+    child.on('message', (m: { type?: string }) => {
+      if (m?.type !== 'ready') return;
+      resolveStart({
+        child,
+        rss: () =>
+          new Promise((r) => {
+            const on = (msg: { type?: string; rss?: number }): void => {
+              if (msg?.type === 'rss') {
+                child.off('message', on);
+                r(msg.rss ?? NaN);
+              }
+            };
+            child.on('message', on);
+            child.send({ type: 'rss' });
+          }),
+        stop: async () => {
+          child.send({ type: 'stop' });
+          const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          await exited;
+          clearTimeout(t);
+        },
+      });
+    });
+  });
+}
+
+function machine(): string {
+  const load = loadavg().map((x) => x.toFixed(2)).join(', ');
+  return `${cpus().length} CPUs (nproc), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; load average ${load}`;
+}
+
+function writeBenchmarks(table: string, header: string): void {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const block = `<!-- bench:start (written by npm run bench) -->\n${header}\n\n${table}\n<!-- bench:end -->`;
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\n<!-- bench:start -->\n<!-- bench:end -->\n';
+  const re = /<!-- bench:start[^>]*-->[\s\S]*?<!-- bench:end -->/;
+  writeFileSync(file, re.test(old) ? old.replace(re, block) : `${old.trimEnd()}\n\n${block}\n`);
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const started = performance.now();
+  const before = machine();
+  const work = mkdtempSync(join(tmpdir(), 'da-bench-'));
+  const book = new ScriptBook();
+  const fake = await startFakeAnthropic({ script: (req) => book.answer(req) });
+  const server = await startDevServer({});
+  const taskQueue = 'bench';
+  const worker = await startWorker({ BENCH_ADDRESS: server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_FAKE_URL: fake.baseURL, BENCH_STORE_DIR: mkdtempSync(join(work, 'worker-store-')) });
+  const connection = await Connection.connect({ address: server.address });
+  const ctx: Ctx = { server, client: new Client({ connection }), taskQueue, book, fakeURL: fake.baseURL, work };
+  const rows: Row[] = [];
+  const step = async (name: string, f: () => Promise<Row[]>): Promise<void> => {
+    const t = performance.now();
+    process.stderr.write(`bench: ${name}…`);
+    rows.push(...(await f()));
+    process.stderr.write(` ${((performance.now() - t) / 1000).toFixed(0)} s\n`);
+  };
+  try {
+    await step('floor', () => floorRows(ctx));
+    await step('overhead', async () => (await overheadRows(ctx)).rows);
+    await step('realistic session', async () => [await realisticRow(ctx)]);
+    await step('streaming execution', async () => [await streamingRow(ctx)]);
+    await step('batch', async () => [await batchRow(ctx)]);
+    await step('history and RSS', () => historyRows(ctx, worker.rss));
+  } finally {
+    await worker.stop();
+    await connection.close();
+    await server.stop();
+    await fake.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  const totalS = (performance.now() - started) / 1000;
+  const table = renderTable(rows);
+  const header = [
+    `Command: \`npm run bench${QUICK ? ' -- --quick' : ''}\` (${totalS.toFixed(0)} s).`,
+    `Machine at the start: ${before}.`,
+    `At the end: load average ${loadavg().map((x) => x.toFixed(2)).join(', ')}.`,
+  ].join('\n');
+  console.log(`${header}\n\n${table}`);
+  if (!QUICK) writeBenchmarks(table, header);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
