@@ -76,10 +76,11 @@ const store = proxyActivities<StoreActivities>({
 });
 
 // The same writes as local activities (LOCAL_TURN_STORES_PATCH): content-addressed and
-// idempotent, so a retry on this worker — or a replay elsewhere that runs them again — is right.
+// idempotent, so running them again (a replay elsewhere) is right. One local attempt: a failure
+// falls back to the activities above, whose retries and outage waiting are visible.
 const localStore = proxyLocalActivities<StoreActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+  retry: { maximumAttempts: 1 },
 });
 
 /** A retryable activity failure as the outage handling reads it; undefined when it is permanent. */
@@ -372,20 +373,29 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const local = writes && patched(LOCAL_TURN_STORES_PATCH);
   const appendSummary = `Record ${outcome.records.length} tool result(s)`;
   const readFilesSummary = `Record ${Object.keys(delta).length} read file(s)`;
+  /** The local attempt first (under the patch); on failure, or before the patch, the activities. */
+  const write = async <T>(localCall: () => Promise<T>, remote: (attempt: number) => Promise<T>): Promise<T> => {
+    if (local) {
+      try {
+        return await localCall();
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+      }
+    }
+    return storeCall(remote);
+  };
   const [head, readFilesRef] = await CancellationScope.nonCancellable(() =>
     Promise.all([
       toolResults
-        ? storeCall((a) =>
-            local
-              ? localStore.appendTranscript.executeWithOptions({ summary: appendSummary }, [{ head: sent, messages: [toolResults] }])
-              : store.appendTranscript.executeWithOptions({ activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
+        ? write(
+            () => localStore.appendTranscript.executeWithOptions({ summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
+            (a) => store.appendTranscript.executeWithOptions({ activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
           )
         : sent,
       Object.keys(delta).length > 0
-        ? storeCall((a) =>
-            local
-              ? localStore.storeReadFiles.executeWithOptions({ summary: readFilesSummary }, [{ base, delta }])
-              : store.storeReadFiles.executeWithOptions({ activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: readFilesSummary }, [{ base, delta }]),
+        ? write(
+            () => localStore.storeReadFiles.executeWithOptions({ summary: readFilesSummary }, [{ base, delta }]),
+            (a) => store.storeReadFiles.executeWithOptions({ activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: readFilesSummary }, [{ base, delta }]),
           )
         : base,
     ]),
