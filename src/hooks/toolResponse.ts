@@ -2,7 +2,9 @@
 // what our tool's call() returns. Bash: exactly the reference's `stdout`, `stderr`, `interrupted`,
 // `isImage`, `noOutputExpected` (+ `persistedOutputPath`/`persistedOutputSize` when the output was
 // stored whole). The reference, like our Bash, merges the two streams into `stdout` (`stderr` is
-// ""), trailing newlines trimmed. Other tools: their own data object (docs/hooks.md).
+// ""), trailing newlines trimmed. Read: the reference's `{type: 'text', file: {filePath, content,
+// numLines, startLine, totalLines}}` with the lines as in the file (no line numbers). Other tools:
+// their own data object (docs/hooks.md).
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
@@ -34,6 +36,12 @@ export function hookToolResponse(toolName: string, data: unknown, persisted?: { 
       noOutputExpected: typeof data.command === 'string' ? noOutputExpected(data.command) : false,
       ...(persisted ? { persistedOutputPath: persisted.path, persistedOutputSize: persisted.size } : {}),
     };
+  }
+  if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string') {
+    // Our content is `cat -n` style (number, tab, line); the reference's is the lines themselves.
+    const numbered = typeof data.content === 'string' ? data.content : '';
+    const content = numbered === '' ? '' : numbered.split('\n').map((l) => l.replace(/^\s*\d+\t/, '')).join('\n');
+    return { type: 'text', file: { filePath: data.filePath, content, numLines: data.numLines, startLine: data.startLine, totalLines: data.totalLines } };
   }
   return data;
 }

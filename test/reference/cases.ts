@@ -157,9 +157,9 @@ export const DELIBERATE: Deliberate[] = [
   },
   {
     cases: '*',
-    tools: ['Read', 'Write', 'Edit'],
+    tools: ['Write', 'Edit'],
     aspect: 'tool_response keys',
-    reason: "PostToolUse tool_response is the tool's own data object, not reshaped to the reference's per-tool objects (docs/hooks.md, tool_response).",
+    reason: "PostToolUse tool_response of Write and Edit is the tool's own data object, not the reference's (which carries originalFile and a structuredPatch) (docs/hooks.md, tool_response).",
   },
 ];
 

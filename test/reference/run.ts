@@ -269,7 +269,7 @@ async function main(): Promise<void> {
   const verbose = args.includes('--verbose');
   const jsonAt = args.indexOf('--json');
   const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
-  const filters = args.filter((a, i) => !a.startsWith('--') && i !== jsonAt + 1);
+  const filters = args.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
   ensureReference();
   const version = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`reference: ${version} (${CLAUDE_BIN})`);

@@ -203,6 +203,9 @@ test("unit: Bash's tool_response has exactly the reference's keys; other tools p
   assert.equal(p.persistedOutputSize, 40_000);
   const d = { filePath: '/a', content: 'c' };
   assert.equal(hookToolResponse('Write', d), d);
+  // Read: the reference's shape, the lines without our cat -n numbers.
+  const read = hookToolResponse('Read', { filePath: '/w/a.txt', content: '     1\thello\n     2\t\tindented', startLine: 1, numLines: 2, totalLines: 2, truncatedLines: 0, partial: false, mtimeMs: 1 });
+  assert.deepEqual(read, { type: 'text', file: { filePath: '/w/a.txt', content: 'hello\n\tindented', numLines: 2, startLine: 1, totalLines: 2 } });
 });
 
 test('unit: noOutputExpected: every command of the line is one that prints nothing (the reference\'s list)', () => {
