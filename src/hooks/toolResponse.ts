@@ -3,10 +3,18 @@
 // `isImage`, `noOutputExpected` (+ `persistedOutputPath`/`persistedOutputSize` when the output was
 // stored whole). The reference, like our Bash, merges the two streams into `stdout` (`stderr` is
 // ""), trailing newlines trimmed. Read: the reference's `{type: 'text', file: {filePath, content,
-// numLines, startLine, totalLines}}` with the lines as in the file (no line numbers). Other tools:
-// their own data object (docs/hooks.md).
+// numLines, startLine, totalLines}}` with the lines as in the file (no line numbers). Write:
+// `{type, filePath, content, structuredPatch, originalFile, userModified}`; Edit: `{filePath,
+// oldString, newString, originalFile, structuredPatch, userModified, replaceAll}` (the tools add
+// originalFile and structuredPatch to their data when a PostToolUse hook will see the call).
+// Other tools: their own data object (docs/hooks.md).
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** The reference's tool_response has the path as the model gave it (the hook's tool_input has it absolute). */
+function givenPath(input: unknown, resolved: string): string {
+  return isObject(input) && typeof input.file_path === 'string' ? input.file_path : resolved;
 }
 
 /** Commands that print nothing when they succeed (the reference's list). */
@@ -25,23 +33,65 @@ export function noOutputExpected(command: string): boolean {
 /** What the reference keeps of a persisted output in `stdout`. */
 export const HOOK_STDOUT_MAX_CHARS = 30_000;
 
-export function hookToolResponse(toolName: string, data: unknown, persisted?: { path: string; size: number }): unknown {
+/**
+ * The tool_response of a successful call. `input` is the input the tool ran with; `persisted`
+ * says where a result too large to keep inline was stored.
+ */
+export function hookToolResponse(toolName: string, data: unknown, input: unknown, persisted?: { path: string; size: number }): unknown {
   if (toolName === 'Bash' && isObject(data)) {
-    const output = (typeof data.output === 'string' ? data.output : '').replace(/\n+$/, '');
+    const raw = typeof data.output === 'string' ? data.output : '';
+    const output = raw.replace(/\n+$/, '');
     return {
       stdout: persisted ? output.slice(0, HOOK_STDOUT_MAX_CHARS) : output,
       stderr: '',
       interrupted: data.interrupted === true || data.timedOut === true,
       isImage: false,
       noOutputExpected: typeof data.command === 'string' ? noOutputExpected(data.command) : false,
-      ...(persisted ? { persistedOutputPath: persisted.path, persistedOutputSize: persisted.size } : {}),
+      // The size of the output as the command printed it (the reference's count, final newline included).
+      ...(persisted ? { persistedOutputPath: persisted.path, persistedOutputSize: raw === '' ? persisted.size : Buffer.byteLength(raw) + (typeof data.omittedBytes === 'number' ? data.omittedBytes : 0) } : {}),
     };
   }
   if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string') {
     // Our content is `cat -n` style (number, tab, line); the reference's is the lines themselves.
     const numbered = typeof data.content === 'string' ? data.content : '';
-    const content = numbered === '' ? '' : numbered.split('\n').map((l) => l.replace(/^\s*\d+\t/, '')).join('\n');
-    return { type: 'text', file: { filePath: data.filePath, content, numLines: data.numLines, startLine: data.startLine, totalLines: data.totalLines } };
+    let content = numbered === '' ? '' : numbered.split('\n').map((l) => l.replace(/^\s*\d+\t/, '')).join('\n');
+    // The reference splits the text at '\n': a final line break is followed by one more (empty)
+    // line, and an empty file has one line. We count the lines a line break ends.
+    let numLines = typeof data.numLines === 'number' ? data.numLines : 0;
+    let totalLines = typeof data.totalLines === 'number' ? data.totalLines : 0;
+    const startLine = typeof data.startLine === 'number' ? data.startLine : 1;
+    if (totalLines === 0) {
+      numLines = 1;
+      totalLines = 1;
+    } else if (data.endsWithNewline === true) {
+      if (numLines > 0 && startLine + numLines - 1 === totalLines) {
+        content += '\n';
+        numLines += 1;
+      }
+      totalLines += 1;
+    }
+    return { type: 'text', file: { filePath: givenPath(input, data.filePath), content, numLines, startLine, totalLines } };
+  }
+  if (toolName === 'Write' && isObject(data) && isObject(input) && typeof data.filePath === 'string') {
+    return {
+      type: data.type,
+      filePath: givenPath(input, data.filePath),
+      content: typeof input.content === 'string' ? input.content : '',
+      structuredPatch: Array.isArray(data.structuredPatch) ? data.structuredPatch : [],
+      originalFile: typeof data.originalFile === 'string' ? data.originalFile : null,
+      userModified: false,
+    };
+  }
+  if (toolName === 'Edit' && isObject(data) && isObject(input) && typeof data.filePath === 'string') {
+    return {
+      filePath: givenPath(input, data.filePath),
+      oldString: input.old_string,
+      newString: input.new_string,
+      originalFile: typeof data.originalFile === 'string' ? data.originalFile : '',
+      structuredPatch: Array.isArray(data.structuredPatch) ? data.structuredPatch : [],
+      userModified: false,
+      replaceAll: input.replace_all === true,
+    };
   }
   return data;
 }

@@ -5,7 +5,7 @@
 // No Temporal here: activities wrap this function; tests call it directly. Its inputs and outcome
 // are in types.ts; what a scheduler asks before running a call is in describe.ts.
 import { toolResultText, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
-import { normalizeHooksConfig } from '../hooks/config';
+import { hooksFor, normalizeHooksConfig } from '../hooks/config';
 import { hookToolResponse } from '../hooks/toolResponse';
 import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks, type PostToolUseHooksResult } from '../hooks/run';
 import type { HookRun, HooksConfig } from '../hooks/types';
@@ -186,6 +186,7 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
         return failed('error', 'hook', `The hooks configuration is invalid, so ${tool.name} was not run: ${errMessage(e)}`);
       }
       const hookEnv = { config: hooksConfig, cwd: env.agent.cwd, signal: controller.signal, aliases: tool.aliases ?? [] };
+      if (hooksFor(hooksConfig, 'PostToolUse', tool.name, tool.aliases ?? []).length > 0) ctx.fileChangeForHooks = true;
       const anyToolHooks = !!(hooksConfig?.PreToolUse?.length || hooksConfig?.PostToolUse?.length || hooksConfig?.PostToolUseFailure?.length);
       let transcriptPath: string | undefined;
       if (anyToolHooks && env.transcriptPath) {
@@ -343,7 +344,7 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       if (mapped.is_error === true) {
         await failureHooks(toolResultText(mapped));
       } else {
-        const response = hookToolResponse(tool.name, result.data, persistedTo === undefined ? undefined : { path: persistedTo, size: Buffer.byteLength(text) });
+        const response = hookToolResponse(tool.name, result.data, data, persistedTo === undefined ? undefined : { path: persistedTo, size: Buffer.byteLength(text) });
         takeAfterCall(await runPostToolUseHooks({ ...hookInput(), tool_response: response, duration_ms: Date.now() - callStarted }, hookEnv), 'PostToolUse');
       }
 

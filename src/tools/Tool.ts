@@ -55,6 +55,11 @@ export interface ToolUseContext {
   resultStore?: ResultStore;
   /** The agent types the session offers (the Agent tool validates `subagent_type` against them). */
   agents?: readonly AgentDefinition[];
+  /**
+   * A PostToolUse hook will receive this call's tool_response: tools that change a file then add
+   * what the reference reports to hooks (the content before the change and the diff hunks).
+   */
+  fileChangeForHooks?: boolean;
   /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
   runSubagent?: (input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined }, ctx: ToolUseContext) => Promise<SubagentOutput>;
 }

@@ -21,6 +21,8 @@ export interface RefCase {
 
 const big = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(5, '0')} ${'y'.repeat(30)}`).join('\n') + '\n';
 
+const lines30 = Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
+
 export const CASES: RefCase[] = [
   { name: 'Read normal', files: { 'a.txt': 'hello\nworld\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]] },
   { name: 'Read offset/limit', files: { 'a.txt': 'l1\nl2\nl3\nl4\nl5\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt', offset: 2, limit: 2 } }]] },
@@ -58,6 +60,56 @@ export const CASES: RefCase[] = [
   { name: 'Edit without prior read', files: { 'a.txt': 'timeout = 10\n' }, turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '10', new_string: '30' } }]] },
   { name: 'Edit missing file', turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/nope.txt', old_string: 'a', new_string: 'b' } }]] },
   { name: 'Edit create with empty old_string', turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/created.txt', old_string: '', new_string: 'made\n' } }]] },
+  // The shape of Write/Edit's PostToolUse tool_response (structuredPatch hunks) on harder inputs.
+  {
+    name: 'Edit mid-file (context lines)',
+    files: { 'a.txt': lines30 },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'row 15\n', new_string: 'row fifteen\nrow 15b\n' } }]],
+  },
+  {
+    name: 'Edit two hunks (replace_all)',
+    files: { 'a.txt': lines30 },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'row 2', new_string: 'ROW 2', replace_all: true } }]],
+  },
+  {
+    name: 'Edit no trailing newline',
+    files: { 'a.txt': 'alpha\nbeta' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'beta', new_string: 'gamma' } }]],
+  },
+  {
+    name: 'Edit special characters',
+    files: { 'a.txt': 'price = $1 & tax\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '$1 & tax', new_string: "$& $$ && $' tax" } }]],
+  },
+  {
+    name: 'Edit CRLF file',
+    files: { 'a.txt': 'one\r\ntwo\r\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'two', new_string: 'deux' } }]],
+  },
+  {
+    name: 'Write rewrite with two hunks',
+    files: { 'a.txt': lines30 },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: lines30.replace('row 3\n', 'row three\n').replace('row 27\n', '') } }]],
+  },
+  {
+    name: 'Write removes trailing newline',
+    files: { 'a.txt': 'x\ny\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'x\ny' } }]],
+  },
+  {
+    name: 'Write same content',
+    files: { 'a.txt': 'same\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'same\n' } }]],
+  },
+  { name: 'Read no trailing newline', files: { 'a.txt': 'one\ntwo' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]] },
+  { name: 'Read offset to the end', files: { 'a.txt': 'l1\nl2\nl3\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt', offset: 2 } }]] },
+  { name: 'Read blank lines at the end', files: { 'a.txt': 'a\n\n\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]] },
+  { name: 'Write relative path', turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: 'rel.txt', content: 'r\n' } }]] },
+  {
+    name: 'Edit relative path',
+    files: { 'a.txt': 'k = 1\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: 'a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: 'a.txt', old_string: '1', new_string: '2' } }]],
+  },
   { name: 'Glob', files: { 'src/a.ts': '', 'src/b.ts': '', 'c.md': '' }, turns: [[{ id: 'toolu_glob', name: 'Glob', input: { pattern: '**/*.ts' } }]] },
   { name: 'Grep files_with_matches', files: { 'a.txt': 'foo\n', 'b.txt': 'bar\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo' } }]] },
   { name: 'Grep content', files: { 'a.txt': 'foo\nbar\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo', output_mode: 'content' } }]] },
@@ -154,12 +206,6 @@ export const DELIBERATE: Deliberate[] = [
     tools: ['Read'],
     reason:
       "The seed checks that the path exists in validateInput, before the hooks (a failed validation runs no hook); the current reference checks it in call(), after PreToolUse, and then sends PostToolUseFailure. durable-agent keeps the seed's order.",
-  },
-  {
-    cases: '*',
-    tools: ['Write', 'Edit'],
-    aspect: 'tool_response keys',
-    reason: "PostToolUse tool_response of Write and Edit is the tool's own data object, not the reference's (which carries originalFile and a structuredPatch) (docs/hooks.md, tool_response).",
   },
 ];
 

@@ -206,11 +206,22 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
 }
 
 const keys = (o: unknown): string => (o && typeof o === 'object' && !Array.isArray(o) ? Object.keys(o).sort().join(',') : typeof o);
+/**
+ * JSON with object keys sorted (two values that differ only in key order compare equal) and the
+ * store path of a persisted output reduced to its presence (each agent has its own store).
+ */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (k, x: unknown) => {
+    if (k === 'persistedOutputPath' && typeof x === 'string') return '<stored>';
+    return x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x;
+  });
+/** Tools whose PostToolUse tool_response is compared value for value (the others: keys only). */
+const TOOL_RESPONSE_VALUES = new Set(['Read', 'Write', 'Edit', 'Bash']);
 
 export interface Diff {
   /** The tool of the call (undefined for the run and file rows). */
   tool?: string;
-  /** is_error, persisted, PreToolUse ran, PostToolUse ran, PostToolUseFailure ran, tool_input, tool_name, tool_response keys, file, run. */
+  /** is_error, persisted, PreToolUse ran, PostToolUse ran, PostToolUseFailure ran, tool_input, tool_name, tool_response keys, tool_response (values: Read, Write, Edit, Bash), file, run. */
   aspect: string;
   text: string;
 }
@@ -238,6 +249,8 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     if (!!a.post !== !!b.post) d('PostToolUse ran', `PostToolUse hook ran ref=${!!a.post} ours=${!!b.post}`);
     else if (a.post && b.post && keys(a.post['tool_response']) !== keys(b.post['tool_response']))
       d('tool_response keys', `tool_response keys ref={${keys(a.post['tool_response'])}} ours={${keys(b.post['tool_response'])}}`);
+    else if (a.post && b.post && TOOL_RESPONSE_VALUES.has(call.name) && canonical(a.post['tool_response']) !== canonical(b.post['tool_response']))
+      d('tool_response', `tool_response ref=${canonical(a.post['tool_response']).slice(0, 400)} ours=${canonical(b.post['tool_response']).slice(0, 400)}`);
     if (!!a.failure !== !!b.failure) d('PostToolUseFailure ran', `PostToolUseFailure hook ran ref=${!!a.failure} ours=${!!b.failure}`);
     else if (a.failure && b.failure && JSON.stringify(a.failure['tool_input']) !== JSON.stringify(b.failure['tool_input']))
       d('tool_input', `PostToolUseFailure tool_input ref=${JSON.stringify(a.failure['tool_input'])} ours=${JSON.stringify(b.failure['tool_input'])}`);

@@ -192,20 +192,27 @@ test('unit: transcript lines in the reference format, chained by parentUuid, sta
 });
 
 test("unit: Bash's tool_response has exactly the reference's keys; other tools pass through", () => {
-  const r = hookToolResponse('Bash', { command: 'echo x', output: 'x\n', exitCode: 0, interrupted: false, timedOut: false }) as Record<string, unknown>;
+  const r = hookToolResponse('Bash', { command: 'echo x', output: 'x\n', exitCode: 0, interrupted: false, timedOut: false }, { command: 'echo x' }) as Record<string, unknown>;
   assert.deepEqual(r, { stdout: 'x', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
-  assert.equal((hookToolResponse('Bash', { output: '', interrupted: false, timedOut: true }) as { interrupted: boolean }).interrupted, true);
+  assert.equal((hookToolResponse('Bash', { output: '', interrupted: false, timedOut: true }, {}) as { interrupted: boolean }).interrupted, true);
   // A persisted output: the path and size of the whole, stdout cut as the reference cuts it.
   const big = 'y'.repeat(40_000);
-  const p = hookToolResponse('Bash', { command: 'seq', output: big }, { path: '/store/r.txt', size: 40_000 }) as Record<string, unknown>;
+  const p = hookToolResponse('Bash', { command: 'seq', output: big }, { command: 'seq' }, { path: '/store/r.txt', size: 40_000 }) as Record<string, unknown>;
   assert.equal((p.stdout as string).length, 30_000);
   assert.equal(p.persistedOutputPath, '/store/r.txt');
   assert.equal(p.persistedOutputSize, 40_000);
-  const d = { filePath: '/a', content: 'c' };
-  assert.equal(hookToolResponse('Write', d), d);
+  const d = { filePath: '/a', matches: 3 };
+  assert.equal(hookToolResponse('Glob', d, { pattern: '*' }), d);
   // Read: the reference's shape, the lines without our cat -n numbers.
-  const read = hookToolResponse('Read', { filePath: '/w/a.txt', content: '     1\thello\n     2\t\tindented', startLine: 1, numLines: 2, totalLines: 2, truncatedLines: 0, partial: false, mtimeMs: 1 });
-  assert.deepEqual(read, { type: 'text', file: { filePath: '/w/a.txt', content: 'hello\n\tindented', numLines: 2, startLine: 1, totalLines: 2 } });
+  const read = hookToolResponse('Read', { filePath: '/w/a.txt', content: '     1\thello\n     2\t\tindented', startLine: 1, numLines: 2, totalLines: 2, truncatedLines: 0, partial: false, mtimeMs: 1 }, { file_path: 'a.txt' });
+  assert.deepEqual(read, { type: 'text', file: { filePath: 'a.txt', content: 'hello\n\tindented', numLines: 2, startLine: 1, totalLines: 2 } });
+  // The reference splits at '\n': a final line break adds an empty last line; an empty file has one line.
+  const whole = hookToolResponse('Read', { filePath: '/w/a.txt', content: '     1\thello', startLine: 1, numLines: 1, totalLines: 1, endsWithNewline: true }, { file_path: '/w/a.txt' });
+  assert.deepEqual(whole, { type: 'text', file: { filePath: '/w/a.txt', content: 'hello\n', numLines: 2, startLine: 1, totalLines: 2 } });
+  const page = hookToolResponse('Read', { filePath: '/w/a.txt', content: '     2\tl2', startLine: 2, numLines: 1, totalLines: 3, endsWithNewline: true }, { file_path: '/w/a.txt' });
+  assert.deepEqual(page, { type: 'text', file: { filePath: '/w/a.txt', content: 'l2', numLines: 1, startLine: 2, totalLines: 4 } });
+  const empty = hookToolResponse('Read', { filePath: '/w/e.txt', content: '', startLine: 1, numLines: 0, totalLines: 0, endsWithNewline: false }, { file_path: '/w/e.txt' });
+  assert.deepEqual(empty, { type: 'text', file: { filePath: '/w/e.txt', content: '', numLines: 1, startLine: 1, totalLines: 1 } });
 });
 
 test('unit: noOutputExpected: every command of the line is one that prints nothing (the reference\'s list)', () => {

@@ -6,6 +6,8 @@ import { toolResultText } from '../../src/engine/messages';
 import { runToolPipeline, type ToolUseOutcome } from '../../src/pipeline';
 import { matcherMatches, normalizeHooksConfig, runPreToolUseHooks, type HookInput, type HooksConfig } from '../../src/hooks';
 import { calls, makeEnv, script, tempDir, use } from './pipelineFixtures';
+import { applyContextModifiers } from '../../src/engine/context';
+import { EditTool, ReadTool, WriteTool } from '../../src/tools/builtin';
 
 let cwd = '';
 before(async () => {
@@ -274,4 +276,46 @@ test('hooks config: reference format accepted, bad shapes rejected (and the pipe
   assert.equal(calls.length, 0);
   const wrapped = await runToolPipeline(use('Echo', { text: 'a' }), makeEnv(cwd, { hooks: { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo no >&2; exit 2' }] }] } } }));
   assert.equal(wrapped.status, 'denied');
+});
+
+test("PostToolUse: Write and Edit send the reference's tool_response (originalFile, structuredPatch); without a PostToolUse hook the tools skip that work", async () => {
+  const seen: Record<string, unknown>[] = [];
+  const hooks: HooksConfig = { PostToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'function', fn: (input) => void seen.push((input as { tool_response: Record<string, unknown> }).tool_response) }] }] };
+  const tools = [ReadTool, WriteTool, EditTool];
+  const file = path.join(cwd, 'patch.txt');
+  const rows = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
+  // Write creates: no original, no hunks.
+  let env = makeEnv(cwd, { hooks, tools, mode: 'acceptEdits' });
+  const created = await runToolPipeline(use('Write', { file_path: 'patch.txt', content: rows }), env);
+  assert.equal(created.status, 'ok', text(created));
+  assert.deepEqual(seen.pop(), { type: 'create', filePath: 'patch.txt', content: rows, structuredPatch: [], originalFile: null, userModified: false });
+  env = { ...env, agent: applyContextModifiers(env.agent, created.contextModifiers ?? []) };
+  // Edit in the middle: one hunk with 3 lines of context each side.
+  const edited = await runToolPipeline(use('Edit', { file_path: file, old_string: 'row 6\n', new_string: 'row six\nrow 6b\n' }), env);
+  assert.equal(edited.status, 'ok', text(edited));
+  assert.deepEqual(seen.pop(), {
+    filePath: file,
+    oldString: 'row 6\n',
+    newString: 'row six\nrow 6b\n',
+    originalFile: rows,
+    structuredPatch: [{ oldStart: 3, oldLines: 7, newStart: 3, newLines: 8, lines: [' row 3', ' row 4', ' row 5', '-row 6', '+row six', '+row 6b', ' row 7', ' row 8', ' row 9'] }],
+    userModified: false,
+    replaceAll: false,
+  });
+  env = { ...env, agent: applyContextModifiers(env.agent, edited.contextModifiers ?? []) };
+  // Write overwrites without a final newline: the marker lines of a unified diff.
+  const after = await fs.readFile(file, 'utf8');
+  const rewritten = await runToolPipeline(use('Write', { file_path: file, content: after.replace('row 12\n', 'row 12') }), env);
+  assert.equal(rewritten.status, 'ok', text(rewritten));
+  const w = seen.pop()!;
+  assert.equal(w.type, 'update');
+  assert.equal(w.originalFile, after);
+  assert.deepEqual(w.structuredPatch, [{ oldStart: 10, oldLines: 4, newStart: 10, newLines: 4, lines: [' row 9', ' row 10', ' row 11', '-row 12', '+row 12', '\\ No newline at end of file'] }]);
+  // The tools add the original and the hunks only for a hook: the tool's own data stays small.
+  const plain = makeEnv(cwd, { tools, mode: 'acceptEdits' });
+  const ctxSeen: boolean[] = [];
+  const spy = { ...WriteTool, call: (input: unknown, ctx: { fileChangeForHooks?: boolean }, p?: unknown) => (ctxSeen.push(ctx.fileChangeForHooks === true), (WriteTool.call as (...a: unknown[]) => unknown)(input, ctx, p)) };
+  const o = await runToolPipeline(use('Write', { file_path: 'plain.txt', content: 'x\n' }), { ...plain, pool: makeEnv(cwd, { tools: [spy as typeof WriteTool], mode: 'acceptEdits' }).pool });
+  assert.equal(o.status, 'ok', text(o));
+  assert.deepEqual(ctxSeen, [false]);
 });

@@ -16,7 +16,8 @@ test('unit: reference cases have unique names and unique tool_use ids per case',
     assert.equal(new Set(ids).size, ids.length, c.name);
   }
   assert.ok(deliberateReason('Grep content', { tool: 'Grep', aspect: 'is_error' }));
-  assert.ok(deliberateReason('Write new file', { tool: 'Write', aspect: 'tool_response keys' }));
+  assert.equal(deliberateReason('Write new file', { tool: 'Write', aspect: 'tool_response' }), undefined);
+  assert.ok(deliberateReason('Read missing file', { tool: 'Read', aspect: 'PreToolUse ran' }));
   assert.equal(deliberateReason('Read normal', { tool: 'Read', aspect: 'tool_response keys' }), undefined);
   assert.equal(deliberateReason('Read normal', { tool: 'Read', aspect: 'is_error' }), undefined);
   assert.equal(deliberateReason('Bash exit 0', { tool: 'Bash', aspect: 'tool_response keys' }), undefined);

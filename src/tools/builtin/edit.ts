@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool, type ToolUseContext } from '../Tool';
 import { checkReadState, statOrNull } from './fileState';
+import { filePatch, type PatchHunk } from './patch';
 import { formatNumberedLine, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 import { checkReadableFile, READ_MAX_LINE_CHARS } from './read';
 
@@ -33,6 +34,13 @@ export interface EditOutput {
   /** `cat -n` lines around the (first) edited region. */
   snippet: string;
   mtimeMs: number;
+  /**
+   * Only when a PostToolUse hook will see the call (ToolUseContext.fileChangeForHooks): the content
+   * before ('' when created; with Windows line endings as '\n', as the reference reports it).
+   */
+  originalFile?: string;
+  /** With originalFile: the hunks from it to the edited content. */
+  structuredPatch?: PatchHunk[];
 }
 
 const PROMPT = `Performs exact string replacements in a file.
@@ -48,7 +56,7 @@ Usage:
 type Plan =
   | { ok: false; message: string; errorCode: number }
   | { ok: true; abs: string; create: true; updated: string }
-  | { ok: true; abs: string; create: false; updated: string; crlf: boolean; firstIndex: number; replacements: number };
+  | { ok: true; abs: string; create: false; original: string; updated: string; crlf: boolean; firstIndex: number; replacements: number };
 
 function countOccurrences(haystack: string, needle: string): number {
   let n = 0;
@@ -88,7 +96,7 @@ async function plan(input: EditInput, ctx: { agent: Parameters<typeof checkReadS
         errorCode: 3,
       };
     }
-    return { ok: true, abs, create: false, updated: newString, crlf: false, firstIndex: 0, replacements: 1 };
+    return { ok: true, abs, create: false, original: '', updated: newString, crlf: false, firstIndex: 0, replacements: 1 };
   }
 
   // Files with Windows line endings: Read shows lines without '\r', so the model's strings use
@@ -114,7 +122,7 @@ async function plan(input: EditInput, ctx: { agent: Parameters<typeof checkReadS
   const edited = input.replace_all
     ? text.split(oldString).join(newString)
     : text.slice(0, firstIndex) + newString + text.slice(firstIndex + oldString.length);
-  return { ok: true, abs, create: false, updated: edited, crlf, firstIndex, replacements };
+  return { ok: true, abs, create: false, original: text, updated: edited, crlf, firstIndex, replacements };
 }
 
 /** `cat -n` lines around the replacement that starts at `index` of the edited ('\n') text. */
@@ -171,6 +179,10 @@ export const EditTool = buildTool<EditInput, EditOutput>({
       snippet: snippetAround(p.updated, p.create ? 0 : p.firstIndex, input.new_string),
       mtimeMs,
     };
+    if (ctx.fileChangeForHooks) {
+      data.originalFile = p.create ? '' : p.original;
+      data.structuredPatch = filePatch(data.originalFile, p.updated);
+    }
     return { data, contextModifiers: [{ type: 'fileWritten', path: p.abs, mtimeMs }] };
   },
 

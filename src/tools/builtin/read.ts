@@ -51,6 +51,8 @@ export interface ReadOutput {
   truncatedLines: number;
   /** Not every line of the file was shown. */
   partial: boolean;
+  /** The file ends with a line break (the reference counts an empty last line after it: hooks see that). */
+  endsWithNewline: boolean;
   /** Why the page ended before the requested limit, if it did. */
   stoppedBy?: 'charBudget';
   mtimeMs: number;
@@ -150,6 +152,7 @@ interface PageResult {
   totalLines: number;
   truncatedLines: number;
   stoppedByBudget: boolean;
+  endsWithNewline: boolean;
 }
 
 /** Streams the file: keeps lines [start, start+limit) within the char budget, counts them all. */
@@ -225,8 +228,9 @@ async function readPage(fh: fs.FileHandle, start: number, limit: number, signal:
       s = nl + 1;
     }
   }
+  const endsWithNewline = pos > 0 && pendingBytes === 0;
   if (pendingBytes > 0) finishLine();
-  return { lines, totalLines: lineNo - 1, truncatedLines, stoppedByBudget };
+  return { lines, totalLines: lineNo - 1, truncatedLines, stoppedByBudget, endsWithNewline };
 }
 
 export const ReadTool = buildTool<ReadInput, ReadOutput>({
@@ -279,6 +283,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
         totalLines: page.totalLines,
         truncatedLines: page.truncatedLines,
         partial,
+        endsWithNewline: page.endsWithNewline,
         mtimeMs: stat.mtimeMs,
         ...(page.stoppedByBudget ? { stoppedBy: 'charBudget' as const } : {}),
       };

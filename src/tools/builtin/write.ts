@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../Tool';
 import { checkReadState, hasExactContent, statOrNull } from './fileState';
+import { filePatch, type PatchHunk } from './patch';
 import { resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 
 const inputSchema = z.strictObject({
@@ -23,6 +24,10 @@ export interface WriteOutput {
   unchanged?: boolean;
   bytes: number;
   mtimeMs: number;
+  /** Only when a PostToolUse hook will see the call (ToolUseContext.fileChangeForHooks): the content before (null: created). */
+  originalFile?: string | null;
+  /** With originalFile: the hunks from it to the new content. */
+  structuredPatch?: PatchHunk[];
 }
 
 const PROMPT = `Writes a file to the local filesystem, replacing its whole content.
@@ -78,6 +83,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
     const p = await plan(input, ctx.agent.cwd, ctx.agent);
     if (!p.ok) throw new Error(p.message);
     const bytes = Buffer.byteLength(input.content, 'utf8');
+    const originalFile = !ctx.fileChangeForHooks ? undefined : p.exists ? await fs.readFile(p.abs, 'utf8') : null;
     if (!p.unchanged) {
       throwIfAborted(ctx.abortSignal);
       await fs.mkdir(path.dirname(p.abs), { recursive: true });
@@ -90,6 +96,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       bytes,
       mtimeMs,
       ...(p.unchanged ? { unchanged: true } : {}),
+      ...(originalFile === undefined ? {} : { originalFile, structuredPatch: originalFile === null ? [] : filePatch(originalFile, input.content) }),
     };
     return { data, contextModifiers: [{ type: 'fileWritten', path: p.abs, mtimeMs }] };
   },
