@@ -14,6 +14,7 @@ import { UsageError, addConnectionOptions, addServerOptions, collect, connection
 import { addSessionCommands } from './sessionCommands';
 import { DurableAgentError, type ErrorCode } from '../engine/errors';
 import { McpConfigError, resolveMcpServers } from '../mcp/config';
+import { claudeJsonPath } from '../mcp/claudeJson';
 import { loadMemory, memoryReminder } from '../memory/claudeMd';
 import { sessionMemory } from '../memory/blobs';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../engine/memory';
@@ -155,10 +156,10 @@ export function buildProgram(): Command {
       throw new UsageError(`bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.sources.join(', ')}: choose another --permission-mode`);
     }
     const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
-    // MCP servers: settings `mcpServers` plus the approved servers of `.mcp.json` (src/mcp/config.ts).
+    // MCP servers: ~/.claude.json (user and local scope), the approved servers of `.mcp.json`, and settings `mcpServers` (src/mcp/config.ts).
     let mcp: ReturnType<typeof resolveMcpServers>;
     try {
-      mcp = resolveMcpServers({ cwd, ...(settings.mcp ? { settingsServers: settings.mcp.servers, settingsOrigin: settings.mcp.origins, approval: settings.mcp.approval } : {}), env: process.env });
+      mcp = resolveMcpServers({ cwd, ...(settings.mcp ? { settingsServers: settings.mcp.servers, settingsOrigin: settings.mcp.origins, approval: settings.mcp.approval } : {}), env: process.env, claudeJson: claudeJsonPath() });
     } catch (err) {
       if (err instanceof McpConfigError) throw new UsageError(err.message);
       throw err;

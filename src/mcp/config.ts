@@ -9,21 +9,32 @@
 import { DurableAgentError } from '../engine/errors';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { normalizeMcpName } from './names';
+import { readClaudeJsonServers } from './claudeJson';
 
 export interface McpStdioServer {
   type?: 'stdio';
   command: string;
   args?: string[];
   env?: Record<string, string>;
+  /** Per-server tool call timeout in ms (the reference's key; from 1000 up, else MCP_TOOL_TIMEOUT). */
+  timeout?: number;
 }
 
+/** A remote server: streamable HTTP (`http`, alias `streamable-http`) or the legacy HTTP+SSE transport (`sse`). */
 export interface McpHttpServer {
-  type: 'http';
+  type: 'http' | 'sse';
   url: string;
   headers?: Record<string, string>;
+  timeout?: number;
 }
 
 export type McpServerConfig = McpStdioServer | McpHttpServer;
+
+/** Is the server reached over the network (http or sse) rather than started as a process? */
+export function isRemoteMcpServer(server: McpServerConfig): server is McpHttpServer {
+  return server.type === 'http' || server.type === 'sse';
+}
 export type McpServers = Record<string, McpServerConfig>;
 
 /** One entry of `allowedMcpServers` / `deniedMcpServers`: a server by name, by command line, or by URL (`*` wildcards). */
@@ -44,11 +55,11 @@ export interface McpApproval {
 export function mcpServerMatches(m: McpServerMatcher, name: string, server: McpServerConfig): boolean {
   if ('serverName' in m) return m.serverName === name;
   if ('serverCommand' in m) {
-    if (server.type === 'http') return false;
+    if (isRemoteMcpServer(server)) return false;
     const line = [server.command, ...(server.args ?? [])];
     return line.length === m.serverCommand.length && line.every((w, i) => w === m.serverCommand[i]);
   }
-  if (server.type !== 'http') return false;
+  if (!isRemoteMcpServer(server)) return false;
   const re = new RegExp(`^${m.serverUrl.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
   return re.test(server.url);
 }
@@ -73,42 +84,66 @@ export class McpConfigError extends DurableAgentError {
   }
 }
 
-const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
-const STDIO_KEYS = new Set(['type', 'command', 'args', 'env']);
-const HTTP_KEYS = new Set(['type', 'url', 'headers']);
+const STDIO_KEYS = new Set(['type', 'command', 'args', 'env', 'timeout', 'alwaysLoad']);
+const HTTP_KEYS = new Set(['type', 'url', 'headers', 'timeout', 'alwaysLoad']);
+/** Keys of the reference's server config that durable-agent does not implement: an error, never ignored. */
+const UNSUPPORTED_KEYS: Record<string, string> = {
+  headersHelper: 'put the headers in "headers" (with ${VAR} expansion) instead',
+  oauth: 'OAuth sign-in needs a person at a browser; pass a token in "headers" instead',
+  tools: 'per-tool permission policies: use permissions rules (allow/ask/deny "mcp__<server>__<tool>") instead',
+  toolPermissions: 'use permissions rules (allow/ask/deny "mcp__<server>__<tool>") instead',
+  role: 'server roles are not supported',
+  workspaceFolder: 'not supported',
+};
 
 function isStringMap(v: unknown): v is Record<string, string> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 
+function checkKeys(v: Record<string, unknown>, allowed: Set<string>, at: string, what: string): void {
+  for (const k of Object.keys(v)) {
+    if (allowed.has(k)) continue;
+    const why = UNSUPPORTED_KEYS[k];
+    if (why) throw new McpConfigError(`${at}.${k} is a Claude Code key that durable-agent does not support (${why})`);
+    throw new McpConfigError(`${at}.${k} is not a key of ${what} (${[...allowed].join(', ')})`);
+  }
+  if (v.timeout !== undefined && !(typeof v.timeout === 'number' && Number.isInteger(v.timeout) && v.timeout > 0)) {
+    throw new McpConfigError(`${at}.timeout must be a positive whole number of milliseconds`);
+  }
+  if (v.alwaysLoad !== undefined && typeof v.alwaysLoad !== 'boolean') throw new McpConfigError(`${at}.alwaysLoad must be true or false`);
+}
+
 /**
  * Validates an `mcpServers` object from `source` (a file path, for messages). Throws
- * McpConfigError naming the file and the key of the first problem.
+ * McpConfigError naming the file and the key of the first problem. Server names are free text as
+ * in the reference (`my.server` is fine: its tools are `mcp__my_server__…`); `alwaysLoad` is
+ * accepted and has no effect (every server's tools are always loaded here).
  */
 export function parseMcpServers(raw: unknown, source: string, key = 'mcpServers'): McpServers {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new McpConfigError(`${source}: ${key} must be an object of servers`);
   const out: McpServers = {};
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     const at = `${source}: ${key}.${name}`;
-    if (!SERVER_NAME.test(name)) throw new McpConfigError(`${at}: a server name may hold only letters, digits, _ and -`);
+    if (name.trim() === '') throw new McpConfigError(`${source}: ${key} has a server with an empty name`);
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new McpConfigError(`${at} must be an object`);
     const v = value as Record<string, unknown>;
     const type = v.type ?? 'stdio';
+    const timeout = typeof v.timeout === 'number' ? { timeout: v.timeout } : {};
     if (type === 'stdio') {
-      for (const k of Object.keys(v)) if (!STDIO_KEYS.has(k)) throw new McpConfigError(`${at}.${k} is not a key of a stdio server (type, command, args, env)`);
+      checkKeys(v, STDIO_KEYS, at, 'a stdio server');
       if (typeof v.command !== 'string' || v.command === '') throw new McpConfigError(`${at}.command must be a non-empty string`);
       if (v.args !== undefined && (!Array.isArray(v.args) || v.args.some((a) => typeof a !== 'string'))) throw new McpConfigError(`${at}.args must be a list of strings`);
       if (v.env !== undefined && !isStringMap(v.env)) throw new McpConfigError(`${at}.env must be an object of strings`);
-      out[name] = { ...(v.type ? { type: 'stdio' } : {}), command: v.command, ...(v.args ? { args: v.args as string[] } : {}), ...(v.env ? { env: v.env } : {}) };
-    } else if (type === 'http') {
-      for (const k of Object.keys(v)) if (!HTTP_KEYS.has(k)) throw new McpConfigError(`${at}.${k} is not a key of an http server (type, url, headers)`);
+      out[name] = { ...(v.type ? { type: 'stdio' } : {}), command: v.command, ...(v.args ? { args: v.args as string[] } : {}), ...(v.env ? { env: v.env } : {}), ...timeout };
+    } else if (type === 'http' || type === 'streamable-http' || type === 'sse') {
+      checkKeys(v, HTTP_KEYS, at, `an ${type} server`);
       if (typeof v.url !== 'string' || v.url === '') throw new McpConfigError(`${at}.url must be a non-empty string`);
       if (v.headers !== undefined && !isStringMap(v.headers)) throw new McpConfigError(`${at}.headers must be an object of strings`);
-      out[name] = { type: 'http', url: v.url, ...(v.headers ? { headers: v.headers } : {}) };
-    } else if (type === 'sse' || type === 'ws') {
-      throw new McpConfigError(`${at}.type "${type}" is not supported by durable-agent (stdio and http only; "sse" is deprecated by MCP: use "http")`);
+      out[name] = { type: type === 'sse' ? 'sse' : 'http', url: v.url, ...(v.headers ? { headers: v.headers } : {}), ...timeout };
+    } else if (type === 'ws') {
+      throw new McpConfigError(`${at}.type "ws" is not supported by durable-agent (stdio, http, streamable-http and sse only)`);
     } else {
-      throw new McpConfigError(`${at}.type must be "stdio" or "http" (got ${JSON.stringify(type)})`);
+      throw new McpConfigError(`${at}.type must be "stdio", "http", "streamable-http" or "sse" (got ${JSON.stringify(type)})`);
     }
   }
   return out;
@@ -137,12 +172,12 @@ export function expandMcpServer(name: string, server: McpServerConfig, env: Reco
   const x = (s: string) => expandEnvString(s, env, missing);
   const xMap = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined);
   let out: McpServerConfig;
-  if (server.type === 'http') {
+  if (isRemoteMcpServer(server)) {
     const headers = xMap(server.headers);
-    out = { type: 'http', url: x(server.url), ...(headers ? { headers } : {}) };
+    out = { ...server, url: x(server.url), ...(headers ? { headers } : {}) };
   } else {
     const e = xMap(server.env);
-    out = { ...(server.type ? { type: 'stdio' as const } : {}), command: x(server.command), ...(server.args ? { args: server.args.map(x) } : {}), ...(e ? { env: e } : {}) };
+    out = { ...server, command: x(server.command), ...(server.args ? { args: server.args.map(x) } : {}), ...(e ? { env: e } : {}) };
   }
   if (missing.length > 0) {
     throw new McpConfigError(`MCP server ${name}: missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (set ${missing.length > 1 ? 'them' : 'it'} or write \${VAR:-default})`);
@@ -197,12 +232,20 @@ export interface ResolvedMcpServers {
   warnings: string[];
 }
 
+/** Does an approval list name the server? Names compare as the reference does: after normalisation (`my.srv` = `my_srv`). */
+function listNames(list: string[] | undefined, name: string): boolean {
+  return !!list?.some((n) => normalizeMcpName(n) === normalizeMcpName(name));
+}
+
 /**
- * The session's servers: the settings' `mcpServers` (already merged by the settings loader) plus
- * the approved servers of `.mcp.json`. A `.mcp.json` server runs only when approved, as in the
- * reference: `enableAllProjectMcpServers: true` or its name in `enabledMcpjsonServers`, and never
- * when in `disabledMcpjsonServers`. An unapproved one is left out with a warning saying how to
- * approve it (an unattended run has nobody to ask). A name in both files: the settings win.
+ * The session's servers, by scope as in the reference (a later scope wins for a name): user
+ * (`~/.claude.json` `mcpServers`), project (the approved servers of `.mcp.json`), local
+ * (`~/.claude.json` `projects[<project>].mcpServers`), then the settings files' `mcpServers` (a
+ * durable-agent extension: the reference does not read that key from settings files). A `.mcp.json`
+ * server runs only when approved, as in the reference: `enableAllProjectMcpServers: true` or its
+ * name in `enabledMcpjsonServers`, and never when in `disabledMcpjsonServers`. An unapproved one is
+ * left out with a warning saying how to approve it (an unattended run has nobody to ask).
+ * `claudeJson`: the path of `.claude.json` to read (claudeJsonPath()); absent, none is read.
  */
 export function resolveMcpServers(opts: {
   cwd: string;
@@ -210,32 +253,51 @@ export function resolveMcpServers(opts: {
   settingsOrigin?: Record<string, string>;
   approval?: McpApproval;
   env?: Record<string, string | undefined>;
+  claudeJson?: string;
 }): ResolvedMcpServers {
   const servers: McpServers = {};
   const origins: Record<string, string> = {};
   const warnings: string[] = [];
   const project = readProjectMcpJson(opts.cwd);
   const approval = opts.approval ?? {};
+  const claude = opts.claudeJson ? readClaudeJsonServers(opts.claudeJson, opts.cwd) : undefined;
+  const put = (name: string, server: McpServerConfig, origin: string) => {
+    // A name that normalises like an earlier one from another scope replaces it, as the same name does.
+    for (const other of Object.keys(servers)) if (other !== name && normalizeMcpName(other) === normalizeMcpName(name)) { delete servers[other]; delete origins[other]; }
+    servers[name] = server;
+    origins[name] = origin;
+  };
+  // Two names of one scope that normalise alike would give their tools the same names: an error.
+  const checkScope = (scope: McpServers, origin: (name: string) => string) => {
+    const seen = new Map<string, string>();
+    for (const name of Object.keys(scope)) {
+      const other = seen.get(normalizeMcpName(name));
+      if (other !== undefined) throw new McpConfigError(`MCP servers "${other}" (${origin(other)}) and "${name}" (${origin(name)}) both name their tools mcp__${normalizeMcpName(name)}__…: rename one`);
+      seen.set(normalizeMcpName(name), name);
+    }
+  };
+  if (claude) checkScope({ ...claude.user }, () => `${claude.path} mcpServers`);
+  if (claude) checkScope({ ...claude.local }, () => `${claude.path} projects`);
+  if (project) checkScope(project.servers, () => project.path);
+  checkScope(opts.settingsServers ?? {}, (n) => opts.settingsOrigin?.[n] ?? 'settings');
+  for (const [name, server] of Object.entries(claude?.user ?? {})) put(name, server, claude!.path);
   if (project) {
     for (const [name, server] of Object.entries(project.servers)) {
-      if (approval.disabledMcpjsonServers?.includes(name)) {
+      if (listNames(approval.disabledMcpjsonServers, name)) {
         warnings.push(`${project.path}: mcpServers.${name} is disabled (disabledMcpjsonServers); not started`);
         continue;
       }
-      if (approval.enableAllProjectMcpServers !== true && !approval.enabledMcpjsonServers?.includes(name)) {
+      if (approval.enableAllProjectMcpServers !== true && !listNames(approval.enabledMcpjsonServers, name)) {
         warnings.push(
           `${project.path}: mcpServers.${name} is not approved; not started (approve it with "enabledMcpjsonServers": ["${name}"] or "enableAllProjectMcpServers": true in .claude/settings.local.json or a settings file)`,
         );
         continue;
       }
-      servers[name] = server;
-      origins[name] = project.path;
+      put(name, server, project.path);
     }
   }
-  for (const [name, server] of Object.entries(opts.settingsServers ?? {})) {
-    servers[name] = server;
-    origins[name] = opts.settingsOrigin?.[name] ?? 'settings';
-  }
+  for (const [name, server] of Object.entries(claude?.local ?? {})) put(name, server, claude!.path);
+  for (const [name, server] of Object.entries(opts.settingsServers ?? {})) put(name, server, opts.settingsOrigin?.[name] ?? 'settings');
   // The allow/deny lists apply to every server, wherever it was configured (deny wins).
   for (const [name, server] of Object.entries(servers)) {
     if (approval.deniedMcpServers?.some((m) => mcpServerMatches(m, name, server))) {
@@ -249,7 +311,7 @@ export function resolveMcpServers(opts: {
     }
   }
   for (const name of [...(approval.enabledMcpjsonServers ?? [])]) {
-    if (!project || !(name in project.servers)) warnings.push(`enabledMcpjsonServers names ${name}, which is not a server of ${projectMcpJsonPath(opts.cwd)}`);
+    if (!project || !Object.keys(project.servers).some((s) => normalizeMcpName(s) === normalizeMcpName(name))) warnings.push(`enabledMcpjsonServers names ${name}, which is not a server of ${projectMcpJsonPath(opts.cwd)}`);
   }
   if (opts.env) {
     for (const [name, server] of Object.entries(servers)) {

@@ -7,8 +7,9 @@ import { DurableAgentError } from '../engine/errors';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { expandMcpServer, type McpServerConfig } from './config';
+import { expandMcpServer, isRemoteMcpServer, type McpServerConfig } from './config';
 
 /** A tool as the server lists it (the parts durable-agent uses). */
 export interface McpToolInfo {
@@ -95,15 +96,16 @@ export class McpManager {
   /** Calls one tool. Rejects with McpUnavailableError when the server is gone or does not answer in time. */
   async callTool(server: string, config: McpServerConfig, cwd: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
     const conn = await this.connection(server, config, cwd);
+    const timeout = this.callTimeoutMs(config);
     try {
       const r = await conn.client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: this.toolTimeoutMs,
+        timeout,
         ...(signal ? { signal } : {}),
       });
       return { content: (Array.isArray(r.content) ? r.content : []) as McpContent[], ...(r.isError === true ? { isError: true } : {}), ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}) };
     } catch (err) {
       if (signal?.aborted) throw err;
-      throw this.failure(conn, `the call of ${tool}`, err);
+      throw this.failure(conn, `the call of ${tool}`, err, timeout);
     }
   }
 
@@ -131,13 +133,18 @@ export class McpManager {
     return this.connections.size;
   }
 
-  private failure(conn: Connection, what: string, err: unknown): McpUnavailableError {
+  /** A call's timeout: the server's `timeout` (ms, from 1000 up, as the reference reads it), else the manager's. */
+  callTimeoutMs(config: McpServerConfig): number {
+    return config.timeout !== undefined && config.timeout >= 1000 ? config.timeout : this.toolTimeoutMs;
+  }
+
+  private failure(conn: Connection, what: string, err: unknown, timeoutMs = this.toolTimeoutMs): McpUnavailableError {
     const msg = err instanceof Error ? err.message : String(err);
     if (conn.closed || /closed|ECONNRESET|EPIPE|ECONNREFUSED/i.test(msg)) {
       this.drop(conn);
       return new McpUnavailableError(`MCP server ${conn.server} is gone (${conn.closeReason ?? msg}) during ${what}${this.stderrNote(conn)}; it will be started again on the next call`);
     }
-    if (/timed out|timeout/i.test(msg)) return new McpUnavailableError(`MCP server ${conn.server} did not answer ${what} within ${this.toolTimeoutMs} ms (${msg})`);
+    if (/timed out|timeout/i.test(msg)) return new McpUnavailableError(`MCP server ${conn.server} did not answer ${what} within ${timeoutMs} ms (${msg})`);
     return new McpUnavailableError(`MCP server ${conn.server}: ${what} failed: ${msg}`);
   }
 
@@ -178,10 +185,11 @@ export class McpManager {
     } catch (e) {
       throw new McpUnavailableError((e as Error).message);
     }
-    const transport: Transport =
-      expanded.type === 'http'
-        ? new StreamableHTTPClientTransport(new URL(expanded.url), expanded.headers ? { requestInit: { headers: expanded.headers } } : undefined)
-        : new StdioClientTransport({
+    const transport: Transport = isRemoteMcpServer(expanded)
+      ? expanded.type === 'sse'
+        ? new SSEClientTransport(new URL(expanded.url), expanded.headers ? { requestInit: { headers: expanded.headers }, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...expanded.headers } }) } } : undefined)
+        : new StreamableHTTPClientTransport(new URL(expanded.url), expanded.headers ? { requestInit: { headers: expanded.headers } } : undefined)
+      : new StdioClientTransport({
             command: expanded.command,
             args: expanded.args ?? [],
             env: { ...getDefaultEnvironment(), ...(expanded.env ?? {}) },
@@ -215,7 +223,7 @@ export class McpManager {
     } catch (err) {
       conn.closed = true;
       await client.close().catch(() => undefined);
-      const target = expanded.type === 'http' ? expanded.url : [expanded.command, ...(expanded.args ?? [])].join(' ');
+      const target = isRemoteMcpServer(expanded) ? expanded.url : [expanded.command, ...(expanded.args ?? [])].join(' ');
       throw new McpUnavailableError(`MCP server ${server} failed to start (${target}): ${err instanceof Error ? err.message : String(err)}${this.stderrNote(conn)}`);
     } finally {
       if (timer) clearTimeout(timer);

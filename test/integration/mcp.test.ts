@@ -11,7 +11,8 @@ import { temporal } from '@temporalio/proto';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
-import { McpManager, McpUnavailableError, type McpServers } from '../../src/mcp';
+import { McpManager, McpUnavailableError, parseMcpServers, type McpServers } from '../../src/mcp';
+import { createServer as createNetServer } from 'node:net';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
@@ -85,6 +86,39 @@ test('integration mcp: streamable HTTP with ${VAR:-default} expansion in the url
     const tools = await m.listTools('web', cfg, tmpdir());
     assert.ok(tools.some((t) => t.name === 'ping'));
     assert.equal(text(await m.callTool('web', cfg, tmpdir(), 'ping', { message: 'over http' })), 'pong over http');
+  } finally {
+    await m.close();
+    child.kill();
+  }
+});
+
+test('integration mcp: the reference\'s other server forms: type "sse" (server-everything over HTTP+SSE) and a server\'s own "timeout"', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const srv = createNetServer().listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const child: ChildProcess = spawn(process.execPath, [everything, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+  const m = new McpManager({ startupTimeoutMs: 20_000, env: { MCP_TEST_PORT: String(port) } });
+  try {
+    const [cfg] = Object.values(parseMcpServers({ ev: { type: 'sse', url: 'http://127.0.0.1:${MCP_TEST_PORT}/sse' } }, '.mcp.json'));
+    let tools: Awaited<ReturnType<McpManager['listTools']>> | undefined;
+    for (let i = 0; i < 100 && !tools; i++) {
+      tools = await m.listTools('ev', cfg!, tmpdir()).catch(async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        return undefined;
+      });
+      if (!tools) await m.close(false);
+    }
+    assert.ok(tools?.some((t) => t.name === 'echo'), 'tools listed over SSE');
+    assert.equal(text(await m.callTool('ev', cfg!, tmpdir(), 'echo', { message: 'over sse' })), 'Echo: over sse');
+    // `timeout` (ms) bounds a call of that server, whatever MCP_TOOL_TIMEOUT says.
+    const ts = { command: process.execPath, args: [testServer], timeout: 1000 };
+    assert.equal(m.callTimeoutMs(ts), 1000);
+    const t0 = Date.now();
+    await assert.rejects(m.callTool('slow', ts, tmpdir(), 'wait', { ms: 5000, tag: 't' }), /MCP server slow did not answer the call of wait within 1000 ms/);
+    assert.ok(Date.now() - t0 < 4500, 'the call gave up before the server answered');
   } finally {
     await m.close();
     child.kill();
@@ -216,16 +250,27 @@ test('integration mcp: durable-agent run reads .mcp.json, starts the approved se
     );
     await mkdir(join(workDir, '.durable-agent'));
     await writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({ enabledMcpjsonServers: ['everything'] }));
-    fake.enqueue(toolUseResponse([{ id: 'toolu_cli_echo', name: 'mcp__everything__echo', input: { message: 'from the cli' } }]), textResponse('echoed'));
-    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: home };
+    // A user-scope server where `claude mcp add -s user` keeps it ($CLAUDE_CONFIG_DIR/.claude.json), its name with a dot.
+    const claudeDir = await mkdtemp(join(tmpdir(), 'mcp-claude-config-'));
+    await writeFile(join(claudeDir, '.claude.json'), JSON.stringify({ numStartups: 1, mcpServers: { 'user.ev': { command: process.execPath, args: [everything] } } }));
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_cli_echo', name: 'mcp__everything__echo', input: { message: 'from the cli' } },
+        { id: 'toolu_cli_sum', name: 'mcp__user_ev__get-sum', input: { a: 20, b: 22 } },
+      ]),
+      textResponse('echoed'),
+    );
+    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: home, CLAUDE_CONFIG_DIR: claudeDir };
     const r = await cli(['run', '--cwd', workDir, '--model', 'claude-test', '--permission-mode', 'default', 'echo', 'something'], env, 120_000);
     assert.equal(r.code, 0, r.stderr + r.stdout);
     assert.match(r.stderr, /\.mcp\.json: mcpServers\.other is not approved; not started/);
-    assert.match(r.stdout, /MCP servers: everything \(.*\.mcp\.json\)/);
+    assert.match(r.stdout, /MCP servers: user\.ev \(.*\.claude\.json\), everything \(.*\.mcp\.json\)/);
     fake.assertDone();
-    const [res] = lastToolResults(fake.messageRequests()[1]!);
+    const [res, sum] = lastToolResults(fake.messageRequests()[1]!);
     assert.equal(res?.is_error, undefined, JSON.stringify(res));
     assert.match(JSON.stringify(res?.content), /Echo: from the cli/);
+    assert.equal(sum?.is_error, undefined, JSON.stringify(sum));
+    assert.match(JSON.stringify(sum?.content), /42/);
     const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name);
     assert.ok(offered.includes('mcp__everything__echo') && !offered.some((n) => n.startsWith('mcp__other__')));
   });

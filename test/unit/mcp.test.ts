@@ -18,6 +18,8 @@ import {
   McpManager,
   mcpTool,
   mcpResultBlock,
+  claudeJsonPath,
+  claudeJsonProjectKey,
 } from '../../src/mcp';
 import { parseRule, validatePermissionRules } from '../../src/permissions/rules';
 import { decidePermission } from '../../src/permissions/decide';
@@ -30,15 +32,26 @@ test('unit mcp: parseMcpServers accepts stdio and http, rejects the rest naming 
   const ok = parseMcpServers({ a: { command: 'node', args: ['x'], env: { K: 'v' } }, b: { type: 'http', url: 'http://h/mcp', headers: { Authorization: 'Bearer ${T}' } }, c: { type: 'stdio', command: 'c' } }, '/p/.mcp.json');
   assert.deepEqual(Object.keys(ok), ['a', 'b', 'c']);
   assert.equal(ok.b?.type, 'http');
+  // The reference's other forms: "streamable-http" is http, "sse" is the legacy transport, names
+  // are free text (normalised in tool names), timeout and alwaysLoad are server keys.
+  const ref = parseMcpServers(
+    { 'my.server': { type: 'streamable-http', url: 'http://h/mcp', timeout: 5000 }, 'sp ace': { type: 'sse', url: 'http://h/sse', headers: { A: 'b' } }, s: { command: 'x', alwaysLoad: true, timeout: 2000 } },
+    '/p/.mcp.json',
+  );
+  assert.deepEqual(ref, { 'my.server': { type: 'http', url: 'http://h/mcp', timeout: 5000 }, 'sp ace': { type: 'sse', url: 'http://h/sse', headers: { A: 'b' } }, s: { command: 'x', timeout: 2000 } });
   const bad: Array<[unknown, RegExp]> = [
     [{ a: { command: '' } }, /\/p\/.mcp.json: mcpServers\.a\.command must be a non-empty string/],
     [{ a: { command: 'x', args: 'y' } }, /mcpServers\.a\.args must be a list of strings/],
     [{ a: { command: 'x', cwd: '/' } }, /mcpServers\.a\.cwd is not a key of a stdio server/],
-    [{ a: { type: 'sse', url: 'http://x' } }, /mcpServers\.a\.type "sse" is not supported/],
+    [{ a: { type: 'ws', url: 'ws://x' } }, /mcpServers\.a\.type "ws" is not supported/],
+    [{ a: { type: 'http', url: 'https://x', oauth: { clientId: 'c' } } }, /mcpServers\.a\.oauth is a Claude Code key that durable-agent does not support \(OAuth/],
+    [{ a: { command: 'x', headersHelper: 'h' } }, /mcpServers\.a\.headersHelper is a Claude Code key that durable-agent does not support/],
+    [{ a: { command: 'x', timeout: '5s' } }, /mcpServers\.a\.timeout must be a positive whole number of milliseconds/],
+    [{ a: { command: 'x', alwaysLoad: 'yes' } }, /mcpServers\.a\.alwaysLoad must be true or false/],
     [{ a: { type: 'http' } }, /mcpServers\.a\.url must be a non-empty string/],
     [{ a: { type: 'http', url: 'u', env: {} } }, /mcpServers\.a\.env is not a key of an http server/],
-    [{ 'a b': { command: 'x' } }, /mcpServers\.a b: a server name may hold only/],
-    [{ a: { type: 'grpc' } }, /type must be "stdio" or "http"/],
+    [{ '': { command: 'x' } }, /mcpServers has a server with an empty name/],
+    [{ a: { type: 'grpc' } }, /type must be "stdio", "http", "streamable-http" or "sse"/],
     [[], /mcpServers must be an object/],
   ];
   for (const [raw, re] of bad) assert.throws(() => parseMcpServers(raw, '/p/.mcp.json'), (e: Error) => e instanceof McpConfigError && re.test(e.message), JSON.stringify(raw));
@@ -199,8 +212,8 @@ test('unit mcp: settings files carry mcpServers and the approval keys (merged, v
   assert.deepEqual(eff.mcp?.servers, { s: { command: 'node' } });
   assert.equal(eff.mcp?.approval.enableAllProjectMcpServers, true);
   assert.deepEqual(eff.warnings, []);
-  await writeFile(file, JSON.stringify({ mcpServers: { s: { type: 'sse', url: 'http://x' } } }));
-  assert.throws(() => loadSettings(dir, [file]), /settings\.json: mcpServers\.s\.type "sse" is not supported/);
+  await writeFile(file, JSON.stringify({ mcpServers: { s: { type: 'ws', url: 'ws://x' } } }));
+  assert.throws(() => loadSettings(dir, [file]), /settings\.json: mcpServers\.s\.type "ws" is not supported/);
 });
 
 test('unit mcp: allowedMcpServers / deniedMcpServers by name, command line and URL; deny wins; malformed entries are errors', async () => {
@@ -222,4 +235,44 @@ test('unit mcp: allowedMcpServers / deniedMcpServers by name, command line and U
   assert.deepEqual(Object.keys(run({ allowedMcpServers: [] }).servers), [], 'an empty allowlist allows nothing');
   assert.throws(() => mergeMcpSettings(undefined, { deniedMcpServers: [{ serverName: 'a', serverUrl: 'b' }] }, 's.json'), /s\.json: deniedMcpServers\[0\] must be exactly one of/);
   assert.throws(() => mergeMcpSettings(undefined, { allowedMcpServers: 'gh' }, 's.json'), /s\.json: allowedMcpServers must be a list/);
+});
+
+test('unit mcp: ~/.claude.json user and local scopes as the reference reads them; scope precedence; normalised names in approvals', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'mcp-claudejson-'));
+  const repo = join(root, 'repo');
+  const cwd = join(repo, 'pkg');
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(cwd, { recursive: true });
+  assert.equal(claudeJsonProjectKey(cwd), repo, 'the project key is the git root');
+  assert.equal(claudeJsonPath({ CLAUDE_CONFIG_DIR: '/cfg' }), '/cfg/.claude.json');
+  const cj = join(root, '.claude.json');
+  await writeFile(
+    cj,
+    JSON.stringify({
+      numStartups: 3,
+      mcpServers: { u: { command: 'user-u' }, both: { command: 'user-both' } },
+      projects: { [repo]: { allowedTools: [], mcpServers: { l: { command: 'local-l' }, both: { command: 'local-both' } } }, '/elsewhere': { mcpServers: { x: { command: 'x' } } } },
+    }),
+  );
+  await writeFile(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { 'my.srv': { command: 'proj' }, u: { command: 'proj-u' }, both: { command: 'proj-both' } } }));
+  const r = resolveMcpServers({ cwd, claudeJson: cj, approval: { enabledMcpjsonServers: ['my_srv', 'u', 'both'] } });
+  assert.deepEqual(r.servers, { u: { command: 'proj-u' }, both: { command: 'local-both' }, 'my.srv': { command: 'proj' }, l: { command: 'local-l' } }, 'user < project < local');
+  assert.equal(r.origins.l, cj);
+  assert.equal(r.origins['my.srv'], join(cwd, '.mcp.json'));
+  assert.ok(!r.warnings.some((w) => /my_srv|not approved/.test(w)), r.warnings.join('\n'));
+  // Without the path, ~/.claude.json is not read (tests never see the machine's own file).
+  assert.deepEqual(Object.keys(resolveMcpServers({ cwd, approval: { enableAllProjectMcpServers: true } }).servers).sort(), ['both', 'my.srv', 'u']);
+  // disabledMcpjsonServers compares normalised names too; settings servers beat every scope.
+  const d = resolveMcpServers({ cwd, claudeJson: cj, approval: { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['my srv'] }, settingsServers: { l: { command: 'settings-l' } } });
+  assert.equal(d.servers['my.srv'], undefined);
+  assert.deepEqual(d.servers.l, { command: 'settings-l' });
+  // Two names of one scope that name their tools alike: an error naming both.
+  await writeFile(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { 'a.b': { command: 'x' }, a_b: { command: 'y' } } }));
+  assert.throws(() => resolveMcpServers({ cwd, approval: { enableAllProjectMcpServers: true } }), /MCP servers "a\.b" .* and "a_b" .* both name their tools mcp__a_b__/);
+  // A malformed ~/.claude.json server is an error naming the file and the key.
+  await writeFile(cj, JSON.stringify({ projects: { [repo]: { mcpServers: { bad: { type: 'http' } } } } }));
+  await writeFile(join(cwd, '.mcp.json'), '{}');
+  assert.throws(() => resolveMcpServers({ cwd, claudeJson: cj }), (e: Error) => e.message.includes(`${cj}: projects["${repo}"].mcpServers.bad.url must be a non-empty string`));
+  await writeFile(cj, '{ not json');
+  assert.throws(() => resolveMcpServers({ cwd, claudeJson: cj }), /\.claude\.json is not valid JSON/);
 });
