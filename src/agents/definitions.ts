@@ -4,7 +4,8 @@
 // Parsing is pure; loading reads the two directories. A malformed file fails loudly, naming the
 // file and the key (nothing is silently ignored).
 import { DurableAgentError } from '../engine/errors';
-import { readdir, readFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -46,7 +47,6 @@ export const GENERAL_PURPOSE_AGENT: AgentDefinition = {
 const SUPPORTED_KEYS = new Set(['name', 'description', 'tools', 'disallowedTools', 'model', 'maxTurns', 'color']);
 /** Keys the reference knows that durable-agent does not implement: refused, not ignored. */
 const UNSUPPORTED_KEYS = new Set(['permissionMode', 'hooks', 'skills', 'mcpServers', 'memory', 'background', 'isolation', 'effort', 'initialPrompt']);
-const NAME_RE = /^[a-z0-9][a-z0-9_-]*$/i;
 const MODEL_ALIASES = new Set(['sonnet', 'opus', 'haiku', 'inherit']);
 
 function unquote(v: string): string {
@@ -128,12 +128,14 @@ export function parseAgentDefinition(file: string, text: string): AgentDefinitio
     if (Array.isArray(v)) throw new AgentDefinitionError(file, `key "${key}" must be a string, not a list`);
     return v;
   };
-  const name = str('name');
+  const name = str('name')?.trim();
   if (!name) throw new AgentDefinitionError(file, 'frontmatter key "name" is required');
-  if (!NAME_RE.test(name)) throw new AgentDefinitionError(file, `key "name": ${JSON.stringify(name)} must be letters, digits, "-" or "_"`);
+  // The reference takes any name (spaces included: `subagent_type: "Code Reviewer"`); the name is
+  // only matched against subagent_type, never used in an id, so only line breaks are refused.
+  if (/[\r\n\u0000-\u001f]/.test(name)) throw new AgentDefinitionError(file, `key "name": ${JSON.stringify(name)} must be one line of text`);
   const description = str('description');
   if (!description) throw new AgentDefinitionError(file, 'frontmatter key "description" is required');
-  if (body === '') throw new AgentDefinitionError(file, 'the body (the agent\'s system prompt) is empty');
+  // An empty body is valid (the reference runs such an agent with its default notes only).
   const def: AgentDefinition = { name, description: description.replace(/\\n/g, '\n'), systemPrompt: body, source: file };
   const tools = fields.get('tools');
   if (tools !== undefined) {
@@ -143,10 +145,13 @@ export function parseAgentDefinition(file: string, text: string): AgentDefinitio
   }
   const disallowed = fields.get('disallowedTools');
   if (disallowed !== undefined) def.disallowedTools = toolList(file, 'disallowedTools', disallowed);
-  const model = str('model');
-  if (model !== undefined) {
-    if (!MODEL_ALIASES.has(model) && !/^claude-[A-Za-z0-9.@_-]+$/.test(model)) {
-      throw new AgentDefinitionError(file, `key "model": ${JSON.stringify(model)} is not sonnet, opus, haiku, inherit or a claude-* model id`);
+  const rawModel = str('model')?.trim();
+  if (rawModel !== undefined) {
+    // Aliases in any case (`Sonnet`), as the reference reads them; any other id goes to the API as
+    // written (a Bedrock/Vertex id or a proxy's model name), as the reference sends it.
+    const model = MODEL_ALIASES.has(rawModel.toLowerCase()) ? rawModel.toLowerCase() : rawModel;
+    if (model === '' || /\s/.test(model)) {
+      throw new AgentDefinitionError(file, `key "model": ${JSON.stringify(rawModel)} is not sonnet, opus, haiku, inherit or a model id`);
     }
     if (model !== 'inherit') def.model = model;
   }
@@ -159,18 +164,36 @@ export function parseAgentDefinition(file: string, text: string): AgentDefinitio
   return def;
 }
 
-async function loadDir(dir: string): Promise<AgentDefinition[]> {
-  let names: string[];
+/** The `.md` files under dir, subfolders included (the reference reads `agents/team/x.md` too), sorted. */
+async function agentFiles(dir: string, depth = 0): Promise<string[]> {
+  let entries: Dirent[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
+    entries = await readdir(dir, { withFileTypes: true });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw e;
   }
+  const out: string[] = [];
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const full = join(dir, e.name);
+    let isDir = e.isDirectory();
+    let isFile = e.isFile();
+    if (e.isSymbolicLink()) {
+      const st = await stat(full).catch(() => undefined);
+      isDir = st?.isDirectory() ?? false;
+      isFile = st?.isFile() ?? false;
+    }
+    // A depth cap rather than a visited set: a symlinked folder loop ends here.
+    if (isDir && !e.name.startsWith('.') && depth < 8) out.push(...(await agentFiles(full, depth + 1)));
+    else if (isFile && e.name.endsWith('.md')) out.push(full);
+  }
+  return out;
+}
+
+async function loadDir(dir: string): Promise<AgentDefinition[]> {
   const out: AgentDefinition[] = [];
   const seen = new Map<string, string>();
-  for (const n of names) {
-    const file = join(dir, n);
+  for (const file of await agentFiles(dir)) {
     const def = parseAgentDefinition(file, await readFile(file, 'utf8'));
     const prev = seen.get(def.name);
     if (prev) throw new AgentDefinitionError(file, `agent name "${def.name}" is already defined by ${prev}`);

@@ -67,6 +67,12 @@ export function agentHookFields(parent: SubagentParent, childSessionId: string):
   return { session_id: parent.sessionId, agent_id: childSessionId, agent_type: parent.agentType ?? 'general-purpose' };
 }
 
+/** The child session's system prompt: the agent's body and where it works (a file with an empty body gets the second part only). */
+export function childSystemPrompt(system: string, cwd: string): string {
+  const where = `The working directory is ${cwd}.`;
+  return system.trim() === '' ? where : `${system}\n\n${where}`;
+}
+
 /** One line for the UI and the audit: `Agent reviewer: check the diff`. */
 export function subagentSummary(agentType: string, description: string): string {
   const d = description.length > 80 ? `${description.slice(0, 79)}…` : description;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolSessionSettings } from '../activities/tools';
 import { subagentPlan } from '../activities/tools';
 import type { sessionInput } from '../client';
-import { agentHookFields, subagentSessionId } from '../engine/subagents';
+import { agentHookFields, childSystemPrompt, subagentSessionId } from '../engine/subagents';
 import type { ToolUseContext } from '../tools/Tool';
 import type { LocalSessionOptions, LocalSessionResult } from './runSession';
 
@@ -48,7 +48,7 @@ export function localSubagentRunner(parent: LocalSubagentParent, runChild: (opts
     const r = await runChild({
       sessionId: childId,
       prompt: plan.prompt,
-      model: { ...input.model, ...(plan.model ? { model: plan.model } : {}), system: `${plan.system}\n\nThe working directory is ${ctx.agent.cwd}.` },
+      model: { ...input.model, ...(plan.model ? { model: plan.model } : {}), system: childSystemPrompt(plan.system, ctx.agent.cwd) },
       tools: plan.tools,
       permissionMode: input.permissionMode,
       rules: input.rules,

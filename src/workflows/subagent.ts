@@ -7,7 +7,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ChildWorkflowFailure, isCancellation, startChild, type ActivityInterfaceFor, type CancellationScope } from '@temporalio/workflow';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
-import { subagentSessionId, type SubagentCall, type SubagentOutput } from '../engine/subagents';
+import { childSystemPrompt, subagentSessionId, type SubagentCall, type SubagentOutput } from '../engine/subagents';
 import { activityIds } from '../engine/ids';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { SubagentPrepared, ToolSessionSettings, RunToolUseInput } from '../activities/tools';
@@ -36,7 +36,7 @@ export function childSessionInput(env: SubagentEnv, call: SubagentCall, block: T
   const maxTurns = call.maxTurns ?? sub.maxTurns;
   return {
     prompt: call.prompt,
-    model: { ...input.model, ...(call.model ? { model: call.model } : {}), system: `${call.system}\n\nThe working directory is ${context.cwd}.` },
+    model: { ...input.model, ...(call.model ? { model: call.model } : {}), system: childSystemPrompt(call.system, context.cwd) },
     tools: call.tools,
     permissionMode: input.permissionMode,
     rules: input.rules,
