@@ -268,9 +268,13 @@ export function createToolActivities(deps: ToolDeps) {
   async function finalText(head: string | null | undefined): Promise<string | undefined> {
     if (!head || !deps.transcripts) return undefined;
     const messages = await deps.transcripts.nodeMessages(head);
-    const last = [...messages].reverse().find((m) => m.role === 'assistant');
-    if (!last) return undefined;
-    return typeof last.content === 'string' ? last.content : last.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+    // The last assistant message that says something (a child stopped by a limit may end on tool_use blocks), as the session's lastText.
+    for (const m of [...messages].reverse()) {
+      if (m.role !== 'assistant') continue;
+      const text = typeof m.content === 'string' ? m.content : m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+      if (text.trim() !== '') return text;
+    }
+    return undefined;
   }
 
   /** Stores the read-file state at the end of a turn: the state at `base` plus the turn's entries. */

@@ -44,6 +44,34 @@ export interface SubagentOutput {
   text: string;
   turns: number;
   usage?: { input_tokens: number; output_tokens: number };
+  /** The child's tool calls (the reference's `tool_uses` / `totalToolUseCount`). */
+  toolUses?: number;
+  /** Tokens of the child's last model call, input (cache included) + output (the reference's `subagent_tokens` / `totalTokens`). */
+  totalTokens?: number;
+  /** How long the child ran (workflow time under Temporal). */
+  durationMs?: number;
+  /** The model the child ran on (the reference's `resolvedModel`). */
+  model?: string;
+}
+
+/** The counters of a finished child session, as the Agent output carries them. */
+export function subagentCounters(r: { toolCalls?: number; lastUsage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null } }): Pick<SubagentOutput, 'toolUses' | 'totalTokens'> {
+  const u = r.lastUsage;
+  return {
+    ...(r.toolCalls !== undefined ? { toolUses: r.toolCalls } : {}),
+    ...(u ? { totalTokens: u.input_tokens + u.output_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) } : {}),
+  };
+}
+
+/**
+ * The reference's second text block of a completed Agent result: `<usage>subagent_tokens: N
+ * tool_uses: K duration_ms: D</usage>` (one per line). The reference's leading `agentId: … (use
+ * SendMessage …)` line is left out: there is no SendMessage tool here. Absent for outputs recorded
+ * before the counters existed.
+ */
+export function subagentUsageNote(o: SubagentOutput): string | undefined {
+  if (o.toolUses === undefined || o.totalTokens === undefined || o.durationMs === undefined) return undefined;
+  return `<usage>subagent_tokens: ${o.totalTokens}\ntool_uses: ${o.toolUses}\nduration_ms: ${Math.round(o.durationMs)}</usage>`;
 }
 
 /** The child session's id: `<session>/agent-<tool_use_id>` — one child per call, ever (invariant 5). */

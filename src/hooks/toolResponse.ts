@@ -7,6 +7,8 @@
 // `{type, filePath, content, structuredPatch, originalFile, userModified}`; Edit: `{filePath,
 // oldString, newString, originalFile, structuredPatch, userModified, replaceAll}` (the tools add
 // originalFile and structuredPatch to their data when a PostToolUse hook will see the call).
+// Agent: `{status, prompt, agentId, agentType, content: [{type: 'text', text}], resolvedModel,
+// totalDurationMs, totalTokens, totalToolUseCount, usage}` (+ our endReason, turns).
 // Other tools: their own data object (docs/hooks.md).
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -91,6 +93,23 @@ export function hookToolResponse(toolName: string, data: unknown, input: unknown
       structuredPatch: Array.isArray(data.structuredPatch) ? data.structuredPatch : [],
       userModified: false,
       replaceAll: input.replace_all === true,
+    };
+  }
+  if ((toolName === 'Agent' || toolName === 'Task') && isObject(data) && typeof data.text === 'string') {
+    // The reference's keys (its `toolStats` and full cache usage are not kept), then ours.
+    return {
+      status: data.status,
+      prompt: isObject(input) ? input.prompt : undefined,
+      agentId: data.sessionId,
+      agentType: data.agentType,
+      content: [{ type: 'text', text: data.text }],
+      ...(typeof data.model === 'string' ? { resolvedModel: data.model } : {}),
+      ...(typeof data.durationMs === 'number' ? { totalDurationMs: data.durationMs } : {}),
+      ...(typeof data.totalTokens === 'number' ? { totalTokens: data.totalTokens } : {}),
+      ...(typeof data.toolUses === 'number' ? { totalToolUseCount: data.toolUses } : {}),
+      ...(isObject(data.usage) ? { usage: data.usage } : {}),
+      endReason: data.endReason,
+      turns: data.turns,
     };
   }
   return data;

@@ -50,6 +50,8 @@ export interface LocalSessionResult extends SessionResult {
   context: AgentContext;
   /** Compactions of the model's view (the transcript under `head` keeps everything). */
   compactions: CompactionRecord[];
+  /** The last text the model answered, whole (`lastText` is a one-line preview). */
+  finalText: string;
 }
 
 export interface LocalSessionStatus {
@@ -108,6 +110,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   const priorRecords = new Map<string, ToolCallRecord>();
   const allRecords: ToolCallRecord[] = [];
   const turnsDetail: LocalSessionResult['turnsDetail'] = [];
+  /** The last model text, whole (state.lastText is its one-line preview): a subagent's result. */
+  let finalText = '';
   const pendingApprovals = new Map<string, PendingApproval>();
   let status: SessionStatusName = 'running';
   let phase: SessionPhase = 'starting';
@@ -270,6 +274,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       head = await storeCall(() => deps.activities.appendTranscript({ head: from, messages: [results] }));
     }
     const text = model ? model.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
+    if (text.trim() !== '') finalText = text;
     return {
       reason: outcome.reason,
       consumedAppend: model !== undefined,
@@ -335,7 +340,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     status = end.status;
     phase = 'ended';
     endReason = end.endReason;
-    return { status: end.status, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: end.endReason, sessionId, records: allRecords, turnsDetail, context: state.context, compactions: state.compactions ?? [] };
+    const toolCalls = Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0);
+    return { status: end.status, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: end.endReason, toolCalls, ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}), finalText, sessionId, records: allRecords, turnsDetail, context: state.context, compactions: state.compactions ?? [] };
   })();
 
   return {

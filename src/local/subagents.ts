@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolSessionSettings } from '../activities/tools';
 import { subagentPlan } from '../activities/tools';
 import type { sessionInput } from '../client';
-import { agentHookFields, childSystemPrompt, subagentSessionId } from '../engine/subagents';
+import { agentHookFields, childSystemPrompt, subagentCounters, subagentSessionId } from '../engine/subagents';
 import type { ToolUseContext } from '../tools/Tool';
 import type { LocalSessionOptions, LocalSessionResult } from './runSession';
 
@@ -45,6 +45,7 @@ export function localSubagentRunner(parent: LocalSubagentParent, runChild: (opts
     const plan = subagentPlan(data, session);
     const childId = subagentSessionId(sessionId, ctx.toolUseId);
     const maxTurns = plan.maxTurns ?? input.maxTurns;
+    const started = Date.now();
     const r = await runChild({
       sessionId: childId,
       prompt: plan.prompt,
@@ -66,6 +67,18 @@ export function localSubagentRunner(parent: LocalSubagentParent, runChild: (opts
       parent: { sessionId, toolUseId: ctx.toolUseId, agentType: plan.agentType },
       ...(parent.onAsk ? { onAsk: parent.onAsk } : {}),
     });
-    return { agentType: plan.agentType, sessionId: childId, status: r.status, endReason: r.endReason ?? r.status, text: r.lastText, turns: r.turns, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens } };
+    return {
+      agentType: plan.agentType,
+      sessionId: childId,
+      status: r.status,
+      endReason: r.endReason ?? r.status,
+      // Whole, as the Temporal path reads it from the child's transcript (lastText is one line).
+      text: r.finalText || r.lastText,
+      turns: r.turns,
+      usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
+      ...subagentCounters(r),
+      durationMs: Date.now() - started,
+      model: plan.model ?? input.model.model,
+    };
   };
 }

@@ -166,6 +166,10 @@ export interface SessionResult {
   head: string | null;
   lastText: string;
   endReason: string;
+  /** Tool calls of the session (absent in results of sessions that ended before it was recorded). */
+  toolCalls?: number;
+  /** The last model call's usage (the Agent tool's `subagent_tokens`). */
+  lastUsage?: Usage;
 }
 
 export interface TurnWorkflowInput {

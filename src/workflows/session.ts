@@ -221,7 +221,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     endReason = reason;
     phase = 'ended';
     setStatus(s);
-    return { status: s, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: reason };
+    const toolCalls = Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0);
+    return { status: s, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: reason, toolCalls, ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}) };
   };
 
   const executor: SessionExecutor = {

@@ -7,7 +7,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ChildWorkflowFailure, isCancellation, startChild, type ActivityInterfaceFor, type CancellationScope } from '@temporalio/workflow';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
-import { childSystemPrompt, subagentSessionId, type SubagentCall, type SubagentOutput } from '../engine/subagents';
+import { childSystemPrompt, subagentCounters, subagentSessionId, type SubagentCall, type SubagentOutput } from '../engine/subagents';
 import { activityIds } from '../engine/ids';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { SubagentPrepared, ToolSessionSettings, RunToolUseInput } from '../activities/tools';
@@ -92,10 +92,22 @@ export async function runSubagentCall(env: SubagentEnv, block: ToolUseBlock, con
   const workflowId = subagentSessionId(input.sessionId, block.id);
   let output: SubagentOutput;
   let childHead: string | null = null;
+  const started = Date.now(); // workflow time: deterministic on replay
   try {
     const r = await env.scope.run(() => childResult(env, workflowId, call, block, context));
     childHead = r.head;
-    output = { agentType: call.agentType, sessionId: workflowId, status: r.status, endReason: r.endReason ?? r.status, text: oneLinePreview(r.lastText, 2000), turns: r.turns, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens } };
+    output = {
+      agentType: call.agentType,
+      sessionId: workflowId,
+      status: r.status,
+      endReason: r.endReason ?? r.status,
+      text: oneLinePreview(r.lastText, 2000),
+      turns: r.turns,
+      usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
+      ...subagentCounters(r),
+      durationMs: Date.now() - started,
+      model: call.model ?? env.input.model.model,
+    };
   } catch (err) {
     if (isCancellation(err)) throw err;
     const cause = err instanceof ChildWorkflowFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);

@@ -52,7 +52,7 @@ test('integration: two Agent calls run as parallel child workflows; each final t
           await bothStarted; // parallel, or never
         }
         if (who === 'ALPHA' && n === 1) return toolUseResponse([{ id: 'toolu_alpha_append', name: 'AppendSlow', input: { file: log, text: 'alpha' } }]);
-        return textResponse(`${who.toLowerCase()} report: all good`);
+        return textResponse(`${who.toLowerCase()} report: all good\n\n- second line`);
       }
       if (n === 1) {
         return toolUseResponse([
@@ -72,8 +72,11 @@ test('integration: two Agent calls run as parallel child workflows; each final t
     assert.equal(parentReqs.length, 2);
     const results = lastToolResults(parentReqs[1]!);
     assert.deepEqual(results.map((r) => r.tool_use_id), ['toolu_agent_a', 'toolu_agent_b']);
-    assert.match(JSON.stringify(results[0]!.content), /alpha report: all good/);
-    assert.match(JSON.stringify(results[1]!.content), /beta report: all good/);
+    // As the reference: the final text whole (lines kept), then the child's counters.
+    const blocks = results.map((r) => r.content as Array<{ type: string; text: string }>);
+    assert.deepEqual(blocks.map((b) => b[0]), [{ type: 'text', text: 'alpha report: all good\n\n- second line' }, { type: 'text', text: 'beta report: all good\n\n- second line' }]);
+    assert.match(blocks[0]![1]!.text, /^<usage>subagent_tokens: [1-9]\d*\ntool_uses: 1\nduration_ms: \d+<\/usage>$/);
+    assert.match(blocks[1]![1]!.text, /^<usage>subagent_tokens: [1-9]\d*\ntool_uses: 0\nduration_ms: \d+<\/usage>$/);
     assert.ok(results.every((r) => r.is_error !== true));
     // The parent was offered Agent, listing the project's agents; a child was not (no nesting), and got only its tools.
     const agentTool = (parentReqs[0]!.tools as Array<{ name: string; description?: string }> | undefined)?.find((t) => t.name === 'Agent') as { description?: string } | undefined;

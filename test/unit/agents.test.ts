@@ -2,7 +2,7 @@
 // the child's tool subset, and the Agent tool's pre/post pipeline phases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentDefinitionError, GENERAL_PURPOSE_AGENT, loadAgentDefinitions, parseAgentDefinition, resolveAgentModel, subagentTools } from '../../src/agents/definitions';
@@ -170,6 +170,55 @@ test('unit: the in-process runner runs subagents too: two in parallel, their fin
     const listerReq = fake.messageRequests().find((r) => JSON.stringify(r.system ?? '').includes('MARKER-LISTER'))!;
     assert.deepEqual(((listerReq.tools ?? []) as Array<{ name: string }>).map((t) => t.name), ['Glob']);
     assert.equal(result.records.find((r) => r.toolUseId === 'toolu_l1')?.summary, 'Agent lister: list');
+  } finally {
+    await fake.close();
+  }
+});
+
+test('unit: the Agent result as the reference sends it: the final text, then <usage>subagent_tokens/tool_uses/duration_ms</usage>; PostToolUse gets the reference tool_response keys', async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'agent-usage-'));
+    const store = await mkdtemp(join(tmpdir(), 'agent-usage-store-'));
+    await writeFile(join(work, 'a.txt'), 'hello\n');
+    const capture = join(work, 'post.json');
+    fake.script((req) => {
+      const child = JSON.stringify(req.system ?? '').includes('on behalf of another agent');
+      if (child) {
+        if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_c_read', name: 'Read', input: { file_path: join(work, 'a.txt') } }]);
+        return textResponse('child done:\nline two');
+      }
+      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_a', name: 'Agent', input: { description: 'read it', prompt: 'read a.txt' } }]);
+      return textResponse('done');
+    });
+    const result = await runLocalSession(
+      {
+        sessionId: 'usage-s1',
+        prompt: 'delegate',
+        cwd: work,
+        tools: ['Read', 'Agent'],
+        permissionMode: 'bypassPermissions',
+        model: { model: 'claude-test', maxTokens: 256 },
+        hooks: { PostToolUse: [{ matcher: 'Agent', hooks: [{ type: 'command', command: `cat > '${capture}'` }] }] },
+      } as never,
+      { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    assert.equal(result.status, 'completed', result.endReason);
+    const parent = fake.messageRequests().filter((r) => !JSON.stringify(r.system ?? '').includes('on behalf of another agent'));
+    const [r] = lastToolResults(parent[1]!);
+    const blocks = r!.content as Array<{ type: string; text: string }>;
+    assert.equal(blocks.length, 2, JSON.stringify(blocks));
+    assert.equal(blocks[0]!.text, 'child done:\nline two');
+    assert.match(blocks[1]!.text, /^<usage>subagent_tokens: [1-9]\d*\ntool_uses: 1\nduration_ms: \d+<\/usage>$/);
+    const post = JSON.parse(await readFile(capture, 'utf8')) as { tool_response: Record<string, unknown> };
+    const tr = post.tool_response;
+    assert.deepEqual(
+      [tr.status, tr.prompt, tr.agentType, tr.content, tr.totalToolUseCount, tr.resolvedModel],
+      ['completed', 'read a.txt', 'general-purpose', [{ type: 'text', text: 'child done:\nline two' }], 1, 'claude-test'],
+    );
+    assert.match(String(tr.agentId), /agent-toolu_a$/);
+    assert.equal(typeof tr.totalTokens, 'number');
+    assert.equal(typeof tr.totalDurationMs, 'number');
   } finally {
     await fake.close();
   }

@@ -4,7 +4,7 @@
 // see docs/architecture.md "Subagents"). Its call() asks the scheduler through ctx.runSubagent.
 import { z } from 'zod';
 import { GENERAL_PURPOSE_AGENT, type AgentDefinition } from '../../agents/definitions';
-import { AGENT_TOOL_NAMES, subagentSummary, type SubagentOutput } from '../../engine/subagents';
+import { AGENT_TOOL_NAMES, subagentSummary, subagentUsageNote, type SubagentOutput } from '../../engine/subagents';
 import { buildTool } from '../Tool';
 
 const inputSchema = z.strictObject({
@@ -70,7 +70,11 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
   },
   mapToolResultToToolResultBlockParam(data, toolUseId) {
     const text = data.text.trim() === '' ? '(the agent returned no text)' : data.text;
-    if (data.status === 'completed') return { type: 'tool_result', tool_use_id: toolUseId, content: [{ type: 'text', text }] };
+    if (data.status === 'completed') {
+      // As the reference: the final text, then a block with the child's counters.
+      const note = subagentUsageNote(data);
+      return { type: 'tool_result', tool_use_id: toolUseId, content: [{ type: 'text', text }, ...(note ? [{ type: 'text' as const, text: note }] : [])] };
+    }
     return {
       type: 'tool_result',
       tool_use_id: toolUseId,
