@@ -26,6 +26,7 @@ import type { ToolPermissionContext } from './tools/permissionTypes';
 import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
 import { McpManager } from './mcp/manager';
 import { mcpToolsFor } from './mcp/tools';
+import { restrictMcpTools } from './mcp/names';
 import type { SessionMcp } from './activities/tools';
 
 export interface AgentWorkerOptions {
@@ -74,7 +75,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
   // sessions with the same config, restarted after a crash, closed by closeMcp / worker shutdown).
   const mcp = opts.mcp ?? new McpManager();
   const pool = async (toolNames: string[], permission: ToolPermissionContext, session?: SessionMcp) => {
-    const mcpTools = session ? (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted)).tools : [];
+    const mcpTools = session ? restrictMcpTools(toolNames, (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted)).tools) : [];
     return createToolPool(
       registry.filter((t) => toolNames.includes(t.name)),
       permission,
@@ -101,7 +102,8 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
       const listed = session ? await mcpToolsFor(mcp, session.servers, session.cwd) : undefined;
       for (const f of listed?.failures ?? []) (warn ?? console.warn)(`${f.error}; its tools are not offered this turn`);
       const permission = { mode: 'default' as const, rules: { allow: [], ask: [], deny: denyRules }, workingDirectories: [] };
-      return toolsToAPISchemas(createToolPool(registry.filter((t) => names.includes(t.name)), permission, listed && listed.tools.length > 0 ? { userTools: listed.tools } : {}));
+      const mcpTools = listed ? restrictMcpTools(names, listed.tools) : [];
+      return toolsToAPISchemas(createToolPool(registry.filter((t) => names.includes(t.name)), permission, mcpTools.length > 0 ? { userTools: mcpTools } : {}));
     },
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
     resultPath: (sessionId, toolUseId) => join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),

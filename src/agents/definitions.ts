@@ -230,13 +230,24 @@ export function resolveAgentModel(model: string | undefined, parentModel: string
   return env[entry[0]] || entry[1];
 }
 
-/** The tools of a child session: the agent's list (or all of the parent's) within the parent's, never Agent itself. */
+/**
+ * The tools of a child session: the agent's list (or all of the parent's) within the parent's,
+ * never Agent itself. MCP names the agent lists (`mcp__server__tool`, `mcp__server`) stay in the
+ * list: they restrict the child to those MCP tools (restrictMcpTools); an agent without `tools`
+ * gets every MCP tool of the parent's servers.
+ */
 export function subagentTools(def: AgentDefinition, parentTools: readonly string[], agentToolNames: readonly string[]): { tools: string[]; dropped: string[] } {
   const own = new Set(agentToolNames);
   const allowed = parentTools.filter((t) => !own.has(t));
   const wanted = def.tools ?? allowed;
-  const tools = wanted.filter((t) => allowed.includes(t) && !(def.disallowedTools ?? []).includes(t));
+  const disallowed = def.disallowedTools ?? [];
+  const tools = wanted.filter((t) => (allowed.includes(t) || t.startsWith('mcp__')) && !disallowed.includes(t));
   // MCP tools come with the parent's servers (not in its tool names).
   const dropped = wanted.filter((t) => !allowed.includes(t) && !t.startsWith('mcp__'));
   return { tools: [...new Set(tools)], dropped };
+}
+
+/** An agent's `disallowedTools` MCP names, as deny rules of the child (they cover MCP tools it would otherwise inherit). */
+export function disallowedMcpRules(def: AgentDefinition): string[] {
+  return (def.disallowedTools ?? []).filter((t) => t.startsWith('mcp__'));
 }

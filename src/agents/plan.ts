@@ -1,7 +1,7 @@
 // What a validated Agent call runs — the agent's prompt, system prompt, model, tool subset and
 // turn limit — planned the same way by both schedulers (the Agent pre-phase activity and the
 // in-process runner).
-import { resolveAgentModel, subagentTools, type AgentDefinition } from './definitions';
+import { disallowedMcpRules, resolveAgentModel, subagentTools, type AgentDefinition } from './definitions';
 import { AGENT_TOOL_NAMES, type SubagentCall } from '../engine/subagents';
 import { agentTypeOf, sessionAgents, type AgentInput } from '../tools/builtin/agent';
 
@@ -21,6 +21,7 @@ export function subagentPlan(data: Omit<AgentInput, 'model'> & { model?: string 
     tools,
     ...(def.maxTurns !== undefined ? { maxTurns: def.maxTurns } : {}),
     ...(!def.tools || def.tools.some((t) => t.startsWith('mcp__')) ? { mcp: true } : {}),
+    ...(disallowedMcpRules(def).length > 0 ? { denyRules: disallowedMcpRules(def) } : {}),
     dropped,
   };
 }

@@ -19,6 +19,8 @@ export interface SubagentCall {
   maxTurns?: number;
   /** The child gets the parent's MCP servers (its tools inherit all, or name an `mcp__` tool). */
   mcp?: boolean;
+  /** Deny rules the child adds to the parent's (the agent's `disallowedTools` MCP names). */
+  denyRules?: string[];
   /** The pipeline state the post-call phase continues from: the validated input, hook context, the decision. */
   resume: SubagentResume;
 }

@@ -52,7 +52,7 @@ export function localSubagentRunner(parent: LocalSubagentParent, runChild: (opts
       model: { ...input.model, ...(plan.model ? { model: plan.model } : {}), system: childSystemPrompt(plan.system, ctx.agent.cwd) },
       tools: plan.tools,
       permissionMode: input.permissionMode,
-      rules: input.rules,
+      rules: plan.denyRules?.length ? { ...input.rules, deny: [...input.rules.deny, ...plan.denyRules] } : input.rules,
       cwd: ctx.agent.cwd,
       additionalDirectories: [...ctx.agent.additionalDirectories],
       ...(input.hooks ? { hooks: input.hooks } : {}),

@@ -47,3 +47,14 @@ export function mcpRuleCoversTool(ruleToolName: string, toolName: string): boole
 export function isMcpWildcardRuleName(ruleToolName: string): boolean {
   return /^mcp__[A-Za-z0-9_-]+__\*$/.test(ruleToolName);
 }
+
+/**
+ * A session's MCP tools, restricted by its tool names: names that start with `mcp__` (an agent
+ * file's `tools: mcp__server__tool`, `mcp__server` or `mcp__server__*`) keep only the MCP tools they
+ * cover; without any, every MCP tool of the session's servers is kept.
+ */
+export function restrictMcpTools<T extends { name: string }>(toolNames: readonly string[], tools: T[]): T[] {
+  const listed = toolNames.filter((n) => n.startsWith(MCP_PREFIX));
+  if (listed.length === 0) return tools;
+  return tools.filter((t) => listed.some((n) => n === t.name || mcpRuleCoversTool(n, t.name)));
+}

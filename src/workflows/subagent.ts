@@ -39,7 +39,7 @@ export function childSessionInput(env: SubagentEnv, call: SubagentCall, block: T
     model: { ...input.model, ...(call.model ? { model: call.model } : {}), system: childSystemPrompt(call.system, context.cwd) },
     tools: call.tools,
     permissionMode: input.permissionMode,
-    rules: input.rules,
+    rules: call.denyRules?.length ? { ...input.rules, deny: [...input.rules.deny, ...call.denyRules] } : input.rules,
     cwd: context.cwd,
     ...(context.additionalDirectories.length > 0 ? { additionalDirectories: [...context.additionalDirectories] } : {}),
     ...(input.hooks ? { hooks: input.hooks } : {}),

@@ -15,6 +15,9 @@ import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { TEST_TOOLS } from '../support/testTools';
 import { waitFor } from '../support/wait';
+import { McpManager } from '../../src/mcp/manager';
+
+const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 after(closeTestEnv);
 
@@ -134,4 +137,51 @@ test('integration: an interrupt of the parent cancels the running subagent and i
     const turn = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as { records: Array<{ toolUseId: string; status: string }> };
     assert.deepEqual(turn.records.map((r) => [r.toolUseId, r.status]), [['toolu_agent_1', 'interrupted']]);
   });
+});
+
+test('integration: a subagent uses MCP tools: an agent listing one MCP tool is offered that one only (another is "No such tool"), disallowedTools hides one; an agent without tools gets every MCP tool', { timeout: 120_000 }, async () => {
+  const manager = new McpManager({ startupTimeoutMs: 30_000, toolTimeoutMs: 30_000 });
+  await withAgent({ worker: { mcp: manager } }, async ({ fake, start, workDir }) => {
+    await agentFile(workDir, 'echoer', 'MARKER-ECHOER', 'mcp__everything__echo');
+    await mkdir(join(workDir, '.claude', 'agents'), { recursive: true });
+    await writeFile(join(workDir, '.claude', 'agents', 'noenv.md'), '---\nname: noenv\ndescription: all but get-env\ndisallowedTools: mcp__everything__get-env\n---\nYou are MARKER-NOENV.\n');
+    fake.script((req) => {
+      const sys = systemOf(req);
+      const n = req.messages.length;
+      if (sys.includes('MARKER-ECHOER')) {
+        if (n === 1) {
+          return toolUseResponse([
+            { id: 'toolu_e_echo', name: 'mcp__everything__echo', input: { message: 'from the child' } },
+            { id: 'toolu_e_env', name: 'mcp__everything__get-env', input: {} },
+          ]);
+        }
+        return textResponse('echoer done');
+      }
+      if (sys.includes('MARKER-NOENV') || sys.includes('on behalf of another agent')) return textResponse('listed');
+      if (n === 1) {
+        return toolUseResponse([
+          { id: 'toolu_ag_echo', name: 'Agent', input: { description: 'echo', prompt: 'echo it', subagent_type: 'echoer' } },
+          { id: 'toolu_ag_noenv', name: 'Agent', input: { description: 'noenv', prompt: 'list', subagent_type: 'noenv' } },
+          { id: 'toolu_ag_gp', name: 'Agent', input: { description: 'general', prompt: 'list' } },
+        ]);
+      }
+      return textResponse('parent done');
+    });
+    const handle = await start({ prompt: 'delegate to MCP users', tools: ['Read', 'Agent'], mcpServers: { everything: { command: process.execPath, args: [everythingServer] } } });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed', result.endReason);
+    const toolsOf = (marker: string): string[] => ((fake.messageRequests().find((r) => systemOf(r).includes(marker))?.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
+    assert.deepEqual(toolsOf('MARKER-ECHOER'), ['mcp__everything__echo']);
+    const noenv = toolsOf('MARKER-NOENV');
+    assert.ok(noenv.includes('mcp__everything__echo') && noenv.includes('Read') && !noenv.includes('mcp__everything__get-env'), noenv.join(','));
+    const gp = toolsOf('on behalf of another agent');
+    assert.ok(gp.includes('mcp__everything__echo') && gp.includes('mcp__everything__get-env'), gp.join(','));
+    const echoerSecond = fake.messageRequests().find((r) => systemOf(r).includes('MARKER-ECHOER') && r.messages.length === 3)!;
+    const [echo, env] = lastToolResults(echoerSecond);
+    assert.notEqual(echo?.is_error, true);
+    assert.match(JSON.stringify(echo?.content), /Echo: from the child/);
+    assert.equal(env?.is_error, true, 'a tool the agent does not list is not run');
+    assert.doesNotMatch(JSON.stringify(env?.content), /PATH|HOME/);
+  });
+  await manager.close();
 });

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentDefinitionError, GENERAL_PURPOSE_AGENT, loadAgentDefinitions, parseAgentDefinition, resolveAgentModel, subagentTools } from '../../src/agents/definitions';
+import { restrictMcpTools } from '../../src/mcp/names';
+import { AgentDefinitionError, disallowedMcpRules, GENERAL_PURPOSE_AGENT, loadAgentDefinitions, parseAgentDefinition, resolveAgentModel, subagentTools } from '../../src/agents/definitions';
 import { initialContext } from '../../src/engine/context';
 import { AGENT_TOOL_NAMES, childSystemPrompt, subagentSessionId } from '../../src/engine/subagents';
 import { runToolPipeline } from '../../src/pipeline/toolPipeline';
@@ -93,6 +94,14 @@ test('unit: the child tool subset never includes Agent; models resolve; the chil
   assert.deepEqual(subagentTools(GENERAL_PURPOSE_AGENT, parent, AGENT_TOOL_NAMES), { tools: ['Read', 'Grep', 'Bash'], dropped: [] });
   const r = parseAgentDefinition(F, '---\nname: r\ndescription: d\ntools: Read, Agent, WebFetch\ndisallowedTools: Grep\n---\nb');
   assert.deepEqual(subagentTools(r, parent, AGENT_TOOL_NAMES), { tools: ['Read'], dropped: ['Agent', 'WebFetch'] });
+  // MCP names stay: they restrict the child to those MCP tools; disallowed MCP names become deny rules.
+  const m = parseAgentDefinition(F, '---\nname: m\ndescription: d\ntools: Read, mcp__srv__echo, mcp__other\ndisallowedTools: mcp__srv__env\n---\nb');
+  assert.deepEqual(subagentTools(m, parent, AGENT_TOOL_NAMES), { tools: ['Read', 'mcp__srv__echo', 'mcp__other'], dropped: [] });
+  assert.deepEqual(disallowedMcpRules(m), ['mcp__srv__env']);
+  const listed = [{ name: 'mcp__srv__echo' }, { name: 'mcp__srv__env' }, { name: 'mcp__other__a' }, { name: 'mcp__third__b' }];
+  assert.deepEqual(restrictMcpTools(['Read', 'mcp__srv__echo', 'mcp__other'], listed).map((t) => t.name), ['mcp__srv__echo', 'mcp__other__a']);
+  assert.deepEqual(restrictMcpTools(['Read', 'mcp__third__*'], listed).map((t) => t.name), ['mcp__third__b']);
+  assert.equal(restrictMcpTools(['Read', 'Bash'], listed).length, 4, 'no MCP name listed: every MCP tool');
   assert.equal(resolveAgentModel(undefined, 'claude-parent'), 'claude-parent');
   assert.equal(resolveAgentModel('haiku', 'x', { ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-h' }), 'claude-h');
   assert.equal(resolveAgentModel('claude-custom-1', 'x'), 'claude-custom-1');
