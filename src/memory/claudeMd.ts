@@ -1,20 +1,26 @@
-// Memory (`CLAUDE.md`) the way the reference loads it: managed, user, then every directory from the
-// filesystem root down to the working directory (`CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`),
-// each file followed by the files it imports with `@path` (relative to the importing file, `~/…`
-// or absolute; at most 5 hops; never inside code spans or fenced blocks). Files closer to the
-// working directory come later: the model weighs later instructions more.
+// Memory (`CLAUDE.md`) the way the reference (Claude Code 2.1.197) loads it: managed, user
+// (`~/.claude/CLAUDE.md`, then `~/.claude/rules/**/*.md`), then every directory from the filesystem
+// root down to the working directory (`CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/**/*.md`,
+// `CLAUDE.local.md`), each file followed by the files it imports with `@path` (relative to the
+// importing file, `~/…` or absolute; at most 4 hops; never inside code spans or fenced blocks; a
+// project file's import outside the working directory is not followed). YAML frontmatter and
+// block-level HTML comments are dropped from the text; a rule whose frontmatter has `paths:` is
+// loaded by the reference only when matching files are read, and is not loaded here. Files closer
+// to the working directory come later: the model weighs later instructions more.
 //
-// Loud configuration (invariant 12): an import that is missing, a cycle, or an import beyond the
-// depth limit is reported (a warning naming the file and the import), never silently dropped.
+// Loud configuration (invariant 12): an import that is missing, outside the project, a cycle, or
+// beyond the depth limit, and a path-conditional rule, are reported (a warning naming the file),
+// never silently dropped.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, parse, resolve } from 'node:path';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 
-export type MemoryType = 'managed' | 'user' | 'project' | 'local' | 'import';
+export type MemoryType = 'managed' | 'user' | 'project' | 'local';
 
 export interface MemoryFile {
   path: string;
+  /** The kind of the file that brought it in (an import has its importer's kind, as the reference). */
   type: MemoryType;
   content: string;
   /** For imports: the file that imported it. */
@@ -26,8 +32,13 @@ export interface LoadedMemory {
   warnings: string[];
 }
 
-/** The reference's limit on nested imports. */
+/**
+ * The reference's MAX_INCLUDE_DEPTH: a root file is depth 0 and a file at depth 5 is not read, so
+ * an import chain is at most 4 hops long (checked against Claude Code 2.1.197).
+ */
 export const MAX_IMPORT_DEPTH = 5;
+/** The longest import chain that is loaded (root → 4 imports). */
+export const MAX_IMPORT_HOPS = MAX_IMPORT_DEPTH - 1;
 /** The reference warns above this many characters of memory ("may impact performance"). */
 export const LARGE_MEMORY_CHARS = 40_000;
 
@@ -50,19 +61,66 @@ export function withoutCode(text: string): string {
   return out;
 }
 
-/** The `@path` imports of a memory file's text, in order (not inside code). */
+/** Leading YAML frontmatter (`---` … `---`), split off: the reference never shows it to the model. */
+export function splitFrontmatter(text: string): { frontmatter?: string; body: string } {
+  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  return m ? { frontmatter: m[1] as string, body: text.slice(m[0].length) } : { body: text };
+}
+
+/** Whether a rule's frontmatter has a non-empty `paths:` (the reference loads such a rule only when matching files are read). */
+export function hasPathsCondition(frontmatter: string | undefined): boolean {
+  if (frontmatter === undefined) return false;
+  const m = /^paths[ \t]*:[ \t]*(.*)$/m.exec(frontmatter);
+  if (!m) return false;
+  const inline = (m[1] as string).trim();
+  if (inline !== '') return !/^(\[\s*\]|""|''|~|null)$/.test(inline);
+  // A block list: `paths:` followed by `  - item` lines.
+  const after = frontmatter.slice((m.index ?? 0) + m[0].length);
+  return /^\n[ \t]*-[ \t]*\S/.test(after);
+}
+
+/** Block-level HTML comments (`<!-- … -->` starting a line, outside code) removed, as the reference does. */
+export function withoutHtmlComments(text: string): string {
+  const code = withoutCode(text);
+  let out = '';
+  let last = 0;
+  const re = /^[ \t]{0,3}<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/gm;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    // Inside code the blanked text has no `<!--`, so every match is outside code.
+    out += text.slice(last, m.index);
+    last = m.index + m[0].length;
+  }
+  return out + text.slice(last);
+}
+
+/** What the model sees of a memory file: without frontmatter and block-level HTML comments. */
+export function memoryText(raw: string): string {
+  return withoutHtmlComments(splitFrontmatter(raw).body);
+}
+
+/**
+ * The `@path` imports of a memory file's text, in order (not inside code). As the reference: `@`
+ * at the start of a line or after whitespace, the path runs to the next whitespace (`\ ` escapes
+ * a space), a `#fragment` is dropped; nothing else is trimmed, so `@a.md,` names `a.md,`.
+ */
 export function importsOf(text: string): string[] {
   const found: string[] = [];
-  const re = /(?:^|[\s(])@((?:~\/|\.{1,2}\/|\/)?[A-Za-z0-9_.~\-/]+(?:\\ [A-Za-z0-9_.~\-/]+)*)/g;
+  const re = /(?:^|\s)@((?:[^\s\\]|\\ )+)/g;
   const scan = withoutCode(text);
   for (let m = re.exec(scan); m; m = re.exec(scan)) {
     let p = (m[1] as string).replace(/\\ /g, ' ');
-    p = p.replace(/[.,;:!?)]+$/, '');
-    // A bare word (`@alice`, `@types`) is not a path: a path has a slash or a file extension.
-    if (!p.includes('/') && !/\.[A-Za-z0-9]+$/.test(p)) continue;
+    const hash = p.indexOf('#');
+    if (hash !== -1) p = p.slice(0, hash);
+    if (!p || p === '/') continue;
+    if (!(p.startsWith('./') || p.startsWith('~/') || p.startsWith('/') || /^[A-Za-z0-9._-]/.test(p))) continue;
     found.push(p);
   }
   return found;
+}
+
+/** A spec that looks like a path (a slash or a file extension), not a mention like `@alice`. */
+function looksLikePath(spec: string): boolean {
+  return spec.includes('/') || /\.[A-Za-z0-9]+$/.test(spec);
 }
 
 function readIfFile(path: string): string | undefined {
@@ -79,32 +137,60 @@ function resolveImport(spec: string, from: string, home: string): string {
   return isAbsolute(spec) ? spec : resolve(dirname(from), spec);
 }
 
+function inside(path: string, dir: string): boolean {
+  const r = relative(dir, path);
+  return r === '' || (!r.startsWith(`..${sep}`) && r !== '..' && !isAbsolute(r));
+}
+
+/** `.md` files under a rules directory, depth first in directory order (as the reference lists them). */
+function ruleFiles(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...ruleFiles(p));
+    else if (e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && readIfFile(p) !== undefined))) out.push(p);
+  }
+  return out;
+}
+
+type Candidate = { path: string; type: MemoryType; rule?: boolean };
+
 /** The candidate files in discovery order (lowest priority first). */
-export function memoryCandidates(cwd: string, opts: { home?: string; configDir?: string; managed?: string } = {}): Array<{ path: string; type: MemoryType }> {
+export function memoryCandidates(cwd: string, opts: { home?: string; configDir?: string; managed?: string } = {}): Candidate[] {
   const configDir = opts.configDir ?? claudeConfigDir();
-  const out: Array<{ path: string; type: MemoryType }> = [
+  const out: Candidate[] = [
     { path: opts.managed ?? managedMemoryPath(), type: 'managed' },
     { path: join(configDir, 'CLAUDE.md'), type: 'user' },
+    ...ruleFiles(join(configDir, 'rules')).map((path) => ({ path, type: 'user' as const, rule: true })),
   ];
   const dirs: string[] = [];
   const root = parse(resolve(cwd)).root;
   // From the working directory up to, not including, the filesystem root (as the reference).
   for (let d = resolve(cwd); d !== root; d = dirname(d)) dirs.unshift(d);
   for (const d of dirs) {
-    out.push({ path: join(d, 'CLAUDE.md'), type: 'project' }, { path: join(d, '.claude', 'CLAUDE.md'), type: 'project' }, { path: join(d, 'CLAUDE.local.md'), type: 'local' });
+    out.push({ path: join(d, 'CLAUDE.md'), type: 'project' }, { path: join(d, '.claude', 'CLAUDE.md'), type: 'project' });
+    out.push(...ruleFiles(join(d, '.claude', 'rules')).map((path) => ({ path, type: 'project' as const, rule: true })));
+    out.push({ path: join(d, 'CLAUDE.local.md'), type: 'local' });
   }
   return out;
 }
 
 export function loadMemory(cwd: string, opts: { home?: string; configDir?: string; managed?: string } = {}): LoadedMemory {
   const home = opts.home ?? homedir();
+  const project = resolve(cwd);
   const files: MemoryFile[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  const visit = (path: string, type: MemoryType, depth: number, chain: string[], importedBy?: string): void => {
-    const content = readIfFile(path);
-    if (content === undefined) {
-      if (importedBy) warnings.push(`${importedBy}: @import ${path} was not found; it is not loaded`);
+  const visit = (path: string, type: MemoryType, depth: number, chain: string[], importedBy?: string, spec?: string): void => {
+    const raw = readIfFile(path);
+    if (raw === undefined) {
+      if (importedBy && spec !== undefined && looksLikePath(spec)) warnings.push(`${importedBy}: @import ${path} was not found; it is not loaded`);
       return;
     }
     if (seen.has(path)) {
@@ -112,17 +198,33 @@ export function loadMemory(cwd: string, opts: { home?: string; configDir?: strin
       return;
     }
     seen.add(path);
-    files.push({ path, type, content, ...(importedBy ? { importedBy } : {}) });
-    for (const spec of importsOf(content)) {
-      const target = resolveImport(spec, path, home);
-      if (depth + 1 > MAX_IMPORT_DEPTH) {
-        warnings.push(`${path}: @import ${spec} is nested more than ${MAX_IMPORT_DEPTH} imports deep; it is not loaded`);
+    files.push({ path, type, content: memoryText(raw), ...(importedBy ? { importedBy } : {}) });
+    // User and managed memory may import any file; a project file only files inside the working
+    // directory (the reference asks before following such an import; an unattended run cannot).
+    const external = type === 'user' || type === 'managed';
+    for (const s of importsOf(withoutHtmlComments(splitFrontmatter(raw).body))) {
+      const target = resolveImport(s, path, home);
+      if (depth + 1 >= MAX_IMPORT_DEPTH) {
+        warnings.push(`${path}: @import ${s} is nested more than ${MAX_IMPORT_HOPS} imports deep; it is not loaded`);
         continue;
       }
-      visit(target, 'import', depth + 1, [...chain, path], path);
+      if (!external && !inside(target, project) && readIfFile(target) !== undefined) {
+        warnings.push(`${path}: @import ${s} is outside the working directory ${project}; it is not loaded (as Claude Code without approval of external imports)`);
+        continue;
+      }
+      visit(target, type, depth + 1, [...chain, path], path, s);
     }
   };
-  for (const c of memoryCandidates(cwd, opts)) visit(c.path, c.type, 0, []);
+  for (const c of memoryCandidates(cwd, opts)) {
+    if (c.rule) {
+      const raw = readIfFile(c.path);
+      if (raw !== undefined && !seen.has(c.path) && hasPathsCondition(splitFrontmatter(raw).frontmatter)) {
+        warnings.push(`${c.path}: a rule with paths: in its frontmatter is loaded by Claude Code only when matching files are read; durable-agent does not load it`);
+        continue;
+      }
+    }
+    visit(c.path, c.type, 0, []);
+  }
   const chars = files.reduce((n, f) => n + f.content.length, 0);
   if (chars > LARGE_MEMORY_CHARS) warnings.push(`memory: ${chars} characters of CLAUDE.md files (${files.map((f) => f.path).join(', ')}); above ${LARGE_MEMORY_CHARS} the reference warns that large memory costs context`);
   return { files, warnings };
@@ -133,7 +235,6 @@ const DESCRIPTIONS: Record<MemoryType, string> = {
   user: "user's private global instructions for all projects",
   project: 'project instructions, checked into the codebase',
   local: "user's private project instructions, not checked in",
-  import: 'imported instructions',
 };
 
 /**

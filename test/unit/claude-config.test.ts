@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { knownSettingsKeys, loadSettings, settingsSources, SettingsError } from '../../src/cli/settings';
-import { importsOf, loadMemory, memoryReminder, MAX_IMPORT_DEPTH } from '../../src/memory/claudeMd';
+import { importsOf, loadMemory, memoryReminder, MAX_IMPORT_HOPS } from '../../src/memory/claudeMd';
 import { firstMessage } from '../../src/engine/memory';
 
 const saved = { ...process.env };
@@ -106,9 +106,9 @@ test('unit: a malformed rule in .claude/settings.json is an error naming that fi
   assert.ok(s.warnings.some((w) => w.startsWith(`${shared}: colour `) && /not a known setting/.test(w)));
 });
 
-test('unit: @imports are found outside code only; bare @words are not paths', () => {
-  const text = ['See @docs/a.md and @~/x.md, also (@./b.md).', 'Mail me@example.com or ping @alice.', '`@c.md` is code', '```', '@d.md', '```', '@/abs/e.md', 'tail @f.txt'].join('\n');
-  assert.deepEqual(importsOf(text), ['docs/a.md', '~/x.md', './b.md', '/abs/e.md', 'f.txt']);
+test('unit: @imports are found outside code only, after whitespace, up to the next whitespace (as the reference)', () => {
+  const text = ['See @docs/a.md and @~/x.md, also (@./b.md).', 'Mail me@example.com or ping @alice.', '`@c.md` is code', '```', '@d.md', '```', '@/abs/e.md', 'tail @f.txt#part', '@my\\ file.md'].join('\n');
+  assert.deepEqual(importsOf(text), ['docs/a.md', '~/x.md,', 'alice.', '/abs/e.md', 'f.txt', 'my file.md']);
 });
 
 test('unit: CLAUDE.md discovery: managed, user, parent chain root → cwd, local, imports after their importer', () => {
@@ -127,11 +127,11 @@ test('unit: CLAUDE.md discovery: managed, user, parent chain root → cwd, local
     [
       [managed, 'managed'],
       [user, 'user'],
-      [notes, 'import'],
+      [notes, 'user'],
       [parent, 'project'],
       [project, 'project'],
-      [style, 'import'],
-      [deeper, 'import'],
+      [style, 'project'],
+      [deeper, 'project'],
       [dotClaude, 'project'],
       [local, 'local'],
     ],
@@ -145,7 +145,7 @@ test('unit: CLAUDE.md discovery: managed, user, parent chain root → cwd, local
   assert.equal(firstMessage('do it', undefined), 'do it');
 });
 
-test('unit: CLAUDE.md imports: missing files, cycles and depth beyond 5 are reported, never silently dropped', () => {
+test('unit: CLAUDE.md imports: missing files, cycles and chains beyond 4 imports are reported, never silently dropped', () => {
   const project = put(join(cwd, 'CLAUDE.md'), 'start @a.md @missing.md');
   put(join(cwd, 'a.md'), 'a @b.md');
   const b = put(join(cwd, 'b.md'), 'b @a.md');
@@ -158,10 +158,10 @@ test('unit: CLAUDE.md imports: missing files, cycles and depth beyond 5 are repo
   assert.equal(paths.filter((p) => p === join(cwd, 'a.md')).length, 1, 'a cycle loads each file once');
   assert.ok(m.warnings.some((w) => w.startsWith(`${project}: @import ${join(cwd, 'missing.md')} was not found`)), m.warnings.join('\n'));
   assert.ok(m.warnings.some((w) => w.startsWith(`${b}: @import ${join(cwd, 'a.md')} is a cycle`)), m.warnings.join('\n'));
-  // Depth: .claude/CLAUDE.md (0) → c1 (1) … c5 (5); c5's import of c6 is beyond the limit.
-  assert.ok(paths.includes(join(cwd, `c${MAX_IMPORT_DEPTH}.md`)));
-  assert.ok(!paths.includes(join(cwd, `c${MAX_IMPORT_DEPTH + 1}.md`)));
-  assert.ok(m.warnings.some((w) => w.startsWith(`${join(cwd, 'c5.md')}: @import c6.md is nested more than 5 imports deep`)), m.warnings.join('\n'));
+  // Depth: .claude/CLAUDE.md (0) → c1 (1) … c4 (4); c4's import of c5 is beyond the reference's limit.
+  assert.ok(paths.includes(join(cwd, `c${MAX_IMPORT_HOPS}.md`)));
+  assert.ok(!paths.includes(join(cwd, `c${MAX_IMPORT_HOPS + 1}.md`)));
+  assert.ok(m.warnings.some((w) => w.startsWith(`${join(cwd, 'c4.md')}: @import c5.md is nested more than 4 imports deep`)), m.warnings.join('\n'));
 });
 
 test('unit: docs/settings.md has a row for every settings key the loader knows', () => {
