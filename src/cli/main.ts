@@ -9,7 +9,7 @@ import { startSession, type SessionOptions } from '../client';
 import { loadConnectionConfig } from '../temporal/connection';
 import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes';
 import { TASK_QUEUE_DEFAULT } from '../workflows/definitions';
-import { loadSettings } from './settings';
+import { loadSettings, sessionModel } from './settings';
 import { UsageError, addConnectionOptions, addServerOptions, collect, connectionOverrides, followAndExit, positiveInt, print, waitForSignal, withClient, type ConnOpts } from './options';
 import { addSessionCommands } from './sessionCommands';
 import { DurableAgentError, type ErrorCode } from '../engine/errors';
@@ -130,8 +130,10 @@ export function buildProgram(): Command {
     if (!prompt) throw new UsageError('the prompt is empty: durable-agent run "what to do"');
     const cwd = resolve(o.cwd as string);
     if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+    for (const d of o.addDir as string[]) if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
     const settings = loadSettings(cwd);
     for (const w of settings.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
+    for (const n of settings.notes) process.stderr.write(`durable-agent: note: ${n}\n`);
     // Managed settings beat the command line (as the reference); a flag they override is reported.
     const managed = settings.managed;
     for (const [flag, key, value] of [['--model', 'model', managed.model], ['--max-tokens', 'maxTokens', managed.maxTokens], ['--permission-mode', 'permissions.defaultMode', managed.mode]] as const) {
@@ -148,12 +150,12 @@ export function buildProgram(): Command {
       o.ask = [];
       o.deny = [];
     }
-    const memory = loadMemory(cwd);
+    const memory = loadMemory(cwd, { excludes: settings.claudeMdExcludes });
     for (const w of memory.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
     const memoryText = memoryReminder(memory.files);
     const permissionMode = (o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? process.env.DURABLE_AGENT_PERMISSION_MODE;
     if (permissionMode === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
-      throw new UsageError(`bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.sources.join(', ')}: choose another --permission-mode`);
+      throw new UsageError(`bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.bypassDisabledBy ?? settings.sources.join(', ')}: choose another --permission-mode`);
     }
     const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
     // MCP servers: ~/.claude.json (user and local scope), the approved servers of `.mcp.json`, and settings `mcpServers` (src/mcp/config.ts).
@@ -173,11 +175,12 @@ export function buildProgram(): Command {
       if (err instanceof AgentDefinitionError) throw new UsageError(err.message);
       throw err;
     }
+    const model = sessionModel(o.model as string | undefined, process.env, settings.model, (w) => process.stderr.write(`durable-agent: warning: ${w}\n`));
     const opts: SessionOptions & { id?: string; taskQueue?: string } = {
       prompt,
       cwd,
       model: {
-        ...((o.model as string | undefined) ?? settings.model ? { model: ((o.model as string | undefined) ?? settings.model) as string } : {}),
+        ...(model ? { model } : {}),
         ...((o.maxTokens as number | undefined) ?? settings.maxTokens ? { maxTokens: ((o.maxTokens as number | undefined) ?? settings.maxTokens) as number } : {}),
         ...(o.systemPrompt ? { system: o.systemPrompt as string } : {}),
       },

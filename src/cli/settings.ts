@@ -14,6 +14,7 @@
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
 import { DurableAgentError } from '../engine/errors';
 import { normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
+import { resolveAgentModel } from '../agents/definitions';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { claudeConfigDir } from '../memory/claudeMd';
@@ -23,6 +24,8 @@ import { mergeSandboxSettings, resolveSandboxPaths, validateSandboxSettings, typ
 import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes';
 import type { HooksJson } from '../workflows/definitions';
 import { MCP_SETTINGS_KEYS, McpConfigError, mergeMcpSettings, type McpSettings } from '../mcp/config';
+import { NOT_APPLICABLE_KEYS, UNSUPPORTED_KEYS, unhonouredKey } from './settingsKeys';
+import { jsonErrorOffset, lineColumn } from './jsonPosition';
 
 export interface SettingsFile {
   model?: string;
@@ -44,6 +47,8 @@ export interface SettingsFile {
   allowManagedHooksOnly?: boolean;
   /** Managed settings only. */
   allowManagedPermissionRulesOnly?: boolean;
+  /** Globs (or absolute paths) of CLAUDE.md files not to load (src/memory/claudeMd.ts). */
+  claudeMdExcludes?: string[];
 }
 
 export type SettingsScope = 'user' | 'project' | 'local' | 'managed';
@@ -60,12 +65,18 @@ export interface EffectiveSettings {
   sandbox?: SandboxSettings;
   /** `permissions.disableBypassPermissionsMode: "disable"` in any file. */
   disableBypassPermissionsMode: boolean;
+  /** The (highest) file that disabled bypassPermissions mode. */
+  bypassDisabledBy?: string;
   /** `mcpServers` and the `.mcp.json` approval keys (src/mcp/config.ts). */
   mcp?: McpSettings;
   autoCompactEnabled?: boolean;
   sources: string[];
   /** `<file>: <key>: <what>` for keys that were not used; show them to the user. */
   warnings: string[];
+  /** `<file>: <keys> …` for keys of Claude Code's interactive UI, login and updates (one line per file). */
+  notes: string[];
+  /** `claudeMdExcludes` of every file, concatenated (not the managed memory's). */
+  claudeMdExcludes: string[];
   /** Scalars the managed settings set: a command-line flag does not override them. */
   managed: { model?: string; maxTokens?: number; mode?: PermissionMode; path?: string };
   /** `allowManagedPermissionRulesOnly` in the managed settings: only its rules apply (flags' rules too are dropped). */
@@ -95,22 +106,19 @@ export function managedSettingsPath(): string {
 }
 
 /** The keys this loader honours, per section. */
-const TOP_KEYS = new Set(['$schema', 'model', 'maxTokens', 'permissions', 'hooks', 'sandbox', 'autoCompactEnabled', 'disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly', ...MCP_SETTINGS_KEYS]);
+const TOP_KEYS = new Set(['$schema', 'model', 'claudeMdExcludes', 'maxTokens', 'permissions', 'hooks', 'sandbox', 'autoCompactEnabled', 'disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly', ...MCP_SETTINGS_KEYS]);
 /** Honoured only in the managed settings (a warning elsewhere, as the reference ignores them there). */
 const MANAGED_ONLY_KEYS = new Set(['allowManagedHooksOnly', 'allowManagedPermissionRulesOnly']);
 const PERMISSION_KEYS = new Set(['allow', 'ask', 'deny', 'defaultMode', 'additionalDirectories', 'disableBypassPermissionsMode']);
-/** Keys of the reference's settings.json that durable-agent does not implement (a warning each). */
-const REFERENCE_ONLY_KEYS = new Set([
-  'env', 'apiKeyHelper', 'awsAuthRefresh', 'awsCredentialExport', 'cleanupPeriodDays', 'companyAnnouncements',
-  'includeCoAuthoredBy', 'includeGitInstructions', 'attribution', 'availableModels', 'otelHeadersHelper', 'statusLine', 'outputStyle',
-  'forceLoginMethod', 'forceLoginOrgUUID', 'spinnerTipsEnabled', 'alwaysThinkingEnabled',
-  'language', 'respectGitignore', 'fileSuggestion', 'plansDirectory', 'autoUpdatesChannel', 'enabledPlugins',
-  'extraKnownMarketplaces', 'strictKnownMarketplaces', 'theme', 'verbose', 'cleanupPeriod', 'skipWebFetchPreflight',
-]);
-
 /** Every settings key this loader knows (honoured or reported): docs/settings.md has a row for each. */
 export function knownSettingsKeys(): string[] {
-  return [...TOP_KEYS, ...REFERENCE_ONLY_KEYS, ...[...PERMISSION_KEYS].map((k) => `permissions.${k}`)];
+  return [...TOP_KEYS, ...Object.keys(UNSUPPORTED_KEYS), ...NOT_APPLICABLE_KEYS, ...[...PERMISSION_KEYS].map((k) => `permissions.${k}`)];
+}
+
+/** A directory named in settings: `~` and `~/…` in the home directory (as the reference), else against the working directory. */
+export function settingsDir(d: string, cwd: string): string {
+  if (d === '~' || d.startsWith('~/')) return join(homedir(), d.slice(1));
+  return resolve(cwd, d);
 }
 
 /** `<file>: <key> …` — the form of every settings message. */
@@ -121,28 +129,50 @@ function at(path: string, key: string, what: string): string {
 interface Loaded {
   settings: SettingsFile;
   warnings: string[];
+  notes: string[];
   mcp?: McpSettings;
+}
+
+/**
+ * A settings file's JSON. As the reference: a UTF-8 byte-order mark is skipped and an empty file
+ * holds no settings. Unlike the reference (which skips a malformed file without a word in `-p`
+ * mode), malformed JSON is an error naming the file, line and column.
+ */
+export function parseSettingsJson(path: string, text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') return {};
+  try {
+    return JSON.parse(body);
+  } catch (err) {
+    const msg = (err as Error).message.replace(/\s*\n\s*/g, ' ');
+    const offset = jsonErrorOffset(body);
+    let where = '';
+    if (offset !== undefined) {
+      const { line, column } = lineColumn(body, offset);
+      where = offset >= body.length ? ` at line ${line} column ${column} (it ends too early)` : ` at line ${line} column ${column}`;
+    }
+    throw new SettingsError(`${path} is not valid JSON${where}: ${msg} (comments and trailing commas are not allowed)`);
+  }
 }
 
 function readSettings(path: string, base: string, scope: SettingsScope = 'user'): Loaded | undefined {
   if (!existsSync(path)) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new SettingsError(`${path} is not valid JSON: ${(err as Error).message}`);
-  }
+  const parsed = parseSettingsJson(path, readFileSync(path, 'utf8'));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SettingsError(`${path} must hold a JSON object`);
   const raw = parsed as Record<string, unknown>;
   const warnings: string[] = [];
+  const notApplicable: string[] = [];
   for (const key of Object.keys(raw)) {
     if (TOP_KEYS.has(key)) continue;
-    warnings.push(
-      REFERENCE_ONLY_KEYS.has(key)
-        ? at(path, key, 'is a Claude Code setting that durable-agent does not support; it is ignored')
-        : at(path, key, 'is not a known setting; it is ignored (misspelt?)'),
-    );
+    const k = unhonouredKey(key);
+    if (k.kind === 'not-applicable') notApplicable.push(key);
+    else if (k.kind === 'unsupported') {
+      const env = raw[key];
+      const named = key === 'env' && env && typeof env === 'object' ? ` (${Object.keys(env).join(', ') || 'empty'})` : '';
+      warnings.push(at(path, `${key}${named}`, `is a Claude Code setting that durable-agent does not support; it is ignored: ${k.reason}`));
+    } else warnings.push(at(path, key, 'is not a known setting; it is ignored (misspelt?)'));
   }
+  const notes = notApplicable.length > 0 ? [`${path}: ${notApplicable.join(', ')} only shape${notApplicable.length === 1 ? 's' : ''} Claude Code's interactive terminal, login, updates or local housekeeping; durable-agent has none of these (ignored)`] : [];
   const s = raw as SettingsFile;
   if (s.autoCompactEnabled !== undefined && typeof s.autoCompactEnabled !== 'boolean') throw new SettingsError(`${path}: autoCompactEnabled must be true or false`);
   for (const key of ['disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly'] as const) {
@@ -152,6 +182,7 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
       delete s[key];
     }
   }
+  if (s.claudeMdExcludes !== undefined && (!Array.isArray(s.claudeMdExcludes) || s.claudeMdExcludes.some((x) => typeof x !== 'string'))) throw new SettingsError(at(path, 'claudeMdExcludes', 'must be a list of strings (globs or absolute paths of CLAUDE.md files)'));
   if (s.model !== undefined && (typeof s.model !== 'string' || s.model === '')) throw new SettingsError(at(path, 'model', 'must be a model name'));
   if (s.maxTokens !== undefined && !(Number.isInteger(s.maxTokens) && s.maxTokens > 0)) throw new SettingsError(at(path, 'maxTokens', 'must be a positive integer'));
   if (s.hooks !== undefined && (!s.hooks || typeof s.hooks !== 'object' || Array.isArray(s.hooks))) throw new SettingsError(at(path, 'hooks', 'must be an object of hook events'));
@@ -206,7 +237,7 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
     if (err instanceof McpConfigError) throw new SettingsError(err.message);
     throw err;
   }
-  return { settings: s, warnings, ...(mcp ? { mcp } : {}) };
+  return { settings: s, warnings, notes, ...(mcp ? { mcp } : {}) };
 }
 
 function mergeHooks(a: HooksJson | undefined, b: HooksJson | undefined): HooksJson | undefined {
@@ -238,7 +269,7 @@ export function settingsSources(cwd: string): Array<{ path: string; base: string
 
 export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
   const sources = paths ? paths.map((p) => ({ path: p, base: p === projectSettingsPath(cwd) ? resolve(cwd) : dirname(p), scope: 'user' as SettingsScope })) : settingsSources(cwd);
-  const eff: EffectiveSettings = { allow: [], ask: [], deny: [], additionalDirectories: [], disableBypassPermissionsMode: false, sources: [], warnings: [], managed: {}, managedRulesOnly: false };
+  const eff: EffectiveSettings = { allow: [], ask: [], deny: [], additionalDirectories: [], disableBypassPermissionsMode: false, sources: [], warnings: [], notes: [], claudeMdExcludes: [], managed: {}, managedRulesOnly: false };
   let disableAllHooks: SettingsScope | undefined;
   let managedHooksOnly = false;
   const managedRules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
@@ -259,14 +290,23 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
     if (s.disableAllHooks !== undefined) disableAllHooks = s.disableAllHooks ? scope : undefined;
     eff.sources.push(path);
     eff.warnings.push(...loaded.warnings);
+    eff.notes.push(...loaded.notes);
+    for (const g of s.claudeMdExcludes ?? []) if (!eff.claudeMdExcludes.includes(g)) eff.claudeMdExcludes.push(g);
     if (s.model !== undefined) eff.model = s.model;
     if (s.maxTokens !== undefined) eff.maxTokens = s.maxTokens;
     eff.allow.push(...(s.permissions?.allow ?? []));
     eff.ask.push(...(s.permissions?.ask ?? []));
     eff.deny.push(...(s.permissions?.deny ?? []));
-    eff.additionalDirectories.push(...(s.permissions?.additionalDirectories ?? []).map((d) => resolve(cwd, d)));
+    for (const d of s.permissions?.additionalDirectories ?? []) {
+      const dir = settingsDir(d, cwd);
+      if (!existsSync(dir)) eff.warnings.push(at(path, 'permissions.additionalDirectories', `${JSON.stringify(d)}: ${dir} does not exist; it is ignored`));
+      else if (!eff.additionalDirectories.includes(dir)) eff.additionalDirectories.push(dir);
+    }
     if (s.permissions?.defaultMode) eff.mode = s.permissions.defaultMode;
-    if (s.permissions?.disableBypassPermissionsMode === 'disable') eff.disableBypassPermissionsMode = true;
+    if (s.permissions?.disableBypassPermissionsMode === 'disable') {
+      eff.disableBypassPermissionsMode = true;
+      eff.bypassDisabledBy = path;
+    }
     if (s.autoCompactEnabled !== undefined) eff.autoCompactEnabled = s.autoCompactEnabled;
     const hooks = mergeHooks(eff.hooks, s.hooks);
     if (hooks) eff.hooks = hooks;
@@ -305,4 +345,23 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
   if (disableAllHooks === 'managed' || (disableAllHooks && !managedHooks)) delete eff.hooks;
   else if (disableAllHooks && managedHooks) eff.hooks = managedHooks;
   return eff;
+}
+
+/**
+ * The session's model as the reference picks it: `--model`, else `ANTHROPIC_MODEL`, else the
+ * settings' `model` (the managed file's beats all three, applied by the caller); an alias
+ * (`sonnet`, `opus`, `haiku`, `best`, `opusplan`) becomes a model id as for subagents
+ * (src/agents/definitions.ts, with the reference's ANTHROPIC_DEFAULT_*_MODEL overrides). The
+ * reference's `[1m]` suffix (a 1M-token context beta) is dropped with a warning.
+ */
+export function sessionModel(flag: string | undefined, env: NodeJS.ProcessEnv, settings: string | undefined, warn: (w: string) => void): string | undefined {
+  const chosen = flag ?? env.ANTHROPIC_MODEL ?? settings;
+  if (chosen === undefined) return undefined;
+  let name = chosen;
+  if (/\[1m\]$/i.test(name)) {
+    name = name.slice(0, -4);
+    warn(`model ${chosen}: the 1M-token context beta is not supported; using ${name}`);
+  }
+  const alias = name === 'best' ? 'opus' : name === 'opusplan' ? 'sonnet' : name;
+  return resolveAgentModel(alias, alias, env);
 }

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { globToRegex } from '../permissions/paths';
 
 export type MemoryType = 'managed' | 'user' | 'project' | 'local';
 
@@ -162,7 +163,7 @@ function ruleFiles(dir: string): string[] {
 type Candidate = { path: string; type: MemoryType; rule?: boolean };
 
 /** The candidate files in discovery order (lowest priority first). */
-export function memoryCandidates(cwd: string, opts: { home?: string; configDir?: string; managed?: string } = {}): Candidate[] {
+export function memoryCandidates(cwd: string, opts: MemoryOptions = {}): Candidate[] {
   const configDir = opts.configDir ?? claudeConfigDir();
   const out: Candidate[] = [
     { path: opts.managed ?? managedMemoryPath(), type: 'managed' },
@@ -181,14 +182,34 @@ export function memoryCandidates(cwd: string, opts: { home?: string; configDir?:
   return out;
 }
 
-export function loadMemory(cwd: string, opts: { home?: string; configDir?: string; managed?: string } = {}): LoadedMemory {
+/** Options of loadMemory: where home, ~/.claude and the managed file are; `excludes` is settings' `claudeMdExcludes`. */
+export interface MemoryOptions {
+  home?: string;
+  configDir?: string;
+  managed?: string;
+  excludes?: readonly string[];
+}
+
+/**
+ * `claudeMdExcludes`: globs (or absolute paths) matched against a file's absolute path, as the
+ * reference (`**` spans directories, dot directories included).
+ */
+export function excludedBy(patterns: readonly string[]): (path: string) => boolean {
+  const res = patterns.map((p) => new RegExp(`^${globToRegex(p)}$`, 's'));
+  return (path) => res.some((re) => re.test(path));
+}
+
+export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory {
   const home = opts.home ?? homedir();
+  const excluded = excludedBy(opts.excludes ?? []);
   const project = resolve(cwd);
   const files: MemoryFile[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
   const visit = (path: string, type: MemoryType, depth: number, chain: string[], importedBy?: string, spec?: string): void => {
     const raw = readIfFile(path);
+    // The managed memory (and what it imports) cannot be excluded (as the reference).
+    if (type !== 'managed' && excluded(path)) return;
     if (raw === undefined) {
       if (importedBy && spec !== undefined && looksLikePath(spec)) warnings.push(`${importedBy}: @import ${path} was not found; it is not loaded`);
       return;
@@ -216,6 +237,7 @@ export function loadMemory(cwd: string, opts: { home?: string; configDir?: strin
     }
   };
   for (const c of memoryCandidates(cwd, opts)) {
+    if (c.type !== 'managed' && excluded(c.path)) continue;
     if (c.rule) {
       const raw = readIfFile(c.path);
       if (raw !== undefined && !seen.has(c.path) && hasPathsCondition(splitFrontmatter(raw).frontmatter)) {
@@ -225,6 +247,9 @@ export function loadMemory(cwd: string, opts: { home?: string; configDir?: strin
     }
     visit(c.path, c.type, 0, []);
   }
+  // Claude Code's auto memory index for this directory: the reference loads it; durable-agent does not (docs/settings.md).
+  const auto = join(opts.configDir ?? claudeConfigDir(), 'projects', project.replace(/[^A-Za-z0-9]/g, '-'), 'memory', 'MEMORY.md');
+  if (readIfFile(auto) !== undefined) warnings.push(`${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`);
   const chars = files.reduce((n, f) => n + f.content.length, 0);
   if (chars > LARGE_MEMORY_CHARS) warnings.push(`memory: ${chars} characters of CLAUDE.md files (${files.map((f) => f.path).join(', ')}); above ${LARGE_MEMORY_CHARS} the reference warns that large memory costs context`);
   return { files, warnings };
