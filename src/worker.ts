@@ -25,6 +25,7 @@ import type { AnyTool } from './tools/Tool';
 import type { ToolPermissionContext } from './tools/permissionTypes';
 import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
 import { McpManager } from './mcp/manager';
+import { startSweeping } from './sandbox/reaper';
 import { mcpToolsFor } from './mcp/tools';
 import { restrictMcpTools } from './mcp/names';
 import type { SessionMcp } from './activities/tools';
@@ -156,9 +157,13 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
   // The worker owns its MCP connections: they close when it stops running.
   const run = worker.run.bind(worker);
   worker.run = async () => {
+    // Sandbox processes left by workers of this host that died (a SIGKILL in the first
+    // milliseconds of a sandboxed Bash): swept now and every minute (src/sandbox/reaper.ts).
+    const stopSweeping = startSweeping();
     try {
       return await run();
     } finally {
+      stopSweeping();
       await closeMcp();
       // A store this worker opened (a PostgreSQL pool from DURABLE_AGENT_STORE) closes with it; one passed in belongs to the caller.
       if (!opts.blobStore) await (blobs as { close?: () => Promise<void> }).close?.().catch(() => undefined);

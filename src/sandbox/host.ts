@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
+import { withOwnerMarker } from './reaper';
 
 /** The parts of the runtime's SandboxManager we use (the package is ESM; it is loaded with import()). */
 interface Manager {
@@ -103,7 +104,8 @@ async function acquire(config: GlobalRuntimeConfig, signal?: AbortSignal): Promi
           currentKey = undefined;
           await m.reset();
         }
-        await m.initialize(config, undefined, true);
+        // The runtime's host-side socat bridges inherit the owner marker (src/sandbox/reaper.ts).
+        await withOwnerMarker(() => m.initialize(config, undefined, true));
         currentKey = key;
       })();
       try {

@@ -1,6 +1,7 @@
 // Bash: runs a command with `bash -c` in the session's cwd, in its own process group — inside the
 // OS sandbox (src/sandbox) when the session's sandbox settings say so, which is the default.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,6 +9,7 @@ import { z } from 'zod';
 import type { ContextModifier } from '../../engine/context';
 import type { SandboxRecord } from '../../engine/records';
 import { prepareSandboxedCommand, sandboxAvailability, sessionTempDir, currentPlatform, type PreparedCommand } from '../../sandbox/host';
+import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { CREDENTIAL_ENV_VARS, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
 import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
@@ -257,18 +259,25 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     let interrupted = false;
     let killing: Promise<void> | undefined;
     let exited = false;
+    // The call's processes carry its marker; the worker's guardian kills them if the worker dies
+    // while the call runs (src/sandbox/reaper.ts).
+    const callId = randomBytes(12).toString('base64url');
+    let announced = false;
     try {
       const contained = await containment(input, ctx);
       const sandbox = contained.record;
       prepared = contained.prepared;
       const baseEnv = prepared ? withoutCredentials(process.env) : process.env;
+      const marker = callStarting(callId);
+      announced = true;
       const child = spawn('bash', ['-c', prepared ? prepared.shellCommand : input.command], {
         cwd,
         detached: true, // own process group: kill(-pid) reaches every descendant
         stdio: ['ignore', fh.fd, fh.fd],
-        env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+        env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
       });
       const pid = child.pid;
+      callSpawned(callId, pid);
       const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
         child.once('error', reject);
         child.once('exit', (code, signal) => {
@@ -331,7 +340,11 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         clearInterval(progress);
         ctx.abortSignal.removeEventListener('abort', onAbort);
       }
-      if (killing) await killing;
+      if (killing) {
+        await killing;
+        // The sandbox's own session (bwrap --new-session) is not the call's process group.
+        if (prepared) await killCallProcesses(callId).catch(() => 0);
+      }
       const violations = prepared ? prepared.finish() : [];
       const { output, omittedBytes } = await readOutput(fh);
       const benign = result.code === 1 && exitCodeOneIsBenign(input.command);
@@ -350,6 +363,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       };
       return { data, ...(data.sandbox ? { sandbox: data.sandbox } : {}) };
     } finally {
+      if (announced) callEnded(callId);
       prepared?.finish();
       await fh.close().catch(() => undefined);
       await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
