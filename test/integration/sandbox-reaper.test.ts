@@ -1,0 +1,91 @@
+// integration: a real worker process is SIGKILLed (the process alone, as the OOM killer does it)
+// in the middle of a sandboxed Bash call (`sleep 30` inside bubblewrap, with the network proxies'
+// socat relays). After the next worker starts, nothing of that call is left: no bwrap, socat,
+// bash or sleep, no host-side socat bridge of the dead worker (src/sandbox/reaper.ts). Every
+// process below a worker is found by a tag in its environment that the test gives that worker.
+// The session then completes on the new worker. Needs bwrap, socat, ripgrep (fatal under CI=true).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
+import { workflowsPath } from '../../src/worker';
+import { sandboxAvailability, closeSandbox } from '../../src/sandbox/host';
+import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
+import { isCI, reportSkip } from '../support/systemPackages';
+import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { TAG_ENV, countByName, describe, killAll, newTag, taggedProcesses, waitUntilNoneTagged } from '../support/leftovers';
+
+let skip: string | false = false;
+
+before(async () => {
+  const a = await sandboxAvailability();
+  if (!a.available) {
+    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
+    skip = `sandbox unavailable here: ${a.reason}`;
+    reportSkip(`the sandbox reaper integration test (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`);
+  }
+});
+
+after(async () => {
+  await closeSandbox();
+  await closeTestEnv();
+});
+
+test('integration: SIGKILL of a worker mid sandboxed Bash (sleep 30): after the next worker starts, no bwrap, socat, bash or sleep of it is left; the session completes', { timeout: 180_000 }, async (t) => {
+  if (skip) return t.skip(skip);
+  await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue }) => {
+    const bundlePath = join(storeDir, 'workflow-bundle.js');
+    await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+    const workerEnv = (tag: string): NodeJS.ProcessEnv => ({
+      TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
+      TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
+      TASK_QUEUE: taskQueue,
+      STORE_DIR: storeDir,
+      FAKE_ANTHROPIC_URL: fake.baseURL,
+      WORKFLOW_BUNDLE_PATH: bundlePath,
+      [TAG_ENV]: tag,
+    });
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_sleep', name: 'Bash', input: { command: 'echo started > started.txt; sleep 30', description: 'wait' } }]),
+      textResponse('The call was lost with its worker; moving on.'),
+    );
+    const procs: WorkerProc[] = [];
+    const tag1 = newTag();
+    const tag2 = newTag();
+    try {
+      const worker1 = await spawnWorker('worker-1', workerEnv(tag1), procs);
+      const handle = await start({
+        prompt: 'wait a while in the sandbox',
+        tools: ['Bash'],
+        permissionMode: 'bypassPermissions',
+        toolHeartbeatTimeoutMs: 2_000,
+        // An allowlist: the runtime starts its proxies, host bridges and in-sandbox socat relays.
+        sandbox: { network: { allowedDomains: ['localhost'] } },
+      });
+      await waitFor('the command to start inside the sandbox', async () => existsSync(join(workDir, 'started.txt')), 60_000);
+      const running = taggedProcesses(tag1).map((p) => p.comm);
+      for (const name of ['bwrap', 'socat', 'sleep']) assert.ok(running.includes(name), `before the kill, ${name} runs below worker-1: ${running.join(', ')}`);
+
+      process.kill(worker1.child.pid!, 'SIGKILL');
+      await worker1.exited;
+      await spawnWorker('worker-2', workerEnv(tag2), procs);
+      const left = await waitUntilNoneTagged(tag1, 20_000);
+      killAll(left);
+      assert.deepEqual(left.map((p) => p.comm), [], `left behind by worker-1 (${countByName(left)}):\n${describe(left)}`);
+
+      const result = await handle.result();
+      assert.equal(result.status, 'completed');
+    } finally {
+      for (const p of procs) killGroup(p);
+      await Promise.all(procs.map((p) => p.exited));
+    }
+    // worker-2, killed with its process group at the end, leaves nothing either.
+    const left2 = await waitUntilNoneTagged(tag2, 20_000);
+    killAll(left2);
+    assert.deepEqual(left2.map((p) => p.comm), [], `left behind by worker-2 (${countByName(left2)}):\n${describe(left2)}`);
+  });
+});
