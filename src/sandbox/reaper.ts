@@ -57,11 +57,13 @@ export function ownerAlive(id: string): boolean {
   if (pid === process.pid) return id === ownerId();
   const now = startTimeOf(pid);
   if (now !== undefined) return now === start;
+  // No /proc entry to compare (no /proc, or hidden): a pid that exists is taken for the owner —
+  // a leftover kept is better than a live worker's sandbox killed.
   try {
     process.kill(pid, 0);
-    return start === '0'; // no /proc: a live pid is taken for the owner
+    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' && start === '0';
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

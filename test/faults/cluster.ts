@@ -73,9 +73,17 @@ export class Cluster {
     return proc;
   }
 
-  /** SIGKILLs the worker (its whole process group) and waits until it is gone. */
+  /**
+   * SIGKILLs the worker process alone — what the OOM killer or `kill -9 <pid>` does — and waits
+   * until it is gone. What it had started (Bash calls, sandboxes, the sandbox's host bridges) is
+   * the product's to clean up; run.ts counts what is left at the end.
+   */
   async killWorker(proc: WorkerProc): Promise<void> {
-    killGroup(proc);
+    try {
+      proc.child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
     await proc.exited;
   }
 

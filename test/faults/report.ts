@@ -5,7 +5,7 @@ import { killsByPhase } from './workerKills';
 
 export type Size = 'reduced' | 'full';
 
-export function printReport(size: Size, results: ScenarioResult[], extra: { serverRestarts: number; seconds: number; fake: FakeAnthropicServer }): boolean {
+export function printReport(size: Size, results: ScenarioResult[], extra: { serverRestarts: number; seconds: number; fake: FakeAnthropicServer; leftovers?: string }): boolean {
   const all = results.flatMap((r) => r.sessions);
   const kills = results.flatMap((r) => r.kills ?? []);
   const sum = (f: (c: NonNullable<(typeof all)[number]['check']>) => number): number => all.reduce((n, s) => n + (s.check ? f(s.check) : 0), 0);
@@ -40,6 +40,9 @@ export function printReport(size: Size, results: ScenarioResult[], extra: { serv
     // Requests of no fault session (none expected) and requests the fake refused as invalid.
     violations.push(`[model] the fake Messages API saw ${u.kind}: ${u.message.slice(0, 300)}`);
   }
+  if (extra.leftovers !== undefined && extra.leftovers !== 'none') {
+    violations.push(`[processes] left by the workers (killed or stopped) after the run: ${extra.leftovers}`);
+  }
   const completed = all.filter((s) => s.result && !s.failure).length;
   lines.push('=== totals');
   lines.push(`kills performed: ${kills.length} (${Object.entries(killsByPhase(kills)).map(([p, n]) => `${p} ${n}`).join(', ')})`);
@@ -48,6 +51,7 @@ export function printReport(size: Size, results: ScenarioResult[], extra: { serv
   lines.push(`duplicated effects of completed calls: ${sum((c) => c.duplicated)}`);
   lines.push(`unknown outcomes reported: ${sum((c) => c.unknownOutcomes)}`);
   lines.push(`re-runs of idempotent calls: ${sum((c) => c.idempotentReruns)}`);
+  if (extra.leftovers !== undefined) lines.push(`processes left by the workers (bwrap, socat, bash, …): ${extra.leftovers}`);
   lines.push(`invariant violations: ${violations.length}`);
   for (const v of violations.slice(0, 50)) lines.push(`  ✗ ${v}`);
   if (violations.length > 50) lines.push(`  … and ${violations.length - 50} more`);

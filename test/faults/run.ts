@@ -17,6 +17,10 @@ const COMPACTION_MARK = 'the conversation is about to be compacted';
 import { runScenarios, SCENARIOS, type ScenarioName, type SuiteContext } from './scenarios';
 import { printReport, type Size } from './report';
 import { prepareStore, type StoreMount } from './disk';
+import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
+
+/** How long the processes of killed and stopped workers get to go away before they count as left. */
+const LEFTOVER_WAIT_MS = 20_000;
 
 export const SIZES: Record<Size, SuiteContext['sizes']> = {
   reduced: { sessions: 5, kills: 6, restarts: 1, minTurns: 6, restartSessions: 5, diskSessions: 3, diskHoldMs: 6_000 },
@@ -93,7 +97,9 @@ async function main(): Promise<number> {
         return h(turn, req.stream === true);
       },
     });
-    cluster = new Cluster({ dir: join(root, 'cluster'), taskQueue: `faults-${randomUUID()}`, storeDir: store.dir, fakeURL: fake.baseURL });
+    // Every process below a worker inherits the run's tag: what is left at the end is counted.
+    const tag = newTag();
+    cluster = new Cluster({ dir: join(root, 'cluster'), taskQueue: `faults-${randomUUID()}`, storeDir: store.dir, fakeURL: fake.baseURL, workerEnv: { [TAG_ENV]: tag } });
     await cluster.start(2);
     log(`dev server ${cluster.server.address} (SQLite ${cluster.dbFile}), 2 workers`);
     const pacing: Pacing = { eventDelayMs: 45, toolMs: 1200 };
@@ -111,7 +117,17 @@ async function main(): Promise<number> {
       handlers,
     };
     const results = await runScenarios(ctx, only);
-    const ok = printReport(size, results, { serverRestarts: cluster.serverRestarts, seconds: (Date.now() - t0) / 1000, fake });
+    const serverRestarts = cluster.serverRestarts;
+    await cluster.stop();
+    cluster = undefined;
+    // Bash calls, sandboxes (bwrap, its socat relays), the sandbox's host bridges: none may outlive
+    // the workers, killed or stopped (src/sandbox/reaper.ts).
+    const left = await waitUntilNoneTagged(tag, LEFTOVER_WAIT_MS);
+    if (left.length > 0) {
+      console.error(`processes left by the workers:\n${describe(left)}`);
+      killAll(left);
+    }
+    const ok = printReport(size, results, { serverRestarts, seconds: (Date.now() - t0) / 1000, fake, leftovers: left.length === 0 ? 'none' : countByName(left) });
     return ok ? 0 : 1;
   } finally {
     await cleanup();
