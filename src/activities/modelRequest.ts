@@ -16,6 +16,7 @@ import {
 } from '../engine/contextWindow';
 import { buildModelView, INITIAL_VIEW, planClearing, tokensInUse, type ContextView } from '../engine/contextView';
 import type { Message, ToolResultBlockParam } from '../engine/messages';
+import { toolResultText } from '../engine/messages';
 import { applyCacheBreakpoints } from '../engine/promptCache';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { CallModelInput } from './model';
@@ -105,7 +106,7 @@ async function keepClearedResults(full: readonly Message[], ids: readonly string
 }
 
 function textOf(b: ToolResultBlockParam): string {
-  return typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join('');
+  return toolResultText(b);
 }
 
 /**

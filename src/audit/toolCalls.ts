@@ -5,6 +5,7 @@ import type { RunToolUseInput } from '../activities/tools';
 import { decisionFromReason } from '../pipeline/records';
 import { decidedByActivityId, isSubagentActivityId, sessionOfTurnWorkflowId, toolCallActivityIds } from '../engine/ids';
 import type { ToolResultBlockParam, ToolUseBlock } from '../engine/messages';
+import { toolResultText } from '../engine/messages';
 import { partitionToolCalls } from '../engine/partition';
 import type { DecisionRecord, ToolCallRecord } from '../engine/records';
 import { subagentSessionId } from '../engine/subagents';
@@ -51,7 +52,7 @@ function auditDecision(d: DecisionRecord | undefined): AuditDecision | undefined
 
 function resultText(result: ToolResultBlockParam | undefined): string {
   if (!result) return '';
-  return typeof result.content === 'string' ? result.content : result.content.map((c) => c.text).join('');
+  return toolResultText(result);
 }
 
 export async function auditToolCalls(ctx: TurnToolContext): Promise<AuditToolCall[]> {

@@ -5,6 +5,7 @@
 // Pure and deterministic: bundled into workflows, used by the activities to shape requests.
 import { estimateTokens } from './contextWindow';
 import type { Message, ToolResultBlockParam, UserContentBlock, UserMessage } from './messages';
+import { toolResultText } from './messages';
 
 export interface ContextView {
   /** First message of the full transcript the model still sees (after a compaction). */
@@ -42,7 +43,7 @@ export interface CompactionRecord {
 }
 
 function resultText(block: ToolResultBlockParam): string {
-  return typeof block.content === 'string' ? block.content : block.content.map((c) => c.text).join('');
+  return toolResultText(block);
 }
 
 export function clearedStub(toolUseId: string, toolName: string | undefined, location: string | undefined): string {

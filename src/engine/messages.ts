@@ -32,10 +32,16 @@ export interface ToolResultTextContent {
   text: string;
 }
 
+/** An image in a tool result (MCP tools return them), as the Messages API takes it. */
+export interface ToolResultImageContent {
+  type: 'image';
+  source: { type: 'base64'; media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string };
+}
+
 export interface ToolResultBlockParam {
   type: 'tool_result';
   tool_use_id: string;
-  content: string | ToolResultTextContent[];
+  content: string | Array<ToolResultTextContent | ToolResultImageContent>;
   is_error?: boolean;
 }
 
@@ -62,10 +68,10 @@ export interface Usage {
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | string;
 
-/** Text of a tool_result's content, whatever its shape. */
+/** Text of a tool_result's content, whatever its shape (images have none). */
 export function toolResultText(block: ToolResultBlockParam): string {
   if (typeof block.content === 'string') return block.content;
-  return block.content.map((c) => c.text).join('');
+  return block.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
 export function toolUseBlocksOf(message: AssistantMessage): ToolUseBlock[] {

@@ -9,7 +9,10 @@
 // originalFile and structuredPatch to their data when a PostToolUse hook will see the call).
 // Agent: `{status, prompt, agentId, agentType, content: [{type: 'text', text}], resolvedModel,
 // totalDurationMs, totalTokens, totalToolUseCount, usage}` (+ our endReason, turns).
-// Other tools: their own data object (docs/hooks.md).
+// MCP tools (`mcp__…`): what the model gets, as the reference (src/mcp/content.ts): the text
+// blocks, or structuredContent's JSON. Other tools: their own data object (docs/hooks.md).
+import { mcpReferenceContent, type McpToolOutput } from '../mcp/content';
+
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
@@ -40,6 +43,7 @@ export const HOOK_STDOUT_MAX_CHARS = 30_000;
  * says where a result too large to keep inline was stored.
  */
 export function hookToolResponse(toolName: string, data: unknown, input: unknown, persisted?: { path: string; size: number }): unknown {
+  if (toolName.startsWith('mcp__') && isObject(data) && Array.isArray(data.content)) return mcpReferenceContent(data as unknown as McpToolOutput, typeof data.server === 'string' ? data.server : toolName);
   if (toolName === 'Bash' && isObject(data)) {
     const raw = typeof data.output === 'string' ? data.output : '';
     const output = raw.replace(/\n+$/, '');

@@ -9,6 +9,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expandMcpServer, isRemoteMcpServer, type McpServerConfig } from './config';
 
 /** A tool as the server lists it (the parts durable-agent uses). */
@@ -65,6 +66,8 @@ function envNumber(name: string): number | undefined {
 export class McpManager {
   private readonly connections = new Map<string, Promise<Connection>>();
   private readonly failedStarts = new Map<string, { at: number; error: McpUnavailableError }>();
+  /** Keys whose start is under way. */
+  private readonly starting = new Set<string>();
   private readonly failedStartMemoryMs: number;
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
@@ -72,6 +75,8 @@ export class McpManager {
   private shuttingDown = false;
   /** How many servers were started (tests check reuse and reconnects). */
   started = 0;
+  /** How many tools/list_changed notifications arrived. */
+  listChanges = 0;
 
   constructor(opts: McpManagerOptions = {}) {
     this.startupTimeoutMs = opts.startupTimeoutMs ?? envNumber('MCP_TIMEOUT') ?? 30_000;
@@ -80,9 +85,14 @@ export class McpManager {
     this.failedStartMemoryMs = opts.failedStartMemoryMs ?? 5_000;
   }
 
-  /** The server's tools (listed once per connection; a new connection lists again). */
-  async listTools(server: string, config: McpServerConfig, cwd: string): Promise<McpToolInfo[]> {
-    const conn = await this.connection(server, config, cwd);
+  /**
+   * The server's tools (listed once per connection; a new connection, or tools/list_changed, lists
+   * again). `noWaitAfterFailure`: when the server's last start failed, start it again in the
+   * background and answer with that failure at once (the model activity of every turn lists the
+   * tools: a server that hangs at start-up costs MCP_TIMEOUT once, not on every turn).
+   */
+  async listTools(server: string, config: McpServerConfig, cwd: string, noWaitAfterFailure = false): Promise<McpToolInfo[]> {
+    const conn = await this.connection(server, config, cwd, noWaitAfterFailure);
     conn.tools ??= conn.client
       .listTools(undefined, { timeout: this.toolTimeoutMs })
       .then((r) => r.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown>, ...(t.annotations ? { annotations: t.annotations } : {}) })))
@@ -128,6 +138,11 @@ export class McpManager {
     );
   }
 
+  /** How many server starts are under way now. */
+  get startsInFlight(): number {
+    return this.starting.size;
+  }
+
   /** How many connections are open now. */
   get openConnections(): number {
     return this.connections.size;
@@ -159,23 +174,28 @@ export class McpManager {
     }, () => undefined);
   }
 
-  private connection(server: string, config: McpServerConfig, cwd: string): Promise<Connection> {
+  private connection(server: string, config: McpServerConfig, cwd: string, noWaitAfterFailure = false): Promise<Connection> {
     if (this.shuttingDown) return Promise.reject(new McpUnavailableError(`MCP server ${server}: the worker is shutting down`));
     const key = JSON.stringify([server, config, cwd]);
     const existing = this.connections.get(key);
-    if (existing) return existing;
     const failed = this.failedStarts.get(key);
+    if (existing) return noWaitAfterFailure && failed && this.starting.has(key) ? Promise.reject(failed.error) : existing;
     if (failed && Date.now() - failed.at < this.failedStartMemoryMs) return Promise.reject(failed.error);
     const p = this.start(key, server, config, cwd);
     this.connections.set(key, p);
+    this.starting.add(key);
     p.then(
-      () => this.failedStarts.delete(key),
+      () => {
+        this.starting.delete(key);
+        this.failedStarts.delete(key);
+      },
       (err: unknown) => {
+        this.starting.delete(key);
         if (this.connections.get(key) === p) this.connections.delete(key);
         if (err instanceof McpUnavailableError) this.failedStarts.set(key, { at: Date.now(), error: err });
       },
     );
-    return p;
+    return noWaitAfterFailure && failed ? Promise.reject(failed.error) : p;
   }
 
   private async start(key: string, server: string, config: McpServerConfig, cwd: string): Promise<Connection> {
@@ -203,6 +223,11 @@ export class McpManager {
         conn.stderrTail = (conn.stderrTail + d.toString('utf8')).slice(-2000);
       });
     }
+    // notifications/tools/list_changed: the next listing (the next turn's model activity) asks again.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      conn.tools = undefined;
+      this.listChanges++;
+    });
     client.onclose = () => {
       conn.closed = true;
       conn.closeReason ??= 'the connection closed';

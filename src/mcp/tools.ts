@@ -6,50 +6,22 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { buildTool, type AnyTool, type ToolResult } from '../tools/Tool';
 import type { ToolResultBlockParam } from '../engine/messages';
 import { mcpServerOf, mcpToolName } from './names';
-import { McpUnavailableError, type McpCallResult, type McpContent, type McpManager, type McpToolInfo } from './manager';
+import { McpUnavailableError, type McpCallResult, type McpManager, type McpToolInfo } from './manager';
 import type { McpServers } from './config';
+import { mcpReferenceContent, type McpToolOutput } from './content';
+
+export type { McpToolOutput } from './content';
 
 const validators = new AjvJsonSchemaValidator();
 
-/** What an MCP call returns to the pipeline (and to PostToolUse hooks as tool_response). */
-export interface McpToolOutput {
-  content: McpContent[];
-  isError?: boolean;
-  structuredContent?: unknown;
-}
-
-/** One content item as text: images and audio become a notice (tool results carry text here). */
-export function mcpContentText(c: McpContent): string {
-  switch (c.type) {
-    case 'text':
-      return typeof c.text === 'string' ? c.text : '';
-    case 'image':
-    case 'audio': {
-      const size = typeof c.data === 'string' ? Buffer.byteLength(c.data, 'base64') : 0;
-      return `[${c.type} ${String(c.mimeType ?? 'unknown type')}, ${size} bytes: durable-agent passes tool results to the model as text, so this ${c.type} is not shown]`;
-    }
-    case 'resource_link':
-      return `[resource link: ${String(c.uri)}${c.name ? ` (${String(c.name)})` : ''}${c.mimeType ? `, ${String(c.mimeType)}` : ''}${c.description ? `: ${String(c.description)}` : ''}]`;
-    case 'resource': {
-      const r = (c.resource ?? {}) as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
-      if (typeof r.text === 'string') return `[resource ${String(r.uri)}${r.mimeType ? ` (${String(r.mimeType)})` : ''}]\n${r.text}`;
-      const size = typeof r.blob === 'string' ? Buffer.byteLength(r.blob, 'base64') : 0;
-      return `[resource ${String(r.uri)}${r.mimeType ? ` (${String(r.mimeType)})` : ''}: ${size} bytes of binary data, not shown]`;
-    }
-    default:
-      return `[${String(c.type)} content: not shown]`;
+export function mcpResultBlock(data: McpToolOutput, toolUseId: string, server = data.server ?? 'mcp'): ToolResultBlockParam {
+  const content = mcpReferenceContent(data, server);
+  if (data.isError === true) {
+    // The reference's error result is the text alone (its PostToolUseFailure `error` too).
+    const text = typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+    return { type: 'tool_result', tool_use_id: toolUseId, content: text || 'the MCP tool reported an error without text', is_error: true };
   }
-}
-
-export function mcpResultBlock(data: McpToolOutput, toolUseId: string): ToolResultBlockParam {
-  const parts = data.content.map(mcpContentText).filter((t) => t !== '');
-  if (parts.length === 0 && data.structuredContent !== undefined) parts.push(JSON.stringify(data.structuredContent));
-  return {
-    type: 'tool_result',
-    tool_use_id: toolUseId,
-    content: parts.length === 0 ? '(no content)' : parts.map((text) => ({ type: 'text' as const, text })),
-    ...(data.isError === true ? { is_error: true } : {}),
-  };
+  return { type: 'tool_result', tool_use_id: toolUseId, content: content.length === 0 ? '(no content)' : content };
 }
 
 function inputSchemaOf(info: McpToolInfo): { zod: z.ZodType<Record<string, unknown>>; json: Record<string, unknown> } {
@@ -92,9 +64,9 @@ export function mcpTool(site: McpToolSite, info: McpToolInfo): AnyTool {
     isIdempotent: () => idempotent,
     async call(input, ctx): Promise<ToolResult<McpToolOutput>> {
       const r: McpCallResult = await site.manager.callTool(site.server, site.config, site.cwd, info.name, input, ctx.abortSignal);
-      return { data: r };
+      return { data: { ...r, server: site.server } };
     },
-    mapToolResultToToolResultBlockParam: mcpResultBlock,
+    mapToolResultToToolResultBlockParam: (data, id) => mcpResultBlock(data, id, site.server),
   });
 }
 
@@ -105,9 +77,9 @@ export function unavailableMcpTool(name: string, server: string, reason: string)
     inputSchema: z.record(z.string(), z.unknown()),
     prompt: () => `MCP server ${server} is unavailable`,
     async call() {
-      return { data: { content: [{ type: 'text', text: `MCP server ${server} is unavailable: ${reason}` }], isError: true } };
+      return { data: { content: [{ type: 'text', text: `MCP server ${server} is unavailable: ${reason}` }], isError: true, server } };
     },
-    mapToolResultToToolResultBlockParam: mcpResultBlock,
+    mapToolResultToToolResultBlockParam: (data, id) => mcpResultBlock(data, id, server),
   });
 }
 
@@ -134,7 +106,8 @@ export async function mcpToolsFor(manager: McpManager, servers: McpServers, cwd:
       .map(async (server) => {
         const site: McpToolSite = { manager, server, config: servers[server]!, cwd };
         try {
-          const infos = await manager.listTools(server, site.config, cwd);
+          // Listing for the model (no tool wanted) does not wait again for a server that failed to start.
+          const infos = await manager.listTools(server, site.config, cwd, wanted === undefined);
           for (const info of infos) tools.push(mcpTool(site, info));
         } catch (e) {
           const error = e instanceof McpUnavailableError ? e.message : `MCP server ${server}: ${(e as Error).message}`;

@@ -81,10 +81,21 @@ export function errMessage(e: unknown): string {
   return m.length > MAX_ERROR_CHARS ? `${m.slice(0, MAX_ERROR_CHARS)}… [truncated]` : m;
 }
 
-/** A tool_result block a tool's mapping may return: string content, or text blocks only. */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** A tool_result block a tool's mapping may return: string content, or text and base64 image blocks. */
 export function isValidBlock(b: unknown): b is ToolResultBlockParam {
   if (!b || typeof b !== 'object') return false;
   const c = (b as ToolResultBlockParam).content;
   if (typeof c === 'string') return true;
-  return Array.isArray(c) && c.every((x) => !!x && typeof x === 'object' && x.type === 'text' && typeof x.text === 'string');
+  return (
+    Array.isArray(c) &&
+    c.every(
+      (x) =>
+        !!x &&
+        typeof x === 'object' &&
+        ((x.type === 'text' && typeof x.text === 'string') ||
+          (x.type === 'image' && x.source?.type === 'base64' && IMAGE_TYPES.has(x.source.media_type) && typeof x.source.data === 'string')),
+    )
+  );
 }

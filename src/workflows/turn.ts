@@ -19,6 +19,7 @@ import {
 import type { ErrorCode } from '../engine/errors';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
+import { toolResultText } from '../engine/messages';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engine/records';
 import { describeOutage, nextAttempt, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
 import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../engine/turn';
@@ -104,7 +105,7 @@ const descriptions = proxyLocalActivities<DescribeActivities>({
 });
 
 export function compact(record: ToolCallRecord): CompactRecord {
-  const content = typeof record.result.content === 'string' ? record.result.content : record.result.content.map((c) => c.text).join('');
+  const content = toolResultText(record.result);
   return {
     toolUseId: record.toolUseId,
     toolName: record.toolName,

@@ -34,7 +34,7 @@ export interface SessionCheck {
 }
 
 function resultText(r: ToolResultBlockParam): string {
-  return typeof r.content === 'string' ? r.content : r.content.map((c) => c.text).join('');
+  return typeof r.content === 'string' ? r.content : r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
 export const UNKNOWN_OUTCOME = /The outcome of this \w+ call is unknown/;

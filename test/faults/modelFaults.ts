@@ -126,7 +126,7 @@ export async function runModelFaults(ctx: SuiteContext): Promise<ScenarioResult>
   for (const s of sessions) {
     const uses = (s.transcript ?? []).flatMap((m) => (m.role === 'assistant' && typeof m.content !== 'string' ? m.content.filter((b) => b.type === 'tool_use') : []));
     const errors = (s.transcript ?? []).flatMap((m) => (m.role === 'user' && typeof m.content !== 'string' ? m.content.filter((b) => b.type === 'tool_result' && b.is_error) : []));
-    const said = errors.map((e) => (e.type === 'tool_result' ? (typeof e.content === 'string' ? e.content : e.content.map((c) => c.text).join('')) : '').replace(/\s+/g, ' ').slice(0, 110));
+    const said = errors.map((e) => (e.type === 'tool_result' ? (typeof e.content === 'string' ? e.content : e.content.map((c) => (c.type === 'text' ? c.text : '')).join('')) : '').replace(/\s+/g, ' ').slice(0, 110));
     notes.push(`${s.name}: ${s.result ? `${s.result.status} after ${s.result.turns} turns (${s.result.endReason})` : `not ended: ${s.failure}`}; ${uses.length} tool_use, ${errors.length} answered with is_error${said.length ? `: "${said.join('"; "')}"` : ''}`);
   }
   // What the model must have been told, per fault (a clear reason, not an internal error).
@@ -138,7 +138,7 @@ export async function runModelFaults(ctx: SuiteContext): Promise<ScenarioResult>
   for (const s of sessions) {
     const want = expected[s.name.replace(/^model-/, '')];
     const said = (s.transcript ?? []).flatMap((m) => (m.role === 'user' && typeof m.content !== 'string' ? m.content : [])).filter((b) => b.type === 'tool_result' && b.is_error);
-    const texts = said.map((b) => (b.type === 'tool_result' ? (typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join('')) : ''));
+    const texts = said.map((b) => (b.type === 'tool_result' ? (typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : '')).join('')) : ''));
     if (want && s.transcript && !texts.some((t) => want.test(t))) violations.push(`${s.name}: no tool_result says ${want} (said: ${texts.join(' | ').slice(0, 300) || 'nothing'})`);
   }
   const big = await stat(join(ctx.workRoot, 'model-big-input', 'big.txt')).catch(() => undefined);

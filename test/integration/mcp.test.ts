@@ -125,6 +125,41 @@ test('integration mcp: the reference\'s other server forms: type "sse" (server-e
   }
 });
 
+test('integration mcp: a server that hangs at start-up costs MCP_TIMEOUT once: later listings answer at once and retry in the background', async () => {
+  const m = new McpManager({ startupTimeoutMs: 1_000, failedStartMemoryMs: 0 });
+  const mute = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+  try {
+    await assert.rejects(m.listTools('mute', mute, tmpdir(), true), /MCP server mute failed to start/);
+    assert.equal(m.startsInFlight, 0);
+    // The next turn's listing: the same error at once, while a new start runs in the background.
+    await assert.rejects(m.listTools('mute', mute, tmpdir(), true), /MCP server mute failed to start/);
+    assert.equal(m.startsInFlight, 1, 'answered before the retry finished');
+    assert.equal(m.started, 2);
+    // A call waits for a start (bounded by the start-up timeout).
+    await assert.rejects(m.callTool('mute', mute, tmpdir(), 'x', {}), /MCP server mute failed to start/);
+    assert.equal(m.startsInFlight, 0);
+  } finally {
+    await m.close();
+  }
+});
+
+test('integration mcp: a server that adds a tool (notifications/tools/list_changed): the next listing has it, on the same process', async () => {
+  const m = new McpManager({ startupTimeoutMs: 20_000 });
+  try {
+    const ts = { command: process.execPath, args: [testServer] };
+    const before = await m.listTools('t', ts, tmpdir());
+    assert.ok(!before.some((t) => t.name === 'grown'));
+    assert.equal(text(await m.callTool('t', ts, tmpdir(), 'grow', {})), 'grew');
+    await waitFor('tools/list_changed', async () => m.listChanges > 0, 10_000);
+    const after = await m.listTools('t', ts, tmpdir());
+    assert.ok(after.some((t) => t.name === 'grown' && t.annotations?.readOnlyHint === true), JSON.stringify(after.map((t) => t.name)));
+    assert.equal(text(await m.callTool('t', ts, tmpdir(), 'grown', {})), 'grown here');
+    assert.equal(m.started, 1, 'no restart was needed');
+  } finally {
+    await m.close();
+  }
+});
+
 test('integration mcp: a session calls MCP tools on the dev server: results, deny rules, a crashed server, batching by annotations', async () => {
   const manager = new McpManager({ startupTimeoutMs: 20_000, toolTimeoutMs: 20_000 });
   await withAgent({ worker: { mcp: manager } }, async ({ fake, start, workDir, client }) => {
@@ -195,7 +230,7 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
     assert.match(JSON.stringify(badin?.content), /InputValidationError|string/);
     assert.equal(fail?.is_error, true, "the server's isError becomes is_error");
     assert.match(JSON.stringify(fail?.content), /the thing failed/);
-    assert.match(JSON.stringify(img?.content), /\[image image\/png, 16 bytes/);
+    assert.match(JSON.stringify(img?.content), /\[Image could not be processed: its bytes are not image\/png\]/, 'bytes that are not a PNG never reach the API');
     assert.match(JSON.stringify(img?.content), /embedded note/);
 
     const [crash] = lastToolResults(reqs[3]!);

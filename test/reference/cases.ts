@@ -17,6 +17,12 @@ export interface RefCase {
   hookReplies?: Record<string, unknown>;
   /** Texts whose presence in the model's conversation is compared (a hook's reason or context reaching the model). */
   modelSees?: string[];
+  /**
+   * MCP servers: written to `.mcp.json` on both sides and approved (`enableAllProjectMcpServers`).
+   * `$NODE`, `$MCP_EVERYTHING` (@modelcontextprotocol/server-everything) and `$MCP_TEST`
+   * (test/support/mcpServer.js) stand for their paths. The tool_result text of an `mcp__` call is compared too.
+   */
+  mcpServers?: Record<string, unknown>;
 }
 
 const big = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(5, '0')} ${'y'.repeat(30)}`).join('\n') + '\n';
@@ -185,6 +191,33 @@ export const CASES: RefCase[] = [
  * A differing case listed here is reported as "deliberate"; any other difference fails the run.
  * docs/tools.md lists the same rows (a unit test keeps them in sync).
  */
+/** MCP cases: real servers from npm and the test server, over stdio. */
+export const MCP_CASES: RefCase[] = [
+  {
+    name: 'MCP server-everything text and structuredContent',
+    mcpServers: { everything: { command: '$NODE', args: ['$MCP_EVERYTHING'] } },
+    turns: [
+      [{ id: 'toolu_mcp_echo', name: 'mcp__everything__echo', input: { message: 'hi there' } }],
+      [{ id: 'toolu_mcp_sum', name: 'mcp__everything__get-sum', input: { a: 2, b: 40 } }],
+      [{ id: 'toolu_mcp_struct', name: 'mcp__everything__get-structured-content', input: { location: 'Chicago' } }],
+      [{ id: 'toolu_mcp_links', name: 'mcp__everything__get-resource-links', input: { count: 2 } }],
+      [{ id: 'toolu_mcp_image', name: 'mcp__everything__get-tiny-image', input: {} }],
+    ],
+  },
+  {
+    name: 'MCP dotted server name - resources - isError - crash and restart',
+    mcpServers: { 'my.test': { command: '$NODE', args: ['$MCP_TEST'] } },
+    turns: [
+      [{ id: 'toolu_mcp_ping', name: 'mcp__my_test__ping', input: { message: 'one' } }],
+      [{ id: 'toolu_mcp_fail', name: 'mcp__my_test__fail', input: {} }],
+      [{ id: 'toolu_mcp_image', name: 'mcp__my_test__image', input: {} }],
+      [{ id: 'toolu_mcp_crash', name: 'mcp__my_test__crash', input: {} }],
+      [{ id: 'toolu_mcp_again', name: 'mcp__my_test__ping', input: { message: 'after the crash' } }],
+    ],
+  },
+];
+CASES.push(...MCP_CASES);
+
 export interface Deliberate {
   /** Comma-separated case names; `X*` = every case whose name starts with X; `*` = all. */
   cases: string;
@@ -196,6 +229,12 @@ export interface Deliberate {
 }
 
 export const DELIBERATE: Deliberate[] = [
+  {
+    cases: 'MCP dotted server name - resources - isError - crash and restart',
+    tools: ['mcp__my_test__image', 'mcp__my_test__crash'],
+    reason:
+      'Bytes that claim to be a PNG but are not: both say "[Image could not be processed: …]" in their own words (the reference tried to resize it; durable-agent checks the file signature). A server that exits mid-call: the reference says "MCP error -32000: Connection closed", durable-agent "MCP server … is gone … it will be started again on the next call" (is_error on both).',
+  },
   {
     cases: 'Glob*, Grep*',
     reason:

@@ -17,6 +17,7 @@ import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicSe
 import { runLocalSession } from '../../src/local/runSession';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
+import { resolveMcpServers } from '../../src/mcp/config';
 
 export const CACHE_DIR = process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', 'claude-code');
 const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
@@ -50,6 +51,15 @@ function ensureReference(): void {
 }
 
 const sub = (value: unknown, dir: string): unknown => JSON.parse(JSON.stringify(value).split('$DIR').join(dir));
+/** A case's MCP servers with the paths of node and the servers filled in. */
+const mcpServersOf = (c: RefCase): Record<string, unknown> | undefined =>
+  c.mcpServers &&
+  (JSON.parse(
+    JSON.stringify(c.mcpServers)
+      .split('$NODE').join(process.execPath)
+      .split('$MCP_EVERYTHING').join(require.resolve('@modelcontextprotocol/server-everything/dist/index.js'))
+      .split('$MCP_TEST').join(join(__dirname, '..', 'support', 'mcpServer.js')),
+  ) as Record<string, unknown>);
 const unsub = (text: string, dirs: string[]): string => dirs.reduce((t, d) => t.split(d).join('$DIR'), text);
 
 async function setupDir(c: RefCase, prefix: string): Promise<{ dir: string; capture: string; home: string; store: string }> {
@@ -63,6 +73,8 @@ async function setupDir(c: RefCase, prefix: string): Promise<{ dir: string; capt
     await mkdir(dirname(join(dir, name)), { recursive: true });
     await writeFile(join(dir, name), text);
   }
+  const mcp = mcpServersOf(c);
+  if (mcp) await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: mcp }));
   return { dir, capture, home, store };
 }
 
@@ -153,7 +165,7 @@ export async function runReference(c: RefCase): Promise<SideResult> {
     scriptFake(fake, c, dir);
     const config = join(home, '.claude');
     await mkdir(config, { recursive: true });
-    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: await hookSettings(capture, TOOL_EVENTS, c, dir) }));
+    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: await hookSettings(capture, TOOL_EVENTS, c, dir), ...(c.mcpServers ? { enableAllProjectMcpServers: true } : {}) }));
     const child = spawn(CLAUDE_BIN, ['-p', 'run the scripted tools', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'], {
       cwd: dir,
       env: {
@@ -194,6 +206,8 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
         permissionMode: 'bypassPermissions',
         model: { model: 'claude-test', maxTokens: 1024 },
         hooks: (await hookSettings(capture, TOOL_EVENTS, c, dir)) as never,
+        // The case's .mcp.json, read and approved as `run` does.
+        ...(c.mcpServers ? { mcpServers: resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true } }).servers } : {}),
       },
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
@@ -215,8 +229,9 @@ const canonical = (v: unknown): string =>
     if (k === 'persistedOutputPath' && typeof x === 'string') return '<stored>';
     return x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x;
   });
-/** Tools whose PostToolUse tool_response is compared value for value (the others: keys only). */
+/** Tools whose PostToolUse tool_response is compared value for value (the others: keys only), and every MCP tool. */
 const TOOL_RESPONSE_VALUES = new Set(['Read', 'Write', 'Edit', 'Bash']);
+const valuesCompared = (tool: string): boolean => TOOL_RESPONSE_VALUES.has(tool) || tool.startsWith('mcp__');
 
 export interface Diff {
   /** The tool of the call (undefined for the run and file rows). */
@@ -241,6 +256,9 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     }
     if (a.isError !== b.isError) d('is_error', `is_error ref=${a.isError} ours=${b.isError}`);
     if (a.persisted !== b.persisted) d('persisted', `persisted ref=${a.persisted} ours=${b.persisted}`);
+    // MCP results: the text the model gets (the reference's words for resources, links, structuredContent, errors).
+    if (call.name.startsWith('mcp__') && a.content !== b.content) d('content', `tool_result ref=${JSON.stringify(a.content.slice(0, 300))} ours=${JSON.stringify(b.content.slice(0, 300))}`);
+    if (call.name.startsWith('mcp__') && a.failure && b.failure && a.failure['error'] !== b.failure['error']) d('content', `PostToolUseFailure error ref=${JSON.stringify(a.failure['error'])} ours=${JSON.stringify(b.failure['error'])}`);
     if (!!a.pre !== !!b.pre) d('PreToolUse ran', `PreToolUse hook ran ref=${!!a.pre} ours=${!!b.pre}`);
     else if (a.pre && b.pre) {
       if (JSON.stringify(a.pre['tool_input']) !== JSON.stringify(b.pre['tool_input'])) d('tool_input', `PreToolUse tool_input ref=${JSON.stringify(a.pre['tool_input'])} ours=${JSON.stringify(b.pre['tool_input'])}`);
@@ -249,7 +267,7 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     if (!!a.post !== !!b.post) d('PostToolUse ran', `PostToolUse hook ran ref=${!!a.post} ours=${!!b.post}`);
     else if (a.post && b.post && keys(a.post['tool_response']) !== keys(b.post['tool_response']))
       d('tool_response keys', `tool_response keys ref={${keys(a.post['tool_response'])}} ours={${keys(b.post['tool_response'])}}`);
-    else if (a.post && b.post && TOOL_RESPONSE_VALUES.has(call.name) && canonical(a.post['tool_response']) !== canonical(b.post['tool_response']))
+    else if (a.post && b.post && valuesCompared(call.name) && canonical(a.post['tool_response']) !== canonical(b.post['tool_response']))
       d('tool_response', `tool_response ref=${canonical(a.post['tool_response']).slice(0, 400)} ours=${canonical(b.post['tool_response']).slice(0, 400)}`);
     if (!!a.failure !== !!b.failure) d('PostToolUseFailure ran', `PostToolUseFailure hook ran ref=${!!a.failure} ours=${!!b.failure}`);
     else if (a.failure && b.failure && JSON.stringify(a.failure['tool_input']) !== JSON.stringify(b.failure['tool_input']))

@@ -1,7 +1,7 @@
 // A small real MCP server for tests, on the real SDK: `node mcpServer.js [stdio|http <port-file>]`.
 // Tools: ping (read-only), pid (read-only: which process answers), wait (read-only, sleeps),
 // crash (unannotated: the process exits in the middle of the call), fail (isError result),
-// image (an image and a resource link). Runs as a separate process like any server from npm.
+// image (an image and a resource link), grow (adds the tool grown: tools/list_changed). Runs as a separate process like any server from npm.
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -43,8 +43,15 @@ function makeServer(): McpServer {
       { type: 'resource', resource: { uri: 'mem://note', mimeType: 'text/plain', text: 'embedded note' } },
     ],
   }));
+  // grow: adds a tool while connected (the SDK sends notifications/tools/list_changed).
+  server.registerTool('grow', { description: 'Adds the tool grown', inputSchema: {} }, async () => {
+    if (!grown) grown = server.registerTool('grown', { description: 'A tool added at run time', inputSchema: {}, annotations: RO }, async () => ({ content: [{ type: 'text', text: 'grown here' }] }));
+    return { content: [{ type: 'text', text: 'grew' }] };
+  });
   return server;
 }
+
+let grown: unknown;
 
 async function main(): Promise<void> {
   const mode = process.argv[2] ?? 'stdio';

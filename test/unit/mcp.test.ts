@@ -19,6 +19,7 @@ import {
   mcpTool,
   mcpResultBlock,
   claudeJsonPath,
+  MCP_IMAGE_MAX_CHARS,
   claudeJsonProjectKey,
 } from '../../src/mcp';
 import { parseRule, validatePermissionRules } from '../../src/permissions/rules';
@@ -27,6 +28,8 @@ import { createToolPool } from '../../src/tools/pool';
 import { toolToAPISchema } from '../../src/tools/apiSchema';
 import { loadSettings } from '../../src/cli/settings';
 import type { ToolUseContext } from '../../src/tools/Tool';
+import { hookToolResponse } from '../../src/hooks/toolResponse';
+import { isValidBlock } from '../../src/pipeline/messages';
 
 test('unit mcp: parseMcpServers accepts stdio and http, rejects the rest naming file and key', () => {
   const ok = parseMcpServers({ a: { command: 'node', args: ['x'], env: { K: 'v' } }, b: { type: 'http', url: 'http://h/mcp', headers: { Authorization: 'Bearer ${T}' } }, c: { type: 'stdio', command: 'c' } }, '/p/.mcp.json');
@@ -152,30 +155,61 @@ test('unit mcp: rules on MCP tools: deny by server, by wildcard, by tool; allow 
   assert.deepEqual(createToolPool([], perms(['mcp__other']), { userTools: [put, get] }).length, 2);
 });
 
-test('unit mcp: results map to text blocks; isError → is_error; images and resources become notices', () => {
-  const b = mcpResultBlock(
-    {
-      content: [
-        { type: 'text', text: 'hello' },
-        { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
-        { type: 'resource_link', uri: 'file:///x', name: 'x' },
-        { type: 'resource', resource: { uri: 'mem://n', text: 'note' } },
-        { type: 'resource', resource: { uri: 'mem://b', blob: 'AAAA', mimeType: 'application/octet-stream' } },
-      ],
-    },
-    'toolu_1',
-  );
+test('unit mcp: results in the reference\'s words: text, resources and links; structuredContent as JSON; isError as text; the same value is the PostToolUse tool_response', () => {
+  const data = {
+    server: 'my.srv',
+    content: [
+      { type: 'text', text: 'hello' },
+      { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+      { type: 'resource_link', uri: 'file:///x', name: 'x', description: 'the x' },
+      { type: 'resource', resource: { uri: 'mem://n', text: 'note' } },
+      { type: 'resource', resource: { uri: 'mem://b', blob: 'AAAA', mimeType: 'application/octet-stream' } },
+      { type: 'something-new' },
+    ],
+  };
+  const b = mcpResultBlock(data, 'toolu_1', 'my.srv');
   assert.equal(b.is_error, undefined);
   const texts = (b.content as Array<{ text: string }>).map((c) => c.text);
+  assert.equal(texts.length, 5, 'an unknown item type gives nothing, as in the reference');
   assert.equal(texts[0], 'hello');
-  assert.match(texts[1]!, /^\[image image\/png, 5 bytes: .*not shown\]$/);
-  assert.match(texts[2]!, /resource link: file:\/\/\/x \(x\)/);
-  assert.match(texts[3]!, /\[resource mem:\/\/n\]\nnote/);
-  assert.match(texts[4]!, /3 bytes of binary data/);
-  const e = mcpResultBlock({ content: [{ type: 'text', text: 'bad' }], isError: true }, 'toolu_2');
-  assert.equal(e.is_error, true);
-  assert.equal(mcpResultBlock({ content: [], structuredContent: { a: 1 } }, 't').content[0]?.toString() !== undefined, true);
+  assert.equal(texts[1], '[Image could not be processed: its bytes are not image/png]');
+  assert.equal(texts[2], '[Resource link: x] file:///x (the x)');
+  assert.equal(texts[3], '[Resource from my.srv at mem://n] note');
+  assert.match(texts[4]!, /^\[Resource from my\.srv at mem:\/\/b\] Binary content \(application\/octet-stream, 3 bytes\)/);
+  assert.deepEqual(hookToolResponse('mcp__my_srv__t', data, {}), b.content, 'tool_response is what the model gets');
+  // isError: the text alone (the reference's tool_result and PostToolUseFailure error).
+  assert.deepEqual(mcpResultBlock({ content: [{ type: 'text', text: 'bad' }], isError: true }, 'toolu_2'), { type: 'tool_result', tool_use_id: 'toolu_2', content: 'bad', is_error: true });
+  // structuredContent: its JSON, the text content left out (the text is a copy of it by the spec).
+  const sc = { content: [{ type: 'text', text: '{"a": 1}' }], structuredContent: { a: 1 } };
+  assert.equal(mcpResultBlock(sc, 't').content, '{"a":1}');
+  assert.equal(hookToolResponse('mcp__s__t', sc, {}), '{"a":1}');
+  assert.deepEqual(mcpResultBlock({ content: [{ type: 'resource_link', uri: 'u', name: 'n' }], structuredContent: { a: 1 } }, 't').content, [{ type: 'text', text: '[Resource link: n] u' }, { type: 'text', text: '{"a":1}' }]);
   assert.deepEqual(mcpResultBlock({ content: [] }, 't').content, '(no content)');
+  // A real PNG (and one inside a resource) reaches the model as an image block, as in the reference;
+  // an unsupported type, audio and an oversized image are notices.
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16)]).toString('base64');
+  const img = mcpResultBlock(
+    {
+      content: [
+        { type: 'text', text: 'look' },
+        { type: 'image', data: png, mimeType: 'image/png' },
+        { type: 'resource', resource: { uri: 'mem://i', blob: png, mimeType: 'image/png' } },
+        { type: 'image', data: png, mimeType: 'image/tiff' },
+        { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+        { type: 'image', data: 'iVBORw0KGgo' + 'A'.repeat(MCP_IMAGE_MAX_CHARS), mimeType: 'image/png' },
+      ],
+    },
+    't',
+    'ev',
+  );
+  assert.ok(isValidBlock(img), 'the pipeline takes the block');
+  const parts = img.content as Array<{ type: string; text?: string; source?: { media_type: string; data: string } }>;
+  assert.deepEqual(parts[1], { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } });
+  assert.deepEqual(parts.slice(2, 4), [{ type: 'text', text: '[Resource from ev at mem://i] ' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }]);
+  assert.match(parts[4]!.text!, /^Binary content \(image\/tiff, 24 bytes\) not shown: only PNG, JPEG, GIF and WebP/);
+  assert.match(parts[5]!.text!, /^\[Audio from ev\] Binary content \(audio\/wav, 3 bytes\)/);
+  assert.match(parts[6]!.text!, /larger than the 5 MB the model takes/);
+  assert.equal(parts.length, 7);
 });
 
 test('unit mcp: .mcp.json servers run only when approved; settings servers always; messages name the file', async () => {

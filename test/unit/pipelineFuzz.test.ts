@@ -187,7 +187,7 @@ function checkOutcome(o: ToolUseOutcome, id: string, what: string) {
   assert.ok(r.is_error === undefined || typeof r.is_error === 'boolean', what);
   if (o.status !== 'ok') assert.equal(r.is_error, true, `${what}: a failure is is_error`);
   if (o.failure) assert.ok(o.failure.message.length > 0, what);
-  const s = typeof r.content === 'string' ? r.content : r.content.map((c) => c.text).join('');
+  const s = typeof r.content === 'string' ? r.content : r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
   assert.ok(s.length <= 200_000, `${what}: result size ${s.length}`);
   assert.doesNotThrow(() => JSON.parse(JSON.stringify(o)), `${what}: serialisable`);
 }
