@@ -19,7 +19,7 @@ export interface RefCase {
   modelSees?: string[];
   /**
    * MCP servers: written to `.mcp.json` on both sides and approved (`enableAllProjectMcpServers`).
-   * `$NODE`, `$MCP_EVERYTHING` (@modelcontextprotocol/server-everything) and `$MCP_TEST`
+   * `$DIR`, `$NODE`, `$MCP_EVERYTHING` (@modelcontextprotocol/server-everything), `$MCP_FILESYSTEM` and `$MCP_TEST`
    * (test/support/mcpServer.js) stand for their paths. The tool_result text of an `mcp__` call is compared too.
    */
   mcpServers?: Record<string, unknown>;
@@ -202,6 +202,18 @@ export const MCP_CASES: RefCase[] = [
       [{ id: 'toolu_mcp_struct', name: 'mcp__everything__get-structured-content', input: { location: 'Chicago' } }],
       [{ id: 'toolu_mcp_links', name: 'mcp__everything__get-resource-links', input: { count: 2 } }],
       [{ id: 'toolu_mcp_image', name: 'mcp__everything__get-tiny-image', input: {} }],
+    ],
+  },
+  {
+    name: 'MCP server-filesystem read write edit and a path outside',
+    files: { 'a.txt': 'hello\nworld\n' },
+    mcpServers: { fs: { command: '$NODE', args: ['$MCP_FILESYSTEM', '$DIR'] } },
+    turns: [
+      [{ id: 'toolu_fs_read', name: 'mcp__fs__read_text_file', input: { path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_fs_write', name: 'mcp__fs__write_file', input: { path: '$DIR/b.txt', content: 'new file\n' } }],
+      [{ id: 'toolu_fs_edit', name: 'mcp__fs__edit_file', input: { path: '$DIR/a.txt', edits: [{ oldText: 'world', newText: 'there' }] } }],
+      [{ id: 'toolu_fs_outside', name: 'mcp__fs__read_text_file', input: { path: '/etc/hostname' } }],
+      [{ id: 'toolu_fs_info', name: 'mcp__fs__list_allowed_directories', input: {} }],
     ],
   },
   {

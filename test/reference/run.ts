@@ -58,6 +58,7 @@ const mcpServersOf = (c: RefCase): Record<string, unknown> | undefined =>
     JSON.stringify(c.mcpServers)
       .split('$NODE').join(process.execPath)
       .split('$MCP_EVERYTHING').join(require.resolve('@modelcontextprotocol/server-everything/dist/index.js'))
+      .split('$MCP_FILESYSTEM').join(require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'))
       .split('$MCP_TEST').join(join(__dirname, '..', 'support', 'mcpServer.js')),
   ) as Record<string, unknown>);
 const unsub = (text: string, dirs: string[]): string => dirs.reduce((t, d) => t.split(d).join('$DIR'), text);
@@ -74,7 +75,7 @@ async function setupDir(c: RefCase, prefix: string): Promise<{ dir: string; capt
     await writeFile(join(dir, name), text);
   }
   const mcp = mcpServersOf(c);
-  if (mcp) await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: mcp }));
+  if (mcp) await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: sub(mcp, dir) }));
   return { dir, capture, home, store };
 }
 
@@ -83,7 +84,7 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
     const full = join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
     const rel = relative(dir, full);
-    if (rel.split('/')[0] === '.claude') continue;
+    if (rel.split('/')[0] === '.claude' || rel === '.mcp.json') continue;
     if (e.isFile()) out[rel] = await readFile(full, 'utf8');
     else if (e.isDirectory()) out[`${rel}/`] = '';
   }
@@ -176,6 +177,9 @@ export async function runReference(c: RefCase): Promise<SideResult> {
         ANTHROPIC_API_KEY: 'test-key',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         IS_SANDBOX: '1',
+        // MCP cases: wait for the servers before the first request (else, on a loaded machine, the
+        // first call may come before the server is connected: "No such tool available").
+        ...(c.mcpServers ? { MCP_CONNECTION_NONBLOCKING: 'false' } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
