@@ -15,6 +15,7 @@ import { addSessionCommands } from './sessionCommands';
 import { DurableAgentError, type ErrorCode } from '../engine/errors';
 import { McpConfigError, resolveMcpServers } from '../mcp/config';
 import { claudeJsonPath } from '../mcp/claudeJson';
+import { readMcpConfigArgs } from '../mcp/cliConfig';
 import { loadMemory, memoryReminder } from '../memory/claudeMd';
 import { sessionMemory } from '../memory/blobs';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../engine/memory';
@@ -114,6 +115,8 @@ export function buildProgram(): Command {
       .option('--ask <rule>', 'ask rule (repeatable)', collect, [])
       .option('--deny <rule>', 'deny rule (repeatable)', collect, [])
       .option('--add-dir <dir>', 'additional working directory (repeatable)', collect, [])
+      .option('--mcp-config <file|json>', 'MCP servers from a JSON file or string { "mcpServers": … } (repeatable; no approval needed)', collect, [])
+      .option('--strict-mcp-config', 'use only the --mcp-config servers (not ~/.claude.json, .mcp.json or settings)')
       .option('--max-turns <n>', 'stop after N turns', positiveInt('--max-turns'))
       .option('--max-total-tokens <n>', 'stop after N tokens in all', positiveInt('--max-total-tokens'))
       .option('--approval-timeout <seconds>', 'deny a pending approval after this long', positiveInt('--approval-timeout'))
@@ -158,10 +161,13 @@ export function buildProgram(): Command {
       throw new UsageError(`bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.bypassDisabledBy ?? settings.sources.join(', ')}: choose another --permission-mode`);
     }
     const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
-    // MCP servers: ~/.claude.json (user and local scope), the approved servers of `.mcp.json`, and settings `mcpServers` (src/mcp/config.ts).
+    // MCP servers: ~/.claude.json (user and local scope), the approved servers of `.mcp.json`,
+    // settings `mcpServers`, then --mcp-config (src/mcp/config.ts).
     let mcp: ReturnType<typeof resolveMcpServers>;
     try {
-      mcp = resolveMcpServers({ cwd, ...(settings.mcp ? { settingsServers: settings.mcp.servers, settingsOrigin: settings.mcp.origins, approval: settings.mcp.approval } : {}), env: process.env, claudeJson: claudeJsonPath() });
+      const cliServers = { ...readMcpConfigArgs(o.mcpConfig as string[], cwd), strict: o.strictMcpConfig === true };
+      const fromSettings = settings.mcp ? { settingsServers: settings.mcp.servers, settingsOrigin: settings.mcp.origins, approval: settings.mcp.approval } : {};
+      mcp = resolveMcpServers({ cwd, ...fromSettings, env: process.env, claudeJson: claudeJsonPath(), cli: cliServers });
     } catch (err) {
       if (err instanceof McpConfigError) throw new UsageError(err.message);
       throw err;

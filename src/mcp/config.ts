@@ -254,13 +254,16 @@ export function resolveMcpServers(opts: {
   approval?: McpApproval;
   env?: Record<string, string | undefined>;
   claudeJson?: string;
+  /** `run --mcp-config` servers: they win over every other; with `strict`, they are the only ones. */
+  cli?: { servers: McpServers; origins: Record<string, string>; strict?: boolean };
 }): ResolvedMcpServers {
   const servers: McpServers = {};
   const origins: Record<string, string> = {};
   const warnings: string[] = [];
-  const project = readProjectMcpJson(opts.cwd);
+  const strict = opts.cli?.strict === true;
+  const project = strict ? undefined : readProjectMcpJson(opts.cwd);
   const approval = opts.approval ?? {};
-  const claude = opts.claudeJson ? readClaudeJsonServers(opts.claudeJson, opts.cwd) : undefined;
+  const claude = opts.claudeJson && !strict ? readClaudeJsonServers(opts.claudeJson, opts.cwd) : undefined;
   const put = (name: string, server: McpServerConfig, origin: string) => {
     // A name that normalises like an earlier one from another scope replaces it, as the same name does.
     for (const other of Object.keys(servers)) if (other !== name && normalizeMcpName(other) === normalizeMcpName(name)) { delete servers[other]; delete origins[other]; }
@@ -279,7 +282,9 @@ export function resolveMcpServers(opts: {
   if (claude) checkScope({ ...claude.user }, () => `${claude.path} mcpServers`);
   if (claude) checkScope({ ...claude.local }, () => `${claude.path} projects`);
   if (project) checkScope(project.servers, () => project.path);
-  checkScope(opts.settingsServers ?? {}, (n) => opts.settingsOrigin?.[n] ?? 'settings');
+  const settingsServers = strict ? {} : (opts.settingsServers ?? {});
+  checkScope(settingsServers, (n) => opts.settingsOrigin?.[n] ?? 'settings');
+  checkScope(opts.cli?.servers ?? {}, (n) => opts.cli?.origins[n] ?? '--mcp-config');
   for (const [name, server] of Object.entries(claude?.user ?? {})) put(name, server, claude!.path);
   if (project) {
     for (const [name, server] of Object.entries(project.servers)) {
@@ -297,7 +302,8 @@ export function resolveMcpServers(opts: {
     }
   }
   for (const [name, server] of Object.entries(claude?.local ?? {})) put(name, server, claude!.path);
-  for (const [name, server] of Object.entries(opts.settingsServers ?? {})) put(name, server, opts.settingsOrigin?.[name] ?? 'settings');
+  for (const [name, server] of Object.entries(settingsServers)) put(name, server, opts.settingsOrigin?.[name] ?? 'settings');
+  for (const [name, server] of Object.entries(opts.cli?.servers ?? {})) put(name, server, opts.cli?.origins[name] ?? '--mcp-config');
   // The allow/deny lists apply to every server, wherever it was configured (deny wins).
   for (const [name, server] of Object.entries(servers)) {
     if (approval.deniedMcpServers?.some((m) => mcpServerMatches(m, name, server))) {
@@ -310,7 +316,7 @@ export function resolveMcpServers(opts: {
       delete origins[name];
     }
   }
-  for (const name of [...(approval.enabledMcpjsonServers ?? [])]) {
+  for (const name of strict ? [] : [...(approval.enabledMcpjsonServers ?? [])]) {
     if (!project || !Object.keys(project.servers).some((s) => normalizeMcpName(s) === normalizeMcpName(name))) warnings.push(`enabledMcpjsonServers names ${name}, which is not a server of ${projectMcpJsonPath(opts.cwd)}`);
   }
   if (opts.env) {

@@ -30,6 +30,8 @@ import { loadSettings } from '../../src/cli/settings';
 import type { ToolUseContext } from '../../src/tools/Tool';
 import { hookToolResponse } from '../../src/hooks/toolResponse';
 import { isValidBlock } from '../../src/pipeline/messages';
+import { readMcpConfigArgs } from '../../src/mcp/cliConfig';
+import { cli as cli_ } from '../support/cli';
 
 test('unit mcp: parseMcpServers accepts stdio and http, rejects the rest naming file and key', () => {
   const ok = parseMcpServers({ a: { command: 'node', args: ['x'], env: { K: 'v' } }, b: { type: 'http', url: 'http://h/mcp', headers: { Authorization: 'Bearer ${T}' } }, c: { type: 'stdio', command: 'c' } }, '/p/.mcp.json');
@@ -309,4 +311,28 @@ test('unit mcp: ~/.claude.json user and local scopes as the reference reads them
   assert.throws(() => resolveMcpServers({ cwd, claudeJson: cj }), (e: Error) => e.message.includes(`${cj}: projects["${repo}"].mcpServers.bad.url must be a non-empty string`));
   await writeFile(cj, '{ not json');
   assert.throws(() => resolveMcpServers({ cwd, claudeJson: cj }), /\.claude\.json is not valid JSON/);
+});
+
+test('unit mcp: --mcp-config files and JSON strings win over every scope; --strict-mcp-config keeps only them; bad values name the flag', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-cliconfig-'));
+  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { p: { command: 'proj' }, both: { command: 'proj-both' } } }));
+  await writeFile(join(dir, 'extra.json'), JSON.stringify({ mcpServers: { both: { command: 'file-both' }, f: { type: 'sse', url: 'http://h/sse' } } }));
+  const cli = readMcpConfigArgs(['extra.json', '{"mcpServers":{"j":{"command":"json"}}}'], dir);
+  assert.deepEqual(Object.keys(cli.servers), ['both', 'f', 'j']);
+  assert.equal(cli.origins.both, `--mcp-config ${join(dir, 'extra.json')}`);
+  assert.equal(cli.origins.j, '--mcp-config <json>');
+  const merged = resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true }, settingsServers: { s: { command: 's' } }, cli });
+  assert.deepEqual(merged.servers.both, { command: 'file-both' }, '--mcp-config wins');
+  assert.deepEqual(Object.keys(merged.servers).sort(), ['both', 'f', 'j', 'p', 's']);
+  const strict = resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true, enabledMcpjsonServers: ['p'] }, settingsServers: { s: { command: 's' } }, cli: { ...cli, strict: true } });
+  assert.deepEqual(Object.keys(strict.servers).sort(), ['both', 'f', 'j']);
+  assert.deepEqual(strict.warnings, []);
+  assert.throws(() => readMcpConfigArgs(['missing.json'], dir), /--mcp-config .*missing\.json: no such file/);
+  assert.throws(() => readMcpConfigArgs(['{"mcpServers": '], dir), /--mcp-config <json> is not valid JSON/);
+  assert.throws(() => readMcpConfigArgs(['{"servers": {}}'], dir), /--mcp-config <json>: servers is not a key of an MCP config/);
+  assert.throws(() => readMcpConfigArgs(['{"mcpServers": {"x": {"command": ""}}}'], dir), /--mcp-config <json>: mcpServers\.x\.command must be a non-empty string/);
+  // Through the CLI: a bad --mcp-config is a one-line message and a non-zero exit, before any connection.
+  const r = await cli_(['run', '--cwd', dir, '--mcp-config', 'missing.json', 'hello'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr.trim(), /^durable-agent: .*--mcp-config .*missing\.json: no such file$/);
 });
