@@ -3,6 +3,7 @@
 // The decisions are the engine's (pure); this file does the loading and storing around them.
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { AgentTool, agentToolPrompt } from '../tools/builtin/agent';
+import { agentsNotDenied } from '../agents/definitions';
 import { dirname } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import {
@@ -72,7 +73,7 @@ export async function loadContext(
     deps.toolDefinitions(input.toolNames, input.denyRules, input.mcp, input.warn),
   ]);
   // The Agent tool's description lists the session's agent types.
-  const agents = input.agents;
+  const agents = input.agents ? agentsNotDenied(input.agents, input.denyRules ?? []) : undefined;
   const tools = agents ? defined.map((t) => (t.name === AgentTool.name ? { ...t, description: agentToolPrompt(agents) } : t)) : defined;
   const resultPath = deps.resultPath;
   return {

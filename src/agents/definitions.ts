@@ -217,6 +217,19 @@ export async function loadAgentDefinitions(cwd: string, userConfigDir: string = 
   return [...byName.values()];
 }
 
+/**
+ * The agents a session offers the model: those no deny rule `Agent(<name>)` (or `Task(<name>)`)
+ * turns off, as the reference hides them; a call naming one anyway is denied by that rule.
+ */
+export function agentsNotDenied(agents: readonly AgentDefinition[], denyRules: readonly string[]): AgentDefinition[] {
+  const denied = new Set<string>();
+  for (const text of denyRules) {
+    const m = /^\s*(Agent|Task)\((.*)\)\s*$/.exec(text);
+    if (m) denied.add((m[2] as string).trim());
+  }
+  return agents.filter((a) => !denied.has(a.name));
+}
+
 /** The full model id for an agent's `model` (an alias as the reference maps it; env overrides as the reference's). */
 export function resolveAgentModel(model: string | undefined, parentModel: string, env: NodeJS.ProcessEnv = process.env): string {
   if (!model || model === 'inherit') return parentModel;

@@ -232,3 +232,40 @@ test('unit: the Agent result as the reference sends it: the final text, then <us
     await fake.close();
   }
 });
+
+test('unit: deny rules Agent(name) / Task(name) turn one agent off: hidden from the Agent tool listing, a call naming it is denied (bypassPermissions too)', async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'agent-deny-'));
+    const store = await mkdtemp(join(tmpdir(), 'agent-deny-store-'));
+    await mkdir(join(work, '.claude', 'agents'), { recursive: true });
+    for (const n of ['reviewer', 'helper', 'writer']) await writeFile(join(work, '.claude', 'agents', `${n}.md`), `---\nname: ${n}\ndescription: The ${n}.\n---\nYou are MARKER-${n}.\n`);
+    fake.script((req) => {
+      if (/MARKER-/.test(JSON.stringify(req.system ?? ''))) return textResponse('child ran');
+      if (req.messages.length === 1) {
+        return toolUseResponse([
+          { id: 'toolu_r', name: 'Agent', input: { description: 'r', prompt: 'p', subagent_type: 'reviewer' } },
+          { id: 'toolu_h', name: 'Task', input: { description: 'h', prompt: 'p', subagent_type: 'helper' } },
+          { id: 'toolu_w', name: 'Agent', input: { description: 'w', prompt: 'p', subagent_type: 'writer' } },
+        ]);
+      }
+      return textResponse('done');
+    });
+    const result = await runLocalSession(
+      { prompt: 'delegate', cwd: work, tools: ['Read', 'Agent'], permissionMode: 'bypassPermissions', rules: { allow: [], ask: [], deny: ['Agent(reviewer)', 'Task(helper)'] }, model: { model: 'claude-test', maxTokens: 256 } },
+      { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    assert.equal(result.status, 'completed', result.endReason);
+    const parent = fake.messageRequests().filter((r) => !/MARKER-/.test(JSON.stringify(r.system ?? '')));
+    const listing = ((parent[0]!.tools ?? []) as Array<{ name: string; description?: string }>).find((t) => t.name === 'Agent')?.description ?? '';
+    assert.match(listing, /- writer: The writer\./);
+    assert.doesNotMatch(listing, /- reviewer:|- helper:/);
+    const results = lastToolResults(parent[1]!);
+    assert.deepEqual(results.map((r) => [r.tool_use_id, r.is_error === true]), [['toolu_r', true], ['toolu_h', true], ['toolu_w', false]]);
+    assert.match(JSON.stringify(results[0]!.content), /denied by the rule Agent\(reviewer\)/);
+    assert.match(JSON.stringify(results[1]!.content), /denied by the rule Task\(helper\)/);
+    assert.equal(fake.messageRequests().filter((r) => /MARKER-(reviewer|helper)/.test(JSON.stringify(r.system ?? ''))).length, 0, 'no denied child ran');
+  } finally {
+    await fake.close();
+  }
+});

@@ -56,6 +56,9 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
   isReadOnly: () => true,
   // The child session's id is derived from the tool_use_id: a re-run attaches to the same child.
   isIdempotent: () => true,
+  // `Agent(reviewer)` / `Task(reviewer)` rules name an agent type, as the reference's do
+  // (`"deny": ["Agent(Explore)"]` turns one agent off).
+  getRuleContent: (input) => agentTypeOf(input),
   async validateInput(input, ctx) {
     const agents = sessionAgents(ctx.agents);
     const type = agentTypeOf(input);
