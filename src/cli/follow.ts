@@ -1,6 +1,7 @@
 // Following a session live: turns, tool calls with their summaries, progress of long tools,
 // pending approvals; returns when the session ends. Polls queries (cheap, no history growth).
 import { turnWorkflowId } from '../engine/ids';
+import { subagentSessionId } from '../engine/subagents';
 import type { Client } from '@temporalio/client';
 import { sessionHandle, sessionStatus } from '../client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -61,6 +62,16 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
       `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}`,
     );
   };
+  const showPending = (owner: string, a: SessionStatus['pendingApprovals'][number], via: string): void => {
+    const key = `${owner} ${a.toolUseId}`;
+    if (seenPending.has(key)) return;
+    seenPending.add(key);
+    if (owner === sessionId) opts.onApprovalPending?.(a);
+    emit(
+      { event: 'approval_pending', ...a, ...(owner !== sessionId ? { subagentSession: owner } : {}) },
+      `  ⏸ approval needed: ${via}${a.summary} — ${a.message}\n    durable-agent approve ${owner} ${a.toolUseId}   |   durable-agent deny ${owner} ${a.toolUseId} --reason "…"`,
+    );
+  };
   let detached = false;
   opts.detach?.then(() => (detached = true)).catch(() => undefined);
   const resultPromise = handle.result().then(
@@ -111,19 +122,18 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
           }
         }
         for (const d of p.done) emitDone(d);
+        // A running subagent that waits for an approval waits on its own session: say so here,
+        // with the command that answers it (else the parent looks stuck on its Agent call).
+        for (const r of p.running.filter((x) => x.summary.startsWith('Agent '))) {
+          const childId = subagentSessionId(sessionId, r.toolUseId);
+          const child = await sessionStatus(client, childId).catch(() => undefined);
+          for (const a of child?.pendingApprovals ?? []) showPending(childId, a, `${r.summary} › `);
+        }
       } catch {
         // the turn just ended
       }
     }
-    for (const a of status.pendingApprovals) {
-      if (seenPending.has(a.toolUseId)) continue;
-      seenPending.add(a.toolUseId);
-      opts.onApprovalPending?.(a);
-      emit(
-        { event: 'approval_pending', ...a },
-        `  ⏸ approval needed: ${a.summary} — ${a.message}\n    durable-agent approve ${sessionId} ${a.toolUseId}   |   durable-agent deny ${sessionId} ${a.toolUseId} --reason "…"`,
-      );
-    }
+    for (const a of status.pendingApprovals) showPending(sessionId, a, '');
     // An outage: say so once when it starts and whenever the next try is rescheduled.
     const outageKey = status.outage ? `${status.outage.what}:${status.outage.attempts}` : '';
     if (outageKey !== lastOutage) {

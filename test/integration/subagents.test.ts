@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { interruptSession } from '../../src/client';
+import { approveToolUse, interruptSession, sendMessage } from '../../src/client';
+import { followSession } from '../../src/cli/follow';
 import { buildAudit, formatAuditText } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -184,4 +185,67 @@ test('integration: a subagent uses MCP tools: an agent listing one MCP tool is o
     assert.doesNotMatch(JSON.stringify(env?.content), /PATH|HOME/);
   });
   await manager.close();
+});
+
+test('integration: cancelling the parent session cancels its subagent and the subagent tool; an interrupt then a follow-up tells the model the Agent call was interrupted', { timeout: 120_000 }, async () => {
+  await withAgent({ worker: { tools: TEST_TOOLS } }, async ({ fake, start, workDir, client }) => {
+    const log = join(workDir, 'slow.log');
+    fake.script((req) => {
+      const sys = systemOf(req);
+      if (sys.includes('on behalf of another agent')) {
+        return toolUseResponse([{ id: `toolu_child_slow_${req.messages.length}`, name: 'AppendSlow', input: { file: log, text: 'slow', delayMs: 600_000 } }]);
+      }
+      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_agent_c', name: 'Agent', input: { description: 'slow work', prompt: 'append slowly' } }]);
+      return textResponse('after the follow-up');
+    });
+    // Cancel: the parent, its turn, the child and the child's tool all end cancelled.
+    const cancelled = await start({ prompt: 'delegate', tools: ['Read', 'Agent', 'AppendSlow'] });
+    await waitFor('the child tool to start', async () => (await lines(log)).length >= 1);
+    await cancelled.cancel();
+    await assert.rejects(cancelled.result());
+    const childId = `${cancelled.workflowId}/agent-toolu_agent_c`;
+    await waitFor('the child to be cancelled', async () => (await client.workflow.getHandle(childId).describe()).status.name === 'CANCELLED', 30_000);
+    // The child's turn ends at once (not after the tool's 10 minutes): its tool call was cancelled and recorded as interrupted.
+    const childTurn = (await client.workflow.getHandle(`${childId}/turn-1`).result()) as { records: Array<{ toolUseId: string; status: string }> };
+    assert.deepEqual(childTurn.records.map((r) => [r.toolUseId, r.status]), [['toolu_child_slow_1', 'interrupted']]);
+
+    // Interrupt with the default onInterrupt (wait), then a follow-up: the model sees the Agent call interrupted.
+    const interrupted = await start({ prompt: 'delegate', tools: ['Read', 'Agent', 'AppendSlow'] });
+    await waitFor('the second child tool to start', async () => (await lines(log)).length >= 2);
+    await interruptSession(client, interrupted.workflowId);
+    await waitFor('the child to be cancelled', async () => (await client.workflow.getHandle(`${interrupted.workflowId}/agent-toolu_agent_c`).describe()).status.name === 'CANCELLED', 30_000);
+    await sendMessage(client, interrupted.workflowId, 'go on');
+    await waitFor('the follow-up request', async () => fake.messageRequests().some((r) => !systemOf(r).includes('on behalf') && JSON.stringify(r.messages).includes('go on')), 30_000);
+    const followUp = fake.messageRequests().find((r) => !systemOf(r).includes('on behalf') && JSON.stringify(r.messages).includes('go on'))!;
+    const agentResult = followUp.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b) => (b as { tool_use_id?: string }).tool_use_id === 'toolu_agent_c') as { is_error?: boolean; content?: unknown } | undefined;
+    assert.equal(agentResult?.is_error, true);
+    assert.match(JSON.stringify(agentResult?.content), /interrupt/i);
+    await interrupted.cancel();
+  });
+});
+
+test('integration: a subagent waiting for an approval shows in the parent\'s live output with the command that answers it; approving the child completes both', { timeout: 120_000 }, async () => {
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
+    const target = join(workDir, 'out.txt');
+    fake.script((req) => {
+      const n = req.messages.length;
+      if (systemOf(req).includes('on behalf of another agent')) {
+        if (n === 1) return toolUseResponse([{ id: 'toolu_child_write', name: 'Write', input: { file_path: target, content: 'written by the child\n' } }]);
+        return textResponse('child wrote it');
+      }
+      if (n === 1) return toolUseResponse([{ id: 'toolu_agent_w', name: 'Agent', input: { description: 'write a file', prompt: 'write out.txt' } }]);
+      return textResponse('parent done');
+    });
+    const handle = await start({ prompt: 'delegate a write', tools: ['Read', 'Write', 'Agent'], permissionMode: 'default' });
+    const live: string[] = [];
+    const following = followSession(client, handle.workflowId, { out: (l) => live.push(l), intervalMs: 200 });
+    const childId = `${handle.workflowId}/agent-toolu_agent_w`;
+    await waitFor('the child approval in the parent output', async () => live.some((l) => l.includes(`durable-agent approve ${childId} toolu_child_write`)), 60_000);
+    assert.ok(live.some((l) => /⏸ approval needed: Agent general-purpose: write a file › Write /.test(l)), live.join('\n'));
+    await approveToolUse(client, childId, 'toolu_child_write');
+    const outcome = await following;
+    assert.equal(outcome.kind, 'ended');
+    assert.equal((await handle.result()).status, 'completed');
+    assert.equal(await readFile(target, 'utf8'), 'written by the child\n');
+  });
 });
