@@ -30,7 +30,8 @@ export async function spawnWorker(name: string, env: NodeJS.ProcessEnv, procs: W
   procs.push(proc);
   createInterface({ input: child.stderr! }).on('line', (l) => process.stderr.write(`[${name}] ${l}\n`));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not report ready within 30 s`)), 30_000);
+    // Generous: on a loaded machine (CI, parallel suites) loading the worker takes a while.
+    const timer = setTimeout(() => reject(new Error(`${name} did not report ready within 90 s`)), 90_000);
     createInterface({ input: child.stdout! }).on('line', (l) => {
       if (l.trim() === 'worker ready') {
         clearTimeout(timer);
