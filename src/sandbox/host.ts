@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
-import { withOwnerMarker } from './reaper';
+import { OWNER_MARKER_ENV, ownerId, withOwnerMarker } from './reaper';
 
 /** The parts of the runtime's SandboxManager we use (the package is ESM; it is loaded with import()). */
 interface Manager {
@@ -172,7 +172,8 @@ export function sandboxAvailability(): Promise<{ available: true } | { available
       try {
         const wrapped = await m.wrapWithSandbox('true', 'bash', { filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } });
         const probe = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-          const child = spawn('bash', ['-c', wrapped], { stdio: ['ignore', 'ignore', 'pipe'] });
+          // Marked as this worker's sandbox machinery: a worker killed during the probe leaves nothing.
+          const child = spawn('bash', ['-c', wrapped], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [OWNER_MARKER_ENV]: ownerId() } });
           let stderr = '';
           child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
           child.once('error', reject);

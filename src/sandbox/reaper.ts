@@ -181,27 +181,31 @@ export function startSweeping(log: (line: string) => void = (l) => console.warn(
 // --- the guardian -------------------------------------------------------------------------------
 
 // $1: the owner. Lines on stdin: `+ <id>` (a call is about to start), `= <id> <pgid>` (its process
-// group), `- <id>` (it ended). EOF: the worker is gone.
+// group), `- <id> [<pgid>]` (it ended). EOF: the worker is gone. Plain strings, no associative
+// arrays: bash 3 (macOS) runs it too; the sets hold the calls in flight only.
 const GUARDIAN_SCRIPT = `
 trap '' HUP INT
 owner=$1
-declare -A calls=()
+calls=' '
+groups=' '
 while IFS=' ' read -r op id pg; do
   case $op in
-    +) calls[$id]= ;;
-    =) [ -n "\${calls[$id]+x}" ] && calls[$id]=$pg ;;
-    -) unset "calls[$id]" ;;
+    +) calls="$calls$id " ;;
+    =) groups="$groups$id=$pg " ;;
+    -) calls=\${calls/ $id / }; [ -n "$pg" ] && groups=\${groups/ $id=$pg / } ;;
   esac
 done
 for pass in 1 2 3; do
-  for id in "\${!calls[@]}"; do pg=\${calls[$id]}; [ -n "$pg" ] && kill -KILL -- "-$pg" 2>/dev/null; done
+  for g in $groups; do
+    case $calls in *" \${g%%=*} "*) kill -KILL -- "-\${g#*=}" 2>/dev/null ;; esac
+  done
   for d in /proc/[0-9]*; do
     pid=\${d#/proc/}
     [ "$pid" = "$$" ] && continue
     hit=
     while IFS= read -r -d '' kv; do
       case $kv in
-        ${CALL_MARKER_ENV}="$owner"/*) id=\${kv#*/}; if [ -n "\${calls[$id]+x}" ]; then hit=1; else hit=machinery; fi ;;
+        ${CALL_MARKER_ENV}="$owner"/*) case $calls in *" \${kv#*/} "*) hit=1 ;; *) hit=machinery ;; esac ;;
         ${OWNER_MARKER_ENV}="$owner") hit=machinery ;;
       esac
     done < "$d/environ" 2>/dev/null
@@ -268,8 +272,8 @@ export function callSpawned(callId: string, pgid: number | undefined): void {
 }
 
 /** The call ended: what it left running on purpose (`cmd &`) is no longer the guardian's. */
-export function callEnded(callId: string): void {
-  write(`- ${callId}`);
+export function callEnded(callId: string, pgid?: number): void {
+  write(`- ${callId}${pgid !== undefined ? ` ${pgid}` : ''}`);
 }
 
 /** Runs `fn` with the owner marker in process.env (for the runtime's bridges, which inherit it). */

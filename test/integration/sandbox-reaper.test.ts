@@ -3,7 +3,9 @@
 // socat relays). After the next worker starts, nothing of that call is left: no bwrap, socat,
 // bash or sleep, no host-side socat bridge of the dead worker (src/sandbox/reaper.ts). Every
 // process below a worker is found by a tag in its environment that the test gives that worker.
-// The session then completes on the new worker. Needs bwrap, socat, ripgrep (fatal under CI=true).
+// The session then completes on the new worker. Second case: the worker's guardian is killed
+// too (both gone at once): the next worker's start-up sweep removes the dead worker's sandbox
+// machinery. Needs bwrap, socat, ripgrep (fatal under CI=true).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -35,8 +37,7 @@ after(async () => {
   await closeTestEnv();
 });
 
-test('integration: SIGKILL of a worker mid sandboxed Bash (sleep 30): after the next worker starts, no bwrap, socat, bash or sleep of it is left; the session completes', { timeout: 180_000 }, async (t) => {
-  if (skip) return t.skip(skip);
+async function killMidSandboxedBash(opts: { killGuardianFirst: boolean }): Promise<void> {
   await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue }) => {
     const bundlePath = join(storeDir, 'workflow-bundle.js');
     await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
@@ -70,9 +71,17 @@ test('integration: SIGKILL of a worker mid sandboxed Bash (sleep 30): after the 
       const running = taggedProcesses(tag1).map((p) => p.comm);
       for (const name of ['bwrap', 'socat', 'sleep']) assert.ok(running.includes(name), `before the kill, ${name} runs below worker-1: ${running.join(', ')}`);
 
+      if (opts.killGuardianFirst) {
+        const guardian = taggedProcesses(tag1).find((p) => p.args.includes('durable-agent-guardian'));
+        assert.ok(guardian, 'worker-1 has a guardian');
+        process.kill(guardian.pid, 'SIGKILL');
+      }
       process.kill(worker1.child.pid!, 'SIGKILL');
       await worker1.exited;
       await spawnWorker('worker-2', workerEnv(tag2), procs);
+      // worker-1's guardian removes what it left; without the guardian (second case) what is left
+      // is its sandbox machinery — the host socat bridge; the sandbox itself went with bwrap's
+      // --die-with-parent — and worker-2 sweeps it at start-up.
       const left = await waitUntilNoneTagged(tag1, 20_000);
       killAll(left);
       assert.deepEqual(left.map((p) => p.comm), [], `left behind by worker-1 (${countByName(left)}):\n${describe(left)}`);
@@ -88,4 +97,14 @@ test('integration: SIGKILL of a worker mid sandboxed Bash (sleep 30): after the 
     killAll(left2);
     assert.deepEqual(left2.map((p) => p.comm), [], `left behind by worker-2 (${countByName(left2)}):\n${describe(left2)}`);
   });
+}
+
+test('integration: SIGKILL of a worker mid sandboxed Bash (sleep 30): after the next worker starts, no bwrap, socat, bash or sleep of it is left; the session completes', { timeout: 180_000 }, async (t) => {
+  if (skip) return t.skip(skip);
+  await killMidSandboxedBash({ killGuardianFirst: false });
+});
+
+test('integration: the worker and its guardian both SIGKILLed mid sandboxed Bash: the next worker sweeps the dead worker\'s bwrap and socat at start-up', { timeout: 180_000 }, async (t) => {
+  if (skip) return t.skip(skip);
+  await killMidSandboxedBash({ killGuardianFirst: true });
 });

@@ -13,6 +13,7 @@ import { CALL_MARKER_ENV, OWNER_MARKER_ENV, ownerAlive, ownerId, sweepLeftovers 
 import { isCI, reportSkip } from '../support/systemPackages';
 import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 import { makeTmpDir, removeDir } from './tools-harness';
+import { waitFor } from '../support/wait';
 
 const CHILD = path.join(__dirname, '..', 'support', 'bashKillChild.js');
 const LEFTOVER_WAIT_MS = 15_000;
@@ -75,7 +76,10 @@ test('unit: the sweep kills sandbox machinery of dead workers only — not a liv
   const deadCallSleep = start('sleep', { [CALL_MARKER_ENV]: '999999999.5/abc' });
   const exits = [deadBridge, deadCallSocat, liveBridge, deadCallSleep].map((c) => new Promise<NodeJS.Signals | null>((r) => c.once('exit', (_c, s) => r(s))));
   try {
-    await new Promise((r) => setTimeout(r, 200)); // exec'd
+    // Until each has exec'd (before that it is a copy of node, with node's name and environment).
+    for (const [c, name] of [[deadBridge, 'socat'], [deadCallSocat, 'socat'], [liveBridge, 'socat'], [deadCallSleep, 'sleep']] as const) {
+      await waitFor(`${name} ${c.pid} to start`, async () => (await fs.readFile(`/proc/${c.pid}/comm`, 'utf8').catch(() => '')).trim() === name, 10_000, 20);
+    }
     const killed = await sweepLeftovers();
     const mine = killed.filter((p) => [deadBridge.pid, deadCallSocat.pid, liveBridge.pid, deadCallSleep.pid].includes(p.pid));
     assert.deepEqual(mine.map((p) => p.pid).sort(), [deadBridge.pid, deadCallSocat.pid].sort());

@@ -263,6 +263,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     // while the call runs (src/sandbox/reaper.ts).
     const callId = randomBytes(12).toString('base64url');
     let announced = false;
+    let pgid: number | undefined;
     try {
       const contained = await containment(input, ctx);
       const sandbox = contained.record;
@@ -277,6 +278,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
       });
       const pid = child.pid;
+      pgid = pid;
       callSpawned(callId, pid);
       const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
         child.once('error', reject);
@@ -363,7 +365,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       };
       return { data, ...(data.sandbox ? { sandbox: data.sandbox } : {}) };
     } finally {
-      if (announced) callEnded(callId);
+      if (announced) callEnded(callId, pgid);
       prepared?.finish();
       await fh.close().catch(() => undefined);
       await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
