@@ -203,6 +203,11 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
     for (const key of Object.keys(perms)) {
       if (!PERMISSION_KEYS.has(key)) warnings.push(at(path, `permissions.${key}`, 'is not a permissions setting durable-agent knows; it is ignored'));
     }
+    if (perms.defaultMode === 'auto') {
+      // The reference's classifier-approved mode: not implemented; the stricter default mode stands in.
+      warnings.push(at(path, 'permissions.defaultMode', '"auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one'));
+      perms.defaultMode = 'default';
+    }
     const mode = perms.defaultMode;
     if (mode !== undefined && !PERMISSION_MODES.includes(mode as PermissionMode)) {
       throw new SettingsError(`${path}: permissions.defaultMode "${String(mode)}" is not one of ${PERMISSION_MODES.join(', ')}`);

@@ -119,6 +119,19 @@ export function importsOf(text: string): string[] {
   return found;
 }
 
+/** File types the reference never imports into memory (its binary-extension list, Claude Code 2.1.197). */
+export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(
+  ('png jpg jpeg gif bmp ico webp tiff tif mp4 mov avi mkv webm wmv flv m4v mpeg mpg mp3 wav ogg flac aac m4a wma aiff opus ' +
+    'zip tar gz bz2 7z rar xz z tgz iso exe dll so dylib bin o a obj lib app msi deb rpm pdf doc docx xls xlsx ppt pptx odt ods odp ' +
+    'ttf otf woff woff2 eot pyc pyo class jar war ear node wasm rlib sqlite sqlite3 db mdb idx psd ai eps sketch fig xd blend 3ds max ' +
+    'swf fla lockb dat data').split(' ').map((e) => `.${e}`),
+);
+
+function binaryExtension(path: string): boolean {
+  const m = /\.[^./]+$/.exec(path);
+  return m !== null && BINARY_EXTENSIONS.has(m[0].toLowerCase());
+}
+
 /** A spec that looks like a path (a slash or a file extension), not a mention like `@alice`. */
 function looksLikePath(spec: string): boolean {
   return spec.includes('/') || /\.[A-Za-z0-9]+$/.test(spec);
@@ -227,6 +240,10 @@ export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory 
       const target = resolveImport(s, path, home);
       if (depth + 1 >= MAX_IMPORT_DEPTH) {
         warnings.push(`${path}: @import ${s} is nested more than ${MAX_IMPORT_HOPS} imports deep; it is not loaded`);
+        continue;
+      }
+      if (binaryExtension(target) && readIfFile(target) !== undefined) {
+        warnings.push(`${path}: @import ${s} is a binary file type; it is not loaded (as Claude Code)`);
         continue;
       }
       if (!external && !inside(target, project) && readIfFile(target) !== undefined) {

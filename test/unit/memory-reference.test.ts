@@ -115,3 +115,13 @@ test('unit: frontmatter and block-level HTML comments are dropped from the text;
   assert.equal(hasPathsCondition('description: x'), false);
   assert.equal(hasPathsCondition(undefined), false);
 });
+
+test('unit: imports of binary file types are not loaded (warned); text files of any name are', () => {
+  const project = put(join(cwd, 'CLAUDE.md'), 'p\n@logo.png\n@data.bin\n@run.sh\n@Makefile\n@conf.yaml\n@gone.pdf');
+  put(join(cwd, 'logo.png'), '\x89PNG');
+  put(join(cwd, 'data.bin'), 'text in a .bin');
+  for (const f of ['run.sh', 'Makefile', 'conf.yaml']) put(join(cwd, f), f);
+  const m = loadMemory(cwd, noManaged());
+  assert.deepEqual(m.files.map((f) => f.path), [project, join(cwd, 'run.sh'), join(cwd, 'Makefile'), join(cwd, 'conf.yaml')]);
+  assert.deepEqual(m.warnings, [`${project}: @import logo.png is a binary file type; it is not loaded (as Claude Code)`, `${project}: @import data.bin is a binary file type; it is not loaded (as Claude Code)`, `${project}: @import ${join(cwd, 'gone.pdf')} was not found; it is not loaded`]);
+});

@@ -169,3 +169,13 @@ test('unit: jsonErrorOffset finds the first bad character where JSON.parse gives
   const bad = put(join(cwd, '.claude', 'settings.json'), '{\n  "permissions": {\n    "deny": ["Bash(rm:*)",]\n  }\n}\n');
   assert.throws(() => loadSettings(cwd), (e: Error) => e.message.startsWith(`${bad} is not valid JSON at line 3 column 27: `) && !e.message.includes('\n'));
 });
+
+test('unit: defaultMode "auto" (the reference\'s classifier mode) is a warning and the session runs in default mode; a made-up mode is an error', () => {
+  put(join(home, '.claude', 'settings.json'), { permissions: { defaultMode: 'bypassPermissions' } });
+  const shared = put(join(cwd, '.claude', 'settings.json'), { permissions: { defaultMode: 'auto' } });
+  const s = loadSettings(cwd);
+  assert.equal(s.mode, 'default', 'never the laxer mode of a lower file');
+  assert.deepEqual(s.warnings, [`${shared}: permissions.defaultMode "auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one`]);
+  put(shared, { permissions: { defaultMode: 'yolo' } });
+  assert.throws(() => loadSettings(cwd), /settings\.json: permissions\.defaultMode "yolo" is not one of/);
+});
