@@ -216,11 +216,14 @@ export function buildProgram(): Command {
     await withClient(o, async (client) => {
       const handle = await startSession(client, opts);
       const id = handle.workflowId;
+      // Which files were loaded: in the JSON form too (the first line of `run --json`).
+      const loaded = { cwd, settings: settings.sources, memory: memory.files.map((f) => f.path) };
       if (o.detach) {
-        print(o, { session: id }, id);
+        print(o, { session: id, ...loaded }, id);
         return;
       }
-      if (!o.json) {
+      if (o.json) console.log(JSON.stringify({ session: id, event: 'started', ...loaded }));
+      else {
         console.log(`session ${id} started (cwd ${cwd})`);
         const desc = await handle.describe().catch(() => undefined);
         const line = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;

@@ -100,6 +100,8 @@ test('cli: run follows a long tool with its progress (the heartbeat output) and 
     const r = await cli(['run', '--json', '--cwd', workDir, '--permission-mode', 'bypassPermissions', '--model', 'claude-test', 'count slowly'], env, 60_000);
     assert.equal(r.code, 0, r.stderr);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; output?: string; toolUseId?: string; status?: string });
+    assert.deepEqual(Object.keys(events[0] ?? {}), ['session', 'event', 'cwd', 'settings', 'memory'], 'the first line says which files were loaded');
+    assert.equal(events[0]?.event, 'started');
     const progress = events.filter((e) => e.event === 'tool_progress' && e.toolUseId === 'toolu_cli_long');
     assert.ok(progress.length >= 1, r.stdout);
     assert.ok(progress.some((e) => /^step \d$/.test(e.output ?? '')), JSON.stringify(progress));
