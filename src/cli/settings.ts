@@ -3,7 +3,8 @@
 //   project  .claude/settings.json (shared), then .durable-agent/settings.json
 //   local    .claude/settings.local.json (personal, not checked in)
 //   flags    the command line (applied by the caller over the merged files)
-//   managed  /etc/claude-code/managed-settings.json (Linux; env DURABLE_AGENT_MANAGED_SETTINGS):
+//   managed  /etc/claude-code/managed-settings.json, then managed-settings.d/*.json beside it (Linux;
+//            env DURABLE_AGENT_MANAGED_SETTINGS):
 //            nothing overrides it, not even a flag.
 // A durable-agent file sits just above the Claude Code file of its own scope. Lists (rules,
 // directories, hooks) are concatenated over every file; a scalar comes from the highest file that
@@ -14,8 +15,7 @@
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
 import { DurableAgentError } from '../engine/errors';
 import { normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
-import { resolveAgentModel } from '../agents/definitions';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { claudeConfigDir } from '../memory/claudeMd';
 import { dirname, join, resolve } from 'node:path';
@@ -254,6 +254,23 @@ function mergeHooks(a: HooksJson | undefined, b: HooksJson | undefined): HooksJs
 }
 
 /**
+ * The managed drop-in files, as the reference reads them after managed-settings.json:
+ * `managed-settings.d/*.json` beside it, in name order, dot files skipped.
+ */
+export function managedDropIns(dir: string): string[] {
+  const d = join(dir, 'managed-settings.d');
+  try {
+    return readdirSync(d, { withFileTypes: true })
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.json') && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort()
+      .map((n) => join(d, n));
+  } catch {
+    return [];
+  }
+}
+
+/**
  * The files read, lowest precedence first, each with its scope and the directory its relative
  * paths are resolved against (the project root for project files, the file's directory otherwise).
  */
@@ -269,6 +286,7 @@ export function settingsSources(cwd: string): Array<{ path: string; base: string
     { path: projectSettingsPath(cwd), base: root, scope: 'project' },
     { path: join(root, '.claude', 'settings.local.json'), base: root, scope: 'local' },
     { path: managed, base: dirname(managed), scope: 'managed' },
+    ...managedDropIns(dirname(managed)).map((path) => ({ path, base: dirname(managed), scope: 'managed' as const })),
   ];
 }
 
@@ -284,11 +302,19 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
     if (!loaded) continue;
     const s = loaded.settings;
     if (scope === 'managed') {
-      eff.managed = { ...(s.model !== undefined ? { model: s.model } : {}), ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}), ...(s.permissions?.defaultMode ? { mode: s.permissions.defaultMode } : {}), path };
+      // managed-settings.json, then managed-settings.d/*.json: a later file's scalar wins (path: the file that set one).
+      const set = s.model !== undefined || s.maxTokens !== undefined || s.permissions?.defaultMode !== undefined;
+      eff.managed = {
+        ...eff.managed,
+        ...(s.model !== undefined ? { model: s.model } : {}),
+        ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}),
+        ...(s.permissions?.defaultMode ? { mode: s.permissions.defaultMode } : {}),
+        ...(set || !eff.managed.path ? { path } : {}),
+      };
       managedRules.allow.push(...(s.permissions?.allow ?? []));
       managedRules.ask.push(...(s.permissions?.ask ?? []));
       managedRules.deny.push(...(s.permissions?.deny ?? []));
-      managedHooks = s.hooks;
+      managedHooks = mergeHooks(managedHooks, s.hooks);
       if (s.allowManagedPermissionRulesOnly) eff.managedRulesOnly = true;
       if (s.allowManagedHooksOnly) managedHooksOnly = true;
     }
@@ -350,23 +376,4 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
   if (disableAllHooks === 'managed' || (disableAllHooks && !managedHooks)) delete eff.hooks;
   else if (disableAllHooks && managedHooks) eff.hooks = managedHooks;
   return eff;
-}
-
-/**
- * The session's model as the reference picks it: `--model`, else `ANTHROPIC_MODEL`, else the
- * settings' `model` (the managed file's beats all three, applied by the caller); an alias
- * (`sonnet`, `opus`, `haiku`, `best`, `opusplan`) becomes a model id as for subagents
- * (src/agents/definitions.ts, with the reference's ANTHROPIC_DEFAULT_*_MODEL overrides). The
- * reference's `[1m]` suffix (a 1M-token context beta) is dropped with a warning.
- */
-export function sessionModel(flag: string | undefined, env: NodeJS.ProcessEnv, settings: string | undefined, warn: (w: string) => void): string | undefined {
-  const chosen = flag ?? env.ANTHROPIC_MODEL ?? settings;
-  if (chosen === undefined) return undefined;
-  let name = chosen;
-  if (/\[1m\]$/i.test(name)) {
-    name = name.slice(0, -4);
-    warn(`model ${chosen}: the 1M-token context beta is not supported; using ${name}`);
-  }
-  const alias = name === 'best' ? 'opus' : name === 'opusplan' ? 'sonnet' : name;
-  return resolveAgentModel(alias, alias, env);
 }

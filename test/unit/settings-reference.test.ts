@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadSettings, parseSettingsJson, sessionModel, SettingsError } from '../../src/cli/settings';
+import { loadSettings, parseSettingsJson, SettingsError } from '../../src/cli/settings';
+import { sessionModel } from '../../src/cli/model';
 import { loadMemory } from '../../src/memory/claudeMd';
 import { jsonErrorOffset } from '../../src/cli/jsonPosition';
 
@@ -178,4 +179,22 @@ test('unit: defaultMode "auto" (the reference\'s classifier mode) is a warning a
   assert.deepEqual(s.warnings, [`${shared}: permissions.defaultMode "auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one`]);
   put(shared, { permissions: { defaultMode: 'yolo' } });
   assert.throws(() => loadSettings(cwd), /settings\.json: permissions\.defaultMode "yolo" is not one of/);
+});
+
+test('unit: managed-settings.d/*.json after managed-settings.json (name order, dot files skipped), as the reference: a later scalar wins, rules and hooks add up', () => {
+  const etc = join(root, 'etc');
+  const main = put(join(etc, 'managed-settings.json'), { model: 'claude-managed', permissions: { deny: ['Bash(curl:*)'] } });
+  const b = put(join(etc, 'managed-settings.d', '20-model.json'), { model: 'claude-dropin', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'b.sh' }] }] } });
+  const a = put(join(etc, 'managed-settings.d', '10-rules.json'), { permissions: { deny: ['WebFetch'], defaultMode: 'dontAsk' }, allowManagedPermissionRulesOnly: true, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a.sh' }] }] } });
+  put(join(etc, 'managed-settings.d', '.hidden.json'), { model: 'claude-hidden' });
+  put(join(etc, 'managed-settings.d', 'notes.txt'), 'not settings');
+  put(join(cwd, '.claude', 'settings.json'), { model: 'claude-project', permissions: { allow: ['Bash(npm test)'] }, disableAllHooks: true });
+  const s = loadSettings(cwd);
+  assert.deepEqual(s.sources.slice(-3), [main, a, b]);
+  assert.deepEqual(s.managed, { model: 'claude-dropin', mode: 'dontAsk', path: b });
+  assert.equal(s.model, 'claude-dropin');
+  assert.deepEqual([s.allow, s.deny], [[], ['Bash(curl:*)', 'WebFetch']], 'allowManagedPermissionRulesOnly from a drop-in: only the managed rules');
+  assert.deepEqual(s.hooks?.Stop?.map((m) => m.hooks.map((h) => (h as { command: string }).command)), [['a.sh'], ['b.sh']], 'disableAllHooks outside managed keeps every managed hook');
+  put(join(etc, 'managed-settings.d', '30-bad.json'), '{"model": }');
+  assert.throws(() => loadSettings(cwd), /managed-settings\.d\/30-bad\.json is not valid JSON at line 1 column 11/);
 });
