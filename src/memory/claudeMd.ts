@@ -140,7 +140,9 @@ function looksLikePath(spec: string): boolean {
 function readIfFile(path: string): string | undefined {
   try {
     if (!existsSync(path) || !statSync(path).isFile()) return undefined;
-    return readFileSync(path, 'utf8');
+    // A byte-order mark (an editor on Windows) is not text (the reference drops it too).
+    const text = readFileSync(path, 'utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch {
     return undefined;
   }

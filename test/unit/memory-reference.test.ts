@@ -125,3 +125,11 @@ test('unit: imports of binary file types are not loaded (warned); text files of 
   assert.deepEqual(m.files.map((f) => f.path), [project, join(cwd, 'run.sh'), join(cwd, 'Makefile'), join(cwd, 'conf.yaml')]);
   assert.deepEqual(m.warnings, [`${project}: @import logo.png is a binary file type; it is not loaded (as Claude Code)`, `${project}: @import data.bin is a binary file type; it is not loaded (as Claude Code)`, `${project}: @import ${join(cwd, 'gone.pdf')} was not found; it is not loaded`]);
 });
+
+test('unit: a byte-order mark is dropped from a memory file, and its frontmatter still read', () => {
+  const project = put(join(cwd, 'CLAUDE.md'), '\ufeff---\ndescription: x\n---\nBOM memory');
+  const cond = put(join(cwd, '.claude', 'rules', 'r.md'), '\ufeff---\npaths:\n  - "src/**"\n---\nonly for src');
+  const m = loadMemory(cwd, noManaged());
+  assert.deepEqual(m.files.map((f) => [f.path, f.content]), [[project, 'BOM memory']]);
+  assert.ok(m.warnings.some((w) => w.startsWith(`${cond}: a rule with paths:`)));
+});
