@@ -17,6 +17,7 @@ import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicSe
 import { runLocalSession } from '../../src/local/runSession';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
+import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
 import { resolveMcpServers } from '../../src/mcp/config';
 
 export const CACHE_DIR = process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', 'claude-code');
@@ -198,10 +199,13 @@ export async function runReference(c: RefCase): Promise<SideResult> {
 }
 
 export async function runDurableAgent(c: RefCase): Promise<SideResult> {
-  const { dir, capture, store } = await setupDir(c, 'da-ref-da-');
+  const { dir, capture, store, home } = await setupDir(c, 'da-ref-da-');
   const fake = await startFakeAnthropic();
   try {
     scriptFake(fake, c, dir);
+    // The case's CLAUDE.md files, loaded as `run` loads them (the reference reads them from its cwd).
+    const mem = loadMemory(dir, { home, configDir: join(home, '.claude'), managed: join(home, 'no-managed-CLAUDE.md') });
+    const memText = memoryReminder(mem.files);
     const r = await runLocalSession(
       {
         prompt: 'run the scripted tools',
@@ -210,6 +214,7 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
         permissionMode: 'bypassPermissions',
         model: { model: 'claude-test', maxTokens: 1024 },
         hooks: (await hookSettings(capture, TOOL_EVENTS, c, dir)) as never,
+        ...(mem.files.length > 0 ? { memory: { files: mem.files.map((f) => f.path), text: memText, sha256: sha256(memText) } } : {}),
         // The case's .mcp.json, read and approved as `run` does.
         ...(c.mcpServers ? { mcpServers: resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true } }).servers } : {}),
       },
