@@ -206,7 +206,7 @@ for pass in 1 2 3; do
     while IFS= read -r -d '' kv; do
       case $kv in
         ${CALL_MARKER_ENV}="$owner"/*) case $calls in *" \${kv#*/} "*) hit=1 ;; *) hit=machinery ;; esac ;;
-        ${OWNER_MARKER_ENV}="$owner") hit=machinery ;;
+        ${OWNER_MARKER_ENV}="$owner") [ "$hit" = 1 ] || hit=machinery ;;
       esac
     done < "$d/environ" 2>/dev/null
     if [ "$hit" = machinery ]; then

@@ -3,7 +3,8 @@
 // socat relays). After the next worker starts, nothing of that call is left: no bwrap, socat,
 // bash or sleep, no host-side socat bridge of the dead worker (src/sandbox/reaper.ts). Every
 // process below a worker is found by a tag in its environment that the test gives that worker.
-// The session then completes on the new worker. Second case: the worker's guardian is killed
+// The session then completes on the new worker. The same for an unsandboxed call with a
+// background child (`sleep 1000 &`): its process group goes. Second case: the worker's guardian is killed
 // too (both gone at once): the next worker's start-up sweep removes the dead worker's sandbox
 // machinery. Needs bwrap, socat, ripgrep (fatal under CI=true).
 import { after, before, test } from 'node:test';
@@ -37,7 +38,7 @@ after(async () => {
   await closeTestEnv();
 });
 
-async function killMidSandboxedBash(opts: { killGuardianFirst: boolean }): Promise<void> {
+async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolean }): Promise<void> {
   await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue }) => {
     const bundlePath = join(storeDir, 'workflow-bundle.js');
     await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
@@ -51,7 +52,7 @@ async function killMidSandboxedBash(opts: { killGuardianFirst: boolean }): Promi
       [TAG_ENV]: tag,
     });
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_sleep', name: 'Bash', input: { command: 'echo started > started.txt; sleep 30', description: 'wait' } }]),
+      toolUseResponse([{ id: 'toolu_sleep', name: 'Bash', input: { command: `echo started > started.txt; ${opts.sandboxed ? '' : 'sleep 1000 & '}sleep 30`, description: 'wait' } }]),
       textResponse('The call was lost with its worker; moving on.'),
     );
     const procs: WorkerProc[] = [];
@@ -65,11 +66,11 @@ async function killMidSandboxedBash(opts: { killGuardianFirst: boolean }): Promi
         permissionMode: 'bypassPermissions',
         toolHeartbeatTimeoutMs: 2_000,
         // An allowlist: the runtime starts its proxies, host bridges and in-sandbox socat relays.
-        sandbox: { network: { allowedDomains: ['localhost'] } },
+        sandbox: opts.sandboxed ? { network: { allowedDomains: ['localhost'] } } : { enabled: false },
       });
       await waitFor('the command to start inside the sandbox', async () => existsSync(join(workDir, 'started.txt')), 60_000);
       const running = taggedProcesses(tag1).map((p) => p.comm);
-      for (const name of ['bwrap', 'socat', 'sleep']) assert.ok(running.includes(name), `before the kill, ${name} runs below worker-1: ${running.join(', ')}`);
+      for (const name of opts.sandboxed ? ['bwrap', 'socat', 'sleep'] : ['bash', 'sleep']) assert.ok(running.includes(name), `before the kill, ${name} runs below worker-1: ${running.join(', ')}`);
 
       if (opts.killGuardianFirst) {
         const guardian = taggedProcesses(tag1).find((p) => p.args.includes('durable-agent-guardian'));
@@ -101,10 +102,14 @@ async function killMidSandboxedBash(opts: { killGuardianFirst: boolean }): Promi
 
 test('integration: SIGKILL of a worker mid sandboxed Bash (sleep 30): after the next worker starts, no bwrap, socat, bash or sleep of it is left; the session completes', { timeout: 180_000 }, async (t) => {
   if (skip) return t.skip(skip);
-  await killMidSandboxedBash({ killGuardianFirst: false });
+  await killMidBash({ killGuardianFirst: false, sandboxed: true });
 });
 
 test('integration: the worker and its guardian both SIGKILLed mid sandboxed Bash: the next worker sweeps the dead worker\'s bwrap and socat at start-up', { timeout: 180_000 }, async (t) => {
   if (skip) return t.skip(skip);
-  await killMidSandboxedBash({ killGuardianFirst: true });
+  await killMidBash({ killGuardianFirst: true, sandboxed: true });
+});
+
+test('integration: SIGKILL of a worker mid unsandboxed Bash (sleep 1000 & sleep 30): its process group is gone after the next worker starts', { timeout: 180_000, skip: process.platform !== 'linux' ? 'needs /proc' : false }, async () => {
+  await killMidBash({ killGuardianFirst: false, sandboxed: false });
 });
