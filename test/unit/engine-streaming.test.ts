@@ -257,13 +257,22 @@ test('unit: a completed discarded call is reported as completed; a retried strea
 });
 
 test('unit: modifiers of early calls apply in block order, whatever finished first', async () => {
+  // a ends only after b has ended (a gate, not a race of delays: under load a delay proves nothing).
+  let releaseA = (): void => undefined;
+  const aGate = new Promise<void>((r) => (releaseA = r));
   const h = harness({
-    delays: { a: 30, b: 1 },
+    gates: { a: aGate },
     modifiers: {
       a: [{ type: 'setCwd', cwd: '/w/a' }],
       b: [{ type: 'setCwd', cwd: '/w/b' }],
     } as Record<string, ContextModifier[]>,
   });
+  const poll = setInterval(() => {
+    if (h.log.includes('end b')) {
+      clearInterval(poll);
+      releaseA();
+    }
+  }, 1);
   const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
   h.stream('s#1', 0, tu('a', 'Read'));
   h.stream('s#1', 1, tu('b', 'Read'));
