@@ -8,7 +8,7 @@
 // loader reports variables its own environment lacks.
 import { DurableAgentError } from '../engine/errors';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, parse, resolve } from 'node:path';
 import { normalizeMcpName } from './names';
 import { readClaudeJsonServers } from './claudeJson';
 
@@ -189,9 +189,8 @@ export function projectMcpJsonPath(cwd: string): string {
   return join(resolve(cwd), '.mcp.json');
 }
 
-/** Reads `<cwd>/.mcp.json` (undefined when absent). Throws McpConfigError on a malformed file. */
-export function readProjectMcpJson(cwd: string): { path: string; servers: McpServers } | undefined {
-  const path = projectMcpJsonPath(cwd);
+/** Reads one `.mcp.json` (undefined when absent). Throws McpConfigError on a malformed file. */
+function readMcpJsonFile(path: string): { path: string; servers: McpServers } | undefined {
   if (!existsSync(path)) return undefined;
   let parsed: unknown;
   try {
@@ -203,6 +202,29 @@ export function readProjectMcpJson(cwd: string): { path: string; servers: McpSer
   for (const k of Object.keys(parsed)) if (k !== 'mcpServers') throw new McpConfigError(`${path}: ${k} is not a key of .mcp.json (only mcpServers)`);
   const raw = (parsed as { mcpServers?: unknown }).mcpServers;
   return { path, servers: raw === undefined ? {} : parseMcpServers(raw, path) };
+}
+
+/**
+ * The project scope as the reference reads it: `.mcp.json` in the working directory and in each of
+ * its parents (the filesystem root excepted), merged from the top down — the file closest to the
+ * working directory wins for a name. Undefined when there is none. `origins`: each server's file.
+ */
+export function readProjectMcpJson(cwd: string): { path: string; servers: McpServers; origins: Record<string, string> } | undefined {
+  const dirs: string[] = [];
+  for (let d = resolve(cwd); d !== parse(d).root; d = dirname(d)) dirs.push(d);
+  let found: { path: string; servers: McpServers; origins: Record<string, string> } | undefined;
+  for (const d of dirs.reverse()) {
+    const file = readMcpJsonFile(join(d, '.mcp.json'));
+    if (!file) continue;
+    found ??= { path: file.path, servers: {}, origins: {} };
+    found.path = file.path;
+    for (const [name, server] of Object.entries(file.servers)) {
+      delete found.servers[name];
+      found.servers[name] = server;
+      found.origins[name] = file.path;
+    }
+  }
+  return found;
 }
 
 /** Validates the approval keys of one settings file (throws McpConfigError naming file and key). */
@@ -281,7 +303,7 @@ export function resolveMcpServers(opts: {
   };
   if (claude) checkScope({ ...claude.user }, () => `${claude.path} mcpServers`);
   if (claude) checkScope({ ...claude.local }, () => `${claude.path} projects`);
-  if (project) checkScope(project.servers, () => project.path);
+  if (project) checkScope(project.servers, (n) => project.origins[n] ?? project.path);
   const settingsServers = strict ? {} : (opts.settingsServers ?? {});
   checkScope(settingsServers, (n) => opts.settingsOrigin?.[n] ?? 'settings');
   checkScope(opts.cli?.servers ?? {}, (n) => opts.cli?.origins[n] ?? '--mcp-config');
@@ -289,16 +311,16 @@ export function resolveMcpServers(opts: {
   if (project) {
     for (const [name, server] of Object.entries(project.servers)) {
       if (listNames(approval.disabledMcpjsonServers, name)) {
-        warnings.push(`${project.path}: mcpServers.${name} is disabled (disabledMcpjsonServers); not started`);
+        warnings.push(`${project.origins[name]}: mcpServers.${name} is disabled (disabledMcpjsonServers); not started`);
         continue;
       }
       if (approval.enableAllProjectMcpServers !== true && !listNames(approval.enabledMcpjsonServers, name)) {
         warnings.push(
-          `${project.path}: mcpServers.${name} is not approved; not started (approve it with "enabledMcpjsonServers": ["${name}"] or "enableAllProjectMcpServers": true in .claude/settings.local.json or a settings file)`,
+          `${project.origins[name]}: mcpServers.${name} is not approved; not started (approve it with "enabledMcpjsonServers": ["${name}"] or "enableAllProjectMcpServers": true in .claude/settings.local.json or a settings file)`,
         );
         continue;
       }
-      put(name, server, project.path);
+      put(name, server, project.origins[name] ?? project.path);
     }
   }
   for (const [name, server] of Object.entries(claude?.local ?? {})) put(name, server, claude!.path);
@@ -317,7 +339,7 @@ export function resolveMcpServers(opts: {
     }
   }
   for (const name of strict ? [] : [...(approval.enabledMcpjsonServers ?? [])]) {
-    if (!project || !Object.keys(project.servers).some((s) => normalizeMcpName(s) === normalizeMcpName(name))) warnings.push(`enabledMcpjsonServers names ${name}, which is not a server of ${projectMcpJsonPath(opts.cwd)}`);
+    if (!project || !Object.keys(project.servers).some((s) => normalizeMcpName(s) === normalizeMcpName(name))) warnings.push(`enabledMcpjsonServers names ${name}, which is not a server of ${project ? 'any .mcp.json from the working directory up' : projectMcpJsonPath(opts.cwd)}`);
   }
   if (opts.env) {
     for (const [name, server] of Object.entries(servers)) {

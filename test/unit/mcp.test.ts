@@ -336,3 +336,22 @@ test('unit mcp: --mcp-config files and JSON strings win over every scope; --stri
   assert.notEqual(r.code, 0);
   assert.match(r.stderr.trim(), /^durable-agent: .*--mcp-config .*missing\.json: no such file$/);
 });
+
+test('unit mcp: .mcp.json files from the working directory up are merged as the reference does (the closest wins), each server naming its file', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'mcp-nested-'));
+  const sub = join(root, 'packages', 'app');
+  await mkdir(sub, { recursive: true });
+  await writeFile(join(root, '.mcp.json'), JSON.stringify({ mcpServers: { top: { command: 'top' }, both: { command: 'top-both' } } }));
+  await writeFile(join(sub, '.mcp.json'), JSON.stringify({ mcpServers: { both: { command: 'sub-both' }, near: { command: 'near' } } }));
+  const r = resolveMcpServers({ cwd: sub, approval: { enabledMcpjsonServers: ['top', 'both'] } });
+  assert.deepEqual(r.servers, { top: { command: 'top' }, both: { command: 'sub-both' } });
+  assert.equal(r.origins.top, join(root, '.mcp.json'));
+  assert.equal(r.origins.both, join(sub, '.mcp.json'));
+  assert.ok(r.warnings.some((w) => w.startsWith(`${join(sub, '.mcp.json')}: mcpServers.near is not approved`)), r.warnings.join('\n'));
+  // From a directory without its own file, the parent's servers still come.
+  await mkdir(join(root, 'docs'));
+  assert.deepEqual(Object.keys(resolveMcpServers({ cwd: join(root, 'docs'), approval: { enableAllProjectMcpServers: true } }).servers).sort(), ['both', 'top']);
+  // A malformed parent file is an error naming it.
+  await writeFile(join(root, '.mcp.json'), '{');
+  assert.throws(() => resolveMcpServers({ cwd: sub }), (e: Error) => e.message.startsWith(`${join(root, '.mcp.json')} is not valid JSON`));
+});
