@@ -261,12 +261,12 @@ function listNames(list: string[] | undefined, name: string): boolean {
 
 /**
  * The session's servers, by scope as in the reference (a later scope wins for a name): user
- * (`~/.claude.json` `mcpServers`), project (the approved servers of `.mcp.json`), local
+ * (`~/.claude.json` `mcpServers`), project (the servers of `.mcp.json` not disabled), local
  * (`~/.claude.json` `projects[<project>].mcpServers`), then the settings files' `mcpServers` (a
  * durable-agent extension: the reference does not read that key from settings files). A `.mcp.json`
- * server runs only when approved, as in the reference: `enableAllProjectMcpServers: true` or its
- * name in `enabledMcpjsonServers`, and never when in `disabledMcpjsonServers`. An unapproved one is
- * left out with a warning saying how to approve it (an unattended run has nobody to ask).
+ * server runs unless its name is in `disabledMcpjsonServers`: the reference's unattended mode
+ * (`claude -p`) approves a server still pending approval (`enableAllProjectMcpServers`,
+ * `enabledMcpjsonServers` only matter to its interactive prompt), and so does `run`.
  * `claudeJson`: the path of `.claude.json` to read (claudeJsonPath()); absent, none is read.
  */
 export function resolveMcpServers(opts: {
@@ -312,12 +312,6 @@ export function resolveMcpServers(opts: {
     for (const [name, server] of Object.entries(project.servers)) {
       if (listNames(approval.disabledMcpjsonServers, name)) {
         warnings.push(`${project.origins[name]}: mcpServers.${name} is disabled (disabledMcpjsonServers); not started`);
-        continue;
-      }
-      if (approval.enableAllProjectMcpServers !== true && !listNames(approval.enabledMcpjsonServers, name)) {
-        warnings.push(
-          `${project.origins[name]}: mcpServers.${name} is not approved; not started (approve it with "enabledMcpjsonServers": ["${name}"] or "enableAllProjectMcpServers": true in .claude/settings.local.json or a settings file)`,
-        );
         continue;
       }
       put(name, server, project.origins[name] ?? project.path);

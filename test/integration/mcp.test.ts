@@ -276,7 +276,7 @@ test('integration mcp: a server that fails to start: its tools are not offered a
   });
 });
 
-test('integration mcp: durable-agent run reads .mcp.json, starts the approved server, warns about the other, and the call returns its result', async () => {
+test('integration mcp: durable-agent run reads .mcp.json and ~/.claude.json, starts the servers (unapproved too, as claude -p), warns about the disabled one, and the calls return their results', async () => {
   await withAgent({}, async ({ fake, taskQueue, workDir }) => {
     const home = await mkdtemp(join(tmpdir(), 'mcp-home-'));
     await writeFile(
@@ -284,7 +284,8 @@ test('integration mcp: durable-agent run reads .mcp.json, starts the approved se
       JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything] }, other: { command: '${MCP_TEST_OTHER_CMD:-nothing}' } } }),
     );
     await mkdir(join(workDir, '.durable-agent'));
-    await writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({ enabledMcpjsonServers: ['everything'] }));
+    // No approval for everything: as `claude -p`, run starts a .mcp.json server unless it is disabled.
+    await writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({ disabledMcpjsonServers: ['other'] }));
     // A user-scope server where `claude mcp add -s user` keeps it ($CLAUDE_CONFIG_DIR/.claude.json), its name with a dot.
     const claudeDir = await mkdtemp(join(tmpdir(), 'mcp-claude-config-'));
     await writeFile(join(claudeDir, '.claude.json'), JSON.stringify({ numStartups: 1, mcpServers: { 'user.ev': { command: process.execPath, args: [everything] } } }));
@@ -298,7 +299,7 @@ test('integration mcp: durable-agent run reads .mcp.json, starts the approved se
     const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: home, CLAUDE_CONFIG_DIR: claudeDir };
     const r = await cli(['run', '--cwd', workDir, '--model', 'claude-test', '--permission-mode', 'default', 'echo', 'something'], env, 120_000);
     assert.equal(r.code, 0, r.stderr + r.stdout);
-    assert.match(r.stderr, /\.mcp\.json: mcpServers\.other is not approved; not started/);
+    assert.match(r.stderr, /\.mcp\.json: mcpServers\.other is disabled \(disabledMcpjsonServers\); not started/);
     assert.match(r.stdout, /MCP servers: user\.ev \(.*\.claude\.json\), everything \(.*\.mcp\.json\)/);
     fake.assertDone();
     const [res, sum] = lastToolResults(fake.messageRequests()[1]!);

@@ -214,15 +214,15 @@ test('unit mcp: results in the reference\'s words: text, resources and links; st
   assert.equal(parts.length, 7);
 });
 
-test('unit mcp: .mcp.json servers run only when approved; settings servers always; messages name the file', async () => {
+test('unit mcp: .mcp.json servers run unless disabled, as in the reference\'s unattended mode (claude -p); settings servers always; messages name the file', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-cfg-'));
   await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { a: { command: 'a' }, b: { command: 'b', env: { T: '${MCP_TEST_UNSET_VAR}' } }, c: { command: 'c' } } }));
-  const none = resolveMcpServers({ cwd: dir, env: {} });
-  assert.deepEqual(Object.keys(none.servers), []);
-  assert.equal(none.warnings.length, 3);
-  assert.match(none.warnings[0]!, /\.mcp\.json: mcpServers\.a is not approved; not started \(approve it with "enabledMcpjsonServers": \["a"\] or "enableAllProjectMcpServers": true/);
-  const some = resolveMcpServers({ cwd: dir, approval: { enabledMcpjsonServers: ['a', 'zz'] }, settingsServers: { s: { command: 's' } }, env: {} });
-  assert.deepEqual(Object.keys(some.servers).sort(), ['a', 's']);
+  // Nothing approved: `claude -p` starts a server still pending approval, and so does run.
+  const none = resolveMcpServers({ cwd: dir });
+  assert.deepEqual(Object.keys(none.servers), ['a', 'b', 'c']);
+  assert.deepEqual(none.warnings, []);
+  const some = resolveMcpServers({ cwd: dir, approval: { enabledMcpjsonServers: ['a', 'zz'], enableAllProjectMcpServers: false }, settingsServers: { s: { command: 's' } }, env: {} });
+  assert.deepEqual(Object.keys(some.servers).sort(), ['a', 'b', 'c', 's']);
   assert.ok(some.warnings.some((w) => /enabledMcpjsonServers names zz/.test(w)));
   const all = resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['c'] }, env: {} });
   assert.deepEqual(Object.keys(all.servers).sort(), ['a', 'b']);
@@ -295,7 +295,7 @@ test('unit mcp: ~/.claude.json user and local scopes as the reference reads them
   assert.deepEqual(r.servers, { u: { command: 'proj-u' }, both: { command: 'local-both' }, 'my.srv': { command: 'proj' }, l: { command: 'local-l' } }, 'user < project < local');
   assert.equal(r.origins.l, cj);
   assert.equal(r.origins['my.srv'], join(cwd, '.mcp.json'));
-  assert.ok(!r.warnings.some((w) => /my_srv|not approved/.test(w)), r.warnings.join('\n'));
+  assert.ok(!r.warnings.some((w) => /my_srv/.test(w)), r.warnings.join('\n'));
   // Without the path, ~/.claude.json is not read (tests never see the machine's own file).
   assert.deepEqual(Object.keys(resolveMcpServers({ cwd, approval: { enableAllProjectMcpServers: true } }).servers).sort(), ['both', 'my.srv', 'u']);
   // disabledMcpjsonServers compares normalised names too; settings servers beat every scope.
@@ -343,11 +343,11 @@ test('unit mcp: .mcp.json files from the working directory up are merged as the 
   await mkdir(sub, { recursive: true });
   await writeFile(join(root, '.mcp.json'), JSON.stringify({ mcpServers: { top: { command: 'top' }, both: { command: 'top-both' } } }));
   await writeFile(join(sub, '.mcp.json'), JSON.stringify({ mcpServers: { both: { command: 'sub-both' }, near: { command: 'near' } } }));
-  const r = resolveMcpServers({ cwd: sub, approval: { enabledMcpjsonServers: ['top', 'both'] } });
+  const r = resolveMcpServers({ cwd: sub, approval: { disabledMcpjsonServers: ['near'] } });
   assert.deepEqual(r.servers, { top: { command: 'top' }, both: { command: 'sub-both' } });
   assert.equal(r.origins.top, join(root, '.mcp.json'));
   assert.equal(r.origins.both, join(sub, '.mcp.json'));
-  assert.ok(r.warnings.some((w) => w.startsWith(`${join(sub, '.mcp.json')}: mcpServers.near is not approved`)), r.warnings.join('\n'));
+  assert.ok(r.warnings.some((w) => w.startsWith(`${join(sub, '.mcp.json')}: mcpServers.near is disabled`)), r.warnings.join('\n'));
   // From a directory without its own file, the parent's servers still come.
   await mkdir(join(root, 'docs'));
   assert.deepEqual(Object.keys(resolveMcpServers({ cwd: join(root, 'docs'), approval: { enableAllProjectMcpServers: true } }).servers).sort(), ['both', 'top']);
