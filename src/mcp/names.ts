@@ -33,11 +33,14 @@ export function mcpServerOf(toolName: string, servers: readonly string[]): { ser
 /**
  * Does a rule's tool name cover an MCP tool? The reference's three shapes: `mcp__server` (every
  * tool of the server), `mcp__server__*` (the same, as a wildcard) and `mcp__server__tool` (one
- * tool; an exact name match, handled by the caller too). `mcp__*` and other wildcards cover nothing.
+ * tool; an exact name match, handled by the caller too). `glob` (deny and ask rules, as the
+ * reference 2.1.197 matches them): a `*` anywhere matches any characters over the whole name
+ * (`mcp__*` every MCP tool, `mcp__github__get_*`); in allow rules other wildcards cover nothing.
  */
-export function mcpRuleCoversTool(ruleToolName: string, toolName: string): boolean {
+export function mcpRuleCoversTool(ruleToolName: string, toolName: string, glob = false): boolean {
   if (!ruleToolName.startsWith(MCP_PREFIX) || !toolName.startsWith(MCP_PREFIX)) return false;
   if (ruleToolName === toolName) return true;
+  if (glob && ruleToolName.includes('*') && new RegExp(`^${ruleToolName.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's').test(toolName)) return true;
   const server = ruleToolName.endsWith('__*') ? ruleToolName.slice(0, -3) : ruleToolName;
   if (server.length <= MCP_PREFIX.length || server.includes('*')) return false;
   return toolName.startsWith(`${server}__`) && toolName.length > server.length + 2;

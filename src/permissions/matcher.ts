@@ -67,11 +67,11 @@ export function callFacts(tool: AnyTool, input: unknown, env: PermissionEnv): Ca
  * tools: `Read` covers every read-only tool with getPath (Read, Glob, Grep…), `Edit` covers every
  * file-writing tool with getPath (Edit, Write…).
  */
-export function ruleCoversTool(rule: PermissionRule, facts: CallFacts): boolean {
+export function ruleCoversTool(rule: PermissionRule, facts: CallFacts, glob = false): boolean {
   const t = facts.tool;
   if (rule.toolName === t.name || (t.aliases ?? []).includes(rule.toolName)) return true;
-  // MCP: `mcp__server` and `mcp__server__*` cover every tool of the server.
-  if (mcpRuleCoversTool(rule.toolName, t.name)) return true;
+  // MCP: `mcp__server` and `mcp__server__*` cover every tool of the server; deny/ask rules (glob) match `*` anywhere.
+  if (mcpRuleCoversTool(rule.toolName, t.name, glob)) return true;
   if (facts.path) {
     if (rule.toolName === 'Read' && facts.readOnly) return true;
     if (rule.toolName === 'Edit' && !facts.readOnly) return true;
@@ -86,7 +86,7 @@ export function ruleCoversTool(rule: PermissionRule, facts: CallFacts): boolean 
  * A `Tool(spec)` rule never matches a tool with neither getPath nor getRuleContent.
  */
 export function ruleMatchesFacts(rule: PermissionRule, behavior: RuleBehavior, facts: CallFacts, env: PermissionEnv): boolean {
-  if (!ruleCoversTool(rule, facts)) return false;
+  if (!ruleCoversTool(rule, facts, behavior !== 'allow')) return false;
   if (rule.content === undefined) return true;
   if (facts.path) {
     const forms = facts.path.forms;

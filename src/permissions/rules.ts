@@ -10,8 +10,8 @@ export interface PermissionRule {
   content?: string;
 }
 
-/** A tool name, or an MCP server wildcard `mcp__server__*` (the reference's form). */
-const TOOL_NAME = /^(?:[A-Za-z_][A-Za-z0-9_.:-]*|mcp__[A-Za-z0-9_-]+__\*)$/;
+/** A tool name, or an MCP name with `*` wildcards (`mcp__server__*`; in deny/ask rules any glob: `mcp__*`, `mcp__s__get-*`). */
+const TOOL_NAME = /^(?:[A-Za-z_][A-Za-z0-9_.:-]*|mcp__[A-Za-z0-9_.*-]*)$/;
 
 /**
  * Parses `Tool` or `Tool(spec)`. The spec runs to the LAST `)` (so `Bash(echo (x))` keeps its

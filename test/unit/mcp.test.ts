@@ -89,12 +89,18 @@ test('unit mcp: tool names, servers of names, and the reference rule shapes', ()
   assert.equal(mcpRuleCoversTool('mcp__fs__read_file', 'mcp__fs__read_file'), true);
   assert.equal(mcpRuleCoversTool('mcp__fs__write_file', 'mcp__fs__read_file'), false);
   assert.equal(mcpRuleCoversTool('mcp__f', 'mcp__fs__read_file'), false, 'a server prefix is not a server');
-  assert.equal(mcpRuleCoversTool('mcp__*', 'mcp__fs__read_file'), false, 'mcp__* covers nothing');
+  assert.equal(mcpRuleCoversTool('mcp__*', 'mcp__fs__read_file'), false, 'in an allow rule, mcp__* covers nothing');
+  // Deny and ask rules match `*` anywhere as a glob over the whole name (the reference 2.1.197).
+  assert.equal(mcpRuleCoversTool('mcp__*', 'mcp__fs__read_file', true), true);
+  assert.equal(mcpRuleCoversTool('mcp__fs__read_*', 'mcp__fs__read_file', true), true);
+  assert.equal(mcpRuleCoversTool('mcp__fs__read_*', 'mcp__fs__write_file', true), false);
+  assert.equal(mcpRuleCoversTool('mcp__*__write_file', 'mcp__fs__write_file', true), true);
+  assert.equal(mcpRuleCoversTool('mcp__f.__*', 'mcp__fs__write_file', true), false, 'only * is special');
   assert.equal(mcpRuleCoversTool('mcp__fs', 'mcp__fsx__a'), false);
   assert.equal(mcpRuleCoversTool('Read', 'mcp__fs__read_file'), false);
-  // The wildcard shape parses as a rule; other wildcards in names stay malformed.
+  // Wildcard MCP names parse as rules.
   assert.equal(parseRule('mcp__fs__*').toolName, 'mcp__fs__*');
-  assert.deepEqual(validatePermissionRules({ allow: ['mcp__fs__*', 'mcp__fs'], ask: [], deny: ['mcp__*'] }).length, 1);
+  assert.deepEqual(validatePermissionRules({ allow: ['mcp__fs__*', 'mcp__fs'], ask: ['mcp__fs__get-*'], deny: ['mcp__*'] }), []);
 });
 
 const listed = (name: string, annotations?: Record<string, boolean>) => ({
@@ -155,6 +161,12 @@ test('unit mcp: rules on MCP tools: deny by server, by wildcard, by tool; allow 
   assert.deepEqual(createToolPool([], perms(['mcp__srv__*']), { userTools: [put, get] }).map((t) => t.name), []);
   assert.deepEqual(createToolPool([], perms(['mcp__srv__put']), { userTools: [put, get] }).map((t) => t.name), ['mcp__srv__get']);
   assert.deepEqual(createToolPool([], perms(['mcp__other']), { userTools: [put, get] }).length, 2);
+  // Globs in deny/ask rules, as the reference 2.1.197: deny mcp__* takes every MCP tool out, a tool glob some.
+  assert.deepEqual(createToolPool([], perms(['mcp__*']), { userTools: [put, get] }).map((t) => t.name), []);
+  assert.deepEqual(createToolPool([], perms(['mcp__srv__g*']), { userTools: [put, get] }).map((t) => t.name), ['mcp__srv__put']);
+  assert.equal((await decide(get, { deny: ['mcp__*'] }, 'bypassPermissions')).behavior, 'deny');
+  assert.equal((await decide(get, { ask: ['mcp__srv__g*'] })).behavior, 'ask');
+  assert.equal((await decide(put, { allow: ['mcp__*'] })).behavior, 'ask', 'an allow rule takes no glob but mcp__server__*');
 });
 
 test('unit mcp: results in the reference\'s words: text, resources and links; structuredContent as JSON; isError as text; the same value is the PostToolUse tool_response', () => {
