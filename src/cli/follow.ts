@@ -22,6 +22,18 @@ async function toolProgress(client: Client, turnWorkflowId: string): Promise<Map
   return out;
 }
 
+/** The approvals the running subagents of a turn wait for (each waits on its own child session). */
+export async function subagentApprovals(client: Client, sessionId: string, turnWorkflowId: string): Promise<Array<{ childId: string; via: string; approval: SessionStatus['pendingApprovals'][number] }>> {
+  const p = await client.workflow.getHandle(turnWorkflowId).query(turnProgressQuery);
+  const out: Array<{ childId: string; via: string; approval: SessionStatus['pendingApprovals'][number] }> = [];
+  for (const r of p.running.filter((x) => x.summary.startsWith('Agent '))) {
+    const childId = subagentSessionId(sessionId, r.toolUseId);
+    const child = await sessionStatus(client, childId).catch(() => undefined);
+    for (const approval of child?.pendingApprovals ?? []) out.push({ childId, via: r.summary, approval });
+  }
+  return out;
+}
+
 export interface FollowOptions {
   json?: boolean;
   intervalMs?: number;
@@ -124,11 +136,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
         for (const d of p.done) emitDone(d);
         // A running subagent that waits for an approval waits on its own session: say so here,
         // with the command that answers it (else the parent looks stuck on its Agent call).
-        for (const r of p.running.filter((x) => x.summary.startsWith('Agent '))) {
-          const childId = subagentSessionId(sessionId, r.toolUseId);
-          const child = await sessionStatus(client, childId).catch(() => undefined);
-          for (const a of child?.pendingApprovals ?? []) showPending(childId, a, `${r.summary} › `);
-        }
+        for (const c of await subagentApprovals(client, sessionId, status.currentTurnWorkflowId)) showPending(c.childId, c.approval, `${c.via} › `);
       } catch {
         // the turn just ended
       }

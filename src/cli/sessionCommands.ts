@@ -10,6 +10,7 @@ import { describeOutage } from '../engine/retry';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { STATUS_SEARCH_ATTRIBUTE } from '../workflows/definitions';
 import { UsageError, addConnectionOptions, followAndExit, identity, positiveInt, print, withClient, type ConnOpts } from './options';
+import { subagentApprovals } from './follow';
 
 export function addSessionCommands(program: Command): void {
   addConnectionOptions(program.command('attach').description('Follow a running session live').argument('<id>').option('--json', 'JSON lines')).action(
@@ -44,6 +45,8 @@ export function addSessionCommands(program: Command): void {
       const desc = await sessionHandle(client, id).describe().catch(() => undefined);
       const memo = desc?.memo as { sandbox?: unknown; settings?: string[]; memory?: string[] } | undefined;
       const sandbox = memo?.sandbox;
+      // A running subagent's approval waits on its own session: show it here with the id that answers it.
+      const childPending = s.currentTurnWorkflowId ? await subagentApprovals(client, id, s.currentTurnWorkflowId).catch(() => []) : [];
       const lines = [
         `session   ${s.sessionId}`,
         `status    ${s.status} (${s.phase})${s.endReason ? ` — ${s.endReason}` : ''}`,
@@ -55,9 +58,10 @@ export function addSessionCommands(program: Command): void {
         ...(s.contextTokens !== undefined || s.compactions?.length ? [`context   ${s.contextTokens ?? '?'} tokens in the model's view${s.compactions?.length ? `; ${s.compactions.length} compaction(s), last: ${s.compactions[s.compactions.length - 1]?.trigger} in turn ${s.compactions[s.compactions.length - 1]?.turn}` : ''}`] : []),
         ...(s.outage ? [`waiting   ${describeOutage(s.outage, Date.now())}`] : []),
         ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
+        ...childPending.map((c) => `pending   ${c.approval.toolUseId}  ${c.via} › ${c.approval.summary} — ${c.approval.message} (durable-agent approve ${c.childId} ${c.approval.toolUseId})`),
         ...(s.lastText ? [`last      ${s.lastText.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
       ];
-      const shown = { ...s, ...(typeof sandbox === 'string' ? { sandbox } : {}), ...(Array.isArray(memo?.settings) ? { settings: memo.settings } : {}), ...(Array.isArray(memo?.memory) ? { memory: memo.memory } : {}) };
+      const shown = { ...s, ...(childPending.length ? { subagentApprovals: childPending.map((c) => ({ session: c.childId, ...c.approval })) } : {}), ...(typeof sandbox === 'string' ? { sandbox } : {}), ...(Array.isArray(memo?.settings) ? { settings: memo.settings } : {}), ...(Array.isArray(memo?.memory) ? { memory: memo.memory } : {}) };
       print(o, s.outage ? { ...shown, waiting: describeOutage(s.outage, Date.now()) } : shown, lines.join('\n'));
     }),
   );

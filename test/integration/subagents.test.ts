@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { approveToolUse, interruptSession, sendMessage } from '../../src/client';
 import { followSession } from '../../src/cli/follow';
+import { cli } from '../support/cli';
 import { buildAudit, formatAuditText } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -225,7 +226,7 @@ test('integration: cancelling the parent session cancels its subagent and the su
 });
 
 test('integration: a subagent waiting for an approval shows in the parent\'s live output with the command that answers it; approving the child completes both', { timeout: 120_000 }, async () => {
-  await withAgent({}, async ({ fake, start, workDir, client }) => {
+  await withAgent({}, async ({ fake, start, workDir, client, env }) => {
     const target = join(workDir, 'out.txt');
     fake.script((req) => {
       const n = req.messages.length;
@@ -242,6 +243,9 @@ test('integration: a subagent waiting for an approval shows in the parent\'s liv
     const childId = `${handle.workflowId}/agent-toolu_agent_w`;
     await waitFor('the child approval in the parent output', async () => live.some((l) => l.includes(`durable-agent approve ${childId} toolu_child_write`)), 60_000);
     assert.ok(live.some((l) => /⏸ approval needed: Agent general-purpose: write a file › Write /.test(l)), live.join('\n'));
+    // `status` of the parent says so too.
+    const st = await cli(['status', handle.workflowId, '--address', env.address]);
+    assert.match(st.stdout, new RegExp(`pending   toolu_child_write  Agent general-purpose: write a file › Write .*\\(durable-agent approve ${childId.replace(/[/]/g, '\\/')} toolu_child_write\\)`), st.stdout + st.stderr);
     await approveToolUse(client, childId, 'toolu_child_write');
     const outcome = await following;
     assert.equal(outcome.kind, 'ended');
