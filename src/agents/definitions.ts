@@ -230,14 +230,20 @@ export function agentsNotDenied(agents: readonly AgentDefinition[], denyRules: r
   return agents.filter((a) => !denied.has(a.name));
 }
 
+/**
+ * The model ids Claude Code 2.1.197 sends for its aliases (captured from its requests to the fake
+ * Messages API); each may be overridden by the reference's environment variable.
+ */
+export const MODEL_ALIAS_IDS: Readonly<Record<string, readonly [envVar: string, id: string]>> = {
+  sonnet: ['ANTHROPIC_DEFAULT_SONNET_MODEL', 'claude-sonnet-5'],
+  opus: ['ANTHROPIC_DEFAULT_OPUS_MODEL', 'claude-opus-4-8'],
+  haiku: ['ANTHROPIC_DEFAULT_HAIKU_MODEL', 'claude-haiku-4-5-20251001'],
+};
+
 /** The full model id for an agent's `model` (an alias as the reference maps it; env overrides as the reference's). */
 export function resolveAgentModel(model: string | undefined, parentModel: string, env: NodeJS.ProcessEnv = process.env): string {
   if (!model || model === 'inherit') return parentModel;
-  const table: Record<string, [string, string]> = {
-    sonnet: ['ANTHROPIC_DEFAULT_SONNET_MODEL', 'claude-sonnet-4-5'],
-    opus: ['ANTHROPIC_DEFAULT_OPUS_MODEL', 'claude-opus-4-1'],
-    haiku: ['ANTHROPIC_DEFAULT_HAIKU_MODEL', 'claude-haiku-4-5'],
-  };
+  const table = MODEL_ALIAS_IDS;
   const entry = table[model];
   if (!entry) return model;
   return env[entry[0]] || entry[1];

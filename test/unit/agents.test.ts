@@ -105,6 +105,10 @@ test('unit: the child tool subset never includes Agent; models resolve; the chil
   assert.equal(resolveAgentModel(undefined, 'claude-parent'), 'claude-parent');
   assert.equal(resolveAgentModel('haiku', 'x', { ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-h' }), 'claude-h');
   assert.equal(resolveAgentModel('claude-custom-1', 'x'), 'claude-custom-1');
+  // The ids the reference 2.1.197 sends for its aliases (captured from its requests).
+  assert.equal(resolveAgentModel('sonnet', 'x', {}), 'claude-sonnet-5');
+  assert.equal(resolveAgentModel('opus', 'x', {}), 'claude-opus-4-8');
+  assert.equal(resolveAgentModel('haiku', 'x', {}), 'claude-haiku-4-5-20251001');
   assert.equal(subagentSessionId('s1', 'toolu_9'), 's1/agent-toolu_9');
 });
 
