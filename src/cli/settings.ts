@@ -25,7 +25,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes'
 import type { HooksJson } from '../workflows/definitions';
 import { MCP_SETTINGS_KEYS, McpConfigError, mergeMcpSettings, type McpSettings } from '../mcp/config';
 import { NOT_APPLICABLE_KEYS, UNSUPPORTED_KEYS, unhonouredKey } from './settingsKeys';
-import { jsonErrorOffset, lineColumn } from './jsonPosition';
+import { parseConfigJson } from '../engine/jsonPosition';
 
 export interface SettingsFile {
   model?: string;
@@ -139,20 +139,8 @@ interface Loaded {
  * mode), malformed JSON is an error naming the file, line and column.
  */
 export function parseSettingsJson(path: string, text: string): unknown {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.trim() === '') return {};
-  try {
-    return JSON.parse(body);
-  } catch (err) {
-    const msg = (err as Error).message.replace(/\s*\n\s*/g, ' ');
-    const offset = jsonErrorOffset(body);
-    let where = '';
-    if (offset !== undefined) {
-      const { line, column } = lineColumn(body, offset);
-      where = offset >= body.length ? ` at line ${line} column ${column} (it ends too early)` : ` at line ${line} column ${column}`;
-    }
-    throw new SettingsError(`${path} is not valid JSON${where}: ${msg} (comments and trailing commas are not allowed)`);
-  }
+  if ((text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trim() === '') return {};
+  return parseConfigJson(path, text, (m) => new SettingsError(m));
 }
 
 function readSettings(path: string, base: string, scope: SettingsScope = 'user'): Loaded | undefined {

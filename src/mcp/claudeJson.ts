@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { McpConfigError, parseMcpServers, type McpServers } from './config';
+import { parseConfigJson } from '../engine/jsonPosition';
 
 /** Where the reference keeps `.claude.json`. */
 export function claudeJsonPath(env: Record<string, string | undefined> = process.env): string {
@@ -39,12 +40,7 @@ export interface ClaudeJsonServers {
  */
 export function readClaudeJsonServers(path: string, cwd: string): ClaudeJsonServers | undefined {
   if (!existsSync(path) || !statSync(path).isFile()) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new McpConfigError(`${path} is not valid JSON: ${(err as Error).message}`);
-  }
+  const parsed: unknown = parseConfigJson(path, readFileSync(path, 'utf8'), (m) => new McpConfigError(m));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new McpConfigError(`${path} must hold a JSON object`);
   const top = parsed as { mcpServers?: unknown; projects?: unknown };
   const user = top.mcpServers === undefined ? {} : parseMcpServers(top.mcpServers, path);

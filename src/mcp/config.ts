@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
 import { normalizeMcpName } from './names';
 import { readClaudeJsonServers } from './claudeJson';
+import { parseConfigJson } from '../engine/jsonPosition';
 
 export interface McpStdioServer {
   type?: 'stdio';
@@ -192,12 +193,7 @@ export function projectMcpJsonPath(cwd: string): string {
 /** Reads one `.mcp.json` (undefined when absent). Throws McpConfigError on a malformed file. */
 function readMcpJsonFile(path: string): { path: string; servers: McpServers } | undefined {
   if (!existsSync(path)) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new McpConfigError(`${path} is not valid JSON: ${(err as Error).message}`);
-  }
+  const parsed: unknown = parseConfigJson(path, readFileSync(path, 'utf8'), (m) => new McpConfigError(m));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new McpConfigError(`${path} must hold a JSON object`);
   for (const k of Object.keys(parsed)) if (k !== 'mcpServers') throw new McpConfigError(`${path}: ${k} is not a key of .mcp.json (only mcpServers)`);
   const raw = (parsed as { mcpServers?: unknown }).mcpServers;

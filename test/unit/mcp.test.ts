@@ -366,4 +366,7 @@ test('unit mcp: .mcp.json files from the working directory up are merged as the 
   // A malformed parent file is an error naming it.
   await writeFile(join(root, '.mcp.json'), '{');
   assert.throws(() => resolveMcpServers({ cwd: sub }), (e: Error) => e.message.startsWith(`${join(root, '.mcp.json')} is not valid JSON`));
+  // Where it goes wrong, as for settings files: line and column (a trailing comma on line 3).
+  await writeFile(join(root, '.mcp.json'), '{\n  "mcpServers": {\n    "a": {"command": "x"},\n  }\n}');
+  assert.throws(() => resolveMcpServers({ cwd: sub }), (e: Error) => e.message.startsWith(`${join(root, '.mcp.json')} is not valid JSON at line 4 column 3:`) && /trailing commas/.test(e.message), 'line and column');
 });

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { loadSettings, parseSettingsJson, SettingsError } from '../../src/cli/settings';
 import { sessionModel } from '../../src/cli/model';
 import { loadMemory } from '../../src/memory/claudeMd';
-import { jsonErrorOffset } from '../../src/cli/jsonPosition';
+import { jsonErrorOffset } from '../../src/engine/jsonPosition';
 
 const saved = { ...process.env };
 let root = '';

@@ -1,4 +1,4 @@
-// Where a JSON text goes wrong, as a line and column, for settings error messages: Node's
+// Where a JSON text goes wrong, as a line and column, for config file error messages: Node's
 // JSON.parse gives a position for some errors only ("Unexpected token ']', …" has none).
 // A small recursive-descent scan of RFC 8259 JSON that stops at the first offending character.
 
@@ -103,4 +103,29 @@ export function jsonErrorOffset(text: string): number | undefined {
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+}
+
+/**
+ * "<file> is not valid JSON at line L column C: <what JSON.parse said>" for a user's config file
+ * (settings, .mcp.json, .claude.json). `body` is the text that was parsed.
+ */
+export function invalidJsonMessage(path: string, body: string, err: unknown): string {
+  const msg = (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+  const offset = jsonErrorOffset(body);
+  let where = '';
+  if (offset !== undefined) {
+    const { line, column } = lineColumn(body, offset);
+    where = offset >= body.length ? ` at line ${line} column ${column} (it ends too early)` : ` at line ${line} column ${column}`;
+  }
+  return `${path} is not valid JSON${where}: ${msg} (comments and trailing commas are not allowed)`;
+}
+
+/** A config file's JSON: a UTF-8 byte-order mark is skipped; throws `invalid(message)` on malformed JSON. */
+export function parseConfigJson(path: string, text: string, invalid: (message: string) => Error): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return JSON.parse(body);
+  } catch (err) {
+    throw invalid(invalidJsonMessage(path, body, err));
+  }
 }
