@@ -61,7 +61,9 @@ export function decideSessionHooks(event: string, runs: readonly HookRun[]): Ses
     const label = `${event} hook "${short(run.hook)}"`;
     if (run.outcome === 'blocking') {
       const stderr = run.stderr?.trim() ?? '';
-      if (BLOCKING_EVENTS.has(event)) blocks.push({ reason: stderr || `${label} exited with code 2`, hook: run.hook });
+      // Stop/SubagentStop: the reference tells the model `[<command>]: <stderr>`.
+      const stopLike = event === 'Stop' || event === 'SubagentStop';
+      if (BLOCKING_EVENTS.has(event)) blocks.push({ reason: stderr ? (stopLike ? `[${run.hook}]: ${stderr}` : stderr) : `${label} exited with code 2`, hook: run.hook });
       else d.notices.push(`${label} exited with code 2${stderr ? `: ${short(stderr, 200)}` : ''}`);
       continue;
     }

@@ -382,7 +382,8 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
       if (d?.stop) return hookEnd(d.stop);
       if (d?.block) {
         state.stopHookActive = true;
-        (state.hookContext ??= []).push(d.block.reason);
+        // The reference's wording for Stop and SubagentStop alike (checked against Claude Code 2.1.197).
+        (state.hookContext ??= []).push(`Stop hook feedback:\n${d.block.reason}`);
         continue;
       }
     }

@@ -69,8 +69,9 @@ const NAME_LIST = /^[A-Za-z0-9_\-\s|]+$/;
 
 /**
  * Does a matcher select this tool? Absent, empty and `*` select every tool; a plain list of names
- * (`Edit|Write`) is compared exactly (aliases count); anything else is a regular expression that
- * must match the whole tool name. An invalid regular expression selects nothing.
+ * (`Edit|Write`, spaces around `|` ignored) is compared exactly (aliases count); anything else is a
+ * regular expression searched in the tool name, unanchored as the reference does (`B.s` and `Ba*`
+ * select Bash; write `^…$` to match the whole name). An invalid regular expression selects nothing.
  */
 export function matcherMatches(matcher: string | undefined, toolName: string, aliases: readonly string[] = []): boolean {
   const m = (matcher ?? '').trim();
@@ -82,7 +83,7 @@ export function matcherMatches(matcher: string | undefined, toolName: string, al
   }
   let re: RegExp;
   try {
-    re = new RegExp(`^(?:${m})$`);
+    re = new RegExp(m);
   } catch {
     return false;
   }

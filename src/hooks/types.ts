@@ -68,7 +68,7 @@ export type HookDef = CommandHookDef | FunctionHookDef;
 export interface HookMatcherConfig {
   /**
    * Which tools: `Edit|Write` (a list of names), `*` or empty/absent (all), or a regular
-   * expression matched against the whole tool name (`mcp__.*`). Case-sensitive.
+   * expression searched in the tool name, unanchored as the reference (`mcp__.*`; `^Bash$` for the whole name). Case-sensitive.
    */
   matcher?: string;
   hooks: HookDef[];

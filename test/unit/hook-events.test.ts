@@ -51,7 +51,7 @@ test('unit: matchers per event — SessionStart by source, Stop/UserPromptSubmit
 const run = (event: string, r: Partial<HookRun>): HookRun => ({ event, hook: 'h.sh', outcome: 'success', durationMs: 1, ...r });
 
 test('unit: output semantics — exit 2 blocks only where the reference says; plain stdout is context for UserPromptSubmit/SessionStart', () => {
-  assert.equal(decideSessionHooks('Stop', [run('Stop', { outcome: 'blocking', stderr: 'keep going' })]).block?.reason, 'keep going');
+  assert.equal(decideSessionHooks('Stop', [run('Stop', { outcome: 'blocking', stderr: 'keep going' })]).block?.reason, '[h.sh]: keep going');
   assert.equal(decideSessionHooks('UserPromptSubmit', [run('UserPromptSubmit', { outcome: 'blocking', stderr: 'no secrets' })]).block?.reason, 'no secrets');
   const n = decideSessionHooks('Notification', [run('Notification', { outcome: 'blocking', stderr: 'x' })]);
   assert.equal(n.block, undefined);
@@ -100,7 +100,7 @@ test('unit: a Stop hook blocking once continues the session with its reason, the
   ]);
   const end = await runSession(state, sessionConfig({}), exec);
   assert.equal(end.kind === 'end' && end.status, 'completed');
-  assert.deepEqual(log, ['turn 1 [do it | SessionStart hook additional context: repo is a monorepo]', 'turn 2 [run the tests]']);
+  assert.deepEqual(log, ['turn 1 [do it | SessionStart hook additional context: repo is a monorepo]', 'turn 2 [Stop hook feedback:\n[h.sh]: run the tests]']);
   assert.deepEqual(fired.map(([e, f]) => `${e}:${JSON.stringify(f)}`), [
     'SessionStart:{"source":"startup"}',
     'Stop:{"stop_hook_active":false,"last_assistant_message":"t1"}',
@@ -117,7 +117,7 @@ test('unit: a subagent session fires SubagentStart and SubagentStop (blocking on
   ]);
   const end = await runSession(state, sessionConfig({}, true), exec);
   assert.equal(end.kind === 'end' && end.status, 'completed');
-  assert.deepEqual(log, ['turn 1 [do it | SubagentStart hook additional context: use pnpm]', 'turn 2 [also lint]']);
+  assert.deepEqual(log, ['turn 1 [do it | SubagentStart hook additional context: use pnpm]', 'turn 2 [Stop hook feedback:\nalso lint]']);
   assert.deepEqual(fired.map(([e, f]) => `${e}:${JSON.stringify(f)}`), [
     'SubagentStart:{}',
     'SubagentStop:{"stop_hook_active":false,"last_assistant_message":"t1"}',

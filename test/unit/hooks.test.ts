@@ -250,6 +250,18 @@ test('matchers: lists, *, empty, regex, aliases', () => {
   assert.equal(matcherMatches('Notebook.*', 'NotebookEdit'), true);
   assert.equal(matcherMatches('Say', 'Echo', ['Say']), true);
   assert.equal(matcherMatches('(unclosed', 'Bash'), false);
+  // A regular expression is searched, not anchored (checked against Claude Code 2.1.197: `B.s`,
+  // `as.` and `Ba*` fire a Bash hook; `Ba` is a plain name and does not).
+  assert.equal(matcherMatches('B.s', 'Bash'), true);
+  assert.equal(matcherMatches('as.', 'Bash'), true);
+  assert.equal(matcherMatches('Ba*', 'Bash'), true);
+  assert.equal(matcherMatches('Ba', 'Bash'), false);
+  assert.equal(matcherMatches('bash', 'Bash'), false);
+  assert.equal(matcherMatches('Read | Bash', 'Bash'), true);
+  assert.equal(matcherMatches('^Bash$', 'Bash'), true);
+  assert.equal(matcherMatches('Bash(echo:*)', 'Bash'), false);
+  assert.equal(matcherMatches('mcp__github__.*', 'mcp__github__create_issue'), true);
+  assert.equal(matcherMatches('mcp__github__.*', 'mcp__gitlab__create_issue'), false);
 });
 
 test('a non-matching hook does not run; identical commands run once', async () => {
