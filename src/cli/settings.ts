@@ -14,7 +14,7 @@
 // may do and is not implemented, is an error naming the file and the key; an unknown or unsupported
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
 import { DurableAgentError } from '../engine/errors';
-import { normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
+import { hookConfigWarnings, normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { claudeConfigDir } from '../memory/claudeMd';
@@ -184,6 +184,7 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
     for (const event of referenceOnlyHookEvents({ hooks: s.hooks })) {
       warnings.push(at(path, `hooks.${event}`, 'is a Claude Code hook event that durable-agent never fires; its hooks are ignored'));
     }
+    for (const [key, message] of hookConfigWarnings({ hooks: s.hooks })) warnings.push(at(path, key, message));
   }
   const perms = s.permissions as Record<string, unknown> | undefined;
   if (perms !== undefined) {

@@ -21,6 +21,10 @@ export interface CommandRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Output beyond this many characters per stream is dropped (default 1 MB). */
   maxOutputChars?: number;
+  /** Exec form: `command` is the executable and these its arguments (no shell). */
+  args?: readonly string[];
+  /** The shell of the string form (default `sh`). */
+  shell?: 'sh' | 'bash';
 }
 
 export function runShellCommand(command: string, opts: CommandRunOptions): Promise<CommandRunResult> {
@@ -54,7 +58,7 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
       return;
     }
 
-    const child = spawn('sh', ['-c', command], {
+    const child = spawn(opts.args ? command : (opts.shell ?? 'sh'), opts.args ? [...opts.args] : ['-c', command], {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       detached: true, // own process group, so that a timeout kills the hook's children too

@@ -1,5 +1,15 @@
 // Hook configuration: validation/normalisation and the tool-name matcher.
-import { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENTS, REFERENCE_ONLY_HOOK_EVENTS, type HookDef, type HookEventName, type HookMatcherConfig, type HooksConfig } from './types';
+import { parseRule } from '../permissions/rules';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENTS, REFERENCE_ONLY_HOOK_EVENTS, type CommandHookDef, type HookDef, type HookEventName, type HookMatcherConfig, type HooksConfig } from './types';
+
+/** Events whose hooks see one tool call: the only ones where a hook's `if` rule means something. */
+const TOOL_EVENTS = new Set<string>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+/** The reference's command-hook keys durable-agent honours. */
+const COMMAND_KEYS = new Set(['type', 'command', 'timeout', 'args', 'if', 'shell', 'async', 'statusMessage']);
+/** The reference's command-hook keys durable-agent accepts with a load warning (see hookConfigWarnings). */
+const WARNED_KEYS: Record<string, string> = {
+  once: 'is not supported by durable-agent: the hook runs every time',
+};
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -26,7 +36,35 @@ export function normalizeHooksConfig(raw: unknown): HooksConfig {
     const list = (inner as Record<string, unknown>)[event];
     if (list === undefined) continue;
     if (!Array.isArray(list)) throw new Error(`hooks.${event} must be an array`);
-    out[event] = list.map((m, i) => normalizeMatcher(m, `hooks.${event}[${i}]`));
+    out[event] = list.map((m, i) => normalizeMatcher(m, `hooks.${event}[${i}]`, event));
+  }
+  return out;
+}
+
+/**
+ * Load warnings for keys of a valid hooks config that durable-agent does not honour: a command
+ * hook's `once`, and keys neither the reference nor durable-agent define (a typo such as
+ * `timout`). Each is `[key path, message]`; the config itself loads (normalizeHooksConfig).
+ */
+export function hookConfigWarnings(raw: unknown): Array<[string, string]> {
+  if (!isObject(raw)) return [];
+  const inner = 'hooks' in raw && isObject(raw.hooks) ? raw.hooks : raw;
+  const out: Array<[string, string]> = [];
+  for (const event of HOOK_EVENTS) {
+    const list = (inner as Record<string, unknown>)[event];
+    if (!Array.isArray(list)) continue;
+    list.forEach((m, i) => {
+      if (!isObject(m)) return;
+      for (const k of Object.keys(m)) if (k !== 'matcher' && k !== 'hooks') out.push([`hooks.${event}[${i}].${k}`, 'is not a hook matcher key; it is ignored']);
+      if (!Array.isArray(m.hooks)) return;
+      m.hooks.forEach((h, j) => {
+        if (!isObject(h) || h.type !== 'command') return;
+        for (const k of Object.keys(h)) {
+          if (COMMAND_KEYS.has(k) || k === 'asyncRewake' || k === 'rewakeMessage' || k === 'rewakeSummary') continue;
+          out.push([`hooks.${event}[${i}].hooks[${j}].${k}`, WARNED_KEYS[k] ?? 'is not a command hook key; it is ignored']);
+        }
+      });
+    });
   }
   return out;
 }
@@ -38,22 +76,50 @@ export function referenceOnlyHookEvents(raw: unknown): string[] {
   return Object.keys(inner).filter((k) => (REFERENCE_ONLY_HOOK_EVENTS as readonly string[]).includes(k));
 }
 
-function normalizeMatcher(m: unknown, where: string): HookMatcherConfig {
+function normalizeMatcher(m: unknown, where: string, event: HookEventName): HookMatcherConfig {
   if (!isObject(m)) throw new Error(`${where} must be an object`);
   if (m.matcher !== undefined && typeof m.matcher !== 'string') throw new Error(`${where}.matcher must be a string`);
+  if (typeof m.matcher === 'string' && !NO_MATCHER.has(event) && !isValidMatcher(m.matcher)) {
+    throw new Error(`${where}.matcher ${JSON.stringify(m.matcher)} is not a valid regular expression`);
+  }
   if (!Array.isArray(m.hooks)) throw new Error(`${where}.hooks must be an array`);
-  const hooks = m.hooks.map((h, j) => normalizeHook(h, `${where}.hooks[${j}]`));
+  const hooks = m.hooks.map((h, j) => normalizeHook(h, `${where}.hooks[${j}]`, event));
   return m.matcher === undefined ? { hooks } : { matcher: m.matcher, hooks };
 }
 
-function normalizeHook(h: unknown, where: string): HookDef {
+function normalizeHook(h: unknown, where: string, event: HookEventName): HookDef {
   if (!isObject(h)) throw new Error(`${where} must be an object`);
   if (h.timeout !== undefined && (typeof h.timeout !== 'number' || !(h.timeout > 0) || !Number.isFinite(h.timeout))) {
     throw new Error(`${where}.timeout must be a positive number of seconds`);
   }
   if (h.type === 'command') {
     if (typeof h.command !== 'string' || h.command.trim() === '') throw new Error(`${where}.command must be a non-empty string`);
-    return h.timeout === undefined ? { type: 'command', command: h.command } : { type: 'command', command: h.command, timeout: h.timeout };
+    const def: CommandHookDef = { type: 'command', command: h.command };
+    if (h.timeout !== undefined) def.timeout = h.timeout as number;
+    if (h.args !== undefined) {
+      if (!Array.isArray(h.args) || h.args.some((a) => typeof a !== 'string')) throw new Error(`${where}.args must be an array of strings`);
+      def.args = h.args as string[];
+    }
+    if (h.if !== undefined) {
+      if (typeof h.if !== 'string' || h.if.trim() === '') throw new Error(`${where}.if must be a permission rule such as "Bash(git *)"`);
+      if (!TOOL_EVENTS.has(event)) throw new Error(`${where}.if applies to tool events only (PreToolUse, PostToolUse, PostToolUseFailure), not ${event}`);
+      try {
+        parseRule(h.if);
+      } catch (e) {
+        throw new Error(`${where}.if ${JSON.stringify(h.if)} is not a permission rule: ${(e as Error).message}`);
+      }
+      def.if = h.if;
+    }
+    if (h.shell !== undefined && h.shell !== 'bash') {
+      throw new Error(`${where}.shell ${JSON.stringify(h.shell)} is not supported by durable-agent (only "bash"; without it the command runs with sh)`);
+    }
+    if (h.shell === 'bash') def.shell = 'bash';
+    if (h.async !== undefined && typeof h.async !== 'boolean') throw new Error(`${where}.async must be true or false`);
+    if (h.async === true) def.async = true;
+    if (h.asyncRewake !== undefined && h.asyncRewake !== false) {
+      throw new Error(`${where}.asyncRewake is not supported by durable-agent (a background hook cannot wake the session); use "async": true, or a blocking hook`);
+    }
+    return def;
   }
   if (h.type === 'function') {
     if (typeof h.fn !== 'function') throw new Error(`${where}.fn must be a function`);
@@ -113,7 +179,13 @@ export interface MatchedHook {
  * SessionStart, the reason for SessionEnd, the trigger for PreCompact, the notification type for
  * Notification; events without a matcher pass ''), in configuration order, identical commands once.
  */
-export function hooksFor(config: HooksConfig | undefined, event: HookEventName, toolName: string, aliases: readonly string[] = []): MatchedHook[] {
+export function hooksFor(
+  config: HooksConfig | undefined,
+  event: HookEventName,
+  toolName: string,
+  aliases: readonly string[] = [],
+  callMatches?: (rule: string) => boolean,
+): MatchedHook[] {
   const out: MatchedHook[] = [];
   const seen = new Set<string>();
   for (const m of config?.[event] ?? []) {
@@ -121,8 +193,11 @@ export function hooksFor(config: HooksConfig | undefined, event: HookEventName, 
     if (!NO_MATCHER.has(event) && !matcherMatches(m.matcher, toolName, aliases)) continue;
     for (const def of m.hooks) {
       if (def.type === 'command') {
-        if (seen.has(def.command)) continue;
-        seen.add(def.command);
+        // `if`: the hook runs only when the call matches the permission rule (`Bash(git *)`).
+        if (def.if !== undefined && !callMatches?.(def.if)) continue;
+        const key = def.args ? JSON.stringify([def.command, ...def.args]) : def.command;
+        if (seen.has(key)) continue;
+        seen.add(key);
       }
       const timeoutMs = Math.round((def.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000);
       const label = def.type === 'command' ? def.command : def.name ?? (def.fn.name || 'function hook');

@@ -1,5 +1,5 @@
 export * from './types';
-export { normalizeHooksConfig, matcherMatches, isValidMatcher, hooksFor } from './config';
+export { normalizeHooksConfig, hookConfigWarnings, matcherMatches, isValidMatcher, hooksFor } from './config';
 export type { MatchedHook } from './config';
 export { runShellCommand } from './command';
 export type { CommandRunResult, CommandRunOptions } from './command';

@@ -12,6 +12,8 @@ export interface HookRunEnv {
   env?: NodeJS.ProcessEnv;
   /** Aliases of the tool, so that matchers may name them. */
   aliases?: readonly string[];
+  /** Tool events: does the call match a hook's `if` permission rule? (absent: hooks with `if` never run) */
+  callMatches?: (rule: string) => boolean;
 }
 
 export interface PreToolUseHooksResult {
@@ -62,13 +64,21 @@ export function parseHookStdout(stdout: string): HookOutput | undefined {
 export async function runOne(h: MatchedHook, event: HookEventName, input: HookInput, env: HookRunEnv): Promise<HookRun> {
   const started = Date.now();
   if (h.def.type === 'command') {
-    const r = await runShellCommand(h.def.command, {
+    const spec = {
       cwd: env.cwd,
       stdin: JSON.stringify(input),
       timeoutMs: h.timeoutMs,
-      ...(env.signal ? { signal: env.signal } : {}),
       env: { ...process.env, ...env.env, CLAUDE_PROJECT_DIR: env.cwd, DURABLE_AGENT_PROJECT_DIR: env.cwd },
-    });
+      ...(h.def.args ? { args: h.def.args } : {}),
+      ...(h.def.shell ? { shell: h.def.shell } : {}),
+    };
+    if (h.def.async) {
+      // In the background, as the reference: nothing waits for it (its own timeout still applies)
+      // and its exit code and output are not read.
+      void runShellCommand(h.def.command, spec);
+      return { event, hook: h.label, outcome: 'success', durationMs: 0, async: true };
+    }
+    const r = await runShellCommand(h.def.command, { ...spec, ...(env.signal ? { signal: env.signal } : {}) });
     const base = { event, hook: h.label, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, durationMs: r.durationMs };
     if (r.spawnError) return { ...base, outcome: 'non_blocking_error', error: `could not start: ${r.spawnError}` };
     if (r.aborted) return { ...base, outcome: 'cancelled', error: 'aborted' };
@@ -131,7 +141,7 @@ const RANK = { allow: 1, ask: 2, deny: 3 } as const;
 
 export async function runPreToolUseHooks(input: Omit<PreToolUseHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PreToolUseHooksResult> {
   const full: PreToolUseHookInput = { ...input, hook_event_name: 'PreToolUse' };
-  const matched = hooksFor(env.config, 'PreToolUse', input.tool_name, env.aliases);
+  const matched = hooksFor(env.config, 'PreToolUse', input.tool_name, env.aliases, env.callMatches);
   const result: PreToolUseHooksResult = { runs: [], additionalContext: [], notices: [] };
   if (matched.length === 0) return result;
   result.runs = await Promise.all(matched.map((h) => runOne(h, 'PreToolUse', full, env)));
@@ -194,7 +204,7 @@ export async function runPostToolUseFailureHooks(input: Omit<PostToolUseFailureH
 
 async function runAfterCallHooks(full: PostToolUseHookInput | PostToolUseFailureHookInput, env: HookRunEnv): Promise<PostToolUseHooksResult> {
   const event = full.hook_event_name;
-  const matched = hooksFor(env.config, event, full.tool_name, env.aliases);
+  const matched = hooksFor(env.config, event, full.tool_name, env.aliases, env.callMatches);
   const result: PostToolUseHooksResult = { runs: [], feedback: [], additionalContext: [], notices: [] };
   if (matched.length === 0) return result;
   result.runs = await Promise.all(matched.map((h) => runOne(h, event, full, env)));

@@ -41,6 +41,14 @@ export interface CommandHookDef {
   command: string;
   /** Seconds; default 600. At the timeout the hook's whole process group is killed. */
   timeout?: number;
+  /** Exec form: `command` is the executable, run with these arguments and no shell. */
+  args?: string[];
+  /** A permission rule (`Bash(git *)`, `Edit(src/**)`): the hook runs only for calls it matches (tool events). */
+  if?: string;
+  /** `bash`: run with `bash -c` instead of `sh -c`. */
+  shell?: 'bash';
+  /** Runs in the background: nothing waits for it and its answer is ignored. */
+  async?: boolean;
 }
 
 export interface HookFunctionOptions {
@@ -180,4 +188,6 @@ export interface HookRun {
   output?: HookOutput;
   durationMs: number;
   error?: string;
+  /** An `async` hook: started in the background, its outcome not read. */
+  async?: true;
 }

@@ -11,6 +11,7 @@ import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks, ty
 import type { HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
 import { decidePermission, type PermissionDecision } from '../permissions/decide';
+import { permissionEnvOf, ruleMatches } from '../permissions/matcher';
 import { decisionHidingFileErrors } from './fileChecks';
 import type { AnyTool, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
 import { findToolByName } from '../tools/pool';
@@ -185,8 +186,16 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       } catch (e) {
         return failed('error', 'hook', `The hooks configuration is invalid, so ${tool.name} was not run: ${errMessage(e)}`);
       }
-      const hookEnv = { config: hooksConfig, cwd: env.agent.cwd, signal: controller.signal, aliases: tool.aliases ?? [] };
-      if (hooksFor(hooksConfig, 'PostToolUse', tool.name, tool.aliases ?? []).length > 0) ctx.fileChangeForHooks = true;
+      // A hook's `if` rule is matched as an ask rule would be (a Bash rule matches a command anywhere in the line).
+      const callMatches = (rule: string): boolean => {
+        try {
+          return ruleMatches(rule, 'ask', tool, data, permissionEnvOf(ctx));
+        } catch {
+          return false;
+        }
+      };
+      const hookEnv = { config: hooksConfig, cwd: env.agent.cwd, signal: controller.signal, aliases: tool.aliases ?? [], callMatches };
+      if (hooksFor(hooksConfig, 'PostToolUse', tool.name, tool.aliases ?? [], callMatches).length > 0) ctx.fileChangeForHooks = true;
       const anyToolHooks = !!(hooksConfig?.PreToolUse?.length || hooksConfig?.PostToolUse?.length || hooksConfig?.PostToolUseFailure?.length);
       let transcriptPath: string | undefined;
       if (anyToolHooks && env.transcriptPath) {
