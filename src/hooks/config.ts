@@ -1,9 +1,10 @@
 // Hook configuration: validation/normalisation and the tool-name matcher.
-import { parseRule } from '../permissions/rules';
 import { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENTS, REFERENCE_ONLY_HOOK_EVENTS, type CommandHookDef, type HookDef, type HookEventName, type HookMatcherConfig, type HooksConfig } from './types';
 
 /** Events whose hooks see one tool call: the only ones where a hook's `if` rule means something. */
 const TOOL_EVENTS = new Set<string>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+/** A permission rule's form: `Tool` or `Tool(spec)`. */
+const RULE_FORM = /^\s*[A-Za-z0-9_*.-]+(\([\s\S]*\))?\s*$/;
 /** The reference's command-hook keys durable-agent honours. */
 const COMMAND_KEYS = new Set(['type', 'command', 'timeout', 'args', 'if', 'shell', 'async', 'statusMessage']);
 /** The reference's command-hook keys durable-agent accepts with a load warning (see hookConfigWarnings). */
@@ -103,11 +104,8 @@ function normalizeHook(h: unknown, where: string, event: HookEventName): HookDef
     if (h.if !== undefined) {
       if (typeof h.if !== 'string' || h.if.trim() === '') throw new Error(`${where}.if must be a permission rule such as "Bash(git *)"`);
       if (!TOOL_EVENTS.has(event)) throw new Error(`${where}.if applies to tool events only (PreToolUse, PostToolUse, PostToolUseFailure), not ${event}`);
-      try {
-        parseRule(h.if);
-      } catch (e) {
-        throw new Error(`${where}.if ${JSON.stringify(h.if)} is not a permission rule: ${(e as Error).message}`);
-      }
+      // The rule's form only (this module is in the workflow bundle, the rule parser is not): `Tool` or `Tool(spec)`.
+      if (!RULE_FORM.test(h.if)) throw new Error(`${where}.if ${JSON.stringify(h.if)} is not a permission rule (Tool or Tool(spec), e.g. "Bash(git *)")`);
       def.if = h.if;
     }
     if (h.shell !== undefined && h.shell !== 'bash') {
