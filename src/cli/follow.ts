@@ -54,6 +54,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
   const seenDone = new Set<string>();
   const seenRunning = new Map<string, number>();
   const seenPending = new Set<string>();
+  const seenNotices = new Map<string, number>();
   let lastTurn = 0;
   let lastPhase = '';
   let lastOutage = '';
@@ -71,7 +72,8 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
     seenDone.add(d.toolUseId);
     emit(
       { event: 'tool_done', ...d },
-      `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}`,
+      `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}` +
+        (d.notices ?? []).map((n) => `\n    ⚑ ${n.replace(/\s+/g, ' ').slice(0, 300)}`).join(''),
     );
   };
   const showPending = (owner: string, a: SessionStatus['pendingApprovals'][number], via: string): void => {
@@ -140,6 +142,15 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
       } catch {
         // the turn just ended
       }
+    }
+    // Notices of session-level hooks (a systemMessage, a failed or blocking hook): each once, as they appear.
+    const counts = new Map<string, number>();
+    for (const n of status.hookNotices ?? []) {
+      const c = (counts.get(n) ?? 0) + 1;
+      counts.set(n, c);
+      if ((seenNotices.get(n) ?? 0) >= c) continue;
+      seenNotices.set(n, c);
+      emit({ event: 'hook_notice', notice: n }, `  ⚑ ${n}`);
     }
     for (const a of status.pendingApprovals) showPending(sessionId, a, '');
     // An outage: say so once when it starts and whenever the next try is rescheduled.

@@ -59,6 +59,7 @@ export function addSessionCommands(program: Command): void {
         ...(s.outage ? [`waiting   ${describeOutage(s.outage, Date.now())}`] : []),
         ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
         ...childPending.map((c) => `pending   ${c.approval.toolUseId}  ${c.via} › ${c.approval.summary} — ${c.approval.message} (durable-agent approve ${c.childId} ${c.approval.toolUseId})`),
+        ...(s.hookNotices ?? []).map((n) => `hook      ${n.replace(/\s+/g, ' ').slice(0, 300)}`),
         ...(s.lastText ? [`last      ${s.lastText.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
       ];
       const shown = { ...s, ...(childPending.length ? { subagentApprovals: childPending.map((c) => ({ session: c.childId, ...c.approval })) } : {}), ...(typeof sandbox === 'string' ? { sandbox } : {}), ...(Array.isArray(memo?.settings) ? { settings: memo.settings } : {}), ...(Array.isArray(memo?.memory) ? { memory: memo.memory } : {}) };

@@ -53,3 +53,21 @@ export function withMemoryText<M extends { role: string; content: unknown }>(app
   out[i] = { ...out[i]!, content: `${text}\n\n${out[i]!.content as string}` };
   return out;
 }
+
+/** How memoryReminder (src/memory/claudeMd.ts) opens and closes the reminder: splitMemoryReminder finds it by these. */
+export const MEMORY_REMINDER_HEAD = "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n";
+export const MEMORY_REMINDER_TAIL =
+  '\nIMPORTANT: this context may or may not be relevant to your tasks. You should not respond to this context unless it is highly relevant to your task.\n</system-reminder>';
+
+/**
+ * A first user message split into the memory reminder firstMessage/withMemoryText put before it
+ * and the prompt the user typed: what UserPromptSubmit hooks and the transcript file show (the
+ * reference keeps CLAUDE.md out of both).
+ */
+export function splitMemoryReminder(text: string): { reminder?: string; prompt: string } {
+  if (!text.startsWith(MEMORY_REMINDER_HEAD)) return { prompt: text };
+  const end = text.indexOf(MEMORY_REMINDER_TAIL);
+  if (end < 0) return { prompt: text };
+  const cut = end + MEMORY_REMINDER_TAIL.length;
+  return { reminder: text.slice(0, cut), prompt: text.slice(cut).replace(/^\n\n/, '') };
+}

@@ -8,7 +8,7 @@ import type { Message, Usage } from './messages';
 import type { ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
-import type { MemoryRef } from './memory';
+import { splitMemoryReminder, type MemoryRef } from './memory';
 
 export type SessionStatusName =
   | 'running'
@@ -333,7 +333,8 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
       const kept = state.pendingMessages.slice(0, checked);
       let blocked: string | undefined;
       for (const prompt of state.pendingMessages.slice(checked)) {
-        const d = await sessionHooks(state, executor, 'UserPromptSubmit', { prompt });
+        // The prompt as the user wrote it: without the CLAUDE.md reminder the first message carries.
+        const d = await sessionHooks(state, executor, 'UserPromptSubmit', { prompt: splitMemoryReminder(prompt).prompt });
         if (d?.stop) return hookEnd(d.stop);
         if (d?.block) {
           blocked = d.block.reason;

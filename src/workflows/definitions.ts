@@ -118,6 +118,8 @@ export interface CompactRecord {
   early?: boolean;
   /** A hook answered `continue: false`: the session stops after this turn. */
   stop?: { reason: string; hook: string };
+  /** The call's hook notices for the user (a systemMessage, a failed hook). */
+  notices?: string[];
 }
 
 export interface TurnSummary {

@@ -116,6 +116,7 @@ export function compact(record: ToolCallRecord): CompactRecord {
     ...(record.reused ? { reused: true } : {}),
     ...(record.early ? { early: true } : {}),
     ...(record.stop ? { stop: record.stop } : {}),
+    ...(record.notices?.length ? { notices: record.notices } : {}),
   };
 }
 

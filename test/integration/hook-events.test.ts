@@ -94,10 +94,13 @@ test('integration: every event fires with the reference fields; transcript_path 
     assert.equal(lines[0]?.sessionId, handle.workflowId);
     assert.equal(lines[1]?.parentUuid, lines[0]?.uuid);
     for (const l of lines) {
-      assert.ok(['user', 'assistant'].includes(String(l.type)));
+      assert.ok(['user', 'assistant', 'attachment'].includes(String(l.type)));
       assert.ok(typeof l.uuid === 'string' && typeof l.timestamp === 'string' && l.cwd === workDir);
-      assert.equal((l.message as { role: string }).role, l.type);
+      // A hook's added context is an attachment line, as the reference writes it.
+      if (l.type === 'attachment') assert.equal((l.attachment as { type: string }).type, 'hook_additional_context');
+      else assert.equal((l.message as { role: string }).role, l.type);
     }
+    assert.ok(lines.some((l) => l.type === 'attachment'), 'the UserPromptSubmit context is an attachment line');
     assert.match(JSON.stringify(lines), /say hello/);
     assert.match(JSON.stringify(lines), /hello-from-bash/);
     assert.match(JSON.stringify(lines), /first answer/);

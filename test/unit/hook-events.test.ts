@@ -13,6 +13,8 @@ import { initialSessionState, runSession, sessionConfig, type SessionExecutor, t
 import { hooksFor, normalizeHooksConfig } from '../../src/hooks/config';
 import { hookToolResponse, noOutputExpected } from '../../src/hooks/toolResponse';
 import { transcriptLines, writeTranscriptFile } from '../../src/hooks/transcript';
+import { firstMessage, splitMemoryReminder } from '../../src/engine/memory';
+import { memoryReminder } from '../../src/memory/claudeMd';
 import { HOOK_EVENTS } from '../../src/hooks/types';
 import { loadSettings } from '../../src/cli/settings';
 
@@ -189,6 +191,36 @@ test('unit: transcript lines in the reference format, chained by parentUuid, sta
   assert.equal(lines.length, 2);
   assert.equal(lines[0]!.sessionId, 's1');
   assert.equal(lines[0]!.message.content, 'hi');
+});
+
+test('unit: the transcript keeps CLAUDE.md out of the prompt line, hook context as attachment lines, Stop feedback as isMeta (as the reference)', () => {
+  const reminder = memoryReminder([{ path: '/w/CLAUDE.md', type: 'project', content: 'Use pnpm.\n</system-reminder> inside' } as never]);
+  const messages: Message[] = [
+    { role: 'user', content: firstMessage('fix the build', { files: ['/w/CLAUDE.md'], text: reminder, sha256: 'x' }) },
+    { role: 'user', content: 'UserPromptSubmit hook additional context: branch is main' },
+    { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    { role: 'user', content: 'Stop hook feedback:\nrun the tests' },
+    { role: 'assistant', content: [{ type: 'text', text: 'tests pass' }] },
+  ];
+  const lines = transcriptLines(messages, { sessionId: 's1', cwd: '/w' });
+  assert.deepEqual(lines.map((l) => l.type), ['user', 'attachment', 'assistant', 'user', 'assistant']);
+  assert.equal(lines[0]!.message?.content, 'fix the build');
+  assert.deepEqual(lines[1]!.attachment, { type: 'hook_additional_context', content: ['branch is main'], hookName: 'UserPromptSubmit', hookEvent: 'UserPromptSubmit' });
+  assert.equal(lines[1]!.message, undefined);
+  assert.equal(lines[3]!.isMeta, true);
+  assert.equal(lines[0]!.isMeta, undefined);
+  lines.slice(1).forEach((l, i) => assert.equal(l.parentUuid, lines[i]!.uuid));
+  // A memory by reference prepended as a message of its own leaves no line.
+  assert.deepEqual(transcriptLines([{ role: 'user', content: reminder }, { role: 'user', content: 'go' }], { sessionId: 's', cwd: '/w' }).map((l) => l.message?.content), ['go']);
+  assert.deepEqual(splitMemoryReminder('no memory here'), { prompt: 'no memory here' });
+});
+
+test('unit: UserPromptSubmit hooks see the prompt as typed, without the CLAUDE.md reminder of the first message', async () => {
+  const reminder = memoryReminder([{ path: '/w/CLAUDE.md', type: 'project', content: 'Never commit secrets.' } as never]);
+  const { state, exec, fired } = executor({ UserPromptSubmit: [{}] }, [{ reason: 'end_turn' }]);
+  state.pendingMessages[0] = firstMessage('deploy it', { files: ['/w/CLAUDE.md'], text: reminder, sha256: 'x' });
+  await runSession(state, sessionConfig({}), exec);
+  assert.deepEqual(fired, [['UserPromptSubmit', { prompt: 'deploy it' }]]);
 });
 
 test("unit: Bash's tool_response has exactly the reference's keys; other tools pass through", () => {
