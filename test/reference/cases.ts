@@ -23,6 +23,12 @@ export interface RefCase {
    * (test/support/mcpServer.js) stand for their paths. The tool_result text of an `mcp__` call is compared too.
    */
   mcpServers?: Record<string, unknown>;
+  /** As hookReplies, but answered only the first time the event fires (a Stop hook that blocks once). */
+  hookRepliesOnce?: Record<string, unknown>;
+  /** The capture hook of the event exits 2 with this stderr the first time it fires. */
+  hookExit2Once?: Record<string, string>;
+  /** How durable-agent's session ends (default completed). */
+  ends?: 'completed' | 'stopped';
 }
 
 const big = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(5, '0')} ${'y'.repeat(30)}`).join('\n') + '\n';
@@ -228,6 +234,45 @@ export const CASES: RefCase[] = [
     turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo out; exit 4' } }]],
     hookReplies: { PostToolUseFailure: { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'FAIL-CTX-MARK' } } },
     modelSees: ['FAIL-CTX-MARK'],
+  },
+  // Session-level events (./session.ts compares every case's SessionStart/UserPromptSubmit/Stop/SessionEnd input and transcript file).
+  {
+    name: 'session: Stop block once',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
+    hookRepliesOnce: { Stop: { decision: 'block', reason: 'STOP-MARK run the tests' } },
+    modelSees: ['Stop hook feedback:\nSTOP-MARK run the tests'],
+  },
+  {
+    name: 'session: Stop exit 2 once',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
+    hookExit2Once: { Stop: 'STOP2-MARK' },
+    modelSees: ['STOP2-MARK'],
+  },
+  {
+    name: 'session: UserPromptSubmit and SessionStart additionalContext',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
+    hookReplies: {
+      UserPromptSubmit: { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'UPS-CTX-MARK' } },
+      SessionStart: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'SS-CTX-MARK' } },
+    },
+    modelSees: ['UPS-CTX-MARK', 'SS-CTX-MARK'],
+  },
+  {
+    name: 'session: UserPromptSubmit block',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo no > ran.txt' } }]],
+    hookReplies: { UserPromptSubmit: { decision: 'block', reason: 'UPS-BLOCK-MARK' } },
+    ends: 'stopped',
+  },
+  {
+    name: 'session: CLAUDE.md stays out of the prompt and the transcript',
+    files: { 'CLAUDE.md': 'MEMORY-MARK: use pnpm.\n' },
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
+    modelSees: ['MEMORY-MARK'],
+  },
+  {
+    name: 'session: parallel calls in the transcript',
+    files: { 'a.txt': 'a\n', 'b.txt': 'b\n' },
+    turns: [[{ id: 'toolu_ra', name: 'Read', input: { file_path: '$DIR/a.txt' } }, { id: 'toolu_rb', name: 'Read', input: { file_path: '$DIR/b.txt' } }], [{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo c' } }]],
   },
 ];
 

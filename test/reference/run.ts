@@ -9,7 +9,7 @@
 //   node dist/test/reference/run.js [--verbose] [--json FILE] [case-name-substring...]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -19,11 +19,14 @@ import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
 import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
 import { resolveMcpServers } from '../../src/mcp/config';
+import { compareSession, readTranscript, SESSION_EVENTS, type SessionSide } from './session';
 
 export const CACHE_DIR = process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', 'claude-code');
 const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
 /** The tool events whose input the capture hook records on both sides. */
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
+/** Every event captured on both sides: the tool events and the session-level ones (./session.ts). */
+const CAPTURED_EVENTS = [...TOOL_EVENTS, ...SESSION_EVENTS];
 
 /** What one agent did with one tool_use block. */
 export interface Observed {
@@ -41,6 +44,8 @@ export interface SideResult {
   files: Record<string, string>;
   /** The case's `modelSees` texts the model's conversation mentions. */
   seen: string[];
+  /** Session-level hook inputs and the transcript file. */
+  session: SessionSide;
   error?: string;
 }
 
@@ -96,12 +101,17 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 async function hookSettings(capture: string, events: string[], c: RefCase, dir: string): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const e of events) {
-    const reply = c.hookReplies?.[e];
+    const reply = c.hookReplies?.[e] ?? c.hookRepliesOnce?.[e];
     let command = `cat > '${capture}'/$$.json`;
     if (reply !== undefined) {
       const file = join(capture, '..', `reply-${e}.json`);
       await writeFile(file, JSON.stringify(sub(reply, dir)));
-      command += `; cat '${file}'`;
+      command += c.hookReplies?.[e] !== undefined ? `; cat '${file}'` : `; if [ ! -e '${file}.used' ]; then touch '${file}.used'; cat '${file}'; fi`;
+    }
+    const exit2 = c.hookExit2Once?.[e];
+    if (exit2 !== undefined) {
+      const used = join(capture, '..', `exit2-${e}.used`);
+      command += `; if [ ! -e '${used}' ]; then touch '${used}'; echo '${exit2}' >&2; exit 2; fi`;
     }
     out[e] = [{ matcher: '*', hooks: [{ type: 'command', command }] }];
   }
@@ -143,11 +153,19 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
       }
     }
   }
+  const inputs: Record<string, Array<{ at: number; input: Record<string, unknown> }>> = {};
   for (const f of await readdir(capture)) {
     let input: Record<string, unknown>;
+    let at: number;
     try {
       input = JSON.parse(unsub(await readFile(join(capture, f), 'utf8'), [dir])) as Record<string, unknown>;
+      at = (await stat(join(capture, f))).mtimeMs;
     } catch {
+      continue;
+    }
+    const event = String(input['hook_event_name'] ?? '');
+    if (SESSION_EVENTS.includes(event)) {
+      (inputs[event] ??= []).push({ at, input });
       continue;
     }
     const id = String(input['tool_use_id'] ?? '');
@@ -157,7 +175,10 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
     else if (input['hook_event_name'] === 'PostToolUseFailure') o.failure = input;
     results.set(id, o);
   }
-  return { results, files: await snapshot(dir), seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)) };
+  const session: SessionSide = { inputs: {}, transcript: [] };
+  for (const [event, list] of Object.entries(inputs)) session.inputs[event] = list.sort((a, b) => a.at - b.at).map((x) => x.input);
+  session.transcript = readTranscript(session.inputs);
+  return { results, files: await snapshot(dir), seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)), session };
 }
 
 export async function runReference(c: RefCase): Promise<SideResult> {
@@ -167,7 +188,7 @@ export async function runReference(c: RefCase): Promise<SideResult> {
     scriptFake(fake, c, dir);
     const config = join(home, '.claude');
     await mkdir(config, { recursive: true });
-    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: await hookSettings(capture, TOOL_EVENTS, c, dir), ...(c.mcpServers ? { enableAllProjectMcpServers: true } : {}) }));
+    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: await hookSettings(capture, CAPTURED_EVENTS, c, dir), ...(c.mcpServers ? { enableAllProjectMcpServers: true } : {}) }));
     const child = spawn(CLAUDE_BIN, ['-p', 'run the scripted tools', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'], {
       cwd: dir,
       env: {
@@ -213,7 +234,7 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
         tools: [...BUILTIN_TOOL_NAMES],
         permissionMode: 'bypassPermissions',
         model: { model: 'claude-test', maxTokens: 1024 },
-        hooks: (await hookSettings(capture, TOOL_EVENTS, c, dir)) as never,
+        hooks: (await hookSettings(capture, CAPTURED_EVENTS, c, dir)) as never,
         ...(mem.files.length > 0 ? { memory: { files: mem.files.map((f) => f.path), text: memText, sha256: sha256(memText) } } : {}),
         // The case's .mcp.json, read and approved as `run` does.
         ...(c.mcpServers ? { mcpServers: resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true } }).servers } : {}),
@@ -221,7 +242,7 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     const side = await collect(fake, c, dir, capture);
-    if (r.status !== 'completed') side.error = `session ${r.status}: ${r.endReason}`;
+    if (r.status !== (c.ends ?? 'completed')) side.error = `session ${r.status}: ${r.endReason}`;
     return side;
   } finally {
     await fake.close();
@@ -259,6 +280,7 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     const d = (aspect: string, text: string): void => void diffs.push({ tool: call.name, aspect, text: `${call.id}: ${text}` });
     const a = ref.results.get(call.id);
     const b = ours.results.get(call.id);
+    if (!a && !b) continue; // neither agent ran it (a blocked prompt): they agree
     if (!a || !b) {
       d('tool_result', `tool_result ${a ? '' : 'missing in reference '}${b ? '' : 'missing in durable-agent'}`.trim());
       continue;
@@ -282,6 +304,7 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     else if (a.failure && b.failure && JSON.stringify(a.failure['tool_input']) !== JSON.stringify(b.failure['tool_input']))
       d('tool_input', `PostToolUseFailure tool_input ref=${JSON.stringify(a.failure['tool_input'])} ours=${JSON.stringify(b.failure['tool_input'])}`);
   }
+  for (const d of compareSession(ref.session, ours.session)) diffs.push(d);
   for (const t of c.modelSees ?? []) {
     if (ref.seen.includes(t) !== ours.seen.includes(t)) diffs.push({ aspect: 'model sees', text: `the model sees ${JSON.stringify(t)}: ref=${ref.seen.includes(t)} ours=${ours.seen.includes(t)}` });
   }
@@ -330,7 +353,7 @@ async function main(): Promise<void> {
     else if (verdict === 'deliberate') deliberate++;
     else unexpected++;
     console.log(`${verdict.padEnd(10)} ${c.name.padEnd(40)} ${diffs.map((d, i) => `${d.text}${reasons[i] ? ' [deliberate]' : ''}`).join('; ')}`);
-    const detail = (s: SideResult): unknown => ({ error: s.error, files: s.files, seen: s.seen, results: Object.fromEntries(s.results) });
+    const detail = (s: SideResult): unknown => ({ error: s.error, files: s.files, seen: s.seen, results: Object.fromEntries(s.results), session: s.session.inputs });
     if (verbose && diffs.length) console.log(JSON.stringify({ reference: detail(ref), ours: detail(ours) }, null, 1).slice(0, 6000));
     report.push({ case: c.name, verdict, diffs, reasons, reference: detail(ref), ours: detail(ours) });
   }

@@ -1,0 +1,83 @@
+// test:reference, session level: the SessionStart / UserPromptSubmit / Stop / SessionEnd input a
+// capture hook receives on both sides, and the `transcript_path` file each side leaves, compared
+// in the terms hook scripts read them (docs/hooks.md lists what is deliberately different).
+import { readFileSync } from 'node:fs';
+
+/** The session-level events every case captures on both sides. */
+export const SESSION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'];
+
+/** Fields whose values must agree when the reference sends them. */
+const COMPARED_FIELDS = ['hook_event_name', 'cwd', 'permission_mode', 'source', 'prompt', 'stop_hook_active', 'last_assistant_message', 'reason'];
+/** Reference fields durable-agent does not send (docs/hooks.md "Differences"). */
+export const REFERENCE_ONLY_FIELDS = new Set(['prompt_id', 'effort', 'background_tasks', 'session_crons']);
+/** Reference transcript line keys durable-agent does not write (docs/hooks.md). */
+export const REFERENCE_ONLY_LINE_KEYS = new Set(['promptId', 'permissionMode', 'promptSource', 'entrypoint', 'gitBranch', 'requestId', 'toolUseResult', 'sourceToolAssistantUUID', 'isMeta', 'slug']);
+
+export interface SessionSide {
+  /** Hook inputs per event, in firing order. */
+  inputs: Record<string, Array<Record<string, unknown>>>;
+  /** The transcript file's lines at the end of the session (from the last hook input's transcript_path). */
+  transcript: Array<Record<string, unknown>>;
+}
+
+export function readTranscript(inputs: Record<string, Array<Record<string, unknown>>>): Array<Record<string, unknown>> {
+  const last = [...(inputs['SessionEnd'] ?? []), ...(inputs['Stop'] ?? [])][0];
+  const path = last?.['transcript_path'];
+  if (typeof path !== 'string') return [];
+  try {
+    return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+  } catch {
+    return [];
+  }
+}
+
+type Line = Record<string, unknown> & { type?: string; message?: { id?: string; content?: unknown } };
+
+/** The conversation's shape: one entry per message (the reference's per-block lines merged), `user:text`, `assistant:tool_use#id,…`. */
+export function transcriptShape(lines: ReadonlyArray<Record<string, unknown>>): string[] {
+  const out: Array<{ type: string; id?: string; blocks: string[]; results: boolean }> = [];
+  for (const l of lines as Line[]) {
+    if (l.type !== 'user' && l.type !== 'assistant') continue;
+    const content = l.message?.content;
+    const blocks = typeof content === 'string' ? ['text'] : Array.isArray(content) ? content.map((b: { type: string; id?: string; tool_use_id?: string }) => `${b.type}${b.id ?? b.tool_use_id ? `#${b.id ?? b.tool_use_id}` : ''}`) : ['?'];
+    const prev = out[out.length - 1];
+    const results = blocks.every((b) => b.startsWith('tool_result'));
+    if (prev && l.type === 'assistant' && prev.type === 'assistant' && prev.id !== undefined && prev.id === l.message?.id) prev.blocks.push(...blocks);
+    else if (prev && l.type === 'user' && prev.type === 'user' && prev.results && results) prev.blocks.push(...blocks);
+    else out.push({ type: l.type, ...(l.message?.id ? { id: l.message.id } : {}), blocks, results });
+  }
+  return out.map((e) => `${e.type}:${(e.type === 'user' && e.results ? [...e.blocks].sort() : e.blocks).join(',')}`);
+}
+
+export interface SessionDiff {
+  aspect: 'session hook ran' | 'session hook input' | 'transcript';
+  text: string;
+}
+
+export function compareSession(ref: SessionSide, ours: SessionSide): SessionDiff[] {
+  const diffs: SessionDiff[] = [];
+  for (const event of SESSION_EVENTS) {
+    const a = ref.inputs[event] ?? [];
+    const b = ours.inputs[event] ?? [];
+    if (a.length !== b.length) {
+      diffs.push({ aspect: 'session hook ran', text: `${event} fired ref=${a.length} ours=${b.length}` });
+      continue;
+    }
+    a.forEach((x, i) => {
+      const y = b[i]!;
+      const missing = Object.keys(x).filter((k) => !(k in y) && !REFERENCE_ONLY_FIELDS.has(k));
+      if (missing.length) diffs.push({ aspect: 'session hook input', text: `${event} lacks ${missing.join(', ')}` });
+      for (const f of COMPARED_FIELDS) {
+        if (f in x && JSON.stringify(x[f]) !== JSON.stringify(y[f])) diffs.push({ aspect: 'session hook input', text: `${event}.${f} ref=${JSON.stringify(x[f])} ours=${JSON.stringify(y[f])}` });
+      }
+    });
+  }
+  const sa = transcriptShape(ref.transcript).join(' ');
+  const sb = transcriptShape(ours.transcript).join(' ');
+  if (sa !== sb) diffs.push({ aspect: 'transcript', text: `transcript messages ref=[${sa}] ours=[${sb}]` });
+  const refKeys = new Set(ref.transcript.filter((l) => l['type'] === 'user' || l['type'] === 'assistant').flatMap((l) => Object.keys(l)));
+  const ourLines = ours.transcript.filter((l) => l['type'] === 'user' || l['type'] === 'assistant');
+  const lacking = [...refKeys].filter((k) => !REFERENCE_ONLY_LINE_KEYS.has(k) && ourLines.some((l) => !(k in l)));
+  if (lacking.length) diffs.push({ aspect: 'transcript', text: `transcript lines lack ${lacking.join(', ')}` });
+  return diffs;
+}
