@@ -235,6 +235,36 @@ export const CASES: RefCase[] = [
     hookReplies: { PostToolUseFailure: { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'FAIL-CTX-MARK' } } },
     modelSees: ['FAIL-CTX-MARK'],
   },
+  {
+    name: 'hook: PreToolUse exit 2',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo no > blocked.txt' } }]],
+    hookExit2Once: { PreToolUse: 'PRE-EXIT2-MARK not here' },
+    modelSees: ['PRE-EXIT2-MARK'],
+  },
+  {
+    name: 'hook: PostToolUse exit 2',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
+    hookExit2Once: { PostToolUse: 'POST-EXIT2-MARK lint failed' },
+    modelSees: ['POST-EXIT2-MARK'],
+  },
+  {
+    name: 'hook: PostToolUseFailure exit 2',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'exit 3' } }]],
+    hookExit2Once: { PostToolUseFailure: 'FAIL-EXIT2-MARK' },
+    modelSees: ['FAIL-EXIT2-MARK'],
+  },
+  {
+    name: 'hook: PreToolUse continue false',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo ran > ran.txt' } }]],
+    hookReplies: { PreToolUse: { continue: false, stopReason: 'CONT-MARK stop here' } },
+    ends: 'stopped',
+  },
+  {
+    name: 'hook: PostToolUse continue false',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo ran > ran.txt' } }], [{ id: 'toolu_bash2', name: 'Bash', input: { command: 'echo again > again.txt' } }]],
+    hookReplies: { PostToolUse: { continue: false, stopReason: 'CONT-MARK stop here' } },
+    ends: 'stopped',
+  },
   // Session-level events (./session.ts compares every case's SessionStart/UserPromptSubmit/Stop/SessionEnd input and transcript file).
   {
     name: 'session: Stop block once',
@@ -347,6 +377,10 @@ export const DELIBERATE: Deliberate[] = [
     tools: ['Read'],
     reason:
       "The seed checks that the path exists in validateInput, before the hooks (a failed validation runs no hook); the current reference checks it in call(), after PreToolUse, and then sends PostToolUseFailure. durable-agent keeps the seed's order.",
+  },
+  {
+    cases: 'hook: PreToolUse continue false',
+    reason: "A PreToolUse hook's continue: false stops the session before the call runs (the call is denied with the stop reason); the reference 2.1.197 runs the call, then stops. durable-agent keeps the safer reading (docs/hooks.md).",
   },
 ];
 
