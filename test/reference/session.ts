@@ -11,7 +11,11 @@ const COMPARED_FIELDS = ['hook_event_name', 'cwd', 'permission_mode', 'source', 
 /** Reference fields durable-agent does not send (docs/hooks.md "Differences"). */
 export const REFERENCE_ONLY_FIELDS = new Set(['prompt_id', 'effort', 'background_tasks', 'session_crons']);
 /** Reference transcript line keys durable-agent does not write (docs/hooks.md). */
-export const REFERENCE_ONLY_LINE_KEYS = new Set(['promptId', 'permissionMode', 'promptSource', 'entrypoint', 'gitBranch', 'requestId', 'toolUseResult', 'sourceToolAssistantUUID', 'isMeta', 'slug']);
+export const REFERENCE_ONLY_LINE_KEYS = new Set([
+  'promptId', 'permissionMode', 'promptSource', 'entrypoint', 'gitBranch', 'requestId', 'toolUseResult', 'sourceToolAssistantUUID', 'isMeta', 'slug',
+  // An MCP call's result line: the server, the tool and the result's _meta.
+  'attributionMcpServer', 'attributionMcpTool', 'mcpMeta',
+]);
 
 export interface SessionSide {
   /** Hook inputs per event, in firing order. */
