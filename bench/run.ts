@@ -17,6 +17,7 @@ import { startDevServer, DEV_SERVER_DYNAMIC_CONFIG, type DevServer } from '../sr
 import { eventMs, measureFloor, median } from './floor';
 import { ScriptBook, batchScript, copyTree, readsScript, realisticScript, REALISTIC_PACE, streamingScript, writesScript } from './scenarios';
 import { SleepTool, SLEEP_TOOL_NAME } from './sleepTool';
+import { closeSandbox } from '../src/sandbox/host';
 
 const QUICK = process.argv.includes('--quick');
 const ROOT = resolve(__dirname, '..', '..');
@@ -380,6 +381,8 @@ async function main(): Promise<void> {
   ].join('\n');
   console.log(`${header}\n\n${table}`);
   if (!QUICK) writeBenchmarks(table, header);
+  // The in-process sessions ran sandboxed Bash: the runtime's proxies would keep this process alive.
+  await closeSandbox();
 }
 
 main().catch((err) => {
