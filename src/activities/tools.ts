@@ -15,6 +15,8 @@ import { recordFromOutcome } from '../pipeline/records';
 import type { HooksConfig } from '../hooks';
 import type { AgentHookFields } from '../hooks/types';
 import { writeTranscriptFile } from '../hooks/transcript';
+import { hookCommandsOf } from '../hooks/config';
+import { hookControlFiles } from '../permissions/protectedPaths';
 import type { ExecutionLedger } from '../stores/executionLedger';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
@@ -118,12 +120,18 @@ export interface ToolDeps {
 
 /**
  * The permission context a session's tool calls see: its result directory counts as a working
- * directory (see withResultDirectory), and a session whose input says nothing about the sandbox
- * gets the default sandbox settings (`{}`: Bash sandboxed where the platform supports it).
+ * directory (see withResultDirectory), a session whose input says nothing about the sandbox
+ * gets the default sandbox settings (`{}`: Bash sandboxed where the platform supports it), and
+ * the files its command hooks run are protected paths (`controlFiles`, from the hooks of the
+ * session's settings, resolved against the session's cwd and the project root).
  */
-export function sessionPermission(permission: ToolPermissionContext, store: ResultStore): ToolPermissionContext {
+export function sessionPermission(permission: ToolPermissionContext, store: ResultStore, hooks?: HooksConfig, cwd?: string): ToolPermissionContext {
   const p = withResultDirectory(permission, store);
-  return p.sandbox ? p : { ...p, sandbox: {} };
+  const commands = hookCommandsOf(hooks);
+  const bases = [...new Set([...(cwd ? [cwd] : []), ...permission.workingDirectories.slice(0, 1)])];
+  const controlFiles = [...new Set(bases.flatMap((b) => hookControlFiles(commands, b, permission.workingDirectories)))];
+  const withFiles = controlFiles.length > 0 ? { ...p, controlFiles: [...new Set([...(p.controlFiles ?? []), ...controlFiles])] } : p;
+  return withFiles.sandbox ? withFiles : { ...withFiles, sandbox: {} };
 }
 
 /**
@@ -226,7 +234,7 @@ export function createToolActivities(deps: ToolDeps) {
             toolUseId: b.id,
             idempotencyKey: input.session.ledgerKey && input.session.ledgerKey !== input.session.sessionId ? `${input.session.sessionId}/${input.session.ledgerKey}/${b.id}` : `${input.session.sessionId}/${b.id}`,
             agent: input.context,
-            permission: sessionPermission(input.session.permission, deps.resultStore(input.session.sessionId)),
+            permission: sessionPermission(input.session.permission, deps.resultStore(input.session.sessionId), mergeHooks(input.session.hooks), input.context.cwd),
             abortSignal: new AbortController().signal,
           });
           return decision.behavior === 'ask' ? { ...d, mayAsk: true } : d;
@@ -350,7 +358,7 @@ export function createToolActivities(deps: ToolDeps) {
         sessionId: session.sessionId,
         idempotencyScope: ledgerKey,
         agent,
-        permission: sessionPermission(session.permission, resultStore),
+        permission: sessionPermission(session.permission, resultStore, mergeHooks(session.hooks), agent.cwd),
         ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),
         resultStore,
         abortSignal: ctx.signal,

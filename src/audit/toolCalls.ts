@@ -36,7 +36,7 @@ export interface TurnToolContext {
   signals: TurnSignals;
 }
 
-const SOURCES: readonly DecisionSource[] = ['rule', 'mode', 'hook', 'tool', 'workingDirectory', 'human', 'timeout', 'sandbox', 'other'];
+const SOURCES: readonly DecisionSource[] = ['rule', 'mode', 'hook', 'tool', 'workingDirectory', 'human', 'timeout', 'sandbox', 'safetyCheck', 'other'];
 
 function auditDecision(d: DecisionRecord | undefined): AuditDecision | undefined {
   if (!d) return undefined;

@@ -3,7 +3,7 @@
 import type { HookRunSummary, SandboxRecord, ToolCallStatus } from '../engine/records';
 import type { SandboxSettings } from '../sandbox/settings';
 
-export type DecisionSource = 'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'sandbox' | 'other';
+export type DecisionSource = 'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'sandbox' | 'safetyCheck' | 'other';
 
 export interface AuditDecision {
   behavior: 'allow' | 'ask' | 'deny';

@@ -204,3 +204,16 @@ export function hooksFor(
   }
   return out;
 }
+
+/** Every command hook of a config (command and exec-form arguments), for the protected paths (src/permissions/protectedPaths.ts). */
+export function hookCommandsOf(config: HooksConfig | undefined): Array<{ command: string; args?: string[] }> {
+  const out: Array<{ command: string; args?: string[] }> = [];
+  for (const matchers of Object.values(config ?? {}) as Array<HookMatcherConfig[] | undefined>) {
+    for (const m of matchers ?? []) {
+      for (const h of m?.hooks ?? []) {
+        if (h?.type === 'command' && typeof h.command === 'string') out.push({ command: h.command, ...(Array.isArray(h.args) ? { args: h.args } : {}) });
+      }
+    }
+  }
+  return out;
+}

@@ -5,9 +5,10 @@ import { callFacts, findMatchingRule, permissionEnvOf, type CallFacts, type Perm
 import { hiddenPathPredicate } from './resultFilter';
 
 export { permissionEnvOf } from './matcher';
-import { insideWorkingDirs } from './paths';
+import { insideWorkingDirs, resolveReal, workingDirForms } from './paths';
+import { protectedReasonOfForms } from './protectedPaths';
 import { parseRuleSafe } from './rules';
-import { fsCommandsInside, insideGitDir, shellReadOutside } from './shellPaths';
+import { fsCommandsInside, shellReadOutside } from './shellPaths';
 
 export { fsCommandsInside, shellReadOutside } from './shellPaths';
 
@@ -32,21 +33,24 @@ export type PermissionDecision = Exclude<PermissionResult, { behavior: 'passthro
  *  5. a PreToolUse hook's ask                                        → ask    (hook)
  *  6. plan mode and the call is not read-only                        → deny   (mode)
  *  7. bypassPermissions mode                                         → allow  (mode)
+ *  7a. a file tool writes a protected path (protectedPaths.ts)       → ask    (safetyCheck)
  *  7b. the tool asks because the call leaves the OS sandbox          → ask    (sandbox)
  *  8. a PreToolUse hook's allow                                      → allow  (hook)
  *  9. an allow rule                                                  → allow  (rule)
  * 10. the tool's checkPermissions says allow / ask                   → allow / ask (tool)
  * 11. the mode's default: read-only calls inside the working directories are allowed (a Bash
  *     command only when every file it names is inside and no Read deny/ask rule covers it); in
- *     acceptEdits, file edits inside them too, except in `.git` (and mkdir/touch/mv/cp/rm/rmdir
- *     via Bash); a path
- *     outside the working directories asks (workingDirectory); everything else asks (mode).
+ *     acceptEdits, file edits inside them too (and mkdir/touch/mv/cp/rm/rmdir via Bash, never on
+ *     a protected path); a path outside the working directories asks (workingDirectory);
+ *     everything else asks (mode).
  * Finally, in dontAsk mode any `ask` becomes `deny` (nobody is there to answer).
  *
  * Choices: in bypassPermissions, deny rules AND ask rules still apply (an explicit ask rule is
  * the user's own instruction — the reference's code does the same, its docs only mention deny);
  * a hook's allow skips the mode's ask and the tool's ask but never a deny/ask rule or the tool's
- * deny, and does not lift plan mode's deny. Malformed rules are ignored here (validate them at
+ * deny, and does not lift plan mode's deny. A protected path (7a) asks whatever a hook or an allow
+ * rule says, as the reference's "sensitive file" check (its settings' allow rules and hooks do not
+ * lift it either); only bypassPermissions writes it unasked. Malformed rules are ignored here (validate them at
  * start-up with validatePermissionRules).
  */
 export async function decidePermission(
@@ -160,6 +164,19 @@ function decideInner(
   if (mode === 'bypassPermissions') {
     return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
   }
+  // 7a. a write to a protected path: settings, hooks, .git, shell start-up files… (the reference's
+  //     "sensitive file" check). Neither a hook's allow nor an allow rule lifts it.
+  if (facts.path && !facts.readOnly && facts.path.forms.length > 0) {
+    const why = protectedWrite(facts.path.forms, permission, env);
+    if (why) {
+      const shown = facts.path.forms[0]!;
+      return {
+        behavior: 'ask',
+        message: `${name} needs approval to edit ${shown}, which is a sensitive file (${why}).`,
+        decisionReason: { type: 'safetyCheck', path: shown, reason: why },
+      };
+    }
+  }
   // 7b. a call that leaves the OS sandbox (Bash: excludedCommands, dangerouslyDisableSandbox)
   //     asks whatever the allow rules and hooks say: the sandbox is the wall (src/sandbox).
   if (toolResult.behavior === 'ask' && toolResult.decisionReason?.type === 'sandbox') {
@@ -193,7 +210,15 @@ function decideInner(
     };
   }
   // 11. the mode's defaults
-  return modeDefault(facts, mode, env, rules);
+  return modeDefault(facts, mode, env, rules, permission.controlFiles);
+}
+
+/** Why writing a path (all its forms) is a protected write in this session, or undefined. */
+export function protectedWrite(forms: readonly string[], permission: Pick<ToolPermissionContext, 'controlFiles'>, env: PermissionEnv): string | undefined {
+  const extra = permission.controlFiles ?? [];
+  return protectedReasonOfForms(forms, workingDirForms(env.workingDirectories), {
+    extra: [...new Set([...extra, ...extra.map(resolveReal)])],
+  });
 }
 
 function findEditRuleAllowingRead(allow: readonly string[], facts: CallFacts, env: PermissionEnv) {
@@ -203,7 +228,7 @@ function findEditRuleAllowingRead(allow: readonly string[], facts: CallFacts, en
   return findMatchingRule(editRules, 'allow', { ...facts, readOnly: false }, env);
 }
 
-function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv, rules: ToolPermissionContext['rules']): PermissionDecision {
+function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv, rules: ToolPermissionContext['rules'], controlFiles?: readonly string[]): PermissionDecision {
   const name = facts.tool.name;
   const askMode = (): PermissionDecision => ({
     behavior: 'ask',
@@ -227,8 +252,8 @@ function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv,
       };
     }
     if (facts.readOnly) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
-    // `.git/config` and hooks run programs (core.fsmonitor, core.pager…): editing them always asks.
-    if (mode === 'acceptEdits' && !insideGitDir(facts.path.forms)) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+    // (protected paths asked at 7a)
+    if (mode === 'acceptEdits') return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
     return askMode();
   }
   if (facts.shell && typeof facts.ruleContent === 'string') {
@@ -241,7 +266,7 @@ function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv,
         decisionReason: outside.path !== undefined ? { type: 'workingDirectory', path: outside.path } : { type: 'mode', mode },
       };
     }
-    if (mode === 'acceptEdits' && fsCommandsInside(facts.ruleContent, env)) {
+    if (mode === 'acceptEdits' && fsCommandsInside(facts.ruleContent, env, controlFiles)) {
       return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
     }
     return askMode();

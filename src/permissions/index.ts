@@ -21,3 +21,16 @@ export {
   globToRegex,
 } from './paths';
 export type { PathPattern, PathMatchEnv } from './paths';
+export {
+  PROTECTED_DIRECTORY_NAMES,
+  PROTECTED_FILE_NAMES,
+  PROTECTED_SEQUENCES,
+  PROJECT_CONTROL_FILES,
+  GIT_CONTROL_ENTRIES,
+  protectedReason,
+  protectedReasonOfForms,
+  isProtectedPath,
+  controlFiles,
+  hookControlFiles,
+} from './protectedPaths';
+export type { ControlFiles, HookCommand, ProtectionOptions } from './protectedPaths';

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { PermissionEnv } from './matcher';
 import type { HiddenPaths } from './resultFilter';
 import { insideWorkingDirs, isInside, pathForms, workingDirForms } from './paths';
+import { isProtectedPath, protectedReasonOfForms } from './protectedPaths';
 import { isWriteRedirect, unallowableReason } from './shell';
 import { analyzeShell, type ShellCommand } from './shellAnalysis';
 import { hasUnescaped, unescapeForm, type ShellWord } from './shellWords';
@@ -320,21 +321,45 @@ export function shellReadOutside(command: string, env: PermissionEnv, hidden?: H
 }
 
 const FS_COMMANDS = new Set(['mkdir', 'touch', 'mv', 'cp', 'rm', 'rmdir']);
+/** How deep below an operand directory protected entries are looked for (`rm -r dir` with `dir/.claude`). */
+const HOLDS_PROTECTED_DEPTH = 4;
+const HOLDS_PROTECTED_BUDGET = 5000;
 
-/** Inside a `.git` directory (its config and hooks run programs): never written without asking. */
-export function insideGitDir(forms: readonly string[]): boolean {
-  return forms.some((f) => f.split(path.sep).includes('.git'));
+/**
+ * Does an existing directory hold a protected entry (a `.git`, `.claude`, `.mcp.json`… below it),
+ * or can that not be known within the budget? Moving, copying or removing it would touch one.
+ */
+function holdsProtected(dir: string, dirs: readonly string[], extra: readonly string[]): boolean {
+  let budget = HOLDS_PROTECTED_BUDGET;
+  const walk = (d: string, depth: number): boolean => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    for (const e of entries) {
+      if (--budget < 0) return true;
+      const p = path.join(d, e.name);
+      if (isProtectedPath(p, dirs, { extra })) return true;
+      if (e.isDirectory() && depth < HOLDS_PROTECTED_DEPTH && e.name !== 'node_modules' && walk(p, depth + 1)) return true;
+    }
+    return false;
+  };
+  return isDirectory(dir) && walk(dir, 1);
 }
 
 /**
  * acceptEdits: is the command only mkdir/touch/mv/cp/rm/rmdir on paths inside the working
- * directories (not a working directory itself for rm/rmdir/mv, nothing in `.git`)? sed is left
+ * directories (not a working directory itself for rm/rmdir/mv, no protected path and no directory
+ * holding one: protectedPaths.ts)? sed is left
  * out on purpose: its script can write anywhere (`w /path`).
  */
-export function fsCommandsInside(command: string, env: PermissionEnv): boolean {
+export function fsCommandsInside(command: string, env: PermissionEnv, controlFiles: readonly string[] = []): boolean {
   const a = analyzeShell(command, env.home ?? os.homedir());
   if (!a.certain || a.commands.length === 0 || a.redirects.length > 0) return false;
   const roots = workingDirForms(env.workingDirectories);
+  const extra = [...new Set([...controlFiles, ...controlFiles.map((f) => pathForms(f, env.cwd)).flat()])];
   return a.commands.every((cmd) => {
     if (unallowableReason(cmd) !== undefined || cmd.assignments.length > 0 || cmd.background) return false;
     const name = cmd.words[0]!.values![0]!;
@@ -348,7 +373,10 @@ export function fsCommandsInside(command: string, env: PermissionEnv): boolean {
       return ps.every((p) => {
         if (/(^|\/)\.\.(\/|$)/.test(p)) return false;
         const forms = pathForms(p, env.cwd);
-        if (!insideWorkingDirs(forms, env.workingDirectories) || insideGitDir(forms)) return false;
+        if (!insideWorkingDirs(forms, env.workingDirectories)) return false;
+        // Settings, hooks, `.git`, shell start-up files… (protectedPaths.ts), and what holds one.
+        if (protectedReasonOfForms(forms, roots, { extra }) !== undefined) return false;
+        if (forms.some((f) => holdsProtected(f, roots, extra))) return false;
         if (name === 'rm' || name === 'rmdir' || name === 'mv') {
           if (forms.some((f) => roots.some((r) => isInside(r, f)))) return false;
         }

@@ -26,6 +26,8 @@ export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: D
       return { behavior, source: 'timeout', detail: `${reason.afterMs}ms` };
     case 'sandbox':
       return { behavior, source: 'sandbox', reason: reason.reason };
+    case 'safetyCheck':
+      return { behavior, source: 'safetyCheck', detail: reason.path, reason: reason.reason };
     default:
       return { behavior, source: 'other', reason: reason.reason };
   }

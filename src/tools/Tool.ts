@@ -21,6 +21,8 @@ export type DecisionReason =
   | { type: 'timeout'; afterMs: number }
   /** The OS sandbox decided: a sandboxed call allowed (autoAllowBashIfSandboxed), or one leaving it that must ask. */
   | { type: 'sandbox'; reason: string }
+  /** A write to a protected path (src/permissions/protectedPaths.ts): settings, hooks, `.git`, shell start-up files… */
+  | { type: 'safetyCheck'; path: string; reason: string }
   | { type: 'other'; reason: string };
 
 export type PermissionResult =

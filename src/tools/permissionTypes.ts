@@ -22,4 +22,10 @@ export interface ToolPermissionContext {
    * Absent means no sandbox at all (a tool called directly, outside a session).
    */
   sandbox?: SandboxSettings;
+  /**
+   * Absolute paths protected like the built-in control files (src/permissions/protectedPaths.ts):
+   * the scripts and task files the session's hooks run. Set by the tool activities from the
+   * session's hooks, never by the workflow.
+   */
+  controlFiles?: string[];
 }

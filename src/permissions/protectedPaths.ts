@@ -1,0 +1,330 @@
+// The protected (sensitive) paths: what configures the agent or runs code outside the sandbox later
+// (settings, hooks and the scripts they run, MCP and agent definitions, git config and hooks, shell
+// and editor start-up files, durable-agent's own files). ONE definition, used by the file tools'
+// permission decision (src/permissions/decide.ts), unsandboxed Bash's acceptEdits rule
+// (shellPaths.ts), the sandbox's per-call write-deny list (src/sandbox/protect.ts) and the
+// control-file reports. Pure: node:path only. Callers pass every form of a path (logical, real,
+// physical: paths.ts pathForms) and of the working directories (workingDirForms), so symlinks are
+// their business; names are compared case-insensitively (a case-insensitive filesystem holds
+// `.Claude/Settings.json` as `.claude/settings.json`).
+//
+// The list is the reference's (Claude Code 2.1.328, read from its binary: its file tools ask before
+// writing a path with one of these directory names anywhere in it, `.config/git`, or one of these
+// file names), plus `.durable-agent` and the hook scripts of the session's settings.
+import * as path from 'node:path';
+
+/** A path with a component of one of these names is protected (the whole directory). */
+export const PROTECTED_DIRECTORY_NAMES = [
+  '.git',
+  '.claude',
+  '.durable-agent',
+  '.vscode',
+  '.idea',
+  '.husky',
+  '.cargo',
+  '.devcontainer',
+  '.yarn',
+  '.mvn',
+] as const;
+
+/** Component sequences protected wherever they appear (git's XDG configuration directory). */
+export const PROTECTED_SEQUENCES: readonly (readonly string[])[] = [['.config', 'git']];
+
+/** A file (or directory) with one of these names is protected wherever it is. */
+export const PROTECTED_FILE_NAMES = [
+  '.gitconfig',
+  '.gitmodules',
+  '.bashrc',
+  '.bash_profile',
+  '.zshrc',
+  '.zprofile',
+  '.profile',
+  '.zshenv',
+  '.zlogin',
+  '.zlogout',
+  '.bash_login',
+  '.bash_aliases',
+  '.bash_logout',
+  '.envrc',
+  '.ripgreprc',
+  '.mcp.json',
+  '.claude.json',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnp.cjs',
+  '.pnp.loader.mjs',
+  '.pnpmfile.cjs',
+  'bunfig.toml',
+  '.bunfig.toml',
+  '.bazelrc',
+  '.bazelversion',
+  '.bazeliskrc',
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  '.lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yaml',
+  'gradle-wrapper.properties',
+  'maven-wrapper.properties',
+  '.devcontainer.json',
+  'pyrightconfig.json',
+] as const;
+
+/** `.claude/<name>` directories that are ordinary files (the reference's own worktrees). */
+const ORDINARY_CLAUDE_SUBDIRS = new Set(['worktrees']);
+
+/** Why each directory name is protected, for the messages. */
+const WHY_DIRECTORY: Record<string, string> = {
+  '.git': 'git runs its config and hooks',
+  '.claude': 'it holds settings, hooks, agent definitions and commands',
+  '.durable-agent': "it holds durable-agent's settings",
+  '.vscode': 'the editor runs its tasks and settings',
+  '.idea': 'the IDE runs its run configurations',
+  '.husky': 'it holds git hooks',
+  '.cargo': 'cargo runs what its config names',
+  '.devcontainer': 'it defines the development container',
+  '.yarn': 'yarn runs its releases and plugins',
+  '.mvn': 'Maven runs its wrapper and extensions',
+};
+
+/** The name a case-insensitive filesystem would see (and trailing dots or spaces, which Windows drops). */
+function fold(name: string): string {
+  return name.normalize('NFC').toLowerCase().replace(/[. ]+$/, (m) => (m === name ? m : ''));
+}
+
+const DIR_NAMES = new Set<string>(PROTECTED_DIRECTORY_NAMES);
+const FILE_NAMES = new Set<string>(PROTECTED_FILE_NAMES);
+
+function isInside(child: string, dir: string): boolean {
+  const rel = path.relative(dir, child);
+  return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+}
+
+function components(p: string): string[] {
+  return p.split(/[\\/]+/).filter((c) => c !== '' && c !== '.');
+}
+
+/** Why a relative list of components is protected by name, or undefined. */
+function reasonOfComponents(segs: readonly string[]): string | undefined {
+  const folded = segs.map(fold);
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded[i]!;
+    if (DIR_NAMES.has(c)) {
+      if (c === '.claude' && i + 1 < folded.length && ORDINARY_CLAUDE_SUBDIRS.has(folded[i + 1]!)) {
+        i++; // `.claude/worktrees/…`: checked on from the worktree
+        continue;
+      }
+      return `${segs.slice(0, i + 1).join('/')} is protected: ${WHY_DIRECTORY[c] ?? 'it configures tools that run later'}`;
+    }
+    for (const seq of PROTECTED_SEQUENCES) {
+      if (seq.every((s, k) => folded[i + k] === s)) return `${segs.slice(0, i + seq.length).join('/')} is protected: git reads its configuration there`;
+    }
+  }
+  const last = folded[folded.length - 1];
+  if (last !== undefined && FILE_NAMES.has(last)) return `${segs[segs.length - 1]} is protected: it configures a shell, git or a tool that runs later`;
+  return undefined;
+}
+
+export interface ProtectionOptions {
+  /**
+   * Absolute paths protected besides the built-in names: the scripts and build files the loaded
+   * hooks run (hookControlFiles). A path equal to one, or inside one, is protected.
+   */
+  extra?: readonly string[];
+}
+
+/**
+ * Why an absolute path is protected, or undefined. `dirs` are the session's working directories
+ * (pass every form: workingDirForms). Inside a working directory, the components below it are
+ * checked (a working directory that is itself under, say, `~/.cargo` is the user's choice); a path
+ * outside every working directory is checked whole. Pass each form of the path (pathForms) and
+ * treat it as protected when any form is.
+ */
+export function protectedReason(p: string, dirs: readonly string[], opts: ProtectionOptions = {}): string | undefined {
+  const abs = path.resolve(p);
+  for (const e of opts.extra ?? []) {
+    const x = path.resolve(e);
+    if (isInside(abs, x) || isInside(fold(abs), fold(x))) return `${abs} is protected: a hook of this session runs it`;
+  }
+  const roots = dirs.map((d) => path.resolve(d)).filter((d) => isInside(abs, d));
+  if (roots.length === 0) return reasonOfComponents(components(abs));
+  // Every working directory that holds it: `/repo/.git/config` is protected even when `/repo/.git` is one too.
+  for (const r of roots) {
+    const why = reasonOfComponents(components(path.relative(r, abs)));
+    if (why) return why;
+  }
+  return undefined;
+}
+
+/** Is the path protected (see protectedReason)? */
+export function isProtectedPath(p: string, dirs: readonly string[], opts: ProtectionOptions = {}): boolean {
+  return protectedReason(p, dirs, opts) !== undefined;
+}
+
+/** Is any of the forms of one path protected? The first reason found. */
+export function protectedReasonOfForms(forms: readonly string[], dirs: readonly string[], opts: ProtectionOptions = {}): string | undefined {
+  for (const f of forms) {
+    const why = protectedReason(f, dirs, opts);
+    if (why) return why;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Concrete control files of a session: what the sandbox denies and what the reports watch.
+
+/** Files durable-agent and the reference read as configuration, relative to a project root. */
+export const PROJECT_CONTROL_FILES = [
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.durable-agent/settings.json',
+  '.mcp.json',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+] as const;
+
+/** Directories whose files configure the agent or run code, relative to a project root. */
+export const PROJECT_CONTROL_DIRECTORIES = ['.claude', '.durable-agent'] as const;
+
+/**
+ * In `.git`, what runs code: the config (core.fsmonitor, core.pager, aliases, filters…), the
+ * per-worktree config, the hooks, and the pointer to the common directory (whose config runs).
+ * The rest of `.git` (objects, refs, index) stays writable for git itself.
+ */
+export const GIT_CONTROL_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks'] as const;
+
+export interface ControlFiles {
+  /** Files, existing or not. */
+  files: string[];
+  /** Directories whose whole content is protected, existing or not. */
+  directories: string[];
+}
+
+/**
+ * The concrete protected paths at each working directory (and the extra paths, e.g. the hook
+ * scripts), whether they exist or not: the settings and memory files, `.claude/`,
+ * `.durable-agent/`, the other protected directories, `.git`'s config, hooks and pointers, every
+ * protected file name. Nested occurrences (a sub-repository's `.git/config`) are found by a scan
+ * (src/sandbox/protect.ts), not here.
+ */
+export function controlFiles(dirs: readonly string[], opts: ProtectionOptions = {}): ControlFiles {
+  const files = new Set<string>();
+  const directories = new Set<string>();
+  for (const d of dirs) {
+    const root = path.resolve(d);
+    for (const f of PROJECT_CONTROL_FILES) files.add(path.join(root, f));
+    for (const f of PROTECTED_FILE_NAMES) files.add(path.join(root, f));
+    for (const n of PROTECTED_DIRECTORY_NAMES) if (n !== '.git') directories.add(path.join(root, n));
+    for (const seq of PROTECTED_SEQUENCES) directories.add(path.join(root, ...seq));
+    for (const g of GIT_CONTROL_ENTRIES) (g === 'hooks' ? directories : files).add(path.join(root, '.git', g));
+  }
+  for (const e of opts.extra ?? []) files.add(path.resolve(e));
+  return { files: [...files], directories: [...directories] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hook commands → the files they run.
+
+/** Task runners: the file each one reads its tasks from (relative to the hook's cwd). */
+const RUNNER_FILES: Record<string, readonly string[]> = {
+  npm: ['package.json'],
+  npx: ['package.json'],
+  pnpm: ['package.json', '.pnpmfile.cjs'],
+  yarn: ['package.json', '.yarnrc.yml', '.yarnrc'],
+  bun: ['package.json', 'bunfig.toml'],
+  bunx: ['package.json'],
+  node: ['package.json'],
+  make: ['Makefile', 'makefile', 'GNUmakefile'],
+  gmake: ['Makefile', 'makefile', 'GNUmakefile'],
+  just: ['justfile', 'Justfile', '.justfile'],
+  task: ['Taskfile.yml', 'Taskfile.yaml', 'taskfile.yml'],
+  uv: ['pyproject.toml'],
+  poetry: ['pyproject.toml'],
+  tox: ['tox.ini', 'pyproject.toml'],
+  nox: ['noxfile.py'],
+  rake: ['Rakefile'],
+  gradle: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
+  './gradlew': ['gradlew', 'build.gradle', 'build.gradle.kts'],
+  mvn: ['pom.xml'],
+  './mvnw': ['mvnw', 'pom.xml'],
+  cargo: ['Cargo.toml', 'build.rs'],
+  composer: ['composer.json'],
+  deno: ['deno.json', 'deno.jsonc'],
+};
+
+const SCRIPT_EXTENSIONS = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|lua|ps1|fish)$/i;
+
+/** The words of a command line, roughly (quotes removed, split at spaces and operators): over-approximate on purpose. */
+function roughWords(command: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote: string | undefined;
+  const flush = () => {
+    if (cur !== '') out.push(cur);
+    cur = '';
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < command.length) cur += command[++i];
+      else cur += c;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      continue;
+    }
+    if (c === '\\' && i + 1 < command.length) {
+      cur += command[++i];
+      continue;
+    }
+    if (/\s|[;&|()<>`]/.test(c)) {
+      flush();
+      continue;
+    }
+    cur += c;
+  }
+  flush();
+  return out;
+}
+
+export interface HookCommand {
+  command: string;
+  args?: readonly string[];
+}
+
+/**
+ * The files a session's command hooks run, resolved against `cwd` (the hooks' cwd) with
+ * `$CLAUDE_PROJECT_DIR` expanded: every word that names a path (has a `/` or a script extension;
+ * existing or not, so that creating it is caught too) and the task file of a task runner
+ * (`npm run x` → package.json, `make` → Makefile…). Paths outside the working directories are
+ * left out (not writable anyway); an over-approximation otherwise: protecting one file too many
+ * costs an approval, one too few a hook that runs what the agent wrote.
+ */
+export function hookControlFiles(hooks: readonly HookCommand[], cwd: string, dirs: readonly string[], home?: string): string[] {
+  const out = new Set<string>();
+  const root = path.resolve(cwd);
+  const inside = (p: string) => dirs.some((d) => isInside(p, path.resolve(d)));
+  for (const h of hooks) {
+    const words = [...roughWords(h.command), ...(h.args ?? [])];
+    for (const raw of words) {
+      let w = raw.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR/g, root);
+      if (home && (w === '~' || w.startsWith('~/'))) w = path.join(home, w.slice(1));
+      // `--config=./x.sh`: the value after `=` too.
+      const candidates = [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])];
+      for (const c of candidates) {
+        if (c === '' || c.includes('$') || c.startsWith('-')) continue;
+        const name = path.basename(c);
+        const runner = RUNNER_FILES[c] ?? RUNNER_FILES[name];
+        if (runner) for (const f of runner) out.add(path.join(root, f));
+        if (c.includes('/') || SCRIPT_EXTENSIONS.test(c)) {
+          const abs = path.resolve(root, c);
+          if (inside(abs) && abs !== root) out.add(abs);
+        }
+      }
+    }
+  }
+  return [...out].filter((p) => inside(p));
+}
