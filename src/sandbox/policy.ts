@@ -53,6 +53,11 @@ export interface SandboxHostFacts {
   /** The session's own temp directory (writable, and TMPDIR inside the sandbox). */
   sessionTmpDir: string;
   platform: string;
+  /**
+   * The protected paths this call may not write (src/sandbox/protect.ts protectedDenyWrite: built
+   * per call from the session's working directories, never the worker's cwd).
+   */
+  protectedDenyWrite?: readonly string[];
 }
 
 /** How one Bash call runs. */
@@ -226,7 +231,7 @@ export function runtimePlan(s: SandboxSettings | undefined, workingDirectories: 
       denyRead: [...new Set([...ex(DEFAULT_CREDENTIAL_PATHS), ...ex(fs.denyRead)])],
       allowRead: [...new Set(ex(fs.allowRead))],
       allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])],
-      denyWrite: [...new Set(ex(fs.denyWrite))],
+      denyWrite: [...new Set([...ex(fs.denyWrite), ...(host.protectedDenyWrite ?? [])])],
       ...(fs.disabled ? { disabled: true } : {}),
     },
     ...(s?.allowNestedUserNamespaces !== undefined ? { allowNestedUserNamespaces: s.allowNestedUserNamespaces } : {}),

