@@ -174,15 +174,12 @@ export function protectedReasonOfForms(forms: readonly string[], dirs: readonly 
 // ---------------------------------------------------------------------------------------------
 // Concrete control files of a session: what the sandbox denies and what the reports watch.
 
-/** Files durable-agent and the reference read as configuration, relative to a project root. */
-export const PROJECT_CONTROL_FILES = [
-  '.claude/settings.json',
-  '.claude/settings.local.json',
-  '.durable-agent/settings.json',
-  '.mcp.json',
-  'CLAUDE.md',
-  'CLAUDE.local.md',
-] as const;
+/**
+ * Files durable-agent and the reference read as configuration, relative to a project root (all
+ * protected). CLAUDE.md is not: the reference's file tools write it unasked, and it configures
+ * nothing that runs.
+ */
+export const PROJECT_CONTROL_FILES = ['.claude/settings.json', '.claude/settings.local.json', '.durable-agent/settings.json', '.mcp.json'] as const;
 
 /** Directories whose files configure the agent or run code, relative to a project root. */
 export const PROJECT_CONTROL_DIRECTORIES = ['.claude', '.durable-agent'] as const;
