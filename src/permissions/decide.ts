@@ -32,7 +32,7 @@ export type PermissionDecision = Exclude<PermissionResult, { behavior: 'passthro
  *  4. an ask rule                                                    → ask    (rule)
  *  5. a PreToolUse hook's ask                                        → ask    (hook)
  *  6. plan mode and the call is not read-only                        → deny   (mode)
- *  7. bypassPermissions mode                                         → allow  (mode)
+ *  7. bypassPermissions mode (unless the model asked to leave the sandbox) → allow  (mode)
  *  7a. a file tool writes a protected path (protectedPaths.ts)       → ask    (safetyCheck)
  *  7b. the tool asks because the call leaves the OS sandbox          → ask    (sandbox)
  *  8. a PreToolUse hook's allow                                      → allow  (hook)
@@ -160,8 +160,13 @@ function decideInner(
       decisionReason: { type: 'mode', mode: 'plan' },
     };
   }
-  // 7. bypass
+  // 7. bypass — but a call the model asked to run outside the OS sandbox (dangerouslyDisableSandbox)
+  //    still asks: bypassPermissions lifts the prompts, never the wall (invariant 13). Commands the
+  //    user's own settings exclude from the sandbox (excludedCommands) run, as the reference.
   if (mode === 'bypassPermissions') {
+    if (toolResult.behavior === 'ask' && toolResult.decisionReason?.type === 'sandbox' && toolResult.decisionReason.requested === true) {
+      return { behavior: 'ask', message: `${toolResult.message} (bypassPermissions does not lift the sandbox)`, decisionReason: toolResult.decisionReason };
+    }
     return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
   }
   // 7a. a write to a protected path: settings, hooks, .git, shell start-up files… (the reference's

@@ -20,7 +20,7 @@ export type DecisionReason =
   | { type: 'human'; decision: 'approve' | 'deny'; by?: string; reason?: string }
   | { type: 'timeout'; afterMs: number }
   /** The OS sandbox decided: a sandboxed call allowed (autoAllowBashIfSandboxed), or one leaving it that must ask. */
-  | { type: 'sandbox'; reason: string }
+  | { type: 'sandbox'; reason: string; /** The model asked to leave the sandbox (dangerouslyDisableSandbox), not the user's settings. */ requested?: boolean }
   /** A write to a protected path (src/permissions/protectedPaths.ts): settings, hooks, `.git`, shell start-up files… */
   | { type: 'safetyCheck'; path: string; reason: string }
   | { type: 'other'; reason: string };

@@ -155,6 +155,9 @@ test('unit: the permission decision with the sandbox: auto-allow, escapes always
   assert.equal((await decide('ls', {}, 'dontAsk', [], { dangerouslyDisableSandbox: true })).behavior, 'deny');
   assert.equal((await decide('ls', { allowUnsandboxedCommands: false }, 'dontAsk', [], { dangerouslyDisableSandbox: true })).behavior, 'allow', 'the request is ignored: it runs sandboxed');
   assert.equal((await decide('docker ps', { excludedCommands: ['docker'] }, 'bypassPermissions')).behavior, 'allow', 'bypassPermissions asks nobody');
+  const requested = await decide('ls', {}, 'bypassPermissions', [], { dangerouslyDisableSandbox: true });
+  assert.deepEqual([requested.behavior, requested.decisionReason?.type], ['ask', 'sandbox'], 'bypassPermissions never lifts the wall the model asked to leave');
+  assert.equal((await decide('ls', { allowUnsandboxedCommands: false }, 'bypassPermissions', [], { dangerouslyDisableSandbox: true })).behavior, 'allow', 'ignored request: runs sandboxed');
   const plan = await decide('echo x > f', {}, 'plan');
   assert.equal(plan.behavior, 'deny', 'plan mode still denies what is not read-only');
 

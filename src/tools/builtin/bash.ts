@@ -161,7 +161,7 @@ async function sandboxPermission(input: BashInput, ctx: ToolUseContext): Promise
   const plan = planFor(input, ctx);
   if (!plan) return passthrough;
   if (plan.escapes) {
-    return { behavior: 'ask', message: `Bash needs approval to run outside the sandbox: ${plan.reason}.`, decisionReason: { type: 'sandbox', reason: plan.reason } };
+    return { behavior: 'ask', message: `Bash needs approval to run outside the sandbox: ${plan.reason}.`, decisionReason: { type: 'sandbox', reason: plan.reason, ...(input.dangerouslyDisableSandbox === true ? { requested: true } : {}) } };
   }
   if (!plan.sandboxed) return passthrough;
   const available = await sandboxAvailability();
