@@ -4,6 +4,7 @@ import { isWorkflowNotFound } from './temporal/errors';
 import { turnOfWorkflowId } from './engine/ids';
 import { randomUUID } from 'node:crypto';
 import { loadAgentDefinitions } from './agents/definitions';
+import { checkSessionInput } from './sessionInput';
 import { resolve } from 'node:path';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { sessionWorkflow } from './workflows/session';
@@ -206,7 +207,8 @@ export async function sandboxSummary(input: Pick<SessionInput, 'sandbox' | 'cwd'
 export async function startSession(client: Client, opts: SessionOptions & { id?: string; taskQueue?: string }): Promise<SessionHandle> {
   // The id and the task queue are start options, not part of the session's input.
   const { id, taskQueue, ...options } = opts;
-  const input = await withAgents(sessionInput(options));
+  // Validated here, at the edge: the workflow checks only its input's fixed shape (src/sessionInput.ts).
+  const input = checkSessionInput(await withAgents(sessionInput(options)));
   const sandbox = await sandboxSummary(input);
   if (input.useSearchAttributes === undefined) input.useSearchAttributes = await hasStatusSearchAttribute(client);
   const workflowId = id ?? `session-${randomUUID()}`;

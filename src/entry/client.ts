@@ -18,5 +18,6 @@ export {
   DEFAULT_MODEL,
 } from '../client';
 export type { SessionOptions, SessionHandle } from '../client';
+export { sessionInputProblems, checkSessionInput, InvalidSessionInputError } from '../sessionInput';
 export { loadConnectionConfig, connectClient, TemporalUnavailableError } from '../temporal/connection';
 export { buildAudit, formatAuditText, auditJsonLines } from '../audit';

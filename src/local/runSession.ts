@@ -29,6 +29,7 @@ import {
 import { executeTurn, type Approval, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
 import { localStreaming, withStreamedToolUses } from './streaming';
 import { sessionInput, withAgents, type SessionOptions } from '../client';
+import { checkSessionInput } from '../sessionInput';
 import { localSubagentRunner, localToolSession } from './subagents';
 import { createAgentActivities, type AgentWorkerOptions } from '../worker';
 import { oneLinePreview, type PendingApproval, type SessionResult } from '../workflows/definitions';
@@ -96,7 +97,7 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<'done' | 'inte
 type WorkerDeps = Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'>;
 
 export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps = {}): LocalSession {
-  const input = sessionInput(opts);
+  const input = checkSessionInput(sessionInput(opts));
   const sessionId = opts.sessionId ?? `local-${randomUUID()}`;
   const deps = createAgentActivities(worker);
   const session = localToolSession(input, sessionId);

@@ -1,6 +1,6 @@
 // Shared, sandbox-safe definitions of the session and turn workflows: inputs, results, and the
-// signals/updates/queries that clients and workflows use to talk. Imports only pure code.
-import { normalizeHooksConfig } from '../hooks/config';
+// signals/updates/queries that clients and workflows use to talk. Imports only pure code: the
+// engine and @temporalio/workflow (test/unit/rooms.test.ts).
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
 import type { AgentContext } from '../engine/context';
@@ -309,57 +309,4 @@ export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ t
 export function oneLinePreview(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-/**
- * Problems with a session input, as readable strings (empty when valid). Pure, so the workflow
- * can check its input and fail at once with a non-retryable error instead of retrying a broken
- * workflow task forever.
- */
-export function sessionInputProblems(input: unknown): string[] {
-  const problems: string[] = [];
-  if (!input || typeof input !== 'object') return ['the session input must be an object'];
-  const i = input as Partial<Record<keyof SessionInput, unknown>>;
-  const modes = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'];
-  if (typeof i.prompt !== 'string' || i.prompt.trim() === '') problems.push('prompt must be a non-empty string');
-  const model = i.model as Partial<ModelSettingsInput> | undefined;
-  if (!model || typeof model.model !== 'string' || model.model === '') problems.push('model.model must be a model name');
-  if (!model || typeof model.maxTokens !== 'number' || !Number.isInteger(model.maxTokens) || model.maxTokens < 1) problems.push('model.maxTokens must be a positive integer');
-  if (!Array.isArray(i.tools) || i.tools.some((t) => typeof t !== 'string')) problems.push('tools must be a list of tool names');
-  if (typeof i.permissionMode !== 'string' || !modes.includes(i.permissionMode)) problems.push(`permissionMode must be one of ${modes.join(', ')}`);
-  if (i.hooks !== undefined) {
-    try {
-      normalizeHooksConfig({ hooks: i.hooks });
-    } catch (err) {
-      problems.push(`${(err as Error).message}`);
-    }
-  }
-  const rules = i.rules as Partial<Record<string, unknown>> | undefined;
-  for (const k of ['allow', 'ask', 'deny']) {
-    if (!rules || !Array.isArray(rules[k]) || (rules[k] as unknown[]).some((r) => typeof r !== 'string')) problems.push(`rules.${k} must be a list of rule strings`);
-  }
-  if (typeof i.cwd !== 'string' || !i.cwd.startsWith('/')) problems.push('cwd must be an absolute path');
-  if (i.disableBypassPermissionsMode === true && i.permissionMode === 'bypassPermissions') {
-    problems.push('bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable")');
-  }
-  if (i.streamingToolExecution !== undefined && typeof i.streamingToolExecution !== 'boolean') problems.push('streamingToolExecution must be true or false');
-  if (i.sandbox !== undefined && (!i.sandbox || typeof i.sandbox !== 'object' || Array.isArray(i.sandbox))) problems.push('sandbox must be an object of sandbox settings');
-  for (const k of ['maxTurns', 'maxTotalTokens', 'approvalTimeoutMs', 'idleTimeoutMs', 'maxConcurrency', 'toolHeartbeatTimeoutMs', 'maxHistoryBytesPerRun', 'retryCapMs', 'maxOutageMs'] as const) {
-    const v = i[k];
-    if (v !== undefined && (typeof v !== 'number' || !(v > 0))) problems.push(`${k} must be a positive number`);
-  }
-  const cm = i.contextManagement as Record<string, unknown> | undefined;
-  if (cm !== undefined) {
-    if (!cm || typeof cm !== 'object') problems.push('contextManagement must be an object');
-    else {
-      for (const k of ['autoCompactPct', 'autoCompactWindow', 'contextWindow', 'keepToolResults', 'clearToolResultsAt']) {
-        const v = cm[k];
-        if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) problems.push(`contextManagement.${k} must be a non-negative number`);
-      }
-      for (const k of ['autoCompact', 'disable1mContext', 'promptCaching']) {
-        if (cm[k] !== undefined && typeof cm[k] !== 'boolean') problems.push(`contextManagement.${k} must be true or false`);
-      }
-    }
-  }
-  return problems;
 }

@@ -44,7 +44,6 @@ import {
   interruptSignal,
   oneLinePreview,
   sendMessageSignal,
-  sessionInputProblems,
   statusQuery,
   transcriptHeadQuery,
   turnApprovalSignal,
@@ -61,6 +60,7 @@ import {
   type TurnWorkflowResult,
 } from './definitions';
 import { turnWorkflow } from './turn';
+import { sessionInputShapeProblems } from './inputShape';
 
 /** What a subagent inherits besides the turn's settings (present only when the session offers Agent). */
 function subagentSettings(input: SessionInput): SubagentSettings {
@@ -79,7 +79,7 @@ const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult> {
   const info = workflowInfo();
   const sessionId = info.workflowId;
-  const problems = sessionInputProblems(input);
+  const problems = sessionInputShapeProblems(input);
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'INVALID_SESSION_INPUT' satisfies ErrorCode);
   const state: SessionCarry = carry ? migrateSessionState(carry) : initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
   if (carry) state.runs = carry.runs + 1;

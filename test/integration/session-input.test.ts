@@ -3,8 +3,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkflowFailedError } from '@temporalio/client';
-import { sessionInput } from '../../src/client';
-import { sessionInputProblems } from '../../src/workflows/definitions';
+import { sessionInput, startSession } from '../../src/client';
+import { textResponse } from '../../src/testing/fakeAnthropic';
+import { InvalidSessionInputError } from '../../src/sessionInput';
+import { sessionInputShapeProblems } from '../../src/workflows/inputShape';
+import { startLocalSession } from '../../src/local/runSession';
+import { sessionInputProblems } from '../../src/sessionInput';
 import { closeTestEnv, uniqueWorkflowId } from '../support/temporal';
 import { withAgent } from '../support/agent';
 
@@ -54,5 +58,30 @@ test('integration: a bypassPermissions session whose settings disable that mode 
     const input = { ...sessionInput({ prompt: 'x', cwd: '/tmp', disableBypassPermissionsMode: true }), permissionMode: 'bypassPermissions' };
     const handle = await client.workflow.start('sessionWorkflow', { workflowId: uniqueWorkflowId('bypass-disabled'), taskQueue, args: [input] });
     await assert.rejects(handle.result(), (err: unknown) => err instanceof WorkflowFailedError && /disabled by permissions\.disableBypassPermissionsMode/.test(err.cause?.message ?? ''));
+  });
+});
+
+/** Hooks that today's hooks/config.ts rejects (asyncRewake became an error after sessions ran with it). */
+const rewakeHooks = { Stop: [{ hooks: [{ type: 'command' as const, command: 'true', asyncRewake: true }] }] };
+
+test('unit: hook rules are checked at the edge only; the workflow checks the shape, which accepts what older releases started', () => {
+  const input = { ...sessionInput({ prompt: 'hi', cwd: '/tmp' }), hooks: rewakeHooks as never };
+  assert.deepEqual(sessionInputProblems(input), ['hooks.Stop[0].hooks[0].asyncRewake is not supported by durable-agent (a background hook cannot wake the session); use "async": true, or a blocking hook']);
+  assert.deepEqual(sessionInputShapeProblems(input), [], 'a running session with such hooks is not failed by the workflow');
+  assert.deepEqual(sessionInputShapeProblems({ ...input, hooks: [] }), ['hooks must be an object of hook events']);
+  assert.throws(() => startLocalSession({ prompt: 'hi', cwd: '/tmp', hooks: rewakeHooks as never }), (err: unknown) => err instanceof InvalidSessionInputError && err.code === 'INVALID_SESSION_INPUT' && /asyncRewake/.test(err.message));
+});
+
+test('integration: startSession refuses hooks the rules reject before starting anything; a session already running with them finishes', async () => {
+  await withAgent({}, async ({ client, taskQueue, fake }) => {
+    const refused = uniqueWorkflowId('edge-refused');
+    await assert.rejects(startSession(client, { id: refused, taskQueue, prompt: 'hi', cwd: '/tmp', tools: [], hooks: rewakeHooks as never }), (err: unknown) => err instanceof InvalidSessionInputError && /asyncRewake/.test(err.message));
+    await assert.rejects(client.workflow.getHandle(refused).describe(), /not found/i, 'no workflow was started');
+    // As a session started by an earlier release, whose edge accepted these hooks: the workflow runs it.
+    fake.enqueue(textResponse('Hello.'));
+    const handle = await client.workflow.start('sessionWorkflow', { workflowId: uniqueWorkflowId('edge-older'), taskQueue, args: [{ ...sessionInput({ prompt: 'hi', cwd: '/tmp', tools: [], onInterrupt: 'end' }), hooks: { PreToolUse: rewakeHooks.Stop } }] });
+    const result = (await handle.result()) as { status: string; lastText: string };
+    assert.equal(result.status, 'completed');
+    assert.equal(result.lastText, 'Hello.');
   });
 });

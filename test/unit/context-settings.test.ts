@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextSettings } from '../../src/client';
 import { loadSettings, SettingsError } from '../../src/cli/settings';
-import { sessionInputProblems } from '../../src/workflows/definitions';
+import { sessionInputProblems } from '../../src/sessionInput';
 
 test('unit: context settings from the reference env vars; an explicit setting wins, except that either switch turns auto-compaction off', () => {
   assert.deepEqual(contextSettings({}, {}), {});

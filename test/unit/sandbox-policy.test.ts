@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeSandboxSettings, resolveSandboxPaths, resolveSettingsPath, validateSandboxSettings } from '../../src/sandbox/settings';
 import { DEFAULT_CREDENTIAL_PATHS, describeSandbox, excludedBy, planCall, runtimePlan, sandboxPathsFromRules, simpleCommands } from '../../src/sandbox/policy';
-import { sessionInputProblems } from '../../src/workflows/definitions';
+import { sessionInputProblems } from '../../src/sessionInput';
 import { BypassDisabledError, sessionInput } from '../../src/client';
 
 test('unit: every documented sandbox key validates; wrong types, unknown and unsupported keys are errors naming the key', () => {
