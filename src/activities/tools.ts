@@ -27,6 +27,9 @@ import { findToolByName, type ToolPool } from '../tools/pool';
 import { decidePermission } from '../permissions/decide';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { McpServers } from '../mcp/config';
+import { controlPathSet } from '../permissions/controlFiles';
+import { controlChanges, snapshotControlFiles } from '../permissions/controlWrites';
+import { MAX_CONTROL_WRITES } from '../engine/records';
 
 /** A session's MCP servers as the pool needs them: the config, the cwd servers start in, and (for a call) the tool wanted. */
 export interface SessionMcp {
@@ -160,6 +163,17 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
 function inputPreview(input: unknown): string {
   const json = JSON.stringify(input) ?? 'undefined';
   return json.length > 1000 ? `${json.slice(0, 999)}… (${json.length} characters)` : json;
+}
+
+/** The record with the control files the call changed (at most MAX_CONTROL_WRITES; a notice counts the rest). */
+export function withControlWrites(record: ToolCallRecord, writes: ToolCallRecord['controlWrites'] & object): ToolCallRecord {
+  if (writes.length === 0) return record;
+  const more = writes.length - MAX_CONTROL_WRITES;
+  return {
+    ...record,
+    controlWrites: writes.slice(0, MAX_CONTROL_WRITES),
+    ...(more > 0 ? { notices: [...(record.notices ?? []), `${more} more control-file changes during this call are not listed`] } : {}),
+  };
 }
 
 // Both schedulers plan an Agent call the same way (src/agents/plan.ts).
@@ -350,6 +364,10 @@ export function createToolActivities(deps: ToolDeps) {
       await stored('recording the call before it runs', () => deps.ledger.put(ledgerKey, block.id, { state: 'started', attempts }));
     };
 
+    // The session's control files before and after the call (hooks included): every write to one is named in the record.
+    const controls = controlPathSet([...session.permission.workingDirectories, agent.cwd, ...agent.additionalDirectories]);
+    const controlsBefore = await snapshotControlFiles(controls);
+
     let lastProgress: unknown = undefined;
     const beats = startHeartbeats(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeats);
     try {
@@ -399,7 +417,7 @@ export function createToolActivities(deps: ToolDeps) {
       if (outcome.status === 'ask') {
         return { kind: 'ask', message: outcome.ask?.message ?? 'Permission required', ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}) };
       }
-      const record: ToolCallRecord = { ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) };
+      const record: ToolCallRecord = withControlWrites({ ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) }, controlChanges(controlsBefore, await snapshotControlFiles(controls)));
       for (const notice of record.notices ?? []) ctx.warn(`${block.name} ${block.id}: ${notice}`, { sessionId: session.sessionId, toolUseId: block.id });
       if (outcome.status === 'interrupted' && ctx.signal.aborted) {
         // Cancelled: the workflow records the interruption itself; the ledger keeps 'started' so a

@@ -61,6 +61,7 @@ function toolLine(c: AuditToolCall): string {
     c.sandbox?.violations?.length ? `sandbox blocked: ${c.sandbox.violations.map((v) => cut(v, 80)).join(' | ')}` : '',
     failures.length ? `failures: ${failures.map((f) => cut(f, 60)).join(' | ')}` : '',
     c.notices?.length ? `notices: ${c.notices.map((n) => cut(n, 80)).join(' | ')}` : '',
+    c.controlWrites?.length ? `CONTROL FILES: ${c.controlWrites.map((w) => `${w.path} ${w.change}`).join(' | ')}` : '',
   ].filter(Boolean);
   return [
     clock(c.startedAt ?? c.endedAt),
@@ -171,6 +172,12 @@ export function formatAuditText(report: AuditReport): string {
   if (s.settingsSources) lines.push(`  settings: ${s.settingsSources.length ? s.settingsSources.join(', ') : 'none'}`);
   if (s.memory) lines.push(`  memory: ${s.memory.files.join(', ')} (sha256 ${s.memory.sha256.slice(0, 12)})`);
   if (s.startedAt) lines.push(`  started ${s.startedAt}${s.endedAt ? ` · ended ${s.endedAt}` : ''} (times below are UTC)`);
+  // Every write to a control file, up front: what the next session here would load or run.
+  const writes = report.toolCalls.flatMap((c) => (c.controlWrites ?? []).map((w) => ({ ...w, call: c })));
+  if (writes.length) {
+    lines.push(`  control files written (${writes.length}):`);
+    for (const w of writes) lines.push(`    ⚠ ${s.cwd && w.path.startsWith(`${s.cwd}/`) ? w.path.slice(s.cwd.length + 1) : w.path} ${w.change} by ${w.call.tool} ${w.call.toolUseId} (turn ${w.call.turn}): ${cut(w.call.summary, 80)}`);
+  }
   if (report.gaps?.length) {
     lines.push(`  INCOMPLETE: ${report.gaps.length} part${report.gaps.length === 1 ? '' : 's'} of the history could not be read:`);
     for (const g of report.gaps) lines.push(`    ${gapLine(g)}`);

@@ -180,5 +180,6 @@ function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: Compact
     ...(final?.notices?.length ? { notices: final.notices } : {}),
     ...(final?.hooks ? { hooks: final.hooks } : {}),
     ...(final?.sandbox ? { sandbox: final.sandbox } : {}),
+    ...(final?.controlWrites?.length ? { controlWrites: final.controlWrites } : compact?.controlWrites?.length ? { controlWrites: compact.controlWrites } : {}),
   };
 }

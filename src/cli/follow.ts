@@ -47,6 +47,16 @@ export type FollowOutcome = { kind: 'ended'; result?: SessionResult; error?: str
 
 const ICON: Record<string, string> = { ok: '✓', error: '✗', denied: '⊘', interrupted: '■', unknown_outcome: '?' };
 
+/** A control file's path as the user reads it: relative to the session's cwd when inside it. */
+export function controlPathText(path: string, cwd: string | undefined): string {
+  return cwd && path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+}
+
+/** One line per control file a call changed (run, attach and status show them). */
+export function controlWriteText(w: { path: string; change: string }, cwd: string | undefined): string {
+  return `control file ${controlPathText(w.path, cwd)} ${w.change}`;
+}
+
 export async function followSession(client: Client, sessionId: string, opts: FollowOptions = {}): Promise<FollowOutcome> {
   const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const emit = (event: Record<string, unknown>, text: string) => out(opts.json ? JSON.stringify({ session: sessionId, ...event }) : text);
@@ -61,6 +71,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
   let lastOutageWhat = 'model';
   let lastProgressAt = 0;
   let flushedTurn = 0;
+  let cwd: string | undefined;
   const ensureHeader = (n: number): void => {
     while (lastTurn < n) {
       lastTurn++;
@@ -73,7 +84,8 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
     emit(
       { event: 'tool_done', ...d },
       `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}` +
-        (d.notices ?? []).map((n) => `\n    ⚑ ${n.replace(/\s+/g, ' ').slice(0, 300)}`).join(''),
+        (d.notices ?? []).map((n) => `\n    ⚑ ${n.replace(/\s+/g, ' ').slice(0, 300)}`).join('') +
+        (d.controlWrites ?? []).map((w) => `\n    ⚠ ${controlWriteText(w, cwd)} by this call`).join(''),
     );
   };
   const showPending = (owner: string, a: SessionStatus['pendingApprovals'][number], via: string): void => {
@@ -102,6 +114,7 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
     } catch {
       return; // no worker answering right now, or the session just closed
     }
+    cwd ??= status.context?.cwd;
     // Calls of turns that ended between two polls: read them from those turns (their query still answers).
     const lastEnded = status.phase === 'ended' ? status.turn : status.turn - 1;
     for (let n = flushedTurn + 1; n <= lastEnded; n++) {

@@ -214,11 +214,22 @@ export function buildProgram(): Command {
       ...(o.toolTaskQueue ? { toolTaskQueue: o.toolTaskQueue as string } : {}),
       ...(o.streamingTools === false ? { streamingToolExecution: false } : {}),
     };
+    // The control files against the previous session's here (src/cli/controlManifest.ts): every change is named.
+    const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart } = await import('./controlManifest');
+    const since = await controlFilesSinceLastSession(cwd, opts.additionalDirectories ?? []).catch((err: unknown) => {
+      process.stderr.write(`durable-agent: warning: the control files could not be compared with the last session here: ${err instanceof Error ? err.message : String(err)}\n`);
+      return undefined;
+    });
+    const changed = since ? changeLines(since, cwd) : [];
     await withClient(o, async (client) => {
       const handle = await startSession(client, opts);
       const id = handle.workflowId;
+      if (since) {
+        await recordSessionStart(cwd, id, since.now).catch((err: unknown) => process.stderr.write(`durable-agent: warning: the control-file manifest was not written: ${err instanceof Error ? err.message : String(err)}\n`));
+      }
+      for (const line of changed) process.stderr.write(`${line}\n`);
       // Which files were loaded: in the JSON form too (the first line of `run --json`).
-      const loaded = { cwd, settings: settings.sources, memory: memory.files.map((f) => f.path) };
+      const loaded = { cwd, settings: settings.sources, memory: memory.files.map((f) => f.path), ...(since?.changes.length ? { controlFilesChanged: since.changes.map((c) => ({ ...c, since: since.previous?.session })) } : {}) };
       if (o.detach) {
         print(o, { session: id, ...loaded }, id);
         return;
@@ -235,7 +246,8 @@ export function buildProgram(): Command {
         console.log(`memory: ${memory.files.length ? memory.files.map((f) => f.path).join(', ') : 'none'}`);
         console.log(`agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`);
       }
-      await followAndExit(client, id, o);
+      const outcome = await followAndExit(client, id, o);
+      if (outcome === 'ended') await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id).catch(() => undefined);
     });
   });
 

@@ -101,7 +101,8 @@ export function waitForSignal(): Promise<void> {
   });
 }
 
-export async function followAndExit(client: Client, id: string, o: ConnOpts): Promise<void> {
+/** Follows the session until it ends ('ended') or the user detaches ('detached'); sets the exit code. */
+export async function followAndExit(client: Client, id: string, o: ConnOpts): Promise<'ended' | 'detached'> {
   const detach = waitForSignal();
   const outcome = await followSession(client, id, { json: o.json ?? false, detach });
   if (outcome.kind === 'detached') {
@@ -109,7 +110,8 @@ export async function followAndExit(client: Client, id: string, o: ConnOpts): Pr
       `\ndetached; the session keeps running.\n  re-attach:  durable-agent attach ${id}\n  interrupt:  durable-agent interrupt ${id}\n  cancel:     durable-agent cancel ${id}`,
     );
     process.exitCode = 130;
-    return;
+    return 'detached';
   }
   process.exitCode = outcome.status === 'completed' ? 0 : 1;
+  return 'ended';
 }

@@ -10,7 +10,7 @@ import { describeOutage } from '../engine/retry';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { STATUS_SEARCH_ATTRIBUTE } from '../workflows/definitions';
 import { UsageError, addConnectionOptions, followAndExit, identity, positiveInt, print, withClient, type ConnOpts } from './options';
-import { subagentApprovals } from './follow';
+import { controlWriteText, subagentApprovals } from './follow';
 
 export function addSessionCommands(program: Command): void {
   addConnectionOptions(program.command('attach').description('Follow a running session live').argument('<id>').option('--json', 'JSON lines')).action(
@@ -43,7 +43,7 @@ export function addSessionCommands(program: Command): void {
     withClient(o, async (client) => {
       const s = await sessionStatus(client, id);
       const desc = await sessionHandle(client, id).describe().catch(() => undefined);
-      const memo = desc?.memo as { sandbox?: unknown; settings?: string[]; memory?: string[] } | undefined;
+      const memo = desc?.memo as { sandbox?: unknown; settings?: string[]; memory?: string[]; cwd?: string } | undefined;
       const sandbox = memo?.sandbox;
       // A running subagent's approval waits on its own session: show it here with the id that answers it.
       const childPending = s.currentTurnWorkflowId ? await subagentApprovals(client, id, s.currentTurnWorkflowId).catch(() => []) : [];
@@ -60,6 +60,7 @@ export function addSessionCommands(program: Command): void {
         ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
         ...childPending.map((c) => `pending   ${c.approval.toolUseId}  ${c.via} › ${c.approval.summary} — ${c.approval.message} (durable-agent approve ${c.childId} ${c.approval.toolUseId})`),
         ...(s.hookNotices ?? []).map((n) => `hook      ${n.replace(/\s+/g, ' ').slice(0, 300)}`),
+        ...(s.controlWrites ?? []).map((w) => `control   ⚠ ${controlWriteText(w, memo?.cwd ?? s.context.cwd)} by ${w.summary || w.toolName} (turn ${w.turn}, ${w.toolUseId})`),
         ...(s.lastText ? [`last      ${s.lastText.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
       ];
       const shown = { ...s, ...(childPending.length ? { subagentApprovals: childPending.map((c) => ({ session: c.childId, ...c.approval })) } : {}), ...(typeof sandbox === 'string' ? { sandbox } : {}), ...(Array.isArray(memo?.settings) ? { settings: memo.settings } : {}), ...(Array.isArray(memo?.memory) ? { memory: memo.memory } : {}) };

@@ -54,7 +54,22 @@ export interface ToolCallRecord {
   stop?: { reason: string; hook: string };
   /** How the call was contained (Bash): sandboxed or not, why, and what the sandbox blocked. */
   sandbox?: SandboxRecord;
+  /**
+   * The session's control files (its protected paths) that changed while the call ran — by the
+   * tool, its hooks or anything it started (src/permissions/controlWrites.ts). At most
+   * MAX_CONTROL_WRITES entries; a notice says how many more.
+   */
+  controlWrites?: ControlWrite[];
 }
+
+/** A control file created, modified or deleted while a call ran (absolute path). */
+export interface ControlWrite {
+  path: string;
+  change: 'created' | 'modified' | 'deleted';
+}
+
+/** How many control writes one record lists (the record travels through history: invariant 11). */
+export const MAX_CONTROL_WRITES = 20;
 
 export interface SandboxRecord {
   sandboxed: boolean;

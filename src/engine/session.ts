@@ -5,7 +5,7 @@
 import type { AgentContext } from './context';
 import { decideSessionHooks, type HookRun, type SessionHookDecision, type SessionHookEventName } from './hooks';
 import type { Message, Usage } from './messages';
-import type { ToolCallStatus } from './records';
+import type { ControlWrite, ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
 import { splitMemoryReminder, type MemoryRef } from './memory';
@@ -70,7 +70,19 @@ export interface SessionState {
   lastReason?: string;
   /** Notices from session-level hooks (systemMessage, non-blocking errors), for the user. */
   hookNotices?: string[];
+  /** Writes to the session's control files, by call (the last MAX_SESSION_CONTROL_WRITES): status and `run` name them. */
+  controlWrites?: SessionControlWrite[];
 }
+
+/** A control file a call of the session changed: which, how, by which call. */
+export interface SessionControlWrite extends ControlWrite {
+  turn: number;
+  toolUseId: string;
+  toolName: string;
+  summary: string;
+}
+
+export const MAX_SESSION_CONTROL_WRITES = 100;
 
 export interface SessionConfig {
   maxTurns?: number;
@@ -101,7 +113,7 @@ export interface TurnReport {
   context: AgentContext;
   readFilesRef?: string | null;
   usage?: Usage;
-  records: ReadonlyArray<{ status: ToolCallStatus; stop?: { reason: string; hook: string }; attempts?: number }>;
+  records: ReadonlyArray<{ status: ToolCallStatus; stop?: { reason: string; hook: string }; attempts?: number; toolUseId?: string; toolName?: string; summary?: string; controlWrites?: readonly ControlWrite[] }>;
   /** The assistant's text (may be a preview). */
   text: string;
   /** Why the turn failed (reason 'failed'). */
@@ -238,6 +250,10 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
   if (report.view) state.view = report.view;
   if (report.compactions?.length) state.compactions = [...(state.compactions ?? []), ...report.compactions].slice(-100);
   for (const r of report.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
+  const writes = report.records.flatMap((r) =>
+    (r.controlWrites ?? []).map((w) => ({ ...w, turn: state.turn, toolUseId: r.toolUseId ?? '', toolName: r.toolName ?? '', summary: (r.summary ?? '').slice(0, 200) })),
+  );
+  if (writes.length > 0) state.controlWrites = [...(state.controlWrites ?? []), ...writes].slice(-MAX_SESSION_CONTROL_WRITES);
   if (report.text) state.lastText = report.text;
   state.lastReason = report.reason;
 

@@ -66,6 +66,8 @@ export interface LocalSessionStatus {
   lastText: string;
   outage?: OutageState;
   endReason?: string;
+  /** Writes the session's calls made to its control files (the last 100). */
+  controlWrites?: SessionState['controlWrites'];
 }
 
 /** A running in-process session: the peer of a session workflow's handle. */
@@ -368,6 +370,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       lastText: state.lastText,
       ...(outage ? { outage } : {}),
       ...(endReason ? { endReason } : {}),
+      ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
     }),
   };
 }

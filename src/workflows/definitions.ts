@@ -5,10 +5,10 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
 import type { AgentContext } from '../engine/context';
 import type { Message, Usage } from '../engine/messages';
-import type { SessionPhase, SessionState, SessionStatusName } from '../engine/session';
+import type { SessionControlWrite, SessionPhase, SessionState, SessionStatusName } from '../engine/session';
 import type { OutageState } from '../engine/retry';
 import type { DiscardedExecution, StreamedToolUse } from '../engine/streaming';
-import type { DecisionRecord, ToolCallStatus } from '../engine/records';
+import type { ControlWrite, DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { ContextSettings } from '../engine/contextWindow';
 import type { CompactionRecord, ContextView } from '../engine/contextView';
 import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
@@ -120,6 +120,8 @@ export interface CompactRecord {
   stop?: { reason: string; hook: string };
   /** The call's hook notices for the user (a systemMessage, a failed hook). */
   notices?: string[];
+  /** Control files of the session that changed while the call ran. */
+  controlWrites?: ControlWrite[];
 }
 
 export interface TurnSummary {
@@ -159,6 +161,8 @@ export interface SessionStatus {
   /** Compactions so far (the last 100) and the tokens the model's view held after the last answer. */
   compactions?: CompactionRecord[];
   contextTokens?: number;
+  /** Writes the session's calls made to its control files (the last 100). */
+  controlWrites?: SessionControlWrite[];
 }
 
 export interface SessionResult {

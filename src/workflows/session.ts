@@ -124,6 +124,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     ...(child ? { currentTurnWorkflowId: child.workflowId } : {}),
     ...(state.compactions?.length ? { compactions: state.compactions } : {}),
     ...(state.view ? { contextTokens: state.view.baseline.tokens } : {}),
+    ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
   }));
   setHandler(transcriptHeadQuery, () => state.head);
   setHandler(sendMessageSignal, ({ text }) => {

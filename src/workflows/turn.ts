@@ -117,6 +117,7 @@ export function compact(record: ToolCallRecord): CompactRecord {
     ...(record.early ? { early: true } : {}),
     ...(record.stop ? { stop: record.stop } : {}),
     ...(record.notices?.length ? { notices: record.notices } : {}),
+    ...(record.controlWrites?.length ? { controlWrites: record.controlWrites } : {}),
   };
 }
 

@@ -1,0 +1,118 @@
+// The per-directory manifest of control files: `run` hashes the control files of the session's
+// working directories when a session starts and when it ends (followed to its end), and keeps the
+// hashes in the user's data directory, outside every working directory. The next `run` in that
+// directory compares the files with the previous session's start and names every one that changed
+// — during that session (what a session wrote for the next one to load) or after it.
+import { createHash, randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { controlPathSet } from '../permissions/controlFiles';
+import { hashControlFiles, type ControlSnapshot } from '../permissions/controlWrites';
+
+/** The user's data directory (env DURABLE_AGENT_HOME, default ~/.durable-agent): the same base as the store's default. */
+export function dataHome(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.DURABLE_AGENT_HOME ?? join(homedir(), '.durable-agent'));
+}
+
+export interface ManifestEntry {
+  session: string;
+  startedAt: string;
+  /** path → content hash at the start (absent paths did not exist). */
+  start: Record<string, string>;
+  endedAt?: string;
+  end?: Record<string, string>;
+}
+
+interface ManifestFile {
+  version: 1;
+  dir: string;
+  last: ManifestEntry;
+}
+
+export interface ControlFileChange {
+  path: string;
+  change: 'created' | 'modified' | 'deleted';
+  /** during: between the previous session's start and end; after: since it ended; unknown: it was not followed to its end. */
+  when: 'during' | 'after' | 'unknown';
+}
+
+export interface SinceLastSession {
+  previous?: ManifestEntry;
+  changes: ControlFileChange[];
+  /** The control files now: what the next manifest entry records. */
+  now: ControlSnapshot;
+}
+
+export function manifestPath(cwd: string, home = dataHome()): string {
+  const key = createHash('sha256').update(resolve(cwd)).digest('hex').slice(0, 32);
+  return join(home, 'control-manifests', `${key}.json`);
+}
+
+const record = (s: ControlSnapshot): Record<string, string> => Object.fromEntries([...s.entries].sort(([a], [b]) => (a < b ? -1 : 1)));
+
+async function readManifest(cwd: string, home: string): Promise<ManifestFile | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(manifestPath(cwd, home), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const m = JSON.parse(text) as ManifestFile;
+    return m && m.version === 1 && m.last && typeof m.last.start === 'object' ? m : undefined;
+  } catch {
+    return undefined; // a damaged manifest is replaced by the next start
+  }
+}
+
+async function writeManifest(cwd: string, home: string, m: ManifestFile): Promise<void> {
+  const path = manifestPath(cwd, home);
+  await fs.mkdir(join(home, 'control-manifests'), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${randomUUID()}.tmp`;
+  await fs.writeFile(tmp, `${JSON.stringify(m, null, 1)}\n`, { mode: 0o600 });
+  await fs.rename(tmp, path);
+}
+
+/** Which control files of `dirs` (cwd first) changed since the previous session in `cwd` started. */
+export async function controlFilesSinceLastSession(cwd: string, dirs: readonly string[], home = dataHome()): Promise<SinceLastSession> {
+  const now = await hashControlFiles(controlPathSet([cwd, ...dirs]));
+  const previous = (await readManifest(cwd, home))?.last;
+  if (!previous) return { now, changes: [] };
+  const paths = [...new Set([...Object.keys(previous.start), ...now.entries.keys()])].sort();
+  const changes: ControlFileChange[] = [];
+  for (const path of paths) {
+    const was = previous.start[path];
+    const is = now.entries.get(path);
+    if (was === is || (was === 'dir' && is === 'dir')) continue;
+    const change = was === undefined ? 'created' : is === undefined ? 'deleted' : 'modified';
+    const when = !previous.end ? 'unknown' : previous.end[path] !== was ? 'during' : 'after';
+    changes.push({ path, change, when });
+  }
+  // A directory that came or went with its entries is named by its entries.
+  const named = changes.filter((c) => !((previous.start[c.path] ?? now.entries.get(c.path)) === 'dir' && changes.some((o) => o !== c && o.path.startsWith(`${c.path}/`))));
+  return { previous, changes: named, now };
+}
+
+/** The manifest entry of a session that starts now, with the snapshot taken just before it started. */
+export async function recordSessionStart(cwd: string, session: string, now: ControlSnapshot, home = dataHome(), at = new Date()): Promise<void> {
+  await writeManifest(cwd, home, { version: 1, dir: resolve(cwd), last: { session, startedAt: at.toISOString(), start: record(now) } });
+}
+
+/** The end of a session: its control files now (kept only while it is still the last session there). */
+export async function recordSessionEnd(cwd: string, dirs: readonly string[], session: string, home = dataHome(), at = new Date()): Promise<void> {
+  const m = await readManifest(cwd, home);
+  if (!m || m.last.session !== session) return;
+  const end = await hashControlFiles(controlPathSet([cwd, ...dirs]));
+  await writeManifest(cwd, home, { ...m, last: { ...m.last, endedAt: at.toISOString(), end: record(end) } });
+}
+
+/** One line per change, as `run` prints them. */
+export function changeLines(since: SinceLastSession, cwd: string): string[] {
+  const p = since.previous;
+  if (!p) return [];
+  const when = p.startedAt.slice(0, 16).replace('T', ' ');
+  const rel = (path: string): string => (path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path);
+  const how = { during: 'during that session', after: 'after that session ended', unknown: 'while that session ran or after it (it was not followed to its end)' } as const;
+  return since.changes.map((c) => `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} since the last session here (${when} UTC, session ${p.session}): ${how[c.when]}`);
+}
