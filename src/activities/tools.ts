@@ -364,9 +364,12 @@ export function createToolActivities(deps: ToolDeps) {
       await stored('recording the call before it runs', () => deps.ledger.put(ledgerKey, block.id, { state: 'started', attempts }));
     };
 
-    // The session's control files before and after the call (hooks included): every write to one is named in the record.
-    const controls = controlPathSet([...session.permission.workingDirectories, agent.cwd, ...agent.additionalDirectories]);
-    const controlsBefore = await snapshotControlFiles(controls);
+    // The session's control files before and after the call (its hooks included): every write to one is named in
+    // the record. A built-in read-only call with no hooks to run writes nothing (an MCP server's read-only hint is its own word).
+    const permission = sessionPermission(session.permission, resultStore, mergeHooks(session.hooks), agent.cwd);
+    const watch = !(description.readOnly && !mergeHooks(session.hooks) && !block.name.startsWith('mcp__'));
+    const controls = controlPathSet([...session.permission.workingDirectories, agent.cwd, ...agent.additionalDirectories], permission.controlFiles);
+    const controlsBefore = watch ? await snapshotControlFiles(controls) : undefined;
 
     let lastProgress: unknown = undefined;
     const beats = startHeartbeats(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeats);
@@ -376,7 +379,7 @@ export function createToolActivities(deps: ToolDeps) {
         sessionId: session.sessionId,
         idempotencyScope: ledgerKey,
         agent,
-        permission: sessionPermission(session.permission, resultStore, mergeHooks(session.hooks), agent.cwd),
+        permission,
         ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),
         resultStore,
         abortSignal: ctx.signal,
@@ -417,7 +420,7 @@ export function createToolActivities(deps: ToolDeps) {
       if (outcome.status === 'ask') {
         return { kind: 'ask', message: outcome.ask?.message ?? 'Permission required', ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}) };
       }
-      const record: ToolCallRecord = withControlWrites({ ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) }, controlChanges(controlsBefore, await snapshotControlFiles(controls)));
+      const record: ToolCallRecord = withControlWrites({ ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) }, controlsBefore ? controlChanges(controlsBefore, await snapshotControlFiles(controls)) : []);
       for (const notice of record.notices ?? []) ctx.warn(`${block.name} ${block.id}: ${notice}`, { sessionId: session.sessionId, toolUseId: block.id });
       if (outcome.status === 'interrupted' && ctx.signal.aborted) {
         // Cancelled: the workflow records the interruption itself; the ledger keeps 'started' so a

@@ -14,8 +14,10 @@ import type { ControlWrite } from '../engine/records';
 import type { ControlPathSet } from './controlFiles';
 
 export interface WalkLimits {
-  /** Entries looked at in all (files, links, directories). Default 2,000. */
+  /** Entries looked at in all (files, links, directories). Default 4,000. */
   maxEntries?: number;
+  /** Entries looked at below one control directory (a large `.yarn` must not hide the others). Default 500. */
+  maxPerDirectory?: number;
   /** Levels below each control directory. Default 4. */
   maxDepth?: number;
 }
@@ -37,44 +39,55 @@ async function lstat(path: string): Promise<BigIntStats | undefined> {
 }
 
 async function walk(set: ControlPathSet, visit: Visit, limits: WalkLimits = {}): Promise<ControlSnapshot> {
-  const maxEntries = limits.maxEntries ?? 2_000;
+  const maxEntries = limits.maxEntries ?? 4_000;
+  const maxPerDirectory = limits.maxPerDirectory ?? 500;
   const maxDepth = limits.maxDepth ?? 4;
   const entries = new Map<string, string>();
   let truncated = false;
+  let budget = 0;
   const add = async (path: string, st: BigIntStats): Promise<boolean> => {
-    if (entries.size >= maxEntries) {
+    if (entries.size >= maxEntries || budget <= 0) {
       truncated = true;
       return false;
     }
+    budget--;
     entries.set(path, await visit(path, st));
     return true;
   };
-  const dir = async (path: string, depth: number): Promise<void> => {
+  const dir = async (path: string, depth: number): Promise<boolean> => {
     let names: string[];
     try {
       names = (await fs.readdir(path)).sort();
     } catch {
-      return;
+      return true;
     }
     for (const name of names) {
       const child = join(path, name);
+      if (set.holds && !set.holds(child)) continue;
       const st = await lstat(child);
       if (!st) continue;
-      if (!(await add(child, st))) return;
+      if (!(await add(child, st))) return false;
       if (st.isDirectory()) {
-        if (depth < maxDepth) await dir(child, depth + 1);
-        else truncated = true;
+        if (depth < maxDepth) {
+          if (!(await dir(child, depth + 1))) return false;
+        } else truncated = true;
       }
     }
+    return true;
   };
-  for (const f of set.files) {
-    if (entries.has(f)) continue;
-    const st = await lstat(f);
+  budget = Infinity;
+  // The named paths at once (most do not exist); then each directory's walk in turn.
+  const files = [...new Set(set.files)];
+  const fileStats = await Promise.all(files.map(lstat));
+  for (const [i, f] of files.entries()) {
+    const st = fileStats[i];
     if (st) await add(f, st);
   }
-  for (const d of set.dirs) {
+  const dirStats = await Promise.all(set.dirs.map(lstat));
+  for (const [i, d] of set.dirs.entries()) {
     if (entries.has(d)) continue;
-    const st = await lstat(d);
+    const st = dirStats[i];
+    budget = maxPerDirectory + 1;
     if (!st || !(await add(d, st))) continue;
     if (st.isDirectory()) await dir(d, 1);
   }

