@@ -61,7 +61,7 @@ function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp |
 }
 import type { PipelinePhase } from '../pipeline/types';
 import type { AgentDefinition } from '../agents/definitions';
-import type { SubagentCall, SubagentOutput, SubagentResume } from '../engine/subagents';
+import { AGENT_TOOL_NAMES, type SubagentCall, type SubagentOutput, type SubagentResume } from '../engine/subagents';
 import type { AgentInput } from '../tools/builtin/agent';
 import { subagentPlan } from '../agents/plan';
 import type { ToolUseContext } from '../tools/Tool';
@@ -166,8 +166,10 @@ function inputPreview(input: unknown): string {
 }
 
 /** The record with the control files the call changed (at most MAX_CONTROL_WRITES; a notice counts the rest). */
-export function withControlWrites(record: ToolCallRecord, writes: ToolCallRecord['controlWrites'] & object): ToolCallRecord {
+export function withControlWrites(record: ToolCallRecord, writes: NonNullable<ToolCallRecord['controlWrites']>): ToolCallRecord {
   if (writes.length === 0) return record;
+  const seen = new Set<string>();
+  writes = writes.filter((w) => !seen.has(`${w.change} ${w.path}`) && seen.add(`${w.change} ${w.path}`) !== undefined);
   const more = writes.length - MAX_CONTROL_WRITES;
   return {
     ...record,
@@ -365,9 +367,10 @@ export function createToolActivities(deps: ToolDeps) {
     };
 
     // The session's control files before and after the call (its hooks included): every write to one is named in
-    // the record. A built-in read-only call with no hooks to run writes nothing (an MCP server's read-only hint is its own word).
+    // the record. A built-in read-only call with no hooks to run writes nothing (an MCP server's read-only hint is its own
+    // word; an in-process Agent call runs its child session inside it, whose writes the call then names).
     const permission = sessionPermission(session.permission, resultStore, mergeHooks(session.hooks), agent.cwd);
-    const watch = !(description.readOnly && !mergeHooks(session.hooks) && !block.name.startsWith('mcp__'));
+    const watch = !(description.readOnly && !mergeHooks(session.hooks) && !block.name.startsWith('mcp__') && !AGENT_TOOL_NAMES.includes(block.name));
     const controls = controlPathSet([...session.permission.workingDirectories, agent.cwd, ...agent.additionalDirectories], permission.controlFiles);
     const controlsBefore = watch ? await snapshotControlFiles(controls) : undefined;
 
@@ -420,7 +423,7 @@ export function createToolActivities(deps: ToolDeps) {
       if (outcome.status === 'ask') {
         return { kind: 'ask', message: outcome.ask?.message ?? 'Permission required', ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}) };
       }
-      const record: ToolCallRecord = withControlWrites({ ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) }, controlsBefore ? controlChanges(controlsBefore, await snapshotControlFiles(controls)) : []);
+      const record: ToolCallRecord = withControlWrites({ ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) }, [...(controlsBefore ? controlChanges(controlsBefore, await snapshotControlFiles(controls)) : []), ...(input.phase?.kind === 'post' ? (input.phase.output.controlWrites ?? []) : [])]);
       for (const notice of record.notices ?? []) ctx.warn(`${block.name} ${block.id}: ${notice}`, { sessionId: session.sessionId, toolUseId: block.id });
       if (outcome.status === 'interrupted' && ctx.signal.aborted) {
         // Cancelled: the workflow records the interruption itself; the ledger keeps 'started' so a

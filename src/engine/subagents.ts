@@ -1,6 +1,7 @@
 // Subagents as child sessions: what the Agent tool's pre-call phase hands the scheduler, what the
 // child session hands back, and the pure rules both schedulers share (ids, summaries, tool
 // subsets). Pure and deterministic: bundled into workflows.
+import type { ControlWrite } from './records';
 
 /** The tool's names: `Agent` (the reference's current name) and its old name `Task`. */
 export const AGENT_TOOL_NAMES: readonly string[] = ['Agent', 'Task'];
@@ -54,6 +55,8 @@ export interface SubagentOutput {
   durationMs?: number;
   /** The model the child ran on (the reference's `resolvedModel`). */
   model?: string;
+  /** Control files the child session's calls changed (a child session workflow: its result says; in-process the call's own fingerprint sees them). */
+  controlWrites?: ControlWrite[];
 }
 
 /** The counters of a finished child session, as the Agent output carries them. */

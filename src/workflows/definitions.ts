@@ -176,6 +176,8 @@ export interface SessionResult {
   toolCalls?: number;
   /** The last model call's usage (the Agent tool's `subagent_tokens`). */
   lastUsage?: Usage;
+  /** Writes the session's calls made to its control files (the last 100): a parent's Agent call names its child's. */
+  controlWrites?: SessionControlWrite[];
 }
 
 export interface TurnWorkflowInput {

@@ -223,7 +223,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     phase = 'ended';
     setStatus(s);
     const toolCalls = Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0);
-    return { status: s, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: reason, toolCalls, ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}) };
+    return { status: s, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: reason, toolCalls, ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}), ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}) };
   };
 
   const executor: SessionExecutor = {

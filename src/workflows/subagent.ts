@@ -107,6 +107,8 @@ export async function runSubagentCall(env: SubagentEnv, block: ToolUseBlock, con
       ...subagentCounters(r),
       durationMs: Date.now() - started,
       model: call.model ?? env.input.model.model,
+      // Present only in results of children that wrote a control file (absent in every older history).
+      ...(r.controlWrites?.length ? { controlWrites: r.controlWrites.map((w) => ({ path: w.path, change: w.change })) } : {}),
     };
   } catch (err) {
     if (isCancellation(err)) throw err;

@@ -185,8 +185,12 @@ test('unit: in-process, a subagent started after the session rewrote .claude/age
     fake.script((req) => {
       const sys = JSON.stringify(req.system ?? '');
       if (sys.includes('MARKER-')) return textResponse('child done');
+      if (sys.includes('on behalf of another agent')) {
+        return req.messages.length === 1 ? toolUseResponse([{ id: 'toolu_child_w', name: 'Write', input: { file_path: join(work, '.claude', 'settings.local.json'), content: '{}' } }]) : textResponse('child wrote');
+      }
       if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_read', name: 'Read', input: { file_path: file } }]);
       if (req.messages.length === 3) return toolUseResponse([{ id: 'toolu_w', name: 'Write', input: { file_path: file, content: '---\nname: x\ndescription: Checks.\ntools: Read, Bash\n---\nYou are MARKER-NEW.\n' } }]);
+      if (req.messages.length === 7) return toolUseResponse([{ id: 'toolu_g', name: 'Agent', input: { description: 'configure', prompt: 'write settings' } }]);
       if (req.messages.length === 5) return toolUseResponse([{ id: 'toolu_a', name: 'Agent', input: { description: 'check', prompt: 'check', subagent_type: 'x' } }]);
       return textResponse('done');
     });
@@ -202,6 +206,9 @@ test('unit: in-process, a subagent started after the session rewrote .claude/age
     assert.match(JSON.stringify(child[0]!.system), /MARKER-OLD/);
     assert.doesNotMatch(JSON.stringify(child[0]!.system), /MARKER-NEW/);
     assert.deepEqual(((child[0]!.tools ?? []) as Array<{ name: string }>).map((t) => t.name), ['Read'], 'the tools of the definition read at start');
+    // A child's own write to a control file is named on the Agent call that ran it.
+    assert.deepEqual(result.records.find((r) => r.toolUseId === 'toolu_g')?.controlWrites, [{ path: join(work, '.claude', 'settings.local.json'), change: 'created' }]);
+    assert.equal(result.records.find((r) => r.toolUseId === 'toolu_a')?.controlWrites, undefined);
   } finally {
     await fake.close();
   }
