@@ -1,6 +1,5 @@
 // Worker start-up: the only place that builds real clients and stores and wires them into the
 // activity factories. Library users call createAgentWorker() with their own tools and hooks.
-import { homedir } from 'node:os';
 import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
@@ -11,6 +10,7 @@ import { transcriptPathFor } from './hooks/transcript';
 import type { HooksConfig } from './hooks';
 import { ExecutionLedger } from './stores/executionLedger';
 import { configuredBlobStore } from './stores/configured';
+import { durableAgentHome } from './stores/dataHome';
 import { workerLimits } from './workerLimits';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from './stores/messageStore';
 import { SharedResultStore } from './stores/sharedResultStore';
@@ -43,6 +43,11 @@ export interface AgentWorkerOptions {
   hooks?: HooksConfig;
   /** Where transcripts, the execution ledger and large results live. Default: env DURABLE_AGENT_STORE_DIR, else ~/.durable-agent/store. */
   storeDir?: string;
+  /**
+   * More paths of the worker's own state that sandboxed Bash may neither read nor write (`dev`
+   * adds its server's database). The store, the blob directory and the data directory always are.
+   */
+  privatePaths?: string[];
   /** A shared blob store for multi-host deployments; default: env DURABLE_AGENT_BLOB_STORE's module, else a LocalBlobStore under storeDir. */
   blobStore?: BlobStore;
   /** Builds the Anthropic client. Default: the SDK with ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. */
@@ -59,7 +64,17 @@ export const workflowsPath = require.resolve('./workflows');
 
 /** Where transcripts, the execution ledger and large results live: shared by every command on a machine. */
 export function defaultStoreDir(): string {
-  return resolve(process.env.DURABLE_AGENT_STORE_DIR ?? join(process.env.DURABLE_AGENT_HOME ?? join(homedir(), '.durable-agent'), 'store'));
+  return resolve(process.env.DURABLE_AGENT_STORE_DIR ?? join(durableAgentHome(), 'store'));
+}
+
+/**
+ * What sandboxed Bash must never read or write on this worker: its store (every session's
+ * transcripts, ledger and results), the machine's default store, a `file:` store's directory, the
+ * data directory (user settings, the dev server's database) and the paths the caller adds.
+ */
+export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: readonly string[] = []): string[] {
+  const paths = [resolve(storeDir), defaultStoreDir(), durableAgentHome(), ...(blobs instanceof LocalBlobStore ? [resolve(blobs.dir)] : []), ...extra.map((p) => resolve(p))];
+  return [...new Set(paths)];
 }
 
 export function sessionDirName(sessionId: string): string {
@@ -120,6 +135,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
       transcripts,
       payloads,
       // With a store shared by several hosts, large results are kept there too (a Read may run elsewhere).
+      privatePaths: workerPrivatePaths(storeDir, blobs, opts.privatePaths),
       resultStore: (sessionId) =>
         blobs instanceof LocalBlobStore
           ? new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId)))

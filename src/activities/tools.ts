@@ -109,6 +109,8 @@ export interface ToolDeps {
   /** Where the session's read-file state lives between turns (required to resolve `readFilesRef`). */
   readFiles?: ReadFilesStore;
   resultStore: (sessionId: string) => ResultStore;
+  /** The worker's own state, kept from sandboxed Bash (the store, the data directory, a dev server's database). */
+  privatePaths?: readonly string[];
   /** Where the model's messages are: tool inputs are read from there (`messageRef`), not from history. */
   transcripts?: TranscriptStore;
   /** Where result blocks are stored: an activity returns a reference and a preview, not the whole result. */
@@ -385,6 +387,7 @@ export function createToolActivities(deps: ToolDeps) {
         permission,
         ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),
         resultStore,
+        ...(deps.privatePaths ? { privatePaths: deps.privatePaths } : {}),
         abortSignal: ctx.signal,
         beforeCall: markStarted,
         ...(deps.transcriptFile && deps.transcripts && input.messageRef

@@ -100,6 +100,7 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
         abortSignal: controller.signal,
       };
       if (env.resultStore) ctx.resultStore = env.resultStore;
+      if (env.privatePaths) ctx.privatePaths = env.privatePaths;
       if (env.agents) ctx.agents = env.agents;
       if (env.runSubagent) ctx.runSubagent = env.runSubagent;
 

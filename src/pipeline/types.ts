@@ -41,6 +41,8 @@ export interface PipelineEnv {
   /** Either the inner map or a whole settings object `{ hooks: {...} }`. */
   hooks?: HooksConfig | { hooks: HooksConfig };
   resultStore?: ResultStore;
+  /** The worker's own state, kept from sandboxed commands (ToolUseContext.privatePaths). */
+  privatePaths?: readonly string[];
   abortSignal?: AbortSignal;
   onProgress?: (p: ToolProgress) => void;
   /** Resolution of an earlier 'ask' for this same tool_use_id (a human approved or denied, or a timeout). */

@@ -7,7 +7,8 @@ import type { SandboxSettings } from './settings';
 
 /**
  * Read-denied in every sandboxed command unless the settings re-open them with `allowRead`:
- * keys, cloud and registry credentials, durable-agent's own user settings.
+ * keys, cloud and registry credentials, durable-agent's own user settings. Each entry holds a
+ * secret by its tool's convention (docs/tools.md "What sandboxed Bash cannot read").
  */
 export const DEFAULT_CREDENTIAL_PATHS = [
   '~/.ssh',
@@ -21,32 +22,63 @@ export const DEFAULT_CREDENTIAL_PATHS = [
   '~/.npmrc',
   '~/.pypirc',
   '~/.git-credentials',
+  '~/.config/git/credentials', // git credential-store's XDG location
   '~/.config/gh',
   '~/.config/hub',
   '~/.password-store',
+  '~/.local/share/keyrings', // GNOME keyring files
   '~/.vault-token',
   '~/.terraform.d/credentials.tfrc.json',
   '~/.cargo/credentials',
   '~/.cargo/credentials.toml',
+  '~/.gem/credentials', // RubyGems API key
+  '~/.pgpass', // PostgreSQL passwords (the shared store is PostgreSQL)
+  '~/.my.cnf', // MySQL client passwords
+  '~/.config/containers/auth.json', // podman/buildah registry logins
+  '~/.config/temporalio', // Temporal CLI profiles: API keys, TLS key paths
+  '~/.claude.json', // Claude Code's state: OAuth account, MCP servers' env and headers
+  '~/.claude.json.backup*',
   '~/.claude/.credentials.json',
+  '~/.claude/backups', // copies of ~/.claude.json
+  '~/.mozilla', // browser profiles: session cookies, saved passwords
+  '~/.config/google-chrome',
+  '~/.config/chromium',
   '~/.durable-agent/settings.json',
 ];
 
-/** Environment variables the worker may hold that a sandboxed command never sees. */
-export const CREDENTIAL_ENV_VARS = [
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'TEMPORAL_API_KEY',
-  'TEMPORAL_TLS_CLIENT_KEY_PATH',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-  'AWS_SESSION_TOKEN',
-  'GITHUB_TOKEN',
-  'GH_TOKEN',
-  'NPM_TOKEN',
-  'NODE_AUTH_TOKEN',
-  'ISSUES_TOKEN',
-];
+/**
+ * Credential files the worker's environment points at, beyond the default paths: the XDG and
+ * CLAUDE_CONFIG_DIR forms of DEFAULT_CREDENTIAL_PATHS, and files named by variables such as
+ * TEMPORAL_TLS_CLIENT_KEY_PATH, GOOGLE_APPLICATION_CREDENTIALS or KUBECONFIG. Absolute paths.
+ */
+export function credentialPathsFromEnv(env: Readonly<Record<string, string | undefined>>, home: string, cwd: string): string[] {
+  const out: string[] = [];
+  const abs = (p: string) => path.resolve(cwd, expandTilde(p, home));
+  const relocate = (prefix: string, dir: string | undefined) => {
+    if (!dir) return;
+    for (const p of DEFAULT_CREDENTIAL_PATHS) if (p.startsWith(`${prefix}/`)) out.push(path.join(abs(dir), p.slice(prefix.length + 1)));
+  };
+  relocate('~/.config', env.XDG_CONFIG_HOME);
+  relocate('~/.local/share', env.XDG_DATA_HOME);
+  if (env.CLAUDE_CONFIG_DIR) {
+    const d = abs(env.CLAUDE_CONFIG_DIR);
+    out.push(path.join(d, '.claude.json'), path.join(d, '.claude.json.backup*'), path.join(d, '.credentials.json'), path.join(d, 'backups'));
+  }
+  // A value that names a file (not key material itself: that never reaches Bash's environment).
+  const looksLikePath = (v: string) => v !== '' && !/\s/.test(v) && !v.startsWith('-----') && (v.includes('/') || /\.(pem|key|crt|json|toml|ya?ml)$/i.test(v));
+  const file = (v: string | undefined) => {
+    if (v && looksLikePath(v)) out.push(abs(v));
+  };
+  for (const [name, value] of Object.entries(env)) {
+    // The worker's Temporal client: TLS keys and certificates, the envconfig profile file.
+    if (/^TEMPORAL_/.test(name) && /TLS|KEY|CONFIG_FILE/.test(name)) file(value);
+  }
+  for (const name of ['GOOGLE_APPLICATION_CREDENTIALS', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE', 'PGPASSFILE', 'NPM_CONFIG_USERCONFIG', 'GNUPGHOME', 'PASSWORD_STORE_DIR']) file(env[name]);
+  for (const p of (env.KUBECONFIG ?? '').split(':')) file(p);
+  if (env.DOCKER_CONFIG) file(path.join(env.DOCKER_CONFIG, 'config.json'));
+  if (env.CARGO_HOME) for (const f of ['credentials', 'credentials.toml']) file(path.join(env.CARGO_HOME, f));
+  return [...new Set(out)];
+}
 
 export interface SandboxHostFacts {
   home: string;
@@ -58,6 +90,16 @@ export interface SandboxHostFacts {
    * per call from the session's working directories, never the worker's cwd).
    */
   protectedDenyWrite?: readonly string[];
+  /** The worker's environment and cwd: credential files they point at are read-denied too (credentialPathsFromEnv). */
+  env?: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+  /**
+   * The worker's own state (the store: every session's transcripts and results; the data
+   * directory; the Temporal server's database): neither readable nor writable by sandboxed commands.
+   */
+  privatePaths?: readonly string[];
+  /** Inside privatePaths, readable again (not writable): this session's own large results, which Read is pointed at. */
+  ownResults?: readonly string[];
 }
 
 /** How one Bash call runs. */
@@ -226,12 +268,16 @@ export function runtimePlan(s: SandboxSettings | undefined, workingDirectories: 
     ...(s?.ripgrep ? { ripgrep: s.ripgrep } : {}),
   };
   const fs = s?.filesystem ?? {};
+  const fromEnv = host.env ? credentialPathsFromEnv(host.env, host.home, host.cwd ?? host.home) : [];
+  const privatePaths = [...(host.privatePaths ?? [])];
+  const ownResults = [...(host.ownResults ?? [])];
   const call: CallRuntimeConfig = {
     filesystem: {
-      denyRead: [...new Set([...ex(DEFAULT_CREDENTIAL_PATHS), ...ex(fs.denyRead)])],
-      allowRead: [...new Set(ex(fs.allowRead))],
-      allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])],
-      denyWrite: [...new Set([...ex(fs.denyWrite), ...(host.protectedDenyWrite ?? [])])],
+      denyRead: [...new Set([...ex(DEFAULT_CREDENTIAL_PATHS), ...fromEnv, ...privatePaths, ...ex(fs.denyRead)])],
+      allowRead: [...new Set([...ownResults, ...ex(fs.allowRead)])],
+      // This session's results are readable, never writable (a result the model Reads back is the stored one).
+      allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter((d) => !ownResults.includes(d)),
+      denyWrite: [...new Set([...privatePaths, ...ex(fs.denyWrite), ...(host.protectedDenyWrite ?? [])])],
       ...(fs.disabled ? { disabled: true } : {}),
     },
     ...(s?.allowNestedUserNamespaces !== undefined ? { allowNestedUserNamespaces: s.allowNestedUserNamespaces } : {}),

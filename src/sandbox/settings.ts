@@ -2,6 +2,7 @@
 // key by key: every key is either honoured with the reference's meaning or rejected loudly
 // (invariant 12). Pure: no I/O, so the session input can carry the result.
 import * as path from 'node:path';
+import { PASS_ENV_ENTRY } from './environment';
 
 export interface SandboxNetworkSettings {
   allowedDomains?: string[];
@@ -42,6 +43,11 @@ export interface SandboxSettings {
   ripgrep?: { command: string; args?: string[] };
   network?: SandboxNetworkSettings;
   filesystem?: SandboxFilesystemSettings;
+  /**
+   * durable-agent only: names (or `PREFIX_*`) of the worker's environment variables that Bash
+   * commands get besides the default allowlist (src/sandbox/environment.ts), sandboxed or not.
+   */
+  passEnv?: string[];
 }
 
 export interface SettingsProblem {
@@ -51,7 +57,7 @@ export interface SettingsProblem {
   message: string;
 }
 
-type Kind = 'boolean' | 'strings' | 'port' | 'string' | 'platforms' | 'ripgrep' | 'violations' | 'object';
+type Kind = 'boolean' | 'strings' | 'envNames' | 'port' | 'string' | 'platforms' | 'ripgrep' | 'violations' | 'object';
 
 const TOP: Record<string, Kind> = {
   enabled: 'boolean',
@@ -70,6 +76,7 @@ const TOP: Record<string, Kind> = {
   ripgrep: 'ripgrep',
   network: 'object',
   filesystem: 'object',
+  passEnv: 'envNames',
 };
 const NETWORK: Record<string, Kind> = {
   allowedDomains: 'strings',
@@ -114,6 +121,11 @@ function checkKind(kind: Kind, v: unknown): string | undefined {
       return typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string';
     case 'strings':
       return Array.isArray(v) && v.every((x) => typeof x === 'string' && x.trim() !== '') ? undefined : 'must be a list of non-empty strings';
+    case 'envNames': {
+      if (!Array.isArray(v)) return 'must be a list of environment variable names (NAME, or PREFIX_* for a prefix)';
+      const i = v.findIndex((x) => typeof x !== 'string' || !PASS_ENV_ENTRY.test(x));
+      return i < 0 ? undefined : `[${i}] must be an environment variable name (NAME, or PREFIX_* for a prefix), not ${JSON.stringify(v[i])}`;
+    }
     case 'port':
       return Number.isInteger(v) && (v as number) > 0 && (v as number) < 65536 ? undefined : 'must be a TCP port (1-65535)';
     case 'platforms':
@@ -147,7 +159,7 @@ function validateObject(obj: Record<string, unknown>, table: Record<string, Kind
       continue;
     }
     const bad = checkKind(kind, v);
-    if (bad) out.push({ level: 'error', key, message: `${key} ${bad}` });
+    if (bad) out.push({ level: 'error', key, message: bad.startsWith('[') ? `${key}${bad}` : `${key} ${bad}` });
   }
 }
 

@@ -55,6 +55,11 @@ export interface ToolUseContext {
   permission: ToolPermissionContext;
   abortSignal: AbortSignal;
   resultStore?: ResultStore;
+  /**
+   * The worker's own state (its store, data directory, the Temporal server's database): sandboxed
+   * commands may neither read nor write it. Set by the worker; absent outside one.
+   */
+  privatePaths?: readonly string[];
   /** The agent types the session offers (the Agent tool validates `subagent_type` against them). */
   agents?: readonly AgentDefinition[];
   /**

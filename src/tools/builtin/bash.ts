@@ -10,8 +10,9 @@ import type { ContextModifier } from '../../engine/context';
 import type { SandboxRecord } from '../../engine/records';
 import { prepareSandboxedCommand, sandboxAvailability, sessionTempDir, currentPlatform, type PreparedCommand } from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
-import { CREDENTIAL_ENV_VARS, expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
+import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
+import { bashEnvironment, PASS_ENV_ENTRY } from '../../sandbox/environment';
 import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
@@ -215,20 +216,27 @@ async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ rec
     const writable = (ctx.permission.sandbox?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
     protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable), roots, extra };
   }
+  // This session's large results (the pipeline points the model at them): readable, not writable.
+  const resultDir = (ctx.resultStore as { dir?: unknown } | undefined)?.dir;
+  const ownResults = typeof resultDir === 'string' ? [resultDir] : [];
   const runtime = runtimePlan(ctx.permission.sandbox, workingDirectories, {
     home: os.homedir(),
     sessionTmpDir: tmpDir,
     platform: currentPlatform(),
     ...(protection ? { protectedDenyWrite: protection.denyWrite } : {}),
+    env: process.env,
+    cwd: process.cwd(),
+    privatePaths: ctx.privatePaths ?? [],
+    ownResults,
   });
   const prepared = await prepareSandboxedCommand(input.command, runtime, tmpDir, ctx.abortSignal);
   return { record: { sandboxed: true, reason: plan.reason }, prepared, ...(protection ? { protection } : {}) };
 }
 
-function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out = { ...env };
-  for (const k of CREDENTIAL_ENV_VARS) delete out[k];
-  return out;
+/** The worker's variables this call's command gets: the allowlist and the session's `sandbox.passEnv`. */
+function commandEnvironment(ctx: ToolUseContext): Record<string, string> {
+  const passEnv = (ctx.permission?.sandbox?.passEnv ?? []).filter((e) => typeof e === 'string' && PASS_ENV_ENTRY.test(e));
+  return bashEnvironment(process.env, passEnv);
 }
 
 export const BashTool = buildTool<BashInput, BashOutput>({
@@ -301,7 +309,8 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       const contained = await containment(input, ctx);
       const sandbox = contained.record;
       prepared = contained.prepared;
-      const baseEnv = prepared ? withoutCredentials(process.env) : process.env;
+      // Sandboxed or not, the command sees only allowlisted variables of the worker (src/sandbox/environment.ts).
+      const baseEnv = commandEnvironment(ctx);
       const marker = callStarting(callId);
       announced = true;
       const child = spawn('bash', ['-c', prepared ? prepared.shellCommand : input.command], {

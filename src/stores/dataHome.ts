@@ -1,0 +1,14 @@
+// The user's data directory: durable-agent's user settings, the local store and the embedded dev
+// server's database live here, outside every working directory (and out of sandboxed Bash's reach).
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** `$DURABLE_AGENT_HOME`, else `~/.durable-agent`. */
+export function durableAgentHome(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return resolve(env.DURABLE_AGENT_HOME ?? join(homedir(), '.durable-agent'));
+}
+
+/** The dev server's SQLite file: `$DURABLE_AGENT_DEV_DB`, else `<data home>/temporal.db`. */
+export function defaultDevDb(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return resolve(env.DURABLE_AGENT_DEV_DB ?? join(durableAgentHome(env), 'temporal.db'));
+}

@@ -1,0 +1,93 @@
+// unit: the pure parts of Bash's containment: the environment allowlist and `sandbox.passEnv`
+// (values and their validation, errors naming file and key), the credential files the worker's
+// environment points at, the worker's private paths in the per-call sandbox plan.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bashEnvironment } from '../../src/sandbox/environment';
+import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS, runtimePlan } from '../../src/sandbox/policy';
+import { validateSandboxSettings } from '../../src/sandbox/settings';
+import { loadSettings, SettingsError } from '../../src/cli/settings';
+
+test('unit: bashEnvironment keeps the allowlist and passEnv, drops everything else', () => {
+  const worker = { PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', LC_ALL: 'C', FOO_TOKEN: 'x', DATABASE_URL: 'postgres://…', AWS_SECRET_ACCESS_KEY: 's', ANTHROPIC_API_KEY: 'k', GOPATH: '/go', UNSET: undefined };
+  assert.deepEqual(bashEnvironment(worker), { PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', LC_ALL: 'C', GOPATH: '/go' });
+  assert.deepEqual(Object.keys(bashEnvironment(worker, ['FOO_TOKEN', 'AWS_*'])).sort(), ['AWS_SECRET_ACCESS_KEY', 'FOO_TOKEN', 'GOPATH', 'HOME', 'LANG', 'LC_ALL', 'PATH']);
+  assert.equal(bashEnvironment(worker, ['*']).ANTHROPIC_API_KEY, undefined, 'a pattern never passes the worker credentials');
+  assert.equal(bashEnvironment(worker, ['*']).DATABASE_URL, 'postgres://…', '* passes the rest');
+  assert.equal(bashEnvironment(worker, ['ANTHROPIC_API_KEY']).ANTHROPIC_API_KEY, 'k', 'an exact name does');
+});
+
+test('unit: sandbox.passEnv is validated; a bad entry is an error naming the file and the key', () => {
+  assert.deepEqual(validateSandboxSettings({ passEnv: ['FOO', 'NODE_*', '*'] }), []);
+  for (const bad of ['FOO', ['FOO BAR'], ['$FOO'], [''], [3], ['A*B']]) {
+    const p = validateSandboxSettings({ passEnv: bad });
+    assert.equal(p.length, 1, JSON.stringify(bad));
+    assert.equal(p[0]?.level, 'error');
+    assert.match(p[0]?.message ?? '', /^sandbox\.passEnv(\[\d\])? must be/);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'da-passenv-'));
+  const cwd = join(dir, 'repo');
+  mkdirSync(join(cwd, '.durable-agent'), { recursive: true });
+  const file = join(cwd, '.durable-agent', 'settings.json');
+  writeFileSync(file, JSON.stringify({ sandbox: { passEnv: ['GOOD', 'not-a-name'] } }));
+  assert.throws(
+    () => loadSettings(cwd, [file]),
+    (err: Error) => err instanceof SettingsError && err.message.includes(file) && /sandbox\.passEnv\[1\] must be an environment variable name/.test(err.message),
+  );
+  // Lists from several files are concatenated.
+  const user = join(dir, 'user.json');
+  writeFileSync(user, JSON.stringify({ sandbox: { passEnv: ['A'] } }));
+  writeFileSync(file, JSON.stringify({ sandbox: { passEnv: ['B_*'] } }));
+  assert.deepEqual(loadSettings(cwd, [user, file]).sandbox?.passEnv, ['A', 'B_*']);
+});
+
+test('unit: credential files named by the environment: XDG and CLAUDE_CONFIG_DIR forms, TEMPORAL_TLS_*, GOOGLE_APPLICATION_CREDENTIALS, KUBECONFIG', () => {
+  const got = credentialPathsFromEnv(
+    {
+      XDG_CONFIG_HOME: '/x/cfg',
+      XDG_DATA_HOME: '/x/data',
+      CLAUDE_CONFIG_DIR: '/x/claude',
+      TEMPORAL_TLS_CLIENT_KEY_PATH: 'keys/client.key',
+      TEMPORAL_TLS_CLIENT_CERT_PATH: '/k/client.pem',
+      TEMPORAL_CONFIG_FILE: '~/t/temporal.toml',
+      TEMPORAL_API_KEY: 'not-a-path-secret',
+      TEMPORAL_TLS_CLIENT_KEY_DATA: '-----BEGIN PRIVATE KEY-----/x',
+      TEMPORAL_ADDRESS: 'host:7233',
+      GOOGLE_APPLICATION_CREDENTIALS: '/k/gcp.json',
+      KUBECONFIG: '/k/a:/k/b',
+      DOCKER_CONFIG: '/k/docker',
+    },
+    '/home/u',
+    '/srv/worker',
+  );
+  for (const p of [
+    '/x/cfg/git/credentials', '/x/cfg/temporalio', '/x/cfg/gh', '/x/data/keyrings',
+    '/x/claude/.claude.json', '/x/claude/.claude.json.backup*', '/x/claude/.credentials.json', '/x/claude/backups',
+    '/srv/worker/keys/client.key', '/k/client.pem', '/home/u/t/temporal.toml',
+    '/k/gcp.json', '/k/a', '/k/b', '/k/docker/config.json',
+  ]) assert.ok(got.includes(p), `${p} in ${JSON.stringify(got)}`);
+  assert.ok(!got.some((p) => p.includes('not-a-path') || p.includes('BEGIN') || p.includes('7233')), JSON.stringify(got));
+  assert.deepEqual(credentialPathsFromEnv({}, '/home/u', '/'), []);
+});
+
+test("unit: the sandbox plan denies the worker's private paths to reads and writes, re-opens this session's results for reading only", () => {
+  const plan = runtimePlan({}, ['/w', '/store/results/s1'], {
+    home: '/home/u',
+    sessionTmpDir: '/tmp/durable-agent-sandbox/abc',
+    platform: 'linux',
+    env: { XDG_CONFIG_HOME: '/x/cfg' },
+    cwd: '/srv',
+    privatePaths: ['/store', '/home/u/.durable-agent'],
+    ownResults: ['/store/results/s1'],
+  }).call.filesystem;
+  assert.ok(plan.denyRead.includes('/store') && plan.denyRead.includes('/home/u/.durable-agent'));
+  assert.ok(plan.denyWrite.includes('/store') && plan.denyWrite.includes('/home/u/.durable-agent'));
+  assert.ok(plan.denyRead.includes('/x/cfg/git/credentials'));
+  assert.ok(plan.denyRead.includes('/home/u/.claude.json') && plan.denyRead.includes('/home/u/.config/git/credentials'));
+  assert.deepEqual(plan.allowRead, ['/store/results/s1']);
+  assert.deepEqual(plan.allowWrite, ['/w', '/tmp/durable-agent-sandbox/abc'], 'the results directory is not writable');
+  assert.equal(runtimePlan({}, ['/w'], { home: '/h', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length);
+});
