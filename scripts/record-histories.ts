@@ -9,15 +9,20 @@
 // --output json` and `Worker.runReplayHistory` read) to test/fixtures/histories/, plus
 // manifest.json (file -> workflow id and type: replay needs the workflow id).
 // Re-record after a deliberate, versioned change to workflow code (and say so in the commit).
+// Never re-record a fixture a patch id relies on: add a new scenario (src/workflows/versions.ts
+// lists which fixture replays which patch). A `<name>-before-patches` scenario is the same session
+// recorded by an earlier release: `git worktree add --detach /tmp/old <commit before the patch>`,
+// `npm ci` there, copy this script in, build, run it with the scenario's name, then copy the files
+// and their manifest entries here (the ones in the repo came from 3306484, the commit before dff3c14).
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
-import { overloadedError, textResponse, toolUseResponse } from '../src/testing/fakeAnthropic';
+import { lastUserText, overloadedError, textResponse, toolUseResponse, type MessagesRequest } from '../src/testing/fakeAnthropic';
 import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
 import { turnProgressQuery } from '../src/workflows/definitions';
-import { withAgent, type AgentTestContext } from '../test/support/agent';
+import { withAgent, type AgentTestContext, type WithAgentOptions } from '../test/support/agent';
 import { closeTestEnv } from '../test/support/temporal';
 import { waitFor } from '../test/support/wait';
 
@@ -34,18 +39,22 @@ export interface ManifestEntry {
 }
 
 
-/** Writes every run of the session and every turn child; returns their manifest entries. */
-async function save(client: Client, scenario: string, sessionId: string, firstRunId: string): Promise<ManifestEntry[]> {
+/**
+ * Writes every run of the session and every turn child, and — recursively — every subagent's child
+ * session (`<session>/agent-<id>`, found in the turns' histories) with its turns; returns their
+ * manifest entries. Files: `<scenario>[.<agent>].session[.run-<n>].json`, `<scenario>[.<agent>].turn-<n>.json`.
+ */
+async function save(client: Client, scenario: string, sessionId: string, firstRun: string, prefix = scenario): Promise<ManifestEntry[]> {
   const out: ManifestEntry[] = [];
   const write = async (file: string, workflowId: string, workflowType: string, runId: string, history: temporal.api.history.v1.IHistory) => {
     await writeFile(join(OUT, file), `${historyToJSON(history)}\n`);
     out.push({ file, scenario, workflowId, workflowType, runId, events: history.events?.length ?? 0 });
   };
-  let runId: string | undefined = firstRunId;
+  let runId: string | undefined = firstRun;
   let turns = 0;
   for (let run = 1; runId; run++) {
     const history: temporal.api.history.v1.IHistory = await client.workflow.getHandle(sessionId, runId).fetchHistory();
-    await write(`${scenario}.session${run > 1 ? `.run-${run}` : ''}.json`, sessionId, 'sessionWorkflow', runId, history);
+    await write(`${prefix}.session${run > 1 ? `.run-${run}` : ''}.json`, sessionId, 'sessionWorkflow', runId, history);
     for (const e of history.events ?? []) {
       if (e.eventType === EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) turns++;
     }
@@ -58,12 +67,20 @@ async function save(client: Client, scenario: string, sessionId: string, firstRu
     const id = `${sessionId}/turn-${turn}`;
     const handle = client.workflow.getHandle(id);
     const desc = await handle.describe();
-    await write(`${scenario}.turn-${turn}.json`, id, 'turnWorkflow', desc.runId, await handle.fetchHistory());
+    const history = await handle.fetchHistory();
+    await write(`${prefix}.turn-${turn}.json`, id, 'turnWorkflow', desc.runId, history);
+    for (const e of history.events ?? []) {
+      const started = e.startChildWorkflowExecutionInitiatedEventAttributes;
+      if (e.eventType !== EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED || started?.workflowType?.name !== 'sessionWorkflow') continue;
+      const childId = started.workflowId ?? '';
+      const child = await client.workflow.getHandle(childId).describe();
+      out.push(...(await save(client, scenario, childId, await firstRunId(client, childId, child.runId), `${prefix}.${childId.slice(childId.lastIndexOf('/') + 1)}`)));
+    }
   }
   return out;
 }
 
-type Scenario = (ctx: AgentTestContext, id: string) => Promise<void>;
+type Scenario = ((ctx: AgentTestContext, id: string) => Promise<void>) & { agent?: WithAgentOptions };
 
 const scenarios: Record<string, Scenario> = {
   /** A concurrent batch [Grep, Read], then Edit alone, then the model ends its turn. */
@@ -195,7 +212,85 @@ const scenarios: Record<string, Scenario> = {
     const result = await (await start({ id, prompt: 'read a file', tools: ['Read', 'Grep'] })).result();
     if (result.status !== 'completed') throw new Error(`streamed-fallback: ${result.status} ${result.endReason}`);
   },
+
+  /**
+   * A subagent: the parent's Agent call starts a child session (`<id>/agent-toolu_agent`) whose
+   * SubagentStart/SubagentStop hooks fire (patch 'subagent-hook-events' in the child); the parent's
+   * SessionStart hook fires with source startup ('session-start-sources' in the parent).
+   */
+  async subagent({ fake, start, workDir }, id) {
+    await mkdir(join(workDir, '.claude', 'agents'), { recursive: true });
+    await writeFile(join(workDir, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nYou are MARKER-REVIEWER.\n');
+    await writeFile(join(workDir, 'notes.txt'), 'ok\n');
+    const rec = `cat >> '${join(workDir, 'hooks.jsonl')}'; echo >> '${join(workDir, 'hooks.jsonl')}'`;
+    const hooks = {
+      SessionStart: [{ hooks: [{ type: 'command', command: rec }] }],
+      SubagentStart: [{ matcher: 'reviewer', hooks: [{ type: 'command', command: rec }] }],
+      SubagentStop: [{ matcher: 'reviewer', hooks: [{ type: 'command', command: rec }] }],
+    };
+    fake.script((req: MessagesRequest) => {
+      const system = JSON.stringify(req.system ?? '');
+      if (system.includes('MARKER-REVIEWER')) {
+        if (!req.messages.some((m) => m.role === 'assistant')) return toolUseResponse([{ id: 'toolu_child_read', name: 'Read', input: { file_path: join(workDir, 'notes.txt') } }]);
+        return textResponse('The notes are fine.');
+      }
+      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_agent', name: 'Agent', input: { description: 'review', prompt: 'review the notes', subagent_type: 'reviewer' } }]);
+      return textResponse('Reviewed.');
+    });
+    const result = await (await start({ id, prompt: 'delegate the review', tools: ['Read', 'Agent'], permissionMode: 'bypassPermissions', hooks: hooks as never })).result();
+    if (result.status !== 'completed') throw new Error(`subagent: ${result.status} ${result.endReason}`);
+  },
+
+  /**
+   * A compaction: in a 30k window (and no clearing of old results) a later turn compacts first (compact-<n>, a summarizing
+   * model call) and the SessionStart hook fires with source compact before the next turn (patch
+   * 'session-start-sources'); a PreCompact hook runs before the summary.
+   */
+  async compaction({ fake, start, workDir }, id) {
+    const files = ['a', 'b', 'c', 'd', 'e'].map((n) => join(workDir, `${n}.txt`));
+    for (const f of files) await writeFile(f, `${'note note note note note note note note note note note note\n'.repeat(400)}`);
+    const rec = `cat >> '${join(workDir, 'hooks.jsonl')}'; echo >> '${join(workDir, 'hooks.jsonl')}'`;
+    let turn = 0;
+    fake.script((req: MessagesRequest) => {
+      if (lastUserText(req).includes('the conversation is about to be compacted')) return textResponse('<summary>1. Primary request: read a.txt to e.txt.\n9. Next step: read the next file.</summary>');
+      turn++;
+      const file = files[turn - 1];
+      return file ? toolUseResponse([{ id: `toolu_c${turn}`, name: 'Read', input: { file_path: file } }]) : textResponse('Read all five.');
+    });
+    const result = await (
+      await start({
+        id,
+        prompt: 'read a.txt to e.txt, one per turn',
+        tools: ['Read'],
+        maxTurns: 10,
+        contextManagement: { autoCompactWindow: 30_000, clearToolResultsAt: 1_000_000 },
+        hooks: { SessionStart: [{ hooks: [{ type: 'command', command: rec }] }], PreCompact: [{ hooks: [{ type: 'command', command: rec }] }] } as never,
+      })
+    ).result();
+    if (result.status !== 'completed') throw new Error(`compaction: ${result.status} ${result.endReason}`);
+  },
+
+  async 'cut-off'({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    fake.enqueue(
+      {
+        content: [
+          { type: 'text', text: 'Reading two files.' },
+          { type: 'tool_use', id: 'toolu_xa', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+          { type: 'tool_use', id: 'toolu_xb', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+        ],
+        stop_reason: 'max_tokens',
+      },
+      textResponse('Done.'),
+    );
+    const result = await (await start({ id, prompt: 'read a file twice', tools: ['Read'] })).result();
+    if (result.status !== 'completed') throw new Error(`cut-off: ${result.status} ${result.endReason}`);
+  },
 };
+
+// The same scenarios recorded by an earlier release (run this script in a worktree of the commit
+// before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
+for (const name of ['subagent', 'compaction', 'cut-off'] as const) scenarios[`${name}-before-patches`] = scenarios[name]!;
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
@@ -205,7 +300,7 @@ async function main(): Promise<void> {
   for (const [name, run] of Object.entries(scenarios)) {
     if (only.length > 0 && !only.includes(name)) continue;
     for (const f of await readdir(OUT)) if (f.startsWith(`${name}.`)) await rm(join(OUT, f));
-    await withAgent({}, async (ctx) => {
+    await withAgent(run.agent ?? {}, async (ctx) => {
       const id = `fixture-${name}-${stamp}`;
       await run(ctx, id);
       const handle = ctx.client.workflow.getHandle(id);

@@ -1,13 +1,16 @@
 // The determinism guard (DESIGN invariant 8): recorded histories of representative sessions
 // (a parallel batch — with the end-of-turn writes as activities and, after the 'local-turn-stores'
 // patch, as local activities —, an interrupt, an approval before and after the 'approval-outcome' patch, a
-// model outage waited out, continue-as-new; session and turn workflows) are
+// model outage waited out, continue-as-new, streamed tool execution, a subagent with hooks, a
+// compaction with SessionStart hooks, a call cut off by max_tokens — the last three also recorded
+// by the release before their patches; session, subagent and turn workflows) are
 // replayed against the current workflow code, so a change that would break running sessions
-// fails CI. Replay needs no server. Re-record with scripts/record-histories.ts only for a
+// fails CI. src/workflows/versions.ts says which fixture replays which patch (test/unit/versions).
+// Replay needs no server. Re-record with scripts/record-histories.ts only for a
 // deliberate change that running sessions can survive (e.g. behind `patched()`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
@@ -51,9 +54,20 @@ async function replayAll(options: ReplayWorkerOptions): Promise<Map<string, Erro
   return out;
 }
 
-test('replay: the fixtures cover a parallel batch, an interrupt, an approval, continue-as-new and streamed tool execution, session and turns', () => {
+/** Activity types a recorded history scheduled, in order. */
+function scheduledActivities(file: string): string[] {
+  const history = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }> };
+  return history.events.flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+}
+
+test('replay: every history file in the fixtures folder is in the manifest (so the replay below replays it)', () => {
+  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && f !== 'manifest.json').sort();
+  assert.deepEqual(files, manifest.map((m) => m.file).sort());
+});
+
+test('replay: the fixtures cover a parallel batch, an interrupt, an approval, continue-as-new, streamed tool execution, a subagent, a compaction and a cut-off call — recorded today and by an earlier release — session and turns', () => {
   const scenarios = new Set(manifest.map((m) => m.scenario));
-  for (const s of ['batch', 'local-stores', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new', 'streamed', 'streamed-fallback']) {
+  for (const s of ['batch', 'local-stores', 'local-stores-v1', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new', 'streamed', 'streamed-fallback', 'subagent', 'subagent-before-patches', 'compaction', 'compaction-before-patches', 'cut-off', 'cut-off-before-patches']) {
     assert.ok(scenarios.has(s), `no fixture for ${s}`);
     assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'sessionWorkflow'), `${s}: no session history`);
     assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'turnWorkflow'), `${s}: no turn history`);
@@ -86,8 +100,10 @@ test('replay: every recorded history replays against the current workflows', asy
 test('replay: a deliberately reordered turn workflow fails with a DeterminismViolationError', async () => {
   const bundle = await bundleWorkflowCode({ workflowsPath: REORDERED, workflowInterceptorModules: [REORDERED], logger: new DefaultLogger('WARN') });
   const results = await replayAll({ workflowBundle: bundle, replayName: 'reordered' });
-  // Turns that appended tool results and recorded read files fail; nothing else changed.
-  const shouldFail = ['batch.turn-1.json', 'interrupt.turn-1.json', 'approval.turn-1.json', 'approval-outcome.turn-1.json', 'outage.turn-1.json', 'continue-as-new.turn-1.json', 'continue-as-new.turn-2.json', 'streamed.turn-1.json', 'streamed-fallback.turn-1.json'];
+  // Turns that appended tool results and recorded read files as activities (recorded before the
+  // local-turn-stores patch) fail; nothing else changed.
+  const shouldFail = manifest.filter((m) => m.workflowType === 'turnWorkflow' && ['appendTranscript', 'storeReadFiles'].every((t) => scheduledActivities(m.file).includes(t))).map((m) => m.file);
+  for (const f of ['batch.turn-1.json', 'interrupt.turn-1.json', 'approval.turn-1.json', 'approval-outcome.turn-1.json', 'outage.turn-1.json', 'continue-as-new.turn-1.json', 'continue-as-new.turn-2.json', 'streamed.turn-1.json', 'streamed-fallback.turn-1.json', 'cut-off-before-patches.turn-1.json']) assert.ok(shouldFail.includes(f), f);
   for (const file of shouldFail) {
     const err = results.get(file);
     assert.ok(err, `${file} replayed without error against the reordered workflow`);

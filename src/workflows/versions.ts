@@ -1,0 +1,87 @@
+// The registry of every `patched()` id in workflow code: why it exists, what changes in the
+// command sequence, the recorded histories that replay each side of it, and the step that retires
+// it. Not workflow code (nothing in the workflows imports it): it is read by test/unit/versions,
+// which fails the build when a `patched('…')`/`deprecatePatch('…')` id in src/ is missing here or
+// an entry has no fixture in test/fixtures/histories that holds that patch's marker.
+//
+// The rules (DESIGN invariant 14):
+// - A new workflow behaviour goes behind a NEW id, added here with a fixture recorded after it
+//   (scripts/record-histories.ts) and, when the command sequence differs, one recorded before it
+//   (run the same scenario in a worktree of the commit before the patch; the `-before-patches`
+//   scenarios show how). Never change behaviour under an existing id — not even its failure path.
+// - Retiring an id, in two releases: (1) `deprecatePatch(id)` in place of `patched(id)` once no
+//   running session can still hold a history without the marker (every session started before the
+//   patch has ended: `durable-agent ls`, or a visibility query on the start time), keeping only the
+//   patched branch; (2) a release later, remove the call once no running session holds a history
+//   WITH the `patched` marker but without the deprecation. Each step ships with a fixture that replays.
+import {
+  APPROVAL_OUTCOME_PATCH,
+  LOCAL_TURN_STORES_PATCH,
+  MAX_TOKENS_CUT_OFF_PATCH,
+  SESSION_START_SOURCES_PATCH,
+  SUBAGENT_HOOKS_PATCH,
+} from './definitions';
+
+export interface PatchVersion {
+  /** The id passed to `patched()`. */
+  id: string;
+  /** The commit that introduced it. */
+  since: string;
+  /** Which workflow, and what it does differently under the patch. */
+  why: string;
+  /** Fixtures (test/fixtures/histories) recorded under the patch: each holds its marker. */
+  fixtures: string[];
+  /** Fixtures recorded before the patch (no marker): the old command sequence still replays. */
+  before: string[];
+  /** The next step of its life cycle. */
+  deprecate: string;
+  /** Changes made under the id after it shipped (there must be none; see the rules above). */
+  amendments?: string[];
+}
+
+export const PATCHES: readonly PatchVersion[] = [
+  {
+    id: APPROVAL_OUTCOME_PATCH,
+    since: 'dcb485c',
+    why: 'turnWorkflow signals approvalResolved (decision and source) for every ask it decides, and sessionWorkflow answers approve/deny with what counted; before, the turn signalled only on timeout or interrupt and the update answered what was asked.',
+    fixtures: ['approval-outcome.session.json', 'approval-outcome.turn-1.json'],
+    before: ['approval.session.json', 'approval.turn-1.json'],
+    deprecate: 'deprecatePatch once no session started before dcb485c can still be waiting for an approval (approval timeout default 24 h, but an idle session waits up to 7 days for a follow-up and can ask again).',
+  },
+  {
+    id: SUBAGENT_HOOKS_PATCH,
+    since: 'dff3c14',
+    why: "A subagent's sessionWorkflow (parent set, session hooks configured) fires SubagentStart/SubagentStop instead of SessionStart/UserPromptSubmit/Stop/SessionEnd: other hook-<event>-<n> activities.",
+    fixtures: ['subagent.agent-toolu_agent.session.json'],
+    before: ['subagent-before-patches.agent-toolu_agent.session.json'],
+    deprecate: 'deprecatePatch once no subagent session started before dff3c14 is running (a subagent lives inside one Agent call of its parent turn).',
+  },
+  {
+    id: MAX_TOKENS_CUT_OFF_PATCH,
+    since: 'b384a47',
+    why: 'turnWorkflow answers a tool_use cut off by max_tokens (the last block of a max_tokens response) without running it: no runToolUse for that block; before, it ran with whatever input the partial parse kept.',
+    fixtures: ['cut-off.turn-1.json'],
+    before: ['cut-off-before-patches.turn-1.json'],
+    deprecate: 'deprecatePatch once no turn started before b384a47 is open (a turn lives minutes, or as long as an approval wait in it).',
+  },
+  {
+    id: SESSION_START_SOURCES_PATCH,
+    since: '37fa4f7',
+    why: 'sessionWorkflow (not a subagent, SessionStart hooks configured) fires SessionStart again with source compact (before the turn after a compacting turn) and resume; before, it fired once, at startup. Evaluated at the start of every run, so a session continued-as-new after the deploy takes the patched branch in its new run.',
+    fixtures: ['compaction.session.json', 'subagent.session.json'],
+    before: ['compaction-before-patches.session.json', 'subagent-before-patches.session.json'],
+    deprecate: 'deprecatePatch once no run started before 37fa4f7 is open (a run ends at continue-as-new, by default every 2 MiB of history).',
+  },
+  {
+    id: LOCAL_TURN_STORES_PATCH,
+    since: 'ffc15d7',
+    why: "turnWorkflow runs the end-of-turn writes (appendTranscript, storeReadFiles) as local activities in the workflow task that has the last tool result; before, two activities (append-<n>, read-files-<n>) and a further workflow task.",
+    fixtures: ['local-stores.turn-1.json', 'local-stores-v1.turn-1.json', 'compaction.turn-1.json', 'cut-off.turn-1.json'],
+    before: ['batch.turn-1.json', 'streamed.turn-1.json', 'compaction-before-patches.turn-1.json', 'cut-off-before-patches.turn-1.json'],
+    deprecate: 'deprecatePatch once no turn started before ffc15d7 is open.',
+    amendments: [
+      // Found by the review of issue 21 (finding 2). The evidence for the verdict:
+      'b249c32 (30 minutes after ffc15d7, no release tag in between) changed the failure path under this id: the local activities went from 3 local attempts (1 s apart), retried on failure by the turn\'s store-outage loop (a timer, then the local activities again), to ONE local attempt that falls back to the activities append-<n>/read-files-<n> with their outage loop. The local-stores fixture was re-recorded (on the streamed turn); the original recording is kept as local-stores-v1 (from ffc15d7) and replays on today\'s code: where the first local attempt succeeded — every turn without a store failure — the command sequence is the same marker. A turn recorded by ffc15d7..b249c32 whose three local attempts ALL failed (a store outage of several seconds at the end of the turn) has a timer where today\'s code schedules an activity: its replay fails with a nondeterminism error. Affected: only such a turn that was still open when the worker was upgraded. Sessions are not affected otherwise (a completed turn is not replayed; its session reads only its result). The fallback should have had its own id; it is left as it is, since a second change would break the turns recorded since.',
+    ],
+  },
+];
