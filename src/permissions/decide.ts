@@ -22,6 +22,13 @@ export interface HookPermissionDecision {
 
 export type PermissionDecision = Exclude<PermissionResult, { behavior: 'passthrough' }>;
 
+const checkedPaths = new WeakMap<PermissionDecision, readonly string[]>();
+
+/** The forms of the call's path (logical, real, physical) this decision was made on, if it has a path. */
+export function pathsCheckedBy(decision: PermissionDecision): readonly string[] | undefined {
+  return checkedPaths.get(decision);
+}
+
 
 /**
  * Decides whether one call may run. Order (first that applies wins):
@@ -84,7 +91,9 @@ export function decidePermissionSync(
   toolResult: PermissionResult = { behavior: 'passthrough' },
   hookDecision?: HookPermissionDecision,
 ): PermissionDecision {
-  const decision = decideInner(tool, input, permission, env, toolResult, hookDecision);
+  const facts = callFacts(tool, input, env);
+  const decision = decideInner(tool, input, permission, env, toolResult, hookDecision, facts);
+  if (facts.path) checkedPaths.set(decision, facts.path.forms);
   if (decision.behavior === 'ask' && permission.mode === 'dontAsk') {
     return {
       behavior: 'deny',
@@ -102,10 +111,10 @@ function decideInner(
   env: PermissionEnv,
   toolResult: PermissionResult,
   hook: HookPermissionDecision | undefined,
+  facts: CallFacts = callFacts(tool, input, env),
 ): PermissionDecision {
   const mode: PermissionMode = permission.mode;
   const rules = permission.rules ?? { allow: [], ask: [], deny: [] };
-  const facts = callFacts(tool, input, env);
   const name = tool.name;
   const hookReason = (h: HookPermissionDecision): DecisionReason =>
     h.reason === undefined ? { type: 'hook', hook: h.hook } : { type: 'hook', hook: h.hook, reason: h.reason };

@@ -10,7 +10,7 @@ import { hookToolResponse } from '../hooks/toolResponse';
 import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks, type PostToolUseHooksResult } from '../hooks/run';
 import type { HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
-import { decidePermission, type PermissionDecision } from '../permissions/decide';
+import { decidePermission, pathsCheckedBy, type PermissionDecision } from '../permissions/decide';
 import { permissionEnvOf, ruleMatches } from '../permissions/matcher';
 import { decisionHidingFileErrors } from './fileChecks';
 import type { AnyTool, ToolProgress, ToolResult, ToolUseContext } from '../tools/Tool';
@@ -266,6 +266,9 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
         }
         const stop = settle(decision);
         if (stop) return stop;
+        // What the decision looked at: the file tools open only that (src/tools/safeFs.ts).
+        const checked = pathsCheckedBy(decision);
+        if (checked) ctx.permittedPaths = checked;
         if (decision.behavior === 'allow' && decision.updatedInput !== undefined) {
           state.input = decision.updatedInput;
           const again = await validate(decision.updatedInput, 'input replaced by the permission check');

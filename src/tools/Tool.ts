@@ -67,6 +67,11 @@ export interface ToolUseContext {
    * what the reference reports to hooks (the content before the change and the diff hunks).
    */
   fileChangeForHooks?: boolean;
+  /**
+   * The forms of getPath() (logical, real, physical) the permission decision checked, set by the
+   * pipeline before call(): the file tools bind what they open to them (src/tools/safeFs.ts).
+   */
+  permittedPaths?: readonly string[];
   /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
   runSubagent?: (input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined }, ctx: ToolUseContext) => Promise<SubagentOutput>;
 }

@@ -1,9 +1,9 @@
 // Edit: exact string replacement in a file that the session has fully read.
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool, type ToolUseContext } from '../Tool';
+import { isAccessRefused, readFileBound, writeFileBound } from '../safeFs';
+import { readCheck, writeCheck } from './fileAccess';
 import { checkReadState, statOrNull } from './fileState';
 import { filePatch, type PatchHunk } from './patch';
 import { formatNumberedLine, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
@@ -55,6 +55,8 @@ Usage:
 
 type Plan =
   | { ok: false; message: string; errorCode: number }
+  /** validateInput could not open the file under its check: call() plans again after the decision. */
+  | { ok: true; deferred: true }
   | { ok: true; abs: string; create: true; updated: string }
   | { ok: true; abs: string; create: false; original: string; updated: string; crlf: boolean; firstIndex: number; replacements: number };
 
@@ -65,8 +67,8 @@ function countOccurrences(haystack: string, needle: string): number {
 }
 
 /** All the checks of an edit, and its result. Run by validateInput and again by call(). */
-async function plan(input: EditInput, ctx: { agent: Parameters<typeof checkReadState>[0]; permission?: ToolUseContext['permission'] }): Promise<Plan> {
-  const hidden = ctx.permission ? hiddenPathFilter('Read', { agent: ctx.agent, permission: ctx.permission }) : undefined;
+async function plan(input: EditInput, ctx: Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths'>, phase: 'validate' | 'call'): Promise<Plan> {
+  const hidden = hiddenPathFilter('Read', ctx);
   const { old_string: oldString, new_string: newString } = input;
   if (oldString === newString) {
     return { ok: false, message: 'No changes to make: old_string and new_string are exactly the same.', errorCode: 1 };
@@ -84,7 +86,15 @@ async function plan(input: EditInput, ctx: { agent: Parameters<typeof checkReadS
   const state = await checkReadState(ctx.agent, abs);
   if (!state.ok) return state;
 
-  const raw = await fs.readFile(abs);
+  // The old content through a bound descriptor: neither the snippet nor a "not found" may come
+  // from a file swapped in after the check (safeFs.ts).
+  let raw: Buffer;
+  try {
+    raw = (await readFileBound(abs, readCheck(ctx, 'Edit', input.file_path, phase))).buf;
+  } catch (err) {
+    if (isAccessRefused(err) && phase === 'validate') return { ok: true, deferred: true };
+    throw err;
+  }
   if (raw.includes(0)) return { ok: false, message: `${input.file_path} looks binary (it contains NUL bytes); Edit only changes text files.`, errorCode: 5 };
   const original = raw.toString('utf8');
 
@@ -156,21 +166,19 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   observableInput: (input, cwd) => ({ ...withAbsolutePath(input, 'file_path', cwd), replace_all: input.replace_all ?? false }),
 
   async validateInput(input, ctx) {
-    const p = await plan(input, ctx);
+    const p = await plan(input, ctx, 'validate');
     return p.ok ? { result: true } : { result: false, message: p.message, errorCode: p.errorCode };
   },
 
   async call(input, ctx) {
-    const p = await plan(input, ctx);
+    const p = await plan(input, ctx, 'call');
     if (!p.ok) throw new Error(p.message);
+    if ('deferred' in p) throw new Error(`Edit could not open ${input.file_path}`);
     throwIfAborted(ctx.abortSignal);
-    if (p.create) {
-      await fs.mkdir(path.dirname(p.abs), { recursive: true });
-      await fs.writeFile(p.abs, p.updated, 'utf8');
-    } else {
-      await fs.writeFile(p.abs, p.crlf ? p.updated.replace(/\n/g, '\r\n') : p.updated, 'utf8');
-    }
-    const { mtimeMs } = await fs.stat(p.abs);
+    // Written as Write does: a temp file in the bound directory, renamed into place (safeFs.ts).
+    const content = p.create ? p.updated : p.crlf ? p.updated.replace(/\n/g, '\r\n') : p.updated;
+    const written = await writeFileBound(p.abs, content, writeCheck(ctx, input.file_path), { createParents: p.create });
+    const mtimeMs = written.stat.mtimeMs;
     const data: EditOutput = {
       type: p.create ? 'create' : 'update',
       filePath: p.abs,

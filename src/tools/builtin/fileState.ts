@@ -4,6 +4,7 @@
 // approval can keep a call waiting for hours between the two.
 import { promises as fs } from 'node:fs';
 import type { AgentContext } from '../../engine/context';
+import { isAccessRefused, readFileBound, type RealPathCheck } from '../safeFs';
 import { isErrno } from './paths';
 
 export type StateCheck = { ok: true } | { ok: false; message: string; errorCode: number };
@@ -33,9 +34,16 @@ export async function statOrNull(abs: string): Promise<import('node:fs').Stats |
   }
 }
 
-/** Does the existing file hold exactly `content` (UTF-8)? Cheap when the sizes differ. */
-export async function hasExactContent(abs: string, size: number, content: string): Promise<boolean> {
+/**
+ * Does the existing file hold exactly `content` (UTF-8)? Cheap when the sizes differ. Read
+ * through a descriptor bound by `check`; undefined when `check` refused what was opened.
+ */
+export async function hasExactContent(abs: string, size: number, content: string, check: RealPathCheck): Promise<boolean | undefined> {
   if (Buffer.byteLength(content, 'utf8') !== size) return false;
-  const current = await fs.readFile(abs);
-  return current.equals(Buffer.from(content, 'utf8'));
+  try {
+    return (await readFileBound(abs, check)).buf.equals(Buffer.from(content, 'utf8'));
+  } catch (err) {
+    if (isAccessRefused(err)) return undefined;
+    throw err;
+  }
 }

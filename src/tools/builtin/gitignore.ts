@@ -3,7 +3,7 @@
 // and in every parent directory; blank lines and '#' comments skipped; '!' re-includes; a
 // trailing '/' matches directories only; a pattern with a '/' at its start or middle is anchored
 // to the .gitignore's directory, otherwise it matches at any depth; last matching rule wins.
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { expandBraces, globToRegExpSource } from './globPattern';
 import { isErrno, relPosix } from './paths';
@@ -79,14 +79,20 @@ export function matchIgnore(sets: readonly IgnoreRuleSet[], abs: string, isDir: 
   return decision;
 }
 
-/** Reads `<dir>/.gitignore` (null when absent or unreadable). */
-export async function loadIgnoreFile(dir: string): Promise<IgnoreRuleSet | null> {
+/**
+ * Reads `<dir>/.gitignore` (null when absent or unreadable). `readFrom` reaches the same directory
+ * through a bound descriptor (walk.ts); the file itself is not followed when it is a symlink there.
+ */
+export async function loadIgnoreFile(dir: string, readFrom?: string): Promise<IgnoreRuleSet | null> {
   try {
-    const text = await fs.readFile(path.join(dir, '.gitignore'), 'utf8');
+    const text =
+      readFrom === undefined
+        ? await fs.readFile(path.join(dir, '.gitignore'), 'utf8')
+        : await fs.readFile(path.join(readFrom, '.gitignore'), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK });
     const rules = parseIgnoreFile(text);
     return rules.length > 0 ? { base: dir, rules } : null;
   } catch (err) {
-    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR') || isErrno(err, 'EACCES') || isErrno(err, 'EISDIR')) return null;
+    if (['ENOENT', 'ENOTDIR', 'EACCES', 'EISDIR', 'ELOOP', 'EAGAIN'].some((c) => isErrno(err, c))) return null;
     throw err;
   }
 }
@@ -101,6 +107,6 @@ export async function loadParentIgnores(dir: string): Promise<IgnoreRuleSet[]> {
     prev = cur;
     cur = path.dirname(cur);
   }
-  const sets = await Promise.all(ancestors.map(loadIgnoreFile));
+  const sets = await Promise.all(ancestors.map((a) => loadIgnoreFile(a)));
   return sets.filter((s): s is IgnoreRuleSet => s !== null);
 }

@@ -6,7 +6,8 @@ import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
 import { expandBraces, globToRegExpSource, splitStaticPrefix } from './globPattern';
 import { isErrno, resolvePath, withAbsolutePath } from './paths';
-import { walkFiles } from './walk';
+import { searchRootCheck } from './fileAccess';
+import { walkFileStats } from './walk';
 
 export const GLOB_MAX_RESULTS = 100;
 
@@ -104,24 +105,13 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
     const descend = (relDir: string): boolean =>
       bases.some((b) => b === '' || b === relDir || b.startsWith(`${relDir}/`) || relDir.startsWith(`${b}/`));
 
-    let files: string[] = [];
-    try {
-      const st = await fs.stat(root);
-      if (st.isDirectory()) files = await walkFiles({ root, signal: ctx.abortSignal, descend });
-    } catch (err) {
-      if (!isErrno(err, 'ENOENT') && !isErrno(err, 'ENOTDIR')) throw err;
-    }
+    // Bound to the root the permission decision checked: its real path is judged once it is open,
+    // and the walk below never follows a directory swapped for a symlink (walk.ts, safeFs.ts).
+    const relOf = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
+    const walked = await walkFileStats({ root, signal: ctx.abortSignal, descend, rootCheck: searchRootCheck(ctx, 'Glob', root), statFile: (rel) => regex.test(rel) });
     const hidden = hiddenPathFilter('Glob', ctx);
-    const matches = files.filter((abs) => regex.test(path.relative(root, abs).split(path.sep).join('/')) && !hidden?.(abs));
-    const withTimes = await Promise.all(
-      matches.map(async (abs) => {
-        try {
-          return { abs, mtimeMs: (await fs.stat(abs)).mtimeMs };
-        } catch {
-          return { abs, mtimeMs: 0 };
-        }
-      }),
-    );
+    const withTimes = walked.filter((f) => regex.test(relOf(f.abs)) && !hidden?.(f.abs));
+    const matches = withTimes;
     withTimes.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.abs < b.abs ? -1 : a.abs > b.abs ? 1 : 0));
     const filenames = withTimes.slice(0, GLOB_MAX_RESULTS).map((f) => f.abs);
     return {

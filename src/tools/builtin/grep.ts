@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
 import { GREP_FILE_TYPES, runGrep, splitGlobs, type GrepEngineName, type GrepFileHit, type GrepMode } from './grepEngine';
+import { searchRootCheck, underRootCheck } from './fileAccess';
 import { isErrno, resolvePath, toDisplayPath, withAbsolutePath } from './paths';
 
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
@@ -121,6 +122,8 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
       before: mode === 'content' ? before : 0,
       after: mode === 'content' ? after : 0,
       signal: ctx.abortSignal,
+      // Bound to the path the permission decision checked (grepRipgrep.ts, grepJs.ts, safeFs.ts).
+      access: { root: searchRootCheck(ctx, 'Grep', target), under: (rootReal) => underRootCheck(ctx, 'Grep', rootReal) },
     });
 
     // Files a Read deny/ask rule covers are never shown (their lines, names or counts).

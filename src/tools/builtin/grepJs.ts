@@ -1,12 +1,15 @@
 // The JavaScript Grep engine, used where ripgrep is not installed: the same walk (.gitignore,
-// VCS directories, globs, types) and the same structured hits as ripgrep.
-import { promises as fs } from 'node:fs';
+// VCS directories, globs, types) and the same structured hits as ripgrep. Bound to what the
+// permission decision checked (src/tools/safeFs.ts): the root is opened and judged once, the
+// walk never follows a directory swapped for a symlink, and each file is read through a
+// descriptor whose real path must lie under the root's.
 import * as path from 'node:path';
+import { isAccessRefused, openDirBound, openFileBound, type RealPathCheck } from '../safeFs';
 import { parseIgnorePattern, type IgnoreRule } from './gitignore';
 import { globToRegExp } from './globPattern';
 import { throwIfAborted } from './paths';
 import { walkFiles, type WalkEntry } from './walk';
-import { GrepPatternError, type GrepEngineResult, type GrepFileHit, type GrepQuery } from './grepTypes';
+import { GrepPatternError, OPEN_ACCESS, type GrepEngineResult, type GrepFileHit, type GrepQuery } from './grepTypes';
 
 // ---------------------------------------------------------------------------------------------
 // JavaScript fallback
@@ -100,7 +103,7 @@ function overrideDecision(rules: OverrideRule[], entry: WalkEntry): 'include' | 
   return decision;
 }
 
-async function listCandidateFiles(q: GrepQuery): Promise<string[]> {
+async function listCandidateFiles(q: GrepQuery, rootReal: string): Promise<string[]> {
   if (q.targetIsFile) return [q.target]; // an explicit file is always searched, like rg
   const overrides = compileOverrides(q.globs);
   const typeRes = (q.typeGlobs ?? []).map((g) => globToRegExp(g, { braces: true }));
@@ -108,6 +111,8 @@ async function listCandidateFiles(q: GrepQuery): Promise<string[]> {
   const files = await walkFiles({
     root: q.target,
     signal: q.signal,
+    // The same directory that was judged a moment ago, or nothing.
+    rootCheck: (real) => (real === rootReal ? undefined : `the search root changed while it was searched (${real})`),
     override: (entry) => {
       const d = overrideDecision(overrides, entry);
       if (d === 'include' && !entry.isDir) forced.add(entry.abs);
@@ -175,10 +180,22 @@ function searchText(text: string, re: RegExp, q: GrepQuery): GrepFileHit | null 
 
 export async function runJavaScript(q: GrepQuery): Promise<GrepEngineResult> {
   const re = compileJsRegex(q.pattern, { caseInsensitive: q.caseInsensitive, multiline: q.multiline });
-  const files = await listCandidateFiles(q);
+  const access = q.access ?? OPEN_ACCESS;
+  let check: RealPathCheck;
+  let rootReal = q.target;
+  if (q.targetIsFile) {
+    check = access.root;
+  } else {
+    const root = await openDirBound(q.target, access.root);
+    rootReal = root.real;
+    await root.close();
+    check = access.under(rootReal);
+  }
+  const files = await listCandidateFiles(q, rootReal);
   const hits: GrepFileHit[] = [];
   const warnings: string[] = [];
   let next = 0;
+  let changed = 0;
   const worker = async (): Promise<void> => {
     // Each worker needs its own RegExp: lastIndex is state.
     const myRe = new RegExp(re.source, re.flags);
@@ -187,13 +204,18 @@ export async function runJavaScript(q: GrepQuery): Promise<GrepEngineResult> {
       const file = files[next++] as string;
       let buf: Buffer;
       try {
-        const st = await fs.stat(file);
-        if (st.size > JS_MAX_FILE_BYTES) {
-          warnings.push(`${file}: skipped (larger than ${JS_MAX_FILE_BYTES} bytes)`);
-          continue;
+        const { fh, stat } = await openFileBound(file, check);
+        try {
+          if (stat.size > JS_MAX_FILE_BYTES) {
+            warnings.push(`${file}: skipped (larger than ${JS_MAX_FILE_BYTES} bytes)`);
+            continue;
+          }
+          buf = await fh.readFile();
+        } finally {
+          await fh.close();
         }
-        buf = await fs.readFile(file);
-      } catch {
+      } catch (err) {
+        if (isAccessRefused(err)) changed++;
         continue; // unreadable: skipped, as rg --no-messages does
       }
       if (buf.includes(0)) continue; // binary (ripgrep stops searching a file at a NUL byte)
@@ -207,5 +229,6 @@ export async function runJavaScript(q: GrepQuery): Promise<GrepEngineResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(JS_CONCURRENCY, files.length) }, worker));
+  if (changed > 0) warnings.push(`${changed} file${changed === 1 ? '' : 's'} not searched: changed while searched`);
   return { engine: 'javascript', hits, warnings };
 }

@@ -1,4 +1,5 @@
 // The Grep engines' shared data: the query, the hits they return, the file types `type` accepts.
+import type { RealPathCheck } from '../safeFs';
 
 export type GrepMode = 'content' | 'files_with_matches' | 'count';
 export type GrepEngineName = 'ripgrep' | 'javascript';
@@ -18,7 +19,19 @@ export interface GrepQuery {
   before: number;
   after: number;
   signal: AbortSignal;
+  /**
+   * What the search may open, judged on real paths (src/tools/safeFs.ts): `root` for the target
+   * once it is open, `under` for each file found below the root's real path. Default: anything.
+   */
+  access?: GrepAccess;
 }
+
+export interface GrepAccess {
+  root: RealPathCheck;
+  under(rootReal: string): RealPathCheck;
+}
+
+export const OPEN_ACCESS: GrepAccess = { root: () => undefined, under: () => () => undefined };
 
 export interface GrepLine {
   n: number;

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
+import { isAccessRefused, openFileBound, type RealPathCheck } from '../safeFs';
+import { readCheck } from './fileAccess';
 import { formatNumberedLine, isErrno, looksBinary, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 
 export const READ_DEFAULT_LIMIT = 2000;
@@ -136,15 +138,31 @@ export async function checkReadableFile(
   return { ok: true, abs, size: stat.size };
 }
 
-async function sniffBinary(abs: string): Promise<boolean> {
-  const fh = await fs.open(abs, 'r');
+/** Does the file start with a NUL byte in its first 8 KiB? Read through a bound descriptor. */
+async function sniffBinary(fh: fs.FileHandle): Promise<boolean> {
+  const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
+  const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+  return looksBinary(buf.subarray(0, bytesRead));
+}
+
+/** validateInput's sniff: undefined when the file cannot be opened under `check` (call() then decides). */
+async function sniffBinaryAt(abs: string, check: RealPathCheck): Promise<boolean | undefined> {
+  let bound;
   try {
-    const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    return looksBinary(buf.subarray(0, bytesRead));
-  } finally {
-    await fh.close();
+    bound = await openFileBound(abs, check);
+  } catch (err) {
+    if (isAccessRefused(err)) return undefined;
+    throw err;
   }
+  try {
+    return await sniffBinary(bound.fh);
+  } finally {
+    await bound.fh.close();
+  }
+}
+
+function binaryMessage(filePath: string): string {
+  return `This tool cannot read binary files: ${filePath} contains NUL bytes. Use Bash (e.g. \`file\`, \`xxd ${filePath} | head\`) to inspect it.`;
 }
 
 interface PageResult {
@@ -254,12 +272,10 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   async validateInput(input, ctx) {
     const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hiddenPathFilter('Read', ctx));
     if (!check.ok) return { result: false, message: check.message, errorCode: check.missing ? 1 : 2 };
-    if (check.size > 0 && (await sniffBinary(check.abs))) {
-      return {
-        result: false,
-        message: `This tool cannot read binary files: ${input.file_path} contains NUL bytes. Use Bash (e.g. \`file\`, \`xxd ${input.file_path} | head\`) to inspect it.`,
-        errorCode: 3,
-      };
+    // Before the permission decision only the path as given (or a place the read checks allow)
+    // is opened; anything else is left to call(), which opens what the decision covered.
+    if (check.size > 0 && (await sniffBinaryAt(check.abs, readCheck(ctx, 'Read', input.file_path, 'validate')))) {
+      return { result: false, message: binaryMessage(input.file_path), errorCode: 3 };
     }
     return { result: true };
   },
@@ -268,10 +284,11 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     const abs = resolvePath(ctx.agent.cwd, input.file_path);
     const start = Math.max(1, input.offset ?? 1);
     const limit = input.limit ?? READ_DEFAULT_LIMIT;
-    const fh = await fs.open(abs, 'r');
+    // Bound to what the permission decision covered: a file or directory swapped for a symlink
+    // after the check is refused here, before a byte is read (safeFs.ts).
+    const { fh, stat } = await openFileBound(abs, readCheck(ctx, 'Read', input.file_path));
     try {
-      const stat = await fh.stat();
-      if (stat.isDirectory()) throw new Error(`EISDIR: ${input.file_path} is a directory, not a file.`);
+      if (stat.size > 0 && (await sniffBinary(fh))) throw new Error(binaryMessage(input.file_path));
       const page = await readPage(fh, start, limit, ctx.abortSignal);
       const numLines = page.lines.length;
       const partial = page.totalLines > 0 && (numLines === 0 || start > 1 || start + numLines - 1 < page.totalLines);

@@ -1,8 +1,9 @@
 // Write: creates or overwrites a whole file. Overwriting needs a full, current read.
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { z } from 'zod';
-import { buildTool } from '../Tool';
+import { buildTool, type ToolUseContext } from '../Tool';
+import { readFileBound, writeFileBound } from '../safeFs';
+import { readCheck, writeCheck } from './fileAccess';
 import { checkReadState, hasExactContent, statOrNull } from './fileState';
 import { filePatch, type PatchHunk } from './patch';
 import { resolvePath, throwIfAborted, withAbsolutePath } from './paths';
@@ -42,16 +43,23 @@ type Plan =
   | { ok: false; message: string; errorCode: number }
   | { ok: true; abs: string; exists: boolean; unchanged: boolean };
 
-async function plan(input: WriteInput, agentCwd: string, agent: Parameters<typeof checkReadState>[0]): Promise<Plan> {
-  const abs = resolvePath(agentCwd, input.file_path);
+type PlanContext = Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths'>;
+
+async function plan(input: WriteInput, ctx: PlanContext, phase: 'validate' | 'call'): Promise<Plan> {
+  const abs = resolvePath(ctx.agent.cwd, input.file_path);
   const stat = await statOrNull(abs);
   if (!stat) return { ok: true, abs, exists: false, unchanged: false };
   if (stat.isDirectory()) return { ok: false, message: `EISDIR: ${input.file_path} is a directory.`, errorCode: 2 };
   if (!stat.isFile()) return { ok: false, message: `${input.file_path} is not a regular file.`, errorCode: 2 };
   // Writing what is already there is a no-op whatever the read state: this is what makes a
-  // retried Write (after a lost worker, when its modifier was never applied) succeed.
-  if (await hasExactContent(abs, stat.size, input.content)) return { ok: true, abs, exists: true, unchanged: true };
-  const state = await checkReadState(agent, abs);
+  // retried Write (after a lost worker, when its modifier was never applied) succeed. The
+  // comparison reads the file through a bound descriptor: it must not become an oracle on a file
+  // swapped in by a symlink. Refused before the decision: call() compares again.
+  const exact = await hasExactContent(abs, stat.size, input.content, readCheck(ctx, 'Write', input.file_path, phase));
+  if (exact === undefined && phase === 'validate') return { ok: true, abs, exists: true, unchanged: false };
+  if (exact === undefined) throw new Error(`Refused to read ${input.file_path}: it is not the file the permission check covered (the file system changed after the check).`);
+  if (exact) return { ok: true, abs, exists: true, unchanged: true };
+  const state = await checkReadState(ctx.agent, abs);
   if (!state.ok) return state;
   return { ok: true, abs, exists: true, unchanged: false };
 }
@@ -75,21 +83,28 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   observableInput: (input, cwd) => withAbsolutePath(input, 'file_path', cwd),
 
   async validateInput(input, ctx) {
-    const p = await plan(input, ctx.agent.cwd, ctx.agent);
+    const p = await plan(input, ctx, 'validate');
     return p.ok ? { result: true } : { result: false, message: p.message, errorCode: p.errorCode };
   },
 
   async call(input, ctx) {
-    const p = await plan(input, ctx.agent.cwd, ctx.agent);
+    const p = await plan(input, ctx, 'call');
     if (!p.ok) throw new Error(p.message);
     const bytes = Buffer.byteLength(input.content, 'utf8');
-    const originalFile = !ctx.fileChangeForHooks ? undefined : p.exists ? await fs.readFile(p.abs, 'utf8') : null;
+    const originalFile = !ctx.fileChangeForHooks
+      ? undefined
+      : p.exists
+        ? (await readFileBound(p.abs, readCheck(ctx, 'Write', input.file_path))).buf.toString('utf8')
+        : null;
+    let mtimeMs: number;
     if (!p.unchanged) {
       throwIfAborted(ctx.abortSignal);
-      await fs.mkdir(path.dirname(p.abs), { recursive: true });
-      await fs.writeFile(p.abs, input.content, 'utf8');
+      // A temp file in the bound parent directory, renamed into place (safeFs.ts): a symlink
+      // swapped in after the check is replaced, never written through.
+      mtimeMs = (await writeFileBound(p.abs, input.content, writeCheck(ctx, input.file_path), { createParents: true })).stat.mtimeMs;
+    } else {
+      mtimeMs = (await fs.stat(p.abs)).mtimeMs;
     }
-    const { mtimeMs } = await fs.stat(p.abs);
     const data: WriteOutput = {
       type: p.exists ? 'update' : 'create',
       filePath: p.abs,
