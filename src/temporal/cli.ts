@@ -67,7 +67,7 @@ export function cachedCliDir(env: NodeJS.ProcessEnv = process.env): string {
 const exeName = (name: string): string => (process.platform === 'win32' ? `${name}.exe` : name);
 
 /** Why `file` is not a usable executable, or undefined if it is. */
-function whyNotExecutable(file: string): string | undefined {
+export function whyNotExecutable(file: string): string | undefined {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -154,18 +154,41 @@ export async function resolveTemporalCliPath(opts: Omit<ResolveTemporalCliOption
  * resolver never sees a half-written binary.
  */
 async function goInstallTemporal(go: string, dir: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  await goInstall({ go, dir, env, log, label: 'temporal-cli', targets: [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], binaries: { temporal: 'temporal' } });
+}
+
+export interface GoInstallOptions {
+  /** The `go` binary. */
+  go: string;
+  /** `module/cmd/x@version`, one or more (one `go install` builds them all). */
+  targets: string[];
+  /** Where the binaries end up (created if needed). */
+  dir: string;
+  /** Built name → final name in `dir` (`server` → `temporal-server`). */
+  binaries: Record<string, string>;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  /** Prefix of the progress lines. */
+  label: string;
+}
+
+/**
+ * `GOBIN=<tmp> go install <targets>`, then an atomic rename of each binary into `dir`, so a
+ * concurrent resolver never sees a half-written one. Progress lines every 30 s (a cold build takes minutes).
+ */
+export async function goInstall(opts: GoInstallOptions): Promise<void> {
+  const { go, dir, env, log, label } = opts;
   fs.mkdirSync(dir, { recursive: true });
   const tmpBin = fs.mkdtempSync(path.join(dir, '.build-'));
   const started = Date.now();
-  const target = `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`;
-  log(`[temporal-cli] building ${target} with ${go} into ${dir} (takes several minutes on a cold machine)...`);
+  log(`[${label}] building ${opts.targets.join(' ')} with ${go} into ${dir} (takes several minutes on a cold machine)...`);
   const ticker = setInterval(() => {
-    log(`[temporal-cli] still building... ${Math.round((Date.now() - started) / 1000)}s`);
+    log(`[${label}] still building... ${Math.round((Date.now() - started) / 1000)}s`);
   }, 30_000);
   try {
     const tail: string[] = [];
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(go, ['install', target], {
+      const child = spawn(go, ['install', ...opts.targets], {
         // GOFLAGS from the caller (-mod=vendor, say) would break a module-mode install.
         env: { ...env, GOBIN: tmpBin, GOFLAGS: '', GO111MODULE: 'on' },
         cwd: os.tmpdir(),
@@ -176,7 +199,7 @@ async function goInstallTemporal(go: string, dir: string, env: NodeJS.ProcessEnv
           if (!line.trim()) continue;
           tail.push(line);
           if (tail.length > 20) tail.shift();
-          log(`[temporal-cli] ${line}`);
+          log(`[${label}] ${line}`);
         }
       };
       child.stdout.on('data', onData);
@@ -187,10 +210,12 @@ async function goInstallTemporal(go: string, dir: string, env: NodeJS.ProcessEnv
     if (code !== 0) {
       throw new Error(`exited with ${code}: ${tail.slice(-3).join(' | ') || 'no output'}`);
     }
-    const built = path.join(tmpBin, exeName('temporal'));
-    if (whyNotExecutable(built)) throw new Error(`finished but produced no ${built}`);
-    fs.renameSync(built, path.join(dir, exeName('temporal')));
-    log(`[temporal-cli] built in ${Math.round((Date.now() - started) / 1000)}s`);
+    for (const [built, final] of Object.entries(opts.binaries)) {
+      const file = path.join(tmpBin, exeName(built));
+      if (whyNotExecutable(file)) throw new Error(`finished but produced no ${file}`);
+      fs.renameSync(file, path.join(dir, exeName(final)));
+    }
+    log(`[${label}] built in ${Math.round((Date.now() - started) / 1000)}s`);
   } finally {
     clearInterval(ticker);
     fs.rmSync(tmpBin, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 //   const pg = requirePostgres();
 //   test('…', { skip: pg.skip }, async () => { pg.assert(); const server = await startPostgres(); … await server.stop(); });
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,13 @@ export interface PostgresServer {
   urlWithTable(table: string): string;
   /** Stops the server (fast shutdown: clients' connections are dropped) and starts it again on the same data and port. */
   restart(): Promise<void>;
+  /**
+   * A crash: SIGKILL of the server and every backend at once (no shutdown, no checkpoint), `downMs`
+   * of nothing listening, then a new server on the same data and port (WAL recovery at start).
+   */
+  crash(downMs: number): Promise<void>;
+  /** The server's pid (its backends are its children). */
+  pid(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -69,7 +76,26 @@ function owner(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface StartPostgresOptions {
+  /** `max_connections` (default 200). */
+  maxConnections?: number;
+}
+
+/** Direct children of `pid` (from /proc): a PostgreSQL server's backends. */
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(e));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL server binaries not found: apt-get install -y postgresql');
   const dir = mkdtempSync(join(tmpdir(), 'da-pg-'));
@@ -83,7 +109,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout || init.error}`);
   }
   const port = await freePort();
-  const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200', '-c', 'shared_buffers=32MB'];
+  const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', `max_connections=${opts.maxConnections ?? 200}`, '-c', 'shared_buffers=32MB'];
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let log = '';
   let proc: ChildProcess | undefined;
@@ -138,5 +164,24 @@ export async function startPostgres(): Promise<PostgresServer> {
     await halt();
     await launch();
   };
-  return { url, port, urlWithTable: (table) => `${url}?table=${table}`, stop, restart };
+  const crash = async (downMs: number): Promise<void> => {
+    const p = proc;
+    if (p?.pid !== undefined && p.exitCode === null && p.signalCode === null) {
+      const victims = [p.pid, ...childPids(p.pid)];
+      for (const v of victims) {
+        try {
+          process.kill(v, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      await exited;
+      // The backends are gone too before a new server may attach the data directory.
+      const deadline = Date.now() + 10_000;
+      while (victims.slice(1).some((v) => existsSync(`/proc/${v}`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, downMs));
+    await launch();
+  };
+  return { url, port, urlWithTable: (table) => `${url}?table=${table}`, stop, restart, crash, pid: () => proc?.pid };
 }

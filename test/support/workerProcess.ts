@@ -6,9 +6,13 @@
 //   STORE_DIR               the store shared by all workers of the test (ledger, transcripts)
 //   FAKE_ANTHROPIC_URL      base URL of the fake Messages API (served by the test process)
 //   WORKFLOW_BUNDLE_PATH    optional: a prebuilt workflow bundle (saves a webpack run per worker)
+//   WORKER_SHUTDOWN_GRACE   optional: how long in-flight activities get after SIGTERM (default 1s)
+//   WORKER_IDENTITY         optional: the identity Temporal records (default the SDK's pid@host)
+// DURABLE_AGENT_STORE (the shared store) is read by createAgentWorker as in a deployment.
 // Prints "worker ready" on stdout once the worker is created and about to poll.
 import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
+import type { Duration } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createAgentWorker } from '../../src/worker';
 import { TEST_TOOLS } from './testTools';
@@ -38,7 +42,8 @@ async function main(): Promise<void> {
     workerOptions: {
       // A dead worker's sticky queue is abandoned after 1 s instead of 10 s.
       stickyQueueScheduleToStartTimeout: '1s',
-      shutdownGraceTime: '1s',
+      shutdownGraceTime: (process.env.WORKER_SHUTDOWN_GRACE ?? '1s') as Duration,
+      ...(process.env.WORKER_IDENTITY ? { identity: process.env.WORKER_IDENTITY } : {}),
     },
   });
   const running = worker.run();
