@@ -20,6 +20,7 @@ import { AgentTool, BUILTIN_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './tools/pool';
 import { LocalResultStore, resultFileName } from './tools/resultStore';
+import { bashSpoolCapBytes } from './tools/builtin/bashProcess';
 import type { CompactDeps } from './activities/compact';
 import type { AnyTool } from './tools/Tool';
 import type { ToolPermissionContext } from './tools/permissionTypes';
@@ -149,6 +150,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
+  bashSpoolCapBytes(); // a malformed DURABLE_AGENT_BASH_MAX_SPOOL_BYTES stops the worker at start, not each Bash call
   const { activities, closeMcp, blobs } = createAgentActivities(opts);
   // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
   if (!(await loadShellParser())) {

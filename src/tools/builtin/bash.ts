@@ -16,7 +16,7 @@ import { bashEnvironment, PASS_ENV_ENTRY } from '../../sandbox/environment';
 import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
-import { groupAlive, readOutput, readTail, signalGroup, sleep } from './bashProcess';
+import { bashSpoolCapBytes, BASH_SPOOL_CAP_ENV, groupAlive, openOutputSpool, readOutput, readTail, signalGroup, sleep, type OutputSpool } from './bashProcess';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -24,7 +24,7 @@ export const BASH_PROGRESS_INTERVAL_MS = 500;
 export const BASH_PROGRESS_TAIL_BYTES = 4096;
 /** Grace between SIGTERM and SIGKILL of the process group. */
 export const BASH_KILL_GRACE_MS = 1000;
-export { BASH_MAX_OUTPUT_BYTES } from './bashProcess';
+export { BASH_MAX_OUTPUT_BYTES, BASH_DEFAULT_SPOOL_CAP_BYTES, bashSpoolCapBytes } from './bashProcess';
 
 const inputSchema = z.strictObject({
   command: z.string().min(1).describe('The bash command to run.'),
@@ -67,6 +67,11 @@ export interface BashOutput {
   timeoutMs: number;
   /** Bytes of output dropped from the middle (when above BASH_MAX_OUTPUT_BYTES). */
   omittedBytes?: number;
+  /**
+   * The output passed the spool's cap (DURABLE_AGENT_BASH_MAX_SPOOL_BYTES): the command's process
+   * group was killed; `keptBytes` were spooled (the output above is made from them).
+   */
+  outputCapped?: { capBytes: number; keptBytes: number };
   /** A standalone `cd` moved the session to this directory. */
   newCwd?: string;
   /** Whether the command ran in the OS sandbox, why, and what the sandbox blocked. */
@@ -88,6 +93,13 @@ Usage:
 - Chain dependent commands with &&; independent ones can be separate calls in the same turn. Commands that only read (ls, cat, grep, git status/log/diff, …) run concurrently with other read-only calls.
 - Stdin is /dev/null: interactive commands fail. Pagers are disabled (PAGER=cat).
 - Commands usually run in an OS sandbox: they can write only in the working directories and $TMPDIR, cannot read credentials (~/.ssh, ~/.aws, …) and reach only allowed network hosts. What the sandbox blocked is listed in <sandbox_violations>. Work within it; set dangerouslyDisableSandbox only when a command cannot work otherwise (a human must approve it).`;
+
+function formatBytes(n: number): string {
+  if (n % 1024 ** 3 === 0) return `${n / 1024 ** 3} GiB`;
+  if (n % 1024 ** 2 === 0) return `${n / 1024 ** 2} MiB`;
+  if (n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
 
 export function clampTimeout(timeout: number | undefined): number {
   if (timeout === undefined || !Number.isFinite(timeout) || timeout <= 0) return BASH_DEFAULT_TIMEOUT_MS;
@@ -290,13 +302,23 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       };
     }
 
-    // stdout and stderr share one file (one open file description): their writes land in the
-    // order they happen, progress can read the tail at any time, and background children that
-    // keep the descriptor do not hold the call open (no pipe to drain).
+    // stdout and stderr share one socket (one open file description): their writes arrive in the
+    // order they happen; the worker copies them into a file in its temp directory up to the cap
+    // and stops the command past it; progress reads the file's tail; background children that
+    // keep it do not hold the call open (bashProcess.ts, OutputSpool).
+    const capBytes = bashSpoolCapBytes();
     let prepared: PreparedCommand | undefined;
     const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-bash-'));
-    const fh = await fs.open(path.join(tmpDir, 'output'), 'w+');
+    let spool: OutputSpool;
+    try {
+      spool = await openOutputSpool(tmpDir, capBytes);
+    } catch (err) {
+      await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    }
+    const fh = spool.file;
     let timedOut = false;
+    let outputCapped = false;
     let interrupted = false;
     let killing: Promise<void> | undefined;
     let exited = false;
@@ -316,9 +338,10 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       const child = spawn('bash', ['-c', prepared ? prepared.shellCommand : input.command], {
         cwd,
         detached: true, // own process group: kill(-pid) reaches every descendant
-        stdio: ['ignore', fh.fd, fh.fd],
+        stdio: ['ignore', spool.writeEnd, spool.writeEnd],
         env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
       });
+      spool.closeWriteEnd();
       const pid = child.pid;
       pgid = pid;
       callSpawned(callId, pid);
@@ -351,6 +374,10 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         timedOut = true;
         void killGroup();
       }, timeoutMs);
+      spool.onCap(() => {
+        outputCapped = true;
+        void killGroup();
+      });
       let lastSize = -1;
       let tail = '';
       let reading = false;
@@ -384,6 +411,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         clearInterval(progress);
         ctx.abortSignal.removeEventListener('abort', onAbort);
       }
+      await spool.drain();
       if (killing) {
         await killing;
         // The sandbox's own session (bwrap --new-session) is not the call's process group.
@@ -406,11 +434,13 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         durationMs: Date.now() - started,
         timeoutMs,
         ...(omittedBytes > 0 ? { omittedBytes } : {}),
+        ...(outputCapped ? { outputCapped: { capBytes, keptBytes: spool.spooled() } } : {}),
         ...(sandbox ? { sandbox: violations.length > 0 ? { ...sandbox, violations } : sandbox } : {}),
         ...(undone.length > 0 ? { protectedUndone: undone } : {}),
       };
       return { data, ...(data.sandbox ? { sandbox: data.sandbox } : {}) };
     } finally {
+      spool.closeWriteEnd();
       if (announced) callEnded(callId, pgid);
       prepared?.finish();
       await fh.close().catch(() => undefined);
@@ -422,7 +452,12 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     let text = data.output.replace(/\s+$/, '');
     const notes: string[] = [];
     if (data.newCwd) notes.push(`Working directory is now ${data.newCwd}`);
-    if (data.timedOut) notes.push(`Command timed out after ${data.timeoutMs} ms; its process group was killed. Output so far is above.`);
+    if (data.outputCapped) {
+      notes.push(
+        `Command was stopped: its output passed the ${formatBytes(data.outputCapped.capBytes)} limit (${BASH_SPOOL_CAP_ENV}); its process group was killed. ` +
+          `${data.outputCapped.keptBytes} bytes were kept; the output above is from them. Redirect large output to a file (cmd > out.log) and read parts of it.`,
+      );
+    } else if (data.timedOut) notes.push(`Command timed out after ${data.timeoutMs} ms; its process group was killed. Output so far is above.`);
     else if (data.interrupted) notes.push('Command was aborted (interrupted); its process group was killed. Output so far is above.');
     else if (data.exitCode === null && data.signal) notes.push(`Command was killed by signal ${data.signal}`);
     if (!data.timedOut && !data.interrupted && data.exitCode !== null && data.exitCode !== 0) notes.push(`Exit code ${data.exitCode}`);
@@ -432,7 +467,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     }
     if (text === '' && notes.length === 0) text = '(Bash completed with no output)';
     const content = [text, ...notes].filter((s) => s !== '').join('\n');
-    const isError = data.timedOut || data.interrupted || (data.exitCode !== 0 && !data.benignExitCode);
+    const isError = Boolean(data.outputCapped) || data.timedOut || data.interrupted || (data.exitCode !== 0 && !data.benignExitCode);
     return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) };
   },
 });
