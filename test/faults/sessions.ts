@@ -12,6 +12,7 @@ import type { Message } from '../../src/engine/messages';
 import type { SessionResult } from '../../src/workflows/definitions';
 import { checkSession, countLines, type SessionCheck } from './check';
 import { SESSION_MARK, ledgerFile, writeFileFor, type EffectKind, type FaultSession } from './plan';
+import { TAG_ENV } from '../support/leftovers';
 
 export const CRASH_TOOLS = ['Bash', 'AppendSlow', 'Write', 'Read'];
 
@@ -60,6 +61,8 @@ export async function startFaultSession(client: Client, workRoot: string, name: 
     // Reads and ledger calls run; Write asks, so that every fourth turn waits for an approval.
     permissionMode: 'default',
     rules: { allow: ['Bash', 'AppendSlow'], ask: [], deny: [] },
+    // Bash gets an allowlist of the worker's environment: the leftover tag must be named to reach its processes.
+    sandbox: { passEnv: [TAG_ENV] },
     model: { model: 'claude-test', maxTokens: 4096 },
     maxTurns: 500,
     toolHeartbeatTimeoutMs: settings.toolHeartbeatTimeoutMs,

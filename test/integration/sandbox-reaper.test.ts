@@ -66,7 +66,8 @@ async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolea
         permissionMode: 'bypassPermissions',
         toolHeartbeatTimeoutMs: 2_000,
         // An allowlist: the runtime starts its proxies, host bridges and in-sandbox socat relays.
-        sandbox: opts.sandboxed ? { network: { allowedDomains: ['localhost'] } } : { enabled: false },
+        // The leftover tag passes to Bash's processes only when named (Bash gets an allowlist of the environment).
+        sandbox: opts.sandboxed ? { network: { allowedDomains: ['localhost'] }, passEnv: [TAG_ENV] } : { enabled: false, passEnv: [TAG_ENV] },
       });
       await waitFor('the command to start inside the sandbox', async () => existsSync(join(workDir, 'started.txt')), 60_000);
       const running = taggedProcesses(tag1).map((p) => p.comm);
