@@ -286,6 +286,25 @@ const scenarios: Record<string, Scenario> = {
     const result = await (await start({ id, prompt: 'read a file twice', tools: ['Read'] })).result();
     if (result.status !== 'completed') throw new Error(`cut-off: ${result.status} ${result.endReason}`);
   },
+
+  /**
+   * A session with hooks, rules and an MCP-free configuration stores its tool settings once (local
+   * activity storeToolSettings, patch 'tool-settings-ref'); its Read and Grep carry the reference.
+   */
+  async 'settings-ref'({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_sa', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+        { id: 'toolu_sb', name: 'Grep', input: { pattern: 'alpha', path: workDir } },
+      ]),
+      textResponse('Found it.'),
+    );
+    const hooks = { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'true' }] }] };
+    const rules = { allow: ['Bash(npm test:*)'], ask: [], deny: ['Read(./.env)'] };
+    const result = await (await start({ id, prompt: 'find alpha', tools: ['Read', 'Grep'], hooks: hooks as never, rules })).result();
+    if (result.status !== 'completed') throw new Error(`settings-ref: ${result.status} ${result.endReason}`);
+  },
 };
 
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit

@@ -15,6 +15,7 @@ import { workerLimits } from './workerLimits';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from './stores/messageStore';
 import { SharedResultStore } from './stores/sharedResultStore';
 import { PayloadStore } from './stores/payloadStore';
+import { ToolSettingsStore } from './stores/toolSettingsStore';
 import { ReadFilesStore } from './stores/readFilesStore';
 import { AgentTool, BUILTIN_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
@@ -133,6 +134,7 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
       pool,
       ledger: new ExecutionLedger(blobs),
       readFiles: new ReadFilesStore(blobs),
+      toolSettings: new ToolSettingsStore(blobs),
       transcripts,
       payloads,
       // With a store shared by several hosts, large results are kept there too (a Read may run elsewhere).

@@ -19,6 +19,7 @@ export type ModelActivities = Pick<Model, 'callModel'>;
 export type CompactionActivities = ReturnType<typeof createCompactActivities>;
 /** The session's stored state: the transcript chain and the read-file state (proxy `store`). */
 export type StoreActivities = Pick<Model, 'appendTranscript' | 'loadTranscript'> & Pick<Tools, 'storeReadFiles'>;
+export type ToolSettingsActivities = Pick<Tools, 'storeToolSettings'>;
 /** `describeToolUses`: concurrency safety and summaries, a local activity (proxy `describe`). */
 export type DescribeActivities = Pick<Tools, 'describeToolUses'>;
 /** `runToolUse`: one tool call through the pipeline with its execution ledger (proxy `tools`). */
@@ -55,11 +56,12 @@ export function createActivities(deps: ActivityDeps) {
     describeToolUses: withErrorCodes(tools.describeToolUses),
     runToolUse: withErrorCodes(tools.runToolUse),
     storeReadFiles: withErrorCodes(tools.storeReadFiles),
+    storeToolSettings: withErrorCodes(tools.storeToolSettings),
     runSessionHooks: withErrorCodes(hooks.runSessionHooks),
     prepareSubagent: withErrorCodes(tools.prepareSubagent),
     finishSubagent: withErrorCodes(tools.finishSubagent),
     awaitSubagent: withErrorCodes(subagentWait.awaitSubagent),
-  } satisfies ModelActivities & CompactionActivities & StoreActivities & DescribeActivities & ToolCallActivities & SubagentPhaseActivities & SubagentWaitActivities & HookActivities & Record<ActivityType, unknown>;
+  } satisfies ModelActivities & CompactionActivities & StoreActivities & ToolSettingsActivities & DescribeActivities & ToolCallActivities & SubagentPhaseActivities & SubagentWaitActivities & HookActivities & Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).
   const _exact: Record<keyof typeof activities, ActivityType> = ACTIVITY_TYPES;
   void _exact;

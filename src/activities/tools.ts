@@ -22,6 +22,8 @@ import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
 import { mergeReadFiles, type ReadFiles, type ReadFilesStore } from '../stores/readFilesStore';
 import { inputPaths } from '../stores/sharedResultStore';
+import type { ToolSettingsStore } from '../stores/toolSettingsStore';
+import type { PermissionMode } from '../tools/permissionTypes';
 import type { ResultStore } from '../tools/Tool';
 import { findToolByName, type ToolPool } from '../tools/pool';
 import { decidePermission } from '../permissions/decide';
@@ -88,8 +90,56 @@ export interface ToolSessionSettings {
   agentHookFields?: AgentHookFields;
 }
 
+/**
+ * What a session's tool activities share and the session stores once per run (ToolSettingsStore):
+ * its tool names, rules, sandbox, hooks, MCP server configs and agent definitions.
+ */
+export interface StoredToolSettings {
+  toolNames: string[];
+  rules: ToolPermissionContext['rules'];
+  sandbox?: ToolPermissionContext['sandbox'];
+  hooks?: HooksConfig;
+  mcpServers?: McpServers;
+  agents?: AgentDefinition[];
+}
+
+/**
+ * The session's tool settings by reference, as a tool activity's input carries them (the session
+ * stored them: TOOL_SETTINGS_REF_PATCH); what varies per turn (mode, working directories) and per
+ * subagent (its hook fields) stays inline.
+ */
+export interface ToolSessionRef {
+  sessionId: string;
+  ledgerKey?: string;
+  /** The `toolsettings-<sha256>` blob of the session's StoredToolSettings. */
+  settingsRef: string;
+  mode: PermissionMode;
+  workingDirectories: string[];
+  agentHookFields?: AgentHookFields;
+}
+
+/** A tool activity's session: whole (histories before the patch, the in-process runner) or by reference. */
+export type ToolSessionInput = ToolSessionSettings | ToolSessionRef;
+
+/** The whole settings of a session given either way (a reference is loaded from the store, cached per worker). */
+export async function resolveToolSession(session: ToolSessionInput, store: ToolSettingsStore | undefined): Promise<ToolSessionSettings> {
+  if (!('settingsRef' in session)) return session;
+  if (!store) throw new Error("this worker has no store to read the session's tool settings from");
+  const s = await store.get(session.settingsRef);
+  return {
+    sessionId: session.sessionId,
+    ...(session.ledgerKey ? { ledgerKey: session.ledgerKey } : {}),
+    toolNames: s.toolNames,
+    permission: { mode: session.mode, rules: s.rules, workingDirectories: session.workingDirectories, ...(s.sandbox ? { sandbox: s.sandbox } : {}) },
+    ...(s.hooks ? { hooks: s.hooks } : {}),
+    ...(s.mcpServers ? { mcpServers: s.mcpServers } : {}),
+    ...(s.agents ? { agents: s.agents } : {}),
+    ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
+  };
+}
+
 export interface RunToolUseInput {
-  session: ToolSessionSettings;
+  session: ToolSessionInput;
   /** With `messageRef`: only `id` and `name` count (the input may be a preview); the block is read from the store. */
   block: ToolUseBlock;
   /** The model call's transcript node, which holds the whole tool_use block (payloads by reference). */
@@ -119,9 +169,14 @@ export interface ToolDeps {
   hooks?: HooksConfig;
   /** When tool calls heartbeat (default TOOL_HEARTBEATS: on progress, else a keepalive after 300 ms and every 500 ms). */
   heartbeats?: HeartbeatPolicy;
+  /** Where a session's tool settings are stored once (tool activities get a reference: `settingsRef`). */
+  toolSettings?: ToolSettingsStore;
   /** Where a session's transcript JSONL is written for hooks (`transcript_path`). */
   transcriptFile?: (sessionId: string) => string;
 }
+
+/** A tool call's input with the session's settings loaded. */
+type ResolvedRunInput = Omit<RunToolUseInput, 'session'> & { session: ToolSessionSettings };
 
 /**
  * The permission context a session's tool calls see: its result directory counts as a working
@@ -212,14 +267,15 @@ export function createToolActivities(deps: ToolDeps) {
   };
 
   /** Concurrency safety, idempotency and summaries: needs tool code, so it is an activity. */
-  async function describeToolUses(input: {
-    session: ToolSessionSettings;
+  async function describeToolUses(wire: {
+    session: ToolSessionInput;
     blocks: ToolUseBlock[];
     messageRef?: string | null;
     /** Per block, in place of `messageRef`: blocks streamed one by one each live in a node of their own. */
     messageRefs?: Array<string | null>;
     context?: AgentContext;
   }): Promise<ToolUseDescription[]> {
+    const input = { ...wire, session: await resolveToolSession(wire.session, deps.toolSettings) };
     const pools = new Map<string, Promise<ToolPool>>();
     const poolFor = (name: string): Promise<ToolPool> => {
       // MCP tools: only the server of the named tool is listed; other tools share one pool without MCP.
@@ -274,9 +330,10 @@ export function createToolActivities(deps: ToolDeps) {
   async function prepareSubagent(input: RunToolUseInput): Promise<SubagentPrepared> {
     const ctx = activityRuntime();
     const block = await wholeBlock(input.block, input.messageRef);
-    const r = await runWithLedger({ ...input, block, phase: { kind: 'pre' } }, ctx);
+    const session = await resolveToolSession(input.session, deps.toolSettings);
+    const r = await runWithLedger({ ...input, session, block, phase: { kind: 'pre' } }, ctx);
     if (r.kind !== 'ready') return forHistory(r, ctx);
-    const plan = subagentPlan(r.resume.input as AgentInput, input.session);
+    const plan = subagentPlan(r.resume.input as AgentInput, session);
     const { dropped, ...call } = plan;
     const resume: SubagentResume = dropped.length
       ? { ...r.resume, notices: [...r.resume.notices, `The ${plan.agentType} agent lists tools this session does not offer; it runs without them: ${dropped.join(', ')}`] }
@@ -303,6 +360,12 @@ export function createToolActivities(deps: ToolDeps) {
     return undefined;
   }
 
+  /** Stores the session's tool settings once per run; tool activities then carry the returned reference. */
+  async function storeToolSettings(settings: StoredToolSettings): Promise<string> {
+    if (!deps.toolSettings) throw new Error('this worker has no store for tool settings');
+    return deps.toolSettings.put(settings);
+  }
+
   /** Stores the read-file state at the end of a turn: the state at `base` plus the turn's entries. */
   async function storeReadFiles(input: { base: string | null; delta: ReadFiles }): Promise<string | null> {
     if (!deps.readFiles) throw new Error('this worker has no read-file store');
@@ -311,12 +374,12 @@ export function createToolActivities(deps: ToolDeps) {
 
   /** The tool call with its ledger, for any runner (a Temporal activity or the in-process one). */
   async function runToolCall(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult> {
-    const r = await runWithLedger({ ...input, block: await wholeBlock(input.block, input.messageRef) }, ctx, extra);
+    const r = await runWithLedger({ ...input, session: await resolveToolSession(input.session, deps.toolSettings), block: await wholeBlock(input.block, input.messageRef) }, ctx, extra);
     if (r.kind === 'ready') throw new Error(`${input.block.name} must run in two phases here (prepareSubagent, finishSubagent)`);
     return forHistory(r, ctx);
   }
 
-  async function runWithLedger(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult | { kind: 'ready'; resume: SubagentResume }> {
+  async function runWithLedger(input: ResolvedRunInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult | { kind: 'ready'; resume: SubagentResume }> {
     const { session, block } = input;
     let agent = input.context;
     if (input.readFilesRef) {
@@ -440,5 +503,5 @@ export function createToolActivities(deps: ToolDeps) {
     }
   }
 
-  return { describeToolUses, runToolUse: runToolUseActivity, runToolCall, storeReadFiles, prepareSubagent, finishSubagent };
+  return { describeToolUses, runToolUse: runToolUseActivity, runToolCall, storeReadFiles, storeToolSettings, prepareSubagent, finishSubagent };
 }

@@ -13,6 +13,7 @@ export const ACTIVITY_TYPES = {
   describeToolUses: 'describeToolUses',
   runToolUse: 'runToolUse',
   storeReadFiles: 'storeReadFiles',
+  storeToolSettings: 'storeToolSettings',
   runSessionHooks: 'runSessionHooks',
   prepareSubagent: 'prepareSubagent',
   finishSubagent: 'finishSubagent',

@@ -215,6 +215,8 @@ export interface TurnWorkflowInput {
   contextSettings?: ContextSettings;
   /** Present when the session offers the Agent tool: what a child session inherits. */
   subagents?: SubagentSettings;
+  /** The session's tool settings in the store (TOOL_SETTINGS_REF_PATCH): tool activities carry this reference, not the settings. */
+  toolSettingsRef?: string;
 }
 
 /** What a subagent's child session inherits from its parent session besides the turn's own settings. */
@@ -305,6 +307,11 @@ export const SESSION_START_SOURCES_PATCH = 'session-start-sources';
  * and a further workflow task (versioned: turns recorded before replay with the activities).
  */
 export const LOCAL_TURN_STORES_PATCH = 'local-turn-stores';
+/**
+ * The session stores its tool settings once per run (local activity storeToolSettings) and its
+ * turns' tool activities carry the reference (`toolSettingsRef`) instead of the whole settings.
+ */
+export const TOOL_SETTINGS_REF_PATCH = 'tool-settings-ref';
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */

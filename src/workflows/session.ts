@@ -14,6 +14,7 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -25,7 +26,8 @@ import type { ErrorCode } from '../engine/errors';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { initialContext } from '../engine/context';
 import { describeOutage, type OutageState } from '../engine/retry';
-import type { HookActivities } from '../activities';
+import type { HookActivities, ToolSettingsActivities } from '../activities';
+import { storedToolSettings } from './toolSettings';
 import { agentHookFields } from '../engine/subagents';
 import { SESSION_HOOK_EVENT_NAMES, type HookRun, type SessionHookEventName } from '../engine/hooks';
 import { approvalNotification, DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
@@ -33,6 +35,7 @@ import {
   APPROVAL_OUTCOME_PATCH,
   SUBAGENT_HOOKS_PATCH,
   SESSION_START_SOURCES_PATCH,
+  TOOL_SETTINGS_REF_PATCH,
   approvalAnswer,
   type ApprovalOutcomeSource,
   STATUS_SEARCH_ATTRIBUTE,
@@ -74,6 +77,8 @@ function subagentSettings(input: SessionInput): SubagentSettings {
 }
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
+// Content-addressed and idempotent (running it again on replay elsewhere is right).
+const toolSettingsStore = proxyLocalActivities<ToolSettingsActivities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 3 } });
 const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 
 export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult> {
@@ -97,6 +102,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   const approvalOutcomes = new Map<string, { decision: 'approve' | 'deny'; source?: ApprovalOutcomeSource }>();
   let runningTurn: number | undefined;
   let outage: OutageState | undefined;
+  let toolSettingsRef: string | undefined;
 
   const setStatus = (next: SessionStatusName): void => {
     if (next === status) return;
@@ -282,6 +288,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
           ...(state.view ? { view: state.view } : {}),
           ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
           ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input) } : {}),
+          ...(toolSettingsRef ? { toolSettingsRef } : {}),
         },
       ],
     });
@@ -315,6 +322,15 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     const subagentEvents = !!input.parent && SESSION_HOOK_EVENT_NAMES.some(hasHooks) && patched(SUBAGENT_HOOKS_PATCH);
     // SessionStart with source compact/resume (patched: a session recorded before fired it once, at startup).
     const startSources = !input.parent && hasHooks('SessionStart') && patched(SESSION_START_SOURCES_PATCH);
+    // The tool settings, stored once per run: tool activities carry the reference (patched: runs recorded before sent them inline).
+    if (patched(TOOL_SETTINGS_REF_PATCH)) {
+      try {
+        toolSettingsRef = await toolSettingsStore.storeToolSettings(storedToolSettings(input));
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        // The store refused: the turns send the settings inline, as before the patch.
+      }
+    }
     const outcome = await runSession(state, sessionConfig(input, subagentEvents, startSources), executor);
     if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, state);
     const result = finish(outcome.status, outcome.endReason);

@@ -10,7 +10,7 @@ import type { ToolUseBlock } from '../engine/messages';
 import { childSystemPrompt, subagentCounters, subagentSessionId, type SubagentCall, type SubagentOutput } from '../engine/subagents';
 import { activityIds } from '../engine/ids';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
-import type { SubagentPrepared, ToolSessionSettings, RunToolUseInput } from '../activities/tools';
+import type { SubagentPrepared, ToolSessionInput, RunToolUseInput } from '../activities/tools';
 import type { SubagentResume } from '../engine/subagents';
 import { oneLinePreview, type SessionInput, type SessionResult, type TurnWorkflowInput } from './definitions';
 
@@ -22,7 +22,7 @@ export interface SubagentActivities {
 
 export interface SubagentEnv {
   input: TurnWorkflowInput;
-  session: ToolSessionSettings;
+  session: ToolSessionInput;
   messageRef: string | null;
   /** The turn's interrupt scope: cancelling it cancels the child session (and its running tools). */
   scope: CancellationScope;

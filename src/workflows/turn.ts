@@ -27,7 +27,7 @@ import type { CallModelResult } from '../activities/model';
 import type { CompactionActivities, DescribeActivities, ModelActivities, StoreActivities, SubagentPhaseActivities, SubagentWaitActivities, ToolCallActivities } from '../activities';
 import { StreamingToolExecution, type StreamedToolUse } from '../engine/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
-import type { ToolSessionSettings } from '../activities/tools';
+import { toolSession } from './toolSettings';
 import { isAgentTool } from '../engine/subagents';
 import { activityIds } from '../engine/ids';
 import { runSubagentCall } from './subagent';
@@ -158,21 +158,8 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     pendingApprovals: [...pending.values()],
   }));
 
-  const session: ToolSessionSettings = {
-    sessionId: input.sessionId,
-    ...(input.ledgerKey ? { ledgerKey: input.ledgerKey } : {}),
-    toolNames: input.tools,
-    permission: {
-      mode: input.permissionMode,
-      rules: input.rules,
-      workingDirectories: [input.context.cwd, ...input.context.additionalDirectories],
-      ...(input.sandbox ? { sandbox: input.sandbox } : {}),
-    },
-    ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
-    ...(input.mcpServers ? { mcpServers: input.mcpServers } : {}),
-    ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
-    ...(input.agentHookFields ? { agentHookFields: input.agentHookFields } : {}),
-  };
+  const session = toolSession(input);
+
   // Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent).
   const subagents = proxyActivities<SubagentPhaseActivities>({
     startToCloseTimeout: '15 minutes',

@@ -20,12 +20,13 @@ import {
   MAX_TOKENS_CUT_OFF_PATCH,
   SESSION_START_SOURCES_PATCH,
   SUBAGENT_HOOKS_PATCH,
+  TOOL_SETTINGS_REF_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
   /** The id passed to `patched()`. */
   id: string;
-  /** The commit that introduced it. */
+  /** The commit that introduced it (for the newest: the main commit it landed on). */
   since: string;
   /** Which workflow, and what it does differently under the patch. */
   why: string;
@@ -83,5 +84,13 @@ export const PATCHES: readonly PatchVersion[] = [
       // Found by the review of issue 21 (finding 2). The evidence for the verdict:
       'b249c32 (30 minutes after ffc15d7, no release tag in between) changed the failure path under this id: the local activities went from 3 local attempts (1 s apart), retried on failure by the turn\'s store-outage loop (a timer, then the local activities again), to ONE local attempt that falls back to the activities append-<n>/read-files-<n> with their outage loop. The local-stores fixture was re-recorded (on the streamed turn); the original recording is kept as local-stores-v1 (from ffc15d7) and replays on today\'s code: where the first local attempt succeeded — every turn without a store failure — the command sequence is the same marker. A turn recorded by ffc15d7..b249c32 whose three local attempts ALL failed (a store outage of several seconds at the end of the turn) has a timer where today\'s code schedules an activity: its replay fails with a nondeterminism error. Affected: only such a turn that was still open when the worker was upgraded. Sessions are not affected otherwise (a completed turn is not replayed; its session reads only its result). The fallback should have had its own id; it is left as it is, since a second change would break the turns recorded since.',
     ],
+  },
+  {
+    id: TOOL_SETTINGS_REF_PATCH,
+    since: '93062f9',
+    why: "sessionWorkflow stores its tool settings (tool names, rules, sandbox, hooks, MCP server configs, agent definitions) once per run — the local activity storeToolSettings, content-addressed — and passes the reference to its turns (toolSettingsRef), whose runToolUse / describeToolUses / Agent-phase inputs carry it instead of the whole settings (invariant 11; runToolUse input per call 30,079 B -> 538 B with 20 hooks, 10 MCP servers, 10 agents). A run recorded before sends them inline; the activities take either. A store failure falls back to inline.",
+    fixtures: ['settings-ref.session.json'],
+    before: ['batch.session.json', 'subagent-before-patches.session.json', 'continue-as-new.session.json'],
+    deprecate: 'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); keep the activities\' inline path for as long as a turn started before it may still be open.',
   },
 ];

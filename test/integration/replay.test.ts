@@ -67,7 +67,7 @@ test('replay: every history file in the fixtures folder is in the manifest (so t
 
 test('replay: the fixtures cover a parallel batch, an interrupt, an approval, continue-as-new, streamed tool execution, a subagent, a compaction and a cut-off call — recorded today and by an earlier release — session and turns', () => {
   const scenarios = new Set(manifest.map((m) => m.scenario));
-  for (const s of ['batch', 'local-stores', 'local-stores-v1', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new', 'streamed', 'streamed-fallback', 'subagent', 'subagent-before-patches', 'compaction', 'compaction-before-patches', 'cut-off', 'cut-off-before-patches']) {
+  for (const s of ['batch', 'local-stores', 'local-stores-v1', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new', 'streamed', 'streamed-fallback', 'subagent', 'subagent-before-patches', 'compaction', 'compaction-before-patches', 'cut-off', 'cut-off-before-patches', 'settings-ref']) {
     assert.ok(scenarios.has(s), `no fixture for ${s}`);
     assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'sessionWorkflow'), `${s}: no session history`);
     assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'turnWorkflow'), `${s}: no turn history`);

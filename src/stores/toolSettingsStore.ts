@@ -1,0 +1,41 @@
+// A session's tool settings (tool names, permission rules, sandbox, hooks, MCP server configs,
+// agent definitions), stored once per session run, content-addressed, and carried by reference in
+// every tool activity's input (`settingsRef`) instead of whole: with them inline, each runToolUse
+// and describeToolUses input repeated the whole configuration, so history grew with calls ×
+// configuration (invariant 11). Workers keep the settings they loaded in a small cache.
+import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
+import type { StoredToolSettings } from '../activities/tools';
+
+export class ToolSettingsStore {
+  private cache = new Map<string, StoredToolSettings>();
+  constructor(private readonly blobs: BlobStore, private readonly cacheLimit = 64) {}
+
+  /** Stores the settings; returns their key (`toolsettings-<sha256>`). Idempotent: same content, same key. */
+  async put(settings: StoredToolSettings): Promise<string> {
+    const data = JSON.stringify(settings);
+    const key = `toolsettings-${hashOf(data)}`;
+    if (!this.cache.has(key) && (await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
+    this.remember(key, settings);
+    return key;
+  }
+
+  async get(key: string): Promise<StoredToolSettings> {
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const data = await this.blobs.get(key);
+    if (data === undefined) throw new MissingBlobError("the session's tool settings", key, this.blobs);
+    if (`toolsettings-${hashOf(data)}` !== key) throw new Error(`the stored tool settings ${key} do not match their hash`);
+    const parsed = JSON.parse(data) as StoredToolSettings;
+    this.remember(key, parsed);
+    return parsed;
+  }
+
+  private remember(key: string, value: StoredToolSettings): void {
+    this.cache.delete(key);
+    this.cache.set(key, value);
+    if (this.cache.size > this.cacheLimit) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+}

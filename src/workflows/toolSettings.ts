@@ -1,0 +1,52 @@
+// What a session's tool activities are told about its settings (finding 7 of issue 21): under
+// TOOL_SETTINGS_REF_PATCH the session stores its tool settings once per run (the local activity
+// storeToolSettings, content-addressed) and every runToolUse / describeToolUses / Agent-phase input
+// carries that reference plus the few per-turn fields, so history no longer grows with
+// calls × configuration. Turns of sessions started before the patch get no reference and send the
+// settings inline, as they always did. Workflow code: pure.
+import type { StoredToolSettings, ToolSessionInput, ToolSessionSettings } from '../activities/tools';
+import type { SessionInput, TurnWorkflowInput } from './definitions';
+
+/** The settings the session stores: exactly what its turns would otherwise put inline in every tool activity's input. */
+export function storedToolSettings(input: SessionInput): StoredToolSettings {
+  const agents = input.tools.includes('Agent') && !input.parent ? input.agents : undefined;
+  return {
+    toolNames: input.tools,
+    rules: input.rules,
+    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    ...(input.hooks ? { hooks: input.hooks as StoredToolSettings['hooks'] } : {}),
+    ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
+    ...(agents ? { agents } : {}),
+  };
+}
+
+/** The session as the turn's tool activities see it: by reference when the session stored its settings, else whole. */
+export function toolSession(input: TurnWorkflowInput): ToolSessionInput {
+  const workingDirectories = [input.context.cwd, ...input.context.additionalDirectories];
+  if (input.toolSettingsRef) {
+    return {
+      sessionId: input.sessionId,
+      ...(input.ledgerKey ? { ledgerKey: input.ledgerKey } : {}),
+      settingsRef: input.toolSettingsRef,
+      mode: input.permissionMode,
+      workingDirectories,
+      ...(input.agentHookFields ? { agentHookFields: input.agentHookFields } : {}),
+    };
+  }
+  const inline: ToolSessionSettings = {
+    sessionId: input.sessionId,
+    ...(input.ledgerKey ? { ledgerKey: input.ledgerKey } : {}),
+    toolNames: input.tools,
+    permission: {
+      mode: input.permissionMode,
+      rules: input.rules,
+      workingDirectories,
+      ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    },
+    ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
+    ...(input.mcpServers ? { mcpServers: input.mcpServers } : {}),
+    ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
+    ...(input.agentHookFields ? { agentHookFields: input.agentHookFields } : {}),
+  };
+  return inline;
+}
