@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { loadAgentDefinitions } from './agents/definitions';
 import { checkSessionInput } from './sessionInput';
 import { resolve } from 'node:path';
+import { pinMcpServers } from './mcp/pins';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { sessionWorkflow } from './workflows/session';
 import {
@@ -157,6 +158,8 @@ export function sessionInput(opts: SessionOptions): SessionInput {
       ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
     },
     tools: opts.tools ?? BUILTIN_TOOL_NAMES,
+    // The files each stdio server runs from the working directories, pinned now (src/mcp/pins.ts).
+    ...(opts.mcpServers ? { mcpServers: pinMcpServers(opts.mcpServers, cwd, [cwd, ...(opts.additionalDirectories ?? [])]) } : {}),
     permissionMode: mode,
     rules: opts.rules ?? { allow: [], ask: [], deny: [] },
     sandbox: sessionSandbox(opts.sandbox, opts.rules ?? { allow: [], ask: [], deny: [] }, cwd),

@@ -16,7 +16,9 @@ import type { HooksConfig } from '../hooks';
 import type { AgentHookFields } from '../hooks/types';
 import { writeTranscriptFile } from '../hooks/transcript';
 import { hookCommandsOf } from '../hooks/config';
-import { hookControlFiles } from '../permissions/protectedPaths';
+import { existsSync } from 'node:fs';
+import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
+import { stdioCommands } from '../mcp/pins';
 import type { ExecutionLedger } from '../stores/executionLedger';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
@@ -182,14 +184,21 @@ type ResolvedRunInput = Omit<RunToolUseInput, 'session'> & { session: ToolSessio
  * The permission context a session's tool calls see: its result directory counts as a working
  * directory (see withResultDirectory), a session whose input says nothing about the sandbox
  * gets the default sandbox settings (`{}`: Bash sandboxed where the platform supports it), and
- * the files its command hooks run are protected paths (`controlFiles`, from the hooks of the
- * session's settings, resolved against the session's cwd and the project root).
+ * the files its command hooks and its stdio MCP servers run are protected paths (`controlFiles`,
+ * from the hooks of the session's settings, resolved against the session's cwd and the project
+ * root, and from the servers' command lines, resolved where the worker starts them).
  */
-export function sessionPermission(permission: ToolPermissionContext, store: ResultStore, hooks?: HooksConfig, cwd?: string): ToolPermissionContext {
+export function sessionPermission(permission: ToolPermissionContext, store: ResultStore, hooks?: HooksConfig, cwd?: string, mcpServers?: McpServers): ToolPermissionContext {
   const p = withResultDirectory(permission, store);
   const commands = hookCommandsOf(hooks);
   const bases = [...new Set([...(cwd ? [cwd] : []), ...permission.workingDirectories.slice(0, 1)])];
-  const controlFiles = [...new Set(bases.flatMap((b) => hookControlFiles(commands, b, permission.workingDirectories)))];
+  const controlFiles = [
+    ...new Set([
+      ...bases.flatMap((b) => hookControlFiles(commands, b, permission.workingDirectories)),
+      // The scripts the session's stdio MCP servers run: the worker starts them (unsandboxed) in the session's first working directory.
+      ...mcpServerControlFiles(stdioCommands(mcpServers), permission.workingDirectories[0] ?? cwd ?? process.cwd(), permission.workingDirectories, undefined, existsSync),
+    ]),
+  ];
   const withFiles = controlFiles.length > 0 ? { ...p, controlFiles: [...new Set([...(p.controlFiles ?? []), ...controlFiles])] } : p;
   return withFiles.sandbox ? withFiles : { ...withFiles, sandbox: {} };
 }
@@ -308,7 +317,7 @@ export function createToolActivities(deps: ToolDeps) {
             toolUseId: b.id,
             idempotencyKey: input.session.ledgerKey && input.session.ledgerKey !== input.session.sessionId ? `${input.session.sessionId}/${input.session.ledgerKey}/${b.id}` : `${input.session.sessionId}/${b.id}`,
             agent: input.context,
-            permission: sessionPermission(input.session.permission, deps.resultStore(input.session.sessionId), mergeHooks(input.session.hooks), input.context.cwd),
+            permission: sessionPermission(input.session.permission, deps.resultStore(input.session.sessionId), mergeHooks(input.session.hooks), input.context.cwd, input.session.mcpServers),
             abortSignal: new AbortController().signal,
           });
           return decision.behavior === 'ask' ? { ...d, mayAsk: true } : d;
@@ -434,7 +443,7 @@ export function createToolActivities(deps: ToolDeps) {
     // The session's control files before and after the call (its hooks included): every write to one is named in
     // the record. A built-in read-only call with no hooks to run writes nothing (an MCP server's read-only hint is its own
     // word; an in-process Agent call runs its child session inside it, whose writes the call then names).
-    const permission = sessionPermission(session.permission, resultStore, mergeHooks(session.hooks), agent.cwd);
+    const permission = sessionPermission(session.permission, resultStore, mergeHooks(session.hooks), agent.cwd, session.mcpServers);
     const watch = !(description.readOnly && !mergeHooks(session.hooks) && !block.name.startsWith('mcp__') && !AGENT_TOOL_NAMES.includes(block.name));
     const controls = controlPathSet([...session.permission.workingDirectories, agent.cwd, ...agent.additionalDirectories], permission.controlFiles);
     const controlsBefore = watch ? await snapshotControlFiles(controls) : undefined;

@@ -20,6 +20,12 @@ export interface McpStdioServer {
   env?: Record<string, string>;
   /** Per-server tool call timeout in ms (the reference's key; from 1000 up, else MCP_TOOL_TIMEOUT). */
   timeout?: number;
+  /**
+   * Set at the session's start, never read from a file (src/mcp/pins.ts): the files from the
+   * working directories this server runs, path → fingerprint. The worker starts the server only
+   * while every one is unchanged.
+   */
+  pinnedFiles?: Record<string, string>;
 }
 
 /** A remote server: streamable HTTP (`http`, alias `streamable-http`) or the legacy HTTP+SSE transport (`sse`). */

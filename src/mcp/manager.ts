@@ -11,6 +11,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expandMcpServer, isRemoteMcpServer, type McpServerConfig } from './config';
+import { changedPins } from './pins';
 
 /** A tool as the server lists it (the parts durable-agent uses). */
 export interface McpToolInfo {
@@ -199,6 +200,16 @@ export class McpManager {
   }
 
   private async start(key: string, server: string, config: McpServerConfig, cwd: string): Promise<Connection> {
+    // The files it runs from the working directories, as the session found them at its start (src/mcp/pins.ts).
+    if (!isRemoteMcpServer(config) && config.pinnedFiles) {
+      const changed = changedPins(config.pinnedFiles);
+      if (changed.length > 0) {
+        throw new McpUnavailableError(
+          `MCP server ${server} was not started: ${changed.map((c) => `${c.path} was ${c.change}`).join(', ')} since this session started, and the server runs ${changed.length > 1 ? 'them' : 'it'} outside the sandbox. ` +
+            'This session runs the server only as it was when the session started; start a new session to use the new version.',
+        );
+      }
+    }
     let expanded: McpServerConfig;
     try {
       expanded = expandMcpServer(server, config, this.env);

@@ -145,7 +145,7 @@ export function protectedReason(p: string, dirs: readonly string[], opts: Protec
   const abs = path.resolve(p);
   for (const e of opts.extra ?? []) {
     const x = path.resolve(e);
-    if (isInside(abs, x) || isInside(fold(abs), fold(x))) return `${abs} is protected: a hook of this session runs it`;
+    if (isInside(abs, x) || isInside(fold(abs), fold(x))) return `${abs} is protected: a hook or an MCP server of this session runs it`;
   }
   const roots = dirs.map((d) => path.resolve(d)).filter((d) => isInside(abs, d));
   if (roots.length === 0) return reasonOfComponents(components(abs));
@@ -231,7 +231,6 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
   yarn: ['package.json', '.yarnrc.yml', '.yarnrc'],
   bun: ['package.json', 'bunfig.toml'],
   bunx: ['package.json'],
-  node: ['package.json'],
   make: ['Makefile', 'makefile', 'GNUmakefile'],
   gmake: ['Makefile', 'makefile', 'GNUmakefile'],
   just: ['justfile', 'Justfile', '.justfile'],
@@ -292,6 +291,72 @@ export interface HookCommand {
   args?: readonly string[];
 }
 
+/** A name after `$CLAUDE_PROJECT_DIR`, `~` and `${VAR:-default}` expansion; undefined when a variable is left. */
+function expandWord(raw: string, root: string, home?: string): string | undefined {
+  let w = raw.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR/g, root);
+  // `${VAR:-./server.js}`: the default is a file that may run (over-approximate).
+  w = w.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}/g, '$1');
+  if (home && (w === '~' || w.startsWith('~/'))) w = path.join(home, w.slice(1));
+  return w.includes('$') ? undefined : w;
+}
+
+/** `@scope/name[@version]`: a package to fetch, not a path. */
+const SCOPED_PACKAGE = /^@[\w.-]+\/[\w.-]+(@[^/]*)?$/;
+
+/** Programs that run a script with node's module resolution. */
+const NODES = /^(node|nodejs|tsx|ts-node|ts-node-esm)$/;
+
+const PYTHONS = /^(python|python3|python3\.\d+|py|pypy|pypy3)$/;
+
+/**
+ * The files a command line runs, from its words: every word that names a path (a `/` or a script
+ * extension; existing or not) resolved against `root`, a task runner's file (`npm run x` →
+ * package.json, `make` → Makefile…), for node the package.json files from a script's directory
+ * up to `root`, and the module of `python -m pkg.mod` (`pkg/` and `pkg.py`
+ * at `root`: python puts the cwd first on its path).
+ */
+function commandWordFiles(words: readonly string[], root: string, home: string | undefined, add: (p: string) => void): void {
+  let node = false;
+  for (const [i, raw] of words.entries()) {
+    const w = expandWord(raw, root, home);
+    if (w === undefined) continue;
+    if (NODES.test(path.basename(w))) node = true;
+    // `--config=./x.sh`: the value after `=` too.
+    const candidates = [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])];
+    for (const c of candidates) {
+      if (c === '' || c.startsWith('-') || SCOPED_PACKAGE.test(c)) continue;
+      const name = path.basename(c);
+      const runner = RUNNER_FILES[c] ?? RUNNER_FILES[name];
+      if (runner) for (const f of runner) add(path.join(root, f));
+      if (c.includes('/') || SCRIPT_EXTENSIONS.test(c)) {
+        const abs = path.resolve(root, c);
+        if (abs !== root) add(abs);
+        // node reads the package.json nearest to the script ("type", "imports"): every one from its directory up to root.
+        if (node && abs !== root && isInside(abs, root)) for (let d = path.dirname(abs); isInside(d, root); d = path.dirname(d)) {
+          add(path.join(d, 'package.json'));
+          if (d === root) break;
+        }
+      }
+    }
+    // python -m pkg.mod / -mpkg.mod
+    if (PYTHONS.test(path.basename(w))) {
+      for (let k = i + 1; k < words.length; k++) {
+        const a = words[k]!;
+        const mod = a === '-m' ? words[k + 1] : a.startsWith('-m') && a.length > 2 ? a.slice(2) : undefined;
+        if (mod !== undefined) {
+          const top = mod.split('.')[0]!;
+          if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(top)) {
+            add(path.join(root, top));
+            add(path.join(root, `${top}.py`));
+          }
+          break;
+        }
+        if (!a.startsWith('-')) break; // the script: python stops reading options there
+      }
+    }
+  }
+}
+
 /**
  * The files a session's command hooks run, resolved against `cwd` (the hooks' cwd) with
  * `$CLAUDE_PROJECT_DIR` expanded: every word that names a path (has a `/` or a script extension;
@@ -303,25 +368,71 @@ export interface HookCommand {
 export function hookControlFiles(hooks: readonly HookCommand[], cwd: string, dirs: readonly string[], home?: string): string[] {
   const out = new Set<string>();
   const root = path.resolve(cwd);
-  const inside = (p: string) => dirs.some((d) => isInside(p, path.resolve(d)));
-  for (const h of hooks) {
-    const words = [...roughWords(h.command), ...(h.args ?? [])];
-    for (const raw of words) {
-      let w = raw.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR/g, root);
-      if (home && (w === '~' || w.startsWith('~/'))) w = path.join(home, w.slice(1));
-      // `--config=./x.sh`: the value after `=` too.
-      const candidates = [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])];
-      for (const c of candidates) {
-        if (c === '' || c.includes('$') || c.startsWith('-')) continue;
-        const name = path.basename(c);
-        const runner = RUNNER_FILES[c] ?? RUNNER_FILES[name];
-        if (runner) for (const f of runner) out.add(path.join(root, f));
-        if (c.includes('/') || SCRIPT_EXTENSIONS.test(c)) {
-          const abs = path.resolve(root, c);
-          if (inside(abs) && abs !== root) out.add(abs);
-        }
-      }
+  for (const h of hooks) commandWordFiles([...roughWords(h.command), ...(h.args ?? [])], root, home, (p) => out.add(p));
+  return insideAny([...out], dirs);
+}
+
+function insideAny(paths: readonly string[], dirs: readonly string[]): string[] {
+  return paths.filter((p) => dirs.some((d) => isInside(p, path.resolve(d))));
+}
+
+/** A stdio MCP server's command line, as configured (`command` is run as one word, without a shell). */
+export interface McpServerCommand {
+  command: string;
+  args?: readonly string[];
+}
+
+/** Package runners of MCP configurations: `npx pkg`, `bunx pkg`, `pnpm dlx pkg`, `yarn dlx pkg`, `npm exec pkg`. */
+function runnerPackage(words: readonly string[]): { pkg: string; bin: string } | undefined {
+  const name = path.basename(words[0] ?? '');
+  let i = 1;
+  if (name === 'pnpm' || name === 'yarn') {
+    if (words[1] !== 'dlx') return undefined;
+    i = 2;
+  } else if (name === 'npm') {
+    if (words[1] !== 'exec' && words[1] !== 'x') return undefined;
+    i = 2;
+  } else if (name !== 'npx' && name !== 'bunx') return undefined;
+  let pkg: string | undefined;
+  for (; i < words.length; i++) {
+    const a = words[i]!;
+    if (a === '--') continue;
+    if (a === '-p' || a === '--package') {
+      pkg ??= words[++i];
+      continue;
+    }
+    if (a.startsWith('--package=')) {
+      pkg ??= a.slice('--package='.length);
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    const spec = pkg ?? a;
+    const bare = spec.startsWith('@') ? spec.split('@').slice(0, 2).join('@') : spec.split('@')[0]!;
+    const bin = pkg !== undefined ? a : (bare.split('/').pop() ?? bare);
+    return /^(@[\w.-]+\/)?[\w.-]+$/.test(bare) ? { pkg: bare, bin } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The files the session's stdio MCP servers run, resolved against `cwd` (where the worker starts
+ * them): like hookControlFiles, from the words of `command` and `args` (each one word, as no shell
+ * runs them; an argument with spaces split into words too), and for a package runner (`npx -y @scope/server`) the copy a local install would
+ * run instead (`node_modules/@scope/server`, `node_modules/.bin/server`) when `exists` says it is
+ * there (an absent one is left out: denying it would make `node_modules` itself unwritable). Only
+ * paths inside the working directories.
+ */
+export function mcpServerControlFiles(servers: readonly McpServerCommand[], cwd: string, dirs: readonly string[], home?: string, exists: (p: string) => boolean = () => false): string[] {
+  const out = new Set<string>();
+  const root = path.resolve(cwd);
+  for (const s of servers) {
+    const words = [s.command, ...(s.args ?? [])];
+    // An argument with spaces may be a shell line (`sh -c "exec ./run.sh"`): its words count too.
+    commandWordFiles([...words, ...(s.args ?? []).filter((a) => /\s/.test(a)).flatMap(roughWords)], root, home, (p) => out.add(p));
+    const r = runnerPackage(words);
+    if (r) {
+      for (const p of [path.join(root, 'node_modules', r.pkg), path.join(root, 'node_modules', '.bin', r.bin)]) if (exists(p)) out.add(p);
     }
   }
-  return [...out].filter((p) => inside(p));
+  return insideAny([...out], dirs);
 }
