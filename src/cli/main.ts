@@ -18,6 +18,7 @@ import { McpConfigError, resolveMcpServers } from '../mcp/config';
 import { claudeJsonPath } from '../mcp/claudeJson';
 import { readMcpConfigArgs } from '../mcp/cliConfig';
 import { loadMemory, memoryReminder } from '../memory/claudeMd';
+import { hiddenPathPredicate } from '../permissions/resultFilter';
 import { sessionMemory } from '../memory/blobs';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../engine/memory';
 
@@ -154,7 +155,11 @@ export function buildProgram(): Command {
       o.ask = [];
       o.deny = [];
     }
-    const memory = loadMemory(cwd, { excludes: settings.claudeMdExcludes });
+    // Memory files are read by the worker outside the sandbox: never a credential file, nothing a
+    // Read deny rule covers, no project import or rule that really lies outside (claudeMd.ts).
+    const memoryDirs = [cwd, ...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))];
+    const memoryDeny = hiddenPathPredicate('Read', { allow: [], ask: [], deny: [...settings.deny, ...(o.deny as string[])] }, { cwd, workingDirectories: memoryDirs });
+    const memory = loadMemory(cwd, { excludes: settings.claudeMdExcludes, workingDirectories: memoryDirs, ...(memoryDeny ? { readDenied: memoryDeny } : {}) });
     for (const w of memory.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
     const memoryText = memoryReminder(memory.files);
     const permissionMode = (o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? process.env.DURABLE_AGENT_PERMISSION_MODE;

@@ -11,11 +11,20 @@
 // Loud configuration (invariant 12): an import that is missing, outside the project, a cycle, or
 // beyond the depth limit, and a path-conditional rule, are reported (a warning naming the file),
 // never silently dropped.
+//
+// The loader runs in the worker, outside the sandbox, and what it reads goes to the model: so every
+// file is read through a descriptor bound to its real path (src/tools/safeFs.ts), and a file whose
+// real path is a credential file (the sandbox's list) or is covered by a Read deny rule is never
+// read, whatever symlink led there; a project import or rule must really lie inside the working
+// directories (a symlink out is not followed, as the reference does not). A file refused is a
+// warning naming it, never an error.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
-import { globToRegex } from '../permissions/paths';
+import { globToRegex, insideWorkingDirs } from '../permissions/paths';
+import { isCredentialPath } from '../tools/builtin/fileAccess';
+import { isAccessRefused, readFileBoundSync } from '../tools/safeFs';
 
 export type MemoryType = 'managed' | 'user' | 'project' | 'local';
 
@@ -137,14 +146,44 @@ function looksLikePath(spec: string): boolean {
   return spec.includes('/') || /\.[A-Za-z0-9]+$/.test(spec);
 }
 
-function readIfFile(path: string): string | undefined {
+/** What reading one memory file came to: its text, nothing there, or a refusal (why). */
+type MemoryRead = { text: string } | { missing: true } | { refused: string };
+
+interface ReadPolicy {
+  home: string;
+  /** The working directories (a project import's real path must lie in them). */
+  workingDirectories: readonly string[];
+  readDenied?: (abs: string) => boolean;
+}
+
+/**
+ * Reads a memory file through a bound descriptor (safeFs.ts). `within`: directories its real path
+ * must lie in (the working directories for a project import, its own directory for a project rule).
+ */
+function readMemoryFile(path: string, policy: ReadPolicy, within?: readonly string[]): MemoryRead {
+  let refusal: string | undefined;
   try {
-    if (!existsSync(path) || !statSync(path).isFile()) return undefined;
+    const { buf } = readFileBoundSync(path, (real) => {
+      if (isCredentialPath(real, policy.home)) refusal = `it is a credential file (${real})`;
+      else if (policy.readDenied?.(real) || policy.readDenied?.(path)) refusal = `a Read deny rule covers it (${real})`;
+      else if (within && !insideWorkingDirs([real], within)) refusal = `it resolves to ${real}, outside ${within.join(', ')} (as Claude Code, a symlink out of the project is not followed)`;
+      return refusal;
+    });
     // A byte-order mark (an editor on Windows) is not text (the reference drops it too).
-    const text = readFileSync(path, 'utf8');
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const text = buf.toString('utf8');
+    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  } catch (err) {
+    if (isAccessRefused(err)) return { refused: refusal ?? err.message };
+    return { missing: true };
+  }
+}
+
+/** Only whether a regular file is there (followed), nothing read. */
+function isFileThere(path: string): boolean {
+  try {
+    return statSync(path).isFile();
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -170,12 +209,13 @@ function ruleFiles(dir: string): string[] {
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) out.push(...ruleFiles(p));
-    else if (e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && readIfFile(p) !== undefined))) out.push(p);
+    else if (e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && isFileThere(p)))) out.push(p);
   }
   return out;
 }
 
-type Candidate = { path: string; type: MemoryType; rule?: boolean };
+/** `base`: for a project rule, the directory whose `.claude/rules` holds it (its real path must stay inside). */
+type Candidate = { path: string; type: MemoryType; rule?: boolean; base?: string };
 
 /** The candidate files in discovery order (lowest priority first). */
 export function memoryCandidates(cwd: string, opts: MemoryOptions = {}): Candidate[] {
@@ -191,7 +231,7 @@ export function memoryCandidates(cwd: string, opts: MemoryOptions = {}): Candida
   for (let d = resolve(cwd); d !== root; d = dirname(d)) dirs.unshift(d);
   for (const d of dirs) {
     out.push({ path: join(d, 'CLAUDE.md'), type: 'project' }, { path: join(d, '.claude', 'CLAUDE.md'), type: 'project' });
-    out.push(...ruleFiles(join(d, '.claude', 'rules')).map((path) => ({ path, type: 'project' as const, rule: true })));
+    out.push(...ruleFiles(join(d, '.claude', 'rules')).map((path) => ({ path, type: 'project' as const, rule: true, base: d })));
     out.push({ path: join(d, 'CLAUDE.local.md'), type: 'local' });
   }
   return out;
@@ -203,6 +243,10 @@ export interface MemoryOptions {
   configDir?: string;
   managed?: string;
   excludes?: readonly string[];
+  /** The session's working directories (default: cwd): project imports and rules must really lie inside them. */
+  workingDirectories?: readonly string[];
+  /** A Read deny rule covers this path (its real path is asked too): the file is not read. */
+  readDenied?: (abs: string) => boolean;
 }
 
 /**
@@ -221,18 +265,27 @@ export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory 
   const files: MemoryFile[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  const visit = (path: string, type: MemoryType, depth: number, chain: string[], importedBy?: string, spec?: string): void => {
-    const raw = readIfFile(path);
+  const policy: ReadPolicy = { home, workingDirectories: opts.workingDirectories ?? [project], ...(opts.readDenied ? { readDenied: opts.readDenied } : {}) };
+  const refusedWarning = (path: string, why: string, importedBy?: string, spec?: string): string =>
+    importedBy ? `${importedBy}: @import ${spec ?? path} is not loaded: ${why}` : `${path}: not loaded: ${why}`;
+  /** `within`: directories the file's real path must lie in (a project import or rule). */
+  const visit = (path: string, type: MemoryType, depth: number, chain: string[], importedBy?: string, spec?: string, within?: readonly string[]): void => {
     // The managed memory (and what it imports) cannot be excluded (as the reference).
     if (type !== 'managed' && excluded(path)) return;
-    if (raw === undefined) {
-      if (importedBy && spec !== undefined && looksLikePath(spec)) warnings.push(`${importedBy}: @import ${path} was not found; it is not loaded`);
-      return;
-    }
     if (seen.has(path)) {
       if (chain.includes(path)) warnings.push(`${importedBy ?? path}: @import ${path} is a cycle (${[...chain, path].join(' -> ')}); it is loaded once`);
       return;
     }
+    const read = readMemoryFile(path, policy, within);
+    if ('missing' in read) {
+      if (importedBy && spec !== undefined && looksLikePath(spec)) warnings.push(`${importedBy}: @import ${path} was not found; it is not loaded`);
+      return;
+    }
+    if ('refused' in read) {
+      warnings.push(refusedWarning(path, read.refused, importedBy, spec));
+      return;
+    }
+    const raw = read.text;
     seen.add(path);
     files.push({ path, type, content: memoryText(raw), ...(importedBy ? { importedBy } : {}) });
     // User and managed memory may import any file; a project file only files inside the working
@@ -244,31 +297,37 @@ export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory 
         warnings.push(`${path}: @import ${s} is nested more than ${MAX_IMPORT_HOPS} imports deep; it is not loaded`);
         continue;
       }
-      if (binaryExtension(target) && readIfFile(target) !== undefined) {
+      if (binaryExtension(target) && isFileThere(target)) {
         warnings.push(`${path}: @import ${s} is a binary file type; it is not loaded (as Claude Code)`);
         continue;
       }
-      if (!external && !inside(target, project) && readIfFile(target) !== undefined) {
+      if (!external && !inside(target, project) && isFileThere(target)) {
         warnings.push(`${path}: @import ${s} is outside the working directory ${project}; it is not loaded (as Claude Code without approval of external imports)`);
         continue;
       }
-      visit(target, type, depth + 1, [...chain, path], path, s);
+      // A project import that looks inside but resolves outside (a symlink, or a symlinked
+      // directory on the way) is refused on its real path when it is read.
+      visit(target, type, depth + 1, [...chain, path], path, s, external ? undefined : policy.workingDirectories);
     }
   };
   for (const c of memoryCandidates(cwd, opts)) {
     if (c.type !== 'managed' && excluded(c.path)) continue;
+    // A project rule must really lie in the project: the reference does not read a rule that is a
+    // symlink out of it (nor a rules directory that is one). CLAUDE.md and CLAUDE.local.md
+    // themselves are followed wherever they lead, as the reference, but never to a credential file.
+    const within = c.base === undefined ? undefined : [c.base];
     if (c.rule) {
-      const raw = readIfFile(c.path);
-      if (raw !== undefined && !seen.has(c.path) && hasPathsCondition(splitFrontmatter(raw).frontmatter)) {
+      const read = readMemoryFile(c.path, policy, within);
+      if ('text' in read && !seen.has(c.path) && hasPathsCondition(splitFrontmatter(read.text).frontmatter)) {
         warnings.push(`${c.path}: a rule with paths: in its frontmatter is loaded by Claude Code only when matching files are read; durable-agent does not load it`);
         continue;
       }
     }
-    visit(c.path, c.type, 0, []);
+    visit(c.path, c.type, 0, [], undefined, undefined, within);
   }
   // Claude Code's auto memory index for this directory: the reference loads it; durable-agent does not (docs/settings.md).
   const auto = join(opts.configDir ?? claudeConfigDir(), 'projects', project.replace(/[^A-Za-z0-9]/g, '-'), 'memory', 'MEMORY.md');
-  if (readIfFile(auto) !== undefined) warnings.push(`${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`);
+  if (isFileThere(auto)) warnings.push(`${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`);
   const chars = files.reduce((n, f) => n + f.content.length, 0);
   if (chars > LARGE_MEMORY_CHARS) warnings.push(`memory: ${chars} characters of CLAUDE.md files (${files.map((f) => f.path).join(', ')}); above ${LARGE_MEMORY_CHARS} the reference warns that large memory costs context`);
   return { files, warnings };

@@ -13,7 +13,7 @@
 // a directory swapped and swapped back between those two steps is not detected (docs/tools.md).
 //
 // The checks themselves (what a session may open) are the caller's: see builtin/fileAccess.ts.
-import { constants, promises as fs, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fs, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
@@ -335,5 +335,47 @@ async function rewriteInPlace(dir: BoundDir, name: string, abs: string, data: st
     return { real, stat: await fh.stat(), created: false };
   } finally {
     await fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * readFileBound for synchronous callers (the memory loader runs before a session starts): the
+ * same steps — not followed blindly, the descriptor's real path judged, then read from it.
+ */
+export function readFileBoundSync(abs: string, check: RealPathCheck): { buf: Buffer; real: string } {
+  let fd: number;
+  let openedAs = abs;
+  try {
+    fd = openSync(abs, READ_FLAGS);
+  } catch (err) {
+    if (errno(err) !== 'ELOOP' && errno(err) !== 'EMLINK') throw err;
+    openedAs = realpathSync.native(abs);
+    fd = openSync(openedAs, READ_FLAGS);
+  }
+  try {
+    const stat = fstatSync(fd);
+    let real: string | undefined;
+    if (process.platform === 'linux' && procFd !== false) {
+      try {
+        real = readlinkSync(`/proc/self/fd/${fd}`);
+        procFd ??= true;
+      } catch {
+        procFd = false;
+      }
+    }
+    if (real === undefined) {
+      real = realpathSync.native(openedAs);
+      const there = statSync(real);
+      if (there.dev !== stat.dev || there.ino !== stat.ino) {
+        throw new AccessRefusedError(swapMessage(abs, real, 'The file there is not the one that was opened: the path changed while it was opened.'), real);
+      }
+    }
+    const why = check(real);
+    if (why !== undefined) throw new AccessRefusedError(swapMessage(abs, real, why), real);
+    if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: ${abs} is a directory, not a file.`), { code: 'EISDIR' });
+    if (!stat.isFile()) throw Object.assign(new Error(`${abs} is not a regular file (device, socket or pipe).`), { code: 'ENOTREG' });
+    return { buf: readFileSync(fd), real };
+  } finally {
+    closeSync(fd);
   }
 }

@@ -94,10 +94,11 @@ export interface Flipper {
   stop(): Promise<number>;
 }
 
-export function startFlipper(fx: RaceFixture, kind: 'file' | 'dir'): Flipper {
-  const target = kind === 'file' ? path.join(fx.proj, 'x') : path.join(fx.proj, 'd');
+/** `at`/`to`: another entry to swap, and the symlink's target (default proj/x or proj/d, and the bait). */
+export function startFlipper(fx: RaceFixture, kind: 'file' | 'dir', at?: string, to?: string): Flipper {
+  const target = at ?? (kind === 'file' ? path.join(fx.proj, 'x') : path.join(fx.proj, 'd'));
   const stash = `${target}.stash`;
-  const link = kind === 'file' ? fx.baitFile : fx.baitDir;
+  const link = to ?? (kind === 'file' ? fx.baitFile : fx.baitDir);
   const control = new SharedArrayBuffer(8);
   const ctl = new Int32Array(control);
   const worker = new Worker(FLIPPER, { eval: true, workerData: { target, stash, link, control } });

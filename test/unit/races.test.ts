@@ -28,3 +28,61 @@ for (const scenario of RACE_SCENARIOS) {
     }
   });
 }
+
+// What the binding keeps working (real files, the real pipeline): symlinks inside the project,
+// a file's mode, a FIFO refused without blocking, an outside file through a symlink when the
+// mode allows it; and what a rename changes (a hard link keeps the old content).
+test('unit: bound file access keeps in-project symlinks, modes and allowed outside reads working', async () => {
+  const { runToolPipeline } = await import('../../src/pipeline');
+  const { BUILTIN_TOOLS } = await import('../../src/tools/builtin');
+  const { createToolPool } = await import('../../src/tools/pool');
+  const { toolResultText } = await import('../../src/engine/messages');
+  const { execFileSync } = await import('node:child_process');
+  const path = await import('node:path');
+  const fx = createRaceFixture();
+  try {
+    const p = (...s: string[]) => path.join(fx.proj, ...s);
+    fs.mkdirSync(p('real'));
+    fs.writeFileSync(p('real', 'a.txt'), 'alpha\n');
+    fs.chmodSync(p('real', 'a.txt'), 0o640);
+    fs.symlinkSync(p('real', 'a.txt'), p('link.txt'));
+    fs.symlinkSync(p('real'), p('linkdir'));
+    fs.linkSync(p('real', 'a.txt'), p('hard.txt'));
+    execFileSync('mkfifo', [p('fifo')]);
+    const run = async (mode: 'acceptEdits' | 'bypassPermissions', name: string, input: Record<string, unknown>, readFiles: Record<string, { mtimeMs: number; partial: boolean }> = {}) => {
+      const permission = { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [fx.proj] };
+      const out = await runToolPipeline({ type: 'tool_use', id: `toolu_${name}_${Math.random().toString(36).slice(2)}`, name, input }, { pool: createToolPool(BUILTIN_TOOLS, permission), sessionId: 'bound', agent: { cwd: fx.proj, additionalDirectories: [], readFiles }, permission });
+      return { out, text: out.result ? toolResultText(out.result) : '' };
+    };
+    const read = await run('acceptEdits', 'Read', { file_path: p('link.txt') });
+    assert.equal(read.out.status, 'ok');
+    assert.match(read.text, /alpha/);
+    const mtimeMs = fs.statSync(p('link.txt')).mtimeMs;
+    const write = await run('acceptEdits', 'Write', { file_path: p('link.txt'), content: 'beta\n' }, { [p('link.txt')]: { mtimeMs, partial: false } });
+    assert.equal(write.out.status, 'ok', write.text);
+    assert.ok(fs.lstatSync(p('link.txt')).isSymbolicLink(), 'the symlink is kept: its target was written');
+    assert.equal(fs.readFileSync(p('real', 'a.txt'), 'utf8'), 'beta\n');
+    assert.equal(fs.statSync(p('real', 'a.txt')).mode & 0o777, 0o640, 'the mode is kept');
+    assert.equal(fs.readFileSync(p('hard.txt'), 'utf8'), 'alpha\n', 'a rename leaves another hard link with the old content (docs/tools.md)');
+    const glob = await run('acceptEdits', 'Glob', { pattern: '*.txt', path: p('linkdir') });
+    assert.equal(glob.text, p('linkdir', 'a.txt'));
+    for (const engine of ['rg', 'js']) {
+      process.env.DURABLE_AGENT_GREP_ENGINE = engine;
+      try {
+        const grep = await run('acceptEdits', 'Grep', { pattern: 'beta', path: p('linkdir'), output_mode: 'content' });
+        assert.match(grep.text, /a\.txt:1:beta/, engine);
+      } finally {
+        delete process.env.DURABLE_AGENT_GREP_ENGINE;
+      }
+    }
+    const fifo = await run('acceptEdits', 'Read', { file_path: p('fifo') });
+    assert.equal(fifo.out.status, 'error');
+    assert.match(fifo.text, /not a regular file/);
+    // bypassPermissions reads outside: through a symlink too (the decision covered its real path).
+    fs.symlinkSync(fx.baitFile, p('out-link'));
+    const outside = await run('bypassPermissions', 'Read', { file_path: p('out-link') });
+    assert.equal(outside.out.status, 'ok', outside.text);
+  } finally {
+    fs.rmSync(fx.root, { recursive: true, force: true });
+  }
+});
