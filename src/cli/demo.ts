@@ -23,6 +23,8 @@ export interface DemoOptions {
   uiPort: number;
   autoApprove: boolean;
   exit: boolean;
+  /** No --db: the default database (see startDev). */
+  defaultDb?: boolean;
   waitForSignal: () => Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   // The scripted model answers in milliseconds; a short pause per model call lets a newcomer
   // watch the turns go by (DURABLE_AGENT_DEMO_DELAY_MS=0 for full speed).
   process.env.DURABLE_AGENT_DEMO_DELAY_MS ??= '600';
-  const dev = await startDev({ db: o.db, port: o.port, uiPort: o.uiPort });
+  const dev = await startDev({ db: o.db, ...(o.defaultDb ? { defaultDb: true } : {}), port: o.port, uiPort: o.uiPort });
   const connection = await Connection.connect({ address: dev.server.address });
   try {
     const client = new Client({ connection, namespace: dev.server.namespace });

@@ -1,7 +1,7 @@
 // `durable-agent dev`: the embedded default — a Temporal dev server persisted to a SQLite file,
 // with its UI, plus a worker, in one process tree. With no ANTHROPIC_API_KEY the worker answers
 // with the built-in scripted demo model (clearly labelled).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
@@ -13,6 +13,8 @@ import { STATUS_SEARCH_ATTRIBUTE } from '../workflows/definitions';
 
 export interface DevOptions {
   db: string;
+  /** The database is the default one (no --db): say so when an older one sits in ./.durable-agent. */
+  defaultDb?: boolean;
   port?: number;
   uiPort?: number;
   ip?: string;
@@ -44,6 +46,12 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
   quietTemporalRuntime();
   const db = resolve(opts.db);
   mkdirSync(dirname(db), { recursive: true });
+  // Before this version the default was ./.durable-agent/temporal.db: inside the working directory,
+  // where sandboxed Bash read other sessions' histories and could overwrite the file.
+  const legacy = resolve('.durable-agent', 'temporal.db');
+  if (opts.defaultDb && legacy !== db && existsSync(legacy)) {
+    log(`note: the dev server's database is now ${db}; an older one is at ${legacy} — keep using it with --db ${legacy}, or move it (stop every dev server first, then mv ${legacy} ${db})`);
+  }
   await stopStaleServer(`${db}.server.pid`, log);
   const server = await startDevServer({
     ui: true,
@@ -71,6 +79,8 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
       namespace: server.namespace,
       ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
       ...(anthropic ? { anthropic } : {}),
+      // The server's state, wherever --db put it: never readable or writable by sandboxed Bash.
+      privatePaths: serverStatePaths(db),
     });
   } catch (err) {
     await demo?.close();
@@ -91,6 +101,11 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
     return stopping;
   };
   return { server, worker, ...(demo ? { demo } : {}), running, stop };
+}
+
+/** The dev server's files: its SQLite database with SQLite's side files, and the pid file. */
+export function serverStatePaths(db: string): string[] {
+  return [db, `${db}-wal`, `${db}-shm`, `${db}-journal`, `${db}.server.pid`];
 }
 
 /**

@@ -51,9 +51,10 @@ export function buildProgram(): Command {
   )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
-    .action(async (o: { db: string; port: number; uiPort: number; ip: string; taskQueue?: string }) => {
+    .action(async (o: { db: string; port: number; uiPort: number; ip: string; taskQueue?: string }, cmd: Command) => {
       const { startDev } = await import('./dev');
-      const dev = await startDev({ db: o.db, port: o.port, uiPort: o.uiPort, ip: o.ip, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}) });
+      const defaultDb = cmd.getOptionValueSource('db') === 'default';
+      const dev = await startDev({ db: o.db, defaultDb, port: o.port, uiPort: o.uiPort, ip: o.ip, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}) });
       console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
       console.log(`ui:       ${dev.server.uiAddress}`);
       console.log(`worker:   task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
@@ -69,9 +70,9 @@ export function buildProgram(): Command {
   )
     .option('--no-auto-approve', 'leave the approval to you (durable-agent approve …)')
     .option('--exit', 'stop the server when the demo session ends')
-    .action(async (o: { db: string; port: number; uiPort: number; autoApprove: boolean; exit?: boolean }) => {
+    .action(async (o: { db: string; port: number; uiPort: number; autoApprove: boolean; exit?: boolean }, cmd: Command) => {
       const { runDemo } = await import('./demo');
-      process.exitCode = await runDemo({ ...o, exit: o.exit ?? false, waitForSignal });
+      process.exitCode = await runDemo({ ...o, defaultDb: cmd.getOptionValueSource('db') === 'default', exit: o.exit ?? false, waitForSignal });
     });
 
   addConnectionOptions(

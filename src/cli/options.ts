@@ -1,10 +1,10 @@
 // The CLI's shared pieces: connection flags and the client they make, value parsers, output
 // (text or --json), following a session until it ends or the user detaches.
 import { hostname, userInfo } from 'node:os';
-import { join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { connectClient, loadConnectionConfig, type ConnectionOverrides } from '../temporal/connection';
+import { defaultDevDb } from '../stores/dataHome';
 import { DurableAgentError } from '../engine/errors';
 import { followSession } from './follow';
 
@@ -63,7 +63,7 @@ export function addConnectionOptions(cmd: Command): Command {
 /** The embedded server's options, shared by `dev` and `demo`. */
 export function addServerOptions(cmd: Command): Command {
   return cmd
-    .option('--db <file>', 'SQLite file the server persists to', join('.durable-agent', 'temporal.db'))
+    .option('--db <file>', 'SQLite file the server persists to (env DURABLE_AGENT_DEV_DB; default: temporal.db in the data directory, $DURABLE_AGENT_HOME or ~/.durable-agent)', defaultDevDb())
     .option('--port <n>', 'gRPC port of the server', positiveInt('--port'), 7233)
     .option('--ui-port <n>', 'port of the Temporal UI', positiveInt('--ui-port'), 8233);
 }
