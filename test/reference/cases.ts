@@ -29,6 +29,18 @@ export interface RefCase {
   hookExit2Once?: Record<string, string>;
   /** How durable-agent's session ends (default completed). */
   ends?: 'completed' | 'stopped';
+  /** The session's permission mode on both sides (default bypassPermissions). */
+  permissionMode?: 'default' | 'acceptEdits' | 'dontAsk' | 'bypassPermissions';
+  /**
+   * User settings on both sides (`$DIR`/`$OTHER` substituted): the reference reads them from its
+   * settings file (next to the capture hooks); durable-agent gets `permissions` as its rules and
+   * `sandbox` as its sandbox settings, as `run` would.
+   */
+  settings?: { permissions?: { allow?: string[]; ask?: string[]; deny?: string[] }; sandbox?: Record<string, unknown> };
+  /** Symlinks to create (name → target; a relative target stays relative). */
+  symlinks?: Record<string, string>;
+  /** Additional working directories (`--add-dir`): `$OTHER` is an empty sibling of the project; files named `$OTHER/…` go there. */
+  additionalDirectories?: string[];
 }
 
 const big = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(5, '0')} ${'y'.repeat(30)}`).join('\n') + '\n';
@@ -307,6 +319,110 @@ export const CASES: RefCase[] = [
 ];
 
 /**
+ * Protected paths (issue 18): the control files an agent must not rewrite unasked. For each, Write
+ * in acceptEdits (the reference asks: denied under -p; CLAUDE.md is written), and Bash in the
+ * sandbox (its settings on, `autoAllowBashIfSandboxed: true` on both sides so that the sandbox, not
+ * a permission prompt, decides) overwriting the file and creating it with its directory. The
+ * reference's answers for each path: /work/wt/REFERENCE-FACTS.md, summarised in docs/tools.md.
+ */
+export const PROTECTED_PATHS = [
+  '.claude/settings.json', '.claude/settings.local.json', '.claude/agents/x.md', '.claude/commands/x.md', '.claude/hooks/x.sh', '.claude/skills/x/SKILL.md',
+  '.mcp.json', '.git/config', '.git/hooks/pre-commit', '.gitmodules', '.gitconfig', '.bashrc', '.zshrc', '.profile', '.envrc',
+  '.vscode/settings.json', '.vscode/tasks.json', '.idea/workspace.xml', 'CLAUDE.md', '.durable-agent/settings.json',
+  'sub/.git/config', 'sub/.claude/settings.json', '.Claude/settings.json', 'link/settings.json',
+];
+/** `link` is a symlink to `.claude` (a path through a symlinked directory). */
+const LINK = { link: '.claude' };
+const SANDBOX_ON = { sandbox: { enabled: true, autoAllowBashIfSandboxed: true } };
+/** A valid file of the path's kind (an agent or skill file with its frontmatter: durable-agent refuses a malformed one at start). */
+const oldText = (p: string): string =>
+  p.endsWith('.json') ? '{}\n' : /\/(agents|skills)\//.test(p) ? '---\nname: x\ndescription: old\n---\nold\n' : 'old\n';
+/** The file a path names (the symlinked one is `.claude/settings.json`). */
+const realPath = (p: string): string => (p.startsWith('link/') ? `.claude/${p.slice('link/'.length)}` : p);
+const q = (p: string): string => `'${p}'`;
+const dirOf = (p: string): string => p.slice(0, Math.max(p.lastIndexOf('/'), 0)) || '.';
+
+export const PROTECTED_CASES: RefCase[] = [
+  ...PROTECTED_PATHS.map((p): RefCase => ({
+    name: `protected: Write ${p} (acceptEdits)`,
+    permissionMode: 'acceptEdits',
+    ...(p.startsWith('link/') ? { symlinks: LINK, files: { '.claude/notes.md': 'n\n' } } : {}),
+    turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } }]],
+  })),
+  ...PROTECTED_PATHS.map((p): RefCase => ({
+    name: `protected: sandboxed Bash overwrites ${p}`,
+    permissionMode: 'acceptEdits',
+    settings: SANDBOX_ON,
+    files: { [realPath(p)]: oldText(p) },
+    ...(p.startsWith('link/') ? { symlinks: LINK } : {}),
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: `echo x > ${q(p)}` } }]],
+  })),
+  ...PROTECTED_PATHS.map((p): RefCase => ({
+    name: `protected: sandboxed Bash creates ${p}`,
+    permissionMode: 'acceptEdits',
+    settings: SANDBOX_ON,
+    ...(p.startsWith('link/') ? { symlinks: LINK, files: { '.claude/notes.md': 'n\n' } } : {}),
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: `mkdir -p ${q(dirOf(p))} && echo x > ${q(p)}` } }]],
+  })),
+  {
+    name: 'protected: Edit after Read (acceptEdits)',
+    permissionMode: 'acceptEdits',
+    files: { '.claude/settings.json': '{"a":1}\n', '.mcp.json': '{"a":1}\n', '.git/config': 'a = 1\n', '.vscode/tasks.json': '{"a":1}\n', 'CLAUDE.md': 'a = 1\n' },
+    turns: ['.claude/settings.json', '.mcp.json', '.git/config', '.vscode/tasks.json', 'CLAUDE.md'].flatMap((p, i) => [
+      [{ id: `toolu_read${i}`, name: 'Read', input: { file_path: `$DIR/${p}` } }],
+      [{ id: `toolu_edit${i}`, name: 'Edit', input: { file_path: `$DIR/${p}`, old_string: '1', new_string: '2' } }],
+    ]),
+  },
+  ...(['default', 'dontAsk', 'bypassPermissions'] as const).map((mode): RefCase => ({
+    name: `protected: Write in ${mode}`,
+    permissionMode: mode,
+    turns: ['.claude/settings.json', '.claude/hooks/x.sh', '.mcp.json', '.git/config', '.bashrc', '.vscode/tasks.json', 'CLAUDE.md', 'ok.txt'].map((p, i) => [
+      { id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } },
+    ]),
+  })),
+  {
+    name: 'protected: allow rules do not lift it (acceptEdits)',
+    permissionMode: 'acceptEdits',
+    settings: { permissions: { allow: ['Edit(.mcp.json)', 'Edit(./.claude/**)', 'Edit(./.git/**)', 'Edit(.bashrc)'] } },
+    turns: ['.mcp.json', '.claude/settings.json', '.git/config', '.bashrc'].map((p, i) => [{ id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } }]),
+  },
+  {
+    name: 'protected: a PreToolUse allow does not lift it (acceptEdits)',
+    permissionMode: 'acceptEdits',
+    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } } },
+    turns: ['.mcp.json', '.claude/settings.json', '.git/hooks/pre-commit', 'ok.txt'].map((p, i) => [{ id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } }]),
+  },
+  {
+    name: 'protected: Write in an additional directory (acceptEdits)',
+    permissionMode: 'acceptEdits',
+    additionalDirectories: ['$OTHER'],
+    turns: ['.mcp.json', '.claude/settings.local.json', '.git/hooks/pre-commit', '.bashrc', 'ok.txt'].map((p, i) => [{ id: `toolu_write${i}`, name: 'Write', input: { file_path: `$OTHER/${p}`, content: 'x\n' } }]),
+  },
+  {
+    name: 'protected: sandboxed Bash in an additional directory',
+    permissionMode: 'acceptEdits',
+    settings: SANDBOX_ON,
+    additionalDirectories: ['$OTHER'],
+    files: { '$OTHER/.mcp.json': '{}\n', '$OTHER/.claude/settings.json': '{}\n', '$OTHER/.claude/agents/a.md': oldText('.claude/agents/a.md'), '$OTHER/.git/config': 'old\n', '$OTHER/.bashrc': 'old\n', '$OTHER/.vscode/tasks.json': '{}\n', '$OTHER/ok.txt': 'old\n' },
+    turns: ['.mcp.json', '.claude/settings.json', '.claude/agents/a.md', '.git/config', '.bashrc', '.vscode/tasks.json', 'ok.txt'].map((p, i) => [{ id: `toolu_bash${i}`, name: 'Bash', input: { command: `echo x > "$OTHER"/${q(p)}` } }]),
+  },
+  {
+    // The session's cwd moves (cd in Bash): the reference's protections stay those of its start directory.
+    name: 'protected: sandboxed Bash after cd into a subdirectory',
+    permissionMode: 'acceptEdits',
+    settings: SANDBOX_ON,
+    files: { 'sub/.claude/settings.json': '{}\n', 'sub/.mcp.json': '{}\n', 'sub/ok.txt': 'old\n' },
+    turns: [
+      [{ id: 'toolu_cd', name: 'Bash', input: { command: 'cd sub' } }],
+      [{ id: 'toolu_settings', name: 'Bash', input: { command: 'echo x > .claude/settings.json' } }],
+      [{ id: 'toolu_mcp', name: 'Bash', input: { command: 'echo x > .mcp.json' } }],
+      [{ id: 'toolu_ok', name: 'Bash', input: { command: 'echo x > ok.txt' } }],
+    ],
+  },
+];
+CASES.push(...PROTECTED_CASES);
+
+/**
  * Where the reference (Claude Code 2.1.x) and durable-agent deliberately differ: case → reason.
  * A differing case listed here is reported as "deliberate"; any other difference fails the run.
  * docs/tools.md lists the same rows (a unit test keeps them in sync).
@@ -362,15 +478,26 @@ export interface Deliberate {
 
 export const DELIBERATE: Deliberate[] = [
   {
+    cases: 'Write overwrite without read, Edit without prior read',
+    reason:
+      'The reference 2.1.328 overwrites (Write) or edits (Edit) an existing file the model has not read; the seed and the reference 2.1.197 refuse ("File has not been read yet"). durable-agent keeps the read-before-write rule: a model cannot clobber a file it has not seen, and the same check catches a file changed since it was read.',
+  },
+  {
+    cases: 'MCP server-everything text and structuredContent',
+    tools: ['mcp__everything__get-tiny-image'],
+    reason:
+      'The reference 2.1.328 saves an MCP image into its session directory and adds a text block naming that file after the image; durable-agent sends the image block only (its tool results live in the store, not in files the model could open).',
+  },
+  {
     cases: 'MCP dotted server name - resources - isError - crash and restart',
     tools: ['mcp__my_test__image', 'mcp__my_test__crash'],
     reason:
-      'Bytes that claim to be a PNG but are not: both say "[Image could not be processed: …]" in their own words (the reference tried to resize it; durable-agent checks the file signature). A server that exits mid-call: the reference says "MCP error -32000: Connection closed", durable-agent "MCP server … is gone … it will be started again on the next call" (is_error on both).',
+      'Bytes that claim to be a PNG but are not: both say "[Image could not be processed: …]" in their own words (the reference tried to resize it; durable-agent checks the file signature). A server that exits mid-call: the reference says "Connection closed" (2.1.197: "MCP error -32000: Connection closed"), durable-agent "MCP server … is gone … it will be started again on the next call" (is_error on both).',
   },
   {
     cases: 'Glob*, Grep*',
     reason:
-      'The reference 2.1.197 (native build) no longer offers Glob and Grep (it answers "No such tool available" and points to grep/find through Bash); the seed has both tools, so durable-agent keeps them.',
+      'The reference (native build, 2.1.197 and 2.1.328) no longer offers Glob and Grep (it answers "No such tool available" and points to grep/find through Bash); the seed has both tools, so durable-agent keeps them.',
   },
   {
     cases: 'Read missing file, Read directory',
@@ -380,7 +507,7 @@ export const DELIBERATE: Deliberate[] = [
   },
   {
     cases: 'hook: PreToolUse continue false',
-    reason: "A PreToolUse hook's continue: false stops the session before the call runs (the call is denied with the stop reason); the reference 2.1.197 runs the call, then stops. durable-agent keeps the safer reading (docs/hooks.md).",
+    reason: "A PreToolUse hook's continue: false stops the session before the call runs (the call is denied with the stop reason); the reference (2.1.197, 2.1.328) runs the call, then stops. durable-agent keeps the safer reading (docs/hooks.md).",
   },
 ];
 

@@ -7,9 +7,13 @@
 // Exits non-zero only on a difference not listed in DELIBERATE.
 //
 //   node dist/test/reference/run.js [--verbose] [--json FILE] [case-name-substring...]
+//
+// The reference is pinned (REFERENCE_VERSION). DURABLE_AGENT_CLAUDE_CODE_VERSION=2.1.197 runs the
+// cases against another version (installed into ~/.cache/durable-agent/claude-code-<version>);
+// DURABLE_AGENT_CLAUDE_CODE_CACHE names the install directory.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -21,7 +25,11 @@ import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
 import { resolveMcpServers } from '../../src/mcp/config';
 import { compareSession, readTranscript, SESSION_EVENTS, type SessionSide } from './session';
 
-export const CACHE_DIR = process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', 'claude-code');
+/** The version of @anthropic-ai/claude-code the cases are checked against. */
+export const PINNED_VERSION = '2.1.328';
+export const REFERENCE_VERSION = process.env.DURABLE_AGENT_CLAUDE_CODE_VERSION ?? PINNED_VERSION;
+export const CACHE_DIR =
+  process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', REFERENCE_VERSION === PINNED_VERSION ? 'claude-code' : `claude-code-${REFERENCE_VERSION}`);
 const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
 /** The tool events whose input the capture hook records on both sides. */
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
@@ -49,14 +57,32 @@ export interface SideResult {
   error?: string;
 }
 
-function ensureReference(): void {
-  if (existsSync(CLAUDE_BIN)) return;
-  console.error(`[reference] installing @anthropic-ai/claude-code into ${CACHE_DIR} (once; ~370 MB)`);
-  const r = spawnSync('npm', ['i', '--prefix', CACHE_DIR, '--no-audit', '--no-fund', '@anthropic-ai/claude-code'], { stdio: 'inherit' });
-  if (r.status !== 0 || !existsSync(CLAUDE_BIN)) throw new Error(`could not install @anthropic-ai/claude-code into ${CACHE_DIR} (npm exit ${r.status})`);
+/** The version installed in CACHE_DIR (undefined: none). */
+function installedVersion(): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(CACHE_DIR, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json'), 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
 }
 
-const sub = (value: unknown, dir: string): unknown => JSON.parse(JSON.stringify(value).split('$DIR').join(dir));
+function ensureReference(): void {
+  const have = existsSync(CLAUDE_BIN) ? installedVersion() : undefined;
+  if (have === REFERENCE_VERSION) return;
+  if (have !== undefined) {
+    throw new Error(
+      `${CACHE_DIR} holds @anthropic-ai/claude-code ${have}, the cases are pinned to ${REFERENCE_VERSION}: remove that directory (it is reinstalled), or set DURABLE_AGENT_CLAUDE_CODE_VERSION=${have} to run against it`,
+    );
+  }
+  console.error(`[reference] installing @anthropic-ai/claude-code@${REFERENCE_VERSION} into ${CACHE_DIR} (once; ~370 MB)`);
+  const r = spawnSync('npm', ['i', '--prefix', CACHE_DIR, '--no-audit', '--no-fund', `@anthropic-ai/claude-code@${REFERENCE_VERSION}`], { stdio: 'inherit' });
+  if (r.status !== 0 || installedVersion() !== REFERENCE_VERSION) throw new Error(`could not install @anthropic-ai/claude-code@${REFERENCE_VERSION} into ${CACHE_DIR} (npm exit ${r.status})`);
+}
+
+/** A case's second working directory (`$OTHER`, passed as `--add-dir` / additionalDirectories when the case asks): a sibling of the project. */
+const otherOf = (dir: string): string => join(dirname(dir), 'other');
+const subText = (text: string, dir: string): string => text.split('$OTHER').join(otherOf(dir)).split('$DIR').join(dir);
+const sub = (value: unknown, dir: string): unknown => JSON.parse(subText(JSON.stringify(value), dir));
 /** A case's MCP servers with the paths of node and the servers filled in. */
 const mcpServersOf = (c: RefCase): Record<string, unknown> | undefined =>
   c.mcpServers &&
@@ -67,7 +93,7 @@ const mcpServersOf = (c: RefCase): Record<string, unknown> | undefined =>
       .split('$MCP_FILESYSTEM').join(require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'))
       .split('$MCP_TEST').join(join(__dirname, '..', 'support', 'mcpServer.js')),
   ) as Record<string, unknown>);
-const unsub = (text: string, dirs: string[]): string => dirs.reduce((t, d) => t.split(d).join('$DIR'), text);
+const unsub = (text: string, dirs: string[]): string => dirs.reduce((t, d) => t.split(otherOf(d)).join('$OTHER').split(d).join('$DIR'), text);
 
 async function setupDir(c: RefCase, prefix: string): Promise<{ dir: string; capture: string; home: string; store: string }> {
   const root = await mkdtemp(join(tmpdir(), prefix));
@@ -75,25 +101,55 @@ async function setupDir(c: RefCase, prefix: string): Promise<{ dir: string; capt
   const capture = join(root, 'hooks');
   const home = join(root, 'home');
   const store = join(root, 'store');
-  for (const d of [dir, capture, home, store]) await mkdir(d, { recursive: true });
+  for (const d of [dir, capture, home, store, otherOf(dir)]) await mkdir(d, { recursive: true });
+  const at = (name: string): string => (name.startsWith('$OTHER/') ? subText(name, dir) : join(dir, name));
   for (const [name, text] of Object.entries(c.files ?? {})) {
-    await mkdir(dirname(join(dir, name)), { recursive: true });
-    await writeFile(join(dir, name), text);
+    await mkdir(dirname(at(name)), { recursive: true });
+    await writeFile(at(name), text);
+  }
+  for (const [name, target] of Object.entries(c.symlinks ?? {})) {
+    await mkdir(dirname(at(name)), { recursive: true });
+    await symlink(subText(target, dir), at(name));
   }
   const mcp = mcpServersOf(c);
   if (mcp) await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: sub(mcp, dir) }));
   return { dir, capture, home, store };
 }
 
-async function snapshot(dir: string): Promise<Record<string, string>> {
+/** The reference's own bookkeeping in a project (`.claude/.cc-writes/`, in the start directory and where a `cd` led it). */
+const isBookkeeping = (rel: string): boolean => /(^|\/)\.claude\/\.cc-writes(\/|$)/.test(rel);
+/**
+ * What the reference's sandbox leaves in a `.git` directory that is not a full repository: empty
+ * mount points for the git paths it masks (`.git/config.worktree`, `.git/info/`, `.git/worktrees/`, …,
+ * `.claude-sandbox-noreplace`). An artefact of its bubblewrap binds, not an effect of the command;
+ * ignored on both sides (an empty file or directory under `.git/` runs nothing).
+ */
+const isSandboxPlaceholder = (rel: string, text: string): boolean => rel.includes('.claude-sandbox-noreplace') || (text === '' && /(^|\/)\.git\//.test(rel));
+
+/**
+ * Every file, directory and symlink under the project (and `$OTHER/…` under the second working
+ * directory): control files included, so a write to `.claude/settings.json` or `.mcp.json` is
+ * compared. Left out: the reference's bookkeeping (and a `.claude/` that holds nothing else), in
+ * MCP cases the `.mcp.json` the harness wrote, and empty entries under `.git/` the case did not
+ * create (the reference's sandbox placeholders).
+ */
+async function snapshot(c: RefCase, dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    const full = join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
-    const rel = relative(dir, full);
-    if (rel.split('/')[0] === '.claude' || rel === '.mcp.json') continue;
-    if (e.isFile()) out[rel] = await readFile(full, 'utf8');
-    else if (e.isDirectory()) out[`${rel}/`] = '';
+  for (const [base, prefix] of [[dir, ''], [otherOf(dir), '$OTHER/']] as const) {
+    for (const e of await readdir(base, { withFileTypes: true, recursive: true })) {
+      const full = join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
+      const rel = relative(base, full);
+      if (isBookkeeping(rel)) continue;
+      if (prefix === '' && rel === '.mcp.json' && c.mcpServers) continue;
+      const key = `${prefix}${rel}`;
+      const text = e.isSymbolicLink() ? `-> ${await readlink(full)}` : e.isFile() ? await readFile(full, 'utf8') : '';
+      if (isSandboxPlaceholder(key, text) && !Object.keys(c.files ?? {}).some((f) => f === key || f.startsWith(`${key}/`))) continue;
+      if (e.isSymbolicLink() || e.isFile()) out[key] = text;
+      else if (e.isDirectory()) out[`${key}/`] = '';
+    }
   }
+  // A `.claude/` directory with nothing left in it (the reference made it for its bookkeeping).
+  for (const k of Object.keys(out)) if (/(^|\/)\.claude\/$/.test(k) && !Object.keys(out).some((o) => o !== k && o.startsWith(k))) delete out[k];
   return out;
 }
 
@@ -178,7 +234,7 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
   const session: SessionSide = { inputs: {}, transcript: [] };
   for (const [event, list] of Object.entries(inputs)) session.inputs[event] = list.sort((a, b) => a.at - b.at).map((x) => x.input);
   session.transcript = readTranscript(session.inputs);
-  return { results, files: await snapshot(dir), seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)), session };
+  return { results, files: await snapshot(c, dir), seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)), session };
 }
 
 export async function runReference(c: RefCase): Promise<SideResult> {
@@ -188,8 +244,10 @@ export async function runReference(c: RefCase): Promise<SideResult> {
     scriptFake(fake, c, dir);
     const config = join(home, '.claude');
     await mkdir(config, { recursive: true });
-    await writeFile(join(config, 'settings.json'), JSON.stringify({ hooks: await hookSettings(capture, CAPTURED_EVENTS, c, dir), ...(c.mcpServers ? { enableAllProjectMcpServers: true } : {}) }));
-    const child = spawn(CLAUDE_BIN, ['-p', 'run the scripted tools', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'], {
+    const settings = { ...(sub(c.settings ?? {}, dir) as Record<string, unknown>), hooks: await hookSettings(capture, CAPTURED_EVENTS, c, dir), ...(c.mcpServers ? { enableAllProjectMcpServers: true } : {}) };
+    await writeFile(join(config, 'settings.json'), JSON.stringify(settings));
+    const addDirs = (c.additionalDirectories ?? []).flatMap((d) => ['--add-dir', subText(d, dir)]);
+    const child = spawn(CLAUDE_BIN, ['-p', 'run the scripted tools', '--output-format', 'stream-json', '--verbose', '--permission-mode', c.permissionMode ?? 'bypassPermissions', ...addDirs], {
       cwd: dir,
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -202,6 +260,9 @@ export async function runReference(c: RefCase): Promise<SideResult> {
         // MCP cases: wait for the servers before the first request (else, on a loaded machine, the
         // first call may come before the server is connected: "No such tool available").
         ...(c.mcpServers ? { MCP_CONNECTION_NONBLOCKING: 'false' } : {}),
+        // MCP cases: every tool's schema in the first request (2.1.328 defers MCP tools behind its
+        // tool search and tells a model that calls one unloaded that the schema was not in its prompt).
+        ...(c.mcpServers ? { ENABLE_TOOL_SEARCH: 'false' } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -232,7 +293,11 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
         prompt: 'run the scripted tools',
         cwd: dir,
         tools: [...BUILTIN_TOOL_NAMES],
-        permissionMode: 'bypassPermissions',
+        permissionMode: c.permissionMode ?? 'bypassPermissions',
+        // The case's user settings, as `run` reads them: permission rules and the sandbox.
+        ...(c.settings?.permissions ? { rules: { allow: [], ask: [], deny: [], ...(sub(c.settings.permissions, dir) as object) } } : {}),
+        ...(c.settings?.sandbox ? { sandbox: sub(c.settings.sandbox, dir) as never } : {}),
+        ...(c.additionalDirectories ? { additionalDirectories: c.additionalDirectories.map((d) => subText(d, dir)) } : {}),
         model: { model: 'claude-test', maxTokens: 1024 },
         hooks: (await hookSettings(capture, CAPTURED_EVENTS, c, dir)) as never,
         ...(mem.files.length > 0 ? { memory: { files: mem.files.map((f) => f.path), text: memText, sha256: sha256(memText) } } : {}),

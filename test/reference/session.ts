@@ -14,7 +14,10 @@ export const REFERENCE_ONLY_FIELDS = new Set(['prompt_id', 'effort', 'background
 export const REFERENCE_ONLY_LINE_KEYS = new Set([
   'promptId', 'permissionMode', 'promptSource', 'entrypoint', 'gitBranch', 'requestId', 'toolUseResult', 'sourceToolAssistantUUID', 'isMeta', 'slug',
   // An MCP call's result line: the server, the tool and the result's _meta.
-  'attributionMcpServer', 'attributionMcpTool', 'mcpMeta',
+  'attributionMcpServer', 'attributionMcpTool', 'mcpMeta', 'mcpCallNotReadOnly',
+  // 2.1.328's bookkeeping of turns, requests, effort and permission decisions.
+  'turnOrigin', 'turnPosition', 'toolInputStreamMs', 'apiBlockIndex', 'requestRef', 'requestedModel', 'promptCacheRequested',
+  'effort', 'perTurnEffort', 'madeBy', 'permissionDecision', 'sandboxed', 'sandboxViolations', 'toolDenialKind',
 ]);
 
 export interface SessionSide {
