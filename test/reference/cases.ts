@@ -473,6 +473,12 @@ export interface Deliberate {
   tools?: string[];
   /** Only this aspect of the comparison (default: any): is_error, tool_response keys, … */
   aspect?: string;
+  /**
+   * A `file` difference is covered only when it names one of these paths (or a directory on the
+   * way to one), whatever `tools` says: other files that differ in the case stay unexpected.
+   * Default: any file (and, with `tools`, no file).
+   */
+  files?: string[];
   reason: string;
 }
 
@@ -511,13 +517,53 @@ export const DELIBERATE: Deliberate[] = [
   },
 ];
 
+// Where durable-agent protects more than the reference (issue 18), file by file.
+DELIBERATE.push(
+  {
+    cases: 'protected: Write .durable-agent/settings.json (acceptEdits), protected: sandboxed Bash overwrites .durable-agent/settings.json, protected: sandboxed Bash creates .durable-agent/settings.json',
+    files: ['.durable-agent/settings.json'],
+    reason:
+      "`.durable-agent/` is durable-agent's own control directory (its settings choose the mode, the rules, the sandbox, the working directories); the reference does not know it and writes it. durable-agent protects it like `.claude/`: Write asks (denied unattended), the sandbox refuses it.",
+  },
+  {
+    cases: 'protected: sandboxed Bash overwrites .envrc, protected: sandboxed Bash creates .envrc',
+    files: ['.envrc'],
+    reason:
+      "The reference's file tools treat `.envrc` as sensitive, but its sandbox leaves it writable (direnv runs it outside any sandbox on the next `cd`). durable-agent's sandbox protects the same list as its file tools.",
+  },
+  {
+    cases:
+      'protected: sandboxed Bash overwrites sub/.claude/settings.json, protected: sandboxed Bash creates sub/.claude/settings.json, protected: sandboxed Bash overwrites .Claude/settings.json, protected: sandboxed Bash creates .Claude/settings.json, protected: sandboxed Bash after cd into a subdirectory',
+    tools: ['Bash'],
+    files: ['sub/.claude/settings.json', '.Claude/settings.json'],
+    reason:
+      "The reference's file tools refuse a `.claude` directory at any depth and in any case (`sub/.claude/`, `.Claude/`), but its sandbox protects only the `.claude` files of the directory it started in (after `cd sub`, `sub/.claude/settings.json` is writable). durable-agent's sandbox uses the file tools' list: every depth, names compared case-insensitively (on a case-insensitive filesystem `.Claude` is `.claude`); what a call creates there is undone after the call.",
+  },
+  {
+    cases: 'protected: sandboxed Bash creates .git/config, protected: sandboxed Bash creates .git/hooks/pre-commit, protected: sandboxed Bash creates sub/.git/config',
+    files: ['.git/config', '.git/hooks/pre-commit', 'sub/.git/config'],
+    reason:
+      "Where no `.git` existed, the reference's sandbox lets `mkdir -p .git && echo … > .git/config` (or a hook) through; durable-agent undoes a git config or hook that a call creates (a repository made this way would run it on the next git command) and says so in the result.",
+  },
+  {
+    cases: 'protected: sandboxed Bash in an additional directory',
+    tools: ['Bash'],
+    files: ['$OTHER/.git/config', '$OTHER/.bashrc', '$OTHER/.vscode/tasks.json'],
+    reason:
+      "In an `--add-dir` directory the reference's sandbox protects only its own files (`.mcp.json`, `.claude/`); `.git/config`, `.bashrc` and `.vscode/` there stay writable. durable-agent protects the whole list at every working directory (issue 18).",
+  },
+);
+
 /** The reason a difference of a case is deliberate, or undefined. */
-export function deliberateReason(caseName: string, diff: { tool?: string; aspect: string }): string | undefined {
+export function deliberateReason(caseName: string, diff: { tool?: string; aspect: string; path?: string }): string | undefined {
   for (const d of DELIBERATE) {
     const caseMatches = d.cases.split(',').map((p) => p.trim()).some((pat) => (pat.endsWith('*') ? caseName.startsWith(pat.slice(0, -1)) : caseName === pat));
     if (!caseMatches) continue;
-    if (d.tools && (!diff.tool || !d.tools.includes(diff.tool))) continue;
+    // A file difference has no tool: a row that names files covers them whatever its tools.
+    const fileRow = d.files !== undefined && diff.aspect === 'file';
+    if (d.tools && !fileRow && (!diff.tool || !d.tools.includes(diff.tool))) continue;
     if (d.aspect && d.aspect !== diff.aspect) continue;
+    if (d.files && diff.aspect === 'file' && !d.files.some((f) => diff.path === f || (diff.path?.endsWith('/') === true && f.startsWith(diff.path)))) continue;
     return d.reason;
   }
   return undefined;

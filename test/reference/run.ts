@@ -333,6 +333,8 @@ export interface Diff {
   tool?: string;
   /** is_error, persisted, PreToolUse ran, PostToolUse ran, PostToolUseFailure ran, tool_input, tool_name, tool_response keys, tool_response (values: Read, Write, Edit, Bash), file, run. */
   aspect: string;
+  /** The file of a `file` row (`dir/` for a directory). */
+  path?: string;
   text: string;
 }
 
@@ -375,7 +377,7 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
   }
   const names = new Set([...Object.keys(ref.files), ...Object.keys(ours.files)]);
   for (const n of [...names].sort()) {
-    if (ref.files[n] !== ours.files[n]) diffs.push({ aspect: 'file', text: `file ${n}: ${ref.files[n] === undefined ? 'only ours' : ours.files[n] === undefined ? 'only reference' : 'contents differ'}` });
+    if (ref.files[n] !== ours.files[n]) diffs.push({ aspect: 'file', path: n, text: `file ${n}: ${ref.files[n] === undefined ? 'only ours' : ours.files[n] === undefined ? 'only reference' : 'contents differ'}` });
   }
   return diffs;
 }

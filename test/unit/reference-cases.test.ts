@@ -21,6 +21,12 @@ test('unit: reference cases have unique names and unique tool_use ids per case',
   assert.equal(deliberateReason('Read normal', { tool: 'Read', aspect: 'tool_response keys' }), undefined);
   assert.equal(deliberateReason('Read normal', { tool: 'Read', aspect: 'is_error' }), undefined);
   assert.equal(deliberateReason('Bash exit 0', { tool: 'Bash', aspect: 'tool_response keys' }), undefined);
+  // A row naming files covers only those files: a stray file in the same case stays unexpected.
+  const addDir = 'protected: sandboxed Bash in an additional directory';
+  assert.ok(deliberateReason(addDir, { tool: 'Bash', aspect: 'is_error' }));
+  assert.ok(deliberateReason(addDir, { aspect: 'file', path: '$OTHER/.bashrc' }));
+  assert.ok(deliberateReason(addDir, { aspect: 'file', path: '$OTHER/.vscode/' }));
+  assert.equal(deliberateReason(addDir, { aspect: 'file', path: '$OTHER/.bash_profile' }), undefined);
 });
 
 test('unit: docs/tools.md lists exactly the deliberate differences of test/reference/cases.ts', () => {
@@ -32,6 +38,6 @@ test('unit: docs/tools.md lists exactly the deliberate differences of test/refer
     .map((l) => l.slice(2, -2).split(' | '));
   assert.deepEqual(
     rows.map(([cases, tools, aspect, reason]) => ({ cases, tools, aspect, reason })),
-    DELIBERATE.map((d) => ({ cases: d.cases, tools: d.tools?.join(', ') ?? 'any', aspect: d.aspect ?? 'any', reason: d.reason })),
+    DELIBERATE.map((d) => ({ cases: d.cases, tools: d.tools?.join(', ') ?? 'any', aspect: `${d.aspect ?? 'any'}${d.files ? `; files ${d.files.join(', ')}` : ''}`, reason: d.reason })),
   );
 });
