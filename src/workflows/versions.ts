@@ -87,7 +87,7 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: TOOL_SETTINGS_REF_PATCH,
-    since: '93062f9',
+    since: '51ca980',
     why: "sessionWorkflow stores its tool settings (tool names, rules, sandbox, hooks, MCP server configs, agent definitions) once per run — the local activity storeToolSettings, content-addressed — and passes the reference to its turns (toolSettingsRef), whose runToolUse / describeToolUses / Agent-phase inputs carry it instead of the whole settings (invariant 11; runToolUse input per call 30,079 B -> 538 B with 20 hooks, 10 MCP servers, 10 agents). A run recorded before sends them inline; the activities take either. A store failure falls back to inline.",
     fixtures: ['settings-ref.session.json'],
     before: ['batch.session.json', 'subagent-before-patches.session.json', 'continue-as-new.session.json'],

@@ -15,6 +15,9 @@ import { LocalBlobStore } from '../../src/stores/messageStore';
 import { configuredBlobStore } from '../../src/stores/configured';
 import { ToolSettingsStore } from '../../src/stores/toolSettingsStore';
 import { resolveToolSession } from '../../src/activities/tools';
+import { storedToolSettings, toolSession } from '../../src/workflows/toolSettings';
+import { sessionInput } from '../../src/client';
+import type { TurnWorkflowInput } from '../../src/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent, type AgentTestContext } from '../support/agent';
 
@@ -112,4 +115,22 @@ test('unit: a tool session by reference resolves to the whole settings; an inlin
   const inline = { sessionId: 's', toolNames: ['Read'], permission: { mode: 'default' as const, rules: { allow: [], ask: [], deny: [] }, workingDirectories: ['/w'] } };
   assert.equal(await resolveToolSession(inline, undefined), inline);
   await assert.rejects(resolveToolSession({ sessionId: 's', settingsRef: 'toolsettings-00', mode: 'default', workingDirectories: ['/w'] }, store), (e: Error & { code?: string }) => e.code === 'STORE_BLOB_MISSING');
+});
+
+test('unit: a turn\'s tool session by reference resolves to exactly what the turn sends inline (every field the session stores)', async () => {
+  const input = {
+    ...sessionInput({ prompt: 'x', cwd: '/w', tools: ['Read', 'Agent'], rules: { allow: ['Read'], ask: ['Bash'], deny: ['Read(./.env)'] }, additionalDirectories: ['/x'] }),
+    hooks: { PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command' as const, command: 'true' }] }] },
+    mcpServers: { s: { type: 'http' as const, url: 'http://127.0.0.1:1/mcp' } },
+    agents: [{ name: 'a', description: 'd', prompt: 'p', source: 'built-in' } as never],
+  };
+  // The turn input as the session workflow builds it (runTurnChild).
+  const turn = {
+    sessionId: 's', ledgerKey: 'k', turn: 1, head: null, append: [], model: input.model, tools: input.tools, permissionMode: 'acceptEdits', rules: input.rules, sandbox: input.sandbox,
+    hooks: input.hooks, mcpServers: input.mcpServers, agentHookFields: { session_id: 'p', agent_id: 'p/agent-1', agent_type: 'a' },
+    context: { cwd: '/w', additionalDirectories: ['/x'], readFiles: {} }, maxConcurrency: 10, approvalTimeoutMs: 1000, subagents: { agents: input.agents },
+  } as unknown as TurnWorkflowInput;
+  const store = new ToolSettingsStore(new LocalBlobStore(await mkdtemp(join(tmpdir(), 'da-settings-'))));
+  const ref = await store.put(storedToolSettings(input));
+  assert.deepEqual(await resolveToolSession(toolSession({ ...turn, toolSettingsRef: ref }), store), toolSession(turn));
 });
