@@ -3,7 +3,6 @@
 //   npm run bench [-- --quick]     (--quick: fewer turns and repeats, for a smoke run)
 // Not a test: numbers vary with the machine's load (shown with the table). Ratios are taken
 // within this run; repeated rows report medians.
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,6 +17,10 @@ import { eventMs, measureFloor, median } from './floor';
 import { ScriptBook, batchScript, copyTree, readsScript, realisticScript, REALISTIC_PACE, streamingScript, writesScript } from './scenarios';
 import { SleepTool, SLEEP_TOOL_NAME } from './sleepTool';
 import { closeSandbox } from '../src/sandbox/host';
+import { startWorker } from './forkWorker';
+import { clusterSession, clusterUnavailable, startClusterBench } from './cluster';
+import { readEnvFile, SERVER_ENV_FILE } from '../test/cluster/cluster';
+import { TEMPORAL_SERVER_VERSION } from '../test/cluster/server';
 
 const QUICK = process.argv.includes('--quick');
 const ROOT = resolve(__dirname, '..', '..');
@@ -172,6 +175,46 @@ async function overheadRows(ctx: Ctx): Promise<{ rows: Row[]; historySessionId?:
   };
 }
 
+/**
+ * The overhead row again on a production-shaped cluster (test/cluster/cluster.ts: the release
+ * server as one process per service on PostgreSQL, deploy/'s shards and dynamic config), with the
+ * same sessions and the same worker settings; skipped, saying why, when the server is not built.
+ */
+async function clusterRows(ctx: Ctx): Promise<Row[]> {
+  const shards = readEnvFile(SERVER_ENV_FILE).NUM_HISTORY_SHARDS;
+  const measure = `Durability overhead per turn on a production-shaped cluster (temporal-server ${TEMPORAL_SERVER_VERSION}: frontend, 2 history, matching, worker processes on PostgreSQL, ${shards} shards, deploy/temporal/dynamicconfig.yaml; the sessions of the row above; median of ${N.overheadRepeats})`;
+  const why = clusterUnavailable();
+  if (why) {
+    process.stderr.write(`\nbench: the cluster row is skipped: ${why}\n`);
+    return [{ measure, inProcess: '—', temporal: '—', result: 'skipped: the server is not built (node dist/test/cluster/server.js --ensure)', target: 'beside the dev server\'s', verdict: 'n/a' }];
+  }
+  const files = [0, 1, 2].map((i) => join(ctx.work, `f${i}.txt`));
+  const b = await startClusterBench({ work: ctx.work, fakeURL: ctx.fakeURL });
+  const turns = N.overheadTurns + 1;
+  const perTurn: number[] = [];
+  const locals: number[] = [];
+  const temps: number[] = [];
+  try {
+    const warm = 'cluster-warm';
+    ctx.book.add(warm, readsScript(3, files));
+    await clusterSession(b, warm, ctx.work);
+    for (let r = 0; r < N.overheadRepeats; r++) {
+      const key = `cluster-reads-${r}`;
+      ctx.book.add(key, readsScript(N.overheadTurns, files));
+      const l = await local(ctx, key, { cwd: ctx.work });
+      const t = await clusterSession(b, key, ctx.work);
+      checkStatus('the reads session on the cluster', l.status, t.status);
+      locals.push(l.ms / turns);
+      temps.push(t.ms / turns);
+      perTurn.push((t.ms - l.ms) / turns);
+    }
+  } finally {
+    await b.stop();
+  }
+  const o = median(perTurn);
+  return [{ measure, inProcess: `${ms(median(locals))}/turn`, temporal: `${ms(median(temps))}/turn`, result: `+${ms(o)}/turn`, target: 'beside the dev server\'s', verdict: 'info' }];
+}
+
 async function realisticRow(ctx: Ctx): Promise<Row> {
   const ratios: number[] = [];
   const locals: number[] = [];
@@ -295,37 +338,6 @@ async function historyRows(ctx: Ctx, rssOf: () => Promise<number>): Promise<Row[
   ];
 }
 
-function startWorker(env: Record<string, string>): Promise<{ child: ChildProcess; rss: () => Promise<number>; stop: () => Promise<void> }> {
-  return new Promise((resolveStart, reject) => {
-    const child = fork(join(__dirname, 'worker.js'), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    child.once('exit', (code) => reject(new Error(`bench worker exited (${code}) before it was ready`)));
-    child.on('message', (m: { type?: string }) => {
-      if (m?.type !== 'ready') return;
-      resolveStart({
-        child,
-        rss: () =>
-          new Promise((r) => {
-            const on = (msg: { type?: string; rss?: number }): void => {
-              if (msg?.type === 'rss') {
-                child.off('message', on);
-                r(msg.rss ?? NaN);
-              }
-            };
-            child.on('message', on);
-            child.send({ type: 'rss' });
-          }),
-        stop: async () => {
-          child.send({ type: 'stop' });
-          const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-          await exited;
-          clearTimeout(t);
-        },
-      });
-    });
-  });
-}
-
 function machine(): string {
   const load = loadavg().map((x) => x.toFixed(2)).join(', ');
   return `${cpus().length} CPUs (nproc), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; load average ${load}`;
@@ -361,6 +373,13 @@ async function main(): Promise<void> {
   try {
     await step('floor', () => floorRows(ctx));
     await step('overhead', async () => (await overheadRows(ctx)).rows);
+    await step('overhead on the cluster', async () => {
+      // Shown right under the dev server's overhead row.
+      const cluster = await clusterRows(ctx);
+      const at = rows.findIndex((r) => r.measure.startsWith('Durability overhead per turn ('));
+      rows.splice(at + 1, 0, ...cluster);
+      return [];
+    });
     await step('realistic session', async () => [await realisticRow(ctx)]);
     await step('streaming execution', async () => [await streamingRow(ctx)]);
     await step('batch', async () => [await batchRow(ctx)]);

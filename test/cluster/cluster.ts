@@ -165,7 +165,9 @@ export class TemporalCluster {
     const t0 = Date.now();
     mkdirSync(this.opts.dir, { recursive: true });
     // Five server processes with two connection pools each, the workers' store pools, the checks.
-    this.pg = await startPostgres({ maxConnections: 300 });
+    // Acknowledged commits survive a crash of the server, as with PostgreSQL's defaults (the test
+    // crashes it): without that, a crash lost blobs the workers had stored.
+    this.pg = await startPostgres({ maxConnections: 300, durableCommits: true });
     databases.add(this.pg);
     // The schemas, as auto-setup does: the database, the versioning tables, then every versioned
     // step of the schema embedded in this server release.

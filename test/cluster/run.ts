@@ -30,10 +30,10 @@ import { WorkerPool } from './workers';
 import { runTwoHosts } from './hosts';
 
 type Size = 'reduced' | 'full';
-const SIZES: Record<Size, { sessions: number; cycles: number; minTurns: number; workers: number }> = {
+const SIZES: Record<Size, { sessions: number; cycles: number; minTurns: number; workers: number; deadlineMin: number }> = {
   // CI (.ci/run, phase "cluster"): every kind of fault once.
-  reduced: { sessions: 8, cycles: 1, minTurns: 5, workers: 2 },
-  full: { sessions: 24, cycles: 2, minTurns: 8, workers: 2 },
+  reduced: { sessions: 8, cycles: 1, minTurns: 5, workers: 2, deadlineMin: 10 },
+  full: { sessions: 24, cycles: 2, minTurns: 8, workers: 2, deadlineMin: 20 },
 };
 const PHASES = ['faults', 'hosts'] as const;
 type Phase = (typeof PHASES)[number];
@@ -279,7 +279,8 @@ async function main(): Promise<number> {
       }
       log(`${sessions.length} sessions started (Bash and AppendSlow ledgers, approvals of Write, a subagent every ${AGENT_EVERY} turns)`);
       const approver = startApprover(cluster.client, () => sessions);
-      const waiting = waitForSessions(cluster.client, sessions, 30 * 60_000);
+      // A session that cannot end (say, a blob the store lost) fails the run with its status, in bounded time.
+      const waiting = waitForSessions(cluster.client, sessions, sizes.deadlineMin * 60_000);
       try {
         for (let c = 0; c < sizes.cycles; c++) {
           log(`--- fault cycle ${c + 1}/${sizes.cycles}`);
