@@ -1,9 +1,10 @@
 // Edit: exact string replacement in a file that the session has fully read.
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool, type ToolUseContext } from '../Tool';
 import { isAccessRefused, readFileBound, writeFileBound } from '../safeFs';
-import { readCheck, writeCheck } from './fileAccess';
+import { readCheck, searchRootCheck, writeCheck } from './fileAccess';
 import { checkReadState, statOrNull } from './fileState';
 import { filePatch, type PatchHunk } from './patch';
 import { formatNumberedLine, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
@@ -77,10 +78,10 @@ async function plan(input: EditInput, ctx: Pick<ToolUseContext, 'agent' | 'permi
   const stat = await statOrNull(abs);
   if (!stat) {
     if (oldString === '') return { ok: true, abs, create: true, updated: newString };
-    const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hidden);
+    const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hidden, searchRootCheck(ctx, 'Edit', dirname(abs), 'validate'));
     return { ok: false, message: check.ok ? `File does not exist: ${input.file_path}.` : check.message, errorCode: 4 };
   }
-  const readable = await checkReadableFile(input.file_path, ctx.agent.cwd, hidden);
+  const readable = await checkReadableFile(input.file_path, ctx.agent.cwd, hidden, searchRootCheck(ctx, 'Edit', dirname(abs), 'validate'));
   if (!readable.ok) return { ok: false, message: readable.message, errorCode: 2 };
 
   const state = await checkReadState(ctx.agent, abs);

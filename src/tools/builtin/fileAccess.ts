@@ -70,9 +70,12 @@ export function writeCheck(ctx: AccessContext, given: string): RealPathCheck {
       : `The permission check was made for another path: the file system changed between the check and the write (e.g. a symlink was swapped in), so nothing was written. ${real} is not ${ok[ok.length - 1] ?? given}.`;
 }
 
-/** The check for a search root (Glob, Grep): a form the decision covered, or a place that passes the read checks. */
-export function searchRootCheck(ctx: AccessContext, toolName: string, given: string): RealPathCheck {
-  const ok = covered(ctx, given, true);
+/**
+ * The check for a search root (Glob, Grep; the directory a "Did you mean" lists): a form the
+ * decision covered, or a place that passes the read checks. `validate`: before the decision.
+ */
+export function searchRootCheck(ctx: AccessContext, toolName: string, given: string, phase: 'validate' | 'call' = 'call'): RealPathCheck {
+  const ok = phase === 'validate' ? [resolveLogical(given, ctx.agent.cwd)] : covered(ctx, given, true);
   return (real) => (ok.includes(real) ? undefined : readPolicy(ctx, toolName, real));
 }
 

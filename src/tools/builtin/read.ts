@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
-import { isAccessRefused, openFileBound, type RealPathCheck } from '../safeFs';
-import { readCheck } from './fileAccess';
+import { isAccessRefused, openDirBound, openFileBound, type RealPathCheck } from '../safeFs';
+import { readCheck, searchRootCheck } from './fileAccess';
 import { formatNumberedLine, isErrno, looksBinary, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 
 export const READ_DEFAULT_LIMIT = 2000;
@@ -73,10 +73,17 @@ Usage:
 - Read several files in one turn when you need them: reads run concurrently.`;
 
 /** A close existing name in the same directory, for "did you mean" hints. */
-async function suggestSimilar(abs: string, hidden?: (abs: string) => boolean): Promise<string | undefined> {
+async function suggestSimilar(abs: string, hidden?: (abs: string) => boolean, dirCheck?: RealPathCheck): Promise<string | undefined> {
   let names: string[];
   try {
-    names = await fs.readdir(path.dirname(abs));
+    // Listed through the directory held open and judged: a directory swapped for a symlink must
+    // not put a name from outside into the hint.
+    const dir = await openDirBound(path.dirname(abs), dirCheck ?? (() => undefined));
+    try {
+      names = await fs.readdir(dir.at);
+    } finally {
+      await dir.close();
+    }
   } catch {
     return undefined;
   }
@@ -110,6 +117,8 @@ export async function checkReadableFile(
   filePath: string,
   cwd: string,
   hidden?: (abs: string) => boolean,
+  /** Judges the real path of the directory listed for a "Did you mean" (fileAccess.ts). */
+  dirCheck?: RealPathCheck,
 ): Promise<{ ok: true; abs: string; size: number } | { ok: false; message: string; missing: boolean }> {
   const abs = resolvePath(cwd, filePath);
   let stat;
@@ -117,7 +126,7 @@ export async function checkReadableFile(
     stat = await fs.stat(abs);
   } catch (err) {
     if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) {
-      const similar = await suggestSimilar(abs, hidden);
+      const similar = await suggestSimilar(abs, hidden, dirCheck);
       const where = path.isAbsolute(filePath) ? '' : ` (resolved against the working directory ${cwd})`;
       return {
         ok: false,
@@ -270,7 +279,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   observableInput: (input, cwd) => withAbsolutePath(input, 'file_path', cwd),
 
   async validateInput(input, ctx) {
-    const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hiddenPathFilter('Read', ctx));
+    const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hiddenPathFilter('Read', ctx), searchRootCheck(ctx, 'Read', path.dirname(resolvePath(ctx.agent.cwd, input.file_path)), 'validate'));
     if (!check.ok) return { result: false, message: check.message, errorCode: check.missing ? 1 : 2 };
     // Before the permission decision only the path as given (or a place the read checks allow)
     // is opened; anything else is left to call(), which opens what the decision covered.
