@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/temporal/devServer';
 import { sandboxAvailability, closeSandbox } from '../../src/sandbox/host';
-import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
+import { lastToolResults, startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { cli } from '../support/cli';
 
@@ -90,6 +90,38 @@ test("integration: dev keeps its database and store in ~/.durable-agent, names a
     assert.equal(existsSync(join(dataHome, 'store', 'planted')), false);
     assert.ok(existsSync(join(dataHome, 'store')), 'the store is in the data directory');
     assert.equal(existsSync(join(project, '.durable-agent', 'store')), false);
+
+    // A large result is stored in the store, and the model is pointed at the file: this session's
+    // own results stay readable (Read and Bash), while the rest of the store stays hidden.
+    mkdirSync(join(dataHome, 'store', 'results', 'other-session'), { recursive: true });
+    writeFileSync(join(dataHome, 'store', 'results', 'other-session', 'toolu_x.txt'), 'BAIT-OTHER-SESSION\n');
+    let persisted = '';
+    fake.enqueue(toolUseResponse([{ id: 'toolu_big', name: 'Bash', input: { command: 'seq 1 20000' } }]));
+    fake.script((req) => {
+      const text = JSON.stringify(lastToolResults(req));
+      const m = /Full output saved to: ([^\s\\]+)/.exec(text);
+      if (m && !persisted) {
+        persisted = m[1] as string;
+        return toolUseResponse([
+          { id: 'toolu_read', name: 'Read', input: { file_path: persisted, limit: 2 } },
+          { id: 'toolu_own', name: 'Bash', input: { command: `{ tail -n 1 '${persisted}'; echo; } > own.txt; ls -R '${join(dataHome, 'store')}' >> own.txt 2>&1; cat '${join(dataHome, 'store', 'results', 'other-session', 'toolu_x.txt')}' >> own.txt 2>&1; true` } },
+        ]);
+      }
+      return persisted ? textResponse('read it') : undefined;
+    });
+    const big = await cli(['run', '--cwd', project, '--permission-mode', 'dontAsk', '--model', 'claude-test', 'count'], env, 120_000);
+    assert.equal(big.code, 0, big.stdout + big.stderr);
+    assert.ok(persisted.startsWith(join(dataHome, 'store', 'results')), persisted);
+    assert.equal(readFileSync(join(project, 'own.txt'), 'utf8').split('\n')[0], '20000', 'Bash read this session\'s own result');
+    // Inside the sandbox the store shows only the path to this session's results (the runtime binds
+    // that directory back over the hidden store): no other session, no transcripts or ledger.
+    const own = readFileSync(join(project, 'own.txt'), 'utf8');
+    assert.doesNotMatch(own, /^other-session$|BAIT-OTHER|blobs/m, own);
+    assert.match(own, new RegExp(`results/${persisted.split('/').slice(-2, -1)[0]}:`), own);
+    const readBlock = fake.requests.flatMap((q) => (q.valid ? lastToolResults(q.body as MessagesRequest) : [])).find((blk) => (blk as { tool_use_id?: string }).tool_use_id === 'toolu_read') as { is_error?: boolean; content?: unknown } | undefined;
+    assert.ok(readBlock, 'Read answered');
+    assert.notEqual(readBlock.is_error, true, JSON.stringify(readBlock));
+    assert.match(JSON.stringify(readBlock.content), /1.*\\n.*2/, 'Read returned the first lines of the stored result');
   } finally {
     await stop(dev.child);
     await fake.close();
