@@ -56,6 +56,16 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 const env = { ...process.env };
+// Tests never touch the user's data directory (~/.durable-agent: store, settings, control-file
+// manifests): every run gets a temp one, removed at the end (a test may still set its own).
+let testHome;
+if (!env.DURABLE_AGENT_HOME) {
+  testHome = mkdtempSync(path.join(tmpdir(), 'da-test-home-'));
+  env.DURABLE_AGENT_HOME = testHome;
+}
+process.on('exit', () => {
+  if (testHome) rmSync(testHome, { recursive: true, force: true });
+});
 // Tests that need a missing system package skip (test/support/systemPackages.ts) and append a line
 // here; the run ends with one line that names them and what to install.
 const skippedDir = mkdtempSync(path.join(tmpdir(), 'da-skipped-'));

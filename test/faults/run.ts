@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import '../support/isolatedHome';
 import { lastUserText, startFakeAnthropic, type FakeAnthropicServer, type ResponseSpec } from '../support/fakeAnthropic';
 import { Cluster } from './cluster';
 import { crashTurn, sessionNameOf, SESSION_MARK, turnOf, type Pacing } from './plan';

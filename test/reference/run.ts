@@ -17,6 +17,7 @@ import { mkdir, mkdtemp, readdir, readFile, readlink, stat, symlink, writeFile }
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
+import '../support/isolatedHome';
 import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type RequestContentBlock } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';

@@ -1,6 +1,7 @@
 // Runs the built durable-agent program as a user would: a real process, its exit code and output.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import './isolatedHome';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
 

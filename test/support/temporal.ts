@@ -9,6 +9,7 @@ import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import { resolveTemporalCli } from '../../src/temporal/cli';
+import './isolatedHome';
 
 let envPromise: Promise<TestWorkflowEnvironment> | undefined;
 
