@@ -334,6 +334,6 @@ export function describeSandbox(s: SandboxSettings | undefined, platform: string
   return (
     `on — Bash writes only in ${writes.join(', ')}; network: ${domains.length ? domains.join(', ') : 'none'}; ` +
     `credentials (~/.ssh, ~/.aws, ~/.gnupg, …${s?.filesystem?.denyRead?.length ? ` and ${s.filesystem.denyRead.length} more` : ''}) unreadable` +
-    `${s?.autoAllowBashIfSandboxed === false ? '' : '; sandboxed Bash calls run without asking (autoAllowBashIfSandboxed)'}${excluded}`
+    `${s?.autoAllowBashIfSandboxed === false ? '' : '; sandboxed Bash calls run without asking (autoAllowBashIfSandboxed)'}${excluded}${s?.passEnv?.length ? `; environment: the allowlist plus ${s.passEnv.join(', ')} (sandbox.passEnv)` : ''}`
   );
 }

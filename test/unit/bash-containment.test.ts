@@ -186,3 +186,22 @@ test("unit: Bash gets an allowlist of the worker's environment, sandboxed and no
   const named = await bash('echo "[$ANTHROPIC_API_KEY]"', { passEnv: ['ANTHROPIC_API_KEY'] });
   assert.equal(named.data.output, '[bait-env-anthropic]\n');
 });
+
+test("unit: a working directory or temp directory inside the worker's private state is refused with a clear error, not run read-only", async (t) => {
+  if (skip) return t.skip(skip);
+  const inside = path.join(store, 'project');
+  await fs.mkdir(inside, { recursive: true });
+  const c = { ...ctx({}), agent: { cwd: inside, additionalDirectories: [], readFiles: {} } };
+  c.permission = { ...c.permission, workingDirectories: [inside] };
+  await assert.rejects(BashTool.call({ command: 'echo hi > f' }, c, () => undefined), new RegExp(`the working directory ${inside} is inside ${store}, the worker's own state`));
+  assert.equal(existsSync(path.join(inside, 'f')), false);
+  const savedTmp = process.env.TMPDIR;
+  process.env.TMPDIR = path.join(store, 'tmp');
+  await fs.mkdir(process.env.TMPDIR, { recursive: true });
+  try {
+    await assert.rejects(bash('echo hi'), /the session's temp directory .* is inside .*the worker's own state/);
+  } finally {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+  }
+});

@@ -91,3 +91,9 @@ test("unit: the sandbox plan denies the worker's private paths to reads and writ
   assert.deepEqual(plan.allowWrite, ['/w', '/tmp/durable-agent-sandbox/abc'], 'the results directory is not writable');
   assert.equal(runtimePlan({}, ['/w'], { home: '/h', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length);
 });
+
+test('unit: the sandbox line of run/status/audit names the variables sandbox.passEnv adds', async () => {
+  const { describeSandbox } = await import('../../src/sandbox/policy');
+  assert.match(describeSandbox({ passEnv: ['GOFLAGS', 'NPM_CONFIG_*'] }, 'linux', ['/w']), /; environment: the allowlist plus GOFLAGS, NPM_CONFIG_\* \(sandbox\.passEnv\)$/);
+  assert.doesNotMatch(describeSandbox({}, 'linux', ['/w']), /environment/);
+});

@@ -231,6 +231,15 @@ async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ rec
   // This session's large results (the pipeline points the model at them): readable, not writable.
   const resultDir = (ctx.resultStore as { dir?: unknown } | undefined)?.dir;
   const ownResults = typeof resultDir === 'string' ? [resultDir] : [];
+  // The worker's private state is read- and write-denied: a writable directory inside it would be
+  // unusable (every write refused). Say so instead of running a command that cannot work.
+  for (const dir of [tmpDir, ...workingDirectories.filter((d) => !ownResults.includes(d))]) {
+    const holder = (ctx.privatePaths ?? []).find((p) => dir === p || dir.startsWith(p.endsWith('/') ? p : `${p}/`));
+    if (holder) {
+      const what = dir === tmpDir ? `the session's temp directory ${dir} (under the worker's TMPDIR)` : `the working directory ${dir}`;
+      throw new Error(`Bash did not run: ${what} is inside ${holder}, the worker's own state (store or data directory), which sandboxed commands may neither read nor write. Use a directory outside it.`);
+    }
+  }
   const runtime = runtimePlan(ctx.permission.sandbox, workingDirectories, {
     home: os.homedir(),
     sessionTmpDir: tmpDir,
