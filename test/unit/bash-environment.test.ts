@@ -97,3 +97,20 @@ test('unit: the sandbox line of run/status/audit names the variables sandbox.pas
   assert.match(describeSandbox({ passEnv: ['GOFLAGS', 'NPM_CONFIG_*'] }, 'linux', ['/w']), /; environment: the allowlist plus GOFLAGS, NPM_CONFIG_\* \(sandbox\.passEnv\)$/);
   assert.doesNotMatch(describeSandbox({}, 'linux', ['/w']), /environment/);
 });
+
+test("unit: the worker's private paths: its store, the default store, a file: store's directory, the data directory, what the embedder adds", async () => {
+  const { workerPrivatePaths } = await import('../../src/worker');
+  const { configuredBlobStore } = await import('../../src/stores/configured');
+  const saved = { home: process.env.DURABLE_AGENT_HOME, dir: process.env.DURABLE_AGENT_STORE_DIR };
+  process.env.DURABLE_AGENT_HOME = '/data/da';
+  process.env.DURABLE_AGENT_STORE_DIR = '/data/default-store';
+  try {
+    const blobs = configuredBlobStore({ storeDir: '/w/store', store: 'file:///blobs/here' });
+    assert.deepEqual(workerPrivatePaths('/w/store', blobs, ['/srv/dev.db']).sort(), ['/blobs/here', '/data/da', '/data/default-store', '/srv/dev.db', '/w/store']);
+  } finally {
+    for (const [k, v] of [['DURABLE_AGENT_HOME', saved.home], ['DURABLE_AGENT_STORE_DIR', saved.dir]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+});
