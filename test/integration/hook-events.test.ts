@@ -136,9 +136,12 @@ test('integration: a Notification hook fires when a call waits for approval', as
   });
 });
 
-test('integration: an unknown hook event name fails the session at start, naming the key', async () => {
+test('integration: an unknown hook event name is refused at start, naming the key; no session starts', async () => {
   await withAgent({}, async ({ start }) => {
-    const handle = await start({ prompt: 'x', hooks: { PreToolUze: [{ hooks: [{ type: 'command', command: 'true' }] }] } as never });
-    await assert.rejects(handle.result(), (err: Error) => /hooks\.PreToolUze is not a hook event/.test(JSON.stringify(err, Object.getOwnPropertyNames(err)) + String((err as { cause?: Error }).cause?.message)));
+    // Validation runs at the edge (src/sessionInput.ts): startSession throws and nothing is started.
+    await assert.rejects(
+      start({ prompt: 'x', hooks: { PreToolUze: [{ hooks: [{ type: 'command', command: 'true' }] }] } as never }),
+      (err: Error) => err.name === 'InvalidSessionInputError' && /hooks\.PreToolUze is not a hook event/.test(err.message),
+    );
   });
 });
