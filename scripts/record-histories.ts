@@ -180,6 +180,23 @@ const scenarios: Record<string, Scenario> = {
   },
 
   /**
+   * checkpoint-own-size: the continue-as-new decision counts the run's own bytes (turn inputs and
+   * results, its start payload, a per-turn overhead), never the server's historySize; a 9 kB limit
+   * continues after some turns, not all (4 turns over 2 or more runs).
+   */
+  async 'checkpoint-own-size'({ fake, start, workDir }, id) {
+    for (const f of ['a', 'b', 'c']) await writeFile(join(workDir, `${f}.txt`), `${f}\n`.repeat(200));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_oa', name: 'Read', input: { file_path: join(workDir, 'a.txt') } }]),
+      toolUseResponse([{ id: 'toolu_ob', name: 'Read', input: { file_path: join(workDir, 'b.txt') } }]),
+      toolUseResponse([{ id: 'toolu_oc', name: 'Read', input: { file_path: join(workDir, 'c.txt') } }]),
+      textResponse('Read all three.'),
+    );
+    const result = await (await start({ id, prompt: 'read three files', tools: ['Read'], maxHistoryBytesPerRun: 9_000, maxTurns: 10 })).result();
+    if (result.status !== 'completed' || result.turns !== 4) throw new Error(`checkpoint-own-size: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+  },
+
+  /**
    * Streaming tool execution: the Read and the Grep complete while the message still streams and
    * start early (signals from the model activity); the Edit after them waits for the message.
    */

@@ -312,6 +312,13 @@ export const LOCAL_TURN_STORES_PATCH = 'local-turn-stores';
  * turns' tool activities carry the reference (`toolSettingsRef`) instead of the whole settings.
  */
 export const TOOL_SETTINGS_REF_PATCH = 'tool-settings-ref';
+/**
+ * The session's continue-as-new decision reads the run's own count of the bytes it put into and
+ * took out of history (and its turns), never the server's `historySize`: that value can differ
+ * between the live task and the recorded event (a retried, transient workflow task), so a replay
+ * crossed the limit one task earlier than the live run did (found by test:cluster).
+ */
+export const CHECKPOINT_OWN_SIZE_PATCH = 'checkpoint-own-size';
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */

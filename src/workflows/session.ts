@@ -36,6 +36,7 @@ import {
   SUBAGENT_HOOKS_PATCH,
   SESSION_START_SOURCES_PATCH,
   TOOL_SETTINGS_REF_PATCH,
+  CHECKPOINT_OWN_SIZE_PATCH,
   approvalAnswer,
   type ApprovalOutcomeSource,
   STATUS_SEARCH_ATTRIBUTE,
@@ -80,8 +81,15 @@ const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
 // Content-addressed and idempotent (running it again on replay elsewhere is right).
 const toolSettingsStore = proxyLocalActivities<ToolSettingsActivities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 3 } });
 const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
+/** Under CHECKPOINT_OWN_SIZE_PATCH: what the run's events cost besides the payloads it counts, per turn. */
+const EVENT_OVERHEAD_BYTES_PER_TURN = 2048;
+/** Under CHECKPOINT_OWN_SIZE_PATCH: a run continues-as-new after this many turns, whatever their size. */
+const MAX_TURNS_PER_RUN = 500;
+const jsonBytes = (v: unknown): number => (v === undefined ? 0 : JSON.stringify(v).length);
 
 export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult> {
+  // The bytes this run put into history and took out of it (CHECKPOINT_OWN_SIZE_PATCH): deterministic.
+  let ownHistoryBytes = jsonBytes(input) + jsonBytes(carry);
   const info = workflowInfo();
   const sessionId = info.workflowId;
   const problems = sessionInputShapeProblems(input);
@@ -239,9 +247,11 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       return was;
     },
     waitForMessage: (timeoutMs) => condition(() => state.pendingMessages.length > 0, timeoutMs),
-    shouldCheckpoint() {
+    shouldCheckpoint(turnsThisRun) {
+      const limit = input.maxHistoryBytesPerRun ?? DEFAULT_MAX_HISTORY_BYTES;
+      if (patched(CHECKPOINT_OWN_SIZE_PATCH)) return turnsThisRun >= MAX_TURNS_PER_RUN || ownHistoryBytes + turnsThisRun * EVENT_OVERHEAD_BYTES_PER_TURN > limit;
       const now = workflowInfo();
-      return now.continueAsNewSuggested || now.historySize > (input.maxHistoryBytesPerRun ?? DEFAULT_MAX_HISTORY_BYTES);
+      return now.continueAsNewSuggested || now.historySize > limit;
     },
     drain: () => condition(allHandlersFinished),
     onStatus(s, p) {
@@ -256,41 +266,41 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   async function runTurnChild(turn: number, append: TurnWorkflowInput['append']): Promise<TurnReport> {
     runningTurn = turn;
     const firstText = append.length > 0 ? `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}` : '';
+    const turnInput: TurnWorkflowInput = {
+      sessionId,
+      ledgerKey: state.ledgerKey,
+      turn,
+      head: state.head,
+      append,
+      model: input.model,
+      tools: input.tools,
+      permissionMode: input.permissionMode,
+      rules: input.rules,
+      ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+      ...(input.hooks ? { hooks: input.hooks } : {}),
+      ...(agentHooks ? { agentHookFields: agentHooks } : {}),
+      ...(state.memoryRef ? { memory: state.memoryRef } : {}),
+      ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
+      context: state.context,
+      ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
+      maxConcurrency: input.maxConcurrency ?? 10,
+      ...(input.streamingToolExecution === false ? { streamingToolExecution: false } : {}),
+      approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+      ...(input.retryCapMs !== undefined || input.maxOutageMs !== undefined
+        ? { retry: { ...(input.retryCapMs !== undefined ? { retryCapMs: input.retryCapMs } : {}), ...(input.maxOutageMs !== undefined ? { maxOutageMs: input.maxOutageMs } : {}) } }
+        : {}),
+      ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
+      ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
+      ...(state.view ? { view: state.view } : {}),
+      ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
+      ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input) } : {}),
+      ...(toolSettingsRef ? { toolSettingsRef } : {}),
+    };
+    ownHistoryBytes += jsonBytes(turnInput);
     child = await startChild(turnWorkflow, {
       workflowId: turnWorkflowId(sessionId, turn),
       staticSummary: `Turn ${turn}${firstText}`,
-      args: [
-        {
-          sessionId,
-          ledgerKey: state.ledgerKey,
-          turn,
-          head: state.head,
-          append,
-          model: input.model,
-          tools: input.tools,
-          permissionMode: input.permissionMode,
-          rules: input.rules,
-          ...(input.sandbox ? { sandbox: input.sandbox } : {}),
-          ...(input.hooks ? { hooks: input.hooks } : {}),
-          ...(agentHooks ? { agentHookFields: agentHooks } : {}),
-          ...(state.memoryRef ? { memory: state.memoryRef } : {}),
-          ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
-          context: state.context,
-          ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
-          maxConcurrency: input.maxConcurrency ?? 10,
-          ...(input.streamingToolExecution === false ? { streamingToolExecution: false } : {}),
-          approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
-          ...(input.retryCapMs !== undefined || input.maxOutageMs !== undefined
-            ? { retry: { ...(input.retryCapMs !== undefined ? { retryCapMs: input.retryCapMs } : {}), ...(input.maxOutageMs !== undefined ? { maxOutageMs: input.maxOutageMs } : {}) } }
-            : {}),
-          ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
-          ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
-          ...(state.view ? { view: state.view } : {}),
-          ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
-          ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input) } : {}),
-          ...(toolSettingsRef ? { toolSettingsRef } : {}),
-        },
-      ],
+      args: [turnInput],
     });
     // An interrupt that arrived while the child was starting: forward it now (the engine sees it after the turn).
     if (interruptRequested) await child.signal(turnInterruptSignal);
@@ -307,6 +317,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       child = undefined;
       runningTurn = undefined;
     }
+    ownHistoryBytes += jsonBytes(result);
     pendingApprovals.clear();
     if (outage) {
       outage = undefined;

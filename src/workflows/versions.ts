@@ -21,6 +21,7 @@ import {
   SESSION_START_SOURCES_PATCH,
   SUBAGENT_HOOKS_PATCH,
   TOOL_SETTINGS_REF_PATCH,
+  CHECKPOINT_OWN_SIZE_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -92,5 +93,13 @@ export const PATCHES: readonly PatchVersion[] = [
     fixtures: ['settings-ref.session.json'],
     before: ['batch.session.json', 'subagent-before-patches.session.json', 'continue-as-new.session.json'],
     deprecate: 'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); keep the activities\' inline path for as long as a turn started before it may still be open.',
+  },
+  {
+    id: CHECKPOINT_OWN_SIZE_PATCH,
+    since: 'eb2dfe1',
+    why: "sessionWorkflow decides continue-as-new from the run's own count — the JSON size of its start payload (input + carry), of every turn child's input and result, plus 2 KiB per turn, or 500 turns — instead of workflowInfo().historySize / continueAsNewSuggested. The server's history size of a retried (transient) workflow task can differ from the value in its recorded WorkflowTaskStarted event (events buffered but not yet counted), so a replay crossed maxHistoryBytesPerRun one task earlier than the live run and failed with a nondeterminism error (test:cluster, two of 24 sessions, after a rolling deploy). A run recorded before keeps the server's value.",
+    fixtures: ['checkpoint-own-size.session.json', 'checkpoint-own-size.session.run-2.json'],
+    before: ['continue-as-new.session.json'],
+    deprecate: 'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); then drop the historySize branch.',
   },
 ];
