@@ -96,7 +96,7 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: CHECKPOINT_OWN_SIZE_PATCH,
-    since: 'eb2dfe1',
+    since: '4cc34d3',
     why: "sessionWorkflow decides continue-as-new from the run's own count — the JSON size of its start payload (input + carry), of every turn child's input and result, plus 2 KiB per turn, or 500 turns — instead of workflowInfo().historySize / continueAsNewSuggested. The server's history size of a retried (transient) workflow task can differ from the value in its recorded WorkflowTaskStarted event (events buffered but not yet counted), so a replay crossed maxHistoryBytesPerRun one task earlier than the live run and failed with a nondeterminism error (test:cluster, two of 24 sessions, after a rolling deploy). A run recorded before keeps the server's value.",
     fixtures: ['checkpoint-own-size.session.json', 'checkpoint-own-size.session.run-2.json'],
     before: ['continue-as-new.session.json'],
