@@ -5,9 +5,10 @@
 // file and the key (nothing is silently ignored).
 import { DurableAgentError } from '../engine/errors';
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { readConfigFileSync } from '../permissions/configRead';
 
 /** What a session carries about one agent type (plain data: it travels in the session input). */
 export interface AgentDefinition {
@@ -190,11 +191,16 @@ async function agentFiles(dir: string, depth = 0): Promise<string[]> {
   return out;
 }
 
-async function loadDir(dir: string): Promise<AgentDefinition[]> {
+/** `within`: a project's directory, which its agent files must really lie in (src/permissions/configRead.ts). */
+async function loadDir(dir: string, within?: string): Promise<AgentDefinition[]> {
   const out: AgentDefinition[] = [];
   const seen = new Map<string, string>();
   for (const file of await agentFiles(dir)) {
-    const def = parseAgentDefinition(file, await readFile(file, 'utf8'));
+    // Its body becomes a system prompt: never from a credential file, never from outside the project.
+    const read = readConfigFileSync(file, within ? { within: [within] } : {});
+    if ('missing' in read) continue;
+    if ('refused' in read) throw new AgentDefinitionError(file, `not read: ${read.refused}`);
+    const def = parseAgentDefinition(file, read.text);
     const prev = seen.get(def.name);
     if (prev) throw new AgentDefinitionError(file, `agent name "${def.name}" is already defined by ${prev}`);
     seen.set(def.name, file);
@@ -213,7 +219,7 @@ export async function loadAgentDefinitions(cwd: string, userConfigDir: string = 
   const userDir = join(userConfigDir, 'agents');
   const projectDir = join(cwd, '.claude', 'agents');
   for (const def of await loadDir(userDir)) byName.set(def.name, def);
-  if (projectDir !== userDir) for (const def of await loadDir(projectDir)) byName.set(def.name, def);
+  if (projectDir !== userDir) for (const def of await loadDir(projectDir, resolve(cwd))) byName.set(def.name, def);
   return [...byName.values()];
 }
 

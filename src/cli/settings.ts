@@ -15,7 +15,8 @@
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
 import { DurableAgentError } from '../engine/errors';
 import { hookConfigWarnings, normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readConfigFileSync } from '../permissions/configRead';
 import { homedir } from 'node:os';
 import { claudeConfigDir } from '../memory/claudeMd';
 import { dirname, join, resolve } from 'node:path';
@@ -144,8 +145,11 @@ export function parseSettingsJson(path: string, text: string): unknown {
 }
 
 function readSettings(path: string, base: string, scope: SettingsScope = 'user'): Loaded | undefined {
-  if (!existsSync(path)) return undefined;
-  const parsed = parseSettingsJson(path, readFileSync(path, 'utf8'));
+  // A project's file must lie inside the project; none may lead to a credential file (src/permissions/configRead.ts).
+  const read = readConfigFileSync(path, scope === 'project' || scope === 'local' ? { within: [base] } : {});
+  if ('missing' in read) return undefined;
+  if ('refused' in read) throw new SettingsError(`${path}: not read: ${read.refused}`);
+  const parsed = parseSettingsJson(path, read.text);
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SettingsError(`${path} must hold a JSON object`);
   const raw = parsed as Record<string, unknown>;
   const warnings: string[] = [];

@@ -3,7 +3,8 @@
 // servers (`projects[<project>].mcpServers`, the project being the git root of the working
 // directory, else the directory). Only those two keys are read; the rest of the file (history,
 // onboarding state, caches) is the reference's business and is left alone.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readConfigFileSync } from '../permissions/configRead';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { McpConfigError, parseMcpServers, type McpServers } from './config';
@@ -40,7 +41,11 @@ export interface ClaudeJsonServers {
  */
 export function readClaudeJsonServers(path: string, cwd: string): ClaudeJsonServers | undefined {
   if (!existsSync(path) || !statSync(path).isFile()) return undefined;
-  const parsed: unknown = parseConfigJson(path, readFileSync(path, 'utf8'), (m) => new McpConfigError(m));
+  // The user's own file, read as itself; a link from it to another credential file is not followed (src/permissions/configRead.ts).
+  const read = readConfigFileSync(path);
+  if ('missing' in read) return undefined;
+  if ('refused' in read) throw new McpConfigError(`${path}: not read: ${read.refused}`);
+  const parsed: unknown = parseConfigJson(path, read.text, (m) => new McpConfigError(m));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new McpConfigError(`${path} must hold a JSON object`);
   const top = parsed as { mcpServers?: unknown; projects?: unknown };
   const user = top.mcpServers === undefined ? {} : parseMcpServers(top.mcpServers, path);

@@ -7,7 +7,7 @@
 // server is started (the worker, expandMcpServer), so secrets never enter workflow history; the
 // loader reports variables its own environment lacks.
 import { DurableAgentError } from '../engine/errors';
-import { existsSync, readFileSync } from 'node:fs';
+import { readConfigFileSync } from '../permissions/configRead';
 import { dirname, join, parse, resolve } from 'node:path';
 import { normalizeMcpName } from './names';
 import { readClaudeJsonServers } from './claudeJson';
@@ -198,8 +198,11 @@ export function projectMcpJsonPath(cwd: string): string {
 
 /** Reads one `.mcp.json` (undefined when absent). Throws McpConfigError on a malformed file. */
 function readMcpJsonFile(path: string): { path: string; servers: McpServers } | undefined {
-  if (!existsSync(path)) return undefined;
-  const parsed: unknown = parseConfigJson(path, readFileSync(path, 'utf8'), (m) => new McpConfigError(m));
+  // It must lie inside the directory it configures (src/permissions/configRead.ts): its servers run outside the sandbox.
+  const read = readConfigFileSync(path, { within: [dirname(path)] });
+  if ('missing' in read) return undefined;
+  if ('refused' in read) throw new McpConfigError(`${path}: not read: ${read.refused}`);
+  const parsed: unknown = parseConfigJson(path, read.text, (m) => new McpConfigError(m));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new McpConfigError(`${path} must hold a JSON object`);
   for (const k of Object.keys(parsed)) if (k !== 'mcpServers') throw new McpConfigError(`${path}: ${k} is not a key of .mcp.json (only mcpServers)`);
   const raw = (parsed as { mcpServers?: unknown }).mcpServers;
