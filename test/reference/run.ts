@@ -6,7 +6,9 @@
 // on files, the size policy (persisted with a preview) and the PreToolUse/PostToolUse hook input.
 // Exits non-zero only on a difference not listed in DELIBERATE.
 //
-//   node dist/test/reference/run.js [--verbose] [--json FILE] [case-name-substring...]
+//   node dist/test/reference/run.js [--verbose] [--json FILE] [--jobs N] [case-name-substring...]
+//
+// --jobs: cases run at a time (default 2; both sides of a case always run together).
 //
 // The reference is pinned (REFERENCE_VERSION). DURABLE_AGENT_CLAUDE_CODE_VERSION=2.1.197 runs the
 // cases against another version (installed into ~/.cache/durable-agent/claude-code-<version>);
@@ -400,12 +402,15 @@ async function main(): Promise<void> {
   const verbose = args.includes('--verbose');
   const jsonAt = args.indexOf('--json');
   const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
-  const filters = args.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
+  const jobsAt = args.indexOf('--jobs');
+  const jobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : 2;
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs wants a positive integer, got ${JSON.stringify(args[jobsAt + 1])}`);
+  const filters = args.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1) && (jobsAt < 0 || i !== jobsAt + 1));
   ensureReference();
   const version = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`reference: ${version} (${CLAUDE_BIN})`);
   const cases = CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
-  const rows = await pool(cases, 2, async (c) => {
+  const rows = await pool(cases, jobs, async (c) => {
     const [ref, ours] = await Promise.all([runReference(c), runDurableAgent(c)]);
     return { c, ref, ours, diffs: compare(c, ref, ours) };
   });
