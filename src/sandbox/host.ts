@@ -76,14 +76,7 @@ async function acquire(config: GlobalRuntimeConfig, signal?: AbortSignal): Promi
           if (released) return;
           released = true;
           inflight--;
-          if (inflight === 0) {
-            try {
-              m.cleanupAfterCommand();
-            } catch {
-              // best effort: leftover mount points of denied paths that did not exist
-            }
-            for (const wake of idle.splice(0)) wake();
-          }
+          if (inflight === 0) for (const wake of idle.splice(0)) wake();
         };
       }
       if (inflight > 0) {
@@ -243,10 +236,26 @@ export async function prepareSandboxedCommand(command: string, plan: RuntimePlan
   const release = await acquire(plan.global, abortSignal);
   const commandId = randomBytes(16).toString('base64url');
   let registered = false;
+  // The runtime counts each wrap it hands out and removes the mount points it created for absent
+  // denied paths (empty .bashrc, .mcp.json, .claude…) only when every wrap has been given back:
+  // exactly one cleanupAfterCommand() per returned wrap — fewer leaves placeholders in the project
+  // for good, more removes them under a sandbox still running (its deny rule would stop applying).
+  let wrapped = false;
+  let cleaned = false;
+  const cleanup = () => {
+    if (!wrapped || cleaned) return;
+    cleaned = true;
+    try {
+      m.cleanupAfterCommand();
+    } catch {
+      // best effort: leftover mount points of denied paths that did not exist
+    }
+  };
   try {
     // TMPDIR: the runtime sets its own shared one; the session's is set inside, before the command.
     const inner = `export TMPDIR=${shellQuote(tmpDir)}; ${command}`;
     const shellCommand = await m.wrapWithSandbox(inner, 'bash', plan.call, abortSignal, { commandId, commandText: command });
+    wrapped = true;
     if (plan.allowedDomains.length > 0) {
       m.registerCommandNetworkLists(commandId, { allowedDomains: plan.allowedDomains });
       registered = true;
@@ -265,12 +274,14 @@ export async function prepareSandboxedCommand(command: string, plan: RuntimePlan
         } catch {
           lines = [];
         }
+        cleanup();
         release();
         return [...new Set(lines)].filter((line) => !allowedWrite(line, plan));
       },
     };
   } catch (err) {
     if (registered) m.unregisterCommandNetworkLists(commandId);
+    cleanup();
     release();
     throw err;
   }

@@ -183,3 +183,26 @@ test('unit: the placeholders that keep absent protected paths from being created
   assert.equal(r.data.exitCode, 0, r.data.output);
   assert.deepEqual(await fs.readdir(fresh), [], 'nothing left in the project');
 });
+
+test('unit: overlapping sandboxed calls leave no placeholder either, and the next call still cleans up', async (t) => {
+  if (skip) return t.skip(skip);
+  // Found by test:reference: with two calls in flight the runtime got one cleanup for two wraps,
+  // its count never came back to zero, and every later call in the process left .bashrc, .mcp.json,
+  // .claude… placeholders in the project (an empty .claude then blocks `mkdir .claude`).
+  const dirs = await Promise.all(['o1', 'o2', 'o3'].map(async (n) => {
+    const d = path.join(extra, n);
+    await fs.mkdir(d);
+    return d;
+  }));
+  const call = (d: string, command: string) => {
+    const c = { ...ctx('dontAsk'), agent: { cwd: d, additionalDirectories: [], readFiles: {} } };
+    c.permission = { ...c.permission, workingDirectories: [d] };
+    return BashTool.call({ command }, c, () => undefined);
+  };
+  // A long call and a short one overlap; the short one ends first.
+  const [long, short] = await Promise.all([call(dirs[0]!, 'sleep 1; ls -A'), call(dirs[1]!, 'ls -A')]);
+  assert.deepEqual([long.data.exitCode, short.data.exitCode], [0, 0]);
+  const later = await call(dirs[2]!, 'ls -A');
+  assert.equal(later.data.exitCode, 0, later.data.output);
+  for (const d of dirs) assert.deepEqual(await fs.readdir(d), [], `nothing left in ${path.basename(d)}`);
+});
