@@ -7,7 +7,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { controlPathSet } from '../permissions/controlFiles';
+import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
+import { hookCommandsOf } from '../hooks/config';
+import type { HooksConfig } from '../hooks';
+import { stdioCommands } from '../mcp/pins';
+import type { McpServers } from '../mcp/config';
+import type { HooksJson } from '../workflows/definitions';
 import { hashControlFiles, type ControlSnapshot } from '../permissions/controlWrites';
 
 /** The user's data directory (env DURABLE_AGENT_HOME, default ~/.durable-agent): the same base as the store's default. */
@@ -20,6 +27,8 @@ export interface ManifestEntry {
   startedAt: string;
   /** path → content hash at the start (absent paths did not exist). */
   start: Record<string, string>;
+  /** The files the session's hooks and MCP servers ran (runFilesOf), watched besides the built-in control files. */
+  runFiles?: string[];
   endedAt?: string;
   end?: Record<string, string>;
 }
@@ -40,8 +49,8 @@ export interface ControlFileChange {
 export interface SinceLastSession {
   previous?: ManifestEntry;
   changes: ControlFileChange[];
-  /** The control files now: what the next manifest entry records. */
-  now: ControlSnapshot;
+  /** The control files now: what the next manifest entry records (with the run files it watched). */
+  now: ControlSnapshot & { runFiles?: string[] };
 }
 
 export function manifestPath(cwd: string, home = dataHome()): string {
@@ -74,17 +83,34 @@ async function writeManifest(cwd: string, home: string, m: ManifestFile): Promis
   await fs.rename(tmp, path);
 }
 
-/** Which control files of `dirs` (cwd first) changed since the previous session in `cwd` started. */
-export async function controlFilesSinceLastSession(cwd: string, dirs: readonly string[], home = dataHome()): Promise<SinceLastSession> {
-  const now = await hashControlFiles(controlPathSet([cwd, ...dirs]));
+/**
+ * The files the session's hooks and stdio MCP servers run (protectedPaths hookControlFiles,
+ * mcpServerControlFiles): control files of the manifest too, so that a script rewritten by one
+ * session is named before the next one runs it.
+ */
+export function runFilesOf(cwd: string, dirs: readonly string[], hooks: HooksJson | undefined, servers: McpServers | undefined): string[] {
+  const all = [resolve(cwd), ...dirs.map((d) => resolve(d))];
+  return [...new Set([...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all), ...mcpServerControlFiles(stdioCommands(servers), cwd, all, undefined, existsSync)])];
+}
+
+/** Which control files of `dirs` (cwd first) changed since the previous session in `cwd` started. `runFiles`: runFilesOf. */
+export async function controlFilesSinceLastSession(cwd: string, dirs: readonly string[], home = dataHome(), runFiles: readonly string[] = []): Promise<SinceLastSession> {
   const previous = (await readManifest(cwd, home))?.last;
+  // The previous session's run files are compared too (a server dropped from .mcp.json still had its script rewritten);
+  // only this session's are recorded. A run file the previous session did not watch has no "before".
+  const before = new Set(previous?.runFiles ?? []);
+  const current = new Set(runFiles.map((f) => resolve(f)));
+  const all = await hashControlFiles(controlPathSet([cwd, ...dirs], [...current, ...before]));
+  const notWatchedNow = [...before].filter((f) => !current.has(f));
+  const now: ControlSnapshot & { runFiles?: string[] } = { entries: new Map([...all.entries].filter(([p]) => !notWatchedNow.includes(p))), truncated: all.truncated, ...(current.size > 0 ? { runFiles: [...current] } : {}) };
   if (!previous) return { now, changes: [] };
-  const paths = [...new Set([...Object.keys(previous.start), ...now.entries.keys()])].sort();
+  const paths = [...new Set([...Object.keys(previous.start), ...all.entries.keys()])].sort();
   const changes: ControlFileChange[] = [];
   for (const path of paths) {
     const was = previous.start[path];
-    const is = now.entries.get(path);
+    const is = all.entries.get(path);
     if (was === is || (was === 'dir' && is === 'dir')) continue;
+    if (was === undefined && current.has(path) && !before.has(path)) continue; // newly watched, not new
     const change = was === undefined ? 'created' : is === undefined ? 'deleted' : 'modified';
     const when = !previous.end ? 'unknown' : previous.end[path] !== was ? 'during' : 'after';
     changes.push({ path, change, when });
@@ -95,15 +121,15 @@ export async function controlFilesSinceLastSession(cwd: string, dirs: readonly s
 }
 
 /** The manifest entry of a session that starts now, with the snapshot taken just before it started. */
-export async function recordSessionStart(cwd: string, session: string, now: ControlSnapshot, home = dataHome(), at = new Date()): Promise<void> {
-  await writeManifest(cwd, home, { version: 1, dir: resolve(cwd), last: { session, startedAt: at.toISOString(), start: record(now) } });
+export async function recordSessionStart(cwd: string, session: string, now: ControlSnapshot & { runFiles?: string[] }, home = dataHome(), at = new Date()): Promise<void> {
+  await writeManifest(cwd, home, { version: 1, dir: resolve(cwd), last: { session, startedAt: at.toISOString(), start: record(now), ...(now.runFiles ? { runFiles: now.runFiles } : {}) } });
 }
 
 /** The end of a session: its control files now (kept only while it is still the last session there). */
-export async function recordSessionEnd(cwd: string, dirs: readonly string[], session: string, home = dataHome(), at = new Date()): Promise<void> {
+export async function recordSessionEnd(cwd: string, dirs: readonly string[], session: string, home = dataHome(), at = new Date(), runFiles: readonly string[] = []): Promise<void> {
   const m = await readManifest(cwd, home);
   if (!m || m.last.session !== session) return;
-  const end = await hashControlFiles(controlPathSet([cwd, ...dirs]));
+  const end = await hashControlFiles(controlPathSet([cwd, ...dirs], runFiles));
   await writeManifest(cwd, home, { ...m, last: { ...m.last, endedAt: at.toISOString(), end: record(end) } });
 }
 

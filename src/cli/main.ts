@@ -221,8 +221,10 @@ export function buildProgram(): Command {
       ...(o.streamingTools === false ? { streamingToolExecution: false } : {}),
     };
     // The control files against the previous session's here (src/cli/controlManifest.ts): every change is named.
-    const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart } = await import('./controlManifest');
-    const since = await controlFilesSinceLastSession(cwd, opts.additionalDirectories ?? []).catch((err: unknown) => {
+    const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } = await import('./controlManifest');
+    // The scripts its hooks and MCP servers run count too: what one session rewrote is named before the next runs it.
+    const runFiles = runFilesOf(cwd, opts.additionalDirectories ?? [], opts.hooks, opts.mcpServers);
+    const since = await controlFilesSinceLastSession(cwd, opts.additionalDirectories ?? [], undefined, runFiles).catch((err: unknown) => {
       process.stderr.write(`durable-agent: warning: the control files could not be compared with the last session here: ${err instanceof Error ? err.message : String(err)}\n`);
       return undefined;
     });
@@ -253,7 +255,7 @@ export function buildProgram(): Command {
         console.log(`agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`);
       }
       const outcome = await followAndExit(client, id, o);
-      if (outcome === 'ended') await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id).catch(() => undefined);
+      if (outcome === 'ended') await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id, undefined, undefined, runFiles).catch(() => undefined);
     });
   });
 

@@ -199,3 +199,22 @@ test('unit mcp pins: in-process session (dontAsk, acceptEdits without an approve
     await fake.close();
   }
 });
+
+test('unit mcp pins: the manifest watches the files the servers run: a rewritten script is named at the next run; a file only newly watched is not "created"', async () => {
+  const { controlFilesSinceLastSession, recordSessionStart, runFilesOf } = await import('../../src/cli/controlManifest');
+  const { dir, script, evil } = await project('manifest');
+  const home = await makeTmpDir('da-mcp-pins-home-');
+  const servers: McpServers = { local: { command: process.execPath, args: ['./server.js'] } };
+  const runFiles = runFilesOf(dir, [], undefined, servers);
+  assert.ok(runFiles.includes(script), runFiles.join(', '));
+  // A first session without the server, then one with it: server.js existed all along, it is not "created".
+  const first = await controlFilesSinceLastSession(dir, [], home);
+  await recordSessionStart(dir, 's1', first.now, home);
+  const second = await controlFilesSinceLastSession(dir, [], home, runFiles);
+  assert.deepEqual(second.changes, []);
+  await recordSessionStart(dir, 's2', second.now, home);
+  // That session rewrote it; the next run (even one without the server) names it.
+  await fs.writeFile(script, evil);
+  const third = await controlFilesSinceLastSession(dir, [], home);
+  assert.deepEqual(third.changes.map((c) => [path.relative(dir, c.path), c.change]), [['server.js', 'modified']]);
+});
