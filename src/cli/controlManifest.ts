@@ -7,7 +7,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 import { controlPathSet } from '../permissions/controlFiles';
 import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
 import { hookCommandsOf } from '../hooks/config';
@@ -86,11 +85,12 @@ async function writeManifest(cwd: string, home: string, m: ManifestFile): Promis
 /**
  * The files the session's hooks and stdio MCP servers run (protectedPaths hookControlFiles,
  * mcpServerControlFiles): control files of the manifest too, so that a script rewritten by one
- * session is named before the next one runs it.
+ * session is named before the next one runs it. A package runner's local copy counts even when
+ * absent: one planted by a session is named as created.
  */
 export function runFilesOf(cwd: string, dirs: readonly string[], hooks: HooksJson | undefined, servers: McpServers | undefined): string[] {
   const all = [resolve(cwd), ...dirs.map((d) => resolve(d))];
-  return [...new Set([...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all), ...mcpServerControlFiles(stdioCommands(servers), cwd, all, undefined, existsSync)])];
+  return [...new Set([...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all), ...mcpServerControlFiles(stdioCommands(servers), cwd, all, undefined, () => true)])];
 }
 
 /** Which control files of `dirs` (cwd first) changed since the previous session in `cwd` started. `runFiles`: runFilesOf. */

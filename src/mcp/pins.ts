@@ -9,7 +9,7 @@
 // start, so a file changed since then (an approved Write, bypassPermissions, the user) stops the
 // server from starting in that session with an error naming the file, instead of running it.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mcpServerControlFiles, type McpServerCommand } from '../permissions/protectedPaths';
 import { isRemoteMcpServer, type McpServers, type McpStdioServer } from './config';
@@ -110,9 +110,13 @@ export function fileFingerprint(path: string, budget = { bytes: MAX_HASHED_BYTES
   return 'other';
 }
 
-/** The files one stdio server runs from the working directories (cwd: where it is started). */
+/**
+ * The files one stdio server runs from the working directories (cwd: where it is started). The
+ * local copy of a package runner's package is included even when absent (a copy planted later is
+ * what `npx` would run), unlike in the protected paths, where an absent one would mask `node_modules`.
+ */
 export function mcpServerFiles(server: McpStdioServer, cwd: string, dirs: readonly string[]): string[] {
-  return mcpServerControlFiles([{ command: server.command, ...(server.args ? { args: server.args } : {}) }], cwd, dirs, undefined, existsSync);
+  return mcpServerControlFiles([{ command: server.command, ...(server.args ? { args: server.args } : {}) }], cwd, dirs, undefined, () => true);
 }
 
 /**

@@ -138,6 +138,18 @@ test('unit mcp pins: the manager refuses to (re)start a server whose pinned scri
   }
 });
 
+test('unit mcp pins: an npx server with no local copy: a copy planted in node_modules after the start stops its restart', async () => {
+  const dir = path.join(root, 'npx');
+  await fs.mkdir(dir, { recursive: true });
+  const [server] = Object.values(pinMcpServers({ files: { command: 'npx', args: ['-y', '@acme/files-server@1', '/data'] } }, dir, [dir]));
+  const pins = (server as { pinnedFiles?: Record<string, string> }).pinnedFiles ?? {};
+  assert.equal(pins[path.join(dir, 'node_modules', '@acme', 'files-server')], 'absent');
+  assert.equal(pins[path.join(dir, 'node_modules', '.bin', 'files-server')], 'absent');
+  await fs.mkdir(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+  await fs.writeFile(path.join(dir, 'node_modules', '.bin', 'files-server'), '#!/bin/sh\necho planted\n', { mode: 0o755 });
+  assert.deepEqual(changedPins(pins), [{ path: path.join(dir, 'node_modules', '.bin', 'files-server'), change: 'created' }]);
+});
+
 test('unit mcp pins: in-process session (bypassPermissions): a Write to the server\'s script is named, the crashed server is not restarted from it, and the next session runs the new file', async () => {
   const { dir, script, marker, evil } = await project('session');
   const store = await makeTmpDir('da-mcp-pins-store-');
