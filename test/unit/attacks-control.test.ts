@@ -50,6 +50,9 @@ let fx: ControlFixture;
 let pristineHome: string;
 const saved: Record<string, string | undefined> = {};
 const results = new Map<string, string[]>();
+/** ATTACKS_FULL=1: every row and every control (the measurement for docs/security.md); else the CI tier. */
+const FULL = process.env.ATTACKS_FULL === '1';
+const ROWS = CONTROL_ATTACKS.filter((c) => FULL || !c.fullOnly);
 
 /** A loopback listener that counts connections, and a process of the worker's user (not a child of ours). */
 interface Witnesses {
@@ -255,8 +258,9 @@ async function runRow(c: ControlAttack): Promise<string[]> {
     await new Promise((r) => setImmediate(r));
     const tmp = await sessionTempDir(sessionId);
     let found = effects(c, d, obs, texts, homeSnapshot, w, tmp);
-    // What was planted runs when the human works in the project next. (Already an escape: no need.)
-    if (found.length === 0 && statuses.includes('ok')) {
+    // What was planted runs when the human works in the project next. (Already an escape: no need.
+    // Outside persistence, what could run later is a control file, which the snapshot compares.)
+    if (found.length === 0 && statuses.includes('ok') && c.cls === 'persistence') {
       await humanLater(c, d, fx.home);
       found = effects(c, d, obs, texts, homeSnapshot, w, tmp);
     }
@@ -300,7 +304,7 @@ async function controlRun(c: ControlAttack): Promise<string[]> {
     }
     await new Promise((r) => setImmediate(r));
     const found = effects(c, d, obs, texts, snap, w);
-    if (found.length > 0) return found;
+    if (found.length > 0 || c.cls !== 'persistence') return found;
     await humanLater(c, d, home);
     return effects(c, d, obs, texts, snap, w);
   } finally {
@@ -327,7 +331,7 @@ test('unit: the control-attack table covers every class of issue 18 in every mod
 test('unit: control — every Bash attack has its effect when bash itself runs it', async () => {
   const seen = new Set<string>();
   const todo: ControlAttack[] = [];
-  for (const c of CONTROL_ATTACKS) {
+  for (const c of ROWS) {
     if (c.noControl || seen.has(stepKey(c))) continue;
     if (c.steps.some((s) => s.tool !== 'Bash')) continue; // mixed rows: their Bash step alone is not the attack
     seen.add(stepKey(c));
@@ -343,8 +347,8 @@ test('unit: control — every Bash attack has its effect when bash itself runs i
   assert.deepEqual(harmless, [], 'these attacks do nothing even without the sandbox: fix the table');
 });
 
-describe('unit: control attacks through the pipeline (Bash in the OS sandbox)', { concurrency: 2 }, () => {
-  for (const c of CONTROL_ATTACKS) {
+describe('unit: control attacks through the pipeline (Bash in the OS sandbox)', { concurrency: 1 }, () => {
+  for (const c of ROWS) {
     const label = `unit: ${c.cls} ${c.id} [${c.steps.map((s) => `${s.tool} ${JSON.stringify(s.input.command ?? s.input.file_path)}`).join('; ').slice(0, 110)}] has no effect`;
     test(label, c.todo ? { todo: c.todo } : {}, async () => {
       const found = await runRow(c);
