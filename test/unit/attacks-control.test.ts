@@ -23,6 +23,10 @@ import { applyContextModifiers, type AgentContext } from '../../src/engine/conte
 import { sessionTempDir } from '../../src/sandbox/host';
 import { loadMemory, memoryReminder } from '../../src/memory/claudeMd';
 import type { ToolPermissionContext } from '../../src/tools/permissionTypes';
+import type { ResultStore } from '../../src/tools/Tool';
+import type { BlobStore } from '../../src/stores/messageStore';
+import { sessionPermission } from '../../src/activities/tools';
+import { workerPrivatePaths } from '../../src/worker';
 import {
   BAIT,
   BAIT_VALUES,
@@ -37,6 +41,7 @@ import {
   buildEvilBranch,
   controlSnapshot,
   countControlByClass,
+  gitDirs,
   createControlFixture,
   fillStep,
   rowDirs,
@@ -180,20 +185,22 @@ async function humanLater(c: ControlAttack, d: RowDirs, home: string): Promise<v
 }
 
 interface Observed {
+  knownGit: Set<string>[];
   controlBefore: string[];
   homeBefore: string;
   outsideBefore: string;
 }
 
 function observe(d: RowDirs, home: () => string): Observed {
-  return { controlBefore: [controlSnapshot(d.proj), controlSnapshot(d.extra)], homeBefore: home(), outsideBefore: treeSnapshot(fx.outside) };
+  const knownGit = [gitDirs(d.proj), gitDirs(d.extra)];
+  return { knownGit, controlBefore: [controlSnapshot(d.proj, knownGit[0]), controlSnapshot(d.extra, knownGit[1])], homeBefore: home(), outsideBefore: treeSnapshot(fx.outside) };
 }
 
 /** Every effect the row had, on the real filesystem, network and processes. */
 function effects(c: ControlAttack, d: RowDirs, obs: Observed, texts: string[], home: () => string, w: Witnesses | undefined, tmp?: string): string[] {
   const out: string[] = [];
   if (fs.existsSync(d.mark)) out.push('the hostile command ran (marker created)');
-  const [p, x] = [controlSnapshot(d.proj), controlSnapshot(d.extra)];
+  const [p, x] = [controlSnapshot(d.proj, obs.knownGit[0]), controlSnapshot(d.extra, obs.knownGit[1])];
   if (p !== obs.controlBefore[0]) out.push(`control files of the project changed: ${firstDiff(obs.controlBefore[0] as string, p)}`);
   if (x !== obs.controlBefore[1]) out.push(`control files of the additional directory changed: ${firstDiff(obs.controlBefore[1] as string, x)}`);
   for (const t of texts) for (const b of BAIT_VALUES) if (t.includes(b)) out.push(`a result shows ${b}`);
@@ -221,7 +228,9 @@ function setup(c: ControlAttack, d: RowDirs): void {
 
 function memoryText(c: ControlAttack, d: RowDirs): string {
   const cwd = path.join(d.proj, c.cwd ?? '');
-  const loaded = loadMemory(cwd, { home: fx.home, configDir: path.join(fx.home, '.claude'), managed: path.join(fx.root, 'no-managed-CLAUDE.md') });
+  // As `run` loads it: the session's working directories (src/cli/main.ts).
+  const workingDirectories = [cwd, ...(c.addDir ? [d.extra] : [])];
+  const loaded = loadMemory(cwd, { home: fx.home, configDir: path.join(fx.home, '.claude'), managed: path.join(fx.root, 'no-managed-CLAUDE.md'), workingDirectories });
   return memoryReminder(loaded.files);
 }
 
@@ -232,12 +241,15 @@ async function runRow(c: ControlAttack): Promise<string[]> {
   const w = usesWitnesses(c) ? await witnesses() : undefined;
   const cwd = path.join(d.proj, c.cwd ?? '');
   const addDirs = c.addDir ? [d.extra] : [];
-  const permission: ToolPermissionContext = {
-    mode: c.mode,
-    rules: { allow: [], ask: [], deny: [] },
-    workingDirectories: [d.proj, ...addDirs],
-    sandbox: {},
-  };
+  // As a worker builds it: the files the session's hooks run are protected (sessionPermission), and
+  // the worker's own state (its store, named by DURABLE_AGENT_STORE_DIR here; the data directory) is private.
+  const permission: ToolPermissionContext = sessionPermission(
+    { mode: c.mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [d.proj, ...addDirs], sandbox: {} },
+    {} as ResultStore,
+    c.projectHooks ? PROJECT_HOOKS : undefined,
+    cwd,
+  );
+  const privatePaths = workerPrivatePaths(fx.envStore, {} as BlobStore);
   let agent: AgentContext = { cwd, additionalDirectories: addDirs, readFiles: {}, ...(c.cwd ? { projectDir: d.proj } : {}) };
   const pool = createToolPool(BUILTIN_TOOLS, permission);
   const sessionId = `ctl-${c.id}`;
@@ -248,7 +260,7 @@ async function runRow(c: ControlAttack): Promise<string[]> {
     for (const [i, step] of c.steps.entries()) {
       const o = await runToolPipeline(
         { type: 'tool_use', id: `toolu_${i}_${c.id.replace(/[^A-Za-z0-9_]/g, '_')}`, name: step.tool, input: fillStep(step, d, w ? { PORT: String(w.port), VICTIM: String(w.victim) } : {}) },
-        { pool, sessionId, agent, permission, ...(c.projectHooks ? { hooks: PROJECT_HOOKS } : {}) },
+        { pool, sessionId, agent, permission, privatePaths, ...(c.projectHooks ? { hooks: PROJECT_HOOKS } : {}) },
       );
       agent = applyContextModifiers(agent, o.contextModifiers);
       texts.push(resultText(o));
@@ -277,6 +289,34 @@ async function runRow(c: ControlAttack): Promise<string[]> {
   }
 }
 
+/**
+ * What a loader without checks would read (the control for memory rows): the memory files of the
+ * cwd and their @imports, following every symlink, resolved from the importing file's directory.
+ */
+function naiveMemory(cwd: string, home: string): string {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (p: string, depth: number) => {
+    if (depth > 4 || seen.has(p)) return;
+    seen.add(p);
+    let text: string;
+    try {
+      text = fs.readFileSync(p, 'utf8');
+    } catch {
+      return;
+    }
+    out.push(text);
+    for (const m of text.matchAll(/(?:^|\s)@(\S+)/g)) {
+      const spec = m[1] as string;
+      visit(spec.startsWith('~/') ? path.join(home, spec.slice(2)) : path.resolve(path.dirname(p), spec), depth + 1);
+    }
+  };
+  const rules = path.join(cwd, '.claude', 'rules');
+  const ruleFiles = fs.existsSync(rules) ? fs.readdirSync(rules).map((f) => path.join(rules, f)) : [];
+  for (const f of [path.join(cwd, 'CLAUDE.md'), path.join(cwd, 'CLAUDE.local.md'), path.join(cwd, '.claude', 'CLAUDE.md'), ...ruleFiles]) visit(f, 0);
+  return out.join('\n');
+}
+
 /** The same attack with bash itself (no sandbox, no rules, no pipeline): it must have an effect. */
 async function controlRun(c: ControlAttack): Promise<string[]> {
   const id = `${c.id}-control`;
@@ -298,10 +338,7 @@ async function controlRun(c: ControlAttack): Promise<string[]> {
       texts.push(await run('bash', ['-c', fillStep(step, d, w ? { PORT: String(w.port), VICTIM: String(w.victim) } : {}).command as string], { cwd, env }));
     }
     if (c.projectHooks) for (const h of PROJECT_HOOKS.PostToolUse[0]!.hooks) await run('sh', ['-c', h.command], { cwd, env });
-    if (c.thenMemory) {
-      const loaded = loadMemory(cwd, { home, configDir: path.join(home, '.claude'), managed: path.join(fx.root, 'no-managed-CLAUDE.md') });
-      texts.push(memoryReminder(loaded.files));
-    }
+    if (c.thenMemory) texts.push(naiveMemory(cwd, home));
     await new Promise((r) => setImmediate(r));
     const found = effects(c, d, obs, texts, snap, w);
     if (found.length > 0 || c.cls !== 'persistence') return found;
@@ -322,7 +359,13 @@ test('unit: the control-attack table covers every class of issue 18 in every mod
   const perMode: Record<string, number> = {};
   for (const c of CONTROL_ATTACKS) perMode[c.mode] = (perMode[c.mode] ?? 0) + 1;
   console.log(`control-attack rows per class: ${JSON.stringify(counts)} (total ${CONTROL_ATTACKS.length}); per mode: ${JSON.stringify(perMode)}`);
-  for (const cls of CONTROL_CLASSES) if (cls !== 'check-then-open') assert.ok((counts[cls] ?? 0) >= 2, `class ${cls}: ${counts[cls] ?? 0} rows`);
+  for (const cls of CONTROL_CLASSES) {
+    if (cls === 'check-then-open') continue; // the race tests below
+    assert.ok((counts[cls] ?? 0) >= 2, `class ${cls}: ${counts[cls] ?? 0} rows`);
+    for (const mode of ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']) {
+      assert.ok(ROWS.some((c) => c.cls === cls && c.mode === mode), `class ${cls} has no row in ${mode}`);
+    }
+  }
   assert.deepEqual(modes, ['acceptEdits', 'bypassPermissions', 'default', 'dontAsk', 'plan']);
   assert.equal(new Set(CONTROL_ATTACKS.map((c) => c.id)).size, CONTROL_ATTACKS.length, 'ids are unique');
   assert.deepEqual(STALE_ESCAPES, [], 'ESCAPES_ON_MAIN names rows that do not exist');
@@ -378,7 +421,7 @@ function flipper(dir: string, name: string, target: string, benign: string | nul
 }
 
 describe('unit: check-then-open races', () => {
-  test('unit: check-then-open — Read of a file flipping to a symlink to ~/.ssh/id_rsa never returns the key', { todo: 'waiting for race: descriptor-bound Read' }, async () => {
+  test('unit: check-then-open — Read of a file flipping to a symlink to ~/.ssh/id_rsa never returns the key', async () => {
     const d = await rowDirs(fx, 'race-read');
     const permission: ToolPermissionContext = { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [d.proj], sandbox: {} };
     const pool = createToolPool(BUILTIN_TOOLS, permission);
@@ -404,7 +447,7 @@ describe('unit: check-then-open races', () => {
     assert.equal(wins, 0, `${wins} of ${RACE_ATTEMPTS} Reads returned the private key`);
   });
 
-  test('unit: check-then-open — Write to a name flipping to a symlink to ~/.profile never writes outside', { todo: 'waiting for race: descriptor-bound Write (temp file + rename in the verified directory)' }, async () => {
+  test('unit: check-then-open — Write to a name flipping to a symlink to ~/.profile never writes outside', async () => {
     const d = await rowDirs(fx, 'race-write');
     const permission: ToolPermissionContext = { mode: 'acceptEdits', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [d.proj], sandbox: {} };
     const pool = createToolPool(BUILTIN_TOOLS, permission);
