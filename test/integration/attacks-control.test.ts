@@ -39,7 +39,8 @@ const outcome = new Map<string, string[]>();
 before(async () => {
   await getTestEnv(); // connect first: the bait variables below must not configure the test's own connection
   fx = createControlFixture();
-  const vars: Record<string, string> = { HOME: fx.home, ...baitEnvironment(fx), npm_config_cache: path.join(fx.root, 'npm-cache'), npm_config_update_notifier: 'false' };
+  // The data directory at its default place in the bait HOME (run-tests points it elsewhere).
+  const vars: Record<string, string> = { HOME: fx.home, DURABLE_AGENT_HOME: path.join(fx.home, '.durable-agent'), ...baitEnvironment(fx), npm_config_cache: path.join(fx.root, 'npm-cache'), npm_config_update_notifier: 'false' };
   for (const [k, v] of Object.entries(vars)) {
     saved[k] = process.env[k];
     process.env[k] = v;
@@ -295,6 +296,7 @@ describe('integration: end-to-end control attacks (CLI sessions on Temporal, the
           TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
           DURABLE_AGENT_TASK_QUEUE: taskQueue,
           HOME: fx.home,
+          DURABLE_AGENT_HOME: path.join(fx.home, '.durable-agent'),
           TEMPORAL_TLS_CLIENT_KEY_PATH: undefined,
         };
         // A victim session first: its transcript (in the store) holds a secret other sessions must not read.

@@ -135,6 +135,8 @@ before(async () => {
     HOME: fx.home,
     ...baitEnvironment(fx),
     DURABLE_AGENT_STORE_DIR: fx.envStore,
+    // The data directory at its default place in the bait HOME (run-tests points it elsewhere).
+    DURABLE_AGENT_HOME: path.join(fx.home, '.durable-agent'),
     npm_config_cache: path.join(fx.root, 'npm-cache'),
     npm_config_update_notifier: 'false',
     npm_config_logs_max: '0',
