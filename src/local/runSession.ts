@@ -12,13 +12,13 @@ import { managedModelStep, newModelStepState, type ManagedModelStep } from '../w
 import { initialContext, type AgentContext } from '../engine/context';
 import type { Message, ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
-import { nextAttempt, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
+import { retryPolicy, type OutageState } from '../engine/retry';
+import { approvalTimeoutDenial, hookFailureRuns, notifyApprovalPending, transientFailureFromDetails, waitOutStoreOutage } from '../engine/schedulerGlue';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   END_REASONS,
   initialSessionState,
   runSession,
-  approvalNotification,
   sessionConfig,
   type SessionExecutor,
   type SessionPhase,
@@ -124,6 +124,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   let wakeWaiter: (() => void) | undefined;
   let outage: OutageState | undefined;
   let calls = 0;
+  /** Notification hook firings still running: the session ends after them. */
+  const notifications = new Set<Promise<unknown>>();
 
   const runtime = (signal: AbortSignal, key: string): CallRuntime => ({ signal, heartbeat: () => undefined, attempt: 1, callKey: `${sessionId}/${key}`, warn: () => undefined });
 
@@ -132,8 +134,13 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     if (!opts.onAsk) return { decision: 'deny', source: 'unattended', reason: 'No approver is attached to this in-process session (pass onAsk); denied by default.' };
     pendingApprovals.set(block.id, { turn: state.turn, toolUseId: block.id, toolName: block.name, summary: description.summary, message, since: Date.now() });
     status = 'awaiting_approval';
-    // A call waits for a human: Notification hooks may page one (their answers are notices only).
-    if (executor.hasHooks?.('Notification')) void executor.runHooks?.('Notification', approvalNotification(block.name), state.head);
+    // A call waits for a human: Notification hooks may page one. As in the session workflow (an
+    // async signal handler) the wait does not wait for them, and the session ends only after them.
+    const notified = notifyApprovalPending(executor, block.name, state.head);
+    if (notified) {
+      notifications.add(notified);
+      void notified.finally(() => notifications.delete(notified));
+    }
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     try {
@@ -141,7 +148,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
         opts.onAsk({ toolUseId: block.id, toolName: block.name, summary: description.summary, message }),
         new Promise<Approval>((resolve) => {
           timer = setTimeout(
-            () => resolve({ decision: 'deny', source: 'timeout', afterMs: approvalTimeoutMs, reason: `No approval arrived within ${Math.round(approvalTimeoutMs / 1000)} s; denied by default for unattended runs.` }),
+            () => resolve(approvalTimeoutDenial(approvalTimeoutMs)),
             approvalTimeoutMs,
           );
         }),
@@ -159,27 +166,24 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   }
 
   /** A store write that waits out outages as the turn workflow's does (not interruptible: it records what happened). */
-  async function storeCall<T>(call: () => Promise<T>): Promise<T> {
-    const policy = retryPolicy(input);
-    let failing: OutageState | undefined;
-    for (;;) {
-      try {
-        const r = await call();
-        if (failing && outage?.what === 'store') {
+  const storeCall = <T>(call: () => Promise<T>): Promise<T> =>
+    waitOutStoreOutage(call, {
+      policy: retryPolicy(input),
+      now: () => Date.now(),
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      // In-process every store failure is an outage: the cores throw plain errors.
+      classify: (err) => ({ kind: 'store', message: err instanceof Error ? err.message : String(err) }),
+      onOutage(o) {
+        if (o) {
+          outage = o;
+          status = 'waiting_for_model';
+        } else if (outage?.what === 'store') {
           outage = undefined;
           if (status === 'waiting_for_model') status = 'running';
         }
-        return r;
-      } catch (err) {
-        const step = nextAttempt(failing, 'store', { kind: 'store', message: err instanceof Error ? err.message : String(err) }, Date.now(), policy);
-        failing = step.state;
-        if (step.action === 'give_up') throw new Error(step.reason);
-        outage = failing;
-        status = 'waiting_for_model';
-        await new Promise((r) => setTimeout(r, step.delayMs));
-      }
-    }
-  }
+      },
+      giveUp: (reason) => new Error(reason),
+    });
 
   /** One turn, as the turn workflow runs it: model, tools, then the tool results into the transcript. */
   async function runTurn(turn: number, append: Message[]): Promise<TurnReport> {
@@ -237,10 +241,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
         } catch (err) {
           if (signal.aborted) return { kind: 'interrupted' };
           // The activity's classification: a retryable failure is waited out, the rest ends the turn.
-          if (err instanceof ApplicationFailure && !err.nonRetryable) {
-            const d = err.details?.[0] as Partial<TransientFailure> | undefined;
-            return { kind: 'unavailable', failure: { kind: typeof d?.kind === 'string' ? d.kind : 'other', message: err.message, ...(typeof d?.retryAfterMs === 'number' ? { retryAfterMs: d.retryAfterMs } : {}) } };
-          }
+          if (err instanceof ApplicationFailure && !err.nonRetryable) return { kind: 'unavailable', failure: transientFailureFromDetails('model', err.message, err.details) };
           throw err;
         }
         return { kind: 'message', message: model.message, usage: model.usage, stopReason: model.stopReason };
@@ -324,7 +325,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
         const r = await deps.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields, ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}) });
         return r.runs;
       } catch (err) {
-        return [{ event, hook: `${event} hooks`, outcome: 'non_blocking_error', durationMs: 0, error: (err as Error).message }];
+        return hookFailureRuns(event, err);
       }
     },
   };
@@ -338,6 +339,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     } catch (err) {
       end = { status: 'failed', endReason: END_REASONS.failed(state.turn, err instanceof Error ? err.message : String(err)) };
     }
+    // Notification hooks still running (an approval was answered before they finished) end first.
+    await Promise.allSettled([...notifications]);
     // The runner's MCP connections end with the session (unless the caller passed its own manager).
     if (!worker.mcp) await deps.closeMcp().catch(() => undefined);
     status = end.status;

@@ -30,7 +30,8 @@ import type { HookActivities, ToolSettingsActivities } from '../activities';
 import { storedToolSettings } from './toolSettings';
 import { agentHookFields } from '../engine/subagents';
 import { SESSION_HOOK_EVENT_NAMES, type HookRun, type SessionHookEventName } from '../engine/hooks';
-import { approvalNotification, DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
+import { hookFailureRuns, notifyApprovalPending } from '../engine/schedulerGlue';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
 import {
   APPROVAL_OUTCOME_PATCH,
   SUBAGENT_HOOKS_PATCH,
@@ -176,16 +177,16 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       return r.runs;
     } catch (err) {
       if (isCancellation(err)) throw err;
-      // A hook that could not run at all is a non-blocking error (the reference carries on).
-      return [{ event, hook: `${event} hooks`, outcome: 'non_blocking_error', durationMs: 0, error: (err as Error).message }];
+      return hookFailureRuns(event, err);
     }
   };
 
   setHandler(approvalPendingSignal, async (p) => {
     pendingApprovals.set(p.toolUseId, p);
     setStatus('awaiting_approval');
-    // A call waits for a human: Notification hooks may page one.
-    if (hasHooks('Notification')) await runHooks('Notification', approvalNotification(p.toolName), state.head);
+    // A call waits for a human: Notification hooks may page one (the handler, not the turn, waits for them).
+    const notified = notifyApprovalPending({ hasHooks, runHooks }, p.toolName, state.head);
+    if (notified) await notified;
   });
   setHandler(outageSignal, (o) => {
     outage = o ?? undefined;

@@ -21,7 +21,8 @@ import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { toolResultText } from '../engine/messages';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engine/records';
-import { describeOutage, nextAttempt, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
+import { describeOutage, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
+import { approvalTimeoutDenial, transientFailureFromDetails, waitOutStoreOutage } from '../engine/schedulerGlue';
 import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../engine/turn';
 import type { CallModelResult } from '../activities/model';
 import type { CompactionActivities, DescribeActivities, ModelActivities, StoreActivities, SubagentPhaseActivities, SubagentWaitActivities, ToolCallActivities } from '../activities';
@@ -89,12 +90,7 @@ export function transientFailureOf(err: unknown, what: 'model' | 'store'): Trans
   if (!(err instanceof ActivityFailure)) return undefined;
   const cause = err.cause;
   if (cause instanceof TimeoutFailure) return { kind: 'timeout', message: `${what} activity timed out (${cause.timeoutType ?? 'timeout'}): the worker may be gone` };
-  if (cause instanceof ApplicationFailure) {
-    if (cause.nonRetryable) return undefined;
-    const d = cause.details?.[0] as Partial<TransientFailure> | undefined;
-    const kind = what === 'store' ? 'store' : typeof d?.kind === 'string' ? d.kind : 'other';
-    return { kind, message: cause.message, ...(typeof d?.retryAfterMs === 'number' ? { retryAfterMs: d.retryAfterMs } : {}) };
-  }
+  if (cause instanceof ApplicationFailure) return cause.nonRetryable ? undefined : transientFailureFromDetails(what, cause.message, cause.details);
   return { kind: what === 'store' ? 'store' : 'other', message: cause?.message ?? err.message };
 }
 
@@ -187,24 +183,15 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     if (parent) void CancellationScope.nonCancellable(() => parent.signal(outageSignal, o ?? null)).catch(() => undefined);
   };
   /** A store activity that waits out outages like the model does (not interruptible: it records what happened). */
-  async function storeCall<T>(call: (attempt: number) => Promise<T>): Promise<T> {
-    let outage: OutageState | undefined;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const r = await call(attempt);
-        if (outage) showOutage(undefined);
-        return r;
-      } catch (err) {
-        const failure = transientFailureOf(err, 'store');
-        if (!failure) throw err;
-        const step = nextAttempt(outage, 'store', failure, Date.now(), policy);
-        outage = step.state;
-        if (step.action === 'give_up') throw ApplicationFailure.nonRetryable(step.reason, 'STORE_UNAVAILABLE' satisfies ErrorCode);
-        showOutage(outage);
-        await sleep(step.delayMs);
-      }
-    }
-  }
+  const storeCall = <T>(call: (attempt: number) => Promise<T>): Promise<T> =>
+    waitOutStoreOutage(call, {
+      policy,
+      now: () => Date.now(),
+      sleep: (ms) => sleep(ms),
+      classify: (err) => transientFailureOf(err, 'store'),
+      onOutage: showOutage,
+      giveUp: (reason) => ApplicationFailure.nonRetryable(reason, 'STORE_UNAVAILABLE' satisfies ErrorCode),
+    });
 
   /**
    * One call through the pipeline activity (or, for Agent, the subagent's activities and child),
@@ -333,12 +320,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       const result: Approval | 'interrupted' =
         interrupted && !decisions.has(block.id)
           ? 'interrupted'
-          : decisions.get(block.id) ?? {
-              decision: 'deny',
-              source: 'timeout',
-              afterMs: input.approvalTimeoutMs,
-              reason: `No approval arrived within ${Math.round(input.approvalTimeoutMs / 1000)} s; denied by default for unattended runs.`,
-            };
+          : decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs);
       // Tell the session what counted, so that an approve racing the timeout is answered truly.
       if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || interrupted)) {
         const outcome = result === 'interrupted' ? { decision: 'deny' as const, source: 'interrupted' as const } : { decision: result.decision, source: result.source };
