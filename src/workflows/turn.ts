@@ -15,6 +15,7 @@ import {
   setHandler,
   sleep,
   workflowInfo,
+  type ActivityOptions,
 } from '@temporalio/workflow';
 import type { ErrorCode } from '../engine/errors';
 import type { AgentContext } from '../engine/context';
@@ -23,7 +24,7 @@ import { toolResultText } from '../engine/messages';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engine/records';
 import { describeOutage, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
 import { approvalTimeoutDenial, transientFailureFromDetails, waitOutStoreOutage } from '../engine/schedulerGlue';
-import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../engine/turn';
+import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
 import type { CallModelResult } from '../activities/model';
 import type { CompactionActivities, DescribeActivities, ModelActivities, StoreActivities, SubagentPhaseActivities, SubagentWaitActivities, ToolCallActivities } from '../activities';
 import { StreamingToolExecution, type StreamedToolUse } from '../engine/streaming';
@@ -100,6 +101,24 @@ const descriptions = proxyLocalActivities<DescribeActivities>({
   retry: { maximumAttempts: 3 },
 });
 
+/** Tool calls and the Agent tool's pipeline phases: retried on the server, heartbeats, the session's tool task queue. */
+function toolActivityOptions(input: TurnWorkflowInput): ActivityOptions {
+  return {
+    startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
+  };
+}
+
+const subagentWait = proxyActivities<SubagentWaitActivities>({
+  // A subagent may run for hours: heartbeats, not the start-to-close timeout, detect a lost worker.
+  startToCloseTimeout: '7 days',
+  heartbeatTimeout: '30 seconds',
+  cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+});
+
 export function compact(record: ToolCallRecord): CompactRecord {
   const content = toolResultText(record.result);
   return {
@@ -117,17 +136,60 @@ export function compact(record: ToolCallRecord): CompactRecord {
   };
 }
 
+/**
+ * The end of a turn: its tool results into the transcript (always, even when interrupted:
+ * invariant 1) and its read-file entries into the store; both by reference, written at once.
+ */
+async function recordTurnEnd(
+  input: TurnWorkflowInput,
+  outcome: TurnOutcome,
+  modelResult: CallModelResult | undefined,
+  storeCall: <T>(call: (attempt: number) => Promise<T>) => Promise<T>,
+): Promise<[string | null, string | null]> {
+  // The tool results always enter the transcript, even when interrupted (invariant 1).
+  const sent = modelResult?.head ?? input.head;
+  const toolResults = modelResult ? outcome.toolResults : undefined;
+  // The read-file state stays out of payloads too: store this turn's entries, carry a reference.
+  const delta = outcome.context.readFiles;
+  const base = input.readFilesRef ?? null;
+  const writes = toolResults !== undefined || Object.keys(delta).length > 0;
+  const local = writes && patched(LOCAL_TURN_STORES_PATCH);
+  const appendSummary = `Record ${outcome.records.length} tool result(s)`;
+  const readFilesSummary = `Record ${Object.keys(delta).length} read file(s)`;
+  /** The local attempt first (under the patch); on failure, or before the patch, the activities. */
+  const write = async <T>(localCall: () => Promise<T>, remote: (attempt: number) => Promise<T>): Promise<T> => {
+    if (local) {
+      try {
+        return await localCall();
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+      }
+    }
+    return storeCall(remote);
+  };
+  return CancellationScope.nonCancellable(() =>
+    Promise.all([
+      toolResults
+        ? write(
+            () => localStore.appendTranscript.executeWithOptions({ summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
+            (a) => store.appendTranscript.executeWithOptions({ activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
+          )
+        : sent,
+      Object.keys(delta).length > 0
+        ? write(
+            () => localStore.storeReadFiles.executeWithOptions({ summary: readFilesSummary }, [{ base, delta }]),
+            (a) => store.storeReadFiles.executeWithOptions({ activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: readFilesSummary }, [{ base, delta }]),
+          )
+        : base,
+    ]),
+  );
+}
+
 export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
   const info = workflowInfo();
   const parentId = info.parent?.workflowId;
   const parent = parentId ? getExternalWorkflowHandle(parentId) : undefined;
-  const tools = proxyActivities<ToolCallActivities>({
-    startToCloseTimeout: '15 minutes',
-    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
-    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
-  });
+  const tools = proxyActivities<ToolCallActivities>(toolActivityOptions(input));
 
   let interrupted = false;
   let phase = 'model';
@@ -157,19 +219,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const session = toolSession(input);
 
   // Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent).
-  const subagents = proxyActivities<SubagentPhaseActivities>({
-    startToCloseTimeout: '15 minutes',
-    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
-    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
-  });
-  const subagentWait = proxyActivities<SubagentWaitActivities>({
-    // A subagent may run for hours: heartbeats, not the start-to-close timeout, detect a lost worker.
-    startToCloseTimeout: '7 days',
-    heartbeatTimeout: '30 seconds',
-    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
-  });
+  const subagents = proxyActivities<SubagentPhaseActivities>(toolActivityOptions(input));
 
   let modelResult: CallModelResult | undefined;
   let modelStep: ManagedModelStep | undefined;
@@ -335,43 +385,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const outcome = await executeTurn({ context: input.context, priorRecords: new Map(), maxConcurrency: input.maxConcurrency, retry: policy, ...(streaming ? { streaming } : {}) }, executor);
   if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'MODEL_UNAVAILABLE' satisfies ErrorCode);
   phase = 'finishing';
-  // The tool results always enter the transcript, even when interrupted (invariant 1).
-  const sent = modelResult?.head ?? input.head;
-  const toolResults = modelResult ? outcome.toolResults : undefined;
-  // The read-file state stays out of payloads too: store this turn's entries, carry a reference.
-  const delta = outcome.context.readFiles;
-  const base = input.readFilesRef ?? null;
-  const writes = toolResults !== undefined || Object.keys(delta).length > 0;
-  const local = writes && patched(LOCAL_TURN_STORES_PATCH);
-  const appendSummary = `Record ${outcome.records.length} tool result(s)`;
-  const readFilesSummary = `Record ${Object.keys(delta).length} read file(s)`;
-  /** The local attempt first (under the patch); on failure, or before the patch, the activities. */
-  const write = async <T>(localCall: () => Promise<T>, remote: (attempt: number) => Promise<T>): Promise<T> => {
-    if (local) {
-      try {
-        return await localCall();
-      } catch (err) {
-        if (isCancellation(err)) throw err;
-      }
-    }
-    return storeCall(remote);
-  };
-  const [head, readFilesRef] = await CancellationScope.nonCancellable(() =>
-    Promise.all([
-      toolResults
-        ? write(
-            () => localStore.appendTranscript.executeWithOptions({ summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
-            (a) => store.appendTranscript.executeWithOptions({ activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
-          )
-        : sent,
-      Object.keys(delta).length > 0
-        ? write(
-            () => localStore.storeReadFiles.executeWithOptions({ summary: readFilesSummary }, [{ base, delta }]),
-            (a) => store.storeReadFiles.executeWithOptions({ activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: readFilesSummary }, [{ base, delta }]),
-          )
-        : base,
-    ]),
-  );
+  const [head, readFilesRef] = await recordTurnEnd(input, outcome, modelResult, storeCall);
   const text = modelResult ? modelResult.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
   return {
     turn: input.turn,
