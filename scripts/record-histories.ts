@@ -14,7 +14,7 @@
 // recorded by an earlier release: `git worktree add --detach /tmp/old <commit before the patch>`,
 // `npm ci` there, copy this script in, build, run it with the scenario's name, then copy the files
 // and their manifest entries here (the ones in the repo came from 3306484, the commit before dff3c14).
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -349,7 +349,7 @@ async function main(): Promise<void> {
   // Keep the entries of scenarios not re-recorded this time.
   let previous: ManifestEntry[] = [];
   try {
-    previous = (require(join(OUT, 'manifest.json')) as { histories: ManifestEntry[] }).histories;
+    previous = (JSON.parse(await readFile(join(OUT, 'manifest.json'), 'utf8')) as { histories: ManifestEntry[] }).histories;
   } catch {
     // first recording
   }

@@ -12,7 +12,7 @@ export interface Batch {
 export function partitionToolCalls(blocks: readonly ToolUseBlock[], isSafe: (block: ToolUseBlock, index: number) => boolean): Batch[] {
   const batches: Batch[] = [];
   blocks.forEach((block, index) => {
-    let safe = false;
+    let safe: boolean;
     try {
       safe = isSafe(block, index) === true;
     } catch {

@@ -38,6 +38,7 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
     let settled = false;
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
+    // eslint-disable-next-line prefer-const -- assigned after finish() (which clears it) is defined
     let timer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
 

@@ -268,7 +268,7 @@ export async function prepareSandboxedCommand(command: string, plan: RuntimePlan
         if (finished) return [];
         finished = true;
         if (registered) m.unregisterCommandNetworkLists(commandId);
-        let lines: string[] = [];
+        let lines: string[];
         try {
           lines = m.getSandboxViolationStore().getViolationsForCommand(commandId).map((v) => v.line);
         } catch {

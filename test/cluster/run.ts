@@ -251,7 +251,7 @@ async function main(): Promise<number> {
     const violations: string[] = [];
     const lines: string[] = [];
     const counts: FaultCounts = { kills: { history: 0, matching: 0, frontend: 0, 'worker service': 0, postgres: 0 }, shardsMoved: 0, rolled: 0, forcedRolls: 0, violations: [] };
-    let sessions: StartedSession[] = [];
+    const sessions: StartedSession[] = [];
     let subagents = 0;
     let duplicated = 0;
     let missing = 0;

@@ -420,7 +420,6 @@ async function main(): Promise<void> {
   const report: unknown[] = [];
   for (const { c, ref, ours, diffs } of rows) {
     const reasons = diffs.map((d) => deliberateReason(c.name, d));
-    const reason = [...new Set(reasons.filter((r) => r !== undefined))].join(' / ');
     const verdict = diffs.length === 0 ? 'agree' : reasons.every((r) => r !== undefined) ? 'deliberate' : 'DIFFER';
     if (verdict === 'agree') agree++;
     else if (verdict === 'deliberate') deliberate++;

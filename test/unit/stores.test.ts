@@ -67,7 +67,9 @@ const user = (text: string): Message => ({ role: 'user', content: text });
 const assistant = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
 
 for (const impl of IMPLS) {
-  const t = (name: string, fn: () => Promise<void>) => test(`store (${impl.name}): ${name}`, { skip: impl.skip }, fn);
+  const t = (name: string, fn: () => Promise<void>): void => {
+    void test(`store (${impl.name}): ${name}`, { skip: impl.skip }, fn);
+  };
 
   t('a missing key reads as undefined; put then get round-trips; a put overwrites whole', async () => {
     const s = await impl.make();

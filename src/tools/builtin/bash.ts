@@ -130,7 +130,7 @@ async function runCd(input: BashInput, target: string | undefined, ctx: ToolUseC
     timeoutMs,
   };
   const dir = resolvePath(ctx.agent.cwd, target ?? os.homedir());
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = (await fs.stat(dir)).isDirectory();
   } catch {

@@ -84,7 +84,7 @@ export async function walkFileStats(options: WalkOptions): Promise<WalkedFile[]>
       if (isDir) {
         if (!options.descend || options.descend(entry.rel)) subdirs.push(d.name);
       } else if (options.statFile?.(entry.rel)) {
-        let mtimeMs = 0;
+        let mtimeMs: number;
         try {
           const st = await fs.lstat(path.join(bound.at, d.name));
           if (!st.isFile()) continue; // swapped since readdir

@@ -1,0 +1,63 @@
+// `npm run lint`: typed rules that catch real bugs here — above all floating promises (a forgotten
+// await in workflow code is a determinism bug; in an activity, a lost error) — unused code, and the
+// rooms of docs/architecture.md (which folder may import which: see ROOMS below).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeTest = [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'demo/**', 'test/fixtures/**', '**/*.mjs', '**/*.js'] },
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: nodeTest }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      // Off, each for a reason: the sanitisers match control characters on purpose; tests match
+      // aligned columns of spaces; a rethrown error here says what failed in its own words (the
+      // cause's message is in it), where ESLint 10's preserve-caught-error wants { cause }.
+      'no-control-regex': 'off',
+      'no-regex-spaces': 'off',
+      'preserve-caught-error': 'off',
+    },
+  },
+  // --- The rooms (docs/architecture.md "Rooms of the code"): which folder may import what. ---
+  {
+    // The engine is pure and bundled into workflows: it imports only itself.
+    files: ['src/engine/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'src/engine is pure: it imports only ./ modules of the engine (docs/architecture.md).' }] }] },
+  },
+  {
+    // Workflow code: @temporalio/workflow, @temporalio/common, the engine and itself; types from anywhere.
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(?!(\\./|\\.\\./engine/|@temporalio/workflow$|@temporalio/common(/|$)))', allowTypeImports: true, message: 'workflow code imports only @temporalio/workflow, @temporalio/common, src/engine and src/workflows (types from anywhere): it must stay deterministic (docs/architecture.md).' }],
+      }],
+    },
+  },
+  {
+    // The Temporal-free rooms. src/memory/blobs.ts is the one exception left (it throws an
+    // ApplicationFailure; issue 21 finding 5: Temporal-free cores return domain errors).
+    files: ['src/tools/**/*.ts', 'src/pipeline/**/*.ts', 'src/permissions/**/*.ts', 'src/hooks/**/*.ts', 'src/sandbox/**/*.ts', 'src/mcp/**/*.ts', 'src/agents/**/*.ts', 'src/memory/**/*.ts', 'src/stores/**/*.ts', 'src/testing/**/*.ts'],
+    ignores: ['src/memory/blobs.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@temporalio/*'], message: 'this room never imports Temporal (docs/architecture.md): only activities, workflows, the worker, the client and the CLI do.' }] }] },
+  },
+  {
+    // The test and demo utilities (src/testing) are imported only by the demo and the CLI.
+    files: ['src/**/*.ts'],
+    ignores: ['src/testing/**', 'src/demo/**', 'src/cli/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/testing', '**/testing/*'], message: 'src/testing is a test and demo utility: only src/demo and src/cli import it.' }] }] },
+  },
+  {
+    // The Tool protocol's defaults: a tool of any input and output type must be assignable to
+    // AnyTool (its call() takes its own Input: contravariant), which `unknown` would forbid.
+    files: ['src/tools/Tool.ts', 'test/unit/tools-harness.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
