@@ -18,7 +18,6 @@ import { closeTestEnv, getTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
 import {
-  BAIT,
   BAIT_VALUES,
   HUMAN_LATER,
   baitEnvironment,
