@@ -185,36 +185,46 @@ async function recordTurnEnd(
   );
 }
 
+/** A turn's state as its signal and query handlers see it (the shape of Temporal's safe-message-handlers sample). */
+class TurnState {
+  interrupted = false;
+  phase = 'model';
+  readonly decisions = new Map<string, Approval>();
+  readonly pending = new Map<string, PendingApproval>();
+  readonly running = new Map<string, string>();
+  readonly done: CompactRecord[] = [];
+
+  constructor(private readonly scope: CancellationScope) {}
+
+  register(): void {
+    setHandler(turnInterruptSignal, () => {
+      if (this.interrupted) return;
+      this.interrupted = true;
+      this.scope.cancel();
+    });
+    setHandler(turnApprovalSignal, (d) => {
+      if (!this.decisions.has(d.toolUseId)) {
+        this.decisions.set(d.toolUseId, { decision: d.decision, source: 'human', ...(d.by ? { by: d.by } : {}), ...(d.reason ? { reason: d.reason } : {}) });
+      }
+    });
+    setHandler(turnProgressQuery, () => ({
+      phase: this.phase,
+      running: [...this.running].map(([toolUseId, summary]) => ({ toolUseId, summary })),
+      done: [...this.done],
+      pendingApprovals: [...this.pending.values()],
+    }));
+  }
+}
+
 export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
   const info = workflowInfo();
   const parentId = info.parent?.workflowId;
   const parent = parentId ? getExternalWorkflowHandle(parentId) : undefined;
   const tools = proxyActivities<ToolCallActivities>(toolActivityOptions(input));
 
-  let interrupted = false;
-  let phase = 'model';
   const scope = new CancellationScope();
-  const decisions = new Map<string, Approval>();
-  const pending = new Map<string, PendingApproval>();
-  const running = new Map<string, string>();
-  const done: CompactRecord[] = [];
-
-  setHandler(turnInterruptSignal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    scope.cancel();
-  });
-  setHandler(turnApprovalSignal, (d) => {
-    if (!decisions.has(d.toolUseId)) {
-      decisions.set(d.toolUseId, { decision: d.decision, source: 'human', ...(d.by ? { by: d.by } : {}), ...(d.reason ? { reason: d.reason } : {}) });
-    }
-  });
-  setHandler(turnProgressQuery, () => ({
-    phase,
-    running: [...running].map(([toolUseId, summary]) => ({ toolUseId, summary })),
-    done: [...done],
-    pendingApprovals: [...pending.values()],
-  }));
+  const st = new TurnState(scope);
+  st.register();
 
   const session = toolSession(input);
 
@@ -224,7 +234,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   let modelResult: CallModelResult | undefined;
   let modelStep: ManagedModelStep | undefined;
   const stepState = newModelStepState();
-  const isStopped = (): boolean => interrupted;
+  const isStopped = (): boolean => st.interrupted;
 
   const policy = retryPolicy(input.retry ?? {});
   /** Shows an outage in this turn (UI details) and to the session (status, ls, live view). */
@@ -249,7 +259,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
    * discarded early call can be cancelled alone. Every failure becomes a record.
    */
   async function runToolIn(runScope: CancellationScope, block: ToolUseBlock, messageRef: string | null, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
-    running.set(block.id, description.summary);
+    st.running.set(block.id, description.summary);
     try {
       return input.subagents && isAgentTool(block.name)
         ? await runSubagentCall(
@@ -272,9 +282,9 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
             ),
           );
     } catch (err) {
-      if (interrupted || isCancellation(err)) {
+      if (st.interrupted || isCancellation(err)) {
         // A cancelled early call that was discarded is not an interrupt of the turn.
-        if (runScope === scope || interrupted) interrupted = true;
+        if (runScope === scope || st.interrupted) st.interrupted = true;
         return { kind: 'done', record: interruptedRecord(block, true, description.summary) };
       }
       // Attempts exhausted. A timed-out, non-idempotent call may have had its effect: say so.
@@ -285,7 +295,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         : syntheticRecord(block, 'error', `Error calling tool ${block.name}: ${cause}`, description.summary);
       return { kind: 'done', record };
     } finally {
-      running.delete(block.id);
+      st.running.delete(block.id);
     }
   }
 
@@ -313,7 +323,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const executor: TurnExecutor = {
     now: () => Date.now(),
     onOutage: showOutage,
-    sleep: async (ms) => ((await condition(() => interrupted, ms)) ? 'interrupted' : 'done'),
+    sleep: async (ms) => ((await condition(() => st.interrupted, ms)) ? 'interrupted' : 'done'),
     async callModel(attempt): Promise<ModelCallResult> {
       try {
         // Context management (clearing, auto/reactive compaction) is the engine's model step;
@@ -328,13 +338,13 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
           attempt,
         );
         if (modelStep.kind === 'interrupted') {
-          interrupted = true;
+          st.interrupted = true;
           return { kind: 'interrupted' };
         }
         modelResult = modelStep.result;
       } catch (err) {
-        if (interrupted || isCancellation(err)) {
-          interrupted = true;
+        if (st.interrupted || isCancellation(err)) {
+          st.interrupted = true;
           return { kind: 'interrupted' };
         }
         const failure = transientFailureOf(err, 'model');
@@ -342,7 +352,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         const modelError = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
         throw ApplicationFailure.nonRetryable(`model call failed: ${modelError}`, 'MODEL_FAILED' satisfies ErrorCode);
       }
-      phase = 'tools';
+      st.phase = 'tools';
       return { kind: 'message', message: modelResult.message, usage: modelResult.usage, stopReason: modelResult.stopReason };
     },
     async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
@@ -351,28 +361,28 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     },
     async runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
       const result = await runToolIn(scope, block, modelResult?.head ?? null, context, description, approval);
-      if (result.kind === 'done') done.push(compact(result.record));
+      if (result.kind === 'done') st.done.push(compact(result.record));
       return result;
     },
     onRecord(record) {
       // Calls started while streaming show as done once the tool phase takes them over (a discarded one never does).
-      if (record.early) done.push(compact(record));
+      if (record.early) st.done.push(compact(record));
     },
     async awaitApproval(block, ask, description): Promise<Approval | 'interrupted'> {
       const since = Date.now();
       const entry: PendingApproval = { turn: input.turn, toolUseId: block.id, toolName: block.name, summary: description.summary, message: ask.message, since };
-      pending.set(block.id, entry);
-      phase = 'awaiting_approval';
+      st.pending.set(block.id, entry);
+      st.phase = 'awaiting_approval';
       if (parent) await parent.signal(approvalPendingSignal, entry);
-      const decided = await condition(() => decisions.has(block.id) || interrupted, input.approvalTimeoutMs);
-      pending.delete(block.id);
-      phase = 'tools';
+      const decided = await condition(() => st.decisions.has(block.id) || st.interrupted, input.approvalTimeoutMs);
+      st.pending.delete(block.id);
+      st.phase = 'tools';
       const result: Approval | 'interrupted' =
-        interrupted && !decisions.has(block.id)
+        st.interrupted && !st.decisions.has(block.id)
           ? 'interrupted'
-          : decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs);
+          : st.decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs);
       // Tell the session what counted, so that an approve racing the timeout is answered truly.
-      if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || interrupted)) {
+      if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || st.interrupted)) {
         const outcome = result === 'interrupted' ? { decision: 'deny' as const, source: 'interrupted' as const } : { decision: result.decision, source: result.source };
         await CancellationScope.nonCancellable(() => parent.signal(approvalResolvedSignal, { toolUseId: block.id, ...outcome }));
       }
@@ -384,7 +394,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
 
   const outcome = await executeTurn({ context: input.context, priorRecords: new Map(), maxConcurrency: input.maxConcurrency, retry: policy, ...(streaming ? { streaming } : {}) }, executor);
   if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'MODEL_UNAVAILABLE' satisfies ErrorCode);
-  phase = 'finishing';
+  st.phase = 'finishing';
   const [head, readFilesRef] = await recordTurnEnd(input, outcome, modelResult, storeCall);
   const text = modelResult ? modelResult.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
   return {
