@@ -185,6 +185,44 @@ async function recordTurnEnd(
   );
 }
 
+/** A tool call whose attempts are exhausted. A timed-out, non-idempotent call may have had its effect: say so. */
+function failedCallRecord(err: unknown, block: ToolUseBlock, description: ToolUseDescription): ToolCallRecord {
+  const timedOut = err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+  return timedOut && !description.idempotent
+    ? syntheticRecord(block, 'unknown_outcome', `The outcome of this ${block.name} call is unknown: it timed out (${cause}) and was not re-run because it is not idempotent. The call was: ${description.summary}.`, description.summary)
+    : syntheticRecord(block, 'error', `Error calling tool ${block.name}: ${cause}`, description.summary);
+}
+
+/** What the turn tells its session: compact records, the new head, the context without its read files (stored by reference). */
+function turnResult(
+  input: TurnWorkflowInput,
+  outcome: TurnOutcome,
+  modelResult: CallModelResult | undefined,
+  modelStep: ManagedModelStep | undefined,
+  head: string | null,
+  readFilesRef: string | null,
+): TurnWorkflowResult {
+  const text = modelResult ? modelResult.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
+  return {
+    turn: input.turn,
+    reason: outcome.reason,
+    records: outcome.records.map(compact),
+    batches: outcome.batches,
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+    fallback: modelResult?.fallback ?? false,
+    text: oneLinePreview(text, 2000),
+    head,
+    consumedAppend: modelResult !== undefined,
+    context: { ...outcome.context, readFiles: {} },
+    ...(readFilesRef ? { readFilesRef } : {}),
+    ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
+    ...(modelStep ? { view: modelStep.view, compactions: modelStep.compactions } : {}),
+    ...(modelStep?.compactionUsage ? { compactionUsage: modelStep.compactionUsage } : {}),
+    ...(outcome.discarded ? { discarded: outcome.discarded } : {}),
+  };
+}
+
 /** A turn's state as its signal and query handlers see it (the shape of Temporal's safe-message-handlers sample). */
 class TurnState {
   interrupted = false;
@@ -287,13 +325,7 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         if (runScope === scope || st.interrupted) st.interrupted = true;
         return { kind: 'done', record: interruptedRecord(block, true, description.summary) };
       }
-      // Attempts exhausted. A timed-out, non-idempotent call may have had its effect: say so.
-      const timedOut = err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
-      const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
-      const record = timedOut && !description.idempotent
-        ? syntheticRecord(block, 'unknown_outcome', `The outcome of this ${block.name} call is unknown: it timed out (${cause}) and was not re-run because it is not idempotent. The call was: ${description.summary}.`, description.summary)
-        : syntheticRecord(block, 'error', `Error calling tool ${block.name}: ${cause}`, description.summary);
-      return { kind: 'done', record };
+      return { kind: 'done', record: failedCallRecord(err, block, description) };
     } finally {
       st.running.delete(block.id);
     }
@@ -396,22 +428,5 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'MODEL_UNAVAILABLE' satisfies ErrorCode);
   st.phase = 'finishing';
   const [head, readFilesRef] = await recordTurnEnd(input, outcome, modelResult, storeCall);
-  const text = modelResult ? modelResult.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
-  return {
-    turn: input.turn,
-    reason: outcome.reason,
-    records: outcome.records.map(compact),
-    batches: outcome.batches,
-    ...(outcome.usage ? { usage: outcome.usage } : {}),
-    fallback: modelResult?.fallback ?? false,
-    text: oneLinePreview(text, 2000),
-    head,
-    consumedAppend: modelResult !== undefined,
-    context: { ...outcome.context, readFiles: {} },
-    ...(readFilesRef ? { readFilesRef } : {}),
-    ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
-    ...(modelStep ? { view: modelStep.view, compactions: modelStep.compactions } : {}),
-    ...(modelStep?.compactionUsage ? { compactionUsage: modelStep.compactionUsage } : {}),
-    ...(outcome.discarded ? { discarded: outcome.discarded } : {}),
-  };
+  return turnResult(input, outcome, modelResult, modelStep, head, readFilesRef);
 }
