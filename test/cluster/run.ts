@@ -7,6 +7,7 @@
 // as test:faults counts them (test/faults/: every session's transcript against the side effects
 // its tools left). Then two hosts (test/cluster/hosts.ts). Prints one summary line; exits
 // non-zero when anything was lost, ran twice or did not end.
+import { parseSuiteArgs } from '../faults/args';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,29 +37,7 @@ const SIZES: Record<Size, { sessions: number; cycles: number; minTurns: number; 
   full: { sessions: 24, cycles: 2, minTurns: 8, workers: 2, deadlineMin: 20 },
 };
 const PHASES = ['faults', 'hosts'] as const;
-type Phase = (typeof PHASES)[number];
 
-function parseArgs(argv: string[]): { size: Size; only: Phase[] } {
-  let size = (process.env.DURABLE_AGENT_CLUSTER_SIZE ?? 'reduced') as Size;
-  let only: Phase[] = [...PHASES];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    const value = (): string => {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      if (!v) throw new Error(`${a.split('=')[0]} needs a value`);
-      return v;
-    };
-    if (a === '--size' || a.startsWith('--size=')) size = value() as Size;
-    else if (a === '--only' || a.startsWith('--only=')) only = value().split(',') as Phase[];
-    else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run test:cluster -- [--size reduced|full] [--only faults,hosts]');
-      process.exit(0);
-    } else throw new Error(`unknown argument ${a} (try --help)`);
-  }
-  if (!(size in SIZES)) throw new Error(`--size must be reduced or full, not "${size}"`);
-  for (const o of only) if (!PHASES.includes(o)) throw new Error(`--only: unknown phase "${o}"; use ${PHASES.join(', ')}`);
-  return { size, only };
-}
 
 /** Every fifth turn of a cluster session starts a subagent, which records calls in its own ledgers. */
 const AGENT_EVERY = 5;
@@ -191,7 +170,7 @@ async function faultCycle(cluster: TemporalCluster, pool: WorkerPool, workers: n
 }
 
 async function main(): Promise<number> {
-  const { size, only } = parseArgs(process.argv.slice(2));
+  const { size, only } = parseSuiteArgs(process.argv.slice(2), { sizeEnv: 'DURABLE_AGENT_CLUSTER_SIZE', parts: PHASES, partName: 'phase', usage: 'usage: npm run test:cluster -- [--size reduced|full] [--only faults,hosts]' });
   const sizes = SIZES[size];
   const t0 = Date.now();
   const log = (line: string): void => console.log(`[cluster ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}`);

@@ -3,6 +3,7 @@
 // processes, the real Anthropic SDK against the fake Messages API, real tools writing real ledger
 // files. Prints its counts and exits non-zero when an invariant fails. Sizes (env
 // DURABLE_AGENT_FAULTS_SIZE): `reduced` (CI, ~3 min) and `full` (≥ 20 kills; docs/deployment.md).
+import { parseSuiteArgs } from './args';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { crashTurn, sessionNameOf, SESSION_MARK, turnOf, type Pacing } from './p
 
 /** The start of the summarizing request's instruction (src/engine/contextView.ts compactionPrompt). */
 const COMPACTION_MARK = 'the conversation is about to be compacted';
-import { runScenarios, SCENARIOS, type ScenarioName, type SuiteContext } from './scenarios';
+import { runScenarios, SCENARIOS, type SuiteContext } from './scenarios';
 import { printReport, type Size } from './report';
 import { prepareStore, type StoreMount } from './disk';
 import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
@@ -28,30 +29,9 @@ export const SIZES: Record<Size, SuiteContext['sizes']> = {
   full: { sessions: 6, kills: 24, restarts: 2, minTurns: 10, restartSessions: 5, diskSessions: 4, diskHoldMs: 15_000 },
 };
 
-function parseArgs(argv: string[]): { size: Size; only: ScenarioName[] } {
-  let size = (process.env.DURABLE_AGENT_FAULTS_SIZE ?? 'reduced') as Size;
-  let only: ScenarioName[] = [...SCENARIOS];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    const value = (): string => {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      if (!v) throw new Error(`${a.split('=')[0]} needs a value`);
-      return v;
-    };
-    if (a === '--size' || a.startsWith('--size=')) size = value() as Size;
-    else if (a === '--only' || a.startsWith('--only=')) only = value().split(',') as ScenarioName[];
-    else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run test:faults -- [--size reduced|full] [--only kills,restart,model,disk]');
-      process.exit(0);
-    } else throw new Error(`unknown argument ${a} (try --help)`);
-  }
-  if (!(size in SIZES)) throw new Error(`--size must be reduced or full, not "${size}"`);
-  for (const o of only) if (!SCENARIOS.includes(o)) throw new Error(`--only: unknown scenario "${o}"; use ${SCENARIOS.join(', ')}`);
-  return { size, only };
-}
 
 async function main(): Promise<number> {
-  const { size, only } = parseArgs(process.argv.slice(2));
+  const { size, only } = parseSuiteArgs(process.argv.slice(2), { sizeEnv: 'DURABLE_AGENT_FAULTS_SIZE', parts: SCENARIOS, partName: 'scenario', usage: 'usage: npm run test:faults -- [--size reduced|full] [--only kills,restart,model,disk]' });
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const t0 = Date.now();
   const root = await mkdtemp(join(tmpdir(), 'da-faults-'));
