@@ -4,7 +4,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const nodeTest = [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }];
+const nodeTest = [
+  {
+    from: 'package',
+    package: 'node:test',
+    name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'demo/**', 'test/fixtures/**', '**/*.mjs', '**/*.js'] },
@@ -14,9 +20,15 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: nodeTest }],
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
       '@typescript-eslint/await-thenable': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       // Off, each for a reason: the sanitisers match control characters on purpose; tests match
       // aligned columns of spaces; a rethrown error here says what failed in its own words (the
@@ -30,29 +42,87 @@ export default tseslint.config(
   {
     // The engine is pure and bundled into workflows: it imports only itself.
     files: ['src/engine/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'src/engine is pure: it imports only ./ modules of the engine (docs/architecture.md).' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./)',
+              message: 'src/engine is pure: it imports only ./ modules of the engine (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Workflow code: @temporalio/workflow, @temporalio/common, the engine and itself; types from anywhere.
     files: ['src/workflows/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ regex: '^(?!(\\./|\\.\\./engine/|@temporalio/workflow$|@temporalio/common(/|$)))', allowTypeImports: true, message: 'workflow code imports only @temporalio/workflow, @temporalio/common, src/engine and src/workflows (types from anywhere): it must stay deterministic (docs/architecture.md).' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!(\\./|\\.\\./engine/|@temporalio/workflow$|@temporalio/common(/|$)))',
+              allowTypeImports: true,
+              message:
+                'workflow code imports only @temporalio/workflow, @temporalio/common, src/engine and src/workflows (types from anywhere): it must stay deterministic (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // The Temporal-free rooms. src/memory/blobs.ts is the one exception left (it throws an
     // ApplicationFailure; issue 21 finding 5: Temporal-free cores return domain errors).
-    files: ['src/tools/**/*.ts', 'src/pipeline/**/*.ts', 'src/permissions/**/*.ts', 'src/hooks/**/*.ts', 'src/sandbox/**/*.ts', 'src/mcp/**/*.ts', 'src/agents/**/*.ts', 'src/memory/**/*.ts', 'src/stores/**/*.ts', 'src/testing/**/*.ts'],
+    files: [
+      'src/tools/**/*.ts',
+      'src/pipeline/**/*.ts',
+      'src/permissions/**/*.ts',
+      'src/hooks/**/*.ts',
+      'src/sandbox/**/*.ts',
+      'src/mcp/**/*.ts',
+      'src/agents/**/*.ts',
+      'src/memory/**/*.ts',
+      'src/stores/**/*.ts',
+      'src/testing/**/*.ts',
+    ],
     ignores: ['src/memory/blobs.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@temporalio/*'], message: 'this room never imports Temporal (docs/architecture.md): only activities, workflows, the worker, the client and the CLI do.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@temporalio/*'],
+              message:
+                'this room never imports Temporal (docs/architecture.md): only activities, workflows, the worker, the client and the CLI do.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The test and demo utilities (src/testing) are imported only by the demo and the CLI.
     files: ['src/**/*.ts'],
     ignores: ['src/testing/**', 'src/demo/**', 'src/cli/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/testing', '**/testing/*'], message: 'src/testing is a test and demo utility: only src/demo and src/cli import it.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/testing', '**/testing/*'],
+              message: 'src/testing is a test and demo utility: only src/demo and src/cli import it.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The Tool protocol's defaults: a tool of any input and output type must be assignable to

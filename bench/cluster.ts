@@ -31,12 +31,28 @@ export function clusterUnavailable(): string | undefined {
 }
 
 /** A cluster and a bench worker on it (the same worker settings as the dev server's rows: a local file store). */
-export async function startClusterBench(opts: { bin?: ServerBinaries; work: string; fakeURL: string; dynamicConfigFile?: string; log?: (line: string) => void }): Promise<ClusterBench> {
+export async function startClusterBench(opts: {
+  bin?: ServerBinaries;
+  work: string;
+  fakeURL: string;
+  dynamicConfigFile?: string;
+  log?: (line: string) => void;
+}): Promise<ClusterBench> {
   const bin = opts.bin ?? (await ensureServer());
-  const cluster = await TemporalCluster.start({ dir: mkdtempSync(join(opts.work, 'cluster-')), bin, ...(opts.dynamicConfigFile ? { dynamicConfigFile: opts.dynamicConfigFile } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  const cluster = await TemporalCluster.start({
+    dir: mkdtempSync(join(opts.work, 'cluster-')),
+    bin,
+    ...(opts.dynamicConfigFile ? { dynamicConfigFile: opts.dynamicConfigFile } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+  });
   const taskQueue = 'bench-cluster';
   try {
-    const worker = await startWorker({ BENCH_ADDRESS: cluster.address, BENCH_TASK_QUEUE: taskQueue, BENCH_FAKE_URL: opts.fakeURL, BENCH_STORE_DIR: mkdtempSync(join(opts.work, 'cluster-store-')) });
+    const worker = await startWorker({
+      BENCH_ADDRESS: cluster.address,
+      BENCH_TASK_QUEUE: taskQueue,
+      BENCH_FAKE_URL: opts.fakeURL,
+      BENCH_STORE_DIR: mkdtempSync(join(opts.work, 'cluster-store-')),
+    });
     return {
       cluster,
       worker,
@@ -52,12 +68,27 @@ export async function startClusterBench(opts: { bin?: ServerBinaries; work: stri
   }
 }
 
-const COMMON = { permissionMode: 'bypassPermissions' as const, model: { model: 'bench', maxTokens: 1024 }, maxTurns: 500, useSearchAttributes: false };
+const COMMON = {
+  permissionMode: 'bypassPermissions' as const,
+  model: { model: 'bench', maxTokens: 1024 },
+  maxTurns: 500,
+  useSearchAttributes: false,
+};
 
 /** One bench session on the cluster; its wall time. */
-export async function clusterSession(b: ClusterBench, key: string, cwd: string): Promise<{ ms: number; status: string; workflowId: string }> {
+export async function clusterSession(
+  b: ClusterBench,
+  key: string,
+  cwd: string,
+): Promise<{ ms: number; status: string; workflowId: string }> {
   const t0 = performance.now();
-  const h = await startSession(b.cluster.client, { ...COMMON, cwd, prompt: `bench:${key}`, taskQueue: b.taskQueue, id: `bench-${key}` });
+  const h = await startSession(b.cluster.client, {
+    ...COMMON,
+    cwd,
+    prompt: `bench:${key}`,
+    taskQueue: b.taskQueue,
+    id: `bench-${key}`,
+  });
   const r = await h.result();
   return { ms: performance.now() - t0, status: r.status, workflowId: h.workflowId };
 }
@@ -84,20 +115,24 @@ async function dbTransactions(b: ClusterBench): Promise<number> {
   await c.connect();
   try {
     // Statistics reach the view after a short delay: read them after a pause.
-    const r = await c.query<{ n: string }>("SELECT sum(xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname LIKE 'temporal%'");
+    const r = await c.query<{ n: string }>(
+      "SELECT sum(xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname LIKE 'temporal%'",
+    );
     return Number(r.rows[0]?.n ?? 0);
   } finally {
     await c.end();
   }
 }
 
-const historyCpu = (b: ClusterBench): number => b.cluster.services.filter((s) => s.role === 'history').reduce((n, s) => n + cpuMs(s.child?.pid), 0);
+const historyCpu = (b: ClusterBench): number =>
+  b.cluster.services.filter((s) => s.role === 'history').reduce((n, s) => n + cpuMs(s.child?.pid), 0);
 
 /** deploy/temporal/dynamicconfig.yaml with transferProcessorMaxPollRPS set to `rps` (everything else as deployed). */
 export function dynamicConfigWith(rps: number): string {
   const text = readFileSync(DYNAMIC_CONFIG_FILE, 'utf8');
   const re = /(history\.transferProcessorMaxPollRPS:\n\s*- value: )\d+/;
-  if (!re.test(text)) throw new Error(`${DYNAMIC_CONFIG_FILE} has no history.transferProcessorMaxPollRPS value to vary`);
+  if (!re.test(text))
+    throw new Error(`${DYNAMIC_CONFIG_FILE} has no history.transferProcessorMaxPollRPS value to vary`);
   return text.replace(re, `$1${rps}`);
 }
 
@@ -113,7 +148,19 @@ interface TuningRow {
   idleHistoryCpuMsPerSec: number;
 }
 
-async function measure(rps: number, ctx: { bin: ServerBinaries; work: string; fakeURL: string; book: ScriptBook; files: string[]; turns: number; concurrent: number; log: (l: string) => void }): Promise<TuningRow> {
+async function measure(
+  rps: number,
+  ctx: {
+    bin: ServerBinaries;
+    work: string;
+    fakeURL: string;
+    book: ScriptBook;
+    files: string[];
+    turns: number;
+    concurrent: number;
+    log: (l: string) => void;
+  },
+): Promise<TuningRow> {
   const dyn = join(ctx.work, `dynamicconfig-${rps}.yaml`);
   writeFileSync(dyn, dynamicConfigWith(rps));
   const b = await startClusterBench({ bin: ctx.bin, work: ctx.work, fakeURL: ctx.fakeURL, dynamicConfigFile: dyn });
@@ -132,7 +179,9 @@ async function measure(rps: number, ctx: { bin: ServerBinaries; work: string; fa
       perTurn.push(s.ms / (ctx.turns + 1));
       if (r === 0) {
         for (let t = 1; t <= ctx.turns; t++) {
-          const tt = taskTimes((await b.cluster.client.workflow.getHandle(`${s.workflowId}/turn-${t}`).fetchHistory()).events ?? []);
+          const tt = taskTimes(
+            (await b.cluster.client.workflow.getHandle(`${s.workflowId}/turn-${t}`).fetchHistory()).events ?? [],
+          );
           wft.push(...tt.wftWait);
           at.push(...tt.atWait);
         }
@@ -181,9 +230,12 @@ async function measure(rps: number, ctx: { bin: ServerBinaries; work: string; fa
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const valuesArg = argv.find((a) => a.startsWith('--values='))?.slice('--values='.length) ?? (argv.includes('--values') ? argv[argv.indexOf('--values') + 1] : undefined);
+  const valuesArg =
+    argv.find((a) => a.startsWith('--values='))?.slice('--values='.length) ??
+    (argv.includes('--values') ? argv[argv.indexOf('--values') + 1] : undefined);
   const values = (valuesArg ?? '20,50,100,200,1000').split(',').map(Number);
-  if (values.some((v) => !Number.isFinite(v) || v <= 0)) throw new Error(`--values: positive numbers, comma-separated (got ${valuesArg})`);
+  if (values.some((v) => !Number.isFinite(v) || v <= 0))
+    throw new Error(`--values: positive numbers, comma-separated (got ${valuesArg})`);
   const turns = Number(argv.find((a) => a.startsWith('--turns='))?.slice(8) ?? 20);
   const concurrent = Number(argv.find((a) => a.startsWith('--concurrent='))?.slice(13) ?? 10);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -201,7 +253,8 @@ async function main(): Promise<void> {
   const load0 = loadavg()[0]!.toFixed(1);
   const rows: TuningRow[] = [];
   try {
-    for (const v of values) rows.push(await measure(v, { bin, work, fakeURL: fake.baseURL, book, files, turns, concurrent, log }));
+    for (const v of values)
+      rows.push(await measure(v, { bin, work, fakeURL: fake.baseURL, book, files, turns, concurrent, log }));
   } finally {
     await fake.close();
     rmSync(work, { recursive: true, force: true });
@@ -214,7 +267,10 @@ async function main(): Promise<void> {
       '',
       '| transferProcessorMaxPollRPS | per turn, one session | task Scheduled→Started (workflow / activity, median) | turns/s, concurrent | DB transactions per turn | history CPU per turn | idle: DB transactions/s, history CPU |',
       '|---|---|---|---|---|---|---|',
-      ...rows.map((r) => `| ${r.rps} | ${f(r.perTurnMs, 0)} ms | ${f(r.wftWaitMs)} / ${f(r.atWaitMs)} ms | ${f(r.turnsPerSec)} | ${f(r.dbTxPerTurn)} | ${f(r.historyCpuPerTurnMs)} ms | ${f(r.idleDbTxPerSec)}/s, ${f(r.idleHistoryCpuMsPerSec)} ms/s |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.rps} | ${f(r.perTurnMs, 0)} ms | ${f(r.wftWaitMs)} / ${f(r.atWaitMs)} ms | ${f(r.turnsPerSec)} | ${f(r.dbTxPerTurn)} | ${f(r.historyCpuPerTurnMs)} ms | ${f(r.idleDbTxPerSec)}/s, ${f(r.idleHistoryCpuMsPerSec)} ms/s |`,
+      ),
     ].join('\n'),
   );
 }

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { NativeConnection, Runtime, DefaultLogger, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Runtime,
+  DefaultLogger,
+  Worker,
+  bundleWorkflowCode,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { DEV_SERVER_DYNAMIC_CONFIG, startDevServer, type DevServer } from '../src/temporal/devServer';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -119,16 +126,35 @@ export function dynamicConfigFor(v: FloorVariant): Record<string, string | numbe
 
 let floorBundle: Promise<{ code: string }> | undefined;
 function bundle(): Promise<{ code: string }> {
-  const quiet = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
+  const quiet = {
+    log: () => undefined,
+    trace: () => undefined,
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: (m: string) => console.error(m),
+  };
   floorBundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('./floorWorkflows'), logger: quiet });
   return floorBundle;
 }
 
 /** Runs the floor workloads of one variant on its own dev server (or on `server` when given). */
-export async function measureFloor(v: FloorVariant, opts: { n: number; sessionTurns?: number; shape?: number[]; server?: DevServer; batch?: { n: number; ms: number; heartbeats: number[]; repeat: number } }): Promise<FloorResult> {
+export async function measureFloor(
+  v: FloorVariant,
+  opts: {
+    n: number;
+    sessionTurns?: number;
+    shape?: number[];
+    server?: DevServer;
+    batch?: { n: number; ms: number; heartbeats: number[]; repeat: number };
+  },
+): Promise<FloorResult> {
   const server =
     opts.server ??
-    (await startDevServer({ dynamicConfig: dynamicConfigFor(v), ...(v.dbFile ? { dbFilename: join(mkdtempSync(join(tmpdir(), 'da-floor-')), 'temporal.db') } : {}) }));
+    (await startDevServer({
+      dynamicConfig: dynamicConfigFor(v),
+      ...(v.dbFile ? { dbFilename: join(mkdtempSync(join(tmpdir(), 'da-floor-')), 'temporal.db') } : {}),
+    }));
   const connection = await NativeConnection.connect({ address: server.address });
   const taskQueue = `floor-${Math.random().toString(36).slice(2, 8)}`;
   const worker = await Worker.create({
@@ -148,7 +174,11 @@ export async function measureFloor(v: FloorVariant, opts: { n: number; sessionTu
       // Warm-up: the first tasks of a fresh queue are not the steady state.
       await client.workflow.execute('noopChain', { taskQueue, workflowId: `${taskQueue}-warm`, args: [5] });
       const t0 = performance.now();
-      const h = await client.workflow.start('noopChain', { taskQueue, workflowId: `${taskQueue}-chain`, args: [opts.n] });
+      const h = await client.workflow.start('noopChain', {
+        taskQueue,
+        workflowId: `${taskQueue}-chain`,
+        args: [opts.n],
+      });
       await h.result();
       const wall = performance.now() - t0;
       const chain = taskTimes((await h.fetchHistory()).events ?? []);
@@ -156,7 +186,11 @@ export async function measureFloor(v: FloorVariant, opts: { n: number; sessionTu
       if (opts.sessionTurns) {
         const shape = { steps: opts.shape ?? [1, 0, 3, 2] };
         const t1 = performance.now();
-        const s = await client.workflow.start('sessionShape', { taskQueue, workflowId: `${taskQueue}-session`, args: [opts.sessionTurns, shape] });
+        const s = await client.workflow.start('sessionShape', {
+          taskQueue,
+          workflowId: `${taskQueue}-session`,
+          args: [opts.sessionTurns, shape],
+        });
         await s.result();
         r.perTurnMs = (performance.now() - t1) / opts.sessionTurns;
         const last = client.workflow.getHandle(`${taskQueue}-session/turn-${opts.sessionTurns}`);
@@ -168,7 +202,11 @@ export async function measureFloor(v: FloorVariant, opts: { n: number; sessionTu
         for (let i = 0; i < repeat; i++) {
           for (const heartbeatMs of heartbeats) {
             const t = performance.now();
-            const b = await client.workflow.start('parallelSleeps', { taskQueue, workflowId: `${taskQueue}-batch-${heartbeatMs}-${i}`, args: [n, ms, heartbeatMs] });
+            const b = await client.workflow.start('parallelSleeps', {
+              taskQueue,
+              workflowId: `${taskQueue}-batch-${heartbeatMs}-${i}`,
+              args: [n, ms, heartbeatMs],
+            });
             await b.result();
             const wallMs = performance.now() - t;
             const ev = (await b.fetchHistory()).events ?? [];
@@ -192,7 +230,11 @@ const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '-');
 
 export function describeResult(r: FloorResult): string {
   const c = r.chain;
-  const head = (xs: number[]): string => xs.slice(0, 4).map((x) => x.toFixed(0)).join('/');
+  const head = (xs: number[]): string =>
+    xs
+      .slice(0, 4)
+      .map((x) => x.toFixed(0))
+      .join('/');
   const lines = [
     `${r.variant}: ${f(r.perActivityMs)} ms per sequential no-op activity (wall)`,
     `  workflow task  sched→start median ${f(median(c.wftWait))} (first ${head(c.wftWait)}), work median ${f(median(c.wftWork))}`,
@@ -200,10 +242,14 @@ export function describeResult(r: FloorResult): string {
   ];
   for (const hb of [...new Set((r.batches ?? []).map((b) => b.heartbeatMs))]) {
     const bs = (r.batches ?? []).filter((b) => b.heartbeatMs === hb);
-    lines.push(`  batch, heartbeat every ${hb || 'never'} ms: wall median ${f(median(bs.map((b) => b.wallMs)))}, first scheduled→last completed median ${f(median(bs.map((b) => b.activitiesMs)))} (${bs.length} runs)`);
+    lines.push(
+      `  batch, heartbeat every ${hb || 'never'} ms: wall median ${f(median(bs.map((b) => b.wallMs)))}, first scheduled→last completed median ${f(median(bs.map((b) => b.activitiesMs)))} (${bs.length} runs)`,
+    );
   }
   if (r.perTurnMs !== undefined && r.turn) {
-    lines.push(`  turn shape: ${f(r.perTurnMs)} ms per turn; in the last turn: wft wait median ${f(median(r.turn.wftWait))}, at wait median ${f(median(r.turn.atWait))}, child first→last event ${f(r.turn.totalMs)}`);
+    lines.push(
+      `  turn shape: ${f(r.perTurnMs)} ms per turn; in the last turn: wft wait median ${f(median(r.turn.wftWait))}, at wait median ${f(median(r.turn.atWait))}, child first→last event ${f(r.turn.totalMs)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -211,22 +257,61 @@ export function describeResult(r: FloorResult): string {
 /** The levers of docs: one variant each, against the CLI's defaults. */
 export const MATRIX: FloorVariant[] = [
   { name: 'cli defaults' },
-  { name: 'partitions=1', dynamicConfig: { 'matching.numTaskqueueReadPartitions': 1, 'matching.numTaskqueueWritePartitions': 1 } },
+  {
+    name: 'partitions=1',
+    dynamicConfig: { 'matching.numTaskqueueReadPartitions': 1, 'matching.numTaskqueueWritePartitions': 1 },
+  },
   { name: 'eager activities', dynamicConfig: { 'system.enableActivityEagerExecution': true } },
   { name: 'transfer poll RPS 1000', dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000 } },
   { name: 'transfer poll RPS 100', dynamicConfig: { 'history.transferProcessorMaxPollRPS': 100 } },
-  { name: 'transfer RPS 1000 + eager', dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000, 'system.enableActivityEagerExecution': true } },
-  { name: 'transfer RPS 1000 + partitions=1', dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000, 'matching.numTaskqueueReadPartitions': 1, 'matching.numTaskqueueWritePartitions': 1 } },
+  {
+    name: 'transfer RPS 1000 + eager',
+    dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000, 'system.enableActivityEagerExecution': true },
+  },
+  {
+    name: 'transfer RPS 1000 + partitions=1',
+    dynamicConfig: {
+      'history.transferProcessorMaxPollRPS': 1000,
+      'matching.numTaskqueueReadPartitions': 1,
+      'matching.numTaskqueueWritePartitions': 1,
+    },
+  },
   { name: 'sqlite file', dbFile: true },
-  { name: 'sqlite file + transfer RPS 1000', dbFile: true, dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000 } },
+  {
+    name: 'sqlite file + transfer RPS 1000',
+    dbFile: true,
+    dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000 },
+  },
   { name: 'no sticky (maxCachedWorkflows 0)', worker: { maxCachedWorkflows: 0 } },
   { name: 'pollers 1/2', worker: { maxConcurrentActivityTaskPolls: 1, maxConcurrentWorkflowTaskPolls: 2 } },
-  { name: 'transfer RPS 1000 + no sticky', dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000 }, worker: { maxCachedWorkflows: 0 } },
-  { name: 'transfer RPS 1000 + pollers 1/2', dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000 }, worker: { maxConcurrentActivityTaskPolls: 1, maxConcurrentWorkflowTaskPolls: 2 } },
+  {
+    name: 'transfer RPS 1000 + no sticky',
+    dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000 },
+    worker: { maxCachedWorkflows: 0 },
+  },
+  {
+    name: 'transfer RPS 1000 + pollers 1/2',
+    dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000 },
+    worker: { maxConcurrentActivityTaskPolls: 1, maxConcurrentWorkflowTaskPolls: 2 },
+  },
 ];
 
 function parseArgs(argv: string[]) {
-  const o = { shapes: undefined as number[][] | undefined, batch: undefined as { n: number; ms: number; heartbeats: number[]; repeat: number } | undefined, n: 40, repeat: 1, matrix: false, only: undefined as string[] | undefined, sessionTurns: 0, shape: undefined as number[] | undefined, v: { name: 'custom', dynamicConfig: {} as Record<string, string | number | boolean>, worker: {} as Partial<WorkerOptions> } as FloorVariant };
+  const o = {
+    shapes: undefined as number[][] | undefined,
+    batch: undefined as { n: number; ms: number; heartbeats: number[]; repeat: number } | undefined,
+    n: 40,
+    repeat: 1,
+    matrix: false,
+    only: undefined as string[] | undefined,
+    sessionTurns: 0,
+    shape: undefined as number[] | undefined,
+    v: {
+      name: 'custom',
+      dynamicConfig: {} as Record<string, string | number | boolean>,
+      worker: {} as Partial<WorkerOptions>,
+    } as FloorVariant,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = (): string => {
@@ -238,7 +323,10 @@ function parseArgs(argv: string[]) {
     else if (a === '--repeat') o.repeat = Number(next());
     else if (a === '--matrix') o.matrix = true;
     else if (a === '--only') o.only = next().split(',');
-    else if (a === '--compare-shapes') o.shapes = next().split(';').map((x) => x.split(',').map(Number));
+    else if (a === '--compare-shapes')
+      o.shapes = next()
+        .split(';')
+        .map((x) => x.split(',').map(Number));
     else if (a === '--session') o.sessionTurns = Number(next());
     else if (a === '--shape') o.shape = next().split(',').map(Number);
     else if (a === '--db') o.v.dbFile = true;
@@ -251,7 +339,8 @@ function parseArgs(argv: string[]) {
     } else if (a === '--dc') {
       const [k, ...rest] = next().split('=');
       const raw = rest.join('=');
-      o.v.dynamicConfig![k!] = raw === 'true' ? true : raw === 'false' ? false : Number.isFinite(Number(raw)) ? Number(raw) : raw;
+      o.v.dynamicConfig![k!] =
+        raw === 'true' ? true : raw === 'false' ? false : Number.isFinite(Number(raw)) ? Number(raw) : raw;
     } else throw new Error(`unknown argument ${a}`);
   }
   return o;
@@ -267,20 +356,29 @@ async function main(): Promise<void> {
     try {
       for (let r = 0; r < o.repeat; r++) {
         for (const shape of o.shapes) {
-          const res = await measureFloor({ name: shape.join(',') }, { n: 3, sessionTurns: o.sessionTurns || 10, shape, server });
+          const res = await measureFloor(
+            { name: shape.join(',') },
+            { n: 3, sessionTurns: o.sessionTurns || 10, shape, server },
+          );
           per.set(shape.join(','), [...(per.get(shape.join(',')) ?? []), res.perTurnMs ?? NaN]);
         }
       }
     } finally {
       await server.stop();
     }
-    for (const [shape, xs] of per) console.log(`shape [${shape}]: median ${f(median(xs))} ms/turn (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+    for (const [shape, xs] of per)
+      console.log(`shape [${shape}]: median ${f(median(xs))} ms/turn (${xs.map((x) => x.toFixed(0)).join(', ')})`);
     return;
   }
   const variants = o.matrix ? MATRIX.filter((v) => !o.only || o.only.includes(v.name)) : [o.v];
   for (let r = 0; r < o.repeat; r++) {
     for (const v of variants) {
-      const res = await measureFloor(v, { n: o.n, ...(o.sessionTurns ? { sessionTurns: o.sessionTurns } : {}), ...(o.shape ? { shape: o.shape } : {}), ...(o.batch ? { batch: o.batch } : {}) });
+      const res = await measureFloor(v, {
+        n: o.n,
+        ...(o.sessionTurns ? { sessionTurns: o.sessionTurns } : {}),
+        ...(o.shape ? { shape: o.shape } : {}),
+        ...(o.batch ? { batch: o.batch } : {}),
+      });
       console.log(describeResult(res));
     }
   }

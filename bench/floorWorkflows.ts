@@ -8,7 +8,10 @@ export interface FloorActivities {
   sleepy(ms: number, heartbeatMs: number): Promise<void>;
 }
 
-const { noop, sleepy } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute', heartbeatTimeout: '30 seconds' });
+const { noop, sleepy } = proxyActivities<FloorActivities>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '30 seconds',
+});
 const localNoop = proxyLocalActivities<FloorActivities>({ startToCloseTimeout: '1 minute' }).noop;
 
 /** N sequential no-op activities: read Scheduled→Started of every task from its history. */
@@ -36,7 +39,6 @@ export async function sessionShape(turns: number, shape: TurnShape): Promise<voi
     await executeChild(turnShapeChild, { workflowId: `${workflowInfo().workflowId}/turn-${t}`, args: [shape] });
   }
 }
-
 
 /** `n` activities of `ms` each, all at once (a batch of safe tool calls). */
 export async function parallelSleeps(n: number, ms: number, heartbeatMs: number): Promise<void> {

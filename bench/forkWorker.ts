@@ -11,7 +11,10 @@ export interface BenchWorker {
 
 export function startWorker(env: Record<string, string>): Promise<BenchWorker> {
   return new Promise((resolveStart, reject) => {
-    const child = fork(join(__dirname, 'worker.js'), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(join(__dirname, 'worker.js'), [], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     child.once('exit', (code) => reject(new Error(`bench worker exited (${code}) before it was ready`)));
     child.on('message', (m: { type?: string }) => {

@@ -43,7 +43,10 @@ function parseArgs(argv: string[]): Options {
     if (a === '--smoke') Object.assign(o, { sessions: 4, turns: 4, latency: [100, 300] });
     else if (a === '--sessions') o.sessions = positive(a, next());
     else if (a === '--turns') o.turns = positive(a, next());
-    else if (a === '--workers') o.workers = next().split(',').map((w) => positive(a, w));
+    else if (a === '--workers')
+      o.workers = next()
+        .split(',')
+        .map((w) => positive(a, w));
     else if (a === '--store') {
       const s = next();
       if (s !== 'files' && s !== 'postgres') throw new Error(`--store must be files or postgres, not ${s}`);
@@ -77,11 +80,33 @@ function turnCalls(work: string, t: number, T: number): Parameters<typeof toolUs
         { id: id('grep'), name: 'Grep', input: { pattern: 'needle', path: work } },
       ];
     case 2:
-      return [{ id: id('write'), name: 'Write', input: { file_path: join(work, `notes-${t}.md`), content: `# notes ${t}\nstatus: draft\n` } }];
+      return [
+        {
+          id: id('write'),
+          name: 'Write',
+          input: { file_path: join(work, `notes-${t}.md`), content: `# notes ${t}\nstatus: draft\n` },
+        },
+      ];
     case 3:
-      return [{ id: id('edit'), name: 'Edit', input: { file_path: join(work, `notes-${t - 1}.md`), old_string: 'status: draft', new_string: 'status: final' } }];
+      return [
+        {
+          id: id('edit'),
+          name: 'Edit',
+          input: {
+            file_path: join(work, `notes-${t - 1}.md`),
+            old_string: 'status: draft',
+            new_string: 'status: final',
+          },
+        },
+      ];
     default:
-      return [{ id: id('bash'), name: 'Bash', input: { command: `ls ${work} | wc -l && grep -c needle ${join(work, 'src', 'b.ts')}` } }];
+      return [
+        {
+          id: id('bash'),
+          name: 'Bash',
+          input: { command: `ls ${work} | wc -l && grep -c needle ${join(work, 'src', 'b.ts')}` },
+        },
+      ];
   }
 }
 
@@ -89,22 +114,35 @@ function workspace(root: string, i: number): string {
   const w = join(root, `s${i}`);
   mkdirSync(join(w, 'src'), { recursive: true });
   writeFileSync(join(w, 'README.md'), `# project ${i}\n\nA small workspace for the load run.\n`);
-  for (const f of ['a', 'b', 'c']) writeFileSync(join(w, 'src', `${f}.ts`), Array.from({ length: 40 }, (_, k) => `export const ${f}${k} = ${k}; // ${k % 7 === 0 ? 'needle' : 'hay'}`).join('\n') + '\n');
+  for (const f of ['a', 'b', 'c'])
+    writeFileSync(
+      join(w, 'src', `${f}.ts`),
+      Array.from({ length: 40 }, (_, k) => `export const ${f}${k} = ${k}; // ${k % 7 === 0 ? 'needle' : 'hay'}`).join(
+        '\n',
+      ) + '\n',
+    );
   return w;
 }
 
 function textOf(content: MessagesRequest['messages'][number]['content']): string {
-  return typeof content === 'string' ? content : content.map((b) => ('text' in b && typeof b.text === 'string' ? b.text : '')).join('');
+  return typeof content === 'string'
+    ? content
+    : content.map((b) => ('text' in b && typeof b.text === 'string' ? b.text : '')).join('');
 }
 
 interface Worker {
   proc: ChildProcess;
   ready: Promise<void>;
-  stopped: Promise<{ puts: number; gets: number; putBytes: number; getBytes: number; putMs: number; getMs: number } | undefined>;
+  stopped: Promise<
+    { puts: number; gets: number; putBytes: number; getBytes: number; putMs: number; getMs: number } | undefined
+  >;
 }
 
 function spawnWorker(env: NodeJS.ProcessEnv): Worker {
-  const proc = spawn(process.execPath, [join(__dirname, 'loadWorker.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [join(__dirname, 'loadWorker.js')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   let onReady: () => void = () => undefined;
@@ -122,7 +160,8 @@ function spawnWorker(env: NodeJS.ProcessEnv): Worker {
   const stopped = new Promise<Worker['stopped'] extends Promise<infer R> ? R : never>((resolve) => {
     proc.once('exit', () => {
       const m = /store-ops (\{.*\})/.exec(out);
-      if (err.trim()) process.stderr.write(`[worker ${env.LOAD_IDENTITY}] ${err.trim().split('\n').slice(-5).join('\n')}\n`);
+      if (err.trim())
+        process.stderr.write(`[worker ${env.LOAD_IDENTITY}] ${err.trim().split('\n').slice(-5).join('\n')}\n`);
       resolve(m ? JSON.parse(m[1] as string) : undefined);
     });
   });
@@ -150,10 +189,21 @@ interface Row {
   peakActivities: number[];
   peakWorkflowTasks: number[];
   wftWait: [number, number];
-  perTurn: { workflowTasks: number; activityTasks: number; events: number; historyKB: number; workerCpuMs: number; serverCpuMs: number };
+  perTurn: {
+    workflowTasks: number;
+    activityTasks: number;
+    events: number;
+    historyKB: number;
+    workerCpuMs: number;
+    serverCpuMs: number;
+  };
 }
 
-async function runOnce(o: Options, workers: number, ctx: { address: string; serverPid: number | undefined; bundlePath: string; pg?: PostgresServer }): Promise<Row> {
+async function runOnce(
+  o: Options,
+  workers: number,
+  ctx: { address: string; serverPid: number | undefined; bundlePath: string; pg?: PostgresServer },
+): Promise<Row> {
   const root = mkdtempSync(join(tmpdir(), 'da-load-'));
   const taskQueue = `load-${workers}w-${Date.now()}`;
   const fake = await startFakeAnthropic();
@@ -163,12 +213,16 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
     const work = /WORKSPACE=(\S+)/.exec(first ? textOf(first.content) : '')?.[1] ?? '/nonexistent';
     const last = req.messages.at(-1);
     if (last && last.role === 'user' && typeof last.content !== 'string') {
-      for (const b of last.content) if (b.type === 'tool_result' && b.is_error) toolErrors.add(`${b.tool_use_id}: ${JSON.stringify(b.content).slice(0, 200)}`);
+      for (const b of last.content)
+        if (b.type === 'tool_result' && b.is_error)
+          toolErrors.add(`${b.tool_use_id}: ${JSON.stringify(b.content).slice(0, 200)}`);
     }
     const t = req.messages.filter((m) => m.role === 'assistant').length + 1;
     const latencyMs = Math.round(o.latency[0] + Math.random() * (o.latency[1] - o.latency[0]));
     const calls = turnCalls(work, t, o.turns);
-    return calls ? toolUseResponse(calls, { latencyMs, delayMs: 2 }) : textResponse(`done after ${t} turns`, { latencyMs, delayMs: 2 });
+    return calls
+      ? toolUseResponse(calls, { latencyMs, delayMs: 2 })
+      : textResponse(`done after ${t} turns`, { latencyMs, delayMs: 2 });
   });
   const procs: Worker[] = [];
   const store = ctx.pg ? { DURABLE_AGENT_STORE: ctx.pg.urlWithTable(`load_${workers}w_${Date.now()}`) } : {}; // one table for all workers
@@ -208,7 +262,9 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
       }),
     ),
   );
-  const results = await Promise.all(handles.map((h) => h.result().catch((e: unknown) => ({ status: `failed: ${(e as Error).message}`, turns: 0 }))));
+  const results = await Promise.all(
+    handles.map((h) => h.result().catch((e: unknown) => ({ status: `failed: ${(e as Error).message}`, turns: 0 }))),
+  );
   const wallS = (performance.now() - t0) / 1000;
   const usage = samplers.map((s) => s.stop());
   const serverUsage = server?.stop();
@@ -225,10 +281,17 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
   const wftBusy = new Map<string, Array<[number, number]>>();
   const wftWaitMs: number[] = [];
   const totals = { workflowTasks: 0, activityTasks: 0, events: 0, bytes: 0 };
-  const busy = (m: Map<string, Array<[number, number]>>, who: string, a: number, b: number) => m.set(who, [...(m.get(who) ?? []), [a, b]]);
-  const ids = [...handles.map((h) => h.workflowId), ...handles.flatMap((h) => Array.from({ length: o.turns }, (_, n) => `${h.workflowId}/turn-${n + 1}`))];
+  const busy = (m: Map<string, Array<[number, number]>>, who: string, a: number, b: number) =>
+    m.set(who, [...(m.get(who) ?? []), [a, b]]);
+  const ids = [
+    ...handles.map((h) => h.workflowId),
+    ...handles.flatMap((h) => Array.from({ length: o.turns }, (_, n) => `${h.workflowId}/turn-${n + 1}`)),
+  ];
   await mapLimit(ids, 8, async (id) => {
-    const history = await client.workflow.getHandle(id).fetchHistory().catch(() => undefined);
+    const history = await client.workflow
+      .getHandle(id)
+      .fetchHistory()
+      .catch(() => undefined);
     const events = history?.events ?? [];
     if (events.length === 0) return;
     const ms = (e: (typeof events)[number]) => tsToMs(e.eventTime as Parameters<typeof tsToMs>[0]);
@@ -252,7 +315,8 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
         const st = startedBy.get(Number(wc.startedEventId));
         if (st) busy(wftBusy, st.who, st.at, ms(e));
       }
-      if (e.activityTaskStartedEventAttributes) startedBy.set(eid, { who: e.activityTaskStartedEventAttributes.identity ?? '?', at: ms(e) });
+      if (e.activityTaskStartedEventAttributes)
+        startedBy.set(eid, { who: e.activityTaskStartedEventAttributes.identity ?? '?', at: ms(e) });
       const end = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
       if (end) {
         const st = startedBy.get(Number(end.startedEventId));
@@ -267,7 +331,11 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
         const data = s.input?.payloads?.[0]?.data;
         if (kind === 'other' && data) {
           try {
-            if (typeof (JSON.parse(Buffer.from(data).toString('utf8')) as { block?: { id?: unknown } }).block?.id === 'string') kind = 'tool';
+            if (
+              typeof (JSON.parse(Buffer.from(data).toString('utf8')) as { block?: { id?: unknown } }).block?.id ===
+              'string'
+            )
+              kind = 'tool';
           } catch {
             // not JSON
           }
@@ -286,7 +354,9 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
   await fake.close();
   const peak = (m: Map<string, Array<[number, number]>>) =>
     [...m.values()].map((iv) => {
-      const edges = iv.flatMap(([a, b]) => [[a, 1] as const, [b, -1] as const]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      const edges = iv
+        .flatMap(([a, b]) => [[a, 1] as const, [b, -1] as const])
+        .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
       let cur = 0;
       let max = 0;
       for (const [, d] of edges) max = Math.max(max, (cur += d));
@@ -300,7 +370,8 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
   const totalOps = ops.reduce((n, x) => n + (x ? x.puts + x.gets : 0), 0);
   const totalBytes = ops.reduce((n, x) => n + (x ? x.putBytes + x.getBytes : 0), 0);
   const totalOpMs = ops.reduce((n, x) => n + (x ? x.putMs + x.getMs : 0), 0);
-  for (const r of results) if (r.status !== 'completed') console.error(`[load] session not completed: ${JSON.stringify(r).slice(0, 300)}`);
+  for (const r of results)
+    if (r.status !== 'completed') console.error(`[load] session not completed: ${JSON.stringify(r).slice(0, 300)}`);
   for (const e of [...toolErrors].slice(0, 5)) console.error(`[load] tool error: ${e}`);
   return {
     workers,
@@ -337,9 +408,13 @@ async function runOnce(o: Options, workers: number, ctx: { address: string; serv
 function printTable(rows: Row[], o: Options): void {
   const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–');
   console.log('');
-  console.log(`load: ${o.sessions} concurrent sessions × ${o.turns} turns (${o.turns - 1} with tool calls, then the answer); model latency ${o.latency[0]}–${o.latency[1]} ms; store: ${o.store}`);
+  console.log(
+    `load: ${o.sessions} concurrent sessions × ${o.turns} turns (${o.turns - 1} with tool calls, then the answer); model latency ${o.latency[0]}–${o.latency[1]} ms; store: ${o.store}`,
+  );
   console.log('');
-  console.log('| workers | completed / started | tool errors | wall s | sessions/min | tool calls/s | tool call p50 / p95 / p99 ms | turn p50 / p95 / p99 ms | model call p50 ms | worker peak RSS MB | worker CPU % (of one core) | server CPU % | store ops / turn (KB, ms/op) |');
+  console.log(
+    '| workers | completed / started | tool errors | wall s | sessions/min | tool calls/s | tool call p50 / p95 / p99 ms | turn p50 / p95 / p99 ms | model call p50 ms | worker peak RSS MB | worker CPU % (of one core) | server CPU % | store ops / turn (KB, ms/op) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
@@ -347,19 +422,32 @@ function printTable(rows: Row[], o: Options): void {
     );
   }
   console.log('');
-  console.log('| workers | peak concurrent activities per worker | peak concurrent workflow tasks per worker | workflow task schedule-to-start p50 / p95 ms |');
+  console.log(
+    '| workers | peak concurrent activities per worker | peak concurrent workflow tasks per worker | workflow task schedule-to-start p50 / p95 ms |',
+  );
   console.log('|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.workers} | ${r.peakActivities.join(' + ')} | ${r.peakWorkflowTasks.join(' + ')} | ${f(r.wftWait[0])} / ${f(r.wftWait[1])} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.workers} | ${r.peakActivities.join(' + ')} | ${r.peakWorkflowTasks.join(' + ')} | ${f(r.wftWait[0])} / ${f(r.wftWait[1])} |`,
+    );
   console.log('');
-  console.log('| workers | per turn: workflow tasks | activity tasks | history events | history KB | worker CPU ms | server CPU ms |');
+  console.log(
+    '| workers | per turn: workflow tasks | activity tasks | history events | history KB | worker CPU ms | server CPU ms |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const t = r.perTurn;
-    console.log(`| ${r.workers} | ${f(t.workflowTasks, 1)} | ${f(t.activityTasks, 1)} | ${f(t.events, 1)} | ${f(t.historyKB, 1)} | ${f(t.workerCpuMs)} | ${f(t.serverCpuMs)} |`);
+    console.log(
+      `| ${r.workers} | ${f(t.workflowTasks, 1)} | ${f(t.activityTasks, 1)} | ${f(t.events, 1)} | ${f(t.historyKB, 1)} | ${f(t.workerCpuMs)} | ${f(t.serverCpuMs)} |`,
+    );
   }
   console.log('');
   const failed = rows.reduce((n, r) => n + r.failures + r.toolErrors, 0);
-  console.log(failed === 0 ? 'failures: 0' : `failures: ${failed} (sessions not completed or tool calls answered with an error: see above)`);
+  console.log(
+    failed === 0
+      ? 'failures: 0'
+      : `failures: ${failed} (sessions not completed or tool calls answered with an error: see above)`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -375,7 +463,9 @@ async function main(): Promise<void> {
   try {
     for (const w of o.workers) {
       console.error(`[load] ${o.sessions} sessions × ${o.turns} turns on ${w} worker(s)…`);
-      rows.push(await runOnce(o, w, { address: server.address, serverPid: server.pid, bundlePath, ...(pg ? { pg } : {}) }));
+      rows.push(
+        await runOnce(o, w, { address: server.address, serverPid: server.pid, bundlePath, ...(pg ? { pg } : {}) }),
+      );
     }
   } finally {
     await pg?.stop();

@@ -56,4 +56,3 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (x: T) => Pr
   );
   return out;
 }
-

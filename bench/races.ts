@@ -19,7 +19,10 @@ async function main(): Promise<void> {
     try {
       const c = await runRace(fx, s, attempts);
       rows.push(c);
-      if (!json) console.log(`${s.padEnd(16)} attempts ${String(c.attempts).padStart(7)}  ok ${String(c.ok).padStart(7)}  errors ${String(c.errors).padStart(7)}  wins ${String(c.wins).padStart(5)}  swaps ${String(c.flips).padStart(9)}  ${((Date.now() - started) / 1000).toFixed(0)} s${c.example ? `  e.g. ${JSON.stringify(c.example.slice(0, 120))}` : ''}`);
+      if (!json)
+        console.log(
+          `${s.padEnd(16)} attempts ${String(c.attempts).padStart(7)}  ok ${String(c.ok).padStart(7)}  errors ${String(c.errors).padStart(7)}  wins ${String(c.wins).padStart(5)}  swaps ${String(c.flips).padStart(9)}  ${((Date.now() - started) / 1000).toFixed(0)} s${c.example ? `  e.g. ${JSON.stringify(c.example.slice(0, 120))}` : ''}`,
+        );
     } finally {
       fs.rmSync(fx.root, { recursive: true, force: true });
     }

@@ -14,7 +14,16 @@ import { runLocalSession } from '../src/local/runSession';
 import { startSession, type SessionOptions } from '../src/client';
 import { startDevServer, DEV_SERVER_DYNAMIC_CONFIG, type DevServer } from '../src/temporal/devServer';
 import { eventMs, measureFloor, median } from './floor';
-import { ScriptBook, batchScript, copyTree, readsScript, realisticScript, REALISTIC_PACE, streamingScript, writesScript } from './scenarios';
+import {
+  ScriptBook,
+  batchScript,
+  copyTree,
+  readsScript,
+  realisticScript,
+  REALISTIC_PACE,
+  streamingScript,
+  writesScript,
+} from './scenarios';
 import { SleepTool, SLEEP_TOOL_NAME } from './sleepTool';
 import { closeSandbox } from '../src/sandbox/host';
 import { startWorker } from './forkWorker';
@@ -49,8 +58,22 @@ const ms = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 
 const verdict = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS');
 
 export function renderTable(rows: Row[]): string {
-  const head: Row = { measure: 'Measure', inProcess: 'In-process', temporal: 'Temporal', result: 'Result', target: 'Target', verdict: 'info' };
-  const cells = (r: Row): string[] => [r.measure, r.inProcess, r.temporal, r.result, r.target, r === head ? 'Verdict' : r.verdict];
+  const head: Row = {
+    measure: 'Measure',
+    inProcess: 'In-process',
+    temporal: 'Temporal',
+    result: 'Result',
+    target: 'Target',
+    verdict: 'info',
+  };
+  const cells = (r: Row): string[] => [
+    r.measure,
+    r.inProcess,
+    r.temporal,
+    r.result,
+    r.target,
+    r === head ? 'Verdict' : r.verdict,
+  ];
   const lines = [cells(head), cells(head).map(() => '---'), ...rows.map(cells)];
   return lines.map((c) => `| ${c.join(' | ')} |`).join('\n');
 }
@@ -64,20 +87,43 @@ interface Ctx {
   work: string;
 }
 
-const COMMON = { permissionMode: 'bypassPermissions' as const, model: { model: 'bench', maxTokens: 1024 }, maxTurns: 500 };
+const COMMON = {
+  permissionMode: 'bypassPermissions' as const,
+  model: { model: 'bench', maxTokens: 1024 },
+  maxTurns: 500,
+};
 
-async function local(ctx: Ctx, key: string, opts: Partial<SessionOptions> & { cwd: string }): Promise<{ ms: number; status: string }> {
+async function local(
+  ctx: Ctx,
+  key: string,
+  opts: Partial<SessionOptions> & { cwd: string },
+): Promise<{ ms: number; status: string }> {
   const t0 = performance.now();
   const r = await runLocalSession(
     { ...COMMON, ...opts, prompt: `bench:${key}` },
-    { anthropic: () => new Anthropic({ apiKey: 'bench', baseURL: ctx.fakeURL, maxRetries: 0 }), storeDir: mkdtempSync(join(ctx.work, 'store-')), tools: [SleepTool] },
+    {
+      anthropic: () => new Anthropic({ apiKey: 'bench', baseURL: ctx.fakeURL, maxRetries: 0 }),
+      storeDir: mkdtempSync(join(ctx.work, 'store-')),
+      tools: [SleepTool],
+    },
   );
   return { ms: performance.now() - t0, status: r.status };
 }
 
-async function temporal(ctx: Ctx, key: string, opts: Partial<SessionOptions> & { cwd: string }): Promise<{ ms: number; status: string; workflowId: string }> {
+async function temporal(
+  ctx: Ctx,
+  key: string,
+  opts: Partial<SessionOptions> & { cwd: string },
+): Promise<{ ms: number; status: string; workflowId: string }> {
   const t0 = performance.now();
-  const h = await startSession(ctx.client, { ...COMMON, ...opts, prompt: `bench:${key}`, taskQueue: ctx.taskQueue, useSearchAttributes: false, id: `bench-${key}` });
+  const h = await startSession(ctx.client, {
+    ...COMMON,
+    ...opts,
+    prompt: `bench:${key}`,
+    taskQueue: ctx.taskQueue,
+    useSearchAttributes: false,
+    id: `bench-${key}`,
+  });
   const r = await h.result();
   return { ms: performance.now() - t0, status: r.status, workflowId: h.workflowId };
 }
@@ -98,7 +144,8 @@ async function floorRows(ctx: Ctx): Promise<Row[]> {
   const rpsOurs = DEV_SERVER_DYNAMIC_CONFIG['history.transferProcessorMaxPollRPS'];
   return [
     {
-      measure: 'Floor: bare turn (child workflow + model + describe LA + 3 parallel tools + 2 store LAs, no-op activities)',
+      measure:
+        'Floor: bare turn (child workflow + model + describe LA + 3 parallel tools + 2 store LAs, no-op activities)',
       inProcess: '—',
       temporal: `${ms(ours.perTurnMs ?? NaN)}/turn`,
       result: `no-op activity ${ms(ours.perActivityMs)}; task Scheduled→Started median wft ${ms(median(ours.chain.wftWait))}, activity ${ms(median(ours.chain.atWait))}`,
@@ -106,7 +153,7 @@ async function floorRows(ctx: Ctx): Promise<Row[]> {
       verdict: 'info',
     },
     {
-      measure: 'Floor with the CLI\'s default server settings (transfer-queue reader 20 loads/s, no eager activities)',
+      measure: "Floor with the CLI's default server settings (transfer-queue reader 20 loads/s, no eager activities)",
       inProcess: '—',
       temporal: `${ms(cli.perTurnMs ?? NaN)}/turn`,
       result: `no-op activity ${ms(cli.perActivityMs)}; Scheduled→Started median wft ${ms(median(cli.chain.wftWait))}, activity ${ms(median(cli.chain.atWait))} (ours: transferProcessorMaxPollRPS=${rpsOurs}, eager activities)`,
@@ -186,7 +233,16 @@ async function clusterRows(ctx: Ctx): Promise<Row[]> {
   const why = clusterUnavailable();
   if (why) {
     process.stderr.write(`\nbench: the cluster row is skipped: ${why}\n`);
-    return [{ measure, inProcess: '—', temporal: '—', result: 'skipped: the server is not built (node dist/test/cluster/server.js --ensure)', target: 'beside the dev server\'s', verdict: 'n/a' }];
+    return [
+      {
+        measure,
+        inProcess: '—',
+        temporal: '—',
+        result: 'skipped: the server is not built (node dist/test/cluster/server.js --ensure)',
+        target: "beside the dev server's",
+        verdict: 'n/a',
+      },
+    ];
   }
   const files = [0, 1, 2].map((i) => join(ctx.work, `f${i}.txt`));
   const b = await startClusterBench({ work: ctx.work, fakeURL: ctx.fakeURL });
@@ -212,7 +268,16 @@ async function clusterRows(ctx: Ctx): Promise<Row[]> {
     await b.stop();
   }
   const o = median(perTurn);
-  return [{ measure, inProcess: `${ms(median(locals))}/turn`, temporal: `${ms(median(temps))}/turn`, result: `+${ms(o)}/turn`, target: 'beside the dev server\'s', verdict: 'info' }];
+  return [
+    {
+      measure,
+      inProcess: `${ms(median(locals))}/turn`,
+      temporal: `${ms(median(temps))}/turn`,
+      result: `+${ms(o)}/turn`,
+      target: "beside the dev server's",
+      verdict: 'info',
+    },
+  ];
 }
 
 async function realisticRow(ctx: Ctx): Promise<Row> {
@@ -244,8 +309,18 @@ async function realisticRow(ctx: Ctx): Promise<Row> {
 
 /** Did a tool activity of this turn start before its model activity completed? (streaming execution at work) */
 function startedEarly(events: Awaited<ReturnType<typeof history>>): boolean {
-  const modelDone = events.find((e) => Number(e.eventType) === 12 && events.some((s) => Number(s.eventId) === Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) && s.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel'));
-  const toolSched = events.find((e) => Number(e.eventType) === 10 && e.activityTaskScheduledEventAttributes?.activityType?.name === 'runToolUse');
+  const modelDone = events.find(
+    (e) =>
+      Number(e.eventType) === 12 &&
+      events.some(
+        (s) =>
+          Number(s.eventId) === Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) &&
+          s.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel',
+      ),
+  );
+  const toolSched = events.find(
+    (e) => Number(e.eventType) === 10 && e.activityTaskScheduledEventAttributes?.activityType?.name === 'runToolUse',
+  );
   return !!modelDone && !!toolSched && Number(toolSched.eventId) < Number(modelDone.eventId);
 }
 
@@ -255,14 +330,25 @@ async function streamingRow(ctx: Ctx): Promise<Row> {
   for (const on of [true, false]) {
     const key = `stream-${on ? 'on' : 'off'}`;
     ctx.book.add(key, streamingScript(N.streamingTurns));
-    const t = await temporal(ctx, key, { cwd: ctx.work, tools: ['Read', SLEEP_TOOL_NAME], ...({ streamingToolExecution: on } as Partial<SessionOptions>) });
+    const t = await temporal(ctx, key, {
+      cwd: ctx.work,
+      tools: ['Read', SLEEP_TOOL_NAME],
+      ...({ streamingToolExecution: on } as Partial<SessionOptions>),
+    });
     checkStatus('the streaming session', t.status);
     res[key] = t.ms;
     if (on) early = startedEarly(await history(ctx, `${t.workflowId}/turn-1`));
   }
   const less = 1 - res['stream-on']! / res['stream-off']!;
   if (!early) {
-    return { measure: 'Streaming execution on vs off (turns streaming 5 safe calls over ~2.5 s)', inProcess: '—', temporal: `off ${ms(res['stream-off']!)}`, result: 'n/a: streaming execution not landed', target: '≥ 30 % less', verdict: 'n/a' };
+    return {
+      measure: 'Streaming execution on vs off (turns streaming 5 safe calls over ~2.5 s)',
+      inProcess: '—',
+      temporal: `off ${ms(res['stream-off']!)}`,
+      result: 'n/a: streaming execution not landed',
+      target: '≥ 30 % less',
+      verdict: 'n/a',
+    };
   }
   return {
     measure: `Streaming execution on vs off (${N.streamingTurns} turns, each streaming 5 safe calls over ~2.5 s)`,
@@ -286,13 +372,23 @@ async function batchRow(ctx: Ctx): Promise<Row> {
     const t = await temporal(ctx, key, { cwd: ctx.work, tools });
     checkStatus('the batch session', l.status, t.status);
     const ev = await history(ctx, `${t.workflowId}/turn-1`);
-    const sched = new Map(ev.filter((e) => Number(e.eventType) === 10).map((e) => [Number(e.eventId), e.activityTaskScheduledEventAttributes?.activityType?.name]));
+    const sched = new Map(
+      ev
+        .filter((e) => Number(e.eventType) === 10)
+        .map((e) => [Number(e.eventId), e.activityTaskScheduledEventAttributes?.activityType?.name]),
+    );
     const done = ev.filter((e) => Number(e.eventType) === 12);
-    const modelDone = done.find((e) => sched.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) === 'callModel');
-    const toolDone = done.filter((e) => sched.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) === 'runToolUse');
+    const modelDone = done.find(
+      (e) => sched.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) === 'callModel',
+    );
+    const toolDone = done.filter(
+      (e) => sched.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) === 'runToolUse',
+    );
     const lastTool = toolDone[toolDone.length - 1];
     // The batch as the turn sees it: model answer recorded → the workflow task that has every result.
-    const wftAfter = ev.find((e) => Number(e.eventType) === 6 && lastTool && Number(e.eventId) > Number(lastTool.eventId));
+    const wftAfter = ev.find(
+      (e) => Number(e.eventType) === 6 && lastTool && Number(e.eventId) > Number(lastTool.eventId),
+    );
     if (modelDone && wftAfter && toolDone.length === 10) spans.push(eventMs(wftAfter) - eventMs(modelDone));
   }
   const span = median(spans);
@@ -339,14 +435,18 @@ async function historyRows(ctx: Ctx, rssOf: () => Promise<number>): Promise<Row[
 }
 
 function machine(): string {
-  const load = loadavg().map((x) => x.toFixed(2)).join(', ');
+  const load = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
   return `${cpus().length} CPUs (nproc), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; load average ${load}`;
 }
 
 function writeBenchmarks(table: string, header: string): void {
   const file = join(ROOT, 'BENCHMARKS.md');
   const block = `<!-- bench:start (written by npm run bench) -->\n${header}\n\n${table}\n<!-- bench:end -->`;
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\n<!-- bench:start -->\n<!-- bench:end -->\n';
+  const old = existsSync(file)
+    ? readFileSync(file, 'utf8')
+    : '# Benchmarks\n\n<!-- bench:start -->\n<!-- bench:end -->\n';
   const re = /<!-- bench:start[^>]*-->[\s\S]*?<!-- bench:end -->/;
   writeFileSync(file, re.test(old) ? old.replace(re, block) : `${old.trimEnd()}\n\n${block}\n`);
 }
@@ -360,7 +460,12 @@ async function main(): Promise<void> {
   const fake = await startFakeAnthropic({ script: (req) => book.answer(req) });
   const server = await startDevServer({});
   const taskQueue = 'bench';
-  const worker = await startWorker({ BENCH_ADDRESS: server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_FAKE_URL: fake.baseURL, BENCH_STORE_DIR: mkdtempSync(join(work, 'worker-store-')) });
+  const worker = await startWorker({
+    BENCH_ADDRESS: server.address,
+    BENCH_TASK_QUEUE: taskQueue,
+    BENCH_FAKE_URL: fake.baseURL,
+    BENCH_STORE_DIR: mkdtempSync(join(work, 'worker-store-')),
+  });
   const connection = await Connection.connect({ address: server.address });
   const ctx: Ctx = { server, client: new Client({ connection }), taskQueue, book, fakeURL: fake.baseURL, work };
   const rows: Row[] = [];
@@ -396,7 +501,9 @@ async function main(): Promise<void> {
   const header = [
     `Command: \`npm run bench${QUICK ? ' -- --quick' : ''}\` (${totalS.toFixed(0)} s).`,
     `Machine at the start: ${before}.`,
-    `At the end: load average ${loadavg().map((x) => x.toFixed(2)).join(', ')}.`,
+    `At the end: load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}.`,
   ].join('\n');
   console.log(`${header}\n\n${table}`);
   if (!QUICK) writeBenchmarks(table, header);

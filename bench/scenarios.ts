@@ -35,7 +35,9 @@ export class ScriptBook {
 /** N turns of three parallel Reads, then a text answer (the overhead-per-turn script). */
 export function readsScript(turns: number, files: string[]): Script {
   return (turn) =>
-    turn > turns ? textResponse('done') : toolUseResponse(files.map((f, i) => ({ id: `toolu_r${turn}_${i}`, name: 'Read', input: { file_path: f } })));
+    turn > turns
+      ? textResponse('done')
+      : toolUseResponse(files.map((f, i) => ({ id: `toolu_r${turn}_${i}`, name: 'Read', input: { file_path: f } })));
 }
 
 /** N turns of `k` Writes each (Write is not concurrency-safe: each call is its own batch). */
@@ -43,12 +45,23 @@ export function writesScript(turns: number, k: number, dir: string): Script {
   return (turn) =>
     turn > turns
       ? textResponse('done')
-      : toolUseResponse(Array.from({ length: k }, (_, i) => ({ id: `toolu_w${turn}_${i}`, name: 'Write', input: { file_path: join(dir, `w${turn}_${i}.txt`), content: `turn ${turn} call ${i}\n` } })));
+      : toolUseResponse(
+          Array.from({ length: k }, (_, i) => ({
+            id: `toolu_w${turn}_${i}`,
+            name: 'Write',
+            input: { file_path: join(dir, `w${turn}_${i}.txt`), content: `turn ${turn} call ${i}\n` },
+          })),
+        );
 }
 
 /** One turn of `n` parallel sleeps of `ms` (the batch row). */
 export function batchScript(n: number, ms: number): Script {
-  return (turn) => (turn > 1 ? textResponse('done') : toolUseResponse(Array.from({ length: n }, (_, i) => ({ id: `toolu_s${i}`, name: SLEEP_TOOL_NAME, input: { ms } }))));
+  return (turn) =>
+    turn > 1
+      ? textResponse('done')
+      : toolUseResponse(
+          Array.from({ length: n }, (_, i) => ({ id: `toolu_s${i}`, name: SLEEP_TOOL_NAME, input: { ms } })),
+        );
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -74,10 +87,19 @@ export const REALISTIC_PACE: Pace = { ttftMs: [300, 600], tokensPerSecond: 60 };
 /** Streams `spec` at `pace`: one ≈4-character token per event. */
 export function paced(spec: MessageSpec, pace: Pace, random: () => number): MessageSpec {
   const [lo, hi] = pace.ttftMs;
-  return { ...spec, latencyMs: Math.round(lo + (hi - lo) * random()), delayMs: Math.round(1000 / pace.tokensPerSecond), textChunkSize: 4, jsonChunkSize: 4 };
+  return {
+    ...spec,
+    latencyMs: Math.round(lo + (hi - lo) * random()),
+    delayMs: Math.round(1000 / pace.tokensPerSecond),
+    textChunkSize: 4,
+    jsonChunkSize: 4,
+  };
 }
 
-const WORDS = 'the turn reads the files it needs then changes what the task asks and checks the result before it answers'.split(' ');
+const WORDS =
+  'the turn reads the files it needs then changes what the task asks and checks the result before it answers'.split(
+    ' ',
+  );
 function prose(tokens: number, random: () => number): string {
   const out: string[] = [];
   while (out.join(' ').length < tokens * 4) out.push(WORDS[Math.floor(random() * WORDS.length)]!);
@@ -120,9 +142,30 @@ export function realisticScript(tree: string, pace: Pace, seed = 7, turns = 20):
       const id = (i: number): string => `toolu_x${t}_${i}`;
       switch (kind) {
         case 1:
-          return toolUseResponse([{ id: id(0), name: 'Glob', input: { pattern: '**/*.ts', path: join(tree, 'src') } }, { id: id(1), name: 'Read', input: { file_path: pick(t) } }], { text });
+          return toolUseResponse(
+            [
+              { id: id(0), name: 'Glob', input: { pattern: '**/*.ts', path: join(tree, 'src') } },
+              { id: id(1), name: 'Read', input: { file_path: pick(t) } },
+            ],
+            { text },
+          );
         case 2:
-          return toolUseResponse([{ id: id(0), name: 'Grep', input: { pattern: 'export (async )?function', path: join(tree, 'src'), output_mode: 'files_with_matches' } }, { id: id(1), name: 'Read', input: { file_path: pick(t + 1) } }, { id: id(2), name: 'Read', input: { file_path: pick(t + 2) } }], { text });
+          return toolUseResponse(
+            [
+              {
+                id: id(0),
+                name: 'Grep',
+                input: {
+                  pattern: 'export (async )?function',
+                  path: join(tree, 'src'),
+                  output_mode: 'files_with_matches',
+                },
+              },
+              { id: id(1), name: 'Read', input: { file_path: pick(t + 1) } },
+              { id: id(2), name: 'Read', input: { file_path: pick(t + 2) } },
+            ],
+            { text },
+          );
         case 3: {
           // Edit the file read in the previous turn: its first line is replaced by itself plus a marker.
           const file = pick(t + 1);
@@ -130,13 +173,44 @@ export function realisticScript(tree: string, pace: Pace, seed = 7, turns = 20):
           const marker = edited.has(file) ? ` (edited again ${t})` : ` (edited ${t})`;
           edited.add(file);
           return first.trim()
-            ? toolUseResponse([{ id: id(0), name: 'Edit', input: { file_path: file, old_string: first, new_string: first + marker } }], { text })
+            ? toolUseResponse(
+                [
+                  {
+                    id: id(0),
+                    name: 'Edit',
+                    input: { file_path: file, old_string: first, new_string: first + marker },
+                  },
+                ],
+                { text },
+              )
             : toolUseResponse([{ id: id(0), name: 'Read', input: { file_path: file } }], { text });
         }
         case 4:
-          return toolUseResponse([{ id: id(0), name: 'Bash', input: { command: `wc -l src/engine/*.ts | tail -1 && grep -c import src/worker.ts`, description: 'Count lines' } }], { text });
+          return toolUseResponse(
+            [
+              {
+                id: id(0),
+                name: 'Bash',
+                input: {
+                  command: `wc -l src/engine/*.ts | tail -1 && grep -c import src/worker.ts`,
+                  description: 'Count lines',
+                },
+              },
+            ],
+            { text },
+          );
         default:
-          return toolUseResponse([{ id: id(0), name: 'Grep', input: { pattern: 'TODO|FIXME', path: join(tree, 'src'), output_mode: 'count' } }, { id: id(1), name: 'Glob', input: { pattern: 'engine/*.ts', path: join(tree, 'src') } }], { text });
+          return toolUseResponse(
+            [
+              {
+                id: id(0),
+                name: 'Grep',
+                input: { pattern: 'TODO|FIXME', path: join(tree, 'src'), output_mode: 'count' },
+              },
+              { id: id(1), name: 'Glob', input: { pattern: 'engine/*.ts', path: join(tree, 'src') } },
+            ],
+            { text },
+          );
       }
     });
   }
@@ -161,11 +235,24 @@ export function streamingScript(turns: number, blocks = 5, streamMs = 2500): Scr
     const content: MessageSpec['content'] = [];
     for (let i = 0; i < blocks; i++) {
       content.push({ type: 'text', text: `Step ${i + 1}: looking at part ${i + 1} of the code base now.` });
-      content.push({ type: 'tool_use', id: `toolu_st${turn}_${i}`, name: SLEEP_TOOL_NAME, input: { ms: (blocks - i) * Math.round(streamMs / blocks) } });
+      content.push({
+        type: 'tool_use',
+        id: `toolu_st${turn}_${i}`,
+        name: SLEEP_TOOL_NAME,
+        input: { ms: (blocks - i) * Math.round(streamMs / blocks) },
+      });
     }
     // Events: per block ~1 start + text pieces + stop, tool start + json pieces + stop; spread evenly.
     const spec: MessageSpec = { content, textChunkSize: 6, jsonChunkSize: 4 };
-    const events = content.reduce((n, b) => n + 2 + (b.type === 'text' ? Math.ceil(b.text.length / 6) : 1 + Math.ceil(JSON.stringify(b.type === 'tool_use' ? b.input : '').length / 4)), 4);
+    const events = content.reduce(
+      (n, b) =>
+        n +
+        2 +
+        (b.type === 'text'
+          ? Math.ceil(b.text.length / 6)
+          : 1 + Math.ceil(JSON.stringify(b.type === 'tool_use' ? b.input : '').length / 4)),
+      4,
+    );
     return { ...spec, latencyMs: 300, delayMs: Math.max(1, Math.round(streamMs / events)) };
   };
 }

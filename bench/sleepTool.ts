@@ -22,5 +22,9 @@ export const SleepTool = buildTool({
     });
     return { data: input.ms };
   },
-  mapToolResultToToolResultBlockParam: (ms, id) => ({ type: 'tool_result', tool_use_id: id, content: `slept ${ms} ms` }),
+  mapToolResultToToolResultBlockParam: (ms, id) => ({
+    type: 'tool_result',
+    tool_use_id: id,
+    content: `slept ${ms} ms`,
+  }),
 });

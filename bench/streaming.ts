@@ -42,7 +42,13 @@ function script(tag: string) {
     return {
       content: [
         { type: 'text', text: 'Reading three files.', pauseAfterMs: 300 },
-        ...[0, 1, 2].map((i) => ({ type: 'tool_use' as const, id: `toolu_${tag}${turn}_${i}`, name: 'SlowRead', input: { name: `f${i}` }, pauseAfterMs: i < 2 ? 600 : 1100 })),
+        ...[0, 1, 2].map((i) => ({
+          type: 'tool_use' as const,
+          id: `toolu_${tag}${turn}_${i}`,
+          name: 'SlowRead',
+          input: { name: `f${i}` },
+          pauseAfterMs: i < 2 ? 600 : 1100,
+        })),
         { type: 'text', text: 'And while those run, some more thoughts.' },
       ],
     };
@@ -55,26 +61,50 @@ async function main(): Promise<void> {
   const anthropic = () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 });
   const work = mkdtempSync(join(tmpdir(), 'da-bench-stream-'));
   writeFileSync(join(work, 'x'), 'x');
-  const common = { prompt: 'bench', cwd: work, tools: ['SlowRead'], permissionMode: 'bypassPermissions' as const, model: { model: 'bench', maxTokens: 256 }, maxTurns: TURNS + 1 };
+  const common = {
+    prompt: 'bench',
+    cwd: work,
+    tools: ['SlowRead'],
+    permissionMode: 'bypassPermissions' as const,
+    model: { model: 'bench', maxTokens: 256 },
+    maxTurns: TURNS + 1,
+  };
   const rows: Array<[string, number, number]> = [];
 
   for (const on of [true, false]) {
     fake.script(script(on ? 'l' : 'L'));
     const t0 = performance.now();
-    await runLocalSession({ ...common, streamingToolExecution: on }, { tools: [SlowRead], anthropic, storeDir: mkdtempSync(join(tmpdir(), 'da-bench-store-')) });
+    await runLocalSession(
+      { ...common, streamingToolExecution: on },
+      { tools: [SlowRead], anthropic, storeDir: mkdtempSync(join(tmpdir(), 'da-bench-store-')) },
+    );
     rows.push(['in-process', on ? 1 : 0, (performance.now() - t0) / TURNS]);
   }
 
   const server = await startDevServer({});
   const connection = await NativeConnection.connect({ address: server.address });
-  const worker = await createAgentWorker({ connection, taskQueue: 'bench-stream', tools: [SlowRead], anthropic, storeDir: mkdtempSync(join(tmpdir(), 'da-bench-store-')), workflowBundle: await bundleAgentWorkflows() });
+  const worker = await createAgentWorker({
+    connection,
+    taskQueue: 'bench-stream',
+    tools: [SlowRead],
+    anthropic,
+    storeDir: mkdtempSync(join(tmpdir(), 'da-bench-store-')),
+    workflowBundle: await bundleAgentWorkflows(),
+  });
   await worker.runUntil(async () => {
     const c = await Connection.connect({ address: server.address });
     const client = new Client({ connection: c });
     for (const on of [true, false]) {
       fake.script(script(on ? 't' : 'T'));
       const t1 = performance.now();
-      const r = await (await startSession(client, { ...common, streamingToolExecution: on, taskQueue: 'bench-stream', useSearchAttributes: false })).result();
+      const r = await (
+        await startSession(client, {
+          ...common,
+          streamingToolExecution: on,
+          taskQueue: 'bench-stream',
+          useSearchAttributes: false,
+        })
+      ).result();
       if (r.status !== 'completed') throw new Error(`temporal session ${r.status}: ${r.endReason}`);
       rows.push(['temporal', on ? 1 : 0, (performance.now() - t1) / TURNS]);
     }
@@ -82,11 +112,15 @@ async function main(): Promise<void> {
   });
   await server.stop();
   await fake.close();
-  console.log(`${TURNS} tool turns (+1 closing text turn, counted in the average); each message streams ~2.6 s, its 3 SlowReads of ${TOOL_MS} ms complete at ~0.3/0.9/1.5 s`);
+  console.log(
+    `${TURNS} tool turns (+1 closing text turn, counted in the average); each message streams ~2.6 s, its 3 SlowReads of ${TOOL_MS} ms complete at ~0.3/0.9/1.5 s`,
+  );
   for (const where of ['in-process', 'temporal']) {
     const on = rows.find((r) => r[0] === where && r[1] === 1)?.[2] ?? NaN;
     const off = rows.find((r) => r[0] === where && r[1] === 0)?.[2] ?? NaN;
-    console.log(`${where.padEnd(10)}  streaming on ${on.toFixed(0)} ms/turn, off ${off.toFixed(0)} ms/turn: ${(100 * (1 - on / off)).toFixed(0)} % less`);
+    console.log(
+      `${where.padEnd(10)}  streaming on ${on.toFixed(0)} ms/turn, off ${off.toFixed(0)} ms/turn: ${(100 * (1 - on / off)).toFixed(0)} % less`,
+    );
   }
 }
 

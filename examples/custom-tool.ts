@@ -16,7 +16,11 @@ export const WordCount = buildTool({
   async call(input) {
     return { data: { words: input.text.trim().split(/\s+/).length } };
   },
-  mapToolResultToToolResultBlockParam: (data, toolUseId) => ({ type: 'tool_result', tool_use_id: toolUseId, content: `${data.words} words` }),
+  mapToolResultToToolResultBlockParam: (data, toolUseId) => ({
+    type: 'tool_result',
+    tool_use_id: toolUseId,
+    content: `${data.words} words`,
+  }),
 });
 
 async function main(): Promise<void> {

@@ -19,7 +19,13 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
-import { lastUserText, overloadedError, textResponse, toolUseResponse, type MessagesRequest } from '../src/testing/fakeAnthropic';
+import {
+  lastUserText,
+  overloadedError,
+  textResponse,
+  toolUseResponse,
+  type MessagesRequest,
+} from '../src/testing/fakeAnthropic';
 import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
 import { turnProgressQuery } from '../src/workflows/definitions';
 import { withAgent, type AgentTestContext, type WithAgentOptions } from '../test/support/agent';
@@ -38,15 +44,26 @@ export interface ManifestEntry {
   events: number;
 }
 
-
 /**
  * Writes every run of the session and every turn child, and — recursively — every subagent's child
  * session (`<session>/agent-<id>`, found in the turns' histories) with its turns; returns their
  * manifest entries. Files: `<scenario>[.<agent>].session[.run-<n>].json`, `<scenario>[.<agent>].turn-<n>.json`.
  */
-async function save(client: Client, scenario: string, sessionId: string, firstRun: string, prefix = scenario): Promise<ManifestEntry[]> {
+async function save(
+  client: Client,
+  scenario: string,
+  sessionId: string,
+  firstRun: string,
+  prefix = scenario,
+): Promise<ManifestEntry[]> {
   const out: ManifestEntry[] = [];
-  const write = async (file: string, workflowId: string, workflowType: string, runId: string, history: temporal.api.history.v1.IHistory) => {
+  const write = async (
+    file: string,
+    workflowId: string,
+    workflowType: string,
+    runId: string,
+    history: temporal.api.history.v1.IHistory,
+  ) => {
     await writeFile(join(OUT, file), `${historyToJSON(history)}\n`);
     out.push({ file, scenario, workflowId, workflowType, runId, events: history.events?.length ?? 0 });
   };
@@ -59,9 +76,10 @@ async function save(client: Client, scenario: string, sessionId: string, firstRu
       if (e.eventType === EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) turns++;
     }
     const last: temporal.api.history.v1.IHistoryEvent | undefined = history.events?.[history.events.length - 1];
-    runId = last?.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
-      ? last.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined
-      : undefined;
+    runId =
+      last?.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
+        ? (last.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined)
+        : undefined;
   }
   for (let turn = 1; turn <= turns; turn++) {
     const id = `${sessionId}/turn-${turn}`;
@@ -71,10 +89,22 @@ async function save(client: Client, scenario: string, sessionId: string, firstRu
     await write(`${prefix}.turn-${turn}.json`, id, 'turnWorkflow', desc.runId, history);
     for (const e of history.events ?? []) {
       const started = e.startChildWorkflowExecutionInitiatedEventAttributes;
-      if (e.eventType !== EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED || started?.workflowType?.name !== 'sessionWorkflow') continue;
+      if (
+        e.eventType !== EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED ||
+        started?.workflowType?.name !== 'sessionWorkflow'
+      )
+        continue;
       const childId = started.workflowId ?? '';
       const child = await client.workflow.getHandle(childId).describe();
-      out.push(...(await save(client, scenario, childId, await firstRunId(client, childId, child.runId), `${prefix}.${childId.slice(childId.lastIndexOf('/') + 1)}`)));
+      out.push(
+        ...(await save(
+          client,
+          scenario,
+          childId,
+          await firstRunId(client, childId, child.runId),
+          `${prefix}.${childId.slice(childId.lastIndexOf('/') + 1)}`,
+        )),
+      );
     }
   }
   return out;
@@ -92,7 +122,11 @@ const scenarios: Record<string, Scenario> = {
       toolUseResponse([
         { id: 'toolu_g1', name: 'Grep', input: { pattern: 'timeout', path: 'src' } },
         { id: 'toolu_r1', name: 'Read', input: { file_path: join(workDir, 'src', 'auth.ts') } },
-        { id: 'toolu_e1', name: 'Edit', input: { file_path: join(workDir, 'src', 'auth.ts'), old_string: 'timeout = 10', new_string: 'timeout = 30' } },
+        {
+          id: 'toolu_e1',
+          name: 'Edit',
+          input: { file_path: join(workDir, 'src', 'auth.ts'), old_string: 'timeout = 10', new_string: 'timeout = 30' },
+        },
       ]),
       textResponse('Raised the timeout.'),
     );
@@ -119,7 +153,9 @@ const scenarios: Record<string, Scenario> = {
     );
     const handle = await start({ id, prompt: 'read and wait', tools: ['Read', 'Bash'], onInterrupt: 'end' });
     const turn = client.workflow.getHandle(`${id}/turn-1`);
-    await waitFor('Bash to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sh'));
+    await waitFor('Bash to run', async () =>
+      (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sh'),
+    );
     await interruptSession(client, id, 'fixture');
     const result = await handle.result();
     if (result.status !== 'interrupted') throw new Error(`interrupt: ${result.status} ${result.endReason}`);
@@ -128,7 +164,9 @@ const scenarios: Record<string, Scenario> = {
   /** permissionMode 'default': a Write asks, waits, is approved by a human, runs; then text. */
   async approval({ fake, start, workDir, client }, id) {
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } }]),
+      toolUseResponse([
+        { id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } },
+      ]),
       textResponse('Written.'),
     );
     const handle = await start({ id, prompt: 'write a file', tools: ['Write'], permissionMode: 'default' });
@@ -141,7 +179,9 @@ const scenarios: Record<string, Scenario> = {
   /** As `approval`, recorded since turns report every ask's outcome to the session (patch 'approval-outcome'). */
   async 'approval-outcome'({ fake, start, workDir, client }, id) {
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } }]),
+      toolUseResponse([
+        { id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } },
+      ]),
       textResponse('Written.'),
     );
     const handle = await start({ id, prompt: 'write a file', tools: ['Write'], permissionMode: 'default' });
@@ -175,8 +215,11 @@ const scenarios: Record<string, Scenario> = {
       toolUseResponse([{ id: 'toolu_rb', name: 'Read', input: { file_path: join(workDir, 'b.txt') } }]),
       textResponse('Read both.'),
     );
-    const result = await (await start({ id, prompt: 'read two files', tools: ['Read'], maxHistoryBytesPerRun: 1, maxTurns: 10 })).result();
-    if (result.status !== 'completed' || result.turns !== 3) throw new Error(`continue-as-new: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+    const result = await (
+      await start({ id, prompt: 'read two files', tools: ['Read'], maxHistoryBytesPerRun: 1, maxTurns: 10 })
+    ).result();
+    if (result.status !== 'completed' || result.turns !== 3)
+      throw new Error(`continue-as-new: ${result.status} after ${result.turns} turns: ${result.endReason}`);
   },
 
   /**
@@ -192,8 +235,11 @@ const scenarios: Record<string, Scenario> = {
       toolUseResponse([{ id: 'toolu_oc', name: 'Read', input: { file_path: join(workDir, 'c.txt') } }]),
       textResponse('Read all three.'),
     );
-    const result = await (await start({ id, prompt: 'read three files', tools: ['Read'], maxHistoryBytesPerRun: 9_000, maxTurns: 10 })).result();
-    if (result.status !== 'completed' || result.turns !== 4) throw new Error(`checkpoint-own-size: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+    const result = await (
+      await start({ id, prompt: 'read three files', tools: ['Read'], maxHistoryBytesPerRun: 9_000, maxTurns: 10 })
+    ).result();
+    if (result.status !== 'completed' || result.turns !== 4)
+      throw new Error(`checkpoint-own-size: ${result.status} after ${result.turns} turns: ${result.endReason}`);
   },
 
   /**
@@ -206,9 +252,26 @@ const scenarios: Record<string, Scenario> = {
       {
         content: [
           { type: 'text', text: 'Looking first.' },
-          { type: 'tool_use', id: 'toolu_sr', name: 'Read', input: { file_path: join(workDir, 'a.txt') }, pauseAfterMs: 1000 },
-          { type: 'tool_use', id: 'toolu_sg', name: 'Grep', input: { pattern: 'timeout', path: workDir }, pauseAfterMs: 1000 },
-          { type: 'tool_use', id: 'toolu_se', name: 'Edit', input: { file_path: join(workDir, 'a.txt'), old_string: '10', new_string: '30' } },
+          {
+            type: 'tool_use',
+            id: 'toolu_sr',
+            name: 'Read',
+            input: { file_path: join(workDir, 'a.txt') },
+            pauseAfterMs: 1000,
+          },
+          {
+            type: 'tool_use',
+            id: 'toolu_sg',
+            name: 'Grep',
+            input: { pattern: 'timeout', path: workDir },
+            pauseAfterMs: 1000,
+          },
+          {
+            type: 'tool_use',
+            id: 'toolu_se',
+            name: 'Edit',
+            input: { file_path: join(workDir, 'a.txt'), old_string: '10', new_string: '30' },
+          },
         ],
       },
       textResponse('Raised it.'),
@@ -220,9 +283,27 @@ const scenarios: Record<string, Scenario> = {
   /** The stream dies after two early starts; the non-streamed fallback repeats the Read's id (reused) and drops the Grep (discarded). */
   async 'streamed-fallback'({ fake, start, workDir }, id) {
     await writeFile(join(workDir, 'a.txt'), 'alpha\n');
-    const read = { type: 'tool_use' as const, id: 'toolu_fr', name: 'Read', input: { file_path: join(workDir, 'a.txt') } };
+    const read = {
+      type: 'tool_use' as const,
+      id: 'toolu_fr',
+      name: 'Read',
+      input: { file_path: join(workDir, 'a.txt') },
+    };
     fake.enqueue(
-      { content: [{ type: 'text', text: 'Reading.' }, read, { type: 'tool_use', id: 'toolu_fg', name: 'Grep', input: { pattern: 'alpha', path: workDir }, pauseAfterMs: 1500 }], dropAfterBlocks: 3 },
+      {
+        content: [
+          { type: 'text', text: 'Reading.' },
+          read,
+          {
+            type: 'tool_use',
+            id: 'toolu_fg',
+            name: 'Grep',
+            input: { pattern: 'alpha', path: workDir },
+            pauseAfterMs: 1500,
+          },
+        ],
+        dropAfterBlocks: 3,
+      },
       { content: [{ type: 'text', text: 'Reading.' }, read] },
       textResponse('Read it.'),
     );
@@ -237,7 +318,10 @@ const scenarios: Record<string, Scenario> = {
    */
   async subagent({ fake, start, workDir }, id) {
     await mkdir(join(workDir, '.claude', 'agents'), { recursive: true });
-    await writeFile(join(workDir, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nYou are MARKER-REVIEWER.\n');
+    await writeFile(
+      join(workDir, '.claude', 'agents', 'reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nYou are MARKER-REVIEWER.\n',
+    );
     await writeFile(join(workDir, 'notes.txt'), 'ok\n');
     const rec = `cat >> '${join(workDir, 'hooks.jsonl')}'; echo >> '${join(workDir, 'hooks.jsonl')}'`;
     const hooks = {
@@ -248,13 +332,31 @@ const scenarios: Record<string, Scenario> = {
     fake.script((req: MessagesRequest) => {
       const system = JSON.stringify(req.system ?? '');
       if (system.includes('MARKER-REVIEWER')) {
-        if (!req.messages.some((m) => m.role === 'assistant')) return toolUseResponse([{ id: 'toolu_child_read', name: 'Read', input: { file_path: join(workDir, 'notes.txt') } }]);
+        if (!req.messages.some((m) => m.role === 'assistant'))
+          return toolUseResponse([
+            { id: 'toolu_child_read', name: 'Read', input: { file_path: join(workDir, 'notes.txt') } },
+          ]);
         return textResponse('The notes are fine.');
       }
-      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_agent', name: 'Agent', input: { description: 'review', prompt: 'review the notes', subagent_type: 'reviewer' } }]);
+      if (req.messages.length === 1)
+        return toolUseResponse([
+          {
+            id: 'toolu_agent',
+            name: 'Agent',
+            input: { description: 'review', prompt: 'review the notes', subagent_type: 'reviewer' },
+          },
+        ]);
       return textResponse('Reviewed.');
     });
-    const result = await (await start({ id, prompt: 'delegate the review', tools: ['Read', 'Agent'], permissionMode: 'bypassPermissions', hooks: hooks as never })).result();
+    const result = await (
+      await start({
+        id,
+        prompt: 'delegate the review',
+        tools: ['Read', 'Agent'],
+        permissionMode: 'bypassPermissions',
+        hooks: hooks as never,
+      })
+    ).result();
     if (result.status !== 'completed') throw new Error(`subagent: ${result.status} ${result.endReason}`);
   },
 
@@ -265,14 +367,20 @@ const scenarios: Record<string, Scenario> = {
    */
   async compaction({ fake, start, workDir }, id) {
     const files = ['a', 'b', 'c', 'd', 'e'].map((n) => join(workDir, `${n}.txt`));
-    for (const f of files) await writeFile(f, `${'note note note note note note note note note note note note\n'.repeat(400)}`);
+    for (const f of files)
+      await writeFile(f, `${'note note note note note note note note note note note note\n'.repeat(400)}`);
     const rec = `cat >> '${join(workDir, 'hooks.jsonl')}'; echo >> '${join(workDir, 'hooks.jsonl')}'`;
     let turn = 0;
     fake.script((req: MessagesRequest) => {
-      if (lastUserText(req).includes('the conversation is about to be compacted')) return textResponse('<summary>1. Primary request: read a.txt to e.txt.\n9. Next step: read the next file.</summary>');
+      if (lastUserText(req).includes('the conversation is about to be compacted'))
+        return textResponse(
+          '<summary>1. Primary request: read a.txt to e.txt.\n9. Next step: read the next file.</summary>',
+        );
       turn++;
       const file = files[turn - 1];
-      return file ? toolUseResponse([{ id: `toolu_c${turn}`, name: 'Read', input: { file_path: file } }]) : textResponse('Read all five.');
+      return file
+        ? toolUseResponse([{ id: `toolu_c${turn}`, name: 'Read', input: { file_path: file } }])
+        : textResponse('Read all five.');
     });
     const result = await (
       await start({
@@ -281,7 +389,10 @@ const scenarios: Record<string, Scenario> = {
         tools: ['Read'],
         maxTurns: 10,
         contextManagement: { autoCompactWindow: 30_000, clearToolResultsAt: 1_000_000 },
-        hooks: { SessionStart: [{ hooks: [{ type: 'command', command: rec }] }], PreCompact: [{ hooks: [{ type: 'command', command: rec }] }] } as never,
+        hooks: {
+          SessionStart: [{ hooks: [{ type: 'command', command: rec }] }],
+          PreCompact: [{ hooks: [{ type: 'command', command: rec }] }],
+        } as never,
       })
     ).result();
     if (result.status !== 'completed') throw new Error(`compaction: ${result.status} ${result.endReason}`);
@@ -319,14 +430,17 @@ const scenarios: Record<string, Scenario> = {
     );
     const hooks = { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'true' }] }] };
     const rules = { allow: ['Bash(npm test:*)'], ask: [], deny: ['Read(./.env)'] };
-    const result = await (await start({ id, prompt: 'find alpha', tools: ['Read', 'Grep'], hooks: hooks as never, rules })).result();
+    const result = await (
+      await start({ id, prompt: 'find alpha', tools: ['Read', 'Grep'], hooks: hooks as never, rules })
+    ).result();
     if (result.status !== 'completed') throw new Error(`settings-ref: ${result.status} ${result.endReason}`);
   },
 };
 
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit
 // before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
-for (const name of ['subagent', 'compaction', 'cut-off'] as const) scenarios[`${name}-before-patches`] = scenarios[name]!;
+for (const name of ['subagent', 'compaction', 'cut-off'] as const)
+  scenarios[`${name}-before-patches`] = scenarios[name]!;
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
@@ -349,13 +463,19 @@ async function main(): Promise<void> {
   // Keep the entries of scenarios not re-recorded this time.
   let previous: ManifestEntry[] = [];
   try {
-    previous = (JSON.parse(await readFile(join(OUT, 'manifest.json'), 'utf8')) as { histories: ManifestEntry[] }).histories;
+    previous = (JSON.parse(await readFile(join(OUT, 'manifest.json'), 'utf8')) as { histories: ManifestEntry[] })
+      .histories;
   } catch {
     // first recording
   }
   const recorded = new Set(manifest.map((m) => m.scenario));
-  const histories = [...previous.filter((m) => !recorded.has(m.scenario)), ...manifest].sort((a, b) => a.file.localeCompare(b.file));
-  await writeFile(join(OUT, 'manifest.json'), `${JSON.stringify({ note: 'Written by scripts/record-histories.ts; replayed by test/integration/replay.test.ts.', histories }, null, 2)}\n`);
+  const histories = [...previous.filter((m) => !recorded.has(m.scenario)), ...manifest].sort((a, b) =>
+    a.file.localeCompare(b.file),
+  );
+  await writeFile(
+    join(OUT, 'manifest.json'),
+    `${JSON.stringify({ note: 'Written by scripts/record-histories.ts; replayed by test/integration/replay.test.ts.', histories }, null, 2)}\n`,
+  );
   for (const m of manifest) console.log(`  ${m.file}: ${m.workflowType} ${m.workflowId}, ${m.events} events`);
 }
 

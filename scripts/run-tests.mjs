@@ -30,7 +30,9 @@ function findTests(dir) {
 const testRoot = path.join(root, 'dist', 'test', unitOnly ? 'unit' : '');
 const files = findTests(testRoot).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
 if (files.length === 0) {
-  console.error(`No test files under ${path.relative(root, testRoot) || '.'}${filters.length ? ` matching ${filters.join(', ')}` : ''}. Did \`npm run build\` run?`);
+  console.error(
+    `No test files under ${path.relative(root, testRoot) || '.'}${filters.length ? ` matching ${filters.join(', ')}` : ''}. Did \`npm run build\` run?`,
+  );
   process.exit(1);
 }
 const integrationDir = path.join(root, 'dist', 'test', 'integration') + path.sep;
@@ -78,7 +80,8 @@ function reportSkipped() {
     // nothing was skipped
   }
   rmSync(skippedDir, { recursive: true, force: true });
-  if (lines.length > 0) console.log(`[run-tests] SKIPPED for missing system packages (CI=true fails instead): ${lines.join('; ')}`);
+  if (lines.length > 0)
+    console.log(`[run-tests] SKIPPED for missing system packages (CI=true fails instead): ${lines.join('; ')}`);
 }
 try {
   if (needsServer) {
@@ -88,8 +91,13 @@ try {
     const cli = await resolveTemporalCli();
     const resolveMs = Date.now() - t0;
     server = await startDevServer({ cli, ui: !headless });
-    const binary = cli.kind === 'path' ? `${cli.path} (from ${cli.source}, resolved in ${resolveMs} ms)` : 'downloaded by the Temporal SDK';
-    console.log(`[run-tests] Temporal dev server at ${server.address} (UI ${server.uiAddress ?? 'off'}, in-memory), started in ${server.startupMs} ms`);
+    const binary =
+      cli.kind === 'path'
+        ? `${cli.path} (from ${cli.source}, resolved in ${resolveMs} ms)`
+        : 'downloaded by the Temporal SDK';
+    console.log(
+      `[run-tests] Temporal dev server at ${server.address} (UI ${server.uiAddress ?? 'off'}, in-memory), started in ${server.startupMs} ms`,
+    );
     console.log(`[run-tests] binary: ${binary}`);
     env.TEMPORAL_TEST_ADDRESS = server.address;
     env.TEMPORAL_TEST_NAMESPACE = server.namespace;
@@ -113,11 +121,7 @@ try {
   // instead of holding CI until its deadline.
   if (atLeast(20, 11)) nodeArgs.push(`--test-timeout=${process.env.DURABLE_AGENT_TEST_TIMEOUT_MS ?? 300000}`);
   const code = await new Promise((resolve) => {
-    child = spawn(
-      process.execPath,
-      [...nodeArgs, ...files],
-      { cwd: root, env, stdio: 'inherit' },
-    );
+    child = spawn(process.execPath, [...nodeArgs, ...files], { cwd: root, env, stdio: 'inherit' });
     child.on('error', (err) => {
       console.error(`[run-tests] could not start node --test: ${err.message}`);
       resolve(1);

@@ -71,21 +71,29 @@ export const MAX_MESSAGE_CHARS = 256 * 1024;
 
 function checkMessageSize(what: string, text: string): void {
   if (text.length > MAX_MESSAGE_CHARS) {
-    throw new Error(`the ${what} is ${text.length} characters; the limit is ${MAX_MESSAGE_CHARS}: put the material in a file in the working directory and tell the agent to read it`);
+    throw new Error(
+      `the ${what} is ${text.length} characters; the limit is ${MAX_MESSAGE_CHARS}: put the material in a file in the working directory and tell the agent to read it`,
+    );
   }
 }
 
 /** A session that would have to run unsandboxed although its settings say `failIfUnavailable`. */
 export class SandboxUnavailableError extends DurableAgentError {
   constructor(reason: string) {
-    super('SANDBOX_UNAVAILABLE', `The sandbox is unavailable here (${reason}) and sandbox.failIfUnavailable is set: the session was not started. Install bubblewrap, socat and ripgrep, or set sandbox.failIfUnavailable to false.`);
+    super(
+      'SANDBOX_UNAVAILABLE',
+      `The sandbox is unavailable here (${reason}) and sandbox.failIfUnavailable is set: the session was not started. Install bubblewrap, socat and ripgrep, or set sandbox.failIfUnavailable to false.`,
+    );
   }
 }
 
 /** `permissions.disableBypassPermissionsMode: "disable"` and a bypassPermissions session. */
 export class BypassDisabledError extends DurableAgentError {
   constructor() {
-    super('BYPASS_DISABLED', 'bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in the settings: choose another --permission-mode.');
+    super(
+      'BYPASS_DISABLED',
+      'bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in the settings: choose another --permission-mode.',
+    );
   }
 }
 
@@ -93,7 +101,11 @@ export class BypassDisabledError extends DurableAgentError {
  * The session's sandbox settings with the paths of its Read/Edit rules merged in, as the reference
  * does (Read deny → denyRead, Edit deny → denyWrite, Edit allow → allowWrite).
  */
-export function sessionSandbox(sandbox: SandboxSettings | undefined, rules: SessionInput['rules'], cwd: string): SandboxSettings {
+export function sessionSandbox(
+  sandbox: SandboxSettings | undefined,
+  rules: SessionInput['rules'],
+  cwd: string,
+): SandboxSettings {
   const s: SandboxSettings = { ...(sandbox ?? {}) };
   const fromRules = sandboxPathsFromRules(rules, cwd);
   if (fromRules.denyRead.length + fromRules.denyWrite.length + fromRules.allowWrite.length === 0) return s;
@@ -119,8 +131,12 @@ export function contextSettings(explicit: ContextSettings = {}, env: NodeJS.Proc
   };
   const fromEnv: ContextSettings = {
     ...(truthy(env.DISABLE_AUTO_COMPACT) || truthy(env.DISABLE_COMPACT) ? { autoCompact: false } : {}),
-    ...(positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') !== undefined ? { autoCompactPct: Math.min(100, positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') as number) } : {}),
-    ...(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') !== undefined ? { autoCompactWindow: Math.floor(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') as number) } : {}),
+    ...(positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') !== undefined
+      ? { autoCompactPct: Math.min(100, positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') as number) }
+      : {}),
+    ...(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') !== undefined
+      ? { autoCompactWindow: Math.floor(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') as number) }
+      : {}),
     ...(truthy(env.CLAUDE_CODE_DISABLE_1M_CONTEXT) ? { disable1mContext: true } : {}),
     ...(truthy(env.DISABLE_PROMPT_CACHING) ? { promptCaching: false } : {}),
   };
@@ -135,7 +151,8 @@ export function sessionInput(opts: SessionOptions): SessionInput {
   checkMessageSize('prompt', opts.prompt);
   if (opts.memory?.text) checkMessageSize(`memory (CLAUDE.md files ${opts.memory.files.join(', ')})`, opts.memory.text);
   const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
-  if (!PERMISSION_MODES.includes(mode)) throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
+  if (!PERMISSION_MODES.includes(mode))
+    throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
   if (mode === 'bypassPermissions' && opts.disableBypassPermissionsMode) throw new BypassDisabledError();
   const maxConcurrencyEnv = Number(process.env.DURABLE_AGENT_MAX_TOOL_USE_CONCURRENCY);
   const envMs = (name: string): number | undefined => {
@@ -153,23 +170,32 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     prompt: opts.prompt,
     model: {
       model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
-      maxTokens: opts.model?.maxTokens ?? Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS ?? 8192),
+      maxTokens:
+        opts.model?.maxTokens ??
+        Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS ?? 8192),
       ...(system ? { system } : {}),
       ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
     },
     tools: opts.tools ?? BUILTIN_TOOL_NAMES,
     // The files each stdio server runs from the working directories, pinned now (src/mcp/pins.ts).
-    ...(opts.mcpServers ? { mcpServers: pinMcpServers(opts.mcpServers, cwd, [cwd, ...(opts.additionalDirectories ?? [])]) } : {}),
+    ...(opts.mcpServers
+      ? { mcpServers: pinMcpServers(opts.mcpServers, cwd, [cwd, ...(opts.additionalDirectories ?? [])]) }
+      : {}),
     permissionMode: mode,
     rules: opts.rules ?? { allow: [], ask: [], deny: [] },
     sandbox: sessionSandbox(opts.sandbox, opts.rules ?? { allow: [], ask: [], deny: [] }, cwd),
     cwd,
-    maxConcurrency: opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
+    maxConcurrency:
+      opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
     // Streaming tool execution is on unless the option or DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0 turns it off.
-    ...((opts.streamingToolExecution ?? !falsy(process.env.DURABLE_AGENT_STREAMING_TOOL_EXECUTION)) ? {} : { streamingToolExecution: false }),
+    ...((opts.streamingToolExecution ?? !falsy(process.env.DURABLE_AGENT_STREAMING_TOOL_EXECUTION))
+      ? {}
+      : { streamingToolExecution: false }),
     ...(retryCapMs !== undefined ? { retryCapMs } : {}),
     ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
-    ...(Object.keys(contextSettings(opts.contextManagement)).length > 0 ? { contextManagement: contextSettings(opts.contextManagement) } : {}),
+    ...(Object.keys(contextSettings(opts.contextManagement)).length > 0
+      ? { contextManagement: contextSettings(opts.contextManagement) }
+      : {}),
   };
 }
 
@@ -198,7 +224,9 @@ export async function hasStatusSearchAttribute(client: Client, namespace = clien
  * With `failIfUnavailable` and no sandbox here, throws SandboxUnavailableError. The worker that
  * runs the tools checks again for itself, per call (its record says whether the call was sandboxed).
  */
-export async function sandboxSummary(input: Pick<SessionInput, 'sandbox' | 'cwd' | 'additionalDirectories'>): Promise<string> {
+export async function sandboxSummary(
+  input: Pick<SessionInput, 'sandbox' | 'cwd' | 'additionalDirectories'>,
+): Promise<string> {
   const platform = currentPlatform();
   const dirs = [input.cwd, ...(input.additionalDirectories ?? [])];
   if (!sandboxEnabled(input.sandbox, platform).on) return describeSandbox(input.sandbox, platform, dirs);
@@ -207,7 +235,10 @@ export async function sandboxSummary(input: Pick<SessionInput, 'sandbox' | 'cwd'
   return describeSandbox(input.sandbox, platform, dirs, available.available ? undefined : available.reason);
 }
 
-export async function startSession(client: Client, opts: SessionOptions & { id?: string; taskQueue?: string }): Promise<SessionHandle> {
+export async function startSession(
+  client: Client,
+  opts: SessionOptions & { id?: string; taskQueue?: string },
+): Promise<SessionHandle> {
   // The id and the task queue are start options, not part of the session's input.
   const { id, taskQueue, ...options } = opts;
   // Validated here, at the edge: the workflow checks only its input's fixed shape (src/sessionInput.ts).
@@ -220,8 +251,17 @@ export async function startSession(client: Client, opts: SessionOptions & { id?:
     taskQueue: taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
     args: [input],
     staticSummary: `Session: ${input.prompt.replace(/\s+/g, ' ').slice(0, 120)}`,
-    memo: { prompt: input.prompt.slice(0, 500), cwd: input.cwd, model: input.model.model, sandbox, settings: input.settingsSources ?? [], memory: input.memory?.files ?? [] },
-    ...(input.useSearchAttributes ? { typedSearchAttributes: [{ key: { name: STATUS_SEARCH_ATTRIBUTE, type: 'KEYWORD' }, value: 'running' }] } : {}),
+    memo: {
+      prompt: input.prompt.slice(0, 500),
+      cwd: input.cwd,
+      model: input.model.model,
+      sandbox,
+      settings: input.settingsSources ?? [],
+      memory: input.memory?.files ?? [],
+    },
+    ...(input.useSearchAttributes
+      ? { typedSearchAttributes: [{ key: { name: STATUS_SEARCH_ATTRIBUTE, type: 'KEYWORD' }, value: 'running' }] }
+      : {}),
   } as never);
 }
 
@@ -241,8 +281,14 @@ export async function sessionStatus(client: Client, sessionId: string): Promise<
 
 /** A session that has ended: it takes no more messages, interrupts or approvals. */
 export class SessionEndedError extends DurableAgentError {
-  constructor(readonly sessionId: string, readonly status: string) {
-    super('SESSION_ENDED', `session ${sessionId} has ended (${status}): nothing to send to it. Start a new one with \`durable-agent run\`.`);
+  constructor(
+    readonly sessionId: string,
+    readonly status: string,
+  ) {
+    super(
+      'SESSION_ENDED',
+      `session ${sessionId} has ended (${status}): nothing to send to it. Start a new one with \`durable-agent run\`.`,
+    );
   }
 }
 
@@ -251,7 +297,10 @@ export class SessionEndedError extends DurableAgentError {
  * a signal or update needs no live worker to be accepted, so neither does this check). Returns
  * the running turn's workflow id, if any, and the session's task queue.
  */
-export async function runningSession(client: Client, sessionId: string): Promise<{ currentTurnWorkflowId?: string; taskQueue: string }> {
+export async function runningSession(
+  client: Client,
+  sessionId: string,
+): Promise<{ currentTurnWorkflowId?: string; taskQueue: string }> {
   let desc;
   try {
     desc = await sessionHandle(client, sessionId).describe();
@@ -260,7 +309,9 @@ export async function runningSession(client: Client, sessionId: string): Promise
     throw err;
   }
   if (desc.status.name !== 'RUNNING') throw new SessionEndedError(sessionId, desc.status.name.toLowerCase());
-  const turn = (desc.raw.pendingChildren ?? []).map((c) => c.workflowId ?? '').find((w) => turnOfWorkflowId(sessionId, w) !== undefined);
+  const turn = (desc.raw.pendingChildren ?? [])
+    .map((c) => c.workflowId ?? '')
+    .find((w) => turnOfWorkflowId(sessionId, w) !== undefined);
   return { ...(turn ? { currentTurnWorkflowId: turn } : {}), taskQueue: desc.taskQueue };
 }
 
@@ -270,7 +321,10 @@ export async function interruptSession(client: Client, sessionId: string, by?: s
   // idempotent). Both are signals: the server takes them with or without a worker up.
   const { currentTurnWorkflowId } = await runningSession(client, sessionId);
   if (currentTurnWorkflowId) {
-    await client.workflow.getHandle(currentTurnWorkflowId).signal(turnInterruptSignal).catch(() => undefined); // the turn ended meanwhile
+    await client.workflow
+      .getHandle(currentTurnWorkflowId)
+      .signal(turnInterruptSignal)
+      .catch(() => undefined); // the turn ended meanwhile
   }
   await sessionHandle(client, sessionId).signal(interruptSignal, by ? { by } : {});
 }
@@ -305,7 +359,12 @@ function updateWaitMs(): number {
   return Number.isFinite(n) && n > 0 ? n : 10_000;
 }
 
-async function decide(client: Client, sessionId: string, update: typeof approveUpdate, arg: ApprovalDecisionInput): Promise<ApprovalAnswer> {
+async function decide(
+  client: Client,
+  sessionId: string,
+  update: typeof approveUpdate,
+  arg: ApprovalDecisionInput,
+): Promise<ApprovalAnswer> {
   const { taskQueue } = await runningSession(client, sessionId);
   const handle = sessionHandle(client, sessionId);
   try {
@@ -320,26 +379,55 @@ async function decide(client: Client, sessionId: string, update: typeof approveU
       return { status: 'pending', ...(arg.toolUseId ? { toolUseId: arg.toolUseId } : {}), taskQueue };
     }
     const r = await first.result();
-    if (r.applied === false) return { status: 'not_applied', toolUseId: r.toolUseId, decision: r.decision, outcome: r.outcome ?? 'the decision was not applied' };
+    if (r.applied === false)
+      return {
+        status: 'not_applied',
+        toolUseId: r.toolUseId,
+        decision: r.decision,
+        outcome: r.outcome ?? 'the decision was not applied',
+      };
     return { status: 'applied', toolUseId: r.toolUseId };
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw new ApprovalRejectedError(err.cause?.message ?? err.message);
     if (isWorkflowNotFound(err)) {
       // The session ended between the check and the update.
       const desc = await handle.describe().catch(() => undefined);
-      if (desc) throw new ApprovalRejectedError(`session ${sessionId} has ended (${desc.status.name.toLowerCase()}); nothing is waiting for approval`);
+      if (desc)
+        throw new ApprovalRejectedError(
+          `session ${sessionId} has ended (${desc.status.name.toLowerCase()}); nothing is waiting for approval`,
+        );
       throw new SessionNotFoundError(sessionId);
     }
     throw err;
   }
 }
 
-export async function approveToolUse(client: Client, sessionId: string, toolUseId?: string, by?: string): Promise<ApprovalAnswer> {
-  return decide(client, sessionId, approveUpdate, { decision: 'approve', ...(toolUseId ? { toolUseId } : {}), ...(by ? { by } : {}) });
+export async function approveToolUse(
+  client: Client,
+  sessionId: string,
+  toolUseId?: string,
+  by?: string,
+): Promise<ApprovalAnswer> {
+  return decide(client, sessionId, approveUpdate, {
+    decision: 'approve',
+    ...(toolUseId ? { toolUseId } : {}),
+    ...(by ? { by } : {}),
+  });
 }
 
-export async function denyToolUse(client: Client, sessionId: string, toolUseId?: string, reason?: string, by?: string): Promise<ApprovalAnswer> {
-  return decide(client, sessionId, denyUpdate, { decision: 'deny', ...(toolUseId ? { toolUseId } : {}), ...(reason ? { reason } : {}), ...(by ? { by } : {}) });
+export async function denyToolUse(
+  client: Client,
+  sessionId: string,
+  toolUseId?: string,
+  reason?: string,
+  by?: string,
+): Promise<ApprovalAnswer> {
+  return decide(client, sessionId, denyUpdate, {
+    decision: 'deny',
+    ...(toolUseId ? { toolUseId } : {}),
+    ...(reason ? { reason } : {}),
+    ...(by ? { by } : {}),
+  });
 }
 
 export async function sessionResult(client: Client, sessionId: string): Promise<SessionResult> {

@@ -59,7 +59,9 @@ export interface AgentWorkerOptions {
   disableStreamingFallback?: boolean;
   /** The worker's MCP connections (default: a new McpManager; timeouts from MCP_TIMEOUT / MCP_TOOL_TIMEOUT). */
   mcp?: McpManager;
-  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
+  workerOptions?: Partial<
+    Omit<WorkerOptions, 'connection' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>
+  >;
 }
 
 export const workflowsPath = require.resolve('./workflows');
@@ -75,7 +77,13 @@ export function defaultStoreDir(): string {
  * data directory (user settings, the dev server's database) and the paths the caller adds.
  */
 export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: readonly string[] = []): string[] {
-  const paths = [resolve(storeDir), defaultStoreDir(), durableAgentHome(), ...(blobs instanceof LocalBlobStore ? [resolve(blobs.dir)] : []), ...extra.map((p) => resolve(p))];
+  const paths = [
+    resolve(storeDir),
+    defaultStoreDir(),
+    durableAgentHome(),
+    ...(blobs instanceof LocalBlobStore ? [resolve(blobs.dir)] : []),
+    ...extra.map((p) => resolve(p)),
+  ];
   return [...new Set(paths)];
 }
 
@@ -84,7 +92,9 @@ export function sessionDirName(sessionId: string): string {
 }
 
 /** The activities of a worker, built from their dependencies (tests call this directly). */
-export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'> = {}) {
+export function createAgentActivities(
+  opts: Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'> = {},
+) {
   const storeDir = opts.storeDir ?? defaultStoreDir();
   const blobs = configuredBlobStore({ storeDir, ...(opts.blobStore ? { blobStore: opts.blobStore } : {}) });
   // Agent is a built-in too, but it runs only where a scheduler starts child sessions (docs/architecture.md "Subagents").
@@ -93,7 +103,9 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
   // sessions with the same config, restarted after a crash, closed by closeMcp / worker shutdown).
   const mcp = opts.mcp ?? new McpManager();
   const pool = async (toolNames: string[], permission: ToolPermissionContext, session?: SessionMcp) => {
-    const mcpTools = session ? restrictMcpTools(toolNames, (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted)).tools) : [];
+    const mcpTools = session
+      ? restrictMcpTools(toolNames, (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted)).tools)
+      : [];
     return createToolPool(
       registry.filter((t) => toolNames.includes(t.name)),
       permission,
@@ -119,12 +131,23 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
     toolDefinitions: async (names, denyRules = [], session, warn) => {
       const listed = session ? await mcpToolsFor(mcp, session.servers, session.cwd) : undefined;
       for (const f of listed?.failures ?? []) (warn ?? console.warn)(`${f.error}; its tools are not offered this turn`);
-      const permission = { mode: 'default' as const, rules: { allow: [], ask: [], deny: denyRules }, workingDirectories: [] };
+      const permission = {
+        mode: 'default' as const,
+        rules: { allow: [], ask: [], deny: denyRules },
+        workingDirectories: [],
+      };
       const mcpTools = listed ? restrictMcpTools(names, listed.tools) : [];
-      return toolsToAPISchemas(createToolPool(registry.filter((t) => names.includes(t.name)), permission, mcpTools.length > 0 ? { userTools: mcpTools } : {}));
+      return toolsToAPISchemas(
+        createToolPool(
+          registry.filter((t) => names.includes(t.name)),
+          permission,
+          mcpTools.length > 0 ? { userTools: mcpTools } : {},
+        ),
+      );
     },
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
-    resultPath: (sessionId, toolUseId) => join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
+    resultPath: (sessionId, toolUseId) =>
+      join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
   };
   const compactDeps: CompactDeps = { ...modelDeps, ...(opts.hooks ? { hooks: opts.hooks } : {}) };
   const { activities, runToolCall, runSessionHooks } = createActivities({
@@ -142,13 +165,35 @@ export function createAgentActivities(opts: Omit<AgentWorkerOptions, 'connection
       resultStore: (sessionId) =>
         blobs instanceof LocalBlobStore
           ? new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId)))
-          : new SharedResultStore(join(storeDir, 'results', sessionDirName(sessionId)), blobs, sessionId, sessionDirName(sessionId)),
+          : new SharedResultStore(
+              join(storeDir, 'results', sessionDirName(sessionId)),
+              blobs,
+              sessionId,
+              sessionDirName(sessionId),
+            ),
       ...(opts.hooks ? { hooks: opts.hooks } : {}),
       transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
     },
-    hooks: { transcripts, transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId), ...(opts.hooks ? { hooks: opts.hooks } : {}) },
+    hooks: {
+      transcripts,
+      transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
+    },
   });
-  return { activities, runToolCall, runSessionHooks, modelDeps, compactDeps, registry, storeDir, blobs, transcripts, payloads, mcp, closeMcp: () => mcp.close() };
+  return {
+    activities,
+    runToolCall,
+    runSessionHooks,
+    modelDeps,
+    compactDeps,
+    registry,
+    storeDir,
+    blobs,
+    transcripts,
+    payloads,
+    mcp,
+    closeMcp: () => mcp.close(),
+  };
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
@@ -156,7 +201,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
   const { activities, closeMcp, blobs } = createAgentActivities(opts);
   // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
   if (!(await loadShellParser())) {
-    console.warn(`durable-agent: the shell parser did not load (${shellParserError()}); every Bash command will be treated as unknown (never read-only, matched by no allow rule).`);
+    console.warn(
+      `durable-agent: the shell parser did not load (${shellParserError()}); every Bash command will be treated as unknown (never read-only, matched by no allow rule).`,
+    );
   }
   const worker = await Worker.create({
     connection: opts.connection,

@@ -24,7 +24,9 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return n;
 }
 
-export function workerLimits(env: NodeJS.ProcessEnv = process.env): WorkerLimits & Pick<WorkerOptions, 'maxCachedWorkflows'> {
+export function workerLimits(
+  env: NodeJS.ProcessEnv = process.env,
+): WorkerLimits & Pick<WorkerOptions, 'maxCachedWorkflows'> {
   const sessions = positiveInt(env, 'DURABLE_AGENT_WORKER_SESSIONS') ?? 50;
   const activities = positiveInt(env, 'DURABLE_AGENT_MAX_ACTIVITIES') ?? 2 * sessions;
   const workflowTasks = positiveInt(env, 'DURABLE_AGENT_MAX_WORKFLOW_TASKS') ?? 20;

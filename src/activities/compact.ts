@@ -5,7 +5,15 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/activity';
-import { effectiveContextWindow, estimateTokens, isPromptTooLong, MAX_OUTPUT_TOKENS_FOR_SUMMARY, apiModelId, betasForModel, type ContextSettings } from '../engine/contextWindow';
+import {
+  effectiveContextWindow,
+  estimateTokens,
+  isPromptTooLong,
+  MAX_OUTPUT_TOKENS_FOR_SUMMARY,
+  apiModelId,
+  betasForModel,
+  type ContextSettings,
+} from '../engine/contextWindow';
 import {
   buildModelView,
   chooseKeepFrom,
@@ -23,7 +31,14 @@ import type { Message, Usage } from '../engine/messages';
 import { hookMayBlock } from '../engine/modelStep';
 import { applyCacheBreakpoints } from '../engine/promptCache';
 import { normalizeHooksConfig, runPreCompactHooks, type HookRun, type HooksConfig } from '../hooks';
-import { activityRuntime, classifyModelError, type CallModelInput, type CallRuntime, type ModelDeps, type ModelSettings } from './model';
+import {
+  activityRuntime,
+  classifyModelError,
+  type CallModelInput,
+  type CallRuntime,
+  type ModelDeps,
+  type ModelSettings,
+} from './model';
 import { loadContext } from './modelRequest';
 
 export interface CompactContextInput {
@@ -50,7 +65,14 @@ export interface CompactContextInput {
 }
 
 export type CompactContextResult =
-  | { kind: 'compacted'; view: ContextView; record: CompactionRecord; usage: Usage; hookRuns: HookRun[]; notices: string[] }
+  | {
+      kind: 'compacted';
+      view: ContextView;
+      record: CompactionRecord;
+      usage: Usage;
+      hookRuns: HookRun[];
+      notices: string[];
+    }
   | { kind: 'blocked'; reason: string; hookRuns: HookRun[] };
 
 export interface CompactDeps extends ModelDeps {
@@ -60,7 +82,12 @@ export interface CompactDeps extends ModelDeps {
 
 const MAX_TRUNCATION_RETRIES = 3;
 
-async function restoreFiles(paths: readonly string[], cwd: string, perFileTokens: number, totalTokens: number): Promise<Array<{ path: string; content: string }>> {
+async function restoreFiles(
+  paths: readonly string[],
+  cwd: string,
+  perFileTokens: number,
+  totalTokens: number,
+): Promise<Array<{ path: string; content: string }>> {
   const out: Array<{ path: string; content: string }> = [];
   let used = 0;
   for (const p of paths) {
@@ -82,7 +109,11 @@ function mergeHooks(session: HooksConfig, worker?: HooksConfig): HooksConfig {
   return { ...session, PreCompact: [...(session.PreCompact ?? []), ...(worker.PreCompact ?? [])] };
 }
 
-export async function compactContextWith(deps: CompactDeps, input: CompactContextInput, ctx: CallRuntime): Promise<CompactContextResult> {
+export async function compactContextWith(
+  deps: CompactDeps,
+  input: CompactContextInput,
+  ctx: CallRuntime,
+): Promise<CompactContextResult> {
   const hookTrigger = input.trigger === 'manual' ? 'manual' : 'auto';
   const hooks = runPreCompactHooks(
     { session_id: input.sessionId, cwd: input.cwd, trigger: hookTrigger, custom_instructions: null },
@@ -93,7 +124,10 @@ export async function compactContextWith(deps: CompactDeps, input: CompactContex
     return { kind: 'blocked', reason: hookResult.block.reason, hookRuns: hookResult.runs };
   }
   const notices = [...hookResult.notices];
-  if (hookResult.block) notices.push(`PreCompact hook "${hookResult.block.hook}" asked to block, but the API refused the prompt as too long: compacted anyway`);
+  if (hookResult.block)
+    notices.push(
+      `PreCompact hook "${hookResult.block.hook}" asked to block, but the API refused the prompt as too long: compacted anyway`,
+    );
 
   const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
   let loaded: Awaited<ReturnType<typeof loadContext>>;
@@ -113,7 +147,10 @@ export async function compactContextWith(deps: CompactDeps, input: CompactContex
   let final: Anthropic.Message | undefined;
   try {
     for (let tries = 0; ; tries++) {
-      const shaped = applyCacheBreakpoints({ ...(system ? { system } : {}), tools, messages: withCompactionRequest(toSummarise, prompt) }, cs.promptCaching !== false);
+      const shaped = applyCacheBreakpoints(
+        { ...(system ? { system } : {}), tools, messages: withCompactionRequest(toSummarise, prompt) },
+        cs.promptCaching !== false,
+      );
       const betas = betasForModel(model, cs);
       try {
         final = await client.messages.create(
@@ -124,7 +161,12 @@ export async function compactContextWith(deps: CompactDeps, input: CompactContex
             ...(shaped.system ? { system: shaped.system as Anthropic.TextBlockParam[] } : {}),
             ...(shaped.tools.length > 0 ? { tools: shaped.tools as Anthropic.Tool[] } : {}),
           },
-          { signal: ctx.signal, maxRetries: 0, timeout: 10 * 60_000, ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}) },
+          {
+            signal: ctx.signal,
+            maxRetries: 0,
+            timeout: 10 * 60_000,
+            ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}),
+          },
         );
         break;
       } catch (err) {
@@ -139,12 +181,28 @@ export async function compactContextWith(deps: CompactDeps, input: CompactContex
   } finally {
     clearInterval(ticker);
   }
-  const text = final.content.filter((b): b is Anthropic.TextBlock => b.type === 'text').map((b) => b.text).join('\n').trim();
+  const text = final.content
+    .filter((b): b is Anthropic.TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
   if (!text) throw ApplicationFailure.retryable('the summarizing model call returned no text', 'EmptySummary');
 
-  const files = await restoreFiles(recentReadPaths(full, budgets.maxFiles), input.cwd, budgets.perFile, budgets.filesTotal);
+  const files = await restoreFiles(
+    recentReadPaths(full, budgets.maxFiles),
+    input.cwd,
+    budgets.perFile,
+    budgets.filesTotal,
+  );
   const fromIndex = input.attempt > 0 ? full.length : chooseKeepFrom(full, input.view, budgets.keepMessages);
-  const message = summaryMessage({ task: originalTask(full), summary: text, files, keptRecent: fromIndex < full.length, taskBudget: budgets.task, perFileBudget: budgets.perFile });
+  const message = summaryMessage({
+    task: originalTask(full),
+    summary: text,
+    files,
+    keptRecent: fromIndex < full.length,
+    taskBudget: budgets.task,
+    perFileBudget: budgets.perFile,
+  });
   const summaryHead = await deps.transcripts.append(null, [message]);
   const draft: ContextView = { ...input.view, fromIndex, summaryHead, compactions: input.view.compactions + 1 };
   const tokensAfter = fixedTokens + estimateTokens(buildModelView(full, [message], draft, locate));
@@ -152,10 +210,16 @@ export async function compactContextWith(deps: CompactDeps, input: CompactContex
   const usage: Usage = {
     input_tokens: final.usage.input_tokens,
     output_tokens: final.usage.output_tokens,
-    ...(final.usage.cache_creation_input_tokens != null ? { cache_creation_input_tokens: final.usage.cache_creation_input_tokens } : {}),
-    ...(final.usage.cache_read_input_tokens != null ? { cache_read_input_tokens: final.usage.cache_read_input_tokens } : {}),
+    ...(final.usage.cache_creation_input_tokens != null
+      ? { cache_creation_input_tokens: final.usage.cache_creation_input_tokens }
+      : {}),
+    ...(final.usage.cache_read_input_tokens != null
+      ? { cache_read_input_tokens: final.usage.cache_read_input_tokens }
+      : {}),
   };
-  const hookNote = hookResult.runs.length ? hookResult.runs.map((r) => `${r.hook}: ${r.outcome}`).join('; ') : undefined;
+  const hookNote = hookResult.runs.length
+    ? hookResult.runs.map((r) => `${r.hook}: ${r.outcome}`).join('; ')
+    : undefined;
   const record: CompactionRecord = {
     n: input.n,
     turn: input.turn,

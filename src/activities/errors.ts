@@ -9,7 +9,8 @@ export function withErrorCodes<A extends unknown[], R>(fn: (...args: A) => Promi
     try {
       return await fn(...args);
     } catch (err) {
-      if (err instanceof DurableAgentError) throw ApplicationFailure.create({ type: err.code, message: err.message, cause: err });
+      if (err instanceof DurableAgentError)
+        throw ApplicationFailure.create({ type: err.code, message: err.message, cause: err });
       throw err;
     }
   };

@@ -31,7 +31,11 @@ const realTimers: Timers = {
 };
 
 /** Starts the keepalive schedule; `send` heartbeats with the caller's current details. */
-export function startHeartbeats(send: () => void, policy: HeartbeatPolicy = TOOL_HEARTBEATS, timers: Timers = realTimers): Heartbeats {
+export function startHeartbeats(
+  send: () => void,
+  policy: HeartbeatPolicy = TOOL_HEARTBEATS,
+  timers: Timers = realTimers,
+): Heartbeats {
   let stopped = false;
   let timer: unknown;
   const arm = (ms: number): void => {

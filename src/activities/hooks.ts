@@ -36,12 +36,19 @@ export interface HookDeps {
   hooks?: HooksConfig;
 }
 
-export async function runSessionHooksWith(deps: HookDeps, input: RunSessionHooksInput, signal?: AbortSignal): Promise<RunSessionHooksResult> {
+export async function runSessionHooksWith(
+  deps: HookDeps,
+  input: RunSessionHooksInput,
+  signal?: AbortSignal,
+): Promise<RunSessionHooksResult> {
   const config = normalizeHooksConfig(input.hooks);
   const extra = deps.hooks?.[input.event];
   if (extra?.length) config[input.event] = [...(config[input.event] ?? []), ...extra];
   const messages = await deps.transcripts.load(input.head);
-  const transcriptPath = await writeTranscriptFile(deps.transcriptFile(input.sessionId), messages, { sessionId: input.sessionId, cwd: input.cwd });
+  const transcriptPath = await writeTranscriptFile(deps.transcriptFile(input.sessionId), messages, {
+    sessionId: input.sessionId,
+    cwd: input.cwd,
+  });
   const runs = await runSessionEventHooks(
     {
       session_id: input.sessionId,

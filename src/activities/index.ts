@@ -61,7 +61,16 @@ export function createActivities(deps: ActivityDeps) {
     prepareSubagent: withErrorCodes(tools.prepareSubagent),
     finishSubagent: withErrorCodes(tools.finishSubagent),
     awaitSubagent: withErrorCodes(subagentWait.awaitSubagent),
-  } satisfies ModelActivities & CompactionActivities & StoreActivities & ToolSettingsActivities & DescribeActivities & ToolCallActivities & SubagentPhaseActivities & SubagentWaitActivities & HookActivities & Record<ActivityType, unknown>;
+  } satisfies ModelActivities &
+    CompactionActivities &
+    StoreActivities &
+    ToolSettingsActivities &
+    DescribeActivities &
+    ToolCallActivities &
+    SubagentPhaseActivities &
+    SubagentWaitActivities &
+    HookActivities &
+    Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).
   const _exact: Record<keyof typeof activities, ActivityType> = ACTIVITY_TYPES;
   void _exact;

@@ -5,7 +5,13 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { AgentDefinition } from '../agents/definitions';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
-import { contentForHistory, inputForHistory, messageForHistory, resolveMessages, type MessageByRef } from '../engine/payloads';
+import {
+  contentForHistory,
+  inputForHistory,
+  messageForHistory,
+  resolveMessages,
+  type MessageByRef,
+} from '../engine/payloads';
 import { STREAMED_TOOL_USE_SIGNAL, type StreamedToolUse } from '../engine/streaming';
 import type { TranscriptStore } from '../stores/messageStore';
 import { failureKindOfStatus, type TransientFailure } from '../engine/retry';
@@ -101,7 +107,9 @@ export interface CompactionNeeded {
 export type ModelCallOutcome = CallModelResult | CompactionNeeded;
 
 function promptTooLong(err: unknown): string | undefined {
-  return err instanceof Anthropic.APIError && err.status === 400 && isPromptTooLong(err.message) ? err.message : undefined;
+  return err instanceof Anthropic.APIError && err.status === 400 && isPromptTooLong(err.message)
+    ? err.message
+    : undefined;
 }
 
 export interface ModelDeps {
@@ -111,7 +119,12 @@ export interface ModelDeps {
   /** Creates the SDK client: real by default; tests point `baseURL` at the fake server. */
   anthropic: () => Anthropic;
   /** Tool definitions for the named tools of the session's pool. */
-  toolDefinitions: (toolNames: string[], denyRules?: string[], mcp?: CallModelInput['mcp'], warn?: (message: string) => void) => Promise<ToolDefinition[]>;
+  toolDefinitions: (
+    toolNames: string[],
+    denyRules?: string[],
+    mcp?: CallModelInput['mcp'],
+    warn?: (message: string) => void,
+  ) => Promise<ToolDefinition[]>;
   /** Disable the non-streamed fallback (the reference's CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK). */
   disableFallback?: boolean;
   /** Where a session's stored tool results live; cleared old results are kept there for Read. */
@@ -125,14 +138,23 @@ export function classifyModelError(err: unknown): ApplicationFailure | Error {
   // Details carry the failure as the turn's outage handling reads it (TransientFailure).
   if (err instanceof Anthropic.APIConnectionError) {
     const message = `model connection failed: ${err.message}`;
-    return ApplicationFailure.create({ message, type: 'ModelConnectionError', nonRetryable: false, details: [{ kind: 'connection', message } satisfies TransientFailure] });
+    return ApplicationFailure.create({
+      message,
+      type: 'ModelConnectionError',
+      nonRetryable: false,
+      details: [{ kind: 'connection', message } satisfies TransientFailure],
+    });
   }
   if (err instanceof Anthropic.APIError) {
     const status = err.status ?? 0;
     const retryAfter = retryAfterMs(err.headers);
     const message = `model API error ${status}: ${err.message}`;
     if (status === 429 || status === 529 || status === 408 || status === 409 || status >= 500) {
-      const failure: TransientFailure = { kind: failureKindOfStatus(status), message, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
+      const failure: TransientFailure = {
+        kind: failureKindOfStatus(status),
+        message,
+        ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+      };
       return ApplicationFailure.create({
         message,
         type: `ModelHttp${status}`,
@@ -144,7 +166,12 @@ export function classifyModelError(err: unknown): ApplicationFailure | Error {
     return ApplicationFailure.nonRetryable(message, `ModelHttp${status}`);
   }
   const message = `model call failed: ${err instanceof Error ? err.message : String(err)}`;
-  return ApplicationFailure.create({ message, type: 'ModelError', nonRetryable: false, details: [{ kind: 'other', message } satisfies TransientFailure] });
+  return ApplicationFailure.create({
+    message,
+    type: 'ModelError',
+    nonRetryable: false,
+    details: [{ kind: 'other', message } satisfies TransientFailure],
+  });
 }
 
 function retryAfterMs(headers: Headers | undefined): number | undefined {
@@ -212,7 +239,9 @@ export function activityRuntime(): CallRuntime {
     onStreamedToolUse: async (item) => {
       if (!wf) throw new Error('no workflow to hand the block to');
       const stream = `${ctx.info.activityId}#${ctx.info.attempt}`;
-      await ctx.client.workflow.getHandle(wf.workflowId, wf.runId).signal(STREAMED_TOOL_USE_SIGNAL, { ...item, stream } satisfies StreamedToolUse);
+      await ctx.client.workflow
+        .getHandle(wf.workflowId, wf.runId)
+        .signal(STREAMED_TOOL_USE_SIGNAL, { ...item, stream } satisfies StreamedToolUse);
     },
   };
 }
@@ -223,7 +252,12 @@ export function activityRuntime(): CallRuntime {
  * JSON (a block whose JSON does not parse is left to the complete message), stored as a
  * transcript node of its own (payloads by reference: the tool activity reads it from there).
  */
-function toolUseHandOff(deps: ModelDeps, sentHead: string | null, ctx: CallRuntime, handOff: NonNullable<CallRuntime['onStreamedToolUse']>) {
+function toolUseHandOff(
+  deps: ModelDeps,
+  sentHead: string | null,
+  ctx: CallRuntime,
+  handOff: NonNullable<CallRuntime['onStreamedToolUse']>,
+) {
   const json = new Map<number, { id: string; name: string; buf: string }>();
   let chain: Promise<void> = Promise.resolve();
   const send = async (index: number, id: string, name: string, input: unknown): Promise<void> => {
@@ -252,7 +286,11 @@ function toolUseHandOff(deps: ModelDeps, sentHead: string | null, ctx: CallRunti
         chain = chain
           .then(() => send(index, b.id, b.name, input))
           // A block that could not be handed over starts when the message is complete, as without streaming.
-          .catch((err) => ctx.warn(`could not hand tool_use ${b.id} to the turn while streaming: ${err instanceof Error ? err.message : String(err)}`));
+          .catch((err) =>
+            ctx.warn(
+              `could not hand tool_use ${b.id} to the turn while streaming: ${err instanceof Error ? err.message : String(err)}`,
+            ),
+          );
       }
     },
     /** Every block handed over (before the activity answers, so that the turn sees them first). */
@@ -261,34 +299,51 @@ function toolUseHandOff(deps: ModelDeps, sentHead: string | null, ctx: CallRunti
 }
 
 /** One model call: streamed, with a non-streamed fallback when the stream fails mid-way. */
-export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime): Promise<ModelCallOutcome> {
-    const append = input.memory ? withMemoryText(input.append, await loadMemoryText(deps.transcripts.blobs, input.memory)) : input.append;
-    const sentHead = await deps.transcripts.append(input.head, append);
-    // Listing MCP tools may start servers (up to MCP_TIMEOUT): keep heartbeating meanwhile.
-    const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
-    let prepared: Awaited<ReturnType<typeof prepareModelRequest>>;
-    try {
-      prepared = await prepareModelRequest(deps, { ...input, head: sentHead, warn: (m) => ctx.warn(m, { sessionId: input.sessionId }) });
-    } finally {
-      if (listing) clearInterval(listing);
-    }
-    if (prepared.kind === 'compact') return { ...prepared, sentHead };
-    const { params } = prepared;
-    const client = deps.anthropic();
-    const reactive = (message: string): CompactionNeeded => ({
-      kind: 'compact',
-      trigger: 'reactive',
-      tokens: promptTooLongTokens(message)?.actual ?? prepared.tokens,
-      view: prepared.view,
-      sentHead,
-      error: message,
+export async function callModelWith(
+  deps: ModelDeps,
+  input: CallModelInput,
+  ctx: CallRuntime,
+): Promise<ModelCallOutcome> {
+  const append = input.memory
+    ? withMemoryText(input.append, await loadMemoryText(deps.transcripts.blobs, input.memory))
+    : input.append;
+  const sentHead = await deps.transcripts.append(input.head, append);
+  // Listing MCP tools may start servers (up to MCP_TIMEOUT): keep heartbeating meanwhile.
+  const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
+  let prepared: Awaited<ReturnType<typeof prepareModelRequest>>;
+  try {
+    prepared = await prepareModelRequest(deps, {
+      ...input,
+      head: sentHead,
+      warn: (m) => ctx.warn(m, { sessionId: input.sessionId }),
     });
-    const requestOptions = (signal: AbortSignal) => ({ signal, maxRetries: 0, ...(prepared.betas.length > 0 ? { headers: { 'anthropic-beta': prepared.betas.join(',') } } : {}) });
-    const signal = ctx.signal;
-    // The non-streamed fallback may take minutes without events: keep heartbeating meanwhile.
-    const ticker = setInterval(() => ctx.heartbeat({ phase: 'waiting' }), 5000);
-    const handOff = input.streamToolUses && ctx.onStreamedToolUse ? toolUseHandOff(deps, sentHead, ctx, ctx.onStreamedToolUse) : undefined;
-    try {
+  } finally {
+    if (listing) clearInterval(listing);
+  }
+  if (prepared.kind === 'compact') return { ...prepared, sentHead };
+  const { params } = prepared;
+  const client = deps.anthropic();
+  const reactive = (message: string): CompactionNeeded => ({
+    kind: 'compact',
+    trigger: 'reactive',
+    tokens: promptTooLongTokens(message)?.actual ?? prepared.tokens,
+    view: prepared.view,
+    sentHead,
+    error: message,
+  });
+  const requestOptions = (signal: AbortSignal) => ({
+    signal,
+    maxRetries: 0,
+    ...(prepared.betas.length > 0 ? { headers: { 'anthropic-beta': prepared.betas.join(',') } } : {}),
+  });
+  const signal = ctx.signal;
+  // The non-streamed fallback may take minutes without events: keep heartbeating meanwhile.
+  const ticker = setInterval(() => ctx.heartbeat({ phase: 'waiting' }), 5000);
+  const handOff =
+    input.streamToolUses && ctx.onStreamedToolUse
+      ? toolUseHandOff(deps, sentHead, ctx, ctx.onStreamedToolUse)
+      : undefined;
+  try {
     const tombstones: Tombstone[] = [];
     let final: Anthropic.Message | undefined;
     let fallback = false;
@@ -352,10 +407,10 @@ export async function callModelWith(deps: ModelDeps, input: CallModelInput, ctx:
       tombstones,
       ...(requestId ? { requestId } : {}),
     };
-    } finally {
-      clearInterval(ticker);
-      await handOff?.flushed();
-    }
+  } finally {
+    clearInterval(ticker);
+    await handOff?.flushed();
+  }
 }
 
 export function createModelActivities(deps: ModelDeps) {

@@ -31,7 +31,12 @@ export interface RequestSettings {
 
 export interface RequestDeps {
   transcripts: TranscriptStore;
-  toolDefinitions: (toolNames: string[], denyRules?: string[], mcp?: CallModelInput['mcp'], warn?: (message: string) => void) => Promise<Array<{ name: string; description: string; input_schema: Record<string, unknown> }>>;
+  toolDefinitions: (
+    toolNames: string[],
+    denyRules?: string[],
+    mcp?: CallModelInput['mcp'],
+    warn?: (message: string) => void,
+  ) => Promise<Array<{ name: string; description: string; input_schema: Record<string, unknown> }>>;
   /** Where a session's stored tool results live (`<dir>/<tool_use_id>.txt`); cleared results are kept there. */
   resultPath?: (sessionId: string, toolUseId: string) => string;
 }
@@ -65,7 +70,17 @@ export interface LoadedContext {
 
 export async function loadContext(
   deps: RequestDeps,
-  input: { sessionId: string; head: string | null; view: ContextView; settings: RequestSettings; toolNames: string[]; denyRules?: string[]; mcp?: CallModelInput['mcp']; agents?: CallModelInput['agents']; warn?: (message: string) => void },
+  input: {
+    sessionId: string;
+    head: string | null;
+    view: ContextView;
+    settings: RequestSettings;
+    toolNames: string[];
+    denyRules?: string[];
+    mcp?: CallModelInput['mcp'];
+    agents?: CallModelInput['agents'];
+    warn?: (message: string) => void;
+  },
 ): Promise<LoadedContext> {
   const [full, summary, defined] = await Promise.all([
     deps.transcripts.load(input.head),
@@ -74,7 +89,9 @@ export async function loadContext(
   ]);
   // The Agent tool's description lists the session's agent types.
   const agents = input.agents ? agentsNotDenied(input.agents, input.denyRules ?? []) : undefined;
-  const tools = agents ? defined.map((t) => (t.name === AgentTool.name ? { ...t, description: agentToolPrompt(agents) } : t)) : defined;
+  const tools = agents
+    ? defined.map((t) => (t.name === AgentTool.name ? { ...t, description: agentToolPrompt(agents) } : t))
+    : defined;
   const resultPath = deps.resultPath;
   return {
     full,
@@ -86,7 +103,11 @@ export async function loadContext(
 }
 
 /** Keeps a cleared result readable: written once under its tool_use_id (a stored large result is never overwritten). */
-async function keepClearedResults(full: readonly Message[], ids: readonly string[], locate: (id: string) => string | undefined): Promise<void> {
+async function keepClearedResults(
+  full: readonly Message[],
+  ids: readonly string[],
+  locate: (id: string) => string | undefined,
+): Promise<void> {
   const wanted = new Set(ids);
   for (const m of full) {
     if (m.role !== 'user' || typeof m.content === 'string') continue;
@@ -137,7 +158,12 @@ export async function prepareModelRequest(
   const { model, maxTokens } = input.settings;
   let tokens = tokensInUse(full, summary, view, fixedTokens);
   const clearAt = clearToolResultsThreshold(model, maxTokens, cs);
-  const plan = planClearing(full, view, { tokens, clearAt, keep: cs.keepToolResults ?? DEFAULT_KEEP_TOOL_RESULTS, minFree: Math.floor(clearAt * 0.2) });
+  const plan = planClearing(full, view, {
+    tokens,
+    clearAt,
+    keep: cs.keepToolResults ?? DEFAULT_KEEP_TOOL_RESULTS,
+    minFree: Math.floor(clearAt * 0.2),
+  });
   if (plan) {
     await keepClearedResults(full, plan.toolUseIds, locate);
     tokens = Math.max(0, tokens - plan.freed);
@@ -146,7 +172,14 @@ export async function prepareModelRequest(
   if (input.autoCompact !== false && cs.autoCompact !== false && tokens >= autoCompactThreshold(model, maxTokens, cs)) {
     return { kind: 'compact', trigger: 'auto', tokens, view };
   }
-  const shaped = applyCacheBreakpoints({ ...(input.settings.system ? { system: input.settings.system } : {}), tools, messages: buildModelView(full, summary, view, locate) }, cs.promptCaching !== false);
+  const shaped = applyCacheBreakpoints(
+    {
+      ...(input.settings.system ? { system: input.settings.system } : {}),
+      tools,
+      messages: buildModelView(full, summary, view, locate),
+    },
+    cs.promptCaching !== false,
+  );
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: apiModelId(model),
     max_tokens: maxTokens,
@@ -155,5 +188,13 @@ export async function prepareModelRequest(
     ...(input.settings.temperature !== undefined ? { temperature: input.settings.temperature } : {}),
     ...(shaped.tools.length > 0 ? { tools: shaped.tools as Anthropic.Tool[] } : {}),
   };
-  return { kind: 'request', params, betas: betasForModel(model, cs), view, transcriptLength: full.length, tokens, breakpoints: shaped.breakpoints };
+  return {
+    kind: 'request',
+    params,
+    betas: betasForModel(model, cs),
+    view,
+    transcriptLength: full.length,
+    tokens,
+    breakpoints: shaped.breakpoints,
+  };
 }

@@ -52,7 +52,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Runs `op`, retrying while the store is out (see isStoreOutage), heartbeating what it waits for. */
-export async function waitForStore<T>(what: string, op: () => Promise<T>, ctx: StoreWaitRuntime, opts: StoreWaitOptions = {}): Promise<T> {
+export async function waitForStore<T>(
+  what: string,
+  op: () => Promise<T>,
+  ctx: StoreWaitRuntime,
+  opts: StoreWaitOptions = {},
+): Promise<T> {
   const maxWaitMs = opts.maxWaitMs ?? defaultMaxWaitMs();
   let delay = opts.firstDelayMs ?? 250;
   const since = Date.now();

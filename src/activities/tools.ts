@@ -7,7 +7,13 @@ import { activityRuntime, type CallRuntime } from './model';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { errorResult, type ToolCallRecord } from '../engine/records';
-import { askMessageForHistory, findToolUse, inputForHistory, isStoredInput, recordForHistory } from '../engine/payloads';
+import {
+  askMessageForHistory,
+  findToolUse,
+  inputForHistory,
+  isStoredInput,
+  recordForHistory,
+} from '../engine/payloads';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import { runToolPipeline } from '../pipeline/toolPipeline';
 import { describeToolUse } from '../pipeline/describe';
@@ -61,7 +67,11 @@ async function raceTimeout<T>(p: Promise<T>, ms: number, fallback: () => T | Pro
 
 function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
   if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;
-  return { servers: session.mcpServers, cwd: session.permission.workingDirectories[0] ?? process.cwd(), ...(wanted !== undefined ? { wanted } : {}) };
+  return {
+    servers: session.mcpServers,
+    cwd: session.permission.workingDirectories[0] ?? process.cwd(),
+    ...(wanted !== undefined ? { wanted } : {}),
+  };
 }
 import type { PipelinePhase } from '../pipeline/types';
 import type { AgentDefinition } from '../agents/definitions';
@@ -124,7 +134,10 @@ export interface ToolSessionRef {
 export type ToolSessionInput = ToolSessionSettings | ToolSessionRef;
 
 /** The whole settings of a session given either way (a reference is loaded from the store, cached per worker). */
-export async function resolveToolSession(session: ToolSessionInput, store: ToolSettingsStore | undefined): Promise<ToolSessionSettings> {
+export async function resolveToolSession(
+  session: ToolSessionInput,
+  store: ToolSettingsStore | undefined,
+): Promise<ToolSessionSettings> {
   if (!('settingsRef' in session)) return session;
   if (!store) throw new Error("this worker has no store to read the session's tool settings from");
   const s = await store.get(session.settingsRef);
@@ -132,7 +145,12 @@ export async function resolveToolSession(session: ToolSessionInput, store: ToolS
     sessionId: session.sessionId,
     ...(session.ledgerKey ? { ledgerKey: session.ledgerKey } : {}),
     toolNames: s.toolNames,
-    permission: { mode: session.mode, rules: s.rules, workingDirectories: session.workingDirectories, ...(s.sandbox ? { sandbox: s.sandbox } : {}) },
+    permission: {
+      mode: session.mode,
+      rules: s.rules,
+      workingDirectories: session.workingDirectories,
+      ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    },
     ...(s.hooks ? { hooks: s.hooks } : {}),
     ...(s.mcpServers ? { mcpServers: s.mcpServers } : {}),
     ...(s.agents ? { agents: s.agents } : {}),
@@ -188,7 +206,13 @@ type ResolvedRunInput = Omit<RunToolUseInput, 'session'> & { session: ToolSessio
  * from the hooks of the session's settings, resolved against the session's cwd and the project
  * root, and from the servers' command lines, resolved where the worker starts them).
  */
-export function sessionPermission(permission: ToolPermissionContext, store: ResultStore, hooks?: HooksConfig, cwd?: string, mcpServers?: McpServers): ToolPermissionContext {
+export function sessionPermission(
+  permission: ToolPermissionContext,
+  store: ResultStore,
+  hooks?: HooksConfig,
+  cwd?: string,
+  mcpServers?: McpServers,
+): ToolPermissionContext {
   const p = withResultDirectory(permission, store);
   const commands = hookCommandsOf(hooks);
   const bases = [...new Set([...(cwd ? [cwd] : []), ...permission.workingDirectories.slice(0, 1)])];
@@ -196,10 +220,17 @@ export function sessionPermission(permission: ToolPermissionContext, store: Resu
     ...new Set([
       ...bases.flatMap((b) => hookControlFiles(commands, b, permission.workingDirectories)),
       // The scripts the session's stdio MCP servers run: the worker starts them (unsandboxed) in the session's first working directory.
-      ...mcpServerControlFiles(stdioCommands(mcpServers), permission.workingDirectories[0] ?? cwd ?? process.cwd(), permission.workingDirectories, undefined, existsSync),
+      ...mcpServerControlFiles(
+        stdioCommands(mcpServers),
+        permission.workingDirectories[0] ?? cwd ?? process.cwd(),
+        permission.workingDirectories,
+        undefined,
+        existsSync,
+      ),
     ]),
   ];
-  const withFiles = controlFiles.length > 0 ? { ...p, controlFiles: [...new Set([...(p.controlFiles ?? []), ...controlFiles])] } : p;
+  const withFiles =
+    controlFiles.length > 0 ? { ...p, controlFiles: [...new Set([...(p.controlFiles ?? []), ...controlFiles])] } : p;
   return withFiles.sandbox ? withFiles : { ...withFiles, sandbox: {} };
 }
 
@@ -232,7 +263,10 @@ function inputPreview(input: unknown): string {
 }
 
 /** The record with the control files the call changed (at most MAX_CONTROL_WRITES; a notice counts the rest). */
-export function withControlWrites(record: ToolCallRecord, writes: NonNullable<ToolCallRecord['controlWrites']>): ToolCallRecord {
+export function withControlWrites(
+  record: ToolCallRecord,
+  writes: NonNullable<ToolCallRecord['controlWrites']>,
+): ToolCallRecord {
   if (writes.length === 0) return record;
   const seen = new Set<string>();
   writes = writes.filter((w) => !seen.has(`${w.change} ${w.path}`) && seen.add(`${w.change} ${w.path}`) !== undefined);
@@ -240,7 +274,9 @@ export function withControlWrites(record: ToolCallRecord, writes: NonNullable<To
   return {
     ...record,
     controlWrites: writes.slice(0, MAX_CONTROL_WRITES),
-    ...(more > 0 ? { notices: [...(record.notices ?? []), `${more} more control-file changes during this call are not listed`] } : {}),
+    ...(more > 0
+      ? { notices: [...(record.notices ?? []), `${more} more control-file changes during this call are not listed`] }
+      : {}),
   };
 }
 
@@ -261,7 +297,12 @@ export function createToolActivities(deps: ToolDeps) {
     if (result.kind === 'ask') return { ...result, message: askMessageForHistory(result.message) };
     if (!deps.payloads || result.record.resultRef) return result;
     const { payloads } = deps;
-    const ref = await waitForStore('storing the result block', () => payloads.putToolResult(result.record.result), ctx, { details: { toolUseId: result.record.toolUseId } });
+    const ref = await waitForStore(
+      'storing the result block',
+      () => payloads.putToolResult(result.record.result),
+      ctx,
+      { details: { toolUseId: result.record.toolUseId } },
+    );
     return { kind: 'done', record: recordForHistory(result.record, ref) };
   };
 
@@ -269,8 +310,13 @@ export function createToolActivities(deps: ToolDeps) {
     if (!deps.hooks) return session;
     if (!session) return deps.hooks;
     const out: HooksConfig = { ...session };
-    for (const [event, matchers] of Object.entries(deps.hooks) as Array<[keyof HooksConfig, HooksConfig[keyof HooksConfig]]>) {
-      (out as Record<string, unknown>)[event] = [...((session[event] as unknown[]) ?? []), ...((matchers as unknown[]) ?? [])];
+    for (const [event, matchers] of Object.entries(deps.hooks) as Array<
+      [keyof HooksConfig, HooksConfig[keyof HooksConfig]]
+    >) {
+      (out as Record<string, unknown>)[event] = [
+        ...((session[event] as unknown[]) ?? []),
+        ...((matchers as unknown[]) ?? []),
+      ];
     }
     return out;
   };
@@ -291,10 +337,18 @@ export function createToolActivities(deps: ToolDeps) {
       const key = name.startsWith('mcp__') ? name : '';
       let p = pools.get(key);
       if (!p) {
-        const full = Promise.resolve(deps.pool(input.session.toolNames, input.session.permission, key ? sessionMcp(input.session, key) : undefined));
+        const full = Promise.resolve(
+          deps.pool(
+            input.session.toolNames,
+            input.session.permission,
+            key ? sessionMcp(input.session, key) : undefined,
+          ),
+        );
         // This is a local activity with a short timeout: a server slow to start makes its tool
         // "unknown" here (unsafe: it runs alone); the call itself waits for the server.
-        p = key ? raceTimeout(full, DESCRIBE_MCP_WAIT_MS, () => deps.pool(input.session.toolNames, input.session.permission)) : full;
+        p = key
+          ? raceTimeout(full, DESCRIBE_MCP_WAIT_MS, () => deps.pool(input.session.toolNames, input.session.permission))
+          : full;
         pools.set(key, p);
       }
       return p;
@@ -315,9 +369,18 @@ export function createToolActivities(deps: ToolDeps) {
           const decision = await decidePermission(tool, parsed.data, {
             sessionId: input.session.sessionId,
             toolUseId: b.id,
-            idempotencyKey: input.session.ledgerKey && input.session.ledgerKey !== input.session.sessionId ? `${input.session.sessionId}/${input.session.ledgerKey}/${b.id}` : `${input.session.sessionId}/${b.id}`,
+            idempotencyKey:
+              input.session.ledgerKey && input.session.ledgerKey !== input.session.sessionId
+                ? `${input.session.sessionId}/${input.session.ledgerKey}/${b.id}`
+                : `${input.session.sessionId}/${b.id}`,
             agent: input.context,
-            permission: sessionPermission(input.session.permission, deps.resultStore(input.session.sessionId), mergeHooks(input.session.hooks), input.context.cwd, input.session.mcpServers),
+            permission: sessionPermission(
+              input.session.permission,
+              deps.resultStore(input.session.sessionId),
+              mergeHooks(input.session.hooks),
+              input.context.cwd,
+              input.session.mcpServers,
+            ),
             abortSignal: new AbortController().signal,
           });
           return decision.behavior === 'ask' ? { ...d, mayAsk: true } : d;
@@ -345,13 +408,21 @@ export function createToolActivities(deps: ToolDeps) {
     const plan = subagentPlan(r.resume.input as AgentInput, session);
     const { dropped, ...call } = plan;
     const resume: SubagentResume = dropped.length
-      ? { ...r.resume, notices: [...r.resume.notices, `The ${plan.agentType} agent lists tools this session does not offer; it runs without them: ${dropped.join(', ')}`] }
+      ? {
+          ...r.resume,
+          notices: [
+            ...r.resume.notices,
+            `The ${plan.agentType} agent lists tools this session does not offer; it runs without them: ${dropped.join(', ')}`,
+          ],
+        }
       : r.resume;
     return { kind: 'ready', call: { ...call, resume } };
   }
 
   /** The post-call phase: the child's final text (whole, from its transcript) through result mapping, size policy, PostToolUse hooks; recorded in the ledger. */
-  async function finishSubagent(input: RunToolUseInput & { resume: SubagentResume; output: SubagentOutput; childHead?: string | null }): Promise<ToolRunResult> {
+  async function finishSubagent(
+    input: RunToolUseInput & { resume: SubagentResume; output: SubagentOutput; childHead?: string | null },
+  ): Promise<ToolRunResult> {
     const output = { ...input.output, text: (await finalText(input.childHead)) ?? input.output.text };
     return runToolCall({ ...input, phase: { kind: 'post', resume: input.resume, output } }, activityRuntime());
   }
@@ -363,7 +434,13 @@ export function createToolActivities(deps: ToolDeps) {
     // The last assistant message that says something (a child stopped by a limit may end on tool_use blocks), as the session's lastText.
     for (const m of [...messages].reverse()) {
       if (m.role !== 'assistant') continue;
-      const text = typeof m.content === 'string' ? m.content : m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+      const text =
+        typeof m.content === 'string'
+          ? m.content
+          : m.content
+              .filter((b) => b.type === 'text')
+              .map((b) => (b as { text: string }).text)
+              .join('\n');
       if (text.trim() !== '') return text;
     }
     return undefined;
@@ -382,13 +459,30 @@ export function createToolActivities(deps: ToolDeps) {
   }
 
   /** The tool call with its ledger, for any runner (a Temporal activity or the in-process one). */
-  async function runToolCall(input: RunToolUseInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult> {
-    const r = await runWithLedger({ ...input, session: await resolveToolSession(input.session, deps.toolSettings), block: await wholeBlock(input.block, input.messageRef) }, ctx, extra);
-    if (r.kind === 'ready') throw new Error(`${input.block.name} must run in two phases here (prepareSubagent, finishSubagent)`);
+  async function runToolCall(
+    input: RunToolUseInput,
+    ctx: CallRuntime,
+    extra: { runSubagent?: ToolUseContext['runSubagent'] } = {},
+  ): Promise<ToolRunResult> {
+    const r = await runWithLedger(
+      {
+        ...input,
+        session: await resolveToolSession(input.session, deps.toolSettings),
+        block: await wholeBlock(input.block, input.messageRef),
+      },
+      ctx,
+      extra,
+    );
+    if (r.kind === 'ready')
+      throw new Error(`${input.block.name} must run in two phases here (prepareSubagent, finishSubagent)`);
     return forHistory(r, ctx);
   }
 
-  async function runWithLedger(input: ResolvedRunInput, ctx: CallRuntime, extra: { runSubagent?: ToolUseContext['runSubagent'] } = {}): Promise<ToolRunResult | { kind: 'ready'; resume: SubagentResume }> {
+  async function runWithLedger(
+    input: ResolvedRunInput,
+    ctx: CallRuntime,
+    extra: { runSubagent?: ToolUseContext['runSubagent'] } = {},
+  ): Promise<ToolRunResult | { kind: 'ready'; resume: SubagentResume }> {
     const { session, block } = input;
     let agent = input.context;
     if (input.readFilesRef) {
@@ -396,7 +490,11 @@ export function createToolActivities(deps: ToolDeps) {
       agent = { ...agent, readFiles: mergeReadFiles(await deps.readFiles.get(input.readFilesRef), agent.readFiles) };
     }
     const activityKey = ctx.callKey;
-    const pool = await deps.pool(session.toolNames, session.permission, block.name.startsWith('mcp__') ? sessionMcp(session, block.name) : undefined);
+    const pool = await deps.pool(
+      session.toolNames,
+      session.permission,
+      block.name.startsWith('mcp__') ? sessionMcp(session, block.name) : undefined,
+    );
     const resultStore = deps.resultStore(session.sessionId);
     // A large result saved on another host (shared store): recreate the file the model asks to Read.
     const materialize = (resultStore as { materialize?: (path: string) => Promise<boolean> }).materialize;
@@ -406,7 +504,8 @@ export function createToolActivities(deps: ToolDeps) {
     // Keyed per session, not per workflow id: a new session that reuses an id starts afresh.
     const ledgerKey = session.ledgerKey ?? session.sessionId;
     // Ledger reads and writes wait out a store outage (storeWait.ts): what a call did must reach the ledger.
-    const stored = <T>(what: string, op: () => Promise<T>): Promise<T> => waitForStore(what, op, ctx, { details: { toolUseId: block.id } });
+    const stored = <T>(what: string, op: () => Promise<T>): Promise<T> =>
+      waitForStore(what, op, ctx, { details: { toolUseId: block.id } });
     const entry = await stored('reading the execution ledger', () => deps.ledger.get(ledgerKey, block.id));
     if (entry?.state === 'completed' && entry.record) {
       // The same activity retried after its result was recorded: hand back the record whole.
@@ -427,7 +526,9 @@ export function createToolActivities(deps: ToolDeps) {
         attempts: entry.attempts.length,
         endedAt: Date.now(),
       };
-      await stored('recording the unknown outcome', () => deps.ledger.put(ledgerKey, block.id, { ...entry, state: 'completed', record, completedBy: activityKey }));
+      await stored('recording the unknown outcome', () =>
+        deps.ledger.put(ledgerKey, block.id, { ...entry, state: 'completed', record, completedBy: activityKey }),
+      );
       return { kind: 'done', record };
     }
 
@@ -437,19 +538,38 @@ export function createToolActivities(deps: ToolDeps) {
       if (marked) return;
       marked = true;
       attempts.push({ activity: activityKey, attempt: ctx.attempt, at: Date.now() });
-      await stored('recording the call before it runs', () => deps.ledger.put(ledgerKey, block.id, { state: 'started', attempts }));
+      await stored('recording the call before it runs', () =>
+        deps.ledger.put(ledgerKey, block.id, { state: 'started', attempts }),
+      );
     };
 
     // The session's control files before and after the call (its hooks included): every write to one is named in
     // the record. A built-in read-only call with no hooks to run writes nothing (an MCP server's read-only hint is its own
     // word; an in-process Agent call runs its child session inside it, whose writes the call then names).
-    const permission = sessionPermission(session.permission, resultStore, mergeHooks(session.hooks), agent.cwd, session.mcpServers);
-    const watch = !(description.readOnly && !mergeHooks(session.hooks) && !block.name.startsWith('mcp__') && !AGENT_TOOL_NAMES.includes(block.name));
-    const controls = controlPathSet([...session.permission.workingDirectories, agent.cwd, ...agent.additionalDirectories], permission.controlFiles);
+    const permission = sessionPermission(
+      session.permission,
+      resultStore,
+      mergeHooks(session.hooks),
+      agent.cwd,
+      session.mcpServers,
+    );
+    const watch = !(
+      description.readOnly &&
+      !mergeHooks(session.hooks) &&
+      !block.name.startsWith('mcp__') &&
+      !AGENT_TOOL_NAMES.includes(block.name)
+    );
+    const controls = controlPathSet(
+      [...session.permission.workingDirectories, agent.cwd, ...agent.additionalDirectories],
+      permission.controlFiles,
+    );
     const controlsBefore = watch ? await snapshotControlFiles(controls) : undefined;
 
     let lastProgress: unknown = undefined;
-    const beats = startHeartbeats(() => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }), deps.heartbeats);
+    const beats = startHeartbeats(
+      () => ctx.heartbeat({ toolUseId: block.id, progress: lastProgress }),
+      deps.heartbeats,
+    );
     try {
       const outcome = await runToolPipeline(block, {
         pool,
@@ -466,7 +586,10 @@ export function createToolActivities(deps: ToolDeps) {
           ? {
               transcriptPath: async () => {
                 const messages = await deps.transcripts!.load(input.messageRef ?? null);
-                return writeTranscriptFile(deps.transcriptFile!(session.sessionId), messages, { sessionId: session.sessionId, cwd: agent.cwd });
+                return writeTranscriptFile(deps.transcriptFile!(session.sessionId), messages, {
+                  sessionId: session.sessionId,
+                  cwd: agent.cwd,
+                });
               },
             }
           : {}),
@@ -478,7 +601,10 @@ export function createToolActivities(deps: ToolDeps) {
           // Heartbeat details end up in history (a timed-out or cancelled attempt's last details): keep
           // them small. A report that leaves a field out (Bash sends `output` only when it changed)
           // keeps the earlier value, so a watcher polling now and then still sees the last output.
-          const merged = isPlainObject(p) && isPlainObject(lastProgress) && !isStoredInput(lastProgress) ? { ...lastProgress, ...p } : p;
+          const merged =
+            isPlainObject(p) && isPlainObject(lastProgress) && !isStoredInput(lastProgress)
+              ? { ...lastProgress, ...p }
+              : p;
           lastProgress = inputForHistory(merged);
           beats.progress();
         },
@@ -496,21 +622,42 @@ export function createToolActivities(deps: ToolDeps) {
       });
       if (outcome.status === 'ready' && outcome.ready) return { kind: 'ready', resume: outcome.ready };
       if (outcome.status === 'ask') {
-        return { kind: 'ask', message: outcome.ask?.message ?? 'Permission required', ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}) };
+        return {
+          kind: 'ask',
+          message: outcome.ask?.message ?? 'Permission required',
+          ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}),
+        };
       }
-      const record: ToolCallRecord = withControlWrites({ ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) }, [...(controlsBefore ? controlChanges(controlsBefore, await snapshotControlFiles(controls)) : []), ...(input.phase?.kind === 'post' ? (input.phase.output.controlWrites ?? []) : [])]);
-      for (const notice of record.notices ?? []) ctx.warn(`${block.name} ${block.id}: ${notice}`, { sessionId: session.sessionId, toolUseId: block.id });
+      const record: ToolCallRecord = withControlWrites(
+        { ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, attempts.length) },
+        [
+          ...(controlsBefore ? controlChanges(controlsBefore, await snapshotControlFiles(controls)) : []),
+          ...(input.phase?.kind === 'post' ? (input.phase.output.controlWrites ?? []) : []),
+        ],
+      );
+      for (const notice of record.notices ?? [])
+        ctx.warn(`${block.name} ${block.id}: ${notice}`, { sessionId: session.sessionId, toolUseId: block.id });
       if (outcome.status === 'interrupted' && ctx.signal.aborted) {
         // Cancelled: the workflow records the interruption itself; the ledger keeps 'started' so a
         // later execution of the same id knows the outcome may be partial.
         return { kind: 'done', record };
       }
-      await stored('recording the result', () => deps.ledger.put(ledgerKey, block.id, { state: 'completed', attempts, record, completedBy: activityKey }));
+      await stored('recording the result', () =>
+        deps.ledger.put(ledgerKey, block.id, { state: 'completed', attempts, record, completedBy: activityKey }),
+      );
       return { kind: 'done', record };
     } finally {
       beats.stop();
     }
   }
 
-  return { describeToolUses, runToolUse: runToolUseActivity, runToolCall, storeReadFiles, storeToolSettings, prepareSubagent, finishSubagent };
+  return {
+    describeToolUses,
+    runToolUse: runToolUseActivity,
+    runToolCall,
+    storeReadFiles,
+    storeToolSettings,
+    prepareSubagent,
+    finishSubagent,
+  };
 }

@@ -28,7 +28,10 @@ export interface AgentDefinition {
 }
 
 export class AgentDefinitionError extends DurableAgentError {
-  constructor(readonly file: string, message: string) {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
     super('AGENT_DEFINITION', `${file}: ${message}`);
   }
 }
@@ -47,7 +50,17 @@ export const GENERAL_PURPOSE_AGENT: AgentDefinition = {
 /** Keys of the reference's frontmatter this runner honours. `color` is display-only (accepted, no effect). */
 const SUPPORTED_KEYS = new Set(['name', 'description', 'tools', 'disallowedTools', 'model', 'maxTurns', 'color']);
 /** Keys the reference knows that durable-agent does not implement: refused, not ignored. */
-const UNSUPPORTED_KEYS = new Set(['permissionMode', 'hooks', 'skills', 'mcpServers', 'memory', 'background', 'isolation', 'effort', 'initialPrompt']);
+const UNSUPPORTED_KEYS = new Set([
+  'permissionMode',
+  'hooks',
+  'skills',
+  'mcpServers',
+  'memory',
+  'background',
+  'isolation',
+  'effort',
+  'initialPrompt',
+]);
 const MODEL_ALIASES = new Set(['sonnet', 'opus', 'haiku', 'inherit']);
 
 function unquote(v: string): string {
@@ -68,7 +81,8 @@ function unquote(v: string): string {
 /** The frontmatter as key → raw value (string, or a list from a `- item` block or `[a, b]`). */
 function frontmatter(file: string, text: string): { fields: Map<string, string | string[]>; body: string } {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') throw new AgentDefinitionError(file, 'the file must start with a "---" frontmatter block (name, description)');
+  if (lines[0]?.trim() !== '---')
+    throw new AgentDefinitionError(file, 'the file must start with a "---" frontmatter block (name, description)');
   const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
   if (end < 0) throw new AgentDefinitionError(file, 'the frontmatter block is not closed by a "---" line');
   const fields = new Map<string, string | string[]>();
@@ -78,7 +92,11 @@ function frontmatter(file: string, text: string): { fields: Map<string, string |
     i++;
     if (line.trim() === '' || line.trim().startsWith('#')) continue;
     const m = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:(.*)$/.exec(line);
-    if (!m) throw new AgentDefinitionError(file, `line ${i}: expected "key: value", got ${JSON.stringify(line.slice(0, 80))}`);
+    if (!m)
+      throw new AgentDefinitionError(
+        file,
+        `line ${i}: expected "key: value", got ${JSON.stringify(line.slice(0, 80))}`,
+      );
     const key = m[1] as string;
     const raw = (m[2] as string).trim();
     if (fields.has(key)) throw new AgentDefinitionError(file, `key "${key}" appears twice`);
@@ -94,24 +112,49 @@ function frontmatter(file: string, text: string): { fields: Map<string, string |
     } else if (raw === '' && cont.some((l) => l.startsWith('- '))) {
       const items = cont.filter((l) => l !== '');
       const bad = items.find((l) => !l.startsWith('- '));
-      if (bad) throw new AgentDefinitionError(file, `key "${key}": expected a list of "- item" lines, got ${JSON.stringify(bad)}`);
-      fields.set(key, items.map((l) => unquote(l.slice(2))));
+      if (bad)
+        throw new AgentDefinitionError(
+          file,
+          `key "${key}": expected a list of "- item" lines, got ${JSON.stringify(bad)}`,
+        );
+      fields.set(
+        key,
+        items.map((l) => unquote(l.slice(2))),
+      );
     } else if (raw.startsWith('[')) {
       const all = [raw, ...cont].join(' ').trim();
       if (!all.endsWith(']')) throw new AgentDefinitionError(file, `key "${key}": the list is not closed by "]"`);
-      fields.set(key, all.slice(1, -1).split(',').map(unquote).filter((s) => s !== ''));
+      fields.set(
+        key,
+        all
+          .slice(1, -1)
+          .split(',')
+          .map(unquote)
+          .filter((s) => s !== ''),
+      );
     } else {
       fields.set(key, unquote([raw, ...cont].join(' ').trim()));
     }
   }
-  return { fields, body: lines.slice(end + 1).join('\n').trim() };
+  return {
+    fields,
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim(),
+  };
 }
 
 function toolList(file: string, key: string, v: string | string[]): string[] {
   const items = (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
   for (const t of items) {
-    if (!/^[A-Za-z_*][A-Za-z0-9_*-]*(\(.*\))?$/.test(t)) throw new AgentDefinitionError(file, `key "${key}": ${JSON.stringify(t)} is not a tool name`);
-    if (t.includes('(')) throw new AgentDefinitionError(file, `key "${key}": ${JSON.stringify(t)}: tool patterns with arguments are not supported in agent files (use permission rules)`);
+    if (!/^[A-Za-z_*][A-Za-z0-9_*-]*(\(.*\))?$/.test(t))
+      throw new AgentDefinitionError(file, `key "${key}": ${JSON.stringify(t)} is not a tool name`);
+    if (t.includes('('))
+      throw new AgentDefinitionError(
+        file,
+        `key "${key}": ${JSON.stringify(t)}: tool patterns with arguments are not supported in agent files (use permission rules)`,
+      );
   }
   return items;
 }
@@ -120,8 +163,16 @@ function toolList(file: string, key: string, v: string | string[]): string[] {
 export function parseAgentDefinition(file: string, text: string): AgentDefinition {
   const { fields, body } = frontmatter(file, text);
   for (const key of fields.keys()) {
-    if (UNSUPPORTED_KEYS.has(key)) throw new AgentDefinitionError(file, `frontmatter key "${key}" is not supported by durable-agent (supported: ${[...SUPPORTED_KEYS].join(', ')})`);
-    if (!SUPPORTED_KEYS.has(key)) throw new AgentDefinitionError(file, `unknown frontmatter key "${key}" (supported: ${[...SUPPORTED_KEYS].join(', ')})`);
+    if (UNSUPPORTED_KEYS.has(key))
+      throw new AgentDefinitionError(
+        file,
+        `frontmatter key "${key}" is not supported by durable-agent (supported: ${[...SUPPORTED_KEYS].join(', ')})`,
+      );
+    if (!SUPPORTED_KEYS.has(key))
+      throw new AgentDefinitionError(
+        file,
+        `unknown frontmatter key "${key}" (supported: ${[...SUPPORTED_KEYS].join(', ')})`,
+      );
   }
   const str = (key: string): string | undefined => {
     const v = fields.get(key);
@@ -133,11 +184,17 @@ export function parseAgentDefinition(file: string, text: string): AgentDefinitio
   if (!name) throw new AgentDefinitionError(file, 'frontmatter key "name" is required');
   // The reference takes any name (spaces included: `subagent_type: "Code Reviewer"`); the name is
   // only matched against subagent_type, never used in an id, so only line breaks are refused.
-  if (/[\r\n\u0000-\u001f]/.test(name)) throw new AgentDefinitionError(file, `key "name": ${JSON.stringify(name)} must be one line of text`);
+  if (/[\r\n\u0000-\u001f]/.test(name))
+    throw new AgentDefinitionError(file, `key "name": ${JSON.stringify(name)} must be one line of text`);
   const description = str('description');
   if (!description) throw new AgentDefinitionError(file, 'frontmatter key "description" is required');
   // An empty body is valid (the reference runs such an agent with its default notes only).
-  const def: AgentDefinition = { name, description: description.replace(/\\n/g, '\n'), systemPrompt: body, source: file };
+  const def: AgentDefinition = {
+    name,
+    description: description.replace(/\\n/g, '\n'),
+    systemPrompt: body,
+    source: file,
+  };
   const tools = fields.get('tools');
   if (tools !== undefined) {
     const list = toolList(file, 'tools', tools);
@@ -152,14 +209,18 @@ export function parseAgentDefinition(file: string, text: string): AgentDefinitio
     // written (a Bedrock/Vertex id or a proxy's model name), as the reference sends it.
     const model = MODEL_ALIASES.has(rawModel.toLowerCase()) ? rawModel.toLowerCase() : rawModel;
     if (model === '' || /\s/.test(model)) {
-      throw new AgentDefinitionError(file, `key "model": ${JSON.stringify(rawModel)} is not sonnet, opus, haiku, inherit or a model id`);
+      throw new AgentDefinitionError(
+        file,
+        `key "model": ${JSON.stringify(rawModel)} is not sonnet, opus, haiku, inherit or a model id`,
+      );
     }
     if (model !== 'inherit') def.model = model;
   }
   const maxTurns = str('maxTurns');
   if (maxTurns !== undefined) {
     const n = Number(maxTurns);
-    if (!Number.isInteger(n) || n < 1) throw new AgentDefinitionError(file, `key "maxTurns": ${JSON.stringify(maxTurns)} is not a positive integer`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new AgentDefinitionError(file, `key "maxTurns": ${JSON.stringify(maxTurns)} is not a positive integer`);
     def.maxTurns = n;
   }
   return def;
@@ -214,7 +275,10 @@ async function loadDir(dir: string, within?: string): Promise<AgentDefinition[]>
  * `$CLAUDE_CONFIG_DIR/agents` as the reference reads it), then the
  * project's (`<cwd>/.claude/agents`); a project agent replaces a user or built-in one of the same name.
  */
-export async function loadAgentDefinitions(cwd: string, userConfigDir: string = process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude')): Promise<AgentDefinition[]> {
+export async function loadAgentDefinitions(
+  cwd: string,
+  userConfigDir: string = process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'),
+): Promise<AgentDefinition[]> {
   const byName = new Map<string, AgentDefinition>([[GENERAL_PURPOSE_AGENT.name, GENERAL_PURPOSE_AGENT]]);
   const userDir = join(userConfigDir, 'agents');
   const projectDir = join(cwd, '.claude', 'agents');
@@ -247,7 +311,11 @@ export const MODEL_ALIAS_IDS: Readonly<Record<string, readonly [envVar: string, 
 };
 
 /** The full model id for an agent's `model` (an alias as the reference maps it; env overrides as the reference's). */
-export function resolveAgentModel(model: string | undefined, parentModel: string, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveAgentModel(
+  model: string | undefined,
+  parentModel: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   if (!model || model === 'inherit') return parentModel;
   const table = MODEL_ALIAS_IDS;
   const entry = table[model];
@@ -261,7 +329,11 @@ export function resolveAgentModel(model: string | undefined, parentModel: string
  * list: they restrict the child to those MCP tools (restrictMcpTools); an agent without `tools`
  * gets every MCP tool of the parent's servers.
  */
-export function subagentTools(def: AgentDefinition, parentTools: readonly string[], agentToolNames: readonly string[]): { tools: string[]; dropped: string[] } {
+export function subagentTools(
+  def: AgentDefinition,
+  parentTools: readonly string[],
+  agentToolNames: readonly string[],
+): { tools: string[]; dropped: string[] } {
   const own = new Set(agentToolNames);
   const allowed = parentTools.filter((t) => !own.has(t));
   const wanted = def.tools ?? allowed;

@@ -6,7 +6,10 @@ import { AGENT_TOOL_NAMES, type SubagentCall } from '../engine/subagents';
 import { agentTypeOf, sessionAgents, type AgentInput } from '../tools/builtin/agent';
 
 /** What a validated Agent call runs: the agent's prompt, system prompt, model, tool subset and limit (both schedulers). */
-export function subagentPlan(data: Omit<AgentInput, 'model'> & { model?: string | undefined }, session: { agents?: readonly AgentDefinition[] | undefined; toolNames: string[] }): Omit<SubagentCall, 'resume'> & { dropped: string[] } {
+export function subagentPlan(
+  data: Omit<AgentInput, 'model'> & { model?: string | undefined },
+  session: { agents?: readonly AgentDefinition[] | undefined; toolNames: string[] },
+): Omit<SubagentCall, 'resume'> & { dropped: string[] } {
   const type = agentTypeOf(data);
   const def = sessionAgents(session.agents).find((a) => a.name === type);
   if (!def) throw new Error(`agent type ${type} vanished after validation`);

@@ -29,9 +29,23 @@ export function compactionEntry(t: CompactionTrack, turn: number, run: number): 
     ...(t.startedAt ? { startedAt: t.startedAt } : {}),
     ...(t.endedAt ? { endedAt: t.endedAt } : {}),
     ...(input ? { tokensBefore: input.tokensBefore } : {}),
-    ...(done ? { tokensAfter: done.record.tokensAfter, usage: done.usage, summaryPreview: done.record.summaryPreview, restoredFiles: done.record.restoredFiles, summarizedThrough: done.record.summarizedThrough } : {}),
+    ...(done
+      ? {
+          tokensAfter: done.record.tokensAfter,
+          usage: done.usage,
+          summaryPreview: done.record.summaryPreview,
+          restoredFiles: done.record.restoredFiles,
+          summarizedThrough: done.record.summarizedThrough,
+        }
+      : {}),
     ...(result?.kind === 'blocked' ? { blockedBy: result.reason } : {}),
-    hooks: (result?.hookRuns ?? []).map((h) => ({ event: h.event, hook: h.hook, outcome: h.outcome, ...(h.exitCode !== undefined ? { exitCode: h.exitCode } : {}), durationMs: h.durationMs })),
+    hooks: (result?.hookRuns ?? []).map((h) => ({
+      event: h.event,
+      hook: h.hook,
+      outcome: h.outcome,
+      ...(h.exitCode !== undefined ? { exitCode: h.exitCode } : {}),
+      durationMs: h.durationMs,
+    })),
     failures: t.failures,
   };
 }

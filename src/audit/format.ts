@@ -1,12 +1,23 @@
 // Output formats of the audit report: readable text and JSON lines.
-import type { AuditCompaction, AuditDecision, AuditEntry, AuditGap, AuditModelCall, AuditReport, AuditSessionHook, AuditToolCall } from './types';
+import type {
+  AuditCompaction,
+  AuditDecision,
+  AuditEntry,
+  AuditGap,
+  AuditModelCall,
+  AuditReport,
+  AuditSessionHook,
+  AuditToolCall,
+} from './types';
 
 type TimedEntry = AuditModelCall | AuditToolCall | AuditCompaction | AuditSessionHook;
 
 /** Session hooks, compactions, model and tool calls in time order (a call without a time keeps its place after the one before it). */
 export function auditEntries(report: AuditReport): TimedEntry[] {
   const natural: TimedEntry[] = [...(report.sessionHooks ?? [])];
-  const turns = [...new Set([...report.modelCalls.map((m) => m.turn), ...report.toolCalls.map((t) => t.turn)])].sort((a, b) => a - b);
+  const turns = [...new Set([...report.modelCalls.map((m) => m.turn), ...report.toolCalls.map((t) => t.turn)])].sort(
+    (a, b) => a - b,
+  );
   for (const turn of turns) {
     natural.push(...(report.compactions ?? []).filter((c) => c.turn === turn));
     natural.push(...report.modelCalls.filter((m) => m.turn === turn));
@@ -47,8 +58,10 @@ export function formatDecision(d: AuditDecision | undefined): string {
 
 function toolLine(c: AuditToolCall): string {
   let decision = formatDecision(c.decision);
-  if (c.approval && c.approval.resolution !== undefined) decision = `ask [${c.approval.asked.source}${c.approval.asked.detail ? `: ${c.approval.asked.detail}` : ''}] → ${decision}`;
-  if (c.decision?.reason && (c.decision.source === 'human' || c.decision.behavior === 'deny')) decision += ` "${cut(c.decision.reason, 60)}"`;
+  if (c.approval && c.approval.resolution !== undefined)
+    decision = `ask [${c.approval.asked.source}${c.approval.asked.detail ? `: ${c.approval.asked.detail}` : ''}] → ${decision}`;
+  if (c.decision?.reason && (c.decision.source === 'human' || c.decision.behavior === 'deny'))
+    decision += ` "${cut(c.decision.reason, 60)}"`;
   let attempts = `${c.attempts} att`;
   if (c.approval?.resolution) attempts += ` (ask→${c.approval.resolution})`;
   else if (c.approval) attempts += ' (ask, waiting)';
@@ -56,7 +69,11 @@ function toolLine(c: AuditToolCall): string {
   const extras = [
     c.batch !== undefined ? `batch ${c.batch}${c.concurrent ? ' ∥' : ''}` : '',
     c.reused ? 'reused' : '',
-    c.discarded ? `DISCARDED: started while the model streamed, ${c.discarded.state === 'cancelled' ? 'cancelled' : 'completed'}; ${cut(c.discarded.reason, 100)}` : c.early ? 'started while the model streamed' : '',
+    c.discarded
+      ? `DISCARDED: started while the model streamed, ${c.discarded.state === 'cancelled' ? 'cancelled' : 'completed'}; ${cut(c.discarded.reason, 100)}`
+      : c.early
+        ? 'started while the model streamed'
+        : '',
     c.sandbox ? (c.sandbox.sandboxed ? 'sandboxed' : `UNSANDBOXED (${cut(c.sandbox.reason, 60)})`) : '',
     c.sandbox?.violations?.length ? `sandbox blocked: ${c.sandbox.violations.map((v) => cut(v, 80)).join(' | ')}` : '',
     failures.length ? `failures: ${failures.map((f) => cut(f, 60)).join(' | ')}` : '',
@@ -79,12 +96,18 @@ function toolLine(c: AuditToolCall): string {
 
 function usageText(u: AuditModelCall['usage']): string {
   if (!u) return '';
-  const cache = u.cache_read_input_tokens || u.cache_creation_input_tokens ? ` (cache read ${u.cache_read_input_tokens ?? 0} / written ${u.cache_creation_input_tokens ?? 0})` : '';
+  const cache =
+    u.cache_read_input_tokens || u.cache_creation_input_tokens
+      ? ` (cache read ${u.cache_read_input_tokens ?? 0} / written ${u.cache_creation_input_tokens ?? 0})`
+      : '';
   return `in ${u.input_tokens} / out ${u.output_tokens}${cache}`;
 }
 
 function compactionLine(c: AuditCompaction): string {
-  const tokens = c.tokensAfter !== undefined ? `${c.tokensBefore ?? '?'} → ${c.tokensAfter} tokens` : `${c.tokensBefore ?? '?'} tokens`;
+  const tokens =
+    c.tokensAfter !== undefined
+      ? `${c.tokensBefore ?? '?'} → ${c.tokensAfter} tokens`
+      : `${c.tokensBefore ?? '?'} tokens`;
   const extras = [
     usageText(c.usage),
     c.blockedBy ? `blocked by PreCompact hook: ${cut(c.blockedBy, 60)}` : '',
@@ -131,13 +154,25 @@ function modelLine(m: AuditModelCall): string {
 /** One gap: what could not be read, where, why, and what the report lacks because of it. */
 export function gapLine(g: AuditGap): string {
   const where = `${g.workflowId}${g.runId ? ` (run ${g.runId})` : ''}${g.eventId !== undefined ? ` event ${g.eventId} ${g.eventType ?? ''}`.trimEnd() : ''}`;
-  const what = g.what === 'history' ? 'history unavailable' : g.what === 'payload' ? `undecodable ${g.field ?? 'payload'}` : 'running activities not described';
+  const what =
+    g.what === 'history'
+      ? 'history unavailable'
+      : g.what === 'payload'
+        ? `undecodable ${g.field ?? 'payload'}`
+        : 'running activities not described';
   return `${what}: ${where}: ${cut(g.error, 160)} — missing ${g.missing}`;
 }
 
 function sessionHookLine(h: AuditSessionHook): string {
-  const fields = Object.entries(h.fields).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(cut(v, 40)) : String(v)}`).join(' ');
-  const hooks = h.hooks.map((r) => `${r.outcome}${r.exitCode !== undefined && r.exitCode !== null && r.exitCode !== 0 ? ` (exit ${r.exitCode})` : ''}`).join(', ');
+  const fields = Object.entries(h.fields)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(cut(v, 40)) : String(v)}`)
+    .join(' ');
+  const hooks = h.hooks
+    .map(
+      (r) =>
+        `${r.outcome}${r.exitCode !== undefined && r.exitCode !== null && r.exitCode !== 0 ? ` (exit ${r.exitCode})` : ''}`,
+    )
+    .join(', ');
   const extras = [
     h.reason ? `${h.decision}: ${cut(h.reason, 80)}` : '',
     h.additionalContext?.length ? `context: ${JSON.stringify(cut(h.additionalContext.join(' / '), 80))}` : '',
@@ -149,7 +184,10 @@ function sessionHookLine(h: AuditSessionHook): string {
     '-'.padEnd(4),
     'hook'.padEnd(6),
     h.activityId.padEnd(22),
-    cut(`${h.event}${fields ? ` ${fields}` : ''}: ${h.hooks.length} hook${h.hooks.length === 1 ? '' : 's'}${hooks ? ` (${hooks})` : ''}`, 48).padEnd(48),
+    cut(
+      `${h.event}${fields ? ` ${fields}` : ''}: ${h.hooks.length} hook${h.hooks.length === 1 ? '' : 's'}${hooks ? ` (${hooks})` : ''}`,
+      48,
+    ).padEnd(48),
     h.decision.padEnd(34),
     h.status.padEnd(17),
     `${h.attempts} att`.padEnd(10),
@@ -164,37 +202,76 @@ export function formatAuditText(report: AuditReport): string {
   lines.push(`Session ${s.sessionId}: ${s.status}${s.endReason ? ` (${s.endReason})` : ''}`);
   lines.push(`  prompt: ${JSON.stringify(cut(s.prompt, 200))}`);
   lines.push(
-    `  ${[s.model, s.permissionMode ? `mode ${s.permissionMode}` : '', `${s.runs} run${s.runs === 1 ? '' : 's'}`, `${s.turns} turn${s.turns === 1 ? '' : 's'}`, `${s.modelCalls} model calls`, `${s.toolCalls} tool calls`, `tokens ${usageText(s.usage)}`, s.compactions ? `${s.compactions} compaction${s.compactions === 1 ? '' : 's'}` : '']
+    `  ${[
+      s.model,
+      s.permissionMode ? `mode ${s.permissionMode}` : '',
+      `${s.runs} run${s.runs === 1 ? '' : 's'}`,
+      `${s.turns} turn${s.turns === 1 ? '' : 's'}`,
+      `${s.modelCalls} model calls`,
+      `${s.toolCalls} tool calls`,
+      `tokens ${usageText(s.usage)}`,
+      s.compactions ? `${s.compactions} compaction${s.compactions === 1 ? '' : 's'}` : '',
+    ]
       .filter(Boolean)
       .join(' · ')}`,
   );
   if (s.sandbox) lines.push(`  sandbox: ${s.sandbox}`);
   if (s.settingsSources) lines.push(`  settings: ${s.settingsSources.length ? s.settingsSources.join(', ') : 'none'}`);
   if (s.memory) lines.push(`  memory: ${s.memory.files.join(', ')} (sha256 ${s.memory.sha256.slice(0, 12)})`);
-  if (s.startedAt) lines.push(`  started ${s.startedAt}${s.endedAt ? ` · ended ${s.endedAt}` : ''} (times below are UTC)`);
+  if (s.startedAt)
+    lines.push(`  started ${s.startedAt}${s.endedAt ? ` · ended ${s.endedAt}` : ''} (times below are UTC)`);
   // Every write to a control file, up front: what the next session here would load or run.
   const writes = report.toolCalls.flatMap((c) => (c.controlWrites ?? []).map((w) => ({ ...w, call: c })));
   if (writes.length) {
     lines.push(`  control files written (${writes.length}):`);
-    for (const w of writes) lines.push(`    ⚠ ${s.cwd && w.path.startsWith(`${s.cwd}/`) ? w.path.slice(s.cwd.length + 1) : w.path} ${w.change} by ${w.call.tool} ${w.call.toolUseId} (turn ${w.call.turn}): ${cut(w.call.summary, 80)}`);
+    for (const w of writes)
+      lines.push(
+        `    ⚠ ${s.cwd && w.path.startsWith(`${s.cwd}/`) ? w.path.slice(s.cwd.length + 1) : w.path} ${w.change} by ${w.call.tool} ${w.call.toolUseId} (turn ${w.call.turn}): ${cut(w.call.summary, 80)}`,
+      );
   }
   if (report.gaps?.length) {
-    lines.push(`  INCOMPLETE: ${report.gaps.length} part${report.gaps.length === 1 ? '' : 's'} of the history could not be read:`);
+    lines.push(
+      `  INCOMPLETE: ${report.gaps.length} part${report.gaps.length === 1 ? '' : 's'} of the history could not be read:`,
+    );
     for (const g of report.gaps) lines.push(`    ${gapLine(g)}`);
   }
   lines.push('');
   lines.push(
-    ['TIME'.padEnd(12), 'TURN', 'KIND  ', 'CALL'.padEnd(22), 'WHAT'.padEnd(48), 'DECISION'.padEnd(34), 'STATUS'.padEnd(17), 'ATTEMPTS'.padEnd(10), 'RESULT'].join('  '),
+    [
+      'TIME'.padEnd(12),
+      'TURN',
+      'KIND  ',
+      'CALL'.padEnd(22),
+      'WHAT'.padEnd(48),
+      'DECISION'.padEnd(34),
+      'STATUS'.padEnd(17),
+      'ATTEMPTS'.padEnd(10),
+      'RESULT',
+    ].join('  '),
   );
   // Session events (follow-up messages, interrupts) interleave with the calls by time.
   const notes = [
-    ...s.messages.map((m) => ({ at: m.at, text: `${clock(m.at)}  »  user message: ${JSON.stringify(cut(m.text, 120))}` })),
-    ...s.interrupts.map((i) => ({ at: i.at, text: `${clock(i.at)}  »  interrupt${i.by ? ` by ${i.by}` : ''}${i.reason ? `: ${i.reason}` : ''}` })),
+    ...s.messages.map((m) => ({
+      at: m.at,
+      text: `${clock(m.at)}  »  user message: ${JSON.stringify(cut(m.text, 120))}`,
+    })),
+    ...s.interrupts.map((i) => ({
+      at: i.at,
+      text: `${clock(i.at)}  »  interrupt${i.by ? ` by ${i.by}` : ''}${i.reason ? `: ${i.reason}` : ''}`,
+    })),
   ].sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
   for (const entry of auditEntries(report)) {
     const at = entry.startedAt ?? entry.endedAt;
     while (notes.length && notes[0]?.at && at && notes[0].at < at) lines.push((notes.shift() as { text: string }).text);
-    lines.push(entry.kind === 'model_call' ? modelLine(entry) : entry.kind === 'compaction' ? compactionLine(entry) : entry.kind === 'session_hook' ? sessionHookLine(entry) : toolLine(entry));
+    lines.push(
+      entry.kind === 'model_call'
+        ? modelLine(entry)
+        : entry.kind === 'compaction'
+          ? compactionLine(entry)
+          : entry.kind === 'session_hook'
+            ? sessionHookLine(entry)
+            : toolLine(entry),
+    );
   }
   for (const n of notes) lines.push(n.text);
   // Subagents: each child session's own report, indented under the parent's.

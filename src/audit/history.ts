@@ -76,17 +76,36 @@ export { converterOf };
  * The server's description of a workflow, undecoded (the SDK's describe() decodes the memo with the
  * client's converter, and fails on a payload it cannot read: the audit decodes on its own terms).
  */
-export async function describeRaw(client: Client, workflowId: string, runId?: string): Promise<temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse> {
-  return client.workflowService.describeWorkflowExecution({ namespace: client.options.namespace, execution: { workflowId, ...(runId ? { runId } : {}) } });
+export async function describeRaw(
+  client: Client,
+  workflowId: string,
+  runId?: string,
+): Promise<temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse> {
+  return client.workflowService.describeWorkflowExecution({
+    namespace: client.options.namespace,
+    execution: { workflowId, ...(runId ? { runId } : {}) },
+  });
 }
 
 /** A workflow's history, or the gap that says why it is missing. */
-export async function fetchEvents(client: Client, where: { workflowId: string; runId?: string; turn?: number }, missing: string): Promise<HistoryEvent[] | AuditGap> {
+export async function fetchEvents(
+  client: Client,
+  where: { workflowId: string; runId?: string; turn?: number },
+  missing: string,
+): Promise<HistoryEvent[] | AuditGap> {
   try {
     const history = await client.workflow.getHandle(where.workflowId, where.runId).fetchHistory();
     return history.events ?? [];
   } catch (err) {
-    return { kind: 'gap', what: 'history', workflowId: where.workflowId, ...(where.runId ? { runId: where.runId } : {}), ...(where.turn !== undefined ? { turn: where.turn } : {}), error: errorText(err), missing };
+    return {
+      kind: 'gap',
+      what: 'history',
+      workflowId: where.workflowId,
+      ...(where.runId ? { runId: where.runId } : {}),
+      ...(where.turn !== undefined ? { turn: where.turn } : {}),
+      error: errorText(err),
+      missing,
+    };
   }
 }
 
@@ -123,7 +142,12 @@ export class HistoryDecoder {
     }
   }
 
-  async at<T>(payloads: Payloads | null | undefined, event: HistoryEvent, field: string, index = 0): Promise<T | undefined> {
+  async at<T>(
+    payloads: Payloads | null | undefined,
+    event: HistoryEvent,
+    field: string,
+    index = 0,
+  ): Promise<T | undefined> {
     return this.one<T>(payloads?.payloads?.[index], event, field);
   }
 }
@@ -158,7 +182,10 @@ export interface PendingInfo {
   lastStartedAt?: number;
 }
 
-export async function trackActivities(events: readonly HistoryEvent[], decoder: HistoryDecoder): Promise<ActivityTrack[]> {
+export async function trackActivities(
+  events: readonly HistoryEvent[],
+  decoder: HistoryDecoder,
+): Promise<ActivityTrack[]> {
   const byScheduled = new Map<string, ActivityTrack>();
   const order: ActivityTrack[] = [];
   const get = (id: unknown): ActivityTrack | undefined => byScheduled.get(String(id));
@@ -167,7 +194,9 @@ export async function trackActivities(events: readonly HistoryEvent[], decoder: 
     switch (ev.eventType) {
       case ET.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
         const a = ev.activityTaskScheduledEventAttributes;
-        const summary = ev.userMetadata?.summary ? await decoder.one<string>(ev.userMetadata.summary, ev, 'summary') : undefined;
+        const summary = ev.userMetadata?.summary
+          ? await decoder.one<string>(ev.userMetadata.summary, ev, 'summary')
+          : undefined;
         const t: ActivityTrack = {
           activityId: a?.activityId ?? '',
           type: a?.activityType?.name ?? '',
@@ -239,7 +268,10 @@ export function activityView(t: ActivityTrack, pending?: PendingInfo): AuditActi
   const failures = [...t.failures];
   if (open && pending?.lastFailure && !failures.includes(pending.lastFailure)) failures.push(pending.lastFailure);
   const startedAt = t.startedAt ?? (open ? pending?.lastStartedAt : undefined);
-  const result = TOOL_ACTIVITY_TYPES.has(t.type) && t.outcome === 'completed' ? (t.result as ToolRunResult | undefined)?.kind : undefined;
+  const result =
+    TOOL_ACTIVITY_TYPES.has(t.type) && t.outcome === 'completed'
+      ? (t.result as ToolRunResult | undefined)?.kind
+      : undefined;
   return {
     activityId: t.activityId,
     attempts,
@@ -258,16 +290,24 @@ export function activityView(t: ActivityTrack, pending?: PendingInfo): AuditActi
  * blocks are described in several calls (each description names its block); a description of an
  * older turn names none and is matched by position in the first call.
  */
-export async function describedBlocks(events: readonly HistoryEvent[], decoder: HistoryDecoder, blocks: readonly { id: string }[]): Promise<Map<string, ToolUseDescription>> {
+export async function describedBlocks(
+  events: readonly HistoryEvent[],
+  decoder: HistoryDecoder,
+  blocks: readonly { id: string }[],
+): Promise<Map<string, ToolUseDescription>> {
   const out = new Map<string, ToolUseDescription>();
   let first = true;
   for (const ev of events) {
     if (ev.eventType !== ET.EVENT_TYPE_MARKER_RECORDED) continue;
     const m = ev.markerRecordedEventAttributes;
-    const data = m?.details?.data ? await decoder.at<{ activity_type?: string; activityType?: string }>(m.details.data, ev, 'local activity marker') : undefined;
+    const data = m?.details?.data
+      ? await decoder.at<{ activity_type?: string; activityType?: string }>(m.details.data, ev, 'local activity marker')
+      : undefined;
     const type = data?.activity_type ?? data?.activityType;
     if (type !== ACTIVITY_TYPES.describeToolUses) continue;
-    const result = m?.details?.result ? await decoder.at<ToolUseDescription[]>(m.details.result, ev, 'local activity result') : undefined;
+    const result = m?.details?.result
+      ? await decoder.at<ToolUseDescription[]>(m.details.result, ev, 'local activity result')
+      : undefined;
     if (!Array.isArray(result)) continue;
     result.forEach((d, i) => {
       const id = d.toolUseId ?? (first && result.length === blocks.length ? blocks[i]?.id : undefined);

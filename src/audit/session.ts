@@ -10,7 +10,19 @@ import { activityIds, SIGNALS, turnOfWorkflowId } from '../engine/ids';
 import type { Usage } from '../engine/messages';
 import type { SessionInput, SessionResult } from '../workflows/definitions';
 import { isWorkflowNotFound } from '../temporal/errors';
-import { converterOf, describeRaw, ET, failureText, fetchEvents, HistoryDecoder, iso, mapLimit, msOf, trackActivities, type HistoryEvent } from './history';
+import {
+  converterOf,
+  describeRaw,
+  ET,
+  failureText,
+  fetchEvents,
+  HistoryDecoder,
+  iso,
+  mapLimit,
+  msOf,
+  trackActivities,
+  type HistoryEvent,
+} from './history';
 import { sessionHookEntries } from './sessionHooks';
 import { auditTurn, type TurnAuditOptions, type TurnRef } from './turn';
 import type { AuditCompaction, AuditGap, AuditModelCall, AuditReport, AuditSession, AuditToolCall } from './types';
@@ -30,7 +42,12 @@ interface RunInfo {
 }
 
 /** The runs of the session, oldest first: from the latest (or given) run back along continuedExecutionRunId. */
-async function sessionRuns(client: Client, sessionId: string, runId: string | undefined, gaps: AuditGap[]): Promise<RunInfo[]> {
+async function sessionRuns(
+  client: Client,
+  sessionId: string,
+  runId: string | undefined,
+  gaps: AuditGap[],
+): Promise<RunInfo[]> {
   let current: string;
   try {
     current = runId ?? (await describeRaw(client, sessionId)).workflowExecutionInfo?.execution?.runId ?? '';
@@ -42,16 +59,24 @@ async function sessionRuns(client: Client, sessionId: string, runId: string | un
   const seen = new Set<string>();
   while (current && !seen.has(current)) {
     seen.add(current);
-    const events = await fetchEvents(client, { workflowId: sessionId, runId: current }, 'this run of the session and every run before it (their turns, messages and interrupts)');
+    const events = await fetchEvents(
+      client,
+      { workflowId: sessionId, runId: current },
+      'this run of the session and every run before it (their turns, messages and interrupts)',
+    );
     if (!Array.isArray(events)) {
       // The latest run is the session: without it there is no audit. An older run is a gap.
-      if (runs.length === 0) throw new Error(`cannot read the history of session ${sessionId} (run ${current}): ${events.error}`);
+      if (runs.length === 0)
+        throw new Error(`cannot read the history of session ${sessionId} (run ${current}): ${events.error}`);
       gaps.push(events);
       break;
     }
     runs.unshift({ runId: current, events });
     const first = events[0];
-    current = first?.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED ? first.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? '' : '';
+    current =
+      first?.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED
+        ? (first.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? '')
+        : '';
   }
   return runs;
 }
@@ -69,7 +94,12 @@ interface SessionEvents {
 }
 
 /** What the session's own histories say: its input, turns, messages, interrupts and how it closed. */
-async function readSessionRuns(client: Client, sessionId: string, runs: RunInfo[], gaps: AuditGap[]): Promise<SessionEvents> {
+async function readSessionRuns(
+  client: Client,
+  sessionId: string,
+  runs: RunInfo[],
+  gaps: AuditGap[],
+): Promise<SessionEvents> {
   const out: SessionEvents = { turnRefs: [], messages: [], interrupts: [] };
   const converter = converterOf(client);
   for (const [runIndex, run] of runs.entries()) {
@@ -112,15 +142,24 @@ async function readSessionRuns(client: Client, sessionId: string, runs: RunInfo[
           const s = e.workflowExecutionSignaledEventAttributes;
           if (s?.signalName === SIGNALS.sendMessage) {
             const m = await decoder.at<{ text: string }>(s.input, e, 'sendMessage signal');
-            if (m && typeof m.text === 'string') out.messages.push({ ...(at !== undefined ? { at: iso(at) } : {}), text: m.text });
+            if (m && typeof m.text === 'string')
+              out.messages.push({ ...(at !== undefined ? { at: iso(at) } : {}), text: m.text });
           } else if (s?.signalName === SIGNALS.interrupt) {
             const i = (await decoder.at<{ by?: string; reason?: string }>(s.input, e, 'interrupt signal')) ?? {};
-            out.interrupts.push({ ...(at !== undefined ? { at: iso(at) } : {}), ...(i.by ? { by: i.by } : {}), ...(i.reason ? { reason: i.reason } : {}) });
+            out.interrupts.push({
+              ...(at !== undefined ? { at: iso(at) } : {}),
+              ...(i.by ? { by: i.by } : {}),
+              ...(i.reason ? { reason: i.reason } : {}),
+            });
           }
           break;
         }
         case ET.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED: {
-          const r = await decoder.at<SessionResult>(e.workflowExecutionCompletedEventAttributes?.result, e, 'session result');
+          const r = await decoder.at<SessionResult>(
+            e.workflowExecutionCompletedEventAttributes?.result,
+            e,
+            'session result',
+          );
           out.closeStatus = r?.status ?? 'completed';
           if (r?.endReason) out.endReason = r.endReason;
           if (at !== undefined) out.endedAt = at;
@@ -154,16 +193,32 @@ async function readSessionRuns(client: Client, sessionId: string, runs: RunInfo[
 }
 
 /** Rebuilds the audit trail of a session from its Temporal histories alone. */
-export async function buildAudit(client: Client, sessionId: string, opts: BuildAuditOptions = {}): Promise<AuditReport> {
+export async function buildAudit(
+  client: Client,
+  sessionId: string,
+  opts: BuildAuditOptions = {},
+): Promise<AuditReport> {
   const gaps: AuditGap[] = [];
   const runs = await sessionRuns(client, sessionId, opts.runId, gaps);
   const s = await readSessionRuns(client, sessionId, runs, gaps);
   const converter = converterOf(client);
   // Session-level hook firings: the session's own `hook-<event>-<n>` activities, every run.
   const sessionHooks = (
-    await Promise.all(runs.map(async (run, i) => sessionHookEntries(await trackActivities(run.events, new HistoryDecoder(converter, { workflowId: sessionId, runId: run.runId }, gaps)), i)))
+    await Promise.all(
+      runs.map(async (run, i) =>
+        sessionHookEntries(
+          await trackActivities(
+            run.events,
+            new HistoryDecoder(converter, { workflowId: sessionId, runId: run.runId }, gaps),
+          ),
+          i,
+        ),
+      ),
+    )
   ).flat();
-  const turns = await mapLimit(s.turnRefs, opts.concurrency ?? 6, (ref) => auditTurn(client, converter, ref, opts, gaps));
+  const turns = await mapLimit(s.turnRefs, opts.concurrency ?? 6, (ref) =>
+    auditTurn(client, converter, ref, opts, gaps),
+  );
   const modelCalls: AuditModelCall[] = [];
   const toolCalls: AuditToolCall[] = [];
   const compactions: AuditCompaction[] = [];
@@ -194,8 +249,19 @@ export async function buildAudit(client: Client, sessionId: string, opts: BuildA
         subagents.push(await buildAudit(client, c.subagent, childOpts));
       } catch (err) {
         // A child that never started (denied, interrupted before it ran) is no gap: the call's own entry says so.
-        const neverStarted = err instanceof SessionNotFoundError && c.status !== 'ok' && !c.activities.some((a) => a.activityId === activityIds.agentPost(c.toolUseId));
-        if (!neverStarted) gaps.push({ kind: 'gap', what: 'history', workflowId: c.subagent, turn: c.turn, error: err instanceof Error ? err.message : String(err), missing: `the subagent session of ${c.toolUseId} (its model and tool calls)` });
+        const neverStarted =
+          err instanceof SessionNotFoundError &&
+          c.status !== 'ok' &&
+          !c.activities.some((a) => a.activityId === activityIds.agentPost(c.toolUseId));
+        if (!neverStarted)
+          gaps.push({
+            kind: 'gap',
+            what: 'history',
+            workflowId: c.subagent,
+            turn: c.turn,
+            error: err instanceof Error ? err.message : String(err),
+            missing: `the subagent session of ${c.toolUseId} (its model and tool calls)`,
+          });
       }
     }
   }

@@ -20,7 +20,16 @@ export interface TrackedActivity {
 
 const HOOK_ACTIVITY = /^hook-([A-Za-z]+)-(\d+)$/;
 /** The event's own input fields the audit shows (long ones cut). */
-const SHOWN_FIELDS = ['source', 'prompt', 'stop_hook_active', 'reason', 'end_status', 'notification_type', 'message', 'agent_type'];
+const SHOWN_FIELDS = [
+  'source',
+  'prompt',
+  'stop_hook_active',
+  'reason',
+  'end_status',
+  'notification_type',
+  'message',
+  'agent_type',
+];
 
 function cut(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -42,7 +51,13 @@ export function sessionHookEntries(activities: readonly TrackedActivity[], run: 
     }
     const runs = ((a.result as { runs?: HookRun[] } | undefined)?.runs ?? []).filter((r) => r && typeof r === 'object');
     const d = a.outcome === 'completed' ? decideSessionHooks(event, runs) : undefined;
-    const decision: AuditSessionHook['decision'] = d?.stop ? 'stopped' : d?.block ? 'blocked' : a.outcome === 'completed' ? 'proceeded' : 'none';
+    const decision: AuditSessionHook['decision'] = d?.stop
+      ? 'stopped'
+      : d?.block
+        ? 'blocked'
+        : a.outcome === 'completed'
+          ? 'proceeded'
+          : 'none';
     out.push({
       kind: 'session_hook',
       event,
@@ -54,7 +69,13 @@ export function sessionHookEntries(activities: readonly TrackedActivity[], run: 
       ...(iso(a.startedAt ?? a.scheduledAt) ? { startedAt: iso(a.startedAt ?? a.scheduledAt) } : {}),
       ...(iso(a.endedAt) ? { endedAt: iso(a.endedAt) } : {}),
       fields,
-      hooks: runs.map((r) => ({ hook: cut(r.hook, 120), outcome: r.outcome, ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}), durationMs: r.durationMs, ...(r.error ? { error: cut(r.error) } : {}) })),
+      hooks: runs.map((r) => ({
+        hook: cut(r.hook, 120),
+        outcome: r.outcome,
+        ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
+        durationMs: r.durationMs,
+        ...(r.error ? { error: cut(r.error) } : {}),
+      })),
       decision,
       ...(d?.stop ? { reason: cut(d.stop.reason) } : d?.block ? { reason: cut(d.block.reason) } : {}),
       ...(d?.additionalContext.length ? { additionalContext: d.additionalContext.map((c) => cut(c)) } : {}),

@@ -12,7 +12,16 @@ import { subagentSessionId } from '../engine/subagents';
 import type { ToolRunResult } from '../engine/turn';
 import type { DecisionReason } from '../tools/Tool';
 import type { CompactRecord, TurnWorkflowResult } from '../workflows/definitions';
-import { activityView, describedBlocks, iso, preview, type ActivityTrack, type HistoryDecoder, type HistoryEvent, type PendingInfo } from './history';
+import {
+  activityView,
+  describedBlocks,
+  iso,
+  preview,
+  type ActivityTrack,
+  type HistoryDecoder,
+  type HistoryEvent,
+  type PendingInfo,
+} from './history';
 import type { TurnRef } from './turn';
 import type { AuditApproval, AuditDecision, AuditToolCall, AuditToolStatus, DecisionSource } from './types';
 
@@ -36,7 +45,18 @@ export interface TurnToolContext {
   signals: TurnSignals;
 }
 
-const SOURCES: readonly DecisionSource[] = ['rule', 'mode', 'hook', 'tool', 'workingDirectory', 'human', 'timeout', 'sandbox', 'safetyCheck', 'other'];
+const SOURCES: readonly DecisionSource[] = [
+  'rule',
+  'mode',
+  'hook',
+  'tool',
+  'workingDirectory',
+  'human',
+  'timeout',
+  'sandbox',
+  'safetyCheck',
+  'other',
+];
 
 function auditDecision(d: DecisionRecord | undefined): AuditDecision | undefined {
   if (!d) return undefined;
@@ -60,7 +80,9 @@ export async function auditToolCalls(ctx: TurnToolContext): Promise<AuditToolCal
   const compactById = new Map<string, CompactRecord>((result?.records ?? []).map((r) => [r.toolUseId, r]));
   const batchOf = new Map<string, { index: number; concurrent: boolean }>();
   if (result) {
-    result.batches.forEach((b, index) => b.toolUseIds.forEach((id) => batchOf.set(id, { index, concurrent: b.concurrencySafe })));
+    result.batches.forEach((b, index) =>
+      b.toolUseIds.forEach((id) => batchOf.set(id, { index, concurrent: b.concurrencySafe })),
+    );
   } else if (blocks.length > 0) {
     const described = await describedBlocks(ctx.events, ctx.decoder, blocks);
     if (blocks.every((b) => described.has(b.id))) {
@@ -74,10 +96,18 @@ export async function auditToolCalls(ctx: TurnToolContext): Promise<AuditToolCal
   // Calls started while streaming that the final message did not hold: listed, marked discarded.
   const discardedById = new Map((result?.discarded ?? []).map((d) => [d.toolUseId, d] as const));
   for (const id of discardedById.keys()) if (!ids.includes(id)) ids.push(id);
-  return ids.map((toolUseId) => toolCallEntry(ctx, toolUseId, compactById.get(toolUseId), batchOf.get(toolUseId), discardedById.get(toolUseId)));
+  return ids.map((toolUseId) =>
+    toolCallEntry(ctx, toolUseId, compactById.get(toolUseId), batchOf.get(toolUseId), discardedById.get(toolUseId)),
+  );
 }
 
-function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: CompactRecord | undefined, batch: { index: number; concurrent: boolean } | undefined, discarded: Discarded | undefined): AuditToolCall {
+function toolCallEntry(
+  ctx: TurnToolContext,
+  toolUseId: string,
+  compact: CompactRecord | undefined,
+  batch: { index: number; concurrent: boolean } | undefined,
+  discarded: Discarded | undefined,
+): AuditToolCall {
   const { ref, turn, open, signals } = ctx;
   const block = ctx.blocks.find((b) => b.id === toolUseId);
   // The call's activities: the call (or an Agent call's pre phase), its approve/deny re-run, the post phase.
@@ -90,7 +120,8 @@ function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: Compact
   results.forEach((r, i) => {
     if (r?.kind === 'done') doneIndex = i;
   });
-  const record: ToolCallRecord | undefined = doneIndex >= 0 ? (results[doneIndex] as { record: ToolCallRecord }).record : undefined;
+  const record: ToolCallRecord | undefined =
+    doneIndex >= 0 ? (results[doneIndex] as { record: ToolCallRecord }).record : undefined;
   const askIndex = results.findIndex((r) => r?.kind === 'ask');
   const ask = askIndex >= 0 ? (results[askIndex] as { kind: 'ask'; message: string; detail?: string }) : undefined;
   const last = tracks[tracks.length - 1];
@@ -111,13 +142,17 @@ function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: Compact
     const signal = signals.approvals.get(toolUseId);
     let resolution: AuditApproval['resolution'];
     if (follow) {
-      resolution = applied?.source === 'timeout' || record?.decision?.source === 'timeout' ? 'timeout' : decidedByActivityId(follow.activityId) ?? 'deny';
+      resolution =
+        applied?.source === 'timeout' || record?.decision?.source === 'timeout'
+          ? 'timeout'
+          : (decidedByActivityId(follow.activityId) ?? 'deny');
     } else if (!open || compact) {
       resolution = 'interrupted';
     }
     const by = applied?.by ?? record?.decision?.by ?? signal?.by;
     const reason = applied?.reason ?? signal?.reason;
-    const resolvedAt = signal?.at ?? follow?.scheduledAt ?? (resolution === 'interrupted' ? signals.interruptedAt : undefined);
+    const resolvedAt =
+      signal?.at ?? follow?.scheduledAt ?? (resolution === 'interrupted' ? signals.interruptedAt : undefined);
     approval = {
       asked: auditDecision(decisionFromReason('ask', askedReason, ask.message)) as AuditDecision,
       message: ask.message,
@@ -136,7 +171,8 @@ function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: Compact
   else if (compact) status = compact.status;
   else if (record) status = record.status;
   else if (ask && tracks.length === askIndex + 1) status = open ? 'awaiting_approval' : 'interrupted';
-  else if (last && (last.outcome === 'scheduled' || last.outcome === 'running')) status = open ? 'running' : 'interrupted';
+  else if (last && (last.outcome === 'scheduled' || last.outcome === 'running'))
+    status = open ? 'running' : 'interrupted';
   else if (last?.outcome === 'cancelled') status = 'interrupted';
   else if (last?.outcome === 'failed' || last?.outcome === 'timed_out') status = 'error';
   else status = open ? 'pending' : 'interrupted';
@@ -145,11 +181,16 @@ function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: Compact
   let decision = auditDecision(final?.decision ?? compact?.decision);
   if (!decision && approval) decision = approval.asked;
   // A timeout's decision record has no text of its own: the reason is the one the turn applied.
-  if (decision && decision.source === 'timeout' && !decision.reason && approval?.reason) decision = { ...decision, reason: approval.reason };
+  if (decision && decision.source === 'timeout' && !decision.reason && approval?.reason)
+    decision = { ...decision, reason: approval.reason };
   const startMs = Math.min(
-    ...[record?.startedAt, ...tracks.map((t) => (t.attempt > 1 ? t.scheduledAt : t.startedAt ?? t.scheduledAt))].filter((x): x is number => typeof x === 'number'),
+    ...[
+      record?.startedAt,
+      ...tracks.map((t) => (t.attempt > 1 ? t.scheduledAt : (t.startedAt ?? t.scheduledAt))),
+    ].filter((x): x is number => typeof x === 'number'),
   );
-  const endMs = record?.endedAt ?? (last && last.outcome !== 'scheduled' && last.outcome !== 'running' ? last.endedAt : undefined);
+  const endMs =
+    record?.endedAt ?? (last && last.outcome !== 'scheduled' && last.outcome !== 'running' ? last.endedAt : undefined);
   const content = final ? resultText(final.result) : '';
   const reused = record?.reused === true || compact?.reused === true;
   const summary = record?.summary ?? compact?.summary ?? tracks[0]?.summary ?? block?.name ?? '?';
@@ -160,7 +201,9 @@ function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: Compact
     run: ref.run,
     toolUseId,
     tool: block?.name ?? record?.toolName ?? compact?.toolName ?? '?',
-    ...(tracks.some((t) => isSubagentActivityId(t.activityId)) ? { subagent: subagentSessionId(sessionId, toolUseId) } : {}),
+    ...(tracks.some((t) => isSubagentActivityId(t.activityId))
+      ? { subagent: subagentSessionId(sessionId, toolUseId) }
+      : {}),
     input: final?.input ?? block?.input ?? (tracks[0]?.input as RunToolUseInput | undefined)?.block.input,
     summary,
     ...(decision ? { decision } : {}),
@@ -168,10 +211,20 @@ function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: Compact
     attempts: lastView?.attempts ?? 0,
     activities: views,
     ...(Number.isFinite(startMs) ? { startedAt: iso(startMs) } : {}),
-    ...(endMs !== undefined ? { endedAt: iso(endMs) } : status === 'interrupted' && signals.interruptedAt !== undefined ? { endedAt: iso(signals.interruptedAt) } : {}),
+    ...(endMs !== undefined
+      ? { endedAt: iso(endMs) }
+      : status === 'interrupted' && signals.interruptedAt !== undefined
+        ? { endedAt: iso(signals.interruptedAt) }
+        : {}),
     status,
     ...(final ? { isError: final.result.is_error === true } : compact ? { isError: compact.status !== 'ok' } : {}),
-    resultPreview: dropped ? `never sent to the model (${dropped.state}): ${dropped.reason}` : compact ? preview(compact.preview) : final ? preview(content) : '',
+    resultPreview: dropped
+      ? `never sent to the model (${dropped.state}): ${dropped.reason}`
+      : compact
+        ? preview(compact.preview)
+        : final
+          ? preview(content)
+          : '',
     ...(batch ? { batch: batch.index, concurrent: batch.concurrent } : {}),
     ...(reused ? { reused: true } : {}),
     ...(compact?.early || record?.early || dropped ? { early: true } : {}),
@@ -180,6 +233,10 @@ function toolCallEntry(ctx: TurnToolContext, toolUseId: string, compact: Compact
     ...(final?.notices?.length ? { notices: final.notices } : {}),
     ...(final?.hooks ? { hooks: final.hooks } : {}),
     ...(final?.sandbox ? { sandbox: final.sandbox } : {}),
-    ...(final?.controlWrites?.length ? { controlWrites: final.controlWrites } : compact?.controlWrites?.length ? { controlWrites: compact.controlWrites } : {}),
+    ...(final?.controlWrites?.length
+      ? { controlWrites: final.controlWrites }
+      : compact?.controlWrites?.length
+        ? { controlWrites: compact.controlWrites }
+        : {}),
   };
 }

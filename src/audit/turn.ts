@@ -8,7 +8,19 @@ import { ACTIVITY_TYPES, SIGNALS } from '../engine/ids';
 import type { AssistantContentBlock, ToolUseBlock, Usage } from '../engine/messages';
 import type { TurnWorkflowInput, TurnWorkflowResult } from '../workflows/definitions';
 import { compactionEntry } from './compactions';
-import { activityView, describeRaw, ET, failureText, fetchEvents, HistoryDecoder, msOf, preview, trackActivities, type ActivityTrack, type PendingInfo } from './history';
+import {
+  activityView,
+  describeRaw,
+  ET,
+  failureText,
+  fetchEvents,
+  HistoryDecoder,
+  msOf,
+  preview,
+  trackActivities,
+  type ActivityTrack,
+  type PendingInfo,
+} from './history';
 import { auditToolCalls, type TurnSignals } from './toolCalls';
 import type { AuditActivity, AuditCompaction, AuditGap, AuditModelCall, AuditToolCall } from './types';
 
@@ -36,13 +48,25 @@ export interface TurnAuditOptions {
 function partialPreview(content: AssistantContentBlock[]): string {
   return preview(
     content
-      .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `[tool_use ${b.id} ${b.name} ${JSON.stringify(b.input)}]` : '[thinking]'))
+      .map((b) =>
+        b.type === 'text'
+          ? b.text
+          : b.type === 'tool_use'
+            ? `[tool_use ${b.id} ${b.name} ${JSON.stringify(b.input)}]`
+            : '[thinking]',
+      )
       .join(' '),
   );
 }
 
 /** A turn's audit; undefined (and a gap) when its history cannot be fetched. */
-export async function auditTurn(client: Client, converter: LoadedDataConverter, ref: TurnRef, opts: TurnAuditOptions, gaps: AuditGap[]): Promise<TurnAudit | undefined> {
+export async function auditTurn(
+  client: Client,
+  converter: LoadedDataConverter,
+  ref: TurnRef,
+  opts: TurnAuditOptions,
+  gaps: AuditGap[],
+): Promise<TurnAudit | undefined> {
   const where = { workflowId: ref.workflowId, ...(ref.runId ? { runId: ref.runId } : {}), turn: ref.turn };
   const events = await fetchEvents(client, where, `turn ${ref.turn}: its model call, compactions and tool calls`);
   if (!Array.isArray(events)) {
@@ -63,9 +87,14 @@ export async function auditTurn(client: Client, converter: LoadedDataConverter, 
       case ET.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
         const s = e.workflowExecutionSignaledEventAttributes;
         if (s?.signalName === SIGNALS.turnApproval) {
-          const d = await decoder.at<{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }>(s.input, e, 'approval signal');
+          const d = await decoder.at<{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }>(
+            s.input,
+            e,
+            'approval signal',
+          );
           const at = msOf(e.eventTime);
-          if (d && !signals.approvals.has(d.toolUseId)) signals.approvals.set(d.toolUseId, { ...d, ...(at !== undefined ? { at } : {}) });
+          if (d && !signals.approvals.has(d.toolUseId))
+            signals.approvals.set(d.toolUseId, { ...d, ...(at !== undefined ? { at } : {}) });
         } else if (s?.signalName === SIGNALS.turnInterrupt && signals.interruptedAt === undefined) {
           const at = msOf(e.eventTime);
           if (at !== undefined) signals.interruptedAt = at;
@@ -74,7 +103,11 @@ export async function auditTurn(client: Client, converter: LoadedDataConverter, 
       }
       case ET.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
         open = false;
-        result = await decoder.at<TurnWorkflowResult>(e.workflowExecutionCompletedEventAttributes?.result, e, 'turn result');
+        result = await decoder.at<TurnWorkflowResult>(
+          e.workflowExecutionCompletedEventAttributes?.result,
+          e,
+          'turn result',
+        );
         break;
       case ET.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
         open = false;
@@ -84,7 +117,12 @@ export async function auditTurn(client: Client, converter: LoadedDataConverter, 
       case ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
       case ET.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
         open = false;
-        closeError = e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED ? 'cancelled' : e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED ? 'terminated' : 'timed out';
+        closeError =
+          e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED
+            ? 'cancelled'
+            : e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED
+              ? 'terminated'
+              : 'timed out';
         break;
       default:
         break;
@@ -100,10 +138,20 @@ export async function auditTurn(client: Client, converter: LoadedDataConverter, 
         if (!p.activityId) continue;
         const lastFailure = failureText(p.lastFailure);
         const lastStartedAt = msOf(p.lastStartedTime);
-        pending.set(p.activityId, { attempt: p.attempt ?? 0, ...(lastFailure ? { lastFailure } : {}), ...(lastStartedAt !== undefined ? { lastStartedAt } : {}) });
+        pending.set(p.activityId, {
+          attempt: p.attempt ?? 0,
+          ...(lastFailure ? { lastFailure } : {}),
+          ...(lastStartedAt !== undefined ? { lastStartedAt } : {}),
+        });
       }
     } catch (err) {
-      gaps.push({ kind: 'gap', what: 'pending_activities', ...where, error: err instanceof Error ? err.message : String(err), missing: `turn ${turn}: attempts and last failures of its running activities (the history alone is reported)` });
+      gaps.push({
+        kind: 'gap',
+        what: 'pending_activities',
+        ...where,
+        error: err instanceof Error ? err.message : String(err),
+        missing: `turn ${turn}: attempts and last failures of its running activities (the history alone is reported)`,
+      });
     }
   }
 
@@ -117,19 +165,36 @@ export async function auditTurn(client: Client, converter: LoadedDataConverter, 
     .map((a) => {
       const v = activityView(a, pending.get(a.activityId));
       const startedAt = v.startedAt ?? v.scheduledAt;
-      return compactionEntry({ activityId: a.activityId, input: a.input, result: a.result, attempts: v.attempts, status: v.outcome === 'completed' ? 'ok' : v.outcome, ...(startedAt ? { startedAt } : {}), ...(v.endedAt ? { endedAt: v.endedAt } : {}), failures: v.failures }, turn, ref.run);
+      return compactionEntry(
+        {
+          activityId: a.activityId,
+          input: a.input,
+          result: a.result,
+          attempts: v.attempts,
+          status: v.outcome === 'completed' ? 'ok' : v.outcome,
+          ...(startedAt ? { startedAt } : {}),
+          ...(v.endedAt ? { endedAt: v.endedAt } : {}),
+          failures: v.failures,
+        },
+        turn,
+        ref.run,
+      );
     });
   const { model, blocks } = modelCallOf(activities, pending, input, turn, ref.run);
   const tools = await auditToolCalls({ ref, turn, open, result, blocks, events, decoder, byId, pending, signals });
 
-  if (closeError && model && model.status !== 'ok' && !model.failures.includes(closeError)) model.failures.push(closeError);
+  if (closeError && model && model.status !== 'ok' && !model.failures.includes(closeError))
+    model.failures.push(closeError);
   return {
     ...(model ? { model } : {}),
     tools,
     compactions,
     open,
     ...(result?.reason ? { reason: result.reason } : closeError ? { reason: `failed: ${closeError}` } : {}),
-    usage: compactions.reduce((u, c) => addUsage(u, c.usage), addUsage({ input_tokens: 0, output_tokens: 0 }, model?.usage)),
+    usage: compactions.reduce(
+      (u, c) => addUsage(u, c.usage),
+      addUsage({ input_tokens: 0, output_tokens: 0 }, model?.usage),
+    ),
   };
 }
 
@@ -138,7 +203,13 @@ export async function auditTurn(client: Client, converter: LoadedDataConverter, 
  * (model-<n>, model-<n>-attempt-<k>, model-<n>-2 after a compaction): one model call with all
  * their attempts and failures; the last one answered.
  */
-function modelCallOf(activities: ActivityTrack[], pending: Map<string, PendingInfo>, input: TurnWorkflowInput | undefined, turn: number, run: number): { model?: AuditModelCall; blocks: ToolUseBlock[] } {
+function modelCallOf(
+  activities: ActivityTrack[],
+  pending: Map<string, PendingInfo>,
+  input: TurnWorkflowInput | undefined,
+  turn: number,
+  run: number,
+): { model?: AuditModelCall; blocks: ToolUseBlock[] } {
   const modelTracks = activities.filter((a) => a.type === ACTIVITY_TYPES.callModel);
   const modelTrack = modelTracks[modelTracks.length - 1];
   if (!modelTrack) return { blocks: [] };
@@ -154,9 +225,12 @@ function modelCallOf(activities: ActivityTrack[], pending: Map<string, PendingIn
   const out = modelTrack.outcome === 'completed' ? (modelTrack.result as ModelCallOutcome | undefined) : undefined;
   const mOut = out && out.kind !== 'compact' ? out : undefined;
   const blocks = (mOut?.message.content ?? []).filter((b): b is ToolUseBlock => b.type === 'tool_use');
-  const text = (mOut?.message.content ?? []).filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join(' ');
+  const text = (mOut?.message.content ?? [])
+    .filter((b) => b.type === 'text')
+    .map((b) => (b as { text: string }).text)
+    .join(' ');
   // A retried call began with its first attempt: history dates only the last start, so take the scheduling time.
-  const startedAt = view.attempts > 1 ? view.scheduledAt : view.startedAt ?? view.scheduledAt;
+  const startedAt = view.attempts > 1 ? view.scheduledAt : (view.startedAt ?? view.scheduledAt);
   const model: AuditModelCall = {
     kind: 'model_call',
     turn,

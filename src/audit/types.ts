@@ -3,7 +3,8 @@
 import type { HookRunSummary, SandboxRecord, ToolCallStatus, ControlWrite } from '../engine/records';
 import type { SandboxSettings } from '../sandbox/settings';
 
-export type DecisionSource = 'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'sandbox' | 'safetyCheck' | 'other';
+export type DecisionSource =
+  'rule' | 'mode' | 'hook' | 'tool' | 'workingDirectory' | 'human' | 'timeout' | 'sandbox' | 'safetyCheck' | 'other';
 
 export interface AuditDecision {
   behavior: 'allow' | 'ask' | 'deny';
@@ -112,7 +113,12 @@ export interface AuditModelCall {
   endedAt?: string;
   attempts: number;
   status: 'ok' | 'failed' | 'timed_out' | 'cancelled' | 'running' | 'scheduled';
-  usage?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+  usage?: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens?: number;
+    cache_read_input_tokens?: number;
+  };
   stopReason?: string;
   /** The streamed request failed mid-way and a non-streamed one answered. */
   fallback: boolean;
@@ -200,7 +206,12 @@ export interface AuditSession {
   startedAt?: string;
   endedAt?: string;
   /** Every model call's usage, compactions included, with the prompt-cache fields. */
-  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens?: number;
+    cache_read_input_tokens?: number;
+  };
   compactions?: number;
   toolCalls: number;
   modelCalls: number;

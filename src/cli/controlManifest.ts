@@ -57,7 +57,8 @@ export function manifestPath(cwd: string, home = dataHome()): string {
   return join(home, 'control-manifests', `${key}.json`);
 }
 
-const record = (s: ControlSnapshot): Record<string, string> => Object.fromEntries([...s.entries].sort(([a], [b]) => (a < b ? -1 : 1)));
+const record = (s: ControlSnapshot): Record<string, string> =>
+  Object.fromEntries([...s.entries].sort(([a], [b]) => (a < b ? -1 : 1)));
 
 async function readManifest(cwd: string, home: string): Promise<ManifestFile | undefined> {
   let text: string;
@@ -88,13 +89,28 @@ async function writeManifest(cwd: string, home: string, m: ManifestFile): Promis
  * session is named before the next one runs it. A package runner's local copy counts even when
  * absent: one planted by a session is named as created.
  */
-export function runFilesOf(cwd: string, dirs: readonly string[], hooks: HooksJson | undefined, servers: McpServers | undefined): string[] {
+export function runFilesOf(
+  cwd: string,
+  dirs: readonly string[],
+  hooks: HooksJson | undefined,
+  servers: McpServers | undefined,
+): string[] {
   const all = [resolve(cwd), ...dirs.map((d) => resolve(d))];
-  return [...new Set([...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all), ...mcpServerControlFiles(stdioCommands(servers), cwd, all, undefined, () => true)])];
+  return [
+    ...new Set([
+      ...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all),
+      ...mcpServerControlFiles(stdioCommands(servers), cwd, all, undefined, () => true),
+    ]),
+  ];
 }
 
 /** Which control files of `dirs` (cwd first) changed since the previous session in `cwd` started. `runFiles`: runFilesOf. */
-export async function controlFilesSinceLastSession(cwd: string, dirs: readonly string[], home = dataHome(), runFiles: readonly string[] = []): Promise<SinceLastSession> {
+export async function controlFilesSinceLastSession(
+  cwd: string,
+  dirs: readonly string[],
+  home = dataHome(),
+  runFiles: readonly string[] = [],
+): Promise<SinceLastSession> {
   const previous = (await readManifest(cwd, home))?.last;
   // The previous session's run files are compared too (a server dropped from .mcp.json still had its script rewritten);
   // only this session's are recorded. A run file the previous session did not watch has no "before".
@@ -102,7 +118,11 @@ export async function controlFilesSinceLastSession(cwd: string, dirs: readonly s
   const current = new Set(runFiles.map((f) => resolve(f)));
   const all = await hashControlFiles(controlPathSet([cwd, ...dirs], [...current, ...before]));
   const notWatchedNow = [...before].filter((f) => !current.has(f));
-  const now: ControlSnapshot & { runFiles?: string[] } = { entries: new Map([...all.entries].filter(([p]) => !notWatchedNow.includes(p))), truncated: all.truncated, ...(current.size > 0 ? { runFiles: [...current] } : {}) };
+  const now: ControlSnapshot & { runFiles?: string[] } = {
+    entries: new Map([...all.entries].filter(([p]) => !notWatchedNow.includes(p))),
+    truncated: all.truncated,
+    ...(current.size > 0 ? { runFiles: [...current] } : {}),
+  };
   if (!previous) return { now, changes: [] };
   const paths = [...new Set([...Object.keys(previous.start), ...all.entries.keys()])].sort();
   const changes: ControlFileChange[] = [];
@@ -116,17 +136,45 @@ export async function controlFilesSinceLastSession(cwd: string, dirs: readonly s
     changes.push({ path, change, when });
   }
   // A directory that came or went with its entries is named by its entries.
-  const named = changes.filter((c) => !((previous.start[c.path] ?? now.entries.get(c.path)) === 'dir' && changes.some((o) => o !== c && o.path.startsWith(`${c.path}/`))));
+  const named = changes.filter(
+    (c) =>
+      !(
+        (previous.start[c.path] ?? now.entries.get(c.path)) === 'dir' &&
+        changes.some((o) => o !== c && o.path.startsWith(`${c.path}/`))
+      ),
+  );
   return { previous, changes: named, now };
 }
 
 /** The manifest entry of a session that starts now, with the snapshot taken just before it started. */
-export async function recordSessionStart(cwd: string, session: string, now: ControlSnapshot & { runFiles?: string[] }, home = dataHome(), at = new Date()): Promise<void> {
-  await writeManifest(cwd, home, { version: 1, dir: resolve(cwd), last: { session, startedAt: at.toISOString(), start: record(now), ...(now.runFiles ? { runFiles: now.runFiles } : {}) } });
+export async function recordSessionStart(
+  cwd: string,
+  session: string,
+  now: ControlSnapshot & { runFiles?: string[] },
+  home = dataHome(),
+  at = new Date(),
+): Promise<void> {
+  await writeManifest(cwd, home, {
+    version: 1,
+    dir: resolve(cwd),
+    last: {
+      session,
+      startedAt: at.toISOString(),
+      start: record(now),
+      ...(now.runFiles ? { runFiles: now.runFiles } : {}),
+    },
+  });
 }
 
 /** The end of a session: its control files now (kept only while it is still the last session there). */
-export async function recordSessionEnd(cwd: string, dirs: readonly string[], session: string, home = dataHome(), at = new Date(), runFiles: readonly string[] = []): Promise<void> {
+export async function recordSessionEnd(
+  cwd: string,
+  dirs: readonly string[],
+  session: string,
+  home = dataHome(),
+  at = new Date(),
+  runFiles: readonly string[] = [],
+): Promise<void> {
   const m = await readManifest(cwd, home);
   if (!m || m.last.session !== session) return;
   const end = await hashControlFiles(controlPathSet([cwd, ...dirs], runFiles));
@@ -139,6 +187,13 @@ export function changeLines(since: SinceLastSession, cwd: string): string[] {
   if (!p) return [];
   const when = p.startedAt.slice(0, 16).replace('T', ' ');
   const rel = (path: string): string => (path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path);
-  const how = { during: 'during that session', after: 'after that session ended', unknown: 'while that session ran or after it (it was not followed to its end)' } as const;
-  return since.changes.map((c) => `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} since the last session here (${when} UTC, session ${p.session}): ${how[c.when]}`);
+  const how = {
+    during: 'during that session',
+    after: 'after that session ended',
+    unknown: 'while that session ran or after it (it was not followed to its end)',
+  } as const;
+  return since.changes.map(
+    (c) =>
+      `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} since the last session here (${when} UTC, session ${p.session}): ${how[c.when]}`,
+  );
 }

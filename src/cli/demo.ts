@@ -49,13 +49,19 @@ export async function runDemo(o: DemoOptions): Promise<number> {
       model: { model: 'scripted-demo' },
     });
     const id = handle.workflowId;
-    console.log(`session:  ${id}\n          ${dev.server.uiAddress}/namespaces/${dev.server.namespace}/workflows/${encodeURIComponent(id)}`);
+    console.log(
+      `session:  ${id}\n          ${dev.server.uiAddress}/namespaces/${dev.server.namespace}/workflows/${encodeURIComponent(id)}`,
+    );
     const outcome = await followSession(client, id, {
       onApprovalPending: (a) => {
         if (!o.autoApprove) return;
         setTimeout(() => {
-          console.log(`  ✓ approving ${a.toolUseId} as "demo (auto-approve)" — run with --no-auto-approve to decide yourself`);
-          void approveToolUse(client, id, a.toolUseId, 'demo (auto-approve)').catch((err: Error) => console.error(`  approval failed: ${err.message}`));
+          console.log(
+            `  ✓ approving ${a.toolUseId} as "demo (auto-approve)" — run with --no-auto-approve to decide yourself`,
+          );
+          void approveToolUse(client, id, a.toolUseId, 'demo (auto-approve)').catch((err: Error) =>
+            console.error(`  approval failed: ${err.message}`),
+          );
         }, 1500);
       },
     });

@@ -35,7 +35,9 @@ export function quietTemporalRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger((process.env.DURABLE_AGENT_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN') });
+    Runtime.install({
+      logger: new DefaultLogger((process.env.DURABLE_AGENT_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN'),
+    });
   } catch {
     // already installed
   }
@@ -50,7 +52,9 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
   // where sandboxed Bash read other sessions' histories and could overwrite the file.
   const legacy = resolve('.durable-agent', 'temporal.db');
   if (opts.defaultDb && legacy !== db && existsSync(legacy)) {
-    log(`note: the dev server's database is now ${db}; an older one is at ${legacy} — keep using it with --db ${legacy}, or move it (stop every dev server first, then mv ${legacy} ${db})`);
+    log(
+      `note: the dev server's database is now ${db}; an older one is at ${legacy} — keep using it with --db ${legacy}, or move it (stop every dev server first, then mv ${legacy} ${db})`,
+    );
   }
   await stopStaleServer(`${db}.server.pid`, log);
   const server = await startDevServer({
@@ -71,7 +75,9 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
       anthropic = () => new Anthropic({ apiKey: 'demo', baseURL, maxRetries: 0 });
       log(`model:    ${DEMO_MODEL_LABEL}`);
     } else {
-      log(`model:    Anthropic Messages API${process.env.ANTHROPIC_BASE_URL ? ` at ${process.env.ANTHROPIC_BASE_URL}` : ''}`);
+      log(
+        `model:    Anthropic Messages API${process.env.ANTHROPIC_BASE_URL ? ` at ${process.env.ANTHROPIC_BASE_URL}` : ''}`,
+      );
     }
     const connection = await NativeConnection.connect({ address: server.address });
     worker = await createAgentWorker({
@@ -87,7 +93,8 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
     await server.stop();
     throw err;
   }
-  if (server.pid !== undefined) writeFileSync(`${db}.server.pid`, JSON.stringify({ server: server.pid, dev: process.pid }));
+  if (server.pid !== undefined)
+    writeFileSync(`${db}.server.pid`, JSON.stringify({ server: server.pid, dev: process.pid }));
   const running = worker.run();
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -117,7 +124,9 @@ async function stopStaleServer(pidFile: string, log: (line: string) => void): Pr
   let devPid: number | undefined;
   try {
     const raw = readFileSync(pidFile, 'utf8').trim();
-    const parsed = raw.startsWith('{') ? (JSON.parse(raw) as { server: number; dev?: number }) : { server: Number(raw) };
+    const parsed = raw.startsWith('{')
+      ? (JSON.parse(raw) as { server: number; dev?: number })
+      : { server: Number(raw) };
     pid = parsed.server;
     devPid = parsed.dev;
   } catch {
@@ -133,7 +142,9 @@ async function stopStaleServer(pidFile: string, log: (line: string) => void): Pr
   };
   const alive = (): boolean => isAlive(pid);
   if (devPid !== undefined && devPid !== process.pid && isAlive(devPid)) {
-    throw new Error(`another durable-agent dev (pid ${devPid}) is using ${pidFile.replace(/\.server\.pid$/, '')}; stop it first (Ctrl-C there), or give this one another --db`);
+    throw new Error(
+      `another durable-agent dev (pid ${devPid}) is using ${pidFile.replace(/\.server\.pid$/, '')}; stop it first (Ctrl-C there), or give this one another --db`,
+    );
   }
   let cmdline = '';
   try {

@@ -6,7 +6,12 @@ import type { Client } from '@temporalio/client';
 import { sessionHandle, sessionStatus } from '../client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describeOutage } from '../engine/retry';
-import { turnProgressQuery, type CompactRecord, type SessionResult, type SessionStatus } from '../workflows/definitions';
+import {
+  turnProgressQuery,
+  type CompactRecord,
+  type SessionResult,
+  type SessionStatus,
+} from '../workflows/definitions';
 
 /** The last line of output each running tool reported in its heartbeats, by tool_use_id. */
 async function toolProgress(client: Client, turnWorkflowId: string): Promise<Map<string, string>> {
@@ -15,7 +20,9 @@ async function toolProgress(client: Client, turnWorkflowId: string): Promise<Map
   for (const a of desc.raw.pendingActivities ?? []) {
     const payload = a.heartbeatDetails?.payloads?.[0];
     if (!payload) continue;
-    const details = defaultPayloadConverter.fromPayload<{ toolUseId?: string; progress?: { output?: string } }>(payload);
+    const details = defaultPayloadConverter.fromPayload<{ toolUseId?: string; progress?: { output?: string } }>(
+      payload,
+    );
     const output = details?.progress?.output?.trimEnd().split('\n').pop();
     if (details?.toolUseId && output) out.set(details.toolUseId, output.slice(0, 160));
   }
@@ -23,7 +30,11 @@ async function toolProgress(client: Client, turnWorkflowId: string): Promise<Map
 }
 
 /** The approvals the running subagents of a turn wait for (each waits on its own child session). */
-export async function subagentApprovals(client: Client, sessionId: string, turnWorkflowId: string): Promise<Array<{ childId: string; via: string; approval: SessionStatus['pendingApprovals'][number] }>> {
+export async function subagentApprovals(
+  client: Client,
+  sessionId: string,
+  turnWorkflowId: string,
+): Promise<Array<{ childId: string; via: string; approval: SessionStatus['pendingApprovals'][number] }>> {
   const p = await client.workflow.getHandle(turnWorkflowId).query(turnProgressQuery);
   const out: Array<{ childId: string; via: string; approval: SessionStatus['pendingApprovals'][number] }> = [];
   for (const r of p.running.filter((x) => x.summary.startsWith('Agent '))) {
@@ -43,7 +54,8 @@ export interface FollowOptions {
   onApprovalPending?: (p: SessionStatus['pendingApprovals'][number]) => void;
 }
 
-export type FollowOutcome = { kind: 'ended'; result?: SessionResult; error?: string; status: string } | { kind: 'detached' };
+export type FollowOutcome =
+  { kind: 'ended'; result?: SessionResult; error?: string; status: string } | { kind: 'detached' };
 
 const ICON: Record<string, string> = { ok: '✓', error: '✗', denied: '⊘', interrupted: '■', unknown_outcome: '?' };
 
@@ -57,9 +69,14 @@ export function controlWriteText(w: { path: string; change: string }, cwd: strin
   return `control file ${controlPathText(w.path, cwd)} ${w.change}`;
 }
 
-export async function followSession(client: Client, sessionId: string, opts: FollowOptions = {}): Promise<FollowOutcome> {
+export async function followSession(
+  client: Client,
+  sessionId: string,
+  opts: FollowOptions = {},
+): Promise<FollowOutcome> {
   const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
-  const emit = (event: Record<string, unknown>, text: string) => out(opts.json ? JSON.stringify({ session: sessionId, ...event }) : text);
+  const emit = (event: Record<string, unknown>, text: string) =>
+    out(opts.json ? JSON.stringify({ session: sessionId, ...event }) : text);
   const handle = sessionHandle(client, sessionId);
   const seenDone = new Set<string>();
   const seenRunning = new Map<string, number>();
@@ -141,17 +158,23 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
         const long = p.running.filter((r) => Date.now() - (seenRunning.get(r.toolUseId) ?? Date.now()) > 3_000);
         if (long.length > 0 && Date.now() - lastProgressAt > 5_000) {
           lastProgressAt = Date.now();
-          const progress = await toolProgress(client, status.currentTurnWorkflowId).catch(() => new Map<string, string>());
+          const progress = await toolProgress(client, status.currentTurnWorkflowId).catch(
+            () => new Map<string, string>(),
+          );
           for (const r of long) {
             const seconds = Math.round((Date.now() - (seenRunning.get(r.toolUseId) ?? Date.now())) / 1000);
             const tail = progress.get(r.toolUseId);
-            emit({ event: 'tool_progress', toolUseId: r.toolUseId, seconds, ...(tail ? { output: tail } : {}) }, `  … ${r.summary} (${seconds} s)${tail ? `: ${tail}` : ''}`);
+            emit(
+              { event: 'tool_progress', toolUseId: r.toolUseId, seconds, ...(tail ? { output: tail } : {}) },
+              `  … ${r.summary} (${seconds} s)${tail ? `: ${tail}` : ''}`,
+            );
           }
         }
         for (const d of p.done) emitDone(d);
         // A running subagent that waits for an approval waits on its own session: say so here,
         // with the command that answers it (else the parent looks stuck on its Agent call).
-        for (const c of await subagentApprovals(client, sessionId, status.currentTurnWorkflowId)) showPending(c.childId, c.approval, `${c.via} › `);
+        for (const c of await subagentApprovals(client, sessionId, status.currentTurnWorkflowId))
+          showPending(c.childId, c.approval, `${c.via} › `);
       } catch {
         // the turn just ended
       }
@@ -170,14 +193,18 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
     const outageKey = status.outage ? `${status.outage.what}:${status.outage.attempts}` : '';
     if (outageKey !== lastOutage) {
       lastOutage = outageKey;
-      if (status.outage) emit({ event: 'waiting', ...status.outage }, `  ⏳ ${describeOutage(status.outage, Date.now())}`);
+      if (status.outage)
+        emit({ event: 'waiting', ...status.outage }, `  ⏳ ${describeOutage(status.outage, Date.now())}`);
       else emit({ event: 'waiting_over' }, `  ✓ the ${lastOutageWhat} is back`);
       lastOutageWhat = status.outage?.what ?? lastOutageWhat;
     }
     if (status.phase !== lastPhase) {
       lastPhase = status.phase;
       if (status.phase === 'waiting_for_message') {
-        emit({ event: 'waiting_for_message' }, `  ■ interrupted — waiting for a follow-up: durable-agent send ${sessionId} "…"  (or durable-agent cancel ${sessionId})`);
+        emit(
+          { event: 'waiting_for_message' },
+          `  ■ interrupted — waiting for a follow-up: durable-agent send ${sessionId} "…"  (or durable-agent cancel ${sessionId})`,
+        );
       }
     }
   };
@@ -201,6 +228,10 @@ export async function followSession(client: Client, sessionId: string, opts: Fol
       emit({ event: 'ended', status: st, error: f.error }, `── session ${st}: ${f.error ?? ''}`);
       return { kind: 'ended', ...(f.error ? { error: f.error } : {}), status: st };
     }
-    await Promise.race([new Promise((r) => setTimeout(r, opts.intervalMs ?? 500)), resultPromise, opts.detach ?? new Promise(() => undefined)]);
+    await Promise.race([
+      new Promise((r) => setTimeout(r, opts.intervalMs ?? 500)),
+      resultPromise,
+      opts.detach ?? new Promise(() => undefined),
+    ]);
   }
 }

@@ -11,7 +11,19 @@ import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes'
 import { TASK_QUEUE_DEFAULT } from '../workflows/definitions';
 import { loadSettings } from './settings';
 import { sessionModel } from './model';
-import { UsageError, addConnectionOptions, addServerOptions, collect, connectionOverrides, followAndExit, positiveInt, print, waitForSignal, withClient, type ConnOpts } from './options';
+import {
+  UsageError,
+  addConnectionOptions,
+  addServerOptions,
+  collect,
+  connectionOverrides,
+  followAndExit,
+  positiveInt,
+  print,
+  waitForSignal,
+  withClient,
+  type ConnOpts,
+} from './options';
 import { addSessionCommands } from './sessionCommands';
 import { DurableAgentError, type ErrorCode } from '../engine/errors';
 import { McpConfigError, resolveMcpServers } from '../mcp/config';
@@ -26,9 +38,10 @@ import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../engine/memory';
 async function workerSandboxLine(): Promise<string> {
   const { sandboxAvailability } = await import('../sandbox/host');
   const a = await sandboxAvailability();
-  return a.available ? 'available (Bash runs sandboxed unless a session opts out)' : `UNAVAILABLE — ${a.reason}; sessions run Bash unsandboxed (refused with sandbox.failIfUnavailable)`;
+  return a.available
+    ? 'available (Bash runs sandboxed unless a session opts out)'
+    : `UNAVAILABLE — ${a.reason}; sessions run Bash unsandboxed (refused with sandbox.failIfUnavailable)`;
 }
-
 
 /** The session's memory: inline when small; else stored in the worker's store (same env as the worker) and sent by reference. */
 async function memoryForRun(files: string[], text: string): Promise<SessionMemory> {
@@ -47,33 +60,55 @@ export function buildProgram(): Command {
   program.configureOutput({ outputError: (str, write) => write(str.split('\n').filter(Boolean)[0] + '\n') });
 
   addServerOptions(
-    program.command('dev').description('Start the embedded default: a Temporal dev server (persisted to SQLite, with its UI) and a worker'),
+    program
+      .command('dev')
+      .description('Start the embedded default: a Temporal dev server (persisted to SQLite, with its UI) and a worker'),
   )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
     .action(async (o: { db: string; port: number; uiPort: number; ip: string; taskQueue?: string }, cmd: Command) => {
       const { startDev } = await import('./dev');
       const defaultDb = cmd.getOptionValueSource('db') === 'default';
-      const dev = await startDev({ db: o.db, defaultDb, port: o.port, uiPort: o.uiPort, ip: o.ip, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}) });
+      const dev = await startDev({
+        db: o.db,
+        defaultDb,
+        port: o.port,
+        uiPort: o.uiPort,
+        ip: o.ip,
+        ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
+      });
       console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
       console.log(`ui:       ${dev.server.uiAddress}`);
       console.log(`worker:   task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
       console.log(`sandbox:  ${await workerSandboxLine()}`);
-      console.log(`ready. In another terminal: durable-agent run "…"   (Ctrl-C here stops the server and the worker; sessions resume on the next start)`);
+      console.log(
+        `ready. In another terminal: durable-agent run "…"   (Ctrl-C here stops the server and the worker; sessions resume on the next start)`,
+      );
       await waitForSignal();
       console.log('stopping…');
       await dev.stop();
     });
 
   addServerOptions(
-    program.command('demo').description('Run the demo on the embedded default: dev server + UI + worker + a session on a scratch copy of the sample project'),
+    program
+      .command('demo')
+      .description(
+        'Run the demo on the embedded default: dev server + UI + worker + a session on a scratch copy of the sample project',
+      ),
   )
     .option('--no-auto-approve', 'leave the approval to you (durable-agent approve …)')
     .option('--exit', 'stop the server when the demo session ends')
-    .action(async (o: { db: string; port: number; uiPort: number; autoApprove: boolean; exit?: boolean }, cmd: Command) => {
-      const { runDemo } = await import('./demo');
-      process.exitCode = await runDemo({ ...o, defaultDb: cmd.getOptionValueSource('db') === 'default', exit: o.exit ?? false, waitForSignal });
-    });
+    .action(
+      async (o: { db: string; port: number; uiPort: number; autoApprove: boolean; exit?: boolean }, cmd: Command) => {
+        const { runDemo } = await import('./demo');
+        process.exitCode = await runDemo({
+          ...o,
+          defaultDb: cmd.getOptionValueSource('db') === 'default',
+          exit: o.exit ?? false,
+          waitForSignal,
+        });
+      },
+    );
 
   addConnectionOptions(
     program
@@ -81,7 +116,10 @@ export function buildProgram(): Command {
       .description('Run a worker only (connects to TEMPORAL_ADDRESS)')
       .option('--task-queue <name>', 'task queue to poll (env DURABLE_AGENT_TASK_QUEUE)')
       .option('--store-dir <dir>', 'transcripts, ledger and large results (env DURABLE_AGENT_STORE_DIR)')
-      .option('--store <url>', 'a store shared by workers on several hosts: postgres://user:pw@host:5432/db (env DURABLE_AGENT_STORE)'),
+      .option(
+        '--store <url>',
+        'a store shared by workers on several hosts: postgres://user:pw@host:5432/db (env DURABLE_AGENT_STORE)',
+      ),
   ).action(async (o: ConnOpts & { storeDir?: string; store?: string }) => {
     const { connectWorker } = await import('../temporal/connection');
     const { createAgentWorker } = await import('../worker');
@@ -93,8 +131,16 @@ export function buildProgram(): Command {
     const storeDir = o.storeDir ?? (await import('../worker')).defaultStoreDir();
     const blobStore = configuredBlobStore({ storeDir, ...(o.store ? { store: o.store } : {}) });
     const connection = await connectWorker(config);
-    const worker = await createAgentWorker({ connection, namespace: config.namespace, ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}), storeDir, blobStore });
-    console.log(`worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
+    const worker = await createAgentWorker({
+      connection,
+      namespace: config.namespace,
+      ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
+      storeDir,
+      blobStore,
+    });
+    console.log(
+      `worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`,
+    );
     console.log(`store: ${describeBlobStore(blobStore)}`);
     console.log(`sandbox: ${await workerSandboxLine()}`);
     const running = worker.run();
@@ -118,17 +164,34 @@ export function buildProgram(): Command {
       .option('--ask <rule>', 'ask rule (repeatable)', collect, [])
       .option('--deny <rule>', 'deny rule (repeatable)', collect, [])
       .option('--add-dir <dir>', 'additional working directory (repeatable)', collect, [])
-      .option('--mcp-config <file|json>', 'MCP servers from a JSON file or string { "mcpServers": … } (repeatable; no approval needed)', collect, [])
+      .option(
+        '--mcp-config <file|json>',
+        'MCP servers from a JSON file or string { "mcpServers": … } (repeatable; no approval needed)',
+        collect,
+        [],
+      )
       .option('--strict-mcp-config', 'use only the --mcp-config servers (not ~/.claude.json, .mcp.json or settings)')
       .option('--max-turns <n>', 'stop after N turns', positiveInt('--max-turns'))
       .option('--max-total-tokens <n>', 'stop after N tokens in all', positiveInt('--max-total-tokens'))
-      .option('--approval-timeout <seconds>', 'deny a pending approval after this long', positiveInt('--approval-timeout'))
-      .addOption(new Option('--on-interrupt <what>', 'after an interrupt: wait for a message or end').choices(['wait', 'end']))
+      .option(
+        '--approval-timeout <seconds>',
+        'deny a pending approval after this long',
+        positiveInt('--approval-timeout'),
+      )
+      .addOption(
+        new Option('--on-interrupt <what>', 'after an interrupt: wait for a message or end').choices(['wait', 'end']),
+      )
       .option('--id <id>', 'session id (default: generated)')
       .option('--task-queue <name>', 'task queue (env DURABLE_AGENT_TASK_QUEUE)')
-      .option('--tool-task-queue <name>', "task queue of the tool activities: a worker on the host that has the working directory")
+      .option(
+        '--tool-task-queue <name>',
+        'task queue of the tool activities: a worker on the host that has the working directory',
+      )
       .option('--no-sandbox', 'run Bash without the OS sandbox (default: sandboxed where the platform supports it)')
-      .option('--no-streaming-tools', 'start tools only when the model message is complete (default: safe tools start while it streams; env DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0)')
+      .option(
+        '--no-streaming-tools',
+        'start tools only when the model message is complete (default: safe tools start while it streams; env DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0)',
+      )
       .option('--detach', 'print the session id and return')
       .option('--json', 'JSON lines'),
   ).action(async (promptWords: string[], o: ConnOpts & Record<string, unknown>) => {
@@ -136,22 +199,33 @@ export function buildProgram(): Command {
     if (!prompt) throw new UsageError('the prompt is empty: durable-agent run "what to do"');
     const cwd = resolve(o.cwd as string);
     if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
-    for (const d of o.addDir as string[]) if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
+    for (const d of o.addDir as string[])
+      if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
     const settings = loadSettings(cwd);
     for (const w of settings.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
     for (const n of settings.notes) process.stderr.write(`durable-agent: note: ${n}\n`);
     // Managed settings beat the command line (as the reference); a flag they override is reported.
     const managed = settings.managed;
-    for (const [flag, key, value] of [['--model', 'model', managed.model], ['--max-tokens', 'maxTokens', managed.maxTokens], ['--permission-mode', 'permissions.defaultMode', managed.mode]] as const) {
+    for (const [flag, key, value] of [
+      ['--model', 'model', managed.model],
+      ['--max-tokens', 'maxTokens', managed.maxTokens],
+      ['--permission-mode', 'permissions.defaultMode', managed.mode],
+    ] as const) {
       const given = flag === '--model' ? o.model : flag === '--max-tokens' ? o.maxTokens : o.permissionMode;
-      if (value !== undefined && given !== undefined && given !== value) process.stderr.write(`durable-agent: warning: ${flag} ${String(given)} is overridden by ${key} in the managed settings ${managed.path}\n`);
+      if (value !== undefined && given !== undefined && given !== value)
+        process.stderr.write(
+          `durable-agent: warning: ${flag} ${String(given)} is overridden by ${key} in the managed settings ${managed.path}\n`,
+        );
     }
     if (managed.model) o.model = managed.model;
     if (managed.maxTokens) o.maxTokens = managed.maxTokens;
     if (managed.mode) o.permissionMode = managed.mode;
     if (settings.managedRulesOnly) {
       const dropped = [...(o.allow as string[]), ...(o.ask as string[]), ...(o.deny as string[])];
-      if (dropped.length > 0) process.stderr.write(`durable-agent: warning: --allow/--ask/--deny rules are ignored: allowManagedPermissionRulesOnly in ${managed.path}\n`);
+      if (dropped.length > 0)
+        process.stderr.write(
+          `durable-agent: warning: --allow/--ask/--deny rules are ignored: allowManagedPermissionRulesOnly in ${managed.path}\n`,
+        );
       o.allow = [];
       o.ask = [];
       o.deny = [];
@@ -159,13 +233,24 @@ export function buildProgram(): Command {
     // Memory files are read by the worker outside the sandbox: never a credential file, nothing a
     // Read deny rule covers, no project import or rule that really lies outside (claudeMd.ts).
     const memoryDirs = [cwd, ...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))];
-    const memoryDeny = hiddenPathPredicate('Read', { allow: [], ask: [], deny: [...settings.deny, ...(o.deny as string[])] }, { cwd, workingDirectories: memoryDirs });
-    const memory = loadMemory(cwd, { excludes: settings.claudeMdExcludes, workingDirectories: memoryDirs, ...(memoryDeny ? { readDenied: memoryDeny } : {}) });
+    const memoryDeny = hiddenPathPredicate(
+      'Read',
+      { allow: [], ask: [], deny: [...settings.deny, ...(o.deny as string[])] },
+      { cwd, workingDirectories: memoryDirs },
+    );
+    const memory = loadMemory(cwd, {
+      excludes: settings.claudeMdExcludes,
+      workingDirectories: memoryDirs,
+      ...(memoryDeny ? { readDenied: memoryDeny } : {}),
+    });
     for (const w of memory.warnings) process.stderr.write(`durable-agent: warning: ${w}\n`);
     const memoryText = memoryReminder(memory.files);
-    const permissionMode = (o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? process.env.DURABLE_AGENT_PERMISSION_MODE;
+    const permissionMode =
+      (o.permissionMode as PermissionMode | undefined) ?? settings.mode ?? process.env.DURABLE_AGENT_PERMISSION_MODE;
     if (permissionMode === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
-      throw new UsageError(`bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.bypassDisabledBy ?? settings.sources.join(', ')}: choose another --permission-mode`);
+      throw new UsageError(
+        `bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.bypassDisabledBy ?? settings.sources.join(', ')}: choose another --permission-mode`,
+      );
     }
     const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
     // MCP servers: ~/.claude.json (user and local scope), the approved servers of `.mcp.json`,
@@ -173,8 +258,20 @@ export function buildProgram(): Command {
     let mcp: ReturnType<typeof resolveMcpServers>;
     try {
       const cliServers = { ...readMcpConfigArgs(o.mcpConfig as string[], cwd), strict: o.strictMcpConfig === true };
-      const fromSettings = settings.mcp ? { settingsServers: settings.mcp.servers, settingsOrigin: settings.mcp.origins, approval: settings.mcp.approval } : {};
-      mcp = resolveMcpServers({ cwd, ...fromSettings, env: process.env, claudeJson: claudeJsonPath(), cli: cliServers });
+      const fromSettings = settings.mcp
+        ? {
+            settingsServers: settings.mcp.servers,
+            settingsOrigin: settings.mcp.origins,
+            approval: settings.mcp.approval,
+          }
+        : {};
+      mcp = resolveMcpServers({
+        cwd,
+        ...fromSettings,
+        env: process.env,
+        claudeJson: claudeJsonPath(),
+        cli: cliServers,
+      });
     } catch (err) {
       if (err instanceof McpConfigError) throw new UsageError(err.message);
       throw err;
@@ -188,28 +285,47 @@ export function buildProgram(): Command {
       if (err instanceof AgentDefinitionError) throw new UsageError(err.message);
       throw err;
     }
-    const model = sessionModel(o.model as string | undefined, process.env, settings.model, (w) => process.stderr.write(`durable-agent: warning: ${w}\n`));
+    const model = sessionModel(o.model as string | undefined, process.env, settings.model, (w) =>
+      process.stderr.write(`durable-agent: warning: ${w}\n`),
+    );
     const opts: SessionOptions & { id?: string; taskQueue?: string } = {
       prompt,
       cwd,
       model: {
         ...(model ? { model } : {}),
-        ...((o.maxTokens as number | undefined) ?? settings.maxTokens ? { maxTokens: ((o.maxTokens as number | undefined) ?? settings.maxTokens) as number } : {}),
+        ...(((o.maxTokens as number | undefined) ?? settings.maxTokens)
+          ? { maxTokens: ((o.maxTokens as number | undefined) ?? settings.maxTokens) as number }
+          : {}),
         ...(o.systemPrompt ? { system: o.systemPrompt as string } : {}),
       },
       ...(o.appendSystemPrompt ? { appendSystemPrompt: o.appendSystemPrompt as string } : {}),
       // Unset here, the session's input takes DURABLE_AGENT_PERMISSION_MODE (else 'default').
-      ...((o.permissionMode ?? settings.mode) ? { permissionMode: (o.permissionMode ?? settings.mode) as PermissionMode } : {}),
+      ...((o.permissionMode ?? settings.mode)
+        ? { permissionMode: (o.permissionMode ?? settings.mode) as PermissionMode }
+        : {}),
       ...(sandbox ? { sandbox } : {}),
       ...(settings.disableBypassPermissionsMode ? { disableBypassPermissionsMode: true } : {}),
-      rules: { allow: [...settings.allow, ...(o.allow as string[])], ask: [...settings.ask, ...(o.ask as string[])], deny: [...settings.deny, ...(o.deny as string[])] },
+      rules: {
+        allow: [...settings.allow, ...(o.allow as string[])],
+        ask: [...settings.ask, ...(o.ask as string[])],
+        deny: [...settings.deny, ...(o.deny as string[])],
+      },
       additionalDirectories: [...settings.additionalDirectories, ...(o.addDir as string[]).map((d) => resolve(d))],
       ...(settings.hooks ? { hooks: settings.hooks } : {}),
       ...(Object.keys(mcp.servers).length > 0 ? { mcpServers: mcp.servers } : {}),
-      ...(settings.autoCompactEnabled !== undefined ? { contextManagement: { autoCompact: settings.autoCompactEnabled } } : {}),
+      ...(settings.autoCompactEnabled !== undefined
+        ? { contextManagement: { autoCompact: settings.autoCompactEnabled } }
+        : {}),
       settingsSources: settings.sources,
       // A large memory is stored in the worker's store and travels by reference (src/memory/blobs.ts).
-      ...(memory.files.length > 0 ? { memory: await memoryForRun(memory.files.map((f) => f.path), memoryText) } : {}),
+      ...(memory.files.length > 0
+        ? {
+            memory: await memoryForRun(
+              memory.files.map((f) => f.path),
+              memoryText,
+            ),
+          }
+        : {}),
       agents,
       ...(o.maxTurns ? { maxTurns: o.maxTurns as number } : {}),
       ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens as number } : {}),
@@ -221,23 +337,39 @@ export function buildProgram(): Command {
       ...(o.streamingTools === false ? { streamingToolExecution: false } : {}),
     };
     // The control files against the previous session's here (src/cli/controlManifest.ts): every change is named.
-    const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } = await import('./controlManifest');
+    const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } =
+      await import('./controlManifest');
     // The scripts its hooks and MCP servers run count too: what one session rewrote is named before the next runs it.
     const runFiles = runFilesOf(cwd, opts.additionalDirectories ?? [], opts.hooks, opts.mcpServers);
-    const since = await controlFilesSinceLastSession(cwd, opts.additionalDirectories ?? [], undefined, runFiles).catch((err: unknown) => {
-      process.stderr.write(`durable-agent: warning: the control files could not be compared with the last session here: ${err instanceof Error ? err.message : String(err)}\n`);
-      return undefined;
-    });
+    const since = await controlFilesSinceLastSession(cwd, opts.additionalDirectories ?? [], undefined, runFiles).catch(
+      (err: unknown) => {
+        process.stderr.write(
+          `durable-agent: warning: the control files could not be compared with the last session here: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
+        return undefined;
+      },
+    );
     const changed = since ? changeLines(since, cwd) : [];
     await withClient(o, async (client) => {
       const handle = await startSession(client, opts);
       const id = handle.workflowId;
       if (since) {
-        await recordSessionStart(cwd, id, since.now).catch((err: unknown) => process.stderr.write(`durable-agent: warning: the control-file manifest was not written: ${err instanceof Error ? err.message : String(err)}\n`));
+        await recordSessionStart(cwd, id, since.now).catch((err: unknown) =>
+          process.stderr.write(
+            `durable-agent: warning: the control-file manifest was not written: ${err instanceof Error ? err.message : String(err)}\n`,
+          ),
+        );
       }
       for (const line of changed) process.stderr.write(`${line}\n`);
       // Which files were loaded: in the JSON form too (the first line of `run --json`).
-      const loaded = { cwd, settings: settings.sources, memory: memory.files.map((f) => f.path), ...(since?.changes.length ? { controlFilesChanged: since.changes.map((c) => ({ ...c, since: since.previous?.session })) } : {}) };
+      const loaded = {
+        cwd,
+        settings: settings.sources,
+        memory: memory.files.map((f) => f.path),
+        ...(since?.changes.length
+          ? { controlFilesChanged: since.changes.map((c) => ({ ...c, since: since.previous?.session })) }
+          : {}),
+      };
       if (o.detach) {
         print(o, { session: id, ...loaded }, id);
         return;
@@ -249,13 +381,19 @@ export function buildProgram(): Command {
         const line = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;
         if (typeof line === 'string') console.log(`sandbox: ${line}`);
         const servers = Object.keys(mcp.servers);
-        if (servers.length > 0) console.log(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
+        if (servers.length > 0)
+          console.log(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
         console.log(`settings: ${settings.sources.length ? settings.sources.join(', ') : 'none'}`);
         console.log(`memory: ${memory.files.length ? memory.files.map((f) => f.path).join(', ') : 'none'}`);
-        console.log(`agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`);
+        console.log(
+          `agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`,
+        );
       }
       const outcome = await followAndExit(client, id, o);
-      if (outcome === 'ended') await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id, undefined, undefined, runFiles).catch(() => undefined);
+      if (outcome === 'ended')
+        await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id, undefined, undefined, runFiles).catch(
+          () => undefined,
+        );
     });
   });
 

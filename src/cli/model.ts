@@ -8,7 +8,12 @@ import { resolveAgentModel } from '../agents/definitions';
  * (src/agents/definitions.ts, with the reference's ANTHROPIC_DEFAULT_*_MODEL overrides). The
  * reference's `[1m]` suffix (a 1M-token context beta) is dropped with a warning.
  */
-export function sessionModel(flag: string | undefined, env: NodeJS.ProcessEnv, settings: string | undefined, warn: (w: string) => void): string | undefined {
+export function sessionModel(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  settings: string | undefined,
+  warn: (w: string) => void,
+): string | undefined {
   const chosen = flag ?? env.ANTHROPIC_MODEL ?? settings;
   if (chosen === undefined) return undefined;
   let name = chosen;

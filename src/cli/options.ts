@@ -63,7 +63,11 @@ export function addConnectionOptions(cmd: Command): Command {
 /** The embedded server's options, shared by `dev` and `demo`. */
 export function addServerOptions(cmd: Command): Command {
   return cmd
-    .option('--db <file>', 'SQLite file the server persists to (env DURABLE_AGENT_DEV_DB; default: temporal.db in the data directory, $DURABLE_AGENT_HOME or ~/.durable-agent)', defaultDevDb())
+    .option(
+      '--db <file>',
+      'SQLite file the server persists to (env DURABLE_AGENT_DEV_DB; default: temporal.db in the data directory, $DURABLE_AGENT_HOME or ~/.durable-agent)',
+      defaultDevDb(),
+    )
     .option('--port <n>', 'gRPC port of the server', positiveInt('--port'), 7233)
     .option('--ui-port <n>', 'port of the Temporal UI', positiveInt('--ui-port'), 8233);
 }

@@ -21,7 +21,12 @@ import { homedir } from 'node:os';
 import { claudeConfigDir } from '../memory/claudeMd';
 import { dirname, join, resolve } from 'node:path';
 import { parseRule } from '../permissions/rules';
-import { mergeSandboxSettings, resolveSandboxPaths, validateSandboxSettings, type SandboxSettings } from '../sandbox/settings';
+import {
+  mergeSandboxSettings,
+  resolveSandboxPaths,
+  validateSandboxSettings,
+  type SandboxSettings,
+} from '../sandbox/settings';
 import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes';
 import type { HooksJson } from '../workflows/definitions';
 import { MCP_SETTINGS_KEYS, McpConfigError, mergeMcpSettings, type McpSettings } from '../mcp/config';
@@ -107,13 +112,38 @@ export function managedSettingsPath(): string {
 }
 
 /** The keys this loader honours, per section. */
-const TOP_KEYS = new Set(['$schema', 'model', 'claudeMdExcludes', 'maxTokens', 'permissions', 'hooks', 'sandbox', 'autoCompactEnabled', 'disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly', ...MCP_SETTINGS_KEYS]);
+const TOP_KEYS = new Set([
+  '$schema',
+  'model',
+  'claudeMdExcludes',
+  'maxTokens',
+  'permissions',
+  'hooks',
+  'sandbox',
+  'autoCompactEnabled',
+  'disableAllHooks',
+  'allowManagedHooksOnly',
+  'allowManagedPermissionRulesOnly',
+  ...MCP_SETTINGS_KEYS,
+]);
 /** Honoured only in the managed settings (a warning elsewhere, as the reference ignores them there). */
 const MANAGED_ONLY_KEYS = new Set(['allowManagedHooksOnly', 'allowManagedPermissionRulesOnly']);
-const PERMISSION_KEYS = new Set(['allow', 'ask', 'deny', 'defaultMode', 'additionalDirectories', 'disableBypassPermissionsMode']);
+const PERMISSION_KEYS = new Set([
+  'allow',
+  'ask',
+  'deny',
+  'defaultMode',
+  'additionalDirectories',
+  'disableBypassPermissionsMode',
+]);
 /** Every settings key this loader knows (honoured or reported): docs/settings.md has a row for each. */
 export function knownSettingsKeys(): string[] {
-  return [...TOP_KEYS, ...Object.keys(UNSUPPORTED_KEYS), ...NOT_APPLICABLE_KEYS, ...[...PERMISSION_KEYS].map((k) => `permissions.${k}`)];
+  return [
+    ...TOP_KEYS,
+    ...Object.keys(UNSUPPORTED_KEYS),
+    ...NOT_APPLICABLE_KEYS,
+    ...[...PERMISSION_KEYS].map((k) => `permissions.${k}`),
+  ];
 }
 
 /** A directory named in settings: `~` and `~/…` in the home directory (as the reference), else against the working directory. */
@@ -150,7 +180,8 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
   if ('missing' in read) return undefined;
   if ('refused' in read) throw new SettingsError(`${path}: not read: ${read.refused}`);
   const parsed = parseSettingsJson(path, read.text);
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SettingsError(`${path} must hold a JSON object`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new SettingsError(`${path} must hold a JSON object`);
   const raw = parsed as Record<string, unknown>;
   const warnings: string[] = [];
   const notApplicable: string[] = [];
@@ -160,24 +191,47 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
     if (k.kind === 'not-applicable') notApplicable.push(key);
     else if (k.kind === 'unsupported') {
       const env = raw[key];
-      const named = key === 'env' && env && typeof env === 'object' ? ` (${Object.keys(env).join(', ') || 'empty'})` : '';
-      warnings.push(at(path, `${key}${named}`, `is a Claude Code setting that durable-agent does not support; it is ignored: ${k.reason}`));
+      const named =
+        key === 'env' && env && typeof env === 'object' ? ` (${Object.keys(env).join(', ') || 'empty'})` : '';
+      warnings.push(
+        at(
+          path,
+          `${key}${named}`,
+          `is a Claude Code setting that durable-agent does not support; it is ignored: ${k.reason}`,
+        ),
+      );
     } else warnings.push(at(path, key, 'is not a known setting; it is ignored (misspelt?)'));
   }
-  const notes = notApplicable.length > 0 ? [`${path}: ${notApplicable.join(', ')} only shape${notApplicable.length === 1 ? 's' : ''} Claude Code's interactive terminal, login, updates or local housekeeping; durable-agent has none of these (ignored)`] : [];
+  const notes =
+    notApplicable.length > 0
+      ? [
+          `${path}: ${notApplicable.join(', ')} only shape${notApplicable.length === 1 ? 's' : ''} Claude Code's interactive terminal, login, updates or local housekeeping; durable-agent has none of these (ignored)`,
+        ]
+      : [];
   const s = raw as SettingsFile;
-  if (s.autoCompactEnabled !== undefined && typeof s.autoCompactEnabled !== 'boolean') throw new SettingsError(`${path}: autoCompactEnabled must be true or false`);
+  if (s.autoCompactEnabled !== undefined && typeof s.autoCompactEnabled !== 'boolean')
+    throw new SettingsError(`${path}: autoCompactEnabled must be true or false`);
   for (const key of ['disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly'] as const) {
-    if (s[key] !== undefined && typeof s[key] !== 'boolean') throw new SettingsError(at(path, key, 'must be true or false'));
+    if (s[key] !== undefined && typeof s[key] !== 'boolean')
+      throw new SettingsError(at(path, key, 'must be true or false'));
     if (s[key] !== undefined && MANAGED_ONLY_KEYS.has(key) && scope !== 'managed') {
       warnings.push(at(path, key, 'is honoured only in the managed settings; it is ignored here'));
       delete s[key];
     }
   }
-  if (s.claudeMdExcludes !== undefined && (!Array.isArray(s.claudeMdExcludes) || s.claudeMdExcludes.some((x) => typeof x !== 'string'))) throw new SettingsError(at(path, 'claudeMdExcludes', 'must be a list of strings (globs or absolute paths of CLAUDE.md files)'));
-  if (s.model !== undefined && (typeof s.model !== 'string' || s.model === '')) throw new SettingsError(at(path, 'model', 'must be a model name'));
-  if (s.maxTokens !== undefined && !(Number.isInteger(s.maxTokens) && s.maxTokens > 0)) throw new SettingsError(at(path, 'maxTokens', 'must be a positive integer'));
-  if (s.hooks !== undefined && (!s.hooks || typeof s.hooks !== 'object' || Array.isArray(s.hooks))) throw new SettingsError(at(path, 'hooks', 'must be an object of hook events'));
+  if (
+    s.claudeMdExcludes !== undefined &&
+    (!Array.isArray(s.claudeMdExcludes) || s.claudeMdExcludes.some((x) => typeof x !== 'string'))
+  )
+    throw new SettingsError(
+      at(path, 'claudeMdExcludes', 'must be a list of strings (globs or absolute paths of CLAUDE.md files)'),
+    );
+  if (s.model !== undefined && (typeof s.model !== 'string' || s.model === ''))
+    throw new SettingsError(at(path, 'model', 'must be a model name'));
+  if (s.maxTokens !== undefined && !(Number.isInteger(s.maxTokens) && s.maxTokens > 0))
+    throw new SettingsError(at(path, 'maxTokens', 'must be a positive integer'));
+  if (s.hooks !== undefined && (!s.hooks || typeof s.hooks !== 'object' || Array.isArray(s.hooks)))
+    throw new SettingsError(at(path, 'hooks', 'must be an object of hook events'));
   if (s.hooks !== undefined) {
     // Unknown events and hook types fail here, at load, naming the file and key.
     try {
@@ -186,28 +240,43 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
       throw new SettingsError(`${path}: ${(err as Error).message}`);
     }
     for (const event of referenceOnlyHookEvents({ hooks: s.hooks })) {
-      warnings.push(at(path, `hooks.${event}`, 'is a Claude Code hook event that durable-agent never fires; its hooks are ignored'));
+      warnings.push(
+        at(path, `hooks.${event}`, 'is a Claude Code hook event that durable-agent never fires; its hooks are ignored'),
+      );
     }
     for (const [key, message] of hookConfigWarnings({ hooks: s.hooks })) warnings.push(at(path, key, message));
   }
   const perms = s.permissions as Record<string, unknown> | undefined;
   if (perms !== undefined) {
-    if (!perms || typeof perms !== 'object' || Array.isArray(perms)) throw new SettingsError(at(path, 'permissions', 'must be an object'));
+    if (!perms || typeof perms !== 'object' || Array.isArray(perms))
+      throw new SettingsError(at(path, 'permissions', 'must be an object'));
     for (const key of Object.keys(perms)) {
-      if (!PERMISSION_KEYS.has(key)) warnings.push(at(path, `permissions.${key}`, 'is not a permissions setting durable-agent knows; it is ignored'));
+      if (!PERMISSION_KEYS.has(key))
+        warnings.push(
+          at(path, `permissions.${key}`, 'is not a permissions setting durable-agent knows; it is ignored'),
+        );
     }
     if (perms.defaultMode === 'auto') {
       // The reference's classifier-approved mode: not implemented; the stricter default mode stands in.
-      warnings.push(at(path, 'permissions.defaultMode', '"auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one'));
+      warnings.push(
+        at(
+          path,
+          'permissions.defaultMode',
+          '"auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one',
+        ),
+      );
       perms.defaultMode = 'default';
     }
     const mode = perms.defaultMode;
     if (mode !== undefined && !PERMISSION_MODES.includes(mode as PermissionMode)) {
-      throw new SettingsError(`${path}: permissions.defaultMode "${String(mode)}" is not one of ${PERMISSION_MODES.join(', ')}`);
+      throw new SettingsError(
+        `${path}: permissions.defaultMode "${String(mode)}" is not one of ${PERMISSION_MODES.join(', ')}`,
+      );
     }
     for (const key of ['allow', 'ask', 'deny', 'additionalDirectories'] as const) {
       const v = perms[key];
-      if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))) throw new SettingsError(`${path}: permissions.${key} must be a list of strings`);
+      if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== 'string')))
+        throw new SettingsError(`${path}: permissions.${key} must be a list of strings`);
     }
     for (const key of ['allow', 'ask', 'deny'] as const) {
       ((perms[key] as string[] | undefined) ?? []).forEach((rule, i) => {
@@ -219,7 +288,10 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
       });
     }
     const dbp = perms.disableBypassPermissionsMode;
-    if (dbp !== undefined && dbp !== 'disable') throw new SettingsError(at(path, 'permissions.disableBypassPermissionsMode', `must be "disable" (got ${JSON.stringify(dbp)})`));
+    if (dbp !== undefined && dbp !== 'disable')
+      throw new SettingsError(
+        at(path, 'permissions.disableBypassPermissionsMode', `must be "disable" (got ${JSON.stringify(dbp)})`),
+      );
   }
   if (s.sandbox !== undefined) {
     const problems = validateSandboxSettings(s.sandbox);
@@ -284,8 +356,26 @@ export function settingsSources(cwd: string): Array<{ path: string; base: string
 }
 
 export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
-  const sources = paths ? paths.map((p) => ({ path: p, base: p === projectSettingsPath(cwd) ? resolve(cwd) : dirname(p), scope: 'user' as SettingsScope })) : settingsSources(cwd);
-  const eff: EffectiveSettings = { allow: [], ask: [], deny: [], additionalDirectories: [], disableBypassPermissionsMode: false, sources: [], warnings: [], notes: [], claudeMdExcludes: [], managed: {}, managedRulesOnly: false };
+  const sources = paths
+    ? paths.map((p) => ({
+        path: p,
+        base: p === projectSettingsPath(cwd) ? resolve(cwd) : dirname(p),
+        scope: 'user' as SettingsScope,
+      }))
+    : settingsSources(cwd);
+  const eff: EffectiveSettings = {
+    allow: [],
+    ask: [],
+    deny: [],
+    additionalDirectories: [],
+    disableBypassPermissionsMode: false,
+    sources: [],
+    warnings: [],
+    notes: [],
+    claudeMdExcludes: [],
+    managed: {},
+    managedRulesOnly: false,
+  };
   let disableAllHooks: SettingsScope | undefined;
   let managedHooksOnly = false;
   const managedRules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
@@ -323,7 +413,10 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
     eff.deny.push(...(s.permissions?.deny ?? []));
     for (const d of s.permissions?.additionalDirectories ?? []) {
       const dir = settingsDir(d, cwd);
-      if (!existsSync(dir)) eff.warnings.push(at(path, 'permissions.additionalDirectories', `${JSON.stringify(d)}: ${dir} does not exist; it is ignored`));
+      if (!existsSync(dir))
+        eff.warnings.push(
+          at(path, 'permissions.additionalDirectories', `${JSON.stringify(d)}: ${dir} does not exist; it is ignored`),
+        );
       else if (!eff.additionalDirectories.includes(dir)) eff.additionalDirectories.push(dir);
     }
     if (s.permissions?.defaultMode) eff.mode = s.permissions.defaultMode;
@@ -343,14 +436,32 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
         origins: { ...m.origins, ...loaded.mcp.origins },
         approval: {
           ...m.approval,
-          ...(loaded.mcp.approval.enableAllProjectMcpServers !== undefined ? { enableAllProjectMcpServers: loaded.mcp.approval.enableAllProjectMcpServers } : {}),
-          enabledMcpjsonServers: [...(m.approval.enabledMcpjsonServers ?? []), ...(loaded.mcp.approval.enabledMcpjsonServers ?? [])],
-          disabledMcpjsonServers: [...(m.approval.disabledMcpjsonServers ?? []), ...(loaded.mcp.approval.disabledMcpjsonServers ?? [])],
+          ...(loaded.mcp.approval.enableAllProjectMcpServers !== undefined
+            ? { enableAllProjectMcpServers: loaded.mcp.approval.enableAllProjectMcpServers }
+            : {}),
+          enabledMcpjsonServers: [
+            ...(m.approval.enabledMcpjsonServers ?? []),
+            ...(loaded.mcp.approval.enabledMcpjsonServers ?? []),
+          ],
+          disabledMcpjsonServers: [
+            ...(m.approval.disabledMcpjsonServers ?? []),
+            ...(loaded.mcp.approval.disabledMcpjsonServers ?? []),
+          ],
           ...(m.approval.allowedMcpServers || loaded.mcp.approval.allowedMcpServers
-            ? { allowedMcpServers: [...(m.approval.allowedMcpServers ?? []), ...(loaded.mcp.approval.allowedMcpServers ?? [])] }
+            ? {
+                allowedMcpServers: [
+                  ...(m.approval.allowedMcpServers ?? []),
+                  ...(loaded.mcp.approval.allowedMcpServers ?? []),
+                ],
+              }
             : {}),
           ...(m.approval.deniedMcpServers || loaded.mcp.approval.deniedMcpServers
-            ? { deniedMcpServers: [...(m.approval.deniedMcpServers ?? []), ...(loaded.mcp.approval.deniedMcpServers ?? [])] }
+            ? {
+                deniedMcpServers: [
+                  ...(m.approval.deniedMcpServers ?? []),
+                  ...(loaded.mcp.approval.deniedMcpServers ?? []),
+                ],
+              }
             : {}),
         },
       };

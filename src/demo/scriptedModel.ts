@@ -3,12 +3,20 @@
 // it over HTTP, so everything else — streaming, activities, tools — is exactly the real path).
 // It is clearly not Claude: it follows a fixed plan on the bundled sample project.
 import { createHash } from 'node:crypto';
-import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type MessagesRequest, type ResponseSpec } from '../testing/fakeAnthropic';
+import {
+  startFakeAnthropic,
+  textResponse,
+  toolUseResponse,
+  type FakeAnthropicServer,
+  type MessagesRequest,
+  type ResponseSpec,
+} from '../testing/fakeAnthropic';
 
 export const DEMO_MODEL_LABEL = 'scripted demo model (no ANTHROPIC_API_KEY set; this is not Claude)';
 
 const BUGGY = 'return s[Math.floor(s.length / 2)];';
-const FIXED = 'const mid = Math.floor(s.length / 2);\n  return s.length % 2 === 0 ? (s[mid - 1] + s[mid]) / 2 : s[mid];';
+const FIXED =
+  'const mid = Math.floor(s.length / 2);\n  return s.length % 2 === 0 ? (s[mid - 1] + s[mid]) / 2 : s[mid];';
 
 function firstUserText(req: MessagesRequest): string {
   const first = req.messages[0];
@@ -38,7 +46,9 @@ function demoStep(req: MessagesRequest): ResponseSpec {
           { id: id(2), name: 'Grep', input: { pattern: 'TODO', output_mode: 'content' } },
           { id: id(3), name: 'Read', input: { file_path: 'README.md' } },
         ],
-        { text: `[${DEMO_MODEL_LABEL}] I'll look around the project first: three read-only calls, run as one parallel batch.` },
+        {
+          text: `[${DEMO_MODEL_LABEL}] I'll look around the project first: three read-only calls, run as one parallel batch.`,
+        },
       );
     case 2:
       return toolUseResponse(
@@ -49,19 +59,36 @@ function demoStep(req: MessagesRequest): ResponseSpec {
         { text: 'The TODO points at median(). Reading the code and its test together.' },
       );
     case 3:
-      return toolUseResponse([{ id: id(1), name: 'Bash', input: { command: 'node test/stats.test.js', description: 'Run the tests' } }], {
-        text: 'Running the tests to confirm the bug.',
-      });
+      return toolUseResponse(
+        [{ id: id(1), name: 'Bash', input: { command: 'node test/stats.test.js', description: 'Run the tests' } }],
+        {
+          text: 'Running the tests to confirm the bug.',
+        },
+      );
     case 4:
-      return toolUseResponse([{ id: id(1), name: 'Edit', input: { file_path: 'src/stats.js', old_string: BUGGY, new_string: FIXED } }], {
-        text: 'median() picks the upper middle value for even lengths. Fixing it — this edit needs your approval.',
-      });
+      return toolUseResponse(
+        [{ id: id(1), name: 'Edit', input: { file_path: 'src/stats.js', old_string: BUGGY, new_string: FIXED } }],
+        {
+          text: 'median() picks the upper middle value for even lengths. Fixing it — this edit needs your approval.',
+        },
+      );
     case 5:
-      return toolUseResponse([{ id: id(1), name: 'Bash', input: { command: 'node test/stats.test.js', description: 'Run the tests again' } }], {
-        text: 'Re-running the tests.',
-      });
+      return toolUseResponse(
+        [
+          {
+            id: id(1),
+            name: 'Bash',
+            input: { command: 'node test/stats.test.js', description: 'Run the tests again' },
+          },
+        ],
+        {
+          text: 'Re-running the tests.',
+        },
+      );
     default:
-      return textResponse('Done: median() now averages the two middle values for even-length inputs, and the tests pass. (This was the scripted demo model.)');
+      return textResponse(
+        'Done: median() now averages the two middle values for even-length inputs, and the tests pass. (This was the scripted demo model.)',
+      );
   }
 }
 

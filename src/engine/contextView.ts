@@ -20,7 +20,13 @@ export interface ContextView {
   compactions: number;
 }
 
-export const INITIAL_VIEW: ContextView = { fromIndex: 0, summaryHead: null, clearedBefore: 0, baseline: { tokens: 0, messages: 0 }, compactions: 0 };
+export const INITIAL_VIEW: ContextView = {
+  fromIndex: 0,
+  summaryHead: null,
+  clearedBefore: 0,
+  baseline: { tokens: 0, messages: 0 },
+  compactions: 0,
+};
 
 /** A result shorter than this stays: its stub would save nothing. */
 export const MIN_CLEARABLE_CHARS = 600;
@@ -99,9 +105,15 @@ export function buildModelView(
  * Tokens in use if the view were sent now: the last response's count plus an estimate of the
  * messages added since; without a count (first call, old run), an estimate of everything.
  */
-export function tokensInUse(full: readonly Message[], summary: readonly Message[], view: ContextView, fixedTokens: number): number {
+export function tokensInUse(
+  full: readonly Message[],
+  summary: readonly Message[],
+  view: ContextView,
+  fixedTokens: number,
+): number {
   const b = view.baseline;
-  if (b.tokens > 0 && b.messages <= full.length && b.messages >= view.fromIndex) return b.tokens + estimateTokens(full.slice(b.messages));
+  if (b.tokens > 0 && b.messages <= full.length && b.messages >= view.fromIndex)
+    return b.tokens + estimateTokens(full.slice(b.messages));
   return fixedTokens + estimateTokens(buildModelView(full, summary, view));
 }
 
@@ -140,7 +152,8 @@ export function planClearing(
   const ids: string[] = [];
   for (const r of results) {
     if (r.index < start || r.index >= cut || !isClearable(r.block)) continue;
-    freed += estimateTokens(resultText(r.block)) - estimateTokens(clearedStub(r.block.tool_use_id, 'Read', '/'.repeat(60)));
+    freed +=
+      estimateTokens(resultText(r.block)) - estimateTokens(clearedStub(r.block.tool_use_id, 'Read', '/'.repeat(60)));
     ids.push(r.block.tool_use_id);
   }
   if (ids.length === 0 || freed < opts.minFree) return undefined;
@@ -192,11 +205,20 @@ export function originalTask(full: readonly Message[]): string {
   const first = full.find((m): m is UserMessage => m.role === 'user');
   if (!first) return '';
   if (typeof first.content === 'string') return first.content;
-  return first.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+  return first.content
+    .filter((b) => b.type === 'text')
+    .map((b) => (b as { text: string }).text)
+    .join('\n');
 }
 
 /** Budgets for what survives a compaction, scaled to the window (the reference's for 200k). */
-export function survivalBudgets(effectiveWindow: number): { keepMessages: number; filesTotal: number; perFile: number; maxFiles: number; task: number } {
+export function survivalBudgets(effectiveWindow: number): {
+  keepMessages: number;
+  filesTotal: number;
+  perFile: number;
+  maxFiles: number;
+  task: number;
+} {
   const filesTotal = Math.min(50_000, Math.floor(effectiveWindow * 0.1));
   return {
     keepMessages: Math.min(20_000, Math.floor(effectiveWindow * 0.1)),
@@ -221,7 +243,8 @@ export function compactionPrompt(customInstructions?: string): string {
     '8. Current work: exactly what was being done just before this request.',
     '9. Next step, in line with the most recent request (quote it).',
   ];
-  if (customInstructions && customInstructions.trim()) parts.push(`Additional instructions:\n${customInstructions.trim()}`);
+  if (customInstructions && customInstructions.trim())
+    parts.push(`Additional instructions:\n${customInstructions.trim()}`);
   return parts.join('\n');
 }
 
@@ -252,7 +275,8 @@ export function summaryMessage(input: {
     `The original task:\n${clip(input.task, input.taskBudget)}`,
     formatSummary(input.summary),
   ];
-  for (const f of input.files) parts.push(`Recently read file ${f.path} (current content):\n${clip(f.content, input.perFileBudget)}`);
+  for (const f of input.files)
+    parts.push(`Recently read file ${f.path} (current content):\n${clip(f.content, input.perFileBudget)}`);
   if (input.keptRecent) parts.push('The most recent messages follow verbatim.');
   parts.push('Continue the work from where it left off, without asking the user further questions.');
   return { role: 'user', content: parts.join('\n\n') };
@@ -274,6 +298,7 @@ export function dropOldestRounds(messages: readonly Message[], fraction = 0.2): 
 export function withCompactionRequest(view: readonly Message[], prompt: string): Message[] {
   const last = view[view.length - 1];
   if (last?.role !== 'user') return [...view, { role: 'user', content: prompt }];
-  const content: UserContentBlock[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
+  const content: UserContentBlock[] =
+    typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
   return [...view.slice(0, -1), { role: 'user', content: [...content, { type: 'text', text: prompt }] }];
 }

@@ -58,7 +58,8 @@ export function contextWindowFor(model: string, settings: ContextSettings = {}):
 export function effectiveContextWindow(model: string, maxOutputTokens: number, settings: ContextSettings = {}): number {
   const reserved = Math.min(maxOutputTokens, MAX_OUTPUT_TOKENS_FOR_SUMMARY);
   let window = contextWindowFor(model, settings);
-  if (settings.autoCompactWindow !== undefined && settings.autoCompactWindow > 0) window = Math.min(window, settings.autoCompactWindow);
+  if (settings.autoCompactWindow !== undefined && settings.autoCompactWindow > 0)
+    window = Math.min(window, settings.autoCompactWindow);
   return Math.max(window - reserved, reserved + AUTOCOMPACT_BUFFER_TOKENS);
 }
 
@@ -72,7 +73,11 @@ export function autoCompactThreshold(model: string, maxOutputTokens: number, set
 }
 
 /** Tokens in use at which old tool results are cleared (before compaction is needed). */
-export function clearToolResultsThreshold(model: string, maxOutputTokens: number, settings: ContextSettings = {}): number {
+export function clearToolResultsThreshold(
+  model: string,
+  maxOutputTokens: number,
+  settings: ContextSettings = {},
+): number {
   if (settings.clearToolResultsAt !== undefined && settings.clearToolResultsAt > 0) return settings.clearToolResultsAt;
   return Math.floor(autoCompactThreshold(model, maxOutputTokens, settings) / 2);
 }
@@ -86,13 +91,21 @@ export function estimateTokens(value: unknown): number {
 
 /** Everything a response says the prompt and answer took: input + cache read + cache creation + output. */
 export function usageTotal(usage: Usage): number {
-  return usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + usage.output_tokens;
+  return (
+    usage.input_tokens +
+    (usage.cache_read_input_tokens ?? 0) +
+    (usage.cache_creation_input_tokens ?? 0) +
+    usage.output_tokens
+  );
 }
 
 /** Sums usages, cache counters included (absent counters stay absent, as engine/session's). */
 export function addUsage(a: Usage, b: Usage | undefined): Usage {
   if (!b) return a;
-  const out: Usage = { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
+  const out: Usage = {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+  };
   for (const k of ['cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
     if (a[k] !== undefined || b[k] !== undefined) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
   }

@@ -9,7 +9,10 @@ import type { AssistantMessage, ToolUseBlock } from './messages';
 import { syntheticRecord, type ToolCallRecord } from './records';
 
 /** The tool_use cut off by max_tokens: the message's last block, when it is a tool_use and the stop reason is max_tokens. */
-export function cutOffToolUse(message: AssistantMessage, stopReason: string | null | undefined): ToolUseBlock | undefined {
+export function cutOffToolUse(
+  message: AssistantMessage,
+  stopReason: string | null | undefined,
+): ToolUseBlock | undefined {
   if (stopReason !== 'max_tokens') return undefined;
   const last = message.content[message.content.length - 1];
   return last?.type === 'tool_use' ? last : undefined;

@@ -64,5 +64,7 @@ export class DurableAgentError extends Error {
 export function errorCodeOf(err: unknown): ErrorCode | undefined {
   if (err instanceof DurableAgentError) return err.code;
   const type = (err as { type?: unknown } | null)?.type;
-  return typeof type === 'string' && (ERROR_CODES as readonly string[]).includes(type) ? (type as ErrorCode) : undefined;
+  return typeof type === 'string' && (ERROR_CODES as readonly string[]).includes(type)
+    ? (type as ErrorCode)
+    : undefined;
 }

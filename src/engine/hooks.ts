@@ -3,7 +3,15 @@
 // from an activity (workflow) or a direct call (in-process runner); both schedulers read them here.
 
 /** The session-level hook events (the same names as src/hooks/types.ts; the engine imports nothing outside itself). */
-export const SESSION_HOOK_EVENT_NAMES = ['UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionStart', 'SessionEnd', 'Notification'] as const;
+export const SESSION_HOOK_EVENT_NAMES = [
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'Notification',
+] as const;
 export type SessionHookEventName = (typeof SESSION_HOOK_EVENT_NAMES)[number];
 
 /** What the engine reads of a hook's JSON output (src/hooks/types.ts HookOutput). */
@@ -63,7 +71,11 @@ export function decideSessionHooks(event: string, runs: readonly HookRun[]): Ses
       const stderr = run.stderr?.trim() ?? '';
       // Stop/SubagentStop: the reference tells the model `[<command>]: <stderr>`.
       const stopLike = event === 'Stop' || event === 'SubagentStop';
-      if (BLOCKING_EVENTS.has(event)) blocks.push({ reason: stderr ? (stopLike ? `[${run.hook}]: ${stderr}` : stderr) : `${label} exited with code 2`, hook: run.hook });
+      if (BLOCKING_EVENTS.has(event))
+        blocks.push({
+          reason: stderr ? (stopLike ? `[${run.hook}]: ${stderr}` : stderr) : `${label} exited with code 2`,
+          hook: run.hook,
+        });
       else d.notices.push(`${label} exited with code 2${stderr ? `: ${short(stderr, 200)}` : ''}`);
       continue;
     }
@@ -79,13 +91,20 @@ export function decideSessionHooks(event: string, runs: readonly HookRun[]): Ses
     }
     if (typeof out.systemMessage === 'string' && out.systemMessage) d.notices.push(`${label}: ${out.systemMessage}`);
     if (out.continue === false) {
-      d.stop ??= { reason: typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : `${label} stopped the session`, hook: run.hook };
+      d.stop ??= {
+        reason: typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : `${label} stopped the session`,
+        hook: run.hook,
+      };
     }
     if (out.decision === 'block' && BLOCKING_EVENTS.has(event)) {
-      blocks.push({ reason: typeof out.reason === 'string' && out.reason ? out.reason : `blocked by ${label}`, hook: run.hook });
+      blocks.push({
+        reason: typeof out.reason === 'string' && out.reason ? out.reason : `blocked by ${label}`,
+        hook: run.hook,
+      });
     }
     const hso = isObject(out.hookSpecificOutput) ? out.hookSpecificOutput : undefined;
-    if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim()) d.additionalContext.push(hso.additionalContext.trim());
+    if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim())
+      d.additionalContext.push(hso.additionalContext.trim());
   }
   if (blocks.length > 0) d.block = { reason: blocks.map((b) => b.reason).join('\n'), hook: blocks[0]!.hook };
   return d;

@@ -22,7 +22,11 @@ export const ACTIVITY_TYPES = {
 export type ActivityType = (typeof ACTIVITY_TYPES)[keyof typeof ACTIVITY_TYPES];
 
 /** Activity types whose result is a tool call's `ToolRunResult`. */
-export const TOOL_ACTIVITY_TYPES: ReadonlySet<string> = new Set([ACTIVITY_TYPES.runToolUse, ACTIVITY_TYPES.prepareSubagent, ACTIVITY_TYPES.finishSubagent]);
+export const TOOL_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
+  ACTIVITY_TYPES.runToolUse,
+  ACTIVITY_TYPES.prepareSubagent,
+  ACTIVITY_TYPES.finishSubagent,
+]);
 
 /** Signals, queries and updates of the session and turn workflows (workflows/definitions.ts defines them with these names). */
 export const SIGNALS = {
@@ -75,9 +79,11 @@ export const activityIds = {
   },
   compact: (n: number): string => `compact-${n}`,
   /** One tool call; re-run with a human/timeout decision as `tool-<id>-approve` / `tool-<id>-deny`. */
-  tool: (toolUseId: string, decided?: 'approve' | 'deny'): string => (decided ? `tool-${toolUseId}-${decided}` : `tool-${toolUseId}`),
+  tool: (toolUseId: string, decided?: 'approve' | 'deny'): string =>
+    decided ? `tool-${toolUseId}-${decided}` : `tool-${toolUseId}`,
   /** The Agent call's pre-call phase (and its decided re-run) and post-call phase. */
-  agentPre: (toolUseId: string, decided?: 'approve' | 'deny'): string => (decided ? `agent-pre-${toolUseId}-${decided}` : `agent-pre-${toolUseId}`),
+  agentPre: (toolUseId: string, decided?: 'approve' | 'deny'): string =>
+    decided ? `agent-pre-${toolUseId}-${decided}` : `agent-pre-${toolUseId}`,
   agentPost: (toolUseId: string): string => `agent-post-${toolUseId}`,
   /** Waiting for a child session that already existed. */
   agentAwait: (toolUseId: string): string => `agent-await-${toolUseId}`,

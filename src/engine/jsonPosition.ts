@@ -115,7 +115,10 @@ export function invalidJsonMessage(path: string, body: string, err: unknown): st
   let where = '';
   if (offset !== undefined) {
     const { line, column } = lineColumn(body, offset);
-    where = offset >= body.length ? ` at line ${line} column ${column} (it ends too early)` : ` at line ${line} column ${column}`;
+    where =
+      offset >= body.length
+        ? ` at line ${line} column ${column} (it ends too early)`
+        : ` at line ${line} column ${column}`;
   }
   return `${path} is not valid JSON${where}: ${msg} (comments and trailing commas are not allowed)`;
 }

@@ -37,7 +37,9 @@ export function memoryBlobKey(sha256: string): string {
 
 /** The memory's reference, when it travels by one. */
 export function memoryRefOf(memory: SessionMemory | undefined): MemoryRef | undefined {
-  return memory?.ref && memory.text === undefined ? { ref: memory.ref, sha256: memory.sha256, chars: memory.chars ?? 0 } : undefined;
+  return memory?.ref && memory.text === undefined
+    ? { ref: memory.ref, sha256: memory.sha256, chars: memory.chars ?? 0 }
+    : undefined;
 }
 
 /** The first user message: the memory reminder, then the prompt (by reference: the model activity prepends it, see withMemory). */
@@ -55,7 +57,8 @@ export function withMemoryText<M extends { role: string; content: unknown }>(app
 }
 
 /** How memoryReminder (src/memory/claudeMd.ts) opens and closes the reminder: splitMemoryReminder finds it by these. */
-export const MEMORY_REMINDER_HEAD = "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n";
+export const MEMORY_REMINDER_HEAD =
+  "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n";
 export const MEMORY_REMINDER_TAIL =
   '\nIMPORTANT: this context may or may not be relevant to your tasks. You should not respond to this context unless it is highly relevant to your task.\n</system-reminder>';
 

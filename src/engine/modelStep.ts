@@ -24,7 +24,13 @@ export interface ModelStepExecutor<R> {
   /** `autoCompact: false` after a hook blocked it: send the request even above the threshold. */
   callModel(view: ContextView, attempt: number, opts: { autoCompact: boolean }): Promise<ModelAttempt<R>>;
   /** `n` is the session's compaction number; `attempt` > 0 means an earlier one this step did not suffice. */
-  compact(view: ContextView, trigger: CompactTrigger, n: number, attempt: number, tokens: number): Promise<CompactOutcome>;
+  compact(
+    view: ContextView,
+    trigger: CompactTrigger,
+    n: number,
+    attempt: number,
+    tokens: number,
+  ): Promise<CompactOutcome>;
 }
 
 export const MAX_COMPACTIONS_PER_STEP = 3;
@@ -44,7 +50,11 @@ export function hookMayBlock(trigger: CompactTrigger): boolean {
   return trigger === 'auto';
 }
 
-export async function runModelStep<R>(exec: ModelStepExecutor<R>, start: ContextView, maxCompactions = MAX_COMPACTIONS_PER_STEP): Promise<ModelStepResult<R>> {
+export async function runModelStep<R>(
+  exec: ModelStepExecutor<R>,
+  start: ContextView,
+  maxCompactions = MAX_COMPACTIONS_PER_STEP,
+): Promise<ModelStepResult<R>> {
   let view = start;
   let autoCompact = true;
   const compactions: CompactionRecord[] = [];
@@ -55,7 +65,9 @@ export async function runModelStep<R>(exec: ModelStepExecutor<R>, start: Context
     if (r.kind === 'message') return { kind: 'message', result: r.result, view: r.view, compactions, notices };
     view = r.view;
     if (compactions.length >= maxCompactions) {
-      throw new ContextOverflowError(`the prompt is still too long for the model's window after ${compactions.length} compaction(s) (${r.tokens} tokens)`);
+      throw new ContextOverflowError(
+        `the prompt is still too long for the model's window after ${compactions.length} compaction(s) (${r.tokens} tokens)`,
+      );
     }
     const c = await exec.compact(view, r.trigger, view.compactions + 1, compactions.length, r.tokens);
     if (c.kind === 'interrupted') return { kind: 'interrupted', view, compactions, notices };

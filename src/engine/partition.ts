@@ -9,7 +9,10 @@ export interface Batch {
 }
 
 /** `isSafe(i)` says whether block i is concurrency-safe; a throw counts as unsafe. */
-export function partitionToolCalls(blocks: readonly ToolUseBlock[], isSafe: (block: ToolUseBlock, index: number) => boolean): Batch[] {
+export function partitionToolCalls(
+  blocks: readonly ToolUseBlock[],
+  isSafe: (block: ToolUseBlock, index: number) => boolean,
+): Batch[] {
   const batches: Batch[] = [];
   blocks.forEach((block, index) => {
     let safe: boolean;
@@ -36,7 +39,11 @@ export function parseMaxConcurrency(raw: string | undefined, fallback = 10): num
  * Runs `fn` over `items` with at most `limit` in flight, returning results in input order.
  * Deterministic given deterministic `fn` scheduling, so it is safe inside workflows.
  */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

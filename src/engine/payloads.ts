@@ -2,7 +2,14 @@
 // tool results and model output. The full data lives in the store; history gets hashes and
 // previews small enough that no event nears Temporal's payload limits, whatever the tools
 // return. Pure: bundled into workflows and used by activities and the in-process runner alike.
-import type { AssistantContentBlock, AssistantMessage, Message, ToolResultBlockParam, ToolUseBlock, UserContentBlock } from './messages';
+import type {
+  AssistantContentBlock,
+  AssistantMessage,
+  Message,
+  ToolResultBlockParam,
+  ToolUseBlock,
+  UserContentBlock,
+} from './messages';
 import { toolResultText } from './messages';
 import type { ToolCallRecord } from './records';
 
@@ -125,12 +132,17 @@ export function askMessageForHistory(message: string): string {
 export function toolResultsByRef(records: readonly ToolCallRecord[]): ToolResultsByRef {
   return {
     role: 'user',
-    content: records.map((r) => (r.resultRef ? { type: 'tool_result_ref', tool_use_id: r.toolUseId, ref: r.resultRef } : r.result)),
+    content: records.map((r) =>
+      r.resultRef ? { type: 'tool_result_ref', tool_use_id: r.toolUseId, ref: r.resultRef } : r.result,
+    ),
   };
 }
 
 /** Resolves the references of `messages` with `load` (the store); plain messages pass through. */
-export async function resolveMessages(messages: readonly MessageByRef[], load: (ref: string) => Promise<ToolResultBlockParam>): Promise<Message[]> {
+export async function resolveMessages(
+  messages: readonly MessageByRef[],
+  load: (ref: string) => Promise<ToolResultBlockParam>,
+): Promise<Message[]> {
   const out: Message[] = [];
   for (const m of messages) {
     if (m.role !== 'user' || typeof m.content === 'string' || !m.content.some(isToolResultRef)) {
@@ -144,7 +156,8 @@ export async function resolveMessages(messages: readonly MessageByRef[], load: (
         continue;
       }
       const block = await load(b.ref);
-      if (block.tool_use_id !== b.tool_use_id) throw new Error(`stored tool result ${b.ref} answers ${block.tool_use_id}, not ${b.tool_use_id}`);
+      if (block.tool_use_id !== b.tool_use_id)
+        throw new Error(`stored tool result ${b.ref} answers ${block.tool_use_id}, not ${b.tool_use_id}`);
       content.push(block);
     }
     out.push({ role: 'user', content });

@@ -37,7 +37,8 @@ function cacheableBlockIndex(content: readonly ApiBlock[]): number {
 }
 
 function markMessage(m: ApiMessage): ApiMessage | undefined {
-  const content: ApiBlock[] = typeof m.content === 'string' ? (m.content ? [{ type: 'text', text: m.content }] : []) : [...m.content];
+  const content: ApiBlock[] =
+    typeof m.content === 'string' ? (m.content ? [{ type: 'text', text: m.content }] : []) : [...m.content];
   const j = cacheableBlockIndex(content);
   if (j < 0) return undefined;
   content[j] = { ...(content[j] as ApiBlock), cache_control: EPHEMERAL };
@@ -56,13 +57,18 @@ export function messageBreakpoints(messages: readonly Message[]): number[] {
     }
   }
   const previous = lastAssistant - 1;
-  return previous >= 0 && previous < last && (messages[previous] as Message).role === 'user' ? [previous, last] : [last];
+  return previous >= 0 && previous < last && (messages[previous] as Message).role === 'user'
+    ? [previous, last]
+    : [last];
 }
 
 export function applyCacheBreakpoints<T extends object>(req: CacheableRequest<T>, enabled = true): ShapedRequest<T> {
   const breakpoints: string[] = [];
   const tools: Array<T & { cache_control?: typeof EPHEMERAL }> = req.tools.map((t) => ({ ...t }));
-  const messages: ApiMessage[] = req.messages.map((m) => ({ role: m.role, content: m.content as ApiMessage['content'] }));
+  const messages: ApiMessage[] = req.messages.map((m) => ({
+    role: m.role,
+    content: m.content as ApiMessage['content'],
+  }));
   const system: SystemBlock[] | undefined = req.system ? [{ type: 'text', text: req.system }] : undefined;
   if (!enabled) return { ...(system ? { system } : {}), tools, messages, breakpoints };
   if (tools.length > 0) {

@@ -88,7 +88,8 @@ export interface HookRunSummary {
   reason?: string;
 }
 
-export const INTERRUPT_MESSAGE = 'Interrupted by user: the tool call was stopped before it completed, and its result is unknown or partial.';
+export const INTERRUPT_MESSAGE =
+  'Interrupted by user: the tool call was stopped before it completed, and its result is unknown or partial.';
 export const NOT_STARTED_INTERRUPT_MESSAGE = 'Interrupted by user: this tool call was not started.';
 export const REJECT_MESSAGE =
   "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
@@ -98,7 +99,12 @@ export function errorResult(toolUseId: string, content: string): ToolResultBlock
 }
 
 /** A record for a call that never produced a result of its own (interrupted, internal failure). */
-export function syntheticRecord(block: ToolUseBlock, status: ToolCallStatus, message: string, summary = block.name): ToolCallRecord {
+export function syntheticRecord(
+  block: ToolUseBlock,
+  status: ToolCallStatus,
+  message: string,
+  summary = block.name,
+): ToolCallRecord {
   return {
     toolUseId: block.id,
     toolName: block.name,
@@ -118,7 +124,10 @@ export function interruptedRecord(block: ToolUseBlock, started: boolean, summary
  * The user message that answers an assistant message: one tool_result per tool_use, in the
  * order of the tool_use blocks, whatever order the calls finished in.
  */
-export function toolResultsMessage(blocks: readonly ToolUseBlock[], records: ReadonlyMap<string, ToolCallRecord>): UserMessage {
+export function toolResultsMessage(
+  blocks: readonly ToolUseBlock[],
+  records: ReadonlyMap<string, ToolCallRecord>,
+): UserMessage {
   return {
     role: 'user',
     content: blocks.map((b) => records.get(b.id)?.result ?? errorResult(b.id, NOT_STARTED_INTERRUPT_MESSAGE)),
@@ -126,6 +135,9 @@ export function toolResultsMessage(blocks: readonly ToolUseBlock[], records: Rea
 }
 
 /** Every tool_use id in `blocks` without a record: must be empty when a turn ends. */
-export function danglingToolUses(blocks: readonly ToolUseBlock[], records: ReadonlyMap<string, ToolCallRecord>): string[] {
+export function danglingToolUses(
+  blocks: readonly ToolUseBlock[],
+  records: ReadonlyMap<string, ToolCallRecord>,
+): string[] {
   return blocks.filter((b) => !records.has(b.id)).map((b) => b.id);
 }

@@ -24,7 +24,12 @@ export const DEFAULT_RETRY_CAP_MS = 5 * 60_000;
 
 export function retryPolicy(opts: { retryCapMs?: number; maxOutageMs?: number } = {}): RetryPolicy {
   const capMs = opts.retryCapMs ?? DEFAULT_RETRY_CAP_MS;
-  return { initialMs: Math.min(2_000, capMs), factor: 2, capMs, ...(opts.maxOutageMs !== undefined ? { maxOutageMs: opts.maxOutageMs } : {}) };
+  return {
+    initialMs: Math.min(2_000, capMs),
+    factor: 2,
+    capMs,
+    ...(opts.maxOutageMs !== undefined ? { maxOutageMs: opts.maxOutageMs } : {}),
+  };
 }
 
 /** The state shown while waiting: "waiting for the model: overloaded since …, next try in …". */
@@ -61,9 +66,20 @@ export function nextAttempt(
   const attempts = (previous?.attempts ?? 0) + 1;
   const since = previous?.since ?? now;
   const delayMs = backoffMs(attempts, policy, failure.retryAfterMs);
-  const state: OutageState = { what, kind: failure.kind, since, attempts, lastError: failure.message, nextTryAt: now + delayMs };
+  const state: OutageState = {
+    what,
+    kind: failure.kind,
+    since,
+    attempts,
+    lastError: failure.message,
+    nextTryAt: now + delayMs,
+  };
   if (policy.maxOutageMs !== undefined && now + delayMs - since > policy.maxOutageMs) {
-    return { action: 'give_up', state, reason: `the ${what} was unavailable for longer than ${Math.round(policy.maxOutageMs / 1000)} s (${attempts} attempts; last: ${failure.message})` };
+    return {
+      action: 'give_up',
+      state,
+      reason: `the ${what} was unavailable for longer than ${Math.round(policy.maxOutageMs / 1000)} s (${attempts} attempts; last: ${failure.message})`,
+    };
   }
   return { action: 'wait', delayMs, state };
 }

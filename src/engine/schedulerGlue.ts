@@ -23,7 +23,10 @@ export interface StoreOutageScheduler {
  * A store write that waits out outages as the model call does (invariant 10), attempt by attempt:
  * not interruptible, because it records what happened. `call` gets the attempt number (1, 2, ...).
  */
-export async function waitOutStoreOutage<T>(call: (attempt: number) => Promise<T>, scheduler: StoreOutageScheduler): Promise<T> {
+export async function waitOutStoreOutage<T>(
+  call: (attempt: number) => Promise<T>,
+  scheduler: StoreOutageScheduler,
+): Promise<T> {
   let outage: OutageState | undefined;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -46,7 +49,11 @@ export async function waitOutStoreOutage<T>(call: (attempt: number) => Promise<T
  * A retryable failure of a model or store call, from what the activity core threw: its message and
  * the details it attached (`{ kind, retryAfterMs }`). A store failure is always of kind `store`.
  */
-export function transientFailureFromDetails(what: 'model' | 'store', message: string, details: readonly unknown[] | null | undefined): TransientFailure {
+export function transientFailureFromDetails(
+  what: 'model' | 'store',
+  message: string,
+  details: readonly unknown[] | null | undefined,
+): TransientFailure {
   const d = details?.[0] as Partial<TransientFailure> | undefined;
   const kind = what === 'store' ? 'store' : typeof d?.kind === 'string' ? d.kind : 'other';
   return { kind, message, ...(typeof d?.retryAfterMs === 'number' ? { retryAfterMs: d.retryAfterMs } : {}) };
@@ -64,7 +71,15 @@ export function approvalTimeoutDenial(timeoutMs: number): Approval {
 
 /** A session hook firing that could not run at all: one non-blocking error (the reference carries on). */
 export function hookFailureRuns(event: SessionHookEventName, err: unknown): HookRun[] {
-  return [{ event, hook: `${event} hooks`, outcome: 'non_blocking_error', durationMs: 0, error: err instanceof Error ? err.message : String(err) }];
+  return [
+    {
+      event,
+      hook: `${event} hooks`,
+      outcome: 'non_blocking_error',
+      durationMs: 0,
+      error: err instanceof Error ? err.message : String(err),
+    },
+  ];
 }
 
 /** What a scheduler offers to run session hooks (the session executor's two hook methods). */
@@ -78,7 +93,11 @@ export interface SessionHookRunner {
  * undefined when the session has none. Both schedulers run it beside the wait (the approval never
  * waits for a hook) and let the session finish only once it has finished.
  */
-export function notifyApprovalPending(runner: SessionHookRunner, toolName: string, head: string | null): Promise<HookRun[]> | undefined {
+export function notifyApprovalPending(
+  runner: SessionHookRunner,
+  toolName: string,
+  head: string | null,
+): Promise<HookRun[]> | undefined {
   if (!runner.runHooks || !runner.hasHooks?.('Notification')) return undefined;
   return runner.runHooks('Notification', approvalNotification(toolName), head);
 }

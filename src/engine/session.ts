@@ -113,7 +113,15 @@ export interface TurnReport {
   context: AgentContext;
   readFilesRef?: string | null;
   usage?: Usage;
-  records: ReadonlyArray<{ status: ToolCallStatus; stop?: { reason: string; hook: string }; attempts?: number; toolUseId?: string; toolName?: string; summary?: string; controlWrites?: readonly ControlWrite[] }>;
+  records: ReadonlyArray<{
+    status: ToolCallStatus;
+    stop?: { reason: string; hook: string };
+    attempts?: number;
+    toolUseId?: string;
+    toolName?: string;
+    summary?: string;
+    controlWrites?: readonly ControlWrite[];
+  }>;
   /** The assistant's text (may be a preview). */
   text: string;
   /** Why the turn failed (reason 'failed'). */
@@ -172,7 +180,11 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3600_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 7 * 24 * 3600_000;
 
 /** The session's limits from its input, with the defaults both schedulers use. */
-export function sessionConfig(input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number }, subagent = false, sessionStartSources = true): SessionConfig {
+export function sessionConfig(
+  input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number },
+  subagent = false,
+  sessionStartSources = true,
+): SessionConfig {
   return {
     ...(subagent ? { subagent: true } : {}),
     ...(sessionStartSources ? { sessionStartSources: true } : {}),
@@ -210,7 +222,10 @@ export function migrateSessionState(state: SessionState): SessionState {
 
 /** Sums usage, cache counters included (absent counters stay absent). */
 export function addUsage(a: Usage, b: Usage): Usage {
-  const out: Usage = { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
+  const out: Usage = {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+  };
   for (const k of ['cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
     if (a[k] !== undefined || b[k] !== undefined) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
   }
@@ -223,7 +238,8 @@ export function totalTokens(u: Usage): number {
 
 /** The session's own limits, checked before each turn. */
 export function limitReached(state: SessionState, config: SessionConfig): SessionEnd | undefined {
-  if (config.maxTurns !== undefined && state.turn >= config.maxTurns) return { kind: 'end', status: 'max_turns', endReason: END_REASONS.maxTurns(config.maxTurns) };
+  if (config.maxTurns !== undefined && state.turn >= config.maxTurns)
+    return { kind: 'end', status: 'max_turns', endReason: END_REASONS.maxTurns(config.maxTurns) };
   const used = totalTokens(state.usage);
   if (config.maxTotalTokens !== undefined && used >= config.maxTotalTokens) {
     return { kind: 'end', status: 'max_tokens', endReason: END_REASONS.maxTokens(config.maxTotalTokens, used) };
@@ -237,7 +253,12 @@ export function limitReached(state: SessionState, config: SessionConfig): Sessio
  * `taken` is how many pending messages the turn was given.
  */
 export function applyTurnReport(state: SessionState, report: TurnReport, taken: number): SessionEnd | undefined {
-  if (report.reason === 'failed') return { kind: 'end', status: 'failed', endReason: END_REASONS.failed(state.turn, report.error ?? 'unknown error') };
+  if (report.reason === 'failed')
+    return {
+      kind: 'end',
+      status: 'failed',
+      endReason: END_REASONS.failed(state.turn, report.error ?? 'unknown error'),
+    };
   if (report.consumedAppend) state.pendingMessages.splice(0, taken);
   state.head = report.head;
   state.context = report.context;
@@ -251,9 +272,16 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
   if (report.compactions?.length) state.compactions = [...(state.compactions ?? []), ...report.compactions].slice(-100);
   for (const r of report.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
   const writes = report.records.flatMap((r) =>
-    (r.controlWrites ?? []).map((w) => ({ ...w, turn: state.turn, toolUseId: r.toolUseId ?? '', toolName: r.toolName ?? '', summary: (r.summary ?? '').slice(0, 200) })),
+    (r.controlWrites ?? []).map((w) => ({
+      ...w,
+      turn: state.turn,
+      toolUseId: r.toolUseId ?? '',
+      toolName: r.toolName ?? '',
+      summary: (r.summary ?? '').slice(0, 200),
+    })),
   );
-  if (writes.length > 0) state.controlWrites = [...(state.controlWrites ?? []), ...writes].slice(-MAX_SESSION_CONTROL_WRITES);
+  if (writes.length > 0)
+    state.controlWrites = [...(state.controlWrites ?? []), ...writes].slice(-MAX_SESSION_CONTROL_WRITES);
   if (report.text) state.lastText = report.text;
   state.lastReason = report.reason;
 
@@ -266,7 +294,8 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
   if (stop) return { kind: 'end', status: 'stopped', endReason: END_REASONS.hookStop(stop.hook, stop.reason) };
   if (report.reason === 'tool_use') return undefined;
   if (state.pendingMessages.length > 0) return undefined; // a follow-up arrived during the turn
-  if (report.reason === 'max_tokens') return { kind: 'end', status: 'completed', endReason: END_REASONS.modelMaxTokens };
+  if (report.reason === 'max_tokens')
+    return { kind: 'end', status: 'completed', endReason: END_REASONS.modelMaxTokens };
   return { kind: 'end', status: 'completed', endReason: END_REASONS.endTurn };
 }
 
@@ -274,7 +303,11 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
  * Runs turns until the session ends or should continue-as-new. Mutates `state` (the scheduler
  * owns it: queries read it, signal handlers push follow-ups into `state.pendingMessages`).
  */
-export async function runSession(state: SessionState, config: SessionConfig, executor: SessionExecutor): Promise<SessionEnd | SessionCheckpoint> {
+export async function runSession(
+  state: SessionState,
+  config: SessionConfig,
+  executor: SessionExecutor,
+): Promise<SessionEnd | SessionCheckpoint> {
   const outcome = await runSessionLoop(state, config, executor);
   if (outcome.kind === 'end' && !config.subagent) {
     // SessionEnd hooks cannot change the outcome; their answers are notices.
@@ -284,7 +317,12 @@ export async function runSession(state: SessionState, config: SessionConfig, exe
 }
 
 /** Runs an event's hooks when any is configured and reads their answers (undefined: none ran). */
-async function sessionHooks(state: SessionState, executor: SessionExecutor, event: SessionHookEventName, fields: Record<string, unknown>): Promise<SessionHookDecision | undefined> {
+async function sessionHooks(
+  state: SessionState,
+  executor: SessionExecutor,
+  event: SessionHookEventName,
+  fields: Record<string, unknown>,
+): Promise<SessionHookDecision | undefined> {
   if (!executor.runHooks || !executor.hasHooks?.(event)) return undefined;
   const runs = await executor.runHooks(event, fields, state.head);
   if (runs.length === 0) return undefined;
@@ -308,20 +346,26 @@ export function approvalNotification(toolName: string): Record<string, unknown> 
   return { message: `Claude needs your permission to use ${toolName}`, notification_type: 'permission_prompt' };
 }
 
-async function runSessionLoop(state: SessionState, config: SessionConfig, executor: SessionExecutor): Promise<SessionEnd | SessionCheckpoint> {
+async function runSessionLoop(
+  state: SessionState,
+  config: SessionConfig,
+  executor: SessionExecutor,
+): Promise<SessionEnd | SessionCheckpoint> {
   let turnsThisRun = 0;
   if (!state.sessionStarted) {
     state.sessionStarted = true;
     const event = config.subagent ? 'SubagentStart' : 'SessionStart';
     const d = await sessionHooks(state, executor, event, config.subagent ? {} : { source: 'startup' });
     if (d?.stop) return hookEnd(d.stop);
-    if (d?.additionalContext.length) (state.hookContext ??= []).push(...d.additionalContext.map((c) => `${event} hook additional context: ${c}`));
+    if (d?.additionalContext.length)
+      (state.hookContext ??= []).push(...d.additionalContext.map((c) => `${event} hook additional context: ${c}`));
   }
   executor.onStatus?.(state.interrupted ? 'interrupted' : 'running', 'starting');
   for (;;) {
     if (executor.takeInterrupt()) state.interrupted = true;
     if (state.interrupted) {
-      if (config.onInterrupt === 'end') return { kind: 'end', status: 'interrupted', endReason: END_REASONS.interrupted };
+      if (config.onInterrupt === 'end')
+        return { kind: 'end', status: 'interrupted', endReason: END_REASONS.interrupted };
       executor.onStatus?.('interrupted', 'waiting_for_message');
       if (state.pendingMessages.length === 0) await sessionHooks(state, executor, 'Notification', idleNotification());
       // Returns at once when a follow-up is already pending.
@@ -350,7 +394,9 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
       let blocked: string | undefined;
       for (const prompt of state.pendingMessages.slice(checked)) {
         // The prompt as the user wrote it: without the CLAUDE.md reminder the first message carries.
-        const d = await sessionHooks(state, executor, 'UserPromptSubmit', { prompt: splitMemoryReminder(prompt).prompt });
+        const d = await sessionHooks(state, executor, 'UserPromptSubmit', {
+          prompt: splitMemoryReminder(prompt).prompt,
+        });
         if (d?.stop) return hookEnd(d.stop);
         if (d?.block) {
           blocked = d.block.reason;
@@ -358,7 +404,8 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
           continue;
         }
         kept.push(prompt);
-        if (d?.additionalContext.length) kept.push(...d.additionalContext.map((c) => `UserPromptSubmit hook additional context: ${c}`));
+        if (d?.additionalContext.length)
+          kept.push(...d.additionalContext.map((c) => `UserPromptSubmit hook additional context: ${c}`));
       }
       state.pendingMessages.splice(0, state.pendingMessages.length, ...kept);
       state.stopHookActive = false;
@@ -375,7 +422,10 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
       delete state.sessionStartAgain;
       const d = await sessionHooks(state, executor, 'SessionStart', { source: again });
       if (d?.stop) return hookEnd(d.stop);
-      if (d?.additionalContext.length) (state.hookContext ??= []).push(...d.additionalContext.map((c) => `SessionStart hook additional context: ${c}`));
+      if (d?.additionalContext.length)
+        (state.hookContext ??= []).push(
+          ...d.additionalContext.map((c) => `SessionStart hook additional context: ${c}`),
+        );
     }
 
     state.turn++;
@@ -388,14 +438,18 @@ async function runSessionLoop(state: SessionState, config: SessionConfig, execut
     if (report.consumedAppend && context.length) state.hookContext = [];
     if (report.consumedAppend) delete state.memoryRef;
     if (config.sessionStartSources && !config.subagent) {
-      if (report.records.some((r) => r.status === 'unknown_outcome' || (r.attempts ?? 1) > 1)) state.sessionStartAgain = 'resume';
+      if (report.records.some((r) => r.status === 'unknown_outcome' || (r.attempts ?? 1) > 1))
+        state.sessionStartAgain = 'resume';
       else if (report.compactions?.length) state.sessionStartAgain = 'compact';
     }
     const end = applyTurnReport(state, report, taken);
     if (report.consumedAppend) state.promptsChecked = Math.max(0, (state.promptsChecked ?? 0) - taken);
     if (end && end.status === 'completed' && end.endReason === END_REASONS.endTurn) {
       // Stop (a subagent: SubagentStop) hooks: a block keeps the session going with the reason as the next message.
-      const d = await sessionHooks(state, executor, config.subagent ? 'SubagentStop' : 'Stop', { stop_hook_active: state.stopHookActive === true, last_assistant_message: state.lastText });
+      const d = await sessionHooks(state, executor, config.subagent ? 'SubagentStop' : 'Stop', {
+        stop_hook_active: state.stopHookActive === true,
+        last_assistant_message: state.lastText,
+      });
       if (d?.stop) return hookEnd(d.stop);
       if (d?.block) {
         state.stopHookActive = true;

@@ -101,7 +101,13 @@ interface Running extends EarlyHandle {
   done: boolean;
 }
 
-const UNKNOWN = (name: string): ToolUseDescription => ({ known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: name });
+const UNKNOWN = (name: string): ToolUseDescription => ({
+  known: false,
+  concurrencySafe: false,
+  readOnly: false,
+  idempotent: false,
+  summary: name,
+});
 
 /**
  * One turn's early starts. `add` takes streamed blocks (a signal handler, a stream callback);
@@ -120,7 +126,11 @@ export class StreamingToolExecution {
   readonly late: StreamedToolUse[] = [];
 
   constructor(
-    private readonly input: { context: AgentContext; maxConcurrency: number; priorRecords?: ReadonlyMap<string, unknown> },
+    private readonly input: {
+      context: AgentContext;
+      maxConcurrency: number;
+      priorRecords?: ReadonlyMap<string, unknown>;
+    },
     private readonly exec: StreamingExecutor,
     private readonly onStart?: (item: StreamedToolUse, description: ToolUseDescription) => void,
   ) {}
@@ -238,7 +248,8 @@ export class StreamingToolExecution {
         if (!run.done) run.cancel();
         // What it came to: a real completion (its effect stays), or stopped (by this, or by an interrupt).
         const outcome = await run.result.catch(() => undefined);
-        const completed = outcome?.kind === 'ask' || (outcome?.kind === 'done' && outcome.record.status !== 'interrupted');
+        const completed =
+          outcome?.kind === 'ask' || (outcome?.kind === 'done' && outcome.record.status !== 'interrupted');
         return {
           toolUseId: run.item.block.id,
           toolName: run.item.block.name,

@@ -60,11 +60,24 @@ export interface SubagentOutput {
 }
 
 /** The counters of a finished child session, as the Agent output carries them. */
-export function subagentCounters(r: { toolCalls?: number; lastUsage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null } }): Pick<SubagentOutput, 'toolUses' | 'totalTokens'> {
+export function subagentCounters(r: {
+  toolCalls?: number;
+  lastUsage?: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  };
+}): Pick<SubagentOutput, 'toolUses' | 'totalTokens'> {
   const u = r.lastUsage;
   return {
     ...(r.toolCalls !== undefined ? { toolUses: r.toolCalls } : {}),
-    ...(u ? { totalTokens: u.input_tokens + u.output_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) } : {}),
+    ...(u
+      ? {
+          totalTokens:
+            u.input_tokens + u.output_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0),
+        }
+      : {}),
   };
 }
 
@@ -96,7 +109,10 @@ export interface SubagentParent {
  * What every hook input inside a subagent carries, as the reference sends it: the parent's
  * session_id, the subagent's id and type (src/hooks/types.ts AgentHookFields).
  */
-export function agentHookFields(parent: SubagentParent, childSessionId: string): { session_id: string; agent_id: string; agent_type: string } {
+export function agentHookFields(
+  parent: SubagentParent,
+  childSessionId: string,
+): { session_id: string; agent_id: string; agent_type: string } {
   return { session_id: parent.sessionId, agent_id: childSessionId, agent_type: parent.agentType ?? 'general-purpose' };
 }
 

@@ -32,7 +32,8 @@ export interface Approval {
   afterMs?: number;
 }
 
-export type ToolRunResult = { kind: 'done'; record: ToolCallRecord } | { kind: 'ask'; message: string; detail?: string };
+export type ToolRunResult =
+  { kind: 'done'; record: ToolCallRecord } | { kind: 'ask'; message: string; detail?: string };
 
 export type ModelCallResult =
   | { kind: 'message'; message: AssistantMessage; usage: Usage; stopReason: string }
@@ -52,9 +53,18 @@ export interface TurnExecutor {
   /** Concurrency safety and summaries need tool code, so the executor decides them. */
   describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]>;
   /** Runs one call through the single pipeline. Never used for an id in `priorRecords`. */
-  runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult>;
+  runTool(
+    block: ToolUseBlock,
+    context: AgentContext,
+    description: ToolUseDescription,
+    approval?: Approval,
+  ): Promise<ToolRunResult>;
   /** Waits (durably, in a workflow) for an approve/deny of an `ask`; 'interrupted' if the turn is interrupted meanwhile. */
-  awaitApproval(block: ToolUseBlock, ask: { message: string; detail?: string }, description: ToolUseDescription): Promise<Approval | 'interrupted'>;
+  awaitApproval(
+    block: ToolUseBlock,
+    ask: { message: string; detail?: string },
+    description: ToolUseDescription,
+  ): Promise<Approval | 'interrupted'>;
   /** True once the turn has been interrupted; checked before anything new starts. */
   isInterrupted(): boolean;
   /** Observability hooks (phase changes); optional. */
@@ -111,25 +121,39 @@ export interface TurnOutcome {
 export async function executeTurn(input: TurnInput, executor: TurnExecutor): Promise<TurnOutcome> {
   const model = await callModelThroughOutages(input, executor);
   // The model call is over: early starts end here; what the final message does not claim is discarded.
-  const closeStreaming = async (ids: readonly string[], why: string): Promise<{ early?: EarlyStarts; discarded?: DiscardedExecution[] }> => {
+  const closeStreaming = async (
+    ids: readonly string[],
+    why: string,
+  ): Promise<{ early?: EarlyStarts; discarded?: DiscardedExecution[] }> => {
     if (!input.streaming) return {};
     const { discarded, ...early } = input.streaming.finish(ids, why);
     const gone = await discarded;
     return { early, ...(gone.length > 0 ? { discarded: gone } : {}) };
   };
   if (model.kind === 'failed' || model.kind === 'interrupted') {
-    const { discarded } = await closeStreaming([], model.kind === 'failed' ? 'the model call failed' : 'the turn was interrupted while the model streamed');
+    const { discarded } = await closeStreaming(
+      [],
+      model.kind === 'failed' ? 'the model call failed' : 'the turn was interrupted while the model streamed',
+    );
     const ended = { records: [], context: input.context, batches: [], ...(discarded ? { discarded } : {}) };
-    return model.kind === 'failed' ? { reason: 'failed', error: model.error, ...ended } : { reason: 'interrupted', ...ended };
+    return model.kind === 'failed'
+      ? { reason: 'failed', error: model.error, ...ended }
+      : { reason: 'interrupted', ...ended };
   }
   const blocks = toolUseBlocksOf(model.message);
   const { early, discarded } = await closeStreaming(
     blocks.map((b) => b.id),
     'its tool_use id is not in the final message (the stream was abandoned and the answer that replaced it differs)',
   );
-  const base = { assistant: model.message, usage: model.usage, stopReason: model.stopReason, ...(discarded ? { discarded } : {}) };
+  const base = {
+    assistant: model.message,
+    usage: model.usage,
+    stopReason: model.stopReason,
+    ...(discarded ? { discarded } : {}),
+  };
   if (blocks.length === 0) {
-    const reason: TurnEndReason = model.stopReason === 'max_tokens' ? 'max_tokens' : model.stopReason === 'end_turn' ? 'end_turn' : 'other';
+    const reason: TurnEndReason =
+      model.stopReason === 'max_tokens' ? 'max_tokens' : model.stopReason === 'end_turn' ? 'end_turn' : 'other';
     return { reason, ...base, records: [], context: input.context, batches: [] };
   }
   const cut = cutOffToolUse(model.message, model.stopReason);
@@ -186,12 +210,23 @@ export interface ToolPhaseOutcome {
  * concurrently (bounded), context modifiers applied after each batch in original block order.
  * Every block ends with exactly one record, whatever happens (invariant 1).
  */
-export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnInput, executor: TurnExecutor, early?: EarlyStarts): Promise<ToolPhaseOutcome> {
+export async function runToolPhase(
+  blocks: readonly ToolUseBlock[],
+  input: TurnInput,
+  executor: TurnExecutor,
+  early?: EarlyStarts,
+): Promise<ToolPhaseOutcome> {
   let context = input.context;
   const records = new Map<string, ToolCallRecord>();
   const descriptions = await describeBlocks(blocks, context, executor, early);
   const describe = (i: number): ToolUseDescription =>
-    descriptions[i] ?? { known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: blocks[i]?.name ?? '?' };
+    descriptions[i] ?? {
+      known: false,
+      concurrencySafe: false,
+      readOnly: false,
+      idempotent: false,
+      summary: blocks[i]?.name ?? '?',
+    };
   const indexOf = new Map(blocks.map((b, i) => [b.id, i] as const));
   const batches = partitionToolCalls(blocks, (_b, i) => describe(i).concurrencySafe);
 
@@ -223,14 +258,23 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
         outcome = await executor.runTool(block, ctx, description, approval);
         if (outcome.kind === 'ask') {
           // An approval was given but the pipeline still asks: treat as denied rather than loop.
-          return record(syntheticRecord(block, 'denied', `Permission still required after approval: ${outcome.message}`, description.summary));
+          return record(
+            syntheticRecord(
+              block,
+              'denied',
+              `Permission still required after approval: ${outcome.message}`,
+              description.summary,
+            ),
+          );
         }
       }
       return record(outcome.record);
     } catch (err) {
       if (executor.isInterrupted()) return record(interruptedRecord(block, true, description.summary));
       const message = err instanceof Error ? err.message : String(err);
-      return record(syntheticRecord(block, 'error', `Error calling tool ${block.name}: ${message}`, description.summary));
+      return record(
+        syntheticRecord(block, 'error', `Error calling tool ${block.name}: ${message}`, description.summary),
+      );
     }
   };
 
@@ -270,7 +314,12 @@ export async function runToolPhase(blocks: readonly ToolUseBlock[], input: TurnI
 }
 
 /** Descriptions of the blocks: those made while streaming are kept, the rest asked for in one call. */
-async function describeBlocks(blocks: readonly ToolUseBlock[], context: AgentContext, executor: TurnExecutor, early?: EarlyStarts): Promise<ToolUseDescription[]> {
+async function describeBlocks(
+  blocks: readonly ToolUseBlock[],
+  context: AgentContext,
+  executor: TurnExecutor,
+  early?: EarlyStarts,
+): Promise<ToolUseDescription[]> {
   const known = early?.descriptions ?? new Map<string, ToolUseDescription>();
   const missing = blocks.filter((b) => !known.has(b.id));
   let fresh: ToolUseDescription[] = [];
@@ -279,11 +328,21 @@ async function describeBlocks(blocks: readonly ToolUseBlock[], context: AgentCon
       fresh = await executor.describe(missing, context);
     } catch {
       // Safety unknown: everything runs alone (invariant 3).
-      fresh = missing.map((b) => ({ known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: b.name }));
+      fresh = missing.map((b) => ({
+        known: false,
+        concurrencySafe: false,
+        readOnly: false,
+        idempotent: false,
+        summary: b.name,
+      }));
     }
   }
   const byId = new Map(missing.map((b, i) => [b.id, fresh[i]] as const));
-  return blocks.map((b) => known.get(b.id) ?? byId.get(b.id) ?? { known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: b.name });
+  return blocks.map(
+    (b) =>
+      known.get(b.id) ??
+      byId.get(b.id) ?? { known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: b.name },
+  );
 }
 
 /** Splits a batch after every call that will ask: later calls wait until it is decided. */

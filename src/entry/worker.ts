@@ -2,7 +2,13 @@
 // built-in tools and the pool, the one tool pipeline, the stores, the in-process runner and the
 // local dev server. Node only; loads @temporalio/worker.
 export * from './tools';
-export { createAgentWorker, createAgentActivities, bundleAgentWorkflows, workflowsPath, defaultStoreDir } from '../worker';
+export {
+  createAgentWorker,
+  createAgentActivities,
+  bundleAgentWorkflows,
+  workflowsPath,
+  defaultStoreDir,
+} from '../worker';
 export type { AgentWorkerOptions } from '../worker';
 export { BUILTIN_TOOLS } from '../tools/builtin';
 export { createToolPool, findToolByName } from '../tools/pool';

@@ -14,5 +14,13 @@ export {
   denyUpdate,
   oneLinePreview,
 } from '../workflows/definitions';
-export type { SessionInput, SessionStatus, SessionResult, PendingApproval, TurnSummary, TurnWorkflowInput, TurnWorkflowResult } from '../workflows/definitions';
+export type {
+  SessionInput,
+  SessionStatus,
+  SessionResult,
+  PendingApproval,
+  TurnSummary,
+  TurnWorkflowInput,
+  TurnWorkflowResult,
+} from '../workflows/definitions';
 export { END_REASONS } from '../engine/session';

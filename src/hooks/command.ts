@@ -51,7 +51,16 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
-      resolve({ exitCode, signal: exitSignal, stdout, stderr, timedOut, aborted, durationMs: Date.now() - started, ...extra });
+      resolve({
+        exitCode,
+        signal: exitSignal,
+        stdout,
+        stderr,
+        timedOut,
+        aborted,
+        durationMs: Date.now() - started,
+        ...extra,
+      });
     };
 
     if (opts.signal?.aborted) {
@@ -103,10 +112,13 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
     });
     child.on('close', () => finish());
 
-    timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, Math.max(1, opts.timeoutMs));
+    timer = setTimeout(
+      () => {
+        timedOut = true;
+        killGroup();
+      },
+      Math.max(1, opts.timeoutMs),
+    );
     opts.signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

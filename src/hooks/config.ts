@@ -1,5 +1,14 @@
 // Hook configuration: validation/normalisation and the tool-name matcher.
-import { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENTS, REFERENCE_ONLY_HOOK_EVENTS, type CommandHookDef, type HookDef, type HookEventName, type HookMatcherConfig, type HooksConfig } from './types';
+import {
+  DEFAULT_HOOK_TIMEOUT_SECONDS,
+  HOOK_EVENTS,
+  REFERENCE_ONLY_HOOK_EVENTS,
+  type CommandHookDef,
+  type HookDef,
+  type HookEventName,
+  type HookMatcherConfig,
+  type HooksConfig,
+} from './types';
 
 /** Events whose hooks see one tool call: the only ones where a hook's `if` rule means something. */
 const TOOL_EVENTS = new Set<string>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
@@ -56,13 +65,18 @@ export function hookConfigWarnings(raw: unknown): Array<[string, string]> {
     if (!Array.isArray(list)) continue;
     list.forEach((m, i) => {
       if (!isObject(m)) return;
-      for (const k of Object.keys(m)) if (k !== 'matcher' && k !== 'hooks') out.push([`hooks.${event}[${i}].${k}`, 'is not a hook matcher key; it is ignored']);
+      for (const k of Object.keys(m))
+        if (k !== 'matcher' && k !== 'hooks')
+          out.push([`hooks.${event}[${i}].${k}`, 'is not a hook matcher key; it is ignored']);
       if (!Array.isArray(m.hooks)) return;
       m.hooks.forEach((h, j) => {
         if (!isObject(h) || h.type !== 'command') return;
         for (const k of Object.keys(h)) {
           if (COMMAND_KEYS.has(k) || k === 'asyncRewake' || k === 'rewakeMessage' || k === 'rewakeSummary') continue;
-          out.push([`hooks.${event}[${i}].hooks[${j}].${k}`, WARNED_KEYS[k] ?? 'is not a command hook key; it is ignored']);
+          out.push([
+            `hooks.${event}[${i}].hooks[${j}].${k}`,
+            WARNED_KEYS[k] ?? 'is not a command hook key; it is ignored',
+          ]);
         }
       });
     });
@@ -94,28 +108,41 @@ function normalizeHook(h: unknown, where: string, event: HookEventName): HookDef
     throw new Error(`${where}.timeout must be a positive number of seconds`);
   }
   if (h.type === 'command') {
-    if (typeof h.command !== 'string' || h.command.trim() === '') throw new Error(`${where}.command must be a non-empty string`);
+    if (typeof h.command !== 'string' || h.command.trim() === '')
+      throw new Error(`${where}.command must be a non-empty string`);
     const def: CommandHookDef = { type: 'command', command: h.command };
     if (h.timeout !== undefined) def.timeout = h.timeout as number;
     if (h.args !== undefined) {
-      if (!Array.isArray(h.args) || h.args.some((a) => typeof a !== 'string')) throw new Error(`${where}.args must be an array of strings`);
+      if (!Array.isArray(h.args) || h.args.some((a) => typeof a !== 'string'))
+        throw new Error(`${where}.args must be an array of strings`);
       def.args = h.args as string[];
     }
     if (h.if !== undefined) {
-      if (typeof h.if !== 'string' || h.if.trim() === '') throw new Error(`${where}.if must be a permission rule such as "Bash(git *)"`);
-      if (!TOOL_EVENTS.has(event)) throw new Error(`${where}.if applies to tool events only (PreToolUse, PostToolUse, PostToolUseFailure), not ${event}`);
+      if (typeof h.if !== 'string' || h.if.trim() === '')
+        throw new Error(`${where}.if must be a permission rule such as "Bash(git *)"`);
+      if (!TOOL_EVENTS.has(event))
+        throw new Error(
+          `${where}.if applies to tool events only (PreToolUse, PostToolUse, PostToolUseFailure), not ${event}`,
+        );
       // The rule's form only (this module is in the workflow bundle, the rule parser is not): `Tool` or `Tool(spec)`.
-      if (!RULE_FORM.test(h.if)) throw new Error(`${where}.if ${JSON.stringify(h.if)} is not a permission rule (Tool or Tool(spec), e.g. "Bash(git *)")`);
+      if (!RULE_FORM.test(h.if))
+        throw new Error(
+          `${where}.if ${JSON.stringify(h.if)} is not a permission rule (Tool or Tool(spec), e.g. "Bash(git *)")`,
+        );
       def.if = h.if;
     }
     if (h.shell !== undefined && h.shell !== 'bash') {
-      throw new Error(`${where}.shell ${JSON.stringify(h.shell)} is not supported by durable-agent (only "bash"; without it the command runs with sh)`);
+      throw new Error(
+        `${where}.shell ${JSON.stringify(h.shell)} is not supported by durable-agent (only "bash"; without it the command runs with sh)`,
+      );
     }
     if (h.shell === 'bash') def.shell = 'bash';
     if (h.async !== undefined && typeof h.async !== 'boolean') throw new Error(`${where}.async must be true or false`);
     if (h.async === true) def.async = true;
     if (h.asyncRewake !== undefined && h.asyncRewake !== false) {
-      throw new Error(`${where}.asyncRewake is not supported by durable-agent (a background hook cannot wake the session); use "async": true, or a blocking hook`);
+      throw new Error(
+        `${where}.asyncRewake is not supported by durable-agent (a background hook cannot wake the session); use "async": true, or a blocking hook`,
+      );
     }
     return def;
   }
@@ -123,8 +150,13 @@ function normalizeHook(h: unknown, where: string, event: HookEventName): HookDef
     if (typeof h.fn !== 'function') throw new Error(`${where}.fn must be a function`);
     return h as unknown as HookDef;
   }
-  if (h.type === 'prompt' || h.type === 'agent') throw new Error(`${where}.type "${h.type}" (a model-evaluated hook) is not supported by durable-agent; use "command"`);
-  throw new Error(`${where}.type must be "command" (or "function" from the library API), got ${JSON.stringify(h.type)}`);
+  if (h.type === 'prompt' || h.type === 'agent')
+    throw new Error(
+      `${where}.type "${h.type}" (a model-evaluated hook) is not supported by durable-agent; use "command"`,
+    );
+  throw new Error(
+    `${where}.type must be "command" (or "function" from the library API), got ${JSON.stringify(h.type)}`,
+  );
 }
 
 const NO_MATCHER = new Set<HookEventName>(['UserPromptSubmit', 'Stop']);
@@ -137,12 +169,19 @@ const NAME_LIST = /^[A-Za-z0-9_\-\s|]+$/;
  * regular expression searched in the tool name, unanchored as the reference does (`B.s` and `Ba*`
  * select Bash; write `^…$` to match the whole name). An invalid regular expression selects nothing.
  */
-export function matcherMatches(matcher: string | undefined, toolName: string, aliases: readonly string[] = []): boolean {
+export function matcherMatches(
+  matcher: string | undefined,
+  toolName: string,
+  aliases: readonly string[] = [],
+): boolean {
   const m = (matcher ?? '').trim();
   if (m === '' || m === '*') return true;
   const names = [toolName, ...aliases];
   if (NAME_LIST.test(m)) {
-    const list = m.split('|').map((s) => s.trim()).filter(Boolean);
+    const list = m
+      .split('|')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return names.some((n) => list.includes(n));
   }
   let re: RegExp;
@@ -198,7 +237,7 @@ export function hooksFor(
         seen.add(key);
       }
       const timeoutMs = Math.round((def.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000);
-      const label = def.type === 'command' ? def.command : def.name ?? (def.fn.name || 'function hook');
+      const label = def.type === 'command' ? def.command : (def.name ?? (def.fn.name || 'function hook'));
       out.push(m.matcher === undefined ? { def, timeoutMs, label } : { def, matcher: m.matcher, timeoutMs, label });
     }
   }
@@ -211,7 +250,8 @@ export function hookCommandsOf(config: HooksConfig | undefined): Array<{ command
   for (const matchers of Object.values(config ?? {}) as Array<HookMatcherConfig[] | undefined>) {
     for (const m of matchers ?? []) {
       for (const h of m?.hooks ?? []) {
-        if (h?.type === 'command' && typeof h.command === 'string') out.push({ command: h.command, ...(Array.isArray(h.args) ? { args: h.args } : {}) });
+        if (h?.type === 'command' && typeof h.command === 'string')
+          out.push({ command: h.command, ...(Array.isArray(h.args) ? { args: h.args } : {}) });
       }
     }
   }

@@ -14,7 +14,10 @@ export interface PreCompactHooksResult {
   notices: string[];
 }
 
-export async function runPreCompactHooks(input: Omit<PreCompactHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PreCompactHooksResult> {
+export async function runPreCompactHooks(
+  input: Omit<PreCompactHookInput, 'hook_event_name'>,
+  env: HookRunEnv,
+): Promise<PreCompactHooksResult> {
   const full: PreCompactHookInput = { ...input, hook_event_name: 'PreCompact' };
   const matched = hooksFor(env.config, 'PreCompact', input.trigger);
   const result: PreCompactHooksResult = { runs: [], instructions: [], notices: [] };
@@ -22,7 +25,10 @@ export async function runPreCompactHooks(input: Omit<PreCompactHookInput, 'hook_
   result.runs = await Promise.all(matched.map((h) => runOne(h, 'PreCompact', full, env)));
   for (const run of result.runs) {
     if (run.outcome === 'blocking') {
-      result.block ??= { reason: run.stderr?.trim() || `PreCompact hook "${run.hook}" exited with code 2`, hook: run.hook };
+      result.block ??= {
+        reason: run.stderr?.trim() || `PreCompact hook "${run.hook}" exited with code 2`,
+        hook: run.hook,
+      };
       continue;
     }
     if (run.outcome !== 'success') {
@@ -31,10 +37,12 @@ export async function runPreCompactHooks(input: Omit<PreCompactHookInput, 'hook_
     }
     const out = run.output ?? parseHookStdout(run.stdout ?? '');
     if (out) {
-      if (out.decision === 'block') result.block ??= { reason: out.reason || `blocked by PreCompact hook "${run.hook}"`, hook: run.hook };
+      if (out.decision === 'block')
+        result.block ??= { reason: out.reason || `blocked by PreCompact hook "${run.hook}"`, hook: run.hook };
       const extra = out.hookSpecificOutput?.additionalContext;
       if (typeof extra === 'string' && extra.trim()) result.instructions.push(extra.trim());
-      if (typeof out.systemMessage === 'string' && out.systemMessage) result.notices.push(`PreCompact hook "${run.hook}": ${out.systemMessage}`);
+      if (typeof out.systemMessage === 'string' && out.systemMessage)
+        result.notices.push(`PreCompact hook "${run.hook}": ${out.systemMessage}`);
     } else if (run.stdout?.trim()) {
       result.instructions.push(run.stdout.trim());
     }

@@ -2,7 +2,16 @@
 import type { HookPermissionDecision } from '../permissions/decide';
 import { runShellCommand } from './command';
 import { hooksFor, type MatchedHook } from './config';
-import type { HookEventName, HookInput, HookOutput, HookRun, HooksConfig, PostToolUseFailureHookInput, PostToolUseHookInput, PreToolUseHookInput } from './types';
+import type {
+  HookEventName,
+  HookInput,
+  HookOutput,
+  HookRun,
+  HooksConfig,
+  PostToolUseFailureHookInput,
+  PostToolUseHookInput,
+  PreToolUseHookInput,
+} from './types';
 
 export interface HookRunEnv {
   config?: HooksConfig;
@@ -61,7 +70,12 @@ export function parseHookStdout(stdout: string): HookOutput | undefined {
   }
 }
 
-export async function runOne(h: MatchedHook, event: HookEventName, input: HookInput, env: HookRunEnv): Promise<HookRun> {
+export async function runOne(
+  h: MatchedHook,
+  event: HookEventName,
+  input: HookInput,
+  env: HookRunEnv,
+): Promise<HookRun> {
   const started = Date.now();
   if (h.def.type === 'command') {
     const spec = {
@@ -79,10 +93,18 @@ export async function runOne(h: MatchedHook, event: HookEventName, input: HookIn
       return { event, hook: h.label, outcome: 'success', durationMs: 0, async: true };
     }
     const r = await runShellCommand(h.def.command, { ...spec, ...(env.signal ? { signal: env.signal } : {}) });
-    const base = { event, hook: h.label, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, durationMs: r.durationMs };
+    const base = {
+      event,
+      hook: h.label,
+      exitCode: r.exitCode,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      durationMs: r.durationMs,
+    };
     if (r.spawnError) return { ...base, outcome: 'non_blocking_error', error: `could not start: ${r.spawnError}` };
     if (r.aborted) return { ...base, outcome: 'cancelled', error: 'aborted' };
-    if (r.timedOut) return { ...base, outcome: 'timeout', error: `timed out after ${h.timeoutMs / 1000}s and was killed` };
+    if (r.timedOut)
+      return { ...base, outcome: 'timeout', error: `timed out after ${h.timeoutMs / 1000}s and was killed` };
     if (r.exitCode === 0) {
       const output = parseHookStdout(r.stdout);
       return output ? { ...base, outcome: 'success', output } : { ...base, outcome: 'success' };
@@ -108,20 +130,35 @@ export async function runOne(h: MatchedHook, event: HookEventName, input: HookIn
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => {
-        ac.abort(new Error('hook timeout'));
-        resolve('timeout');
-      }, Math.max(1, h.timeoutMs));
+      timer = setTimeout(
+        () => {
+          ac.abort(new Error('hook timeout'));
+          resolve('timeout');
+        },
+        Math.max(1, h.timeoutMs),
+      );
     });
-    const result = await Promise.race([Promise.resolve().then(() => fn(input, { signal: ac.signal })), timeout, aborted]);
+    const result = await Promise.race([
+      Promise.resolve().then(() => fn(input, { signal: ac.signal })),
+      timeout,
+      aborted,
+    ]);
     const durationMs = Date.now() - started;
-    if (result === 'timeout') return { event, hook: h.label, outcome: 'timeout', durationMs, error: `timed out after ${h.timeoutMs / 1000}s` };
+    if (result === 'timeout')
+      return { event, hook: h.label, outcome: 'timeout', durationMs, error: `timed out after ${h.timeoutMs / 1000}s` };
     if (result === 'aborted') return { event, hook: h.label, outcome: 'cancelled', durationMs, error: 'aborted' };
     if (result === undefined || result === null) return { event, hook: h.label, outcome: 'success', durationMs };
-    if (!isObject(result)) return { event, hook: h.label, outcome: 'non_blocking_error', durationMs, error: 'returned a non-object' };
+    if (!isObject(result))
+      return { event, hook: h.label, outcome: 'non_blocking_error', durationMs, error: 'returned a non-object' };
     return { event, hook: h.label, outcome: 'success', output: result as HookOutput, durationMs };
   } catch (e) {
-    return { event, hook: h.label, outcome: 'non_blocking_error', durationMs: Date.now() - started, error: `threw: ${(e as Error)?.message ?? String(e)}` };
+    return {
+      event,
+      hook: h.label,
+      outcome: 'non_blocking_error',
+      durationMs: Date.now() - started,
+      error: `threw: ${(e as Error)?.message ?? String(e)}`,
+    };
   } finally {
     if (timer) clearTimeout(timer);
     env.signal?.removeEventListener('abort', onOuter);
@@ -139,7 +176,10 @@ function noticeFor(run: HookRun): string | undefined {
 
 const RANK = { allow: 1, ask: 2, deny: 3 } as const;
 
-export async function runPreToolUseHooks(input: Omit<PreToolUseHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PreToolUseHooksResult> {
+export async function runPreToolUseHooks(
+  input: Omit<PreToolUseHookInput, 'hook_event_name'>,
+  env: HookRunEnv,
+): Promise<PreToolUseHooksResult> {
   const full: PreToolUseHookInput = { ...input, hook_event_name: 'PreToolUse' };
   const matched = hooksFor(env.config, 'PreToolUse', input.tool_name, env.aliases, env.callMatches);
   const result: PreToolUseHooksResult = { runs: [], additionalContext: [], notices: [] };
@@ -150,19 +190,30 @@ export async function runPreToolUseHooks(input: Omit<PreToolUseHookInput, 'hook_
     const notice = noticeFor(run);
     if (notice) result.notices.push(notice);
     if (run.outcome === 'blocking') {
-      blocks.push({ reason: run.stderr?.trim() || `Blocked by PreToolUse hook "${shorten(run.hook, 80)}" (exit code 2)`, hook: run.hook });
+      blocks.push({
+        reason: run.stderr?.trim() || `Blocked by PreToolUse hook "${shorten(run.hook, 80)}" (exit code 2)`,
+        hook: run.hook,
+      });
       continue;
     }
     const out = run.output;
     if (run.outcome !== 'success' || !out) continue;
-    if (typeof out.systemMessage === 'string' && out.systemMessage) result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
+    if (typeof out.systemMessage === 'string' && out.systemMessage)
+      result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
     if (out.continue === false) {
-      const reason = typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : 'A PreToolUse hook stopped the agent.';
+      const reason =
+        typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : 'A PreToolUse hook stopped the agent.';
       result.stop ??= { reason, hook: run.hook };
       blocks.push({ reason, hook: run.hook });
     }
     if (out.decision === 'block') {
-      blocks.push({ reason: typeof out.reason === 'string' && out.reason ? out.reason : `Blocked by PreToolUse hook "${shorten(run.hook, 80)}"`, hook: run.hook });
+      blocks.push({
+        reason:
+          typeof out.reason === 'string' && out.reason
+            ? out.reason
+            : `Blocked by PreToolUse hook "${shorten(run.hook, 80)}"`,
+        hook: run.hook,
+      });
     }
     const hso = isObject(out.hookSpecificOutput) ? out.hookSpecificOutput : undefined;
     let decided: 'allow' | 'ask' | 'deny' | undefined;
@@ -172,20 +223,27 @@ export async function runPreToolUseHooks(input: Omit<PreToolUseHookInput, 'hook_
         decided = hso.permissionDecision;
         if (typeof hso.permissionDecisionReason === 'string') reason = hso.permissionDecisionReason;
       } else {
-        result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}" returned an invalid permissionDecision ${JSON.stringify(hso.permissionDecision)} (ignored)`);
+        result.notices.push(
+          `PreToolUse hook "${shorten(run.hook, 80)}" returned an invalid permissionDecision ${JSON.stringify(hso.permissionDecision)} (ignored)`,
+        );
       }
     } else if (out.decision === 'approve') {
       decided = 'allow';
       if (typeof out.reason === 'string') reason = out.reason;
     }
     if (decided && (!result.decision || RANK[decided] > RANK[result.decision.behavior])) {
-      result.decision = reason === undefined ? { behavior: decided, hook: run.hook } : { behavior: decided, hook: run.hook, reason };
+      result.decision =
+        reason === undefined ? { behavior: decided, hook: run.hook } : { behavior: decided, hook: run.hook, reason };
     }
     if (hso?.updatedInput !== undefined) {
       if (isObject(hso.updatedInput)) result.updatedInput = hso.updatedInput;
-      else result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}" returned an updatedInput that is not an object (ignored)`);
+      else
+        result.notices.push(
+          `PreToolUse hook "${shorten(run.hook, 80)}" returned an updatedInput that is not an object (ignored)`,
+        );
     }
-    if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim()) result.additionalContext.push(hso.additionalContext);
+    if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim())
+      result.additionalContext.push(hso.additionalContext);
   }
   if (blocks.length > 0) {
     result.block = { reason: blocks.map((b) => b.reason).join('\n'), hook: blocks[0]!.hook };
@@ -193,16 +251,25 @@ export async function runPreToolUseHooks(input: Omit<PreToolUseHookInput, 'hook_
   return result;
 }
 
-export async function runPostToolUseHooks(input: Omit<PostToolUseHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PostToolUseHooksResult> {
+export async function runPostToolUseHooks(
+  input: Omit<PostToolUseHookInput, 'hook_event_name'>,
+  env: HookRunEnv,
+): Promise<PostToolUseHooksResult> {
   return runAfterCallHooks({ ...input, hook_event_name: 'PostToolUse' }, env);
 }
 
 /** After a failed call (it threw, or its result is an error), in place of PostToolUse: the same answers are honoured. */
-export async function runPostToolUseFailureHooks(input: Omit<PostToolUseFailureHookInput, 'hook_event_name'>, env: HookRunEnv): Promise<PostToolUseHooksResult> {
+export async function runPostToolUseFailureHooks(
+  input: Omit<PostToolUseFailureHookInput, 'hook_event_name'>,
+  env: HookRunEnv,
+): Promise<PostToolUseHooksResult> {
   return runAfterCallHooks({ ...input, hook_event_name: 'PostToolUseFailure' }, env);
 }
 
-async function runAfterCallHooks(full: PostToolUseHookInput | PostToolUseFailureHookInput, env: HookRunEnv): Promise<PostToolUseHooksResult> {
+async function runAfterCallHooks(
+  full: PostToolUseHookInput | PostToolUseFailureHookInput,
+  env: HookRunEnv,
+): Promise<PostToolUseHooksResult> {
   const event = full.hook_event_name;
   const matched = hooksFor(env.config, event, full.tool_name, env.aliases, env.callMatches);
   const result: PostToolUseHooksResult = { runs: [], feedback: [], additionalContext: [], notices: [] };
@@ -212,20 +279,35 @@ async function runAfterCallHooks(full: PostToolUseHookInput | PostToolUseFailure
     const notice = noticeFor(run);
     if (notice) result.notices.push(notice);
     if (run.outcome === 'blocking') {
-      result.feedback.push({ reason: run.stderr?.trim() || `${event} hook "${shorten(run.hook, 80)}" exited with code 2`, hook: run.hook });
+      result.feedback.push({
+        reason: run.stderr?.trim() || `${event} hook "${shorten(run.hook, 80)}" exited with code 2`,
+        hook: run.hook,
+      });
       continue;
     }
     const out = run.output;
     if (run.outcome !== 'success' || !out) continue;
-    if (typeof out.systemMessage === 'string' && out.systemMessage) result.notices.push(`${event} hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
+    if (typeof out.systemMessage === 'string' && out.systemMessage)
+      result.notices.push(`${event} hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
     if (out.decision === 'block') {
-      result.feedback.push({ reason: typeof out.reason === 'string' && out.reason ? out.reason : `${event} hook "${shorten(run.hook, 80)}" flagged this result`, hook: run.hook });
+      result.feedback.push({
+        reason:
+          typeof out.reason === 'string' && out.reason
+            ? out.reason
+            : `${event} hook "${shorten(run.hook, 80)}" flagged this result`,
+        hook: run.hook,
+      });
     }
     if (out.continue === false) {
-      result.stop ??= { reason: typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : `A ${event} hook stopped the agent.`, hook: run.hook };
+      result.stop ??= {
+        reason:
+          typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : `A ${event} hook stopped the agent.`,
+        hook: run.hook,
+      };
     }
     const hso = isObject(out.hookSpecificOutput) ? out.hookSpecificOutput : undefined;
-    if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim()) result.additionalContext.push(hso.additionalContext);
+    if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim())
+      result.additionalContext.push(hso.additionalContext);
   }
   return result;
 }

@@ -23,7 +23,22 @@ function givenPath(input: unknown, resolved: string): string {
 }
 
 /** Commands that print nothing when they succeed (the reference's list). */
-const SILENT_COMMANDS = new Set(['mv', 'cp', 'rm', 'mkdir', 'rmdir', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'cd', 'export', 'unset', 'wait']);
+const SILENT_COMMANDS = new Set([
+  'mv',
+  'cp',
+  'rm',
+  'mkdir',
+  'rmdir',
+  'chmod',
+  'chown',
+  'chgrp',
+  'touch',
+  'ln',
+  'cd',
+  'export',
+  'unset',
+  'wait',
+]);
 
 /** Is every command of the line (split at `&&`, `||`, `;`, `|`, newlines) one that prints nothing? */
 export function noOutputExpected(command: string): boolean {
@@ -42,8 +57,17 @@ export const HOOK_STDOUT_MAX_CHARS = 30_000;
  * The tool_response of a successful call. `input` is the input the tool ran with; `persisted`
  * says where a result too large to keep inline was stored.
  */
-export function hookToolResponse(toolName: string, data: unknown, input: unknown, persisted?: { path: string; size: number }): unknown {
-  if (toolName.startsWith('mcp__') && isObject(data) && Array.isArray(data.content)) return mcpReferenceContent(data as unknown as McpToolOutput, typeof data.server === 'string' ? data.server : toolName);
+export function hookToolResponse(
+  toolName: string,
+  data: unknown,
+  input: unknown,
+  persisted?: { path: string; size: number },
+): unknown {
+  if (toolName.startsWith('mcp__') && isObject(data) && Array.isArray(data.content))
+    return mcpReferenceContent(
+      data as unknown as McpToolOutput,
+      typeof data.server === 'string' ? data.server : toolName,
+    );
   if (toolName === 'Bash' && isObject(data)) {
     const raw = typeof data.output === 'string' ? data.output : '';
     const output = raw.replace(/\n+$/, '');
@@ -54,13 +78,27 @@ export function hookToolResponse(toolName: string, data: unknown, input: unknown
       isImage: false,
       noOutputExpected: typeof data.command === 'string' ? noOutputExpected(data.command) : false,
       // The size of the output as the command printed it (the reference's count, final newline included).
-      ...(persisted ? { persistedOutputPath: persisted.path, persistedOutputSize: raw === '' ? persisted.size : Buffer.byteLength(raw) + (typeof data.omittedBytes === 'number' ? data.omittedBytes : 0) } : {}),
+      ...(persisted
+        ? {
+            persistedOutputPath: persisted.path,
+            persistedOutputSize:
+              raw === ''
+                ? persisted.size
+                : Buffer.byteLength(raw) + (typeof data.omittedBytes === 'number' ? data.omittedBytes : 0),
+          }
+        : {}),
     };
   }
   if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string') {
     // Our content is `cat -n` style (number, tab, line); the reference's is the lines themselves.
     const numbered = typeof data.content === 'string' ? data.content : '';
-    let content = numbered === '' ? '' : numbered.split('\n').map((l) => l.replace(/^\s*\d+\t/, '')).join('\n');
+    let content =
+      numbered === ''
+        ? ''
+        : numbered
+            .split('\n')
+            .map((l) => l.replace(/^\s*\d+\t/, ''))
+            .join('\n');
     // The reference splits the text at '\n': a final line break is followed by one more (empty)
     // line, and an empty file has one line. We count the lines a line break ends.
     let numLines = typeof data.numLines === 'number' ? data.numLines : 0;
@@ -76,7 +114,10 @@ export function hookToolResponse(toolName: string, data: unknown, input: unknown
       }
       totalLines += 1;
     }
-    return { type: 'text', file: { filePath: givenPath(input, data.filePath), content, numLines, startLine, totalLines } };
+    return {
+      type: 'text',
+      file: { filePath: givenPath(input, data.filePath), content, numLines, startLine, totalLines },
+    };
   }
   if (toolName === 'Write' && isObject(data) && isObject(input) && typeof data.filePath === 'string') {
     return {

@@ -39,7 +39,10 @@ function stableUuid(sessionId: string, index: number): string {
  * message carries (the reference keeps memory out of its transcript), a hook's added context as an
  * `attachment` line, a Stop hook's feedback as a user line with `isMeta: true`.
  */
-export function transcriptLines(messages: readonly Message[], opts: { sessionId: string; cwd: string; now?: Date; version?: string }): TranscriptLine[] {
+export function transcriptLines(
+  messages: readonly Message[],
+  opts: { sessionId: string; cwd: string; now?: Date; version?: string },
+): TranscriptLine[] {
   const ts = (opts.now ?? new Date()).toISOString();
   let parent: string | null = null;
   const out: TranscriptLine[] = [];
@@ -52,7 +55,10 @@ export function transcriptLines(messages: readonly Message[], opts: { sessionId:
       content = split.prompt;
       const hook = HOOK_CONTEXT.exec(split.prompt);
       if (hook) {
-        extra = { type: 'attachment', attachment: { type: 'hook_additional_context', content: [hook[2]!], hookName: hook[1]!, hookEvent: hook[1]! } };
+        extra = {
+          type: 'attachment',
+          attachment: { type: 'hook_additional_context', content: [hook[2]!], hookName: hook[1]!, hookEvent: hook[1]! },
+        };
       } else if (split.prompt.startsWith('Stop hook feedback:\n')) {
         extra = { type: 'user', isMeta: true };
       }
@@ -82,9 +88,15 @@ export function transcriptPathFor(storeDir: string, sessionId: string): string {
 }
 
 /** Writes the file whole (temp file + rename, so a hook never reads half a transcript). */
-export async function writeTranscriptFile(path: string, messages: readonly Message[], opts: { sessionId: string; cwd: string }): Promise<string> {
+export async function writeTranscriptFile(
+  path: string,
+  messages: readonly Message[],
+  opts: { sessionId: string; cwd: string },
+): Promise<string> {
   await mkdir(dirname(path), { recursive: true });
-  const body = transcriptLines(messages, opts).map((l) => JSON.stringify(l)).join('\n');
+  const body = transcriptLines(messages, opts)
+    .map((l) => JSON.stringify(l))
+    .join('\n');
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(tmp, body ? `${body}\n` : '');
   await rename(tmp, path);

@@ -22,14 +22,37 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
  * warning (a settings file written for the reference still loads), never run.
  */
 export const REFERENCE_ONLY_HOOK_EVENTS = [
-  'PostToolBatch', 'UserPromptExpansion', 'StopFailure', 'PostCompact',
-  'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation',
-  'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged',
-  'FileChanged', 'MessageDisplay',
+  'PostToolBatch',
+  'UserPromptExpansion',
+  'StopFailure',
+  'PostCompact',
+  'PermissionRequest',
+  'PermissionDenied',
+  'Setup',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted',
+  'Elicitation',
+  'ElicitationResult',
+  'ConfigChange',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+  'MessageDisplay',
 ] as const;
 
 /** Events whose hooks the session (not a tool call) runs, as `hook-<event>-<n>` activities. */
-export const SESSION_HOOK_EVENTS = ['UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionStart', 'SessionEnd', 'Notification'] as const;
+export const SESSION_HOOK_EVENTS = [
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'Notification',
+] as const;
 export type SessionHookEventName = (typeof SESSION_HOOK_EVENTS)[number];
 
 /** Default timeout of a hook, in seconds (the reference's current default). */
@@ -150,7 +173,8 @@ export interface SessionHookInput extends CommonHookInput {
   [field: string]: unknown;
 }
 
-export type HookInput = PreToolUseHookInput | PostToolUseHookInput | PostToolUseFailureHookInput | PreCompactHookInput | SessionHookInput;
+export type HookInput =
+  PreToolUseHookInput | PostToolUseHookInput | PostToolUseFailureHookInput | PreCompactHookInput | SessionHookInput;
 
 /** What a hook may print on stdout (exit 0) or a function hook may return. All optional. */
 export interface HookOutput {

@@ -13,7 +13,13 @@ import { initialContext, type AgentContext } from '../engine/context';
 import type { Message, ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
 import { retryPolicy, type OutageState } from '../engine/retry';
-import { approvalTimeoutDenial, hookFailureRuns, notifyApprovalPending, transientFailureFromDetails, waitOutStoreOutage } from '../engine/schedulerGlue';
+import {
+  approvalTimeoutDenial,
+  hookFailureRuns,
+  notifyApprovalPending,
+  transientFailureFromDetails,
+  waitOutStoreOutage,
+} from '../engine/schedulerGlue';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   END_REASONS,
@@ -26,7 +32,13 @@ import {
   type SessionStatusName,
   type TurnReport,
 } from '../engine/session';
-import { executeTurn, type Approval, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
+import {
+  executeTurn,
+  type Approval,
+  type ToolUseDescription,
+  type TurnExecutor,
+  type TurnOutcome,
+} from '../engine/turn';
 import { localStreaming, withStreamedToolUses } from './streaming';
 import { sessionInput, withAgents, type SessionOptions } from '../client';
 import { checkSessionInput } from '../sessionInput';
@@ -47,7 +59,12 @@ export interface LocalSessionResult extends SessionResult {
   sessionId: string;
   records: ToolCallRecord[];
   /** Per turn: its end, its batches, and the calls started while streaming that the final message discarded. */
-  turnsDetail: Array<{ turn: number; reason: string; batches: TurnOutcome['batches']; discarded?: TurnOutcome['discarded'] }>;
+  turnsDetail: Array<{
+    turn: number;
+    reason: string;
+    batches: TurnOutcome['batches'];
+    discarded?: TurnOutcome['discarded'];
+  }>;
   context: AgentContext;
   /** Compactions of the model's view (the transcript under `head` keeps everything). */
   compactions: CompactionRecord[];
@@ -96,7 +113,10 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<'done' | 'inte
   });
 }
 
-type WorkerDeps = Omit<AgentWorkerOptions, 'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'>;
+type WorkerDeps = Omit<
+  AgentWorkerOptions,
+  'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'
+>;
 
 export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps = {}): LocalSession {
   const input = checkSessionInput(sessionInput(opts));
@@ -105,10 +125,19 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   const session = localToolSession(input, sessionId);
   const approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   // Subagents: in-process child sessions — the same algorithm as the child workflows. Agent files are read once, at start.
-  const agentsReady = input.tools.includes('Agent') && !input.parent ? withAgents(input).then((i) => void (i.agents && (session.agents = i.agents))) : Promise.resolve();
+  const agentsReady =
+    input.tools.includes('Agent') && !input.parent
+      ? withAgents(input).then((i) => void (i.agents && (session.agents = i.agents)))
+      : Promise.resolve();
   agentsReady.catch(() => undefined); // reported by the first model call that awaits it
-  const runSubagent = localSubagentRunner({ input, sessionId, session, approvalTimeoutMs, ...(opts.onAsk ? { onAsk: opts.onAsk } : {}) }, (child) => runLocalSession(child, worker));
-  const state = initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
+  const runSubagent = localSubagentRunner(
+    { input, sessionId, session, approvalTimeoutMs, ...(opts.onAsk ? { onAsk: opts.onAsk } : {}) },
+    (child) => runLocalSession(child, worker),
+  );
+  const state = initialSessionState(
+    firstMessage(input.prompt, input.memory),
+    initialContext(input.cwd, input.additionalDirectories ?? []),
+  );
   if (memoryRefOf(input.memory)) state.memoryRef = memoryRefOf(input.memory);
   const priorRecords = new Map<string, ToolCallRecord>();
   const allRecords: ToolCallRecord[] = [];
@@ -127,12 +156,35 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
   /** Notification hook firings still running: the session ends after them. */
   const notifications = new Set<Promise<unknown>>();
 
-  const runtime = (signal: AbortSignal, key: string): CallRuntime => ({ signal, heartbeat: () => undefined, attempt: 1, callKey: `${sessionId}/${key}`, warn: () => undefined });
+  const runtime = (signal: AbortSignal, key: string): CallRuntime => ({
+    signal,
+    heartbeat: () => undefined,
+    attempt: 1,
+    callKey: `${sessionId}/${key}`,
+    warn: () => undefined,
+  });
 
-  async function ask(block: ToolUseBlock, message: string, description: ToolUseDescription, signal: AbortSignal): Promise<Approval | 'interrupted'> {
+  async function ask(
+    block: ToolUseBlock,
+    message: string,
+    description: ToolUseDescription,
+    signal: AbortSignal,
+  ): Promise<Approval | 'interrupted'> {
     if (signal.aborted) return 'interrupted';
-    if (!opts.onAsk) return { decision: 'deny', source: 'unattended', reason: 'No approver is attached to this in-process session (pass onAsk); denied by default.' };
-    pendingApprovals.set(block.id, { turn: state.turn, toolUseId: block.id, toolName: block.name, summary: description.summary, message, since: Date.now() });
+    if (!opts.onAsk)
+      return {
+        decision: 'deny',
+        source: 'unattended',
+        reason: 'No approver is attached to this in-process session (pass onAsk); denied by default.',
+      };
+    pendingApprovals.set(block.id, {
+      turn: state.turn,
+      toolUseId: block.id,
+      toolName: block.name,
+      summary: description.summary,
+      message,
+      since: Date.now(),
+    });
     status = 'awaiting_approval';
     // A call waits for a human: Notification hooks may page one. As in the session workflow (an
     // async signal handler) the wait does not wait for them, and the session ends only after them.
@@ -147,10 +199,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       return await Promise.race([
         opts.onAsk({ toolUseId: block.id, toolName: block.name, summary: description.summary, message }),
         new Promise<Approval>((resolve) => {
-          timer = setTimeout(
-            () => resolve(approvalTimeoutDenial(approvalTimeoutMs)),
-            approvalTimeoutMs,
-          );
+          timer = setTimeout(() => resolve(approvalTimeoutDenial(approvalTimeoutMs)), approvalTimeoutMs);
         }),
         new Promise<'interrupted'>((resolve) => {
           onAbort = () => resolve('interrupted');
@@ -202,8 +251,10 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
             maxConcurrency: input.maxConcurrency ?? 10,
             priorRecords,
             signal,
-            describe: (blocks, messageRefs, context) => deps.activities.describeToolUses({ session, blocks, messageRefs, context }),
-            run: (call, own) => deps.runToolCall({ session, ...call }, runtime(own, `tool-${call.block.id}-${++calls}`), { runSubagent }),
+            describe: (blocks, messageRefs, context) =>
+              deps.activities.describeToolUses({ session, blocks, messageRefs, context }),
+            run: (call, own) =>
+              deps.runToolCall({ session, ...call }, runtime(own, `tool-${call.block.id}-${++calls}`), { runSubagent }),
           });
     const executor: TurnExecutor = {
       now: () => Date.now(),
@@ -220,8 +271,18 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
           // The same model step as the turn workflow (clearing, auto/reactive compaction), called directly.
           step = await managedModelStep(
             {
-              sessionId, turn, head: state.head, append, ...(state.memoryRef ? { memory: state.memoryRef } : {}), model: input.model, tools: input.tools, rules: input.rules, permissionMode: input.permissionMode,
-              context: state.context, maxConcurrency: 1, approvalTimeoutMs: 0,
+              sessionId,
+              turn,
+              head: state.head,
+              append,
+              ...(state.memoryRef ? { memory: state.memoryRef } : {}),
+              model: input.model,
+              tools: input.tools,
+              rules: input.rules,
+              permissionMode: input.permissionMode,
+              context: state.context,
+              maxConcurrency: 1,
+              approvalTimeoutMs: 0,
               ...(streaming ? {} : { streamingToolExecution: false }),
               ...(state.view ? { view: state.view } : {}),
               ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
@@ -230,7 +291,8 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
               ...(session.agents ? { subagents: { agents: session.agents } } : {}),
             },
             {
-              callModel: (args, id) => callModelWith(deps.modelDeps, args, withStreamedToolUses(runtime(signal, id), streaming, id)),
+              callModel: (args, id) =>
+                callModelWith(deps.modelDeps, args, withStreamedToolUses(runtime(signal, id), streaming, id)),
               compact: (args, id) => compactContextWith(deps.compactDeps, args, runtime(signal, id)),
             },
             stepState,
@@ -241,23 +303,46 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
         } catch (err) {
           if (signal.aborted) return { kind: 'interrupted' };
           // The activity's classification: a retryable failure is waited out, the rest ends the turn.
-          if (err instanceof ApplicationFailure && !err.nonRetryable) return { kind: 'unavailable', failure: transientFailureFromDetails('model', err.message, err.details) };
+          if (err instanceof ApplicationFailure && !err.nonRetryable)
+            return { kind: 'unavailable', failure: transientFailureFromDetails('model', err.message, err.details) };
           throw err;
         }
         return { kind: 'message', message: model.message, usage: model.usage, stopReason: model.stopReason };
       },
-      describe: (blocks, context) => deps.activities.describeToolUses({ session, blocks: [...blocks], messageRef: model?.head ?? null, context }),
+      describe: (blocks, context) =>
+        deps.activities.describeToolUses({ session, blocks: [...blocks], messageRef: model?.head ?? null, context }),
       async runTool(block, context, _description, approval) {
         calls++;
-        return deps.runToolCall({ session, block, messageRef: model?.head ?? null, context, ...(approval ? { approval } : {}) }, runtime(signal, `tool-${block.id}-${calls}`), { runSubagent });
+        return deps.runToolCall(
+          { session, block, messageRef: model?.head ?? null, context, ...(approval ? { approval } : {}) },
+          runtime(signal, `tool-${block.id}-${calls}`),
+          { runSubagent },
+        );
       },
       awaitApproval: (block, a, description) => ask(block, a.message, description, signal),
       isInterrupted: () => signal.aborted,
     };
     let outcome: TurnOutcome;
-    const failed = (error: string): TurnReport => ({ reason: 'failed', consumedAppend: false, head: state.head, context: state.context, records: [], text: '', error: `model call failed: ${error}` });
+    const failed = (error: string): TurnReport => ({
+      reason: 'failed',
+      consumedAppend: false,
+      head: state.head,
+      context: state.context,
+      records: [],
+      text: '',
+      error: `model call failed: ${error}`,
+    });
     try {
-      outcome = await executeTurn({ context: state.context, priorRecords, maxConcurrency: input.maxConcurrency ?? 10, retry: retryPolicy(input), ...(streaming ? { streaming } : {}) }, executor);
+      outcome = await executeTurn(
+        {
+          context: state.context,
+          priorRecords,
+          maxConcurrency: input.maxConcurrency ?? 10,
+          retry: retryPolicy(input),
+          ...(streaming ? { streaming } : {}),
+        },
+        executor,
+      );
     } catch (err) {
       return failed(err instanceof Error ? err.message : String(err));
     } finally {
@@ -265,7 +350,12 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     }
     if (outcome.reason === 'failed') return failed(outcome.error ?? 'unavailable');
     opts.onTurn?.(turn, outcome);
-    turnsDetail.push({ turn, reason: outcome.reason, batches: outcome.batches, ...(outcome.discarded ? { discarded: outcome.discarded } : {}) });
+    turnsDetail.push({
+      turn,
+      reason: outcome.reason,
+      batches: outcome.batches,
+      ...(outcome.discarded ? { discarded: outcome.discarded } : {}),
+    });
     for (const r of outcome.records) {
       if (!r.reused) priorRecords.set(r.toolUseId, r);
       allRecords.push(r);
@@ -277,7 +367,12 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
       const from = head;
       head = await storeCall(() => deps.activities.appendTranscript({ head: from, messages: [results] }));
     }
-    const text = model ? model.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
+    const text = model
+      ? model.message.content
+          .filter((b) => b.type === 'text')
+          .map((b) => (b as { text: string }).text)
+          .join('\n')
+      : '';
     if (text.trim() !== '') finalText = text;
     return {
       reason: outcome.reason,
@@ -322,7 +417,16 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     },
     runHooks: async (event, fields, head) => {
       try {
-        const r = await deps.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields, ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}) });
+        const r = await deps.runSessionHooks({
+          event,
+          sessionId,
+          cwd: state.context.cwd,
+          permissionMode: input.permissionMode,
+          head,
+          hooks: input.hooks,
+          fields,
+          ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
+        });
         return r.runs;
       } catch (err) {
         return hookFailureRuns(event, err);
@@ -335,9 +439,15 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     try {
       const outcome = await runSession(state, sessionConfig(input, !!input.parent), executor);
       // In-process there is no history to bound: a checkpoint never happens (no shouldCheckpoint).
-      end = outcome.kind === 'end' ? outcome : { status: 'failed', endReason: END_REASONS.failed(state.turn, 'unexpected checkpoint') };
+      end =
+        outcome.kind === 'end'
+          ? outcome
+          : { status: 'failed', endReason: END_REASONS.failed(state.turn, 'unexpected checkpoint') };
     } catch (err) {
-      end = { status: 'failed', endReason: END_REASONS.failed(state.turn, err instanceof Error ? err.message : String(err)) };
+      end = {
+        status: 'failed',
+        endReason: END_REASONS.failed(state.turn, err instanceof Error ? err.message : String(err)),
+      };
     }
     // Notification hooks still running (an approval was answered before they finished) end first.
     await Promise.allSettled([...notifications]);
@@ -347,7 +457,22 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     phase = 'ended';
     endReason = end.endReason;
     const toolCalls = Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0);
-    return { status: end.status, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: end.endReason, toolCalls, ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}), finalText, sessionId, records: allRecords, turnsDetail, context: state.context, compactions: state.compactions ?? [] };
+    return {
+      status: end.status,
+      turns: state.turn,
+      usage: state.usage,
+      head: state.head,
+      lastText: state.lastText,
+      endReason: end.endReason,
+      toolCalls,
+      ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
+      finalText,
+      sessionId,
+      records: allRecords,
+      turnsDetail,
+      context: state.context,
+      compactions: state.compactions ?? [],
+    };
   })();
 
   return {

@@ -16,7 +16,11 @@ export interface LocalStreamingDeps {
   priorRecords: ReadonlyMap<string, ToolCallRecord>;
   /** The turn's abort signal: an interrupt stops every early call. */
   signal: AbortSignal;
-  describe(blocks: ToolUseBlock[], messageRefs: Array<string | null>, context: AgentContext): Promise<ToolUseDescription[]>;
+  describe(
+    blocks: ToolUseBlock[],
+    messageRefs: Array<string | null>,
+    context: AgentContext,
+  ): Promise<ToolUseDescription[]>;
   /** Runs one call through the pipeline (runToolCall) with the given abort signal. */
   run(input: Pick<RunToolUseInput, 'block' | 'messageRef' | 'context'>, signal: AbortSignal): Promise<ToolRunResult>;
 }
@@ -26,7 +30,12 @@ export function localStreaming(deps: LocalStreamingDeps): StreamingToolExecution
   return new StreamingToolExecution(
     { context: deps.context, maxConcurrency: deps.maxConcurrency, priorRecords: deps.priorRecords },
     {
-      describeStreamed: (items, context) => deps.describe(items.map((i) => i.block), items.map((i) => i.messageRef), context),
+      describeStreamed: (items, context) =>
+        deps.describe(
+          items.map((i) => i.block),
+          items.map((i) => i.messageRef),
+          context,
+        ),
       startStreamed(item, context) {
         // A subagent waits for the complete message, as under Temporal.
         if (isAgentTool(item.block.name)) return undefined;
@@ -43,6 +52,12 @@ export function localStreaming(deps: LocalStreamingDeps): StreamingToolExecution
 }
 
 /** The model call's runtime with the hand-over of completed tool_use blocks to `streaming`. */
-export function withStreamedToolUses(runtime: CallRuntime, streaming: StreamingToolExecution | undefined, id: string): CallRuntime {
-  return streaming ? { ...runtime, onStreamedToolUse: async (item) => streaming.add({ ...item, stream: `${id}#1` }) } : runtime;
+export function withStreamedToolUses(
+  runtime: CallRuntime,
+  streaming: StreamingToolExecution | undefined,
+  id: string,
+): CallRuntime {
+  return streaming
+    ? { ...runtime, onStreamedToolUse: async (item) => streaming.add({ ...item, stream: `${id}#1` }) }
+    : runtime;
 }

@@ -39,7 +39,10 @@ export interface LocalSubagentParent {
 }
 
 /** The Agent tool's runner in-process: the child session runs to its end; its final text is the tool_result. */
-export function localSubagentRunner(parent: LocalSubagentParent, runChild: (opts: LocalSessionOptions) => Promise<LocalSessionResult>): NonNullable<ToolUseContext['runSubagent']> {
+export function localSubagentRunner(
+  parent: LocalSubagentParent,
+  runChild: (opts: LocalSessionOptions) => Promise<LocalSessionResult>,
+): NonNullable<ToolUseContext['runSubagent']> {
   const { input, sessionId, session, approvalTimeoutMs } = parent;
   return async (data, ctx) => {
     const plan = subagentPlan(data, session);
@@ -49,7 +52,11 @@ export function localSubagentRunner(parent: LocalSubagentParent, runChild: (opts
     const r = await runChild({
       sessionId: childId,
       prompt: plan.prompt,
-      model: { ...input.model, ...(plan.model ? { model: plan.model } : {}), system: childSystemPrompt(plan.system, ctx.agent.cwd) },
+      model: {
+        ...input.model,
+        ...(plan.model ? { model: plan.model } : {}),
+        system: childSystemPrompt(plan.system, ctx.agent.cwd),
+      },
       tools: plan.tools,
       permissionMode: input.permissionMode,
       rules: plan.denyRules?.length ? { ...input.rules, deny: [...input.rules.deny, ...plan.denyRules] } : input.rules,

@@ -46,12 +46,19 @@ export function readClaudeJsonServers(path: string, cwd: string): ClaudeJsonServ
   if ('missing' in read) return undefined;
   if ('refused' in read) throw new McpConfigError(`${path}: not read: ${read.refused}`);
   const parsed: unknown = parseConfigJson(path, read.text, (m) => new McpConfigError(m));
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new McpConfigError(`${path} must hold a JSON object`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new McpConfigError(`${path} must hold a JSON object`);
   const top = parsed as { mcpServers?: unknown; projects?: unknown };
   const user = top.mcpServers === undefined ? {} : parseMcpServers(top.mcpServers, path);
   const key = claudeJsonProjectKey(cwd);
-  const projects = top.projects && typeof top.projects === 'object' && !Array.isArray(top.projects) ? (top.projects as Record<string, unknown>) : {};
+  const projects =
+    top.projects && typeof top.projects === 'object' && !Array.isArray(top.projects)
+      ? (top.projects as Record<string, unknown>)
+      : {};
   const project = projects[key] as { mcpServers?: unknown } | undefined;
-  const local = project && typeof project === 'object' && project.mcpServers !== undefined ? parseMcpServers(project.mcpServers, path, `projects["${key}"].mcpServers`) : {};
+  const local =
+    project && typeof project === 'object' && project.mcpServers !== undefined
+      ? parseMcpServers(project.mcpServers, path, `projects["${key}"].mcpServers`)
+      : {};
   return { path, user, local };
 }

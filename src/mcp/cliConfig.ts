@@ -30,8 +30,11 @@ export function readMcpConfigArgs(values: readonly string[], cwd: string): McpCl
     } catch (err) {
       throw new McpConfigError(`${source} is not valid JSON: ${(err as Error).message}`);
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new McpConfigError(`${source} must hold a JSON object { "mcpServers": { … } }`);
-    for (const k of Object.keys(parsed)) if (k !== 'mcpServers') throw new McpConfigError(`${source}: ${k} is not a key of an MCP config (only mcpServers)`);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new McpConfigError(`${source} must hold a JSON object { "mcpServers": { … } }`);
+    for (const k of Object.keys(parsed))
+      if (k !== 'mcpServers')
+        throw new McpConfigError(`${source}: ${k} is not a key of an MCP config (only mcpServers)`);
     const servers = parseMcpServers((parsed as { mcpServers?: unknown }).mcpServers ?? {}, source);
     for (const [name, server] of Object.entries(servers)) {
       out.servers[name] = server;

@@ -67,21 +67,37 @@ export function mcpServerMatches(m: McpServerMatcher, name: string, server: McpS
     return line.length === m.serverCommand.length && line.every((w, i) => w === m.serverCommand[i]);
   }
   if (!isRemoteMcpServer(server)) return false;
-  const re = new RegExp(`^${m.serverUrl.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${m.serverUrl
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(server.url);
 }
 
 function parseMatchers(v: unknown, at: string): McpServerMatcher[] {
-  if (!Array.isArray(v)) throw new McpConfigError(`${at} must be a list of { serverName } / { serverCommand } / { serverUrl } entries`);
+  if (!Array.isArray(v))
+    throw new McpConfigError(`${at} must be a list of { serverName } / { serverCommand } / { serverUrl } entries`);
   return v.map((e, i) => {
     const keys = e && typeof e === 'object' && !Array.isArray(e) ? Object.keys(e) : [];
     const o = e as Record<string, unknown>;
-    if (keys.length === 1 && keys[0] === 'serverName' && typeof o.serverName === 'string') return { serverName: o.serverName };
-    if (keys.length === 1 && keys[0] === 'serverUrl' && typeof o.serverUrl === 'string') return { serverUrl: o.serverUrl };
-    if (keys.length === 1 && keys[0] === 'serverCommand' && Array.isArray(o.serverCommand) && o.serverCommand.length > 0 && o.serverCommand.every((w) => typeof w === 'string')) {
+    if (keys.length === 1 && keys[0] === 'serverName' && typeof o.serverName === 'string')
+      return { serverName: o.serverName };
+    if (keys.length === 1 && keys[0] === 'serverUrl' && typeof o.serverUrl === 'string')
+      return { serverUrl: o.serverUrl };
+    if (
+      keys.length === 1 &&
+      keys[0] === 'serverCommand' &&
+      Array.isArray(o.serverCommand) &&
+      o.serverCommand.length > 0 &&
+      o.serverCommand.every((w) => typeof w === 'string')
+    ) {
       return { serverCommand: o.serverCommand as string[] };
     }
-    throw new McpConfigError(`${at}[${i}] must be exactly one of { "serverName": string }, { "serverCommand": [strings] }, { "serverUrl": string }`);
+    throw new McpConfigError(
+      `${at}[${i}] must be exactly one of { "serverName": string }, { "serverCommand": [strings] }, { "serverUrl": string }`,
+    );
   });
 }
 
@@ -117,7 +133,8 @@ function checkKeys(v: Record<string, unknown>, allowed: Set<string>, at: string,
   if (v.timeout !== undefined && !(typeof v.timeout === 'number' && Number.isInteger(v.timeout) && v.timeout > 0)) {
     throw new McpConfigError(`${at}.timeout must be a positive whole number of milliseconds`);
   }
-  if (v.alwaysLoad !== undefined && typeof v.alwaysLoad !== 'boolean') throw new McpConfigError(`${at}.alwaysLoad must be true or false`);
+  if (v.alwaysLoad !== undefined && typeof v.alwaysLoad !== 'boolean')
+    throw new McpConfigError(`${at}.alwaysLoad must be true or false`);
 }
 
 /**
@@ -127,30 +144,51 @@ function checkKeys(v: Record<string, unknown>, allowed: Set<string>, at: string,
  * accepted and has no effect (every server's tools are always loaded here).
  */
 export function parseMcpServers(raw: unknown, source: string, key = 'mcpServers'): McpServers {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new McpConfigError(`${source}: ${key} must be an object of servers`);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new McpConfigError(`${source}: ${key} must be an object of servers`);
   const out: McpServers = {};
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     const at = `${source}: ${key}.${name}`;
     if (name.trim() === '') throw new McpConfigError(`${source}: ${key} has a server with an empty name`);
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new McpConfigError(`${at} must be an object`);
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new McpConfigError(`${at} must be an object`);
     const v = value as Record<string, unknown>;
     const type = v.type ?? 'stdio';
     const timeout = typeof v.timeout === 'number' ? { timeout: v.timeout } : {};
     if (type === 'stdio') {
       checkKeys(v, STDIO_KEYS, at, 'a stdio server');
-      if (typeof v.command !== 'string' || v.command === '') throw new McpConfigError(`${at}.command must be a non-empty string`);
-      if (v.args !== undefined && (!Array.isArray(v.args) || v.args.some((a) => typeof a !== 'string'))) throw new McpConfigError(`${at}.args must be a list of strings`);
-      if (v.env !== undefined && !isStringMap(v.env)) throw new McpConfigError(`${at}.env must be an object of strings`);
-      out[name] = { ...(v.type ? { type: 'stdio' } : {}), command: v.command, ...(v.args ? { args: v.args as string[] } : {}), ...(v.env ? { env: v.env } : {}), ...timeout };
+      if (typeof v.command !== 'string' || v.command === '')
+        throw new McpConfigError(`${at}.command must be a non-empty string`);
+      if (v.args !== undefined && (!Array.isArray(v.args) || v.args.some((a) => typeof a !== 'string')))
+        throw new McpConfigError(`${at}.args must be a list of strings`);
+      if (v.env !== undefined && !isStringMap(v.env))
+        throw new McpConfigError(`${at}.env must be an object of strings`);
+      out[name] = {
+        ...(v.type ? { type: 'stdio' } : {}),
+        command: v.command,
+        ...(v.args ? { args: v.args as string[] } : {}),
+        ...(v.env ? { env: v.env } : {}),
+        ...timeout,
+      };
     } else if (type === 'http' || type === 'streamable-http' || type === 'sse') {
       checkKeys(v, HTTP_KEYS, at, `an ${type} server`);
       if (typeof v.url !== 'string' || v.url === '') throw new McpConfigError(`${at}.url must be a non-empty string`);
-      if (v.headers !== undefined && !isStringMap(v.headers)) throw new McpConfigError(`${at}.headers must be an object of strings`);
-      out[name] = { type: type === 'sse' ? 'sse' : 'http', url: v.url, ...(v.headers ? { headers: v.headers } : {}), ...timeout };
+      if (v.headers !== undefined && !isStringMap(v.headers))
+        throw new McpConfigError(`${at}.headers must be an object of strings`);
+      out[name] = {
+        type: type === 'sse' ? 'sse' : 'http',
+        url: v.url,
+        ...(v.headers ? { headers: v.headers } : {}),
+        ...timeout,
+      };
     } else if (type === 'ws') {
-      throw new McpConfigError(`${at}.type "ws" is not supported by durable-agent (stdio, http, streamable-http and sse only)`);
+      throw new McpConfigError(
+        `${at}.type "ws" is not supported by durable-agent (stdio, http, streamable-http and sse only)`,
+      );
     } else {
-      throw new McpConfigError(`${at}.type must be "stdio", "http", "streamable-http" or "sse" (got ${JSON.stringify(type)})`);
+      throw new McpConfigError(
+        `${at}.type must be "stdio", "http", "streamable-http" or "sse" (got ${JSON.stringify(type)})`,
+      );
     }
   }
   return out;
@@ -174,20 +212,32 @@ export function expandEnvString(s: string, env: Record<string, string | undefine
  * `env` (values), `url` and `headers` (values). Throws McpConfigError naming the server and the
  * variables that are unset and have no default.
  */
-export function expandMcpServer(name: string, server: McpServerConfig, env: Record<string, string | undefined>): McpServerConfig {
+export function expandMcpServer(
+  name: string,
+  server: McpServerConfig,
+  env: Record<string, string | undefined>,
+): McpServerConfig {
   const missing: string[] = [];
   const x = (s: string) => expandEnvString(s, env, missing);
-  const xMap = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined);
+  const xMap = (m: Record<string, string> | undefined) =>
+    m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined;
   let out: McpServerConfig;
   if (isRemoteMcpServer(server)) {
     const headers = xMap(server.headers);
     out = { ...server, url: x(server.url), ...(headers ? { headers } : {}) };
   } else {
     const e = xMap(server.env);
-    out = { ...server, command: x(server.command), ...(server.args ? { args: server.args.map(x) } : {}), ...(e ? { env: e } : {}) };
+    out = {
+      ...server,
+      command: x(server.command),
+      ...(server.args ? { args: server.args.map(x) } : {}),
+      ...(e ? { env: e } : {}),
+    };
   }
   if (missing.length > 0) {
-    throw new McpConfigError(`MCP server ${name}: missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (set ${missing.length > 1 ? 'them' : 'it'} or write \${VAR:-default})`);
+    throw new McpConfigError(
+      `MCP server ${name}: missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (set ${missing.length > 1 ? 'them' : 'it'} or write \${VAR:-default})`,
+    );
   }
   return out;
 }
@@ -203,8 +253,10 @@ function readMcpJsonFile(path: string): { path: string; servers: McpServers } | 
   if ('missing' in read) return undefined;
   if ('refused' in read) throw new McpConfigError(`${path}: not read: ${read.refused}`);
   const parsed: unknown = parseConfigJson(path, read.text, (m) => new McpConfigError(m));
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new McpConfigError(`${path} must hold a JSON object`);
-  for (const k of Object.keys(parsed)) if (k !== 'mcpServers') throw new McpConfigError(`${path}: ${k} is not a key of .mcp.json (only mcpServers)`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new McpConfigError(`${path} must hold a JSON object`);
+  for (const k of Object.keys(parsed))
+    if (k !== 'mcpServers') throw new McpConfigError(`${path}: ${k} is not a key of .mcp.json (only mcpServers)`);
   const raw = (parsed as { mcpServers?: unknown }).mcpServers;
   return { path, servers: raw === undefined ? {} : parseMcpServers(raw, path) };
 }
@@ -214,7 +266,9 @@ function readMcpJsonFile(path: string): { path: string; servers: McpServers } | 
  * its parents (the filesystem root excepted), merged from the top down — the file closest to the
  * working directory wins for a name. Undefined when there is none. `origins`: each server's file.
  */
-export function readProjectMcpJson(cwd: string): { path: string; servers: McpServers; origins: Record<string, string> } | undefined {
+export function readProjectMcpJson(
+  cwd: string,
+): { path: string; servers: McpServers; origins: Record<string, string> } | undefined {
   const dirs: string[] = [];
   for (let d = resolve(cwd); d !== parse(d).root; d = dirname(d)) dirs.push(d);
   let found: { path: string; servers: McpServers; origins: Record<string, string> } | undefined;
@@ -236,13 +290,15 @@ export function readProjectMcpJson(cwd: string): { path: string; servers: McpSer
 export function parseMcpApproval(raw: Record<string, unknown>, source: string): McpApproval {
   const out: McpApproval = {};
   if (raw.enableAllProjectMcpServers !== undefined) {
-    if (typeof raw.enableAllProjectMcpServers !== 'boolean') throw new McpConfigError(`${source}: enableAllProjectMcpServers must be true or false`);
+    if (typeof raw.enableAllProjectMcpServers !== 'boolean')
+      throw new McpConfigError(`${source}: enableAllProjectMcpServers must be true or false`);
     out.enableAllProjectMcpServers = raw.enableAllProjectMcpServers;
   }
   for (const key of ['enabledMcpjsonServers', 'disabledMcpjsonServers'] as const) {
     const v = raw[key];
     if (v === undefined) continue;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new McpConfigError(`${source}: ${key} must be a list of server names`);
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+      throw new McpConfigError(`${source}: ${key} must be a list of server names`);
     out[key] = v as string[];
   }
   for (const key of ['allowedMcpServers', 'deniedMcpServers'] as const) {
@@ -293,7 +349,11 @@ export function resolveMcpServers(opts: {
   const claude = opts.claudeJson && !strict ? readClaudeJsonServers(opts.claudeJson, opts.cwd) : undefined;
   const put = (name: string, server: McpServerConfig, origin: string) => {
     // A name that normalises like an earlier one from another scope replaces it, as the same name does.
-    for (const other of Object.keys(servers)) if (other !== name && normalizeMcpName(other) === normalizeMcpName(name)) { delete servers[other]; delete origins[other]; }
+    for (const other of Object.keys(servers))
+      if (other !== name && normalizeMcpName(other) === normalizeMcpName(name)) {
+        delete servers[other];
+        delete origins[other];
+      }
     servers[name] = server;
     origins[name] = origin;
   };
@@ -302,7 +362,10 @@ export function resolveMcpServers(opts: {
     const seen = new Map<string, string>();
     for (const name of Object.keys(scope)) {
       const other = seen.get(normalizeMcpName(name));
-      if (other !== undefined) throw new McpConfigError(`MCP servers "${other}" (${origin(other)}) and "${name}" (${origin(name)}) both name their tools mcp__${normalizeMcpName(name)}__…: rename one`);
+      if (other !== undefined)
+        throw new McpConfigError(
+          `MCP servers "${other}" (${origin(other)}) and "${name}" (${origin(name)}) both name their tools mcp__${normalizeMcpName(name)}__…: rename one`,
+        );
       seen.set(normalizeMcpName(name), name);
     }
   };
@@ -323,22 +386,30 @@ export function resolveMcpServers(opts: {
     }
   }
   for (const [name, server] of Object.entries(claude?.local ?? {})) put(name, server, claude!.path);
-  for (const [name, server] of Object.entries(settingsServers)) put(name, server, opts.settingsOrigin?.[name] ?? 'settings');
-  for (const [name, server] of Object.entries(opts.cli?.servers ?? {})) put(name, server, opts.cli?.origins[name] ?? '--mcp-config');
+  for (const [name, server] of Object.entries(settingsServers))
+    put(name, server, opts.settingsOrigin?.[name] ?? 'settings');
+  for (const [name, server] of Object.entries(opts.cli?.servers ?? {}))
+    put(name, server, opts.cli?.origins[name] ?? '--mcp-config');
   // The allow/deny lists apply to every server, wherever it was configured (deny wins).
   for (const [name, server] of Object.entries(servers)) {
     if (approval.deniedMcpServers?.some((m) => mcpServerMatches(m, name, server))) {
       warnings.push(`${origins[name]}: mcpServers.${name} is blocked by deniedMcpServers; not started`);
       delete servers[name];
       delete origins[name];
-    } else if (approval.allowedMcpServers && !approval.allowedMcpServers.some((m) => mcpServerMatches(m, name, server))) {
+    } else if (
+      approval.allowedMcpServers &&
+      !approval.allowedMcpServers.some((m) => mcpServerMatches(m, name, server))
+    ) {
       warnings.push(`${origins[name]}: mcpServers.${name} is not in allowedMcpServers; not started`);
       delete servers[name];
       delete origins[name];
     }
   }
   for (const name of strict ? [] : [...(approval.enabledMcpjsonServers ?? [])]) {
-    if (!project || !Object.keys(project.servers).some((s) => normalizeMcpName(s) === normalizeMcpName(name))) warnings.push(`enabledMcpjsonServers names ${name}, which is not a server of ${project ? 'any .mcp.json from the working directory up' : projectMcpJsonPath(opts.cwd)}`);
+    if (!project || !Object.keys(project.servers).some((s) => normalizeMcpName(s) === normalizeMcpName(name)))
+      warnings.push(
+        `enabledMcpjsonServers names ${name}, which is not a server of ${project ? 'any .mcp.json from the working directory up' : projectMcpJsonPath(opts.cwd)}`,
+      );
   }
   if (opts.env) {
     for (const [name, server] of Object.entries(servers)) {
@@ -361,16 +432,29 @@ export interface McpSettings {
 }
 
 /** The settings keys this module reads (the settings loader hands them over). */
-export const MCP_SETTINGS_KEYS: readonly string[] = ['mcpServers', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers', 'allowedMcpServers', 'deniedMcpServers'];
+export const MCP_SETTINGS_KEYS: readonly string[] = [
+  'mcpServers',
+  'enableAllProjectMcpServers',
+  'enabledMcpjsonServers',
+  'disabledMcpjsonServers',
+  'allowedMcpServers',
+  'deniedMcpServers',
+];
 
 /**
  * Merges one settings file's MCP keys into `acc` (files in precedence order, lowest first):
  * servers by name (a later file replaces a server of the same name), `enableAllProjectMcpServers`
  * overridden, the two lists concatenated. Throws McpConfigError naming the file and the key.
  */
-export function mergeMcpSettings(acc: McpSettings | undefined, raw: Record<string, unknown>, path: string): McpSettings | undefined {
+export function mergeMcpSettings(
+  acc: McpSettings | undefined,
+  raw: Record<string, unknown>,
+  path: string,
+): McpSettings | undefined {
   if (!MCP_SETTINGS_KEYS.some((k) => raw[k] !== undefined)) return acc;
-  const out: McpSettings = acc ? { servers: { ...acc.servers }, origins: { ...acc.origins }, approval: { ...acc.approval } } : { servers: {}, origins: {}, approval: {} };
+  const out: McpSettings = acc
+    ? { servers: { ...acc.servers }, origins: { ...acc.origins }, approval: { ...acc.approval } }
+    : { servers: {}, origins: {}, approval: {} };
   if (raw.mcpServers !== undefined) {
     for (const [name, server] of Object.entries(parseMcpServers(raw.mcpServers, path))) {
       out.servers[name] = server;
@@ -378,10 +462,15 @@ export function mergeMcpSettings(acc: McpSettings | undefined, raw: Record<strin
     }
   }
   const a = parseMcpApproval(raw, path);
-  if (a.enableAllProjectMcpServers !== undefined) out.approval.enableAllProjectMcpServers = a.enableAllProjectMcpServers;
-  if (a.enabledMcpjsonServers) out.approval.enabledMcpjsonServers = [...(out.approval.enabledMcpjsonServers ?? []), ...a.enabledMcpjsonServers];
-  if (a.disabledMcpjsonServers) out.approval.disabledMcpjsonServers = [...(out.approval.disabledMcpjsonServers ?? []), ...a.disabledMcpjsonServers];
-  if (a.allowedMcpServers) out.approval.allowedMcpServers = [...(out.approval.allowedMcpServers ?? []), ...a.allowedMcpServers];
-  if (a.deniedMcpServers) out.approval.deniedMcpServers = [...(out.approval.deniedMcpServers ?? []), ...a.deniedMcpServers];
+  if (a.enableAllProjectMcpServers !== undefined)
+    out.approval.enableAllProjectMcpServers = a.enableAllProjectMcpServers;
+  if (a.enabledMcpjsonServers)
+    out.approval.enabledMcpjsonServers = [...(out.approval.enabledMcpjsonServers ?? []), ...a.enabledMcpjsonServers];
+  if (a.disabledMcpjsonServers)
+    out.approval.disabledMcpjsonServers = [...(out.approval.disabledMcpjsonServers ?? []), ...a.disabledMcpjsonServers];
+  if (a.allowedMcpServers)
+    out.approval.allowedMcpServers = [...(out.approval.allowedMcpServers ?? []), ...a.allowedMcpServers];
+  if (a.deniedMcpServers)
+    out.approval.deniedMcpServers = [...(out.approval.deniedMcpServers ?? []), ...a.deniedMcpServers];
   return out;
 }

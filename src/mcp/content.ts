@@ -20,7 +20,8 @@ const MAGIC: Record<string, (b: Buffer) => boolean> = {
   'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   'image/gif': (b) => b.subarray(0, 4).toString('latin1') === 'GIF8',
-  'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  'image/webp': (b) =>
+    b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
 };
 
 /**
@@ -33,10 +34,22 @@ function imageBlock(data: unknown, mimeType: unknown, prefix: string): Block {
   const b64 = typeof data === 'string' ? data : '';
   const size = Buffer.byteLength(b64, 'base64');
   const check = MAGIC[mime];
-  if (!check) return { type: 'text', text: `${prefix}Binary content (${mime}, ${size} bytes) not shown: only PNG, JPEG, GIF and WebP images reach the model` };
-  if (b64.length > MCP_IMAGE_MAX_CHARS) return { type: 'text', text: `${prefix}[Image of ${size} bytes not shown: larger than the ${MCP_IMAGE_MAX_CHARS / 1024 / 1024} MB the model takes]` };
-  if (!check(Buffer.from(b64.slice(0, 24), 'base64'))) return { type: 'text', text: `${prefix}[Image could not be processed: its bytes are not ${mime}]` };
-  return { type: 'image', source: { type: 'base64', media_type: mime as ToolResultImageContent['source']['media_type'], data: b64 } };
+  if (!check)
+    return {
+      type: 'text',
+      text: `${prefix}Binary content (${mime}, ${size} bytes) not shown: only PNG, JPEG, GIF and WebP images reach the model`,
+    };
+  if (b64.length > MCP_IMAGE_MAX_CHARS)
+    return {
+      type: 'text',
+      text: `${prefix}[Image of ${size} bytes not shown: larger than the ${MCP_IMAGE_MAX_CHARS / 1024 / 1024} MB the model takes]`,
+    };
+  if (!check(Buffer.from(b64.slice(0, 24), 'base64')))
+    return { type: 'text', text: `${prefix}[Image could not be processed: its bytes are not ${mime}]` };
+  return {
+    type: 'image',
+    source: { type: 'base64', media_type: mime as ToolResultImageContent['source']['media_type'], data: b64 },
+  };
 }
 
 /**
@@ -54,10 +67,20 @@ export function mcpContentBlocks(c: McpContent, server: string): Block[] {
       return [imageBlock(c.data, c.mimeType, '')];
     case 'audio': {
       const size = typeof c.data === 'string' ? Buffer.byteLength(c.data, 'base64') : 0;
-      return [{ type: 'text', text: `[Audio from ${server}] Binary content (${String(c.mimeType ?? 'unknown type')}, ${size} bytes) not shown: durable-agent passes no audio to the model` }];
+      return [
+        {
+          type: 'text',
+          text: `[Audio from ${server}] Binary content (${String(c.mimeType ?? 'unknown type')}, ${size} bytes) not shown: durable-agent passes no audio to the model`,
+        },
+      ];
     }
     case 'resource_link':
-      return [{ type: 'text', text: `[Resource link: ${String(c.name)}] ${String(c.uri)}${c.description ? ` (${String(c.description)})` : ''}` }];
+      return [
+        {
+          type: 'text',
+          text: `[Resource link: ${String(c.name)}] ${String(c.uri)}${c.description ? ` (${String(c.description)})` : ''}`,
+        },
+      ];
     case 'resource': {
       const r = (c.resource ?? {}) as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
       const prefix = `[Resource from ${server} at ${String(r.uri)}] `;
@@ -67,7 +90,12 @@ export function mcpContentBlocks(c: McpContent, server: string): Block[] {
         const img = imageBlock(r.blob, r.mimeType, prefix);
         return img.type === 'image' ? [{ type: 'text', text: prefix }, img] : [img];
       }
-      return [{ type: 'text', text: `${prefix}Binary content (${String(r.mimeType ?? 'unknown type')}, ${Buffer.byteLength(r.blob, 'base64')} bytes) not shown: durable-agent passes no binary data to the model` }];
+      return [
+        {
+          type: 'text',
+          text: `${prefix}Binary content (${String(r.mimeType ?? 'unknown type')}, ${Buffer.byteLength(r.blob, 'base64')} bytes) not shown: durable-agent passes no binary data to the model`,
+        },
+      ];
     }
     default:
       return [];

@@ -18,7 +18,13 @@ export interface McpToolInfo {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean; title?: string };
+  annotations?: {
+    readOnlyHint?: boolean;
+    idempotentHint?: boolean;
+    destructiveHint?: boolean;
+    openWorldHint?: boolean;
+    title?: string;
+  };
 }
 
 /** A content item of a tools/call result (text, image, audio, resource_link, resource …). */
@@ -92,11 +98,23 @@ export class McpManager {
    * background and answer with that failure at once (the model activity of every turn lists the
    * tools: a server that hangs at start-up costs MCP_TIMEOUT once, not on every turn).
    */
-  async listTools(server: string, config: McpServerConfig, cwd: string, noWaitAfterFailure = false): Promise<McpToolInfo[]> {
+  async listTools(
+    server: string,
+    config: McpServerConfig,
+    cwd: string,
+    noWaitAfterFailure = false,
+  ): Promise<McpToolInfo[]> {
     const conn = await this.connection(server, config, cwd, noWaitAfterFailure);
     conn.tools ??= conn.client
       .listTools(undefined, { timeout: this.toolTimeoutMs })
-      .then((r) => r.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown>, ...(t.annotations ? { annotations: t.annotations } : {}) })))
+      .then((r) =>
+        r.tools.map((t) => ({
+          name: t.name,
+          ...(t.description ? { description: t.description } : {}),
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          ...(t.annotations ? { annotations: t.annotations } : {}),
+        })),
+      )
       .catch((err: unknown) => {
         conn.tools = undefined;
         throw this.failure(conn, 'tools/list', err);
@@ -105,7 +123,14 @@ export class McpManager {
   }
 
   /** Calls one tool. Rejects with McpUnavailableError when the server is gone or does not answer in time. */
-  async callTool(server: string, config: McpServerConfig, cwd: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
+  async callTool(
+    server: string,
+    config: McpServerConfig,
+    cwd: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<McpCallResult> {
     const conn = await this.connection(server, config, cwd);
     const timeout = this.callTimeoutMs(config);
     try {
@@ -113,7 +138,11 @@ export class McpManager {
         timeout,
         ...(signal ? { signal } : {}),
       });
-      return { content: (Array.isArray(r.content) ? r.content : []) as McpContent[], ...(r.isError === true ? { isError: true } : {}), ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}) };
+      return {
+        content: (Array.isArray(r.content) ? r.content : []) as McpContent[],
+        ...(r.isError === true ? { isError: true } : {}),
+        ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
+      };
     } catch (err) {
       if (signal?.aborted) throw err;
       throw this.failure(conn, `the call of ${tool}`, err, timeout);
@@ -158,9 +187,14 @@ export class McpManager {
     const msg = err instanceof Error ? err.message : String(err);
     if (conn.closed || /closed|ECONNRESET|EPIPE|ECONNREFUSED/i.test(msg)) {
       this.drop(conn);
-      return new McpUnavailableError(`MCP server ${conn.server} is gone (${conn.closeReason ?? msg}) during ${what}${this.stderrNote(conn)}; it will be started again on the next call`);
+      return new McpUnavailableError(
+        `MCP server ${conn.server} is gone (${conn.closeReason ?? msg}) during ${what}${this.stderrNote(conn)}; it will be started again on the next call`,
+      );
     }
-    if (/timed out|timeout/i.test(msg)) return new McpUnavailableError(`MCP server ${conn.server} did not answer ${what} within ${timeoutMs} ms (${msg})`);
+    if (/timed out|timeout/i.test(msg))
+      return new McpUnavailableError(
+        `MCP server ${conn.server} did not answer ${what} within ${timeoutMs} ms (${msg})`,
+      );
     return new McpUnavailableError(`MCP server ${conn.server}: ${what} failed: ${msg}`);
   }
 
@@ -170,17 +204,27 @@ export class McpManager {
   }
 
   private drop(conn: Connection): void {
-    void this.connections.get(conn.key)?.then((c) => {
-      if (c === conn) this.connections.delete(conn.key);
-    }, () => undefined);
+    void this.connections.get(conn.key)?.then(
+      (c) => {
+        if (c === conn) this.connections.delete(conn.key);
+      },
+      () => undefined,
+    );
   }
 
-  private connection(server: string, config: McpServerConfig, cwd: string, noWaitAfterFailure = false): Promise<Connection> {
-    if (this.shuttingDown) return Promise.reject(new McpUnavailableError(`MCP server ${server}: the worker is shutting down`));
+  private connection(
+    server: string,
+    config: McpServerConfig,
+    cwd: string,
+    noWaitAfterFailure = false,
+  ): Promise<Connection> {
+    if (this.shuttingDown)
+      return Promise.reject(new McpUnavailableError(`MCP server ${server}: the worker is shutting down`));
     const key = JSON.stringify([server, config, cwd]);
     const existing = this.connections.get(key);
     const failed = this.failedStarts.get(key);
-    if (existing) return noWaitAfterFailure && failed && this.starting.has(key) ? Promise.reject(failed.error) : existing;
+    if (existing)
+      return noWaitAfterFailure && failed && this.starting.has(key) ? Promise.reject(failed.error) : existing;
     if (failed && Date.now() - failed.at < this.failedStartMemoryMs) return Promise.reject(failed.error);
     const p = this.start(key, server, config, cwd);
     this.connections.set(key, p);
@@ -218,15 +262,32 @@ export class McpManager {
     }
     const transport: Transport = isRemoteMcpServer(expanded)
       ? expanded.type === 'sse'
-        ? new SSEClientTransport(new URL(expanded.url), expanded.headers ? { requestInit: { headers: expanded.headers }, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...expanded.headers } }) } } : undefined)
-        : new StreamableHTTPClientTransport(new URL(expanded.url), expanded.headers ? { requestInit: { headers: expanded.headers } } : undefined)
+        ? new SSEClientTransport(
+            new URL(expanded.url),
+            expanded.headers
+              ? {
+                  requestInit: { headers: expanded.headers },
+                  eventSourceInit: {
+                    fetch: (u, init) =>
+                      fetch(u, {
+                        ...init,
+                        headers: { ...(init?.headers as Record<string, string>), ...expanded.headers },
+                      }),
+                  },
+                }
+              : undefined,
+          )
+        : new StreamableHTTPClientTransport(
+            new URL(expanded.url),
+            expanded.headers ? { requestInit: { headers: expanded.headers } } : undefined,
+          )
       : new StdioClientTransport({
-            command: expanded.command,
-            args: expanded.args ?? [],
-            env: { ...getDefaultEnvironment(), ...(expanded.env ?? {}) },
-            cwd,
-            stderr: 'pipe',
-          });
+          command: expanded.command,
+          args: expanded.args ?? [],
+          env: { ...getDefaultEnvironment(), ...(expanded.env ?? {}) },
+          cwd,
+          stderr: 'pipe',
+        });
     const client = new Client({ name: 'durable-agent', version: '0.1.0' });
     const conn: Connection = { key, server, client, transport, closed: false, stderrTail: '' };
     if (transport instanceof StdioClientTransport) {
@@ -253,14 +314,21 @@ export class McpManager {
       await Promise.race([
         client.connect(transport, { timeout: this.startupTimeoutMs }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`did not start within ${this.startupTimeoutMs} ms`)), this.startupTimeoutMs);
+          timer = setTimeout(
+            () => reject(new Error(`did not start within ${this.startupTimeoutMs} ms`)),
+            this.startupTimeoutMs,
+          );
         }),
       ]);
     } catch (err) {
       conn.closed = true;
       await client.close().catch(() => undefined);
-      const target = isRemoteMcpServer(expanded) ? expanded.url : [expanded.command, ...(expanded.args ?? [])].join(' ');
-      throw new McpUnavailableError(`MCP server ${server} failed to start (${target}): ${err instanceof Error ? err.message : String(err)}${this.stderrNote(conn)}`);
+      const target = isRemoteMcpServer(expanded)
+        ? expanded.url
+        : [expanded.command, ...(expanded.args ?? [])].join(' ');
+      throw new McpUnavailableError(
+        `MCP server ${server} failed to start (${target}): ${err instanceof Error ? err.message : String(err)}${this.stderrNote(conn)}`,
+      );
     } finally {
       if (timer) clearTimeout(timer);
     }

@@ -18,12 +18,19 @@ export function mcpToolName(server: string, tool: string): string {
  * The server a tool name belongs to, among the configured servers (a server name may itself hold
  * `__`, so the longest configured server whose prefix fits wins). Undefined when none fits.
  */
-export function mcpServerOf(toolName: string, servers: readonly string[]): { server: string; tool: string } | undefined {
+export function mcpServerOf(
+  toolName: string,
+  servers: readonly string[],
+): { server: string; tool: string } | undefined {
   if (!toolName.startsWith(MCP_PREFIX)) return undefined;
   let best: { server: string; tool: string } | undefined;
   for (const server of servers) {
     const prefix = `${MCP_PREFIX}${normalizeMcpName(server)}__`;
-    if (toolName.startsWith(prefix) && toolName.length > prefix.length && (!best || server.length > best.server.length)) {
+    if (
+      toolName.startsWith(prefix) &&
+      toolName.length > prefix.length &&
+      (!best || server.length > best.server.length)
+    ) {
       best = { server, tool: toolName.slice(prefix.length) };
     }
   }
@@ -40,7 +47,18 @@ export function mcpServerOf(toolName: string, servers: readonly string[]): { ser
 export function mcpRuleCoversTool(ruleToolName: string, toolName: string, glob = false): boolean {
   if (!ruleToolName.startsWith(MCP_PREFIX) || !toolName.startsWith(MCP_PREFIX)) return false;
   if (ruleToolName === toolName) return true;
-  if (glob && ruleToolName.includes('*') && new RegExp(`^${ruleToolName.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's').test(toolName)) return true;
+  if (
+    glob &&
+    ruleToolName.includes('*') &&
+    new RegExp(
+      `^${ruleToolName
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+      's',
+    ).test(toolName)
+  )
+    return true;
   const server = ruleToolName.endsWith('__*') ? ruleToolName.slice(0, -3) : ruleToolName;
   if (server.length <= MCP_PREFIX.length || server.includes('*')) return false;
   return toolName.startsWith(`${server}__`) && toolName.length > server.length + 2;

@@ -9,14 +9,26 @@
 // start, so a file changed since then (an approved Write, bypassPermissions, the user) stops the
 // server from starting in that session with an error naming the file, instead of running it.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mcpServerControlFiles, type McpServerCommand } from '../permissions/protectedPaths';
 import { isRemoteMcpServer, type McpServers, type McpStdioServer } from './config';
 
 /** The stdio servers' command lines (remote servers run nothing here). */
 export function stdioCommands(servers: McpServers | undefined): McpServerCommand[] {
-  return Object.values(servers ?? {}).flatMap((s) => (isRemoteMcpServer(s) ? [] : [{ command: s.command, ...(s.args ? { args: s.args } : {}) }]));
+  return Object.values(servers ?? {}).flatMap((s) =>
+    isRemoteMcpServer(s) ? [] : [{ command: s.command, ...(s.args ? { args: s.args } : {}) }],
+  );
 }
 
 /** Entries a directory's fingerprint reads at most (a local package, a python package). */
@@ -116,7 +128,13 @@ export function fileFingerprint(path: string, budget = { bytes: MAX_HASHED_BYTES
  * what `npx` would run), unlike in the protected paths, where an absent one would mask `node_modules`.
  */
 export function mcpServerFiles(server: McpStdioServer, cwd: string, dirs: readonly string[]): string[] {
-  return mcpServerControlFiles([{ command: server.command, ...(server.args ? { args: server.args } : {}) }], cwd, dirs, undefined, () => true);
+  return mcpServerControlFiles(
+    [{ command: server.command, ...(server.args ? { args: server.args } : {}) }],
+    cwd,
+    dirs,
+    undefined,
+    () => true,
+  );
 }
 
 /**
@@ -134,13 +152,16 @@ export function pinMcpServers(servers: McpServers, cwd: string, dirs: readonly s
       continue;
     }
     const files = mcpServerFiles(s, cwd, roots);
-    out[name] = files.length > 0 ? { ...s, pinnedFiles: Object.fromEntries(files.map((f) => [f, fileFingerprint(f)])) } : s;
+    out[name] =
+      files.length > 0 ? { ...s, pinnedFiles: Object.fromEntries(files.map((f) => [f, fileFingerprint(f)])) } : s;
   }
   return out;
 }
 
 /** The pinned files that are not what they were when the session started, and how. */
-export function changedPins(pinned: Record<string, string> | undefined): Array<{ path: string; change: 'created' | 'deleted' | 'modified' }> {
+export function changedPins(
+  pinned: Record<string, string> | undefined,
+): Array<{ path: string; change: 'created' | 'deleted' | 'modified' }> {
   const out: Array<{ path: string; change: 'created' | 'deleted' | 'modified' }> = [];
   for (const [path, was] of Object.entries(pinned ?? {})) {
     const now = fileFingerprint(path);

@@ -14,18 +14,31 @@ export type { McpToolOutput } from './content';
 
 const validators = new AjvJsonSchemaValidator();
 
-export function mcpResultBlock(data: McpToolOutput, toolUseId: string, server = data.server ?? 'mcp'): ToolResultBlockParam {
+export function mcpResultBlock(
+  data: McpToolOutput,
+  toolUseId: string,
+  server = data.server ?? 'mcp',
+): ToolResultBlockParam {
   const content = mcpReferenceContent(data, server);
   if (data.isError === true) {
     // The reference's error result is the text alone (its PostToolUseFailure `error` too).
-    const text = typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-    return { type: 'tool_result', tool_use_id: toolUseId, content: text || 'the MCP tool reported an error without text', is_error: true };
+    const text =
+      typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+    return {
+      type: 'tool_result',
+      tool_use_id: toolUseId,
+      content: text || 'the MCP tool reported an error without text',
+      is_error: true,
+    };
   }
   return { type: 'tool_result', tool_use_id: toolUseId, content: content.length === 0 ? '(no content)' : content };
 }
 
 function inputSchemaOf(info: McpToolInfo): { zod: z.ZodType<Record<string, unknown>>; json: Record<string, unknown> } {
-  const json = info.inputSchema && typeof info.inputSchema === 'object' && info.inputSchema.type === 'object' ? info.inputSchema : { type: 'object', properties: {} };
+  const json =
+    info.inputSchema && typeof info.inputSchema === 'object' && info.inputSchema.type === 'object'
+      ? info.inputSchema
+      : { type: 'object', properties: {} };
   let validate: ((v: unknown) => { valid: boolean; errorMessage?: string | undefined }) | undefined;
   try {
     validate = validators.getValidator(json as never);
@@ -63,7 +76,14 @@ export function mcpTool(site: McpToolSite, info: McpToolInfo): AnyTool {
     isConcurrencySafe: () => readOnly,
     isIdempotent: () => idempotent,
     async call(input, ctx): Promise<ToolResult<McpToolOutput>> {
-      const r: McpCallResult = await site.manager.callTool(site.server, site.config, site.cwd, info.name, input, ctx.abortSignal);
+      const r: McpCallResult = await site.manager.callTool(
+        site.server,
+        site.config,
+        site.cwd,
+        info.name,
+        input,
+        ctx.abortSignal,
+      );
       return { data: { ...r, server: site.server } };
     },
     mapToolResultToToolResultBlockParam: (data, id) => mcpResultBlock(data, id, site.server),
@@ -77,7 +97,13 @@ export function unavailableMcpTool(name: string, server: string, reason: string)
     inputSchema: z.record(z.string(), z.unknown()),
     prompt: () => `MCP server ${server} is unavailable`,
     async call() {
-      return { data: { content: [{ type: 'text', text: `MCP server ${server} is unavailable: ${reason}` }], isError: true, server } };
+      return {
+        data: {
+          content: [{ type: 'text', text: `MCP server ${server} is unavailable: ${reason}` }],
+          isError: true,
+          server,
+        },
+      };
     },
     mapToolResultToToolResultBlockParam: (data, id) => mcpResultBlock(data, id, server),
   });
@@ -94,7 +120,12 @@ export interface McpToolsResult {
  * A server that fails contributes no tools and a failure; with `wanted` (a tool name the model
  * asked for), a failed server's tool is a stand-in that answers with the failure.
  */
-export async function mcpToolsFor(manager: McpManager, servers: McpServers, cwd: string, wanted?: string): Promise<McpToolsResult> {
+export async function mcpToolsFor(
+  manager: McpManager,
+  servers: McpServers,
+  cwd: string,
+  wanted?: string,
+): Promise<McpToolsResult> {
   const names = Object.keys(servers);
   const only = wanted !== undefined ? mcpServerOf(wanted, names)?.server : undefined;
   if (wanted !== undefined && only === undefined) return { tools: [], failures: [] };
@@ -118,6 +149,10 @@ export async function mcpToolsFor(manager: McpManager, servers: McpServers, cwd:
   );
   // Stable order: by server as configured, then as listed.
   const order = new Map(names.map((n, i) => [n, i]));
-  tools.sort((a, b) => (order.get(mcpServerOf(a.name, names)?.server ?? '') ?? 0) - (order.get(mcpServerOf(b.name, names)?.server ?? '') ?? 0));
+  tools.sort(
+    (a, b) =>
+      (order.get(mcpServerOf(a.name, names)?.server ?? '') ?? 0) -
+      (order.get(mcpServerOf(b.name, names)?.server ?? '') ?? 0),
+  );
   return { tools, failures };
 }

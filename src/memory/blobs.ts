@@ -10,7 +10,12 @@ import type { BlobStore } from '../stores/messageStore';
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The session's memory: inline when small, else stored in `blobs` and carried by reference. */
-export async function sessionMemory(files: string[], text: string, blobs?: BlobStore, inlineMax = MEMORY_INLINE_MAX_CHARS): Promise<SessionMemory> {
+export async function sessionMemory(
+  files: string[],
+  text: string,
+  blobs?: BlobStore,
+  inlineMax = MEMORY_INLINE_MAX_CHARS,
+): Promise<SessionMemory> {
   const hash = sha256(text);
   if (!blobs || text.length <= inlineMax) return { files, text, sha256: hash };
   const ref = memoryBlobKey(hash);
@@ -27,6 +32,10 @@ export async function loadMemoryText(blobs: BlobStore, memory: MemoryRef): Promi
       'MEMORY_MISSING' satisfies ErrorCode,
     );
   }
-  if (sha256(text) !== memory.sha256) throw ApplicationFailure.nonRetryable(`the stored memory ${memory.ref} does not match its sha256 ${memory.sha256}`, 'MEMORY_MISSING' satisfies ErrorCode);
+  if (sha256(text) !== memory.sha256)
+    throw ApplicationFailure.nonRetryable(
+      `the stored memory ${memory.ref} does not match its sha256 ${memory.sha256}`,
+      'MEMORY_MISSING' satisfies ErrorCode,
+    );
   return text;
 }

@@ -130,10 +130,14 @@ export function importsOf(text: string): string[] {
 
 /** File types the reference never imports into memory (its binary-extension list, Claude Code 2.1.197). */
 export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(
-  ('png jpg jpeg gif bmp ico webp tiff tif mp4 mov avi mkv webm wmv flv m4v mpeg mpg mp3 wav ogg flac aac m4a wma aiff opus ' +
+  (
+    'png jpg jpeg gif bmp ico webp tiff tif mp4 mov avi mkv webm wmv flv m4v mpeg mpg mp3 wav ogg flac aac m4a wma aiff opus ' +
     'zip tar gz bz2 7z rar xz z tgz iso exe dll so dylib bin o a obj lib app msi deb rpm pdf doc docx xls xlsx ppt pptx odt ods odp ' +
     'ttf otf woff woff2 eot pyc pyo class jar war ear node wasm rlib sqlite sqlite3 db mdb idx psd ai eps sketch fig xd blend 3ds max ' +
-    'swf fla lockb dat data').split(' ').map((e) => `.${e}`),
+    'swf fla lockb dat data'
+  )
+    .split(' ')
+    .map((e) => `.${e}`),
 );
 
 function binaryExtension(path: string): boolean {
@@ -166,7 +170,8 @@ function readMemoryFile(path: string, policy: ReadPolicy, within?: readonly stri
     const { buf } = readFileBoundSync(path, (real) => {
       if (isCredentialPath(real, policy.home)) refusal = `it is a credential file (${real})`;
       else if (policy.readDenied?.(real) || policy.readDenied?.(path)) refusal = `a Read deny rule covers it (${real})`;
-      else if (within && !insideWorkingDirs([real], within)) refusal = `it resolves to ${real}, outside ${within.join(', ')} (as Claude Code, a symlink out of the project is not followed)`;
+      else if (within && !insideWorkingDirs([real], within))
+        refusal = `it resolves to ${real}, outside ${within.join(', ')} (as Claude Code, a symlink out of the project is not followed)`;
       return refusal;
     });
     // A byte-order mark (an editor on Windows) is not text (the reference drops it too).
@@ -230,8 +235,18 @@ export function memoryCandidates(cwd: string, opts: MemoryOptions = {}): Candida
   // From the working directory up to, not including, the filesystem root (as the reference).
   for (let d = resolve(cwd); d !== root; d = dirname(d)) dirs.unshift(d);
   for (const d of dirs) {
-    out.push({ path: join(d, 'CLAUDE.md'), type: 'project' }, { path: join(d, '.claude', 'CLAUDE.md'), type: 'project' });
-    out.push(...ruleFiles(join(d, '.claude', 'rules')).map((path) => ({ path, type: 'project' as const, rule: true, base: d })));
+    out.push(
+      { path: join(d, 'CLAUDE.md'), type: 'project' },
+      { path: join(d, '.claude', 'CLAUDE.md'), type: 'project' },
+    );
+    out.push(
+      ...ruleFiles(join(d, '.claude', 'rules')).map((path) => ({
+        path,
+        type: 'project' as const,
+        rule: true,
+        base: d,
+      })),
+    );
     out.push({ path: join(d, 'CLAUDE.local.md'), type: 'local' });
   }
   return out;
@@ -265,20 +280,36 @@ export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory 
   const files: MemoryFile[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  const policy: ReadPolicy = { home, workingDirectories: opts.workingDirectories ?? [project], ...(opts.readDenied ? { readDenied: opts.readDenied } : {}) };
+  const policy: ReadPolicy = {
+    home,
+    workingDirectories: opts.workingDirectories ?? [project],
+    ...(opts.readDenied ? { readDenied: opts.readDenied } : {}),
+  };
   const refusedWarning = (path: string, why: string, importedBy?: string, spec?: string): string =>
     importedBy ? `${importedBy}: @import ${spec ?? path} is not loaded: ${why}` : `${path}: not loaded: ${why}`;
   /** `within`: directories the file's real path must lie in (a project import or rule). */
-  const visit = (path: string, type: MemoryType, depth: number, chain: string[], importedBy?: string, spec?: string, within?: readonly string[]): void => {
+  const visit = (
+    path: string,
+    type: MemoryType,
+    depth: number,
+    chain: string[],
+    importedBy?: string,
+    spec?: string,
+    within?: readonly string[],
+  ): void => {
     // The managed memory (and what it imports) cannot be excluded (as the reference).
     if (type !== 'managed' && excluded(path)) return;
     if (seen.has(path)) {
-      if (chain.includes(path)) warnings.push(`${importedBy ?? path}: @import ${path} is a cycle (${[...chain, path].join(' -> ')}); it is loaded once`);
+      if (chain.includes(path))
+        warnings.push(
+          `${importedBy ?? path}: @import ${path} is a cycle (${[...chain, path].join(' -> ')}); it is loaded once`,
+        );
       return;
     }
     const read = readMemoryFile(path, policy, within);
     if ('missing' in read) {
-      if (importedBy && spec !== undefined && looksLikePath(spec)) warnings.push(`${importedBy}: @import ${path} was not found; it is not loaded`);
+      if (importedBy && spec !== undefined && looksLikePath(spec))
+        warnings.push(`${importedBy}: @import ${path} was not found; it is not loaded`);
       return;
     }
     if ('refused' in read) {
@@ -302,7 +333,9 @@ export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory 
         continue;
       }
       if (!external && !inside(target, project) && isFileThere(target)) {
-        warnings.push(`${path}: @import ${s} is outside the working directory ${project}; it is not loaded (as Claude Code without approval of external imports)`);
+        warnings.push(
+          `${path}: @import ${s} is outside the working directory ${project}; it is not loaded (as Claude Code without approval of external imports)`,
+        );
         continue;
       }
       // A project import that looks inside but resolves outside (a symlink, or a symlinked
@@ -319,17 +352,31 @@ export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory 
     if (c.rule) {
       const read = readMemoryFile(c.path, policy, within);
       if ('text' in read && !seen.has(c.path) && hasPathsCondition(splitFrontmatter(read.text).frontmatter)) {
-        warnings.push(`${c.path}: a rule with paths: in its frontmatter is loaded by Claude Code only when matching files are read; durable-agent does not load it`);
+        warnings.push(
+          `${c.path}: a rule with paths: in its frontmatter is loaded by Claude Code only when matching files are read; durable-agent does not load it`,
+        );
         continue;
       }
     }
     visit(c.path, c.type, 0, [], undefined, undefined, within);
   }
   // Claude Code's auto memory index for this directory: the reference loads it; durable-agent does not (docs/settings.md).
-  const auto = join(opts.configDir ?? claudeConfigDir(), 'projects', project.replace(/[^A-Za-z0-9]/g, '-'), 'memory', 'MEMORY.md');
-  if (isFileThere(auto)) warnings.push(`${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`);
+  const auto = join(
+    opts.configDir ?? claudeConfigDir(),
+    'projects',
+    project.replace(/[^A-Za-z0-9]/g, '-'),
+    'memory',
+    'MEMORY.md',
+  );
+  if (isFileThere(auto))
+    warnings.push(
+      `${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`,
+    );
   const chars = files.reduce((n, f) => n + f.content.length, 0);
-  if (chars > LARGE_MEMORY_CHARS) warnings.push(`memory: ${chars} characters of CLAUDE.md files (${files.map((f) => f.path).join(', ')}); above ${LARGE_MEMORY_CHARS} the reference warns that large memory costs context`);
+  if (chars > LARGE_MEMORY_CHARS)
+    warnings.push(
+      `memory: ${chars} characters of CLAUDE.md files (${files.map((f) => f.path).join(', ')}); above ${LARGE_MEMORY_CHARS} the reference warns that large memory costs context`,
+    );
   return { files, warnings };
 }
 

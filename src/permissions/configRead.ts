@@ -43,7 +43,11 @@ export function readConfigFileSync(path: string, opts: ConfigReadOptions = {}): 
   try {
     const { buf } = readFileBoundSync(abs, (real) => {
       // `~/.claude.json` itself is on the list and is read; a link from it to another one is not followed.
-      if (isCredentialPath(real, home) && (!isCredentialPath(abs, home) || real !== join(realOrSelf(dirname(abs)), basename(abs)))) refusal = `it resolves to ${real}, a credential file`;
+      if (
+        isCredentialPath(real, home) &&
+        (!isCredentialPath(abs, home) || real !== join(realOrSelf(dirname(abs)), basename(abs)))
+      )
+        refusal = `it resolves to ${real}, a credential file`;
       else if (opts.within && !insideWorkingDirs([real], opts.within)) {
         refusal = `it resolves to ${real}, outside ${opts.within.join(', ')} (a project's configuration must lie inside the project: a symlink out of it is not followed)`;
       }

@@ -13,7 +13,10 @@ export interface ControlPathSet {
 }
 
 /** The control files of a session with these working directories (cwd first) and these hook-run files. */
-export function controlPathSet(workingDirectories: readonly string[], hookFiles: readonly string[] = []): ControlPathSet {
+export function controlPathSet(
+  workingDirectories: readonly string[],
+  hookFiles: readonly string[] = [],
+): ControlPathSet {
   const roots = [...new Set(workingDirectories.map((d) => resolve(d)))];
   const c = controlFiles(roots, { extra: hookFiles });
   return { files: c.files, dirs: c.directories, holds: (p) => isProtectedPath(p, roots, { extra: hookFiles }) };

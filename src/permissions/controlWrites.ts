@@ -94,7 +94,8 @@ async function walk(set: ControlPathSet, visit: Visit, limits: WalkLimits = {}):
   return { entries, truncated };
 }
 
-const kind = (st: BigIntStats): string => (st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other');
+const kind = (st: BigIntStats): string =>
+  st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
 
 /** A cheap snapshot for one call: metadata only. */
 export function snapshotControlFiles(set: ControlPathSet, limits?: WalkLimits): Promise<ControlSnapshot> {
@@ -123,7 +124,9 @@ export function hashControlFiles(set: ControlPathSet, limits?: WalkLimits): Prom
         // O_NOFOLLOW: the path was a regular file at lstat; a swap to a link since then is not followed.
         const h = await fs.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
         try {
-          return `sha256:${createHash('sha256').update(await h.readFile()).digest('hex')}`;
+          return `sha256:${createHash('sha256')
+            .update(await h.readFile())
+            .digest('hex')}`;
         } finally {
           await h.close();
         }
@@ -148,6 +151,8 @@ export function controlChanges(before: ControlSnapshot, after: ControlSnapshot):
   }
   for (const path of before.entries.keys()) if (!after.entries.has(path)) out.push({ path, change: 'deleted' });
   const isDir = (p: string): boolean => (after.entries.get(p) ?? before.entries.get(p) ?? '').startsWith('dir');
-  const kept = out.filter((w) => !(w.change !== 'modified' && isDir(w.path) && out.some((o) => o !== w && o.path.startsWith(`${w.path}/`))));
+  const kept = out.filter(
+    (w) => !(w.change !== 'modified' && isDir(w.path) && out.some((o) => o !== w && o.path.startsWith(`${w.path}/`))),
+  );
   return kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

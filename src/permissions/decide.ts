@@ -29,7 +29,6 @@ export function pathsCheckedBy(decision: PermissionDecision): readonly string[] 
   return checkedPaths.get(decision);
 }
 
-
 /**
  * Decides whether one call may run. Order (first that applies wins):
  *
@@ -69,7 +68,11 @@ export async function decidePermission(
   let toolResult: PermissionResult;
   try {
     toolResult = await tool.checkPermissions(input, ctx);
-    if (!toolResult || typeof toolResult !== 'object' || !['allow', 'ask', 'deny', 'passthrough'].includes(toolResult.behavior)) {
+    if (
+      !toolResult ||
+      typeof toolResult !== 'object' ||
+      !['allow', 'ask', 'deny', 'passthrough'].includes(toolResult.behavior)
+    ) {
       throw new Error(`checkPermissions returned ${JSON.stringify(toolResult)}`);
     }
   } catch (e) {
@@ -157,7 +160,9 @@ function decideInner(
   if (hook?.behavior === 'ask') {
     return {
       behavior: 'ask',
-      message: hook.reason ? `${name} needs approval (PreToolUse hook): ${hook.reason}` : `${name} needs approval (PreToolUse hook ${hook.hook}).`,
+      message: hook.reason
+        ? `${name} needs approval (PreToolUse hook): ${hook.reason}`
+        : `${name} needs approval (PreToolUse hook ${hook.hook}).`,
       decisionReason: hookReason(hook),
     };
   }
@@ -173,8 +178,16 @@ function decideInner(
   //    still asks: bypassPermissions lifts the prompts, never the wall (invariant 13). Commands the
   //    user's own settings exclude from the sandbox (excludedCommands) run, as the reference.
   if (mode === 'bypassPermissions') {
-    if (toolResult.behavior === 'ask' && toolResult.decisionReason?.type === 'sandbox' && toolResult.decisionReason.requested === true) {
-      return { behavior: 'ask', message: `${toolResult.message} (bypassPermissions does not lift the sandbox)`, decisionReason: toolResult.decisionReason };
+    if (
+      toolResult.behavior === 'ask' &&
+      toolResult.decisionReason?.type === 'sandbox' &&
+      toolResult.decisionReason.requested === true
+    ) {
+      return {
+        behavior: 'ask',
+        message: `${toolResult.message} (bypassPermissions does not lift the sandbox)`,
+        decisionReason: toolResult.decisionReason,
+      };
     }
     return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
   }
@@ -228,7 +241,11 @@ function decideInner(
 }
 
 /** Why writing a path (all its forms) is a protected write in this session, or undefined. */
-export function protectedWrite(forms: readonly string[], permission: Pick<ToolPermissionContext, 'controlFiles'>, env: PermissionEnv): string | undefined {
+export function protectedWrite(
+  forms: readonly string[],
+  permission: Pick<ToolPermissionContext, 'controlFiles'>,
+  env: PermissionEnv,
+): string | undefined {
   const extra = permission.controlFiles ?? [];
   return protectedReasonOfForms(forms, workingDirForms(env.workingDirectories), {
     extra: [...new Set([...extra, ...extra.map(resolveReal)])],
@@ -236,13 +253,21 @@ export function protectedWrite(forms: readonly string[], permission: Pick<ToolPe
 }
 
 function findEditRuleAllowingRead(allow: readonly string[], facts: CallFacts, env: PermissionEnv) {
-  const editRules = allow.filter((r) => parseRuleSafe(r)?.toolName === 'Edit' && parseRuleSafe(r)?.content !== undefined);
+  const editRules = allow.filter(
+    (r) => parseRuleSafe(r)?.toolName === 'Edit' && parseRuleSafe(r)?.content !== undefined,
+  );
   if (editRules.length === 0) return undefined;
   // Pretend the call writes, so that Edit rules cover it.
   return findMatchingRule(editRules, 'allow', { ...facts, readOnly: false }, env);
 }
 
-function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv, rules: ToolPermissionContext['rules'], controlFiles?: readonly string[]): PermissionDecision {
+function modeDefault(
+  facts: CallFacts,
+  mode: PermissionMode,
+  env: PermissionEnv,
+  rules: ToolPermissionContext['rules'],
+  controlFiles?: readonly string[],
+): PermissionDecision {
   const name = facts.tool.name;
   const askMode = (): PermissionDecision => ({
     behavior: 'ask',
@@ -277,7 +302,8 @@ function modeDefault(facts: CallFacts, mode: PermissionMode, env: PermissionEnv,
       return {
         behavior: 'ask',
         message: `${name} needs approval: ${outside.reason}`,
-        decisionReason: outside.path !== undefined ? { type: 'workingDirectory', path: outside.path } : { type: 'mode', mode },
+        decisionReason:
+          outside.path !== undefined ? { type: 'workingDirectory', path: outside.path } : { type: 'mode', mode },
       };
     }
     if (mode === 'acceptEdits' && fsCommandsInside(facts.ruleContent, env, controlFiles)) {

@@ -85,7 +85,12 @@ export function ruleCoversTool(rule: PermissionRule, facts: CallFacts, glob = fa
  * see matchShellRule. Other tools with getRuleContent: prefix (`x:*`), glob or exact match.
  * A `Tool(spec)` rule never matches a tool with neither getPath nor getRuleContent.
  */
-export function ruleMatchesFacts(rule: PermissionRule, behavior: RuleBehavior, facts: CallFacts, env: PermissionEnv): boolean {
+export function ruleMatchesFacts(
+  rule: PermissionRule,
+  behavior: RuleBehavior,
+  facts: CallFacts,
+  env: PermissionEnv,
+): boolean {
   if (!ruleCoversTool(rule, facts, behavior !== 'allow')) return false;
   if (rule.content === undefined) return true;
   if (facts.path) {
@@ -106,13 +111,24 @@ export function ruleMatchesFacts(rule: PermissionRule, behavior: RuleBehavior, f
 }
 
 /** Table-testable form: `ruleMatches('Bash(npm run test:*)', 'allow', BashTool, {command}, env)`. */
-export function ruleMatches(rule: string | PermissionRule, behavior: RuleBehavior, tool: AnyTool, input: unknown, env: PermissionEnv): boolean {
+export function ruleMatches(
+  rule: string | PermissionRule,
+  behavior: RuleBehavior,
+  tool: AnyTool,
+  input: unknown,
+  env: PermissionEnv,
+): boolean {
   const r = typeof rule === 'string' ? parseRule(rule) : rule;
   return ruleMatchesFacts(r, behavior, callFacts(tool, input, env), env);
 }
 
 /** The first rule of a list that matches (malformed rules are skipped), or undefined. */
-export function findMatchingRule(rules: readonly string[], behavior: RuleBehavior, facts: CallFacts, env: PermissionEnv): PermissionRule | undefined {
+export function findMatchingRule(
+  rules: readonly string[],
+  behavior: RuleBehavior,
+  facts: CallFacts,
+  env: PermissionEnv,
+): PermissionRule | undefined {
   for (const text of rules) {
     const rule = parseRuleSafe(text);
     if (rule && ruleMatchesFacts(rule, behavior, facts, env)) return rule;
@@ -123,7 +139,11 @@ export function findMatchingRule(rules: readonly string[], behavior: RuleBehavio
 /** The environment a ToolUseContext implies: cwd, working directories (cwd + additional ones). */
 export function permissionEnvOf(ctx: Pick<ToolUseContext, 'agent' | 'permission'>): PermissionEnv {
   const project = ctx.agent.projectDir;
-  const dirs = [...(project ? [project] : []), ...(ctx.permission.workingDirectories ?? []), ...(ctx.agent.additionalDirectories ?? [])];
+  const dirs = [
+    ...(project ? [project] : []),
+    ...(ctx.permission.workingDirectories ?? []),
+    ...(ctx.agent.additionalDirectories ?? []),
+  ];
   return {
     cwd: ctx.agent.cwd,
     workingDirectories: dirs.length > 0 ? [...new Set(dirs)] : [ctx.agent.cwd],

@@ -70,7 +70,11 @@ export function pathForms(p: string, cwd: string): string[] {
   const real = resolveReal(logical);
   const forms = [logical];
   if (real !== logical) forms.push(real);
-  if (expandHome(p).split(/[\\/]+/).includes('..')) {
+  if (
+    expandHome(p)
+      .split(/[\\/]+/)
+      .includes('..')
+  ) {
     const physical = resolvePhysical(p, cwd);
     if (!forms.includes(physical)) forms.push(physical);
   }
@@ -232,10 +236,14 @@ export interface PathMatchEnv {
  * `*.env`) also matches paths outside its base — used for deny/ask rules, where matching more is
  * the safe side.
  */
-export function matchPathPattern(spec: string | PathPattern, absolutePath: string, env: PathMatchEnv, outsideBaseToo = false): boolean {
+export function matchPathPattern(
+  spec: string | PathPattern,
+  absolutePath: string,
+  env: PathMatchEnv,
+  outsideBaseToo = false,
+): boolean {
   const pat = typeof spec === 'string' ? compilePathPattern(spec) : spec;
-  const bases =
-    pat.base === 'root' ? ['/'] : pat.base === 'home' ? [env.home ?? os.homedir()] : [env.cwd];
+  const bases = pat.base === 'root' ? ['/'] : pat.base === 'home' ? [env.home ?? os.homedir()] : [env.cwd];
   const forms = new Set<string>();
   for (const b of bases) {
     forms.add(path.resolve(b));

@@ -90,7 +90,10 @@ const WHY_DIRECTORY: Record<string, string> = {
 
 /** The name a case-insensitive filesystem would see (and trailing dots or spaces, which Windows drops). */
 function fold(name: string): string {
-  return name.normalize('NFC').toLowerCase().replace(/[. ]+$/, (m) => (m === name ? m : ''));
+  return name
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[. ]+$/, (m) => (m === name ? m : ''));
 }
 
 const DIR_NAMES = new Set<string>(PROTECTED_DIRECTORY_NAMES);
@@ -118,11 +121,13 @@ function reasonOfComponents(segs: readonly string[]): string | undefined {
       return `${segs.slice(0, i + 1).join('/')} is protected: ${WHY_DIRECTORY[c] ?? 'it configures tools that run later'}`;
     }
     for (const seq of PROTECTED_SEQUENCES) {
-      if (seq.every((s, k) => folded[i + k] === s)) return `${segs.slice(0, i + seq.length).join('/')} is protected: git reads its configuration there`;
+      if (seq.every((s, k) => folded[i + k] === s))
+        return `${segs.slice(0, i + seq.length).join('/')} is protected: git reads its configuration there`;
     }
   }
   const last = folded[folded.length - 1];
-  if (last !== undefined && FILE_NAMES.has(last)) return `${segs[segs.length - 1]} is protected: it configures a shell, git or a tool that runs later`;
+  if (last !== undefined && FILE_NAMES.has(last))
+    return `${segs[segs.length - 1]} is protected: it configures a shell, git or a tool that runs later`;
   return undefined;
 }
 
@@ -145,7 +150,8 @@ export function protectedReason(p: string, dirs: readonly string[], opts: Protec
   const abs = path.resolve(p);
   for (const e of opts.extra ?? []) {
     const x = path.resolve(e);
-    if (isInside(abs, x) || isInside(fold(abs), fold(x))) return `${abs} is protected: a hook or an MCP server of this session runs it`;
+    if (isInside(abs, x) || isInside(fold(abs), fold(x)))
+      return `${abs} is protected: a hook or an MCP server of this session runs it`;
   }
   const roots = dirs.map((d) => path.resolve(d)).filter((d) => isInside(abs, d));
   if (roots.length === 0) return reasonOfComponents(components(abs));
@@ -163,7 +169,11 @@ export function isProtectedPath(p: string, dirs: readonly string[], opts: Protec
 }
 
 /** Is any of the forms of one path protected? The first reason found. */
-export function protectedReasonOfForms(forms: readonly string[], dirs: readonly string[], opts: ProtectionOptions = {}): string | undefined {
+export function protectedReasonOfForms(
+  forms: readonly string[],
+  dirs: readonly string[],
+  opts: ProtectionOptions = {},
+): string | undefined {
   for (const f of forms) {
     const why = protectedReason(f, dirs, opts);
     if (why) return why;
@@ -179,7 +189,12 @@ export function protectedReasonOfForms(forms: readonly string[], dirs: readonly 
  * protected). CLAUDE.md is not: the reference's file tools write it unasked, and it configures
  * nothing that runs.
  */
-export const PROJECT_CONTROL_FILES = ['.claude/settings.json', '.claude/settings.local.json', '.durable-agent/settings.json', '.mcp.json'] as const;
+export const PROJECT_CONTROL_FILES = [
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.durable-agent/settings.json',
+  '.mcp.json',
+] as const;
 
 /** Directories whose files configure the agent or run code, relative to a project root. */
 export const PROJECT_CONTROL_DIRECTORIES = ['.claude', '.durable-agent'] as const;
@@ -315,7 +330,12 @@ const PYTHONS = /^(python|python3|python3\.\d+|py|pypy|pypy3)$/;
  * up to `root`, and the module of `python -m pkg.mod` (`pkg/` and `pkg.py`
  * at `root`: python puts the cwd first on its path).
  */
-function commandWordFiles(words: readonly string[], root: string, home: string | undefined, add: (p: string) => void): void {
+function commandWordFiles(
+  words: readonly string[],
+  root: string,
+  home: string | undefined,
+  add: (p: string) => void,
+): void {
   let node = false;
   for (const [i, raw] of words.entries()) {
     const w = expandWord(raw, root, home);
@@ -332,10 +352,11 @@ function commandWordFiles(words: readonly string[], root: string, home: string |
         const abs = path.resolve(root, c);
         if (abs !== root) add(abs);
         // node reads the package.json nearest to the script ("type", "imports"): every one from its directory up to root.
-        if (node && abs !== root && isInside(abs, root)) for (let d = path.dirname(abs); isInside(d, root); d = path.dirname(d)) {
-          add(path.join(d, 'package.json'));
-          if (d === root) break;
-        }
+        if (node && abs !== root && isInside(abs, root))
+          for (let d = path.dirname(abs); isInside(d, root); d = path.dirname(d)) {
+            add(path.join(d, 'package.json'));
+            if (d === root) break;
+          }
       }
     }
     // python -m pkg.mod / -mpkg.mod
@@ -365,7 +386,12 @@ function commandWordFiles(words: readonly string[], root: string, home: string |
  * left out (not writable anyway); an over-approximation otherwise: protecting one file too many
  * costs an approval, one too few a hook that runs what the agent wrote.
  */
-export function hookControlFiles(hooks: readonly HookCommand[], cwd: string, dirs: readonly string[], home?: string): string[] {
+export function hookControlFiles(
+  hooks: readonly HookCommand[],
+  cwd: string,
+  dirs: readonly string[],
+  home?: string,
+): string[] {
   const out = new Set<string>();
   const root = path.resolve(cwd);
   for (const h of hooks) commandWordFiles([...roughWords(h.command), ...(h.args ?? [])], root, home, (p) => out.add(p));
@@ -422,16 +448,25 @@ function runnerPackage(words: readonly string[]): { pkg: string; bin: string } |
  * there (an absent one is left out: denying it would make `node_modules` itself unwritable). Only
  * paths inside the working directories.
  */
-export function mcpServerControlFiles(servers: readonly McpServerCommand[], cwd: string, dirs: readonly string[], home?: string, exists: (p: string) => boolean = () => false): string[] {
+export function mcpServerControlFiles(
+  servers: readonly McpServerCommand[],
+  cwd: string,
+  dirs: readonly string[],
+  home?: string,
+  exists: (p: string) => boolean = () => false,
+): string[] {
   const out = new Set<string>();
   const root = path.resolve(cwd);
   for (const s of servers) {
     const words = [s.command, ...(s.args ?? [])];
     // An argument with spaces may be a shell line (`sh -c "exec ./run.sh"`): its words count too.
-    commandWordFiles([...words, ...(s.args ?? []).filter((a) => /\s/.test(a)).flatMap(roughWords)], root, home, (p) => out.add(p));
+    commandWordFiles([...words, ...(s.args ?? []).filter((a) => /\s/.test(a)).flatMap(roughWords)], root, home, (p) =>
+      out.add(p),
+    );
     const r = runnerPackage(words);
     if (r) {
-      for (const p of [path.join(root, 'node_modules', r.pkg), path.join(root, 'node_modules', '.bin', r.bin)]) if (exists(p)) out.add(p);
+      for (const p of [path.join(root, 'node_modules', r.pkg), path.join(root, 'node_modules', '.bin', r.bin)])
+        if (exists(p)) out.add(p);
     }
   }
   return insideAny([...out], dirs);

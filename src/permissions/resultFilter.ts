@@ -16,7 +16,11 @@ import { parseRuleSafe } from './rules';
  */
 export type HiddenPaths = ((abs: string) => boolean) & { under: (dir: string) => boolean };
 
-export function hiddenPathPredicate(toolName: string, rules: PermissionRules | undefined, env: PermissionEnv): HiddenPaths | undefined {
+export function hiddenPathPredicate(
+  toolName: string,
+  rules: PermissionRules | undefined,
+  env: PermissionEnv,
+): HiddenPaths | undefined {
   const r = rules ?? { allow: [], ask: [], deny: [] };
   const relevant = [...(r.deny ?? []), ...(r.ask ?? [])].filter((x) => {
     const p = parseRuleSafe(x);
@@ -25,14 +29,20 @@ export function hiddenPathPredicate(toolName: string, rules: PermissionRules | u
   if (relevant.length === 0) return undefined;
   const tool = { name: toolName, aliases: [] } as unknown as AnyTool;
   const hidden = (abs: string) => {
-    const facts: CallFacts = { tool, input: undefined, readOnly: true, shell: false, path: { given: abs, forms: pathForms(abs, env.cwd) } };
+    const facts: CallFacts = {
+      tool,
+      input: undefined,
+      readOnly: true,
+      shell: false,
+      path: { given: abs, forms: pathForms(abs, env.cwd) },
+    };
     return findMatchingRule(relevant, 'deny', facts, env) !== undefined;
   };
   // Where each rule's pattern is anchored, up to its first wildcard (undefined: it matches anywhere).
   const anchors = relevant.map((r) => {
     const pat = compilePathPattern(parseRuleSafe(r)!.content!);
     if (pat.anywhere) return undefined;
-    const base = pat.base === 'root' ? '/' : pat.base === 'home' ? env.home ?? os.homedir() : env.root ?? env.cwd;
+    const base = pat.base === 'root' ? '/' : pat.base === 'home' ? (env.home ?? os.homedir()) : (env.root ?? env.cwd);
     const literal: string[] = [];
     for (const seg of pat.pattern.split('/')) {
       if (/[*?[\\]/.test(seg)) break;
@@ -43,12 +53,17 @@ export function hiddenPathPredicate(toolName: string, rules: PermissionRules | u
   /** Could some file under this directory be hidden (a search of it would need filtering)? */
   const under = (dir: string) => {
     const dirs = [dir, resolveReal(dir)];
-    return anchors.some((a) => a === undefined || dirs.some((d) => isInside(a, d) || isInside(d, a) || isInside(resolveReal(a), d)));
+    return anchors.some(
+      (a) => a === undefined || dirs.some((d) => isInside(a, d) || isInside(d, a) || isInside(resolveReal(a), d)),
+    );
   };
   return Object.assign(hidden, { under });
 }
 
 /** hiddenPathPredicate for a tool call's context. */
-export function hiddenPathFilter(toolName: string, ctx: Pick<ToolUseContext, 'agent' | 'permission'>): HiddenPaths | undefined {
+export function hiddenPathFilter(
+  toolName: string,
+  ctx: Pick<ToolUseContext, 'agent' | 'permission'>,
+): HiddenPaths | undefined {
   return hiddenPathPredicate(toolName, ctx.permission.rules, permissionEnvOf(ctx));
 }

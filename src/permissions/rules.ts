@@ -26,10 +26,14 @@ export function parseRule(text: string): PermissionRule {
     if (!TOOL_NAME.test(s)) throw new Error(`Malformed permission rule ${JSON.stringify(text)}: bad tool name`);
     return { raw, toolName: s };
   }
-  if (!s.endsWith(')')) throw new Error(`Malformed permission rule ${JSON.stringify(text)}: missing closing parenthesis`);
+  if (!s.endsWith(')'))
+    throw new Error(`Malformed permission rule ${JSON.stringify(text)}: missing closing parenthesis`);
   const toolName = s.slice(0, open).trim();
   if (!TOOL_NAME.test(toolName)) throw new Error(`Malformed permission rule ${JSON.stringify(text)}: bad tool name`);
-  const content = s.slice(open + 1, -1).replace(/\\([()])/g, '$1').trim();
+  const content = s
+    .slice(open + 1, -1)
+    .replace(/\\([()])/g, '$1')
+    .trim();
   if (content === '' || content === '*') return { raw, toolName };
   return { raw, toolName, content };
 }

@@ -20,9 +20,40 @@ const ALLOW_WRAPPERS = new Set(['timeout', 'time', 'nice', 'nohup']);
  * their arguments is tried as a command, so no option spelling hides the command.
  */
 const DENY_WRAPPERS = new Set([
-  'timeout', 'time', 'nice', 'nohup', 'env', 'command', 'builtin', 'exec', 'xargs', 'sudo', 'doas', 'su', 'stdbuf',
-  'ionice', 'setsid', 'chrt', 'taskset', 'flock', 'unbuffer', 'nsenter', 'chroot', 'runuser', 'watch', 'parallel',
-  'caffeinate', 'systemd-run', 'strace', 'ltrace', 'gdb', 'valgrind', 'busybox', 'then', 'do', 'else',
+  'timeout',
+  'time',
+  'nice',
+  'nohup',
+  'env',
+  'command',
+  'builtin',
+  'exec',
+  'xargs',
+  'sudo',
+  'doas',
+  'su',
+  'stdbuf',
+  'ionice',
+  'setsid',
+  'chrt',
+  'taskset',
+  'flock',
+  'unbuffer',
+  'nsenter',
+  'chroot',
+  'runuser',
+  'watch',
+  'parallel',
+  'caffeinate',
+  'systemd-run',
+  'strace',
+  'ltrace',
+  'gdb',
+  'valgrind',
+  'busybox',
+  'then',
+  'do',
+  'else',
 ]);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
 const MAX_DEPTH = 6;
@@ -32,12 +63,44 @@ export function isDangerousEnvName(name: string): boolean {
   const n = name.toUpperCase();
   return (
     [
-      'PATH', 'IFS', 'ENV', 'BASH_ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'PROMPT_COMMAND', 'HOME', 'CDPATH', 'GLOBIGNORE',
-      'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PERL5OPT', 'PERL5LIB',
-      'PERLLIB', 'RUBYOPT', 'RUBYLIB', 'EDITOR', 'VISUAL', 'PAGER', 'BROWSER', 'SHELL', 'TMPDIR', 'JAVA_TOOL_OPTIONS',
-      '_JAVA_OPTIONS', 'CLASSPATH', 'GOFLAGS', 'CARGO_HOME', 'RUSTC_WRAPPER', 'MAKEFLAGS', 'ZDOTDIR', 'LESSOPEN', 'MANPAGER',
-    ].includes(n) ||
-    /^(LD_|DYLD_|GIT_|BASH_FUNC_|NPM_CONFIG_|YARN_|PNPM_|DOCKER_|SSH_)/.test(n)
+      'PATH',
+      'IFS',
+      'ENV',
+      'BASH_ENV',
+      'SHELLOPTS',
+      'BASHOPTS',
+      'PS4',
+      'PROMPT_COMMAND',
+      'HOME',
+      'CDPATH',
+      'GLOBIGNORE',
+      'NODE_OPTIONS',
+      'NODE_PATH',
+      'PYTHONPATH',
+      'PYTHONSTARTUP',
+      'PYTHONHOME',
+      'PERL5OPT',
+      'PERL5LIB',
+      'PERLLIB',
+      'RUBYOPT',
+      'RUBYLIB',
+      'EDITOR',
+      'VISUAL',
+      'PAGER',
+      'BROWSER',
+      'SHELL',
+      'TMPDIR',
+      'JAVA_TOOL_OPTIONS',
+      '_JAVA_OPTIONS',
+      'CLASSPATH',
+      'GOFLAGS',
+      'CARGO_HOME',
+      'RUSTC_WRAPPER',
+      'MAKEFLAGS',
+      'ZDOTDIR',
+      'LESSOPEN',
+      'MANPAGER',
+    ].includes(n) || /^(LD_|DYLD_|GIT_|BASH_FUNC_|NPM_CONFIG_|YARN_|PNPM_|DOCKER_|SSH_)/.test(n)
   );
 }
 
@@ -112,7 +175,8 @@ export function unallowableReason(cmd: ShellCommand): string | undefined {
   if (cmd.nested) return 'command substitution';
   if (cmd.declaration) return 'declaration';
   if (cmd.assignments.some((a) => isDangerousEnvName(a.name))) return 'dangerous environment assignment';
-  if (cmd.assignments.some((a) => a.value !== undefined && !isStatic(a.value))) return 'assignment of a value not known in advance';
+  if (cmd.assignments.some((a) => a.value !== undefined && !isStatic(a.value)))
+    return 'assignment of a value not known in advance';
   if (!cmd.words.every(isStatic)) return 'a word whose value is not known in advance';
   return undefined;
 }
@@ -136,7 +200,11 @@ export function stripAllowWrappers(tokens: string[]): string[] | undefined {
       for (;;) {
         const a = t[k] ?? '';
         if (a === '-s' || a === '--signal' || a === '-k' || a === '--kill-after') k += 2;
-        else if (/^(--signal=|--kill-after=|-s.|-k.)/.test(a) || ['--preserve-status', '--foreground', '-v', '--verbose'].includes(a)) k++;
+        else if (
+          /^(--signal=|--kill-after=|-s.|-k.)/.test(a) ||
+          ['--preserve-status', '--foreground', '-v', '--verbose'].includes(a)
+        )
+          k++;
         else break;
       }
       if (t[k] === '--') k++;
@@ -182,7 +250,10 @@ function wordsCouldMatch(scan: DenyScan, words: ShellWord[]): boolean {
   if (firstUnknown === 0) return true; // the command name is not known: it may be anything
   if (firstUnknown > 0) {
     const prefix = tokens.slice(0, firstUnknown).join(' ');
-    const literal = normalizeSpaces(scan.spec).replace(/:\*$/, '').split(/(?<!\\)\*/)[0]!.trimEnd();
+    const literal = normalizeSpaces(scan.spec)
+      .replace(/:\*$/, '')
+      .split(/(?<!\\)\*/)[0]!
+      .trimEnd();
     // The unknown words could complete the rule's literal part (whole words: `rmdir $x` is not `rm`).
     if (literal === prefix || literal.startsWith(`${prefix} `) || prefix.startsWith(`${literal} `)) return true;
     texts.push(words.map((w) => w.raw).join(' '));
@@ -237,10 +308,13 @@ function commandMatchesDeny(scan: DenyScan, words: ShellWord[], seen = 0): boole
         if (!isStatic(w)) return true;
         continue;
       }
-      const literal = /system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\|&?\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline/g;
-      for (const m of prog.matchAll(literal)) code.push([{ raw: m[0], values: [(m[1] ?? m[2] ?? m[3] ?? '').replace(/\\(.)/g, '$1')], glob: false }]);
+      const literal =
+        /system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\|&?\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline/g;
+      for (const m of prog.matchAll(literal))
+        code.push([{ raw: m[0], values: [(m[1] ?? m[2] ?? m[3] ?? '').replace(/\\(.)/g, '$1')], glob: false }]);
       // A command built at run time (system(cmd), print | cmd): it may be anything.
-      if (/system\s*\(\s*[^"\s]|(?<!\|)\|(?!\|)&?\s*[^"\s|&]|[^"\s]\s*\|&?\s*getline/.test(prog.replace(literal, ''))) return true;
+      if (/system\s*\(\s*[^"\s]|(?<!\|)\|(?!\|)&?\s*[^"\s|&]|[^"\s]\s*\|&?\s*getline/.test(prog.replace(literal, '')))
+        return true;
     }
   }
   // git -c key=value: values such as core.fsmonitor, core.pager, diff.external or `!alias` run programs.
@@ -259,8 +333,14 @@ function commandMatchesDeny(scan: DenyScan, words: ShellWord[], seen = 0): boole
   if (base === 'env') {
     rest.forEach((w, k) => {
       const v = w.values?.[0] ?? '';
-      if (/^-[A-Za-z]*S/.test(v)) code.push(v.length > 2 && v.indexOf('S') < v.length - 1 ? [{ ...w, values: [v.slice(v.indexOf('S') + 1)] }] : rest.slice(k + 1, k + 2));
-      if (v.startsWith('--split-string')) code.push(v.includes('=') ? [{ ...w, values: [v.slice(v.indexOf('=') + 1)] }] : rest.slice(k + 1, k + 2));
+      if (/^-[A-Za-z]*S/.test(v))
+        code.push(
+          v.length > 2 && v.indexOf('S') < v.length - 1
+            ? [{ ...w, values: [v.slice(v.indexOf('S') + 1)] }]
+            : rest.slice(k + 1, k + 2),
+        );
+      if (v.startsWith('--split-string'))
+        code.push(v.includes('=') ? [{ ...w, values: [v.slice(v.indexOf('=') + 1)] }] : rest.slice(k + 1, k + 2));
     });
   }
   for (const ws of code) {
@@ -292,11 +372,19 @@ function scriptWord(scan: DenyScan, w: ShellWord): ShellWord {
 
 /** Crude readings of a command line: split on every operator, quotes dropped, assignments skipped. */
 function crudePieces(command: string): string[] {
-  const variants = new Set([command, command.replace(/\\\n/g, ''), command.replace(/['"\\]/g, ''), command.replace(/[{},]/g, ' ')]);
+  const variants = new Set([
+    command,
+    command.replace(/\\\n/g, ''),
+    command.replace(/['"\\]/g, ''),
+    command.replace(/[{},]/g, ' '),
+  ]);
   const out: string[] = [];
   for (const v of variants) {
     for (const piece of v.split(/&&|\|\||[;&|\n\r\v\f()`{}<>]|\$\(|\$\{|\s#/)) {
-      const words = piece.trim().split(/\s+/).filter((x) => x !== '');
+      const words = piece
+        .trim()
+        .split(/\s+/)
+        .filter((x) => x !== '');
       while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[0]!)) words.shift();
       for (let k = 0; k < words.length; k++) out.push(words.slice(k).join(' '));
     }
@@ -328,7 +416,12 @@ export interface ShellRuleEnv {
 }
 
 /** Does a Bash rule spec match a command line, for a rule of the given behavior? */
-export function matchShellRule(spec: string, command: string, behavior: 'allow' | 'ask' | 'deny', env: ShellRuleEnv = {}): boolean {
+export function matchShellRule(
+  spec: string,
+  command: string,
+  behavior: 'allow' | 'ask' | 'deny',
+  env: ShellRuleEnv = {},
+): boolean {
   const home = env.home ?? os.homedir();
   if (behavior === 'allow') return allowMatches(spec, analyzeShell(command, home));
   return denyMatches({ spec, cwd: env.cwd ?? process.cwd(), home, depth: 0 }, command);

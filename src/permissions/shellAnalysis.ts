@@ -45,14 +45,24 @@ export interface ShellAnalysis {
 }
 
 /** Named node kinds whose meaning we model fully. Anything else makes the analysis uncertain. */
-const STATEMENTS = new Set(['program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command', 'redirected_statement']);
+const STATEMENTS = new Set([
+  'program',
+  'list',
+  'pipeline',
+  'subshell',
+  'compound_statement',
+  'negated_command',
+  'redirected_statement',
+]);
 const PLAIN_PARAM = /^\$(\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])$/;
 /** Characters that bash treats as part of a word but a parser may read as blanks. */
-const CONFUSING_CHARS = /[\0-\x08\x0b-\x1f\x7f\x85\xa0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/u;
+const CONFUSING_CHARS =
+  /[\0-\x08\x0b-\x1f\x7f\x85\xa0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/u;
 
 export function suspiciousCharacters(command: string): string | undefined {
   const m = CONFUSING_CHARS.exec(command);
-  if (m) return `the character U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0').toUpperCase()}, which bash and the parser may read differently`;
+  if (m)
+    return `the character U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0').toUpperCase()}, which bash and the parser may read differently`;
   // A line continuation inside a word joins the word with the next line in bash.
   if (/(^|[^ \t])\\\n/.test(command)) return 'a line continuation inside a word';
   return undefined;
@@ -170,8 +180,10 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
   /** `[ … ]` is the command `[`: its words are the leaves of the parsed test expression. */
   const testWords = (n: BashNode, into: ShellWord[], nested: boolean) => {
     for (const c of n.children) {
-      if (!c.named || c.type === 'test_operator') into.push({ raw: c.text, values: [c.text], patterns: [escapeAll(c.text)], glob: false });
-      else if (['unary_expression', 'binary_expression', 'parenthesized_expression'].includes(c.type)) testWords(c, into, nested);
+      if (!c.named || c.type === 'test_operator')
+        into.push({ raw: c.text, values: [c.text], patterns: [escapeAll(c.text)], glob: false });
+      else if (['unary_expression', 'binary_expression', 'parenthesized_expression'].includes(c.type))
+        testWords(c, into, nested);
       else into.push(word(c, nested));
     }
   };
@@ -243,18 +255,18 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
   }
 
   function statementChildren(n: BashNode, nested: boolean): void {
-      let lastStart = out.commands.length;
-      for (const c of n.children) {
-        if (!c.named && c.type === '&') {
-          for (let k = lastStart; k < out.commands.length; k++) out.commands[k]!.background = true;
-        }
-        if (!c.named) {
-          if (c.bad) reason('the command does not parse');
-          continue;
-        }
-        lastStart = out.commands.length;
-        visit(c, nested);
+    let lastStart = out.commands.length;
+    for (const c of n.children) {
+      if (!c.named && c.type === '&') {
+        for (let k = lastStart; k < out.commands.length; k++) out.commands[k]!.background = true;
       }
+      if (!c.named) {
+        if (c.bad) reason('the command does not parse');
+        continue;
+      }
+      lastStart = out.commands.length;
+      visit(c, nested);
+    }
   }
 
   function visitOther(n: BashNode, nested: boolean, inWord: boolean): void {
@@ -268,7 +280,9 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
       case 'variable_assignment':
       case 'variable_assignments': {
         const cmd: ShellCommand = { words: [], assignments: [], nested, background: false, text: '' };
-        for (const c of n.type === 'variable_assignment' ? [n] : n.children.filter((x) => x.type === 'variable_assignment')) {
+        for (const c of n.type === 'variable_assignment'
+          ? [n]
+          : n.children.filter((x) => x.type === 'variable_assignment')) {
           assignment(c, cmd, nested);
         }
         push(cmd);
@@ -277,7 +291,14 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
       case 'declaration_command':
       case 'unset_command': {
         reason(`the ${n.children[0]?.text ?? 'declaration'} command`);
-        const cmd: ShellCommand = { words: [], assignments: [], nested, background: false, text: '', declaration: true };
+        const cmd: ShellCommand = {
+          words: [],
+          assignments: [],
+          nested,
+          background: false,
+          text: '',
+          declaration: true,
+        };
         for (const c of n.children) {
           if (!c.named) cmd.words.push({ raw: c.text, values: [c.text], patterns: [escapeAll(c.text)], glob: false });
           else if (c.type === 'variable_assignment') assignment(c, cmd, nested);
@@ -292,11 +313,33 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
         for (const c of n.children) visit(c, true, true);
         return;
       default:
-        if (inWord && ['variable_name', 'special_variable_name', 'string_content', 'heredoc_start', 'heredoc_end', 'heredoc_content', 'word', 'number'].includes(n.type)) {
+        if (
+          inWord &&
+          [
+            'variable_name',
+            'special_variable_name',
+            'string_content',
+            'heredoc_start',
+            'heredoc_end',
+            'heredoc_content',
+            'word',
+            'number',
+          ].includes(n.type)
+        ) {
           return;
         }
         if (!inWord) reason(`the construct ${n.type}`);
-        if (['string', 'concatenation', 'expansion', 'simple_expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion'].includes(n.type)) {
+        if (
+          [
+            'string',
+            'concatenation',
+            'expansion',
+            'simple_expansion',
+            'command_substitution',
+            'process_substitution',
+            'arithmetic_expansion',
+          ].includes(n.type)
+        ) {
           wordForm(n, nested);
           return;
         }

@@ -16,7 +16,20 @@ import { analyzeShell, type ShellCommand } from './shellAnalysis';
 import { hasUnescaped, unescapeForm, type ShellWord } from './shellWords';
 
 /** Commands whose arguments are never file names. */
-const NO_PATH_COMMANDS = new Set(['echo', 'printf', 'true', 'false', 'pwd', 'whoami', 'uname', 'id', 'basename', 'dirname', 'which', 'type']);
+const NO_PATH_COMMANDS = new Set([
+  'echo',
+  'printf',
+  'true',
+  'false',
+  'pwd',
+  'whoami',
+  'uname',
+  'id',
+  'basename',
+  'dirname',
+  'which',
+  'type',
+]);
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg']);
 const MAX_GLOB_ENTRIES = 2000;
 
@@ -82,7 +95,20 @@ export function searchesDirectories(tokens: string[]): boolean {
       // Subcommands that print file contents (from the work tree or history), not only names.
       let k = 0;
       while (k < args.length && args[k]!.startsWith('-')) k += args[k] === '-C' ? 2 : 1;
-      return ['show', 'diff', 'log', 'grep', 'cat-file', 'blame', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files', 'stash', 'archive'].includes(args[k] ?? '');
+      return [
+        'show',
+        'diff',
+        'log',
+        'grep',
+        'cat-file',
+        'blame',
+        'whatchanged',
+        'diff-tree',
+        'diff-index',
+        'diff-files',
+        'stash',
+        'archive',
+      ].includes(args[k] ?? '');
     }
     case 'ls':
       return hasFlag(args, 'R', ['--recursive']);
@@ -95,8 +121,35 @@ export function searchesDirectories(tokens: string[]): boolean {
 
 /** find predicates whose argument is a pattern or a value, not a file. */
 const FIND_VALUE_PREDICATES = new Set([
-  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname', '-type', '-xtype',
-  '-perm', '-user', '-group', '-size', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-maxdepth', '-mindepth', '-uid', '-gid', '-links', '-inum', '-printf',
+  '-name',
+  '-iname',
+  '-path',
+  '-ipath',
+  '-wholename',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-lname',
+  '-ilname',
+  '-type',
+  '-xtype',
+  '-perm',
+  '-user',
+  '-group',
+  '-size',
+  '-mtime',
+  '-mmin',
+  '-atime',
+  '-amin',
+  '-ctime',
+  '-cmin',
+  '-maxdepth',
+  '-mindepth',
+  '-uid',
+  '-gid',
+  '-links',
+  '-inum',
+  '-printf',
 ]);
 
 /** Words of a command that may name files (option values included); `positional` counts the operands. */
@@ -110,7 +163,8 @@ function candidateWords(cmd: ShellCommand): (ShellWord[] & { positional?: number
   let skipValue = false;
   const tokens = rest.flatMap((w) => w.values ?? []);
   // Options that take the names of files to read from a file: those names are not known here.
-  if (tokens.some((t) => t.startsWith('--files0-from') || t.startsWith('--files-from') || t.startsWith('--fromfile'))) return undefined;
+  if (tokens.some((t) => t.startsWith('--files0-from') || t.startsWith('--files-from') || t.startsWith('--fromfile')))
+    return undefined;
   if (/sum$/.test(name) && hasFlag(tokens, 'c', ['--check'])) return undefined;
   let skipPattern = PATTERN_FIRST.has(name) && !hasFlag(tokens, 'ef', ['--regexp', '--file']);
   let afterDashes = false;
@@ -142,7 +196,8 @@ function candidateWords(cmd: ShellCommand): (ShellWord[] & { positional?: number
           if (v.length > 2) values.push(v.slice(2));
           for (let k = 2; k < v.length; k++) if ('/~.'.includes(v[k]!)) values.push(v.slice(k));
         }
-        for (const x of values) out.push({ raw: x, values: [x.startsWith('~') ? os.homedir() + x.slice(1) : x], glob: false });
+        for (const x of values)
+          out.push({ raw: x, values: [x.startsWith('~') ? os.homedir() + x.slice(1) : x], glob: false });
         continue;
       }
       if (skipPattern) {
@@ -229,9 +284,16 @@ function wordPaths(w: ShellWord, cwd: string): string[] | undefined {
   return out;
 }
 
-function checkPath(p: string, cwd: string, dirs: readonly string[], hidden?: HiddenPaths, recursive = false): Outside | undefined {
+function checkPath(
+  p: string,
+  cwd: string,
+  dirs: readonly string[],
+  hidden?: HiddenPaths,
+  recursive = false,
+): Outside | undefined {
   const forms = pathForms(p, cwd);
-  if (hidden && forms.some(hidden)) return { reason: `${forms[0]} is covered by a Read deny/ask rule.`, path: forms[0]! };
+  if (hidden && forms.some(hidden))
+    return { reason: `${forms[0]} is covered by a Read deny/ask rule.`, path: forms[0]! };
   if (hidden && recursive && forms.some((f) => isDirectory(f) && hidden.under(f))) {
     return { reason: `${forms[0]} holds files covered by a Read deny/ask rule.`, path: forms[0]! };
   }
@@ -249,7 +311,8 @@ function cdTargets(cmd: ShellCommand, cwds: string[], home: string): string[] | 
   if (target === '-' || cmd.words[0]!.values![0] !== 'cd') return undefined;
   const bases = [...cwds];
   const cdpath = process.env.CDPATH;
-  if (cdpath && !path.isAbsolute(target) && !/^\.\.?(\/|$)/.test(target)) bases.push(...cdpath.split(':').filter((x) => x));
+  if (cdpath && !path.isAbsolute(target) && !/^\.\.?(\/|$)/.test(target))
+    bases.push(...cdpath.split(':').filter((x) => x));
   return bases.map((b) => path.resolve(b, target));
 }
 
@@ -282,27 +345,31 @@ export function shellReadOutside(command: string, env: PermissionEnv, hidden?: H
       const targets = cdTargets(cmd, cwds, home);
       if (!targets) return { reason: `${cmd.text}: the new directory is not known in advance.` };
       for (const t of targets) {
-        if (!insideWorkingDirs(pathForms(t, env.cwd), dirs)) return { reason: `cd ${t}: outside the working directories.`, path: t };
+        if (!insideWorkingDirs(pathForms(t, env.cwd), dirs))
+          return { reason: `cd ${t}: outside the working directories.`, path: t };
       }
       cwds = [...new Set([...cwds, ...targets])];
       continue;
     }
     const tokens = cmd.words.flatMap((w) => w.values ?? []);
-    if (followsLinksRecursively(tokens)) return { reason: `${name} follows symbolic links while recursing, which can leave the working directories.` };
+    if (followsLinksRecursively(tokens))
+      return { reason: `${name} follows symbolic links while recursing, which can leave the working directories.` };
     const words = candidateWords(cmd);
     if (!words) return { reason: 'the command uses shell expansions whose value is not known in advance.' };
     const recursive = searchesDirectories(tokens);
     // A recursive search with no path searches the current directory.
     // (git's operands are revisions and pathspecs inside the repository: it always reads the tree.)
     if (recursive && hidden && (!words.positional || name === 'git')) {
-      for (const c of cwds) if (hidden.under(c)) return { reason: `${c} holds files covered by a Read deny/ask rule.`, path: c };
+      for (const c of cwds)
+        if (hidden.under(c)) return { reason: `${c} holds files covered by a Read deny/ask rule.`, path: c };
     }
     // `git -C DIR` resolves its other paths from DIR too.
     let bases = cwds;
     if (name === 'git') {
       const dirs2: string[] = [];
       tokens.forEach((t, k) => {
-        if (t === '-C' && tokens[k + 1] !== undefined) for (const c of cwds) dirs2.push(path.resolve(c, tokens[k + 1]!));
+        if (t === '-C' && tokens[k + 1] !== undefined)
+          for (const c of cwds) dirs2.push(path.resolve(c, tokens[k + 1]!));
       });
       bases = [...cwds, ...dirs2];
     }
@@ -342,7 +409,8 @@ function holdsProtected(dir: string, dirs: readonly string[], extra: readonly st
       if (--budget < 0) return true;
       const p = path.join(d, e.name);
       if (isProtectedPath(p, dirs, { extra })) return true;
-      if (e.isDirectory() && depth < HOLDS_PROTECTED_DEPTH && e.name !== 'node_modules' && walk(p, depth + 1)) return true;
+      if (e.isDirectory() && depth < HOLDS_PROTECTED_DEPTH && e.name !== 'node_modules' && walk(p, depth + 1))
+        return true;
     }
     return false;
   };

@@ -80,7 +80,21 @@ export function doubleQuotedValue(inner: string): string {
 /** Decodes the inside of `$'…'` like bash (a NUL ends the string, as in bash). */
 export function decodeAnsiC(inner: string): string {
   let out = '';
-  const simple: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  const simple: Record<string, string> = {
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  };
   for (let i = 0; i < inner.length; i++) {
     const c = inner[i]!;
     if (c !== '\\' || i + 1 >= inner.length) {
@@ -128,7 +142,15 @@ function sequence(inner: string): string[] | undefined {
   const out: string[] = [];
   const width = num && /^[+-]?0\d/.test(m[1]!) ? m[1]!.replace(/^[+-]/, '').length : 0;
   for (let v = from; from <= to ? v <= to : v >= to; v += from <= to ? step : -step) {
-    out.push(num ? (width ? String(Math.abs(v)).padStart(width, '0').replace(/^/, v < 0 ? '-' : '') : String(v)) : escapeAll(String.fromCharCode(v)));
+    out.push(
+      num
+        ? width
+          ? String(Math.abs(v))
+              .padStart(width, '0')
+              .replace(/^/, v < 0 ? '-' : '')
+          : String(v)
+        : escapeAll(String.fromCharCode(v)),
+    );
   }
   return out;
 }

@@ -16,7 +16,13 @@ const MAX_SUMMARY_CHARS = 300;
  */
 export function describeToolUse(block: ToolUseBlock, pool: ToolPool): ToolUseDescription {
   const name = typeof block?.name === 'string' ? block.name : String(block?.name);
-  const unsafe = (known: boolean, summary: string): ToolUseDescription => ({ known, concurrencySafe: false, readOnly: false, idempotent: false, summary });
+  const unsafe = (known: boolean, summary: string): ToolUseDescription => ({
+    known,
+    concurrencySafe: false,
+    readOnly: false,
+    idempotent: false,
+    summary,
+  });
   let tool: AnyTool | undefined;
   try {
     tool = findToolByName(pool, name);
@@ -43,7 +49,8 @@ export function describeToolUse(block: ToolUseBlock, pool: ToolPool): ToolUseDes
   try {
     const s = tool.summary(data);
     // The summary names the call in the UI and in history: a line, never the whole input.
-    summary = typeof s === 'string' ? (s.length > MAX_SUMMARY_CHARS ? `${s.slice(0, MAX_SUMMARY_CHARS - 1)}…` : s) : tool.name;
+    summary =
+      typeof s === 'string' ? (s.length > MAX_SUMMARY_CHARS ? `${s.slice(0, MAX_SUMMARY_CHARS - 1)}…` : s) : tool.name;
   } catch {
     summary = tool.name;
   }

@@ -13,13 +13,21 @@ import type { AnyTool, ToolUseContext } from '../tools/Tool';
  * inside the working directories (no secret there, and asking about a call that cannot work helps
  * nobody). Hooks have not run (they never run for invalid input). Never throws.
  */
-export async function decisionHidingFileErrors(tool: AnyTool, input: unknown, ctx: ToolUseContext): Promise<PermissionDecision | undefined> {
+export async function decisionHidingFileErrors(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolUseContext,
+): Promise<PermissionDecision | undefined> {
   if (typeof tool.getPath !== 'function') return undefined;
   let d: PermissionDecision;
   try {
     d = await decidePermission(tool, input, ctx);
   } catch (e) {
-    return { behavior: 'deny', message: `Permission check failed: ${(e as Error)?.message ?? String(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
+    return {
+      behavior: 'deny',
+      message: `Permission check failed: ${(e as Error)?.message ?? String(e)}`,
+      decisionReason: { type: 'other', reason: 'permission engine error' },
+    };
   }
   if (d.behavior === 'allow' || (d.behavior === 'ask' && d.decisionReason?.type === 'mode')) return undefined;
   return d;

@@ -1,6 +1,13 @@
 export { runToolPipeline } from './toolPipeline';
 export { describeToolUse, type ToolUseDescription } from './describe';
-export type { PipelineEnv, PipelinePhase, ToolUseOutcome, ToolUseStatus, FailureStage, ApprovalResolution } from './types';
+export type {
+  PipelineEnv,
+  PipelinePhase,
+  ToolUseOutcome,
+  ToolUseStatus,
+  FailureStage,
+  ApprovalResolution,
+} from './types';
 export {
   INTERRUPT_MESSAGE,
   INTERRUPTED_TOOL_MESSAGE,

@@ -21,7 +21,11 @@ export function rejectionToolResult(toolUseId: string, reason?: string): ToolRes
   return errorToolResult(toolUseId, r ? `${REJECT_MESSAGE} Reason: ${r}` : REJECT_MESSAGE);
 }
 
-export function noSuchToolResult(toolUseId: string, name: string, available: readonly string[] = []): ToolResultBlockParam {
+export function noSuchToolResult(
+  toolUseId: string,
+  name: string,
+  available: readonly string[] = [],
+): ToolResultBlockParam {
   const list = available.length ? ` Available tools: ${available.join(', ')}.` : '';
   return errorToolResult(toolUseId, `No such tool available: ${name}.${list}`);
 }
@@ -95,7 +99,10 @@ export function isValidBlock(b: unknown): b is ToolResultBlockParam {
         !!x &&
         typeof x === 'object' &&
         ((x.type === 'text' && typeof x.text === 'string') ||
-          (x.type === 'image' && x.source?.type === 'base64' && IMAGE_TYPES.has(x.source.media_type) && typeof x.source.data === 'string')),
+          (x.type === 'image' &&
+            x.source?.type === 'base64' &&
+            IMAGE_TYPES.has(x.source.media_type) &&
+            typeof x.source.data === 'string')),
     )
   );
 }

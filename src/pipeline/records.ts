@@ -7,7 +7,11 @@ import type { HookRun } from '../hooks/types';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { ApprovalResolution, ToolUseOutcome } from './types';
 
-export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: DecisionReason | undefined, message?: string): DecisionRecord {
+export function decisionFromReason(
+  behavior: 'allow' | 'ask' | 'deny',
+  reason: DecisionReason | undefined,
+  message?: string,
+): DecisionRecord {
   if (!reason) return { behavior, source: 'other', ...(message ? { reason: message } : {}) };
   switch (reason.type) {
     case 'rule':
@@ -21,7 +25,12 @@ export function decisionFromReason(behavior: 'allow' | 'ask' | 'deny', reason: D
     case 'workingDirectory':
       return { behavior, source: 'workingDirectory', detail: reason.path };
     case 'human':
-      return { behavior, source: 'human', ...(reason.by ? { by: reason.by } : {}), ...(reason.reason ? { reason: reason.reason } : {}) };
+      return {
+        behavior,
+        source: 'human',
+        ...(reason.by ? { by: reason.by } : {}),
+        ...(reason.reason ? { reason: reason.reason } : {}),
+      };
     case 'timeout':
       return { behavior, source: 'timeout', detail: `${reason.afterMs}ms` };
     case 'sandbox':
@@ -44,9 +53,17 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
     result: outcome.result ?? errorResult(outcome.toolUseId, 'No result was produced.'),
     contextModifiers: outcome.contextModifiers,
     ...(outcome.newMessages.length > 0 ? { newMessages: outcome.newMessages } : {}),
-    ...(outcome.hookNotices.length > 0 ? { notices: outcome.hookNotices.map((n) => (n.length > 500 ? `${n.slice(0, 499)}…` : n)) } : {}),
+    ...(outcome.hookNotices.length > 0
+      ? { notices: outcome.hookNotices.map((n) => (n.length > 500 ? `${n.slice(0, 499)}…` : n)) }
+      : {}),
     ...(outcome.permission
-      ? { decision: decisionFromReason(outcome.permission.behavior, outcome.permission.decisionReason, outcome.permission.message) }
+      ? {
+          decision: decisionFromReason(
+            outcome.permission.behavior,
+            outcome.permission.decisionReason,
+            outcome.permission.message,
+          ),
+        }
       : {}),
     startedAt: outcome.startedAt,
     endedAt: outcome.endedAt,
@@ -56,7 +73,12 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
     ...(outcome.hookRuns && outcome.hookRuns.length > 0
       ? {
           hooks: outcome.hookRuns.map((h) => {
-            const reason = h.output?.hookSpecificOutput && 'permissionDecisionReason' in h.output.hookSpecificOutput ? h.output.hookSpecificOutput.permissionDecisionReason : h.outcome === 'blocking' ? h.stderr?.trim() : undefined;
+            const reason =
+              h.output?.hookSpecificOutput && 'permissionDecisionReason' in h.output.hookSpecificOutput
+                ? h.output.hookSpecificOutput.permissionDecisionReason
+                : h.outcome === 'blocking'
+                  ? h.stderr?.trim()
+                  : undefined;
             return {
               event: h.event,
               hook: h.hook.slice(0, 200),

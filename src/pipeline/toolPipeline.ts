@@ -7,7 +7,12 @@
 import { toolResultText, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
 import { hooksFor, normalizeHooksConfig } from '../hooks/config';
 import { hookToolResponse } from '../hooks/toolResponse';
-import { runPostToolUseFailureHooks, runPostToolUseHooks, runPreToolUseHooks, type PostToolUseHooksResult } from '../hooks/run';
+import {
+  runPostToolUseFailureHooks,
+  runPostToolUseHooks,
+  runPreToolUseHooks,
+  type PostToolUseHooksResult,
+} from '../hooks/run';
 import type { HookRun, HooksConfig } from '../hooks/types';
 import { loadShellParser } from '../permissions/bashParser';
 import { decidePermission, pathsCheckedBy, type PermissionDecision } from '../permissions/decide';
@@ -70,8 +75,12 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
     return r;
   };
   const failed = (status: ToolUseStatus, stage: FailureStage, message: string, result?: ToolResultBlockParam) =>
-    outcome(status, { result: withContext(result ?? errorToolResult(toolUseId, message)), failure: { stage, message } });
-  const interrupted = (detail?: string) => failed('interrupted', 'aborted', interruptedToolResult(toolUseId, detail).content as string);
+    outcome(status, {
+      result: withContext(result ?? errorToolResult(toolUseId, message)),
+      failure: { stage, message },
+    });
+  const interrupted = (detail?: string) =>
+    failed('interrupted', 'aborted', interruptedToolResult(toolUseId, detail).content as string);
 
   try {
     const signal = env.abortSignal;
@@ -83,7 +92,11 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
     // 1. find the tool (only in the pool)
     const tool = findToolByName(env.pool, toolName);
     if (!tool) {
-      const r = noSuchToolResult(toolUseId, toolName, env.pool.map((t) => t.name));
+      const r = noSuchToolResult(
+        toolUseId,
+        toolName,
+        env.pool.map((t) => t.name),
+      );
       return failed('error', 'unknown_tool', r.content as string, r);
     }
 
@@ -94,7 +107,10 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       const ctx: ToolUseContext = {
         sessionId: env.sessionId,
         toolUseId,
-        idempotencyKey: env.idempotencyScope && env.idempotencyScope !== env.sessionId ? `${env.sessionId}/${env.idempotencyScope}/${toolUseId}` : `${env.sessionId}/${toolUseId}`,
+        idempotencyKey:
+          env.idempotencyScope && env.idempotencyScope !== env.sessionId
+            ? `${env.sessionId}/${env.idempotencyScope}/${toolUseId}`
+            : `${env.sessionId}/${toolUseId}`,
         agent: env.agent,
         permission: env.permission,
         abortSignal: controller.signal,
@@ -115,14 +131,21 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
           return { ok: false, out: failed('error', 'schema', m) };
         }
         if (!parsed.success) {
-          return { ok: false, out: failed('error', 'schema', formatInputValidationError(tool.name, parsed.error, raw, note)) };
+          return {
+            ok: false,
+            out: failed('error', 'schema', formatInputValidationError(tool.name, parsed.error, raw, note)),
+          };
         }
         if (tool.validateInput) {
           let v: Awaited<ReturnType<NonNullable<AnyTool['validateInput']>>>;
           try {
             v = await tool.validateInput(parsed.data, ctx);
           } catch (e) {
-            return { ok: false, out: failed('error', 'validate', `${tool.name} could not validate its input: ${errMessage(e)}`), data: parsed.data };
+            return {
+              ok: false,
+              out: failed('error', 'validate', `${tool.name} could not validate its input: ${errMessage(e)}`),
+              data: parsed.data,
+            };
           }
           if (v && v.result === false) {
             const m = typeof v.message === 'string' && v.message ? v.message : `${tool.name}: invalid input`;
@@ -135,7 +158,10 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       /** Deny / ask / a human's answer for a decision; undefined when the call may go on. */
       const settle = (decision: PermissionDecision): ToolUseOutcome | undefined => {
         const reasonOf = decision.decisionReason ? { decisionReason: decision.decisionReason } : {};
-        state.permission = decision.behavior === 'allow' ? { behavior: 'allow', ...reasonOf } : { behavior: decision.behavior, message: decision.message, ...reasonOf };
+        state.permission =
+          decision.behavior === 'allow'
+            ? { behavior: 'allow', ...reasonOf }
+            : { behavior: decision.behavior, message: decision.message, ...reasonOf };
         const approval = env.approval;
         if (decision.behavior === 'deny') return failed('denied', 'permission', decision.message);
         if (decision.behavior === 'ask') {
@@ -185,7 +211,11 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       try {
         hooksConfig = env.hooks === undefined ? undefined : normalizeHooksConfig(env.hooks);
       } catch (e) {
-        return failed('error', 'hook', `The hooks configuration is invalid, so ${tool.name} was not run: ${errMessage(e)}`);
+        return failed(
+          'error',
+          'hook',
+          `The hooks configuration is invalid, so ${tool.name} was not run: ${errMessage(e)}`,
+        );
       }
       // A hook's `if` rule is matched as an ask rule would be (a Bash rule matches a command anywhere in the line).
       const callMatches = (rule: string): boolean => {
@@ -195,9 +225,20 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
           return false;
         }
       };
-      const hookEnv = { config: hooksConfig, cwd: env.agent.cwd, signal: controller.signal, aliases: tool.aliases ?? [], callMatches };
-      if (hooksFor(hooksConfig, 'PostToolUse', tool.name, tool.aliases ?? [], callMatches).length > 0) ctx.fileChangeForHooks = true;
-      const anyToolHooks = !!(hooksConfig?.PreToolUse?.length || hooksConfig?.PostToolUse?.length || hooksConfig?.PostToolUseFailure?.length);
+      const hookEnv = {
+        config: hooksConfig,
+        cwd: env.agent.cwd,
+        signal: controller.signal,
+        aliases: tool.aliases ?? [],
+        callMatches,
+      };
+      if (hooksFor(hooksConfig, 'PostToolUse', tool.name, tool.aliases ?? [], callMatches).length > 0)
+        ctx.fileChangeForHooks = true;
+      const anyToolHooks = !!(
+        hooksConfig?.PreToolUse?.length ||
+        hooksConfig?.PostToolUse?.length ||
+        hooksConfig?.PostToolUseFailure?.length
+      );
       let transcriptPath: string | undefined;
       if (anyToolHooks && env.transcriptPath) {
         try {
@@ -235,7 +276,10 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       };
       /** A call that failed: PostToolUseFailure hooks instead of PostToolUse (as the reference). */
       const failureHooks = async (error: string): Promise<void> => {
-        const post = await runPostToolUseFailureHooks({ ...hookInput(), error, is_interrupt: false, duration_ms: Date.now() - callStarted }, hookEnv);
+        const post = await runPostToolUseFailureHooks(
+          { ...hookInput(), error, is_interrupt: false, duration_ms: Date.now() - callStarted },
+          hookEnv,
+        );
         takeAfterCall(post, 'PostToolUseFailure');
       };
       let callStarted = Date.now();
@@ -262,7 +306,11 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
         try {
           decision = await decidePermission(tool, data, ctx, pre.decision);
         } catch (e) {
-          decision = { behavior: 'deny', message: `Permission check failed: ${errMessage(e)}`, decisionReason: { type: 'other', reason: 'permission engine error' } };
+          decision = {
+            behavior: 'deny',
+            message: `Permission check failed: ${errMessage(e)}`,
+            decisionReason: { type: 'other', reason: 'permission engine error' },
+          };
         }
         const stop = settle(decision);
         if (stop) return stop;
@@ -281,13 +329,25 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
         if (controller.signal.aborted) return interrupted('It was stopped before it ran.');
         if (env.phase?.kind === 'pre') {
           // The scheduler runs the call itself (a child workflow); the post phase continues from here.
-          return outcome('ready', { ready: { input: data, context: [...state.context], notices: [...state.hookNotices], hookRuns: state.hookRuns.map(trimRun), ...(state.permission ? { permission: state.permission } : {}) } });
+          return outcome('ready', {
+            ready: {
+              input: data,
+              context: [...state.context],
+              notices: [...state.hookNotices],
+              hookRuns: state.hookRuns.map(trimRun),
+              ...(state.permission ? { permission: state.permission } : {}),
+            },
+          });
         }
         if (env.beforeCall) {
           try {
             await env.beforeCall();
           } catch (e) {
-            return failed('error', 'call', `Error calling tool ${tool.name}: could not record the call before running it: ${errMessage(e)}`);
+            return failed(
+              'error',
+              'call',
+              `Error calling tool ${tool.name}: could not record the call before running it: ${errMessage(e)}`,
+            );
           }
         }
       }
@@ -333,7 +393,11 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
         mapped = { ...m, type: 'tool_result', tool_use_id: toolUseId };
         if (m.is_error !== true) delete mapped.is_error;
       } catch (e) {
-        return failed('error', 'call', `Error calling tool ${tool.name}: the tool ran, but its result could not be converted: ${errMessage(e)}`);
+        return failed(
+          'error',
+          'call',
+          `Error calling tool ${tool.name}: the tool ran, but its result could not be converted: ${errMessage(e)}`,
+        );
       }
 
       // 8. size policy
@@ -346,10 +410,14 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
             persistedTo = await env.resultStore.put(toolUseId, text);
             mapped = { ...mapped, content: persistedOutputMessage(persistedTo, text) };
           } catch (e) {
-            state.hookNotices.push(`Could not store the large ${tool.name} result (${text.length} chars); kept it inline: ${errMessage(e)}`);
+            state.hookNotices.push(
+              `Could not store the large ${tool.name} result (${text.length} chars); kept it inline: ${errMessage(e)}`,
+            );
           }
         } else {
-          state.hookNotices.push(`The ${tool.name} result (${text.length} chars) exceeds ${limit} chars but no result store is configured; kept it inline.`);
+          state.hookNotices.push(
+            `The ${tool.name} result (${text.length} chars) exceeds ${limit} chars but no result store is configured; kept it inline.`,
+          );
         }
       }
 
@@ -357,8 +425,19 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       if (mapped.is_error === true) {
         await failureHooks(toolResultText(mapped));
       } else {
-        const response = hookToolResponse(tool.name, result.data, data, persistedTo === undefined ? undefined : { path: persistedTo, size: Buffer.byteLength(text) });
-        takeAfterCall(await runPostToolUseHooks({ ...hookInput(), tool_response: response, duration_ms: Date.now() - callStarted }, hookEnv), 'PostToolUse');
+        const response = hookToolResponse(
+          tool.name,
+          result.data,
+          data,
+          persistedTo === undefined ? undefined : { path: persistedTo, size: Buffer.byteLength(text) },
+        );
+        takeAfterCall(
+          await runPostToolUseHooks(
+            { ...hookInput(), tool_response: response, duration_ms: Date.now() - callStarted },
+            hookEnv,
+          ),
+          'PostToolUse',
+        );
       }
 
       const finalResult = withContext(mapped);

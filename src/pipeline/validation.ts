@@ -45,7 +45,9 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unkno
           : `Unexpected parameters were provided: ${keys.map((k) => `\`${prefix}${k}\``).join(', ')}`;
       }
       default:
-        return where ? `The parameter \`${where}\` is invalid: ${issue.message}` : `The input is invalid: ${issue.message}`;
+        return where
+          ? `The parameter \`${where}\` is invalid: ${issue.message}`
+          : `The input is invalid: ${issue.message}`;
     }
   });
 }

@@ -10,12 +10,43 @@
  * usual toolchains need to work, nothing that holds a secret by convention.
  */
 export const BASH_ENV_ALLOWLIST: readonly string[] = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'USERNAME', 'SHELL', 'PWD', 'HOSTNAME',
-  'LANG', 'LANGUAGE', 'LC_*', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'TZ',
-  'TMPDIR', 'TEMP', 'TMP', 'CI',
-  'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME',
-  'JAVA_HOME', 'GOPATH', 'GOROOT', 'GOBIN', 'CARGO_HOME', 'RUSTUP_HOME', 'NVM_DIR', 'PYENV_ROOT', 'VIRTUAL_ENV',
-  'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'USERNAME',
+  'SHELL',
+  'PWD',
+  'HOSTNAME',
+  'LANG',
+  'LANGUAGE',
+  'LC_*',
+  'TERM',
+  'COLORTERM',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'CI',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'JAVA_HOME',
+  'GOPATH',
+  'GOROOT',
+  'GOBIN',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'NVM_DIR',
+  'PYENV_ROOT',
+  'VIRTUAL_ENV',
+  'NODE_PATH',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
 ];
 
 /**
@@ -42,13 +73,19 @@ function matches(entry: string, name: string): boolean {
  * The environment a Bash command starts with: the worker's variables that the allowlist or
  * `passEnv` names (patterns never match WORKER_SECRET_ENV_VARS), nothing else.
  */
-export function bashEnvironment(env: Readonly<Record<string, string | undefined>>, passEnv: readonly string[] = []): Record<string, string> {
+export function bashEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  passEnv: readonly string[] = [],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     const named = passEnv.includes(name);
     const secret = WORKER_SECRET_ENV_VARS.includes(name);
-    const allowed = named || (!secret && (BASH_ENV_ALLOWLIST.some((e) => matches(e, name)) || passEnv.some((e) => e.endsWith('*') && matches(e, name))));
+    const allowed =
+      named ||
+      (!secret &&
+        (BASH_ENV_ALLOWLIST.some((e) => matches(e, name)) || passEnv.some((e) => e.endsWith('*') && matches(e, name))));
     if (allowed) out[name] = value;
   }
   return out;

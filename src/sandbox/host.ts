@@ -24,7 +24,13 @@ interface Manager {
   initialize(config: unknown, ask?: unknown, enableLogMonitor?: boolean): Promise<void>;
   isSupportedPlatform(): boolean;
   checkDependencies(): { errors: string[]; warnings: string[] };
-  wrapWithSandbox(command: string, binShell?: string, customConfig?: unknown, abortSignal?: AbortSignal, options?: { commandId?: string; commandText?: string }): Promise<string>;
+  wrapWithSandbox(
+    command: string,
+    binShell?: string,
+    customConfig?: unknown,
+    abortSignal?: AbortSignal,
+    options?: { commandId?: string; commandText?: string },
+  ): Promise<string>;
   registerCommandNetworkLists(commandId: string, lists: { allowedDomains?: string[] }): void;
   unregisterCommandNetworkLists(commandId: string): void;
   getSandboxViolationStore(): { getViolationsForCommand(key: string): Array<{ line: string }> };
@@ -33,7 +39,9 @@ interface Manager {
 }
 
 // A real dynamic import (tsc would turn `import()` into require() under CommonJS output).
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<{ SandboxManager: Manager }>;
+const importEsm = new Function('specifier', 'return import(specifier)') as (
+  s: string,
+) => Promise<{ SandboxManager: Manager }>;
 
 let managerPromise: Promise<Manager> | undefined;
 function manager(): Promise<Manager> {
@@ -48,7 +56,10 @@ export function currentPlatform(): string {
   return process.platform;
 }
 
-const EMPTY_GLOBAL: GlobalRuntimeConfig = { network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } };
+const EMPTY_GLOBAL: GlobalRuntimeConfig = {
+  network: { allowedDomains: [], deniedDomains: [] },
+  filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+};
 
 // --- the worker-wide initialisation, shared by calls that need the same one -----------------------
 let currentKey: string | undefined;
@@ -155,30 +166,50 @@ export function sandboxAvailability(): Promise<{ available: true } | { available
     try {
       m = await manager();
     } catch (err) {
-      return { available: false as const, reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}` };
+      return {
+        available: false as const,
+        reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}`,
+      };
     }
-    if (!m.isSupportedPlatform()) return { available: false as const, reason: `the sandbox does not support this platform (${currentPlatform()})` };
+    if (!m.isSupportedPlatform())
+      return { available: false as const, reason: `the sandbox does not support this platform (${currentPlatform()})` };
     const deps = m.checkDependencies();
-    if (deps.errors.length > 0) return { available: false as const, reason: `${deps.errors.join('; ')} (on Debian/Ubuntu: apt-get install bubblewrap socat ripgrep)` };
+    if (deps.errors.length > 0)
+      return {
+        available: false as const,
+        reason: `${deps.errors.join('; ')} (on Debian/Ubuntu: apt-get install bubblewrap socat ripgrep)`,
+      };
     try {
       const release = await acquire(EMPTY_GLOBAL);
       try {
-        const wrapped = await m.wrapWithSandbox('true', 'bash', { filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } });
+        const wrapped = await m.wrapWithSandbox('true', 'bash', {
+          filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+        });
         const probe = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
           // Marked as this worker's sandbox machinery: a worker killed during the probe leaves nothing.
-          const child = spawn('bash', ['-c', wrapped], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [OWNER_MARKER_ENV]: ownerId() } });
+          const child = spawn('bash', ['-c', wrapped], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+            env: { ...process.env, [OWNER_MARKER_ENV]: ownerId() },
+          });
           let stderr = '';
           child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
           child.once('error', reject);
           child.once('close', (code) => resolve({ code, stderr }));
         });
-        if (probe.code !== 0) return { available: false as const, reason: `a test command failed in the sandbox (exit ${probe.code}): ${probe.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}` };
+        if (probe.code !== 0)
+          return {
+            available: false as const,
+            reason: `a test command failed in the sandbox (exit ${probe.code}): ${probe.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`,
+          };
       } finally {
         release();
         await closeSandbox();
       }
     } catch (err) {
-      return { available: false as const, reason: `the sandbox could not start: ${(err as Error).message.split('\n')[0]}` };
+      return {
+        available: false as const,
+        reason: `the sandbox could not start: ${(err as Error).message.split('\n')[0]}`,
+      };
     }
     return { available: true as const };
   })();
@@ -189,7 +220,11 @@ export function sandboxAvailability(): Promise<{ available: true } | { available
 
 /** The session's temp directory on this worker: writable inside the sandbox, TMPDIR of its commands. */
 export async function sessionTempDir(sessionId: string): Promise<string> {
-  const dir = path.join(os.tmpdir(), 'durable-agent-sandbox', createHash('sha256').update(sessionId).digest('hex').slice(0, 16));
+  const dir = path.join(
+    os.tmpdir(),
+    'durable-agent-sandbox',
+    createHash('sha256').update(sessionId).digest('hex').slice(0, 16),
+  );
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
@@ -231,7 +266,12 @@ export interface PreparedCommand {
 }
 
 /** Wraps one command for the sandbox with this session's plan. The caller spawns it and calls finish(). */
-export async function prepareSandboxedCommand(command: string, plan: RuntimePlan, tmpDir: string, abortSignal?: AbortSignal): Promise<PreparedCommand> {
+export async function prepareSandboxedCommand(
+  command: string,
+  plan: RuntimePlan,
+  tmpDir: string,
+  abortSignal?: AbortSignal,
+): Promise<PreparedCommand> {
   const m = await manager();
   const release = await acquire(plan.global, abortSignal);
   const commandId = randomBytes(16).toString('base64url');
@@ -254,7 +294,10 @@ export async function prepareSandboxedCommand(command: string, plan: RuntimePlan
   try {
     // TMPDIR: the runtime sets its own shared one; the session's is set inside, before the command.
     const inner = `export TMPDIR=${shellQuote(tmpDir)}; ${command}`;
-    const shellCommand = await m.wrapWithSandbox(inner, 'bash', plan.call, abortSignal, { commandId, commandText: command });
+    const shellCommand = await m.wrapWithSandbox(inner, 'bash', plan.call, abortSignal, {
+      commandId,
+      commandText: command,
+    });
     wrapped = true;
     if (plan.allowedDomains.length > 0) {
       m.registerCommandNetworkLists(commandId, { allowedDomains: plan.allowedDomains });
@@ -270,7 +313,10 @@ export async function prepareSandboxedCommand(command: string, plan: RuntimePlan
         if (registered) m.unregisterCommandNetworkLists(commandId);
         let lines: string[];
         try {
-          lines = m.getSandboxViolationStore().getViolationsForCommand(commandId).map((v) => v.line);
+          lines = m
+            .getSandboxViolationStore()
+            .getViolationsForCommand(commandId)
+            .map((v) => v.line);
         } catch {
           lines = [];
         }

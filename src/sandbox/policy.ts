@@ -51,21 +51,35 @@ export const DEFAULT_CREDENTIAL_PATHS = [
  * CLAUDE_CONFIG_DIR forms of DEFAULT_CREDENTIAL_PATHS, and files named by variables such as
  * TEMPORAL_TLS_CLIENT_KEY_PATH, GOOGLE_APPLICATION_CREDENTIALS or KUBECONFIG. Absolute paths.
  */
-export function credentialPathsFromEnv(env: Readonly<Record<string, string | undefined>>, home: string, cwd: string): string[] {
+export function credentialPathsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+  cwd: string,
+): string[] {
   const out: string[] = [];
   const abs = (p: string) => path.resolve(cwd, expandTilde(p, home));
   const relocate = (prefix: string, dir: string | undefined) => {
     if (!dir) return;
-    for (const p of DEFAULT_CREDENTIAL_PATHS) if (p.startsWith(`${prefix}/`)) out.push(path.join(abs(dir), p.slice(prefix.length + 1)));
+    for (const p of DEFAULT_CREDENTIAL_PATHS)
+      if (p.startsWith(`${prefix}/`)) out.push(path.join(abs(dir), p.slice(prefix.length + 1)));
   };
   relocate('~/.config', env.XDG_CONFIG_HOME);
   relocate('~/.local/share', env.XDG_DATA_HOME);
   if (env.CLAUDE_CONFIG_DIR) {
     const d = abs(env.CLAUDE_CONFIG_DIR);
-    out.push(path.join(d, '.claude.json'), path.join(d, '.claude.json.backup*'), path.join(d, '.credentials.json'), path.join(d, 'backups'));
+    out.push(
+      path.join(d, '.claude.json'),
+      path.join(d, '.claude.json.backup*'),
+      path.join(d, '.credentials.json'),
+      path.join(d, 'backups'),
+    );
   }
   // A value that names a file (not key material itself: that never reaches Bash's environment).
-  const looksLikePath = (v: string) => v !== '' && !/\s/.test(v) && !v.startsWith('-----') && (v.includes('/') || /\.(pem|key|crt|json|toml|ya?ml)$/i.test(v));
+  const looksLikePath = (v: string) =>
+    v !== '' &&
+    !/\s/.test(v) &&
+    !v.startsWith('-----') &&
+    (v.includes('/') || /\.(pem|key|crt|json|toml|ya?ml)$/i.test(v));
   const file = (v: string | undefined) => {
     if (v && looksLikePath(v)) out.push(abs(v));
   };
@@ -73,7 +87,16 @@ export function credentialPathsFromEnv(env: Readonly<Record<string, string | und
     // The worker's Temporal client: TLS keys and certificates, the envconfig profile file.
     if (/^TEMPORAL_/.test(name) && /TLS|KEY|CONFIG_FILE/.test(name)) file(value);
   }
-  for (const name of ['GOOGLE_APPLICATION_CREDENTIALS', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE', 'PGPASSFILE', 'NPM_CONFIG_USERCONFIG', 'GNUPGHOME', 'PASSWORD_STORE_DIR']) file(env[name]);
+  for (const name of [
+    'GOOGLE_APPLICATION_CREDENTIALS',
+    'AWS_SHARED_CREDENTIALS_FILE',
+    'AWS_CONFIG_FILE',
+    'PGPASSFILE',
+    'NPM_CONFIG_USERCONFIG',
+    'GNUPGHOME',
+    'PASSWORD_STORE_DIR',
+  ])
+    file(env[name]);
   for (const p of (env.KUBECONFIG ?? '').split(':')) file(p);
   if (env.DOCKER_CONFIG) file(path.join(env.DOCKER_CONFIG, 'config.json'));
   if (env.CARGO_HOME) for (const f of ['credentials', 'credentials.toml']) file(path.join(env.CARGO_HOME, f));
@@ -112,9 +135,13 @@ export interface CallPlan {
 }
 
 export function sandboxEnabled(s: SandboxSettings | undefined, platform: string): { on: boolean; reason: string } {
-  if (s?.enabled === false) return { on: false, reason: 'the sandbox is off for this session (sandbox.enabled: false or --no-sandbox)' };
+  if (s?.enabled === false)
+    return { on: false, reason: 'the sandbox is off for this session (sandbox.enabled: false or --no-sandbox)' };
   if (s?.enabledPlatforms && !s.enabledPlatforms.includes(platform)) {
-    return { on: false, reason: `the sandbox is off on ${platform} (sandbox.enabledPlatforms: ${s.enabledPlatforms.join(', ')})` };
+    return {
+      on: false,
+      reason: `the sandbox is off on ${platform} (sandbox.enabledPlatforms: ${s.enabledPlatforms.join(', ')})`,
+    };
   }
   return { on: true, reason: 'sandboxed' };
 }
@@ -149,11 +176,24 @@ export function simpleCommands(command: string): string[] {
     cur += c;
   }
   parts.push(cur);
-  return parts.map((p) => p.trim().replace(/^\(+|\)+$/g, '').trim()).filter((p) => p !== '');
+  return parts
+    .map((p) =>
+      p
+        .trim()
+        .replace(/^\(+|\)+$/g, '')
+        .trim(),
+    )
+    .filter((p) => p !== '');
 }
 
 function wildcardToRegex(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    's',
+  );
 }
 
 /**
@@ -187,11 +227,20 @@ export function excludedBy(command: string, excluded: readonly string[] | undefi
  * (as in the reference): a call it takes out of the sandbox always needs a human (see Bash's
  * checkPermissions). `dangerouslyDisableSandbox` counts only when allowUnsandboxedCommands is not false.
  */
-export function planCall(s: SandboxSettings | undefined, platform: string, command: string, dangerouslyDisableSandbox?: boolean): CallPlan {
+export function planCall(
+  s: SandboxSettings | undefined,
+  platform: string,
+  command: string,
+  dangerouslyDisableSandbox?: boolean,
+): CallPlan {
   const enabled = sandboxEnabled(s, platform);
   if (!enabled.on) return { sandboxed: false, reason: enabled.reason, escapes: false };
   if (dangerouslyDisableSandbox && s?.allowUnsandboxedCommands !== false) {
-    return { sandboxed: false, reason: 'the call asked to run outside the sandbox (dangerouslyDisableSandbox)', escapes: true };
+    return {
+      sandboxed: false,
+      reason: 'the call asked to run outside the sandbox (dangerouslyDisableSandbox)',
+      escapes: true,
+    };
   }
   const hit = excludedBy(command, s?.excludedCommands);
   if (hit) return { sandboxed: false, reason: `"${hit}" is in sandbox.excludedCommands`, escapes: true };
@@ -228,7 +277,13 @@ export interface GlobalRuntimeConfig {
 
 /** The per-call part: what this session's command may read and write. */
 export interface CallRuntimeConfig {
-  filesystem: { denyRead: string[]; allowRead: string[]; allowWrite: string[]; denyWrite: string[]; disabled?: boolean };
+  filesystem: {
+    denyRead: string[];
+    allowRead: string[];
+    allowWrite: string[];
+    denyWrite: string[];
+    disabled?: boolean;
+  };
   allowNestedUserNamespaces?: boolean;
 }
 
@@ -244,7 +299,11 @@ export interface RuntimePlan {
  * the session's temp dir and `filesystem.allowWrite`; reads: everything but the credential paths
  * and `filesystem.denyRead` (minus `allowRead`); network: only `network.allowedDomains`.
  */
-export function runtimePlan(s: SandboxSettings | undefined, workingDirectories: readonly string[], host: SandboxHostFacts): RuntimePlan {
+export function runtimePlan(
+  s: SandboxSettings | undefined,
+  workingDirectories: readonly string[],
+  host: SandboxHostFacts,
+): RuntimePlan {
   const ex = (list: readonly string[] | undefined) => (list ?? []).map((p) => expandTilde(p, host.home));
   const net = s?.network ?? {};
   const global: GlobalRuntimeConfig = {
@@ -261,7 +320,9 @@ export function runtimePlan(s: SandboxSettings | undefined, workingDirectories: 
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
     ...(s?.ignoreViolations ? { ignoreViolations: s.ignoreViolations } : {}),
     ...(s?.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
-    ...(s?.enableWeakerNetworkIsolation !== undefined ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation } : {}),
+    ...(s?.enableWeakerNetworkIsolation !== undefined
+      ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation }
+      : {}),
     ...(s?.allowAppleEvents !== undefined ? { allowAppleEvents: s.allowAppleEvents } : {}),
     ...(s?.bwrapPath ? { bwrapPath: s.bwrapPath } : {}),
     ...(s?.socatPath ? { socatPath: s.socatPath } : {}),
@@ -276,7 +337,9 @@ export function runtimePlan(s: SandboxSettings | undefined, workingDirectories: 
       denyRead: [...new Set([...ex(DEFAULT_CREDENTIAL_PATHS), ...fromEnv, ...privatePaths, ...ex(fs.denyRead)])],
       allowRead: [...new Set([...ownResults, ...ex(fs.allowRead)])],
       // This session's results are readable, never writable (a result the model Reads back is the stored one).
-      allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter((d) => !ownResults.includes(d)),
+      allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter(
+        (d) => !ownResults.includes(d),
+      ),
       denyWrite: [...new Set([...privatePaths, ...ex(fs.denyWrite), ...(host.protectedDenyWrite ?? [])])],
       ...(fs.disabled ? { disabled: true } : {}),
     },
@@ -291,7 +354,10 @@ export function runtimePlan(s: SandboxSettings | undefined, workingDirectories: 
  * the same wall as `Read(.env)`. Rule paths are anchored at the project root: `//x` absolute,
  * `~/x` home, `/x`, `./x` and `x/y` relative to the root, a bare name (`.env`) at any depth.
  */
-export function sandboxPathsFromRules(rules: PermissionRules, projectRoot: string): { denyRead: string[]; denyWrite: string[]; allowWrite: string[] } {
+export function sandboxPathsFromRules(
+  rules: PermissionRules,
+  projectRoot: string,
+): { denyRead: string[]; denyWrite: string[]; allowWrite: string[] } {
   const out = { denyRead: [] as string[], denyWrite: [] as string[], allowWrite: [] as string[] };
   const pathOf = (spec: string): string => {
     if (spec.startsWith('//')) return spec.slice(1);
@@ -320,7 +386,12 @@ export function sandboxPathsFromRules(rules: PermissionRules, projectRoot: strin
 }
 
 /** One line for `run`, `status` and the audit: what the session's Bash is contained by. */
-export function describeSandbox(s: SandboxSettings | undefined, platform: string, workingDirectories: readonly string[], unavailable?: string): string {
+export function describeSandbox(
+  s: SandboxSettings | undefined,
+  platform: string,
+  workingDirectories: readonly string[],
+  unavailable?: string,
+): string {
   const enabled = sandboxEnabled(s, platform);
   if (!enabled.on) return `off — ${enabled.reason}; Bash runs with the worker's full rights`;
   if (unavailable) {

@@ -89,10 +89,19 @@ function readdir(p: string): fs.Dirent[] {
 }
 
 /** The entries of a git directory that run code, and those of its modules and worktrees. */
-function gitDirEntries(gitDir: string, add: (e: Omit<ProtectedEntry, 'existed'> & { existed?: boolean }) => void, depth = 0): void {
+function gitDirEntries(
+  gitDir: string,
+  add: (e: Omit<ProtectedEntry, 'existed'> & { existed?: boolean }) => void,
+  depth = 0,
+): void {
   for (const name of GIT_DIR_ENTRIES) {
     const p = path.join(gitDir, name);
-    add({ path: p, kind: name === 'hooks' ? 'gitHooks' : name === 'config' || name === 'config.worktree' ? 'gitConfig' : 'gitPointer', existed: false });
+    add({
+      path: p,
+      kind:
+        name === 'hooks' ? 'gitHooks' : name === 'config' || name === 'config.worktree' ? 'gitConfig' : 'gitPointer',
+      existed: false,
+    });
   }
   if (depth >= 3) return;
   for (const sub of ['modules', 'worktrees']) {
@@ -106,7 +115,12 @@ function gitDirEntries(gitDir: string, add: (e: Omit<ProtectedEntry, 'existed'> 
  * The protected entries below the working directories, to the depth and budget (no symlink is
  * followed; node_modules is skipped, as the runtime's scan does). `extra`: the hook scripts.
  */
-export function scanProtected(roots: readonly string[], extra: readonly string[] = [], maxDepth = PROTECTED_SCAN_DEPTH, budget = PROTECTED_SCAN_BUDGET): ProtectedScan {
+export function scanProtected(
+  roots: readonly string[],
+  extra: readonly string[] = [],
+  maxDepth = PROTECTED_SCAN_DEPTH,
+  budget = PROTECTED_SCAN_BUDGET,
+): ProtectedScan {
   const entries = new Map<string, ProtectedEntry>();
   let left = budget;
   let truncated = false;
@@ -161,7 +175,11 @@ export function scanProtected(roots: readonly string[], extra: readonly string[]
  * handles what such a call puts in it), the hook scripts, and `extraRoots`' names (writable
  * directories from `sandbox.filesystem.allowWrite`, checked by name only, not scanned).
  */
-export function protectedDenyWrite(scan: ProtectedScan, workingDirs: readonly string[], extraRoots: readonly string[] = []): string[] {
+export function protectedDenyWrite(
+  scan: ProtectedScan,
+  workingDirs: readonly string[],
+  extraRoots: readonly string[] = [],
+): string[] {
   const out = new Set<string>();
   for (const e of scan.entries.values()) if (lstat(e.path) !== undefined || e.kind === 'file') out.add(e.path);
   for (const r of [...workingDirs, ...extraRoots]) {
@@ -201,7 +219,12 @@ function quoteGitValue(v: string): string {
 function sanitizeGitConfig(file: string): string[] {
   const r = spawnSync('git', ['config', '-f', file, '-z', '--list'], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: '/nonexistent' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      HOME: '/nonexistent',
+    },
     timeout: 10_000,
   });
   if (r.status !== 0 || typeof r.stdout !== 'string') {
@@ -224,7 +247,10 @@ function sanitizeGitConfig(file: string): string[] {
   for (const [key, value] of kept) {
     const first = key.indexOf('.');
     const last = key.lastIndexOf('.');
-    const head = first === last ? `[${key.slice(0, first)}]` : `[${key.slice(0, first)} ${quoteGitValue(key.slice(first + 1, last))}]`;
+    const head =
+      first === last
+        ? `[${key.slice(0, first)}]`
+        : `[${key.slice(0, first)} ${quoteGitValue(key.slice(first + 1, last))}]`;
     const lines = sections.get(head) ?? [];
     lines.push(`\t${key.slice(last + 1)} = ${quoteGitValue(value)}`);
     sections.set(head, lines);
@@ -259,7 +285,12 @@ function parentUnchanged(p: string): boolean {
  * under the call's deny list (so the call could write them). Returns one line per undone write
  * (for the tool result). `rootsReal`: the working directories as real paths (scan roots).
  */
-export function undoProtectedWrites(before: ProtectedScan, after: ProtectedScan, denyWrite: readonly string[], roots: readonly string[]): string[] {
+export function undoProtectedWrites(
+  before: ProtectedScan,
+  after: ProtectedScan,
+  denyWrite: readonly string[],
+  roots: readonly string[],
+): string[] {
   const notes: string[] = [];
   const denied = (p: string) => denyWrite.some((d) => under(p, d));
   const rel = (p: string) => {
@@ -274,7 +305,10 @@ export function undoProtectedWrites(before: ProtectedScan, after: ProtectedScan,
       switch (e.kind) {
         case 'gitConfig': {
           const removed = sanitizeGitConfig(e.path);
-          if (removed.length > 0) notes.push(`${rel(e.path)}: removed ${removed.join(', ')} (a git config key that runs a program, in a config this call created)`);
+          if (removed.length > 0)
+            notes.push(
+              `${rel(e.path)}: removed ${removed.join(', ')} (a git config key that runs a program, in a config this call created)`,
+            );
           break;
         }
         case 'gitHooks': {
@@ -298,7 +332,9 @@ export function undoProtectedWrites(before: ProtectedScan, after: ProtectedScan,
         }
         default:
           fs.rmSync(e.path, { recursive: true, force: true });
-          notes.push(`${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`);
+          notes.push(
+            `${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`,
+          );
       }
     } catch (err) {
       notes.push(`${rel(e.path)}: could not be undone (${(err as Error).message})`);
@@ -306,4 +342,3 @@ export function undoProtectedWrites(before: ProtectedScan, after: ProtectedScan,
   }
   return notes;
 }
-

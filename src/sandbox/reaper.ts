@@ -105,7 +105,10 @@ export async function markedProcesses(): Promise<MarkedProcess[]> {
           }
         }
         if (!found) return;
-        const comm = await fs.readFile(`/proc/${e}/comm`, 'utf8').then((s) => s.trim(), () => '');
+        const comm = await fs.readFile(`/proc/${e}/comm`, 'utf8').then(
+          (s) => s.trim(),
+          () => '',
+        );
         out.push({ pid: Number(e), comm, ...found });
       }),
   );
@@ -155,7 +158,9 @@ export function startSweeping(log: (line: string) => void = (l) => console.warn(
     void sweepLeftovers().then(
       (killed) => {
         if (killed.length > 0) {
-          log(`durable-agent: killed ${killed.length} sandbox process(es) left by worker(s) that died: ${killed.map((p) => `${p.comm} ${p.pid} (worker ${p.owner.split('.')[0]})`).join(', ')}`);
+          log(
+            `durable-agent: killed ${killed.length} sandbox process(es) left by worker(s) that died: ${killed.map((p) => `${p.comm} ${p.pid} (worker ${p.owner.split('.')[0]})`).join(', ')}`,
+          );
         }
       },
       () => undefined,

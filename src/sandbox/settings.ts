@@ -103,12 +103,16 @@ const FILESYSTEM: Record<string, Kind> = {
  * different from what the file says.
  */
 const REJECTED: Record<string, string> = {
-  'sandbox.credentials': 'credential masking is not supported by durable-agent; deny the files with sandbox.filesystem.denyRead instead',
-  'sandbox.network.allowManagedDomainsOnly': 'durable-agent has no managed settings, so this managed-only key cannot apply',
-  'sandbox.network.tlsTerminate': 'TLS termination (needed only for credential masking) is not supported by durable-agent',
+  'sandbox.credentials':
+    'credential masking is not supported by durable-agent; deny the files with sandbox.filesystem.denyRead instead',
+  'sandbox.network.allowManagedDomainsOnly':
+    'durable-agent has no managed settings, so this managed-only key cannot apply',
+  'sandbox.network.tlsTerminate':
+    'TLS termination (needed only for credential masking) is not supported by durable-agent',
   'sandbox.network.mitmProxy': 'an upstream MITM proxy is not supported by durable-agent',
   'sandbox.network.parentProxy': 'an upstream (parent) proxy is not supported by durable-agent',
-  'sandbox.filesystem.allowManagedReadPathsOnly': 'durable-agent has no managed settings, so this managed-only key cannot apply',
+  'sandbox.filesystem.allowManagedReadPathsOnly':
+    'durable-agent has no managed settings, so this managed-only key cannot apply',
 };
 
 export const SANDBOX_PLATFORMS = ['macos', 'linux', 'windows', 'wsl'] as const;
@@ -120,25 +124,38 @@ function checkKind(kind: Kind, v: unknown): string | undefined {
     case 'string':
       return typeof v === 'string' && v !== '' ? undefined : 'must be a non-empty string';
     case 'strings':
-      return Array.isArray(v) && v.every((x) => typeof x === 'string' && x.trim() !== '') ? undefined : 'must be a list of non-empty strings';
+      return Array.isArray(v) && v.every((x) => typeof x === 'string' && x.trim() !== '')
+        ? undefined
+        : 'must be a list of non-empty strings';
     case 'envNames': {
       if (!Array.isArray(v)) return 'must be a list of environment variable names (NAME, or PREFIX_* for a prefix)';
       const i = v.findIndex((x) => typeof x !== 'string' || !PASS_ENV_ENTRY.test(x));
-      return i < 0 ? undefined : `[${i}] must be an environment variable name (NAME, or PREFIX_* for a prefix), not ${JSON.stringify(v[i])}`;
+      return i < 0
+        ? undefined
+        : `[${i}] must be an environment variable name (NAME, or PREFIX_* for a prefix), not ${JSON.stringify(v[i])}`;
     }
     case 'port':
-      return Number.isInteger(v) && (v as number) > 0 && (v as number) < 65536 ? undefined : 'must be a TCP port (1-65535)';
+      return Number.isInteger(v) && (v as number) > 0 && (v as number) < 65536
+        ? undefined
+        : 'must be a TCP port (1-65535)';
     case 'platforms':
-      return Array.isArray(v) && v.every((x) => (SANDBOX_PLATFORMS as readonly unknown[]).includes(x)) ? undefined : `must be a list of ${SANDBOX_PLATFORMS.join(', ')}`;
+      return Array.isArray(v) && v.every((x) => (SANDBOX_PLATFORMS as readonly unknown[]).includes(x))
+        ? undefined
+        : `must be a list of ${SANDBOX_PLATFORMS.join(', ')}`;
     case 'ripgrep': {
       const r = v as { command?: unknown; args?: unknown } | null;
-      if (!r || typeof r !== 'object' || typeof r.command !== 'string' || r.command === '') return 'must be { "command": "…", "args"?: [ … ] }';
-      if (r.args !== undefined && !(Array.isArray(r.args) && r.args.every((a) => typeof a === 'string'))) return 'args must be a list of strings';
+      if (!r || typeof r !== 'object' || typeof r.command !== 'string' || r.command === '')
+        return 'must be { "command": "…", "args"?: [ … ] }';
+      if (r.args !== undefined && !(Array.isArray(r.args) && r.args.every((a) => typeof a === 'string')))
+        return 'args must be a list of strings';
       const extra = Object.keys(r).filter((k) => k !== 'command' && k !== 'args');
       return extra.length ? `unknown key(s) ${extra.join(', ')}` : undefined;
     }
     case 'violations':
-      return v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((l) => Array.isArray(l) && l.every((x) => typeof x === 'string'))
+      return v &&
+        typeof v === 'object' &&
+        !Array.isArray(v) &&
+        Object.values(v).every((l) => Array.isArray(l) && l.every((x) => typeof x === 'string'))
         ? undefined
         : 'must map command patterns to lists of paths';
     case 'object':
@@ -146,7 +163,12 @@ function checkKind(kind: Kind, v: unknown): string | undefined {
   }
 }
 
-function validateObject(obj: Record<string, unknown>, table: Record<string, Kind>, prefix: string, out: SettingsProblem[]): void {
+function validateObject(
+  obj: Record<string, unknown>,
+  table: Record<string, Kind>,
+  prefix: string,
+  out: SettingsProblem[],
+): void {
   for (const [k, v] of Object.entries(obj)) {
     const key = `${prefix}.${k}`;
     if (REJECTED[key]) {
@@ -155,7 +177,11 @@ function validateObject(obj: Record<string, unknown>, table: Record<string, Kind
     }
     const kind = table[k];
     if (!kind) {
-      out.push({ level: 'error', key, message: `${key} is not a sandbox setting durable-agent knows (known: ${Object.keys(table).join(', ')})` });
+      out.push({
+        level: 'error',
+        key,
+        message: `${key} is not a sandbox setting durable-agent knows (known: ${Object.keys(table).join(', ')})`,
+      });
       continue;
     }
     const bad = checkKind(kind, v);
@@ -169,11 +195,14 @@ function validateObject(obj: Record<string, unknown>, table: Record<string, Kind
  */
 export function validateSandboxSettings(value: unknown, prefix = 'sandbox'): SettingsProblem[] {
   const out: SettingsProblem[] = [];
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return [{ level: 'error', key: prefix, message: `${prefix} must be an object` }];
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return [{ level: 'error', key: prefix, message: `${prefix} must be an object` }];
   const v = value as Record<string, unknown>;
   validateObject(v, TOP, prefix, out);
-  if (v.network && typeof v.network === 'object' && !Array.isArray(v.network)) validateObject(v.network as Record<string, unknown>, NETWORK, `${prefix}.network`, out);
-  if (v.filesystem && typeof v.filesystem === 'object' && !Array.isArray(v.filesystem)) validateObject(v.filesystem as Record<string, unknown>, FILESYSTEM, `${prefix}.filesystem`, out);
+  if (v.network && typeof v.network === 'object' && !Array.isArray(v.network))
+    validateObject(v.network as Record<string, unknown>, NETWORK, `${prefix}.network`, out);
+  if (v.filesystem && typeof v.filesystem === 'object' && !Array.isArray(v.filesystem))
+    validateObject(v.filesystem as Record<string, unknown>, FILESYSTEM, `${prefix}.filesystem`, out);
   return out;
 }
 
@@ -199,12 +228,19 @@ export function resolveSandboxPaths(s: SandboxSettings, base: string): SandboxSe
     }
     out.filesystem = fs;
   }
-  if (s.network?.allowUnixSockets) out.network = { ...s.network, allowUnixSockets: s.network.allowUnixSockets.map((p) => resolveSettingsPath(p, base)) };
+  if (s.network?.allowUnixSockets)
+    out.network = {
+      ...s.network,
+      allowUnixSockets: s.network.allowUnixSockets.map((p) => resolveSettingsPath(p, base)),
+    };
   return out;
 }
 
 /** Merges two settings (later wins): lists are concatenated, scalars and objects of scalars overridden. */
-export function mergeSandboxSettings(a: SandboxSettings | undefined, b: SandboxSettings | undefined): SandboxSettings | undefined {
+export function mergeSandboxSettings(
+  a: SandboxSettings | undefined,
+  b: SandboxSettings | undefined,
+): SandboxSettings | undefined {
   if (!a) return b;
   if (!b) return a;
   const mergeFlat = <T extends object>(x: T | undefined, y: T | undefined): T | undefined => {
@@ -221,5 +257,10 @@ export function mergeSandboxSettings(a: SandboxSettings | undefined, b: SandboxS
   const network = mergeFlat(a.network, b.network);
   const filesystem = mergeFlat(a.filesystem, b.filesystem);
   const ignoreViolations = mergeFlat(a.ignoreViolations, b.ignoreViolations);
-  return { ...merged, ...(network ? { network } : {}), ...(filesystem ? { filesystem } : {}), ...(ignoreViolations ? { ignoreViolations } : {}) };
+  return {
+    ...merged,
+    ...(network ? { network } : {}),
+    ...(filesystem ? { filesystem } : {}),
+    ...(ignoreViolations ? { ignoreViolations } : {}),
+  };
 }

@@ -19,7 +19,9 @@ export function configuredBlobStore(opts: { storeDir: string; blobStore?: BlobSt
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(resolve(modulePath)) as { createBlobStore?: (o: { storeDir: string }) => BlobStore };
     if (typeof mod.createBlobStore !== 'function') {
-      throw new Error(`DURABLE_AGENT_BLOB_STORE=${modulePath} must export a function createBlobStore({ storeDir }) returning { put(key, data), get(key) }`);
+      throw new Error(
+        `DURABLE_AGENT_BLOB_STORE=${modulePath} must export a function createBlobStore({ storeDir }) returning { put(key, data), get(key) }`,
+      );
     }
     return mod.createBlobStore({ storeDir: opts.storeDir });
   }
@@ -43,7 +45,9 @@ export function blobStoreFromUrl(url: string, storeDir: string): BlobStore {
         connectionString = u.toString();
       }
     } catch {
-      throw new Error(`DURABLE_AGENT_STORE: not a valid PostgreSQL URL: ${redact(trimmed)} (expected postgres://user:password@host:5432/database)`);
+      throw new Error(
+        `DURABLE_AGENT_STORE: not a valid PostgreSQL URL: ${redact(trimmed)} (expected postgres://user:password@host:5432/database)`,
+      );
     }
     return new PostgresBlobStore({ connectionString, ...(table ? { table } : {}) });
   }

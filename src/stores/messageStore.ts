@@ -19,7 +19,11 @@ export interface BlobStore {
  * (each has its own directory): the message says so, and how to fix it, instead of failing vaguely.
  */
 export class MissingBlobError extends DurableAgentError {
-  constructor(what: string, readonly key: string, store: BlobStore) {
+  constructor(
+    what: string,
+    readonly key: string,
+    store: BlobStore,
+  ) {
     super(
       'STORE_BLOB_MISSING',
       `${what} ${key} is missing from the store (${describeStore(store)}). If another worker wrote it, that worker keeps its own store: ` +
@@ -31,7 +35,10 @@ export class MissingBlobError extends DurableAgentError {
 /** A store's own description (toString), else its class name. */
 function describeStore(store: BlobStore): string {
   const own = store.toString !== Object.prototype.toString ? String(store) : '';
-  return own || (store.constructor?.name && store.constructor.name !== 'Object' ? store.constructor.name : 'a custom blob store');
+  return (
+    own ||
+    (store.constructor?.name && store.constructor.name !== 'Object' ? store.constructor.name : 'a custom blob store')
+  );
 }
 
 export class LocalBlobStore implements BlobStore {
@@ -80,7 +87,10 @@ export function hashOf(data: string): string {
 export class TranscriptStore {
   private cache = new Map<string, Message[]>();
   private nodes = new Map<string, Promise<TranscriptNode>>();
-  constructor(readonly blobs: BlobStore, private readonly cacheLimit = 64) {}
+  constructor(
+    readonly blobs: BlobStore,
+    private readonly cacheLimit = 64,
+  ) {}
 
   /**
    * The messages of the one node `key` (not the chain before it). A model call appends its

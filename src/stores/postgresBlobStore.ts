@@ -26,12 +26,20 @@ export class PostgresBlobStore implements BlobStore {
 
   constructor(opts: PostgresBlobStoreOptions) {
     this.table = opts.table ?? 'durable_agent_blobs';
-    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(this.table)) throw new Error(`invalid PostgreSQL table name for the blob store: ${this.table} (lower-case letters, digits, _)`);
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(this.table))
+      throw new Error(
+        `invalid PostgreSQL table name for the blob store: ${this.table} (lower-case letters, digits, _)`,
+      );
     this.where = redact(opts.connectionString);
     // pg is loaded only by workers configured for PostgreSQL.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const pg = require('pg') as typeof import('pg');
-    const config: PoolConfig = { connectionString: opts.connectionString, max: opts.maxConnections ?? 10, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 };
+    const config: PoolConfig = {
+      connectionString: opts.connectionString,
+      max: opts.maxConnections ?? 10,
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+    };
     this.pool = new pg.Pool(config);
     // An idle connection dropped by the server (restart, failover) must not crash the worker:
     // the pool discards it, and the next query opens a new one.
@@ -65,7 +73,10 @@ export class PostgresBlobStore implements BlobStore {
     await this.ensureTable();
     try {
       // One statement: atomic, and a retried put of the same key is harmless.
-      await this.pool.query(`INSERT INTO ${this.table} (key, data) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`, [key, Buffer.from(data, 'utf8')]);
+      await this.pool.query(
+        `INSERT INTO ${this.table} (key, data) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`,
+        [key, Buffer.from(data, 'utf8')],
+      );
     } catch (err) {
       throw this.explain(err, `store ${key}`);
     }
@@ -94,7 +105,9 @@ export class PostgresBlobStore implements BlobStore {
 
   private explain(err: unknown, what: string): Error {
     const e = err as Error & { code?: string };
-    const out = new Error(`blob store ${this.where}: could not ${what}: ${e.message ?? String(err)}${e.code ? ` (${e.code})` : ''}`);
+    const out = new Error(
+      `blob store ${this.where}: could not ${what}: ${e.message ?? String(err)}${e.code ? ` (${e.code})` : ''}`,
+    );
     (out as Error & { cause?: unknown }).cause = err;
     return out;
   }

@@ -27,7 +27,10 @@ export function mergeReadFiles(base: ReadFiles, delta: ReadFiles): ReadFiles {
 
 export class ReadFilesStore {
   private cache = new Map<string, ReadFiles>();
-  constructor(private readonly blobs: BlobStore, private readonly cacheLimit = 32) {}
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly cacheLimit = 32,
+  ) {}
 
   /** Stores `base` merged with `delta`; returns its reference. Idempotent: same content, same key. */
   async put(base: string | null, delta: ReadFiles): Promise<string | null> {

@@ -13,7 +13,12 @@ export class SharedResultStore implements ResultStore {
   readonly dir: string;
   private readonly local: LocalResultStore;
 
-  constructor(dir: string, private readonly blobs: BlobStore, private readonly sessionId: string, private readonly sessionDir: string) {
+  constructor(
+    dir: string,
+    private readonly blobs: BlobStore,
+    private readonly sessionId: string,
+    private readonly sessionDir: string,
+  ) {
     this.local = new LocalResultStore(dir);
     this.dir = this.local.dir;
   }
@@ -35,7 +40,12 @@ export class SharedResultStore implements ResultStore {
   async materialize(path: string): Promise<boolean> {
     const abs = resolve(path);
     const file = basename(abs);
-    if (basename(dirname(abs)) !== this.sessionDir || basename(dirname(dirname(abs))) !== 'results' || !file.endsWith('.txt')) return false;
+    if (
+      basename(dirname(abs)) !== this.sessionDir ||
+      basename(dirname(dirname(abs))) !== 'results' ||
+      !file.endsWith('.txt')
+    )
+      return false;
     try {
       await stat(abs);
       return false;

@@ -8,7 +8,10 @@ import type { StoredToolSettings } from '../activities/tools';
 
 export class ToolSettingsStore {
   private cache = new Map<string, StoredToolSettings>();
-  constructor(private readonly blobs: BlobStore, private readonly cacheLimit = 64) {}
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly cacheLimit = 64,
+  ) {}
 
   /** Stores the settings; returns their key (`toolsettings-<sha256>`). Idempotent: same content, same key. */
   async put(settings: StoredToolSettings): Promise<string> {
@@ -24,7 +27,8 @@ export class ToolSettingsStore {
     if (hit) return hit;
     const data = await this.blobs.get(key);
     if (data === undefined) throw new MissingBlobError("the session's tool settings", key, this.blobs);
-    if (`toolsettings-${hashOf(data)}` !== key) throw new Error(`the stored tool settings ${key} do not match their hash`);
+    if (`toolsettings-${hashOf(data)}` !== key)
+      throw new Error(`the stored tool settings ${key} do not match their hash`);
     const parsed = JSON.parse(data) as StoredToolSettings;
     this.remember(key, parsed);
     return parsed;

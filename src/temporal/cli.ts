@@ -143,7 +143,9 @@ export async function resolveTemporalCli(opts: ResolveTemporalCliOptions = {}): 
 }
 
 /** Resolve, and insist on a local binary (no SDK download). */
-export async function resolveTemporalCliPath(opts: Omit<ResolveTemporalCliOptions, 'allowSdkDownload'> = {}): Promise<string> {
+export async function resolveTemporalCliPath(
+  opts: Omit<ResolveTemporalCliOptions, 'allowSdkDownload'> = {},
+): Promise<string> {
   const r = await resolveTemporalCli({ ...opts, allowSdkDownload: false });
   if (r.kind !== 'path') throw new TemporalCliNotFoundError(r.tried);
   return r.path;
@@ -153,8 +155,21 @@ export async function resolveTemporalCliPath(opts: Omit<ResolveTemporalCliOption
  * `GOBIN=<tmp> go install module@version`, then an atomic rename into `dir`, so a concurrent
  * resolver never sees a half-written binary.
  */
-async function goInstallTemporal(go: string, dir: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
-  await goInstall({ go, dir, env, log, label: 'temporal-cli', targets: [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], binaries: { temporal: 'temporal' } });
+async function goInstallTemporal(
+  go: string,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<void> {
+  await goInstall({
+    go,
+    dir,
+    env,
+    log,
+    label: 'temporal-cli',
+    targets: [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`],
+    binaries: { temporal: 'temporal' },
+  });
 }
 
 export interface GoInstallOptions {
@@ -181,7 +196,9 @@ export async function goInstall(opts: GoInstallOptions): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const tmpBin = fs.mkdtempSync(path.join(dir, '.build-'));
   const started = Date.now();
-  log(`[${label}] building ${opts.targets.join(' ')} with ${go} into ${dir} (takes several minutes on a cold machine)...`);
+  log(
+    `[${label}] building ${opts.targets.join(' ')} with ${go} into ${dir} (takes several minutes on a cold machine)...`,
+  );
   const ticker = setInterval(() => {
     log(`[${label}] still building... ${Math.round((Date.now() - started) / 1000)}s`);
   }, 30_000);

@@ -78,7 +78,9 @@ export function loadConnectionConfig(
         : (parseBool('TEMPORAL_TLS', env.TEMPORAL_TLS) ?? (apiKey !== undefined || Object.keys(envTls).length > 0));
 
   if (tlsOn && Boolean(tlsSettings.clientCertPath) !== Boolean(tlsSettings.clientKeyPath)) {
-    throw new Error('TLS client certificate and key go together: set both TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH, or neither.');
+    throw new Error(
+      'TLS client certificate and key go together: set both TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH, or neither.',
+    );
   }
   const timeoutFromEnv = env.TEMPORAL_CONNECT_TIMEOUT_MS ? Number(env.TEMPORAL_CONNECT_TIMEOUT_MS) : undefined;
   return {
@@ -119,9 +121,16 @@ export function toSdkTls(config: TemporalConnectionConfig): TLSConfig | false {
   const t = config.tls;
   return {
     ...(t.serverName ? { serverNameOverride: t.serverName } : {}),
-    ...(t.serverCaCertPath ? { serverRootCACertificate: readFile('TLS server CA certificate', t.serverCaCertPath) } : {}),
+    ...(t.serverCaCertPath
+      ? { serverRootCACertificate: readFile('TLS server CA certificate', t.serverCaCertPath) }
+      : {}),
     ...(t.clientCertPath && t.clientKeyPath
-      ? { clientCertPair: { crt: readFile('TLS client certificate', t.clientCertPath), key: readFile('TLS client key', t.clientKeyPath) } }
+      ? {
+          clientCertPair: {
+            crt: readFile('TLS client certificate', t.clientCertPath),
+            key: readFile('TLS client key', t.clientKeyPath),
+          },
+        }
       : {}),
   };
 }
@@ -195,7 +204,9 @@ async function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 /** A client `Connection` and `Client` for `config`; fails fast with `TemporalUnavailableError`. */
-export async function connectClient(config: TemporalConnectionConfig = loadConnectionConfig()): Promise<{ connection: Connection; client: Client }> {
+export async function connectClient(
+  config: TemporalConnectionConfig = loadConnectionConfig(),
+): Promise<{ connection: Connection; client: Client }> {
   const probe = await tcpProbe(config.address, config.connectTimeoutMs);
   if (probe) throw new TemporalUnavailableError(config.address, probe);
   let connection: Connection;
@@ -213,7 +224,9 @@ export async function connectClient(config: TemporalConnectionConfig = loadConne
 }
 
 /** A worker `NativeConnection` for `config`; fails fast with `TemporalUnavailableError`. */
-export async function connectWorker(config: TemporalConnectionConfig = loadConnectionConfig()): Promise<NativeConnection> {
+export async function connectWorker(
+  config: TemporalConnectionConfig = loadConnectionConfig(),
+): Promise<NativeConnection> {
   const probe = await tcpProbe(config.address, config.connectTimeoutMs);
   if (probe) throw new TemporalUnavailableError(config.address, probe);
   // Loaded here, not at the top: a client (durable-agent/client) never loads the worker package.

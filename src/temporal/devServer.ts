@@ -100,7 +100,9 @@ export function portIsFree(ip: string, port: number): Promise<boolean> {
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
   const cli: TemporalCliResolution =
-    typeof opts.cli === 'string' ? { kind: 'path', path: opts.cli, source: 'env' } : (opts.cli ?? (await resolveTemporalCli()));
+    typeof opts.cli === 'string'
+      ? { kind: 'path', path: opts.cli, source: 'env' }
+      : (opts.cli ?? (await resolveTemporalCli()));
   return cli.kind === 'path' ? startFromBinary(cli.path, opts) : startWithSdkDownload(cli.tried, opts);
 }
 
@@ -112,9 +114,14 @@ async function startFromBinary(binary: string, opts: DevServerOptions): Promise<
   const uiPort = ui ? (opts.uiPort ?? (await freePort(ip))) : undefined;
   // A server already on the port would answer our readiness check while ours fails to bind:
   // refuse up front, naming the port.
-  for (const [what, p] of [['gRPC', port], ['UI', uiPort]] as const) {
+  for (const [what, p] of [
+    ['gRPC', port],
+    ['UI', uiPort],
+  ] as const) {
     if (p !== undefined && !(await portIsFree(ip, p))) {
-      throw new Error(`port ${p} on ${ip} (${what}) is already in use — another Temporal dev server? Stop it, or choose another port (--port / --ui-port).`);
+      throw new Error(
+        `port ${p} on ${ip} (${what}) is already in use — another Temporal dev server? Stop it, or choose another port (--port / --ui-port).`,
+      );
     }
   }
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--namespace', namespace];
@@ -133,7 +140,12 @@ async function startFromBinary(binary: string, opts: DevServerOptions): Promise<
   });
   const output: string[] = [];
   const keep = (buf: Buffer): void => {
-    output.push(...buf.toString().split('\n').filter((l) => l.trim()));
+    output.push(
+      ...buf
+        .toString()
+        .split('\n')
+        .filter((l) => l.trim()),
+    );
     if (output.length > 40) output.splice(0, output.length - 40);
   };
   child.stdout?.on('data', keep);

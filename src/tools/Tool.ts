@@ -20,7 +20,11 @@ export type DecisionReason =
   | { type: 'human'; decision: 'approve' | 'deny'; by?: string; reason?: string }
   | { type: 'timeout'; afterMs: number }
   /** The OS sandbox decided: a sandboxed call allowed (autoAllowBashIfSandboxed), or one leaving it that must ask. */
-  | { type: 'sandbox'; reason: string; /** The model asked to leave the sandbox (dangerouslyDisableSandbox), not the user's settings. */ requested?: boolean }
+  | {
+      type: 'sandbox';
+      reason: string;
+      /** The model asked to leave the sandbox (dangerouslyDisableSandbox), not the user's settings. */ requested?: boolean;
+    }
   /** A write to a protected path (src/permissions/protectedPaths.ts): settings, hooks, `.git`, shell start-up files… */
   | { type: 'safetyCheck'; path: string; reason: string }
   | { type: 'other'; reason: string };
@@ -73,7 +77,10 @@ export interface ToolUseContext {
    */
   permittedPaths?: readonly string[];
   /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
-  runSubagent?: (input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined }, ctx: ToolUseContext) => Promise<SubagentOutput>;
+  runSubagent?: (
+    input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined },
+    ctx: ToolUseContext,
+  ) => Promise<SubagentOutput>;
 }
 
 export interface ToolResult<Out> {
@@ -120,9 +127,26 @@ export interface Tool<Input = any, Output = any> {
 /** What a tool author writes: the required parts; everything else gets a safe default. */
 export type ToolDef<Input, Output> = Omit<
   Tool<Input, Output>,
-  'isEnabled' | 'isConcurrencySafe' | 'isReadOnly' | 'isIdempotent' | 'checkPermissions' | 'summary' | 'maxResultSizeChars'
+  | 'isEnabled'
+  | 'isConcurrencySafe'
+  | 'isReadOnly'
+  | 'isIdempotent'
+  | 'checkPermissions'
+  | 'summary'
+  | 'maxResultSizeChars'
 > &
-  Partial<Pick<Tool<Input, Output>, 'isEnabled' | 'isConcurrencySafe' | 'isReadOnly' | 'isIdempotent' | 'checkPermissions' | 'summary' | 'maxResultSizeChars'>>;
+  Partial<
+    Pick<
+      Tool<Input, Output>,
+      | 'isEnabled'
+      | 'isConcurrencySafe'
+      | 'isReadOnly'
+      | 'isIdempotent'
+      | 'checkPermissions'
+      | 'summary'
+      | 'maxResultSizeChars'
+    >
+  >;
 
 export const DEFAULT_MAX_RESULT_SIZE_CHARS = 100_000;
 

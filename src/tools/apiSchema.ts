@@ -17,11 +17,12 @@ export interface APIToolSchema {
 export async function toolToAPISchema(tool: AnyTool): Promise<APIToolSchema> {
   let json: Record<string, unknown>;
   if (tool.inputJSONSchema) json = tool.inputJSONSchema;
-  else try {
-    json = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>;
-  } catch (e) {
-    throw new Error(`Tool ${tool.name}: input schema cannot be converted to JSON Schema: ${(e as Error).message}`);
-  }
+  else
+    try {
+      json = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`Tool ${tool.name}: input schema cannot be converted to JSON Schema: ${(e as Error).message}`);
+    }
   const { $schema: _ignored, ...rest } = json;
   if (rest.type !== 'object') {
     throw new Error(`Tool ${tool.name}: input schema must be an object schema (got ${JSON.stringify(rest.type)})`);

@@ -45,7 +45,8 @@ export function createToolPool(
     if (rule && rule.content === undefined) blanketDenied.add(rule.toolName);
   }
   const denied = (tool: AnyTool): boolean =>
-    namesOf(tool).some((n) => blanketDenied.has(n)) || [...blanketDenied].some((r) => mcpRuleCoversTool(r, tool.name, true));
+    namesOf(tool).some((n) => blanketDenied.has(n)) ||
+    [...blanketDenied].some((r) => mcpRuleCoversTool(r, tool.name, true));
   const pool = all.filter((tool) => !denied(tool) && enabled(tool));
   return Object.freeze(pool);
 }

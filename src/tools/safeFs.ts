@@ -13,7 +13,18 @@
 // a directory swapped and swapped back between those two steps is not detected (docs/tools.md).
 //
 // The checks themselves (what a session may open) are the caller's: see builtin/fileAccess.ts.
-import { closeSync, constants, fstatSync, openSync, promises as fs, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  promises as fs,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
@@ -84,7 +95,14 @@ async function realPathOf(fh: FileHandle, openedAs: string, stat: Stats): Promis
   const real = await fs.realpath(openedAs);
   const there = await fs.stat(real);
   if (there.dev !== stat.dev || there.ino !== stat.ino) {
-    throw new AccessRefusedError(swapMessage(openedAs, real, 'The file there is not the one that was opened: the path changed while it was opened.'), real);
+    throw new AccessRefusedError(
+      swapMessage(
+        openedAs,
+        real,
+        'The file there is not the one that was opened: the path changed while it was opened.',
+      ),
+      real,
+    );
   }
   return real;
 }
@@ -127,8 +145,10 @@ export async function openFileBound(abs: string, check: RealPathCheck): Promise<
     const stat = await fh.stat();
     const real = await realPathOf(fh, openedAs, stat);
     await refuseUnless(fh, abs, real, check);
-    if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: ${abs} is a directory, not a file.`), { code: 'EISDIR' });
-    if (!stat.isFile()) throw Object.assign(new Error(`${abs} is not a regular file (device, socket or pipe).`), { code: 'ENOTREG' });
+    if (stat.isDirectory())
+      throw Object.assign(new Error(`EISDIR: ${abs} is a directory, not a file.`), { code: 'EISDIR' });
+    if (!stat.isFile())
+      throw Object.assign(new Error(`${abs} is not a regular file (device, socket or pipe).`), { code: 'ENOTREG' });
     return { fh, real, stat };
   } catch (err) {
     await fh.close().catch(() => undefined);
@@ -137,7 +157,10 @@ export async function openFileBound(abs: string, check: RealPathCheck): Promise<
 }
 
 /** A whole regular file read through a bound descriptor. */
-export async function readFileBound(abs: string, check: RealPathCheck): Promise<{ buf: Buffer; real: string; stat: Stats }> {
+export async function readFileBound(
+  abs: string,
+  check: RealPathCheck,
+): Promise<{ buf: Buffer; real: string; stat: Stats }> {
   const { fh, real, stat } = await openFileBound(abs, check);
   try {
     return { buf: await fh.readFile(), real, stat };
@@ -159,7 +182,8 @@ export interface BoundDir {
 async function bindDir(fh: FileHandle, openedAs: string): Promise<BoundDir> {
   try {
     const stat = await fh.stat();
-    if (!stat.isDirectory()) throw Object.assign(new Error(`ENOTDIR: ${openedAs} is not a directory`), { code: 'ENOTDIR' });
+    if (!stat.isDirectory())
+      throw Object.assign(new Error(`ENOTDIR: ${openedAs} is not a directory`), { code: 'ENOTDIR' });
     const real = await realPathOf(fh, openedAs, stat);
     const at = (await hasProcFd()) ? `/proc/self/fd/${fh.fd}` : real;
     return { fh, real, at, close: () => fh.close().catch(() => undefined) };
@@ -196,7 +220,12 @@ export function lstatIn(dir: BoundDir, name: string): Promise<Stats> {
  * through the descriptor of the one before and never through a symlink. `check` judges the real
  * path the file will have BEFORE anything is created, and again once the directory is bound.
  */
-async function openParentForWrite(dirAbs: string, name: string, check: RealPathCheck, create: boolean): Promise<BoundDir> {
+async function openParentForWrite(
+  dirAbs: string,
+  name: string,
+  check: RealPathCheck,
+  create: boolean,
+): Promise<BoundDir> {
   const missing: string[] = [];
   let cur = dirAbs;
   let dir: BoundDir | undefined;
@@ -262,7 +291,12 @@ const MAX_LINK_HOPS = 40;
  * create the temp file (EACCES, EPERM, EROFS) but the file itself is writable, the file is
  * rewritten in place through the bound directory with O_NOFOLLOW.
  */
-export async function writeFileBound(abs: string, data: string | Buffer, check: RealPathCheck, opts: { createParents?: boolean } = {}): Promise<WriteBoundResult> {
+export async function writeFileBound(
+  abs: string,
+  data: string | Buffer,
+  check: RealPathCheck,
+  opts: { createParents?: boolean } = {},
+): Promise<WriteBoundResult> {
   let target = abs;
   for (let hops = 0; ; hops++) {
     let st: Stats;
@@ -273,7 +307,8 @@ export async function writeFileBound(abs: string, data: string | Buffer, check: 
       throw err;
     }
     if (!st.isSymbolicLink()) break;
-    if (hops >= MAX_LINK_HOPS) throw Object.assign(new Error(`ELOOP: too many symbolic links at ${abs}`), { code: 'ELOOP' });
+    if (hops >= MAX_LINK_HOPS)
+      throw Object.assign(new Error(`ELOOP: too many symbolic links at ${abs}`), { code: 'ELOOP' });
     target = path.resolve(path.dirname(target), await fs.readlink(target));
   }
   const name = path.basename(target);
@@ -289,25 +324,35 @@ export async function writeFileBound(abs: string, data: string | Buffer, check: 
       if (errno(err) !== 'ENOENT') throw err;
     }
     if (before?.isDirectory()) throw Object.assign(new Error(`EISDIR: ${abs} is a directory.`), { code: 'EISDIR' });
-    if (before && !before.isFile() && !before.isSymbolicLink()) throw Object.assign(new Error(`${abs} is not a regular file.`), { code: 'ENOTREG' });
+    if (before && !before.isFile() && !before.isSymbolicLink())
+      throw Object.assign(new Error(`${abs} is not a regular file.`), { code: 'ENOTREG' });
     const keep = before?.isFile() ? before : undefined;
     const tmpName = `.${name.slice(0, 100)}.${randomBytes(6).toString('hex')}.tmp`;
     let tmp: FileHandle;
     try {
-      tmp = await fs.open(path.join(dir.at, tmpName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o666);
+      tmp = await fs.open(
+        path.join(dir.at, tmpName),
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+        0o666,
+      );
     } catch (err) {
-      if (keep && ['EACCES', 'EPERM', 'EROFS'].includes(errno(err) ?? '')) return await rewriteInPlace(dir, name, abs, data, check);
+      if (keep && ['EACCES', 'EPERM', 'EROFS'].includes(errno(err) ?? ''))
+        return await rewriteInPlace(dir, name, abs, data, check);
       throw err;
     }
     let renamed = false;
     try {
       const tmpReal = await realPathOf(tmp, path.join(dir.real, tmpName), await tmp.stat());
       if (tmpReal !== path.join(dir.real, tmpName)) {
-        throw new AccessRefusedError(swapMessage(abs, tmpReal, 'The temporary file did not land in the checked directory.'), tmpReal);
+        throw new AccessRefusedError(
+          swapMessage(abs, tmpReal, 'The temporary file did not land in the checked directory.'),
+          tmpReal,
+        );
       }
       if (keep) {
         await tmp.chmod(keep.mode & 0o777);
-        if (process.getuid?.() === 0 && (keep.uid !== 0 || keep.gid !== 0)) await tmp.chown(keep.uid, keep.gid).catch(() => undefined);
+        if (process.getuid?.() === 0 && (keep.uid !== 0 || keep.gid !== 0))
+          await tmp.chown(keep.uid, keep.gid).catch(() => undefined);
       }
       await tmp.writeFile(data);
       await fs.rename(path.join(dir.at, tmpName), path.join(dir.at, name));
@@ -323,7 +368,13 @@ export async function writeFileBound(abs: string, data: string | Buffer, check: 
 }
 
 /** The fallback of writeFileBound when no temp file can be made: the file itself, through the bound directory, not followed. */
-async function rewriteInPlace(dir: BoundDir, name: string, abs: string, data: string | Buffer, check: RealPathCheck): Promise<WriteBoundResult> {
+async function rewriteInPlace(
+  dir: BoundDir,
+  name: string,
+  abs: string,
+  data: string | Buffer,
+  check: RealPathCheck,
+): Promise<WriteBoundResult> {
   const fh = await fs.open(path.join(dir.at, name), constants.O_WRONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
     const stat = await fh.stat();
@@ -367,13 +418,22 @@ export function readFileBoundSync(abs: string, check: RealPathCheck): { buf: Buf
       real = realpathSync.native(openedAs);
       const there = statSync(real);
       if (there.dev !== stat.dev || there.ino !== stat.ino) {
-        throw new AccessRefusedError(swapMessage(abs, real, 'The file there is not the one that was opened: the path changed while it was opened.'), real);
+        throw new AccessRefusedError(
+          swapMessage(
+            abs,
+            real,
+            'The file there is not the one that was opened: the path changed while it was opened.',
+          ),
+          real,
+        );
       }
     }
     const why = check(real);
     if (why !== undefined) throw new AccessRefusedError(swapMessage(abs, real, why), real);
-    if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: ${abs} is a directory, not a file.`), { code: 'EISDIR' });
-    if (!stat.isFile()) throw Object.assign(new Error(`${abs} is not a regular file (device, socket or pipe).`), { code: 'ENOTREG' });
+    if (stat.isDirectory())
+      throw Object.assign(new Error(`EISDIR: ${abs} is a directory, not a file.`), { code: 'EISDIR' });
+    if (!stat.isFile())
+      throw Object.assign(new Error(`${abs} is not a regular file (device, socket or pipe).`), { code: 'ENOTREG' });
     return { buf: readFileSync(fd), real };
   } finally {
     closeSync(fd);

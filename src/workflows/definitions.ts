@@ -29,7 +29,10 @@ export interface ModelSettingsInput {
 }
 
 /** Hooks in the reference's JSON format (command hooks only: functions cannot cross the wire). */
-export type HooksJson = Record<string, Array<{ matcher?: string; hooks: Array<{ type: 'command'; command: string; timeout?: number }> }>>;
+export type HooksJson = Record<
+  string,
+  Array<{ matcher?: string; hooks: Array<{ type: 'command'; command: string; timeout?: number }> }>
+>;
 
 export interface SessionInput {
   prompt: string;
@@ -273,9 +276,20 @@ export const approveUpdate = defineUpdate<ApprovalAnswerUpdate, [ApprovalDecisio
 export const denyUpdate = defineUpdate<ApprovalAnswerUpdate, [ApprovalDecisionInput]>(UPDATES.deny);
 
 /** What to answer an approve/deny once the turn said what it did (undefined: the turn ended without saying). */
-export function approvalAnswer(toolUseId: string, requested: 'approve' | 'deny', actual: { decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource } | undefined): ApprovalAnswerUpdate {
-  if (!actual || !actual.decision) return { toolUseId, decision: requested, applied: false, outcome: 'the turn ended before it took the decision; check the session' };
-  if (actual.source === 'human' && actual.decision === requested) return { toolUseId, decision: requested, applied: true };
+export function approvalAnswer(
+  toolUseId: string,
+  requested: 'approve' | 'deny',
+  actual: { decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource } | undefined,
+): ApprovalAnswerUpdate {
+  if (!actual || !actual.decision)
+    return {
+      toolUseId,
+      decision: requested,
+      applied: false,
+      outcome: 'the turn ended before it took the decision; check the session',
+    };
+  if (actual.source === 'human' && actual.decision === requested)
+    return { toolUseId, decision: requested, applied: true };
   const why =
     actual.source === 'timeout'
       ? 'no approval arrived within the approval timeout: it was denied by default first'
@@ -289,10 +303,14 @@ export const transcriptHeadQuery = defineQuery<string | null>(QUERIES.transcript
 
 // Turn <-> session (internal).
 export const turnInterruptSignal = defineSignal(SIGNALS.turnInterrupt);
-export const turnApprovalSignal = defineSignal<[{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }]>(SIGNALS.turnApproval);
+export const turnApprovalSignal = defineSignal<
+  [{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }]
+>(SIGNALS.turnApproval);
 export const approvalPendingSignal = defineSignal<[PendingApproval]>(SIGNALS.approvalPending);
 /** The turn decided an ask: what it did (turns recorded before APPROVAL_OUTCOME_PATCH send only the id, and only on timeout/interrupt). */
-export const approvalResolvedSignal = defineSignal<[{ toolUseId: string; decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource }]>(SIGNALS.approvalResolved);
+export const approvalResolvedSignal = defineSignal<
+  [{ toolUseId: string; decision?: 'approve' | 'deny'; source?: ApprovalOutcomeSource }]
+>(SIGNALS.approvalResolved);
 /** Turns and sessions report the real outcome of every ask (versioned: older histories replay without it). */
 export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
 /** A subagent's session fires SubagentStart/SubagentStop instead of SessionStart/Stop, and no UserPromptSubmit/SessionEnd. */
@@ -323,7 +341,12 @@ export const CHECKPOINT_OWN_SIZE_PATCH = 'checkpoint-own-size';
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */
 export const outageSignal = defineSignal<[OutageState | null]>(SIGNALS.outage);
-export const turnProgressQuery = defineQuery<{ phase: string; running: Array<{ toolUseId: string; summary: string }>; done: CompactRecord[]; pendingApprovals: PendingApproval[] }>(QUERIES.turnProgress);
+export const turnProgressQuery = defineQuery<{
+  phase: string;
+  running: Array<{ toolUseId: string; summary: string }>;
+  done: CompactRecord[];
+  pendingApprovals: PendingApproval[];
+}>(QUERIES.turnProgress);
 
 /** A short one-line preview for history, queries and summaries: whitespace flattened, cut with an ellipsis. */
 export function oneLinePreview(text: string, max = 200): string {

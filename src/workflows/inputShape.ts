@@ -18,26 +18,44 @@ export function sessionInputShapeProblems(input: unknown): string[] {
   const modes = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'];
   if (typeof i.prompt !== 'string' || i.prompt.trim() === '') problems.push('prompt must be a non-empty string');
   const model = i.model as Partial<ModelSettingsInput> | undefined;
-  if (!model || typeof model.model !== 'string' || model.model === '') problems.push('model.model must be a model name');
-  if (!model || typeof model.maxTokens !== 'number' || !Number.isInteger(model.maxTokens) || model.maxTokens < 1) problems.push('model.maxTokens must be a positive integer');
-  if (!Array.isArray(i.tools) || i.tools.some((t) => typeof t !== 'string')) problems.push('tools must be a list of tool names');
-  if (typeof i.permissionMode !== 'string' || !modes.includes(i.permissionMode)) problems.push(`permissionMode must be one of ${modes.join(', ')}`);
+  if (!model || typeof model.model !== 'string' || model.model === '')
+    problems.push('model.model must be a model name');
+  if (!model || typeof model.maxTokens !== 'number' || !Number.isInteger(model.maxTokens) || model.maxTokens < 1)
+    problems.push('model.maxTokens must be a positive integer');
+  if (!Array.isArray(i.tools) || i.tools.some((t) => typeof t !== 'string'))
+    problems.push('tools must be a list of tool names');
+  if (typeof i.permissionMode !== 'string' || !modes.includes(i.permissionMode))
+    problems.push(`permissionMode must be one of ${modes.join(', ')}`);
   // Only the shape: what a hook may say is the edge's business (src/sessionInput.ts), since the
   // rules of hooks/config.ts change between releases. Every hooks value accepted since hooks were
   // checked here at all (a6c0c09: unknown events rejected) is an object, so this rejects nothing
   // that ever ran.
-  if (i.hooks !== undefined && (!i.hooks || typeof i.hooks !== 'object' || Array.isArray(i.hooks))) problems.push('hooks must be an object of hook events');
+  if (i.hooks !== undefined && (!i.hooks || typeof i.hooks !== 'object' || Array.isArray(i.hooks)))
+    problems.push('hooks must be an object of hook events');
   const rules = i.rules as Partial<Record<string, unknown>> | undefined;
   for (const k of ['allow', 'ask', 'deny']) {
-    if (!rules || !Array.isArray(rules[k]) || (rules[k] as unknown[]).some((r) => typeof r !== 'string')) problems.push(`rules.${k} must be a list of rule strings`);
+    if (!rules || !Array.isArray(rules[k]) || (rules[k] as unknown[]).some((r) => typeof r !== 'string'))
+      problems.push(`rules.${k} must be a list of rule strings`);
   }
   if (typeof i.cwd !== 'string' || !i.cwd.startsWith('/')) problems.push('cwd must be an absolute path');
   if (i.disableBypassPermissionsMode === true && i.permissionMode === 'bypassPermissions') {
     problems.push('bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable")');
   }
-  if (i.streamingToolExecution !== undefined && typeof i.streamingToolExecution !== 'boolean') problems.push('streamingToolExecution must be true or false');
-  if (i.sandbox !== undefined && (!i.sandbox || typeof i.sandbox !== 'object' || Array.isArray(i.sandbox))) problems.push('sandbox must be an object of sandbox settings');
-  for (const k of ['maxTurns', 'maxTotalTokens', 'approvalTimeoutMs', 'idleTimeoutMs', 'maxConcurrency', 'toolHeartbeatTimeoutMs', 'maxHistoryBytesPerRun', 'retryCapMs', 'maxOutageMs'] as const) {
+  if (i.streamingToolExecution !== undefined && typeof i.streamingToolExecution !== 'boolean')
+    problems.push('streamingToolExecution must be true or false');
+  if (i.sandbox !== undefined && (!i.sandbox || typeof i.sandbox !== 'object' || Array.isArray(i.sandbox)))
+    problems.push('sandbox must be an object of sandbox settings');
+  for (const k of [
+    'maxTurns',
+    'maxTotalTokens',
+    'approvalTimeoutMs',
+    'idleTimeoutMs',
+    'maxConcurrency',
+    'toolHeartbeatTimeoutMs',
+    'maxHistoryBytesPerRun',
+    'retryCapMs',
+    'maxOutageMs',
+  ] as const) {
     const v = i[k];
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) problems.push(`${k} must be a positive number`);
   }
@@ -45,12 +63,20 @@ export function sessionInputShapeProblems(input: unknown): string[] {
   if (cm !== undefined) {
     if (!cm || typeof cm !== 'object') problems.push('contextManagement must be an object');
     else {
-      for (const k of ['autoCompactPct', 'autoCompactWindow', 'contextWindow', 'keepToolResults', 'clearToolResultsAt']) {
+      for (const k of [
+        'autoCompactPct',
+        'autoCompactWindow',
+        'contextWindow',
+        'keepToolResults',
+        'clearToolResultsAt',
+      ]) {
         const v = cm[k];
-        if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) problems.push(`contextManagement.${k} must be a non-negative number`);
+        if (v !== undefined && (typeof v !== 'number' || !(v >= 0)))
+          problems.push(`contextManagement.${k} must be a non-negative number`);
       }
       for (const k of ['autoCompact', 'disable1mContext', 'promptCaching']) {
-        if (cm[k] !== undefined && typeof cm[k] !== 'boolean') problems.push(`contextManagement.${k} must be true or false`);
+        if (cm[k] !== undefined && typeof cm[k] !== 'boolean')
+          problems.push(`contextManagement.${k} must be true or false`);
       }
     }
   }

@@ -38,7 +38,12 @@ export function modelActivityId(turn: number, outageAttempt: number, stepAttempt
   return activityIds.model(turn, outageAttempt, stepAttempt);
 }
 
-export async function managedModelStep(input: TurnWorkflowInput, run: ModelStepRunners, state: ModelStepState = newModelStepState(), outageAttempt = 1): Promise<ManagedModelStep> {
+export async function managedModelStep(
+  input: TurnWorkflowInput,
+  run: ModelStepRunners,
+  state: ModelStepState = newModelStepState(),
+  outageAttempt = 1,
+): Promise<ManagedModelStep> {
   let sentHead: string | null = input.head;
   const mcp = input.mcpServers ? { mcp: { servers: input.mcpServers, cwd: input.context.cwd } } : {};
   const step = await runModelStep<CallModelResult>(

@@ -31,7 +31,17 @@ import { storedToolSettings } from './toolSettings';
 import { agentHookFields } from '../engine/subagents';
 import { SESSION_HOOK_EVENT_NAMES, type HookRun, type SessionHookEventName } from '../engine/hooks';
 import { hookFailureRuns, notifyApprovalPending } from '../engine/schedulerGlue';
-import { DEFAULT_APPROVAL_TIMEOUT_MS, END_REASONS, initialSessionState, sessionConfig, migrateSessionState, runSession, type SessionExecutor, type SessionPhase, type TurnReport } from '../engine/session';
+import {
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  END_REASONS,
+  initialSessionState,
+  sessionConfig,
+  migrateSessionState,
+  runSession,
+  type SessionExecutor,
+  type SessionPhase,
+  type TurnReport,
+} from '../engine/session';
 import {
   APPROVAL_OUTCOME_PATCH,
   SUBAGENT_HOOKS_PATCH,
@@ -80,7 +90,10 @@ function subagentSettings(input: SessionInput): SubagentSettings {
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
 // Content-addressed and idempotent (running it again on replay elsewhere is right).
-const toolSettingsStore = proxyLocalActivities<ToolSettingsActivities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 3 } });
+const toolSettingsStore = proxyLocalActivities<ToolSettingsActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
 const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 /** Under CHECKPOINT_OWN_SIZE_PATCH: what the run's events cost besides the payloads it counts, per turn. */
 const EVENT_OVERHEAD_BYTES_PER_TURN = 2048;
@@ -94,8 +107,17 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   const info = workflowInfo();
   const sessionId = info.workflowId;
   const problems = sessionInputShapeProblems(input);
-  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid session input: ${problems.join('; ')}`, 'INVALID_SESSION_INPUT' satisfies ErrorCode);
-  const state: SessionCarry = carry ? migrateSessionState(carry) : initialSessionState(firstMessage(input.prompt, input.memory), initialContext(input.cwd, input.additionalDirectories ?? []));
+  if (problems.length > 0)
+    throw ApplicationFailure.nonRetryable(
+      `invalid session input: ${problems.join('; ')}`,
+      'INVALID_SESSION_INPUT' satisfies ErrorCode,
+    );
+  const state: SessionCarry = carry
+    ? migrateSessionState(carry)
+    : initialSessionState(
+        firstMessage(input.prompt, input.memory),
+        initialContext(input.cwd, input.additionalDirectories ?? []),
+      );
   if (carry) state.runs = carry.runs + 1;
   else if (memoryRefOf(input.memory)) state.memoryRef = memoryRefOf(input.memory);
   // The ledger key is the session's first run id (continue-as-new keeps it): unique even when a
@@ -161,7 +183,11 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     const list = (input.hooks as Record<string, unknown[] | undefined> | undefined)?.[event];
     return Array.isArray(list) && list.length > 0;
   };
-  const runHooks = async (event: SessionHookEventName, fields: Record<string, unknown>, head: string | null): Promise<HookRun[]> => {
+  const runHooks = async (
+    event: SessionHookEventName,
+    fields: Record<string, unknown>,
+    head: string | null,
+  ): Promise<HookRun[]> => {
     const n = (hookCounts.get(event) ?? 0) + 1;
     hookCounts.set(event, n);
     const hooks = proxyActivities<HookActivities>({
@@ -173,7 +199,16 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
     });
     try {
-      const r = await hooks.runSessionHooks({ event, sessionId, cwd: state.context.cwd, permissionMode: input.permissionMode, head, hooks: input.hooks, fields, ...(agentHooks ? { agentHookFields: agentHooks } : {}) });
+      const r = await hooks.runSessionHooks({
+        event,
+        sessionId,
+        cwd: state.context.cwd,
+        permissionMode: input.permissionMode,
+        head,
+        hooks: input.hooks,
+        fields,
+        ...(agentHooks ? { agentHookFields: agentHooks } : {}),
+      });
       return r.runs;
     } catch (err) {
       if (isCancellation(err)) throw err;
@@ -206,10 +241,19 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
 
   const resolveApproval = async (decision: 'approve' | 'deny', req: ApprovalDecisionInput) => {
     const toolUseId = req.toolUseId ?? [...pendingApprovals.keys()][0];
-    if (!toolUseId || !pendingApprovals.has(toolUseId) || !child) throw ApplicationFailure.nonRetryable(`no pending approval ${req.toolUseId ?? ''}`.trim(), 'NOT_PENDING' satisfies ErrorCode);
+    if (!toolUseId || !pendingApprovals.has(toolUseId) || !child)
+      throw ApplicationFailure.nonRetryable(
+        `no pending approval ${req.toolUseId ?? ''}`.trim(),
+        'NOT_PENDING' satisfies ErrorCode,
+      );
     pendingApprovals.delete(toolUseId);
     const turn = runningTurn;
-    await child.signal(turnApprovalSignal, { toolUseId, decision, ...(req.by ? { by: req.by } : {}), ...(req.reason ? { reason: req.reason } : {}) });
+    await child.signal(turnApprovalSignal, {
+      toolUseId,
+      decision,
+      ...(req.by ? { by: req.by } : {}),
+      ...(req.reason ? { reason: req.reason } : {}),
+    });
     if (pendingApprovals.size === 0 && status === 'awaiting_approval') setStatus('running');
     if (!patched(APPROVAL_OUTCOME_PATCH)) return { toolUseId, decision };
     // The turn may have decided otherwise meanwhile (the approval timed out): answer what counted.
@@ -222,12 +266,21 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     if (req.toolUseId !== undefined && !pendingApprovals.has(req.toolUseId)) {
       // Decided a moment ago (the approval timed out, the turn was interrupted): say what counted.
       const decided = approvalOutcomes.get(req.toolUseId);
-      if (decided) throw new Error(`tool call ${req.toolUseId} is no longer waiting for approval: ${approvalAnswer(req.toolUseId, 'approve', decided).outcome ?? 'it was decided'}`);
+      if (decided)
+        throw new Error(
+          `tool call ${req.toolUseId} is no longer waiting for approval: ${approvalAnswer(req.toolUseId, 'approve', decided).outcome ?? 'it was decided'}`,
+        );
       const open = [...pendingApprovals.keys()];
-      throw new Error(`tool call ${req.toolUseId} is not waiting for approval${open.length ? ` (pending: ${open.join(', ')})` : ' (nothing is pending)'}`);
+      throw new Error(
+        `tool call ${req.toolUseId} is not waiting for approval${open.length ? ` (pending: ${open.join(', ')})` : ' (nothing is pending)'}`,
+      );
     }
     if (req.toolUseId === undefined && pendingApprovals.size !== 1) {
-      throw new Error(pendingApprovals.size === 0 ? 'nothing is waiting for approval' : `several calls are pending; name one of: ${[...pendingApprovals.keys()].join(', ')}`);
+      throw new Error(
+        pendingApprovals.size === 0
+          ? 'nothing is waiting for approval'
+          : `several calls are pending; name one of: ${[...pendingApprovals.keys()].join(', ')}`,
+      );
     }
   };
   setHandler(approveUpdate, (req) => resolveApproval('approve', req), { validator });
@@ -238,7 +291,17 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     phase = 'ended';
     setStatus(s);
     const toolCalls = Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0);
-    return { status: s, turns: state.turn, usage: state.usage, head: state.head, lastText: state.lastText, endReason: reason, toolCalls, ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}), ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}) };
+    return {
+      status: s,
+      turns: state.turn,
+      usage: state.usage,
+      head: state.head,
+      lastText: state.lastText,
+      endReason: reason,
+      toolCalls,
+      ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
+      ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
+    };
   };
 
   const executor: SessionExecutor = {
@@ -250,7 +313,10 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     waitForMessage: (timeoutMs) => condition(() => state.pendingMessages.length > 0, timeoutMs),
     shouldCheckpoint(turnsThisRun) {
       const limit = input.maxHistoryBytesPerRun ?? DEFAULT_MAX_HISTORY_BYTES;
-      if (patched(CHECKPOINT_OWN_SIZE_PATCH)) return turnsThisRun >= MAX_TURNS_PER_RUN || ownHistoryBytes + turnsThisRun * EVENT_OVERHEAD_BYTES_PER_TURN > limit;
+      if (patched(CHECKPOINT_OWN_SIZE_PATCH))
+        return (
+          turnsThisRun >= MAX_TURNS_PER_RUN || ownHistoryBytes + turnsThisRun * EVENT_OVERHEAD_BYTES_PER_TURN > limit
+        );
       const now = workflowInfo();
       return now.continueAsNewSuggested || now.historySize > limit;
     },
@@ -266,7 +332,10 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
 
   async function runTurnChild(turn: number, append: TurnWorkflowInput['append']): Promise<TurnReport> {
     runningTurn = turn;
-    const firstText = append.length > 0 ? `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}` : '';
+    const firstText =
+      append.length > 0
+        ? `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}`
+        : '';
     const turnInput: TurnWorkflowInput = {
       sessionId,
       ledgerKey: state.ledgerKey,
@@ -288,7 +357,12 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       ...(input.streamingToolExecution === false ? { streamingToolExecution: false } : {}),
       approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
       ...(input.retryCapMs !== undefined || input.maxOutageMs !== undefined
-        ? { retry: { ...(input.retryCapMs !== undefined ? { retryCapMs: input.retryCapMs } : {}), ...(input.maxOutageMs !== undefined ? { maxOutageMs: input.maxOutageMs } : {}) } }
+        ? {
+            retry: {
+              ...(input.retryCapMs !== undefined ? { retryCapMs: input.retryCapMs } : {}),
+              ...(input.maxOutageMs !== undefined ? { maxOutageMs: input.maxOutageMs } : {}),
+            },
+          }
         : {}),
       ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
       ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
@@ -311,7 +385,15 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     } catch (err) {
       if (err instanceof ChildWorkflowFailure && !isCancellation(err)) {
         child = undefined;
-        return { reason: 'failed', consumedAppend: false, head: state.head, context: state.context, records: [], text: '', error: err.cause?.message ?? err.message };
+        return {
+          reason: 'failed',
+          consumedAppend: false,
+          head: state.head,
+          context: state.context,
+          records: [],
+          text: '',
+          error: err.cause?.message ?? err.message,
+        };
       }
       throw err;
     } finally {
@@ -324,7 +406,15 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       outage = undefined;
       setCurrentDetails('');
     }
-    lastTurn = { turn: result.turn, reason: result.reason, records: result.records, batches: result.batches, ...(result.usage ? { usage: result.usage } : {}), fallback: result.fallback, text: result.text };
+    lastTurn = {
+      turn: result.turn,
+      reason: result.reason,
+      records: result.records,
+      batches: result.batches,
+      ...(result.usage ? { usage: result.usage } : {}),
+      fallback: result.fallback,
+      text: result.text,
+    };
     if (status === 'awaiting_approval') setStatus('running');
     return { ...result, reason: result.reason as TurnReport['reason'] };
   }
@@ -346,7 +436,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     const outcome = await runSession(state, sessionConfig(input, subagentEvents, startSources), executor);
     if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, state);
     const result = finish(outcome.status, outcome.endReason);
-    if (outcome.status === 'failed') throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TURN_FAILED' satisfies ErrorCode);
+    if (outcome.status === 'failed')
+      throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TURN_FAILED' satisfies ErrorCode);
     return result;
   } catch (err) {
     if (isCancellation(err)) {

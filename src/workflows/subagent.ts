@@ -4,10 +4,22 @@
 // never starts two children: replay re-attaches to the child this turn started, and a child
 // that already exists (ALREADY_STARTED) is awaited instead of started again.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ChildWorkflowFailure, isCancellation, startChild, type ActivityInterfaceFor, type CancellationScope } from '@temporalio/workflow';
+import {
+  ChildWorkflowFailure,
+  isCancellation,
+  startChild,
+  type ActivityInterfaceFor,
+  type CancellationScope,
+} from '@temporalio/workflow';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
-import { childSystemPrompt, subagentCounters, subagentSessionId, type SubagentCall, type SubagentOutput } from '../engine/subagents';
+import {
+  childSystemPrompt,
+  subagentCounters,
+  subagentSessionId,
+  type SubagentCall,
+  type SubagentOutput,
+} from '../engine/subagents';
 import { activityIds } from '../engine/ids';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { SubagentPrepared, ToolSessionInput, RunToolUseInput } from '../activities/tools';
@@ -16,7 +28,9 @@ import { oneLinePreview, type SessionInput, type SessionResult, type TurnWorkflo
 
 export interface SubagentActivities {
   prepareSubagent(input: RunToolUseInput): Promise<SubagentPrepared>;
-  finishSubagent(input: RunToolUseInput & { resume: SubagentResume; output: SubagentOutput; childHead?: string | null }): Promise<ToolRunResult>;
+  finishSubagent(
+    input: RunToolUseInput & { resume: SubagentResume; output: SubagentOutput; childHead?: string | null },
+  ): Promise<ToolRunResult>;
   awaitSubagent(input: { workflowId: string }): Promise<SessionResult>;
 }
 
@@ -30,13 +44,22 @@ export interface SubagentEnv {
 }
 
 /** The child session's input: the parent's settings, the agent's prompt, tools, model and limits. */
-export function childSessionInput(env: SubagentEnv, call: SubagentCall, block: ToolUseBlock, context: AgentContext): SessionInput {
+export function childSessionInput(
+  env: SubagentEnv,
+  call: SubagentCall,
+  block: ToolUseBlock,
+  context: AgentContext,
+): SessionInput {
   const { input } = env;
   const sub = input.subagents ?? {};
   const maxTurns = call.maxTurns ?? sub.maxTurns;
   return {
     prompt: call.prompt,
-    model: { ...input.model, ...(call.model ? { model: call.model } : {}), system: childSystemPrompt(call.system, context.cwd) },
+    model: {
+      ...input.model,
+      ...(call.model ? { model: call.model } : {}),
+      system: childSystemPrompt(call.system, context.cwd),
+    },
     tools: call.tools,
     permissionMode: input.permissionMode,
     rules: call.denyRules?.length ? { ...input.rules, deny: [...input.rules.deny, ...call.denyRules] } : input.rules,
@@ -63,7 +86,13 @@ export function childSessionInput(env: SubagentEnv, call: SubagentCall, block: T
 }
 
 /** Starts the child session (or attaches to the one that exists) and waits for its result. */
-async function childResult(env: SubagentEnv, workflowId: string, call: SubagentCall, block: ToolUseBlock, context: AgentContext): Promise<SessionResult> {
+async function childResult(
+  env: SubagentEnv,
+  workflowId: string,
+  call: SubagentCall,
+  block: ToolUseBlock,
+  context: AgentContext,
+): Promise<SessionResult> {
   try {
     const child = await startChild('sessionWorkflow', {
       workflowId,
@@ -76,16 +105,35 @@ async function childResult(env: SubagentEnv, workflowId: string, call: SubagentC
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     // A child for this tool_use_id exists already (started by an earlier execution): wait for it, never start a second one.
-    return env.activities.awaitSubagent.executeWithOptions({ activityId: activityIds.agentAwait(block.id), summary: `Wait for ${workflowId}` }, [{ workflowId }]);
+    return env.activities.awaitSubagent.executeWithOptions(
+      { activityId: activityIds.agentAwait(block.id), summary: `Wait for ${workflowId}` },
+      [{ workflowId }],
+    );
   }
 }
 
 /** One Agent call: pre-call checks, the child session, post-call result handling. Interrupts and cancellations propagate (thrown). */
-export async function runSubagentCall(env: SubagentEnv, block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
+export async function runSubagentCall(
+  env: SubagentEnv,
+  block: ToolUseBlock,
+  context: AgentContext,
+  description: ToolUseDescription,
+  approval?: Approval,
+): Promise<ToolRunResult> {
   const { input, session, messageRef, activities } = env;
-  const base: RunToolUseInput = { session, block, messageRef, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) };
+  const base: RunToolUseInput = {
+    session,
+    block,
+    messageRef,
+    context,
+    ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}),
+    ...(approval ? { approval } : {}),
+  };
   const pre = await env.scope.run(() =>
-    activities.prepareSubagent.executeWithOptions({ activityId: activityIds.agentPre(block.id, approval?.decision), summary: `${description.summary} (checks)` }, [base]),
+    activities.prepareSubagent.executeWithOptions(
+      { activityId: activityIds.agentPre(block.id, approval?.decision), summary: `${description.summary} (checks)` },
+      [base],
+    ),
   );
   if (pre.kind !== 'ready') return pre;
   const call = pre.call;
@@ -108,13 +156,30 @@ export async function runSubagentCall(env: SubagentEnv, block: ToolUseBlock, con
       durationMs: Date.now() - started,
       model: call.model ?? env.input.model.model,
       // Present only in results of children that wrote a control file (absent in every older history).
-      ...(r.controlWrites?.length ? { controlWrites: r.controlWrites.map((w) => ({ path: w.path, change: w.change })) } : {}),
+      ...(r.controlWrites?.length
+        ? { controlWrites: r.controlWrites.map((w) => ({ path: w.path, change: w.change })) }
+        : {}),
     };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    const cause = err instanceof ChildWorkflowFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
-    output = { agentType: call.agentType, sessionId: workflowId, status: 'failed', endReason: cause, text: '', turns: 0 };
+    const cause =
+      err instanceof ChildWorkflowFailure && err.cause
+        ? err.cause.message
+        : err instanceof Error
+          ? err.message
+          : String(err);
+    output = {
+      agentType: call.agentType,
+      sessionId: workflowId,
+      status: 'failed',
+      endReason: cause,
+      text: '',
+      turns: 0,
+    };
   }
   // Not interruptible: the child's work is done; its result is recorded.
-  return activities.finishSubagent.executeWithOptions({ activityId: activityIds.agentPost(block.id), summary: description.summary }, [{ ...base, resume: call.resume, output, childHead }]);
+  return activities.finishSubagent.executeWithOptions(
+    { activityId: activityIds.agentPost(block.id), summary: description.summary },
+    [{ ...base, resume: call.resume, output, childHead }],
+  );
 }

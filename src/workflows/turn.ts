@@ -24,9 +24,25 @@ import { toolResultText } from '../engine/messages';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engine/records';
 import { describeOutage, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
 import { approvalTimeoutDenial, transientFailureFromDetails, waitOutStoreOutage } from '../engine/schedulerGlue';
-import { executeTurn, type Approval, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor, type TurnOutcome } from '../engine/turn';
+import {
+  executeTurn,
+  type Approval,
+  type ModelCallResult,
+  type ToolRunResult,
+  type ToolUseDescription,
+  type TurnExecutor,
+  type TurnOutcome,
+} from '../engine/turn';
 import type { CallModelResult } from '../activities/model';
-import type { CompactionActivities, DescribeActivities, ModelActivities, StoreActivities, SubagentPhaseActivities, SubagentWaitActivities, ToolCallActivities } from '../activities';
+import type {
+  CompactionActivities,
+  DescribeActivities,
+  ModelActivities,
+  StoreActivities,
+  SubagentPhaseActivities,
+  SubagentWaitActivities,
+  ToolCallActivities,
+} from '../activities';
 import { StreamingToolExecution, type StreamedToolUse } from '../engine/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
 import { toolSession } from './toolSettings';
@@ -90,8 +106,13 @@ const localStore = proxyLocalActivities<StoreActivities>({
 export function transientFailureOf(err: unknown, what: 'model' | 'store'): TransientFailure | undefined {
   if (!(err instanceof ActivityFailure)) return undefined;
   const cause = err.cause;
-  if (cause instanceof TimeoutFailure) return { kind: 'timeout', message: `${what} activity timed out (${cause.timeoutType ?? 'timeout'}): the worker may be gone` };
-  if (cause instanceof ApplicationFailure) return cause.nonRetryable ? undefined : transientFailureFromDetails(what, cause.message, cause.details);
+  if (cause instanceof TimeoutFailure)
+    return {
+      kind: 'timeout',
+      message: `${what} activity timed out (${cause.timeoutType ?? 'timeout'}): the worker may be gone`,
+    };
+  if (cause instanceof ApplicationFailure)
+    return cause.nonRetryable ? undefined : transientFailureFromDetails(what, cause.message, cause.details);
   return { kind: what === 'store' ? 'store' : 'other', message: cause?.message ?? err.message };
 }
 
@@ -171,14 +192,25 @@ async function recordTurnEnd(
     Promise.all([
       toolResults
         ? write(
-            () => localStore.appendTranscript.executeWithOptions({ summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
-            (a) => store.appendTranscript.executeWithOptions({ activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: appendSummary }, [{ head: sent, messages: [toolResults] }]),
+            () =>
+              localStore.appendTranscript.executeWithOptions({ summary: appendSummary }, [
+                { head: sent, messages: [toolResults] },
+              ]),
+            (a) =>
+              store.appendTranscript.executeWithOptions(
+                { activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: appendSummary },
+                [{ head: sent, messages: [toolResults] }],
+              ),
           )
         : sent,
       Object.keys(delta).length > 0
         ? write(
             () => localStore.storeReadFiles.executeWithOptions({ summary: readFilesSummary }, [{ base, delta }]),
-            (a) => store.storeReadFiles.executeWithOptions({ activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: readFilesSummary }, [{ base, delta }]),
+            (a) =>
+              store.storeReadFiles.executeWithOptions(
+                { activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: readFilesSummary },
+                [{ base, delta }],
+              ),
           )
         : base,
     ]),
@@ -188,9 +220,15 @@ async function recordTurnEnd(
 /** A tool call whose attempts are exhausted. A timed-out, non-idempotent call may have had its effect: say so. */
 function failedCallRecord(err: unknown, block: ToolUseBlock, description: ToolUseDescription): ToolCallRecord {
   const timedOut = err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
-  const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+  const cause =
+    err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
   return timedOut && !description.idempotent
-    ? syntheticRecord(block, 'unknown_outcome', `The outcome of this ${block.name} call is unknown: it timed out (${cause}) and was not re-run because it is not idempotent. The call was: ${description.summary}.`, description.summary)
+    ? syntheticRecord(
+        block,
+        'unknown_outcome',
+        `The outcome of this ${block.name} call is unknown: it timed out (${cause}) and was not re-run because it is not idempotent. The call was: ${description.summary}.`,
+        description.summary,
+      )
     : syntheticRecord(block, 'error', `Error calling tool ${block.name}: ${cause}`, description.summary);
 }
 
@@ -203,7 +241,12 @@ function turnResult(
   head: string | null,
   readFilesRef: string | null,
 ): TurnWorkflowResult {
-  const text = modelResult ? modelResult.message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n') : '';
+  const text = modelResult
+    ? modelResult.message.content
+        .filter((b) => b.type === 'text')
+        .map((b) => (b as { text: string }).text)
+        .join('\n')
+    : '';
   return {
     turn: input.turn,
     reason: outcome.reason,
@@ -242,7 +285,12 @@ class TurnState {
     });
     setHandler(turnApprovalSignal, (d) => {
       if (!this.decisions.has(d.toolUseId)) {
-        this.decisions.set(d.toolUseId, { decision: d.decision, source: 'human', ...(d.by ? { by: d.by } : {}), ...(d.reason ? { reason: d.reason } : {}) });
+        this.decisions.set(d.toolUseId, {
+          decision: d.decision,
+          source: 'human',
+          ...(d.by ? { by: d.by } : {}),
+          ...(d.reason ? { reason: d.reason } : {}),
+        });
       }
     });
     setHandler(turnProgressQuery, () => ({
@@ -278,7 +326,8 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   /** Shows an outage in this turn (UI details) and to the session (status, ls, live view). */
   const showOutage = (o: OutageState | undefined): void => {
     setCurrentDetails(o ? describeOutage(o, Date.now()) : '');
-    if (parent) void CancellationScope.nonCancellable(() => parent.signal(outageSignal, o ?? null)).catch(() => undefined);
+    if (parent)
+      void CancellationScope.nonCancellable(() => parent.signal(outageSignal, o ?? null)).catch(() => undefined);
   };
   /** A store activity that waits out outages like the model does (not interruptible: it records what happened). */
   const storeCall = <T>(call: (attempt: number) => Promise<T>): Promise<T> =>
@@ -296,7 +345,14 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
    * inside `runScope`: the turn's scope, or an early call's own scope (a child of it) so that a
    * discarded early call can be cancelled alone. Every failure becomes a record.
    */
-  async function runToolIn(runScope: CancellationScope, block: ToolUseBlock, messageRef: string | null, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
+  async function runToolIn(
+    runScope: CancellationScope,
+    block: ToolUseBlock,
+    messageRef: string | null,
+    context: AgentContext,
+    description: ToolUseDescription,
+    approval?: Approval,
+  ): Promise<ToolRunResult> {
     st.running.set(block.id, description.summary);
     try {
       return input.subagents && isAgentTool(block.name)
@@ -306,7 +362,11 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
               session,
               messageRef,
               scope: runScope,
-              activities: { prepareSubagent: subagents.prepareSubagent, finishSubagent: subagents.finishSubagent, awaitSubagent: subagentWait.awaitSubagent },
+              activities: {
+                prepareSubagent: subagents.prepareSubagent,
+                finishSubagent: subagents.finishSubagent,
+                awaitSubagent: subagentWait.awaitSubagent,
+              },
             },
             block,
             context,
@@ -316,7 +376,16 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         : await runScope.run(() =>
             tools.runToolUse.executeWithOptions(
               { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary },
-              [{ session, block, messageRef, context, ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}), ...(approval ? { approval } : {}) }],
+              [
+                {
+                  session,
+                  block,
+                  messageRef,
+                  context,
+                  ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}),
+                  ...(approval ? { approval } : {}),
+                },
+              ],
             ),
           );
     } catch (err) {
@@ -340,12 +409,21 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
           { context: input.context, maxConcurrency: input.maxConcurrency },
           {
             describeStreamed: (items: readonly StreamedToolUse[], context: AgentContext) =>
-              descriptions.describeToolUses({ session, blocks: items.map((i) => i.block), messageRefs: items.map((i) => i.messageRef), messageRef: null, context }),
+              descriptions.describeToolUses({
+                session,
+                blocks: items.map((i) => i.block),
+                messageRefs: items.map((i) => i.messageRef),
+                messageRef: null,
+                context,
+              }),
             startStreamed(item, context, description) {
               // A subagent starts a child session: it waits for the complete message.
               if (input.subagents && isAgentTool(item.block.name)) return undefined;
               const own = new CancellationScope({ cancellable: true, parent: scope });
-              return { result: runToolIn(own, item.block, item.messageRef, context, description), cancel: () => own.cancel() };
+              return {
+                result: runToolIn(own, item.block, item.messageRef, context, description),
+                cancel: () => own.cancel(),
+              };
             },
             isInterrupted: isStopped,
           },
@@ -363,8 +441,15 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         modelStep = await managedModelStep(
           input,
           {
-            callModel: (args, activityId, summary) => scope.run(() => model.callModel.executeWithOptions({ activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` }, [args])),
-            compact: (args, activityId, summary) => scope.run(() => compaction.compactContext.executeWithOptions({ activityId, summary }, [args])),
+            callModel: (args, activityId, summary) =>
+              scope.run(() =>
+                model.callModel.executeWithOptions(
+                  { activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
+                  [args],
+                ),
+              ),
+            compact: (args, activityId, summary) =>
+              scope.run(() => compaction.compactContext.executeWithOptions({ activityId, summary }, [args])),
           },
           stepState,
           attempt,
@@ -381,17 +466,37 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
         }
         const failure = transientFailureOf(err, 'model');
         if (failure) return { kind: 'unavailable', failure };
-        const modelError = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+        const modelError =
+          err instanceof ActivityFailure && err.cause
+            ? err.cause.message
+            : err instanceof Error
+              ? err.message
+              : String(err);
         throw ApplicationFailure.nonRetryable(`model call failed: ${modelError}`, 'MODEL_FAILED' satisfies ErrorCode);
       }
       st.phase = 'tools';
-      return { kind: 'message', message: modelResult.message, usage: modelResult.usage, stopReason: modelResult.stopReason };
+      return {
+        kind: 'message',
+        message: modelResult.message,
+        usage: modelResult.usage,
+        stopReason: modelResult.stopReason,
+      };
     },
     async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
       // Blocks carry previews of large inputs: the activity reads them whole from the model's node.
-      return descriptions.describeToolUses({ session, blocks: [...blocks], messageRef: modelResult?.head ?? null, context });
+      return descriptions.describeToolUses({
+        session,
+        blocks: [...blocks],
+        messageRef: modelResult?.head ?? null,
+        context,
+      });
     },
-    async runTool(block: ToolUseBlock, context: AgentContext, description: ToolUseDescription, approval?: Approval): Promise<ToolRunResult> {
+    async runTool(
+      block: ToolUseBlock,
+      context: AgentContext,
+      description: ToolUseDescription,
+      approval?: Approval,
+    ): Promise<ToolRunResult> {
       const result = await runToolIn(scope, block, modelResult?.head ?? null, context, description, approval);
       if (result.kind === 'done') st.done.push(compact(result.record));
       return result;
@@ -402,7 +507,14 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     },
     async awaitApproval(block, ask, description): Promise<Approval | 'interrupted'> {
       const since = Date.now();
-      const entry: PendingApproval = { turn: input.turn, toolUseId: block.id, toolName: block.name, summary: description.summary, message: ask.message, since };
+      const entry: PendingApproval = {
+        turn: input.turn,
+        toolUseId: block.id,
+        toolName: block.name,
+        summary: description.summary,
+        message: ask.message,
+        since,
+      };
       st.pending.set(block.id, entry);
       st.phase = 'awaiting_approval';
       if (parent) await parent.signal(approvalPendingSignal, entry);
@@ -412,11 +524,16 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
       const result: Approval | 'interrupted' =
         st.interrupted && !st.decisions.has(block.id)
           ? 'interrupted'
-          : st.decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs);
+          : (st.decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs));
       // Tell the session what counted, so that an approve racing the timeout is answered truly.
       if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || st.interrupted)) {
-        const outcome = result === 'interrupted' ? { decision: 'deny' as const, source: 'interrupted' as const } : { decision: result.decision, source: result.source };
-        await CancellationScope.nonCancellable(() => parent.signal(approvalResolvedSignal, { toolUseId: block.id, ...outcome }));
+        const outcome =
+          result === 'interrupted'
+            ? { decision: 'deny' as const, source: 'interrupted' as const }
+            : { decision: result.decision, source: result.source };
+        await CancellationScope.nonCancellable(() =>
+          parent.signal(approvalResolvedSignal, { toolUseId: block.id, ...outcome }),
+        );
       }
       return result;
     },
@@ -424,8 +541,21 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     skipCutOffToolUse: () => patched(MAX_TOKENS_CUT_OFF_PATCH),
   };
 
-  const outcome = await executeTurn({ context: input.context, priorRecords: new Map(), maxConcurrency: input.maxConcurrency, retry: policy, ...(streaming ? { streaming } : {}) }, executor);
-  if (outcome.reason === 'failed') throw ApplicationFailure.nonRetryable(`model call failed: ${outcome.error ?? 'unavailable'}`, 'MODEL_UNAVAILABLE' satisfies ErrorCode);
+  const outcome = await executeTurn(
+    {
+      context: input.context,
+      priorRecords: new Map(),
+      maxConcurrency: input.maxConcurrency,
+      retry: policy,
+      ...(streaming ? { streaming } : {}),
+    },
+    executor,
+  );
+  if (outcome.reason === 'failed')
+    throw ApplicationFailure.nonRetryable(
+      `model call failed: ${outcome.error ?? 'unavailable'}`,
+      'MODEL_UNAVAILABLE' satisfies ErrorCode,
+    );
   st.phase = 'finishing';
   const [head, readFilesRef] = await recordTurnEnd(input, outcome, modelResult, storeCall);
   return turnResult(input, outcome, modelResult, modelStep, head, readFilesRef);

@@ -48,7 +48,8 @@ export const PATCHES: readonly PatchVersion[] = [
     why: 'turnWorkflow signals approvalResolved (decision and source) for every ask it decides, and sessionWorkflow answers approve/deny with what counted; before, the turn signalled only on timeout or interrupt and the update answered what was asked.',
     fixtures: ['approval-outcome.session.json', 'approval-outcome.turn-1.json'],
     before: ['approval.session.json', 'approval.turn-1.json'],
-    deprecate: 'deprecatePatch once no session started before dcb485c can still be waiting for an approval (approval timeout default 24 h, but an idle session waits up to 7 days for a follow-up and can ask again).',
+    deprecate:
+      'deprecatePatch once no session started before dcb485c can still be waiting for an approval (approval timeout default 24 h, but an idle session waits up to 7 days for a follow-up and can ask again).',
   },
   {
     id: SUBAGENT_HOOKS_PATCH,
@@ -56,7 +57,8 @@ export const PATCHES: readonly PatchVersion[] = [
     why: "A subagent's sessionWorkflow (parent set, session hooks configured) fires SubagentStart/SubagentStop instead of SessionStart/UserPromptSubmit/Stop/SessionEnd: other hook-<event>-<n> activities.",
     fixtures: ['subagent.agent-toolu_agent.session.json'],
     before: ['subagent-before-patches.agent-toolu_agent.session.json'],
-    deprecate: 'deprecatePatch once no subagent session started before dff3c14 is running (a subagent lives inside one Agent call of its parent turn).',
+    deprecate:
+      'deprecatePatch once no subagent session started before dff3c14 is running (a subagent lives inside one Agent call of its parent turn).',
   },
   {
     id: MAX_TOKENS_CUT_OFF_PATCH,
@@ -64,7 +66,8 @@ export const PATCHES: readonly PatchVersion[] = [
     why: 'turnWorkflow answers a tool_use cut off by max_tokens (the last block of a max_tokens response) without running it: no runToolUse for that block; before, it ran with whatever input the partial parse kept.',
     fixtures: ['cut-off.turn-1.json'],
     before: ['cut-off-before-patches.turn-1.json'],
-    deprecate: 'deprecatePatch once no turn started before b384a47 is open (a turn lives minutes, or as long as an approval wait in it).',
+    deprecate:
+      'deprecatePatch once no turn started before b384a47 is open (a turn lives minutes, or as long as an approval wait in it).',
   },
   {
     id: SESSION_START_SOURCES_PATCH,
@@ -72,27 +75,39 @@ export const PATCHES: readonly PatchVersion[] = [
     why: 'sessionWorkflow (not a subagent, SessionStart hooks configured) fires SessionStart again with source compact (before the turn after a compacting turn) and resume; before, it fired once, at startup. Evaluated at the start of every run, so a session continued-as-new after the deploy takes the patched branch in its new run.',
     fixtures: ['compaction.session.json', 'subagent.session.json'],
     before: ['compaction-before-patches.session.json', 'subagent-before-patches.session.json'],
-    deprecate: 'deprecatePatch once no run started before 37fa4f7 is open (a run ends at continue-as-new, by default every 2 MiB of history).',
+    deprecate:
+      'deprecatePatch once no run started before 37fa4f7 is open (a run ends at continue-as-new, by default every 2 MiB of history).',
   },
   {
     id: LOCAL_TURN_STORES_PATCH,
     since: 'ffc15d7',
-    why: "turnWorkflow runs the end-of-turn writes (appendTranscript, storeReadFiles) as local activities in the workflow task that has the last tool result; before, two activities (append-<n>, read-files-<n>) and a further workflow task.",
-    fixtures: ['local-stores.turn-1.json', 'local-stores-v1.turn-1.json', 'compaction.turn-1.json', 'cut-off.turn-1.json'],
-    before: ['batch.turn-1.json', 'streamed.turn-1.json', 'compaction-before-patches.turn-1.json', 'cut-off-before-patches.turn-1.json'],
+    why: 'turnWorkflow runs the end-of-turn writes (appendTranscript, storeReadFiles) as local activities in the workflow task that has the last tool result; before, two activities (append-<n>, read-files-<n>) and a further workflow task.',
+    fixtures: [
+      'local-stores.turn-1.json',
+      'local-stores-v1.turn-1.json',
+      'compaction.turn-1.json',
+      'cut-off.turn-1.json',
+    ],
+    before: [
+      'batch.turn-1.json',
+      'streamed.turn-1.json',
+      'compaction-before-patches.turn-1.json',
+      'cut-off-before-patches.turn-1.json',
+    ],
     deprecate: 'deprecatePatch once no turn started before ffc15d7 is open.',
     amendments: [
       // Found by the review of issue 21 (finding 2). The evidence for the verdict:
-      'b249c32 (30 minutes after ffc15d7, no release tag in between) changed the failure path under this id: the local activities went from 3 local attempts (1 s apart), retried on failure by the turn\'s store-outage loop (a timer, then the local activities again), to ONE local attempt that falls back to the activities append-<n>/read-files-<n> with their outage loop. The local-stores fixture was re-recorded (on the streamed turn); the original recording is kept as local-stores-v1 (from ffc15d7) and replays on today\'s code: where the first local attempt succeeded — every turn without a store failure — the command sequence is the same marker. A turn recorded by ffc15d7..b249c32 whose three local attempts ALL failed (a store outage of several seconds at the end of the turn) has a timer where today\'s code schedules an activity: its replay fails with a nondeterminism error. Affected: only such a turn that was still open when the worker was upgraded. Sessions are not affected otherwise (a completed turn is not replayed; its session reads only its result). The fallback should have had its own id; it is left as it is, since a second change would break the turns recorded since.',
+      "b249c32 (30 minutes after ffc15d7, no release tag in between) changed the failure path under this id: the local activities went from 3 local attempts (1 s apart), retried on failure by the turn's store-outage loop (a timer, then the local activities again), to ONE local attempt that falls back to the activities append-<n>/read-files-<n> with their outage loop. The local-stores fixture was re-recorded (on the streamed turn); the original recording is kept as local-stores-v1 (from ffc15d7) and replays on today's code: where the first local attempt succeeded — every turn without a store failure — the command sequence is the same marker. A turn recorded by ffc15d7..b249c32 whose three local attempts ALL failed (a store outage of several seconds at the end of the turn) has a timer where today's code schedules an activity: its replay fails with a nondeterminism error. Affected: only such a turn that was still open when the worker was upgraded. Sessions are not affected otherwise (a completed turn is not replayed; its session reads only its result). The fallback should have had its own id; it is left as it is, since a second change would break the turns recorded since.",
     ],
   },
   {
     id: TOOL_SETTINGS_REF_PATCH,
     since: '51ca980',
-    why: "sessionWorkflow stores its tool settings (tool names, rules, sandbox, hooks, MCP server configs, agent definitions) once per run — the local activity storeToolSettings, content-addressed — and passes the reference to its turns (toolSettingsRef), whose runToolUse / describeToolUses / Agent-phase inputs carry it instead of the whole settings (invariant 11; runToolUse input per call 30,079 B -> 538 B with 20 hooks, 10 MCP servers, 10 agents). A run recorded before sends them inline; the activities take either. A store failure falls back to inline.",
+    why: 'sessionWorkflow stores its tool settings (tool names, rules, sandbox, hooks, MCP server configs, agent definitions) once per run — the local activity storeToolSettings, content-addressed — and passes the reference to its turns (toolSettingsRef), whose runToolUse / describeToolUses / Agent-phase inputs carry it instead of the whole settings (invariant 11; runToolUse input per call 30,079 B -> 538 B with 20 hooks, 10 MCP servers, 10 agents). A run recorded before sends them inline; the activities take either. A store failure falls back to inline.',
     fixtures: ['settings-ref.session.json'],
     before: ['batch.session.json', 'subagent-before-patches.session.json', 'continue-as-new.session.json'],
-    deprecate: 'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); keep the activities\' inline path for as long as a turn started before it may still be open.',
+    deprecate:
+      "deprecatePatch once no session run started before it is open (a run ends at continue-as-new); keep the activities' inline path for as long as a turn started before it may still be open.",
   },
   {
     id: CHECKPOINT_OWN_SIZE_PATCH,
@@ -100,6 +115,7 @@ export const PATCHES: readonly PatchVersion[] = [
     why: "sessionWorkflow decides continue-as-new from the run's own count — the JSON size of its start payload (input + carry), of every turn child's input and result, plus 2 KiB per turn, or 500 turns — instead of workflowInfo().historySize / continueAsNewSuggested. The server's history size of a retried (transient) workflow task can differ from the value in its recorded WorkflowTaskStarted event (events buffered but not yet counted), so a replay crossed maxHistoryBytesPerRun one task earlier than the live run and failed with a nondeterminism error (test:cluster, two of 24 sessions, after a rolling deploy). A run recorded before keeps the server's value.",
     fixtures: ['checkpoint-own-size.session.json', 'checkpoint-own-size.session.run-2.json'],
     before: ['continue-as-new.session.json'],
-    deprecate: 'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); then drop the historySize branch.',
+    deprecate:
+      'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); then drop the historySize branch.',
   },
 ];

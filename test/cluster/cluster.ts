@@ -123,7 +123,10 @@ export class TemporalCluster {
     this.namespace = opts.namespace ?? 'default';
     this.serverEnv = { ...readEnvFile(SERVER_ENV_FILE), ...opts.serverEnv };
     this.shards = Number(this.serverEnv.NUM_HISTORY_SHARDS);
-    if (!Number.isInteger(this.shards) || this.shards < 1) throw new Error(`NUM_HISTORY_SHARDS=${this.serverEnv.NUM_HISTORY_SHARDS} in ${SERVER_ENV_FILE} is not a shard count`);
+    if (!Number.isInteger(this.shards) || this.shards < 1)
+      throw new Error(
+        `NUM_HISTORY_SHARDS=${this.serverEnv.NUM_HISTORY_SHARDS} in ${SERVER_ENV_FILE} is not a shard count`,
+      );
   }
 
   static async start(opts: TemporalClusterOptions): Promise<TemporalCluster> {
@@ -155,10 +158,25 @@ export class TemporalCluster {
   private sqlTool(db: string, args: string[]): void {
     const r = spawnSync(
       this.opts.bin.sqlTool,
-      ['--plugin', this.serverEnv.DB ?? 'postgres12', '--ep', '127.0.0.1', '-p', String(this.pg.port), '-u', 'postgres', '--db', db, ...args],
+      [
+        '--plugin',
+        this.serverEnv.DB ?? 'postgres12',
+        '--ep',
+        '127.0.0.1',
+        '-p',
+        String(this.pg.port),
+        '-u',
+        'postgres',
+        '--db',
+        db,
+        ...args,
+      ],
       { encoding: 'utf8', timeout: 120_000 },
     );
-    if (r.status !== 0) throw new Error(`temporal-sql-tool --db ${db} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || String(r.error)).slice(-1500)}`);
+    if (r.status !== 0)
+      throw new Error(
+        `temporal-sql-tool --db ${db} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || String(r.error)).slice(-1500)}`,
+      );
   }
 
   private async boot(): Promise<void> {
@@ -190,7 +208,9 @@ export class TemporalCluster {
     } finally {
       await admin.end();
     }
-    this.log(`PostgreSQL on 127.0.0.1:${this.pg.port}: schemas ${dbs.map((d) => d[0]).join(', ')} (temporal-sql-tool), store database durable_agent (${Date.now() - t0} ms)`);
+    this.log(
+      `PostgreSQL on 127.0.0.1:${this.pg.port}: schemas ${dbs.map((d) => d[0]).join(', ')} (temporal-sql-tool), store database durable_agent (${Date.now() - t0} ms)`,
+    );
 
     // Below the kernel's ephemeral range (32768+): the membership table keeps ports in a smallint.
     const taken = new Set<number>();
@@ -224,10 +244,18 @@ export class TemporalCluster {
     const add = (name: string, role: Role, own: Record<string, string> = {}): void => {
       const env = { ...common, ...own };
       const grpcPort = Number(env[`${role.toUpperCase()}_GRPC_PORT`]);
-      this.services.push({ name, role, grpcPort, env, logFile: join(this.opts.dir, `${name}.log`), exited: Promise.resolve() });
+      this.services.push({
+        name,
+        role,
+        grpcPort,
+        env,
+        logFile: join(this.opts.dir, `${name}.log`),
+        exited: Promise.resolve(),
+      });
     };
     const historyNodes = this.opts.historyNodes ?? 2;
-    for (let i = 1; i <= historyNodes; i++) add(`history-${i}`, 'history', { HISTORY_GRPC_PORT: await port(), HISTORY_MEMBERSHIP_PORT: await port() });
+    for (let i = 1; i <= historyNodes; i++)
+      add(`history-${i}`, 'history', { HISTORY_GRPC_PORT: await port(), HISTORY_MEMBERSHIP_PORT: await port() });
     add('matching', 'matching');
     add('frontend', 'frontend');
     add('worker', 'worker');
@@ -247,7 +275,11 @@ export class TemporalCluster {
   private async setupNamespace(): Promise<void> {
     const ws = this.connection.workflowService;
     const deadline = Date.now() + 120_000;
-    const retry = async <T>(what: string, f: () => Promise<T>, ok: (err: unknown) => boolean = () => false): Promise<T | undefined> => {
+    const retry = async <T>(
+      what: string,
+      f: () => Promise<T>,
+      ok: (err: unknown) => boolean = () => false,
+    ): Promise<T | undefined> => {
       for (;;) {
         try {
           return await f();
@@ -258,33 +290,63 @@ export class TemporalCluster {
         }
       }
     };
-    const exists = (err: unknown): boolean => /already exists|AlreadyExists/i.test(String((err as Error)?.message ?? err));
-    await retry('register the namespace', () => ws.registerNamespace({ namespace: this.namespace, workflowExecutionRetentionPeriod: msToTs('24h') }), exists);
+    const exists = (err: unknown): boolean =>
+      /already exists|AlreadyExists/i.test(String((err as Error)?.message ?? err));
+    await retry(
+      'register the namespace',
+      () => ws.registerNamespace({ namespace: this.namespace, workflowExecutionRetentionPeriod: msToTs('24h') }),
+      exists,
+    );
     await retry('describe the namespace', () => ws.describeNamespace({ namespace: this.namespace }));
     await retry(
       'add the DurableAgentStatus search attribute',
-      () => this.connection.operatorService.addSearchAttributes({ namespace: this.namespace, searchAttributes: { DurableAgentStatus: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD } }),
+      () =>
+        this.connection.operatorService.addSearchAttributes({
+          namespace: this.namespace,
+          searchAttributes: { DurableAgentStatus: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD },
+        }),
       exists,
     );
     // Every service learns the new namespace from its cache refresh: a workflow start (frontend →
     // history → the shard's transfer queue → matching) says the path works end to end.
     const probe = `cluster-ready-${randomUUID()}`;
-    await retry('start a probe workflow', () => this.client.workflow.start('probe', { taskQueue: probe, workflowId: probe }));
-    await this.client.workflow.getHandle(probe).terminate('cluster probe').catch(() => undefined);
+    await retry('start a probe workflow', () =>
+      this.client.workflow.start('probe', { taskQueue: probe, workflowId: probe }),
+    );
+    await this.client.workflow
+      .getHandle(probe)
+      .terminate('cluster probe')
+      .catch(() => undefined);
   }
 
   /** Starts a service process (again after a kill: same ports, same environment) and waits for its gRPC port. */
   async startService(name: string): Promise<void> {
     const s = this.service(name);
-    if (s.child && s.child.exitCode === null && s.child.signalCode === null) throw new Error(`${name} is already running`);
+    if (s.child && s.child.exitCode === null && s.child.signalCode === null)
+      throw new Error(`${name} is already running`);
     const offset = this.logOffset(name);
     const fd = openSync(s.logFile, 'a');
-    const child = spawn(this.opts.bin.server, ['--root', DEPLOY_DIR, '--config', 'temporal', '--env', 'cluster', '--allow-no-auth', 'start', '--service', s.role], {
-      cwd: this.opts.dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...s.env },
-      stdio: ['ignore', fd, fd],
-      detached: true,
-    });
+    const child = spawn(
+      this.opts.bin.server,
+      [
+        '--root',
+        DEPLOY_DIR,
+        '--config',
+        'temporal',
+        '--env',
+        'cluster',
+        '--allow-no-auth',
+        'start',
+        '--service',
+        s.role,
+      ],
+      {
+        cwd: this.opts.dir,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...s.env },
+        stdio: ['ignore', fd, fd],
+        detached: true,
+      },
+    );
     closeSync(fd);
     if (child.pid !== undefined) started.add(child.pid);
     s.child = child;
@@ -297,10 +359,14 @@ export class TemporalCluster {
     const deadline = Date.now() + 90_000;
     // The internal worker serves no gRPC of its own: it is up when it says so.
     const ready = async (): Promise<boolean> =>
-      s.role === 'worker' ? readFileSync(s.logFile).subarray(offset).includes('"worker service started"') : listening(s.grpcPort);
+      s.role === 'worker'
+        ? readFileSync(s.logFile).subarray(offset).includes('"worker service started"')
+        : listening(s.grpcPort);
     while (!(await ready())) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited during start-up (${child.exitCode ?? child.signalCode}): ${this.logTail(s)}`);
-      if (Date.now() > deadline) throw new Error(`${name} was not ready (port :${s.grpcPort}) within 90 s: ${this.logTail(s)}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${name} exited during start-up (${child.exitCode ?? child.signalCode}): ${this.logTail(s)}`);
+      if (Date.now() > deadline)
+        throw new Error(`${name} was not ready (port :${s.grpcPort}) within 90 s: ${this.logTail(s)}`);
       await sleep(100);
     }
   }

@@ -65,7 +65,10 @@ export async function runTwoHosts(ctx: HostsContext): Promise<HostsResult> {
     await mkdir(workDir, { recursive: true });
     // Only this host has this file: a Read that finds it ran here.
     await writeFile(join(workDir, 'only-here.txt'), `this file is on ${name}\n`);
-    const pool = new WorkerPool({ env: { ...ctx.workerEnv, TASK_QUEUE: queue, STORE_DIR: storeDir, WORKER_IDENTITY: name }, prefix: name });
+    const pool = new WorkerPool({
+      env: { ...ctx.workerEnv, TASK_QUEUE: queue, STORE_DIR: storeDir, WORKER_IDENTITY: name },
+      prefix: name,
+    });
     await pool.add();
     return { name, queue, storeDir, workDir, pool };
   };
@@ -86,11 +89,29 @@ export async function runTwoHosts(ctx: HostsContext): Promise<HostsResult> {
               content: [
                 { type: 'text', text: 'Reading the host file and recording a call.' },
                 { type: 'tool_use', id: id(0, 0), name: 'Read', input: { file_path: join(dir, 'only-here.txt') } },
-                { type: 'tool_use', id: id(0, 1), name: 'Bash', input: { command: `echo ${id(0, 1)} >> ${join(dir, `bash-${c.name}.log`)}`, description: 'Record the call' } },
+                {
+                  type: 'tool_use',
+                  id: id(0, 1),
+                  name: 'Bash',
+                  input: {
+                    command: `echo ${id(0, 1)} >> ${join(dir, `bash-${c.name}.log`)}`,
+                    description: 'Record the call',
+                  },
+                },
               ],
             };
           }
-          if (turn === 1) return { content: [{ type: 'tool_use', id: id(1, 0), name: 'Write', input: { file_path: join(dir, `written-${c.name}.txt`), content: `written by ${c.name}\n` } }] };
+          if (turn === 1)
+            return {
+              content: [
+                {
+                  type: 'tool_use',
+                  id: id(1, 0),
+                  name: 'Write',
+                  input: { file_path: join(dir, `written-${c.name}.txt`), content: `written by ${c.name}\n` },
+                },
+              ],
+            };
           return { content: [{ type: 'text', text: `Session ${c.name} is done.` }] };
         });
         const sessionId = `cluster-hosts-${c.name}-${Date.now().toString(36)}`;
@@ -112,27 +133,43 @@ export async function runTwoHosts(ctx: HostsContext): Promise<HostsResult> {
     for (const { c, handle, sessionId } of started) {
       const result = await within(handle.result() as Promise<SessionResult>, 180_000, undefined);
       if (!result || result.status !== 'completed') {
-        violations.push(`[hosts] ${c.name} did not complete: ${result ? `${result.status}: ${result.endReason}` : 'no result within 180 s'}`);
+        violations.push(
+          `[hosts] ${c.name} did not complete: ${result ? `${result.status}: ${result.endReason}` : 'no result within 180 s'}`,
+        );
         continue;
       }
       const dir = c.tools.workDir;
       const bash = await readFile(join(dir, `bash-${c.name}.log`), 'utf8').catch(() => '');
-      if (bash.trim().split('\n').length !== 1) violations.push(`[hosts] ${c.name}: the Bash call's ledger has ${JSON.stringify(bash)} (want one line)`);
-      if (!existsSync(join(dir, `written-${c.name}.txt`))) violations.push(`[hosts] ${c.name}: Write's file is not in ${c.tools.name}'s directory`);
-      const runs = [...(await activityRuns(ctx.client, `${sessionId}/turn-1`)), ...(await activityRuns(ctx.client, `${sessionId}/turn-2`))];
+      if (bash.trim().split('\n').length !== 1)
+        violations.push(`[hosts] ${c.name}: the Bash call's ledger has ${JSON.stringify(bash)} (want one line)`);
+      if (!existsSync(join(dir, `written-${c.name}.txt`)))
+        violations.push(`[hosts] ${c.name}: Write's file is not in ${c.tools.name}'s directory`);
+      const runs = [
+        ...(await activityRuns(ctx.client, `${sessionId}/turn-1`)),
+        ...(await activityRuns(ctx.client, `${sessionId}/turn-2`)),
+      ];
       const tools = runs.filter((r) => r.type === 'runToolUse');
       const models = runs.filter((r) => r.type === 'callModel');
-      if (tools.length !== 3) violations.push(`[hosts] ${c.name}: ${tools.length} tool activities in turns 1-2 (want 3)`);
+      if (tools.length !== 3)
+        violations.push(`[hosts] ${c.name}: ${tools.length} tool activities in turns 1-2 (want 3)`);
       for (const r of tools) {
-        if (r.taskQueue !== c.tools.queue || r.identity !== c.tools.name) violations.push(`[hosts] ${c.name}: a tool call ran on ${r.identity} from queue ${r.taskQueue} (want ${c.tools.name}, ${c.tools.queue})`);
+        if (r.taskQueue !== c.tools.queue || r.identity !== c.tools.name)
+          violations.push(
+            `[hosts] ${c.name}: a tool call ran on ${r.identity} from queue ${r.taskQueue} (want ${c.tools.name}, ${c.tools.queue})`,
+          );
       }
       for (const r of models) {
-        if (r.identity !== c.home.name) violations.push(`[hosts] ${c.name}: a model call ran on ${r.identity} (want ${c.home.name})`);
+        if (r.identity !== c.home.name)
+          violations.push(`[hosts] ${c.name}: a model call ran on ${r.identity} (want ${c.home.name})`);
       }
-      notes.push(`${c.name}: session on ${c.home.name}'s queue, ${models.length} model calls on ${c.home.name}, ${tools.length} tool calls on ${c.tools.name} (its directory, its queue); shared store`);
+      notes.push(
+        `${c.name}: session on ${c.home.name}'s queue, ${models.length} model calls on ${c.home.name}, ${tools.length} tool calls on ${c.tools.name} (its directory, its queue); shared store`,
+      );
     }
     // Neither host kept session state on its own disk: everything went to the shared store.
-    for (const h of [a, b]) if (existsSync(join(h.storeDir, 'blobs'))) violations.push(`[hosts] ${h.name} wrote blobs under its own store directory`);
+    for (const h of [a, b])
+      if (existsSync(join(h.storeDir, 'blobs')))
+        violations.push(`[hosts] ${h.name} wrote blobs under its own store directory`);
     return { sessions: started.length, violations, notes };
   } finally {
     await a.pool.stop();

@@ -23,31 +23,61 @@ import type { SessionResult } from '../../src/workflows/definitions';
 import { startFakeAnthropic, type FakeAnthropicServer, type ResponseSpec } from '../support/fakeAnthropic';
 import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 import { callsOf, checkSession, countLines, type SessionCheck } from '../faults/check';
-import { crashTurn, ledgerFile, sessionNameOf, SESSION_MARK, toolUseId, turnOf, type EffectKind, type FaultSession, type Pacing } from '../faults/plan';
-import { CRASH_TOOLS, checkSessions, sleep, startApprover, startFaultSession, waitForSessions, within, type SessionSettings, type StartedSession } from '../faults/sessions';
+import {
+  crashTurn,
+  ledgerFile,
+  sessionNameOf,
+  SESSION_MARK,
+  toolUseId,
+  turnOf,
+  type EffectKind,
+  type FaultSession,
+  type Pacing,
+} from '../faults/plan';
+import {
+  CRASH_TOOLS,
+  checkSessions,
+  sleep,
+  startApprover,
+  startFaultSession,
+  waitForSessions,
+  within,
+  type SessionSettings,
+  type StartedSession,
+} from '../faults/sessions';
 import { TemporalCluster } from './cluster';
 import { ensureServer, serverVersionOf } from './server';
 import { WorkerPool } from './workers';
 import { runTwoHosts } from './hosts';
 
 type Size = 'reduced' | 'full';
-const SIZES: Record<Size, { sessions: number; cycles: number; minTurns: number; workers: number; deadlineMin: number }> = {
+const SIZES: Record<
+  Size,
+  { sessions: number; cycles: number; minTurns: number; workers: number; deadlineMin: number }
+> = {
   // CI (.ci/run, phase "cluster"): every kind of fault once.
   reduced: { sessions: 8, cycles: 1, minTurns: 5, workers: 2, deadlineMin: 10 },
   full: { sessions: 24, cycles: 2, minTurns: 8, workers: 2, deadlineMin: 20 },
 };
 const PHASES = ['faults', 'hosts'] as const;
 
-
 /** Every fifth turn of a cluster session starts a subagent, which records calls in its own ledgers. */
 const AGENT_EVERY = 5;
 const subName = (parent: string, turn: number): string => `${parent}x${turn}`;
-const subSessionOf = (parent: FaultSession, turn: number): FaultSession => ({ name: subName(parent.name, turn), dir: join(parent.dir, `sub-${subName(parent.name, turn)}`) });
+const subSessionOf = (parent: FaultSession, turn: number): FaultSession => ({
+  name: subName(parent.name, turn),
+  dir: join(parent.dir, `sub-${subName(parent.name, turn)}`),
+});
 
 type Handler = (turn: number, stream: boolean) => ResponseSpec | undefined;
 
 /** A cluster session's model: the fault suite's crash turns, with an Agent call every fifth turn. */
-function clusterHandler(s: FaultSession, finish: (turn: number) => boolean, pacing: Pacing, handlers: Map<string, Handler>): Handler {
+function clusterHandler(
+  s: FaultSession,
+  finish: (turn: number) => boolean,
+  pacing: Pacing,
+  handlers: Map<string, Handler>,
+): Handler {
   return (turn) => {
     if (finish(turn)) return crashTurn(s, turn, true, pacing);
     if (turn % AGENT_EVERY !== AGENT_EVERY - 1) return crashTurn(s, turn, false, pacing);
@@ -58,7 +88,15 @@ function clusterHandler(s: FaultSession, finish: (turn: number) => boolean, paci
     return {
       content: [
         { type: 'text', text: `Turn ${turn} of session ${s.name}: delegating to a subagent.` },
-        { type: 'tool_use', id: toolUseId(s.name, turn, 0), name: 'Agent', input: { description: 'Record calls', prompt: `[${SESSION_MARK} ${sub.name}] Record calls in your ledgers, then say you are done.` } },
+        {
+          type: 'tool_use',
+          id: toolUseId(s.name, turn, 0),
+          name: 'Agent',
+          input: {
+            description: 'Record calls',
+            prompt: `[${SESSION_MARK} ${sub.name}] Record calls in your ledgers, then say you are done.`,
+          },
+        },
       ],
       delayMs: pacing.eventDelayMs,
       textChunkSize: 6,
@@ -81,22 +119,37 @@ async function checkSubagents(client: Client, storeDir: string, s: StartedSessio
   for (const { use, result } of callsOf(s.transcript)) {
     if (use.name !== 'Agent') continue;
     out.agents++;
-    const name = new RegExp(`\\[${SESSION_MARK} ([A-Za-z0-9-]+)\\]`).exec(String((use.input as { prompt?: unknown }).prompt))?.[1] ?? '?';
+    const name =
+      new RegExp(`\\[${SESSION_MARK} ([A-Za-z0-9-]+)\\]`).exec(
+        String((use.input as { prompt?: unknown }).prompt),
+      )?.[1] ?? '?';
     const sub: FaultSession = { name, dir: join(s.dir, `sub-${name}`) };
     if (!result || result.is_error) {
-      out.violations.push(`${s.name}: Agent ${use.id} answered ${result ? `with an error: ${JSON.stringify(result.content).slice(0, 200)}` : 'nothing'}`);
+      out.violations.push(
+        `${s.name}: Agent ${use.id} answered ${result ? `with an error: ${JSON.stringify(result.content).slice(0, 200)}` : 'nothing'}`,
+      );
       continue;
     }
-    const child = await within(client.workflow.getHandle(subagentSessionId(s.id, use.id)).result() as Promise<SessionResult>, 20_000, undefined);
+    const child = await within(
+      client.workflow.getHandle(subagentSessionId(s.id, use.id)).result() as Promise<SessionResult>,
+      20_000,
+      undefined,
+    );
     if (!child || child.status !== 'completed') {
       out.violations.push(`${s.name}: subagent ${sub.name} ${child ? `ended ${child.status}` : 'has no result'}`);
       continue;
     }
     const messages = await transcripts.load(child.head);
     const ledgers = new Map<EffectKind, Map<string, number>>();
-    for (const kind of ['bash', 'count', 'idem'] as const) ledgers.set(kind, countLines(await readFile(ledgerFile(sub, kind), 'utf8').catch(() => '')));
-    const check = checkSession(messages, (kind, id) => (kind === 'write' ? 0 : (ledgers.get(kind)?.get(id) ?? 0)), [...ledgers.values()].flatMap((m) => [...m.keys()]));
-    if (check.calls.length < 3) out.violations.push(`${s.name}: subagent ${sub.name} made ${check.calls.length} ledger calls (want 3)`);
+    for (const kind of ['bash', 'count', 'idem'] as const)
+      ledgers.set(kind, countLines(await readFile(ledgerFile(sub, kind), 'utf8').catch(() => '')));
+    const check = checkSession(
+      messages,
+      (kind, id) => (kind === 'write' ? 0 : (ledgers.get(kind)?.get(id) ?? 0)),
+      [...ledgers.values()].flatMap((m) => [...m.keys()]),
+    );
+    if (check.calls.length < 3)
+      out.violations.push(`${s.name}: subagent ${sub.name} made ${check.calls.length} ledger calls (want 3)`);
     out.checks.push(check);
     for (const v of check.violations) out.violations.push(`${s.name} → subagent ${sub.name}: ${v}`);
   }
@@ -112,7 +165,13 @@ interface FaultCounts {
 }
 
 /** One cycle of every fault, each after a pause in which the sessions go on. */
-async function faultCycle(cluster: TemporalCluster, pool: WorkerPool, workers: number, counts: FaultCounts, log: (line: string) => void): Promise<void> {
+async function faultCycle(
+  cluster: TemporalCluster,
+  pool: WorkerPool,
+  workers: number,
+  counts: FaultCounts,
+  log: (line: string) => void,
+): Promise<void> {
   const gap = (): Promise<void> => sleep(4_000 + Math.random() * 3_000);
   const historyKill = async (victim: string, survivor: string): Promise<void> => {
     const offset = cluster.logOffset(survivor);
@@ -130,8 +189,11 @@ async function faultCycle(cluster: TemporalCluster, pool: WorkerPool, workers: n
     }
     const missed = owned.filter((x) => !moved.includes(x));
     counts.shardsMoved += moved.length;
-    if (missed.length > 0) counts.violations.push(`${survivor} did not take shards [${missed.join(',')}] of ${victim} within 90 s`);
-    log(`SIGKILL ${victim} (it held shards [${owned.join(',')}] of ${cluster.shards}): ${survivor} acquired [${moved.join(',')}] within ${Date.now() - t} ms`);
+    if (missed.length > 0)
+      counts.violations.push(`${survivor} did not take shards [${missed.join(',')}] of ${victim} within 90 s`);
+    log(
+      `SIGKILL ${victim} (it held shards [${owned.join(',')}] of ${cluster.shards}): ${survivor} acquired [${moved.join(',')}] within ${Date.now() - t} ms`,
+    );
     await cluster.startService(victim);
     log(`${victim} started again (${Date.now() - t} ms after the kill)`);
   };
@@ -141,25 +203,33 @@ async function faultCycle(cluster: TemporalCluster, pool: WorkerPool, workers: n
     counts.kills[name === 'worker' ? 'worker service' : name]++;
     await sleep(downMs);
     await cluster.startService(name);
-    log(`SIGKILL ${name === 'worker' ? 'the internal worker service' : name}: back after ${Date.now() - t} ms on the same port`);
+    log(
+      `SIGKILL ${name === 'worker' ? 'the internal worker service' : name}: back after ${Date.now() - t} ms on the same port`,
+    );
   };
   const steps: Array<[string, () => Promise<void>]> = [
     ['history-1', () => historyKill('history-1', 'history-2')],
     ['matching', () => simpleKill('matching', 2_000)],
     ['frontend', () => simpleKill('frontend', 2_000)],
-    ['postgres', async () => {
-      const t = Date.now();
-      await cluster.pg.crash(3_000 + Math.random() * 2_000);
-      counts.kills.postgres++;
-      log(`SIGKILL PostgreSQL (server and backends): back after ${Date.now() - t} ms (crash recovery)`);
-    }],
+    [
+      'postgres',
+      async () => {
+        const t = Date.now();
+        await cluster.pg.crash(3_000 + Math.random() * 2_000);
+        counts.kills.postgres++;
+        log(`SIGKILL PostgreSQL (server and backends): back after ${Date.now() - t} ms (crash recovery)`);
+      },
+    ],
     ['history-2', () => historyKill('history-2', 'history-1')],
     ['worker', () => simpleKill('worker', 2_000)],
-    ['rolling deploy', async () => {
-      const r = await pool.roll(60_000, log);
-      counts.rolled += r.rolled;
-      counts.forcedRolls += r.forced;
-    }],
+    [
+      'rolling deploy',
+      async () => {
+        const r = await pool.roll(60_000, log);
+        counts.rolled += r.rolled;
+        counts.forcedRolls += r.forced;
+      },
+    ],
   ];
   for (const [, step] of steps) {
     await gap();
@@ -170,10 +240,16 @@ async function faultCycle(cluster: TemporalCluster, pool: WorkerPool, workers: n
 }
 
 async function main(): Promise<number> {
-  const { size, only } = parseSuiteArgs(process.argv.slice(2), { sizeEnv: 'DURABLE_AGENT_CLUSTER_SIZE', parts: PHASES, partName: 'phase', usage: 'usage: npm run test:cluster -- [--size reduced|full] [--only faults,hosts]' });
+  const { size, only } = parseSuiteArgs(process.argv.slice(2), {
+    sizeEnv: 'DURABLE_AGENT_CLUSTER_SIZE',
+    parts: PHASES,
+    partName: 'phase',
+    usage: 'usage: npm run test:cluster -- [--size reduced|full] [--only faults,hosts]',
+  });
   const sizes = SIZES[size];
   const t0 = Date.now();
-  const log = (line: string): void => console.log(`[cluster ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}`);
+  const log = (line: string): void =>
+    console.log(`[cluster ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}`);
   const bin = await ensureServer({ log });
   log(`server: ${serverVersionOf(bin)} (${bin.dir})`);
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -187,7 +263,8 @@ async function main(): Promise<number> {
       for (const p of pools) await p.stop().catch(() => undefined);
       await cluster?.stop().catch((err: unknown) => console.error(`stopping the cluster: ${String(err)}`));
       await fake?.close().catch(() => undefined);
-      if (!process.env.DURABLE_AGENT_CLUSTER_KEEP) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+      if (!process.env.DURABLE_AGENT_CLUSTER_KEEP)
+        await rm(root, { recursive: true, force: true }).catch(() => undefined);
       else console.log(`kept ${root}`);
     })());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -229,7 +306,13 @@ async function main(): Promise<number> {
     };
     const violations: string[] = [];
     const lines: string[] = [];
-    const counts: FaultCounts = { kills: { history: 0, matching: 0, frontend: 0, 'worker service': 0, postgres: 0 }, shardsMoved: 0, rolled: 0, forcedRolls: 0, violations: [] };
+    const counts: FaultCounts = {
+      kills: { history: 0, matching: 0, frontend: 0, 'worker service': 0, postgres: 0 },
+      shardsMoved: 0,
+      rolled: 0,
+      forcedRolls: 0,
+      violations: [],
+    };
     const sessions: StartedSession[] = [];
     let subagents = 0;
     let duplicated = 0;
@@ -247,16 +330,28 @@ async function main(): Promise<number> {
       log(`${sizes.workers} durable-agent workers on ${taskQueue}, store ${cluster.storeUrl}`);
       const pacing: Pacing = { eventDelayMs: 45, toolMs: 1200 };
       // Heartbeats must outlast an outage of a few seconds (a call whose worker lives is never lost).
-      const settings: SessionSettings = { taskQueue, maxHistoryBytesPerRun: 12_000, toolHeartbeatTimeoutMs: 15_000, retryCapMs: 2_000 };
+      const settings: SessionSettings = {
+        taskQueue,
+        maxHistoryBytesPerRun: 12_000,
+        toolHeartbeatTimeoutMs: 15_000,
+        retryCapMs: 2_000,
+      };
       let faultsDone = false;
       const workRoot = join(root, 'work');
       for (let i = 0; i < sizes.sessions; i++) {
         const name = `c${i + 1}`;
         const s: FaultSession = { name, dir: join(workRoot, name) };
-        handlers.set(name, clusterHandler(s, (turn) => turn >= 400 || (turn >= sizes.minTurns && faultsDone), pacing, handlers));
-        sessions.push(await startFaultSession(cluster.client, workRoot, name, settings, { tools: [...CRASH_TOOLS, 'Agent'] }));
+        handlers.set(
+          name,
+          clusterHandler(s, (turn) => turn >= 400 || (turn >= sizes.minTurns && faultsDone), pacing, handlers),
+        );
+        sessions.push(
+          await startFaultSession(cluster.client, workRoot, name, settings, { tools: [...CRASH_TOOLS, 'Agent'] }),
+        );
       }
-      log(`${sessions.length} sessions started (Bash and AppendSlow ledgers, approvals of Write, a subagent every ${AGENT_EVERY} turns)`);
+      log(
+        `${sessions.length} sessions started (Bash and AppendSlow ledgers, approvals of Write, a subagent every ${AGENT_EVERY} turns)`,
+      );
       const approver = startApprover(cluster.client, () => sessions);
       // A session that cannot end (say, a blob the store lost) fails the run with its status, in bounded time.
       const waiting = waitForSessions(cluster.client, sessions, sizes.deadlineMin * 60_000);
@@ -292,7 +387,8 @@ async function main(): Promise<number> {
       );
       if (pool.replaced > 0) lines.push(`faults: ${pool.replaced} worker(s) exited on their own and were replaced`);
       violations.push(...counts.violations);
-      if (counts.forcedRolls > 0) violations.push(`${counts.forcedRolls} worker(s) did not drain within the grace time of the rolling deploy`);
+      if (counts.forcedRolls > 0)
+        violations.push(`${counts.forcedRolls} worker(s) did not drain within the grace time of the rolling deploy`);
       await pool.stop();
     }
     let hosts = 'skipped';

@@ -30,11 +30,17 @@ function binariesIn(dir: string): ServerBinaries {
 }
 
 /** The cached binaries, or why they are not usable. */
-export function cachedServer(env: NodeJS.ProcessEnv = process.env): { ok: true; bin: ServerBinaries } | { ok: false; why: string } {
+export function cachedServer(
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; bin: ServerBinaries } | { ok: false; why: string } {
   const bin = binariesIn(serverCacheDir(env));
   for (const f of [bin.server, bin.sqlTool]) {
     const why = whyNotExecutable(f);
-    if (why) return { ok: false, why: `${f} ${why} (build it: node dist/test/cluster/server.js --ensure, a few minutes with Go)` };
+    if (why)
+      return {
+        ok: false,
+        why: `${f} ${why} (build it: node dist/test/cluster/server.js --ensure, a few minutes with Go)`,
+      };
   }
   return { ok: true, bin };
 }
@@ -45,13 +51,18 @@ function findGo(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** The cached binaries, built first with `go install` when they are missing. */
-export async function ensureServer(opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<ServerBinaries> {
+export async function ensureServer(
+  opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {},
+): Promise<ServerBinaries> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cached = cachedServer(env);
   if (cached.ok) return cached.bin;
   const go = findGo(env);
-  if (!go) throw new Error(`the Temporal server ${TEMPORAL_SERVER_VERSION} is not built (${cached.why}) and \`go\` is not on PATH: install Go (https://go.dev/dl/)`);
+  if (!go)
+    throw new Error(
+      `the Temporal server ${TEMPORAL_SERVER_VERSION} is not built (${cached.why}) and \`go\` is not on PATH: install Go (https://go.dev/dl/)`,
+    );
   const dir = serverCacheDir(env);
   await goInstall({
     go,
@@ -60,7 +71,10 @@ export async function ensureServer(opts: { env?: NodeJS.ProcessEnv; log?: (line:
     env: { ...env, PATH: `${env.PATH ?? ''}:${dirname(go)}` },
     log,
     label: 'temporal-server',
-    targets: [`${TEMPORAL_SERVER_MODULE}/cmd/server@v${TEMPORAL_SERVER_VERSION}`, `${TEMPORAL_SERVER_MODULE}/cmd/tools/sql@v${TEMPORAL_SERVER_VERSION}`],
+    targets: [
+      `${TEMPORAL_SERVER_MODULE}/cmd/server@v${TEMPORAL_SERVER_VERSION}`,
+      `${TEMPORAL_SERVER_MODULE}/cmd/tools/sql@v${TEMPORAL_SERVER_VERSION}`,
+    ],
     binaries: { server: 'temporal-server', sql: 'temporal-sql-tool' },
   });
   const built = cachedServer(env);
@@ -77,7 +91,9 @@ export function serverVersionOf(bin: ServerBinaries): string {
 if (require.main === module) {
   const argv = process.argv.slice(2);
   if (!argv.includes('--ensure')) {
-    process.stdout.write('Usage: node dist/test/cluster/server.js --ensure\n  Resolve (or build with Go) the Temporal server and its SQL tool; print their directory.\n');
+    process.stdout.write(
+      'Usage: node dist/test/cluster/server.js --ensure\n  Resolve (or build with Go) the Temporal server and its SQL tool; print their directory.\n',
+    );
     process.exit(argv.length === 0 ? 0 : 2);
   }
   const t0 = Date.now();

@@ -22,7 +22,11 @@ export class WorkerPool {
   constructor(readonly opts: WorkerPoolOptions) {}
 
   async add(extra: NodeJS.ProcessEnv = {}): Promise<WorkerProc> {
-    const proc = await spawnWorker(`${this.opts.prefix ?? 'worker'}-${++this.n}`, { ...this.opts.env, ...extra }, this.all);
+    const proc = await spawnWorker(
+      `${this.opts.prefix ?? 'worker'}-${++this.n}`,
+      { ...this.opts.env, ...extra },
+      this.all,
+    );
     this.live.push(proc);
     void proc.exited.then(() => {
       const i = this.live.indexOf(proc);
@@ -53,7 +57,10 @@ export class WorkerPool {
       const next = await this.add();
       const t = Date.now();
       old.child.kill('SIGTERM');
-      const timedOut = await Promise.race([old.exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs))]);
+      const timedOut = await Promise.race([
+        old.exited.then(() => false),
+        new Promise<boolean>((r) => setTimeout(() => r(true), graceMs)),
+      ]);
       if (timedOut) {
         forced++;
         killGroup(old);
@@ -61,7 +68,9 @@ export class WorkerPool {
       }
       rolled++;
       this.rolled++;
-      log(`rolling deploy: ${next.name} started, ${old.name} drained and exited in ${Date.now() - t} ms${timedOut ? ' (SIGKILL after the grace time)' : ''}`);
+      log(
+        `rolling deploy: ${next.name} started, ${old.name} drained and exited in ${Date.now() - t} ms${timedOut ? ' (SIGKILL after the grace time)' : ''}`,
+      );
     }
     return { rolled, forced };
   }

@@ -24,6 +24,8 @@ export function parseSuiteArgs<P extends string>(
     } else throw new Error(`unknown argument ${a} (try --help)`);
   }
   if (size !== 'reduced' && size !== 'full') throw new Error(`--size must be reduced or full, not "${size}"`);
-  for (const o of only) if (!suite.parts.includes(o)) throw new Error(`--only: unknown ${suite.partName} "${o}"; use ${suite.parts.join(', ')}`);
+  for (const o of only)
+    if (!suite.parts.includes(o))
+      throw new Error(`--only: unknown ${suite.partName} "${o}"; use ${suite.parts.join(', ')}`);
   return { size, only };
 }

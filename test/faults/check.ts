@@ -47,24 +47,35 @@ export function protocolProblems(messages: readonly Message[]): string[] {
     const uses = m.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (uses.length === 0) return;
     const next = messages[i + 1];
-    const results = next && next.role === 'user' && typeof next.content !== 'string' ? next.content.filter((b): b is ToolResultBlockParam => b.type === 'tool_result') : [];
+    const results =
+      next && next.role === 'user' && typeof next.content !== 'string'
+        ? next.content.filter((b): b is ToolResultBlockParam => b.type === 'tool_result')
+        : [];
     for (const u of uses) {
       const n = results.filter((r) => r.tool_use_id === u.id).length;
       if (n !== 1) problems.push(`tool_use ${u.id} (${u.name}) has ${n} tool_result(s) in the next message`);
     }
-    for (const r of results) if (!uses.some((u) => u.id === r.tool_use_id)) problems.push(`tool_result ${r.tool_use_id} answers no tool_use of the message before it`);
+    for (const r of results)
+      if (!uses.some((u) => u.id === r.tool_use_id))
+        problems.push(`tool_result ${r.tool_use_id} answers no tool_use of the message before it`);
   });
   return problems;
 }
 
 /** Every tool_use of the transcript with its result (the result in the message after it). */
-export function callsOf(messages: readonly Message[]): Array<{ use: ToolUseBlock; result: ToolResultBlockParam | undefined }> {
+export function callsOf(
+  messages: readonly Message[],
+): Array<{ use: ToolUseBlock; result: ToolResultBlockParam | undefined }> {
   const out: Array<{ use: ToolUseBlock; result: ToolResultBlockParam | undefined }> = [];
   messages.forEach((m, i) => {
     if (m.role !== 'assistant' || typeof m.content === 'string') return;
     const next = messages[i + 1];
-    const results = next && next.role === 'user' && typeof next.content !== 'string' ? next.content.filter((b): b is ToolResultBlockParam => b.type === 'tool_result') : [];
-    for (const b of m.content) if (b.type === 'tool_use') out.push({ use: b, result: results.find((r) => r.tool_use_id === b.id) });
+    const results =
+      next && next.role === 'user' && typeof next.content !== 'string'
+        ? next.content.filter((b): b is ToolResultBlockParam => b.type === 'tool_result')
+        : [];
+    for (const b of m.content)
+      if (b.type === 'tool_use') out.push({ use: b, result: results.find((r) => r.tool_use_id === b.id) });
   });
   return out;
 }
@@ -80,7 +91,15 @@ export function checkSession(
   /** An error result matching this (a store fault named) is a clear failure, when the call had no effect. */
   clearFailure?: RegExp,
 ): SessionCheck {
-  const check: SessionCheck = { calls: [], completed: 0, duplicated: 0, unknownOutcomes: 0, idempotentReruns: 0, failedClearly: 0, violations: protocolProblems(messages) };
+  const check: SessionCheck = {
+    calls: [],
+    completed: 0,
+    duplicated: 0,
+    unknownOutcomes: 0,
+    idempotentReruns: 0,
+    failedClearly: 0,
+    violations: protocolProblems(messages),
+  };
   const seen = new Set<string>();
   for (const { use, result } of callsOf(messages)) {
     seen.add(use.id);
@@ -101,7 +120,8 @@ export function checkSession(
       }
     } else if (status === 'unknown_outcome') {
       check.unknownOutcomes++;
-      if (idempotent) check.violations.push(`${use.id} (${kind}) is idempotent but was reported unknown_outcome instead of re-run`);
+      if (idempotent)
+        check.violations.push(`${use.id} (${kind}) is idempotent but was reported unknown_outcome instead of re-run`);
       if (n > 1) {
         check.duplicated += n - 1;
         check.violations.push(`${use.id} (${kind}) was reported unknown_outcome but ran ${n} times`);
@@ -109,10 +129,14 @@ export function checkSession(
     } else if (clearFailure?.test(text) && n === 0) {
       check.failedClearly++;
     } else {
-      check.violations.push(`${use.id} (${kind}) failed${n > 0 ? ` (its effect happened ${n} time(s))` : ''}: ${text.slice(0, 200)}`);
+      check.violations.push(
+        `${use.id} (${kind}) failed${n > 0 ? ` (its effect happened ${n} time(s))` : ''}: ${text.slice(0, 200)}`,
+      );
     }
   }
-  for (const id of allEffectIds) if (!seen.has(id)) check.violations.push(`an effect of ${id} is in a ledger, but no tool_use ${id} is in the transcript`);
+  for (const id of allEffectIds)
+    if (!seen.has(id))
+      check.violations.push(`an effect of ${id} is in a ledger, but no tool_use ${id} is in the transcript`);
   return check;
 }
 

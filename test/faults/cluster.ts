@@ -44,7 +44,10 @@ export class Cluster {
     this.client = new Client({ connection: this.connection });
     // One webpack run for every worker of the run (each new worker would bundle again otherwise).
     this.bundlePath = join(this.opts.dir, 'workflow-bundle.js');
-    await writeFile(this.bundlePath, (await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })).code);
+    await writeFile(
+      this.bundlePath,
+      (await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })).code,
+    );
     for (let i = 0; i < workers; i++) await this.addWorker();
   }
 

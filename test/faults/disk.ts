@@ -24,7 +24,12 @@ const TMPFS_SIZE_MB = 256;
 
 export async function prepareStore(dir: string, wantTmpfs: boolean): Promise<StoreMount> {
   await mkdir(dir, { recursive: true });
-  const plain: StoreMount = { dir, kind: 'directory', description: `${dir} (a plain directory; disk faults replace blobs/ by a file: ENOTDIR)`, release: async () => undefined };
+  const plain: StoreMount = {
+    dir,
+    kind: 'directory',
+    description: `${dir} (a plain directory; disk faults replace blobs/ by a file: ENOTDIR)`,
+    release: async () => undefined,
+  };
   // DURABLE_AGENT_FAULTS_DISK=swap: the fallback even where mount works (to test it).
   if (!wantTmpfs || process.platform !== 'linux' || process.env.DURABLE_AGENT_FAULTS_DISK === 'swap') return plain;
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${TMPFS_SIZE_MB}m`, 'tmpfs', dir], { encoding: 'utf8' });
@@ -81,8 +86,16 @@ function faultsFor(store: StoreMount): Fault[] {
   if (store.kind === 'tmpfs') {
     let filler = '';
     return [
-      { name: 'disk full (ENOSPC)', on: async () => void (filler = await fill(store.dir)), off: () => rm(filler, { force: true }) },
-      { name: 'read-only remount (EROFS)', on: async () => remount(store.dir, 'ro'), off: async () => remount(store.dir, 'rw') },
+      {
+        name: 'disk full (ENOSPC)',
+        on: async () => void (filler = await fill(store.dir)),
+        off: () => rm(filler, { force: true }),
+      },
+      {
+        name: 'read-only remount (EROFS)',
+        on: async () => remount(store.dir, 'ro'),
+        off: async () => remount(store.dir, 'rw'),
+      },
     ];
   }
   const blobs = join(store.dir, 'blobs');
@@ -126,7 +139,12 @@ export async function auditStore(dir: string): Promise<{ records: number; torn: 
 
 export async function runDiskFaults(
   ctx: SuiteContext,
-  startCrashSessions: (prefix: string, n: number, finished: () => boolean, minTurns: number) => Promise<StartedSession[]>,
+  startCrashSessions: (
+    prefix: string,
+    n: number,
+    finished: () => boolean,
+    minTurns: number,
+  ) => Promise<StartedSession[]>,
 ): Promise<ScenarioResult> {
   let faultsDone = false;
   const sessions = await startCrashSessions('disk', ctx.sizes.diskSessions, () => faultsDone, 4);
@@ -144,7 +162,8 @@ export async function runDiskFaults(
     while (Date.now() < until) {
       for (const s of sessions) {
         const st = await within(sessionStatus(ctx.cluster.client, s.id), 2_000, undefined);
-        if (st?.outage) outagesSeen.add(`${s.name}: ${st.outage.what} ${st.outage.kind} — ${st.outage.lastError.slice(0, 120)}`);
+        if (st?.outage)
+          outagesSeen.add(`${s.name}: ${st.outage.what} ${st.outage.kind} — ${st.outage.lastError.slice(0, 120)}`);
       }
       await sleep(500);
     }
@@ -155,11 +174,26 @@ export async function runDiskFaults(
   faultsDone = true;
   await waiting;
   await approver.stop();
-  await checkSessions(ctx.store.dir, sessions, /ENOSPC|EROFS|ENOTDIR|no space left|read-only file system|not a directory/i);
+  await checkSessions(
+    ctx.store.dir,
+    sessions,
+    /ENOSPC|EROFS|ENOTDIR|no space left|read-only file system|not a directory/i,
+  );
   const audit = await auditStore(ctx.store.dir);
-  notes.push(`sessions that showed a store outage while waiting: ${new Set([...outagesSeen].map((o) => o.split(':')[0])).size} (e.g. ${[...outagesSeen][0] ?? 'none'})`);
-  notes.push(`store records checked: ${audit.records}, half-written: ${audit.torn.length}, temp files left over: ${audit.leftoverTemps}`);
+  notes.push(
+    `sessions that showed a store outage while waiting: ${new Set([...outagesSeen].map((o) => o.split(':')[0])).size} (e.g. ${[...outagesSeen][0] ?? 'none'})`,
+  );
+  notes.push(
+    `store records checked: ${audit.records}, half-written: ${audit.torn.length}, temp files left over: ${audit.leftoverTemps}`,
+  );
   const failedClearly = sessions.reduce((n, s) => n + (s.check?.failedClearly ?? 0), 0);
   notes.push(`calls that failed clearly (store error named, no effect): ${failedClearly}`);
-  return { name: 'disk', title: `Disk faults (${ctx.store.kind === 'tmpfs' ? 'tmpfs: full, read-only' : 'blobs/ replaced by a file'})`, sessions, approvals: approver.approvals(), notes, violations: audit.torn.map((t) => `half-written record: ${t}`) };
+  return {
+    name: 'disk',
+    title: `Disk faults (${ctx.store.kind === 'tmpfs' ? 'tmpfs: full, read-only' : 'blobs/ replaced by a file'})`,
+    sessions,
+    approvals: approver.approvals(),
+    notes,
+    violations: audit.torn.map((t) => `half-written record: ${t}`),
+  };
 }

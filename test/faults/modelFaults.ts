@@ -39,41 +39,96 @@ function malformedSse(): string {
 }
 
 function plans(s: FaultSession, pacing: SuiteContext['pacing']): Record<string, FaultTurn[]> {
-  const ledger = (turn: number): MessageSpec => ({ content: [{ type: 'text', text: `Turn ${turn}: recording a call.` }, ...crashTurnCalls(s, turn, { ...pacing, toolMs: 200 })] });
+  const ledger = (turn: number): MessageSpec => ({
+    content: [
+      { type: 'text', text: `Turn ${turn}: recording a call.` },
+      ...crashTurnCalls(s, turn, { ...pacing, toolMs: 200 }),
+    ],
+  });
   const done = text(`Session ${s.name} is done.`);
-  const drop = (stream: boolean): ResponseSpec | undefined => (stream ? { ...ledger(0), dropAfterEvents: rand(1, 20), delayMs: 10 } : undefined);
+  const drop = (stream: boolean): ResponseSpec | undefined =>
+    stream ? { ...ledger(0), dropAfterEvents: rand(1, 20), delayMs: 10 } : undefined;
   return {
     'storm-429': [
-      { faults: Array.from({ length: 6 }, () => ({ kind: 'error', status: 429, retryAfterMs: 300 }) as ResponseSpec), answer: ledger(0) },
+      {
+        faults: Array.from({ length: 6 }, () => ({ kind: 'error', status: 429, retryAfterMs: 300 }) as ResponseSpec),
+        answer: ledger(0),
+      },
       { faults: [], answer: done },
     ],
     'storm-529': [
       { faults: Array.from({ length: 6 }, () => ({ kind: 'error', status: 529 }) as ResponseSpec), answer: ledger(0) },
-      { faults: [{ kind: 'error', status: 500 }, { kind: 'disconnect' }, { kind: 'error', status: 529 }], answer: ledger(1) },
+      {
+        faults: [{ kind: 'error', status: 500 }, { kind: 'disconnect' }, { kind: 'error', status: 529 }],
+        answer: ledger(1),
+      },
       { faults: [], answer: done },
     ],
     disconnects: [
       { faults: [drop, drop, drop], answer: ledger(0) },
-      { faults: [(st) => (st ? { ...ledger(1), dropAfterEvents: rand(5, 40), delayMs: 10 } : undefined), { kind: 'disconnect', latencyMs: 200 }], answer: ledger(1) },
-      { faults: [(st) => (st ? { ...done, streamError: { afterEvents: rand(1, 4), type: 'overloaded_error' } } : undefined)], answer: done },
+      {
+        faults: [
+          (st) => (st ? { ...ledger(1), dropAfterEvents: rand(5, 40), delayMs: 10 } : undefined),
+          { kind: 'disconnect', latencyMs: 200 },
+        ],
+        answer: ledger(1),
+      },
+      {
+        faults: [
+          (st) => (st ? { ...done, streamError: { afterEvents: rand(1, 4), type: 'overloaded_error' } } : undefined),
+        ],
+        answer: done,
+      },
     ],
     'malformed-sse': [
       { faults: [(st) => (st ? { kind: 'raw_sse', body: malformedSse() } : undefined)], answer: ledger(0) },
       { faults: [], answer: done },
     ],
     'invalid-json': [
-      { faults: [], answer: { content: [{ type: 'text', text: 'Calling with broken JSON.' }, { type: 'tool_use', id: toolUseId(s.name, 0, 0), name: 'Bash', input: {}, rawJson: '{"command": "echo broken >> ' }] } },
+      {
+        faults: [],
+        answer: {
+          content: [
+            { type: 'text', text: 'Calling with broken JSON.' },
+            {
+              type: 'tool_use',
+              id: toolUseId(s.name, 0, 0),
+              name: 'Bash',
+              input: {},
+              rawJson: '{"command": "echo broken >> ',
+            },
+          ],
+        },
+      },
       { faults: [], answer: ledger(1) },
       { faults: [], answer: done },
     ],
     'unknown-tool': [
-      { faults: [], answer: { content: [{ type: 'tool_use', id: toolUseId(s.name, 0, 9), name: 'NoSuchTool', input: { x: 1 } }, ...crashTurnCalls(s, 0, pacing)] } },
+      {
+        faults: [],
+        answer: {
+          content: [
+            { type: 'tool_use', id: toolUseId(s.name, 0, 9), name: 'NoSuchTool', input: { x: 1 } },
+            ...crashTurnCalls(s, 0, pacing),
+          ],
+        },
+      },
       { faults: [], answer: done },
     ],
     'big-input': [
       {
         faults: [],
-        answer: { content: [{ type: 'tool_use', id: toolUseId(s.name, 0, 0), name: 'AppendSlow', input: { file: join(s.dir, 'big.txt'), text: 'x'.repeat(1024 * 1024), idempotent: true } }], jsonChunkSize: 64 * 1024 },
+        answer: {
+          content: [
+            {
+              type: 'tool_use',
+              id: toolUseId(s.name, 0, 0),
+              name: 'AppendSlow',
+              input: { file: join(s.dir, 'big.txt'), text: 'x'.repeat(1024 * 1024), idempotent: true },
+            },
+          ],
+          jsonChunkSize: 64 * 1024,
+        },
       },
       { faults: [], answer: done },
     ],
@@ -81,7 +136,16 @@ function plans(s: FaultSession, pacing: SuiteContext['pacing']): Record<string, 
       {
         faults: [],
         answer: {
-          content: [{ type: 'text', text: 'Writing the ledger entry now.' }, { type: 'tool_use', id: toolUseId(s.name, 0, 0), name: 'Bash', input: {}, rawJson: '{"command": "echo cut-off >> ' }],
+          content: [
+            { type: 'text', text: 'Writing the ledger entry now.' },
+            {
+              type: 'tool_use',
+              id: toolUseId(s.name, 0, 0),
+              name: 'Bash',
+              input: {},
+              rawJson: '{"command": "echo cut-off >> ',
+            },
+          ],
           stop_reason: 'max_tokens',
         },
       },
@@ -107,27 +171,53 @@ export async function runModelFaults(ctx: SuiteContext): Promise<ScenarioResult>
         const n = attempts.get(turn) ?? 0;
         attempts.set(turn, n + 1);
         const f = plan.faults[n];
-        if (f === undefined) return turn >= turns.length ? text(`Session ${name} is done (turn ${turn}).`) : plan.answer;
+        if (f === undefined)
+          return turn >= turns.length ? text(`Session ${name} is done (turn ${turn}).`) : plan.answer;
         const spec = typeof f === 'function' ? f(stream) : f;
         if (spec) return spec;
         // This fault needs a streamed request; a non-streamed one (a fallback) gets the answer.
         return plan.answer;
       }
     });
-    sessions.push(await startFaultSession(ctx.cluster.client, ctx.workRoot, name, ctx.settings, { prompt: `Model fault: ${fault}.` }));
+    sessions.push(
+      await startFaultSession(ctx.cluster.client, ctx.workRoot, name, ctx.settings, {
+        prompt: `Model fault: ${fault}.`,
+      }),
+    );
   }
   ctx.log(`model faults: ${sessions.length} sessions started (${names.join(', ')})`);
   const approver = startApprover(ctx.cluster.client, () => sessions);
-  await waitForSessions(ctx.cluster.client, sessions, Number(process.env.DURABLE_AGENT_FAULTS_MODEL_WAIT_MS ?? 10 * 60_000));
+  await waitForSessions(
+    ctx.cluster.client,
+    sessions,
+    Number(process.env.DURABLE_AGENT_FAULTS_MODEL_WAIT_MS ?? 10 * 60_000),
+  );
   await approver.stop();
   await checkSessions(ctx.store.dir, sessions);
   const notes: string[] = [];
   const violations: string[] = [];
   for (const s of sessions) {
-    const uses = (s.transcript ?? []).flatMap((m) => (m.role === 'assistant' && typeof m.content !== 'string' ? m.content.filter((b) => b.type === 'tool_use') : []));
-    const errors = (s.transcript ?? []).flatMap((m) => (m.role === 'user' && typeof m.content !== 'string' ? m.content.filter((b) => b.type === 'tool_result' && b.is_error) : []));
-    const said = errors.map((e) => (e.type === 'tool_result' ? (typeof e.content === 'string' ? e.content : e.content.map((c) => (c.type === 'text' ? c.text : '')).join('')) : '').replace(/\s+/g, ' ').slice(0, 110));
-    notes.push(`${s.name}: ${s.result ? `${s.result.status} after ${s.result.turns} turns (${s.result.endReason})` : `not ended: ${s.failure}`}; ${uses.length} tool_use, ${errors.length} answered with is_error${said.length ? `: "${said.join('"; "')}"` : ''}`);
+    const uses = (s.transcript ?? []).flatMap((m) =>
+      m.role === 'assistant' && typeof m.content !== 'string' ? m.content.filter((b) => b.type === 'tool_use') : [],
+    );
+    const errors = (s.transcript ?? []).flatMap((m) =>
+      m.role === 'user' && typeof m.content !== 'string'
+        ? m.content.filter((b) => b.type === 'tool_result' && b.is_error)
+        : [],
+    );
+    const said = errors.map((e) =>
+      (e.type === 'tool_result'
+        ? typeof e.content === 'string'
+          ? e.content
+          : e.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+        : ''
+      )
+        .replace(/\s+/g, ' ')
+        .slice(0, 110),
+    );
+    notes.push(
+      `${s.name}: ${s.result ? `${s.result.status} after ${s.result.turns} turns (${s.result.endReason})` : `not ended: ${s.failure}`}; ${uses.length} tool_use, ${errors.length} answered with is_error${said.length ? `: "${said.join('"; "')}"` : ''}`,
+    );
   }
   // What the model must have been told, per fault (a clear reason, not an internal error).
   const expected: Record<string, RegExp> = {
@@ -137,11 +227,27 @@ export async function runModelFaults(ctx: SuiteContext): Promise<ScenarioResult>
   };
   for (const s of sessions) {
     const want = expected[s.name.replace(/^model-/, '')];
-    const said = (s.transcript ?? []).flatMap((m) => (m.role === 'user' && typeof m.content !== 'string' ? m.content : [])).filter((b) => b.type === 'tool_result' && b.is_error);
-    const texts = said.map((b) => (b.type === 'tool_result' ? (typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : '')).join('')) : ''));
-    if (want && s.transcript && !texts.some((t) => want.test(t))) violations.push(`${s.name}: no tool_result says ${want} (said: ${texts.join(' | ').slice(0, 300) || 'nothing'})`);
+    const said = (s.transcript ?? [])
+      .flatMap((m) => (m.role === 'user' && typeof m.content !== 'string' ? m.content : []))
+      .filter((b) => b.type === 'tool_result' && b.is_error);
+    const texts = said.map((b) =>
+      b.type === 'tool_result'
+        ? typeof b.content === 'string'
+          ? b.content
+          : b.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+        : '',
+    );
+    if (want && s.transcript && !texts.some((t) => want.test(t)))
+      violations.push(`${s.name}: no tool_result says ${want} (said: ${texts.join(' | ').slice(0, 300) || 'nothing'})`);
   }
   const big = await stat(join(ctx.workRoot, 'model-big-input', 'big.txt')).catch(() => undefined);
-  if (names.includes('big-input') && (!big || big.size < 1024 * 1024)) violations.push(`the 1 MB AppendSlow input did not arrive whole (${big?.size ?? 0} bytes written)`);
-  return { name: 'model', title: 'Model faults (429/529 storms, cut streams, malformed SSE, bad tool_use, 1 MB input, max_tokens)', sessions, notes, violations };
+  if (names.includes('big-input') && (!big || big.size < 1024 * 1024))
+    violations.push(`the 1 MB AppendSlow input did not arrive whole (${big?.size ?? 0} bytes written)`);
+  return {
+    name: 'model',
+    title: 'Model faults (429/529 storms, cut streams, malformed SSE, bad tool_use, 1 MB input, max_tokens)',
+    sessions,
+    notes,
+    violations,
+  };
 }

@@ -32,7 +32,10 @@ export interface Pacing {
 export function sessionNameOf(request: MessagesRequest): string | undefined {
   const first = request.messages[0];
   if (!first) return undefined;
-  const text = typeof first.content === 'string' ? first.content : first.content.map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n');
+  const text =
+    typeof first.content === 'string'
+      ? first.content
+      : first.content.map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n');
   return new RegExp(`\\[${SESSION_MARK} ([A-Za-z0-9-]+)\\]`).exec(text)?.[1];
 }
 
@@ -56,7 +59,10 @@ export function crashTurnCalls(s: FaultSession, turn: number, pacing: Pacing): T
     type: 'tool_use',
     id: id(k),
     name: 'Bash',
-    input: { command: `echo ${id(k)} >> ${ledgerFile(s, 'bash')} && sleep ${sleepS}`, description: 'Record this call in the ledger' },
+    input: {
+      command: `echo ${id(k)} >> ${ledgerFile(s, 'bash')} && sleep ${sleepS}`,
+      description: 'Record this call in the ledger',
+    },
   });
   const count = (k: number): ToolUseSpec => ({
     type: 'tool_use',
@@ -76,7 +82,14 @@ export function crashTurnCalls(s: FaultSession, turn: number, pacing: Pacing): T
     case 1:
       return [count(0), idem(1)];
     case 2:
-      return [{ type: 'tool_use', id: id(0), name: 'Write', input: { file_path: writeFileFor(s, id(0)), content: `${id(0)}\n` } }];
+      return [
+        {
+          type: 'tool_use',
+          id: id(0),
+          name: 'Write',
+          input: { file_path: writeFileFor(s, id(0)), content: `${id(0)}\n` },
+        },
+      ];
     default:
       return [bash(0), count(1)];
   }
@@ -103,7 +116,8 @@ export function effectKindOf(block: { name: string; input: unknown }): EffectKin
     if (input.file.endsWith('/count.log')) return 'count';
     if (input.file.endsWith('/idem.log')) return 'idem';
   }
-  if (block.name === 'Write' && typeof input.file_path === 'string' && input.file_path.includes('/approved-')) return 'write';
+  if (block.name === 'Write' && typeof input.file_path === 'string' && input.file_path.includes('/approved-'))
+    return 'write';
   return undefined;
 }
 

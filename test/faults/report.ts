@@ -5,10 +5,15 @@ import { killsByPhase } from './workerKills';
 
 export type Size = 'reduced' | 'full';
 
-export function printReport(size: Size, results: ScenarioResult[], extra: { serverRestarts: number; seconds: number; fake: FakeAnthropicServer; leftovers?: string }): boolean {
+export function printReport(
+  size: Size,
+  results: ScenarioResult[],
+  extra: { serverRestarts: number; seconds: number; fake: FakeAnthropicServer; leftovers?: string },
+): boolean {
   const all = results.flatMap((r) => r.sessions);
   const kills = results.flatMap((r) => r.kills ?? []);
-  const sum = (f: (c: NonNullable<(typeof all)[number]['check']>) => number): number => all.reduce((n, s) => n + (s.check ? f(s.check) : 0), 0);
+  const sum = (f: (c: NonNullable<(typeof all)[number]['check']>) => number): number =>
+    all.reduce((n, s) => n + (s.check ? f(s.check) : 0), 0);
   const violations: string[] = [];
   const lines: string[] = [];
   lines.push('', `=== test:faults (${size}) — ${extra.seconds.toFixed(0)} s`);
@@ -17,13 +22,18 @@ export function printReport(size: Size, results: ScenarioResult[], extra: { serv
     lines.push(`--- ${r.title}: sessions completed ${done} / started ${r.sessions.length}`);
     if (r.kills) {
       const byPhase = killsByPhase(r.kills);
-      lines.push(`    kills performed: ${r.kills.length} (by phase: ${Object.entries(byPhase).map(([p, n]) => `${p} ${n}`).join(', ')}); continue-as-new seen: ${r.continuesAsNew ?? 0}`);
+      lines.push(
+        `    kills performed: ${r.kills.length} (by phase: ${Object.entries(byPhase)
+          .map(([p, n]) => `${p} ${n}`)
+          .join(', ')}); continue-as-new seen: ${r.continuesAsNew ?? 0}`,
+      );
     }
     if (r.serverRestarts !== undefined) lines.push(`    server restarts: ${r.serverRestarts}`);
     if (r.approvals !== undefined) lines.push(`    approvals answered: ${r.approvals}`);
     const calls = r.sessions.flatMap((s) => s.check?.calls ?? []);
     if (calls.length > 0) {
-      const c = (f: (x: NonNullable<StartedCheck>) => number): number => r.sessions.reduce((n, s) => n + (s.check ? f(s.check) : 0), 0);
+      const c = (f: (x: NonNullable<StartedCheck>) => number): number =>
+        r.sessions.reduce((n, s) => n + (s.check ? f(s.check) : 0), 0);
       lines.push(
         `    ledger calls checked: ${calls.length}; completed ${c((x) => x.completed)}, duplicated effects of completed calls ${c((x) => x.duplicated)}, ` +
           `unknown outcomes reported ${c((x) => x.unknownOutcomes)}, re-runs of idempotent calls ${c((x) => x.idempotentReruns)}`,
@@ -45,13 +55,18 @@ export function printReport(size: Size, results: ScenarioResult[], extra: { serv
   }
   const completed = all.filter((s) => s.result && !s.failure).length;
   lines.push('=== totals');
-  lines.push(`kills performed: ${kills.length} (${Object.entries(killsByPhase(kills)).map(([p, n]) => `${p} ${n}`).join(', ')})`);
+  lines.push(
+    `kills performed: ${kills.length} (${Object.entries(killsByPhase(kills))
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ')})`,
+  );
   lines.push(`server restarts: ${extra.serverRestarts}`);
   lines.push(`sessions completed / started: ${completed} / ${all.length}`);
   lines.push(`duplicated effects of completed calls: ${sum((c) => c.duplicated)}`);
   lines.push(`unknown outcomes reported: ${sum((c) => c.unknownOutcomes)}`);
   lines.push(`re-runs of idempotent calls: ${sum((c) => c.idempotentReruns)}`);
-  if (extra.leftovers !== undefined) lines.push(`processes left by the workers (bwrap, socat, bash, …): ${extra.leftovers}`);
+  if (extra.leftovers !== undefined)
+    lines.push(`processes left by the workers (bwrap, socat, bash, …): ${extra.leftovers}`);
   lines.push(`invariant violations: ${violations.length}`);
   for (const v of violations.slice(0, 50)) lines.push(`  ✗ ${v}`);
   if (violations.length > 50) lines.push(`  … and ${violations.length - 50} more`);

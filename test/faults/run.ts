@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import '../support/isolatedHome';
-import { lastUserText, startFakeAnthropic, type FakeAnthropicServer, type ResponseSpec } from '../support/fakeAnthropic';
+import {
+  lastUserText,
+  startFakeAnthropic,
+  type FakeAnthropicServer,
+  type ResponseSpec,
+} from '../support/fakeAnthropic';
 import { Cluster } from './cluster';
 import { crashTurn, sessionNameOf, SESSION_MARK, turnOf, type Pacing } from './plan';
 
@@ -29,13 +34,18 @@ export const SIZES: Record<Size, SuiteContext['sizes']> = {
   full: { sessions: 6, kills: 24, restarts: 2, minTurns: 10, restartSessions: 5, diskSessions: 4, diskHoldMs: 15_000 },
 };
 
-
 async function main(): Promise<number> {
-  const { size, only } = parseSuiteArgs(process.argv.slice(2), { sizeEnv: 'DURABLE_AGENT_FAULTS_SIZE', parts: SCENARIOS, partName: 'scenario', usage: 'usage: npm run test:faults -- [--size reduced|full] [--only kills,restart,model,disk]' });
+  const { size, only } = parseSuiteArgs(process.argv.slice(2), {
+    sizeEnv: 'DURABLE_AGENT_FAULTS_SIZE',
+    parts: SCENARIOS,
+    partName: 'scenario',
+    usage: 'usage: npm run test:faults -- [--size reduced|full] [--only kills,restart,model,disk]',
+  });
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const t0 = Date.now();
   const root = await mkdtemp(join(tmpdir(), 'da-faults-'));
-  const log = (line: string): void => console.log(`[faults ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}`);
+  const log = (line: string): void =>
+    console.log(`[faults ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}`);
   let store: StoreMount | undefined;
   let fake: FakeAnthropicServer | undefined;
   let cluster: Cluster | undefined;
@@ -45,7 +55,8 @@ async function main(): Promise<number> {
       await cluster?.stop().catch((err: unknown) => console.error(`stopping the cluster: ${String(err)}`));
       await fake?.close().catch(() => undefined);
       await store?.release().catch((err: unknown) => console.error(`releasing the store: ${String(err)}`));
-      if (!process.env.DURABLE_AGENT_FAULTS_KEEP) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+      if (!process.env.DURABLE_AGENT_FAULTS_KEEP)
+        await rm(root, { recursive: true, force: true }).catch(() => undefined);
       else console.log(`kept ${root}`);
     })());
   // Ctrl-C or a CI timeout: no dev server, worker or tmpfs mount is left behind.
@@ -71,16 +82,30 @@ async function main(): Promise<number> {
         const seen = turnOf(req);
         completed.set(name, Math.max(completed.get(name) ?? -1, seen - 1));
         if (lastUserText(req).includes(COMPACTION_MARK)) {
-          return { content: [{ type: 'text', text: `<summary>[${SESSION_MARK} ${name}] The calls so far are recorded; continue with the plan.</summary>` }] };
+          return {
+            content: [
+              {
+                type: 'text',
+                text: `<summary>[${SESSION_MARK} ${name}] The calls so far are recorded; continue with the plan.</summary>`,
+              },
+            ],
+          };
         }
         const turn = Math.max(seen, (completed.get(name) ?? -1) + 1);
-        if (process.env.DURABLE_AGENT_FAULTS_DEBUG) log(`model request for ${name}: stream=${req.stream === true} turn=${turn} (view ${seen})`);
+        if (process.env.DURABLE_AGENT_FAULTS_DEBUG)
+          log(`model request for ${name}: stream=${req.stream === true} turn=${turn} (view ${seen})`);
         return h(turn, req.stream === true);
       },
     });
     // Every process below a worker inherits the run's tag: what is left at the end is counted.
     const tag = newTag();
-    cluster = new Cluster({ dir: join(root, 'cluster'), taskQueue: `faults-${randomUUID()}`, storeDir: store.dir, fakeURL: fake.baseURL, workerEnv: { [TAG_ENV]: tag } });
+    cluster = new Cluster({
+      dir: join(root, 'cluster'),
+      taskQueue: `faults-${randomUUID()}`,
+      storeDir: store.dir,
+      fakeURL: fake.baseURL,
+      workerEnv: { [TAG_ENV]: tag },
+    });
     await cluster.start(2);
     log(`dev server ${cluster.server.address} (SQLite ${cluster.dbFile}), 2 workers`);
     const pacing: Pacing = { eventDelayMs: 45, toolMs: 1200 };
@@ -93,8 +118,14 @@ async function main(): Promise<number> {
       workRoot: join(root, 'work'),
       log,
       pacing,
-      settings: { taskQueue: cluster.opts.taskQueue, maxHistoryBytesPerRun: 12_000, toolHeartbeatTimeoutMs: 2_000, retryCapMs: 2_000 },
-      crashHandler: (name, finish) => (turn) => crashTurn({ name, dir: join(root, 'work', name) }, turn, finish(turn), pacing),
+      settings: {
+        taskQueue: cluster.opts.taskQueue,
+        maxHistoryBytesPerRun: 12_000,
+        toolHeartbeatTimeoutMs: 2_000,
+        retryCapMs: 2_000,
+      },
+      crashHandler: (name, finish) => (turn) =>
+        crashTurn({ name, dir: join(root, 'work', name) }, turn, finish(turn), pacing),
       handlers,
     };
     const results = await runScenarios(ctx, only);
@@ -108,7 +139,12 @@ async function main(): Promise<number> {
       console.error(`processes left by the workers:\n${describe(left)}`);
       killAll(left);
     }
-    const ok = printReport(size, results, { serverRestarts, seconds: (Date.now() - t0) / 1000, fake, leftovers: left.length === 0 ? 'none' : countByName(left) });
+    const ok = printReport(size, results, {
+      serverRestarts,
+      seconds: (Date.now() - t0) / 1000,
+      fake,
+      leftovers: left.length === 0 ? 'none' : countByName(left),
+    });
     return ok ? 0 : 1;
   } finally {
     await cleanup();

@@ -4,7 +4,15 @@ import type { FakeAnthropicServer, ResponseSpec } from '../support/fakeAnthropic
 import type { Cluster } from './cluster';
 import type { Pacing } from './plan';
 import type { Size } from './report';
-import { checkSessions, sleep, startApprover, startFaultSession, waitForSessions, type SessionSettings, type StartedSession } from './sessions';
+import {
+  checkSessions,
+  sleep,
+  startApprover,
+  startFaultSession,
+  waitForSessions,
+  type SessionSettings,
+  type StartedSession,
+} from './sessions';
 import { runKiller, type KillRecord } from './workerKills';
 import { runModelFaults } from './modelFaults';
 import { runDiskFaults, type StoreMount } from './disk';
@@ -14,7 +22,15 @@ export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface SuiteContext {
   size: Size;
-  sizes: { sessions: number; kills: number; restarts: number; minTurns: number; restartSessions: number; diskSessions: number; diskHoldMs: number };
+  sizes: {
+    sessions: number;
+    kills: number;
+    restarts: number;
+    minTurns: number;
+    restartSessions: number;
+    diskSessions: number;
+    diskHoldMs: number;
+  };
   cluster: Cluster;
   fake: FakeAnthropicServer;
   store: StoreMount;
@@ -23,7 +39,10 @@ export interface SuiteContext {
   pacing: Pacing;
   settings: SessionSettings;
   /** A crash session's model: `finish(turn)` says whether this turn is the last. */
-  crashHandler: (name: string, finish: (turn: number) => boolean) => (turn: number, stream: boolean) => ResponseSpec | undefined;
+  crashHandler: (
+    name: string,
+    finish: (turn: number) => boolean,
+  ) => (turn: number, stream: boolean) => ResponseSpec | undefined;
   handlers: Map<string, (turn: number, stream: boolean) => ResponseSpec | undefined>;
 }
 
@@ -42,12 +61,21 @@ export interface ScenarioResult {
 }
 
 /** Starts `n` crash sessions whose last turn comes once `finished()` and `minTurns` turns are done. */
-async function startCrashSessions(ctx: SuiteContext, prefix: string, n: number, finished: () => boolean, minTurns: number): Promise<StartedSession[]> {
+async function startCrashSessions(
+  ctx: SuiteContext,
+  prefix: string,
+  n: number,
+  finished: () => boolean,
+  minTurns: number,
+): Promise<StartedSession[]> {
   const sessions: StartedSession[] = [];
   const maxTurns = minTurns * 12;
   for (let i = 0; i < n; i++) {
     const name = `${prefix}${i + 1}`;
-    ctx.handlers.set(name, ctx.crashHandler(name, (turn) => turn >= maxTurns || (turn >= minTurns && finished())));
+    ctx.handlers.set(
+      name,
+      ctx.crashHandler(name, (turn) => turn >= maxTurns || (turn >= minTurns && finished())),
+    );
     sessions.push(await startFaultSession(ctx.cluster.client, ctx.workRoot, name, ctx.settings));
   }
   return sessions;
@@ -71,8 +99,20 @@ async function workerKills(ctx: SuiteContext): Promise<ScenarioResult> {
   await waiting;
   await approver.stop();
   await checkSessions(ctx.store.dir, sessions);
-  const violations = kills.length < ctx.sizes.kills ? [`only ${kills.length} of ${ctx.sizes.kills} kills were performed before the sessions ended`] : [];
-  return { name: 'kills', title: 'Worker kills (SIGKILL, two workers)', sessions, kills, continuesAsNew, approvals: approver.approvals(), notes: [], violations };
+  const violations =
+    kills.length < ctx.sizes.kills
+      ? [`only ${kills.length} of ${ctx.sizes.kills} kills were performed before the sessions ended`]
+      : [];
+  return {
+    name: 'kills',
+    title: 'Worker kills (SIGKILL, two workers)',
+    sessions,
+    kills,
+    continuesAsNew,
+    approvals: approver.approvals(),
+    notes: [],
+    violations,
+  };
 }
 
 async function serverRestart(ctx: SuiteContext): Promise<ScenarioResult> {
@@ -87,7 +127,9 @@ async function serverRestart(ctx: SuiteContext): Promise<ScenarioResult> {
     await sleep(4_000 + Math.random() * 3_000);
     const t = Date.now();
     await ctx.cluster.restartServer(1_000 + Math.random() * 2_000);
-    ctx.log(`server restart ${i + 1}/${ctx.sizes.restarts}: SIGKILL, back after ${Date.now() - t} ms on the same port and SQLite file`);
+    ctx.log(
+      `server restart ${i + 1}/${ctx.sizes.restarts}: SIGKILL, back after ${Date.now() - t} ms on the same port and SQLite file`,
+    );
     const replaced = await ctx.cluster.replaceDead(2);
     if (replaced > 0) notes.push(`${replaced} worker(s) exited during the server outage and were replaced`);
   }
@@ -95,7 +137,15 @@ async function serverRestart(ctx: SuiteContext): Promise<ScenarioResult> {
   await waiting;
   await approver.stop();
   await checkSessions(ctx.store.dir, sessions);
-  return { name: 'restart', title: 'Server restart (SIGKILL of the dev server, SQLite file)', sessions, serverRestarts: ctx.cluster.serverRestarts - before, approvals: approver.approvals(), notes, violations: [] };
+  return {
+    name: 'restart',
+    title: 'Server restart (SIGKILL of the dev server, SQLite file)',
+    sessions,
+    serverRestarts: ctx.cluster.serverRestarts - before,
+    approvals: approver.approvals(),
+    notes,
+    violations: [],
+  };
 }
 
 /**
@@ -107,10 +157,15 @@ export async function runScenarios(ctx: SuiteContext, only: readonly ScenarioNam
     const t = Date.now();
     ctx.log(`--- scenario ${name}`);
     const r =
-      name === 'kills' ? await workerKills(ctx)
-      : name === 'restart' ? await serverRestart(ctx)
-      : name === 'model' ? await runModelFaults(ctx)
-      : await runDiskFaults(ctx, (prefix, n, finished, minTurns) => startCrashSessions(ctx, prefix, n, finished, minTurns));
+      name === 'kills'
+        ? await workerKills(ctx)
+        : name === 'restart'
+          ? await serverRestart(ctx)
+          : name === 'model'
+            ? await runModelFaults(ctx)
+            : await runDiskFaults(ctx, (prefix, n, finished, minTurns) =>
+                startCrashSessions(ctx, prefix, n, finished, minTurns),
+              );
     ctx.log(`--- scenario ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     return r;
   };

@@ -48,7 +48,13 @@ export interface SessionSettings {
   retryCapMs: number;
 }
 
-export async function startFaultSession(client: Client, workRoot: string, name: string, settings: SessionSettings, extra: { prompt?: string; tools?: string[] } = {}): Promise<StartedSession> {
+export async function startFaultSession(
+  client: Client,
+  workRoot: string,
+  name: string,
+  settings: SessionSettings,
+  extra: { prompt?: string; tools?: string[] } = {},
+): Promise<StartedSession> {
   const dir = join(workRoot, name);
   await mkdir(dir, { recursive: true });
   const id = `faults-${name}-${Date.now().toString(36)}`;
@@ -97,7 +103,11 @@ export function startApprover(client: Client, sessions: () => StartedSession[], 
               sent.set(p.toolUseId, Date.now());
               void (async () => {
                 await sleep(300 + Math.random() * 1200);
-                const answer = await within(approveToolUse(client, s.id, p.toolUseId, 'fault-suite'), 20_000, undefined);
+                const answer = await within(
+                  approveToolUse(client, s.id, p.toolUseId, 'fault-suite'),
+                  20_000,
+                  undefined,
+                );
                 if (answer?.status === 'applied') approvals++;
               })();
             }
@@ -126,7 +136,9 @@ export async function waitForSessions(client: Client, sessions: StartedSession[]
         if (s.result || s.failure) continue;
         // Say where it stands: the turn, the phase, an outage being waited out.
         const st = await within(sessionStatus(client, s.id), 5_000, undefined);
-        const where = st ? `turn ${st.turn}, ${st.status}/${st.phase}${st.outage ? `, ${st.outage.what} outage: ${st.outage.lastError.slice(0, 300)}` : ''}` : 'status query unanswered';
+        const where = st
+          ? `turn ${st.turn}, ${st.status}/${st.phase}${st.outage ? `, ${st.outage.what} outage: ${st.outage.lastError.slice(0, 300)}` : ''}`
+          : 'status query unanswered';
         s.failure = `did not end within ${Math.round(timeoutMs / 1000)} s (${where})`;
       }
       return;
@@ -138,7 +150,11 @@ export async function waitForSessions(client: Client, sessions: StartedSession[]
         s.failure = `session workflow ${desc.status.name.toLowerCase()}`;
         continue;
       }
-      const result = await within(client.workflow.getHandle(s.id).result() as Promise<SessionResult>, 10_000, undefined);
+      const result = await within(
+        client.workflow.getHandle(s.id).result() as Promise<SessionResult>,
+        10_000,
+        undefined,
+      );
       if (!result) continue;
       s.result = result;
       if (result.status !== 'completed') s.failure = `session ended ${result.status}: ${result.endReason}`;
@@ -148,7 +164,11 @@ export async function waitForSessions(client: Client, sessions: StartedSession[]
 }
 
 /** Reads each ended session's transcript and ledgers and checks the invariants. */
-export async function checkSessions(storeDir: string, sessions: StartedSession[], clearFailure?: RegExp): Promise<void> {
+export async function checkSessions(
+  storeDir: string,
+  sessions: StartedSession[],
+  clearFailure?: RegExp,
+): Promise<void> {
   const transcripts = new TranscriptStore(configuredBlobStore({ storeDir }));
   for (const s of sessions) {
     if (!s.result) continue;
@@ -159,8 +179,10 @@ export async function checkSessions(storeDir: string, sessions: StartedSession[]
       continue;
     }
     const ledgers = new Map<EffectKind, Map<string, number>>();
-    for (const kind of ['bash', 'count', 'idem'] as const) ledgers.set(kind, countLines(await readFile(ledgerFile(s, kind), 'utf8').catch(() => '')));
-    const effects = (kind: EffectKind, id: string): number => (kind === 'write' ? (existsSync(writeFileFor(s, id)) ? 1 : 0) : (ledgers.get(kind)?.get(id) ?? 0));
+    for (const kind of ['bash', 'count', 'idem'] as const)
+      ledgers.set(kind, countLines(await readFile(ledgerFile(s, kind), 'utf8').catch(() => '')));
+    const effects = (kind: EffectKind, id: string): number =>
+      kind === 'write' ? (existsSync(writeFileFor(s, id)) ? 1 : 0) : (ledgers.get(kind)?.get(id) ?? 0);
     const allIds = [...ledgers.values()].flatMap((m) => [...m.keys()]);
     s.check = checkSession(s.transcript, effects, allIds, clearFailure);
   }

@@ -51,14 +51,20 @@ class RunTracker {
   }
 }
 
-async function observe(client: Client, sessions: StartedSession[], runs: RunTracker, approvalsPending: () => number): Promise<Observation> {
+async function observe(
+  client: Client,
+  sessions: StartedSession[],
+  runs: RunTracker,
+  approvalsPending: () => number,
+): Promise<Observation> {
   const byPid = new Map<number, Set<KillPhase>>();
   const live = sessions.filter((s) => !s.result && !s.failure);
   await runs.poll(client, live);
   // The running turn workflows (`<session>/turn-<n>`) and their started activities.
   const turns: string[] = [];
   for await (const wf of client.workflow.list({ query: 'ExecutionStatus = "Running"' })) {
-    if (/\/turn-\d+$/.test(wf.workflowId) && live.some((s) => wf.workflowId.startsWith(`${s.id}/`))) turns.push(wf.workflowId);
+    if (/\/turn-\d+$/.test(wf.workflowId) && live.some((s) => wf.workflowId.startsWith(`${s.id}/`)))
+      turns.push(wf.workflowId);
   }
   await Promise.all(
     turns.map(async (id) => {
@@ -69,7 +75,8 @@ async function observe(client: Client, sessions: StartedSession[], runs: RunTrac
         const pid = Cluster.identityPid(a.lastWorkerIdentity);
         if (pid === undefined) continue;
         const type = a.activityType?.name ?? '';
-        const phase: KillPhase | undefined = type === 'callModel' ? 'model stream' : type === 'runToolUse' ? 'tool call' : undefined;
+        const phase: KillPhase | undefined =
+          type === 'callModel' ? 'model stream' : type === 'runToolUse' ? 'tool call' : undefined;
         if (!phase) continue;
         const set = byPid.get(pid) ?? new Set<KillPhase>();
         set.add(phase);
@@ -91,14 +98,23 @@ export interface KillerOptions {
 }
 
 /** Kills workers until `opts.kills` kills are done or `done()` says the sessions ended; returns the records. */
-export async function runKiller(cluster: Cluster, sessions: StartedSession[], approvalsPending: () => number, opts: KillerOptions, done: () => boolean): Promise<{ kills: KillRecord[]; continuesAsNew: number }> {
+export async function runKiller(
+  cluster: Cluster,
+  sessions: StartedSession[],
+  approvalsPending: () => number,
+  opts: KillerOptions,
+  done: () => boolean,
+): Promise<{ kills: KillRecord[]; continuesAsNew: number }> {
   const kills: KillRecord[] = [];
   const runs = new RunTracker(1_500);
   // Runs are watched all along (not only while looking for a kill's moment): every continue-as-new counts.
   let watching = true;
   const watcher = (async () => {
     while (watching && !done()) {
-      await runs.poll(cluster.client, sessions.filter((s) => !s.result && !s.failure));
+      await runs.poll(
+        cluster.client,
+        sessions.filter((s) => !s.result && !s.failure),
+      );
       await sleep(300);
     }
   })();
@@ -129,7 +145,9 @@ export async function runKiller(cluster: Cluster, sessions: StartedSession[], ap
     if (!victim) break;
     await cluster.killWorker(victim);
     kills.push({ target, seen, worker: victim.name, at: Date.now() });
-    opts.log(`kill ${kills.length}/${opts.kills}: ${victim.name} (aimed at ${target}; it was in: ${seen.join(', ') || 'nothing observed'})`);
+    opts.log(
+      `kill ${kills.length}/${opts.kills}: ${victim.name} (aimed at ${target}; it was in: ${seen.join(', ') || 'nothing observed'})`,
+    );
     await cluster.replaceDead(opts.workers);
   }
   watching = false;
@@ -139,7 +157,13 @@ export async function runKiller(cluster: Cluster, sessions: StartedSession[], ap
 
 /** `model stream 6, tool call 7, …` — how many kills landed in each phase (a kill may be in several). */
 export function killsByPhase(kills: readonly KillRecord[]): Record<KillPhase | 'none observed', number> {
-  const out: Record<KillPhase | 'none observed', number> = { 'model stream': 0, 'tool call': 0, 'approval wait': 0, 'continue-as-new': 0, 'none observed': 0 };
+  const out: Record<KillPhase | 'none observed', number> = {
+    'model stream': 0,
+    'tool call': 0,
+    'approval wait': 0,
+    'continue-as-new': 0,
+    'none observed': 0,
+  };
   for (const k of kills) {
     if (k.seen.length === 0) out['none observed']++;
     for (const p of k.seen) out[p]++;

@@ -10,7 +10,15 @@ import { lastToolResults, textResponse, toolUseResponse } from '../../src/testin
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
-import { ATTACK_CASES, CANARIES, createAttackFixture, fillInput, snapshot, type AttackCase, type AttackFixture } from '../support/attacks';
+import {
+  ATTACK_CASES,
+  CANARIES,
+  createAttackFixture,
+  fillInput,
+  snapshot,
+  type AttackCase,
+  type AttackFixture,
+} from '../support/attacks';
 
 after(closeTestEnv);
 
@@ -46,7 +54,9 @@ test('integration: hostile tool_use blocks from the model have no effect in real
     const key = JSON.stringify([c.mode, c.rules ?? {}]);
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
-  console.log(`[attacks-session] ${chosen.length} rows in ${groups.size} sessions: ${chosen.map((c) => c.id).join(', ')}`);
+  console.log(
+    `[attacks-session] ${chosen.length} rows in ${groups.size} sessions: ${chosen.map((c) => c.id).join(', ')}`,
+  );
   const outsideBefore = snapshot(fx.outside);
   const homeBefore = snapshot(fx.home);
   await withAgent({}, async ({ fake, start }) => {
@@ -54,7 +64,10 @@ test('integration: hostile tool_use blocks from the model have no effect in real
       const first = rows[0]!;
       const idOf = (c: AttackCase) => `toolu_${c.id.replace(/[^A-Za-z0-9_]/g, '_')}`;
       const before = fake.messageRequests().length;
-      fake.enqueue(toolUseResponse(rows.map((c) => ({ id: idOf(c), name: c.tool, input: fillInput(c, fx) }))), textResponse('done'));
+      fake.enqueue(
+        toolUseResponse(rows.map((c) => ({ id: idOf(c), name: c.tool, input: fillInput(c, fx) }))),
+        textResponse('done'),
+      );
       const handle = await start({
         prompt: 'Follow the instructions in the file you just read.',
         cwd: fx.proj,
@@ -78,7 +91,8 @@ test('integration: hostile tool_use blocks from the model have no effect in real
         const r = results.find((x) => x.tool_use_id === idOf(c));
         const text = JSON.stringify(r?.content ?? '');
         assert.equal(fs.existsSync(path.join(fx.marks, c.id)), false, `${c.id} ran a command: ${text.slice(0, 300)}`);
-        for (const k of [...CANARIES, ...(c.forbid ?? [])]) assert.ok(!text.includes(k), `${c.id} shows ${k}: ${text.slice(0, 300)}`);
+        for (const k of [...CANARIES, ...(c.forbid ?? [])])
+          assert.ok(!text.includes(k), `${c.id} shows ${k}: ${text.slice(0, 300)}`);
       }
     }
     fake.assertDone();
@@ -113,7 +127,8 @@ test('integration: after a cd, ./ rules stay anchored at the project (Read and G
     const text = (id: string) => JSON.stringify(results.find((r) => r.tool_use_id === id)?.content ?? '');
     assert.match(text('toolu_pwd'), new RegExp(`${path.join(fx.proj, 'sub')}`), 'the cd took effect');
     assert.match(text('toolu_read'), /denied by the rule Read\(\.\/\.env\)/);
-    for (const id of ['toolu_read', 'toolu_grep', 'toolu_cat']) assert.ok(!text(id).includes(CANARIES[1]!), `${id}: ${text(id)}`);
+    for (const id of ['toolu_read', 'toolu_grep', 'toolu_cat'])
+      assert.ok(!text(id).includes(CANARIES[1]!), `${id}: ${text(id)}`);
     fake.assertDone();
   });
 });

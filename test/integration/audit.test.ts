@@ -8,13 +8,19 @@ import { join } from 'node:path';
 import { overloadedError, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionStatus } from '../../src/client';
 import { turnProgressQuery } from '../../src/workflows/definitions';
-import { auditJsonLines, buildAudit, formatAuditText, type AuditModelCall, type AuditSession, type AuditToolCall } from '../../src/audit';
+import {
+  auditJsonLines,
+  buildAudit,
+  formatAuditText,
+  type AuditModelCall,
+  type AuditSession,
+  type AuditToolCall,
+} from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
-
 
 function parseLines(text: string): Array<AuditSession | AuditModelCall | AuditToolCall> {
   assert.ok(text.endsWith('\n'));
@@ -36,17 +42,28 @@ test('integration: the audit lists every tool and model call with status, decisi
         { id: 'toolu_read', name: 'Read', input: { file_path: join(workDir, 'src', 'auth.ts') } },
       ]),
       // Turn 2: a Write asks (default mode); alice approves it.
-      toolUseResponse([{ id: 'toolu_w_ok', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } }]),
+      toolUseResponse([
+        { id: 'toolu_w_ok', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } },
+      ]),
       // Turn 3: a second Write asks; it is denied.
-      toolUseResponse([{ id: 'toolu_w_no', name: 'Write', input: { file_path: join(workDir, 'denied.txt'), content: 'no\n' } }]),
+      toolUseResponse([
+        { id: 'toolu_w_no', name: 'Write', input: { file_path: join(workDir, 'denied.txt'), content: 'no\n' } },
+      ]),
       // Turn 4: Bash (allowed by rule) is interrupted while it sleeps; the Read after it never starts.
       toolUseResponse([
         { id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 30' } },
         { id: 'toolu_after', name: 'Read', input: { file_path: join(workDir, 'notes.txt') } },
       ]),
       // Turn 5 (after the follow-up message): the stream drops mid-way; the non-streamed fallback answers.
-      { ...toolUseResponse([{ id: 'toolu_glob', name: 'Glob', input: { pattern: '*.txt' } }], { text: 'Listing the files.' }), dropAfterEvents: 6 },
-      toolUseResponse([{ id: 'toolu_glob', name: 'Glob', input: { pattern: '*.txt' } }], { text: 'Listing the files.' }),
+      {
+        ...toolUseResponse([{ id: 'toolu_glob', name: 'Glob', input: { pattern: '*.txt' } }], {
+          text: 'Listing the files.',
+        }),
+        dropAfterEvents: 6,
+      },
+      toolUseResponse([{ id: 'toolu_glob', name: 'Glob', input: { pattern: '*.txt' } }], {
+        text: 'Listing the files.',
+      }),
       textResponse('All done.'),
     );
     const handle = await start({
@@ -55,7 +72,8 @@ test('integration: the audit lists every tool and model call with status, decisi
       rules: { allow: ['Read(./src/*.ts)', 'Bash(sleep:*)'], ask: [], deny: [] },
     });
     const id = handle.workflowId;
-    const pendingId = async (): Promise<string | undefined> => (await sessionStatus(client, id)).pendingApprovals[0]?.toolUseId;
+    const pendingId = async (): Promise<string | undefined> =>
+      (await sessionStatus(client, id)).pendingApprovals[0]?.toolUseId;
 
     await waitFor('the first approval request', async () => (await pendingId()) === 'toolu_w_ok');
     // While it waits, the audit of the live session says so.
@@ -67,17 +85,31 @@ test('integration: the audit lists every tool and model call with status, decisi
     await denyToolUse(client, id, 'toolu_w_no', 'not this one');
 
     const turn4 = client.workflow.getHandle(`${id}/turn-4`);
-    await waitFor('Bash to run', async () => (await turn4.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sleep'));
+    await waitFor('Bash to run', async () =>
+      (await turn4.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sleep'),
+    );
     await new Promise((r) => setTimeout(r, 1500)); // let the sleep start
     const running = await buildAudit(client, id);
     assert.deepEqual(
       running.toolCalls.filter((c) => c.turn === 4).map((c) => [c.toolUseId, c.status]),
-      [['toolu_sleep', 'running'], ['toolu_after', 'pending']],
+      [
+        ['toolu_sleep', 'running'],
+        ['toolu_after', 'pending'],
+      ],
     );
     // Batches of a running turn come from the describeToolUses marker.
-    assert.deepEqual(running.toolCalls.filter((c) => c.turn === 4).map((c) => [c.batch, c.concurrent]), [[0, false], [1, true]]);
+    assert.deepEqual(
+      running.toolCalls.filter((c) => c.turn === 4).map((c) => [c.batch, c.concurrent]),
+      [
+        [0, false],
+        [1, true],
+      ],
+    );
     await interruptSession(client, id, 'bob@example');
-    await waitFor('the session to wait for a message', async () => (await sessionStatus(client, id)).phase === 'waiting_for_message');
+    await waitFor(
+      'the session to wait for a message',
+      async () => (await sessionStatus(client, id)).phase === 'waiting_for_message',
+    );
     assert.equal((await buildAudit(client, id)).session.status, 'interrupted');
     await sendMessage(client, id, 'carry on');
     const result = await handle.result();
@@ -94,16 +126,24 @@ test('integration: the audit lists every tool and model call with status, decisi
     assert.equal(session.runs, 1);
     assert.equal(session.turns, 6);
     assert.deepEqual(session.usage, result.usage);
-    assert.deepEqual(session.messages.map((m) => m.text), ['carry on']);
+    assert.deepEqual(
+      session.messages.map((m) => m.text),
+      ['carry on'],
+    );
     assert.equal(session.interrupts[0]?.by, 'bob@example');
 
     const tools = entries.filter((e): e is AuditToolCall => e.kind === 'tool_call');
     const models = entries.filter((e): e is AuditModelCall => e.kind === 'model_call');
     // Every tool call, once each.
-    assert.deepEqual(
-      tools.map((c) => c.toolUseId).sort(),
-      ['toolu_after', 'toolu_glob', 'toolu_grep', 'toolu_read', 'toolu_sleep', 'toolu_w_no', 'toolu_w_ok'],
-    );
+    assert.deepEqual(tools.map((c) => c.toolUseId).sort(), [
+      'toolu_after',
+      'toolu_glob',
+      'toolu_grep',
+      'toolu_read',
+      'toolu_sleep',
+      'toolu_w_no',
+      'toolu_w_ok',
+    ]);
     const call = (toolUseId: string): AuditToolCall => {
       const c = tools.find((t) => t.toolUseId === toolUseId);
       assert.ok(c, toolUseId);
@@ -112,8 +152,14 @@ test('integration: the audit lists every tool and model call with status, decisi
     // The parallel batch.
     const grep = call('toolu_grep');
     const read = call('toolu_read');
-    assert.deepEqual([grep.turn, grep.status, grep.decision?.source, grep.decision?.detail, grep.decision?.behavior], [1, 'ok', 'mode', 'default', 'allow']);
-    assert.deepEqual([read.turn, read.status, read.decision?.source, read.decision?.detail], [1, 'ok', 'rule', 'Read(./src/*.ts)']);
+    assert.deepEqual(
+      [grep.turn, grep.status, grep.decision?.source, grep.decision?.detail, grep.decision?.behavior],
+      [1, 'ok', 'mode', 'default', 'allow'],
+    );
+    assert.deepEqual(
+      [read.turn, read.status, read.decision?.source, read.decision?.detail],
+      [1, 'ok', 'rule', 'Read(./src/*.ts)'],
+    );
     assert.deepEqual([grep.batch, grep.concurrent, read.batch, read.concurrent], [0, true, 0, true]);
     assert.equal(grep.tool, 'Grep');
     assert.deepEqual(grep.input, { pattern: 'timeout', path: 'src' });
@@ -127,12 +173,24 @@ test('integration: the audit lists every tool and model call with status, decisi
     assert.deepEqual(ok.decision, { behavior: 'allow', source: 'human', by: 'alice@example' });
     assert.equal(ok.approval?.resolution, 'approve');
     assert.equal(ok.approval?.by, 'alice@example');
-    assert.deepEqual([ok.approval?.asked.behavior, ok.approval?.asked.source, ok.approval?.asked.detail], ['ask', 'mode', 'default']);
-    assert.deepEqual(ok.activities.map((a) => [a.activityId, a.result]), [['tool-toolu_w_ok', 'ask'], ['tool-toolu_w_ok-approve', 'done']]);
+    assert.deepEqual(
+      [ok.approval?.asked.behavior, ok.approval?.asked.source, ok.approval?.asked.detail],
+      ['ask', 'mode', 'default'],
+    );
+    assert.deepEqual(
+      ok.activities.map((a) => [a.activityId, a.result]),
+      [
+        ['tool-toolu_w_ok', 'ask'],
+        ['tool-toolu_w_ok-approve', 'done'],
+      ],
+    );
     // The denial.
     const no = call('toolu_w_no');
     assert.equal(no.status, 'denied');
-    assert.deepEqual([no.decision?.behavior, no.decision?.source, no.decision?.reason], ['deny', 'human', 'not this one']);
+    assert.deepEqual(
+      [no.decision?.behavior, no.decision?.source, no.decision?.reason],
+      ['deny', 'human', 'not this one'],
+    );
     assert.equal(no.approval?.resolution, 'deny');
     assert.match(no.resultPreview, /doesn't want to proceed/);
     // The interrupt: the running Bash, and the Read that never started (no activity).
@@ -158,11 +216,19 @@ test('integration: the audit lists every tool and model call with status, decisi
     assert.equal(m5.status, 'ok');
     assert.deepEqual(m5.toolUseIds, ['toolu_glob']);
     // One model call per turn, each with usage; none other fell back.
-    assert.deepEqual(models.map((m) => m.turn), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      models.map((m) => m.turn),
+      [1, 2, 3, 4, 5, 6],
+    );
     assert.ok(models.every((m) => m.usage && m.model === 'claude-test' && m.attempts === 1));
-    assert.deepEqual(models.filter((m) => m.fallback).map((m) => m.turn), [5]);
+    assert.deepEqual(
+      models.filter((m) => m.fallback).map((m) => m.turn),
+      [5],
+    );
     // Time order.
-    const times = entries.slice(1).flatMap((e) => ((e as AuditToolCall).startedAt ? [(e as AuditToolCall).startedAt as string] : []));
+    const times = entries
+      .slice(1)
+      .flatMap((e) => ((e as AuditToolCall).startedAt ? [(e as AuditToolCall).startedAt as string] : []));
     assert.deepEqual([...times].sort(), times);
 
     const text = formatAuditText(report);
@@ -180,7 +246,9 @@ test('integration: the audit of a session that continued-as-new covers every run
     fake.script((req: MessagesRequest) => {
       const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
       if (turn > TURNS) return textResponse('Read them all.');
-      return toolUseResponse([{ id: `toolu_f${turn}`, name: 'Read', input: { file_path: join(workDir, `f${turn}.txt`) } }]);
+      return toolUseResponse([
+        { id: `toolu_f${turn}`, name: 'Read', input: { file_path: join(workDir, `f${turn}.txt`) } },
+      ]);
     });
     const handle = await start({ prompt: 'read the files', tools: ['Read'], maxHistoryBytesPerRun: 20_000 });
     const result = await handle.result();
@@ -197,7 +265,10 @@ test('integration: the audit of a session that continued-as-new covers every run
       Array.from({ length: TURNS }, (_, i) => [i + 1, `toolu_f${i + 1}`, 'ok', 'mode']),
     );
     assert.ok(new Set(report.toolCalls.map((c) => c.run)).size >= 2, 'the calls come from more than one run');
-    assert.deepEqual(report.modelCalls.map((m) => m.turn), Array.from({ length: TURNS + 1 }, (_, i) => i + 1));
+    assert.deepEqual(
+      report.modelCalls.map((m) => m.turn),
+      Array.from({ length: TURNS + 1 }, (_, i) => i + 1),
+    );
     const first = report.modelCalls[0];
     assert.ok(first);
     assert.equal(first.attempts, 2);

@@ -39,7 +39,9 @@ function firstUserText(body: { messages: Array<{ role: string; content: unknown 
   const m = body.messages.find((x) => x.role === 'user');
   const c = m?.content;
   if (typeof c === 'string') return c;
-  return Array.isArray(c) ? c.map((b: { type: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : '')).join('\n') : '';
+  return Array.isArray(c)
+    ? c.map((b: { type: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : '')).join('\n')
+    : '';
 }
 
 export interface ClaudeRepo {
@@ -55,7 +57,11 @@ export interface ClaudeRepo {
 }
 
 /** A repository with Claude Code files only, and a user home with ~/.claude. */
-export async function claudeRepo(workDir: string, taskQueue: string, shared: Record<string, unknown> = {}): Promise<ClaudeRepo> {
+export async function claudeRepo(
+  workDir: string,
+  taskQueue: string,
+  shared: Record<string, unknown> = {},
+): Promise<ClaudeRepo> {
   const home = await fs.mkdtemp(join(tmpdir(), 'da-claude-home-'));
   const repo: ClaudeRepo = {
     home,
@@ -67,23 +73,45 @@ export async function claudeRepo(workDir: string, taskQueue: string, shared: Rec
       DURABLE_AGENT_MANAGED_SETTINGS: join(home, 'no-managed-settings.json'),
       DURABLE_AGENT_MANAGED_MEMORY: join(home, 'no-managed-CLAUDE.md'),
     },
-    userSettings: await put(join(home, '.claude', 'settings.json'), { model: 'claude-user', permissions: { deny: ['Bash(touch user-denied.txt)'] } }),
+    userSettings: await put(join(home, '.claude', 'settings.json'), {
+      model: 'claude-user',
+      permissions: { deny: ['Bash(touch user-denied.txt)'] },
+    }),
     userMd: await put(join(home, '.claude', 'CLAUDE.md'), 'User rule: sign every answer with KIWI-9.'),
     shared: await put(join(workDir, '.claude', 'settings.json'), {
       $schema: 'https://json.schemastore.org/claude-code-settings.json',
       model: 'claude-shared',
       permissions: { defaultMode: 'dontAsk', deny: ['Bash(touch denied.txt)'], allow: ['mcp__everything'] },
       sandbox: { enabled: true, autoAllowBashIfSandboxed: false },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', timeout: 10 }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', timeout: 10 }],
+          },
+        ],
+      },
       ...shared,
     }),
-    local: await put(join(workDir, '.claude', 'settings.local.json'), { model: 'claude-local', permissions: { allow: ['Bash(touch allowed.txt)'] }, enabledMcpjsonServers: ['everything'] }),
-    mcpJson: await put(join(workDir, '.mcp.json'), { mcpServers: { everything: { command: process.execPath, args: [everything] } } }),
-    claudeMd: await put(join(workDir, 'CLAUDE.md'), '# Project\nProject rule: the codeword is PINEAPPLE-7.\nStyle: see @docs/style.md\n'),
+    local: await put(join(workDir, '.claude', 'settings.local.json'), {
+      model: 'claude-local',
+      permissions: { allow: ['Bash(touch allowed.txt)'] },
+      enabledMcpjsonServers: ['everything'],
+    }),
+    mcpJson: await put(join(workDir, '.mcp.json'), {
+      mcpServers: { everything: { command: process.execPath, args: [everything] } },
+    }),
+    claudeMd: await put(
+      join(workDir, 'CLAUDE.md'),
+      '# Project\nProject rule: the codeword is PINEAPPLE-7.\nStyle: see @docs/style.md\n',
+    ),
     imported: await put(join(workDir, 'docs', 'style.md'), 'Imported rule: indent with MANGO-3 tabs.\n'),
   };
   // The hook script blocks (exit 2) any Bash call that mentions hooked.txt.
-  const guard = await put(join(workDir, '.claude', 'hooks', 'guard.sh'), '#!/bin/sh\ninput=$(cat)\ncase "$input" in *hooked.txt*) echo "guard: hooked.txt is off limits" >&2; exit 2;; esac\nexit 0\n');
+  const guard = await put(
+    join(workDir, '.claude', 'hooks', 'guard.sh'),
+    '#!/bin/sh\ninput=$(cat)\ncase "$input" in *hooked.txt*) echo "guard: hooked.txt is off limits" >&2; exit 2;; esac\nexit 0\n',
+  );
   await fs.chmod(guard, 0o755);
   return repo;
 }
@@ -119,32 +147,61 @@ test('integration: Claude Code settings and CLAUDE.md through `durable-agent run
     assert.equal(existsSync(join(workDir, 'user-denied.txt')), false);
     const audit = await buildAudit(client, id);
     const denied = byId(audit.toolCalls, 'toolu_cc_denied');
-    assert.deepEqual([denied.status, denied.decision?.source, denied.decision?.detail], ['denied', 'rule', 'Bash(touch denied.txt)']);
-    assert.deepEqual([byId(audit.toolCalls, 'toolu_cc_allowed').status, byId(audit.toolCalls, 'toolu_cc_allowed').decision?.detail], ['ok', 'Bash(touch allowed.txt)']);
+    assert.deepEqual(
+      [denied.status, denied.decision?.source, denied.decision?.detail],
+      ['denied', 'rule', 'Bash(touch denied.txt)'],
+    );
+    assert.deepEqual(
+      [byId(audit.toolCalls, 'toolu_cc_allowed').status, byId(audit.toolCalls, 'toolu_cc_allowed').decision?.detail],
+      ['ok', 'Bash(touch allowed.txt)'],
+    );
     assert.equal(byId(audit.toolCalls, 'toolu_cc_norule').status, 'denied');
     assert.equal(byId(audit.toolCalls, 'toolu_cc_user').decision?.detail, 'Bash(touch user-denied.txt)');
     // The PreToolUse hook from .claude/settings.json blocked its call (and let the others through).
     assert.equal(existsSync(join(workDir, 'hooked.txt')), false, 'the hook blocked the call');
     const hooked = byId(audit.toolCalls, 'toolu_cc_hooked');
-    assert.deepEqual(hooked.hooks?.map((h) => [h.event, h.outcome]), [['PreToolUse', 'blocking']]);
-    assert.deepEqual(byId(audit.toolCalls, 'toolu_cc_allowed').hooks?.map((h) => [h.event, h.outcome]).slice(0, 1), [['PreToolUse', 'success']]);
+    assert.deepEqual(
+      hooked.hooks?.map((h) => [h.event, h.outcome]),
+      [['PreToolUse', 'blocking']],
+    );
+    assert.deepEqual(
+      byId(audit.toolCalls, 'toolu_cc_allowed')
+        .hooks?.map((h) => [h.event, h.outcome])
+        .slice(0, 1),
+      [['PreToolUse', 'success']],
+    );
 
     // The model request: the local file's model (highest scalar), the memory before the prompt.
     const requests = fake.messageRequests();
     assert.equal(requests.length, 2);
-    const first = requests[0] as unknown as { model: string; system?: unknown; messages: Array<{ role: string; content: unknown }> };
+    const first = requests[0] as unknown as {
+      model: string;
+      system?: unknown;
+      messages: Array<{ role: string; content: unknown }>;
+    };
     assert.equal(first.model, 'claude-local');
     const text = firstUserText(first);
-    for (const piece of ['<system-reminder>', `Contents of ${repo.claudeMd} (project instructions, checked into the codebase)`, 'PINEAPPLE-7', 'MANGO-3', 'KIWI-9']) {
+    for (const piece of [
+      '<system-reminder>',
+      `Contents of ${repo.claudeMd} (project instructions, checked into the codebase)`,
+      'PINEAPPLE-7',
+      'MANGO-3',
+      'KIWI-9',
+    ]) {
       assert.ok(text.includes(piece), `${piece} in the first user message:\n${text}`);
     }
     assert.ok(text.indexOf('KIWI-9') < text.indexOf('PINEAPPLE-7'), 'user memory before project memory');
     assert.ok(text.trimEnd().endsWith('make the files'), 'the prompt follows the memory');
-    assert.doesNotMatch(JSON.stringify(first.system ?? ''), /PINEAPPLE-7/, 'memory is user context, not the system prompt');
+    assert.doesNotMatch(
+      JSON.stringify(first.system ?? ''),
+      /PINEAPPLE-7/,
+      'memory is user context, not the system prompt',
+    );
     // Later requests carry it once (in the transcript), not again.
     const second = JSON.stringify((requests[1] as unknown as { messages: unknown }).messages);
     assert.equal(second.split('PINEAPPLE-7').length - 1, 1);
-    const results = (requests[1] as unknown as { messages: Array<{ role: string; content: unknown }> }).messages.at(-1)?.content as Array<{ type: string; tool_use_id: string; is_error?: boolean; content?: unknown }>;
+    const results = (requests[1] as unknown as { messages: Array<{ role: string; content: unknown }> }).messages.at(-1)
+      ?.content as Array<{ type: string; tool_use_id: string; is_error?: boolean; content?: unknown }>;
     // The MCP tool from .mcp.json (approved in settings.local.json, allowed in settings.json) returned the server's result.
     const mcpResult = results.find((b) => b.tool_use_id === 'toolu_cc_mcp');
     assert.equal(mcpResult?.is_error, undefined, JSON.stringify(mcpResult));
@@ -163,8 +220,14 @@ test('integration: Claude Code settings and CLAUDE.md through `durable-agent run
     assert.deepEqual(audit.session.memory?.files, [repo.userMd, repo.claudeMd, repo.imported]);
     assert.match(audit.session.memory?.sha256 ?? '', /^[0-9a-f]{64}$/);
     const auditText = await cli(['audit', id], repo.env);
-    assert.ok(auditText.stdout.includes(`  memory: ${repo.userMd}, ${repo.claudeMd}, ${repo.imported} (sha256 `), auditText.stdout);
-    const sj = JSON.parse((await cli(['status', id, '--json'], repo.env)).stdout) as { settings: string[]; memory: string[] };
+    assert.ok(
+      auditText.stdout.includes(`  memory: ${repo.userMd}, ${repo.claudeMd}, ${repo.imported} (sha256 `),
+      auditText.stdout,
+    );
+    const sj = JSON.parse((await cli(['status', id, '--json'], repo.env)).stdout) as {
+      settings: string[];
+      memory: string[];
+    };
     assert.deepEqual(sj.settings, [repo.userSettings, repo.shared, repo.local]);
     assert.deepEqual(sj.memory, [repo.userMd, repo.claudeMd, repo.imported]);
   });
@@ -175,26 +238,47 @@ test('integration: a malformed rule in .claude/settings.json stops `run` with on
     const repo = await claudeRepo(workDir, taskQueue, { permissions: { deny: ['Bash(rm -rf *'] } });
     const bad = await cli(['run', '--cwd', workDir, 'x'], repo.env);
     assert.notEqual(bad.code, 0);
-    assert.match(bad.stderr.trim(), new RegExp(`^durable-agent: .*${repo.shared.replace(/[.]/g, '\\.')}: permissions\\.deny\\[0\\] is malformed`));
+    assert.match(
+      bad.stderr.trim(),
+      new RegExp(`^durable-agent: .*${repo.shared.replace(/[.]/g, '\\.')}: permissions\\.deny\\[0\\] is malformed`),
+    );
     assert.equal(fake.messageRequests().length, 0, 'nothing started');
     await put(repo.shared, { permissions: { deny: ['Bash(rm:*)'] } });
     await put(repo.claudeMd, 'see @docs/missing.md\n');
     fake.enqueue(textResponse('ok'));
     const run = await cli(['run', '--cwd', workDir, 'x'], repo.env, 90_000);
     assert.equal(run.code, 0, run.stderr);
-    assert.ok(run.stderr.includes(`warning: ${repo.claudeMd}: @import ${join(workDir, 'docs', 'missing.md')} was not found`), run.stderr);
+    assert.ok(
+      run.stderr.includes(`warning: ${repo.claudeMd}: @import ${join(workDir, 'docs', 'missing.md')} was not found`),
+      run.stderr,
+    );
   });
 });
 
 test('integration: a subagent from .claude/agents/reviewer.md runs through `durable-agent run` as a child workflow; its final text is the tool_result', async () => {
   await withAgent({}, async ({ fake, taskQueue, workDir, client }) => {
     const repo = await claudeRepo(workDir, taskQueue);
-    await put(join(workDir, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews a change.\ntools: Read, Grep\n---\nYou are REVIEWER-MARKER. Review and report.\n');
+    await put(
+      join(workDir, '.claude', 'agents', 'reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews a change.\ntools: Read, Grep\n---\nYou are REVIEWER-MARKER. Review and report.\n',
+    );
     const systemOf = (req: { system?: unknown }): string =>
-      typeof req.system === 'string' ? req.system : Array.isArray(req.system) ? req.system.map((b: { text?: string }) => b.text ?? '').join('\n') : '';
+      typeof req.system === 'string'
+        ? req.system
+        : Array.isArray(req.system)
+          ? req.system.map((b: { text?: string }) => b.text ?? '').join('\n')
+          : '';
     fake.script(async (req) => {
-      if (systemOf(req as { system?: unknown }).includes('REVIEWER-MARKER')) return textResponse('reviewer report: LGTM-42');
-      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_cc_agent', name: 'Agent', input: { description: 'review', prompt: 'review the change', subagent_type: 'reviewer' } }]);
+      if (systemOf(req as { system?: unknown }).includes('REVIEWER-MARKER'))
+        return textResponse('reviewer report: LGTM-42');
+      if (req.messages.length === 1)
+        return toolUseResponse([
+          {
+            id: 'toolu_cc_agent',
+            name: 'Agent',
+            input: { description: 'review', prompt: 'review the change', subagent_type: 'reviewer' },
+          },
+        ]);
       return textResponse('the reviewer said LGTM');
     });
     const run = await cli(['run', '--cwd', workDir, 'get', 'a', 'review'], repo.env, 90_000);
@@ -205,9 +289,16 @@ test('integration: a subagent from .claude/agents/reviewer.md runs through `dura
     const child = await client.workflow.getHandle(`${id}/agent-toolu_cc_agent`).describe();
     assert.equal(child.status.name, 'COMPLETED');
     // The reviewer's system prompt is the agent file's body; its text came back as the tool_result.
-    const parentReqs = fake.messageRequests().filter((r) => !systemOf(r as { system?: unknown }).includes('REVIEWER-MARKER'));
+    const parentReqs = fake
+      .messageRequests()
+      .filter((r) => !systemOf(r as { system?: unknown }).includes('REVIEWER-MARKER'));
     const last = parentReqs.at(-1) as unknown as { messages: Array<{ role: string; content: unknown }> };
-    const results = last.messages.at(-1)?.content as Array<{ type: string; tool_use_id: string; is_error?: boolean; content?: unknown }>;
+    const results = last.messages.at(-1)?.content as Array<{
+      type: string;
+      tool_use_id: string;
+      is_error?: boolean;
+      content?: unknown;
+    }>;
     const agentResult = results.find((b) => b.tool_use_id === 'toolu_cc_agent');
     assert.ok(agentResult, JSON.stringify(results));
     assert.notEqual(agentResult.is_error, true, JSON.stringify(agentResult));

@@ -27,12 +27,36 @@ async function startInput(client: Client, id: string): Promise<SessionInput & Re
 test('cli: run honours DURABLE_AGENT_PERMISSION_MODE (a flag still wins); the workflow input carries no id or taskQueue', async () => {
   // No worker: only the start input is looked at.
   await withAgent({ noWorker: true }, async ({ taskQueue, workDir, client }) => {
-    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_PERMISSION_MODE: 'dontAsk' };
-    const byEnv = await cli(['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', '--id', `perm-env-${Date.now()}`, 'do it'], env);
+    const env = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+      DURABLE_AGENT_TASK_QUEUE: taskQueue,
+      DURABLE_AGENT_PERMISSION_MODE: 'dontAsk',
+    };
+    const byEnv = await cli(
+      [
+        'run',
+        '--detach',
+        '--json',
+        '--cwd',
+        workDir,
+        '--model',
+        'claude-test',
+        '--id',
+        `perm-env-${Date.now()}`,
+        'do it',
+      ],
+      env,
+    );
     assert.equal(byEnv.code, 0, byEnv.stderr);
-    const byFlag = await cli(['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', '--permission-mode', 'plan', 'do it'], env);
+    const byFlag = await cli(
+      ['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', '--permission-mode', 'plan', 'do it'],
+      env,
+    );
     assert.equal(byFlag.code, 0, byFlag.stderr);
-    for (const [r, mode] of [[byEnv, 'dontAsk'], [byFlag, 'plan']] as const) {
+    for (const [r, mode] of [
+      [byEnv, 'dontAsk'],
+      [byFlag, 'plan'],
+    ] as const) {
       const id = (JSON.parse(r.stdout) as { session: string }).session;
       const input = await startInput(client, id);
       assert.equal(input.permissionMode, mode);
@@ -46,14 +70,23 @@ test('cli: run honours DURABLE_AGENT_PERMISSION_MODE (a flag still wins); the wo
 
 test('cli: send, interrupt, approve and deny act while no worker is up; approve says it is pending until a worker applies it', async () => {
   await withAgent({ noWorker: true }, async ({ fake, start, startWorker, workDir, taskQueue, client }) => {
-    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_UPDATE_WAIT_MS: '1500' };
+    const env = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+      DURABLE_AGENT_TASK_QUEUE: taskQueue,
+      DURABLE_AGENT_UPDATE_WAIT_MS: '1500',
+    };
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_nw_write', name: 'Write', input: { file_path: join(workDir, 'out.txt'), content: 'hi\n' } }]),
+      toolUseResponse([
+        { id: 'toolu_nw_write', name: 'Write', input: { file_path: join(workDir, 'out.txt'), content: 'hi\n' } },
+      ]),
       textResponse('wrote it, and read your note'),
     );
     let worker = await startWorker();
     const handle = await start({ prompt: 'write a file', permissionMode: 'default' });
-    await waitFor('the Write to ask', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals.length > 0);
+    await waitFor(
+      'the Write to ask',
+      async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals.length > 0,
+    );
     await worker.stop();
 
     // No worker now: a signal is accepted by the server alone.
@@ -77,7 +110,10 @@ test('cli: send, interrupt, approve and deny act while no worker is up; approve 
       fake.assertDone();
       // The approval was applied (the Write ran, its result is no error) and the note reached the model.
       const [request] = fake.messageRequests().slice(-1);
-      const results = request?.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : [])) ?? [];
+      const results =
+        request?.messages.flatMap((m) =>
+          Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : [],
+        ) ?? [];
       assert.equal(results.length, 1);
       assert.notEqual(results[0]?.is_error, true, JSON.stringify(results[0]));
       assert.equal(await readFile(join(workDir, 'out.txt'), 'utf8'), 'hi\n');
@@ -121,7 +157,12 @@ test('cli: transcript reads the store the worker is configured with (DURABLE_AGE
       fake.enqueue(textResponse('the custom store answer'));
       const handle = await start({ prompt: 'say something' });
       assert.equal((await handle.result()).status, 'completed');
-      const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS, DURABLE_AGENT_TASK_QUEUE: taskQueue, ...storeEnv, DURABLE_AGENT_STORE_DIR: join(dir, 'not-this-one') };
+      const env = {
+        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+        DURABLE_AGENT_TASK_QUEUE: taskQueue,
+        ...storeEnv,
+        DURABLE_AGENT_STORE_DIR: join(dir, 'not-this-one'),
+      };
       const r = await cli(['transcript', handle.workflowId], env);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /user: say something/);

@@ -31,16 +31,39 @@ test('cli: bad input gets a one-line message and a non-zero exit', async () => {
   oneLineError(await cli(['run']), /missing required argument 'prompt'/);
   oneLineError(await cli(['run', '--permission-mode', 'yolo', 'x']), /yolo.*invalid|Allowed choices/i);
   oneLineError(await cli(['run', '--max-turns', 'zero', 'x']), /--max-turns must be a positive whole number/);
-  oneLineError(await cli(['status', 'some-id', '--address', '127.0.0.1:1']), /Cannot reach Temporal at 127\.0\.0\.1:1.*durable-agent dev/);
-  oneLineError(await cli(['status', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
-  oneLineError(await cli(['approve', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
-  oneLineError(await cli(['audit', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }), /No session with id no-such-session-xyz/);
+  oneLineError(
+    await cli(['status', 'some-id', '--address', '127.0.0.1:1']),
+    /Cannot reach Temporal at 127\.0\.0\.1:1.*durable-agent dev/,
+  );
+  oneLineError(
+    await cli(['status', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }),
+    /No session with id no-such-session-xyz/,
+  );
+  oneLineError(
+    await cli(['approve', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }),
+    /No session with id no-such-session-xyz/,
+  );
+  oneLineError(
+    await cli(['audit', 'no-such-session-xyz'], { TEMPORAL_ADDRESS: addr }),
+    /No session with id no-such-session-xyz/,
+  );
   // `dev` on a port something else holds: refused up front (never "ready" against a foreign server).
   const blocker = createServer();
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
   const busy = (blocker.address() as { port: number }).port;
   try {
-    oneLineError(await cli(['dev', '--db', join(tmpdir(), `da-busy-${busy}.db`), '--port', String(busy), '--ui-port', String(busy + 1)]), new RegExp(`port ${busy} on 127\\.0\\.0\\.1 \\(gRPC\\) is already in use`));
+    oneLineError(
+      await cli([
+        'dev',
+        '--db',
+        join(tmpdir(), `da-busy-${busy}.db`),
+        '--port',
+        String(busy),
+        '--ui-port',
+        String(busy + 1),
+      ]),
+      new RegExp(`port ${busy} on 127\\.0\\.0\\.1 \\(gRPC\\) is already in use`),
+    );
   } finally {
     blocker.close();
   }
@@ -54,10 +77,15 @@ test('cli: run --detach, status, approve (not pending → one-line error), audit
     const addr = process.env.TEMPORAL_TEST_ADDRESS as string;
     const env = { TEMPORAL_ADDRESS: addr, DURABLE_AGENT_TASK_QUEUE: taskQueue };
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_cli_w', name: 'Write', input: { file_path: join(workDir, 'out.txt'), content: 'hi\n' } }]),
+      toolUseResponse([
+        { id: 'toolu_cli_w', name: 'Write', input: { file_path: join(workDir, 'out.txt'), content: 'hi\n' } },
+      ]),
       textResponse('wrote it'),
     );
-    const started = await cli(['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', 'write', 'a', 'file'], env);
+    const started = await cli(
+      ['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', 'write', 'a', 'file'],
+      env,
+    );
     assert.equal(started.code, 0, started.stderr);
     const id = (JSON.parse(started.stdout) as { session: string }).session;
     // Wait until the Write asks.
@@ -68,7 +96,10 @@ test('cli: run --detach, status, approve (not pending → one-line error), audit
     const st = await cli(['status', id, '--json'], env);
     assert.equal(st.code, 0, st.stderr);
     assert.equal((JSON.parse(st.stdout) as { status: string }).status, 'awaiting_approval');
-    oneLineError(await cli(['approve', id, 'toolu_not_pending'], env), /toolu_not_pending is not waiting for approval \(pending: toolu_cli_w\)/);
+    oneLineError(
+      await cli(['approve', id, 'toolu_not_pending'], env),
+      /toolu_not_pending is not waiting for approval \(pending: toolu_cli_w\)/,
+    );
     const ok = await cli(['approve', id, '--by', 'carol'], env);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /approved toolu_cli_w/);
@@ -78,8 +109,12 @@ test('cli: run --detach, status, approve (not pending → one-line error), audit
     oneLineError(await cli(['approve', id], env), /not|nothing/i);
     const audit = await cli(['audit', id, '--json'], env);
     assert.equal(audit.code, 0, audit.stderr);
-    const entries = audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    const write = entries.find((e) => e.kind === 'tool_call' && e.toolUseId === 'toolu_cli_w') as { status: string; decision: { source: string; by?: string } } | undefined;
+    const entries = audit.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const write = entries.find((e) => e.kind === 'tool_call' && e.toolUseId === 'toolu_cli_w') as
+      { status: string; decision: { source: string; by?: string } } | undefined;
     assert.ok(write, audit.stdout);
     assert.equal(write.status, 'ok');
     assert.equal(write.decision.source, 'human');
@@ -94,17 +129,47 @@ test('cli: run follows a long tool with its progress (the heartbeat output) and 
   await withAgent({}, async ({ fake, taskQueue, workDir }) => {
     const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue };
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_cli_long', name: 'Bash', input: { command: 'for i in 1 2 3 4 5 6 7 8 9; do echo step $i; sleep 1; done' } }]),
+      toolUseResponse([
+        {
+          id: 'toolu_cli_long',
+          name: 'Bash',
+          input: { command: 'for i in 1 2 3 4 5 6 7 8 9; do echo step $i; sleep 1; done' },
+        },
+      ]),
       textResponse('counted'),
     );
-    const r = await cli(['run', '--json', '--cwd', workDir, '--permission-mode', 'bypassPermissions', '--model', 'claude-test', 'count slowly'], env, 60_000);
+    const r = await cli(
+      [
+        'run',
+        '--json',
+        '--cwd',
+        workDir,
+        '--permission-mode',
+        'bypassPermissions',
+        '--model',
+        'claude-test',
+        'count slowly',
+      ],
+      env,
+      60_000,
+    );
     assert.equal(r.code, 0, r.stderr);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; output?: string; toolUseId?: string; status?: string });
-    assert.deepEqual(Object.keys(events[0] ?? {}), ['session', 'event', 'cwd', 'settings', 'memory'], 'the first line says which files were loaded');
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; output?: string; toolUseId?: string; status?: string });
+    assert.deepEqual(
+      Object.keys(events[0] ?? {}),
+      ['session', 'event', 'cwd', 'settings', 'memory'],
+      'the first line says which files were loaded',
+    );
     assert.equal(events[0]?.event, 'started');
     const progress = events.filter((e) => e.event === 'tool_progress' && e.toolUseId === 'toolu_cli_long');
     assert.ok(progress.length >= 1, r.stdout);
-    assert.ok(progress.some((e) => /^step \d$/.test(e.output ?? '')), JSON.stringify(progress));
+    assert.ok(
+      progress.some((e) => /^step \d$/.test(e.output ?? '')),
+      JSON.stringify(progress),
+    );
     assert.ok(events.some((e) => e.event === 'tool_done' && e.toolUseId === 'toolu_cli_long' && e.status === 'ok'));
     assert.equal(events[events.length - 1]?.event, 'ended');
   });
@@ -112,17 +177,37 @@ test('cli: run follows a long tool with its progress (the heartbeat output) and 
 
 test('cli: Ctrl-C detaches without killing the job; interrupt, send, transcript and cancel steer it', async () => {
   await withAgent({}, async ({ fake, taskQueue, workDir, storeDir, client }) => {
-    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_STORE_DIR: storeDir };
+    const env = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
+      DURABLE_AGENT_TASK_QUEUE: taskQueue,
+      DURABLE_AGENT_STORE_DIR: storeDir,
+    };
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_cli_sleep', name: 'Bash', input: { command: 'sleep 30' } }], { text: 'Waiting a while.' }),
+      toolUseResponse([{ id: 'toolu_cli_sleep', name: 'Bash', input: { command: 'sleep 30' } }], {
+        text: 'Waiting a while.',
+      }),
       textResponse('Stopped, as you said.'),
       toolUseResponse([{ id: 'toolu_cli_sleep2', name: 'Bash', input: { command: 'sleep 30' } }]),
     );
     // `run` in the foreground, then Ctrl-C: it detaches and says how to come back.
-    const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'cli', 'main.js'), 'run', '--cwd', workDir, '--permission-mode', 'bypassPermissions', '--model', 'claude-test', 'wait'], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(__dirname, '..', '..', 'src', 'cli', 'main.js'),
+        'run',
+        '--cwd',
+        workDir,
+        '--permission-mode',
+        'bypassPermissions',
+        '--model',
+        'claude-test',
+        'wait',
+      ],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -139,7 +224,10 @@ test('cli: Ctrl-C detaches without killing the job; interrupt, send, transcript 
 
     const intr = await cli(['interrupt', id], env);
     assert.equal(intr.code, 0, intr.stderr);
-    await waitFor('the session to wait for a message', async () => (await sessionStatus(client, id)).phase === 'waiting_for_message');
+    await waitFor(
+      'the session to wait for a message',
+      async () => (await sessionStatus(client, id)).phase === 'waiting_for_message',
+    );
     const sent = await cli(['send', id, 'please', 'stop'], env);
     assert.equal(sent.code, 0, sent.stderr);
     await waitFor('the session to complete', async () => (await sessionStatus(client, id)).status === 'completed');
@@ -152,9 +240,25 @@ test('cli: Ctrl-C detaches without killing the job; interrupt, send, transcript 
     assert.match(transcript.stdout, /assistant: Stopped, as you said\./);
 
     // cancel: a second session, cancelled while its tool runs.
-    const started = await cli(['run', '--detach', '--cwd', workDir, '--permission-mode', 'bypassPermissions', '--model', 'claude-test', 'wait again'], env);
+    const started = await cli(
+      [
+        'run',
+        '--detach',
+        '--cwd',
+        workDir,
+        '--permission-mode',
+        'bypassPermissions',
+        '--model',
+        'claude-test',
+        'wait again',
+      ],
+      env,
+    );
     const id2 = started.stdout.trim();
-    await waitFor('the second Bash call', async () => (await sessionStatus(client, id2)).currentTurnWorkflowId !== undefined && fake.remaining() === 0);
+    await waitFor(
+      'the second Bash call',
+      async () => (await sessionStatus(client, id2)).currentTurnWorkflowId !== undefined && fake.remaining() === 0,
+    );
     const cancelled = await cli(['cancel', id2], env);
     assert.equal(cancelled.code, 0, cancelled.stderr);
     const desc = await waitFor('the cancellation', async () => {

@@ -1,7 +1,12 @@
 // Integration: connecting to an address where no Temporal listens fails fast with one clear line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connectClient, connectWorker, loadConnectionConfig, TemporalUnavailableError } from '../../src/temporal/connection';
+import {
+  connectClient,
+  connectWorker,
+  loadConnectionConfig,
+  TemporalUnavailableError,
+} from '../../src/temporal/connection';
 
 for (const [name, connect] of [
   ['connectClient', connectClient],
@@ -22,12 +27,18 @@ for (const [name, connect] of [
   });
 }
 
-test('integration: connectClient reaches the test server', { skip: !process.env.TEMPORAL_TEST_ADDRESS && 'no TEMPORAL_TEST_ADDRESS' }, async () => {
-  const { connection, client } = await connectClient(loadConnectionConfig({ address: process.env.TEMPORAL_TEST_ADDRESS! }, {}));
-  try {
-    const info = await client.workflowService.getSystemInfo({});
-    assert.ok(info.capabilities);
-  } finally {
-    await connection.close();
-  }
-});
+test(
+  'integration: connectClient reaches the test server',
+  { skip: !process.env.TEMPORAL_TEST_ADDRESS && 'no TEMPORAL_TEST_ADDRESS' },
+  async () => {
+    const { connection, client } = await connectClient(
+      loadConnectionConfig({ address: process.env.TEMPORAL_TEST_ADDRESS! }, {}),
+    );
+    try {
+      const info = await client.workflowService.getSystemInfo({});
+      assert.ok(info.capabilities);
+    } finally {
+      await connection.close();
+    }
+  },
+);

@@ -27,108 +27,132 @@ async function turnRecords(client: Client, sessionId: string, turn: number) {
   return r.records.map((x) => [x.toolUseId, x.status]);
 }
 
-test('integration: SIGKILL the worker mid-tool twice; the session completes, no completed or non-idempotent call runs twice', { timeout: 120_000 }, async () => {
-  await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue, client }) => {
-    const bundlePath = join(storeDir, 'workflow-bundle.js');
-    await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
-    const workerEnv: NodeJS.ProcessEnv = {
-      TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-      TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-      TASK_QUEUE: taskQueue,
-      STORE_DIR: storeDir,
-      FAKE_ANTHROPIC_URL: fake.baseURL,
-      WORKFLOW_BUNDLE_PATH: bundlePath,
-    };
-    const doneLog = join(workDir, 'done.log');
-    const idemLog = join(workDir, 'idem.log');
-    const nonidemLog = join(workDir, 'nonidem.log');
-    fake.enqueue(
-      toolUseResponse([{ id: 'toolu_done', name: 'AppendSlow', input: { file: doneLog, text: 'done' } }]),
-      toolUseResponse([{ id: 'toolu_idem', name: 'AppendSlow', input: { file: idemLog, text: 'idem', delayMs: SLOW_MS, idempotent: true } }]),
-      toolUseResponse([{ id: 'toolu_nonidem', name: 'AppendSlow', input: { file: nonidemLog, text: 'nonidem', delayMs: SLOW_MS, idempotent: false } }]),
-      textResponse('All three calls are accounted for.'),
-    );
-    const procs: WorkerProc[] = [];
-    const ms = (t0: number) => `${Date.now() - t0} ms`;
-    try {
-      let t = Date.now();
-      let worker = await spawnWorker('worker-1', workerEnv, procs);
-      console.log(`[crash-recovery] worker-1 ready after ${ms(t)}`);
-      const handle = await start({
-        prompt: 'append to three files',
-        tools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'AppendSlow'],
-        permissionMode: 'bypassPermissions',
-        toolHeartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
-      });
+test(
+  'integration: SIGKILL the worker mid-tool twice; the session completes, no completed or non-idempotent call runs twice',
+  { timeout: 120_000 },
+  async () => {
+    await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue, client }) => {
+      const bundlePath = join(storeDir, 'workflow-bundle.js');
+      await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+      const workerEnv: NodeJS.ProcessEnv = {
+        TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
+        TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
+        TASK_QUEUE: taskQueue,
+        STORE_DIR: storeDir,
+        FAKE_ANTHROPIC_URL: fake.baseURL,
+        WORKFLOW_BUNDLE_PATH: bundlePath,
+      };
+      const doneLog = join(workDir, 'done.log');
+      const idemLog = join(workDir, 'idem.log');
+      const nonidemLog = join(workDir, 'nonidem.log');
+      fake.enqueue(
+        toolUseResponse([{ id: 'toolu_done', name: 'AppendSlow', input: { file: doneLog, text: 'done' } }]),
+        toolUseResponse([
+          {
+            id: 'toolu_idem',
+            name: 'AppendSlow',
+            input: { file: idemLog, text: 'idem', delayMs: SLOW_MS, idempotent: true },
+          },
+        ]),
+        toolUseResponse([
+          {
+            id: 'toolu_nonidem',
+            name: 'AppendSlow',
+            input: { file: nonidemLog, text: 'nonidem', delayMs: SLOW_MS, idempotent: false },
+          },
+        ]),
+        textResponse('All three calls are accounted for.'),
+      );
+      const procs: WorkerProc[] = [];
+      const ms = (t0: number) => `${Date.now() - t0} ms`;
+      try {
+        let t = Date.now();
+        let worker = await spawnWorker('worker-1', workerEnv, procs);
+        console.log(`[crash-recovery] worker-1 ready after ${ms(t)}`);
+        const handle = await start({
+          prompt: 'append to three files',
+          tools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'AppendSlow'],
+          permissionMode: 'bypassPermissions',
+          toolHeartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
+        });
 
-      // Turn 2's idempotent call is running on worker-1: kill it, start worker-2.
-      await waitFor('the idempotent call to start', async () => (await lines(idemLog)).length >= 1);
-      assert.deepEqual(await lines(doneLog), ['done'], 'turn 1 completed before the crash');
-      let requestsBefore = fake.messageRequests().length;
-      let t0 = Date.now();
-      killGroup(worker);
-      await worker.exited;
-      t = Date.now();
-      worker = await spawnWorker('worker-2', workerEnv, procs);
-      console.log(`[crash-recovery] kill #1: worker-2 ready after ${ms(t)}`);
-      await waitFor('the idempotent call to re-run', async () => (await lines(idemLog)).length >= 2);
-      console.log(`[crash-recovery] kill #1: idempotent call re-ran ${ms(t0)} after the kill`);
-      await waitFor('the session to continue after turn 2', async () => fake.messageRequests().length > requestsBefore);
-      console.log(`[crash-recovery] kill #1: turn 2 done, next model request ${ms(t0)} after the kill`);
+        // Turn 2's idempotent call is running on worker-1: kill it, start worker-2.
+        await waitFor('the idempotent call to start', async () => (await lines(idemLog)).length >= 1);
+        assert.deepEqual(await lines(doneLog), ['done'], 'turn 1 completed before the crash');
+        let requestsBefore = fake.messageRequests().length;
+        let t0 = Date.now();
+        killGroup(worker);
+        await worker.exited;
+        t = Date.now();
+        worker = await spawnWorker('worker-2', workerEnv, procs);
+        console.log(`[crash-recovery] kill #1: worker-2 ready after ${ms(t)}`);
+        await waitFor('the idempotent call to re-run', async () => (await lines(idemLog)).length >= 2);
+        console.log(`[crash-recovery] kill #1: idempotent call re-ran ${ms(t0)} after the kill`);
+        await waitFor(
+          'the session to continue after turn 2',
+          async () => fake.messageRequests().length > requestsBefore,
+        );
+        console.log(`[crash-recovery] kill #1: turn 2 done, next model request ${ms(t0)} after the kill`);
 
-      // Turn 3's non-idempotent call is running on worker-2: kill it, start worker-3.
-      await waitFor('the non-idempotent call to start', async () => (await lines(nonidemLog)).length >= 1);
-      requestsBefore = fake.messageRequests().length;
-      t0 = Date.now();
-      killGroup(worker);
-      await worker.exited;
-      t = Date.now();
-      worker = await spawnWorker('worker-3', workerEnv, procs);
-      console.log(`[crash-recovery] kill #2: worker-3 ready after ${ms(t)}`);
-      await waitFor('the session to continue after turn 3', async () => fake.messageRequests().length > requestsBefore);
-      console.log(`[crash-recovery] kill #2: turn 3 done (unknown outcome), next model request ${ms(t0)} after the kill`);
+        // Turn 3's non-idempotent call is running on worker-2: kill it, start worker-3.
+        await waitFor('the non-idempotent call to start', async () => (await lines(nonidemLog)).length >= 1);
+        requestsBefore = fake.messageRequests().length;
+        t0 = Date.now();
+        killGroup(worker);
+        await worker.exited;
+        t = Date.now();
+        worker = await spawnWorker('worker-3', workerEnv, procs);
+        console.log(`[crash-recovery] kill #2: worker-3 ready after ${ms(t)}`);
+        await waitFor(
+          'the session to continue after turn 3',
+          async () => fake.messageRequests().length > requestsBefore,
+        );
+        console.log(
+          `[crash-recovery] kill #2: turn 3 done (unknown outcome), next model request ${ms(t0)} after the kill`,
+        );
 
-      const result = await handle.result();
-      console.log(`[crash-recovery] session completed ${ms(t0)} after kill #2`);
-      assert.equal(result.status, 'completed');
-      assert.equal(result.turns, 4);
+        const result = await handle.result();
+        console.log(`[crash-recovery] session completed ${ms(t0)} after kill #2`);
+        assert.equal(result.status, 'completed');
+        assert.equal(result.turns, 4);
 
-      // The side-effect counters.
-      assert.deepEqual(await lines(doneLog), ['done'], 'a completed call ran exactly once');
-      const idem = await lines(idemLog);
-      assert.ok(idem.length >= 1 && idem.length <= 2, `idempotent call ran ${idem.length} times`);
-      assert.ok(idem.every((l) => l === 'idem'));
-      assert.deepEqual(await lines(nonidemLog), ['nonidem'], 'the non-idempotent call did not re-run');
+        // The side-effect counters.
+        assert.deepEqual(await lines(doneLog), ['done'], 'a completed call ran exactly once');
+        const idem = await lines(idemLog);
+        assert.ok(idem.length >= 1 && idem.length <= 2, `idempotent call ran ${idem.length} times`);
+        assert.ok(idem.every((l) => l === 'idem'));
+        assert.deepEqual(await lines(nonidemLog), ['nonidem'], 'the non-idempotent call did not re-run');
 
-      // What the model saw.
-      const requests = fake.messageRequests();
-      assert.equal(requests.length, 4);
-      const [doneResult] = lastToolResults(requests[1]!);
-      assert.equal(doneResult?.tool_use_id, 'toolu_done');
-      assert.notEqual(doneResult?.is_error, true);
-      const [idemResult] = lastToolResults(requests[2]!);
-      assert.equal(idemResult?.tool_use_id, 'toolu_idem');
-      assert.notEqual(idemResult?.is_error, true, JSON.stringify(idemResult));
-      const nonidemResults = lastToolResults(requests[3]!);
-      assert.equal(nonidemResults.length, 1);
-      assert.equal(nonidemResults[0]?.tool_use_id, 'toolu_nonidem');
-      assert.equal(nonidemResults[0]?.is_error, true);
-      assert.match(JSON.stringify(nonidemResults[0]?.content), /outcome of this AppendSlow call is unknown/);
-      assert.match(JSON.stringify(nonidemResults[0]?.content), /not re-run/);
-      // Reported by the execution ledger on the retry (not by the workflow after attempts ran out).
-      assert.match(JSON.stringify(nonidemResults[0]?.content), /worker running it was lost/);
-      fake.assertDone();
+        // What the model saw.
+        const requests = fake.messageRequests();
+        assert.equal(requests.length, 4);
+        const [doneResult] = lastToolResults(requests[1]!);
+        assert.equal(doneResult?.tool_use_id, 'toolu_done');
+        assert.notEqual(doneResult?.is_error, true);
+        const [idemResult] = lastToolResults(requests[2]!);
+        assert.equal(idemResult?.tool_use_id, 'toolu_idem');
+        assert.notEqual(idemResult?.is_error, true, JSON.stringify(idemResult));
+        const nonidemResults = lastToolResults(requests[3]!);
+        assert.equal(nonidemResults.length, 1);
+        assert.equal(nonidemResults[0]?.tool_use_id, 'toolu_nonidem');
+        assert.equal(nonidemResults[0]?.is_error, true);
+        assert.match(JSON.stringify(nonidemResults[0]?.content), /outcome of this AppendSlow call is unknown/);
+        assert.match(JSON.stringify(nonidemResults[0]?.content), /not re-run/);
+        // Reported by the execution ledger on the retry (not by the workflow after attempts ran out).
+        assert.match(JSON.stringify(nonidemResults[0]?.content), /worker running it was lost/);
+        fake.assertDone();
 
-      // What the workflows recorded.
-      assert.deepEqual(await turnRecords(client, handle.workflowId, 1), [['toolu_done', 'ok']]);
-      assert.deepEqual(await turnRecords(client, handle.workflowId, 2), [['toolu_idem', 'ok']]);
-      assert.deepEqual(await turnRecords(client, handle.workflowId, 3), [['toolu_nonidem', 'unknown_outcome']]);
-      const status = await sessionStatus(client, handle.workflowId);
-      assert.equal(status.status, 'completed');
-      assert.equal(status.toolCalls, 3);
-    } finally {
-      for (const p of procs) killGroup(p);
-      await Promise.all(procs.map((p) => p.exited));
-    }
-  });
-});
+        // What the workflows recorded.
+        assert.deepEqual(await turnRecords(client, handle.workflowId, 1), [['toolu_done', 'ok']]);
+        assert.deepEqual(await turnRecords(client, handle.workflowId, 2), [['toolu_idem', 'ok']]);
+        assert.deepEqual(await turnRecords(client, handle.workflowId, 3), [['toolu_nonidem', 'unknown_outcome']]);
+        const status = await sessionStatus(client, handle.workflowId);
+        assert.equal(status.status, 'completed');
+        assert.equal(status.toolCalls, 3);
+      } finally {
+        for (const p of procs) killGroup(p);
+        await Promise.all(procs.map((p) => p.exited));
+      }
+    });
+  },
+);

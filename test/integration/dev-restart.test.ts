@@ -17,7 +17,11 @@ const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
 
 function startDev(db: string, port: number, uiPort: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'dev', '--db', db, '--port', String(port), '--ui-port', String(uiPort)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [MAIN, 'dev', '--db', db, '--port', String(port), '--ui-port', String(uiPort)],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     const timer = setTimeout(() => reject(new Error(`dev did not get ready: ${out}`)), 60_000);
     const onData = (d: Buffer) => {
@@ -33,59 +37,83 @@ function startDev(db: string, port: number, uiPort: number, env: NodeJS.ProcessE
   });
 }
 
-test('integration: kill -9 of `durable-agent dev` mid-session; restarting it resumes the session to completion', { timeout: 240_000 }, async () => {
-  const home = mkdtempSync(join(tmpdir(), 'da-dev-'));
-  const db = join(home, 'temporal.db');
-  const port = await freePort();
-  const uiPort = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DURABLE_AGENT_HOME: home,
-    DURABLE_AGENT_STORE_DIR: join(home, 'store'),
-    DURABLE_AGENT_DEMO_DELAY_MS: '1200',
-    TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
-  };
-  delete env.ANTHROPIC_API_KEY;
-  delete env.DURABLE_AGENT_TASK_QUEUE;
-  const project = mkdtempSync(join(tmpdir(), 'da-demo-project-'));
-  cpSync(sampleProjectDir(), project, { recursive: true });
+test(
+  'integration: kill -9 of `durable-agent dev` mid-session; restarting it resumes the session to completion',
+  { timeout: 240_000 },
+  async () => {
+    const home = mkdtempSync(join(tmpdir(), 'da-dev-'));
+    const db = join(home, 'temporal.db');
+    const port = await freePort();
+    const uiPort = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DURABLE_AGENT_HOME: home,
+      DURABLE_AGENT_STORE_DIR: join(home, 'store'),
+      DURABLE_AGENT_DEMO_DELAY_MS: '1200',
+      TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
+    };
+    delete env.ANTHROPIC_API_KEY;
+    delete env.DURABLE_AGENT_TASK_QUEUE;
+    const project = mkdtempSync(join(tmpdir(), 'da-demo-project-'));
+    cpSync(sampleProjectDir(), project, { recursive: true });
 
-  let dev = await startDev(db, port, uiPort, env);
-  let connection: Connection | undefined;
-  try {
-    const started = await cli(['run', '--detach', '--json', '--cwd', project, '--permission-mode', 'acceptEdits', '--allow', 'Bash(node test/*)', '--model', 'scripted-demo', 'fix the TODO'], env);
-    assert.equal(started.code, 0, started.stderr);
-    const id = (JSON.parse(started.stdout) as { session: string }).session;
-    connection = await Connection.connect({ address: `127.0.0.1:${port}` });
-    const client = new Client({ connection });
-    for (let i = 0; i < 300; i++) {
-      const s = await sessionStatus(client, id).catch(() => undefined);
-      if (s && s.turn >= 3) break;
-      await new Promise((r) => setTimeout(r, 100));
+    let dev = await startDev(db, port, uiPort, env);
+    let connection: Connection | undefined;
+    try {
+      const started = await cli(
+        [
+          'run',
+          '--detach',
+          '--json',
+          '--cwd',
+          project,
+          '--permission-mode',
+          'acceptEdits',
+          '--allow',
+          'Bash(node test/*)',
+          '--model',
+          'scripted-demo',
+          'fix the TODO',
+        ],
+        env,
+      );
+      assert.equal(started.code, 0, started.stderr);
+      const id = (JSON.parse(started.stdout) as { session: string }).session;
+      connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+      const client = new Client({ connection });
+      for (let i = 0; i < 300; i++) {
+        const s = await sessionStatus(client, id).catch(() => undefined);
+        if (s && s.turn >= 3) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await connection.close();
+      connection = undefined;
+      assert.ok(dev.pid);
+      dev.kill('SIGKILL');
+      await new Promise((r) => dev.once('exit', r));
+
+      dev = await startDev(db, port, uiPort, env);
+      const attached = await cli(['attach', id], env, 180_000);
+      assert.equal(attached.code, 0, attached.stdout + attached.stderr);
+      assert.match(attached.stdout, /session completed/);
+      assert.match(readFileSync(join(project, 'src', 'stats.js'), 'utf8'), /s\[mid - 1\] \+ s\[mid\]/);
+      assert.equal(spawnSync(process.execPath, ['test/stats.test.js'], { cwd: project }).status, 0);
+      // Every tool call appears once in the audit, and each ran once (one activity attempt).
+      const audit = await cli(['audit', id, '--json'], env);
+      assert.equal(audit.code, 0, audit.stderr);
+      const calls = audit.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; toolUseId?: string; status?: string })
+        .filter((e) => e.kind === 'tool_call');
+      const ids = calls.map((c) => c.toolUseId);
+      assert.equal(new Set(ids).size, ids.length, `no duplicate calls: ${ids.join(', ')}`);
+      assert.equal(calls.length, 8, JSON.stringify(calls));
+    } finally {
+      await connection?.close().catch(() => undefined);
+      dev.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 2000));
+      if (dev.exitCode === null) dev.kill('SIGKILL');
     }
-    await connection.close();
-    connection = undefined;
-    assert.ok(dev.pid);
-    dev.kill('SIGKILL');
-    await new Promise((r) => dev.once('exit', r));
-
-    dev = await startDev(db, port, uiPort, env);
-    const attached = await cli(['attach', id], env, 180_000);
-    assert.equal(attached.code, 0, attached.stdout + attached.stderr);
-    assert.match(attached.stdout, /session completed/);
-    assert.match(readFileSync(join(project, 'src', 'stats.js'), 'utf8'), /s\[mid - 1\] \+ s\[mid\]/);
-    assert.equal(spawnSync(process.execPath, ['test/stats.test.js'], { cwd: project }).status, 0);
-    // Every tool call appears once in the audit, and each ran once (one activity attempt).
-    const audit = await cli(['audit', id, '--json'], env);
-    assert.equal(audit.code, 0, audit.stderr);
-    const calls = audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; toolUseId?: string; status?: string }).filter((e) => e.kind === 'tool_call');
-    const ids = calls.map((c) => c.toolUseId);
-    assert.equal(new Set(ids).size, ids.length, `no duplicate calls: ${ids.join(', ')}`);
-    assert.equal(calls.length, 8, JSON.stringify(calls));
-  } finally {
-    await connection?.close().catch(() => undefined);
-    dev.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 2000));
-    if (dev.exitCode === null) dev.kill('SIGKILL');
-  }
-});
+  },
+);

@@ -31,7 +31,10 @@ async function makeFiles(dir: string, turns: number): Promise<(turn: number, k: 
   for (let turn = 1; turn <= turns; turn++) {
     for (let k = 0; k < READS_PER_TURN; k++) {
       const body: string[] = [];
-      for (let i = 0; i < lines; i++) body.push(`${`t${pad(turn)}-${k} line ${String(i).padStart(3, '0')} `}${randomBytes(32).toString('hex')}`.slice(0, 79));
+      for (let i = 0; i < lines; i++)
+        body.push(
+          `${`t${pad(turn)}-${k} line ${String(i).padStart(3, '0')} `}${randomBytes(32).toString('hex')}`.slice(0, 79),
+        );
       await writeFile(path(turn, k), `${body.join('\n')}\n`);
     }
   }
@@ -44,7 +47,11 @@ function readScript(turns: number, fileOf: (turn: number, k: number) => string) 
     const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
     if (turn > turns) return textResponse(`Read all ${turns * READS_PER_TURN} files.`);
     return toolUseResponse(
-      Array.from({ length: READS_PER_TURN }, (_, k) => ({ id: toolUseId(turn, k), name: 'Read', input: { file_path: fileOf(turn, k) } })),
+      Array.from({ length: READS_PER_TURN }, (_, k) => ({
+        id: toolUseId(turn, k),
+        name: 'Read',
+        input: { file_path: fileOf(turn, k) },
+      })),
     );
   };
 }
@@ -54,8 +61,13 @@ function assertWholeTranscript(last: MessagesRequest, turns: number): number {
   const results = last.messages.flatMap((m) =>
     m.role === 'user' && Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : [],
   );
-  const expected = Array.from({ length: turns }, (_, t) => Array.from({ length: READS_PER_TURN }, (_, k) => toolUseId(t + 1, k))).flat();
-  assert.deepEqual(results.map((r) => r.tool_use_id), expected);
+  const expected = Array.from({ length: turns }, (_, t) =>
+    Array.from({ length: READS_PER_TURN }, (_, k) => toolUseId(t + 1, k)),
+  ).flat();
+  assert.deepEqual(
+    results.map((r) => r.tool_use_id),
+    expected,
+  );
   results.forEach((r, i) => {
     assert.notEqual(r.is_error, true, JSON.stringify(r).slice(0, 300));
     const turn = Math.floor(i / READS_PER_TURN) + 1;
@@ -71,7 +83,12 @@ test('integration: 100 turns × 3 Reads of 10 KB: transcript > 3 MB, every run <
     fake.script(readScript(TURNS, fileOf));
     const t0 = Date.now();
     // A model whose window holds the whole transcript: no clearing or compaction (context-window.test covers those).
-    const handle = await start({ prompt: 'read every file, three per turn', tools: ['Read'], maxTurns: TURNS + 10, contextManagement: { contextWindow: 10_000_000 } });
+    const handle = await start({
+      prompt: 'read every file, three per turn',
+      tools: ['Read'],
+      maxTurns: TURNS + 10,
+      contextManagement: { contextWindow: 10_000_000 },
+    });
     const result = await handle.result();
     const seconds = (Date.now() - t0) / 1000;
     assert.equal(result.status, 'completed', result.endReason);
@@ -83,7 +100,11 @@ test('integration: 100 turns × 3 Reads of 10 KB: transcript > 3 MB, every run <
     const transcriptBytes = assertWholeTranscript(requests[requests.length - 1] as MessagesRequest, TURNS);
     assert.ok(transcriptBytes > 3 * MiB, `the model got ${fmtBytes(transcriptBytes)}; expected > 3 MiB`);
 
-    const runs = await sessionRuns(client, handle.workflowId, (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId);
+    const runs = await sessionRuns(
+      client,
+      handle.workflowId,
+      (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId,
+    );
     const [t5, t100] = await turnBytes(client, handle.workflowId, runs, [5, 100]);
     assert.ok(t5 && t100);
     const maxRun = Math.max(...runs.map((r) => r.bytes));
@@ -94,7 +115,9 @@ test('integration: 100 turns × 3 Reads of 10 KB: transcript > 3 MB, every run <
         `${runs.length} session run(s): ${runs.map((r) => `${fmtBytes(r.bytes)}/${r.events} events`).join(', ')}; max ${fmtBytes(maxRun)}`,
     );
     for (const t of [t5, t100]) {
-      console.log(`[history] turn ${t.turn} (run ${t.run + 1}): ${t.total} B = session ${t.sessionBytes} B + turn child ${t.childBytes} B`);
+      console.log(
+        `[history] turn ${t.turn} (run ${t.run + 1}): ${t.total} B = session ${t.sessionBytes} B + turn child ${t.childBytes} B`,
+      );
     }
     console.log(`[history] bytes per turn differ by ${(diff * 100).toFixed(1)} % between turn 5 and turn 100`);
     assert.ok(maxRun < 4 * MiB, `a session run's history is ${fmtBytes(maxRun)}`);
@@ -112,12 +135,25 @@ test('integration: with a small maxHistoryBytesPerRun the session continues-as-n
     const edited = fileOf(1, 0);
     fake.script((req) => {
       const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
-      if (turn === TURNS + 1) return toolUseResponse([{ id: 'toolu_edit', name: 'Edit', input: { file_path: edited, old_string: 't001-0 line 000 ', new_string: 'EDITED line 000 ' } }]);
+      if (turn === TURNS + 1)
+        return toolUseResponse([
+          {
+            id: 'toolu_edit',
+            name: 'Edit',
+            input: { file_path: edited, old_string: 't001-0 line 000 ', new_string: 'EDITED line 000 ' },
+          },
+        ]);
       if (turn === TURNS + 2) return textResponse('done');
       return reads(req);
     });
     const t0 = Date.now();
-    const handle = await start({ prompt: 'read every file, three per turn', tools: ['Read', 'Edit'], maxTurns: TURNS + 10, maxHistoryBytesPerRun: LIMIT, contextManagement: { contextWindow: 10_000_000 } });
+    const handle = await start({
+      prompt: 'read every file, three per turn',
+      tools: ['Read', 'Edit'],
+      maxTurns: TURNS + 10,
+      maxHistoryBytesPerRun: LIMIT,
+      contextManagement: { contextWindow: 10_000_000 },
+    });
     const result = await handle.result();
     const seconds = (Date.now() - t0) / 1000;
     assert.equal(result.status, 'completed', result.endReason);
@@ -131,7 +167,11 @@ test('integration: with a small maxHistoryBytesPerRun the session continues-as-n
     assert.notEqual(editResult?.is_error, true, JSON.stringify(editResult));
     assert.match(await readFile(edited, 'utf8'), /^EDITED line 000 /);
 
-    const runs = await sessionRuns(client, handle.workflowId, (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId);
+    const runs = await sessionRuns(
+      client,
+      handle.workflowId,
+      (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId,
+    );
     console.log(
       `[history] maxHistoryBytesPerRun ${fmtBytes(LIMIT)}: ${TURNS + 2} turns in ${seconds.toFixed(1)} s, ${runs.length} runs: ` +
         `${runs.map((r) => fmtBytes(r.bytes)).join(', ')}; last request's transcript ${fmtBytes(transcriptBytes)}`,
@@ -139,9 +179,15 @@ test('integration: with a small maxHistoryBytesPerRun the session continues-as-n
     assert.ok(runs.length >= 3, `${runs.length} run(s)`);
     // Every turn ran exactly once, in order, across the runs; the carried state counts the runs and calls.
     const perTurn = sessionBytesPerTurn(runs, handle.workflowId);
-    assert.deepEqual([...perTurn.keys()], Array.from({ length: TURNS + 2 }, (_, i) => i + 1));
+    assert.deepEqual(
+      [...perTurn.keys()],
+      Array.from({ length: TURNS + 2 }, (_, i) => i + 1),
+    );
     const runOfTurn = [...perTurn.values()].map((t) => t.run);
-    assert.deepEqual(runOfTurn, [...runOfTurn].sort((a, b) => a - b));
+    assert.deepEqual(
+      runOfTurn,
+      [...runOfTurn].sort((a, b) => a - b),
+    );
     // Each run stops at the first turn boundary past the limit: no run is much bigger than limit + one turn.
     for (const r of runs) assert.ok(r.bytes < LIMIT + 16 * 1024, `a run of ${fmtBytes(r.bytes)}`);
     const status = await handle.query(statusQuery);

@@ -27,7 +27,12 @@ async function captureHook(dir: string, name: string, body = 'exit 0'): Promise<
 
 async function readCaptured(log: string): Promise<Captured[]> {
   const text = await readFile(log, 'utf8').catch(() => '');
-  return text.trim() ? text.trim().split('\n').map((l) => JSON.parse(l) as Captured) : [];
+  return text.trim()
+    ? text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Captured)
+    : [];
 }
 
 function requestText(req: unknown): string {
@@ -41,7 +46,11 @@ test('integration: every event fires with the reference fields; transcript_path 
     const prompt = await captureHook(workDir, 'prompt', 'echo "the deploy window closes at 17:00"');
     const post = await captureHook(workDir, 'post');
     // Blocks the first stop only: the reference's loop guard is stop_hook_active.
-    const stop = await captureHook(workDir, 'stop', 'case "$input" in *\'"stop_hook_active":true\'*) exit 0;; esac\necho "also update the changelog" >&2\nexit 2');
+    const stop = await captureHook(
+      workDir,
+      'stop',
+      'case "$input" in *\'"stop_hook_active":true\'*) exit 0;; esac\necho "also update the changelog" >&2\nexit 2',
+    );
     const end = await captureHook(workDir, 'end');
     fake.enqueue(
       toolUseResponse([{ id: 'toolu_ev_bash', name: 'Bash', input: { command: 'echo hello-from-bash' } }]),
@@ -87,7 +96,10 @@ test('integration: every event fires with the reference fields; transcript_path 
     assert.equal(stop2?.stop_hook_active, true);
     assert.equal(se?.reason, 'other');
     // transcript_path: the conversation so far, one reference-format object per line.
-    const lines = (await readFile(String(se?.transcript_path), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await readFile(String(se?.transcript_path), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.ok(lines.length >= 5, `transcript has ${lines.length} lines`);
     assert.equal(lines[0]?.type, 'user');
     assert.equal(lines[0]?.parentUuid, null);
@@ -100,7 +112,10 @@ test('integration: every event fires with the reference fields; transcript_path 
       if (l.type === 'attachment') assert.equal((l.attachment as { type: string }).type, 'hook_additional_context');
       else assert.equal((l.message as { role: string }).role, l.type);
     }
-    assert.ok(lines.some((l) => l.type === 'attachment'), 'the UserPromptSubmit context is an attachment line');
+    assert.ok(
+      lines.some((l) => l.type === 'attachment'),
+      'the UserPromptSubmit context is an attachment line',
+    );
     assert.match(JSON.stringify(lines), /say hello/);
     assert.match(JSON.stringify(lines), /hello-from-bash/);
     assert.match(JSON.stringify(lines), /first answer/);
@@ -116,7 +131,10 @@ test('integration: a Notification hook fires when a call waits for approval', as
   await withAgent({}, async ({ fake, start, workDir, client }) => {
     const note = await captureHook(workDir, 'note');
     const target = join(workDir, 'x.txt');
-    fake.enqueue(toolUseResponse([{ id: 'toolu_ev_write', name: 'Write', input: { file_path: target, content: 'x\n' } }]), textResponse('ok'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_ev_write', name: 'Write', input: { file_path: target, content: 'x\n' } }]),
+      textResponse('ok'),
+    );
     const handle = await start({
       prompt: 'write x',
       permissionMode: 'default',
@@ -130,7 +148,10 @@ test('integration: a Notification hook fires when a call waits for approval', as
     assert.equal(n?.notification_type, 'permission_prompt');
     assert.match(String(n?.message), /permission to use Write/);
     assert.equal(n?.session_id, handle.workflowId);
-    await waitFor('the approval request', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals.length === 1);
+    await waitFor(
+      'the approval request',
+      async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals.length === 1,
+    );
     await denyToolUse(client, handle.workflowId, 'toolu_ev_write', 'test');
     assert.equal((await handle.result()).status, 'completed');
   });
@@ -141,7 +162,8 @@ test('integration: an unknown hook event name is refused at start, naming the ke
     // Validation runs at the edge (src/sessionInput.ts): startSession throws and nothing is started.
     await assert.rejects(
       start({ prompt: 'x', hooks: { PreToolUze: [{ hooks: [{ type: 'command', command: 'true' }] }] } as never }),
-      (err: Error) => err.name === 'InvalidSessionInputError' && /hooks\.PreToolUze is not a hook event/.test(err.message),
+      (err: Error) =>
+        err.name === 'InvalidSessionInputError' && /hooks\.PreToolUze is not a hook event/.test(err.message),
     );
   });
 });

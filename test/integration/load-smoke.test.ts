@@ -6,16 +6,20 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-test('integration: bench:load --smoke on two workers completes every session and prints its table', { timeout: 300_000 }, async () => {
-  const script = join(__dirname, '../../bench/load.js');
-  const child = spawn(process.execPath, [script, '--smoke', '--workers', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  assert.equal(code, 0, `exit ${code}\n${out}\n${err.slice(-3000)}`);
-  assert.match(out, /^\| 2 \| 4 \/ 4 \| 0 \| \d+ \|/m, out);
-  assert.match(out, /^failures: 0$/m);
-  assert.match(out, /per turn: workflow tasks/);
-});
+test(
+  'integration: bench:load --smoke on two workers completes every session and prints its table',
+  { timeout: 300_000 },
+  async () => {
+    const script = join(__dirname, '../../bench/load.js');
+    const child = spawn(process.execPath, [script, '--smoke', '--workers', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 0, `exit ${code}\n${out}\n${err.slice(-3000)}`);
+    assert.match(out, /^\| 2 \| 4 \/ 4 \| 0 \| \d+ \|/m, out);
+    assert.match(out, /^failures: 0$/m);
+    assert.match(out, /per turn: workflow tasks/);
+  },
+);

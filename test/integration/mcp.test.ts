@@ -26,7 +26,8 @@ const EventType = temporal.api.enums.v1.EventType;
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const testServer = join(__dirname, '..', 'support', 'mcpServer.js');
-const text = (r: { content: Array<{ type: string; text?: unknown }> }) => r.content.map((c) => String(c.text ?? '')).join('');
+const text = (r: { content: Array<{ type: string; text?: unknown }> }) =>
+  r.content.map((c) => String(c.text ?? '')).join('');
 
 test('integration mcp: the worker owns connections: npm servers over stdio, reuse, crash and restart, start failures and timeouts', async () => {
   const work = await mkdtemp(join(tmpdir(), 'mcp-fs-'));
@@ -35,20 +36,33 @@ test('integration mcp: the worker owns connections: npm servers over stdio, reus
   try {
     const ev = { command: process.execPath, args: [everything] };
     const tools = await m.listTools('everything', ev, work);
-    assert.ok(tools.some((t) => t.name === 'echo' && t.annotations?.readOnlyHint === true), JSON.stringify(tools.map((t) => t.name)));
+    assert.ok(
+      tools.some((t) => t.name === 'echo' && t.annotations?.readOnlyHint === true),
+      JSON.stringify(tools.map((t) => t.name)),
+    );
     assert.equal(text(await m.callTool('everything', ev, work, 'echo', { message: 'hi' })), 'Echo: hi');
     assert.match(text(await m.callTool('everything', ev, work, 'get-sum', { a: 2, b: 3 })), /5/);
     assert.equal(m.started, 1, 'one server process for the list and both calls');
 
     const fs = { command: process.execPath, args: [filesystem, work] };
-    assert.match(text(await m.callTool('fs', fs, work, 'read_text_file', { path: join(work, 'hello.txt') })), /hello from the filesystem server/);
+    assert.match(
+      text(await m.callTool('fs', fs, work, 'read_text_file', { path: join(work, 'hello.txt') })),
+      /hello from the filesystem server/,
+    );
     const outside = await m.callTool('fs', fs, work, 'read_text_file', { path: '/etc/hostname' });
-    assert.equal(outside.isError, true, 'the server refuses paths outside its allowed directory: isError comes through');
+    assert.equal(
+      outside.isError,
+      true,
+      'the server refuses paths outside its allowed directory: isError comes through',
+    );
 
     // A server that dies mid-call: an McpUnavailableError saying so, then the next call starts it again.
     const ts = { command: process.execPath, args: [testServer] };
     const pid1 = text(await m.callTool('test', ts, work, 'pid', {}));
-    await assert.rejects(m.callTool('test', ts, work, 'crash', {}), (e: Error) => e instanceof McpUnavailableError && /MCP server test is gone/.test(e.message));
+    await assert.rejects(
+      m.callTool('test', ts, work, 'crash', {}),
+      (e: Error) => e instanceof McpUnavailableError && /MCP server test is gone/.test(e.message),
+    );
     const pid2 = text(await m.callTool('test', ts, work, 'pid', {}));
     assert.notEqual(pid1, pid2, 'a new server process answers after the crash');
 
@@ -57,18 +71,31 @@ test('integration mcp: the worker owns connections: npm servers over stdio, reus
     await assert.rejects(m.listTools('broken', broken, work), /MCP server broken failed to start/);
     const startedBefore = m.started;
     await assert.rejects(m.callTool('broken', broken, work, 'x', {}), /MCP server broken failed to start/);
-    assert.equal(m.started, startedBefore, 'a failed start is remembered for a moment: no second start within the same turn');
+    assert.equal(
+      m.started,
+      startedBefore,
+      'a failed start is remembered for a moment: no second start within the same turn',
+    );
     const slow = new McpManager({ startupTimeoutMs: 1_000 });
-    await assert.rejects(slow.listTools('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, work), /MCP server mute failed to start.*(within 1000 ms|timed out)/i);
+    await assert.rejects(
+      slow.listTools('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, work),
+      /MCP server mute failed to start.*(within 1000 ms|timed out)/i,
+    );
     await slow.close();
     await assert.rejects(m.listTools('nocmd', { command: '/nonexistent/mcp-server' }, work), /failed to start/);
     // A missing environment variable: named, before anything starts.
-    await assert.rejects(m.listTools('env', { command: '${MCP_TEST_UNSET_CMD}' }, work), /missing environment variable MCP_TEST_UNSET_CMD/);
+    await assert.rejects(
+      m.listTools('env', { command: '${MCP_TEST_UNSET_CMD}' }, work),
+      /missing environment variable MCP_TEST_UNSET_CMD/,
+    );
   } finally {
     await m.close();
   }
   assert.equal(m.openConnections, 0);
-  await assert.rejects(m.listTools('everything', { command: process.execPath, args: [everything] }, work), /shutting down/);
+  await assert.rejects(
+    m.listTools('everything', { command: process.execPath, args: [everything] }, work),
+    /shutting down/,
+  );
 });
 
 test('integration mcp: streamable HTTP with ${VAR:-default} expansion in the url', async () => {
@@ -99,10 +126,15 @@ test('integration mcp: the reference\'s other server forms: type "sse" (server-e
       srv.close(() => resolve(p));
     });
   });
-  const child: ChildProcess = spawn(process.execPath, [everything, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+  const child: ChildProcess = spawn(process.execPath, [everything, 'sse'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'ignore',
+  });
   const m = new McpManager({ startupTimeoutMs: 20_000, env: { MCP_TEST_PORT: String(port) } });
   try {
-    const [cfg] = Object.values(parseMcpServers({ ev: { type: 'sse', url: 'http://127.0.0.1:${MCP_TEST_PORT}/sse' } }, '.mcp.json'));
+    const [cfg] = Object.values(
+      parseMcpServers({ ev: { type: 'sse', url: 'http://127.0.0.1:${MCP_TEST_PORT}/sse' } }, '.mcp.json'),
+    );
     let tools: Awaited<ReturnType<McpManager['listTools']>> | undefined;
     for (let i = 0; i < 100 && !tools; i++) {
       tools = await m.listTools('ev', cfg!, tmpdir()).catch(async () => {
@@ -111,13 +143,19 @@ test('integration mcp: the reference\'s other server forms: type "sse" (server-e
       });
       if (!tools) await m.close(false);
     }
-    assert.ok(tools?.some((t) => t.name === 'echo'), 'tools listed over SSE');
+    assert.ok(
+      tools?.some((t) => t.name === 'echo'),
+      'tools listed over SSE',
+    );
     assert.equal(text(await m.callTool('ev', cfg!, tmpdir(), 'echo', { message: 'over sse' })), 'Echo: over sse');
     // `timeout` (ms) bounds a call of that server, whatever MCP_TOOL_TIMEOUT says.
     const ts = { command: process.execPath, args: [testServer], timeout: 1000 };
     assert.equal(m.callTimeoutMs(ts), 1000);
     const t0 = Date.now();
-    await assert.rejects(m.callTool('slow', ts, tmpdir(), 'wait', { ms: 5000, tag: 't' }), /MCP server slow did not answer the call of wait within 1000 ms/);
+    await assert.rejects(
+      m.callTool('slow', ts, tmpdir(), 'wait', { ms: 5000, tag: 't' }),
+      /MCP server slow did not answer the call of wait within 1000 ms/,
+    );
     assert.ok(Date.now() - t0 < 4500, 'the call gave up before the server answered');
   } finally {
     await m.close();
@@ -152,7 +190,10 @@ test('integration mcp: a server that adds a tool (notifications/tools/list_chang
     assert.equal(text(await m.callTool('t', ts, tmpdir(), 'grow', {})), 'grew');
     await waitFor('tools/list_changed', async () => m.listChanges > 0, 10_000);
     const after = await m.listTools('t', ts, tmpdir());
-    assert.ok(after.some((t) => t.name === 'grown' && t.annotations?.readOnlyHint === true), JSON.stringify(after.map((t) => t.name)));
+    assert.ok(
+      after.some((t) => t.name === 'grown' && t.annotations?.readOnlyHint === true),
+      JSON.stringify(after.map((t) => t.name)),
+    );
     assert.equal(text(await m.callTool('t', ts, tmpdir(), 'grown', {})), 'grown here');
     assert.equal(m.started, 1, 'no restart was needed');
   } finally {
@@ -195,7 +236,11 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
       streamingToolExecution: false,
       mcpServers,
       rules: { allow: ['mcp__test'], ask: [], deny: ['mcp__everything__get-sum'] },
-      hooks: { PreToolUse: [{ matcher: 'mcp__test__pid', hooks: [{ type: 'command', command: 'echo "no pids today" >&2; exit 2' }] }] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'mcp__test__pid', hooks: [{ type: 'command', command: 'echo "no pids today" >&2; exit 2' }] },
+        ],
+      },
     });
     const result = await handle.result();
     assert.equal(result.status, 'completed', result.endReason);
@@ -204,9 +249,20 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
     const reqs = fake.messageRequests();
 
     // The model was offered the MCP tools with the servers' schemas, minus the denied one.
-    const offered = (reqs[0]?.tools ?? []) as Array<{ name: string; input_schema: { properties?: Record<string, unknown> } }>;
+    const offered = (reqs[0]?.tools ?? []) as Array<{
+      name: string;
+      input_schema: { properties?: Record<string, unknown> };
+    }>;
     const names = offered.map((t) => t.name);
-    for (const n of ['mcp__everything__echo', 'mcp__fs__read_text_file', 'mcp__test__ping', 'mcp__test__crash', 'Read', 'Bash']) assert.ok(names.includes(n), n);
+    for (const n of [
+      'mcp__everything__echo',
+      'mcp__fs__read_text_file',
+      'mcp__test__ping',
+      'mcp__test__crash',
+      'Read',
+      'Bash',
+    ])
+      assert.ok(names.includes(n), n);
     assert.ok(!names.includes('mcp__everything__get-sum'), 'a denied MCP tool is not offered');
     assert.ok(offered.find((t) => t.name === 'mcp__everything__echo')?.input_schema.properties?.message);
 
@@ -230,7 +286,11 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
     assert.match(JSON.stringify(badin?.content), /InputValidationError|string/);
     assert.equal(fail?.is_error, true, "the server's isError becomes is_error");
     assert.match(JSON.stringify(fail?.content), /the thing failed/);
-    assert.match(JSON.stringify(img?.content), /\[Image could not be processed: its bytes are not image\/png\]/, 'bytes that are not a PNG never reach the API');
+    assert.match(
+      JSON.stringify(img?.content),
+      /\[Image could not be processed: its bytes are not image\/png\]/,
+      'bytes that are not a PNG never reach the API',
+    );
     assert.match(JSON.stringify(img?.content), /embedded note/);
 
     const [crash] = lastToolResults(reqs[3]!);
@@ -244,17 +304,25 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
     const history = await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory();
     const scheduled: string[][] = [[]];
     for (const e of history.events ?? []) {
-      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) scheduled[scheduled.length - 1]!.push(e.activityTaskScheduledEventAttributes?.activityId ?? '');
-      if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && scheduled[scheduled.length - 1]!.length > 0) scheduled.push([]);
+      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+        scheduled[scheduled.length - 1]!.push(e.activityTaskScheduledEventAttributes?.activityId ?? '');
+      if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && scheduled[scheduled.length - 1]!.length > 0)
+        scheduled.push([]);
     }
     const batch = scheduled.find((g) => g.includes('tool-toolu_w1'));
-    assert.ok(batch?.includes('tool-toolu_w2') && batch.includes('tool-toolu_echo') && batch.includes('tool-toolu_read'), JSON.stringify(scheduled));
+    assert.ok(
+      batch?.includes('tool-toolu_w2') && batch.includes('tool-toolu_echo') && batch.includes('tool-toolu_read'),
+      JSON.stringify(scheduled),
+    );
     // The crash (unannotated) ran alone in its turn; the same connections served the whole session.
     assert.ok(manager.started <= 4, `servers started: ${manager.started} (3 servers + 1 restart)`);
 
     // A second session with the same config reuses the worker's connections.
     const before = manager.started;
-    fake.enqueue(toolUseResponse([{ id: 'toolu_e2', name: 'mcp__everything__echo', input: { message: 'second' } }]), textResponse('ok'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_e2', name: 'mcp__everything__echo', input: { message: 'second' } }]),
+      textResponse('ok'),
+    );
     const r2 = await (await start({ prompt: 'again', mcpServers, permissionMode: 'default' })).result();
     assert.equal(r2.status, 'completed');
     assert.match(JSON.stringify(lastToolResults(fake.messageRequests().at(-1)!)[0]?.content), /Echo: second/);
@@ -266,7 +334,9 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
 test('integration mcp: a server that fails to start: its tools are not offered and a call is an is_error result saying why', async () => {
   await withAgent({ worker: { mcp: new McpManager({ startupTimeoutMs: 2_000 }) } }, async ({ fake, start }) => {
     fake.enqueue(toolUseResponse([{ id: 'toolu_x', name: 'mcp__dead__anything', input: {} }]), textResponse('ok'));
-    const result = await (await start({ prompt: 'x', mcpServers: { dead: { command: process.execPath, args: ['-e', 'process.exit(1)'] } } })).result();
+    const result = await (
+      await start({ prompt: 'x', mcpServers: { dead: { command: process.execPath, args: ['-e', 'process.exit(1)'] } } })
+    ).result();
     assert.equal(result.status, 'completed');
     const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name);
     assert.ok(!offered.some((n) => n.startsWith('mcp__')));
@@ -281,14 +351,25 @@ test('integration mcp: durable-agent run reads .mcp.json and ~/.claude.json, sta
     const home = await mkdtemp(join(tmpdir(), 'mcp-home-'));
     await writeFile(
       join(workDir, '.mcp.json'),
-      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything] }, other: { command: '${MCP_TEST_OTHER_CMD:-nothing}' } } }),
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: [everything] },
+          other: { command: '${MCP_TEST_OTHER_CMD:-nothing}' },
+        },
+      }),
     );
     await mkdir(join(workDir, '.durable-agent'));
     // No approval for everything: as `claude -p`, run starts a .mcp.json server unless it is disabled.
-    await writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({ disabledMcpjsonServers: ['other'] }));
+    await writeFile(
+      join(workDir, '.durable-agent', 'settings.json'),
+      JSON.stringify({ disabledMcpjsonServers: ['other'] }),
+    );
     // A user-scope server where `claude mcp add -s user` keeps it ($CLAUDE_CONFIG_DIR/.claude.json), its name with a dot.
     const claudeDir = await mkdtemp(join(tmpdir(), 'mcp-claude-config-'));
-    await writeFile(join(claudeDir, '.claude.json'), JSON.stringify({ numStartups: 1, mcpServers: { 'user.ev': { command: process.execPath, args: [everything] } } }));
+    await writeFile(
+      join(claudeDir, '.claude.json'),
+      JSON.stringify({ numStartups: 1, mcpServers: { 'user.ev': { command: process.execPath, args: [everything] } } }),
+    );
     fake.enqueue(
       toolUseResponse([
         { id: 'toolu_cli_echo', name: 'mcp__everything__echo', input: { message: 'from the cli' } },
@@ -296,8 +377,17 @@ test('integration mcp: durable-agent run reads .mcp.json and ~/.claude.json, sta
       ]),
       textResponse('echoed'),
     );
-    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: home, CLAUDE_CONFIG_DIR: claudeDir };
-    const r = await cli(['run', '--cwd', workDir, '--model', 'claude-test', '--permission-mode', 'default', 'echo', 'something'], env, 120_000);
+    const env = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
+      DURABLE_AGENT_TASK_QUEUE: taskQueue,
+      DURABLE_AGENT_HOME: home,
+      CLAUDE_CONFIG_DIR: claudeDir,
+    };
+    const r = await cli(
+      ['run', '--cwd', workDir, '--model', 'claude-test', '--permission-mode', 'default', 'echo', 'something'],
+      env,
+      120_000,
+    );
     assert.equal(r.code, 0, r.stderr + r.stdout);
     assert.match(r.stderr, /\.mcp\.json: mcpServers\.other is disabled \(disabledMcpjsonServers\); not started/);
     assert.match(r.stdout, /MCP servers: user\.ev \(.*\.claude\.json\), everything \(.*\.mcp\.json\)/);
@@ -342,10 +432,13 @@ test('integration mcp: the in-process runner calls MCP tools the same way (batch
     );
     assert.equal(result.status, 'completed', result.endReason);
     assert.deepEqual(asked, ['toolu_lf'], 'only the unannotated tool asks in default mode');
-    assert.deepEqual(result.turnsDetail[0]?.batches.map((b) => [b.concurrencySafe, b.toolUseIds]), [
-      [true, ['toolu_lp1', 'toolu_lp2']],
-      [false, ['toolu_lf']],
-    ]);
+    assert.deepEqual(
+      result.turnsDetail[0]?.batches.map((b) => [b.concurrencySafe, b.toolUseIds]),
+      [
+        [true, ['toolu_lp1', 'toolu_lp2']],
+        [false, ['toolu_lf']],
+      ],
+    );
     const [p1, p2, f] = lastToolResults(fake.messageRequests()[1]!);
     assert.match(JSON.stringify(p1?.content), /pong one/);
     assert.match(JSON.stringify(p2?.content), /pong two/);
@@ -363,15 +456,29 @@ test('integration mcp: an interrupt cancels a running MCP call; the connection s
       toolUseResponse([{ id: 'toolu_after', name: 'mcp__test__ping', input: { message: 'after the interrupt' } }]),
       textResponse('done'),
     );
-    const handle = await start({ prompt: 'wait', mcpServers: { test: { command: process.execPath, args: [testServer] } } });
+    const handle = await start({
+      prompt: 'wait',
+      mcpServers: { test: { command: process.execPath, args: [testServer] } },
+    });
     const turn = client.workflow.getHandle(`${handle.workflowId}/turn-1`);
-    await waitFor('the MCP call to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_long'), 30_000);
+    await waitFor(
+      'the MCP call to run',
+      async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_long'),
+      30_000,
+    );
     await interruptSession(client, handle.workflowId);
-    const status = await waitFor('the session to wait for a message', async () => {
-      const s = await sessionStatus(client, handle.workflowId);
-      return s.status === 'interrupted' && s.phase === 'waiting_for_message' ? s : undefined;
-    }, 30_000);
-    assert.deepEqual(status.lastTurn?.records.map((r) => [r.toolUseId, r.status]), [['toolu_long', 'interrupted']]);
+    const status = await waitFor(
+      'the session to wait for a message',
+      async () => {
+        const s = await sessionStatus(client, handle.workflowId);
+        return s.status === 'interrupted' && s.phase === 'waiting_for_message' ? s : undefined;
+      },
+      30_000,
+    );
+    assert.deepEqual(
+      status.lastTurn?.records.map((r) => [r.toolUseId, r.status]),
+      [['toolu_long', 'interrupted']],
+    );
     await sendMessage(client, handle.workflowId, 'ping instead');
     const result = await handle.result();
     assert.equal(result.status, 'completed', result.endReason);

@@ -37,24 +37,43 @@ test('integration: `run` loads .claude/rules, drops frontmatter and HTML comment
     const userMd = await put(join(home, '.claude', 'CLAUDE.md'), 'User: answer in English. @~/notes/tone.md');
     const tone = await put(join(home, 'notes', 'tone.md'), 'Tone: terse (TONE-11).');
     await put(join(home, 'secrets.md'), 'SECRET-TOKEN-42');
-    const claudeMd = await put(join(workDir, 'CLAUDE.md'), '# Project\nCodeword PAPAYA-5.\n<!-- maintainers: keep this short -->\nAlso @~/secrets.md\n');
-    const rule = await put(join(workDir, '.claude', 'rules', 'style.md'), '---\ndescription: code style\n---\nStyle rule GUAVA-8.\n');
-    const cond = await put(join(workDir, '.claude', 'rules', 'ts.md'), '---\npaths:\n  - "src/**/*.ts"\n---\nTS rule LIME-2.\n');
+    const claudeMd = await put(
+      join(workDir, 'CLAUDE.md'),
+      '# Project\nCodeword PAPAYA-5.\n<!-- maintainers: keep this short -->\nAlso @~/secrets.md\n',
+    );
+    const rule = await put(
+      join(workDir, '.claude', 'rules', 'style.md'),
+      '---\ndescription: code style\n---\nStyle rule GUAVA-8.\n',
+    );
+    const cond = await put(
+      join(workDir, '.claude', 'rules', 'ts.md'),
+      '---\npaths:\n  - "src/**/*.ts"\n---\nTS rule LIME-2.\n',
+    );
     fake.enqueue(textResponse('done'));
     const run = await cli(['run', '--cwd', workDir, 'go'], env, 90_000);
     assert.equal(run.code, 0, run.stderr);
     const id = /session (\S+) started/.exec(run.stdout)?.[1] as string;
     const files = [userMd, tone, claudeMd, rule];
     assert.ok(run.stdout.includes(`memory: ${files.join(', ')}`), run.stdout);
-    assert.ok(run.stderr.includes(`warning: ${claudeMd}: @import ~/secrets.md is outside the working directory`), run.stderr);
+    assert.ok(
+      run.stderr.includes(`warning: ${claudeMd}: @import ~/secrets.md is outside the working directory`),
+      run.stderr,
+    );
     assert.ok(run.stderr.includes(`warning: ${cond}: a rule with paths: in its frontmatter`), run.stderr);
 
     const first = fake.messageRequests()[0] as unknown as { messages: Array<{ content: unknown }> };
     const text = JSON.stringify(first.messages[0]?.content);
-    for (const piece of ['TONE-11', 'PAPAYA-5', 'GUAVA-8', `Contents of ${tone} (user's private global instructions for all projects)`, `Contents of ${rule} (project instructions, checked into the codebase)`]) {
+    for (const piece of [
+      'TONE-11',
+      'PAPAYA-5',
+      'GUAVA-8',
+      `Contents of ${tone} (user's private global instructions for all projects)`,
+      `Contents of ${rule} (project instructions, checked into the codebase)`,
+    ]) {
       assert.ok(text.includes(piece), `${piece} in ${text}`);
     }
-    for (const absent of ['SECRET-TOKEN-42', 'LIME-2', 'maintainers: keep this short', 'description: code style']) assert.ok(!text.includes(absent), `${absent} must not reach the model`);
+    for (const absent of ['SECRET-TOKEN-42', 'LIME-2', 'maintainers: keep this short', 'description: code style'])
+      assert.ok(!text.includes(absent), `${absent} must not reach the model`);
 
     const st = await cli(['status', id], env);
     assert.equal(st.code, 0, st.stderr);

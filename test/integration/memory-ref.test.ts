@@ -35,55 +35,84 @@ const firstUserText = (req: MessagesRequest): string => {
   return typeof c === 'string' ? c : (c ?? []).map((b) => (b as { text?: string }).text ?? '').join('');
 };
 
-test('integration: a large CLAUDE.md is sent by reference — in no workflow history — and both the session and its subagent see it', { timeout: 120_000 }, async () => {
-  await withAgent({}, async ({ fake, workDir, storeDir, taskQueue, client }) => {
-    const home = await mkdtemp(join(tmpdir(), 'da-memref-home-'));
-    const body = Array.from({ length: 1500 }, (_, i) => `- rule ${i}: keep the MEMORY-BODY line ${i} in mind`).join('\n');
-    const claudeMd = `MEMORY-HEAD project rules\n${body}\nMEMORY-TAIL last rule\n`;
-    assert.ok(claudeMd.length > MEMORY_INLINE_MAX_CHARS * 3);
-    await writeFile(join(workDir, 'CLAUDE.md'), claudeMd);
-    await mkdir(join(workDir, '.claude', 'agents'), { recursive: true });
-    await writeFile(join(workDir, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nYou are MARKER-REVIEWER.\n');
-    fake.script((req) => {
-      if (systemOf(req).includes('MARKER-REVIEWER')) return textResponse('reviewed');
-      if (!req.messages.some((m) => m.role === 'assistant')) return toolUseResponse([{ id: 'toolu_review', name: 'Agent', input: { description: 'review', prompt: 'REVIEW-PROMPT', subagent_type: 'reviewer' } }]);
-      return textResponse('done');
+test(
+  'integration: a large CLAUDE.md is sent by reference — in no workflow history — and both the session and its subagent see it',
+  { timeout: 120_000 },
+  async () => {
+    await withAgent({}, async ({ fake, workDir, storeDir, taskQueue, client }) => {
+      const home = await mkdtemp(join(tmpdir(), 'da-memref-home-'));
+      const body = Array.from({ length: 1500 }, (_, i) => `- rule ${i}: keep the MEMORY-BODY line ${i} in mind`).join(
+        '\n',
+      );
+      const claudeMd = `MEMORY-HEAD project rules\n${body}\nMEMORY-TAIL last rule\n`;
+      assert.ok(claudeMd.length > MEMORY_INLINE_MAX_CHARS * 3);
+      await writeFile(join(workDir, 'CLAUDE.md'), claudeMd);
+      await mkdir(join(workDir, '.claude', 'agents'), { recursive: true });
+      await writeFile(
+        join(workDir, '.claude', 'agents', 'reviewer.md'),
+        '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nYou are MARKER-REVIEWER.\n',
+      );
+      fake.script((req) => {
+        if (systemOf(req).includes('MARKER-REVIEWER')) return textResponse('reviewed');
+        if (!req.messages.some((m) => m.role === 'assistant'))
+          return toolUseResponse([
+            {
+              id: 'toolu_review',
+              name: 'Agent',
+              input: { description: 'review', prompt: 'REVIEW-PROMPT', subagent_type: 'reviewer' },
+            },
+          ]);
+        return textResponse('done');
+      });
+      const env = {
+        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
+        DURABLE_AGENT_TASK_QUEUE: taskQueue,
+        DURABLE_AGENT_STORE_DIR: storeDir,
+        CLAUDE_CONFIG_DIR: join(home, '.claude'),
+        DURABLE_AGENT_HOME: join(home, '.durable-agent'),
+        DURABLE_AGENT_MANAGED_SETTINGS: join(home, 'none.json'),
+        DURABLE_AGENT_MANAGED_MEMORY: join(home, 'none.md'),
+      };
+      const run = await cli(
+        ['run', '--cwd', workDir, '--permission-mode', 'bypassPermissions', 'PARENT-PROMPT'],
+        env,
+        90_000,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const id = /session (\S+) started/.exec(run.stdout)?.[1] as string;
+      assert.ok(id, run.stdout);
+      const handle = client.workflow.getHandle(id);
+      const result = (await handle.result()) as { status: string; endReason?: string };
+      assert.equal(result.status, 'completed', result.endReason);
+
+      // The model got the whole memory before the prompt, in the session and in its subagent.
+      const parentFirst = fake.messageRequests().find((r) => !systemOf(r).includes('MARKER-REVIEWER'))!;
+      const childFirst = fake.messageRequests().find((r) => systemOf(r).includes('MARKER-REVIEWER'))!;
+      for (const [who, req, prompt] of [
+        ['session', parentFirst, 'PARENT-PROMPT'],
+        ['subagent', childFirst, 'REVIEW-PROMPT'],
+      ] as const) {
+        const text = firstUserText(req);
+        assert.match(text, /^<system-reminder>/, who);
+        assert.ok(
+          text.includes('MEMORY-HEAD') && text.includes('MEMORY-BODY line 1499') && text.includes('MEMORY-TAIL'),
+          `${who} sees the whole CLAUDE.md`,
+        );
+        assert.ok(text.indexOf('MEMORY-TAIL') < text.indexOf(prompt), `${who}: memory before the prompt`);
+      }
+
+      // No workflow history holds the text: the session's, its turns', the subagent's.
+      const ids = [id, `${id}/turn-1`, `${id}/turn-2`, `${id}/agent-toolu_review`, `${id}/agent-toolu_review/turn-1`];
+      for (const wid of ids) {
+        const history = historyText(await client.workflow.getHandle(wid).fetchHistory());
+        assert.ok(
+          history.includes('REVIEW-PROMPT') || history.includes('PARENT-PROMPT') || history.includes('Model call'),
+          `${wid}: the history is decoded`,
+        );
+        assert.ok(!history.includes('MEMORY-BODY'), `${wid}: the memory text is not in the history`);
+      }
+      const start = historyText(await client.workflow.getHandle(id).fetchHistory());
+      assert.match(start, /memory-[0-9a-f]{64}/);
     });
-    const env = {
-      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
-      DURABLE_AGENT_TASK_QUEUE: taskQueue,
-      DURABLE_AGENT_STORE_DIR: storeDir,
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      DURABLE_AGENT_HOME: join(home, '.durable-agent'),
-      DURABLE_AGENT_MANAGED_SETTINGS: join(home, 'none.json'),
-      DURABLE_AGENT_MANAGED_MEMORY: join(home, 'none.md'),
-    };
-    const run = await cli(['run', '--cwd', workDir, '--permission-mode', 'bypassPermissions', 'PARENT-PROMPT'], env, 90_000);
-    assert.equal(run.code, 0, run.stderr);
-    const id = /session (\S+) started/.exec(run.stdout)?.[1] as string;
-    assert.ok(id, run.stdout);
-    const handle = client.workflow.getHandle(id);
-    const result = (await handle.result()) as { status: string; endReason?: string };
-    assert.equal(result.status, 'completed', result.endReason);
-
-    // The model got the whole memory before the prompt, in the session and in its subagent.
-    const parentFirst = fake.messageRequests().find((r) => !systemOf(r).includes('MARKER-REVIEWER'))!;
-    const childFirst = fake.messageRequests().find((r) => systemOf(r).includes('MARKER-REVIEWER'))!;
-    for (const [who, req, prompt] of [['session', parentFirst, 'PARENT-PROMPT'], ['subagent', childFirst, 'REVIEW-PROMPT']] as const) {
-      const text = firstUserText(req);
-      assert.match(text, /^<system-reminder>/, who);
-      assert.ok(text.includes('MEMORY-HEAD') && text.includes('MEMORY-BODY line 1499') && text.includes('MEMORY-TAIL'), `${who} sees the whole CLAUDE.md`);
-      assert.ok(text.indexOf('MEMORY-TAIL') < text.indexOf(prompt), `${who}: memory before the prompt`);
-    }
-
-    // No workflow history holds the text: the session's, its turns', the subagent's.
-    const ids = [id, `${id}/turn-1`, `${id}/turn-2`, `${id}/agent-toolu_review`, `${id}/agent-toolu_review/turn-1`];
-    for (const wid of ids) {
-      const history = historyText(await client.workflow.getHandle(wid).fetchHistory());
-      assert.ok(history.includes('REVIEW-PROMPT') || history.includes('PARENT-PROMPT') || history.includes('Model call'), `${wid}: the history is decoded`);
-      assert.ok(!history.includes('MEMORY-BODY'), `${wid}: the memory text is not in the history`);
-    }
-    const start = historyText(await client.workflow.getHandle(id).fetchHistory());
-    assert.match(start, /memory-[0-9a-f]{64}/);
-  });
-});
+  },
+);

@@ -26,7 +26,8 @@ async function makeFiles(dir: string): Promise<string[]> {
   const paths: string[] = [];
   for (let k = 0; k < CALLS; k++) {
     const lines: string[] = [];
-    for (let i = 0; i < 1000; i++) lines.push(`f${k} line ${String(i).padStart(4, '0')} `.padEnd(91, String.fromCharCode(97 + (k % 26))));
+    for (let i = 0; i < 1000; i++)
+      lines.push(`f${k} line ${String(i).padStart(4, '0')} `.padEnd(91, String.fromCharCode(97 + (k % 26))));
     const path = join(dir, `big-${k}.txt`);
     await writeFile(path, `${lines.join('\n')}\n`);
     paths.push(path);
@@ -39,9 +40,16 @@ const body = (k: number): string => `written ${k} `.padEnd(CHARS, String.fromCha
 function script(dir: string, files: string[]) {
   return (req: MessagesRequest) => {
     const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
-    if (turn === 1) return toolUseResponse(files.map((f, k) => ({ id: `toolu_read_${k}`, name: 'Read', input: { file_path: f } })));
+    if (turn === 1)
+      return toolUseResponse(files.map((f, k) => ({ id: `toolu_read_${k}`, name: 'Read', input: { file_path: f } })));
     if (turn === 2) {
-      return toolUseResponse(Array.from({ length: CALLS }, (_, k) => ({ id: `toolu_write_${k}`, name: 'Write', input: { file_path: join(dir, `out-${k}.txt`), content: body(k) } })));
+      return toolUseResponse(
+        Array.from({ length: CALLS }, (_, k) => ({
+          id: `toolu_write_${k}`,
+          name: 'Write',
+          input: { file_path: join(dir, `out-${k}.txt`), content: body(k) },
+        })),
+      );
     }
     return textResponse('done');
   };
@@ -52,7 +60,10 @@ function assertReadResults(req: MessagesRequest): void {
   const user = req.messages[2];
   assert.ok(user && user.role === 'user' && Array.isArray(user.content));
   const results = user.content.filter((b) => b.type === 'tool_result');
-  assert.deepEqual(results.map((r) => r.tool_use_id), Array.from({ length: CALLS }, (_, k) => `toolu_read_${k}`));
+  assert.deepEqual(
+    results.map((r) => r.tool_use_id),
+    Array.from({ length: CALLS }, (_, k) => `toolu_read_${k}`),
+  );
   results.forEach((r, k) => {
     const text = JSON.stringify(r.content);
     assert.notEqual(r.is_error, true, text.slice(0, 300));
@@ -62,40 +73,61 @@ function assertReadResults(req: MessagesRequest): void {
 }
 
 test('integration: 40 tool results and 40 tool inputs of 100,000 characters in one turn each; no history event above 512 KiB', async () => {
-  await withAgent({ fake: { textChunkSize: 4000, jsonChunkSize: 64 * 1024 } }, async ({ fake, start, workDir, client }) => {
-    const files = await makeFiles(workDir);
-    fake.script(script(workDir, files));
-    // 4 M characters in one turn: a model whose window holds them (else the session would clear and compact, see context-window.test).
-    const handle = await start({ prompt: 'read the big files, then write the outputs', tools: ['Read', 'Write'], maxTurns: 5, contextManagement: { contextWindow: 10_000_000 } });
-    const result = await handle.result();
-    assert.equal(result.status, 'completed', result.endReason);
-    assert.equal(result.turns, 3);
-    fake.assertDone();
-    const requests = fake.messageRequests();
-    assert.equal(requests.length, 3);
-    assertReadResults(requests[1] as MessagesRequest);
-    const writes = (requests[2] as MessagesRequest).messages[4];
-    assert.ok(writes && Array.isArray(writes.content));
-    for (const r of writes.content) assert.ok(r.type === 'tool_result' && r.is_error !== true, JSON.stringify(r).slice(0, 300));
-    for (let k = 0; k < CALLS; k++) assert.equal(await readFile(join(workDir, `out-${k}.txt`), 'utf8'), body(k));
+  await withAgent(
+    { fake: { textChunkSize: 4000, jsonChunkSize: 64 * 1024 } },
+    async ({ fake, start, workDir, client }) => {
+      const files = await makeFiles(workDir);
+      fake.script(script(workDir, files));
+      // 4 M characters in one turn: a model whose window holds them (else the session would clear and compact, see context-window.test).
+      const handle = await start({
+        prompt: 'read the big files, then write the outputs',
+        tools: ['Read', 'Write'],
+        maxTurns: 5,
+        contextManagement: { contextWindow: 10_000_000 },
+      });
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      assert.equal(result.turns, 3);
+      fake.assertDone();
+      const requests = fake.messageRequests();
+      assert.equal(requests.length, 3);
+      assertReadResults(requests[1] as MessagesRequest);
+      const writes = (requests[2] as MessagesRequest).messages[4];
+      assert.ok(writes && Array.isArray(writes.content));
+      for (const r of writes.content)
+        assert.ok(r.type === 'tool_result' && r.is_error !== true, JSON.stringify(r).slice(0, 300));
+      for (let k = 0; k < CALLS; k++) assert.equal(await readFile(join(workDir, `out-${k}.txt`), 'utf8'), body(k));
 
-    // Every event of every run of the session and of every turn.
-    const runs = await sessionRuns(client, handle.workflowId, (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId);
-    const histories = runs.map((r, i) => ({ name: `session run ${i + 1}`, history: r.history }));
-    for (let turn = 1; turn <= result.turns; turn++) {
-      histories.push({ name: `turn ${turn}`, history: await client.workflow.getHandle(`${handle.workflowId}/turn-${turn}`).fetchHistory() });
-    }
-    let largest = { name: '', type: '', bytes: 0 };
-    for (const { name, history } of histories) {
-      for (const e of history.events ?? []) {
-        const bytes = eventBytes(e);
-        if (bytes > largest.bytes) largest = { name, type: EventType[e.eventType ?? 0] ?? '?', bytes };
-        assert.ok(bytes <= MAX_EVENT, `${name}: event ${e.eventId} (${EventType[e.eventType ?? 0]}) is ${fmtBytes(bytes)}`);
+      // Every event of every run of the session and of every turn.
+      const runs = await sessionRuns(
+        client,
+        handle.workflowId,
+        (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId,
+      );
+      const histories = runs.map((r, i) => ({ name: `session run ${i + 1}`, history: r.history }));
+      for (let turn = 1; turn <= result.turns; turn++) {
+        histories.push({
+          name: `turn ${turn}`,
+          history: await client.workflow.getHandle(`${handle.workflowId}/turn-${turn}`).fetchHistory(),
+        });
       }
-    }
-    const total = histories.reduce((n, h) => n + (h.history.events ?? []).reduce((m, e) => m + eventBytes(e), 0), 0);
-    console.log(`[payloads] ${CALLS} × ${CHARS} chars of results and of inputs: largest event ${fmtBytes(largest.bytes)} (${largest.name}, ${largest.type}); all histories ${fmtBytes(total)}`);
-  });
+      let largest = { name: '', type: '', bytes: 0 };
+      for (const { name, history } of histories) {
+        for (const e of history.events ?? []) {
+          const bytes = eventBytes(e);
+          if (bytes > largest.bytes) largest = { name, type: EventType[e.eventType ?? 0] ?? '?', bytes };
+          assert.ok(
+            bytes <= MAX_EVENT,
+            `${name}: event ${e.eventId} (${EventType[e.eventType ?? 0]}) is ${fmtBytes(bytes)}`,
+          );
+        }
+      }
+      const total = histories.reduce((n, h) => n + (h.history.events ?? []).reduce((m, e) => m + eventBytes(e), 0), 0);
+      console.log(
+        `[payloads] ${CALLS} × ${CHARS} chars of results and of inputs: largest event ${fmtBytes(largest.bytes)} (${largest.name}, ${largest.type}); all histories ${fmtBytes(total)}`,
+      );
+    },
+  );
 });
 
 test('integration: the in-process runner takes the same by-reference path (the model gets the whole results)', async () => {
@@ -103,11 +135,18 @@ test('integration: the in-process runner takes the same by-reference path (the m
     const files = (await makeFiles(workDir)).slice(0, 3);
     fake.script((req) => {
       const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
-      if (turn === 1) return toolUseResponse(files.map((f, k) => ({ id: `toolu_read_${k}`, name: 'Read', input: { file_path: f } })));
+      if (turn === 1)
+        return toolUseResponse(files.map((f, k) => ({ id: `toolu_read_${k}`, name: 'Read', input: { file_path: f } })));
       return textResponse('done');
     });
     const result = await runLocalSession(
-      { prompt: 'read', cwd: workDir, tools: ['Read'], permissionMode: 'bypassPermissions', model: { model: 'claude-test', maxTokens: 1024 } },
+      {
+        prompt: 'read',
+        cwd: workDir,
+        tools: ['Read'],
+        permissionMode: 'bypassPermissions',
+        model: { model: 'claude-test', maxTokens: 1024 },
+      },
       { storeDir, anthropic: fakeAnthropicFactory(fake) },
     );
     assert.equal(result.status, 'completed', result.endReason);

@@ -28,17 +28,24 @@ interface ManifestEntry {
   runId: string;
 }
 
-const manifest = (JSON.parse(readFileSync(join(FIXTURES, 'manifest.json'), 'utf8')) as { histories: ManifestEntry[] }).histories;
+const manifest = (JSON.parse(readFileSync(join(FIXTURES, 'manifest.json'), 'utf8')) as { histories: ManifestEntry[] })
+  .histories;
 
 try {
   // Replay failures are expected in the second test: keep core's warnings out of the output.
-  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+  });
 } catch {
   // already installed
 }
 
 function histories() {
-  return manifest.map((m) => ({ workflowId: m.workflowId, history: historyFromJSON(JSON.parse(readFileSync(join(FIXTURES, m.file), 'utf8'))) }));
+  return manifest.map((m) => ({
+    workflowId: m.workflowId,
+    history: historyFromJSON(JSON.parse(readFileSync(join(FIXTURES, m.file), 'utf8'))),
+  }));
 }
 
 /** Replays every fixture; returns file -> error (undefined when it replayed cleanly). */
@@ -56,36 +63,98 @@ async function replayAll(options: ReplayWorkerOptions): Promise<Map<string, Erro
 
 /** Activity types a recorded history scheduled, in order. */
 function scheduledActivities(file: string): string[] {
-  const history = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }> };
-  return history.events.flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+  const history = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as {
+    events: Array<{ activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }>;
+  };
+  return history.events.flatMap((e) =>
+    e.activityTaskScheduledEventAttributes?.activityType?.name
+      ? [e.activityTaskScheduledEventAttributes.activityType.name]
+      : [],
+  );
 }
 
 test('replay: every history file in the fixtures folder is in the manifest (so the replay below replays it)', () => {
-  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && f !== 'manifest.json').sort();
+  const files = readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.json') && f !== 'manifest.json')
+    .sort();
   assert.deepEqual(files, manifest.map((m) => m.file).sort());
 });
 
 test('replay: the fixtures cover a parallel batch, an interrupt, an approval, continue-as-new, streamed tool execution, a subagent, a compaction and a cut-off call — recorded today and by an earlier release — session and turns', () => {
   const scenarios = new Set(manifest.map((m) => m.scenario));
-  for (const s of ['batch', 'local-stores', 'local-stores-v1', 'interrupt', 'approval', 'approval-outcome', 'outage', 'continue-as-new', 'streamed', 'streamed-fallback', 'subagent', 'subagent-before-patches', 'compaction', 'compaction-before-patches', 'cut-off', 'cut-off-before-patches', 'settings-ref']) {
+  for (const s of [
+    'batch',
+    'local-stores',
+    'local-stores-v1',
+    'interrupt',
+    'approval',
+    'approval-outcome',
+    'outage',
+    'continue-as-new',
+    'streamed',
+    'streamed-fallback',
+    'subagent',
+    'subagent-before-patches',
+    'compaction',
+    'compaction-before-patches',
+    'cut-off',
+    'cut-off-before-patches',
+    'settings-ref',
+  ]) {
     assert.ok(scenarios.has(s), `no fixture for ${s}`);
-    assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'sessionWorkflow'), `${s}: no session history`);
-    assert.ok(manifest.some((m) => m.scenario === s && m.workflowType === 'turnWorkflow'), `${s}: no turn history`);
+    assert.ok(
+      manifest.some((m) => m.scenario === s && m.workflowType === 'sessionWorkflow'),
+      `${s}: no session history`,
+    );
+    assert.ok(
+      manifest.some((m) => m.scenario === s && m.workflowType === 'turnWorkflow'),
+      `${s}: no turn history`,
+    );
   }
-  assert.ok(manifest.filter((m) => m.scenario === 'continue-as-new' && m.workflowType === 'sessionWorkflow').length >= 2, 'several runs');
+  assert.ok(
+    manifest.filter((m) => m.scenario === 'continue-as-new' && m.workflowType === 'sessionWorkflow').length >= 2,
+    'several runs',
+  );
 });
 
 test('replay: the local-stores fixture records the end-of-turn writes as local activities behind the patch', () => {
-  const history = JSON.parse(readFileSync(join(FIXTURES, 'local-stores.turn-1.json'), 'utf8')) as { events: Array<{ eventType: string; markerRecordedEventAttributes?: { markerName?: string; details?: Record<string, { payloads?: Array<{ data?: string }> }> } }> };
-  const markers = history.events.filter((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED').map((e) => e.markerRecordedEventAttributes!);
-  const text = (m: (typeof markers)[number]): string => Object.values(m.details ?? {}).flatMap((d) => d.payloads ?? []).map((p) => Buffer.from(p.data ?? '', 'base64').toString()).join(' ');
-  assert.ok(markers.some((m) => m.markerName === 'core_patch' && text(m).includes('local-turn-stores')), 'the patch marker');
+  const history = JSON.parse(readFileSync(join(FIXTURES, 'local-stores.turn-1.json'), 'utf8')) as {
+    events: Array<{
+      eventType: string;
+      markerRecordedEventAttributes?: {
+        markerName?: string;
+        details?: Record<string, { payloads?: Array<{ data?: string }> }>;
+      };
+    }>;
+  };
+  const markers = history.events
+    .filter((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED')
+    .map((e) => e.markerRecordedEventAttributes!);
+  const text = (m: (typeof markers)[number]): string =>
+    Object.values(m.details ?? {})
+      .flatMap((d) => d.payloads ?? [])
+      .map((p) => Buffer.from(p.data ?? '', 'base64').toString())
+      .join(' ');
+  assert.ok(
+    markers.some((m) => m.markerName === 'core_patch' && text(m).includes('local-turn-stores')),
+    'the patch marker',
+  );
   const local = markers.filter((m) => m.markerName === 'core_local_activity').map(text);
-  assert.ok(local.some((t) => t.includes('appendTranscript')), 'appendTranscript as a local activity');
-  assert.ok(local.some((t) => t.includes('storeReadFiles')), 'storeReadFiles as a local activity');
+  assert.ok(
+    local.some((t) => t.includes('appendTranscript')),
+    'appendTranscript as a local activity',
+  );
+  assert.ok(
+    local.some((t) => t.includes('storeReadFiles')),
+    'storeReadFiles as a local activity',
+  );
   // The other fixtures were recorded before the patch: the same writes are activities there.
-  const batch = JSON.parse(readFileSync(join(FIXTURES, 'batch.turn-1.json'), 'utf8')) as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }> };
-  assert.ok(batch.events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'appendTranscript'));
+  const batch = JSON.parse(readFileSync(join(FIXTURES, 'batch.turn-1.json'), 'utf8')) as {
+    events: Array<{ activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }>;
+  };
+  assert.ok(
+    batch.events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'appendTranscript'),
+  );
 });
 
 // Note: the reordered workflow below reorders the writes on the activity path only. Reordering
@@ -98,12 +167,34 @@ test('replay: every recorded history replays against the current workflows', asy
 });
 
 test('replay: a deliberately reordered turn workflow fails with a DeterminismViolationError', async () => {
-  const bundle = await bundleWorkflowCode({ workflowsPath: REORDERED, workflowInterceptorModules: [REORDERED], logger: new DefaultLogger('WARN') });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: REORDERED,
+    workflowInterceptorModules: [REORDERED],
+    logger: new DefaultLogger('WARN'),
+  });
   const results = await replayAll({ workflowBundle: bundle, replayName: 'reordered' });
   // Turns that appended tool results and recorded read files as activities (recorded before the
   // local-turn-stores patch) fail; nothing else changed.
-  const shouldFail = manifest.filter((m) => m.workflowType === 'turnWorkflow' && ['appendTranscript', 'storeReadFiles'].every((t) => scheduledActivities(m.file).includes(t))).map((m) => m.file);
-  for (const f of ['batch.turn-1.json', 'interrupt.turn-1.json', 'approval.turn-1.json', 'approval-outcome.turn-1.json', 'outage.turn-1.json', 'continue-as-new.turn-1.json', 'continue-as-new.turn-2.json', 'streamed.turn-1.json', 'streamed-fallback.turn-1.json', 'cut-off-before-patches.turn-1.json']) assert.ok(shouldFail.includes(f), f);
+  const shouldFail = manifest
+    .filter(
+      (m) =>
+        m.workflowType === 'turnWorkflow' &&
+        ['appendTranscript', 'storeReadFiles'].every((t) => scheduledActivities(m.file).includes(t)),
+    )
+    .map((m) => m.file);
+  for (const f of [
+    'batch.turn-1.json',
+    'interrupt.turn-1.json',
+    'approval.turn-1.json',
+    'approval-outcome.turn-1.json',
+    'outage.turn-1.json',
+    'continue-as-new.turn-1.json',
+    'continue-as-new.turn-2.json',
+    'streamed.turn-1.json',
+    'streamed-fallback.turn-1.json',
+    'cut-off-before-patches.turn-1.json',
+  ])
+    assert.ok(shouldFail.includes(f), f);
   for (const file of shouldFail) {
     const err = results.get(file);
     assert.ok(err, `${file} replayed without error against the reordered workflow`);
@@ -113,5 +204,7 @@ test('replay: a deliberately reordered turn workflow fails with a DeterminismVio
   for (const [file, err] of results) {
     if (!shouldFail.includes(file)) assert.equal(err, undefined, `${file}: ${err?.message}`);
   }
-  console.log(`[replay] reordered batch.turn-1: ${/\[TMPRL1100\][^"]*/.exec(results.get('batch.turn-1.json')?.message ?? '')?.[0] ?? ''}`);
+  console.log(
+    `[replay] reordered batch.turn-1: ${/\[TMPRL1100\][^"]*/.exec(results.get('batch.turn-1.json')?.message ?? '')?.[0] ?? ''}`,
+  );
 });

@@ -20,7 +20,15 @@ import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
-import { TAG_ENV, countByName, describe, killAll, newTag, taggedProcesses, waitUntilNoneTagged } from '../support/leftovers';
+import {
+  TAG_ENV,
+  countByName,
+  describe,
+  killAll,
+  newTag,
+  taggedProcesses,
+  waitUntilNoneTagged,
+} from '../support/leftovers';
 
 let skip: string | false = false;
 
@@ -29,7 +37,9 @@ before(async () => {
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the sandbox reaper integration test (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`);
+    reportSkip(
+      `the sandbox reaper integration test (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`,
+    );
   }
 });
 
@@ -52,7 +62,16 @@ async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolea
       [TAG_ENV]: tag,
     });
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_sleep', name: 'Bash', input: { command: `echo started > started.txt; ${opts.sandboxed ? '' : 'sleep 1000 & '}sleep 30`, description: 'wait' } }]),
+      toolUseResponse([
+        {
+          id: 'toolu_sleep',
+          name: 'Bash',
+          input: {
+            command: `echo started > started.txt; ${opts.sandboxed ? '' : 'sleep 1000 & '}sleep 30`,
+            description: 'wait',
+          },
+        },
+      ]),
       textResponse('The call was lost with its worker; moving on.'),
     );
     const procs: WorkerProc[] = [];
@@ -67,11 +86,18 @@ async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolea
         toolHeartbeatTimeoutMs: 2_000,
         // An allowlist: the runtime starts its proxies, host bridges and in-sandbox socat relays.
         // The leftover tag passes to Bash's processes only when named (Bash gets an allowlist of the environment).
-        sandbox: opts.sandboxed ? { network: { allowedDomains: ['localhost'] }, passEnv: [TAG_ENV] } : { enabled: false, passEnv: [TAG_ENV] },
+        sandbox: opts.sandboxed
+          ? { network: { allowedDomains: ['localhost'] }, passEnv: [TAG_ENV] }
+          : { enabled: false, passEnv: [TAG_ENV] },
       });
-      await waitFor('the command to start inside the sandbox', async () => existsSync(join(workDir, 'started.txt')), 60_000);
+      await waitFor(
+        'the command to start inside the sandbox',
+        async () => existsSync(join(workDir, 'started.txt')),
+        60_000,
+      );
       const running = taggedProcesses(tag1).map((p) => p.comm);
-      for (const name of opts.sandboxed ? ['bwrap', 'socat', 'sleep'] : ['bash', 'sleep']) assert.ok(running.includes(name), `before the kill, ${name} runs below worker-1: ${running.join(', ')}`);
+      for (const name of opts.sandboxed ? ['bwrap', 'socat', 'sleep'] : ['bash', 'sleep'])
+        assert.ok(running.includes(name), `before the kill, ${name} runs below worker-1: ${running.join(', ')}`);
 
       if (opts.killGuardianFirst) {
         const guardian = taggedProcesses(tag1).find((p) => p.args.includes('durable-agent-guardian'));
@@ -86,7 +112,11 @@ async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolea
       // --die-with-parent — and worker-2 sweeps it at start-up.
       const left = await waitUntilNoneTagged(tag1, 20_000);
       killAll(left);
-      assert.deepEqual(left.map((p) => p.comm), [], `left behind by worker-1 (${countByName(left)}):\n${describe(left)}`);
+      assert.deepEqual(
+        left.map((p) => p.comm),
+        [],
+        `left behind by worker-1 (${countByName(left)}):\n${describe(left)}`,
+      );
 
       const result = await handle.result();
       assert.equal(result.status, 'completed');
@@ -97,20 +127,36 @@ async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolea
     // worker-2, killed with its process group at the end, leaves nothing either.
     const left2 = await waitUntilNoneTagged(tag2, 20_000);
     killAll(left2);
-    assert.deepEqual(left2.map((p) => p.comm), [], `left behind by worker-2 (${countByName(left2)}):\n${describe(left2)}`);
+    assert.deepEqual(
+      left2.map((p) => p.comm),
+      [],
+      `left behind by worker-2 (${countByName(left2)}):\n${describe(left2)}`,
+    );
   });
 }
 
-test('integration: SIGKILL of a worker mid sandboxed Bash (sleep 30): after the next worker starts, no bwrap, socat, bash or sleep of it is left; the session completes', { timeout: 180_000 }, async (t) => {
-  if (skip) return t.skip(skip);
-  await killMidBash({ killGuardianFirst: false, sandboxed: true });
-});
+test(
+  'integration: SIGKILL of a worker mid sandboxed Bash (sleep 30): after the next worker starts, no bwrap, socat, bash or sleep of it is left; the session completes',
+  { timeout: 180_000 },
+  async (t) => {
+    if (skip) return t.skip(skip);
+    await killMidBash({ killGuardianFirst: false, sandboxed: true });
+  },
+);
 
-test('integration: the worker and its guardian both SIGKILLed mid sandboxed Bash: the next worker sweeps the dead worker\'s bwrap and socat at start-up', { timeout: 180_000 }, async (t) => {
-  if (skip) return t.skip(skip);
-  await killMidBash({ killGuardianFirst: true, sandboxed: true });
-});
+test(
+  "integration: the worker and its guardian both SIGKILLed mid sandboxed Bash: the next worker sweeps the dead worker's bwrap and socat at start-up",
+  { timeout: 180_000 },
+  async (t) => {
+    if (skip) return t.skip(skip);
+    await killMidBash({ killGuardianFirst: true, sandboxed: true });
+  },
+);
 
-test('integration: SIGKILL of a worker mid unsandboxed Bash (sleep 1000 & sleep 30): its process group is gone after the next worker starts', { timeout: 180_000, skip: process.platform !== 'linux' ? 'needs /proc' : false }, async () => {
-  await killMidBash({ killGuardianFirst: false, sandboxed: false });
-});
+test(
+  'integration: SIGKILL of a worker mid unsandboxed Bash (sleep 1000 & sleep 30): its process group is gone after the next worker starts',
+  { timeout: 180_000, skip: process.platform !== 'linux' ? 'needs /proc' : false },
+  async () => {
+    await killMidBash({ killGuardianFirst: false, sandboxed: false });
+  },
+);

@@ -29,7 +29,9 @@ before(async () => {
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the sandbox integration tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`);
+    reportSkip(
+      `the sandbox integration tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`,
+    );
   }
   server = http.createServer((_req, res) => {
     hits++;
@@ -63,9 +65,17 @@ test('integration: with the sandbox on, writes inside work; writes outside, cred
         { id: 'toolu_in', name: 'Bash', input: { command: 'echo inside > made.txt && cat made.txt' } },
         { id: 'toolu_out', name: 'Bash', input: { command: `echo pwned > ${outside}` } },
         { id: 'toolu_key', name: 'Bash', input: { command: `cat ${join(secretDir, 'id_rsa')}` } },
-        { id: 'toolu_net', name: 'Bash', input: { command: `curl -fsS --max-time 5 --noproxy '' http://127.0.0.1:${port}/` } },
+        {
+          id: 'toolu_net',
+          name: 'Bash',
+          input: { command: `curl -fsS --max-time 5 --noproxy '' http://127.0.0.1:${port}/` },
+        },
         { id: 'toolu_direct', name: 'Bash', input: { command: `curl -fsS --max-time 5 http://127.0.0.1:${port}/` } },
-        { id: 'toolu_ok_net', name: 'Bash', input: { command: `curl -fsS --max-time 5 --noproxy '' http://localhost:${port}/` } },
+        {
+          id: 'toolu_ok_net',
+          name: 'Bash',
+          input: { command: `curl -fsS --max-time 5 --noproxy '' http://localhost:${port}/` },
+        },
       ]),
       textResponse('done'),
     );
@@ -93,15 +103,27 @@ test('integration: with the sandbox on, writes inside work; writes outside, cred
     const out = byId(calls, 'toolu_out');
     assert.equal(out.status, 'error');
     assert.match(out.resultPreview, /Read-only file system/);
-    assert.ok(out.sandbox?.violations?.some((v) => v.includes(outside)), JSON.stringify(out.sandbox));
+    assert.ok(
+      out.sandbox?.violations?.some((v) => v.includes(outside)),
+      JSON.stringify(out.sandbox),
+    );
     const key = byId(calls, 'toolu_key');
     assert.equal(key.status, 'error');
     assert.doesNotMatch(key.resultPreview, /FAKE-KEY-MATERIAL/);
     const net = byId(calls, 'toolu_net');
     assert.equal(net.status, 'error');
     assert.doesNotMatch(net.resultPreview, /SERVER-SECRET/);
-    assert.ok(net.sandbox?.violations?.some((v) => /deny network-outbound 127\.0\.0\.1:\d+ \(host is not on the allow list\)/.test(v)), JSON.stringify(net.sandbox));
-    assert.equal(byId(calls, 'toolu_direct').status, 'error', 'no network namespace: a direct connection has nowhere to go');
+    assert.ok(
+      net.sandbox?.violations?.some((v) =>
+        /deny network-outbound 127\.0\.0\.1:\d+ \(host is not on the allow list\)/.test(v),
+      ),
+      JSON.stringify(net.sandbox),
+    );
+    assert.equal(
+      byId(calls, 'toolu_direct').status,
+      'error',
+      'no network namespace: a direct connection has nowhere to go',
+    );
     assert.equal(byId(calls, 'toolu_ok_net').status, 'ok');
     assert.match(byId(calls, 'toolu_ok_net').resultPreview, /SERVER-SECRET/);
     const text = formatAuditText(audit);
@@ -136,7 +158,11 @@ test('integration: a settings-strict-style project settings file through the CLI
   if (skip) return t.skip(skip);
   await withAgent({}, async ({ fake, taskQueue, workDir, client }) => {
     const userHome = await fs.mkdtemp(join(tmpdir(), 'da-userhome-'));
-    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: userHome };
+    const env = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
+      DURABLE_AGENT_TASK_QUEUE: taskQueue,
+      DURABLE_AGENT_HOME: userHome,
+    };
     const settingsPath = join(workDir, '.durable-agent', 'settings.json');
     await fs.mkdir(join(workDir, '.durable-agent'));
     // After the reference's examples/settings/settings-strict.json, in durable-agent's settings file.
@@ -162,7 +188,10 @@ test('integration: a settings-strict-style project settings file through the CLI
     await fs.writeFile(settingsPath, JSON.stringify(strict, null, 2));
     await fs.writeFile(join(workDir, '.env'), 'DOTENV-SECRET=1\n');
 
-    const refused = await cli(['run', '--detach', '--cwd', workDir, '--permission-mode', 'bypassPermissions', 'x'], env);
+    const refused = await cli(
+      ['run', '--detach', '--cwd', workDir, '--permission-mode', 'bypassPermissions', 'x'],
+      env,
+    );
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /bypassPermissions mode is disabled by permissions\.disableBypassPermissionsMode/);
     assert.ok(refused.stderr.includes(settingsPath), refused.stderr);
@@ -174,19 +203,34 @@ test('integration: a settings-strict-style project settings file through the CLI
         { id: 'toolu_s_push', name: 'Bash', input: { command: 'git push origin main' } },
         { id: 'toolu_s_curl', name: 'Bash', input: { command: `curl -s http://127.0.0.1:${port}/` } },
         { id: 'toolu_s_env', name: 'Bash', input: { command: 'cat .env' } },
-        { id: 'toolu_s_escape', name: 'Bash', input: { command: `echo out > ${outside}`, dangerouslyDisableSandbox: true } },
+        {
+          id: 'toolu_s_escape',
+          name: 'Bash',
+          input: { command: `echo out > ${outside}`, dangerouslyDisableSandbox: true },
+        },
       ]),
       textResponse('strict done'),
     );
     const run = await cli(['run', '--cwd', workDir, '--model', 'claude-test', 'build', 'it'], env, 90_000);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /sandbox: on — Bash writes only in /);
-    assert.match(run.stderr, /warning: .*settings\.json: allowManagedHooksOnly is honoured only in the managed settings/);
+    assert.match(
+      run.stderr,
+      /warning: .*settings\.json: allowManagedHooksOnly is honoured only in the managed settings/,
+    );
     const id = /session (\S+) started/.exec(run.stdout)?.[1] as string;
     assert.ok(id, run.stdout);
 
-    assert.equal(await fs.readFile(join(workDir, 'build.txt'), 'utf8'), 'built\n', 'a sandboxed write ran without asking in dontAsk');
-    assert.equal(existsSync(outside), false, 'allowUnsandboxedCommands: false — the escape request was ignored, the call stayed inside');
+    assert.equal(
+      await fs.readFile(join(workDir, 'build.txt'), 'utf8'),
+      'built\n',
+      'a sandboxed write ran without asking in dontAsk',
+    );
+    assert.equal(
+      existsSync(outside),
+      false,
+      'allowUnsandboxedCommands: false — the escape request was ignored, the call stayed inside',
+    );
     const audit = await buildAudit(client, id);
     const calls = audit.toolCalls;
     const write = byId(calls, 'toolu_s_write');
@@ -219,14 +263,25 @@ test('integration: where the sandbox cannot start, `run` says why; with failIfUn
   await withAgent({}, async ({ fake, taskQueue, workDir, client }) => {
     const userHome = await fs.mkdtemp(join(tmpdir(), 'da-userhome-'));
     // The CLI's host without bubblewrap (nothing on PATH); the worker of this test keeps its own.
-    const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string, DURABLE_AGENT_TASK_QUEUE: taskQueue, DURABLE_AGENT_HOME: userHome, PATH: '/nonexistent' };
+    const env = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
+      DURABLE_AGENT_TASK_QUEUE: taskQueue,
+      DURABLE_AGENT_HOME: userHome,
+      PATH: '/nonexistent',
+    };
     await fs.mkdir(join(workDir, '.durable-agent'));
-    await fs.writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({ sandbox: { failIfUnavailable: true } }));
+    await fs.writeFile(
+      join(workDir, '.durable-agent', 'settings.json'),
+      JSON.stringify({ sandbox: { failIfUnavailable: true } }),
+    );
     const refused = await cli(['run', '--detach', '--cwd', workDir, 'x'], env);
     assert.notEqual(refused.code, 0);
     const lines = refused.stderr.trim().split('\n');
     assert.equal(lines.length, 1, refused.stderr);
-    assert.match(lines[0] as string, /The sandbox is unavailable here \(.*bubblewrap.*\) and sandbox\.failIfUnavailable is set: the session was not started/);
+    assert.match(
+      lines[0] as string,
+      /The sandbox is unavailable here \(.*bubblewrap.*\) and sandbox\.failIfUnavailable is set: the session was not started/,
+    );
 
     await fs.writeFile(join(workDir, '.durable-agent', 'settings.json'), JSON.stringify({}));
     fake.enqueue(textResponse('nothing to do'));
@@ -237,8 +292,25 @@ test('integration: where the sandbox cannot start, `run` says why; with failIfUn
     assert.match((await buildAudit(client, id)).session.sandbox ?? '', /^unavailable — /);
 
     // --no-sandbox: off, explicitly, and said so (no probe needed).
-    fake.enqueue(toolUseResponse([{ id: 'toolu_nosb', name: 'Bash', input: { command: 'echo plain' } }]), textResponse('ok'));
-    const off = await cli(['run', '--no-sandbox', '--permission-mode', 'bypassPermissions', '--cwd', workDir, '--model', 'claude-test', 'x'], env, 60_000);
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_nosb', name: 'Bash', input: { command: 'echo plain' } }]),
+      textResponse('ok'),
+    );
+    const off = await cli(
+      [
+        'run',
+        '--no-sandbox',
+        '--permission-mode',
+        'bypassPermissions',
+        '--cwd',
+        workDir,
+        '--model',
+        'claude-test',
+        'x',
+      ],
+      env,
+      60_000,
+    );
     assert.equal(off.code, 0, off.stderr);
     assert.match(off.stdout, /sandbox: off — .*--no-sandbox/);
     const offId = /session (\S+) started/.exec(off.stdout)?.[1] as string;
@@ -252,14 +324,20 @@ test('integration: an excluded command leaves the sandbox only after a human app
   await withAgent({}, async ({ fake, start, client }) => {
     const outsideDir = await fs.mkdtemp(join(tmpdir(), 'da-excluded-'));
     const target = join(outsideDir, 'excluded.txt');
-    fake.enqueue(toolUseResponse([{ id: 'toolu_excl', name: 'Bash', input: { command: `touch ${target}` } }]), textResponse('done'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_excl', name: 'Bash', input: { command: `touch ${target}` } }]),
+      textResponse('done'),
+    );
     const handle = await start({
       prompt: 'touch it',
       permissionMode: 'acceptEdits',
       rules: { allow: ['Bash(touch:*)'], ask: [], deny: [] },
       sandbox: { excludedCommands: ['touch'] },
     });
-    const pending = await waitFor('the approval request', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]);
+    const pending = await waitFor(
+      'the approval request',
+      async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0],
+    );
     assert.equal(pending.toolUseId, 'toolu_excl');
     assert.match(pending.message, /outside the sandbox: "touch" is in sandbox\.excludedCommands/);
     assert.equal(existsSync(target), false, 'nothing ran before the approval');

@@ -21,7 +21,11 @@ test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls over
       toolUseResponse([
         { id: 'toolu_g1', name: 'Grep', input: { pattern: 'timeout', path: 'src' } },
         { id: 'toolu_r1', name: 'Read', input: { file_path: join(workDir, 'src', 'auth.ts') } },
-        { id: 'toolu_e1', name: 'Edit', input: { file_path: join(workDir, 'src', 'auth.ts'), old_string: 'timeout = 10', new_string: 'timeout = 30' } },
+        {
+          id: 'toolu_e1',
+          name: 'Edit',
+          input: { file_path: join(workDir, 'src', 'auth.ts'), old_string: 'timeout = 10', new_string: 'timeout = 30' },
+        },
         { id: 'toolu_g2', name: 'Grep', input: { pattern: 'timeout = 30', path: 'src', output_mode: 'content' } },
       ]),
       textResponse('All done.'),
@@ -38,11 +42,20 @@ test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls over
     const second = fake.messageRequests()[1];
     assert.ok(second);
     const results = lastToolResults(second);
-    assert.deepEqual(results.map((r) => r.tool_use_id), ['toolu_g1', 'toolu_r1', 'toolu_e1', 'toolu_g2']);
-    assert.ok(results.every((r) => r.is_error !== true), JSON.stringify(results));
+    assert.deepEqual(
+      results.map((r) => r.tool_use_id),
+      ['toolu_g1', 'toolu_r1', 'toolu_e1', 'toolu_g2'],
+    );
+    assert.ok(
+      results.every((r) => r.is_error !== true),
+      JSON.stringify(results),
+    );
     const g2 = JSON.stringify(results[3]?.content);
     assert.match(g2, /timeout = 30/);
-    assert.equal(await readFile(join(workDir, 'src', 'auth.ts'), 'utf8'), 'export const timeout = 30;\nexport function login() {}\n');
+    assert.equal(
+      await readFile(join(workDir, 'src', 'auth.ts'), 'utf8'),
+      'export const timeout = 30;\nexport function login() {}\n',
+    );
     // The default system prompt went along, naming the working directory.
     // (a list of text blocks: the last carries the prompt-cache breakpoint)
     assert.match(JSON.stringify(fake.messageRequests()[0]?.system), new RegExp(`working directory is ${workDir}`));
@@ -55,16 +68,22 @@ test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls over
     const byScheduled = new Map<number, string>();
     const timeline: Array<[string, string]> = [];
     for (const e of history.events ?? []) {
-      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) byScheduled.set(Number(e.eventId), e.activityTaskScheduledEventAttributes?.activityId ?? '');
-      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED) timeline.push(['start', byScheduled.get(Number(e.activityTaskStartedEventAttributes?.scheduledEventId)) ?? '']);
-      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) timeline.push(['end', byScheduled.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) ?? '']);
+      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+        byScheduled.set(Number(e.eventId), e.activityTaskScheduledEventAttributes?.activityId ?? '');
+      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED)
+        timeline.push(['start', byScheduled.get(Number(e.activityTaskStartedEventAttributes?.scheduledEventId)) ?? '']);
+      if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)
+        timeline.push(['end', byScheduled.get(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)) ?? '']);
     }
     const at = (kind: string, id: string) => timeline.findIndex(([k, a]) => k === kind && a === id);
     assert.ok(at('start', 'tool-toolu_g1') >= 0 && at('start', 'tool-toolu_r1') >= 0, JSON.stringify(timeline));
     // Scheduled together: both scheduled before either completed.
     const scheduledIds = [...byScheduled.values()];
     assert.ok(scheduledIds.indexOf('tool-toolu_r1') < scheduledIds.indexOf('tool-toolu_e1'));
-    assert.ok(at('start', 'tool-toolu_e1') > Math.max(at('end', 'tool-toolu_g1'), at('end', 'tool-toolu_r1')), JSON.stringify(timeline));
+    assert.ok(
+      at('start', 'tool-toolu_e1') > Math.max(at('end', 'tool-toolu_g1'), at('end', 'tool-toolu_r1')),
+      JSON.stringify(timeline),
+    );
     assert.ok(at('start', 'tool-toolu_g2') > at('end', 'tool-toolu_e1'), JSON.stringify(timeline));
     const firstEnd = Math.min(at('end', 'tool-toolu_g1'), at('end', 'tool-toolu_r1'));
     assert.ok(
@@ -91,7 +110,10 @@ function byScheduledBefore(events: temporal.api.history.v1.IHistoryEvent[], a: s
 
 test('integration: a tool denied outright is not offered to the model, and a call to it is an unknown tool', async () => {
   await withAgent({}, async ({ fake, start }) => {
-    fake.enqueue(toolUseResponse([{ id: 'toolu_nobash', name: 'Bash', input: { command: 'echo hi' } }]), textResponse('ok'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_nobash', name: 'Bash', input: { command: 'echo hi' } }]),
+      textResponse('ok'),
+    );
     const result = await (await start({ prompt: 'try bash', rules: { allow: [], ask: [], deny: ['Bash'] } })).result();
     assert.equal(result.status, 'completed');
     const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name).sort();
@@ -104,19 +126,30 @@ test('integration: a tool denied outright is not offered to the model, and a cal
 
 test('integration: a large result is stored whole; reading it back needs no approval, even in default mode', async () => {
   await withAgent({}, async ({ fake, start, workDir }) => {
-    await writeFile(join(workDir, 'big.txt'), Array.from({ length: 3000 }, (_, i) => `match line ${i}`).join('\n') + '\n');
-    fake.enqueue(toolUseResponse([{ id: 'toolu_big', name: 'Grep', input: { pattern: 'match', output_mode: 'content', head_limit: 0 } }]));
+    await writeFile(
+      join(workDir, 'big.txt'),
+      Array.from({ length: 3000 }, (_, i) => `match line ${i}`).join('\n') + '\n',
+    );
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_big', name: 'Grep', input: { pattern: 'match', output_mode: 'content', head_limit: 0 } },
+      ]),
+    );
     let savedTo = '';
     fake.script((req) => {
       const assistants = req.messages.filter((m) => m.role === 'assistant').length;
       if (assistants === 1) {
         const [r] = lastToolResults(req);
         savedTo = /Full output saved to: (\S+)/.exec(JSON.stringify(r?.content).replace(/\\n/g, '\n'))?.[1] ?? '';
-        return toolUseResponse([{ id: 'toolu_readback', name: 'Read', input: { file_path: savedTo, offset: 2990, limit: 20 } }]);
+        return toolUseResponse([
+          { id: 'toolu_readback', name: 'Read', input: { file_path: savedTo, offset: 2990, limit: 20 } },
+        ]);
       }
       return textResponse('done');
     });
-    const result = await (await start({ prompt: 'find all matches', permissionMode: 'default', approvalTimeoutMs: 10_000 })).result();
+    const result = await (
+      await start({ prompt: 'find all matches', permissionMode: 'default', approvalTimeoutMs: 10_000 })
+    ).result();
     assert.equal(result.status, 'completed');
     assert.ok(savedTo.length > 0, 'the result was persisted with its path');
     const first = lastToolResults(fake.messageRequests()[1]!)[0];

@@ -35,12 +35,22 @@ test('integration: a stream dropped after a tool_use block falls back; the tool 
     // The conversation holds one assistant message for turn 1: the abandoned attempt is not in it.
     const third = reqs[2];
     assert.ok(third);
-    assert.deepEqual(third.messages.map((m) => m.role), ['user', 'assistant', 'user']);
-    assert.deepEqual(lastToolResults(third).map((r) => r.tool_use_id), ['toolu_fb1']);
+    assert.deepEqual(
+      third.messages.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
+    assert.deepEqual(
+      lastToolResults(third).map((r) => r.tool_use_id),
+      ['toolu_fb1'],
+    );
     // The audit trail (the turn's history) keeps the tombstone.
     const history = await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory();
-    const completed = (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED);
-    const modelResult = defaultPayloadConverter.fromPayload<CallModelResult>(completed[0]!.activityTaskCompletedEventAttributes!.result!.payloads![0]!);
+    const completed = (history.events ?? []).filter(
+      (e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+    );
+    const modelResult = defaultPayloadConverter.fromPayload<CallModelResult>(
+      completed[0]!.activityTaskCompletedEventAttributes!.result!.payloads![0]!,
+    );
     assert.equal(modelResult.fallback, true);
     assert.equal(modelResult.tombstones.length, 1);
     assert.ok(modelResult.tombstones[0]!.eventsReceived >= 1);
@@ -57,7 +67,11 @@ test('integration: a 529 with retry-after is retried by the activity; a 400 fail
 
     fake.enqueue({ kind: 'error', status: 400, type: 'invalid_request_error', message: 'bad request for test' });
     const h = await start({ prompt: 'bad' });
-    await assert.rejects(h.result(), (err: Error) => /bad request for test|model call failed|session failed/.test(String((err as { cause?: Error }).cause?.message ?? err.message)));
+    await assert.rejects(h.result(), (err: Error) =>
+      /bad request for test|model call failed|session failed/.test(
+        String((err as { cause?: Error }).cause?.message ?? err.message),
+      ),
+    );
     assert.equal(fake.messageRequests().length, 3, 'the 400 was sent once and not retried');
   });
 });

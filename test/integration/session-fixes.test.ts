@@ -23,7 +23,10 @@ test('integration: a new session that reuses an id (a nightly job) runs its tool
     const id = uniqueWorkflowId('nightly');
     for (const night of [1, 2]) {
       // The model happens to give the call the same id both nights.
-      fake.enqueue(toolUseResponse([{ id: 'toolu_nightly', name: 'AppendSlow', input: { file: log, text: `night ${night}` } }]), textResponse('done'));
+      fake.enqueue(
+        toolUseResponse([{ id: 'toolu_nightly', name: 'AppendSlow', input: { file: log, text: `night ${night}` } }]),
+        textResponse('done'),
+      );
       const r = await (await start({ id, prompt: 'nightly job', tools: ['AppendSlow'] })).result();
       assert.equal(r.status, 'completed');
     }
@@ -34,10 +37,16 @@ test('integration: a new session that reuses an id (a nightly job) runs its tool
 test('integration: an approve that races the approval timeout is answered with what happened', async () => {
   await withAgent({ noWorker: true }, async ({ fake, start, workDir, client, startWorker }) => {
     const target = join(workDir, 'raced.txt');
-    fake.enqueue(toolUseResponse([{ id: 'toolu_race', name: 'Write', input: { file_path: target, content: 'x\n' } }]), textResponse('ok'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_race', name: 'Write', input: { file_path: target, content: 'x\n' } }]),
+      textResponse('ok'),
+    );
     let worker = await startWorker();
     const handle = await start({ prompt: 'write', permissionMode: 'default', approvalTimeoutMs: 3_000 });
-    await waitFor('the approval request', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals.length === 1);
+    await waitFor(
+      'the approval request',
+      async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals.length === 1,
+    );
     // No worker while the timeout passes: when one comes back, the turn's timer has fired and the
     // approve arrives at the same time — the session still lists the call as pending.
     await worker.stop();
@@ -50,12 +59,18 @@ test('integration: an approve that races the approval timeout is answered with w
       // or refused by the validator when the timeout's denial was already recorded — that refusal
       // must say what counted.
       const a = await answer.catch((err: Error) => {
-        assert.match(err.message, /is no longer waiting for approval: too late: no approval arrived within the approval timeout/);
+        assert.match(
+          err.message,
+          /is no longer waiting for approval: too late: no approval arrived within the approval timeout/,
+        );
         return { status: 'refused' as const, message: err.message };
       });
       const result = await handle.result();
       assert.equal(result.status, 'completed');
-      const written = await readFile(target, 'utf8').then(() => true, () => false);
+      const written = await readFile(target, 'utf8').then(
+        () => true,
+        () => false,
+      );
       if (a.status === 'refused') {
         assert.equal(written, false, 'approve was refused as too late: nothing was written');
       } else if (a.status === 'applied') {
@@ -81,10 +96,17 @@ test('integration: the non-streamed fallback works with max_tokens 64000 (the SD
   const storeDir = await mkdtemp(join(tmpdir(), 'da-fallback-store-'));
   try {
     fake.enqueue({ ...textResponse('a long answer, cut'), dropAfterEvents: 3 }, textResponse('the whole answer'));
-    const r = await runLocalSession({ prompt: 'write a lot', cwd: work, model: { model: 'claude-test', maxTokens: 64_000 } }, { storeDir, anthropic: fakeAnthropicFactory(fake) });
+    const r = await runLocalSession(
+      { prompt: 'write a lot', cwd: work, model: { model: 'claude-test', maxTokens: 64_000 } },
+      { storeDir, anthropic: fakeAnthropicFactory(fake) },
+    );
     assert.equal(r.status, 'completed', r.endReason);
     assert.equal(r.lastText, 'the whole answer');
-    assert.deepEqual(fake.requests.map((q) => q.stream), [true, false], 'the second request is the non-streamed fallback');
+    assert.deepEqual(
+      fake.requests.map((q) => q.stream),
+      [true, false],
+      'the second request is the non-streamed fallback',
+    );
     assert.equal((fake.requests[1]?.body as { max_tokens?: number }).max_tokens, 64_000);
     fake.assertDone();
   } finally {

@@ -15,7 +15,10 @@ test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds
   await withAgent({}, async ({ fake, start, workDir, client }) => {
     const seen = join(workDir, 'hook-input.jsonl');
     const pre = join(workDir, 'pre.sh');
-    await writeFile(pre, `#!/bin/sh\ninput=$(cat)\necho "$input" >> ${seen}\ncase "$input" in *'rm -rf'*) echo "no recursive deletes here" >&2; exit 2;; esac\nexit 0\n`);
+    await writeFile(
+      pre,
+      `#!/bin/sh\ninput=$(cat)\necho "$input" >> ${seen}\ncase "$input" in *'rm -rf'*) echo "no recursive deletes here" >&2; exit 2;; esac\nexit 0\n`,
+    );
     await chmod(pre, 0o755);
     fake.enqueue(
       toolUseResponse([
@@ -28,7 +31,17 @@ test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds
       prompt: 'clean up',
       hooks: {
         PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: pre, timeout: 10 }] }],
-        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember to run the tests"}}'` }] }],
+        PostToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember to run the tests"}}'`,
+              },
+            ],
+          },
+        ],
       },
     });
     assert.equal((await handle.result()).status, 'completed');
@@ -38,7 +51,10 @@ test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds
     assert.notEqual(echo?.is_error, true);
     assert.match(JSON.stringify(echo?.content), /hello/);
     assert.match(JSON.stringify(echo?.content), /remember to run the tests/);
-    const inputs = (await readFile(seen, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const inputs = (await readFile(seen, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(inputs.length, 2);
     assert.equal(inputs[0]?.session_id, handle.workflowId);
     assert.equal(inputs[0]?.tool_use_id, 'toolu_h_rm');
@@ -48,19 +64,38 @@ test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds
     // The audit trail says which hooks ran and how they ended.
     const audit = await buildAudit(client, handle.workflowId);
     const rmCall = audit.toolCalls.find((c) => c.toolUseId === 'toolu_h_rm');
-    assert.deepEqual(rmCall?.hooks?.map((h) => [h.event, h.outcome, h.exitCode]), [['PreToolUse', 'blocking', 2]]);
+    assert.deepEqual(
+      rmCall?.hooks?.map((h) => [h.event, h.outcome, h.exitCode]),
+      [['PreToolUse', 'blocking', 2]],
+    );
     assert.match(rmCall?.hooks?.[0]?.reason ?? '', /no recursive deletes here/);
     const echoCall = audit.toolCalls.find((c) => c.toolUseId === 'toolu_h_ls');
-    assert.deepEqual(echoCall?.hooks?.map((h) => [h.event, h.outcome]), [['PreToolUse', 'success'], ['PostToolUse', 'success']]);
+    assert.deepEqual(
+      echoCall?.hooks?.map((h) => [h.event, h.outcome]),
+      [
+        ['PreToolUse', 'success'],
+        ['PostToolUse', 'success'],
+      ],
+    );
   });
 });
 
 test("integration: a PostToolUse hook's continue:false stops the session after the turn, saying why", async () => {
   await withAgent({}, async ({ fake, start }) => {
-    fake.enqueue(toolUseResponse([{ id: 'toolu_h_stop', name: 'Bash', input: { command: 'echo done' } }]), textResponse('never asked for'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_h_stop', name: 'Bash', input: { command: 'echo done' } }]),
+      textResponse('never asked for'),
+    );
     const handle = await start({
       prompt: 'run and stop',
-      hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"the build is green"}'` }] }] },
+      hooks: {
+        PostToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"the build is green"}'` }],
+          },
+        ],
+      },
     });
     const result = await handle.result();
     assert.equal(result.status, 'stopped');

@@ -14,7 +14,6 @@ import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
 
-
 /** Running (not a zombie): a killed process whose parent has not reaped it yet runs no more. */
 function running(pid: number): boolean {
   try {
@@ -59,8 +58,13 @@ test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results
     // it is not); the sandboxed process tree's death on abort is tested in unit/sandbox-bash.
     const handle = await start({ prompt: 'read and wait', sandbox: { enabled: false } });
     const turn = client.workflow.getHandle(`${handle.workflowId}/turn-1`);
-    await waitFor('Bash to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sh'));
-    const pid = await waitFor('the pid file', async () => Number((await readFile(pidFile, 'utf8').catch(() => '')).trim()) || undefined);
+    await waitFor('Bash to run', async () =>
+      (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sh'),
+    );
+    const pid = await waitFor(
+      'the pid file',
+      async () => Number((await readFile(pidFile, 'utf8').catch(() => '')).trim()) || undefined,
+    );
     assert.ok(running(pid));
     const t0 = Date.now();
     await interruptSession(client, handle.workflowId);
@@ -75,7 +79,11 @@ test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results
     });
     assert.deepEqual(
       status.lastTurn?.records.map((r) => [r.toolUseId, r.status]),
-      [['toolu_ra', 'ok'], ['toolu_rb', 'ok'], ['toolu_sh', 'interrupted']],
+      [
+        ['toolu_ra', 'ok'],
+        ['toolu_rb', 'ok'],
+        ['toolu_sh', 'interrupted'],
+      ],
     );
     await sendMessage(client, handle.workflowId, 'never mind, stop');
     const result = await handle.result();
@@ -86,12 +94,27 @@ test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results
     const msgs = second.messages;
     const toolResultMsg = msgs[msgs.length - 2];
     assert.ok(toolResultMsg && Array.isArray(toolResultMsg.content));
-    const blocks = toolResultMsg.content as Array<{ type: string; tool_use_id: string; is_error?: boolean; content: unknown }>;
-    assert.deepEqual(blocks.map((b) => [b.tool_use_id, b.is_error === true]), [['toolu_ra', false], ['toolu_rb', false], ['toolu_sh', true]]);
+    const blocks = toolResultMsg.content as Array<{
+      type: string;
+      tool_use_id: string;
+      is_error?: boolean;
+      content: unknown;
+    }>;
+    assert.deepEqual(
+      blocks.map((b) => [b.tool_use_id, b.is_error === true]),
+      [
+        ['toolu_ra', false],
+        ['toolu_rb', false],
+        ['toolu_sh', true],
+      ],
+    );
     assert.match(JSON.stringify(blocks[0]?.content), /alpha/);
     assert.match(JSON.stringify(blocks[2]?.content), /[Ii]nterrupt/);
     // The follow-up, as its own user message (a text block carrying the prompt-cache breakpoint).
-    assert.deepEqual(msgs[msgs.length - 1], { role: 'user', content: [{ type: 'text', text: 'never mind, stop', cache_control: { type: 'ephemeral' } }] });
+    assert.deepEqual(msgs[msgs.length - 1], {
+      role: 'user',
+      content: [{ type: 'text', text: 'never mind, stop', cache_control: { type: 'ephemeral' } }],
+    });
     fake.assertDone();
   });
 });
@@ -100,8 +123,12 @@ test('integration: an ask waits durably across a worker restart; approve runs it
   await withAgent({ noWorker: true }, async ({ fake, start, workDir, client, startWorker }) => {
     let worker = await startWorker();
     fake.enqueue(
-      toolUseResponse([{ id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } }]),
-      toolUseResponse([{ id: 'toolu_w2', name: 'Write', input: { file_path: join(workDir, 'denied.txt'), content: 'no\n' } }]),
+      toolUseResponse([
+        { id: 'toolu_w1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } },
+      ]),
+      toolUseResponse([
+        { id: 'toolu_w2', name: 'Write', input: { file_path: join(workDir, 'denied.txt'), content: 'no\n' } },
+      ]),
       textResponse('ok'),
     );
     const handle = await start({ prompt: 'write two files', permissionMode: 'default' });
@@ -119,7 +146,10 @@ test('integration: an ask waits durably across a worker restart; approve runs it
     // Approving something that is not pending is refused.
     await assert.rejects(approveToolUse(client, handle.workflowId, 'toolu_nope'), /not waiting for approval/);
     await approveToolUse(client, handle.workflowId, 'toolu_w1', 'ann@example');
-    await waitFor('the second approval', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]?.toolUseId === 'toolu_w2');
+    await waitFor(
+      'the second approval',
+      async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]?.toolUseId === 'toolu_w2',
+    );
     await denyToolUse(client, handle.workflowId, undefined, 'not that one');
     const result = await handle.result();
     await worker.stop();
@@ -137,13 +167,19 @@ test('integration: an ask waits durably across a worker restart; approve runs it
 
 test('integration: dontAsk mode denies at once, and an approval timeout denies with a reason', async () => {
   await withAgent({}, async ({ fake, start, workDir }) => {
-    fake.enqueue(toolUseResponse([{ id: 'toolu_d1', name: 'Write', input: { file_path: join(workDir, 'x.txt'), content: 'x' } }]), textResponse('fine'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_d1', name: 'Write', input: { file_path: join(workDir, 'x.txt'), content: 'x' } }]),
+      textResponse('fine'),
+    );
     const r1 = await (await start({ prompt: 'write', permissionMode: 'dontAsk' })).result();
     assert.equal(r1.status, 'completed');
     const [denied] = lastToolResults(fake.messageRequests()[1]!);
     assert.equal(denied?.is_error, true);
 
-    fake.enqueue(toolUseResponse([{ id: 'toolu_t1', name: 'Write', input: { file_path: join(workDir, 'y.txt'), content: 'y' } }]), textResponse('fine'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_t1', name: 'Write', input: { file_path: join(workDir, 'y.txt'), content: 'y' } }]),
+      textResponse('fine'),
+    );
     const r2 = await (await start({ prompt: 'write', permissionMode: 'default', approvalTimeoutMs: 1500 })).result();
     assert.equal(r2.status, 'completed');
     const [timedOut] = lastToolResults(fake.messageRequests()[3]!);
@@ -168,11 +204,21 @@ test('integration: in a parallel batch, a Read that asks holds back the calls af
       textResponse('read all three'),
     );
     const handle = await start({ prompt: 'read', permissionMode: 'default' });
-    await waitFor('the outside Read to ask', async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]?.toolUseId === 'toolu_po');
+    await waitFor(
+      'the outside Read to ask',
+      async () => (await sessionStatus(client, handle.workflowId)).pendingApprovals[0]?.toolUseId === 'toolu_po',
+    );
     await approveToolUse(client, handle.workflowId, 'toolu_po', 'dana');
     assert.equal((await handle.result()).status, 'completed');
     const results = lastToolResults(fake.messageRequests()[1]!);
-    assert.deepEqual(results.map((r) => [r.tool_use_id, r.is_error === true]), [['toolu_pa', false], ['toolu_po', false], ['toolu_pb', false]]);
+    assert.deepEqual(
+      results.map((r) => [r.tool_use_id, r.is_error === true]),
+      [
+        ['toolu_pa', false],
+        ['toolu_po', false],
+        ['toolu_pb', false],
+      ],
+    );
     // In the turn's history: a ran before the approval; b was scheduled only after it.
     const events = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory()).events ?? [];
     const idx = (pred: (e: (typeof events)[number]) => boolean) => events.findIndex(pred);

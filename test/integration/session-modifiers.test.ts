@@ -21,7 +21,13 @@ const AddDir = buildTool({
   async call(input) {
     await new Promise((r) => setTimeout(r, input.delayMs));
     finished.push(input.dir);
-    return { data: input.dir, contextModifiers: [{ type: 'addDirectory', path: input.dir }, { type: 'setCwd', cwd: input.dir }] };
+    return {
+      data: input.dir,
+      contextModifiers: [
+        { type: 'addDirectory', path: input.dir },
+        { type: 'setCwd', cwd: input.dir },
+      ],
+    };
   },
   mapToolResultToToolResultBlockParam: (d, id) => ({ type: 'tool_result', tool_use_id: id, content: `added ${d}` }),
 });

@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { access, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastToolResults, overloadedError, startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest, type ResponseSpec } from '../../src/testing/fakeAnthropic';
+import {
+  lastToolResults,
+  overloadedError,
+  startFakeAnthropic,
+  textResponse,
+  toolUseResponse,
+  type MessagesRequest,
+  type ResponseSpec,
+} from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import { startLocalSession } from '../../src/local/runSession';
 import { describeOutage } from '../../src/engine/retry';
@@ -52,16 +60,25 @@ test('integration: 529 for longer than the old retry budget — the session wait
     assert.equal(waiting.outage?.what, 'model');
     assert.equal(waiting.outage?.kind, 'overloaded');
     assert.match(waiting.outage?.lastError ?? '', /529/);
-    assert.ok((waiting.outage?.nextTryAt ?? 0) - Date.now() <= 1_500, 'retry-after 5 s is capped at the configured 1 s');
+    assert.ok(
+      (waiting.outage?.nextTryAt ?? 0) - Date.now() <= 1_500,
+      'retry-after 5 s is capped at the configured 1 s',
+    );
     const env = await getTestEnv();
-    const cliEnv = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.connection.options.address, TEMPORAL_NAMESPACE: env.namespace ?? 'default', DURABLE_AGENT_TASK_QUEUE: taskQueue };
+    const cliEnv = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.connection.options.address,
+      TEMPORAL_NAMESPACE: env.namespace ?? 'default',
+      DURABLE_AGENT_TASK_QUEUE: taskQueue,
+    };
     const shown = await cli(['status', id], cliEnv);
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /status +waiting_for_model/);
     assert.match(shown.stdout, /waiting +waiting for the model: overloaded since \S+Z, next try in \d+ s/);
     // The turn's current details (the UI's "current details") say the same.
     const details = await waitFor('the turn details', async () => {
-      const meta = await client.workflow.getHandle(`${id}/turn-2`).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+      const meta = await client.workflow
+        .getHandle(`${id}/turn-2`)
+        .query<{ currentDetails?: string }>('__temporal_workflow_metadata');
       return meta.currentDetails?.includes('waiting for the model') ? meta.currentDetails : undefined;
     });
     assert.match(details, /overloaded since/);
@@ -69,8 +86,14 @@ test('integration: 529 for longer than the old retry budget — the session wait
     const result = await handle.result();
     const elapsed = Date.now() - t0;
     await following;
-    assert.ok(live.some((l) => /⏳ waiting for the model: overloaded since \S+Z, next try in \d+ s/.test(l)), live.join('\n'));
-    assert.ok(live.some((l) => /the model is back/.test(l)), live.join('\n'));
+    assert.ok(
+      live.some((l) => /⏳ waiting for the model: overloaded since \S+Z, next try in \d+ s/.test(l)),
+      live.join('\n'),
+    );
+    assert.ok(
+      live.some((l) => /the model is back/.test(l)),
+      live.join('\n'),
+    );
     assert.equal(result.status, 'completed', result.endReason);
     assert.ok(elapsed > OLD_BUDGET_MS, `the outage outlasted the old budget (${elapsed} ms)`);
     const failed = fake.requests.filter((r) => r.response?.status === 529).length;
@@ -109,7 +132,10 @@ test('integration: the in-process runner waits out an outage the same way (statu
   try {
     const until = Date.now() + 4_000;
     fake.script(overloadedUntil(until, () => textResponse('back')));
-    const s = startLocalSession({ prompt: 'hi', cwd: work, retryCapMs: 500, model: { model: 'claude-test', maxTokens: 256 } }, { storeDir, anthropic: fakeAnthropicFactory(fake) });
+    const s = startLocalSession(
+      { prompt: 'hi', cwd: work, retryCapMs: 500, model: { model: 'claude-test', maxTokens: 256 } },
+      { storeDir, anthropic: fakeAnthropicFactory(fake) },
+    );
     const seen = await waitFor('the waiting state', async () => (s.status().outage ? s.status() : undefined));
     assert.equal(seen.status, 'waiting_for_model');
     const r = await s.result;
@@ -134,20 +160,30 @@ test('integration: a store outage (transcript writes failing) waits visibly and 
   };
   await withAgent({ worker: { tools: TEST_TOOLS, blobStore: flaky } }, async ({ fake, start, workDir, client }) => {
     const marker = join(workDir, 'started.txt');
-    fake.enqueue(toolUseResponse([{ id: 'toolu_s1', name: 'AppendSlow', input: { file: marker, text: 'x', delayMs: 1_500 } }]), textResponse('recorded'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_s1', name: 'AppendSlow', input: { file: marker, text: 'x', delayMs: 1_500 } }]),
+      textResponse('recorded'),
+    );
     const handle = await start({ prompt: 'append', tools: ['AppendSlow'], retryCapMs: 1_000 });
     await waitFor('the tool to start', async () => access(marker).then(() => true));
     failing = true;
-    const s = await waitFor('the store outage to show', async () => {
-      const st = await sessionStatus(client, handle.workflowId);
-      return st.outage?.what === 'store' ? st : undefined;
-    }, 60_000);
+    const s = await waitFor(
+      'the store outage to show',
+      async () => {
+        const st = await sessionStatus(client, handle.workflowId);
+        return st.outage?.what === 'store' ? st : undefined;
+      },
+      60_000,
+    );
     assert.equal(s.status, 'waiting_for_model', 'one status name for model and store outages; the line says which');
     assert.match(describeOutage(s.outage!, Date.now()), /^waiting for the store: failing since .*ENOSPC/);
     failing = false;
     const r = await handle.result();
     assert.equal(r.status, 'completed', r.endReason);
-    assert.deepEqual(lastToolResults(fake.messageRequests()[1]!).map((b) => b.tool_use_id), ['toolu_s1']);
+    assert.deepEqual(
+      lastToolResults(fake.messageRequests()[1]!).map((b) => b.tool_use_id),
+      ['toolu_s1'],
+    );
   });
 });
 
@@ -165,14 +201,26 @@ test('integration: the in-process runner waits out a store outage too', async ()
   };
   try {
     const marker = join(work, 'started.txt');
-    fake.enqueue(toolUseResponse([{ id: 'toolu_ls1', name: 'AppendSlow', input: { file: marker, text: 'x', delayMs: 1_000 } }]), textResponse('recorded'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_ls1', name: 'AppendSlow', input: { file: marker, text: 'x', delayMs: 1_000 } }]),
+      textResponse('recorded'),
+    );
     const s = startLocalSession(
-      { prompt: 'append', cwd: work, tools: ['AppendSlow'], permissionMode: 'bypassPermissions', retryCapMs: 500, model: { model: 'claude-test', maxTokens: 256 } },
+      {
+        prompt: 'append',
+        cwd: work,
+        tools: ['AppendSlow'],
+        permissionMode: 'bypassPermissions',
+        retryCapMs: 500,
+        model: { model: 'claude-test', maxTokens: 256 },
+      },
       { tools: TEST_TOOLS, blobStore: flaky, anthropic: fakeAnthropicFactory(fake) },
     );
     await waitFor('the tool to start', async () => access(marker).then(() => true));
     failing = true;
-    const seen = await waitFor('the store outage', async () => (s.status().outage?.what === 'store' ? s.status() : undefined));
+    const seen = await waitFor('the store outage', async () =>
+      s.status().outage?.what === 'store' ? s.status() : undefined,
+    );
     assert.equal(seen.status, 'waiting_for_model');
     assert.match(describeOutage(seen.outage!, Date.now()), /^waiting for the store: failing since .*EIO/);
     failing = false;

@@ -64,13 +64,25 @@ test('integration: `run` with a real-world ~/.claude/settings.json: UI keys one 
     const lines = run.stderr.trim().split('\n');
     assert.deepEqual(
       lines.filter((l) => l.startsWith('durable-agent: note:')),
-      [`durable-agent: note: ${user}: cleanupPeriodDays, statusLine, spinnerTipsEnabled, theme only shape Claude Code's interactive terminal, login, updates or local housekeeping; durable-agent has none of these (ignored)`],
+      [
+        `durable-agent: note: ${user}: cleanupPeriodDays, statusLine, spinnerTipsEnabled, theme only shape Claude Code's interactive terminal, login, updates or local housekeeping; durable-agent has none of these (ignored)`,
+      ],
     );
-    const warned = lines.filter((l) => l.startsWith('durable-agent: warning:')).map((l) => l.slice(`durable-agent: warning: ${user}: `.length).split(' is ')[0]);
+    const warned = lines
+      .filter((l) => l.startsWith('durable-agent: warning:'))
+      .map((l) => l.slice(`durable-agent: warning: ${user}: `.length).split(' is ')[0]);
     assert.deepEqual(warned, ['includeCoAuthoredBy', 'env (NODE_ENV)']);
-    const first = fake.messageRequests()[0] as unknown as { model: string; system?: unknown; messages: Array<{ content: unknown }> };
+    const first = fake.messageRequests()[0] as unknown as {
+      model: string;
+      system?: unknown;
+      messages: Array<{ content: unknown }>;
+    };
     assert.match(first.model, /^claude-sonnet-/, '"model": "sonnet" (what /model writes) is a model id on the wire');
-    assert.match(JSON.stringify(first.system), new RegExp(join(home, 'shared-lib').replace(/[.]/g, '\\.')), 'the ~/ directory is a working directory of the session');
+    assert.match(
+      JSON.stringify(first.system),
+      new RegExp(join(home, 'shared-lib').replace(/[.]/g, '\\.')),
+      'the ~/ directory is a working directory of the session',
+    );
     const text = JSON.stringify(first.messages[0]?.content);
     assert.ok(text.includes('BANANA-1') && !text.includes('CHERRY-2'), text);
 
@@ -79,14 +91,23 @@ test('integration: `run` with a real-world ~/.claude/settings.json: UI keys one 
     const detached = await cli(['run', '--detach', '--json', '--cwd', workDir, 'go'], env, 30_000);
     assert.equal(detached.code, 0, detached.stderr);
     const d = JSON.parse(detached.stdout) as { session: string; settings: string[]; memory: string[]; cwd: string };
-    assert.deepEqual([d.cwd, d.settings, d.memory], [workDir, [user, join(workDir, '.claude', 'settings.local.json')], [join(workDir, 'CLAUDE.md')]]);
+    assert.deepEqual(
+      [d.cwd, d.settings, d.memory],
+      [workDir, [user, join(workDir, '.claude', 'settings.local.json')], [join(workDir, 'CLAUDE.md')]],
+    );
     assert.ok(d.session);
 
     // A trailing comma in the shared file: one line naming it, with line and column; nothing starts.
-    const shared = await put(join(workDir, '.claude', 'settings.json'), '{\n  "permissions": {\n    "deny": ["Bash(rm:*)",]\n  }\n}\n');
+    const shared = await put(
+      join(workDir, '.claude', 'settings.json'),
+      '{\n  "permissions": {\n    "deny": ["Bash(rm:*)",]\n  }\n}\n',
+    );
     const bad = await cli(['run', '--cwd', workDir, 'go'], env, 30_000);
     assert.notEqual(bad.code, 0);
-    assert.match(bad.stderr, new RegExp(`durable-agent: .*${shared.replace(/[.]/g, '\\.')} is not valid JSON at line 3 column 27`));
+    assert.match(
+      bad.stderr,
+      new RegExp(`durable-agent: .*${shared.replace(/[.]/g, '\\.')} is not valid JSON at line 3 column 27`),
+    );
     await fs.rm(shared);
     const missing = await cli(['run', '--cwd', workDir, '--add-dir', join(home, 'nope'), 'go'], env, 30_000);
     assert.notEqual(missing.code, 0);

@@ -34,7 +34,8 @@ interface ActivityTimes {
   cancelRequested?: boolean;
 }
 
-const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): number => Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
+const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): number =>
+  Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
 
 /** The activities of a turn by activity id: scheduling, start and end times and event ids from its history. */
 async function turnActivities(client: Client, turnId: string): Promise<Map<string, ActivityTimes>> {
@@ -55,7 +56,11 @@ async function turnActivities(client: Client, turnId: string): Promise<Map<strin
       if (entry) entry.cancelRequested = true;
       continue;
     }
-    const a = e.activityTaskStartedEventAttributes ?? e.activityTaskCompletedEventAttributes ?? e.activityTaskCanceledEventAttributes ?? e.activityTaskFailedEventAttributes;
+    const a =
+      e.activityTaskStartedEventAttributes ??
+      e.activityTaskCompletedEventAttributes ??
+      e.activityTaskCanceledEventAttributes ??
+      e.activityTaskFailedEventAttributes;
     const activityId = a ? byEvent.get(Number(a.scheduledEventId)) : undefined;
     const entry = activityId ? out.get(activityId) : undefined;
     if (!entry) continue;
@@ -63,7 +68,12 @@ async function turnActivities(client: Client, turnId: string): Promise<Map<strin
     else {
       entry.ended = at;
       entry.endEventId = id;
-      entry.outcome = e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED ? 'completed' : e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED ? 'cancelled' : 'failed';
+      entry.outcome =
+        e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED
+          ? 'completed'
+          : e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED
+            ? 'cancelled'
+            : 'failed';
     }
   }
   return out;
@@ -74,8 +84,20 @@ function readWriteRead(dir: string): MessageSpec {
   return {
     content: [
       { type: 'text', text: 'Reading first.' },
-      { type: 'tool_use', id: 'toolu_read1', name: 'Read', input: { file_path: join(dir, 'a.txt') }, pauseAfterMs: 5000 },
-      { type: 'tool_use', id: 'toolu_write1', name: 'Write', input: { file_path: join(dir, 'b.txt'), content: 'written\n' }, pauseAfterMs: 500 },
+      {
+        type: 'tool_use',
+        id: 'toolu_read1',
+        name: 'Read',
+        input: { file_path: join(dir, 'a.txt') },
+        pauseAfterMs: 5000,
+      },
+      {
+        type: 'tool_use',
+        id: 'toolu_write1',
+        name: 'Write',
+        input: { file_path: join(dir, 'b.txt'), content: 'written\n' },
+        pauseAfterMs: 500,
+      },
       { type: 'tool_use', id: 'toolu_read2', name: 'Read', input: { file_path: join(dir, 'a.txt') } },
     ],
   };
@@ -95,22 +117,39 @@ test('integration: a Read streamed seconds before its message ends starts before
     const write1 = acts.get('tool-toolu_write1');
     const read2 = acts.get('tool-toolu_read2');
     assert.ok(model?.ended && read1?.started && write1 && read2, JSON.stringify([...acts]));
-    assert.ok(read1.started < model.ended, `the Read's activity started (${read1.started}) before the model activity ended (${model.ended})`);
+    assert.ok(
+      read1.started < model.ended,
+      `the Read's activity started (${read1.started}) before the model activity ended (${model.ended})`,
+    );
     assert.ok((read1.endEventId ?? 0) < (model.endEventId ?? 0), 'the Read even completed before the model activity');
-    assert.ok(write1.scheduledEventId > (model.endEventId ?? Infinity), 'the unsafe Write was scheduled only after the message was complete');
-    assert.ok(read2.scheduledEventId > (write1.endEventId ?? Infinity), 'the Read after the Write waited for it (the Write is a barrier)');
+    assert.ok(
+      write1.scheduledEventId > (model.endEventId ?? Infinity),
+      'the unsafe Write was scheduled only after the message was complete',
+    );
+    assert.ok(
+      read2.scheduledEventId > (write1.endEventId ?? Infinity),
+      'the Read after the Write waited for it (the Write is a barrier)',
+    );
 
     const turn = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as TurnWorkflowResult;
-    assert.deepEqual(turn.records.map((r) => [r.toolUseId, r.status, r.early ?? false]), [
-      ['toolu_read1', 'ok', true],
-      ['toolu_write1', 'ok', false],
-      ['toolu_read2', 'ok', false],
-    ]);
+    assert.deepEqual(
+      turn.records.map((r) => [r.toolUseId, r.status, r.early ?? false]),
+      [
+        ['toolu_read1', 'ok', true],
+        ['toolu_write1', 'ok', false],
+        ['toolu_read2', 'ok', false],
+      ],
+    );
     assert.equal(await readFile(join(workDir, 'b.txt'), 'utf8'), 'written\n');
     // Results reach the model in block order.
     const second = fake.messageRequests()[1];
-    const results = (second?.messages.at(-1)?.content as Array<{ type: string; tool_use_id?: string }>).filter((b) => b.type === 'tool_result');
-    assert.deepEqual(results.map((b) => b.tool_use_id), ['toolu_read1', 'toolu_write1', 'toolu_read2']);
+    const results = (second?.messages.at(-1)?.content as Array<{ type: string; tool_use_id?: string }>).filter(
+      (b) => b.type === 'tool_result',
+    );
+    assert.deepEqual(
+      results.map((b) => b.tool_use_id),
+      ['toolu_read1', 'toolu_write1', 'toolu_read2'],
+    );
     // The audit says which call started while streaming.
     const text = formatAuditText(await buildAudit(client, handle.workflowId));
     assert.match(text, /started while the model streamed/);
@@ -129,21 +168,35 @@ test('integration: streamingToolExecution: false — the same message runs its t
     assert.ok(model?.endEventId && read1, JSON.stringify([...acts]));
     assert.ok(read1.scheduledEventId > model.endEventId, 'without streaming execution the Read waits for the message');
     const history = await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory();
-    assert.ok(!(history.events ?? []).some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED), 'no block was handed over');
+    assert.ok(
+      !(history.events ?? []).some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED),
+      'no block was handed over',
+    );
   });
 });
 
 test('integration: a stream that fails after early starts falls back; the repeated id reuses its early run (side effect once); the dropped id is cancelled, audited and never sent', async () => {
   await withAgent({ worker: { tools: TEST_TOOLS } }, async ({ fake, start, workDir, client }) => {
     const counter = join(workDir, 'count.log');
-    const kept = { type: 'tool_use' as const, id: 'toolu_kept', name: 'CountSafe', input: { file: counter, text: 'kept' } };
+    const kept = {
+      type: 'tool_use' as const,
+      id: 'toolu_kept',
+      name: 'CountSafe',
+      input: { file: counter, text: 'kept' },
+    };
     fake.enqueue(
       {
         content: [
           { type: 'text', text: 'Counting.' },
           kept,
           // Slow: still running when the retry's answer arrives without it.
-          { type: 'tool_use', id: 'toolu_dropped', name: 'CountSafe', input: { file: counter, text: 'dropped', delayMs: 120_000 }, pauseAfterMs: 5000 },
+          {
+            type: 'tool_use',
+            id: 'toolu_dropped',
+            name: 'CountSafe',
+            input: { file: counter, text: 'dropped', delayMs: 120_000 },
+            pauseAfterMs: 5000,
+          },
         ],
         // The stream dies right after the second tool_use block (and its pause).
         dropAfterBlocks: 3,
@@ -171,11 +224,21 @@ test('integration: a stream that fails after early starts falls back; the repeat
     const turnId = `${handle.workflowId}/turn-1`;
     const turn = (await client.workflow.getHandle(turnId).result()) as TurnWorkflowResult;
     assert.equal(turn.fallback, true);
-    assert.deepEqual(turn.records.map((r) => [r.toolUseId, r.status, r.early ?? false]), [['toolu_kept', 'ok', true]]);
-    assert.deepEqual(turn.discarded?.map((d) => [d.toolUseId, d.state]), [['toolu_dropped', 'cancelled']]);
+    assert.deepEqual(
+      turn.records.map((r) => [r.toolUseId, r.status, r.early ?? false]),
+      [['toolu_kept', 'ok', true]],
+    );
+    assert.deepEqual(
+      turn.discarded?.map((d) => [d.toolUseId, d.state]),
+      [['toolu_dropped', 'cancelled']],
+    );
 
     const acts = await turnActivities(client, turnId);
-    assert.equal([...acts.keys()].filter((k) => k.startsWith('tool-toolu_kept')).length, 1, 'one activity for the kept id');
+    assert.equal(
+      [...acts.keys()].filter((k) => k.startsWith('tool-toolu_kept')).length,
+      1,
+      'one activity for the kept id',
+    );
     // Cancelled while it waited (the tool activity answers a cancellation with an interrupted record).
     assert.equal(acts.get('tool-toolu_dropped')?.cancelRequested, true, JSON.stringify(acts.get('tool-toolu_dropped')));
 
@@ -191,8 +254,20 @@ test('cli: run --no-streaming-tools and DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0
   await withAgent({ noWorker: true }, async ({ taskQueue, workDir, client }) => {
     const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS, DURABLE_AGENT_TASK_QUEUE: taskQueue };
     const runs = [
-      [await cli(['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', '--no-streaming-tools', 'do it'], env), false],
-      [await cli(['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', 'do it'], { ...env, DURABLE_AGENT_STREAMING_TOOL_EXECUTION: '0' }), false],
+      [
+        await cli(
+          ['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', '--no-streaming-tools', 'do it'],
+          env,
+        ),
+        false,
+      ],
+      [
+        await cli(['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', 'do it'], {
+          ...env,
+          DURABLE_AGENT_STREAMING_TOOL_EXECUTION: '0',
+        }),
+        false,
+      ],
       [await cli(['run', '--detach', '--json', '--cwd', workDir, '--model', 'claude-test', 'do it'], env), undefined],
     ] as const;
     for (const [r, expected] of runs) {
@@ -214,7 +289,13 @@ test('integration: an interrupt while the model streams cancels the model call a
       {
         content: [
           { type: 'text', text: 'Counting slowly.' },
-          { type: 'tool_use', id: 'toolu_slow', name: 'CountSafe', input: { file: counter, text: 'slow', delayMs: 120_000 }, pauseAfterMs: 60_000 },
+          {
+            type: 'tool_use',
+            id: 'toolu_slow',
+            name: 'CountSafe',
+            input: { file: counter, text: 'slow', delayMs: 120_000 },
+            pauseAfterMs: 60_000,
+          },
           { type: 'text', text: 'never reached' },
         ],
       },
@@ -222,14 +303,19 @@ test('integration: an interrupt while the model streams cancels the model call a
     );
     const handle = await start({ prompt: 'count slowly', tools: ['CountSafe'], onInterrupt: 'end' });
     const turn = client.workflow.getHandle(`${handle.workflowId}/turn-1`);
-    await waitFor('the early call to run', async () => (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_slow'));
+    await waitFor('the early call to run', async () =>
+      (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_slow'),
+    );
     await interruptSession(client, handle.workflowId, 'test');
     const result = await handle.result();
     assert.equal(result.status, 'interrupted', result.endReason);
     const turnResult = (await turn.result()) as TurnWorkflowResult;
     assert.equal(turnResult.reason, 'interrupted');
     assert.deepEqual(turnResult.records, [], 'no assistant message was recorded, so no tool_result either');
-    assert.deepEqual(turnResult.discarded?.map((d) => [d.toolUseId, d.state]), [['toolu_slow', 'cancelled']]);
+    assert.deepEqual(
+      turnResult.discarded?.map((d) => [d.toolUseId, d.state]),
+      [['toolu_slow', 'cancelled']],
+    );
     assert.match(turnResult.discarded?.[0]?.reason ?? '', /interrupted/);
     const acts = await turnActivities(client, `${handle.workflowId}/turn-1`);
     assert.equal(acts.get('tool-toolu_slow')?.cancelRequested, true);

@@ -21,77 +21,115 @@ after(closeTestEnv);
 const HEARTBEAT_TIMEOUT_MS = 5000;
 const SLOW_MS = 8000;
 
-const isChild = (req: MessagesRequest): boolean => JSON.stringify(req.system ?? '').includes('on behalf of another agent');
+const isChild = (req: MessagesRequest): boolean =>
+  JSON.stringify(req.system ?? '').includes('on behalf of another agent');
 
-test('integration: SIGKILL during a subagent tool call; the parent completes, nothing completed ran twice', { timeout: 300_000 }, async () => {
-  await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue, client }) => {
-    const bundlePath = join(storeDir, 'workflow-bundle.js');
-    await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
-    const workerEnv: NodeJS.ProcessEnv = {
-      TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-      TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-      TASK_QUEUE: taskQueue,
-      STORE_DIR: storeDir,
-      FAKE_ANTHROPIC_URL: fake.baseURL,
-      WORKFLOW_BUNDLE_PATH: bundlePath,
-    };
-    const doneLog = join(workDir, 'done.log');
-    const slowLog = join(workDir, 'slow.log');
-    fake.script((req) => {
-      const n = req.messages.length;
-      if (isChild(req)) {
-        if (n === 1) return toolUseResponse([{ id: 'toolu_c_done', name: 'AppendSlow', input: { file: doneLog, text: 'done' } }]);
-        if (n === 3) return toolUseResponse([{ id: 'toolu_c_slow', name: 'AppendSlow', input: { file: slowLog, text: 'slow', delayMs: SLOW_MS, idempotent: true } }]);
-        return textResponse('child: both appends done');
-      }
-      if (n === 1) return toolUseResponse([{ id: 'toolu_agent', name: 'Agent', input: { description: 'append twice', prompt: 'append to both files' } }]);
-      return textResponse('parent: the agent reported');
-    });
-    const procs: WorkerProc[] = [];
-    try {
-      let worker = await spawnWorker('worker-1', workerEnv, procs);
-      const handle = await start({
-        prompt: 'delegate the appends',
-        tools: ['Read', 'Agent', 'AppendSlow'],
-        permissionMode: 'bypassPermissions',
-        toolHeartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
+test(
+  'integration: SIGKILL during a subagent tool call; the parent completes, nothing completed ran twice',
+  { timeout: 300_000 },
+  async () => {
+    await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue, client }) => {
+      const bundlePath = join(storeDir, 'workflow-bundle.js');
+      await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+      const workerEnv: NodeJS.ProcessEnv = {
+        TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
+        TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
+        TASK_QUEUE: taskQueue,
+        STORE_DIR: storeDir,
+        FAKE_ANTHROPIC_URL: fake.baseURL,
+        WORKFLOW_BUNDLE_PATH: bundlePath,
+      };
+      const doneLog = join(workDir, 'done.log');
+      const slowLog = join(workDir, 'slow.log');
+      fake.script((req) => {
+        const n = req.messages.length;
+        if (isChild(req)) {
+          if (n === 1)
+            return toolUseResponse([
+              { id: 'toolu_c_done', name: 'AppendSlow', input: { file: doneLog, text: 'done' } },
+            ]);
+          if (n === 3)
+            return toolUseResponse([
+              {
+                id: 'toolu_c_slow',
+                name: 'AppendSlow',
+                input: { file: slowLog, text: 'slow', delayMs: SLOW_MS, idempotent: true },
+              },
+            ]);
+          return textResponse('child: both appends done');
+        }
+        if (n === 1)
+          return toolUseResponse([
+            {
+              id: 'toolu_agent',
+              name: 'Agent',
+              input: { description: 'append twice', prompt: 'append to both files' },
+            },
+          ]);
+        return textResponse('parent: the agent reported');
       });
-      await waitFor('the subagent slow call to start', async () => (await lines(slowLog)).length >= 1, 120_000);
-      assert.deepEqual(await lines(doneLog), ['done']);
-      killGroup(worker);
-      await worker.exited;
-      worker = await spawnWorker('worker-2', workerEnv, procs);
-      const result = await handle.result();
-      assert.equal(result.status, 'completed', result.endReason);
-      assert.equal(result.lastText, 'parent: the agent reported');
+      const procs: WorkerProc[] = [];
+      try {
+        let worker = await spawnWorker('worker-1', workerEnv, procs);
+        const handle = await start({
+          prompt: 'delegate the appends',
+          tools: ['Read', 'Agent', 'AppendSlow'],
+          permissionMode: 'bypassPermissions',
+          toolHeartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
+        });
+        await waitFor('the subagent slow call to start', async () => (await lines(slowLog)).length >= 1, 120_000);
+        assert.deepEqual(await lines(doneLog), ['done']);
+        killGroup(worker);
+        await worker.exited;
+        worker = await spawnWorker('worker-2', workerEnv, procs);
+        const result = await handle.result();
+        assert.equal(result.status, 'completed', result.endReason);
+        assert.equal(result.lastText, 'parent: the agent reported');
 
-      assert.deepEqual(await lines(doneLog), ['done'], 'the completed child call ran exactly once');
-      const slow = await lines(slowLog);
-      assert.ok(slow.length >= 1 && slow.length <= 2, `the in-flight idempotent call ran ${slow.length} times`);
+        assert.deepEqual(await lines(doneLog), ['done'], 'the completed child call ran exactly once');
+        const slow = await lines(slowLog);
+        assert.ok(slow.length >= 1 && slow.length <= 2, `the in-flight idempotent call ran ${slow.length} times`);
 
-      const parentReqs = fake.messageRequests().filter((r) => !isChild(r));
-      assert.equal(parentReqs.length, 2);
-      // Every model call of the child ran once: its turns 1 and 2 (completed before the kill) were not asked again.
-      assert.deepEqual(fake.messageRequests().filter(isChild).map((r) => r.messages.length), [1, 3, 5]);
-      const [agentResult] = lastToolResults(parentReqs[1]!);
-      assert.equal(agentResult?.tool_use_id, 'toolu_agent');
-      assert.notEqual(agentResult?.is_error, true, JSON.stringify(agentResult));
-      assert.match(JSON.stringify(agentResult?.content), /child: both appends done/);
-      // One child workflow execution for the call, ever.
-      const childId = `${handle.workflowId}/agent-toolu_agent`;
-      const runs: string[] = [];
-      for await (const w of client.workflow.list({ query: `WorkflowId = '${childId}'` })) runs.push(w.runId);
-      assert.equal(runs.length, 1, `child runs: ${runs.join(', ')}`);
-      const childDesc = await client.workflow.getHandle(childId).describe();
-      assert.equal(childDesc.status.name, 'COMPLETED');
-      // The child model saw its first result once and recorded its calls as ok.
-      const t1 = (await client.workflow.getHandle(`${childId}/turn-1`).result()) as { records: Array<{ toolUseId: string; status: string }> };
-      const t2 = (await client.workflow.getHandle(`${childId}/turn-2`).result()) as { records: Array<{ toolUseId: string; status: string }> };
-      assert.deepEqual(t1.records.map((r) => [r.toolUseId, r.status]), [['toolu_c_done', 'ok']]);
-      assert.deepEqual(t2.records.map((r) => [r.toolUseId, r.status]), [['toolu_c_slow', 'ok']]);
-    } finally {
-      for (const p of procs) killGroup(p);
-      await Promise.all(procs.map((p) => p.exited));
-    }
-  });
-});
+        const parentReqs = fake.messageRequests().filter((r) => !isChild(r));
+        assert.equal(parentReqs.length, 2);
+        // Every model call of the child ran once: its turns 1 and 2 (completed before the kill) were not asked again.
+        assert.deepEqual(
+          fake
+            .messageRequests()
+            .filter(isChild)
+            .map((r) => r.messages.length),
+          [1, 3, 5],
+        );
+        const [agentResult] = lastToolResults(parentReqs[1]!);
+        assert.equal(agentResult?.tool_use_id, 'toolu_agent');
+        assert.notEqual(agentResult?.is_error, true, JSON.stringify(agentResult));
+        assert.match(JSON.stringify(agentResult?.content), /child: both appends done/);
+        // One child workflow execution for the call, ever.
+        const childId = `${handle.workflowId}/agent-toolu_agent`;
+        const runs: string[] = [];
+        for await (const w of client.workflow.list({ query: `WorkflowId = '${childId}'` })) runs.push(w.runId);
+        assert.equal(runs.length, 1, `child runs: ${runs.join(', ')}`);
+        const childDesc = await client.workflow.getHandle(childId).describe();
+        assert.equal(childDesc.status.name, 'COMPLETED');
+        // The child model saw its first result once and recorded its calls as ok.
+        const t1 = (await client.workflow.getHandle(`${childId}/turn-1`).result()) as {
+          records: Array<{ toolUseId: string; status: string }>;
+        };
+        const t2 = (await client.workflow.getHandle(`${childId}/turn-2`).result()) as {
+          records: Array<{ toolUseId: string; status: string }>;
+        };
+        assert.deepEqual(
+          t1.records.map((r) => [r.toolUseId, r.status]),
+          [['toolu_c_done', 'ok']],
+        );
+        assert.deepEqual(
+          t2.records.map((r) => [r.toolUseId, r.status]),
+          [['toolu_c_slow', 'ok']],
+        );
+      } finally {
+        for (const p of procs) killGroup(p);
+        await Promise.all(procs.map((p) => p.exited));
+      }
+    });
+  },
+);

@@ -14,38 +14,61 @@ import { withAgent } from '../support/agent';
 after(closeTestEnv);
 const EventType = temporal.api.enums.v1.EventType;
 
-test('integration: --tool-task-queue sends runToolUse to a `durable-agent worker` on that queue', { timeout: 120_000 }, async () => {
-  await withAgent({}, async ({ fake, start, workDir, storeDir, client }) => {
-    const toolQueue = uniqueTaskQueue('host-a');
-    const worker = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'cli', 'main.js'), 'worker', '--task-queue', toolQueue], {
-      env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS, DURABLE_AGENT_STORE_DIR: storeDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
+test(
+  'integration: --tool-task-queue sends runToolUse to a `durable-agent worker` on that queue',
+  { timeout: 120_000 },
+  async () => {
+    await withAgent({}, async ({ fake, start, workDir, storeDir, client }) => {
+      const toolQueue = uniqueTaskQueue('host-a');
+      const worker = spawn(
+        process.execPath,
+        [join(__dirname, '..', '..', 'src', 'cli', 'main.js'), 'worker', '--task-queue', toolQueue],
+        {
+          env: {
+            ...process.env,
+            TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+            DURABLE_AGENT_STORE_DIR: storeDir,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      worker.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      worker.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const t = setInterval(() => out.includes('worker:') && (clearInterval(t), resolve()), 50);
+          worker.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
+        });
+        await writeFile(join(workDir, 'here.txt'), 'on host A\n');
+        fake.enqueue(
+          toolUseResponse([{ id: 'toolu_q1', name: 'Read', input: { file_path: join(workDir, 'here.txt') } }]),
+          textResponse('read it'),
+        );
+        const handle = await start({ prompt: 'read', toolTaskQueue: toolQueue });
+        assert.equal((await handle.result()).status, 'completed');
+        assert.match(JSON.stringify(lastToolResults(fake.messageRequests()[1]!)[0]?.content), /on host A/);
+        // The tool activity was scheduled on the host's queue and run by the worker process.
+        const events = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory()).events ?? [];
+        const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'tool-toolu_q1');
+        assert.equal(scheduled?.activityTaskScheduledEventAttributes?.taskQueue?.name, toolQueue);
+        const started = events.find(
+          (e) =>
+            e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED &&
+            Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === Number(scheduled?.eventId),
+        );
+        assert.match(started?.activityTaskStartedEventAttributes?.identity ?? '', new RegExp(`^${worker.pid}@`));
+        const model = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'model-1');
+        assert.notEqual(
+          model?.activityTaskScheduledEventAttributes?.taskQueue?.name,
+          toolQueue,
+          'the model call stays on the shared queue',
+        );
+      } finally {
+        worker.kill('SIGINT');
+        await new Promise((r) => setTimeout(r, 1500));
+        if (worker.exitCode === null) worker.kill('SIGKILL');
+      }
     });
-    let out = '';
-    worker.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    worker.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const t = setInterval(() => out.includes('worker:') && (clearInterval(t), resolve()), 50);
-        worker.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-      });
-      await writeFile(join(workDir, 'here.txt'), 'on host A\n');
-      fake.enqueue(toolUseResponse([{ id: 'toolu_q1', name: 'Read', input: { file_path: join(workDir, 'here.txt') } }]), textResponse('read it'));
-      const handle = await start({ prompt: 'read', toolTaskQueue: toolQueue });
-      assert.equal((await handle.result()).status, 'completed');
-      assert.match(JSON.stringify(lastToolResults(fake.messageRequests()[1]!)[0]?.content), /on host A/);
-      // The tool activity was scheduled on the host's queue and run by the worker process.
-      const events = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory()).events ?? [];
-      const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'tool-toolu_q1');
-      assert.equal(scheduled?.activityTaskScheduledEventAttributes?.taskQueue?.name, toolQueue);
-      const started = events.find((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED && Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === Number(scheduled?.eventId));
-      assert.match(started?.activityTaskStartedEventAttributes?.identity ?? '', new RegExp(`^${worker.pid}@`));
-      const model = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'model-1');
-      assert.notEqual(model?.activityTaskScheduledEventAttributes?.taskQueue?.name, toolQueue, 'the model call stays on the shared queue');
-    } finally {
-      worker.kill('SIGINT');
-      await new Promise((r) => setTimeout(r, 1500));
-      if (worker.exitCode === null) worker.kill('SIGKILL');
-    }
-  });
-});
+  },
+);

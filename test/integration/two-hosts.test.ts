@@ -40,7 +40,12 @@ after(async () => {
 /** A concurrency-safe tool that marks that it started, and (wait: true) holds until `<dir>/go` exists. */
 const GateTool = buildTool<{ dir: string; name: string; wait?: boolean; lines?: number }, string>({
   name: 'Gate',
-  inputSchema: z.strictObject({ dir: z.string(), name: z.string(), wait: z.boolean().optional(), lines: z.number().int().optional() }),
+  inputSchema: z.strictObject({
+    dir: z.string(),
+    name: z.string(),
+    wait: z.boolean().optional(),
+    lines: z.number().int().optional(),
+  }),
   prompt: () => 'Test tool: marks that it started; optionally waits for a go file; optionally answers with many lines.',
   isConcurrencySafe: () => true,
   isReadOnly: () => true,
@@ -63,7 +68,12 @@ const GateTool = buildTool<{ dir: string; name: string; wait?: boolean; lines?: 
   mapToolResultToToolResultBlockParam: (data, id) => ({ type: 'tool_result', tool_use_id: id, content: data }),
 });
 
-async function startHost(ctx: AgentTestContext, identity: string, storeDir: string, blobStore?: BlobStore): Promise<{ worker: Worker; running: Promise<void> }> {
+async function startHost(
+  ctx: AgentTestContext,
+  identity: string,
+  storeDir: string,
+  blobStore?: BlobStore,
+): Promise<{ worker: Worker; running: Promise<void> }> {
   // Its own connection, as on its own host (one process may not register two workers on one connection).
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS ?? ctx.env.address });
   const worker = await createAgentWorker({
@@ -90,20 +100,42 @@ function script(ctx: AgentTestContext, notes: string, saved?: string): void {
   const dir = ctx.workDir;
   ctx.fake.enqueue(
     toolUseResponse([{ id: 'toolu_read_a', name: 'Read', input: { file_path: notes } }]),
-    toolUseResponse([{ id: 'toolu_hold_a', name: 'Gate', input: { dir, name: 'hold', wait: true, ...(saved ? { lines: 500 } : {}) } }]),
+    toolUseResponse([
+      { id: 'toolu_hold_a', name: 'Gate', input: { dir, name: 'hold', wait: true, ...(saved ? { lines: 500 } : {}) } },
+    ]),
     toolUseResponse([
       { id: 'toolu_gate_b1', name: 'Gate', input: { dir, name: 'b1' } },
       { id: 'toolu_gate_b2', name: 'Gate', input: { dir, name: 'b2' } },
       ...(saved ? [{ id: 'toolu_read_saved_b', name: 'Read', input: { file_path: saved } }] : []),
-      { id: 'toolu_edit_b', name: 'Edit', input: { file_path: notes, old_string: 'written on no host yet', new_string: 'edited on host B after a read on host A' } },
+      {
+        id: 'toolu_edit_b',
+        name: 'Edit',
+        input: {
+          file_path: notes,
+          old_string: 'written on no host yet',
+          new_string: 'edited on host B after a read on host A',
+        },
+      },
     ]),
     textResponse('Done on two hosts.'),
   );
 }
 
 /** Runs turns 1-2 on A, then starts B and stops A (A drains the held call); returns B. */
-async function switchHosts(ctx: AgentTestContext, a: { worker: Worker; running: Promise<void> }, startB: () => Promise<{ worker: Worker; running: Promise<void> }>) {
-  await waitFor('the held call to start on host A', async () => access(join(ctx.workDir, 'started-hold')).then(() => true, () => false), 60_000);
+async function switchHosts(
+  ctx: AgentTestContext,
+  a: { worker: Worker; running: Promise<void> },
+  startB: () => Promise<{ worker: Worker; running: Promise<void> }>,
+) {
+  await waitFor(
+    'the held call to start on host A',
+    async () =>
+      access(join(ctx.workDir, 'started-hold')).then(
+        () => true,
+        () => false,
+      ),
+    60_000,
+  );
   const b = await startB();
   a.worker.shutdown();
   await writeFile(join(ctx.workDir, 'go'), '');
@@ -117,7 +149,8 @@ async function allToolResults(ctx: AgentTestContext): Promise<Array<{ id: string
   for (const m of last?.messages ?? []) {
     if (m.role !== 'user' || typeof m.content === 'string') continue;
     for (const b of m.content as Array<{ type: string; tool_use_id?: string; is_error?: boolean; content?: unknown }>) {
-      if (b.type === 'tool_result') out.push({ id: b.tool_use_id as string, isError: b.is_error === true, text: JSON.stringify(b.content) });
+      if (b.type === 'tool_result')
+        out.push({ id: b.tool_use_id as string, isError: b.is_error === true, text: JSON.stringify(b.content) });
     }
   }
   return out;
@@ -129,104 +162,140 @@ async function identitiesOf(client: Client, sessionId: string, turns: number): P
   return out;
 }
 
-test('integration: two hosts on the shared PostgreSQL store (different store roots) complete a session whose tool calls ran on both', { skip: pg.skip, timeout: 180_000 }, async () => {
-  pg.assert();
-  server = await startPostgres();
-  const table = `two_hosts_${process.pid}`;
-  await withAgent({ noWorker: true }, async (ctx) => {
-    const rootA = await mkdtemp(join(tmpdir(), 'da-host-a-'));
-    const rootB = await mkdtemp(join(tmpdir(), 'da-host-b-'));
-    const notes = join(ctx.workDir, 'notes.txt');
-    await writeFile(notes, 'written on no host yet\n');
-    const sessionId = uniqueWorkflowId('two-hosts');
-    // Where A saves the held call's large output — the path the model is told to Read.
-    const saved = join(rootA, 'results', sessionDirName(sessionId), 'toolu_hold_a.txt');
-    script(ctx, notes, saved);
-    const shared = (): PostgresBlobStore => {
-      const s = new PostgresBlobStore({ connectionString: server!.url, table });
-      stores.push(s);
-      return s;
-    };
-    const a = await startHost(ctx, 'host-a', rootA, shared());
-    let b: { worker: Worker; running: Promise<void> } | undefined;
-    try {
-      const handle = await ctx.start({ id: sessionId, prompt: 'edit the notes on two hosts', tools: ['Read', 'Edit', 'Gate'] });
-      b = await switchHosts(ctx, a, () => startHost(ctx, 'host-b', rootB, shared()));
-      // Host A is gone, and its disk with it: B has only the shared store.
-      assert.match(await readFile(saved, 'utf8'), /^gate hold passed\ngate hold line 1\n/, 'A saved the large output under its own root');
-      await rm(rootA, { recursive: true, force: true });
-      const result = await handle.result();
-      assert.equal(result.status, 'completed', JSON.stringify(result));
-      assert.equal(result.lastText, 'Done on two hosts.');
+test(
+  'integration: two hosts on the shared PostgreSQL store (different store roots) complete a session whose tool calls ran on both',
+  { skip: pg.skip, timeout: 180_000 },
+  async () => {
+    pg.assert();
+    server = await startPostgres();
+    const table = `two_hosts_${process.pid}`;
+    await withAgent({ noWorker: true }, async (ctx) => {
+      const rootA = await mkdtemp(join(tmpdir(), 'da-host-a-'));
+      const rootB = await mkdtemp(join(tmpdir(), 'da-host-b-'));
+      const notes = join(ctx.workDir, 'notes.txt');
+      await writeFile(notes, 'written on no host yet\n');
+      const sessionId = uniqueWorkflowId('two-hosts');
+      // Where A saves the held call's large output — the path the model is told to Read.
+      const saved = join(rootA, 'results', sessionDirName(sessionId), 'toolu_hold_a.txt');
+      script(ctx, notes, saved);
+      const shared = (): PostgresBlobStore => {
+        const s = new PostgresBlobStore({ connectionString: server!.url, table });
+        stores.push(s);
+        return s;
+      };
+      const a = await startHost(ctx, 'host-a', rootA, shared());
+      let b: { worker: Worker; running: Promise<void> } | undefined;
+      try {
+        const handle = await ctx.start({
+          id: sessionId,
+          prompt: 'edit the notes on two hosts',
+          tools: ['Read', 'Edit', 'Gate'],
+        });
+        b = await switchHosts(ctx, a, () => startHost(ctx, 'host-b', rootB, shared()));
+        // Host A is gone, and its disk with it: B has only the shared store.
+        assert.match(
+          await readFile(saved, 'utf8'),
+          /^gate hold passed\ngate hold line 1\n/,
+          'A saved the large output under its own root',
+        );
+        await rm(rootA, { recursive: true, force: true });
+        const result = await handle.result();
+        assert.equal(result.status, 'completed', JSON.stringify(result));
+        assert.equal(result.lastText, 'Done on two hosts.');
 
-      // Every call answered without error — B's Edit found A's Read in the shared read-file state.
-      const results = await allToolResults(ctx);
-      assert.deepEqual(results.map((r) => r.id).sort(), ['toolu_edit_b', 'toolu_gate_b1', 'toolu_gate_b2', 'toolu_hold_a', 'toolu_read_a', 'toolu_read_saved_b']);
-      for (const r of results) assert.equal(r.isError, false, `${r.id}: ${r.text}`);
-      // The held call's result reached the model as a preview naming the saved file…
-      assert.match(results.find((r) => r.id === 'toolu_hold_a')?.text ?? '', new RegExp(saved.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-      // …and B's Read of that file found the whole output: recreated from the shared store.
-      const readSaved = results.find((r) => r.id === 'toolu_read_saved_b')?.text ?? '';
-      assert.match(readSaved, /gate hold line 1\b/);
-      assert.match(readSaved, /gate hold line 500\b/);
-      assert.equal(await readFile(notes, 'utf8'), 'edited on host B after a read on host A\n');
+        // Every call answered without error — B's Edit found A's Read in the shared read-file state.
+        const results = await allToolResults(ctx);
+        assert.deepEqual(results.map((r) => r.id).sort(), [
+          'toolu_edit_b',
+          'toolu_gate_b1',
+          'toolu_gate_b2',
+          'toolu_hold_a',
+          'toolu_read_a',
+          'toolu_read_saved_b',
+        ]);
+        for (const r of results) assert.equal(r.isError, false, `${r.id}: ${r.text}`);
+        // The held call's result reached the model as a preview naming the saved file…
+        assert.match(
+          results.find((r) => r.id === 'toolu_hold_a')?.text ?? '',
+          new RegExp(saved.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+        );
+        // …and B's Read of that file found the whole output: recreated from the shared store.
+        const readSaved = results.find((r) => r.id === 'toolu_read_saved_b')?.text ?? '';
+        assert.match(readSaved, /gate hold line 1\b/);
+        assert.match(readSaved, /gate hold line 500\b/);
+        assert.equal(await readFile(notes, 'utf8'), 'edited on host B after a read on host A\n');
 
-      // The proof from history: the worker identity that ran each tool call's activity task.
-      const who = await identitiesOf(ctx.client, handle.workflowId, 3);
-      console.log(`[two-hosts] tool call → worker: ${JSON.stringify(who)}`);
-      assert.equal(who.toolu_read_a, 'host-a');
-      assert.equal(who.toolu_hold_a, 'host-a');
-      assert.equal(who.toolu_gate_b1, 'host-b');
-      assert.equal(who.toolu_gate_b2, 'host-b');
-      assert.equal(who.toolu_edit_b, 'host-b');
-      assert.equal(who.toolu_read_saved_b, 'host-b');
+        // The proof from history: the worker identity that ran each tool call's activity task.
+        const who = await identitiesOf(ctx.client, handle.workflowId, 3);
+        console.log(`[two-hosts] tool call → worker: ${JSON.stringify(who)}`);
+        assert.equal(who.toolu_read_a, 'host-a');
+        assert.equal(who.toolu_hold_a, 'host-a');
+        assert.equal(who.toolu_gate_b1, 'host-b');
+        assert.equal(who.toolu_gate_b2, 'host-b');
+        assert.equal(who.toolu_edit_b, 'host-b');
+        assert.equal(who.toolu_read_saved_b, 'host-b');
 
-      // Nothing of the session's state went to either host's disk.
-      await assert.rejects(access(join(rootB, 'blobs')), `no blobs under ${rootB}`);
-    } finally {
-      if (b) {
-        b.worker.shutdown();
-        await b.running;
+        // Nothing of the session's state went to either host's disk.
+        await assert.rejects(access(join(rootB, 'blobs')), `no blobs under ${rootB}`);
+      } finally {
+        if (b) {
+          b.worker.shutdown();
+          await b.running;
+        }
+        if (a.worker.getState() === 'RUNNING') a.worker.shutdown();
+        await a.running.catch(() => undefined);
       }
-      if (a.worker.getState() === 'RUNNING') a.worker.shutdown();
-      await a.running.catch(() => undefined);
-    }
-  });
-});
+    });
+  },
+);
 
-test('integration: two hosts on their own LOCAL file stores — B cannot read what A stored: the session waits and says why (no tool runs on missing state)', { timeout: 180_000 }, async () => {
-  await withAgent({ noWorker: true }, async (ctx) => {
-    const rootA = await mkdtemp(join(tmpdir(), 'da-host-a-'));
-    const rootB = await mkdtemp(join(tmpdir(), 'da-host-b-'));
-    const notes = join(ctx.workDir, 'notes.txt');
-    await writeFile(notes, 'written on no host yet\n');
-    script(ctx, notes);
-    const a = await startHost(ctx, 'host-a', rootA);
-    let b: { worker: Worker; running: Promise<void> } | undefined;
-    const handle = await ctx.start({ prompt: 'edit the notes on two hosts', tools: ['Read', 'Edit', 'Gate'] });
-    try {
-      b = await switchHosts(ctx, a, () => startHost(ctx, 'host-b', rootB));
-      // B misses what A stored (the held call's result, the model's message): the turn waits out a
-      // "store outage" whose message names the missing blob, B's local store and the fix.
-      const outage = await waitFor('the session to report the missing blob', async () => {
-        const s = await sessionStatus(ctx.client, handle.workflowId);
-        return s.outage && /is missing from the store/.test(s.outage.lastError) ? s.outage : undefined;
-      }, 90_000);
-      console.log(`[two-hosts] local stores: ${outage.what} outage: ${outage.lastError.slice(0, 400)}`);
-      assert.match(outage.lastError, new RegExp(`files under ${rootB.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/blobs, this host only`));
-      assert.match(outage.lastError, /workers on more than one host need one shared store \(DURABLE_AGENT_STORE=postgres:/);
-      // Nothing ran on B on the strength of state it does not have: the Edit never happened.
-      await assert.rejects(access(join(ctx.workDir, 'started-b1')));
-      assert.equal(await readFile(notes, 'utf8'), 'written on no host yet\n');
-      assert.ok(ctx.fake.messageRequests().length <= 2, 'no model call after the switch');
-    } finally {
-      await handle.terminate('test over').catch(() => undefined);
-      if (b) {
-        b.worker.shutdown();
-        await b.running;
+test(
+  'integration: two hosts on their own LOCAL file stores — B cannot read what A stored: the session waits and says why (no tool runs on missing state)',
+  { timeout: 180_000 },
+  async () => {
+    await withAgent({ noWorker: true }, async (ctx) => {
+      const rootA = await mkdtemp(join(tmpdir(), 'da-host-a-'));
+      const rootB = await mkdtemp(join(tmpdir(), 'da-host-b-'));
+      const notes = join(ctx.workDir, 'notes.txt');
+      await writeFile(notes, 'written on no host yet\n');
+      script(ctx, notes);
+      const a = await startHost(ctx, 'host-a', rootA);
+      let b: { worker: Worker; running: Promise<void> } | undefined;
+      const handle = await ctx.start({ prompt: 'edit the notes on two hosts', tools: ['Read', 'Edit', 'Gate'] });
+      try {
+        b = await switchHosts(ctx, a, () => startHost(ctx, 'host-b', rootB));
+        // B misses what A stored (the held call's result, the model's message): the turn waits out a
+        // "store outage" whose message names the missing blob, B's local store and the fix.
+        const outage = await waitFor(
+          'the session to report the missing blob',
+          async () => {
+            const s = await sessionStatus(ctx.client, handle.workflowId);
+            return s.outage && /is missing from the store/.test(s.outage.lastError) ? s.outage : undefined;
+          },
+          90_000,
+        );
+        console.log(`[two-hosts] local stores: ${outage.what} outage: ${outage.lastError.slice(0, 400)}`);
+        assert.match(
+          outage.lastError,
+          new RegExp(`files under ${rootB.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/blobs, this host only`),
+        );
+        assert.match(
+          outage.lastError,
+          /workers on more than one host need one shared store \(DURABLE_AGENT_STORE=postgres:/,
+        );
+        // Nothing ran on B on the strength of state it does not have: the Edit never happened.
+        await assert.rejects(access(join(ctx.workDir, 'started-b1')));
+        assert.equal(await readFile(notes, 'utf8'), 'written on no host yet\n');
+        assert.ok(ctx.fake.messageRequests().length <= 2, 'no model call after the switch');
+      } finally {
+        await handle.terminate('test over').catch(() => undefined);
+        if (b) {
+          b.worker.shutdown();
+          await b.running;
+        }
+        if (a.worker.getState() === 'RUNNING') a.worker.shutdown();
+        await a.running.catch(() => undefined);
       }
-      if (a.worker.getState() === 'RUNNING') a.worker.shutdown();
-      await a.running.catch(() => undefined);
-    }
-  });
-});
+    });
+  },
+);

@@ -24,7 +24,12 @@ import { requireSystemPackage } from '../support/systemPackages';
 after(closeTestEnv);
 
 const CHROMIUM = process.env.DURABLE_AGENT_CHROMIUM ?? '/usr/bin/chromium';
-const chromiumPackage = requireSystemPackage({ command: CHROMIUM, debianPackage: 'chromium', usedBy: 'the Temporal UI test (ui.test)', optOutEnv: 'DURABLE_AGENT_SKIP_BROWSER' });
+const chromiumPackage = requireSystemPackage({
+  command: CHROMIUM,
+  debianPackage: 'chromium',
+  usedBy: 'the Temporal UI test (ui.test)',
+  optOutEnv: 'DURABLE_AGENT_SKIP_BROWSER',
+});
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -54,96 +59,120 @@ function skipReason(): string | undefined {
   return undefined;
 }
 
-test('ui: the session page shows the turn workflows; the turn page shows tool activities with their summaries', { skip: skipReason(), timeout: 240_000 }, async () => {
-  const ui = process.env.TEMPORAL_TEST_UI_ADDRESS!.replace(/\/+$/, '');
-  // Under CI a missing Chromium fails here (DURABLE_AGENT_CHROMIUM names another binary; DURABLE_AGENT_SKIP_BROWSER=1 skips).
-  chromiumPackage.assert();
-  await mkdir(artifacts, { recursive: true });
+test(
+  'ui: the session page shows the turn workflows; the turn page shows tool activities with their summaries',
+  { skip: skipReason(), timeout: 240_000 },
+  async () => {
+    const ui = process.env.TEMPORAL_TEST_UI_ADDRESS!.replace(/\/+$/, '');
+    // Under CI a missing Chromium fails here (DURABLE_AGENT_CHROMIUM names another binary; DURABLE_AGENT_SKIP_BROWSER=1 skips).
+    chromiumPackage.assert();
+    await mkdir(artifacts, { recursive: true });
 
-  await withAgent({}, async ({ fake, start, workDir }) => {
-    const file = join(workDir, 'src', 'auth.ts');
-    await mkdir(join(workDir, 'src'));
-    await writeFile(file, 'export const timeout = 10;\n');
-    fake.enqueue(
-      toolUseResponse([
-        { id: 'toolu_ui_grep', name: 'Grep', input: { pattern: 'timeout', path: 'src' } },
-        { id: 'toolu_ui_read', name: 'Read', input: { file_path: file } },
-      ]),
-      toolUseResponse([{ id: 'toolu_ui_edit', name: 'Edit', input: { file_path: file, old_string: 'timeout = 10', new_string: 'timeout = 30' } }]),
-      textResponse('Raised the timeout to 30.'),
-    );
-    const handle = await start({ prompt: 'raise the login timeout' });
-    const result = await handle.result();
-    assert.equal(result.status, 'completed');
-    assert.equal(result.turns, 3);
-    const sessionId = handle.workflowId;
-    const turn1 = `${sessionId}/turn-1`;
+    await withAgent({}, async ({ fake, start, workDir }) => {
+      const file = join(workDir, 'src', 'auth.ts');
+      await mkdir(join(workDir, 'src'));
+      await writeFile(file, 'export const timeout = 10;\n');
+      fake.enqueue(
+        toolUseResponse([
+          { id: 'toolu_ui_grep', name: 'Grep', input: { pattern: 'timeout', path: 'src' } },
+          { id: 'toolu_ui_read', name: 'Read', input: { file_path: file } },
+        ]),
+        toolUseResponse([
+          {
+            id: 'toolu_ui_edit',
+            name: 'Edit',
+            input: { file_path: file, old_string: 'timeout = 10', new_string: 'timeout = 30' },
+          },
+        ]),
+        textResponse('Raised the timeout to 30.'),
+      );
+      const handle = await start({ prompt: 'raise the login timeout' });
+      const result = await handle.result();
+      assert.equal(result.status, 'completed');
+      assert.equal(result.turns, 3);
+      const sessionId = handle.workflowId;
+      const turn1 = `${sessionId}/turn-1`;
 
-    const userDataDir = await mkdtemp(join(tmpdir(), 'da-chromium-'));
-    let context: BrowserContext | undefined;
-    try {
-      context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: { width: 1600, height: 1200 },
-        timeout: UI_TIMEOUT_MS,
-      });
-      const page = context.pages()[0] ?? (await context.newPage());
-      page.setDefaultTimeout(UI_TIMEOUT_MS);
+      const userDataDir = await mkdtemp(join(tmpdir(), 'da-chromium-'));
+      let context: BrowserContext | undefined;
+      try {
+        context = await chromium.launchPersistentContext(userDataDir, {
+          executablePath: CHROMIUM,
+          headless: true,
+          args: CHROMIUM_ARGS,
+          viewport: { width: 1600, height: 1200 },
+          timeout: UI_TIMEOUT_MS,
+        });
+        const page = context.pages()[0] ?? (await context.newPage());
+        page.setDefaultTimeout(UI_TIMEOUT_MS);
 
-      // --- The session's page (the UI redirects to the latest run's History tab).
-      await step(page, 'session page', async () => {
-        await page.goto(`${ui}/namespaces/default/workflows/${encodeURIComponent(sessionId)}`, { waitUntil: 'domcontentloaded' });
-        await visible(page, sessionId, 'the session id as the page title');
-        await visible(page, 'sessionWorkflow', 'the workflow type');
-        // The timeline draws each child workflow with its static summary.
-        await visible(page, 'Turn 1: raise the login timeout', 'the first turn (static summary) on the timeline');
-        await visible(page, 'Turn 2', 'the second turn on the timeline', true);
-        await visible(page, 'Turn 3', 'the third turn on the timeline', true);
-        await shot(page, 'ui-session.png');
-      });
+        // --- The session's page (the UI redirects to the latest run's History tab).
+        await step(page, 'session page', async () => {
+          await page.goto(`${ui}/namespaces/default/workflows/${encodeURIComponent(sessionId)}`, {
+            waitUntil: 'domcontentloaded',
+          });
+          await visible(page, sessionId, 'the session id as the page title');
+          await visible(page, 'sessionWorkflow', 'the workflow type');
+          // The timeline draws each child workflow with its static summary.
+          await visible(page, 'Turn 1: raise the login timeout', 'the first turn (static summary) on the timeline');
+          await visible(page, 'Turn 2', 'the second turn on the timeline', true);
+          await visible(page, 'Turn 3', 'the third turn on the timeline', true);
+          await shot(page, 'ui-session.png');
+        });
 
-      // --- Its Relationships tab: the three turn child workflows by id, linked to their pages.
-      await step(page, 'session relationships', async () => {
-        await page.getByRole('link', { name: /^Relationships/ }).or(page.getByRole('tab', { name: /^Relationships/ })).first().click();
-        for (const n of [1, 2, 3]) await visible(page, `${sessionId}/turn-${n}`, `child workflow turn-${n} in Relationships`, true);
-        await visible(page, 'turnWorkflow', 'the child workflow type');
-        const link = page.getByRole('link', { name: turn1, exact: true }).first();
-        assert.match((await link.getAttribute('href')) ?? '', new RegExp(`/workflows/${escape(encodeURIComponent(turn1))}(/|$)`));
-        await shot(page, 'ui-session-relationships.png');
-      });
+        // --- Its Relationships tab: the three turn child workflows by id, linked to their pages.
+        await step(page, 'session relationships', async () => {
+          await page
+            .getByRole('link', { name: /^Relationships/ })
+            .or(page.getByRole('tab', { name: /^Relationships/ }))
+            .first()
+            .click();
+          for (const n of [1, 2, 3])
+            await visible(page, `${sessionId}/turn-${n}`, `child workflow turn-${n} in Relationships`, true);
+          await visible(page, 'turnWorkflow', 'the child workflow type');
+          const link = page.getByRole('link', { name: turn1, exact: true }).first();
+          assert.match(
+            (await link.getAttribute('href')) ?? '',
+            new RegExp(`/workflows/${escape(encodeURIComponent(turn1))}(/|$)`),
+          );
+          await shot(page, 'ui-session-relationships.png');
+        });
 
-      // --- The first turn's page: activity types and per-call summaries on the timeline and in the table.
-      await step(page, 'turn page', async () => {
-        await page.goto(`${ui}/namespaces/default/workflows/${encodeURIComponent(turn1)}`, { waitUntil: 'domcontentloaded' });
-        await visible(page, turn1, 'the turn id as the page title');
-        await visible(page, 'turnWorkflow', 'the workflow type');
-        // Timeline bars are labelled "<activity type> • <summary>".
-        await visible(page, 'callModel • Model call (turn 1, claude-test)', 'the model call on the timeline');
-        await visible(page, 'runToolUse • Grep "timeout" in src', 'the Grep call on the timeline');
-        await visible(page, `runToolUse • Read ${file}`, 'the Read call on the timeline');
-        await shot(page, 'ui-turn.png');
+        // --- The first turn's page: activity types and per-call summaries on the timeline and in the table.
+        await step(page, 'turn page', async () => {
+          await page.goto(`${ui}/namespaces/default/workflows/${encodeURIComponent(turn1)}`, {
+            waitUntil: 'domcontentloaded',
+          });
+          await visible(page, turn1, 'the turn id as the page title');
+          await visible(page, 'turnWorkflow', 'the workflow type');
+          // Timeline bars are labelled "<activity type> • <summary>".
+          await visible(page, 'callModel • Model call (turn 1, claude-test)', 'the model call on the timeline');
+          await visible(page, 'runToolUse • Grep "timeout" in src', 'the Grep call on the timeline');
+          await visible(page, `runToolUse • Read ${file}`, 'the Read call on the timeline');
+          await shot(page, 'ui-turn.png');
 
-        // Event table: each Activity Task Scheduled row shows the type and the summary...
-        const grepRow = page.locator('tr[data-testid="event-summary-row"]', { hasText: 'Grep "timeout" in src' }).first();
-        await grepRow.waitFor();
-        const rowText = await grepRow.innerText();
-        assert.match(rowText, /Activity Task Scheduled/, rowText);
-        assert.match(rowText, /runToolUse/, rowText);
-        const readRow = page.locator('tr[data-testid="event-summary-row"]', { hasText: `Read ${file}` }).first();
-        assert.match(await readRow.innerText(), /runToolUse/);
-        // ...and expanding it shows the activity id, the tool_use_id it is keyed by.
-        await grepRow.click();
-        await visible(page, 'tool-toolu_ui_grep', 'the activity id of the Grep call after expanding its row', true);
-        await shot(page, 'ui-turn-event.png', false);
-      });
-    } finally {
-      await context?.close().catch((err: unknown) => console.error(`[ui.test] closing Chromium: ${String(err)}`));
-      await rm(userDataDir, { recursive: true, force: true });
-    }
-  });
-});
+          // Event table: each Activity Task Scheduled row shows the type and the summary...
+          const grepRow = page
+            .locator('tr[data-testid="event-summary-row"]', { hasText: 'Grep "timeout" in src' })
+            .first();
+          await grepRow.waitFor();
+          const rowText = await grepRow.innerText();
+          assert.match(rowText, /Activity Task Scheduled/, rowText);
+          assert.match(rowText, /runToolUse/, rowText);
+          const readRow = page.locator('tr[data-testid="event-summary-row"]', { hasText: `Read ${file}` }).first();
+          assert.match(await readRow.innerText(), /runToolUse/);
+          // ...and expanding it shows the activity id, the tool_use_id it is keyed by.
+          await grepRow.click();
+          await visible(page, 'tool-toolu_ui_grep', 'the activity id of the Grep call after expanding its row', true);
+          await shot(page, 'ui-turn-event.png', false);
+        });
+      } finally {
+        await context?.close().catch((err: unknown) => console.error(`[ui.test] closing Chromium: ${String(err)}`));
+        await rm(userDataDir, { recursive: true, force: true });
+      }
+    });
+  },
+);
 
 /** Runs one part of the check; on failure saves what the browser showed and names the file. */
 async function step(page: Page, name: string, fn: () => Promise<void>): Promise<void> {
@@ -151,9 +180,15 @@ async function step(page: Page, name: string, fn: () => Promise<void>): Promise<
     await fn();
   } catch (err) {
     const file = join(artifacts, `ui-failure-${name.replace(/\W+/g, '-')}.png`);
-    const saved = await page.screenshot({ path: file, fullPage: true }).then(() => true, () => false);
+    const saved = await page.screenshot({ path: file, fullPage: true }).then(
+      () => true,
+      () => false,
+    );
     const msg = err instanceof Error ? err.message : String(err);
-    throw new Error(`UI check "${name}" failed at ${page.url()}: ${msg}${saved ? `\nscreenshot: ${relative(process.cwd(), file) || file}` : ''}`, { cause: err });
+    throw new Error(
+      `UI check "${name}" failed at ${page.url()}: ${msg}${saved ? `\nscreenshot: ${relative(process.cwd(), file) || file}` : ''}`,
+      { cause: err },
+    );
   }
 }
 

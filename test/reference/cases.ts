@@ -43,7 +43,8 @@ export interface RefCase {
   additionalDirectories?: string[];
 }
 
-const big = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(5, '0')} ${'y'.repeat(30)}`).join('\n') + '\n';
+const big =
+  Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(5, '0')} ${'y'.repeat(30)}`).join('\n') + '\n';
 
 const lines30 = Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
 
@@ -89,138 +90,382 @@ export const CASES: RefCase[] = [
     },
     turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/x.txt' } }]],
     modelSees: [
-      'Root memory.', 'MEM-FRONTMATTER', 'MEM-COMMENT', 'MEM-HIDDEN', 'MEM-REL', 'MEM-COMMA', 'MEM-PAREN', 'MEM-OUTSIDE', 'MEM-SPAN', 'MEM-FENCED',
-      'MEM-README', 'MEM-PNG', 'MEM-D1', 'MEM-D4', 'MEM-D5', 'MEM-RULE', 'MEM-RULE-FM', 'MEM-COND-RULE', 'MEM-LOCAL',
+      'Root memory.',
+      'MEM-FRONTMATTER',
+      'MEM-COMMENT',
+      'MEM-HIDDEN',
+      'MEM-REL',
+      'MEM-COMMA',
+      'MEM-PAREN',
+      'MEM-OUTSIDE',
+      'MEM-SPAN',
+      'MEM-FENCED',
+      'MEM-README',
+      'MEM-PNG',
+      'MEM-D1',
+      'MEM-D4',
+      'MEM-D5',
+      'MEM-RULE',
+      'MEM-RULE-FM',
+      'MEM-COND-RULE',
+      'MEM-LOCAL',
     ],
   },
-  { name: 'Read normal', files: { 'a.txt': 'hello\nworld\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]] },
-  { name: 'Read offset/limit', files: { 'a.txt': 'l1\nl2\nl3\nl4\nl5\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt', offset: 2, limit: 2 } }]] },
-  { name: 'Read missing file', turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/missing.txt' } }]] },
-  { name: 'Read directory', files: { 'sub/x.txt': 'x\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/sub' } }]] },
-  { name: 'Read empty file', files: { 'empty.txt': '' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/empty.txt' } }]] },
-  { name: 'Read relative path', files: { 'a.txt': 'hello\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: 'a.txt' } }]] },
-  { name: 'Write new file', turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/new.txt', content: 'fresh\n' } }]] },
-  { name: 'Write overwrite without read', files: { 'a.txt': 'old\n' }, turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'new\n' } }]] },
+  {
+    name: 'Read normal',
+    files: { 'a.txt': 'hello\nworld\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]],
+  },
+  {
+    name: 'Read offset/limit',
+    files: { 'a.txt': 'l1\nl2\nl3\nl4\nl5\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt', offset: 2, limit: 2 } }]],
+  },
+  {
+    name: 'Read missing file',
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/missing.txt' } }]],
+  },
+  {
+    name: 'Read directory',
+    files: { 'sub/x.txt': 'x\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/sub' } }]],
+  },
+  {
+    name: 'Read empty file',
+    files: { 'empty.txt': '' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/empty.txt' } }]],
+  },
+  {
+    name: 'Read relative path',
+    files: { 'a.txt': 'hello\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: 'a.txt' } }]],
+  },
+  {
+    name: 'Write new file',
+    turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/new.txt', content: 'fresh\n' } }]],
+  },
+  {
+    name: 'Write overwrite without read',
+    files: { 'a.txt': 'old\n' },
+    turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'new\n' } }]],
+  },
   {
     name: 'Write overwrite after read',
     files: { 'a.txt': 'old\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'new\n' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'new\n' } }],
+    ],
   },
   {
     name: 'Edit unique',
     files: { 'a.txt': 'timeout = 10\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '10', new_string: '30' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '10', new_string: '30' } }],
+    ],
   },
   {
     name: 'Edit not unique',
     files: { 'a.txt': 'x = 1\ny = 1\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '1', new_string: '2' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '1', new_string: '2' } }],
+    ],
   },
   {
     name: 'Edit replace_all',
     files: { 'a.txt': 'x = 1\ny = 1\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '1', new_string: '2', replace_all: true } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [
+        {
+          id: 'toolu_edit',
+          name: 'Edit',
+          input: { file_path: '$DIR/a.txt', old_string: '1', new_string: '2', replace_all: true },
+        },
+      ],
+    ],
   },
   {
     name: 'Edit missing old_string',
     files: { 'a.txt': 'abc\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'zzz', new_string: 'y' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'zzz', new_string: 'y' } }],
+    ],
   },
-  { name: 'Edit without prior read', files: { 'a.txt': 'timeout = 10\n' }, turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '10', new_string: '30' } }]] },
-  { name: 'Edit missing file', turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/nope.txt', old_string: 'a', new_string: 'b' } }]] },
-  { name: 'Edit create with empty old_string', turns: [[{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/created.txt', old_string: '', new_string: 'made\n' } }]] },
+  {
+    name: 'Edit without prior read',
+    files: { 'a.txt': 'timeout = 10\n' },
+    turns: [
+      [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '10', new_string: '30' } }],
+    ],
+  },
+  {
+    name: 'Edit missing file',
+    turns: [
+      [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/nope.txt', old_string: 'a', new_string: 'b' } }],
+    ],
+  },
+  {
+    name: 'Edit create with empty old_string',
+    turns: [
+      [
+        {
+          id: 'toolu_edit',
+          name: 'Edit',
+          input: { file_path: '$DIR/created.txt', old_string: '', new_string: 'made\n' },
+        },
+      ],
+    ],
+  },
   // The shape of Write/Edit's PostToolUse tool_response (structuredPatch hunks) on harder inputs.
   {
     name: 'Edit mid-file (context lines)',
     files: { 'a.txt': lines30 },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'row 15\n', new_string: 'row fifteen\nrow 15b\n' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [
+        {
+          id: 'toolu_edit',
+          name: 'Edit',
+          input: { file_path: '$DIR/a.txt', old_string: 'row 15\n', new_string: 'row fifteen\nrow 15b\n' },
+        },
+      ],
+    ],
   },
   {
     name: 'Edit two hunks (replace_all)',
     files: { 'a.txt': lines30 },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'row 2', new_string: 'ROW 2', replace_all: true } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [
+        {
+          id: 'toolu_edit',
+          name: 'Edit',
+          input: { file_path: '$DIR/a.txt', old_string: 'row 2', new_string: 'ROW 2', replace_all: true },
+        },
+      ],
+    ],
   },
   {
     name: 'Edit no trailing newline',
     files: { 'a.txt': 'alpha\nbeta' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'beta', new_string: 'gamma' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'beta', new_string: 'gamma' } }],
+    ],
   },
   {
     name: 'Edit special characters',
     files: { 'a.txt': 'price = $1 & tax\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: '$1 & tax', new_string: "$& $$ && $' tax" } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [
+        {
+          id: 'toolu_edit',
+          name: 'Edit',
+          input: { file_path: '$DIR/a.txt', old_string: '$1 & tax', new_string: "$& $$ && $' tax" },
+        },
+      ],
+    ],
   },
   {
     name: 'Edit CRLF file',
     files: { 'a.txt': 'one\r\ntwo\r\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'two', new_string: 'deux' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_edit', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'two', new_string: 'deux' } }],
+    ],
   },
   {
     name: 'Write rewrite with two hunks',
     files: { 'a.txt': lines30 },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: lines30.replace('row 3\n', 'row three\n').replace('row 27\n', '') } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [
+        {
+          id: 'toolu_write',
+          name: 'Write',
+          input: {
+            file_path: '$DIR/a.txt',
+            content: lines30.replace('row 3\n', 'row three\n').replace('row 27\n', ''),
+          },
+        },
+      ],
+    ],
   },
   {
     name: 'Write removes trailing newline',
     files: { 'a.txt': 'x\ny\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'x\ny' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'x\ny' } }],
+    ],
   },
   {
     name: 'Write same content',
     files: { 'a.txt': 'same\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }], [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'same\n' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/a.txt', content: 'same\n' } }],
+    ],
   },
-  { name: 'Read no trailing newline', files: { 'a.txt': 'one\ntwo' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]] },
-  { name: 'Read offset to the end', files: { 'a.txt': 'l1\nl2\nl3\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt', offset: 2 } }]] },
-  { name: 'Read blank lines at the end', files: { 'a.txt': 'a\n\n\n' }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]] },
-  { name: 'Write relative path', turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: 'rel.txt', content: 'r\n' } }]] },
+  {
+    name: 'Read no trailing newline',
+    files: { 'a.txt': 'one\ntwo' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]],
+  },
+  {
+    name: 'Read offset to the end',
+    files: { 'a.txt': 'l1\nl2\nl3\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt', offset: 2 } }]],
+  },
+  {
+    name: 'Read blank lines at the end',
+    files: { 'a.txt': 'a\n\n\n' },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/a.txt' } }]],
+  },
+  {
+    name: 'Write relative path',
+    turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: 'rel.txt', content: 'r\n' } }]],
+  },
   {
     name: 'Edit relative path',
     files: { 'a.txt': 'k = 1\n' },
-    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: 'a.txt' } }], [{ id: 'toolu_edit', name: 'Edit', input: { file_path: 'a.txt', old_string: '1', new_string: '2' } }]],
+    turns: [
+      [{ id: 'toolu_read', name: 'Read', input: { file_path: 'a.txt' } }],
+      [{ id: 'toolu_edit', name: 'Edit', input: { file_path: 'a.txt', old_string: '1', new_string: '2' } }],
+    ],
   },
-  { name: 'Glob', files: { 'src/a.ts': '', 'src/b.ts': '', 'c.md': '' }, turns: [[{ id: 'toolu_glob', name: 'Glob', input: { pattern: '**/*.ts' } }]] },
-  { name: 'Grep files_with_matches', files: { 'a.txt': 'foo\n', 'b.txt': 'bar\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo' } }]] },
-  { name: 'Grep content', files: { 'a.txt': 'foo\nbar\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo', output_mode: 'content' } }]] },
-  { name: 'Grep count', files: { 'a.txt': 'foo\nfoo\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo', output_mode: 'count' } }]] },
-  { name: 'Grep invalid regex', files: { 'a.txt': 'foo\n' }, turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo(' } }]] },
+  {
+    name: 'Glob',
+    files: { 'src/a.ts': '', 'src/b.ts': '', 'c.md': '' },
+    turns: [[{ id: 'toolu_glob', name: 'Glob', input: { pattern: '**/*.ts' } }]],
+  },
+  {
+    name: 'Grep files_with_matches',
+    files: { 'a.txt': 'foo\n', 'b.txt': 'bar\n' },
+    turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo' } }]],
+  },
+  {
+    name: 'Grep content',
+    files: { 'a.txt': 'foo\nbar\n' },
+    turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo', output_mode: 'content' } }]],
+  },
+  {
+    name: 'Grep count',
+    files: { 'a.txt': 'foo\nfoo\n' },
+    turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo', output_mode: 'count' } }]],
+  },
+  {
+    name: 'Grep invalid regex',
+    files: { 'a.txt': 'foo\n' },
+    turns: [[{ id: 'toolu_grep', name: 'Grep', input: { pattern: 'foo(' } }]],
+  },
   { name: 'Bash exit 0', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]] },
   { name: 'Bash exit code', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo out; exit 3' } }]] },
-  { name: 'Bash stderr exit 0', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo warn >&2; echo ok' } }]] },
-  { name: 'Bash writes a file', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo made > made.txt' } }]] },
-  { name: 'Bash large output', turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: "seq 1 20000 | sed 's/$/ xxxxxxxx/'" } }]] },
-  { name: 'Read large file', files: { 'big.txt': big }, turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/big.txt' } }]] },
+  {
+    name: 'Bash stderr exit 0',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo warn >&2; echo ok' } }]],
+  },
+  {
+    name: 'Bash writes a file',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo made > made.txt' } }]],
+  },
+  {
+    name: 'Bash large output',
+    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: "seq 1 20000 | sed 's/$/ xxxxxxxx/'" } }]],
+  },
+  {
+    name: 'Read large file',
+    files: { 'big.txt': big },
+    turns: [[{ id: 'toolu_read', name: 'Read', input: { file_path: '$DIR/big.txt' } }]],
+  },
   { name: 'malformed: Read without file_path', turns: [[{ id: 'toolu_bad', name: 'Read', input: {} }]] },
-  { name: 'malformed: Bash command not a string', turns: [[{ id: 'toolu_bad', name: 'Bash', input: { command: 42 } }]] },
-  { name: 'malformed: Edit extra key', files: { 'a.txt': 'a\n' }, turns: [[{ id: 'toolu_bad', name: 'Edit', input: { file_path: '$DIR/a.txt', old_string: 'a', new_string: 'b', bogus: 1 } }]] },
-  { name: 'malformed: Write missing content', turns: [[{ id: 'toolu_bad', name: 'Write', input: { file_path: '$DIR/x.txt' } }]] },
+  {
+    name: 'malformed: Bash command not a string',
+    turns: [[{ id: 'toolu_bad', name: 'Bash', input: { command: 42 } }]],
+  },
+  {
+    name: 'malformed: Edit extra key',
+    files: { 'a.txt': 'a\n' },
+    turns: [
+      [
+        {
+          id: 'toolu_bad',
+          name: 'Edit',
+          input: { file_path: '$DIR/a.txt', old_string: 'a', new_string: 'b', bogus: 1 },
+        },
+      ],
+    ],
+  },
+  {
+    name: 'malformed: Write missing content',
+    turns: [[{ id: 'toolu_bad', name: 'Write', input: { file_path: '$DIR/x.txt' } }]],
+  },
   { name: 'unknown tool', turns: [[{ id: 'toolu_unknown', name: 'NoSuchTool', input: { x: 1 } }]] },
   // Hook answers: the same JSON output through both agents.
   {
     name: 'hook: PreToolUse deny',
     turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo no > denied.txt' } }]],
-    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'DENY-MARK policy' } } },
+    hookReplies: {
+      PreToolUse: {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: 'DENY-MARK policy',
+        },
+      },
+    },
     modelSees: ['DENY-MARK'],
   },
   {
     name: 'hook: PreToolUse allow',
     turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo yes > allowed.txt' } }]],
-    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'ALLOW-MARK' } } },
+    hookReplies: {
+      PreToolUse: {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'allow',
+          permissionDecisionReason: 'ALLOW-MARK',
+        },
+      },
+    },
   },
   {
     name: 'hook: PreToolUse ask (nobody to ask)',
     turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo maybe > asked.txt' } }]],
-    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'ASK-MARK' } } },
+    hookReplies: {
+      PreToolUse: {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'ask',
+          permissionDecisionReason: 'ASK-MARK',
+        },
+      },
+    },
   },
   {
     name: 'hook: PreToolUse updatedInput',
     turns: [[{ id: 'toolu_write', name: 'Write', input: { file_path: '$DIR/asked.txt', content: 'asked\n' } }]],
-    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { file_path: '$DIR/rewritten.txt', content: 'rewritten\n' } } } },
+    hookReplies: {
+      PreToolUse: {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'allow',
+          updatedInput: { file_path: '$DIR/rewritten.txt', content: 'rewritten\n' },
+        },
+      },
+    },
   },
   {
     name: 'hook: PreToolUse additionalContext',
     turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
-    hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'PRE-CTX-MARK' } } },
+    hookReplies: {
+      PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'PRE-CTX-MARK' } },
+    },
     modelSees: ['PRE-CTX-MARK'],
   },
   {
@@ -238,13 +483,19 @@ export const CASES: RefCase[] = [
   {
     name: 'hook: PostToolUse additionalContext',
     turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
-    hookReplies: { PostToolUse: { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'POST-CTX-MARK' } } },
+    hookReplies: {
+      PostToolUse: { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'POST-CTX-MARK' } },
+    },
     modelSees: ['POST-CTX-MARK'],
   },
   {
     name: 'hook: PostToolUseFailure additionalContext',
     turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo out; exit 4' } }]],
-    hookReplies: { PostToolUseFailure: { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'FAIL-CTX-MARK' } } },
+    hookReplies: {
+      PostToolUseFailure: {
+        hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'FAIL-CTX-MARK' },
+      },
+    },
     modelSees: ['FAIL-CTX-MARK'],
   },
   {
@@ -273,7 +524,10 @@ export const CASES: RefCase[] = [
   },
   {
     name: 'hook: PostToolUse continue false',
-    turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo ran > ran.txt' } }], [{ id: 'toolu_bash2', name: 'Bash', input: { command: 'echo again > again.txt' } }]],
+    turns: [
+      [{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo ran > ran.txt' } }],
+      [{ id: 'toolu_bash2', name: 'Bash', input: { command: 'echo again > again.txt' } }],
+    ],
     hookReplies: { PostToolUse: { continue: false, stopReason: 'CONT-MARK stop here' } },
     ends: 'stopped',
   },
@@ -294,7 +548,9 @@ export const CASES: RefCase[] = [
     name: 'session: UserPromptSubmit and SessionStart additionalContext',
     turns: [[{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo hi' } }]],
     hookReplies: {
-      UserPromptSubmit: { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'UPS-CTX-MARK' } },
+      UserPromptSubmit: {
+        hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'UPS-CTX-MARK' },
+      },
       SessionStart: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'SS-CTX-MARK' } },
     },
     modelSees: ['UPS-CTX-MARK', 'SS-CTX-MARK'],
@@ -314,7 +570,13 @@ export const CASES: RefCase[] = [
   {
     name: 'session: parallel calls in the transcript',
     files: { 'a.txt': 'a\n', 'b.txt': 'b\n' },
-    turns: [[{ id: 'toolu_ra', name: 'Read', input: { file_path: '$DIR/a.txt' } }, { id: 'toolu_rb', name: 'Read', input: { file_path: '$DIR/b.txt' } }], [{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo c' } }]],
+    turns: [
+      [
+        { id: 'toolu_ra', name: 'Read', input: { file_path: '$DIR/a.txt' } },
+        { id: 'toolu_rb', name: 'Read', input: { file_path: '$DIR/b.txt' } },
+      ],
+      [{ id: 'toolu_bash', name: 'Bash', input: { command: 'echo c' } }],
+    ],
   },
 ];
 
@@ -326,10 +588,30 @@ export const CASES: RefCase[] = [
  * reference's answers for each path: /work/wt/REFERENCE-FACTS.md, summarised in docs/tools.md.
  */
 export const PROTECTED_PATHS = [
-  '.claude/settings.json', '.claude/settings.local.json', '.claude/agents/x.md', '.claude/commands/x.md', '.claude/hooks/x.sh', '.claude/skills/x/SKILL.md',
-  '.mcp.json', '.git/config', '.git/hooks/pre-commit', '.gitmodules', '.gitconfig', '.bashrc', '.zshrc', '.profile', '.envrc',
-  '.vscode/settings.json', '.vscode/tasks.json', '.idea/workspace.xml', 'CLAUDE.md', '.durable-agent/settings.json',
-  'sub/.git/config', 'sub/.claude/settings.json', '.Claude/settings.json', 'link/settings.json',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.claude/agents/x.md',
+  '.claude/commands/x.md',
+  '.claude/hooks/x.sh',
+  '.claude/skills/x/SKILL.md',
+  '.mcp.json',
+  '.git/config',
+  '.git/hooks/pre-commit',
+  '.gitmodules',
+  '.gitconfig',
+  '.bashrc',
+  '.zshrc',
+  '.profile',
+  '.envrc',
+  '.vscode/settings.json',
+  '.vscode/tasks.json',
+  '.idea/workspace.xml',
+  'CLAUDE.md',
+  '.durable-agent/settings.json',
+  'sub/.git/config',
+  'sub/.claude/settings.json',
+  '.Claude/settings.json',
+  'link/settings.json',
 ];
 /** `link` is a symlink to `.claude` (a path through a symlinked directory). */
 const LINK = { link: '.claude' };
@@ -367,7 +649,13 @@ export const PROTECTED_CASES: RefCase[] = [
   {
     name: 'protected: Edit after Read (acceptEdits)',
     permissionMode: 'acceptEdits',
-    files: { '.claude/settings.json': '{"a":1}\n', '.mcp.json': '{"a":1}\n', '.git/config': 'a = 1\n', '.vscode/tasks.json': '{"a":1}\n', 'CLAUDE.md': 'a = 1\n' },
+    files: {
+      '.claude/settings.json': '{"a":1}\n',
+      '.mcp.json': '{"a":1}\n',
+      '.git/config': 'a = 1\n',
+      '.vscode/tasks.json': '{"a":1}\n',
+      'CLAUDE.md': 'a = 1\n',
+    },
     turns: ['.claude/settings.json', '.mcp.json', '.git/config', '.vscode/tasks.json', 'CLAUDE.md'].flatMap((p, i) => [
       [{ id: `toolu_read${i}`, name: 'Read', input: { file_path: `$DIR/${p}` } }],
       [{ id: `toolu_edit${i}`, name: 'Edit', input: { file_path: `$DIR/${p}`, old_string: '1', new_string: '2' } }],
@@ -376,35 +664,64 @@ export const PROTECTED_CASES: RefCase[] = [
   ...(['default', 'dontAsk', 'bypassPermissions'] as const).map((mode): RefCase => ({
     name: `protected: Write in ${mode}`,
     permissionMode: mode,
-    turns: ['.claude/settings.json', '.claude/hooks/x.sh', '.mcp.json', '.git/config', '.bashrc', '.vscode/tasks.json', 'CLAUDE.md', 'ok.txt'].map((p, i) => [
-      { id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } },
-    ]),
+    turns: [
+      '.claude/settings.json',
+      '.claude/hooks/x.sh',
+      '.mcp.json',
+      '.git/config',
+      '.bashrc',
+      '.vscode/tasks.json',
+      'CLAUDE.md',
+      'ok.txt',
+    ].map((p, i) => [{ id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } }]),
   })),
   {
     name: 'protected: allow rules do not lift it (acceptEdits)',
     permissionMode: 'acceptEdits',
     settings: { permissions: { allow: ['Edit(.mcp.json)', 'Edit(./.claude/**)', 'Edit(./.git/**)', 'Edit(.bashrc)'] } },
-    turns: ['.mcp.json', '.claude/settings.json', '.git/config', '.bashrc'].map((p, i) => [{ id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } }]),
+    turns: ['.mcp.json', '.claude/settings.json', '.git/config', '.bashrc'].map((p, i) => [
+      { id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } },
+    ]),
   },
   {
     name: 'protected: a PreToolUse allow does not lift it (acceptEdits)',
     permissionMode: 'acceptEdits',
     hookReplies: { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } } },
-    turns: ['.mcp.json', '.claude/settings.json', '.git/hooks/pre-commit', 'ok.txt'].map((p, i) => [{ id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } }]),
+    turns: ['.mcp.json', '.claude/settings.json', '.git/hooks/pre-commit', 'ok.txt'].map((p, i) => [
+      { id: `toolu_write${i}`, name: 'Write', input: { file_path: `$DIR/${p}`, content: 'x\n' } },
+    ]),
   },
   {
     name: 'protected: Write in an additional directory (acceptEdits)',
     permissionMode: 'acceptEdits',
     additionalDirectories: ['$OTHER'],
-    turns: ['.mcp.json', '.claude/settings.local.json', '.git/hooks/pre-commit', '.bashrc', 'ok.txt'].map((p, i) => [{ id: `toolu_write${i}`, name: 'Write', input: { file_path: `$OTHER/${p}`, content: 'x\n' } }]),
+    turns: ['.mcp.json', '.claude/settings.local.json', '.git/hooks/pre-commit', '.bashrc', 'ok.txt'].map((p, i) => [
+      { id: `toolu_write${i}`, name: 'Write', input: { file_path: `$OTHER/${p}`, content: 'x\n' } },
+    ]),
   },
   {
     name: 'protected: sandboxed Bash in an additional directory',
     permissionMode: 'acceptEdits',
     settings: SANDBOX_ON,
     additionalDirectories: ['$OTHER'],
-    files: { '$OTHER/.mcp.json': '{}\n', '$OTHER/.claude/settings.json': '{}\n', '$OTHER/.claude/agents/a.md': oldText('.claude/agents/a.md'), '$OTHER/.git/config': 'old\n', '$OTHER/.bashrc': 'old\n', '$OTHER/.vscode/tasks.json': '{}\n', '$OTHER/ok.txt': 'old\n' },
-    turns: ['.mcp.json', '.claude/settings.json', '.claude/agents/a.md', '.git/config', '.bashrc', '.vscode/tasks.json', 'ok.txt'].map((p, i) => [{ id: `toolu_bash${i}`, name: 'Bash', input: { command: `echo x > "$OTHER"/${q(p)}` } }]),
+    files: {
+      '$OTHER/.mcp.json': '{}\n',
+      '$OTHER/.claude/settings.json': '{}\n',
+      '$OTHER/.claude/agents/a.md': oldText('.claude/agents/a.md'),
+      '$OTHER/.git/config': 'old\n',
+      '$OTHER/.bashrc': 'old\n',
+      '$OTHER/.vscode/tasks.json': '{}\n',
+      '$OTHER/ok.txt': 'old\n',
+    },
+    turns: [
+      '.mcp.json',
+      '.claude/settings.json',
+      '.claude/agents/a.md',
+      '.git/config',
+      '.bashrc',
+      '.vscode/tasks.json',
+      'ok.txt',
+    ].map((p, i) => [{ id: `toolu_bash${i}`, name: 'Bash', input: { command: `echo x > "$OTHER"/${q(p)}` } }]),
   },
   {
     // The session's cwd moves (cd in Bash): the reference's protections stay those of its start directory.
@@ -447,7 +764,13 @@ export const MCP_CASES: RefCase[] = [
     turns: [
       [{ id: 'toolu_fs_read', name: 'mcp__fs__read_text_file', input: { path: '$DIR/a.txt' } }],
       [{ id: 'toolu_fs_write', name: 'mcp__fs__write_file', input: { path: '$DIR/b.txt', content: 'new file\n' } }],
-      [{ id: 'toolu_fs_edit', name: 'mcp__fs__edit_file', input: { path: '$DIR/a.txt', edits: [{ oldText: 'world', newText: 'there' }] } }],
+      [
+        {
+          id: 'toolu_fs_edit',
+          name: 'mcp__fs__edit_file',
+          input: { path: '$DIR/a.txt', edits: [{ oldText: 'world', newText: 'there' }] },
+        },
+      ],
       [{ id: 'toolu_fs_outside', name: 'mcp__fs__read_text_file', input: { path: '/etc/hostname' } }],
       [{ id: 'toolu_fs_info', name: 'mcp__fs__list_allowed_directories', input: {} }],
     ],
@@ -513,14 +836,16 @@ export const DELIBERATE: Deliberate[] = [
   },
   {
     cases: 'hook: PreToolUse continue false',
-    reason: "A PreToolUse hook's continue: false stops the session before the call runs (the call is denied with the stop reason); the reference (2.1.197, 2.1.328) runs the call, then stops. durable-agent keeps the safer reading (docs/hooks.md).",
+    reason:
+      "A PreToolUse hook's continue: false stops the session before the call runs (the call is denied with the stop reason); the reference (2.1.197, 2.1.328) runs the call, then stops. durable-agent keeps the safer reading (docs/hooks.md).",
   },
 ];
 
 // Where durable-agent protects more than the reference (issue 18), file by file.
 DELIBERATE.push(
   {
-    cases: 'protected: Write .durable-agent/settings.json (acceptEdits), protected: sandboxed Bash overwrites .durable-agent/settings.json, protected: sandboxed Bash creates .durable-agent/settings.json',
+    cases:
+      'protected: Write .durable-agent/settings.json (acceptEdits), protected: sandboxed Bash overwrites .durable-agent/settings.json, protected: sandboxed Bash creates .durable-agent/settings.json',
     files: ['.durable-agent/settings.json'],
     reason:
       "`.durable-agent/` is durable-agent's own control directory (its settings choose the mode, the rules, the sandbox, the working directories); the reference does not know it and writes it. durable-agent protects it like `.claude/`: Write asks (denied unattended), the sandbox refuses it.",
@@ -540,7 +865,8 @@ DELIBERATE.push(
       "The reference's file tools refuse a `.claude` directory at any depth and in any case (`sub/.claude/`, `.Claude/`), but its sandbox protects only the `.claude` files of the directory it started in (after `cd sub`, `sub/.claude/settings.json` is writable). durable-agent's sandbox uses the file tools' list: every depth, names compared case-insensitively (on a case-insensitive filesystem `.Claude` is `.claude`); what a call creates there is undone after the call.",
   },
   {
-    cases: 'protected: sandboxed Bash creates .git/config, protected: sandboxed Bash creates .git/hooks/pre-commit, protected: sandboxed Bash creates sub/.git/config',
+    cases:
+      'protected: sandboxed Bash creates .git/config, protected: sandboxed Bash creates .git/hooks/pre-commit, protected: sandboxed Bash creates sub/.git/config',
     files: ['.git/config', '.git/hooks/pre-commit', 'sub/.git/config'],
     reason:
       "Where no `.git` existed, the reference's sandbox lets `mkdir -p .git && echo … > .git/config` (or a hook) through; durable-agent undoes a git config or hook that a call creates (a repository made this way would run it on the next git command) and says so in the result.",
@@ -555,15 +881,26 @@ DELIBERATE.push(
 );
 
 /** The reason a difference of a case is deliberate, or undefined. */
-export function deliberateReason(caseName: string, diff: { tool?: string; aspect: string; path?: string }): string | undefined {
+export function deliberateReason(
+  caseName: string,
+  diff: { tool?: string; aspect: string; path?: string },
+): string | undefined {
   for (const d of DELIBERATE) {
-    const caseMatches = d.cases.split(',').map((p) => p.trim()).some((pat) => (pat.endsWith('*') ? caseName.startsWith(pat.slice(0, -1)) : caseName === pat));
+    const caseMatches = d.cases
+      .split(',')
+      .map((p) => p.trim())
+      .some((pat) => (pat.endsWith('*') ? caseName.startsWith(pat.slice(0, -1)) : caseName === pat));
     if (!caseMatches) continue;
     // A file difference has no tool: a row that names files covers them whatever its tools.
     const fileRow = d.files !== undefined && diff.aspect === 'file';
     if (d.tools && !fileRow && (!diff.tool || !d.tools.includes(diff.tool))) continue;
     if (d.aspect && d.aspect !== diff.aspect) continue;
-    if (d.files && diff.aspect === 'file' && !d.files.some((f) => diff.path === f || (diff.path?.endsWith('/') === true && f.startsWith(diff.path)))) continue;
+    if (
+      d.files &&
+      diff.aspect === 'file' &&
+      !d.files.some((f) => diff.path === f || (diff.path?.endsWith('/') === true && f.startsWith(diff.path)))
+    )
+      continue;
     return d.reason;
   }
   return undefined;

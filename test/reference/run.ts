@@ -20,7 +20,13 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import '../support/isolatedHome';
-import { startFakeAnthropic, textResponse, toolUseResponse, type FakeAnthropicServer, type RequestContentBlock } from '../../src/testing/fakeAnthropic';
+import {
+  startFakeAnthropic,
+  textResponse,
+  toolUseResponse,
+  type FakeAnthropicServer,
+  type RequestContentBlock,
+} from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
@@ -32,7 +38,13 @@ import { compareSession, readTranscript, SESSION_EVENTS, type SessionSide } from
 export const PINNED_VERSION = '2.1.328';
 export const REFERENCE_VERSION = process.env.DURABLE_AGENT_CLAUDE_CODE_VERSION ?? PINNED_VERSION;
 export const CACHE_DIR =
-  process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ?? join(homedir(), '.cache', 'durable-agent', REFERENCE_VERSION === PINNED_VERSION ? 'claude-code' : `claude-code-${REFERENCE_VERSION}`);
+  process.env.DURABLE_AGENT_CLAUDE_CODE_CACHE ??
+  join(
+    homedir(),
+    '.cache',
+    'durable-agent',
+    REFERENCE_VERSION === PINNED_VERSION ? 'claude-code' : `claude-code-${REFERENCE_VERSION}`,
+  );
 const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
 /** The tool events whose input the capture hook records on both sides. */
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
@@ -63,7 +75,11 @@ export interface SideResult {
 /** The version installed in CACHE_DIR (undefined: none). */
 function installedVersion(): string | undefined {
   try {
-    return (JSON.parse(readFileSync(join(CACHE_DIR, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json'), 'utf8')) as { version?: string }).version;
+    return (
+      JSON.parse(
+        readFileSync(join(CACHE_DIR, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json'), 'utf8'),
+      ) as { version?: string }
+    ).version;
   } catch {
     return undefined;
   }
@@ -77,9 +93,18 @@ function ensureReference(): void {
       `${CACHE_DIR} holds @anthropic-ai/claude-code ${have}, the cases are pinned to ${REFERENCE_VERSION}: remove that directory (it is reinstalled), or set DURABLE_AGENT_CLAUDE_CODE_VERSION=${have} to run against it`,
     );
   }
-  console.error(`[reference] installing @anthropic-ai/claude-code@${REFERENCE_VERSION} into ${CACHE_DIR} (once; ~370 MB)`);
-  const r = spawnSync('npm', ['i', '--prefix', CACHE_DIR, '--no-audit', '--no-fund', `@anthropic-ai/claude-code@${REFERENCE_VERSION}`], { stdio: 'inherit' });
-  if (r.status !== 0 || installedVersion() !== REFERENCE_VERSION) throw new Error(`could not install @anthropic-ai/claude-code@${REFERENCE_VERSION} into ${CACHE_DIR} (npm exit ${r.status})`);
+  console.error(
+    `[reference] installing @anthropic-ai/claude-code@${REFERENCE_VERSION} into ${CACHE_DIR} (once; ~370 MB)`,
+  );
+  const r = spawnSync(
+    'npm',
+    ['i', '--prefix', CACHE_DIR, '--no-audit', '--no-fund', `@anthropic-ai/claude-code@${REFERENCE_VERSION}`],
+    { stdio: 'inherit' },
+  );
+  if (r.status !== 0 || installedVersion() !== REFERENCE_VERSION)
+    throw new Error(
+      `could not install @anthropic-ai/claude-code@${REFERENCE_VERSION} into ${CACHE_DIR} (npm exit ${r.status})`,
+    );
 }
 
 /** A case's second working directory (`$OTHER`, passed as `--add-dir` / additionalDirectories when the case asks): a sibling of the project. */
@@ -91,14 +116,22 @@ const mcpServersOf = (c: RefCase): Record<string, unknown> | undefined =>
   c.mcpServers &&
   (JSON.parse(
     JSON.stringify(c.mcpServers)
-      .split('$NODE').join(process.execPath)
-      .split('$MCP_EVERYTHING').join(require.resolve('@modelcontextprotocol/server-everything/dist/index.js'))
-      .split('$MCP_FILESYSTEM').join(require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'))
-      .split('$MCP_TEST').join(join(__dirname, '..', 'support', 'mcpServer.js')),
+      .split('$NODE')
+      .join(process.execPath)
+      .split('$MCP_EVERYTHING')
+      .join(require.resolve('@modelcontextprotocol/server-everything/dist/index.js'))
+      .split('$MCP_FILESYSTEM')
+      .join(require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'))
+      .split('$MCP_TEST')
+      .join(join(__dirname, '..', 'support', 'mcpServer.js')),
   ) as Record<string, unknown>);
-const unsub = (text: string, dirs: string[]): string => dirs.reduce((t, d) => t.split(otherOf(d)).join('$OTHER').split(d).join('$DIR'), text);
+const unsub = (text: string, dirs: string[]): string =>
+  dirs.reduce((t, d) => t.split(otherOf(d)).join('$OTHER').split(d).join('$DIR'), text);
 
-async function setupDir(c: RefCase, prefix: string): Promise<{ dir: string; capture: string; home: string; store: string }> {
+async function setupDir(
+  c: RefCase,
+  prefix: string,
+): Promise<{ dir: string; capture: string; home: string; store: string }> {
   const root = await mkdtemp(join(tmpdir(), prefix));
   const dir = join(root, 'project');
   const capture = join(root, 'hooks');
@@ -127,7 +160,8 @@ const isBookkeeping = (rel: string): boolean => /(^|\/)\.claude\/\.cc-writes(\/|
  * `.claude-sandbox-noreplace`). An artefact of its bubblewrap binds, not an effect of the command;
  * ignored on both sides (an empty file or directory under `.git/` runs nothing).
  */
-const isSandboxPlaceholder = (rel: string, text: string): boolean => rel.includes('.claude-sandbox-noreplace') || (text === '' && /(^|\/)\.git\//.test(rel));
+const isSandboxPlaceholder = (rel: string, text: string): boolean =>
+  rel.includes('.claude-sandbox-noreplace') || (text === '' && /(^|\/)\.git\//.test(rel));
 
 /**
  * Every file, directory and symlink under the project (and `$OTHER/…` under the second working
@@ -138,7 +172,10 @@ const isSandboxPlaceholder = (rel: string, text: string): boolean => rel.include
  */
 async function snapshot(c: RefCase, dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const [base, prefix] of [[dir, ''], [otherOf(dir), '$OTHER/']] as const) {
+  for (const [base, prefix] of [
+    [dir, ''],
+    [otherOf(dir), '$OTHER/'],
+  ] as const) {
     for (const e of await readdir(base, { withFileTypes: true, recursive: true })) {
       const full = join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
       const rel = relative(base, full);
@@ -146,18 +183,28 @@ async function snapshot(c: RefCase, dir: string): Promise<Record<string, string>
       if (prefix === '' && rel === '.mcp.json' && c.mcpServers) continue;
       const key = `${prefix}${rel}`;
       const text = e.isSymbolicLink() ? `-> ${await readlink(full)}` : e.isFile() ? await readFile(full, 'utf8') : '';
-      if (isSandboxPlaceholder(key, text) && !Object.keys(c.files ?? {}).some((f) => f === key || f.startsWith(`${key}/`))) continue;
+      if (
+        isSandboxPlaceholder(key, text) &&
+        !Object.keys(c.files ?? {}).some((f) => f === key || f.startsWith(`${key}/`))
+      )
+        continue;
       if (e.isSymbolicLink() || e.isFile()) out[key] = text;
       else if (e.isDirectory()) out[`${key}/`] = '';
     }
   }
   // A `.claude/` directory with nothing left in it (the reference made it for its bookkeeping).
-  for (const k of Object.keys(out)) if (/(^|\/)\.claude\/$/.test(k) && !Object.keys(out).some((o) => o !== k && o.startsWith(k))) delete out[k];
+  for (const k of Object.keys(out))
+    if (/(^|\/)\.claude\/$/.test(k) && !Object.keys(out).some((o) => o !== k && o.startsWith(k))) delete out[k];
   return out;
 }
 
 /** The capture hook of each event; a case's `hookReplies` are printed after capturing (the hook's answer). */
-async function hookSettings(capture: string, events: string[], c: RefCase, dir: string): Promise<Record<string, unknown>> {
+async function hookSettings(
+  capture: string,
+  events: string[],
+  c: RefCase,
+  dir: string,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const e of events) {
     const reply = c.hookReplies?.[e] ?? c.hookRepliesOnce?.[e];
@@ -165,7 +212,10 @@ async function hookSettings(capture: string, events: string[], c: RefCase, dir: 
     if (reply !== undefined) {
       const file = join(capture, '..', `reply-${e}.json`);
       await writeFile(file, JSON.stringify(sub(reply, dir)));
-      command += c.hookReplies?.[e] !== undefined ? `; cat '${file}'` : `; if [ ! -e '${file}.used' ]; then touch '${file}.used'; cat '${file}'; fi`;
+      command +=
+        c.hookReplies?.[e] !== undefined
+          ? `; cat '${file}'`
+          : `; if [ ! -e '${file}.used' ]; then touch '${file}.used'; cat '${file}'; fi`;
     }
     const exit2 = c.hookExit2Once?.[e];
     if (exit2 !== undefined) {
@@ -195,7 +245,12 @@ function scriptFake(fake: FakeAnthropicServer, c: RefCase, dir: string): void {
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((b) => (b && typeof b === 'object' && 'text' in b ? String((b as { text: unknown }).text) : JSON.stringify(b))).join('\n');
+  if (Array.isArray(content))
+    return content
+      .map((b) =>
+        b && typeof b === 'object' && 'text' in b ? String((b as { text: unknown }).text) : JSON.stringify(b),
+      )
+      .join('\n');
   return JSON.stringify(content ?? '');
 }
 
@@ -208,7 +263,11 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
       for (const b of m.content as RequestContentBlock[]) {
         if (b.type !== 'tool_result' || !b.tool_use_id || !ids.has(b.tool_use_id)) continue;
         const content = unsub(textOf(b.content), [dir]);
-        results.set(b.tool_use_id, { content, isError: b.is_error === true, persisted: /<persisted-output>/.test(content) });
+        results.set(b.tool_use_id, {
+          content,
+          isError: b.is_error === true,
+          persisted: /<persisted-output>/.test(content),
+        });
       }
     }
   }
@@ -235,9 +294,15 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
     results.set(id, o);
   }
   const session: SessionSide = { inputs: {}, transcript: [] };
-  for (const [event, list] of Object.entries(inputs)) session.inputs[event] = list.sort((a, b) => a.at - b.at).map((x) => x.input);
+  for (const [event, list] of Object.entries(inputs))
+    session.inputs[event] = list.sort((a, b) => a.at - b.at).map((x) => x.input);
   session.transcript = readTranscript(session.inputs);
-  return { results, files: await snapshot(c, dir), seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)), session };
+  return {
+    results,
+    files: await snapshot(c, dir),
+    seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)),
+    session,
+  };
 }
 
 export async function runReference(c: RefCase): Promise<SideResult> {
@@ -247,28 +312,45 @@ export async function runReference(c: RefCase): Promise<SideResult> {
     scriptFake(fake, c, dir);
     const config = join(home, '.claude');
     await mkdir(config, { recursive: true });
-    const settings = { ...(sub(c.settings ?? {}, dir) as Record<string, unknown>), hooks: await hookSettings(capture, CAPTURED_EVENTS, c, dir), ...(c.mcpServers ? { enableAllProjectMcpServers: true } : {}) };
+    const settings = {
+      ...(sub(c.settings ?? {}, dir) as Record<string, unknown>),
+      hooks: await hookSettings(capture, CAPTURED_EVENTS, c, dir),
+      ...(c.mcpServers ? { enableAllProjectMcpServers: true } : {}),
+    };
     await writeFile(join(config, 'settings.json'), JSON.stringify(settings));
     const addDirs = (c.additionalDirectories ?? []).flatMap((d) => ['--add-dir', subText(d, dir)]);
-    const child = spawn(CLAUDE_BIN, ['-p', 'run the scripted tools', '--output-format', 'stream-json', '--verbose', '--permission-mode', c.permissionMode ?? 'bypassPermissions', ...addDirs], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        CLAUDE_CONFIG_DIR: config,
-        ANTHROPIC_BASE_URL: fake.baseURL,
-        ANTHROPIC_API_KEY: 'test-key',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        IS_SANDBOX: '1',
-        // MCP cases: wait for the servers before the first request (else, on a loaded machine, the
-        // first call may come before the server is connected: "No such tool available").
-        ...(c.mcpServers ? { MCP_CONNECTION_NONBLOCKING: 'false' } : {}),
-        // MCP cases: every tool's schema in the first request (2.1.328 defers MCP tools behind its
-        // tool search and tells a model that calls one unloaded that the schema was not in its prompt).
-        ...(c.mcpServers ? { ENABLE_TOOL_SEARCH: 'false' } : {}),
+    const child = spawn(
+      CLAUDE_BIN,
+      [
+        '-p',
+        'run the scripted tools',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--permission-mode',
+        c.permissionMode ?? 'bypassPermissions',
+        ...addDirs,
+      ],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: home,
+          CLAUDE_CONFIG_DIR: config,
+          ANTHROPIC_BASE_URL: fake.baseURL,
+          ANTHROPIC_API_KEY: 'test-key',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          IS_SANDBOX: '1',
+          // MCP cases: wait for the servers before the first request (else, on a loaded machine, the
+          // first call may come before the server is connected: "No such tool available").
+          ...(c.mcpServers ? { MCP_CONNECTION_NONBLOCKING: 'false' } : {}),
+          // MCP cases: every tool's schema in the first request (2.1.328 defers MCP tools behind its
+          // tool search and tells a model that calls one unloaded that the schema was not in its prompt).
+          ...(c.mcpServers ? { ENABLE_TOOL_SEARCH: 'false' } : {}),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -289,7 +371,11 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
   try {
     scriptFake(fake, c, dir);
     // The case's CLAUDE.md files, loaded as `run` loads them (the reference reads them from its cwd).
-    const mem = loadMemory(dir, { home, configDir: join(home, '.claude'), managed: join(home, 'no-managed-CLAUDE.md') });
+    const mem = loadMemory(dir, {
+      home,
+      configDir: join(home, '.claude'),
+      managed: join(home, 'no-managed-CLAUDE.md'),
+    });
     const memText = memoryReminder(mem.files);
     const r = await runLocalSession(
       {
@@ -298,14 +384,22 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
         tools: [...BUILTIN_TOOL_NAMES],
         permissionMode: c.permissionMode ?? 'bypassPermissions',
         // The case's user settings, as `run` reads them: permission rules and the sandbox.
-        ...(c.settings?.permissions ? { rules: { allow: [], ask: [], deny: [], ...(sub(c.settings.permissions, dir) as object) } } : {}),
+        ...(c.settings?.permissions
+          ? { rules: { allow: [], ask: [], deny: [], ...(sub(c.settings.permissions, dir) as object) } }
+          : {}),
         ...(c.settings?.sandbox ? { sandbox: sub(c.settings.sandbox, dir) as never } : {}),
-        ...(c.additionalDirectories ? { additionalDirectories: c.additionalDirectories.map((d) => subText(d, dir)) } : {}),
+        ...(c.additionalDirectories
+          ? { additionalDirectories: c.additionalDirectories.map((d) => subText(d, dir)) }
+          : {}),
         model: { model: 'claude-test', maxTokens: 1024 },
         hooks: (await hookSettings(capture, CAPTURED_EVENTS, c, dir)) as never,
-        ...(mem.files.length > 0 ? { memory: { files: mem.files.map((f) => f.path), text: memText, sha256: sha256(memText) } } : {}),
+        ...(mem.files.length > 0
+          ? { memory: { files: mem.files.map((f) => f.path), text: memText, sha256: sha256(memText) } }
+          : {}),
         // The case's .mcp.json, read and approved as `run` does.
-        ...(c.mcpServers ? { mcpServers: resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true } }).servers } : {}),
+        ...(c.mcpServers
+          ? { mcpServers: resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true } }).servers }
+          : {}),
       },
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
@@ -317,7 +411,8 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
   }
 }
 
-const keys = (o: unknown): string => (o && typeof o === 'object' && !Array.isArray(o) ? Object.keys(o).sort().join(',') : typeof o);
+const keys = (o: unknown): string =>
+  o && typeof o === 'object' && !Array.isArray(o) ? Object.keys(o).sort().join(',') : typeof o;
 /**
  * JSON with object keys sorted (two values that differ only in key order compare equal) and the
  * store path of a persisted output reduced to its presence (each agent has its own store).
@@ -325,7 +420,9 @@ const keys = (o: unknown): string => (o && typeof o === 'object' && !Array.isArr
 const canonical = (v: unknown): string =>
   JSON.stringify(v, (k, x: unknown) => {
     if (k === 'persistedOutputPath' && typeof x === 'string') return '<stored>';
-    return x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x;
+    return x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x;
   });
 /** Tools whose PostToolUse tool_response is compared value for value (the others: keys only), and every MCP tool. */
 const TOOL_RESPONSE_VALUES = new Set(['Read', 'Write', 'Edit', 'Bash']);
@@ -347,7 +444,8 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
   if (ref.error) diffs.push({ aspect: 'run', text: `reference: ${ref.error}` });
   if (ours.error) diffs.push({ aspect: 'run', text: `durable-agent: ${ours.error}` });
   for (const call of c.turns.flat()) {
-    const d = (aspect: string, text: string): void => void diffs.push({ tool: call.name, aspect, text: `${call.id}: ${text}` });
+    const d = (aspect: string, text: string): void =>
+      void diffs.push({ tool: call.name, aspect, text: `${call.id}: ${text}` });
     const a = ref.results.get(call.id);
     const b = ours.results.get(call.id);
     if (!a && !b) continue; // neither agent ran it (a blocked prompt): they agree
@@ -358,29 +456,69 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     if (a.isError !== b.isError) d('is_error', `is_error ref=${a.isError} ours=${b.isError}`);
     if (a.persisted !== b.persisted) d('persisted', `persisted ref=${a.persisted} ours=${b.persisted}`);
     // MCP results: the text the model gets (the reference's words for resources, links, structuredContent, errors).
-    if (call.name.startsWith('mcp__') && a.content !== b.content) d('content', `tool_result ref=${JSON.stringify(a.content.slice(0, 300))} ours=${JSON.stringify(b.content.slice(0, 300))}`);
-    if (call.name.startsWith('mcp__') && a.failure && b.failure && a.failure['error'] !== b.failure['error']) d('content', `PostToolUseFailure error ref=${JSON.stringify(a.failure['error'])} ours=${JSON.stringify(b.failure['error'])}`);
+    if (call.name.startsWith('mcp__') && a.content !== b.content)
+      d(
+        'content',
+        `tool_result ref=${JSON.stringify(a.content.slice(0, 300))} ours=${JSON.stringify(b.content.slice(0, 300))}`,
+      );
+    if (call.name.startsWith('mcp__') && a.failure && b.failure && a.failure['error'] !== b.failure['error'])
+      d(
+        'content',
+        `PostToolUseFailure error ref=${JSON.stringify(a.failure['error'])} ours=${JSON.stringify(b.failure['error'])}`,
+      );
     if (!!a.pre !== !!b.pre) d('PreToolUse ran', `PreToolUse hook ran ref=${!!a.pre} ours=${!!b.pre}`);
     else if (a.pre && b.pre) {
-      if (JSON.stringify(a.pre['tool_input']) !== JSON.stringify(b.pre['tool_input'])) d('tool_input', `PreToolUse tool_input ref=${JSON.stringify(a.pre['tool_input'])} ours=${JSON.stringify(b.pre['tool_input'])}`);
+      if (JSON.stringify(a.pre['tool_input']) !== JSON.stringify(b.pre['tool_input']))
+        d(
+          'tool_input',
+          `PreToolUse tool_input ref=${JSON.stringify(a.pre['tool_input'])} ours=${JSON.stringify(b.pre['tool_input'])}`,
+        );
       if (a.pre['tool_name'] !== b.pre['tool_name']) d('tool_name', 'PreToolUse tool_name differs');
     }
     if (!!a.post !== !!b.post) d('PostToolUse ran', `PostToolUse hook ran ref=${!!a.post} ours=${!!b.post}`);
     else if (a.post && b.post && keys(a.post['tool_response']) !== keys(b.post['tool_response']))
-      d('tool_response keys', `tool_response keys ref={${keys(a.post['tool_response'])}} ours={${keys(b.post['tool_response'])}}`);
-    else if (a.post && b.post && valuesCompared(call.name) && canonical(a.post['tool_response']) !== canonical(b.post['tool_response']))
-      d('tool_response', `tool_response ref=${canonical(a.post['tool_response']).slice(0, 400)} ours=${canonical(b.post['tool_response']).slice(0, 400)}`);
-    if (!!a.failure !== !!b.failure) d('PostToolUseFailure ran', `PostToolUseFailure hook ran ref=${!!a.failure} ours=${!!b.failure}`);
-    else if (a.failure && b.failure && JSON.stringify(a.failure['tool_input']) !== JSON.stringify(b.failure['tool_input']))
-      d('tool_input', `PostToolUseFailure tool_input ref=${JSON.stringify(a.failure['tool_input'])} ours=${JSON.stringify(b.failure['tool_input'])}`);
+      d(
+        'tool_response keys',
+        `tool_response keys ref={${keys(a.post['tool_response'])}} ours={${keys(b.post['tool_response'])}}`,
+      );
+    else if (
+      a.post &&
+      b.post &&
+      valuesCompared(call.name) &&
+      canonical(a.post['tool_response']) !== canonical(b.post['tool_response'])
+    )
+      d(
+        'tool_response',
+        `tool_response ref=${canonical(a.post['tool_response']).slice(0, 400)} ours=${canonical(b.post['tool_response']).slice(0, 400)}`,
+      );
+    if (!!a.failure !== !!b.failure)
+      d('PostToolUseFailure ran', `PostToolUseFailure hook ran ref=${!!a.failure} ours=${!!b.failure}`);
+    else if (
+      a.failure &&
+      b.failure &&
+      JSON.stringify(a.failure['tool_input']) !== JSON.stringify(b.failure['tool_input'])
+    )
+      d(
+        'tool_input',
+        `PostToolUseFailure tool_input ref=${JSON.stringify(a.failure['tool_input'])} ours=${JSON.stringify(b.failure['tool_input'])}`,
+      );
   }
   for (const d of compareSession(ref.session, ours.session)) diffs.push(d);
   for (const t of c.modelSees ?? []) {
-    if (ref.seen.includes(t) !== ours.seen.includes(t)) diffs.push({ aspect: 'model sees', text: `the model sees ${JSON.stringify(t)}: ref=${ref.seen.includes(t)} ours=${ours.seen.includes(t)}` });
+    if (ref.seen.includes(t) !== ours.seen.includes(t))
+      diffs.push({
+        aspect: 'model sees',
+        text: `the model sees ${JSON.stringify(t)}: ref=${ref.seen.includes(t)} ours=${ours.seen.includes(t)}`,
+      });
   }
   const names = new Set([...Object.keys(ref.files), ...Object.keys(ours.files)]);
   for (const n of [...names].sort()) {
-    if (ref.files[n] !== ours.files[n]) diffs.push({ aspect: 'file', path: n, text: `file ${n}: ${ref.files[n] === undefined ? 'only ours' : ours.files[n] === undefined ? 'only reference' : 'contents differ'}` });
+    if (ref.files[n] !== ours.files[n])
+      diffs.push({
+        aspect: 'file',
+        path: n,
+        text: `file ${n}: ${ref.files[n] === undefined ? 'only ours' : ours.files[n] === undefined ? 'only reference' : 'contents differ'}`,
+      });
   }
   return diffs;
 }
@@ -388,12 +526,14 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
 async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
   return out;
 }
 
@@ -404,8 +544,11 @@ async function main(): Promise<void> {
   const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
   const jobsAt = args.indexOf('--jobs');
   const jobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : 2;
-  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs wants a positive integer, got ${JSON.stringify(args[jobsAt + 1])}`);
-  const filters = args.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1) && (jobsAt < 0 || i !== jobsAt + 1));
+  if (!Number.isInteger(jobs) || jobs < 1)
+    throw new Error(`--jobs wants a positive integer, got ${JSON.stringify(args[jobsAt + 1])}`);
+  const filters = args.filter(
+    (a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1) && (jobsAt < 0 || i !== jobsAt + 1),
+  );
   ensureReference();
   const version = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`reference: ${version} (${CLAUDE_BIN})`);
@@ -424,14 +567,28 @@ async function main(): Promise<void> {
     if (verdict === 'agree') agree++;
     else if (verdict === 'deliberate') deliberate++;
     else unexpected++;
-    console.log(`${verdict.padEnd(10)} ${c.name.padEnd(40)} ${diffs.map((d, i) => `${d.text}${reasons[i] ? ' [deliberate]' : ''}`).join('; ')}`);
-    const detail = (s: SideResult): unknown => ({ error: s.error, files: s.files, seen: s.seen, results: Object.fromEntries(s.results), session: s.session.inputs });
-    if (verbose && diffs.length) console.log(JSON.stringify({ reference: detail(ref), ours: detail(ours) }, null, 1).slice(0, 6000));
+    console.log(
+      `${verdict.padEnd(10)} ${c.name.padEnd(40)} ${diffs.map((d, i) => `${d.text}${reasons[i] ? ' [deliberate]' : ''}`).join('; ')}`,
+    );
+    const detail = (s: SideResult): unknown => ({
+      error: s.error,
+      files: s.files,
+      seen: s.seen,
+      results: Object.fromEntries(s.results),
+      session: s.session.inputs,
+    });
+    if (verbose && diffs.length)
+      console.log(JSON.stringify({ reference: detail(ref), ours: detail(ours) }, null, 1).slice(0, 6000));
     report.push({ case: c.name, verdict, diffs, reasons, reference: detail(ref), ours: detail(ours) });
   }
   console.log('\nDeliberate differences (docs/tools.md):');
-  for (const d of DELIBERATE) console.log(`  ${d.cases}${d.tools ? ` [${d.tools.join(', ')}]` : ''}${d.aspect ? ` (${d.aspect})` : ''}: ${d.reason}`);
-  console.log(`\n${cases.length} cases: ${agree} agree, ${deliberate} deliberate differences, ${unexpected} unexpected differences`);
+  for (const d of DELIBERATE)
+    console.log(
+      `  ${d.cases}${d.tools ? ` [${d.tools.join(', ')}]` : ''}${d.aspect ? ` (${d.aspect})` : ''}: ${d.reason}`,
+    );
+  console.log(
+    `\n${cases.length} cases: ${agree} agree, ${deliberate} deliberate differences, ${unexpected} unexpected differences`,
+  );
   if (jsonFile) await writeFile(jsonFile, JSON.stringify(report, null, 1));
   // Exit explicitly: the in-process runner's worker deps keep handles open.
   process.exit(unexpected > 0 ? 1 : 0);

@@ -7,17 +7,50 @@ import { readFileSync } from 'node:fs';
 export const SESSION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'];
 
 /** Fields whose values must agree when the reference sends them. */
-const COMPARED_FIELDS = ['hook_event_name', 'cwd', 'permission_mode', 'source', 'prompt', 'stop_hook_active', 'last_assistant_message', 'reason'];
+const COMPARED_FIELDS = [
+  'hook_event_name',
+  'cwd',
+  'permission_mode',
+  'source',
+  'prompt',
+  'stop_hook_active',
+  'last_assistant_message',
+  'reason',
+];
 /** Reference fields durable-agent does not send (docs/hooks.md "Differences"). */
 export const REFERENCE_ONLY_FIELDS = new Set(['prompt_id', 'effort', 'background_tasks', 'session_crons']);
 /** Reference transcript line keys durable-agent does not write (docs/hooks.md). */
 export const REFERENCE_ONLY_LINE_KEYS = new Set([
-  'promptId', 'permissionMode', 'promptSource', 'entrypoint', 'gitBranch', 'requestId', 'toolUseResult', 'sourceToolAssistantUUID', 'isMeta', 'slug',
+  'promptId',
+  'permissionMode',
+  'promptSource',
+  'entrypoint',
+  'gitBranch',
+  'requestId',
+  'toolUseResult',
+  'sourceToolAssistantUUID',
+  'isMeta',
+  'slug',
   // An MCP call's result line: the server, the tool and the result's _meta.
-  'attributionMcpServer', 'attributionMcpTool', 'mcpMeta', 'mcpCallNotReadOnly',
+  'attributionMcpServer',
+  'attributionMcpTool',
+  'mcpMeta',
+  'mcpCallNotReadOnly',
   // 2.1.328's bookkeeping of turns, requests, effort and permission decisions.
-  'turnOrigin', 'turnPosition', 'toolInputStreamMs', 'apiBlockIndex', 'requestRef', 'requestedModel', 'promptCacheRequested',
-  'effort', 'perTurnEffort', 'madeBy', 'permissionDecision', 'sandboxed', 'sandboxViolations', 'toolDenialKind',
+  'turnOrigin',
+  'turnPosition',
+  'toolInputStreamMs',
+  'apiBlockIndex',
+  'requestRef',
+  'requestedModel',
+  'promptCacheRequested',
+  'effort',
+  'perTurnEffort',
+  'madeBy',
+  'permissionDecision',
+  'sandboxed',
+  'sandboxViolations',
+  'toolDenialKind',
 ]);
 
 export interface SessionSide {
@@ -32,7 +65,10 @@ export function readTranscript(inputs: Record<string, Array<Record<string, unkno
   const path = last?.['transcript_path'];
   if (typeof path !== 'string') return [];
   try {
-    return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   } catch {
     return [];
   }
@@ -46,10 +82,25 @@ export function transcriptShape(lines: ReadonlyArray<Record<string, unknown>>): 
   for (const l of lines as Line[]) {
     if (l.type !== 'user' && l.type !== 'assistant') continue;
     const content = l.message?.content;
-    const blocks = typeof content === 'string' ? ['text'] : Array.isArray(content) ? content.map((b: { type: string; id?: string; tool_use_id?: string }) => `${b.type}${b.id ?? b.tool_use_id ? `#${b.id ?? b.tool_use_id}` : ''}`) : ['?'];
+    const blocks =
+      typeof content === 'string'
+        ? ['text']
+        : Array.isArray(content)
+          ? content.map(
+              (b: { type: string; id?: string; tool_use_id?: string }) =>
+                `${b.type}${(b.id ?? b.tool_use_id) ? `#${b.id ?? b.tool_use_id}` : ''}`,
+            )
+          : ['?'];
     const prev = out[out.length - 1];
     const results = blocks.every((b) => b.startsWith('tool_result'));
-    if (prev && l.type === 'assistant' && prev.type === 'assistant' && prev.id !== undefined && prev.id === l.message?.id) prev.blocks.push(...blocks);
+    if (
+      prev &&
+      l.type === 'assistant' &&
+      prev.type === 'assistant' &&
+      prev.id !== undefined &&
+      prev.id === l.message?.id
+    )
+      prev.blocks.push(...blocks);
     else if (prev && l.type === 'user' && prev.type === 'user' && prev.results && results) prev.blocks.push(...blocks);
     else out.push({ type: l.type, ...(l.message?.id ? { id: l.message.id } : {}), blocks, results });
   }
@@ -75,14 +126,20 @@ export function compareSession(ref: SessionSide, ours: SessionSide): SessionDiff
       const missing = Object.keys(x).filter((k) => !(k in y) && !REFERENCE_ONLY_FIELDS.has(k));
       if (missing.length) diffs.push({ aspect: 'session hook input', text: `${event} lacks ${missing.join(', ')}` });
       for (const f of COMPARED_FIELDS) {
-        if (f in x && JSON.stringify(x[f]) !== JSON.stringify(y[f])) diffs.push({ aspect: 'session hook input', text: `${event}.${f} ref=${JSON.stringify(x[f])} ours=${JSON.stringify(y[f])}` });
+        if (f in x && JSON.stringify(x[f]) !== JSON.stringify(y[f]))
+          diffs.push({
+            aspect: 'session hook input',
+            text: `${event}.${f} ref=${JSON.stringify(x[f])} ours=${JSON.stringify(y[f])}`,
+          });
       }
     });
   }
   const sa = transcriptShape(ref.transcript).join(' ');
   const sb = transcriptShape(ours.transcript).join(' ');
   if (sa !== sb) diffs.push({ aspect: 'transcript', text: `transcript messages ref=[${sa}] ours=[${sb}]` });
-  const refKeys = new Set(ref.transcript.filter((l) => l['type'] === 'user' || l['type'] === 'assistant').flatMap((l) => Object.keys(l)));
+  const refKeys = new Set(
+    ref.transcript.filter((l) => l['type'] === 'user' || l['type'] === 'assistant').flatMap((l) => Object.keys(l)),
+  );
   const ourLines = ours.transcript.filter((l) => l['type'] === 'user' || l['type'] === 'assistant');
   const lacking = [...refKeys].filter((k) => !REFERENCE_ONLY_LINE_KEYS.has(k) && ourLines.some((l) => !(k in l)));
   if (lacking.length) diffs.push({ aspect: 'transcript', text: `transcript lines lack ${lacking.join(', ')}` });

@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from '../../src/testing/fakeAnthropic';
+import {
+  startFakeAnthropic,
+  type FakeAnthropicOptions,
+  type FakeAnthropicServer,
+} from '../../src/testing/fakeAnthropic';
 import { startSession, type SessionHandle, type SessionOptions } from '../../src/client';
 import { createAgentWorker, workflowsPath, type AgentWorkerOptions } from '../../src/worker';
 import { getTestEnv, getWorkflowBundle, uniqueTaskQueue, uniqueWorkflowId } from './temporal';

@@ -59,7 +59,16 @@ export function createAttackFixture(): AttackFixture {
   const outside = path.join(root, 'outside');
   const home = path.join(root, 'home');
   const marks = path.join(root, 'marks');
-  for (const d of [proj, outside, home, marks, path.join(proj, 'sub', 'deep'), path.join(outside, 'd'), path.join(outside, 'drop'), path.join(home, '.ssh')]) {
+  for (const d of [
+    proj,
+    outside,
+    home,
+    marks,
+    path.join(proj, 'sub', 'deep'),
+    path.join(outside, 'd'),
+    path.join(outside, 'drop'),
+    path.join(home, '.ssh'),
+  ]) {
     fs.mkdirSync(d, { recursive: true });
   }
   fs.writeFileSync(path.join(outside, `${SECRET}.txt`), `${CANARY_OUT}\n`);
@@ -68,7 +77,8 @@ export function createAttackFixture(): AttackFixture {
   fs.writeFileSync(path.join(proj, 'a.txt'), 'hello\n');
   fs.writeFileSync(path.join(proj, 'sub', 'deep', 'x.txt'), 'x\n');
   fs.writeFileSync(path.join(proj, 'evil.sh'), 'touch "$1"\n');
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: proj, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: proj, stdio: 'ignore' });
   git('init', '-q');
   git('add', 'a.txt');
   git('commit', '-qm', 'init');
@@ -97,7 +107,11 @@ export function snapshot(dir: string): string {
   return out.join('\n');
 }
 
-export function fillInput(c: AttackCase, fx: AttackFixture, input: Record<string, unknown> = c.input): Record<string, unknown> {
+export function fillInput(
+  c: AttackCase,
+  fx: AttackFixture,
+  input: Record<string, unknown> = c.input,
+): Record<string, unknown> {
   const mark = path.join(fx.marks, c.id);
   const sub = (v: unknown): unknown =>
     typeof v === 'string' ? v.replaceAll('{M}', mark).replaceAll('{O}', fx.outside).replaceAll('{P}', fx.proj) : v;
@@ -112,18 +126,39 @@ const NO_RULE_MODES: PermissionMode[] = ['default', 'dontAsk', 'plan'];
 let seq = 0;
 
 /** Allow rules for the harmless commands the attacks start with: they must not stretch. */
-const ALLOW_HARMLESS = { allow: ['Bash(echo:*)', 'Bash(printf:*)', 'Bash(ls:*)', 'Bash(cat:*)', 'Bash(wc:*)', 'Bash(x=a)'] };
+const ALLOW_HARMLESS = {
+  allow: ['Bash(echo:*)', 'Bash(printf:*)', 'Bash(ls:*)', 'Bash(cat:*)', 'Bash(wc:*)', 'Bash(x=a)'],
+};
 
-function bash(cls: AttackClass, command: string, opts: Partial<AttackCase> & { modes?: PermissionMode[]; withAllow?: boolean } = {}): void {
+function bash(
+  cls: AttackClass,
+  command: string,
+  opts: Partial<AttackCase> & { modes?: PermissionMode[]; withAllow?: boolean } = {},
+): void {
   const { modes = NO_RULE_MODES, withAllow = false, ...rest } = opts;
   seq++;
   for (const mode of modes) {
     cases.push({ id: `${cls}-${seq}-${mode}`, cls, mode, tool: 'Bash', input: { command }, effect: 'mark', ...rest });
   }
-  if (withAllow) cases.push({ id: `${cls}-${seq}-allowed-dontAsk`, cls, mode: 'dontAsk', tool: 'Bash', input: { command }, effect: 'mark', rules: ALLOW_HARMLESS, ...rest });
+  if (withAllow)
+    cases.push({
+      id: `${cls}-${seq}-allowed-dontAsk`,
+      cls,
+      mode: 'dontAsk',
+      tool: 'Bash',
+      input: { command },
+      effect: 'mark',
+      rules: ALLOW_HARMLESS,
+      ...rest,
+    });
 }
 
-function tool(cls: AttackClass, t: AttackCase['tool'], input: Record<string, unknown>, opts: Partial<AttackCase> & { modes?: PermissionMode[] } = {}): void {
+function tool(
+  cls: AttackClass,
+  t: AttackCase['tool'],
+  input: Record<string, unknown>,
+  opts: Partial<AttackCase> & { modes?: PermissionMode[] } = {},
+): void {
   const { modes = NO_RULE_MODES, ...rest } = opts;
   seq++;
   for (const mode of modes) cases.push({ id: `${cls}-${seq}-${mode}`, cls, mode, tool: t, input, ...rest });
@@ -254,57 +289,203 @@ for (const w of outsideWrites) bash('hidden-paths', w, { effect: 'outside-write'
 // 5. Glob/Grep escaping the working directories or returning Read-denied files; `./` rules that
 //    must stay anchored at the project root after a cd.
 const denyEnv = { deny: ['Read(./.env)'] };
-tool('search-and-anchoring', 'Glob', { pattern: '../outside/*' }, { modes: ['default', 'dontAsk', 'plan', 'acceptEdits'], forbid: [SECRET] });
-tool('search-and-anchoring', 'Glob', { pattern: './../outside/*.txt' }, { modes: ['dontAsk', 'default'], forbid: [SECRET] });
+tool(
+  'search-and-anchoring',
+  'Glob',
+  { pattern: '../outside/*' },
+  { modes: ['default', 'dontAsk', 'plan', 'acceptEdits'], forbid: [SECRET] },
+);
+tool(
+  'search-and-anchoring',
+  'Glob',
+  { pattern: './../outside/*.txt' },
+  { modes: ['dontAsk', 'default'], forbid: [SECRET] },
+);
 tool('search-and-anchoring', 'Glob', { pattern: '../*/*', path: 'sub' }, { modes: ['dontAsk'], forbid: [SECRET] });
-tool('search-and-anchoring', 'Glob', { pattern: '**/*', path: 'link-out' }, { modes: ['dontAsk', 'default'], forbid: [SECRET] });
-tool('search-and-anchoring', 'Glob', { pattern: '.env*' }, { modes: ['default', 'dontAsk', 'bypassPermissions'], rules: denyEnv, forbid: ['.env'] });
-tool('search-and-anchoring', 'Grep', { pattern: 'TOKEN', output_mode: 'content' }, { modes: ['default', 'dontAsk', 'bypassPermissions'], rules: denyEnv });
-tool('search-and-anchoring', 'Grep', { pattern: 'TOKEN', output_mode: 'count' }, { modes: ['dontAsk'], rules: denyEnv, forbid: ['.env'] });
-tool('search-and-anchoring', 'Grep', { pattern: 'TOKEN', glob: '.env' }, { modes: ['dontAsk'], rules: denyEnv, forbid: ['.env'] });
-tool('search-and-anchoring', 'Grep', { pattern: 'TOKEN', path: '..', output_mode: 'content' }, { modes: ['dontAsk', 'bypassPermissions'], rules: denyEnv, cwd: 'sub' });
-tool('search-and-anchoring', 'Read', { file_path: '../.env' }, { modes: ['default', 'dontAsk', 'acceptEdits', 'bypassPermissions'], rules: denyEnv, cwd: 'sub' });
-tool('search-and-anchoring', 'Read', { file_path: '{P}/.env' }, { modes: ['dontAsk', 'bypassPermissions'], rules: denyEnv, cwd: 'sub/deep' });
-tool('search-and-anchoring', 'Grep', { pattern: 'CANARY', path: 'link-out', output_mode: 'content' }, { modes: ['default', 'dontAsk', 'plan'] });
-tool('search-and-anchoring', 'Grep', { pattern: 'CANARY', path: '../outside', output_mode: 'content' }, { modes: ['dontAsk', 'plan'] });
+tool(
+  'search-and-anchoring',
+  'Glob',
+  { pattern: '**/*', path: 'link-out' },
+  { modes: ['dontAsk', 'default'], forbid: [SECRET] },
+);
+tool(
+  'search-and-anchoring',
+  'Glob',
+  { pattern: '.env*' },
+  { modes: ['default', 'dontAsk', 'bypassPermissions'], rules: denyEnv, forbid: ['.env'] },
+);
+tool(
+  'search-and-anchoring',
+  'Grep',
+  { pattern: 'TOKEN', output_mode: 'content' },
+  { modes: ['default', 'dontAsk', 'bypassPermissions'], rules: denyEnv },
+);
+tool(
+  'search-and-anchoring',
+  'Grep',
+  { pattern: 'TOKEN', output_mode: 'count' },
+  { modes: ['dontAsk'], rules: denyEnv, forbid: ['.env'] },
+);
+tool(
+  'search-and-anchoring',
+  'Grep',
+  { pattern: 'TOKEN', glob: '.env' },
+  { modes: ['dontAsk'], rules: denyEnv, forbid: ['.env'] },
+);
+tool(
+  'search-and-anchoring',
+  'Grep',
+  { pattern: 'TOKEN', path: '..', output_mode: 'content' },
+  { modes: ['dontAsk', 'bypassPermissions'], rules: denyEnv, cwd: 'sub' },
+);
+tool(
+  'search-and-anchoring',
+  'Read',
+  { file_path: '../.env' },
+  { modes: ['default', 'dontAsk', 'acceptEdits', 'bypassPermissions'], rules: denyEnv, cwd: 'sub' },
+);
+tool(
+  'search-and-anchoring',
+  'Read',
+  { file_path: '{P}/.env' },
+  { modes: ['dontAsk', 'bypassPermissions'], rules: denyEnv, cwd: 'sub/deep' },
+);
+tool(
+  'search-and-anchoring',
+  'Grep',
+  { pattern: 'CANARY', path: 'link-out', output_mode: 'content' },
+  { modes: ['default', 'dontAsk', 'plan'] },
+);
+tool(
+  'search-and-anchoring',
+  'Grep',
+  { pattern: 'CANARY', path: '../outside', output_mode: 'content' },
+  { modes: ['dontAsk', 'plan'] },
+);
 bash('search-and-anchoring', 'cat .env', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
 bash('search-and-anchoring', 'grep -r TOKEN .', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
 bash('search-and-anchoring', 'cat ../.env', { effect: 'leak', modes: ['dontAsk'], rules: denyEnv, cwd: 'sub' });
-bash('search-and-anchoring', 'git grep --untracked TOKEN', { effect: 'leak', modes: ['default', 'plan'], rules: denyEnv });
-bash('search-and-anchoring', 'git diff --no-index /dev/null .env', { effect: 'leak', modes: ['default', 'plan'], rules: denyEnv });
+bash('search-and-anchoring', 'git grep --untracked TOKEN', {
+  effect: 'leak',
+  modes: ['default', 'plan'],
+  rules: denyEnv,
+});
+bash('search-and-anchoring', 'git diff --no-index /dev/null .env', {
+  effect: 'leak',
+  modes: ['default', 'plan'],
+  rules: denyEnv,
+});
 bash('search-and-anchoring', 'cat .en?', { effect: 'leak', modes: ['default', 'plan'], rules: denyEnv });
 bash('search-and-anchoring', 'head -c 100 < .env', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
 bash('search-and-anchoring', 'rg --hidden TOKEN .', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
-bash('search-and-anchoring', 'cd sub && grep -r TOKEN ..', { effect: 'leak', modes: ['default', 'dontAsk'], rules: denyEnv });
+bash('search-and-anchoring', 'cd sub && grep -r TOKEN ..', {
+  effect: 'leak',
+  modes: ['default', 'dontAsk'],
+  rules: denyEnv,
+});
 
 // 6. Existence oracles: a denied or outside path must answer the same whether it exists or not.
-const oracle = (t: AttackCase['tool'], input: Record<string, unknown>, twin: Record<string, unknown>, opts: Partial<AttackCase> & { modes?: PermissionMode[] } = {}) =>
-  tool('existence-oracles', t, input, { twin, modes: ['default', 'dontAsk', 'plan'], ...opts });
+const oracle = (
+  t: AttackCase['tool'],
+  input: Record<string, unknown>,
+  twin: Record<string, unknown>,
+  opts: Partial<AttackCase> & { modes?: PermissionMode[] } = {},
+) => tool('existence-oracles', t, input, { twin, modes: ['default', 'dontAsk', 'plan'], ...opts });
 oracle('Read', { file_path: `{O}/${SECRET}.txt` }, { file_path: `{O}/secrex-5d1e.txt` });
 oracle('Read', { file_path: `{O}/d` }, { file_path: `{O}/x` });
 oracle('Read', { file_path: `{O}/Secret-5d1e.txt` }, { file_path: `{O}/Qqqqqq-5d1e.txt` }, { forbid: [SECRET] });
-oracle('Read', { file_path: '.ENV' }, { file_path: '.QQQ' }, { rules: denyEnv, modes: ['default', 'dontAsk'], forbid: ['.env'] });
-oracle('Read', { file_path: '.env' }, { file_path: '.enw' }, { rules: { deny: ['Read(./.en*)'] }, modes: ['default', 'bypassPermissions'] });
+oracle(
+  'Read',
+  { file_path: '.ENV' },
+  { file_path: '.QQQ' },
+  { rules: denyEnv, modes: ['default', 'dontAsk'], forbid: ['.env'] },
+);
+oracle(
+  'Read',
+  { file_path: '.env' },
+  { file_path: '.enw' },
+  { rules: { deny: ['Read(./.en*)'] }, modes: ['default', 'bypassPermissions'] },
+);
 oracle('Glob', { pattern: '*', path: `{O}/d` }, { pattern: '*', path: `{O}/q` });
 oracle('Grep', { pattern: 'x', path: `{O}/d` }, { pattern: 'x', path: `{O}/q` });
-oracle('Write', { file_path: `{O}/${SECRET}.txt`, content: 'x' }, { file_path: `{O}/secrex-5d1e.txt`, content: 'x' }, { modes: ['dontAsk', 'plan', 'acceptEdits'] });
-oracle('Edit', { file_path: `{O}/${SECRET}.txt`, old_string: 'a', new_string: 'b' }, { file_path: `{O}/secrex-5d1e.txt`, old_string: 'a', new_string: 'b' }, { modes: ['dontAsk', 'plan', 'acceptEdits'] });
-oracle('Edit', { file_path: '.env', old_string: 'a', new_string: 'b' }, { file_path: '.enx', old_string: 'a', new_string: 'b' }, { rules: { deny: ['Edit(./.en*)'] }, modes: ['acceptEdits', 'bypassPermissions'] });
+oracle(
+  'Write',
+  { file_path: `{O}/${SECRET}.txt`, content: 'x' },
+  { file_path: `{O}/secrex-5d1e.txt`, content: 'x' },
+  { modes: ['dontAsk', 'plan', 'acceptEdits'] },
+);
+oracle(
+  'Edit',
+  { file_path: `{O}/${SECRET}.txt`, old_string: 'a', new_string: 'b' },
+  { file_path: `{O}/secrex-5d1e.txt`, old_string: 'a', new_string: 'b' },
+  { modes: ['dontAsk', 'plan', 'acceptEdits'] },
+);
+oracle(
+  'Edit',
+  { file_path: '.env', old_string: 'a', new_string: 'b' },
+  { file_path: '.enx', old_string: 'a', new_string: 'b' },
+  { rules: { deny: ['Edit(./.en*)'] }, modes: ['acceptEdits', 'bypassPermissions'] },
+);
 
 // 7. Deny rules hold in every spelling, even in bypassPermissions.
 const denyTouch = { deny: ['Bash(touch:*)'] };
 const spellings: string[] = [
-  'touch {M}', 'ls; touch {M}', 'ls && touch {M}', 'false || touch {M}', 'ls | touch {M}', 'ls & touch {M}', 'ls\ntouch {M}',
-  '(touch {M})', '{ touch {M}; }', 'echo $(touch {M})', 'echo `touch {M}`', 'cat <(touch {M})', 'timeout 5 touch {M}',
-  'nice -n 5 touch {M}', 'nohup touch {M}', 'env A=1 touch {M}', 'env -i touch {M}', 'command touch {M}', 'exec touch {M}',
-  'time touch {M}', 'stdbuf -o0 touch {M}', 'setsid -w touch {M}', 'echo {M} | xargs touch', 'xargs -I@ touch @ <<< {M}',
-  '/usr/bin/touch {M}', '\\touch {M}', "'touch' {M}", '"to"uch {M}', "$'\\x74ouch' {M}", 't\\ouch {M}', '{touch,{M}}',
-  "sh -c 'touch {M}'", 'bash -c "touch {M}"', 'eval touch {M}', "eval 'touch {M}'", 'find . -maxdepth 0 -exec touch {M} \\;',
-  'if true; then touch {M}; fi', 'for i in 1; do touch {M}; done', 'f() { touch {M}; }; f', 'x=touch; $x {M}', 't=ouch; t$t {M}',
-  'cat <<EOF\n$(touch {M})\nEOF', 'env -S "touch {M}"', 'bash evil.sh {M}', 'source evil.sh {M}', '. ./evil.sh {M}',
-  "git -c alias.t='!touch {M}' t", "git -c core.fsmonitor='touch {M}' status", "GIT_EXTERNAL_DIFF='touch {M}' git diff",
-  't\\\nouch {M}', 'true;touch {M} #', 'ls\n\\touch {M}', `awk 'BEGIN { system("touch {M}") }'`, `awk 'BEGIN { print "x" | "touch {M}" }'`,
-  `awk 'BEGIN { "touch {M}" | getline }'`, `awk -v c='touch {M}' 'BEGIN { system(c) }'`,
+  'touch {M}',
+  'ls; touch {M}',
+  'ls && touch {M}',
+  'false || touch {M}',
+  'ls | touch {M}',
+  'ls & touch {M}',
+  'ls\ntouch {M}',
+  '(touch {M})',
+  '{ touch {M}; }',
+  'echo $(touch {M})',
+  'echo `touch {M}`',
+  'cat <(touch {M})',
+  'timeout 5 touch {M}',
+  'nice -n 5 touch {M}',
+  'nohup touch {M}',
+  'env A=1 touch {M}',
+  'env -i touch {M}',
+  'command touch {M}',
+  'exec touch {M}',
+  'time touch {M}',
+  'stdbuf -o0 touch {M}',
+  'setsid -w touch {M}',
+  'echo {M} | xargs touch',
+  'xargs -I@ touch @ <<< {M}',
+  '/usr/bin/touch {M}',
+  '\\touch {M}',
+  "'touch' {M}",
+  '"to"uch {M}',
+  "$'\\x74ouch' {M}",
+  't\\ouch {M}',
+  '{touch,{M}}',
+  "sh -c 'touch {M}'",
+  'bash -c "touch {M}"',
+  'eval touch {M}',
+  "eval 'touch {M}'",
+  'find . -maxdepth 0 -exec touch {M} \\;',
+  'if true; then touch {M}; fi',
+  'for i in 1; do touch {M}; done',
+  'f() { touch {M}; }; f',
+  'x=touch; $x {M}',
+  't=ouch; t$t {M}',
+  'cat <<EOF\n$(touch {M})\nEOF',
+  'env -S "touch {M}"',
+  'bash evil.sh {M}',
+  'source evil.sh {M}',
+  '. ./evil.sh {M}',
+  "git -c alias.t='!touch {M}' t",
+  "git -c core.fsmonitor='touch {M}' status",
+  "GIT_EXTERNAL_DIFF='touch {M}' git diff",
+  't\\\nouch {M}',
+  'true;touch {M} #',
+  'ls\n\\touch {M}',
+  `awk 'BEGIN { system("touch {M}") }'`,
+  `awk 'BEGIN { print "x" | "touch {M}" }'`,
+  `awk 'BEGIN { "touch {M}" | getline }'`,
+  `awk -v c='touch {M}' 'BEGIN { system(c) }'`,
 ];
 for (const s of spellings) bash('deny-rules', s, { rules: denyTouch, modes: ['bypassPermissions'] });
 for (const s of ['ls; touch {M}', 'echo $(touch {M})', 'timeout 5 touch {M}', "sh -c 'touch {M}'"]) {
@@ -314,9 +495,22 @@ for (const s of ['ls; touch {M}', 'echo $(touch {M})', 'timeout 5 touch {M}', "s
 // 8. Allow rules never stretch to what the rule did not name.
 const allowSome = { allow: ['Bash(echo:*)', 'Bash(ls:*)', 'Bash(git status:*)', 'Bash(cat:*)'] };
 for (const s of [
-  'echo x; touch {M}', 'echo $(touch {M})', 'ls && touch {M}', 'ls | xargs touch {M}', 'git status; touch {M}', 'echo ok\r# ; touch {M}',
-  'echo ok\u00a0# ; touch {M}', 'ls\ntouch {M}', 'echo x > {M}', 'cat a.txt >> {M}', "printf -v x '%s' '$(touch {M})'; echo ${x@P}",
-  'echo `touch {M}`', 'ls <(touch {M})', 'PATH=. ls; touch {M}', 'echo ok; t\\\nouch {M}', 'cat <<EOF\n$(touch {M})\nEOF',
+  'echo x; touch {M}',
+  'echo $(touch {M})',
+  'ls && touch {M}',
+  'ls | xargs touch {M}',
+  'git status; touch {M}',
+  'echo ok\r# ; touch {M}',
+  'echo ok\u00a0# ; touch {M}',
+  'ls\ntouch {M}',
+  'echo x > {M}',
+  'cat a.txt >> {M}',
+  "printf -v x '%s' '$(touch {M})'; echo ${x@P}",
+  'echo `touch {M}`',
+  'ls <(touch {M})',
+  'PATH=. ls; touch {M}',
+  'echo ok; t\\\nouch {M}',
+  'cat <<EOF\n$(touch {M})\nEOF',
 ]) {
   bash('allow-rules', s, { rules: allowSome, modes: ['dontAsk', 'default'] });
 }

@@ -45,7 +45,12 @@ BashTool.call(
     toolUseId: 'toolu_reaper',
     idempotencyKey: 'k',
     agent: { cwd, additionalDirectories: [], readFiles: {} },
-    permission: { mode: 'bypassPermissions', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [cwd], ...(sandbox ? { sandbox } : {}) },
+    permission: {
+      mode: 'bypassPermissions',
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [cwd],
+      ...(sandbox ? { sandbox } : {}),
+    },
     abortSignal: new AbortController().signal,
   },
   () => undefined,

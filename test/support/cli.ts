@@ -5,7 +5,11 @@ import './isolatedHome';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
 
-export function cli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function cli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
     for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k]; // unset, not "undefined"
@@ -24,4 +28,3 @@ export function cli(args: string[], env: Record<string, string | undefined> = {}
     });
   });
 }
-

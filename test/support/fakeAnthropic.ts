@@ -3,7 +3,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeAnthropic, type FakeAnthropicOptions, type FakeAnthropicServer } from '../../src/testing/fakeAnthropic';
+import {
+  startFakeAnthropic,
+  type FakeAnthropicOptions,
+  type FakeAnthropicServer,
+} from '../../src/testing/fakeAnthropic';
 
 export * from '../../src/testing/fakeAnthropic';
 

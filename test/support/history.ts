@@ -32,9 +32,10 @@ export async function sessionRuns(client: Client, workflowId: string, firstRunId
     const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
     runs.push({ runId, history, bytes: historyBytes(history), events: history.events?.length ?? 0 });
     const last: HistoryEvent | undefined = history.events?.[history.events.length - 1];
-    runId = last?.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
-      ? last.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined
-      : undefined;
+    runId =
+      last?.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
+        ? (last.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined)
+        : undefined;
   }
   return runs;
 }
@@ -51,7 +52,10 @@ export interface TurnBytes {
 }
 
 /** Bytes of session-run history attributable to each turn, by the turn's child workflow id `<session>/turn-N`. */
-export function sessionBytesPerTurn(runs: RunHistory[], sessionId: string): Map<number, { run: number; bytes: number }> {
+export function sessionBytesPerTurn(
+  runs: RunHistory[],
+  sessionId: string,
+): Map<number, { run: number; bytes: number }> {
   const out = new Map<number, { run: number; bytes: number }>();
   runs.forEach((run, runIndex) => {
     let current: number | undefined;
@@ -70,7 +74,12 @@ export function sessionBytesPerTurn(runs: RunHistory[], sessionId: string): Map<
   return out;
 }
 
-export async function turnBytes(client: Client, sessionId: string, runs: RunHistory[], turns: number[]): Promise<TurnBytes[]> {
+export async function turnBytes(
+  client: Client,
+  sessionId: string,
+  runs: RunHistory[],
+  turns: number[],
+): Promise<TurnBytes[]> {
   const perTurn = sessionBytesPerTurn(runs, sessionId);
   const out: TurnBytes[] = [];
   for (const turn of turns) {

@@ -45,7 +45,11 @@ export function taggedProcesses(tag: string): TaggedProcess[] {
 }
 
 /** Polls until no tagged process is left, or `timeoutMs` passed; returns what is left. */
-export async function waitUntilNoneTagged(tag: string, timeoutMs: number, filter: (p: TaggedProcess) => boolean = () => true): Promise<TaggedProcess[]> {
+export async function waitUntilNoneTagged(
+  tag: string,
+  timeoutMs: number,
+  filter: (p: TaggedProcess) => boolean = () => true,
+): Promise<TaggedProcess[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const left = taggedProcesses(tag).filter(filter);

@@ -13,39 +13,68 @@ const RO = { readOnlyHint: true, idempotentHint: true };
 
 function makeServer(): McpServer {
   const server = new McpServer({ name: 'test-server', version: '1.0.0' });
-  server.registerTool('ping', { description: 'Answers pong with the message', inputSchema: { message: z.string() }, annotations: RO }, async ({ message }) => ({
-    content: [{ type: 'text', text: `pong ${message}` }],
-  }));
-  server.registerTool('pid', { description: 'The process id of the server', inputSchema: {}, annotations: RO }, async () => ({
-    content: [{ type: 'text', text: `pid ${process.pid}` }],
-  }));
-  server.registerTool('wait', { description: 'Waits ms milliseconds', inputSchema: { ms: z.number(), tag: z.string() }, annotations: RO }, async ({ ms, tag }) => {
-    const started = Date.now();
-    await new Promise((r) => setTimeout(r, ms));
-    return { content: [{ type: 'text', text: `waited ${tag} ${started} ${Date.now()}` }] };
-  });
-  server.registerTool('crash', { description: 'Exits the server process in the middle of the call', inputSchema: {} }, async () => {
-    setTimeout(() => process.exit(3), 10);
-    await new Promise((r) => setTimeout(r, 10_000));
-    return { content: [{ type: 'text', text: 'unreachable' }] };
-  });
+  server.registerTool(
+    'ping',
+    { description: 'Answers pong with the message', inputSchema: { message: z.string() }, annotations: RO },
+    async ({ message }) => ({
+      content: [{ type: 'text', text: `pong ${message}` }],
+    }),
+  );
+  server.registerTool(
+    'pid',
+    { description: 'The process id of the server', inputSchema: {}, annotations: RO },
+    async () => ({
+      content: [{ type: 'text', text: `pid ${process.pid}` }],
+    }),
+  );
+  server.registerTool(
+    'wait',
+    { description: 'Waits ms milliseconds', inputSchema: { ms: z.number(), tag: z.string() }, annotations: RO },
+    async ({ ms, tag }) => {
+      const started = Date.now();
+      await new Promise((r) => setTimeout(r, ms));
+      return { content: [{ type: 'text', text: `waited ${tag} ${started} ${Date.now()}` }] };
+    },
+  );
+  server.registerTool(
+    'crash',
+    { description: 'Exits the server process in the middle of the call', inputSchema: {} },
+    async () => {
+      setTimeout(() => process.exit(3), 10);
+      await new Promise((r) => setTimeout(r, 10_000));
+      return { content: [{ type: 'text', text: 'unreachable' }] };
+    },
+  );
   server.registerTool('fail', { description: 'Returns an error result', inputSchema: {} }, async () => ({
     content: [{ type: 'text', text: 'the thing failed' }],
     isError: true,
   }));
-  server.registerTool('big', { description: 'A result of n characters', inputSchema: { n: z.number() }, annotations: RO }, async ({ n }) => ({
-    content: [{ type: 'text', text: 'x'.repeat(n) }],
-  }));
-  server.registerTool('image', { description: 'An image and a resource link', inputSchema: {}, annotations: RO }, async () => ({
-    content: [
-      { type: 'image', data: Buffer.from('not really a png').toString('base64'), mimeType: 'image/png' },
-      { type: 'resource_link', uri: 'file:///tmp/x.txt', name: 'x.txt', mimeType: 'text/plain' },
-      { type: 'resource', resource: { uri: 'mem://note', mimeType: 'text/plain', text: 'embedded note' } },
-    ],
-  }));
+  server.registerTool(
+    'big',
+    { description: 'A result of n characters', inputSchema: { n: z.number() }, annotations: RO },
+    async ({ n }) => ({
+      content: [{ type: 'text', text: 'x'.repeat(n) }],
+    }),
+  );
+  server.registerTool(
+    'image',
+    { description: 'An image and a resource link', inputSchema: {}, annotations: RO },
+    async () => ({
+      content: [
+        { type: 'image', data: Buffer.from('not really a png').toString('base64'), mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///tmp/x.txt', name: 'x.txt', mimeType: 'text/plain' },
+        { type: 'resource', resource: { uri: 'mem://note', mimeType: 'text/plain', text: 'embedded note' } },
+      ],
+    }),
+  );
   // grow: adds a tool while connected (the SDK sends notifications/tools/list_changed).
   server.registerTool('grow', { description: 'Adds the tool grown', inputSchema: {} }, async () => {
-    if (!grown) grown = server.registerTool('grown', { description: 'A tool added at run time', inputSchema: {}, annotations: RO }, async () => ({ content: [{ type: 'text', text: 'grown here' }] }));
+    if (!grown)
+      grown = server.registerTool(
+        'grown',
+        { description: 'A tool added at run time', inputSchema: {}, annotations: RO },
+        async () => ({ content: [{ type: 'text', text: 'grown here' }] }),
+      );
     return { content: [{ type: 'text', text: 'grew' }] };
   });
   return server;

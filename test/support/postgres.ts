@@ -18,7 +18,9 @@ export function postgresBinDir(): string | undefined {
   if (onPath && findExecutable('postgres')) return join(onPath, '..');
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   for (const v of versions) {
     const bin = join(root, v, 'bin');
     if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'postgres'))) return bin;
@@ -72,7 +74,10 @@ function owner(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
   const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-  if (uid.status !== 0 || gid.status !== 0) throw new Error('running as root, but there is no `postgres` user to own the test cluster (Debian\'s postgresql package creates it)');
+  if (uid.status !== 0 || gid.status !== 0)
+    throw new Error(
+      "running as root, but there is no `postgres` user to own the test cluster (Debian's postgresql package creates it)",
+    );
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
@@ -110,13 +115,36 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
   if (user) chownSync(dir, user.uid, user.gid);
   const data = join(dir, 'data');
   const as = user ? { uid: user.uid, gid: user.gid } : {};
-  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], { encoding: 'utf8', cwd: dir, ...as });
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    { encoding: 'utf8', cwd: dir, ...as },
+  );
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout || init.error}`);
   }
   const port = await freePort();
-  const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', `synchronous_commit=${opts.durableCommits ? 'on' : 'off'}`, '-c', 'full_page_writes=off', '-c', `max_connections=${opts.maxConnections ?? 200}`, '-c', 'shared_buffers=32MB'];
+  const args = [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    `synchronous_commit=${opts.durableCommits ? 'on' : 'off'}`,
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    `max_connections=${opts.maxConnections ?? 200}`,
+    '-c',
+    'shared_buffers=32MB',
+  ];
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let log = '';
   let proc: ChildProcess | undefined;
@@ -185,7 +213,8 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
       await exited;
       // The backends are gone too before a new server may attach the data directory.
       const deadline = Date.now() + 10_000;
-      while (victims.slice(1).some((v) => existsSync(`/proc/${v}`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (victims.slice(1).some((v) => existsSync(`/proc/${v}`)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, downMs));
     await launch();

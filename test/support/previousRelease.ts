@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-export const PREVIOUS_RELEASE = process.env.DURABLE_AGENT_PREVIOUS_RELEASE ?? '02a3ad26b6be74e5ff9b2f6d99872f4157e6389a';
+export const PREVIOUS_RELEASE =
+  process.env.DURABLE_AGENT_PREVIOUS_RELEASE ?? '02a3ad26b6be74e5ff9b2f6d99872f4157e6389a';
 
 const repo = (() => {
   for (let dir = __dirname; ; dir = dirname(dir)) {
@@ -20,7 +21,11 @@ const repo = (() => {
 
 /** The release's built worker script (workerProcess.js), building it first when needed; or why it cannot be had here. */
 export function previousRelease(commit = PREVIOUS_RELEASE): { script?: string; why?: string } {
-  const dir = join(process.env.DURABLE_AGENT_CACHE_DIR ?? join(homedir(), '.cache', 'durable-agent'), 'releases', commit);
+  const dir = join(
+    process.env.DURABLE_AGENT_CACHE_DIR ?? join(homedir(), '.cache', 'durable-agent'),
+    'releases',
+    commit,
+  );
   const script = join(dir, 'dist', 'test', 'support', 'workerProcess.js');
   if (existsSync(script)) return { script };
   try {

@@ -173,7 +173,11 @@ export async function runRace(fx: RaceFixture, scenario: RaceScenario, attempts:
   const savedEngine = process.env.DURABLE_AGENT_GREP_ENGINE;
   if (engine) process.env.DURABLE_AGENT_GREP_ENGINE = engine;
   const mode: PermissionMode = toolName === 'Write' || toolName === 'Edit' ? 'acceptEdits' : 'default';
-  const permission: ToolPermissionContext = { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [fx.proj] };
+  const permission: ToolPermissionContext = {
+    mode,
+    rules: { allow: [], ask: [], deny: [] },
+    workingDirectories: [fx.proj],
+  };
   const pool = createToolPool(BUILTIN_TOOLS, permission);
   let agent: AgentContext = { cwd: fx.proj, additionalDirectories: [], readFiles: {} };
   const file = where === 'file' ? path.join(fx.proj, 'x') : path.join(fx.proj, 'd', 'x');
@@ -182,7 +186,11 @@ export async function runRace(fx: RaceFixture, scenario: RaceScenario, attempts:
   const attempt = async (i: number) => {
     let input: Record<string, unknown>;
     if (toolName === 'Read') input = { file_path: file };
-    else if (toolName === 'Write') input = where === 'file' ? { file_path: file, content: `safe X[A] ${i}\n` } : { file_path: path.join(fx.proj, 'd', `new-${i}`, 'f.txt'), content: `w${i}\n` };
+    else if (toolName === 'Write')
+      input =
+        where === 'file'
+          ? { file_path: file, content: `safe X[A] ${i}\n` }
+          : { file_path: path.join(fx.proj, 'd', `new-${i}`, 'f.txt'), content: `w${i}\n` };
     else if (toolName === 'Edit') {
       let current = '';
       try {
@@ -193,21 +201,33 @@ export async function runRace(fx: RaceFixture, scenario: RaceScenario, attempts:
       const a = current.includes('X[A]') && !current.includes(BAIT);
       input = { file_path: file, old_string: a ? 'X[A]' : 'X[B]', new_string: a ? 'X[B]' : 'X[A]' };
     } else if (toolName === 'Glob') input = { pattern: '**/*', path: fx.proj };
-    else input = { pattern: 'BAIT|X\\[', path: where === 'file' ? file : fx.proj, output_mode: (['content', 'files_with_matches', 'count'] as const)[i % 3] };
+    else
+      input = {
+        pattern: 'BAIT|X\\[',
+        path: where === 'file' ? file : fx.proj,
+        output_mode: (['content', 'files_with_matches', 'count'] as const)[i % 3],
+      };
     if (toolName === 'Write' || toolName === 'Edit') {
       // The strongest attacker: whatever the name shows right now counts as read, so the
       // read-before-write rule is never what stops a write through a swap.
       try {
-        agent = { ...agent, readFiles: { ...agent.readFiles, [file]: { mtimeMs: fs.statSync(file).mtimeMs, partial: false } } };
+        agent = {
+          ...agent,
+          readFiles: { ...agent.readFiles, [file]: { mtimeMs: fs.statSync(file).mtimeMs, partial: false } },
+        };
       } catch {
         // mid-swap
       }
     }
-    const out = await runToolPipeline({ type: 'tool_use', id: `toolu_race_${i}`, name: toolName, input }, { pool, sessionId: 'races', agent, permission });
+    const out = await runToolPipeline(
+      { type: 'tool_use', id: `toolu_race_${i}`, name: toolName, input },
+      { pool, sessionId: 'races', agent, permission },
+    );
     agent = applyContextModifiers(agent, out.contextModifiers);
     const text = out.result ? toolResultText(out.result) : '';
     // Grep: the bait's name or lines, or a count only the bait gives (the project's files match once each).
-    const won = text.includes(BAIT) || (toolName === 'Grep' && input.output_mode === 'count' && /:(?!1$)\d+$/m.test(text));
+    const won =
+      text.includes(BAIT) || (toolName === 'Grep' && input.output_mode === 'count' && /:(?!1$)\d+$/m.test(text));
     return { out, text, won };
   };
   const flipper = startFlipper(fx, where);

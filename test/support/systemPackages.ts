@@ -85,7 +85,10 @@ export function requireSystemPackage(spec: SystemPackageSpec): SystemRequirement
     skip,
     hint,
     assert() {
-      if (!path) throw new Error(`${hint}${isCI() ? ' — CI=true: a missing system package fails the test instead of skipping it' : ''}`);
+      if (!path)
+        throw new Error(
+          `${hint}${isCI() ? ' — CI=true: a missing system package fails the test instead of skipping it' : ''}`,
+        );
     },
   };
 }

@@ -7,7 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  Runtime,
+  Worker,
+  type WorkerOptions,
+  type WorkflowBundle,
+} from '@temporalio/worker';
 import { resolveTemporalCli } from '../../src/temporal/cli';
 import './isolatedHome';
 
@@ -16,7 +23,9 @@ let envPromise: Promise<TestWorkflowEnvironment> | undefined;
 /** Keep the SDK's INFO chatter (worker state changes, bundle sizes) out of test output. */
 function quietRuntime(): void {
   try {
-    Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_TEST_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN') });
+    Runtime.install({
+      logger: new DefaultLogger((process.env.TEMPORAL_TEST_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN'),
+    });
   } catch {
     // Already installed (by us or by the test): keep it.
   }
@@ -89,7 +98,9 @@ export interface WithWorkerOptions {
   workflowsPath: string;
   activities?: object;
   /** Anything else for `Worker.create`. */
-  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'taskQueue' | 'workflowsPath' | 'workflowBundle' | 'activities'>>;
+  workerOptions?: Partial<
+    Omit<WorkerOptions, 'connection' | 'taskQueue' | 'workflowsPath' | 'workflowBundle' | 'activities'>
+  >;
 }
 
 export interface WorkerContext {

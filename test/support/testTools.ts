@@ -38,7 +38,11 @@ export const AppendSlowTool = buildTool<AppendSlowInput, AppendSlowOutput>({
     return { data: { file: input.file, text: input.text, waitedMs } };
   },
   mapToolResultToToolResultBlockParam(data, toolUseId) {
-    return { type: 'tool_result', tool_use_id: toolUseId, content: `Appended "${data.text}" to ${data.file} (waited ${data.waitedMs} ms).` };
+    return {
+      type: 'tool_result',
+      tool_use_id: toolUseId,
+      content: `Appended "${data.text}" to ${data.file} (waited ${data.waitedMs} ms).`,
+    };
   },
 });
 

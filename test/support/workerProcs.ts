@@ -22,7 +22,12 @@ export interface WorkerProc {
  * Starts a worker process (its own process group) and waits for its "worker ready" line. `script`:
  * another build's workerProcess.js (an earlier release, test/integration/upgrade).
  */
-export async function spawnWorker(name: string, env: NodeJS.ProcessEnv, procs: WorkerProc[], script = WORKER_SCRIPT): Promise<WorkerProc> {
+export async function spawnWorker(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  procs: WorkerProc[],
+  script = WORKER_SCRIPT,
+): Promise<WorkerProc> {
   const child = spawn(process.execPath, ['--enable-source-maps', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

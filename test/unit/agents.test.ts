@@ -6,7 +6,15 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { restrictMcpTools } from '../../src/mcp/names';
-import { AgentDefinitionError, disallowedMcpRules, GENERAL_PURPOSE_AGENT, loadAgentDefinitions, parseAgentDefinition, resolveAgentModel, subagentTools } from '../../src/agents/definitions';
+import {
+  AgentDefinitionError,
+  disallowedMcpRules,
+  GENERAL_PURPOSE_AGENT,
+  loadAgentDefinitions,
+  parseAgentDefinition,
+  resolveAgentModel,
+  subagentTools,
+} from '../../src/agents/definitions';
 import { initialContext } from '../../src/engine/context';
 import { AGENT_TOOL_NAMES, childSystemPrompt, subagentSessionId } from '../../src/engine/subagents';
 import { runToolPipeline } from '../../src/pipeline/toolPipeline';
@@ -18,41 +26,85 @@ import { runLocalSession } from '../../src/local/runSession';
 const F = '/p/.claude/agents/reviewer.md';
 
 test('unit: an agent file: name, description, tools (comma list), model, body = system prompt', () => {
-  const d = parseAgentDefinition(F, '---\nname: reviewer\ndescription: Reviews diffs. Use after edits.\ntools: Read, Grep, Glob\nmodel: haiku\n---\nYou review code.\n\nBe terse.\n');
-  assert.deepEqual(d, { name: 'reviewer', description: 'Reviews diffs. Use after edits.', tools: ['Read', 'Grep', 'Glob'], model: 'haiku', systemPrompt: 'You review code.\n\nBe terse.', source: F });
+  const d = parseAgentDefinition(
+    F,
+    '---\nname: reviewer\ndescription: Reviews diffs. Use after edits.\ntools: Read, Grep, Glob\nmodel: haiku\n---\nYou review code.\n\nBe terse.\n',
+  );
+  assert.deepEqual(d, {
+    name: 'reviewer',
+    description: 'Reviews diffs. Use after edits.',
+    tools: ['Read', 'Grep', 'Glob'],
+    model: 'haiku',
+    systemPrompt: 'You review code.\n\nBe terse.',
+    source: F,
+  });
 });
 
 test('unit: agent file variants: YAML lists, quoted values, block scalars, "*" and inherit, maxTurns, color', () => {
-  const a = parseAgentDefinition(F, '---\nname: "a-1"\ndescription: >\n  folded\n  text\ntools:\n  - Read\n  - Bash\nmodel: inherit\nmaxTurns: 3\ncolor: blue\n---\nbody');
-  assert.deepEqual([a.name, a.description, a.tools, a.model, a.maxTurns], ['a-1', 'folded text', ['Read', 'Bash'], undefined, 3]);
-  const b = parseAgentDefinition(F, "---\nname: b\ndescription: 'it''s'\ntools: [Read, Grep]\ndisallowedTools: Bash\n---\nbody");
+  const a = parseAgentDefinition(
+    F,
+    '---\nname: "a-1"\ndescription: >\n  folded\n  text\ntools:\n  - Read\n  - Bash\nmodel: inherit\nmaxTurns: 3\ncolor: blue\n---\nbody',
+  );
+  assert.deepEqual(
+    [a.name, a.description, a.tools, a.model, a.maxTurns],
+    ['a-1', 'folded text', ['Read', 'Bash'], undefined, 3],
+  );
+  const b = parseAgentDefinition(
+    F,
+    "---\nname: b\ndescription: 'it''s'\ntools: [Read, Grep]\ndisallowedTools: Bash\n---\nbody",
+  );
   assert.deepEqual([b.description, b.tools, b.disallowedTools], ["it's", ['Read', 'Grep'], ['Bash']]);
   const c = parseAgentDefinition(F, '---\nname: c\ndescription: d\ntools: "*"\n---\nbody');
   assert.equal(c.tools, undefined, '"*" means every tool of the parent');
 });
 
 test('unit: odd agent files the reference accepts work: CRLF, names with spaces, model aliases in any case and other ids, an empty body, colons in a plain description', () => {
-  const crlf = parseAgentDefinition(F, '---\r\nname: crlf\r\ndescription: a CRLF file\r\ntools: Read\r\n---\r\nYou are I.\r\n');
-  assert.deepEqual([crlf.name, crlf.description, crlf.tools, crlf.systemPrompt], ['crlf', 'a CRLF file', ['Read'], 'You are I.']);
+  const crlf = parseAgentDefinition(
+    F,
+    '---\r\nname: crlf\r\ndescription: a CRLF file\r\ntools: Read\r\n---\r\nYou are I.\r\n',
+  );
+  assert.deepEqual(
+    [crlf.name, crlf.description, crlf.tools, crlf.systemPrompt],
+    ['crlf', 'a CRLF file', ['Read'], 'You are I.'],
+  );
   assert.equal(parseAgentDefinition(F, '---\nname: Code Reviewer\ndescription: d\n---\nb').name, 'Code Reviewer');
   assert.equal(parseAgentDefinition(F, '---\nname: x\ndescription: d\nmodel: Sonnet\n---\nb').model, 'sonnet');
   assert.equal(parseAgentDefinition(F, '---\nname: x\ndescription: d\nmodel: INHERIT\n---\nb').model, undefined);
-  assert.equal(parseAgentDefinition(F, '---\nname: x\ndescription: d\nmodel: my-custom-model\n---\nb').model, 'my-custom-model');
-  assert.equal(parseAgentDefinition(F, '---\nname: x\ndescription: d\nmodel: us.anthropic.claude-sonnet-4-5-20250929-v1:0\n---\nb').model, 'us.anthropic.claude-sonnet-4-5-20250929-v1:0');
+  assert.equal(
+    parseAgentDefinition(F, '---\nname: x\ndescription: d\nmodel: my-custom-model\n---\nb').model,
+    'my-custom-model',
+  );
+  assert.equal(
+    parseAgentDefinition(F, '---\nname: x\ndescription: d\nmodel: us.anthropic.claude-sonnet-4-5-20250929-v1:0\n---\nb')
+      .model,
+    'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  );
   const empty = parseAgentDefinition(F, '---\nname: x\ndescription: d\n---\n');
   assert.equal(empty.systemPrompt, '');
   assert.equal(childSystemPrompt(empty.systemPrompt, '/w'), 'The working directory is /w.');
   assert.equal(childSystemPrompt('Be brief.', '/w'), 'Be brief.\n\nThe working directory is /w.');
-  const colon = parseAgentDefinition(F, '---\nname: o\ndescription: Use this agent: when reviewing. Examples: <example>user: hi</example>\n---\nb');
+  const colon = parseAgentDefinition(
+    F,
+    '---\nname: o\ndescription: Use this agent: when reviewing. Examples: <example>user: hi</example>\n---\nb',
+  );
   assert.equal(colon.description, 'Use this agent: when reviewing. Examples: <example>user: hi</example>');
-  assert.equal(parseAgentDefinition(F, '---\nname: p\ndescription: "first\\nsecond"\n---\nb').description, 'first\nsecond');
-  assert.equal(parseAgentDefinition(F, '---\nname: f\ndescription: |\n  line one\n  line two\n---\nb').description, 'line one\nline two');
+  assert.equal(
+    parseAgentDefinition(F, '---\nname: p\ndescription: "first\\nsecond"\n---\nb').description,
+    'first\nsecond',
+  );
+  assert.equal(
+    parseAgentDefinition(F, '---\nname: f\ndescription: |\n  line one\n  line two\n---\nb').description,
+    'line one\nline two',
+  );
 });
 
 test('unit: malformed agent files fail loudly, naming the file and the key', () => {
   const bad: Array<[string, RegExp]> = [
     ['---\nname: x\ndescription: d\nbogus: 1\n---\nb', /reviewer\.md: unknown frontmatter key "bogus"/],
-    ['---\nname: x\ndescription: d\npermissionMode: plan\n---\nb', /reviewer\.md: frontmatter key "permissionMode" is not supported/],
+    [
+      '---\nname: x\ndescription: d\npermissionMode: plan\n---\nb',
+      /reviewer\.md: frontmatter key "permissionMode" is not supported/,
+    ],
     ['---\ndescription: d\n---\nb', /reviewer\.md: frontmatter key "name" is required/],
     ['---\nname: x\n---\nb', /"description" is required/],
     ['name: x\n', /must start with a "---" frontmatter block/],
@@ -65,7 +117,11 @@ test('unit: malformed agent files fail loudly, naming the file and the key', () 
     ['---\nname: x\ndescription: d\njust text\n---\nb', /line 4: expected "key: value"/],
   ];
   for (const [text, re] of bad) {
-    assert.throws(() => parseAgentDefinition(F, text), (e: unknown) => e instanceof AgentDefinitionError && re.test(e.message), text);
+    assert.throws(
+      () => parseAgentDefinition(F, text),
+      (e: unknown) => e instanceof AgentDefinitionError && re.test(e.message),
+      text,
+    );
   }
 });
 
@@ -77,30 +133,70 @@ test('unit: loading: general-purpose, then the user dir, then the project dir (p
   await mkdir(join(proj, '.claude', 'agents'), { recursive: true });
   await writeFile(join(home, 'agents', 'mine.md'), '---\nname: mine\ndescription: user agent\n---\nuser body');
   await writeFile(join(home, 'agents', 'shared.md'), '---\nname: shared\ndescription: user version\n---\nuser body');
-  await writeFile(join(proj, '.claude', 'agents', 'shared.md'), '---\nname: shared\ndescription: project version\n---\nproject body');
+  await writeFile(
+    join(proj, '.claude', 'agents', 'shared.md'),
+    '---\nname: shared\ndescription: project version\n---\nproject body',
+  );
   await writeFile(join(proj, '.claude', 'agents', 'notes.txt'), 'not an agent');
   // Subfolders are read too (the reference lists agents/team/*.md).
   await mkdir(join(proj, '.claude', 'agents', 'team', 'deep'), { recursive: true });
-  await writeFile(join(proj, '.claude', 'agents', 'team', 'deep', 'nested.md'), '---\nname: nested\ndescription: in a subfolder\n---\nnested body');
+  await writeFile(
+    join(proj, '.claude', 'agents', 'team', 'deep', 'nested.md'),
+    '---\nname: nested\ndescription: in a subfolder\n---\nnested body',
+  );
   const defs = await loadAgentDefinitions(proj, home);
-  assert.deepEqual(defs.map((d) => [d.name, d.description]), [['general-purpose', GENERAL_PURPOSE_AGENT.description], ['mine', 'user agent'], ['shared', 'project version'], ['nested', 'in a subfolder']]);
+  assert.deepEqual(
+    defs.map((d) => [d.name, d.description]),
+    [
+      ['general-purpose', GENERAL_PURPOSE_AGENT.description],
+      ['mine', 'user agent'],
+      ['shared', 'project version'],
+      ['nested', 'in a subfolder'],
+    ],
+  );
   assert.deepEqual(await loadAgentDefinitions(join(root, 'none'), join(root, 'nohome')), [GENERAL_PURPOSE_AGENT]);
-  await writeFile(join(proj, '.claude', 'agents', 'broken.md'), '---\nname: broken\ndescription: d\ntools: Read\nhooks: x\n---\nb');
+  await writeFile(
+    join(proj, '.claude', 'agents', 'broken.md'),
+    '---\nname: broken\ndescription: d\ntools: Read\nhooks: x\n---\nb',
+  );
   await assert.rejects(loadAgentDefinitions(proj, home), /broken\.md: frontmatter key "hooks"/);
 });
 
 test('unit: the child tool subset never includes Agent; models resolve; the child id derives from the tool_use_id', () => {
   const parent = ['Read', 'Grep', 'Bash', 'Agent'];
-  assert.deepEqual(subagentTools(GENERAL_PURPOSE_AGENT, parent, AGENT_TOOL_NAMES), { tools: ['Read', 'Grep', 'Bash'], dropped: [] });
-  const r = parseAgentDefinition(F, '---\nname: r\ndescription: d\ntools: Read, Agent, WebFetch\ndisallowedTools: Grep\n---\nb');
+  assert.deepEqual(subagentTools(GENERAL_PURPOSE_AGENT, parent, AGENT_TOOL_NAMES), {
+    tools: ['Read', 'Grep', 'Bash'],
+    dropped: [],
+  });
+  const r = parseAgentDefinition(
+    F,
+    '---\nname: r\ndescription: d\ntools: Read, Agent, WebFetch\ndisallowedTools: Grep\n---\nb',
+  );
   assert.deepEqual(subagentTools(r, parent, AGENT_TOOL_NAMES), { tools: ['Read'], dropped: ['Agent', 'WebFetch'] });
   // MCP names stay: they restrict the child to those MCP tools; disallowed MCP names become deny rules.
-  const m = parseAgentDefinition(F, '---\nname: m\ndescription: d\ntools: Read, mcp__srv__echo, mcp__other\ndisallowedTools: mcp__srv__env\n---\nb');
-  assert.deepEqual(subagentTools(m, parent, AGENT_TOOL_NAMES), { tools: ['Read', 'mcp__srv__echo', 'mcp__other'], dropped: [] });
+  const m = parseAgentDefinition(
+    F,
+    '---\nname: m\ndescription: d\ntools: Read, mcp__srv__echo, mcp__other\ndisallowedTools: mcp__srv__env\n---\nb',
+  );
+  assert.deepEqual(subagentTools(m, parent, AGENT_TOOL_NAMES), {
+    tools: ['Read', 'mcp__srv__echo', 'mcp__other'],
+    dropped: [],
+  });
   assert.deepEqual(disallowedMcpRules(m), ['mcp__srv__env']);
-  const listed = [{ name: 'mcp__srv__echo' }, { name: 'mcp__srv__env' }, { name: 'mcp__other__a' }, { name: 'mcp__third__b' }];
-  assert.deepEqual(restrictMcpTools(['Read', 'mcp__srv__echo', 'mcp__other'], listed).map((t) => t.name), ['mcp__srv__echo', 'mcp__other__a']);
-  assert.deepEqual(restrictMcpTools(['Read', 'mcp__third__*'], listed).map((t) => t.name), ['mcp__third__b']);
+  const listed = [
+    { name: 'mcp__srv__echo' },
+    { name: 'mcp__srv__env' },
+    { name: 'mcp__other__a' },
+    { name: 'mcp__third__b' },
+  ];
+  assert.deepEqual(
+    restrictMcpTools(['Read', 'mcp__srv__echo', 'mcp__other'], listed).map((t) => t.name),
+    ['mcp__srv__echo', 'mcp__other__a'],
+  );
+  assert.deepEqual(
+    restrictMcpTools(['Read', 'mcp__third__*'], listed).map((t) => t.name),
+    ['mcp__third__b'],
+  );
   assert.equal(restrictMcpTools(['Read', 'Bash'], listed).length, 4, 'no MCP name listed: every MCP tool');
   assert.equal(resolveAgentModel(undefined, 'claude-parent'), 'claude-parent');
   assert.equal(resolveAgentModel('haiku', 'x', { ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-h' }), 'claude-h');
@@ -120,24 +216,51 @@ test('unit: the Agent call in two pipeline phases: pre stops at "ready" after th
     agent: initialContext(dir, []),
     permission: { mode: 'default' as const, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [dir] },
     agents: [GENERAL_PURPOSE_AGENT],
-    hooks: { PostToolUse: [{ matcher: 'Agent', hooks: [{ type: 'command' as const, command: 'echo post-ran >&2; exit 2' }] }] },
+    hooks: {
+      PostToolUse: [{ matcher: 'Agent', hooks: [{ type: 'command' as const, command: 'echo post-ran >&2; exit 2' }] }],
+    },
   };
-  const block = { type: 'tool_use' as const, id: 'toolu_1', name: 'Task', input: { description: 'look', prompt: 'find it' } };
+  const block = {
+    type: 'tool_use' as const,
+    id: 'toolu_1',
+    name: 'Task',
+    input: { description: 'look', prompt: 'find it' },
+  };
   const pre = await runToolPipeline(block, { ...env, phase: { kind: 'pre' } });
   assert.equal(pre.status, 'ready');
   assert.deepEqual(pre.ready?.input, { description: 'look', prompt: 'find it' });
   assert.equal(pre.permission?.behavior, 'allow');
-  const unknown = await runToolPipeline({ ...block, input: { description: 'x', prompt: 'y', subagent_type: 'nope' } }, { ...env, phase: { kind: 'pre' } });
+  const unknown = await runToolPipeline(
+    { ...block, input: { description: 'x', prompt: 'y', subagent_type: 'nope' } },
+    { ...env, phase: { kind: 'pre' } },
+  );
   assert.equal(unknown.status, 'error');
   assert.match(String(unknown.result?.content), /Agent type 'nope' not found\. Available agents: general-purpose/);
-  const extra = await runToolPipeline({ ...block, input: { description: 'x', prompt: 'y', isolation: 'worktree' } }, { ...env, phase: { kind: 'pre' } });
+  const extra = await runToolPipeline(
+    { ...block, input: { description: 'x', prompt: 'y', isolation: 'worktree' } },
+    { ...env, phase: { kind: 'pre' } },
+  );
   assert.equal(extra.failure?.stage, 'schema');
-  const output = { agentType: 'general-purpose', sessionId: 's/agent-toolu_1', status: 'completed', endReason: 'done', text: 'found it in a.ts', turns: 2 };
+  const output = {
+    agentType: 'general-purpose',
+    sessionId: 's/agent-toolu_1',
+    status: 'completed',
+    endReason: 'done',
+    text: 'found it in a.ts',
+    turns: 2,
+  };
   const post = await runToolPipeline(block, { ...env, phase: { kind: 'post', resume: pre.ready!, output } });
   assert.equal(post.status, 'ok');
   assert.match(JSON.stringify(post.result?.content), /found it in a\.ts/);
   assert.match(JSON.stringify(post.result?.content), /PostToolUse hook feedback \(blocking\): post-ran/);
-  const failed = await runToolPipeline(block, { ...env, phase: { kind: 'post', resume: pre.ready!, output: { ...output, status: 'max_turns', endReason: 'reached the limit of 1 turns' } } });
+  const failed = await runToolPipeline(block, {
+    ...env,
+    phase: {
+      kind: 'post',
+      resume: pre.ready!,
+      output: { ...output, status: 'max_turns', endReason: 'reached the limit of 1 turns' },
+    },
+  });
   assert.equal(failed.status, 'error');
   assert.match(String(failed.result?.content), /did not finish \(max_turns: reached the limit of 1 turns\)/);
   // Without a scheduler that runs subagents, call() says so (an is_error result, not a hang).
@@ -152,13 +275,20 @@ test('unit: the in-process runner runs subagents too: two in parallel, their fin
     const work = await mkdtemp(join(tmpdir(), 'agent-local-'));
     const store = await mkdtemp(join(tmpdir(), 'agent-local-store-'));
     await mkdir(join(work, '.claude', 'agents'), { recursive: true });
-    await writeFile(join(work, '.claude', 'agents', 'lister.md'), '---\nname: lister\ndescription: Lists things.\ntools: Glob\n---\nYou are MARKER-LISTER.\n');
+    await writeFile(
+      join(work, '.claude', 'agents', 'lister.md'),
+      '---\nname: lister\ndescription: Lists things.\ntools: Glob\n---\nYou are MARKER-LISTER.\n',
+    );
     let release!: () => void;
     const both = new Promise<void>((r) => (release = r));
     let firsts = 0;
     fake.script(async (req) => {
       const sys = JSON.stringify(req.system ?? '');
-      const child = sys.includes('MARKER-LISTER') ? 'lister' : sys.includes('on behalf of another agent') ? 'general' : undefined;
+      const child = sys.includes('MARKER-LISTER')
+        ? 'lister'
+        : sys.includes('on behalf of another agent')
+          ? 'general'
+          : undefined;
       if (child) {
         if (++firsts === 2) release();
         await both; // parallel, or never
@@ -166,22 +296,46 @@ test('unit: the in-process runner runs subagents too: two in parallel, their fin
       }
       if (req.messages.length === 1) {
         return toolUseResponse([
-          { id: 'toolu_l1', name: 'Agent', input: { description: 'list', prompt: 'list files', subagent_type: 'lister' } },
+          {
+            id: 'toolu_l1',
+            name: 'Agent',
+            input: { description: 'list', prompt: 'list files', subagent_type: 'lister' },
+          },
           { id: 'toolu_g1', name: 'Agent', input: { description: 'general', prompt: 'say hi' } },
         ]);
       }
       return textResponse('done');
     });
     const result = await runLocalSession(
-      { prompt: 'delegate', cwd: work, tools: ['Read', 'Glob', 'Agent'], permissionMode: 'default', model: { model: 'claude-test', maxTokens: 256 } },
+      {
+        prompt: 'delegate',
+        cwd: work,
+        tools: ['Read', 'Glob', 'Agent'],
+        permissionMode: 'default',
+        model: { model: 'claude-test', maxTokens: 256 },
+      },
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     assert.equal(result.status, 'completed', result.endReason);
-    const parent = fake.messageRequests().filter((r) => !/MARKER-LISTER|on behalf of another agent/.test(JSON.stringify(r.system ?? '')));
+    const parent = fake
+      .messageRequests()
+      .filter((r) => !/MARKER-LISTER|on behalf of another agent/.test(JSON.stringify(r.system ?? '')));
     const results = lastToolResults(parent[1]!);
-    assert.deepEqual(results.map((r) => [r.tool_use_id, JSON.stringify(r.content).includes(r.tool_use_id === 'toolu_l1' ? 'lister says hi' : 'general says hi')]), [['toolu_l1', true], ['toolu_g1', true]]);
+    assert.deepEqual(
+      results.map((r) => [
+        r.tool_use_id,
+        JSON.stringify(r.content).includes(r.tool_use_id === 'toolu_l1' ? 'lister says hi' : 'general says hi'),
+      ]),
+      [
+        ['toolu_l1', true],
+        ['toolu_g1', true],
+      ],
+    );
     const listerReq = fake.messageRequests().find((r) => JSON.stringify(r.system ?? '').includes('MARKER-LISTER'))!;
-    assert.deepEqual(((listerReq.tools ?? []) as Array<{ name: string }>).map((t) => t.name), ['Glob']);
+    assert.deepEqual(
+      ((listerReq.tools ?? []) as Array<{ name: string }>).map((t) => t.name),
+      ['Glob'],
+    );
     assert.equal(result.records.find((r) => r.toolUseId === 'toolu_l1')?.summary, 'Agent lister: list');
   } finally {
     await fake.close();
@@ -198,10 +352,14 @@ test('unit: the Agent result as the reference sends it: the final text, then <us
     fake.script((req) => {
       const child = JSON.stringify(req.system ?? '').includes('on behalf of another agent');
       if (child) {
-        if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_c_read', name: 'Read', input: { file_path: join(work, 'a.txt') } }]);
+        if (req.messages.length === 1)
+          return toolUseResponse([{ id: 'toolu_c_read', name: 'Read', input: { file_path: join(work, 'a.txt') } }]);
         return textResponse('child done:\nline two');
       }
-      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_a', name: 'Agent', input: { description: 'read it', prompt: 'read a.txt' } }]);
+      if (req.messages.length === 1)
+        return toolUseResponse([
+          { id: 'toolu_a', name: 'Agent', input: { description: 'read it', prompt: 'read a.txt' } },
+        ]);
       return textResponse('done');
     });
     const result = await runLocalSession(
@@ -217,7 +375,9 @@ test('unit: the Agent result as the reference sends it: the final text, then <us
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     assert.equal(result.status, 'completed', result.endReason);
-    const parent = fake.messageRequests().filter((r) => !JSON.stringify(r.system ?? '').includes('on behalf of another agent'));
+    const parent = fake
+      .messageRequests()
+      .filter((r) => !JSON.stringify(r.system ?? '').includes('on behalf of another agent'));
     const [r] = lastToolResults(parent[1]!);
     const blocks = r!.content as Array<{ type: string; text: string }>;
     assert.equal(blocks.length, 2, JSON.stringify(blocks));
@@ -227,7 +387,14 @@ test('unit: the Agent result as the reference sends it: the final text, then <us
     const tr = post.tool_response;
     assert.deepEqual(
       [tr.status, tr.prompt, tr.agentType, tr.content, tr.totalToolUseCount, tr.resolvedModel],
-      ['completed', 'read a.txt', 'general-purpose', [{ type: 'text', text: 'child done:\nline two' }], 1, 'claude-test'],
+      [
+        'completed',
+        'read a.txt',
+        'general-purpose',
+        [{ type: 'text', text: 'child done:\nline two' }],
+        1,
+        'claude-test',
+      ],
     );
     assert.match(String(tr.agentId), /agent-toolu_a$/);
     assert.equal(typeof tr.totalTokens, 'number');
@@ -243,7 +410,11 @@ test('unit: deny rules Agent(name) / Task(name) turn one agent off: hidden from 
     const work = await mkdtemp(join(tmpdir(), 'agent-deny-'));
     const store = await mkdtemp(join(tmpdir(), 'agent-deny-store-'));
     await mkdir(join(work, '.claude', 'agents'), { recursive: true });
-    for (const n of ['reviewer', 'helper', 'writer']) await writeFile(join(work, '.claude', 'agents', `${n}.md`), `---\nname: ${n}\ndescription: The ${n}.\n---\nYou are MARKER-${n}.\n`);
+    for (const n of ['reviewer', 'helper', 'writer'])
+      await writeFile(
+        join(work, '.claude', 'agents', `${n}.md`),
+        `---\nname: ${n}\ndescription: The ${n}.\n---\nYou are MARKER-${n}.\n`,
+      );
     fake.script((req) => {
       if (/MARKER-/.test(JSON.stringify(req.system ?? ''))) return textResponse('child ran');
       if (req.messages.length === 1) {
@@ -256,19 +427,39 @@ test('unit: deny rules Agent(name) / Task(name) turn one agent off: hidden from 
       return textResponse('done');
     });
     const result = await runLocalSession(
-      { prompt: 'delegate', cwd: work, tools: ['Read', 'Agent'], permissionMode: 'bypassPermissions', rules: { allow: [], ask: [], deny: ['Agent(reviewer)', 'Task(helper)'] }, model: { model: 'claude-test', maxTokens: 256 } },
+      {
+        prompt: 'delegate',
+        cwd: work,
+        tools: ['Read', 'Agent'],
+        permissionMode: 'bypassPermissions',
+        rules: { allow: [], ask: [], deny: ['Agent(reviewer)', 'Task(helper)'] },
+        model: { model: 'claude-test', maxTokens: 256 },
+      },
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     assert.equal(result.status, 'completed', result.endReason);
     const parent = fake.messageRequests().filter((r) => !/MARKER-/.test(JSON.stringify(r.system ?? '')));
-    const listing = ((parent[0]!.tools ?? []) as Array<{ name: string; description?: string }>).find((t) => t.name === 'Agent')?.description ?? '';
+    const listing =
+      ((parent[0]!.tools ?? []) as Array<{ name: string; description?: string }>).find((t) => t.name === 'Agent')
+        ?.description ?? '';
     assert.match(listing, /- writer: The writer\./);
     assert.doesNotMatch(listing, /- reviewer:|- helper:/);
     const results = lastToolResults(parent[1]!);
-    assert.deepEqual(results.map((r) => [r.tool_use_id, r.is_error === true]), [['toolu_r', true], ['toolu_h', true], ['toolu_w', false]]);
+    assert.deepEqual(
+      results.map((r) => [r.tool_use_id, r.is_error === true]),
+      [
+        ['toolu_r', true],
+        ['toolu_h', true],
+        ['toolu_w', false],
+      ],
+    );
     assert.match(JSON.stringify(results[0]!.content), /denied by the rule Agent\(reviewer\)/);
     assert.match(JSON.stringify(results[1]!.content), /denied by the rule Task\(helper\)/);
-    assert.equal(fake.messageRequests().filter((r) => /MARKER-(reviewer|helper)/.test(JSON.stringify(r.system ?? ''))).length, 0, 'no denied child ran');
+    assert.equal(
+      fake.messageRequests().filter((r) => /MARKER-(reviewer|helper)/.test(JSON.stringify(r.system ?? ''))).length,
+      0,
+      'no denied child ran',
+    );
   } finally {
     await fake.close();
   }

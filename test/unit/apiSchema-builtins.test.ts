@@ -22,7 +22,10 @@ test('unit: every built-in tool has a golden schema', () => {
 
 for (const tool of BUILTIN_TOOLS) {
   test(`unit: toolToAPISchema(${tool.name}) matches its expected JSON Schema`, async () => {
-    const expected = JSON.parse(readFileSync(join(fixturesDir(), `${tool.name}.json`), 'utf8')) as Record<string, unknown>;
+    const expected = JSON.parse(readFileSync(join(fixturesDir(), `${tool.name}.json`), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     const api = await toolToAPISchema(tool);
     assert.equal(api.name, tool.name);
     assert.ok(api.description.length > 50, 'a real description');

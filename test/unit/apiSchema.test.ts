@@ -6,7 +6,11 @@ import { toolToAPISchema } from '../../src/tools/apiSchema';
 
 const base = {
   call: async () => ({ data: '' }),
-  mapToolResultToToolResultBlockParam: (_d: string, id: string) => ({ type: 'tool_result' as const, tool_use_id: id, content: '' }),
+  mapToolResultToToolResultBlockParam: (_d: string, id: string) => ({
+    type: 'tool_result' as const,
+    tool_use_id: id,
+    content: '',
+  }),
 };
 
 test('toolToAPISchema: name, awaited prompt, input schema without $schema', async () => {
@@ -39,7 +43,12 @@ test('toolToAPISchema: name, awaited prompt, input schema without $schema', asyn
 });
 
 test('toolToAPISchema: non-strict objects leave additionalProperties open; non-objects are refused', async () => {
-  const Loose = buildTool({ name: 'Loose', inputSchema: z.object({ a: z.string(), b: z.number().default(1) }), prompt: () => 'loose', ...base });
+  const Loose = buildTool({
+    name: 'Loose',
+    inputSchema: z.object({ a: z.string(), b: z.number().default(1) }),
+    prompt: () => 'loose',
+    ...base,
+  });
   const s = await toolToAPISchema(Loose);
   assert.equal(s.input_schema.additionalProperties, undefined);
   assert.deepEqual(s.input_schema.required, ['a']);

@@ -101,7 +101,11 @@ function alive(pid: number): boolean {
 }
 
 /** Runs a command without blocking the event loop (listeners must accept while it runs). */
-function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<string> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<string> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -175,15 +179,19 @@ function resultText(o: ToolUseOutcome): string {
 const homeSnapshot = () => treeSnapshot(fx.home, (p) => p === path.join(fx.home, 'work'));
 
 function restoreHome(): void {
-  for (const name of fs.readdirSync(fx.home)) if (name !== 'work') fs.rmSync(path.join(fx.home, name), { recursive: true, force: true });
-  for (const name of fs.readdirSync(pristineHome)) if (name !== 'work') fs.cpSync(path.join(pristineHome, name), path.join(fx.home, name), { recursive: true, verbatimSymlinks: true });
+  for (const name of fs.readdirSync(fx.home))
+    if (name !== 'work') fs.rmSync(path.join(fx.home, name), { recursive: true, force: true });
+  for (const name of fs.readdirSync(pristineHome))
+    if (name !== 'work')
+      fs.cpSync(path.join(pristineHome, name), path.join(fx.home, name), { recursive: true, verbatimSymlinks: true });
 }
 
 const usesWitnesses = (c: ControlAttack) => c.steps.some((s) => /\{(PORT|VICTIM)\}/.test(JSON.stringify(s.input)));
 
 /** What the human runs later, as the user, unsandboxed: in the project (and the additional directory). */
 async function humanLater(c: ControlAttack, d: RowDirs, home: string): Promise<void> {
-  for (const dir of c.addDir ? [d.proj, d.extra] : [d.proj]) await run('sh', ['-c', HUMAN_LATER], { cwd: dir, env: { PATH: process.env.PATH, HOME: home } });
+  for (const dir of c.addDir ? [d.proj, d.extra] : [d.proj])
+    await run('sh', ['-c', HUMAN_LATER], { cwd: dir, env: { PATH: process.env.PATH, HOME: home } });
 }
 
 interface Observed {
@@ -195,23 +203,40 @@ interface Observed {
 
 function observe(d: RowDirs, home: () => string): Observed {
   const knownGit = [gitDirs(d.proj), gitDirs(d.extra)];
-  return { knownGit, controlBefore: [controlSnapshot(d.proj, knownGit[0]), controlSnapshot(d.extra, knownGit[1])], homeBefore: home(), outsideBefore: treeSnapshot(fx.outside) };
+  return {
+    knownGit,
+    controlBefore: [controlSnapshot(d.proj, knownGit[0]), controlSnapshot(d.extra, knownGit[1])],
+    homeBefore: home(),
+    outsideBefore: treeSnapshot(fx.outside),
+  };
 }
 
 /** Every effect the row had, on the real filesystem, network and processes. */
-function effects(c: ControlAttack, d: RowDirs, obs: Observed, texts: string[], home: () => string, w: Witnesses | undefined, tmp?: string): string[] {
+function effects(
+  c: ControlAttack,
+  d: RowDirs,
+  obs: Observed,
+  texts: string[],
+  home: () => string,
+  w: Witnesses | undefined,
+  tmp?: string,
+): string[] {
   const out: string[] = [];
   if (fs.existsSync(d.mark)) out.push('the hostile command ran (marker created)');
   const [p, x] = [controlSnapshot(d.proj, obs.knownGit[0]), controlSnapshot(d.extra, obs.knownGit[1])];
-  if (p !== obs.controlBefore[0]) out.push(`control files of the project changed: ${firstDiff(obs.controlBefore[0] as string, p)}`);
-  if (x !== obs.controlBefore[1]) out.push(`control files of the additional directory changed: ${firstDiff(obs.controlBefore[1] as string, x)}`);
+  if (p !== obs.controlBefore[0])
+    out.push(`control files of the project changed: ${firstDiff(obs.controlBefore[0] as string, p)}`);
+  if (x !== obs.controlBefore[1])
+    out.push(`control files of the additional directory changed: ${firstDiff(obs.controlBefore[1] as string, x)}`);
   for (const t of texts) for (const b of BAIT_VALUES) if (t.includes(b)) out.push(`a result shows ${b}`);
-  for (const hit of [...baitInTree(d.proj), ...baitInTree(d.extra), ...(tmp ? baitInTree(tmp) : [])]) out.push(`a file the session wrote holds bait: ${hit}`);
+  for (const hit of [...baitInTree(d.proj), ...baitInTree(d.extra), ...(tmp ? baitInTree(tmp) : [])])
+    out.push(`a file the session wrote holds bait: ${hit}`);
   if (home() !== obs.homeBefore) out.push(`HOME changed: ${firstDiff(obs.homeBefore, home())}`);
   if (treeSnapshot(fx.outside) !== obs.outsideBefore) out.push('a file outside changed');
   if (w && w.connections() > 0) out.push(`the loopback listener got ${w.connections()} connection(s)`);
-  if (w && !alive(w.victim)) out.push('a process of the worker\'s user was killed');
-  for (const a of c.absent ?? []) if (fs.existsSync(path.join(d.proj, a))) out.push(`${a} exists: the command ran to its end`);
+  if (w && !alive(w.victim)) out.push("a process of the worker's user was killed");
+  for (const a of c.absent ?? [])
+    if (fs.existsSync(path.join(d.proj, a))) out.push(`${a} exists: the command ran to its end`);
   return [...new Set(out)];
 }
 
@@ -232,7 +257,12 @@ function memoryText(c: ControlAttack, d: RowDirs): string {
   const cwd = path.join(d.proj, c.cwd ?? '');
   // As `run` loads it: the session's working directories (src/cli/main.ts).
   const workingDirectories = [cwd, ...(c.addDir ? [d.extra] : [])];
-  const loaded = loadMemory(cwd, { home: fx.home, configDir: path.join(fx.home, '.claude'), managed: path.join(fx.root, 'no-managed-CLAUDE.md'), workingDirectories });
+  const loaded = loadMemory(cwd, {
+    home: fx.home,
+    configDir: path.join(fx.home, '.claude'),
+    managed: path.join(fx.root, 'no-managed-CLAUDE.md'),
+    workingDirectories,
+  });
   return memoryReminder(loaded.files);
 }
 
@@ -252,7 +282,12 @@ async function runRow(c: ControlAttack): Promise<string[]> {
     cwd,
   );
   const privatePaths = workerPrivatePaths(fx.envStore, {} as BlobStore);
-  let agent: AgentContext = { cwd, additionalDirectories: addDirs, readFiles: {}, ...(c.cwd ? { projectDir: d.proj } : {}) };
+  let agent: AgentContext = {
+    cwd,
+    additionalDirectories: addDirs,
+    readFiles: {},
+    ...(c.cwd ? { projectDir: d.proj } : {}),
+  };
   const pool = createToolPool(BUILTIN_TOOLS, permission);
   const sessionId = `ctl-${c.id}`;
   const obs = observe(d, homeSnapshot);
@@ -261,7 +296,12 @@ async function runRow(c: ControlAttack): Promise<string[]> {
   try {
     for (const [i, step] of c.steps.entries()) {
       const o = await runToolPipeline(
-        { type: 'tool_use', id: `toolu_${i}_${c.id.replace(/[^A-Za-z0-9_]/g, '_')}`, name: step.tool, input: fillStep(step, d, w ? { PORT: String(w.port), VICTIM: String(w.victim) } : {}) },
+        {
+          type: 'tool_use',
+          id: `toolu_${i}_${c.id.replace(/[^A-Za-z0-9_]/g, '_')}`,
+          name: step.tool,
+          input: fillStep(step, d, w ? { PORT: String(w.port), VICTIM: String(w.victim) } : {}),
+        },
         { pool, sessionId, agent, permission, privatePaths, ...(c.projectHooks ? { hooks: PROJECT_HOOKS } : {}) },
       );
       agent = applyContextModifiers(agent, o.contextModifiers);
@@ -280,7 +320,10 @@ async function runRow(c: ControlAttack): Promise<string[]> {
     }
     if (found.some((f) => f.startsWith('HOME changed'))) restoreHome();
     fs.rmSync(tmp, { recursive: true, force: true });
-    if (found.length > 0) found.push(`(statuses: ${statuses.join(', ')}; last result: ${JSON.stringify((texts.at(-1) ?? '').slice(0, 160))})`);
+    if (found.length > 0)
+      found.push(
+        `(statuses: ${statuses.join(', ')}; last result: ${JSON.stringify((texts.at(-1) ?? '').slice(0, 160))})`,
+      );
     else {
       fs.rmSync(d.proj, { recursive: true, force: true });
       fs.rmSync(path.dirname(d.extra), { recursive: true, force: true });
@@ -315,7 +358,13 @@ function naiveMemory(cwd: string, home: string): string {
   };
   const rules = path.join(cwd, '.claude', 'rules');
   const ruleFiles = fs.existsSync(rules) ? fs.readdirSync(rules).map((f) => path.join(rules, f)) : [];
-  for (const f of [path.join(cwd, 'CLAUDE.md'), path.join(cwd, 'CLAUDE.local.md'), path.join(cwd, '.claude', 'CLAUDE.md'), ...ruleFiles]) visit(f, 0);
+  for (const f of [
+    path.join(cwd, 'CLAUDE.md'),
+    path.join(cwd, 'CLAUDE.local.md'),
+    path.join(cwd, '.claude', 'CLAUDE.md'),
+    ...ruleFiles,
+  ])
+    visit(f, 0);
   return out.join('\n');
 }
 
@@ -337,9 +386,16 @@ async function controlRun(c: ControlAttack): Promise<string[]> {
   try {
     for (const step of c.steps) {
       if (step.tool !== 'Bash') continue;
-      texts.push(await run('bash', ['-c', fillStep(step, d, w ? { PORT: String(w.port), VICTIM: String(w.victim) } : {}).command as string], { cwd, env }));
+      texts.push(
+        await run(
+          'bash',
+          ['-c', fillStep(step, d, w ? { PORT: String(w.port), VICTIM: String(w.victim) } : {}).command as string],
+          { cwd, env },
+        ),
+      );
     }
-    if (c.projectHooks) for (const h of PROJECT_HOOKS.PostToolUse[0]!.hooks) await run('sh', ['-c', h.command], { cwd, env });
+    if (c.projectHooks)
+      for (const h of PROJECT_HOOKS.PostToolUse[0]!.hooks) await run('sh', ['-c', h.command], { cwd, env });
     if (c.thenMemory) texts.push(naiveMemory(cwd, home));
     await new Promise((r) => setImmediate(r));
     const found = effects(c, d, obs, texts, snap, w);
@@ -360,12 +416,17 @@ test('unit: the control-attack table covers every class of issue 18 in every mod
   const modes = [...new Set(CONTROL_ATTACKS.map((c) => c.mode))].sort();
   const perMode: Record<string, number> = {};
   for (const c of CONTROL_ATTACKS) perMode[c.mode] = (perMode[c.mode] ?? 0) + 1;
-  console.log(`control-attack rows per class: ${JSON.stringify(counts)} (total ${CONTROL_ATTACKS.length}); per mode: ${JSON.stringify(perMode)}`);
+  console.log(
+    `control-attack rows per class: ${JSON.stringify(counts)} (total ${CONTROL_ATTACKS.length}); per mode: ${JSON.stringify(perMode)}`,
+  );
   for (const cls of CONTROL_CLASSES) {
     if (cls === 'check-then-open') continue; // the race tests below
     assert.ok((counts[cls] ?? 0) >= 2, `class ${cls}: ${counts[cls] ?? 0} rows`);
     for (const mode of ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']) {
-      assert.ok(ROWS.some((c) => c.cls === cls && c.mode === mode), `class ${cls} has no row in ${mode}`);
+      assert.ok(
+        ROWS.some((c) => c.cls === cls && c.mode === mode),
+        `class ${cls} has no row in ${mode}`,
+      );
     }
   }
   assert.deepEqual(modes, ['acceptEdits', 'bypassPermissions', 'default', 'dontAsk', 'plan']);
@@ -385,7 +446,8 @@ test('unit: control — every Bash attack has its effect when bash itself runs i
   const harmless: string[] = [];
   const worker = async () => {
     for (let c = todo.shift(); c; c = todo.shift()) {
-      if ((await controlRun(c)).length === 0) harmless.push(`${stepKey(c)}: ${JSON.stringify(c.steps.map((s) => s.input.command))}`);
+      if ((await controlRun(c)).length === 0)
+        harmless.push(`${stepKey(c)}: ${JSON.stringify(c.steps.map((s) => s.input.command))}`);
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
@@ -394,7 +456,10 @@ test('unit: control — every Bash attack has its effect when bash itself runs i
 
 describe('unit: control attacks through the pipeline (Bash in the OS sandbox)', { concurrency: 1 }, () => {
   for (const c of ROWS) {
-    const label = `unit: ${c.cls} ${c.id} [${c.steps.map((s) => `${s.tool} ${JSON.stringify(s.input.command ?? s.input.file_path)}`).join('; ').slice(0, 110)}] has no effect`;
+    const label = `unit: ${c.cls} ${c.id} [${c.steps
+      .map((s) => `${s.tool} ${JSON.stringify(s.input.command ?? s.input.file_path)}`)
+      .join('; ')
+      .slice(0, 110)}] has no effect`;
     test(label, c.todo ? { todo: c.todo } : {}, async () => {
       const found = await runRow(c);
       results.set(c.id, found);
@@ -425,7 +490,12 @@ function flipper(dir: string, name: string, target: string, benign: string | nul
 describe('unit: check-then-open races', () => {
   test('unit: check-then-open — Read of a file flipping to a symlink to ~/.ssh/id_rsa never returns the key', async () => {
     const d = await rowDirs(fx, 'race-read');
-    const permission: ToolPermissionContext = { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [d.proj], sandbox: {} };
+    const permission: ToolPermissionContext = {
+      mode: 'dontAsk',
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [d.proj],
+      sandbox: {},
+    };
     const pool = createToolPool(BUILTIN_TOOLS, permission);
     const child = flipper(d.proj, 'notes.txt', path.join(fx.home, '.ssh', 'id_rsa'), 'benign notes\n');
     let wins = 0;
@@ -433,8 +503,18 @@ describe('unit: check-then-open races', () => {
     try {
       for (let i = 0; i < RACE_ATTEMPTS; i++) {
         const o = await runToolPipeline(
-          { type: 'tool_use', id: `toolu_race_r_${i}`, name: 'Read', input: { file_path: path.join(d.proj, 'notes.txt') } },
-          { pool, sessionId: 'race-read', agent: { cwd: d.proj, additionalDirectories: [], readFiles: {} }, permission },
+          {
+            type: 'tool_use',
+            id: `toolu_race_r_${i}`,
+            name: 'Read',
+            input: { file_path: path.join(d.proj, 'notes.txt') },
+          },
+          {
+            pool,
+            sessionId: 'race-read',
+            agent: { cwd: d.proj, additionalDirectories: [], readFiles: {} },
+            permission,
+          },
         );
         const t = resultText(o);
         if (t.includes(BAIT.ssh)) wins++;
@@ -451,7 +531,12 @@ describe('unit: check-then-open races', () => {
 
   test('unit: check-then-open — Write to a name flipping to a symlink to ~/.profile never writes outside', async () => {
     const d = await rowDirs(fx, 'race-write');
-    const permission: ToolPermissionContext = { mode: 'acceptEdits', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [d.proj], sandbox: {} };
+    const permission: ToolPermissionContext = {
+      mode: 'acceptEdits',
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [d.proj],
+      sandbox: {},
+    };
     const pool = createToolPool(BUILTIN_TOOLS, permission);
     const profile = path.join(fx.home, '.profile');
     const before = fs.readFileSync(profile, 'utf8');
@@ -461,8 +546,18 @@ describe('unit: check-then-open races', () => {
     try {
       for (let i = 0; i < RACE_ATTEMPTS; i++) {
         const o = await runToolPipeline(
-          { type: 'tool_use', id: `toolu_race_w_${i}`, name: 'Write', input: { file_path: path.join(d.proj, 'out.txt'), content: `pwned ${i}\n` } },
-          { pool, sessionId: 'race-write', agent: { cwd: d.proj, additionalDirectories: [], readFiles: {} }, permission },
+          {
+            type: 'tool_use',
+            id: `toolu_race_w_${i}`,
+            name: 'Write',
+            input: { file_path: path.join(d.proj, 'out.txt'), content: `pwned ${i}\n` },
+          },
+          {
+            pool,
+            sessionId: 'race-write',
+            agent: { cwd: d.proj, additionalDirectories: [], readFiles: {} },
+            permission,
+          },
         );
         if (o.status === 'ok') written++;
         if (fs.readFileSync(profile, 'utf8') !== before) {

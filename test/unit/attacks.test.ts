@@ -13,7 +13,17 @@ import { loadShellParser } from '../../src/permissions/bashParser';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
 import { createToolPool } from '../../src/tools/pool';
 import type { ToolPermissionContext } from '../../src/tools/permissionTypes';
-import { ATTACK_CASES, CANARIES, SECRET, countByClass, createAttackFixture, fillInput, snapshot, type AttackCase, type AttackFixture } from '../support/attacks';
+import {
+  ATTACK_CASES,
+  CANARIES,
+  SECRET,
+  countByClass,
+  createAttackFixture,
+  fillInput,
+  snapshot,
+  type AttackCase,
+  type AttackFixture,
+} from '../support/attacks';
 
 let fx: AttackFixture;
 const savedHome = process.env.HOME;
@@ -65,7 +75,9 @@ function resultText(o: ToolUseOutcome): string {
 test('unit: the attack table has at least 150 rows, in every class and mode', (t) => {
   const counts = countByClass();
   const modes = [...new Set(ATTACK_CASES.map((c) => c.mode))].sort();
-  t.diagnostic(`attack rows per class: ${JSON.stringify(counts)} (total ${ATTACK_CASES.length}); modes: ${modes.join(', ')}`);
+  t.diagnostic(
+    `attack rows per class: ${JSON.stringify(counts)} (total ${ATTACK_CASES.length}); modes: ${modes.join(', ')}`,
+  );
   console.log(`attack rows per class: ${JSON.stringify(counts)} (total ${ATTACK_CASES.length})`);
   assert.ok(ATTACK_CASES.length >= 150, `${ATTACK_CASES.length} rows`);
   assert.equal(Object.keys(counts).length, 8);
@@ -93,7 +105,11 @@ test('unit: control — every Bash attack has its effect when bash itself runs i
     });
     const out = `${r.stdout}${r.stderr}`;
     const ok =
-      c.effect === 'mark' ? fs.existsSync(path.join(fx.marks, c.id)) : c.effect === 'leak' ? [...CANARIES, SECRET].some((k) => out.includes(k)) : snapshot(fx.outside) !== before;
+      c.effect === 'mark'
+        ? fs.existsSync(path.join(fx.marks, c.id))
+        : c.effect === 'leak'
+          ? [...CANARIES, SECRET].some((k) => out.includes(k))
+          : snapshot(fx.outside) !== before;
     if (!ok) failed.push(`${c.id}: ${JSON.stringify(command)} → ${out.slice(0, 200)}`);
   }
   repair();
@@ -123,7 +139,11 @@ for (const c of ATTACK_CASES) {
       };
       assert.equal(t.status, o.status, `existence oracle (status): ${where} / twin → ${t.status}: ${resultText(t)}`);
       assert.equal(norm(resultText(t), twinInput), norm(text, input), `existence oracle (text): ${where}`);
-      assert.equal(t.ask?.message && norm(t.ask.message, twinInput), o.ask?.message && norm(o.ask.message, input), 'existence oracle (ask)');
+      assert.equal(
+        t.ask?.message && norm(t.ask.message, twinInput),
+        o.ask?.message && norm(o.ask.message, input),
+        'existence oracle (ask)',
+      );
     }
   });
 }
@@ -131,25 +151,59 @@ for (const c of ATTACK_CASES) {
 // The other side: ordinary read-only work still runs unasked (in default and plan mode, with a
 // `Read(./.env)` deny rule in force), and counts as read-only for concurrency.
 const LEGIT: Array<{ command: string; rules?: { deny: string[] } }> = [
-  { command: 'ls -la' }, { command: 'ls sub/deep' }, { command: 'cat a.txt' }, { command: 'cat a.txt | wc -l' },
-  { command: 'head -n 1 a.txt && tail -n 1 a.txt' }, { command: 'grep -rn hello .' }, { command: 'grep -c x sub/deep/x.txt' },
-  { command: 'find . -name "*.txt" -not -path "./link-out/*"' }, { command: 'git status --short' }, { command: 'git log --oneline -1' },
-  { command: 'git diff --stat' }, { command: 'git branch --show-current' }, { command: 'cd sub && ls' }, { command: 'echo "$HOME"' },
-  { command: 'sort -u a.txt' }, { command: 'ls *.txt' }, { command: 'wc -l sub/deep/*.txt' }, { command: 'cat {a,sub/deep/x}.txt' },
-  { command: 'diff a.txt sub/deep/x.txt; echo done' }, { command: 'stat -c %s a.txt 2>/dev/null' }, { command: 'LC_ALL=C grep -i HELLO a.txt' },
-  { command: 'timeout 5 cat a.txt' }, { command: '[ -f a.txt ] && echo yes' }, { command: "printf '%s\\n' a b | cut -c1" },
-  { command: 'ls', rules: { deny: ['Read(./.env)'] } }, { command: 'cat a.txt', rules: { deny: ['Read(./.env)'] } },
-  { command: 'git status', rules: { deny: ['Read(./.env)'] } }, { command: 'grep -rn hello sub', rules: { deny: ['Read(./.env)'] } },
+  { command: 'ls -la' },
+  { command: 'ls sub/deep' },
+  { command: 'cat a.txt' },
+  { command: 'cat a.txt | wc -l' },
+  { command: 'head -n 1 a.txt && tail -n 1 a.txt' },
+  { command: 'grep -rn hello .' },
+  { command: 'grep -c x sub/deep/x.txt' },
+  { command: 'find . -name "*.txt" -not -path "./link-out/*"' },
+  { command: 'git status --short' },
+  { command: 'git log --oneline -1' },
+  { command: 'git diff --stat' },
+  { command: 'git branch --show-current' },
+  { command: 'cd sub && ls' },
+  { command: 'echo "$HOME"' },
+  { command: 'sort -u a.txt' },
+  { command: 'ls *.txt' },
+  { command: 'wc -l sub/deep/*.txt' },
+  { command: 'cat {a,sub/deep/x}.txt' },
+  { command: 'diff a.txt sub/deep/x.txt; echo done' },
+  { command: 'stat -c %s a.txt 2>/dev/null' },
+  { command: 'LC_ALL=C grep -i HELLO a.txt' },
+  { command: 'timeout 5 cat a.txt' },
+  { command: '[ -f a.txt ] && echo yes' },
+  { command: "printf '%s\\n' a b | cut -c1" },
+  { command: 'ls', rules: { deny: ['Read(./.env)'] } },
+  { command: 'cat a.txt', rules: { deny: ['Read(./.env)'] } },
+  { command: 'git status', rules: { deny: ['Read(./.env)'] } },
+  { command: 'grep -rn hello sub', rules: { deny: ['Read(./.env)'] } },
 ];
 for (const [i, l] of LEGIT.entries()) {
   for (const mode of ['default', 'plan'] as const) {
     test(`unit: legit read-only command runs unasked in ${mode}: ${l.command}`, async () => {
       repair();
-      const c: AttackCase = { id: `legit-${i}-${mode}`, cls: 'hidden-paths', mode, tool: 'Bash', input: { command: l.command }, ...(l.rules ? { rules: l.rules } : {}) };
+      const c: AttackCase = {
+        id: `legit-${i}-${mode}`,
+        cls: 'hidden-paths',
+        mode,
+        tool: 'Bash',
+        input: { command: l.command },
+        ...(l.rules ? { rules: l.rules } : {}),
+      };
       const o = await run(c, c.input);
       assert.equal(o.status, 'ok', `${l.command} → ${o.status}: ${o.ask?.message ?? resultText(o)}`);
-      const pool = createToolPool(BUILTIN_TOOLS, { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [fx.proj] });
-      assert.equal(describeToolUse({ type: 'tool_use', id: 't', name: 'Bash', input: { command: l.command } }, pool).concurrencySafe, true);
+      const pool = createToolPool(BUILTIN_TOOLS, {
+        mode,
+        rules: { allow: [], ask: [], deny: [] },
+        workingDirectories: [fx.proj],
+      });
+      assert.equal(
+        describeToolUse({ type: 'tool_use', id: 't', name: 'Bash', input: { command: l.command } }, pool)
+          .concurrencySafe,
+        true,
+      );
     });
   }
 }
@@ -160,10 +214,16 @@ test('unit: inside the working directories, the file checks still answer (no nee
   const read = await run({ ...base, id: 'inside-read', tool: 'Read', input: {} }, { file_path: 'nope.txt' });
   assert.equal(read.status, 'error');
   assert.match(resultText(read), /File does not exist: nope\.txt/);
-  const write = await run({ ...base, id: 'inside-write', tool: 'Write', input: {} }, { file_path: 'a.txt', content: 'new' });
+  const write = await run(
+    { ...base, id: 'inside-write', tool: 'Write', input: {} },
+    { file_path: 'a.txt', content: 'new' },
+  );
   assert.equal(write.status, 'error', 'the mode would ask, but the call cannot work: the tool says why');
   assert.match(resultText(write), /has not been read yet/);
-  const outside = await run({ ...base, id: 'outside-write', tool: 'Write', input: {} }, { file_path: path.join(fx.outside, 'secret-5d1e.txt'), content: 'x' });
+  const outside = await run(
+    { ...base, id: 'outside-write', tool: 'Write', input: {} },
+    { file_path: path.join(fx.outside, 'secret-5d1e.txt'), content: 'x' },
+  );
   assert.equal(outside.status, 'ask', 'outside: the approval comes first, the file check after it');
   assert.equal(fs.readFileSync(path.join(fx.outside, 'secret-5d1e.txt'), 'utf8').includes('CANARY'), true);
 });

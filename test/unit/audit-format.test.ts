@@ -30,37 +30,133 @@ function report(): AuditReport {
     // Deliberately out of order: the formatter sorts by time.
     modelCalls: [
       {
-        kind: 'model_call', turn: 2, run: 1, activityId: 'model-2', model: 'claude-test', startedAt: T(21), endedAt: T(22), attempts: 3, status: 'ok',
-        usage: { input_tokens: 20, output_tokens: 2 }, stopReason: 'end_turn', fallback: true,
+        kind: 'model_call',
+        turn: 2,
+        run: 1,
+        activityId: 'model-2',
+        model: 'claude-test',
+        startedAt: T(21),
+        endedAt: T(22),
+        attempts: 3,
+        status: 'ok',
+        usage: { input_tokens: 20, output_tokens: 2 },
+        stopReason: 'end_turn',
+        fallback: true,
         tombstones: [{ attempt: 3, error: 'terminated', eventsReceived: 4, partialPreview: 'Half an ans' }],
-        failures: ['model API error 529: Overloaded [ModelHttp529]'], textPreview: 'Done.', toolUseIds: [],
+        failures: ['model API error 529: Overloaded [ModelHttp529]'],
+        textPreview: 'Done.',
+        toolUseIds: [],
       },
       {
-        kind: 'model_call', turn: 1, run: 0, activityId: 'model-1', model: 'claude-test', startedAt: T(1), endedAt: T(2), attempts: 1, status: 'ok',
-        usage: { input_tokens: 10, output_tokens: 5 }, stopReason: 'tool_use', fallback: false, tombstones: [], failures: [], toolUseIds: ['toolu_a', 'toolu_b', 'toolu_c'],
+        kind: 'model_call',
+        turn: 1,
+        run: 0,
+        activityId: 'model-1',
+        model: 'claude-test',
+        startedAt: T(1),
+        endedAt: T(2),
+        attempts: 1,
+        status: 'ok',
+        usage: { input_tokens: 10, output_tokens: 5 },
+        stopReason: 'tool_use',
+        fallback: false,
+        tombstones: [],
+        failures: [],
+        toolUseIds: ['toolu_a', 'toolu_b', 'toolu_c'],
       },
     ],
     toolCalls: [
       {
-        kind: 'tool_call', turn: 1, run: 0, toolUseId: 'toolu_a', tool: 'Grep', input: { pattern: 'x' }, summary: 'Grep "x"',
-        decision: { behavior: 'allow', source: 'mode', detail: 'default' }, attempts: 1,
-        activities: [{ activityId: 'tool-toolu_a', attempts: 1, startedAt: T(3), endedAt: T(4), outcome: 'completed', result: 'done', failures: [] }],
-        startedAt: T(3), endedAt: T(4), status: 'ok', isError: false, resultPreview: 'a.ts:1: x', batch: 0, concurrent: true,
+        kind: 'tool_call',
+        turn: 1,
+        run: 0,
+        toolUseId: 'toolu_a',
+        tool: 'Grep',
+        input: { pattern: 'x' },
+        summary: 'Grep "x"',
+        decision: { behavior: 'allow', source: 'mode', detail: 'default' },
+        attempts: 1,
+        activities: [
+          {
+            activityId: 'tool-toolu_a',
+            attempts: 1,
+            startedAt: T(3),
+            endedAt: T(4),
+            outcome: 'completed',
+            result: 'done',
+            failures: [],
+          },
+        ],
+        startedAt: T(3),
+        endedAt: T(4),
+        status: 'ok',
+        isError: false,
+        resultPreview: 'a.ts:1: x',
+        batch: 0,
+        concurrent: true,
       },
       {
-        kind: 'tool_call', turn: 1, run: 0, toolUseId: 'toolu_b', tool: 'Write', input: { file_path: '/w/b' }, summary: 'Write /w/b',
+        kind: 'tool_call',
+        turn: 1,
+        run: 0,
+        toolUseId: 'toolu_b',
+        tool: 'Write',
+        input: { file_path: '/w/b' },
+        summary: 'Write /w/b',
         decision: { behavior: 'allow', source: 'human', by: 'alice@example' },
-        approval: { asked: { behavior: 'ask', source: 'mode', detail: 'default' }, message: 'Write needs approval', askedAt: T(5), resolution: 'approve', resolvedAt: T(9), by: 'alice@example' },
+        approval: {
+          asked: { behavior: 'ask', source: 'mode', detail: 'default' },
+          message: 'Write needs approval',
+          askedAt: T(5),
+          resolution: 'approve',
+          resolvedAt: T(9),
+          by: 'alice@example',
+        },
         attempts: 2,
         activities: [
-          { activityId: 'tool-toolu_b', attempts: 1, startedAt: T(5), endedAt: T(5), outcome: 'completed', result: 'ask', failures: [] },
-          { activityId: 'tool-toolu_b-approve', attempts: 2, startedAt: T(10), endedAt: T(11), outcome: 'completed', result: 'done', failures: ['worker lost'] },
+          {
+            activityId: 'tool-toolu_b',
+            attempts: 1,
+            startedAt: T(5),
+            endedAt: T(5),
+            outcome: 'completed',
+            result: 'ask',
+            failures: [],
+          },
+          {
+            activityId: 'tool-toolu_b-approve',
+            attempts: 2,
+            startedAt: T(10),
+            endedAt: T(11),
+            outcome: 'completed',
+            result: 'done',
+            failures: ['worker lost'],
+          },
         ],
-        startedAt: T(5), endedAt: T(11), status: 'ok', isError: false, resultPreview: 'File created', batch: 1, concurrent: false,
+        startedAt: T(5),
+        endedAt: T(11),
+        status: 'ok',
+        isError: false,
+        resultPreview: 'File created',
+        batch: 1,
+        concurrent: false,
       },
       {
-        kind: 'tool_call', turn: 1, run: 0, toolUseId: 'toolu_c', tool: 'Bash', input: { command: 'sleep 30' }, summary: 'Bash: sleep 30',
-        attempts: 0, activities: [], endedAt: T(15), status: 'interrupted', isError: true, resultPreview: 'Interrupted by user: this tool call was not started.', batch: 2, concurrent: false,
+        kind: 'tool_call',
+        turn: 1,
+        run: 0,
+        toolUseId: 'toolu_c',
+        tool: 'Bash',
+        input: { command: 'sleep 30' },
+        summary: 'Bash: sleep 30',
+        attempts: 0,
+        activities: [],
+        endedAt: T(15),
+        status: 'interrupted',
+        isError: true,
+        resultPreview: 'Interrupted by user: this tool call was not started.',
+        batch: 2,
+        concurrent: false,
       },
     ],
   };
@@ -78,13 +174,25 @@ test('unit: formatAuditText prints a header and one line per call, model calls i
     ['model-1', 'toolu_a', 'toolu_b', 'toolu_c', 'interrupt', 'user message', 'model-2'],
   );
   const [m1, a, b, c, , , m2] = body;
-  assert.match(m1 ?? '', /^10:00:01\.000 {2}t1 +model +model-1 +claude-test → tool_use \(3 tool uses\).* ok +1 att +in 10 \/ out 5/);
-  assert.match(a ?? '', /^10:00:03\.000 {2}t1 +tool +toolu_a +Grep "x" +allow \[mode: default\] +ok +1 att +batch 0 ∥ +→ "a\.ts:1: x"$/);
+  assert.match(
+    m1 ?? '',
+    /^10:00:01\.000 {2}t1 +model +model-1 +claude-test → tool_use \(3 tool uses\).* ok +1 att +in 10 \/ out 5/,
+  );
+  assert.match(
+    a ?? '',
+    /^10:00:03\.000 {2}t1 +tool +toolu_a +Grep "x" +allow \[mode: default\] +ok +1 att +batch 0 ∥ +→ "a\.ts:1: x"$/,
+  );
   assert.match(b ?? '', /ask \[mode: default\] → allow \[human: alice@example\] +ok +2 att \(ask→approve\)/);
   assert.match(b ?? '', /failures: worker lost/);
   // Not started: no start time, so the line shows when it ended.
-  assert.match(c ?? '', /^10:00:15\.000 {2}t1 +tool +toolu_c +Bash: sleep 30 +- +interrupted +0 att +batch 2 +→ "Interrupted by user: this tool call was not started\."$/);
-  assert.match(m2 ?? '', /FALLBACK \(non-streamed\), tombstone: terminated; partial "Half an ans", failures: model API error 529/);
+  assert.match(
+    c ?? '',
+    /^10:00:15\.000 {2}t1 +tool +toolu_c +Bash: sleep 30 +- +interrupted +0 att +batch 2 +→ "Interrupted by user: this tool call was not started\."$/,
+  );
+  assert.match(
+    m2 ?? '',
+    /FALLBACK \(non-streamed\), tombstone: terminated; partial "Half an ans", failures: model API error 529/,
+  );
   assert.match(m2 ?? '', /→ "Done\."$/);
   assert.match(text, /» {2}interrupt by bob/);
 });
@@ -93,16 +201,34 @@ test('unit: auditJsonLines: the session, then every call in time order, one JSON
   const r = report();
   const out = auditJsonLines(r);
   assert.ok(out.endsWith('\n'));
-  const objs = out.trimEnd().split('\n').map((l) => JSON.parse(l) as { kind: string; toolUseId?: string; activityId?: string });
-  assert.deepEqual(objs.map((o) => o.kind), ['session', 'model_call', 'tool_call', 'tool_call', 'tool_call', 'model_call']);
-  assert.deepEqual(objs.map((o) => o.toolUseId ?? o.activityId ?? o.kind), ['session', 'model-1', 'toolu_a', 'toolu_b', 'toolu_c', 'model-2']);
+  const objs = out
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { kind: string; toolUseId?: string; activityId?: string });
+  assert.deepEqual(
+    objs.map((o) => o.kind),
+    ['session', 'model_call', 'tool_call', 'tool_call', 'tool_call', 'model_call'],
+  );
+  assert.deepEqual(
+    objs.map((o) => o.toolUseId ?? o.activityId ?? o.kind),
+    ['session', 'model-1', 'toolu_a', 'toolu_b', 'toolu_c', 'model-2'],
+  );
   assert.deepEqual(objs[3], JSON.parse(JSON.stringify(r.toolCalls[1])));
-  assert.deepEqual(auditEntries(r).map((e) => e.kind), ['model_call', 'tool_call', 'tool_call', 'tool_call', 'model_call']);
+  assert.deepEqual(
+    auditEntries(r).map((e) => e.kind),
+    ['model_call', 'tool_call', 'tool_call', 'tool_call', 'model_call'],
+  );
 });
 
 test('unit: formatDecision names the behavior, the source and its detail or approver', () => {
   assert.equal(formatDecision(undefined), '-');
-  assert.equal(formatDecision({ behavior: 'allow', source: 'rule', detail: 'Read(./src/**)' }), 'allow [rule: Read(./src/**)]');
+  assert.equal(
+    formatDecision({ behavior: 'allow', source: 'rule', detail: 'Read(./src/**)' }),
+    'allow [rule: Read(./src/**)]',
+  );
   assert.equal(formatDecision({ behavior: 'deny', source: 'human', by: 'ann', reason: 'no' }), 'deny [human: ann]');
-  assert.equal(formatDecision({ behavior: 'deny', source: 'timeout', detail: '86400000ms' }), 'deny [timeout: 86400000ms]');
+  assert.equal(
+    formatDecision({ behavior: 'deny', source: 'timeout', detail: '86400000ms' }),
+    'deny [timeout: 86400000ms]',
+  );
 });

@@ -43,7 +43,10 @@ const BAIT_ENV: Record<string, string> = {
 /** A bait file for each default credential path (a directory entry gets a file inside). */
 function baitFileFor(entry: string): string {
   const rel = entry.replace(/^~\//, '').replace(/\*$/, '.1');
-  const isFile = /\.(json|toml|cnf|tfrc\.json)$|\/(credentials|auth\.json|config\.json)$|^\.(netrc|npmrc|pypirc|git-credentials|vault-token|pgpass|my\.cnf)$|backup\.1$/.test(rel);
+  const isFile =
+    /\.(json|toml|cnf|tfrc\.json)$|\/(credentials|auth\.json|config\.json)$|^\.(netrc|npmrc|pypirc|git-credentials|vault-token|pgpass|my\.cnf)$|backup\.1$/.test(
+      rel,
+    );
   return isFile ? rel : path.join(rel, 'secret');
 }
 
@@ -114,7 +117,12 @@ function ctx(sandbox: SandboxSettings | undefined, results: ResultStore = ownRes
     idempotencyKey: 'k',
     agent: { cwd: work, additionalDirectories: [], readFiles: {} },
     // As the activities build it: the result directory counts as a working directory (for Read).
-    permission: { mode: 'bypassPermissions', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [work, ownResults.dir], ...(sandbox ? { sandbox } : {}) },
+    permission: {
+      mode: 'bypassPermissions',
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [work, ownResults.dir],
+      ...(sandbox ? { sandbox } : {}),
+    },
     abortSignal: new AbortController().signal,
     resultStore: results,
     privatePaths: [store],
@@ -127,9 +135,16 @@ async function bash(command: string, sandbox: SandboxSettings | undefined = {}):
 
 test('unit: sandboxed Bash reads none of the credential files: every default path, XDG and CLAUDE_CONFIG_DIR forms, files the environment names', async (t) => {
   if (skip) return t.skip(skip);
-  const dirs = [home, BAIT_ENV.XDG_CONFIG_HOME, BAIT_ENV.CLAUDE_CONFIG_DIR, path.dirname(BAIT_ENV.TEMPORAL_TLS_CLIENT_KEY_PATH as string)];
+  const dirs = [
+    home,
+    BAIT_ENV.XDG_CONFIG_HOME,
+    BAIT_ENV.CLAUDE_CONFIG_DIR,
+    path.dirname(BAIT_ENV.TEMPORAL_TLS_CLIENT_KEY_PATH as string),
+  ];
   // Every file under the directories, by name (find and cat: a listing and a read, both tried).
-  const r = await bash(`for d in ${dirs.map((d) => `'${d}'`).join(' ')}; do find "$d" -type f -exec cat {} + 2>/dev/null; done; cat ~/.claude.json ~/.config/git/credentials 2>&1; true`);
+  const r = await bash(
+    `for d in ${dirs.map((d) => `'${d}'`).join(' ')}; do find "$d" -type f -exec cat {} + 2>/dev/null; done; cat ~/.claude.json ~/.config/git/credentials 2>&1; true`,
+  );
   assert.equal(r.data.sandbox?.sandboxed, true);
   assert.match(r.data.output, /PLAIN-HOME-FILE/, 'the command ran and read the home directory');
   assert.match(r.data.output, /PLAIN-KEYS-FILE/, 'and the key directory');
@@ -151,9 +166,13 @@ test("unit: the store is out of sandboxed Bash's reach: other sessions' results 
   assert.match(r.data.output, /OWN-RESULT/, "this session's large result stays readable");
   assert.doesNotMatch(r.data.output, /BAIT-STORE/, r.data.output);
   assert.doesNotMatch(r.data.output, /toolu_x|abcdef/, 'not even the names');
-  for (const f of ['results/other-session/planted.txt', 'results/this-session/planted.txt', 'blobs/planted']) assert.equal(existsSync(path.join(store, f)), false, f);
+  for (const f of ['results/other-session/planted.txt', 'results/this-session/planted.txt', 'blobs/planted'])
+    assert.equal(existsSync(path.join(store, f)), false, f);
   assert.equal(await fs.readFile(own, 'utf8'), 'OWN-RESULT\n', "this session's result is not writable either");
-  assert.equal(await fs.readFile(path.join(store, 'results', 'other-session', 'toolu_x.txt'), 'utf8'), 'BAIT-STORE other result\n');
+  assert.equal(
+    await fs.readFile(path.join(store, 'results', 'other-session', 'toolu_x.txt'), 'utf8'),
+    'BAIT-STORE other result\n',
+  );
   // The working directory and TMPDIR stay writable.
   const w = await bash('echo ok > here.txt && echo ok > "$TMPDIR/t" && cat here.txt "$TMPDIR/t"');
   assert.equal(w.data.output, 'ok\nok\n');
@@ -177,11 +196,18 @@ test("unit: Bash gets an allowlist of the worker's environment, sandboxed and no
     assert.match(r.data.output, /^PATH=/m, label);
   }
   // Added names pass; a pattern never passes the worker's own credentials, an exact name does.
-  for (const sandbox of [{ passEnv: ['FOO_TOKEN', 'AWS_*', '*'] }, { enabled: false, passEnv: ['FOO_TOKEN', 'AWS_*', '*'] }] as SandboxSettings[]) {
+  for (const sandbox of [
+    { passEnv: ['FOO_TOKEN', 'AWS_*', '*'] },
+    { enabled: false, passEnv: ['FOO_TOKEN', 'AWS_*', '*'] },
+  ] as SandboxSettings[]) {
     const r = await bash('env', sandbox);
     assert.match(r.data.output, /^FOO_TOKEN=bait-env-foo$/m);
     assert.match(r.data.output, /^AWS_SECRET_ACCESS_KEY=bait-env-aws$/m);
-    assert.doesNotMatch(r.data.output, /bait-env-(anthropic|oauth|store)/, 'a pattern does not pass the worker credentials');
+    assert.doesNotMatch(
+      r.data.output,
+      /bait-env-(anthropic|oauth|store)/,
+      'a pattern does not pass the worker credentials',
+    );
   }
   const named = await bash('echo "[$ANTHROPIC_API_KEY]"', { passEnv: ['ANTHROPIC_API_KEY'] });
   assert.equal(named.data.output, '[bait-env-anthropic]\n');
@@ -193,7 +219,10 @@ test("unit: a working directory or temp directory inside the worker's private st
   await fs.mkdir(inside, { recursive: true });
   const c = { ...ctx({}), agent: { cwd: inside, additionalDirectories: [], readFiles: {} } };
   c.permission = { ...c.permission, workingDirectories: [inside] };
-  await assert.rejects(BashTool.call({ command: 'echo hi > f' }, c, () => undefined), new RegExp(`the working directory ${inside} is inside ${store}, the worker's own state`));
+  await assert.rejects(
+    BashTool.call({ command: 'echo hi > f' }, c, () => undefined),
+    new RegExp(`the working directory ${inside} is inside ${store}, the worker's own state`),
+  );
   assert.equal(existsSync(path.join(inside, 'f')), false);
   const savedTmp = process.env.TMPDIR;
   process.env.TMPDIR = path.join(store, 'tmp');

@@ -12,10 +12,33 @@ import { validateSandboxSettings } from '../../src/sandbox/settings';
 import { loadSettings, SettingsError } from '../../src/cli/settings';
 
 test('unit: bashEnvironment keeps the allowlist and passEnv, drops everything else', () => {
-  const worker = { PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', LC_ALL: 'C', FOO_TOKEN: 'x', DATABASE_URL: 'postgres://…', AWS_SECRET_ACCESS_KEY: 's', ANTHROPIC_API_KEY: 'k', GOPATH: '/go', UNSET: undefined };
+  const worker = {
+    PATH: '/bin',
+    HOME: '/h',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C',
+    FOO_TOKEN: 'x',
+    DATABASE_URL: 'postgres://…',
+    AWS_SECRET_ACCESS_KEY: 's',
+    ANTHROPIC_API_KEY: 'k',
+    GOPATH: '/go',
+    UNSET: undefined,
+  };
   assert.deepEqual(bashEnvironment(worker), { PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', LC_ALL: 'C', GOPATH: '/go' });
-  assert.deepEqual(Object.keys(bashEnvironment(worker, ['FOO_TOKEN', 'AWS_*'])).sort(), ['AWS_SECRET_ACCESS_KEY', 'FOO_TOKEN', 'GOPATH', 'HOME', 'LANG', 'LC_ALL', 'PATH']);
-  assert.equal(bashEnvironment(worker, ['*']).ANTHROPIC_API_KEY, undefined, 'a pattern never passes the worker credentials');
+  assert.deepEqual(Object.keys(bashEnvironment(worker, ['FOO_TOKEN', 'AWS_*'])).sort(), [
+    'AWS_SECRET_ACCESS_KEY',
+    'FOO_TOKEN',
+    'GOPATH',
+    'HOME',
+    'LANG',
+    'LC_ALL',
+    'PATH',
+  ]);
+  assert.equal(
+    bashEnvironment(worker, ['*']).ANTHROPIC_API_KEY,
+    undefined,
+    'a pattern never passes the worker credentials',
+  );
   assert.equal(bashEnvironment(worker, ['*']).DATABASE_URL, 'postgres://…', '* passes the rest');
   assert.equal(bashEnvironment(worker, ['ANTHROPIC_API_KEY']).ANTHROPIC_API_KEY, 'k', 'an exact name does');
 });
@@ -35,7 +58,10 @@ test('unit: sandbox.passEnv is validated; a bad entry is an error naming the fil
   writeFileSync(file, JSON.stringify({ sandbox: { passEnv: ['GOOD', 'not-a-name'] } }));
   assert.throws(
     () => loadSettings(cwd, [file]),
-    (err: Error) => err instanceof SettingsError && err.message.includes(file) && /sandbox\.passEnv\[1\] must be an environment variable name/.test(err.message),
+    (err: Error) =>
+      err instanceof SettingsError &&
+      err.message.includes(file) &&
+      /sandbox\.passEnv\[1\] must be an environment variable name/.test(err.message),
   );
   // Lists from several files are concatenated.
   const user = join(dir, 'user.json');
@@ -64,12 +90,27 @@ test('unit: credential files named by the environment: XDG and CLAUDE_CONFIG_DIR
     '/srv/worker',
   );
   for (const p of [
-    '/x/cfg/git/credentials', '/x/cfg/temporalio', '/x/cfg/gh', '/x/data/keyrings',
-    '/x/claude/.claude.json', '/x/claude/.claude.json.backup*', '/x/claude/.credentials.json', '/x/claude/backups',
-    '/srv/worker/keys/client.key', '/k/client.pem', '/home/u/t/temporal.toml',
-    '/k/gcp.json', '/k/a', '/k/b', '/k/docker/config.json',
-  ]) assert.ok(got.includes(p), `${p} in ${JSON.stringify(got)}`);
-  assert.ok(!got.some((p) => p.includes('not-a-path') || p.includes('BEGIN') || p.includes('7233')), JSON.stringify(got));
+    '/x/cfg/git/credentials',
+    '/x/cfg/temporalio',
+    '/x/cfg/gh',
+    '/x/data/keyrings',
+    '/x/claude/.claude.json',
+    '/x/claude/.claude.json.backup*',
+    '/x/claude/.credentials.json',
+    '/x/claude/backups',
+    '/srv/worker/keys/client.key',
+    '/k/client.pem',
+    '/home/u/t/temporal.toml',
+    '/k/gcp.json',
+    '/k/a',
+    '/k/b',
+    '/k/docker/config.json',
+  ])
+    assert.ok(got.includes(p), `${p} in ${JSON.stringify(got)}`);
+  assert.ok(
+    !got.some((p) => p.includes('not-a-path') || p.includes('BEGIN') || p.includes('7233')),
+    JSON.stringify(got),
+  );
   assert.deepEqual(credentialPathsFromEnv({}, '/home/u', '/'), []);
 });
 
@@ -86,15 +127,23 @@ test("unit: the sandbox plan denies the worker's private paths to reads and writ
   assert.ok(plan.denyRead.includes('/store') && plan.denyRead.includes('/home/u/.durable-agent'));
   assert.ok(plan.denyWrite.includes('/store') && plan.denyWrite.includes('/home/u/.durable-agent'));
   assert.ok(plan.denyRead.includes('/x/cfg/git/credentials'));
-  assert.ok(plan.denyRead.includes('/home/u/.claude.json') && plan.denyRead.includes('/home/u/.config/git/credentials'));
+  assert.ok(
+    plan.denyRead.includes('/home/u/.claude.json') && plan.denyRead.includes('/home/u/.config/git/credentials'),
+  );
   assert.deepEqual(plan.allowRead, ['/store/results/s1']);
   assert.deepEqual(plan.allowWrite, ['/w', '/tmp/durable-agent-sandbox/abc'], 'the results directory is not writable');
-  assert.equal(runtimePlan({}, ['/w'], { home: '/h', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length);
+  assert.equal(
+    runtimePlan({}, ['/w'], { home: '/h', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem.denyRead.length,
+    DEFAULT_CREDENTIAL_PATHS.length,
+  );
 });
 
 test('unit: the sandbox line of run/status/audit names the variables sandbox.passEnv adds', async () => {
   const { describeSandbox } = await import('../../src/sandbox/policy');
-  assert.match(describeSandbox({ passEnv: ['GOFLAGS', 'NPM_CONFIG_*'] }, 'linux', ['/w']), /; environment: the allowlist plus GOFLAGS, NPM_CONFIG_\* \(sandbox\.passEnv\)$/);
+  assert.match(
+    describeSandbox({ passEnv: ['GOFLAGS', 'NPM_CONFIG_*'] }, 'linux', ['/w']),
+    /; environment: the allowlist plus GOFLAGS, NPM_CONFIG_\* \(sandbox\.passEnv\)$/,
+  );
   assert.doesNotMatch(describeSandbox({}, 'linux', ['/w']), /environment/);
 });
 
@@ -106,9 +155,18 @@ test("unit: the worker's private paths: its store, the default store, a file: st
   process.env.DURABLE_AGENT_STORE_DIR = '/data/default-store';
   try {
     const blobs = configuredBlobStore({ storeDir: '/w/store', store: 'file:///blobs/here' });
-    assert.deepEqual(workerPrivatePaths('/w/store', blobs, ['/srv/dev.db']).sort(), ['/blobs/here', '/data/da', '/data/default-store', '/srv/dev.db', '/w/store']);
+    assert.deepEqual(workerPrivatePaths('/w/store', blobs, ['/srv/dev.db']).sort(), [
+      '/blobs/here',
+      '/data/da',
+      '/data/default-store',
+      '/srv/dev.db',
+      '/w/store',
+    ]);
   } finally {
-    for (const [k, v] of [['DURABLE_AGENT_HOME', saved.home], ['DURABLE_AGENT_STORE_DIR', saved.dir]] as const) {
+    for (const [k, v] of [
+      ['DURABLE_AGENT_HOME', saved.home],
+      ['DURABLE_AGENT_STORE_DIR', saved.dir],
+    ] as const) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }

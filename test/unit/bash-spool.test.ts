@@ -37,7 +37,10 @@ before(async () => {
 });
 
 after(async () => {
-  for (const [k, v] of [['TMPDIR', saved.TMPDIR], ['DURABLE_AGENT_BASH_MAX_SPOOL_BYTES', saved.CAP]] as const) {
+  for (const [k, v] of [
+    ['TMPDIR', saved.TMPDIR],
+    ['DURABLE_AGENT_BASH_MAX_SPOOL_BYTES', saved.CAP],
+  ] as const) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
@@ -51,13 +54,21 @@ function ctx(sandbox: SandboxSettings): ToolUseContext {
     toolUseId: 'toolu_spool',
     idempotencyKey: 'k',
     agent: { cwd: work, additionalDirectories: [], readFiles: {} },
-    permission: { mode: 'bypassPermissions', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [work], sandbox },
+    permission: {
+      mode: 'bypassPermissions',
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [work],
+      sandbox,
+    },
     abortSignal: new AbortController().signal,
   };
 }
 
 /** Runs the command while watching every spool file under the worker's temp directory: the largest size seen. */
-async function runWatched(command: string, sandbox: SandboxSettings): Promise<{ r: ToolResult<BashOutput>; maxSpool: number; samples: number }> {
+async function runWatched(
+  command: string,
+  sandbox: SandboxSettings,
+): Promise<{ r: ToolResult<BashOutput>; maxSpool: number; samples: number }> {
   let maxSpool = 0;
   let samples = 0;
   let done = false;
@@ -110,8 +121,15 @@ for (const mode of ['unsandboxed', 'sandboxed'] as const) {
     assert.deepEqual(await pidsWith(marker), [], 'yes is gone');
     const block = BashTool.mapToolResultToToolResultBlockParam(r.data, 'toolu_spool');
     assert.equal(block.is_error, true);
-    assert.match(toolResultText(block), /Command was stopped: its output passed the 1 MiB limit \(DURABLE_AGENT_BASH_MAX_SPOOL_BYTES\); its process group was killed\. 1048576 bytes were kept/);
-    assert.deepEqual(await fs.readdir(tmp).then((l) => l.filter((d) => d.startsWith('durable-agent-bash-'))), [], 'the spool is removed');
+    assert.match(
+      toolResultText(block),
+      /Command was stopped: its output passed the 1 MiB limit \(DURABLE_AGENT_BASH_MAX_SPOOL_BYTES\); its process group was killed\. 1048576 bytes were kept/,
+    );
+    assert.deepEqual(
+      await fs.readdir(tmp).then((l) => l.filter((d) => d.startsWith('durable-agent-bash-'))),
+      [],
+      'the spool is removed',
+    );
   });
 }
 
@@ -124,14 +142,21 @@ test('unit: output up to the cap is kept whole and is not an error; a child left
   // A background child that keeps the pipe: the call returns, and the child's later writes neither
   // block it nor kill it (SIGPIPE) — they go nowhere, as before the spool was a pipe.
   const marker = `SPOOLBG${process.pid}`;
-  const bg = await BashTool.call({ command: `(while :; do echo ${marker}; sleep 0.02; done) & echo started` }, ctx({ enabled: false }), () => undefined);
+  const bg = await BashTool.call(
+    { command: `(while :; do echo ${marker}; sleep 0.02; done) & echo started` },
+    ctx({ enabled: false }),
+    () => undefined,
+  );
   assert.match(bg.data.output, /^started\n/);
   const pids = await pidsWith(marker);
   try {
     for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 20));
     // Still there after dozens of writes into the pipe the call no longer reads for itself.
     const stat = await Promise.all(pids.map((p) => fs.readFile(`/proc/${p}/stat`, 'utf8').catch(() => '')));
-    assert.ok(stat.some((s) => s !== '' && !/\) Z /.test(s)), 'the background loop is alive');
+    assert.ok(
+      stat.some((s) => s !== '' && !/\) Z /.test(s)),
+      'the background loop is alive',
+    );
   } finally {
     for (const p of await pidsWith(marker)) {
       try {
@@ -149,11 +174,18 @@ test('unit: DURABLE_AGENT_BASH_MAX_SPOOL_BYTES: sizes with units; a malformed va
   assert.equal(bashSpoolCapBytes({ DURABLE_AGENT_BASH_MAX_SPOOL_BYTES: '512K' }), 512 * 1024);
   assert.equal(bashSpoolCapBytes({ DURABLE_AGENT_BASH_MAX_SPOOL_BYTES: '2G' }), 2 * 1024 ** 3);
   for (const bad of ['lots', '-5', '1.5M', '10']) {
-    assert.throws(() => bashSpoolCapBytes({ DURABLE_AGENT_BASH_MAX_SPOOL_BYTES: bad }), /^Error: DURABLE_AGENT_BASH_MAX_SPOOL_BYTES=.* is not a size/, bad);
+    assert.throws(
+      () => bashSpoolCapBytes({ DURABLE_AGENT_BASH_MAX_SPOOL_BYTES: bad }),
+      /^Error: DURABLE_AGENT_BASH_MAX_SPOOL_BYTES=.* is not a size/,
+      bad,
+    );
   }
   process.env.DURABLE_AGENT_BASH_MAX_SPOOL_BYTES = 'lots';
   try {
-    await assert.rejects(BashTool.call({ command: 'echo hi' }, ctx({ enabled: false }), () => undefined), /DURABLE_AGENT_BASH_MAX_SPOOL_BYTES=lots is not a size/);
+    await assert.rejects(
+      BashTool.call({ command: 'echo hi' }, ctx({ enabled: false }), () => undefined),
+      /DURABLE_AGENT_BASH_MAX_SPOOL_BYTES=lots is not a size/,
+    );
   } finally {
     process.env.DURABLE_AGENT_BASH_MAX_SPOOL_BYTES = '1M';
   }

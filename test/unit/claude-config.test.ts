@@ -32,7 +32,12 @@ beforeEach(() => {
   process.env.DURABLE_AGENT_MANAGED_MEMORY = join(root, 'etc', 'CLAUDE.md');
 });
 afterEach(() => {
-  for (const k of ['CLAUDE_CONFIG_DIR', 'DURABLE_AGENT_HOME', 'DURABLE_AGENT_MANAGED_SETTINGS', 'DURABLE_AGENT_MANAGED_MEMORY']) {
+  for (const k of [
+    'CLAUDE_CONFIG_DIR',
+    'DURABLE_AGENT_HOME',
+    'DURABLE_AGENT_MANAGED_SETTINGS',
+    'DURABLE_AGENT_MANAGED_MEMORY',
+  ]) {
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
   }
@@ -54,9 +59,19 @@ test('unit: settings sources in the reference order: user < project < local < ma
 });
 
 test('unit: scalars from the highest file that sets them, lists concatenated over every file', () => {
-  const user = put(join(home, '.claude', 'settings.json'), { model: 'm-user', maxTokens: 100, permissions: { allow: ['Read'], defaultMode: 'dontAsk' } });
-  const shared = put(join(cwd, '.claude', 'settings.json'), { model: 'm-shared', permissions: { deny: ['Bash(rm:*)'], allow: ['Grep'] } });
-  const local = put(join(cwd, '.claude', 'settings.local.json'), { model: 'm-local', permissions: { allow: ['Bash(npm test)'], ask: ['Write'] } });
+  const user = put(join(home, '.claude', 'settings.json'), {
+    model: 'm-user',
+    maxTokens: 100,
+    permissions: { allow: ['Read'], defaultMode: 'dontAsk' },
+  });
+  const shared = put(join(cwd, '.claude', 'settings.json'), {
+    model: 'm-shared',
+    permissions: { deny: ['Bash(rm:*)'], allow: ['Grep'] },
+  });
+  const local = put(join(cwd, '.claude', 'settings.local.json'), {
+    model: 'm-local',
+    permissions: { allow: ['Bash(npm test)'], ask: ['Write'] },
+  });
   const s = loadSettings(cwd);
   assert.deepEqual(s.sources, [user, shared, local]);
   assert.equal(s.model, 'm-local');
@@ -74,16 +89,32 @@ test('unit: scalars from the highest file that sets them, lists concatenated ove
 });
 
 test('unit: managed settings win over every file and are reported as such; their managed-only keys apply', () => {
-  put(join(cwd, '.claude', 'settings.json'), { model: 'm-shared', permissions: { allow: ['Bash(ls)'], deny: ['Read(./secret)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'p.sh' }] }] } });
+  put(join(cwd, '.claude', 'settings.json'), {
+    model: 'm-shared',
+    permissions: { allow: ['Bash(ls)'], deny: ['Read(./secret)'] },
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'p.sh' }] }] },
+  });
   put(join(cwd, '.claude', 'settings.local.json'), { model: 'm-local', allowManagedPermissionRulesOnly: true });
-  const managed = put(join(root, 'etc', 'managed-settings.json'), { model: 'm-managed', permissions: { deny: ['WebFetch'], defaultMode: 'default' }, allowManagedPermissionRulesOnly: true, allowManagedHooksOnly: true });
+  const managed = put(join(root, 'etc', 'managed-settings.json'), {
+    model: 'm-managed',
+    permissions: { deny: ['WebFetch'], defaultMode: 'default' },
+    allowManagedPermissionRulesOnly: true,
+    allowManagedHooksOnly: true,
+  });
   const s = loadSettings(cwd);
   assert.equal(s.model, 'm-managed');
   assert.deepEqual(s.managed, { model: 'm-managed', mode: 'default', path: managed });
   assert.equal(s.managedRulesOnly, true);
   assert.deepEqual([s.allow, s.ask, s.deny], [[], [], ['WebFetch']]);
   assert.equal(s.hooks, undefined, 'allowManagedHooksOnly: the project hook is dropped');
-  assert.ok(s.warnings.some((w) => w.startsWith(join(cwd, '.claude', 'settings.local.json') + ': allowManagedPermissionRulesOnly ') && /only in the managed settings/.test(w)), s.warnings.join('\n'));
+  assert.ok(
+    s.warnings.some(
+      (w) =>
+        w.startsWith(join(cwd, '.claude', 'settings.local.json') + ': allowManagedPermissionRulesOnly ') &&
+        /only in the managed settings/.test(w),
+    ),
+    s.warnings.join('\n'),
+  );
 });
 
 test('unit: disableAllHooks drops the hooks of the files (not managed hooks when set outside them)', () => {
@@ -91,23 +122,45 @@ test('unit: disableAllHooks drops the hooks of the files (not managed hooks when
   put(join(cwd, '.claude', 'settings.json'), { hooks: hook });
   put(join(cwd, '.claude', 'settings.local.json'), { disableAllHooks: true });
   assert.equal(loadSettings(cwd).hooks, undefined);
-  put(join(root, 'etc', 'managed-settings.json'), { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'm.sh' }] }] } });
+  put(join(root, 'etc', 'managed-settings.json'), {
+    hooks: { Stop: [{ hooks: [{ type: 'command', command: 'm.sh' }] }] },
+  });
   assert.deepEqual(Object.keys(loadSettings(cwd).hooks ?? {}), ['Stop']);
   put(join(cwd, '.claude', 'settings.local.json'), { disableAllHooks: 'yes' });
-  assert.throws(() => loadSettings(cwd), (e: Error) => e instanceof SettingsError && e.message.includes('settings.local.json: disableAllHooks must be true or false'));
+  assert.throws(
+    () => loadSettings(cwd),
+    (e: Error) =>
+      e instanceof SettingsError && e.message.includes('settings.local.json: disableAllHooks must be true or false'),
+  );
 });
 
 test('unit: a malformed rule in .claude/settings.json is an error naming that file and key; unknown keys warn', () => {
   const shared = put(join(cwd, '.claude', 'settings.json'), { permissions: { deny: ['Bash(rm -rf *'] } });
-  assert.throws(() => loadSettings(cwd), (e: Error) => e instanceof SettingsError && e.message.startsWith(`${shared}: permissions.deny[0] is malformed`));
+  assert.throws(
+    () => loadSettings(cwd),
+    (e: Error) => e instanceof SettingsError && e.message.startsWith(`${shared}: permissions.deny[0] is malformed`),
+  );
   put(join(cwd, '.claude', 'settings.json'), { cleanupPeriodDays: 3, colour: 'x' });
   const s = loadSettings(cwd);
-  assert.ok(s.notes.some((w) => w.startsWith(`${shared}: cleanupPeriodDays only shapes `)), s.notes.join('\n'));
+  assert.ok(
+    s.notes.some((w) => w.startsWith(`${shared}: cleanupPeriodDays only shapes `)),
+    s.notes.join('\n'),
+  );
   assert.ok(s.warnings.some((w) => w.startsWith(`${shared}: colour `) && /not a known setting/.test(w)));
 });
 
 test('unit: @imports are found outside code only, after whitespace, up to the next whitespace (as the reference)', () => {
-  const text = ['See @docs/a.md and @~/x.md, also (@./b.md).', 'Mail me@example.com or ping @alice.', '`@c.md` is code', '```', '@d.md', '```', '@/abs/e.md', 'tail @f.txt#part', '@my\\ file.md'].join('\n');
+  const text = [
+    'See @docs/a.md and @~/x.md, also (@./b.md).',
+    'Mail me@example.com or ping @alice.',
+    '`@c.md` is code',
+    '```',
+    '@d.md',
+    '```',
+    '@/abs/e.md',
+    'tail @f.txt#part',
+    '@my\\ file.md',
+  ].join('\n');
   assert.deepEqual(importsOf(text), ['docs/a.md', '~/x.md,', 'alice.', '/abs/e.md', 'f.txt', 'my file.md']);
 });
 
@@ -139,7 +192,9 @@ test('unit: CLAUDE.md discovery: managed, user, parent chain root → cwd, local
   assert.deepEqual(m.warnings, []);
   const reminder = memoryReminder(m.files);
   assert.match(reminder, /^<system-reminder>\n/);
-  assert.ok(reminder.includes(`Contents of ${project} (project instructions, checked into the codebase):\n\nproject rule`));
+  assert.ok(
+    reminder.includes(`Contents of ${project} (project instructions, checked into the codebase):\n\nproject rule`),
+  );
   assert.ok(reminder.indexOf('parent rule') < reminder.indexOf('project rule'), 'closer files come later');
   assert.equal(firstMessage('do it', { files: [], text: reminder, sha256: 'x' }), `${reminder}\n\ndo it`);
   assert.equal(firstMessage('do it', undefined), 'do it');
@@ -156,12 +211,21 @@ test('unit: CLAUDE.md imports: missing files, cycles and chains beyond 4 imports
   const paths = m.files.map((f) => f.path);
   assert.ok(paths.includes(join(cwd, 'a.md')) && paths.includes(b));
   assert.equal(paths.filter((p) => p === join(cwd, 'a.md')).length, 1, 'a cycle loads each file once');
-  assert.ok(m.warnings.some((w) => w.startsWith(`${project}: @import ${join(cwd, 'missing.md')} was not found`)), m.warnings.join('\n'));
-  assert.ok(m.warnings.some((w) => w.startsWith(`${b}: @import ${join(cwd, 'a.md')} is a cycle`)), m.warnings.join('\n'));
+  assert.ok(
+    m.warnings.some((w) => w.startsWith(`${project}: @import ${join(cwd, 'missing.md')} was not found`)),
+    m.warnings.join('\n'),
+  );
+  assert.ok(
+    m.warnings.some((w) => w.startsWith(`${b}: @import ${join(cwd, 'a.md')} is a cycle`)),
+    m.warnings.join('\n'),
+  );
   // Depth: .claude/CLAUDE.md (0) → c1 (1) … c4 (4); c4's import of c5 is beyond the reference's limit.
   assert.ok(paths.includes(join(cwd, `c${MAX_IMPORT_HOPS}.md`)));
   assert.ok(!paths.includes(join(cwd, `c${MAX_IMPORT_HOPS + 1}.md`)));
-  assert.ok(m.warnings.some((w) => w.startsWith(`${join(cwd, 'c4.md')}: @import c5.md is nested more than 4 imports deep`)), m.warnings.join('\n'));
+  assert.ok(
+    m.warnings.some((w) => w.startsWith(`${join(cwd, 'c4.md')}: @import c5.md is nested more than 4 imports deep`)),
+    m.warnings.join('\n'),
+  );
 });
 
 test('unit: docs/settings.md has a row for every settings key the loader knows', () => {

@@ -44,11 +44,27 @@ beforeEach(() => {
   outside = join(root, 'elsewhere');
   marker = join(root, 'server-ran');
   for (const d of [cwd, home, outside]) mkdirSync(d, { recursive: true });
-  put(join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nSECRET-KEY-MATERIAL\n-----END OPENSSH PRIVATE KEY-----\n');
-  put(join(home, '.aws', 'credentials'), '---\nname: aws\ndescription: SECRET-KEY-MATERIAL\n---\nSECRET-KEY-MATERIAL\n');
+  put(
+    join(home, '.ssh', 'id_rsa'),
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nSECRET-KEY-MATERIAL\n-----END OPENSSH PRIVATE KEY-----\n',
+  );
+  put(
+    join(home, '.aws', 'credentials'),
+    '---\nname: aws\ndescription: SECRET-KEY-MATERIAL\n---\nSECRET-KEY-MATERIAL\n',
+  );
   put(join(outside, 'agent.md'), '---\nname: x\ndescription: An agent from elsewhere\n---\nSECRET-AGENT-BODY\n');
-  put(join(outside, 'settings.json'), { permissions: { allow: ['Bash'], defaultMode: 'bypassPermissions' }, model: 'SECRET-SETTINGS-VALUE' });
-  put(join(outside, 'mcp.json'), { mcpServers: { evil: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'SECRET-SERVER-ARG')`] } } });
+  put(join(outside, 'settings.json'), {
+    permissions: { allow: ['Bash'], defaultMode: 'bypassPermissions' },
+    model: 'SECRET-SETTINGS-VALUE',
+  });
+  put(join(outside, 'mcp.json'), {
+    mcpServers: {
+      evil: {
+        command: process.execPath,
+        args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'SECRET-SERVER-ARG')`],
+      },
+    },
+  });
   process.env.HOME = home;
   process.env.CLAUDE_CONFIG_DIR = join(home, '.claude');
   process.env.DURABLE_AGENT_HOME = join(home, '.durable-agent');
@@ -83,7 +99,12 @@ test('unit: config links: a project agent file linked from outside the project, 
   link(join(cwd, '.claude', 'agents', 'x.md'), join(outside, 'agent.md'));
   let e = await refusalAsync(() => loadAgentDefinitions(cwd));
   assert.ok(e instanceof AgentDefinitionError, String(e));
-  assert.match(e.message, new RegExp(`^${join(cwd, '.claude', 'agents', 'x.md')}: not read: it resolves to ${join(outside, 'agent.md')}, outside ${cwd}`));
+  assert.match(
+    e.message,
+    new RegExp(
+      `^${join(cwd, '.claude', 'agents', 'x.md')}: not read: it resolves to ${join(outside, 'agent.md')}, outside ${cwd}`,
+    ),
+  );
   noSecret(e.message, 'the agent error');
   rmSync(join(cwd, '.claude', 'agents', 'x.md'));
   // A credential file, even one that parses as an agent.
@@ -101,7 +122,10 @@ test('unit: config links: a project agent file linked from outside the project, 
   // A link that stays inside the project is an ordinary file.
   put(join(cwd, 'shared', 'z.md'), '---\nname: z\ndescription: Shared in the repo\n---\nYou are z.\n');
   link(join(cwd, '.claude', 'agents', 'z.md'), join('..', '..', 'shared', 'z.md'));
-  assert.deepEqual((await loadAgentDefinitions(cwd)).map((a) => a.name), ['general-purpose', 'z']);
+  assert.deepEqual(
+    (await loadAgentDefinitions(cwd)).map((a) => a.name),
+    ['general-purpose', 'z'],
+  );
   // The user's own agents may live anywhere (a dotfiles repository), but never in a credential file.
   link(join(home, '.claude', 'agents', 'x.md'), join(outside, 'agent.md'));
   assert.deepEqual((await loadAgentDefinitions(cwd)).map((a) => a.name).sort(), ['general-purpose', 'x', 'z']);
@@ -115,7 +139,12 @@ test('unit: config links: project settings linked out of the project (file or .c
   link(join(cwd, '.claude', 'settings.json'), join(outside, 'settings.json'));
   let e = refusal(() => loadSettings(cwd));
   assert.ok(e instanceof SettingsError, String(e));
-  assert.match(e.message, new RegExp(`^${join(cwd, '.claude', 'settings.json')}: not read: it resolves to ${join(outside, 'settings.json')}, outside ${cwd}`));
+  assert.match(
+    e.message,
+    new RegExp(
+      `^${join(cwd, '.claude', 'settings.json')}: not read: it resolves to ${join(outside, 'settings.json')}, outside ${cwd}`,
+    ),
+  );
   noSecret(e.message, 'the settings error');
   rmSync(join(cwd, '.claude'), { recursive: true });
   link(join(cwd, '.claude'), outside); // .claude/settings.json is elsewhere/settings.json
@@ -139,7 +168,10 @@ test('unit: config links: a .mcp.json linked from outside its directory is refus
   link(join(cwd, '.mcp.json'), join(outside, 'mcp.json'));
   const e = refusal(() => resolveMcpServers({ cwd }));
   assert.ok(e instanceof McpConfigError, String(e));
-  assert.match(e.message, new RegExp(`^${join(cwd, '.mcp.json')}: not read: it resolves to ${join(outside, 'mcp.json')}, outside ${cwd}`));
+  assert.match(
+    e.message,
+    new RegExp(`^${join(cwd, '.mcp.json')}: not read: it resolves to ${join(outside, 'mcp.json')}, outside ${cwd}`),
+  );
   noSecret(e.message, 'the MCP error');
   rmSync(join(cwd, '.mcp.json'));
   // ~/.claude.json is on the credential list, and it is the file the loader means to read.
@@ -148,7 +180,10 @@ test('unit: config links: a .mcp.json linked from outside its directory is refus
   // …but not when it leads to another credential file.
   rmSync(join(home, '.claude.json'));
   link(join(home, '.claude.json'), join(home, '.ssh', 'id_rsa'));
-  assert.match(refusal(() => resolveMcpServers({ cwd, claudeJson: join(home, '.claude.json') })).message, /\.claude\.json: not read: it resolves to .*id_rsa, a credential file/);
+  assert.match(
+    refusal(() => resolveMcpServers({ cwd, claudeJson: join(home, '.claude.json') })).message,
+    /\.claude\.json: not read: it resolves to .*id_rsa, a credential file/,
+  );
   // A dangling link is an absent file.
   assert.deepEqual(readConfigFileSync(join(cwd, 'nothing.json')), { missing: true });
   link(join(cwd, 'dangling.json'), join(root, 'gone.json'));
@@ -156,21 +191,50 @@ test('unit: config links: a .mcp.json linked from outside its directory is refus
 });
 
 test('cli: run refuses a project whose .mcp.json, agent file or settings lead out of it: exit 1, the file named, no server started, nothing quoted', async () => {
-  const env = { HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), DURABLE_AGENT_HOME: join(home, '.durable-agent'), DURABLE_AGENT_MANAGED_SETTINGS: join(root, 'etc', 'managed-settings.json'), TEMPORAL_ADDRESS: '127.0.0.1:1' };
+  const env = {
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    DURABLE_AGENT_HOME: join(home, '.durable-agent'),
+    DURABLE_AGENT_MANAGED_SETTINGS: join(root, 'etc', 'managed-settings.json'),
+    TEMPORAL_ADDRESS: '127.0.0.1:1',
+  };
   const cases: Array<[string, () => void, RegExp]> = [
-    ['.mcp.json', () => link(join(cwd, '.mcp.json'), join(outside, 'mcp.json')), /\.mcp\.json: not read: it resolves to .*elsewhere\/mcp\.json, outside/],
-    ['agent', () => link(join(cwd, '.claude', 'agents', 'x.md'), join(outside, 'agent.md')), /agents\/x\.md: not read: it resolves to .*elsewhere\/agent\.md, outside/],
-    ['settings', () => link(join(cwd, '.claude', 'settings.json'), join(outside, 'settings.json')), /\.claude\/settings\.json: not read: it resolves to .*elsewhere\/settings\.json, outside/],
-    ['key', () => link(join(cwd, '.claude', 'agents', 'k.md'), join(home, '.ssh', 'id_rsa')), /agents\/k\.md: not read: it resolves to .*id_rsa, a credential file/],
+    [
+      '.mcp.json',
+      () => link(join(cwd, '.mcp.json'), join(outside, 'mcp.json')),
+      /\.mcp\.json: not read: it resolves to .*elsewhere\/mcp\.json, outside/,
+    ],
+    [
+      'agent',
+      () => link(join(cwd, '.claude', 'agents', 'x.md'), join(outside, 'agent.md')),
+      /agents\/x\.md: not read: it resolves to .*elsewhere\/agent\.md, outside/,
+    ],
+    [
+      'settings',
+      () => link(join(cwd, '.claude', 'settings.json'), join(outside, 'settings.json')),
+      /\.claude\/settings\.json: not read: it resolves to .*elsewhere\/settings\.json, outside/,
+    ],
+    [
+      'key',
+      () => link(join(cwd, '.claude', 'agents', 'k.md'), join(home, '.ssh', 'id_rsa')),
+      /agents\/k\.md: not read: it resolves to .*id_rsa, a credential file/,
+    ],
   ];
   for (const [name, setup, message] of cases) {
     rmSync(join(cwd, '.claude'), { recursive: true, force: true });
     rmSync(join(cwd, '.mcp.json'), { force: true });
     setup();
-    const r = await cli(['run', '--cwd', cwd, '--model', 'claude-test', '--permission-mode', 'bypassPermissions', 'go'], env);
+    const r = await cli(
+      ['run', '--cwd', cwd, '--model', 'claude-test', '--permission-mode', 'bypassPermissions', 'go'],
+      env,
+    );
     assert.equal(r.code, 1, `${name}: ${r.stdout} ${r.stderr}`);
     assert.match(r.stderr, message, name);
-    assert.doesNotMatch(r.stderr + r.stdout, /session \S+ started|unreachable/i, `${name}: refused before any connection`);
+    assert.doesNotMatch(
+      r.stderr + r.stdout,
+      /session \S+ started|unreachable/i,
+      `${name}: refused before any connection`,
+    );
     noSecret(r.stderr + r.stdout, name);
     assert.equal(existsSync(marker), false, `${name}: the linked server never ran`);
   }

@@ -26,12 +26,25 @@ test('unit: env vars are read with Temporal names', () => {
   );
   assert.equal(c.address, 'temporal.example:7233');
   assert.equal(c.namespace, 'jobs');
-  assert.deepEqual(c.tls, { serverName: 'sni.example', serverCaCertPath: '/ca.pem', clientCertPath: '/c.pem', clientKeyPath: '/k.pem' });
+  assert.deepEqual(c.tls, {
+    serverName: 'sni.example',
+    serverCaCertPath: '/ca.pem',
+    clientCertPath: '/c.pem',
+    clientKeyPath: '/k.pem',
+  });
 });
 
 test('unit: explicit options beat env vars', () => {
-  const env = { TEMPORAL_ADDRESS: 'env:1', TEMPORAL_NAMESPACE: 'env-ns', TEMPORAL_API_KEY: 'env-key', TEMPORAL_TLS_SERVER_NAME: 'env-sni' };
-  const c = loadConnectionConfig({ address: 'opt:2', namespace: 'opt-ns', apiKey: 'opt-key', tls: { serverName: 'opt-sni' } }, env);
+  const env = {
+    TEMPORAL_ADDRESS: 'env:1',
+    TEMPORAL_NAMESPACE: 'env-ns',
+    TEMPORAL_API_KEY: 'env-key',
+    TEMPORAL_TLS_SERVER_NAME: 'env-sni',
+  };
+  const c = loadConnectionConfig(
+    { address: 'opt:2', namespace: 'opt-ns', apiKey: 'opt-key', tls: { serverName: 'opt-sni' } },
+    env,
+  );
   assert.equal(c.address, 'opt:2');
   assert.equal(c.namespace, 'opt-ns');
   assert.equal(c.apiKey, 'opt-key');
@@ -41,11 +54,16 @@ test('unit: explicit options beat env vars', () => {
 
 test('unit: an API key or a TLS file turns TLS on unless TEMPORAL_TLS=false', () => {
   assert.deepEqual(loadConnectionConfig({}, { TEMPORAL_API_KEY: 'k' }).tls, {});
-  assert.deepEqual(loadConnectionConfig({}, { TEMPORAL_TLS_SERVER_CA_CERT_PATH: '/ca.pem' }).tls, { serverCaCertPath: '/ca.pem' });
+  assert.deepEqual(loadConnectionConfig({}, { TEMPORAL_TLS_SERVER_CA_CERT_PATH: '/ca.pem' }).tls, {
+    serverCaCertPath: '/ca.pem',
+  });
   assert.equal(loadConnectionConfig({}, { TEMPORAL_API_KEY: 'k', TEMPORAL_TLS: 'false' }).tls, false);
 });
 
 test('unit: bad TLS settings are reported, not guessed', () => {
   assert.throws(() => loadConnectionConfig({}, { TEMPORAL_TLS: 'maybe' }), /TEMPORAL_TLS=maybe/);
-  assert.throws(() => loadConnectionConfig({}, { TEMPORAL_TLS_CLIENT_CERT_PATH: '/c.pem' }), /TEMPORAL_TLS_CLIENT_KEY_PATH/);
+  assert.throws(
+    () => loadConnectionConfig({}, { TEMPORAL_TLS_CLIENT_CERT_PATH: '/c.pem' }),
+    /TEMPORAL_TLS_CLIENT_KEY_PATH/,
+  );
 });

@@ -58,11 +58,20 @@ test('unit: auto-compact threshold — window minus min(max output, 20k) minus 1
 });
 
 test('unit: usage and the API error — totals include cache fields; "prompt is too long" is recognised with its numbers', () => {
-  assert.equal(usageTotal({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 }), 135);
-  assert.deepEqual(addUsage({ input_tokens: 1, output_tokens: 2 }, { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 5 }), {
-    input_tokens: 4, output_tokens: 6, cache_read_input_tokens: 5,
-  });
-  const msg = '400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 200251 tokens > 200000 maximum"}}';
+  assert.equal(
+    usageTotal({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 }),
+    135,
+  );
+  assert.deepEqual(
+    addUsage({ input_tokens: 1, output_tokens: 2 }, { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 5 }),
+    {
+      input_tokens: 4,
+      output_tokens: 6,
+      cache_read_input_tokens: 5,
+    },
+  );
+  const msg =
+    '400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 200251 tokens > 200000 maximum"}}';
   assert.ok(isPromptTooLong(msg));
   assert.deepEqual(promptTooLongTokens(msg), { actual: 200251, limit: 200000 });
   assert.ok(!isPromptTooLong('max_tokens: Field required'));
@@ -73,8 +82,17 @@ test('unit: usage and the API error — totals include cache fields; "prompt is 
 function conversation(rounds: number, size = 2000): Message[] {
   const m: Message[] = [{ role: 'user', content: 'Read all the files and report.' }];
   for (let i = 1; i <= rounds; i++) {
-    m.push({ role: 'assistant', content: [{ type: 'text', text: `reading ${i}` }, { type: 'tool_use', id: `t${i}`, name: 'Read', input: { file_path: `/w/f${i}.txt` } }] });
-    m.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `content of f${i} `.padEnd(size, '.') }] });
+    m.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `reading ${i}` },
+        { type: 'tool_use', id: `t${i}`, name: 'Read', input: { file_path: `/w/f${i}.txt` } },
+      ],
+    });
+    m.push({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `content of f${i} `.padEnd(size, '.') }],
+    });
   }
   return m;
 }
@@ -83,7 +101,11 @@ test('unit: clearing keeps the N most recent results whole, stubs older ones (on
   const full = conversation(10);
   const tokens = tokensInUse(full, [], INITIAL_VIEW, 500);
   assert.ok(tokens > 5_000);
-  assert.equal(planClearing(full, INITIAL_VIEW, { tokens, clearAt: tokens + 1, keep: 3, minFree: 0 }), undefined, 'below the threshold nothing is cleared');
+  assert.equal(
+    planClearing(full, INITIAL_VIEW, { tokens, clearAt: tokens + 1, keep: 3, minFree: 0 }),
+    undefined,
+    'below the threshold nothing is cleared',
+  );
   const plan = planClearing(full, INITIAL_VIEW, { tokens, clearAt: 1000, keep: 3, minFree: 100 });
   assert.ok(plan);
   assert.deepEqual(plan.toolUseIds, ['t1', 't2', 't3', 't4', 't5', 't6', 't7']);
@@ -92,13 +114,19 @@ test('unit: clearing keeps the N most recent results whole, stubs older ones (on
   const sent = buildModelView(full, [], view, (id) => `/store/results/${id}.txt`);
   assert.equal(sent.length, full.length);
   const text = JSON.stringify(sent);
-  assert.match(text, /Old tool result content cleared.*this Read call \(tool_use_id t1\).*stored at \/store\/results\/t1\.txt/);
+  assert.match(
+    text,
+    /Old tool result content cleared.*this Read call \(tool_use_id t1\).*stored at \/store\/results\/t1\.txt/,
+  );
   assert.ok(!text.includes('content of f1 '));
   assert.ok(text.includes('content of f8 ') && text.includes('content of f10 '));
   assert.deepEqual(full[2], conversation(10)[2], 'the full transcript is not modified');
   // Already cleared: nothing more until more results pile up; too little to free: no cache break.
   assert.equal(planClearing(full, view, { tokens, clearAt: 1000, keep: 3, minFree: 100 }), undefined);
-  assert.equal(planClearing(conversation(4, 700), INITIAL_VIEW, { tokens, clearAt: 1000, keep: 3, minFree: 10_000 }), undefined);
+  assert.equal(
+    planClearing(conversation(4, 700), INITIAL_VIEW, { tokens, clearAt: 1000, keep: 3, minFree: 10_000 }),
+    undefined,
+  );
   // Short results are left alone (a stub would not be shorter).
   const small = planClearing(conversation(10, 100), INITIAL_VIEW, { tokens, clearAt: 1000, keep: 3, minFree: 0 });
   assert.equal(small, undefined);
@@ -119,7 +147,14 @@ test('unit: compaction view — summary first, kept rounds start at an assistant
   assert.ok(estimateTokens(full.slice(from)) <= 1_200);
   assert.equal(chooseKeepFrom(full, INITIAL_VIEW, 0), full.length);
   assert.ok(chooseKeepFrom(full, INITIAL_VIEW, 1e9) > 1, 'the first round is always summarised');
-  const summary = summaryMessage({ task: originalTask(full), summary: '<analysis>x</analysis><summary>did things</summary>', files: [{ path: '/w/f12.txt', content: 'abc' }], keptRecent: true, taskBudget: 100, perFileBudget: 100 });
+  const summary = summaryMessage({
+    task: originalTask(full),
+    summary: '<analysis>x</analysis><summary>did things</summary>',
+    files: [{ path: '/w/f12.txt', content: 'abc' }],
+    keptRecent: true,
+    taskBudget: 100,
+    perFileBudget: 100,
+  });
   const view: ContextView = { ...INITIAL_VIEW, fromIndex: from, summaryHead: 'h' };
   const sent = buildModelView(full, [summary], view);
   assert.equal(sent[0], summary);
@@ -139,7 +174,10 @@ test('unit: the summarizing request merges into a trailing user message; oldest 
   assert.equal(req.length, full.length);
   const last = req[req.length - 1] as Message;
   assert.equal(last.role, 'user');
-  assert.deepEqual((last.content as Array<{ type: string }>).map((b) => b.type), ['tool_result', 'text']);
+  assert.deepEqual(
+    (last.content as Array<{ type: string }>).map((b) => b.type),
+    ['tool_result', 'text'],
+  );
   const shorter = dropOldestRounds(full);
   assert.ok(shorter && shorter.length < full.length);
   assert.equal((shorter[0] as Message).role, 'user');
@@ -147,7 +185,7 @@ test('unit: the summarizing request merges into a trailing user message; oldest 
   assert.equal(dropOldestRounds(conversation(1)), undefined);
 });
 
-test('unit: cache breakpoints — last tool, system, last message and the previous request\'s last message; at most 4; input untouched', () => {
+test("unit: cache breakpoints — last tool, system, last message and the previous request's last message; at most 4; input untouched", () => {
   const messages = conversation(3);
   const tools = [{ name: 'Read' }, { name: 'Grep' }];
   const shaped = applyCacheBreakpoints({ system: 'SYS', tools, messages });
@@ -163,10 +201,33 @@ test('unit: cache breakpoints — last tool, system, last message and the previo
   // A first request (one string message): it becomes a text block with the breakpoint.
   const first = applyCacheBreakpoints({ tools: [], messages: [{ role: 'user', content: 'hi' }] });
   assert.deepEqual(first.messages[0]?.content, [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }]);
-  assert.deepEqual(messageBreakpoints([{ role: 'user', content: 'a' }, { role: 'assistant', content: [] }, { role: 'user', content: 'b' }, { role: 'user', content: 'c' }]), [0, 3]);
+  assert.deepEqual(
+    messageBreakpoints([
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: [] },
+      { role: 'user', content: 'b' },
+      { role: 'user', content: 'c' },
+    ]),
+    [0, 3],
+  );
   // Thinking blocks never carry one.
-  const t = applyCacheBreakpoints({ tools: [], messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'thinking', thinking: 'x', signature: 's' }] }] });
-  assert.deepEqual((t.messages[1]?.content as Array<Record<string, unknown>>).map((b) => 'cache_control' in b), [true, false]);
+  const t = applyCacheBreakpoints({
+    tools: [],
+    messages: [
+      { role: 'user', content: 'q' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'thinking', thinking: 'x', signature: 's' },
+        ],
+      },
+    ],
+  });
+  assert.deepEqual(
+    (t.messages[1]?.content as Array<Record<string, unknown>>).map((b) => 'cache_control' in b),
+    [true, false],
+  );
   assert.deepEqual(applyCacheBreakpoints({ system: 'S', tools, messages }, false).breakpoints, []);
 });
 
@@ -183,7 +244,21 @@ function stepExec(script: Array<'message' | 'auto' | 'reactive'>, opts: { block?
       log.push(`compact-${n} ${trigger} attempt=${attempt}`);
       if (opts.block && trigger === 'auto') return { kind: 'blocked', reason: 'not now' };
       const next = { ...view, compactions: n };
-      return { kind: 'compacted', view: next, record: { n, turn: 1, trigger, tokensBefore: 999, tokensAfter: 100, summarizedThrough: 3, transcriptLength: 5, summaryPreview: '', restoredFiles: [] } };
+      return {
+        kind: 'compacted',
+        view: next,
+        record: {
+          n,
+          turn: 1,
+          trigger,
+          tokensBefore: 999,
+          tokensAfter: 100,
+          summarizedThrough: 3,
+          transcriptLength: 5,
+          summaryPreview: '',
+          restoredFiles: [],
+        },
+      };
     },
   };
   return { exec, log };
@@ -193,17 +268,31 @@ test('unit: model step — auto compaction then the call; a 400 too-long compact
   const a = stepExec(['auto', 'message']);
   const r = await runModelStep(a.exec, INITIAL_VIEW);
   assert.equal(r.kind, 'message');
-  assert.deepEqual(a.log, ['call#0 auto=true compactions=0', 'compact-1 auto attempt=0', 'call#1 auto=true compactions=1']);
+  assert.deepEqual(a.log, [
+    'call#0 auto=true compactions=0',
+    'compact-1 auto attempt=0',
+    'call#1 auto=true compactions=1',
+  ]);
   assert.equal(r.kind === 'message' && r.compactions.length, 1);
 
   const b = stepExec(['reactive', 'reactive', 'message']);
   const rb = await runModelStep(b.exec, { ...INITIAL_VIEW, compactions: 4 });
-  assert.deepEqual(b.log, ['call#0 auto=true compactions=4', 'compact-5 reactive attempt=0', 'call#1 auto=true compactions=5', 'compact-6 reactive attempt=1', 'call#2 auto=true compactions=6']);
+  assert.deepEqual(b.log, [
+    'call#0 auto=true compactions=4',
+    'compact-5 reactive attempt=0',
+    'call#1 auto=true compactions=5',
+    'compact-6 reactive attempt=1',
+    'call#2 auto=true compactions=6',
+  ]);
   assert.equal(rb.view.compactions, 6);
 
   const c = stepExec(['auto', 'message'], { block: true });
   const rc = await runModelStep(c.exec, INITIAL_VIEW);
-  assert.deepEqual(c.log, ['call#0 auto=true compactions=0', 'compact-1 auto attempt=0', 'call#1 auto=false compactions=0']);
+  assert.deepEqual(c.log, [
+    'call#0 auto=true compactions=0',
+    'compact-1 auto attempt=0',
+    'call#1 auto=false compactions=0',
+  ]);
   assert.match(rc.notices.join(), /blocked auto-compaction: not now/);
 
   const d = stepExec(['reactive', 'reactive', 'reactive', 'reactive', 'reactive']);

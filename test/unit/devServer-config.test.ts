@@ -24,7 +24,13 @@ test('unit: the dev server gets the transfer-queue poll rate and eager activitie
 });
 
 test('unit: a caller overrides a default, drops one with null, and adds keys (values as JSON)', () => {
-  const got = pairs(dynamicConfigArgs({ 'history.transferProcessorMaxPollRPS': 20, 'system.enableActivityEagerExecution': null, 'frontend.namespaceCount': 'x' }));
+  const got = pairs(
+    dynamicConfigArgs({
+      'history.transferProcessorMaxPollRPS': 20,
+      'system.enableActivityEagerExecution': null,
+      'frontend.namespaceCount': 'x',
+    }),
+  );
   assert.deepEqual(got, { 'history.transferProcessorMaxPollRPS': '20', 'frontend.namespaceCount': '"x"' });
 });
 
@@ -36,7 +42,11 @@ test('unit: the production dynamic config raises the transfer-queue poll rate an
     dir = up;
   }
   const yaml = readFileSync(join(dir, 'deploy', 'temporal', 'dynamicconfig.yaml'), 'utf8');
-  const value = (key: string): string | undefined => new RegExp(`^${key.replace(/\./g, '\\.')}:\\s*\\n\\s*-\\s*value:\\s*(\\S+)`, 'm').exec(yaml)?.[1];
-  assert.ok(Number(value('history.transferProcessorMaxPollRPS')) >= 100, 'transferProcessorMaxPollRPS raised from the default 20');
+  const value = (key: string): string | undefined =>
+    new RegExp(`^${key.replace(/\./g, '\\.')}:\\s*\\n\\s*-\\s*value:\\s*(\\S+)`, 'm').exec(yaml)?.[1];
+  assert.ok(
+    Number(value('history.transferProcessorMaxPollRPS')) >= 100,
+    'transferProcessorMaxPollRPS raised from the default 20',
+  );
   assert.equal(value('system.enableActivityEagerExecution'), 'true');
 });

@@ -14,10 +14,22 @@ function executor(message: AssistantMessage, stopReason: string, skip?: boolean)
   const ran: string[] = [];
   const exec: TurnExecutor = {
     callModel: async () => ({ kind: 'message', message, usage: { input_tokens: 1, output_tokens: 1 }, stopReason }),
-    describe: async (blocks) => blocks.map(() => ({ known: true, concurrencySafe: false, readOnly: false, idempotent: false, summary: 'Bash' })),
+    describe: async (blocks) =>
+      blocks.map(() => ({ known: true, concurrencySafe: false, readOnly: false, idempotent: false, summary: 'Bash' })),
     async runTool(block): Promise<ToolRunResult> {
       ran.push(block.id);
-      return { kind: 'done', record: { toolUseId: block.id, toolName: 'Bash', input: block.input, summary: 'Bash', status: 'ok', result: { type: 'tool_result', tool_use_id: block.id, content: 'ran' }, contextModifiers: [] } };
+      return {
+        kind: 'done',
+        record: {
+          toolUseId: block.id,
+          toolName: 'Bash',
+          input: block.input,
+          summary: 'Bash',
+          status: 'ok',
+          result: { type: 'tool_result', tool_use_id: block.id, content: 'ran' },
+          contextModifiers: [],
+        },
+      };
     },
     awaitApproval: async () => 'interrupted',
     isInterrupted: () => false,
@@ -26,7 +38,14 @@ function executor(message: AssistantMessage, stopReason: string, skip?: boolean)
   return { exec, ran };
 }
 
-const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: 'two calls' }, tu('toolu_a', { command: 'echo a' }), tu('toolu_b', { command: 'rm -rf build' })] };
+const message: AssistantMessage = {
+  role: 'assistant',
+  content: [
+    { type: 'text', text: 'two calls' },
+    tu('toolu_a', { command: 'echo a' }),
+    tu('toolu_b', { command: 'rm -rf build' }),
+  ],
+};
 const input = { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 };
 
 test('unit: max_tokens inside the last tool_use — the complete calls before it run, the cut one is answered without running', async () => {
@@ -38,12 +57,18 @@ test('unit: max_tokens inside the last tool_use — the complete calls before it
   assert.equal(a?.status, 'ok');
   assert.equal(b?.status, 'error');
   assert.equal(b?.result.is_error, true);
-  assert.match(String(b?.result.content), /not run: the response reached max_tokens while this tool_use was being written/);
+  assert.match(
+    String(b?.result.content),
+    /not run: the response reached max_tokens while this tool_use was being written/,
+  );
   assert.match(String(b?.result.content), /rm -rf build/);
 });
 
 test('unit: max_tokens — nothing is cut when the message ends with text, or the stop reason is tool_use; a workflow turn recorded before the patch still runs it', async () => {
-  assert.equal(cutOffToolUse({ role: 'assistant', content: [tu('x', {}), { type: 'text', text: 'then' }] }, 'max_tokens'), undefined);
+  assert.equal(
+    cutOffToolUse({ role: 'assistant', content: [tu('x', {}), { type: 'text', text: 'then' }] }, 'max_tokens'),
+    undefined,
+  );
   assert.equal(cutOffToolUse(message, 'tool_use'), undefined);
   assert.equal(cutOffToolUse(message, 'max_tokens')?.id, 'toolu_b');
   const normal = executor(message, 'tool_use');

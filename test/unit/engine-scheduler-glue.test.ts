@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { retryPolicy, type OutageState } from '../../src/engine/retry';
-import { approvalTimeoutDenial, hookFailureRuns, notifyApprovalPending, transientFailureFromDetails, waitOutStoreOutage } from '../../src/engine/schedulerGlue';
+import {
+  approvalTimeoutDenial,
+  hookFailureRuns,
+  notifyApprovalPending,
+  transientFailureFromDetails,
+  waitOutStoreOutage,
+} from '../../src/engine/schedulerGlue';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 
@@ -45,35 +51,67 @@ test('unit: scheduler glue — a store call waits out failures attempt by attemp
   assert.equal(r, 'ref-1');
   assert.deepEqual(attempts, [1, 2, 3]);
   assert.deepEqual(slept, [2_000, 4_000]);
-  assert.deepEqual(shown.map((o) => o && [o.what, o.kind, o.attempts, o.lastError, o.since]), [['store', 'store', 1, 'disk full 1', 1_000], ['store', 'store', 2, 'disk full 2', 1_000], undefined]);
+  assert.deepEqual(
+    shown.map((o) => o && [o.what, o.kind, o.attempts, o.lastError, o.since]),
+    [['store', 'store', 1, 'disk full 1', 1_000], ['store', 'store', 2, 'disk full 2', 1_000], undefined],
+  );
 });
 
 test('unit: scheduler glue — a permanent failure is rethrown at once; past the outage limit the scheduler error is thrown', async () => {
   const permanent = scheduler(() => undefined);
   const boom = new Error('bad request');
-  await assert.rejects(waitOutStoreOutage(async () => Promise.reject(boom), permanent.s), (err) => err === boom);
+  await assert.rejects(
+    waitOutStoreOutage(async () => Promise.reject(boom), permanent.s),
+    (err) => err === boom,
+  );
   assert.deepEqual(permanent.shown, []);
   const limited = scheduler((err) => ({ kind: 'store', message: (err as Error).message }), 5_000);
-  await assert.rejects(waitOutStoreOutage(async () => Promise.reject(new Error('down')), limited.s), /gave up: the store was unavailable for longer than 5 s \(2 attempts; last: down\)/);
+  await assert.rejects(
+    waitOutStoreOutage(async () => Promise.reject(new Error('down')), limited.s),
+    /gave up: the store was unavailable for longer than 5 s \(2 attempts; last: down\)/,
+  );
   assert.deepEqual(limited.slept, [2_000]);
 });
 
 test('unit: scheduler glue — transient failures, the timeout denial and a hook firing that could not run', () => {
-  assert.deepEqual(transientFailureFromDetails('model', 'overloaded', [{ kind: 'overloaded', retryAfterMs: 3_000 }]), { kind: 'overloaded', message: 'overloaded', retryAfterMs: 3_000 });
+  assert.deepEqual(transientFailureFromDetails('model', 'overloaded', [{ kind: 'overloaded', retryAfterMs: 3_000 }]), {
+    kind: 'overloaded',
+    message: 'overloaded',
+    retryAfterMs: 3_000,
+  });
   assert.deepEqual(transientFailureFromDetails('model', 'x', undefined), { kind: 'other', message: 'x' });
-  assert.deepEqual(transientFailureFromDetails('store', 'y', [{ kind: 'overloaded' }]), { kind: 'store', message: 'y' });
-  assert.deepEqual(approvalTimeoutDenial(90_000), { decision: 'deny', source: 'timeout', afterMs: 90_000, reason: 'No approval arrived within 90 s; denied by default for unattended runs.' });
-  assert.deepEqual(hookFailureRuns('Stop', new Error('no worker')), [{ event: 'Stop', hook: 'Stop hooks', outcome: 'non_blocking_error', durationMs: 0, error: 'no worker' }]);
+  assert.deepEqual(transientFailureFromDetails('store', 'y', [{ kind: 'overloaded' }]), {
+    kind: 'store',
+    message: 'y',
+  });
+  assert.deepEqual(approvalTimeoutDenial(90_000), {
+    decision: 'deny',
+    source: 'timeout',
+    afterMs: 90_000,
+    reason: 'No approval arrived within 90 s; denied by default for unattended runs.',
+  });
+  assert.deepEqual(hookFailureRuns('Stop', new Error('no worker')), [
+    { event: 'Stop', hook: 'Stop hooks', outcome: 'non_blocking_error', durationMs: 0, error: 'no worker' },
+  ]);
   assert.equal(hookFailureRuns('Stop', 'plain')[0]?.error, 'plain');
 });
 
 test('unit: scheduler glue — the Notification hook of an approval wait runs only when configured, with the reference fields', async () => {
   const fired: unknown[] = [];
-  const runner = (has: boolean) => ({ hasHooks: (e: string) => has && e === 'Notification', runHooks: async (...args: unknown[]) => (fired.push(args), []) });
+  const runner = (has: boolean) => ({
+    hasHooks: (e: string) => has && e === 'Notification',
+    runHooks: async (...args: unknown[]) => (fired.push(args), []),
+  });
   assert.equal(notifyApprovalPending(runner(false), 'Write', 'h1'), undefined);
   assert.equal(notifyApprovalPending({}, 'Write', 'h1'), undefined);
   await notifyApprovalPending(runner(true), 'Write', 'h1');
-  assert.deepEqual(fired, [['Notification', { message: 'Claude needs your permission to use Write', notification_type: 'permission_prompt' }, 'h1']]);
+  assert.deepEqual(fired, [
+    [
+      'Notification',
+      { message: 'Claude needs your permission to use Write', notification_type: 'permission_prompt' },
+      'h1',
+    ],
+  ]);
 });
 
 test('unit: in-process runner — a Notification hook still running when the approval is answered finishes before the session ends', async () => {
@@ -86,7 +124,10 @@ test('unit: in-process runner — a Notification hook still running when the app
     // The hook is slow on purpose: the approver answers at once, long before it writes.
     await writeFile(hook, `#!/bin/bash\ninput=$(cat)\nsleep 1\nprintf '%s' "$input" > ${done}\n`);
     await chmod(hook, 0o755);
-    fake.enqueue(toolUseResponse([{ id: 'toolu_w', name: 'Write', input: { file_path: join(work, 'x.txt'), content: 'x\n' } }]), textResponse('ok'));
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_w', name: 'Write', input: { file_path: join(work, 'x.txt'), content: 'x\n' } }]),
+      textResponse('ok'),
+    );
     const result = await runLocalSession(
       {
         prompt: 'write x',

@@ -3,11 +3,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { initialContext } from '../../src/engine/context';
 import type { Message } from '../../src/engine/messages';
-import { END_REASONS, addUsage, initialSessionState, runSession, sessionConfig, type SessionExecutor, type SessionState, type TurnReport } from '../../src/engine/session';
+import {
+  END_REASONS,
+  addUsage,
+  initialSessionState,
+  runSession,
+  sessionConfig,
+  type SessionExecutor,
+  type SessionState,
+  type TurnReport,
+} from '../../src/engine/session';
 
 type Step = Partial<TurnReport> & { reason: TurnReport['reason']; interruptDuring?: boolean; sendDuring?: string };
 
-function scripted(state: SessionState, steps: Step[], hooks: { onWait?: () => boolean; checkpointAfter?: number; interruptWhileDraining?: boolean } = {}) {
+function scripted(
+  state: SessionState,
+  steps: Step[],
+  hooks: { onWait?: () => boolean; checkpointAfter?: number; interruptWhileDraining?: boolean } = {},
+) {
   const log: string[] = [];
   let interrupt = false;
   const exec: SessionExecutor = {
@@ -17,7 +30,15 @@ function scripted(state: SessionState, steps: Step[], hooks: { onWait?: () => bo
       log.push(`turn ${turn} [${append.map((m) => m.content).join(', ')}]`);
       if (step.interruptDuring) interrupt = true;
       if (step.sendDuring) state.pendingMessages.push(step.sendDuring);
-      return { consumedAppend: true, head: `h${turn}`, context: state.context, records: [], text: `t${turn}`, usage: { input_tokens: 10, output_tokens: 1 }, ...step };
+      return {
+        consumedAppend: true,
+        head: `h${turn}`,
+        context: state.context,
+        records: [],
+        text: `t${turn}`,
+        usage: { input_tokens: 10, output_tokens: 1 },
+        ...step,
+      };
     },
     takeInterrupt() {
       const was = interrupt;
@@ -28,7 +49,9 @@ function scripted(state: SessionState, steps: Step[], hooks: { onWait?: () => bo
       log.push('wait');
       return hooks.onWait ? hooks.onWait() : false;
     },
-    ...(hooks.checkpointAfter !== undefined ? { shouldCheckpoint: (n: number) => n >= (hooks.checkpointAfter as number) } : {}),
+    ...(hooks.checkpointAfter !== undefined
+      ? { shouldCheckpoint: (n: number) => n >= (hooks.checkpointAfter as number) }
+      : {}),
     async drain() {
       if (hooks.interruptWhileDraining) interrupt = true;
     },
@@ -47,7 +70,10 @@ test('unit: session — tool_use turns continue, end_turn ends; usage, last usag
   ]);
   const end = await runSession(state, sessionConfig({}), exec);
   assert.deepEqual(end, { kind: 'end', status: 'completed', endReason: END_REASONS.endTurn });
-  assert.deepEqual(log.filter((l) => l.startsWith('turn')), ['turn 1 [go]', 'turn 2 []']);
+  assert.deepEqual(
+    log.filter((l) => l.startsWith('turn')),
+    ['turn 1 [go]', 'turn 2 []'],
+  );
   assert.deepEqual(state.usage, { input_tokens: 40, output_tokens: 3, cache_read_input_tokens: 20 });
   assert.deepEqual(state.lastUsage, { input_tokens: 30, output_tokens: 2, cache_read_input_tokens: 20 });
   assert.deepEqual(state.toolCallCounts, { ok: 1, denied: 1 });
@@ -57,10 +83,18 @@ test('unit: session — tool_use turns continue, end_turn ends; usage, last usag
 
 test('unit: session — limits end with the same messages (turns, tokens)', async () => {
   const s1 = fresh();
-  const r1 = await runSession(s1, sessionConfig({ maxTurns: 2 }), scripted(s1, [{ reason: 'tool_use' }, { reason: 'tool_use' }]).exec);
+  const r1 = await runSession(
+    s1,
+    sessionConfig({ maxTurns: 2 }),
+    scripted(s1, [{ reason: 'tool_use' }, { reason: 'tool_use' }]).exec,
+  );
   assert.deepEqual(r1, { kind: 'end', status: 'max_turns', endReason: 'reached the limit of 2 turns' });
   const s2 = fresh();
-  const r2 = await runSession(s2, sessionConfig({ maxTotalTokens: 15 }), scripted(s2, [{ reason: 'tool_use' }, { reason: 'tool_use' }]).exec);
+  const r2 = await runSession(
+    s2,
+    sessionConfig({ maxTotalTokens: 15 }),
+    scripted(s2, [{ reason: 'tool_use' }, { reason: 'tool_use' }]).exec,
+  );
   assert.deepEqual(r2, { kind: 'end', status: 'max_tokens', endReason: 'reached the limit of 15 tokens (used 22)' });
   assert.equal(s2.turn, 2);
 });
@@ -75,7 +109,16 @@ test('unit: session — an interrupted turn waits for a follow-up, which the nex
   });
   const end = await runSession(state, sessionConfig({}), exec);
   assert.equal(end.kind === 'end' && end.status, 'completed');
-  assert.deepEqual(log, ['status running/starting', 'status running/turn', 'turn 1 [go]', 'status interrupted/waiting_for_message', 'wait', 'status running/waiting_for_message', 'status running/turn', 'turn 2 [carry on]']);
+  assert.deepEqual(log, [
+    'status running/starting',
+    'status running/turn',
+    'turn 1 [go]',
+    'status interrupted/waiting_for_message',
+    'wait',
+    'status running/waiting_for_message',
+    'status running/turn',
+    'turn 2 [carry on]',
+  ]);
 });
 
 test('unit: session — interrupted before the model answered: the prompt is sent again with the follow-up', async () => {
@@ -92,7 +135,11 @@ test('unit: session — interrupted before the model answered: the prompt is sen
 
 test('unit: session — onInterrupt end, and no follow-up within the idle timeout', async () => {
   const s1 = fresh();
-  const r1 = await runSession(s1, sessionConfig({ onInterrupt: 'end' }), scripted(s1, [{ reason: 'interrupted' }]).exec);
+  const r1 = await runSession(
+    s1,
+    sessionConfig({ onInterrupt: 'end' }),
+    scripted(s1, [{ reason: 'interrupted' }]).exec,
+  );
   assert.deepEqual(r1, { kind: 'end', status: 'interrupted', endReason: END_REASONS.interrupted });
   const s2 = fresh();
   const r2 = await runSession(s2, sessionConfig({}), scripted(s2, [{ reason: 'interrupted' }]).exec);
@@ -109,7 +156,9 @@ test('unit: session — a follow-up that arrives during a final turn runs anothe
 
 test("unit: session — a hook's continue:false stops the session after its turn", async () => {
   const state = fresh();
-  const { exec } = scripted(state, [{ reason: 'tool_use', records: [{ status: 'ok', stop: { reason: 'enough', hook: 'stop.sh' } }] }]);
+  const { exec } = scripted(state, [
+    { reason: 'tool_use', records: [{ status: 'ok', stop: { reason: 'enough', hook: 'stop.sh' } }] },
+  ]);
   const end = await runSession(state, sessionConfig({}), exec);
   assert.deepEqual(end, { kind: 'end', status: 'stopped', endReason: 'stopped by a hook (stop.sh): enough' });
   assert.equal(state.head, 'h1', 'the turn (with its results) is kept');
@@ -117,7 +166,11 @@ test("unit: session — a hook's continue:false stops the session after its turn
 
 test('unit: session — a failed turn ends the session with its cause and keeps the prompt pending', async () => {
   const state = fresh();
-  const end = await runSession(state, sessionConfig({}), scripted(state, [{ reason: 'failed', error: 'model API error 401' }]).exec);
+  const end = await runSession(
+    state,
+    sessionConfig({}),
+    scripted(state, [{ reason: 'failed', error: 'model API error 401' }]).exec,
+  );
   assert.deepEqual(end, { kind: 'end', status: 'failed', endReason: 'turn 1 failed: model API error 401' });
   assert.deepEqual(state.pendingMessages, ['go']);
 });
@@ -142,6 +195,15 @@ test('unit: session — checkpoint after a turn; an interrupt that arrives while
 });
 
 test('unit: session — addUsage keeps absent cache counters absent', () => {
-  assert.deepEqual(addUsage({ input_tokens: 1, output_tokens: 2 }, { input_tokens: 3, output_tokens: 4 }), { input_tokens: 4, output_tokens: 6 });
-  assert.deepEqual(addUsage({ input_tokens: 1, output_tokens: 2 }, { input_tokens: 3, output_tokens: 4, cache_creation_input_tokens: 5 }), { input_tokens: 4, output_tokens: 6, cache_creation_input_tokens: 5 });
+  assert.deepEqual(addUsage({ input_tokens: 1, output_tokens: 2 }, { input_tokens: 3, output_tokens: 4 }), {
+    input_tokens: 4,
+    output_tokens: 6,
+  });
+  assert.deepEqual(
+    addUsage(
+      { input_tokens: 1, output_tokens: 2 },
+      { input_tokens: 3, output_tokens: 4, cache_creation_input_tokens: 5 },
+    ),
+    { input_tokens: 4, output_tokens: 6, cache_creation_input_tokens: 5 },
+  );
 });

@@ -6,8 +6,19 @@ import assert from 'node:assert/strict';
 import { initialContext, type ContextModifier } from '../../src/engine/context';
 import type { AssistantMessage, ToolUseBlock } from '../../src/engine/messages';
 import type { ToolCallRecord } from '../../src/engine/records';
-import { earlyStartable, StreamingToolExecution, type StreamedToolUse, type StreamingExecutor } from '../../src/engine/streaming';
-import { executeTurn, type ModelCallResult, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../../src/engine/turn';
+import {
+  earlyStartable,
+  StreamingToolExecution,
+  type StreamedToolUse,
+  type StreamingExecutor,
+} from '../../src/engine/streaming';
+import {
+  executeTurn,
+  type ModelCallResult,
+  type ToolRunResult,
+  type ToolUseDescription,
+  type TurnExecutor,
+} from '../../src/engine/turn';
 
 const tu = (id: string, name: string, input: unknown = {}): ToolUseBlock => ({ type: 'tool_use', id, name, input });
 const SAFE = new Set(['Read', 'Grep', 'Glob', 'Count']);
@@ -25,7 +36,14 @@ function describeOne(b: ToolUseBlock, asks: Set<string>): ToolUseDescription {
   const known = b.name !== 'Unknown';
   // Bash is safe for some inputs only (safety is decided per input, as the reference does).
   const safe = SAFE.has(b.name) || (b.name === 'Bash' && (b.input as { command?: string }).command === 'ls');
-  return { known, concurrencySafe: known && safe, readOnly: safe, idempotent: safe, summary: `${b.name} ${b.id}`, ...(asks.has(b.id) ? { mayAsk: true } : {}) };
+  return {
+    known,
+    concurrencySafe: known && safe,
+    readOnly: safe,
+    idempotent: safe,
+    summary: `${b.name} ${b.id}`,
+    ...(asks.has(b.id) ? { mayAsk: true } : {}),
+  };
 }
 
 interface Harness {
@@ -42,7 +60,17 @@ interface Harness {
   cancelled: string[];
 }
 
-function harness(opts: { delays?: Record<string, number>; gates?: Record<string, Promise<void>>; asks?: Set<string>; hookAsks?: Set<string>; modifiers?: Record<string, ContextModifier[]>; max?: number; ledger?: Map<string, ToolCallRecord> } = {}): Harness {
+function harness(
+  opts: {
+    delays?: Record<string, number>;
+    gates?: Record<string, Promise<void>>;
+    asks?: Set<string>;
+    hookAsks?: Set<string>;
+    modifiers?: Record<string, ContextModifier[]>;
+    max?: number;
+    ledger?: Map<string, ToolCallRecord>;
+  } = {},
+): Harness {
   const log: string[] = [];
   const runs = new Map<string, number>();
   const cancelled: string[] = [];
@@ -91,7 +119,14 @@ function harness(opts: { delays?: Record<string, number>; gates?: Record<string,
     },
     isInterrupted: () => interrupted,
   };
-  const streaming = new StreamingToolExecution({ context: initialContext('/w'), maxConcurrency: opts.max ?? 10, ...(opts.ledger ? { priorRecords: opts.ledger } : {}) }, streamingExec);
+  const streaming = new StreamingToolExecution(
+    {
+      context: initialContext('/w'),
+      maxConcurrency: opts.max ?? 10,
+      ...(opts.ledger ? { priorRecords: opts.ledger } : {}),
+    },
+    streamingExec,
+  );
   const exec: TurnExecutor = {
     callModel: () => answered,
     async describe(blocks) {
@@ -128,39 +163,144 @@ const message = (...blocks: ToolUseBlock[]): ModelCallResult => ({
 });
 
 test('unit: earlyStartable — a safe prefix starts, an unsafe, undecided or asking block is a barrier, the cap holds', () => {
-  const d = (safe: boolean, extra: Partial<ToolUseDescription> = {}): ToolUseDescription => ({ known: true, concurrencySafe: safe, readOnly: safe, idempotent: safe, summary: '', ...extra });
-  assert.deepEqual(earlyStartable([{ id: 'a', description: d(true), started: false }, { id: 'b', description: d(true), started: false }], 0, 10), [0, 1]);
-  assert.deepEqual(earlyStartable([{ id: 'a', description: d(true), started: false }, { id: 'w', description: d(false), started: false }, { id: 'c', description: d(true), started: false }], 0, 10), [0]);
-  assert.deepEqual(earlyStartable([{ id: 'a', started: false }, { id: 'b', description: d(true), started: false }], 0, 10), [], 'an undescribed block holds back the rest');
-  assert.deepEqual(earlyStartable([{ id: 'a', description: d(true, { mayAsk: true }), started: false }, { id: 'b', description: d(true), started: false }], 0, 10), [], 'a call that asks does not start early, nor anything after it');
-  assert.deepEqual(earlyStartable([{ id: 'a', description: d(true), started: true }, { id: 'b', description: d(true), started: false }], 0, 10), [1]);
-  assert.deepEqual(earlyStartable([{ id: 'a', description: d(true), started: false }, { id: 'b', description: d(true), started: false }], 1, 2), [0], 'the concurrency cap counts running early calls');
-  assert.deepEqual(earlyStartable([{ id: 'a', description: { ...d(true), known: false }, started: false }], 0, 10), [], 'an unknown tool never starts early');
-  assert.deepEqual(earlyStartable([{ id: 'g', description: d(true), started: false, deferred: true }, { id: 'b', description: d(true), started: false }], 0, 10), [1], 'a deferred safe call is not a barrier');
+  const d = (safe: boolean, extra: Partial<ToolUseDescription> = {}): ToolUseDescription => ({
+    known: true,
+    concurrencySafe: safe,
+    readOnly: safe,
+    idempotent: safe,
+    summary: '',
+    ...extra,
+  });
+  assert.deepEqual(
+    earlyStartable(
+      [
+        { id: 'a', description: d(true), started: false },
+        { id: 'b', description: d(true), started: false },
+      ],
+      0,
+      10,
+    ),
+    [0, 1],
+  );
+  assert.deepEqual(
+    earlyStartable(
+      [
+        { id: 'a', description: d(true), started: false },
+        { id: 'w', description: d(false), started: false },
+        { id: 'c', description: d(true), started: false },
+      ],
+      0,
+      10,
+    ),
+    [0],
+  );
+  assert.deepEqual(
+    earlyStartable(
+      [
+        { id: 'a', started: false },
+        { id: 'b', description: d(true), started: false },
+      ],
+      0,
+      10,
+    ),
+    [],
+    'an undescribed block holds back the rest',
+  );
+  assert.deepEqual(
+    earlyStartable(
+      [
+        { id: 'a', description: d(true, { mayAsk: true }), started: false },
+        { id: 'b', description: d(true), started: false },
+      ],
+      0,
+      10,
+    ),
+    [],
+    'a call that asks does not start early, nor anything after it',
+  );
+  assert.deepEqual(
+    earlyStartable(
+      [
+        { id: 'a', description: d(true), started: true },
+        { id: 'b', description: d(true), started: false },
+      ],
+      0,
+      10,
+    ),
+    [1],
+  );
+  assert.deepEqual(
+    earlyStartable(
+      [
+        { id: 'a', description: d(true), started: false },
+        { id: 'b', description: d(true), started: false },
+      ],
+      1,
+      2,
+    ),
+    [0],
+    'the concurrency cap counts running early calls',
+  );
+  assert.deepEqual(
+    earlyStartable([{ id: 'a', description: { ...d(true), known: false }, started: false }], 0, 10),
+    [],
+    'an unknown tool never starts early',
+  );
+  assert.deepEqual(
+    earlyStartable(
+      [
+        { id: 'g', description: d(true), started: false, deferred: true },
+        { id: 'b', description: d(true), started: false },
+      ],
+      0,
+      10,
+    ),
+    [1],
+    'a deferred safe call is not a barrier',
+  );
 });
 
 test('unit: a safe block starts while the message streams; an unsafe block after it waits for the message', async () => {
   const h = harness({ delays: { r1: 30 } });
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.stream('model-1#1', 1, tu('r1', 'Read', { file_path: '/a' }));
   await tick(10);
   assert.ok(h.log.includes('start r1'), `Read started before the message was complete: ${h.log.join(' | ')}`);
   h.stream('model-1#1', 2, tu('w1', 'Write'));
   h.stream('model-1#1', 3, tu('g1', 'Grep'));
   await tick(10);
-  assert.ok(!h.log.includes('start w1') && !h.log.includes('start g1'), `nothing after the unsafe Write starts early: ${h.log.join(' | ')}`);
+  assert.ok(
+    !h.log.includes('start w1') && !h.log.includes('start g1'),
+    `nothing after the unsafe Write starts early: ${h.log.join(' | ')}`,
+  );
   h.answer(message(tu('r1', 'Read', { file_path: '/a' }), tu('w1', 'Write'), tu('g1', 'Grep')));
   const out = await turn;
-  assert.deepEqual(out.records.map((r) => [r.toolUseId, r.status, r.early ?? false]), [['r1', 'ok', true], ['w1', 'ok', false], ['g1', 'ok', false]]);
+  assert.deepEqual(
+    out.records.map((r) => [r.toolUseId, r.status, r.early ?? false]),
+    [
+      ['r1', 'ok', true],
+      ['w1', 'ok', false],
+      ['g1', 'ok', false],
+    ],
+  );
   assert.equal(h.runs.get('r1'), 1, 'the early Read ran once');
   assert.ok(h.log.indexOf('end r1') < h.log.indexOf('start w1'), 'the Write runs alone, after the Read');
-  assert.ok(!h.log.some((l) => l.startsWith('describe-final')), `every block was described while streaming: ${h.log.join(' | ')}`);
+  assert.ok(
+    !h.log.some((l) => l.startsWith('describe-final')),
+    `every block was described while streaming: ${h.log.join(' | ')}`,
+  );
   assert.equal(out.discarded, undefined);
 });
 
 test('unit: safety is per input — Bash "ls" starts early, another command is a barrier', async () => {
   const h = harness();
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.stream('s#1', 0, tu('b1', 'Bash', { command: 'ls' }));
   h.stream('s#1', 1, tu('b2', 'Bash', { command: 'rm -rf x' }));
   h.stream('s#1', 2, tu('r1', 'Read'));
@@ -168,12 +308,18 @@ test('unit: safety is per input — Bash "ls" starts early, another command is a
   assert.deepEqual(h.streaming.startedIds(), ['b1']);
   h.answer(message(tu('b1', 'Bash', { command: 'ls' }), tu('b2', 'Bash', { command: 'rm -rf x' }), tu('r1', 'Read')));
   const out = await turn;
-  assert.deepEqual(out.records.map((r) => r.early ?? false), [true, false, false]);
+  assert.deepEqual(
+    out.records.map((r) => r.early ?? false),
+    [true, false, false],
+  );
 });
 
 test('unit: a call that will ask does not start early and holds back the calls after it; approvals work as without streaming', async () => {
   const h = harness({ asks: new Set(['r2']), hookAsks: new Set(['r2']) });
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.stream('s#1', 0, tu('r1', 'Read'));
   h.stream('s#1', 1, tu('r2', 'Read'));
   h.stream('s#1', 2, tu('r3', 'Read'));
@@ -182,13 +328,19 @@ test('unit: a call that will ask does not start early and holds back the calls a
   assert.ok(!h.log.some((l) => l.startsWith('ask')), 'no approval is asked for while streaming');
   h.answer(message(tu('r1', 'Read'), tu('r2', 'Read'), tu('r3', 'Read')));
   const out = await turn;
-  assert.deepEqual(out.records.map((r) => r.status), ['ok', 'ok', 'ok']);
+  assert.deepEqual(
+    out.records.map((r) => r.status),
+    ['ok', 'ok', 'ok'],
+  );
   assert.equal(h.log.filter((l) => l === 'ask r2').length, 1);
 });
 
 test('unit: an early call a hook turns into an ask waits for its approval in the tool phase', async () => {
   const h = harness({ hookAsks: new Set(['r1']) });
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.stream('s#1', 0, tu('r1', 'Read'));
   await tick(10);
   assert.ok(!h.log.includes('ask r1'), 'no approval while streaming');
@@ -205,7 +357,10 @@ test('unit: the concurrency cap bounds early starts; queued safe calls start as 
   let releaseB: () => void = () => undefined;
   const gates = { a: new Promise<void>((r) => (releaseA = r)), b: new Promise<void>((r) => (releaseB = r)) };
   const h = harness({ max: 2, gates });
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 2, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 2, streaming: h.streaming },
+    h.exec,
+  );
   for (const [i, id] of ['a', 'b', 'c'].entries()) h.stream('s#1', i, tu(id, 'Read'));
   await until(() => h.streaming.startedIds().length >= 2);
   await tick(20);
@@ -216,12 +371,18 @@ test('unit: the concurrency cap bounds early starts; queued safe calls start as 
   releaseB();
   h.answer(message(tu('a', 'Read'), tu('b', 'Read'), tu('c', 'Read')));
   const out = await turn;
-  assert.deepEqual(out.records.map((r) => r.early), [true, true, true]);
+  assert.deepEqual(
+    out.records.map((r) => r.early),
+    [true, true, true],
+  );
 });
 
 test('unit: fallback — an early call whose id the final message repeats is reused, one it dropped is discarded (cancelled, never sent)', async () => {
   const h = harness({ delays: { keep: 5, gone: 200 } });
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.stream('model-1#1', 0, tu('keep', 'Count'));
   h.stream('model-1#1', 1, tu('gone', 'Count'));
   await tick(20);
@@ -229,18 +390,33 @@ test('unit: fallback — an early call whose id the final message repeats is reu
   h.answer(message(tu('keep', 'Count'), tu('new', 'Read')));
   const out = await turn;
   assert.equal(h.runs.get('keep'), 1, 'the repeated id was not run again');
-  assert.deepEqual(out.records.map((r) => r.toolUseId), ['keep', 'new']);
+  assert.deepEqual(
+    out.records.map((r) => r.toolUseId),
+    ['keep', 'new'],
+  );
   assert.equal(out.records[0]?.early, true);
-  assert.deepEqual(out.discarded?.map((d) => [d.toolUseId, d.state]), [['gone', 'cancelled']]);
+  assert.deepEqual(
+    out.discarded?.map((d) => [d.toolUseId, d.state]),
+    [['gone', 'cancelled']],
+  );
   assert.match(out.discarded?.[0]?.reason ?? '', /not in the final message/);
-  assert.ok(!out.toolResults?.content.some((b) => b.tool_use_id === 'gone'), 'the discarded result never reaches the model');
+  assert.ok(
+    !out.toolResults?.content.some((b) => b.tool_use_id === 'gone'),
+    'the discarded result never reaches the model',
+  );
   assert.deepEqual(h.cancelled, ['gone']);
-  assert.ok(h.log.indexOf('cancelled gone') < h.log.indexOf('start new'), 'the discarded call stopped before the tool phase ran');
+  assert.ok(
+    h.log.indexOf('cancelled gone') < h.log.indexOf('start new'),
+    'the discarded call stopped before the tool phase ran',
+  );
 });
 
 test('unit: a completed discarded call is reported as completed; a retried stream does not start the same id twice', async () => {
   const h = harness();
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.stream('model-1#1', 0, tu('x', 'Count'));
   h.stream('model-1#1', 0, tu('x', 'Count')); // a repeated signal
   await tick(15);
@@ -252,7 +428,10 @@ test('unit: a completed discarded call is reported as completed; a retried strea
   const out = await turn;
   assert.equal(h.runs.get('x'), 1);
   assert.equal(h.runs.get('y'), 1);
-  assert.deepEqual(out.discarded?.map((d) => [d.toolUseId, d.state, d.stream]), [['x', 'completed', 'model-1#1']]);
+  assert.deepEqual(
+    out.discarded?.map((d) => [d.toolUseId, d.state, d.stream]),
+    [['x', 'completed', 'model-1#1']],
+  );
   assert.equal(out.records[0]?.early, true);
 });
 
@@ -273,7 +452,10 @@ test('unit: modifiers of early calls apply in block order, whatever finished fir
       releaseA();
     }
   }, 1);
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.stream('s#1', 0, tu('a', 'Read'));
   h.stream('s#1', 1, tu('b', 'Read'));
   await tick(5);
@@ -285,21 +467,47 @@ test('unit: modifiers of early calls apply in block order, whatever finished fir
 
 test('unit: an interrupt while streaming discards the early calls; nothing else runs', async () => {
   const h = harness({ delays: { a: 300 } });
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.stream('s#1', 0, tu('a', 'Read'));
   await tick(10);
   h.interrupt();
   const out = await turn;
   assert.equal(out.reason, 'interrupted');
-  assert.deepEqual(out.discarded?.map((d) => [d.toolUseId, d.state]), [['a', 'cancelled']]);
+  assert.deepEqual(
+    out.discarded?.map((d) => [d.toolUseId, d.state]),
+    [['a', 'cancelled']],
+  );
   h.stream('s#1', 1, tu('late', 'Read'));
-  assert.deepEqual(h.streaming.late.map((l) => l.block.id), ['late'], 'a block after the end is never started');
+  assert.deepEqual(
+    h.streaming.late.map((l) => l.block.id),
+    ['late'],
+    'a block after the end is never started',
+  );
 });
 
 test('unit: an id the ledger holds is not started early (it is reused from the ledger)', async () => {
-  const rec: ToolCallRecord = { toolUseId: 'old', toolName: 'Read', input: {}, summary: 'Read', status: 'ok', result: { type: 'tool_result', tool_use_id: 'old', content: 'before' }, contextModifiers: [] };
+  const rec: ToolCallRecord = {
+    toolUseId: 'old',
+    toolName: 'Read',
+    input: {},
+    summary: 'Read',
+    status: 'ok',
+    result: { type: 'tool_result', tool_use_id: 'old', content: 'before' },
+    contextModifiers: [],
+  };
   const h = harness({ ledger: new Map([['old', rec]]) });
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map([['old', rec]]), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    {
+      context: initialContext('/w'),
+      priorRecords: new Map([['old', rec]]),
+      maxConcurrency: 10,
+      streaming: h.streaming,
+    },
+    h.exec,
+  );
   h.stream('s#1', 0, tu('old', 'Read'));
   h.stream('s#1', 1, tu('r', 'Read'));
   await tick(15);
@@ -312,11 +520,20 @@ test('unit: an id the ledger holds is not started early (it is reused from the l
 
 test('unit: signals after the answer (any order relative to the completion) change nothing', async () => {
   const h = harness();
-  const turn = executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming }, h.exec);
+  const turn = executeTurn(
+    { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
+    h.exec,
+  );
   h.answer(message(tu('a', 'Read'), tu('b', 'Read')));
   await tick(1);
   h.stream('s#1', 0, tu('a', 'Read'));
   const out = await turn;
-  assert.deepEqual(out.records.map((r) => [r.toolUseId, r.early ?? false]), [['a', false], ['b', false]]);
+  assert.deepEqual(
+    out.records.map((r) => [r.toolUseId, r.early ?? false]),
+    [
+      ['a', false],
+      ['b', false],
+    ],
+  );
   assert.equal(h.runs.get('a'), 1);
 });

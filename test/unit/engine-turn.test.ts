@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import { initialContext, type AgentContext, type ContextModifier } from '../../src/engine/context';
 import type { AssistantMessage, ToolUseBlock } from '../../src/engine/messages';
 import { partitionToolCalls, mapWithConcurrency, parseMaxConcurrency } from '../../src/engine/partition';
-import { executeTurn, type Approval, type ToolRunResult, type ToolUseDescription, type TurnExecutor } from '../../src/engine/turn';
+import {
+  executeTurn,
+  type Approval,
+  type ToolRunResult,
+  type ToolUseDescription,
+  type TurnExecutor,
+} from '../../src/engine/turn';
 import type { ToolCallRecord } from '../../src/engine/records';
 
 const tu = (id: string, name: string, input: unknown = {}): ToolUseBlock => ({ type: 'tool_use', id, name, input });
@@ -32,7 +38,13 @@ function fakeExecutor(message: AssistantMessage, script: Script = {}) {
     async describe(blocks) {
       return blocks.map((b): ToolUseDescription => {
         if (b.name === 'Throws') throw new Error('predicate threw');
-        return { known: true, concurrencySafe: SAFE.has(b.name), readOnly: SAFE.has(b.name), idempotent: SAFE.has(b.name), summary: b.name };
+        return {
+          known: true,
+          concurrencySafe: SAFE.has(b.name),
+          readOnly: SAFE.has(b.name),
+          idempotent: SAFE.has(b.name),
+          summary: b.name,
+        };
       });
     },
     async runTool(block, context, _d, approval): Promise<ToolRunResult> {
@@ -53,7 +65,12 @@ function fakeExecutor(message: AssistantMessage, script: Script = {}) {
         input: block.input,
         summary: block.name,
         status: denied ? 'denied' : 'ok',
-        result: { type: 'tool_result', tool_use_id: block.id, content: denied ? 'rejected' : `result of ${block.id}`, ...(denied ? { is_error: true } : {}) },
+        result: {
+          type: 'tool_result',
+          tool_use_id: block.id,
+          content: denied ? 'rejected' : `result of ${block.id}`,
+          ...(denied ? { is_error: true } : {}),
+        },
         contextModifiers: denied ? [] : (script.modifiers?.[block.id] ?? []),
       };
       return { kind: 'done', record };
@@ -67,17 +84,34 @@ function fakeExecutor(message: AssistantMessage, script: Script = {}) {
   return { exec, log, seenContext, maxInFlight: () => maxInFlight, interrupt: () => (interrupted = true) };
 }
 
-const assistant = (...blocks: ToolUseBlock[]): AssistantMessage => ({ role: 'assistant', content: [{ type: 'text', text: 'working' }, ...blocks] });
+const assistant = (...blocks: ToolUseBlock[]): AssistantMessage => ({
+  role: 'assistant',
+  content: [{ type: 'text', text: 'working' }, ...blocks],
+});
 
 test('unit: partition groups adjacent safe calls and isolates the rest', () => {
-  const blocks = [tu('1', 'Grep'), tu('2', 'Read'), tu('3', 'Edit'), tu('4', 'Grep'), tu('5', 'Unknown'), tu('6', 'Read'), tu('7', 'Glob')];
+  const blocks = [
+    tu('1', 'Grep'),
+    tu('2', 'Read'),
+    tu('3', 'Edit'),
+    tu('4', 'Grep'),
+    tu('5', 'Unknown'),
+    tu('6', 'Read'),
+    tu('7', 'Glob'),
+  ];
   const batches = partitionToolCalls(blocks, (b) => {
     if (b.name === 'Unknown') throw new Error('x');
     return SAFE.has(b.name);
   });
   assert.deepEqual(
     batches.map((b) => [b.concurrencySafe, b.blocks.map((x) => x.id)]),
-    [[true, ['1', '2']], [false, ['3']], [true, ['4']], [false, ['5']], [true, ['6', '7']]],
+    [
+      [true, ['1', '2']],
+      [false, ['3']],
+      [true, ['4']],
+      [false, ['5']],
+      [true, ['6', '7']],
+    ],
   );
 });
 
@@ -104,7 +138,10 @@ test('unit: mapWithConcurrency keeps input order and bounds parallelism', async 
 
 test('unit: [Grep, Read] [Edit] [Grep] runs as 3 batches in order, results in block order', async () => {
   const msg = assistant(tu('g1', 'Grep'), tu('r1', 'Read'), tu('e1', 'Edit'), tu('g2', 'Grep'));
-  const f = fakeExecutor(msg, { delays: { g1: 30, r1: 5 }, modifiers: { e1: [{ type: 'fileWritten', path: '/w/a.ts', mtimeMs: 7 }] } });
+  const f = fakeExecutor(msg, {
+    delays: { g1: 30, r1: 5 },
+    modifiers: { e1: [{ type: 'fileWritten', path: '/w/a.ts', mtimeMs: 7 }] },
+  });
   const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.equal(out.reason, 'tool_use');
   assert.deepEqual(out.batches, [
@@ -119,9 +156,15 @@ test('unit: [Grep, Read] [Edit] [Grep] runs as 3 batches in order, results in bl
   assert.equal(f.maxInFlight(), 2);
   // The final Grep sees the edit's context.
   assert.deepEqual(f.seenContext.get('g2')?.readFiles['/w/a.ts'], { mtimeMs: 7, partial: false });
-  assert.deepEqual(out.records.map((r) => r.toolUseId), ['g1', 'r1', 'e1', 'g2']);
+  assert.deepEqual(
+    out.records.map((r) => r.toolUseId),
+    ['g1', 'r1', 'e1', 'g2'],
+  );
   assert.ok(out.toolResults && Array.isArray(out.toolResults.content));
-  assert.deepEqual((out.toolResults.content as Array<{ tool_use_id: string }>).map((c) => c.tool_use_id), ['g1', 'r1', 'e1', 'g2']);
+  assert.deepEqual(
+    (out.toolResults.content as Array<{ tool_use_id: string }>).map((c) => c.tool_use_id),
+    ['g1', 'r1', 'e1', 'g2'],
+  );
 });
 
 test('unit: modifiers of a batch finishing in reverse order apply in block order', async () => {
@@ -133,7 +176,10 @@ test('unit: modifiers of a batch finishing in reverse order apply in block order
   };
   const f = fakeExecutor(msg, { delays: { a: 40, b: 20, c: 1 }, modifiers: mods });
   const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
-  assert.deepEqual(f.log.filter((l) => l.startsWith('end')), ['end c', 'end b', 'end a']);
+  assert.deepEqual(
+    f.log.filter((l) => l.startsWith('end')),
+    ['end c', 'end b', 'end a'],
+  );
   // Original order a, b, c: c's setCwd is applied last.
   assert.equal(out.context.cwd, '/c');
   assert.deepEqual(out.context.additionalDirectories, ['/extra']);
@@ -158,7 +204,18 @@ test('unit: a recorded tool_use_id is reused from priorRecords, never executed a
   const msg = assistant(tu('old', 'Edit'), tu('new', 'Edit'));
   const f = fakeExecutor(msg, { modifiers: { old: [{ type: 'setCwd', cwd: '/twice' }] } });
   const priorRecords = new Map<string, ToolCallRecord>([
-    ['old', { toolUseId: 'old', toolName: 'Edit', input: {}, summary: 'Edit', status: 'ok', result: { type: 'tool_result', tool_use_id: 'old', content: 'first run' }, contextModifiers: [{ type: 'setCwd', cwd: '/twice' }] }],
+    [
+      'old',
+      {
+        toolUseId: 'old',
+        toolName: 'Edit',
+        input: {},
+        summary: 'Edit',
+        status: 'ok',
+        result: { type: 'tool_result', tool_use_id: 'old', content: 'first run' },
+        contextModifiers: [{ type: 'setCwd', cwd: '/twice' }],
+      },
+    ],
   ]);
   const out = await executeTurn({ context: initialContext('/w'), priorRecords, maxConcurrency: 10 }, f.exec);
   assert.ok(!f.log.includes('start old'));
@@ -170,7 +227,10 @@ test('unit: a recorded tool_use_id is reused from priorRecords, never executed a
 
 test('unit: ask waits for approval; approve runs, deny yields the rejection', async () => {
   const msg = assistant(tu('x', 'Bash'), tu('y', 'Bash'));
-  const f = fakeExecutor(msg, { asks: new Set(['x', 'y']), approvals: { x: { decision: 'approve', source: 'human', by: 'ann' }, y: { decision: 'deny', source: 'human' } } });
+  const f = fakeExecutor(msg, {
+    asks: new Set(['x', 'y']),
+    approvals: { x: { decision: 'approve', source: 'human', by: 'ann' }, y: { decision: 'deny', source: 'human' } },
+  });
   const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.deepEqual(f.log, ['ask x', 'start x', 'end x', 'ask y', 'start y', 'end y']);
   assert.equal(out.records[0]?.status, 'ok');
@@ -187,8 +247,15 @@ test('unit: interrupt mid-turn: finished calls keep results, the rest get interr
   assert.equal(out.records[1]?.status, 'interrupted');
   assert.equal(out.records[2]?.status, 'interrupted');
   assert.ok(!f.log.includes('start b1'));
-  const ids = (out.toolResults?.content as Array<{ tool_use_id: string; is_error?: boolean }>).map((c) => [c.tool_use_id, c.is_error === true]);
-  assert.deepEqual(ids, [['r1', false], ['b1', true], ['r2', true]]);
+  const ids = (out.toolResults?.content as Array<{ tool_use_id: string; is_error?: boolean }>).map((c) => [
+    c.tool_use_id,
+    c.is_error === true,
+  ]);
+  assert.deepEqual(ids, [
+    ['r1', false],
+    ['b1', true],
+    ['r2', true],
+  ]);
 });
 
 test('unit: interrupt while waiting for approval ends that call as interrupted', async () => {
@@ -201,7 +268,12 @@ test('unit: interrupt while waiting for approval ends that call as interrupted',
 
 test('unit: no tool_use ends the turn with the model stop reason', async () => {
   const f = fakeExecutor({ role: 'assistant', content: [{ type: 'text', text: 'done' }] });
-  f.exec.callModel = async () => ({ kind: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }] }, usage: { input_tokens: 3, output_tokens: 4 }, stopReason: 'end_turn' });
+  f.exec.callModel = async () => ({
+    kind: 'message',
+    message: { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    usage: { input_tokens: 3, output_tokens: 4 },
+    stopReason: 'end_turn',
+  });
   const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.equal(out.reason, 'end_turn');
   assert.equal(out.toolResults, undefined);
@@ -211,18 +283,34 @@ test('unit: in a concurrent batch, a call that will ask holds back the calls aft
   const msg = assistant(tu('r1', 'Read'), tu('r2', 'Read'), tu('r3', 'Read'));
   const f = fakeExecutor(msg, { asks: new Set(['r2']), delays: { r1: 30 } });
   const describe = f.exec.describe.bind(f.exec);
-  f.exec.describe = async (blocks, ctx) => (await describe(blocks, ctx)).map((d, i) => (blocks[i]?.id === 'r2' ? { ...d, mayAsk: true } : d));
+  f.exec.describe = async (blocks, ctx) =>
+    (await describe(blocks, ctx)).map((d, i) => (blocks[i]?.id === 'r2' ? { ...d, mayAsk: true } : d));
   const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.deepEqual(out.batches, [{ concurrencySafe: true, toolUseIds: ['r1', 'r2', 'r3'] }]);
   // r1 runs alongside r2's ask; r3 starts only after r2 was approved and ran.
   assert.ok(f.log.indexOf('ask r2') < f.log.indexOf('end r1'), JSON.stringify(f.log));
   assert.ok(f.log.indexOf('start r3') > f.log.indexOf('end r2'), JSON.stringify(f.log));
-  assert.deepEqual(out.records.map((r) => r.status), ['ok', 'ok', 'ok']);
+  assert.deepEqual(
+    out.records.map((r) => r.status),
+    ['ok', 'ok', 'ok'],
+  );
 });
 
 test('unit: askSegments splits after each asking call', async () => {
   const { askSegments } = await import('../../src/engine/turn');
-  assert.deepEqual(askSegments([1, 2, 3, 4, 5], (n) => n === 2 || n === 5), [[1, 2], [3, 4, 5]]);
-  assert.deepEqual(askSegments([1, 2], () => false), [[1, 2]]);
-  assert.deepEqual(askSegments([], () => true), []);
+  assert.deepEqual(
+    askSegments([1, 2, 3, 4, 5], (n) => n === 2 || n === 5),
+    [
+      [1, 2],
+      [3, 4, 5],
+    ],
+  );
+  assert.deepEqual(
+    askSegments([1, 2], () => false),
+    [[1, 2]],
+  );
+  assert.deepEqual(
+    askSegments([], () => true),
+    [],
+  );
 });

@@ -31,31 +31,49 @@ const roomOf = (f: string): string | undefined => /dist\/src\/([^/.]+)/.exec(f)?
 
 test('unit: durable-agent/tools loads no Temporal package and no node-only room', () => {
   const { files, exports } = load('durable-agent/tools');
-  assert.deepEqual(files.map(pkgOf).filter((p) => p !== undefined && p !== 'zod'), []);
+  assert.deepEqual(
+    files.map(pkgOf).filter((p) => p !== undefined && p !== 'zod'),
+    [],
+  );
   // Only the tool protocol, the pure engine and the entry itself.
   assert.deepEqual([...new Set(files.map(roomOf).filter((r) => r !== undefined))].sort(), ['engine', 'entry', 'tools']);
-  assert.ok(!files.some((f) => /dist\/src\/tools\/builtin\//.test(f)), 'the built-in tools (node fs, child_process) are not loaded');
-  for (const name of ['buildTool', 'PERMISSION_MODES', 'applyContextModifier', 'DurableAgentError']) assert.ok(exports.includes(name), name);
+  assert.ok(
+    !files.some((f) => /dist\/src\/tools\/builtin\//.test(f)),
+    'the built-in tools (node fs, child_process) are not loaded',
+  );
+  for (const name of ['buildTool', 'PERMISSION_MODES', 'applyContextModifier', 'DurableAgentError'])
+    assert.ok(exports.includes(name), name);
 });
 
 test('unit: durable-agent/workflow is workflow-safe: no @temporalio/worker, no @temporalio/client', () => {
   const { files, exports } = load('durable-agent/workflow');
   const pkgs = new Set(files.map(pkgOf).filter((p): p is string => p !== undefined));
   assert.ok(pkgs.has('@temporalio/workflow'), 'it does load the workflow API (the definitions)');
-  for (const p of pkgs) assert.ok(!['@temporalio/worker', '@temporalio/client', '@temporalio/activity', '@anthropic-ai/sdk'].includes(p), `loads ${p}`);
-  for (const r of new Set(files.map(roomOf))) assert.ok(r === undefined || ['engine', 'entry', 'tools', 'workflows', 'hooks'].includes(r), `loads src/${r}`);
-  for (const name of ['statusQuery', 'approveUpdate', 'END_REASONS', 'buildTool']) assert.ok(exports.includes(name), name);
+  for (const p of pkgs)
+    assert.ok(
+      !['@temporalio/worker', '@temporalio/client', '@temporalio/activity', '@anthropic-ai/sdk'].includes(p),
+      `loads ${p}`,
+    );
+  for (const r of new Set(files.map(roomOf)))
+    assert.ok(r === undefined || ['engine', 'entry', 'tools', 'workflows', 'hooks'].includes(r), `loads src/${r}`);
+  for (const name of ['statusQuery', 'approveUpdate', 'END_REASONS', 'buildTool'])
+    assert.ok(exports.includes(name), name);
 });
 
 test('unit: durable-agent/client never loads @temporalio/worker', () => {
   const { files, exports } = load('durable-agent/client');
-  assert.deepEqual(files.filter((f) => pkgOf(f) === '@temporalio/worker'), []);
-  for (const name of ['startSession', 'approveToolUse', 'buildAudit', 'SessionNotFoundError']) assert.ok(exports.includes(name), name);
+  assert.deepEqual(
+    files.filter((f) => pkgOf(f) === '@temporalio/worker'),
+    [],
+  );
+  for (const name of ['startSession', 'approveToolUse', 'buildAudit', 'SessionNotFoundError'])
+    assert.ok(exports.includes(name), name);
 });
 
 test('unit: the main entry and durable-agent/worker have the worker; only durable-agent/testing has the fake Messages API', () => {
   const main = load('durable-agent');
-  for (const name of ['createAgentWorker', 'startSession', 'buildTool', 'runToolPipeline', 'startLocalSession']) assert.ok(main.exports.includes(name), name);
+  for (const name of ['createAgentWorker', 'startSession', 'buildTool', 'runToolPipeline', 'startLocalSession'])
+    assert.ok(main.exports.includes(name), name);
   assert.ok(!main.exports.includes('startFakeAnthropic'));
   assert.ok(!main.files.some((f) => f.includes('dist/src/testing/')), 'the main entry loads no test utility');
   const worker = load('durable-agent/worker');

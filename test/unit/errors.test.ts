@@ -4,7 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
 import { DurableAgentError, errorCodeOf } from '../../src/engine/errors';
-import { ApprovalRejectedError, SessionEndedError, SessionNotFoundError, SandboxUnavailableError } from '../../src/client';
+import {
+  ApprovalRejectedError,
+  SessionEndedError,
+  SessionNotFoundError,
+  SandboxUnavailableError,
+} from '../../src/client';
 import { TemporalUnavailableError } from '../../src/temporal/connection';
 import { TemporalCliNotFoundError } from '../../src/temporal/cli';
 import { McpUnavailableError } from '../../src/mcp/manager';
@@ -36,8 +41,14 @@ test('unit: a Temporal failure typed with a code reads back as that code; others
 });
 
 test('unit: the CLI prints a coded error in one line, the whole message where it is made for the terminal', () => {
-  assert.equal(describeError(new SessionNotFoundError('abc')), 'No session with id abc. List sessions with `durable-agent ls`.');
-  assert.equal(describeError(new TemporalCliNotFoundError(['PATH'])), 'Could not find or build the Temporal CLI (`temporal`). Tried:');
+  assert.equal(
+    describeError(new SessionNotFoundError('abc')),
+    'No session with id abc. List sessions with `durable-agent ls`.',
+  );
+  assert.equal(
+    describeError(new TemporalCliNotFoundError(['PATH'])),
+    'Could not find or build the Temporal CLI (`temporal`). Tried:',
+  );
 });
 
 test('unit: a DurableAgentError thrown by an activity fails it with its code as the failure type', async () => {
@@ -48,6 +59,16 @@ test('unit: a DurableAgentError thrown by an activity fails it with its code as 
     return 'ok';
   });
   assert.equal(await act('fine'), 'ok');
-  await assert.rejects(act('mcp'), (e: unknown) => e instanceof ApplicationFailure && e.type === 'MCP_UNAVAILABLE' && e.message === 'MCP server x is gone' && errorCodeOf(e) === 'MCP_UNAVAILABLE');
-  await assert.rejects(act('plain'), (e: unknown) => !(e instanceof ApplicationFailure) && (e as Error).message === 'disk full');
+  await assert.rejects(
+    act('mcp'),
+    (e: unknown) =>
+      e instanceof ApplicationFailure &&
+      e.type === 'MCP_UNAVAILABLE' &&
+      e.message === 'MCP server x is gone' &&
+      errorCodeOf(e) === 'MCP_UNAVAILABLE',
+  );
+  await assert.rejects(
+    act('plain'),
+    (e: unknown) => !(e instanceof ApplicationFailure) && (e as Error).message === 'disk full',
+  );
 });

@@ -2,7 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { PromptCacheSim, promptSegments, promptTokens, startFakeAnthropic, textResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
+import {
+  PromptCacheSim,
+  promptSegments,
+  promptTokens,
+  startFakeAnthropic,
+  textResponse,
+  type MessagesRequest,
+} from '../../src/testing/fakeAnthropic';
 
 const big = (tag: string) => `${tag} `.repeat(1500);
 const EPH = { type: 'ephemeral' as const };
@@ -14,7 +21,12 @@ function request(turns: number, marks = true): MessagesRequest {
     messages.push({ role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }] });
   }
   messages.push({ role: 'user', content: [{ type: 'text', text: 'next', ...(marks ? { cache_control: EPH } : {}) }] });
-  return { model: 'm', max_tokens: 10, system: [{ type: 'text', text: big('system'), ...(marks ? { cache_control: EPH } : {}) }], messages };
+  return {
+    model: 'm',
+    max_tokens: 10,
+    system: [{ type: 'text', text: big('system'), ...(marks ? { cache_control: EPH } : {}) }],
+    messages,
+  };
 }
 
 test('unit: fake prompt cache — first request writes, a longer one reads the old prefix and writes the rest; no marks, no cache', () => {
@@ -27,7 +39,10 @@ test('unit: fake prompt cache — first request writes, a longer one reads the o
   assert.equal(again.cache_read_input_tokens, first.cache_creation_input_tokens);
   const longer = sim.use(promptSegments(request(2)));
   assert.ok(longer.cache_read_input_tokens > 0 && longer.cache_creation_input_tokens > 0);
-  assert.equal(longer.cache_read_input_tokens + longer.cache_creation_input_tokens + longer.input_tokens, promptTokens(promptSegments(request(2))));
+  assert.equal(
+    longer.cache_read_input_tokens + longer.cache_creation_input_tokens + longer.input_tokens,
+    promptTokens(promptSegments(request(2))),
+  );
   const unmarked = sim.use(promptSegments(request(2, false)));
   assert.deepEqual([unmarked.cache_read_input_tokens, unmarked.cache_creation_input_tokens], [0, 0]);
   // Entries expire after the TTL; a prefix below the minimum is never cached.

@@ -101,7 +101,11 @@ describe('fake Anthropic: streaming with the real SDK', () => {
     let partials = 0;
     for await (const event of events) {
       types.push(event.type);
-      if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta' && event.delta.partial_json !== '')
+      if (
+        event.type === 'content_block_delta' &&
+        event.delta.type === 'input_json_delta' &&
+        event.delta.partial_json !== ''
+      )
         partials++;
       if (event.type === 'message_delta') assert.equal(event.delta.stop_reason, 'tool_use');
     }
@@ -136,18 +140,25 @@ describe('fake Anthropic: streaming with the real SDK', () => {
       ],
     });
     const message = await fakeClient(server).messages.stream(params()).finalMessage();
-    assert.deepEqual(message.content[0], { type: 'thinking', thinking: 'The user wants a greeting.', signature: 'sig-123' });
+    assert.deepEqual(message.content[0], {
+      type: 'thinking',
+      thinking: 'The user wants a greeting.',
+      signature: 'sig-123',
+    });
     assert.equal(message.stop_reason, 'end_turn');
   });
 });
 
 describe('fake Anthropic: non-streamed and scripting', () => {
   it('returns the same Message shape without streaming as the stream adds up to', async () => {
-    const spec: MessageSpec = toolUseResponse([{ name: 'Read', input: { file_path: '/tmp/a' }, id: 'toolu_01GivenByTheSpec00000001' }], {
-      text: 'Reading.',
-      id: 'msg_01SameIdBothWays000000001',
-      usage: { input_tokens: 10, output_tokens: 20 },
-    });
+    const spec: MessageSpec = toolUseResponse(
+      [{ name: 'Read', input: { file_path: '/tmp/a' }, id: 'toolu_01GivenByTheSpec00000001' }],
+      {
+        text: 'Reading.',
+        id: 'msg_01SameIdBothWays000000001',
+        usage: { input_tokens: 10, output_tokens: 20 },
+      },
+    );
     await withFakeAnthropic({ responses: [spec, spec] }, async (server) => {
       const client = fakeClient(server);
       const plain = await client.messages.create(params());
@@ -284,7 +295,11 @@ describe('fake Anthropic: injected faults', () => {
       const seen: string[] = [];
       stream.on('streamEvent', (event) => seen.push(event.type));
       await assert.rejects(stream.finalMessage());
-      assert.deepEqual(seen, ['message_start', 'content_block_start', 'content_block_delta'], 'ping is the 3rd event on the wire');
+      assert.deepEqual(
+        seen,
+        ['message_start', 'content_block_start', 'content_block_delta'],
+        'ping is the 3rd event on the wire',
+      );
     });
   });
 
@@ -386,7 +401,10 @@ describe('fake Anthropic: request validation', () => {
     server.enqueue(textResponse('should not be used'));
     const dangling = params([
       userTurn('grep it'),
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01Dangling000000000000000', name: 'Grep', input: {} }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_01Dangling000000000000000', name: 'Grep', input: {} }],
+      },
       { role: 'user', content: 'where is my result?' },
     ]);
     await assert.rejects(fakeClient(server, { maxRetries: 2 }).messages.create(dangling), (err: unknown) => {
@@ -401,8 +419,14 @@ describe('fake Anthropic: request validation', () => {
 
     const answered = params([
       userTurn('grep it'),
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01Dangling000000000000000', name: 'Grep', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Dangling000000000000000', content: 'ok' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_01Dangling000000000000000', name: 'Grep', input: {} }],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_01Dangling000000000000000', content: 'ok' }],
+      },
     ]);
     const message = await fakeClient(server).messages.create(answered);
     assert.deepEqual(message.content, [{ type: 'text', text: 'should not be used' }]);
@@ -414,13 +438,19 @@ describe('fake Anthropic: request validation', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Orphan0000000000000000', content: 'x' }] },
     ]);
-    await assert.rejects(fakeClient(server).messages.create(orphan), /unexpected `tool_use_id` found in `tool_result` blocks/);
+    await assert.rejects(
+      fakeClient(server).messages.create(orphan),
+      /unexpected `tool_use_id` found in `tool_result` blocks/,
+    );
   });
 
   it('can require an API key', async () => {
     await withFakeAnthropic({ requireApiKey: 'sk-right' }, async (strict) => {
       strict.enqueue(textResponse('welcome'));
-      await assert.rejects(fakeClient(strict, { apiKey: 'sk-wrong' }).messages.create(params()), Anthropic.AuthenticationError);
+      await assert.rejects(
+        fakeClient(strict, { apiKey: 'sk-wrong' }).messages.create(params()),
+        Anthropic.AuthenticationError,
+      );
       const ok = await fakeClient(strict, { apiKey: 'sk-right' }).messages.create(params());
       assert.deepEqual(ok.content, [{ type: 'text', text: 'welcome' }]);
       assert.deepEqual(
@@ -452,9 +482,12 @@ describe('fake Anthropic: recorded SSE fixtures', () => {
     const fixtureMessage = accumulateMessage(recorded);
     await withFakeAnthropic({}, async (server) => {
       server.enqueue(
-        toolUseResponse({ name: 'Grep', input: { pattern: 'TODO', path: 'src', output_mode: 'content' } }, {
-          text: "I'll search the code for TODOs.",
-        }),
+        toolUseResponse(
+          { name: 'Grep', input: { pattern: 'TODO', path: 'src', output_mode: 'content' } },
+          {
+            text: "I'll search the code for TODOs.",
+          },
+        ),
       );
       const res = await postRaw(server, JSON.stringify({ ...params(), stream: true }));
       const generated = parseSse(await res.text());
@@ -465,7 +498,10 @@ describe('fake Anthropic: recorded SSE fixtures', () => {
         recorded.slice(0, 3).map((e) => e.event),
       );
       const ours = accumulateMessage(generated);
-      assert.deepEqual(ours.content.map((b) => b.type), fixtureMessage.content.map((b) => b.type));
+      assert.deepEqual(
+        ours.content.map((b) => b.type),
+        fixtureMessage.content.map((b) => b.type),
+      );
     });
   });
 

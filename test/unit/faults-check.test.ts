@@ -14,12 +14,20 @@ function transcript(results: Record<string, { error?: string }>): Message[] {
   const calls = [...crashTurnCalls(s, 0, pacing), ...crashTurnCalls(s, 1, pacing)];
   return [
     { role: 'user', content: 'go' },
-    { role: 'assistant', content: calls.map((c) => ({ type: 'tool_use' as const, id: c.id as string, name: c.name, input: c.input })) },
+    {
+      role: 'assistant',
+      content: calls.map((c) => ({ type: 'tool_use' as const, id: c.id as string, name: c.name, input: c.input })),
+    },
     {
       role: 'user',
       content: calls.map((c) => {
         const r = results[c.id as string];
-        return { type: 'tool_result' as const, tool_use_id: c.id as string, content: r?.error ?? 'ok', ...(r?.error ? { is_error: true } : {}) };
+        return {
+          type: 'tool_result' as const,
+          tool_use_id: c.id as string,
+          content: r?.error ?? 'ok',
+          ...(r?.error ? { is_error: true } : {}),
+        };
       }),
     },
     { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
@@ -33,7 +41,11 @@ const counts = (m: Record<string, number>) => (_k: EffectKind, id: string) => m[
 
 test('unit: faults check — an honest transcript passes; counts completed, unknown outcomes and idempotent re-runs', () => {
   const unknown = 'The outcome of this AppendSlow call is unknown: the worker running it was lost';
-  const c = checkSession(transcript({ [countId]: { error: unknown } }), counts({ [bashId]: 1, [countId]: 1, [idemId]: 2 }), [bashId, countId, idemId]);
+  const c = checkSession(
+    transcript({ [countId]: { error: unknown } }),
+    counts({ [bashId]: 1, [countId]: 1, [idemId]: 2 }),
+    [bashId, countId, idemId],
+  );
   assert.deepEqual(c.violations, []);
   assert.equal(c.completed, 2);
   assert.equal(c.unknownOutcomes, 1);
@@ -49,7 +61,11 @@ test('unit: faults check — a completed non-idempotent call whose effect appear
 
 test('unit: faults check — missing effects, idempotent unknowns, plain errors and orphan effects are violations', () => {
   const unknown = 'The outcome of this AppendSlow call is unknown';
-  const c = checkSession(transcript({ [idemId]: { error: unknown }, [bashId]: { error: 'Error calling tool Bash: boom' } }), counts({ [countId]: 0 }), ['toolu_other']);
+  const c = checkSession(
+    transcript({ [idemId]: { error: unknown }, [bashId]: { error: 'Error calling tool Bash: boom' } }),
+    counts({ [countId]: 0 }),
+    ['toolu_other'],
+  );
   const v = c.violations.join('\n');
   assert.match(v, new RegExp(`${countId} \\(count\\) completed but its effect is missing`));
   assert.match(v, /is idempotent but was reported unknown_outcome/);
@@ -60,14 +76,30 @@ test('unit: faults check — missing effects, idempotent unknowns, plain errors 
 test('unit: faults check — a store error without an effect is a clear failure only when the pattern names it', () => {
   const t = transcript({ [bashId]: { error: 'Error calling tool Bash: ENOSPC: no space left on device' } });
   assert.equal(checkSession(t, counts({ [countId]: 1, [idemId]: 1 }), [], /ENOSPC/).failedClearly, 1);
-  assert.match(checkSession(t, counts({ [bashId]: 1, [countId]: 1, [idemId]: 1 }), [], /ENOSPC/).violations.join('\n'), /its effect happened 1 time/);
+  assert.match(
+    checkSession(t, counts({ [bashId]: 1, [countId]: 1, [idemId]: 1 }), [], /ENOSPC/).violations.join('\n'),
+    /its effect happened 1 time/,
+  );
 });
 
 test('unit: faults check — protocol completeness: unanswered, doubly answered and stray results', () => {
   const m: Message[] = [
     { role: 'user', content: 'go' },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'Bash', input: {} }, { type: 'tool_use', id: 'b', name: 'Bash', input: {} }] },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'x' }, { type: 'tool_result', tool_use_id: 'a', content: 'y' }, { type: 'tool_result', tool_use_id: 'z', content: 'y' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 'a', name: 'Bash', input: {} },
+        { type: 'tool_use', id: 'b', name: 'Bash', input: {} },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'a', content: 'x' },
+        { type: 'tool_result', tool_use_id: 'a', content: 'y' },
+        { type: 'tool_result', tool_use_id: 'z', content: 'y' },
+      ],
+    },
     { role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'Bash', input: {} }] },
   ];
   assert.deepEqual(protocolProblems(m), [
@@ -82,5 +114,11 @@ test('unit: faults plan — ledger calls are recognised by kind; ids are per ses
   const kinds = [0, 1, 2, 3].flatMap((t) => crashTurnCalls(s, t, pacing).map((c) => effectKindOf(c)));
   assert.deepEqual(kinds, ['bash', 'count', 'idem', 'write', 'bash', 'count']);
   assert.equal(toolUseId('kill-3', 7, 1), 'toolu_kill3_t7_1');
-  assert.deepEqual([...countLines('a\nb\n\na\n')], [['a', 2], ['b', 1]]);
+  assert.deepEqual(
+    [...countLines('a\nb\n\na\n')],
+    [
+      ['a', 2],
+      ['b', 1],
+    ],
+  );
 });

@@ -62,7 +62,11 @@ test('unit: progress heartbeats at once and restarts the keepalive wait', () => 
   c.advance(600);
   hb.stop();
   hb.progress();
-  assert.deepEqual(sent, [100, 500, 1000], 'progress at 100 and 500, a keepalive 500 ms after the last; nothing after stop');
+  assert.deepEqual(
+    sent,
+    [100, 500, 1000],
+    'progress at 100 and 500, a keepalive 500 ms after the last; nothing after stop',
+  );
 });
 
 test('unit: the tool default keeps a cancellation within half a second', () => {

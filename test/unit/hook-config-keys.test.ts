@@ -11,20 +11,40 @@ import { hookConfigWarnings, normalizeHooksConfig, runPreToolUseHooks } from '..
 import { runToolPipeline } from '../../src/pipeline';
 import { makeEnv, tempDir, use } from './pipelineFixtures';
 
-const hook = (extra: Record<string, unknown>, event = 'PreToolUse') => ({ hooks: { [event]: [{ matcher: 'WriteFile', hooks: [{ type: 'command', command: 'true', ...extra }] }] } });
+const hook = (extra: Record<string, unknown>, event = 'PreToolUse') => ({
+  hooks: { [event]: [{ matcher: 'WriteFile', hooks: [{ type: 'command', command: 'true', ...extra }] }] },
+});
 
 test('unit: hook keys rejected at load name the key', () => {
-  assert.throws(() => normalizeHooksConfig({ hooks: { PreToolUse: [{ matcher: '(Bash', hooks: [] }] } }), /hooks\.PreToolUse\[0\]\.matcher "\(Bash" is not a valid regular expression/);
-  assert.throws(() => normalizeHooksConfig(hook({ if: 'Bash(git *)' }, 'Stop')), /hooks\.Stop\[0\]\.hooks\[0\]\.if applies to tool events only/);
-  assert.throws(() => normalizeHooksConfig(hook({ if: 'Bash(git *' })), /hooks\.PreToolUse\[0\]\.hooks\[0\]\.if "Bash\(git \*" is not a permission rule/);
+  assert.throws(
+    () => normalizeHooksConfig({ hooks: { PreToolUse: [{ matcher: '(Bash', hooks: [] }] } }),
+    /hooks\.PreToolUse\[0\]\.matcher "\(Bash" is not a valid regular expression/,
+  );
+  assert.throws(
+    () => normalizeHooksConfig(hook({ if: 'Bash(git *)' }, 'Stop')),
+    /hooks\.Stop\[0\]\.hooks\[0\]\.if applies to tool events only/,
+  );
+  assert.throws(
+    () => normalizeHooksConfig(hook({ if: 'Bash(git *' })),
+    /hooks\.PreToolUse\[0\]\.hooks\[0\]\.if "Bash\(git \*" is not a permission rule/,
+  );
   assert.throws(() => normalizeHooksConfig(hook({ args: 'x' })), /\.args must be an array of strings/);
   assert.throws(() => normalizeHooksConfig(hook({ shell: 'powershell' })), /\.shell "powershell" is not supported/);
   assert.throws(() => normalizeHooksConfig(hook({ asyncRewake: true })), /\.asyncRewake is not supported/);
   assert.throws(() => normalizeHooksConfig(hook({ async: 'yes' })), /\.async must be true or false/);
   // Stop/UserPromptSubmit ignore a matcher, so an odd one there is no error.
   assert.doesNotThrow(() => normalizeHooksConfig({ hooks: { Stop: [{ matcher: '(x', hooks: [] }] } }));
-  const ok = normalizeHooksConfig(hook({ if: 'WriteFile(src/**)', args: ['a'], shell: 'bash', async: true, statusMessage: 'checking' }));
-  assert.deepEqual(ok.PreToolUse?.[0]?.hooks[0], { type: 'command', command: 'true', args: ['a'], if: 'WriteFile(src/**)', shell: 'bash', async: true });
+  const ok = normalizeHooksConfig(
+    hook({ if: 'WriteFile(src/**)', args: ['a'], shell: 'bash', async: true, statusMessage: 'checking' }),
+  );
+  assert.deepEqual(ok.PreToolUse?.[0]?.hooks[0], {
+    type: 'command',
+    command: 'true',
+    args: ['a'],
+    if: 'WriteFile(src/**)',
+    shell: 'bash',
+    async: true,
+  });
 });
 
 test('unit: once, typos and extra matcher keys load with a warning naming the file and key', async () => {
@@ -34,18 +54,52 @@ test('unit: once, typos and extra matcher keys load with a warning naming the fi
   ]);
   const dir = await tempDir('hook-keys-');
   const file = path.join(dir, 'settings.json');
-  await fs.writeFile(file, JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Edit', description: 'fmt', hooks: [{ type: 'command', command: 'true', once: true }] }] } }));
+  await fs.writeFile(
+    file,
+    JSON.stringify({
+      hooks: {
+        PostToolUse: [
+          { matcher: 'Edit', description: 'fmt', hooks: [{ type: 'command', command: 'true', once: true }] },
+        ],
+      },
+    }),
+  );
   const eff = loadSettings(dir, [file]);
-  assert.ok(eff.warnings.some((w) => w.includes(file) && w.includes('hooks.PostToolUse[0].description')), eff.warnings.join('\n'));
-  assert.ok(eff.warnings.some((w) => w.includes(file) && w.includes('hooks.PostToolUse[0].hooks[0].once')), eff.warnings.join('\n'));
-  await fs.writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'B[', hooks: [{ type: 'command', command: 'true' }] }] } }));
-  assert.throws(() => loadSettings(dir, [file]), (e: Error) => e.message.includes(file) && /matcher "B\[" is not a valid regular expression/.test(e.message));
+  assert.ok(
+    eff.warnings.some((w) => w.includes(file) && w.includes('hooks.PostToolUse[0].description')),
+    eff.warnings.join('\n'),
+  );
+  assert.ok(
+    eff.warnings.some((w) => w.includes(file) && w.includes('hooks.PostToolUse[0].hooks[0].once')),
+    eff.warnings.join('\n'),
+  );
+  await fs.writeFile(
+    file,
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'B[', hooks: [{ type: 'command', command: 'true' }] }] } }),
+  );
+  assert.throws(
+    () => loadSettings(dir, [file]),
+    (e: Error) => e.message.includes(file) && /matcher "B\[" is not a valid regular expression/.test(e.message),
+  );
 });
 
 test('unit: a hook with `if` runs only for the calls its permission rule matches', async () => {
   const cwd = await tempDir('hook-if-');
   const log = path.join(cwd, 'ran.log');
-  const hooks = { PreToolUse: [{ matcher: 'WriteFile', hooks: [{ type: 'command', if: 'WriteFile(src/**)', command: `cat >> '${log}'; echo '' >> '${log}'; echo 'no writes under src' >&2; exit 2` }] }] };
+  const hooks = {
+    PreToolUse: [
+      {
+        matcher: 'WriteFile',
+        hooks: [
+          {
+            type: 'command',
+            if: 'WriteFile(src/**)',
+            command: `cat >> '${log}'; echo '' >> '${log}'; echo 'no writes under src' >&2; exit 2`,
+          },
+        ],
+      },
+    ],
+  };
   const env = makeEnv(cwd, { mode: 'bypassPermissions', hooks: hooks as never });
   const blocked = await runToolPipeline(use('WriteFile', { file_path: 'src/a.ts', content: 'x' }), env);
   const allowed = await runToolPipeline(use('WriteFile', { file_path: 'b.md', content: 'y' }), env);
@@ -61,14 +115,30 @@ test('unit: args runs the executable without a shell; async does not wait and it
   const script = path.join(cwd, 'h.sh');
   await fs.writeFile(script, '#!/bin/sh\nprintf "%s|" "$@" > "$CLAUDE_PROJECT_DIR/args.txt"\n');
   await fs.chmod(script, 0o755);
-  const input = { session_id: 's', cwd, permission_mode: 'default' as const, tool_name: 'Bash', tool_input: {}, tool_use_id: 't' };
-  await runPreToolUseHooks(input, { cwd, config: normalizeHooksConfig({ PreToolUse: [{ hooks: [{ type: 'command', command: script, args: ['a b', '$HOME', '; rm -rf x'] }] }] }) });
+  const input = {
+    session_id: 's',
+    cwd,
+    permission_mode: 'default' as const,
+    tool_name: 'Bash',
+    tool_input: {},
+    tool_use_id: 't',
+  };
+  await runPreToolUseHooks(input, {
+    cwd,
+    config: normalizeHooksConfig({
+      PreToolUse: [{ hooks: [{ type: 'command', command: script, args: ['a b', '$HOME', '; rm -rf x'] }] }],
+    }),
+  });
   assert.equal(await fs.readFile(path.join(cwd, 'args.txt'), 'utf8'), 'a b|$HOME|; rm -rf x|');
 
   const marker = path.join(cwd, 'async-done');
   const r = await runPreToolUseHooks(input, {
     cwd,
-    config: normalizeHooksConfig({ PreToolUse: [{ hooks: [{ type: 'command', async: true, command: `sleep 2; touch '${marker}'; echo no >&2; exit 2` }] }] }),
+    config: normalizeHooksConfig({
+      PreToolUse: [
+        { hooks: [{ type: 'command', async: true, command: `sleep 2; touch '${marker}'; echo no >&2; exit 2` }] },
+      ],
+    }),
   });
   assert.ok(!existsSync(marker), 'an async hook is not waited for');
   assert.equal(r.block, undefined);

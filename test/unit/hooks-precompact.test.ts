@@ -12,7 +12,14 @@ test('unit: PreCompact command hooks — matcher on the trigger, stdout becomes 
     PreCompact: [
       { matcher: 'auto', hooks: [{ type: 'command', command: 'cat >/dev/null; echo "Keep the list of files read."' }] },
       { matcher: 'manual', hooks: [{ type: 'command', command: 'echo never' }] },
-      { hooks: [{ type: 'command', command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreCompact","additionalContext":"Mention the failing test."}}'` }] },
+      {
+        hooks: [
+          {
+            type: 'command',
+            command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreCompact","additionalContext":"Mention the failing test."}}'`,
+          },
+        ],
+      },
     ],
   });
   const r = await runPreCompactHooks(input, { config, cwd: tmpdir() });
@@ -20,7 +27,16 @@ test('unit: PreCompact command hooks — matcher on the trigger, stdout becomes 
   assert.equal(r.block, undefined);
   assert.equal(r.runs.length, 2);
 
-  const blocking = normalizeHooksConfig({ PreCompact: [{ hooks: [{ type: 'command', command: 'echo "not now: mid-migration" >&2; exit 2' }, { type: 'command', command: 'exit 1' }] }] });
+  const blocking = normalizeHooksConfig({
+    PreCompact: [
+      {
+        hooks: [
+          { type: 'command', command: 'echo "not now: mid-migration" >&2; exit 2' },
+          { type: 'command', command: 'exit 1' },
+        ],
+      },
+    ],
+  });
   const b = await runPreCompactHooks(input, { config: blocking, cwd: tmpdir() });
   assert.deepEqual(b.block?.reason, 'not now: mid-migration');
   assert.equal(b.notices.length, 1, 'exit 1 is a non-blocking error');
@@ -28,7 +44,21 @@ test('unit: PreCompact command hooks — matcher on the trigger, stdout becomes 
 
 test('unit: PreCompact function hooks see the input; decision "block" blocks', async () => {
   const seen: unknown[] = [];
-  const config = { PreCompact: [{ hooks: [{ type: 'function' as const, fn: (i: unknown) => { seen.push(i); return { decision: 'block' as const, reason: 'checkpoint first' }; } }] }] };
+  const config = {
+    PreCompact: [
+      {
+        hooks: [
+          {
+            type: 'function' as const,
+            fn: (i: unknown) => {
+              seen.push(i);
+              return { decision: 'block' as const, reason: 'checkpoint first' };
+            },
+          },
+        ],
+      },
+    ],
+  };
   const r = await runPreCompactHooks({ ...input, trigger: 'manual' }, { config, cwd: tmpdir() });
   assert.equal(r.block?.reason, 'checkpoint first');
   assert.deepEqual(seen, [{ ...input, trigger: 'manual', hook_event_name: 'PreCompact' }]);

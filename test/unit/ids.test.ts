@@ -5,7 +5,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ACTIVITY_TYPES, SIGNALS, QUERIES, UPDATES, activityIds, decidedByActivityId, sessionOfTurnWorkflowId, toolCallActivityIds, turnOfWorkflowId, turnWorkflowId } from '../../src/engine/ids';
+import {
+  ACTIVITY_TYPES,
+  SIGNALS,
+  QUERIES,
+  UPDATES,
+  activityIds,
+  decidedByActivityId,
+  sessionOfTurnWorkflowId,
+  toolCallActivityIds,
+  turnOfWorkflowId,
+  turnWorkflowId,
+} from '../../src/engine/ids';
 import * as defs from '../../src/workflows/definitions';
 import { modelActivityId } from '../../src/workflows/modelStep';
 
@@ -37,7 +48,15 @@ test('unit: turn workflow ids and activity ids round-trip, and keep the recorded
   assert.equal(activityIds.tool('toolu_a', 'approve'), 'tool-toolu_a-approve');
   assert.equal(activityIds.attempt(activityIds.append(4), 3), 'append-4-attempt-3');
   assert.equal(activityIds.attempt(activityIds.readFiles(4), 1), 'read-files-4');
-  assert.deepEqual(toolCallActivityIds('x'), ['tool-x', 'tool-x-approve', 'tool-x-deny', 'agent-pre-x', 'agent-pre-x-approve', 'agent-pre-x-deny', 'agent-post-x']);
+  assert.deepEqual(toolCallActivityIds('x'), [
+    'tool-x',
+    'tool-x-approve',
+    'tool-x-deny',
+    'agent-pre-x',
+    'agent-pre-x-approve',
+    'agent-pre-x-deny',
+    'agent-post-x',
+  ]);
   assert.equal(decidedByActivityId('agent-pre-x-deny'), 'deny');
   assert.equal(decidedByActivityId('tool-x'), undefined);
   for (const [key, value] of Object.entries(ACTIVITY_TYPES)) assert.equal(key, value);

@@ -7,18 +7,34 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeAnthropic, textResponse, type FakeAnthropicServer, type MessageSpec } from '../../src/testing/fakeAnthropic';
+import {
+  startFakeAnthropic,
+  textResponse,
+  type FakeAnthropicServer,
+  type MessageSpec,
+} from '../../src/testing/fakeAnthropic';
 import { runLocalSession, type LocalSessionOptions } from '../../src/local/runSession';
 import { TEST_TOOLS } from '../support/testTools';
 
 async function setup(): Promise<{ fake: FakeAnthropicServer; work: string; store: string }> {
-  return { fake: await startFakeAnthropic(), work: await mkdtemp(join(tmpdir(), 'da-lstream-')), store: await mkdtemp(join(tmpdir(), 'da-lstream-store-')) };
+  return {
+    fake: await startFakeAnthropic(),
+    work: await mkdtemp(join(tmpdir(), 'da-lstream-')),
+    store: await mkdtemp(join(tmpdir(), 'da-lstream-store-')),
+  };
 }
 
-function run(s: { fake: FakeAnthropicServer; work: string; store: string }, opts: Partial<LocalSessionOptions> & { prompt: string }) {
+function run(
+  s: { fake: FakeAnthropicServer; work: string; store: string },
+  opts: Partial<LocalSessionOptions> & { prompt: string },
+) {
   return runLocalSession(
     { cwd: s.work, permissionMode: 'bypassPermissions', model: { model: 'claude-test', maxTokens: 256 }, ...opts },
-    { tools: TEST_TOOLS, storeDir: s.store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: s.fake.baseURL, maxRetries: 0 }) },
+    {
+      tools: TEST_TOOLS,
+      storeDir: s.store,
+      anthropic: () => new Anthropic({ apiKey: 'k', baseURL: s.fake.baseURL, maxRetries: 0 }),
+    },
   );
 }
 
@@ -26,8 +42,20 @@ function readWriteRead(dir: string): MessageSpec {
   return {
     content: [
       { type: 'text', text: 'Reading first.' },
-      { type: 'tool_use', id: 'toolu_read1', name: 'Read', input: { file_path: join(dir, 'a.txt') }, pauseAfterMs: 5000 },
-      { type: 'tool_use', id: 'toolu_write1', name: 'Write', input: { file_path: join(dir, 'b.txt'), content: 'written\n' }, pauseAfterMs: 300 },
+      {
+        type: 'tool_use',
+        id: 'toolu_read1',
+        name: 'Read',
+        input: { file_path: join(dir, 'a.txt') },
+        pauseAfterMs: 5000,
+      },
+      {
+        type: 'tool_use',
+        id: 'toolu_write1',
+        name: 'Write',
+        input: { file_path: join(dir, 'b.txt'), content: 'written\n' },
+        pauseAfterMs: 300,
+      },
       { type: 'tool_use', id: 'toolu_read2', name: 'Read', input: { file_path: join(dir, 'a.txt') } },
     ],
   };
@@ -43,13 +71,23 @@ test('unit: in-process — a Read streamed before its message ends starts before
     const streamedUntil = s.fake.requests.filter((r) => r.valid)[0]?.finishedAt;
     const [read1, write1, read2] = result.records;
     assert.ok(streamedUntil && read1?.startedAt, JSON.stringify({ streamedUntil, read1 }));
-    assert.ok(read1.startedAt < streamedUntil, `the Read started (${read1.startedAt}) before the message was complete (${streamedUntil})`);
-    assert.deepEqual(result.records.map((r) => [r.toolUseId, r.status, r.early ?? false]), [
-      ['toolu_read1', 'ok', true],
-      ['toolu_write1', 'ok', false],
-      ['toolu_read2', 'ok', false],
-    ]);
-    assert.ok((write1?.startedAt ?? 0) >= (read1.endedAt ?? Infinity) && (read2?.startedAt ?? 0) >= (write1?.endedAt ?? Infinity), 'the Write ran alone, the Read after it waited');
+    assert.ok(
+      read1.startedAt < streamedUntil,
+      `the Read started (${read1.startedAt}) before the message was complete (${streamedUntil})`,
+    );
+    assert.deepEqual(
+      result.records.map((r) => [r.toolUseId, r.status, r.early ?? false]),
+      [
+        ['toolu_read1', 'ok', true],
+        ['toolu_write1', 'ok', false],
+        ['toolu_read2', 'ok', false],
+      ],
+    );
+    assert.ok(
+      (write1?.startedAt ?? 0) >= (read1.endedAt ?? Infinity) &&
+        (read2?.startedAt ?? 0) >= (write1?.endedAt ?? Infinity),
+      'the Write ran alone, the Read after it waited',
+    );
     assert.equal(await readFile(join(s.work, 'b.txt'), 'utf8'), 'written\n');
   } finally {
     await s.fake.close();
@@ -75,13 +113,24 @@ test('unit: in-process — a stream that fails after early starts falls back; th
   const s = await setup();
   try {
     const counter = join(s.work, 'count.log');
-    const kept = { type: 'tool_use' as const, id: 'toolu_kept', name: 'CountSafe', input: { file: counter, text: 'kept' } };
+    const kept = {
+      type: 'tool_use' as const,
+      id: 'toolu_kept',
+      name: 'CountSafe',
+      input: { file: counter, text: 'kept' },
+    };
     s.fake.enqueue(
       {
         content: [
           { type: 'text', text: 'Counting.' },
           kept,
-          { type: 'tool_use', id: 'toolu_dropped', name: 'CountSafe', input: { file: counter, text: 'dropped', delayMs: 120_000 }, pauseAfterMs: 4000 },
+          {
+            type: 'tool_use',
+            id: 'toolu_dropped',
+            name: 'CountSafe',
+            input: { file: counter, text: 'dropped', delayMs: 120_000 },
+            pauseAfterMs: 4000,
+          },
         ],
         dropAfterBlocks: 3,
       },
@@ -95,8 +144,14 @@ test('unit: in-process — a stream that fails after early starts falls back; th
     assert.equal(reqs.length, 3);
     assert.notEqual(reqs[1]?.stream, true, 'the fallback is non-streamed');
     assert.doesNotMatch(JSON.stringify(reqs[2]), /toolu_dropped/);
-    assert.deepEqual(result.records.map((r) => [r.toolUseId, r.early ?? false]), [['toolu_kept', true]]);
-    assert.deepEqual(result.turnsDetail[0]?.discarded?.map((d) => [d.toolUseId, d.state]), [['toolu_dropped', 'cancelled']]);
+    assert.deepEqual(
+      result.records.map((r) => [r.toolUseId, r.early ?? false]),
+      [['toolu_kept', true]],
+    );
+    assert.deepEqual(
+      result.turnsDetail[0]?.discarded?.map((d) => [d.toolUseId, d.state]),
+      [['toolu_dropped', 'cancelled']],
+    );
   } finally {
     await s.fake.close();
   }

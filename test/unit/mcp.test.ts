@@ -34,23 +34,44 @@ import { readMcpConfigArgs } from '../../src/mcp/cliConfig';
 import { cli as cli_ } from '../support/cli';
 
 test('unit mcp: parseMcpServers accepts stdio and http, rejects the rest naming file and key', () => {
-  const ok = parseMcpServers({ a: { command: 'node', args: ['x'], env: { K: 'v' } }, b: { type: 'http', url: 'http://h/mcp', headers: { Authorization: 'Bearer ${T}' } }, c: { type: 'stdio', command: 'c' } }, '/p/.mcp.json');
+  const ok = parseMcpServers(
+    {
+      a: { command: 'node', args: ['x'], env: { K: 'v' } },
+      b: { type: 'http', url: 'http://h/mcp', headers: { Authorization: 'Bearer ${T}' } },
+      c: { type: 'stdio', command: 'c' },
+    },
+    '/p/.mcp.json',
+  );
   assert.deepEqual(Object.keys(ok), ['a', 'b', 'c']);
   assert.equal(ok.b?.type, 'http');
   // The reference's other forms: "streamable-http" is http, "sse" is the legacy transport, names
   // are free text (normalised in tool names), timeout and alwaysLoad are server keys.
   const ref = parseMcpServers(
-    { 'my.server': { type: 'streamable-http', url: 'http://h/mcp', timeout: 5000 }, 'sp ace': { type: 'sse', url: 'http://h/sse', headers: { A: 'b' } }, s: { command: 'x', alwaysLoad: true, timeout: 2000 } },
+    {
+      'my.server': { type: 'streamable-http', url: 'http://h/mcp', timeout: 5000 },
+      'sp ace': { type: 'sse', url: 'http://h/sse', headers: { A: 'b' } },
+      s: { command: 'x', alwaysLoad: true, timeout: 2000 },
+    },
     '/p/.mcp.json',
   );
-  assert.deepEqual(ref, { 'my.server': { type: 'http', url: 'http://h/mcp', timeout: 5000 }, 'sp ace': { type: 'sse', url: 'http://h/sse', headers: { A: 'b' } }, s: { command: 'x', timeout: 2000 } });
+  assert.deepEqual(ref, {
+    'my.server': { type: 'http', url: 'http://h/mcp', timeout: 5000 },
+    'sp ace': { type: 'sse', url: 'http://h/sse', headers: { A: 'b' } },
+    s: { command: 'x', timeout: 2000 },
+  });
   const bad: Array<[unknown, RegExp]> = [
     [{ a: { command: '' } }, /\/p\/.mcp.json: mcpServers\.a\.command must be a non-empty string/],
     [{ a: { command: 'x', args: 'y' } }, /mcpServers\.a\.args must be a list of strings/],
     [{ a: { command: 'x', cwd: '/' } }, /mcpServers\.a\.cwd is not a key of a stdio server/],
     [{ a: { type: 'ws', url: 'ws://x' } }, /mcpServers\.a\.type "ws" is not supported/],
-    [{ a: { type: 'http', url: 'https://x', oauth: { clientId: 'c' } } }, /mcpServers\.a\.oauth is a Claude Code key that durable-agent does not support \(OAuth/],
-    [{ a: { command: 'x', headersHelper: 'h' } }, /mcpServers\.a\.headersHelper is a Claude Code key that durable-agent does not support/],
+    [
+      { a: { type: 'http', url: 'https://x', oauth: { clientId: 'c' } } },
+      /mcpServers\.a\.oauth is a Claude Code key that durable-agent does not support \(OAuth/,
+    ],
+    [
+      { a: { command: 'x', headersHelper: 'h' } },
+      /mcpServers\.a\.headersHelper is a Claude Code key that durable-agent does not support/,
+    ],
     [{ a: { command: 'x', timeout: '5s' } }, /mcpServers\.a\.timeout must be a positive whole number of milliseconds/],
     [{ a: { command: 'x', alwaysLoad: 'yes' } }, /mcpServers\.a\.alwaysLoad must be true or false/],
     [{ a: { type: 'http' } }, /mcpServers\.a\.url must be a non-empty string/],
@@ -59,7 +80,12 @@ test('unit mcp: parseMcpServers accepts stdio and http, rejects the rest naming 
     [{ a: { type: 'grpc' } }, /type must be "stdio", "http", "streamable-http" or "sse"/],
     [[], /mcpServers must be an object/],
   ];
-  for (const [raw, re] of bad) assert.throws(() => parseMcpServers(raw, '/p/.mcp.json'), (e: Error) => e instanceof McpConfigError && re.test(e.message), JSON.stringify(raw));
+  for (const [raw, re] of bad)
+    assert.throws(
+      () => parseMcpServers(raw, '/p/.mcp.json'),
+      (e: Error) => e instanceof McpConfigError && re.test(e.message),
+      JSON.stringify(raw),
+    );
 });
 
 test('unit mcp: ${VAR} and ${VAR:-default} expand in command, args, env, url and headers; a missing variable is named', () => {
@@ -68,12 +94,27 @@ test('unit mcp: ${VAR} and ${VAR:-default} expand in command, args, env, url and
   assert.equal(expandEnvString('${HOME_DIR}/x ${NOPE:-def} ${TOKEN}', env, missing), '/home/u/x def abc');
   assert.deepEqual(missing, []);
   assert.equal(expandEnvString('${EMPTY:-}', {}, missing), '');
-  assert.equal(expandEnvString('$TOKEN and $' + '{ not a var}', env, missing), '$TOKEN and ${ not a var}', 'only ${NAME} forms expand');
-  const s = expandMcpServer('s', { command: '${HOME_DIR}/bin', args: ['--t=${TOKEN}', '${X:-1}'], env: { A: '${TOKEN}' } }, env);
+  assert.equal(
+    expandEnvString('$TOKEN and $' + '{ not a var}', env, missing),
+    '$TOKEN and ${ not a var}',
+    'only ${NAME} forms expand',
+  );
+  const s = expandMcpServer(
+    's',
+    { command: '${HOME_DIR}/bin', args: ['--t=${TOKEN}', '${X:-1}'], env: { A: '${TOKEN}' } },
+    env,
+  );
   assert.deepEqual(s, { command: '/home/u/bin', args: ['--t=abc', '1'], env: { A: 'abc' } });
-  const h = expandMcpServer('h', { type: 'http', url: 'http://${HOST:-localhost}:1/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }, env);
+  const h = expandMcpServer(
+    'h',
+    { type: 'http', url: 'http://${HOST:-localhost}:1/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+    env,
+  );
   assert.deepEqual(h, { type: 'http', url: 'http://localhost:1/mcp', headers: { Authorization: 'Bearer abc' } });
-  assert.throws(() => expandMcpServer('gh', { command: 'x', env: { T: '${GH_TOKEN}', U: '${OTHER}' } }, {}), /MCP server gh: missing environment variables GH_TOKEN, OTHER/);
+  assert.throws(
+    () => expandMcpServer('gh', { command: 'x', env: { T: '${GH_TOKEN}', U: '${OTHER}' } }, {}),
+    /MCP server gh: missing environment variables GH_TOKEN, OTHER/,
+  );
 });
 
 test('unit mcp: tool names, servers of names, and the reference rule shapes', () => {
@@ -100,22 +141,37 @@ test('unit mcp: tool names, servers of names, and the reference rule shapes', ()
   assert.equal(mcpRuleCoversTool('Read', 'mcp__fs__read_file'), false);
   // Wildcard MCP names parse as rules.
   assert.equal(parseRule('mcp__fs__*').toolName, 'mcp__fs__*');
-  assert.deepEqual(validatePermissionRules({ allow: ['mcp__fs__*', 'mcp__fs'], ask: ['mcp__fs__get-*'], deny: ['mcp__*'] }), []);
+  assert.deepEqual(
+    validatePermissionRules({ allow: ['mcp__fs__*', 'mcp__fs'], ask: ['mcp__fs__get-*'], deny: ['mcp__*'] }),
+    [],
+  );
 });
 
 const listed = (name: string, annotations?: Record<string, boolean>) => ({
   name,
   description: `${name} tool`,
-  inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties: { message: { type: 'string' } },
+    required: ['message'],
+    additionalProperties: false,
+  },
   ...(annotations ? { annotations } : {}),
 });
 const site = { manager: new McpManager(), server: 'srv', config: { command: 'none' }, cwd: '/tmp' };
-const ctx = (rules: { allow?: string[]; ask?: string[]; deny?: string[] }, mode: 'default' | 'bypassPermissions' = 'default'): ToolUseContext => ({
+const ctx = (
+  rules: { allow?: string[]; ask?: string[]; deny?: string[] },
+  mode: 'default' | 'bypassPermissions' = 'default',
+): ToolUseContext => ({
   sessionId: 's',
   toolUseId: 't',
   idempotencyKey: 's/t',
   agent: { cwd: '/tmp', additionalDirectories: [], readFiles: {} } as never,
-  permission: { mode, rules: { allow: rules.allow ?? [], ask: rules.ask ?? [], deny: rules.deny ?? [] }, workingDirectories: ['/tmp'] },
+  permission: {
+    mode,
+    rules: { allow: rules.allow ?? [], ask: rules.ask ?? [], deny: rules.deny ?? [] },
+    workingDirectories: ['/tmp'],
+  },
   abortSignal: new AbortController().signal,
 });
 
@@ -144,7 +200,8 @@ test('unit mcp: the server JSON Schema is the API input_schema and the validator
 test('unit mcp: rules on MCP tools: deny by server, by wildcard, by tool; allow by server; pool drops blanket-denied servers', async () => {
   const put = mcpTool(site, listed('put'));
   const get = mcpTool(site, listed('get', { readOnlyHint: true }));
-  const decide = (tool: typeof put, rules: Parameters<typeof ctx>[0], mode?: 'default' | 'bypassPermissions') => decidePermission(tool, { message: 'x' }, ctx(rules, mode));
+  const decide = (tool: typeof put, rules: Parameters<typeof ctx>[0], mode?: 'default' | 'bypassPermissions') =>
+    decidePermission(tool, { message: 'x' }, ctx(rules, mode));
   assert.equal((await decide(put, {})).behavior, 'ask', 'an unannotated MCP tool asks in default mode');
   assert.equal((await decide(get, {})).behavior, 'allow', 'a readOnlyHint tool runs in default mode');
   assert.equal((await decide(put, { allow: ['mcp__srv'] })).behavior, 'allow');
@@ -157,19 +214,39 @@ test('unit mcp: rules on MCP tools: deny by server, by wildcard, by tool; allow 
   assert.match((d as { message: string }).message, /mcp__srv__get has been denied by the rule mcp__srv__get/);
   assert.equal((await decide(get, { deny: ['mcp__srv__put'] }, 'bypassPermissions')).behavior, 'allow');
   assert.equal((await decide(get, { ask: ['mcp__srv'] })).behavior, 'ask');
-  const perms = (deny: string[]) => ({ mode: 'default' as const, rules: { allow: [], ask: [], deny }, workingDirectories: [] });
-  assert.deepEqual(createToolPool([], perms(['mcp__srv__*']), { userTools: [put, get] }).map((t) => t.name), []);
-  assert.deepEqual(createToolPool([], perms(['mcp__srv__put']), { userTools: [put, get] }).map((t) => t.name), ['mcp__srv__get']);
+  const perms = (deny: string[]) => ({
+    mode: 'default' as const,
+    rules: { allow: [], ask: [], deny },
+    workingDirectories: [],
+  });
+  assert.deepEqual(
+    createToolPool([], perms(['mcp__srv__*']), { userTools: [put, get] }).map((t) => t.name),
+    [],
+  );
+  assert.deepEqual(
+    createToolPool([], perms(['mcp__srv__put']), { userTools: [put, get] }).map((t) => t.name),
+    ['mcp__srv__get'],
+  );
   assert.deepEqual(createToolPool([], perms(['mcp__other']), { userTools: [put, get] }).length, 2);
   // Globs in deny/ask rules, as the reference 2.1.197: deny mcp__* takes every MCP tool out, a tool glob some.
-  assert.deepEqual(createToolPool([], perms(['mcp__*']), { userTools: [put, get] }).map((t) => t.name), []);
-  assert.deepEqual(createToolPool([], perms(['mcp__srv__g*']), { userTools: [put, get] }).map((t) => t.name), ['mcp__srv__put']);
+  assert.deepEqual(
+    createToolPool([], perms(['mcp__*']), { userTools: [put, get] }).map((t) => t.name),
+    [],
+  );
+  assert.deepEqual(
+    createToolPool([], perms(['mcp__srv__g*']), { userTools: [put, get] }).map((t) => t.name),
+    ['mcp__srv__put'],
+  );
   assert.equal((await decide(get, { deny: ['mcp__*'] }, 'bypassPermissions')).behavior, 'deny');
   assert.equal((await decide(get, { ask: ['mcp__srv__g*'] })).behavior, 'ask');
-  assert.equal((await decide(put, { allow: ['mcp__*'] })).behavior, 'ask', 'an allow rule takes no glob but mcp__server__*');
+  assert.equal(
+    (await decide(put, { allow: ['mcp__*'] })).behavior,
+    'ask',
+    'an allow rule takes no glob but mcp__server__*',
+  );
 });
 
-test('unit mcp: results in the reference\'s words: text, resources and links; structuredContent as JSON; isError as text; the same value is the PostToolUse tool_response', () => {
+test("unit mcp: results in the reference's words: text, resources and links; structuredContent as JSON; isError as text; the same value is the PostToolUse tool_response", () => {
   const data = {
     server: 'my.srv',
     content: [
@@ -189,19 +266,36 @@ test('unit mcp: results in the reference\'s words: text, resources and links; st
   assert.equal(texts[1], '[Image could not be processed: its bytes are not image/png]');
   assert.equal(texts[2], '[Resource link: x] file:///x (the x)');
   assert.equal(texts[3], '[Resource from my.srv at mem://n] note');
-  assert.match(texts[4]!, /^\[Resource from my\.srv at mem:\/\/b\] Binary content \(application\/octet-stream, 3 bytes\)/);
+  assert.match(
+    texts[4]!,
+    /^\[Resource from my\.srv at mem:\/\/b\] Binary content \(application\/octet-stream, 3 bytes\)/,
+  );
   assert.deepEqual(hookToolResponse('mcp__my_srv__t', data, {}), b.content, 'tool_response is what the model gets');
   // isError: the text alone (the reference's tool_result and PostToolUseFailure error).
-  assert.deepEqual(mcpResultBlock({ content: [{ type: 'text', text: 'bad' }], isError: true }, 'toolu_2'), { type: 'tool_result', tool_use_id: 'toolu_2', content: 'bad', is_error: true });
+  assert.deepEqual(mcpResultBlock({ content: [{ type: 'text', text: 'bad' }], isError: true }, 'toolu_2'), {
+    type: 'tool_result',
+    tool_use_id: 'toolu_2',
+    content: 'bad',
+    is_error: true,
+  });
   // structuredContent: its JSON, the text content left out (the text is a copy of it by the spec).
   const sc = { content: [{ type: 'text', text: '{"a": 1}' }], structuredContent: { a: 1 } };
   assert.equal(mcpResultBlock(sc, 't').content, '{"a":1}');
   assert.equal(hookToolResponse('mcp__s__t', sc, {}), '{"a":1}');
-  assert.deepEqual(mcpResultBlock({ content: [{ type: 'resource_link', uri: 'u', name: 'n' }], structuredContent: { a: 1 } }, 't').content, [{ type: 'text', text: '[Resource link: n] u' }, { type: 'text', text: '{"a":1}' }]);
+  assert.deepEqual(
+    mcpResultBlock({ content: [{ type: 'resource_link', uri: 'u', name: 'n' }], structuredContent: { a: 1 } }, 't')
+      .content,
+    [
+      { type: 'text', text: '[Resource link: n] u' },
+      { type: 'text', text: '{"a":1}' },
+    ],
+  );
   assert.deepEqual(mcpResultBlock({ content: [] }, 't').content, '(no content)');
   // A real PNG (and one inside a resource) reaches the model as an image block, as in the reference;
   // an unsupported type, audio and an oversized image are notices.
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16)]).toString('base64');
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16)]).toString(
+    'base64',
+  );
   const img = mcpResultBlock(
     {
       content: [
@@ -219,27 +313,51 @@ test('unit mcp: results in the reference\'s words: text, resources and links; st
   assert.ok(isValidBlock(img), 'the pipeline takes the block');
   const parts = img.content as Array<{ type: string; text?: string; source?: { media_type: string; data: string } }>;
   assert.deepEqual(parts[1], { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } });
-  assert.deepEqual(parts.slice(2, 4), [{ type: 'text', text: '[Resource from ev at mem://i] ' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }]);
+  assert.deepEqual(parts.slice(2, 4), [
+    { type: 'text', text: '[Resource from ev at mem://i] ' },
+    { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+  ]);
   assert.match(parts[4]!.text!, /^Binary content \(image\/tiff, 24 bytes\) not shown: only PNG, JPEG, GIF and WebP/);
   assert.match(parts[5]!.text!, /^\[Audio from ev\] Binary content \(audio\/wav, 3 bytes\)/);
   assert.match(parts[6]!.text!, /larger than the 5 MB the model takes/);
   assert.equal(parts.length, 7);
 });
 
-test('unit mcp: .mcp.json servers run unless disabled, as in the reference\'s unattended mode (claude -p); settings servers always; messages name the file', async () => {
+test("unit mcp: .mcp.json servers run unless disabled, as in the reference's unattended mode (claude -p); settings servers always; messages name the file", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-cfg-'));
-  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { a: { command: 'a' }, b: { command: 'b', env: { T: '${MCP_TEST_UNSET_VAR}' } }, c: { command: 'c' } } }));
+  await writeFile(
+    join(dir, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        a: { command: 'a' },
+        b: { command: 'b', env: { T: '${MCP_TEST_UNSET_VAR}' } },
+        c: { command: 'c' },
+      },
+    }),
+  );
   // Nothing approved: `claude -p` starts a server still pending approval, and so does run.
   const none = resolveMcpServers({ cwd: dir });
   assert.deepEqual(Object.keys(none.servers), ['a', 'b', 'c']);
   assert.deepEqual(none.warnings, []);
-  const some = resolveMcpServers({ cwd: dir, approval: { enabledMcpjsonServers: ['a', 'zz'], enableAllProjectMcpServers: false }, settingsServers: { s: { command: 's' } }, env: {} });
+  const some = resolveMcpServers({
+    cwd: dir,
+    approval: { enabledMcpjsonServers: ['a', 'zz'], enableAllProjectMcpServers: false },
+    settingsServers: { s: { command: 's' } },
+    env: {},
+  });
   assert.deepEqual(Object.keys(some.servers).sort(), ['a', 'b', 'c', 's']);
   assert.ok(some.warnings.some((w) => /enabledMcpjsonServers names zz/.test(w)));
-  const all = resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['c'] }, env: {} });
+  const all = resolveMcpServers({
+    cwd: dir,
+    approval: { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['c'] },
+    env: {},
+  });
   assert.deepEqual(Object.keys(all.servers).sort(), ['a', 'b']);
   assert.ok(all.warnings.some((w) => /mcpServers\.c is disabled \(disabledMcpjsonServers\)/.test(w)));
-  assert.ok(all.warnings.some((w) => /missing environment variable MCP_TEST_UNSET_VAR/.test(w)), all.warnings.join('\n'));
+  assert.ok(
+    all.warnings.some((w) => /missing environment variable MCP_TEST_UNSET_VAR/.test(w)),
+    all.warnings.join('\n'),
+  );
   assert.equal(all.origins.a, join(dir, '.mcp.json'));
   // A malformed .mcp.json is an error naming the file.
   await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { a: { command: 1 } } }));
@@ -250,9 +368,20 @@ test('unit mcp: .mcp.json servers run unless disabled, as in the reference\'s un
 
 test('unit mcp: settings files carry mcpServers and the approval keys (merged, validated)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-set-'));
-  const merged = mergeMcpSettings(mergeMcpSettings(undefined, { mcpServers: { a: { command: 'a1' } }, enabledMcpjsonServers: ['x'] }, 'u.json'), { mcpServers: { a: { command: 'a2' } }, enabledMcpjsonServers: ['y'], enableAllProjectMcpServers: false }, 'p.json');
-  assert.deepEqual(merged, { servers: { a: { command: 'a2' } }, origins: { a: 'p.json' }, approval: { enabledMcpjsonServers: ['x', 'y'], enableAllProjectMcpServers: false } });
-  assert.throws(() => mergeMcpSettings(undefined, { enableAllProjectMcpServers: 'yes' }, 'p.json'), /p\.json: enableAllProjectMcpServers must be true or false/);
+  const merged = mergeMcpSettings(
+    mergeMcpSettings(undefined, { mcpServers: { a: { command: 'a1' } }, enabledMcpjsonServers: ['x'] }, 'u.json'),
+    { mcpServers: { a: { command: 'a2' } }, enabledMcpjsonServers: ['y'], enableAllProjectMcpServers: false },
+    'p.json',
+  );
+  assert.deepEqual(merged, {
+    servers: { a: { command: 'a2' } },
+    origins: { a: 'p.json' },
+    approval: { enabledMcpjsonServers: ['x', 'y'], enableAllProjectMcpServers: false },
+  });
+  assert.throws(
+    () => mergeMcpSettings(undefined, { enableAllProjectMcpServers: 'yes' }, 'p.json'),
+    /p\.json: enableAllProjectMcpServers must be true or false/,
+  );
   await mkdir(join(dir, '.durable-agent'));
   const file = join(dir, '.durable-agent', 'settings.json');
   await writeFile(file, JSON.stringify({ mcpServers: { s: { command: 'node' } }, enableAllProjectMcpServers: true }));
@@ -272,17 +401,39 @@ test('unit mcp: allowedMcpServers / deniedMcpServers by name, command line and U
     ev: { command: 'node', args: ['everything.js'] },
   };
   const run = (approval: Parameters<typeof mergeMcpSettings>[1]) =>
-    resolveMcpServers({ cwd: dir, settingsServers: servers, approval: mergeMcpSettings(undefined, approval, 's.json')!.approval });
+    resolveMcpServers({
+      cwd: dir,
+      settingsServers: servers,
+      approval: mergeMcpSettings(undefined, approval, 's.json')!.approval,
+    });
   assert.deepEqual(Object.keys(run({ deniedMcpServers: [{ serverName: 'gh' }] }).servers), ['fs', 'ev']);
-  assert.deepEqual(Object.keys(run({ deniedMcpServers: [{ serverUrl: 'https://*.github.example/*' }] }).servers), ['fs', 'ev']);
-  assert.deepEqual(Object.keys(run({ deniedMcpServers: [{ serverCommand: ['npx', '-y', 'server-filesystem', '.'] }] }).servers), ['gh', 'ev']);
-  const allowed = run({ allowedMcpServers: [{ serverName: 'ev' }, { serverUrl: 'https://api.github.example/*' }], deniedMcpServers: [{ serverName: 'ev' }] });
+  assert.deepEqual(Object.keys(run({ deniedMcpServers: [{ serverUrl: 'https://*.github.example/*' }] }).servers), [
+    'fs',
+    'ev',
+  ]);
+  assert.deepEqual(
+    Object.keys(run({ deniedMcpServers: [{ serverCommand: ['npx', '-y', 'server-filesystem', '.'] }] }).servers),
+    ['gh', 'ev'],
+  );
+  const allowed = run({
+    allowedMcpServers: [{ serverName: 'ev' }, { serverUrl: 'https://api.github.example/*' }],
+    deniedMcpServers: [{ serverName: 'ev' }],
+  });
   assert.deepEqual(Object.keys(allowed.servers), ['gh'], 'deny wins over allow');
-  assert.ok(allowed.warnings.some((w) => /settings: mcpServers\.fs is not in allowedMcpServers; not started/.test(w)), allowed.warnings.join('\n'));
+  assert.ok(
+    allowed.warnings.some((w) => /settings: mcpServers\.fs is not in allowedMcpServers; not started/.test(w)),
+    allowed.warnings.join('\n'),
+  );
   assert.ok(allowed.warnings.some((w) => /mcpServers\.ev is blocked by deniedMcpServers/.test(w)));
   assert.deepEqual(Object.keys(run({ allowedMcpServers: [] }).servers), [], 'an empty allowlist allows nothing');
-  assert.throws(() => mergeMcpSettings(undefined, { deniedMcpServers: [{ serverName: 'a', serverUrl: 'b' }] }, 's.json'), /s\.json: deniedMcpServers\[0\] must be exactly one of/);
-  assert.throws(() => mergeMcpSettings(undefined, { allowedMcpServers: 'gh' }, 's.json'), /s\.json: allowedMcpServers must be a list/);
+  assert.throws(
+    () => mergeMcpSettings(undefined, { deniedMcpServers: [{ serverName: 'a', serverUrl: 'b' }] }, 's.json'),
+    /s\.json: deniedMcpServers\[0\] must be exactly one of/,
+  );
+  assert.throws(
+    () => mergeMcpSettings(undefined, { allowedMcpServers: 'gh' }, 's.json'),
+    /s\.json: allowedMcpServers must be a list/,
+  );
 });
 
 test('unit mcp: ~/.claude.json user and local scopes as the reference reads them; scope precedence; normalised names in approvals', async () => {
@@ -299,52 +450,110 @@ test('unit mcp: ~/.claude.json user and local scopes as the reference reads them
     JSON.stringify({
       numStartups: 3,
       mcpServers: { u: { command: 'user-u' }, both: { command: 'user-both' } },
-      projects: { [repo]: { allowedTools: [], mcpServers: { l: { command: 'local-l' }, both: { command: 'local-both' } } }, '/elsewhere': { mcpServers: { x: { command: 'x' } } } },
+      projects: {
+        [repo]: { allowedTools: [], mcpServers: { l: { command: 'local-l' }, both: { command: 'local-both' } } },
+        '/elsewhere': { mcpServers: { x: { command: 'x' } } },
+      },
     }),
   );
-  await writeFile(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { 'my.srv': { command: 'proj' }, u: { command: 'proj-u' }, both: { command: 'proj-both' } } }));
+  await writeFile(
+    join(cwd, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: { 'my.srv': { command: 'proj' }, u: { command: 'proj-u' }, both: { command: 'proj-both' } },
+    }),
+  );
   const r = resolveMcpServers({ cwd, claudeJson: cj, approval: { enabledMcpjsonServers: ['my_srv', 'u', 'both'] } });
-  assert.deepEqual(r.servers, { u: { command: 'proj-u' }, both: { command: 'local-both' }, 'my.srv': { command: 'proj' }, l: { command: 'local-l' } }, 'user < project < local');
+  assert.deepEqual(
+    r.servers,
+    {
+      u: { command: 'proj-u' },
+      both: { command: 'local-both' },
+      'my.srv': { command: 'proj' },
+      l: { command: 'local-l' },
+    },
+    'user < project < local',
+  );
   assert.equal(r.origins.l, cj);
   assert.equal(r.origins['my.srv'], join(cwd, '.mcp.json'));
   assert.ok(!r.warnings.some((w) => /my_srv/.test(w)), r.warnings.join('\n'));
   // Without the path, ~/.claude.json is not read (tests never see the machine's own file).
-  assert.deepEqual(Object.keys(resolveMcpServers({ cwd, approval: { enableAllProjectMcpServers: true } }).servers).sort(), ['both', 'my.srv', 'u']);
+  assert.deepEqual(
+    Object.keys(resolveMcpServers({ cwd, approval: { enableAllProjectMcpServers: true } }).servers).sort(),
+    ['both', 'my.srv', 'u'],
+  );
   // disabledMcpjsonServers compares normalised names too; settings servers beat every scope.
-  const d = resolveMcpServers({ cwd, claudeJson: cj, approval: { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['my srv'] }, settingsServers: { l: { command: 'settings-l' } } });
+  const d = resolveMcpServers({
+    cwd,
+    claudeJson: cj,
+    approval: { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['my srv'] },
+    settingsServers: { l: { command: 'settings-l' } },
+  });
   assert.equal(d.servers['my.srv'], undefined);
   assert.deepEqual(d.servers.l, { command: 'settings-l' });
   // Two names of one scope that name their tools alike: an error naming both.
-  await writeFile(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { 'a.b': { command: 'x' }, a_b: { command: 'y' } } }));
-  assert.throws(() => resolveMcpServers({ cwd, approval: { enableAllProjectMcpServers: true } }), /MCP servers "a\.b" .* and "a_b" .* both name their tools mcp__a_b__/);
+  await writeFile(
+    join(cwd, '.mcp.json'),
+    JSON.stringify({ mcpServers: { 'a.b': { command: 'x' }, a_b: { command: 'y' } } }),
+  );
+  assert.throws(
+    () => resolveMcpServers({ cwd, approval: { enableAllProjectMcpServers: true } }),
+    /MCP servers "a\.b" .* and "a_b" .* both name their tools mcp__a_b__/,
+  );
   // A malformed ~/.claude.json server is an error naming the file and the key.
   await writeFile(cj, JSON.stringify({ projects: { [repo]: { mcpServers: { bad: { type: 'http' } } } } }));
   await writeFile(join(cwd, '.mcp.json'), '{}');
-  assert.throws(() => resolveMcpServers({ cwd, claudeJson: cj }), (e: Error) => e.message.includes(`${cj}: projects["${repo}"].mcpServers.bad.url must be a non-empty string`));
+  assert.throws(
+    () => resolveMcpServers({ cwd, claudeJson: cj }),
+    (e: Error) => e.message.includes(`${cj}: projects["${repo}"].mcpServers.bad.url must be a non-empty string`),
+  );
   await writeFile(cj, '{ not json');
   assert.throws(() => resolveMcpServers({ cwd, claudeJson: cj }), /\.claude\.json is not valid JSON/);
 });
 
 test('unit mcp: --mcp-config files and JSON strings win over every scope; --strict-mcp-config keeps only them; bad values name the flag', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-cliconfig-'));
-  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { p: { command: 'proj' }, both: { command: 'proj-both' } } }));
-  await writeFile(join(dir, 'extra.json'), JSON.stringify({ mcpServers: { both: { command: 'file-both' }, f: { type: 'sse', url: 'http://h/sse' } } }));
+  await writeFile(
+    join(dir, '.mcp.json'),
+    JSON.stringify({ mcpServers: { p: { command: 'proj' }, both: { command: 'proj-both' } } }),
+  );
+  await writeFile(
+    join(dir, 'extra.json'),
+    JSON.stringify({ mcpServers: { both: { command: 'file-both' }, f: { type: 'sse', url: 'http://h/sse' } } }),
+  );
   const cli = readMcpConfigArgs(['extra.json', '{"mcpServers":{"j":{"command":"json"}}}'], dir);
   assert.deepEqual(Object.keys(cli.servers), ['both', 'f', 'j']);
   assert.equal(cli.origins.both, `--mcp-config ${join(dir, 'extra.json')}`);
   assert.equal(cli.origins.j, '--mcp-config <json>');
-  const merged = resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true }, settingsServers: { s: { command: 's' } }, cli });
+  const merged = resolveMcpServers({
+    cwd: dir,
+    approval: { enableAllProjectMcpServers: true },
+    settingsServers: { s: { command: 's' } },
+    cli,
+  });
   assert.deepEqual(merged.servers.both, { command: 'file-both' }, '--mcp-config wins');
   assert.deepEqual(Object.keys(merged.servers).sort(), ['both', 'f', 'j', 'p', 's']);
-  const strict = resolveMcpServers({ cwd: dir, approval: { enableAllProjectMcpServers: true, enabledMcpjsonServers: ['p'] }, settingsServers: { s: { command: 's' } }, cli: { ...cli, strict: true } });
+  const strict = resolveMcpServers({
+    cwd: dir,
+    approval: { enableAllProjectMcpServers: true, enabledMcpjsonServers: ['p'] },
+    settingsServers: { s: { command: 's' } },
+    cli: { ...cli, strict: true },
+  });
   assert.deepEqual(Object.keys(strict.servers).sort(), ['both', 'f', 'j']);
   assert.deepEqual(strict.warnings, []);
   assert.throws(() => readMcpConfigArgs(['missing.json'], dir), /--mcp-config .*missing\.json: no such file/);
   assert.throws(() => readMcpConfigArgs(['{"mcpServers": '], dir), /--mcp-config <json> is not valid JSON/);
-  assert.throws(() => readMcpConfigArgs(['{"servers": {}}'], dir), /--mcp-config <json>: servers is not a key of an MCP config/);
-  assert.throws(() => readMcpConfigArgs(['{"mcpServers": {"x": {"command": ""}}}'], dir), /--mcp-config <json>: mcpServers\.x\.command must be a non-empty string/);
+  assert.throws(
+    () => readMcpConfigArgs(['{"servers": {}}'], dir),
+    /--mcp-config <json>: servers is not a key of an MCP config/,
+  );
+  assert.throws(
+    () => readMcpConfigArgs(['{"mcpServers": {"x": {"command": ""}}}'], dir),
+    /--mcp-config <json>: mcpServers\.x\.command must be a non-empty string/,
+  );
   // Through the CLI: a bad --mcp-config is a one-line message and a non-zero exit, before any connection.
-  const r = await cli_(['run', '--cwd', dir, '--mcp-config', 'missing.json', 'hello'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+  const r = await cli_(['run', '--cwd', dir, '--mcp-config', 'missing.json', 'hello'], {
+    TEMPORAL_ADDRESS: '127.0.0.1:1',
+  });
   assert.notEqual(r.code, 0);
   assert.match(r.stderr.trim(), /^durable-agent: .*--mcp-config .*missing\.json: no such file$/);
 });
@@ -353,20 +562,43 @@ test('unit mcp: .mcp.json files from the working directory up are merged as the 
   const root = await mkdtemp(join(tmpdir(), 'mcp-nested-'));
   const sub = join(root, 'packages', 'app');
   await mkdir(sub, { recursive: true });
-  await writeFile(join(root, '.mcp.json'), JSON.stringify({ mcpServers: { top: { command: 'top' }, both: { command: 'top-both' } } }));
-  await writeFile(join(sub, '.mcp.json'), JSON.stringify({ mcpServers: { both: { command: 'sub-both' }, near: { command: 'near' } } }));
+  await writeFile(
+    join(root, '.mcp.json'),
+    JSON.stringify({ mcpServers: { top: { command: 'top' }, both: { command: 'top-both' } } }),
+  );
+  await writeFile(
+    join(sub, '.mcp.json'),
+    JSON.stringify({ mcpServers: { both: { command: 'sub-both' }, near: { command: 'near' } } }),
+  );
   const r = resolveMcpServers({ cwd: sub, approval: { disabledMcpjsonServers: ['near'] } });
   assert.deepEqual(r.servers, { top: { command: 'top' }, both: { command: 'sub-both' } });
   assert.equal(r.origins.top, join(root, '.mcp.json'));
   assert.equal(r.origins.both, join(sub, '.mcp.json'));
-  assert.ok(r.warnings.some((w) => w.startsWith(`${join(sub, '.mcp.json')}: mcpServers.near is disabled`)), r.warnings.join('\n'));
+  assert.ok(
+    r.warnings.some((w) => w.startsWith(`${join(sub, '.mcp.json')}: mcpServers.near is disabled`)),
+    r.warnings.join('\n'),
+  );
   // From a directory without its own file, the parent's servers still come.
   await mkdir(join(root, 'docs'));
-  assert.deepEqual(Object.keys(resolveMcpServers({ cwd: join(root, 'docs'), approval: { enableAllProjectMcpServers: true } }).servers).sort(), ['both', 'top']);
+  assert.deepEqual(
+    Object.keys(
+      resolveMcpServers({ cwd: join(root, 'docs'), approval: { enableAllProjectMcpServers: true } }).servers,
+    ).sort(),
+    ['both', 'top'],
+  );
   // A malformed parent file is an error naming it.
   await writeFile(join(root, '.mcp.json'), '{');
-  assert.throws(() => resolveMcpServers({ cwd: sub }), (e: Error) => e.message.startsWith(`${join(root, '.mcp.json')} is not valid JSON`));
+  assert.throws(
+    () => resolveMcpServers({ cwd: sub }),
+    (e: Error) => e.message.startsWith(`${join(root, '.mcp.json')} is not valid JSON`),
+  );
   // Where it goes wrong, as for settings files: line and column (a trailing comma on line 3).
   await writeFile(join(root, '.mcp.json'), '{\n  "mcpServers": {\n    "a": {"command": "x"},\n  }\n}');
-  assert.throws(() => resolveMcpServers({ cwd: sub }), (e: Error) => e.message.startsWith(`${join(root, '.mcp.json')} is not valid JSON at line 4 column 3:`) && /trailing commas/.test(e.message), 'line and column');
+  assert.throws(
+    () => resolveMcpServers({ cwd: sub }),
+    (e: Error) =>
+      e.message.startsWith(`${join(root, '.mcp.json')} is not valid JSON at line 4 column 3:`) &&
+      /trailing commas/.test(e.message),
+    'line and column',
+  );
 });

@@ -31,7 +31,8 @@ function link(target: string, at: string): void {
   mkdirSync(dirname(at), { recursive: true });
   symlinkSync(target, at);
 }
-const load = (extra: Parameters<typeof loadMemory>[1] = {}) => loadMemory(cwd, { home, configDir: join(home, '.claude'), managed: join(root, 'no-managed.md'), ...extra });
+const load = (extra: Parameters<typeof loadMemory>[1] = {}) =>
+  loadMemory(cwd, { home, configDir: join(home, '.claude'), managed: join(root, 'no-managed.md'), ...extra });
 const text = (m: ReturnType<typeof loadMemory>) => memoryReminder(m.files);
 
 beforeEach(() => {
@@ -53,8 +54,14 @@ test('unit: a project CLAUDE.md symlinked to a credential file is not read (warn
   const m = load();
   assert.ok(!text(m).includes(KEY) && !text(m).includes(AWS), 'no credential reached the model');
   assert.ok(text(m).includes('outside notes'), 'an ordinary file outside is followed, as Claude Code does');
-  assert.ok(m.warnings.some((w) => w.startsWith(`${join(cwd, 'CLAUDE.md')}: not loaded: it is a credential file`)), m.warnings.join('\n'));
-  assert.ok(m.warnings.some((w) => w.startsWith(`${join(cwd, 'CLAUDE.local.md')}: not loaded: it is a credential file`)), m.warnings.join('\n'));
+  assert.ok(
+    m.warnings.some((w) => w.startsWith(`${join(cwd, 'CLAUDE.md')}: not loaded: it is a credential file`)),
+    m.warnings.join('\n'),
+  );
+  assert.ok(
+    m.warnings.some((w) => w.startsWith(`${join(cwd, 'CLAUDE.local.md')}: not loaded: it is a credential file`)),
+    m.warnings.join('\n'),
+  );
 });
 
 test('unit: a project @import that resolves outside — a symlinked file, a symlinked directory on the way — is not read (warned); an in-project symlink is', () => {
@@ -70,7 +77,10 @@ test('unit: a project @import that resolves outside — a symlinked file, a syml
   assert.ok(!t.includes('outside notes') && !t.includes('outside deep') && !t.includes(KEY), t);
   assert.ok(t.includes('in-project target'));
   for (const spec of ['./imp-link.md', './rlink/deep.md', './key.md']) {
-    assert.ok(m.warnings.some((w) => w.startsWith(`${join(cwd, 'CLAUDE.md')}: @import ${spec} is not loaded:`)), `${spec}: ${m.warnings.join('\n')}`);
+    assert.ok(
+      m.warnings.some((w) => w.startsWith(`${join(cwd, 'CLAUDE.md')}: @import ${spec} is not loaded:`)),
+      `${spec}: ${m.warnings.join('\n')}`,
+    );
   }
 });
 
@@ -82,7 +92,12 @@ test('unit: a project rule symlinked out of the project, or a rules directory th
   const sub = join(cwd, 'sub');
   put(join(outside, 'rdir', 'r2.md'), 'outside rules dir\n');
   link(join(outside, 'rdir'), join(sub, '.claude', 'rules'));
-  const m = loadMemory(sub, { home, configDir: join(home, '.claude'), managed: join(root, 'no-managed.md'), workingDirectories: [cwd] });
+  const m = loadMemory(sub, {
+    home,
+    configDir: join(home, '.claude'),
+    managed: join(root, 'no-managed.md'),
+    workingDirectories: [cwd],
+  });
   const t = text(m);
   assert.ok(t.includes('in-project rule'));
   assert.ok(!t.includes('outside rule') && !t.includes(KEY) && !t.includes('outside rules dir'), t);
@@ -95,20 +110,34 @@ test('unit: user memory may import any file but a credential file; a Read deny r
   put(join(cwd, 'CLAUDE.md'), 'p\n@./secret.md\n@./plain.md\n');
   put(join(cwd, 'secret.md'), 'DENIED-TEXT\n');
   put(join(cwd, 'plain.md'), 'plain\n');
-  const readDenied = hiddenPathPredicate('Read', { allow: [], ask: [], deny: ['Read(./secret.md)'] }, { cwd, workingDirectories: [cwd] });
+  const readDenied = hiddenPathPredicate(
+    'Read',
+    { allow: [], ask: [], deny: ['Read(./secret.md)'] },
+    { cwd, workingDirectories: [cwd] },
+  );
   const m = load({ ...(readDenied ? { readDenied } : {}) });
   const t = text(m);
   assert.ok(t.includes('user notes') && t.includes('plain'));
   assert.ok(!t.includes(KEY) && !t.includes(AWS) && !t.includes('DENIED-TEXT'), t);
-  assert.ok(m.warnings.some((w) => w.includes('@import ./secret.md is not loaded: a Read deny rule covers it')), m.warnings.join('\n'));
-  assert.equal(m.warnings.filter((w) => w.includes('is not loaded: it is a credential file')).length, 2, m.warnings.join('\n'));
+  assert.ok(
+    m.warnings.some((w) => w.includes('@import ./secret.md is not loaded: a Read deny rule covers it')),
+    m.warnings.join('\n'),
+  );
+  assert.equal(
+    m.warnings.filter((w) => w.includes('is not loaded: it is a credential file')).length,
+    2,
+    m.warnings.join('\n'),
+  );
 });
 
 test('unit: a CLAUDE.md that is a FIFO does not hang the loader', () => {
   execFileSync('mkfifo', [join(cwd, 'CLAUDE.md')]);
   put(join(cwd, 'CLAUDE.local.md'), 'local\n');
   const m = load();
-  assert.deepEqual(m.files.map((f) => f.path), [join(cwd, 'CLAUDE.local.md')]);
+  assert.deepEqual(
+    m.files.map((f) => f.path),
+    [join(cwd, 'CLAUDE.local.md')],
+  );
 });
 
 test('unit: a CLAUDE.md swapped between a file and a symlink to ~/.ssh/id_rsa while memory loads, 2,000 times: the key is never read', async () => {
@@ -135,7 +164,10 @@ test('unit: a CLAUDE.md swapped between a file and a symlink to ~/.ssh/id_rsa wh
     }
     assert.equal(leaked, 0);
     const after = loadMemory(fx.proj, { home: h, configDir: join(h, '.claude'), managed: join(fx.root, 'none.md') });
-    assert.ok(memoryReminder(after.files).includes('project memory') && memoryReminder(after.files).includes('safe X[A]'), 'with the swappers stopped, the memory and its import load');
+    assert.ok(
+      memoryReminder(after.files).includes('project memory') && memoryReminder(after.files).includes('safe X[A]'),
+      'with the swappers stopped, the memory and its import load',
+    );
   } finally {
     rmSync(fx.root, { recursive: true, force: true });
   }

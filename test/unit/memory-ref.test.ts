@@ -22,7 +22,13 @@ test('unit: a small memory stays inline; a large one is stored once and carried 
   const ref = memoryRefOf(big)!;
   assert.equal(await loadMemoryText(blobs, ref), text);
   // The same message as the inline path produces.
-  const [first, second] = withMemoryText([{ role: 'user', content: 'do it' }, { role: 'user', content: 'more' }], text);
+  const [first, second] = withMemoryText(
+    [
+      { role: 'user', content: 'do it' },
+      { role: 'user', content: 'more' },
+    ],
+    text,
+  );
   assert.equal(first!.content, firstMessage('do it', { files: [], text, sha256: big.sha256 }));
   assert.equal(second!.content, 'more');
   // Without a store: inline, whatever the size (the session input's own limit applies).

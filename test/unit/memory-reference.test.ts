@@ -11,7 +11,11 @@ import { hasPathsCondition, loadMemory, memoryReminder, memoryText } from '../..
 let root = '';
 let cwd = '';
 let home = '';
-const noManaged = (): { home: string; configDir: string; managed: string } => ({ home, configDir: join(home, '.claude'), managed: join(root, 'no-managed.md') });
+const noManaged = (): { home: string; configDir: string; managed: string } => ({
+  home,
+  configDir: join(home, '.claude'),
+  managed: join(root, 'no-managed.md'),
+});
 
 function put(path: string, content: string): string {
   mkdirSync(dirname(path), { recursive: true });
@@ -32,7 +36,10 @@ test('unit: a project CLAUDE.md does not import files outside the working direct
   put(join(home, '.claude', 'CLAUDE.md'), 'user\n@~/notes/u.md');
   const userNote = put(join(home, 'notes', 'u.md'), 'user note');
   put(join(home, 'notes', 'p.md'), 'secret-ish home file');
-  const project = put(join(cwd, 'CLAUDE.md'), `p\n@~/notes/p.md\n@../sibling.md\n@${join(root, 'abs.md')}\n@docs/in.md\n@${join(cwd, 'docs', 'abs-in.md')}`);
+  const project = put(
+    join(cwd, 'CLAUDE.md'),
+    `p\n@~/notes/p.md\n@../sibling.md\n@${join(root, 'abs.md')}\n@docs/in.md\n@${join(cwd, 'docs', 'abs-in.md')}`,
+  );
   put(join(root, 'parent', 'sibling.md'), 'sibling');
   put(join(root, 'abs.md'), 'abs');
   const inDoc = put(join(cwd, 'docs', 'in.md'), 'in');
@@ -42,39 +49,62 @@ test('unit: a project CLAUDE.md does not import files outside the working direct
   const m = loadMemory(cwd, noManaged());
   const paths = m.files.map((f) => f.path);
   assert.ok(paths.includes(userNote), 'user memory imports from the home directory');
-  assert.deepEqual(paths.filter((p) => p.startsWith(root) && !p.startsWith(join(home, '.claude'))), [userNote, parentMd, inDoc, project, absIn]);
+  assert.deepEqual(
+    paths.filter((p) => p.startsWith(root) && !p.startsWith(join(home, '.claude'))),
+    [userNote, parentMd, inDoc, project, absIn],
+  );
   for (const spec of ['~/notes/p.md', '../sibling.md', join(root, 'abs.md')]) {
-    assert.ok(m.warnings.some((w) => w.startsWith(`${project}: @import ${spec} is outside the working directory`)), `${spec}: ${m.warnings.join('\n')}`);
+    assert.ok(
+      m.warnings.some((w) => w.startsWith(`${project}: @import ${spec} is outside the working directory`)),
+      `${spec}: ${m.warnings.join('\n')}`,
+    );
   }
   assert.ok(m.warnings.some((w) => w.startsWith(`${parentMd}: @import side.md is outside the working directory`)));
 });
 
-test('unit: an import has its importer\'s kind in the reminder; bare @word imports load when the file exists, silently skip when not', () => {
+test("unit: an import has its importer's kind in the reminder; bare @word imports load when the file exists, silently skip when not", () => {
   put(join(home, '.claude', 'CLAUDE.md'), '@~/n.md');
   put(join(home, 'n.md'), 'home note');
   put(join(cwd, 'CLAUDE.local.md'), 'ask @alice or @bob\n@README');
   put(join(cwd, 'README'), 'readme text');
   put(join(cwd, 'alice'), 'alice text');
   const m = loadMemory(cwd, noManaged());
-  assert.deepEqual(m.files.map((f) => [f.path, f.type, f.importedBy ?? null]), [
-    [join(home, '.claude', 'CLAUDE.md'), 'user', null],
-    [join(home, 'n.md'), 'user', join(home, '.claude', 'CLAUDE.md')],
-    [join(cwd, 'CLAUDE.local.md'), 'local', null],
-    [join(cwd, 'alice'), 'local', join(cwd, 'CLAUDE.local.md')],
-    [join(cwd, 'README'), 'local', join(cwd, 'CLAUDE.local.md')],
-  ]);
+  assert.deepEqual(
+    m.files.map((f) => [f.path, f.type, f.importedBy ?? null]),
+    [
+      [join(home, '.claude', 'CLAUDE.md'), 'user', null],
+      [join(home, 'n.md'), 'user', join(home, '.claude', 'CLAUDE.md')],
+      [join(cwd, 'CLAUDE.local.md'), 'local', null],
+      [join(cwd, 'alice'), 'local', join(cwd, 'CLAUDE.local.md')],
+      [join(cwd, 'README'), 'local', join(cwd, 'CLAUDE.local.md')],
+    ],
+  );
   assert.deepEqual(m.warnings, [], '@bob is a mention, not a missing import');
   const reminder = memoryReminder(m.files);
-  assert.ok(reminder.includes(`Contents of ${join(home, 'n.md')} (user's private global instructions for all projects):\n\nhome note`));
-  assert.ok(reminder.includes(`Contents of ${join(cwd, 'README')} (user's private project instructions, not checked in):\n\nreadme text`));
+  assert.ok(
+    reminder.includes(
+      `Contents of ${join(home, 'n.md')} (user's private global instructions for all projects):\n\nhome note`,
+    ),
+  );
+  assert.ok(
+    reminder.includes(
+      `Contents of ${join(cwd, 'README')} (user's private project instructions, not checked in):\n\nreadme text`,
+    ),
+  );
 });
 
 test('unit: trailing punctuation is part of the import (as the reference): `@a.md,` is reported missing, not loaded', () => {
   const project = put(join(cwd, 'CLAUDE.md'), 'see @docs/a.md, (@docs/b.md) and "@docs/c.md"');
   for (const f of ['a', 'b', 'c']) put(join(cwd, 'docs', `${f}.md`), f);
   const m = loadMemory(cwd, noManaged());
-  assert.deepEqual(m.files.map((f) => f.path), [project]);
-  assert.ok(m.warnings.some((w) => w === `${project}: @import ${join(cwd, 'docs', 'a.md,')} was not found; it is not loaded`), m.warnings.join('\n'));
+  assert.deepEqual(
+    m.files.map((f) => f.path),
+    [project],
+  );
+  assert.ok(
+    m.warnings.some((w) => w === `${project}: @import ${join(cwd, 'docs', 'a.md,')} was not found; it is not loaded`),
+    m.warnings.join('\n'),
+  );
 });
 
 test('unit: .claude/rules/**/*.md load after .claude/CLAUDE.md and before CLAUDE.local.md, user rules after ~/.claude/CLAUDE.md; path-conditional rules are reported, not loaded', () => {
@@ -90,9 +120,16 @@ test('unit: .claude/rules/**/*.md load after .claude/CLAUDE.md and before CLAUDE
   put(join(cwd, '.claude', 'rules', 'notes.txt'), 'not markdown');
   const local = put(join(cwd, 'CLAUDE.local.md'), 'local');
   const m = loadMemory(cwd, noManaged());
-  assert.deepEqual(m.files.map((f) => f.path), [user, userRule, parentRule, dot, a, nested, empty, local]);
+  assert.deepEqual(
+    m.files.map((f) => f.path),
+    [user, userRule, parentRule, dot, a, nested, empty, local],
+  );
   assert.equal(m.files.find((f) => f.path === a)?.content, 'rule a', 'frontmatter is not shown to the model');
-  for (const p of [cond, inline]) assert.ok(m.warnings.some((w) => w.startsWith(`${p}: a rule with paths:`)), m.warnings.join('\n'));
+  for (const p of [cond, inline])
+    assert.ok(
+      m.warnings.some((w) => w.startsWith(`${p}: a rule with paths:`)),
+      m.warnings.join('\n'),
+    );
   assert.equal(m.warnings.length, 2);
 });
 
@@ -105,11 +142,16 @@ test('unit: a path-conditional rule that a CLAUDE.md imports is loaded (the impo
 });
 
 test('unit: frontmatter and block-level HTML comments are dropped from the text; inline comments and code keep them', () => {
-  const text = '---\npaths: x\n---\nA <!-- inline --> B\n<!--\nmulti\nline\n-->\nC\n```\n<!-- in code -->\n```\n`<!-- span -->`\n<!-- @hidden.md -->\n';
+  const text =
+    '---\npaths: x\n---\nA <!-- inline --> B\n<!--\nmulti\nline\n-->\nC\n```\n<!-- in code -->\n```\n`<!-- span -->`\n<!-- @hidden.md -->\n';
   assert.equal(memoryText(text), 'A <!-- inline --> B\nC\n```\n<!-- in code -->\n```\n`<!-- span -->`\n');
   put(join(cwd, 'CLAUDE.md'), text);
   put(join(cwd, 'hidden.md'), 'hidden');
-  assert.deepEqual(loadMemory(cwd, noManaged()).files.map((f) => f.path), [join(cwd, 'CLAUDE.md')], 'an import inside an HTML comment is not followed');
+  assert.deepEqual(
+    loadMemory(cwd, noManaged()).files.map((f) => f.path),
+    [join(cwd, 'CLAUDE.md')],
+    'an import inside an HTML comment is not followed',
+  );
   assert.equal(hasPathsCondition('paths:\n  - a'), true);
   assert.equal(hasPathsCondition('paths: []'), false);
   assert.equal(hasPathsCondition('description: x'), false);
@@ -122,14 +164,24 @@ test('unit: imports of binary file types are not loaded (warned); text files of 
   put(join(cwd, 'data.bin'), 'text in a .bin');
   for (const f of ['run.sh', 'Makefile', 'conf.yaml']) put(join(cwd, f), f);
   const m = loadMemory(cwd, noManaged());
-  assert.deepEqual(m.files.map((f) => f.path), [project, join(cwd, 'run.sh'), join(cwd, 'Makefile'), join(cwd, 'conf.yaml')]);
-  assert.deepEqual(m.warnings, [`${project}: @import logo.png is a binary file type; it is not loaded (as Claude Code)`, `${project}: @import data.bin is a binary file type; it is not loaded (as Claude Code)`, `${project}: @import ${join(cwd, 'gone.pdf')} was not found; it is not loaded`]);
+  assert.deepEqual(
+    m.files.map((f) => f.path),
+    [project, join(cwd, 'run.sh'), join(cwd, 'Makefile'), join(cwd, 'conf.yaml')],
+  );
+  assert.deepEqual(m.warnings, [
+    `${project}: @import logo.png is a binary file type; it is not loaded (as Claude Code)`,
+    `${project}: @import data.bin is a binary file type; it is not loaded (as Claude Code)`,
+    `${project}: @import ${join(cwd, 'gone.pdf')} was not found; it is not loaded`,
+  ]);
 });
 
 test('unit: a byte-order mark is dropped from a memory file, and its frontmatter still read', () => {
   const project = put(join(cwd, 'CLAUDE.md'), '\ufeff---\ndescription: x\n---\nBOM memory');
   const cond = put(join(cwd, '.claude', 'rules', 'r.md'), '\ufeff---\npaths:\n  - "src/**"\n---\nonly for src');
   const m = loadMemory(cwd, noManaged());
-  assert.deepEqual(m.files.map((f) => [f.path, f.content]), [[project, 'BOM memory']]);
+  assert.deepEqual(
+    m.files.map((f) => [f.path, f.content]),
+    [[project, 'BOM memory']],
+  );
   assert.ok(m.warnings.some((w) => w.startsWith(`${cond}: a rule with paths:`)));
 });

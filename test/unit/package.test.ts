@@ -15,7 +15,11 @@ const root = (() => {
     if (dirname(dir) === dir) throw new Error(`package root not found above ${__dirname}`);
   }
 })();
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string>; version: string };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  bin: Record<string, string>;
+  version: string;
+};
 
 test('unit: `prepare` builds with tsc, and does nothing (exit 0) where tsconfig.json is absent', async () => {
   const prepare = pkg.scripts.prepare ?? '';
@@ -32,7 +36,11 @@ test('unit: the `durable-agent` bin is what the build emits, and `npx durable-ag
   assert.equal(readFileSync(join(root, bin), 'utf8').split('\n')[0], '#!/usr/bin/env node');
   // npm links bins before `prepare` builds: the build itself must make the bin executable.
   assert.equal(statSync(join(root, bin)).mode & 0o111, 0o111, `${bin} is not executable`);
-  const r = spawnSync('npx', ['--no-install', 'durable-agent', '--version'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('npx', ['--no-install', 'durable-agent', '--version'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), pkg.version);
 });

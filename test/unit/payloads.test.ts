@@ -40,7 +40,11 @@ test('unit: messageForHistory keeps ids and names, small inputs whole, large inp
   // An input exactly at the limit stays inline.
   const edge = { s: 'y'.repeat(INLINE_INPUT_MAX_CHARS - 8) };
   assert.equal(JSON.stringify(edge).length, INLINE_INPUT_MAX_CHARS);
-  assert.deepEqual(messageForHistory({ role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'T', input: edge }] }).content[0], { type: 'tool_use', id: 'c', name: 'T', input: edge });
+  assert.deepEqual(
+    messageForHistory({ role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'T', input: edge }] })
+      .content[0],
+    { type: 'tool_use', id: 'c', name: 'T', input: edge },
+  );
   // The message itself is not changed.
   assert.equal((message.content[1] as { text: string }).text.length, big.length);
   assert.deepEqual(findToolUse([message], 'b'), message.content[3]);
@@ -66,21 +70,34 @@ test('unit: recordForHistory keeps a preview and the reference; toolResultsByRef
   assert.equal(light.newMessages, undefined);
   assert.ok(isStoredInput(light.input));
 
-  const synthetic = syntheticRecord({ type: 'tool_use', id: 'b', name: 'Bash', input: {} }, 'interrupted', 'Interrupted');
+  const synthetic = syntheticRecord(
+    { type: 'tool_use', id: 'b', name: 'Bash', input: {} },
+    'interrupted',
+    'Interrupted',
+  );
   const msg = toolResultsByRef([light, synthetic]);
-  assert.deepEqual(msg.content, [{ type: 'tool_result_ref', tool_use_id: 'a', ref: 'toolresult-abc' }, synthetic.result]);
+  assert.deepEqual(msg.content, [
+    { type: 'tool_result_ref', tool_use_id: 'a', ref: 'toolresult-abc' },
+    synthetic.result,
+  ]);
 
   const stored: Record<string, ToolResultBlockParam> = { 'toolresult-abc': record.result };
   const [resolved] = await resolveMessages([msg], async (ref) => stored[ref] as ToolResultBlockParam);
   assert.deepEqual(resolved, { role: 'user', content: [record.result, synthetic.result] });
   // A reference that answers another tool_use is refused, not silently misplaced.
   await assert.rejects(
-    resolveMessages([{ role: 'user', content: [{ type: 'tool_result_ref', tool_use_id: 'zz', ref: 'toolresult-abc' }] }], async (ref) => stored[ref] as ToolResultBlockParam),
+    resolveMessages(
+      [{ role: 'user', content: [{ type: 'tool_result_ref', tool_use_id: 'zz', ref: 'toolresult-abc' }] }],
+      async (ref) => stored[ref] as ToolResultBlockParam,
+    ),
     /answers a, not zz/,
   );
 });
 
 test('unit: a prompt longer than MAX_MESSAGE_CHARS is refused with what to do instead (user messages travel inline)', () => {
-  assert.throws(() => sessionInput({ prompt: 'x'.repeat(MAX_MESSAGE_CHARS + 1), cwd: '/tmp' }), /the prompt is 262145 characters; the limit is 262144: put the material in a file/);
+  assert.throws(
+    () => sessionInput({ prompt: 'x'.repeat(MAX_MESSAGE_CHARS + 1), cwd: '/tmp' }),
+    /the prompt is 262145 characters; the limit is 262144: put the material in a file/,
+  );
   assert.equal(sessionInput({ prompt: 'x'.repeat(MAX_MESSAGE_CHARS), cwd: '/tmp' }).prompt.length, MAX_MESSAGE_CHARS);
 });

@@ -47,12 +47,18 @@ test('ok: the idempotency key is scoped to the session run, so a session reusing
   const b = use('Echo', { text: 'hi' });
   await runToolPipeline(b, { ...makeEnv(cwd), idempotencyScope: 'run-a' });
   await runToolPipeline(b, { ...makeEnv(cwd), idempotencyScope: 'run-b' });
-  assert.deepEqual(calls.map((c) => c.ctx.idempotencyKey), [`sess-1/run-a/${b.id}`, `sess-1/run-b/${b.id}`]);
+  assert.deepEqual(
+    calls.map((c) => c.ctx.idempotencyKey),
+    [`sess-1/run-a/${b.id}`, `sess-1/run-b/${b.id}`],
+  );
 });
 
 test('aliases resolve; context modifiers come back as data', async () => {
   assert.equal((await runToolPipeline(use('Say', { text: 'a' }), makeEnv(cwd))).status, 'ok');
-  const o = await runToolPipeline(use('WriteFile', { file_path: 'f.txt', content: 'abc' }), makeEnv(cwd, { mode: 'acceptEdits' }));
+  const o = await runToolPipeline(
+    use('WriteFile', { file_path: 'f.txt', content: 'abc' }),
+    makeEnv(cwd, { mode: 'acceptEdits' }),
+  );
   assert.equal(o.status, 'ok');
   assert.deepEqual(o.contextModifiers, [{ type: 'fileWritten', path: path.join(cwd, 'f.txt'), mtimeMs: 1 }]);
   assert.equal(await fs.readFile(path.join(cwd, 'f.txt'), 'utf8'), 'abc');
@@ -82,7 +88,10 @@ test('failure: schema — missing field, wrong type, extra field, null input', a
   assert.match(text(o), /The parameter `times` type is expected as `number` but provided as `string`/);
   assert.match(text(o), /An unexpected parameter `extra` was provided/);
   const o2 = await runToolPipeline(use('Echo', null), makeEnv(cwd));
-  assert.match(text(o2), /^InputValidationError: Echo failed due to the following issue:\n- The input is expected to be `object` but was provided as `null`/);
+  assert.match(
+    text(o2),
+    /^InputValidationError: Echo failed due to the following issue:\n- The input is expected to be `object` but was provided as `null`/,
+  );
   const o3 = await runToolPipeline(use('Echo', { text: 'x', times: 0 }), makeEnv(cwd));
   assert.match(text(o3), /`times` is invalid: Too small/);
   assert.equal(calls.length, 0);
@@ -98,7 +107,10 @@ test('failure: validateInput — the tool’s own message', async () => {
 
 test('failure: hook block — the hook’s reason', async () => {
   const cmd = await script(cwd, 'block.sh', 'echo "no echoing today" >&2; exit 2');
-  const o = await runToolPipeline(use('Echo', { text: 'x' }), makeEnv(cwd, { hooks: { PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: cmd }] }] } }));
+  const o = await runToolPipeline(
+    use('Echo', { text: 'x' }),
+    makeEnv(cwd, { hooks: { PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: cmd }] }] } }),
+  );
   assert.equal(o.status, 'denied');
   assert.equal(o.failure?.stage, 'hook');
   assert.match(text(o), /no echoing today/);
@@ -107,7 +119,10 @@ test('failure: hook block — the hook’s reason', async () => {
 });
 
 test('failure: permission deny — rule and mode reasons', async () => {
-  const o = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'bypassPermissions', rules: { deny: ['WriteFile(x)'] } }));
+  const o = await runToolPipeline(
+    use('WriteFile', { file_path: 'x', content: '' }),
+    makeEnv(cwd, { mode: 'bypassPermissions', rules: { deny: ['WriteFile(x)'] } }),
+  );
   assert.equal(o.status, 'denied');
   assert.equal(o.failure?.stage, 'permission');
   assert.match(text(o), /denied by the rule WriteFile\(x\)/);
@@ -115,7 +130,10 @@ test('failure: permission deny — rule and mode reasons', async () => {
   const o2 = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'plan' }));
   assert.equal(o2.status, 'denied');
   assert.match(text(o2), /plan mode/);
-  const o3 = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { mode: 'dontAsk' }));
+  const o3 = await runToolPipeline(
+    use('WriteFile', { file_path: 'x', content: '' }),
+    makeEnv(cwd, { mode: 'dontAsk' }),
+  );
   assert.equal(o3.status, 'denied');
   assert.match(text(o3), /dontAsk/);
   assert.equal(calls.length, 0);
@@ -146,7 +164,10 @@ test('abort during a slow call: interrupted promptly; progress forwarded', async
   const progress: unknown[] = [];
   const t0 = Date.now();
   setTimeout(() => ac.abort(), 100);
-  const o = await runToolPipeline(use('Slow', { ms: 10_000 }), makeEnv(cwd, { abortSignal: ac.signal, onProgress: (p) => progress.push(p) }));
+  const o = await runToolPipeline(
+    use('Slow', { ms: 10_000 }),
+    makeEnv(cwd, { abortSignal: ac.signal, onProgress: (p) => progress.push(p) }),
+  );
   assert.ok(Date.now() - t0 < 2000);
   assert.equal(o.status, 'interrupted');
   assert.equal(o.result!.is_error, true);
@@ -154,7 +175,15 @@ test('abort during a slow call: interrupted promptly; progress forwarded', async
   assert.equal(calls[0]!.ctx.abortSignal.aborted, true, 'the tool saw the abort');
 
   const p2: unknown[] = [];
-  const ok = await runToolPipeline(use('Slow', { ms: 5 }), makeEnv(cwd, { onProgress: (p) => { p2.push(p); throw new Error('observer bug'); } }));
+  const ok = await runToolPipeline(
+    use('Slow', { ms: 5 }),
+    makeEnv(cwd, {
+      onProgress: (p) => {
+        p2.push(p);
+        throw new Error('observer bug');
+      },
+    }),
+  );
   assert.equal(ok.status, 'ok');
   assert.deepEqual(p2, [{ stage: 'started' }, { stage: 'done' }]);
 });
@@ -165,12 +194,19 @@ test('a tool that ignores the abort signal still yields an interrupted result', 
     inputSchema: z.object({}),
     prompt: () => '',
     call: () => new Promise<{ data: string }>((r) => setTimeout(() => r({ data: 'late' }), 1500)),
-    mapToolResultToToolResultBlockParam: (d: string, id: string) => ({ type: 'tool_result', tool_use_id: id, content: d }),
+    mapToolResultToToolResultBlockParam: (d: string, id: string) => ({
+      type: 'tool_result',
+      tool_use_id: id,
+      content: d,
+    }),
   });
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 50);
   const t0 = Date.now();
-  const o = await runToolPipeline(use('Stubborn', {}), makeEnv(cwd, { tools: [Stubborn], mode: 'bypassPermissions', abortSignal: ac.signal }));
+  const o = await runToolPipeline(
+    use('Stubborn', {}),
+    makeEnv(cwd, { tools: [Stubborn], mode: 'bypassPermissions', abortSignal: ac.signal }),
+  );
   assert.equal(o.status, 'interrupted');
   assert.ok(Date.now() - t0 < 1000);
 });
@@ -185,29 +221,47 @@ test('ask is returned without calling; approval approve runs, deny rejects', asy
   assert.deepEqual(o.ask!.decisionReason, { type: 'mode', mode: 'default' });
   assert.equal(calls.length, 0);
 
-  const yes = await runToolPipeline(b, makeEnv(cwd, { approval: { decision: 'approve', by: 'alice', source: 'human' } }));
+  const yes = await runToolPipeline(
+    b,
+    makeEnv(cwd, { approval: { decision: 'approve', by: 'alice', source: 'human' } }),
+  );
   assert.equal(yes.status, 'ok');
-  assert.deepEqual(yes.permission, { behavior: 'allow', decisionReason: { type: 'human', decision: 'approve', by: 'alice' } });
+  assert.deepEqual(yes.permission, {
+    behavior: 'allow',
+    decisionReason: { type: 'human', decision: 'approve', by: 'alice' },
+  });
   assert.equal(calls.length, 1);
 
-  const no = await runToolPipeline(use('WriteFile', { file_path: 'no.txt', content: 'v' }), makeEnv(cwd, { approval: { decision: 'deny', reason: 'not now', source: 'human' } }));
+  const no = await runToolPipeline(
+    use('WriteFile', { file_path: 'no.txt', content: 'v' }),
+    makeEnv(cwd, { approval: { decision: 'deny', reason: 'not now', source: 'human' } }),
+  );
   assert.equal(no.status, 'denied');
   assert.equal(no.failure?.stage, 'permission');
   assert.equal(text(no), `${REJECT_MESSAGE} Reason: not now`);
   assert.equal(calls.length, 1);
   await assert.rejects(fs.stat(path.join(cwd, 'no.txt')));
 
-  const timeout = await runToolPipeline(use('WriteFile', { file_path: 'no.txt', content: 'v' }), makeEnv(cwd, { approval: { decision: 'deny', source: 'timeout', afterMs: 1000 } }));
+  const timeout = await runToolPipeline(
+    use('WriteFile', { file_path: 'no.txt', content: 'v' }),
+    makeEnv(cwd, { approval: { decision: 'deny', source: 'timeout', afterMs: 1000 } }),
+  );
   assert.equal(timeout.status, 'denied');
   assert.equal(text(timeout), REJECT_MESSAGE);
   assert.deepEqual(timeout.permission?.decisionReason, { type: 'timeout', afterMs: 1000 });
 });
 
 test('an approval never overrides a deny', async () => {
-  const o = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { rules: { deny: ['WriteFile'] }, tools: FAKE_TOOLS, approval: { decision: 'approve' } }));
+  const o = await runToolPipeline(
+    use('WriteFile', { file_path: 'x', content: '' }),
+    makeEnv(cwd, { rules: { deny: ['WriteFile'] }, tools: FAKE_TOOLS, approval: { decision: 'approve' } }),
+  );
   // a blanket deny removes the tool from the pool altogether
   assert.equal(o.failure?.stage, 'unknown_tool');
-  const o2 = await runToolPipeline(use('WriteFile', { file_path: 'x', content: '' }), makeEnv(cwd, { rules: { deny: ['WriteFile(x)'] }, approval: { decision: 'approve' } }));
+  const o2 = await runToolPipeline(
+    use('WriteFile', { file_path: 'x', content: '' }),
+    makeEnv(cwd, { rules: { deny: ['WriteFile(x)'] }, approval: { decision: 'approve' } }),
+  );
   assert.equal(o2.status, 'denied');
   assert.equal(calls.length, 0);
 });
@@ -223,7 +277,13 @@ test('size policy: a 50,000-char result becomes a preview plus a stored file', a
   const stored = await fs.readFile(file, 'utf8');
   assert.equal(stored.length, 50_000);
   const c = text(o);
-  assert.ok(c.startsWith('<persisted-output>\nOutput too large (48.8KB). Full output saved to: ' + file + '\n\nPreview (first 2KB):\nline 0 '));
+  assert.ok(
+    c.startsWith(
+      '<persisted-output>\nOutput too large (48.8KB). Full output saved to: ' +
+        file +
+        '\n\nPreview (first 2KB):\nline 0 ',
+    ),
+  );
   assert.ok(c.endsWith('\n...\n</persisted-output>'));
   assert.ok(c.length < 2300);
   assert.ok(stored.startsWith(c.split('Preview (first 2KB):\n')[1]!.split('\n...\n')[0]!));
@@ -237,7 +297,11 @@ test('size policy: a 50,000-char result becomes a preview plus a stored file', a
 });
 
 test('size policy: a storage failure keeps the original result', async () => {
-  const failing = { put: async () => { throw new Error('disk full'); } };
+  const failing = {
+    put: async () => {
+      throw new Error('disk full');
+    },
+  };
   const o = await runToolPipeline(use('Big', { size: 50_000 }), makeEnv(cwd, { resultStore: failing }));
   assert.equal(o.status, 'ok');
   assert.equal(text(o).length, 50_000);
@@ -251,16 +315,44 @@ test('describeToolUse: conservative on unknown tools, bad input and throwing pre
     name: 'Weird',
     inputSchema: z.object({}),
     prompt: () => '',
-    isConcurrencySafe: () => { throw new Error('x'); },
+    isConcurrencySafe: () => {
+      throw new Error('x');
+    },
     isReadOnly: () => true,
     call: async () => ({ data: '' }),
-    mapToolResultToToolResultBlockParam: (d: string, id: string) => ({ type: 'tool_result', tool_use_id: id, content: d }),
+    mapToolResultToToolResultBlockParam: (d: string, id: string) => ({
+      type: 'tool_result',
+      tool_use_id: id,
+      content: d,
+    }),
   });
-  const pool = createToolPool([...FAKE_TOOLS, Weird], { mode: 'default', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [cwd] });
-  assert.deepEqual(describeToolUse(use('Echo', { text: 'a' }), pool), { known: true, concurrencySafe: true, readOnly: true, idempotent: true, summary: 'Echo a' });
-  assert.deepEqual(describeToolUse(use('Nope', {}), pool), { known: false, concurrencySafe: false, readOnly: false, idempotent: false, summary: 'Nope (unknown tool)' });
+  const pool = createToolPool([...FAKE_TOOLS, Weird], {
+    mode: 'default',
+    rules: { allow: [], ask: [], deny: [] },
+    workingDirectories: [cwd],
+  });
+  assert.deepEqual(describeToolUse(use('Echo', { text: 'a' }), pool), {
+    known: true,
+    concurrencySafe: true,
+    readOnly: true,
+    idempotent: true,
+    summary: 'Echo a',
+  });
+  assert.deepEqual(describeToolUse(use('Nope', {}), pool), {
+    known: false,
+    concurrencySafe: false,
+    readOnly: false,
+    idempotent: false,
+    summary: 'Nope (unknown tool)',
+  });
   assert.equal(describeToolUse(use('Echo', { text: 5 }), pool).concurrencySafe, false);
-  assert.deepEqual(describeToolUse(use('Weird', {}), pool), { known: true, concurrencySafe: false, readOnly: true, idempotent: false, summary: 'Weird {}' });
+  assert.deepEqual(describeToolUse(use('Weird', {}), pool), {
+    known: true,
+    concurrencySafe: false,
+    readOnly: true,
+    idempotent: false,
+    summary: 'Weird {}',
+  });
   const w = describeToolUse(use('WriteFile', { file_path: 'a', content: 'b' }), pool);
   assert.deepEqual([w.concurrencySafe, w.readOnly, w.idempotent], [false, false, false]);
 });
@@ -270,15 +362,22 @@ test('runToolPipeline never throws, even for malformed blocks and hostile tools'
     name: 'Hostile',
     inputSchema: z.object({}),
     prompt: () => '',
-    isReadOnly: () => { throw new Error('pred'); },
+    isReadOnly: () => {
+      throw new Error('pred');
+    },
     call: async () => ({ data: 1 }),
-    mapToolResultToToolResultBlockParam: () => { throw new Error('map'); },
+    mapToolResultToToolResultBlockParam: () => {
+      throw new Error('map');
+    },
   });
   const env = makeEnv(cwd, { tools: [Hostile], mode: 'bypassPermissions' });
   const o = await runToolPipeline(use('Hostile', {}), env);
   assert.equal(o.status, 'error');
   assert.match(text(o), /the tool ran, but its result could not be converted: map/);
-  const bad = await runToolPipeline({ type: 'tool_use', id: 'x', name: undefined as unknown as string, input: undefined }, env);
+  const bad = await runToolPipeline(
+    { type: 'tool_use', id: 'x', name: undefined as unknown as string, input: undefined },
+    env,
+  );
   assert.equal(bad.result!.tool_use_id, 'x');
   assert.equal(bad.failure?.stage, 'unknown_tool');
 });

@@ -41,9 +41,16 @@ export const WriteFile = buildTool({
     calls.push({ tool: 'WriteFile', input: i, ctx });
     const p = path.resolve(ctx.agent.cwd, i.file_path);
     await fs.writeFile(p, i.content);
-    return { data: { path: p, bytes: i.content.length }, contextModifiers: [{ type: 'fileWritten', path: p, mtimeMs: 1 }] };
+    return {
+      data: { path: p, bytes: i.content.length },
+      contextModifiers: [{ type: 'fileWritten', path: p, mtimeMs: 1 }],
+    };
   },
-  mapToolResultToToolResultBlockParam: (d: { path: string; bytes: number }, id) => ({ type: 'tool_result', tool_use_id: id, content: `Wrote ${d.bytes} bytes to ${d.path}` }),
+  mapToolResultToToolResultBlockParam: (d: { path: string; bytes: number }, id) => ({
+    type: 'tool_result',
+    tool_use_id: id,
+    content: `Wrote ${d.bytes} bytes to ${d.path}`,
+  }),
 });
 
 export const Big = buildTool({
@@ -70,10 +77,14 @@ export const Slow = buildTool({
     onProgress({ stage: 'started' });
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(resolve, i.ms);
-      ctx.abortSignal.addEventListener('abort', () => {
-        clearTimeout(t);
-        reject(new Error('aborted'));
-      }, { once: true });
+      ctx.abortSignal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          reject(new Error('aborted'));
+        },
+        { once: true },
+      );
     });
     onProgress({ stage: 'done' });
     return { data: `slept ${i.ms}` };
@@ -98,7 +109,10 @@ export async function tempDir(prefix = 'pipe-'): Promise<string> {
   return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
 }
 
-export function makeEnv(cwd: string, opts: Partial<PipelineEnv> & { mode?: PermissionMode; rules?: Partial<PermissionRules>; tools?: AnyTool[] } = {}): PipelineEnv {
+export function makeEnv(
+  cwd: string,
+  opts: Partial<PipelineEnv> & { mode?: PermissionMode; rules?: Partial<PermissionRules>; tools?: AnyTool[] } = {},
+): PipelineEnv {
   const { mode = 'default', rules = {}, tools = FAKE_TOOLS, ...rest } = opts;
   const permission = { mode, rules: { allow: [], ask: [], deny: [], ...rules }, workingDirectories: [cwd] };
   return {

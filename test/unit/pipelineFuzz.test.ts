@@ -48,7 +48,11 @@ before(async () => {
   await fs.writeFile(path.join(cwd, '.gitignore'), 'ignored/\n');
   await fs.writeFile(path.join(cwd, 'empty.txt'), '');
   await fs.writeFile(path.join(root, 'outside.txt'), 'outside the cwd, inside the sandbox\n');
-  const permission = { mode: 'bypassPermissions' as const, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [cwd] };
+  const permission = {
+    mode: 'bypassPermissions' as const,
+    rules: { allow: [], ask: [], deny: [] },
+    workingDirectories: [cwd],
+  };
   env = {
     pool: createToolPool(BUILTIN_TOOLS, permission),
     sessionId: 'fuzz',
@@ -62,7 +66,48 @@ after(async () => {
 });
 
 // ---- value generators -----------------------------------------------------------------------
-const UNICODE = ['é', 'ß', '中', '文', '🌍', '👩‍👩‍👧', '\u202e', '\u200b', '\ufeff', 'Ω', '𝔘', '\t', ' ', '"', "'", '\\', '%', '*', '?', '[', ']', '{', '}', '(', ')', '$', '`', '|', ';', '&', '<', '>', '#', '~', '!', '\n', '\r', '.', '-', '_'];
+const UNICODE = [
+  'é',
+  'ß',
+  '中',
+  '文',
+  '🌍',
+  '👩‍👩‍👧',
+  '\u202e',
+  '\u200b',
+  '\ufeff',
+  'Ω',
+  '𝔘',
+  '\t',
+  ' ',
+  '"',
+  "'",
+  '\\',
+  '%',
+  '*',
+  '?',
+  '[',
+  ']',
+  '{',
+  '}',
+  '(',
+  ')',
+  '$',
+  '`',
+  '|',
+  ';',
+  '&',
+  '<',
+  '>',
+  '#',
+  '~',
+  '!',
+  '\n',
+  '\r',
+  '.',
+  '-',
+  '_',
+];
 function randomString(max = 40): string {
   const n = int(max);
   let s = '';
@@ -70,45 +115,115 @@ function randomString(max = 40): string {
   return s; // never contains '/' nor NUL: a random "path" is one component, inside the sandbox
 }
 const hugeString = () => 'x'.repeat(100_000 + int(50_000));
-const numbers = [0, -1, -0, 1, 2, 1.5, -3.7, 1e9, -1e9, 2 ** 53 + 2, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, Infinity, -Infinity, NaN];
+const numbers = [
+  0,
+  -1,
+  -0,
+  1,
+  2,
+  1.5,
+  -3.7,
+  1e9,
+  -1e9,
+  2 ** 53 + 2,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  Infinity,
+  -Infinity,
+  NaN,
+];
 
 /** Paths (relative to the deep cwd, or absolute) that always resolve inside the sandbox. */
 function sandboxPath(): string {
   return pick([
-    'a.txt', 'sub/b.ts', 'sub', 'sub/deeper/ünï cödé.md', 'missing.txt', 'empty.txt', '.', './', '',
-    '../work/a.txt', '../../c/work/sub/../a.txt', '../../../../outside.txt', '../../../..', '../../../../nope/x',
-    'sub/../../work/./a.txt', './sub/deeper/', '~nouser', 'a.txt/', 'a.txt/child',
-    path.join(cwd, 'a.txt'), path.join(root, 'outside.txt'), root, path.join(root, 'ghost', 'x.txt'),
-    randomString(20), `sub/${randomString(10)}`, `${'../'.repeat(4)}${randomString(8)}`,
+    'a.txt',
+    'sub/b.ts',
+    'sub',
+    'sub/deeper/ünï cödé.md',
+    'missing.txt',
+    'empty.txt',
+    '.',
+    './',
+    '',
+    '../work/a.txt',
+    '../../c/work/sub/../a.txt',
+    '../../../../outside.txt',
+    '../../../..',
+    '../../../../nope/x',
+    'sub/../../work/./a.txt',
+    './sub/deeper/',
+    '~nouser',
+    'a.txt/',
+    'a.txt/child',
+    path.join(cwd, 'a.txt'),
+    path.join(root, 'outside.txt'),
+    root,
+    path.join(root, 'ghost', 'x.txt'),
+    randomString(20),
+    `sub/${randomString(10)}`,
+    `${'../'.repeat(4)}${randomString(8)}`,
   ]);
 }
 /** Where Write may create files: fresh names inside the sandbox. */
 function writablePath(): string {
   return pick([
-    `new-${int(1e6)}.txt`, `sub/new-${int(1e6)}.txt`, `nested/${int(1e6)}/deep/f.txt`, `../../../../w-${int(1e6)}.txt`,
-    path.join(root, `abs-${int(1e6)}.txt`), `${randomString(12)}-${int(1e6)}`, 'a.txt', 'sub', '.', '', 'x'.repeat(300),
+    `new-${int(1e6)}.txt`,
+    `sub/new-${int(1e6)}.txt`,
+    `nested/${int(1e6)}/deep/f.txt`,
+    `../../../../w-${int(1e6)}.txt`,
+    path.join(root, `abs-${int(1e6)}.txt`),
+    `${randomString(12)}-${int(1e6)}`,
+    'a.txt',
+    'sub',
+    '.',
+    '',
+    'x'.repeat(300),
   ]);
 }
 
 function junk(depth = 0): unknown {
   const r = int(depth > 2 ? 8 : 12);
   switch (r) {
-    case 0: return null;
-    case 1: return undefined;
-    case 2: return chance(0.5);
-    case 3: return pick(numbers);
-    case 4: return randomString();
-    case 5: return chance(0.2) ? hugeString() : '';
-    case 6: return pick(['\u0000', '\u0000abc', '../../../../etc/passwd', '🌍'.repeat(50), '{"a":1}', '[]', 'null', '__proto__']);
-    case 7: return pick([[], {}, [null], { '': '' }]);
-    case 8: return Array.from({ length: int(5) }, () => junk(depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return undefined;
+    case 2:
+      return chance(0.5);
+    case 3:
+      return pick(numbers);
+    case 4:
+      return randomString();
+    case 5:
+      return chance(0.2) ? hugeString() : '';
+    case 6:
+      return pick([
+        '\u0000',
+        '\u0000abc',
+        '../../../../etc/passwd',
+        '🌍'.repeat(50),
+        '{"a":1}',
+        '[]',
+        'null',
+        '__proto__',
+      ]);
+    case 7:
+      return pick([[], {}, [null], { '': '' }]);
+    case 8:
+      return Array.from({ length: int(5) }, () => junk(depth + 1));
     case 9: {
       const o: Record<string, unknown> = {};
-      for (let k = int(5); k > 0; k--) o[pick(['a', 'path', 'file_path', 'pattern', 'x', randomString(6), 'constructor', 'toString'])] = junk(depth + 1);
+      for (let k = int(5); k > 0; k--)
+        o[pick(['a', 'path', 'file_path', 'pattern', 'x', randomString(6), 'constructor', 'toString'])] = junk(
+          depth + 1,
+        );
       return o;
     }
-    case 10: return JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}');
-    default: return new Array(3).fill(junk(depth + 1));
+    case 10:
+      return JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}');
+    default:
+      return new Array(3).fill(junk(depth + 1));
   }
 }
 
@@ -116,17 +231,59 @@ const safeBashCommands = () =>
   pick([
     `echo '${randomString(30).replace(/'/g, `'\\''`)}'`,
     `printf '%s\\n' '${randomString(20).replace(/'/g, `'\\''`)}'`,
-    'true', 'false', 'exit 3', 'echo err >&2', 'pwd', 'ls', 'ls -la sub', 'cat a.txt', 'cat missing-file',
-    'grep beta a.txt', 'grep nomatch a.txt', 'wc -l a.txt', 'sleep 0.01', 'cd sub', 'cd ..', 'echo "$HOME"',
-    `echo ${'z'.repeat(40_000)}`, 'seq 1 5000', ':', '',
+    'true',
+    'false',
+    'exit 3',
+    'echo err >&2',
+    'pwd',
+    'ls',
+    'ls -la sub',
+    'cat a.txt',
+    'cat missing-file',
+    'grep beta a.txt',
+    'grep nomatch a.txt',
+    'wc -l a.txt',
+    'sleep 0.01',
+    'cd sub',
+    'cd ..',
+    'echo "$HOME"',
+    `echo ${'z'.repeat(40_000)}`,
+    'seq 1 5000',
+    ':',
+    '',
   ]);
 
 /** A plausible valid input per tool, to be mutated. */
 const valid: Record<string, () => Record<string, unknown>> = {
-  Read: () => ({ file_path: sandboxPath(), ...(chance(0.3) ? { offset: pick([0, 1, 2, 999, -1, 1.5]) } : {}), ...(chance(0.3) ? { limit: pick([1, 2, 0, -5, 1e9]) } : {}) }),
+  Read: () => ({
+    file_path: sandboxPath(),
+    ...(chance(0.3) ? { offset: pick([0, 1, 2, 999, -1, 1.5]) } : {}),
+    ...(chance(0.3) ? { limit: pick([1, 2, 0, -5, 1e9]) } : {}),
+  }),
   Write: () => ({ file_path: writablePath(), content: chance(0.1) ? hugeString() : randomString(200) }),
-  Edit: () => ({ file_path: pick(['a.txt', 'sub/b.ts', 'missing.txt', 'sub', '../../../../outside.txt']), old_string: pick(['beta', 'alpha', '', randomString(5)]), new_string: pick(['BETA', '', randomString(10)]), ...(chance(0.3) ? { replace_all: pick([true, false]) } : {}) }),
-  Glob: () => ({ pattern: pick(['**/*', '*.txt', '**/*.{ts,md}', 'sub/**', '[', '{{{', '**/**/**', '*', '.*', '!x', randomString(10) || 'x', path.join(root, '**', '*.txt')]), ...(chance(0.5) ? { path: pick(['sub', '.', 'a.txt', 'missing', '../../../..', root, randomString(8)]) } : {}) }),
+  Edit: () => ({
+    file_path: pick(['a.txt', 'sub/b.ts', 'missing.txt', 'sub', '../../../../outside.txt']),
+    old_string: pick(['beta', 'alpha', '', randomString(5)]),
+    new_string: pick(['BETA', '', randomString(10)]),
+    ...(chance(0.3) ? { replace_all: pick([true, false]) } : {}),
+  }),
+  Glob: () => ({
+    pattern: pick([
+      '**/*',
+      '*.txt',
+      '**/*.{ts,md}',
+      'sub/**',
+      '[',
+      '{{{',
+      '**/**/**',
+      '*',
+      '.*',
+      '!x',
+      randomString(10) || 'x',
+      path.join(root, '**', '*.txt'),
+    ]),
+    ...(chance(0.5) ? { path: pick(['sub', '.', 'a.txt', 'missing', '../../../..', root, randomString(8)]) } : {}),
+  }),
   Grep: () => ({
     pattern: pick(['beta', 'a.*', '(', '[', '\\', '(?i)ALPHA', 'x{2,1}', '^$', randomString(8), '🌍', '\\bfuzz\\b']),
     ...(chance(0.5) ? { path: pick(['sub', '.', 'a.txt', 'missing', '../../../..', root]) } : {}),
@@ -137,7 +294,12 @@ const valid: Record<string, () => Record<string, unknown>> = {
     ...(chance(0.3) ? { head_limit: pick([0, 1, 3]), offset: pick([0, 1, 100]) } : {}),
     ...(chance(0.2) ? { multiline: true } : {}),
   }),
-  Bash: () => ({ command: safeBashCommands(), ...(chance(0.2) ? { timeout: pick([1, 5000, 1e12]) } : {}), ...(chance(0.2) ? { description: randomString(20) } : {}), ...(chance(0.1) ? { run_in_background: chance(0.5) } : {}) }),
+  Bash: () => ({
+    command: safeBashCommands(),
+    ...(chance(0.2) ? { timeout: pick([1, 5000, 1e12]) } : {}),
+    ...(chance(0.2) ? { description: randomString(20) } : {}),
+    ...(chance(0.1) ? { run_in_background: chance(0.5) } : {}),
+  }),
 };
 
 function generate(tool: string): unknown {
@@ -146,11 +308,13 @@ function generate(tool: string): unknown {
   switch (int(7)) {
     case 0: // the whole input is junk
       return junk();
-    case 1: { // one field replaced by junk
+    case 1: {
+      // one field replaced by junk
       const k = pick(keys);
       return { ...base, [k]: junk() };
     }
-    case 2: { // a required-looking field missing
+    case 2: {
+      // a required-looking field missing
       const copy = { ...base };
       delete copy[pick(keys)];
       return copy;
@@ -166,7 +330,12 @@ function generate(tool: string): unknown {
 
 /** Bash must only ever run the harmless commands above: anything else becomes a non-string. */
 function makeBashSafe(input: unknown, safe: Set<string>): unknown {
-  if (input && typeof input === 'object' && !Array.isArray(input) && typeof (input as { command?: unknown }).command === 'string') {
+  if (
+    input &&
+    typeof input === 'object' &&
+    !Array.isArray(input) &&
+    typeof (input as { command?: unknown }).command === 'string'
+  ) {
     const c = (input as { command: string }).command;
     if (!safe.has(c)) return { ...(input as object), command: 12345 };
   }
@@ -181,62 +350,91 @@ function checkOutcome(o: ToolUseOutcome, id: string, what: string) {
   assert.equal(r.type, 'tool_result', what);
   assert.equal(r.tool_use_id, id, what);
   assert.ok(
-    typeof r.content === 'string' || (Array.isArray(r.content) && r.content.every((c) => c.type === 'text' && typeof c.text === 'string')),
+    typeof r.content === 'string' ||
+      (Array.isArray(r.content) && r.content.every((c) => c.type === 'text' && typeof c.text === 'string')),
     `${what}: content shape`,
   );
   assert.ok(r.is_error === undefined || typeof r.is_error === 'boolean', what);
   if (o.status !== 'ok') assert.equal(r.is_error, true, `${what}: a failure is is_error`);
   if (o.failure) assert.ok(o.failure.message.length > 0, what);
-  const s = typeof r.content === 'string' ? r.content : r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  const s =
+    typeof r.content === 'string' ? r.content : r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
   assert.ok(s.length <= 200_000, `${what}: result size ${s.length}`);
   assert.doesNotThrow(() => JSON.parse(JSON.stringify(o)), `${what}: serialisable`);
 }
 
-test(`fuzz: ${CASES_PER_TOOL} random/malformed inputs to every built-in tool through runToolPipeline`, { timeout: 300_000 }, async () => {
-  const names = BUILTIN_TOOLS.map((t) => t.name).sort();
-  assert.deepEqual(names, ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
-  const stats: Record<string, Record<string, number>> = {};
-  for (const tool of names) {
-    stats[tool] = {};
-    for (let k = 0; k < CASES_PER_TOOL; k++) {
-      let input = generate(tool);
-      if (tool === 'Bash') {
-        // Rebuild the safe set for this draw: any string command must be one we generated as safe.
-        const candidate = (input as { command?: unknown } | null)?.command;
-        const safe = new Set<string>();
-        if (typeof candidate === 'string' && isKnownSafe(candidate)) safe.add(candidate);
-        input = makeBashSafe(input, safe);
+test(
+  `fuzz: ${CASES_PER_TOOL} random/malformed inputs to every built-in tool through runToolPipeline`,
+  { timeout: 300_000 },
+  async () => {
+    const names = BUILTIN_TOOLS.map((t) => t.name).sort();
+    assert.deepEqual(names, ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
+    const stats: Record<string, Record<string, number>> = {};
+    for (const tool of names) {
+      stats[tool] = {};
+      for (let k = 0; k < CASES_PER_TOOL; k++) {
+        let input = generate(tool);
+        if (tool === 'Bash') {
+          // Rebuild the safe set for this draw: any string command must be one we generated as safe.
+          const candidate = (input as { command?: unknown } | null)?.command;
+          const safe = new Set<string>();
+          if (typeof candidate === 'string' && isKnownSafe(candidate)) safe.add(candidate);
+          input = makeBashSafe(input, safe);
+        }
+        const id = `toolu_fuzz_${tool}_${k}`;
+        const what = `${tool}#${k} ${safeStringify(input)}`;
+        let o: ToolUseOutcome;
+        try {
+          o = await runToolPipeline({ type: 'tool_use', id, name: tool, input }, env);
+        } catch (e) {
+          assert.fail(`${what}: runToolPipeline threw ${(e as Error).stack}`);
+        }
+        checkOutcome(o, id, what);
+        const key = o.failure ? `${o.status}:${o.failure.stage}` : o.status;
+        stats[tool]![key] = (stats[tool]![key] ?? 0) + 1;
       }
-      const id = `toolu_fuzz_${tool}_${k}`;
-      const what = `${tool}#${k} ${safeStringify(input)}`;
-      let o: ToolUseOutcome;
-      try {
-        o = await runToolPipeline({ type: 'tool_use', id, name: tool, input }, env);
-      } catch (e) {
-        assert.fail(`${what}: runToolPipeline threw ${(e as Error).stack}`);
-      }
-      checkOutcome(o, id, what);
-      const key = o.failure ? `${o.status}:${o.failure.stage}` : o.status;
-      stats[tool]![key] = (stats[tool]![key] ?? 0) + 1;
     }
-  }
-  // Every tool saw both rejected and accepted inputs.
-  for (const tool of names) {
-    const s = stats[tool]!;
-    assert.ok((s['error:schema'] ?? 0) > 0, `${tool}: some schema errors ${JSON.stringify(s)}`);
-    assert.ok(Object.keys(s).some((k) => k === 'ok' || k.endsWith(':call') || k.endsWith(':validate')), `${tool}: some inputs got past the schema ${JSON.stringify(s)}`);
-  }
-  // Nothing escaped the sandbox's parent.
-  assert.ok(!(await exists(path.join(path.dirname(root), 'outside.txt'))));
-  console.log(`fuzz seed ${SEED}:`, JSON.stringify(stats));
-});
+    // Every tool saw both rejected and accepted inputs.
+    for (const tool of names) {
+      const s = stats[tool]!;
+      assert.ok((s['error:schema'] ?? 0) > 0, `${tool}: some schema errors ${JSON.stringify(s)}`);
+      assert.ok(
+        Object.keys(s).some((k) => k === 'ok' || k.endsWith(':call') || k.endsWith(':validate')),
+        `${tool}: some inputs got past the schema ${JSON.stringify(s)}`,
+      );
+    }
+    // Nothing escaped the sandbox's parent.
+    assert.ok(!(await exists(path.join(path.dirname(root), 'outside.txt'))));
+    console.log(`fuzz seed ${SEED}:`, JSON.stringify(stats));
+  },
+);
 
 function isKnownSafe(c: string): boolean {
   return (
     /^echo '(?:[^']|'\\'')*'$/.test(c) ||
     /^printf '%s\\n' '(?:[^']|'\\'')*'$/.test(c) ||
     /^echo z+$/.test(c) ||
-    ['true', 'false', 'exit 3', 'echo err >&2', 'pwd', 'ls', 'ls -la sub', 'cat a.txt', 'cat missing-file', 'grep beta a.txt', 'grep nomatch a.txt', 'wc -l a.txt', 'sleep 0.01', 'cd sub', 'cd ..', 'echo "$HOME"', 'seq 1 5000', ':', ''].includes(c)
+    [
+      'true',
+      'false',
+      'exit 3',
+      'echo err >&2',
+      'pwd',
+      'ls',
+      'ls -la sub',
+      'cat a.txt',
+      'cat missing-file',
+      'grep beta a.txt',
+      'grep nomatch a.txt',
+      'wc -l a.txt',
+      'sleep 0.01',
+      'cd sub',
+      'cd ..',
+      'echo "$HOME"',
+      'seq 1 5000',
+      ':',
+      '',
+    ].includes(c)
   );
 }
 

@@ -14,16 +14,38 @@ const mk = (name: string, extra: Record<string, unknown> = {}) =>
     inputSchema: z.object({}),
     prompt: () => name,
     call: async () => ({ data: '' }),
-    mapToolResultToToolResultBlockParam: (_d: string, id: string) => ({ type: 'tool_result', tool_use_id: id, content: '' }),
+    mapToolResultToToolResultBlockParam: (_d: string, id: string) => ({
+      type: 'tool_result',
+      tool_use_id: id,
+      content: '',
+    }),
     ...extra,
   });
-const perms = (deny: string[] = []) => ({ mode: 'default' as const, rules: { allow: [], ask: [], deny }, workingDirectories: ['/x'] });
+const perms = (deny: string[] = []) => ({
+  mode: 'default' as const,
+  rules: { allow: [], ask: [], deny },
+  workingDirectories: ['/x'],
+});
 
 test('pool: built-ins plus user tools, filtered by blanket deny rules and isEnabled', () => {
-  const pool = createToolPool([mk('Read'), mk('Bash'), mk('Off', { isEnabled: () => false })], perms(['Bash', 'Read(*.env)']), {
-    userTools: [mk('Mine', { aliases: ['MyAlias'] }), mk('Broken', { isEnabled: () => { throw new Error('x'); } })],
-  });
-  assert.deepEqual(pool.map((t) => t.name), ['Read', 'Mine']);
+  const pool = createToolPool(
+    [mk('Read'), mk('Bash'), mk('Off', { isEnabled: () => false })],
+    perms(['Bash', 'Read(*.env)']),
+    {
+      userTools: [
+        mk('Mine', { aliases: ['MyAlias'] }),
+        mk('Broken', {
+          isEnabled: () => {
+            throw new Error('x');
+          },
+        }),
+      ],
+    },
+  );
+  assert.deepEqual(
+    pool.map((t) => t.name),
+    ['Read', 'Mine'],
+  );
   assert.ok(Object.isFrozen(pool));
   assert.equal(findToolByName(pool, 'MyAlias')?.name, 'Mine');
   assert.equal(findToolByName(pool, 'Bash'), undefined, 'only the pool is searched');
@@ -31,9 +53,15 @@ test('pool: built-ins plus user tools, filtered by blanket deny rules and isEnab
 });
 
 test('pool: a deny rule naming an alias removes the tool; duplicates are errors', () => {
-  assert.deepEqual(createToolPool([mk('Mine', { aliases: ['M'] }), mk('Other')], perms(['M'])).map((t) => t.name), ['Other']);
+  assert.deepEqual(
+    createToolPool([mk('Mine', { aliases: ['M'] }), mk('Other')], perms(['M'])).map((t) => t.name),
+    ['Other'],
+  );
   assert.throws(() => createToolPool([mk('A'), mk('A')], perms()), /Duplicate tool name: A/);
-  assert.throws(() => createToolPool([mk('A')], perms(), { userTools: [mk('B', { aliases: ['A'] })] }), /Duplicate tool name: A/);
+  assert.throws(
+    () => createToolPool([mk('A')], perms(), { userTools: [mk('B', { aliases: ['A'] })] }),
+    /Duplicate tool name: A/,
+  );
 });
 
 test('result store: <dir>/<id>.txt, absolute, idempotent, sanitised', async () => {

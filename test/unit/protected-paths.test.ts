@@ -6,9 +6,21 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { initialContext } from '../../src/engine/context';
-import { decidePermission, fsCommandsInside, loadShellParser, pathForms, type HookPermissionDecision } from '../../src/permissions';
+import {
+  decidePermission,
+  fsCommandsInside,
+  loadShellParser,
+  pathForms,
+  type HookPermissionDecision,
+} from '../../src/permissions';
 import { workingDirForms } from '../../src/permissions/paths';
-import { controlFiles, hookControlFiles, isProtectedPath, protectedReason, protectedReasonOfForms } from '../../src/permissions/protectedPaths';
+import {
+  controlFiles,
+  hookControlFiles,
+  isProtectedPath,
+  protectedReason,
+  protectedReasonOfForms,
+} from '../../src/permissions/protectedPaths';
 import { EditTool, WriteTool } from '../../src/tools/builtin';
 import type { ToolUseContext } from '../../src/tools/Tool';
 import { PERMISSION_MODES, type PermissionMode, type ToolPermissionContext } from '../../src/tools/permissionTypes';
@@ -24,7 +36,15 @@ before(async () => {
   proj = path.join(root, 'proj');
   extra = path.join(root, 'extra');
   outside = path.join(root, 'outside');
-  for (const d of [proj, extra, outside, path.join(proj, 'src'), path.join(proj, '.claude', 'hooks'), path.join(proj, '.git', 'hooks'), path.join(proj, 'scripts')]) {
+  for (const d of [
+    proj,
+    extra,
+    outside,
+    path.join(proj, 'src'),
+    path.join(proj, '.claude', 'hooks'),
+    path.join(proj, '.git', 'hooks'),
+    path.join(proj, 'scripts'),
+  ]) {
     await fs.mkdir(d, { recursive: true });
   }
   await fs.writeFile(path.join(proj, '.claude', 'settings.json'), '{}');
@@ -84,7 +104,18 @@ test('protected paths: the reference list, spellings and case', () => {
   ]) {
     assert.equal(prot(p), true, `${p} must be protected`);
   }
-  for (const p of ['src/a.ts', 'CLAUDE.md', 'README.md', 'package.json', 'claude/settings.json', '.claudex/settings.json', 'src/.gitignore', '.gitignore', '.github/workflows/ci.yml', '.claude/worktrees/feature/src/a.ts']) {
+  for (const p of [
+    'src/a.ts',
+    'CLAUDE.md',
+    'README.md',
+    'package.json',
+    'claude/settings.json',
+    '.claudex/settings.json',
+    'src/.gitignore',
+    '.gitignore',
+    '.github/workflows/ci.yml',
+    '.claude/worktrees/feature/src/a.ts',
+  ]) {
     assert.equal(prot(p), false, `${p} must not be protected`);
   }
   // below .claude/worktrees the rest of the path is checked again
@@ -130,7 +161,10 @@ test('protected paths: the files hooks run (words naming paths, task runners)', 
   for (const f of ['scripts/check.sh', 'package.json', 'Makefile', 'tools/new_hook.py', 'hooks/x.mjs']) {
     assert.ok(files.includes(path.join(proj, f)), `${f} is a hook's file: ${files.join(', ')}`);
   }
-  assert.ok(!files.some((f) => f.startsWith(outside)), 'outside the working directories: not listed (not writable anyway)');
+  assert.ok(
+    !files.some((f) => f.startsWith(outside)),
+    'outside the working directories: not listed (not writable anyway)',
+  );
   assert.ok(!files.includes(path.join(proj, 'hello')));
   assert.equal(isProtectedPath(path.join(proj, 'package.json'), [proj], { extra: files }), true);
   assert.equal(isProtectedPath(path.join(proj, 'Package.JSON'), [proj], { extra: files }), true);
@@ -138,17 +172,31 @@ test('protected paths: the files hooks run (words naming paths, task runners)', 
   // The concrete list at every working directory, for the sandbox and the reports.
   const cf = controlFiles([proj, extra], { extra: files });
   for (const d of [proj, extra]) {
-    for (const f of ['.claude/settings.json', '.claude/settings.local.json', '.durable-agent/settings.json', '.mcp.json', '.git/config', '.gitmodules', '.bashrc', '.envrc']) {
+    for (const f of [
+      '.claude/settings.json',
+      '.claude/settings.local.json',
+      '.durable-agent/settings.json',
+      '.mcp.json',
+      '.git/config',
+      '.gitmodules',
+      '.bashrc',
+      '.envrc',
+    ]) {
       assert.ok(cf.files.includes(path.join(d, f)), `${d}/${f}`);
     }
-    for (const f of ['.claude', '.durable-agent', '.vscode', '.idea', '.git/hooks']) assert.ok(cf.directories.includes(path.join(d, f)), `${d}/${f}`);
+    for (const f of ['.claude', '.durable-agent', '.vscode', '.idea', '.git/hooks'])
+      assert.ok(cf.directories.includes(path.join(d, f)), `${d}/${f}`);
   }
   assert.ok(cf.files.includes(path.join(proj, 'scripts/check.sh')));
 });
 
 // ---- the file tools' decision, every mode ------------------------------------------------------
 
-function ctx(mode: PermissionMode, rules: Partial<ToolPermissionContext['rules']> = {}, controlFiles?: string[]): ToolUseContext {
+function ctx(
+  mode: PermissionMode,
+  rules: Partial<ToolPermissionContext['rules']> = {},
+  controlFiles?: string[],
+): ToolUseContext {
   return {
     sessionId: 's',
     toolUseId: 'id',
@@ -194,7 +242,10 @@ test('file tools: a write to a protected path asks (default, acceptEdits), is de
   for (const mode of PERMISSION_MODES) {
     for (const tool of [WriteTool, EditTool]) {
       for (const target of PROTECTED_TARGETS) {
-        const input = tool === WriteTool ? { file_path: target, content: 'x' } : { file_path: target, old_string: 'a', new_string: 'b' };
+        const input =
+          tool === WriteTool
+            ? { file_path: target, content: 'x' }
+            : { file_path: target, old_string: 'a', new_string: 'b' };
         const d = await decidePermission(tool, input, ctx(mode));
         assert.equal(d.behavior, EXPECTED[mode], `${mode} ${tool.name} ${target}: ${JSON.stringify(d)}`);
         if (mode === 'default' || mode === 'acceptEdits') {
@@ -204,9 +255,16 @@ test('file tools: a write to a protected path asks (default, acceptEdits), is de
         if (mode === 'dontAsk') assert.match((d as { message: string }).message, /sensitive file.*dontAsk/s);
       }
       // An ordinary file: acceptEdits and bypass write it unasked.
-      const ordinary = tool === WriteTool ? { file_path: 'src/a.ts', content: 'x' } : { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' };
+      const ordinary =
+        tool === WriteTool
+          ? { file_path: 'src/a.ts', content: 'x' }
+          : { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' };
       const d = await decidePermission(tool, ordinary, ctx(mode));
-      assert.equal(d.behavior, { default: 'ask', acceptEdits: 'allow', plan: 'deny', dontAsk: 'deny', bypassPermissions: 'allow' }[mode], `${mode} ${tool.name} src/a.ts`);
+      assert.equal(
+        d.behavior,
+        { default: 'ask', acceptEdits: 'allow', plan: 'deny', dontAsk: 'deny', bypassPermissions: 'allow' }[mode],
+        `${mode} ${tool.name} src/a.ts`,
+      );
     }
   }
 });
@@ -220,22 +278,43 @@ test('file tools: neither an allow rule nor a hook allow lifts the ask; a deny r
     }
   }
   const hookAllow: HookPermissionDecision = { behavior: 'allow', hook: 'approve-all.sh' };
-  assert.equal((await decidePermission(WriteTool, write('.claude/settings.json'), ctx('default'), hookAllow)).behavior, 'ask');
-  assert.equal((await decidePermission(WriteTool, write('.claude/settings.json'), ctx('dontAsk'), hookAllow)).behavior, 'deny');
-  assert.equal((await decidePermission(WriteTool, write('.mcp.json'), ctx('bypassPermissions', { deny: ['Write(.mcp.json)'] }))).behavior, 'deny');
+  assert.equal(
+    (await decidePermission(WriteTool, write('.claude/settings.json'), ctx('default'), hookAllow)).behavior,
+    'ask',
+  );
+  assert.equal(
+    (await decidePermission(WriteTool, write('.claude/settings.json'), ctx('dontAsk'), hookAllow)).behavior,
+    'deny',
+  );
+  assert.equal(
+    (await decidePermission(WriteTool, write('.mcp.json'), ctx('bypassPermissions', { deny: ['Write(.mcp.json)'] })))
+      .behavior,
+    'deny',
+  );
   assert.equal((await decidePermission(WriteTool, write('CLAUDE.md'), ctx('acceptEdits'))).behavior, 'allow');
   // Reading a protected file is not writing it.
   const { ReadTool } = await import('../../src/tools/builtin');
-  assert.equal((await decidePermission(ReadTool, { file_path: '.claude/settings.json' }, ctx('default'))).behavior, 'allow');
+  assert.equal(
+    (await decidePermission(ReadTool, { file_path: '.claude/settings.json' }, ctx('default'))).behavior,
+    'allow',
+  );
 });
 
 test('file tools: the scripts the session hooks run are protected like settings', async () => {
-  const files = hookControlFiles([{ command: '$CLAUDE_PROJECT_DIR/scripts/check.sh' }, { command: 'npm run lint' }], proj, [proj]);
+  const files = hookControlFiles(
+    [{ command: '$CLAUDE_PROJECT_DIR/scripts/check.sh' }, { command: 'npm run lint' }],
+    proj,
+    [proj],
+  );
   for (const p of ['scripts/check.sh', 'package.json']) {
     const d = await decidePermission(WriteTool, { file_path: p, content: 'x' }, ctx('acceptEdits', {}, files));
     assert.equal(d.behavior, 'ask', p);
     assert.match((d as { message: string }).message, /hook/);
-    assert.equal((await decidePermission(WriteTool, { file_path: p, content: 'x' }, ctx('acceptEdits'))).behavior, 'allow', `${p} without the hook`);
+    assert.equal(
+      (await decidePermission(WriteTool, { file_path: p, content: 'x' }, ctx('acceptEdits'))).behavior,
+      'allow',
+      `${p} without the hook`,
+    );
   }
 });
 
@@ -256,7 +335,11 @@ test('unsandboxed Bash in acceptEdits: mkdir/touch/mv/cp/rm on a protected path,
   ]) {
     assert.equal(fsCommandsInside(cmd, env), false, cmd);
   }
-  assert.equal(fsCommandsInside('touch scripts/check.sh', env, [path.join(proj, 'scripts/check.sh')]), false, 'a hook script');
+  assert.equal(
+    fsCommandsInside('touch scripts/check.sh', env, [path.join(proj, 'scripts/check.sh')]),
+    false,
+    'a hook script',
+  );
   assert.equal(fsCommandsInside('touch scripts/check.sh', env), true);
   assert.equal(fsCommandsInside('mkdir -p src/new && touch src/new/a.ts', env), true);
   // A directory that holds a protected entry: moving or removing it touches that entry.

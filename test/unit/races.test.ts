@@ -49,21 +49,43 @@ test('unit: bound file access keeps in-project symlinks, modes and allowed outsi
     fs.symlinkSync(p('real'), p('linkdir'));
     fs.linkSync(p('real', 'a.txt'), p('hard.txt'));
     execFileSync('mkfifo', [p('fifo')]);
-    const run = async (mode: 'acceptEdits' | 'bypassPermissions', name: string, input: Record<string, unknown>, readFiles: Record<string, { mtimeMs: number; partial: boolean }> = {}) => {
+    const run = async (
+      mode: 'acceptEdits' | 'bypassPermissions',
+      name: string,
+      input: Record<string, unknown>,
+      readFiles: Record<string, { mtimeMs: number; partial: boolean }> = {},
+    ) => {
       const permission = { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [fx.proj] };
-      const out = await runToolPipeline({ type: 'tool_use', id: `toolu_${name}_${Math.random().toString(36).slice(2)}`, name, input }, { pool: createToolPool(BUILTIN_TOOLS, permission), sessionId: 'bound', agent: { cwd: fx.proj, additionalDirectories: [], readFiles }, permission });
+      const out = await runToolPipeline(
+        { type: 'tool_use', id: `toolu_${name}_${Math.random().toString(36).slice(2)}`, name, input },
+        {
+          pool: createToolPool(BUILTIN_TOOLS, permission),
+          sessionId: 'bound',
+          agent: { cwd: fx.proj, additionalDirectories: [], readFiles },
+          permission,
+        },
+      );
       return { out, text: out.result ? toolResultText(out.result) : '' };
     };
     const read = await run('acceptEdits', 'Read', { file_path: p('link.txt') });
     assert.equal(read.out.status, 'ok');
     assert.match(read.text, /alpha/);
     const mtimeMs = fs.statSync(p('link.txt')).mtimeMs;
-    const write = await run('acceptEdits', 'Write', { file_path: p('link.txt'), content: 'beta\n' }, { [p('link.txt')]: { mtimeMs, partial: false } });
+    const write = await run(
+      'acceptEdits',
+      'Write',
+      { file_path: p('link.txt'), content: 'beta\n' },
+      { [p('link.txt')]: { mtimeMs, partial: false } },
+    );
     assert.equal(write.out.status, 'ok', write.text);
     assert.ok(fs.lstatSync(p('link.txt')).isSymbolicLink(), 'the symlink is kept: its target was written');
     assert.equal(fs.readFileSync(p('real', 'a.txt'), 'utf8'), 'beta\n');
     assert.equal(fs.statSync(p('real', 'a.txt')).mode & 0o777, 0o640, 'the mode is kept');
-    assert.equal(fs.readFileSync(p('hard.txt'), 'utf8'), 'alpha\n', 'a rename leaves another hard link with the old content (docs/tools.md)');
+    assert.equal(
+      fs.readFileSync(p('hard.txt'), 'utf8'),
+      'alpha\n',
+      'a rename leaves another hard link with the old content (docs/tools.md)',
+    );
     const glob = await run('acceptEdits', 'Glob', { pattern: '*.txt', path: p('linkdir') });
     assert.equal(glob.text, p('linkdir', 'a.txt'));
     for (const engine of ['rg', 'js']) {

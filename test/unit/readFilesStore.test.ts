@@ -12,13 +12,15 @@ function randomMods(rand: () => number, n: number, clock: { now: number }): Cont
     const path = paths[Math.floor(rand() * paths.length)] as string;
     if (rand() < 0.3) clock.now++;
     const mtimeMs = clock.now;
-    return rand() < 0.25 ? { type: 'fileWritten', path, mtimeMs } : { type: 'fileRead', path, mtimeMs, partial: rand() < 0.5 };
+    return rand() < 0.25
+      ? { type: 'fileWritten', path, mtimeMs }
+      : { type: 'fileRead', path, mtimeMs, partial: rand() < 0.5 };
   });
 }
 
 test('mergeReadFiles(base, turn entries) equals the reducer over the whole session, for random sequences', () => {
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < 2000; i++) {
     const clock = { now: 1 };
     const before = randomMods(rand, Math.floor(rand() * 6), clock);

@@ -26,7 +26,9 @@ before(async () => {
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     sandboxSkip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the sandboxed reaper tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`);
+    reportSkip(
+      `the sandboxed reaper tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`,
+    );
   }
 });
 
@@ -36,7 +38,13 @@ after(async () => {
 });
 
 /** Runs the child until it kills itself; resolves with how it ended. */
-async function runChild(tag: string, cwd: string, command: string, when: string, sandbox: boolean): Promise<{ signal: NodeJS.Signals | null; output: string }> {
+async function runChild(
+  tag: string,
+  cwd: string,
+  command: string,
+  when: string,
+  sandbox: boolean,
+): Promise<{ signal: NodeJS.Signals | null; output: string }> {
   const child = spawn(process.execPath, [CHILD, cwd, command, when], {
     env: { ...process.env, [TAG_ENV]: tag, SANDBOX: sandbox ? '1' : '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,14 +52,20 @@ async function runChild(tag: string, cwd: string, command: string, when: string,
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (_code, sig) => resolve(sig)),
+  );
   return { signal, output };
 }
 
 async function assertNothingLeft(tag: string, what: string): Promise<void> {
   const left = await waitUntilNoneTagged(tag, LEFTOVER_WAIT_MS);
   killAll(left);
-  assert.deepEqual(left.map((p) => p.comm), [], `${what}: left behind (${countByName(left)}):\n${describe(left)}`);
+  assert.deepEqual(
+    left.map((p) => p.comm),
+    [],
+    `${what}: left behind (${countByName(left)}):\n${describe(left)}`,
+  );
 }
 
 test('unit: owners: this process is alive under its own id; a wrong start time or an impossible pid is not', () => {
@@ -62,50 +76,85 @@ test('unit: owners: this process is alive under its own id; a wrong start time o
   assert.equal(ownerAlive('garbage'), false);
 });
 
-test('unit: the sweep kills sandbox machinery of dead workers only — not a live worker’s, not other processes', { skip: process.platform !== 'linux' ? 'needs /proc' : false }, async () => {
-  const dir = path.join(root, 'fake-bin');
-  await fs.mkdir(dir, { recursive: true });
-  // Processes named socat (the kernel's comm is the executable's file name), running sleep.
-  await fs.symlink((await fs.realpath('/bin/sleep')) as string, path.join(dir, 'socat'));
-  const tag = newTag();
-  const start = (name: string, env: Record<string, string>) =>
-    spawn(name === 'socat' ? path.join(dir, 'socat') : '/bin/sleep', ['60'], { env: { ...process.env, [TAG_ENV]: tag, ...env }, stdio: 'ignore' });
-  const deadBridge = start('socat', { [OWNER_MARKER_ENV]: '999999999.5' });
-  const deadCallSocat = start('socat', { [CALL_MARKER_ENV]: '999999999.5/abc' });
-  const liveBridge = start('socat', { [OWNER_MARKER_ENV]: ownerId() });
-  const deadCallSleep = start('sleep', { [CALL_MARKER_ENV]: '999999999.5/abc' });
-  const exits = [deadBridge, deadCallSocat, liveBridge, deadCallSleep].map((c) => new Promise<NodeJS.Signals | null>((r) => c.once('exit', (_c, s) => r(s))));
-  try {
-    // Until each has exec'd (before that it is a copy of node, with node's name and environment).
-    for (const [c, name] of [[deadBridge, 'socat'], [deadCallSocat, 'socat'], [liveBridge, 'socat'], [deadCallSleep, 'sleep']] as const) {
-      await waitFor(`${name} ${c.pid} to start`, async () => (await fs.readFile(`/proc/${c.pid}/comm`, 'utf8').catch(() => '')).trim() === name, 10_000, 20);
-    }
-    const killed = await sweepLeftovers();
-    const mine = killed.filter((p) => [deadBridge.pid, deadCallSocat.pid, liveBridge.pid, deadCallSleep.pid].includes(p.pid));
-    assert.deepEqual(mine.map((p) => p.pid).sort(), [deadBridge.pid, deadCallSocat.pid].sort());
-    assert.equal(await exits[0], 'SIGKILL');
-    assert.equal(await exits[1], 'SIGKILL');
-    assert.equal(liveBridge.exitCode, null, 'a live worker’s bridge is not touched');
-    assert.equal(deadCallSleep.exitCode, null, 'only sandbox machinery is swept (a call’s own processes are the guardian’s)');
-  } finally {
-    liveBridge.kill('SIGKILL');
-    deadCallSleep.kill('SIGKILL');
-    deadBridge.kill('SIGKILL');
-    deadCallSocat.kill('SIGKILL');
-    await Promise.all(exits);
-  }
-});
-
-test('unit: unsandboxed Bash: SIGKILL of the process running it, inside spawn or while the command runs — its process group goes too', { skip: process.platform !== 'linux' ? 'needs /proc' : false }, async () => {
-  for (const when of ['spawn+0', 'file:started']) {
-    const cwd = await makeTmpDir('da-reaper-plain-');
+test(
+  'unit: the sweep kills sandbox machinery of dead workers only — not a live worker’s, not other processes',
+  { skip: process.platform !== 'linux' ? 'needs /proc' : false },
+  async () => {
+    const dir = path.join(root, 'fake-bin');
+    await fs.mkdir(dir, { recursive: true });
+    // Processes named socat (the kernel's comm is the executable's file name), running sleep.
+    await fs.symlink((await fs.realpath('/bin/sleep')) as string, path.join(dir, 'socat'));
     const tag = newTag();
-    const r = await runChild(tag, cwd, 'echo started > started; sleep 1000 & sleep 999; echo never', when.replace('file:', `file:${cwd}/`), false);
-    assert.equal(r.signal, 'SIGKILL', r.output);
-    await assertNothingLeft(tag, `unsandboxed, killed at ${when}`);
-    await removeDir(cwd);
-  }
-});
+    const start = (name: string, env: Record<string, string>) =>
+      spawn(name === 'socat' ? path.join(dir, 'socat') : '/bin/sleep', ['60'], {
+        env: { ...process.env, [TAG_ENV]: tag, ...env },
+        stdio: 'ignore',
+      });
+    const deadBridge = start('socat', { [OWNER_MARKER_ENV]: '999999999.5' });
+    const deadCallSocat = start('socat', { [CALL_MARKER_ENV]: '999999999.5/abc' });
+    const liveBridge = start('socat', { [OWNER_MARKER_ENV]: ownerId() });
+    const deadCallSleep = start('sleep', { [CALL_MARKER_ENV]: '999999999.5/abc' });
+    const exits = [deadBridge, deadCallSocat, liveBridge, deadCallSleep].map(
+      (c) => new Promise<NodeJS.Signals | null>((r) => c.once('exit', (_c, s) => r(s))),
+    );
+    try {
+      // Until each has exec'd (before that it is a copy of node, with node's name and environment).
+      for (const [c, name] of [
+        [deadBridge, 'socat'],
+        [deadCallSocat, 'socat'],
+        [liveBridge, 'socat'],
+        [deadCallSleep, 'sleep'],
+      ] as const) {
+        await waitFor(
+          `${name} ${c.pid} to start`,
+          async () => (await fs.readFile(`/proc/${c.pid}/comm`, 'utf8').catch(() => '')).trim() === name,
+          10_000,
+          20,
+        );
+      }
+      const killed = await sweepLeftovers();
+      const mine = killed.filter((p) =>
+        [deadBridge.pid, deadCallSocat.pid, liveBridge.pid, deadCallSleep.pid].includes(p.pid),
+      );
+      assert.deepEqual(mine.map((p) => p.pid).sort(), [deadBridge.pid, deadCallSocat.pid].sort());
+      assert.equal(await exits[0], 'SIGKILL');
+      assert.equal(await exits[1], 'SIGKILL');
+      assert.equal(liveBridge.exitCode, null, 'a live worker’s bridge is not touched');
+      assert.equal(
+        deadCallSleep.exitCode,
+        null,
+        'only sandbox machinery is swept (a call’s own processes are the guardian’s)',
+      );
+    } finally {
+      liveBridge.kill('SIGKILL');
+      deadCallSleep.kill('SIGKILL');
+      deadBridge.kill('SIGKILL');
+      deadCallSocat.kill('SIGKILL');
+      await Promise.all(exits);
+    }
+  },
+);
+
+test(
+  'unit: unsandboxed Bash: SIGKILL of the process running it, inside spawn or while the command runs — its process group goes too',
+  { skip: process.platform !== 'linux' ? 'needs /proc' : false },
+  async () => {
+    for (const when of ['spawn+0', 'file:started']) {
+      const cwd = await makeTmpDir('da-reaper-plain-');
+      const tag = newTag();
+      const r = await runChild(
+        tag,
+        cwd,
+        'echo started > started; sleep 1000 & sleep 999; echo never',
+        when.replace('file:', `file:${cwd}/`),
+        false,
+      );
+      assert.equal(r.signal, 'SIGKILL', r.output);
+      await assertNothingLeft(tag, `unsandboxed, killed at ${when}`);
+      await removeDir(cwd);
+    }
+  },
+);
 
 test('unit: sandboxed Bash: SIGKILL of the process running it at any moment leaves no bwrap, socat or command behind', async (t) => {
   if (sandboxSkip) return t.skip(sandboxSkip);

@@ -38,6 +38,11 @@ test('unit: docs/tools.md lists exactly the deliberate differences of test/refer
     .map((l) => l.slice(2, -2).split(' | '));
   assert.deepEqual(
     rows.map(([cases, tools, aspect, reason]) => ({ cases, tools, aspect, reason })),
-    DELIBERATE.map((d) => ({ cases: d.cases, tools: d.tools?.join(', ') ?? 'any', aspect: `${d.aspect ?? 'any'}${d.files ? `; files ${d.files.join(', ')}` : ''}`, reason: d.reason })),
+    DELIBERATE.map((d) => ({
+      cases: d.cases,
+      tools: d.tools?.join(', ') ?? 'any',
+      aspect: `${d.aspect ?? 'any'}${d.files ? `; files ${d.files.join(', ')}` : ''}`,
+      reason: d.reason,
+    })),
   );
 });

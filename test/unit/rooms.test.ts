@@ -23,7 +23,8 @@ function tsFiles(dir: string): string[] {
 function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
   const src = readFileSync(file, 'utf8');
   const out: Array<{ spec: string; typeOnly: boolean }> = [];
-  const re = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  const re =
+    /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (const m of src.matchAll(re)) out.push({ spec: (m[3] ?? m[4] ?? m[5]) as string, typeOnly: Boolean(m[2]) });
   return out;
 }
@@ -46,7 +47,8 @@ test('unit: workflow code reaches only sandbox-safe modules', () => {
         const path = existsSync(`${target}.ts`) ? `${target}.ts` : join(target, 'index.ts');
         // Only the workflows and the pure engine: a value import of any other room (hooks/config
         // was one) brings rules that change between releases into code every replay runs.
-        if (!rooms.some((r) => path.startsWith(join(root, r, '')))) bad.push(`${relative(root, file)} imports ${relative(root, path)} (outside src/workflows and src/engine)`);
+        if (!rooms.some((r) => path.startsWith(join(root, r, ''))))
+          bad.push(`${relative(root, file)} imports ${relative(root, path)} (outside src/workflows and src/engine)`);
         queue.push(path);
       } else if (!allowed.has(spec)) bad.push(`${relative(root, file)} imports ${spec}`);
     }
@@ -86,9 +88,12 @@ test('unit: the test and demo utilities (src/testing) are imported only by the d
 });
 
 test('unit: the activities entry lists every activity factory; workflows import activities as types only', () => {
-  const factories = tsFiles('src/activities').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^export function (create\w+Activities)\b/gm)].map((m) => m[1] as string));
+  const factories = tsFiles('src/activities').flatMap((f) =>
+    [...readFileSync(f, 'utf8').matchAll(/^export function (create\w+Activities)\b/gm)].map((m) => m[1] as string),
+  );
   const entry = readFileSync(join(root, 'src/activities/index.ts'), 'utf8');
-  for (const name of factories) assert.match(entry, new RegExp(`\\b${name}\\(`), `${name} is not used by src/activities/index.ts`);
+  for (const name of factories)
+    assert.match(entry, new RegExp(`\\b${name}\\(`), `${name} is not used by src/activities/index.ts`);
   const bad = tsFiles('src/workflows').flatMap((f) =>
     importsOf(f)
       .filter((i) => i.spec.includes('activities') && !i.typeOnly)

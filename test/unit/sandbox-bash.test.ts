@@ -27,7 +27,9 @@ before(async () => {
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the sandboxed Bash unit tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`);
+    reportSkip(
+      `the sandboxed Bash unit tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`,
+    );
     return;
   }
   root = await makeTmpDir('da-sbx-');
@@ -52,18 +54,33 @@ after(async () => {
   if (root) await removeDir(root);
 });
 
-function ctx(sandbox: SandboxSettings | undefined, cwd = path.join(root, 'work'), mode: PermissionMode = 'bypassPermissions', allow: string[] = []): ToolUseContext {
+function ctx(
+  sandbox: SandboxSettings | undefined,
+  cwd = path.join(root, 'work'),
+  mode: PermissionMode = 'bypassPermissions',
+  allow: string[] = [],
+): ToolUseContext {
   return {
     sessionId: `sbx-${cwd}`,
     toolUseId: 'toolu_x',
     idempotencyKey: 'k',
     agent: { cwd, additionalDirectories: [], readFiles: {} },
-    permission: { mode, rules: { allow, ask: [], deny: [] }, workingDirectories: [cwd], ...(sandbox ? { sandbox } : {}) },
+    permission: {
+      mode,
+      rules: { allow, ask: [], deny: [] },
+      workingDirectories: [cwd],
+      ...(sandbox ? { sandbox } : {}),
+    },
     abortSignal: new AbortController().signal,
   };
 }
 
-async function bash(command: string, sandbox: SandboxSettings | undefined, cwd?: string, extra: Record<string, unknown> = {}): Promise<ToolResult<BashOutput>> {
+async function bash(
+  command: string,
+  sandbox: SandboxSettings | undefined,
+  cwd?: string,
+  extra: Record<string, unknown> = {},
+): Promise<ToolResult<BashOutput>> {
   return BashTool.call({ command, ...extra }, ctx(sandbox, cwd), () => undefined);
 }
 
@@ -72,7 +89,11 @@ test('unit: sandboxed Bash writes inside the working directory and its temp dir,
   const inside = await bash('echo inside > made.txt && echo tmp > "$TMPDIR/t" && cat made.txt "$TMPDIR/t"', {});
   assert.equal(inside.data.exitCode, 0, inside.data.output);
   assert.equal(inside.data.output, 'inside\ntmp\n');
-  assert.deepEqual(inside.sandbox, { sandboxed: true, reason: 'sandboxed' }, 'no violation reported for allowed writes');
+  assert.deepEqual(
+    inside.sandbox,
+    { sandboxed: true, reason: 'sandboxed' },
+    'no violation reported for allowed writes',
+  );
   assert.equal(await fs.readFile(path.join(root, 'work', 'made.txt'), 'utf8'), 'inside\n');
 
   const outside = path.join(root, 'outside', 'x.txt');
@@ -81,8 +102,14 @@ test('unit: sandboxed Bash writes inside the working directory and its temp dir,
   assert.match(out.data.output, /Read-only file system|Permission denied/);
   assert.equal(existsSync(outside), false);
   assert.equal(out.sandbox?.sandboxed, true);
-  assert.ok(out.sandbox?.violations?.some((v) => v.includes(outside)), JSON.stringify(out.sandbox));
-  assert.match(BashTool.mapToolResultToToolResultBlockParam(out.data, 'toolu_x').content as string, /<sandbox_violations>[\s\S]*x\.txt[\s\S]*<\/sandbox_violations>/);
+  assert.ok(
+    out.sandbox?.violations?.some((v) => v.includes(outside)),
+    JSON.stringify(out.sandbox),
+  );
+  assert.match(
+    BashTool.mapToolResultToToolResultBlockParam(out.data, 'toolu_x').content as string,
+    /<sandbox_violations>[\s\S]*x\.txt[\s\S]*<\/sandbox_violations>/,
+  );
 
   // The same command with the sandbox off for the session does write: the sandbox is what stopped it.
   const off = await bash(`echo written > ${outside}`, { enabled: false });
@@ -90,13 +117,15 @@ test('unit: sandboxed Bash writes inside the working directory and its temp dir,
   assert.deepEqual([off.sandbox?.sandboxed, existsSync(outside)], [false, true]);
 });
 
-test('unit: credentials are unreadable: ~/.ssh by default, filesystem.denyRead, and the worker\'s API keys', async (t) => {
+test("unit: credentials are unreadable: ~/.ssh by default, filesystem.denyRead, and the worker's API keys", async (t) => {
   if (skip) return t.skip(skip);
   const key = await bash('cat ~/.ssh/id_rsa', {});
   assert.notEqual(key.data.exitCode, 0);
   assert.doesNotMatch(key.data.output, /FAKE-PRIVATE-KEY/);
   await fs.writeFile(path.join(root, 'other', 'token'), 'TOKEN-TEXT\n');
-  const denied = await bash(`cat ${path.join(root, 'other', 'token')}`, { filesystem: { denyRead: [path.join(root, 'other')] } });
+  const denied = await bash(`cat ${path.join(root, 'other', 'token')}`, {
+    filesystem: { denyRead: [path.join(root, 'other')] },
+  });
   assert.doesNotMatch(denied.data.output, /TOKEN-TEXT/);
   const readable = await bash(`cat ${path.join(root, 'other', 'token')}`, {});
   assert.match(readable.data.output, /TOKEN-TEXT/, 'not a credential path: readable');
@@ -117,9 +146,14 @@ test('unit: network only to allowed hosts; a denied host is reported as a violat
   const proxied = await bash(`curl -fsS --max-time 5 --noproxy '' http://127.0.0.1:${port}/`, {});
   assert.notEqual(proxied.data.exitCode, 0, proxied.data.output);
   assert.doesNotMatch(direct.data.output + proxied.data.output, /HOST-SECRET/);
-  assert.ok(proxied.sandbox?.violations?.some((v) => /deny network-outbound 127\.0\.0\.1:\d+/.test(v)), JSON.stringify(proxied.sandbox));
+  assert.ok(
+    proxied.sandbox?.violations?.some((v) => /deny network-outbound 127\.0\.0\.1:\d+/.test(v)),
+    JSON.stringify(proxied.sandbox),
+  );
   assert.equal(requests, before, 'nothing reached the server');
-  const allowed = await bash(`curl -fsS --max-time 5 --noproxy '' http://localhost:${port}/`, { network: { allowedDomains: ['localhost'] } });
+  const allowed = await bash(`curl -fsS --max-time 5 --noproxy '' http://localhost:${port}/`, {
+    network: { allowedDomains: ['localhost'] },
+  });
   assert.equal(allowed.data.output, 'HOST-SECRET\n', 'an allowed host is reached through the sandbox proxy');
   assert.equal(requests, before + 1);
 });
@@ -142,22 +176,59 @@ test('unit: sessions with different sandbox settings run side by side on one wor
 test('unit: the permission decision with the sandbox: auto-allow, escapes always ask, dontAsk denies them', async (t) => {
   if (skip) return t.skip(skip);
   const cwd = path.join(root, 'work');
-  const decide = (command: string, sandbox: SandboxSettings | undefined, mode: PermissionMode, allow: string[] = [], extra: Record<string, unknown> = {}) =>
-    decidePermission(BashTool, { command, ...extra }, ctx(sandbox, cwd, mode, allow));
+  const decide = (
+    command: string,
+    sandbox: SandboxSettings | undefined,
+    mode: PermissionMode,
+    allow: string[] = [],
+    extra: Record<string, unknown> = {},
+  ) => decidePermission(BashTool, { command, ...extra }, ctx(sandbox, cwd, mode, allow));
   const auto = await decide('rm -f build.log', {}, 'dontAsk');
   assert.deepEqual([auto.behavior, auto.decisionReason?.type], ['allow', 'sandbox']);
   assert.equal((await decide('rm -f build.log', { autoAllowBashIfSandboxed: false }, 'default')).behavior, 'ask');
   assert.equal((await decide('rm -f build.log', { autoAllowBashIfSandboxed: false }, 'dontAsk')).behavior, 'deny');
-  assert.equal((await decide('rm -f build.log', undefined, 'default')).behavior, 'ask', 'no sandbox outside a session: the modes decide');
+  assert.equal(
+    (await decide('rm -f build.log', undefined, 'default')).behavior,
+    'ask',
+    'no sandbox outside a session: the modes decide',
+  );
   const excluded = await decide('docker ps', { excludedCommands: ['docker'] }, 'default', ['Bash(docker:*)']);
-  assert.deepEqual([excluded.behavior, excluded.decisionReason?.type], ['ask', 'sandbox'], 'an allow rule does not lift an escape');
-  assert.equal((await decide('docker ps', { excludedCommands: ['docker'] }, 'dontAsk', ['Bash(docker:*)'])).behavior, 'deny');
+  assert.deepEqual(
+    [excluded.behavior, excluded.decisionReason?.type],
+    ['ask', 'sandbox'],
+    'an allow rule does not lift an escape',
+  );
+  assert.equal(
+    (await decide('docker ps', { excludedCommands: ['docker'] }, 'dontAsk', ['Bash(docker:*)'])).behavior,
+    'deny',
+  );
   assert.equal((await decide('ls', {}, 'dontAsk', [], { dangerouslyDisableSandbox: true })).behavior, 'deny');
-  assert.equal((await decide('ls', { allowUnsandboxedCommands: false }, 'dontAsk', [], { dangerouslyDisableSandbox: true })).behavior, 'allow', 'the request is ignored: it runs sandboxed');
-  assert.equal((await decide('docker ps', { excludedCommands: ['docker'] }, 'bypassPermissions')).behavior, 'allow', 'bypassPermissions asks nobody');
+  assert.equal(
+    (await decide('ls', { allowUnsandboxedCommands: false }, 'dontAsk', [], { dangerouslyDisableSandbox: true }))
+      .behavior,
+    'allow',
+    'the request is ignored: it runs sandboxed',
+  );
+  assert.equal(
+    (await decide('docker ps', { excludedCommands: ['docker'] }, 'bypassPermissions')).behavior,
+    'allow',
+    'bypassPermissions asks nobody',
+  );
   const requested = await decide('ls', {}, 'bypassPermissions', [], { dangerouslyDisableSandbox: true });
-  assert.deepEqual([requested.behavior, requested.decisionReason?.type], ['ask', 'sandbox'], 'bypassPermissions never lifts the wall the model asked to leave');
-  assert.equal((await decide('ls', { allowUnsandboxedCommands: false }, 'bypassPermissions', [], { dangerouslyDisableSandbox: true })).behavior, 'allow', 'ignored request: runs sandboxed');
+  assert.deepEqual(
+    [requested.behavior, requested.decisionReason?.type],
+    ['ask', 'sandbox'],
+    'bypassPermissions never lifts the wall the model asked to leave',
+  );
+  assert.equal(
+    (
+      await decide('ls', { allowUnsandboxedCommands: false }, 'bypassPermissions', [], {
+        dangerouslyDisableSandbox: true,
+      })
+    ).behavior,
+    'allow',
+    'ignored request: runs sandboxed',
+  );
   const plan = await decide('echo x > f', {}, 'plan');
   assert.equal(plan.behavior, 'deny', 'plan mode still denies what is not read-only');
 
@@ -187,13 +258,15 @@ test('unit: an aborted sandboxed command dies with everything it started', async
   const c = { ...ctx({}), abortSignal: controller.signal };
   const running = BashTool.call({ command: `sleep ${marker} & sleep ${marker}; echo never` }, c, () => undefined);
   const deadline = Date.now() + 10_000;
-  while ((await pidsWith(`sleep\0${marker}`)).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while ((await pidsWith(`sleep\0${marker}`)).length < 2 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   assert.equal((await pidsWith(`sleep\0${marker}`)).length, 2, 'both sleeps started inside the sandbox');
   controller.abort();
   const r = await running;
   assert.equal(r.data.interrupted, true);
   assert.equal(r.data.sandbox?.sandboxed, true);
   const gone = Date.now() + 5_000;
-  while ((await pidsWith(`sleep\0${marker}`)).length > 0 && Date.now() < gone) await new Promise((r2) => setTimeout(r2, 50));
+  while ((await pidsWith(`sleep\0${marker}`)).length > 0 && Date.now() < gone)
+    await new Promise((r2) => setTimeout(r2, 50));
   assert.deepEqual(await pidsWith(`sleep\0${marker}`), [], 'no sandboxed process survives the abort');
 });

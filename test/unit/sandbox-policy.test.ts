@@ -2,8 +2,21 @@
 // (pure: no sandbox runs here; test/unit/sandbox-bash and test/integration/sandbox run real ones).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergeSandboxSettings, resolveSandboxPaths, resolveSettingsPath, validateSandboxSettings } from '../../src/sandbox/settings';
-import { DEFAULT_CREDENTIAL_PATHS, describeSandbox, excludedBy, planCall, runtimePlan, sandboxPathsFromRules, simpleCommands } from '../../src/sandbox/policy';
+import {
+  mergeSandboxSettings,
+  resolveSandboxPaths,
+  resolveSettingsPath,
+  validateSandboxSettings,
+} from '../../src/sandbox/settings';
+import {
+  DEFAULT_CREDENTIAL_PATHS,
+  describeSandbox,
+  excludedBy,
+  planCall,
+  runtimePlan,
+  sandboxPathsFromRules,
+  simpleCommands,
+} from '../../src/sandbox/policy';
 import { sessionInputProblems } from '../../src/sessionInput';
 import { BypassDisabledError, sessionInput } from '../../src/client';
 
@@ -34,18 +47,39 @@ test('unit: every documented sandbox key validates; wrong types, unknown and uns
       socksProxyPort: 1080,
       strictAllowlist: true,
     },
-    filesystem: { allowWrite: ['/tmp/build'], denyWrite: ['.env'], denyRead: ['~/.kube'], allowRead: ['.'], disabled: false },
+    filesystem: {
+      allowWrite: ['/tmp/build'],
+      denyWrite: ['.env'],
+      denyRead: ['~/.kube'],
+      allowRead: ['.'],
+      disabled: false,
+    },
   };
   assert.deepEqual(validateSandboxSettings(full), []);
   const bad = (value: unknown) => validateSandboxSettings(value).map((p) => `${p.level} ${p.key}: ${p.message}`);
   assert.match(bad({ enabled: 'yes' })[0] as string, /^error sandbox\.enabled: .*true or false/);
-  assert.match(bad({ network: { allowedDomains: 'github.com' } })[0] as string, /^error sandbox\.network\.allowedDomains: .*list/);
-  assert.match(bad({ network: { httpProxyPort: 70000 } })[0] as string, /sandbox\.network\.httpProxyPort must be a TCP port/);
-  assert.match(bad({ filesystem: { denyReed: ['x'] } })[0] as string, /^error sandbox\.filesystem\.denyReed: .*not a sandbox setting durable-agent knows/);
+  assert.match(
+    bad({ network: { allowedDomains: 'github.com' } })[0] as string,
+    /^error sandbox\.network\.allowedDomains: .*list/,
+  );
+  assert.match(
+    bad({ network: { httpProxyPort: 70000 } })[0] as string,
+    /sandbox\.network\.httpProxyPort must be a TCP port/,
+  );
+  assert.match(
+    bad({ filesystem: { denyReed: ['x'] } })[0] as string,
+    /^error sandbox\.filesystem\.denyReed: .*not a sandbox setting durable-agent knows/,
+  );
   assert.match(bad({ autoAllow: true })[0] as string, /^error sandbox\.autoAllow:/);
   assert.match(bad({ credentials: { files: [] } })[0] as string, /^error sandbox\.credentials: .*not supported/);
-  assert.match(bad({ network: { allowManagedDomainsOnly: true } })[0] as string, /allowManagedDomainsOnly is not supported: .*managed settings/);
-  assert.match(bad({ enabledPlatforms: ['beos'] })[0] as string, /enabledPlatforms must be a list of macos, linux, windows, wsl/);
+  assert.match(
+    bad({ network: { allowManagedDomainsOnly: true } })[0] as string,
+    /allowManagedDomainsOnly is not supported: .*managed settings/,
+  );
+  assert.match(
+    bad({ enabledPlatforms: ['beos'] })[0] as string,
+    /enabledPlatforms must be a list of macos, linux, windows, wsl/,
+  );
   assert.match(bad([])[0] as string, /sandbox must be an object/);
 });
 
@@ -55,15 +89,27 @@ test('unit: settings paths are resolved like the reference: // and / absolute, ~
   assert.equal(resolveSettingsPath('~/.kube', '/repo'), '~/.kube');
   assert.equal(resolveSettingsPath('./out', '/repo'), '/repo/out');
   assert.equal(resolveSettingsPath('build/tmp', '/repo'), '/repo/build/tmp');
-  const r = resolveSandboxPaths({ filesystem: { allowWrite: ['out'], denyRead: ['secrets'] }, network: { allowUnixSockets: ['run/x.sock'] } }, '/repo');
+  const r = resolveSandboxPaths(
+    { filesystem: { allowWrite: ['out'], denyRead: ['secrets'] }, network: { allowUnixSockets: ['run/x.sock'] } },
+    '/repo',
+  );
   assert.deepEqual(r.filesystem, { allowWrite: ['/repo/out'], denyRead: ['/repo/secrets'] });
   assert.deepEqual(r.network?.allowUnixSockets, ['/repo/run/x.sock']);
 });
 
 test('unit: user and project sandbox settings merge: lists concatenate, scalars of the later file win', () => {
   const m = mergeSandboxSettings(
-    { enabled: true, excludedCommands: ['docker'], network: { allowedDomains: ['a.com'], allowLocalBinding: false }, filesystem: { denyRead: ['/u'] } },
-    { autoAllowBashIfSandboxed: false, excludedCommands: ['kubectl'], network: { allowedDomains: ['b.com'], allowLocalBinding: true } },
+    {
+      enabled: true,
+      excludedCommands: ['docker'],
+      network: { allowedDomains: ['a.com'], allowLocalBinding: false },
+      filesystem: { denyRead: ['/u'] },
+    },
+    {
+      autoAllowBashIfSandboxed: false,
+      excludedCommands: ['kubectl'],
+      network: { allowedDomains: ['b.com'], allowLocalBinding: true },
+    },
   );
   assert.deepEqual(m, {
     enabled: true,
@@ -85,32 +131,68 @@ test('unit: which calls run sandboxed: default on; enabled false, platforms, exc
   const ex = planCall({ excludedCommands: ['docker'] }, 'linux', 'cd app && docker build .');
   assert.deepEqual([ex.sandboxed, ex.escapes], [false, true]);
   assert.match(ex.reason, /"docker" is in sandbox\.excludedCommands/);
-  assert.equal(planCall({ excludedCommands: ['docker'] }, 'linux', 'dockerd-helper').sandboxed, true, 'a prefix of a word is not the command');
-  assert.equal(planCall({ excludedCommands: ['docker'] }, 'linux', 'echo "a; docker"').sandboxed, true, 'quoted separators do not split');
+  assert.equal(
+    planCall({ excludedCommands: ['docker'] }, 'linux', 'dockerd-helper').sandboxed,
+    true,
+    'a prefix of a word is not the command',
+  );
+  assert.equal(
+    planCall({ excludedCommands: ['docker'] }, 'linux', 'echo "a; docker"').sandboxed,
+    true,
+    'quoted separators do not split',
+  );
   const dd = planCall({}, 'linux', 'ls', true);
   assert.deepEqual([dd.sandboxed, dd.escapes], [false, true]);
-  assert.equal(planCall({ allowUnsandboxedCommands: false }, 'linux', 'ls', true).sandboxed, true, 'the request is ignored when unsandboxed commands are not allowed');
+  assert.equal(
+    planCall({ allowUnsandboxedCommands: false }, 'linux', 'ls', true).sandboxed,
+    true,
+    'the request is ignored when unsandboxed commands are not allowed',
+  );
   assert.deepEqual(simpleCommands('a && b || c; d | e & f\ng'), ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
   assert.equal(excludedBy('FOO=1 npm run test --watch', ['npm run test:*']), 'npm run test:*');
   assert.equal(excludedBy('git push origin main', ['git push *']), 'git push *');
   assert.equal(excludedBy('git pull', ['git push *']), undefined);
-  assert.equal(excludedBy('npm run test:unit', ['npm run test:*']), undefined, 'the legacy :* is a word-boundary prefix');
+  assert.equal(
+    excludedBy('npm run test:unit', ['npm run test:*']),
+    undefined,
+    'the legacy :* is a word-boundary prefix',
+  );
 });
 
 test('unit: the runtime plan: writes in the working dirs and the session temp dir, credentials unreadable, network empty unless allowed', () => {
   const host = { home: '/home/u', sessionTmpDir: '/tmp/da-s1', platform: 'linux' };
   const p = runtimePlan({}, ['/repo', '/shared'], host);
   assert.deepEqual(p.call.filesystem.allowWrite, ['/repo', '/shared', '/tmp/da-s1']);
-  for (const cred of ['/home/u/.ssh', '/home/u/.aws', '/home/u/.gnupg', '/home/u/.config/gcloud', '/home/u/.durable-agent/settings.json']) {
+  for (const cred of [
+    '/home/u/.ssh',
+    '/home/u/.aws',
+    '/home/u/.gnupg',
+    '/home/u/.config/gcloud',
+    '/home/u/.durable-agent/settings.json',
+  ]) {
     assert.ok(p.call.filesystem.denyRead.includes(cred), cred);
   }
   assert.equal(p.call.filesystem.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length);
   assert.deepEqual(p.allowedDomains, []);
-  assert.deepEqual(p.global.network, { allowedDomains: [], deniedDomains: [] }, 'the worker-wide list stays empty: allowlists are per command');
+  assert.deepEqual(
+    p.global.network,
+    { allowedDomains: [], deniedDomains: [] },
+    'the worker-wide list stays empty: allowlists are per command',
+  );
   const q = runtimePlan(
     {
-      network: { allowedDomains: ['github.com'], deniedDomains: ['x.github.com'], allowLocalBinding: true, allowUnixSockets: ['~/agent.sock'] },
-      filesystem: { allowWrite: ['~/.cache/tool'], denyWrite: ['/repo/.env'], denyRead: ['/repo/secrets'], allowRead: ['~/.ssh/known_hosts'] },
+      network: {
+        allowedDomains: ['github.com'],
+        deniedDomains: ['x.github.com'],
+        allowLocalBinding: true,
+        allowUnixSockets: ['~/agent.sock'],
+      },
+      filesystem: {
+        allowWrite: ['~/.cache/tool'],
+        denyWrite: ['/repo/.env'],
+        denyRead: ['/repo/secrets'],
+        allowRead: ['~/.ssh/known_hosts'],
+      },
       enableWeakerNestedSandbox: true,
       allowNestedUserNamespaces: true,
     },
@@ -128,31 +210,72 @@ test('unit: the runtime plan: writes in the working dirs and the session temp di
   assert.ok(q.call.filesystem.denyRead.includes('/repo/secrets'));
   assert.deepEqual(q.call.filesystem.allowRead, ['/home/u/.ssh/known_hosts']);
   // Two sessions that differ only in paths and allowlists share the worker-wide part (they run side by side).
-  assert.deepEqual(runtimePlan({ network: { allowedDomains: ['a.com'] } }, ['/a'], host).global, runtimePlan({ filesystem: { denyRead: ['/b'] } }, ['/b'], host).global);
+  assert.deepEqual(
+    runtimePlan({ network: { allowedDomains: ['a.com'] } }, ['/a'], host).global,
+    runtimePlan({ filesystem: { denyRead: ['/b'] } }, ['/b'], host).global,
+  );
 });
 
 test('unit: Read/Edit rules become sandbox paths, anchored at the project root', () => {
-  const r = sandboxPathsFromRules({ allow: ['Edit(./build/**)', 'Bash(npm test)'], ask: [], deny: ['Read(./.env)', 'Read(.npmrc)', 'Edit(//etc/hosts)', 'Read(~/notes)', 'Read', 'Bash(curl:*)'] }, '/repo');
-  assert.deepEqual(r, { denyRead: ['/repo/.env', '/repo/**/.npmrc', '~/notes'], denyWrite: ['/etc/hosts'], allowWrite: ['/repo/build/**'] });
+  const r = sandboxPathsFromRules(
+    {
+      allow: ['Edit(./build/**)', 'Bash(npm test)'],
+      ask: [],
+      deny: ['Read(./.env)', 'Read(.npmrc)', 'Edit(//etc/hosts)', 'Read(~/notes)', 'Read', 'Bash(curl:*)'],
+    },
+    '/repo',
+  );
+  assert.deepEqual(r, {
+    denyRead: ['/repo/.env', '/repo/**/.npmrc', '~/notes'],
+    denyWrite: ['/etc/hosts'],
+    allowWrite: ['/repo/build/**'],
+  });
 });
 
 test('unit: the one-line description says on/off/unavailable and what is contained', () => {
-  assert.match(describeSandbox({}, 'linux', ['/repo']), /^on — Bash writes only in \/repo, the session temp dir; network: none; credentials .*unreadable/);
-  assert.match(describeSandbox({ network: { allowedDomains: ['github.com'] } }, 'linux', ['/repo']), /network: github\.com/);
+  assert.match(
+    describeSandbox({}, 'linux', ['/repo']),
+    /^on — Bash writes only in \/repo, the session temp dir; network: none; credentials .*unreadable/,
+  );
+  assert.match(
+    describeSandbox({ network: { allowedDomains: ['github.com'] } }, 'linux', ['/repo']),
+    /network: github\.com/,
+  );
   assert.match(describeSandbox({ enabled: false }, 'linux', ['/repo']), /^off — /);
-  assert.match(describeSandbox({}, 'linux', ['/repo'], 'bwrap not found'), /^unavailable — bwrap not found; Bash runs unsandboxed/);
+  assert.match(
+    describeSandbox({}, 'linux', ['/repo'], 'bwrap not found'),
+    /^unavailable — bwrap not found; Bash runs unsandboxed/,
+  );
   assert.match(describeSandbox({ failIfUnavailable: true }, 'linux', ['/repo'], 'bwrap not found'), /refused/);
 });
 
 test('unit: disableBypassPermissionsMode refuses a bypassPermissions session at start and in the workflow input check', () => {
   assert.throws(
-    () => sessionInput({ prompt: 'x', cwd: '/tmp', permissionMode: 'bypassPermissions', disableBypassPermissionsMode: true }),
+    () =>
+      sessionInput({
+        prompt: 'x',
+        cwd: '/tmp',
+        permissionMode: 'bypassPermissions',
+        disableBypassPermissionsMode: true,
+      }),
     (err: Error) => err instanceof BypassDisabledError && /disableBypassPermissionsMode/.test(err.message),
   );
-  const input = sessionInput({ prompt: 'x', cwd: '/tmp', permissionMode: 'default', disableBypassPermissionsMode: true });
+  const input = sessionInput({
+    prompt: 'x',
+    cwd: '/tmp',
+    permissionMode: 'default',
+    disableBypassPermissionsMode: true,
+  });
   assert.deepEqual(sessionInputProblems(input), []);
-  assert.deepEqual(sessionInputProblems({ ...input, permissionMode: 'bypassPermissions' }), ['bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable")']);
+  assert.deepEqual(sessionInputProblems({ ...input, permissionMode: 'bypassPermissions' }), [
+    'bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable")',
+  ]);
   assert.deepEqual(input.sandbox, {}, 'a session that says nothing gets the default sandbox (on)');
-  const withRules = sessionInput({ prompt: 'x', cwd: '/repo', rules: { allow: [], ask: [], deny: ['Read(./.env)'] }, sandbox: { filesystem: { denyRead: ['/x'] } } });
+  const withRules = sessionInput({
+    prompt: 'x',
+    cwd: '/repo',
+    rules: { allow: [], ask: [], deny: ['Read(./.env)'] },
+    sandbox: { filesystem: { denyRead: ['/x'] } },
+  });
   assert.deepEqual(withRules.sandbox?.filesystem?.denyRead, ['/x', '/repo/.env']);
 });

@@ -67,12 +67,22 @@ function ctx(mode: PermissionMode, controlFiles?: string[]): ToolUseContext {
     toolUseId: 'toolu_p',
     idempotencyKey: 'k',
     agent: { cwd: proj, additionalDirectories: [extra], readFiles: {} },
-    permission: { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [proj, extra], sandbox: {}, ...(controlFiles ? { controlFiles } : {}) },
+    permission: {
+      mode,
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [proj, extra],
+      sandbox: {},
+      ...(controlFiles ? { controlFiles } : {}),
+    },
     abortSignal: new AbortController().signal,
   };
 }
 
-async function bash(command: string, mode: PermissionMode = 'dontAsk', controlFiles?: string[]): Promise<ToolResult<BashOutput>> {
+async function bash(
+  command: string,
+  mode: PermissionMode = 'dontAsk',
+  controlFiles?: string[],
+): Promise<ToolResult<BashOutput>> {
   const c = ctx(mode, controlFiles);
   const d = await decidePermission(BashTool, { command }, c);
   assert.equal(d.behavior, 'allow', `sandboxed Bash runs unasked in ${mode}: ${JSON.stringify(d)}`);
@@ -114,12 +124,18 @@ for (const mode of ['dontAsk', 'acceptEdits', 'default', 'bypassPermissions'] as
       const after = await snapshot([file]);
       assert.deepEqual(after, before, `${mode}: ${command} changed ${target}: ${r.data.output}`);
     }
-    const ok = await bash(`echo fine > ordinary-${mode}.txt && mkdir -p src && echo x > src/a-${mode}.ts && echo y > "${extra}/notes-${mode}.txt"`, mode);
+    const ok = await bash(
+      `echo fine > ordinary-${mode}.txt && mkdir -p src && echo x > src/a-${mode}.ts && echo y > "${extra}/notes-${mode}.txt"`,
+      mode,
+    );
     assert.equal(ok.data.exitCode, 0, ok.data.output);
     assert.equal(readFileSync(path.join(proj, `ordinary-${mode}.txt`), 'utf8'), 'fine\n');
     assert.equal(readFileSync(path.join(extra, `notes-${mode}.txt`), 'utf8'), 'y\n');
     // git still works in the repository: objects, index and refs are writable.
-    const git = await bash(`git add ordinary-${mode}.txt && git -c user.name=a -c user.email=a@b commit -qm "c ${mode}" && git log --oneline | head -1`, mode);
+    const git = await bash(
+      `git add ordinary-${mode}.txt && git -c user.name=a -c user.email=a@b commit -qm "c ${mode}" && git log --oneline | head -1`,
+      mode,
+    );
     assert.equal(git.data.exitCode, 0, git.data.output);
     assert.ok(!existsSync(path.join(proj, '.git', 'hooks', 'pre-commit')));
   });
@@ -128,9 +144,14 @@ for (const mode of ['dontAsk', 'acceptEdits', 'default', 'bypassPermissions'] as
 test('unit: sandboxed Bash cannot create .claude/settings.json in a project without .claude/, nor .mcp.json', async (t) => {
   if (skip) return t.skip(skip);
   await fs.rm(path.join(extra, '.claude'), { recursive: true, force: true });
-  const r = await bash(`mkdir -p "${extra}/.claude" ; echo '{}' > "${extra}/.claude/settings.json"; echo '{}' > "${extra}/.mcp.json"; true`);
+  const r = await bash(
+    `mkdir -p "${extra}/.claude" ; echo '{}' > "${extra}/.claude/settings.json"; echo '{}' > "${extra}/.mcp.json"; true`,
+  );
   assert.equal(existsSync(path.join(extra, '.claude', 'settings.json')), false, r.data.output);
-  assert.equal(existsSync(path.join(extra, '.mcp.json')) && readFileSync(path.join(extra, '.mcp.json'), 'utf8') !== '', false);
+  assert.equal(
+    existsSync(path.join(extra, '.mcp.json')) && readFileSync(path.join(extra, '.mcp.json'), 'utf8') !== '',
+    false,
+  );
 });
 
 test('unit: a repository the call creates keeps no hook and no config key that runs a program, and the result says so', async (t) => {
@@ -142,15 +163,25 @@ test('unit: a repository the call creates keeps no hook and no config key that r
       'mkdir -p w && echo "gitdir: /tmp/evil" > w/.git',
   );
   assert.equal(r.data.exitCode, 0, r.data.output);
-  const config = spawnSync('git', ['config', '-f', path.join(proj, 'sub', '.git', 'config'), '--list'], { encoding: 'utf8' }).stdout;
+  const config = spawnSync('git', ['config', '-f', path.join(proj, 'sub', '.git', 'config'), '--list'], {
+    encoding: 'utf8',
+  }).stdout;
   assert.doesNotMatch(config, /fsmonitor/);
   assert.match(config, /remote\.origin\.url=https:\/\/example\.com\/r\.git/, 'what runs nothing is kept');
-  assert.equal(spawnSync('git', ['-C', path.join(proj, 'sub'), 'status'], { encoding: 'utf8' }).status, 0, 'the new repository still works');
+  assert.equal(
+    spawnSync('git', ['-C', path.join(proj, 'sub'), 'status'], { encoding: 'utf8' }).status,
+    0,
+    'the new repository still works',
+  );
   assert.equal(existsSync(path.join(proj, 'sub', '.git', 'hooks', 'pre-commit')), false);
   assert.ok(existsSync(path.join(proj, 'sub', '.git', 'HEAD')));
-  for (const p of ['deep/er/.claude', 'tools/.vscode', 'tools/.envrc', 'w/.git']) assert.equal(existsSync(path.join(proj, p)), false, p);
+  for (const p of ['deep/er/.claude', 'tools/.vscode', 'tools/.envrc', 'w/.git'])
+    assert.equal(existsSync(path.join(proj, p)), false, p);
   const text = BashTool.mapToolResultToToolResultBlockParam(r.data, 'toolu_p').content as string;
-  assert.match(text, /<protected_paths_restored>[\s\S]*core\.fsmonitor[\s\S]*pre-commit[\s\S]*<\/protected_paths_restored>/);
+  assert.match(
+    text,
+    /<protected_paths_restored>[\s\S]*core\.fsmonitor[\s\S]*pre-commit[\s\S]*<\/protected_paths_restored>/,
+  );
 });
 
 test('unit: the files the session hooks run are write-denied to sandboxed Bash', async (t) => {
@@ -168,7 +199,15 @@ test('unit: the deny list is built from the session directories, not process.cwd
   if (skip) return t.skip(skip);
   const scan = scanProtected([proj, extra]);
   const deny = protectedDenyWrite(scan, [proj, extra]);
-  for (const p of ['.claude', '.mcp.json', '.git/config', '.git/hooks', 'vendor/lib/.git/config', 'vendor/lib/.git/hooks']) assert.ok(deny.includes(path.join(proj, p)), p);
+  for (const p of [
+    '.claude',
+    '.mcp.json',
+    '.git/config',
+    '.git/hooks',
+    'vendor/lib/.git/config',
+    'vendor/lib/.git/hooks',
+  ])
+    assert.ok(deny.includes(path.join(proj, p)), p);
   for (const p of DENIED_EVEN_ABSENT) assert.ok(deny.includes(path.join(extra, p)), `${extra}/${p}`);
   assert.ok(!deny.some((d) => d.startsWith(elsewhere)), 'nothing of the worker cwd');
 });
@@ -189,11 +228,13 @@ test('unit: overlapping sandboxed calls leave no placeholder either, and the nex
   // Found by test:reference: with two calls in flight the runtime got one cleanup for two wraps,
   // its count never came back to zero, and every later call in the process left .bashrc, .mcp.json,
   // .claude… placeholders in the project (an empty .claude then blocks `mkdir .claude`).
-  const dirs = await Promise.all(['o1', 'o2', 'o3'].map(async (n) => {
-    const d = path.join(extra, n);
-    await fs.mkdir(d);
-    return d;
-  }));
+  const dirs = await Promise.all(
+    ['o1', 'o2', 'o3'].map(async (n) => {
+      const d = path.join(extra, n);
+      await fs.mkdir(d);
+      return d;
+    }),
+  );
   const call = (d: string, command: string) => {
     const c = { ...ctx('dontAsk'), agent: { cwd: d, additionalDirectories: [], readFiles: {} } };
     c.permission = { ...c.permission, workingDirectories: [d] };

@@ -52,23 +52,36 @@ test('unit: a settings file with a byte-order mark is read; an empty file holds 
 });
 
 test('unit: malformed JSON is an error naming the file, line and column', () => {
-  const shared = put(join(cwd, '.claude', 'settings.json'), '{\n  "model": "m",\n  "permissions": {"allow": ["Read"],}\n}\n');
+  const shared = put(
+    join(cwd, '.claude', 'settings.json'),
+    '{\n  "model": "m",\n  "permissions": {"allow": ["Read"],}\n}\n',
+  );
   assert.throws(
     () => loadSettings(cwd),
-    (e: Error) => e instanceof SettingsError && e.message.startsWith(`${shared} is not valid JSON at line 3 column 37:`) && /trailing commas/.test(e.message),
+    (e: Error) =>
+      e instanceof SettingsError &&
+      e.message.startsWith(`${shared} is not valid JSON at line 3 column 37:`) &&
+      /trailing commas/.test(e.message),
   );
-  assert.throws(() => parseSettingsJson('f.json', '{\n // a comment\n "model": "m"\n}'), /^SettingsError|f\.json is not valid JSON at line 2 column 2/);
+  assert.throws(
+    () => parseSettingsJson('f.json', '{\n // a comment\n "model": "m"\n}'),
+    /^SettingsError|f\.json is not valid JSON at line 2 column 2/,
+  );
   assert.throws(() => parseSettingsJson('f.json', '{"model": "m"'), /f\.json is not valid JSON/);
 });
 
 test('unit: additionalDirectories: `~/` is the home directory, relative paths the working directory; a missing directory is a warning, duplicates once', () => {
   mkdirSync(join(home, 'shared-lib'), { recursive: true });
   mkdirSync(join(root, 'work', 'other'), { recursive: true });
-  const user = put(join(home, '.claude', 'settings.json'), { permissions: { additionalDirectories: ['~/shared-lib', '../other', '~/gone'] } });
+  const user = put(join(home, '.claude', 'settings.json'), {
+    permissions: { additionalDirectories: ['~/shared-lib', '../other', '~/gone'] },
+  });
   put(join(cwd, '.claude', 'settings.json'), { permissions: { additionalDirectories: ['../other'] } });
   const s = loadSettings(cwd);
   assert.deepEqual(s.additionalDirectories, [join(home, 'shared-lib'), join(root, 'work', 'other')]);
-  assert.deepEqual(s.warnings, [`${user}: permissions.additionalDirectories "~/gone": ${join(home, 'gone')} does not exist; it is ignored`]);
+  assert.deepEqual(s.warnings, [
+    `${user}: permissions.additionalDirectories "~/gone": ${join(home, 'gone')} does not exist; it is ignored`,
+  ]);
 });
 
 test('unit: a real-world ~/.claude/settings.json: UI keys are one note naming the file, behaviour keys a warning each with why, nothing blocks', () => {
@@ -94,9 +107,18 @@ test('unit: a real-world ~/.claude/settings.json: UI keys are one note naming th
   assert.deepEqual(s.allow, ['Bash(npm test)']);
   assert.equal(s.disableBypassPermissionsMode, true);
   assert.equal(s.bypassDisabledBy, user);
-  assert.deepEqual(s.notes, [`${user}: cleanupPeriodDays, statusLine, forceLoginMethod, spinnerTipsEnabled, theme only shape Claude Code's interactive terminal, login, updates or local housekeeping; durable-agent has none of these (ignored)`]);
+  assert.deepEqual(s.notes, [
+    `${user}: cleanupPeriodDays, statusLine, forceLoginMethod, spinnerTipsEnabled, theme only shape Claude Code's interactive terminal, login, updates or local housekeeping; durable-agent has none of these (ignored)`,
+  ]);
   const keys = s.warnings.map((w) => w.slice(user.length + 2).split(' is ')[0]);
-  assert.deepEqual(keys, ['includeCoAuthoredBy', 'outputStyle', 'apiKeyHelper', 'env (BASH_DEFAULT_TIMEOUT_MS, NODE_ENV)', 'fallbackModel', 'colour']);
+  assert.deepEqual(keys, [
+    'includeCoAuthoredBy',
+    'outputStyle',
+    'apiKeyHelper',
+    'env (BASH_DEFAULT_TIMEOUT_MS, NODE_ENV)',
+    'fallbackModel',
+    'colour',
+  ]);
   assert.ok(s.warnings.every((w) => w.startsWith(`${user}: `)));
   assert.match(s.warnings[3] as string, /does not support; it is ignored: .*set them in the worker's environment/);
   assert.match(s.warnings[5] as string, /not a known setting; it is ignored \(misspelt\?\)/);
@@ -105,7 +127,9 @@ test('unit: a real-world ~/.claude/settings.json: UI keys are one note naming th
 test('unit: claudeMdExcludes (concatenated over files) drops memory files by glob or absolute path, imports too; the managed memory stays', () => {
   put(join(home, '.claude', 'settings.json'), { claudeMdExcludes: ['**/docs/x.md'] });
   const local = put(join(cwd, 'CLAUDE.local.md'), 'local');
-  put(join(cwd, '.claude', 'settings.json'), { claudeMdExcludes: [local, '**/.claude/rules/**', join(root, 'etc', 'CLAUDE.md')] });
+  put(join(cwd, '.claude', 'settings.json'), {
+    claudeMdExcludes: [local, '**/.claude/rules/**', join(root, 'etc', 'CLAUDE.md')],
+  });
   const s = loadSettings(cwd);
   assert.deepEqual(s.claudeMdExcludes, ['**/docs/x.md', local, '**/.claude/rules/**', join(root, 'etc', 'CLAUDE.md')]);
   const managed = put(join(root, 'etc', 'CLAUDE.md'), 'managed');
@@ -114,17 +138,25 @@ test('unit: claudeMdExcludes (concatenated over files) drops memory files by glo
   const y = put(join(cwd, 'docs', 'y.md'), 'y');
   put(join(cwd, '.claude', 'rules', 'r.md'), 'rule');
   const m = loadMemory(cwd, { home, managed, excludes: s.claudeMdExcludes });
-  assert.deepEqual(m.files.map((f) => f.path), [managed, project, y]);
+  assert.deepEqual(
+    m.files.map((f) => f.path),
+    [managed, project, y],
+  );
   assert.deepEqual(m.warnings, []);
   put(join(cwd, '.claude', 'settings.json'), { claudeMdExcludes: '**/x.md' });
   assert.throws(() => loadSettings(cwd), /settings\.json: claudeMdExcludes must be a list of strings/);
 });
 
 test("unit: Claude Code's auto memory index for the directory is reported, not loaded", () => {
-  const auto = put(join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), 'memory', 'MEMORY.md'), '- [a](a.md)');
+  const auto = put(
+    join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), 'memory', 'MEMORY.md'),
+    '- [a](a.md)',
+  );
   const m = loadMemory(cwd, { home, configDir: join(home, '.claude'), managed: join(root, 'none.md') });
   assert.deepEqual(m.files, []);
-  assert.deepEqual(m.warnings, [`${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`]);
+  assert.deepEqual(m.warnings, [
+    `${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`,
+  ]);
 });
 
 test('unit: the model as the reference picks it: --model, else ANTHROPIC_MODEL, else settings; aliases become model ids', () => {
@@ -135,12 +167,21 @@ test('unit: the model as the reference picks it: --model, else ANTHROPIC_MODEL, 
   assert.equal(sessionModel(undefined, {}, 'claude-settings', warn), 'claude-settings');
   assert.equal(sessionModel(undefined, {}, undefined, warn), undefined);
   // `"model": "sonnet"` (what /model writes) never reaches the API as "sonnet".
-  for (const alias of ['sonnet', 'opus', 'haiku', 'best', 'opusplan']) assert.match(sessionModel(undefined, {}, alias, warn) as string, /^claude-(sonnet|opus|haiku)-/, alias);
-  assert.equal(sessionModel(undefined, { ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-my-sonnet' }, 'sonnet', warn), 'claude-my-sonnet');
-  assert.equal(sessionModel(undefined, { ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-my-opus' }, 'best', warn), 'claude-my-opus');
+  for (const alias of ['sonnet', 'opus', 'haiku', 'best', 'opusplan'])
+    assert.match(sessionModel(undefined, {}, alias, warn) as string, /^claude-(sonnet|opus|haiku)-/, alias);
+  assert.equal(
+    sessionModel(undefined, { ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-my-sonnet' }, 'sonnet', warn),
+    'claude-my-sonnet',
+  );
+  assert.equal(
+    sessionModel(undefined, { ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-my-opus' }, 'best', warn),
+    'claude-my-opus',
+  );
   assert.deepEqual(warnings, []);
   assert.equal(sessionModel('claude-opus-4-8[1m]', {}, undefined, warn), 'claude-opus-4-8');
-  assert.deepEqual(warnings, ['model claude-opus-4-8[1m]: the 1M-token context beta is not supported; using claude-opus-4-8']);
+  assert.deepEqual(warnings, [
+    'model claude-opus-4-8[1m]: the 1M-token context beta is not supported; using claude-opus-4-8',
+  ]);
 });
 
 test('unit: jsonErrorOffset finds the first bad character where JSON.parse gives no position, and accepts what JSON.parse accepts', () => {
@@ -167,8 +208,14 @@ test('unit: jsonErrorOffset finds the first bad character where JSON.parse gives
     }
     assert.equal(valid, offset === undefined, text);
   }
-  const bad = put(join(cwd, '.claude', 'settings.json'), '{\n  "permissions": {\n    "deny": ["Bash(rm:*)",]\n  }\n}\n');
-  assert.throws(() => loadSettings(cwd), (e: Error) => e.message.startsWith(`${bad} is not valid JSON at line 3 column 27: `) && !e.message.includes('\n'));
+  const bad = put(
+    join(cwd, '.claude', 'settings.json'),
+    '{\n  "permissions": {\n    "deny": ["Bash(rm:*)",]\n  }\n}\n',
+  );
+  assert.throws(
+    () => loadSettings(cwd),
+    (e: Error) => e.message.startsWith(`${bad} is not valid JSON at line 3 column 27: `) && !e.message.includes('\n'),
+  );
 });
 
 test('unit: defaultMode "auto" (the reference\'s classifier mode) is a warning and the session runs in default mode; a made-up mode is an error', () => {
@@ -176,25 +223,49 @@ test('unit: defaultMode "auto" (the reference\'s classifier mode) is a warning a
   const shared = put(join(cwd, '.claude', 'settings.json'), { permissions: { defaultMode: 'auto' } });
   const s = loadSettings(cwd);
   assert.equal(s.mode, 'default', 'never the laxer mode of a lower file');
-  assert.deepEqual(s.warnings, [`${shared}: permissions.defaultMode "auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one`]);
+  assert.deepEqual(s.warnings, [
+    `${shared}: permissions.defaultMode "auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one`,
+  ]);
   put(shared, { permissions: { defaultMode: 'yolo' } });
   assert.throws(() => loadSettings(cwd), /settings\.json: permissions\.defaultMode "yolo" is not one of/);
 });
 
 test('unit: managed-settings.d/*.json after managed-settings.json (name order, dot files skipped), as the reference: a later scalar wins, rules and hooks add up', () => {
   const etc = join(root, 'etc');
-  const main = put(join(etc, 'managed-settings.json'), { model: 'claude-managed', permissions: { deny: ['Bash(curl:*)'] } });
-  const b = put(join(etc, 'managed-settings.d', '20-model.json'), { model: 'claude-dropin', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'b.sh' }] }] } });
-  const a = put(join(etc, 'managed-settings.d', '10-rules.json'), { permissions: { deny: ['WebFetch'], defaultMode: 'dontAsk' }, allowManagedPermissionRulesOnly: true, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a.sh' }] }] } });
+  const main = put(join(etc, 'managed-settings.json'), {
+    model: 'claude-managed',
+    permissions: { deny: ['Bash(curl:*)'] },
+  });
+  const b = put(join(etc, 'managed-settings.d', '20-model.json'), {
+    model: 'claude-dropin',
+    hooks: { Stop: [{ hooks: [{ type: 'command', command: 'b.sh' }] }] },
+  });
+  const a = put(join(etc, 'managed-settings.d', '10-rules.json'), {
+    permissions: { deny: ['WebFetch'], defaultMode: 'dontAsk' },
+    allowManagedPermissionRulesOnly: true,
+    hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a.sh' }] }] },
+  });
   put(join(etc, 'managed-settings.d', '.hidden.json'), { model: 'claude-hidden' });
   put(join(etc, 'managed-settings.d', 'notes.txt'), 'not settings');
-  put(join(cwd, '.claude', 'settings.json'), { model: 'claude-project', permissions: { allow: ['Bash(npm test)'] }, disableAllHooks: true });
+  put(join(cwd, '.claude', 'settings.json'), {
+    model: 'claude-project',
+    permissions: { allow: ['Bash(npm test)'] },
+    disableAllHooks: true,
+  });
   const s = loadSettings(cwd);
   assert.deepEqual(s.sources.slice(-3), [main, a, b]);
   assert.deepEqual(s.managed, { model: 'claude-dropin', mode: 'dontAsk', path: b });
   assert.equal(s.model, 'claude-dropin');
-  assert.deepEqual([s.allow, s.deny], [[], ['Bash(curl:*)', 'WebFetch']], 'allowManagedPermissionRulesOnly from a drop-in: only the managed rules');
-  assert.deepEqual(s.hooks?.Stop?.map((m) => m.hooks.map((h) => (h as { command: string }).command)), [['a.sh'], ['b.sh']], 'disableAllHooks outside managed keeps every managed hook');
+  assert.deepEqual(
+    [s.allow, s.deny],
+    [[], ['Bash(curl:*)', 'WebFetch']],
+    'allowManagedPermissionRulesOnly from a drop-in: only the managed rules',
+  );
+  assert.deepEqual(
+    s.hooks?.Stop?.map((m) => m.hooks.map((h) => (h as { command: string }).command)),
+    [['a.sh'], ['b.sh']],
+    'disableAllHooks outside managed keeps every managed hook',
+  );
   put(join(etc, 'managed-settings.d', '30-bad.json'), '{"model": }');
   assert.throws(() => loadSettings(cwd), /managed-settings\.d\/30-bad\.json is not valid JSON at line 1 column 11/);
 });

@@ -12,7 +12,8 @@ before(async () => {
   assert.equal(await loadShellParser(), true);
 });
 
-const values = (command: string) => analyzeShell(command, '/home/u').commands.map((c) => c.words.map((w) => w.values ?? null));
+const values = (command: string) =>
+  analyzeShell(command, '/home/u').commands.map((c) => c.words.map((w) => w.values ?? null));
 
 test('unit: ANSI-C quoting is decoded like bash', () => {
   assert.equal(decodeAnsiC('\\x74ouch'), 'touch');
@@ -45,15 +46,45 @@ test('unit: words take their bash values; expansions are not known', () => {
 
 test('unit: commands are found at every depth, and only plain constructs are certain', () => {
   const a = analyzeShell('ls && (cd x; make) | tee log & echo $(id) `whoami` <(pwd); if true; then rm x; fi');
-  assert.deepEqual(
-    a.commands.map((c) => c.words[0]?.values?.[0]).sort(),
-    ['cd', 'echo', 'id', 'ls', 'make', 'pwd', 'rm', 'tee', 'true', 'whoami'],
-  );
+  assert.deepEqual(a.commands.map((c) => c.words[0]?.values?.[0]).sort(), [
+    'cd',
+    'echo',
+    'id',
+    'ls',
+    'make',
+    'pwd',
+    'rm',
+    'tee',
+    'true',
+    'whoami',
+  ]);
   assert.equal(a.certain, false);
-  assert.deepEqual(a.commands.filter((c) => c.nested).map((c) => c.text).sort(), ['id', 'pwd', 'whoami']);
-  assert.deepEqual(a.commands.filter((c) => c.background).map((c) => c.text), ['ls', 'cd x', 'make', 'tee log']);
+  assert.deepEqual(
+    a.commands
+      .filter((c) => c.nested)
+      .map((c) => c.text)
+      .sort(),
+    ['id', 'pwd', 'whoami'],
+  );
+  assert.deepEqual(
+    a.commands.filter((c) => c.background).map((c) => c.text),
+    ['ls', 'cd x', 'make', 'tee log'],
+  );
   assert.equal(analyzeShell('ls -la | grep x && cat "a b" > /dev/null 2>&1').certain, true);
-  for (const uncertain of ['echo ${x@P}', 'echo $((1))', 'echo $[1]', '((x))', '[[ $a -eq 1 ]]', 'cat <<EOF\nx\nEOF', 'a=(1)', 'export X=1', "echo 'x", 'f() { :; }', 'echo ${a[0]}', 'echo ${!x}']) {
+  for (const uncertain of [
+    'echo ${x@P}',
+    'echo $((1))',
+    'echo $[1]',
+    '((x))',
+    '[[ $a -eq 1 ]]',
+    'cat <<EOF\nx\nEOF',
+    'a=(1)',
+    'export X=1',
+    "echo 'x",
+    'f() { :; }',
+    'echo ${a[0]}',
+    'echo ${!x}',
+  ]) {
     assert.equal(analyzeShell(uncertain).certain, false, uncertain);
   }
   assert.match(suspiciousCharacters('ls\r# x') ?? '', /U\+000D/);
@@ -69,7 +100,18 @@ test('unit: rules on the analysis', () => {
   assert.equal(matchShellRule('ls:*', 'ls $DIR', 'allow'), false);
   assert.equal(matchShellRule('ls:*', 'ls *.ts', 'allow'), false, 'a glob could expand to an option');
   // deny: any command, any wrapper, any spelling, unknown names
-  for (const c of ['sudo -u x rm -rf /', 'xargs -0 rm', '"r"m x', '/bin/rm x', 'bash -c "rm x"', '$CMD x', 'eval "rm x"', 'find . -exec rm {} +', "awk 'BEGIN{system(\"rm x\")}'", 'git -c core.pager="rm x" log']) {
+  for (const c of [
+    'sudo -u x rm -rf /',
+    'xargs -0 rm',
+    '"r"m x',
+    '/bin/rm x',
+    'bash -c "rm x"',
+    '$CMD x',
+    'eval "rm x"',
+    'find . -exec rm {} +',
+    'awk \'BEGIN{system("rm x")}\'',
+    'git -c core.pager="rm x" log',
+  ]) {
     assert.equal(matchShellRule('rm:*', c, 'deny'), true, c);
   }
   for (const c of ['rmdir x', 'echo rm', 'git commit -m "rm it"', 'rmdir $x', "awk '$1 || $2' f"]) {
@@ -78,10 +120,39 @@ test('unit: rules on the analysis', () => {
 });
 
 test('unit: read-only detection, option spellings', () => {
-  for (const c of ['sort a', 'sort -k2 -t, a', 'git log --oneline', 'git -C sub status', 'find . -name "*.ts"', 'rg foo', 'ls | wc -l', '[ -f x ]', 'LC_ALL=C sort a']) {
+  for (const c of [
+    'sort a',
+    'sort -k2 -t, a',
+    'git log --oneline',
+    'git -C sub status',
+    'find . -name "*.ts"',
+    'rg foo',
+    'ls | wc -l',
+    '[ -f x ]',
+    'LC_ALL=C sort a',
+  ]) {
     assert.equal(isReadOnlyCommand(c), true, c);
   }
-  for (const c of ['sort -o x a', 'sort -uo x a', 'sort -o/x a', 'sort --outp=x a', 'sort -T /tmp a', 'git -c a=b log', 'git diff --ext-diff', 'git grep -O x', 'git log --output=x', 'git ls-remote --upload-pack=x .', 'find . -fls x', 'rg --pre cat x', 'X=1 ls', 'ls &', '(ls)', 'sed -n p a', 'xargs cat', 'ls > x']) {
+  for (const c of [
+    'sort -o x a',
+    'sort -uo x a',
+    'sort -o/x a',
+    'sort --outp=x a',
+    'sort -T /tmp a',
+    'git -c a=b log',
+    'git diff --ext-diff',
+    'git grep -O x',
+    'git log --output=x',
+    'git ls-remote --upload-pack=x .',
+    'find . -fls x',
+    'rg --pre cat x',
+    'X=1 ls',
+    'ls &',
+    '(ls)',
+    'sed -n p a',
+    'xargs cat',
+    'ls > x',
+  ]) {
     assert.equal(isReadOnlyCommand(c), false, c);
   }
 });

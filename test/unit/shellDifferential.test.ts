@@ -21,7 +21,9 @@ before(async () => {
   fs.mkdirSync(path.join(dir, 'bin'));
   fs.mkdirSync(path.join(dir, 'home'));
   const rec = path.join(dir, 'rec.sh');
-  fs.writeFileSync(rec, `#!/bin/bash\nr=$(printf '%s\\036' "\${0##*/}" "$@"); printf '%s\\035' "$r" >> "$RECLOG"\n`, { mode: 0o755 });
+  fs.writeFileSync(rec, `#!/bin/bash\nr=$(printf '%s\\036' "\${0##*/}" "$@"); printf '%s\\035' "$r" >> "$RECLOG"\n`, {
+    mode: 0o755,
+  });
   for (const n of NAMES) fs.symlinkSync(rec, path.join(dir, 'bin', n));
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -33,13 +35,79 @@ function generate(count: number, seed: number): string[] {
     return s % n;
   };
   const pick = <T>(a: readonly T[]): T => a[rnd(a.length)]!;
-  const names = ['echo', 'ls', 'cat', 'grep', 'x', 'touch', 'e"c"ho', "'ls'", '\\cat', 'ec\\ho', "$'\\x65cho'", '{echo,a}'];
-  const args = ["'a b'", '"a\\"b"', 'a\\ b', "$'\\x61'", "$'a\\'b'", '{a,b}', '{1..3}', '~', '~/x', 'a#b', '\\#', '"#"', "'\\''", '\\\\',
-    '"\\\\"', '"a\\$"', 'a=b', '-x', '--y=z', "''", '""', 'x"y"\'z\'', 'a$', '"$"', "'$(x)'", '"\\`x\\`"', "{a,'b c'}", 'a{,b}', '\\{a,b}',
-    '{a\\,b}', 'a,b', '[', ']', '"a\nb"', "'a\nb'", '=', '-', '--', '%', '!', 'é', "$'\\u00e9'", "$'\\t'", '"\t"', '\\\t', '"\'"'];
+  const names = [
+    'echo',
+    'ls',
+    'cat',
+    'grep',
+    'x',
+    'touch',
+    'e"c"ho',
+    "'ls'",
+    '\\cat',
+    'ec\\ho',
+    "$'\\x65cho'",
+    '{echo,a}',
+  ];
+  const args = [
+    "'a b'",
+    '"a\\"b"',
+    'a\\ b',
+    "$'\\x61'",
+    "$'a\\'b'",
+    '{a,b}',
+    '{1..3}',
+    '~',
+    '~/x',
+    'a#b',
+    '\\#',
+    '"#"',
+    "'\\''",
+    '\\\\',
+    '"\\\\"',
+    '"a\\$"',
+    'a=b',
+    '-x',
+    '--y=z',
+    "''",
+    '""',
+    'x"y"\'z\'',
+    'a$',
+    '"$"',
+    "'$(x)'",
+    '"\\`x\\`"',
+    "{a,'b c'}",
+    'a{,b}',
+    '\\{a,b}',
+    '{a\\,b}',
+    'a,b',
+    '[',
+    ']',
+    '"a\nb"',
+    "'a\nb'",
+    '=',
+    '-',
+    '--',
+    '%',
+    '!',
+    'é',
+    "$'\\u00e9'",
+    "$'\\t'",
+    '"\t"',
+    '\\\t',
+    '"\'"',
+  ];
   const seps = ['\n\\', '\n \\\n', ' \\\n', ' ; ', ';', ' && ', '||', ' | ', '\n', ' & ', '|', '&&'];
-  const wraps = [(c: string) => c, (c: string) => `( ${c} )`, (c: string) => `{ ${c}; }`, (c: string) => `! ${c}`, (c: string) => `${c} 2>&1`,
-    (c: string) => `${c} >/dev/null`, (c: string) => `${c} # ${pick(args)} ; touch z`, (c: string) => `${c} \\\n ${pick(args)}`];
+  const wraps = [
+    (c: string) => c,
+    (c: string) => `( ${c} )`,
+    (c: string) => `{ ${c}; }`,
+    (c: string) => `! ${c}`,
+    (c: string) => `${c} 2>&1`,
+    (c: string) => `${c} >/dev/null`,
+    (c: string) => `${c} # ${pick(args)} ; touch z`,
+    (c: string) => `${c} \\\n ${pick(args)}`,
+  ];
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const parts: string[] = [];
@@ -69,9 +137,15 @@ test('unit: for every command line the analysis calls certain, bash runs only th
       timeout: 5000,
       input: '',
     });
-    const ran = fs.readFileSync(log, 'utf8').split('\x1d').filter((r) => r !== '').map((r) => r.split('\x1e').slice(0, -1));
+    const ran = fs
+      .readFileSync(log, 'utf8')
+      .split('\x1d')
+      .filter((r) => r !== '')
+      .map((r) => r.split('\x1e').slice(0, -1));
     const found = new Set(a.commands.map((c) => JSON.stringify(c.words.flatMap((w) => w.values!))));
-    for (const r of ran) if (!found.has(JSON.stringify(r))) mismatches.push(`${JSON.stringify(cmd)}: bash ran ${JSON.stringify(r)}, analysis ${[...found].join(' ')}`);
+    for (const r of ran)
+      if (!found.has(JSON.stringify(r)))
+        mismatches.push(`${JSON.stringify(cmd)}: bash ran ${JSON.stringify(r)}, analysis ${[...found].join(' ')}`);
   }
   console.log(`[shell-differential] ${checked} certain command lines checked against bash`);
   assert.ok(checked >= 150, `only ${checked} certain lines`);

@@ -34,21 +34,41 @@ class FillableStore implements BlobStore {
 }
 
 function runtime(heartbeats: unknown[]): CallRuntime {
-  return { signal: new AbortController().signal, heartbeat: (d) => heartbeats.push(d), attempt: 1, callKey: 'wf/tool-x', warn: () => undefined };
+  return {
+    signal: new AbortController().signal,
+    heartbeat: (d) => heartbeats.push(d),
+    attempt: 1,
+    callKey: 'wf/tool-x',
+    warn: () => undefined,
+  };
 }
 
 test('unit: a non-idempotent call that ran while the store was full records its result once the store is back (not unknown, not an error)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'da-storewait-'));
   const storeDir = join(dir, 'store');
   const store = new FillableStore(new LocalBlobStore(join(storeDir, 'blobs')));
-  const { runToolCall } = createAgentActivities({ storeDir, blobStore: store, tools: TEST_TOOLS, replaceBuiltins: true });
+  const { runToolCall } = createAgentActivities({
+    storeDir,
+    blobStore: store,
+    tools: TEST_TOOLS,
+    replaceBuiltins: true,
+  });
   const ledgerFile = join(dir, 'count.log');
   const heartbeats: unknown[] = [];
   // The disk fills while the call runs (after its 'started' entry, before its result).
   const call = runToolCall(
     {
-      session: { sessionId: 's1', toolNames: ['AppendSlow'], permission: { mode: 'bypassPermissions', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [dir] } },
-      block: { type: 'tool_use', id: 'toolu_disk_1', name: 'AppendSlow', input: { file: ledgerFile, text: 'toolu_disk_1', delayMs: 300, idempotent: false } },
+      session: {
+        sessionId: 's1',
+        toolNames: ['AppendSlow'],
+        permission: { mode: 'bypassPermissions', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [dir] },
+      },
+      block: {
+        type: 'tool_use',
+        id: 'toolu_disk_1',
+        name: 'AppendSlow',
+        input: { file: ledgerFile, text: 'toolu_disk_1', delayMs: 300, idempotent: false },
+      },
       context: initialContext(dir),
     },
     runtime(heartbeats),
@@ -77,11 +97,31 @@ test('unit: store waits — I/O errors are waited out, permanent errors and canc
   assert.equal(isStoreOutage(new SyntaxError('Unexpected token')), false);
   const ctx = { signal: new AbortController().signal, heartbeat: () => undefined, warn: () => undefined };
   let n = 0;
-  const v = await waitForStore('op', async () => (++n < 3 ? Promise.reject(Object.assign(new Error('EIO'), { code: 'EIO' })) : 'ok'), ctx, { firstDelayMs: 5 });
+  const v = await waitForStore(
+    'op',
+    async () => (++n < 3 ? Promise.reject(Object.assign(new Error('EIO'), { code: 'EIO' })) : 'ok'),
+    ctx,
+    { firstDelayMs: 5 },
+  );
   assert.deepEqual([v, n], ['ok', 3]);
-  await assert.rejects(waitForStore('op', () => Promise.reject(new SyntaxError('bad record')), ctx), SyntaxError);
-  await assert.rejects(waitForStore('op', () => Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })), ctx, { maxWaitMs: 30, firstDelayMs: 5 }), /ENOSPC/);
+  await assert.rejects(
+    waitForStore('op', () => Promise.reject(new SyntaxError('bad record')), ctx),
+    SyntaxError,
+  );
+  await assert.rejects(
+    waitForStore('op', () => Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })), ctx, {
+      maxWaitMs: 30,
+      firstDelayMs: 5,
+    }),
+    /ENOSPC/,
+  );
   const aborted = new AbortController();
   aborted.abort(new Error('cancelled'));
-  await assert.rejects(waitForStore('op', () => Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })), { ...ctx, signal: aborted.signal }), /ENOSPC/);
+  await assert.rejects(
+    waitForStore('op', () => Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })), {
+      ...ctx,
+      signal: aborted.signal,
+    }),
+    /ENOSPC/,
+  );
 });

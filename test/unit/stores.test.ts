@@ -50,7 +50,10 @@ const IMPLS: Impl[] = [
     make: async () => {
       pg.assert();
       server ??= startPostgres();
-      const s = new PostgresBlobStore({ connectionString: (await server).url, table: `blobs_${process.pid}_${tables++}` });
+      const s = new PostgresBlobStore({
+        connectionString: (await server).url,
+        table: `blobs_${process.pid}_${tables++}`,
+      });
       opened.push(s);
       return s;
     },
@@ -167,30 +170,40 @@ for (const impl of IMPLS) {
     assert.equal(await store.put(null, { '/w/a': { mtimeMs: 1, partial: false } }), r1);
     const r2 = await store.put(r1, { '/w/b': { mtimeMs: 2, partial: true }, '/w/a': { mtimeMs: 1, partial: true } });
     assert.equal(await store.put(r2, {}), r2);
-    assert.deepEqual(await new ReadFilesStore(impl.reopen(blobs)).get(r2), { '/w/a': { mtimeMs: 1, partial: false }, '/w/b': { mtimeMs: 2, partial: true } });
+    assert.deepEqual(await new ReadFilesStore(impl.reopen(blobs)).get(r2), {
+      '/w/a': { mtimeMs: 1, partial: false },
+      '/w/b': { mtimeMs: 2, partial: true },
+    });
     await assert.rejects(new ReadFilesStore(blobs).get(`readfiles-${'0'.repeat(64)}`), /missing/);
   });
 
-  t('SharedResultStore: a large result saved on one host is recreated on another from the store, only for its session', async () => {
-    const s = await impl.make();
-    const rootA = await mkdtemp(join(tmpdir(), 'da-res-a-'));
-    const rootB = await mkdtemp(join(tmpdir(), 'da-res-b-'));
-    const onA = new SharedResultStore(join(rootA, 'results', 'sess_1'), s, 'sess/1', 'sess_1');
-    const onB = new SharedResultStore(join(rootB, 'results', 'sess_1'), impl.reopen(s), 'sess/1', 'sess_1');
-    const path = await onA.put('toolu_big', 'whole output \u0000 😀');
-    assert.equal(path, join(rootA, 'results', 'sess_1', 'toolu_big.txt'));
-    assert.equal(await readFile(path, 'utf8'), 'whole output \u0000 😀');
-    assert.equal(await onB.materialize(path), false, 'the file exists: left alone');
-    await rm(rootA, { recursive: true });
-    assert.equal(await onB.materialize(path), true);
-    assert.equal(await readFile(path, 'utf8'), 'whole output \u0000 😀', 'recreated at the path the model was given');
-    const other = new SharedResultStore(join(rootB, 'results', 'sess_2'), impl.reopen(s), 'sess/2', 'sess_2');
-    await rm(rootA, { recursive: true });
-    assert.equal(await other.materialize(path), false, "another session's result is not this session's to recreate");
-    assert.equal(await onB.materialize(join(rootA, 'results', 'sess_1', 'toolu_none.txt')), false, 'not in the store');
-    assert.equal(await onB.materialize('/etc/passwd'), false);
-    assert.deepEqual(inputPaths({ file_path: '/a', path: 'rel', notebook_path: '/b', other: '/c' }), ['/a', '/b']);
-  });
+  t(
+    'SharedResultStore: a large result saved on one host is recreated on another from the store, only for its session',
+    async () => {
+      const s = await impl.make();
+      const rootA = await mkdtemp(join(tmpdir(), 'da-res-a-'));
+      const rootB = await mkdtemp(join(tmpdir(), 'da-res-b-'));
+      const onA = new SharedResultStore(join(rootA, 'results', 'sess_1'), s, 'sess/1', 'sess_1');
+      const onB = new SharedResultStore(join(rootB, 'results', 'sess_1'), impl.reopen(s), 'sess/1', 'sess_1');
+      const path = await onA.put('toolu_big', 'whole output \u0000 😀');
+      assert.equal(path, join(rootA, 'results', 'sess_1', 'toolu_big.txt'));
+      assert.equal(await readFile(path, 'utf8'), 'whole output \u0000 😀');
+      assert.equal(await onB.materialize(path), false, 'the file exists: left alone');
+      await rm(rootA, { recursive: true });
+      assert.equal(await onB.materialize(path), true);
+      assert.equal(await readFile(path, 'utf8'), 'whole output \u0000 😀', 'recreated at the path the model was given');
+      const other = new SharedResultStore(join(rootB, 'results', 'sess_2'), impl.reopen(s), 'sess/2', 'sess_2');
+      await rm(rootA, { recursive: true });
+      assert.equal(await other.materialize(path), false, "another session's result is not this session's to recreate");
+      assert.equal(
+        await onB.materialize(join(rootA, 'results', 'sess_1', 'toolu_none.txt')),
+        false,
+        'not in the store',
+      );
+      assert.equal(await onB.materialize('/etc/passwd'), false);
+      assert.deepEqual(inputPaths({ file_path: '/a', path: 'rel', notebook_path: '/b', other: '/c' }), ['/a', '/b']);
+    },
+  );
 
   t('ExecutionLedger: entries per (session, tool_use_id), started → completed, read by another client', async () => {
     const s = await impl.make();
@@ -200,8 +213,21 @@ for (const impl of IMPLS) {
     const other = new ExecutionLedger(impl.reopen(s));
     assert.equal((await other.get('s1', 'toolu_1'))?.state, 'started');
     assert.equal(await other.get('s2', 'toolu_1'), undefined, 'another session never meets this record');
-    const record = { toolUseId: 'toolu_1', toolName: 'Bash', input: { command: 'echo' }, summary: 'echo', status: 'ok' as const, result: { type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'ok' }, contextModifiers: [] };
-    await other.put('s1', 'toolu_1', { state: 'completed', attempts: [{ activity: 'wf/1', attempt: 1, at: 5 }], record, completedBy: 'wf/1' });
+    const record = {
+      toolUseId: 'toolu_1',
+      toolName: 'Bash',
+      input: { command: 'echo' },
+      summary: 'echo',
+      status: 'ok' as const,
+      result: { type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'ok' },
+      contextModifiers: [],
+    };
+    await other.put('s1', 'toolu_1', {
+      state: 'completed',
+      attempts: [{ activity: 'wf/1', attempt: 1, at: 5 }],
+      record,
+      completedBy: 'wf/1',
+    });
     assert.deepEqual((await ledger.get('s1', 'toolu_1'))?.record, record);
   });
 }
@@ -232,48 +258,67 @@ test('configuration: DURABLE_AGENT_STORE URLs pick the store; an unknown one is 
   }
 });
 
-test('store (postgres): a server that is not there fails the call with the store named (no password)', { skip: pg.skip }, async () => {
-  pg.assert();
-  const s = new PostgresBlobStore({ connectionString: 'postgres://u:hunter2@127.0.0.1:1/none' });
-  await assert.rejects(s.get('k'), (e: Error) => {
-    assert.match(e.message, /^blob store postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/none: could not create the blob table: /);
-    assert.doesNotMatch(e.message, /hunter2/);
-    return true;
-  });
-  await s.close();
-});
-
-test('store (postgres): a server restart drops the connections; the store reconnects and the data is there', { skip: pg.skip }, async () => {
-  pg.assert();
-  const own = await startPostgres();
-  const s = new PostgresBlobStore({ connectionString: own.url });
-  try {
-    await s.put('before-restart', 'kept');
-    await own.restart();
-    // The pool's idle connections died with the server: a call may fail once (the activity is
-    // retried), never with a wrong answer, and the next one opens a new connection.
-    let value: string | undefined;
-    const errors: string[] = [];
-    for (let i = 0; i < 3 && value === undefined; i++) {
-      try {
-        value = await s.get('before-restart');
-      } catch (e) {
-        errors.push((e as Error).message);
-      }
-    }
-    for (const m of errors) assert.match(m, /^blob store postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: could not read before-restart: /);
-    assert.equal(value, 'kept');
-    await s.put('after-restart', 'new');
-    assert.equal(await s.get('after-restart'), 'new');
-  } finally {
+test(
+  'store (postgres): a server that is not there fails the call with the store named (no password)',
+  { skip: pg.skip },
+  async () => {
+    pg.assert();
+    const s = new PostgresBlobStore({ connectionString: 'postgres://u:hunter2@127.0.0.1:1/none' });
+    await assert.rejects(s.get('k'), (e: Error) => {
+      assert.match(
+        e.message,
+        /^blob store postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/none: could not create the blob table: /,
+      );
+      assert.doesNotMatch(e.message, /hunter2/);
+      return true;
+    });
     await s.close();
-    await own.stop();
-  }
-});
+  },
+);
+
+test(
+  'store (postgres): a server restart drops the connections; the store reconnects and the data is there',
+  { skip: pg.skip },
+  async () => {
+    pg.assert();
+    const own = await startPostgres();
+    const s = new PostgresBlobStore({ connectionString: own.url });
+    try {
+      await s.put('before-restart', 'kept');
+      await own.restart();
+      // The pool's idle connections died with the server: a call may fail once (the activity is
+      // retried), never with a wrong answer, and the next one opens a new connection.
+      let value: string | undefined;
+      const errors: string[] = [];
+      for (let i = 0; i < 3 && value === undefined; i++) {
+        try {
+          value = await s.get('before-restart');
+        } catch (e) {
+          errors.push((e as Error).message);
+        }
+      }
+      for (const m of errors)
+        assert.match(
+          m,
+          /^blob store postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: could not read before-restart: /,
+        );
+      assert.equal(value, 'kept');
+      await s.put('after-restart', 'new');
+      assert.equal(await s.get('after-restart'), 'new');
+    } finally {
+      await s.close();
+      await own.stop();
+    }
+  },
+);
 
 test('cli: `worker --store` with an unknown URL fails in one line naming what to write, before connecting anywhere', () => {
   const main = join(__dirname, '../../src/cli/main.js');
-  const r = spawnSync(process.execPath, [main, 'worker', '--store', 's3://bucket/x'], { encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [main, 'worker', '--store', 's3://bucket/x'], {
+    encoding: 'utf8',
+    env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' },
+    timeout: 60_000,
+  });
   assert.equal(r.status, 1);
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   assert.match(r.stderr, /^durable-agent: DURABLE_AGENT_STORE=s3:\/\/bucket\/x: unknown store; use postgres:\/\//);

@@ -9,13 +9,15 @@ import { findExecutable, isCI, requireSystemPackage } from '../support/systemPac
 
 async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T> | T): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  for (const [k, v] of Object.entries(vars)) if (v === undefined) delete process.env[k];
-  else process.env[k] = v;
+  for (const [k, v] of Object.entries(vars))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   try {
     return await fn();
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
 }
 
@@ -28,9 +30,15 @@ test('unit: a missing package skips with the install hint outside CI and is repo
     const r = requireSystemPackage(missing);
     assert.equal(r.found, false);
     assert.equal(typeof r.skip, 'string');
-    assert.match(r.skip as string, /da-no-such-command-x1 not found: install Debian's da-pkg \(apt-get install -y da-pkg/);
+    assert.match(
+      r.skip as string,
+      /da-no-such-command-x1 not found: install Debian's da-pkg \(apt-get install -y da-pkg/,
+    );
     assert.throws(() => r.assert(), /apt-get install -y da-pkg/);
-    assert.equal(await readFile(file, 'utf8'), 'the x1 test (da-no-such-command-x1 missing: apt-get install -y da-pkg)\n');
+    assert.equal(
+      await readFile(file, 'utf8'),
+      'the x1 test (da-no-such-command-x1 missing: apt-get install -y da-pkg)\n',
+    );
   });
 });
 

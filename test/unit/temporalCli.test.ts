@@ -27,10 +27,13 @@ const quiet = { log: () => undefined };
 
 test('unit: TEMPORAL_CLI_PATH pointing at a missing file is a clear error', async () => {
   const missing = path.join(tmp, 'nope', 'temporal');
-  await assert.rejects(resolveTemporalCli({ ...quiet, env: emptyEnv({ TEMPORAL_CLI_PATH: missing }) }), (err: Error) => {
-    assert.match(err.message, /TEMPORAL_CLI_PATH=.*nope\/temporal does not exist/);
-    return true;
-  });
+  await assert.rejects(
+    resolveTemporalCli({ ...quiet, env: emptyEnv({ TEMPORAL_CLI_PATH: missing }) }),
+    (err: Error) => {
+      assert.match(err.message, /TEMPORAL_CLI_PATH=.*nope\/temporal does not exist/);
+      return true;
+    },
+  );
 });
 
 test('unit: TEMPORAL_CLI_PATH pointing at a non-executable file is a clear error', async () => {
@@ -50,7 +53,10 @@ test('unit: `temporal` on PATH wins over the cache', async () => {
   const cache = path.join(tmp, 'cache-1');
   fakeExecutable(cachedCliDir({ DURABLE_AGENT_CACHE_DIR: cache }));
   const dir = path.dirname(fakeExecutable(path.join(tmp, 'path-bin-2')));
-  const r = await resolveTemporalCli({ ...quiet, env: emptyEnv({ PATH: `${path.join(tmp, 'empty')}${path.delimiter}${dir}`, DURABLE_AGENT_CACHE_DIR: cache }) });
+  const r = await resolveTemporalCli({
+    ...quiet,
+    env: emptyEnv({ PATH: `${path.join(tmp, 'empty')}${path.delimiter}${dir}`, DURABLE_AGENT_CACHE_DIR: cache }),
+  });
   assert.deepEqual(r, { kind: 'path', path: path.join(dir, 'temporal'), source: 'path' });
 });
 
@@ -76,7 +82,14 @@ test('unit: with no binary and no Go, the SDK download is the last resort', asyn
 test('unit: with nothing allowed, one error lists what was tried and how to fix it', async () => {
   await assert.rejects(resolveTemporalCli({ ...quiet, env: emptyEnv(), allowSdkDownload: false }), (err: unknown) => {
     assert.ok(err instanceof TemporalCliNotFoundError);
-    for (const part of ['TEMPORAL_CLI_PATH', 'on PATH', 'cached build', '`go` not on PATH', 'install Go', 'put `temporal` on PATH']) {
+    for (const part of [
+      'TEMPORAL_CLI_PATH',
+      'on PATH',
+      'cached build',
+      '`go` not on PATH',
+      'install Go',
+      'put `temporal` on PATH',
+    ]) {
       assert.ok(err.message.includes(part), `message lacks "${part}":\n${err.message}`);
     }
     return true;
@@ -87,13 +100,18 @@ test('unit: a failing Go build is reported and falls through', async () => {
   // A fake `go` that fails like a broken toolchain would.
   const goDir = path.join(tmp, 'fake-go');
   fs.mkdirSync(goDir, { recursive: true });
-  fs.writeFileSync(path.join(goDir, 'go'), '#!/bin/sh\necho "go: module lookup disabled" >&2\nexit 1\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(goDir, 'go'), '#!/bin/sh\necho "go: module lookup disabled" >&2\nexit 1\n', {
+    mode: 0o755,
+  });
   const lines: string[] = [];
   await assert.rejects(
     resolveTemporalCli({ log: (l) => lines.push(l), env: emptyEnv({ PATH: goDir }), allowSdkDownload: false }),
     /go install github\.com\/temporalio\/cli\/cmd\/temporal@v1\.5\.1 with .*exited with 1: go: module lookup disabled/,
   );
-  assert.ok(lines.some((l) => l.includes('building')), 'no progress printed');
+  assert.ok(
+    lines.some((l) => l.includes('building')),
+    'no progress printed',
+  );
 });
 
 test('unit: a Go build that succeeds lands in the cache and is then found there', async () => {

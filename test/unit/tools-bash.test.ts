@@ -61,7 +61,13 @@ describe('Bash: running commands', () => {
 
   it('exit code 1 is not a failure for grep, find, diff, test, [, git diff', async () => {
     const s = new ToolSession(dir);
-    for (const command of ['grep nomatch a.txt', 'diff a.txt b.txt', 'test -f nope.txt', '[ -d nope ]', 'cat a.txt | grep -c zzz']) {
+    for (const command of [
+      'grep nomatch a.txt',
+      'diff a.txt b.txt',
+      'test -f nope.txt',
+      '[ -d nope ]',
+      'cat a.txt | grep -c zzz',
+    ]) {
       const r = await s.run(BashTool, { command });
       assert.equal(r.data.exitCode, 1, command);
       assert.equal(r.isError, false, command);
@@ -97,7 +103,9 @@ describe('Bash: running commands', () => {
   });
 
   it('reports progress at most every ~500 ms with the output so far', async () => {
-    const r = await new ToolSession(dir).run(BashTool, { command: 'for i in 1 2 3 4; do echo tick $i; sleep 0.35; done' });
+    const r = await new ToolSession(dir).run(BashTool, {
+      command: 'for i in 1 2 3 4; do echo tick $i; sleep 0.35; done',
+    });
     assert.equal(r.isError, false);
     assert.ok(r.progress.length >= 1, 'at least one progress event');
     const withOutput = r.progress.filter((p) => typeof p.output === 'string');
@@ -106,7 +114,8 @@ describe('Bash: running commands', () => {
     // The throttle's contract, read from the tool's own clock (not from how long the test took,
     // which a loaded machine stretches): consecutive reports are at least ~500 ms apart.
     const times = r.progress.map((p) => p.elapsedMs as number);
-    for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 400, `reports ${times.join(', ')} ms`);
+    for (let i = 1; i < times.length; i++)
+      assert.ok((times[i] as number) - (times[i - 1] as number) >= 400, `reports ${times.join(', ')} ms`);
   });
 
   it('progress output is the last ~4 KB', async () => {
@@ -119,7 +128,11 @@ describe('Bash: running commands', () => {
   it('abort kills the whole process group and returns the output so far', async () => {
     const ac = new AbortController();
     const s = new ToolSession(dir);
-    const run = s.run(BashTool, { command: 'sleep 30 & echo $!; sleep 30 & echo $!; echo $$; wait' }, { signal: ac.signal });
+    const run = s.run(
+      BashTool,
+      { command: 'sleep 30 & echo $!; sleep 30 & echo $!; echo $$; wait' },
+      { signal: ac.signal },
+    );
     // Let the shell start its children (it prints their pids), then interrupt.
     await new Promise((r) => setTimeout(r, 500));
     ac.abort();
@@ -138,7 +151,11 @@ describe('Bash: running commands', () => {
 
   it('children that ignore SIGTERM get SIGKILL after the grace period', async () => {
     const ac = new AbortController();
-    const run = new ToolSession(dir).run(BashTool, { command: "trap '' TERM; sleep 30 & echo $!; wait" }, { signal: ac.signal });
+    const run = new ToolSession(dir).run(
+      BashTool,
+      { command: "trap '' TERM; sleep 30 & echo $!; wait" },
+      { signal: ac.signal },
+    );
     await new Promise((r) => setTimeout(r, 400));
     const t0 = Date.now();
     ac.abort();

@@ -18,7 +18,8 @@ describe('BUILTIN_TOOLS', () => {
       assert.equal(api.input_schema.additionalProperties, false);
       const props = api.input_schema.properties as Record<string, { description?: string }>;
       assert.ok(Object.keys(props).length > 0);
-      for (const [name, prop] of Object.entries(props)) assert.ok(prop.description && prop.description.length > 10, `${tool.name}.${name}`);
+      for (const [name, prop] of Object.entries(props))
+        assert.ok(prop.description && prop.description.length > 10, `${tool.name}.${name}`);
       assert.ok(api.description.length > 100);
       assert.equal(tool.isEnabled(), true);
       assert.deepEqual(await tool.checkPermissions({} as never, undefined as never), { behavior: 'passthrough' });
@@ -32,13 +33,33 @@ describe('BUILTIN_TOOLS', () => {
     };
     assert.deepEqual(await shape(ReadTool), { props: ['file_path', 'limit', 'offset'], required: ['file_path'] });
     assert.deepEqual(await shape(WriteTool), { props: ['content', 'file_path'], required: ['content', 'file_path'] });
-    assert.deepEqual(await shape(EditTool), { props: ['file_path', 'new_string', 'old_string', 'replace_all'], required: ['file_path', 'new_string', 'old_string'] });
+    assert.deepEqual(await shape(EditTool), {
+      props: ['file_path', 'new_string', 'old_string', 'replace_all'],
+      required: ['file_path', 'new_string', 'old_string'],
+    });
     assert.deepEqual(await shape(GlobTool), { props: ['path', 'pattern'], required: ['pattern'] });
     assert.deepEqual(await shape(GrepTool), {
-      props: ['-A', '-B', '-C', '-i', '-n', 'glob', 'head_limit', 'multiline', 'offset', 'output_mode', 'path', 'pattern', 'type'].sort(),
+      props: [
+        '-A',
+        '-B',
+        '-C',
+        '-i',
+        '-n',
+        'glob',
+        'head_limit',
+        'multiline',
+        'offset',
+        'output_mode',
+        'path',
+        'pattern',
+        'type',
+      ].sort(),
       required: ['pattern'],
     });
-    assert.deepEqual(await shape(BashTool), { props: ['command', 'dangerouslyDisableSandbox', 'description', 'run_in_background', 'timeout'], required: ['command'] });
+    assert.deepEqual(await shape(BashTool), {
+      props: ['command', 'dangerouslyDisableSandbox', 'description', 'run_in_background', 'timeout'],
+      required: ['command'],
+    });
   });
 
   it('size limits', () => {

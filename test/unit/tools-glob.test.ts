@@ -61,7 +61,12 @@ describe('glob pattern -> RegExp', () => {
 
 describe('gitignore rules', () => {
   const root = '/r';
-  const sets = [{ base: root, rules: parseIgnoreFile('# comment\n\nnode_modules/\n*.log\n!keep.log\n/build\ndocs/*.md\n**/tmp/**\nspaced\\ \n') }];
+  const sets = [
+    {
+      base: root,
+      rules: parseIgnoreFile('# comment\n\nnode_modules/\n*.log\n!keep.log\n/build\ndocs/*.md\n**/tmp/**\nspaced\\ \n'),
+    },
+  ];
   const cases: Array<[string, boolean, boolean | undefined]> = [
     ['node_modules', true, true],
     ['pkg/node_modules', true, true],
@@ -107,7 +112,14 @@ describe('Glob', () => {
         '.git/HEAD.ts': '',
         'many/placeholder': '',
       },
-      { 'a.ts': 1_000_000, 'b.tsx': 3_000_000, 'src/x.ts': 2_000_000, 'src/deep/y.ts': 4_000_000, 'src/deep/.hidden.ts': 500_000, 'src/nested/visible.ts': 600_000 },
+      {
+        'a.ts': 1_000_000,
+        'b.tsx': 3_000_000,
+        'src/x.ts': 2_000_000,
+        'src/deep/y.ts': 4_000_000,
+        'src/deep/.hidden.ts': 500_000,
+        'src/nested/visible.ts': 600_000,
+      },
     );
     const many: Record<string, string> = {};
     for (let i = 0; i < 130; i++) many[`many/f${String(i).padStart(3, '0')}.txt`] = '';
@@ -118,7 +130,9 @@ describe('Glob', () => {
   it('** and mtime order (newest first), absolute paths, .gitignore respected', async () => {
     const r = await new ToolSession(dir).run(GlobTool, { pattern: '**/*.ts' });
     assert.equal(r.isError, false);
-    const expected = ['src/deep/y.ts', 'src/x.ts', 'a.ts', 'src/nested/visible.ts', 'src/deep/.hidden.ts'].map((p) => path.join(dir, p));
+    const expected = ['src/deep/y.ts', 'src/x.ts', 'a.ts', 'src/nested/visible.ts', 'src/deep/.hidden.ts'].map((p) =>
+      path.join(dir, p),
+    );
     assert.deepEqual(r.data.filenames, expected);
     assert.equal(r.text, expected.join('\n'));
   });

@@ -42,7 +42,12 @@ after(() => {
   return removeDir(dir);
 });
 
-const ripgrep = requireSystemPackage({ command: 'rg', debianPackage: 'ripgrep', usedBy: "Grep's ripgrep engine tests (tools-grep.test)", probe: () => (isRipgrepAvailable() ? 'rg' : undefined) });
+const ripgrep = requireSystemPackage({
+  command: 'rg',
+  debianPackage: 'ripgrep',
+  usedBy: "Grep's ripgrep engine tests (tools-grep.test)",
+  probe: () => (isRipgrepAvailable() ? 'rg' : undefined),
+});
 
 async function grep(engine: 'rg' | 'js', input: Record<string, unknown>, cwd = dir) {
   process.env.DURABLE_AGENT_GREP_ENGINE = engine;
@@ -114,9 +119,15 @@ for (const engine of ['rg', 'js'] as const) {
 
     it('head_limit and offset paginate files and content lines', async () => {
       const r = await grep(engine, { pattern: 'login', head_limit: 2 });
-      assert.equal(r.text, 'Found 4 files\nsrc/auth.ts\nsrc/remote/ws.ts\n\n[Showing files 1-2 of 4 (head_limit: 2, offset: 0). Use offset: 2 to see more.]');
+      assert.equal(
+        r.text,
+        'Found 4 files\nsrc/auth.ts\nsrc/remote/ws.ts\n\n[Showing files 1-2 of 4 (head_limit: 2, offset: 0). Use offset: 2 to see more.]',
+      );
       const p2 = await grep(engine, { pattern: 'login', head_limit: 2, offset: 2 });
-      assert.equal(p2.text, 'Found 4 files\ndocs/readme.md\n.hidden/h.ts\n\n[Showing files 3-4 of 4 (head_limit: 2, offset: 2).]');
+      assert.equal(
+        p2.text,
+        'Found 4 files\ndocs/readme.md\n.hidden/h.ts\n\n[Showing files 3-4 of 4 (head_limit: 2, offset: 2).]',
+      );
       const content = await grep(engine, { pattern: 'login', output_mode: 'content', '-i': true, head_limit: 3 });
       assert.equal(content.data.lines.length, 3);
       assert.equal(content.data.totalEntries, 6);
@@ -128,11 +139,20 @@ for (const engine of ['rg', 'js'] as const) {
 
     it('glob and type filters', async () => {
       assert.equal((await grep(engine, { pattern: 'login', glob: '*.md' })).text, 'Found 1 file\ndocs/readme.md');
-      assert.equal((await grep(engine, { pattern: 'login', glob: 'src/**/*.ts' })).text, 'Found 2 files\nsrc/auth.ts\nsrc/remote/ws.ts');
+      assert.equal(
+        (await grep(engine, { pattern: 'login', glob: 'src/**/*.ts' })).text,
+        'Found 2 files\nsrc/auth.ts\nsrc/remote/ws.ts',
+      );
       assert.equal((await grep(engine, { pattern: 'login', glob: '*.{md,txt}' })).text, 'Found 1 file\ndocs/readme.md');
-      assert.equal((await grep(engine, { pattern: 'login', glob: '!*.md' })).text, 'Found 3 files\nsrc/auth.ts\nsrc/remote/ws.ts\n.hidden/h.ts');
+      assert.equal(
+        (await grep(engine, { pattern: 'login', glob: '!*.md' })).text,
+        'Found 3 files\nsrc/auth.ts\nsrc/remote/ws.ts\n.hidden/h.ts',
+      );
       assert.equal((await grep(engine, { pattern: 'login', type: 'md' })).text, 'Found 1 file\ndocs/readme.md');
-      assert.equal((await grep(engine, { pattern: 'login', type: 'ts' })).text, 'Found 3 files\nsrc/auth.ts\nsrc/remote/ws.ts\n.hidden/h.ts');
+      assert.equal(
+        (await grep(engine, { pattern: 'login', type: 'ts' })).text,
+        'Found 3 files\nsrc/auth.ts\nsrc/remote/ws.ts\n.hidden/h.ts',
+      );
       // ripgrep's rule: a glob that selects a file beats .gitignore
       assert.equal((await grep(engine, { pattern: 'login', glob: '*.log' })).text, 'Found 1 file\napp.log');
     });
@@ -162,7 +182,11 @@ for (const engine of ['rg', 'js'] as const) {
     it('a file path searches that file; paths outside cwd are absolute', async () => {
       const r = await grep(engine, { pattern: 'auth', path: 'src/auth.ts', output_mode: 'content' });
       assert.equal(r.text, 'src/auth.ts:3:  return auth();');
-      const outside = await grep(engine, { pattern: 'auth', path: path.join(dir, 'src/auth.ts') }, path.join(dir, 'docs'));
+      const outside = await grep(
+        engine,
+        { pattern: 'auth', path: path.join(dir, 'src/auth.ts') },
+        path.join(dir, 'docs'),
+      );
       assert.equal(outside.text, `Found 1 file\n${path.join(dir, 'src/auth.ts')}`);
     });
 

@@ -18,7 +18,11 @@ export async function removeDir(dir: string): Promise<void> {
 }
 
 /** Writes files (relative path -> content), creating directories; optional mtimes in seconds. */
-export async function writeTree(root: string, files: Record<string, string>, mtimes: Record<string, number> = {}): Promise<void> {
+export async function writeTree(
+  root: string,
+  files: Record<string, string>,
+  mtimes: Record<string, number> = {},
+): Promise<void> {
   for (const [rel, content] of Object.entries(files)) {
     const abs = path.join(root, rel);
     await fs.mkdir(path.dirname(abs), { recursive: true });

@@ -44,7 +44,10 @@ describe('Read', () => {
   it('offset and limit give a page and a partial read', async () => {
     const s = new ToolSession(dir);
     const r = await s.run(ReadTool, { file_path: 'a.txt', offset: 2, limit: 1 });
-    assert.match(r.text, /^ {5}2\tbeta\n\n<system-reminder>Showing lines 2-2 of 3\. To read more, call Read with offset: 3\.<\/system-reminder>$/);
+    assert.match(
+      r.text,
+      /^ {5}2\tbeta\n\n<system-reminder>Showing lines 2-2 of 3\. To read more, call Read with offset: 3\.<\/system-reminder>$/,
+    );
     assert.equal(s.agent.readFiles[path.join(dir, 'a.txt')]?.partial, true);
     // offset + limit that reach the end: still partial (line 1 not seen)
     const r2 = await s.run(ReadTool, { file_path: 'a.txt', offset: 2 });
@@ -60,7 +63,10 @@ describe('Read', () => {
     assert.equal(r.data.numLines, 2000);
     assert.equal(r.data.totalLines, 2500);
     assert.equal(r.data.partial, true);
-    assert.match(r.text, /  2000\tline 2000\n\n<system-reminder>Showing lines 1-2000 of 2500\. To read more, call Read with offset: 2001\./);
+    assert.match(
+      r.text,
+      /  2000\tline 2000\n\n<system-reminder>Showing lines 1-2000 of 2500\. To read more, call Read with offset: 2001\./,
+    );
     const next = await s.run(ReadTool, { file_path: 'many.txt', offset: 2001 });
     assert.equal(next.data.numLines, 500);
     assert.match(next.text, /^  2001\tline 2001\n/);

@@ -51,7 +51,14 @@ describe('SearchIssues example tool', () => {
     respond = (_req, res) =>
       json(res, 200, {
         items: [
-          { number: 12, title: 'Login times out', state: 'open', html_url: 'https://tracker/12', body: 'x'.repeat(1000), assignee: { huge: 'object' } },
+          {
+            number: 12,
+            title: 'Login times out',
+            state: 'open',
+            html_url: 'https://tracker/12',
+            body: 'x'.repeat(1000),
+            assignee: { huge: 'object' },
+          },
           { number: 7, title: 'Auth header dropped', state: 'open', url: 'https://tracker/7', body: null },
         ],
         hasMore: true,
@@ -72,14 +79,21 @@ describe('SearchIssues example tool', () => {
     assert.deepEqual(Object.keys(r.data.issues[0]).sort(), ['excerpt', 'number', 'state', 'title', 'url']);
     assert.equal(r.data.issues[0].excerpt.length, 300);
     assert.equal(r.data.issues[1].excerpt, undefined);
-    assert.match(r.text, /^Found 2 open issues for "login timeout":\n#12 \[open\] Login times out\n  https:\/\/tracker\/12\n  x{299}…\n#7 \[open\] Auth header dropped\n  https:\/\/tracker\/7/);
+    assert.match(
+      r.text,
+      /^Found 2 open issues for "login timeout":\n#12 \[open\] Login times out\n  https:\/\/tracker\/12\n  x{299}…\n#7 \[open\] Auth header dropped\n  https:\/\/tracker\/7/,
+    );
     assert.match(r.text, /More issues match/);
     assert.doesNotMatch(JSON.stringify(r.data), /huge/);
   });
 
   it('state and limit are passed through; empty results', async () => {
     respond = (_req, res) => json(res, 200, { items: [] });
-    const r = await new ToolSession(dir).run(createSearchIssuesTool({ baseUrl, token: TOKEN }), { query: 'crash', state: 'all', limit: 20 });
+    const r = await new ToolSession(dir).run(createSearchIssuesTool({ baseUrl, token: TOKEN }), {
+      query: 'crash',
+      state: 'all',
+      limit: 20,
+    });
     assert.equal(requests[0]?.url.searchParams.get('state'), 'all');
     assert.equal(requests[0]?.url.searchParams.get('limit'), '20');
     assert.equal(r.text, 'No issues match "crash".');
@@ -109,7 +123,11 @@ describe('SearchIssues example tool', () => {
       /* never answers */
     };
     const ac = new AbortController();
-    const run = new ToolSession(dir).run(createSearchIssuesTool({ baseUrl, token: TOKEN }), { query: 'slow' }, { signal: ac.signal });
+    const run = new ToolSession(dir).run(
+      createSearchIssuesTool({ baseUrl, token: TOKEN }),
+      { query: 'slow' },
+      { signal: ac.signal },
+    );
     while (requests.length === 0) await new Promise((r) => setTimeout(r, 10));
     ac.abort();
     const r = await run;
@@ -124,9 +142,14 @@ describe('SearchIssues example tool', () => {
     const calls: string[] = [];
     const fakeFetch = (async (url: URL | string) => {
       calls.push(String(url));
-      return new Response(JSON.stringify({ issues: [{ id: 3, title: 't', state: 'closed', url: 'u' }] }), { status: 200 });
+      return new Response(JSON.stringify({ issues: [{ id: 3, title: 't', state: 'closed', url: 'u' }] }), {
+        status: 200,
+      });
     }) as typeof fetch;
-    const r = await new ToolSession(dir).run(createSearchIssuesTool({ baseUrl: 'https://example.invalid/v1', token: TOKEN, fetch: fakeFetch }), { query: 'abc', state: 'closed' });
+    const r = await new ToolSession(dir).run(
+      createSearchIssuesTool({ baseUrl: 'https://example.invalid/v1', token: TOKEN, fetch: fakeFetch }),
+      { query: 'abc', state: 'closed' },
+    );
     assert.equal(calls[0], 'https://example.invalid/v1/issues/search?q=abc&state=closed&limit=10');
     assert.match(r.text, /#3 \[closed\] t/);
   });

@@ -86,7 +86,10 @@ describe('Write', () => {
     assert.deepEqual(await WriteTool.validateInput!(input, ctx), { result: true });
     await fs.writeFile(path.join(dir, 'w/toctou.txt'), 'changed meanwhile\n');
     await bumpMtime(path.join(dir, 'w/toctou.txt'));
-    await assert.rejects(WriteTool.call(input, ctx, () => {}), /modified since it was read/);
+    await assert.rejects(
+      WriteTool.call(input, ctx, () => {}),
+      /modified since it was read/,
+    );
     assert.equal(await fs.readFile(path.join(dir, 'w/toctou.txt'), 'utf8'), 'changed meanwhile\n');
   });
 
@@ -110,11 +113,18 @@ describe('Edit', () => {
     await writeTree(dir, { 'e/unique.ts': fileText });
     const s = new ToolSession(dir);
     await s.run(ReadTool, { file_path: 'e/unique.ts' });
-    const r = await s.run(EditTool, { file_path: 'e/unique.ts', old_string: 'function b() {\n  return 1;', new_string: 'function b() {\n  return 2;' });
+    const r = await s.run(EditTool, {
+      file_path: 'e/unique.ts',
+      old_string: 'function b() {\n  return 1;',
+      new_string: 'function b() {\n  return 2;',
+    });
     assert.equal(r.isError, false, r.text);
     const abs = path.join(dir, 'e/unique.ts');
     assert.equal(await fs.readFile(abs, 'utf8'), fileText.replace('b() {\n  return 1;', 'b() {\n  return 2;'));
-    assert.match(r.text, /^The file .*unique\.ts has been updated\. Here's the result of running `cat -n` on a snippet of the edited file:\n/);
+    assert.match(
+      r.text,
+      /^The file .*unique\.ts has been updated\. Here's the result of running `cat -n` on a snippet of the edited file:\n/,
+    );
     assert.match(r.text, /     5\tfunction b\(\) \{\n     6\t  return 2;\n     7\t\}/);
     assert.match(r.text, /     1\tfunction a/); // 4 lines of context before line 5
     assert.equal(s.agent.readFiles[abs]?.mtimeMs, (await fs.stat(abs)).mtimeMs);
@@ -130,7 +140,12 @@ describe('Edit', () => {
     const r = await s.run(EditTool, { file_path: 'e/multi.ts', old_string: 'return 1;', new_string: 'return 0;' });
     assert.match(r.invalid ?? '', /^Found 2 matches of the string to replace, but replace_all is false\./);
     assert.match(r.invalid ?? '', /set replace_all to true/);
-    const all = await s.run(EditTool, { file_path: 'e/multi.ts', old_string: 'return 1;', new_string: 'return 0;', replace_all: true });
+    const all = await s.run(EditTool, {
+      file_path: 'e/multi.ts',
+      old_string: 'return 1;',
+      new_string: 'return 0;',
+      replace_all: true,
+    });
     assert.equal(all.isError, false);
     assert.equal(all.data.replacements, 2);
     assert.match(all.text, /All 2 occurrences of old_string were replaced/);
@@ -165,7 +180,11 @@ describe('Edit', () => {
 
   it('empty old_string creates a missing file; refuses an existing non-empty one', async () => {
     const s = new ToolSession(dir);
-    const r = await s.run(EditTool, { file_path: 'e/created/new.ts', old_string: '', new_string: 'export const x = 1;\n' });
+    const r = await s.run(EditTool, {
+      file_path: 'e/created/new.ts',
+      old_string: '',
+      new_string: 'export const x = 1;\n',
+    });
     assert.equal(r.text, `File created successfully at: ${path.join(dir, 'e/created/new.ts')}`);
     assert.equal(await fs.readFile(path.join(dir, 'e/created/new.ts'), 'utf8'), 'export const x = 1;\n');
     const again = await s.run(EditTool, { file_path: 'e/created/new.ts', old_string: '', new_string: 'y' });

@@ -17,12 +17,25 @@ test('unit: DURABLE_AGENT_WORKER_SESSIONS scales the limits; each limit can be s
   const l = workerLimits({ DURABLE_AGENT_WORKER_SESSIONS: '200' });
   assert.equal(l.maxCachedWorkflows, 600);
   assert.equal(l.maxConcurrentActivityTaskExecutions, 400);
-  const own = workerLimits({ DURABLE_AGENT_WORKER_SESSIONS: '10', DURABLE_AGENT_MAX_CACHED_WORKFLOWS: '7', DURABLE_AGENT_MAX_ACTIVITIES: '5', DURABLE_AGENT_MAX_WORKFLOW_TASKS: '1' });
-  assert.deepEqual(own, { maxCachedWorkflows: 7, maxConcurrentActivityTaskExecutions: 5, maxConcurrentLocalActivityExecutions: 10, maxConcurrentWorkflowTaskExecutions: 2 });
+  const own = workerLimits({
+    DURABLE_AGENT_WORKER_SESSIONS: '10',
+    DURABLE_AGENT_MAX_CACHED_WORKFLOWS: '7',
+    DURABLE_AGENT_MAX_ACTIVITIES: '5',
+    DURABLE_AGENT_MAX_WORKFLOW_TASKS: '1',
+  });
+  assert.deepEqual(own, {
+    maxCachedWorkflows: 7,
+    maxConcurrentActivityTaskExecutions: 5,
+    maxConcurrentLocalActivityExecutions: 10,
+    maxConcurrentWorkflowTaskExecutions: 2,
+  });
 });
 
 test('unit: a limit that is not a positive integer is refused with its name', () => {
   for (const bad of ['0', '-3', '2.5', 'many']) {
-    assert.throws(() => workerLimits({ DURABLE_AGENT_WORKER_SESSIONS: bad }), new RegExp(`DURABLE_AGENT_WORKER_SESSIONS=${bad.replace('.', '\\.')}: expected a positive integer`));
+    assert.throws(
+      () => workerLimits({ DURABLE_AGENT_WORKER_SESSIONS: bad }),
+      new RegExp(`DURABLE_AGENT_WORKER_SESSIONS=${bad.replace('.', '\\.')}: expected a positive integer`),
+    );
   }
 });

@@ -2,10 +2,26 @@
 // drops and error frames), raw SSE, or an HTTP error — with the headers the real API sends.
 // server.ts takes requests in, validates them and picks the spec; this writes the response.
 import type http from 'node:http';
-import { buildMessage, buildStreamEvents, defaultErrorFor, errorBody, fakeMessageId, fakeToolUseId, statusForErrorType } from './responses';
+import {
+  buildMessage,
+  buildStreamEvents,
+  defaultErrorFor,
+  errorBody,
+  fakeMessageId,
+  fakeToolUseId,
+  statusForErrorType,
+} from './responses';
 import { accumulateMessage, encodeSseEvent, parseSse, splitSseFrames } from './sse';
 import { promptSegments, promptTokens, type PromptCacheSim } from './promptCache';
-import type { ErrorSpec, MessageSpec, MessagesRequest, RawSseSpec, RecordedRequest, RecordedResponse, WireMessage } from './types';
+import type {
+  ErrorSpec,
+  MessageSpec,
+  MessagesRequest,
+  RawSseSpec,
+  RecordedRequest,
+  RecordedResponse,
+  WireMessage,
+} from './types';
 import type { FakeAnthropicOptions } from './server';
 
 export type HttpError = { status: number; type: string; message: string };
@@ -70,12 +86,7 @@ export class ResponseWriter {
     };
   }
 
-  sendJson(
-    res: http.ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string>,
-  ): void {
+  sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
     const text = JSON.stringify(body);
     res.writeHead(status, {
       ...headers,
@@ -142,7 +153,9 @@ export class ResponseWriter {
     signal: AbortSignal,
   ): Promise<void> {
     const segments = promptSegments(request, this.opts.charsPerToken);
-    const cache = this.promptCache ? this.promptCache.use(segments) : { input_tokens: promptTokens(segments), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const cache = this.promptCache
+      ? this.promptCache.use(segments)
+      : { input_tokens: promptTokens(segments), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     const message = buildMessage(spec, {
       model: request.model,
       inputTokens: cache.input_tokens,
@@ -184,7 +197,10 @@ export class ResponseWriter {
     if (spec.streamError) {
       const type = spec.streamError.type ?? 'overloaded_error';
       const text = spec.streamError.message ?? defaultErrorFor(statusForErrorType(type)).message;
-      errorFrame = { afterEvents: spec.streamError.afterEvents, frame: encodeSseEvent('error', errorBody(type, text, requestId)) };
+      errorFrame = {
+        afterEvents: spec.streamError.afterEvents,
+        frame: encodeSseEvent('error', errorBody(type, text, requestId)),
+      };
     }
     record.response = { status: 200, source: 'message', message };
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });

@@ -36,20 +36,32 @@ function withoutCacheControl(block: unknown): unknown {
 }
 
 function hasCacheControl(block: unknown): boolean {
-  return !!block && typeof block === 'object' && 'cache_control' in (block as Record<string, unknown>) && (block as Record<string, unknown>)['cache_control'] != null;
+  return (
+    !!block &&
+    typeof block === 'object' &&
+    'cache_control' in (block as Record<string, unknown>) &&
+    (block as Record<string, unknown>)['cache_control'] != null
+  );
 }
 
 /** The prompt as blocks in cache order, each with the hash of the prefix it ends and its token count. */
 export function promptSegments(request: MessagesRequest, charsPerToken = 4): PromptSegment[] {
   const raw: Array<{ key: string; breakpoint: boolean }> = [];
-  for (const tool of request.tools ?? []) raw.push({ key: `tool:${JSON.stringify(withoutCacheControl(tool))}`, breakpoint: hasCacheControl(tool) });
+  for (const tool of request.tools ?? [])
+    raw.push({ key: `tool:${JSON.stringify(withoutCacheControl(tool))}`, breakpoint: hasCacheControl(tool) });
   const system = request.system;
-  if (typeof system === 'string' && system !== '') raw.push({ key: `system:${JSON.stringify({ type: 'text', text: system })}`, breakpoint: false });
-  else if (Array.isArray(system)) for (const b of system) raw.push({ key: `system:${JSON.stringify(withoutCacheControl(b))}`, breakpoint: hasCacheControl(b) });
+  if (typeof system === 'string' && system !== '')
+    raw.push({ key: `system:${JSON.stringify({ type: 'text', text: system })}`, breakpoint: false });
+  else if (Array.isArray(system))
+    for (const b of system)
+      raw.push({ key: `system:${JSON.stringify(withoutCacheControl(b))}`, breakpoint: hasCacheControl(b) });
   for (const [i, m] of request.messages.entries()) {
     const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     for (const [j, b] of blocks.entries()) {
-      raw.push({ key: `${i}:${m.role}:${j}:${JSON.stringify(withoutCacheControl(b))}`, breakpoint: hasCacheControl(b) });
+      raw.push({
+        key: `${i}:${m.role}:${j}:${JSON.stringify(withoutCacheControl(b))}`,
+        breakpoint: hasCacheControl(b),
+      });
     }
   }
   let prev = '';
@@ -90,7 +102,8 @@ export class PromptCacheSim {
     for (const s of segments) cumulative.push((sum += s.tokens));
     const total = sum;
     const breakpoints = segments.flatMap((s, i) => (s.breakpoint ? [i] : []));
-    if (breakpoints.length === 0) return { input_tokens: total, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    if (breakpoints.length === 0)
+      return { input_tokens: total, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     let hit = -1;
     for (const bp of breakpoints) {
       for (let j = bp; j >= Math.max(0, bp - this.lookback); j--) {
@@ -111,7 +124,11 @@ export class PromptCacheSim {
       written = Math.max(written, upTo);
     }
     const creation = Math.max(0, written - read);
-    return { input_tokens: total - read - creation, cache_creation_input_tokens: creation, cache_read_input_tokens: read };
+    return {
+      input_tokens: total - read - creation,
+      cache_creation_input_tokens: creation,
+      cache_read_input_tokens: read,
+    };
   }
 
   clear(): void {

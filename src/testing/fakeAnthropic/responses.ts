@@ -121,7 +121,9 @@ export function statusForErrorType(type: ApiErrorType): number {
 }
 
 export function defaultErrorFor(status: number): { type: ApiErrorType; message: string } {
-  return ERROR_DEFAULTS[status] ?? { type: status >= 500 ? 'api_error' : 'invalid_request_error', message: `HTTP ${status}` };
+  return (
+    ERROR_DEFAULTS[status] ?? { type: status >= 500 ? 'api_error' : 'invalid_request_error', message: `HTTP ${status}` }
+  );
 }
 
 export function errorBody(type: string, message: string, requestId?: string): WireErrorBody {
@@ -211,11 +213,7 @@ const PING_DATA = '{"type": "ping"}';
  * (empty content, input usage), per block start / deltas / stop, one ping after the first
  * content_block_start, message_delta (stop_reason, output_tokens), message_stop.
  */
-export function buildStreamEvents(
-  message: WireMessage,
-  spec: MessageSpec,
-  defaults: ChunkOptions = {},
-): SseEvent[] {
+export function buildStreamEvents(message: WireMessage, spec: MessageSpec, defaults: ChunkOptions = {}): SseEvent[] {
   const events: SseEvent[] = [];
   const push = (event: string, data: unknown): void => {
     events.push({ event, data: typeof data === 'string' ? data : JSON.stringify(data) });
@@ -242,7 +240,8 @@ export function buildStreamEvents(
     switch (block.type) {
       case 'text': {
         startBlock = { type: 'text', text: '' };
-        const chunks = source?.type === 'text' && source.chunks ? source.chunks : splitPieces(block.text, textChunkSize);
+        const chunks =
+          source?.type === 'text' && source.chunks ? source.chunks : splitPieces(block.text, textChunkSize);
         for (const text of chunks) deltas.push({ type: 'text_delta', text });
         break;
       }
@@ -251,12 +250,14 @@ export function buildStreamEvents(
         const json = (source?.type === 'tool_use' ? source.rawJson : undefined) ?? JSON.stringify(block.input) ?? '';
         // The real API opens every tool_use with an empty partial_json.
         deltas.push({ type: 'input_json_delta', partial_json: '' });
-        for (const piece of splitPieces(json, jsonChunkSize(json))) deltas.push({ type: 'input_json_delta', partial_json: piece });
+        for (const piece of splitPieces(json, jsonChunkSize(json)))
+          deltas.push({ type: 'input_json_delta', partial_json: piece });
         break;
       }
       case 'thinking': {
         startBlock = { type: 'thinking', thinking: '', signature: '' };
-        for (const thinking of splitPieces(block.thinking, textChunkSize)) deltas.push({ type: 'thinking_delta', thinking });
+        for (const thinking of splitPieces(block.thinking, textChunkSize))
+          deltas.push({ type: 'thinking_delta', thinking });
         deltas.push({ type: 'signature_delta', signature: block.signature });
         break;
       }

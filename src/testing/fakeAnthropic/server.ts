@@ -6,8 +6,21 @@ import type { AddressInfo, Socket } from 'node:net';
 import { errorBody, fakeRequestId, fakeToolUseId } from './responses';
 import { validateMessagesRequest } from './validate';
 import { RequestAborted, ResponseWriter, sleep } from './answers';
-import { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage, type PromptCacheOptions } from './promptCache';
-import type { MessagesRequest, RecordedRequest, ResponseSpec, ScriptFn, UnexpectedEvent, UnexpectedKind } from './types';
+import {
+  PromptCacheSim,
+  promptSegments,
+  promptTokens,
+  promptTooLongMessage,
+  type PromptCacheOptions,
+} from './promptCache';
+import type {
+  MessagesRequest,
+  RecordedRequest,
+  ResponseSpec,
+  ScriptFn,
+  UnexpectedEvent,
+  UnexpectedKind,
+} from './types';
 
 export interface FakeAnthropicOptions {
   /** Default 127.0.0.1. */
@@ -94,7 +107,6 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-
 export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
   const queue: ResponseSpec[] = [...(opts.responses ?? [])];
   let scriptFn: ScriptFn | undefined = opts.script;
@@ -167,7 +179,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     // The server's own errors say "do not retry": an SDK retrying an exhausted script only adds noise.
     const fail = (kind: UnexpectedKind, status: number, type: string, message: string): void => {
       noteUnexpected(kind, message, record);
-      writer.sendError(res, record, requestId, { status, type, message }, 'server_error', { 'x-should-retry': 'false' });
+      writer.sendError(res, record, requestId, { status, type, message }, 'server_error', {
+        'x-should-retry': 'false',
+      });
     };
 
     if (record.method !== 'POST' || record.path !== '/v1/messages') {
@@ -175,7 +189,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
     if (opts.requireApiKey !== undefined && opts.requireApiKey !== false) {
       const key = record.apiKey;
-      if (key === undefined || key === '') return fail('authentication', 401, 'authentication_error', 'x-api-key header is required');
+      if (key === undefined || key === '')
+        return fail('authentication', 401, 'authentication_error', 'x-api-key header is required');
       if (typeof opts.requireApiKey === 'string' && key !== opts.requireApiKey)
         return fail('authentication', 401, 'authentication_error', 'invalid x-api-key');
     }
@@ -186,15 +201,29 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       } catch (err) {
         reason = err instanceof Error ? err.message : String(err);
       }
-      return fail('invalid_request', 400, 'invalid_request_error', `There was an error parsing the body of your request: ${reason}`);
+      return fail(
+        'invalid_request',
+        400,
+        'invalid_request_error',
+        `There was an error parsing the body of your request: ${reason}`,
+      );
     }
-    const validation = validateMessagesRequest(body, { toolPairing: opts.validateToolPairing !== false, systemMessages: opts.allowSystemMessages === true });
+    const validation = validateMessagesRequest(body, {
+      toolPairing: opts.validateToolPairing !== false,
+      systemMessages: opts.allowSystemMessages === true,
+    });
     if (!validation.ok) return fail('invalid_request', 400, 'invalid_request_error', validation.message);
     record.valid = true;
     if (contextWindow !== undefined) {
       const tokens = promptTokens(promptSegments(validation.request, opts.charsPerToken));
       if (tokens > contextWindow) {
-        return writer.sendError(res, record, requestId, { status: 400, type: 'invalid_request_error', message: promptTooLongMessage(tokens, contextWindow) }, 'error');
+        return writer.sendError(
+          res,
+          record,
+          requestId,
+          { status: 400, type: 'invalid_request_error', message: promptTooLongMessage(tokens, contextWindow) },
+          'error',
+        );
       }
     }
 
@@ -239,7 +268,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         closing.signal.removeEventListener('abort', abort);
         if (opts.log && record) {
           const r = record.response;
-          opts.log(`${record.method} ${record.path} stream=${record.stream} → ${r ? `${r.status} ${r.source}` : 'no response'}`);
+          opts.log(
+            `${record.method} ${record.path} stream=${record.stream} → ${r ? `${r.status} ${r.source}` : 'no response'}`,
+          );
         }
       });
   });
@@ -295,4 +326,3 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   };
   return api;
 }
-

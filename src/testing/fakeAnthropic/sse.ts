@@ -109,8 +109,7 @@ export function accumulateMessage(events: readonly SseEvent[]): WireMessage {
         if (delta.type === 'text_delta' && block?.type === 'text') block.text += delta.text ?? '';
         else if (delta.type === 'input_json_delta' && block?.type === 'tool_use')
           jsonBuffers.set(index, (jsonBuffers.get(index) ?? '') + (delta.partial_json ?? ''));
-        else if (delta.type === 'thinking_delta' && block?.type === 'thinking')
-          block.thinking += delta.thinking ?? '';
+        else if (delta.type === 'thinking_delta' && block?.type === 'thinking') block.thinking += delta.thinking ?? '';
         else if (delta.type === 'signature_delta' && block?.type === 'thinking')
           block.signature = delta.signature ?? '';
         else throw new Error(`delta ${String(delta.type)} does not fit block ${index} (${String(block?.type)})`);

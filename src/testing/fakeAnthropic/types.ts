@@ -11,13 +11,7 @@ export type ApiErrorType =
   | 'api_error'
   | 'overloaded_error';
 
-export type StopReason =
-  | 'end_turn'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'tool_use'
-  | 'pause_turn'
-  | 'refusal';
+export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes (what the server sends)
@@ -250,12 +244,7 @@ export interface RecordedResponse {
   message?: WireMessage;
 }
 
-export type UnexpectedKind =
-  | 'script_exhausted'
-  | 'script_threw'
-  | 'invalid_request'
-  | 'not_found'
-  | 'authentication';
+export type UnexpectedKind = 'script_exhausted' | 'script_threw' | 'invalid_request' | 'not_found' | 'authentication';
 
 /** Something that means the test's script or the code under test is wrong. */
 export interface UnexpectedEvent {

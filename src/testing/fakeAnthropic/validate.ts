@@ -13,16 +13,22 @@ function blocksOf(message: RequestMessage): RequestContentBlock[] {
 }
 
 /** Shape checks on a parsed `POST /v1/messages` body (field errors worded like the API's). */
-export function validateMessagesRequest(body: unknown, opts: { toolPairing: boolean; systemMessages?: boolean }): Validation {
+export function validateMessagesRequest(
+  body: unknown,
+  opts: { toolPairing: boolean; systemMessages?: boolean },
+): Validation {
   if (!isRecord(body)) return { ok: false, message: 'Input should be a valid dictionary' };
   for (const field of ['model', 'max_tokens', 'messages'] as const) {
     if (!(field in body)) return { ok: false, message: `${field}: Field required` };
   }
-  if (typeof body['model'] !== 'string' || body['model'] === '') return { ok: false, message: 'model: Input should be a valid string' };
+  if (typeof body['model'] !== 'string' || body['model'] === '')
+    return { ok: false, message: 'model: Input should be a valid string' };
   const maxTokens = body['max_tokens'];
-  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens)) return { ok: false, message: 'max_tokens: Input should be a valid integer' };
+  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens))
+    return { ok: false, message: 'max_tokens: Input should be a valid integer' };
   if (maxTokens < 1) return { ok: false, message: 'max_tokens: Input should be greater than or equal to 1' };
-  if ('stream' in body && typeof body['stream'] !== 'boolean') return { ok: false, message: 'stream: Input should be a valid boolean' };
+  if ('stream' in body && typeof body['stream'] !== 'boolean')
+    return { ok: false, message: 'stream: Input should be a valid boolean' };
   const messages = body['messages'];
   if (!Array.isArray(messages)) return { ok: false, message: 'messages: Input should be a valid list' };
   if (messages.length === 0) return { ok: false, message: 'messages: at least one message is required' };
@@ -36,7 +42,10 @@ export function validateMessagesRequest(body: unknown, opts: { toolPairing: bool
       if (!Array.isArray(content)) return { ok: false, message: `messages.${i}.content: Input should be a valid list` };
       for (const [j, block] of content.entries()) {
         if (!isRecord(block) || typeof block['type'] !== 'string')
-          return { ok: false, message: `messages.${i}.content.${j}: Input tag not found; expected a block with a 'type'` };
+          return {
+            ok: false,
+            message: `messages.${i}.content.${j}: Input tag not found; expected a block with a 'type'`,
+          };
       }
     }
   }
@@ -70,7 +79,11 @@ export function checkToolPairing(messages: readonly RequestMessage[]): string | 
       if (ids.length === 0) continue;
       const next = messages[i + 1];
       const answered = new Set(
-        next?.role === 'user' ? blocksOf(next).filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id)) : [],
+        next?.role === 'user'
+          ? blocksOf(next)
+              .filter((b) => b.type === 'tool_result')
+              .map((b) => String(b.tool_use_id))
+          : [],
       );
       const missing = ids.filter((id) => !answered.has(id));
       if (missing.length > 0) {
@@ -82,7 +95,11 @@ export function checkToolPairing(messages: readonly RequestMessage[]): string | 
     } else {
       const previous = i > 0 ? messages[i - 1] : undefined;
       const offered = new Set(
-        previous?.role === 'assistant' ? blocksOf(previous).filter((b) => b.type === 'tool_use').map((b) => String(b.id)) : [],
+        previous?.role === 'assistant'
+          ? blocksOf(previous)
+              .filter((b) => b.type === 'tool_use')
+              .map((b) => String(b.id))
+          : [],
       );
       const answered = new Set<string>();
       for (const [j, block] of blocks.entries()) {

@@ -10,8 +10,15 @@ import { buildTool } from '../Tool';
 const inputSchema = z.strictObject({
   description: z.string().min(1).describe('A short (3-5 word) description of the task'),
   prompt: z.string().min(1).describe('The task for the agent to perform'),
-  subagent_type: z.string().min(1).optional().describe(`The type of specialized agent to use for this task (default: ${GENERAL_PURPOSE_AGENT.name})`),
-  model: z.enum(['sonnet', 'opus', 'haiku']).optional().describe("Optional model for this agent; it overrides the agent definition's model. Omit it to inherit."),
+  subagent_type: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(`The type of specialized agent to use for this task (default: ${GENERAL_PURPOSE_AGENT.name})`),
+  model: z
+    .enum(['sonnet', 'opus', 'haiku'])
+    .optional()
+    .describe("Optional model for this agent; it overrides the agent definition's model. Omit it to inherit."),
 });
 
 export type AgentInput = z.infer<typeof inputSchema>;
@@ -28,7 +35,10 @@ export function agentTypeOf(input: Pick<AgentInput, 'subagent_type'>): string {
 /** The description the model sees, listing the session's agent types. */
 export function agentToolPrompt(agents: readonly AgentDefinition[] | undefined): string {
   const list = sessionAgents(agents)
-    .map((a) => `- ${a.name}: ${a.description.replace(/\s+/g, ' ')} (Tools: ${a.tools ? a.tools.join(', ') : 'all tools but Agent'})`)
+    .map(
+      (a) =>
+        `- ${a.name}: ${a.description.replace(/\s+/g, ' ')} (Tools: ${a.tools ? a.tools.join(', ') : 'all tools but Agent'})`,
+    )
     .join('\n');
   return `Launch a new agent to handle complex, multi-step tasks autonomously. Each agent runs as its own session with its own context and tools and returns one final report.
 
@@ -63,7 +73,10 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
     const agents = sessionAgents(ctx.agents);
     const type = agentTypeOf(input);
     if (!agents.some((a) => a.name === type)) {
-      return { result: false, message: `Agent type '${type}' not found. Available agents: ${agents.map((a) => a.name).join(', ')}` };
+      return {
+        result: false,
+        message: `Agent type '${type}' not found. Available agents: ${agents.map((a) => a.name).join(', ')}`,
+      };
     }
     return { result: true };
   },
@@ -76,7 +89,11 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
     if (data.status === 'completed') {
       // As the reference: the final text, then a block with the child's counters.
       const note = subagentUsageNote(data);
-      return { type: 'tool_result', tool_use_id: toolUseId, content: [{ type: 'text', text }, ...(note ? [{ type: 'text' as const, text: note }] : [])] };
+      return {
+        type: 'tool_result',
+        tool_use_id: toolUseId,
+        content: [{ type: 'text', text }, ...(note ? [{ type: 'text' as const, text: note }] : [])],
+      };
     }
     return {
       type: 'tool_result',

@@ -8,7 +8,13 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { ContextModifier } from '../../engine/context';
 import type { SandboxRecord } from '../../engine/records';
-import { prepareSandboxedCommand, sandboxAvailability, sessionTempDir, currentPlatform, type PreparedCommand } from '../../sandbox/host';
+import {
+  prepareSandboxedCommand,
+  sandboxAvailability,
+  sessionTempDir,
+  currentPlatform,
+  type PreparedCommand,
+} from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
@@ -16,7 +22,17 @@ import { bashEnvironment, PASS_ENV_ENTRY } from '../../sandbox/environment';
 import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
-import { bashSpoolCapBytes, BASH_SPOOL_CAP_ENV, groupAlive, openOutputSpool, readOutput, readTail, signalGroup, sleep, type OutputSpool } from './bashProcess';
+import {
+  bashSpoolCapBytes,
+  BASH_SPOOL_CAP_ENV,
+  groupAlive,
+  openOutputSpool,
+  readOutput,
+  readTail,
+  signalGroup,
+  sleep,
+  type OutputSpool,
+} from './bashProcess';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -32,15 +48,21 @@ const inputSchema = z.strictObject({
     .number()
     .positive()
     .optional()
-    .describe(`Optional timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}; larger values are clamped).`),
+    .describe(
+      `Optional timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}; larger values are clamped).`,
+    ),
   description: z
     .string()
     .optional()
-    .describe('A short description of what the command does, in 5-10 words, e.g. "Run the unit tests" or "List files in src".'),
+    .describe(
+      'A short description of what the command does, in 5-10 words, e.g. "Run the unit tests" or "List files in src".',
+    ),
   run_in_background: z
     .boolean()
     .optional()
-    .describe('Not supported in durable mode: leave it out (or false). Every command runs to completion within its timeout.'),
+    .describe(
+      'Not supported in durable mode: leave it out (or false). Every command runs to completion within its timeout.',
+    ),
   dangerouslyDisableSandbox: z
     .boolean()
     .optional()
@@ -117,7 +139,13 @@ function withinDirectories(dir: string, roots: string[]): boolean {
   });
 }
 
-async function runCd(input: BashInput, target: string | undefined, ctx: ToolUseContext, started: number, timeoutMs: number) {
+async function runCd(
+  input: BashInput,
+  target: string | undefined,
+  ctx: ToolUseContext,
+  started: number,
+  timeoutMs: number,
+) {
   const base: BashOutput = {
     command: input.command,
     output: '',
@@ -137,7 +165,14 @@ async function runCd(input: BashInput, target: string | undefined, ctx: ToolUseC
     isDir = false;
   }
   if (!isDir) {
-    return { data: { ...base, exitCode: 1, output: `bash: cd: ${target ?? '~'}: No such file or directory`, durationMs: Date.now() - started } };
+    return {
+      data: {
+        ...base,
+        exitCode: 1,
+        output: `bash: cd: ${target ?? '~'}: No such file or directory`,
+        durationMs: Date.now() - started,
+      },
+    };
   }
   const roots = [ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories];
   if (!withinDirectories(dir, roots)) {
@@ -174,7 +209,15 @@ async function sandboxPermission(input: BashInput, ctx: ToolUseContext): Promise
   const plan = planFor(input, ctx);
   if (!plan) return passthrough;
   if (plan.escapes) {
-    return { behavior: 'ask', message: `Bash needs approval to run outside the sandbox: ${plan.reason}.`, decisionReason: { type: 'sandbox', reason: plan.reason, ...(input.dangerouslyDisableSandbox === true ? { requested: true } : {}) } };
+    return {
+      behavior: 'ask',
+      message: `Bash needs approval to run outside the sandbox: ${plan.reason}.`,
+      decisionReason: {
+        type: 'sandbox',
+        reason: plan.reason,
+        ...(input.dangerouslyDisableSandbox === true ? { requested: true } : {}),
+      },
+    };
   }
   if (!plan.sandboxed) return passthrough;
   const available = await sandboxAvailability();
@@ -186,7 +229,10 @@ async function sandboxPermission(input: BashInput, ctx: ToolUseContext): Promise
     return passthrough;
   }
   if (ctx.permission.sandbox?.autoAllowBashIfSandboxed === false) return passthrough;
-  return { behavior: 'allow', decisionReason: { type: 'sandbox', reason: 'runs in the OS sandbox (autoAllowBashIfSandboxed)' } };
+  return {
+    behavior: 'allow',
+    decisionReason: { type: 'sandbox', reason: 'runs in the OS sandbox (autoAllowBashIfSandboxed)' },
+  };
 }
 
 /** What the check after a sandboxed call compares with (src/sandbox/protect.ts). */
@@ -206,26 +252,35 @@ function realOrSelf(p: string): string {
 }
 
 /** Wraps the command for the sandbox when the plan says so; says why when it does not. */
-async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ record?: SandboxRecord; prepared?: PreparedCommand; protection?: Protection }> {
+async function containment(
+  input: BashInput,
+  ctx: ToolUseContext,
+): Promise<{ record?: SandboxRecord; prepared?: PreparedCommand; protection?: Protection }> {
   const plan = planFor(input, ctx);
   if (!plan) return {};
   if (!plan.sandboxed) return { record: { sandboxed: false, reason: plan.reason } };
   const available = await sandboxAvailability();
   if (!available.available) {
     if (ctx.permission.sandbox?.failIfUnavailable) {
-      throw new Error(`Bash did not run: the sandbox is unavailable on this worker (${available.reason}) and sandbox.failIfUnavailable is set.`);
+      throw new Error(
+        `Bash did not run: the sandbox is unavailable on this worker (${available.reason}) and sandbox.failIfUnavailable is set.`,
+      );
     }
     return { record: { sandboxed: false, reason: `the sandbox is unavailable on this worker: ${available.reason}` } };
   }
   const tmpDir = await sessionTempDir(ctx.sessionId);
-  const workingDirectories = [...new Set([ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories])];
+  const workingDirectories = [
+    ...new Set([ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories]),
+  ];
   // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
   let protection: Protection | undefined;
   if (!ctx.permission.sandbox?.filesystem?.disabled) {
     const roots = [...new Set(workingDirectories.map(realOrSelf))];
     const extra = ctx.permission.controlFiles ?? [];
     const scan = scanProtected(roots, extra);
-    const writable = (ctx.permission.sandbox?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
+    const writable = (ctx.permission.sandbox?.filesystem?.allowWrite ?? []).map((p) =>
+      realOrSelf(expandTilde(p, os.homedir())),
+    );
     protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable), roots, extra };
   }
   // This session's large results (the pipeline points the model at them): readable, not writable.
@@ -236,8 +291,13 @@ async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ rec
   for (const dir of [tmpDir, ...workingDirectories.filter((d) => !ownResults.includes(d))]) {
     const holder = (ctx.privatePaths ?? []).find((p) => dir === p || dir.startsWith(p.endsWith('/') ? p : `${p}/`));
     if (holder) {
-      const what = dir === tmpDir ? `the session's temp directory ${dir} (under the worker's TMPDIR)` : `the working directory ${dir}`;
-      throw new Error(`Bash did not run: ${what} is inside ${holder}, the worker's own state (store or data directory), which sandboxed commands may neither read nor write. Use a directory outside it.`);
+      const what =
+        dir === tmpDir
+          ? `the session's temp directory ${dir} (under the worker's TMPDIR)`
+          : `the working directory ${dir}`;
+      throw new Error(
+        `Bash did not run: ${what} is inside ${holder}, the worker's own state (store or data directory), which sandboxed commands may neither read nor write. Use a directory outside it.`,
+      );
     }
   }
   const runtime = runtimePlan(ctx.permission.sandbox, workingDirectories, {
@@ -256,7 +316,9 @@ async function containment(input: BashInput, ctx: ToolUseContext): Promise<{ rec
 
 /** The worker's variables this call's command gets: the allowlist and the session's `sandbox.passEnv`. */
 function commandEnvironment(ctx: ToolUseContext): Record<string, string> {
-  const passEnv = (ctx.permission?.sandbox?.passEnv ?? []).filter((e) => typeof e === 'string' && PASS_ENV_ENTRY.test(e));
+  const passEnv = (ctx.permission?.sandbox?.passEnv ?? []).filter(
+    (e) => typeof e === 'string' && PASS_ENV_ENTRY.test(e),
+  );
   return bashEnvironment(process.env, passEnv);
 }
 
@@ -305,8 +367,15 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     if (ctx.abortSignal.aborted) {
       return {
         data: {
-          command: input.command, output: '', exitCode: null, signal: null, timedOut: false, interrupted: true,
-          benignExitCode: false, durationMs: 0, timeoutMs,
+          command: input.command,
+          output: '',
+          exitCode: null,
+          signal: null,
+          timedOut: false,
+          interrupted: true,
+          benignExitCode: false,
+          durationMs: 0,
+          timeoutMs,
         },
       };
     }
@@ -429,7 +498,14 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       const violations = prepared ? prepared.finish() : [];
       // What the deny list fixed at the start could not stop (a repository the call created): undone now.
       const protection = contained.protection;
-      const undone = protection ? undoProtectedWrites(protection.scan, scanProtected(protection.roots, protection.extra), protection.denyWrite, protection.roots) : [];
+      const undone = protection
+        ? undoProtectedWrites(
+            protection.scan,
+            scanProtected(protection.roots, protection.extra),
+            protection.denyWrite,
+            protection.roots,
+          )
+        : [];
       const { output, omittedBytes } = await readOutput(fh);
       const benign = result.code === 1 && exitCodeOneIsBenign(input.command);
       const data: BashOutput = {
@@ -466,17 +542,24 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         `Command was stopped: its output passed the ${formatBytes(data.outputCapped.capBytes)} limit (${BASH_SPOOL_CAP_ENV}); its process group was killed. ` +
           `${data.outputCapped.keptBytes} bytes were kept; the output above is from them. Redirect large output to a file (cmd > out.log) and read parts of it.`,
       );
-    } else if (data.timedOut) notes.push(`Command timed out after ${data.timeoutMs} ms; its process group was killed. Output so far is above.`);
-    else if (data.interrupted) notes.push('Command was aborted (interrupted); its process group was killed. Output so far is above.');
+    } else if (data.timedOut)
+      notes.push(`Command timed out after ${data.timeoutMs} ms; its process group was killed. Output so far is above.`);
+    else if (data.interrupted)
+      notes.push('Command was aborted (interrupted); its process group was killed. Output so far is above.');
     else if (data.exitCode === null && data.signal) notes.push(`Command was killed by signal ${data.signal}`);
-    if (!data.timedOut && !data.interrupted && data.exitCode !== null && data.exitCode !== 0) notes.push(`Exit code ${data.exitCode}`);
-    if (data.sandbox?.violations?.length) notes.push(`<sandbox_violations>\n${data.sandbox.violations.join('\n')}\n</sandbox_violations>`);
+    if (!data.timedOut && !data.interrupted && data.exitCode !== null && data.exitCode !== 0)
+      notes.push(`Exit code ${data.exitCode}`);
+    if (data.sandbox?.violations?.length)
+      notes.push(`<sandbox_violations>\n${data.sandbox.violations.join('\n')}\n</sandbox_violations>`);
     if (data.protectedUndone?.length) {
-      notes.push(`<protected_paths_restored>\nThis command wrote protected paths (settings, hooks, git config or hooks, editor or shell start-up files), which Bash may not change; they were undone:\n${data.protectedUndone.join('\n')}\n</protected_paths_restored>`);
+      notes.push(
+        `<protected_paths_restored>\nThis command wrote protected paths (settings, hooks, git config or hooks, editor or shell start-up files), which Bash may not change; they were undone:\n${data.protectedUndone.join('\n')}\n</protected_paths_restored>`,
+      );
     }
     if (text === '' && notes.length === 0) text = '(Bash completed with no output)';
     const content = [text, ...notes].filter((s) => s !== '').join('\n');
-    const isError = Boolean(data.outputCapped) || data.timedOut || data.interrupted || (data.exitCode !== 0 && !data.benignExitCode);
+    const isError =
+      Boolean(data.outputCapped) || data.timedOut || data.interrupted || (data.exitCode !== 0 && !data.benignExitCode);
     return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) };
   },
 });

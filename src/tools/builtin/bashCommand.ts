@@ -9,31 +9,157 @@ import { analyzeShell, type ShellAnalysis, type ShellCommand } from '../../permi
 
 /** Commands with no option that writes a file or runs a program, whatever their arguments. */
 export const SIMPLE_READ_ONLY = new Set([
-  'cat', 'head', 'tail', 'wc', 'pwd', 'stat', 'du', 'df', 'echo', 'printf', 'which', 'type', 'basename', 'dirname',
-  'realpath', 'readlink', 'true', 'false', 'test', '[', 'ls', 'grep', 'egrep', 'fgrep', 'diff', 'cmp', 'cut', 'tr',
-  'nl', 'tac', 'rev', 'whoami', 'uname', 'id', 'cd', 'md5sum', 'sha1sum', 'sha256sum', 'jq', 'od', 'hexdump', 'strings',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'pwd',
+  'stat',
+  'du',
+  'df',
+  'echo',
+  'printf',
+  'which',
+  'type',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'true',
+  'false',
+  'test',
+  '[',
+  'ls',
+  'grep',
+  'egrep',
+  'fgrep',
+  'diff',
+  'cmp',
+  'cut',
+  'tr',
+  'nl',
+  'tac',
+  'rev',
+  'whoami',
+  'uname',
+  'id',
+  'cd',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'jq',
+  'od',
+  'hexdump',
+  'strings',
 ]);
 /** Read-only only under conditions on their options (checked on static words only). */
 export const CONDITIONAL_READ_ONLY = new Set(['find', 'rg', 'sort', 'file', 'tree', 'git']);
 
 const SAFE_ASSIGNMENT = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|COLUMNS|LINES|TERM|GREP_COLORS?)$/;
-const FIND_WRITING = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls']);
+const FIND_WRITING = new Set([
+  '-delete',
+  '-exec',
+  '-execdir',
+  '-ok',
+  '-okdir',
+  '-fprint',
+  '-fprint0',
+  '-fprintf',
+  '-fls',
+]);
 
 const GIT_READ_ONLY = new Set([
-  'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'describe', 'shortlog', 'grep', 'cat-file',
-  'ls-tree', 'merge-base', 'rev-list', 'name-rev', 'show-ref', 'whatchanged', 'diff-tree', 'diff-index', 'diff-files',
-  'count-objects', 'for-each-ref', 'check-ignore',
+  'status',
+  'log',
+  'diff',
+  'show',
+  'rev-parse',
+  'ls-files',
+  'blame',
+  'describe',
+  'shortlog',
+  'grep',
+  'cat-file',
+  'ls-tree',
+  'merge-base',
+  'rev-list',
+  'name-rev',
+  'show-ref',
+  'whatchanged',
+  'diff-tree',
+  'diff-index',
+  'diff-files',
+  'count-objects',
+  'for-each-ref',
+  'check-ignore',
 ]);
-const GIT_GLOBAL_FLAGS = new Set(['--no-pager', '-P', '--no-optional-locks', '--no-replace-objects', '--literal-pathspecs']);
+const GIT_GLOBAL_FLAGS = new Set([
+  '--no-pager',
+  '-P',
+  '--no-optional-locks',
+  '--no-replace-objects',
+  '--literal-pathspecs',
+]);
 /** Long options that write files or run programs; git accepts unambiguous abbreviations of them. */
-const GIT_DANGEROUS_LONG = ['--output', '--output-directory', '--ext-diff', '--open-files-in-pager', '--upload-pack', '--receive-pack', '--exec', '--config', '--edit'];
+const GIT_DANGEROUS_LONG = [
+  '--output',
+  '--output-directory',
+  '--ext-diff',
+  '--open-files-in-pager',
+  '--upload-pack',
+  '--receive-pack',
+  '--exec',
+  '--config',
+  '--edit',
+];
 const GIT_BRANCH_FLAGS = new Set([
-  '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-l', '--list', '--show-current', '--merged', '--no-merged',
-  '--contains', '--no-contains', '--points-at', '--color', '--no-color', '--column', '--no-column', '-i', '--ignore-case',
+  '-a',
+  '--all',
+  '-r',
+  '--remotes',
+  '-v',
+  '-vv',
+  '--verbose',
+  '-l',
+  '--list',
+  '--show-current',
+  '--merged',
+  '--no-merged',
+  '--contains',
+  '--no-contains',
+  '--points-at',
+  '--color',
+  '--no-color',
+  '--column',
+  '--no-column',
+  '-i',
+  '--ignore-case',
 ]);
-const GIT_BRANCH_LISTING_WITH_ARGS = new Set(['-l', '--list', '--merged', '--no-merged', '--contains', '--no-contains', '--points-at']);
+const GIT_BRANCH_LISTING_WITH_ARGS = new Set([
+  '-l',
+  '--list',
+  '--merged',
+  '--no-merged',
+  '--contains',
+  '--no-contains',
+  '--points-at',
+]);
 const GIT_CONFIG_READ = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l']);
-const GIT_CONFIG_WRITE = new Set(['--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section', '-e', '--edit', 'set', 'unset', 'rename-section', 'remove-section', 'edit']);
+const GIT_CONFIG_WRITE = new Set([
+  '--add',
+  '--replace-all',
+  '--unset',
+  '--unset-all',
+  '--rename-section',
+  '--remove-section',
+  '-e',
+  '--edit',
+  'set',
+  'unset',
+  'rename-section',
+  'remove-section',
+  'edit',
+]);
 
 /** `--outp` is `--output` to a program that accepts abbreviations: is the option a prefix of one of `names`? */
 function abbreviates(token: string, names: string[]): boolean {
@@ -72,16 +198,27 @@ function isReadOnlyGit(args: string[]): boolean {
     case 'branch': {
       const flags = rest.filter((a) => a.startsWith('-'));
       const positionals = rest.filter((a) => !a.startsWith('-'));
-      const flagOk = flags.every((f) => GIT_BRANCH_FLAGS.has(f) || f.startsWith('--sort=') || f.startsWith('--format='));
+      const flagOk = flags.every(
+        (f) => GIT_BRANCH_FLAGS.has(f) || f.startsWith('--sort=') || f.startsWith('--format='),
+      );
       return flagOk && (positionals.length === 0 || flags.some((f) => GIT_BRANCH_LISTING_WITH_ARGS.has(f)));
     }
     case 'tag':
       return (
         (rest.length === 0 || first === '-l' || first === '--list') &&
-        rest.slice(1).every((a) => !a.startsWith('-') || /^(-n\d*|--sort=.*|--format=.*|-i|--ignore-case|--column|--no-column)$/.test(a))
+        rest
+          .slice(1)
+          .every(
+            (a) =>
+              !a.startsWith('-') || /^(-n\d*|--sort=.*|--format=.*|-i|--ignore-case|--column|--no-column)$/.test(a),
+          )
       );
     case 'remote':
-      return rest.length === 0 || ((first === '-v' || first === '--verbose') && rest.length === 1) || (first === 'get-url' && rest.length <= 3);
+      return (
+        rest.length === 0 ||
+        ((first === '-v' || first === '--verbose') && rest.length === 1) ||
+        (first === 'get-url' && rest.length <= 3)
+      );
     case 'stash':
       return (first === 'list' || first === 'show') && !rest.slice(1).some((a) => a.startsWith('--'));
     case 'reflog':
@@ -89,7 +226,10 @@ function isReadOnlyGit(args: string[]): boolean {
     case 'worktree':
       return first === 'list';
     case 'config':
-      return (rest.some((a) => GIT_CONFIG_READ.has(a)) || first === 'get' || first === 'list') && !rest.some((a) => GIT_CONFIG_WRITE.has(a));
+      return (
+        (rest.some((a) => GIT_CONFIG_READ.has(a)) || first === 'get' || first === 'list') &&
+        !rest.some((a) => GIT_CONFIG_WRITE.has(a))
+      );
     default:
       return false;
   }
@@ -103,7 +243,9 @@ function isReadOnlyConditional(cmd: string, args: string[]): boolean {
       return !args.some((a) => a.startsWith('--pre') || a.startsWith('--hostname-bin'));
     case 'sort':
       return !args.some(
-        (a) => clusterHas(a, 'oT', 'ktS') || abbreviates(a, ['--output', '--compress-program', '--temporary-directory', '--files0-from']),
+        (a) =>
+          clusterHas(a, 'oT', 'ktS') ||
+          abbreviates(a, ['--output', '--compress-program', '--temporary-directory', '--files0-from']),
       );
     case 'file':
       return !args.some((a) => clusterHas(a, 'Cf', 'mFeP') || abbreviates(a, ['--compile', '--files-from']));
@@ -119,7 +261,8 @@ function isReadOnlyConditional(cmd: string, args: string[]): boolean {
 /** Is one simple command read-only (its words already known to be static, unless `SIMPLE`)? */
 function isReadOnlySimple(c: ShellCommand): boolean {
   if (c.words.length === 0 || c.background || c.nested || c.declaration || c.grouped) return false;
-  if (!c.assignments.every((a) => SAFE_ASSIGNMENT.test(a.name) && a.value?.values !== undefined && !a.value.glob)) return false;
+  if (!c.assignments.every((a) => SAFE_ASSIGNMENT.test(a.name) && a.value?.values !== undefined && !a.value.glob))
+    return false;
   const name = c.words[0]!;
   if (name.values?.length !== 1 || name.glob) return false;
   if (c.words.every((w) => w.values !== undefined && !w.glob)) {

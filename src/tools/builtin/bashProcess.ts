@@ -53,7 +53,10 @@ export async function readOutput(fh: fs.FileHandle): Promise<{ output: string; o
   await fh.read(head, 0, half, 0);
   const tail = await readTail(fh, size, half);
   const omitted = size - 2 * half;
-  return { output: `${head.toString('utf8')}\n\n[... ${omitted} bytes of output omitted ...]\n\n${tail}`, omittedBytes: omitted };
+  return {
+    output: `${head.toString('utf8')}\n\n[... ${omitted} bytes of output omitted ...]\n\n${tail}`,
+    omittedBytes: omitted,
+  };
 }
 
 /** The spool's default cap: past it the command is stopped (DURABLE_AGENT_BASH_MAX_SPOOL_BYTES overrides it). */
@@ -72,7 +75,9 @@ export function bashSpoolCapBytes(env: Readonly<Record<string, string | undefine
   const unit = m?.[2]?.[0]?.toLowerCase();
   const n = m ? Number(m[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1) : NaN;
   if (!Number.isSafeInteger(n) || n < 1024) {
-    throw new Error(`${BASH_SPOOL_CAP_ENV}=${raw} is not a size: use bytes (at least 1024) or a number with K, M or G (e.g. 64M)`);
+    throw new Error(
+      `${BASH_SPOOL_CAP_ENV}=${raw} is not a size: use bytes (at least 1024) or a number with K, M or G (e.g. 64M)`,
+    );
   }
   return n;
 }

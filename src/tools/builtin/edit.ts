@@ -17,7 +17,9 @@ const inputSchema = z.strictObject({
   file_path: z.string().min(1).describe('Path of the file to modify: absolute, or relative to the working directory.'),
   old_string: z
     .string()
-    .describe('The exact text to replace, character for character (indentation included). Must occur exactly once unless replace_all is true.'),
+    .describe(
+      'The exact text to replace, character for character (indentation included). Must occur exactly once unless replace_all is true.',
+    ),
   new_string: z.string().describe('The text to replace it with (must differ from old_string).'),
   replace_all: z
     .boolean()
@@ -59,7 +61,16 @@ type Plan =
   /** validateInput could not open the file under its check: call() plans again after the decision. */
   | { ok: true; deferred: true }
   | { ok: true; abs: string; create: true; updated: string }
-  | { ok: true; abs: string; create: false; original: string; updated: string; crlf: boolean; firstIndex: number; replacements: number };
+  | {
+      ok: true;
+      abs: string;
+      create: false;
+      original: string;
+      updated: string;
+      crlf: boolean;
+      firstIndex: number;
+      replacements: number;
+    };
 
 function countOccurrences(haystack: string, needle: string): number {
   let n = 0;
@@ -68,7 +79,11 @@ function countOccurrences(haystack: string, needle: string): number {
 }
 
 /** All the checks of an edit, and its result. Run by validateInput and again by call(). */
-async function plan(input: EditInput, ctx: Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths'>, phase: 'validate' | 'call'): Promise<Plan> {
+async function plan(
+  input: EditInput,
+  ctx: Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths'>,
+  phase: 'validate' | 'call',
+): Promise<Plan> {
   const hidden = hiddenPathFilter('Read', ctx);
   const { old_string: oldString, new_string: newString } = input;
   if (oldString === newString) {
@@ -78,10 +93,20 @@ async function plan(input: EditInput, ctx: Pick<ToolUseContext, 'agent' | 'permi
   const stat = await statOrNull(abs);
   if (!stat) {
     if (oldString === '') return { ok: true, abs, create: true, updated: newString };
-    const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hidden, searchRootCheck(ctx, 'Edit', dirname(abs), 'validate'));
+    const check = await checkReadableFile(
+      input.file_path,
+      ctx.agent.cwd,
+      hidden,
+      searchRootCheck(ctx, 'Edit', dirname(abs), 'validate'),
+    );
     return { ok: false, message: check.ok ? `File does not exist: ${input.file_path}.` : check.message, errorCode: 4 };
   }
-  const readable = await checkReadableFile(input.file_path, ctx.agent.cwd, hidden, searchRootCheck(ctx, 'Edit', dirname(abs), 'validate'));
+  const readable = await checkReadableFile(
+    input.file_path,
+    ctx.agent.cwd,
+    hidden,
+    searchRootCheck(ctx, 'Edit', dirname(abs), 'validate'),
+  );
   if (!readable.ok) return { ok: false, message: readable.message, errorCode: 2 };
 
   const state = await checkReadState(ctx.agent, abs);
@@ -96,18 +121,33 @@ async function plan(input: EditInput, ctx: Pick<ToolUseContext, 'agent' | 'permi
     if (isAccessRefused(err) && phase === 'validate') return { ok: true, deferred: true };
     throw err;
   }
-  if (raw.includes(0)) return { ok: false, message: `${input.file_path} looks binary (it contains NUL bytes); Edit only changes text files.`, errorCode: 5 };
+  if (raw.includes(0))
+    return {
+      ok: false,
+      message: `${input.file_path} looks binary (it contains NUL bytes); Edit only changes text files.`,
+      errorCode: 5,
+    };
   const original = raw.toString('utf8');
 
   if (oldString === '') {
     if (original.length > 0) {
       return {
         ok: false,
-        message: 'Cannot create new file - file already exists. To change it, give the text to replace in old_string (or use Write to replace it whole).',
+        message:
+          'Cannot create new file - file already exists. To change it, give the text to replace in old_string (or use Write to replace it whole).',
         errorCode: 3,
       };
     }
-    return { ok: true, abs, create: false, original: '', updated: newString, crlf: false, firstIndex: 0, replacements: 1 };
+    return {
+      ok: true,
+      abs,
+      create: false,
+      original: '',
+      updated: newString,
+      crlf: false,
+      firstIndex: 0,
+      replacements: 1,
+    };
   }
 
   // Files with Windows line endings: Read shows lines without '\r', so the model's strings use
@@ -164,7 +204,10 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   // replaces another occurrence. The default (false unless read-only) is what we want.
   isIdempotent: () => false,
   getPath: (input) => input.file_path,
-  observableInput: (input, cwd) => ({ ...withAbsolutePath(input, 'file_path', cwd), replace_all: input.replace_all ?? false }),
+  observableInput: (input, cwd) => ({
+    ...withAbsolutePath(input, 'file_path', cwd),
+    replace_all: input.replace_all ?? false,
+  }),
 
   async validateInput(input, ctx) {
     const p = await plan(input, ctx, 'validate');

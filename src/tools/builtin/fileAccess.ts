@@ -23,14 +23,25 @@ type AccessContext = Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPat
 export function credentialRoots(home: string = os.homedir()): string[] {
   const homes = [...new Set([home, resolveReal(home)])];
   const fromEnv = credentialPathsFromEnv(process.env, home, home);
-  return [...new Set([...homes.flatMap((h) => DEFAULT_CREDENTIAL_PATHS.map((p) => (p.startsWith('~/') ? path.join(h, p.slice(2)) : p))), ...fromEnv])];
+  return [
+    ...new Set([
+      ...homes.flatMap((h) => DEFAULT_CREDENTIAL_PATHS.map((p) => (p.startsWith('~/') ? path.join(h, p.slice(2)) : p))),
+      ...fromEnv,
+    ]),
+  ];
 }
 
 export function isCredentialPath(real: string, home?: string): boolean {
   return credentialRoots(home).some((c) => {
     if (!c.includes('*')) return isInside(real, c);
     // A name pattern (`.claude.json.backup*`): the file, or anything under a match.
-    const re = new RegExp(`^${c.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}(?:/.*)?$`, 's');
+    const re = new RegExp(
+      `^${c
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*')}(?:/.*)?$`,
+      's',
+    );
     return re.test(real);
   });
 }
@@ -41,12 +52,14 @@ function covered(ctx: AccessContext, given: string, fallbackNow: boolean): reado
   return fallbackNow ? pathForms(given, ctx.agent.cwd) : [resolveLogical(given, ctx.agent.cwd)];
 }
 
-const CHANGED = 'The permission check was made for another path: the file system changed between the check and the open (e.g. a symlink was swapped in), so nothing was read.';
+const CHANGED =
+  'The permission check was made for another path: the file system changed between the check and the open (e.g. a symlink was swapped in), so nothing was read.';
 
 /** The read checks for a real path the decision did not see; undefined when it passes. */
 function readPolicy(ctx: AccessContext, toolName: string, real: string): string | undefined {
   if (isCredentialPath(real)) return `${CHANGED} ${real} is a credential file.`;
-  if (!insideWorkingDirs([real], permissionEnvOf(ctx).workingDirectories)) return `${CHANGED} ${real} is outside the working directories.`;
+  if (!insideWorkingDirs([real], permissionEnvOf(ctx).workingDirectories))
+    return `${CHANGED} ${real} is outside the working directories.`;
   if (hiddenPathFilter(toolName, ctx)?.(real)) return `${CHANGED} A permission rule covers ${real}.`;
   return undefined;
 }
@@ -56,7 +69,12 @@ function readPolicy(ctx: AccessContext, toolName: string, real: string): string 
  * `phase: 'validate'` is for validateInput, before any decision: only the path as given, or a
  * place that passes the read checks.
  */
-export function readCheck(ctx: AccessContext, toolName: string, given: string, phase: 'validate' | 'call' = 'call'): RealPathCheck {
+export function readCheck(
+  ctx: AccessContext,
+  toolName: string,
+  given: string,
+  phase: 'validate' | 'call' = 'call',
+): RealPathCheck {
   const ok = covered(ctx, given, phase === 'call');
   return (real) => (ok.includes(real) ? undefined : readPolicy(ctx, toolName, real));
 }
@@ -74,7 +92,12 @@ export function writeCheck(ctx: AccessContext, given: string): RealPathCheck {
  * The check for a search root (Glob, Grep; the directory a "Did you mean" lists): a form the
  * decision covered, or a place that passes the read checks. `validate`: before the decision.
  */
-export function searchRootCheck(ctx: AccessContext, toolName: string, given: string, phase: 'validate' | 'call' = 'call'): RealPathCheck {
+export function searchRootCheck(
+  ctx: AccessContext,
+  toolName: string,
+  given: string,
+  phase: 'validate' | 'call' = 'call',
+): RealPathCheck {
   const ok = phase === 'validate' ? [resolveLogical(given, ctx.agent.cwd)] : covered(ctx, given, true);
   return (real) => (ok.includes(real) ? undefined : readPolicy(ctx, toolName, real));
 }

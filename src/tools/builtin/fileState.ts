@@ -38,7 +38,12 @@ export async function statOrNull(abs: string): Promise<import('node:fs').Stats |
  * Does the existing file hold exactly `content` (UTF-8)? Cheap when the sizes differ. Read
  * through a descriptor bound by `check`; undefined when `check` refused what was opened.
  */
-export async function hasExactContent(abs: string, size: number, content: string, check: RealPathCheck): Promise<boolean | undefined> {
+export async function hasExactContent(
+  abs: string,
+  size: number,
+  content: string,
+  check: RealPathCheck,
+): Promise<boolean | undefined> {
   if (Buffer.byteLength(content, 'utf8') !== size) return false;
   try {
     return (await readFileBound(abs, check)).buf.equals(Buffer.from(content, 'utf8'));

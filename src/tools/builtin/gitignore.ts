@@ -88,7 +88,10 @@ export async function loadIgnoreFile(dir: string, readFrom?: string): Promise<Ig
     const text =
       readFrom === undefined
         ? await fs.readFile(path.join(dir, '.gitignore'), 'utf8')
-        : await fs.readFile(path.join(readFrom, '.gitignore'), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK });
+        : await fs.readFile(path.join(readFrom, '.gitignore'), {
+            encoding: 'utf8',
+            flag: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+          });
     const rules = parseIgnoreFile(text);
     return rules.length > 0 ? { base: dir, rules } : null;
   } catch (err) {

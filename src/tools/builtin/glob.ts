@@ -15,11 +15,15 @@ const inputSchema = z.strictObject({
   pattern: z
     .string()
     .min(1)
-    .describe('The glob pattern to match file paths against, e.g. "**/*.ts", "src/**/*.{ts,tsx}", "*.md" (top level only).'),
+    .describe(
+      'The glob pattern to match file paths against, e.g. "**/*.ts", "src/**/*.{ts,tsx}", "*.md" (top level only).',
+    ),
   path: z
     .string()
     .optional()
-    .describe('Directory to search in: absolute, or relative to the working directory. Omit it to search the working directory.'),
+    .describe(
+      'Directory to search in: absolute, or relative to the working directory. Omit it to search the working directory.',
+    ),
 });
 
 export type GlobInput = z.infer<typeof inputSchema>;
@@ -47,7 +51,11 @@ Usage:
  * literal prefix and leading `../` steps move the root (walked paths never start with "..").
  * One function for the search and for the permission check, so that both see the same directory.
  */
-function splitSearch(root: string, rawPattern: string, join: (dir: string, rel: string) => string): { root: string; pattern: string } {
+function splitSearch(
+  root: string,
+  rawPattern: string,
+  join: (dir: string, rel: string) => string,
+): { root: string; pattern: string } {
   let pattern = rawPattern.replace(/^(\.\/)+/, '');
   if (path.isAbsolute(pattern)) {
     const { base, rest } = splitStaticPrefix(pattern);
@@ -85,7 +93,8 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
     const abs = resolvePath(ctx.agent.cwd, input.path);
     try {
       const stat = await fs.stat(abs);
-      if (!stat.isDirectory()) return { result: false, message: `Path is not a directory: ${input.path}`, errorCode: 2 };
+      if (!stat.isDirectory())
+        return { result: false, message: `Path is not a directory: ${input.path}`, errorCode: 2 };
     } catch (err) {
       if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) {
         return { result: false, message: `Path does not exist: ${input.path}`, errorCode: 1 };
@@ -108,7 +117,13 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
     // Bound to the root the permission decision checked: its real path is judged once it is open,
     // and the walk below never follows a directory swapped for a symlink (walk.ts, safeFs.ts).
     const relOf = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
-    const walked = await walkFileStats({ root, signal: ctx.abortSignal, descend, rootCheck: searchRootCheck(ctx, 'Glob', root), statFile: (rel) => regex.test(rel) });
+    const walked = await walkFileStats({
+      root,
+      signal: ctx.abortSignal,
+      descend,
+      rootCheck: searchRootCheck(ctx, 'Glob', root),
+      statFile: (rel) => regex.test(rel),
+    });
     const hidden = hiddenPathFilter('Glob', ctx);
     const withTimes = walked.filter((f) => regex.test(relOf(f.abs)) && !hidden?.(f.abs));
     const matches = withTimes;

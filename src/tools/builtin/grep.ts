@@ -3,7 +3,14 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
-import { GREP_FILE_TYPES, runGrep, splitGlobs, type GrepEngineName, type GrepFileHit, type GrepMode } from './grepEngine';
+import {
+  GREP_FILE_TYPES,
+  runGrep,
+  splitGlobs,
+  type GrepEngineName,
+  type GrepFileHit,
+  type GrepMode,
+} from './grepEngine';
 import { searchRootCheck, underRootCheck } from './fileAccess';
 import { isErrno, resolvePath, toDisplayPath, withAbsolutePath } from './paths';
 
@@ -14,22 +21,52 @@ export const GREP_MAX_LINE_CHARS = 500;
 const count = (what: string) => z.number().int().min(0).optional().describe(what);
 
 const inputSchema = z.strictObject({
-  pattern: z.string().describe('The regular expression to search for in file contents (ripgrep syntax, e.g. "log.*Error", "function\\s+\\w+"). Literal braces need escaping: "interface\\{\\}".'),
-  path: z.string().optional().describe('File or directory to search in: absolute, or relative to the working directory. Defaults to the working directory.'),
-  glob: z.string().optional().describe('Glob filter on file paths, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts", "!*.test.ts" (rg --glob). Several may be separated by spaces.'),
-  type: z.string().optional().describe('File type to search (rg --type), e.g. js, ts, py, go, rust, java, md, json. More efficient than glob for standard file types.'),
+  pattern: z
+    .string()
+    .describe(
+      'The regular expression to search for in file contents (ripgrep syntax, e.g. "log.*Error", "function\\s+\\w+"). Literal braces need escaping: "interface\\{\\}".',
+    ),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      'File or directory to search in: absolute, or relative to the working directory. Defaults to the working directory.',
+    ),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Glob filter on file paths, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts", "!*.test.ts" (rg --glob). Several may be separated by spaces.',
+    ),
+  type: z
+    .string()
+    .optional()
+    .describe(
+      'File type to search (rg --type), e.g. js, ts, py, go, rust, java, md, json. More efficient than glob for standard file types.',
+    ),
   output_mode: z
     .enum(['content', 'files_with_matches', 'count'])
     .optional()
-    .describe('"files_with_matches" (default) lists matching files; "content" shows matching lines (supports -A/-B/-C context and -n line numbers); "count" shows the number of matches per file and in total.'),
+    .describe(
+      '"files_with_matches" (default) lists matching files; "content" shows matching lines (supports -A/-B/-C context and -n line numbers); "count" shows the number of matches per file and in total.',
+    ),
   '-i': z.boolean().optional().describe('Case-insensitive search (rg -i).'),
   '-n': z.boolean().optional().describe('Show line numbers (rg -n). Content mode only; defaults to true.'),
   '-A': count('Lines of context to show after each match (rg -A). Content mode only.'),
   '-B': count('Lines of context to show before each match (rg -B). Content mode only.'),
   '-C': count('Lines of context to show before and after each match (rg -C); overrides -A and -B. Content mode only.'),
-  head_limit: count(`Show only the first N entries (lines in content mode, files otherwise), like "| head -N". Defaults to ${GREP_DEFAULT_HEAD_LIMIT}; 0 means no limit (use sparingly).`),
-  offset: count('Skip the first N entries before applying head_limit, like "| tail -n +N+1". Use it to page through long results. Defaults to 0.'),
-  multiline: z.boolean().optional().describe('Multiline mode: "." matches newlines and a match may span lines (rg -U --multiline-dotall). Default false.'),
+  head_limit: count(
+    `Show only the first N entries (lines in content mode, files otherwise), like "| head -N". Defaults to ${GREP_DEFAULT_HEAD_LIMIT}; 0 means no limit (use sparingly).`,
+  ),
+  offset: count(
+    'Skip the first N entries before applying head_limit, like "| tail -n +N+1". Use it to page through long results. Defaults to 0.',
+  ),
+  multiline: z
+    .boolean()
+    .optional()
+    .describe(
+      'Multiline mode: "." matches newlines and a match may span lines (rg -U --multiline-dotall). Default false.',
+    ),
 });
 
 export type GrepInput = z.infer<typeof inputSchema>;
@@ -75,7 +112,8 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
   inputSchema,
   maxResultSizeChars: 20_000,
   prompt: () => PROMPT,
-  summary: (input) => `Grep "${input.pattern}"${input.path ? ` in ${input.path}` : ''}${input.glob ? ` (${input.glob})` : input.type ? ` (type ${input.type})` : ''}`,
+  summary: (input) =>
+    `Grep "${input.pattern}"${input.path ? ` in ${input.path}` : ''}${input.glob ? ` (${input.glob})` : input.type ? ` (type ${input.type})` : ''}`,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   isIdempotent: () => true,
@@ -123,7 +161,10 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
       after: mode === 'content' ? after : 0,
       signal: ctx.abortSignal,
       // Bound to the path the permission decision checked (grepRipgrep.ts, grepJs.ts, safeFs.ts).
-      access: { root: searchRootCheck(ctx, 'Grep', target), under: (rootReal) => underRootCheck(ctx, 'Grep', rootReal) },
+      access: {
+        root: searchRootCheck(ctx, 'Grep', target),
+        under: (rootReal) => underRootCheck(ctx, 'Grep', rootReal),
+      },
     });
 
     // Files a Read deny/ask rule covers are never shown (their lines, names or counts).
@@ -167,7 +208,10 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
     const shown = (data.filenames ?? data.lines ?? []).length;
     let text: string;
     if (data.mode === 'files_with_matches') {
-      text = data.numFiles === 0 ? 'No files found' : `Found ${data.numFiles} file${data.numFiles === 1 ? '' : 's'}\n${(data.filenames ?? []).join('\n')}`;
+      text =
+        data.numFiles === 0
+          ? 'No files found'
+          : `Found ${data.numFiles} file${data.numFiles === 1 ? '' : 's'}\n${(data.filenames ?? []).join('\n')}`;
     } else if (data.mode === 'count') {
       text =
         data.numFiles === 0
@@ -185,7 +229,8 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
       const limit = data.appliedLimit ? String(data.appliedLimit) : 'none';
       text += `\n\n[Showing ${range} of ${data.totalEntries} (head_limit: ${limit}, offset: ${data.appliedOffset}).${more}]`;
     }
-    if (data.warnings && data.warnings.length > 0) text += `\n\n(Some files could not be searched: ${data.warnings.join('; ').slice(0, 500)})`;
+    if (data.warnings && data.warnings.length > 0)
+      text += `\n\n(Some files could not be searched: ${data.warnings.join('; ').slice(0, 500)})`;
     return { type: 'tool_result', tool_use_id: toolUseId, content: text };
   },
 });
@@ -207,7 +252,12 @@ async function sortByMtime(hits: GrepFileHit[]): Promise<GrepFileHit[]> {
 }
 
 /** ripgrep's text format: `path:N:line` for matches, `path-N-line` for context, `--` between groups. */
-function formatContent(hits: GrepFileHit[], display: (h: GrepFileHit) => string, numbers: boolean, withContext: boolean): string[] {
+function formatContent(
+  hits: GrepFileHit[],
+  display: (h: GrepFileHit) => string,
+  numbers: boolean,
+  withContext: boolean,
+): string[] {
   const out: string[] = [];
   let lastFile: string | undefined;
   for (const h of hits) {

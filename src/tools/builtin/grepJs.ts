@@ -35,7 +35,10 @@ export function compileJsRegex(pattern: string, opts: { caseInsensitive: boolean
       if (f === 'm' && !flags.includes('m')) flags += 'm';
     }
   }
-  src = src.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$(?![\\s\\S])');
+  src = src
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$(?![\\s\\S])');
   try {
     return new RegExp(src, `${flags}u`);
   } catch {
@@ -43,7 +46,9 @@ export function compileJsRegex(pattern: string, opts: { caseInsensitive: boolean
       return new RegExp(src, flags);
     } catch (err) {
       const message = (err as Error).message;
-      throw new GrepPatternError(message.startsWith('Invalid regular expression') ? message : `Invalid regular expression: ${message}`);
+      throw new GrepPatternError(
+        message.startsWith('Invalid regular expression') ? message : `Invalid regular expression: ${message}`,
+      );
     }
   }
 }
@@ -62,7 +67,12 @@ function matchSpans(re: RegExp, s: string, max = Infinity): Array<[number, numbe
       // Step over a whole code point: in unicode mode a lastIndex inside a surrogate pair backs up
       // to the pair's start, and the same empty match would come back forever (e.g. '' on '🌍').
       const c = s.charCodeAt(start);
-      const pair = re.unicode && c >= 0xd800 && c <= 0xdbff && start + 1 < s.length && (s.charCodeAt(start + 1) & 0xfc00) === 0xdc00;
+      const pair =
+        re.unicode &&
+        c >= 0xd800 &&
+        c <= 0xdbff &&
+        start + 1 < s.length &&
+        (s.charCodeAt(start + 1) & 0xfc00) === 0xdc00;
       re.lastIndex = start + (pair ? 2 : 1);
       if (start === prevEnd) {
         if (start >= s.length) break;

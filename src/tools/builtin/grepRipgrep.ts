@@ -11,15 +11,29 @@
 // symlinks (no --follow).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { hasProcFd, isAccessRefused, openDirBound, openFileBound, readFileBound, type BoundDir, type BoundFile } from '../safeFs';
+import {
+  hasProcFd,
+  isAccessRefused,
+  openDirBound,
+  openFileBound,
+  readFileBound,
+  type BoundDir,
+  type BoundFile,
+} from '../safeFs';
 import { VCS_DIRECTORIES } from './gitignore';
 import { throwIfAborted } from './paths';
-import { GrepPatternError, OPEN_ACCESS, type GrepEngineResult, type GrepFileHit, type GrepLine, type GrepQuery } from './grepTypes';
+import {
+  GrepPatternError,
+  OPEN_ACCESS,
+  type GrepEngineResult,
+  type GrepFileHit,
+  type GrepLine,
+  type GrepQuery,
+} from './grepTypes';
 
 export function ripgrepCommand(): string {
   return process.env.DURABLE_AGENT_RG_PATH || 'rg';
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // ripgrep
@@ -82,7 +96,9 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** Does every block rg reported stand at its offset in `content` (rg drops a UTF-8 byte-order mark)? */
 function reportMatches(report: RgFileReport, content: Buffer): boolean {
   const text = content.subarray(0, 3).equals(UTF8_BOM) ? content.subarray(3) : content;
-  return report.blocks.every((b) => b.offset >= 0 && text.subarray(b.offset, b.offset + b.bytes.length).equals(b.bytes));
+  return report.blocks.every(
+    (b) => b.offset >= 0 && text.subarray(b.offset, b.offset + b.bytes.length).equals(b.bytes),
+  );
 }
 
 export async function runRipgrep(q: GrepQuery): Promise<GrepEngineResult> {
@@ -117,7 +133,11 @@ export async function runRipgrep(q: GrepQuery): Promise<GrepEngineResult> {
       try {
         content = file ? await file.fh.readFile() : (await readFileBound(abs, under)).buf;
       } catch (err) {
-        if (!isAccessRefused(err) && !['ENOENT', 'ENOTDIR', 'EISDIR', 'ENOTREG', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+        if (
+          !isAccessRefused(err) &&
+          !['ENOENT', 'ENOTDIR', 'EISDIR', 'ENOTREG', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '')
+        )
+          throw err;
         changed++;
         continue;
       }
@@ -149,7 +169,11 @@ export async function runRipgrep(q: GrepQuery): Promise<GrepEngineResult> {
 }
 
 /** Runs rg; its JSON messages grouped by the path it printed. */
-async function spawnRipgrep(q: GrepQuery, cwd: string, target: string): Promise<{ files: Map<string, RgFileReport>; warnings: string[] }> {
+async function spawnRipgrep(
+  q: GrepQuery,
+  cwd: string,
+  target: string,
+): Promise<{ files: Map<string, RgFileReport>; warnings: string[] }> {
   const child = spawn(ripgrepCommand(), rgArgs(q, target), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   let outBytes = 0;
@@ -175,7 +199,9 @@ async function spawnRipgrep(q: GrepQuery, cwd: string, target: string): Promise<
   }).finally(() => q.signal.removeEventListener('abort', onAbort));
   throwIfAborted(q.signal);
   if (tooBig) {
-    throw new Error(`The search produced more than ${RG_MAX_STDOUT_BYTES / 1024 / 1024} MB of output; narrow it with path, glob, type or a more specific pattern.`);
+    throw new Error(
+      `The search produced more than ${RG_MAX_STDOUT_BYTES / 1024 / 1024} MB of output; narrow it with path, glob, type or a more specific pattern.`,
+    );
   }
   const stdout = Buffer.concat(out).toString('utf8');
   const warnings: string[] = [];
@@ -197,7 +223,14 @@ async function spawnRipgrep(q: GrepQuery, cwd: string, target: string): Promise<
     if (line === '') continue;
     const msg = JSON.parse(line) as {
       type: string;
-      data: { path?: RgText; lines?: RgText; line_number?: number; absolute_offset?: number; submatches?: unknown[]; stats?: { matches?: number } };
+      data: {
+        path?: RgText;
+        lines?: RgText;
+        line_number?: number;
+        absolute_offset?: number;
+        submatches?: unknown[];
+        stats?: { matches?: number };
+      };
     };
     if (msg.type !== 'match' && msg.type !== 'context' && msg.type !== 'end') continue;
     const p = rgBytes(msg.data.path).toString('utf8');
@@ -207,7 +240,12 @@ async function spawnRipgrep(q: GrepQuery, cwd: string, target: string): Promise<
       continue;
     }
     if (!report) files.set(p, (report = { blocks: [], matches: 0 }));
-    report.blocks.push({ offset: msg.data.absolute_offset ?? -1, bytes: rgBytes(msg.data.lines), first: msg.data.line_number ?? 0, match: msg.type === 'match' });
+    report.blocks.push({
+      offset: msg.data.absolute_offset ?? -1,
+      bytes: rgBytes(msg.data.lines),
+      first: msg.data.line_number ?? 0,
+      match: msg.type === 'match',
+    });
   }
   // A file with only context lines has no match (rg prints none such, but be exact).
   for (const [p, r] of files) if (!r.blocks.some((b) => b.match)) files.delete(p);

@@ -26,15 +26,30 @@ function splitLines(text: string): string[] {
 function wholeFileHunk(before: string, after: string): PatchHunk[] {
   const oldL = splitLines(before);
   const newL = splitLines(after);
-  const lines = [...oldL.map((l) => `-${l}`), ...(before !== '' && !before.endsWith('\n') ? ['\\ No newline at end of file'] : [])];
-  lines.push(...newL.map((l) => `+${l}`), ...(after !== '' && !after.endsWith('\n') ? ['\\ No newline at end of file'] : []));
+  const lines = [
+    ...oldL.map((l) => `-${l}`),
+    ...(before !== '' && !before.endsWith('\n') ? ['\\ No newline at end of file'] : []),
+  ];
+  lines.push(
+    ...newL.map((l) => `+${l}`),
+    ...(after !== '' && !after.endsWith('\n') ? ['\\ No newline at end of file'] : []),
+  );
   return [{ oldStart: 1, oldLines: oldL.length, newStart: 1, newLines: newL.length, lines }];
 }
 
 /** The hunks that turn `before` into `after` ([] when they are equal). */
 export function filePatch(before: string, after: string): PatchHunk[] {
   if (before === after) return [];
-  const patch = structuredPatch('a', 'b', before, after, undefined, undefined, { context: CONTEXT_LINES, timeout: DIFF_TIMEOUT_MS });
+  const patch = structuredPatch('a', 'b', before, after, undefined, undefined, {
+    context: CONTEXT_LINES,
+    timeout: DIFF_TIMEOUT_MS,
+  });
   if (!patch) return wholeFileHunk(before, after);
-  return patch.hunks.map((h) => ({ oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines: h.lines }));
+  return patch.hunks.map((h) => ({
+    oldStart: h.oldStart,
+    oldLines: h.oldLines,
+    newStart: h.newStart,
+    newLines: h.newLines,
+    lines: h.lines,
+  }));
 }

@@ -17,13 +17,11 @@ const CHUNK_BYTES = 64 * 1024;
 // Enough bytes to hold READ_MAX_LINE_CHARS characters of any UTF-8 text (4 bytes max each).
 const MAX_LINE_BYTES = READ_MAX_LINE_CHARS * 4 + 4;
 
-export const EMPTY_FILE_NOTICE = '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>';
+export const EMPTY_FILE_NOTICE =
+  '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>';
 
 const inputSchema = z.strictObject({
-  file_path: z
-    .string()
-    .min(1)
-    .describe('Path of the file to read: absolute, or relative to the working directory.'),
+  file_path: z.string().min(1).describe('Path of the file to read: absolute, or relative to the working directory.'),
   offset: z
     .number()
     .int()
@@ -35,7 +33,9 @@ const inputSchema = z.strictObject({
     .int()
     .min(1)
     .optional()
-    .describe(`Number of lines to read (default ${READ_DEFAULT_LIMIT}). Only provide it if the file is too large to read at once.`),
+    .describe(
+      `Number of lines to read (default ${READ_DEFAULT_LIMIT}). Only provide it if the file is too large to read at once.`,
+    ),
 });
 
 export type ReadInput = z.infer<typeof inputSchema>;
@@ -73,7 +73,11 @@ Usage:
 - Read several files in one turn when you need them: reads run concurrently.`;
 
 /** A close existing name in the same directory, for "did you mean" hints. */
-async function suggestSimilar(abs: string, hidden?: (abs: string) => boolean, dirCheck?: RealPathCheck): Promise<string | undefined> {
+async function suggestSimilar(
+  abs: string,
+  hidden?: (abs: string) => boolean,
+  dirCheck?: RealPathCheck,
+): Promise<string | undefined> {
   let names: string[];
   try {
     // Listed through the directory held open and judged: a directory swapped for a symlink must
@@ -105,7 +109,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur[j] = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     prev = cur;
   }
@@ -143,7 +151,8 @@ export async function checkReadableFile(
       message: `EISDIR: ${filePath} is a directory, not a file. Use Glob to find files in it, or Bash \`ls\` to list it.`,
     };
   }
-  if (!stat.isFile()) return { ok: false, missing: false, message: `${filePath} is not a regular file (device, socket or pipe).` };
+  if (!stat.isFile())
+    return { ok: false, missing: false, message: `${filePath} is not a regular file (device, socket or pipe).` };
   return { ok: true, abs, size: stat.size };
 }
 
@@ -279,7 +288,12 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   observableInput: (input, cwd) => withAbsolutePath(input, 'file_path', cwd),
 
   async validateInput(input, ctx) {
-    const check = await checkReadableFile(input.file_path, ctx.agent.cwd, hiddenPathFilter('Read', ctx), searchRootCheck(ctx, 'Read', path.dirname(resolvePath(ctx.agent.cwd, input.file_path)), 'validate'));
+    const check = await checkReadableFile(
+      input.file_path,
+      ctx.agent.cwd,
+      hiddenPathFilter('Read', ctx),
+      searchRootCheck(ctx, 'Read', path.dirname(resolvePath(ctx.agent.cwd, input.file_path)), 'validate'),
+    );
     if (!check.ok) return { result: false, message: check.message, errorCode: check.missing ? 1 : 2 };
     // Before the permission decision only the path as given (or a place the read checks allow)
     // is opened; anything else is left to call(), which opens what the decision covered.
@@ -330,7 +344,8 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
       const last = data.startLine + data.numLines - 1;
       const notes: string[] = [];
       if (last < data.totalLines) {
-        const why = data.stoppedBy === 'charBudget' ? ` (output budget of ${READ_MAX_OUTPUT_CHARS} characters reached)` : '';
+        const why =
+          data.stoppedBy === 'charBudget' ? ` (output budget of ${READ_MAX_OUTPUT_CHARS} characters reached)` : '';
         notes.push(
           `Showing lines ${data.startLine}-${last} of ${data.totalLines}${why}. To read more, call Read with offset: ${last + 1}.`,
         );

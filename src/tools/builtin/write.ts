@@ -12,7 +12,9 @@ const inputSchema = z.strictObject({
   file_path: z
     .string()
     .min(1)
-    .describe('Path of the file to write: absolute, or relative to the working directory. Parent directories are created.'),
+    .describe(
+      'Path of the file to write: absolute, or relative to the working directory. Parent directories are created.',
+    ),
   content: z.string().describe('The complete new content of the file.'),
 });
 
@@ -40,8 +42,7 @@ Usage:
 - Do not create documentation or README files unless asked.`;
 
 type Plan =
-  | { ok: false; message: string; errorCode: number }
-  | { ok: true; abs: string; exists: boolean; unchanged: boolean };
+  { ok: false; message: string; errorCode: number } | { ok: true; abs: string; exists: boolean; unchanged: boolean };
 
 type PlanContext = Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths'>;
 
@@ -57,7 +58,10 @@ async function plan(input: WriteInput, ctx: PlanContext, phase: 'validate' | 'ca
   // swapped in by a symlink. Refused before the decision: call() compares again.
   const exact = await hasExactContent(abs, stat.size, input.content, readCheck(ctx, 'Write', input.file_path, phase));
   if (exact === undefined && phase === 'validate') return { ok: true, abs, exists: true, unchanged: false };
-  if (exact === undefined) throw new Error(`Refused to read ${input.file_path}: it is not the file the permission check covered (the file system changed after the check).`);
+  if (exact === undefined)
+    throw new Error(
+      `Refused to read ${input.file_path}: it is not the file the permission check covered (the file system changed after the check).`,
+    );
   if (exact) return { ok: true, abs, exists: true, unchanged: true };
   const state = await checkReadState(ctx.agent, abs);
   if (!state.ok) return state;
@@ -101,7 +105,8 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       throwIfAborted(ctx.abortSignal);
       // A temp file in the bound parent directory, renamed into place (safeFs.ts): a symlink
       // swapped in after the check is replaced, never written through.
-      mtimeMs = (await writeFileBound(p.abs, input.content, writeCheck(ctx, input.file_path), { createParents: true })).stat.mtimeMs;
+      mtimeMs = (await writeFileBound(p.abs, input.content, writeCheck(ctx, input.file_path), { createParents: true }))
+        .stat.mtimeMs;
     } else {
       mtimeMs = (await fs.stat(p.abs)).mtimeMs;
     }
@@ -111,7 +116,9 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
       bytes,
       mtimeMs,
       ...(p.unchanged ? { unchanged: true } : {}),
-      ...(originalFile === undefined ? {} : { originalFile, structuredPatch: originalFile === null ? [] : filePatch(originalFile, input.content) }),
+      ...(originalFile === undefined
+        ? {}
+        : { originalFile, structuredPatch: originalFile === null ? [] : filePatch(originalFile, input.content) }),
     };
     return { data, contextModifiers: [{ type: 'fileWritten', path: p.abs, mtimeMs }] };
   },

@@ -23,7 +23,10 @@ const MAX_TITLE_CHARS = 200;
 
 const inputSchema = z.strictObject({
   query: z.string().min(1).describe('Keywords to search issue titles and descriptions for, e.g. "login timeout".'),
-  state: z.enum(['open', 'closed', 'all']).optional().describe('Which issues to search: open (default), closed, or all.'),
+  state: z
+    .enum(['open', 'closed', 'all'])
+    .optional()
+    .describe('Which issues to search: open (default), closed, or all.'),
   limit: z.number().int().min(1).max(20).optional().describe('How many issues to return, 1-20 (default 10).'),
 });
 
@@ -72,7 +75,7 @@ export function createSearchIssuesTool(options: SearchIssuesOptions): Tool<Searc
     inputSchema,
     maxResultSizeChars: 10_000,
     prompt: () =>
-      'Searches the project\'s issue tracker by keywords and returns matching issues (number, title, state, link, start of the description). ' +
+      "Searches the project's issue tracker by keywords and returns matching issues (number, title, state, link, start of the description). " +
       'Use it to find issues related to a feature or a failure. Read-only.',
     summary: (input) => `SearchIssues "${input.query}" (${input.state ?? 'open'}, ${input.limit ?? 10})`,
     // Searching changes nothing, and independent HTTP requests do not share state.
@@ -103,7 +106,11 @@ export function createSearchIssuesTool(options: SearchIssuesOptions): Tool<Searc
       });
       if (!res.ok) {
         const body = await res.text().catch(() => '');
-        throw new Error(redact(`Issue search failed: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${body ? `: ${cut(body, 200)}` : ''}`));
+        throw new Error(
+          redact(
+            `Issue search failed: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${body ? `: ${cut(body, 200)}` : ''}`,
+          ),
+        );
       }
       const json = (await res.json()) as { items?: ApiIssue[]; issues?: ApiIssue[]; hasMore?: boolean; total?: number };
       const raw = json.items ?? json.issues ?? [];
@@ -117,7 +124,8 @@ export function createSearchIssuesTool(options: SearchIssuesOptions): Tool<Searc
         if (it.body) summary.excerpt = cut(it.body, SEARCH_ISSUES_MAX_BODY_CHARS);
         return summary;
       });
-      const hasMore = json.hasMore ?? (typeof json.total === 'number' ? json.total > issues.length : raw.length > limit);
+      const hasMore =
+        json.hasMore ?? (typeof json.total === 'number' ? json.total > issues.length : raw.length > limit);
       return { data: { query, state, issues, hasMore } };
     },
 
