@@ -1,6 +1,7 @@
 // The agent context every tool call sees, and the one pure reducer that changes it.
 // Tools return context modifiers as data (never closures) so that a workflow can apply them
 // deterministically, in original block order, after a batch (invariant 4).
+import { applyAutonomyModifier, type Autonomy, type AutonomyModifier } from './autonomy';
 
 export interface FileReadState {
   /** mtime (ms) of the file when it was read; an Edit/Write checks the file did not change since. */
@@ -22,13 +23,16 @@ export interface AgentContext {
   projectDir?: string;
   /** Read state: absolute path -> what the session last read of it. */
   readFiles: Record<string, FileReadState>;
+  /** Background tasks, a wake-up, cron jobs (engine/autonomy.ts); absent until a tool records one. */
+  autonomy?: Autonomy;
 }
 
 export type ContextModifier =
   | { type: 'fileRead'; path: string; mtimeMs: number; partial: boolean }
   | { type: 'fileWritten'; path: string; mtimeMs: number }
   | { type: 'setCwd'; cwd: string }
-  | { type: 'addDirectory'; path: string };
+  | { type: 'addDirectory'; path: string }
+  | AutonomyModifier;
 
 export function initialContext(cwd: string, additionalDirectories: string[] = []): AgentContext {
   return { cwd, additionalDirectories: [...additionalDirectories], readFiles: {} };
@@ -52,6 +56,13 @@ export function applyContextModifier(ctx: AgentContext, mod: ContextModifier): A
       return ctx.additionalDirectories.includes(mod.path)
         ? ctx
         : { ...ctx, additionalDirectories: [...ctx.additionalDirectories, mod.path] };
+    case 'taskStarted':
+    case 'taskStopRequested':
+    case 'wakeupScheduled':
+    case 'wakeupCancelled':
+    case 'cronCreated':
+    case 'cronDeleted':
+      return { ...ctx, autonomy: applyAutonomyModifier(ctx.autonomy, mod) };
     default: {
       const never: never = mod;
       throw new Error(`unknown context modifier ${JSON.stringify(never)}`);
