@@ -45,7 +45,7 @@ export const CACHE_DIR =
     'durable-agent',
     REFERENCE_VERSION === PINNED_VERSION ? 'claude-code' : `claude-code-${REFERENCE_VERSION}`,
   );
-const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
+export const CLAUDE_BIN = join(CACHE_DIR, 'node_modules', '.bin', 'claude');
 /** The tool events whose input the capture hook records on both sides. */
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
 /** Every event captured on both sides: the tool events and the session-level ones (./session.ts). */
@@ -85,7 +85,7 @@ function installedVersion(): string | undefined {
   }
 }
 
-function ensureReference(): void {
+export function ensureReference(): void {
   const have = existsSync(CLAUDE_BIN) ? installedVersion() : undefined;
   if (have === REFERENCE_VERSION) return;
   if (have !== undefined) {
