@@ -9,6 +9,7 @@ import type { ControlWrite, ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
 import { splitMemoryReminder, type MemoryRef } from './memory';
+import { hasPendingWork } from './autonomy';
 
 export type SessionStatusName =
   | 'running'
@@ -22,7 +23,14 @@ export type SessionStatusName =
   | 'failed'
   | 'cancelled';
 
-export type SessionPhase = 'starting' | 'turn' | 'awaiting_approval' | 'waiting_for_message' | 'ended';
+export type SessionPhase =
+  | 'starting'
+  | 'turn'
+  | 'awaiting_approval'
+  | 'waiting_for_message'
+  /** The model ended its turn while background tasks, a wake-up or cron jobs remain (engine/autonomy.ts). */
+  | 'waiting_for_work'
+  | 'ended';
 
 /** The session's state between turns; carried across continue-as-new. */
 export interface SessionState {
@@ -139,6 +147,13 @@ export interface SessionExecutor {
   takeInterrupt(): boolean;
   /** Waits until `state.pendingMessages` is not empty; false after `timeoutMs` without one. */
   waitForMessage(timeoutMs: number): Promise<boolean>;
+  /**
+   * The model ended its turn but the session still has work that can wake it (a running background
+   * task, a wake-up, a cron job: `hasPendingWork`). Waits until an event or a follow-up is queued in
+   * `state.pendingMessages` (true: run the next turn) or nothing is left to wait for or the session
+   * was told to stop (false: the session ends as the model ended it). Absent: the session ends.
+   */
+  waitForWork?(state: SessionState): Promise<boolean>;
   /** At a turn boundary (after the first turn of a run): true to continue-as-new now. */
   shouldCheckpoint?(turnsThisRun: number): boolean;
   /** Before a checkpoint: let in-flight handlers (signals, updates) finish. */
@@ -457,6 +472,10 @@ async function runSessionLoop(
         (state.hookContext ??= []).push(`Stop hook feedback:\n${d.block.reason}`);
         continue;
       }
+    }
+    if (end?.status === 'completed' && executor.waitForWork && hasPendingWork(state.context.autonomy)) {
+      executor.onStatus?.('running', 'waiting_for_work');
+      if (await executor.waitForWork(state)) continue;
     }
     if (end) return end;
   }

@@ -1,7 +1,7 @@
 // unit: the pure session loop against a scripted executor (no Temporal, no I/O).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialContext } from '../../src/engine/context';
+import { applyContextModifiers, initialContext } from '../../src/engine/context';
 import type { Message } from '../../src/engine/messages';
 import {
   END_REASONS,
@@ -206,4 +206,55 @@ test('unit: session — addUsage keeps absent cache counters absent', () => {
     ),
     { input_tokens: 4, output_tokens: 6, cache_creation_input_tokens: 5 },
   );
+});
+
+test('unit: session — an end_turn with background work pending waits for it; the event runs the next turn', async () => {
+  const state = fresh();
+  const running = applyContextModifiers(state.context, [
+    {
+      type: 'taskStarted',
+      task: {
+        id: 'b1',
+        kind: 'local_bash',
+        toolUseId: 't1',
+        description: 'npm test',
+        startedAt: 0,
+        timeoutMs: 60_000,
+        state: 'running',
+      },
+    },
+  ]);
+  const { exec, log } = scripted(state, [{ reason: 'end_turn', context: running }, { reason: 'end_turn' }]);
+  let waits = 0;
+  exec.waitForWork = async (s) => {
+    waits++;
+    log.push('waitForWork');
+    // The task ended: its notification is queued and it no longer runs.
+    s.pendingMessages.push('<task-notification>b1 completed</task-notification>');
+    s.context = { ...s.context, autonomy: { tasks: [], crons: [] } };
+    return true;
+  };
+  const end = await runSession(state, sessionConfig({}), exec);
+  assert.equal(end.kind === 'end' && end.status, 'completed');
+  assert.equal(waits, 1, 'the second end_turn has nothing pending: no second wait');
+  assert.deepEqual(
+    log.filter((l) => l.startsWith('turn') || l === 'waitForWork' || l.includes('waiting_for_work')),
+    [
+      'turn 1 [go]',
+      'status running/waiting_for_work',
+      'waitForWork',
+      'turn 2 [<task-notification>b1 completed</task-notification>]',
+    ],
+  );
+});
+
+test('unit: session — waitForWork false (stopped, or nothing left) ends the session as the model ended it', async () => {
+  const state = fresh();
+  const sleeping = applyContextModifiers(state.context, [
+    { type: 'wakeupScheduled', wakeup: { at: 1, prompt: 'again', reason: 'poll', toolUseId: 't' } },
+  ]);
+  const { exec } = scripted(state, [{ reason: 'end_turn', context: sleeping }]);
+  exec.waitForWork = async () => false;
+  const end = await runSession(state, sessionConfig({}), exec);
+  assert.deepEqual(end, { kind: 'end', status: 'completed', endReason: END_REASONS.endTurn });
 });
