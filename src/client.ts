@@ -29,8 +29,8 @@ import { describeSandbox, sandboxEnabled, sandboxPathsFromRules } from './sandbo
 import type { SandboxSettings } from './sandbox/settings';
 import type { ContextSettings } from './engine/contextWindow';
 
-/** The tools a session gets by default: the six file and shell tools and Agent (subagents as child sessions). */
-export const BUILTIN_TOOL_NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'Agent'];
+/** The tools a session gets by default: the file and shell tools, NotebookEdit and Agent (subagents as child sessions). */
+export const BUILTIN_TOOL_NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'NotebookEdit', 'Agent'];
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 export type SessionHandle = WorkflowHandle<typeof sessionWorkflow>;

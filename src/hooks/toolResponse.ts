@@ -89,6 +89,12 @@ export function hookToolResponse(
         : {}),
     };
   }
+  if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string' && Array.isArray(data.notebook))
+    return { type: 'notebook', file: { filePath: givenPath(input, data.filePath), cells: data.notebook } };
+  if (toolName === 'NotebookEdit' && isObject(data)) {
+    const { mtimeMs: _mtime, ...rest } = data;
+    return rest;
+  }
   if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string') {
     // Our content is `cat -n` style (number, tab, line); the reference's is the lines themselves.
     const numbered = typeof data.content === 'string' ? data.content : '';

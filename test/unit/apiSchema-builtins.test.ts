@@ -17,7 +17,15 @@ function fixturesDir(): string {
 }
 
 test('unit: every built-in tool has a golden schema', () => {
-  assert.deepEqual(BUILTIN_TOOLS.map((t) => t.name).sort(), ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
+  assert.deepEqual(BUILTIN_TOOLS.map((t) => t.name).sort(), [
+    'Bash',
+    'Edit',
+    'Glob',
+    'Grep',
+    'NotebookEdit',
+    'Read',
+    'Write',
+  ]);
 });
 
 for (const tool of BUILTIN_TOOLS) {

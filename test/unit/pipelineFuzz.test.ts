@@ -47,6 +47,14 @@ before(async () => {
   await fs.writeFile(path.join(cwd, 'sub', 'deeper', 'ünï cödé.md'), '# héllo 🌍\n');
   await fs.writeFile(path.join(cwd, '.gitignore'), 'ignored/\n');
   await fs.writeFile(path.join(cwd, 'empty.txt'), '');
+  await fs.writeFile(
+    path.join(cwd, 'nb.ipynb'),
+    JSON.stringify({
+      cells: [{ cell_type: 'code', id: 'abc', source: 'print(1)', outputs: [] }],
+      nbformat: 4,
+      nbformat_minor: 5,
+    }),
+  );
   await fs.writeFile(path.join(root, 'outside.txt'), 'outside the cwd, inside the sandbox\n');
   const permission = {
     mode: 'bypassPermissions' as const,
@@ -267,6 +275,13 @@ const valid: Record<string, () => Record<string, unknown>> = {
     new_string: pick(['BETA', '', randomString(10)]),
     ...(chance(0.3) ? { replace_all: pick([true, false]) } : {}),
   }),
+  NotebookEdit: () => ({
+    notebook_path: pick(['nb.ipynb', 'a.txt', 'missing.ipynb', 'sub', '../../../../outside.ipynb']),
+    new_source: pick(['x = 1', '', randomString(20)]),
+    ...(chance(0.5) ? { cell_id: pick(['cell-0', 'cell-9', 'abc', '', randomString(4)]) } : {}),
+    ...(chance(0.4) ? { cell_type: pick(['code', 'markdown', 'raw']) } : {}),
+    ...(chance(0.5) ? { edit_mode: pick(['replace', 'insert', 'delete', 'append']) } : {}),
+  }),
   Glob: () => ({
     pattern: pick([
       '**/*',
@@ -368,7 +383,7 @@ test(
   { timeout: 300_000 },
   async () => {
     const names = BUILTIN_TOOLS.map((t) => t.name).sort();
-    assert.deepEqual(names, ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
+    assert.deepEqual(names, ['Bash', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'Read', 'Write']);
     const stats: Record<string, Record<string, number>> = {};
     for (const tool of names) {
       stats[tool] = {};

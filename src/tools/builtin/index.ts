@@ -4,6 +4,7 @@ import { BashTool } from './bash';
 import { EditTool } from './edit';
 import { GlobTool } from './glob';
 import { GrepTool } from './grep';
+import { NotebookEditTool } from './notebookEdit';
 import { ReadTool } from './read';
 import { WriteTool } from './write';
 
@@ -12,9 +13,10 @@ export { BashTool } from './bash';
 export { EditTool } from './edit';
 export { GlobTool } from './glob';
 export { GrepTool } from './grep';
+export { NotebookEditTool } from './notebookEdit';
 export { ReadTool } from './read';
 export { WriteTool } from './write';
 export { isReadOnlyCommand, exitCodeOneIsBenign } from './bashCommand';
 export { globToRegExp, expandBraces } from './globPattern';
 
-export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool, EditTool, WriteTool];
+export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool, EditTool, WriteTool, NotebookEditTool];

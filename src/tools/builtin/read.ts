@@ -7,6 +7,10 @@ import { buildTool } from '../Tool';
 import { isAccessRefused, openDirBound, openFileBound, type RealPathCheck } from '../safeFs';
 import { readCheck, searchRootCheck } from './fileAccess';
 import { formatNumberedLine, isErrno, looksBinary, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
+import { isNotebookPath, notebookText, parseNotebook, renderCells, type RenderedCell } from './notebook';
+
+/** The largest notebook Read parses (a larger one is read with Bash and jq). */
+const NOTEBOOK_READ_MAX_BYTES = 10 * 1024 * 1024;
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -58,6 +62,8 @@ export interface ReadOutput {
   /** Why the page ended before the requested limit, if it did. */
   stoppedBy?: 'charBudget';
   mtimeMs: number;
+  /** A Jupyter notebook (.ipynb): its cells, shown as cells (content is their text). */
+  notebook?: RenderedCell[];
 }
 
 const PROMPT = `Reads a text file from the local filesystem and returns its contents with line numbers.
@@ -269,6 +275,40 @@ async function readPage(fh: fs.FileHandle, start: number, limit: number, signal:
   return { lines, totalLines: lineNo - 1, truncatedLines, stoppedByBudget, endsWithNewline };
 }
 
+/** A whole notebook, its cells rendered as the reference's Read shows them; read in full (Edit and NotebookEdit may follow). */
+async function readNotebook(
+  fh: fs.FileHandle,
+  stat: import('node:fs').Stats,
+  abs: string,
+  given: string,
+): Promise<{
+  data: ReadOutput;
+  contextModifiers: [{ type: 'fileRead'; path: string; mtimeMs: number; partial: false }];
+}> {
+  if (stat.size > NOTEBOOK_READ_MAX_BYTES)
+    throw new Error(
+      `${given} is a notebook of ${stat.size} bytes, more than Read shows (${NOTEBOOK_READ_MAX_BYTES}). Read parts of it with Bash and jq, e.g. jq '.cells[:20]' ${given}`,
+    );
+  const parsed = parseNotebook((await fh.readFile()).toString('utf8'));
+  if (!parsed.ok) throw new Error(`${given}: ${parsed.message}`);
+  const cells = renderCells(parsed.notebook, abs);
+  const content = notebookText(cells);
+  const lines = content === '' ? 0 : content.split('\n').length;
+  const data: ReadOutput = {
+    filePath: abs,
+    content,
+    startLine: 1,
+    numLines: lines,
+    totalLines: lines,
+    truncatedLines: 0,
+    partial: false,
+    endsWithNewline: false,
+    mtimeMs: stat.mtimeMs,
+    notebook: cells,
+  };
+  return { data, contextModifiers: [{ type: 'fileRead', path: abs, mtimeMs: stat.mtimeMs, partial: false }] };
+}
+
 export const ReadTool = buildTool<ReadInput, ReadOutput>({
   name: 'Read',
   inputSchema,
@@ -312,6 +352,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     const { fh, stat } = await openFileBound(abs, readCheck(ctx, 'Read', input.file_path));
     try {
       if (stat.size > 0 && (await sniffBinary(fh))) throw new Error(binaryMessage(input.file_path));
+      if (isNotebookPath(abs)) return await readNotebook(fh, stat, abs, input.file_path);
       const page = await readPage(fh, start, limit, ctx.abortSignal);
       const numLines = page.lines.length;
       const partial = page.totalLines > 0 && (numLines === 0 || start > 1 || start + numLines - 1 < page.totalLines);
@@ -335,7 +376,9 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
 
   mapToolResultToToolResultBlockParam(data, toolUseId) {
     let text: string;
-    if (data.totalLines === 0) {
+    if (data.notebook) {
+      text = data.notebook.length === 0 ? EMPTY_FILE_NOTICE : data.content;
+    } else if (data.totalLines === 0) {
       text = EMPTY_FILE_NOTICE;
     } else if (data.numLines === 0) {
       text = `<system-reminder>Warning: the file exists but is shorter than the provided offset (${data.startLine}). The file has ${data.totalLines} lines.</system-reminder>`;
