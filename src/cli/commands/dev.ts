@@ -1,0 +1,48 @@
+// `durable-agent dev`: the embedded default — a Temporal dev server (SQLite, with its UI) and a worker.
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { TASK_QUEUE_DEFAULT } from '../../workflows/definitions';
+import { addServerOptions, waitForSignal } from '../options';
+import { workerSandboxLine } from './worker';
+
+interface DevOpts {
+  db: string;
+  port: number;
+  uiPort: number;
+  ip: string;
+  taskQueue?: string;
+}
+
+export function addDevCommand(program: Command): void {
+  addServerOptions(
+    program
+      .command('dev')
+      .description('Start the embedded default: a Temporal dev server (persisted to SQLite, with its UI) and a worker'),
+  )
+    .option('--ip <ip>', 'address to bind', '127.0.0.1')
+    .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
+    .action(runDev);
+}
+
+async function runDev(o: DevOpts, cmd: Command): Promise<void> {
+  const { startDev } = await import('../dev');
+  const defaultDb = cmd.getOptionValueSource('db') === 'default';
+  const dev = await startDev({
+    db: o.db,
+    defaultDb,
+    port: o.port,
+    uiPort: o.uiPort,
+    ip: o.ip,
+    ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
+  });
+  console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
+  console.log(`ui:       ${dev.server.uiAddress}`);
+  console.log(`worker:   task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
+  console.log(`sandbox:  ${await workerSandboxLine()}`);
+  console.log(
+    `ready. In another terminal: durable-agent run "…"   (Ctrl-C here stops the server and the worker; sessions resume on the next start)`,
+  );
+  await waitForSignal();
+  console.log('stopping…');
+  await dev.stop();
+}

@@ -1,0 +1,362 @@
+// `durable-agent run`: start a session and follow it live. The steps, in order (each one may stop
+// the run with a one-line UsageError before anything starts):
+//   1. check the prompt, --cwd and --add-dir;   2. load settings (managed ones beat the flags);
+//   3. load memory (CLAUDE.md);   4. refuse a disabled bypassPermissions mode;
+//   5. resolve MCP servers;   6. load subagents;   7. build the session's options;
+//   8. compare the control files with the last session here;   9. start, print, follow.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
+import { startSession, type SessionOptions } from '../../client';
+import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
+import { claudeJsonPath } from '../../mcp/claudeJson';
+import { readMcpConfigArgs } from '../../mcp/cliConfig';
+import { McpConfigError, resolveMcpServers } from '../../mcp/config';
+import { sessionMemory } from '../../memory/blobs';
+import { loadMemory, memoryReminder } from '../../memory/claudeMd';
+import { hiddenPathPredicate } from '../../permissions/resultFilter';
+import { PERMISSION_MODES, type PermissionMode } from '../../tools/permissionTypes';
+import { sessionModel } from '../model';
+import {
+  UsageError,
+  addConnectionOptions,
+  collect,
+  followAndExit,
+  positiveInt,
+  print,
+  withClient,
+  type ConnOpts,
+} from '../options';
+import { loadSettings, type EffectiveSettings } from '../settings';
+
+/** The flags of `run`, as commander parses them (see addRunCommand). */
+interface RunOpts extends ConnOpts {
+  cwd: string;
+  model?: string;
+  maxTokens?: number;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  permissionMode?: PermissionMode;
+  allow: string[];
+  ask: string[];
+  deny: string[];
+  addDir: string[];
+  mcpConfig: string[];
+  strictMcpConfig?: boolean;
+  maxTurns?: number;
+  maxTotalTokens?: number;
+  approvalTimeout?: number;
+  onInterrupt?: 'wait' | 'end';
+  id?: string;
+  toolTaskQueue?: string;
+  sandbox?: boolean;
+  streamingTools?: boolean;
+  detach?: boolean;
+}
+
+type Memory = ReturnType<typeof loadMemory>;
+type McpServers = ReturnType<typeof resolveMcpServers>;
+type RunSessionOptions = SessionOptions & { id?: string; taskQueue?: string };
+
+export function addRunCommand(program: Command): void {
+  addConnectionOptions(
+    program
+      .command('run')
+      .description('Start a session and follow it live (Ctrl-C detaches; the job keeps running)')
+      .argument('<prompt...>', 'what the agent should do')
+      .option('--cwd <dir>', 'working directory of the session', process.cwd())
+      .option('--model <name>', 'model (env ANTHROPIC_MODEL)')
+      .option('--max-tokens <n>', 'max output tokens per model call', positiveInt('--max-tokens'))
+      .option('--system-prompt <text>', 'replace the default system prompt')
+      .option('--append-system-prompt <text>', 'add to the system prompt')
+      .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
+      .option('--allow <rule>', 'allow rule, e.g. "Bash(npm test)" (repeatable)', collect, [])
+      .option('--ask <rule>', 'ask rule (repeatable)', collect, [])
+      .option('--deny <rule>', 'deny rule (repeatable)', collect, [])
+      .option('--add-dir <dir>', 'additional working directory (repeatable)', collect, [])
+      .option(
+        '--mcp-config <file|json>',
+        'MCP servers from a JSON file or string { "mcpServers": … } (repeatable; no approval needed)',
+        collect,
+        [],
+      )
+      .option('--strict-mcp-config', 'use only the --mcp-config servers (not ~/.claude.json, .mcp.json or settings)')
+      .option('--max-turns <n>', 'stop after N turns', positiveInt('--max-turns'))
+      .option('--max-total-tokens <n>', 'stop after N tokens in all', positiveInt('--max-total-tokens'))
+      .option(
+        '--approval-timeout <seconds>',
+        'deny a pending approval after this long',
+        positiveInt('--approval-timeout'),
+      )
+      .addOption(
+        new Option('--on-interrupt <what>', 'after an interrupt: wait for a message or end').choices(['wait', 'end']),
+      )
+      .option('--id <id>', 'session id (default: generated)')
+      .option('--task-queue <name>', 'task queue (env DURABLE_AGENT_TASK_QUEUE)')
+      .option(
+        '--tool-task-queue <name>',
+        'task queue of the tool activities: a worker on the host that has the working directory',
+      )
+      .option('--no-sandbox', 'run Bash without the OS sandbox (default: sandboxed where the platform supports it)')
+      .option(
+        '--no-streaming-tools',
+        'start tools only when the model message is complete (default: safe tools start while it streams; env DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0)',
+      )
+      .option('--detach', 'print the session id and return')
+      .option('--json', 'JSON lines'),
+  ).action(runCommand);
+}
+
+async function runCommand(promptWords: string[], o: RunOpts): Promise<void> {
+  const prompt = promptWords.join(' ').trim();
+  if (!prompt) throw new UsageError('the prompt is empty: durable-agent run "what to do"');
+  const cwd = resolve(o.cwd);
+  if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+  for (const d of o.addDir) if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
+  const settings = loadSettings(cwd);
+  for (const w of settings.warnings) warn(w);
+  for (const n of settings.notes) process.stderr.write(`durable-agent: note: ${n}\n`);
+  applyManagedSettings(o, settings);
+  const memory = loadRunMemory(cwd, settings, o);
+  checkBypassAllowed(o, settings);
+  const mcp = runMcpServers(cwd, settings, o);
+  const agents = await runAgents(cwd);
+  const opts = await runSessionOptions(prompt, cwd, o, settings, memory, mcp, agents);
+  await startAndFollow(o, opts, { cwd, settings, memory, mcp, agents });
+}
+
+function warn(w: string): void {
+  process.stderr.write(`durable-agent: warning: ${w}\n`);
+}
+
+/** Managed settings beat the command line (as the reference); a flag they override is reported. Changes `o`. */
+function applyManagedSettings(o: RunOpts, settings: EffectiveSettings): void {
+  const managed = settings.managed;
+  for (const [flag, key, value] of [
+    ['--model', 'model', managed.model],
+    ['--max-tokens', 'maxTokens', managed.maxTokens],
+    ['--permission-mode', 'permissions.defaultMode', managed.mode],
+  ] as const) {
+    const given = flag === '--model' ? o.model : flag === '--max-tokens' ? o.maxTokens : o.permissionMode;
+    if (value !== undefined && given !== undefined && given !== value)
+      warn(`${flag} ${String(given)} is overridden by ${key} in the managed settings ${managed.path}`);
+  }
+  if (managed.model) o.model = managed.model;
+  if (managed.maxTokens) o.maxTokens = managed.maxTokens;
+  if (managed.mode) o.permissionMode = managed.mode;
+  if (settings.managedRulesOnly) {
+    const dropped = [...o.allow, ...o.ask, ...o.deny];
+    if (dropped.length > 0)
+      warn(`--allow/--ask/--deny rules are ignored: allowManagedPermissionRulesOnly in ${managed.path}`);
+    o.allow = [];
+    o.ask = [];
+    o.deny = [];
+  }
+}
+
+/**
+ * Memory files are read by the worker outside the sandbox: never a credential file, nothing a
+ * Read deny rule covers, no project import or rule that really lies outside (claudeMd.ts).
+ */
+function loadRunMemory(cwd: string, settings: EffectiveSettings, o: RunOpts): Memory {
+  const memoryDirs = [cwd, ...settings.additionalDirectories, ...o.addDir.map((d) => resolve(d))];
+  const memoryDeny = hiddenPathPredicate(
+    'Read',
+    { allow: [], ask: [], deny: [...settings.deny, ...o.deny] },
+    { cwd, workingDirectories: memoryDirs },
+  );
+  const memory = loadMemory(cwd, {
+    excludes: settings.claudeMdExcludes,
+    workingDirectories: memoryDirs,
+    ...(memoryDeny ? { readDenied: memoryDeny } : {}),
+  });
+  for (const w of memory.warnings) warn(w);
+  return memory;
+}
+
+function checkBypassAllowed(o: RunOpts, settings: EffectiveSettings): void {
+  const permissionMode = o.permissionMode ?? settings.mode ?? process.env.DURABLE_AGENT_PERMISSION_MODE;
+  if (permissionMode === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
+    throw new UsageError(
+      `bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in ${settings.bypassDisabledBy ?? settings.sources.join(', ')}: choose another --permission-mode`,
+    );
+  }
+}
+
+/**
+ * MCP servers: ~/.claude.json (user and local scope), the approved servers of `.mcp.json`,
+ * settings `mcpServers`, then --mcp-config (src/mcp/config.ts).
+ */
+function runMcpServers(cwd: string, settings: EffectiveSettings, o: RunOpts): McpServers {
+  let mcp: McpServers;
+  try {
+    const cliServers = { ...readMcpConfigArgs(o.mcpConfig, cwd), strict: o.strictMcpConfig === true };
+    const fromSettings = settings.mcp
+      ? {
+          settingsServers: settings.mcp.servers,
+          settingsOrigin: settings.mcp.origins,
+          approval: settings.mcp.approval,
+        }
+      : {};
+    mcp = resolveMcpServers({
+      cwd,
+      ...fromSettings,
+      env: process.env,
+      claudeJson: claudeJsonPath(),
+      cli: cliServers,
+    });
+  } catch (err) {
+    if (err instanceof McpConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  for (const w of mcp.warnings) warn(w);
+  return mcp;
+}
+
+/** Subagents: general-purpose plus ~/.claude/agents and .claude/agents, checked before anything starts. */
+async function runAgents(cwd: string): Promise<AgentDefinition[]> {
+  try {
+    return await loadAgentDefinitions(cwd);
+  } catch (err) {
+    if (err instanceof AgentDefinitionError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** The session's memory: inline when small; else stored in the worker's store (same env as the worker) and sent by reference. */
+async function memoryForRun(files: string[], text: string): Promise<SessionMemory> {
+  if (text.length <= MEMORY_INLINE_MAX_CHARS) return sessionMemory(files, text);
+  const { configuredBlobStore } = await import('../../stores/configured');
+  const { defaultStoreDir } = await import('../../worker');
+  return sessionMemory(files, text, configuredBlobStore({ storeDir: defaultStoreDir() }));
+}
+
+async function runSessionOptions(
+  prompt: string,
+  cwd: string,
+  o: RunOpts,
+  settings: EffectiveSettings,
+  memory: Memory,
+  mcp: McpServers,
+  agents: AgentDefinition[],
+): Promise<RunSessionOptions> {
+  const memoryText = memoryReminder(memory.files);
+  const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
+  const model = sessionModel(o.model, process.env, settings.model, warn);
+  const maxTokens = o.maxTokens ?? settings.maxTokens;
+  return {
+    prompt,
+    cwd,
+    model: {
+      ...(model ? { model } : {}),
+      ...(maxTokens ? { maxTokens } : {}),
+      ...(o.systemPrompt ? { system: o.systemPrompt } : {}),
+    },
+    ...(o.appendSystemPrompt ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
+    // Unset here, the session's input takes DURABLE_AGENT_PERMISSION_MODE (else 'default').
+    ...((o.permissionMode ?? settings.mode)
+      ? { permissionMode: (o.permissionMode ?? settings.mode) as PermissionMode }
+      : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...(settings.disableBypassPermissionsMode ? { disableBypassPermissionsMode: true } : {}),
+    rules: {
+      allow: [...settings.allow, ...o.allow],
+      ask: [...settings.ask, ...o.ask],
+      deny: [...settings.deny, ...o.deny],
+    },
+    additionalDirectories: [...settings.additionalDirectories, ...o.addDir.map((d) => resolve(d))],
+    ...(settings.hooks ? { hooks: settings.hooks } : {}),
+    ...(Object.keys(mcp.servers).length > 0 ? { mcpServers: mcp.servers } : {}),
+    ...(settings.autoCompactEnabled !== undefined
+      ? { contextManagement: { autoCompact: settings.autoCompactEnabled } }
+      : {}),
+    settingsSources: settings.sources,
+    // A large memory is stored in the worker's store and travels by reference (src/memory/blobs.ts).
+    ...(memory.files.length > 0
+      ? {
+          memory: await memoryForRun(
+            memory.files.map((f) => f.path),
+            memoryText,
+          ),
+        }
+      : {}),
+    agents,
+    ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
+    ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens } : {}),
+    ...(o.approvalTimeout ? { approvalTimeoutMs: o.approvalTimeout * 1000 } : {}),
+    ...(o.onInterrupt ? { onInterrupt: o.onInterrupt } : {}),
+    ...(o.id ? { id: o.id } : {}),
+    ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
+    ...(o.toolTaskQueue ? { toolTaskQueue: o.toolTaskQueue } : {}),
+    ...(o.streamingTools === false ? { streamingToolExecution: false } : {}),
+  };
+}
+
+interface Loaded {
+  cwd: string;
+  settings: EffectiveSettings;
+  memory: Memory;
+  mcp: McpServers;
+  agents: AgentDefinition[];
+}
+
+/** Compares the control files with the last session here, starts the session, prints what it loaded and follows it. */
+async function startAndFollow(o: RunOpts, opts: RunSessionOptions, { cwd, settings, memory, mcp, agents }: Loaded) {
+  // The control files against the previous session's here (src/cli/controlManifest.ts): every change is named.
+  const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } =
+    await import('../controlManifest');
+  // The scripts its hooks and MCP servers run count too: what one session rewrote is named before the next runs it.
+  const runFiles = runFilesOf(cwd, opts.additionalDirectories ?? [], opts.hooks, opts.mcpServers);
+  const since = await controlFilesSinceLastSession(cwd, opts.additionalDirectories ?? [], undefined, runFiles).catch(
+    (err: unknown) => {
+      warn(
+        `the control files could not be compared with the last session here: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return undefined;
+    },
+  );
+  const changed = since ? changeLines(since, cwd) : [];
+  await withClient(o, async (client) => {
+    const handle = await startSession(client, opts);
+    const id = handle.workflowId;
+    if (since) {
+      await recordSessionStart(cwd, id, since.now).catch((err: unknown) =>
+        warn(`the control-file manifest was not written: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    }
+    for (const line of changed) process.stderr.write(`${line}\n`);
+    // Which files were loaded: in the JSON form too (the first line of `run --json`).
+    const loaded = {
+      cwd,
+      settings: settings.sources,
+      memory: memory.files.map((f) => f.path),
+      ...(since?.changes.length
+        ? { controlFilesChanged: since.changes.map((c) => ({ ...c, since: since.previous?.session })) }
+        : {}),
+    };
+    if (o.detach) {
+      print(o, { session: id, ...loaded }, id);
+      return;
+    }
+    if (o.json) console.log(JSON.stringify({ session: id, event: 'started', ...loaded }));
+    else {
+      console.log(`session ${id} started (cwd ${cwd})`);
+      const desc = await handle.describe().catch(() => undefined);
+      const line = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;
+      if (typeof line === 'string') console.log(`sandbox: ${line}`);
+      const servers = Object.keys(mcp.servers);
+      if (servers.length > 0) console.log(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
+      console.log(`settings: ${settings.sources.length ? settings.sources.join(', ') : 'none'}`);
+      console.log(`memory: ${memory.files.length ? memory.files.map((f) => f.path).join(', ') : 'none'}`);
+      console.log(
+        `agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`,
+      );
+    }
+    const outcome = await followAndExit(client, id, o);
+    if (outcome === 'ended')
+      await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id, undefined, undefined, runFiles).catch(
+        () => undefined,
+      );
+  });
+}

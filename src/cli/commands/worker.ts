@@ -1,0 +1,57 @@
+// `durable-agent worker`: a worker only, connected to TEMPORAL_ADDRESS (the embedded default is `dev`).
+import type { Command } from 'commander';
+import { loadConnectionConfig } from '../../temporal/connection';
+import { TASK_QUEUE_DEFAULT } from '../../workflows/definitions';
+import { addConnectionOptions, connectionOverrides, waitForSignal, type ConnOpts } from '../options';
+
+/** What a worker says at start about Bash's OS sandbox on this host. */
+export async function workerSandboxLine(): Promise<string> {
+  const { sandboxAvailability } = await import('../../sandbox/host');
+  const a = await sandboxAvailability();
+  return a.available
+    ? 'available (Bash runs sandboxed unless a session opts out)'
+    : `UNAVAILABLE — ${a.reason}; sessions run Bash unsandboxed (refused with sandbox.failIfUnavailable)`;
+}
+
+export function addWorkerCommand(program: Command): void {
+  addConnectionOptions(
+    program
+      .command('worker')
+      .description('Run a worker only (connects to TEMPORAL_ADDRESS)')
+      .option('--task-queue <name>', 'task queue to poll (env DURABLE_AGENT_TASK_QUEUE)')
+      .option('--store-dir <dir>', 'transcripts, ledger and large results (env DURABLE_AGENT_STORE_DIR)')
+      .option(
+        '--store <url>',
+        'a store shared by workers on several hosts: postgres://user:pw@host:5432/db (env DURABLE_AGENT_STORE)',
+      ),
+  ).action(runWorker);
+}
+
+async function runWorker(o: ConnOpts & { storeDir?: string; store?: string }): Promise<void> {
+  const { connectWorker } = await import('../../temporal/connection');
+  const { createAgentWorker } = await import('../../worker');
+  const { quietTemporalRuntime } = await import('../dev');
+  quietTemporalRuntime();
+  const config = loadConnectionConfig(connectionOverrides(o));
+  // The store first: a bad --store / DURABLE_AGENT_STORE is one line, before any connection.
+  const { configuredBlobStore, describeBlobStore } = await import('../../stores/configured');
+  const storeDir = o.storeDir ?? (await import('../../worker')).defaultStoreDir();
+  const blobStore = configuredBlobStore({ storeDir, ...(o.store ? { store: o.store } : {}) });
+  const connection = await connectWorker(config);
+  const worker = await createAgentWorker({
+    connection,
+    namespace: config.namespace,
+    ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
+    storeDir,
+    blobStore,
+  });
+  console.log(
+    `worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`,
+  );
+  console.log(`store: ${describeBlobStore(blobStore)}`);
+  console.log(`sandbox: ${await workerSandboxLine()}`);
+  const running = worker.run();
+  await Promise.race([waitForSignal(), running]);
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+  await running;
+}
