@@ -1,5 +1,11 @@
 // One turn of a session, as a child workflow `<session-id>/turn-<n>`: the model call and every
 // tool call are activities; batching, ordering and protocol completeness come from the engine.
+// The workflow's sequence:
+//   1. the turn's state and handlers (interrupt, approval decisions, progress, streamed blocks): `TurnRun`;
+//   2. `executeTurn`: the model call (outages waited out, context managed), then the tool calls in
+//      batches (safe ones started while the answer streams), approvals asked of the session;
+//   3. the end-of-turn writes (tool results into the transcript, read files), never interrupted;
+//   4. the result: compact records, the new head, the context (read files by reference).
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -16,13 +22,21 @@ import {
   sleep,
   workflowInfo,
   type ActivityOptions,
+  type ActivityInterfaceFor,
+  type ExternalWorkflowHandle,
 } from '@temporalio/workflow';
 import type { ErrorCode } from '../engine/errors';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { toolResultText } from '../engine/messages';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from '../engine/records';
-import { describeOutage, retryPolicy, type OutageState, type TransientFailure } from '../engine/retry';
+import {
+  describeOutage,
+  retryPolicy,
+  type OutageState,
+  type RetryPolicy,
+  type TransientFailure,
+} from '../engine/retry';
 import { approvalTimeoutDenial, transientFailureFromDetails, waitOutStoreOutage } from '../engine/schedulerGlue';
 import {
   executeTurn,
@@ -266,16 +280,63 @@ function turnResult(
   };
 }
 
-/** A turn's state as its signal and query handlers see it (the shape of Temporal's safe-message-handlers sample). */
-class TurnState {
+export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
+  const turn = new TurnRun(input);
+  turn.register();
+  const outcome = await executeTurn(
+    {
+      context: input.context,
+      priorRecords: new Map(),
+      maxConcurrency: input.maxConcurrency,
+      retry: turn.policy,
+      ...(turn.streaming ? { streaming: turn.streaming } : {}),
+    },
+    turn,
+  );
+  if (outcome.reason === 'failed')
+    throw ApplicationFailure.nonRetryable(
+      `model call failed: ${outcome.error ?? 'unavailable'}`,
+      'MODEL_UNAVAILABLE' satisfies ErrorCode,
+    );
+  turn.phase = 'finishing';
+  const [head, readFilesRef] = await recordTurnEnd(input, outcome, turn.modelResult, (call) => turn.storeCall(call));
+  return turnResult(input, outcome, turn.modelResult, turn.modelStep, head, readFilesRef);
+}
+
+/**
+ * One turn: its state as the signal and query handlers see it (the shape of Temporal's
+ * safe-message-handlers sample), the handlers as methods, and the engine's executor.
+ */
+class TurnRun implements TurnExecutor {
   interrupted = false;
   phase = 'model';
   readonly decisions = new Map<string, Approval>();
   readonly pending = new Map<string, PendingApproval>();
   readonly running = new Map<string, string>();
   readonly done: CompactRecord[] = [];
+  modelResult: CallModelResult | undefined;
+  modelStep: ManagedModelStep | undefined;
+  private readonly stepState = newModelStepState();
+  /** The turn's scope: an interrupt cancels it (the model call and every tool call run in it). */
+  readonly scope: CancellationScope;
+  readonly policy: RetryPolicy;
+  readonly streaming: StreamingToolExecution | undefined;
+  private readonly parent: ExternalWorkflowHandle | undefined;
+  private readonly session: ReturnType<typeof toolSession>;
+  private readonly tools: ActivityInterfaceFor<ToolCallActivities>;
+  /** Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent). */
+  private readonly subagents: ActivityInterfaceFor<SubagentPhaseActivities>;
 
-  constructor(private readonly scope: CancellationScope) {}
+  constructor(private readonly input: TurnWorkflowInput) {
+    const parentId = workflowInfo().parent?.workflowId;
+    this.parent = parentId ? getExternalWorkflowHandle(parentId) : undefined;
+    this.tools = proxyActivities<ToolCallActivities>(toolActivityOptions(input));
+    this.scope = new CancellationScope();
+    this.session = toolSession(input);
+    this.subagents = proxyActivities<SubagentPhaseActivities>(toolActivityOptions(input));
+    this.policy = retryPolicy(input.retry ?? {});
+    this.streaming = input.streamingToolExecution === false ? undefined : this.streamingExecution();
+  }
 
   register(): void {
     setHandler(turnInterruptSignal, () => {
@@ -299,53 +360,67 @@ class TurnState {
       done: [...this.done],
       pendingApprovals: [...this.pending.values()],
     }));
+    const streaming = this.streaming;
+    if (streaming) setHandler(streamedToolUseSignal, (item) => streaming.add(item));
   }
-}
 
-export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
-  const info = workflowInfo();
-  const parentId = info.parent?.workflowId;
-  const parent = parentId ? getExternalWorkflowHandle(parentId) : undefined;
-  const tools = proxyActivities<ToolCallActivities>(toolActivityOptions(input));
+  /**
+   * Streaming tool execution: the model activity signals each completed tool_use block; a safe
+   * one starts here at once (engine/streaming.ts decides which), in its own cancellation scope.
+   */
+  private streamingExecution(): StreamingToolExecution {
+    const { input, session } = this;
+    return new StreamingToolExecution(
+      { context: input.context, maxConcurrency: input.maxConcurrency },
+      {
+        describeStreamed: (items: readonly StreamedToolUse[], context: AgentContext) =>
+          descriptions.describeToolUses({
+            session,
+            blocks: items.map((i) => i.block),
+            messageRefs: items.map((i) => i.messageRef),
+            messageRef: null,
+            context,
+          }),
+        startStreamed: (item, context, description) => {
+          // A subagent starts a child session: it waits for the complete message.
+          if (input.subagents && isAgentTool(item.block.name)) return undefined;
+          const own = new CancellationScope({ cancellable: true, parent: this.scope });
+          return {
+            result: this.runToolIn(own, item.block, item.messageRef, context, description),
+            cancel: () => own.cancel(),
+          };
+        },
+        isInterrupted: () => this.interrupted,
+      },
+    );
+  }
 
-  const scope = new CancellationScope();
-  const st = new TurnState(scope);
-  st.register();
-
-  const session = toolSession(input);
-
-  // Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent).
-  const subagents = proxyActivities<SubagentPhaseActivities>(toolActivityOptions(input));
-
-  let modelResult: CallModelResult | undefined;
-  let modelStep: ManagedModelStep | undefined;
-  const stepState = newModelStepState();
-  const isStopped = (): boolean => st.interrupted;
-
-  const policy = retryPolicy(input.retry ?? {});
   /** Shows an outage in this turn (UI details) and to the session (status, ls, live view). */
-  const showOutage = (o: OutageState | undefined): void => {
+  onOutage(o: OutageState | undefined): void {
     setCurrentDetails(o ? describeOutage(o, Date.now()) : '');
+    const parent = this.parent;
     if (parent)
       void CancellationScope.nonCancellable(() => parent.signal(outageSignal, o ?? null)).catch(() => undefined);
-  };
+  }
+
   /** A store activity that waits out outages like the model does (not interruptible: it records what happened). */
-  const storeCall = <T>(call: (attempt: number) => Promise<T>): Promise<T> =>
-    waitOutStoreOutage(call, {
-      policy,
+  storeCall<T>(call: (attempt: number) => Promise<T>): Promise<T> {
+    return waitOutStoreOutage(call, {
+      policy: this.policy,
       now: () => Date.now(),
       sleep: (ms) => sleep(ms),
       classify: (err) => transientFailureOf(err, 'store'),
-      onOutage: showOutage,
+      onOutage: (o) => this.onOutage(o),
       giveUp: (reason) => ApplicationFailure.nonRetryable(reason, 'STORE_UNAVAILABLE' satisfies ErrorCode),
     });
+  }
 
   /**
    * One call through the pipeline activity (or, for Agent, the subagent's activities and child),
    * inside `runScope`: the turn's scope, or an early call's own scope (a child of it) so that a
    * discarded early call can be cancelled alone. Every failure becomes a record.
    */
-  async function runToolIn(
+  private async runToolIn(
     runScope: CancellationScope,
     block: ToolUseBlock,
     messageRef: string | null,
@@ -353,210 +428,166 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
     description: ToolUseDescription,
     approval?: Approval,
   ): Promise<ToolRunResult> {
-    st.running.set(block.id, description.summary);
+    const input = this.input;
+    this.running.set(block.id, description.summary);
     try {
-      return input.subagents && isAgentTool(block.name)
-        ? await runSubagentCall(
-            {
-              input,
-              session,
-              messageRef,
-              scope: runScope,
-              activities: {
-                prepareSubagent: subagents.prepareSubagent,
-                finishSubagent: subagents.finishSubagent,
-                awaitSubagent: subagentWait.awaitSubagent,
-              },
-            },
-            block,
-            context,
-            description,
-            approval,
-          )
-        : await runScope.run(() =>
-            tools.runToolUse.executeWithOptions(
-              { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary },
-              [
-                {
-                  session,
-                  block,
-                  messageRef,
-                  context,
-                  ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}),
-                  ...(approval ? { approval } : {}),
-                },
-              ],
-            ),
-          );
+      if (input.subagents && isAgentTool(block.name)) {
+        const activities = {
+          prepareSubagent: this.subagents.prepareSubagent,
+          finishSubagent: this.subagents.finishSubagent,
+          awaitSubagent: subagentWait.awaitSubagent,
+        };
+        const call = { input, session: this.session, messageRef, scope: runScope, activities };
+        return await runSubagentCall(call, block, context, description, approval);
+      }
+      const options = { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary };
+      const readFilesRef = input.readFilesRef ? { readFilesRef: input.readFilesRef } : {};
+      const args = {
+        session: this.session,
+        block,
+        messageRef,
+        context,
+        ...readFilesRef,
+        ...(approval ? { approval } : {}),
+      };
+      return await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
     } catch (err) {
-      if (st.interrupted || isCancellation(err)) {
+      if (this.interrupted || isCancellation(err)) {
         // A cancelled early call that was discarded is not an interrupt of the turn.
-        if (runScope === scope || st.interrupted) st.interrupted = true;
+        if (runScope === this.scope || this.interrupted) this.interrupted = true;
         return { kind: 'done', record: interruptedRecord(block, true, description.summary) };
       }
       return { kind: 'done', record: failedCallRecord(err, block, description) };
     } finally {
-      st.running.delete(block.id);
+      this.running.delete(block.id);
     }
   }
 
-  // Streaming tool execution: the model activity signals each completed tool_use block; a safe
-  // one starts here at once (engine/streaming.ts decides which), in its own cancellation scope.
-  const streaming =
-    input.streamingToolExecution === false
-      ? undefined
-      : new StreamingToolExecution(
-          { context: input.context, maxConcurrency: input.maxConcurrency },
-          {
-            describeStreamed: (items: readonly StreamedToolUse[], context: AgentContext) =>
-              descriptions.describeToolUses({
-                session,
-                blocks: items.map((i) => i.block),
-                messageRefs: items.map((i) => i.messageRef),
-                messageRef: null,
-                context,
-              }),
-            startStreamed(item, context, description) {
-              // A subagent starts a child session: it waits for the complete message.
-              if (input.subagents && isAgentTool(item.block.name)) return undefined;
-              const own = new CancellationScope({ cancellable: true, parent: scope });
-              return {
-                result: runToolIn(own, item.block, item.messageRef, context, description),
-                cancel: () => own.cancel(),
-              };
-            },
-            isInterrupted: isStopped,
-          },
-        );
-  if (streaming) setHandler(streamedToolUseSignal, (item) => streaming.add(item));
+  // --- The engine's executor (TurnExecutor) ---
 
-  const executor: TurnExecutor = {
-    now: () => Date.now(),
-    onOutage: showOutage,
-    sleep: async (ms) => ((await condition(() => st.interrupted, ms)) ? 'interrupted' : 'done'),
-    async callModel(attempt): Promise<ModelCallResult> {
-      try {
-        // Context management (clearing, auto/reactive compaction) is the engine's model step;
-        // its state survives this turn's outage retries (a compaction is not redone).
-        modelStep = await managedModelStep(
-          input,
-          {
-            callModel: (args, activityId, summary) =>
-              scope.run(() =>
-                model.callModel.executeWithOptions(
-                  { activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
-                  [args],
-                ),
+  now(): number {
+    return Date.now();
+  }
+
+  async sleep(ms: number): Promise<'interrupted' | 'done'> {
+    return (await condition(() => this.interrupted, ms)) ? 'interrupted' : 'done';
+  }
+
+  async callModel(attempt: number): Promise<ModelCallResult> {
+    let result: CallModelResult;
+    try {
+      // Context management (clearing, auto/reactive compaction) is the engine's model step;
+      // its state survives this turn's outage retries (a compaction is not redone).
+      const scope = this.scope;
+      this.modelStep = await managedModelStep(
+        this.input,
+        {
+          callModel: (args, activityId, summary) =>
+            scope.run(() =>
+              model.callModel.executeWithOptions(
+                { activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
+                [args],
               ),
-            compact: (args, activityId, summary) =>
-              scope.run(() => compaction.compactContext.executeWithOptions({ activityId, summary }, [args])),
-          },
-          stepState,
-          attempt,
-        );
-        if (modelStep.kind === 'interrupted') {
-          st.interrupted = true;
-          return { kind: 'interrupted' };
-        }
-        modelResult = modelStep.result;
-      } catch (err) {
-        if (st.interrupted || isCancellation(err)) {
-          st.interrupted = true;
-          return { kind: 'interrupted' };
-        }
-        const failure = transientFailureOf(err, 'model');
-        if (failure) return { kind: 'unavailable', failure };
-        const modelError =
-          err instanceof ActivityFailure && err.cause
-            ? err.cause.message
-            : err instanceof Error
-              ? err.message
-              : String(err);
-        throw ApplicationFailure.nonRetryable(`model call failed: ${modelError}`, 'MODEL_FAILED' satisfies ErrorCode);
+            ),
+          compact: (args, activityId, summary) =>
+            scope.run(() => compaction.compactContext.executeWithOptions({ activityId, summary }, [args])),
+        },
+        this.stepState,
+        attempt,
+      );
+      if (this.modelStep.kind === 'interrupted') {
+        this.interrupted = true;
+        return { kind: 'interrupted' };
       }
-      st.phase = 'tools';
-      return {
-        kind: 'message',
-        message: modelResult.message,
-        usage: modelResult.usage,
-        stopReason: modelResult.stopReason,
-      };
-    },
-    async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
-      // Blocks carry previews of large inputs: the activity reads them whole from the model's node.
-      return descriptions.describeToolUses({
-        session,
-        blocks: [...blocks],
-        messageRef: modelResult?.head ?? null,
-        context,
-      });
-    },
-    async runTool(
-      block: ToolUseBlock,
-      context: AgentContext,
-      description: ToolUseDescription,
-      approval?: Approval,
-    ): Promise<ToolRunResult> {
-      const result = await runToolIn(scope, block, modelResult?.head ?? null, context, description, approval);
-      if (result.kind === 'done') st.done.push(compact(result.record));
-      return result;
-    },
-    onRecord(record) {
-      // Calls started while streaming show as done once the tool phase takes them over (a discarded one never does).
-      if (record.early) st.done.push(compact(record));
-    },
-    async awaitApproval(block, ask, description): Promise<Approval | 'interrupted'> {
-      const since = Date.now();
-      const entry: PendingApproval = {
-        turn: input.turn,
-        toolUseId: block.id,
-        toolName: block.name,
-        summary: description.summary,
-        message: ask.message,
-        since,
-      };
-      st.pending.set(block.id, entry);
-      st.phase = 'awaiting_approval';
-      if (parent) await parent.signal(approvalPendingSignal, entry);
-      const decided = await condition(() => st.decisions.has(block.id) || st.interrupted, input.approvalTimeoutMs);
-      st.pending.delete(block.id);
-      st.phase = 'tools';
-      const result: Approval | 'interrupted' =
-        st.interrupted && !st.decisions.has(block.id)
-          ? 'interrupted'
-          : (st.decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs));
-      // Tell the session what counted, so that an approve racing the timeout is answered truly.
-      if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || st.interrupted)) {
-        const outcome =
-          result === 'interrupted'
-            ? { decision: 'deny' as const, source: 'interrupted' as const }
-            : { decision: result.decision, source: result.source };
-        await CancellationScope.nonCancellable(() =>
-          parent.signal(approvalResolvedSignal, { toolUseId: block.id, ...outcome }),
-        );
+      result = this.modelResult = this.modelStep.result;
+    } catch (err) {
+      if (this.interrupted || isCancellation(err)) {
+        this.interrupted = true;
+        return { kind: 'interrupted' };
       }
-      return result;
-    },
-    isInterrupted: isStopped,
-    skipCutOffToolUse: () => patched(MAX_TOKENS_CUT_OFF_PATCH),
-  };
+      const failure = transientFailureOf(err, 'model');
+      if (failure) return { kind: 'unavailable', failure };
+      const cause =
+        err instanceof ActivityFailure && err.cause
+          ? err.cause.message
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      throw ApplicationFailure.nonRetryable(`model call failed: ${cause}`, 'MODEL_FAILED' satisfies ErrorCode);
+    }
+    this.phase = 'tools';
+    return { kind: 'message', message: result.message, usage: result.usage, stopReason: result.stopReason };
+  }
 
-  const outcome = await executeTurn(
-    {
-      context: input.context,
-      priorRecords: new Map(),
-      maxConcurrency: input.maxConcurrency,
-      retry: policy,
-      ...(streaming ? { streaming } : {}),
-    },
-    executor,
-  );
-  if (outcome.reason === 'failed')
-    throw ApplicationFailure.nonRetryable(
-      `model call failed: ${outcome.error ?? 'unavailable'}`,
-      'MODEL_UNAVAILABLE' satisfies ErrorCode,
-    );
-  st.phase = 'finishing';
-  const [head, readFilesRef] = await recordTurnEnd(input, outcome, modelResult, storeCall);
-  return turnResult(input, outcome, modelResult, modelStep, head, readFilesRef);
+  async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
+    // Blocks carry previews of large inputs: the activity reads them whole from the model's node.
+    return descriptions.describeToolUses({
+      session: this.session,
+      blocks: [...blocks],
+      messageRef: this.modelResult?.head ?? null,
+      context,
+    });
+  }
+
+  async runTool(
+    block: ToolUseBlock,
+    context: AgentContext,
+    description: ToolUseDescription,
+    approval?: Approval,
+  ): Promise<ToolRunResult> {
+    const messageRef = this.modelResult?.head ?? null;
+    const result = await this.runToolIn(this.scope, block, messageRef, context, description, approval);
+    if (result.kind === 'done') this.done.push(compact(result.record));
+    return result;
+  }
+
+  onRecord(record: ToolCallRecord): void {
+    // Calls started while streaming show as done once the tool phase takes them over (a discarded one never does).
+    if (record.early) this.done.push(compact(record));
+  }
+
+  async awaitApproval(
+    block: ToolUseBlock,
+    ask: { message: string },
+    description: ToolUseDescription,
+  ): Promise<Approval | 'interrupted'> {
+    const { input, parent } = this;
+    const entry: PendingApproval = {
+      turn: input.turn,
+      toolUseId: block.id,
+      toolName: block.name,
+      summary: description.summary,
+      message: ask.message,
+      since: Date.now(),
+    };
+    this.pending.set(block.id, entry);
+    this.phase = 'awaiting_approval';
+    if (parent) await parent.signal(approvalPendingSignal, entry);
+    const decided = await condition(() => this.decisions.has(block.id) || this.interrupted, input.approvalTimeoutMs);
+    this.pending.delete(block.id);
+    this.phase = 'tools';
+    const result: Approval | 'interrupted' =
+      this.interrupted && !this.decisions.has(block.id)
+        ? 'interrupted'
+        : (this.decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs));
+    // Tell the session what counted, so that an approve racing the timeout is answered truly.
+    if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || this.interrupted)) {
+      const outcome =
+        result === 'interrupted'
+          ? { decision: 'deny' as const, source: 'interrupted' as const }
+          : { decision: result.decision, source: result.source };
+      await CancellationScope.nonCancellable(() =>
+        parent.signal(approvalResolvedSignal, { toolUseId: block.id, ...outcome }),
+      );
+    }
+    return result;
+  }
+
+  isInterrupted(): boolean {
+    return this.interrupted;
+  }
+
+  skipCutOffToolUse(): boolean {
+    return patched(MAX_TOKENS_CUT_OFF_PATCH);
+  }
 }
