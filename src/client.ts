@@ -235,21 +235,34 @@ export async function sandboxSummary(
   return describeSandbox(input.sandbox, platform, dirs, available.available ? undefined : available.reason);
 }
 
-export async function startSession(
+/** What starting a session needs, checked at the edge: its id, task queue, input and the start options the server keeps. */
+export interface PreparedSessionStart {
+  workflowId: string;
+  taskQueue: string;
+  input: SessionInput;
+  staticSummary: string;
+  memo: Record<string, unknown>;
+  typedSearchAttributes?: Array<{ key: { name: string; type: 'KEYWORD' }; value: string }>;
+}
+
+/**
+ * The session's input built and validated as `startSession` does (src/sessionInput.ts), without
+ * starting anything: `startSession` starts it now, a schedule (src/schedules.ts) at each firing.
+ */
+export async function prepareSessionStart(
   client: Client,
   opts: SessionOptions & { id?: string; taskQueue?: string },
-): Promise<SessionHandle> {
+): Promise<PreparedSessionStart> {
   // The id and the task queue are start options, not part of the session's input.
   const { id, taskQueue, ...options } = opts;
   // Validated here, at the edge: the workflow checks only its input's fixed shape (src/sessionInput.ts).
   const input = checkSessionInput(await withAgents(sessionInput(options)));
   const sandbox = await sandboxSummary(input);
   if (input.useSearchAttributes === undefined) input.useSearchAttributes = await hasStatusSearchAttribute(client);
-  const workflowId = id ?? `session-${randomUUID()}`;
-  return client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
-    workflowId,
+  return {
+    workflowId: id ?? `session-${randomUUID()}`,
     taskQueue: taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
-    args: [input],
+    input,
     staticSummary: `Session: ${input.prompt.replace(/\s+/g, ' ').slice(0, 120)}`,
     memo: {
       prompt: input.prompt.slice(0, 500),
@@ -262,6 +275,21 @@ export async function startSession(
     ...(input.useSearchAttributes
       ? { typedSearchAttributes: [{ key: { name: STATUS_SEARCH_ATTRIBUTE, type: 'KEYWORD' }, value: 'running' }] }
       : {}),
+  };
+}
+
+export async function startSession(
+  client: Client,
+  opts: SessionOptions & { id?: string; taskQueue?: string },
+): Promise<SessionHandle> {
+  const p = await prepareSessionStart(client, opts);
+  return client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
+    workflowId: p.workflowId,
+    taskQueue: p.taskQueue,
+    args: [p.input],
+    staticSummary: p.staticSummary,
+    memo: p.memo,
+    ...(p.typedSearchAttributes ? { typedSearchAttributes: p.typedSearchAttributes } : {}),
   } as never);
 }
 

@@ -211,7 +211,9 @@ export async function followSession(
 
   for (;;) {
     if (detached) return { kind: 'detached' };
-    await poll();
+    // A query waits for a worker: with none, Ctrl-C must not wait for it.
+    await Promise.race([poll(), opts.detach ?? new Promise(() => undefined)]);
+    if (detached) return { kind: 'detached' };
     if (finished) {
       await poll().catch(() => undefined);
       const f = finished;

@@ -7,6 +7,8 @@ import { connectClient, loadConnectionConfig, type ConnectionOverrides } from '.
 import { defaultDevDb } from '../stores/dataHome';
 import { DurableAgentError } from '../engine/errors';
 import { followSession } from './follow';
+import { watchForWorker } from './workerCheck';
+import { runningSession } from '../client';
 
 export class UsageError extends DurableAgentError {
   constructor(message: string) {
@@ -108,7 +110,14 @@ export function waitForSignal(): Promise<void> {
 /** Follows the session until it ends ('ended') or the user detaches ('detached'); sets the exit code. */
 export async function followAndExit(client: Client, id: string, o: ConnOpts): Promise<'ended' | 'detached'> {
   const detach = waitForSignal();
-  const outcome = await followSession(client, id, { json: o.json ?? false, detach });
+  // Without a worker on the session's task queue it would wait silently: say so, once.
+  const watch = watchForWorker(client, () =>
+    runningSession(client, id).then(
+      (s) => s.taskQueue,
+      () => undefined,
+    ),
+  );
+  const outcome = await followSession(client, id, { json: o.json ?? false, detach }).finally(() => watch.stop());
   if (outcome.kind === 'detached') {
     console.error(
       `\ndetached; the session keeps running.\n  re-attach:  durable-agent attach ${id}\n  interrupt:  durable-agent interrupt ${id}\n  cancel:     durable-agent cancel ${id}`,

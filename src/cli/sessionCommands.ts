@@ -38,7 +38,8 @@ export function addSessionCommands(program: Command): void {
       .option('--json', 'JSON lines'),
   ).action(async (id: string, o: ConnOpts) =>
     withClient(o, async (client) => {
-      await sessionStatus(client, id);
+      // Answered by the server alone (a query would wait for a worker, silently, when none runs).
+      await sessionExists(client, id);
       await followAndExit(client, id, o);
     }),
   );
@@ -54,11 +55,20 @@ export function addSessionCommands(program: Command): void {
       let n = 0;
       for await (const wf of listSessions(client)) {
         if (n++ >= o.limit) break;
-        const row: { id: string; status: string; started: string; prompt: string; waiting?: string } = {
+        const row: {
+          id: string;
+          status: string;
+          started: string;
+          prompt: string;
+          schedule?: string;
+          waiting?: string;
+        } = {
           id: wf.id,
           status: wf.status,
           started: wf.started,
           prompt: wf.prompt,
+          // Started by a schedule (durable-agent schedule add).
+          ...(wf.schedule ? { schedule: wf.schedule } : {}),
         };
         if (row.status === 'waiting_for_model') {
           // Since when and until when: the session's status says.
@@ -68,7 +78,7 @@ export function addSessionCommands(program: Command): void {
         print(
           o,
           row,
-          `${row.id}  ${row.status.padEnd(17)} ${row.started}  ${row.prompt.replace(/\s+/g, ' ').slice(0, 60)}${row.waiting ? `\n    ${row.waiting}` : ''}`,
+          `${row.id}  ${row.status.padEnd(17)} ${row.started}  ${row.schedule ? `[schedule ${row.schedule}] ` : ''}${row.prompt.replace(/\s+/g, ' ').slice(0, 60)}${row.waiting ? `\n    ${row.waiting}` : ''}`,
         );
       }
       if (n === 0 && !o.json) console.log('no sessions');
@@ -316,7 +326,7 @@ function pendingText(decision: 'approve' | 'deny', id: string, r: { toolUseId?: 
  */
 async function* listSessions(
   client: Client,
-): AsyncGenerator<{ id: string; status: string; started: string; prompt: string }> {
+): AsyncGenerator<{ id: string; status: string; started: string; prompt: string; schedule?: string }> {
   const converter = converterOf(client);
   let nextPageToken: Uint8Array | undefined;
   do {
@@ -334,6 +344,12 @@ async function* listSessions(
       const attr = statusPayload ? defaultPayloadConverter.fromPayload<unknown>(statusPayload as Payload) : undefined;
       if (typeof attr === 'string') status = attr;
       else if (Array.isArray(attr) && typeof attr[0] === 'string') status = attr[0];
+      let schedule: string | undefined;
+      const scheduleMemo = wf.memo?.fields?.schedule;
+      if (scheduleMemo) {
+        const v = await decodePayload<string>(converter, scheduleMemo as Payload).catch(() => undefined);
+        if (typeof v === 'string') schedule = v;
+      }
       let prompt = '';
       const memo = wf.memo?.fields?.prompt;
       if (memo) {
@@ -345,7 +361,7 @@ async function* listSessions(
       }
       const seconds = Number(wf.startTime?.seconds ?? 0);
       const started = new Date(seconds * 1000 + Math.floor((wf.startTime?.nanos ?? 0) / 1e6)).toISOString();
-      yield { id: wf.execution?.workflowId ?? '?', status, started, prompt };
+      yield { id: wf.execution?.workflowId ?? '?', status, started, prompt, ...(schedule ? { schedule } : {}) };
     }
     nextPageToken = page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
   } while (nextPageToken);
