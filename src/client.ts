@@ -29,8 +29,19 @@ import { describeSandbox, sandboxEnabled, sandboxPathsFromRules } from './sandbo
 import type { SandboxSettings } from './sandbox/settings';
 import type { ContextSettings } from './engine/contextWindow';
 
-/** The tools a session gets by default: the file and shell tools, NotebookEdit and Agent (subagents as child sessions). */
-export const BUILTIN_TOOL_NAMES = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'NotebookEdit', 'Agent'];
+/** The tools a session gets by default: the file and shell tools, NotebookEdit, Agent (subagents as child sessions) and the worktree tools. */
+export const BUILTIN_TOOL_NAMES = [
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'Bash',
+  'NotebookEdit',
+  'Agent',
+  'EnterWorktree',
+  'ExitWorktree',
+];
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 export type SessionHandle = WorkflowHandle<typeof sessionWorkflow>;

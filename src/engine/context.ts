@@ -25,6 +25,23 @@ export interface AgentContext {
   readFiles: Record<string, FileReadState>;
   /** Background tasks, a wake-up, cron jobs (engine/autonomy.ts); absent until a tool records one. */
   autonomy?: Autonomy;
+  /** The git worktree EnterWorktree moved the session into; absent outside one. */
+  worktree?: WorktreeState;
+}
+
+/** A worktree the session works in (EnterWorktree): where it is and what to restore on ExitWorktree. */
+export interface WorktreeState {
+  path: string;
+  branch?: string;
+  /** The commit it started from (ExitWorktree counts the commits since). */
+  base?: string;
+  /** EnterWorktree made it (only then may ExitWorktree remove it). */
+  created: boolean;
+  /** The main repository's root. */
+  repoRoot: string;
+  /** cwd and projectDir before entering, restored on exit. */
+  originalCwd: string;
+  originalProjectDir?: string;
 }
 
 export type ContextModifier =
@@ -32,6 +49,10 @@ export type ContextModifier =
   | { type: 'fileWritten'; path: string; mtimeMs: number }
   | { type: 'setCwd'; cwd: string }
   | { type: 'addDirectory'; path: string }
+  /** The session works in a worktree from now on: cwd and the project directory (rules' anchor) move there. */
+  | { type: 'worktreeEntered'; worktree: Omit<WorktreeState, 'originalCwd' | 'originalProjectDir'> }
+  /** Back where the session was before EnterWorktree. */
+  | { type: 'worktreeExited' }
   | AutonomyModifier;
 
 export function initialContext(cwd: string, additionalDirectories: string[] = []): AgentContext {
@@ -56,6 +77,30 @@ export function applyContextModifier(ctx: AgentContext, mod: ContextModifier): A
       return ctx.additionalDirectories.includes(mod.path)
         ? ctx
         : { ...ctx, additionalDirectories: [...ctx.additionalDirectories, mod.path] };
+    case 'worktreeEntered': {
+      // Switching from one worktree to another keeps what the first entry saved.
+      const originalCwd = ctx.worktree ? ctx.worktree.originalCwd : ctx.cwd;
+      const originalProjectDir = ctx.worktree ? ctx.worktree.originalProjectDir : ctx.projectDir;
+      return {
+        ...ctx,
+        cwd: mod.worktree.path,
+        projectDir: mod.worktree.path,
+        worktree: {
+          ...mod.worktree,
+          originalCwd,
+          ...(originalProjectDir !== undefined ? { originalProjectDir } : {}),
+        },
+      };
+    }
+    case 'worktreeExited': {
+      if (!ctx.worktree) return ctx;
+      const { worktree, projectDir: _moved, ...rest } = ctx;
+      return {
+        ...rest,
+        cwd: worktree.originalCwd,
+        ...(worktree.originalProjectDir !== undefined ? { projectDir: worktree.originalProjectDir } : {}),
+      };
+    }
     case 'taskStarted':
     case 'taskStopRequested':
     case 'wakeupScheduled':

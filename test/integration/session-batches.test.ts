@@ -61,7 +61,18 @@ test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls over
     assert.match(JSON.stringify(fake.messageRequests()[0]?.system), new RegExp(`working directory is ${workDir}`));
     // The tools were sent to the model with their schemas.
     const toolNames = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name);
-    assert.deepEqual(toolNames.sort(), ['Agent', 'Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
+    assert.deepEqual(toolNames.sort(), [
+      'Agent',
+      'Bash',
+      'Edit',
+      'EnterWorktree',
+      'ExitWorktree',
+      'Glob',
+      'Grep',
+      'NotebookEdit',
+      'Read',
+      'Write',
+    ]);
 
     // The turn's history: the two safe calls overlap, Edit starts after both end, the last Grep after Edit.
     const history = await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory();
@@ -117,7 +128,17 @@ test('integration: a tool denied outright is not offered to the model, and a cal
     const result = await (await start({ prompt: 'try bash', rules: { allow: [], ask: [], deny: ['Bash'] } })).result();
     assert.equal(result.status, 'completed');
     const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name).sort();
-    assert.deepEqual(offered, ['Agent', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
+    assert.deepEqual(offered, [
+      'Agent',
+      'Edit',
+      'EnterWorktree',
+      'ExitWorktree',
+      'Glob',
+      'Grep',
+      'NotebookEdit',
+      'Read',
+      'Write',
+    ]);
     const [r] = lastToolResults(fake.messageRequests()[1]!);
     assert.equal(r?.is_error, true);
     assert.match(JSON.stringify(r?.content), /No such tool available: Bash/);

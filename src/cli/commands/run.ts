@@ -29,10 +29,12 @@ import {
   type ConnOpts,
 } from '../options';
 import { loadSettings, type EffectiveSettings } from '../settings';
+import { prepareRunWorktree, worktreeNotice } from '../worktree';
 
 /** The flags of `run`, as commander parses them (see addRunCommand). */
 interface RunOpts extends ConnOpts {
   cwd: string;
+  worktree?: string | true;
   model?: string;
   maxTokens?: number;
   systemPrompt?: string;
@@ -66,6 +68,10 @@ export function addRunCommand(program: Command): void {
       .description('Start a session and follow it live (Ctrl-C detaches; the job keeps running)')
       .argument('<prompt...>', 'what the agent should do')
       .option('--cwd <dir>', 'working directory of the session', process.cwd())
+      .option(
+        '--worktree [name]',
+        'run in the git worktree .claude/worktrees/<name> (branch worktree-<name>) of the repository, created or reused before the session starts',
+      )
       .option('--model <name>', 'model (env ANTHROPIC_MODEL)')
       .option('--max-tokens <n>', 'max output tokens per model call', positiveInt('--max-tokens'))
       .option('--system-prompt <text>', 'replace the default system prompt')
@@ -111,8 +117,13 @@ export function addRunCommand(program: Command): void {
 async function runCommand(promptWords: string[], o: RunOpts): Promise<void> {
   const prompt = promptWords.join(' ').trim();
   if (!prompt) throw new UsageError('the prompt is empty: durable-agent run "what to do"');
-  const cwd = resolve(o.cwd);
+  let cwd = resolve(o.cwd);
   if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+  if (o.worktree !== undefined) {
+    const wt = await prepareRunWorktree(cwd, o.worktree);
+    process.stderr.write(worktreeNotice(wt));
+    cwd = wt.path;
+  }
   for (const d of o.addDir) if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
   const settings = loadSettings(cwd);
   for (const w of settings.warnings) warn(w);

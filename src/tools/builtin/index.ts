@@ -16,6 +16,7 @@ export { GrepTool } from './grep';
 export { NotebookEditTool } from './notebookEdit';
 export { ReadTool } from './read';
 export { WriteTool } from './write';
+export { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
 export { isReadOnlyCommand, exitCodeOneIsBenign } from './bashCommand';
 export { globToRegExp, expandBraces } from './globPattern';
 

@@ -1,0 +1,29 @@
+// `run --worktree [NAME]`: the session works in a git worktree of the repository holding `--cwd`,
+// made (or reused) before the session starts, at the reference's place and on its branch
+// (`.claude/worktrees/<name>`, `worktree-<name>`: src/tools/worktree.ts). The worktree is then the
+// session's cwd: its only working directory (with --add-dir's), so the sandbox's write allowlist,
+// the protected paths and the permission rules are the worktree's, and parallel sessions in other
+// worktrees of the same repository never see each other's files.
+import { relative } from 'node:path';
+import { createOrReuseWorktree, randomWorktreeName, worktreeNameProblem, type Worktree } from '../tools/worktree';
+import { UsageError } from './options';
+
+/** `--worktree` given bare (true) or with a name: the worktree to run in; a bad name or no repository is a UsageError. */
+export async function prepareRunWorktree(cwd: string, flag: string | true): Promise<Worktree> {
+  const name = flag === true ? randomWorktreeName() : flag;
+  const problem = worktreeNameProblem(name);
+  if (problem)
+    throw new UsageError(
+      `--worktree: ${problem} (put the prompt before --worktree, or write --worktree=NAME, when the next word is not a name)`,
+    );
+  try {
+    return await createOrReuseWorktree(cwd, name);
+  } catch (err) {
+    throw new UsageError(`--worktree: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The line `run` prints to stderr. */
+export function worktreeNotice(wt: Worktree): string {
+  return `durable-agent: ${wt.created ? 'created' : 'reusing'} worktree ${relative(wt.repoRoot, wt.path)} on branch ${wt.branch} (${wt.path})\n`;
+}

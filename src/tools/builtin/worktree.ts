@@ -1,0 +1,268 @@
+// EnterWorktree / ExitWorktree: the session works in a git worktree of its repository (the
+// reference's names, schemas, location and branch naming: src/tools/worktree.ts,
+// docs/reference-tools.md). Entering returns a context modifier (data, invariant 4) that moves the
+// session's cwd and project directory into the worktree: every later tool call, the sandbox's
+// working directories and the permission rules' anchor follow it. Exiting restores them; `remove`
+// deletes the worktree and its branch, only one this session made, and only with
+// `discard_changes` when work would be lost.
+import { lstatSync } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { buildTool } from '../Tool';
+import {
+  createOrReuseWorktree,
+  listWorktrees,
+  mainRepositoryRoot,
+  randomWorktreeName,
+  removeWorktree,
+  worktreeChanges,
+  worktreeNameProblem,
+} from '../worktree';
+import { resolvePath } from './paths';
+
+const AGENT = { agentInvoked: true } as const;
+
+const enterSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .optional()
+      .describe(
+        'Name of a new worktree: "/"-separated segments of letters, digits, ".", "_" and "-", at most 64 characters. A name is made up when omitted. Not together with path.',
+      ),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        'An existing worktree of this repository (as `git worktree list` shows it) to switch into. Not together with name.',
+      ),
+  })
+  .superRefine((input, ctx) => {
+    if (input.name !== undefined && input.path !== undefined)
+      ctx.addIssue({ code: 'custom', message: 'Provide at most one of `name` or `path`, not both.', path: [] });
+    if (input.name !== undefined) {
+      const problem = worktreeNameProblem(input.name);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['name'] });
+    }
+  });
+
+export type EnterWorktreeInput = z.infer<typeof enterSchema>;
+
+export interface EnterWorktreeOutput {
+  worktreePath: string;
+  worktreeBranch?: string;
+  message: string;
+}
+
+const ENTER_PROMPT = `Moves this session into an isolated git worktree of the current repository, so that its edits and commands do not touch the main checkout or other sessions' files.
+
+- With name (or none: one is made up), creates <repository>/.claude/worktrees/<name> on a new branch worktree-<name> from the current HEAD ("/" in the name becomes "+"); an existing worktree of that name is reused.
+- With path, switches into an existing worktree of this repository.
+- From then on the working directory of every tool is the worktree. Use ExitWorktree to come back.
+- Only when the user asks for a worktree or the task needs isolation from the main checkout.`;
+
+const quoted = (s: string): string => `“${s}”`;
+
+export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutput>({
+  name: 'EnterWorktree',
+  inputSchema: enterSchema,
+  prompt: () => ENTER_PROMPT,
+  summary: (input) => `EnterWorktree ${input.path ?? input.name ?? '(new)'}`,
+  // A re-run after a lost worker reuses the worktree the first run made.
+  isIdempotent: () => true,
+  // Switching into a worktree outside the session's working directories would make it one (the
+  // sandbox and the file tools follow the cwd): a person decides, as for any widening.
+  async checkPermissions(input, ctx) {
+    if (input.path === undefined) return { behavior: 'passthrough' };
+    const target = resolvePath(ctx.agent.cwd, input.path);
+    const roots = [
+      ...(ctx.agent.projectDir ? [ctx.agent.projectDir] : [ctx.agent.cwd]),
+      ...(ctx.agent.worktree ? [ctx.agent.worktree.originalCwd] : []),
+      ...ctx.agent.additionalDirectories,
+      ...ctx.permission.workingDirectories,
+    ];
+    if (roots.some((r) => isInside(target, r))) return { behavior: 'passthrough' };
+    return {
+      behavior: 'ask',
+      message: `EnterWorktree needs approval: ${target} is outside the session's working directories, and the session would work there.`,
+    };
+  },
+  async call(input, ctx) {
+    if (ctx.agent.worktree && input.path === undefined)
+      throw new Error(
+        'Already in a worktree session. Pass `path` to switch into another existing worktree, or use ExitWorktree to leave this one before creating a new worktree.',
+      );
+    if (input.path !== undefined) {
+      const root = await mainRepositoryRoot(ctx.agent.cwd, AGENT);
+      if (!root) throw new Error(`Cannot enter worktree: ${ctx.agent.cwd} is not in a git repository.`);
+      const target = resolvePath(ctx.agent.cwd, input.path);
+      const entry = (await listWorktrees(root, AGENT)).find((w) => w.path === target);
+      if (!entry || entry.path === root)
+        throw new Error(
+          `Cannot enter worktree: ${target} is not a registered worktree of ${root}. Run 'git -C ${root} worktree list' to see registered worktrees.`,
+        );
+      const base = entry.head;
+      return {
+        data: {
+          worktreePath: target,
+          ...(entry.branch ? { worktreeBranch: entry.branch } : {}),
+          message: `Entered worktree at ${quoted(target)}${entry.branch ? ` on branch ${quoted(entry.branch)}` : ''}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+        },
+        contextModifiers: [
+          {
+            type: 'worktreeEntered',
+            worktree: {
+              path: target,
+              ...(entry.branch ? { branch: entry.branch } : {}),
+              ...(base ? { base } : {}),
+              created: false,
+              repoRoot: root,
+            },
+          },
+        ],
+      };
+    }
+    const root = await mainRepositoryRoot(ctx.agent.cwd, AGENT);
+    if (!root) throw new Error('Cannot create a worktree: not in a git repository.');
+    const wt = await createOrReuseWorktree(root, input.name ?? randomWorktreeName(), AGENT);
+    return {
+      data: {
+        worktreePath: wt.path,
+        worktreeBranch: wt.branch,
+        message: `${wt.created ? 'Created' : 'Entered'} worktree at ${quoted(wt.path)} on branch ${quoted(wt.branch)}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+      },
+      contextModifiers: [
+        {
+          type: 'worktreeEntered',
+          worktree: { path: wt.path, branch: wt.branch, base: wt.base, created: wt.created, repoRoot: wt.repoRoot },
+        },
+      ],
+    };
+  },
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    return { type: 'tool_result', tool_use_id: toolUseId, content: data.message };
+  },
+});
+
+const exitSchema = z.strictObject({
+  action: z
+    .enum(['keep', 'remove'])
+    .describe('"keep" leaves the worktree and its branch on disk; "remove" deletes both.'),
+  discard_changes: z
+    .boolean()
+    .optional()
+    .describe(
+      'Needed with "remove" when the worktree has uncommitted files or commits of its own: they are lost. Set it only when the user agreed.',
+    ),
+});
+
+export type ExitWorktreeInput = z.infer<typeof exitSchema>;
+
+export interface ExitWorktreeOutput {
+  action: 'keep' | 'remove';
+  originalCwd: string;
+  worktreePath: string;
+  worktreeBranch?: string;
+  discardedFiles?: number;
+  discardedCommits?: number;
+  message: string;
+}
+
+const EXIT_PROMPT = `Leaves the worktree EnterWorktree moved this session into and returns to the directory the session was in before.
+
+- action "keep": the worktree and its branch stay on disk.
+- action "remove": deletes the worktree and its branch. Refused when it has uncommitted files or commits since it was made, unless discard_changes is true (only after the user agreed). A worktree this session did not create is never removed.`;
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>({
+  name: 'ExitWorktree',
+  inputSchema: exitSchema,
+  prompt: () => EXIT_PROMPT,
+  summary: (input) => `ExitWorktree ${input.action}`,
+  // keep changes nothing on disk; a re-run of remove finds the worktree gone and only exits.
+  isIdempotent: () => true,
+  async call(input, ctx) {
+    const wt = ctx.agent.worktree;
+    if (!wt)
+      throw new Error(
+        'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees entered with EnterWorktree in this session. No filesystem changes were made.',
+      );
+    const back = wt.originalCwd;
+    const branch = wt.branch ? ` on branch ${quoted(wt.branch)}` : '';
+    const base = {
+      originalCwd: back,
+      worktreePath: wt.path,
+      ...(wt.branch ? { worktreeBranch: wt.branch } : {}),
+    };
+    if (input.action === 'keep') {
+      return {
+        data: {
+          action: 'keep',
+          ...base,
+          message: `Exited worktree. Your work is preserved at ${quoted(wt.path)}${branch}. Session is now back in ${quoted(back)}.`,
+        },
+        contextModifiers: [{ type: 'worktreeExited' }],
+      };
+    }
+    if (!wt.created)
+      throw new Error(
+        `This session did not create the worktree at ${quoted(wt.path)}, so it will not remove it. Use action: "keep" to return to ${quoted(back)}.`,
+      );
+    let discarded = { files: 0, commits: 0 };
+    const st = lstatOrUndefined(wt.path);
+    if (st) {
+      // Only the registered worktree at exactly this place, never what a symlink planted there points to.
+      const registered = (await listWorktrees(wt.repoRoot, AGENT)).some((w) => w.path === wt.path);
+      if (st.isSymbolicLink() || !st.isDirectory() || !registered)
+        throw new Error(
+          `${wt.path} is no longer a worktree of ${wt.repoRoot}: nothing was removed. Use action: "keep".`,
+        );
+      discarded = await worktreeChanges(wt.path, wt.base, AGENT);
+      if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true) {
+        const what = [
+          ...(discarded.files > 0 ? [plural(discarded.files, 'uncommitted file')] : []),
+          ...(discarded.commits > 0 ? [plural(discarded.commits, 'commit')] : []),
+        ].join(' and ');
+        throw new Error(
+          `Worktree has ${what}. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.`,
+        );
+      }
+      await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT);
+    }
+    const lost = [
+      ...(discarded.files > 0 ? [`Discarded ${plural(discarded.files, 'uncommitted file')}.`] : []),
+      ...(discarded.commits > 0 ? [`Discarded ${plural(discarded.commits, 'commit')}.`] : []),
+    ];
+    return {
+      data: {
+        action: 'remove',
+        ...base,
+        ...(discarded.files > 0 ? { discardedFiles: discarded.files } : {}),
+        ...(discarded.commits > 0 ? { discardedCommits: discarded.commits } : {}),
+        message: [
+          `Exited and removed worktree at ${quoted(wt.path)}.`,
+          ...lost,
+          `Session is now back in ${quoted(back)}.`,
+        ].join(' '),
+      },
+      contextModifiers: [{ type: 'worktreeExited' }],
+    };
+  },
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    return { type: 'tool_result', tool_use_id: toolUseId, content: data.message };
+  },
+});
+
+function lstatOrUndefined(p: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(child: string, dir: string): boolean {
+  const rel = path.relative(path.resolve(dir), path.resolve(child));
+  return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+}

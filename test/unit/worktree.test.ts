@@ -1,0 +1,280 @@
+// unit: git worktrees (issue 19, deliverable 4): the reference's name rules, location and branch
+// naming (src/tools/worktree.ts), the context modifiers that move a session into one and back
+// (engine/context.ts), and EnterWorktree/ExitWorktree through the one pipeline on a real git
+// repository: the cwd every later call sees, what is protected inside a worktree, and what
+// removing one refuses.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { applyContextModifiers, initialContext, type AgentContext } from '../../src/engine/context';
+import { toolResultText } from '../../src/engine/messages';
+import { runToolPipeline } from '../../src/pipeline';
+import type { PermissionMode } from '../../src/tools/permissionTypes';
+import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools/builtin';
+import {
+  createOrReuseWorktree,
+  randomWorktreeName,
+  worktreeBranch,
+  worktreeDirName,
+  worktreeNameProblem,
+} from '../../src/tools/worktree';
+import { makeEnv, use } from './pipelineFixtures';
+
+const TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];
+
+function repo(): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-wt-')));
+  const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  g('init', '-q', '-b', 'main');
+  g('config', 'user.email', 't@example.com');
+  g('config', 'user.name', 't');
+  writeFileSync(path.join(dir, 'a.txt'), 'main\n');
+  g('add', '.');
+  g('commit', '-qm', 'init');
+  return dir;
+}
+const gitOut = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+test('unit: worktree names follow the reference rules', () => {
+  for (const ok of ['feat/x-1', 'a.b_c-d', 'x', 'a'.repeat(64), 'v1.2/fix'])
+    assert.equal(worktreeNameProblem(ok), undefined, ok);
+  const bad: Array<[string, RegExp]> = [
+    ['', /empty/],
+    ['bad name!', /only letters, digits, dots, underscores, and dashes/],
+    ['../esc', /"\." or "\.\." path segments/],
+    ['a/./b', /"\." or "\.\." path segments/],
+    ['..', /"\." or "\.\." path segments/],
+    ['a//b', /non-empty/],
+    ['/abs', /non-empty/],
+    ['trail/', /non-empty/],
+    ['a'.repeat(65), /at most 64/],
+    ['x;rm -rf', /only letters/],
+    ['tab\tname', /only letters/],
+    ['é', /only letters/],
+  ];
+  for (const [name, why] of bad) assert.match(worktreeNameProblem(name) ?? '(valid)', why, JSON.stringify(name));
+  assert.equal(worktreeDirName('feat/x-1'), 'feat+x-1');
+  assert.equal(worktreeBranch('feat/x-1'), 'worktree-feat+x-1');
+  for (let i = 0; i < 20; i++) assert.equal(worktreeNameProblem(randomWorktreeName()), undefined);
+  assert.match(
+    randomWorktreeName(() => 0),
+    /^[a-z]+-[a-z]+ing-[a-z]+$/,
+  );
+});
+
+test('unit: worktreeEntered moves cwd and the project directory; worktreeExited restores both', () => {
+  const start: AgentContext = { ...initialContext('/repo/sub', ['/extra']), projectDir: '/repo' };
+  const wt = { path: '/repo/.claude/worktrees/a', branch: 'worktree-a', base: 'abc', created: true, repoRoot: '/repo' };
+  const inside = applyContextModifiers(start, [{ type: 'worktreeEntered', worktree: wt }]);
+  assert.equal(inside.cwd, wt.path);
+  assert.equal(inside.projectDir, wt.path);
+  assert.deepEqual(inside.additionalDirectories, ['/extra']);
+  assert.equal(inside.worktree?.originalCwd, '/repo/sub');
+  // Switching to another worktree keeps what the first entry saved.
+  const switched = applyContextModifiers(inside, [
+    { type: 'worktreeEntered', worktree: { ...wt, path: '/elsewhere', created: false } },
+  ]);
+  assert.equal(switched.worktree?.originalCwd, '/repo/sub');
+  assert.equal(switched.worktree?.originalProjectDir, '/repo');
+  const back = applyContextModifiers(switched, [{ type: 'worktreeExited' }]);
+  assert.deepEqual(back, start);
+  // Without a project directory before, none after (setCwd's first-cwd anchor is not invented).
+  const plain = initialContext('/p');
+  assert.deepEqual(
+    applyContextModifiers(plain, [{ type: 'worktreeEntered', worktree: wt }, { type: 'worktreeExited' }]),
+    plain,
+  );
+  assert.deepEqual(applyContextModifiers(plain, [{ type: 'worktreeExited' }]), plain);
+});
+
+/** Runs one call through the pipeline and folds its modifiers into the context, as a scheduler does. */
+async function step(
+  ctx: { agent: AgentContext; cwd: string; mode?: PermissionMode },
+  name: string,
+  input: unknown,
+): Promise<{ text: string; isError: boolean; status: string }> {
+  const env = makeEnv(ctx.cwd, { tools: TOOLS, mode: ctx.mode ?? 'bypassPermissions' });
+  const o = await runToolPipeline(use(name, input), { ...env, agent: ctx.agent });
+  ctx.agent = applyContextModifiers(ctx.agent, o.contextModifiers);
+  return {
+    text: o.result ? toolResultText(o.result) : `(${o.status})`,
+    isError: o.result?.is_error === true,
+    status: o.status,
+  };
+}
+
+test('unit: EnterWorktree creates .claude/worktrees/<name> on worktree-<name>; later calls work there; ExitWorktree keep/remove', async () => {
+  const root = repo();
+  try {
+    const s = { agent: initialContext(root), cwd: root };
+    const r = await step(s, 'EnterWorktree', { name: 'feat/x-1' });
+    const wt = path.join(root, '.claude', 'worktrees', 'feat+x-1');
+    assert.equal(r.isError, false, r.text);
+    assert.equal(
+      r.text,
+      `Created worktree at “${wt}” on branch “worktree-feat+x-1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+    );
+    assert.equal(s.agent.cwd, wt);
+    assert.equal(gitOut(wt, 'branch', '--show-current'), 'worktree-feat+x-1');
+    assert.match(readFileSync(path.join(wt, '.git'), 'utf8'), /^gitdir: .*\/\.git\/worktrees\/feat\+x-1/);
+    // A relative Write lands in the worktree, not in the main checkout.
+    assert.equal((await step(s, 'Write', { file_path: 'a.txt', content: 'wt\n' })).isError, true, 'needs a read first');
+    await step(s, 'Read', { file_path: 'a.txt' });
+    assert.equal((await step(s, 'Write', { file_path: 'a.txt', content: 'wt\n' })).isError, false);
+    assert.equal(readFileSync(path.join(wt, 'a.txt'), 'utf8'), 'wt\n');
+    assert.equal(readFileSync(path.join(root, 'a.txt'), 'utf8'), 'main\n');
+    // A second EnterWorktree while in one is refused.
+    assert.match((await step(s, 'EnterWorktree', { name: 'other' })).text, /Already in a worktree session/);
+    // remove refuses to lose the uncommitted file; discard_changes removes worktree and branch.
+    const refused = await step(s, 'ExitWorktree', { action: 'remove' });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /Worktree has 1 uncommitted file\. Removing will discard this work permanently/);
+    assert.equal(s.agent.cwd, wt, 'a refused exit stays');
+    const removed = await step(s, 'ExitWorktree', { action: 'remove', discard_changes: true });
+    assert.equal(
+      removed.text,
+      `Exited and removed worktree at “${wt}”. Discarded 1 uncommitted file. Session is now back in “${root}”.`,
+    );
+    assert.equal(s.agent.cwd, root);
+    assert.equal(existsSync(wt), false);
+    assert.equal(gitOut(root, 'branch', '--list', 'worktree-feat+x-1'), '');
+    // Nothing to exit now.
+    const noop = await step(s, 'ExitWorktree', { action: 'keep' });
+    assert.equal(noop.isError, true);
+    assert.match(noop.text, /No-op: there is no active EnterWorktree session/);
+    // keep leaves worktree and branch; a commit made in it counts as work a remove would lose.
+    await step(s, 'EnterWorktree', { name: 'k' });
+    const k = path.join(root, '.claude', 'worktrees', 'k');
+    execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'work'], { cwd: k });
+    assert.match((await step(s, 'ExitWorktree', { action: 'remove' })).text, /Worktree has 1 commit\./);
+    assert.equal(
+      (await step(s, 'ExitWorktree', { action: 'keep' })).text,
+      `Exited worktree. Your work is preserved at “${k}” on branch “worktree-k”. Session is now back in “${root}”.`,
+    );
+    assert.equal(gitOut(k, 'branch', '--show-current'), 'worktree-k');
+    // Entering the same name again reuses it (and, not made by this entry, is never removed).
+    const again = await step(s, 'EnterWorktree', { name: 'k' });
+    assert.match(again.text, /^Entered worktree at/);
+    assert.match((await step(s, 'ExitWorktree', { action: 'remove', discard_changes: true })).text, /did not create/);
+    assert.equal(existsSync(k), true);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('unit: bad EnterWorktree input is an is_error result and creates nothing', async () => {
+  const root = repo();
+  try {
+    const s = { agent: initialContext(root), cwd: root };
+    for (const [input, why] of [
+      [{ name: 'bad name!' }, /only letters, digits/],
+      [{ name: '../../escape' }, /"\." or "\.\." path segments/],
+      [{ name: 'a', path: '/tmp' }, /at most one of `name` or `path`/],
+      [{ name: 'a', extra: 1 }, /extra|Unrecognized/i],
+      [{ path: '/tmp' }, /not a registered worktree/],
+      [{ path: root }, /not a registered worktree/],
+    ] as const) {
+      const r = await step(s, 'EnterWorktree', input);
+      assert.equal(r.isError, true, JSON.stringify(input));
+      assert.match(r.text, why);
+      assert.equal(s.agent.cwd, root);
+    }
+    assert.equal(existsSync(path.join(root, '.claude')), false);
+    assert.equal(existsSync(path.join(root, '..', 'escape')), false);
+    // Outside a repository.
+    const plain = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-wt-plain-')));
+    try {
+      const p = { agent: initialContext(plain), cwd: plain };
+      assert.match((await step(p, 'EnterWorktree', { name: 'x' })).text, /not in a git repository/);
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('unit: inside a worktree its .git pointer and the main repository .git stay protected from the file tools', async () => {
+  const root = repo();
+  try {
+    const s = { agent: initialContext(root), cwd: root, mode: 'acceptEdits' as PermissionMode };
+    await step({ ...s, mode: 'bypassPermissions' }, 'EnterWorktree', { name: 'p' }).then(() => undefined);
+    s.agent = applyContextModifiers(initialContext(root), [
+      {
+        type: 'worktreeEntered',
+        worktree: { path: path.join(root, '.claude', 'worktrees', 'p'), created: true, repoRoot: root },
+      },
+    ]);
+    const wt = s.agent.cwd;
+    const pointer = readFileSync(path.join(wt, '.git'), 'utf8');
+    // acceptEdits allows ordinary edits in the worktree…
+    assert.equal((await step(s, 'Write', { file_path: 'new.txt', content: 'x' })).isError, false);
+    // …but a write to the .git pointer, the main repository's config or hooks, or through
+    // .claude/worktrees into another control file asks (and nobody answers in dontAsk).
+    for (const target of [
+      path.join(wt, '.git'),
+      path.join(root, '.git', 'config'),
+      path.join(root, '.git', 'hooks', 'pre-commit'),
+      path.join(root, '.git', 'worktrees', 'p', 'commondir'),
+      path.join(wt, '.claude', 'settings.json'),
+      path.join(root, '.claude', 'settings.json'),
+    ]) {
+      const r = await step({ ...s, mode: 'dontAsk' }, 'Write', { file_path: target, content: 'gitdir: /tmp/evil\n' });
+      assert.equal(r.isError, true, target);
+      const asked = await step(s, 'Write', { file_path: target, content: 'x' });
+      assert.equal(asked.status, 'ask', `${target}: ${asked.text}`);
+    }
+    assert.equal(readFileSync(path.join(wt, '.git'), 'utf8'), pointer);
+    assert.equal(existsSync(path.join(root, '.git', 'hooks', 'pre-commit')), false);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('unit: ExitWorktree remove never follows a symlink planted in place of the worktree', async () => {
+  const root = repo();
+  const victim = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-wt-victim-')));
+  try {
+    writeFileSync(path.join(victim, 'keep.txt'), 'precious');
+    const s = { agent: initialContext(root), cwd: root };
+    await step(s, 'EnterWorktree', { name: 'v' });
+    const wt = s.agent.cwd;
+    execFileSync('git', ['worktree', 'remove', '--force', wt], { cwd: root });
+    symlinkSync(victim, wt);
+    const r = await step(s, 'ExitWorktree', { action: 'remove', discard_changes: true });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /no longer a worktree/);
+    assert.equal(readFileSync(path.join(victim, 'keep.txt'), 'utf8'), 'precious');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(victim, { recursive: true, force: true });
+  }
+});
+
+test('unit: EnterWorktree path outside the working directories asks; run --worktree reuse keeps the branch', async () => {
+  const root = repo();
+  const outside = path.join(path.dirname(root), `${path.basename(root)}-side`);
+  try {
+    execFileSync('git', ['worktree', 'add', '-q', '-b', 'side', outside], { cwd: root });
+    const s = { agent: initialContext(root), cwd: root, mode: 'default' as PermissionMode };
+    assert.equal((await step(s, 'EnterWorktree', { path: outside })).status, 'ask');
+    assert.equal((await step({ ...s, mode: 'dontAsk' }, 'EnterWorktree', { path: outside })).isError, true);
+    assert.equal(s.agent.cwd, root);
+    const entered = await step({ ...s, mode: 'bypassPermissions' }, 'EnterWorktree', { path: outside });
+    assert.equal(entered.text.startsWith(`Entered worktree at “${outside}” on branch “side”.`), true, entered.text);
+    // createOrReuseWorktree (run --worktree): the second time the same worktree comes back.
+    const a = await createOrReuseWorktree(root, 'job');
+    const b = await createOrReuseWorktree(path.join(root, '.claude', 'worktrees', 'job'), 'job');
+    assert.equal(a.created, true);
+    assert.equal(b.created, false);
+    assert.equal(b.path, a.path);
+    assert.equal(b.branch, 'worktree-job');
+    await assert.rejects(createOrReuseWorktree(root, 'bad name'), /Invalid worktree name/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
