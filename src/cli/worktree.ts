@@ -5,7 +5,14 @@
 // the protected paths and the permission rules are the worktree's, and parallel sessions in other
 // worktrees of the same repository never see each other's files.
 import { relative } from 'node:path';
-import { createOrReuseWorktree, randomWorktreeName, worktreeNameProblem, type Worktree } from '../tools/worktree';
+import type { SandboxSettings } from '../sandbox/settings';
+import {
+  createOrReuseWorktree,
+  randomWorktreeName,
+  worktreeGitAccess,
+  worktreeNameProblem,
+  type Worktree,
+} from '../tools/worktree';
 import { UsageError } from './options';
 
 /** `--worktree` given bare (true) or with a name: the worktree to run in; a bad name or no repository is a UsageError. */
@@ -26,4 +33,21 @@ export async function prepareRunWorktree(cwd: string, flag: string | true): Prom
 /** The line `run` prints to stderr. */
 export function worktreeNotice(wt: Worktree): string {
   return `durable-agent: ${wt.created ? 'created' : 'reusing'} worktree ${relative(wt.repoRoot, wt.path)} on branch ${wt.branch} (${wt.path})\n`;
+}
+
+/**
+ * The session's sandbox settings with what git needs of the main repository's git directory (its
+ * objects, refs and logs and the worktree's own git directory; never config, hooks or pointers:
+ * worktreeGitAccess), so that sandboxed Bash can commit on the worktree's branch.
+ */
+export function worktreeSandbox(sandbox: SandboxSettings | undefined, wt: Worktree): SandboxSettings {
+  const access = worktreeGitAccess(wt.commonDir, wt.gitDir);
+  return {
+    ...(sandbox ?? {}),
+    filesystem: {
+      ...sandbox?.filesystem,
+      allowWrite: [...(sandbox?.filesystem?.allowWrite ?? []), ...access.allowWrite],
+      denyWrite: [...(sandbox?.filesystem?.denyWrite ?? []), ...access.denyWrite],
+    },
+  };
 }

@@ -39,6 +39,9 @@ export interface WorktreeState {
   created: boolean;
   /** The main repository's root. */
   repoRoot: string;
+  /** Its git directories (git's answer when entering): what sandboxed Bash may write so that git works. */
+  gitDir?: string;
+  commonDir?: string;
   /** cwd and projectDir before entering, restored on exit. */
   originalCwd: string;
   originalProjectDir?: string;

@@ -131,6 +131,44 @@ export interface Worktree {
   created: boolean;
   /** The main repository's root. */
   repoRoot: string;
+  /** The repository's common git directory (`<root>/.git`) and this worktree's own (`<common>/worktrees/<dir>`). */
+  commonDir: string;
+  gitDir: string;
+}
+
+/**
+ * What sandboxed Bash in a linked worktree may write of the main repository's git directory so that
+ * git works there (add, commit, branch): the object store, the refs and their logs, the worktree's
+ * own git directory; and, denied inside those, what makes git run code or read another directory
+ * (config, hooks, the worktree's commondir/gitdir pointers and per-worktree config). Everything
+ * else of the main repository — its checkout, its config, other worktrees — stays read-only.
+ * The paths come from git at creation, never from the worktree's `.git` file (which the agent
+ * could rewrite).
+ */
+export function worktreeGitAccess(commonDir: string, gitDir: string): { allowWrite: string[]; denyWrite: string[] } {
+  return {
+    allowWrite: [path.join(commonDir, 'objects'), path.join(commonDir, 'refs'), path.join(commonDir, 'logs'), gitDir],
+    denyWrite: [
+      path.join(gitDir, 'commondir'),
+      path.join(gitDir, 'gitdir'),
+      path.join(gitDir, 'config'),
+      path.join(gitDir, 'config.worktree'),
+      path.join(gitDir, 'hooks'),
+      path.join(commonDir, 'config'),
+      path.join(commonDir, 'hooks'),
+    ],
+  };
+}
+
+/** A worktree's own and common git directories, as git reports them. */
+export async function gitDirsOf(dir: string, opts: GitOptions): Promise<{ gitDir: string; commonDir: string }> {
+  const [gitDir, commonDir] = (
+    await git(dir, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'], opts)
+  )
+    .trim()
+    .split('\n');
+  if (!gitDir || !commonDir) throw new Error(`git did not name the git directories of ${dir}`);
+  return { gitDir, commonDir };
 }
 
 /**
@@ -148,7 +186,14 @@ export async function createOrReuseWorktree(cwd: string, name: string, opts: Git
   const known = (await listWorktrees(root, opts)).find((w) => real(w.path) === real(dir));
   if (known) {
     const head = known.head ?? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim();
-    return { path: dir, branch: known.branch ?? branch, base: head, created: false, repoRoot: root };
+    return {
+      path: dir,
+      branch: known.branch ?? branch,
+      base: head,
+      created: false,
+      repoRoot: root,
+      ...(await gitDirsOf(dir, opts)),
+    };
   }
   if (existsSync(dir) || isSymlink(dir))
     throw new Error(`Cannot create the worktree: ${dir} exists and is not a worktree of ${root}.`);
@@ -162,7 +207,7 @@ export async function createOrReuseWorktree(cwd: string, name: string, opts: Git
   );
   await git(root, ['worktree', 'add', ...(branchExists ? [dir, branch] : ['-b', branch, dir, base])], opts);
   const start = branchExists ? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim() : base;
-  return { path: dir, branch, base: start, created: true, repoRoot: root };
+  return { path: dir, branch, base: start, created: true, repoRoot: root, ...(await gitDirsOf(dir, opts)) };
 }
 
 function isSymlink(p: string): boolean {

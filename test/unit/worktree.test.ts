@@ -22,6 +22,12 @@ import {
   worktreeNameProblem,
 } from '../../src/tools/worktree';
 import { makeEnv, use } from './pipelineFixtures';
+import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import type { SandboxSettings } from '../../src/sandbox/settings';
+import type { ToolUseContext } from '../../src/tools/Tool';
+import { worktreeSandbox } from '../../src/cli/worktree';
+import { isCI } from '../support/systemPackages';
 
 const TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];
 
@@ -278,3 +284,79 @@ test('unit: EnterWorktree path outside the working directories asks; run --workt
     rmSync(outside, { recursive: true, force: true });
   }
 });
+
+test('unit: sandboxed Bash in a worktree (run --worktree and EnterWorktree) commits on its branch and cannot write the main checkout, git config, hooks or pointers', async (t) => {
+  const available = await sandboxAvailability();
+  if (!available.available) {
+    if (isCI()) throw new Error(`the sandbox must be available in CI: ${available.reason}`);
+    return t.skip(`sandbox unavailable: ${available.reason}`);
+  }
+  const root = repo();
+  try {
+    const wt = await createOrReuseWorktree(root, 'sbx');
+    const modes: Array<[string, ToolUseContext]> = [
+      // run --worktree: the worktree is the session's only working directory; the CLI adds git's access.
+      ['run --worktree', sandboxCtx(wt.path, [wt.path], worktreeSandbox({}, wt))],
+      // EnterWorktree from the main checkout: the checkout stays a working directory of the session.
+      ['EnterWorktree', sandboxCtx(wt.path, [root], {}, { ...wt, originalCwd: root, created: true })],
+    ];
+    for (const [mode, ctx] of modes) {
+      const bash = async (command: string) =>
+        (await BashTool.call({ command }, ctx, () => undefined)).data as BashOutput;
+      const file = `f-${mode.replace(/\W/g, '')}.txt`;
+      const commit = await bash(
+        `echo x > ${file} && git add ${file} && git commit -qm ${file} && git branch --show-current`,
+      );
+      assert.equal(commit.exitCode, 0, `${mode}: ${commit.output}`);
+      assert.match(commit.output, /worktree-sbx/);
+      assert.equal(gitOut(root, 'log', '-1', '--format=%s', 'worktree-sbx'), file, mode);
+      const pointer = readFileSync(path.join(wt.path, '.git'), 'utf8');
+      const config = readFileSync(path.join(root, '.git', 'config'), 'utf8');
+      const commondir = readFileSync(path.join(wt.gitDir, 'commondir'), 'utf8');
+      await bash(
+        [
+          `echo 'gitdir: /tmp/evil' > .git`,
+          `git config core.fsmonitor 'touch /tmp/pwned'`,
+          `printf '[core]\\n\\tpager = evil\\n' >> ${root}/.git/config`,
+          `mkdir -p ${root}/.git/hooks; echo evil > ${root}/.git/hooks/post-checkout`,
+          `echo /tmp/evil > ${wt.gitDir}/commondir`,
+          `echo evil > ${wt.gitDir}/config.worktree`,
+          `echo main-touched > ${root}/a.txt`,
+          `echo new > ${root}/planted.txt`,
+        ].join('; '),
+      );
+      assert.equal(readFileSync(path.join(wt.path, '.git'), 'utf8'), pointer, `${mode}: .git pointer`);
+      assert.equal(readFileSync(path.join(root, '.git', 'config'), 'utf8'), config, `${mode}: main config`);
+      assert.equal(readFileSync(path.join(wt.gitDir, 'commondir'), 'utf8'), commondir, `${mode}: commondir`);
+      assert.equal(existsSync(path.join(root, '.git', 'hooks', 'post-checkout')), false, `${mode}: hook`);
+      const perWorktree = path.join(wt.gitDir, 'config.worktree');
+      assert.equal(existsSync(perWorktree) ? readFileSync(perWorktree, 'utf8') : '', '', `${mode}: config.worktree`);
+      assert.equal(readFileSync(path.join(root, 'a.txt'), 'utf8'), 'main\n', `${mode}: main checkout`);
+      assert.equal(existsSync(path.join(root, 'planted.txt')), false, `${mode}: main checkout`);
+    }
+  } finally {
+    await closeSandbox();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+function sandboxCtx(
+  cwd: string,
+  workingDirectories: string[],
+  sandbox: SandboxSettings,
+  worktree?: AgentContext['worktree'],
+): ToolUseContext {
+  return {
+    sessionId: 'wt-session',
+    toolUseId: 'toolu_wt',
+    idempotencyKey: 'k',
+    agent: { cwd, projectDir: cwd, additionalDirectories: [], readFiles: {}, ...(worktree ? { worktree } : {}) },
+    permission: {
+      mode: 'bypassPermissions',
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories,
+      sandbox,
+    },
+    abortSignal: new AbortController().signal,
+  };
+}

@@ -29,7 +29,8 @@ import {
   type ConnOpts,
 } from '../options';
 import { loadSettings, type EffectiveSettings } from '../settings';
-import { prepareRunWorktree, worktreeNotice } from '../worktree';
+import { prepareRunWorktree, worktreeNotice, worktreeSandbox } from '../worktree';
+import type { Worktree } from '../../tools/worktree';
 
 /** The flags of `run`, as commander parses them (see addRunCommand). */
 interface RunOpts extends ConnOpts {
@@ -119,13 +120,15 @@ async function runCommand(promptWords: string[], o: RunOpts): Promise<void> {
   if (!prompt) throw new UsageError('the prompt is empty: durable-agent run "what to do"');
   let cwd = resolve(o.cwd);
   if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+  let worktree: Worktree | undefined;
   if (o.worktree !== undefined) {
-    const wt = await prepareRunWorktree(cwd, o.worktree);
-    process.stderr.write(worktreeNotice(wt));
-    cwd = wt.path;
+    worktree = await prepareRunWorktree(cwd, o.worktree);
+    process.stderr.write(worktreeNotice(worktree));
+    cwd = worktree.path;
   }
   for (const d of o.addDir) if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
   const settings = loadSettings(cwd);
+  if (worktree) settings.sandbox = worktreeSandbox(settings.sandbox, worktree);
   for (const w of settings.warnings) warn(w);
   for (const n of settings.notes) process.stderr.write(`durable-agent: note: ${n}\n`);
   applyManagedSettings(o, settings);

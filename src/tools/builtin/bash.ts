@@ -6,7 +6,7 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { ContextModifier } from '../../engine/context';
+import type { AgentContext, ContextModifier } from '../../engine/context';
 import type { SandboxRecord } from '../../engine/records';
 import {
   prepareSandboxedCommand,
@@ -19,7 +19,9 @@ import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../s
 import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
 import { bashEnvironment, PASS_ENV_ENTRY } from '../../sandbox/environment';
+import type { SandboxSettings } from '../../sandbox/settings';
 import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
+import { worktreeGitAccess } from '../worktree';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
 import {
@@ -269,18 +271,21 @@ async function containment(
     return { record: { sandboxed: false, reason: `the sandbox is unavailable on this worker: ${available.reason}` } };
   }
   const tmpDir = await sessionTempDir(ctx.sessionId);
+  // In a worktree (EnterWorktree) the worktree is the working directory: a directory holding it (the
+  // main checkout) is not writable from there, and git gets what it needs of the main repository's
+  // git directory (worktreeGitAccess).
+  const worktree = ctx.agent.worktree;
   const workingDirectories = [
     ...new Set([ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories]),
-  ];
+  ].filter((d) => !worktree || d === worktree.path || !withinDirectories(worktree.path, [d]));
+  const settings = sandboxInWorktree(ctx.permission.sandbox, worktree);
   // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
   let protection: Protection | undefined;
   if (!ctx.permission.sandbox?.filesystem?.disabled) {
     const roots = [...new Set(workingDirectories.map(realOrSelf))];
     const extra = ctx.permission.controlFiles ?? [];
     const scan = scanProtected(roots, extra);
-    const writable = (ctx.permission.sandbox?.filesystem?.allowWrite ?? []).map((p) =>
-      realOrSelf(expandTilde(p, os.homedir())),
-    );
+    const writable = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
     protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable), roots, extra };
   }
   // This session's large results (the pipeline points the model at them): readable, not writable.
@@ -300,7 +305,7 @@ async function containment(
       );
     }
   }
-  const runtime = runtimePlan(ctx.permission.sandbox, workingDirectories, {
+  const runtime = runtimePlan(settings, workingDirectories, {
     home: os.homedir(),
     sessionTmpDir: tmpDir,
     platform: currentPlatform(),
@@ -563,3 +568,20 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) };
   },
 });
+
+/** The session's sandbox settings with a worktree's git access added (none outside a worktree). */
+function sandboxInWorktree(
+  s: SandboxSettings | undefined,
+  worktree: AgentContext['worktree'],
+): SandboxSettings | undefined {
+  if (!s || !worktree?.gitDir || !worktree.commonDir) return s;
+  const access = worktreeGitAccess(worktree.commonDir, worktree.gitDir);
+  return {
+    ...s,
+    filesystem: {
+      ...s.filesystem,
+      allowWrite: [...(s.filesystem?.allowWrite ?? []), ...access.allowWrite],
+      denyWrite: [...(s.filesystem?.denyWrite ?? []), ...access.denyWrite],
+    },
+  };
+}

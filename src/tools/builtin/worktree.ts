@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { buildTool } from '../Tool';
 import {
   createOrReuseWorktree,
+  gitDirsOf,
   listWorktrees,
   mainRepositoryRoot,
   randomWorktreeName,
@@ -102,6 +103,7 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
           `Cannot enter worktree: ${target} is not a registered worktree of ${root}. Run 'git -C ${root} worktree list' to see registered worktrees.`,
         );
       const base = entry.head;
+      const dirs = await gitDirsOf(target, AGENT);
       return {
         data: {
           worktreePath: target,
@@ -117,6 +119,7 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
               ...(base ? { base } : {}),
               created: false,
               repoRoot: root,
+              ...dirs,
             },
           },
         ],
@@ -134,7 +137,15 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
       contextModifiers: [
         {
           type: 'worktreeEntered',
-          worktree: { path: wt.path, branch: wt.branch, base: wt.base, created: wt.created, repoRoot: wt.repoRoot },
+          worktree: {
+            path: wt.path,
+            branch: wt.branch,
+            base: wt.base,
+            created: wt.created,
+            repoRoot: wt.repoRoot,
+            gitDir: wt.gitDir,
+            commonDir: wt.commonDir,
+          },
         },
       ],
     };
