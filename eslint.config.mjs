@@ -84,9 +84,10 @@ export default tseslint.config(
     },
   },
   {
-    // The Temporal-free rooms. src/memory/blobs.ts is the one exception left (it throws an
-    // ApplicationFailure; issue 21 finding 5: Temporal-free cores return domain errors).
+    // The Temporal-free rooms: they throw domain errors (engine/errors.ts); the activities turn
+    // them into ApplicationFailures at the boundary (src/activities/errors.ts).
     files: [
+      'src/calls/**/*.ts',
       'src/tools/**/*.ts',
       'src/pipeline/**/*.ts',
       'src/permissions/**/*.ts',
@@ -98,7 +99,6 @@ export default tseslint.config(
       'src/stores/**/*.ts',
       'src/testing/**/*.ts',
     ],
-    ignores: ['src/memory/blobs.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -4,7 +4,7 @@ import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities';
-import type { ModelDeps } from './activities/model';
+import type { ModelDeps } from './calls/model';
 import { loadShellParser, shellParserError } from './permissions/bashParser';
 import { transcriptPathFor } from './hooks/transcript';
 import type { HooksConfig } from './hooks';
@@ -22,7 +22,7 @@ import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './tools/pool';
 import { LocalResultStore, resultFileName } from './tools/resultStore';
 import { bashSpoolCapBytes } from './tools/builtin/bashProcess';
-import type { CompactDeps } from './activities/compact';
+import type { CompactDeps } from './calls/compact';
 import type { AnyTool } from './tools/Tool';
 import type { ToolPermissionContext } from './tools/permissionTypes';
 import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
@@ -30,7 +30,7 @@ import { McpManager } from './mcp/manager';
 import { startSweeping } from './sandbox/reaper';
 import { mcpToolsFor } from './mcp/tools';
 import { restrictMcpTools } from './mcp/names';
-import type { SessionMcp } from './activities/tools';
+import type { SessionMcp } from './calls/tools';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -216,7 +216,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
     // interrupted Bash dies well within two seconds. Tool calls send a keepalive every 500 ms
-    // (activities/heartbeat.ts); the throttle coalesces progress and the model's per-event
+    // (calls/heartbeat.ts); the throttle coalesces progress and the model's per-event
     // heartbeats to the same rate.
     maxHeartbeatThrottleInterval: '500 ms',
     defaultHeartbeatThrottleInterval: '500 ms',

@@ -1,11 +1,13 @@
 // The activities entry: every activity a worker registers, built from injected deps, and the
 // interface of each group by role, which is what the workflows proxy (type-only imports, so no
 // activity code reaches the workflow bundle). The keys are the activity TYPES recorded in
-// histories: renaming one breaks the replay of running sessions (docs/architecture.md).
-import { createModelActivities, type ModelDeps } from './model';
-import { createCompactActivities, type CompactDeps } from './compact';
-import { createToolActivities, type ToolDeps } from './tools';
-import { createHookActivities, type HookDeps } from './hooks';
+// histories: renaming one breaks the replay of running sessions (docs/architecture.md). Each one is
+// a thin adapter over a Temporal-free core of src/calls (the in-process runner calls those directly).
+import { createCalls, type CallDeps } from '../calls';
+import { createModelActivities } from './model';
+import { createCompactActivities } from './compact';
+import { createToolActivities } from './tools';
+import { createHookActivities } from './hooks';
 import { createSubagentActivities } from './subagents';
 import { ACTIVITY_TYPES, type ActivityType } from '../engine/ids';
 import { withErrorCodes } from './errors';
@@ -31,12 +33,7 @@ export type SubagentWaitActivities = ReturnType<typeof createSubagentActivities>
 /** `runSessionHooks`: SessionStart/SessionEnd/Stop hooks of the session (proxy `hooks`). */
 export type HookActivities = ReturnType<typeof createHookActivities>;
 
-export interface ActivityDeps {
-  model: ModelDeps;
-  compaction: CompactDeps;
-  tools: ToolDeps;
-  hooks: HookDeps;
-}
+export type ActivityDeps = CallDeps;
 
 /**
  * Every activity of a worker, by its registered name (a DurableAgentError thrown by one fails it
@@ -74,7 +71,9 @@ export function createActivities(deps: ActivityDeps) {
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).
   const _exact: Record<keyof typeof activities, ActivityType> = ACTIVITY_TYPES;
   void _exact;
-  return { activities, runToolCall: tools.runToolCall, runSessionHooks: hooks.runSessionHooks };
+  // The in-process runner's direct entries: the Temporal-free cores (src/calls).
+  const calls = createCalls(deps);
+  return { activities, runToolCall: calls.runToolCall, runSessionHooks: calls.runSessionHooks };
 }
 
 /** The registered activity types, by name (what histories record). */

@@ -1,6 +1,6 @@
 // Compactions in the audit: each `compact-<n>` activity of a turn, with its trigger, tokens before
 // and after, the summarizing call's usage and the PreCompact hooks that ran.
-import type { CompactContextInput, CompactContextResult } from '../activities/compact';
+import type { CompactContextInput, CompactContextResult } from '../calls/compact';
 import type { AuditCompaction } from './types';
 
 export interface CompactionTrack {

@@ -1,7 +1,7 @@
 // A turn's tool calls in the audit: every tool_use block of the answer, in block order, with its
 // activities (`tool-<id>`, its approve/deny re-run, an Agent call's two phases), decision,
 // approval, batch and result — matched through the same id functions the workflows use.
-import type { RunToolUseInput } from '../activities/tools';
+import type { RunToolUseInput } from '../calls/tools';
 import { decisionFromReason } from '../pipeline/records';
 import { decidedByActivityId, isSubagentActivityId, sessionOfTurnWorkflowId, toolCallActivityIds } from '../engine/ids';
 import type { ToolResultBlockParam, ToolUseBlock } from '../engine/messages';

@@ -2,7 +2,7 @@
 // approve/deny and interrupt signals, the model call (all its attempts), compactions and tool calls.
 import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
-import type { CallModelInput, ModelCallOutcome, Tombstone } from '../activities/model';
+import type { CallModelInput, ModelCallOutcome, Tombstone } from '../calls/model';
 import { addUsage } from '../engine/contextWindow';
 import { ACTIVITY_TYPES, SIGNALS } from '../engine/ids';
 import type { AssistantContentBlock, ToolUseBlock, Usage } from '../engine/messages';

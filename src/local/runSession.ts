@@ -4,9 +4,9 @@
 // and tool calls the same cores the activities run. This file only schedules them in-process.
 import { firstMessage, memoryRefOf } from '../engine/memory';
 import { randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
-import { callModelWith, type CallModelResult, type CallRuntime } from '../activities/model';
-import { compactContextWith } from '../activities/compact';
+import { callModelWith, ModelCallError, type CallModelResult } from '../calls/model';
+import type { CallRuntime } from '../calls/runtime';
+import { compactContextWith } from '../calls/compact';
 import type { CompactionRecord } from '../engine/contextView';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from '../workflows/modelStep';
 import { initialContext, type AgentContext } from '../engine/context';
@@ -302,9 +302,12 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
           model = step.result;
         } catch (err) {
           if (signal.aborted) return { kind: 'interrupted' };
-          // The activity's classification: a retryable failure is waited out, the rest ends the turn.
-          if (err instanceof ApplicationFailure && !err.nonRetryable)
-            return { kind: 'unavailable', failure: transientFailureFromDetails('model', err.message, err.details) };
+          // The core's classification: a retryable failure is waited out, the rest ends the turn.
+          if (err instanceof ModelCallError && err.retryable)
+            return {
+              kind: 'unavailable',
+              failure: transientFailureFromDetails('model', err.message, err.transient ? [err.transient] : undefined),
+            };
           throw err;
         }
         return { kind: 'message', message: model.message, usage: model.usage, stopReason: model.stopReason };

@@ -1,8 +1,8 @@
 // Streaming tool execution in-process: the engine's StreamingToolExecution (the same rules as the
 // turn workflow) fed by the model call's callback instead of a signal, each early call with its
 // own abort (a child of the turn's), so that a discarded call can be stopped alone.
-import type { CallRuntime } from '../activities/model';
-import type { RunToolUseInput } from '../activities/tools';
+import type { CallRuntime } from '../calls/runtime';
+import type { RunToolUseInput } from '../calls/tools';
 import type { ToolCallRecord } from '../engine/records';
 import { StreamingToolExecution } from '../engine/streaming';
 import { isAgentTool } from '../engine/subagents';

@@ -2,8 +2,8 @@
 // child session run by the same runner (the Temporal path runs it as a child session workflow),
 // with the plan the Agent tool's activity would use (tool subset, model, system prompt, memory).
 import { randomUUID } from 'node:crypto';
-import type { ToolSessionSettings } from '../activities/tools';
-import { subagentPlan } from '../activities/tools';
+import type { ToolSessionSettings } from '../calls/tools';
+import { subagentPlan } from '../calls/tools';
 import type { sessionInput } from '../client';
 import { agentHookFields, childSystemPrompt, subagentCounters, subagentSessionId } from '../engine/subagents';
 import type { ToolUseContext } from '../tools/Tool';

@@ -4,7 +4,7 @@
 // and describeToolUses input repeated the whole configuration, so history grew with calls ×
 // configuration (invariant 11). Workers keep the settings they loaded in a small cache.
 import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
-import type { StoredToolSettings } from '../activities/tools';
+import type { StoredToolSettings } from '../calls/tools';
 
 export class ToolSettingsStore {
   private cache = new Map<string, StoredToolSettings>();

@@ -1,8 +1,8 @@
 // The turn's model step as activities: `model-<turn>` (and `model-<turn>-<k>` after a compaction)
 // and `compact-<n>`, scheduled by the engine's `runModelStep` — the same loop the in-process runner
 // uses. Sandbox-safe: engine code and activity types only.
-import type { CallModelInput, CallModelResult, ModelCallOutcome } from '../activities/model';
-import type { CompactContextInput, CompactContextResult } from '../activities/compact';
+import type { CallModelInput, CallModelResult, ModelCallOutcome } from '../calls/model';
+import type { CompactContextInput, CompactContextResult } from '../calls/compact';
 import { INITIAL_VIEW, type CompactionRecord, type ContextView } from '../engine/contextView';
 import { addUsage } from '../engine/contextWindow';
 import { activityIds } from '../engine/ids';

@@ -22,7 +22,7 @@ import {
 } from '../engine/subagents';
 import { activityIds } from '../engine/ids';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
-import type { SubagentPrepared, ToolSessionInput, RunToolUseInput } from '../activities/tools';
+import type { SubagentPrepared, ToolSessionInput, RunToolUseInput } from '../calls/tools';
 import type { SubagentResume } from '../engine/subagents';
 import { oneLinePreview, type SessionInput, type SessionResult, type TurnWorkflowInput } from './definitions';
 

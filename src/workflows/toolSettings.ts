@@ -4,7 +4,7 @@
 // carries that reference plus the few per-turn fields, so history no longer grows with
 // calls × configuration. Turns of sessions started before the patch get no reference and send the
 // settings inline, as they always did. Workflow code: pure.
-import type { StoredToolSettings, ToolSessionInput, ToolSessionSettings } from '../activities/tools';
+import type { StoredToolSettings, ToolSessionInput, ToolSessionSettings } from '../calls/tools';
 import type { SessionInput, TurnWorkflowInput } from './definitions';
 
 /** The settings the session stores: exactly what its turns would otherwise put inline in every tool activity's input. */

@@ -47,7 +47,7 @@ import {
   type TurnExecutor,
   type TurnOutcome,
 } from '../engine/turn';
-import type { CallModelResult } from '../activities/model';
+import type { CallModelResult } from '../calls/model';
 import type {
   CompactionActivities,
   DescribeActivities,

@@ -14,7 +14,7 @@ import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { LocalBlobStore } from '../../src/stores/messageStore';
 import { configuredBlobStore } from '../../src/stores/configured';
 import { ToolSettingsStore } from '../../src/stores/toolSettingsStore';
-import { resolveToolSession } from '../../src/activities/tools';
+import { resolveToolSession } from '../../src/calls/tools';
 import { storedToolSettings, toolSession } from '../../src/workflows/toolSettings';
 import { sessionInput } from '../../src/client';
 import type { TurnWorkflowInput } from '../../src/workflows/definitions';

@@ -25,7 +25,7 @@ import { loadMemory, memoryReminder } from '../../src/memory/claudeMd';
 import type { ToolPermissionContext } from '../../src/tools/permissionTypes';
 import type { ResultStore } from '../../src/tools/Tool';
 import type { BlobStore } from '../../src/stores/messageStore';
-import { sessionPermission } from '../../src/activities/tools';
+import { sessionPermission } from '../../src/calls/tools';
 import { workerPrivatePaths } from '../../src/worker';
 import {
   BAIT,

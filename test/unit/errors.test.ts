@@ -72,3 +72,63 @@ test('unit: a DurableAgentError thrown by an activity fails it with its code as 
     (e: unknown) => !(e instanceof ApplicationFailure) && (e as Error).message === 'disk full',
   );
 });
+
+test('unit: the model core throws a ModelCallError, and the activity boundary keeps its type, retryability and details', async () => {
+  const Anthropic = (await import('@anthropic-ai/sdk')).default;
+  const { classifyModelError, ModelCallError } = await import('../../src/calls/model');
+  const { toApplicationFailure } = await import('../../src/activities/errors');
+  const overloaded = classifyModelError(
+    new Anthropic.APIError(529, { type: 'overloaded_error' }, 'Overloaded', new Headers({ 'retry-after': '7' })),
+  );
+  assert.ok(overloaded instanceof ModelCallError && !(overloaded instanceof ApplicationFailure));
+  assert.equal(overloaded.retryable, true);
+  assert.equal(overloaded.code, 'MODEL_UNAVAILABLE');
+  assert.deepEqual(overloaded.transient, { kind: 'overloaded', message: overloaded.message, retryAfterMs: 7000 });
+  const f = toApplicationFailure(overloaded);
+  assert.ok(f instanceof ApplicationFailure);
+  assert.equal(f.type, 'ModelHttp529');
+  assert.equal(f.nonRetryable, false);
+  assert.deepEqual(f.details, [overloaded.transient]);
+  assert.equal(f.nextRetryDelay, 7000);
+
+  const denied = classifyModelError(
+    new Anthropic.APIError(401, { type: 'authentication_error' }, 'bad key', undefined),
+  );
+  assert.ok(denied instanceof ModelCallError);
+  assert.equal(denied.code, 'MODEL_FAILED');
+  const g = toApplicationFailure(denied) as ApplicationFailure;
+  assert.equal(g.type, 'ModelHttp401');
+  assert.equal(g.nonRetryable, true);
+  assert.equal(g.details, undefined);
+
+  const lost = toApplicationFailure(classifyModelError(new Error('socket hang up'))) as ApplicationFailure;
+  assert.equal(lost.type, 'ModelError');
+  assert.equal(lost.nonRetryable, false);
+  assert.deepEqual(lost.details, [{ kind: 'other', message: 'model call failed: socket hang up' }]);
+});
+
+test('unit: a missing memory blob is a MEMORY_MISSING DurableAgentError, non-retryable at the activity boundary', async () => {
+  const { withErrorCodes } = await import('../../src/activities/errors');
+  const { loadMemoryText } = await import('../../src/memory/blobs');
+  const { LocalBlobStore } = await import('../../src/stores/messageStore');
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const blobs = new LocalBlobStore(await mkdtemp(join(tmpdir(), 'da-err-')));
+  const ref = { ref: `memory-${'0'.repeat(64)}`, sha256: '0'.repeat(64), chars: 10 };
+  await assert.rejects(
+    loadMemoryText(blobs, ref),
+    (e: unknown) => e instanceof DurableAgentError && e.code === 'MEMORY_MISSING',
+  );
+  await assert.rejects(
+    withErrorCodes(() => loadMemoryText(blobs, ref))(),
+    (e: unknown) => e instanceof ApplicationFailure && e.type === 'MEMORY_MISSING' && e.nonRetryable,
+  );
+  // Other codes stay retryable, as before.
+  await assert.rejects(
+    withErrorCodes(async () => {
+      throw new McpUnavailableError('gone');
+    })(),
+    (e: unknown) => e instanceof ApplicationFailure && e.type === 'MCP_UNAVAILABLE' && !e.nonRetryable,
+  );
+});

@@ -2,7 +2,7 @@
 // keepalive after firstMs and then every idleMs, at once on progress (which restarts the wait).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHeartbeats, TOOL_HEARTBEATS, type Timers } from '../../src/activities/heartbeat';
+import { startHeartbeats, TOOL_HEARTBEATS, type Timers } from '../../src/calls/heartbeat';
 
 /** A virtual clock: advance(ms) fires due timers in order. */
 function clock() {

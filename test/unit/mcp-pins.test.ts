@@ -11,7 +11,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { mcpServerControlFiles } from '../../src/permissions/protectedPaths';
 import { changedPins, pinMcpServers, stdioCommands } from '../../src/mcp/pins';
 import { McpManager, McpUnavailableError, type McpServers } from '../../src/mcp';
-import { sessionPermission } from '../../src/activities/tools';
+import { sessionPermission } from '../../src/calls/tools';
 import { decidePermission } from '../../src/permissions/decide';
 import { BashTool } from '../../src/tools/builtin/bash';
 import { WriteTool } from '../../src/tools/builtin';

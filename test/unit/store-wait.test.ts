@@ -1,4 +1,4 @@
-// unit: a tool call waits out a store outage (src/activities/storeWait.ts). Found by
+// unit: a tool call waits out a store outage (src/calls/storeWait.ts). Found by
 // `npm run test:faults` (disk faults): a non-idempotent call that ran while the store was full or
 // read-only failed its activity when recording the result; the retry found it 'started' and
 // reported an unknown outcome — or, once the attempts ran out, "Error calling tool" — for a call
@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { createAgentActivities } from '../../src/worker';
 import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
-import { isStoreOutage, waitForStore } from '../../src/activities/storeWait';
+import { isStoreOutage, waitForStore } from '../../src/calls/storeWait';
 import { initialContext } from '../../src/engine/context';
-import type { CallRuntime } from '../../src/activities/model';
+import type { CallRuntime } from '../../src/calls/runtime';
 import { TEST_TOOLS } from '../support/testTools';
 
 /** A local store whose puts fail with ENOSPC while `full` is set. */

@@ -1,0 +1,233 @@
+// One compaction for any scheduler (the core of the `compactContext` activity, `compact-<n>`): PreCompact hooks, then a summarizing model call over the
+// model's current view; the summary (with the original task and the recently read files, re-read
+// from disk) replaces the older messages in the view. The full transcript is not touched.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import {
+  effectiveContextWindow,
+  estimateTokens,
+  isPromptTooLong,
+  MAX_OUTPUT_TOKENS_FOR_SUMMARY,
+  apiModelId,
+  betasForModel,
+  type ContextSettings,
+} from '../engine/contextWindow';
+import {
+  buildModelView,
+  chooseKeepFrom,
+  compactionPrompt,
+  dropOldestRounds,
+  originalTask,
+  recentReadPaths,
+  summaryMessage,
+  survivalBudgets,
+  withCompactionRequest,
+  type CompactionRecord,
+  type ContextView,
+} from '../engine/contextView';
+import type { Message, Usage } from '../engine/messages';
+import { hookMayBlock } from '../engine/modelStep';
+import { applyCacheBreakpoints } from '../engine/promptCache';
+import { normalizeHooksConfig, runPreCompactHooks, type HookRun, type HooksConfig } from '../hooks';
+import { classifyModelError, ModelCallError, type CallModelInput, type ModelDeps, type ModelSettings } from './model';
+import type { CallRuntime } from './runtime';
+import { loadContext } from './modelRequest';
+
+export interface CompactContextInput {
+  sessionId: string;
+  turn: number;
+  /** The session's compaction number (activity id `compact-<n>`). */
+  n: number;
+  trigger: 'auto' | 'reactive' | 'manual';
+  /** > 0: an earlier compaction in this step did not make the prompt fit: keep no recent messages. */
+  attempt: number;
+  /** Head of the full transcript, including this turn's new messages. */
+  head: string | null;
+  view: ContextView;
+  tokensBefore: number;
+  settings: ModelSettings;
+  toolNames: string[];
+  denyRules?: string[];
+  contextSettings?: ContextSettings;
+  /** The session's hooks (reference JSON format). */
+  hooks?: unknown;
+  /** The session's MCP servers: their tools are offered in the summarizing request too (same prefix, and the messages use them). */
+  mcp?: CallModelInput['mcp'];
+  cwd: string;
+}
+
+export type CompactContextResult =
+  | {
+      kind: 'compacted';
+      view: ContextView;
+      record: CompactionRecord;
+      usage: Usage;
+      hookRuns: HookRun[];
+      notices: string[];
+    }
+  | { kind: 'blocked'; reason: string; hookRuns: HookRun[] };
+
+export interface CompactDeps extends ModelDeps {
+  /** Hooks the worker adds programmatically, merged with the session's. */
+  hooks?: HooksConfig;
+}
+
+const MAX_TRUNCATION_RETRIES = 3;
+
+async function restoreFiles(
+  paths: readonly string[],
+  cwd: string,
+  perFileTokens: number,
+  totalTokens: number,
+): Promise<Array<{ path: string; content: string }>> {
+  const out: Array<{ path: string; content: string }> = [];
+  let used = 0;
+  for (const p of paths) {
+    if (used >= totalTokens) break;
+    try {
+      const text = await readFile(resolve(cwd, p), 'utf8');
+      const clipped = text.slice(0, Math.min(perFileTokens, totalTokens - used) * 4);
+      used += estimateTokens(clipped);
+      out.push({ path: p, content: clipped });
+    } catch {
+      // Gone or unreadable now: the summary still names it.
+    }
+  }
+  return out;
+}
+
+function mergeHooks(session: HooksConfig, worker?: HooksConfig): HooksConfig {
+  if (!worker) return session;
+  return { ...session, PreCompact: [...(session.PreCompact ?? []), ...(worker.PreCompact ?? [])] };
+}
+
+export async function compactContextWith(
+  deps: CompactDeps,
+  input: CompactContextInput,
+  ctx: CallRuntime,
+): Promise<CompactContextResult> {
+  const hookTrigger = input.trigger === 'manual' ? 'manual' : 'auto';
+  const hooks = runPreCompactHooks(
+    { session_id: input.sessionId, cwd: input.cwd, trigger: hookTrigger, custom_instructions: null },
+    { config: mergeHooks(normalizeHooksConfig(input.hooks), deps.hooks), cwd: input.cwd, signal: ctx.signal },
+  );
+  const hookResult = await hooks;
+  if (hookResult.block && hookMayBlock(input.trigger === 'reactive' ? 'reactive' : 'auto')) {
+    return { kind: 'blocked', reason: hookResult.block.reason, hookRuns: hookResult.runs };
+  }
+  const notices = [...hookResult.notices];
+  if (hookResult.block)
+    notices.push(
+      `PreCompact hook "${hookResult.block.hook}" asked to block, but the API refused the prompt as too long: compacted anyway`,
+    );
+
+  const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
+  let loaded: Awaited<ReturnType<typeof loadContext>>;
+  try {
+    loaded = await loadContext(deps, { ...input, warn: (m) => ctx.warn(m, { sessionId: input.sessionId }) });
+  } finally {
+    if (listing) clearInterval(listing);
+  }
+  const { full, summary, tools, fixedTokens, locate } = loaded;
+  const { model, maxTokens, system } = input.settings;
+  const cs = input.contextSettings ?? {};
+  const budgets = survivalBudgets(effectiveContextWindow(model, maxTokens, cs));
+  let toSummarise: Message[] = buildModelView(full, summary, input.view, locate);
+  const prompt = compactionPrompt(hookResult.instructions.join('\n\n') || undefined);
+  const client = deps.anthropic();
+  const ticker = setInterval(() => ctx.heartbeat({ phase: 'compacting' }), 5000);
+  let final: Anthropic.Message | undefined;
+  try {
+    for (let tries = 0; ; tries++) {
+      const shaped = applyCacheBreakpoints(
+        { ...(system ? { system } : {}), tools, messages: withCompactionRequest(toSummarise, prompt) },
+        cs.promptCaching !== false,
+      );
+      const betas = betasForModel(model, cs);
+      try {
+        final = await client.messages.create(
+          {
+            model: apiModelId(model),
+            max_tokens: Math.min(MAX_OUTPUT_TOKENS_FOR_SUMMARY, Math.max(maxTokens, 4096)),
+            messages: shaped.messages as Anthropic.MessageParam[],
+            ...(shaped.system ? { system: shaped.system as Anthropic.TextBlockParam[] } : {}),
+            ...(shaped.tools.length > 0 ? { tools: shaped.tools as Anthropic.Tool[] } : {}),
+          },
+          {
+            signal: ctx.signal,
+            maxRetries: 0,
+            timeout: 10 * 60_000,
+            ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}),
+          },
+        );
+        break;
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        const tooLong = err instanceof Anthropic.APIError && err.status === 400 && isPromptTooLong(err.message);
+        const shorter = tooLong && tries < MAX_TRUNCATION_RETRIES ? dropOldestRounds(toSummarise) : undefined;
+        if (!shorter) throw classifyModelError(err);
+        ctx.warn('the summarizing request itself was too long; dropping the oldest rounds', { tries });
+        toSummarise = shorter;
+      }
+    }
+  } finally {
+    clearInterval(ticker);
+  }
+  const text = final.content
+    .filter((b): b is Anthropic.TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+  if (!text)
+    throw new ModelCallError('the summarizing model call returned no text', {
+      failureType: 'EmptySummary',
+      retryable: true,
+    });
+
+  const files = await restoreFiles(
+    recentReadPaths(full, budgets.maxFiles),
+    input.cwd,
+    budgets.perFile,
+    budgets.filesTotal,
+  );
+  const fromIndex = input.attempt > 0 ? full.length : chooseKeepFrom(full, input.view, budgets.keepMessages);
+  const message = summaryMessage({
+    task: originalTask(full),
+    summary: text,
+    files,
+    keptRecent: fromIndex < full.length,
+    taskBudget: budgets.task,
+    perFileBudget: budgets.perFile,
+  });
+  const summaryHead = await deps.transcripts.append(null, [message]);
+  const draft: ContextView = { ...input.view, fromIndex, summaryHead, compactions: input.view.compactions + 1 };
+  const tokensAfter = fixedTokens + estimateTokens(buildModelView(full, [message], draft, locate));
+  const view: ContextView = { ...draft, baseline: { tokens: tokensAfter, messages: full.length } };
+  const usage: Usage = {
+    input_tokens: final.usage.input_tokens,
+    output_tokens: final.usage.output_tokens,
+    ...(final.usage.cache_creation_input_tokens != null
+      ? { cache_creation_input_tokens: final.usage.cache_creation_input_tokens }
+      : {}),
+    ...(final.usage.cache_read_input_tokens != null
+      ? { cache_read_input_tokens: final.usage.cache_read_input_tokens }
+      : {}),
+  };
+  const hookNote = hookResult.runs.length
+    ? hookResult.runs.map((r) => `${r.hook}: ${r.outcome}`).join('; ')
+    : undefined;
+  const record: CompactionRecord = {
+    n: input.n,
+    turn: input.turn,
+    trigger: input.trigger,
+    tokensBefore: input.tokensBefore,
+    tokensAfter,
+    summarizedThrough: fromIndex,
+    transcriptLength: full.length,
+    summaryPreview: text.replace(/\s+/g, ' ').slice(0, 300),
+    restoredFiles: files.map((f) => f.path),
+    ...(hookNote ? { hook: hookNote } : {}),
+  };
+  return { kind: 'compacted', view, record, usage, hookRuns: hookResult.runs, notices };
+}

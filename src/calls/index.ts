@@ -1,0 +1,31 @@
+// The Temporal-free cores of every call a session makes, for any scheduler: the activities
+// (src/activities) are thin adapters over them that add the activity's runtime and turn domain
+// errors into ApplicationFailures; the in-process runner (src/local) calls them directly with a
+// CallRuntime of its own. A core never imports @temporalio/*: it throws domain errors
+// (DurableAgentError, ModelCallError) and returns data.
+import { compactContextWith, type CompactContextInput, type CompactDeps } from './compact';
+import { callModelWith, type CallModelInput, type ModelDeps } from './model';
+import type { CallRuntime } from './runtime';
+import { runSessionHooksWith, type HookDeps, type RunSessionHooksInput } from './sessionHooks';
+import { createToolCalls, type ToolDeps } from './tools';
+
+export interface CallDeps {
+  model: ModelDeps;
+  compaction: CompactDeps;
+  tools: ToolDeps;
+  hooks: HookDeps;
+}
+
+/** Every core bound to its dependencies: model call, compaction, session hooks, and the tool calls. */
+export function createCalls(deps: CallDeps) {
+  return {
+    callModel: (input: CallModelInput, ctx: CallRuntime) => callModelWith(deps.model, input, ctx),
+    compactContext: (input: CompactContextInput, ctx: CallRuntime) => compactContextWith(deps.compaction, input, ctx),
+    runSessionHooks: (input: RunSessionHooksInput, signal?: AbortSignal) =>
+      runSessionHooksWith(deps.hooks, input, signal),
+    ...createToolCalls(deps.tools),
+  };
+}
+
+export { ModelCallError, classifyModelError } from './model';
+export type { CallRuntime } from './runtime';

@@ -1,0 +1,399 @@
+// One model call for any scheduler (the `callModel` activity's core, and the in-process runner's):
+// one Messages API call, streamed, heartbeating per event, with a non-streamed fallback when a
+// stream fails mid-way. No Temporal here: a failure is a ModelCallError that says whether waiting
+// may help; the activity turns it into an ApplicationFailure (src/activities/errors.ts).
+import type { McpServers } from '../mcp/config';
+import Anthropic from '@anthropic-ai/sdk';
+import type { AgentDefinition } from '../agents/definitions';
+import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
+import { contentForHistory, inputForHistory, messageForHistory } from '../engine/payloads';
+import type { TranscriptStore } from '../stores/messageStore';
+import { failureKindOfStatus, type TransientFailure } from '../engine/retry';
+import type { PayloadStore } from '../stores/payloadStore';
+import { isPromptTooLong, promptTooLongTokens, usageTotal, type ContextSettings } from '../engine/contextWindow';
+import type { ContextView } from '../engine/contextView';
+import { prepareModelRequest } from './modelRequest';
+import { withMemoryText, type MemoryRef } from '../engine/memory';
+import { loadMemoryText } from '../memory/blobs';
+import { DurableAgentError } from '../engine/errors';
+import type { CallRuntime } from './runtime';
+
+export interface ModelSettings {
+  model: string;
+  maxTokens: number;
+  system?: string;
+  temperature?: number;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+export interface CallModelInput {
+  sessionId: string;
+  turn: number;
+  /** Head of the transcript so far (null: empty). */
+  head: string | null;
+  /** New user-side messages to append before calling (prompt, follow-ups, tool results). */
+  append: Message[];
+  /** The session's memory by reference: its text goes before the first message's (payloads by reference). */
+  memory?: MemoryRef;
+  settings: ModelSettings;
+  toolNames: string[];
+  /** The session's deny rules: a tool denied outright is not offered to the model at all. */
+  denyRules?: string[];
+  /** The session's MCP servers: their tools are listed (tools/list, servers start on first use) and offered too. */
+  mcp?: { servers: McpServers; cwd: string };
+  /** The model's view of the transcript (compaction summary, cleared results); absent: the whole transcript. */
+  view?: ContextView;
+  contextSettings?: ContextSettings;
+  /** false: send even above the auto-compact threshold (a PreCompact hook blocked compaction). */
+  autoCompact?: boolean;
+  /** The session's agent types: the Agent tool's description lists them. */
+  agents?: AgentDefinition[];
+  /** Hand each tool_use block to the turn as soon as it is complete (streaming tool execution). */
+  streamToolUses?: boolean;
+}
+
+/** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
+export interface Tombstone {
+  attempt: number;
+  error: string;
+  partialContent: AssistantContentBlock[];
+  eventsReceived: number;
+}
+
+export interface CallModelResult {
+  kind?: 'message';
+  /**
+   * The assistant message as history carries it (engine/payloads `messageForHistory`): tool_use
+   * ids and names whole, large inputs, text and thinking as previews. The whole message is the
+   * transcript node `head`.
+   */
+  message: AssistantMessage;
+  usage: Usage;
+  stopReason: string;
+  /** Head of the transcript including `append` and the assistant message. */
+  head: string | null;
+  /** Head including `append` only (what was sent). */
+  sentHead: string | null;
+  messageId: string;
+  fallback: boolean;
+  tombstones: Tombstone[];
+  requestId?: string;
+  /** The view after this call: its baseline is this answer's usage. */
+  view: ContextView;
+  /** Where the request's cache breakpoints went. */
+  cacheBreakpoints?: string[];
+}
+
+/** The call was not made (auto) or the API refused the prompt as too long (reactive): compact, then call again. */
+export interface CompactionNeeded {
+  kind: 'compact';
+  trigger: 'auto' | 'reactive';
+  tokens: number;
+  view: ContextView;
+  /** Head including `append` (what compaction summarises). */
+  sentHead: string | null;
+  error?: string;
+}
+
+export type ModelCallOutcome = CallModelResult | CompactionNeeded;
+
+function promptTooLong(err: unknown): string | undefined {
+  return err instanceof Anthropic.APIError && err.status === 400 && isPromptTooLong(err.message)
+    ? err.message
+    : undefined;
+}
+
+export interface ModelDeps {
+  transcripts: TranscriptStore;
+  /** Where tool activities stored their result blocks (resolves the turn's appends by reference). */
+  payloads?: PayloadStore;
+  /** Creates the SDK client: real by default; tests point `baseURL` at the fake server. */
+  anthropic: () => Anthropic;
+  /** Tool definitions for the named tools of the session's pool. */
+  toolDefinitions: (
+    toolNames: string[],
+    denyRules?: string[],
+    mcp?: CallModelInput['mcp'],
+    warn?: (message: string) => void,
+  ) => Promise<ToolDefinition[]>;
+  /** Disable the non-streamed fallback (the reference's CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK). */
+  disableFallback?: boolean;
+  /** Where a session's stored tool results live; cleared old results are kept there for Read. */
+  resultPath?: (sessionId: string, toolUseId: string) => string;
+}
+
+/**
+ * A model call that failed, classified on purpose: `retryable` when waiting may help (overload,
+ * rate limit, server errors, lost connections), with what the turn's outage handling reads
+ * (`transient`: kind and the server's retry-after); permanent otherwise (401, 400 …). `failureType`
+ * is the failure's type in history (`ModelHttp529`, `ModelConnectionError`, …).
+ */
+export class ModelCallError extends DurableAgentError {
+  readonly retryable: boolean;
+  readonly failureType: string;
+  readonly transient?: TransientFailure;
+  readonly retryAfterMs?: number;
+  constructor(
+    message: string,
+    failure: { failureType: string; retryable: boolean; transient?: TransientFailure; retryAfterMs?: number },
+    options?: { cause?: unknown },
+  ) {
+    super(failure.retryable ? 'MODEL_UNAVAILABLE' : 'MODEL_FAILED', message, options);
+    this.retryable = failure.retryable;
+    this.failureType = failure.failureType;
+    if (failure.transient) this.transient = failure.transient;
+    if (failure.retryAfterMs !== undefined) this.retryAfterMs = failure.retryAfterMs;
+  }
+}
+
+/** Retry on purpose: overload, rate limit, server errors and lost connections retry; client errors do not. */
+export function classifyModelError(err: unknown): Error {
+  if (err instanceof DurableAgentError) return err;
+  if (err instanceof Anthropic.APIUserAbortError) return err;
+  // `transient` carries the failure as the turn's outage handling reads it.
+  if (err instanceof Anthropic.APIConnectionError) {
+    const message = `model connection failed: ${err.message}`;
+    return new ModelCallError(
+      message,
+      { failureType: 'ModelConnectionError', retryable: true, transient: { kind: 'connection', message } },
+      { cause: err },
+    );
+  }
+  if (err instanceof Anthropic.APIError) {
+    const status = err.status ?? 0;
+    const retryAfter = retryAfterMs(err.headers);
+    const message = `model API error ${status}: ${err.message}`;
+    if (status === 429 || status === 529 || status === 408 || status === 409 || status >= 500) {
+      const transient: TransientFailure = {
+        kind: failureKindOfStatus(status),
+        message,
+        ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+      };
+      return new ModelCallError(
+        message,
+        {
+          failureType: `ModelHttp${status}`,
+          retryable: true,
+          transient,
+          ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+        },
+        { cause: err },
+      );
+    }
+    return new ModelCallError(message, { failureType: `ModelHttp${status}`, retryable: false }, { cause: err });
+  }
+  const message = `model call failed: ${err instanceof Error ? err.message : String(err)}`;
+  return new ModelCallError(
+    message,
+    { failureType: 'ModelError', retryable: true, transient: { kind: 'other', message } },
+    { cause: err },
+  );
+}
+
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const s = headers.get('retry-after');
+  if (s && Number.isFinite(Number(s))) return Math.max(0, Number(s) * 1000);
+  if (s) {
+    const at = Date.parse(s);
+    if (Number.isFinite(at)) return Math.max(0, at - Date.now());
+  }
+  return undefined;
+}
+
+function toAssistant(content: readonly Anthropic.ContentBlock[]): AssistantMessage {
+  const blocks: AssistantContentBlock[] = [];
+  for (const b of content) {
+    if (b.type === 'text') blocks.push({ type: 'text', text: b.text });
+    else if (b.type === 'tool_use') blocks.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
+    else if (b.type === 'thinking') blocks.push({ type: 'thinking', thinking: b.thinking, signature: b.signature });
+    else if (b.type === 'redacted_thinking') blocks.push({ type: 'redacted_thinking', data: b.data });
+  }
+  return { role: 'assistant', content: blocks };
+}
+
+function toUsage(u: Anthropic.Usage): Usage {
+  return {
+    input_tokens: u.input_tokens,
+    output_tokens: u.output_tokens,
+    ...(u.cache_creation_input_tokens != null ? { cache_creation_input_tokens: u.cache_creation_input_tokens } : {}),
+    ...(u.cache_read_input_tokens != null ? { cache_read_input_tokens: u.cache_read_input_tokens } : {}),
+  };
+}
+
+/** The non-streamed fallback's own timeout (the model activity's start-to-close is the same). */
+export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
+
+/**
+ * Follows a message stream's events and hands each tool_use block to `handOff` at its
+ * content_block_stop, in order, without holding up the stream: the input is the block's own
+ * JSON (a block whose JSON does not parse is left to the complete message), stored as a
+ * transcript node of its own (payloads by reference: the tool activity reads it from there).
+ */
+function toolUseHandOff(
+  deps: ModelDeps,
+  sentHead: string | null,
+  ctx: CallRuntime,
+  handOff: NonNullable<CallRuntime['onStreamedToolUse']>,
+) {
+  const json = new Map<number, { id: string; name: string; buf: string }>();
+  let chain: Promise<void> = Promise.resolve();
+  const send = async (index: number, id: string, name: string, input: unknown): Promise<void> => {
+    const block = { type: 'tool_use' as const, id, name, input };
+    const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [block] }]);
+    await handOff({ index, block: { ...block, input: inputForHistory(input) }, messageRef });
+  };
+  return {
+    onEvent(event: Anthropic.MessageStreamEvent): void {
+      if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+        json.set(event.index, { id: event.content_block.id, name: event.content_block.name, buf: '' });
+      } else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
+        const b = json.get(event.index);
+        if (b) b.buf += event.delta.partial_json;
+      } else if (event.type === 'content_block_stop') {
+        const b = json.get(event.index);
+        if (!b) return;
+        json.delete(event.index);
+        let input: unknown;
+        try {
+          input = b.buf.trim() === '' ? {} : JSON.parse(b.buf);
+        } catch {
+          return;
+        }
+        const index = event.index;
+        chain = chain
+          .then(() => send(index, b.id, b.name, input))
+          // A block that could not be handed over starts when the message is complete, as without streaming.
+          .catch((err) =>
+            ctx.warn(
+              `could not hand tool_use ${b.id} to the turn while streaming: ${err instanceof Error ? err.message : String(err)}`,
+            ),
+          );
+      }
+    },
+    /** Every block handed over (before the activity answers, so that the turn sees them first). */
+    flushed: (): Promise<void> => chain,
+  };
+}
+
+/** One model call: streamed, with a non-streamed fallback when the stream fails mid-way. */
+export async function callModelWith(
+  deps: ModelDeps,
+  input: CallModelInput,
+  ctx: CallRuntime,
+): Promise<ModelCallOutcome> {
+  const append = input.memory
+    ? withMemoryText(input.append, await loadMemoryText(deps.transcripts.blobs, input.memory))
+    : input.append;
+  const sentHead = await deps.transcripts.append(input.head, append);
+  // Listing MCP tools may start servers (up to MCP_TIMEOUT): keep heartbeating meanwhile.
+  const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
+  let prepared: Awaited<ReturnType<typeof prepareModelRequest>>;
+  try {
+    prepared = await prepareModelRequest(deps, {
+      ...input,
+      head: sentHead,
+      warn: (m) => ctx.warn(m, { sessionId: input.sessionId }),
+    });
+  } finally {
+    if (listing) clearInterval(listing);
+  }
+  if (prepared.kind === 'compact') return { ...prepared, sentHead };
+  const { params } = prepared;
+  const client = deps.anthropic();
+  const reactive = (message: string): CompactionNeeded => ({
+    kind: 'compact',
+    trigger: 'reactive',
+    tokens: promptTooLongTokens(message)?.actual ?? prepared.tokens,
+    view: prepared.view,
+    sentHead,
+    error: message,
+  });
+  const requestOptions = (signal: AbortSignal) => ({
+    signal,
+    maxRetries: 0,
+    ...(prepared.betas.length > 0 ? { headers: { 'anthropic-beta': prepared.betas.join(',') } } : {}),
+  });
+  const signal = ctx.signal;
+  // The non-streamed fallback may take minutes without events: keep heartbeating meanwhile.
+  const ticker = setInterval(() => ctx.heartbeat({ phase: 'waiting' }), 5000);
+  const handOff =
+    input.streamToolUses && ctx.onStreamedToolUse
+      ? toolUseHandOff(deps, sentHead, ctx, ctx.onStreamedToolUse)
+      : undefined;
+  try {
+    const tombstones: Tombstone[] = [];
+    let final: Anthropic.Message | undefined;
+    let fallback = false;
+    let requestId: string | undefined;
+
+    let events = 0;
+    const stream = client.messages.stream(params, requestOptions(signal));
+    try {
+      for await (const event of stream) {
+        events++;
+        ctx.heartbeat({ phase: 'streaming', events, type: event.type });
+        handOff?.onEvent(event);
+      }
+      final = await stream.finalMessage();
+      requestId = stream.request_id ?? undefined;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const tooLong = promptTooLong(err);
+      if (tooLong !== undefined) return reactive(tooLong);
+      const partial = stream.currentMessage;
+      // Nothing arrived: an ordinary failed request (status error, refused connection) —
+      // Temporal's retry policy handles it. A stream that failed mid-way falls back instead.
+      if (events === 0 || deps.disableFallback) throw classifyModelError(err);
+      tombstones.push({
+        attempt: ctx.attempt,
+        error: err instanceof Error ? err.message : String(err),
+        partialContent: partial ? contentForHistory(toAssistant(partial.content).content) : [],
+        eventsReceived: events,
+      });
+      ctx.warn('streaming model call failed mid-way; falling back to a non-streamed request', { events });
+      ctx.heartbeat({ phase: 'fallback' });
+      fallback = true;
+      try {
+        // An explicit timeout: without one the SDK refuses a non-streamed request whose max_tokens
+        // it expects to take over ten minutes (any max_tokens above ~21k). Heartbeats keep the
+        // activity alive meanwhile; its own timeout bounds the whole call.
+        final = await client.messages.create(params, { ...requestOptions(signal), timeout: NON_STREAMED_TIMEOUT_MS });
+        requestId = (final as { _request_id?: string | null })._request_id ?? undefined;
+      } catch (err2) {
+        if (signal.aborted) throw err2;
+        const tooLong = promptTooLong(err2);
+        if (tooLong !== undefined) return reactive(tooLong);
+        throw classifyModelError(err2);
+      }
+    }
+    const message = toAssistant(final.content);
+    const head = await deps.transcripts.append(sentHead, [message]);
+    clearInterval(ticker);
+    const usage = toUsage(final.usage);
+    return {
+      kind: 'message',
+      message: messageForHistory(message),
+      usage,
+      view: { ...prepared.view, baseline: { tokens: usageTotal(usage), messages: prepared.transcriptLength + 1 } },
+      cacheBreakpoints: prepared.breakpoints,
+      stopReason: final.stop_reason ?? 'end_turn',
+      head,
+      sentHead,
+      messageId: final.id,
+      fallback,
+      tombstones,
+      ...(requestId ? { requestId } : {}),
+    };
+  } finally {
+    clearInterval(ticker);
+    await handOff?.flushed();
+  }
+}
