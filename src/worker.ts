@@ -19,7 +19,7 @@ import { ToolSettingsStore } from './stores/toolSettingsStore';
 import { ReadFilesStore } from './stores/readFilesStore';
 import { AgentTool, BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
-import { createToolPool } from './tools/pool';
+import { createToolPool } from './permissions/toolPool';
 import { LocalResultStore, resultFileName } from './tools/resultStore';
 import { bashSpoolCapBytes } from './tools/builtin/bashProcess';
 import type { CompactDeps } from './calls/compact';

@@ -47,6 +47,16 @@ export const GENERAL_PURPOSE_AGENT: AgentDefinition = {
   source: 'built-in',
 };
 
+/** The agent types a session offers (general-purpose when the session carries none). */
+export function sessionAgents(agents: readonly AgentDefinition[] | undefined): readonly AgentDefinition[] {
+  return agents && agents.length > 0 ? agents : [GENERAL_PURPOSE_AGENT];
+}
+
+/** The agent type an Agent call names (general-purpose when it names none). */
+export function agentTypeOf(input: { subagent_type?: string | undefined }): string {
+  return input.subagent_type ?? GENERAL_PURPOSE_AGENT.name;
+}
+
 /** Keys of the reference's frontmatter this runner honours. `color` is display-only (accepted, no effect). */
 const SUPPORTED_KEYS = new Set(['name', 'description', 'tools', 'disallowedTools', 'model', 'maxTurns', 'color']);
 /** Keys the reference knows that durable-agent does not implement: refused, not ignored. */

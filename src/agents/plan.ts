@@ -1,9 +1,16 @@
 // What a validated Agent call runs — the agent's prompt, system prompt, model, tool subset and
 // turn limit — planned the same way by both schedulers (the Agent pre-phase activity and the
 // in-process runner).
-import { disallowedMcpRules, resolveAgentModel, subagentTools, type AgentDefinition } from './definitions';
+import {
+  agentTypeOf,
+  disallowedMcpRules,
+  resolveAgentModel,
+  sessionAgents,
+  subagentTools,
+  type AgentDefinition,
+} from './definitions';
 import { AGENT_TOOL_NAMES, type SubagentCall } from '../engine/subagents';
-import { agentTypeOf, sessionAgents, type AgentInput } from '../tools/builtin/agent';
+import type { AgentInput } from '../tools/builtin/agent';
 
 /** What a validated Agent call runs: the agent's prompt, system prompt, model, tool subset and limit (both schedulers). */
 export function subagentPlan(

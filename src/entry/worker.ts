@@ -11,7 +11,8 @@ export {
 } from '../worker';
 export type { AgentWorkerOptions } from '../worker';
 export { BUILTIN_TOOLS } from '../tools/builtin';
-export { createToolPool, findToolByName } from '../tools/pool';
+export { createToolPool } from '../permissions/toolPool';
+export { findToolByName } from '../tools/pool';
 export type { ToolPool } from '../tools/pool';
 export { LocalResultStore } from '../tools/resultStore';
 export { createSearchIssuesTool } from '../tools/examples/searchIssues';

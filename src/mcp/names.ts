@@ -1,8 +1,8 @@
-// MCP tool names and the permission rules that name them. Pure: the permission room and the
-// tool pool use it too.
+// MCP tool names. Pure. The permission rules that name MCP tools (`mcp__server`, `mcp__server__*`)
+// are the permission room's (permissions/mcpRules.ts: its matcher and the tool pool use them).
+import { MCP_PREFIX, mcpRuleCoversTool } from '../permissions/mcpRules';
 
-/** The prefix of every MCP tool name. */
-export const MCP_PREFIX = 'mcp__';
+export { isMcpWildcardRuleName, MCP_PREFIX, mcpRuleCoversTool } from '../permissions/mcpRules';
 
 /** The reference's normalisation: anything outside [A-Za-z0-9_-] becomes `_`. */
 export function normalizeMcpName(name: string): string {
@@ -35,38 +35,6 @@ export function mcpServerOf(
     }
   }
   return best;
-}
-
-/**
- * Does a rule's tool name cover an MCP tool? The reference's three shapes: `mcp__server` (every
- * tool of the server), `mcp__server__*` (the same, as a wildcard) and `mcp__server__tool` (one
- * tool; an exact name match, handled by the caller too). `glob` (deny and ask rules, as the
- * reference 2.1.197 matches them): a `*` anywhere matches any characters over the whole name
- * (`mcp__*` every MCP tool, `mcp__github__get_*`); in allow rules other wildcards cover nothing.
- */
-export function mcpRuleCoversTool(ruleToolName: string, toolName: string, glob = false): boolean {
-  if (!ruleToolName.startsWith(MCP_PREFIX) || !toolName.startsWith(MCP_PREFIX)) return false;
-  if (ruleToolName === toolName) return true;
-  if (
-    glob &&
-    ruleToolName.includes('*') &&
-    new RegExp(
-      `^${ruleToolName
-        .split('*')
-        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-      's',
-    ).test(toolName)
-  )
-    return true;
-  const server = ruleToolName.endsWith('__*') ? ruleToolName.slice(0, -3) : ruleToolName;
-  if (server.length <= MCP_PREFIX.length || server.includes('*')) return false;
-  return toolName.startsWith(`${server}__`) && toolName.length > server.length + 2;
-}
-
-/** A server-wide rule name (`mcp__server`, `mcp__server__*`) is valid rule syntax. */
-export function isMcpWildcardRuleName(ruleToolName: string): boolean {
-  return /^mcp__[A-Za-z0-9_-]+__\*$/.test(ruleToolName);
 }
 
 /**

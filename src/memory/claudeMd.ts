@@ -23,7 +23,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { globToRegex, insideWorkingDirs } from '../permissions/paths';
-import { isCredentialPath } from '../tools/builtin/fileAccess';
+import { isCredentialPath } from '../permissions/credentials';
 import { isAccessRefused, readFileBoundSync } from '../tools/safeFs';
 
 export type MemoryType = 'managed' | 'user' | 'project' | 'local';

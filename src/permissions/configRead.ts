@@ -14,7 +14,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { isCredentialPath } from '../tools/builtin/fileAccess';
+import { isCredentialPath } from './credentials';
 import { isAccessRefused, readFileBoundSync } from '../tools/safeFs';
 import { insideWorkingDirs } from './paths';
 

@@ -1,5 +1,5 @@
 // Matching permission rules against one tool call.
-import { mcpRuleCoversTool } from '../mcp/names';
+import { mcpRuleCoversTool } from './mcpRules';
 import * as os from 'node:os';
 import type { AnyTool, ToolUseContext } from '../tools/Tool';
 import { compilePathPattern, matchPathPattern, pathForms } from './paths';

@@ -13,7 +13,7 @@ import { toolResultText } from '../../src/engine/messages';
 import { runToolPipeline } from '../../src/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
-import { createToolPool } from '../../src/tools/pool';
+import { createToolPool } from '../../src/permissions/toolPool';
 import type { PermissionMode, ToolPermissionContext } from '../../src/tools/permissionTypes';
 
 export const BAIT = 'BAIT-SECRET-5f1c';

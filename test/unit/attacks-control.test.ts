@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { runToolPipeline, type ToolUseOutcome } from '../../src/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
-import { createToolPool } from '../../src/tools/pool';
+import { createToolPool } from '../../src/permissions/toolPool';
 import { applyContextModifiers, type AgentContext } from '../../src/engine/context';
 import { sessionTempDir } from '../../src/sandbox/host';
 import { loadMemory, memoryReminder } from '../../src/memory/claudeMd';

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { describeToolUse, runToolPipeline, type ToolUseOutcome } from '../../src/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
-import { createToolPool } from '../../src/tools/pool';
+import { createToolPool } from '../../src/permissions/toolPool';
 import type { ToolPermissionContext } from '../../src/tools/permissionTypes';
 import {
   ATTACK_CASES,

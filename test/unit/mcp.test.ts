@@ -24,7 +24,7 @@ import {
 } from '../../src/mcp';
 import { parseRule, validatePermissionRules } from '../../src/permissions/rules';
 import { decidePermission } from '../../src/permissions/decide';
-import { createToolPool } from '../../src/tools/pool';
+import { createToolPool } from '../../src/permissions/toolPool';
 import { toolToAPISchema } from '../../src/tools/apiSchema';
 import { loadSettings } from '../../src/cli/settings';
 import type { ToolUseContext } from '../../src/tools/Tool';

@@ -7,7 +7,7 @@ import { toolResultText } from '../../src/engine/messages';
 import { describeToolUse, runToolPipeline, REJECT_MESSAGE, type ToolUseOutcome } from '../../src/pipeline';
 import { buildTool } from '../../src/tools/Tool';
 import { LocalResultStore } from '../../src/tools/resultStore';
-import { createToolPool } from '../../src/tools/pool';
+import { createToolPool } from '../../src/permissions/toolPool';
 import { Big, Echo, FAKE_TOOLS, Slow, calls, makeEnv, script, tempDir, use } from './pipelineFixtures';
 
 let cwd = '';

@@ -7,7 +7,7 @@ import { initialContext } from '../../src/engine/context';
 import type { ToolUseBlock } from '../../src/engine/messages';
 import { buildTool, type AnyTool, type ToolUseContext } from '../../src/tools/Tool';
 import type { PermissionMode, PermissionRules } from '../../src/tools/permissionTypes';
-import { createToolPool } from '../../src/tools/pool';
+import { createToolPool } from '../../src/permissions/toolPool';
 import type { PipelineEnv } from '../../src/pipeline/types';
 
 export const calls: Array<{ tool: string; input: unknown; ctx: ToolUseContext }> = [];

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { initialContext } from '../../src/engine/context';
 import { runToolPipeline, type PipelineEnv, type ToolUseOutcome } from '../../src/pipeline';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
-import { createToolPool } from '../../src/tools/pool';
+import { createToolPool } from '../../src/permissions/toolPool';
 import { LocalResultStore } from '../../src/tools/resultStore';
 
 const CASES_PER_TOOL = Number(process.env.FUZZ_CASES_PER_TOOL ?? 200);

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../../src/tools/Tool';
-import { createToolPool, findToolByName } from '../../src/tools/pool';
+import { createToolPool } from '../../src/permissions/toolPool';
+import { findToolByName } from '../../src/tools/pool';
 import { LocalResultStore, resultFileName } from '../../src/tools/resultStore';
 
 const mk = (name: string, extra: Record<string, unknown> = {}) =>

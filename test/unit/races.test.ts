@@ -35,7 +35,7 @@ for (const scenario of RACE_SCENARIOS) {
 test('unit: bound file access keeps in-project symlinks, modes and allowed outside reads working', async () => {
   const { runToolPipeline } = await import('../../src/pipeline');
   const { BUILTIN_TOOLS } = await import('../../src/tools/builtin');
-  const { createToolPool } = await import('../../src/tools/pool');
+  const { createToolPool } = await import('../../src/permissions/toolPool');
   const { toolResultText } = await import('../../src/engine/messages');
   const { execFileSync } = await import('node:child_process');
   const path = await import('node:path');

@@ -3,7 +3,7 @@
 // child runs: the scheduler does (a child workflow under Temporal, an in-process session locally;
 // see docs/architecture.md "Subagents"). Its call() asks the scheduler through ctx.runSubagent.
 import { z } from 'zod';
-import { GENERAL_PURPOSE_AGENT, type AgentDefinition } from '../../agents/definitions';
+import { agentTypeOf, GENERAL_PURPOSE_AGENT, sessionAgents, type AgentDefinition } from '../../agents/definitions';
 import { AGENT_TOOL_NAMES, subagentSummary, subagentUsageNote, type SubagentOutput } from '../../engine/subagents';
 import { buildTool } from '../Tool';
 
@@ -22,15 +22,6 @@ const inputSchema = z.strictObject({
 });
 
 export type AgentInput = z.infer<typeof inputSchema>;
-
-/** The agent types a session offers (general-purpose when the session carries none). */
-export function sessionAgents(agents: readonly AgentDefinition[] | undefined): readonly AgentDefinition[] {
-  return agents && agents.length > 0 ? agents : [GENERAL_PURPOSE_AGENT];
-}
-
-export function agentTypeOf(input: Pick<AgentInput, 'subagent_type'>): string {
-  return input.subagent_type ?? GENERAL_PURPOSE_AGENT.name;
-}
 
 /** The description the model sees, listing the session's agent types. */
 export function agentToolPrompt(agents: readonly AgentDefinition[] | undefined): string {

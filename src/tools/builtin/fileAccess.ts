@@ -5,46 +5,14 @@
 // and the open (a symlink swapped in, a directory replaced): a read may still go on when the new
 // place passes the read checks themselves (inside the working directories, no Read deny/ask rule,
 // not a credential file), a write never.
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { permissionEnvOf } from '../../permissions/matcher';
-import { insideWorkingDirs, isInside, pathForms, resolveLogical, resolveReal } from '../../permissions/paths';
+import { insideWorkingDirs, isInside, pathForms, resolveLogical } from '../../permissions/paths';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
-import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../../sandbox/policy';
+import { isCredentialPath } from '../../permissions/credentials';
 import type { ToolUseContext } from '../Tool';
 import type { RealPathCheck } from '../safeFs';
 
 type AccessContext = Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths'>;
-
-/**
- * The credential files and directories the sandbox hides: DEFAULT_CREDENTIAL_PATHS under both
- * forms of home, and the files the worker's environment points at (credentialPathsFromEnv).
- */
-export function credentialRoots(home: string = os.homedir()): string[] {
-  const homes = [...new Set([home, resolveReal(home)])];
-  const fromEnv = credentialPathsFromEnv(process.env, home, home);
-  return [
-    ...new Set([
-      ...homes.flatMap((h) => DEFAULT_CREDENTIAL_PATHS.map((p) => (p.startsWith('~/') ? path.join(h, p.slice(2)) : p))),
-      ...fromEnv,
-    ]),
-  ];
-}
-
-export function isCredentialPath(real: string, home?: string): boolean {
-  return credentialRoots(home).some((c) => {
-    if (!c.includes('*')) return isInside(real, c);
-    // A name pattern (`.claude.json.backup*`): the file, or anything under a match.
-    const re = new RegExp(
-      `^${c
-        .split('*')
-        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('[^/]*')}(?:/.*)?$`,
-      's',
-    );
-    return re.test(real);
-  });
-}
 
 /** The forms the decision covered; outside the pipeline (a direct call()), the forms right now. */
 function covered(ctx: AccessContext, given: string, fallbackNow: boolean): readonly string[] {
