@@ -4,6 +4,7 @@
 // tool_result with the same id (invariant 6).
 // No Temporal here: activities wrap this function; tests call it directly. Its inputs and outcome
 // are in types.ts; what a scheduler asks before running a call is in describe.ts.
+import { applyContextModifiers } from '../engine/context';
 import { toolResultText, type ToolResultBlockParam, type ToolUseBlock } from '../engine/messages';
 import { hooksFor, normalizeHooksConfig } from '../hooks/config';
 import { hookToolResponse } from '../hooks/toolResponse';
@@ -431,10 +432,16 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
           data,
           persistedTo === undefined ? undefined : { path: persistedTo, size: Buffer.byteLength(text) },
         );
+        // As the reference, PostToolUse runs where a worktree call leaves the session (after
+        // ExitWorktree remove the directory it started in is gone).
+        const mods = Array.isArray(result.contextModifiers) ? result.contextModifiers : [];
+        const cwdAfter = mods.some((m) => m.type === 'worktreeEntered' || m.type === 'worktreeExited')
+          ? applyContextModifiers(env.agent, mods).cwd
+          : env.agent.cwd;
         takeAfterCall(
           await runPostToolUseHooks(
-            { ...hookInput(), tool_response: response, duration_ms: Date.now() - callStarted },
-            hookEnv,
+            { ...hookInput(), cwd: cwdAfter, tool_response: response, duration_ms: Date.now() - callStarted },
+            { ...hookEnv, cwd: cwdAfter },
           ),
           'PostToolUse',
         );

@@ -51,7 +51,13 @@ test('cli: two sessions in two worktrees of one repository write the same path w
         ]);
       if (results[0]?.tool_use_id === `toolu_w_${name}`)
         return toolUseResponse([
-          { id: `toolu_b_${name}`, name: 'Bash', input: { command: 'pwd; git branch --show-current; cat shared.txt' } },
+          {
+            id: `toolu_b_${name}`,
+            name: 'Bash',
+            input: {
+              command: `pwd; git branch --show-current; cat shared.txt; git add shared.txt && git commit -qm 'from ${name}'`,
+            },
+          },
         ]);
       return textResponse(`done in ${name}`);
     });
@@ -93,7 +99,17 @@ test('cli: two sessions in two worktrees of one repository write the same path w
       assert.notEqual(bash.is_error, true);
       assert.equal(toolResultText(bash as never).trim(), `${wt}\nworktree-${name}\nwritten by ${name}`);
     }
-    // The main checkout has no shared.txt; git knows both worktrees on their branches.
+    // Each session committed on its own branch (sandboxed Bash may write the git objects and refs);
+    // the main checkout has no shared.txt and main did not move; git knows both worktrees.
+    for (const name of ['alpha', 'beta'])
+      assert.equal(
+        execFileSync('git', ['log', '-1', '--format=%s', `worktree-${name}`], { cwd: root, encoding: 'utf8' }).trim(),
+        `from ${name}`,
+      );
+    assert.equal(
+      execFileSync('git', ['log', '-1', '--format=%s', 'main'], { cwd: root, encoding: 'utf8' }).trim(),
+      'init',
+    );
     assert.equal(existsSync(join(root, 'shared.txt')), false);
     const list = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: root, encoding: 'utf8' });
     assert.match(list, /worktrees\/alpha\nHEAD [0-9a-f]+\nbranch refs\/heads\/worktree-alpha/);

@@ -41,6 +41,13 @@ export interface RefCase {
   symlinks?: Record<string, string>;
   /** Additional working directories (`--add-dir`): `$OTHER` is an empty sibling of the project; files named `$OTHER/…` go there. */
   additionalDirectories?: string[];
+  /**
+   * The project is a git repository (branch main, the case's files in one commit). Its `.git`
+   * internals are left out of the file comparison (each side's bookkeeping differs); the worktrees
+   * and branches are compared instead, as the `$GIT` entry. The reference gets every tool up front
+   * (ENABLE_TOOL_SEARCH=false: EnterWorktree/ExitWorktree are deferred there).
+   */
+  git?: boolean;
 }
 
 const big =
@@ -789,6 +796,55 @@ export const MCP_CASES: RefCase[] = [
 ];
 CASES.push(...MCP_CASES);
 
+const WORKTREE_CASES: RefCase[] = [
+  // Worktrees (issue 19.4): location, branch naming, cwd of later calls, keep/remove and refusals.
+  {
+    name: 'Worktree enter write keep',
+    git: true,
+    files: { 'a.txt': 'main\n' },
+    turns: [
+      [{ id: 'toolu_wt_enter', name: 'EnterWorktree', input: { name: 'feat/x-1' } }],
+      [{ id: 'toolu_wt_again', name: 'EnterWorktree', input: { name: 'other' } }],
+      [{ id: 'toolu_wt_write', name: 'Write', input: { file_path: 'new.txt', content: 'in the worktree\n' } }],
+      [{ id: 'toolu_wt_keep', name: 'ExitWorktree', input: { action: 'keep' } }],
+      [{ id: 'toolu_wt_noop', name: 'ExitWorktree', input: { action: 'keep' } }],
+      [{ id: 'toolu_wt_main', name: 'Write', input: { file_path: 'main.txt', content: 'back in main\n' } }],
+    ],
+  },
+  {
+    name: 'Worktree remove refused then discarded',
+    git: true,
+    files: { 'a.txt': 'main\n' },
+    turns: [
+      [{ id: 'toolu_wr_enter', name: 'EnterWorktree', input: { name: 'tmp' } }],
+      [{ id: 'toolu_wr_write', name: 'Write', input: { file_path: 'scratch.txt', content: 'x\n' } }],
+      [{ id: 'toolu_wr_refused', name: 'ExitWorktree', input: { action: 'remove' } }],
+      [{ id: 'toolu_wr_discard', name: 'ExitWorktree', input: { action: 'remove', discard_changes: true } }],
+    ],
+  },
+  {
+    name: 'Worktree bad names',
+    git: true,
+    files: { 'a.txt': 'main\n' },
+    turns: [
+      [{ id: 'toolu_wb_space', name: 'EnterWorktree', input: { name: 'bad name!' } }],
+      [{ id: 'toolu_wb_dots', name: 'EnterWorktree', input: { name: '../esc' } }],
+      [{ id: 'toolu_wb_both', name: 'EnterWorktree', input: { name: 'a', path: '/tmp' } }],
+      [{ id: 'toolu_wb_long', name: 'EnterWorktree', input: { name: 'n'.repeat(65) } }],
+      [{ id: 'toolu_wb_path', name: 'EnterWorktree', input: { path: '/tmp' } }],
+    ],
+  },
+  {
+    name: 'Worktree outside a repository',
+    files: { 'a.txt': 'plain\n' },
+    turns: [
+      [{ id: 'toolu_wn_enter', name: 'EnterWorktree', input: { name: 'x' } }],
+      [{ id: 'toolu_wn_exit', name: 'ExitWorktree', input: { action: 'keep' } }],
+    ],
+  },
+];
+CASES.push(...WORKTREE_CASES);
+
 export interface Deliberate {
   /** Comma-separated case names; `X*` = every case whose name starts with X; `*` = all. */
   cases: string;
@@ -833,6 +889,13 @@ export const DELIBERATE: Deliberate[] = [
     tools: ['Read'],
     reason:
       "The seed checks that the path exists in validateInput, before the hooks (a failed validation runs no hook); the current reference checks it in call(), after PreToolUse, and then sends PostToolUseFailure. durable-agent keeps the seed's order.",
+  },
+  {
+    cases: 'Worktree*',
+    tools: ['EnterWorktree'],
+    aspect: 'content',
+    reason:
+      "A new worktree's result says how to leave it (ExitWorktree) but not the reference's \"or exit the session to be prompted\": an unattended session ends without a prompt and keeps its worktree. Location, branch, the other results and the files agree (refusals are is_error on both, in durable-agent's own error format).",
   },
   {
     cases: 'hook: PreToolUse continue false',

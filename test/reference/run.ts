@@ -13,7 +13,7 @@
 // The reference is pinned (REFERENCE_VERSION). DURABLE_AGENT_CLAUDE_CODE_VERSION=2.1.197 runs the
 // cases against another version (installed into ~/.cache/durable-agent/claude-code-<version>);
 // DURABLE_AGENT_CLAUDE_CODE_CACHE names the install directory.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -34,6 +34,19 @@ import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
 import { resolveMcpServers } from '../../src/mcp/config';
 import { compareSession, readTranscript, SESSION_EVENTS, type SessionSide } from './session';
 
+/** Tools 2.1.328 defers behind ToolSearch (test/fixtures/reference-tools/2.1.328/index.json): a case calling one gets every tool up front there. */
+const DEFERRED_IN_REFERENCE = new Set([
+  'EnterWorktree',
+  'ExitWorktree',
+  'NotebookEdit',
+  'WebFetch',
+  'WebSearch',
+  'Monitor',
+  'TaskStop',
+  'CronCreate',
+  'CronList',
+  'CronDelete',
+]);
 /** The version of @anthropic-ai/claude-code the cases are checked against. */
 export const PINNED_VERSION = '2.1.328';
 export const REFERENCE_VERSION = process.env.DURABLE_AGENT_CLAUDE_CODE_VERSION ?? PINNED_VERSION;
@@ -149,6 +162,14 @@ async function setupDir(
   }
   const mcp = mcpServersOf(c);
   if (mcp) await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: sub(mcp, dir) }));
+  if (c.git) {
+    const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+    g('init', '-q', '-b', 'main');
+    g('config', 'user.email', 'ref@example.com');
+    g('config', 'user.name', 'ref');
+    g('add', '-A');
+    g('commit', '-qm', 'init', '--allow-empty');
+  }
   return { dir, capture, home, store };
 }
 
@@ -191,6 +212,21 @@ async function snapshot(c: RefCase, dir: string): Promise<Record<string, string>
       if (e.isSymbolicLink() || e.isFile()) out[key] = text;
       else if (e.isDirectory()) out[`${key}/`] = '';
     }
+  }
+  // A repository: its worktrees (path relative to the project, branch) and branches instead of `.git`'s bookkeeping.
+  if (c.git) {
+    for (const k of Object.keys(out)) if (/(^|\/)\.git(\/|$)/.test(k)) delete out[k];
+    const list = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: dir, encoding: 'utf8' });
+    const worktrees = list
+      .split('\n\n')
+      .filter((b) => b.trim())
+      .map((b) => {
+        const path = /^worktree (.*)$/m.exec(b)?.[1] ?? '?';
+        const branch = /^branch refs\/heads\/(.*)$/m.exec(b)?.[1] ?? '(detached)';
+        return `${relative(dir, path) || '.'} ${branch}`;
+      });
+    const branches = execFileSync('git', ['branch', '--format=%(refname:short)'], { cwd: dir, encoding: 'utf8' });
+    out['$GIT'] = `worktrees: ${worktrees.join(', ')}; branches: ${branches.trim().split('\n').join(', ')}`;
   }
   // A `.claude/` directory with nothing left in it (the reference made it for its bookkeeping).
   for (const k of Object.keys(out))
@@ -346,7 +382,9 @@ export async function runReference(c: RefCase): Promise<SideResult> {
           ...(c.mcpServers ? { MCP_CONNECTION_NONBLOCKING: 'false' } : {}),
           // MCP cases: every tool's schema in the first request (2.1.328 defers MCP tools behind its
           // tool search and tells a model that calls one unloaded that the schema was not in its prompt).
-          ...(c.mcpServers ? { ENABLE_TOOL_SEARCH: 'false' } : {}),
+          ...(c.mcpServers || c.git || c.turns.flat().some((t) => DEFERRED_IN_REFERENCE.has(t.name))
+            ? { ENABLE_TOOL_SEARCH: 'false' }
+            : {}),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -424,6 +462,8 @@ const canonical = (v: unknown): string =>
       ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : x;
   });
+/** Built-in tools whose tool_result text is compared when it is not an error (besides every MCP tool; error texts are durable-agent's own format). */
+const CONTENT_COMPARED = new Set(['EnterWorktree', 'ExitWorktree']);
 /** Tools whose PostToolUse tool_response is compared value for value (the others: keys only), and every MCP tool. */
 const TOOL_RESPONSE_VALUES = new Set(['Read', 'Write', 'Edit', 'Bash']);
 const valuesCompared = (tool: string): boolean => TOOL_RESPONSE_VALUES.has(tool) || tool.startsWith('mcp__');
@@ -455,8 +495,9 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     }
     if (a.isError !== b.isError) d('is_error', `is_error ref=${a.isError} ours=${b.isError}`);
     if (a.persisted !== b.persisted) d('persisted', `persisted ref=${a.persisted} ours=${b.persisted}`);
-    // MCP results: the text the model gets (the reference's words for resources, links, structuredContent, errors).
-    if (call.name.startsWith('mcp__') && a.content !== b.content)
+    // MCP and worktree results: the text the model gets (the reference's words for resources, links,
+    // structuredContent, errors; where a worktree is and what it did).
+    if ((call.name.startsWith('mcp__') || (CONTENT_COMPARED.has(call.name) && !a.isError)) && a.content !== b.content)
       d(
         'content',
         `tool_result ref=${JSON.stringify(a.content.slice(0, 300))} ours=${JSON.stringify(b.content.slice(0, 300))}`,

@@ -23,6 +23,11 @@ import { resolvePath } from './paths';
 
 const AGENT = { agentInvoked: true } as const;
 
+const ALREADY_IN_WORKTREE =
+  'Already in a worktree session. Pass `path` to switch into another existing worktree, or use ExitWorktree to leave this one before creating a new worktree.';
+const NOTHING_TO_EXIT =
+  'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees entered with EnterWorktree in this session. No filesystem changes were made.';
+
 const enterSchema = z
   .strictObject({
     name: z
@@ -71,6 +76,11 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
   summary: (input) => `EnterWorktree ${input.path ?? input.name ?? '(new)'}`,
   // A re-run after a lost worker reuses the worktree the first run made.
   isIdempotent: () => true,
+  // Refusals that need no git come before the hooks, as in the reference.
+  async validateInput(input, ctx) {
+    if (ctx.agent.worktree && input.path === undefined) return { result: false, message: ALREADY_IN_WORKTREE };
+    return { result: true };
+  },
   // Switching into a worktree outside the session's working directories would make it one (the
   // sandbox and the file tools follow the cwd): a person decides, as for any widening.
   async checkPermissions(input, ctx) {
@@ -89,10 +99,7 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
     };
   },
   async call(input, ctx) {
-    if (ctx.agent.worktree && input.path === undefined)
-      throw new Error(
-        'Already in a worktree session. Pass `path` to switch into another existing worktree, or use ExitWorktree to leave this one before creating a new worktree.',
-      );
+    if (ctx.agent.worktree && input.path === undefined) throw new Error(ALREADY_IN_WORKTREE);
     if (input.path !== undefined) {
       const root = await mainRepositoryRoot(ctx.agent.cwd, AGENT);
       if (!root) throw new Error(`Cannot enter worktree: ${ctx.agent.cwd} is not in a git repository.`);
@@ -176,6 +183,9 @@ export interface ExitWorktreeOutput {
   worktreeBranch?: string;
   discardedFiles?: number;
   discardedCommits?: number;
+  /** Where the session is now (the reference's keys). */
+  restoredCwd: string;
+  originalCwdMissing: boolean;
   message: string;
 }
 
@@ -193,18 +203,31 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
   summary: (input) => `ExitWorktree ${input.action}`,
   // keep changes nothing on disk; a re-run of remove finds the worktree gone and only exits.
   isIdempotent: () => true,
+  // Refusals come before the hooks, as in the reference (call() checks again: the disk may change).
+  async validateInput(input, ctx) {
+    const wt = ctx.agent.worktree;
+    if (!wt) return { result: false, message: NOTHING_TO_EXIT };
+    if (input.action !== 'remove') return { result: true };
+    if (!wt.created) return { result: false, message: notOwner(wt.path, wt.originalCwd) };
+    if (input.discard_changes === true || !lstatOrUndefined(wt.path)?.isDirectory()) return { result: true };
+    try {
+      const lost = await worktreeChanges(wt.path, wt.base, AGENT);
+      return lost.files > 0 || lost.commits > 0 ? { result: false, message: wouldDiscard(lost) } : { result: true };
+    } catch {
+      return { result: true }; // call() says what is wrong
+    }
+  },
   async call(input, ctx) {
     const wt = ctx.agent.worktree;
-    if (!wt)
-      throw new Error(
-        'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees entered with EnterWorktree in this session. No filesystem changes were made.',
-      );
+    if (!wt) throw new Error(NOTHING_TO_EXIT);
     const back = wt.originalCwd;
     const branch = wt.branch ? ` on branch ${quoted(wt.branch)}` : '';
     const base = {
       originalCwd: back,
       worktreePath: wt.path,
       ...(wt.branch ? { worktreeBranch: wt.branch } : {}),
+      restoredCwd: back,
+      originalCwdMissing: !lstatOrUndefined(back)?.isDirectory(),
     };
     if (input.action === 'keep') {
       return {
@@ -216,10 +239,7 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
         contextModifiers: [{ type: 'worktreeExited' }],
       };
     }
-    if (!wt.created)
-      throw new Error(
-        `This session did not create the worktree at ${quoted(wt.path)}, so it will not remove it. Use action: "keep" to return to ${quoted(back)}.`,
-      );
+    if (!wt.created) throw new Error(notOwner(wt.path, back));
     let discarded = { files: 0, commits: 0 };
     const st = lstatOrUndefined(wt.path);
     if (st) {
@@ -230,15 +250,8 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
           `${wt.path} is no longer a worktree of ${wt.repoRoot}: nothing was removed. Use action: "keep".`,
         );
       discarded = await worktreeChanges(wt.path, wt.base, AGENT);
-      if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true) {
-        const what = [
-          ...(discarded.files > 0 ? [plural(discarded.files, 'uncommitted file')] : []),
-          ...(discarded.commits > 0 ? [plural(discarded.commits, 'commit')] : []),
-        ].join(' and ');
-        throw new Error(
-          `Worktree has ${what}. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.`,
-        );
-      }
+      if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true)
+        throw new Error(wouldDiscard(discarded));
       await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT);
     }
     const lost = [
@@ -249,8 +262,8 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
       data: {
         action: 'remove',
         ...base,
-        ...(discarded.files > 0 ? { discardedFiles: discarded.files } : {}),
-        ...(discarded.commits > 0 ? { discardedCommits: discarded.commits } : {}),
+        discardedFiles: discarded.files,
+        discardedCommits: discarded.commits,
         message: [
           `Exited and removed worktree at ${quoted(wt.path)}.`,
           ...lost,
@@ -276,4 +289,16 @@ function lstatOrUndefined(p: string): ReturnType<typeof lstatSync> | undefined {
 function isInside(child: string, dir: string): boolean {
   const rel = path.relative(path.resolve(dir), path.resolve(child));
   return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+}
+
+function notOwner(dir: string, back: string): string {
+  return `This session did not create the worktree at ${quoted(dir)}, so it will not remove it. Use action: "keep" to return to ${quoted(back)}.`;
+}
+
+function wouldDiscard(lost: { files: number; commits: number }): string {
+  const what = [
+    ...(lost.files > 0 ? [plural(lost.files, 'uncommitted file')] : []),
+    ...(lost.commits > 0 ? [plural(lost.commits, 'commit')] : []),
+  ].join(' and ');
+  return `Worktree has ${what}. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.`;
 }
