@@ -254,6 +254,16 @@ test('unit: ExitWorktree remove never follows a symlink planted in place of the 
     assert.equal(r.isError, true);
     assert.match(r.text, /no longer a worktree/);
     assert.equal(readFileSync(path.join(victim, 'keep.txt'), 'utf8'), 'precious');
+    // A symlink higher up (.claude/worktrees → elsewhere, the worktree moved along) is refused too.
+    rmSync(wt);
+    const moved = path.join(victim, 'moved');
+    execFileSync('git', ['worktree', 'add', '-q', moved, 'worktree-v'], { cwd: root });
+    rmSync(path.join(root, '.claude', 'worktrees'), { recursive: true });
+    symlinkSync(victim, path.join(root, '.claude', 'worktrees'));
+    execFileSync('git', ['worktree', 'move', moved, path.join(victim, 'v')], { cwd: root });
+    const up = await step(s, 'ExitWorktree', { action: 'remove', discard_changes: true });
+    assert.equal(up.isError, true, up.text);
+    assert.equal(existsSync(path.join(victim, 'v', 'a.txt')), true);
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(victim, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 // working directories and the permission rules' anchor follow it. Exiting restores them; `remove`
 // deletes the worktree and its branch, only one this session made, and only with
 // `discard_changes` when work would be lost.
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../Tool';
@@ -245,7 +245,7 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
     if (st) {
       // Only the registered worktree at exactly this place, never what a symlink planted there points to.
       const registered = (await listWorktrees(wt.repoRoot, AGENT)).some((w) => w.path === wt.path);
-      if (st.isSymbolicLink() || !st.isDirectory() || !registered)
+      if (st.isSymbolicLink() || !st.isDirectory() || !registered || realOrUndefined(wt.path) !== path.resolve(wt.path))
         throw new Error(
           `${wt.path} is no longer a worktree of ${wt.repoRoot}: nothing was removed. Use action: "keep".`,
         );
@@ -301,4 +301,13 @@ function wouldDiscard(lost: { files: number; commits: number }): string {
     ...(lost.commits > 0 ? [plural(lost.commits, 'commit')] : []),
   ].join(' and ');
   return `Worktree has ${what}. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.`;
+}
+
+/** The real path (no symlink anywhere on the way), or undefined. */
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
 }
