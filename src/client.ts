@@ -41,6 +41,10 @@ export const BUILTIN_TOOL_NAMES = [
   'Agent',
   'EnterWorktree',
   'ExitWorktree',
+  'ScheduleWakeup',
+  'CronCreate',
+  'CronList',
+  'CronDelete',
 ];
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -196,6 +200,8 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     rules: opts.rules ?? { allow: [], ask: [], deny: [] },
     sandbox: sessionSandbox(opts.sandbox, opts.rules ?? { allow: [], ask: [], deny: [] }, cwd),
     cwd,
+    // Cron jobs and wake-ups read the user's local time: the zone is fixed for the session here.
+    timeZone: opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
     maxConcurrency:
       opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
     // Streaming tool execution is on unless the option or DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0 turns it off.

@@ -6,6 +6,7 @@
 import { DurableAgentError } from './engine/errors';
 import { normalizeHooksConfig } from './hooks/config';
 import { sessionInputShapeProblems } from './workflows/inputShape';
+import { isTimeZone } from './tools/cronText';
 import type { SessionInput } from './workflows/definitions';
 
 /** A session input refused before the session started: nothing was started. */
@@ -26,6 +27,9 @@ export function sessionInputProblems(input: unknown): string[] {
       problems.push((err as Error).message);
     }
   }
+  const timeZone = input && typeof input === 'object' ? (input as Partial<SessionInput>).timeZone : undefined;
+  if (timeZone !== undefined && (typeof timeZone !== 'string' || !isTimeZone(timeZone)))
+    problems.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA time zone (e.g. Europe/Berlin, UTC)`);
   return problems;
 }
 

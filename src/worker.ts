@@ -17,7 +17,7 @@ import { SharedResultStore } from './stores/sharedResultStore';
 import { PayloadStore } from './stores/payloadStore';
 import { ToolSettingsStore } from './stores/toolSettingsStore';
 import { ReadFilesStore } from './stores/readFilesStore';
-import { AgentTool, BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from './tools/builtin';
+import { AgentTool, BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool, SCHEDULE_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './permissions/toolPool';
 import { LocalResultStore, resultFileName } from './tools/resultStore';
@@ -99,7 +99,9 @@ export function createAgentActivities(
   const blobs = configuredBlobStore({ storeDir, ...(opts.blobStore ? { blobStore: opts.blobStore } : {}) });
   // Agent is a built-in too, but it runs only where a scheduler starts child sessions (docs/architecture.md "Subagents").
   const registry: AnyTool[] = [
-    ...(opts.replaceBuiltins ? [] : [...BUILTIN_TOOLS, AgentTool, EnterWorktreeTool, ExitWorktreeTool]),
+    ...(opts.replaceBuiltins
+      ? []
+      : [...BUILTIN_TOOLS, AgentTool, EnterWorktreeTool, ExitWorktreeTool, ...SCHEDULE_TOOLS]),
     ...(opts.tools ?? []),
   ];
   // MCP servers: the worker owns the connections (started on first use, reused across calls and

@@ -9,6 +9,7 @@ import { createCompactActivities } from './compact';
 import { createToolActivities } from './tools';
 import { createHookActivities } from './hooks';
 import { createSubagentActivities } from './subagents';
+import { createScheduleActivities } from './schedule';
 import { ACTIVITY_TYPES, type ActivityType } from '../engine/ids';
 import { withErrorCodes } from './errors';
 
@@ -30,6 +31,8 @@ export type ToolCallActivities = Pick<Tools, 'runToolUse'>;
 export type SubagentPhaseActivities = Pick<Tools, 'prepareSubagent' | 'finishSubagent'>;
 /** `awaitSubagent`: waits for a child session that already exists (proxy `subagentWait`). */
 export type SubagentWaitActivities = ReturnType<typeof createSubagentActivities>;
+/** `nextCronFires`: the next firing of recurring cron jobs, a local activity (proxy `cron`). */
+export type ScheduleActivities = ReturnType<typeof createScheduleActivities>;
 /** `runSessionHooks`: SessionStart/SessionEnd/Stop hooks of the session (proxy `hooks`). */
 export type HookActivities = ReturnType<typeof createHookActivities>;
 
@@ -45,6 +48,7 @@ export function createActivities(deps: ActivityDeps) {
   const tools = createToolActivities(deps.tools);
   const hooks = createHookActivities(deps.hooks);
   const subagentWait = createSubagentActivities();
+  const schedule = createScheduleActivities();
   const activities = {
     callModel: withErrorCodes(model.callModel),
     appendTranscript: withErrorCodes(model.appendTranscript),
@@ -58,6 +62,7 @@ export function createActivities(deps: ActivityDeps) {
     prepareSubagent: withErrorCodes(tools.prepareSubagent),
     finishSubagent: withErrorCodes(tools.finishSubagent),
     awaitSubagent: withErrorCodes(subagentWait.awaitSubagent),
+    nextCronFires: withErrorCodes(schedule.nextCronFires),
   } satisfies ModelActivities &
     CompactionActivities &
     StoreActivities &
@@ -66,6 +71,7 @@ export function createActivities(deps: ActivityDeps) {
     ToolCallActivities &
     SubagentPhaseActivities &
     SubagentWaitActivities &
+    ScheduleActivities &
     HookActivities &
     Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).

@@ -23,6 +23,8 @@ export interface AgentContext {
   projectDir?: string;
   /** Read state: absolute path -> what the session last read of it. */
   readFiles: Record<string, FileReadState>;
+  /** The session's IANA time zone (cron jobs and wake-ups read it), fixed at the session's start. */
+  timeZone?: string;
   /** Background tasks, a wake-up, cron jobs (engine/autonomy.ts); absent until a tool records one. */
   autonomy?: Autonomy;
   /** The git worktree EnterWorktree moved the session into; absent outside one. */

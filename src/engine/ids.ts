@@ -18,6 +18,7 @@ export const ACTIVITY_TYPES = {
   prepareSubagent: 'prepareSubagent',
   finishSubagent: 'finishSubagent',
   awaitSubagent: 'awaitSubagent',
+  nextCronFires: 'nextCronFires',
 } as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[keyof typeof ACTIVITY_TYPES];
 
@@ -32,6 +33,8 @@ export const TOOL_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
 export const SIGNALS = {
   interrupt: 'interrupt',
   sendMessage: 'sendMessage',
+  /** Ends a session's loop of wake-ups and cron jobs (engine/autonomy.ts). */
+  stop: 'stop',
   turnInterrupt: 'turnInterrupt',
   turnApproval: 'turnApproval',
   approvalPending: 'approvalPending',

@@ -4,6 +4,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
 import type { AgentContext } from '../engine/context';
+import type { Autonomy } from '../engine/autonomy';
 import type { Message, Usage } from '../engine/messages';
 import type { SessionControlWrite, SessionPhase, SessionState, SessionStatusName } from '../engine/session';
 import type { OutageState } from '../engine/retry';
@@ -43,6 +44,8 @@ export interface SessionInput {
   rules: PermissionRules;
   cwd: string;
   additionalDirectories?: string[];
+  /** The user's IANA time zone (cron jobs read it): captured by the client, checked at the edge. */
+  timeZone?: string;
   hooks?: HooksJson;
   /**
    * MCP servers (`.mcp.json` approved servers and settings `mcpServers`), unexpanded: `${VAR}`
@@ -166,6 +169,12 @@ export interface SessionStatus {
   contextTokens?: number;
   /** Writes the session's calls made to its control files (the last 100). */
   controlWrites?: SessionControlWrite[];
+  /** Background tasks, the wake-up and cron jobs the session holds (engine/autonomy.ts). */
+  autonomy?: Autonomy;
+  /** Set while the session waits for that work (phase `waiting_for_work`): until when, and why. */
+  waiting?: { until?: number; reason: string };
+  /** `stop` was asked: the session ends at its next idle point, its timers dropped. */
+  stopRequested?: boolean;
 }
 
 export interface SessionResult {
@@ -259,6 +268,8 @@ export interface ApprovalDecisionInput {
 // Session API (clients talk to the session only).
 export const interruptSignal = defineSignal<[{ reason?: string; by?: string }?]>(SIGNALS.interrupt);
 export const sendMessageSignal = defineSignal<[{ text: string }]>(SIGNALS.sendMessage);
+/** Ends the session's loop: its wake-up and cron jobs are dropped, it ends at its next idle point. */
+export const stopSignal = defineSignal<[{ by?: string }?]>(SIGNALS.stop);
 export type ApprovalOutcomeSource = 'human' | 'timeout' | 'interrupted' | 'mode' | 'unattended';
 
 /**

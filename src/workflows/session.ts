@@ -66,6 +66,7 @@ import {
   interruptSignal,
   oneLinePreview,
   sendMessageSignal,
+  stopSignal,
   statusQuery,
   transcriptHeadQuery,
   turnApprovalSignal,
@@ -84,6 +85,7 @@ import {
 } from './definitions';
 import { turnWorkflow } from './turn';
 import { sessionInputShapeProblems } from './inputShape';
+import { SessionTimers } from './sessionTimers';
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
 // Content-addressed and idempotent (running it again on replay elsewhere is right).
@@ -174,6 +176,8 @@ class SessionRun implements SessionExecutor {
   private readonly hookCounts = new Map<string, number>();
   /** Inside a subagent every hook input carries the parent's session_id and the agent (as the reference). */
   private readonly agentHooks: ReturnType<typeof agentHookFields> | undefined;
+  /** The wait for the session's own work (wake-up, cron jobs, background tasks) and `stop`. */
+  private readonly timers: SessionTimers;
 
   constructor(
     private readonly input: SessionInput,
@@ -189,11 +193,13 @@ class SessionRun implements SessionExecutor {
           initialContext(input.cwd, input.additionalDirectories ?? []),
         );
     if (carry) this.state.runs = carry.runs + 1;
+    else if (input.timeZone) this.state.context.timeZone = input.timeZone;
     else if (memoryRefOf(input.memory)) this.state.memoryRef = memoryRefOf(input.memory);
     // The ledger key is the session's first run id (continue-as-new keeps it): unique even when a
     // new session reuses the workflow id. A run carried from before keys stay on the workflow id.
     this.state.ledgerKey ??= carry ? this.sessionId : info.firstExecutionRunId;
     this.agentHooks = input.parent ? agentHookFields(input.parent, this.sessionId) : undefined;
+    this.timers = new SessionTimers(this.state, () => this.hasWork());
   }
 
   register(): void {
@@ -203,6 +209,7 @@ class SessionRun implements SessionExecutor {
       if (typeof text === 'string' && text.trim() !== '') this.state.pendingMessages.push(text);
     });
     setHandler(interruptSignal, () => this.onInterrupt());
+    setHandler(stopSignal, () => this.timers.requestStop());
     setHandler(approvalPendingSignal, (p) => this.onApprovalPending(p));
     setHandler(outageSignal, (o) => this.onOutage(o ?? undefined));
     setHandler(approvalResolvedSignal, ({ toolUseId, decision, source }) =>
@@ -238,6 +245,9 @@ class SessionRun implements SessionExecutor {
       ...(state.compactions?.length ? { compactions: state.compactions } : {}),
       ...(state.view ? { contextTokens: state.view.baseline.tokens } : {}),
       ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
+      ...(state.context.autonomy ? { autonomy: state.context.autonomy } : {}),
+      ...(this.timers.waiting() ? { waiting: this.timers.waiting() } : {}),
+      ...(this.timers.stopRequested ? { stopRequested: true } : {}),
     };
   }
 
@@ -444,6 +454,11 @@ class SessionRun implements SessionExecutor {
   /** The idle wait between turns (after an interrupt): a durable condition, false after `timeoutMs`. */
   waitForMessage(timeoutMs: number): Promise<boolean> {
     return condition(() => this.hasWork(), timeoutMs);
+  }
+
+  /** The engine's wait for the session's own work (sessionTimers.ts). */
+  waitForWork(): Promise<boolean> {
+    return this.timers.waitForWork();
   }
 
   shouldCheckpoint(turnsThisRun: number): boolean {

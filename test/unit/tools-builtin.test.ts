@@ -4,10 +4,10 @@ import { toolToAPISchema } from '../../src/tools/apiSchema';
 import { BashTool, BUILTIN_TOOLS, EditTool, GlobTool, GrepTool, ReadTool, WriteTool } from '../../src/tools/builtin';
 
 describe('BUILTIN_TOOLS', () => {
-  it('exports the six tools by name', () => {
+  it('exports the default tools by name', () => {
     assert.deepEqual(
       BUILTIN_TOOLS.map((t) => t.name),
-      ['Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'],
+      ['Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit'],
     );
     assert.deepEqual([BashTool, GlobTool, GrepTool, ReadTool, EditTool, WriteTool], BUILTIN_TOOLS);
   });

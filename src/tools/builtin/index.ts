@@ -17,6 +17,7 @@ export { NotebookEditTool } from './notebookEdit';
 export { ReadTool } from './read';
 export { WriteTool } from './write';
 export { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
+export { ScheduleWakeupTool, CronCreateTool, CronListTool, CronDeleteTool, SCHEDULE_TOOLS } from './schedule';
 export { isReadOnlyCommand, exitCodeOneIsBenign } from './bashCommand';
 export { globToRegExp, expandBraces } from './globPattern';
 

@@ -1,0 +1,132 @@
+// integration: durable wake-ups and cron jobs (issue 19) on the real dev server. The model schedules
+// a wake-up and a recurring job and ends its turn; the session sleeps on a durable timer (phase
+// waiting_for_work, the reason in status); the worker is SIGKILLed during the wait and another one
+// starts; the wake-up fires once, the job fires twice, then the model deletes it and the session
+// ends by itself. A second session is ended by `stop` while it sleeps for an hour.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
+import { sessionStatus } from '../../src/client';
+import { workflowsPath } from '../../src/worker';
+import { stopSignal } from '../../src/workflows/definitions';
+import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
+import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+
+after(closeTestEnv);
+
+/** The user texts of the request's last user message (a turn may carry several queued messages). */
+function lastUserTexts(req: MessagesRequest): string[] {
+  const last = [...req.messages].reverse().find((m) => m.role === 'user');
+  if (!last) return [];
+  if (typeof last.content === 'string') return [last.content];
+  return last.content.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : []));
+}
+const hasToolResult = (req: MessagesRequest): boolean => {
+  const last = req.messages[req.messages.length - 1];
+  return !!last && typeof last.content !== 'string' && last.content.some((b) => b.type === 'tool_result');
+};
+
+test(
+  'integration: a wake-up and a recurring job survive a worker SIGKILL during the wait; the job fires twice, CronDelete ends it',
+  { timeout: 240_000 },
+  async () => {
+    await withAgent({ noWorker: true }, async ({ env, fake, start, storeDir, taskQueue, client }) => {
+      const bundlePath = join(storeDir, 'workflow-bundle.js');
+      await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+      const workerEnv: NodeJS.ProcessEnv = {
+        TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
+        TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
+        TASK_QUEUE: taskQueue,
+        STORE_DIR: storeDir,
+        FAKE_ANTHROPIC_URL: fake.baseURL,
+        WORKFLOW_BUNDLE_PATH: bundlePath,
+      };
+      const sessionId = `wakeups-${Date.now().toString(36)}`;
+      const jobId = createHash('sha256').update(`${sessionId}/toolu_cron`).digest('hex').slice(0, 8);
+      const seen = { ticks: 0, wakes: 0 };
+      fake.script((req) => {
+        const texts = lastUserTexts(req);
+        if (texts.some((t) => t.includes('start the loop')))
+          return toolUseResponse([
+            {
+              id: 'toolu_wake',
+              name: 'ScheduleWakeup',
+              input: { delaySeconds: 60, reason: 'the build takes a minute', prompt: 'WAKE: check the build' },
+            },
+            { id: 'toolu_cron', name: 'CronCreate', input: { cron: '* * * * *', prompt: 'TICK: look at the queue' } },
+          ]);
+        const ticks = texts.filter((t) => t.startsWith('TICK')).length;
+        const wakes = texts.filter((t) => t.startsWith('WAKE')).length;
+        seen.ticks += ticks;
+        seen.wakes += wakes;
+        if (ticks > 0 && seen.ticks >= 2)
+          return toolUseResponse([{ id: `toolu_del_${seen.ticks}`, name: 'CronDelete', input: { id: jobId } }]);
+        if (hasToolResult(req)) return textResponse('Waiting for the next event.');
+        return textResponse(`Handled ${ticks} tick(s) and ${wakes} wake-up(s).`);
+      });
+      const procs: WorkerProc[] = [];
+      try {
+        await spawnWorker('worker-1', workerEnv, procs);
+        const handle = await start({
+          id: sessionId,
+          prompt: 'start the loop',
+          tools: ['Read', 'ScheduleWakeup', 'CronCreate', 'CronList', 'CronDelete'],
+          timeZone: 'Europe/Berlin',
+        });
+        const waiting = await waitFor('the session to sleep', async () => {
+          const s = await sessionStatus(client, handle.workflowId);
+          return s.phase === 'waiting_for_work' && s.waiting ? s : undefined;
+        });
+        assert.match(waiting.waiting!.reason, /wake-up: the build takes a minute|cron/);
+        assert.equal(waiting.autonomy?.crons[0]?.id, jobId);
+        assert.equal(waiting.autonomy?.crons[0]?.timeZone, 'Europe/Berlin');
+        assert.equal(waiting.autonomy?.wakeup?.prompt, 'WAKE: check the build');
+        // The worker dies during the wait; a new one takes over the timers.
+        killGroup(procs[0]!);
+        await new Promise((r) => setTimeout(r, 2000));
+        await spawnWorker('worker-2', workerEnv, procs);
+        const result = await handle.result();
+        assert.equal(result.status, 'completed', result.endReason);
+        assert.equal(seen.wakes, 1, 'the wake-up fired once');
+        assert.equal(seen.ticks, 2, 'the job fired twice, then was deleted');
+        const final = await sessionStatus(client, handle.workflowId);
+        assert.deepEqual(final.autonomy?.crons, []);
+        assert.equal(final.autonomy?.wakeup, undefined);
+      } finally {
+        for (const p of procs) killGroup(p);
+      }
+    });
+  },
+);
+
+test('integration: `stop` ends a session that sleeps on an hour-long wake-up', { timeout: 90_000 }, async () => {
+  await withAgent({}, async ({ fake, start, client }) => {
+    fake.enqueue(
+      toolUseResponse([
+        {
+          id: 'toolu_w',
+          name: 'ScheduleWakeup',
+          input: { delaySeconds: 3600, reason: 'nightly check', prompt: 'again' },
+        },
+      ]),
+      textResponse('Sleeping for an hour.'),
+    );
+    const handle = await start({ prompt: 'poll hourly', tools: ['ScheduleWakeup'] });
+    const s = await waitFor('the session to sleep', async () => {
+      const st = await sessionStatus(client, handle.workflowId);
+      return st.phase === 'waiting_for_work' ? st : undefined;
+    });
+    assert.ok(s.waiting?.until && s.waiting.until - Date.now() > 3_000_000, 'it sleeps about an hour');
+    assert.match(s.waiting.reason, /nightly check/);
+    await client.workflow.getHandle(handle.workflowId).signal(stopSignal, { by: 'test' });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(result.turns, 2, 'no turn after the stop');
+    assert.equal(fake.requests.length, 2);
+  });
+});
