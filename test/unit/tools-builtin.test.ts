@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { toolToAPISchema } from '../../src/tools/apiSchema';
-import { BashTool, BUILTIN_TOOLS, EditTool, GlobTool, GrepTool, ReadTool, WriteTool } from '../../src/tools/builtin';
+import {
+  BashTool,
+  BUILTIN_TOOLS,
+  EditTool,
+  GlobTool,
+  GrepTool,
+  NotebookEditTool,
+  ReadTool,
+  WriteTool,
+} from '../../src/tools/builtin';
 
 describe('BUILTIN_TOOLS', () => {
   it('exports the default tools by name', () => {
@@ -9,7 +18,7 @@ describe('BUILTIN_TOOLS', () => {
       BUILTIN_TOOLS.map((t) => t.name),
       ['Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit'],
     );
-    assert.deepEqual([BashTool, GlobTool, GrepTool, ReadTool, EditTool, WriteTool], BUILTIN_TOOLS);
+    assert.deepEqual([BashTool, GlobTool, GrepTool, ReadTool, EditTool, WriteTool, NotebookEditTool], BUILTIN_TOOLS);
   });
 
   for (const tool of BUILTIN_TOOLS) {
