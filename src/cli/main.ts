@@ -8,6 +8,8 @@ import { DurableAgentError, type ErrorCode } from '../engine/errors';
 import { addDemoCommand } from './commands/demo';
 import { addDevCommand } from './commands/dev';
 import { addRunCommand } from './commands/run';
+import { addScheduleCommands } from './commands/schedule';
+import { addServiceCommands } from './commands/service';
 import { addWorkerCommand } from './commands/worker';
 import { addSessionCommands } from './sessionCommands';
 
@@ -18,10 +20,12 @@ import { addSessionCommands } from './sessionCommands';
  */
 const COMMANDS: Array<(program: Command) => void> = [
   addDevCommand,
+  addServiceCommands,
   addDemoCommand,
   addWorkerCommand,
   addRunCommand,
   addSessionCommands,
+  addScheduleCommands,
 ];
 
 export function buildProgram(): Command {

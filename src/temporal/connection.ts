@@ -101,7 +101,7 @@ export class TemporalUnavailableError extends DurableAgentError {
   ) {
     super(
       'SERVER_UNREACHABLE',
-      `Cannot reach Temporal at ${address}: ${reason}. Start one with \`durable-agent dev\` or \`temporal server start-dev\`, or set TEMPORAL_ADDRESS.`,
+      `Cannot reach Temporal at ${address}: ${reason}. Start one with \`durable-agent up\` (in the background), \`durable-agent dev\` or \`temporal server start-dev\`, or set TEMPORAL_ADDRESS.`,
       cause === undefined ? undefined : { cause },
     );
   }

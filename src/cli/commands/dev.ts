@@ -1,6 +1,6 @@
 // `durable-agent dev`: the embedded default — a Temporal dev server (SQLite, with its UI) and a worker.
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { TASK_QUEUE_DEFAULT } from '../../workflows/definitions';
 import { addServerOptions, waitForSignal } from '../options';
 import { workerSandboxLine } from './worker';
@@ -11,6 +11,8 @@ interface DevOpts {
   uiPort: number;
   ip: string;
   taskQueue?: string;
+  /** Run as the background service of `durable-agent up` (src/cli/service.ts). */
+  service?: boolean;
 }
 
 export function addDevCommand(program: Command): void {
@@ -21,6 +23,7 @@ export function addDevCommand(program: Command): void {
   )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
+    .addOption(new Option('--service', 'run as the background service of `durable-agent up`').hideHelp())
     .action(runDev);
 }
 
@@ -35,14 +38,25 @@ async function runDev(o: DevOpts, cmd: Command): Promise<void> {
     ip: o.ip,
     ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
   });
+  const taskQueue = o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT;
   console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
   console.log(`ui:       ${dev.server.uiAddress}`);
-  console.log(`worker:   task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`);
+  console.log(`worker:   task queue ${taskQueue}`);
   console.log(`sandbox:  ${await workerSandboxLine()}`);
   console.log(
     `ready. In another terminal: durable-agent run "…"   (Ctrl-C here stops the server and the worker; sessions resume on the next start)`,
   );
+  // As `up`'s service: the state file `up` waits for, removed when it stops.
+  const unannounce = o.service
+    ? (await import('../service')).announceService({
+        address: dev.server.address,
+        ...(dev.server.uiAddress ? { ui: dev.server.uiAddress } : {}),
+        taskQueue,
+        db: resolve(o.db),
+      })
+    : undefined;
   await waitForSignal();
   console.log('stopping…');
   await dev.stop();
+  unannounce?.();
 }

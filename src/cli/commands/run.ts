@@ -33,7 +33,7 @@ import { prepareRunWorktree, worktreeNotice, worktreeSandbox } from '../worktree
 import type { Worktree } from '../../tools/worktree';
 
 /** The flags of `run`, as commander parses them (see addRunCommand). */
-interface RunOpts extends ConnOpts {
+export interface RunOpts extends ConnOpts {
   cwd: string;
   worktree?: string | true;
   model?: string;
@@ -62,60 +62,84 @@ type Memory = ReturnType<typeof loadMemory>;
 type McpServers = ReturnType<typeof resolveMcpServers>;
 type RunSessionOptions = SessionOptions & { id?: string; taskQueue?: string };
 
+/**
+ * The flags that shape a session (everything of `run` but --id, --detach and --json): `run` and
+ * `schedule add` share them, and buildRunSession reads them.
+ */
+export function addSessionFlags(cmd: Command): Command {
+  return cmd
+    .option('--cwd <dir>', 'working directory of the session', process.cwd())
+    .option('--model <name>', 'model (env ANTHROPIC_MODEL)')
+    .option('--max-tokens <n>', 'max output tokens per model call', positiveInt('--max-tokens'))
+    .option('--system-prompt <text>', 'replace the default system prompt')
+    .option('--append-system-prompt <text>', 'add to the system prompt')
+    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
+    .option('--allow <rule>', 'allow rule, e.g. "Bash(npm test)" (repeatable)', collect, [])
+    .option('--ask <rule>', 'ask rule (repeatable)', collect, [])
+    .option('--deny <rule>', 'deny rule (repeatable)', collect, [])
+    .option('--add-dir <dir>', 'additional working directory (repeatable)', collect, [])
+    .option(
+      '--mcp-config <file|json>',
+      'MCP servers from a JSON file or string { "mcpServers": … } (repeatable; no approval needed)',
+      collect,
+      [],
+    )
+    .option('--strict-mcp-config', 'use only the --mcp-config servers (not ~/.claude.json, .mcp.json or settings)')
+    .option('--max-turns <n>', 'stop after N turns', positiveInt('--max-turns'))
+    .option('--max-total-tokens <n>', 'stop after N tokens in all', positiveInt('--max-total-tokens'))
+    .option(
+      '--approval-timeout <seconds>',
+      'deny a pending approval after this long',
+      positiveInt('--approval-timeout'),
+    )
+    .addOption(
+      new Option('--on-interrupt <what>', 'after an interrupt: wait for a message or end').choices(['wait', 'end']),
+    )
+    .option('--task-queue <name>', 'task queue (env DURABLE_AGENT_TASK_QUEUE)')
+    .option(
+      '--tool-task-queue <name>',
+      'task queue of the tool activities: a worker on the host that has the working directory',
+    )
+    .option('--no-sandbox', 'run Bash without the OS sandbox (default: sandboxed where the platform supports it)')
+    .option(
+      '--no-streaming-tools',
+      'start tools only when the model message is complete (default: safe tools start while it streams; env DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0)',
+    );
+}
+
 export function addRunCommand(program: Command): void {
-  addConnectionOptions(
-    program
-      .command('run')
-      .description('Start a session and follow it live (Ctrl-C detaches; the job keeps running)')
-      .argument('<prompt...>', 'what the agent should do')
-      .option('--cwd <dir>', 'working directory of the session', process.cwd())
-      .option(
-        '--worktree [name]',
-        'run in the git worktree .claude/worktrees/<name> (branch worktree-<name>) of the repository, created or reused before the session starts',
-      )
-      .option('--model <name>', 'model (env ANTHROPIC_MODEL)')
-      .option('--max-tokens <n>', 'max output tokens per model call', positiveInt('--max-tokens'))
-      .option('--system-prompt <text>', 'replace the default system prompt')
-      .option('--append-system-prompt <text>', 'add to the system prompt')
-      .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
-      .option('--allow <rule>', 'allow rule, e.g. "Bash(npm test)" (repeatable)', collect, [])
-      .option('--ask <rule>', 'ask rule (repeatable)', collect, [])
-      .option('--deny <rule>', 'deny rule (repeatable)', collect, [])
-      .option('--add-dir <dir>', 'additional working directory (repeatable)', collect, [])
-      .option(
-        '--mcp-config <file|json>',
-        'MCP servers from a JSON file or string { "mcpServers": … } (repeatable; no approval needed)',
-        collect,
-        [],
-      )
-      .option('--strict-mcp-config', 'use only the --mcp-config servers (not ~/.claude.json, .mcp.json or settings)')
-      .option('--max-turns <n>', 'stop after N turns', positiveInt('--max-turns'))
-      .option('--max-total-tokens <n>', 'stop after N tokens in all', positiveInt('--max-total-tokens'))
-      .option(
-        '--approval-timeout <seconds>',
-        'deny a pending approval after this long',
-        positiveInt('--approval-timeout'),
-      )
-      .addOption(
-        new Option('--on-interrupt <what>', 'after an interrupt: wait for a message or end').choices(['wait', 'end']),
-      )
-      .option('--id <id>', 'session id (default: generated)')
-      .option('--task-queue <name>', 'task queue (env DURABLE_AGENT_TASK_QUEUE)')
-      .option(
-        '--tool-task-queue <name>',
-        'task queue of the tool activities: a worker on the host that has the working directory',
-      )
-      .option('--no-sandbox', 'run Bash without the OS sandbox (default: sandboxed where the platform supports it)')
-      .option(
-        '--no-streaming-tools',
-        'start tools only when the model message is complete (default: safe tools start while it streams; env DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0)',
-      )
-      .option('--detach', 'print the session id and return')
-      .option('--json', 'JSON lines'),
-  ).action(runCommand);
+  addSessionFlags(
+    addConnectionOptions(
+      program
+        .command('run')
+        .description('Start a session and follow it live (Ctrl-C detaches; the job keeps running)')
+        .argument('<prompt...>', 'what the agent should do'),
+    ),
+  )
+    // Run only: a schedule's firings would all share one worktree.
+    .option(
+      '--worktree [name]',
+      'run in the git worktree .claude/worktrees/<name> (branch worktree-<name>) of the repository, created or reused before the session starts',
+    )
+    .option('--id <id>', 'session id (default: generated)')
+    .option('--detach', 'print the session id and return')
+    .option('--json', 'JSON lines')
+    .action(runCommand);
 }
 
 async function runCommand(promptWords: string[], o: RunOpts): Promise<void> {
+  const { opts, loaded } = await buildRunSession(promptWords, o);
+  await startAndFollow(o, opts, loaded);
+}
+
+/**
+ * Steps 1–7: the session's options from the flags, the settings, memory, MCP servers and agents,
+ * with every one-line UsageError before anything starts (`run`, and `schedule add` for each firing).
+ */
+export async function buildRunSession(
+  promptWords: string[],
+  o: RunOpts,
+): Promise<{ opts: RunSessionOptions; loaded: Loaded }> {
   const prompt = promptWords.join(' ').trim();
   if (!prompt) throw new UsageError('the prompt is empty: durable-agent run "what to do"');
   let cwd = resolve(o.cwd);
@@ -137,7 +161,7 @@ async function runCommand(promptWords: string[], o: RunOpts): Promise<void> {
   const mcp = runMcpServers(cwd, settings, o);
   const agents = await runAgents(cwd);
   const opts = await runSessionOptions(prompt, cwd, o, settings, memory, mcp, agents);
-  await startAndFollow(o, opts, { cwd, settings, memory, mcp, agents });
+  return { opts, loaded: { cwd, settings, memory, mcp, agents } };
 }
 
 function warn(w: string): void {
