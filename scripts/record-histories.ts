@@ -14,6 +14,7 @@
 // recorded by an earlier release: `git worktree add --detach /tmp/old <commit before the patch>`,
 // `npm ci` there, copy this script in, build, run it with the scenario's name, then copy the files
 // and their manifest entries here (the ones in the repo came from 3306484, the commit before dff3c14).
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -435,6 +436,36 @@ const scenarios: Record<string, Scenario> = {
     ).result();
     if (result.status !== 'completed') throw new Error(`settings-ref: ${result.status} ${result.endReason}`);
   },
+};
+
+/**
+ * wakeup (issue 19): the model schedules a wake-up (60 s) and a recurring cron job in one turn and
+ * ends it; the session sleeps on its durable timer (waitForWork); each firing is queued and runs a
+ * turn (the job's next time from the nextCronFires local activity); at its first tick the model
+ * deletes the job; once the wake-up fired too, nothing is pending and the session ends by itself.
+ */
+scenarios.wakeup = async ({ fake, start }, id) => {
+  const jobId = createHash('sha256').update(`${id}/toolu_cron`).digest('hex').slice(0, 8);
+  fake.script((req) => {
+    const text = lastUserText(req);
+    if (text.includes('pace yourself'))
+      return toolUseResponse([
+        { id: 'toolu_wake', name: 'ScheduleWakeup', input: { delaySeconds: 60, reason: 'poll', prompt: 'WAKE' } },
+        { id: 'toolu_cron', name: 'CronCreate', input: { cron: '* * * * *', prompt: 'TICK' } },
+      ]);
+    if (text.includes('TICK')) return toolUseResponse([{ id: 'toolu_del', name: 'CronDelete', input: { id: jobId } }]);
+    return textResponse('Noted.');
+  });
+  const result = await (
+    await start({
+      id,
+      prompt: 'pace yourself',
+      tools: ['ScheduleWakeup', 'CronCreate', 'CronList', 'CronDelete'],
+      timeZone: 'UTC',
+    })
+  ).result();
+  if (result.status !== 'completed' || result.turns < 4)
+    throw new Error(`wakeup: ${result.status} after ${result.turns} turns: ${result.endReason}`);
 };
 
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit
