@@ -25,7 +25,7 @@ import {
   writesScript,
 } from './scenarios';
 import { SleepTool, SLEEP_TOOL_NAME } from './sleepTool';
-import { closeSandbox } from '../src/sandbox/host';
+import { SandboxHost } from '../src/sandbox/host';
 import { startWorker } from './forkWorker';
 import { clusterSession, clusterUnavailable, startClusterBench } from './cluster';
 import { readEnvFile, SERVER_ENV_FILE } from '../test/cluster/cluster';
@@ -508,7 +508,7 @@ async function main(): Promise<void> {
   console.log(`${header}\n\n${table}`);
   if (!QUICK) writeBenchmarks(table, header);
   // The in-process sessions ran sandboxed Bash: the runtime's proxies would keep this process alive.
-  await closeSandbox();
+  await new SandboxHost().close();
 }
 
 main().catch((err) => {

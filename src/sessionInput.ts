@@ -3,11 +3,20 @@
 // releases (what a hook may say: hooks/config.ts). Rules that change live here, never in workflow
 // code, so that a session started before a change keeps replaying and continuing-as-new on the new
 // worker (DESIGN invariant 14; the workflow keeps only src/workflows/inputShape.ts, frozen).
+// Also the defaults a session input gets from options and env vars (sessionInput, withAgents):
+// Temporal-free, so that the in-process runner builds its input the same way as startSession.
 import { DurableAgentError } from './engine/errors';
 import { normalizeHooksConfig } from './hooks/config';
 import { sessionInputShapeProblems } from './workflows/inputShape';
 import { isTimeZone } from './tools/cronText';
 import type { SessionInput } from './workflows/definitions';
+import { resolve } from 'node:path';
+import { loadAgentDefinitions } from './agents/definitions';
+import { pinMcpServers } from './mcp/pins';
+import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
+import { sandboxPathsFromRules } from './sandbox/policy';
+import type { SandboxSettings } from './sandbox/settings';
+import type { ContextSettings } from './engine/contextWindow';
 
 /** A session input refused before the session started: nothing was started. */
 export class InvalidSessionInputError extends DurableAgentError {
@@ -38,4 +47,183 @@ export function checkSessionInput<T extends SessionInput>(input: T): T {
   const problems = sessionInputProblems(input);
   if (problems.length > 0) throw new InvalidSessionInputError(problems);
   return input;
+}
+
+/** The tools a session gets by default: the file and shell tools, NotebookEdit, Agent (subagents as child sessions) and the worktree tools. */
+export const BUILTIN_TOOL_NAMES = [
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'Bash',
+  'NotebookEdit',
+  'Agent',
+  'EnterWorktree',
+  'ExitWorktree',
+  'ScheduleWakeup',
+  'CronCreate',
+  'CronList',
+  'CronDelete',
+];
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+
+export interface SessionOptions extends Partial<Omit<SessionInput, 'prompt' | 'model'>> {
+  prompt: string;
+  model?: Partial<SessionInput['model']>;
+  /** Text added after the system prompt (the default one, or model.system). */
+  appendSystemPrompt?: string;
+}
+
+/**
+ * The default system prompt: what the model needs to know to work as a coding agent here.
+ * `model.system` replaces it; `appendSystemPrompt` adds to it.
+ */
+export function defaultSystemPrompt(cwd: string, additionalDirectories: readonly string[] = []): string {
+  return [
+    'You are a coding agent run by durable-agent. You work unattended: use the tools to inspect and change files and to run commands, then report what you did.',
+    `The working directory is ${cwd}${additionalDirectories.length ? `; you may also work in ${additionalDirectories.join(', ')}` : ''}. Relative paths are resolved against it.`,
+    'Read a file before editing it. Prefer Grep and Glob over Bash for searching; independent read-only calls in one message run in parallel.',
+    'Some calls need approval: if a call is denied or rejected, do not retry it unchanged — adjust or explain. If a result says its outcome is unknown (a worker was lost), check the state before acting again.',
+    'Finish with a short summary of what you changed and how you verified it.',
+  ].join('\n');
+}
+
+/**
+ * The longest prompt or follow-up message, in characters. A user message travels inline through
+ * the session's start (or signal) event and the turn that sends it (tool inputs and results travel
+ * by reference): this keeps every such event well below Temporal's payload limits.
+ */
+export const MAX_MESSAGE_CHARS = 256 * 1024;
+
+export function checkMessageSize(what: string, text: string): void {
+  if (text.length > MAX_MESSAGE_CHARS) {
+    throw new Error(
+      `the ${what} is ${text.length} characters; the limit is ${MAX_MESSAGE_CHARS}: put the material in a file in the working directory and tell the agent to read it`,
+    );
+  }
+}
+
+/** `permissions.disableBypassPermissionsMode: "disable"` and a bypassPermissions session. */
+export class BypassDisabledError extends DurableAgentError {
+  constructor() {
+    super(
+      'BYPASS_DISABLED',
+      'bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in the settings: choose another --permission-mode.',
+    );
+  }
+}
+
+/**
+ * The session's sandbox settings with the paths of its Read/Edit rules merged in, as the reference
+ * does (Read deny → denyRead, Edit deny → denyWrite, Edit allow → allowWrite).
+ */
+export function sessionSandbox(
+  sandbox: SandboxSettings | undefined,
+  rules: SessionInput['rules'],
+  cwd: string,
+): SandboxSettings {
+  const s: SandboxSettings = { ...(sandbox ?? {}) };
+  const fromRules = sandboxPathsFromRules(rules, cwd);
+  if (fromRules.denyRead.length + fromRules.denyWrite.length + fromRules.allowWrite.length === 0) return s;
+  const fs = { ...(s.filesystem ?? {}) };
+  if (fromRules.denyRead.length) fs.denyRead = [...(fs.denyRead ?? []), ...fromRules.denyRead];
+  if (fromRules.denyWrite.length) fs.denyWrite = [...(fs.denyWrite ?? []), ...fromRules.denyWrite];
+  if (fromRules.allowWrite.length) fs.allowWrite = [...(fs.allowWrite ?? []), ...fromRules.allowWrite];
+  return { ...s, filesystem: fs };
+}
+
+const truthy = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
+const falsy = (v: string | undefined): boolean => v !== undefined && /^(0|false|no|off)$/i.test(v.trim());
+
+/**
+ * Context management from the reference's env vars (DISABLE_AUTO_COMPACT, DISABLE_COMPACT,
+ * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, CLAUDE_CODE_AUTO_COMPACT_WINDOW, CLAUDE_CODE_DISABLE_1M_CONTEXT,
+ * DISABLE_PROMPT_CACHING); an explicit setting beats the env var, key by key.
+ */
+export function contextSettings(explicit: ContextSettings = {}, env: NodeJS.ProcessEnv = process.env): ContextSettings {
+  const positive = (name: string): number | undefined => {
+    const v = Number(env[name]);
+    return env[name] && Number.isFinite(v) && v > 0 ? v : undefined;
+  };
+  const fromEnv: ContextSettings = {
+    ...(truthy(env.DISABLE_AUTO_COMPACT) || truthy(env.DISABLE_COMPACT) ? { autoCompact: false } : {}),
+    ...(positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') !== undefined
+      ? { autoCompactPct: Math.min(100, positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') as number) }
+      : {}),
+    ...(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') !== undefined
+      ? { autoCompactWindow: Math.floor(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') as number) }
+      : {}),
+    ...(truthy(env.CLAUDE_CODE_DISABLE_1M_CONTEXT) ? { disable1mContext: true } : {}),
+    ...(truthy(env.DISABLE_PROMPT_CACHING) ? { promptCaching: false } : {}),
+  };
+  const merged = { ...fromEnv, ...explicit };
+  // As in the reference, either switch turns auto-compaction off.
+  if (fromEnv.autoCompact === false) merged.autoCompact = false;
+  return merged;
+}
+
+/** Fills defaults: every option documents its env var; an explicit option beats it. */
+export function sessionInput(opts: SessionOptions): SessionInput {
+  checkMessageSize('prompt', opts.prompt);
+  if (opts.memory?.text) checkMessageSize(`memory (CLAUDE.md files ${opts.memory.files.join(', ')})`, opts.memory.text);
+  const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default') as PermissionMode;
+  if (!PERMISSION_MODES.includes(mode))
+    throw new Error(`unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(', ')}`);
+  if (mode === 'bypassPermissions' && opts.disableBypassPermissionsMode) throw new BypassDisabledError();
+  const maxConcurrencyEnv = Number(process.env.DURABLE_AGENT_MAX_TOOL_USE_CONCURRENCY);
+  const envMs = (name: string): number | undefined => {
+    const v = Number(process.env[name]);
+    return process.env[name] && Number.isFinite(v) && v > 0 ? v : undefined;
+  };
+  const retryCapMs = opts.retryCapMs ?? envMs('DURABLE_AGENT_RETRY_CAP_MS');
+  const maxOutageMs = opts.maxOutageMs ?? envMs('DURABLE_AGENT_MAX_OUTAGE_MS');
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const { appendSystemPrompt, ...rest } = opts;
+  const baseSystem = opts.model?.system ?? defaultSystemPrompt(cwd, opts.additionalDirectories ?? []);
+  const system = appendSystemPrompt ? `${baseSystem}\n\n${appendSystemPrompt}` : baseSystem;
+  return {
+    ...rest,
+    prompt: opts.prompt,
+    model: {
+      model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
+      maxTokens:
+        opts.model?.maxTokens ??
+        Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS ?? 8192),
+      ...(system ? { system } : {}),
+      ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
+    },
+    tools: opts.tools ?? BUILTIN_TOOL_NAMES,
+    // The files each stdio server runs from the working directories, pinned now (src/mcp/pins.ts).
+    ...(opts.mcpServers
+      ? { mcpServers: pinMcpServers(opts.mcpServers, cwd, [cwd, ...(opts.additionalDirectories ?? [])]) }
+      : {}),
+    permissionMode: mode,
+    rules: opts.rules ?? { allow: [], ask: [], deny: [] },
+    sandbox: sessionSandbox(opts.sandbox, opts.rules ?? { allow: [], ask: [], deny: [] }, cwd),
+    cwd,
+    // Cron jobs and wake-ups read the user's local time: the zone is fixed for the session here.
+    timeZone: opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+    maxConcurrency:
+      opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
+    // Streaming tool execution is on unless the option or DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0 turns it off.
+    ...((opts.streamingToolExecution ?? !falsy(process.env.DURABLE_AGENT_STREAMING_TOOL_EXECUTION))
+      ? {}
+      : { streamingToolExecution: false }),
+    ...(retryCapMs !== undefined ? { retryCapMs } : {}),
+    ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
+    ...(Object.keys(contextSettings(opts.contextManagement)).length > 0
+      ? { contextManagement: contextSettings(opts.contextManagement) }
+      : {}),
+  };
+}
+
+/**
+ * A session that offers the Agent tool carries its agent types: general-purpose plus the agent
+ * files (~/.claude/agents, .claude/agents), read once at start. A malformed file throws
+ * AgentDefinitionError naming the file and the key: the session is not started.
+ */
+export async function withAgents(input: SessionInput): Promise<SessionInput> {
+  if (input.agents || !input.tools.includes('Agent')) return input;
+  return { ...input, agents: await loadAgentDefinitions(input.cwd) };
 }

@@ -18,6 +18,7 @@ import {
 } from '../engine/payloads';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import { runToolPipeline } from '../pipeline/toolPipeline';
+import type { SandboxHost } from '../sandbox/host';
 import { describeToolUse } from '../pipeline/describe';
 import { recordFromOutcome } from '../pipeline/records';
 import type { HooksConfig } from '../hooks';
@@ -183,6 +184,8 @@ export interface ToolDeps {
   resultStore: (sessionId: string) => ResultStore;
   /** The worker's own state, kept from sandboxed Bash (the store, the data directory, a dev server's database). */
   privatePaths?: readonly string[];
+  /** Bash's OS sandbox on this worker (the worker's start-up owns it). */
+  sandboxHost?: SandboxHost;
   /** Where the model's messages are: tool inputs are read from there (`messageRef`), not from history. */
   transcripts?: TranscriptStore;
   /** Where result blocks are stored: an activity returns a reference and a preview, not the whole result. */
@@ -582,6 +585,7 @@ export function createToolCalls(deps: ToolDeps) {
         ...(mergeHooks(session.hooks) ? { hooks: mergeHooks(session.hooks) as HooksConfig } : {}),
         resultStore,
         ...(deps.privatePaths ? { privatePaths: deps.privatePaths } : {}),
+        ...(deps.sandboxHost ? { sandboxHost: deps.sandboxHost } : {}),
         abortSignal: ctx.signal,
         beforeCall: markStarted,
         ...(deps.transcriptFile && deps.transcripts && input.messageRef

@@ -77,3 +77,9 @@ export function toolResultText(block: ToolResultBlockParam): string {
 export function toolUseBlocksOf(message: AssistantMessage): ToolUseBlock[] {
   return message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
 }
+
+/** A short one-line preview for history, queries and summaries: whitespace flattened, cut with an ellipsis. */
+export function oneLinePreview(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

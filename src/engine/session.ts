@@ -480,3 +480,29 @@ async function runSessionLoop(
     if (end) return end;
   }
 }
+
+/** A call waiting for approve/deny (status and queries list them). */
+export interface PendingApproval {
+  turn: number;
+  toolUseId: string;
+  toolName: string;
+  summary: string;
+  message: string;
+  since: number;
+}
+
+/** How a session ended (the session workflow's result; the in-process runner's adds more). */
+export interface SessionResult {
+  status: SessionStatusName;
+  turns: number;
+  usage: Usage;
+  head: string | null;
+  lastText: string;
+  endReason: string;
+  /** Tool calls of the session (absent in results of sessions that ended before it was recorded). */
+  toolCalls?: number;
+  /** The last model call's usage (the Agent tool's `subagent_tokens`). */
+  lastUsage?: Usage;
+  /** Writes the session's calls made to its control files (the last 100): a parent's Agent call names its child's. */
+  controlWrites?: SessionControlWrite[];
+}

@@ -118,6 +118,7 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       };
       if (env.resultStore) ctx.resultStore = env.resultStore;
       if (env.privatePaths) ctx.privatePaths = env.privatePaths;
+      if (env.sandboxHost) ctx.sandboxHost = env.sandboxHost;
       if (env.agents) ctx.agents = env.agents;
       if (env.runSubagent) ctx.runSubagent = env.runSubagent;
 

@@ -9,6 +9,7 @@ import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { ToolPool } from '../tools/pool';
 import type { AgentDefinition } from '../agents/definitions';
 import type { SubagentOutput, SubagentResume } from '../engine/subagents';
+import type { SandboxHost } from '../sandbox/host';
 
 /**
  * A call whose execution the scheduler does itself (the Agent tool under Temporal: a child
@@ -43,6 +44,8 @@ export interface PipelineEnv {
   resultStore?: ResultStore;
   /** The worker's own state, kept from sandboxed commands (ToolUseContext.privatePaths). */
   privatePaths?: readonly string[];
+  /** Bash's OS sandbox on this host (ToolUseContext.sandboxHost). */
+  sandboxHost?: SandboxHost;
   abortSignal?: AbortSignal;
   onProgress?: (p: ToolProgress) => void;
   /** Resolution of an earlier 'ask' for this same tool_use_id (a human approved or denied, or a timeout). */

@@ -20,7 +20,7 @@ import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId, withOwnerMarker } from './reaper';
 
 /** The parts of the runtime's SandboxManager we use (the package is ESM; it is loaded with import()). */
-interface Manager {
+export interface SandboxRuntime {
   initialize(config: unknown, ask?: unknown, enableLogMonitor?: boolean): Promise<void>;
   isSupportedPlatform(): boolean;
   checkDependencies(): { errors: string[]; warnings: string[] };
@@ -41,12 +41,11 @@ interface Manager {
 // A real dynamic import (tsc would turn `import()` into require() under CommonJS output).
 const importEsm = new Function('specifier', 'return import(specifier)') as (
   s: string,
-) => Promise<{ SandboxManager: Manager }>;
+) => Promise<{ SandboxManager: SandboxRuntime }>;
 
-let managerPromise: Promise<Manager> | undefined;
-function manager(): Promise<Manager> {
-  managerPromise ??= importEsm('@anthropic-ai/sandbox-runtime').then((m) => m.SandboxManager);
-  return managerPromise;
+/** The runtime package's SandboxManager: one object per process (the package's module state). */
+export function loadSandboxRuntime(): Promise<SandboxRuntime> {
+  return importEsm('@anthropic-ai/sandbox-runtime').then((m) => m.SandboxManager);
 }
 
 export function currentPlatform(): string {
@@ -61,159 +60,222 @@ const EMPTY_GLOBAL: GlobalRuntimeConfig = {
   filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
 };
 
-// --- the worker-wide initialisation, shared by calls that need the same one -----------------------
-let currentKey: string | undefined;
-let inflight = 0;
-let switching: Promise<void> | undefined;
-let waitingForOther = 0;
-const idle: Array<() => void> = [];
+export type SandboxAvailability = { available: true } | { available: false; reason: string };
 
-async function acquire(config: GlobalRuntimeConfig, signal?: AbortSignal): Promise<() => void> {
-  const key = JSON.stringify(config);
-  const m = await manager();
-  let waitedForOther = false;
-  try {
+/**
+ * The worker-wide initialisation of one runtime, shared by the calls that need the same one (a
+ * read/write lock keyed by the initialisation). It belongs to the runtime object, not to a host:
+ * the runtime is one per process, so two hosts in one process (a worker and an in-process session)
+ * must never re-initialise it under each other's running commands.
+ */
+class RuntimeLock {
+  private currentKey: string | undefined;
+  private inflight = 0;
+  private switching: Promise<void> | undefined;
+  private waitingForOther = 0;
+  private readonly idle: Array<() => void> = [];
+  /** Whether a sandboxed `true` ran on this runtime (checked once per process). */
+  availability: Promise<SandboxAvailability> | undefined;
+
+  constructor(private readonly m: SandboxRuntime) {}
+
+  async acquire(config: GlobalRuntimeConfig, signal?: AbortSignal): Promise<() => void> {
+    const key = JSON.stringify(config);
+    let waitedForOther = false;
+    try {
+      for (;;) {
+        if (this.switching) {
+          await this.switching.catch(() => undefined);
+          continue;
+        }
+        // Same initialisation: run alongside, unless a call that needs another one waits its turn.
+        if (this.currentKey === key && (this.waitingForOther === 0 || this.inflight === 0)) return this.join();
+        if (this.inflight > 0) {
+          if (this.currentKey !== key && !waitedForOther) {
+            waitedForOther = true;
+            this.waitingForOther++;
+          }
+          // Waits for the running calls of another configuration (an interrupt ends the wait).
+          await new Promise<void>((r) => {
+            this.idle.push(r);
+            signal?.addEventListener('abort', () => r(), { once: true });
+          });
+          signal?.throwIfAborted();
+          continue;
+        }
+        await this.switchTo(config, key);
+      }
+    } finally {
+      if (waitedForOther) this.waitingForOther--;
+    }
+  }
+
+  private join(): () => void {
+    this.inflight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inflight--;
+      if (this.inflight === 0) for (const wake of this.idle.splice(0)) wake();
+    };
+  }
+
+  private async switchTo(config: GlobalRuntimeConfig, key: string): Promise<void> {
+    this.switching = (async () => {
+      if (this.currentKey !== undefined) {
+        this.currentKey = undefined;
+        await this.m.reset();
+      }
+      // The runtime's host-side socat bridges inherit the owner marker (src/sandbox/reaper.ts).
+      await withOwnerMarker(() => this.m.initialize(config, undefined, true));
+      this.currentKey = key;
+    })();
+    try {
+      await this.switching;
+    } finally {
+      this.switching = undefined;
+    }
+  }
+
+  /** Resets the runtime once no sandboxed command runs. */
+  async close(): Promise<void> {
     for (;;) {
-      if (switching) {
-        await switching.catch(() => undefined);
+      if (this.switching) {
+        await this.switching.catch(() => undefined);
         continue;
       }
-      // Same initialisation: run alongside, unless a call that needs another one waits its turn.
-      const join = currentKey === key && (waitingForOther === 0 || inflight === 0);
-      if (join) {
-        inflight++;
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          inflight--;
-          if (inflight === 0) for (const wake of idle.splice(0)) wake();
+      if (this.inflight > 0) {
+        await new Promise<void>((r) => this.idle.push(r));
+        continue;
+      }
+      break;
+    }
+    if (this.currentKey === undefined) return;
+    this.currentKey = undefined;
+    const done = this.m.reset();
+    this.switching = done.then(() => undefined);
+    try {
+      await done;
+    } finally {
+      this.switching = undefined;
+    }
+  }
+}
+
+const locks = new WeakMap<SandboxRuntime, RuntimeLock>();
+function lockOf(m: SandboxRuntime): RuntimeLock {
+  let lock = locks.get(m);
+  if (!lock) locks.set(m, (lock = new RuntimeLock(m)));
+  return lock;
+}
+
+/**
+ * Bash's OS sandbox on this host: availability, wrapping one command with a session's plan, and
+ * closing the runtime's proxies. The worker's start-up and the in-process runner each own one and
+ * pass it to Bash through the tool context (`ToolUseContext.sandboxHost`); Bash has no other way
+ * to the sandbox. Hosts of one runtime share its lock (see RuntimeLock).
+ */
+export class SandboxHost {
+  private runtimePromise: Promise<SandboxRuntime> | undefined;
+  private availabilityPromise: Promise<SandboxAvailability> | undefined;
+
+  /** `load`: the runtime (default: the package's SandboxManager, loaded on first use). */
+  constructor(private readonly load: () => Promise<SandboxRuntime> = loadSandboxRuntime) {}
+
+  private runtime(): Promise<SandboxRuntime> {
+    this.runtimePromise ??= this.load();
+    return this.runtimePromise;
+  }
+
+  /**
+   * Can Bash be sandboxed here? Checks the platform and the dependencies, then runs `true` in a
+   * real sandbox once (that is what catches a kernel without user namespaces, a missing
+   * capability, a seccomp helper that does not run). Cached for the life of the runtime.
+   */
+  availability(): Promise<SandboxAvailability> {
+    this.availabilityPromise ??= (async () => {
+      let m: SandboxRuntime;
+      try {
+        m = await this.runtime();
+      } catch (err) {
+        return {
+          available: false as const,
+          reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}`,
         };
       }
-      if (inflight > 0) {
-        if (currentKey !== key && !waitedForOther) {
-          waitedForOther = true;
-          waitingForOther++;
-        }
-        // Waits for the running calls of another configuration (an interrupt ends the wait).
-        await new Promise<void>((r) => {
-          idle.push(r);
-          signal?.addEventListener('abort', () => r(), { once: true });
-        });
-        signal?.throwIfAborted();
-        continue;
-      }
-      switching = (async () => {
-        if (currentKey !== undefined) {
-          currentKey = undefined;
-          await m.reset();
-        }
-        // The runtime's host-side socat bridges inherit the owner marker (src/sandbox/reaper.ts).
-        await withOwnerMarker(() => m.initialize(config, undefined, true));
-        currentKey = key;
-      })();
-      try {
-        await switching;
-      } finally {
-        switching = undefined;
-      }
+      const lock = lockOf(m);
+      lock.availability ??= probeAvailability(m, lock);
+      return lock.availability;
+    })();
+    return this.availabilityPromise;
+  }
+
+  /** Wraps one command for the sandbox with this session's plan. The caller spawns it and calls finish(). */
+  async prepare(
+    command: string,
+    plan: RuntimePlan,
+    tmpDir: string,
+    abortSignal?: AbortSignal,
+  ): Promise<PreparedCommand> {
+    const m = await this.runtime();
+    return prepareSandboxedCommand(m, lockOf(m), command, plan, tmpDir, abortSignal);
+  }
+
+  /**
+   * Stops the runtime's proxies once no sandboxed command runs (they keep a process alive). The next
+   * sandboxed command starts them again. For embedders that want their process to exit; the CLI exits anyway.
+   */
+  async close(): Promise<void> {
+    let m: SandboxRuntime;
+    try {
+      m = await this.runtime();
+    } catch {
+      return; // never loaded: nothing runs
     }
-  } finally {
-    if (waitedForOther) waitingForOther--;
+    await locks.get(m)?.close();
   }
 }
 
-/**
- * Stops the runtime's proxies once no sandboxed command runs (they keep a process alive). The next
- * sandboxed command starts them again. For embedders that want their process to exit; the CLI exits anyway.
- */
-export async function closeSandbox(): Promise<void> {
-  if (!managerPromise) return;
-  const m = await manager();
-  for (;;) {
-    if (switching) {
-      await switching.catch(() => undefined);
-      continue;
-    }
-    if (inflight > 0) {
-      await new Promise<void>((r) => idle.push(r));
-      continue;
-    }
-    break;
-  }
-  if (currentKey === undefined) return;
-  currentKey = undefined;
-  const done = m.reset();
-  switching = done.then(() => undefined);
+async function probeAvailability(m: SandboxRuntime, lock: RuntimeLock): Promise<SandboxAvailability> {
+  if (!m.isSupportedPlatform())
+    return { available: false, reason: `the sandbox does not support this platform (${currentPlatform()})` };
+  const deps = m.checkDependencies();
+  if (deps.errors.length > 0)
+    return {
+      available: false,
+      reason: `${deps.errors.join('; ')} (on Debian/Ubuntu: apt-get install bubblewrap socat ripgrep)`,
+    };
   try {
-    await done;
-  } finally {
-    switching = undefined;
+    const release = await lock.acquire(EMPTY_GLOBAL);
+    try {
+      const wrapped = await m.wrapWithSandbox('true', 'bash', {
+        filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+      });
+      const probe = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+        // Marked as this worker's sandbox machinery: a worker killed during the probe leaves nothing.
+        const child = spawn('bash', ['-c', wrapped], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env: { ...process.env, [OWNER_MARKER_ENV]: ownerId() },
+        });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+        child.once('error', reject);
+        child.once('close', (code) => resolve({ code, stderr }));
+      });
+      if (probe.code !== 0)
+        return {
+          available: false,
+          reason: `a test command failed in the sandbox (exit ${probe.code}): ${probe.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`,
+        };
+    } finally {
+      release();
+      await lock.close();
+    }
+  } catch (err) {
+    return { available: false, reason: `the sandbox could not start: ${(err as Error).message.split('\n')[0]}` };
   }
-}
-
-// --- availability ---------------------------------------------------------------------------------
-let availability: Promise<{ available: true } | { available: false; reason: string }> | undefined;
-
-/**
- * Can Bash be sandboxed on this worker? Checks the platform and the dependencies, then runs `true`
- * in a real sandbox once (that is what catches a kernel without user namespaces, a missing
- * capability, a seccomp helper that does not run). Cached for the life of the process.
- */
-export function sandboxAvailability(): Promise<{ available: true } | { available: false; reason: string }> {
-  availability ??= (async () => {
-    let m: Manager;
-    try {
-      m = await manager();
-    } catch (err) {
-      return {
-        available: false as const,
-        reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}`,
-      };
-    }
-    if (!m.isSupportedPlatform())
-      return { available: false as const, reason: `the sandbox does not support this platform (${currentPlatform()})` };
-    const deps = m.checkDependencies();
-    if (deps.errors.length > 0)
-      return {
-        available: false as const,
-        reason: `${deps.errors.join('; ')} (on Debian/Ubuntu: apt-get install bubblewrap socat ripgrep)`,
-      };
-    try {
-      const release = await acquire(EMPTY_GLOBAL);
-      try {
-        const wrapped = await m.wrapWithSandbox('true', 'bash', {
-          filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-        });
-        const probe = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-          // Marked as this worker's sandbox machinery: a worker killed during the probe leaves nothing.
-          const child = spawn('bash', ['-c', wrapped], {
-            stdio: ['ignore', 'ignore', 'pipe'],
-            env: { ...process.env, [OWNER_MARKER_ENV]: ownerId() },
-          });
-          let stderr = '';
-          child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-          child.once('error', reject);
-          child.once('close', (code) => resolve({ code, stderr }));
-        });
-        if (probe.code !== 0)
-          return {
-            available: false as const,
-            reason: `a test command failed in the sandbox (exit ${probe.code}): ${probe.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`,
-          };
-      } finally {
-        release();
-        await closeSandbox();
-      }
-    } catch (err) {
-      return {
-        available: false as const,
-        reason: `the sandbox could not start: ${(err as Error).message.split('\n')[0]}`,
-      };
-    }
-    return { available: true as const };
-  })();
-  return availability;
+  return { available: true };
 }
 
 // --- one sandboxed command ----------------------------------------------------------------------------
@@ -265,15 +327,15 @@ export interface PreparedCommand {
   finish(): string[];
 }
 
-/** Wraps one command for the sandbox with this session's plan. The caller spawns it and calls finish(). */
-export async function prepareSandboxedCommand(
+async function prepareSandboxedCommand(
+  m: SandboxRuntime,
+  lock: RuntimeLock,
   command: string,
   plan: RuntimePlan,
   tmpDir: string,
   abortSignal?: AbortSignal,
 ): Promise<PreparedCommand> {
-  const m = await manager();
-  const release = await acquire(plan.global, abortSignal);
+  const release = await lock.acquire(plan.global, abortSignal);
   const commandId = randomBytes(16).toString('base64url');
   let registered = false;
   // The runtime counts each wrap it hands out and removes the mount points it created for absent

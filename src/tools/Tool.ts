@@ -7,6 +7,7 @@ import type { SandboxRecord } from '../engine/records';
 import type { PermissionMode, ToolPermissionContext } from './permissionTypes';
 import type { AgentDefinition } from '../agents/definitions';
 import type { SubagentOutput } from '../engine/subagents';
+import type { SandboxHost } from '../sandbox/host';
 
 export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: number };
 
@@ -64,6 +65,11 @@ export interface ToolUseContext {
    * commands may neither read nor write it. Set by the worker; absent outside one.
    */
   privatePaths?: readonly string[];
+  /**
+   * Bash's OS sandbox on this host, owned by the worker (or the in-process runner) that runs the
+   * call. Absent: a call the session's settings would sandbox does not run.
+   */
+  sandboxHost?: SandboxHost;
   /** The agent types the session offers (the Agent tool validates `subagent_type` against them). */
   agents?: readonly AgentDefinition[];
   /**

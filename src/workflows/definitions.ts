@@ -6,7 +6,13 @@ import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
 import type { AgentContext } from '../engine/context';
 import type { Autonomy } from '../engine/autonomy';
 import type { Message, Usage } from '../engine/messages';
-import type { SessionControlWrite, SessionPhase, SessionState, SessionStatusName } from '../engine/session';
+import type {
+  PendingApproval,
+  SessionControlWrite,
+  SessionPhase,
+  SessionState,
+  SessionStatusName,
+} from '../engine/session';
 import type { OutageState } from '../engine/retry';
 import type { DiscardedExecution, StreamedToolUse } from '../engine/streaming';
 import type { ControlWrite, DecisionRecord, ToolCallStatus } from '../engine/records';
@@ -103,14 +109,7 @@ export interface SessionInput {
 
 export type { SessionStatusName };
 
-export interface PendingApproval {
-  turn: number;
-  toolUseId: string;
-  toolName: string;
-  summary: string;
-  message: string;
-  since: number;
-}
+export type { PendingApproval, SessionResult } from '../engine/session';
 
 export interface CompactRecord {
   toolUseId: string;
@@ -175,21 +174,6 @@ export interface SessionStatus {
   waiting?: { until?: number; reason: string };
   /** `stop` was asked: the session ends at its next idle point, its timers dropped. */
   stopRequested?: boolean;
-}
-
-export interface SessionResult {
-  status: SessionStatusName;
-  turns: number;
-  usage: Usage;
-  head: string | null;
-  lastText: string;
-  endReason: string;
-  /** Tool calls of the session (absent in results of sessions that ended before it was recorded). */
-  toolCalls?: number;
-  /** The last model call's usage (the Agent tool's `subagent_tokens`). */
-  lastUsage?: Usage;
-  /** Writes the session's calls made to its control files (the last 100): a parent's Agent call names its child's. */
-  controlWrites?: SessionControlWrite[];
 }
 
 export interface TurnWorkflowInput {
@@ -359,8 +343,4 @@ export const turnProgressQuery = defineQuery<{
   pendingApprovals: PendingApproval[];
 }>(QUERIES.turnProgress);
 
-/** A short one-line preview for history, queries and summaries: whitespace flattened, cut with an ellipsis. */
-export function oneLinePreview(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+export { oneLinePreview } from '../engine/messages';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { buildAudit, type AuditToolCall } from '../../src/audit';
-import { closeSandbox } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
@@ -18,7 +18,7 @@ import { cli } from '../support/cli';
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 after(async () => {
-  await closeSandbox();
+  await new SandboxHost().close();
   await closeTestEnv();
 });
 

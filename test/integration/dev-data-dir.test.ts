@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/temporal/devServer';
-import { sandboxAvailability, closeSandbox } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import {
   lastToolResults,
   startFakeAnthropic,
@@ -58,8 +58,8 @@ test(
   'integration: dev keeps its database and store in ~/.durable-agent, names an older ./.durable-agent/temporal.db, and sandboxed Bash reaches none of it',
   { timeout: 240_000 },
   async (t) => {
-    const a = await sandboxAvailability();
-    await closeSandbox();
+    const a = await new SandboxHost().availability();
+    await new SandboxHost().close();
     if (!a.available) {
       if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
       reportSkip(`the dev data directory test (sandbox unavailable: ${a.reason})`);

@@ -14,7 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { workflowsPath } from '../../src/worker';
-import { sandboxAvailability, closeSandbox } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
@@ -30,10 +30,13 @@ import {
   waitUntilNoneTagged,
 } from '../support/leftovers';
 
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
+
 let skip: string | false = false;
 
 before(async () => {
-  const a = await sandboxAvailability();
+  const a = await sandboxHost.availability();
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
@@ -44,7 +47,7 @@ before(async () => {
 });
 
 after(async () => {
-  await closeSandbox();
+  await sandboxHost.close();
   await closeTestEnv();
 });
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { buildAudit, formatAuditText, type AuditToolCall } from '../../src/audit';
-import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -19,13 +19,16 @@ import { cli } from '../support/cli';
 import { waitFor } from '../support/wait';
 import { approveToolUse, sessionStatus } from '../../src/client';
 
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
+
 let skip: string | false = false;
 let server: http.Server;
 let port = 0;
 let hits = 0;
 
 before(async () => {
-  const a = await sandboxAvailability();
+  const a = await sandboxHost.availability();
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
@@ -43,7 +46,7 @@ before(async () => {
 
 after(async () => {
   server?.close();
-  await closeSandbox();
+  await sandboxHost.close();
   await closeTestEnv();
 });
 

@@ -7,6 +7,7 @@
 import type * as ChildProcessModule from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { BashTool } from '../../src/tools/builtin/bash';
+import { SandboxHost } from '../../src/sandbox/host';
 
 const [cwd, command, when] = process.argv.slice(2) as [string, string, string];
 const die = (): void => {
@@ -52,6 +53,7 @@ BashTool.call(
       ...(sandbox ? { sandbox } : {}),
     },
     abortSignal: new AbortController().signal,
+    sandboxHost: new SandboxHost(),
   },
   () => undefined,
 ).then(

@@ -20,7 +20,7 @@ import { loadShellParser } from '../../src/permissions/bashParser';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { applyContextModifiers, type AgentContext } from '../../src/engine/context';
-import { sessionTempDir } from '../../src/sandbox/host';
+import { SandboxHost, sessionTempDir } from '../../src/sandbox/host';
 import { loadMemory, memoryReminder } from '../../src/memory/claudeMd';
 import type { ToolPermissionContext } from '../../src/tools/permissionTypes';
 import type { ResultStore } from '../../src/tools/Tool';
@@ -50,6 +50,9 @@ import {
   type ControlFixture,
   type RowDirs,
 } from '../support/controlAttacks';
+
+/** Bash's sandbox (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
 
 let fx: ControlFixture;
 let pristineHome: string;
@@ -302,7 +305,15 @@ async function runRow(c: ControlAttack): Promise<string[]> {
           name: step.tool,
           input: fillStep(step, d, w ? { PORT: String(w.port), VICTIM: String(w.victim) } : {}),
         },
-        { pool, sessionId, agent, permission, privatePaths, ...(c.projectHooks ? { hooks: PROJECT_HOOKS } : {}) },
+        {
+          pool,
+          sessionId,
+          agent,
+          permission,
+          privatePaths,
+          sandboxHost,
+          ...(c.projectHooks ? { hooks: PROJECT_HOOKS } : {}),
+        },
       );
       agent = applyContextModifiers(agent, o.contextModifiers);
       texts.push(resultText(o));

@@ -8,13 +8,16 @@ import assert from 'node:assert/strict';
 import { promises as fs, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
-import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import { DEFAULT_CREDENTIAL_PATHS } from '../../src/sandbox/policy';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { ResultStore, ToolResult, ToolUseContext } from '../../src/tools/Tool';
 import { LocalResultStore } from '../../src/tools/resultStore';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
+
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;
 let root = '';
@@ -51,7 +54,7 @@ function baitFileFor(entry: string): string {
 }
 
 before(async () => {
-  const a = await sandboxAvailability();
+  const a = await sandboxHost.availability();
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
@@ -106,7 +109,7 @@ after(async () => {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  await closeSandbox();
+  await sandboxHost.close();
   if (root) await removeDir(root);
 });
 
@@ -124,6 +127,7 @@ function ctx(sandbox: SandboxSettings | undefined, results: ResultStore = ownRes
       ...(sandbox ? { sandbox } : {}),
     },
     abortSignal: new AbortController().signal,
+    sandboxHost,
     resultStore: results,
     privatePaths: [store],
   };

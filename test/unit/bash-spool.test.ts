@@ -7,12 +7,15 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { BashTool, bashSpoolCapBytes, type BashOutput } from '../../src/tools/builtin/bash';
-import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
 import { toolResultText } from '../../src/engine/messages';
 import { isCI } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
+
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
 
 const CAP = 1024 * 1024;
 let root = '';
@@ -29,7 +32,7 @@ before(async () => {
   await fs.mkdir(work);
   process.env.TMPDIR = tmp; // the worker's temp directory: where the spool goes
   process.env.DURABLE_AGENT_BASH_MAX_SPOOL_BYTES = '1M';
-  const a = await sandboxAvailability();
+  const a = await sandboxHost.availability();
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     sandboxSkip = `sandbox unavailable here: ${a.reason}`;
@@ -44,7 +47,7 @@ after(async () => {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  await closeSandbox();
+  await sandboxHost.close();
   if (root) await removeDir(root);
 });
 
@@ -61,6 +64,7 @@ function ctx(sandbox: SandboxSettings): ToolUseContext {
       sandbox,
     },
     abortSignal: new AbortController().signal,
+    sandboxHost,
   };
 }
 

@@ -15,13 +15,16 @@ import { sessionPermission } from '../../src/calls/tools';
 import { decidePermission } from '../../src/permissions/decide';
 import { BashTool } from '../../src/tools/builtin/bash';
 import { WriteTool } from '../../src/tools/builtin';
-import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import type { PermissionMode, ToolPermissionContext } from '../../src/tools/permissionTypes';
 import type { ResultStore, ToolUseContext } from '../../src/tools/Tool';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
+
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
 
 const TEST_SERVER = path.join(__dirname, '..', 'support', 'mcpServer.js');
 let root = '';
@@ -30,7 +33,7 @@ before(async () => {
   root = await makeTmpDir('da-mcp-pins-');
 });
 after(async () => {
-  await closeSandbox();
+  await sandboxHost.close();
   if (root) await removeDir(root);
 });
 
@@ -129,6 +132,7 @@ test("unit mcp pins: a server's script is a protected path for the file tools (a
       agent: { cwd: dir, additionalDirectories: [], readFiles: {} },
       permission,
       abortSignal: new AbortController().signal,
+      sandboxHost,
     };
     return (await decidePermission(WriteTool, { file_path: file, content: 'x' }, ctx)).behavior;
   };
@@ -150,7 +154,7 @@ test("unit mcp pins: a server's script is a protected path for the file tools (a
 });
 
 test('unit mcp pins: sandboxed Bash cannot write the script a server runs, in any mode (real bwrap)', async (t) => {
-  const a = await sandboxAvailability();
+  const a = await sandboxHost.availability();
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     reportSkip(`the sandboxed MCP-script test (sandbox unavailable: ${a.reason})`);
@@ -177,6 +181,7 @@ test('unit mcp pins: sandboxed Bash cannot write the script a server runs, in an
       agent: { cwd: dir, additionalDirectories: [], readFiles: {} },
       permission,
       abortSignal: new AbortController().signal,
+      sandboxHost,
     };
     const r = await BashTool.call(
       {

@@ -8,12 +8,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import { CALL_MARKER_ENV, OWNER_MARKER_ENV, ownerAlive, ownerId, sweepLeftovers } from '../../src/sandbox/reaper';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 import { makeTmpDir, removeDir } from './tools-harness';
 import { waitFor } from '../support/wait';
+
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
 
 const CHILD = path.join(__dirname, '..', 'support', 'bashKillChild.js');
 const LEFTOVER_WAIT_MS = 15_000;
@@ -22,7 +25,7 @@ let sandboxSkip: string | false = false;
 
 before(async () => {
   root = await makeTmpDir('da-reaper-');
-  const a = await sandboxAvailability();
+  const a = await sandboxHost.availability();
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     sandboxSkip = `sandbox unavailable here: ${a.reason}`;
@@ -33,7 +36,7 @@ before(async () => {
 });
 
 after(async () => {
-  await closeSandbox();
+  await sandboxHost.close();
   if (root) await removeDir(root);
 });
 

@@ -7,13 +7,16 @@ import { promises as fs, existsSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
-import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { decidePermission } from '../../src/permissions/decide';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { PermissionMode } from '../../src/tools/permissionTypes';
 import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
 import { makeTmpDir, removeDir } from './tools-harness';
+
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;
 let root = '';
@@ -23,7 +26,7 @@ let requests = 0;
 const savedHome = process.env.HOME;
 
 before(async () => {
-  const a = await sandboxAvailability();
+  const a = await sandboxHost.availability();
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
@@ -50,7 +53,7 @@ before(async () => {
 after(async () => {
   process.env.HOME = savedHome;
   server?.close();
-  await closeSandbox();
+  await sandboxHost.close();
   if (root) await removeDir(root);
 });
 
@@ -72,6 +75,7 @@ function ctx(
       ...(sandbox ? { sandbox } : {}),
     },
     abortSignal: new AbortController().signal,
+    sandboxHost,
   };
 }
 

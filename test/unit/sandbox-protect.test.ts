@@ -9,13 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { promises as fs, existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
-import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import { DENIED_EVEN_ABSENT, protectedDenyWrite, scanProtected } from '../../src/sandbox/protect';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { decidePermission } from '../../src/permissions/decide';
 import type { PermissionMode } from '../../src/tools/permissionTypes';
 import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
 import { makeTmpDir, removeDir } from './tools-harness';
+
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;
 let root = '';
@@ -26,7 +29,7 @@ const savedCwd = process.cwd();
 const savedHome = process.env.HOME;
 
 before(async () => {
-  const a = await sandboxAvailability();
+  const a = await sandboxHost.availability();
   if (!a.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
     skip = `sandbox unavailable here: ${a.reason}`;
@@ -57,7 +60,7 @@ before(async () => {
 after(async () => {
   process.chdir(savedCwd);
   process.env.HOME = savedHome;
-  await closeSandbox();
+  await sandboxHost.close();
   if (root) await removeDir(root);
 });
 
@@ -75,6 +78,7 @@ function ctx(mode: PermissionMode, controlFiles?: string[]): ToolUseContext {
       ...(controlFiles ? { controlFiles } : {}),
     },
     abortSignal: new AbortController().signal,
+    sandboxHost,
   };
 }
 

@@ -23,11 +23,14 @@ import {
 } from '../../src/tools/worktree';
 import { makeEnv, use } from './pipelineFixtures';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
-import { closeSandbox, sandboxAvailability } from '../../src/sandbox/host';
+import { SandboxHost } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { ToolUseContext } from '../../src/tools/Tool';
 import { worktreeSandbox } from '../../src/cli/worktree';
 import { isCI } from '../support/systemPackages';
+
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+const sandboxHost = new SandboxHost();
 
 const TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];
 
@@ -296,7 +299,7 @@ test('unit: EnterWorktree path outside the working directories asks; run --workt
 });
 
 test('unit: sandboxed Bash in a worktree (run --worktree and EnterWorktree) commits on its branch and cannot write the main checkout, git config, hooks or pointers', async (t) => {
-  const available = await sandboxAvailability();
+  const available = await sandboxHost.availability();
   if (!available.available) {
     if (isCI()) throw new Error(`the sandbox must be available in CI: ${available.reason}`);
     return t.skip(`sandbox unavailable: ${available.reason}`);
@@ -345,7 +348,7 @@ test('unit: sandboxed Bash in a worktree (run --worktree and EnterWorktree) comm
       assert.equal(existsSync(path.join(root, 'planted.txt')), false, `${mode}: main checkout`);
     }
   } finally {
-    await closeSandbox();
+    await sandboxHost.close();
     rmSync(root, { recursive: true, force: true });
   }
 });
@@ -368,5 +371,6 @@ function sandboxCtx(
       sandbox,
     },
     abortSignal: new AbortController().signal,
+    sandboxHost,
   };
 }

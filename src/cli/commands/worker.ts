@@ -6,8 +6,8 @@ import { addConnectionOptions, connectionOverrides, waitForSignal, type ConnOpts
 
 /** What a worker says at start about Bash's OS sandbox on this host. */
 export async function workerSandboxLine(): Promise<string> {
-  const { sandboxAvailability } = await import('../../sandbox/host');
-  const a = await sandboxAvailability();
+  const { SandboxHost } = await import('../../sandbox/host');
+  const a = await new SandboxHost().availability();
   return a.available
     ? 'available (Bash runs sandboxed unless a session opts out)'
     : `UNAVAILABLE — ${a.reason}; sessions run Bash unsandboxed (refused with sandbox.failIfUnavailable)`;

@@ -8,19 +8,13 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { AgentContext, ContextModifier } from '../../engine/context';
 import type { SandboxRecord } from '../../engine/records';
-import {
-  prepareSandboxedCommand,
-  sandboxAvailability,
-  sessionTempDir,
-  currentPlatform,
-  type PreparedCommand,
-} from '../../sandbox/host';
+import { currentPlatform, sessionTempDir, type PreparedCommand, type SandboxAvailability } from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
 import { bashEnvironment, PASS_ENV_ENTRY } from '../../sandbox/environment';
 import type { SandboxSettings } from '../../sandbox/settings';
-import { buildTool, type PermissionResult, type ToolUseContext } from '../Tool';
+import { buildTool, type OnProgress, type PermissionResult, type ToolUseContext } from '../Tool';
 import { worktreeGitAccess } from '../worktree';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
@@ -198,6 +192,13 @@ function planFor(input: BashInput, ctx: ToolUseContext): CallPlan | undefined {
   return planCall(settings, currentPlatform(), input.command, input.dangerouslyDisableSandbox);
 }
 
+/** The sandbox as this call's host sees it; no host in the context: not available (nothing sandboxed runs). */
+function availabilityFor(ctx: ToolUseContext): Promise<SandboxAvailability> {
+  return ctx.sandboxHost
+    ? ctx.sandboxHost.availability()
+    : Promise.resolve({ available: false, reason: 'no sandbox host was given to this tool call' });
+}
+
 /**
  * The sandbox's part of the permission decision (the reference's meaning): a call leaving the
  * sandbox always asks (decide.ts step 7b); a sandboxed call runs without asking when
@@ -222,7 +223,7 @@ async function sandboxPermission(input: BashInput, ctx: ToolUseContext): Promise
     };
   }
   if (!plan.sandboxed) return passthrough;
-  const available = await sandboxAvailability();
+  const available = await availabilityFor(ctx);
   if (!available.available) {
     if (ctx.permission.sandbox?.failIfUnavailable) {
       const reason = `the sandbox is unavailable on this worker (${available.reason}) and sandbox.failIfUnavailable is set`;
@@ -261,7 +262,13 @@ async function containment(
   const plan = planFor(input, ctx);
   if (!plan) return {};
   if (!plan.sandboxed) return { record: { sandboxed: false, reason: plan.reason } };
-  const available = await sandboxAvailability();
+  const host = ctx.sandboxHost;
+  // The settings say sandboxed and this call was given no host: it does not run (never unsandboxed by omission).
+  if (!host)
+    throw new Error(
+      'Bash did not run: the session runs Bash in the OS sandbox, and this call was given no sandbox host.',
+    );
+  const available = await host.availability();
   if (!available.available) {
     if (ctx.permission.sandbox?.failIfUnavailable) {
       throw new Error(
@@ -315,7 +322,7 @@ async function containment(
     privatePaths: ctx.privatePaths ?? [],
     ownResults,
   });
-  const prepared = await prepareSandboxedCommand(input.command, runtime, tmpDir, ctx.abortSignal);
+  const prepared = await host.prepare(input.command, runtime, tmpDir, ctx.abortSignal);
   return { record: { sandboxed: true, reason: plan.reason }, prepared, ...(protection ? { protection } : {}) };
 }
 
@@ -325,6 +332,211 @@ function commandEnvironment(ctx: ToolUseContext): Record<string, string> {
     (e) => typeof e === 'string' && PASS_ENV_ENTRY.test(e),
   );
   return bashEnvironment(process.env, passEnv);
+}
+
+async function checkWorkingDirectory(cwd: string): Promise<void> {
+  try {
+    if (!(await fs.stat(cwd)).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new Error(`The working directory ${cwd} does not exist (any more); cd to an existing directory first.`);
+  }
+}
+
+/** An interrupt that came before the command started: nothing ran. */
+function notStarted(command: string, timeoutMs: number): BashOutput {
+  return {
+    command,
+    output: '',
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    interrupted: true,
+    benignExitCode: false,
+    durationMs: 0,
+    timeoutMs,
+  };
+}
+
+function undoProtected(protection: Protection): string[] {
+  const after = scanProtected(protection.roots, protection.extra);
+  return undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
+}
+
+type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
+
+/**
+ * One command's process and what happens to it. stdout and stderr share one socket (one open file
+ * description): their writes arrive in the order they happen; the worker copies them into a file in
+ * its temp directory up to the cap and stops the command past it; progress reads the file's tail;
+ * background children that keep it do not hold the call open (bashProcess.ts, OutputSpool).
+ */
+class BashRun {
+  prepared: PreparedCommand | undefined;
+  private timedOut = false;
+  private outputCapped = false;
+  private interrupted = false;
+  private killing: Promise<void> | undefined;
+  private exited = false;
+  // The call's processes carry its marker; the worker's guardian kills them if the worker dies
+  // while the call runs (src/sandbox/reaper.ts).
+  private readonly callId = randomBytes(12).toString('base64url');
+  private announced = false;
+  private pgid: number | undefined;
+
+  private constructor(
+    private readonly input: BashInput,
+    private readonly ctx: ToolUseContext,
+    private readonly started: number,
+    private readonly timeoutMs: number,
+    private readonly capBytes: number,
+    private readonly tmpDir: string,
+    private readonly spool: OutputSpool,
+  ) {}
+
+  static async open(input: BashInput, ctx: ToolUseContext, started: number, timeoutMs: number): Promise<BashRun> {
+    const capBytes = bashSpoolCapBytes();
+    const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-bash-'));
+    try {
+      const spool = await openOutputSpool(tmpDir, capBytes);
+      return new BashRun(input, ctx, started, timeoutMs, capBytes, tmpDir, spool);
+    } catch (err) {
+      await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Starts `bash -c` in its own process group; resolves when the shell exits. */
+  spawn(baseEnv: Record<string, string>): Promise<ExitStatus> {
+    const marker = callStarting(this.callId);
+    this.announced = true;
+    const child = spawn('bash', ['-c', this.prepared ? this.prepared.shellCommand : this.input.command], {
+      cwd: this.ctx.agent.cwd,
+      detached: true, // own process group: kill(-pid) reaches every descendant
+      stdio: ['ignore', this.spool.writeEnd, this.spool.writeEnd],
+      // Sandboxed or not, the command sees only allowlisted variables of the worker (src/sandbox/environment.ts).
+      env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
+    });
+    this.spool.closeWriteEnd();
+    this.pgid = child.pid;
+    callSpawned(this.callId, child.pid);
+    return new Promise<ExitStatus>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, signal) => {
+        this.exited = true;
+        resolve({ code, signal });
+      });
+    });
+  }
+
+  private killGroup(): Promise<void> {
+    const pid = this.pgid;
+    if (this.killing || pid === undefined) return this.killing ?? Promise.resolve();
+    this.killing = (async () => {
+      signalGroup(pid, 'SIGTERM');
+      const deadline = Date.now() + BASH_KILL_GRACE_MS;
+      while (Date.now() < deadline && (groupAlive(pid) || !this.exited)) await sleep(25);
+      if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+      const hardDeadline = Date.now() + BASH_KILL_GRACE_MS;
+      while (Date.now() < hardDeadline && groupAlive(pid)) await sleep(25);
+    })();
+    return this.killing;
+  }
+
+  /** Waits for the exit; an interrupt, the timeout or the output cap kills the process group. */
+  async watch(exit: Promise<ExitStatus>, onProgress: OnProgress): Promise<ExitStatus> {
+    const onAbort = () => {
+      this.interrupted = true;
+      void this.killGroup();
+    };
+    this.ctx.abortSignal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      this.timedOut = true;
+      void this.killGroup();
+    }, this.timeoutMs);
+    this.spool.onCap(() => {
+      this.outputCapped = true;
+      void this.killGroup();
+    });
+    const progress = this.reportProgress(onProgress);
+    try {
+      return await exit;
+    } finally {
+      clearTimeout(timer);
+      clearInterval(progress);
+      this.ctx.abortSignal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private reportProgress(onProgress: OnProgress): NodeJS.Timeout {
+    const fh = this.spool.file;
+    let lastSize = -1;
+    let tail = '';
+    let reading = false;
+    return setInterval(() => {
+      if (reading) return;
+      reading = true;
+      // The report is stamped when its tick fires (ticks are >= the interval apart); the stat and
+      // read that follow may be delayed by a loaded machine and must not bunch reports together.
+      const elapsedMs = Date.now() - this.started;
+      void (async () => {
+        try {
+          const { size } = await fh.stat();
+          // The tail is read again only when the output grew; every report carries the latest one,
+          // because the activity heartbeats the last report (a report without it would hide it).
+          if (size !== lastSize) tail = await readTail(fh, size, BASH_PROGRESS_TAIL_BYTES);
+          lastSize = size;
+          onProgress({ ...(tail !== '' ? { output: tail } : {}), elapsedMs, totalBytes: size });
+        } catch {
+          // progress is best effort
+        } finally {
+          reading = false;
+        }
+      })();
+    }, BASH_PROGRESS_INTERVAL_MS);
+  }
+
+  /** After the exit: the output drained and, after a kill, every process of the call gone. */
+  async settle(): Promise<void> {
+    await this.spool.drain();
+    if (this.killing) {
+      await this.killing;
+      // The sandbox's own session (bwrap --new-session) is not the call's process group.
+      if (this.prepared) await killCallProcesses(this.callId).catch(() => 0);
+    }
+  }
+
+  async output(
+    result: ExitStatus,
+    sandbox: SandboxRecord | undefined,
+    violations: string[],
+    undone: string[],
+  ): Promise<BashOutput> {
+    const { output, omittedBytes } = await readOutput(this.spool.file);
+    const command = this.input.command;
+    return {
+      command,
+      output,
+      exitCode: result.code,
+      signal: result.signal,
+      timedOut: this.timedOut,
+      interrupted: this.interrupted,
+      benignExitCode: result.code === 1 && exitCodeOneIsBenign(command),
+      durationMs: Date.now() - this.started,
+      timeoutMs: this.timeoutMs,
+      ...(omittedBytes > 0 ? { omittedBytes } : {}),
+      ...(this.outputCapped ? { outputCapped: { capBytes: this.capBytes, keptBytes: this.spool.spooled() } } : {}),
+      ...(sandbox ? { sandbox: violations.length > 0 ? { ...sandbox, violations } : sandbox } : {}),
+      ...(undone.length > 0 ? { protectedUndone: undone } : {}),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.spool.closeWriteEnd();
+    if (this.announced) callEnded(this.callId, this.pgid);
+    this.prepared?.finish();
+    await this.spool.file.close().catch(() => undefined);
+    await fs.rm(this.tmpDir, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 export const BashTool = buildTool<BashInput, BashOutput>({
@@ -357,184 +569,29 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     return { result: true };
   },
 
+  // The sequence: a standalone `cd` runs without a shell; else check the cwd, open the output spool,
+  // contain the command (sandbox plan, protected paths), spawn it in its own process group, watch it
+  // (interrupt, timeout, output cap, progress), then collect: violations, undone protected writes, output.
   async call(input, ctx, onProgress) {
     const started = Date.now();
     const timeoutMs = clampTimeout(input.timeout);
     const cd = standaloneCd(input.command);
     if (cd) return runCd(input, cd.target, ctx, started, timeoutMs);
-
-    const cwd = ctx.agent.cwd;
-    try {
-      if (!(await fs.stat(cwd)).isDirectory()) throw new Error('not a directory');
-    } catch {
-      throw new Error(`The working directory ${cwd} does not exist (any more); cd to an existing directory first.`);
-    }
-    if (ctx.abortSignal.aborted) {
-      return {
-        data: {
-          command: input.command,
-          output: '',
-          exitCode: null,
-          signal: null,
-          timedOut: false,
-          interrupted: true,
-          benignExitCode: false,
-          durationMs: 0,
-          timeoutMs,
-        },
-      };
-    }
-
-    // stdout and stderr share one socket (one open file description): their writes arrive in the
-    // order they happen; the worker copies them into a file in its temp directory up to the cap
-    // and stops the command past it; progress reads the file's tail; background children that
-    // keep it do not hold the call open (bashProcess.ts, OutputSpool).
-    const capBytes = bashSpoolCapBytes();
-    let prepared: PreparedCommand | undefined;
-    const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-bash-'));
-    let spool: OutputSpool;
-    try {
-      spool = await openOutputSpool(tmpDir, capBytes);
-    } catch (err) {
-      await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
-      throw err;
-    }
-    const fh = spool.file;
-    let timedOut = false;
-    let outputCapped = false;
-    let interrupted = false;
-    let killing: Promise<void> | undefined;
-    let exited = false;
-    // The call's processes carry its marker; the worker's guardian kills them if the worker dies
-    // while the call runs (src/sandbox/reaper.ts).
-    const callId = randomBytes(12).toString('base64url');
-    let announced = false;
-    let pgid: number | undefined;
+    await checkWorkingDirectory(ctx.agent.cwd);
+    if (ctx.abortSignal.aborted) return { data: notStarted(input.command, timeoutMs) };
+    const run = await BashRun.open(input, ctx, started, timeoutMs);
     try {
       const contained = await containment(input, ctx);
-      const sandbox = contained.record;
-      prepared = contained.prepared;
-      // Sandboxed or not, the command sees only allowlisted variables of the worker (src/sandbox/environment.ts).
-      const baseEnv = commandEnvironment(ctx);
-      const marker = callStarting(callId);
-      announced = true;
-      const child = spawn('bash', ['-c', prepared ? prepared.shellCommand : input.command], {
-        cwd,
-        detached: true, // own process group: kill(-pid) reaches every descendant
-        stdio: ['ignore', spool.writeEnd, spool.writeEnd],
-        env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
-      });
-      spool.closeWriteEnd();
-      const pid = child.pid;
-      pgid = pid;
-      callSpawned(callId, pid);
-      const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-        child.once('error', reject);
-        child.once('exit', (code, signal) => {
-          exited = true;
-          resolve({ code, signal });
-        });
-      });
-
-      const killGroup = (): Promise<void> => {
-        if (killing || pid === undefined) return killing ?? Promise.resolve();
-        killing = (async () => {
-          signalGroup(pid, 'SIGTERM');
-          const deadline = Date.now() + BASH_KILL_GRACE_MS;
-          while (Date.now() < deadline && (groupAlive(pid) || !exited)) await sleep(25);
-          if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
-          const hardDeadline = Date.now() + BASH_KILL_GRACE_MS;
-          while (Date.now() < hardDeadline && groupAlive(pid)) await sleep(25);
-        })();
-        return killing;
-      };
-      const onAbort = () => {
-        interrupted = true;
-        void killGroup();
-      };
-      ctx.abortSignal.addEventListener('abort', onAbort, { once: true });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        void killGroup();
-      }, timeoutMs);
-      spool.onCap(() => {
-        outputCapped = true;
-        void killGroup();
-      });
-      let lastSize = -1;
-      let tail = '';
-      let reading = false;
-      const progress = setInterval(() => {
-        if (reading) return;
-        reading = true;
-        // The report is stamped when its tick fires (ticks are >= the interval apart); the stat and
-        // read that follow may be delayed by a loaded machine and must not bunch reports together.
-        const elapsedMs = Date.now() - started;
-        void (async () => {
-          try {
-            const { size } = await fh.stat();
-            // The tail is read again only when the output grew; every report carries the latest one,
-            // because the activity heartbeats the last report (a report without it would hide it).
-            if (size !== lastSize) tail = await readTail(fh, size, BASH_PROGRESS_TAIL_BYTES);
-            lastSize = size;
-            onProgress({ ...(tail !== '' ? { output: tail } : {}), elapsedMs, totalBytes: size });
-          } catch {
-            // progress is best effort
-          } finally {
-            reading = false;
-          }
-        })();
-      }, BASH_PROGRESS_INTERVAL_MS);
-
-      let result: { code: number | null; signal: NodeJS.Signals | null };
-      try {
-        result = await exit;
-      } finally {
-        clearTimeout(timer);
-        clearInterval(progress);
-        ctx.abortSignal.removeEventListener('abort', onAbort);
-      }
-      await spool.drain();
-      if (killing) {
-        await killing;
-        // The sandbox's own session (bwrap --new-session) is not the call's process group.
-        if (prepared) await killCallProcesses(callId).catch(() => 0);
-      }
-      const violations = prepared ? prepared.finish() : [];
+      run.prepared = contained.prepared;
+      const result = await run.watch(run.spawn(commandEnvironment(ctx)), onProgress);
+      await run.settle();
+      const violations = run.prepared ? run.prepared.finish() : [];
       // What the deny list fixed at the start could not stop (a repository the call created): undone now.
-      const protection = contained.protection;
-      const undone = protection
-        ? undoProtectedWrites(
-            protection.scan,
-            scanProtected(protection.roots, protection.extra),
-            protection.denyWrite,
-            protection.roots,
-          )
-        : [];
-      const { output, omittedBytes } = await readOutput(fh);
-      const benign = result.code === 1 && exitCodeOneIsBenign(input.command);
-      const data: BashOutput = {
-        command: input.command,
-        output,
-        exitCode: result.code,
-        signal: result.signal,
-        timedOut,
-        interrupted,
-        benignExitCode: benign,
-        durationMs: Date.now() - started,
-        timeoutMs,
-        ...(omittedBytes > 0 ? { omittedBytes } : {}),
-        ...(outputCapped ? { outputCapped: { capBytes, keptBytes: spool.spooled() } } : {}),
-        ...(sandbox ? { sandbox: violations.length > 0 ? { ...sandbox, violations } : sandbox } : {}),
-        ...(undone.length > 0 ? { protectedUndone: undone } : {}),
-      };
+      const undone = contained.protection ? undoProtected(contained.protection) : [];
+      const data = await run.output(result, contained.record, violations, undone);
       return { data, ...(data.sandbox ? { sandbox: data.sandbox } : {}) };
     } finally {
-      spool.closeWriteEnd();
-      if (announced) callEnded(callId, pgid);
-      prepared?.finish();
-      await fh.close().catch(() => undefined);
-      await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+      await run.close();
     }
   },
 

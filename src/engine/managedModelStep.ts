@@ -1,0 +1,185 @@
+// The turn's model step as both schedulers run it: `model-<turn>` (and `model-<turn>-<k>` after a
+// compaction) and `compact-<n>`, scheduled by `runModelStep`. The turn workflow runs each call as an
+// activity, the in-process runner calls the same cores directly. What the step only passes through
+// (agent definitions, MCP servers, hooks) is a type parameter: the engine never reads it.
+import { INITIAL_VIEW, type CompactionRecord, type ContextView } from './contextView';
+import { addUsage, type ContextSettings } from './contextWindow';
+import { activityIds } from './ids';
+import type { MemoryRef } from './memory';
+import type { Message, Usage } from './messages';
+import { runModelStep, type CompactTrigger, type ModelStepResult } from './modelStep';
+
+export interface ModelStepSettings {
+  model: string;
+  maxTokens: number;
+  system?: string;
+  temperature?: number;
+}
+
+/** What the step reads of a turn (the turn workflow's input has all of it). */
+export interface ModelStepTurn<Agent, Mcp, Hooks> {
+  sessionId: string;
+  turn: number;
+  head: string | null;
+  append: Message[];
+  memory?: MemoryRef;
+  model: ModelStepSettings;
+  tools: string[];
+  rules: { deny: string[] };
+  subagents?: { agents?: Agent[] };
+  view?: ContextView;
+  contextSettings?: ContextSettings;
+  streamingToolExecution?: boolean;
+  mcpServers?: Mcp;
+  hooks?: Hooks;
+  context: { cwd: string };
+}
+
+/** The model call's input (the model activity's CallModelInput). */
+export interface ModelCallArgs<Agent, Mcp> {
+  sessionId: string;
+  turn: number;
+  head: string | null;
+  append: Message[];
+  memory?: MemoryRef;
+  settings: ModelStepSettings;
+  toolNames: string[];
+  denyRules?: string[];
+  agents?: Agent[];
+  view?: ContextView;
+  contextSettings?: ContextSettings;
+  autoCompact?: boolean;
+  streamToolUses?: boolean;
+  mcp?: { servers: Mcp; cwd: string };
+}
+
+/** The compaction's input (the compaction activity's CompactContextInput). */
+export interface CompactArgs<Agent, Mcp, Hooks> {
+  sessionId: string;
+  turn: number;
+  n: number;
+  trigger: CompactTrigger;
+  attempt: number;
+  head: string | null;
+  view: ContextView;
+  tokensBefore: number;
+  settings: ModelStepSettings;
+  toolNames: string[];
+  denyRules?: string[];
+  agents?: Agent[];
+  contextSettings?: ContextSettings;
+  hooks?: Hooks;
+  cwd: string;
+  mcp?: { servers: Mcp; cwd: string };
+}
+
+/** A model call's answer: a message (`R`), or the window is (nearly) full: compact first. */
+export type ModelCallAnswer<R> =
+  R | { kind: 'compact'; trigger: CompactTrigger; tokens: number; view: ContextView; sentHead: string | null };
+
+export type CompactAnswer =
+  | { kind: 'compacted'; view: ContextView; record: CompactionRecord; usage: Usage }
+  | { kind: 'blocked'; reason: string };
+
+export interface ModelStepRunners<Agent, Mcp, Hooks, R> {
+  callModel(args: ModelCallArgs<Agent, Mcp>, activityId: string, summary: string): Promise<ModelCallAnswer<R>>;
+  compact(args: CompactArgs<Agent, Mcp, Hooks>, activityId: string, summary: string): Promise<CompactAnswer>;
+}
+
+export type ManagedModelStep<R> = ModelStepResult<R> & { compactionUsage?: Usage };
+
+/** What a turn's model step keeps across the turn's outage retries (a compaction is not redone). */
+export interface ModelStepState {
+  view?: ContextView;
+  compactions: CompactionRecord[];
+  compactionUsage?: Usage;
+  /** Scheduled `compact-<n>` activities, by n (a retried one gets `compact-<n>-attempt-<k>`). */
+  compactTries: Record<number, number>;
+}
+
+export function newModelStepState(): ModelStepState {
+  return { compactions: [], compactTries: {} };
+}
+
+/**
+ * Model activity ids: the first call keeps `model-<turn>` (audits and recorded histories name it
+ * so); a retry after an outage is `model-<turn>-attempt-<k>`, a call after a compaction adds `-<j>`.
+ */
+export function modelActivityId(turn: number, outageAttempt: number, stepAttempt: number): string {
+  return activityIds.model(turn, outageAttempt, stepAttempt);
+}
+
+export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'message'; view: ContextView }>(
+  input: ModelStepTurn<Agent, Mcp, Hooks>,
+  run: ModelStepRunners<Agent, Mcp, Hooks, R>,
+  state: ModelStepState = newModelStepState(),
+  outageAttempt = 1,
+): Promise<ManagedModelStep<R>> {
+  let sentHead: string | null = input.head;
+  const mcp = input.mcpServers ? { mcp: { servers: input.mcpServers, cwd: input.context.cwd } } : {};
+  const step = await runModelStep<R>(
+    {
+      async callModel(view, attempt, opts) {
+        const outcome = await run.callModel(
+          {
+            sessionId: input.sessionId,
+            turn: input.turn,
+            head: input.head,
+            append: input.append,
+            ...(input.memory ? { memory: input.memory } : {}),
+            settings: input.model,
+            toolNames: input.tools,
+            denyRules: input.rules.deny,
+            ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
+            view,
+            ...(input.contextSettings ? { contextSettings: input.contextSettings } : {}),
+            ...(opts.autoCompact ? {} : { autoCompact: false }),
+            ...(input.streamingToolExecution === false ? {} : { streamToolUses: true }),
+            ...mcp,
+          },
+          modelActivityId(input.turn, outageAttempt, attempt),
+          `Model call (turn ${input.turn}${attempt > 0 ? `, after compaction` : ''}, ${input.model.model})`,
+        );
+        if (outcome.kind === 'compact') {
+          sentHead = outcome.sentHead;
+          return { kind: 'compact', trigger: outcome.trigger, tokens: outcome.tokens, view: outcome.view };
+        }
+        return { kind: 'message', result: outcome, view: outcome.view };
+      },
+      async compact(view, trigger, n, attempt, tokens) {
+        const tries = (state.compactTries[n] ?? 0) + 1;
+        state.compactTries[n] = tries;
+        const r = await run.compact(
+          {
+            sessionId: input.sessionId,
+            turn: input.turn,
+            n,
+            trigger,
+            attempt,
+            head: sentHead,
+            view,
+            tokensBefore: tokens,
+            settings: input.model,
+            toolNames: input.tools,
+            denyRules: input.rules.deny,
+            ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
+            ...(input.contextSettings ? { contextSettings: input.contextSettings } : {}),
+            ...(input.hooks ? { hooks: input.hooks } : {}),
+            cwd: input.context.cwd,
+            ...mcp,
+          },
+          activityIds.attempt(activityIds.compact(n), tries),
+          `Compaction ${n} (${trigger === 'reactive' ? 'the API said the prompt is too long' : 'auto'}, ${tokens} tokens)`,
+        );
+        if (r.kind === 'blocked') return r;
+        state.compactionUsage = addUsage(state.compactionUsage ?? { input_tokens: 0, output_tokens: 0 }, r.usage);
+        state.view = r.view;
+        state.compactions.push(r.record);
+        return { kind: 'compacted', view: r.view, record: r.record };
+      },
+    },
+    state.view ?? input.view ?? INITIAL_VIEW,
+  );
+  const all = { ...step, compactions: state.compactions };
+  return state.compactionUsage ? { ...all, compactionUsage: state.compactionUsage } : all;
+}
