@@ -142,3 +142,54 @@ test('cli: run --worktree with a bad name or outside a repository ends with one 
   assert.match(outside.stderr, /--worktree: Cannot create a worktree: .* is not in a git repository/);
   assert.equal(outside.stderr.trim().split('\n').length, 1, outside.stderr);
 });
+
+test('integration: EnterWorktree mid-session moves every later call (Write, sandboxed Bash commit) into the worktree until ExitWorktree', async () => {
+  await withAgent({}, async ({ fake, start }) => {
+    const root = await repo();
+    const wt = join(root, '.claude', 'worktrees', 'mid');
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_mid_enter', name: 'EnterWorktree', input: { name: 'mid' } }]),
+      toolUseResponse([{ id: 'toolu_mid_write', name: 'Write', input: { file_path: 'w.txt', content: 'in wt\n' } }]),
+      toolUseResponse([
+        {
+          id: 'toolu_mid_bash',
+          name: 'Bash',
+          input: { command: "pwd; git add w.txt && git commit -qm 'mid work' && git branch --show-current" },
+        },
+      ]),
+      toolUseResponse([{ id: 'toolu_mid_exit', name: 'ExitWorktree', input: { action: 'keep' } }]),
+      toolUseResponse([{ id: 'toolu_mid_back', name: 'Write', input: { file_path: 'back.txt', content: 'main\n' } }]),
+      textResponse('done'),
+    );
+    const result = await (
+      await start({ prompt: 'work in a worktree', cwd: root, permissionMode: 'bypassPermissions' })
+    ).result();
+    assert.equal(result.status, 'completed');
+    const results = new Map(
+      fake
+        .messageRequests()
+        .flatMap((q) => lastToolResults(q))
+        .map((r) => [r.tool_use_id, r] as const),
+    );
+    assert.match(
+      toolResultText(results.get('toolu_mid_enter') as never),
+      /^Created worktree at “.*\/\.claude\/worktrees\/mid” on branch “worktree-mid”/,
+    );
+    assert.equal(await readFile(join(wt, 'w.txt'), 'utf8'), 'in wt\n');
+    const bash = results.get('toolu_mid_bash');
+    assert.notEqual(bash?.is_error, true, toolResultText(bash as never));
+    assert.equal(toolResultText(bash as never).trim(), `${wt}\nworktree-mid`);
+    assert.equal(
+      execFileSync('git', ['log', '-1', '--format=%s', 'worktree-mid'], { cwd: root, encoding: 'utf8' }).trim(),
+      'mid work',
+    );
+    assert.match(
+      toolResultText(results.get('toolu_mid_exit') as never),
+      /^Exited worktree\. Your work is preserved at/,
+    );
+    // After ExitWorktree a relative path is the main checkout's again.
+    assert.equal(await readFile(join(root, 'back.txt'), 'utf8'), 'main\n');
+    assert.equal(existsSync(join(root, 'w.txt')), false);
+    assert.equal(existsSync(join(wt, 'back.txt')), false);
+  });
+});
