@@ -12,6 +12,7 @@ import {
   approveUpdate,
   denyUpdate,
   interruptSignal,
+  stopSignal,
   sendMessageSignal,
   statusQuery,
   turnInterruptSignal,
@@ -186,6 +187,16 @@ export async function runningSession(
     .map((c) => c.workflowId ?? '')
     .find((w) => turnOfWorkflowId(sessionId, w) !== undefined);
   return { ...(turn ? { currentTurnWorkflowId: turn } : {}), taskQueue: desc.taskQueue };
+}
+
+/**
+ * Ends a session's loop of wake-ups and cron jobs: they are dropped and the session ends at its
+ * next idle point (a running turn finishes first; `interrupt` stops one). A signal: the server
+ * takes it with or without a worker up.
+ */
+export async function stopSession(client: Client, sessionId: string, by?: string): Promise<void> {
+  await runningSession(client, sessionId);
+  await sessionHandle(client, sessionId).signal(stopSignal, by ? { by } : {});
 }
 
 export async function interruptSession(client: Client, sessionId: string, by?: string): Promise<void> {

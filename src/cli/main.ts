@@ -10,6 +10,7 @@ import { addDevCommand } from './commands/dev';
 import { addRunCommand } from './commands/run';
 import { addScheduleCommands } from './commands/schedule';
 import { addServiceCommands } from './commands/service';
+import { addStopCommand } from './commands/stop';
 import { addWorkerCommand } from './commands/worker';
 import { addSessionCommands } from './sessionCommands';
 
@@ -26,6 +27,7 @@ const COMMANDS: Array<(program: Command) => void> = [
   addRunCommand,
   addSessionCommands,
   addScheduleCommands,
+  addStopCommand,
 ];
 
 export function buildProgram(): Command {

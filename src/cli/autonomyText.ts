@@ -1,0 +1,36 @@
+// What `status` (and `ls`) say of a session's own work: the wait and its reason, the wake-up, the
+// cron jobs and the background tasks it holds (engine/autonomy.ts).
+import type { SessionStatus } from '../workflows/definitions';
+import { formatNextRun, humanCron } from '../tools/cronText';
+
+const iso = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+/** One line for `ls`: `waiting until …: reason`, or undefined when the session is not waiting. */
+export function waitingLine(s: Pick<SessionStatus, 'waiting' | 'stopRequested'>): string | undefined {
+  if (s.stopRequested) return 'stopping (stop was asked)';
+  if (!s.waiting) return undefined;
+  return `waiting${s.waiting.until !== undefined ? ` until ${iso(s.waiting.until)}` : ''}: ${s.waiting.reason}`;
+}
+
+/** The lines `status` prints (none for a session without autonomy). */
+export function autonomyLines(s: Pick<SessionStatus, 'autonomy' | 'waiting' | 'stopRequested'>): string[] {
+  const out: string[] = [];
+  const w = waitingLine(s);
+  if (w) out.push(w);
+  const a = s.autonomy;
+  if (!a) return out;
+  if (a.wakeup) out.push(`wake-up: at ${iso(a.wakeup.at)} — ${a.wakeup.reason}`);
+  for (const j of a.crons)
+    out.push(
+      `cron ${j.id}: ${humanCron(j.cron)} (${j.recurring ? 'recurring' : 'one-shot'}), next ${j.nextFireAt !== null ? formatNextRun(j.nextFireAt, j.timeZone) : 'none'}, fired ${j.fired}: ${j.prompt.slice(0, 80)}`,
+    );
+  for (const t of a.tasks) {
+    const ended = t.endedAt !== undefined ? `, ended ${iso(t.endedAt)}` : '';
+    const exit = t.exitCode !== undefined && t.exitCode !== null ? `, exit ${t.exitCode}` : '';
+    const size = t.outputBytes !== undefined ? `, ${t.outputBytes} B output` : '';
+    out.push(
+      `task ${t.id} [${t.state}] ${t.description.slice(0, 80)} — started ${iso(t.startedAt)}${ended}${exit}${size}`,
+    );
+  }
+  return out;
+}
