@@ -49,7 +49,7 @@ export function checkSessionInput<T extends SessionInput>(input: T): T {
   return input;
 }
 
-/** The tools a session gets by default: the file and shell tools, NotebookEdit, Agent (subagents as child sessions) and the worktree tools. */
+/** The tools a session gets by default: the file and shell tools, NotebookEdit, the web tools, Agent (subagents as child sessions) and the worktree tools. */
 export const BUILTIN_TOOL_NAMES = [
   'Read',
   'Write',
@@ -58,6 +58,8 @@ export const BUILTIN_TOOL_NAMES = [
   'Grep',
   'Bash',
   'NotebookEdit',
+  'WebFetch',
+  'WebSearch',
   'Agent',
   'EnterWorktree',
   'ExitWorktree',

@@ -15,12 +15,19 @@ import { SharedResultStore } from './stores/sharedResultStore';
 import { PayloadStore } from './stores/payloadStore';
 import { ToolSettingsStore } from './stores/toolSettingsStore';
 import { ReadFilesStore } from './stores/readFilesStore';
-import { AgentTool, BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool, SCHEDULE_TOOLS } from './tools/builtin';
+import {
+  AgentTool,
+  BUILTIN_TOOLS,
+  EnterWorktreeTool,
+  ExitWorktreeTool,
+  SCHEDULE_TOOLS,
+  WEB_TOOLS,
+} from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './permissions/toolPool';
 import { LocalResultStore, resultFileName } from './tools/resultStore';
 import type { CompactDeps } from './calls/compact';
-import type { AnyTool } from './tools/Tool';
+import type { AnyTool, SideModel } from './tools/Tool';
 import type { ToolPermissionContext } from './tools/permissionTypes';
 import { McpManager } from './mcp/manager';
 import { mcpToolsFor } from './mcp/tools';
@@ -46,6 +53,12 @@ export interface AgentDepsOptions {
   blobStore?: BlobStore;
   /** Builds the Anthropic client. Default: the SDK with ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. */
   anthropic?: () => Anthropic;
+  /**
+   * The small, fast model of the calls tools make themselves (WebFetch reads a page, WebSearch
+   * searches). Default: env ANTHROPIC_SMALL_FAST_MODEL, else ANTHROPIC_DEFAULT_HAIKU_MODEL, else
+   * SMALL_FAST_MODEL_DEFAULT.
+   */
+  smallFastModel?: string;
   disableStreamingFallback?: boolean;
   /** The worker's MCP connections (default: a new McpManager; timeouts from MCP_TIMEOUT / MCP_TOOL_TIMEOUT). */
   mcp?: McpManager;
@@ -78,6 +91,39 @@ export function sessionDirName(sessionId: string): string {
   return sessionId.replace(/[^A-Za-z0-9_.-]/g, '_');
 }
 
+/** The small, fast model when neither the worker's options nor the environment name one. */
+export const SMALL_FAST_MODEL_DEFAULT = 'claude-haiku-4-5';
+
+/** The side model of a worker's tools: the worker's Anthropic client, non-streamed requests. */
+export function sideModelOf(anthropic: () => Anthropic, model?: string): SideModel {
+  const name =
+    model ??
+    process.env.ANTHROPIC_SMALL_FAST_MODEL ??
+    process.env.ANTHROPIC_DEFAULT_HAIKU_MODEL ??
+    SMALL_FAST_MODEL_DEFAULT;
+  return {
+    model: name,
+    async create(req, signal) {
+      const res = await anthropic().messages.create(
+        {
+          model: name,
+          max_tokens: req.maxTokens,
+          ...(req.system ? { system: req.system } : {}),
+          messages: req.messages as Anthropic.MessageParam[],
+          ...(req.tools ? { tools: req.tools as unknown as Anthropic.ToolUnion[] } : {}),
+          ...(req.toolChoice ? { tool_choice: req.toolChoice as unknown as Anthropic.ToolChoice } : {}),
+        },
+        { signal },
+      );
+      return {
+        content: res.content as unknown as Array<Record<string, unknown>>,
+        stopReason: res.stop_reason,
+        model: res.model,
+      };
+    },
+  };
+}
+
 /** The activities of a worker, built from their dependencies (tests call this directly). */
 export function createAgentActivities(opts: AgentDepsOptions = {}) {
   const storeDir = opts.storeDir ?? defaultStoreDir();
@@ -86,7 +132,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
   const registry: AnyTool[] = [
     ...(opts.replaceBuiltins
       ? []
-      : [...BUILTIN_TOOLS, AgentTool, EnterWorktreeTool, ExitWorktreeTool, ...SCHEDULE_TOOLS]),
+      : [...BUILTIN_TOOLS, ...WEB_TOOLS, AgentTool, EnterWorktreeTool, ExitWorktreeTool, ...SCHEDULE_TOOLS]),
     ...(opts.tools ?? []),
   ];
   // MCP servers: the worker owns the connections (started on first use, reused across calls and
@@ -165,6 +211,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
             ),
       ...(opts.hooks ? { hooks: opts.hooks } : {}),
       transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
+      sideModel: sideModelOf(anthropic, opts.smallFastModel),
     },
     hooks: {
       transcripts,

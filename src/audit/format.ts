@@ -76,6 +76,9 @@ function toolLine(c: AuditToolCall): string {
         : '',
     c.sandbox ? (c.sandbox.sandboxed ? 'sandboxed' : `UNSANDBOXED (${cut(c.sandbox.reason, 60)})`) : '',
     c.sandbox?.violations?.length ? `sandbox blocked: ${c.sandbox.violations.map((v) => cut(v, 80)).join(' | ')}` : '',
+    c.network
+      ? `fetched ${c.network.bytes} bytes: ${c.network.requests.map((r) => `${cut(r.url, 80)} (${r.address}) ${r.status}`).join(' → ')}${c.network.redirectedTo ? `; redirect to ${cut(c.network.redirectedTo, 80)} not followed` : ''}`
+      : '',
     failures.length ? `failures: ${failures.map((f) => cut(f, 60)).join(' | ')}` : '',
     c.notices?.length ? `notices: ${c.notices.map((n) => cut(n, 80)).join(' | ')}` : '',
     c.controlWrites?.length ? `CONTROL FILES: ${c.controlWrites.map((w) => `${w.path} ${w.change}`).join(' | ')}` : '',

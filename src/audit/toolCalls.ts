@@ -233,6 +233,7 @@ function toolCallEntry(
     ...(final?.notices?.length ? { notices: final.notices } : {}),
     ...(final?.hooks ? { hooks: final.hooks } : {}),
     ...(final?.sandbox ? { sandbox: final.sandbox } : {}),
+    ...(final?.network ? { network: final.network } : {}),
     ...(final?.controlWrites?.length
       ? { controlWrites: final.controlWrites }
       : compact?.controlWrites?.length

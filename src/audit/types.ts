@@ -1,6 +1,6 @@
 // The audit report: what a session did, rebuilt from its Temporal histories (session runs and
 // turn child workflows). Plain data, JSON-serialisable; times are ISO strings.
-import type { HookRunSummary, SandboxRecord, ToolCallStatus, ControlWrite } from '../engine/records';
+import type { HookRunSummary, NetworkRecord, SandboxRecord, ToolCallStatus, ControlWrite } from '../engine/records';
 import type { SandboxSettings } from '../sandbox/settings';
 
 export type DecisionSource =
@@ -90,6 +90,8 @@ export interface AuditToolCall {
   hooks?: HookRunSummary[];
   /** Bash: whether the call ran in the OS sandbox, why, and the violations the sandbox reported. */
   sandbox?: SandboxRecord;
+  /** WebFetch: the URL, each connection (address, status, bytes) and the bytes fetched in all. */
+  network?: NetworkRecord;
   /** The session's control files (its protected paths) that changed while the call ran. */
   controlWrites?: ControlWrite[];
   /** Agent: the child session that ran it (`<session>/agent-<tool_use_id>`); its audit is in `subagents`. */

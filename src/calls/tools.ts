@@ -198,6 +198,8 @@ export interface ToolDeps {
   toolSettings?: ToolSettingsStore;
   /** Where a session's transcript JSONL is written for hooks (`transcript_path`). */
   transcriptFile?: (sessionId: string) => string;
+  /** Model calls tools make themselves (WebFetch, WebSearch): the worker's client and small, fast model. */
+  sideModel?: ToolUseContext['sideModel'];
 }
 
 /** The Agent call's post-call phase: the pre phase's state, the child's output and its transcript head. */
@@ -602,6 +604,7 @@ export function createToolCalls(deps: ToolDeps) {
         ...(session.agents ? { agents: session.agents } : {}),
         ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
         ...(extra.runSubagent ? { runSubagent: extra.runSubagent } : {}),
+        ...(deps.sideModel ? { sideModel: deps.sideModel } : {}),
         ...(input.phase ? { phase: input.phase } : {}),
         onProgress: (p) => {
           // Heartbeat details end up in history (a timed-out or cancelled attempt's last details): keep

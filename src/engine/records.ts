@@ -54,6 +54,8 @@ export interface ToolCallRecord {
   stop?: { reason: string; hook: string };
   /** How the call was contained (Bash): sandboxed or not, why, and what the sandbox blocked. */
   sandbox?: SandboxRecord;
+  /** What a web tool reached (WebFetch: every connection with its address, status and bytes). */
+  network?: NetworkRecord;
   /**
    * The session's control files (its protected paths) that changed while the call ran — by the
    * tool, its hooks or anything it started (src/permissions/controlWrites.ts). At most
@@ -70,6 +72,17 @@ export interface ControlWrite {
 
 /** How many control writes one record lists (the record travels through history: invariant 11). */
 export const MAX_CONTROL_WRITES = 20;
+
+/** The network side of a call, for the audit: the URL asked for and each connection made. */
+export interface NetworkRecord {
+  url: string;
+  /** Every HTTP request, redirects within the site included (at most 11). */
+  requests: Array<{ url: string; address: string; status: number; bytes: number }>;
+  /** Body bytes received in all. */
+  bytes: number;
+  /** A redirect to another host, reported to the model and not followed. */
+  redirectedTo?: string;
+}
 
 export interface SandboxRecord {
   sandboxed: boolean;

@@ -5,6 +5,7 @@ import type { AnyTool, ToolUseContext } from '../tools/Tool';
 import { compilePathPattern, matchPathPattern, pathForms } from './paths';
 import { parseRule, parseRuleSafe, type PermissionRule, type RuleBehavior } from './rules';
 import { matchCommandPattern, matchShellRule } from './shell';
+import { matchDomainRule } from './domains';
 
 /** Where a call happens: the base of relative paths and rules, and the working directories. */
 export interface PermissionEnv {
@@ -103,6 +104,8 @@ export function ruleMatchesFacts(
       : forms.some((f) => matchPathPattern(pat, f, menv, true));
   }
   if (facts.ruleContent === undefined) return false;
+  // WebFetch: `domain:<host>` against `domain:<pattern>` (exact, `*.example.com`, `*`).
+  if (facts.ruleContent.startsWith('domain:')) return matchDomainRule(rule.content, facts.ruleContent);
   if (facts.shell) {
     const shellEnv = env.home === undefined ? { cwd: env.cwd } : { cwd: env.cwd, home: env.home };
     return matchShellRule(rule.content, facts.ruleContent, behavior, shellEnv);

@@ -70,6 +70,7 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
     ...(outcome.persistedTo ? { persistedTo: outcome.persistedTo } : {}),
     ...(outcome.stop ? { stop: outcome.stop } : {}),
     ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
+    ...(outcome.network ? { network: outcome.network } : {}),
     ...(outcome.hookRuns && outcome.hookRuns.length > 0
       ? {
           hooks: outcome.hookRuns.map((h) => {

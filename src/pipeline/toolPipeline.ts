@@ -121,6 +121,7 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       if (env.sandboxHost) ctx.sandboxHost = env.sandboxHost;
       if (env.agents) ctx.agents = env.agents;
       if (env.runSubagent) ctx.runSubagent = env.runSubagent;
+      if (env.sideModel) ctx.sideModel = env.sideModel;
 
       // 2 + 3. schema, then the tool's own validation
       type Validated = { ok: true; data: unknown } | { ok: false; out: ToolUseOutcome; data?: unknown };
@@ -454,6 +455,7 @@ export async function runToolPipeline(block: ToolUseBlock, env: PipelineEnv): Pr
       const extra: Partial<ToolUseOutcome> = { result: finalResult, contextModifiers, newMessages };
       if (persistedTo !== undefined) extra.persistedTo = persistedTo;
       if (result.sandbox && typeof result.sandbox === 'object') extra.sandbox = result.sandbox;
+      if (result.network && typeof result.network === 'object') extra.network = result.network;
       if (mapped.is_error === true) {
         extra.failure = { stage: 'call', message: toolResultText(mapped).slice(0, MAX_ERROR_CHARS) };
         return outcome('error', extra);

@@ -1,7 +1,7 @@
 // The pipeline's data: what a call runs with (PipelineEnv), what it resolves to (ToolUseOutcome),
 // and the two phases of a call the scheduler executes itself.
 import type { AgentContext, ContextModifier } from '../engine/context';
-import type { SandboxRecord } from '../engine/records';
+import type { NetworkRecord, SandboxRecord } from '../engine/records';
 import type { Message, ToolResultBlockParam } from '../engine/messages';
 import type { AgentHookFields, HookRun, HooksConfig } from '../hooks/types';
 import type { DecisionReason, ResultStore, ToolProgress, ToolUseContext } from '../tools/Tool';
@@ -62,6 +62,8 @@ export interface PipelineEnv {
   agents?: readonly AgentDefinition[];
   /** How this scheduler runs a subagent in call() (the in-process runner). */
   runSubagent?: ToolUseContext['runSubagent'];
+  /** The worker's model access for tools that call a model themselves (ToolUseContext.sideModel). */
+  sideModel?: ToolUseContext['sideModel'];
   phase?: PipelinePhase;
   /** Inside a subagent: the parent's `session_id`, `agent_id` and `agent_type` for every hook input (as the reference). */
   agentHookFields?: AgentHookFields;
@@ -93,6 +95,8 @@ export interface ToolUseOutcome {
   ready?: SubagentResume;
   /** How the call was contained, as the tool reported it (Bash: sandboxed or not, violations). */
   sandbox?: SandboxRecord;
+  /** What a web tool reached, as it reported it. */
+  network?: NetworkRecord;
   startedAt: number;
   endedAt: number;
 }

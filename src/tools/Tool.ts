@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { AgentContext, ContextModifier } from '../engine/context';
 import type { Message, ToolResultBlockParam } from '../engine/messages';
-import type { SandboxRecord } from '../engine/records';
+import type { NetworkRecord, SandboxRecord } from '../engine/records';
 import type { PermissionMode, ToolPermissionContext } from './permissionTypes';
 import type { AgentDefinition } from '../agents/definitions';
 import type { SubagentOutput } from '../engine/subagents';
@@ -50,6 +50,34 @@ export interface ResultStore {
   put(toolUseId: string, content: string): Promise<string>;
 }
 
+/** A model request a tool makes itself (WebFetch's reading of a page, WebSearch's server-side search). */
+export interface SideModelRequest {
+  /** Why, for logs and the fake API's scripts: `web_fetch`, `web_search`. */
+  purpose: string;
+  system?: string;
+  messages: Array<{ role: 'user' | 'assistant'; content: string | Array<Record<string, unknown>> }>;
+  maxTokens: number;
+  /** API tools as sent (server tools such as `{ type: 'web_search_20250305', … }`). */
+  tools?: Array<Record<string, unknown>>;
+  toolChoice?: Record<string, unknown>;
+}
+
+export interface SideModelResponse {
+  /** The response's content blocks as the API sent them (text, server_tool_use, web_search_tool_result…). */
+  content: Array<Record<string, unknown>>;
+  stopReason?: string | null;
+  model?: string;
+}
+
+/**
+ * The worker's model access for tools: the session's Anthropic client and configuration (base URL,
+ * key), with the small, fast model the reference uses for such calls.
+ */
+export interface SideModel {
+  readonly model: string;
+  create(request: SideModelRequest, signal: AbortSignal): Promise<SideModelResponse>;
+}
+
 /** What a tool's call() sees. Everything but the abort signal and the store is plain data. */
 export interface ToolUseContext {
   sessionId: string;
@@ -82,6 +110,8 @@ export interface ToolUseContext {
    * pipeline before call(): the file tools bind what they open to them (src/tools/safeFs.ts).
    */
   permittedPaths?: readonly string[];
+  /** Model calls a tool makes itself (WebFetch, WebSearch); absent outside a worker. */
+  sideModel?: SideModel;
   /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
   runSubagent?: (
     input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined },
@@ -95,6 +125,8 @@ export interface ToolResult<Out> {
   newMessages?: Message[];
   /** How the call was contained (Bash): the pipeline carries it into the record and the audit. */
   sandbox?: SandboxRecord;
+  /** What a web tool reached: the pipeline carries it into the record and the audit. */
+  network?: NetworkRecord;
 }
 
 export interface Tool<Input = any, Output = any> {

@@ -149,6 +149,80 @@ describe('fake Anthropic: streaming with the real SDK', () => {
   });
 });
 
+describe('fake Anthropic: server-side web search blocks', () => {
+  let server: FakeAnthropicServer;
+  before(async () => {
+    server = await startFakeAnthropic();
+  });
+  after(() => server.close());
+
+  const search: MessageSpec = {
+    content: [
+      { type: 'server_tool_use', input: { query: 'temporal durable' } },
+      {
+        type: 'web_search_tool_result',
+        results: [{ url: 'https://temporal.io/', title: 'Temporal', page_age: 'May 1, 2026' }],
+      },
+      { type: 'text', text: 'Temporal is durable.' },
+    ],
+  };
+  const searchParams = {
+    ...params(),
+    tools: [{ type: 'web_search_20250305' as const, name: 'web_search' as const, max_uses: 8 }],
+  };
+
+  it('streamed and non-streamed answers carry the same server_tool_use and web_search_tool_result blocks', async () => {
+    server.enqueue(search, search);
+    const client = fakeClient(server);
+    const deltas: string[] = [];
+    const stream = client.messages.stream(searchParams);
+    stream.on('streamEvent', (e) => {
+      if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta') deltas.push(e.delta.partial_json);
+    });
+    const streamed = await stream.finalMessage();
+    const plain = await client.messages.create(searchParams);
+    for (const m of [streamed, plain]) {
+      assert.equal(m.stop_reason, 'end_turn');
+      const [use, result, text] = m.content;
+      assert.equal(use?.type, 'server_tool_use');
+      if (use?.type !== 'server_tool_use') return;
+      assert.match(use.id, /^srvtoolu_/);
+      assert.deepEqual(use.input, { query: 'temporal durable' });
+      assert.equal(result?.type, 'web_search_tool_result');
+      if (result?.type !== 'web_search_tool_result') return;
+      assert.equal(result.tool_use_id, use.id);
+      assert.deepEqual(result.content, [
+        {
+          type: 'web_search_result',
+          url: 'https://temporal.io/',
+          title: 'Temporal',
+          encrypted_content: 'ZmFrZS13ZWItc2VhcmNoLWNvbnRlbnQ=',
+          page_age: 'May 1, 2026',
+        },
+      ]);
+      assert.deepEqual(text, { type: 'text', text: 'Temporal is durable.' });
+      assert.deepEqual(m.usage.server_tool_use, { web_search_requests: 1 });
+    }
+    // The input arrived in pieces, as the API streams a tool's JSON.
+    assert.ok(deltas.length >= 2, `${deltas.length} input_json_delta events`);
+    assert.equal(deltas.join(''), JSON.stringify({ query: 'temporal durable' }));
+  });
+
+  it('a search error is the error block of the API', async () => {
+    server.enqueue({
+      content: [
+        { type: 'server_tool_use', input: { query: 'x' } },
+        { type: 'web_search_tool_result', results: { error_code: 'max_uses_exceeded' } },
+      ],
+    });
+    const m = await fakeClient(server).messages.create(searchParams);
+    const result = m.content[1];
+    assert.equal(result?.type, 'web_search_tool_result');
+    if (result?.type !== 'web_search_tool_result') return;
+    assert.deepEqual(result.content, { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' });
+  });
+});
+
 describe('fake Anthropic: non-streamed and scripting', () => {
   it('returns the same Message shape without streaming as the stream adds up to', async () => {
     const spec: MessageSpec = toolUseResponse(

@@ -31,6 +31,8 @@ export function fakeRequestId(n: number): string {
 }
 
 export const FAKE_THINKING_SIGNATURE = 'ZmFrZS1hbnRocm9waWMtdGhpbmtpbmctc2lnbmF0dXJl';
+/** The opaque page content a fake web search hit carries (the real API's is encrypted). */
+export const FAKE_ENCRYPTED_CONTENT = 'ZmFrZS13ZWItc2VhcmNoLWNvbnRlbnQ=';
 
 // ---------------------------------------------------------------------------------------------
 // Spec helpers
@@ -151,6 +153,8 @@ function estimateTokens(chars: number): number {
 /** The final Message a spec describes (what a non-streamed call returns and a stream adds up to). */
 export function buildMessage(spec: MessageSpec, ctx: BuildContext): WireMessage {
   let outputChars = 0;
+  let lastServerToolUse: string | undefined;
+  let searches = 0;
   const content: WireContentBlock[] = spec.content.map((block): WireContentBlock => {
     switch (block.type) {
       case 'text':
@@ -162,6 +166,26 @@ export function buildMessage(spec: MessageSpec, ctx: BuildContext): WireMessage 
       case 'thinking':
         outputChars += block.thinking.length;
         return { type: 'thinking', thinking: block.thinking, signature: block.signature ?? FAKE_THINKING_SIGNATURE };
+      case 'server_tool_use': {
+        outputChars += (JSON.stringify(block.input) ?? '').length;
+        searches++;
+        lastServerToolUse = block.id ?? ctx.nextToolUseId().replace(/^toolu_/, 'srvtoolu_');
+        return { type: 'server_tool_use', id: lastServerToolUse, name: block.name ?? 'web_search', input: block.input };
+      }
+      case 'web_search_tool_result':
+        return {
+          type: 'web_search_tool_result',
+          tool_use_id: block.tool_use_id ?? lastServerToolUse ?? 'srvtoolu_missing',
+          content: Array.isArray(block.results)
+            ? block.results.map((r) => ({
+                type: 'web_search_result' as const,
+                url: r.url,
+                title: r.title,
+                encrypted_content: r.encrypted_content ?? FAKE_ENCRYPTED_CONTENT,
+                page_age: r.page_age ?? null,
+              }))
+            : { type: 'web_search_tool_result_error' as const, error_code: block.results.error_code },
+        };
     }
   });
   const hasToolUse = content.some((b) => b.type === 'tool_use');
@@ -172,6 +196,7 @@ export function buildMessage(spec: MessageSpec, ctx: BuildContext): WireMessage 
     output_tokens: estimateTokens(outputChars),
     service_tier: 'standard',
     ...spec.usage,
+    ...(searches > 0 ? { server_tool_use: { web_search_requests: searches } } : {}),
   };
   return {
     id: spec.id ?? ctx.nextMessageId(),
@@ -254,6 +279,18 @@ export function buildStreamEvents(message: WireMessage, spec: MessageSpec, defau
           deltas.push({ type: 'input_json_delta', partial_json: piece });
         break;
       }
+      case 'server_tool_use': {
+        // As tool_use: the block opens with empty input, the JSON follows in pieces.
+        startBlock = { type: 'server_tool_use', id: block.id, name: block.name, input: {} };
+        const json = JSON.stringify(block.input) ?? '';
+        for (const piece of splitPieces(json, jsonChunkSize(json)))
+          deltas.push({ type: 'input_json_delta', partial_json: piece });
+        break;
+      }
+      case 'web_search_tool_result':
+        // Sent whole in its content_block_start; no deltas.
+        startBlock = block;
+        break;
       case 'thinking': {
         startBlock = { type: 'thinking', thinking: '', signature: '' };
         for (const thinking of splitPieces(block.thinking, textChunkSize))

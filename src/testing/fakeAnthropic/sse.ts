@@ -107,7 +107,7 @@ export function accumulateMessage(events: readonly SseEvent[]): WireMessage {
         const block = message.content[index];
         const delta = data.delta ?? {};
         if (delta.type === 'text_delta' && block?.type === 'text') block.text += delta.text ?? '';
-        else if (delta.type === 'input_json_delta' && block?.type === 'tool_use')
+        else if (delta.type === 'input_json_delta' && (block?.type === 'tool_use' || block?.type === 'server_tool_use'))
           jsonBuffers.set(index, (jsonBuffers.get(index) ?? '') + (delta.partial_json ?? ''));
         else if (delta.type === 'thinking_delta' && block?.type === 'thinking') block.thinking += delta.thinking ?? '';
         else if (delta.type === 'signature_delta' && block?.type === 'thinking')
@@ -118,7 +118,8 @@ export function accumulateMessage(events: readonly SseEvent[]): WireMessage {
       case 'content_block_stop': {
         const block = message.content[index];
         const json = jsonBuffers.get(index);
-        if (block?.type === 'tool_use' && json !== undefined) block.input = json === '' ? {} : JSON.parse(json);
+        if ((block?.type === 'tool_use' || block?.type === 'server_tool_use') && json !== undefined)
+          block.input = json === '' ? {} : JSON.parse(json);
         break;
       }
       case 'message_delta': {

@@ -42,7 +42,32 @@ export interface WireThinkingBlock {
   signature: string;
 }
 
-export type WireContentBlock = WireTextBlock | WireToolUseBlock | WireThinkingBlock;
+/** A server tool's call (`web_search`): run by the API itself, answered in the same message. */
+export interface WireServerToolUseBlock {
+  type: 'server_tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** One web search hit as the API sends it. */
+export interface WireWebSearchResult {
+  type: 'web_search_result';
+  url: string;
+  title: string;
+  encrypted_content: string;
+  page_age: string | null;
+}
+
+/** The result of a `server_tool_use` web search: the hits, or an error. */
+export interface WireWebSearchToolResultBlock {
+  type: 'web_search_tool_result';
+  tool_use_id: string;
+  content: WireWebSearchResult[] | { type: 'web_search_tool_result_error'; error_code: string };
+}
+
+export type WireContentBlock =
+  WireTextBlock | WireToolUseBlock | WireThinkingBlock | WireServerToolUseBlock | WireWebSearchToolResultBlock;
 
 export interface WireMessage {
   id: string;
@@ -52,7 +77,7 @@ export interface WireMessage {
   content: WireContentBlock[];
   stop_reason: StopReason | null;
   stop_sequence: string | null;
-  usage: WireUsage;
+  usage: WireUsage & { server_tool_use?: { web_search_requests: number } };
 }
 
 export interface WireErrorBody {
@@ -128,7 +153,29 @@ export interface ThinkingSpec {
   pauseAfterMs?: number;
 }
 
-export type ContentSpec = TextSpec | ToolUseSpec | ThinkingSpec;
+/** A server-side web search call (`server_tool_use`, name `web_search`), streamed with its input JSON. */
+export interface ServerToolUseSpec {
+  type: 'server_tool_use';
+  /** Default: a deterministic `srvtoolu_01…` id. */
+  id?: string;
+  /** Default `web_search`. */
+  name?: string;
+  input: unknown;
+  pauseAfterMs?: number;
+}
+
+/** The search's result block: hits (`encrypted_content` defaults to a fake token) or an error code. */
+export interface WebSearchResultSpec {
+  type: 'web_search_tool_result';
+  /** Default: the id of the last server_tool_use before it. */
+  tool_use_id?: string;
+  results:
+    | Array<{ url: string; title: string; page_age?: string | null; encrypted_content?: string }>
+    | { error_code: string };
+  pauseAfterMs?: number;
+}
+
+export type ContentSpec = TextSpec | ToolUseSpec | ThinkingSpec | ServerToolUseSpec | WebSearchResultSpec;
 
 /** Faults and pacing for a streamed response (ignored or mapped as documented for non-streamed ones). */
 export interface StreamBehaviour {

@@ -7,6 +7,8 @@ import { GrepTool } from './grep';
 import { NotebookEditTool } from './notebookEdit';
 import { ReadTool } from './read';
 import { WriteTool } from './write';
+import { WebFetchTool } from './webFetch';
+import { WebSearchTool } from './webSearch';
 
 export { AgentTool, agentToolPrompt } from './agent';
 export { BashTool } from './bash';
@@ -18,7 +20,12 @@ export { ReadTool } from './read';
 export { WriteTool } from './write';
 export { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
 export { ScheduleWakeupTool, CronCreateTool, CronListTool, CronDeleteTool, SCHEDULE_TOOLS } from './schedule';
+export { WebFetchTool } from './webFetch';
+export { WebSearchTool } from './webSearch';
 export { isReadOnlyCommand, exitCodeOneIsBenign } from './bashCommand';
 export { globToRegExp, expandBraces } from './globPattern';
 
 export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool, EditTool, WriteTool, NotebookEditTool];
+
+/** The web tools: they reach the network from the worker (not from the sandbox) and call the model themselves. */
+export const WEB_TOOLS: AnyTool[] = [WebFetchTool, WebSearchTool];
