@@ -14,6 +14,8 @@ const nodeTest = [
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'demo/**', 'test/fixtures/**', '**/*.mjs', '**/*.js'] },
+  // A disable comment that disables nothing is an error: it would hide the next real finding on that line.
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],

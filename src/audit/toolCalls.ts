@@ -127,55 +127,9 @@ function toolCallEntry(
   const last = tracks[tracks.length - 1];
   const lastView = views[views.length - 1];
 
-  // Approval: the ask, then the approve/deny activity and the signal that resolved it.
-  let approval: AuditApproval | undefined;
-  if (ask) {
-    let askedReason: DecisionReason | undefined;
-    try {
-      askedReason = ask.detail ? (JSON.parse(ask.detail) as DecisionReason) : undefined;
-    } catch {
-      askedReason = undefined;
-    }
-    const follow = tracks.slice(askIndex + 1)[0];
-    // The approve/deny activity's input carries the resolution the turn applied (human or timeout).
-    const applied = (follow?.input as RunToolUseInput | undefined)?.approval;
-    const signal = signals.approvals.get(toolUseId);
-    let resolution: AuditApproval['resolution'];
-    if (follow) {
-      resolution =
-        applied?.source === 'timeout' || record?.decision?.source === 'timeout'
-          ? 'timeout'
-          : (decidedByActivityId(follow.activityId) ?? 'deny');
-    } else if (!open || compact) {
-      resolution = 'interrupted';
-    }
-    const by = applied?.by ?? record?.decision?.by ?? signal?.by;
-    const reason = applied?.reason ?? signal?.reason;
-    const resolvedAt =
-      signal?.at ?? follow?.scheduledAt ?? (resolution === 'interrupted' ? signals.interruptedAt : undefined);
-    approval = {
-      asked: auditDecision(decisionFromReason('ask', askedReason, ask.message)) as AuditDecision,
-      message: ask.message,
-      ...(tracks[askIndex]?.endedAt !== undefined ? { askedAt: iso(tracks[askIndex]?.endedAt) } : {}),
-      ...(resolution ? { resolution } : {}),
-      ...(resolvedAt !== undefined ? { resolvedAt: iso(resolvedAt) } : {}),
-      ...(by !== undefined ? { by } : {}),
-      ...(reason !== undefined ? { reason } : {}),
-    };
-  }
-
-  // Status: the turn's result is final; otherwise what the activities say so far.
+  const approval = ask ? approvalOf(ctx, toolUseId, tracks, askIndex, ask, record, compact) : undefined;
   const dropped = !compact && !block ? discarded : undefined;
-  let status: AuditToolStatus;
-  if (dropped) status = 'discarded';
-  else if (compact) status = compact.status;
-  else if (record) status = record.status;
-  else if (ask && tracks.length === askIndex + 1) status = open ? 'awaiting_approval' : 'interrupted';
-  else if (last && (last.outcome === 'scheduled' || last.outcome === 'running'))
-    status = open ? 'running' : 'interrupted';
-  else if (last?.outcome === 'cancelled') status = 'interrupted';
-  else if (last?.outcome === 'failed' || last?.outcome === 'timed_out') status = 'error';
-  else status = open ? 'pending' : 'interrupted';
+  const status = statusOf(open, { dropped, compact, record, asked: ask !== undefined, askIndex, tracks, last });
 
   const final = compact && record && record.status !== compact.status ? undefined : record;
   let decision = auditDecision(final?.decision ?? compact?.decision);
@@ -240,4 +194,72 @@ function toolCallEntry(
         ? { controlWrites: compact.controlWrites }
         : {}),
   };
+}
+
+/** Approval: the ask, then the approve/deny activity and the signal that resolved it. */
+function approvalOf(
+  ctx: TurnToolContext,
+  toolUseId: string,
+  tracks: ActivityTrack[],
+  askIndex: number,
+  ask: { kind: 'ask'; message: string; detail?: string },
+  record: ToolCallRecord | undefined,
+  compact: CompactRecord | undefined,
+): AuditApproval {
+  let askedReason: DecisionReason | undefined;
+  try {
+    askedReason = ask.detail ? (JSON.parse(ask.detail) as DecisionReason) : undefined;
+  } catch {
+    askedReason = undefined;
+  }
+  const follow = tracks.slice(askIndex + 1)[0];
+  // The approve/deny activity's input carries the resolution the turn applied (human or timeout).
+  const applied = (follow?.input as RunToolUseInput | undefined)?.approval;
+  const signal = ctx.signals.approvals.get(toolUseId);
+  let resolution: AuditApproval['resolution'];
+  if (follow) {
+    resolution =
+      applied?.source === 'timeout' || record?.decision?.source === 'timeout'
+        ? 'timeout'
+        : (decidedByActivityId(follow.activityId) ?? 'deny');
+  } else if (!ctx.open || compact) {
+    resolution = 'interrupted';
+  }
+  const by = applied?.by ?? record?.decision?.by ?? signal?.by;
+  const reason = applied?.reason ?? signal?.reason;
+  const resolvedAt =
+    signal?.at ?? follow?.scheduledAt ?? (resolution === 'interrupted' ? ctx.signals.interruptedAt : undefined);
+  return {
+    asked: auditDecision(decisionFromReason('ask', askedReason, ask.message)) as AuditDecision,
+    message: ask.message,
+    ...(tracks[askIndex]?.endedAt !== undefined ? { askedAt: iso(tracks[askIndex]?.endedAt) } : {}),
+    ...(resolution ? { resolution } : {}),
+    ...(resolvedAt !== undefined ? { resolvedAt: iso(resolvedAt) } : {}),
+    ...(by !== undefined ? { by } : {}),
+    ...(reason !== undefined ? { reason } : {}),
+  };
+}
+
+/** Status: the turn's result is final; otherwise what the activities say so far. */
+function statusOf(
+  open: boolean,
+  c: {
+    dropped: Discarded | undefined;
+    compact: CompactRecord | undefined;
+    record: ToolCallRecord | undefined;
+    asked: boolean;
+    askIndex: number;
+    tracks: ActivityTrack[];
+    last: ActivityTrack | undefined;
+  },
+): AuditToolStatus {
+  const { last } = c;
+  if (c.dropped) return 'discarded';
+  if (c.compact) return c.compact.status;
+  if (c.record) return c.record.status;
+  if (c.asked && c.tracks.length === c.askIndex + 1) return open ? 'awaiting_approval' : 'interrupted';
+  if (last && (last.outcome === 'scheduled' || last.outcome === 'running')) return open ? 'running' : 'interrupted';
+  if (last?.outcome === 'cancelled') return 'interrupted';
+  if (last?.outcome === 'failed' || last?.outcome === 'timed_out') return 'error';
+  return open ? 'pending' : 'interrupted';
 }

@@ -74,112 +74,18 @@ export async function auditTurn(
     return undefined;
   }
   const decoder = new HistoryDecoder(converter, where, gaps);
-  let input: TurnWorkflowInput | undefined;
-  let result: TurnWorkflowResult | undefined;
-  let open = true;
-  let closeError: string | undefined;
-  const signals: TurnSignals = { approvals: new Map() };
-  for (const e of events) {
-    switch (e.eventType) {
-      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
-        input = await decoder.at<TurnWorkflowInput>(e.workflowExecutionStartedEventAttributes?.input, e, 'turn input');
-        break;
-      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
-        const s = e.workflowExecutionSignaledEventAttributes;
-        if (s?.signalName === SIGNALS.turnApproval) {
-          const d = await decoder.at<{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }>(
-            s.input,
-            e,
-            'approval signal',
-          );
-          const at = msOf(e.eventTime);
-          if (d && !signals.approvals.has(d.toolUseId))
-            signals.approvals.set(d.toolUseId, { ...d, ...(at !== undefined ? { at } : {}) });
-        } else if (s?.signalName === SIGNALS.turnInterrupt && signals.interruptedAt === undefined) {
-          const at = msOf(e.eventTime);
-          if (at !== undefined) signals.interruptedAt = at;
-        }
-        break;
-      }
-      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
-        open = false;
-        result = await decoder.at<TurnWorkflowResult>(
-          e.workflowExecutionCompletedEventAttributes?.result,
-          e,
-          'turn result',
-        );
-        break;
-      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
-        open = false;
-        closeError = failureText(e.workflowExecutionFailedEventAttributes?.failure);
-        break;
-      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
-      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
-      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
-        open = false;
-        closeError =
-          e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED
-            ? 'cancelled'
-            : e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED
-              ? 'terminated'
-              : 'timed out';
-        break;
-      default:
-        break;
-    }
-  }
+  const { input, result, open, closeError, signals } = await readTurnEvents(events, decoder);
   const turn = input?.turn ?? ref.turn;
-
-  const pending = new Map<string, PendingInfo>();
-  if (open && (opts.describeRunningTurns ?? true)) {
-    try {
-      const d = await describeRaw(client, ref.workflowId, ref.runId);
-      for (const p of d.pendingActivities ?? []) {
-        if (!p.activityId) continue;
-        const lastFailure = failureText(p.lastFailure);
-        const lastStartedAt = msOf(p.lastStartedTime);
-        pending.set(p.activityId, {
-          attempt: p.attempt ?? 0,
-          ...(lastFailure ? { lastFailure } : {}),
-          ...(lastStartedAt !== undefined ? { lastStartedAt } : {}),
-        });
-      }
-    } catch (err) {
-      gaps.push({
-        kind: 'gap',
-        what: 'pending_activities',
-        ...where,
-        error: err instanceof Error ? err.message : String(err),
-        missing: `turn ${turn}: attempts and last failures of its running activities (the history alone is reported)`,
-      });
-    }
-  }
+  const pending =
+    open && (opts.describeRunningTurns ?? true)
+      ? await pendingActivities(client, ref, where, turn, gaps)
+      : new Map<string, PendingInfo>();
 
   const activities = await trackActivities(events, decoder);
   const byId = new Map<string, ActivityTrack>();
   for (const a of activities) byId.set(a.activityId, a);
 
-  // Compactions (compact-<n>) of this turn's model step.
-  const compactions = activities
-    .filter((a) => a.type === ACTIVITY_TYPES.compactContext)
-    .map((a) => {
-      const v = activityView(a, pending.get(a.activityId));
-      const startedAt = v.startedAt ?? v.scheduledAt;
-      return compactionEntry(
-        {
-          activityId: a.activityId,
-          input: a.input,
-          result: a.result,
-          attempts: v.attempts,
-          status: v.outcome === 'completed' ? 'ok' : v.outcome,
-          ...(startedAt ? { startedAt } : {}),
-          ...(v.endedAt ? { endedAt: v.endedAt } : {}),
-          failures: v.failures,
-        },
-        turn,
-        ref.run,
-      );
-    });
+  const compactions = compactionsOf(activities, pending, turn, ref.run);
   const { model, blocks } = modelCallOf(activities, pending, input, turn, ref.run);
   const tools = await auditToolCalls({ ref, turn, open, result, blocks, events, decoder, byId, pending, signals });
 
@@ -196,6 +102,147 @@ export async function auditTurn(
       addUsage({ input_tokens: 0, output_tokens: 0 }, model?.usage),
     ),
   };
+}
+
+type HistoryEvent = Extract<Awaited<ReturnType<typeof fetchEvents>>, unknown[]>[number];
+
+interface TurnEvents {
+  input: TurnWorkflowInput | undefined;
+  result: TurnWorkflowResult | undefined;
+  open: boolean;
+  closeError: string | undefined;
+  signals: TurnSignals;
+}
+
+/** The turn workflow's own events: its input, its approval and interrupt signals, how it closed. */
+async function readTurnEvents(events: HistoryEvent[], decoder: HistoryDecoder): Promise<TurnEvents> {
+  const t: TurnEvents = {
+    input: undefined,
+    result: undefined,
+    open: true,
+    closeError: undefined,
+    signals: { approvals: new Map() },
+  };
+  for (const e of events) {
+    switch (e.eventType) {
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
+        t.input = await decoder.at<TurnWorkflowInput>(
+          e.workflowExecutionStartedEventAttributes?.input,
+          e,
+          'turn input',
+        );
+        break;
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+        await readSignal(e, decoder, t.signals);
+        break;
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
+        t.open = false;
+        t.result = await decoder.at<TurnWorkflowResult>(
+          e.workflowExecutionCompletedEventAttributes?.result,
+          e,
+          'turn result',
+        );
+        break;
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
+        t.open = false;
+        t.closeError = failureText(e.workflowExecutionFailedEventAttributes?.failure);
+        break;
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+      case ET.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
+        t.open = false;
+        t.closeError =
+          e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED
+            ? 'cancelled'
+            : e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED
+              ? 'terminated'
+              : 'timed out';
+        break;
+      default:
+        break;
+    }
+  }
+  return t;
+}
+
+/** An approve/deny signal (the first per call counts) or the first interrupt. */
+async function readSignal(e: HistoryEvent, decoder: HistoryDecoder, signals: TurnSignals): Promise<void> {
+  const s = e.workflowExecutionSignaledEventAttributes;
+  if (s?.signalName === SIGNALS.turnApproval) {
+    const d = await decoder.at<{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }>(
+      s.input,
+      e,
+      'approval signal',
+    );
+    const at = msOf(e.eventTime);
+    if (d && !signals.approvals.has(d.toolUseId))
+      signals.approvals.set(d.toolUseId, { ...d, ...(at !== undefined ? { at } : {}) });
+  } else if (s?.signalName === SIGNALS.turnInterrupt && signals.interruptedAt === undefined) {
+    const at = msOf(e.eventTime);
+    if (at !== undefined) signals.interruptedAt = at;
+  }
+}
+
+/** A running turn's pending activities as the server describes them (attempts so far, last failure); a gap if it cannot. */
+async function pendingActivities(
+  client: Client,
+  ref: TurnRef,
+  where: { workflowId: string; runId?: string; turn: number },
+  turn: number,
+  gaps: AuditGap[],
+): Promise<Map<string, PendingInfo>> {
+  const pending = new Map<string, PendingInfo>();
+  try {
+    const d = await describeRaw(client, ref.workflowId, ref.runId);
+    for (const p of d.pendingActivities ?? []) {
+      if (!p.activityId) continue;
+      const lastFailure = failureText(p.lastFailure);
+      const lastStartedAt = msOf(p.lastStartedTime);
+      pending.set(p.activityId, {
+        attempt: p.attempt ?? 0,
+        ...(lastFailure ? { lastFailure } : {}),
+        ...(lastStartedAt !== undefined ? { lastStartedAt } : {}),
+      });
+    }
+  } catch (err) {
+    gaps.push({
+      kind: 'gap',
+      what: 'pending_activities',
+      ...where,
+      error: err instanceof Error ? err.message : String(err),
+      missing: `turn ${turn}: attempts and last failures of its running activities (the history alone is reported)`,
+    });
+  }
+  return pending;
+}
+
+/** Compactions (compact-<n>) of this turn's model step. */
+function compactionsOf(
+  activities: ActivityTrack[],
+  pending: Map<string, PendingInfo>,
+  turn: number,
+  run: number,
+): AuditCompaction[] {
+  return activities
+    .filter((a) => a.type === ACTIVITY_TYPES.compactContext)
+    .map((a) => {
+      const v = activityView(a, pending.get(a.activityId));
+      const startedAt = v.startedAt ?? v.scheduledAt;
+      return compactionEntry(
+        {
+          activityId: a.activityId,
+          input: a.input,
+          result: a.result,
+          attempts: v.attempts,
+          status: v.outcome === 'completed' ? 'ok' : v.outcome,
+          ...(startedAt ? { startedAt } : {}),
+          ...(v.endedAt ? { endedAt: v.endedAt } : {}),
+          failures: v.failures,
+        },
+        turn,
+        run,
+      );
+    });
 }
 
 /**

@@ -69,171 +69,218 @@ export function controlWriteText(w: { path: string; change: string }, cwd: strin
   return `control file ${controlPathText(w.path, cwd)} ${w.change}`;
 }
 
+type Approval = SessionStatus['pendingApprovals'][number];
+
+/** Follows a session until it ends or the user detaches: a poll of its status every intervalMs, each event once. */
 export async function followSession(
   client: Client,
   sessionId: string,
   opts: FollowOptions = {},
 ): Promise<FollowOutcome> {
-  const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
-  const emit = (event: Record<string, unknown>, text: string) =>
-    out(opts.json ? JSON.stringify({ session: sessionId, ...event }) : text);
-  const handle = sessionHandle(client, sessionId);
-  const seenDone = new Set<string>();
-  const seenRunning = new Map<string, number>();
-  const seenPending = new Set<string>();
-  const seenNotices = new Map<string, number>();
-  let lastTurn = 0;
-  let lastPhase = '';
-  let lastOutage = '';
-  let lastOutageWhat = 'model';
-  let lastProgressAt = 0;
-  let flushedTurn = 0;
-  let cwd: string | undefined;
-  const ensureHeader = (n: number): void => {
-    while (lastTurn < n) {
-      lastTurn++;
-      emit({ event: 'turn', turn: lastTurn }, `── turn ${lastTurn}`);
-    }
-  };
-  const emitDone = (d: CompactRecord): void => {
-    if (seenDone.has(d.toolUseId)) return;
-    seenDone.add(d.toolUseId);
-    emit(
-      { event: 'tool_done', ...d },
-      `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}` +
-        (d.notices ?? []).map((n) => `\n    ⚑ ${n.replace(/\s+/g, ' ').slice(0, 300)}`).join('') +
-        (d.controlWrites ?? []).map((w) => `\n    ⚠ ${controlWriteText(w, cwd)} by this call`).join(''),
-    );
-  };
-  const showPending = (owner: string, a: SessionStatus['pendingApprovals'][number], via: string): void => {
-    const key = `${owner} ${a.toolUseId}`;
-    if (seenPending.has(key)) return;
-    seenPending.add(key);
-    if (owner === sessionId) opts.onApprovalPending?.(a);
-    emit(
-      { event: 'approval_pending', ...a, ...(owner !== sessionId ? { subagentSession: owner } : {}) },
-      `  ⏸ approval needed: ${via}${a.summary} — ${a.message}\n    durable-agent approve ${owner} ${a.toolUseId}   |   durable-agent deny ${owner} ${a.toolUseId} --reason "…"`,
-    );
-  };
+  const follower = new Follower(client, sessionId, opts);
   let detached = false;
   opts.detach?.then(() => (detached = true)).catch(() => undefined);
-  const resultPromise = handle.result().then(
-    (result) => ({ result }),
-    (err: Error) => ({ error: (err as { cause?: Error }).cause?.message ?? err.message }),
-  );
+  const resultPromise = sessionHandle(client, sessionId)
+    .result()
+    .then(
+      (result) => ({ result }),
+      (err: Error) => ({ error: (err as { cause?: Error }).cause?.message ?? err.message }),
+    );
   let finished: { result?: SessionResult; error?: string } | undefined;
   void resultPromise.then((r) => (finished = r));
-
-  const poll = async (): Promise<void> => {
-    let status: SessionStatus;
-    try {
-      status = await sessionStatus(client, sessionId);
-    } catch {
-      return; // no worker answering right now, or the session just closed
-    }
-    cwd ??= status.context?.cwd;
-    // Calls of turns that ended between two polls: read them from those turns (their query still answers).
-    const lastEnded = status.phase === 'ended' ? status.turn : status.turn - 1;
-    for (let n = flushedTurn + 1; n <= lastEnded; n++) {
-      ensureHeader(n);
-      try {
-        const p = await client.workflow.getHandle(turnWorkflowId(sessionId, n)).query(turnProgressQuery);
-        for (const d of p.done) emitDone(d);
-      } catch {
-        for (const d of n === status.lastTurn?.turn ? status.lastTurn.records : []) emitDone(d);
-      }
-      flushedTurn = n;
-    }
-    ensureHeader(status.turn);
-    if (status.currentTurnWorkflowId) {
-      try {
-        const p = await client.workflow.getHandle(status.currentTurnWorkflowId).query(turnProgressQuery);
-        for (const r of p.running) {
-          if (!seenRunning.has(r.toolUseId)) {
-            seenRunning.set(r.toolUseId, Date.now());
-            emit({ event: 'tool_started', toolUseId: r.toolUseId, summary: r.summary }, `  … ${r.summary}`);
-          }
-        }
-        // Long tools: every few seconds, show their progress (the activity's last heartbeat).
-        const long = p.running.filter((r) => Date.now() - (seenRunning.get(r.toolUseId) ?? Date.now()) > 3_000);
-        if (long.length > 0 && Date.now() - lastProgressAt > 5_000) {
-          lastProgressAt = Date.now();
-          const progress = await toolProgress(client, status.currentTurnWorkflowId).catch(
-            () => new Map<string, string>(),
-          );
-          for (const r of long) {
-            const seconds = Math.round((Date.now() - (seenRunning.get(r.toolUseId) ?? Date.now())) / 1000);
-            const tail = progress.get(r.toolUseId);
-            emit(
-              { event: 'tool_progress', toolUseId: r.toolUseId, seconds, ...(tail ? { output: tail } : {}) },
-              `  … ${r.summary} (${seconds} s)${tail ? `: ${tail}` : ''}`,
-            );
-          }
-        }
-        for (const d of p.done) emitDone(d);
-        // A running subagent that waits for an approval waits on its own session: say so here,
-        // with the command that answers it (else the parent looks stuck on its Agent call).
-        for (const c of await subagentApprovals(client, sessionId, status.currentTurnWorkflowId))
-          showPending(c.childId, c.approval, `${c.via} › `);
-      } catch {
-        // the turn just ended
-      }
-    }
-    // Notices of session-level hooks (a systemMessage, a failed or blocking hook): each once, as they appear.
-    const counts = new Map<string, number>();
-    for (const n of status.hookNotices ?? []) {
-      const c = (counts.get(n) ?? 0) + 1;
-      counts.set(n, c);
-      if ((seenNotices.get(n) ?? 0) >= c) continue;
-      seenNotices.set(n, c);
-      emit({ event: 'hook_notice', notice: n }, `  ⚑ ${n}`);
-    }
-    for (const a of status.pendingApprovals) showPending(sessionId, a, '');
-    // An outage: say so once when it starts and whenever the next try is rescheduled.
-    const outageKey = status.outage ? `${status.outage.what}:${status.outage.attempts}` : '';
-    if (outageKey !== lastOutage) {
-      lastOutage = outageKey;
-      if (status.outage)
-        emit({ event: 'waiting', ...status.outage }, `  ⏳ ${describeOutage(status.outage, Date.now())}`);
-      else emit({ event: 'waiting_over' }, `  ✓ the ${lastOutageWhat} is back`);
-      lastOutageWhat = status.outage?.what ?? lastOutageWhat;
-    }
-    if (status.phase !== lastPhase) {
-      lastPhase = status.phase;
-      if (status.phase === 'waiting_for_message') {
-        emit(
-          { event: 'waiting_for_message' },
-          `  ■ interrupted — waiting for a follow-up: durable-agent send ${sessionId} "…"  (or durable-agent cancel ${sessionId})`,
-        );
-      }
-    }
-  };
-
   for (;;) {
     if (detached) return { kind: 'detached' };
     // A query waits for a worker: with none, Ctrl-C must not wait for it.
-    await Promise.race([poll(), opts.detach ?? new Promise(() => undefined)]);
+    await Promise.race([follower.poll(), opts.detach ?? new Promise(() => undefined)]);
     if (detached) return { kind: 'detached' };
     if (finished) {
-      await poll().catch(() => undefined);
-      const f = finished;
-      if (f.result) {
-        if (f.result.lastText) emit({ event: 'text', text: f.result.lastText }, `\n${f.result.lastText}\n`);
-        emit(
-          { event: 'ended', ...f.result },
-          `── session ${f.result.status}: ${f.result.endReason} (${f.result.turns} turns, ${f.result.usage.input_tokens} in / ${f.result.usage.output_tokens} out tokens)`,
-        );
-        return { kind: 'ended', result: f.result, status: f.result.status };
-      }
-      const desc = await handle.describe().catch(() => undefined);
-      const st = desc?.status.name.toLowerCase() ?? 'failed';
-      emit({ event: 'ended', status: st, error: f.error }, `── session ${st}: ${f.error ?? ''}`);
-      return { kind: 'ended', ...(f.error ? { error: f.error } : {}), status: st };
+      await follower.poll().catch(() => undefined);
+      return follower.ended(finished);
     }
     await Promise.race([
       new Promise((r) => setTimeout(r, opts.intervalMs ?? 500)),
       resultPromise,
       opts.detach ?? new Promise(() => undefined),
     ]);
+  }
+}
+
+/** What followSession has shown so far, and the poll that shows what is new. */
+class Follower {
+  private readonly seenDone = new Set<string>();
+  private readonly seenRunning = new Map<string, number>();
+  private readonly seenPending = new Set<string>();
+  private readonly seenNotices = new Map<string, number>();
+  private lastTurn = 0;
+  private lastPhase = '';
+  private lastOutage = '';
+  private lastOutageWhat = 'model';
+  private lastProgressAt = 0;
+  private flushedTurn = 0;
+  private cwd: string | undefined;
+  private readonly out: (line: string) => void;
+
+  constructor(
+    private readonly client: Client,
+    private readonly sessionId: string,
+    private readonly opts: FollowOptions,
+  ) {
+    this.out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  }
+
+  private emit(event: Record<string, unknown>, text: string): void {
+    this.out(this.opts.json ? JSON.stringify({ session: this.sessionId, ...event }) : text);
+  }
+
+  private ensureHeader(n: number): void {
+    while (this.lastTurn < n) {
+      this.lastTurn++;
+      this.emit({ event: 'turn', turn: this.lastTurn }, `── turn ${this.lastTurn}`);
+    }
+  }
+
+  private emitDone(d: CompactRecord): void {
+    if (this.seenDone.has(d.toolUseId)) return;
+    this.seenDone.add(d.toolUseId);
+    this.emit(
+      { event: 'tool_done', ...d },
+      `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}` +
+        (d.notices ?? []).map((n) => `\n    ⚑ ${n.replace(/\s+/g, ' ').slice(0, 300)}`).join('') +
+        (d.controlWrites ?? []).map((w) => `\n    ⚠ ${controlWriteText(w, this.cwd)} by this call`).join(''),
+    );
+  }
+
+  private showPending(owner: string, a: Approval, via: string): void {
+    const key = `${owner} ${a.toolUseId}`;
+    if (this.seenPending.has(key)) return;
+    this.seenPending.add(key);
+    if (owner === this.sessionId) this.opts.onApprovalPending?.(a);
+    this.emit(
+      { event: 'approval_pending', ...a, ...(owner !== this.sessionId ? { subagentSession: owner } : {}) },
+      `  ⏸ approval needed: ${via}${a.summary} — ${a.message}\n    durable-agent approve ${owner} ${a.toolUseId}   |   durable-agent deny ${owner} ${a.toolUseId} --reason "…"`,
+    );
+  }
+
+  async poll(): Promise<void> {
+    let status: SessionStatus;
+    try {
+      status = await sessionStatus(this.client, this.sessionId);
+    } catch {
+      return; // no worker answering right now, or the session just closed
+    }
+    this.cwd ??= status.context?.cwd;
+    await this.flushEndedTurns(status);
+    this.ensureHeader(status.turn);
+    if (status.currentTurnWorkflowId) {
+      try {
+        await this.followTurn(status.currentTurnWorkflowId);
+      } catch {
+        // the turn just ended
+      }
+    }
+    this.showHookNotices(status);
+    for (const a of status.pendingApprovals) this.showPending(this.sessionId, a, '');
+    this.showOutage(status);
+    if (status.phase !== this.lastPhase) {
+      this.lastPhase = status.phase;
+      if (status.phase === 'waiting_for_message') {
+        this.emit(
+          { event: 'waiting_for_message' },
+          `  ■ interrupted — waiting for a follow-up: durable-agent send ${this.sessionId} "…"  (or durable-agent cancel ${this.sessionId})`,
+        );
+      }
+    }
+  }
+
+  /** Calls of turns that ended between two polls: read them from those turns (their query still answers). */
+  private async flushEndedTurns(status: SessionStatus): Promise<void> {
+    const lastEnded = status.phase === 'ended' ? status.turn : status.turn - 1;
+    for (let n = this.flushedTurn + 1; n <= lastEnded; n++) {
+      this.ensureHeader(n);
+      try {
+        const p = await this.client.workflow.getHandle(turnWorkflowId(this.sessionId, n)).query(turnProgressQuery);
+        for (const d of p.done) this.emitDone(d);
+      } catch {
+        for (const d of n === status.lastTurn?.turn ? status.lastTurn.records : []) this.emitDone(d);
+      }
+      this.flushedTurn = n;
+    }
+  }
+
+  /** The running turn: calls started, progress of long ones, calls done, subagents' approvals. */
+  private async followTurn(currentTurnWorkflowId: string): Promise<void> {
+    const p = await this.client.workflow.getHandle(currentTurnWorkflowId).query(turnProgressQuery);
+    for (const r of p.running) {
+      if (!this.seenRunning.has(r.toolUseId)) {
+        this.seenRunning.set(r.toolUseId, Date.now());
+        this.emit({ event: 'tool_started', toolUseId: r.toolUseId, summary: r.summary }, `  … ${r.summary}`);
+      }
+    }
+    await this.showProgress(currentTurnWorkflowId, p.running);
+    for (const d of p.done) this.emitDone(d);
+    // A running subagent that waits for an approval waits on its own session: say so here,
+    // with the command that answers it (else the parent looks stuck on its Agent call).
+    for (const c of await subagentApprovals(this.client, this.sessionId, currentTurnWorkflowId))
+      this.showPending(c.childId, c.approval, `${c.via} › `);
+  }
+
+  /** Long tools: every few seconds, show their progress (the activity's last heartbeat). */
+  private async showProgress(
+    currentTurnWorkflowId: string,
+    running: Array<{ toolUseId: string; summary: string }>,
+  ): Promise<void> {
+    const long = running.filter((r) => Date.now() - (this.seenRunning.get(r.toolUseId) ?? Date.now()) > 3_000);
+    if (long.length === 0 || Date.now() - this.lastProgressAt <= 5_000) return;
+    this.lastProgressAt = Date.now();
+    const progress = await toolProgress(this.client, currentTurnWorkflowId).catch(() => new Map<string, string>());
+    for (const r of long) {
+      const seconds = Math.round((Date.now() - (this.seenRunning.get(r.toolUseId) ?? Date.now())) / 1000);
+      const tail = progress.get(r.toolUseId);
+      this.emit(
+        { event: 'tool_progress', toolUseId: r.toolUseId, seconds, ...(tail ? { output: tail } : {}) },
+        `  … ${r.summary} (${seconds} s)${tail ? `: ${tail}` : ''}`,
+      );
+    }
+  }
+
+  /** Notices of session-level hooks (a systemMessage, a failed or blocking hook): each once, as they appear. */
+  private showHookNotices(status: SessionStatus): void {
+    const counts = new Map<string, number>();
+    for (const n of status.hookNotices ?? []) {
+      const c = (counts.get(n) ?? 0) + 1;
+      counts.set(n, c);
+      if ((this.seenNotices.get(n) ?? 0) >= c) continue;
+      this.seenNotices.set(n, c);
+      this.emit({ event: 'hook_notice', notice: n }, `  ⚑ ${n}`);
+    }
+  }
+
+  /** An outage: say so once when it starts and whenever the next try is rescheduled. */
+  private showOutage(status: SessionStatus): void {
+    const outageKey = status.outage ? `${status.outage.what}:${status.outage.attempts}` : '';
+    if (outageKey === this.lastOutage) return;
+    this.lastOutage = outageKey;
+    if (status.outage)
+      this.emit({ event: 'waiting', ...status.outage }, `  ⏳ ${describeOutage(status.outage, Date.now())}`);
+    else this.emit({ event: 'waiting_over' }, `  ✓ the ${this.lastOutageWhat} is back`);
+    this.lastOutageWhat = status.outage?.what ?? this.lastOutageWhat;
+  }
+
+  /** The session's end: its last text and a summary line. */
+  async ended(f: { result?: SessionResult; error?: string }): Promise<FollowOutcome> {
+    if (f.result) {
+      if (f.result.lastText) this.emit({ event: 'text', text: f.result.lastText }, `\n${f.result.lastText}\n`);
+      this.emit(
+        { event: 'ended', ...f.result },
+        `── session ${f.result.status}: ${f.result.endReason} (${f.result.turns} turns, ${f.result.usage.input_tokens} in / ${f.result.usage.output_tokens} out tokens)`,
+      );
+      return { kind: 'ended', result: f.result, status: f.result.status };
+    }
+    const desc = await sessionHandle(this.client, this.sessionId)
+      .describe()
+      .catch(() => undefined);
+    const st = desc?.status.name.toLowerCase() ?? 'failed';
+    this.emit({ event: 'ended', status: st, error: f.error }, `── session ${st}: ${f.error ?? ''}`);
+    return { kind: 'ended', ...(f.error ? { error: f.error } : {}), status: st };
   }
 }

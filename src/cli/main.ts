@@ -10,9 +10,22 @@ import { addDevCommand } from './commands/dev';
 import { addRunCommand } from './commands/run';
 import { addScheduleCommands } from './commands/schedule';
 import { addServiceCommands } from './commands/service';
+import {
+  addAttachCommand,
+  addAuditCommand,
+  addLsCommand,
+  addStatusCommand,
+  addTranscriptCommand,
+} from './commands/sessions';
+import {
+  addApproveCommand,
+  addCancelCommand,
+  addDenyCommand,
+  addInterruptCommand,
+  addSendCommand,
+} from './commands/steer';
 import { addStopCommand } from './commands/stop';
 import { addWorkerCommand } from './commands/worker';
-import { addSessionCommands } from './sessionCommands';
 
 /**
  * The commands, in the order `--help` lists them. A new command is a file in src/cli/commands/
@@ -25,7 +38,16 @@ const COMMANDS: Array<(program: Command) => void> = [
   addDemoCommand,
   addWorkerCommand,
   addRunCommand,
-  addSessionCommands,
+  addAttachCommand,
+  addLsCommand,
+  addStatusCommand,
+  addTranscriptCommand,
+  addAuditCommand,
+  addInterruptCommand,
+  addSendCommand,
+  addApproveCommand,
+  addDenyCommand,
+  addCancelCommand,
   addScheduleCommands,
   addStopCommand,
 ];

@@ -6,9 +6,10 @@ import type { Client } from '@temporalio/client';
 import { connectClient, loadConnectionConfig, type ConnectionOverrides } from '../temporal/connection';
 import { defaultDevDb } from '../stores/dataHome';
 import { DurableAgentError } from '../engine/errors';
+import { isWorkflowNotFound } from '../temporal/errors';
 import { followSession } from './follow';
 import { watchForWorker } from './workerCheck';
-import { runningSession } from '../client';
+import { SessionNotFoundError, runningSession, sessionHandle } from '../client';
 
 export class UsageError extends DurableAgentError {
   constructor(message: string) {
@@ -80,6 +81,16 @@ export async function withClient<T>(o: ConnOpts, fn: (client: Client) => Promise
     return await fn(client);
   } finally {
     await connection.close().catch(() => undefined);
+  }
+}
+
+/** Throws SessionNotFoundError unless the session's workflow exists. */
+export async function sessionExists(client: Client, id: string): Promise<void> {
+  try {
+    await sessionHandle(client, id).describe();
+  } catch (err) {
+    if (isWorkflowNotFound(err)) throw new SessionNotFoundError(id);
+    throw err;
   }
 }
 

@@ -183,6 +183,32 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
     throw new SettingsError(`${path} must hold a JSON object`);
   const raw = parsed as Record<string, unknown>;
+  const { warnings, notes } = unhonouredKeys(path, raw);
+  // Each check throws a SettingsError or adds its warnings, in this order (the first error is the one reported).
+  const s = raw as SettingsFile;
+  checkScalars(path, s, scope, warnings);
+  if (s.hooks !== undefined) checkHooks(path, s.hooks, warnings);
+  const perms = s.permissions as Record<string, unknown> | undefined;
+  if (perms !== undefined) checkPermissions(path, perms, warnings);
+  if (s.sandbox !== undefined) {
+    const problems = validateSandboxSettings(s.sandbox);
+    const errors = problems.filter((p) => p.level === 'error');
+    if (errors.length > 0) throw new SettingsError(errors.map((p) => `${path}: ${p.message}`).join('\n'));
+    warnings.push(...problems.filter((p) => p.level === 'warning').map((p) => `${path}: ${p.message}`));
+    s.sandbox = resolveSandboxPaths(s.sandbox, base);
+  }
+  let mcp: McpSettings | undefined;
+  try {
+    mcp = mergeMcpSettings(undefined, raw, path);
+  } catch (err) {
+    if (err instanceof McpConfigError) throw new SettingsError(err.message);
+    throw err;
+  }
+  return { settings: s, warnings, notes, ...(mcp ? { mcp } : {}) };
+}
+
+/** The top-level keys durable-agent does not honour: a warning each, and one note for those of the terminal UI. */
+function unhonouredKeys(path: string, raw: Record<string, unknown>): { warnings: string[]; notes: string[] } {
   const warnings: string[] = [];
   const notApplicable: string[] = [];
   for (const key of Object.keys(raw)) {
@@ -208,7 +234,11 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
           `${path}: ${notApplicable.join(', ')} only shape${notApplicable.length === 1 ? 's' : ''} Claude Code's interactive terminal, login, updates or local housekeeping; durable-agent has none of these (ignored)`,
         ]
       : [];
-  const s = raw as SettingsFile;
+  return { warnings, notes };
+}
+
+/** The scalar and list keys; a managed-only switch outside the managed settings is warned about and dropped from `s`. */
+function checkScalars(path: string, s: SettingsFile, scope: SettingsScope, warnings: string[]): void {
   if (s.autoCompactEnabled !== undefined && typeof s.autoCompactEnabled !== 'boolean')
     throw new SettingsError(`${path}: autoCompactEnabled must be true or false`);
   for (const key of ['disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly'] as const) {
@@ -230,84 +260,69 @@ function readSettings(path: string, base: string, scope: SettingsScope = 'user')
     throw new SettingsError(at(path, 'model', 'must be a model name'));
   if (s.maxTokens !== undefined && !(Number.isInteger(s.maxTokens) && s.maxTokens > 0))
     throw new SettingsError(at(path, 'maxTokens', 'must be a positive integer'));
-  if (s.hooks !== undefined && (!s.hooks || typeof s.hooks !== 'object' || Array.isArray(s.hooks)))
+}
+
+function checkHooks(path: string, hooks: HooksJson, warnings: string[]): void {
+  if (!hooks || typeof hooks !== 'object' || Array.isArray(hooks))
     throw new SettingsError(at(path, 'hooks', 'must be an object of hook events'));
-  if (s.hooks !== undefined) {
-    // Unknown events and hook types fail here, at load, naming the file and key.
-    try {
-      normalizeHooksConfig({ hooks: s.hooks });
-    } catch (err) {
-      throw new SettingsError(`${path}: ${(err as Error).message}`);
-    }
-    for (const event of referenceOnlyHookEvents({ hooks: s.hooks })) {
-      warnings.push(
-        at(path, `hooks.${event}`, 'is a Claude Code hook event that durable-agent never fires; its hooks are ignored'),
-      );
-    }
-    for (const [key, message] of hookConfigWarnings({ hooks: s.hooks })) warnings.push(at(path, key, message));
-  }
-  const perms = s.permissions as Record<string, unknown> | undefined;
-  if (perms !== undefined) {
-    if (!perms || typeof perms !== 'object' || Array.isArray(perms))
-      throw new SettingsError(at(path, 'permissions', 'must be an object'));
-    for (const key of Object.keys(perms)) {
-      if (!PERMISSION_KEYS.has(key))
-        warnings.push(
-          at(path, `permissions.${key}`, 'is not a permissions setting durable-agent knows; it is ignored'),
-        );
-    }
-    if (perms.defaultMode === 'auto') {
-      // The reference's classifier-approved mode: not implemented; the stricter default mode stands in.
-      warnings.push(
-        at(
-          path,
-          'permissions.defaultMode',
-          '"auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one',
-        ),
-      );
-      perms.defaultMode = 'default';
-    }
-    const mode = perms.defaultMode;
-    if (mode !== undefined && !PERMISSION_MODES.includes(mode as PermissionMode)) {
-      throw new SettingsError(
-        `${path}: permissions.defaultMode "${String(mode)}" is not one of ${PERMISSION_MODES.join(', ')}`,
-      );
-    }
-    for (const key of ['allow', 'ask', 'deny', 'additionalDirectories'] as const) {
-      const v = perms[key];
-      if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== 'string')))
-        throw new SettingsError(`${path}: permissions.${key} must be a list of strings`);
-    }
-    for (const key of ['allow', 'ask', 'deny'] as const) {
-      ((perms[key] as string[] | undefined) ?? []).forEach((rule, i) => {
-        try {
-          parseRule(rule);
-        } catch (err) {
-          throw new SettingsError(at(path, `permissions.${key}[${i}]`, `is malformed: ${(err as Error).message}`));
-        }
-      });
-    }
-    const dbp = perms.disableBypassPermissionsMode;
-    if (dbp !== undefined && dbp !== 'disable')
-      throw new SettingsError(
-        at(path, 'permissions.disableBypassPermissionsMode', `must be "disable" (got ${JSON.stringify(dbp)})`),
-      );
-  }
-  if (s.sandbox !== undefined) {
-    const problems = validateSandboxSettings(s.sandbox);
-    const errors = problems.filter((p) => p.level === 'error');
-    if (errors.length > 0) throw new SettingsError(errors.map((p) => `${path}: ${p.message}`).join('\n'));
-    warnings.push(...problems.filter((p) => p.level === 'warning').map((p) => `${path}: ${p.message}`));
-    s.sandbox = resolveSandboxPaths(s.sandbox, base);
-  }
-  let mcp: McpSettings | undefined;
+  // Unknown events and hook types fail here, at load, naming the file and key.
   try {
-    mcp = mergeMcpSettings(undefined, raw, path);
+    normalizeHooksConfig({ hooks });
   } catch (err) {
-    if (err instanceof McpConfigError) throw new SettingsError(err.message);
-    throw err;
+    throw new SettingsError(`${path}: ${(err as Error).message}`);
   }
-  return { settings: s, warnings, notes, ...(mcp ? { mcp } : {}) };
+  for (const event of referenceOnlyHookEvents({ hooks })) {
+    warnings.push(
+      at(path, `hooks.${event}`, 'is a Claude Code hook event that durable-agent never fires; its hooks are ignored'),
+    );
+  }
+  for (const [key, message] of hookConfigWarnings({ hooks })) warnings.push(at(path, key, message));
+}
+
+/** `permissions`: every rule parses; "auto" becomes "default" (with a warning) in `perms`. */
+function checkPermissions(path: string, perms: Record<string, unknown>, warnings: string[]): void {
+  if (!perms || typeof perms !== 'object' || Array.isArray(perms))
+    throw new SettingsError(at(path, 'permissions', 'must be an object'));
+  for (const key of Object.keys(perms)) {
+    if (!PERMISSION_KEYS.has(key))
+      warnings.push(at(path, `permissions.${key}`, 'is not a permissions setting durable-agent knows; it is ignored'));
+  }
+  if (perms.defaultMode === 'auto') {
+    // The reference's classifier-approved mode: not implemented; the stricter default mode stands in.
+    warnings.push(
+      at(
+        path,
+        'permissions.defaultMode',
+        '"auto" (a classifier approving calls) is a Claude Code mode durable-agent does not implement; the session runs in "default" mode: calls that need approval wait for one',
+      ),
+    );
+    perms.defaultMode = 'default';
+  }
+  const mode = perms.defaultMode;
+  if (mode !== undefined && !PERMISSION_MODES.includes(mode as PermissionMode)) {
+    throw new SettingsError(
+      `${path}: permissions.defaultMode "${String(mode)}" is not one of ${PERMISSION_MODES.join(', ')}`,
+    );
+  }
+  for (const key of ['allow', 'ask', 'deny', 'additionalDirectories'] as const) {
+    const v = perms[key];
+    if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== 'string')))
+      throw new SettingsError(`${path}: permissions.${key} must be a list of strings`);
+  }
+  for (const key of ['allow', 'ask', 'deny'] as const) {
+    ((perms[key] as string[] | undefined) ?? []).forEach((rule, i) => {
+      try {
+        parseRule(rule);
+      } catch (err) {
+        throw new SettingsError(at(path, `permissions.${key}[${i}]`, `is malformed: ${(err as Error).message}`));
+      }
+    });
+  }
+  const dbp = perms.disableBypassPermissionsMode;
+  if (dbp !== undefined && dbp !== 'disable')
+    throw new SettingsError(
+      at(path, 'permissions.disableBypassPermissionsMode', `must be "disable" (got ${JSON.stringify(dbp)})`),
+    );
 }
 
 function mergeHooks(a: HooksJson | undefined, b: HooksJson | undefined): HooksJson | undefined {
@@ -355,6 +370,14 @@ export function settingsSources(cwd: string): Array<{ path: string; base: string
   ];
 }
 
+/** What loadSettings keeps aside while it reads the files: the managed settings' own rules and hooks, the hook switches. */
+interface HookAndRuleState {
+  disableAllHooks?: SettingsScope;
+  managedHooksOnly: boolean;
+  managedRules: { allow: string[]; ask: string[]; deny: string[] };
+  managedHooks?: HooksJson;
+}
+
 export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
   const sources = paths
     ? paths.map((p) => ({
@@ -376,108 +399,114 @@ export function loadSettings(cwd: string, paths?: string[]): EffectiveSettings {
     managed: {},
     managedRulesOnly: false,
   };
-  let disableAllHooks: SettingsScope | undefined;
-  let managedHooksOnly = false;
-  const managedRules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
-  let managedHooks: HooksJson | undefined;
+  const state: HookAndRuleState = { managedHooksOnly: false, managedRules: { allow: [], ask: [], deny: [] } };
   for (const { path, base, scope } of sources) {
     const loaded = readSettings(path, base, scope);
     if (!loaded) continue;
-    const s = loaded.settings;
-    if (scope === 'managed') {
-      // managed-settings.json, then managed-settings.d/*.json: a later file's scalar wins (path: the file that set one).
-      const set = s.model !== undefined || s.maxTokens !== undefined || s.permissions?.defaultMode !== undefined;
-      eff.managed = {
-        ...eff.managed,
-        ...(s.model !== undefined ? { model: s.model } : {}),
-        ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}),
-        ...(s.permissions?.defaultMode ? { mode: s.permissions.defaultMode } : {}),
-        ...(set || !eff.managed.path ? { path } : {}),
-      };
-      managedRules.allow.push(...(s.permissions?.allow ?? []));
-      managedRules.ask.push(...(s.permissions?.ask ?? []));
-      managedRules.deny.push(...(s.permissions?.deny ?? []));
-      managedHooks = mergeHooks(managedHooks, s.hooks);
-      if (s.allowManagedPermissionRulesOnly) eff.managedRulesOnly = true;
-      if (s.allowManagedHooksOnly) managedHooksOnly = true;
-    }
-    if (s.disableAllHooks !== undefined) disableAllHooks = s.disableAllHooks ? scope : undefined;
-    eff.sources.push(path);
-    eff.warnings.push(...loaded.warnings);
-    eff.notes.push(...loaded.notes);
-    for (const g of s.claudeMdExcludes ?? []) if (!eff.claudeMdExcludes.includes(g)) eff.claudeMdExcludes.push(g);
-    if (s.model !== undefined) eff.model = s.model;
-    if (s.maxTokens !== undefined) eff.maxTokens = s.maxTokens;
-    eff.allow.push(...(s.permissions?.allow ?? []));
-    eff.ask.push(...(s.permissions?.ask ?? []));
-    eff.deny.push(...(s.permissions?.deny ?? []));
-    for (const d of s.permissions?.additionalDirectories ?? []) {
-      const dir = settingsDir(d, cwd);
-      if (!existsSync(dir))
-        eff.warnings.push(
-          at(path, 'permissions.additionalDirectories', `${JSON.stringify(d)}: ${dir} does not exist; it is ignored`),
-        );
-      else if (!eff.additionalDirectories.includes(dir)) eff.additionalDirectories.push(dir);
-    }
-    if (s.permissions?.defaultMode) eff.mode = s.permissions.defaultMode;
-    if (s.permissions?.disableBypassPermissionsMode === 'disable') {
-      eff.disableBypassPermissionsMode = true;
-      eff.bypassDisabledBy = path;
-    }
-    if (s.autoCompactEnabled !== undefined) eff.autoCompactEnabled = s.autoCompactEnabled;
-    const hooks = mergeHooks(eff.hooks, s.hooks);
-    if (hooks) eff.hooks = hooks;
-    const sandbox = mergeSandboxSettings(eff.sandbox, s.sandbox);
-    if (sandbox) eff.sandbox = sandbox;
-    if (loaded.mcp) {
-      const m = eff.mcp ?? { servers: {}, origins: {}, approval: {} };
-      eff.mcp = {
-        servers: { ...m.servers, ...loaded.mcp.servers },
-        origins: { ...m.origins, ...loaded.mcp.origins },
-        approval: {
-          ...m.approval,
-          ...(loaded.mcp.approval.enableAllProjectMcpServers !== undefined
-            ? { enableAllProjectMcpServers: loaded.mcp.approval.enableAllProjectMcpServers }
-            : {}),
-          enabledMcpjsonServers: [
-            ...(m.approval.enabledMcpjsonServers ?? []),
-            ...(loaded.mcp.approval.enabledMcpjsonServers ?? []),
-          ],
-          disabledMcpjsonServers: [
-            ...(m.approval.disabledMcpjsonServers ?? []),
-            ...(loaded.mcp.approval.disabledMcpjsonServers ?? []),
-          ],
-          ...(m.approval.allowedMcpServers || loaded.mcp.approval.allowedMcpServers
-            ? {
-                allowedMcpServers: [
-                  ...(m.approval.allowedMcpServers ?? []),
-                  ...(loaded.mcp.approval.allowedMcpServers ?? []),
-                ],
-              }
-            : {}),
-          ...(m.approval.deniedMcpServers || loaded.mcp.approval.deniedMcpServers
-            ? {
-                deniedMcpServers: [
-                  ...(m.approval.deniedMcpServers ?? []),
-                  ...(loaded.mcp.approval.deniedMcpServers ?? []),
-                ],
-              }
-            : {}),
-        },
-      };
-    }
+    if (scope === 'managed') applyManaged(eff, state, loaded.settings, path);
+    applyFile(eff, state, loaded, path, scope, cwd);
   }
   if (eff.managedRulesOnly) {
-    eff.allow = managedRules.allow;
-    eff.ask = managedRules.ask;
-    eff.deny = managedRules.deny;
+    eff.allow = state.managedRules.allow;
+    eff.ask = state.managedRules.ask;
+    eff.deny = state.managedRules.deny;
   }
-  if (managedHooksOnly) {
+  const managedHooks = state.managedHooks;
+  if (state.managedHooksOnly) {
     if (managedHooks) eff.hooks = managedHooks;
     else delete eff.hooks;
   }
   // disableAllHooks outside the managed settings cannot switch off the managed hooks (as the reference).
+  const disableAllHooks = state.disableAllHooks;
   if (disableAllHooks === 'managed' || (disableAllHooks && !managedHooks)) delete eff.hooks;
   else if (disableAllHooks && managedHooks) eff.hooks = managedHooks;
   return eff;
+}
+
+/** A managed file: its scalars beat the command line; its rules and hooks are kept aside for the managed-only switches. */
+function applyManaged(eff: EffectiveSettings, state: HookAndRuleState, s: SettingsFile, path: string): void {
+  // managed-settings.json, then managed-settings.d/*.json: a later file's scalar wins (path: the file that set one).
+  const set = s.model !== undefined || s.maxTokens !== undefined || s.permissions?.defaultMode !== undefined;
+  eff.managed = {
+    ...eff.managed,
+    ...(s.model !== undefined ? { model: s.model } : {}),
+    ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}),
+    ...(s.permissions?.defaultMode ? { mode: s.permissions.defaultMode } : {}),
+    ...(set || !eff.managed.path ? { path } : {}),
+  };
+  state.managedRules.allow.push(...(s.permissions?.allow ?? []));
+  state.managedRules.ask.push(...(s.permissions?.ask ?? []));
+  state.managedRules.deny.push(...(s.permissions?.deny ?? []));
+  state.managedHooks = mergeHooks(state.managedHooks, s.hooks);
+  if (s.allowManagedPermissionRulesOnly) eff.managedRulesOnly = true;
+  if (s.allowManagedHooksOnly) state.managedHooksOnly = true;
+}
+
+/** Any file, over the ones below it: lists are concatenated, a scalar it sets wins. */
+function applyFile(
+  eff: EffectiveSettings,
+  state: HookAndRuleState,
+  loaded: Loaded,
+  path: string,
+  scope: SettingsScope,
+  cwd: string,
+): void {
+  const s = loaded.settings;
+  if (s.disableAllHooks !== undefined) state.disableAllHooks = s.disableAllHooks ? scope : undefined;
+  eff.sources.push(path);
+  eff.warnings.push(...loaded.warnings);
+  eff.notes.push(...loaded.notes);
+  for (const g of s.claudeMdExcludes ?? []) if (!eff.claudeMdExcludes.includes(g)) eff.claudeMdExcludes.push(g);
+  if (s.model !== undefined) eff.model = s.model;
+  if (s.maxTokens !== undefined) eff.maxTokens = s.maxTokens;
+  eff.allow.push(...(s.permissions?.allow ?? []));
+  eff.ask.push(...(s.permissions?.ask ?? []));
+  eff.deny.push(...(s.permissions?.deny ?? []));
+  for (const d of s.permissions?.additionalDirectories ?? []) {
+    const dir = settingsDir(d, cwd);
+    if (!existsSync(dir))
+      eff.warnings.push(
+        at(path, 'permissions.additionalDirectories', `${JSON.stringify(d)}: ${dir} does not exist; it is ignored`),
+      );
+    else if (!eff.additionalDirectories.includes(dir)) eff.additionalDirectories.push(dir);
+  }
+  if (s.permissions?.defaultMode) eff.mode = s.permissions.defaultMode;
+  if (s.permissions?.disableBypassPermissionsMode === 'disable') {
+    eff.disableBypassPermissionsMode = true;
+    eff.bypassDisabledBy = path;
+  }
+  if (s.autoCompactEnabled !== undefined) eff.autoCompactEnabled = s.autoCompactEnabled;
+  const hooks = mergeHooks(eff.hooks, s.hooks);
+  if (hooks) eff.hooks = hooks;
+  const sandbox = mergeSandboxSettings(eff.sandbox, s.sandbox);
+  if (sandbox) eff.sandbox = sandbox;
+  if (loaded.mcp) eff.mcp = mergeMcp(eff.mcp ?? { servers: {}, origins: {}, approval: {} }, loaded.mcp);
+}
+
+/** MCP settings of a file over those below it: servers by name, approval lists concatenated. */
+function mergeMcp(m: McpSettings, next: McpSettings): McpSettings {
+  return {
+    servers: { ...m.servers, ...next.servers },
+    origins: { ...m.origins, ...next.origins },
+    approval: {
+      ...m.approval,
+      ...(next.approval.enableAllProjectMcpServers !== undefined
+        ? { enableAllProjectMcpServers: next.approval.enableAllProjectMcpServers }
+        : {}),
+      enabledMcpjsonServers: [
+        ...(m.approval.enabledMcpjsonServers ?? []),
+        ...(next.approval.enabledMcpjsonServers ?? []),
+      ],
+      disabledMcpjsonServers: [
+        ...(m.approval.disabledMcpjsonServers ?? []),
+        ...(next.approval.disabledMcpjsonServers ?? []),
+      ],
+      ...(m.approval.allowedMcpServers || next.approval.allowedMcpServers
+        ? { allowedMcpServers: [...(m.approval.allowedMcpServers ?? []), ...(next.approval.allowedMcpServers ?? [])] }
+        : {}),
+      ...(m.approval.deniedMcpServers || next.approval.deniedMcpServers
+        ? { deniedMcpServers: [...(m.approval.deniedMcpServers ?? []), ...(next.approval.deniedMcpServers ?? [])] }
+        : {}),
+    },
+  };
 }

@@ -38,14 +38,12 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
     let settled = false;
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
-    // eslint-disable-next-line prefer-const -- assigned after finish() (which clears it) is defined
-    let timer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
 
     const finish = (extra: Partial<CommandRunResult> = {}) => {
       if (settled) return;
       settled = true;
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer); // set below: finish runs only from the child's events, after this function returned
       if (graceTimer) clearTimeout(graceTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       child.stdout?.destroy();
@@ -112,7 +110,7 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
     });
     child.on('close', () => finish());
 
-    timer = setTimeout(
+    const timer = setTimeout(
       () => {
         timedOut = true;
         killGroup();
