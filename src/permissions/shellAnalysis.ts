@@ -83,32 +83,45 @@ export function analyzeShell(command: string, home: string = os.homedir()): Shel
 }
 
 function analyzeUncached(command: string, home: string): ShellAnalysis {
-  const out: ShellAnalysis = { parsed: false, certain: false, reasons: [], commands: [], redirects: [] };
   const root = parseBash(command);
   if (!root) {
-    out.reasons.push(shellParserReady() ? 'the command is too large to analyse' : 'the shell parser is not available');
-    return out;
+    const reasons = [shellParserReady() ? 'the command is too large to analyse' : 'the shell parser is not available'];
+    return { parsed: false, certain: false, reasons, commands: [], redirects: [] };
   }
-  out.parsed = true;
-  const reason = (r: string) => {
-    if (!out.reasons.includes(r)) out.reasons.push(r);
-  };
+  const walker = new ShellWalker(home);
   const suspicious = suspiciousCharacters(command);
-  if (suspicious) reason(suspicious);
+  if (suspicious) walker.reason(suspicious);
+  walker.visit(root, false);
+  walker.out.certain = walker.out.reasons.length === 0;
+  return walker.out;
+}
 
-  const word = (n: BashNode, nested: boolean): ShellWord => {
-    const form = wordForm(n, nested);
-    return form === undefined ? dynamicWord(n.text, 'expansion') : wordFromForm(n.text, form, home);
-  };
+/** One walk over a parsed command: what it runs, where it redirects, and every reason for doubt. */
+class ShellWalker {
+  readonly out: ShellAnalysis = { parsed: true, certain: false, reasons: [], commands: [], redirects: [] };
+  /** How many subshells or { … } groups enclose the node being walked. */
+  private group = 0;
+
+  constructor(private readonly home: string) {}
+
+  reason(r: string): void {
+    if (!this.out.reasons.includes(r)) this.out.reasons.push(r);
+  }
+
+  private word(n: BashNode, nested: boolean): ShellWord {
+    const form = this.wordForm(n, nested);
+    return form === undefined ? dynamicWord(n.text, 'expansion') : wordFromForm(n.text, form, this.home);
+  }
+
   /** The escaped form of a word node, or undefined when its value is only known at run time. */
-  const wordForm = (n: BashNode, nested: boolean): string | undefined => {
-    if (n.bad) reason('the command does not parse');
+  private wordForm(n: BashNode, nested: boolean): string | undefined {
+    if (n.bad) this.reason('the command does not parse');
     switch (n.type) {
       case 'word':
       case 'number':
       case 'brace_expression':
         // tree-sitter-bash glues `cmd<newline>\\next` into one word; bash runs two commands.
-        if (/(^|[^\\])(\\\\)*[\s]/.test(n.text)) reason('a word that spans blanks or lines');
+        if (/(^|[^\\])(\\\\)*[\s]/.test(n.text)) this.reason('a word that spans blanks or lines');
         return n.text;
       case 'raw_string':
         return escapeAll(n.text.slice(1, -1));
@@ -118,7 +131,7 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
         let dynamic = false;
         for (const c of n.children) {
           if (c.named && c.type !== 'string_content') {
-            wordForm(c, nested);
+            this.wordForm(c, nested);
             dynamic = true;
           }
         }
@@ -128,7 +141,7 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
         let s = '';
         let dynamic = false;
         for (const c of n.children) {
-          const f = c.named ? wordForm(c, nested) : c.text;
+          const f = c.named ? this.wordForm(c, nested) : c.text;
           if (f === undefined) dynamic = true;
           else s += f;
         }
@@ -136,27 +149,27 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
       }
       case 'simple_expansion':
       case 'expansion':
-        if (!PLAIN_PARAM.test(n.text)) reason(`the parameter expansion ${n.text.slice(0, 40)}`);
-        for (const c of n.children) if (c.named) visit(c, nested, true);
+        if (!PLAIN_PARAM.test(n.text)) this.reason(`the parameter expansion ${n.text.slice(0, 40)}`);
+        for (const c of n.children) if (c.named) this.visit(c, nested, true);
         return undefined;
       case 'command_substitution':
       case 'process_substitution':
-        reason('a command or process substitution');
-        for (const c of n.children) visit(c, true);
+        this.reason('a command or process substitution');
+        for (const c of n.children) this.visit(c, true);
         return undefined;
       case 'arithmetic_expansion':
-        reason('an arithmetic expansion');
-        for (const c of n.children) visit(c, true, true);
+        this.reason('an arithmetic expansion');
+        for (const c of n.children) this.visit(c, true, true);
         return undefined;
       default:
-        reason(`the construct ${n.type}`);
-        for (const c of n.children) visit(c, true, true);
+        this.reason(`the construct ${n.type}`);
+        for (const c of n.children) this.visit(c, true, true);
         return undefined;
     }
-  };
+  }
 
-  const redirect = (n: BashNode, nested: boolean) => {
-    if (n.bad) reason('the command does not parse');
+  private redirect(n: BashNode, nested: boolean): void {
+    if (n.bad) this.reason('the command does not parse');
     const r: ShellRedirect = { op: '', nested };
     let targets = 0;
     for (const c of n.children) {
@@ -164,118 +177,121 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
       else if (!c.named) r.op = c.text;
       else {
         targets++;
-        r.target = word(c, nested);
+        r.target = this.word(c, nested);
       }
     }
     if (n.type === 'herestring_redirect') r.op = '<<<';
-    if (targets !== 1 && !(targets === 0 && /-$/.test(r.op))) reason('a redirection the parser reads ambiguously');
-    out.redirects.push(r);
-  };
+    if (targets !== 1 && !(targets === 0 && /-$/.test(r.op))) this.reason('a redirection the parser reads ambiguously');
+    this.out.redirects.push(r);
+  }
 
-  let group = 0;
-  const push = (cmd: ShellCommand) => {
-    if (group > 0) cmd.grouped = true;
-    out.commands.push(cmd);
-  };
+  private push(cmd: ShellCommand): void {
+    if (this.group > 0) cmd.grouped = true;
+    this.out.commands.push(cmd);
+  }
+
   /** `[ … ]` is the command `[`: its words are the leaves of the parsed test expression. */
-  const testWords = (n: BashNode, into: ShellWord[], nested: boolean) => {
+  private testWords(n: BashNode, into: ShellWord[], nested: boolean): void {
     for (const c of n.children) {
       if (!c.named || c.type === 'test_operator')
         into.push({ raw: c.text, values: [c.text], patterns: [escapeAll(c.text)], glob: false });
       else if (['unary_expression', 'binary_expression', 'parenthesized_expression'].includes(c.type))
-        testWords(c, into, nested);
-      else into.push(word(c, nested));
+        this.testWords(c, into, nested);
+      else into.push(this.word(c, nested));
     }
-  };
-  const simpleCommand = (n: BashNode, nested: boolean) => {
+  }
+
+  private simpleCommand(n: BashNode, nested: boolean): void {
     const cmd: ShellCommand = { words: [], assignments: [], nested, background: false, text: '' };
     for (const c of n.children) {
-      if (c.type === 'variable_assignment') assignment(c, cmd, nested);
-      else if (c.type === 'command_name') for (const w of c.children) cmd.words.push(word(w, nested));
-      else if (c.type === 'file_redirect' || c.type === 'herestring_redirect') redirect(c, nested);
-      else if (c.named) cmd.words.push(word(c, nested));
-      else if (c.bad) reason('the command does not parse');
+      if (c.type === 'variable_assignment') this.assignment(c, cmd, nested);
+      else if (c.type === 'command_name') for (const w of c.children) cmd.words.push(this.word(w, nested));
+      else if (c.type === 'file_redirect' || c.type === 'herestring_redirect') this.redirect(c, nested);
+      else if (c.named) cmd.words.push(this.word(c, nested));
+      else if (c.bad) this.reason('the command does not parse');
     }
     cmd.text = cmd.words.map((w) => w.raw).join(' ');
-    push(cmd);
-  };
+    this.push(cmd);
+  }
 
-  const assignment = (n: BashNode, cmd: ShellCommand, nested: boolean) => {
+  private assignment(n: BashNode, cmd: ShellCommand, nested: boolean): void {
     const nameNode = n.children[0];
     if (!nameNode || nameNode.type !== 'variable_name') {
-      reason('an array assignment');
-      for (const c of n.children) visit(c, nested, true);
+      this.reason('an array assignment');
+      for (const c of n.children) this.visit(c, nested, true);
       cmd.assignments.push({ name: nameNode?.text ?? '' });
       return;
     }
     const valueNode = n.children.find((c, k) => k > 0 && c.named);
-    if (n.text.startsWith(`${nameNode.text}+=`)) reason('an appending assignment');
+    if (n.text.startsWith(`${nameNode.text}+=`)) this.reason('an appending assignment');
     if (valueNode && valueNode.type === 'array') {
-      reason('an array assignment');
-      for (const c of valueNode.children) visit(c, nested, true);
+      this.reason('an array assignment');
+      for (const c of valueNode.children) this.visit(c, nested, true);
       cmd.assignments.push({ name: nameNode.text });
       return;
     }
-    cmd.assignments.push(valueNode ? { name: nameNode.text, value: word(valueNode, nested) } : { name: nameNode.text });
-  };
+    cmd.assignments.push(
+      valueNode ? { name: nameNode.text, value: this.word(valueNode, nested) } : { name: nameNode.text },
+    );
+  }
 
   /** `inWord`: walking a node found inside a word (its commands are nested). */
-  function visit(n: BashNode, nested: boolean, inWord = false): void {
-    if (n.bad) reason('the command does not parse');
+  visit(n: BashNode, nested: boolean, inWord = false): void {
+    if (n.bad) this.reason('the command does not parse');
     if (!n.named) return;
     if (STATEMENTS.has(n.type)) {
       const grouping = n.type === 'subshell' || n.type === 'compound_statement';
-      if (grouping) group++;
+      if (grouping) this.group++;
       try {
-        statementChildren(n, nested);
+        this.statementChildren(n, nested);
       } finally {
-        if (grouping) group--;
+        if (grouping) this.group--;
       }
       return;
     }
     switch (n.type) {
       case 'command':
-        simpleCommand(n, nested);
+        this.simpleCommand(n, nested);
         return;
       case 'test_command': {
         if (n.children[0]?.type !== '[') {
-          reason('a [[ … ]] test (its operands are evaluated arithmetically)');
-          for (const c of n.children) visit(c, nested, true);
+          this.reason('a [[ … ]] test (its operands are evaluated arithmetically)');
+          for (const c of n.children) this.visit(c, nested, true);
           return;
         }
         const cmd: ShellCommand = { words: [], assignments: [], nested, background: false, text: '' };
-        testWords(n, cmd.words, nested);
+        this.testWords(n, cmd.words, nested);
         cmd.text = cmd.words.map((w) => w.raw).join(' ');
-        push(cmd);
+        this.push(cmd);
         return;
       }
       default:
-        visitOther(n, nested, inWord);
+        this.visitOther(n, nested, inWord);
     }
   }
 
-  function statementChildren(n: BashNode, nested: boolean): void {
-    let lastStart = out.commands.length;
+  private statementChildren(n: BashNode, nested: boolean): void {
+    let lastStart = this.out.commands.length;
     for (const c of n.children) {
       if (!c.named && c.type === '&') {
-        for (let k = lastStart; k < out.commands.length; k++) out.commands[k]!.background = true;
+        for (let k = lastStart; k < this.out.commands.length; k++) this.out.commands[k]!.background = true;
       }
       if (!c.named) {
-        if (c.bad) reason('the command does not parse');
+        if (c.bad) this.reason('the command does not parse');
         continue;
       }
-      lastStart = out.commands.length;
-      visit(c, nested);
+      lastStart = this.out.commands.length;
+      this.visit(c, nested);
     }
   }
 
-  function visitOther(n: BashNode, nested: boolean, inWord: boolean): void {
+  private visitOther(n: BashNode, nested: boolean, inWord: boolean): void {
     switch (n.type) {
       case 'comment':
         return;
       case 'file_redirect':
       case 'herestring_redirect':
-        redirect(n, nested);
+        this.redirect(n, nested);
         return;
       case 'variable_assignment':
       case 'variable_assignments': {
@@ -283,14 +299,14 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
         for (const c of n.type === 'variable_assignment'
           ? [n]
           : n.children.filter((x) => x.type === 'variable_assignment')) {
-          assignment(c, cmd, nested);
+          this.assignment(c, cmd, nested);
         }
-        push(cmd);
+        this.push(cmd);
         return;
       }
       case 'declaration_command':
       case 'unset_command': {
-        reason(`the ${n.children[0]?.text ?? 'declaration'} command`);
+        this.reason(`the ${n.children[0]?.text ?? 'declaration'} command`);
         const cmd: ShellCommand = {
           words: [],
           assignments: [],
@@ -301,16 +317,16 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
         };
         for (const c of n.children) {
           if (!c.named) cmd.words.push({ raw: c.text, values: [c.text], patterns: [escapeAll(c.text)], glob: false });
-          else if (c.type === 'variable_assignment') assignment(c, cmd, nested);
-          else cmd.words.push(word(c, nested));
+          else if (c.type === 'variable_assignment') this.assignment(c, cmd, nested);
+          else cmd.words.push(this.word(c, nested));
         }
         cmd.text = cmd.words.map((w) => w.raw).join(' ');
-        push(cmd);
+        this.push(cmd);
         return;
       }
       case 'heredoc_redirect':
-        reason('a here-document');
-        for (const c of n.children) visit(c, true, true);
+        this.reason('a here-document');
+        for (const c of n.children) this.visit(c, true, true);
         return;
       default:
         if (
@@ -328,7 +344,7 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
         ) {
           return;
         }
-        if (!inWord) reason(`the construct ${n.type}`);
+        if (!inWord) this.reason(`the construct ${n.type}`);
         if (
           [
             'string',
@@ -340,14 +356,10 @@ function analyzeUncached(command: string, home: string): ShellAnalysis {
             'arithmetic_expansion',
           ].includes(n.type)
         ) {
-          wordForm(n, nested);
+          this.wordForm(n, nested);
           return;
         }
-        for (const c of n.children) visit(c, nested, inWord);
+        for (const c of n.children) this.visit(c, nested, inWord);
     }
   }
-
-  visit(root, false);
-  out.certain = out.reasons.length === 0;
-  return out;
 }
