@@ -117,6 +117,25 @@ export default tseslint.config(
     },
   },
   {
+    // The in-process scheduler runs the same engine without Temporal ("one algorithm, two
+    // schedulers"): no Temporal package, no workflow code, no client or worker start-up.
+    files: ['src/local/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@temporalio/|\\.\\./(workflows(/|$)|client$|worker$))',
+              message:
+                'src/local is the scheduler without Temporal: it imports no @temporalio/*, src/workflows, src/client or src/worker (docs/architecture.md); shared code lives in the engine, src/calls, src/sessionInput or src/workerDeps.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The test and demo utilities (src/testing) are imported only by the demo and the CLI.
     files: ['src/**/*.ts'],
     ignores: ['src/testing/**', 'src/demo/**', 'src/cli/**'],

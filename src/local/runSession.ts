@@ -8,7 +8,11 @@ import { callModelWith, ModelCallError, type CallModelResult } from '../calls/mo
 import type { CallRuntime } from '../calls/runtime';
 import { compactContextWith } from '../calls/compact';
 import type { CompactionRecord } from '../engine/contextView';
-import { managedModelStep, newModelStepState, type ManagedModelStep } from '../workflows/modelStep';
+import {
+  managedModelStep,
+  newModelStepState,
+  type ManagedModelStep as EngineModelStep,
+} from '../engine/managedModelStep';
 import { initialContext, type AgentContext } from '../engine/context';
 import type { Message, ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
@@ -40,11 +44,16 @@ import {
   type TurnOutcome,
 } from '../engine/turn';
 import { localStreaming, withStreamedToolUses } from './streaming';
-import { sessionInput, withAgents, type SessionOptions } from '../client';
+import { sessionInput, withAgents, type SessionOptions } from '../sessionInput';
 import { checkSessionInput } from '../sessionInput';
 import { localSubagentRunner, localToolSession } from './subagents';
-import { createAgentActivities, type AgentWorkerOptions } from '../worker';
-import { oneLinePreview, type PendingApproval, type SessionResult } from '../workflows/definitions';
+import { createAgentActivities, type AgentDepsOptions } from '../workerDeps';
+import { oneLinePreview } from '../engine/messages';
+import type { AgentDefinition } from '../agents/definitions';
+import type { McpServers } from '../mcp/config';
+import type { PendingApproval, SessionResult } from '../engine/session';
+
+type ManagedModelStep = EngineModelStep<CallModelResult>;
 
 export interface LocalSessionOptions extends SessionOptions {
   sessionId?: string;
@@ -113,10 +122,7 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<'done' | 'inte
   });
 }
 
-type WorkerDeps = Omit<
-  AgentWorkerOptions,
-  'connection' | 'workflowBundle' | 'workerOptions' | 'namespace' | 'taskQueue'
->;
+type WorkerDeps = AgentDepsOptions;
 
 export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps = {}): LocalSession {
   const input = checkSessionInput(sessionInput(opts));
@@ -269,7 +275,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
         try {
           await agentsReady;
           // The same model step as the turn workflow (clearing, auto/reactive compaction), called directly.
-          step = await managedModelStep(
+          step = await managedModelStep<AgentDefinition, McpServers, unknown, CallModelResult>(
             {
               sessionId,
               turn,
@@ -279,10 +285,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
               model: input.model,
               tools: input.tools,
               rules: input.rules,
-              permissionMode: input.permissionMode,
               context: state.context,
-              maxConcurrency: 1,
-              approvalTimeoutMs: 0,
               ...(streaming ? {} : { streamingToolExecution: false }),
               ...(state.view ? { view: state.view } : {}),
               ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolSessionSettings } from '../calls/tools';
 import { subagentPlan } from '../calls/tools';
-import type { sessionInput } from '../client';
+import type { sessionInput } from '../sessionInput';
 import { agentHookFields, childSystemPrompt, subagentCounters, subagentSessionId } from '../engine/subagents';
 import type { ToolUseContext } from '../tools/Tool';
 import type { LocalSessionOptions, LocalSessionResult } from './runSession';
