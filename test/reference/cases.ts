@@ -797,6 +797,50 @@ export const MCP_CASES: RefCase[] = [
 CASES.push(...MCP_CASES);
 
 const WORKTREE_CASES: RefCase[] = [
+  // Scheduling (issue 19): texts compared with ids, clock times, next-run dates and the seconds to a wake-up normalised.
+  {
+    name: 'Schedule wakeup clamped - missing reason - stop',
+    turns: [
+      [{ id: 'toolu_sw_noreason', name: 'ScheduleWakeup', input: { delaySeconds: 120, prompt: 'check again' } }],
+      [
+        {
+          id: 'toolu_sw_clamped',
+          name: 'ScheduleWakeup',
+          input: { delaySeconds: 5, reason: 'poll the build', prompt: 'check the build' },
+        },
+      ],
+      [{ id: 'toolu_sw_list', name: 'CronList', input: {} }],
+      [{ id: 'toolu_sw_stop', name: 'ScheduleWakeup', input: { stop: true } }],
+      [{ id: 'toolu_sw_stop_again', name: 'ScheduleWakeup', input: { stop: true } }],
+    ],
+  },
+  {
+    name: 'Cron create list delete',
+    turns: [
+      [{ id: 'toolu_cr_empty', name: 'CronList', input: {} }],
+      [{ id: 'toolu_cr_rec', name: 'CronCreate', input: { cron: '*/5 * * * *', prompt: 'check the queue' } }],
+      [
+        {
+          id: 'toolu_cr_once',
+          name: 'CronCreate',
+          input: { cron: '30 9 * * *', prompt: 'morning report', recurring: false },
+        },
+      ],
+      [{ id: 'toolu_cr_list', name: 'CronList', input: {} }],
+      [{ id: 'toolu_cr_del_rec', name: 'CronDelete', input: { id: '$JOB(toolu_cr_rec)' } }],
+      [{ id: 'toolu_cr_del_once', name: 'CronDelete', input: { id: '$JOB(toolu_cr_once)' } }],
+      [{ id: 'toolu_cr_del_unknown', name: 'CronDelete', input: { id: 'deadbeef' } }],
+      [{ id: 'toolu_cr_list_after', name: 'CronList', input: {} }],
+    ],
+  },
+  {
+    name: 'Cron bad expressions',
+    turns: [
+      [{ id: 'toolu_cb_fields', name: 'CronCreate', input: { cron: '*/5 * * *', prompt: 'x' } }],
+      [{ id: 'toolu_cb_range', name: 'CronCreate', input: { cron: '61 * * * *', prompt: 'x' } }],
+      [{ id: 'toolu_cb_nodate', name: 'CronCreate', input: { cron: '0 0 31 2 *', prompt: 'x' } }],
+    ],
+  },
   // Worktrees (issue 19.4): location, branch naming, cwd of later calls, keep/remove and refusals.
   {
     name: 'Worktree enter write keep',
@@ -940,6 +984,64 @@ DELIBERATE.push(
     files: ['$OTHER/.git/config', '$OTHER/.bashrc', '$OTHER/.vscode/tasks.json'],
     reason:
       "In an `--add-dir` directory the reference's sandbox protects only its own files (`.mcp.json`, `.claude/`); `.git/config`, `.bashrc` and `.vscode/` there stay writable. durable-agent protects the whole list at every working directory (issue 18).",
+  },
+);
+
+// Scheduling (issue 19): what durable-agent's session does differently, and its own words after the shared first sentence.
+DELIBERATE.push(
+  {
+    cases: 'Schedule wakeup clamped - missing reason - stop',
+    tools: ['ScheduleWakeup'],
+    aspect: 'PreToolUse ran',
+    reason:
+      "A call without `delaySeconds`/`reason` (and no `stop`) is refused in validateInput, before the hooks, with the same text; the reference checks it in call(), after PreToolUse, and then sends PostToolUseFailure. durable-agent keeps the seed's order for malformed input.",
+  },
+  {
+    cases: 'Schedule wakeup clamped - missing reason - stop',
+    tools: ['ScheduleWakeup'],
+    aspect: 'PostToolUseFailure ran',
+    reason: 'The same refusal: no PreToolUse, so no PostToolUseFailure either.',
+  },
+  {
+    cases: 'Schedule wakeup clamped - missing reason - stop',
+    tools: ['ScheduleWakeup'],
+    aspect: 'content',
+    reason:
+      'The first sentence agrees ("Next wakeup scheduled for <HH:MM:SS> (in <n>s) (clamped to 60s …)", "Loop stopped — cancelled <n> pending wakeup(s)"); the guidance after it is durable-agent\'s own (the reference\'s speaks of its /loop and Monitor; no prompt text is copied). The wake-up fires at the exact second, the reference\'s on a whole minute (normalised away: clock and seconds).',
+  },
+  {
+    cases: 'Schedule wakeup clamped - missing reason - stop',
+    tools: ['ScheduleWakeup'],
+    aspect: 'tool_response keys',
+    reason:
+      "A wake-up's tool_response also has `clock` (the time in the session's zone, fixed at its start, which the text shows); a stop's has only `stopped` and `cancelledWakeups` (the reference's carries the scheduling fields too).",
+  },
+  {
+    cases: 'Schedule wakeup clamped - missing reason - stop',
+    tools: ['CronList'],
+    aspect: 'content',
+    reason:
+      "The pending wake-up is not a cron job in durable-agent (it is the session's one durable timer): CronList shows it as `wakeup — wake-up (<reason>) (one-shot), next run …` instead of the reference's one-shot daily cron line with a job id.",
+  },
+  {
+    cases: 'Cron create list delete',
+    tools: ['CronCreate', 'CronList'],
+    aspect: 'content',
+    reason:
+      'Every job is durable (the session keeps it across worker and server restarts): "Durable: the session keeps it across restarts." instead of "Session-only (not written to disk, dies when Claude exits).", no `[session-only]` tag in CronList, and the next run names the session\'s zone (`Dec 2 8:00am (UTC)`). A one-shot fires at its minute; the reference\'s fires early (jitter). Ids and dates normalised.',
+  },
+  {
+    cases: 'Cron create list delete',
+    tools: ['CronCreate'],
+    aspect: 'tool_response keys',
+    reason: "CronCreate's tool_response also has `nextRun` (the next firing in words, in the session's zone).",
+  },
+  {
+    cases: 'Cron bad expressions',
+    tools: ['CronCreate'],
+    aspect: 'content',
+    reason:
+      "A field out of range: the reference's text, then in parentheses which field is wrong (`minute field '61' is out of range 0-59`), so the model can fix it. A wrong number of fields and an expression with no date in a year: the same text.",
   },
 );
 

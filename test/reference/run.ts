@@ -275,8 +275,45 @@ function scriptFake(fake: FakeAnthropicServer, c: RefCase, dir: string): void {
     if (!req.tools || req.tools.length === 0) return textResponse('ok');
     const calls = c.turns[turn++];
     if (!calls) return textResponse('done');
-    return toolUseResponse(calls.map((call) => ({ id: call.id, name: call.name, input: sub(call.input, dir) })));
+    return toolUseResponse(
+      calls.map((call) => ({ id: call.id, name: call.name, input: withJobIds(sub(call.input, dir), req.messages) })),
+    );
   });
+}
+
+/** `$JOB(<tool_use_id>)` in an input: the job id that call's tool_result names (ids are random in the reference, derived from the call in durable-agent). */
+function withJobIds(input: unknown, messages: Array<{ role: string; content: unknown }>): unknown {
+  const text = JSON.stringify(input);
+  if (!text.includes('$JOB(')) return input;
+  const resultOf = (id: string): string => {
+    for (const m of messages)
+      if (Array.isArray(m.content))
+        for (const b of m.content as RequestContentBlock[])
+          if (b.type === 'tool_result' && b.tool_use_id === id) return textOf(b.content);
+    return '';
+  };
+  return JSON.parse(
+    text.replace(
+      /\$JOB\(([^)]+)\)/g,
+      (_, id: string) => /\b(?:job|task) ([0-9a-f]{8})\b/.exec(resultOf(id))?.[1] ?? 'none',
+    ),
+  ) as unknown;
+}
+
+/** The scheduling tools: their texts are compared with what differs by nature normalised. */
+const SCHEDULE_TOOLS = new Set(['ScheduleWakeup', 'CronCreate', 'CronList', 'CronDelete']);
+/**
+ * A scheduling tool's text without what differs by nature between two runs: job ids (random in the
+ * reference, derived from the call in durable-agent), clock times and dates of the next run, the
+ * seconds until a wake-up (the reference rounds up to a whole minute).
+ */
+export function normaliseSchedule(text: string): string {
+  return text
+    .replace(/^<tool_use_error>([\s\S]*)<\/tool_use_error>$/, '$1') // the pipeline's error wrapper, not the tool's text
+    .replace(/\b[0-9a-f]{8}\b/g, '<id>')
+    .replace(/\b\d{2}:\d{2}:\d{2}\b/g, '<clock>')
+    .replace(/\(in \d+s\)/g, '(in <n>s)')
+    .replace(/\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2} \d{1,2}:\d{2}(?:am|pm)/g, '<date>');
 }
 
 function textOf(content: unknown): string {
@@ -497,6 +534,11 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     if (a.persisted !== b.persisted) d('persisted', `persisted ref=${a.persisted} ours=${b.persisted}`);
     // MCP and worktree results: the text the model gets (the reference's words for resources, links,
     // structuredContent, errors; where a worktree is and what it did).
+    if (SCHEDULE_TOOLS.has(call.name) && normaliseSchedule(a.content) !== normaliseSchedule(b.content))
+      d(
+        'content',
+        `tool_result ref=${JSON.stringify(normaliseSchedule(a.content).slice(0, 400))} ours=${JSON.stringify(normaliseSchedule(b.content).slice(0, 400))}`,
+      );
     if ((call.name.startsWith('mcp__') || (CONTENT_COMPARED.has(call.name) && !a.isError)) && a.content !== b.content)
       d(
         'content',
@@ -509,7 +551,11 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
       );
     if (!!a.pre !== !!b.pre) d('PreToolUse ran', `PreToolUse hook ran ref=${!!a.pre} ours=${!!b.pre}`);
     else if (a.pre && b.pre) {
-      if (JSON.stringify(a.pre['tool_input']) !== JSON.stringify(b.pre['tool_input']))
+      const input = (o: Record<string, unknown>): string =>
+        SCHEDULE_TOOLS.has(call.name)
+          ? normaliseSchedule(JSON.stringify(o['tool_input']))
+          : JSON.stringify(o['tool_input']);
+      if (input(a.pre) !== input(b.pre))
         d(
           'tool_input',
           `PreToolUse tool_input ref=${JSON.stringify(a.pre['tool_input'])} ours=${JSON.stringify(b.pre['tool_input'])}`,

@@ -68,7 +68,13 @@ test('unit: CronCreate / CronList / CronDelete — jobs recorded in the context,
   assert.equal(s.agent.autonomy?.crons.length, 1);
   assert.equal((await s.run(CronDeleteTool, { id })).invalid, `No scheduled job with id '${id}'`);
   const bad = await s.run(CronCreateTool, { cron: '* * *', prompt: 'x' });
-  assert.match(bad.invalid ?? '', /^Invalid cron expression '\* \* \*'\. Expected 5 fields: M H DoM Mon DoW\./);
+  // The reference's text exactly (test:reference 'Cron bad expressions'); a bad field is named after it.
+  assert.equal(bad.invalid, "Invalid cron expression '* * *'. Expected 5 fields: M H DoM Mon DoW.");
+  const range = await s.run(CronCreateTool, { cron: '61 * * * *', prompt: 'x' });
+  assert.match(
+    range.invalid ?? '',
+    /^Invalid cron expression '61 \* \* \* \*'\. Expected 5 fields: M H DoM Mon DoW\. \(minute.*61/,
+  );
   const never = await s.run(CronCreateTool, { cron: '0 0 30 2 *', prompt: 'x' });
   assert.equal(never.invalid, "Cron expression '0 0 30 2 *' does not match any calendar date in the next year.");
   const empty = await new ToolSession('/tmp').run(CronListTool, {});

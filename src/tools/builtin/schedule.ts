@@ -134,7 +134,8 @@ export const CronCreateTool = buildTool({
     if (!parsed.ok)
       return {
         result: false,
-        message: `Invalid cron expression '${i.cron}'. Expected 5 fields: M H DoM Mon DoW. (${parsed.error})`,
+        // The reference's text; then which field is wrong, unless that is only the count it already names.
+        message: `Invalid cron expression '${i.cron}'. Expected 5 fields: M H DoM Mon DoW.${parsed.error.startsWith('expected 5 fields') ? '' : ` (${parsed.error})`}`,
         errorCode: 1,
       };
     if (nextCronFire(parsed.spec, Date.now(), localFieldsIn(sessionTimeZone(ctx.agent))) === null)
