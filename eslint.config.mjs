@@ -1,8 +1,9 @@
 // `npm run lint`: typed rules that catch real bugs here — above all floating promises (a forgotten
 // await in workflow code is a determinism bug; in an activity, a lost error) — unused code, and the
-// rooms of docs/architecture.md (which folder may import which: see ROOMS below).
+// rooms of docs/architecture.md (which room may import which: scripts/rooms.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { roomsPlugin } from './scripts/rooms.mjs';
 
 const nodeTest = [
   {
@@ -48,77 +49,17 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
   },
-  // --- The rooms (docs/architecture.md "Rooms of the code"): which folder may import what. ---
+  // --- The rooms (docs/architecture.md "Rooms of the code"): which room may import which rooms and
+  // packages, no cycle between rooms, and the doc's table the same as the rules (scripts/rooms.mjs). ---
   {
-    // The engine is pure and bundled into workflows: it imports only itself.
-    files: ['src/engine/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(?!\\./)',
-              message: 'src/engine is pure: it imports only ./ modules of the engine (docs/architecture.md).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Workflow code: @temporalio/workflow, @temporalio/common, the engine and itself; types from anywhere.
-    files: ['src/workflows/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(?!(\\./|\\.\\./engine/|@temporalio/workflow$|@temporalio/common(/|$)))',
-              allowTypeImports: true,
-              message:
-                'workflow code imports only @temporalio/workflow, @temporalio/common, src/engine and src/workflows (types from anywhere): it must stay deterministic (docs/architecture.md).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The Temporal-free rooms: they throw domain errors (engine/errors.ts); the activities turn
-    // them into ApplicationFailures at the boundary (src/activities/errors.ts).
-    files: [
-      'src/calls/**/*.ts',
-      'src/tools/**/*.ts',
-      'src/pipeline/**/*.ts',
-      'src/permissions/**/*.ts',
-      'src/hooks/**/*.ts',
-      'src/sandbox/**/*.ts',
-      'src/mcp/**/*.ts',
-      'src/agents/**/*.ts',
-      'src/memory/**/*.ts',
-      'src/stores/**/*.ts',
-      'src/testing/**/*.ts',
-    ],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@temporalio/*'],
-              message:
-                'this room never imports Temporal (docs/architecture.md): only activities, workflows, the worker, the client and the CLI do.',
-            },
-          ],
-        },
-      ],
-    },
+    files: ['src/**/*.ts'],
+    plugins: { rooms: roomsPlugin },
+    rules: { 'rooms/imports': 'error' },
   },
   {
     // The in-process scheduler runs the same engine without Temporal ("one algorithm, two
-    // schedulers"): no Temporal package, no workflow code, no client or worker start-up.
+    // schedulers"): no Temporal package, no workflow code, no client or worker start-up. The rooms
+    // rule already forbids their runtime imports; this forbids their types too.
     files: ['src/local/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

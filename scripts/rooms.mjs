@@ -1,0 +1,362 @@
+// The rooms of the code (docs/architecture.md "Rooms of the code"), as `npm run lint` enforces them:
+// which rooms and which packages each room's modules may import. Imported by eslint.config.mjs.
+//
+// - A room is a folder of src/ (or a file at its top); a module belongs to the room of the longest
+//   path that holds it. A module of src/ in no room is an error, and so is an import that resolves
+//   to one.
+// - Only runtime imports count: `import`, `export … from`, `import()`, `require()` and
+//   `require.resolve()` with a literal specifier. `import type`, `export type` and an import whose
+//   every name is `type` are erased by tsc and are free (they name a shape, they load nothing). An
+//   import of a type without the `type` keyword counts: write `import type`.
+// - A room imports itself freely. `node` stands for node's built-in modules.
+// - The rooms form no cycle: that is checked when the config loads (rooms that may import each other,
+//   directly or through others, would be one room), and so is the table in docs/architecture.md,
+//   which must list exactly these rooms, imports and packages.
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import * as path from 'node:path';
+
+const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+
+/**
+ * Every room, the lowest first. `imports`: the rooms it may import; `{ below: true, except }` is
+ * every room listed before it but those; `'*'` is every room.
+ */
+export const ROOMS = [
+  { room: 'engine', paths: ['src/engine/'], imports: [], packages: [] },
+  { room: 'tools', paths: ['src/tools/'], imports: ['engine'], packages: ['node', 'zod'] },
+  {
+    room: 'permissions',
+    paths: ['src/permissions/'],
+    imports: ['engine', 'tools'],
+    packages: ['node', 'web-tree-sitter', 'tree-sitter-bash'],
+  },
+  {
+    room: 'sandbox',
+    paths: ['src/sandbox/'],
+    imports: ['engine', 'tools', 'permissions'],
+    packages: ['node', '@anthropic-ai/sandbox-runtime'],
+  },
+  {
+    room: 'mcp',
+    paths: ['src/mcp/'],
+    imports: ['engine', 'tools', 'permissions'],
+    packages: ['node', 'zod', '@modelcontextprotocol/sdk'],
+  },
+  { room: 'hooks', paths: ['src/hooks/'], imports: ['engine', 'tools', 'permissions', 'mcp'], packages: ['node'] },
+  { room: 'agents', paths: ['src/agents/'], imports: ['engine', 'tools', 'permissions'], packages: ['node'] },
+  { room: 'stores', paths: ['src/stores/'], imports: ['engine', 'tools'], packages: ['node', 'pg'] },
+  {
+    room: 'memory',
+    paths: ['src/memory/'],
+    imports: ['engine', 'tools', 'permissions', 'stores'],
+    packages: ['node'],
+    // issue 21 finding 5: blobs.ts throws an ApplicationFailure (Temporal-free cores return domain errors).
+    exceptions: { 'src/memory/blobs.ts': ['@temporalio/common'] },
+  },
+  {
+    room: 'tools/builtin',
+    paths: ['src/tools/builtin/'],
+    imports: ['engine', 'tools', 'permissions', 'sandbox', 'agents'],
+    packages: ['node', 'zod', 'diff'],
+  },
+  {
+    room: 'pipeline',
+    paths: ['src/pipeline/'],
+    imports: ['engine', 'tools', 'permissions', 'hooks'],
+    packages: ['node', 'zod'],
+  },
+  {
+    room: 'calls',
+    paths: ['src/calls/'],
+    imports: { below: true },
+    packages: ['node', '@anthropic-ai/sdk'],
+  },
+  {
+    room: 'workflows',
+    paths: ['src/workflows/'],
+    imports: ['engine'],
+    packages: ['@temporalio/workflow', '@temporalio/common'],
+  },
+  {
+    room: 'activities',
+    paths: ['src/activities/'],
+    imports: ['engine', 'calls'],
+    packages: ['node', '@anthropic-ai/sdk', '@temporalio/activity', '@temporalio/common'],
+  },
+  {
+    room: 'workerDeps',
+    paths: ['src/workerDeps.ts'],
+    imports: { below: true, except: ['workflows'] },
+    packages: ['node', '@anthropic-ai/sdk'],
+  },
+  {
+    room: 'temporal',
+    paths: ['src/temporal/'],
+    imports: ['engine'],
+    packages: [
+      'node',
+      '@temporalio/client',
+      '@temporalio/common',
+      '@temporalio/proto',
+      '@temporalio/testing',
+      '@temporalio/worker',
+    ],
+  },
+  {
+    room: 'worker',
+    paths: ['src/worker.ts', 'src/workerLimits.ts'],
+    imports: { below: true },
+    packages: ['node', '@anthropic-ai/sdk', '@temporalio/common', '@temporalio/worker'],
+  },
+  {
+    room: 'sessionInput',
+    paths: ['src/sessionInput.ts'],
+    imports: ['engine', 'tools', 'permissions', 'sandbox', 'mcp', 'hooks', 'agents', 'memory', 'workflows'],
+    packages: ['node'],
+  },
+  {
+    room: 'client',
+    paths: ['src/client.ts'],
+    imports: [
+      'engine',
+      'tools',
+      'permissions',
+      'sandbox',
+      'mcp',
+      'hooks',
+      'agents',
+      'stores',
+      'memory',
+      'workflows',
+      'temporal',
+      'sessionInput',
+    ],
+    packages: ['node', '@temporalio/client', '@temporalio/common'],
+  },
+  {
+    room: 'schedules',
+    paths: ['src/schedules.ts'],
+    imports: ['engine', 'client'],
+    packages: ['node', '@temporalio/client', '@temporalio/common'],
+  },
+  {
+    room: 'audit',
+    paths: ['src/audit/'],
+    imports: ['engine', 'tools', 'pipeline', 'stores', 'temporal', 'client'],
+    packages: ['node', '@temporalio/client', '@temporalio/common', '@temporalio/proto'],
+  },
+  {
+    room: 'local',
+    paths: ['src/local/'],
+    imports: [
+      'engine',
+      'tools',
+      'permissions',
+      'sandbox',
+      'mcp',
+      'hooks',
+      'agents',
+      'stores',
+      'memory',
+      'tools/builtin',
+      'pipeline',
+      'calls',
+      'activities',
+      'workerDeps',
+      'sessionInput',
+    ],
+    packages: ['node'],
+  },
+  { room: 'testing', paths: ['src/testing/'], imports: [], packages: ['node', '@anthropic-ai/sdk'] },
+  { room: 'demo', paths: ['src/demo/'], imports: ['engine', 'testing'], packages: ['node'] },
+  {
+    room: 'entry',
+    paths: ['src/entry/', 'src/index.ts'],
+    imports: { below: true, except: ['testing', 'demo'] },
+    packages: ['node'],
+  },
+  { room: 'cli', paths: ['src/cli/'], imports: '*', packages: '*' },
+];
+
+const NODE = new Set(builtinModules);
+
+/** The room of a repository-relative path (`src/tools/pool.ts`), by the longest path that holds it. */
+export function roomOf(rel) {
+  let best;
+  for (const r of ROOMS)
+    for (const p of r.paths)
+      if ((p.endsWith('/') ? rel.startsWith(p) : rel === p) && (!best || p.length > best.len))
+        best = { r, len: p.length };
+  return best?.r;
+}
+
+function packageOf(spec) {
+  if (spec.startsWith('node:') || NODE.has(spec.split('/')[0])) return 'node';
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** The repository-relative file a relative specifier names (`../tools` → `src/tools/index.ts`). */
+function resolveRelative(fromFile, spec) {
+  const abs = path.resolve(path.dirname(fromFile), spec);
+  const file = [`${abs}.ts`, path.join(abs, 'index.ts'), abs].find((f) => existsSync(f)) ?? `${abs}.ts`;
+  return path.relative(root, file).split(path.sep).join('/');
+}
+
+function allowedRooms(r) {
+  if (r.imports === '*') return ROOMS.map((x) => x.room);
+  if (Array.isArray(r.imports)) return r.imports;
+  const below = ROOMS.slice(0, ROOMS.indexOf(r)).map((x) => x.room);
+  return below.filter((x) => !(r.imports.except ?? []).includes(x));
+}
+
+// --- Checked when the config loads. ---
+
+/** No cycle between rooms: a depth-first search over the allowed imports. */
+function assertAcyclic() {
+  const byName = new Map(ROOMS.map((r) => [r.room, r]));
+  for (const r of ROOMS)
+    for (const i of allowedRooms(r))
+      if (!byName.has(i)) throw new Error(`scripts/rooms.mjs: room ${r.room} imports an unknown room ${i}`);
+  const state = new Map();
+  const visit = (name, trail) => {
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'open')
+      throw new Error(`scripts/rooms.mjs: the rooms form a cycle: ${[...trail, name].join(' → ')}`);
+    state.set(name, 'open');
+    for (const i of allowedRooms(byName.get(name))) if (i !== name) visit(i, [...trail, name]);
+    state.set(name, 'done');
+  };
+  for (const r of ROOMS) visit(r.room, []);
+}
+
+const list = (xs) => (xs === '*' ? 'everything' : xs.length === 0 ? '—' : xs.map((x) => `\`${x}\``).join(', '));
+
+/** A room's imports in words: the list, or "every room above" (the table's rows are in ROOMS's order). */
+function importsText(r) {
+  if (r.imports === '*' || Array.isArray(r.imports)) return list(r.imports);
+  const except = r.imports.except ?? [];
+  return except.length ? `every room above but ${list(except)}` : 'every room above';
+}
+
+/** The "may import" and "packages" cells docs/architecture.md must show for a room. */
+export function docCells(r) {
+  const exceptions = Object.entries(r.exceptions ?? {}).map(
+    ([file, pkgs]) => ` (and \`${path.basename(file)}\`: ${list(pkgs)})`,
+  );
+  return { imports: importsText(r), packages: list(r.packages) + exceptions.join('') };
+}
+
+/** docs/architecture.md's rooms table lists exactly ROOMS: each row's room, paths, imports and packages. */
+function assertDocTable() {
+  const lines = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8').split('\n');
+  const head = lines.findIndex((l) => l.startsWith('| room | folder or file | holds | may import | packages |'));
+  const rows = [];
+  for (let i = head + 2; head >= 0 && lines[i]?.startsWith('|'); i++)
+    rows.push(lines[i].split(' | ').map((c) => c.replace(/^\|\s*|\s*\|$/g, '').trim()));
+  const problems = head < 0 ? ['no table headed | room | folder or file | holds | may import | packages |'] : [];
+  const seen = new Set();
+  for (const [name, where, , imports, packages] of rows) {
+    const r = ROOMS.find((x) => `**${x.room}**` === name);
+    const paths = [...(where ?? '').matchAll(/`(src\/[^`]*)`/g)].map((m) => m[1]);
+    if (!r) {
+      problems.push(`the row ${name} names no room of scripts/rooms.mjs`);
+      continue;
+    }
+    seen.add(r.room);
+    const want = docCells(r);
+    if (paths.join(' ') !== r.paths.join(' ')) problems.push(`${r.room}: "folder or file" should be ${list(r.paths)}`);
+    if (imports !== want.imports) problems.push(`${r.room}: "may import" should be ${want.imports}`);
+    if (packages !== want.packages) problems.push(`${r.room}: "packages" should be ${want.packages}`);
+  }
+  for (const r of ROOMS) if (!seen.has(r.room)) problems.push(`room ${r.room} has no row`);
+  if (problems.length)
+    throw new Error(`docs/architecture.md's rooms table differs from scripts/rooms.mjs:\n  ${problems.join('\n  ')}`);
+}
+
+assertAcyclic();
+assertDocTable();
+
+// --- The ESLint rule. ---
+
+function typeOnly(node) {
+  if (node.importKind === 'type' || node.exportKind === 'type') return true;
+  const specs = node.specifiers ?? [];
+  return (
+    specs.length > 0 &&
+    specs.every(
+      (s) =>
+        s.type !== 'ImportDefaultSpecifier' &&
+        s.type !== 'ImportNamespaceSpecifier' &&
+        (s.importKind === 'type' || s.exportKind === 'type'),
+    )
+  );
+}
+
+/** rooms/imports: every runtime import of a module of src/ keeps to its room's row of ROOMS. */
+export const roomsPlugin = {
+  rules: {
+    imports: {
+      meta: { type: 'problem', schema: [], docs: { description: 'the rooms of docs/architecture.md' } },
+      create(context) {
+        const file = context.filename;
+        const rel = path.relative(root, file).split(path.sep).join('/');
+        const from = roomOf(rel);
+        const check = (node, spec) => {
+          if (typeof spec !== 'string' || !from) return;
+          if (spec.startsWith('.')) {
+            const target = resolveRelative(file, spec);
+            const to = roomOf(target);
+            if (!to) return context.report({ node, message: `${spec} (${target}) is in no room of scripts/rooms.mjs` });
+            if (to === from || allowedRooms(from).includes(to.room)) return;
+            return context.report({
+              node,
+              message: `the ${from.room} room may not import the ${to.room} room (${spec}); it may import ${importsText(from)} (docs/architecture.md "Rooms of the code", scripts/rooms.mjs)`,
+            });
+          }
+          const pkg = packageOf(spec);
+          const allowed = from.packages === '*' || from.packages.includes(pkg) || from.exceptions?.[rel]?.includes(pkg);
+          if (!allowed)
+            context.report({
+              node,
+              message: `the ${from.room} room may not import ${pkg}; its packages are ${list(from.packages)} (docs/architecture.md "Rooms of the code", scripts/rooms.mjs)`,
+            });
+        };
+        const literal = (n) => (n?.type === 'Literal' ? n.value : undefined);
+        return {
+          Program(node) {
+            if (!from) context.report({ node, message: `${rel} is in no room of scripts/rooms.mjs` });
+          },
+          ImportDeclaration(node) {
+            if (!typeOnly(node)) check(node, node.source.value);
+          },
+          ExportNamedDeclaration(node) {
+            if (node.source && !typeOnly(node)) check(node, node.source.value);
+          },
+          ExportAllDeclaration(node) {
+            if (node.exportKind !== 'type') check(node, node.source.value);
+          },
+          ImportExpression(node) {
+            check(node, literal(node.source));
+          },
+          TSImportEqualsDeclaration(node) {
+            if (node.importKind !== 'type' && node.moduleReference.type === 'TSExternalModuleReference')
+              check(node, literal(node.moduleReference.expression));
+          },
+          CallExpression(node) {
+            const c = node.callee;
+            const isRequire = c.type === 'Identifier' && c.name === 'require';
+            const isResolve =
+              c.type === 'MemberExpression' &&
+              c.object.type === 'Identifier' &&
+              c.object.name === 'require' &&
+              c.property.type === 'Identifier' &&
+              c.property.name === 'resolve';
+            if (isRequire || isResolve) check(node, literal(node.arguments[0]));
+          },
+        };
+      },
+    },
+  },
+};
