@@ -15,14 +15,7 @@ import { SharedResultStore } from './stores/sharedResultStore';
 import { PayloadStore } from './stores/payloadStore';
 import { ToolSettingsStore } from './stores/toolSettingsStore';
 import { ReadFilesStore } from './stores/readFilesStore';
-import {
-  AgentTool,
-  BUILTIN_TOOLS,
-  EnterWorktreeTool,
-  ExitWorktreeTool,
-  SCHEDULE_TOOLS,
-  WEB_TOOLS,
-} from './tools/builtin';
+import { DEFAULT_WORKER_TOOLS } from './tools/builtin';
 import { toolsToAPISchemas } from './tools/apiSchema';
 import { createToolPool } from './permissions/toolPool';
 import { LocalResultStore, resultFileName } from './tools/resultStore';
@@ -129,12 +122,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
   const storeDir = opts.storeDir ?? defaultStoreDir();
   const blobs = configuredBlobStore({ storeDir, ...(opts.blobStore ? { blobStore: opts.blobStore } : {}) });
   // Agent is a built-in too, but it runs only where a scheduler starts child sessions (docs/architecture.md "Subagents").
-  const registry: AnyTool[] = [
-    ...(opts.replaceBuiltins
-      ? []
-      : [...BUILTIN_TOOLS, ...WEB_TOOLS, AgentTool, EnterWorktreeTool, ExitWorktreeTool, ...SCHEDULE_TOOLS]),
-    ...(opts.tools ?? []),
-  ];
+  const registry: AnyTool[] = [...(opts.replaceBuiltins ? [] : DEFAULT_WORKER_TOOLS), ...(opts.tools ?? [])];
   // MCP servers: the worker owns the connections (started on first use, reused across calls and
   // sessions with the same config, restarted after a crash, closed by closeMcp / worker shutdown).
   const mcp = opts.mcp ?? new McpManager();

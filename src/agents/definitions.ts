@@ -71,7 +71,7 @@ const UNSUPPORTED_KEYS = new Set([
   'effort',
   'initialPrompt',
 ]);
-const MODEL_ALIASES = new Set(['sonnet', 'opus', 'haiku', 'inherit']);
+const MODEL_ALIASES = new Set(['sonnet', 'opus', 'haiku', 'fable', 'inherit']);
 
 function unquote(v: string): string {
   const t = v.trim();
@@ -318,6 +318,8 @@ export const MODEL_ALIAS_IDS: Readonly<Record<string, readonly [envVar: string, 
   sonnet: ['ANTHROPIC_DEFAULT_SONNET_MODEL', 'claude-sonnet-5'],
   opus: ['ANTHROPIC_DEFAULT_OPUS_MODEL', 'claude-opus-4-8'],
   haiku: ['ANTHROPIC_DEFAULT_HAIKU_MODEL', 'claude-haiku-4-5-20251001'],
+  // The reference's 2.1.328 default for its `fable` alias (its model table in the binary).
+  fable: ['ANTHROPIC_DEFAULT_FABLE_MODEL', 'claude-fable-5-2'],
 };
 
 /** The full model id for an agent's `model` (an alias as the reference maps it; env overrides as the reference's). */

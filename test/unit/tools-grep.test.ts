@@ -157,6 +157,60 @@ for (const engine of ['rg', 'js'] as const) {
       assert.equal((await grep(engine, { pattern: 'login', glob: '*.log' })).text, 'Found 1 file\napp.log');
     });
 
+    it('-o shows only the matched parts, one per line; context is left out', async () => {
+      const r = await grep(engine, {
+        pattern: 'log[a-z]+',
+        output_mode: 'content',
+        path: 'src',
+        '-i': true,
+        '-o': true,
+      });
+      assert.equal(
+        r.text,
+        'src/auth.ts:2:login\nsrc/auth.ts:5:LOGIN\nsrc/remote/ws.ts:1:LOGIN\nsrc/remote/ws.ts:2:login',
+      );
+      const two = await grep(engine, {
+        pattern: 'hit[0-9]|[a-c]',
+        output_mode: 'content',
+        path: 'ctx.txt',
+        '-o': true,
+        '-C': 3,
+      });
+      assert.equal(two.text, 'ctx.txt:1:a\nctx.txt:2:b\nctx.txt:3:hit1\nctx.txt:4:c\nctx.txt:8:hit2');
+      const nn = await grep(engine, {
+        pattern: 'ret[a-z]+',
+        output_mode: 'content',
+        path: 'src/auth.ts',
+        '-o': true,
+        '-n': false,
+      });
+      assert.equal(nn.text, 'src/auth.ts:return');
+      const ml = await grep(engine, {
+        pattern: 'dle\\nen',
+        multiline: true,
+        output_mode: 'content',
+        path: 'multi.txt',
+        '-o': true,
+      });
+      assert.equal(ml.text, 'multi.txt:2:dle\nen');
+      // Outside content mode -o changes nothing.
+      const files = await grep(engine, { pattern: 'login', '-o': true, path: 'src' });
+      assert.equal(files.text, (await grep(engine, { pattern: 'login', path: 'src' })).text);
+    });
+
+    it('context is -C by another name, and wins over it', async () => {
+      const c = await grep(engine, { pattern: 'hit1', output_mode: 'content', path: 'ctx.txt', context: 1 });
+      assert.equal(c.text, 'ctx.txt-2-b\nctx.txt:3:hit1\nctx.txt-4-c');
+      const both = await grep(engine, {
+        pattern: 'hit1',
+        output_mode: 'content',
+        path: 'ctx.txt',
+        context: 0,
+        '-C': 1,
+      });
+      assert.equal(both.text, 'ctx.txt:3:hit1');
+    });
+
     it('multiline matches span lines', async () => {
       const r = await grep(engine, { pattern: 'start.*end', multiline: true, output_mode: 'content' });
       assert.equal(r.text, 'multi.txt:1:start\nmulti.txt:2:middle\nmulti.txt:3:end');
@@ -262,6 +316,18 @@ describe('Grep helpers and declarations', () => {
   it('unknown type is a validation error', async () => {
     const r = await new ToolSession(dir).run(GrepTool, { pattern: 'x', type: 'klingon' });
     assert.match(r.invalid ?? '', /^Unknown file type "klingon"\. Known types: .*\bts\b/);
+  });
+
+  it('-A/-B/-C/context/head_limit/offset must be whole numbers >= 0 (numbers in the schema, as the reference)', async () => {
+    for (const f of ['-A', '-B', '-C', 'context', 'head_limit', 'offset']) {
+      for (const bad of [1.5, -1]) {
+        const r = await new ToolSession(dir).run(GrepTool, { pattern: 'x', [f]: bad });
+        assert.ok(r.isError, `${f}: ${bad}`);
+        assert.equal(r.invalid, `${f} must be a whole number >= 0 (got ${bad})`);
+      }
+    }
+    const ok = await new ToolSession(dir).run(GrepTool, { pattern: 'login', head_limit: 0, offset: 0, context: 2 });
+    assert.equal(ok.invalid, undefined);
   });
 
   it('declarations', () => {

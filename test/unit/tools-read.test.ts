@@ -127,6 +127,37 @@ describe('Read', () => {
     assert.match((await s.run(ReadTool, { file_path: 'a.txt', limit: 0 })).invalid ?? '', /schema/);
   });
 
+  it('an empty file_path is a validation error (checked by validateInput: the schema has no minLength, as the reference)', async () => {
+    const r = await new ToolSession(dir).run(ReadTool, { file_path: '' });
+    assert.ok(r.isError);
+    assert.equal(r.invalid, 'file_path must not be empty');
+  });
+
+  it('pages: refused with a clear message (PDF reading is not supported)', async () => {
+    const r = await new ToolSession(dir).run(ReadTool, { file_path: 'a.txt', pages: '1-2' });
+    assert.ok(r.isError);
+    assert.match(r.invalid ?? '', /^pages is for PDF files, and reading PDF files is not supported here \(a\.txt\)/);
+  });
+
+  it('allow_large lifts the output budget; lines are still cut', async () => {
+    const d = await makeTmpDir();
+    try {
+      // 200 lines of 1500 characters: 300k characters, three times the budget.
+      await writeTree(d, {
+        'big.txt': Array.from({ length: 200 }, (_, i) => `${i}`.padEnd(1500, 'y')).join('\n') + '\n',
+      });
+      const s = new ToolSession(d);
+      const capped = await s.run(ReadTool, { file_path: 'big.txt' });
+      assert.match(capped.text, /output budget of 100000 characters reached/);
+      const large = await s.run(ReadTool, { file_path: 'big.txt', allow_large: true });
+      assert.doesNotMatch(large.text, /output budget/);
+      assert.ok(/\b200\t199y{1400}/.test(large.text), 'the last line is shown');
+      assert.ok(large.text.length > 300_000);
+    } finally {
+      await removeDir(d);
+    }
+  });
+
   it('declarations', () => {
     const input = { file_path: 'a.txt' };
     assert.equal(ReadTool.isReadOnly(input), true);

@@ -8,17 +8,20 @@ import { AGENT_TOOL_NAMES, subagentSummary, subagentUsageNote, type SubagentOutp
 import { buildTool } from '../Tool';
 
 const inputSchema = z.strictObject({
-  description: z.string().min(1).describe('A short (3-5 word) description of the task'),
-  prompt: z.string().min(1).describe('The task for the agent to perform'),
+  description: z.string().describe('A short (3-5 word) description of the task'),
+  prompt: z.string().describe('The task for the agent to perform'),
   subagent_type: z
     .string()
-    .min(1)
     .optional()
     .describe(`The type of specialized agent to use for this task (default: ${GENERAL_PURPOSE_AGENT.name})`),
   model: z
-    .enum(['sonnet', 'opus', 'haiku'])
+    .enum(['sonnet', 'opus', 'haiku', 'fable'])
     .optional()
     .describe("Optional model for this agent; it overrides the agent definition's model. Omit it to inherit."),
+  effort: z
+    .enum(['low', 'medium', 'high', 'xhigh', 'max'])
+    .optional()
+    .describe('Reasoning effort for this agent. Accepted; this runner has no effort setting yet, so it has no effect.'),
 });
 
 export type AgentInput = z.infer<typeof inputSchema>;
@@ -61,6 +64,9 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
   // (`"deny": ["Agent(Explore)"]` turns one agent off).
   getRuleContent: (input) => agentTypeOf(input),
   async validateInput(input, ctx) {
+    for (const f of ['description', 'prompt', 'subagent_type'] as const) {
+      if (input[f] === '') return { result: false, message: `${f} must not be empty` };
+    }
     const agents = sessionAgents(ctx.agents);
     const type = agentTypeOf(input);
     if (!agents.some((a) => a.name === type)) {

@@ -39,10 +39,9 @@ export const BASH_KILL_GRACE_MS = 1000;
 export { BASH_MAX_OUTPUT_BYTES, BASH_DEFAULT_SPOOL_CAP_BYTES, bashSpoolCapBytes } from './bashProcess';
 
 const inputSchema = z.strictObject({
-  command: z.string().min(1).describe('The bash command to run.'),
+  command: z.string().describe('The bash command to run.'),
   timeout: z
     .number()
-    .positive()
     .optional()
     .describe(
       `Optional timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}; larger values are clamped).`,
@@ -557,6 +556,14 @@ export const BashTool = buildTool<BashInput, BashOutput>({
   checkPermissions: sandboxPermission,
 
   async validateInput(input) {
+    if (input.command === '') return { result: false, message: 'command must not be empty', errorCode: 2 };
+    if (input.timeout !== undefined && !(input.timeout > 0)) {
+      return {
+        result: false,
+        message: `timeout must be a positive number of milliseconds (got ${input.timeout})`,
+        errorCode: 3,
+      };
+    }
     if (input.run_in_background) {
       return {
         result: false,

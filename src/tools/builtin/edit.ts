@@ -14,7 +14,7 @@ const SNIPPET_CONTEXT_LINES = 4;
 const SNIPPET_MAX_LINES = 60;
 
 const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe('Path of the file to modify: absolute, or relative to the working directory.'),
+  file_path: z.string().describe('Path of the file to modify: absolute, or relative to the working directory.'),
   old_string: z
     .string()
     .describe(
@@ -23,11 +23,12 @@ const inputSchema = z.strictObject({
   new_string: z.string().describe('The text to replace it with (must differ from old_string).'),
   replace_all: z
     .boolean()
-    .optional()
+    .default(false)
     .describe('Replace every occurrence of old_string (default false). Useful to rename a variable throughout a file.'),
 });
 
-export type EditInput = z.infer<typeof inputSchema>;
+// The input side: replace_all may be absent (its default, false, is in the schema as the reference's).
+export type EditInput = z.input<typeof inputSchema>;
 
 export interface EditOutput {
   type: 'create' | 'update';
@@ -210,6 +211,7 @@ export const EditTool = buildTool<EditInput, EditOutput>({
   }),
 
   async validateInput(input, ctx) {
+    if (input.file_path === '') return { result: false, message: 'file_path must not be empty', errorCode: 9 };
     const p = await plan(input, ctx, 'validate');
     return p.ok ? { result: true } : { result: false, message: p.message, errorCode: p.errorCode };
   },

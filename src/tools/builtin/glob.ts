@@ -14,7 +14,6 @@ export const GLOB_MAX_RESULTS = 100;
 const inputSchema = z.strictObject({
   pattern: z
     .string()
-    .min(1)
     .describe(
       'The glob pattern to match file paths against, e.g. "**/*.ts", "src/**/*.{ts,tsx}", "*.md" (top level only).',
     ),
@@ -89,6 +88,7 @@ export const GlobTool = buildTool<GlobInput, GlobOutput>({
   observableInput: (input, cwd) => withAbsolutePath(input, 'path', cwd),
 
   async validateInput(input, ctx) {
+    if (input.pattern === '') return { result: false, message: 'pattern must not be empty', errorCode: 3 };
     if (input.path === undefined) return { result: true };
     const abs = resolvePath(ctx.agent.cwd, input.path);
     try {

@@ -18,7 +18,9 @@ export const GREP_DEFAULT_HEAD_LIMIT = 250;
 /** Lines longer than this are cut in content output (the reference uses rg --max-columns 500). */
 export const GREP_MAX_LINE_CHARS = 500;
 
-const count = (what: string) => z.number().int().min(0).optional().describe(what);
+// Plain numbers in the schema, as the reference's; validateInput wants whole numbers >= 0.
+const count = (what: string) => z.number().optional().describe(what);
+const COUNT_FIELDS = ['-A', '-B', '-C', 'context', 'head_limit', 'offset'] as const;
 
 const inputSchema = z.strictObject({
   pattern: z
@@ -52,9 +54,14 @@ const inputSchema = z.strictObject({
     ),
   '-i': z.boolean().optional().describe('Case-insensitive search (rg -i).'),
   '-n': z.boolean().optional().describe('Show line numbers (rg -n). Content mode only; defaults to true.'),
+  '-o': z
+    .boolean()
+    .optional()
+    .describe('Show only the matched parts, one per output line (rg -o). Content mode only; no context lines.'),
   '-A': count('Lines of context to show after each match (rg -A). Content mode only.'),
   '-B': count('Lines of context to show before each match (rg -B). Content mode only.'),
   '-C': count('Lines of context to show before and after each match (rg -C); overrides -A and -B. Content mode only.'),
+  context: count('Same as -C (wins over it when both are given).'),
   head_limit: count(
     `Show only the first N entries (lines in content mode, files otherwise), like "| head -N". Defaults to ${GREP_DEFAULT_HEAD_LIMIT}; 0 means no limit (use sparingly).`,
   ),
@@ -121,6 +128,12 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
   observableInput: (input, cwd) => withAbsolutePath(input, 'path', cwd),
 
   async validateInput(input, ctx) {
+    for (const f of COUNT_FIELDS) {
+      const v = input[f];
+      if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) {
+        return { result: false, message: `${f} must be a whole number >= 0 (got ${v})`, errorCode: 3 };
+      }
+    }
     if (input.path !== undefined) {
       try {
         await fs.stat(resolvePath(ctx.agent.cwd, input.path));
@@ -146,8 +159,11 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
     const target = resolvePath(cwd, input.path ?? '.');
     const targetIsFile = (await fs.stat(target)).isFile();
     const mode = input.output_mode ?? 'files_with_matches';
-    const before = input['-C'] ?? input['-B'] ?? 0;
-    const after = input['-C'] ?? input['-A'] ?? 0;
+    const around = input.context ?? input['-C'];
+    const onlyMatching = mode === 'content' && input['-o'] === true;
+    // Only the matches: context lines are not shown with -o.
+    const before = onlyMatching ? 0 : (around ?? input['-B'] ?? 0);
+    const after = onlyMatching ? 0 : (around ?? input['-A'] ?? 0);
     const result = await runGrep({
       pattern: input.pattern,
       target,
@@ -157,6 +173,7 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
       ...(input.type !== undefined ? { typeGlobs: GREP_FILE_TYPES[input.type] ?? [] } : {}),
       caseInsensitive: input['-i'] === true,
       multiline: input.multiline === true,
+      ...(onlyMatching ? { onlyMatching } : {}),
       before: mode === 'content' ? before : 0,
       after: mode === 'content' ? after : 0,
       signal: ctx.abortSignal,
@@ -264,6 +281,15 @@ function formatContent(
     const p = display(h);
     let prevN = -1;
     for (const l of h.lines) {
+      if (l.parts) {
+        // -o: one entry per match on a matching line.
+        for (const part of l.parts) {
+          const text =
+            part.length > GREP_MAX_LINE_CHARS ? `${part.slice(0, GREP_MAX_LINE_CHARS)} [… line truncated]` : part;
+          out.push(numbers ? `${p}:${l.n}:${text}` : `${p}:${text}`);
+        }
+        continue;
+      }
       if (withContext && out.length > 0 && (lastFile !== p || l.n !== prevN + 1)) out.push('--');
       let text = l.text.endsWith('\r') ? l.text.slice(0, -1) : l.text;
       if (text.length > GREP_MAX_LINE_CHARS) text = `${text.slice(0, GREP_MAX_LINE_CHARS)} [… line truncated]`;

@@ -138,6 +138,13 @@ function searchText(text: string, re: RegExp, q: GrepQuery): GrepFileHit | null 
   let lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines = lines.slice(0, -1);
   const matched = new Set<number>(); // 0-based line indexes
+  const parts = new Map<number, string[]>(); // onlyMatching: line index → matched texts
+  const addPart = (i: number, s: string): void => {
+    if (s === '') return;
+    const list = parts.get(i);
+    if (list) list.push(s);
+    else parts.set(i, [s]);
+  };
   let count = 0;
   const wantAll = q.mode !== 'files_with_matches';
 
@@ -162,12 +169,16 @@ function searchText(text: string, re: RegExp, q: GrepQuery): GrepFileHit | null 
         const first = lineOf(s);
         const last = lineOf(e > s ? e - 1 : s);
         for (let i = first; i <= Math.min(last, lines.length - 1); i++) matched.add(i);
+        if (q.onlyMatching) addPart(first, text.slice(s, e));
       }
     }
   } else {
     for (let i = 0; i < lines.length; i++) {
-      const n = matchSpans(re, lines[i] as string, wantAll ? Infinity : 1).length;
+      const spans = matchSpans(re, lines[i] as string, wantAll ? Infinity : 1);
+      const n = spans.length;
       if (n === 0) continue;
+      if (q.onlyMatching && q.mode === 'content')
+        for (const [s, e] of spans) addPart(i, (lines[i] as string).slice(s, e));
       count += n;
       matched.add(i);
       if (!wantAll) break;
@@ -183,7 +194,12 @@ function searchText(text: string, re: RegExp, q: GrepQuery): GrepFileHit | null 
     }
     hit.lines = [...shown]
       .sort((a, b) => a - b)
-      .map((i) => ({ n: i + 1, text: lines[i] as string, match: matched.has(i) }));
+      .map((i) => ({
+        n: i + 1,
+        text: lines[i] as string,
+        match: matched.has(i),
+        ...(q.onlyMatching ? { parts: parts.get(i) ?? [] } : {}),
+      }));
   }
   return hit;
 }

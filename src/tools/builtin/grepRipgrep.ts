@@ -87,7 +87,14 @@ function stripTerminator(s: string): string {
 
 /** One file's report from rg: its match/context blocks and its match count. */
 interface RgFileReport {
-  blocks: Array<{ offset: number; bytes: Buffer; first: number; match: boolean }>;
+  blocks: Array<{
+    offset: number;
+    bytes: Buffer;
+    first: number;
+    match: boolean;
+    /** The block's submatches: byte start within the block, and the matched text. */
+    subs: Array<{ start: number; text: string }>;
+  }>;
   matches: number;
 }
 
@@ -153,8 +160,22 @@ export async function runRipgrep(q: GrepQuery): Promise<GrepEngineResult> {
             .split('\n')
             .forEach((text, i) => {
               const n = b.first + i;
-              lines.set(n, { n, text, match: b.match || (lines.get(n)?.match ?? false) });
+              const prev = lines.get(n);
+              lines.set(n, {
+                n,
+                text,
+                match: b.match || (prev?.match ?? false),
+                ...(q.onlyMatching ? { parts: prev?.parts ?? [] } : {}),
+              });
             });
+          if (q.onlyMatching) {
+            for (const s of b.subs) {
+              if (s.text === '') continue;
+              let n = b.first;
+              for (let k = b.bytes.indexOf(10); k !== -1 && k < s.start; k = b.bytes.indexOf(10, k + 1)) n++;
+              lines.get(n)?.parts?.push(s.text);
+            }
+          }
         }
         hit.lines = [...lines.values()].sort((a, b) => a.n - b.n);
       }
@@ -228,7 +249,7 @@ async function spawnRipgrep(
         lines?: RgText;
         line_number?: number;
         absolute_offset?: number;
-        submatches?: unknown[];
+        submatches?: Array<{ match?: RgText; start?: number }>;
         stats?: { matches?: number };
       };
     };
@@ -245,6 +266,10 @@ async function spawnRipgrep(
       bytes: rgBytes(msg.data.lines),
       first: msg.data.line_number ?? 0,
       match: msg.type === 'match',
+      subs: (msg.data.submatches ?? []).map((s) => ({
+        start: s.start ?? 0,
+        text: rgBytes(s.match).toString('utf8'),
+      })),
     });
   }
   // A file with only context lines has no match (rg prints none such, but be exact).

@@ -18,6 +18,8 @@ export interface GrepQuery {
   multiline: boolean;
   before: number;
   after: number;
+  /** Content mode: also report the matched texts (GrepLine.parts), for -o. */
+  onlyMatching?: boolean;
   signal: AbortSignal;
   /**
    * What the search may open, judged on real paths (src/tools/safeFs.ts): `root` for the target
@@ -37,6 +39,8 @@ export interface GrepLine {
   n: number;
   text: string;
   match: boolean;
+  /** With onlyMatching: the non-empty matches that start on this line, in order (a multiline one whole). */
+  parts?: string[];
 }
 
 export interface GrepFileHit {

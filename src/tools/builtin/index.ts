@@ -9,6 +9,9 @@ import { ReadTool } from './read';
 import { WriteTool } from './write';
 import { WebFetchTool } from './webFetch';
 import { WebSearchTool } from './webSearch';
+import { AgentTool } from './agent';
+import { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
+import { SCHEDULE_TOOLS } from './schedule';
 
 export { AgentTool, agentToolPrompt } from './agent';
 export { BashTool } from './bash';
@@ -29,3 +32,12 @@ export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool,
 
 /** The web tools: they reach the network from the worker (not from the sandbox) and call the model themselves. */
 export const WEB_TOOLS: AnyTool[] = [WebFetchTool, WebSearchTool];
+/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, the worktree and schedule tools. */
+export const DEFAULT_WORKER_TOOLS: AnyTool[] = [
+  ...BUILTIN_TOOLS,
+  ...WEB_TOOLS,
+  AgentTool,
+  EnterWorktreeTool,
+  ExitWorktreeTool,
+  ...SCHEDULE_TOOLS,
+];

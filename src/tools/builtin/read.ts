@@ -25,7 +25,7 @@ export const EMPTY_FILE_NOTICE =
   '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>';
 
 const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe('Path of the file to read: absolute, or relative to the working directory.'),
+  file_path: z.string().describe('Path of the file to read: absolute, or relative to the working directory.'),
   offset: z
     .number()
     .int()
@@ -35,10 +35,20 @@ const inputSchema = z.strictObject({
   limit: z
     .number()
     .int()
-    .min(1)
+    .gt(0)
     .optional()
     .describe(
       `Number of lines to read (default ${READ_DEFAULT_LIMIT}). Only provide it if the file is too large to read at once.`,
+    ),
+  pages: z
+    .string()
+    .optional()
+    .describe('Page range of a PDF file, e.g. "1-5". PDF reading is not supported here: any value is refused.'),
+  allow_large: z
+    .boolean()
+    .optional()
+    .describe(
+      `Lift the size limits: the output budget of ${READ_MAX_OUTPUT_CHARS} characters and the notebook size limit. Lines are still cut and limit still applies.`,
     ),
 });
 
@@ -198,11 +208,17 @@ interface PageResult {
 }
 
 /** Streams the file: keeps lines [start, start+limit) within the char budget, counts them all. */
-async function readPage(fh: fs.FileHandle, start: number, limit: number, signal: AbortSignal): Promise<PageResult> {
+async function readPage(
+  fh: fs.FileHandle,
+  start: number,
+  limit: number,
+  signal: AbortSignal,
+  budgetChars: number = READ_MAX_OUTPUT_CHARS,
+): Promise<PageResult> {
   const buf = Buffer.alloc(CHUNK_BYTES);
   const lines: string[] = [];
   let truncatedLines = 0;
-  let budget = READ_MAX_OUTPUT_CHARS;
+  let budget = budgetChars;
   let collecting = true;
   let stoppedByBudget = false;
   let lineNo = 1;
@@ -281,11 +297,12 @@ async function readNotebook(
   stat: import('node:fs').Stats,
   abs: string,
   given: string,
+  allowLarge = false,
 ): Promise<{
   data: ReadOutput;
   contextModifiers: [{ type: 'fileRead'; path: string; mtimeMs: number; partial: false }];
 }> {
-  if (stat.size > NOTEBOOK_READ_MAX_BYTES)
+  if (!allowLarge && stat.size > NOTEBOOK_READ_MAX_BYTES)
     throw new Error(
       `${given} is a notebook of ${stat.size} bytes, more than Read shows (${NOTEBOOK_READ_MAX_BYTES}). Read parts of it with Bash and jq, e.g. jq '.cells[:20]' ${given}`,
     );
@@ -328,6 +345,14 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
   observableInput: (input, cwd) => withAbsolutePath(input, 'file_path', cwd),
 
   async validateInput(input, ctx) {
+    if (input.file_path === '') return { result: false, message: 'file_path must not be empty', errorCode: 4 };
+    if (input.pages !== undefined) {
+      return {
+        result: false,
+        message: `pages is for PDF files, and reading PDF files is not supported here (${input.file_path}). Extract the text with Bash instead (e.g. pdftotext).`,
+        errorCode: 5,
+      };
+    }
     const check = await checkReadableFile(
       input.file_path,
       ctx.agent.cwd,
@@ -352,8 +377,14 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     const { fh, stat } = await openFileBound(abs, readCheck(ctx, 'Read', input.file_path));
     try {
       if (stat.size > 0 && (await sniffBinary(fh))) throw new Error(binaryMessage(input.file_path));
-      if (isNotebookPath(abs)) return await readNotebook(fh, stat, abs, input.file_path);
-      const page = await readPage(fh, start, limit, ctx.abortSignal);
+      if (isNotebookPath(abs)) return await readNotebook(fh, stat, abs, input.file_path, input.allow_large === true);
+      const page = await readPage(
+        fh,
+        start,
+        limit,
+        ctx.abortSignal,
+        input.allow_large ? Number.MAX_SAFE_INTEGER : READ_MAX_OUTPUT_CHARS,
+      );
       const numLines = page.lines.length;
       const partial = page.totalLines > 0 && (numLines === 0 || start > 1 || start + numLines - 1 < page.totalLines);
       const data: ReadOutput = {

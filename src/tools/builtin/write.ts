@@ -11,7 +11,6 @@ import { resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 const inputSchema = z.strictObject({
   file_path: z
     .string()
-    .min(1)
     .describe(
       'Path of the file to write: absolute, or relative to the working directory. Parent directories are created.',
     ),
@@ -87,6 +86,7 @@ export const WriteTool = buildTool<WriteInput, WriteOutput>({
   observableInput: (input, cwd) => withAbsolutePath(input, 'file_path', cwd),
 
   async validateInput(input, ctx) {
+    if (input.file_path === '') return { result: false, message: 'file_path must not be empty', errorCode: 9 };
     const p = await plan(input, ctx, 'validate');
     return p.ok ? { result: true } : { result: false, message: p.message, errorCode: p.errorCode };
   },
