@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import { sessionHandle, sessionStatus } from '../client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describeOutage } from '../engine/retry';
+import { waitingLine } from './autonomyText';
 import {
   turnProgressQuery,
   type CompactRecord,
@@ -187,6 +188,12 @@ class Follower {
         this.emit(
           { event: 'waiting_for_message' },
           `  ■ interrupted — waiting for a follow-up: durable-agent send ${this.sessionId} "…"  (or durable-agent cancel ${this.sessionId})`,
+        );
+      } else if (status.phase === 'waiting_for_work') {
+        const line = waitingLine(status) ?? 'waiting for its background work';
+        this.emit(
+          { event: 'waiting_for_work', ...(status.waiting ?? {}) },
+          `  ⏸ ${line} (the session sleeps durably; end it with durable-agent stop ${this.sessionId})`,
         );
       }
     }

@@ -13,6 +13,8 @@ import { hasPendingWork } from './autonomy';
 
 export type SessionStatusName =
   | 'running'
+  /** Idle while its own work is pending: a wake-up, cron jobs, background tasks (phase waiting_for_work). */
+  | 'waiting'
   | 'awaiting_approval'
   | 'waiting_for_model'
   | 'interrupted'
@@ -474,7 +476,7 @@ async function runSessionLoop(
       }
     }
     if (end?.status === 'completed' && executor.waitForWork && hasPendingWork(state.context.autonomy)) {
-      executor.onStatus?.('running', 'waiting_for_work');
+      executor.onStatus?.('waiting', 'waiting_for_work');
       if (await executor.waitForWork(state)) continue;
     }
     if (end) return end;

@@ -241,7 +241,7 @@ test('unit: session — an end_turn with background work pending waits for it; t
     log.filter((l) => l.startsWith('turn') || l === 'waitForWork' || l.includes('waiting_for_work')),
     [
       'turn 1 [go]',
-      'status running/waiting_for_work',
+      'status waiting/waiting_for_work',
       'waitForWork',
       'turn 2 [<task-notification>b1 completed</task-notification>]',
     ],

@@ -5,6 +5,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { sessionHandle, sessionStatus } from '../../client';
 import { describeOutage } from '../../engine/retry';
+import { autonomyLines, waitingLine } from '../autonomyText';
 import { decodePayload, converterOf } from '../../temporal/payloads';
 import { STATUS_SEARCH_ATTRIBUTE, type SessionStatus } from '../../workflows/definitions';
 import { controlWriteText, subagentApprovals } from '../follow';
@@ -65,6 +66,11 @@ export function addLsCommand(program: Command): void {
           // Since when and until when: the session's status says.
           const st = await sessionStatus(client, wf.id).catch(() => undefined);
           if (st?.outage) row.waiting = describeOutage(st.outage, Date.now());
+        } else if (row.status === 'waiting') {
+          // A wake-up, cron jobs or background tasks: until when and why.
+          const st = await sessionStatus(client, wf.id).catch(() => undefined);
+          const line = st ? waitingLine(st) : undefined;
+          if (line) row.waiting = line;
         }
         print(
           o,
@@ -131,6 +137,7 @@ function statusLines(s: SessionStatus, memo: StartMemo, childPending: ChildAppro
         ]
       : []),
     ...(s.outage ? [`waiting   ${describeOutage(s.outage, Date.now())}`] : []),
+    ...autonomyLines(s).map((l) => `autonomy  ${l}`),
     ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
     ...childPending.map(
       (c) =>
