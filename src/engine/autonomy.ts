@@ -168,6 +168,42 @@ export function fireCron(a: Autonomy, job: CronJob, next: number | null): { auto
   return { autonomy: { ...a, crons }, event };
 }
 
+/**
+ * What is due at `now`, as one step both schedulers take: the recurring jobs whose next firing must
+ * be computed outside workflow code (`recurring`), then `apply` with those times folds every due
+ * firing into the record and returns the prompts to queue, in order (the wake-up first).
+ */
+export function dueFirings(
+  a: Autonomy,
+  now: number,
+): {
+  recurring: Array<{ id: string; cron: string; timeZone: string; after: number }>;
+  apply(next: Record<string, number | null>): { autonomy: Autonomy; events: AutonomyEvent[] };
+} {
+  const due = dueTimers(a, now);
+  return {
+    // After `now`, not after the missed slot: firings missed while a turn ran come as one.
+    recurring: due.crons
+      .filter((j) => j.recurring)
+      .map((j) => ({ id: j.id, cron: j.cron, timeZone: j.timeZone, after: now })),
+    apply(next) {
+      let cur = a;
+      const events: AutonomyEvent[] = [];
+      if (due.wakeup) {
+        const r = fireWakeup(cur, due.wakeup);
+        cur = r.autonomy;
+        events.push(r.event);
+      }
+      for (const job of due.crons) {
+        const r = fireCron(cur, job, next[job.id] ?? null);
+        cur = r.autonomy;
+        events.push(r.event);
+      }
+      return { autonomy: cur, events };
+    },
+  };
+}
+
 /** A task's activity ended (or was lost): the task records it and its notification is queued. */
 export function endTask(
   a: Autonomy,

@@ -2,7 +2,7 @@
 // session workflow's (src/workflows/sessionTimers.ts, engine/autonomy.ts) on Node timers: sleeps
 // until the earliest wake-up or cron firing, a follow-up, a poke (a task ended) or stop; queues
 // what is due once. The process is the limit here: a wait dies with it (the durable runner's does not).
-import { dueTimers, fireCron, fireWakeup, hasPendingWork, nextDeadline } from '../engine/autonomy';
+import { dueFirings, hasPendingWork, nextDeadline } from '../engine/autonomy';
 import type { SessionState } from '../engine/session';
 import { createScheduleActivities } from '../activities/schedule';
 
@@ -49,27 +49,12 @@ export class LocalTimers {
   }
 
   private async fireDue(): Promise<void> {
-    let a = this.state.context.autonomy;
+    const a = this.state.context.autonomy;
     if (!a) return;
-    const now = Date.now();
-    const due = dueTimers(a, now);
-    if (due.wakeup) {
-      const r = fireWakeup(a, due.wakeup);
-      a = r.autonomy;
-      this.state.pendingMessages.push(r.event.text);
-    }
-    const recurring = due.crons.filter((j) => j.recurring);
-    const next =
-      recurring.length > 0
-        ? await schedule.nextCronFires({
-            jobs: recurring.map((j) => ({ id: j.id, cron: j.cron, timeZone: j.timeZone, after: now })),
-          })
-        : {};
-    for (const job of due.crons) {
-      const r = fireCron(a, job, next[job.id] ?? null);
-      a = r.autonomy;
-      this.state.pendingMessages.push(r.event.text);
-    }
-    this.state.context = { ...this.state.context, autonomy: a };
+    const due = dueFirings(a, Date.now());
+    const next = due.recurring.length > 0 ? await schedule.nextCronFires({ jobs: due.recurring }) : {};
+    const { autonomy, events } = due.apply(next);
+    this.state.pendingMessages.push(...events.map((e) => e.text));
+    this.state.context = { ...this.state.context, autonomy };
   }
 }

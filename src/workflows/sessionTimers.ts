@@ -5,7 +5,7 @@
 // and queued as messages for the next turn (each firing once: the timer moves in the same step).
 // A firing due while a turn runs waits for the turn to end (the reference queues it the same way).
 import { condition, proxyLocalActivities, setCurrentDetails } from '@temporalio/workflow';
-import { dueTimers, fireCron, fireWakeup, hasPendingWork, nextDeadline, type Autonomy } from '../engine/autonomy';
+import { dueFirings, hasPendingWork, nextDeadline, type Autonomy } from '../engine/autonomy';
 import type { ScheduleActivities } from '../activities';
 import type { SessionCarry } from './definitions';
 
@@ -72,31 +72,13 @@ export class SessionTimers {
 
   /** Queues what is due now: the wake-up's prompt, each due job's prompt (recurring jobs move on). */
   private async fireDue(): Promise<void> {
-    let a = this.state.context.autonomy;
+    const a = this.state.context.autonomy;
     if (!a) return;
-    const now = Date.now();
-    const due = dueTimers(a, now);
-    if (due.wakeup) {
-      const r = fireWakeup(a, due.wakeup);
-      a = r.autonomy;
-      this.state.pendingMessages.push(r.event.text);
-    }
-    if (due.crons.length > 0) {
-      const recurring = due.crons.filter((j) => j.recurring);
-      // After `now`, not after the missed slot: firings missed while a turn ran come as one.
-      const next =
-        recurring.length > 0
-          ? await cron.nextCronFires({
-              jobs: recurring.map((j) => ({ id: j.id, cron: j.cron, timeZone: j.timeZone, after: now })),
-            })
-          : {};
-      for (const job of due.crons) {
-        const r = fireCron(a, job, next[job.id] ?? null);
-        a = r.autonomy;
-        this.state.pendingMessages.push(r.event.text);
-      }
-    }
-    this.state.context = { ...this.state.context, autonomy: a };
+    const due = dueFirings(a, Date.now());
+    const next = due.recurring.length > 0 ? await cron.nextCronFires({ jobs: due.recurring }) : {};
+    const { autonomy, events } = due.apply(next);
+    this.state.pendingMessages.push(...events.map((e) => e.text));
+    this.state.context = { ...this.state.context, autonomy };
   }
 
   private dropTimers(): void {
