@@ -193,8 +193,9 @@ class SessionRun implements SessionExecutor {
           initialContext(input.cwd, input.additionalDirectories ?? []),
         );
     if (carry) this.state.runs = carry.runs + 1;
-    else if (input.timeZone) this.state.context.timeZone = input.timeZone;
     else if (memoryRefOf(input.memory)) this.state.memoryRef = memoryRefOf(input.memory);
+    // The zone cron jobs and wake-ups read, fixed for the session (a carried context keeps its own).
+    if (!carry && input.timeZone) this.state.context.timeZone = input.timeZone;
     // The ledger key is the session's first run id (continue-as-new keeps it): unique even when a
     // new session reuses the workflow id. A run carried from before keys stay on the workflow id.
     this.state.ledgerKey ??= carry ? this.sessionId : info.firstExecutionRunId;
