@@ -64,6 +64,9 @@ test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls over
     assert.deepEqual(toolNames.sort(), [
       'Agent',
       'Bash',
+      'CronCreate',
+      'CronDelete',
+      'CronList',
       'Edit',
       'EnterWorktree',
       'ExitWorktree',
@@ -71,6 +74,9 @@ test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls over
       'Grep',
       'NotebookEdit',
       'Read',
+      'ScheduleWakeup',
+      'WebFetch',
+      'WebSearch',
       'Write',
     ]);
 
@@ -130,6 +136,9 @@ test('integration: a tool denied outright is not offered to the model, and a cal
     const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name).sort();
     assert.deepEqual(offered, [
       'Agent',
+      'CronCreate',
+      'CronDelete',
+      'CronList',
       'Edit',
       'EnterWorktree',
       'ExitWorktree',
@@ -137,6 +146,9 @@ test('integration: a tool denied outright is not offered to the model, and a cal
       'Grep',
       'NotebookEdit',
       'Read',
+      'ScheduleWakeup',
+      'WebFetch',
+      'WebSearch',
       'Write',
     ]);
     const [r] = lastToolResults(fake.messageRequests()[1]!);
