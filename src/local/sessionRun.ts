@@ -1,0 +1,348 @@
+// An in-process session's state and handlers, the peer of the session workflow's `SessionRun`: the
+// engine's `runSession` decides, this class supplies its executor (turns, the idle wait, hooks,
+// approvals, store outages) and answers the handle's calls (send, interrupt, status).
+import { firstMessage, memoryRefOf } from '../engine/memory';
+import { randomUUID } from 'node:crypto';
+import type { CallRuntime } from '../calls/runtime';
+import type { ToolSessionSettings } from '../calls/tools';
+import { initialContext } from '../engine/context';
+import type { Message, ToolUseBlock } from '../engine/messages';
+import type { ToolCallRecord } from '../engine/records';
+import { retryPolicy, type OutageState } from '../engine/retry';
+import {
+  approvalTimeoutDenial,
+  hookFailureRuns,
+  notifyApprovalPending,
+  waitOutStoreOutage,
+} from '../engine/schedulerGlue';
+import {
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  END_REASONS,
+  initialSessionState,
+  runSession,
+  sessionConfig,
+  type PendingApproval,
+  type SessionExecutor,
+  type SessionPhase,
+  type SessionState,
+  type SessionStatusName,
+  type TurnReport,
+} from '../engine/session';
+import type { Approval, ToolUseDescription, TurnOutcome } from '../engine/turn';
+import type { ToolUseContext } from '../tools/Tool';
+import { checkSessionInput, sessionInput, withAgents } from '../sessionInput';
+import { createAgentActivities, type AgentDepsOptions } from '../workerDeps';
+import { localSubagentRunner, localToolSession } from './subagents';
+import { LocalTurn, type LocalDeps, type LocalTurnHost } from './turn';
+import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './runSession';
+
+export class LocalSessionRun implements LocalTurnHost {
+  readonly input: ReturnType<typeof sessionInput>;
+  readonly sessionId: string;
+  readonly deps: LocalDeps;
+  readonly session: ToolSessionSettings;
+  readonly state: SessionState;
+  readonly priorRecords = new Map<string, ToolCallRecord>();
+  readonly agentsReady: Promise<void>;
+  readonly runSubagent: NonNullable<ToolUseContext['runSubagent']>;
+  private readonly approvalTimeoutMs: number;
+  private readonly allRecords: ToolCallRecord[] = [];
+  private readonly turnsDetail: LocalSessionResult['turnsDetail'] = [];
+  /** The last model text, whole (state.lastText is its one-line preview): a subagent's result. */
+  private finalText = '';
+  private readonly pendingApprovals = new Map<string, PendingApproval>();
+  private status: SessionStatusName = 'running';
+  private phase: SessionPhase = 'starting';
+  private endReason: string | undefined;
+  private interruptRequested = false;
+  private turnAbort: AbortController | undefined;
+  private wakeWaiter: (() => void) | undefined;
+  private outage: OutageState | undefined;
+  private calls = 0;
+  /** Notification hook firings still running: the session ends after them. */
+  private readonly notifications = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly opts: LocalSessionOptions,
+    private readonly worker: AgentDepsOptions,
+    runChild: (child: LocalSessionOptions, worker: AgentDepsOptions) => Promise<LocalSessionResult>,
+  ) {
+    const input = checkSessionInput(sessionInput(opts));
+    this.input = input;
+    this.sessionId = opts.sessionId ?? `local-${randomUUID()}`;
+    this.deps = createAgentActivities(worker);
+    const session = localToolSession(input, this.sessionId);
+    this.session = session;
+    this.approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+    // Subagents: in-process child sessions — the same algorithm as the child workflows. Agent files are read once, at start.
+    this.agentsReady =
+      input.tools.includes('Agent') && !input.parent
+        ? withAgents(input).then((i) => void (i.agents && (session.agents = i.agents)))
+        : Promise.resolve();
+    this.agentsReady.catch(() => undefined); // reported by the first model call that awaits it
+    this.runSubagent = localSubagentRunner(
+      {
+        input,
+        sessionId: this.sessionId,
+        session,
+        approvalTimeoutMs: this.approvalTimeoutMs,
+        ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
+      },
+      (child) => runChild(child, worker),
+    );
+    this.state = initialSessionState(
+      firstMessage(input.prompt, input.memory),
+      initialContext(input.cwd, input.additionalDirectories ?? []),
+    );
+    if (memoryRefOf(input.memory)) this.state.memoryRef = memoryRefOf(input.memory);
+  }
+
+  // --- The turn's host (src/local/turn.ts) ---
+
+  runtime(signal: AbortSignal, key: string): CallRuntime {
+    return {
+      signal,
+      heartbeat: () => undefined,
+      attempt: 1,
+      callKey: `${this.sessionId}/${key}`,
+      warn: () => undefined,
+    };
+  }
+
+  nextToolKey(toolUseId: string): string {
+    return `tool-${toolUseId}-${++this.calls}`;
+  }
+
+  onTurnOutage(o: OutageState | undefined): void {
+    this.outage = o;
+    if (o) this.status = 'waiting_for_model';
+    else if (this.status === 'waiting_for_model') this.status = 'running';
+  }
+
+  onTurnEnd(turn: number, outcome: TurnOutcome): void {
+    this.opts.onTurn?.(turn, outcome);
+    this.turnsDetail.push({
+      turn,
+      reason: outcome.reason,
+      batches: outcome.batches,
+      ...(outcome.discarded ? { discarded: outcome.discarded } : {}),
+    });
+    for (const r of outcome.records) {
+      if (!r.reused) this.priorRecords.set(r.toolUseId, r);
+      this.allRecords.push(r);
+    }
+  }
+
+  onText(text: string): void {
+    if (text.trim() !== '') this.finalText = text;
+  }
+
+  async ask(
+    block: ToolUseBlock,
+    message: string,
+    description: ToolUseDescription,
+    signal: AbortSignal,
+  ): Promise<Approval | 'interrupted'> {
+    if (signal.aborted) return 'interrupted';
+    const onAsk = this.opts.onAsk;
+    if (!onAsk)
+      return {
+        decision: 'deny',
+        source: 'unattended',
+        reason: 'No approver is attached to this in-process session (pass onAsk); denied by default.',
+      };
+    this.pendingApprovals.set(block.id, {
+      turn: this.state.turn,
+      toolUseId: block.id,
+      toolName: block.name,
+      summary: description.summary,
+      message,
+      since: Date.now(),
+    });
+    this.status = 'awaiting_approval';
+    // A call waits for a human: Notification hooks may page one. As in the session workflow (an
+    // async signal handler) the wait does not wait for them, and the session ends only after them.
+    const notified = notifyApprovalPending(this.executor, block.name, this.state.head);
+    if (notified) {
+      this.notifications.add(notified);
+      void notified.finally(() => this.notifications.delete(notified));
+    }
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const timeoutMs = this.approvalTimeoutMs;
+    try {
+      return await Promise.race([
+        onAsk({ toolUseId: block.id, toolName: block.name, summary: description.summary, message }),
+        new Promise<Approval>((resolve) => {
+          timer = setTimeout(() => resolve(approvalTimeoutDenial(timeoutMs)), timeoutMs);
+        }),
+        new Promise<'interrupted'>((resolve) => {
+          onAbort = () => resolve('interrupted');
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      this.pendingApprovals.delete(block.id);
+      if (this.pendingApprovals.size === 0 && this.status === 'awaiting_approval') this.status = 'running';
+    }
+  }
+
+  /** A store write that waits out outages as the turn workflow's does (not interruptible: it records what happened). */
+  storeCall<T>(call: () => Promise<T>): Promise<T> {
+    return waitOutStoreOutage(call, {
+      policy: retryPolicy(this.input),
+      now: () => Date.now(),
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      // In-process every store failure is an outage: the cores throw plain errors.
+      classify: (err) => ({ kind: 'store', message: err instanceof Error ? err.message : String(err) }),
+      onOutage: (o) => {
+        if (o) {
+          this.outage = o;
+          this.status = 'waiting_for_model';
+        } else if (this.outage?.what === 'store') {
+          this.outage = undefined;
+          if (this.status === 'waiting_for_model') this.status = 'running';
+        }
+      },
+      giveUp: (reason) => new Error(reason),
+    });
+  }
+
+  // --- The engine's session executor ---
+
+  /** One turn, as the turn workflow runs it (src/local/turn.ts). */
+  private async runTurn(turn: number, append: Message[]): Promise<TurnReport> {
+    const t = new LocalTurn(this, turn, append);
+    this.turnAbort = t.abort;
+    try {
+      return await t.run();
+    } finally {
+      this.turnAbort = undefined;
+    }
+  }
+
+  private waitForMessage(timeoutMs: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      if (this.state.pendingMessages.length > 0) return resolve(true);
+      const timer = setTimeout(() => {
+        this.wakeWaiter = undefined;
+        resolve(false);
+      }, timeoutMs);
+      this.wakeWaiter = () => {
+        clearTimeout(timer);
+        this.wakeWaiter = undefined;
+        resolve(true);
+      };
+    });
+  }
+
+  readonly executor: SessionExecutor = {
+    runTurn: (turn, append) => this.runTurn(turn, append),
+    takeInterrupt: () => {
+      const was = this.interruptRequested;
+      this.interruptRequested = false;
+      return was;
+    },
+    waitForMessage: (timeoutMs) => this.waitForMessage(timeoutMs),
+    onStatus: (s, p) => {
+      this.status = s;
+      this.phase = p;
+    },
+    hasHooks: (event) => {
+      const list = (this.input.hooks as Record<string, unknown[] | undefined> | undefined)?.[event];
+      return Array.isArray(list) && list.length > 0;
+    },
+    runHooks: async (event, fields, head) => {
+      try {
+        const r = await this.deps.runSessionHooks({
+          event,
+          sessionId: this.sessionId,
+          cwd: this.state.context.cwd,
+          permissionMode: this.input.permissionMode,
+          head,
+          hooks: this.input.hooks,
+          fields,
+          ...(this.session.agentHookFields ? { agentHookFields: this.session.agentHookFields } : {}),
+        });
+        return r.runs;
+      } catch (err) {
+        return hookFailureRuns(event, err);
+      }
+    },
+  };
+
+  // --- The run and the handle's calls ---
+
+  /** Runs the session to its end. */
+  async run(): Promise<LocalSessionResult> {
+    const { state } = this;
+    let end: { status: SessionStatusName; endReason: string };
+    try {
+      const outcome = await runSession(state, sessionConfig(this.input, !!this.input.parent), this.executor);
+      // In-process there is no history to bound: a checkpoint never happens (no shouldCheckpoint).
+      end =
+        outcome.kind === 'end'
+          ? outcome
+          : { status: 'failed', endReason: END_REASONS.failed(state.turn, 'unexpected checkpoint') };
+    } catch (err) {
+      end = {
+        status: 'failed',
+        endReason: END_REASONS.failed(state.turn, err instanceof Error ? err.message : String(err)),
+      };
+    }
+    // Notification hooks still running (an approval was answered before they finished) end first.
+    await Promise.allSettled([...this.notifications]);
+    // The runner's MCP connections end with the session (unless the caller passed its own manager).
+    if (!this.worker.mcp) await this.deps.closeMcp().catch(() => undefined);
+    this.status = end.status;
+    this.phase = 'ended';
+    this.endReason = end.endReason;
+    const toolCalls = Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0);
+    return {
+      status: end.status,
+      turns: state.turn,
+      usage: state.usage,
+      head: state.head,
+      lastText: state.lastText,
+      endReason: end.endReason,
+      toolCalls,
+      ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
+      finalText: this.finalText,
+      sessionId: this.sessionId,
+      records: this.allRecords,
+      turnsDetail: this.turnsDetail,
+      context: state.context,
+      compactions: state.compactions ?? [],
+    };
+  }
+
+  send(text: string): void {
+    if (typeof text !== 'string' || text.trim() === '') return;
+    this.state.pendingMessages.push(text);
+    this.wakeWaiter?.();
+  }
+
+  interrupt(): void {
+    this.interruptRequested = true;
+    this.turnAbort?.abort();
+  }
+
+  statusView(): LocalSessionStatus {
+    const { state } = this;
+    return {
+      sessionId: this.sessionId,
+      status: this.status,
+      phase: this.pendingApprovals.size > 0 ? 'awaiting_approval' : this.phase,
+      turn: state.turn,
+      pendingApprovals: [...this.pendingApprovals.values()],
+      usage: state.usage,
+      head: state.head,
+      lastText: state.lastText,
+      ...(this.outage ? { outage: this.outage } : {}),
+      ...(this.endReason ? { endReason: this.endReason } : {}),
+      ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
+    };
+  }
+}
