@@ -1,0 +1,84 @@
+// What a session's tool calls run with, derived from its settings: the MCP servers a pool lists,
+// the hooks (the session's and the worker's), and the permission context (result directory,
+// default sandbox, protected control files). Shared by describing, running and the ledger.
+import { existsSync } from 'node:fs';
+import type { HooksConfig } from '../hooks';
+import { hookCommandsOf } from '../hooks/config';
+import type { McpServers } from '../mcp/config';
+import { stdioCommands } from '../mcp/pins';
+import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
+import type { ToolPermissionContext } from '../tools/permissionTypes';
+import type { ResultStore } from '../tools/Tool';
+import type { SessionMcp, ToolSessionSettings } from './tools';
+
+export function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
+  if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;
+  return {
+    servers: session.mcpServers,
+    cwd: session.permission.workingDirectories[0] ?? process.cwd(),
+    ...(wanted !== undefined ? { wanted } : {}),
+  };
+}
+
+/** The session's hooks followed by the worker's own (library users add them programmatically), per event. */
+export function withWorkerHooks(worker: HooksConfig | undefined, session?: HooksConfig): HooksConfig | undefined {
+  if (!worker) return session;
+  if (!session) return worker;
+  const out: HooksConfig = { ...session };
+  for (const [event, matchers] of Object.entries(worker) as Array<
+    [keyof HooksConfig, HooksConfig[keyof HooksConfig]]
+  >) {
+    (out as Record<string, unknown>)[event] = [
+      ...((session[event] as unknown[]) ?? []),
+      ...((matchers as unknown[]) ?? []),
+    ];
+  }
+  return out;
+}
+
+/**
+ * The permission context a session's tool calls see: its result directory counts as a working
+ * directory (see withResultDirectory), a session whose input says nothing about the sandbox
+ * gets the default sandbox settings (`{}`: Bash sandboxed where the platform supports it), and
+ * the files its command hooks and its stdio MCP servers run are protected paths (`controlFiles`,
+ * from the hooks of the session's settings, resolved against the session's cwd and the project
+ * root, and from the servers' command lines, resolved where the worker starts them).
+ */
+export function sessionPermission(
+  permission: ToolPermissionContext,
+  store: ResultStore,
+  hooks?: HooksConfig,
+  cwd?: string,
+  mcpServers?: McpServers,
+): ToolPermissionContext {
+  const p = withResultDirectory(permission, store);
+  const commands = hookCommandsOf(hooks);
+  const bases = [...new Set([...(cwd ? [cwd] : []), ...permission.workingDirectories.slice(0, 1)])];
+  const controlFiles = [
+    ...new Set([
+      ...bases.flatMap((b) => hookControlFiles(commands, b, permission.workingDirectories)),
+      // The scripts the session's stdio MCP servers run: the worker starts them (unsandboxed) in the session's first working directory.
+      ...mcpServerControlFiles(
+        stdioCommands(mcpServers),
+        permission.workingDirectories[0] ?? cwd ?? process.cwd(),
+        permission.workingDirectories,
+        undefined,
+        existsSync,
+      ),
+    ]),
+  ];
+  const withFiles =
+    controlFiles.length > 0 ? { ...p, controlFiles: [...new Set([...(p.controlFiles ?? []), ...controlFiles])] } : p;
+  return withFiles.sandbox ? withFiles : { ...withFiles, sandbox: {} };
+}
+
+/**
+ * Large results are stored outside the working directory and the model is told to Read them:
+ * the session's own result directory counts as a working directory, so that Read never asks.
+ */
+export function withResultDirectory(permission: ToolPermissionContext, store: ResultStore): ToolPermissionContext {
+  const dir = (store as { dir?: unknown }).dir;
+  return typeof dir === 'string' && !permission.workingDirectories.includes(dir)
+    ? { ...permission, workingDirectories: [...permission.workingDirectories, dir] }
+    : permission;
+}
