@@ -1,0 +1,57 @@
+// The typed context every stage of the pipeline works on, once the tool is found: the call's state,
+// its environment, the tool, the ToolUseContext the tool sees and the abort controller of the call.
+import type { HookPermissionDecision } from '../permissions/decide';
+import type { AnyTool, ToolUseContext } from '../tools/Tool';
+import type { RunState } from './runState';
+import type { PipelineEnv, PipelinePhase } from './types';
+
+export interface ToolRun {
+  readonly state: RunState;
+  readonly env: PipelineEnv;
+  readonly tool: AnyTool;
+  readonly ctx: ToolUseContext;
+  /** Aborted with the caller's signal; the tool and the hooks see this one. */
+  readonly controller: AbortController;
+  /** Phase 'post': the checks ran in phase 'pre'; the run continues from its state with the scheduler's output. */
+  readonly resumed: Extract<PipelinePhase, { kind: 'post' }> | undefined;
+  /** The input as the schema parsed it (what the hooks, the permission check and call() see). */
+  data: unknown;
+  /** The PreToolUse hooks' combined permission decision, for the permission check. */
+  hookDecision?: HookPermissionDecision;
+  /** When call() started (duration_ms of the hooks after it). */
+  callStarted: number;
+}
+
+export function newToolRun(state: RunState, env: PipelineEnv, tool: AnyTool, controller: AbortController): ToolRun {
+  const toolUseId = state.toolUseId;
+  const ctx: ToolUseContext = {
+    sessionId: env.sessionId,
+    toolUseId,
+    idempotencyKey:
+      env.idempotencyScope && env.idempotencyScope !== env.sessionId
+        ? `${env.sessionId}/${env.idempotencyScope}/${toolUseId}`
+        : `${env.sessionId}/${toolUseId}`,
+    agent: env.agent,
+    permission: env.permission,
+    abortSignal: controller.signal,
+  };
+  if (env.resultStore) ctx.resultStore = env.resultStore;
+  if (env.privatePaths) ctx.privatePaths = env.privatePaths;
+  if (env.sandboxHost) ctx.sandboxHost = env.sandboxHost;
+  if (env.agents) ctx.agents = env.agents;
+  if (env.runSubagent) ctx.runSubagent = env.runSubagent;
+  if (env.sideModel) ctx.sideModel = env.sideModel;
+  const resumed = env.phase?.kind === 'post' ? env.phase : undefined;
+  return { state, env, tool, ctx, controller, resumed, data: undefined, callStarted: Date.now() };
+}
+
+/** Phase 'post': the state phase 'pre' handed to the scheduler (input, hook text, notices, permission, hook runs). */
+export function takeResumed(run: ToolRun, resumed: NonNullable<ToolRun['resumed']>): void {
+  const { state } = run;
+  run.data = resumed.resume.input;
+  state.input = run.data;
+  state.context.push(...resumed.resume.context);
+  state.hookNotices.push(...resumed.resume.notices);
+  if (resumed.resume.permission) state.permission = resumed.resume.permission as typeof state.permission;
+  if (resumed.resume.hookRuns) state.hookRuns.push(...(resumed.resume.hookRuns as typeof state.hookRuns));
+}
