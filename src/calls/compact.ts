@@ -102,17 +102,19 @@ function mergeHooks(session: HooksConfig, worker?: HooksConfig): HooksConfig {
   return { ...session, PreCompact: [...(session.PreCompact ?? []), ...(worker.PreCompact ?? [])] };
 }
 
-export async function compactContextWith(
+/** PreCompact hooks: their instructions and notices, or the compaction they blocked (when they may). */
+async function preCompact(
   deps: CompactDeps,
   input: CompactContextInput,
   ctx: CallRuntime,
-): Promise<CompactContextResult> {
+): Promise<
+  Extract<CompactContextResult, { kind: 'blocked' }> | { runs: HookRun[]; instructions: string[]; notices: string[] }
+> {
   const hookTrigger = input.trigger === 'manual' ? 'manual' : 'auto';
-  const hooks = runPreCompactHooks(
+  const hookResult = await runPreCompactHooks(
     { session_id: input.sessionId, cwd: input.cwd, trigger: hookTrigger, custom_instructions: null },
     { config: mergeHooks(normalizeHooksConfig(input.hooks), deps.hooks), cwd: input.cwd, signal: ctx.signal },
   );
-  const hookResult = await hooks;
   if (hookResult.block && hookMayBlock(input.trigger === 'reactive' ? 'reactive' : 'auto')) {
     return { kind: 'blocked', reason: hookResult.block.reason, hookRuns: hookResult.runs };
   }
@@ -121,23 +123,37 @@ export async function compactContextWith(
     notices.push(
       `PreCompact hook "${hookResult.block.hook}" asked to block, but the API refused the prompt as too long: compacted anyway`,
     );
+  return { runs: hookResult.runs, instructions: hookResult.instructions, notices };
+}
 
+/** The session's context (transcript, tools), heartbeating while MCP servers list their tools. */
+async function loadWithHeartbeat(
+  deps: CompactDeps,
+  input: CompactContextInput,
+  ctx: CallRuntime,
+): Promise<Awaited<ReturnType<typeof loadContext>>> {
   const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
-  let loaded: Awaited<ReturnType<typeof loadContext>>;
   try {
-    loaded = await loadContext(deps, { ...input, warn: (m) => ctx.warn(m, { sessionId: input.sessionId }) });
+    return await loadContext(deps, { ...input, warn: (m) => ctx.warn(m, { sessionId: input.sessionId }) });
   } finally {
     if (listing) clearInterval(listing);
   }
-  const { full, summary, tools, fixedTokens, locate } = loaded;
+}
+
+/** The summarizing model call; a prompt the API finds too long loses its oldest rounds (3 times at most). */
+async function summarize(
+  deps: CompactDeps,
+  input: CompactContextInput,
+  ctx: CallRuntime,
+  tools: Awaited<ReturnType<typeof loadContext>>['tools'],
+  messages: Message[],
+  prompt: string,
+): Promise<Anthropic.Message> {
   const { model, maxTokens, system } = input.settings;
   const cs = input.contextSettings ?? {};
-  const budgets = survivalBudgets(effectiveContextWindow(model, maxTokens, cs));
-  let toSummarise: Message[] = buildModelView(full, summary, input.view, locate);
-  const prompt = compactionPrompt(hookResult.instructions.join('\n\n') || undefined);
+  let toSummarise = messages;
   const client = deps.anthropic();
   const ticker = setInterval(() => ctx.heartbeat({ phase: 'compacting' }), 5000);
-  let final: Anthropic.Message | undefined;
   try {
     for (let tries = 0; ; tries++) {
       const shaped = applyCacheBreakpoints(
@@ -146,7 +162,7 @@ export async function compactContextWith(
       );
       const betas = betasForModel(model, cs);
       try {
-        final = await client.messages.create(
+        return await client.messages.create(
           {
             model: apiModelId(model),
             max_tokens: Math.min(MAX_OUTPUT_TOKENS_FOR_SUMMARY, Math.max(maxTokens, 4096)),
@@ -161,7 +177,6 @@ export async function compactContextWith(
             ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}),
           },
         );
-        break;
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         const tooLong = err instanceof Anthropic.APIError && err.status === 400 && isPromptTooLong(err.message);
@@ -174,6 +189,9 @@ export async function compactContextWith(
   } finally {
     clearInterval(ticker);
   }
+}
+
+function summaryText(final: Anthropic.Message): string {
   const text = final.content
     .filter((b): b is Anthropic.TextBlock => b.type === 'text')
     .map((b) => b.text)
@@ -184,6 +202,36 @@ export async function compactContextWith(
       failureType: 'EmptySummary',
       retryable: true,
     });
+  return text;
+}
+
+function usageOf(final: Anthropic.Message): Usage {
+  return {
+    input_tokens: final.usage.input_tokens,
+    output_tokens: final.usage.output_tokens,
+    ...(final.usage.cache_creation_input_tokens != null
+      ? { cache_creation_input_tokens: final.usage.cache_creation_input_tokens }
+      : {}),
+    ...(final.usage.cache_read_input_tokens != null
+      ? { cache_read_input_tokens: final.usage.cache_read_input_tokens }
+      : {}),
+  };
+}
+
+export async function compactContextWith(
+  deps: CompactDeps,
+  input: CompactContextInput,
+  ctx: CallRuntime,
+): Promise<CompactContextResult> {
+  const hooks = await preCompact(deps, input, ctx);
+  if ('kind' in hooks) return hooks;
+  const { full, summary, tools, fixedTokens, locate } = await loadWithHeartbeat(deps, input, ctx);
+  const { model, maxTokens } = input.settings;
+  const budgets = survivalBudgets(effectiveContextWindow(model, maxTokens, input.contextSettings ?? {}));
+  const toSummarise: Message[] = buildModelView(full, summary, input.view, locate);
+  const prompt = compactionPrompt(hooks.instructions.join('\n\n') || undefined);
+  const final = await summarize(deps, input, ctx, tools, toSummarise, prompt);
+  const text = summaryText(final);
 
   const files = await restoreFiles(
     recentReadPaths(full, budgets.maxFiles),
@@ -204,19 +252,7 @@ export async function compactContextWith(
   const draft: ContextView = { ...input.view, fromIndex, summaryHead, compactions: input.view.compactions + 1 };
   const tokensAfter = fixedTokens + estimateTokens(buildModelView(full, [message], draft, locate));
   const view: ContextView = { ...draft, baseline: { tokens: tokensAfter, messages: full.length } };
-  const usage: Usage = {
-    input_tokens: final.usage.input_tokens,
-    output_tokens: final.usage.output_tokens,
-    ...(final.usage.cache_creation_input_tokens != null
-      ? { cache_creation_input_tokens: final.usage.cache_creation_input_tokens }
-      : {}),
-    ...(final.usage.cache_read_input_tokens != null
-      ? { cache_read_input_tokens: final.usage.cache_read_input_tokens }
-      : {}),
-  };
-  const hookNote = hookResult.runs.length
-    ? hookResult.runs.map((r) => `${r.hook}: ${r.outcome}`).join('; ')
-    : undefined;
+  const hookNote = hooks.runs.length ? hooks.runs.map((r) => `${r.hook}: ${r.outcome}`).join('; ') : undefined;
   const record: CompactionRecord = {
     n: input.n,
     turn: input.turn,
@@ -229,5 +265,5 @@ export async function compactContextWith(
     restoredFiles: files.map((f) => f.path),
     ...(hookNote ? { hook: hookNote } : {}),
   };
-  return { kind: 'compacted', view, record, usage, hookRuns: hookResult.runs, notices };
+  return { kind: 'compacted', view, record, usage: usageOf(final), hookRuns: hooks.runs, notices: hooks.notices };
 }
