@@ -12,6 +12,7 @@ import { isTimeZone } from './tools/cronText';
 import type { SessionInput } from './workflows/definitions';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from './agents/definitions';
+import { loadSkills, skillListing } from './agents/skills';
 import { pinMcpServers } from './mcp/pins';
 import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
 import { sandboxPathsFromRules } from './sandbox/policy';
@@ -61,6 +62,7 @@ export const BUILTIN_TOOL_NAMES = [
   'WebFetch',
   'WebSearch',
   'Agent',
+  'Skill',
   'EnterWorktree',
   'ExitWorktree',
   'ScheduleWakeup',
@@ -181,11 +183,16 @@ export function sessionInput(opts: SessionOptions): SessionInput {
   const retryCapMs = opts.retryCapMs ?? envMs('DURABLE_AGENT_RETRY_CAP_MS');
   const maxOutageMs = opts.maxOutageMs ?? envMs('DURABLE_AGENT_MAX_OUTAGE_MS');
   const cwd = resolve(opts.cwd ?? process.cwd());
-  const { appendSystemPrompt, ...rest } = opts;
+  const { appendSystemPrompt, skills: given, ...rest } = opts;
+  const tools = opts.tools ?? BUILTIN_TOOL_NAMES;
+  // Skills: read once, here at the edge (a malformed SKILL.md throws SkillDefinitionError naming the file and key).
+  const skills = tools.includes('Skill') && !opts.parent ? (given ?? loadSkills(cwd)) : undefined;
+  const listing = skillListing(skills);
   const baseSystem = opts.model?.system ?? defaultSystemPrompt(cwd, opts.additionalDirectories ?? []);
-  const system = appendSystemPrompt ? `${baseSystem}\n\n${appendSystemPrompt}` : baseSystem;
+  const system = [baseSystem, appendSystemPrompt, listing].filter(Boolean).join('\n\n');
   return {
     ...rest,
+    ...(skills && skills.length > 0 ? { skills } : {}),
     prompt: opts.prompt,
     model: {
       model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
@@ -195,7 +202,7 @@ export function sessionInput(opts: SessionOptions): SessionInput {
       ...(system ? { system } : {}),
       ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
     },
-    tools: opts.tools ?? BUILTIN_TOOL_NAMES,
+    tools,
     // The files each stdio server runs from the working directories, pinned now (src/mcp/pins.ts).
     ...(opts.mcpServers
       ? { mcpServers: pinMcpServers(opts.mcpServers, cwd, [cwd, ...(opts.additionalDirectories ?? [])]) }

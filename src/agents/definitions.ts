@@ -47,6 +47,44 @@ export const GENERAL_PURPOSE_AGENT: AgentDefinition = {
   source: 'built-in',
 };
 
+/** What the read-only built-in agents may not use: the tools that change files, and Agent itself. */
+const READ_ONLY_AGENT_DISALLOWED = ['Agent', 'Edit', 'Write', 'NotebookEdit'];
+
+/**
+ * The reference's read-only search agent (2.1.328: every tool of the parent but the ones that
+ * change files; the parent's model). Bash stays, as in the reference: its prompt keeps it to
+ * read-only commands, and the session's permission mode and sandbox still decide each command.
+ */
+export const EXPLORE_AGENT: AgentDefinition = {
+  name: 'Explore',
+  description:
+    'Read-only agent for searching a codebase widely: finding files by pattern, searching their contents, reading the relevant parts and answering a question about them. It cannot change files. Say how thorough it should be ("quick", "medium" or "very thorough").',
+  disallowedTools: READ_ONLY_AGENT_DISALLOWED,
+  systemPrompt: [
+    'You are a read-only search agent run by durable-agent on behalf of another agent. Find what the task in the user message asks for: locate files by pattern, search their contents, read the parts that matter.',
+    'You must not change anything: no new, edited, moved or deleted files (temporary files included), no redirections into files, no commands that change the state of the system. You have no file-editing tools; use Bash only for read-only commands (ls, find, grep, git log, git diff, cat).',
+    'Search broadly first, then narrow down; run independent searches in parallel. Finish with a concise report: what you found, with absolute file paths and the relevant lines. Your final message is returned to the agent that started you.',
+  ].join('\n'),
+  source: 'built-in',
+};
+
+/** The reference's planning agent: read-only like Explore; it returns an implementation plan. */
+export const PLAN_AGENT: AgentDefinition = {
+  name: 'Plan',
+  description:
+    'Read-only software architect agent: explores the code and returns a step-by-step implementation plan for a task, with the files that matter and the trade-offs. It cannot change files.',
+  disallowedTools: READ_ONLY_AGENT_DISALLOWED,
+  systemPrompt: [
+    'You are a read-only planning agent run by durable-agent on behalf of another agent. Study the code the task in the user message concerns and design how to implement it.',
+    'You must not change anything: no new, edited, moved or deleted files, no redirections into files, no commands that change the state of the system. You have no file-editing tools; use Bash only for read-only commands.',
+    'Answer with a plan: the steps in order, the files to change and why, what to watch out for (trade-offs, risks, tests to run). End with the few files most critical to the plan, as absolute paths.',
+  ].join('\n'),
+  source: 'built-in',
+};
+
+/** The built-in agent types, in the order the Agent tool lists them; an agent file of the same name replaces one. */
+export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [GENERAL_PURPOSE_AGENT, EXPLORE_AGENT, PLAN_AGENT];
+
 /** The agent types a session offers (general-purpose when the session carries none). */
 export function sessionAgents(agents: readonly AgentDefinition[] | undefined): readonly AgentDefinition[] {
   return agents && agents.length > 0 ? agents : [GENERAL_PURPOSE_AGENT];
@@ -90,11 +128,21 @@ function unquote(v: string): string {
 
 /** The frontmatter as key → raw value (string, or a list from a `- item` block or `[a, b]`). */
 function frontmatter(file: string, text: string): { fields: Map<string, string | string[]>; body: string } {
+  return parseFrontmatter(text, (message) => new AgentDefinitionError(file, message));
+}
+
+/**
+ * The frontmatter of a Markdown control file (an agent or a skill) as key → raw value; `fail`
+ * makes the error naming the file. The file must start with a `---` block.
+ */
+export function parseFrontmatter(
+  text: string,
+  fail: (message: string) => Error,
+): { fields: Map<string, string | string[]>; body: string; rawBody: string } {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trim() !== '---')
-    throw new AgentDefinitionError(file, 'the file must start with a "---" frontmatter block (name, description)');
+  if (lines[0]?.trim() !== '---') throw fail('the file must start with a "---" frontmatter block (name, description)');
   const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
-  if (end < 0) throw new AgentDefinitionError(file, 'the frontmatter block is not closed by a "---" line');
+  if (end < 0) throw fail('the frontmatter block is not closed by a "---" line');
   const fields = new Map<string, string | string[]>();
   let i = 1;
   while (i < end) {
@@ -102,14 +150,10 @@ function frontmatter(file: string, text: string): { fields: Map<string, string |
     i++;
     if (line.trim() === '' || line.trim().startsWith('#')) continue;
     const m = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:(.*)$/.exec(line);
-    if (!m)
-      throw new AgentDefinitionError(
-        file,
-        `line ${i}: expected "key: value", got ${JSON.stringify(line.slice(0, 80))}`,
-      );
+    if (!m) throw fail(`line ${i}: expected "key: value", got ${JSON.stringify(line.slice(0, 80))}`);
     const key = m[1] as string;
     const raw = (m[2] as string).trim();
-    if (fields.has(key)) throw new AgentDefinitionError(file, `key "${key}" appears twice`);
+    if (fields.has(key)) throw fail(`key "${key}" appears twice`);
     // Block scalars (| and >) and lists continue on indented lines.
     const more: string[] = [];
     while (i < end && (/^\s+\S/.test(lines[i] as string) || (lines[i] as string).trim() === '')) {
@@ -122,18 +166,14 @@ function frontmatter(file: string, text: string): { fields: Map<string, string |
     } else if (raw === '' && cont.some((l) => l.startsWith('- '))) {
       const items = cont.filter((l) => l !== '');
       const bad = items.find((l) => !l.startsWith('- '));
-      if (bad)
-        throw new AgentDefinitionError(
-          file,
-          `key "${key}": expected a list of "- item" lines, got ${JSON.stringify(bad)}`,
-        );
+      if (bad) throw fail(`key "${key}": expected a list of "- item" lines, got ${JSON.stringify(bad)}`);
       fields.set(
         key,
         items.map((l) => unquote(l.slice(2))),
       );
     } else if (raw.startsWith('[')) {
       const all = [raw, ...cont].join(' ').trim();
-      if (!all.endsWith(']')) throw new AgentDefinitionError(file, `key "${key}": the list is not closed by "]"`);
+      if (!all.endsWith(']')) throw fail(`key "${key}": the list is not closed by "]"`);
       fields.set(
         key,
         all
@@ -146,13 +186,8 @@ function frontmatter(file: string, text: string): { fields: Map<string, string |
       fields.set(key, unquote([raw, ...cont].join(' ').trim()));
     }
   }
-  return {
-    fields,
-    body: lines
-      .slice(end + 1)
-      .join('\n')
-      .trim(),
-  };
+  const rawBody = lines.slice(end + 1).join('\n');
+  return { fields, body: rawBody.trim(), rawBody };
 }
 
 function toolList(file: string, key: string, v: string | string[]): string[] {
@@ -281,7 +316,7 @@ async function loadDir(dir: string, within?: string): Promise<AgentDefinition[]>
 }
 
 /**
- * The agents a session may start: general-purpose, then the user's (`~/.claude/agents`, or
+ * The agents a session may start: the built-in ones (general-purpose, Explore, Plan), then the user's (`~/.claude/agents`, or
  * `$CLAUDE_CONFIG_DIR/agents` as the reference reads it), then the
  * project's (`<cwd>/.claude/agents`); a project agent replaces a user or built-in one of the same name.
  */
@@ -289,7 +324,7 @@ export async function loadAgentDefinitions(
   cwd: string,
   userConfigDir: string = process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'),
 ): Promise<AgentDefinition[]> {
-  const byName = new Map<string, AgentDefinition>([[GENERAL_PURPOSE_AGENT.name, GENERAL_PURPOSE_AGENT]]);
+  const byName = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((a) => [a.name, a]));
   const userDir = join(userConfigDir, 'agents');
   const projectDir = join(cwd, '.claude', 'agents');
   for (const def of await loadDir(userDir)) byName.set(def.name, def);
@@ -346,7 +381,8 @@ export function subagentTools(
   parentTools: readonly string[],
   agentToolNames: readonly string[],
 ): { tools: string[]; dropped: string[] } {
-  const own = new Set(agentToolNames);
+  // Skill stays with the parent: a child session carries no skills (docs/tools.md).
+  const own = new Set([...agentToolNames, 'Skill']);
   const allowed = parentTools.filter((t) => !own.has(t));
   const wanted = def.tools ?? allowed;
   const disallowed = def.disallowedTools ?? [];

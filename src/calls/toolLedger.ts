@@ -232,6 +232,7 @@ class LedgerCall {
       abortSignal: this.ctx.signal,
       ...transcriptPathOption(deps, input, setup.agent),
       ...(session.agents ? { agents: session.agents } : {}),
+      ...(session.skills ? { skills: session.skills } : {}),
       ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
       ...(extra.runSubagent ? { runSubagent: extra.runSubagent } : {}),
       ...(deps.sideModel ? { sideModel: deps.sideModel } : {}),

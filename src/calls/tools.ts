@@ -29,6 +29,7 @@ import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { McpServers } from '../mcp/config';
 import type { PipelinePhase } from '../pipeline/types';
 import type { AgentDefinition } from '../agents/definitions';
+import type { SkillDefinition } from '../agents/skills';
 import type { SubagentCall, SubagentOutput, SubagentResume } from '../engine/subagents';
 import type { AgentInput } from '../tools/builtin/agent';
 import { subagentPlan } from '../agents/plan';
@@ -78,6 +79,8 @@ export interface ToolSessionSettings {
   mcpServers?: McpServers;
   /** The session's agent types (the Agent tool); absent = general-purpose only. */
   agents?: AgentDefinition[];
+  /** The session's skills (the Skill tool); absent = none. */
+  skills?: SkillDefinition[];
   /** A subagent's session: what every hook input carries besides the common fields (parent session_id, agent_id, agent_type). */
   agentHookFields?: AgentHookFields;
 }
@@ -93,6 +96,7 @@ export interface StoredToolSettings {
   hooks?: HooksConfig;
   mcpServers?: McpServers;
   agents?: AgentDefinition[];
+  skills?: SkillDefinition[];
 }
 
 /**
@@ -134,6 +138,7 @@ export async function resolveToolSession(
     ...(s.hooks ? { hooks: s.hooks } : {}),
     ...(s.mcpServers ? { mcpServers: s.mcpServers } : {}),
     ...(s.agents ? { agents: s.agents } : {}),
+    ...(s.skills ? { skills: s.skills } : {}),
     ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
   };
 }

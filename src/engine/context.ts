@@ -29,6 +29,18 @@ export interface AgentContext {
   autonomy?: Autonomy;
   /** The git worktree EnterWorktree moved the session into; absent outside one. */
   worktree?: WorktreeState;
+  /** What the skills the Skill tool loaded grant for the rest of the session; absent until one grants something. */
+  skillGrants?: SkillGrants;
+}
+
+/** The allow rules (`allowed-tools`) and the model (`model`) of the skills loaded so far. */
+export interface SkillGrants {
+  /** Permission rules added to the session's allow rules. */
+  allowedTools: string[];
+  /** The model (alias or id) of the last skill that named one. */
+  model?: string;
+  /** The skills that granted something, in the order they were loaded. */
+  skills: string[];
 }
 
 /** A worktree the session works in (EnterWorktree): where it is and what to restore on ExitWorktree. */
@@ -58,7 +70,15 @@ export type ContextModifier =
   | { type: 'worktreeEntered'; worktree: Omit<WorktreeState, 'originalCwd' | 'originalProjectDir'> }
   /** Back where the session was before EnterWorktree. */
   | { type: 'worktreeExited' }
+  /** A skill was loaded (the Skill tool): its `allowed-tools` are allowed and its `model` used from now on. */
+  | { type: 'skillLoaded'; skill: string; allowedTools?: string[]; model?: string }
   | AutonomyModifier;
+
+/** The session's model settings with the model of the skills loaded so far (a Skill call's `model`, resolved by the tool). */
+export function modelWithSkillGrants<M extends { model: string }>(model: M, ctx: Pick<AgentContext, 'skillGrants'>): M {
+  const granted = ctx.skillGrants?.model;
+  return granted && granted !== model.model ? { ...model, model: granted } : model;
+}
 
 export function initialContext(cwd: string, additionalDirectories: string[] = []): AgentContext {
   return { cwd, additionalDirectories: [...additionalDirectories], readFiles: {} };
@@ -104,6 +124,18 @@ export function applyContextModifier(ctx: AgentContext, mod: ContextModifier): A
         ...rest,
         cwd: worktree.originalCwd,
         ...(worktree.originalProjectDir !== undefined ? { projectDir: worktree.originalProjectDir } : {}),
+      };
+    }
+    case 'skillLoaded': {
+      const prev = ctx.skillGrants ?? { allowedTools: [], skills: [] };
+      const model = mod.model ?? prev.model;
+      return {
+        ...ctx,
+        skillGrants: {
+          allowedTools: [...new Set([...prev.allowedTools, ...(mod.allowedTools ?? [])])],
+          ...(model !== undefined ? { model } : {}),
+          skills: [...prev.skills, mod.skill],
+        },
       };
     }
     case 'taskStarted':

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'MCP_UNAVAILABLE',
   /** A malformed subagent definition file. */
   'AGENT_DEFINITION',
+  /** A malformed skill file (`.claude/skills/<name>/SKILL.md`). */
+  'SKILL_DEFINITION',
   /** A session input the workflow refuses (failure type of the session workflow). */
   'INVALID_SESSION_INPUT',
   /** A turn failed, so did the session (failure type of the session workflow). */

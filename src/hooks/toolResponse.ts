@@ -91,6 +91,11 @@ export function hookToolResponse(
   }
   if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string' && Array.isArray(data.notebook))
     return { type: 'notebook', file: { filePath: givenPath(input, data.filePath), cells: data.notebook } };
+  // Skill: what the reference reports (success, commandName, allowedTools); the skill's text is the model's, not the hook's.
+  if (toolName === 'Skill' && isObject(data)) {
+    const { text: _text, ...rest } = data;
+    return rest;
+  }
   if (toolName === 'NotebookEdit' && isObject(data)) {
     const { mtimeMs: _mtime, ...rest } = data;
     return rest;

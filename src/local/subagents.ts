@@ -26,6 +26,7 @@ export function localToolSession(input: LocalInput, sessionId: string): ToolSess
     },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
     ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
+    ...(input.tools.includes('Skill') && input.skills?.length ? { skills: input.skills } : {}),
     ...(input.parent ? { agentHookFields: agentHookFields(input.parent, sessionId) } : {}),
   };
 }

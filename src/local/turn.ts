@@ -10,6 +10,7 @@ import {
   newModelStepState,
   type ManagedModelStep as EngineModelStep,
 } from '../engine/managedModelStep';
+import { modelWithSkillGrants } from '../engine/context';
 import { oneLinePreview, type Message, type ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
 import { retryPolicy, type OutageState } from '../engine/retry';
@@ -193,7 +194,7 @@ export class LocalTurn {
           head: state.head,
           append: this.append,
           ...(state.memoryRef ? { memory: state.memoryRef } : {}),
-          model: input.model,
+          model: modelWithSkillGrants(input.model, state.context),
           tools: input.tools,
           rules: input.rules,
           context: state.context,

@@ -1,6 +1,8 @@
 // The typed context every stage of the pipeline works on, once the tool is found: the call's state,
 // its environment, the tool, the ToolUseContext the tool sees and the abort controller of the call.
+import type { AgentContext } from '../engine/context';
 import type { HookPermissionDecision } from '../permissions/decide';
+import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { AnyTool, ToolUseContext } from '../tools/Tool';
 import type { RunState } from './runState';
 import type { PipelineEnv, PipelinePhase } from './types';
@@ -22,6 +24,18 @@ export interface ToolRun {
   callStarted: number;
 }
 
+/**
+ * The session's permission context with the allow rules of the skills loaded so far (their
+ * `allowed-tools`, granted by a Skill call: the context modifier the audit shows). Deny and ask
+ * rules still come first, as for every allow rule.
+ */
+export function withSkillGrants(permission: ToolPermissionContext, agent: AgentContext): ToolPermissionContext {
+  const granted = agent.skillGrants?.allowedTools ?? [];
+  if (granted.length === 0) return permission;
+  const allow = [...new Set([...(permission.rules?.allow ?? []), ...granted])];
+  return { ...permission, rules: { ...permission.rules, allow } };
+}
+
 export function newToolRun(state: RunState, env: PipelineEnv, tool: AnyTool, controller: AbortController): ToolRun {
   const toolUseId = state.toolUseId;
   const ctx: ToolUseContext = {
@@ -32,13 +46,14 @@ export function newToolRun(state: RunState, env: PipelineEnv, tool: AnyTool, con
         ? `${env.sessionId}/${env.idempotencyScope}/${toolUseId}`
         : `${env.sessionId}/${toolUseId}`,
     agent: env.agent,
-    permission: env.permission,
+    permission: withSkillGrants(env.permission, env.agent),
     abortSignal: controller.signal,
   };
   if (env.resultStore) ctx.resultStore = env.resultStore;
   if (env.privatePaths) ctx.privatePaths = env.privatePaths;
   if (env.sandboxHost) ctx.sandboxHost = env.sandboxHost;
   if (env.agents) ctx.agents = env.agents;
+  if (env.skills) ctx.skills = env.skills;
   if (env.runSubagent) ctx.runSubagent = env.runSubagent;
   if (env.sideModel) ctx.sideModel = env.sideModel;
   const resumed = env.phase?.kind === 'post' ? env.phase : undefined;

@@ -60,6 +60,8 @@ export interface PipelineEnv {
   transcriptPath?: () => Promise<string | undefined>;
   /** The session's agent types (the Agent tool's validateInput). */
   agents?: readonly AgentDefinition[];
+  /** The session's skills (the Skill tool). */
+  skills?: ToolUseContext['skills'];
   /** How this scheduler runs a subagent in call() (the in-process runner). */
   runSubagent?: ToolUseContext['runSubagent'];
   /** The worker's model access for tools that call a model themselves (ToolUseContext.sideModel). */

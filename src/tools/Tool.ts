@@ -6,6 +6,7 @@ import type { Message, ToolResultBlockParam } from '../engine/messages';
 import type { NetworkRecord, SandboxRecord } from '../engine/records';
 import type { PermissionMode, ToolPermissionContext } from './permissionTypes';
 import type { AgentDefinition } from '../agents/definitions';
+import type { SkillDefinition } from '../agents/skills';
 import type { SubagentOutput } from '../engine/subagents';
 import type { SandboxHost } from '../sandbox/host';
 
@@ -100,6 +101,8 @@ export interface ToolUseContext {
   sandboxHost?: SandboxHost;
   /** The agent types the session offers (the Agent tool validates `subagent_type` against them). */
   agents?: readonly AgentDefinition[];
+  /** The session's skills (the Skill tool loads them), read at the session's start. */
+  skills?: readonly SkillDefinition[];
   /**
    * A PostToolUse hook will receive this call's tool_response: tools that change a file then add
    * what the reference reports to hooks (the content before the change and the diff hunks).

@@ -24,6 +24,7 @@ import type { McpServers } from '../mcp/config';
 import type { MemoryRef, SessionMemory } from '../engine/memory';
 import type { SubagentParent } from '../engine/subagents';
 import type { AgentDefinition } from '../agents/definitions';
+import type { SkillDefinition } from '../agents/skills';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
 export const STATUS_SEARCH_ATTRIBUTE = 'DurableAgentStatus';
@@ -103,6 +104,8 @@ export interface SessionInput {
   contextManagement?: ContextSettings;
   /** The agent types the Agent tool offers (general-purpose, ~/.claude/agents, .claude/agents); absent = general-purpose. */
   agents?: AgentDefinition[];
+  /** The skills the Skill tool loads (~/.claude/skills, .claude/skills), read at the edge when the session starts; absent = none. */
+  skills?: SkillDefinition[];
   /** Set on a subagent's session: the parent session's id, the Agent call that started it and the agent type. */
   parent?: SubagentParent;
 }

@@ -30,7 +30,7 @@ import {
 } from '@temporalio/workflow';
 import type { ErrorCode } from '../engine/errors';
 import { defineSearchAttributeKey } from '@temporalio/common';
-import { initialContext } from '../engine/context';
+import { initialContext, modelWithSkillGrants } from '../engine/context';
 import type { Message } from '../engine/messages';
 import { describeOutage, type OutageState } from '../engine/retry';
 import type { HookActivities, ToolSettingsActivities } from '../activities';
@@ -550,7 +550,8 @@ function turnWorkflowInput(
     turn,
     head: state.head,
     append,
-    model: input.model,
+    // A loaded skill's `model` (absent in every session recorded before skills: the same input).
+    model: modelWithSkillGrants(input.model, state.context),
     tools: input.tools,
     permissionMode: input.permissionMode,
     rules: input.rules,

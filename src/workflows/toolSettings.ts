@@ -10,6 +10,7 @@ import type { SessionInput, TurnWorkflowInput } from './definitions';
 /** The settings the session stores: exactly what its turns would otherwise put inline in every tool activity's input. */
 export function storedToolSettings(input: SessionInput): StoredToolSettings {
   const agents = input.tools.includes('Agent') && !input.parent ? input.agents : undefined;
+  const skills = input.tools.includes('Skill') && input.skills && input.skills.length > 0 ? input.skills : undefined;
   return {
     toolNames: input.tools,
     rules: input.rules,
@@ -17,6 +18,7 @@ export function storedToolSettings(input: SessionInput): StoredToolSettings {
     ...(input.hooks ? { hooks: input.hooks as StoredToolSettings['hooks'] } : {}),
     ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
     ...(agents ? { agents } : {}),
+    ...(skills ? { skills } : {}),
   };
 }
 

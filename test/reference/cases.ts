@@ -889,6 +889,58 @@ const WORKTREE_CASES: RefCase[] = [
 ];
 CASES.push(...WORKTREE_CASES);
 
+/** Skills and the built-in agent types (issue 20.2–3). */
+CASES.push(
+  {
+    name: 'Skill load - arguments - unknown - hidden',
+    files: {
+      '.claude/skills/greet/SKILL.md':
+        '---\nname: greet\ndescription: Say hello\nargument-hint: <who>\n---\nGreet $ARGUMENTS warmly. First: $0. Dir ${CLAUDE_SKILL_DIR}\n',
+      '.claude/skills/plain/SKILL.md': '---\ndescription: plain skill\n---\nPlain body\n',
+      '.claude/skills/hidden/SKILL.md': '---\ndescription: hidden\ndisable-model-invocation: true\n---\nHidden\n',
+    },
+    turns: [
+      [{ id: 'toolu_sk_greet', name: 'Skill', input: { skill: 'greet', args: 'Bob and Alice' } }],
+      [{ id: 'toolu_sk_plain', name: 'Skill', input: { skill: '/plain', args: 'x y' } }],
+      [{ id: 'toolu_sk_unknown', name: 'Skill', input: { skill: 'nope' } }],
+      [{ id: 'toolu_sk_hidden', name: 'Skill', input: { skill: 'hidden' } }],
+    ],
+    modelSees: [
+      'Launching skill: greet',
+      'Greet Bob and Alice warmly. First: Bob. Dir ',
+      'ARGUMENTS: x y',
+      'Unknown skill: nope',
+    ],
+  },
+  {
+    name: 'Skill allowed-tools in dontAsk',
+    permissionMode: 'dontAsk',
+    settings: { permissions: { allow: ['Skill(mark)'] }, sandbox: { enabled: false } },
+    files: {
+      '.claude/skills/mark/SKILL.md':
+        '---\ndescription: Marks the project\nallowed-tools: Bash(touch:*)\n---\nRun touch.\n',
+    },
+    turns: [
+      [{ id: 'toolu_ska_before', name: 'Bash', input: { command: 'touch before.txt' } }],
+      [{ id: 'toolu_ska_skill', name: 'Skill', input: { skill: 'mark' } }],
+      [{ id: 'toolu_ska_after', name: 'Bash', input: { command: 'touch after.txt' } }],
+    ],
+  },
+  {
+    name: 'Agent Explore cannot write',
+    files: { 'a.txt': 'a\n' },
+    turns: [
+      [
+        {
+          id: 'toolu_explore',
+          name: 'Agent',
+          input: { description: 'look', prompt: 'look around', subagent_type: 'Explore' },
+        },
+      ],
+    ],
+  },
+);
+
 export interface Deliberate {
   /** Comma-separated case names; `X*` = every case whose name starts with X; `*` = all. */
   cases: string;
@@ -906,6 +958,24 @@ export interface Deliberate {
 }
 
 export const DELIBERATE: Deliberate[] = [
+  {
+    cases: 'Agent Explore cannot write',
+    aspect: 'tool_response keys',
+    reason:
+      "2.1.328 starts an agent in the background by default: its Agent result says the agent was launched (isAsync, outputFile) and the final report comes later as a task notification; durable-agent runs the agent in the foreground and returns its report (the Agent tool's run_in_background is not implemented yet). Both run Explore without error.",
+  },
+  {
+    cases: 'Agent Explore cannot write',
+    aspect: 'session hook ran',
+    reason:
+      "2.1.328's background agent ends with a task notification, a second prompt that fires UserPromptSubmit again; durable-agent's foreground agent returns its report in the Agent result, so the session has one prompt.",
+  },
+  {
+    cases: 'Skill*',
+    aspect: 'transcript',
+    reason:
+      "The reference sends a skill's text (`Base directory for this skill: …` and the body) as a text block after the tool_result, in the same user message, and marks its transcript lines with its own bookkeeping (turnCompanion, sourceToolUseID, attributionSkill, toolResultTypedCommand); durable-agent sends the same text as the tool_result's second text block (the result travels by reference like every tool result), so the transcript has no separate text entry.",
+  },
   {
     cases: 'Write overwrite without read, Edit without prior read',
     reason:

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { restrictMcpTools } from '../../src/mcp/names';
 import {
   AgentDefinitionError,
+  BUILT_IN_AGENTS,
   disallowedMcpRules,
+  EXPLORE_AGENT,
+  PLAN_AGENT,
   GENERAL_PURPOSE_AGENT,
   loadAgentDefinitions,
   parseAgentDefinition,
@@ -149,12 +152,14 @@ test('unit: loading: general-purpose, then the user dir, then the project dir (p
     defs.map((d) => [d.name, d.description]),
     [
       ['general-purpose', GENERAL_PURPOSE_AGENT.description],
+      ['Explore', EXPLORE_AGENT.description],
+      ['Plan', PLAN_AGENT.description],
       ['mine', 'user agent'],
       ['shared', 'project version'],
       ['nested', 'in a subfolder'],
     ],
   );
-  assert.deepEqual(await loadAgentDefinitions(join(root, 'none'), join(root, 'nohome')), [GENERAL_PURPOSE_AGENT]);
+  assert.deepEqual(await loadAgentDefinitions(join(root, 'none'), join(root, 'nohome')), [...BUILT_IN_AGENTS]);
   await writeFile(
     join(proj, '.claude', 'agents', 'broken.md'),
     '---\nname: broken\ndescription: d\ntools: Read\nhooks: x\n---\nb',

@@ -124,11 +124,17 @@ test('unit: config links: a project agent file linked from outside the project, 
   link(join(cwd, '.claude', 'agents', 'z.md'), join('..', '..', 'shared', 'z.md'));
   assert.deepEqual(
     (await loadAgentDefinitions(cwd)).map((a) => a.name),
-    ['general-purpose', 'z'],
+    ['general-purpose', 'Explore', 'Plan', 'z'],
   );
   // The user's own agents may live anywhere (a dotfiles repository), but never in a credential file.
   link(join(home, '.claude', 'agents', 'x.md'), join(outside, 'agent.md'));
-  assert.deepEqual((await loadAgentDefinitions(cwd)).map((a) => a.name).sort(), ['general-purpose', 'x', 'z']);
+  assert.deepEqual((await loadAgentDefinitions(cwd)).map((a) => a.name).sort(), [
+    'Explore',
+    'Plan',
+    'general-purpose',
+    'x',
+    'z',
+  ]);
   link(join(home, '.claude', 'agents', 'key.md'), join(home, '.ssh', 'id_rsa'));
   e = await refusalAsync(() => loadAgentDefinitions(cwd));
   assert.match(e.message, /key\.md: not read: it resolves to .*\.ssh\/id_rsa, a credential file/);

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
+import { loadSkills, SkillDefinitionError, type SkillDefinition } from '../../agents/skills';
 import { startSession, type SessionOptions } from '../../client';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
 import { claudeJsonPath } from '../../mcp/claudeJson';
@@ -160,8 +161,9 @@ export async function buildRunSession(
   checkBypassAllowed(o, settings);
   const mcp = runMcpServers(cwd, settings, o);
   const agents = await runAgents(cwd);
-  const opts = await runSessionOptions(prompt, cwd, o, settings, memory, mcp, agents);
-  return { opts, loaded: { cwd, settings, memory, mcp, agents } };
+  const skills = runSkills(cwd);
+  const opts = { ...(await runSessionOptions(prompt, cwd, o, settings, memory, mcp, agents)), skills };
+  return { opts, loaded: { cwd, settings, memory, mcp, agents, skills } };
 }
 
 function warn(w: string): void {
@@ -262,6 +264,16 @@ async function runAgents(cwd: string): Promise<AgentDefinition[]> {
   }
 }
 
+/** Skills: ~/.claude/skills and .claude/skills, checked before anything starts (a bad SKILL.md names the file and key). */
+function runSkills(cwd: string): SkillDefinition[] {
+  try {
+    return loadSkills(cwd);
+  } catch (err) {
+    if (err instanceof SkillDefinitionError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 /** The session's memory: inline when small; else stored in the worker's store (same env as the worker) and sent by reference. */
 async function memoryForRun(files: string[], text: string): Promise<SessionMemory> {
   if (text.length <= MEMORY_INLINE_MAX_CHARS) return sessionMemory(files, text);
@@ -337,10 +349,15 @@ interface Loaded {
   memory: Memory;
   mcp: McpServers;
   agents: AgentDefinition[];
+  skills: SkillDefinition[];
 }
 
 /** Compares the control files with the last session here, starts the session, prints what it loaded and follows it. */
-async function startAndFollow(o: RunOpts, opts: RunSessionOptions, { cwd, settings, memory, mcp, agents }: Loaded) {
+async function startAndFollow(
+  o: RunOpts,
+  opts: RunSessionOptions,
+  { cwd, settings, memory, mcp, agents, skills }: Loaded,
+) {
   // The control files against the previous session's here (src/cli/controlManifest.ts): every change is named.
   const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } =
     await import('../controlManifest');
@@ -369,6 +386,7 @@ async function startAndFollow(o: RunOpts, opts: RunSessionOptions, { cwd, settin
       cwd,
       settings: settings.sources,
       memory: memory.files.map((f) => f.path),
+      ...(skills.length > 0 ? { skills: skills.map((k) => k.source) } : {}),
       ...(since?.changes.length
         ? { controlFilesChanged: since.changes.map((c) => ({ ...c, since: since.previous?.session })) }
         : {}),
@@ -390,6 +408,7 @@ async function startAndFollow(o: RunOpts, opts: RunSessionOptions, { cwd, settin
       console.log(
         `agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`,
       );
+      if (skills.length > 0) console.log(`skills: ${skills.map((k) => `${k.name} (${k.source})`).join(', ')}`);
     }
     const outcome = await followAndExit(client, id, o);
     if (outcome === 'ended')

@@ -26,13 +26,17 @@ const inputSchema = z.strictObject({
 
 export type AgentInput = z.infer<typeof inputSchema>;
 
+/** An agent type's tools as its line in the listing says them. */
+function agentToolsText(a: AgentDefinition): string {
+  const but = [...new Set(['Agent', ...(a.disallowedTools ?? [])])];
+  if (a.tools) return a.tools.filter((t) => !but.includes(t)).join(', ');
+  return `all tools but ${but.join(', ')}`;
+}
+
 /** The description the model sees, listing the session's agent types. */
 export function agentToolPrompt(agents: readonly AgentDefinition[] | undefined): string {
   const list = sessionAgents(agents)
-    .map(
-      (a) =>
-        `- ${a.name}: ${a.description.replace(/\s+/g, ' ')} (Tools: ${a.tools ? a.tools.join(', ') : 'all tools but Agent'})`,
-    )
+    .map((a) => `- ${a.name}: ${a.description.replace(/\s+/g, ' ')} (Tools: ${agentToolsText(a)})`)
     .join('\n');
   return `Launch a new agent to handle complex, multi-step tasks autonomously. Each agent runs as its own session with its own context and tools and returns one final report.
 

@@ -12,6 +12,7 @@ import { WebSearchTool } from './webSearch';
 import { AgentTool } from './agent';
 import { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
 import { SCHEDULE_TOOLS } from './schedule';
+import { SkillTool } from './skill';
 
 export { AgentTool, agentToolPrompt } from './agent';
 export { BashTool } from './bash';
@@ -25,6 +26,7 @@ export { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
 export { ScheduleWakeupTool, CronCreateTool, CronListTool, CronDeleteTool, SCHEDULE_TOOLS } from './schedule';
 export { WebFetchTool } from './webFetch';
 export { WebSearchTool } from './webSearch';
+export { SkillTool } from './skill';
 export { isReadOnlyCommand, exitCodeOneIsBenign } from './bashCommand';
 export { globToRegExp, expandBraces } from './globPattern';
 
@@ -32,11 +34,12 @@ export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool,
 
 /** The web tools: they reach the network from the worker (not from the sandbox) and call the model themselves. */
 export const WEB_TOOLS: AnyTool[] = [WebFetchTool, WebSearchTool];
-/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, the worktree and schedule tools. */
+/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, Skill, the worktree and schedule tools. */
 export const DEFAULT_WORKER_TOOLS: AnyTool[] = [
   ...BUILTIN_TOOLS,
   ...WEB_TOOLS,
   AgentTool,
+  SkillTool,
   EnterWorktreeTool,
   ExitWorktreeTool,
   ...SCHEDULE_TOOLS,
