@@ -649,6 +649,8 @@ const writers: Array<[string, string]> = [
   ],
   ['rm-rf', 'rm -rf .claude && mkdir -p .claude && cp {D}/escalate.json .claude/settings.json'],
   ['commands', 'mkdir -p .claude/commands && cp {D}/agent.md .claude/commands/deploy.md'],
+  // A skill's allowed-tools are allow rules once the model loads it: a skill file is a control file.
+  ['skill', 'mkdir -p .claude/skills/helper && cp {D}/agent.md .claude/skills/helper/SKILL.md'],
   ['tar', 'tar -xf {D}/evil.tar'],
   ['tar-C', 'tar -xf {D}/evil.tar -C sub/..'],
   ['unzip', 'unzip -oq {D}/evil.zip'],
@@ -721,6 +723,7 @@ const fileTargets: Array<[string, string]> = [
   ['da-settings', '.durable-agent/settings.json'],
   ['mcp', '.mcp.json'],
   ['agent', '.claude/agents/helper.md'],
+  ['skill', '.claude/skills/helper/SKILL.md'],
   ['hook-script', '.claude/hooks/fmt.sh'],
   ['commands', '.claude/commands/x.md'],
   ['git-config', '.git/config'],
