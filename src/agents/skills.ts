@@ -250,7 +250,9 @@ function loadScope(dir: string, scope: SkillDefinition['scope'], within?: string
 
 /**
  * The session's skills: the user's (`~/.claude/skills`, or `$CLAUDE_CONFIG_DIR/skills`), then the
- * project's (`<cwd>/.claude/skills`); a project skill replaces a user skill of the same name.
+ * project's (`<cwd>/.claude/skills`). A user skill wins over a project skill of the same name, as in
+ * the reference (captured from 2.1.328: it lists and loads the user's); the CLI's `skills:` line
+ * names the file each skill came from.
  */
 export function loadSkills(
   cwd: string,
@@ -260,7 +262,8 @@ export function loadSkills(
   const userDir = join(userConfigDir, 'skills');
   const projectDir = join(resolve(cwd), '.claude', 'skills');
   for (const s of loadScope(userDir, 'user')) byName.set(s.name, s);
-  if (projectDir !== userDir) for (const s of loadScope(projectDir, 'project', resolve(cwd))) byName.set(s.name, s);
+  if (projectDir !== userDir)
+    for (const s of loadScope(projectDir, 'project', resolve(cwd))) if (!byName.has(s.name)) byName.set(s.name, s);
   const skills = [...byName.values()];
   const total = skills.reduce((n, s) => n + s.body.length, 0);
   if (total > MAX_SKILLS_TOTAL_CHARS)

@@ -113,7 +113,7 @@ test('unit: malformed SKILL.md files fail loudly, naming the file and the key', 
   );
 });
 
-test('unit: discovery: user then project scope (project wins), helper folders skipped, symlinks out of the project refused', () => {
+test('unit: discovery: user then project scope (a user skill wins, as 2.1.328), helper folders skipped, symlinks out of the project refused', () => {
   const root = mkdtempSync(join(tmpdir(), 'da-skills-'));
   const home = join(root, 'home', '.claude');
   const proj = join(root, 'proj');
@@ -127,7 +127,7 @@ test('unit: discovery: user then project scope (project wins), helper folders sk
     skills.map((s) => [s.name, s.description, s.scope]),
     [
       ['mine', 'user skill', 'user'],
-      ['shared', 'project version', 'project'],
+      ['shared', 'user version', 'user'],
     ],
   );
   assert.equal(skills[0]?.dir, join(home, 'skills', 'mine'));
