@@ -56,6 +56,11 @@ export interface LocalSessionStatus {
 /** A running in-process session: the peer of a session workflow's handle. */
 export interface LocalSession {
   readonly sessionId: string;
+  /**
+   * Where this session's transcripts, ledger and large results live: the caller's `storeDir`, else
+   * a temporary directory removed when the session ends (pass a `storeDir` to keep them).
+   */
+  readonly storeDir: string;
   /** A follow-up message (as `durable-agent send`). */
   send(text: string): void;
   /** Interrupts the running turn (as `durable-agent interrupt`). */
@@ -66,10 +71,16 @@ export interface LocalSession {
 
 type WorkerDeps = AgentDepsOptions;
 
+/**
+ * Starts a session in-process. `worker` builds its dependencies as a worker's (tools, hooks, the
+ * Anthropic client…); its store is `worker.storeDir` when given, else a temporary directory that
+ * is removed when the session ends (src/local/store.ts): never the machine's store.
+ */
 export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps = {}): LocalSession {
   const run = new LocalSessionRun(opts, worker, runLocalSession);
   return {
     sessionId: run.sessionId,
+    storeDir: run.store.storeDir,
     result: run.run(),
     send: (text) => run.send(text),
     interrupt: () => run.interrupt(),

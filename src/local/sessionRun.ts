@@ -33,6 +33,7 @@ import type { ToolUseContext } from '../tools/Tool';
 import { checkSessionInput, sessionInput, withAgents } from '../sessionInput';
 import { createAgentActivities, type AgentDepsOptions } from '../workerDeps';
 import { localSubagentRunner, localToolSession } from './subagents';
+import { disposeNow, localStore, type LocalStore } from './store';
 import { LocalTurn, type LocalDeps, type LocalTurnHost } from './turn';
 import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './runSession';
 
@@ -62,15 +63,26 @@ export class LocalSessionRun implements LocalTurnHost {
   /** Notification hook firings still running: the session ends after them. */
   private readonly notifications = new Set<Promise<unknown>>();
 
+  /** The session's store: the caller's, or a temporary one removed at the end (store.ts). */
+  readonly store: LocalStore;
+  private readonly worker: AgentDepsOptions;
+
   constructor(
     private readonly opts: LocalSessionOptions,
-    private readonly worker: AgentDepsOptions,
+    worker: AgentDepsOptions,
     runChild: (child: LocalSessionOptions, worker: AgentDepsOptions) => Promise<LocalSessionResult>,
   ) {
     const input = checkSessionInput(sessionInput(opts));
     this.input = input;
     this.sessionId = opts.sessionId ?? `local-${randomUUID()}`;
-    this.deps = createAgentActivities(worker);
+    this.store = localStore(worker);
+    this.worker = this.store.worker;
+    try {
+      this.deps = createAgentActivities(this.worker);
+    } catch (err) {
+      disposeNow(this.store);
+      throw err;
+    }
     const session = localToolSession(input, this.sessionId);
     this.session = session;
     this.approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
@@ -88,7 +100,8 @@ export class LocalSessionRun implements LocalTurnHost {
         approvalTimeoutMs: this.approvalTimeoutMs,
         ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
       },
-      (child) => runChild(child, worker),
+      // A child session writes into its parent's store (never a temporary one of its own).
+      (child) => runChild(child, this.worker),
     );
     this.state = initialSessionState(
       firstMessage(input.prompt, input.memory),
@@ -296,6 +309,8 @@ export class LocalSessionRun implements LocalTurnHost {
     await Promise.allSettled([...this.notifications]);
     // The runner's MCP connections end with the session (unless the caller passed its own manager).
     if (!this.worker.mcp) await this.deps.closeMcp().catch(() => undefined);
+    // A temporary store ends with its session (a child's store is its parent's: never temporary).
+    await this.store.dispose().catch(() => undefined);
     this.status = end.status;
     this.phase = 'ended';
     this.endReason = end.endReason;
