@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { cli } from '../support/cli';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 
 after(closeTestEnv);
 
@@ -129,6 +132,66 @@ test(
         .filter((r) => !/read-only search agent/.test(systemOf(r)))
         .pop()!;
       assert.match(JSON.stringify(lastToolResults(parentLast)[0]?.content), /explore report: nothing written/);
+    });
+  },
+);
+
+test(
+  "integration: `durable-agent run` reads the user and project skills at start (the user's wins by name) and refuses a malformed SKILL.md before starting",
+  { timeout: 120_000 },
+  async () => {
+    await withAgent({}, async ({ fake, taskQueue, workDir }) => {
+      const home = await mkdtemp(join(tmpdir(), 'da-skills-home-'));
+      const env = {
+        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
+        DURABLE_AGENT_TASK_QUEUE: taskQueue,
+        CLAUDE_CONFIG_DIR: join(home, '.claude'),
+        DURABLE_AGENT_HOME: join(home, '.durable-agent'),
+        DURABLE_AGENT_MANAGED_SETTINGS: join(home, 'no-managed-settings.json'),
+        DURABLE_AGENT_MANAGED_MEMORY: join(home, 'no-managed-CLAUDE.md'),
+      };
+      const skill = async (dir: string, text: string) => {
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, 'SKILL.md'), text);
+      };
+      await skill(
+        join(home, '.claude', 'skills', 'review'),
+        '---\ndescription: USER-REVIEW\n---\nUser review steps.\n',
+      );
+      await skill(
+        join(workDir, '.claude', 'skills', 'review'),
+        '---\ndescription: PROJECT-REVIEW\n---\nProject review steps.\n',
+      );
+      await skill(
+        join(workDir, '.claude', 'skills', 'deploy'),
+        '---\ndescription: Deploys\n---\nDeploy to $ARGUMENTS.\n',
+      );
+      fake.enqueue(
+        toolUseResponse([{ id: 'toolu_cli_skill', name: 'Skill', input: { skill: 'deploy', args: 'staging' } }]),
+        textResponse('deployed'),
+      );
+      const run = await cli(
+        ['run', '--cwd', workDir, '--permission-mode', 'bypassPermissions', 'deploy', 'it'],
+        env,
+        90_000,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /skills: review \(.*\/\.claude\/skills\/review\/SKILL\.md\), deploy \(/);
+      assert.ok(run.stdout.includes(join(home, '.claude', 'skills', 'review', 'SKILL.md')), run.stdout);
+      const [first, second] = fake.messageRequests();
+      assert.match(systemOf(first!), /- review: USER-REVIEW/);
+      assert.doesNotMatch(systemOf(first!), /PROJECT-REVIEW/);
+      assert.match(JSON.stringify(lastToolResults(second!)[0]?.content), /Deploy to staging\./);
+
+      // A malformed SKILL.md: a usage error naming the file and the key; no session starts.
+      await skill(join(workDir, '.claude', 'skills', 'bad'), '---\ndescription: d\ncontext: fork\n---\nb\n');
+      const before = fake.messageRequests().length;
+      const bad = await cli(['run', '--cwd', workDir, 'go'], env, 60_000);
+      assert.notEqual(bad.code, 0);
+      assert.ok(bad.stderr.includes(join(workDir, '.claude', 'skills', 'bad', 'SKILL.md')), bad.stderr);
+      assert.match(bad.stderr, /frontmatter key "context" is not supported/);
+      assert.doesNotMatch(bad.stdout, /session \S+ started/);
+      assert.equal(fake.messageRequests().length, before);
     });
   },
 );
