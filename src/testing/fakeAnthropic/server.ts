@@ -1,11 +1,13 @@
 // A fake Anthropic Messages API on node:http: scripted responses, real-format SSE, injected faults.
-// This file takes requests in (recording, validation, the script); answers.ts writes the responses.
+// This file takes requests in (intake.ts records and checks them), picks the response (the queue,
+// then the script) and hands it to answers.ts, which writes it — a message, raw SSE, an HTTP
+// error or a dropped connection.
 
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { errorBody, fakeRequestId, fakeToolUseId } from './responses';
-import { validateMessagesRequest } from './validate';
 import { RequestAborted, ResponseWriter, sleep } from './answers';
+import { checkRequest, recordRequest, type Refusal } from './intake';
 import {
   PromptCacheSim,
   promptSegments,
@@ -13,14 +15,7 @@ import {
   promptTooLongMessage,
   type PromptCacheOptions,
 } from './promptCache';
-import type {
-  MessagesRequest,
-  RecordedRequest,
-  ResponseSpec,
-  ScriptFn,
-  UnexpectedEvent,
-  UnexpectedKind,
-} from './types';
+import type { MessagesRequest, RecordedRequest, ResponseSpec, ScriptFn, UnexpectedEvent } from './types';
 
 export interface FakeAnthropicOptions {
   /** Default 127.0.0.1. */
@@ -83,55 +78,174 @@ export interface FakeAnthropicServer {
   close(): Promise<void>;
 }
 
-function headerRecord(req: http.IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-function apiKeyOf(headers: Record<string, string>): string | undefined {
-  if (headers['x-api-key'] !== undefined) return headers['x-api-key'];
-  const auth = headers['authorization'];
-  return auth?.toLowerCase().startsWith('bearer ') ? auth.slice(7) : undefined;
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
+  const fake = new FakeAnthropic(opts);
+  const server = http.createServer((req, res) => fake.serve(req, res));
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  let closed: Promise<void> | undefined;
+  return fake.api(server.address() as AddressInfo, () => {
+    closed ??= new Promise<void>((resolve, reject) => {
+      fake.closing.abort();
+      server.close((err) => (err ? reject(err) : resolve()));
+      for (const socket of sockets) socket.destroy();
+    });
+    return closed;
   });
 }
 
-export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
-  const queue: ResponseSpec[] = [...(opts.responses ?? [])];
-  let scriptFn: ScriptFn | undefined = opts.script;
-  const requests: RecordedRequest[] = [];
-  const unexpected: UnexpectedEvent[] = [];
-  const sockets = new Set<Socket>();
-  const closing = new AbortController();
-  let requestCounter = 0;
-  let contextWindow = opts.contextWindow;
-  const promptCache = opts.promptCache === false ? undefined : new PromptCacheSim(opts.promptCache ?? {});
+/** The fake's state (queue, script, what it received) and how it handles one request. */
+class FakeAnthropic {
+  readonly requests: RecordedRequest[] = [];
+  readonly unexpected: UnexpectedEvent[] = [];
+  /** Aborted on close: stops every request's pacing timers. */
+  readonly closing = new AbortController();
+  private readonly queue: ResponseSpec[];
+  private scriptFn: ScriptFn | undefined;
+  private contextWindow: number | undefined;
+  private requestCounter = 0;
+  private readonly writer: ResponseWriter;
 
-  const writer = new ResponseWriter(opts, promptCache);
-  const noteUnexpected = (kind: UnexpectedKind, message: string, record: RecordedRequest): void => {
-    unexpected.push({ kind, message, request: record });
-  };
+  constructor(private readonly opts: FakeAnthropicOptions) {
+    this.queue = [...(opts.responses ?? [])];
+    this.scriptFn = opts.script;
+    this.contextWindow = opts.contextWindow;
+    const promptCache = opts.promptCache === false ? undefined : new PromptCacheSim(opts.promptCache ?? {});
+    this.writer = new ResponseWriter(opts, promptCache);
+  }
 
-  const nextSpec = async (
+  /** The server's handle on this state (`close` stops the HTTP server). */
+  api(address: AddressInfo, close: () => Promise<void>): FakeAnthropicServer {
+    const { queue, requests, unexpected } = this;
+    const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const api: FakeAnthropicServer = {
+      baseURL: `http://${hostForUrl}:${address.port}`,
+      port: address.port,
+      requests,
+      unexpected,
+      enqueue: (...specs) => {
+        queue.push(...specs);
+        return api;
+      },
+      script: (fn) => {
+        this.scriptFn = fn;
+        return api;
+      },
+      remaining: () => queue.length,
+      messageRequests: () => requests.filter((r) => r.valid).map((r) => r.body as MessagesRequest),
+      lastRequest: () => requests[requests.length - 1],
+      toolUseId: (n) => fakeToolUseId(n),
+      assertDone() {
+        const problems = unexpected.map((u) => `request #${u.request.index} ${u.kind}: ${u.message}`);
+        if (queue.length > 0) problems.push(`${queue.length} scripted response(s) were never requested`);
+        if (problems.length > 0) throw new Error(`fake Anthropic: ${problems.join('; ')}`);
+      },
+      setContextWindow: (tokens) => {
+        this.contextWindow = tokens;
+      },
+      close,
+    };
+    return api;
+  }
+
+  /** One HTTP exchange: a signal for it, the handling, an internal failure's answer, the log line. */
+  serve(req: http.IncomingMessage, res: http.ServerResponse): void {
+    // One signal per request: the client going away or the server closing stops pacing timers.
+    const aborter = new AbortController();
+    const abort = (): void => aborter.abort();
+    res.on('close', abort);
+    this.closing.signal.addEventListener('abort', abort, { once: true });
+    let record: RecordedRequest | undefined;
+    this.handle(req, res, aborter.signal, (r) => (record = r))
+      .catch((err: unknown) => {
+        if (err instanceof RequestAborted) return;
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(errorBody('api_error', `fake Anthropic: internal failure: ${String(err)}`)));
+        } else {
+          this.writer.destroy(res);
+        }
+      })
+      .finally(() => {
+        this.closing.signal.removeEventListener('abort', abort);
+        if (this.opts.log && record) {
+          const r = record.response;
+          this.opts.log(
+            `${record.method} ${record.path} stream=${record.stream} → ${r ? `${r.status} ${r.source}` : 'no response'}`,
+          );
+        }
+      });
+  }
+
+  private async handle(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    signal: AbortSignal,
+    onRecord: (record: RecordedRequest) => void,
+  ): Promise<void> {
+    const record = await recordRequest(req, () => this.requests.length);
+    this.requests.push(record);
+    onRecord(record);
+    const requestId = fakeRequestId(++this.requestCounter);
+    const checked = checkRequest(record, this.opts);
+    if ('refusal' in checked) return this.refuse(res, record, requestId, checked.refusal);
+    record.valid = true;
+    if (this.contextWindow !== undefined) {
+      const tokens = promptTokens(promptSegments(checked.request, this.opts.charsPerToken));
+      if (tokens > this.contextWindow) {
+        return this.writer.sendError(
+          res,
+          record,
+          requestId,
+          { status: 400, type: 'invalid_request_error', message: promptTooLongMessage(tokens, this.contextWindow) },
+          'error',
+        );
+      }
+    }
+    const next = await this.nextSpec(checked.request, record);
+    if ('failure' in next)
+      return this.refuse(res, record, requestId, {
+        kind: next.failure,
+        status: 500,
+        type: 'api_error',
+        message: next.message,
+      });
+    return this.answer(res, record, checked.request, next.spec, requestId, signal);
+  }
+
+  /** The server's own error, noted as unexpected; it says "do not retry": an SDK retrying an exhausted script only adds noise. */
+  private refuse(res: http.ServerResponse, record: RecordedRequest, requestId: string, refusal: Refusal): void {
+    this.unexpected.push({ kind: refusal.kind, message: refusal.message, request: record });
+    const { status, type, message } = refusal;
+    this.writer.sendError(res, record, requestId, { status, type, message }, 'server_error', {
+      'x-should-retry': 'false',
+    });
+  }
+
+  /** The next response: the queue's first, else the script's answer. */
+  private async nextSpec(
     request: MessagesRequest,
     record: RecordedRequest,
-  ): Promise<{ spec: ResponseSpec } | { failure: 'script_exhausted' | 'script_threw'; message: string }> => {
-    const queued = queue.shift();
+  ): Promise<{ spec: ResponseSpec } | { failure: 'script_exhausted' | 'script_threw'; message: string }> {
+    const queued = this.queue.shift();
     if (queued) return { spec: queued };
-    if (scriptFn) {
+    if (this.scriptFn) {
       try {
-        const spec = await scriptFn(request, { index: record.index, headers: record.headers, requests });
+        const spec = await this.scriptFn(request, {
+          index: record.index,
+          headers: record.headers,
+          requests: this.requests,
+        });
         if (spec) return { spec };
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
@@ -142,187 +256,31 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       failure: 'script_exhausted',
       message: `fake Anthropic: script exhausted (request #${record.index} had no scripted response)`,
     };
-  };
+  }
 
-  const handle = async (
-    req: http.IncomingMessage,
+  /** Answers with the spec: a message (JSON or SSE), an HTTP error, raw SSE, or a dropped connection. */
+  private async answer(
     res: http.ServerResponse,
+    record: RecordedRequest,
+    request: MessagesRequest,
+    spec: ResponseSpec,
+    requestId: string,
     signal: AbortSignal,
-    onRecord: (record: RecordedRequest) => void,
-  ): Promise<void> => {
-    const rawBody = await readBody(req);
-    const headers = headerRecord(req);
-    const url = new URL(req.url ?? '/', 'http://fake.invalid');
-    let body: unknown;
-    try {
-      body = rawBody === '' ? undefined : JSON.parse(rawBody);
-    } catch {
-      body = undefined;
-    }
-    const record: RecordedRequest = {
-      index: requests.length,
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      url: req.url ?? '/',
-      headers,
-      apiKey: apiKeyOf(headers),
-      rawBody,
-      body,
-      stream: typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true,
-      receivedAt: Date.now(),
-      valid: false,
-      response: undefined,
-    };
-    requests.push(record);
-    onRecord(record);
-    const requestId = fakeRequestId(++requestCounter);
-    // The server's own errors say "do not retry": an SDK retrying an exhausted script only adds noise.
-    const fail = (kind: UnexpectedKind, status: number, type: string, message: string): void => {
-      noteUnexpected(kind, message, record);
-      writer.sendError(res, record, requestId, { status, type, message }, 'server_error', {
-        'x-should-retry': 'false',
-      });
-    };
-
-    if (record.method !== 'POST' || record.path !== '/v1/messages') {
-      return fail('not_found', 404, 'not_found_error', `Not Found: ${record.method} ${record.path}`);
-    }
-    if (opts.requireApiKey !== undefined && opts.requireApiKey !== false) {
-      const key = record.apiKey;
-      if (key === undefined || key === '')
-        return fail('authentication', 401, 'authentication_error', 'x-api-key header is required');
-      if (typeof opts.requireApiKey === 'string' && key !== opts.requireApiKey)
-        return fail('authentication', 401, 'authentication_error', 'invalid x-api-key');
-    }
-    if (rawBody !== '' && body === undefined) {
-      let reason = 'invalid JSON';
-      try {
-        JSON.parse(rawBody);
-      } catch (err) {
-        reason = err instanceof Error ? err.message : String(err);
-      }
-      return fail(
-        'invalid_request',
-        400,
-        'invalid_request_error',
-        `There was an error parsing the body of your request: ${reason}`,
-      );
-    }
-    const validation = validateMessagesRequest(body, {
-      toolPairing: opts.validateToolPairing !== false,
-      systemMessages: opts.allowSystemMessages === true,
-    });
-    if (!validation.ok) return fail('invalid_request', 400, 'invalid_request_error', validation.message);
-    record.valid = true;
-    if (contextWindow !== undefined) {
-      const tokens = promptTokens(promptSegments(validation.request, opts.charsPerToken));
-      if (tokens > contextWindow) {
-        return writer.sendError(
-          res,
-          record,
-          requestId,
-          { status: 400, type: 'invalid_request_error', message: promptTooLongMessage(tokens, contextWindow) },
-          'error',
-        );
-      }
-    }
-
-    const next = await nextSpec(validation.request, record);
-    if ('failure' in next) return fail(next.failure, 500, 'api_error', next.message);
-    const spec = next.spec;
+  ): Promise<void> {
     switch (spec.kind) {
       case 'error':
-        return writer.answerError(res, record, spec, requestId, signal);
+        return this.writer.answerError(res, record, spec, requestId, signal);
       case 'disconnect':
         await sleep(spec.latencyMs ?? 0, signal);
         record.response = { status: 0, source: 'disconnect', errorMessage: 'connection dropped' };
-        return writer.destroy(res);
+        return this.writer.destroy(res);
       case 'raw_sse':
-        return writer.answerRawSse(res, record, spec, requestId, signal);
+        return this.writer.answerRawSse(res, record, spec, requestId, signal);
       case undefined:
       case 'message':
-        await writer.answerMessage(res, record, validation.request, spec, requestId, signal);
+        await this.writer.answerMessage(res, record, request, spec, requestId, signal);
         record.finishedAt = Date.now();
         return;
     }
-  };
-
-  const server = http.createServer((req, res) => {
-    // One signal per request: the client going away or the server closing stops pacing timers.
-    const aborter = new AbortController();
-    const abort = (): void => aborter.abort();
-    res.on('close', abort);
-    closing.signal.addEventListener('abort', abort, { once: true });
-    let record: RecordedRequest | undefined;
-    handle(req, res, aborter.signal, (r) => (record = r))
-      .catch((err: unknown) => {
-        if (err instanceof RequestAborted) return;
-        if (!res.headersSent) {
-          res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(errorBody('api_error', `fake Anthropic: internal failure: ${String(err)}`)));
-        } else {
-          writer.destroy(res);
-        }
-      })
-      .finally(() => {
-        closing.signal.removeEventListener('abort', abort);
-        if (opts.log && record) {
-          const r = record.response;
-          opts.log(
-            `${record.method} ${record.path} stream=${record.stream} → ${r ? `${r.status} ${r.source}` : 'no response'}`,
-          );
-        }
-      });
-  });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-
-  let closed: Promise<void> | undefined;
-  const api: FakeAnthropicServer = {
-    baseURL: `http://${hostForUrl}:${address.port}`,
-    port: address.port,
-    requests,
-    unexpected,
-    enqueue(...specs) {
-      queue.push(...specs);
-      return api;
-    },
-    script(fn) {
-      scriptFn = fn;
-      return api;
-    },
-    remaining: () => queue.length,
-    messageRequests: () => requests.filter((r) => r.valid).map((r) => r.body as MessagesRequest),
-    lastRequest: () => requests[requests.length - 1],
-    toolUseId: (n) => fakeToolUseId(n),
-    assertDone() {
-      const problems = unexpected.map((u) => `request #${u.request.index} ${u.kind}: ${u.message}`);
-      if (queue.length > 0) problems.push(`${queue.length} scripted response(s) were never requested`);
-      if (problems.length > 0) throw new Error(`fake Anthropic: ${problems.join('; ')}`);
-    },
-    setContextWindow(tokens) {
-      contextWindow = tokens;
-    },
-    close() {
-      closed ??= new Promise<void>((resolve, reject) => {
-        closing.abort();
-        server.close((err) => (err ? reject(err) : resolve()));
-        for (const socket of sockets) socket.destroy();
-      });
-      return closed;
-    },
-  };
-  return api;
+  }
 }
