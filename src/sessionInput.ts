@@ -37,6 +37,16 @@ export function sessionInputProblems(input: unknown): string[] {
       problems.push((err as Error).message);
     }
   }
+  const cm = input && typeof input === 'object' ? (input as Partial<SessionInput>).contextManagement : undefined;
+  if (cm && typeof cm === 'object') {
+    if (cm.toolSearch !== undefined && !['on', 'off', 'auto'].includes(cm.toolSearch as string))
+      problems.push(`contextManagement.toolSearch must be "on", "off" or "auto", not ${JSON.stringify(cm.toolSearch)}`);
+    if (
+      cm.toolSearchPct !== undefined &&
+      (typeof cm.toolSearchPct !== 'number' || !(cm.toolSearchPct > 0 && cm.toolSearchPct < 100))
+    )
+      problems.push(`contextManagement.toolSearchPct must be a number between 0 and 100 (exclusive)`);
+  }
   const timeZone = input && typeof input === 'object' ? (input as Partial<SessionInput>).timeZone : undefined;
   if (timeZone !== undefined && (typeof timeZone !== 'string' || !isTimeZone(timeZone)))
     problems.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA time zone (e.g. Europe/Berlin, UTC)`);
@@ -141,6 +151,32 @@ const truthy = (v: string | undefined): boolean => v !== undefined && /^(1|true|
 const falsy = (v: string | undefined): boolean => v !== undefined && /^(0|false|no|off)$/i.test(v.trim());
 
 /**
+ * ENABLE_TOOL_SEARCH as the reference reads it: `true` (always defer), `false` (never), `auto`
+ * (defer when the deferrable tools' schemas reach 10% of the window), `auto:N` (N%; 0 is `true`, 100
+ * is `false`). Unset: `auto` — the reference's default is `true`; ours defers only when it pays
+ * (docs/tools.md "Deferred tools and ToolSearch"). Anything else is an error naming the variable.
+ */
+export function toolSearchFromEnv(value: string | undefined): Pick<ContextSettings, 'toolSearch' | 'toolSearchPct'> {
+  if (value === undefined || value.trim() === '') return { toolSearch: 'auto' };
+  const v = value.trim();
+  if (truthy(v)) return { toolSearch: 'on' };
+  if (falsy(v)) return { toolSearch: 'off' };
+  if (v.toLowerCase() === 'auto') return { toolSearch: 'auto' };
+  const pct = /^auto:(\d+(?:\.\d+)?)$/i.exec(v);
+  if (pct) {
+    const n = Math.min(100, Number(pct[1]));
+    return n === 0
+      ? { toolSearch: 'on' }
+      : n === 100
+        ? { toolSearch: 'off' }
+        : { toolSearch: 'auto', toolSearchPct: n };
+  }
+  throw new InvalidSessionInputError([
+    `tool search mode ${JSON.stringify(value)} (ENABLE_TOOL_SEARCH or --tool-search): use true, false, auto or auto:N (N a percentage of the context window)`,
+  ]);
+}
+
+/**
  * Context management from the reference's env vars (DISABLE_AUTO_COMPACT, DISABLE_COMPACT,
  * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, CLAUDE_CODE_AUTO_COMPACT_WINDOW, CLAUDE_CODE_DISABLE_1M_CONTEXT,
  * DISABLE_PROMPT_CACHING); an explicit setting beats the env var, key by key.
@@ -160,6 +196,7 @@ export function contextSettings(explicit: ContextSettings = {}, env: NodeJS.Proc
       : {}),
     ...(truthy(env.CLAUDE_CODE_DISABLE_1M_CONTEXT) ? { disable1mContext: true } : {}),
     ...(truthy(env.DISABLE_PROMPT_CACHING) ? { promptCaching: false } : {}),
+    ...toolSearchFromEnv(env.ENABLE_TOOL_SEARCH),
   };
   const merged = { ...fromEnv, ...explicit };
   // As in the reference, either switch turns auto-compaction off.
@@ -184,7 +221,12 @@ export function sessionInput(opts: SessionOptions): SessionInput {
   const maxOutageMs = opts.maxOutageMs ?? envMs('DURABLE_AGENT_MAX_OUTAGE_MS');
   const cwd = resolve(opts.cwd ?? process.cwd());
   const { appendSystemPrompt, skills: given, ...rest } = opts;
-  const tools = opts.tools ?? BUILTIN_TOOL_NAMES;
+  // ToolSearch joins the default tool set unless tool search is off (an explicit list names it itself).
+  const tools =
+    opts.tools ??
+    (contextSettings(opts.contextManagement).toolSearch === 'off'
+      ? BUILTIN_TOOL_NAMES
+      : [...BUILTIN_TOOL_NAMES, 'ToolSearch']);
   // Skills: read once, here at the edge (a malformed SKILL.md throws SkillDefinitionError naming the file and key).
   const skills = tools.includes('Skill') && !opts.parent ? (given ?? loadSkills(cwd)) : undefined;
   const listing = skillListing(skills);

@@ -162,13 +162,13 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
         workingDirectories: [],
       };
       const mcpTools = listed ? restrictMcpTools(names, listed.tools) : [];
-      return toolsToAPISchemas(
-        createToolPool(
-          registry.filter((t) => names.includes(t.name)),
-          permission,
-          mcpTools.length > 0 ? { userTools: mcpTools } : {},
-        ),
+      const pool = createToolPool(
+        registry.filter((t) => names.includes(t.name)),
+        permission,
+        mcpTools.length > 0 ? { userTools: mcpTools } : {},
       );
+      // Which tools tool search may defer (src/tools/toolSearch.ts decides per request).
+      return (await toolsToAPISchemas(pool)).map((s, i) => (pool[i]?.shouldDefer ? { ...s, deferrable: true } : s));
     },
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
     resultPath: (sessionId, toolUseId) =>

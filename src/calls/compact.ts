@@ -148,8 +148,9 @@ async function summarize(
   tools: Awaited<ReturnType<typeof loadContext>>['tools'],
   messages: Message[],
   prompt: string,
+  system: string | undefined,
 ): Promise<Anthropic.Message> {
-  const { model, maxTokens, system } = input.settings;
+  const { model, maxTokens } = input.settings;
   const cs = input.contextSettings ?? {};
   let toSummarise = messages;
   const client = deps.anthropic();
@@ -225,12 +226,14 @@ export async function compactContextWith(
 ): Promise<CompactContextResult> {
   const hooks = await preCompact(deps, input, ctx);
   if ('kind' in hooks) return hooks;
-  const { full, summary, tools, fixedTokens, locate } = await loadWithHeartbeat(deps, input, ctx);
+  const loaded = await loadWithHeartbeat(deps, input, ctx);
+  const { full, summary, tools, fixedTokens, locate } = loaded;
   const { model, maxTokens } = input.settings;
   const budgets = survivalBudgets(effectiveContextWindow(model, maxTokens, input.contextSettings ?? {}));
-  const toSummarise: Message[] = buildModelView(full, summary, input.view, locate);
+  // As a model call sends it (deferred tools: `Tool loaded.` after the results that loaded them).
+  const toSummarise: Message[] = loaded.shape(buildModelView(full, summary, input.view, locate));
   const prompt = compactionPrompt(hooks.instructions.join('\n\n') || undefined);
-  const final = await summarize(deps, input, ctx, tools, toSummarise, prompt);
+  const final = await summarize(deps, input, ctx, tools, toSummarise, prompt, loaded.system);
   const text = summaryText(final);
 
   const files = await restoreFiles(

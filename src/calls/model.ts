@@ -29,6 +29,8 @@ export interface ToolDefinition {
   name: string;
   description: string;
   input_schema: Record<string, unknown>;
+  /** Deferred behind ToolSearch when tool search is on (MCP tools, some built-ins); never sent. */
+  deferrable?: boolean;
 }
 
 export interface CallModelInput {

@@ -11,10 +11,12 @@ import {
   autoCompactThreshold,
   betasForModel,
   clearToolResultsThreshold,
+  contextWindowFor,
   DEFAULT_KEEP_TOOL_RESULTS,
   estimateTokens,
   type ContextSettings,
 } from '../engine/contextWindow';
+import { DEFAULT_TOOL_SEARCH_PCT, deferTools, type RequestTool } from '../tools/toolSearch';
 import { buildModelView, INITIAL_VIEW, planClearing, tokensInUse, type ContextView } from '../engine/contextView';
 import type { Message, ToolResultBlockParam } from '../engine/messages';
 import { toolResultText } from '../engine/messages';
@@ -36,7 +38,7 @@ export interface RequestDeps {
     denyRules?: string[],
     mcp?: CallModelInput['mcp'],
     warn?: (message: string) => void,
-  ) => Promise<Array<{ name: string; description: string; input_schema: Record<string, unknown> }>>;
+  ) => Promise<RequestTool[]>;
   /** Where a session's stored tool results live (`<dir>/<tool_use_id>.txt`); cleared results are kept there. */
   resultPath?: (sessionId: string, toolUseId: string) => string;
 }
@@ -62,7 +64,12 @@ export interface NeedsCompaction {
 export interface LoadedContext {
   full: Message[];
   summary: Message[];
-  tools: Array<{ name: string; description: string; input_schema: Record<string, unknown> }>;
+  /** The request's tools: with tool search on, the up-front ones and the loaded deferred ones (`defer_loading`). */
+  tools: RequestTool[];
+  /** The system prompt as sent (with tool search on, the deferred tools' names after it). */
+  system?: string;
+  /** The model's view as sent (with tool search on, `Tool loaded.` after the results that loaded tools). */
+  shape: (messages: Message[]) => Message[];
   /** Estimated tokens of the system prompt and tools (in every request). */
   fixedTokens: number;
   locate: (toolUseId: string) => string | undefined;
@@ -79,6 +86,7 @@ export async function loadContext(
     denyRules?: string[];
     mcp?: CallModelInput['mcp'];
     agents?: CallModelInput['agents'];
+    contextSettings?: ContextSettings;
     warn?: (message: string) => void;
   },
 ): Promise<LoadedContext> {
@@ -89,15 +97,29 @@ export async function loadContext(
   ]);
   // The Agent tool's description lists the session's agent types.
   const agents = input.agents ? agentsNotDenied(input.agents, input.denyRules ?? []) : undefined;
-  const tools = agents
+  const described = agents
     ? defined.map((t) => (t.name === AgentTool.name ? { ...t, description: agentToolPrompt(agents) } : t))
     : defined;
+  // Deferred tools (docs/tools.md "Deferred tools and ToolSearch"): decided from the transcript alone.
+  const cs = input.contextSettings ?? {};
+  const deferral = deferTools(described, full, buildModelView(full, summary, input.view), {
+    mode: cs.toolSearch ?? 'off',
+    pct: cs.toolSearchPct ?? DEFAULT_TOOL_SEARCH_PCT,
+    window: contextWindowFor(input.settings.model, cs),
+    estimate: estimateTokens,
+  });
+  const tools = deferral.tools;
+  const base = input.settings.system;
+  const system = deferral.note ? (base ? `${base}\n\n${deferral.note}` : deferral.note) : base;
   const resultPath = deps.resultPath;
   return {
     full,
     summary,
     tools,
-    fixedTokens: estimateTokens(input.settings.system ?? '') + estimateTokens(tools),
+    ...(system !== undefined ? { system } : {}),
+    shape: deferral.shape,
+    // Deferred tools the model does not see yet cost nothing.
+    fixedTokens: estimateTokens(system ?? '') + estimateTokens(tools.filter((t) => !t.defer_loading)),
     locate: resultPath ? (id) => resultPath(input.sessionId, id) : () => undefined,
   };
 }
@@ -153,8 +175,12 @@ export async function prepareModelRequest(
 ): Promise<PreparedRequest | NeedsCompaction> {
   const cs = input.contextSettings ?? {};
   let view = input.view ?? INITIAL_VIEW;
-  const ctx = await loadContext(deps, { ...input, view });
-  const { full, summary, tools, fixedTokens, locate } = ctx;
+  const ctx = await loadContext(deps, {
+    ...input,
+    view,
+    ...(input.contextSettings ? { contextSettings: input.contextSettings } : {}),
+  });
+  const { full, summary, tools, system, fixedTokens, locate } = ctx;
   const { model, maxTokens } = input.settings;
   let tokens = tokensInUse(full, summary, view, fixedTokens);
   const clearAt = clearToolResultsThreshold(model, maxTokens, cs);
@@ -174,9 +200,9 @@ export async function prepareModelRequest(
   }
   const shaped = applyCacheBreakpoints(
     {
-      ...(input.settings.system ? { system: input.settings.system } : {}),
+      ...(system ? { system } : {}),
       tools,
-      messages: buildModelView(full, summary, view, locate),
+      messages: ctx.shape(buildModelView(full, summary, view, locate)),
     },
     cs.promptCaching !== false,
   );

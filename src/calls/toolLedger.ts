@@ -26,6 +26,7 @@ import { inputPaths } from '../stores/sharedResultStore';
 import type { ResultStore, ToolUseContext } from '../tools/Tool';
 import type { ToolPool } from '../tools/pool';
 import { waitForStore } from './storeWait';
+import { TOOL_SEARCH_TOOL_NAME } from '../tools/toolSearch';
 import type { RunToolUseInput, ToolDeps, ToolSessionSettings } from './tools';
 import { sessionMcp, sessionPermission, withWorkerHooks } from './toolSession';
 
@@ -104,10 +105,15 @@ async function setUpCall(deps: ToolDeps, input: ResolvedRunInput): Promise<CallS
     if (!deps.readFiles) throw new Error('this worker has no read-file store');
     agent = { ...agent, readFiles: mergeReadFiles(await deps.readFiles.get(input.readFilesRef), agent.readFiles) };
   }
+  // An MCP call gets its server's tools; ToolSearch searches every server's.
   const pool = await deps.pool(
     session.toolNames,
     session.permission,
-    block.name.startsWith('mcp__') ? sessionMcp(session, block.name) : undefined,
+    block.name.startsWith('mcp__')
+      ? sessionMcp(session, block.name)
+      : block.name === TOOL_SEARCH_TOOL_NAME
+        ? sessionMcp(session)
+        : undefined,
   );
   const resultStore = deps.resultStore(session.sessionId);
   // A large result saved on another host (shared store): recreate the file the model asks to Read.

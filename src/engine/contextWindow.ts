@@ -30,6 +30,14 @@ export interface ContextSettings {
   clearToolResultsAt?: number;
   /** DISABLE_PROMPT_CACHING: send no cache_control breakpoints. Default: caching on. */
   promptCaching?: boolean;
+  /**
+   * ENABLE_TOOL_SEARCH: deferred tools behind ToolSearch (docs/tools.md). `auto` (the edge's
+   * default): once the deferrable tools' schemas reach `toolSearchPct` of the window; `on`: always;
+   * `off` or absent (sessions started before tool search): every schema up front.
+   */
+  toolSearch?: 'on' | 'off' | 'auto';
+  /** auto's threshold, % of the context window (ENABLE_TOOL_SEARCH=auto:N). Default 10. */
+  toolSearchPct?: number;
 }
 
 export const DEFAULT_KEEP_TOOL_RESULTS = 5;

@@ -38,10 +38,19 @@ export interface ToolResultImageContent {
   source: { type: 'base64'; media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string };
 }
 
+/**
+ * A tool a ToolSearch result loads (deferred tools): the API expands it into the tool's definition,
+ * which must be in the request's `tools` (docs/tools.md "Deferred tools and ToolSearch").
+ */
+export interface ToolReferenceContent {
+  type: 'tool_reference';
+  tool_name: string;
+}
+
 export interface ToolResultBlockParam {
   type: 'tool_result';
   tool_use_id: string;
-  content: string | Array<ToolResultTextContent | ToolResultImageContent>;
+  content: string | Array<ToolResultTextContent | ToolResultImageContent | ToolReferenceContent>;
   is_error?: boolean;
 }
 

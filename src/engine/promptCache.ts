@@ -71,8 +71,11 @@ export function applyCacheBreakpoints<T extends object>(req: CacheableRequest<T>
   }));
   const system: SystemBlock[] | undefined = req.system ? [{ type: 'text', text: req.system }] : undefined;
   if (!enabled) return { ...(system ? { system } : {}), tools, messages, breakpoints };
-  if (tools.length > 0) {
-    tools[tools.length - 1] = { ...(tools[tools.length - 1] as T), cache_control: EPHEMERAL };
+  // The last tool sent whole (deferred tools, `defer_loading`, are not part of the prompt's prefix).
+  let lastTool = tools.length - 1;
+  while (lastTool >= 0 && (tools[lastTool] as { defer_loading?: boolean }).defer_loading === true) lastTool--;
+  if (lastTool >= 0) {
+    tools[lastTool] = { ...(tools[lastTool] as T), cache_control: EPHEMERAL };
     breakpoints.push('tools');
   }
   if (system) {

@@ -72,6 +72,8 @@ export function mcpTool(site: McpToolSite, info: McpToolInfo): AnyTool {
     inputSchema: zod,
     inputJSONSchema: json,
     prompt: () => info.description ?? `${info.name} (MCP server ${site.server})`,
+    // With tool search on, every MCP tool is offered by name and loaded through ToolSearch (as the reference).
+    shouldDefer: true,
     isReadOnly: () => readOnly,
     isConcurrencySafe: () => readOnly,
     isIdempotent: () => idempotent,

@@ -87,7 +87,7 @@ export function errMessage(e: unknown): string {
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** A tool_result block a tool's mapping may return: string content, or text and base64 image blocks. */
+/** A tool_result block a tool's mapping may return: string content, or text, base64 image and tool_reference blocks. */
 export function isValidBlock(b: unknown): b is ToolResultBlockParam {
   if (!b || typeof b !== 'object') return false;
   const c = (b as ToolResultBlockParam).content;
@@ -99,6 +99,7 @@ export function isValidBlock(b: unknown): b is ToolResultBlockParam {
         !!x &&
         typeof x === 'object' &&
         ((x.type === 'text' && typeof x.text === 'string') ||
+          (x.type === 'tool_reference' && typeof x.tool_name === 'string' && x.tool_name !== '') ||
           (x.type === 'image' &&
             x.source?.type === 'base64' &&
             IMAGE_TYPES.has(x.source.media_type) &&

@@ -56,6 +56,7 @@ export function newToolRun(state: RunState, env: PipelineEnv, tool: AnyTool, con
   if (env.skills) ctx.skills = env.skills;
   if (env.runSubagent) ctx.runSubagent = env.runSubagent;
   if (env.sideModel) ctx.sideModel = env.sideModel;
+  ctx.pool = env.pool;
   const resumed = env.phase?.kind === 'post' ? env.phase : undefined;
   return { state, env, tool, ctx, controller, resumed, data: undefined, callStarted: Date.now() };
 }

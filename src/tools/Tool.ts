@@ -115,6 +115,11 @@ export interface ToolUseContext {
   permittedPaths?: readonly string[];
   /** Model calls a tool makes itself (WebFetch, WebSearch); absent outside a worker. */
   sideModel?: SideModel;
+  /**
+   * The session's tool pool (ToolSearch searches its deferred tools; MCP tools are in it when the
+   * call is ToolSearch's or an MCP tool's).
+   */
+  pool?: readonly AnyTool[];
   /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
   runSubagent?: (
     input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined },
@@ -142,6 +147,11 @@ export interface Tool<Input = any, Output = any> {
   readonly maxResultSizeChars: number;
   /** The description the model sees. */
   prompt(): string | Promise<string>;
+  /**
+   * With tool search on, the model gets only this tool's name until ToolSearch loads it (every MCP
+   * tool; the built-ins the reference defers). Default false: the schema is sent up front.
+   */
+  readonly shouldDefer?: boolean;
   /** One line for UIs and the audit trail, e.g. `Grep "login|auth" in src/remote`. */
   summary(input: Input): string;
   isEnabled(): boolean;

@@ -77,6 +77,27 @@ function makeServer(): McpServer {
       );
     return { content: [{ type: 'text', text: 'grew' }] };
   });
+  // MCP_TEST_EXTRA_TOOLS=N: N more tools (`extra_000`…), each with a schema of a few typed fields and
+  // descriptions, the shape of a large real server's catalogue (the deferred-tools benchmark).
+  const extra = Number(process.env['MCP_TEST_EXTRA_TOOLS'] ?? 0);
+  for (let i = 0; i < extra; i++) {
+    const name = `extra_${String(i).padStart(3, '0')}`;
+    server.registerTool(
+      name,
+      {
+        description: `Extra tool number ${i}: looks up record ${i} of the catalogue and reports its fields, with optional filters on owner, state and date range.`,
+        inputSchema: {
+          id: z.string().describe('The record id'),
+          owner: z.string().optional().describe('Only records of this owner'),
+          state: z.enum(['open', 'closed', 'all']).optional().describe('Filter by state'),
+          since: z.string().optional().describe('ISO date: records changed since'),
+          limit: z.number().int().min(1).max(100).optional().describe('At most this many results'),
+        },
+        annotations: RO,
+      },
+      async ({ id }) => ({ content: [{ type: 'text', text: `${name} ${id}` }] }),
+    );
+  }
   return server;
 }
 

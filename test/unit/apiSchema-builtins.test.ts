@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BUILTIN_TOOLS, SkillTool } from '../../src/tools/builtin';
+import { BUILTIN_TOOLS, SkillTool, ToolSearchTool } from '../../src/tools/builtin';
 import { toolToAPISchema } from '../../src/tools/apiSchema';
 
 function fixturesDir(): string {
@@ -28,8 +28,8 @@ test('unit: every built-in tool has a golden schema', () => {
   ]);
 });
 
-// Skill is not a file or shell tool, but its schema is as much an API the model sees.
-for (const tool of [...BUILTIN_TOOLS, SkillTool]) {
+// Skill and ToolSearch are not file or shell tools, but their schemas are as much an API the model sees.
+for (const tool of [...BUILTIN_TOOLS, SkillTool, ToolSearchTool]) {
   test(`unit: toolToAPISchema(${tool.name}) matches its expected JSON Schema`, async () => {
     const expected = JSON.parse(readFileSync(join(fixturesDir(), `${tool.name}.json`), 'utf8')) as Record<
       string,

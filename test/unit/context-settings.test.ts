@@ -9,7 +9,9 @@ import { loadSettings, SettingsError } from '../../src/cli/settings';
 import { sessionInputProblems } from '../../src/sessionInput';
 
 test('unit: context settings from the reference env vars; an explicit setting wins, except that either switch turns auto-compaction off', () => {
-  assert.deepEqual(contextSettings({}, {}), {});
+  // Tool search is `auto` unless ENABLE_TOOL_SEARCH says otherwise (test/unit/tool-search).
+  const auto = { toolSearch: 'auto' as const };
+  assert.deepEqual(contextSettings({}, {}), auto);
   assert.deepEqual(
     contextSettings(
       {},
@@ -22,6 +24,7 @@ test('unit: context settings from the reference env vars; an explicit setting wi
       },
     ),
     {
+      ...auto,
       autoCompact: false,
       autoCompactPct: 60,
       autoCompactWindow: 400_000,
@@ -29,11 +32,12 @@ test('unit: context settings from the reference env vars; an explicit setting wi
       promptCaching: false,
     },
   );
-  assert.deepEqual(contextSettings({ autoCompact: true }, { DISABLE_COMPACT: 'yes' }), { autoCompact: false });
+  assert.deepEqual(contextSettings({ autoCompact: true }, { DISABLE_COMPACT: 'yes' }), { ...auto, autoCompact: false });
   assert.deepEqual(contextSettings({ autoCompactPct: 50 }, { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '70' }), {
+    ...auto,
     autoCompactPct: 50,
   });
-  assert.deepEqual(contextSettings({}, { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: 'abc', DISABLE_AUTO_COMPACT: '0' }), {});
+  assert.deepEqual(contextSettings({}, { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: 'abc', DISABLE_AUTO_COMPACT: '0' }), auto);
 });
 
 test('unit: settings file autoCompactEnabled (project over user); a non-boolean is an error naming the file', async () => {

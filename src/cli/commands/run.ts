@@ -10,6 +10,7 @@ import { Option, type Command } from 'commander';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
 import { loadSkills, SkillDefinitionError, type SkillDefinition } from '../../agents/skills';
 import { startSession, type SessionOptions } from '../../client';
+import { toolSearchFromEnv } from '../../sessionInput';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
 import { claudeJsonPath } from '../../mcp/claudeJson';
 import { readMcpConfigArgs } from '../../mcp/cliConfig';
@@ -56,6 +57,7 @@ export interface RunOpts extends ConnOpts {
   toolTaskQueue?: string;
   sandbox?: boolean;
   streamingTools?: boolean;
+  toolSearch?: string;
   detach?: boolean;
 }
 
@@ -105,6 +107,10 @@ export function addSessionFlags(cmd: Command): Command {
     .option(
       '--no-streaming-tools',
       'start tools only when the model message is complete (default: safe tools start while it streams; env DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0)',
+    )
+    .option(
+      '--tool-search <mode>',
+      'deferred tools behind ToolSearch: true, false, auto or auto:N (default auto: when MCP and other deferrable schemas reach N% (10) of the window; env ENABLE_TOOL_SEARCH)',
     );
 }
 
@@ -318,8 +324,14 @@ async function runSessionOptions(
     additionalDirectories: [...settings.additionalDirectories, ...o.addDir.map((d) => resolve(d))],
     ...(settings.hooks ? { hooks: settings.hooks } : {}),
     ...(Object.keys(mcp.servers).length > 0 ? { mcpServers: mcp.servers } : {}),
-    ...(settings.autoCompactEnabled !== undefined
-      ? { contextManagement: { autoCompact: settings.autoCompactEnabled } }
+    ...(settings.autoCompactEnabled !== undefined || o.toolSearch !== undefined
+      ? {
+          contextManagement: {
+            ...(settings.autoCompactEnabled !== undefined ? { autoCompact: settings.autoCompactEnabled } : {}),
+            // The flag beats ENABLE_TOOL_SEARCH (read by the session input's defaults).
+            ...(o.toolSearch !== undefined ? toolSearchFromEnv(o.toolSearch) : {}),
+          },
+        }
       : {}),
     settingsSources: settings.sources,
     // A large memory is stored in the worker's store and travels by reference (src/memory/blobs.ts).

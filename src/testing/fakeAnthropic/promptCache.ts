@@ -44,11 +44,31 @@ function hasCacheControl(block: unknown): boolean {
   );
 }
 
-/** The prompt as blocks in cache order, each with the hash of the prefix it ends and its token count. */
+/** Tools a tool_reference in the messages names (a deferred tool the API expanded). */
+function referencedTools(request: MessagesRequest): Set<string> {
+  const out = new Set<string>();
+  for (const m of request.messages)
+    if (typeof m.content !== 'string')
+      for (const b of m.content)
+        if (b.type === 'tool_result' && Array.isArray(b.content))
+          for (const c of b.content as Array<{ type?: unknown; tool_name?: unknown }>)
+            if (c && c.type === 'tool_reference' && typeof c.tool_name === 'string') out.add(c.tool_name);
+  return out;
+}
+
+/**
+ * The prompt as blocks in cache order, each with the hash of the prefix it ends and its token count
+ * (an estimate: the block's JSON length / `charsPerToken`). A deferred tool (`defer_loading`) is in
+ * the prompt only when a tool_reference names it, as the API expands it.
+ */
 export function promptSegments(request: MessagesRequest, charsPerToken = 4): PromptSegment[] {
   const raw: Array<{ key: string; breakpoint: boolean }> = [];
-  for (const tool of request.tools ?? [])
+  const referenced = referencedTools(request);
+  for (const tool of request.tools ?? []) {
+    const t = tool as { defer_loading?: unknown; name?: unknown };
+    if (t && t.defer_loading === true && !(typeof t.name === 'string' && referenced.has(t.name))) continue;
     raw.push({ key: `tool:${JSON.stringify(withoutCacheControl(tool))}`, breakpoint: hasCacheControl(tool) });
+  }
   const system = request.system;
   if (typeof system === 'string' && system !== '')
     raw.push({ key: `system:${JSON.stringify({ type: 'text', text: system })}`, breakpoint: false });

@@ -50,6 +50,8 @@ export function validateMessagesRequest(
     }
   }
   const request = body as MessagesRequest;
+  const deferred = checkDeferredTools(request);
+  if (deferred !== undefined) return { ok: false, message: deferred };
   if (opts.toolPairing) {
     const pairing = checkToolPairing(request.messages);
     if (pairing !== undefined) return { ok: false, message: pairing };
@@ -115,6 +117,38 @@ export function checkToolPairing(messages: readonly RequestMessage[]): string | 
           return `messages.${i}.content.${j}: each tool_use must have a single result. Found multiple \`tool_result\` blocks with id: ${id}`;
         }
         answered.add(id);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Deferred tools as the API checks them: `defer_loading` is a boolean; a `tool_reference` block (only
+ * inside a tool_result's content) names a tool of this request's `tools` with a non-empty name.
+ */
+export function checkDeferredTools(request: MessagesRequest): string | undefined {
+  const names = new Set<string>();
+  for (const [i, t] of (request.tools ?? []).entries()) {
+    if (!isRecord(t)) continue;
+    if ('defer_loading' in t && typeof t['defer_loading'] !== 'boolean')
+      return `tools.${i}.defer_loading: Input should be a valid boolean`;
+    if (typeof t['name'] === 'string') names.add(t['name']);
+  }
+  if (request.tools?.length && request.tools.every((t) => isRecord(t) && t['defer_loading'] === true))
+    return 'tools: at least one tool must not have `defer_loading` set';
+  for (const [i, m] of request.messages.entries()) {
+    for (const [j, b] of blocksOf(m).entries()) {
+      if (b.type === 'tool_reference')
+        return `messages.${i}.content.${j}: \`tool_reference\` blocks are only allowed inside \`tool_result\` content`;
+      if (b.type !== 'tool_result' || !Array.isArray(b.content)) continue;
+      for (const [k, c] of (b.content as unknown[]).entries()) {
+        if (!isRecord(c) || c['type'] !== 'tool_reference') continue;
+        const name = c['tool_name'];
+        if (typeof name !== 'string' || name === '')
+          return `messages.${i}.content.${j}.content.${k}.tool_name: Field required`;
+        if (!names.has(name))
+          return `messages.${i}.content.${j}.content.${k}: tool reference '${name}' not found in available tools`;
       }
     }
   }

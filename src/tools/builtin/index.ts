@@ -13,6 +13,7 @@ import { AgentTool } from './agent';
 import { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
 import { SCHEDULE_TOOLS } from './schedule';
 import { SkillTool } from './skill';
+import { ToolSearchTool } from './toolSearch';
 
 export { AgentTool, agentToolPrompt } from './agent';
 export { BashTool } from './bash';
@@ -27,6 +28,7 @@ export { ScheduleWakeupTool, CronCreateTool, CronListTool, CronDeleteTool, SCHED
 export { WebFetchTool } from './webFetch';
 export { WebSearchTool } from './webSearch';
 export { SkillTool } from './skill';
+export { ToolSearchTool } from './toolSearch';
 export { isReadOnlyCommand, exitCodeOneIsBenign } from './bashCommand';
 export { globToRegExp, expandBraces } from './globPattern';
 
@@ -34,7 +36,7 @@ export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool,
 
 /** The web tools: they reach the network from the worker (not from the sandbox) and call the model themselves. */
 export const WEB_TOOLS: AnyTool[] = [WebFetchTool, WebSearchTool];
-/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, Skill, the worktree and schedule tools. */
+/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, Skill, the worktree and schedule tools, ToolSearch. */
 export const DEFAULT_WORKER_TOOLS: AnyTool[] = [
   ...BUILTIN_TOOLS,
   ...WEB_TOOLS,
@@ -43,4 +45,5 @@ export const DEFAULT_WORKER_TOOLS: AnyTool[] = [
   EnterWorktreeTool,
   ExitWorktreeTool,
   ...SCHEDULE_TOOLS,
+  ToolSearchTool,
 ];

@@ -113,6 +113,8 @@ function newCellId(nb: { nbformat?: number; nbformat_minor?: number }): string |
 
 export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>({
   name: 'NotebookEdit',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
   inputSchema,
   maxResultSizeChars: 100_000,
   prompt: () => PROMPT,

@@ -124,6 +124,8 @@ export interface CronCreateOutput {
 
 export const CronCreateTool = buildTool({
   name: 'CronCreate',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
   inputSchema: cronCreateSchema,
   ...control,
   prompt: () =>
@@ -208,6 +210,8 @@ export interface CronListOutput {
 
 export const CronListTool = buildTool({
   name: 'CronList',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
   inputSchema: z.strictObject({}),
   ...control,
   isConcurrencySafe: () => true,
@@ -254,6 +258,8 @@ export const CronListTool = buildTool({
 
 export const CronDeleteTool = buildTool({
   name: 'CronDelete',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
   inputSchema: z.strictObject({ id: z.string().describe('The job id CronCreate returned.') }),
   ...control,
   prompt: () => 'Cancels a cron job by the id CronCreate returned.',

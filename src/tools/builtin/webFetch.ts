@@ -163,6 +163,8 @@ function networkRecord(url: string, r: FetchResult): NetworkRecord {
 
 export const WebFetchTool = buildTool<WebFetchInput, WebFetchOutput>({
   name: 'WebFetch',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
   inputSchema,
   maxResultSizeChars: 100_000,
   prompt: () => PROMPT,

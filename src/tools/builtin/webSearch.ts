@@ -75,6 +75,8 @@ export function searchResults(query: string, content: SideModelResponse['content
 
 export const WebSearchTool = buildTool<WebSearchInput, WebSearchOutput>({
   name: 'WebSearch',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
   inputSchema,
   maxResultSizeChars: 100_000,
   prompt: () => PROMPT,

@@ -71,6 +71,8 @@ const quoted = (s: string): string => `“${s}”`;
 
 export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutput>({
   name: 'EnterWorktree',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
   inputSchema: enterSchema,
   prompt: () => ENTER_PROMPT,
   summary: (input) => `EnterWorktree ${input.path ?? input.name ?? '(new)'}`,
@@ -198,6 +200,8 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>({
   name: 'ExitWorktree',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
   inputSchema: exitSchema,
   prompt: () => EXIT_PROMPT,
   summary: (input) => `ExitWorktree ${input.action}`,
