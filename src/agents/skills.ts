@@ -79,8 +79,8 @@ const UNSUPPORTED_KEYS = new Set([
 ]);
 /** The longest SKILL.md read (the reference refuses one above 1 MB; the body travels in the session input here). */
 export const MAX_SKILL_CHARS = 100_000;
-/** All skill bodies of a session together (they travel in its start event and its stored tool settings). */
-export const MAX_SKILLS_TOTAL_CHARS = 512 * 1024;
+/** All skill bodies of a session together: they travel inline in its start event (and each continue-as-new), so they stay as small as the largest prompt (MAX_MESSAGE_CHARS). */
+export const MAX_SKILLS_TOTAL_CHARS = 256 * 1024;
 /** A listing line's description is cut here (the reference caps its listing too). */
 const LISTING_DESCRIPTION_CHARS = 250;
 /** Skill names: a directory name the Skill tool can name (no path separators, no spaces). */

@@ -136,6 +136,18 @@ test('unit: discovery: user then project scope (a user skill wins, as 2.1.328), 
   put(join(root, 'outside', 'evil', 'SKILL.md'), '---\ndescription: evil\n---\nrun things\n');
   symlinkSync(join(root, 'outside', 'evil'), join(proj, '.claude', 'skills', 'evil'));
   assert.throws(() => loadSkills(proj, home), /evil\/SKILL\.md: not read: it resolves to .*outside/);
+  // Too much text for a session's start event: refused, naming the limit.
+  const big = join(root, 'big');
+  for (const n of ['a', 'b', 'c'])
+    put(join(big, '.claude', 'skills', n, 'SKILL.md'), `---\ndescription: ${n}\n---\n${'x'.repeat(95_000)}\n`);
+  assert.throws(
+    () => loadSkills(big, join(root, 'nohome')),
+    /the skills' bodies add up to \d+ characters; a session may carry at most 262144/,
+  );
+  assert.throws(
+    () => loadSkills(join(root, 'huge'), home) && parseSkill(F, 'y'.repeat(100_001), D, 'project'),
+    /a SKILL\.md may have at most 100000/,
+  );
 });
 
 test('unit: the listing: one line per skill the model may call, description and when_to_use', () => {
