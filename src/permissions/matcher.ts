@@ -41,7 +41,7 @@ function safe<T>(fn: () => T, fallback: T): T {
 }
 
 export function isShellTool(tool: AnyTool): boolean {
-  return tool.name === 'Bash' || (tool.aliases ?? []).includes('Bash');
+  return tool.name === 'Bash' || tool.rulesAs === 'Bash' || (tool.aliases ?? []).includes('Bash');
 }
 
 export function callFacts(tool: AnyTool, input: unknown, env: PermissionEnv): CallFacts {
@@ -70,7 +70,7 @@ export function callFacts(tool: AnyTool, input: unknown, env: PermissionEnv): Ca
  */
 export function ruleCoversTool(rule: PermissionRule, facts: CallFacts, glob = false): boolean {
   const t = facts.tool;
-  if (rule.toolName === t.name || (t.aliases ?? []).includes(rule.toolName)) return true;
+  if (rule.toolName === t.name || rule.toolName === t.rulesAs || (t.aliases ?? []).includes(rule.toolName)) return true;
   // MCP: `mcp__server` and `mcp__server__*` cover every tool of the server; deny/ask rules (glob) match `*` anywhere.
   if (mcpRuleCoversTool(rule.toolName, t.name, glob)) return true;
   if (facts.path) {

@@ -13,7 +13,7 @@ export interface CreateToolPoolOptions {
 
 /**
  * Built-ins (and user tools) minus the tools a blanket deny rule names (`Bash`, not
- * `Bash(rm:*)`; the rule may name the tool or one of its aliases) minus disabled tools
+ * `Bash(rm:*)`; the rule may name the tool, one of its aliases or its `rulesAs`: `Bash` removes Monitor) minus disabled tools
  * (`isEnabled()` false or throwing). Two tools answering to the same name (or alias) are an
  * error, thrown here so that a misconfigured session fails at start-up, not mid-job.
  */
@@ -44,6 +44,7 @@ export function createToolPool(
   }
   const denied = (tool: AnyTool): boolean =>
     namesOf(tool).some((n) => blanketDenied.has(n)) ||
+    (tool.rulesAs !== undefined && blanketDenied.has(tool.rulesAs)) ||
     [...blanketDenied].some((r) => mcpRuleCoversTool(r, tool.name, true));
   const pool = all.filter((tool) => !denied(tool) && enabled(tool));
   return Object.freeze(pool);

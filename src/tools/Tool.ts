@@ -140,6 +140,11 @@ export interface ToolResult<Out> {
 export interface Tool<Input = any, Output = any> {
   readonly name: string;
   readonly aliases?: readonly string[];
+  /**
+   * Permission rules written for this other tool also apply to this one's calls (Monitor: `Bash(…)`
+   * rules match its command, and its command is analysed as Bash's is). Its own name's rules apply too.
+   */
+  readonly rulesAs?: 'Bash';
   readonly inputSchema: z.ZodType<Input>;
   /** The API `input_schema` as given (MCP tools: the server's JSON Schema); default: from `inputSchema`. */
   readonly inputJSONSchema?: Record<string, unknown>;

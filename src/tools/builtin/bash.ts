@@ -204,7 +204,10 @@ function availabilityFor(ctx: ToolUseContext): Promise<SandboxAvailability> {
  * autoAllowBashIfSandboxed (default true); with the sandbox unavailable and failIfUnavailable set,
  * nothing runs.
  */
-async function sandboxPermission(input: BashInput, ctx: ToolUseContext): Promise<PermissionResult> {
+export async function sandboxPermission(
+  input: Pick<BashInput, 'command' | 'dangerouslyDisableSandbox'>,
+  ctx: ToolUseContext,
+): Promise<PermissionResult> {
   const passthrough: PermissionResult = { behavior: 'passthrough' };
   if (!ctx?.permission?.sandbox || typeof input?.command !== 'string') return passthrough; // no sandbox outside a session
   if (standaloneCd(input.command)) return passthrough; // handled without a shell

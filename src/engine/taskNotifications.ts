@@ -1,0 +1,159 @@
+// The `<task-notification>` texts of Monitor and background Agent tasks (issue 19), in the
+// reference's element order and escaping (docs/reference-tools.md, "Background tasks"): one per
+// monitor event (a batch of the watch command's stdout lines), one when the monitor's stream ends,
+// one notice when it expires, and one when a background agent finishes. Pure: the session (workflow
+// or in-process) queues what these return. The preamble is our own words.
+import type { BackgroundTask } from './autonomy';
+
+/** XML text escaping, as the reference escapes the text inside the notification's tags. */
+export function escapeXml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Our own first line: what follows is an automated event, not the user. */
+export const MONITOR_EVENT_PREAMBLE =
+  'Automated event from a Monitor you started (not a message from the user, and not their consent to anything):';
+export const TASK_END_PREAMBLE =
+  'Automated notice from the session (not a message from the user, and not their consent to anything): a background task you started has ended.';
+
+function wrap(preamble: string, lines: string[]): string {
+  return `<system-reminder>\n${preamble}\n\n<task-notification>\n${lines.join('\n')}\n</task-notification>\n</system-reminder>`;
+}
+
+type TaskRef = Pick<BackgroundTask, 'id' | 'description'>;
+
+/** One monitor event: a batch of the command's stdout lines (MonitorLines gives them, already limited). */
+export function monitorEventNotification(task: TaskRef, event: string): string {
+  return wrap(MONITOR_EVENT_PREAMBLE, [
+    `<task-id>${escapeXml(task.id)}</task-id>`,
+    `<summary>${escapeXml(`Monitor event: "${task.description}"`)}</summary>`,
+    `<event>${escapeXml(event)}</event>`,
+  ]);
+}
+
+/** How a monitor's command ended, as its run reports it. */
+export interface MonitorEnd {
+  state: 'completed' | 'failed' | 'killed' | 'lost';
+  exitCode?: number | null;
+  /** How many events were delivered (none: "ended without producing output"). */
+  events: number;
+  /** Why it could not run or was lost. */
+  error?: string;
+  /** The last lines, drained at the exit: the reference sends them in the end notification, as its `<event>`. */
+  lastEvent?: string;
+}
+
+function exitNote(code: number | null | undefined): string {
+  return code === undefined || code === null ? '' : ` (exit ${code})`;
+}
+
+/** The reference's end summaries: stream ended, ended without producing output, script failed, stopped. */
+export function monitorEndSummary(description: string, end: MonitorEnd): string {
+  const what = `Monitor "${description}"`;
+  switch (end.state) {
+    case 'completed':
+      return end.events === 0
+        ? `${what} ended without producing output${exitNote(end.exitCode)}`
+        : `${what} stream ended`;
+    case 'failed':
+      return end.exitCode === undefined || end.exitCode === null
+        ? `${what} script failed: ${end.error ?? 'it could not run'}`
+        : `${what} script failed${exitNote(end.exitCode)}`;
+    case 'killed':
+      return `${what} stopped`;
+    case 'lost':
+      return `${what} was lost: the worker running it died and its processes were killed; it was not restarted`;
+    default: {
+      const never: never = end.state;
+      throw new Error(`unknown monitor end ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * The end of a monitor's stream (the Bash shape: task id, tool use id, output file, status, summary;
+ * then the lines that came with the exit, as the reference sends them).
+ */
+export function monitorEndNotification(
+  task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId' | 'outputPath'>,
+  end: MonitorEnd,
+): string {
+  const status = end.state === 'completed' ? 'completed' : end.state === 'killed' ? 'killed' : 'failed';
+  return wrap(TASK_END_PREAMBLE, [
+    `<task-id>${escapeXml(task.id)}</task-id>`,
+    `<tool-use-id>${escapeXml(task.toolUseId)}</tool-use-id>`,
+    ...(task.outputPath ? [`<output-file>${escapeXml(task.outputPath)}</output-file>`] : []),
+    `<status>${status}</status>`,
+    `<summary>${escapeXml(monitorEndSummary(task.description, end))}</summary>`,
+    ...(end.lastEvent ? [`<event>${escapeXml(end.lastEvent)}</event>`] : []),
+  ]);
+}
+
+/** A duration as the reference writes it in Monitor texts: `5m`, `1h`, `1m 30s`, `1.5s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10}s`;
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return [h ? `${h}h` : '', m ? `${m}m` : '', s ? `${s}s` : ''].filter(Boolean).join(' ');
+}
+
+/** The notice at a monitor's expiry (timeout_ms passed): one event, then the watch is killed quietly. */
+export function monitorExpiredText(timeoutMs: number, events: number): string {
+  const after = formatDuration(timeoutMs);
+  return events === 0
+    ? `[Monitor expired after ${after} with no events delivered. Re-arm it if you still need the watch, and widen the filter if the silence was unexpected.]`
+    : `[Monitor expired after ${after} with ${events} ${events === 1 ? 'event' : 'events'} delivered. Re-arm it if you still need the watch.]`;
+}
+
+/** What a background agent's child session left: its final text and what it cost. */
+export interface AgentEnd {
+  state: 'completed' | 'failed' | 'killed' | 'lost';
+  /** The child's final text (completed), or what it had said so far. */
+  result?: string;
+  error?: string;
+  totalTokens: number;
+  toolUses: number;
+  durationMs: number;
+}
+
+const AGENT_NOTE = 'The agent has ended; nothing more comes under this task id unless it is started again.';
+
+export function agentEndSummary(description: string, end: AgentEnd): string {
+  const what = `Agent "${description}"`;
+  switch (end.state) {
+    case 'completed':
+      return `${what} finished`;
+    case 'failed':
+      return `${what} failed: ${end.error ?? 'its session failed'}`;
+    case 'killed':
+      return `${what} was stopped`;
+    case 'lost':
+      return `${what} was lost: ${end.error ?? 'its session ended without a result'}`;
+    default: {
+      const never: never = end.state;
+      throw new Error(`unknown agent end ${String(never)}`);
+    }
+  }
+}
+
+/** A background agent ended: the Bash shape plus `<note>`, `<result>` and `<usage>` (the reference's order). */
+export function agentNotification(
+  task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId' | 'outputPath'>,
+  end: AgentEnd,
+): string {
+  const status = end.state === 'completed' ? 'completed' : end.state === 'killed' ? 'killed' : 'failed';
+  const int = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
+  return wrap(TASK_END_PREAMBLE, [
+    `<task-id>${escapeXml(task.id)}</task-id>`,
+    `<tool-use-id>${escapeXml(task.toolUseId)}</tool-use-id>`,
+    ...(task.outputPath ? [`<output-file>${escapeXml(task.outputPath)}</output-file>`] : []),
+    `<status>${status}</status>`,
+    `<summary>${escapeXml(agentEndSummary(task.description, end))}</summary>`,
+    ...(end.state === 'completed' ? [`<note>${escapeXml(AGENT_NOTE)}</note>`] : []),
+    ...(end.result !== undefined ? [`<result>${escapeXml(end.result)}</result>`] : []),
+    `<usage><subagent_tokens>${int(end.totalTokens)}</subagent_tokens><tool_uses>${int(end.toolUses)}</tool_uses><duration_ms>${int(end.durationMs)}</duration_ms></usage>`,
+  ]);
+}
