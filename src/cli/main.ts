@@ -73,10 +73,18 @@ export function describeError(err: unknown): string {
   return String(err);
 }
 
+/** `durable-agent -p …` and `durable-agent --output-format … -p …`, as `claude -p …`: `run -p …`. */
+export function withPrintAlias(argv: readonly string[]): string[] {
+  const first = argv[2] ?? '';
+  return first === '-p' || first === '--print' || first === '--output-format' || first.startsWith('--output-format=')
+    ? [...argv.slice(0, 2), 'run', ...argv.slice(2)]
+    : [...argv];
+}
+
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(withPrintAlias(argv));
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) {

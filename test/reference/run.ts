@@ -33,6 +33,7 @@ import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
 import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
 import { resolveMcpServers } from '../../src/mcp/config';
 import { compareSession, readTranscript, SESSION_EVENTS, type SessionSide } from './session';
+import { FORMAT_CASES, closeFormatSides, compareFormat, durableSide, referenceSide } from './outputFormats';
 
 /** Tools 2.1.328 defers behind ToolSearch (test/fixtures/reference-tools/2.1.328/index.json): a case calling one gets every tool up front there. */
 const DEFERRED_IN_REFERENCE = new Set([
@@ -640,6 +641,7 @@ async function main(): Promise<void> {
   const version = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`reference: ${version} (${CLAUDE_BIN})`);
   const cases = CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
+  const formatCases = FORMAT_CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
   const rows = await pool(cases, jobs, async (c) => {
     const [ref, ours] = await Promise.all([runReference(c), runDurableAgent(c)]);
     return { c, ref, ours, diffs: compare(c, ref, ours) };
@@ -668,13 +670,29 @@ async function main(): Promise<void> {
       console.log(JSON.stringify({ reference: detail(ref), ours: detail(ours) }, null, 1).slice(0, 6000));
     report.push({ case: c.name, verdict, diffs, reasons, reference: detail(ref), ours: detail(ours) });
   }
+  // Output formats (./outputFormats.ts): the CLI's -p output against the reference's, case by case.
+  for (const c of formatCases) {
+    const [ref, ours] = await Promise.all([referenceSide(c, CLAUDE_BIN), durableSide(c)]);
+    const diffs = compareFormat(c, ref, ours);
+    const reasons = diffs.map((text) => deliberateReason(c.name, { aspect: 'output', path: text }));
+    const verdict = diffs.length === 0 ? 'agree' : reasons.every((r) => r !== undefined) ? 'deliberate' : 'DIFFER';
+    if (verdict === 'agree') agree++;
+    else if (verdict === 'deliberate') deliberate++;
+    else unexpected++;
+    console.log(
+      `${verdict.padEnd(10)} ${c.name.padEnd(40)} ${diffs.map((d, i) => `${d}${reasons[i] ? ' [deliberate]' : ''}`).join('; ')}`,
+    );
+    if (verbose && diffs.length) console.log(JSON.stringify({ reference: ref, ours }, null, 1).slice(0, 6000));
+    report.push({ case: c.name, verdict, diffs, reasons, reference: ref, ours });
+  }
+  if (formatCases.length) await closeFormatSides();
   console.log('\nDeliberate differences (docs/tools.md):');
   for (const d of DELIBERATE)
     console.log(
       `  ${d.cases}${d.tools ? ` [${d.tools.join(', ')}]` : ''}${d.aspect ? ` (${d.aspect})` : ''}: ${d.reason}`,
     );
   console.log(
-    `\n${cases.length} cases: ${agree} agree, ${deliberate} deliberate differences, ${unexpected} unexpected differences`,
+    `\n${cases.length + formatCases.length} cases: ${agree} agree, ${deliberate} deliberate differences, ${unexpected} unexpected differences`,
   );
   if (jsonFile) await writeFile(jsonFile, JSON.stringify(report, null, 1));
   // Exit explicitly: the in-process runner's worker deps keep handles open.

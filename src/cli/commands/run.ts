@@ -4,12 +4,14 @@
 //   3. load memory (CLAUDE.md);   4. refuse a disabled bypassPermissions mode;
 //   5. resolve MCP servers;   6. load subagents;   7. build the session's options;
 //   8. compare the control files with the last session here;   9. start, print, follow.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+// With -p/--print or --output-format (text|json|stream-json), step 9 prints only what `claude -p`
+// prints in that format (src/cli/printFollow.ts, src/cli/printFormat.ts); the prompt may come on stdin.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
 import { loadSkills, SkillDefinitionError, type SkillDefinition } from '../../agents/skills';
-import { startSession, type SessionOptions } from '../../client';
+import { BUILTIN_TOOL_NAMES, DEFAULT_MODEL, startSession, type SessionOptions } from '../../client';
 import { toolSearchFromEnv } from '../../sessionInput';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
 import { claudeJsonPath } from '../../mcp/claudeJson';
@@ -31,6 +33,8 @@ import {
   type ConnOpts,
 } from '../options';
 import { loadSettings, type EffectiveSettings } from '../settings';
+import { followPrinted } from '../printFollow';
+import { OUTPUT_FORMATS, type InitInfo, type OutputFormat } from '../printFormat';
 import { prepareRunWorktree, worktreeNotice, worktreeSandbox } from '../worktree';
 import type { Worktree } from '../../tools/worktree';
 
@@ -59,6 +63,9 @@ export interface RunOpts extends ConnOpts {
   streamingTools?: boolean;
   toolSearch?: string;
   detach?: boolean;
+  print?: boolean;
+  outputFormat?: OutputFormat;
+  verbose?: boolean;
 }
 
 type Memory = ReturnType<typeof loadMemory>;
@@ -120,7 +127,7 @@ export function addRunCommand(program: Command): void {
       program
         .command('run')
         .description('Start a session and follow it live (Ctrl-C detaches; the job keeps running)')
-        .argument('<prompt...>', 'what the agent should do'),
+        .argument('[prompt...]', 'what the agent should do (with -p: else read from stdin)'),
     ),
   )
     // Run only: a schedule's firings would all share one worktree.
@@ -131,12 +138,36 @@ export function addRunCommand(program: Command): void {
     .option('--id <id>', 'session id (default: generated)')
     .option('--detach', 'print the session id and return')
     .option('--json', 'JSON lines')
+    .option('-p, --print', "print the session's result and nothing else, as `claude -p` (default format text)")
+    .addOption(
+      new Option('--output-format <format>', 'with -p: what to print (implies -p)').choices([...OUTPUT_FORMATS]),
+    )
+    .option('--verbose', 'with -p: needed by --output-format stream-json, as the reference')
     .action(runCommand);
 }
 
 async function runCommand(promptWords: string[], o: RunOpts): Promise<void> {
+  if (o.outputFormat) o.print = true;
+  if (o.print) {
+    o.outputFormat ??= 'text';
+    if (o.detach) throw new UsageError('-p/--print follows the session to its end: it does not take --detach');
+    if (o.outputFormat === 'stream-json' && !o.verbose)
+      throw new UsageError('When using --print, --output-format=stream-json requires --verbose');
+    if (promptWords.length === 0) promptWords = [await readStdinPrompt()];
+  } else if (promptWords.length === 0) throw new UsageError("missing required argument 'prompt'");
   const { opts, loaded } = await buildRunSession(promptWords, o);
   await startAndFollow(o, opts, loaded);
+}
+
+/** `-p` without a prompt argument: the prompt is stdin (as the reference); a terminal or nothing is refused. */
+async function readStdinPrompt(): Promise<string> {
+  const none = 'Input must be provided either through stdin or as a prompt argument when using --print';
+  if (process.stdin.isTTY) throw new UsageError(none);
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (!text) throw new UsageError(none);
+  return text;
 }
 
 /**
@@ -355,6 +386,32 @@ async function runSessionOptions(
   };
 }
 
+/** The init line of stream-json: what the session offers, as the CLI started it. */
+function initInfo(id: string, opts: RunSessionOptions, mcp: McpServers, agents: AgentDefinition[]): InitInfo {
+  return {
+    sessionId: id,
+    cwd: opts.cwd ?? process.cwd(),
+    tools: [...(opts.tools ?? BUILTIN_TOOL_NAMES)],
+    mcpServers: Object.keys(mcp.servers),
+    model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
+    permissionMode: opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default',
+    agents: agents.map((a) => a.name),
+    additionalDirectories: opts.additionalDirectories ?? [],
+    apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
+    version: packageVersion(),
+  };
+}
+
+function packageVersion(): string {
+  try {
+    return (
+      JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { version: string }
+    ).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
 interface Loaded {
   cwd: string;
   settings: EffectiveSettings;
@@ -385,6 +442,7 @@ async function startAndFollow(
   );
   const changed = since ? changeLines(since, cwd) : [];
   await withClient(o, async (client) => {
+    const startedAt = Date.now();
     const handle = await startSession(client, opts);
     const id = handle.workflowId;
     if (since) {
@@ -405,6 +463,22 @@ async function startAndFollow(
     };
     if (o.detach) {
       print(o, { session: id, ...loaded }, id);
+      return;
+    }
+    if (o.print) {
+      const code = await followPrinted(client, id, {
+        format: o.outputFormat ?? 'text',
+        init: initInfo(id, opts, mcp, agents),
+        startedAt,
+        ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
+      });
+      // Everything printed reaches a pipe before the process exits.
+      await new Promise<void>((r) => process.stdout.write('', () => r()));
+      process.exitCode = code;
+      if (code !== 130)
+        await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id, undefined, undefined, runFiles).catch(
+          () => undefined,
+        );
       return;
     }
     if (o.json) console.log(JSON.stringify({ session: id, event: 'started', ...loaded }));
