@@ -28,6 +28,8 @@ export interface InitInfo {
   model: string;
   permissionMode: string;
   agents: string[];
+  /** The session's skills (the Skill tool's list). */
+  skills: string[];
   additionalDirectories: string[];
   /** Where the worker's Anthropic key comes from, as the CLI sees it (the worker reads its own environment). */
   apiKeySource: string;
@@ -51,7 +53,7 @@ export function initEvent(i: InitInfo): Json {
     claude_code_version: REFERENCE_FORMAT_VERSION,
     output_style: 'default',
     agents: i.agents,
-    skills: [],
+    skills: i.skills,
     plugins: [],
     uuid: stableUuid(i.sessionId, 'init'),
     original_cwd: i.cwd,

@@ -160,6 +160,7 @@ test('unit print-format: the init line and the -p alias', () => {
     model: 'm',
     permissionMode: 'default',
     agents: ['general-purpose'],
+    skills: ['deploy'],
     additionalDirectories: [],
     apiKeySource: 'none',
     version: '0.1.0',
@@ -169,6 +170,7 @@ test('unit print-format: the init line and the -p alias', () => {
   assert.equal(init['session_id'], 's1');
   assert.deepEqual(init['mcp_servers'], [{ name: 'fs', status: 'pending' }]);
   assert.equal(init['durable_agent_version'], '0.1.0');
+  assert.deepEqual(init['skills'], ['deploy']);
   assert.deepEqual(withPrintAlias(['node', 'da', '-p', 'x']), ['node', 'da', 'run', '-p', 'x']);
   assert.deepEqual(withPrintAlias(['node', 'da', '--output-format=json', 'x']), [
     'node',

@@ -387,7 +387,13 @@ async function runSessionOptions(
 }
 
 /** The init line of stream-json: what the session offers, as the CLI started it. */
-function initInfo(id: string, opts: RunSessionOptions, mcp: McpServers, agents: AgentDefinition[]): InitInfo {
+function initInfo(
+  id: string,
+  opts: RunSessionOptions,
+  mcp: McpServers,
+  agents: AgentDefinition[],
+  skills: SkillDefinition[],
+): InitInfo {
   return {
     sessionId: id,
     cwd: opts.cwd ?? process.cwd(),
@@ -396,6 +402,7 @@ function initInfo(id: string, opts: RunSessionOptions, mcp: McpServers, agents: 
     model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
     permissionMode: opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default',
     agents: agents.map((a) => a.name),
+    skills: skills.map((k) => k.name),
     additionalDirectories: opts.additionalDirectories ?? [],
     apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
     version: packageVersion(),
@@ -468,7 +475,7 @@ async function startAndFollow(
     if (o.print) {
       const code = await followPrinted(client, id, {
         format: o.outputFormat ?? 'text',
-        init: initInfo(id, opts, mcp, agents),
+        init: initInfo(id, opts, mcp, agents, skills),
         startedAt,
         ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
       });
