@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
 import { loadSkills, SkillDefinitionError, type SkillDefinition } from '../../agents/skills';
-import { BUILTIN_TOOL_NAMES, DEFAULT_MODEL, startSession, type SessionOptions } from '../../client';
+import { BUILTIN_TOOL_NAMES, DEFAULT_MODEL, sessionInput, startSession, type SessionOptions } from '../../client';
 import { toolSearchFromEnv } from '../../sessionInput';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
 import { claudeJsonPath } from '../../mcp/claudeJson';
@@ -397,7 +397,7 @@ function initInfo(
   return {
     sessionId: id,
     cwd: opts.cwd ?? process.cwd(),
-    tools: [...(opts.tools ?? BUILTIN_TOOL_NAMES)],
+    tools: sessionTools(opts),
     mcpServers: Object.keys(mcp.servers),
     model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
     permissionMode: opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default',
@@ -407,6 +407,15 @@ function initInfo(
     apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
     version: packageVersion(),
   };
+}
+
+/** The session's tools as its input will name them (the default set with ToolSearch unless tool search is off). */
+function sessionTools(opts: RunSessionOptions): string[] {
+  try {
+    return [...sessionInput(opts).tools];
+  } catch {
+    return [...(opts.tools ?? BUILTIN_TOOL_NAMES)];
+  }
 }
 
 function packageVersion(): string {
