@@ -29,6 +29,7 @@ import {
 } from '../src/testing/fakeAnthropic';
 import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
 import { turnProgressQuery } from '../src/workflows/definitions';
+import { backgroundTaskId } from '../src/tools/builtin/bash';
 import { withAgent, type AgentTestContext, type WithAgentOptions } from '../test/support/agent';
 import { closeTestEnv } from '../test/support/temporal';
 import { waitFor } from '../test/support/wait';
@@ -466,6 +467,36 @@ scenarios.wakeup = async ({ fake, start }, id) => {
   ).result();
   if (result.status !== 'completed' || result.turns < 4)
     throw new Error(`wakeup: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+};
+
+/**
+ * background-tasks (issue 19): two Bash `run_in_background` calls in one turn; the session starts
+ * each as its own activity `task-<id>` before the next turn and sleeps while only they are pending;
+ * the short one's notification starts a turn in which the model stops the other (TaskStop: the
+ * activity is cancelled, no notification); nothing is left and the session ends by itself.
+ */
+scenarios['background-tasks'] = async ({ fake, start }, id) => {
+  const server = backgroundTaskId(id, 'toolu_server');
+  fake.script((req) => {
+    const text = lastUserText(req);
+    if (text.includes('start the jobs'))
+      return toolUseResponse([
+        {
+          id: 'toolu_build',
+          name: 'Bash',
+          input: { command: 'sleep 1; echo built', run_in_background: true, description: 'Build' },
+        },
+        { id: 'toolu_server', name: 'Bash', input: { command: 'sleep 120', run_in_background: true } },
+      ]);
+    if (text.includes('<task-notification>'))
+      return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: server } }]);
+    return textResponse('Waiting.');
+  });
+  const result = await (
+    await start({ id, prompt: 'start the jobs', tools: ['Bash', 'TaskStop'], toolHeartbeatTimeoutMs: 5_000 })
+  ).result();
+  if (result.status !== 'completed' || result.turns !== 4)
+    throw new Error(`background-tasks: ${result.status} after ${result.turns} turns: ${result.endReason}`);
 };
 
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit

@@ -10,6 +10,7 @@ import { createToolActivities } from './tools';
 import { createHookActivities } from './hooks';
 import { createSubagentActivities } from './subagents';
 import { createScheduleActivities } from './schedule';
+import { createBackgroundTaskActivities } from './backgroundTask';
 import { ACTIVITY_TYPES, type ActivityType } from '../engine/ids';
 import { withErrorCodes } from './errors';
 
@@ -33,6 +34,8 @@ export type SubagentPhaseActivities = Pick<Tools, 'prepareSubagent' | 'finishSub
 export type SubagentWaitActivities = ReturnType<typeof createSubagentActivities>;
 /** `nextCronFires`: the next firing of recurring cron jobs, a local activity (proxy `cron`). */
 export type ScheduleActivities = ReturnType<typeof createScheduleActivities>;
+/** `runBackgroundTask`: a background task's whole run, heartbeating (proxy per task, `task-<id>`). */
+export type BackgroundTaskActivities = ReturnType<typeof createBackgroundTaskActivities>;
 /** `runSessionHooks`: SessionStart/SessionEnd/Stop hooks of the session (proxy `hooks`). */
 export type HookActivities = ReturnType<typeof createHookActivities>;
 
@@ -49,6 +52,7 @@ export function createActivities(deps: ActivityDeps) {
   const hooks = createHookActivities(deps.hooks);
   const subagentWait = createSubagentActivities();
   const schedule = createScheduleActivities();
+  const background = createBackgroundTaskActivities(deps.tools);
   const activities = {
     callModel: withErrorCodes(model.callModel),
     appendTranscript: withErrorCodes(model.appendTranscript),
@@ -63,6 +67,7 @@ export function createActivities(deps: ActivityDeps) {
     finishSubagent: withErrorCodes(tools.finishSubagent),
     awaitSubagent: withErrorCodes(subagentWait.awaitSubagent),
     nextCronFires: withErrorCodes(schedule.nextCronFires),
+    runBackgroundTask: withErrorCodes(background.runBackgroundTask),
   } satisfies ModelActivities &
     CompactionActivities &
     StoreActivities &
@@ -72,6 +77,7 @@ export function createActivities(deps: ActivityDeps) {
     SubagentPhaseActivities &
     SubagentWaitActivities &
     ScheduleActivities &
+    BackgroundTaskActivities &
     HookActivities &
     Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).

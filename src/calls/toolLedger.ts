@@ -28,7 +28,7 @@ import type { ToolPool } from '../tools/pool';
 import { waitForStore } from './storeWait';
 import { TOOL_SEARCH_TOOL_NAME } from '../tools/toolSearch';
 import type { RunToolUseInput, ToolDeps, ToolSessionSettings } from './tools';
-import { sessionMcp, sessionPermission, withWorkerHooks } from './toolSession';
+import { sessionMcp, sessionPermission, withTaskDirectory, withWorkerHooks } from './toolSession';
 
 /** A tool call's input with the session's settings loaded (and the whole tool_use block). */
 export type ResolvedRunInput = Omit<RunToolUseInput, 'session'> & { session: ToolSessionSettings };
@@ -197,7 +197,7 @@ class LedgerCall {
     const { session } = this.input;
     const hooks = withWorkerHooks(this.deps.hooks, session.hooks);
     const permission = sessionPermission(
-      session.permission,
+      withTaskDirectory(session.permission, session.sessionId),
       setup.resultStore,
       hooks,
       setup.agent.cwd,

@@ -9,6 +9,7 @@ import { stdioCommands } from '../mcp/pins';
 import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { ResultStore } from '../tools/Tool';
+import { sessionTasksPath } from '../sandbox/host';
 import type { SessionMcp, ToolSessionSettings } from './tools';
 
 export function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
@@ -70,6 +71,17 @@ export function sessionPermission(
   const withFiles =
     controlFiles.length > 0 ? { ...p, controlFiles: [...new Set([...(p.controlFiles ?? []), ...controlFiles])] } : p;
   return withFiles.sandbox ? withFiles : { ...withFiles, sandbox: {} };
+}
+
+/**
+ * The session's background task outputs (Bash `run_in_background`) are files the model is told to
+ * Read: their directory on this worker counts as a working directory, as the result directory does.
+ */
+export function withTaskDirectory(permission: ToolPermissionContext, sessionId: string): ToolPermissionContext {
+  const dir = sessionTasksPath(sessionId);
+  return permission.workingDirectories.includes(dir)
+    ? permission
+    : { ...permission, workingDirectories: [...permission.workingDirectories, dir] };
 }
 
 /**

@@ -36,7 +36,7 @@ import { subagentPlan } from '../agents/plan';
 import type { ToolUseContext } from '../tools/Tool';
 import { waitForStore } from './storeWait';
 import { runWithLedger, type RunExtra } from './toolLedger';
-import { sessionMcp, sessionPermission, withWorkerHooks } from './toolSession';
+import { sessionMcp, sessionPermission, withTaskDirectory, withWorkerHooks } from './toolSession';
 
 /** A session's MCP servers as the pool needs them: the config, the cwd servers start in, and (for a call) the tool wanted. */
 export interface SessionMcp {
@@ -193,7 +193,7 @@ export type FinishSubagentInput = RunToolUseInput & {
 
 // Both schedulers plan an Agent call the same way (src/agents/plan.ts).
 export { subagentPlan } from '../agents/plan';
-export { sessionPermission, withResultDirectory } from './toolSession';
+export { sessionPermission, withResultDirectory, withTaskDirectory } from './toolSession';
 export { unknownOutcomeMessage, withControlWrites } from './toolLedger';
 
 /** Every tool call's core bound to the worker's dependencies. */
@@ -333,7 +333,7 @@ async function mayAsk(
           : `${session.sessionId}/${b.id}`,
       agent: context,
       permission: sessionPermission(
-        session.permission,
+        withTaskDirectory(session.permission, session.sessionId),
         deps.resultStore(session.sessionId),
         withWorkerHooks(deps.hooks, session.hooks),
         context.cwd,

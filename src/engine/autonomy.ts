@@ -29,6 +29,16 @@ export interface BackgroundTask {
   endedAt?: number;
   exitCode?: number | null;
   outputBytes?: number;
+  /** What a `local_bash` task runs (at most MAX_TASK_TEXT characters; kept while it runs, the ended record keeps `description`). */
+  command?: string;
+  /** The directory it runs in (the session's cwd when it was started). */
+  cwd?: string;
+  /** Approved to run outside the OS sandbox (Bash `dangerouslyDisableSandbox`). */
+  unsandboxed?: boolean;
+  /** Its output in the store, once it ended (`taskoutput-<sha256>`), for the audit. */
+  outputRef?: string;
+  /** Why it failed to run or was lost (not its own exit). */
+  error?: string;
 }
 
 export interface Wakeup {
@@ -204,16 +214,80 @@ export function dueFirings(
   };
 }
 
+/** How a task ended, as its activity (or the loss of it) told the session. */
+export interface TaskOutcome {
+  state: Exclude<TaskState, 'running'>;
+  endedAt: number;
+  exitCode?: number | null;
+  outputBytes?: number;
+  outputRef?: string;
+  error?: string;
+}
+
+/** XML text escaping (the reference escapes `&`, `<`, `>` inside the notification's tags). */
+export function xmlEscape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The status word the reference's notification uses for an ended task. */
+function notificationStatus(task: BackgroundTask): 'completed' | 'failed' | 'killed' {
+  if (task.state === 'completed') return 'completed';
+  if (task.state === 'killed') return 'killed';
+  return 'failed';
+}
+
+function notificationSummary(task: BackgroundTask): string {
+  const what = `Background command "${task.description}"`;
+  switch (task.state) {
+    case 'completed':
+      return `${what} completed (exit code ${task.exitCode ?? 0})`;
+    case 'failed':
+      return task.exitCode !== undefined && task.exitCode !== null
+        ? `${what} failed with exit code ${task.exitCode}`
+        : `${what} failed: ${task.error ?? 'it could not run'}`;
+    case 'timed_out':
+      return `${what} was stopped after its timeout of ${task.timeoutMs} ms (its process group was killed)`;
+    case 'lost':
+      return `${what} was lost: the worker running it died, its processes were killed, and it was NOT re-run (it may have done part of its work; check before running it again)`;
+    case 'killed':
+      return `${what} was stopped`;
+    default:
+      return `${what} is running`;
+  }
+}
+
+/** Our own first lines (the reference's differ): what follows is an automated event, not the user. */
+export const TASK_NOTIFICATION_PREAMBLE =
+  'Automated notice from the session (not a message from the user, and not their consent to anything): a background task you started has ended.';
+
+/**
+ * The `<task-notification>` of an ended task, in the reference's element order and escaping,
+ * inside a `<system-reminder>` (the reference's wrapper when the model was idle).
+ */
+export function taskNotification(task: BackgroundTask): string {
+  const lines = [
+    '<task-notification>',
+    `<task-id>${xmlEscape(task.id)}</task-id>`,
+    `<tool-use-id>${xmlEscape(task.toolUseId)}</tool-use-id>`,
+    ...(task.outputPath ? [`<output-file>${xmlEscape(task.outputPath)}</output-file>`] : []),
+    `<status>${notificationStatus(task)}</status>`,
+    `<summary>${xmlEscape(notificationSummary(task))}</summary>`,
+    '</task-notification>',
+  ];
+  return `<system-reminder>\n${TASK_NOTIFICATION_PREAMBLE}\n${lines.join('\n')}\n</system-reminder>`;
+}
+
 /** A task's activity ended (or was lost): the task records it and its notification is queued. */
 export function endTask(
   a: Autonomy,
   taskId: string,
-  outcome: { state: Exclude<TaskState, 'running'>; endedAt: number; exitCode?: number | null; outputBytes?: number },
+  outcome: TaskOutcome,
   notification: (task: BackgroundTask) => string,
 ): { autonomy: Autonomy; event?: AutonomyEvent } {
   const task = a.tasks.find((t) => t.id === taskId);
   if (!task || task.state !== 'running') return { autonomy: a };
-  const ended: BackgroundTask = { ...task, ...outcome };
+  const { command: _c, ...kept } = task;
+  const ended: BackgroundTask = { ...kept, ...outcome };
   return {
     autonomy: { ...a, tasks: keepTasks(a.tasks.map((t) => (t.id === taskId ? ended : t))) },
     event: { key: `task:${taskId}`, source: 'task', text: notification(ended) },

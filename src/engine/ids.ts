@@ -19,6 +19,7 @@ export const ACTIVITY_TYPES = {
   finishSubagent: 'finishSubagent',
   awaitSubagent: 'awaitSubagent',
   nextCronFires: 'nextCronFires',
+  runBackgroundTask: 'runBackgroundTask',
 } as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[keyof typeof ACTIVITY_TYPES];
 
@@ -93,6 +94,8 @@ export const activityIds = {
   append: (turn: number): string => `append-${turn}`,
   readFiles: (turn: number): string => `read-files-${turn}`,
   hook: (event: string, n: number): string => `hook-${event}-${n}`,
+  /** A background task's own activity in the session (Bash run_in_background): `task-<task id>`. */
+  task: (taskId: string): string => `task-${taskId}`,
   /** A retried attempt of any of these (the turn waits out outages): `<id>-attempt-<k>`. */
   attempt: (base: string, attempt: number): string => (attempt <= 1 ? base : `${base}-attempt-${attempt}`),
 };

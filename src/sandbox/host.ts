@@ -282,13 +282,23 @@ async function probeAvailability(m: SandboxRuntime, lock: RuntimeLock): Promise<
 
 /** The session's temp directory on this worker: writable inside the sandbox, TMPDIR of its commands. */
 export async function sessionTempDir(sessionId: string): Promise<string> {
-  const dir = path.join(
+  const dir = sessionTempPath(sessionId);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/** The path of the session's temp directory on this worker (sessionTempDir creates it). */
+export function sessionTempPath(sessionId: string): string {
+  return path.join(
     os.tmpdir(),
     'durable-agent-sandbox',
     createHash('sha256').update(sessionId).digest('hex').slice(0, 16),
   );
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  return dir;
+}
+
+/** Where the session's background tasks write their output on this worker (Read may read it). */
+export function sessionTasksPath(sessionId: string): string {
+  return path.join(sessionTempPath(sessionId), 'tasks');
 }
 
 function shellQuote(s: string): string {

@@ -15,6 +15,13 @@ export class PayloadStore {
     return key;
   }
 
+  /** A background task's whole output (the audit shows its hash and size): `taskoutput-<sha256>`. */
+  async putTaskOutput(text: string): Promise<string> {
+    const key = `taskoutput-${hashOf(text)}`;
+    if ((await this.blobs.get(key)) === undefined) await this.blobs.put(key, text);
+    return key;
+  }
+
   async getToolResult(ref: string): Promise<ToolResultBlockParam> {
     if (!/^toolresult-[0-9a-f]{64}$/.test(ref)) throw new Error(`not a tool result reference: ${ref}`);
     const data = await this.blobs.get(ref);

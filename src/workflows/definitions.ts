@@ -335,6 +335,12 @@ export const TOOL_SETTINGS_REF_PATCH = 'tool-settings-ref';
  * crossed the limit one task earlier than the live run did (found by test:cluster).
  */
 export const CHECKPOINT_OWN_SIZE_PATCH = 'checkpoint-own-size';
+/**
+ * Background tasks (Bash `run_in_background`): the session runs each recorded task as its own
+ * activity `task-<id>`, queues its notification when it ends, and does not continue-as-new while one
+ * runs. Histories recorded before never held a task (the call was refused).
+ */
+export const BACKGROUND_TASKS_PATCH = 'background-tasks';
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */

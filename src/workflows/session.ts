@@ -86,6 +86,8 @@ import {
 import { turnWorkflow } from './turn';
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
+import { SessionTasks } from './sessionTasks';
+import { toolSession } from './toolSettings';
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
 // Content-addressed and idempotent (running it again on replay elsewhere is right).
@@ -131,6 +133,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
     if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, session.state);
+    // Background tasks still running when the session ends are stopped (killed, no notification).
+    await session.tasks.stopAll();
     const result = session.finish(outcome.status, outcome.endReason);
     if (outcome.status === 'failed')
       throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TURN_FAILED' satisfies ErrorCode);
@@ -178,6 +182,8 @@ class SessionRun implements SessionExecutor {
   private readonly agentHooks: ReturnType<typeof agentHookFields> | undefined;
   /** The wait for the session's own work (wake-up, cron jobs, background tasks) and `stop`. */
   private readonly timers: SessionTimers;
+  /** The session's background tasks, each its own activity (sessionTasks.ts). */
+  readonly tasks: SessionTasks;
 
   constructor(
     private readonly input: SessionInput,
@@ -200,7 +206,17 @@ class SessionRun implements SessionExecutor {
     // new session reuses the workflow id. A run carried from before keys stay on the workflow id.
     this.state.ledgerKey ??= carry ? this.sessionId : info.firstExecutionRunId;
     this.agentHooks = input.parent ? agentHookFields(input.parent, this.sessionId) : undefined;
-    this.timers = new SessionTimers(this.state, () => this.hasWork());
+    this.tasks = new SessionTasks(
+      this.state,
+      input,
+      () => toolSession(turnWorkflowInput(input, this.state, this.turnRun(this.state.turn, []))),
+      () => this.timers.poke(),
+    );
+    this.timers = new SessionTimers(
+      this.state,
+      () => this.hasWork(),
+      () => this.tasks.sync(),
+    );
   }
 
   register(): void {
@@ -377,15 +393,22 @@ class SessionRun implements SessionExecutor {
 
   // --- The engine's executor (SessionExecutor) ---
 
-  async runTurn(turn: number, append: Message[]): Promise<TurnReport> {
-    this.runningTurn = turn;
-    const turnInput = turnWorkflowInput(this.input, this.state, {
+  /** What the turn's input (and a background task's tool session) is built from. */
+  private turnRun(turn: number, append: Message[]): Parameters<typeof turnWorkflowInput>[2] {
+    return {
       sessionId: this.sessionId,
       turn,
       append,
       agentHooks: this.agentHooks,
       toolSettingsRef: this.toolSettingsRef,
-    });
+    };
+  }
+
+  async runTurn(turn: number, append: Message[]): Promise<TurnReport> {
+    this.runningTurn = turn;
+    // Tasks the last turn recorded start now; ends that came while it ran are in the context again.
+    this.tasks.beforeTurn();
+    const turnInput = turnWorkflowInput(this.input, this.state, this.turnRun(turn, append));
     this.ownHistoryBytes += jsonBytes(turnInput);
     this.child = await startChild(turnWorkflow, {
       workflowId: turnWorkflowId(this.sessionId, turn),
@@ -463,6 +486,8 @@ class SessionRun implements SessionExecutor {
   }
 
   shouldCheckpoint(turnsThisRun: number): boolean {
+    // A background task's activity cannot cross continue-as-new: the run goes on while one runs.
+    if (this.tasks.active()) return false;
     const limit = this.input.maxHistoryBytesPerRun ?? DEFAULT_MAX_HISTORY_BYTES;
     if (patched(CHECKPOINT_OWN_SIZE_PATCH))
       return (

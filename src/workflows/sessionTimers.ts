@@ -25,6 +25,8 @@ export class SessionTimers {
   constructor(
     private readonly state: SessionCarry,
     private readonly hasWork: () => boolean,
+    /** Before each look at the state: background tasks bring their ends in and start (sessionTasks.ts). */
+    private readonly sync: () => void = () => undefined,
   ) {}
 
   /** What the session is waiting for now (status, `ls`, the UI), or undefined. */
@@ -53,6 +55,7 @@ export class SessionTimers {
           this.dropTimers();
           return false;
         }
+        this.sync();
         await this.fireDue();
         if (this.hasWork()) return true;
         const a = this.state.context.autonomy;

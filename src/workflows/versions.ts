@@ -22,6 +22,7 @@ import {
   SUBAGENT_HOOKS_PATCH,
   TOOL_SETTINGS_REF_PATCH,
   CHECKPOINT_OWN_SIZE_PATCH,
+  BACKGROUND_TASKS_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -117,5 +118,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['continue-as-new.session.json'],
     deprecate:
       'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); then drop the historySize branch.',
+  },
+  {
+    id: BACKGROUND_TASKS_PATCH,
+    since: 'effe485',
+    why: "sessionWorkflow runs each background task a turn recorded (Bash run_in_background: a taskStarted modifier) as its own activity task-<id> (runBackgroundTask, heartbeating, one attempt) before the next turn or during the wait for work, cancels it on TaskStop (taskStopRequested), queues the task's <task-notification> when it ends, stops running tasks when the session ends, and does not continue-as-new while one runs. Before it, Bash refused run_in_background, so no recorded history holds a task: the marker is written only when a task starts, and every earlier fixture replays unchanged.",
+    fixtures: ['background-tasks.session.json'],
+    before: ['wakeup.session.json', 'batch.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); nothing else changes, since only a history with a task reaches the call.',
   },
 ];

@@ -13,6 +13,9 @@ import {
   hasPendingWork,
   nextDeadline,
   MAX_ENDED_TASKS,
+  TASK_NOTIFICATION_PREAMBLE,
+  applyAutonomyModifier,
+  taskNotification,
   type BackgroundTask,
   type CronJob,
 } from '../../src/engine/autonomy';
@@ -172,4 +175,36 @@ test('unit: autonomy — wake-up delays are clamped to 60..3600 s', () => {
   assert.deepEqual(clampWakeupDelay(5), { seconds: 60, clamped: true });
   assert.deepEqual(clampWakeupDelay(600), { seconds: 600, clamped: false });
   assert.deepEqual(clampWakeupDelay(99_999), { seconds: 3600, clamped: true });
+});
+
+test('unit: a task notification is in the reference shape (escaped), and the ended record drops the command', () => {
+  const running: BackgroundTask = {
+    id: 'babc12345',
+    kind: 'local_bash',
+    toolUseId: 'toolu_1',
+    description: 'grep a>b && c',
+    startedAt: 1,
+    timeoutMs: 60_000,
+    outputPath: '/tmp/x/tasks/babc12345.output',
+    state: 'running',
+    command: 'grep a>b && c',
+  };
+  const a = applyAutonomyModifier(undefined, { type: 'taskStarted', task: running });
+  const r = endTask(a, 'babc12345', { state: 'failed', endedAt: 2, exitCode: 2, outputBytes: 5 }, taskNotification);
+  assert.equal(r.autonomy.tasks[0]?.command, undefined);
+  assert.equal(r.autonomy.tasks[0]?.state, 'failed');
+  assert.equal(
+    r.event?.text,
+    `<system-reminder>\n${TASK_NOTIFICATION_PREAMBLE}\n<task-notification>\n<task-id>babc12345</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<output-file>/tmp/x/tasks/babc12345.output</output-file>\n<status>failed</status>\n<summary>Background command "grep a&gt;b &amp;&amp; c" failed with exit code 2</summary>\n</task-notification>\n</system-reminder>`,
+  );
+  assert.equal(endTask(r.autonomy, 'babc12345', { state: 'completed', endedAt: 3 }, taskNotification).event, undefined);
+  const lost = taskNotification({ ...running, state: 'lost' });
+  assert.match(
+    lost,
+    /<status>failed<\/status>\n<summary>Background command "grep a&gt;b &amp;&amp; c" was lost: .*NOT re-run/,
+  );
+  assert.match(
+    taskNotification({ ...running, state: 'completed', exitCode: 0 }),
+    /completed \(exit code 0\)<\/summary>/,
+  );
 });

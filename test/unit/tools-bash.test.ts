@@ -2,10 +2,21 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS, clampTimeout } from '../../src/tools/builtin/bash';
+import {
+  BashTool,
+  BASH_BACKGROUND_DEFAULT_TIMEOUT_MS,
+  BASH_BACKGROUND_MAX_TIMEOUT_MS,
+  BASH_DEFAULT_TIMEOUT_MS,
+  BASH_MAX_TIMEOUT_MS,
+  backgroundTaskId,
+  backgroundTimeout,
+  clampTimeout,
+  runBackgroundCommand,
+} from '../../src/tools/builtin/bash';
+import { sessionTasksPath } from '../../src/sandbox/host';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from '../../src/tools/builtin/bashCommand';
 import { loadShellParser } from '../../src/permissions/bashParser';
-import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
+import { makeContext, makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 
 let dir: string;
 before(async () => {
@@ -174,9 +185,72 @@ describe('Bash: running commands', () => {
     if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
   });
 
-  it('run_in_background is rejected with a clear message', async () => {
-    const r = await new ToolSession(dir).run(BashTool, { command: 'sleep 1', run_in_background: true });
-    assert.match(r.invalid ?? '', /^run_in_background is not supported in durable mode/);
+  it('run_in_background runs nothing itself: the reference text, an empty output file, a taskStarted record', async () => {
+    const s = new ToolSession(dir);
+    const r = await s.run(BashTool, {
+      command: 'touch bg-ran; sleep 1',
+      run_in_background: true,
+      description: 'Touch it',
+      timeout: 5 * 3600_000,
+    });
+    const toolUseId = (r.block as { tool_use_id: string }).tool_use_id;
+    const id = backgroundTaskId('test-session', toolUseId);
+    assert.match(id, /^b[a-z0-9]{8}$/);
+    const file = path.join(sessionTasksPath('test-session'), `${id}.output`);
+    assert.equal(
+      r.text,
+      `Command running in background with ID: ${id}. Output is being written to: ${file}. You will be notified when it completes. To check interim output, use Read on that file path.`,
+    );
+    assert.equal(r.isError, false);
+    assert.equal(await fs.readFile(file, 'utf8'), '');
+    await assert.rejects(fs.stat(path.join(dir, 'bg-ran')), 'nothing ran in the call');
+    const task = s.agent.autonomy?.tasks[0];
+    assert.deepEqual(
+      { ...task, startedAt: 0 },
+      {
+        id,
+        kind: 'local_bash',
+        toolUseId,
+        description: 'Touch it',
+        startedAt: 0,
+        timeoutMs: BASH_BACKGROUND_MAX_TIMEOUT_MS,
+        outputPath: file,
+        state: 'running',
+        command: 'touch bg-ran; sleep 1',
+        cwd: dir,
+      },
+    );
+    assert.equal(backgroundTimeout(undefined), BASH_BACKGROUND_DEFAULT_TIMEOUT_MS);
+    assert.equal(backgroundTimeout(1500.2), 1501);
+  });
+
+  it('runBackgroundCommand writes stdout and stderr to the output file; an abort kills its process group', async () => {
+    const s = new ToolSession(dir);
+    const out = path.join(await makeTmpDir(), 'task.output');
+    const sizes: number[] = [];
+    const ac = new AbortController();
+    const tctx = makeContext(s.agent, ac.signal, [dir]);
+    const done = await runBackgroundCommand(
+      { command: 'echo one; echo two >&2; exit 4', timeoutMs: 10_000, outputPath: out },
+      tctx,
+      (n) => sizes.push(n),
+    );
+    assert.deepEqual([done.exitCode, done.timedOut, done.interrupted, done.outputBytes], [4, false, false, 8]);
+    assert.equal(await fs.readFile(out, 'utf8'), 'one\ntwo\n');
+    const t0 = Date.now();
+    const running = runBackgroundCommand(
+      { command: 'echo $$ > bg.pid; sleep 30', timeoutMs: 60_000, outputPath: out },
+      tctx,
+      () => undefined,
+    );
+    const pidFile = path.join(dir, 'bg.pid');
+    while (!(await fs.stat(pidFile).catch(() => undefined))?.size) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number((await fs.readFile(pidFile, 'utf8')).trim());
+    ac.abort();
+    const stopped = await running;
+    assert.equal(stopped.interrupted, true);
+    assert.ok(Date.now() - t0 < 10_000);
+    assert.ok(await waitGone([pid]), 'the process group is gone');
   });
 
   it('an already aborted call does not run the command', async () => {

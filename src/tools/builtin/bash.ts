@@ -1,14 +1,21 @@
 // Bash: runs a command with `bash -c` in the session's cwd, in its own process group — inside the
 // OS sandbox (src/sandbox) when the session's sandbox settings say so, which is the default.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { AgentContext, ContextModifier } from '../../engine/context';
+import { MAX_TASK_TEXT, type BackgroundTask } from '../../engine/autonomy';
 import type { SandboxRecord } from '../../engine/records';
-import { currentPlatform, sessionTempDir, type PreparedCommand, type SandboxAvailability } from '../../sandbox/host';
+import {
+  currentPlatform,
+  sessionTasksPath,
+  sessionTempDir,
+  type PreparedCommand,
+  type SandboxAvailability,
+} from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
@@ -36,6 +43,11 @@ export const BASH_PROGRESS_INTERVAL_MS = 500;
 export const BASH_PROGRESS_TAIL_BYTES = 4096;
 /** Grace between SIGTERM and SIGKILL of the process group. */
 export const BASH_KILL_GRACE_MS = 1000;
+/** A background command's default limit (Bash `timeout` sets another, up to BASH_BACKGROUND_MAX_TIMEOUT_MS). */
+export const BASH_BACKGROUND_DEFAULT_TIMEOUT_MS = 30 * 60_000;
+/** The reference's cap on a background command: 2 hours. */
+export const BASH_BACKGROUND_MAX_TIMEOUT_MS = 2 * 3600_000;
+
 export { BASH_MAX_OUTPUT_BYTES, BASH_DEFAULT_SPOOL_CAP_BYTES, bashSpoolCapBytes } from './bashProcess';
 
 const inputSchema = z.strictObject({
@@ -56,7 +68,7 @@ const inputSchema = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      'Not supported in durable mode: leave it out (or false). Every command runs to completion within its timeout.',
+      'Run the command in the background: the call returns at once with a task id and the file its output goes to (Read it to check progress); you are notified when it ends. TaskStop stops it.',
     ),
   dangerouslyDisableSandbox: z
     .boolean()
@@ -95,6 +107,8 @@ export interface BashOutput {
   sandbox?: SandboxRecord;
   /** Writes to protected paths the sandbox could not stop and the check after the call undid (src/sandbox/protect.ts). */
   protectedUndone?: string[];
+  /** `run_in_background`: the task it started (the session runs it as its own activity). */
+  background?: { taskId: string; outputPath: string };
 }
 
 const PROMPT = `Executes a bash command and returns its output (stdout and stderr merged, in order) and exit code.
@@ -103,7 +117,7 @@ Usage:
 - Each command runs in a fresh \`bash -c\` process in the session's working directory; shell state (variables, \`cd\` inside a compound command) does not carry over to the next call. A command that is exactly \`cd DIR\` changes the session's working directory (within the working directories only).
 - Quote paths that contain spaces: cd "path with spaces/file.txt".
 - timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS} (2 minutes), at most ${BASH_MAX_TIMEOUT_MS} (10 minutes). On timeout or interruption the whole process group is killed and you get the output so far.
-- run_in_background is not supported. Do not start servers or watchers that never exit; if you must, redirect their output to a file (cmd > log 2>&1 &) so the command can return.
+- run_in_background: true starts the command as a background task and returns at once with its task id and output file (stdout and stderr); it runs on (default 30 minutes, \`timeout\` up to 2 hours) while you do other things, and a notification arrives when it ends. Read the output file to check on it; TaskStop stops it. Do not poll it in a loop. Do not use a trailing & in a foreground command for this.
 - Output longer than 30000 characters is saved to a file and you get a preview with the file's path.
 - Exit code 1 is not treated as a failure for grep, rg, find, diff, cmp, test/[ and git diff; other non-zero exit codes are errors.
 - Do not use Bash for what the dedicated tools do: Read (not cat/head/tail), Edit (not sed/awk), Write (not echo >), Glob (not find/ls), Grep (not grep/rg).
@@ -395,11 +409,17 @@ class BashRun {
     private readonly spool: OutputSpool,
   ) {}
 
-  static async open(input: BashInput, ctx: ToolUseContext, started: number, timeoutMs: number): Promise<BashRun> {
+  static async open(
+    input: BashInput,
+    ctx: ToolUseContext,
+    started: number,
+    timeoutMs: number,
+    outputFile?: string,
+  ): Promise<BashRun> {
     const capBytes = bashSpoolCapBytes();
     const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-bash-'));
     try {
-      const spool = await openOutputSpool(tmpDir, capBytes);
+      const spool = await openOutputSpool(tmpDir, capBytes, outputFile);
       return new BashRun(input, ctx, started, timeoutMs, capBytes, tmpDir, spool);
     } catch (err) {
       await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
@@ -532,6 +552,24 @@ class BashRun {
     };
   }
 
+  backgroundResult(
+    result: ExitStatus,
+    sandbox: SandboxRecord | undefined,
+    violations: string[],
+    undone: string[],
+  ): BackgroundCommandResult {
+    return {
+      exitCode: result.code,
+      signal: result.signal,
+      timedOut: this.timedOut,
+      interrupted: this.interrupted,
+      outputBytes: this.spool.spooled(),
+      ...(this.outputCapped ? { outputCapped: { capBytes: this.capBytes, keptBytes: this.spool.spooled() } } : {}),
+      ...(sandbox ? { sandbox: violations.length > 0 ? { ...sandbox, violations } : sandbox } : {}),
+      ...(undone.length > 0 ? { protectedUndone: undone } : {}),
+    };
+  }
+
   async close(): Promise<void> {
     this.spool.closeWriteEnd();
     if (this.announced) callEnded(this.callId, this.pgid);
@@ -567,15 +605,6 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         errorCode: 3,
       };
     }
-    if (input.run_in_background) {
-      return {
-        result: false,
-        message:
-          'run_in_background is not supported in durable mode: a background process would outlive the activity that started it. ' +
-          'Run the command in the foreground (with a timeout up to 600000 ms), or start it yourself with output redirected to a file (cmd > log 2>&1 &) and check the file later.',
-        errorCode: 1,
-      };
-    }
     return { result: true };
   },
 
@@ -588,6 +617,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     const cd = standaloneCd(input.command);
     if (cd) return runCd(input, cd.target, ctx, started, timeoutMs);
     await checkWorkingDirectory(ctx.agent.cwd);
+    if (input.run_in_background) return startBackground(input, ctx, started);
     if (ctx.abortSignal.aborted) return { data: notStarted(input.command, timeoutMs) };
     const run = await BashRun.open(input, ctx, started, timeoutMs);
     try {
@@ -606,6 +636,14 @@ export const BashTool = buildTool<BashInput, BashOutput>({
   },
 
   mapToolResultToToolResultBlockParam(data, toolUseId) {
+    if (data.background) {
+      const { taskId, outputPath } = data.background;
+      return {
+        type: 'tool_result',
+        tool_use_id: toolUseId,
+        content: `Command running in background with ID: ${taskId}. Output is being written to: ${outputPath}. You will be notified when it completes. To check interim output, use Read on that file path.`,
+      };
+    }
     let text = data.output.replace(/\s+$/, '');
     const notes: string[] = [];
     if (data.newCwd) notes.push(`Working directory is now ${data.newCwd}`);
@@ -635,6 +673,111 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) };
   },
 });
+
+/** A background task's id: `b` + 8 lowercase letters and digits, derived from the call (a retried call names the same task). */
+export function backgroundTaskId(sessionId: string, toolUseId: string): string {
+  const digest = createHash('sha256').update(`${sessionId}/${toolUseId}`).digest();
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let id = 'b';
+  for (let i = 0; i < 8; i++) id += alphabet[(digest[i] as number) % alphabet.length];
+  return id;
+}
+
+/** Where a session's background tasks write their output on this worker: `<session temp dir>/tasks`. */
+export async function sessionTasksDir(sessionId: string): Promise<string> {
+  await sessionTempDir(sessionId);
+  const dir = sessionTasksPath(sessionId);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+export function backgroundTimeout(timeout: number | undefined): number {
+  if (timeout === undefined || !Number.isFinite(timeout) || timeout <= 0) return BASH_BACKGROUND_DEFAULT_TIMEOUT_MS;
+  return Math.min(Math.ceil(timeout), BASH_BACKGROUND_MAX_TIMEOUT_MS);
+}
+
+/**
+ * `run_in_background`: nothing runs here. The call names the task and its output file (created
+ * empty, so a Read finds it at once) and records it with a `taskStarted` modifier; the session then
+ * runs it as its own long-lived activity (src/calls/backgroundTask.ts), sandboxed like this call.
+ */
+async function startBackground(input: BashInput, ctx: ToolUseContext, started: number) {
+  const taskId = backgroundTaskId(ctx.sessionId, ctx.toolUseId);
+  const outputPath = path.join(await sessionTasksDir(ctx.sessionId), `${taskId}.output`);
+  await fs.writeFile(outputPath, '', { flag: 'a', mode: 0o600 });
+  const task: BackgroundTask = {
+    id: taskId,
+    kind: 'local_bash',
+    toolUseId: ctx.toolUseId,
+    description: (input.description?.trim() || input.command).slice(0, MAX_TASK_TEXT),
+    startedAt: started,
+    timeoutMs: backgroundTimeout(input.timeout),
+    outputPath,
+    state: 'running',
+    // A preview (the context travels with every call); the task's activity reads the whole command
+    // from the call's record in the execution ledger.
+    command: input.command.slice(0, MAX_TASK_TEXT),
+    cwd: ctx.agent.cwd,
+    ...(input.dangerouslyDisableSandbox === true ? { unsandboxed: true } : {}),
+  };
+  const data: BashOutput = {
+    command: input.command,
+    output: '',
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    interrupted: false,
+    benignExitCode: false,
+    durationMs: Date.now() - started,
+    timeoutMs: task.timeoutMs,
+    background: { taskId, outputPath },
+  };
+  const modifiers: ContextModifier[] = [{ type: 'taskStarted', task }];
+  return { data, contextModifiers: modifiers };
+}
+
+/** What a background command did (src/calls/backgroundTask.ts records it in the task). */
+export interface BackgroundCommandResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Stopped through the abort signal (TaskStop, the session's end). */
+  interrupted: boolean;
+  outputBytes: number;
+  outputCapped?: { capBytes: number; keptBytes: number };
+  sandbox?: SandboxRecord;
+  protectedUndone?: string[];
+}
+
+/**
+ * Runs a background task's command the way a foreground call runs (the same sandbox plan and
+ * containment, its own process group, the reaper's marker, the output cap), its stdout and stderr
+ * going to `outputPath`; `ctx.agent.cwd` is where it runs. `onProgress` gets the output's size.
+ */
+export async function runBackgroundCommand(
+  spec: { command: string; timeoutMs: number; unsandboxed?: boolean; outputPath: string },
+  ctx: ToolUseContext,
+  onProgress: (outputBytes: number) => void,
+): Promise<BackgroundCommandResult> {
+  const started = Date.now();
+  const input: BashInput = { command: spec.command, ...(spec.unsandboxed ? { dangerouslyDisableSandbox: true } : {}) };
+  await checkWorkingDirectory(ctx.agent.cwd);
+  await fs.mkdir(path.dirname(spec.outputPath), { recursive: true, mode: 0o700 });
+  const run = await BashRun.open(input, ctx, started, spec.timeoutMs, spec.outputPath);
+  try {
+    const contained = await containment(input, ctx);
+    run.prepared = contained.prepared;
+    const result = await run.watch(run.spawn(commandEnvironment(ctx)), (p) =>
+      onProgress(typeof p.totalBytes === 'number' ? p.totalBytes : 0),
+    );
+    await run.settle();
+    const violations = run.prepared ? run.prepared.finish() : [];
+    const undone = contained.protection ? undoProtected(contained.protection) : [];
+    return run.backgroundResult(result, contained.record, violations, undone);
+  } finally {
+    await run.close();
+  }
+}
 
 /** The session's sandbox settings with a worktree's git access added (none outside a worktree). */
 function sandboxInWorktree(

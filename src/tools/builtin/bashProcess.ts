@@ -107,7 +107,8 @@ export interface OutputSpool {
   drain(): Promise<void>;
 }
 
-export async function openOutputSpool(dir: string, capBytes: number): Promise<OutputSpool> {
+/** `file`: where the output goes (default `<dir>/output`; a background task's output file). */
+export async function openOutputSpool(dir: string, capBytes: number, file?: string): Promise<OutputSpool> {
   // A socket pair made in the call's own directory (0700: nobody else can connect), with no
   // process to spawn and nothing that blocks the worker. The child's writes block while the
   // worker has not read what came before.
@@ -129,7 +130,7 @@ export async function openOutputSpool(dir: string, capBytes: number): Promise<Ou
     server.close();
   }
   const sock = await accepted;
-  const file = await fsp.open(path.join(dir, 'output'), 'w+');
+  const fh = await fsp.open(file ?? path.join(dir, 'output'), 'w+');
   let offset = 0;
   let received = 0;
   let chunks = 0;
@@ -155,7 +156,7 @@ export async function openOutputSpool(dir: string, capBytes: number): Promise<Ou
     offset += n;
     writing = (async () => {
       let done = 0;
-      while (done < n) done += (await file.write(chunk, done, n - done, at + done)).bytesWritten;
+      while (done < n) done += (await fh.write(chunk, done, n - done, at + done)).bytesWritten;
     })()
       .catch(() => undefined)
       .finally(() => {
@@ -173,7 +174,7 @@ export async function openOutputSpool(dir: string, capBytes: number): Promise<Ou
   return {
     writeEnd,
     closeWriteEnd: () => void writeEnd.destroy(),
-    file,
+    file: fh,
     spooled: () => offset,
     received: () => received,
     capBytes,

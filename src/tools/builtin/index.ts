@@ -14,6 +14,7 @@ import { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
 import { SCHEDULE_TOOLS } from './schedule';
 import { SkillTool } from './skill';
 import { ToolSearchTool } from './toolSearch';
+import { TaskStopTool } from './taskStop';
 
 export { AgentTool, agentToolPrompt } from './agent';
 export { BashTool } from './bash';
@@ -26,6 +27,7 @@ export { WriteTool } from './write';
 export { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
 export { ScheduleWakeupTool, CronCreateTool, CronListTool, CronDeleteTool, SCHEDULE_TOOLS } from './schedule';
 export { WebFetchTool } from './webFetch';
+export { TaskStopTool } from './taskStop';
 export { WebSearchTool } from './webSearch';
 export { SkillTool } from './skill';
 export { ToolSearchTool } from './toolSearch';
@@ -36,7 +38,7 @@ export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool,
 
 /** The web tools: they reach the network from the worker (not from the sandbox) and call the model themselves. */
 export const WEB_TOOLS: AnyTool[] = [WebFetchTool, WebSearchTool];
-/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, Skill, the worktree and schedule tools, ToolSearch. */
+/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, Skill, the worktree and schedule tools, TaskStop, ToolSearch. */
 export const DEFAULT_WORKER_TOOLS: AnyTool[] = [
   ...BUILTIN_TOOLS,
   ...WEB_TOOLS,
@@ -45,5 +47,6 @@ export const DEFAULT_WORKER_TOOLS: AnyTool[] = [
   EnterWorktreeTool,
   ExitWorktreeTool,
   ...SCHEDULE_TOOLS,
+  TaskStopTool,
   ToolSearchTool,
 ];

@@ -1,0 +1,176 @@
+// The session's background tasks (issue 19): a tool call records a task in the context (Bash
+// `run_in_background`: a `taskStarted` modifier); after the turn, the session starts it as its own
+// long-lived activity `task-<id>` (runBackgroundTask) on the tool task queue — heartbeating, one
+// attempt only (a non-idempotent command is never re-run behind the model's back), up to its
+// timeout. When it ends, the task's record gets its end (engine/autonomy.ts `endTask`) and its
+// `<task-notification>` is queued for the next turn: an idle session wakes for it (the timers'
+// wait is poked), a running turn sees it at the next model request (the next turn's messages).
+// A heartbeat that stops (the worker died) makes the task `lost`, with a notification saying it was
+// not re-run; the worker's guardian has killed its processes. TaskStop (`taskStopRequested`)
+// cancels the activity (the process group is killed) and the task ends `killed` without one. No
+// continue-as-new while a task's activity runs: activities do not cross it.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  TimeoutFailure,
+  condition,
+  isCancellation,
+  patched,
+  proxyActivities,
+} from '@temporalio/workflow';
+import { endTask, taskNotification, type BackgroundTask, type TaskOutcome } from '../engine/autonomy';
+import { activityIds } from '../engine/ids';
+import { oneLinePreview } from '../engine/messages';
+import type { BackgroundTaskActivities } from '../activities';
+import type { RunBackgroundTaskResult } from '../calls/backgroundTask';
+import type { ToolSessionInput } from '../calls/tools';
+import { BACKGROUND_TASKS_PATCH, type SessionCarry, type SessionInput } from './definitions';
+
+/** Beyond the task's own timeout (which the activity enforces by killing it): time to stop and store. */
+const STOP_MARGIN_MS = 5 * 60_000;
+const DEFAULT_HEARTBEAT_TIMEOUT_MS = 30_000;
+
+export class SessionTasks {
+  /** Running activities, by task id. */
+  private readonly scopes = new Map<string, CancellationScope>();
+  /** Tasks whose activity this run started (never twice). */
+  private readonly started = new Map<string, BackgroundTask>();
+  /** Ends not yet seen by a turn's context (a turn that ran meanwhile returns its stale context). */
+  private readonly outcomes = new Map<string, TaskOutcome>();
+  private readonly stopping = new Set<string>();
+
+  constructor(
+    private readonly state: SessionCarry,
+    private readonly input: SessionInput,
+    private readonly toolSession: () => ToolSessionInput,
+    private readonly changed: () => void,
+  ) {}
+
+  /** Is any task's activity running? (No continue-as-new then.) */
+  active(): boolean {
+    return this.scopes.size > 0;
+  }
+
+  /**
+   * After a turn (its context is the state's now) and before a turn or a wait: ends recorded while a
+   * turn ran are applied again, new tasks start, and tasks TaskStop asked for are cancelled.
+   */
+  sync(): void {
+    const a = this.state.context.autonomy;
+    if (!a) return;
+    let autonomy = a;
+    for (const [id, outcome] of this.outcomes) autonomy = endTask(autonomy, id, outcome, taskNotification).autonomy;
+    if (autonomy !== a) this.state.context = { ...this.state.context, autonomy };
+    for (const task of autonomy.tasks) {
+      if (task.state !== 'running') continue;
+      if (!this.started.has(task.id) && !this.outcomes.has(task.id)) this.start(task);
+      if (task.stopRequested) this.stop(task.id);
+    }
+  }
+
+  /** Before a turn starts: the state's context is whole again, the recorded ends can go. */
+  beforeTurn(): void {
+    this.sync();
+    this.outcomes.clear();
+  }
+
+  /** The session ends: every running task is stopped (killed, no notification) and awaited. */
+  async stopAll(): Promise<void> {
+    if (this.scopes.size === 0) return;
+    for (const id of this.scopes.keys()) this.stop(id);
+    await condition(() => this.scopes.size === 0);
+  }
+
+  private stop(id: string): void {
+    const scope = this.scopes.get(id);
+    if (!scope || this.stopping.has(id)) return;
+    this.stopping.add(id);
+    scope.cancel();
+  }
+
+  private start(task: BackgroundTask): void {
+    // A history recorded before it had no task to start (Bash refused run_in_background).
+    patched(BACKGROUND_TASKS_PATCH);
+    this.started.set(task.id, task);
+    const input = this.input;
+    const act = proxyActivities<BackgroundTaskActivities>({
+      activityId: activityIds.task(task.id),
+      summary: `Background task ${task.id}: ${oneLinePreview(task.description, 80)}`,
+      startToCloseTimeout: task.timeoutMs + STOP_MARGIN_MS,
+      heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+      retry: { maximumAttempts: 1 },
+      cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+      ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
+    });
+    const { cwd, additionalDirectories, projectDir, worktree } = this.state.context;
+    const scope = new CancellationScope();
+    this.scopes.set(task.id, scope);
+    const run = scope.run(() =>
+      act.runBackgroundTask({
+        session: this.toolSession(),
+        task: {
+          id: task.id,
+          toolUseId: task.toolUseId,
+          command: task.command ?? task.description,
+          cwd: task.cwd ?? cwd,
+          timeoutMs: task.timeoutMs,
+          outputPath: task.outputPath ?? '',
+          ...(task.unsandboxed ? { unsandboxed: true } : {}),
+        },
+        context: {
+          cwd,
+          additionalDirectories,
+          ...(projectDir !== undefined ? { projectDir } : {}),
+          ...(worktree ? { worktree } : {}),
+        },
+      }),
+    );
+    void run.then(
+      (r) => this.ended(task.id, outcomeOf(r, Date.now())),
+      (err: unknown) => this.ended(task.id, failureOutcome(err, Date.now())),
+    );
+  }
+
+  /** The task's activity ended: its record ends, and unless it was stopped its notification is queued. */
+  private ended(id: string, outcome: TaskOutcome): void {
+    this.scopes.delete(id);
+    const stopped = this.stopping.delete(id);
+    const final: TaskOutcome = stopped ? { ...outcome, state: 'killed' } : outcome;
+    this.outcomes.set(id, final);
+    const a = this.state.context.autonomy;
+    if (a) this.state.context = { ...this.state.context, autonomy: endTask(a, id, final, taskNotification).autonomy };
+    const task = this.started.get(id);
+    if (task && final.state !== 'killed') {
+      const { command: _c, ...kept } = task;
+      this.state.pendingMessages.push(taskNotification({ ...kept, ...final }));
+    }
+    this.changed();
+  }
+}
+
+function outcomeOf(r: RunBackgroundTaskResult, endedAt: number): TaskOutcome {
+  return {
+    state: r.state,
+    endedAt,
+    exitCode: r.exitCode,
+    outputBytes: r.outputBytes,
+    ...(r.outputRef ? { outputRef: r.outputRef } : {}),
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
+/** The activity failed: cancelled (stopped), timed out (the worker was lost), or could not run. */
+function failureOutcome(err: unknown, endedAt: number): TaskOutcome {
+  if (isCancellation(err)) return { state: 'killed', endedAt, exitCode: null };
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof TimeoutFailure)
+    return {
+      state: 'lost',
+      endedAt,
+      exitCode: null,
+      error: `its worker stopped answering (${cause.timeoutType ?? 'timeout'}); the task was not re-run`,
+    };
+  const message = cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
+  return { state: 'failed', endedAt, exitCode: null, error: message };
+}
