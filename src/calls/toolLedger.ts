@@ -36,6 +36,8 @@ export type ResolvedRunInput = Omit<RunToolUseInput, 'session'> & { session: Too
 /** What a runner adds to a call: how it runs a subagent in call() (the in-process runner). */
 export interface RunExtra {
   runSubagent?: ToolUseContext['runSubagent'];
+  /** The scheduler runs background tasks (the session workflow does; the in-process runner passes false). */
+  backgroundTasks?: boolean;
 }
 
 /** A call's end: a result for history, or (the Agent tool's pre phase) the state to start the child with. */
@@ -241,6 +243,7 @@ class LedgerCall {
       ...(session.skills ? { skills: session.skills } : {}),
       ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
       ...(extra.runSubagent ? { runSubagent: extra.runSubagent } : {}),
+      backgroundTasks: extra.backgroundTasks ?? true,
       ...(deps.sideModel ? { sideModel: deps.sideModel } : {}),
       ...(input.phase ? { phase: input.phase } : {}),
       ...(input.approval

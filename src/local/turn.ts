@@ -111,6 +111,7 @@ export class LocalTurn {
       run: (call, own) =>
         host.deps.runToolCall({ session: host.session, ...call }, host.runtime(own, host.nextToolKey(call.block.id)), {
           runSubagent: host.runSubagent,
+          backgroundTasks: false,
         }),
     });
   }
@@ -172,7 +173,7 @@ export class LocalTurn {
             ...(approval ? { approval } : {}),
           },
           host.runtime(signal, host.nextToolKey(block.id)),
-          { runSubagent: host.runSubagent },
+          { runSubagent: host.runSubagent, backgroundTasks: false },
         ),
       awaitApproval: (block, a, description) => host.ask(block, a.message, description, signal),
       isInterrupted: () => signal.aborted,

@@ -55,6 +55,7 @@ export function newToolRun(state: RunState, env: PipelineEnv, tool: AnyTool, con
   if (env.agents) ctx.agents = env.agents;
   if (env.skills) ctx.skills = env.skills;
   if (env.runSubagent) ctx.runSubagent = env.runSubagent;
+  if (env.backgroundTasks) ctx.backgroundTasks = true;
   if (env.sideModel) ctx.sideModel = env.sideModel;
   ctx.pool = env.pool;
   const resumed = env.phase?.kind === 'post' ? env.phase : undefined;

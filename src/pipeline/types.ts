@@ -64,6 +64,8 @@ export interface PipelineEnv {
   skills?: ToolUseContext['skills'];
   /** How this scheduler runs a subagent in call() (the in-process runner). */
   runSubagent?: ToolUseContext['runSubagent'];
+  /** The scheduler runs background tasks (ToolUseContext.backgroundTasks). */
+  backgroundTasks?: boolean;
   /** The worker's model access for tools that call a model themselves (ToolUseContext.sideModel). */
   sideModel?: ToolUseContext['sideModel'];
   phase?: PipelinePhase;

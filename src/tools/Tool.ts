@@ -120,6 +120,11 @@ export interface ToolUseContext {
    * call is ToolSearch's or an MCP tool's).
    */
   pool?: readonly AnyTool[];
+  /**
+   * The scheduler runs background tasks (Bash `run_in_background`, Monitor): the session workflow
+   * does; absent (the in-process runner, a bare pipeline call) they are refused with a clear error.
+   */
+  backgroundTasks?: boolean;
   /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
   runSubagent?: (
     input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined },

@@ -121,7 +121,7 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: BACKGROUND_TASKS_PATCH,
-    since: 'effe485',
+    since: '052e82b',
     why: "sessionWorkflow runs each background task a turn recorded (Bash run_in_background: a taskStarted modifier) as its own activity task-<id> (runBackgroundTask, heartbeating, one attempt) before the next turn or during the wait for work, cancels it on TaskStop (taskStopRequested), queues the task's <task-notification> when it ends, stops running tasks when the session ends, and does not continue-as-new while one runs. Before it, Bash refused run_in_background, so no recorded history holds a task: the marker is written only when a task starts, and every earlier fixture replays unchanged.",
     fixtures: ['background-tasks.session.json'],
     before: ['wakeup.session.json', 'batch.session.json'],

@@ -187,12 +187,16 @@ describe('Bash: running commands', () => {
 
   it('run_in_background runs nothing itself: the reference text, an empty output file, a taskStarted record', async () => {
     const s = new ToolSession(dir);
-    const r = await s.run(BashTool, {
-      command: 'touch bg-ran; sleep 1',
-      run_in_background: true,
-      description: 'Touch it',
-      timeout: 5 * 3600_000,
-    });
+    const r = await s.run(
+      BashTool,
+      {
+        command: 'touch bg-ran; sleep 1',
+        run_in_background: true,
+        description: 'Touch it',
+        timeout: 5 * 3600_000,
+      },
+      { backgroundTasks: true },
+    );
     const toolUseId = (r.block as { tool_use_id: string }).tool_use_id;
     const id = backgroundTaskId('test-session', toolUseId);
     assert.match(id, /^b[a-z0-9]{8}$/);
@@ -222,6 +226,13 @@ describe('Bash: running commands', () => {
     );
     assert.equal(backgroundTimeout(undefined), BASH_BACKGROUND_DEFAULT_TIMEOUT_MS);
     assert.equal(backgroundTimeout(1500.2), 1501);
+  });
+
+  it('run_in_background is refused where the scheduler runs no background tasks (the in-process runner)', async () => {
+    const r = await new ToolSession(dir).run(BashTool, { command: 'touch bg-ran', run_in_background: true });
+    assert.equal(r.isError, true);
+    assert.match(r.invalid ?? '', /run_in_background needs the durable runner/);
+    await assert.rejects(fs.stat(path.join(dir, 'bg-ran')), 'nothing ran');
   });
 
   it('runBackgroundCommand writes stdout and stderr to the output file; an abort kills its process group', async () => {

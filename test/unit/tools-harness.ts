@@ -74,11 +74,16 @@ export class ToolSession {
     this.workingDirectories = [cwd];
   }
 
-  async run(tool: AnyTool, rawInput: unknown, opts: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
+  async run(
+    tool: AnyTool,
+    rawInput: unknown,
+    opts: { signal?: AbortSignal; backgroundTasks?: boolean } = {},
+  ): Promise<RunOutcome> {
     const progress: ToolProgress[] = [];
     const parsed = tool.inputSchema.safeParse(rawInput);
     if (!parsed.success) return { invalid: `schema: ${parsed.error.message}`, text: '', isError: true, progress };
     const ctx = makeContext(this.agent, opts.signal, this.workingDirectories);
+    if (opts.backgroundTasks) ctx.backgroundTasks = true;
     const input = parsed.data;
     if (tool.validateInput) {
       const v = await tool.validateInput(input, ctx);

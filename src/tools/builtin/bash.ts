@@ -596,8 +596,17 @@ export const BashTool = buildTool<BashInput, BashOutput>({
   getRuleContent: (input) => input.command,
   checkPermissions: sandboxPermission,
 
-  async validateInput(input) {
+  async validateInput(input, ctx) {
     if (input.command === '') return { result: false, message: 'command must not be empty', errorCode: 2 };
+    if (input.run_in_background === true && !ctx.backgroundTasks) {
+      return {
+        result: false,
+        message:
+          'run_in_background needs the durable runner: this session runs in process, where nothing would run the task. ' +
+          'Run the command in the foreground (timeout up to 600000 ms).',
+        errorCode: 4,
+      };
+    }
     if (input.timeout !== undefined && !(input.timeout > 0)) {
       return {
         result: false,
