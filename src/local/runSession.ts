@@ -11,6 +11,7 @@ import type { Approval, TurnOutcome } from '../engine/turn';
 import type { SessionOptions } from '../sessionInput';
 import type { AgentDepsOptions } from '../workerDeps';
 import { LocalSessionRun } from './sessionRun';
+import type { LocalClock } from './timers';
 
 export interface LocalSessionOptions extends SessionOptions {
   sessionId?: string;
@@ -19,6 +20,8 @@ export interface LocalSessionOptions extends SessionOptions {
   /** Abort to interrupt the running turn (like `interrupt()`); see runLocalSession for the default onInterrupt. */
   signal?: AbortSignal;
   onTurn?: (turn: number, outcome: TurnOutcome) => void;
+  /** The clock of wake-ups and cron firings between turns (default: real time; tests skip ahead). */
+  clock?: LocalClock;
 }
 
 export interface LocalSessionResult extends SessionResult {
@@ -65,6 +68,8 @@ export interface LocalSession {
   send(text: string): void;
   /** Interrupts the running turn (as `durable-agent interrupt`). */
   interrupt(): void;
+  /** Ends the loop at its next idle point, dropping its wake-up and cron jobs (as `durable-agent stop`). */
+  stop(): void;
   status(): LocalSessionStatus;
   readonly result: Promise<LocalSessionResult>;
 }
@@ -84,6 +89,7 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     result: run.run(),
     send: (text) => run.send(text),
     interrupt: () => run.interrupt(),
+    stop: () => run.stop(),
     status: () => run.statusView(),
   };
 }

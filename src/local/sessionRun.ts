@@ -34,6 +34,7 @@ import { checkSessionInput, sessionInput, withAgents } from '../sessionInput';
 import { createAgentActivities, type AgentDepsOptions } from '../workerDeps';
 import { localSubagentRunner, localToolSession } from './subagents';
 import { disposeNow, localStore, type LocalStore } from './store';
+import { LocalTimers } from './timers';
 import { LocalTurn, type LocalDeps, type LocalTurnHost } from './turn';
 import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './runSession';
 
@@ -63,6 +64,8 @@ export class LocalSessionRun implements LocalTurnHost {
   /** Notification hook firings still running: the session ends after them. */
   private readonly notifications = new Set<Promise<unknown>>();
 
+  /** Wake-ups and cron firings between turns, and stop (timers.ts; the workflow's SessionTimers). */
+  readonly timers: LocalTimers;
   /** The session's store: the caller's, or a temporary one removed at the end (store.ts). */
   readonly store: LocalStore;
   private readonly worker: AgentDepsOptions;
@@ -108,6 +111,9 @@ export class LocalSessionRun implements LocalTurnHost {
       initialContext(input.cwd, input.additionalDirectories ?? []),
     );
     if (memoryRefOf(input.memory)) this.state.memoryRef = memoryRefOf(input.memory);
+    // The zone cron jobs and wake-ups read, fixed for the session (as the session workflow does).
+    if (input.timeZone) this.state.context.timeZone = input.timeZone;
+    this.timers = new LocalTimers(this.state, opts.clock);
   }
 
   // --- The turn's host (src/local/turn.ts) ---
@@ -259,6 +265,7 @@ export class LocalSessionRun implements LocalTurnHost {
       return was;
     },
     waitForMessage: (timeoutMs) => this.waitForMessage(timeoutMs),
+    waitForWork: () => this.timers.waitForWork(),
     onStatus: (s, p) => {
       this.status = s;
       this.phase = p;
@@ -337,6 +344,12 @@ export class LocalSessionRun implements LocalTurnHost {
     if (typeof text !== 'string' || text.trim() === '') return;
     this.state.pendingMessages.push(text);
     this.wakeWaiter?.();
+    this.timers.poke();
+  }
+
+  /** Ends the session's loop at its next idle point, its wake-up and cron jobs dropped (as `durable-agent stop`). */
+  stop(): void {
+    this.timers.requestStop();
   }
 
   interrupt(): void {

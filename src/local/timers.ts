@@ -2,17 +2,39 @@
 // session workflow's (src/workflows/sessionTimers.ts, engine/autonomy.ts) on Node timers: sleeps
 // until the earliest wake-up or cron firing, a follow-up, a poke (a task ended) or stop; queues
 // what is due once. The process is the limit here: a wait dies with it (the durable runner's does not).
-import { dueFirings, hasPendingWork, nextDeadline } from '../engine/autonomy';
+//
+// Background tasks plug in here: an in-process task runner starts a task when a turn's context
+// holds a running task it has not started, and when the task ends calls `taskEnded` (the engine's
+// `endTask`: the task records its end, its notification is queued, the wait wakes up).
+import { dueFirings, endTask, hasPendingWork, nextDeadline, type BackgroundTask } from '../engine/autonomy';
 import type { SessionState } from '../engine/session';
 import { createScheduleActivities } from '../activities/schedule';
 
 const schedule = createScheduleActivities();
 
+/** The clock of the wait: real time by default; tests pass one that skips ahead. */
+export interface LocalClock {
+  now(): number;
+  /** Calls `fire` after `ms`; returns a cancel. */
+  timer(ms: number, fire: () => void): () => void;
+}
+
+export const realClock: LocalClock = {
+  now: () => Date.now(),
+  timer(ms, fire) {
+    const t = setTimeout(fire, ms);
+    return () => clearTimeout(t);
+  },
+};
+
 export class LocalTimers {
   stopRequested = false;
   private wake: (() => void) | undefined;
 
-  constructor(private readonly state: SessionState) {}
+  constructor(
+    private readonly state: SessionState,
+    private readonly clock: LocalClock = realClock,
+  ) {}
 
   /** Something the wait waits for changed (a message came, a task ended): look again. */
   poke(): void {
@@ -21,6 +43,20 @@ export class LocalTimers {
 
   requestStop(): void {
     this.stopRequested = true;
+    this.poke();
+  }
+
+  /** A background task ended: it records its end, its notification is queued for the next turn. */
+  taskEnded(
+    taskId: string,
+    outcome: Parameters<typeof endTask>[2],
+    notification: (task: BackgroundTask) => string,
+  ): void {
+    const a = this.state.context.autonomy;
+    if (!a) return;
+    const { autonomy, event } = endTask(a, taskId, outcome, notification);
+    this.state.context = { ...this.state.context, autonomy };
+    if (event) this.state.pendingMessages.push(event.text);
     this.poke();
   }
 
@@ -38,9 +74,10 @@ export class LocalTimers {
       if (!hasPendingWork(a)) return false;
       const until = nextDeadline(a);
       await new Promise<void>((resolve) => {
-        const timer = until === undefined ? undefined : setTimeout(resolve, Math.max(1, until - Date.now()));
+        const cancel =
+          until === undefined ? undefined : this.clock.timer(Math.max(1, until - this.clock.now()), resolve);
         this.wake = () => {
-          if (timer) clearTimeout(timer);
+          cancel?.();
           resolve();
         };
       });
@@ -51,7 +88,7 @@ export class LocalTimers {
   private async fireDue(): Promise<void> {
     const a = this.state.context.autonomy;
     if (!a) return;
-    const due = dueFirings(a, Date.now());
+    const due = dueFirings(a, this.clock.now());
     const next = due.recurring.length > 0 ? await schedule.nextCronFires({ jobs: due.recurring }) : {};
     const { autonomy, events } = due.apply(next);
     this.state.pendingMessages.push(...events.map((e) => e.text));

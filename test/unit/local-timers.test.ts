@@ -72,3 +72,29 @@ test('unit: local timers — a poke after a message arrived ends the wait at onc
   assert.deepEqual(state.pendingMessages, ['follow-up']);
   assert.ok(state.context.autonomy?.wakeup, 'the hour-long wake-up stays pending');
 });
+
+test('unit: local timers — taskEnded (the plug for background tasks): the task records its end, its notification wakes the wait', async () => {
+  const state = stateWith({
+    tasks: [
+      {
+        id: 'b1',
+        kind: 'local_bash',
+        toolUseId: 't1',
+        description: 'sleep 100',
+        startedAt: Date.now(),
+        timeoutMs: 60_000,
+        state: 'running',
+      },
+    ],
+    crons: [],
+  });
+  const timers = new LocalTimers(state);
+  const waiting = timers.waitForWork();
+  setTimeout(
+    () => timers.taskEnded('b1', { state: 'completed', endedAt: Date.now(), exitCode: 0 }, (t) => `ENDED ${t.id}`),
+    20,
+  );
+  assert.equal(await waiting, true);
+  assert.deepEqual(state.pendingMessages, ['ENDED b1']);
+  assert.equal(state.context.autonomy?.tasks[0]?.state, 'completed');
+});
