@@ -28,8 +28,10 @@ export function autonomyLines(s: Pick<SessionStatus, 'autonomy' | 'waiting' | 's
     const ended = t.endedAt !== undefined ? `, ended ${iso(t.endedAt)}` : '';
     const exit = t.exitCode !== undefined && t.exitCode !== null ? `, exit ${t.exitCode}` : '';
     const size = t.outputBytes !== undefined ? `, ${t.outputBytes} B output` : '';
+    const runs = t.command && t.command !== t.description ? ` ($ ${t.command.slice(0, 80)})` : '';
+    const file = t.outputPath ? `; output ${t.outputPath}` : '';
     out.push(
-      `task ${t.id} [${t.state}] ${t.description.slice(0, 80)} — started ${iso(t.startedAt)}${ended}${exit}${size}`,
+      `task ${t.id} [${t.state}] ${t.description.slice(0, 80)}${runs} — started ${iso(t.startedAt)}${ended}${exit}${size}${file}`,
     );
   }
   return out;

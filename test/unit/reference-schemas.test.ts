@@ -15,8 +15,8 @@ type Schema = { properties: Record<string, unknown>; [k: string]: unknown };
 /** Tool → property (or `*` for the whole schema) → why ours differs on purpose. */
 const DELIBERATE: Record<string, Record<string, string>> = {
   Agent: {
-    run_in_background: 'background subagents are not implemented yet (issue 20, helper "bg")',
-    isolation: 'worktree/remote isolation of a subagent is not implemented yet (issue 20, helper "bg")',
+    run_in_background: 'background subagents are not implemented yet (issue 19)',
+    isolation: 'worktree/remote isolation of a subagent is not implemented yet (issue 19)',
   },
 };
 
