@@ -142,5 +142,6 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
     }
   }
 
-  return { runBackgroundTask };
+  // The steps a Monitor's run shares (src/calls/monitorTask.ts): the same context, command and store.
+  return { runBackgroundTask, contextFor, wholeCommand, storeOutput };
 }

@@ -228,7 +228,11 @@ test("unit: the same output gives the reference's texts (captured from 2.1.328: 
     text.replace(preamble, '$PREAMBLE').replace(/(<task-id>)b[a-z0-9]{8}/, '$1$TASK_ID');
   // The tool result's first sentence.
   const s = new ToolSession('/tmp');
-  const r = await s.run(MonitorTool, { description: 'watch <lines> & more', timeout_ms: 60_000, command: ref.command });
+  const r = await s.run(
+    MonitorTool,
+    { description: 'watch <lines> & more', timeout_ms: 60_000, command: ref.command },
+    { backgroundTasks: true },
+  );
   const first = r.text.slice(0, r.text.indexOf('). ') + 2).replace(/\(task b[a-z0-9]{8}/, '(task $TASK_ID');
   assert.equal(`[tool_result] ${first} $GUIDANCE`, ref.seen[0]);
   // 12 lines written at once: one event; then the 600-character line: one truncated event.

@@ -15,6 +15,7 @@ import { ruleMatches } from '../../src/permissions/matcher';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { stripDescriptions } from '../reference/schemas';
+import { sessionTasksPath } from '../../src/sandbox/host';
 import { ToolSession } from './tools-harness';
 
 before(async () => {
@@ -64,9 +65,18 @@ test('unit: Monitor refuses ws, a missing, empty or hidden-character command, an
   assert.equal(s.agent.autonomy, undefined, 'nothing was recorded');
 });
 
+test('unit: Monitor is refused where the scheduler runs no background tasks (the in-process runner)', async () => {
+  const s = new ToolSession('/tmp');
+  const r = await s.run(MonitorTool, { description: 'build', command: 'tail -f build.log' });
+  assert.equal(r.isError, true);
+  assert.match(r.invalid ?? '', /^Monitor needs the durable runner: this session runs in process/);
+  assert.equal(s.agent.autonomy, undefined, 'nothing was recorded');
+});
+
 test('unit: Monitor records a monitor task and answers with the task id and expiry', async () => {
   const s = new ToolSession('/tmp');
-  const r = await s.run(MonitorTool, { description: 'build errors', command: 'tail -f build.log | grep ERROR' });
+  const bg = { backgroundTasks: true };
+  const r = await s.run(MonitorTool, { description: 'build errors', command: 'tail -f build.log | grep ERROR' }, bg);
   assert.equal(r.isError, false);
   const task = s.agent.autonomy?.tasks[0];
   assert.ok(task);
@@ -82,7 +92,12 @@ test('unit: Monitor records a monitor task and answers with the task id and expi
     ),
     r.text,
   );
-  const long = await s.run(MonitorTool, { description: 'long', command: 'x', timeout_ms: 3_600_000 });
+  // The task names its output file (stdout and stderr, as a background command's) and its command.
+  assert.equal(task.outputPath, path.join(sessionTasksPath('test-session'), `${task.id}.output`));
+  assert.equal(readFileSync(task.outputPath, 'utf8'), '');
+  assert.equal(task.command, 'tail -f build.log | grep ERROR');
+  assert.equal(task.cwd, '/tmp');
+  const long = await s.run(MonitorTool, { description: 'long', command: 'x', timeout_ms: 3_600_000 }, bg);
   assert.match(long.text, /expires in 1h unless/);
   // The id is derived from the call: a retried call names the same task; another call another.
   assert.equal(monitorTaskId('s', 'toolu_1'), monitorTaskId('s', 'toolu_1'));

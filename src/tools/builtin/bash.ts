@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { AgentContext, ContextModifier } from '../../engine/context';
 import { MAX_TASK_TEXT, type BackgroundTask } from '../../engine/autonomy';
@@ -41,6 +42,8 @@ export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 export const BASH_PROGRESS_INTERVAL_MS = 500;
 export const BASH_PROGRESS_TAIL_BYTES = 4096;
+/** A Monitor's stdout may outlive its shell (a process left behind holds it): read at most this long after the exit. */
+const STDOUT_CLOSE_GRACE_MS = 1000;
 /** Grace between SIGTERM and SIGKILL of the process group. */
 export const BASH_KILL_GRACE_MS = 1000;
 /** A background command's default limit (Bash `timeout` sets another, up to BASH_BACKGROUND_MAX_TIMEOUT_MS). */
@@ -427,27 +430,57 @@ class BashRun {
     }
   }
 
-  /** Starts `bash -c` in its own process group; resolves when the shell exits. */
-  spawn(baseEnv: Record<string, string>): Promise<ExitStatus> {
+  /**
+   * Starts `bash -c` in its own process group; resolves when the shell exits. With `onStdout` (a
+   * Monitor), stdout comes through a pipe: each chunk goes to the output file (the spool, beside
+   * stderr) and to `onStdout`; the promise then also waits for stdout to close (at most
+   * STDOUT_CLOSE_GRACE_MS after the exit: a process left behind may hold it).
+   */
+  spawn(baseEnv: Record<string, string>, onStdout?: (chunk: Buffer) => void): Promise<ExitStatus> {
     const marker = callStarting(this.callId);
     this.announced = true;
     const child = spawn('bash', ['-c', this.prepared ? this.prepared.shellCommand : this.input.command], {
       cwd: this.ctx.agent.cwd,
       detached: true, // own process group: kill(-pid) reaches every descendant
-      stdio: ['ignore', this.spool.writeEnd, this.spool.writeEnd],
+      stdio: ['ignore', onStdout ? 'pipe' : this.spool.writeEnd, this.spool.writeEnd],
       // Sandboxed or not, the command sees only allowlisted variables of the worker (src/sandbox/environment.ts).
       env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
     });
-    this.spool.closeWriteEnd();
+    const stdoutClosed = onStdout && child.stdout ? this.tapStdout(child.stdout, onStdout) : undefined;
+    if (!stdoutClosed) this.spool.closeWriteEnd();
     this.pgid = child.pid;
     callSpawned(this.callId, child.pid);
     return new Promise<ExitStatus>((resolve, reject) => {
       child.once('error', reject);
       child.once('exit', (code, signal) => {
         this.exited = true;
-        resolve({ code, signal });
+        if (!stdoutClosed) return resolve({ code, signal });
+        const grace = setTimeout(() => child.stdout?.destroy(), STDOUT_CLOSE_GRACE_MS);
+        void stdoutClosed.then(() => {
+          clearTimeout(grace);
+          resolve({ code, signal });
+        });
       });
     });
+  }
+
+  /** Stdout through our hands: into the spool's write end (with its back-pressure) and to `onStdout`. */
+  private tapStdout(stdout: Readable, onStdout: (chunk: Buffer) => void): Promise<void> {
+    const out = this.spool.writeEnd;
+    stdout.on('data', (chunk: Buffer) => {
+      if (!out.destroyed && !out.write(chunk)) {
+        stdout.pause();
+        out.once('drain', () => stdout.resume());
+      }
+      onStdout(chunk);
+    });
+    return new Promise<void>((resolve) =>
+      stdout.once('close', () => {
+        // Our write end closes once what we wrote has reached the spool (end(), not destroy()).
+        out.end(() => this.spool.closeWriteEnd());
+        resolve();
+      }),
+    );
   }
 
   private killGroup(): Promise<void> {
@@ -767,6 +800,8 @@ export async function runBackgroundCommand(
   spec: { command: string; timeoutMs: number; unsandboxed?: boolean; outputPath: string },
   ctx: ToolUseContext,
   onProgress: (outputBytes: number) => void,
+  /** A Monitor's tap: each stdout chunk as it arrives (it still goes to the output file too). */
+  onStdout?: (chunk: Buffer) => void,
 ): Promise<BackgroundCommandResult> {
   const started = Date.now();
   const input: BashInput = { command: spec.command, ...(spec.unsandboxed ? { dangerouslyDisableSandbox: true } : {}) };
@@ -776,7 +811,7 @@ export async function runBackgroundCommand(
   try {
     const contained = await containment(input, ctx);
     run.prepared = contained.prepared;
-    const result = await run.watch(run.spawn(commandEnvironment(ctx)), (p) =>
+    const result = await run.watch(run.spawn(commandEnvironment(ctx), onStdout), (p) =>
       onProgress(typeof p.totalBytes === 'number' ? p.totalBytes : 0),
     );
     await run.settle();

@@ -7,13 +7,15 @@
 // Permissions are Bash's for its command (`Bash(…)` rules, the shell analysis, the sandbox's
 // auto-allow), and `Monitor(…)` rules too. The `ws` source (a WebSocket) is not supported.
 import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { z } from 'zod';
 import type { ContextModifier } from '../../engine/context';
 import { MAX_TASK_TEXT, type BackgroundTask } from '../../engine/autonomy';
 import { formatDuration } from '../../engine/taskNotifications';
 import { buildTool, type ToolUseContext } from '../Tool';
 import { isReadOnlyCommand } from './bashCommand';
-import { sandboxPermission } from './bash';
+import { sandboxPermission, sessionTasksDir } from './bash';
 
 export const MONITOR_DEFAULT_TIMEOUT_MS = 300_000;
 export const MONITOR_MIN_TIMEOUT_MS = 1000;
@@ -93,7 +95,7 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
       ? sandboxPermission({ command: i.command }, ctx)
       : Promise.resolve({ behavior: 'passthrough' }),
 
-  async validateInput(i) {
+  async validateInput(i, ctx) {
     if (i.ws !== undefined)
       return {
         result: false,
@@ -110,11 +112,22 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
         errorCode: 4,
       };
     if (!i.description.trim()) return { result: false, message: '`description` must not be empty.', errorCode: 5 };
+    if (!ctx.backgroundTasks)
+      return {
+        result: false,
+        message:
+          'Monitor needs the durable runner: this session runs in process, where nothing would run the watch. ' +
+          'Run the command with Bash instead (in the foreground, timeout up to 600000 ms).',
+        errorCode: 6,
+      };
     return { result: true };
   },
 
   async call(i, ctx: ToolUseContext) {
     const taskId = monitorTaskId(ctx.sessionId, ctx.toolUseId);
+    // Where stdout and stderr go, as a background command's (stdout lines are the events too).
+    const outputPath = path.join(await sessionTasksDir(ctx.sessionId), `${taskId}.output`);
+    await fs.writeFile(outputPath, '', { flag: 'a', mode: 0o600 });
     const task: BackgroundTask = {
       id: taskId,
       kind: 'monitor',
@@ -122,7 +135,12 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
       description: i.description.trim().slice(0, MAX_TASK_TEXT),
       startedAt: Date.now(),
       timeoutMs: i.timeout_ms,
+      outputPath,
       state: 'running',
+      // A preview (the context travels with every call); the task's activity reads the whole
+      // command from the call's record in the execution ledger.
+      command: (i.command ?? '').slice(0, MAX_TASK_TEXT),
+      cwd: ctx.agent.cwd,
     };
     const modifiers: ContextModifier[] = [{ type: 'taskStarted', task }];
     return { data: { taskId, timeoutMs: i.timeout_ms }, contextModifiers: modifiers };
