@@ -7,6 +7,7 @@ import { subagentPlan } from '../calls/tools';
 import type { sessionInput } from '../sessionInput';
 import { agentHookFields, childSystemPrompt, subagentCounters, subagentSessionId } from '../engine/subagents';
 import type { ToolUseContext } from '../tools/Tool';
+import { modelWithSkillGrants } from '../engine/context';
 import type { LocalSessionOptions, LocalSessionResult } from './runSession';
 
 type LocalInput = ReturnType<typeof sessionInput>;
@@ -53,8 +54,9 @@ export function localSubagentRunner(
     const r = await runChild({
       sessionId: childId,
       prompt: plan.prompt,
+      // The parent's model as of this call: a skill loaded earlier with `model` applies (the reference's subagents inherit it).
       model: {
-        ...input.model,
+        ...modelWithSkillGrants(input.model, ctx.agent),
         ...(plan.model ? { model: plan.model } : {}),
         system: childSystemPrompt(plan.system, ctx.agent.cwd),
       },

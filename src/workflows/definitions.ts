@@ -216,6 +216,8 @@ export interface TurnWorkflowInput {
   subagents?: SubagentSettings;
   /** The session's tool settings in the store (TOOL_SETTINGS_REF_PATCH): tool activities carry this reference, not the settings. */
   toolSettingsRef?: string;
+  /** The session's skills, present only when the settings are not stored (toolSettingsRef absent): the inline tool session carries them. */
+  skills?: SkillDefinition[];
 }
 
 /** What a subagent's child session inherits from its parent session besides the turn's own settings. */

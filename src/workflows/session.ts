@@ -30,7 +30,7 @@ import {
 } from '@temporalio/workflow';
 import type { ErrorCode } from '../engine/errors';
 import { defineSearchAttributeKey } from '@temporalio/common';
-import { initialContext, modelWithSkillGrants } from '../engine/context';
+import { initialContext } from '../engine/context';
 import type { Message } from '../engine/messages';
 import { describeOutage, type OutageState } from '../engine/retry';
 import type { HookActivities, ToolSettingsActivities } from '../activities';
@@ -39,7 +39,6 @@ import { agentHookFields } from '../engine/subagents';
 import { SESSION_HOOK_EVENT_NAMES, type HookRun, type SessionHookEventName } from '../engine/hooks';
 import { hookFailureRuns, notifyApprovalPending } from '../engine/schedulerGlue';
 import {
-  DEFAULT_APPROVAL_TIMEOUT_MS,
   END_REASONS,
   initialSessionState,
   sessionConfig,
@@ -78,9 +77,7 @@ import {
   type SessionResult,
   type SessionStatus,
   type SessionStatusName,
-  type SubagentSettings,
   type TurnSummary,
-  type TurnWorkflowInput,
   type TurnWorkflowResult,
 } from './definitions';
 import { turnWorkflow } from './turn';
@@ -88,6 +85,7 @@ import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
 import { SessionTasks } from './sessionTasks';
 import { toolSession } from './toolSettings';
+import { turnWorkflowInput } from './turnInput';
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
 // Content-addressed and idempotent (running it again on replay elsewhere is right).
@@ -543,66 +541,4 @@ class SessionRun implements SessionExecutor {
 function firstTextOf(append: Message[]): string {
   if (append.length === 0) return '';
   return `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}`;
-}
-
-/** What a subagent inherits besides the turn's settings (present only when the session offers Agent). */
-function subagentSettings(input: SessionInput): SubagentSettings {
-  return {
-    ...(input.agents ? { agents: input.agents } : {}),
-    ...(input.memory ? { memory: input.memory } : {}),
-    ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
-    ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
-    ...(input.useSearchAttributes ? { useSearchAttributes: true } : {}),
-  };
-}
-
-/** The turn child's input: the session's settings and state as the turn needs them (key order is the recorded one). */
-function turnWorkflowInput(
-  input: SessionInput,
-  state: SessionCarry,
-  run: {
-    sessionId: string;
-    turn: number;
-    append: TurnWorkflowInput['append'];
-    agentHooks: ReturnType<typeof agentHookFields> | undefined;
-    toolSettingsRef: string | undefined;
-  },
-): TurnWorkflowInput {
-  const { sessionId, turn, append, agentHooks, toolSettingsRef } = run;
-  return {
-    sessionId,
-    ledgerKey: state.ledgerKey,
-    turn,
-    head: state.head,
-    append,
-    // A loaded skill's `model` (absent in every session recorded before skills: the same input).
-    model: modelWithSkillGrants(input.model, state.context),
-    tools: input.tools,
-    permissionMode: input.permissionMode,
-    rules: input.rules,
-    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
-    ...(input.hooks ? { hooks: input.hooks } : {}),
-    ...(agentHooks ? { agentHookFields: agentHooks } : {}),
-    ...(state.memoryRef ? { memory: state.memoryRef } : {}),
-    ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
-    context: state.context,
-    ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
-    maxConcurrency: input.maxConcurrency ?? 10,
-    ...(input.streamingToolExecution === false ? { streamingToolExecution: false } : {}),
-    approvalTimeoutMs: input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
-    ...(input.retryCapMs !== undefined || input.maxOutageMs !== undefined
-      ? {
-          retry: {
-            ...(input.retryCapMs !== undefined ? { retryCapMs: input.retryCapMs } : {}),
-            ...(input.maxOutageMs !== undefined ? { maxOutageMs: input.maxOutageMs } : {}),
-          },
-        }
-      : {}),
-    ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
-    ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
-    ...(state.view ? { view: state.view } : {}),
-    ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
-    ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input) } : {}),
-    ...(toolSettingsRef ? { toolSettingsRef } : {}),
-  };
 }

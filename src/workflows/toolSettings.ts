@@ -48,6 +48,7 @@ export function toolSession(input: TurnWorkflowInput): ToolSessionInput {
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
     ...(input.mcpServers ? { mcpServers: input.mcpServers } : {}),
     ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
+    ...(input.skills ? { skills: input.skills } : {}),
     ...(input.agentHookFields ? { agentHookFields: input.agentHookFields } : {}),
   };
   return inline;

@@ -109,6 +109,9 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['batch.session.json', 'subagent-before-patches.session.json', 'continue-as-new.session.json'],
     deprecate:
       "deprecatePatch once no session run started before it is open (a run ends at continue-as-new); keep the activities' inline path for as long as a turn started before it may still be open.",
+    amendments: [
+      "ref20 (issue 20): the inline fallback (the store refused the settings) dropped the session's skills (storedToolSettings had them, the inline tool session did not: the Skill tool found none). The turn's input now carries `skills` when it has no toolSettingsRef (workflows/turnInput.ts). Data only: no command is added, removed or reordered, and a recorded turn replays with the input recorded in its history; a session recorded before the patch has no skills in its input (skills landed after it), so only a run whose store refused its settings sends anything different (unit turn-input).",
+    ],
   },
   {
     id: CHECKPOINT_OWN_SIZE_PATCH,

@@ -469,3 +469,55 @@ test('unit: deny rules Agent(name) / Task(name) turn one agent off: hidden from 
     await fake.close();
   }
 });
+
+test("unit: in-process, a subagent started after a skill with `model` runs on the skill's model (as the reference); an agent's own model still wins", async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'agent-skill-model-'));
+    const store = await mkdtemp(join(tmpdir(), 'agent-skill-model-store-'));
+    await mkdir(join(work, '.claude', 'skills', 'fast'), { recursive: true });
+    await writeFile(
+      join(work, '.claude', 'skills', 'fast', 'SKILL.md'),
+      '---\ndescription: d\nmodel: claude-skill-model\n---\nGo fast.\n',
+    );
+    await mkdir(join(work, '.claude', 'agents'), { recursive: true });
+    await writeFile(
+      join(work, '.claude', 'agents', 'pinned.md'),
+      '---\nname: pinned\ndescription: Pinned model.\nmodel: claude-agent-model\n---\nYou are MARKER-PINNED.\n',
+    );
+    let parentTurn = 0;
+    fake.script((req) => {
+      const sys = JSON.stringify(req.system ?? '');
+      if (sys.includes('MARKER-PINNED') || sys.includes('on behalf of another agent'))
+        return textResponse('child done');
+      parentTurn++;
+      if (parentTurn === 1) return toolUseResponse([{ id: 'toolu_sk', name: 'Skill', input: { skill: 'fast' } }]);
+      if (parentTurn === 2)
+        return toolUseResponse([
+          { id: 'toolu_gp', name: 'Agent', input: { description: 'gp', prompt: 'hi' } },
+          { id: 'toolu_pin', name: 'Agent', input: { description: 'pin', prompt: 'hi', subagent_type: 'pinned' } },
+        ]);
+      return textResponse('done');
+    });
+    const result = await runLocalSession(
+      {
+        prompt: 'go',
+        cwd: work,
+        tools: ['Read', 'Skill', 'Agent'],
+        permissionMode: 'bypassPermissions',
+        model: { model: 'claude-test', maxTokens: 256 },
+      },
+      { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    assert.equal(result.status, 'completed', result.endReason);
+    const modelOf = (marker: RegExp): string | undefined =>
+      (
+        fake.messageRequests().find((r) => marker.test(JSON.stringify(r.system ?? ''))) as
+          { model?: string } | undefined
+      )?.model;
+    assert.equal(modelOf(/on behalf of another agent/), 'claude-skill-model');
+    assert.equal(modelOf(/MARKER-PINNED/), 'claude-agent-model');
+  } finally {
+    await fake.close();
+  }
+});
