@@ -1,6 +1,7 @@
 // Cases of the differential test against the reference agent (`npm run test:reference`), as data.
 // Each case: files to create in a fresh project dir, then turns of tool_use blocks the fake model
 // sends to both agents. `$DIR` in inputs stands for the project dir. Compared per tool_use_id.
+import { ISSUE20_CASES } from './casesIssue20';
 
 export interface RefCall {
   id: string;
@@ -48,6 +49,17 @@ export interface RefCase {
    * (ENABLE_TOOL_SEARCH=false: EnterWorktree/ExitWorktree are deferred there).
    */
   git?: boolean;
+  /**
+   * WebFetch cases: `$WEB` stands for a local HTTPS site (`https://127.0.0.1:<port>`, ./webSite.ts:
+   * /page, /redirect-same-host, /redirect-other-host to localhost, anything else 404) whose CA both
+   * sides trust; the reference skips its claude.ai domain check (skipWebFetchPreflight).
+   */
+  web?: boolean;
+  /**
+   * ToolSearch cases: the reference defers its tools as by default (ENABLE_TOOL_SEARCH not set to
+   * false); durable-agent offers ToolSearch with deferral on (contextManagement.toolSearch 'on').
+   */
+  toolSearch?: boolean;
 }
 
 const big =
@@ -941,6 +953,8 @@ CASES.push(
   },
 );
 
+CASES.push(...ISSUE20_CASES);
+
 export interface Deliberate {
   /** Comma-separated case names; `X*` = every case whose name starts with X; `*` = all. */
   cases: string;
@@ -1114,6 +1128,14 @@ DELIBERATE.push(
       "A field out of range: the reference's text, then in parentheses which field is wrong (`minute field '61' is out of range 0-59`), so the model can fix it. A wrong number of fields and an expression with no date in a year: the same text.",
   },
 );
+
+// Issue 20's tools (./casesIssue20.ts).
+DELIBERATE.push({
+  cases: 'WebFetch a loopback host no rule names (bypassPermissions)',
+  tools: ['WebFetch'],
+  reason:
+    "durable-agent's WebFetch never connects to a loopback, private or link-local address unless an allow rule names the host (issue 20: a model must not reach the worker's own services or the cloud metadata address by URL); bypassPermissions does not lift that. The reference fetches any host in bypassPermissions. With `WebFetch(domain:127.0.0.1)` both fetch (case 'WebFetch a loopback host named by a rule').",
+});
 
 /** The reason a difference of a case is deliberate, or undefined. */
 export function deliberateReason(

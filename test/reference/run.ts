@@ -25,6 +25,7 @@ import {
   textResponse,
   toolUseResponse,
   type FakeAnthropicServer,
+  type MessageSpec,
   type RequestContentBlock,
 } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
@@ -33,6 +34,7 @@ import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
 import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
 import { resolveMcpServers } from '../../src/mcp/config';
 import { compareSession, readTranscript, SESSION_EVENTS, type SessionSide } from './session';
+import { webSite, type WebSite } from './webSite';
 import { FORMAT_CASES, closeFormatSides, compareFormat, durableSide, referenceSide } from './outputFormats';
 
 /** Tools 2.1.328 defers behind ToolSearch (test/fixtures/reference-tools/2.1.328/index.json): a case calling one gets every tool up front there. */
@@ -83,6 +85,8 @@ export interface SideResult {
   seen: string[];
   /** Session-level hook inputs and the transcript file. */
   session: SessionSide;
+  /** ToolSearch cases: per model request, the case's called tools whose schema the request carried (sent up front or loaded). */
+  offered?: string[][];
   error?: string;
 }
 
@@ -123,7 +127,16 @@ export function ensureReference(): void {
 
 /** A case's second working directory (`$OTHER`, passed as `--add-dir` / additionalDirectories when the case asks): a sibling of the project. */
 const otherOf = (dir: string): string => join(dirname(dir), 'other');
-const subText = (text: string, dir: string): string => text.split('$OTHER').join(otherOf(dir)).split('$DIR').join(dir);
+/** The WebFetch cases' site (`$WEB`: `https://127.0.0.1:<port>`), started before the cases when one needs it. */
+let site: WebSite | undefined;
+const subText = (text: string, dir: string): string =>
+  text
+    .split('$OTHER')
+    .join(otherOf(dir))
+    .split('$DIR')
+    .join(dir)
+    .split('$WEB')
+    .join(site?.base ?? '$WEB');
 const sub = (value: unknown, dir: string): unknown => JSON.parse(subText(JSON.stringify(value), dir));
 /** A case's MCP servers with the paths of node and the servers filled in. */
 const mcpServersOf = (c: RefCase): Record<string, unknown> | undefined =>
@@ -274,6 +287,8 @@ function scriptFake(fake: FakeAnthropicServer, c: RefCase, dir: string): void {
   let turn = 0;
   fake.script((req) => {
     if (!req.tools || req.tools.length === 0) return textResponse('ok');
+    // WebSearch's own request (the server tool only): the same scripted search on both sides.
+    if ((req.tools as Array<{ type?: string }>).every((t) => t.type?.startsWith('web_search_'))) return SEARCH_ANSWER;
     const calls = c.turns[turn++];
     if (!calls) return textResponse('done');
     return toolUseResponse(
@@ -281,6 +296,21 @@ function scriptFake(fake: FakeAnthropicServer, c: RefCase, dir: string): void {
     );
   });
 }
+
+/** What the fake answers a WebSearch's own request (both sides): one search, two results, a text. */
+const SEARCH_ANSWER: MessageSpec = {
+  content: [
+    { type: 'server_tool_use', input: { query: 'durable execution' } },
+    {
+      type: 'web_search_tool_result',
+      results: [
+        { url: 'https://temporal.io/', title: 'Temporal', page_age: '2 days ago' },
+        { url: 'https://docs.temporal.io/', title: 'Temporal docs' },
+      ],
+    },
+    { type: 'text', text: 'Temporal runs durable workflows.' },
+  ],
+};
 
 /** `$JOB(<tool_use_id>)` in an input: the job id that call's tool_result names (ids are random in the reference, derived from the call in durable-agent). */
 function withJobIds(input: unknown, messages: Array<{ role: string; content: unknown }>): unknown {
@@ -371,7 +401,24 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
   for (const [event, list] of Object.entries(inputs))
     session.inputs[event] = list.sort((a, b) => a.at - b.at).map((x) => x.input);
   session.transcript = readTranscript(session.inputs);
+  const called = [...new Set(c.turns.flat().map((t) => t.name))].filter((n) => n !== 'ToolSearch');
+  const offered = c.toolSearch
+    ? fake
+        .messageRequests()
+        .filter(
+          (r) =>
+            r.tools &&
+            r.tools.length > 0 &&
+            !(r.tools as Array<{ type?: string }>).every((t) => t.type?.startsWith('web_search_')),
+        )
+        .map((r) =>
+          called.filter((n) =>
+            (r.tools as Array<{ name?: string; input_schema?: unknown }>).some((t) => t.name === n && t.input_schema),
+          ),
+        )
+    : undefined;
   return {
+    ...(offered ? { offered } : {}),
     results,
     files: await snapshot(c, dir),
     seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)),
@@ -390,6 +437,8 @@ export async function runReference(c: RefCase): Promise<SideResult> {
       ...(sub(c.settings ?? {}, dir) as Record<string, unknown>),
       hooks: await hookSettings(capture, CAPTURED_EVENTS, c, dir),
       ...(c.mcpServers ? { enableAllProjectMcpServers: true } : {}),
+      // WebFetch cases: no domain check with claude.ai (offline), as durable-agent has none.
+      ...(c.web ? { skipWebFetchPreflight: true } : {}),
     };
     await writeFile(join(config, 'settings.json'), JSON.stringify(settings));
     const addDirs = (c.additionalDirectories ?? []).flatMap((d) => ['--add-dir', subText(d, dir)]);
@@ -420,9 +469,11 @@ export async function runReference(c: RefCase): Promise<SideResult> {
           ...(c.mcpServers ? { MCP_CONNECTION_NONBLOCKING: 'false' } : {}),
           // MCP cases: every tool's schema in the first request (2.1.328 defers MCP tools behind its
           // tool search and tells a model that calls one unloaded that the schema was not in its prompt).
-          ...(c.mcpServers || c.git || c.turns.flat().some((t) => DEFERRED_IN_REFERENCE.has(t.name))
+          ...(!c.toolSearch && (c.mcpServers || c.git || c.turns.flat().some((t) => DEFERRED_IN_REFERENCE.has(t.name)))
             ? { ENABLE_TOOL_SEARCH: 'false' }
             : {}),
+          // ToolSearch cases: the reference defers as it does by default (ENABLE_TOOL_SEARCH unset).
+          ...(c.web && site ? { NODE_EXTRA_CA_CERTS: site.caFile } : {}),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -457,7 +508,9 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
       {
         prompt: 'run the scripted tools',
         cwd: dir,
-        tools: [...BUILTIN_TOOL_NAMES],
+        // ToolSearch cases: the deferred tools are sent deferred whatever the tool count (the reference's default with its larger tool set).
+        tools: c.toolSearch ? [...BUILTIN_TOOL_NAMES, 'ToolSearch'] : [...BUILTIN_TOOL_NAMES],
+        ...(c.toolSearch ? { contextManagement: { toolSearch: 'on' as const } } : {}),
         permissionMode: c.permissionMode ?? 'bypassPermissions',
         // The case's user settings, as `run` reads them: permission rules and the sandbox.
         ...(c.settings?.permissions
@@ -501,7 +554,14 @@ const canonical = (v: unknown): string =>
       : x;
   });
 /** Built-in tools whose tool_result text is compared when it is not an error (besides every MCP tool; error texts are durable-agent's own format). */
-const CONTENT_COMPARED = new Set(['EnterWorktree', 'ExitWorktree']);
+const CONTENT_COMPARED = new Set([
+  'EnterWorktree',
+  'ExitWorktree',
+  'NotebookEdit',
+  'ToolSearch',
+  'WebFetch',
+  'WebSearch',
+]);
 /** Tools whose PostToolUse tool_response is compared value for value (the others: keys only), and every MCP tool. */
 const TOOL_RESPONSE_VALUES = new Set(['Read', 'Write', 'Edit', 'Bash']);
 const valuesCompared = (tool: string): boolean => TOOL_RESPONSE_VALUES.has(tool) || tool.startsWith('mcp__');
@@ -592,6 +652,12 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
       );
   }
   for (const d of compareSession(ref.session, ours.session)) diffs.push(d);
+  // ToolSearch cases: a deferred tool's schema reaches the model only once loaded, on both sides.
+  if (JSON.stringify(ref.offered) !== JSON.stringify(ours.offered))
+    diffs.push({
+      aspect: 'offered',
+      text: `schemas of the called tools per request ref=${JSON.stringify(ref.offered)} ours=${JSON.stringify(ours.offered)}`,
+    });
   for (const t of c.modelSees ?? []) {
     if (ref.seen.includes(t) !== ours.seen.includes(t))
       diffs.push({
@@ -641,6 +707,7 @@ async function main(): Promise<void> {
   const version = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`reference: ${version} (${CLAUDE_BIN})`);
   const cases = CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
+  if (cases.some((c) => c.web)) site = await webSite();
   const formatCases = FORMAT_CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
   const rows = await pool(cases, jobs, async (c) => {
     const [ref, ours] = await Promise.all([runReference(c), runDurableAgent(c)]);
@@ -664,6 +731,7 @@ async function main(): Promise<void> {
       files: s.files,
       seen: s.seen,
       results: Object.fromEntries(s.results),
+      offered: s.offered,
       session: s.session.inputs,
     });
     if (verbose && diffs.length)
@@ -686,6 +754,7 @@ async function main(): Promise<void> {
     report.push({ case: c.name, verdict, diffs, reasons, reference: ref, ours });
   }
   if (formatCases.length) await closeFormatSides();
+  await site?.close();
   console.log('\nDeliberate differences (docs/tools.md):');
   for (const d of DELIBERATE)
     console.log(

@@ -358,7 +358,7 @@ describe('WebSearch', () => {
     const text = WebSearchTool.mapToolResultToToolResultBlockParam(r.data, 'toolu_1').content as string;
     assert.match(
       text,
-      /^Web search results for query: "durable agents"\nSearching\.\nLinks: \[\{"title":"A","url":"https:\/\/a\.example\/"\}\]\nA says so\./,
+      /^Web search results for query: "durable agents"\n\nSearching\.\n\nLinks: \[\{"title":"A","url":"https:\/\/a\.example\/"\}\]\n\nA says so\.\n\n\nREMINDER: You MUST include the sources above/,
     );
   });
 

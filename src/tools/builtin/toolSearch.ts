@@ -26,6 +26,8 @@ export type ToolSearchInput = z.output<typeof inputSchema>;
 export interface ToolSearchOutput {
   query: string;
   matches: string[];
+  /** How many tools the session defers (the reference's PostToolUse tool_response has it too). */
+  total_deferred_tools: number;
 }
 
 async function searchable(pool: readonly AnyTool[]): Promise<{ deferred: SearchableTool[]; all: SearchableTool[] }> {
@@ -60,7 +62,11 @@ export const ToolSearchTool = buildTool<ToolSearchInput, ToolSearchOutput>({
   async call(input, ctx) {
     const { deferred, all } = await searchable(ctx.pool ?? []);
     return {
-      data: { query: input.query, matches: searchTools(input.query, { deferred, all, maxResults: input.max_results }) },
+      data: {
+        query: input.query,
+        matches: searchTools(input.query, { deferred, all, maxResults: input.max_results }),
+        total_deferred_tools: deferred.length,
+      },
     };
   },
   mapToolResultToToolResultBlockParam(d: ToolSearchOutput, toolUseId) {

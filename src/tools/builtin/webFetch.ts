@@ -112,19 +112,27 @@ function onAllowlist(ctx: Pick<ToolUseContext, 'permission'>, host: string): boo
   );
 }
 
+/** A redirect away from the site or an HTTP error, in the reference's words (test:reference "WebFetch allowed by a domain rule"). */
 function resultText(r: Extract<FetchResult, { type: 'redirect' | 'http_error' }>, input: WebFetchInput): string {
   if (r.type === 'redirect') {
     return [
-      'REDIRECT DETECTED: the URL redirects to another host, which was not fetched.',
-      `Original URL: ${r.url}`,
-      `Redirect URL (from the server's Location header): ${r.location}`,
-      `Status: ${r.status} ${r.statusText}`,
-      `To read it, call WebFetch again with url "${r.location}" and the same prompt${input.offset ? ` and offset ${input.offset}` : ''}.`,
+      'REDIRECT DETECTED: The URL redirects to a location that was not fetched automatically.',
+      '',
+      `    Original URL: ${r.url}`,
+      `    Redirect URL (from the server's Location header — server-supplied, not verified): ${r.location}`,
+      `    Status: ${r.status} ${r.statusText}`,
+      '',
+      '    To complete your request, I need to fetch content from the redirected URL. Please use WebFetch again with these parameters:',
+      `    - url: "${r.location}"`,
+      `    - prompt: "${input.prompt}"`,
+      // Not in the reference's text (its model starts long pages over): the offset the call had.
+      ...(input.offset ? [`    - offset: ${input.offset}`] : []),
     ].join('\n');
   }
   return [
-    `The server answered HTTP ${r.status} ${r.statusText}.${r.retryAfter ? `\nRetry-After: ${r.retryAfter}` : ''}`,
-    'The body was not read. A page that needs a login cannot be read with WebFetch: use an authenticated tool instead.',
+    `The server returned HTTP ${r.status} ${r.statusText}.${r.retryAfter ? `\nRetry-After: ${r.retryAfter}` : ''}`,
+    '',
+    'The response body was not retrieved. If this URL requires authentication, use an authenticated tool (e.g. `gh` for GitHub, or an MCP-provided fetch tool) instead of WebFetch.',
   ].join('\n');
 }
 

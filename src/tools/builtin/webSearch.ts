@@ -129,13 +129,14 @@ export const WebSearchTool = buildTool<WebSearchInput, WebSearchOutput>({
   },
 
   mapToolResultToToolResultBlockParam(data, toolUseId) {
-    let text = `Web search results for query: "${data.query}"\n`;
+    // The reference's layout and closing reminder, word for word (test:reference "WebSearch through the server tool").
+    let text = `Web search results for query: "${data.query}"\n\n`;
     for (const r of data.results) {
-      if (typeof r === 'string') text += `${r}\n`;
-      else if (r.content.length > 0) text += `Links: ${JSON.stringify(r.content)}\n`;
-      else text += 'No links found.\n';
+      if (typeof r === 'string') text += `${r}\n\n`;
+      else if (r.content.length > 0) text += `Links: ${JSON.stringify(r.content)}\n\n`;
+      else text += 'No links found.\n\n';
     }
-    text += '\nCite the sources you use from these results in your answer, as Markdown links.';
+    text += '\nREMINDER: You MUST include the sources above in your response to the user using markdown hyperlinks.';
     return { type: 'tool_result', tool_use_id: toolUseId, content: text.trim() };
   },
 });
