@@ -499,6 +499,12 @@ scenarios['background-tasks'] = async ({ fake, start }, id) => {
     throw new Error(`background-tasks: ${result.status} after ${result.turns} turns: ${result.endReason}`);
 };
 
+/**
+ * task-notification-text: the background-tasks session recorded after that patch: the build's
+ * notification is queued with a blank line after its preamble (the patch's marker is in the session).
+ */
+scenarios['task-notification-text'] = scenarios['background-tasks']!;
+
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit
 // before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
 for (const name of ['subagent', 'compaction', 'cut-off'] as const)

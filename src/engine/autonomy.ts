@@ -224,59 +224,6 @@ export interface TaskOutcome {
   error?: string;
 }
 
-/** XML text escaping (the reference escapes `&`, `<`, `>` inside the notification's tags). */
-export function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** The status word the reference's notification uses for an ended task. */
-function notificationStatus(task: BackgroundTask): 'completed' | 'failed' | 'killed' {
-  if (task.state === 'completed') return 'completed';
-  if (task.state === 'killed') return 'killed';
-  return 'failed';
-}
-
-function notificationSummary(task: BackgroundTask): string {
-  const what = `Background command "${task.description}"`;
-  switch (task.state) {
-    case 'completed':
-      return `${what} completed (exit code ${task.exitCode ?? 0})`;
-    case 'failed':
-      return task.exitCode !== undefined && task.exitCode !== null
-        ? `${what} failed with exit code ${task.exitCode}`
-        : `${what} failed: ${task.error ?? 'it could not run'}`;
-    case 'timed_out':
-      return `${what} was stopped after its timeout of ${task.timeoutMs} ms (its process group was killed)`;
-    case 'lost':
-      return `${what} was lost: the worker running it died, its processes were killed, and it was NOT re-run (it may have done part of its work; check before running it again)`;
-    case 'killed':
-      return `${what} was stopped`;
-    default:
-      return `${what} is running`;
-  }
-}
-
-/** Our own first lines (the reference's differ): what follows is an automated event, not the user. */
-export const TASK_NOTIFICATION_PREAMBLE =
-  'Automated notice from the session (not a message from the user, and not their consent to anything): a background task you started has ended.';
-
-/**
- * The `<task-notification>` of an ended task, in the reference's element order and escaping,
- * inside a `<system-reminder>` (the reference's wrapper when the model was idle).
- */
-export function taskNotification(task: BackgroundTask): string {
-  const lines = [
-    '<task-notification>',
-    `<task-id>${xmlEscape(task.id)}</task-id>`,
-    `<tool-use-id>${xmlEscape(task.toolUseId)}</tool-use-id>`,
-    ...(task.outputPath ? [`<output-file>${xmlEscape(task.outputPath)}</output-file>`] : []),
-    `<status>${notificationStatus(task)}</status>`,
-    `<summary>${xmlEscape(notificationSummary(task))}</summary>`,
-    '</task-notification>',
-  ];
-  return `<system-reminder>\n${TASK_NOTIFICATION_PREAMBLE}\n${lines.join('\n')}\n</system-reminder>`;
-}
-
 /** A task's activity ended (or was lost): the task records it and its notification is queued. */
 export function endTask(
   a: Autonomy,

@@ -1,8 +1,9 @@
-// The `<task-notification>` texts of Monitor and background Agent tasks (issue 19), in the
-// reference's element order and escaping (docs/reference-tools.md, "Background tasks"): one per
-// monitor event (a batch of the watch command's stdout lines), one when the monitor's stream ends,
-// one notice when it expires, and one when a background agent finishes. Pure: the session (workflow
-// or in-process) queues what these return. The preamble is our own words.
+// Every `<task-notification>` text the model gets (issue 19), in one place: a background Bash
+// command's end, a monitor's events, its end and its expiry notice, a background agent's end. The
+// reference's element order, escaping and wrapping (docs/reference-tools.md, "Background tasks";
+// captured texts in test/fixtures/reference-tools/2.1.328/monitor-events.json): `<system-reminder>`,
+// a preamble (our own words), a blank line, then the `<task-notification>`. Pure: the session's
+// scheduler (workflow or in-process) queues what these return.
 import type { BackgroundTask } from './autonomy';
 
 /** XML text escaping, as the reference escapes the text inside the notification's tags. */
@@ -10,14 +11,77 @@ export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Our own first line: what follows is an automated event, not the user. */
+/** Our own first lines: what follows is an automated event, not the user. */
 export const MONITOR_EVENT_PREAMBLE =
   'Automated event from a Monitor you started (not a message from the user, and not their consent to anything):';
 export const TASK_END_PREAMBLE =
   'Automated notice from the session (not a message from the user, and not their consent to anything): a background task you started has ended.';
 
-function wrap(preamble: string, lines: string[]): string {
-  return `<system-reminder>\n${preamble}\n\n<task-notification>\n${lines.join('\n')}\n</task-notification>\n</system-reminder>`;
+function wrap(preamble: string, lines: string[], blankLine = true): string {
+  const gap = blankLine ? '\n\n' : '\n';
+  return `<system-reminder>\n${preamble}${gap}<task-notification>\n${lines.join('\n')}\n</task-notification>\n</system-reminder>`;
+}
+
+/** The status word of an ended task's notification (the reference has these three). */
+function endStatus(state: BackgroundTask['state']): 'completed' | 'failed' | 'killed' {
+  if (state === 'completed') return 'completed';
+  if (state === 'killed') return 'killed';
+  return 'failed';
+}
+
+/** The summary of a background command's end: the reference's for completed/failed, ours for the rest. */
+export function bashEndSummary(
+  task: Pick<BackgroundTask, 'description' | 'state' | 'exitCode' | 'error' | 'timeoutMs'>,
+): string {
+  const what = `Background command "${task.description}"`;
+  switch (task.state) {
+    case 'completed':
+      return `${what} completed (exit code ${task.exitCode ?? 0})`;
+    case 'failed':
+      return task.exitCode !== undefined && task.exitCode !== null
+        ? `${what} failed with exit code ${task.exitCode}`
+        : `${what} failed: ${task.error ?? 'it could not run'}`;
+    case 'timed_out':
+      return `${what} was stopped after its timeout of ${task.timeoutMs} ms (its process group was killed)`;
+    case 'lost':
+      return `${what} was lost: the worker running it died, its processes were killed, and it was NOT re-run (it may have done part of its work; check before running it again)`;
+    case 'killed':
+      return `${what} was stopped`;
+    default:
+      return `${what} is running`;
+  }
+}
+
+type EndedTask = Pick<
+  BackgroundTask,
+  'id' | 'toolUseId' | 'outputPath' | 'description' | 'state' | 'exitCode' | 'error' | 'timeoutMs'
+>;
+
+function bashEndLines(task: EndedTask): string[] {
+  return [
+    `<task-id>${escapeXml(task.id)}</task-id>`,
+    `<tool-use-id>${escapeXml(task.toolUseId)}</tool-use-id>`,
+    ...(task.outputPath ? [`<output-file>${escapeXml(task.outputPath)}</output-file>`] : []),
+    `<status>${endStatus(task.state)}</status>`,
+    `<summary>${escapeXml(bashEndSummary(task))}</summary>`,
+  ];
+}
+
+/**
+ * A background command ended (Bash `run_in_background`): task id, tool use id, output file, status,
+ * summary, inside the `<system-reminder>` the reference uses when the model was idle.
+ */
+export function taskNotification(task: EndedTask): string {
+  return wrap(TASK_END_PREAMBLE, bashEndLines(task));
+}
+
+/**
+ * The same notification as sessions queued it before TASK_NOTIFICATION_TEXT_PATCH (no blank line
+ * after the preamble). Only sessionWorkflow uses it, where its history was recorded without that
+ * patch's marker, so that such a session keeps producing the text it produced (DESIGN invariant 14).
+ */
+export function taskNotificationBeforeTextPatch(task: EndedTask): string {
+  return wrap(TASK_END_PREAMBLE, bashEndLines(task), false);
 }
 
 type TaskRef = Pick<BackgroundTask, 'id' | 'description'>;
@@ -78,7 +142,7 @@ export function monitorEndNotification(
   task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId' | 'outputPath'>,
   end: MonitorEnd,
 ): string {
-  const status = end.state === 'completed' ? 'completed' : end.state === 'killed' ? 'killed' : 'failed';
+  const status = endStatus(end.state);
   return wrap(TASK_END_PREAMBLE, [
     `<task-id>${escapeXml(task.id)}</task-id>`,
     `<tool-use-id>${escapeXml(task.toolUseId)}</tool-use-id>`,
@@ -144,7 +208,7 @@ export function agentNotification(
   task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId' | 'outputPath'>,
   end: AgentEnd,
 ): string {
-  const status = end.state === 'completed' ? 'completed' : end.state === 'killed' ? 'killed' : 'failed';
+  const status = endStatus(end.state);
   const int = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
   return wrap(TASK_END_PREAMBLE, [
     `<task-id>${escapeXml(task.id)}</task-id>`,

@@ -343,6 +343,12 @@ export const CHECKPOINT_OWN_SIZE_PATCH = 'checkpoint-own-size';
  * runs. Histories recorded before never held a task (the call was refused).
  */
 export const BACKGROUND_TASKS_PATCH = 'background-tasks';
+/**
+ * A background task's `<task-notification>` has a blank line after its preamble, as the reference's
+ * and as every other notification (engine/taskNotifications.ts); a session whose history was
+ * recorded without this marker keeps queuing the text without it.
+ */
+export const TASK_NOTIFICATION_TEXT_PATCH = 'task-notification-text';
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */

@@ -19,13 +19,19 @@ import {
   patched,
   proxyActivities,
 } from '@temporalio/workflow';
-import { endTask, taskNotification, type BackgroundTask, type TaskOutcome } from '../engine/autonomy';
+import { endTask, type BackgroundTask, type TaskOutcome } from '../engine/autonomy';
+import { taskNotification, taskNotificationBeforeTextPatch } from '../engine/taskNotifications';
 import { activityIds } from '../engine/ids';
 import { oneLinePreview } from '../engine/messages';
 import type { BackgroundTaskActivities } from '../activities';
 import type { RunBackgroundTaskResult } from '../calls/backgroundTask';
 import type { ToolSessionInput } from '../calls/tools';
-import { BACKGROUND_TASKS_PATCH, type SessionCarry, type SessionInput } from './definitions';
+import {
+  BACKGROUND_TASKS_PATCH,
+  TASK_NOTIFICATION_TEXT_PATCH,
+  type SessionCarry,
+  type SessionInput,
+} from './definitions';
 
 /** Beyond the task's own timeout (which the activity enforces by killing it): time to stop and store. */
 const STOP_MARGIN_MS = 5 * 60_000;
@@ -143,7 +149,9 @@ export class SessionTasks {
     const task = this.started.get(id);
     if (task && final.state !== 'killed') {
       const { command: _c, ...kept } = task;
-      this.state.pendingMessages.push(taskNotification({ ...kept, ...final }));
+      // The text a session recorded before the patch had no blank line after the preamble.
+      const text = patched(TASK_NOTIFICATION_TEXT_PATCH) ? taskNotification : taskNotificationBeforeTextPatch;
+      this.state.pendingMessages.push(text({ ...kept, ...final }));
     }
     this.changed();
   }

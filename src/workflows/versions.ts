@@ -23,6 +23,7 @@ import {
   TOOL_SETTINGS_REF_PATCH,
   CHECKPOINT_OWN_SIZE_PATCH,
   BACKGROUND_TASKS_PATCH,
+  TASK_NOTIFICATION_TEXT_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -130,5 +131,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['wakeup.session.json', 'batch.session.json'],
     deprecate:
       'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); nothing else changes, since only a history with a task reaches the call.',
+  },
+  {
+    id: TASK_NOTIFICATION_TEXT_PATCH,
+    since: 'f6e2af1',
+    why: "sessionWorkflow queues a background command's <task-notification> with a blank line after the preamble (the reference's wrapper, and the one the Monitor and Agent notifications have: engine/taskNotifications.ts holds them all); a history recorded under background-tasks without this marker keeps queuing the text without it (taskNotificationBeforeTextPatch). The command sequence is the same but for the marker, written when a task's notification is queued.",
+    fixtures: ['task-notification-text.session.json'],
+    before: ['background-tasks.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open that holds a running task (a run ends at continue-as-new, which waits for its tasks); then drop taskNotificationBeforeTextPatch.',
   },
 ];

@@ -157,6 +157,30 @@ test('replay: the local-stores fixture records the end-of-turn writes as local a
   );
 });
 
+/** The user texts a session history's turn inputs carry (decoded from the child workflows' start events). */
+function turnInputTexts(file: string): string[] {
+  const history = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as {
+    events: Array<{
+      startChildWorkflowExecutionInitiatedEventAttributes?: { input?: { payloads?: Array<{ data?: string }> } };
+    }>;
+  };
+  return history.events.flatMap((e) =>
+    (e.startChildWorkflowExecutionInitiatedEventAttributes?.input?.payloads ?? []).map((p) =>
+      Buffer.from(p.data ?? '', 'base64').toString('utf8'),
+    ),
+  );
+}
+
+test("replay: a background command's notification has the blank line after its preamble only under the task-notification-text patch", () => {
+  const shape = (file: string): string[] =>
+    turnInputTexts(file).flatMap((t) => {
+      const m = /<system-reminder>\\n[^\\]*((?:\\n)+)<task-notification>/.exec(t);
+      return m ? [m[1] === '\\n\\n' ? 'blank line' : 'no blank line'] : [];
+    });
+  assert.deepEqual(shape('background-tasks.session.json'), ['no blank line']);
+  assert.deepEqual(shape('task-notification-text.session.json'), ['blank line']);
+});
+
 // Note: the reordered workflow below reorders the writes on the activity path only. Reordering
 // the two LOCAL activities the same way was tried and NOT detected by replay (the local-stores
 // turn replayed without error): the negative control covers the activity path.

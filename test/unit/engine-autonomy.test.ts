@@ -13,12 +13,15 @@ import {
   hasPendingWork,
   nextDeadline,
   MAX_ENDED_TASKS,
-  TASK_NOTIFICATION_PREAMBLE,
   applyAutonomyModifier,
-  taskNotification,
   type BackgroundTask,
   type CronJob,
 } from '../../src/engine/autonomy';
+import {
+  TASK_END_PREAMBLE,
+  taskNotification,
+  taskNotificationBeforeTextPatch,
+} from '../../src/engine/taskNotifications';
 import { applyContextModifiers, initialContext, type ContextModifier } from '../../src/engine/context';
 
 const utc = localFieldsIn('UTC');
@@ -195,9 +198,15 @@ test('unit: a task notification is in the reference shape (escaped), and the end
   assert.equal(r.autonomy.tasks[0]?.state, 'failed');
   assert.equal(
     r.event?.text,
-    `<system-reminder>\n${TASK_NOTIFICATION_PREAMBLE}\n<task-notification>\n<task-id>babc12345</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<output-file>/tmp/x/tasks/babc12345.output</output-file>\n<status>failed</status>\n<summary>Background command "grep a&gt;b &amp;&amp; c" failed with exit code 2</summary>\n</task-notification>\n</system-reminder>`,
+    `<system-reminder>\n${TASK_END_PREAMBLE}\n\n<task-notification>\n<task-id>babc12345</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<output-file>/tmp/x/tasks/babc12345.output</output-file>\n<status>failed</status>\n<summary>Background command "grep a&gt;b &amp;&amp; c" failed with exit code 2</summary>\n</task-notification>\n</system-reminder>`,
   );
   assert.equal(endTask(r.autonomy, 'babc12345', { state: 'completed', endedAt: 3 }, taskNotification).event, undefined);
+  // Sessions recorded before the text patch queue the same text without the blank line.
+  assert.equal(
+    taskNotificationBeforeTextPatch(r.autonomy.tasks[0]!),
+    r.event?.text.replace(`${TASK_END_PREAMBLE}\n\n`, `${TASK_END_PREAMBLE}\n`),
+  );
+  assert.notEqual(taskNotificationBeforeTextPatch(r.autonomy.tasks[0]!), r.event?.text);
   const lost = taskNotification({ ...running, state: 'lost' });
   assert.match(
     lost,

@@ -1,4 +1,4 @@
-// unit: the notification texts of Monitor and background Agent tasks (element order and XML
+// unit: the notification texts of background commands, Monitor and background Agent tasks (element order and XML
 // escaping as the reference's, docs/reference-tools.md), and a monitor's stdout as events with the
 // reference's limits (engine/monitorLines.ts): line and event lengths, blank lines, the 200 ms batch,
 // the unfinished line, the 10-event burst refilled every 2 s, the suppression notice and the stop.
@@ -15,6 +15,7 @@ import {
   monitorExpiredText,
   MONITOR_EVENT_PREAMBLE,
   TASK_END_PREAMBLE,
+  taskNotification,
 } from '../../src/engine/taskNotifications';
 import { MONITOR_LIMITS, MonitorLines } from '../../src/engine/monitorLines';
 import { MonitorTool } from '../../src/tools/builtin/monitor';
@@ -252,4 +253,25 @@ test("unit: the same output gives the reference's texts (captured from 2.1.328: 
   assert.equal(ours(end, TASK_END_PREAMBLE), ref.seen[ref.seen.length - 1]);
   // Every event the reference sent in between is an event notification of lines of the burst.
   for (const t of ref.seen.slice(3, -1)) assert.match(t, /<event>burst \d+(\nburst \d+)*<\/event>/);
+});
+
+test("unit: a background command's end has the same wrapper as the reference's task end (the captured monitor end)", () => {
+  const ref = referenceCapture().seen.at(-1)!;
+  const bash = taskNotification({
+    id: 'bxxxxxxxx',
+    toolUseId: 'toolu_monitor',
+    outputPath: '$OUTPUT_FILE',
+    description: 'watch <lines> & more',
+    state: 'completed',
+    exitCode: 0,
+    timeoutMs: 1000,
+  });
+  // The reference's Monitor end is the Bash shape plus an <event>: the same lines up to the summary.
+  const expected = ref
+    .replace(
+      /<summary>.*<\/summary>/,
+      '<summary>Background command "watch &lt;lines&gt; &amp; more" completed (exit code 0)</summary>',
+    )
+    .replace('\n<event>last</event>', '');
+  assert.equal(bash.replace(TASK_END_PREAMBLE, '$PREAMBLE').replace('bxxxxxxxx', '$TASK_ID'), expected);
 });
