@@ -30,6 +30,7 @@ import {
 import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
 import { turnProgressQuery } from '../src/workflows/definitions';
 import { backgroundTaskId } from '../src/tools/builtin/bash';
+import { monitorTaskId } from '../src/tools/builtin/monitor';
 import { withAgent, type AgentTestContext, type WithAgentOptions } from '../test/support/agent';
 import { closeTestEnv } from '../test/support/temporal';
 import { waitFor } from '../test/support/wait';
@@ -504,6 +505,48 @@ scenarios['background-tasks'] = async ({ fake, start }, id) => {
  * notification is queued with a blank line after its preamble (the patch's marker is in the session).
  */
 scenarios['task-notification-text'] = scenarios['background-tasks']!;
+
+/**
+ * monitor-tasks (issue 19): two Monitor calls in one turn; the session runs each as its own activity
+ * `task-<id>` (runMonitorTask), whose stdout batches arrive as `monitorEvent` signals and start turns;
+ * on the long one's first event the model stops it (TaskStop: cancelled, no end notification); the
+ * short one's stream ends with its end notification, and the session ends by itself.
+ */
+scenarios['monitor-tasks'] = async ({ fake, start }, id) => {
+  const long = monitorTaskId(id, 'toolu_watch_long');
+  let stopped = false;
+  fake.script((req) => {
+    // Everything the turn added (one user message per queued notification).
+    const text = JSON.stringify(req.messages.slice(req.messages.map((m) => m.role).lastIndexOf('assistant') + 1));
+    if (text.includes('watch both'))
+      return toolUseResponse([
+        {
+          id: 'toolu_watch_short',
+          name: 'Monitor',
+          input: {
+            description: 'Short',
+            timeout_ms: 60_000,
+            command: 'echo one; sleep 1; echo two; sleep 1; echo three',
+          },
+        },
+        {
+          id: 'toolu_watch_long',
+          name: 'Monitor',
+          input: { description: 'Long', timeout_ms: 600_000, command: 'echo up; sleep 120' },
+        },
+      ]);
+    if (!stopped && text.includes('<event>up</event>')) {
+      stopped = true;
+      return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: long } }]);
+    }
+    return textResponse('Noted.');
+  });
+  const result = await (
+    await start({ id, prompt: 'watch both', tools: ['Monitor', 'TaskStop'], toolHeartbeatTimeoutMs: 5_000 })
+  ).result();
+  if (result.status !== 'completed' || !stopped)
+    throw new Error(`monitor-tasks: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+};
 
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit
 // before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.

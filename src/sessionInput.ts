@@ -60,7 +60,7 @@ export function checkSessionInput<T extends SessionInput>(input: T): T {
   return input;
 }
 
-/** The tools a session gets by default: the file and shell tools, NotebookEdit, the web tools, Agent (subagents as child sessions), the worktree and schedule tools and TaskStop. */
+/** The tools a session gets by default: the file and shell tools, NotebookEdit, the web tools, Agent (subagents as child sessions), the worktree and schedule tools, Monitor and TaskStop. */
 export const BUILTIN_TOOL_NAMES = [
   'Read',
   'Write',
@@ -79,6 +79,7 @@ export const BUILTIN_TOOL_NAMES = [
   'CronCreate',
   'CronList',
   'CronDelete',
+  'Monitor',
   'TaskStop',
 ];
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';

@@ -11,6 +11,7 @@ import { createHookActivities } from './hooks';
 import { createSubagentActivities } from './subagents';
 import { createScheduleActivities } from './schedule';
 import { createBackgroundTaskActivities } from './backgroundTask';
+import { createMonitorTaskActivities } from './monitorTask';
 import { ACTIVITY_TYPES, type ActivityType } from '../engine/ids';
 import { withErrorCodes } from './errors';
 
@@ -36,6 +37,8 @@ export type SubagentWaitActivities = ReturnType<typeof createSubagentActivities>
 export type ScheduleActivities = ReturnType<typeof createScheduleActivities>;
 /** `runBackgroundTask`: a background task's whole run, heartbeating (proxy per task, `task-<id>`). */
 export type BackgroundTaskActivities = ReturnType<typeof createBackgroundTaskActivities>;
+/** `runMonitorTask`: a Monitor task's whole run, heartbeating, its events as signals to the session (proxy per task, `task-<id>`). */
+export type MonitorTaskActivities = ReturnType<typeof createMonitorTaskActivities>;
 /** `runSessionHooks`: SessionStart/SessionEnd/Stop hooks of the session (proxy `hooks`). */
 export type HookActivities = ReturnType<typeof createHookActivities>;
 
@@ -53,6 +56,7 @@ export function createActivities(deps: ActivityDeps) {
   const subagentWait = createSubagentActivities();
   const schedule = createScheduleActivities();
   const background = createBackgroundTaskActivities(deps.tools);
+  const monitor = createMonitorTaskActivities(deps.tools);
   const activities = {
     callModel: withErrorCodes(model.callModel),
     appendTranscript: withErrorCodes(model.appendTranscript),
@@ -68,6 +72,7 @@ export function createActivities(deps: ActivityDeps) {
     awaitSubagent: withErrorCodes(subagentWait.awaitSubagent),
     nextCronFires: withErrorCodes(schedule.nextCronFires),
     runBackgroundTask: withErrorCodes(background.runBackgroundTask),
+    runMonitorTask: withErrorCodes(monitor.runMonitorTask),
   } satisfies ModelActivities &
     CompactionActivities &
     StoreActivities &
@@ -78,6 +83,7 @@ export function createActivities(deps: ActivityDeps) {
     SubagentWaitActivities &
     ScheduleActivities &
     BackgroundTaskActivities &
+    MonitorTaskActivities &
     HookActivities &
     Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).

@@ -20,6 +20,7 @@ export const ACTIVITY_TYPES = {
   awaitSubagent: 'awaitSubagent',
   nextCronFires: 'nextCronFires',
   runBackgroundTask: 'runBackgroundTask',
+  runMonitorTask: 'runMonitorTask',
 } as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[keyof typeof ACTIVITY_TYPES];
 
@@ -43,6 +44,8 @@ export const SIGNALS = {
   outage: 'outage',
   /** From a turn's own model activity: a tool_use block complete while the message streams. */
   streamedToolUse: 'streamedToolUse',
+  /** From a Monitor task's activity to its session: one numbered batch of the watch's output (engine/monitorTasks.ts). */
+  monitorEvent: 'monitorEvent',
 } as const;
 export const QUERIES = { status: 'status', transcriptHead: 'transcriptHead', turnProgress: 'turnProgress' } as const;
 export const UPDATES = { approve: 'approve', deny: 'deny' } as const;
@@ -94,7 +97,7 @@ export const activityIds = {
   append: (turn: number): string => `append-${turn}`,
   readFiles: (turn: number): string => `read-files-${turn}`,
   hook: (event: string, n: number): string => `hook-${event}-${n}`,
-  /** A background task's own activity in the session (Bash run_in_background): `task-<task id>`. */
+  /** A background task's own activity in the session (Bash run_in_background, Monitor): `task-<task id>`. */
   task: (taskId: string): string => `task-${taskId}`,
   /** A retried attempt of any of these (the turn waits out outages): `<id>-attempt-<k>`. */
   attempt: (base: string, attempt: number): string => (attempt <= 1 ? base : `${base}-attempt-${attempt}`),

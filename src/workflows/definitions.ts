@@ -15,6 +15,7 @@ import type {
 } from '../engine/session';
 import type { OutageState } from '../engine/retry';
 import type { DiscardedExecution, StreamedToolUse } from '../engine/streaming';
+import type { MonitorEventBatch } from '../engine/monitorTasks';
 import type { ControlWrite, DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { ContextSettings } from '../engine/contextWindow';
 import type { CompactionRecord, ContextView } from '../engine/contextView';
@@ -349,6 +350,15 @@ export const BACKGROUND_TASKS_PATCH = 'background-tasks';
  * recorded without this marker keeps queuing the text without it.
  */
 export const TASK_NOTIFICATION_TEXT_PATCH = 'task-notification-text';
+/**
+ * Monitor tasks: the session runs a recorded `monitor` task as its own activity `task-<id>`
+ * (runMonitorTask), takes each `monitorEvent` signal once per (task, seq) and queues its event
+ * notification, and queues the monitor's end notification (or expiry notice) when the activity
+ * ends. Histories recorded before never held a monitor task (Monitor was not offered).
+ */
+export const MONITOR_TASKS_PATCH = 'monitor-tasks';
+/** From a Monitor task's activity to its session: one numbered batch of the watch's output. */
+export const monitorEventSignal = defineSignal<[MonitorEventBatch]>(SIGNALS.monitorEvent);
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */

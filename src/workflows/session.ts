@@ -225,6 +225,7 @@ class SessionRun implements SessionExecutor {
     });
     setHandler(interruptSignal, () => this.onInterrupt());
     setHandler(stopSignal, () => this.timers.requestStop());
+    this.tasks.monitors.register();
     setHandler(approvalPendingSignal, (p) => this.onApprovalPending(p));
     setHandler(outageSignal, (o) => this.onOutage(o ?? undefined));
     setHandler(approvalResolvedSignal, ({ toolUseId, decision, source }) =>

@@ -8,7 +8,8 @@
 // A heartbeat that stops (the worker died) makes the task `lost`, with a notification saying it was
 // not re-run; the worker's guardian has killed its processes. TaskStop (`taskStopRequested`)
 // cancels the activity (the process group is killed) and the task ends `killed` without one. No
-// continue-as-new while a task's activity runs: activities do not cross it.
+// continue-as-new while a task's activity runs: activities do not cross it. A Monitor task runs
+// `runMonitorTask` instead, its events and end texts handled by SessionMonitors (sessionMonitors.ts).
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -18,20 +19,23 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  type ActivityOptions,
 } from '@temporalio/workflow';
 import { endTask, type BackgroundTask, type TaskOutcome } from '../engine/autonomy';
 import { taskNotification, taskNotificationBeforeTextPatch } from '../engine/taskNotifications';
 import { activityIds } from '../engine/ids';
 import { oneLinePreview } from '../engine/messages';
 import type { BackgroundTaskActivities } from '../activities';
-import type { RunBackgroundTaskResult } from '../calls/backgroundTask';
+import type { RunBackgroundTaskInput, RunBackgroundTaskResult } from '../calls/backgroundTask';
 import type { ToolSessionInput } from '../calls/tools';
 import {
   BACKGROUND_TASKS_PATCH,
+  MONITOR_TASKS_PATCH,
   TASK_NOTIFICATION_TEXT_PATCH,
   type SessionCarry,
   type SessionInput,
 } from './definitions';
+import { SessionMonitors } from './sessionMonitors';
 
 /** Beyond the task's own timeout (which the activity enforces by killing it): time to stop and store. */
 const STOP_MARGIN_MS = 5 * 60_000;
@@ -45,13 +49,17 @@ export class SessionTasks {
   /** Ends not yet seen by a turn's context (a turn that ran meanwhile returns its stale context). */
   private readonly outcomes = new Map<string, TaskOutcome>();
   private readonly stopping = new Set<string>();
+  /** Monitor tasks' events (sessionMonitors.ts). */
+  readonly monitors: SessionMonitors;
 
   constructor(
     private readonly state: SessionCarry,
     private readonly input: SessionInput,
     private readonly toolSession: () => ToolSessionInput,
     private readonly changed: () => void,
-  ) {}
+  ) {
+    this.monitors = new SessionMonitors(state, changed);
+  }
 
   /** Is any task's activity running? (No continue-as-new then.) */
   active(): boolean {
@@ -92,6 +100,7 @@ export class SessionTasks {
     const scope = this.scopes.get(id);
     if (!scope || this.stopping.has(id)) return;
     this.stopping.add(id);
+    this.monitors.stopped(id);
     scope.cancel();
   }
 
@@ -100,46 +109,56 @@ export class SessionTasks {
     patched(BACKGROUND_TASKS_PATCH);
     this.started.set(task.id, task);
     const input = this.input;
-    const act = proxyActivities<BackgroundTaskActivities>({
+    const options: ActivityOptions = {
       activityId: activityIds.task(task.id),
-      summary: `Background task ${task.id}: ${oneLinePreview(task.description, 80)}`,
+      summary: `${task.kind === 'monitor' ? 'Monitor' : 'Background task'} ${task.id}: ${oneLinePreview(task.description, 80)}`,
       startToCloseTimeout: task.timeoutMs + STOP_MARGIN_MS,
       heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
       retry: { maximumAttempts: 1 },
       cancellationType: 'WAIT_CANCELLATION_COMPLETED',
       ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
-    });
+    };
     const { cwd, additionalDirectories, projectDir, worktree } = this.state.context;
     const scope = new CancellationScope();
     this.scopes.set(task.id, scope);
-    const run = scope.run(() =>
-      act.runBackgroundTask({
-        session: this.toolSession(),
-        task: {
-          id: task.id,
-          toolUseId: task.toolUseId,
-          command: task.command ?? task.description,
-          cwd: task.cwd ?? cwd,
-          timeoutMs: task.timeoutMs,
-          outputPath: task.outputPath ?? '',
-          ...(task.unsandboxed ? { unsandboxed: true } : {}),
-        },
-        context: {
-          cwd,
-          additionalDirectories,
-          ...(projectDir !== undefined ? { projectDir } : {}),
-          ...(worktree ? { worktree } : {}),
-        },
-      }),
-    );
+    const taskInput: RunBackgroundTaskInput = {
+      session: this.toolSession(),
+      task: {
+        id: task.id,
+        toolUseId: task.toolUseId,
+        command: task.command ?? task.description,
+        cwd: task.cwd ?? cwd,
+        timeoutMs: task.timeoutMs,
+        outputPath: task.outputPath ?? '',
+        ...(task.unsandboxed ? { unsandboxed: true } : {}),
+      },
+      context: {
+        cwd,
+        additionalDirectories,
+        ...(projectDir !== undefined ? { projectDir } : {}),
+        ...(worktree ? { worktree } : {}),
+      },
+    };
+    // A Monitor's watch (sessionMonitors.ts); a history recorded before held no monitor task.
+    if (task.kind === 'monitor' && patched(MONITOR_TASKS_PATCH)) {
+      void this.monitors
+        .run(task, scope, options, taskInput, failureOutcome)
+        .then((end) => this.ended(task.id, end.outcome, end.notification));
+      return;
+    }
+    const act = proxyActivities<BackgroundTaskActivities>(options);
+    const run = scope.run(() => act.runBackgroundTask(taskInput));
     void run.then(
       (r) => this.ended(task.id, outcomeOf(r, Date.now())),
       (err: unknown) => this.ended(task.id, failureOutcome(err, Date.now())),
     );
   }
 
-  /** The task's activity ended: its record ends, and unless it was stopped its notification is queued. */
-  private ended(id: string, outcome: TaskOutcome): void {
+  /**
+   * The task's activity ended: its record ends, and unless it was stopped its notification is queued
+   * (`notification`: the task kind's own text, null for none; by default the Bash task's).
+   */
+  private ended(id: string, outcome: TaskOutcome, notification?: string | null): void {
     this.scopes.delete(id);
     const stopped = this.stopping.delete(id);
     const final: TaskOutcome = stopped ? { ...outcome, state: 'killed' } : outcome;
@@ -149,9 +168,13 @@ export class SessionTasks {
     const task = this.started.get(id);
     if (task && final.state !== 'killed') {
       const { command: _c, ...kept } = task;
-      // The text a session recorded before the patch had no blank line after the preamble.
-      const text = patched(TASK_NOTIFICATION_TEXT_PATCH) ? taskNotification : taskNotificationBeforeTextPatch;
-      this.state.pendingMessages.push(text({ ...kept, ...final }));
+      let text: string | null = notification ?? null;
+      if (notification === undefined) {
+        // The text a session recorded before the patch had no blank line after the preamble.
+        const format = patched(TASK_NOTIFICATION_TEXT_PATCH) ? taskNotification : taskNotificationBeforeTextPatch;
+        text = format({ ...kept, ...final });
+      }
+      if (text) this.state.pendingMessages.push(text);
     }
     this.changed();
   }

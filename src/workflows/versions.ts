@@ -24,6 +24,7 @@ import {
   CHECKPOINT_OWN_SIZE_PATCH,
   BACKGROUND_TASKS_PATCH,
   TASK_NOTIFICATION_TEXT_PATCH,
+  MONITOR_TASKS_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -140,5 +141,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['background-tasks.session.json'],
     deprecate:
       'deprecatePatch once no session run started before it is open that holds a running task (a run ends at continue-as-new, which waits for its tasks); then drop taskNotificationBeforeTextPatch.',
+  },
+  {
+    id: MONITOR_TASKS_PATCH,
+    since: 'c257c4b',
+    why: "sessionWorkflow runs a Monitor task a turn recorded (kind monitor: a taskStarted modifier) as its own activity task-<id> of type runMonitorTask (before: runBackgroundTask), takes each monitorEvent signal once per (task, seq) and queues its event notification, and queues the monitor's end notification, expiry notice or nothing (stopped) from the activity's result. Before it, Monitor was not offered, so no recorded history holds a monitor task: the marker is written only when one starts, and every earlier fixture replays unchanged.",
+    fixtures: ['monitor-tasks.session.json'],
+    before: ['background-tasks.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); only a history with a monitor task reaches the call.',
   },
 ];

@@ -184,6 +184,18 @@ test("replay: a background command's notification has the blank line after its p
 // Note: the reordered workflow below reorders the writes on the activity path only. Reordering
 // the two LOCAL activities the same way was tried and NOT detected by replay (the local-stores
 // turn replayed without error): the negative control covers the activity path.
+test('replay: the monitor-tasks fixture runs each Monitor as runMonitorTask and takes its monitorEvent signals', () => {
+  const history = JSON.parse(readFileSync(join(FIXTURES, 'monitor-tasks.session.json'), 'utf8')) as {
+    events: Array<{ workflowExecutionSignaledEventAttributes?: { signalName?: string } }>;
+  };
+  assert.deepEqual(
+    scheduledActivities('monitor-tasks.session.json').filter((t) => t.endsWith('Task')),
+    ['runMonitorTask', 'runMonitorTask'],
+  );
+  const signals = history.events.flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? []);
+  assert.ok(signals.filter((n) => n === 'monitorEvent').length >= 2, signals.join(', '));
+});
+
 test('replay: every recorded history replays against the current workflows', async () => {
   const results = await replayAll({ workflowBundle: await getWorkflowBundle(workflowsPath), replayName: 'fixtures' });
   const failures = [...results].filter(([, err]) => err).map(([file, err]) => `${file}: ${err?.name}: ${err?.message}`);

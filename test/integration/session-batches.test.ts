@@ -72,6 +72,7 @@ test('integration: [Grep, Read] [Edit] [Grep] runs as 3 batches; safe calls over
       'ExitWorktree',
       'Glob',
       'Grep',
+      'Monitor',
       'NotebookEdit',
       'Read',
       'ScheduleWakeup',
@@ -136,6 +137,7 @@ test('integration: a tool denied outright is not offered to the model, and a cal
     const result = await (await start({ prompt: 'try bash', rules: { allow: [], ask: [], deny: ['Bash'] } })).result();
     assert.equal(result.status, 'completed');
     const offered = (fake.messageRequests()[0]?.tools ?? []).map((t) => (t as { name: string }).name).sort();
+    // A blanket Bash deny takes Monitor (whose rules are Bash's) out too.
     assert.deepEqual(offered, [
       'Agent',
       'CronCreate',

@@ -15,6 +15,7 @@ import { SCHEDULE_TOOLS } from './schedule';
 import { SkillTool } from './skill';
 import { ToolSearchTool } from './toolSearch';
 import { TaskStopTool } from './taskStop';
+import { MonitorTool } from './monitor';
 
 export { AgentTool, agentToolPrompt } from './agent';
 export { BashTool } from './bash';
@@ -28,6 +29,7 @@ export { EnterWorktreeTool, ExitWorktreeTool } from './worktree';
 export { ScheduleWakeupTool, CronCreateTool, CronListTool, CronDeleteTool, SCHEDULE_TOOLS } from './schedule';
 export { WebFetchTool } from './webFetch';
 export { TaskStopTool } from './taskStop';
+export { MonitorTool } from './monitor';
 export { WebSearchTool } from './webSearch';
 export { SkillTool } from './skill';
 export { ToolSearchTool } from './toolSearch';
@@ -38,7 +40,7 @@ export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool,
 
 /** The web tools: they reach the network from the worker (not from the sandbox) and call the model themselves. */
 export const WEB_TOOLS: AnyTool[] = [WebFetchTool, WebSearchTool];
-/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, Skill, the worktree and schedule tools, TaskStop, ToolSearch. */
+/** Every tool the worker registers by default (src/worker.ts): the built-ins, the web tools, Agent, Skill, the worktree and schedule tools, Monitor, TaskStop, ToolSearch. */
 export const DEFAULT_WORKER_TOOLS: AnyTool[] = [
   ...BUILTIN_TOOLS,
   ...WEB_TOOLS,
@@ -47,6 +49,7 @@ export const DEFAULT_WORKER_TOOLS: AnyTool[] = [
   EnterWorktreeTool,
   ExitWorktreeTool,
   ...SCHEDULE_TOOLS,
+  MonitorTool,
   TaskStopTool,
   ToolSearchTool,
 ];

@@ -89,6 +89,8 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
   isConcurrencySafe: () => true,
   isReadOnly: (i) => typeof i.command === 'string' && isReadOnlyCommand(i.command),
   isIdempotent: () => true,
+  // The reference loads it on demand (ToolSearch), as TaskStop.
+  shouldDefer: true,
   getRuleContent: (i) => i.command,
   checkPermissions: (i, ctx) =>
     typeof i.command === 'string'

@@ -1,4 +1,4 @@
-// TaskStop: stops a background task the session runs (Bash `run_in_background`), by the id its start
+// TaskStop: stops a background task the session runs (Bash `run_in_background`, Monitor), by the id its start
 // returned (the reference's name and schema: test/fixtures/reference-tools/2.1.328/TaskStop.json;
 // `shell_id` is the old name of `task_id`). Like the schedule tools it only records what it wants —
 // a `taskStopRequested` modifier — and the session cancels the task's activity, which kills the
@@ -37,7 +37,7 @@ export const TaskStopTool = buildTool<z.infer<typeof inputSchema>, TaskStopOutpu
   // The reference loads it on demand (ToolSearch), as the Cron tools.
   shouldDefer: true,
   prompt: () =>
-    'Stops a background task (a Bash command started with run_in_background) by its task id: its processes are killed and no notification follows.',
+    'Stops a background task (a Bash command started with run_in_background, or a Monitor) by its task id: its processes are killed and no notification follows.',
   summary: (i) => `TaskStop ${idOf(i)}`,
   async validateInput(i, ctx) {
     const id = idOf(i);

@@ -1,0 +1,202 @@
+// integration: Monitor tasks (issue 19) on the real dev server. A Monitor call returns at once; the
+// session runs the watch command as its own activity `task-<id>` (runMonitorTask), whose stdout
+// batches reach the session as `monitorEvent` signals: each becomes one `<task-notification>` that
+// wakes the idle session, in order, each once (a doubled signal is dropped), and the end of the
+// stream one more (the lines that came with the exit as its event). `status` shows the monitor while
+// it runs. TaskStop stops one: its processes are gone and no end notification follows.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
+import { sessionStatus } from '../../src/client';
+import { SIGNALS } from '../../src/engine/ids';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
+
+after(closeTestEnv);
+
+/** The texts the request added: every user message after the last assistant message (text blocks and tool results). */
+function newTexts(req: MessagesRequest): string[] {
+  const lastAssistant = req.messages.map((m) => m.role).lastIndexOf('assistant');
+  return req.messages.slice(lastAssistant + 1).flatMap((m) => {
+    if (typeof m.content === 'string') return [m.content];
+    return m.content.flatMap((b) => {
+      if (b.type === 'text' && typeof b.text === 'string') return [b.text];
+      if (b.type === 'tool_result') {
+        const c = (b as { content?: unknown }).content;
+        if (typeof c === 'string') return [c];
+        if (Array.isArray(c))
+          return c.flatMap((x: { type?: string; text?: string }) => (x.type === 'text' ? [x.text ?? ''] : []));
+      }
+      return [];
+    });
+  });
+}
+
+/** Live processes whose command line contains `needle` (Linux /proc). */
+function processesWith(needle: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const args = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').join(' ');
+      const state = readFileSync(`/proc/${e}/stat`, 'utf8');
+      if (state.slice(state.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      if (args.includes(needle)) out.push(`${e} ${args}`);
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+const STARTED = /^Monitor started \(task (b[a-z0-9]{8}), expires in 1m unless the source ends first;/;
+const EVENT =
+  /<task-notification>\n<task-id>(b[a-z0-9]{8})<\/task-id>\n<summary>Monitor event: "ticks &lt;4&gt;"<\/summary>\n<event>([\s\S]*?)<\/event>\n<\/task-notification>/;
+
+test(
+  'integration: a Monitor: its lines reach the next turns as events, in order, each once (a doubled signal dropped); the end notification follows; status shows it',
+  { timeout: 180_000 },
+  async () => {
+    await withAgent({}, async ({ fake, start, client }) => {
+      let taskId = '';
+      const events: string[][] = [];
+      const ends: string[] = [];
+      fake.script((req) => {
+        const texts = newTexts(req);
+        if (texts.some((t) => t.includes('watch the ticks')))
+          return toolUseResponse([
+            {
+              id: 'toolu_mon',
+              name: 'Monitor',
+              input: {
+                description: 'ticks <4>',
+                timeout_ms: 60_000,
+                command: 'for i in 1 2 3 4; do echo "tick $i"; echo "noise $i" >&2; sleep 1.5; done; echo "done line"',
+              },
+            },
+          ]);
+        for (const t of texts) {
+          const m = STARTED.exec(t);
+          if (m) taskId = m[1]!;
+          const e = EVENT.exec(t);
+          if (e) {
+            assert.equal(e[1], taskId);
+            events.push(e[2]!.split('\n'));
+          }
+          if (t.includes('<status>')) ends.push(t);
+        }
+        return textResponse(texts.some((t) => t.includes('<task-notification>')) ? 'Noted.' : 'Watching.');
+      });
+      const handle = await start({ prompt: 'watch the ticks', tools: ['Monitor', 'Read'] });
+      const waiting = await waitFor(
+        'the session to wait for its monitor',
+        async () => {
+          const s = await sessionStatus(client, handle.workflowId);
+          return s.status === 'waiting' && s.autonomy?.tasks[0]?.state === 'running' ? s : undefined;
+        },
+        60_000,
+      );
+      assert.match(waiting.waiting?.reason ?? '', /1 background task running/);
+      const task = waiting.autonomy!.tasks[0]!;
+      assert.deepEqual([task.kind, task.id, task.description], ['monitor', taskId, 'ticks <4>']);
+      assert.match(task.outputPath ?? '', new RegExp(`/tasks/${taskId}\\.output$`));
+      // A doubled delivery of the first batch (as a retried signal would be): dropped by its seq.
+      await waitFor('the first event', async () => (events.length > 0 ? true : undefined), 60_000);
+      await client.workflow
+        .getHandle(handle.workflowId)
+        .signal(SIGNALS.monitorEvent, { taskId, seq: 1, kind: 'event', text: 'DOUBLED' });
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      // Every line once, in order: the events, then the lines that came with the exit.
+      assert.equal(ends.length, 1, 'one end notification');
+      const end = ends[0]!;
+      assert.match(
+        end,
+        new RegExp(
+          `<task-notification>\\n<task-id>${taskId}</task-id>\\n<tool-use-id>toolu_mon</tool-use-id>\\n<output-file>${task.outputPath}</output-file>\\n<status>completed</status>\\n<summary>Monitor "ticks &lt;4&gt;" stream ended</summary>`,
+        ),
+      );
+      const endLines = /<event>([\s\S]*?)<\/event>/.exec(end)?.[1]?.split('\n') ?? [];
+      assert.deepEqual([...events.flat(), ...endLines], ['tick 1', 'tick 2', 'tick 3', 'tick 4', 'done line']);
+      assert.ok(events.length >= 2, 'events reached more than one turn');
+      const all = fake.messageRequests().map((r) => JSON.stringify(r.messages));
+      assert.ok(!all.some((t) => t.includes('DOUBLED')), 'the doubled signal never reached the model');
+      assert.ok(!all.some((t) => t.includes('noise 1')), 'stderr is not an event');
+      const output = readFileSync(task.outputPath!, 'utf8');
+      assert.match(output, /noise 4/);
+      assert.match(output, /done line/);
+      const final = await sessionStatus(client, handle.workflowId);
+      assert.deepEqual(
+        final.autonomy?.tasks.map((t) => [t.id, t.kind, t.state, t.exitCode]),
+        [[taskId, 'monitor', 'completed', 0]],
+      );
+      assert.match(final.autonomy?.tasks[0]?.outputRef ?? '', /^taskoutput-[0-9a-f]{64}$/);
+      // The activity is the task's own, as a background command's.
+      const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
+      const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
+      assert.ok(
+        scheduled.some(
+          (e) =>
+            e.activityTaskScheduledEventAttributes?.activityId === `task-${taskId}` &&
+            e.activityTaskScheduledEventAttributes.activityType?.name === 'runMonitorTask',
+        ),
+      );
+    });
+  },
+);
+
+test(
+  'integration: TaskStop stops a Monitor: its processes are gone, no end notification follows',
+  { timeout: 120_000, skip: process.platform !== 'linux' ? 'needs /proc' : false },
+  async () => {
+    const marker = `${4000 + Math.floor(Math.random() * 5000)}.75`;
+    await withAgent({}, async ({ fake, start, client }) => {
+      let taskId = '';
+      const texts: string[] = [];
+      fake.script((req) => {
+        const added = newTexts(req);
+        texts.push(...added);
+        const text = added.join('\n');
+        if (text.includes('watch forever'))
+          return toolUseResponse([
+            {
+              id: 'toolu_mon',
+              name: 'Monitor',
+              input: { description: 'forever', timeout_ms: 600_000, command: `echo up; sleep ${marker}` },
+            },
+          ]);
+        const m = STARTED.exec(text) ?? /Monitor started \(task (b[a-z0-9]{8})/.exec(text);
+        if (m) taskId = m[1]!;
+        if (text.includes('<event>up</event>'))
+          return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: taskId } }]);
+        return textResponse(text.includes('Successfully stopped') ? 'Stopped.' : 'Watching.');
+      });
+      const handle = await start({
+        prompt: 'watch forever',
+        tools: ['Monitor', 'TaskStop'],
+        toolHeartbeatTimeoutMs: 5_000,
+      });
+      await waitFor('the watch to run', async () => processesWith(`sleep ${marker}`).length > 0 || undefined, 60_000);
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      const stopped = texts.find((t) => t.includes('Successfully stopped'));
+      assert.deepEqual(JSON.parse(stopped ?? '{}'), {
+        message: `Successfully stopped task: ${taskId} (echo up; sleep ${marker})`,
+        task_id: taskId,
+        task_type: 'monitor',
+        command: `echo up; sleep ${marker}`,
+      });
+      assert.ok(!texts.some((t) => t.includes('<status>')), 'no end notification');
+      await waitFor('the process to be gone', async () => processesWith(`sleep ${marker}`).length === 0, 20_000).catch(
+        () => undefined,
+      );
+      assert.deepEqual(processesWith(`sleep ${marker}`), []);
+      const s = await sessionStatus(client, handle.workflowId);
+      assert.deepEqual(
+        s.autonomy?.tasks.map((t) => [t.id, t.kind, t.state, t.stopRequested]),
+        [[taskId, 'monitor', 'killed', true]],
+      );
+    });
+  },
+);
