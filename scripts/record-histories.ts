@@ -31,6 +31,8 @@ import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
 import { turnProgressQuery } from '../src/workflows/definitions';
 import { backgroundTaskId } from '../src/tools/builtin/bash';
 import { monitorTaskId } from '../src/tools/builtin/monitor';
+import { agentTaskId } from '../src/engine/subagents';
+import { execFileSync } from 'node:child_process';
 import { withAgent, type AgentTestContext, type WithAgentOptions } from '../test/support/agent';
 import { closeTestEnv } from '../test/support/temporal';
 import { waitFor } from '../test/support/wait';
@@ -346,7 +348,12 @@ const scenarios: Record<string, Scenario> = {
           {
             id: 'toolu_agent',
             name: 'Agent',
-            input: { description: 'review', prompt: 'review the notes', subagent_type: 'reviewer' },
+            input: {
+              run_in_background: false,
+              description: 'review',
+              prompt: 'review the notes',
+              subagent_type: 'reviewer',
+            },
           },
         ]);
       return textResponse('Reviewed.');
@@ -546,6 +553,61 @@ scenarios['monitor-tasks'] = async ({ fake, start }, id) => {
   ).result();
   if (result.status !== 'completed' || !stopped)
     throw new Error(`monitor-tasks: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+};
+
+/**
+ * background-agents (issue 19): two Agent calls without run_in_background in one turn, one with
+ * `isolation: "worktree"` (its worktree is made first, then removed: the child changed nothing);
+ * each child starts with parent close policy ABANDON and the call returns the launched result; the
+ * session waits for both as `local_agent` tasks (awaitAgentTask); the quick one's notification
+ * starts a turn in which the model stops the other (TaskStop: the wait is cancelled, the child
+ * session cancelled, no notification); the session then ends by itself.
+ */
+scenarios['background-agents'] = async ({ fake, start, workDir }, id) => {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=r@r', '-c', 'user.name=r', ...args], { cwd: workDir });
+  await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  const slow = agentTaskId(id, 'toolu_slow');
+  let release!: () => void;
+  const stopped = new Promise<void>((r) => (release = r));
+  fake.script(async (req) => {
+    const first = JSON.stringify(req.messages[0]?.content ?? '');
+    if (first.includes('SLOW-AGENT')) {
+      await stopped;
+      return textResponse('slow report');
+    }
+    if (first.includes('QUICK-AGENT')) return textResponse('quick report');
+    const text = lastUserText(req);
+    if (text.includes('start the agents'))
+      return toolUseResponse([
+        {
+          id: 'toolu_quick',
+          name: 'Agent',
+          input: { description: 'quick look', prompt: 'QUICK-AGENT: look', isolation: 'worktree' },
+        },
+        { id: 'toolu_slow', name: 'Agent', input: { description: 'slow job', prompt: 'SLOW-AGENT: work' } },
+      ]);
+    if (text.includes('<task-notification>'))
+      return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: slow } }]);
+    return textResponse('Waiting.');
+  });
+  try {
+    const result = await (
+      await start({
+        id,
+        prompt: 'start the agents',
+        tools: ['Agent', 'Read', 'TaskStop'],
+        toolHeartbeatTimeoutMs: 5_000,
+      })
+    ).result();
+    if (result.status !== 'completed' || result.turns < 2)
+      throw new Error(`background-agents: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+  } finally {
+    release();
+  }
 };
 
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit

@@ -32,7 +32,14 @@ export type ToolCallActivities = Pick<Tools, 'runToolUse'>;
 /** The Agent call's two pipeline phases around the child session (proxy `subagents`). */
 export type SubagentPhaseActivities = Pick<Tools, 'prepareSubagent' | 'finishSubagent'>;
 /** `awaitSubagent`: waits for a child session that already exists (proxy `subagentWait`). */
-export type SubagentWaitActivities = ReturnType<typeof createSubagentActivities>;
+export type SubagentWaitActivities = Pick<ReturnType<typeof createSubagentActivities>, 'awaitSubagent'>;
+/** An isolated agent's worktree, on the tool worker (proxy with the tool options). */
+export type AgentWorktreeActivities = Pick<
+  ReturnType<typeof createSubagentActivities>,
+  'prepareAgentWorktree' | 'settleAgentWorktree'
+>;
+/** `awaitAgentTask`: a background agent's wait in its parent session (proxy per task, `task-<id>`). */
+export type AgentTaskActivities = Pick<ReturnType<typeof createSubagentActivities>, 'awaitAgentTask'>;
 /** `nextCronFires`: the next firing of recurring cron jobs, a local activity (proxy `cron`). */
 export type ScheduleActivities = ReturnType<typeof createScheduleActivities>;
 /** `runBackgroundTask`: a background task's whole run, heartbeating (proxy per task, `task-<id>`). */
@@ -73,6 +80,9 @@ export function createActivities(deps: ActivityDeps) {
     nextCronFires: withErrorCodes(schedule.nextCronFires),
     runBackgroundTask: withErrorCodes(background.runBackgroundTask),
     runMonitorTask: withErrorCodes(monitor.runMonitorTask),
+    prepareAgentWorktree: withErrorCodes(subagentWait.prepareAgentWorktree),
+    settleAgentWorktree: withErrorCodes(subagentWait.settleAgentWorktree),
+    awaitAgentTask: withErrorCodes(subagentWait.awaitAgentTask),
   } satisfies ModelActivities &
     CompactionActivities &
     StoreActivities &
@@ -81,6 +91,8 @@ export function createActivities(deps: ActivityDeps) {
     ToolCallActivities &
     SubagentPhaseActivities &
     SubagentWaitActivities &
+    AgentWorktreeActivities &
+    AgentTaskActivities &
     ScheduleActivities &
     BackgroundTaskActivities &
     MonitorTaskActivities &

@@ -32,6 +32,8 @@ export function subagentPlan(
     ...(def.maxTurns !== undefined ? { maxTurns: def.maxTurns } : {}),
     ...(!def.tools || def.tools.some((t) => t.startsWith('mcp__')) ? { mcp: true } : {}),
     ...(disallowedMcpRules(def).length > 0 ? { denyRules: disallowedMcpRules(def) } : {}),
+    ...(data.run_in_background !== undefined ? { background: data.run_in_background } : {}),
+    ...(data.isolation === 'worktree' ? { isolation: 'worktree' as const } : {}),
     dropped,
   };
 }

@@ -30,8 +30,12 @@ export function autonomyLines(s: Pick<SessionStatus, 'autonomy' | 'waiting' | 's
     const size = t.outputBytes !== undefined ? `, ${t.outputBytes} B output` : '';
     const runs = t.command && t.command !== t.description ? ` ($ ${t.command.slice(0, 80)})` : '';
     const file = t.outputPath ? `; output ${t.outputPath}` : '';
+    // A background agent: its child session (`status <id>` shows it) and its worktree.
+    const agent = t.agent
+      ? `; agent session ${t.agent.sessionId}${t.agent.worktree ? `, worktree ${t.agent.worktree.path}` : ''}`
+      : '';
     out.push(
-      `task ${t.id} [${t.state}] ${t.description.slice(0, 80)}${runs} — started ${iso(t.startedAt)}${ended}${exit}${size}${file}`,
+      `task ${t.id} [${t.state}]${t.kind === 'local_agent' ? ' agent' : ''} ${t.description.slice(0, 80)}${runs} — started ${iso(t.startedAt)}${ended}${exit}${size}${file}${agent}`,
     );
   }
   return out;

@@ -6,6 +6,8 @@
 // starts the task's activity, sets the timer — and folds what happened back in (a task ended, a
 // firing is due), each event becoming one queued message. Pure and deterministic.
 
+import type { AgentWorktreeReady } from './subagents';
+
 /** A kind of background task (the reference's task types). */
 export type TaskKind = 'local_bash' | 'monitor' | 'local_agent';
 export type TaskState = 'running' | 'completed' | 'failed' | 'killed' | 'timed_out' | 'lost';
@@ -39,6 +41,8 @@ export interface BackgroundTask {
   outputRef?: string;
   /** Why it failed to run or was lost (not its own exit). */
   error?: string;
+  /** A `local_agent` task: its child session (started by the Agent call) and its worktree (`isolation: "worktree"`). */
+  agent?: { sessionId: string; worktree?: AgentWorktreeReady };
 }
 
 export interface Wakeup {

@@ -21,6 +21,9 @@ export const ACTIVITY_TYPES = {
   nextCronFires: 'nextCronFires',
   runBackgroundTask: 'runBackgroundTask',
   runMonitorTask: 'runMonitorTask',
+  prepareAgentWorktree: 'prepareAgentWorktree',
+  settleAgentWorktree: 'settleAgentWorktree',
+  awaitAgentTask: 'awaitAgentTask',
 } as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[keyof typeof ACTIVITY_TYPES];
 
@@ -94,6 +97,9 @@ export const activityIds = {
   agentPost: (toolUseId: string): string => `agent-post-${toolUseId}`,
   /** Waiting for a child session that already existed. */
   agentAwait: (toolUseId: string): string => `agent-await-${toolUseId}`,
+  /** An isolated agent's worktree: made before the child (`agent-worktree-<id>`), settled after a foreground child. */
+  agentWorktree: (toolUseId: string): string => `agent-worktree-${toolUseId}`,
+  agentWorktreeSettle: (toolUseId: string): string => `agent-worktree-settle-${toolUseId}`,
   append: (turn: number): string => `append-${turn}`,
   readFiles: (turn: number): string => `read-files-${turn}`,
   hook: (event: string, n: number): string => `hook-${event}-${n}`,

@@ -22,6 +22,10 @@ export interface SubagentCall {
   mcp?: boolean;
   /** Deny rules the child adds to the parent's (the agent's `disallowedTools` MCP names). */
   denyRules?: string[];
+  /** `run_in_background` as the model gave it (absent: the scheduler's default, background on the workflow path). */
+  background?: boolean;
+  /** `isolation: "worktree"`: the child works in a git worktree of its own (`.claude/worktrees/agent-<task id>`). */
+  isolation?: 'worktree';
   /** The pipeline state the post-call phase continues from: the validated input, hook context, the decision. */
   resume: SubagentResume;
 }
@@ -57,6 +61,27 @@ export interface SubagentOutput {
   model?: string;
   /** Control files the child session's calls changed (a child session workflow: its result says; in-process the call's own fingerprint sees them). */
   controlWrites?: ControlWrite[];
+  /** A background agent: the call returned at once; its report comes later as a task notification. */
+  launched?: { taskId: string };
+  /** The child's worktree (`isolation: "worktree"`), when it was kept (the child changed something). */
+  worktree?: AgentWorktree;
+}
+
+/** An isolated agent's worktree as made before its child starts (git's answers, never the worktree's own `.git` file). */
+export interface AgentWorktreeReady {
+  path: string;
+  branch: string;
+  base: string;
+  repoRoot: string;
+  /** What sandboxed Bash in it may write of the main repository's git directory (worktreeGitAccess). */
+  allowWrite: string[];
+  denyWrite: string[];
+}
+
+/** Where an isolated agent worked: the reference's `worktreePath` / `worktreeBranch`. */
+export interface AgentWorktree {
+  path: string;
+  branch: string;
 }
 
 /** The counters of a finished child session, as the Agent output carries them. */
@@ -88,8 +113,10 @@ export function subagentCounters(r: {
  * before the counters existed.
  */
 export function subagentUsageNote(o: SubagentOutput): string | undefined {
-  if (o.toolUses === undefined || o.totalTokens === undefined || o.durationMs === undefined) return undefined;
-  return `<usage>subagent_tokens: ${o.totalTokens}\ntool_uses: ${o.toolUses}\nduration_ms: ${Math.round(o.durationMs)}</usage>`;
+  const wt = o.worktree ? `worktreePath: ${o.worktree.path}\nworktreeBranch: ${o.worktree.branch}\n` : '';
+  if (o.toolUses === undefined || o.totalTokens === undefined || o.durationMs === undefined)
+    return wt ? wt.trimEnd() : undefined;
+  return `${wt}<usage>subagent_tokens: ${o.totalTokens}\ntool_uses: ${o.toolUses}\nduration_ms: ${Math.round(o.durationMs)}</usage>`;
 }
 
 /** The child session's id: `<session>/agent-<tool_use_id>` — one child per call, ever (invariant 5). */
@@ -130,4 +157,42 @@ export function subagentSummary(agentType: string, description: string): string 
 
 export function isAgentTool(name: string): boolean {
   return AGENT_TOOL_NAMES.includes(name);
+}
+
+/**
+ * A background agent's task id (TaskStop's `task_id`, the notification's `<task-id>`; its worktree
+ * is `agent-<id>`): `a` and 16 hex digits, as the reference's agent ids look, derived from the
+ * session and the tool_use_id (FNV-1a, pure: workflow code computes it, replay gets the same).
+ */
+export function agentTaskId(sessionId: string, toolUseId: string): string {
+  const text = `${sessionId}/${toolUseId}`;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+    h2 = (h2 ^ (h2 >>> 13)) >>> 0;
+  }
+  return `a${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
+}
+
+/** The worktree name of an isolated agent (the reference's: `agent-<agent id>`). */
+export function agentWorktreeName(taskId: string): string {
+  return `agent-${taskId}`;
+}
+
+/**
+ * The Agent result of a background launch: the reference's first sentence and `agentId:` line,
+ * then our own guidance (no SendMessage here; TaskStop stops it; no output file to read: the
+ * child is a session of its own, `durable-agent status <child session>` shows it).
+ */
+export function agentLaunchedText(taskId: string, childSessionId: string): string {
+  return [
+    'Async agent launched successfully.',
+    `agentId: ${taskId} (internal ID - do not mention to user. TaskStop with this id stops the agent.)`,
+    'The agent is working in the background as its own session. You will be notified automatically when it completes. You know nothing about its results until that notification arrives: do not report, assume, or predict them; continue other work or respond to the user in the meantime.',
+    "Do not duplicate this agent's work: avoid working with the same files or topics it is using.",
+    `session: ${childSessionId}`,
+  ].join('\n');
 }

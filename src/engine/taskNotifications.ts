@@ -181,6 +181,8 @@ export interface AgentEnd {
   totalTokens: number;
   toolUses: number;
   durationMs: number;
+  /** The agent's worktree (`isolation: "worktree"`), when it was kept: the reference's `<worktree>` element. */
+  worktree?: { path: string; branch: string };
 }
 
 const AGENT_NOTE = 'The agent has ended; nothing more comes under this task id unless it is started again.';
@@ -219,5 +221,10 @@ export function agentNotification(
     ...(end.state === 'completed' ? [`<note>${escapeXml(AGENT_NOTE)}</note>`] : []),
     ...(end.result !== undefined ? [`<result>${escapeXml(end.result)}</result>`] : []),
     `<usage><subagent_tokens>${int(end.totalTokens)}</subagent_tokens><tool_uses>${int(end.toolUses)}</tool_uses><duration_ms>${int(end.durationMs)}</duration_ms></usage>`,
+    ...(end.worktree
+      ? [
+          `<worktree><worktreePath>${escapeXml(end.worktree.path)}</worktreePath><worktreeBranch>${escapeXml(end.worktree.branch)}</worktreeBranch></worktree>`,
+        ]
+      : []),
   ]);
 }

@@ -359,6 +359,14 @@ export const TASK_NOTIFICATION_TEXT_PATCH = 'task-notification-text';
 export const MONITOR_TASKS_PATCH = 'monitor-tasks';
 /** From a Monitor task's activity to its session: one numbered batch of the watch's output. */
 export const monitorEventSignal = defineSignal<[MonitorEventBatch]>(SIGNALS.monitorEvent);
+/**
+ * Background agents (issue 19): an Agent call without `run_in_background: false` starts its child
+ * session (parent close policy ABANDON) and returns the launched result at once, with a
+ * `local_agent` task; the session waits for the child as the task's activity (awaitAgentTask) and
+ * queues its notification. `isolation: "worktree"` makes the child's worktree first. A turn
+ * recorded before ran every Agent call in the foreground (and refused both keys).
+ */
+export const BACKGROUND_AGENTS_PATCH = 'background-agents';
 /** From the turn's own model activity: a tool_use block that is complete while the message streams. */
 export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */

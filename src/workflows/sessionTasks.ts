@@ -28,7 +28,9 @@ import { oneLinePreview } from '../engine/messages';
 import type { BackgroundTaskActivities } from '../activities';
 import type { RunBackgroundTaskInput, RunBackgroundTaskResult } from '../calls/backgroundTask';
 import type { ToolSessionInput } from '../calls/tools';
+import { runAgentTask } from './sessionAgentTasks';
 import {
+  BACKGROUND_AGENTS_PATCH,
   BACKGROUND_TASKS_PATCH,
   MONITOR_TASKS_PATCH,
   TASK_NOTIFICATION_TEXT_PATCH,
@@ -105,6 +107,7 @@ export class SessionTasks {
   }
 
   private start(task: BackgroundTask): void {
+    if (task.kind === 'local_agent') return this.startAgent(task);
     // A history recorded before it had no task to start (Bash refused run_in_background).
     patched(BACKGROUND_TASKS_PATCH);
     this.started.set(task.id, task);
@@ -152,6 +155,16 @@ export class SessionTasks {
       (r) => this.ended(task.id, outcomeOf(r, Date.now())),
       (err: unknown) => this.ended(task.id, failureOutcome(err, Date.now())),
     );
+  }
+
+  /** A background agent (sessionAgentTasks.ts): the wait for its child session is the task's activity. */
+  private startAgent(task: BackgroundTask): void {
+    // A history recorded before it had no agent task (every Agent call ran in the foreground).
+    patched(BACKGROUND_AGENTS_PATCH);
+    this.started.set(task.id, task);
+    const scope = new CancellationScope();
+    this.scopes.set(task.id, scope);
+    void runAgentTask(task, this.input, scope).then((end) => this.ended(task.id, end.outcome, end.notification));
   }
 
   /**

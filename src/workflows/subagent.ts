@@ -5,18 +5,23 @@
 // that already exists (ALREADY_STARTED) is awaited instead of started again.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
+  CancellationScope,
   ChildWorkflowFailure,
   isCancellation,
+  patched,
   startChild,
   type ActivityInterfaceFor,
-  type CancellationScope,
 } from '@temporalio/workflow';
 import type { AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
+import { MAX_TASK_TEXT, type BackgroundTask } from '../engine/autonomy';
 import {
+  agentTaskId,
+  agentWorktreeName,
   childSystemPrompt,
   subagentCounters,
   subagentSessionId,
+  type AgentWorktreeReady,
   type SubagentCall,
   type SubagentOutput,
 } from '../engine/subagents';
@@ -24,7 +29,13 @@ import { activityIds } from '../engine/ids';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { SubagentPrepared, ToolSessionInput, RunToolUseInput } from '../calls/tools';
 import type { SubagentResume } from '../engine/subagents';
-import { oneLinePreview, type SessionInput, type SessionResult, type TurnWorkflowInput } from './definitions';
+import {
+  BACKGROUND_AGENTS_PATCH,
+  oneLinePreview,
+  type SessionInput,
+  type SessionResult,
+  type TurnWorkflowInput,
+} from './definitions';
 
 export interface SubagentActivities {
   prepareSubagent(input: RunToolUseInput): Promise<SubagentPrepared>;
@@ -32,6 +43,8 @@ export interface SubagentActivities {
     input: RunToolUseInput & { resume: SubagentResume; output: SubagentOutput; childHead?: string | null },
   ): Promise<ToolRunResult>;
   awaitSubagent(input: { workflowId: string }): Promise<SessionResult>;
+  prepareAgentWorktree(input: { cwd: string; name: string }): Promise<AgentWorktreeReady | { error: string }>;
+  settleAgentWorktree(input: { worktree: AgentWorktreeReady }): Promise<{ path: string; branch: string } | null>;
 }
 
 export interface SubagentEnv {
@@ -49,27 +62,31 @@ export function childSessionInput(
   call: SubagentCall,
   block: ToolUseBlock,
   context: AgentContext,
+  worktree?: AgentWorktreeReady,
 ): SessionInput {
   const { input } = env;
   const sub = input.subagents ?? {};
   const maxTurns = call.maxTurns ?? sub.maxTurns;
+  // An isolated child works in its worktree: its cwd, its system prompt, its sandbox (plus what git needs there).
+  const cwd = worktree ? worktree.path : context.cwd;
+  const sandbox = worktree && input.sandbox ? worktreeSandbox(input.sandbox, worktree) : input.sandbox;
   return {
     prompt: call.prompt,
     model: {
       ...input.model,
       ...(call.model ? { model: call.model } : {}),
-      system: childSystemPrompt(call.system, context.cwd),
+      system: childSystemPrompt(call.system, cwd),
     },
     tools: call.tools,
     permissionMode: input.permissionMode,
     rules: call.denyRules?.length ? { ...input.rules, deny: [...input.rules.deny, ...call.denyRules] } : input.rules,
-    cwd: context.cwd,
+    cwd,
     ...(context.additionalDirectories.length > 0 ? { additionalDirectories: [...context.additionalDirectories] } : {}),
     ...(input.hooks ? { hooks: input.hooks } : {}),
     // The parent's memory (CLAUDE.md), as the reference gives a subagent.
     ...(sub.memory ? { memory: sub.memory } : {}),
     ...(call.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
-    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    ...(sandbox ? { sandbox } : {}),
     ...(maxTurns !== undefined ? { maxTurns } : {}),
     ...(sub.maxTotalTokens !== undefined ? { maxTotalTokens: sub.maxTotalTokens } : {}),
     approvalTimeoutMs: input.approvalTimeoutMs,
@@ -85,6 +102,38 @@ export function childSessionInput(
   };
 }
 
+/** The parent's sandbox settings with what git needs in the child's worktree (as `run --worktree`). */
+function worktreeSandbox(
+  sandbox: NonNullable<SessionInput['sandbox']>,
+  wt: AgentWorktreeReady,
+): SessionInput['sandbox'] {
+  return {
+    ...sandbox,
+    filesystem: {
+      ...sandbox.filesystem,
+      allowWrite: [...(sandbox.filesystem?.allowWrite ?? []), ...wt.allowWrite],
+      denyWrite: [...(sandbox.filesystem?.denyWrite ?? []), ...wt.denyWrite],
+    },
+  };
+}
+
+function childOptions(
+  env: SubagentEnv,
+  workflowId: string,
+  call: SubagentCall,
+  block: ToolUseBlock,
+  context: AgentContext,
+  worktree: AgentWorktreeReady | undefined,
+) {
+  return {
+    workflowId,
+    staticSummary: `Agent ${call.agentType}: ${oneLinePreview(call.description, 80)}`,
+    staticDetails: `Subagent of ${env.input.sessionId} (turn ${env.input.turn}, tool_use ${block.id}).\n\nPrompt: ${oneLinePreview(call.prompt, 1000)}`,
+    workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    args: [childSessionInput(env, call, block, context, worktree)] as [SessionInput],
+  };
+}
+
 /** Starts the child session (or attaches to the one that exists) and waits for its result. */
 async function childResult(
   env: SubagentEnv,
@@ -92,15 +141,10 @@ async function childResult(
   call: SubagentCall,
   block: ToolUseBlock,
   context: AgentContext,
+  worktree?: AgentWorktreeReady,
 ): Promise<SessionResult> {
   try {
-    const child = await startChild('sessionWorkflow', {
-      workflowId,
-      staticSummary: `Agent ${call.agentType}: ${oneLinePreview(call.description, 80)}`,
-      staticDetails: `Subagent of ${env.input.sessionId} (turn ${env.input.turn}, tool_use ${block.id}).\n\nPrompt: ${oneLinePreview(call.prompt, 1000)}`,
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      args: [childSessionInput(env, call, block, context)],
-    });
+    const child = await startChild('sessionWorkflow', childOptions(env, workflowId, call, block, context, worktree));
     return (await child.result()) as SessionResult;
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -110,6 +154,89 @@ async function childResult(
       [{ workflowId }],
     );
   }
+}
+
+type Post = (output: SubagentOutput, childHead: string | null) => Promise<ToolRunResult>;
+
+function failedOutput(call: SubagentCall, sessionId: string, cause: string): SubagentOutput {
+  return { agentType: call.agentType, sessionId, status: 'failed', endReason: cause, text: '', turns: 0 };
+}
+
+function causeOf(err: unknown): string {
+  if (err instanceof ChildWorkflowFailure && err.cause) return err.cause.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * A background agent (BACKGROUND_AGENTS_PATCH): the child session starts outside the turn's
+ * interrupt scope with parent close policy ABANDON (it outlives this turn; TaskStop or the
+ * session's end stops it), the call returns the launched result at once, and its `local_agent`
+ * task (a `taskStarted` modifier added here, deterministically) makes the session wait for the
+ * child as the task's activity and queue its notification.
+ */
+async function launchBackground(
+  env: SubagentEnv,
+  call: SubagentCall,
+  block: ToolUseBlock,
+  context: AgentContext,
+  worktree: AgentWorktreeReady | undefined,
+  post: Post,
+): Promise<ToolRunResult> {
+  const workflowId = subagentSessionId(env.input.sessionId, block.id);
+  const taskId = agentTaskId(env.input.sessionId, block.id);
+  try {
+    await CancellationScope.nonCancellable(() =>
+      startChild('sessionWorkflow', {
+        ...childOptions(env, workflowId, call, block, context, worktree),
+        parentClosePolicy: 'ABANDON',
+      }),
+    );
+  } catch (err) {
+    // A child for this tool_use_id exists already (an earlier execution launched it): it is the task.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError))
+      return post(failedOutput(call, workflowId, causeOf(err)), null);
+  }
+  const launched: SubagentOutput = {
+    agentType: call.agentType,
+    sessionId: workflowId,
+    status: 'launched',
+    endReason: 'running in the background',
+    text: '',
+    turns: 0,
+    model: call.model ?? env.input.model.model,
+    launched: { taskId },
+  };
+  const r = await post(launched, null);
+  if (r.kind !== 'done' || r.record.status !== 'ok') return r;
+  const task: BackgroundTask = {
+    id: taskId,
+    kind: 'local_agent',
+    toolUseId: block.id,
+    description: call.description.slice(0, MAX_TASK_TEXT),
+    startedAt: Date.now(),
+    timeoutMs: 0,
+    state: 'running',
+    agent: { sessionId: workflowId, ...(worktree ? { worktree } : {}) },
+  };
+  return {
+    ...r,
+    record: { ...r.record, contextModifiers: [...r.record.contextModifiers, { type: 'taskStarted', task }] },
+  };
+}
+
+/** `isolation: "worktree"`: the child's worktree, made on the tool worker before the child starts. */
+async function agentWorktree(
+  env: SubagentEnv,
+  block: ToolUseBlock,
+  context: AgentContext,
+): Promise<AgentWorktreeReady | { error: string }> {
+  const name = agentWorktreeName(agentTaskId(env.input.sessionId, block.id));
+  return env.scope.run(() =>
+    env.activities.prepareAgentWorktree.executeWithOptions(
+      { activityId: activityIds.agentWorktree(block.id), summary: `Worktree ${name} for the agent` },
+      [{ cwd: context.cwd, name }],
+    ),
+  );
 }
 
 /** One Agent call: pre-call checks, the child session, post-call result handling. Interrupts and cancellations propagate (thrown). */
@@ -138,11 +265,26 @@ export async function runSubagentCall(
   if (pre.kind !== 'ready') return pre;
   const call = pre.call;
   const workflowId = subagentSessionId(input.sessionId, block.id);
+  // Not interruptible: the child's work is done (or launched); its result is recorded.
+  const post: Post = (output, childHead) =>
+    activities.finishSubagent.executeWithOptions(
+      { activityId: activityIds.agentPost(block.id), summary: description.summary },
+      [{ ...base, resume: call.resume, output, childHead }],
+    );
+  // A turn recorded before the patch ran every Agent call in the foreground (and refused both keys).
+  const agentsPatch = patched(BACKGROUND_AGENTS_PATCH);
+  let worktree: AgentWorktreeReady | undefined;
+  if (agentsPatch && call.isolation === 'worktree') {
+    const wt = await agentWorktree(env, block, context);
+    if ('error' in wt) return post(failedOutput(call, workflowId, `its worktree could not be made: ${wt.error}`), null);
+    worktree = wt;
+  }
+  if (agentsPatch && (call.background ?? true)) return launchBackground(env, call, block, context, worktree, post);
   let output: SubagentOutput;
   let childHead: string | null = null;
   const started = Date.now(); // workflow time: deterministic on replay
   try {
-    const r = await env.scope.run(() => childResult(env, workflowId, call, block, context));
+    const r = await env.scope.run(() => childResult(env, workflowId, call, block, context, worktree));
     childHead = r.head;
     output = {
       agentType: call.agentType,
@@ -162,24 +304,15 @@ export async function runSubagentCall(
     };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    const cause =
-      err instanceof ChildWorkflowFailure && err.cause
-        ? err.cause.message
-        : err instanceof Error
-          ? err.message
-          : String(err);
-    output = {
-      agentType: call.agentType,
-      sessionId: workflowId,
-      status: 'failed',
-      endReason: cause,
-      text: '',
-      turns: 0,
-    };
+    output = failedOutput(call, workflowId, causeOf(err));
   }
-  // Not interruptible: the child's work is done; its result is recorded.
-  return activities.finishSubagent.executeWithOptions(
-    { activityId: activityIds.agentPost(block.id), summary: description.summary },
-    [{ ...base, resume: call.resume, output, childHead }],
-  );
+  if (worktree) {
+    const wt = worktree;
+    const kept = await activities.settleAgentWorktree.executeWithOptions(
+      { activityId: activityIds.agentWorktreeSettle(block.id), summary: `Worktree of the agent: keep or remove` },
+      [{ worktree: wt }],
+    );
+    if (kept) output = { ...output, worktree: kept };
+  }
+  return post(output, childHead);
 }

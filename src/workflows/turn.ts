@@ -55,6 +55,7 @@ import type {
   StoreActivities,
   SubagentPhaseActivities,
   SubagentWaitActivities,
+  AgentWorktreeActivities,
   ToolCallActivities,
 } from '../activities';
 import { StreamingToolExecution, type StreamedToolUse } from '../engine/streaming';
@@ -326,6 +327,8 @@ class TurnRun implements TurnExecutor {
   private readonly tools: ActivityInterfaceFor<ToolCallActivities>;
   /** Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent). */
   private readonly subagents: ActivityInterfaceFor<SubagentPhaseActivities>;
+  /** An isolated agent's worktree (`isolation: "worktree"`), on the tool worker. */
+  private readonly agentWorktrees: ActivityInterfaceFor<AgentWorktreeActivities>;
 
   constructor(private readonly input: TurnWorkflowInput) {
     const parentId = workflowInfo().parent?.workflowId;
@@ -334,6 +337,7 @@ class TurnRun implements TurnExecutor {
     this.scope = new CancellationScope();
     this.session = toolSession(input);
     this.subagents = proxyActivities<SubagentPhaseActivities>(toolActivityOptions(input));
+    this.agentWorktrees = proxyActivities<AgentWorktreeActivities>(toolActivityOptions(input));
     this.policy = retryPolicy(input.retry ?? {});
     this.streaming = input.streamingToolExecution === false ? undefined : this.streamingExecution();
   }
@@ -436,6 +440,8 @@ class TurnRun implements TurnExecutor {
           prepareSubagent: this.subagents.prepareSubagent,
           finishSubagent: this.subagents.finishSubagent,
           awaitSubagent: subagentWait.awaitSubagent,
+          prepareAgentWorktree: this.agentWorktrees.prepareAgentWorktree,
+          settleAgentWorktree: this.agentWorktrees.settleAgentWorktree,
         };
         const call = { input, session: this.session, messageRef, scope: runScope, activities };
         return await runSubagentCall(call, block, context, description, approval);

@@ -25,6 +25,7 @@ import {
   BACKGROUND_TASKS_PATCH,
   TASK_NOTIFICATION_TEXT_PATCH,
   MONITOR_TASKS_PATCH,
+  BACKGROUND_AGENTS_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -150,5 +151,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['background-tasks.session.json'],
     deprecate:
       'deprecatePatch once no session run started before it is open (a run ends at continue-as-new); only a history with a monitor task reaches the call.',
+  },
+  {
+    id: BACKGROUND_AGENTS_PATCH,
+    since: 'c54ec8e',
+    why: "turnWorkflow runs an Agent call without run_in_background: false in the background (the reference's default): after the pre-call phase it starts the child session outside the turn's interrupt scope with parent close policy ABANDON, records the launched result (finishSubagent) and adds a local_agent taskStarted modifier; with isolation: \"worktree\" it first makes the child's worktree (prepareAgentWorktree agent-worktree-<id>) and, for a foreground child, settles it after (settleAgentWorktree). sessionWorkflow waits for each local_agent task as its activity task-<id> (awaitAgentTask), queues the agent's <task-notification>, and on TaskStop or its end cancels the wait and the child session. Before it, every Agent call ran in the foreground and the schema refused both keys: a turn recorded before replays without the marker (foreground).",
+    fixtures: ['background-agents.session.json', 'background-agents.turn-1.json'],
+    before: ['subagent-before-patches.turn-1.json', 'subagent.turn-1.json'],
+    deprecate:
+      'deprecatePatch once no turn started before it is open and no session run started before it is open (a run ends at continue-as-new).',
   },
 ];

@@ -93,6 +93,7 @@ function clusterHandler(
           id: toolUseId(s.name, turn, 0),
           name: 'Agent',
           input: {
+            run_in_background: false,
             description: 'Record calls',
             prompt: `[${SESSION_MARK} ${sub.name}] Record calls in your ledgers, then say you are done.`,
           },

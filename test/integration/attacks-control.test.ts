@@ -192,6 +192,7 @@ const CASES: E2ECase[] = [
           {
             name: 'Agent',
             input: {
+              run_in_background: false,
               description: 'help',
               prompt: `help me [case:${d.id.replace(/^e2e-/, '')}#sub]`,
               subagent_type: 'helper',

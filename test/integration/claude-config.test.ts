@@ -276,7 +276,12 @@ test('integration: a subagent from .claude/agents/reviewer.md runs through `dura
           {
             id: 'toolu_cc_agent',
             name: 'Agent',
-            input: { description: 'review', prompt: 'review the change', subagent_type: 'reviewer' },
+            input: {
+              run_in_background: false,
+              description: 'review',
+              prompt: 'review the change',
+              subagent_type: 'reviewer',
+            },
           },
         ]);
       return textResponse('the reviewer said LGTM');

@@ -207,11 +207,19 @@ test("cli: a subagent started after the session rewrote .claude/agents/x.md runs
         ]);
       if (req.messages.length === 5)
         return toolUseResponse([
-          { id: 'toolu_ag_a', name: 'Agent', input: { description: 'check', prompt: 'check', subagent_type: 'x' } },
+          {
+            id: 'toolu_ag_a',
+            name: 'Agent',
+            input: { run_in_background: false, description: 'check', prompt: 'check', subagent_type: 'x' },
+          },
         ]);
       if (req.messages.length === 7)
         return toolUseResponse([
-          { id: 'toolu_ag_g', name: 'Agent', input: { description: 'configure', prompt: 'write settings' } },
+          {
+            id: 'toolu_ag_g',
+            name: 'Agent',
+            input: { run_in_background: false, description: 'configure', prompt: 'write settings' },
+          },
         ]);
       return textResponse('done');
     });

@@ -59,7 +59,12 @@ test(
             {
               id: 'toolu_review',
               name: 'Agent',
-              input: { description: 'review', prompt: 'REVIEW-PROMPT', subagent_type: 'reviewer' },
+              input: {
+                run_in_background: false,
+                description: 'review',
+                prompt: 'REVIEW-PROMPT',
+                subagent_type: 'reviewer',
+              },
             },
           ]);
         return textResponse('done');

@@ -99,7 +99,7 @@ test(
             {
               id: 'toolu_explore',
               name: 'Agent',
-              input: { description: 'look', prompt: 'look around', subagent_type: 'Explore' },
+              input: { run_in_background: false, description: 'look', prompt: 'look around', subagent_type: 'Explore' },
             },
           ]);
         return textResponse('done');

@@ -79,7 +79,12 @@ test(
             {
               id: 'toolu_agent',
               name: 'Agent',
-              input: { description: 'review', prompt: 'review the notes', subagent_type: 'reviewer' },
+              input: {
+                run_in_background: false,
+                description: 'review',
+                prompt: 'review the notes',
+                subagent_type: 'reviewer',
+              },
             },
           ]);
         return textResponse('parent done');

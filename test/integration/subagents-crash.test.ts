@@ -63,7 +63,7 @@ test(
             {
               id: 'toolu_agent',
               name: 'Agent',
-              input: { description: 'append twice', prompt: 'append to both files' },
+              input: { run_in_background: false, description: 'append twice', prompt: 'append to both files' },
             },
           ]);
         return textResponse('parent: the agent reported');

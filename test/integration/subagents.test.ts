@@ -73,12 +73,22 @@ test(
             {
               id: 'toolu_agent_a',
               name: 'Agent',
-              input: { description: 'alpha task', prompt: 'append alpha', subagent_type: 'alpha' },
+              input: {
+                run_in_background: false,
+                description: 'alpha task',
+                prompt: 'append alpha',
+                subagent_type: 'alpha',
+              },
             },
             {
               id: 'toolu_agent_b',
               name: 'Task',
-              input: { description: 'beta task', prompt: 'just report', subagent_type: 'beta' },
+              input: {
+                run_in_background: false,
+                description: 'beta task',
+                prompt: 'just report',
+                subagent_type: 'beta',
+              },
             },
           ]);
         }
@@ -180,7 +190,11 @@ test(
           ]);
         }
         return toolUseResponse([
-          { id: 'toolu_agent_1', name: 'Agent', input: { description: 'slow work', prompt: 'append slowly' } },
+          {
+            id: 'toolu_agent_1',
+            name: 'Agent',
+            input: { run_in_background: false, description: 'slow work', prompt: 'append slowly' },
+          },
         ]);
       });
       const handle = await start({ prompt: 'delegate', tools: ['Read', 'Agent', 'AppendSlow'], onInterrupt: 'end' });
@@ -231,14 +245,18 @@ test(
             {
               id: 'toolu_ag_echo',
               name: 'Agent',
-              input: { description: 'echo', prompt: 'echo it', subagent_type: 'echoer' },
+              input: { run_in_background: false, description: 'echo', prompt: 'echo it', subagent_type: 'echoer' },
             },
             {
               id: 'toolu_ag_noenv',
               name: 'Agent',
-              input: { description: 'noenv', prompt: 'list', subagent_type: 'noenv' },
+              input: { run_in_background: false, description: 'noenv', prompt: 'list', subagent_type: 'noenv' },
             },
-            { id: 'toolu_ag_gp', name: 'Agent', input: { description: 'general', prompt: 'list' } },
+            {
+              id: 'toolu_ag_gp',
+              name: 'Agent',
+              input: { run_in_background: false, description: 'general', prompt: 'list' },
+            },
           ]);
         }
         return textResponse('parent done');
@@ -296,7 +314,11 @@ test(
         }
         if (req.messages.length === 1)
           return toolUseResponse([
-            { id: 'toolu_agent_c', name: 'Agent', input: { description: 'slow work', prompt: 'append slowly' } },
+            {
+              id: 'toolu_agent_c',
+              name: 'Agent',
+              input: { run_in_background: false, description: 'slow work', prompt: 'append slowly' },
+            },
           ]);
         return textResponse('after the follow-up');
       });
@@ -375,7 +397,11 @@ test(
         }
         if (n === 1)
           return toolUseResponse([
-            { id: 'toolu_agent_w', name: 'Agent', input: { description: 'write a file', prompt: 'write out.txt' } },
+            {
+              id: 'toolu_agent_w',
+              name: 'Agent',
+              input: { run_in_background: false, description: 'write a file', prompt: 'write out.txt' },
+            },
           ]);
         return textResponse('parent done');
       });

@@ -242,10 +242,23 @@ test('unit: the Agent call in two pipeline phases: pre stops at "ready" after th
   assert.equal(unknown.status, 'error');
   assert.match(String(unknown.result?.content), /Agent type 'nope' not found\. Available agents: general-purpose/);
   const extra = await runToolPipeline(
-    { ...block, input: { description: 'x', prompt: 'y', isolation: 'worktree' } },
+    { ...block, input: { description: 'x', prompt: 'y', colour: 'red' } },
     { ...env, phase: { kind: 'pre' } },
   );
   assert.equal(extra.failure?.stage, 'schema');
+  // isolation: "remote" is refused everywhere; "worktree" where the scheduler runs no durable session (this bare pipeline call, the in-process runner).
+  const remote = await runToolPipeline(
+    { ...block, input: { description: 'x', prompt: 'y', isolation: 'remote' } },
+    { ...env, phase: { kind: 'pre' } },
+  );
+  assert.equal(remote.failure?.stage, 'validate');
+  assert.match(String(remote.result?.content), /isolation "remote" is not available in durable-agent/);
+  const local = await runToolPipeline(
+    { ...block, input: { description: 'x', prompt: 'y', isolation: 'worktree' } },
+    { ...env, phase: { kind: 'pre' } },
+  );
+  assert.equal(local.failure?.stage, 'validate');
+  assert.match(String(local.result?.content), /isolation "worktree" needs a durable session/);
   const output = {
     agentType: 'general-purpose',
     sessionId: 's/agent-toolu_1',

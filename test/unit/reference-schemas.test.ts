@@ -13,12 +13,8 @@ import { stripDescriptions } from '../reference/schemas';
 type Schema = { properties: Record<string, unknown>; [k: string]: unknown };
 
 /** Tool → property (or `*` for the whole schema) → why ours differs on purpose. */
-const DELIBERATE: Record<string, Record<string, string>> = {
-  Agent: {
-    run_in_background: 'background subagents are not implemented yet (issue 19)',
-    isolation: 'worktree/remote isolation of a subagent is not implemented yet (issue 19)',
-  },
-};
+// Agent's run_in_background and isolation were here until background agents landed (issue 19).
+const DELIBERATE: Record<string, Record<string, string>> = {};
 
 function referenceDir(): string {
   for (let dir = __dirname; ; dir = dirname(dir)) {

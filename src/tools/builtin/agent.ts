@@ -4,7 +4,13 @@
 // see docs/architecture.md "Subagents"). Its call() asks the scheduler through ctx.runSubagent.
 import { z } from 'zod';
 import { agentTypeOf, GENERAL_PURPOSE_AGENT, sessionAgents, type AgentDefinition } from '../../agents/definitions';
-import { AGENT_TOOL_NAMES, subagentSummary, subagentUsageNote, type SubagentOutput } from '../../engine/subagents';
+import {
+  AGENT_TOOL_NAMES,
+  agentLaunchedText,
+  subagentSummary,
+  subagentUsageNote,
+  type SubagentOutput,
+} from '../../engine/subagents';
 import { buildTool } from '../Tool';
 
 const inputSchema = z.strictObject({
@@ -22,6 +28,18 @@ const inputSchema = z.strictObject({
     .enum(['low', 'medium', 'high', 'xhigh', 'max'])
     .optional()
     .describe('Reasoning effort for this agent. Accepted; this runner has no effort setting yet, so it has no effect.'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      "Run the agent in the background (the default in a durable session): the call returns at once with its task id, and its report arrives later as a task notification. Set false to wait for the report as this call's result.",
+    ),
+  isolation: z
+    .enum(['worktree', 'remote'])
+    .optional()
+    .describe(
+      '"worktree": the agent works in a new git worktree of this repository (.claude/worktrees/agent-<id>); removed again if the agent changed nothing. "remote" is not available here.',
+    ),
 });
 
 export type AgentInput = z.infer<typeof inputSchema>;
@@ -71,6 +89,17 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
     for (const f of ['description', 'prompt', 'subagent_type'] as const) {
       if (input[f] === '') return { result: false, message: `${f} must not be empty` };
     }
+    if (input.isolation === 'remote')
+      return {
+        result: false,
+        message: 'isolation "remote" is not available in durable-agent: use "worktree" or omit it.',
+      };
+    if (input.isolation === 'worktree' && !ctx.backgroundTasks)
+      return {
+        result: false,
+        message:
+          'isolation "worktree" needs a durable session: this runner (in-process) does not run agents in worktrees. Omit isolation, or use EnterWorktree.',
+      };
     const agents = sessionAgents(ctx.agents);
     const type = agentTypeOf(input);
     if (!agents.some((a) => a.name === type)) {
@@ -86,6 +115,12 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
     return { data: await ctx.runSubagent(input, ctx) };
   },
   mapToolResultToToolResultBlockParam(data, toolUseId) {
+    if (data.launched)
+      return {
+        type: 'tool_result',
+        tool_use_id: toolUseId,
+        content: [{ type: 'text', text: agentLaunchedText(data.launched.taskId, data.sessionId) }],
+      };
     const text = data.text.trim() === '' ? '(the agent returned no text)' : data.text;
     if (data.status === 'completed') {
       // As the reference: the final text, then a block with the child's counters.

@@ -1,0 +1,52 @@
+// An isolated agent's worktree (`isolation: "worktree"`, issue 19): made before the child session
+// starts — `.claude/worktrees/agent-<task id>` on branch `worktree-agent-<task id>`, the reference's
+// naming (the EnterWorktree code: src/tools/worktree.ts) — and after the child, removed with its
+// branch when the child changed nothing (no file, no commit since its base), kept otherwise, as the
+// reference does. Temporal-free; the activities (src/activities/subagents.ts) are thin adapters.
+import type { AgentWorktreeReady } from '../engine/subagents';
+import {
+  createOrReuseWorktree,
+  listWorktrees,
+  removeWorktree,
+  worktreeChanges,
+  worktreeGitAccess,
+} from '../tools/worktree';
+
+const AGENT = { agentInvoked: true } as const;
+
+/** `.claude/worktrees/<name>` on branch `worktree-<name>` of the repository holding `cwd` (reused if it exists: a retry). */
+export async function prepareAgentWorktree(input: {
+  cwd: string;
+  name: string;
+}): Promise<AgentWorktreeReady | { error: string }> {
+  try {
+    const wt = await createOrReuseWorktree(input.cwd, input.name, AGENT);
+    return {
+      path: wt.path,
+      branch: wt.branch,
+      base: wt.base,
+      repoRoot: wt.repoRoot,
+      ...worktreeGitAccess(wt.commonDir, wt.gitDir),
+    };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** After the child: an unchanged worktree (no file, no commit since its base) is removed with its branch; a changed one is kept. */
+export async function settleAgentWorktree(input: {
+  worktree: AgentWorktreeReady;
+}): Promise<{ path: string; branch: string } | null> {
+  const wt = input.worktree;
+  try {
+    const registered = (await listWorktrees(wt.repoRoot, AGENT)).some((w) => w.path === wt.path);
+    if (!registered) return null;
+    const changes = await worktreeChanges(wt.path, wt.base, AGENT);
+    if (changes.files > 0 || changes.commits > 0) return { path: wt.path, branch: wt.branch };
+    await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT);
+    return null;
+  } catch {
+    // Unsure: keep it (never remove work) and say where it is.
+    return { path: wt.path, branch: wt.branch };
+  }
+}
