@@ -48,14 +48,14 @@ test(
   { timeout: 180_000 },
   async () => {
     await withAgent({}, async ({ fake, start, client }) => {
-      let parentIdle!: () => void;
-      const parentTurnEnded = new Promise<void>((r) => (parentIdle = r));
+      let sawWaiting!: () => void;
+      const parentWaiting = new Promise<void>((r) => (sawWaiting = r));
       const notifications: string[] = [];
       let launched = '';
       fake.script(async (req) => {
         if (firstUser(req).includes('SUBTASK')) {
-          // The child answers only once its parent has ended the turn that launched it.
-          await parentTurnEnded;
+          // The child answers only once its parent was seen waiting for it (its launching turn ended).
+          await parentWaiting;
           return textResponse('CHILD REPORT: <all> & done');
         }
         const last = lastUser(req);
@@ -70,7 +70,6 @@ test(
         launched = lastToolResults(req)
           .flatMap((r) => texts(r.content))
           .join('\n');
-        parentIdle();
         return textResponse('The agent is on it.');
       });
       const handle = await start({ prompt: 'delegate it', tools: ['Read', 'Agent', 'TaskStop'] });
@@ -82,6 +81,7 @@ test(
         },
         60_000,
       );
+      sawWaiting();
       const m = LAUNCHED.exec(launched);
       assert.ok(m, `launched result: ${launched}`);
       const taskId = m[1]!;
