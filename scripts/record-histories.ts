@@ -610,6 +610,42 @@ scenarios['background-agents'] = async ({ fake, start, workDir }, id) => {
   }
 };
 
+/**
+ * skill-model-subagent: one message calls Skill (a skill naming a model) and then Agent; the child
+ * session runs on the skill's model (SKILL_MODEL_SUBAGENT_PATCH: its marker is in the turn).
+ */
+scenarios['skill-model-subagent'] = async ({ fake, start }, id) => {
+  fake.script((req) => {
+    const system = JSON.stringify(req.system ?? '');
+    if (system.includes('on behalf of another agent')) return textResponse(`child on ${req.model}`);
+    if (req.messages.length === 1)
+      return toolUseResponse([
+        { id: 'toolu_skill', name: 'Skill', input: { skill: 'fast' } },
+        {
+          id: 'toolu_agent',
+          name: 'Agent',
+          input: { description: 'same turn', prompt: 'hi', run_in_background: false },
+        },
+      ]);
+    return textResponse('done');
+  });
+  const skill = {
+    name: 'fast',
+    description: 'Go fast',
+    model: 'claude-skill-model',
+    body: 'Go fast.\n',
+    dir: '/nowhere/.claude/skills/fast',
+    scope: 'project' as const,
+    source: '/nowhere/.claude/skills/fast/SKILL.md',
+  };
+  const result = await (await start({ id, prompt: 'go', tools: ['Read', 'Skill', 'Agent'], skills: [skill] })).result();
+  const child = fake
+    .messageRequests()
+    .find((r) => JSON.stringify(r.system ?? '').includes('on behalf of another agent'));
+  if (result.status !== 'completed' || child?.model !== 'claude-skill-model')
+    throw new Error(`skill-model-subagent: ${result.status} (${result.endReason}), child model ${child?.model}`);
+};
+
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit
 // before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
 for (const name of ['subagent', 'compaction', 'cut-off'] as const)

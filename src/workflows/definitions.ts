@@ -345,6 +345,11 @@ export const CHECKPOINT_OWN_SIZE_PATCH = 'checkpoint-own-size';
  */
 export const BACKGROUND_TASKS_PATCH = 'background-tasks';
 /**
+ * A subagent started in the same turn as a Skill call that names a model runs on that model (the
+ * child session's input; before, the model of the turn's start). src/workflows/versions.ts.
+ */
+export const SKILL_MODEL_SUBAGENT_PATCH = 'skill-model-subagent';
+/**
  * A background task's `<task-notification>` has a blank line after its preamble, as the reference's
  * and as every other notification (engine/taskNotifications.ts); a session whose history was
  * recorded without this marker keeps queuing the text without it.

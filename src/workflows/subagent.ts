@@ -32,6 +32,7 @@ import type { SubagentResume } from '../engine/subagents';
 import {
   BACKGROUND_AGENTS_PATCH,
   oneLinePreview,
+  SKILL_MODEL_SUBAGENT_PATCH,
   type SessionInput,
   type SessionResult,
   type TurnWorkflowInput,
@@ -56,6 +57,17 @@ export interface SubagentEnv {
   activities: ActivityInterfaceFor<SubagentActivities>;
 }
 
+/**
+ * The parent's model as a subagent inherits it at this call: the turn's model already has the
+ * skills loaded before the turn; one loaded earlier in this turn (the call's context) names it
+ * under SKILL_MODEL_SUBAGENT_PATCH (the marker is written only when it differs).
+ */
+function parentModel(input: TurnWorkflowInput, context: AgentContext): TurnWorkflowInput['model'] {
+  const granted = context.skillGrants?.model;
+  if (!granted || granted === input.model.model || !patched(SKILL_MODEL_SUBAGENT_PATCH)) return input.model;
+  return { ...input.model, model: granted };
+}
+
 /** The child session's input: the parent's settings, the agent's prompt, tools, model and limits. */
 export function childSessionInput(
   env: SubagentEnv,
@@ -73,7 +85,7 @@ export function childSessionInput(
   return {
     prompt: call.prompt,
     model: {
-      ...input.model,
+      ...parentModel(input, context),
       ...(call.model ? { model: call.model } : {}),
       system: childSystemPrompt(call.system, cwd),
     },
@@ -296,7 +308,7 @@ export async function runSubagentCall(
       usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
       ...subagentCounters(r),
       durationMs: Date.now() - started,
-      model: call.model ?? env.input.model.model,
+      model: call.model ?? parentModel(env.input, context).model,
       // Present only in results of children that wrote a control file (absent in every older history).
       ...(r.controlWrites?.length
         ? { controlWrites: r.controlWrites.map((w) => ({ path: w.path, change: w.change })) }

@@ -23,6 +23,7 @@ import {
   TOOL_SETTINGS_REF_PATCH,
   CHECKPOINT_OWN_SIZE_PATCH,
   BACKGROUND_TASKS_PATCH,
+  SKILL_MODEL_SUBAGENT_PATCH,
   TASK_NOTIFICATION_TEXT_PATCH,
   MONITOR_TASKS_PATCH,
   BACKGROUND_AGENTS_PATCH,
@@ -160,5 +161,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['subagent-before-patches.turn-1.json', 'subagent.turn-1.json'],
     deprecate:
       'deprecatePatch once no turn started before it is open and no session run started before it is open (a run ends at continue-as-new).',
+  },
+  {
+    id: SKILL_MODEL_SUBAGENT_PATCH,
+    since: '51ab091',
+    why: "turnWorkflow starts an Agent call's child session on the model of a Skill loaded earlier in the same turn (the call's context: skillGrants.model), as the reference's subagents inherit a skill's model; before, the turn's model at its start (which already has skills loaded in earlier turns). Only the child's input and the Agent result's `model` change, plus the marker, written only when the skill's model differs from the turn's: every earlier fixture replays unchanged.",
+    fixtures: ['skill-model-subagent.turn-1.json'],
+    before: ['subagent.turn-1.json'],
+    deprecate:
+      'deprecatePatch once no turn started before it is open (a turn lasts minutes to hours; a subagent keeps its parent turn open while it runs).',
   },
 ];

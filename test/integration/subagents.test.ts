@@ -439,3 +439,46 @@ test(
     });
   },
 );
+
+test("integration: a subagent started after a Skill with `model` runs on the skill's model, in the same turn (patch skill-model-subagent) and in a later one", async () => {
+  await withAgent({}, async ({ fake, start }) => {
+    const skill = {
+      name: 'fast',
+      description: 'Go fast',
+      model: 'claude-skill-model',
+      body: 'Go fast.\n',
+      dir: '/nowhere/.claude/skills/fast',
+      scope: 'project' as const,
+      source: '/nowhere/.claude/skills/fast/SKILL.md',
+    };
+    let parent = 0;
+    fake.script((req) => {
+      if (systemOf(req).includes('on behalf of another agent')) return textResponse(`child on ${req.model}`);
+      parent++;
+      if (parent === 1)
+        return toolUseResponse([
+          { id: 'toolu_skill', name: 'Skill', input: { skill: 'fast' } },
+          {
+            id: 'toolu_same',
+            name: 'Agent',
+            input: { description: 'same turn', prompt: 'hi', run_in_background: false },
+          },
+        ]);
+      if (parent === 2)
+        return toolUseResponse([
+          { id: 'toolu_later', name: 'Agent', input: { description: 'later', prompt: 'hi', run_in_background: false } },
+        ]);
+      return textResponse('done');
+    });
+    const handle = await start({ prompt: 'go', tools: ['Read', 'Skill', 'Agent'], skills: [skill] });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed', result.endReason);
+    const children = fake.messageRequests().filter((r) => systemOf(r).includes('on behalf of another agent'));
+    assert.deepEqual(
+      children.map((r) => r.model),
+      ['claude-skill-model', 'claude-skill-model'],
+    );
+    const parents = fake.messageRequests().filter((r) => !systemOf(r).includes('on behalf of another agent'));
+    assert.match(JSON.stringify(lastToolResults(parents[1]!)), /child on claude-skill-model/);
+  });
+});
