@@ -164,7 +164,7 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: SKILL_MODEL_SUBAGENT_PATCH,
-    since: '51ab091',
+    since: '8384126',
     why: "turnWorkflow starts an Agent call's child session on the model of a Skill loaded earlier in the same turn (the call's context: skillGrants.model), as the reference's subagents inherit a skill's model; before, the turn's model at its start (which already has skills loaded in earlier turns). Only the child's input and the Agent result's `model` change, plus the marker, written only when the skill's model differs from the turn's: every earlier fixture replays unchanged.",
     fixtures: ['skill-model-subagent.turn-1.json'],
     before: ['subagent.turn-1.json'],
