@@ -7,12 +7,16 @@ import type {
   AuditModelCall,
   AuditReport,
   AuditSessionHook,
+  AuditTask,
   AuditToolCall,
 } from './types';
 
-type TimedEntry = AuditModelCall | AuditToolCall | AuditCompaction | AuditSessionHook;
+type TimedEntry = AuditModelCall | AuditToolCall | AuditCompaction | AuditSessionHook | AuditTask;
 
-/** Session hooks, compactions, model and tool calls in time order (a call without a time keeps its place after the one before it). */
+/**
+ * Session hooks, compactions, model and tool calls and background tasks in time order (an entry
+ * without a time keeps its place after the one before it; a task's place is after its turn's calls).
+ */
 export function auditEntries(report: AuditReport): TimedEntry[] {
   const natural: TimedEntry[] = [...(report.sessionHooks ?? [])];
   const turns = [...new Set([...report.modelCalls.map((m) => m.turn), ...report.toolCalls.map((t) => t.turn)])].sort(
@@ -22,7 +26,9 @@ export function auditEntries(report: AuditReport): TimedEntry[] {
     natural.push(...(report.compactions ?? []).filter((c) => c.turn === turn));
     natural.push(...report.modelCalls.filter((m) => m.turn === turn));
     natural.push(...report.toolCalls.filter((t) => t.turn === turn));
+    natural.push(...(report.tasks ?? []).filter((t) => t.turn === turn));
   }
+  natural.push(...(report.tasks ?? []).filter((t) => t.turn === undefined || !turns.includes(t.turn)));
   let last = -Infinity;
   const keyed = natural.map((entry, index) => {
     const t = entry.startedAt ? Date.parse(entry.startedAt) : NaN;
@@ -94,6 +100,34 @@ function toolLine(c: AuditToolCall): string {
     attempts.padEnd(10),
     ...(extras.length ? [extras.join(', ')] : []),
     `→ ${JSON.stringify(c.resultPreview)}`,
+  ].join('  ');
+}
+
+/** A task's row: what it ran, how it ended, when, its exit, output size and where its whole output is. */
+function taskLine(t: AuditTask): string {
+  const what = `${t.taskKind}: ${t.description ? `${t.description} ($ ${t.command})` : `$ ${t.command}`}`;
+  const extras = [
+    t.endedAt ? `ended ${clock(t.endedAt)}` : '',
+    t.exitCode !== undefined && t.exitCode !== null ? `exit ${t.exitCode}` : '',
+    t.signal ? `signal ${t.signal}` : '',
+    t.outputBytes !== undefined ? `${t.outputBytes} B output` : '',
+    t.stoppedBy ? `stopped by ${t.stoppedBy}` : '',
+    t.sandboxed === false ? 'UNSANDBOXED' : t.sandboxed ? 'sandboxed' : '',
+    t.violations ? `${t.violations} sandbox violation${t.violations === 1 ? '' : 's'}` : '',
+    t.error ? `error: ${cut(t.error, 100)}` : '',
+    t.outputFile ? `file ${t.outputFile}` : '',
+    t.outputRef ? `stored ${t.outputRef}` : '',
+  ].filter(Boolean);
+  return [
+    clock(t.startedAt),
+    (t.turn !== undefined ? `t${t.turn}` : '-').padEnd(4),
+    'task'.padEnd(6),
+    t.activityId.padEnd(22),
+    cut(what, 48).padEnd(48),
+    (t.toolUseId ? `by ${t.tool ?? 'call'} ${t.toolUseId}` : '-').padEnd(34),
+    t.state.padEnd(17),
+    `${t.attempts} att`.padEnd(10),
+    ...(extras.length ? [extras.join(', ')] : []),
   ].join('  ');
 }
 
@@ -212,6 +246,7 @@ export function formatAuditText(report: AuditReport): string {
       `${s.turns} turn${s.turns === 1 ? '' : 's'}`,
       `${s.modelCalls} model calls`,
       `${s.toolCalls} tool calls`,
+      s.tasks ? `${s.tasks} background task${s.tasks === 1 ? '' : 's'}` : '',
       `tokens ${usageText(s.usage)}`,
       s.compactions ? `${s.compactions} compaction${s.compactions === 1 ? '' : 's'}` : '',
     ]
@@ -273,7 +308,9 @@ export function formatAuditText(report: AuditReport): string {
           ? compactionLine(entry)
           : entry.kind === 'session_hook'
             ? sessionHookLine(entry)
-            : toolLine(entry),
+            : entry.kind === 'task'
+              ? taskLine(entry)
+              : toolLine(entry),
     );
   }
   for (const n of notes) lines.push(n.text);

@@ -24,8 +24,17 @@ import {
   type HistoryEvent,
 } from './history';
 import { sessionHookEntries } from './sessionHooks';
+import { taskEntries } from './tasks';
 import { auditTurn, type TurnAuditOptions, type TurnRef } from './turn';
-import type { AuditCompaction, AuditGap, AuditModelCall, AuditReport, AuditSession, AuditToolCall } from './types';
+import type {
+  AuditCompaction,
+  AuditGap,
+  AuditModelCall,
+  AuditReport,
+  AuditSession,
+  AuditTask,
+  AuditToolCall,
+} from './types';
 
 export interface BuildAuditOptions extends TurnAuditOptions {
   /** Audit the chain that ends with this run (default: the workflow id's latest run). */
@@ -202,20 +211,13 @@ export async function buildAudit(
   const runs = await sessionRuns(client, sessionId, opts.runId, gaps);
   const s = await readSessionRuns(client, sessionId, runs, gaps);
   const converter = converterOf(client);
-  // Session-level hook firings: the session's own `hook-<event>-<n>` activities, every run.
-  const sessionHooks = (
-    await Promise.all(
-      runs.map(async (run, i) =>
-        sessionHookEntries(
-          await trackActivities(
-            run.events,
-            new HistoryDecoder(converter, { workflowId: sessionId, runId: run.runId }, gaps),
-          ),
-          i,
-        ),
-      ),
-    )
-  ).flat();
+  // The session's own activities, every run: hook firings (`hook-<event>-<n>`) and background tasks (`task-<id>`).
+  const sessionActivities = await Promise.all(
+    runs.map((run) =>
+      trackActivities(run.events, new HistoryDecoder(converter, { workflowId: sessionId, runId: run.runId }, gaps)),
+    ),
+  );
+  const sessionHooks = sessionActivities.flatMap((acts, i) => sessionHookEntries(acts, i));
   const turns = await mapLimit(s.turnRefs, opts.concurrency ?? 6, (ref) =>
     auditTurn(client, converter, ref, opts, gaps),
   );
@@ -230,6 +232,7 @@ export async function buildAudit(
     compactions.push(...t.compactions);
     usage = addUsage(usage, t.usage);
   }
+  const tasks: AuditTask[] = sessionActivities.flatMap((acts, i) => taskEntries(acts, i, toolCalls));
 
   let status = s.closeStatus;
   if (!status) {
@@ -291,6 +294,7 @@ export async function buildAudit(
     ...(compactions.length ? { compactions: compactions.length } : {}),
     toolCalls: toolCalls.length,
     modelCalls: modelCalls.length,
+    ...(tasks.length ? { tasks: tasks.length } : {}),
     messages: s.messages,
     interrupts: s.interrupts,
     ...(gaps.length ? { gaps: gaps.length } : {}),
@@ -302,6 +306,7 @@ export async function buildAudit(
     toolCalls,
     ...(compactions.length ? { compactions } : {}),
     ...(sessionHooks.length ? { sessionHooks } : {}),
+    ...(tasks.length ? { tasks } : {}),
     ...(subagents.length ? { subagents } : {}),
   };
 }

@@ -184,6 +184,52 @@ export interface AuditSessionHook {
   failures: string[];
 }
 
+/**
+ * A background task (issue 19): the session's activity `task-<id>` that ran what a tool call started
+ * (Bash `run_in_background`: `local_bash`; Monitor: `monitor`; background Agent: `local_agent`).
+ * `state` as the session decided it: `killed` when the session cancelled it (TaskStop, or its end),
+ * `lost` when its worker stopped heartbeating (never re-run); `stopping` while a cancellation is
+ * pending; `running`/`scheduled` only while it runs.
+ */
+export interface AuditTask {
+  kind: 'task';
+  /** The reference's task type (`local_bash`, `monitor`, `local_agent`), or `unknown`. */
+  taskKind: string;
+  /** The id the model saw (TaskStop's `task_id`). */
+  taskId: string;
+  /** Index of the session run that ran its activity. */
+  run: number;
+  activityId: string;
+  /** The tool call that started it, its tool and its turn (absent when that turn could not be read). */
+  toolUseId?: string;
+  tool?: string;
+  turn?: number;
+  /** What it ran: the whole command from the starting call's input (else the activity's preview). */
+  command: string;
+  /** The call's own description, when it gave one. */
+  description?: string;
+  cwd?: string;
+  state: 'completed' | 'failed' | 'killed' | 'timed_out' | 'lost' | 'stopping' | 'running' | 'scheduled';
+  attempts: number;
+  startedAt?: string;
+  endedAt?: string;
+  exitCode?: number | null;
+  signal?: string;
+  outputBytes?: number;
+  /** The output file the model could Read while it ran (the session's task directory). */
+  outputFile?: string;
+  /** The whole output in the session's store (`taskoutput-<sha256>`), once it ended. */
+  outputRef?: string;
+  sandboxed?: boolean;
+  violations?: number;
+  timeoutMs?: number;
+  /** Who cancelled it: `TaskStop <tool_use_id>` or `the session ended`. */
+  stoppedBy?: string;
+  /** Why it did not run, was lost or was cut (not its own exit). */
+  error?: string;
+  failures: string[];
+}
+
 export interface AuditSession {
   kind: 'session';
   sessionId: string;
@@ -217,6 +263,8 @@ export interface AuditSession {
   compactions?: number;
   toolCalls: number;
   modelCalls: number;
+  /** Background tasks the session ran (absent: none); each is an `AuditTask` in `tasks`. */
+  tasks?: number;
   /** Follow-up user messages (sendMessage signals). */
   messages: Array<{ at?: string; text: string }>;
   interrupts: Array<{ at?: string; by?: string; reason?: string }>;
@@ -253,8 +301,11 @@ export interface AuditReport {
   compactions?: AuditCompaction[];
   /** Session-level hook firings (SessionStart, UserPromptSubmit, Stop, SubagentStart/Stop, SessionEnd, Notification), in order. */
   sessionHooks?: AuditSessionHook[];
+  /** Background tasks (`task-<id>` activities of the session), in start order. */
+  tasks?: AuditTask[];
   /** The audits of the session's subagents (child sessions), in call order. */
   subagents?: AuditReport[];
 }
 
-export type AuditEntry = AuditSession | AuditGap | AuditModelCall | AuditToolCall | AuditCompaction | AuditSessionHook;
+export type AuditEntry =
+  AuditSession | AuditGap | AuditModelCall | AuditToolCall | AuditCompaction | AuditSessionHook | AuditTask;

@@ -12,6 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
+import { auditJsonLines, buildAudit, formatAuditText, type AuditTask } from '../../src/audit';
 import { workflowsPath } from '../../src/worker';
 import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -217,6 +218,94 @@ test(
 );
 
 test(
+  'integration: audit: a finished task and a stopped one, each a row with its command, state, times, exit, output size and where its output is',
+  { timeout: 120_000 },
+  async () => {
+    const marker = `${4000 + Math.floor(Math.random() * 5000)}.75`;
+    await withAgent({}, async ({ fake, start, client }) => {
+      let serverId = '';
+      fake.script((req) => {
+        const text = joined(req);
+        if (text.includes('check and serve'))
+          return toolUseResponse([
+            {
+              id: 'toolu_aud_ok',
+              name: 'Bash',
+              input: { command: 'echo checked; exit 0', run_in_background: true, description: 'Quick check' },
+            },
+            { id: 'toolu_aud_srv', name: 'Bash', input: { command: `sleep ${marker}`, run_in_background: true } },
+          ]);
+        const started = [...text.matchAll(/with ID: (b[a-z0-9]{8})\./g)].map((m) => m[1]!);
+        if (started.length === 2) serverId = started[1]!;
+        // The quick check's notification: now stop the server.
+        if (text.includes('<task-notification>') && text.includes('toolu_aud_ok'))
+          return toolUseResponse([{ id: 'toolu_aud_stop', name: 'TaskStop', input: { task_id: serverId } }]);
+        if (text.includes('Successfully stopped task')) return textResponse('Checked, server stopped.');
+        return textResponse('Waiting.');
+      });
+      const handle = await start({ prompt: 'check and serve', tools: ['Bash', 'TaskStop'] });
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      assert.match(serverId, /^b[a-z0-9]{8}$/);
+
+      const report = await buildAudit(client, handle.workflowId);
+      const text = formatAuditText(report);
+      if (process.env.AUDIT_PRINT) console.log(text);
+      assert.equal(report.session.tasks, 2);
+      assert.equal(report.gaps, undefined);
+      const status = await sessionStatus(client, handle.workflowId);
+      const okRecord = status.autonomy!.tasks.find((t) => t.toolUseId === 'toolu_aud_ok')!;
+      const tasks = report.tasks ?? [];
+      assert.deepEqual(
+        tasks.map((t) => [t.activityId, t.taskKind, t.tool, t.turn, t.toolUseId, t.command, t.state, t.exitCode]),
+        [
+          [`task-${okRecord.id}`, 'local_bash', 'Bash', 1, 'toolu_aud_ok', 'echo checked; exit 0', 'completed', 0],
+          [`task-${serverId}`, 'local_bash', 'Bash', 1, 'toolu_aud_srv', `sleep ${marker}`, 'killed', null],
+        ],
+      );
+      const [ok, srv] = tasks as [AuditTask, AuditTask];
+      // The audit agrees with the session's own record of the task (status).
+      assert.equal(ok.outputBytes, 'checked\n'.length);
+      assert.equal(ok.outputRef, okRecord.outputRef);
+      assert.equal(ok.outputFile, okRecord.outputPath);
+      assert.equal(ok.description, 'Quick check');
+      assert.equal(srv.stoppedBy, 'TaskStop toolu_aud_stop');
+      assert.match(srv.outputFile ?? '', new RegExp(`/tasks/${serverId}\\.output$`));
+      for (const t of tasks) {
+        assert.ok(t.startedAt && t.endedAt && t.startedAt <= t.endedAt, JSON.stringify(t));
+        assert.equal(t.attempts, 1);
+      }
+      assert.ok(srv.endedAt! > ok.endedAt!, 'the server ran until the stop');
+      // Text: one row each, with the command, the state and the output's places.
+      const okRow = text.split('\n').find((l) => l.includes(`task-${ok.taskId}`));
+      const srvRow = text.split('\n').find((l) => l.includes(`task-${serverId}`));
+      assert.ok(okRow && srvRow, text);
+      assert.match(okRow, /local_bash: Quick check \(\$ echo checked; exit 0\)/);
+      assert.match(okRow, / completed .*exit 0, 8 B output, sandboxed, file \S+\.output, stored taskoutput-[0-9a-f]{64}/);
+      assert.match(
+        srvRow,
+        new RegExp(
+          `local_bash: \\$ sleep ${marker.replace('.', '\\.')} .* killed .*stopped by TaskStop toolu_aud_stop`,
+        ),
+      );
+      assert.match(text, /2 background tasks/);
+      // JSON lines: the same rows, kind "task".
+      const json = auditJsonLines(report)
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; taskId?: string; state?: string });
+      assert.deepEqual(
+        json.filter((e) => e.kind === 'task').map((e) => [e.taskId, e.state]),
+        [
+          [ok.taskId, 'completed'],
+          [serverId, 'killed'],
+        ],
+      );
+    });
+  },
+);
+
+test(
   'integration: SIGKILL of the worker during a background task: the session is told the task was lost (not re-run), no process is left',
   { timeout: 240_000, skip: process.platform !== 'linux' ? 'needs /proc' : false },
   async () => {
@@ -286,6 +375,13 @@ test(
         const s = await sessionStatus(client, handle.workflowId);
         assert.equal(s.autonomy?.tasks[0]?.state, 'lost');
         assert.match(s.autonomy?.tasks[0]?.error ?? '', /HEARTBEAT|heartbeat/i);
+        // The audit says the same: lost, why, never re-run (one attempt).
+        const audited = (await buildAudit(client, handle.workflowId)).tasks ?? [];
+        assert.deepEqual(
+          audited.map((t) => [t.taskId, t.state, t.attempts, t.command]),
+          [[s.autonomy?.tasks[0]?.id, 'lost', 1, 'echo run >> runs.txt; sleep 600']],
+        );
+        assert.match(audited[0]?.error ?? '', /heartbeat/i);
       } finally {
         for (const p of procs) killGroup(p);
         await Promise.all(procs.map((p) => p.exited));
