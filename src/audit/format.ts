@@ -105,13 +105,15 @@ function toolLine(c: AuditToolCall): string {
 
 /** A task's row: what it ran, how it ended, when, its exit, output size and where its whole output is. */
 function taskLine(t: AuditTask): string {
-  const what = `${t.taskKind}: ${t.description ? `${t.description} ($ ${t.command})` : `$ ${t.command}`}`;
+  const ran = t.taskKind === 'local_agent' ? t.command : `$ ${t.command}`;
+  const what = `${t.taskKind}: ${t.description && t.description !== t.command ? `${t.description} (${ran})` : ran}`;
   const extras = [
     t.endedAt ? `ended ${clock(t.endedAt)}` : '',
     t.exitCode !== undefined && t.exitCode !== null ? `exit ${t.exitCode}` : '',
     t.signal ? `signal ${t.signal}` : '',
     t.outputBytes !== undefined ? `${t.outputBytes} B output` : '',
     t.stoppedBy ? `stopped by ${t.stoppedBy}` : '',
+    t.childSession ? `session ${t.childSession}` : '',
     t.sandboxed === false ? 'UNSANDBOXED' : t.sandboxed ? 'sandboxed' : '',
     t.violations ? `${t.violations} sandbox violation${t.violations === 1 ? '' : 's'}` : '',
     t.error ? `error: ${cut(t.error, 100)}` : '',

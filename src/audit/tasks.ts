@@ -16,8 +16,17 @@ const TASK_ACTIVITY = /^task-(.+)$/;
 
 /** The task kind of the tool that starts it (the reference's task types). */
 const KIND_OF_TOOL: Record<string, TaskKind> = { Bash: 'local_bash', Monitor: 'monitor', Agent: 'local_agent' };
-/** The task kind of the activity type that runs it, when the starting call is not in the audit. */
-const KIND_OF_ACTIVITY: Record<string, TaskKind> = { [ACTIVITY_TYPES.runBackgroundTask]: 'local_bash' };
+/**
+ * The task kind of the activity type that runs it, when the starting call is not in the audit
+ * (Monitor's `runMonitorTask`, a background agent's wait `awaitAgentTask`: issue 19's next kinds).
+ */
+const KIND_OF_ACTIVITY: Record<string, TaskKind> = {
+  [ACTIVITY_TYPES.runBackgroundTask]: 'local_bash',
+  runMonitorTask: 'monitor',
+  awaitAgentTask: 'local_agent',
+};
+/** A background agent's child session: `<session>/agent-<tool_use_id>`. */
+const AGENT_CHILD = /\/agent-([^/]+)$/;
 
 const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
 
@@ -48,13 +57,17 @@ interface TaskInputView {
   unsandboxed?: boolean;
 }
 
+/** A task activity's result: a command's (RunBackgroundTaskResult) or a child session's (`result.status`). */
+type TaskResult = Partial<RunBackgroundTaskResult> & { result?: { status?: string } };
+
 /** What the task's activity says of its end, mapped as the session maps it (sessionTasks.ts). */
-function stateOf(a: TaskActivity, r: Partial<RunBackgroundTaskResult> | undefined): AuditTask['state'] {
+function stateOf(a: TaskActivity, r: TaskResult | undefined): AuditTask['state'] {
   // The session stopped it (TaskStop or its own end): whatever the activity then returned, killed.
   if (a.cancelRequestedAt !== undefined && a.outcome !== 'running' && a.outcome !== 'scheduled') return 'killed';
   switch (a.outcome) {
     case 'completed':
-      return r?.state ?? 'completed';
+      if (r?.state) return r.state;
+      return r?.result?.status === undefined || r.result.status === 'completed' ? 'completed' : 'failed';
     case 'cancelled':
       return 'killed';
     case 'timed_out':
@@ -96,11 +109,13 @@ export function taskEntries(
   for (const a of activities) {
     const m = TASK_ACTIVITY.exec(a.activityId);
     if (!m) continue;
-    const input = (a.input ?? {}) as Partial<RunBackgroundTaskInput> & { task?: TaskInputView };
+    const input = (a.input ?? {}) as Partial<RunBackgroundTaskInput> & { task?: TaskInputView; workflowId?: unknown };
+    const child = typeof input.workflowId === 'string' ? input.workflowId : undefined;
     const task: TaskInputView = input.task ?? {};
     const taskId = task.id ?? m[1]!;
-    const r = a.outcome === 'completed' ? (a.result as Partial<RunBackgroundTaskResult> | undefined) : undefined;
-    const call = task.toolUseId ? calls.find((c) => c.toolUseId === task.toolUseId) : undefined;
+    const toolUseId = task.toolUseId ?? (child ? AGENT_CHILD.exec(child)?.[1] : undefined);
+    const r = a.outcome === 'completed' ? (a.result as TaskResult | undefined) : undefined;
+    const call = toolUseId ? calls.find((c) => c.toolUseId === toolUseId) : undefined;
     const kind = task.kind ?? (call ? KIND_OF_TOOL[call.tool] : undefined) ?? KIND_OF_ACTIVITY[a.type] ?? 'unknown';
     const state = stateOf(a, r);
     const stop = stopCallOf(taskId, calls);
@@ -117,8 +132,9 @@ export function taskEntries(
       taskId,
       run,
       activityId: a.activityId,
-      ...(task.toolUseId ? { toolUseId: task.toolUseId } : {}),
+      ...(toolUseId ? { toolUseId } : {}),
       ...(call ? { tool: call.tool, turn: call.turn } : {}),
+      ...(child ? { childSession: child } : {}),
       command: commandOf(call, task),
       ...(typeof description === 'string' && description.trim() ? { description: description.trim() } : {}),
       ...(task.cwd ? { cwd: task.cwd } : {}),

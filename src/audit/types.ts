@@ -204,6 +204,8 @@ export interface AuditTask {
   toolUseId?: string;
   tool?: string;
   turn?: number;
+  /** A background agent's child session (its audit is in `subagents` when the Agent call names it). */
+  childSession?: string;
   /** What it ran: the whole command from the starting call's input (else the activity's preview). */
   command: string;
   /** The call's own description, when it gave one. */

@@ -50,6 +50,7 @@ const calls = [
   call('toolu_lost', 'Bash', { command: 'sleep 600', run_in_background: true }),
   call('toolu_end', 'Bash', { command: 'tail -f log', run_in_background: true }),
   call('toolu_stop', 'TaskStop', { task_id: 'bsrv00000' }, 2),
+  call('toolu_agent', 'Agent', { description: 'Review the diff', prompt: 'review', run_in_background: true }),
 ];
 
 test('unit: taskEntries: ends as the session decides them, the whole command, who stopped it', () => {
@@ -67,6 +68,13 @@ test('unit: taskEntries: ends as the session decides them, the whole command, wh
       activity('blost0000', 'toolu_lost', { outcome: 'timed_out', failures: ['activity Heartbeat timeout'] }),
       activity('bend00000', 'toolu_end', { outcome: 'cancelled', cancelRequestedAt: T(4) }),
       activity('brun00000', 'toolu_gone', { outcome: 'running', endedAt: undefined }),
+      // A background agent's wait for its child session (another activity type, another input and result).
+      {
+        ...activity('aagent000', '', {}),
+        type: 'awaitAgentTask',
+        input: { workflowId: 'sess-1/agent-toolu_agent' },
+        result: { result: { status: 'failed' } },
+      },
     ],
     1,
     calls,
@@ -80,8 +88,12 @@ test('unit: taskEntries: ends as the session decides them, the whole command, wh
       ['bend00000', 'local_bash', 'killed', 'tail -f log', 'the session ended', undefined, undefined],
       // The starting call is not in the report (a turn it could not read): the activity's preview and type.
       ['brun00000', 'local_bash', 'running', 'preview', undefined, undefined, undefined],
+      ['aagent000', 'local_agent', 'failed', 'Review the diff', undefined, undefined, undefined],
     ],
   );
+  assert.equal(tasks[5]!.childSession, 'sess-1/agent-toolu_agent');
+  assert.equal(tasks[5]!.toolUseId, 'toolu_agent');
+  assert.equal(tasks[5]!.tool, 'Agent');
   const ok = tasks[0]!;
   assert.equal(ok.description, 'Build');
   assert.equal(ok.outputRef, 'taskoutput-abc');
