@@ -7,6 +7,7 @@
 import { condition, proxyLocalActivities, setCurrentDetails } from '@temporalio/workflow';
 import { dueFirings, hasPendingWork, nextDeadline, type Autonomy } from '../engine/autonomy';
 import type { ScheduleActivities } from '../activities';
+import { waitDetails } from '../engine/waitDetails';
 import type { SessionCarry } from './definitions';
 
 // Deterministic from its input; recorded, so a replay never reads a clock zone.
@@ -100,8 +101,7 @@ export class SessionTimers {
     if (running > 0) parts.push(`${running} background task${running === 1 ? '' : 's'} running`);
     const reason = parts.join('; ') || 'background work';
     this.waitingFor = { ...(until !== undefined ? { until } : {}), reason };
-    setCurrentDetails(
-      `Waiting${until !== undefined ? ` until ${new Date(until).toISOString().slice(0, 19)}Z` : ''} — ${reason}`,
-    );
+    // The UI's current details: the wait, and each running task (a query answer, not history).
+    setCurrentDetails(waitDetails(a, until, reason));
   }
 }

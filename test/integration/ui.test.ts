@@ -19,6 +19,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
+import { sessionStatus } from '../../src/client';
 import { requireSystemPackage } from '../support/systemPackages';
 
 after(closeTestEnv);
@@ -93,19 +95,7 @@ test(
       const sessionId = handle.workflowId;
       const turn1 = `${sessionId}/turn-1`;
 
-      const userDataDir = await mkdtemp(join(tmpdir(), 'da-chromium-'));
-      let context: BrowserContext | undefined;
-      try {
-        context = await chromium.launchPersistentContext(userDataDir, {
-          executablePath: CHROMIUM,
-          headless: true,
-          args: CHROMIUM_ARGS,
-          viewport: { width: 1600, height: 1200 },
-          timeout: UI_TIMEOUT_MS,
-        });
-        const page = context.pages()[0] ?? (await context.newPage());
-        page.setDefaultTimeout(UI_TIMEOUT_MS);
-
+      await withBrowser(async (page) => {
         // --- The session's page (the UI redirects to the latest run's History tab).
         await step(page, 'session page', async () => {
           await page.goto(`${ui}/namespaces/default/workflows/${encodeURIComponent(sessionId)}`, {
@@ -166,13 +156,115 @@ test(
           await visible(page, 'tool-toolu_ui_grep', 'the activity id of the Grep call after expanding its row', true);
           await shot(page, 'ui-turn-event.png', false);
         });
+      });
+    });
+  },
+);
+
+test(
+  'ui: a session waiting for a background task: the task activity is named on the timeline, the current details list the task',
+  { skip: skipReason(), timeout: 240_000 },
+  async () => {
+    const ui = process.env.TEMPORAL_TEST_UI_ADDRESS!.replace(/\/+$/, '');
+    chromiumPackage.assert();
+    await mkdir(artifacts, { recursive: true });
+    const marker = `${4000 + Math.floor(Math.random() * 5000)}.5`;
+    await withAgent({}, async ({ fake, start, client }) => {
+      fake.enqueue(
+        toolUseResponse([
+          {
+            id: 'toolu_ui_bg',
+            name: 'Bash',
+            input: { command: `sleep ${marker}`, run_in_background: true, description: 'Serve the docs' },
+          },
+        ]),
+        textResponse('The docs server runs in the background.'),
+      );
+      const handle = await start({ prompt: 'serve the docs', tools: ['Bash', 'TaskStop'] });
+      const sessionId = handle.workflowId;
+      const waiting = await waitFor(
+        'the session to wait for its task',
+        async () => {
+          const st = await sessionStatus(client, sessionId);
+          return st.status === 'waiting' ? st : undefined;
+        },
+        60_000,
+      );
+      const task = waiting.autonomy!.tasks[0]!;
+      try {
+        await withBrowser(async (page) => {
+          await step(page, 'waiting session page', async () => {
+            await page.goto(`${ui}/namespaces/default/workflows/${encodeURIComponent(sessionId)}`, {
+              waitUntil: 'domcontentloaded',
+            });
+            await visible(page, sessionId, 'the session id as the page title');
+            // The task's own activity on the session's timeline, labelled with its summary.
+            await visible(
+              page,
+              `runBackgroundTask • Background task ${task.id}: Serve the docs`,
+              'the background task activity on the timeline',
+            );
+            await shot(page, 'ui-session-task.png');
+            // The current details (the workflow's metadata query), in the User Metadata tab: the wait and the task's line.
+            await page
+              .getByRole('link', { name: /^User Metadata/ })
+              .or(page.getByRole('tab', { name: /^User Metadata/ }))
+              .first()
+              .click();
+            // The UI renders the details as Markdown in a frame of its own (the summary has another).
+            const framesText = async (): Promise<string> =>
+              (
+                await Promise.all(
+                  page.frames().map((f) =>
+                    f
+                      .locator('body')
+                      .innerText({ timeout: 1_000 })
+                      .catch(() => ''),
+                  ),
+                )
+              ).join('\n');
+            for (const [text, what] of [
+              ['1 background task running', 'the wait'],
+              [`task ${task.id} (local_bash) since`, 'the running task'],
+              [`Serve the docs: sleep ${marker}`, "the task's command"],
+              [`output ${task.outputPath}`, "the task's output file"],
+            ] as const)
+              await waitFor(
+                `${what} in the current details ("${text}")`,
+                async () => ((await framesText()).includes(text) ? true : undefined),
+                UI_TIMEOUT_MS,
+              );
+            await shot(page, 'ui-session-task-details.png');
+          });
+        });
       } finally {
-        await context?.close().catch((err: unknown) => console.error(`[ui.test] closing Chromium: ${String(err)}`));
-        await rm(userDataDir, { recursive: true, force: true });
+        await handle.cancel();
+        await handle.result().catch(() => undefined);
       }
     });
   },
 );
+
+/** A headless Chromium page (a fresh profile), closed and removed after `fn`. */
+async function withBrowser(fn: (page: Page) => Promise<void>): Promise<void> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'da-chromium-'));
+  let context: BrowserContext | undefined;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1600, height: 1200 },
+      timeout: UI_TIMEOUT_MS,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    await fn(page);
+  } finally {
+    await context?.close().catch((err: unknown) => console.error(`[ui.test] closing Chromium: ${String(err)}`));
+    await rm(userDataDir, { recursive: true, force: true });
+  }
+}
 
 /** Runs one part of the check; on failure saves what the browser showed and names the file. */
 async function step(page: Page, name: string, fn: () => Promise<void>): Promise<void> {
