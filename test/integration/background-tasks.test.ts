@@ -8,16 +8,14 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import { auditJsonLines, buildAudit, formatAuditText, type AuditTask } from '../../src/audit';
-import { workflowsPath } from '../../src/worker';
-import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
-import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 import { TAG_ENV, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 
 after(closeTestEnv);
@@ -310,17 +308,8 @@ test(
   { timeout: 240_000, skip: process.platform !== 'linux' ? 'needs /proc' : false },
   async () => {
     await withAgent({ noWorker: true }, async ({ env, fake, start, storeDir, taskQueue, workDir, client }) => {
-      const bundlePath = join(storeDir, 'workflow-bundle.js');
-      await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
-      const workerEnv = (tag: string): NodeJS.ProcessEnv => ({
-        TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-        TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-        TASK_QUEUE: taskQueue,
-        STORE_DIR: storeDir,
-        FAKE_ANTHROPIC_URL: fake.baseURL,
-        WORKFLOW_BUNDLE_PATH: bundlePath,
-        [TAG_ENV]: tag,
-      });
+      const baseEnv = await workerProcessEnv({ env, fake, storeDir, taskQueue });
+      const workerEnv = (tag: string): NodeJS.ProcessEnv => ({ ...baseEnv, [TAG_ENV]: tag });
       const notes: string[] = [];
       fake.script((req) => {
         const text = joined(req);

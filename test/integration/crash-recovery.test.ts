@@ -5,17 +5,15 @@
 // is told that its outcome is unknown.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
-import { workflowsPath } from '../../src/worker';
 import type { turnWorkflow } from '../../src/workflows/turn';
-import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
-import { killGroup, lines, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, lines, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 
 after(closeTestEnv);
 
@@ -32,16 +30,7 @@ test(
   { timeout: 120_000 },
   async () => {
     await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue, client }) => {
-      const bundlePath = join(storeDir, 'workflow-bundle.js');
-      await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
-      const workerEnv: NodeJS.ProcessEnv = {
-        TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-        TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-        TASK_QUEUE: taskQueue,
-        STORE_DIR: storeDir,
-        FAKE_ANTHROPIC_URL: fake.baseURL,
-        WORKFLOW_BUNDLE_PATH: bundlePath,
-      };
+      const workerEnv = await workerProcessEnv({ env, fake, storeDir, taskQueue });
       const doneLog = join(workDir, 'done.log');
       const idemLog = join(workDir, 'idem.log');
       const nonidemLog = join(workDir, 'nonidem.log');

@@ -10,16 +10,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { workflowsPath } from '../../src/worker';
 import { SandboxHost } from '../../src/sandbox/host';
-import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
 import { isCI, reportSkip } from '../support/systemPackages';
-import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 import {
   TAG_ENV,
   countByName,
@@ -53,17 +51,8 @@ after(async () => {
 
 async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolean }): Promise<void> {
   await withAgent({ noWorker: true }, async ({ env, fake, start, workDir, storeDir, taskQueue }) => {
-    const bundlePath = join(storeDir, 'workflow-bundle.js');
-    await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
-    const workerEnv = (tag: string): NodeJS.ProcessEnv => ({
-      TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-      TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-      TASK_QUEUE: taskQueue,
-      STORE_DIR: storeDir,
-      FAKE_ANTHROPIC_URL: fake.baseURL,
-      WORKFLOW_BUNDLE_PATH: bundlePath,
-      [TAG_ENV]: tag,
-    });
+    const baseEnv = await workerProcessEnv({ env, fake, storeDir, taskQueue });
+    const workerEnv = (tag: string): NodeJS.ProcessEnv => ({ ...baseEnv, [TAG_ENV]: tag });
     fake.enqueue(
       toolUseResponse([
         {

@@ -6,17 +6,14 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
-import { workflowsPath } from '../../src/worker';
 import { autonomyLines } from '../../src/cli/autonomyText';
-import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
 import { cli } from '../support/cli';
-import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 
 after(closeTestEnv);
 
@@ -37,16 +34,7 @@ test(
   { timeout: 240_000 },
   async () => {
     await withAgent({ noWorker: true }, async ({ env, fake, start, storeDir, taskQueue, client }) => {
-      const bundlePath = join(storeDir, 'workflow-bundle.js');
-      await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
-      const workerEnv: NodeJS.ProcessEnv = {
-        TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-        TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-        TASK_QUEUE: taskQueue,
-        STORE_DIR: storeDir,
-        FAKE_ANTHROPIC_URL: fake.baseURL,
-        WORKFLOW_BUNDLE_PATH: bundlePath,
-      };
+      const workerEnv = await workerProcessEnv({ env, fake, storeDir, taskQueue });
       const sessionId = `wakeups-${Date.now().toString(36)}`;
       const jobId = createHash('sha256').update(`${sessionId}/toolu_cron`).digest('hex').slice(0, 8);
       const seen = { ticks: 0, wakes: 0 };

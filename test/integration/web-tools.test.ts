@@ -17,12 +17,11 @@ import {
   type MessagesRequest,
 } from '../../src/testing/fakeAnthropic';
 import { buildAudit, formatAuditText } from '../../src/audit';
-import { workflowsPath } from '../../src/worker';
 import type { TurnWorkflowResult } from '../../src/workflows/definitions';
-import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
-import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 
 after(closeTestEnv);
 
@@ -183,16 +182,7 @@ test(
     const procs: WorkerProc[] = [];
     try {
       await withAgent({ noWorker: true }, async ({ env, fake, start, storeDir, taskQueue }) => {
-        const bundlePath = join(storeDir, 'workflow-bundle.js');
-        await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
-        const workerEnv: NodeJS.ProcessEnv = {
-          TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-          TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-          TASK_QUEUE: taskQueue,
-          STORE_DIR: storeDir,
-          FAKE_ANTHROPIC_URL: fake.baseURL,
-          WORKFLOW_BUNDLE_PATH: bundlePath,
-        };
+        const workerEnv = await workerProcessEnv({ env, fake, storeDir, taskQueue });
         let main = 0;
         fake.script((req) => {
           if (isSideRequest(req)) return textResponse('42.');

@@ -4,12 +4,39 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { writeFile } from 'node:fs/promises';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { workflowsPath } from '../../src/worker';
+import { getWorkflowBundle } from './temporal';
 
 const WORKER_SCRIPT = join(__dirname, 'workerProcess.js');
 
 export async function lines(file: string): Promise<string[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text.split('\n').filter((l) => l !== '');
+}
+
+/**
+ * The environment of worker processes for a `withAgent({ noWorker: true })` test: the test's server
+ * and namespace, its task queue, store and fake API, and the workflow bundle, written once into the
+ * store directory (each process loads it instead of bundling again). Add what a test needs on top.
+ */
+export async function workerProcessEnv(ctx: {
+  env: TestWorkflowEnvironment;
+  fake: { baseURL: string };
+  storeDir: string;
+  taskQueue: string;
+}): Promise<NodeJS.ProcessEnv> {
+  const bundlePath = join(ctx.storeDir, 'workflow-bundle.js');
+  await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+  return {
+    TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? ctx.env.address,
+    TEMPORAL_TEST_NAMESPACE: ctx.env.namespace ?? 'default',
+    TASK_QUEUE: ctx.taskQueue,
+    STORE_DIR: ctx.storeDir,
+    FAKE_ANTHROPIC_URL: ctx.fake.baseURL,
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+  };
 }
 
 export interface WorkerProc {
