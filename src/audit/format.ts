@@ -112,6 +112,7 @@ function taskLine(t: AuditTask): string {
     t.exitCode !== undefined && t.exitCode !== null ? `exit ${t.exitCode}` : '',
     t.signal ? `signal ${t.signal}` : '',
     t.outputBytes !== undefined ? `${t.outputBytes} B output` : '',
+    t.events !== undefined ? `${t.events} event${t.events === 1 ? '' : 's'}` : '',
     t.stoppedBy ? `stopped by ${t.stoppedBy}` : '',
     t.childSession ? `session ${t.childSession}` : '',
     t.sandboxed === false ? 'UNSANDBOXED' : t.sandboxed ? 'sandboxed' : '',

@@ -22,7 +22,7 @@ const KIND_OF_TOOL: Record<string, TaskKind> = { Bash: 'local_bash', Monitor: 'm
  */
 const KIND_OF_ACTIVITY: Record<string, TaskKind> = {
   [ACTIVITY_TYPES.runBackgroundTask]: 'local_bash',
-  runMonitorTask: 'monitor',
+  [ACTIVITY_TYPES.runMonitorTask]: 'monitor',
   awaitAgentTask: 'local_agent',
 };
 /** A background agent's child session: `<session>/agent-<tool_use_id>`. */
@@ -58,7 +58,7 @@ interface TaskInputView {
 }
 
 /** A task activity's result: a command's (RunBackgroundTaskResult) or a child session's (`result.status`). */
-type TaskResult = Partial<RunBackgroundTaskResult> & { result?: { status?: string } };
+type TaskResult = Partial<RunBackgroundTaskResult> & { events?: number; result?: { status?: string } };
 
 /** What the task's activity says of its end, mapped as the session maps it (sessionTasks.ts). */
 function stateOf(a: TaskActivity, r: TaskResult | undefined): AuditTask['state'] {
@@ -145,6 +145,7 @@ export function taskEntries(
       ...(r && r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
       ...(r?.signal ? { signal: r.signal } : {}),
       ...(typeof r?.outputBytes === 'number' ? { outputBytes: r.outputBytes } : {}),
+      ...(typeof r?.events === 'number' ? { events: r.events } : {}),
       ...(task.outputPath ? { outputFile: task.outputPath } : {}),
       ...(r?.outputRef ? { outputRef: r.outputRef } : {}),
       ...(typeof r?.sandboxed === 'boolean'

@@ -218,6 +218,8 @@ export interface AuditTask {
   exitCode?: number | null;
   signal?: string;
   outputBytes?: number;
+  /** Monitor: the events it delivered to the session. */
+  events?: number;
   /** The output file the model could Read while it ran (the session's task directory). */
   outputFile?: string;
   /** The whole output in the session's store (`taskoutput-<sha256>`), once it ended. */

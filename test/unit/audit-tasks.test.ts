@@ -68,6 +68,13 @@ test('unit: taskEntries: ends as the session decides them, the whole command, wh
       activity('blost0000', 'toolu_lost', { outcome: 'timed_out', failures: ['activity Heartbeat timeout'] }),
       activity('bend00000', 'toolu_end', { outcome: 'cancelled', cancelRequestedAt: T(4) }),
       activity('brun00000', 'toolu_gone', { outcome: 'running', endedAt: undefined }),
+      // A Monitor task: its own activity type, the same input, a result with the events it delivered.
+      {
+        ...activity('bmon00000', 'toolu_none', {
+          result: { state: 'completed', exitCode: 0, signal: null, outputBytes: 30, events: 4 },
+        }),
+        type: 'runMonitorTask',
+      },
       // A background agent's wait for its child session (another activity type, another input and result).
       {
         ...activity('aagent000', '', {}),
@@ -88,12 +95,14 @@ test('unit: taskEntries: ends as the session decides them, the whole command, wh
       ['bend00000', 'local_bash', 'killed', 'tail -f log', 'the session ended', undefined, undefined],
       // The starting call is not in the report (a turn it could not read): the activity's preview and type.
       ['brun00000', 'local_bash', 'running', 'preview', undefined, undefined, undefined],
+      ['bmon00000', 'monitor', 'completed', 'preview', undefined, 0, 30],
       ['aagent000', 'local_agent', 'failed', 'Review the diff', undefined, undefined, undefined],
     ],
   );
-  assert.equal(tasks[5]!.childSession, 'sess-1/agent-toolu_agent');
-  assert.equal(tasks[5]!.toolUseId, 'toolu_agent');
-  assert.equal(tasks[5]!.tool, 'Agent');
+  assert.equal(tasks[5]!.events, 4);
+  assert.equal(tasks[6]!.childSession, 'sess-1/agent-toolu_agent');
+  assert.equal(tasks[6]!.toolUseId, 'toolu_agent');
+  assert.equal(tasks[6]!.tool, 'Agent');
   const ok = tasks[0]!;
   assert.equal(ok.description, 'Build');
   assert.equal(ok.outputRef, 'taskoutput-abc');
