@@ -279,7 +279,10 @@ test(
       const srvRow = text.split('\n').find((l) => l.includes(`task-${serverId}`));
       assert.ok(okRow && srvRow, text);
       assert.match(okRow, /local_bash: Quick check \(\$ echo checked; exit 0\)/);
-      assert.match(okRow, / completed .*exit 0, 8 B output, sandboxed, file \S+\.output, stored taskoutput-[0-9a-f]{64}/);
+      assert.match(
+        okRow,
+        / completed .*exit 0, 8 B output, sandboxed, file \S+\.output, stored taskoutput-[0-9a-f]{64}/,
+      );
       assert.match(
         srvRow,
         new RegExp(
