@@ -23,7 +23,7 @@ const KIND_OF_TOOL: Record<string, TaskKind> = { Bash: 'local_bash', Monitor: 'm
 const KIND_OF_ACTIVITY: Record<string, TaskKind> = {
   [ACTIVITY_TYPES.runBackgroundTask]: 'local_bash',
   [ACTIVITY_TYPES.runMonitorTask]: 'monitor',
-  awaitAgentTask: 'local_agent',
+  [ACTIVITY_TYPES.awaitAgentTask]: 'local_agent',
 };
 /** A background agent's child session: `<session>/agent-<tool_use_id>`. */
 const AGENT_CHILD = /\/agent-([^/]+)$/;
