@@ -175,7 +175,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
       join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
   };
   const compactDeps: CompactDeps = { ...modelDeps, ...(opts.hooks ? { hooks: opts.hooks } : {}) };
-  const { activities, runToolCall, runSessionHooks } = createActivities({
+  const { activities, runToolCall, runSessionHooks, runBackgroundTask } = createActivities({
     model: modelDeps,
     compaction: compactDeps,
     tools: {
@@ -211,6 +211,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
     activities,
     runToolCall,
     runSessionHooks,
+    runBackgroundTask,
     modelDeps,
     compactDeps,
     registry,

@@ -103,7 +103,12 @@ export function createActivities(deps: ActivityDeps) {
   void _exact;
   // The in-process runner's direct entries: the Temporal-free cores (src/calls).
   const calls = createCalls(deps);
-  return { activities, runToolCall: calls.runToolCall, runSessionHooks: calls.runSessionHooks };
+  return {
+    activities,
+    runToolCall: calls.runToolCall,
+    runSessionHooks: calls.runSessionHooks,
+    runBackgroundTask: calls.runBackgroundTask,
+  };
 }
 
 /** The registered activity types, by name (what histories record). */

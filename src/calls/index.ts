@@ -3,6 +3,7 @@
 // errors into ApplicationFailures; the in-process runner (src/local) calls them directly with a
 // CallRuntime of its own. A core never imports @temporalio/*: it throws domain errors
 // (DurableAgentError, ModelCallError) and returns data.
+import { createBackgroundTaskCalls } from './backgroundTask';
 import { compactContextWith, type CompactContextInput, type CompactDeps } from './compact';
 import { callModelWith, type CallModelInput, type ModelDeps } from './model';
 import type { CallRuntime } from './runtime';
@@ -16,7 +17,7 @@ export interface CallDeps {
   hooks: HookDeps;
 }
 
-/** Every core bound to its dependencies: model call, compaction, session hooks, and the tool calls. */
+/** Every core bound to its dependencies: model call, compaction, session hooks, the tool calls and a background task's run. */
 export function createCalls(deps: CallDeps) {
   return {
     callModel: (input: CallModelInput, ctx: CallRuntime) => callModelWith(deps.model, input, ctx),
@@ -24,6 +25,7 @@ export function createCalls(deps: CallDeps) {
     runSessionHooks: (input: RunSessionHooksInput, signal?: AbortSignal) =>
       runSessionHooksWith(deps.hooks, input, signal),
     ...createToolCalls(deps.tools),
+    ...createBackgroundTaskCalls(deps.tools),
   };
 }
 

@@ -36,8 +36,10 @@ export type ResolvedRunInput = Omit<RunToolUseInput, 'session'> & { session: Too
 /** What a runner adds to a call: how it runs a subagent in call() (the in-process runner). */
 export interface RunExtra {
   runSubagent?: ToolUseContext['runSubagent'];
-  /** The scheduler runs background tasks (the session workflow does; the in-process runner passes false). */
+  /** The scheduler runs background tasks (default true: the session workflow and the in-process runner do). */
   backgroundTasks?: boolean;
+  /** The scheduler runs Monitor tasks (default true; the in-process runner passes false for now). */
+  monitorTasks?: boolean;
 }
 
 /** A call's end: a result for history, or (the Agent tool's pre phase) the state to start the child with. */
@@ -244,6 +246,7 @@ class LedgerCall {
       ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
       ...(extra.runSubagent ? { runSubagent: extra.runSubagent } : {}),
       backgroundTasks: extra.backgroundTasks ?? true,
+      monitorTasks: extra.monitorTasks ?? true,
       ...(deps.sideModel ? { sideModel: deps.sideModel } : {}),
       ...(input.phase ? { phase: input.phase } : {}),
       ...(input.approval

@@ -34,6 +34,7 @@ import { checkSessionInput, sessionInput, withAgents } from '../sessionInput';
 import { createAgentActivities, type AgentDepsOptions } from '../workerDeps';
 import { localSubagentRunner, localToolSession } from './subagents';
 import { disposeNow, localStore, type LocalStore } from './store';
+import { LocalTasks } from './tasks';
 import { LocalTimers } from './timers';
 import { LocalTurn, type LocalDeps, type LocalTurnHost } from './turn';
 import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './runSession';
@@ -66,6 +67,8 @@ export class LocalSessionRun implements LocalTurnHost {
 
   /** Wake-ups and cron firings between turns, and stop (timers.ts; the workflow's SessionTimers). */
   readonly timers: LocalTimers;
+  /** Background tasks (Bash run_in_background) run in this process (tasks.ts; the workflow's SessionTasks). */
+  readonly tasks: LocalTasks;
   /** The session's store: the caller's, or a temporary one removed at the end (store.ts). */
   readonly store: LocalStore;
   private readonly worker: AgentDepsOptions;
@@ -113,7 +116,8 @@ export class LocalSessionRun implements LocalTurnHost {
     if (memoryRefOf(input.memory)) this.state.memoryRef = memoryRefOf(input.memory);
     // The zone cron jobs and wake-ups read, fixed for the session (as the session workflow does).
     if (input.timeZone) this.state.context.timeZone = input.timeZone;
-    this.timers = new LocalTimers(this.state, opts.clock);
+    this.tasks = new LocalTasks(this, () => this.timers.poke());
+    this.timers = new LocalTimers(this.state, opts.clock, () => this.tasks.scheduling.sync());
   }
 
   // --- The turn's host (src/local/turn.ts) ---
@@ -233,6 +237,8 @@ export class LocalSessionRun implements LocalTurnHost {
 
   /** One turn, as the turn workflow runs it (src/local/turn.ts). */
   private async runTurn(turn: number, append: Message[]): Promise<TurnReport> {
+    // Tasks the last turn recorded start now; ends that came while it ran are in the context again.
+    this.tasks.scheduling.beforeTurn();
     const t = new LocalTurn(this, turn, append);
     this.turnAbort = t.abort;
     try {
@@ -312,6 +318,8 @@ export class LocalSessionRun implements LocalTurnHost {
         endReason: END_REASONS.failed(state.turn, err instanceof Error ? err.message : String(err)),
       };
     }
+    // Background tasks still running when the session ends are stopped (killed, no notification).
+    await this.tasks.stopAll();
     // Notification hooks still running (an approval was answered before they finished) end first.
     await Promise.allSettled([...this.notifications]);
     // The runner's MCP connections end with the session (unless the caller passed its own manager).

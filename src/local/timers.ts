@@ -1,12 +1,12 @@
 // The in-process runner's wait for a session's own work (issue 19), the same decisions as the
 // session workflow's (src/workflows/sessionTimers.ts, engine/autonomy.ts) on Node timers: sleeps
-// until the earliest wake-up or cron firing, a follow-up, a poke (a task ended) or stop; queues
-// what is due once. The process is the limit here: a wait dies with it (the durable runner's does not).
+// until the earliest wake-up or cron firing, a follow-up, a poke (a background task ended) or stop;
+// queues what is due once. The process is the limit here: a wait dies with it (the durable runner's does not).
 //
-// Background tasks plug in here: an in-process task runner starts a task when a turn's context
-// holds a running task it has not started, and when the task ends calls `taskEnded` (the engine's
-// `endTask`: the task records its end, its notification is queued, the wait wakes up).
-import { dueFirings, endTask, hasPendingWork, nextDeadline, type BackgroundTask } from '../engine/autonomy';
+// Background tasks (src/local/tasks.ts) plug in as in the workflow: `sync` starts the tasks the last
+// turn recorded (and stops those TaskStop asked for) before each look, and a task's end queues its
+// notification and pokes the wait.
+import { dueFirings, hasPendingWork, nextDeadline } from '../engine/autonomy';
 import type { SessionState } from '../engine/session';
 import { createScheduleActivities } from '../activities/schedule';
 
@@ -34,6 +34,8 @@ export class LocalTimers {
   constructor(
     private readonly state: SessionState,
     private readonly clock: LocalClock = realClock,
+    /** Before each look: the session's background tasks catch up with its context (LocalTasks). */
+    private readonly sync: () => void = () => undefined,
   ) {}
 
   /** Something the wait waits for changed (a message came, a task ended): look again. */
@@ -46,20 +48,6 @@ export class LocalTimers {
     this.poke();
   }
 
-  /** A background task ended: it records its end, its notification is queued for the next turn. */
-  taskEnded(
-    taskId: string,
-    outcome: Parameters<typeof endTask>[2],
-    notification: (task: BackgroundTask) => string,
-  ): void {
-    const a = this.state.context.autonomy;
-    if (!a) return;
-    const { autonomy, event } = endTask(a, taskId, outcome, notification);
-    this.state.context = { ...this.state.context, autonomy };
-    if (event) this.state.pendingMessages.push(event.text);
-    this.poke();
-  }
-
   /** The engine's `waitForWork` (see SessionExecutor). */
   async waitForWork(): Promise<boolean> {
     for (;;) {
@@ -68,6 +56,7 @@ export class LocalTimers {
         if (a) this.state.context = { ...this.state.context, autonomy: { tasks: a.tasks, crons: [] } };
         return false;
       }
+      this.sync();
       await this.fireDue();
       if (this.state.pendingMessages.length > 0) return true;
       const a = this.state.context.autonomy;

@@ -111,7 +111,8 @@ export class LocalTurn {
       run: (call, own) =>
         host.deps.runToolCall({ session: host.session, ...call }, host.runtime(own, host.nextToolKey(call.block.id)), {
           runSubagent: host.runSubagent,
-          backgroundTasks: false,
+          backgroundTasks: true,
+          monitorTasks: false,
         }),
     });
   }
@@ -173,7 +174,7 @@ export class LocalTurn {
             ...(approval ? { approval } : {}),
           },
           host.runtime(signal, host.nextToolKey(block.id)),
-          { runSubagent: host.runSubagent, backgroundTasks: false },
+          { runSubagent: host.runSubagent, backgroundTasks: true, monitorTasks: false },
         ),
       awaitApproval: (block, a, description) => host.ask(block, a.message, description, signal),
       isInterrupted: () => signal.aborted,

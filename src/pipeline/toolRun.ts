@@ -56,6 +56,7 @@ export function newToolRun(state: RunState, env: PipelineEnv, tool: AnyTool, con
   if (env.skills) ctx.skills = env.skills;
   if (env.runSubagent) ctx.runSubagent = env.runSubagent;
   if (env.backgroundTasks) ctx.backgroundTasks = true;
+  if (env.monitorTasks === false) ctx.monitorTasks = false;
   if (env.sideModel) ctx.sideModel = env.sideModel;
   ctx.pool = env.pool;
   const resumed = env.phase?.kind === 'post' ? env.phase : undefined;

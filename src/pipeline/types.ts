@@ -66,6 +66,8 @@ export interface PipelineEnv {
   runSubagent?: ToolUseContext['runSubagent'];
   /** The scheduler runs background tasks (ToolUseContext.backgroundTasks). */
   backgroundTasks?: boolean;
+  /** The scheduler runs Monitor tasks too (ToolUseContext.monitorTasks). */
+  monitorTasks?: boolean;
   /** The worker's model access for tools that call a model themselves (ToolUseContext.sideModel). */
   sideModel?: ToolUseContext['sideModel'];
   phase?: PipelinePhase;

@@ -122,9 +122,11 @@ export interface ToolUseContext {
   pool?: readonly AnyTool[];
   /**
    * The scheduler runs background tasks (Bash `run_in_background`, Monitor): the session workflow
-   * does; absent (the in-process runner, a bare pipeline call) they are refused with a clear error.
+   * and the in-process runner do; absent (a bare pipeline call) they are refused with a clear error.
    */
   backgroundTasks?: boolean;
+  /** The scheduler runs Monitor tasks too (false: the in-process runner, which runs none yet; Monitor is refused). */
+  monitorTasks?: boolean;
   /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
   runSubagent?: (
     input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined },

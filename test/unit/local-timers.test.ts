@@ -73,7 +73,7 @@ test('unit: local timers — a poke after a message arrived ends the wait at onc
   assert.ok(state.context.autonomy?.wakeup, 'the hour-long wake-up stays pending');
 });
 
-test('unit: local timers — taskEnded (the plug for background tasks): the task records its end, its notification wakes the wait', async () => {
+test('unit: local timers — sync runs before each look (the plug for background tasks); a task end that queues its notification and pokes wakes the wait', async () => {
   const state = stateWith({
     tasks: [
       {
@@ -88,13 +88,17 @@ test('unit: local timers — taskEnded (the plug for background tasks): the task
     ],
     crons: [],
   });
-  const timers = new LocalTimers(state);
-  const waiting = timers.waitForWork();
-  setTimeout(
-    () => timers.taskEnded('b1', { state: 'completed', endedAt: Date.now(), exitCode: 0 }, (t) => `ENDED ${t.id}`),
-    20,
-  );
-  assert.equal(await waiting, true);
+  let looks = 0;
+  const timers = new LocalTimers(state, undefined, () => {
+    looks++;
+    // The first look starts the "task"; it ends 20 ms later as LocalTasks ends one.
+    if (looks === 1)
+      setTimeout(() => {
+        state.pendingMessages.push('ENDED b1');
+        timers.poke();
+      }, 20);
+  });
+  assert.equal(await timers.waitForWork(), true);
   assert.deepEqual(state.pendingMessages, ['ENDED b1']);
-  assert.equal(state.context.autonomy?.tasks[0]?.state, 'completed');
+  assert.equal(looks, 2, 'one look before the wait, one after the poke');
 });

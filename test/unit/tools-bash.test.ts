@@ -228,10 +228,10 @@ describe('Bash: running commands', () => {
     assert.equal(backgroundTimeout(1500.2), 1501);
   });
 
-  it('run_in_background is refused where the scheduler runs no background tasks (the in-process runner)', async () => {
+  it('run_in_background is refused where no scheduler runs background tasks (a bare pipeline call)', async () => {
     const r = await new ToolSession(dir).run(BashTool, { command: 'touch bg-ran', run_in_background: true });
     assert.equal(r.isError, true);
-    assert.match(r.invalid ?? '', /run_in_background needs the durable runner/);
+    assert.match(r.invalid ?? '', /run_in_background needs a session to run the task/);
     await assert.rejects(fs.stat(path.join(dir, 'bg-ran')), 'nothing ran');
   });
 

@@ -635,7 +635,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       return {
         result: false,
         message:
-          'run_in_background needs the durable runner: this session runs in process, where nothing would run the task. ' +
+          'run_in_background needs a session to run the task: this call runs outside one, where nothing would run it. ' +
           'Run the command in the foreground (timeout up to 600000 ms).',
         errorCode: 4,
       };

@@ -114,7 +114,7 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
         errorCode: 4,
       };
     if (!i.description.trim()) return { result: false, message: '`description` must not be empty.', errorCode: 5 };
-    if (!ctx.backgroundTasks)
+    if (!ctx.backgroundTasks || ctx.monitorTasks === false)
       return {
         result: false,
         message:
