@@ -4,11 +4,10 @@
 // the rate limit. The texts become test/fixtures/reference-tools/2.1.328/monitor-events.json (ids
 // and paths normalised, the reference's preamble and guidance left out), which engine/monitorLines.ts and engine/taskNotifications.ts follow.
 //   node dist/test/reference/captureMonitor.js [--out FILE]
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import '../support/isolatedHome';
+import { exitError, offlineDirs, offlineEnv, runToExit } from '../support/claudeOffline';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { CLAUDE_BIN, ensureReference, REFERENCE_VERSION } from './run';
 
@@ -38,12 +37,7 @@ function texts(m: Msg): string[] {
 
 export async function captureMonitor(): Promise<{ version: string; command: string; seen: string[] }> {
   ensureReference();
-  const root = await mkdtemp(join(tmpdir(), 'da-ref-monitor-'));
-  const dir = join(root, 'project');
-  const home = join(root, 'home');
-  await mkdir(dir, { recursive: true });
-  await mkdir(join(home, '.claude'), { recursive: true });
-  await writeFile(join(home, '.claude', 'settings.json'), '{}');
+  const { root, dir, home } = await offlineDirs('da-ref-monitor-', { settings: true });
   const fake = await startFakeAnthropic({ validateToolPairing: false, allowSystemMessages: true });
   let n = 0;
   fake.script((req) => {
@@ -59,31 +53,13 @@ export async function captureMonitor(): Promise<{ version: string; command: stri
     return textResponse('noted');
   });
   try {
-    const child = spawn(
+    const r = await runToExit(
       CLAUDE_BIN,
       ['-p', 'watch it', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'],
-      {
-        cwd: dir,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: home,
-          CLAUDE_CONFIG_DIR: join(home, '.claude'),
-          ANTHROPIC_BASE_URL: fake.baseURL,
-          ANTHROPIC_API_KEY: 'test-key',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          IS_SANDBOX: '1',
-          ENABLE_TOOL_SEARCH: 'false',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      { cwd: dir, env: offlineEnv(home, fake.baseURL, { ENABLE_TOOL_SEARCH: 'false' }) },
     );
-    let stderr = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
-    if (code !== 0) throw new Error(`claude exited ${code}: ${stderr.trim().slice(0, 300)}`);
+    const failed = exitError(r);
+    if (failed) throw new Error(failed);
     // Every text the model was sent after its Monitor call, in order, each once.
     const seen: string[] = [];
     for (const req of fake.messageRequests().filter((r) => r.tools && r.tools.length > 0)) {

@@ -14,12 +14,11 @@
 //   node dist/test/reference/captureTools.js [--check] [--out DIR]
 //
 // --check: compare with the fixtures on disk and exit 1 on a difference (nothing written).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import '../support/isolatedHome';
+import { exitError, offlineDirs, offlineEnv, runToExit } from '../support/claudeOffline';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { CLAUDE_BIN, ensureReference, REFERENCE_VERSION } from './run';
 import { stripDescriptions } from './schemas';
@@ -90,12 +89,7 @@ async function session(
   env: Record<string, string>,
   script: (requestTools: ToolDef[], n: number) => ReturnType<typeof toolUseResponse> | undefined,
 ): Promise<{ requests: ToolDef[][]; initTools: string[] }> {
-  const root = await mkdtemp(join(tmpdir(), 'da-ref-tools-'));
-  const dir = join(root, 'project');
-  const home = join(root, 'home');
-  await mkdir(dir, { recursive: true });
-  await mkdir(join(home, '.claude'), { recursive: true });
-  await writeFile(join(home, '.claude', 'settings.json'), '{}');
+  const { root, dir, home } = await offlineDirs('da-ref-tools-', { settings: true });
   const fake = await startFakeAnthropic({ validateToolPairing: false, allowSystemMessages: true });
   let n = 0;
   fake.script((req) => {
@@ -103,7 +97,7 @@ async function session(
     return script(req.tools as ToolDef[], n++) ?? textResponse('done');
   });
   try {
-    const child = spawn(
+    const r = await runToExit(
       CLAUDE_BIN,
       [
         '-p',
@@ -115,29 +109,11 @@ async function session(
         'bypassPermissions',
         ...extraArgs,
       ],
-      {
-        cwd: dir,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: home,
-          CLAUDE_CONFIG_DIR: join(home, '.claude'),
-          ANTHROPIC_BASE_URL: fake.baseURL,
-          ANTHROPIC_API_KEY: 'test-key',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          IS_SANDBOX: '1',
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      { cwd: dir, env: offlineEnv(home, fake.baseURL, env) },
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
-    if (code !== 0) throw new Error(`claude exited ${code}: ${stderr.trim().slice(0, 300)}`);
+    const failed = exitError(r);
+    if (failed) throw new Error(failed);
+    const stdout = r.stdout;
     const init = stdout
       .split('\n')
       .filter((l) => l.startsWith('{'))
@@ -217,7 +193,8 @@ async function main(): Promise<void> {
   const files: Record<string, string> = { 'index.json': `${JSON.stringify(index, null, 2)}\n` };
   for (const t of tools) files[`${t.name}.json`] = `${JSON.stringify(t, null, 2)}\n`;
   if (check) {
-    const have = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.json')) : [];
+    // Only tool captures (`<Tool>.json`) and the index: other fixtures here (monitor-events.json) are not this capture's.
+    const have = existsSync(dir) ? (await readdir(dir)).filter((f) => /^([A-Z]\w*|index)\.json$/.test(f)) : [];
     const diffs: string[] = [];
     for (const f of new Set([...have, ...Object.keys(files)])) {
       const old = have.includes(f) ? await readFile(join(dir, f), 'utf8') : undefined;

@@ -5,9 +5,7 @@
 // REFERENCE_ONLY_KEYS, docs/tools.md) present in ours with the same JSON type, and the values that
 // are deterministic (content blocks, result, subtype, is_error, num_turns, stop_reason, errors…).
 // Flags: the exit code and the message after each side's prefix.
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   errorResponse,
@@ -18,6 +16,7 @@ import {
   type ResponseSpec,
 } from '../../src/testing/fakeAnthropic';
 import { withAgent } from '../support/agent';
+import { offlineDirs, offlineEnv, runToExit } from '../support/claudeOffline';
 import { closeTestEnv } from '../support/temporal';
 
 type Json = Record<string, unknown>;
@@ -136,13 +135,9 @@ export interface Side {
 }
 
 async function projectDir(): Promise<{ root: string; dir: string; home: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'da-ref-of-'));
-  const dir = join(root, 'project');
-  const home = join(root, 'home');
-  await mkdir(dir, { recursive: true });
-  await mkdir(join(home, '.claude'), { recursive: true });
-  await writeFile(join(dir, 'a.txt'), 'hello\n');
-  return { root, dir, home };
+  const dirs = await offlineDirs('da-ref-of-');
+  await writeFile(join(dirs.dir, 'a.txt'), 'hello\n');
+  return dirs;
 }
 
 function scripted(fake: FakeAnthropicServer, c: FormatCase, dir: string): void {
@@ -150,20 +145,9 @@ function scripted(fake: FakeAnthropicServer, c: FormatCase, dir: string): void {
   fake.script((req) => (!req.tools || req.tools.length === 0 ? textResponse('ok') : c.script(turn++, dir)));
 }
 
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin?: string): Promise<Side> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    if (stdin !== undefined) child.stdin?.end(stdin);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: stdout.split(cwd).join('$DIR'), stderr: stderr.split(cwd).join('$DIR') });
-    });
-  });
+async function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin?: string): Promise<Side> {
+  const r = await runToExit(cmd, args, { cwd, env, ...(stdin !== undefined ? { stdin } : {}) });
+  return { code: r.code, stdout: r.stdout.split(cwd).join('$DIR'), stderr: r.stderr.split(cwd).join('$DIR') };
 }
 
 export async function referenceSide(c: FormatCase, claudeBin: string): Promise<Side> {
@@ -171,21 +155,7 @@ export async function referenceSide(c: FormatCase, claudeBin: string): Promise<S
   const fake = await startFakeAnthropic({ validateToolPairing: false, allowSystemMessages: true });
   try {
     scripted(fake, c, dir);
-    return await run(
-      claudeBin,
-      ['-p', ...c.args],
-      dir,
-      {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        ANTHROPIC_BASE_URL: fake.baseURL,
-        ANTHROPIC_API_KEY: 'test-key',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        IS_SANDBOX: '1',
-      },
-      c.stdin,
-    );
+    return await run(claudeBin, ['-p', ...c.args], dir, offlineEnv(home, fake.baseURL), c.stdin);
   } finally {
     await fake.close();
   }

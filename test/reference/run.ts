@@ -13,13 +13,14 @@
 // The reference is pinned (REFERENCE_VERSION). DURABLE_AGENT_CLAUDE_CODE_VERSION=2.1.197 runs the
 // cases against another version (installed into ~/.cache/durable-agent/claude-code-<version>);
 // DURABLE_AGENT_CLAUDE_CODE_CACHE names the install directory.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import '../support/isolatedHome';
+import { exitError, offlineEnv, runToExit } from '../support/claudeOffline';
 import {
   startFakeAnthropic,
   textResponse,
@@ -442,7 +443,7 @@ export async function runReference(c: RefCase): Promise<SideResult> {
     };
     await writeFile(join(config, 'settings.json'), JSON.stringify(settings));
     const addDirs = (c.additionalDirectories ?? []).flatMap((d) => ['--add-dir', subText(d, dir)]);
-    const child = spawn(
+    const r = await runToExit(
       CLAUDE_BIN,
       [
         '-p',
@@ -456,36 +457,29 @@ export async function runReference(c: RefCase): Promise<SideResult> {
       ],
       {
         cwd: dir,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: home,
-          CLAUDE_CONFIG_DIR: config,
-          ANTHROPIC_BASE_URL: fake.baseURL,
-          ANTHROPIC_API_KEY: 'test-key',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          IS_SANDBOX: '1',
-          // MCP cases: wait for the servers before the first request (else, on a loaded machine, the
-          // first call may come before the server is connected: "No such tool available").
-          ...(c.mcpServers ? { MCP_CONNECTION_NONBLOCKING: 'false' } : {}),
-          // MCP cases: every tool's schema in the first request (2.1.328 defers MCP tools behind its
-          // tool search and tells a model that calls one unloaded that the schema was not in its prompt).
-          ...(!c.toolSearch && (c.mcpServers || c.git || c.turns.flat().some((t) => DEFERRED_IN_REFERENCE.has(t.name)))
-            ? { ENABLE_TOOL_SEARCH: 'false' }
-            : {}),
-          // ToolSearch cases: the reference defers as it does by default (ENABLE_TOOL_SEARCH unset).
-          ...(c.web && site ? { NODE_EXTRA_CA_CERTS: site.caFile } : {}),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        env: offlineEnv(
+          home,
+          fake.baseURL,
+          {
+            // MCP cases: wait for the servers before the first request (else, on a loaded machine, the
+            // first call may come before the server is connected: "No such tool available").
+            ...(c.mcpServers ? { MCP_CONNECTION_NONBLOCKING: 'false' } : {}),
+            // MCP cases: every tool's schema in the first request (2.1.328 defers MCP tools behind its
+            // tool search and tells a model that calls one unloaded that the schema was not in its prompt).
+            ...(!c.toolSearch &&
+            (c.mcpServers || c.git || c.turns.flat().some((t) => DEFERRED_IN_REFERENCE.has(t.name)))
+              ? { ENABLE_TOOL_SEARCH: 'false' }
+              : {}),
+            // ToolSearch cases: the reference defers as it does by default (ENABLE_TOOL_SEARCH unset).
+            ...(c.web && site ? { NODE_EXTRA_CA_CERTS: site.caFile } : {}),
+          },
+          config,
+        ),
       },
     );
-    let stderr = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
     const side = await collect(fake, c, dir, capture);
-    if (code !== 0) side.error = `claude exited ${code}: ${stderr.trim().slice(0, 300)}`;
+    const failed = exitError(r);
+    if (failed) side.error = failed;
     return side;
   } finally {
     await fake.close();
