@@ -646,6 +646,44 @@ scenarios['skill-model-subagent'] = async ({ fake, start }, id) => {
     throw new Error(`skill-model-subagent: ${result.status} (${result.endReason}), child model ${child?.model}`);
 };
 
+/**
+ * queued-after-turn: a Monitor whose stream ends while the session's Stop hook runs after the turn
+ * for its event (the hook sleeps 6 s, the command ends 2 s after its start): its end notification is
+ * queued after the turn ended the session, and gets a turn of its own (4 turns; before the patch the
+ * session ended after 3, the notification unread). The patch's marker is written at the run's start.
+ */
+scenarios['queued-after-turn'] = async ({ fake, start }, id) => {
+  fake.script((req) => {
+    const text = JSON.stringify(req.messages.slice(req.messages.map((m) => m.role).lastIndexOf('assistant') + 1));
+    if (text.includes('watch the log'))
+      return toolUseResponse([
+        {
+          id: 'toolu_watch',
+          name: 'Monitor',
+          input: { description: 'Log', timeout_ms: 60_000, command: 'echo started; sleep 2' },
+        },
+      ]);
+    return textResponse('Noted.');
+  });
+  const result = await (
+    await start({
+      id,
+      prompt: 'watch the log',
+      tools: ['Monitor'],
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'sleep 6' }] }] },
+    })
+  ).result();
+  if (result.status !== 'completed' || result.turns !== 4)
+    throw new Error(
+      `queued-after-turn: ${result.status} after ${result.turns} turns: ${result.endReason}; ${fake
+        .messageRequests()
+        .map((r) =>
+          JSON.stringify(r.messages.slice(r.messages.map((m) => m.role).lastIndexOf('assistant') + 1)).slice(0, 200),
+        )
+        .join(' | ')}`,
+    );
+};
+
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit
 // before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
 for (const name of ['subagent', 'compaction', 'cut-off'] as const)

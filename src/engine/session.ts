@@ -156,6 +156,11 @@ export interface SessionExecutor {
    * was told to stop (false: the session ends as the model ended it). Absent: the session ends.
    */
   waitForWork?(state: SessionState): Promise<boolean>;
+  /**
+   * Asked only when a turn ended the session but a message was queued meanwhile (a background
+   * task's end): true to run a turn for it. Absent or false: the session ends (the behaviour before).
+   */
+  wakesForQueued?(): boolean;
   /** At a turn boundary (after the first turn of a run): true to continue-as-new now. */
   shouldCheckpoint?(turnsThisRun: number): boolean;
   /** Before a checkpoint: let in-flight handlers (signals, updates) finish. */
@@ -475,6 +480,10 @@ async function runSessionLoop(
         continue;
       }
     }
+    // A task that ended after the turn did (its notification queued in the same workflow activation
+    // as the turn's end, or while Stop hooks ran) leaves a queued message: a turn for it, as if it
+    // had come before the turn's end.
+    if (end?.status === 'completed' && state.pendingMessages.length > 0 && executor.wakesForQueued?.()) continue;
     if (end?.status === 'completed' && executor.waitForWork && hasPendingWork(state.context.autonomy)) {
       executor.onStatus?.('waiting', 'waiting_for_work');
       if (await executor.waitForWork(state)) continue;

@@ -362,6 +362,12 @@ export const TASK_NOTIFICATION_TEXT_PATCH = 'task-notification-text';
  * ends. Histories recorded before never held a monitor task (Monitor was not offered).
  */
 export const MONITOR_TASKS_PATCH = 'monitor-tasks';
+/**
+ * A background task that ends in the same workflow activation as a turn that ended the session (or
+ * while its Stop hooks run) has its notification queued after the engine decided to end: the session
+ * now runs a turn for it; before, it ended with the notification unread.
+ */
+export const QUEUED_AFTER_TURN_PATCH = 'queued-after-turn';
 /** From a Monitor task's activity to its session: one numbered batch of the watch's output. */
 export const monitorEventSignal = defineSignal<[MonitorEventBatch]>(SIGNALS.monitorEvent);
 /**

@@ -54,6 +54,7 @@ import {
   SESSION_START_SOURCES_PATCH,
   TOOL_SETTINGS_REF_PATCH,
   CHECKPOINT_OWN_SIZE_PATCH,
+  QUEUED_AFTER_TURN_PATCH,
   approvalAnswer,
   type ApprovalOutcomeSource,
   STATUS_SEARCH_ATTRIBUTE,
@@ -128,6 +129,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       !!input.parent && SESSION_HOOK_EVENT_NAMES.some((e) => session.hasHooks(e)) && patched(SUBAGENT_HOOKS_PATCH);
     // SessionStart with source compact/resume (patched: a session recorded before fired it once, at startup).
     const startSources = !input.parent && session.hasHooks('SessionStart') && patched(SESSION_START_SOURCES_PATCH);
+    // Decided once per run, not where the race happens (its side depends on the order of one activation's jobs).
+    session.queuedWakes = patched(QUEUED_AFTER_TURN_PATCH);
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
     if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, session.state);
@@ -182,6 +185,8 @@ class SessionRun implements SessionExecutor {
   private readonly timers: SessionTimers;
   /** The session's background tasks, each its own activity (sessionTasks.ts). */
   readonly tasks: SessionTasks;
+  /** QUEUED_AFTER_TURN_PATCH, read at the start of the run. */
+  queuedWakes = false;
 
   constructor(
     private readonly input: SessionInput,
@@ -477,6 +482,15 @@ class SessionRun implements SessionExecutor {
   /** The idle wait between turns (after an interrupt): a durable condition, false after `timeoutMs`. */
   waitForMessage(timeoutMs: number): Promise<boolean> {
     return condition(() => this.hasWork(), timeoutMs);
+  }
+
+  /**
+   * A task's notification queued after the turn ended the session (the task ended in the same
+   * activation as the turn, or while Stop hooks ran): run a turn for it (patched, at the run's start:
+   * a run recorded before ended the session there, its notification unread).
+   */
+  wakesForQueued(): boolean {
+    return this.queuedWakes;
   }
 
   /** The engine's wait for the session's own work (sessionTimers.ts). */

@@ -27,6 +27,7 @@ import {
   TASK_NOTIFICATION_TEXT_PATCH,
   MONITOR_TASKS_PATCH,
   BACKGROUND_AGENTS_PATCH,
+  QUEUED_AFTER_TURN_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -170,5 +171,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['subagent.turn-1.json'],
     deprecate:
       'deprecatePatch once no turn started before it is open (a turn lasts minutes to hours; a subagent keeps its parent turn open while it runs).',
+  },
+  {
+    id: QUEUED_AFTER_TURN_PATCH,
+    since: 'c2723dc',
+    why: "sessionWorkflow runs a turn for a message queued after a turn ended the session: a background task (Bash or Monitor) whose end lands in the same activation as the turn's end (after a worker restart, both are in one workflow task) or while Stop hooks run queues its notification after the engine read the queue, and its end leaves no pending work; before, the session ended with the notification unread. Asked (and the marker written) only in that case, so every other history replays unchanged.",
+    fixtures: ['queued-after-turn.session.json'],
+    before: ['background-tasks.session.json', 'monitor-tasks.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open (a completed session that hit the race is replayed only by a query on it: keep the id until such sessions are past retention).',
   },
 ];

@@ -3,16 +3,22 @@
 // batches reach the session as `monitorEvent` signals: each becomes one `<task-notification>` that
 // wakes the idle session, in order, each once (a doubled signal is dropped), and the end of the
 // stream one more (the lines that came with the exit as its event). `status` shows the monitor while
-// it runs. TaskStop stops one: its processes are gone and no end notification follows.
+// it runs. TaskStop stops one: its processes are gone and no end notification follows. A worker
+// SIGKILLed during a Monitor: the session is told it was lost (not restarted), no process is left.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import { SIGNALS } from '../../src/engine/ids';
-import { closeTestEnv } from '../support/temporal';
+import { workflowsPath } from '../../src/worker';
+import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
+import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { TAG_ENV, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 
 after(closeTestEnv);
 
@@ -197,6 +203,88 @@ test(
         s.autonomy?.tasks.map((t) => [t.id, t.kind, t.state, t.stopRequested]),
         [[taskId, 'monitor', 'killed', true]],
       );
+    });
+  },
+);
+
+test(
+  'integration: SIGKILL of the worker during a Monitor: the session is told it was lost (not restarted), no process is left',
+  { timeout: 240_000, skip: process.platform !== 'linux' ? 'needs /proc' : false },
+  async () => {
+    await withAgent({ noWorker: true }, async ({ env, fake, start, storeDir, taskQueue, workDir, client }) => {
+      const bundlePath = join(storeDir, 'workflow-bundle.js');
+      await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+      const workerEnv = (tag: string): NodeJS.ProcessEnv => ({
+        TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
+        TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
+        TASK_QUEUE: taskQueue,
+        STORE_DIR: storeDir,
+        FAKE_ANTHROPIC_URL: fake.baseURL,
+        WORKFLOW_BUNDLE_PATH: bundlePath,
+        [TAG_ENV]: tag,
+      });
+      const ends: string[] = [];
+      let events = 0;
+      fake.script((req) => {
+        const texts = newTexts(req);
+        if (texts.some((t) => t.includes('watch the log')))
+          return toolUseResponse([
+            {
+              id: 'toolu_watch',
+              name: 'Monitor',
+              input: {
+                description: 'Log',
+                timeout_ms: 600_000,
+                command: 'echo run >> runs.txt; echo started; sleep 600',
+              },
+            },
+          ]);
+        for (const t of texts) {
+          if (t.includes('<event>started</event>')) events++;
+          if (t.includes('<status>')) ends.push(t);
+        }
+        return textResponse('Noted.');
+      });
+      const procs: WorkerProc[] = [];
+      const tag1 = newTag();
+      try {
+        const worker1 = await spawnWorker('worker-1', workerEnv(tag1), procs);
+        const handle = await start({
+          prompt: 'watch the log',
+          tools: ['Monitor'],
+          toolHeartbeatTimeoutMs: 3_000,
+          sandbox: { passEnv: [TAG_ENV] },
+        });
+        await waitFor('the first event', async () => (events > 0 ? true : undefined), 60_000);
+        process.kill(worker1.child.pid!, 'SIGKILL');
+        await worker1.exited;
+        await spawnWorker('worker-2', workerEnv(newTag()), procs);
+        const left = await waitUntilNoneTagged(tag1, 20_000);
+        killAll(left);
+        assert.deepEqual(left, [], `left behind by worker-1:\n${describe(left)}`);
+        const result = await handle.result();
+        assert.equal(result.status, 'completed', result.endReason);
+        // What the model finally saw (a turn whose model call the dead worker had started is asked again).
+        const seen = fake
+          .messageRequests()
+          .at(-1)!
+          .messages.flatMap((m) => newTexts({ ...fake.messageRequests().at(-1)!, messages: [m] }));
+        assert.equal(seen.filter((t) => t.includes('<event>started</event>')).length, 1, 'the event once');
+        assert.equal(seen.filter((t) => t.includes('<status>')).length, 1, 'one end notification');
+        assert.ok(ends.length >= 1);
+        assert.match(ends[0]!, /<status>failed<\/status>/);
+        assert.match(
+          ends[0]!,
+          /<summary>Monitor "Log" was lost: the worker running it died and its processes were killed; it was not restarted<\/summary>/,
+        );
+        assert.equal(readFileSync(join(workDir, 'runs.txt'), 'utf8'), 'run\n', 'never restarted');
+        const s = await sessionStatus(client, handle.workflowId);
+        assert.deepEqual([s.autonomy?.tasks[0]?.kind, s.autonomy?.tasks[0]?.state], ['monitor', 'lost']);
+        assert.match(s.autonomy?.tasks[0]?.error ?? '', /HEARTBEAT|heartbeat/i);
+      } finally {
+        for (const p of procs) killGroup(p);
+        await Promise.all(procs.map((p) => p.exited));
+      }
     });
   },
 );

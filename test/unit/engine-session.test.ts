@@ -258,3 +258,30 @@ test('unit: session — waitForWork false (stopped, or nothing left) ends the se
   const end = await runSession(state, sessionConfig({}), exec);
   assert.deepEqual(end, { kind: 'end', status: 'completed', endReason: END_REASONS.endTurn });
 });
+
+test('unit: session — a message queued after the turn ended the session (a task ended while Stop hooks ran) gets a turn when the executor says so', async () => {
+  const run = async (wakes: boolean | undefined) => {
+    const state = fresh();
+    const { exec, log } = scripted(state, [{ reason: 'end_turn' }, { reason: 'end_turn' }]);
+    let stops = 0;
+    exec.hasHooks = (e) => e === 'Stop';
+    exec.runHooks = async () => {
+      // The first Stop hook's wait: the task's end notification is queued meanwhile.
+      if (stops++ === 0) state.pendingMessages.push('<task-notification>b1 completed</task-notification>');
+      return [];
+    };
+    if (wakes !== undefined) exec.wakesForQueued = () => wakes;
+    const end = await runSession(state, sessionConfig({}), exec);
+    return { end, turns: log.filter((l) => l.startsWith('turn')), pending: state.pendingMessages };
+  };
+  const woke = await run(true);
+  assert.deepEqual(woke.turns, ['turn 1 [go]', 'turn 2 [<task-notification>b1 completed</task-notification>]']);
+  assert.deepEqual(woke.pending, []);
+  // Before the patch (or without the method): the session ended with the notification unread.
+  for (const before of [false, undefined]) {
+    const ended = await run(before);
+    assert.deepEqual(ended.turns, ['turn 1 [go]']);
+    assert.deepEqual(ended.end, { kind: 'end', status: 'completed', endReason: END_REASONS.endTurn });
+    assert.deepEqual(ended.pending, ['<task-notification>b1 completed</task-notification>']);
+  }
+});
