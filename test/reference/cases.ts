@@ -976,13 +976,13 @@ export const DELIBERATE: Deliberate[] = [
     cases: 'Agent Explore cannot write',
     aspect: 'tool_response keys',
     reason:
-      "2.1.328 starts an agent in the background by default: its Agent result says the agent was launched (isAsync, outputFile) and the final report comes later as a task notification; durable-agent runs the agent in the foreground and returns its report (the Agent tool's run_in_background is not implemented yet). Both run Explore without error.",
+      "2.1.328 starts an agent in the background by default: its Agent result says the agent was launched (isAsync, outputFile) and the final report comes later as a task notification. durable-agent's session workflow does the same (issue 19: 'Async agent launched successfully.', the agent notification), but these cases run durable-agent's in-process runner, which runs agents in the foreground (deliberately: it has no session scheduler to hold the task) and returns the report. Both run Explore without error.",
   },
   {
     cases: 'Agent Explore cannot write',
     aspect: 'session hook ran',
     reason:
-      "2.1.328's background agent ends with a task notification, a second prompt that fires UserPromptSubmit again; durable-agent's foreground agent returns its report in the Agent result, so the session has one prompt.",
+      "2.1.328's background agent ends with a task notification, a second prompt that fires UserPromptSubmit again; the in-process runner these cases use runs the agent in the foreground and returns its report in the Agent result, so the session has one prompt (the session workflow runs it in the background, issue 19).",
   },
   {
     cases: 'Skill*',
