@@ -8,6 +8,12 @@ import { agentLaunchedText, agentTaskId, agentWorktreeName, subagentUsageNote } 
 import { agentNotification } from '../../src/engine/taskNotifications';
 import { AgentTool } from '../../src/tools/builtin/agent';
 import { autonomyLines } from '../../src/cli/autonomyText';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
+import { runLocalSession } from '../../src/local/runSession';
 
 test('unit: an agent task id is a + 16 hex digits, the same for the same call, different for another', () => {
   const id = agentTaskId('sess-1', 'toolu_a');
@@ -88,4 +94,49 @@ test('unit: status names a background agent task, its child session and worktree
   assert.deepEqual(lines, [
     'task a1 [running] agent check things — started 2026-12-02T10:00:00Z; agent session s/agent-toolu_x, worktree /r/wt',
   ]);
+});
+
+test('unit: in process, an Agent call runs in the foreground (its report is the result) and isolation "worktree" is refused, never run unisolated', async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'bga-local-'));
+    const store = await mkdtemp(join(tmpdir(), 'bga-local-store-'));
+    let childRuns = 0;
+    fake.script((req) => {
+      if (JSON.stringify(req.messages[0]?.content ?? '').includes('SUBTASK')) {
+        childRuns++;
+        return textResponse('child report');
+      }
+      if (req.messages.length === 1)
+        return toolUseResponse([
+          { id: 'toolu_fg', name: 'Agent', input: { description: 'plain', prompt: 'SUBTASK plain' } },
+          {
+            id: 'toolu_iso',
+            name: 'Agent',
+            input: { description: 'isolated', prompt: 'SUBTASK isolated', isolation: 'worktree' },
+          },
+        ]);
+      return textResponse('done');
+    });
+    const result = await runLocalSession(
+      {
+        prompt: 'delegate',
+        cwd: work,
+        tools: ['Read', 'Agent'],
+        permissionMode: 'default',
+        model: { model: 'claude-test', maxTokens: 256 },
+      },
+      { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+    );
+    assert.equal(result.status, 'completed', result.endReason);
+    const fg = result.records.find((r) => r.toolUseId === 'toolu_fg')!;
+    assert.equal(fg.result.is_error, undefined);
+    assert.match(JSON.stringify(fg.result.content), /child report/);
+    const iso = result.records.find((r) => r.toolUseId === 'toolu_iso')!;
+    assert.equal(iso.result.is_error, true);
+    assert.match(JSON.stringify(iso.result.content), /isolation \\"worktree\\" needs a durable session/);
+    assert.equal(childRuns, 1, 'only the plain agent ran');
+  } finally {
+    await fake.close();
+  }
 });

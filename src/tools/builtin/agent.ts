@@ -94,7 +94,9 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
         result: false,
         message: 'isolation "remote" is not available in durable-agent: use "worktree" or omit it.',
       };
-    if (input.isolation === 'worktree' && !ctx.backgroundTasks)
+    // Only the session workflow makes an agent's worktree: the in-process runner (it runs the child
+    // itself, ctx.runSubagent) and a bare pipeline call refuse it rather than run the child unisolated.
+    if (input.isolation === 'worktree' && (ctx.runSubagent || !ctx.backgroundTasks))
       return {
         result: false,
         message:
