@@ -122,6 +122,13 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
           return { state: 'killed', exitCode: null, signal: null, outputBytes, error: 'stopped before it started' };
         return { state: 'failed', exitCode: null, signal: null, outputBytes, error: (err as Error).message };
       }
+      // The reference's last line of a task's output file: how it ended.
+      const trailer = r.interrupted
+        ? '\n[killed]\n'
+        : r.exitCode !== null
+          ? `\n[exited with code ${r.exitCode}]\n`
+          : '';
+      if (trailer) await fs.appendFile(input.task.outputPath, trailer).catch(() => undefined);
       const outputRef = await storeOutput(input.task.outputPath, rt.warn);
       return {
         state: stateOf(r),

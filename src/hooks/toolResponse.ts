@@ -77,6 +77,10 @@ export function hookToolResponse(
       interrupted: data.interrupted === true || data.timedOut === true,
       isImage: false,
       noOutputExpected: typeof data.command === 'string' ? noOutputExpected(data.command) : false,
+      // run_in_background: the task's id, as the reference's.
+      ...(isObject(data.background) && typeof data.background.taskId === 'string'
+        ? { backgroundTaskId: data.background.taskId }
+        : {}),
       // The size of the output as the command printed it (the reference's count, final newline included).
       ...(persisted
         ? {

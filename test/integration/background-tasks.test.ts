@@ -134,7 +134,7 @@ test(
         failNote,
         /<status>failed<\/status>\n<summary>Background command "sleep 4; echo oops &gt;&amp;2; exit 3" failed with exit code 3<\/summary>/,
       );
-      assert.equal(readFileSync(failed!.path, 'utf8'), 'oops\n');
+      assert.equal(readFileSync(failed!.path, 'utf8'), 'oops\n\n[exited with code 3]\n');
       const final = await sessionStatus(client, handle.workflowId);
       const tasks = final.autonomy?.tasks ?? [];
       assert.deepEqual(

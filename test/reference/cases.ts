@@ -808,6 +808,44 @@ export const MCP_CASES: RefCase[] = [
 ];
 CASES.push(...MCP_CASES);
 
+// Background tasks (issue 19): Bash run_in_background's result, its output file, the notification
+// the model gets when it ends (the reference's -p waits for running tasks before it exits; so does
+// the in-process runner's session), TaskStop of a running task, of a stopped one and of an unknown id.
+const BACKGROUND_CASES: RefCase[] = [
+  {
+    name: 'Background Bash result output file and notification',
+    turns: [
+      [
+        {
+          id: 'toolu_bg_ok',
+          name: 'Bash',
+          input: {
+            command: 'echo "start <1>"; sleep 1; echo "done & dusted" >&2',
+            run_in_background: true,
+            description: 'Build <all> & test',
+          },
+        },
+      ],
+    ],
+  },
+  {
+    name: 'Background Bash failing command',
+    turns: [
+      [{ id: 'toolu_bg_fail', name: 'Bash', input: { command: 'echo partial; exit 3', run_in_background: true } }],
+    ],
+  },
+  {
+    name: 'Background Bash TaskStop',
+    turns: [
+      [{ id: 'toolu_ts_bg', name: 'Bash', input: { command: 'sleep 30', run_in_background: true } }],
+      [{ id: 'toolu_ts_stop', name: 'TaskStop', input: { task_id: '$JOB(toolu_ts_bg)' } }],
+      [{ id: 'toolu_ts_unknown', name: 'TaskStop', input: { task_id: 'bnosuchid' } }],
+      [{ id: 'toolu_ts_again', name: 'TaskStop', input: { task_id: '$JOB(toolu_ts_bg)' } }],
+    ],
+  },
+];
+CASES.push(...BACKGROUND_CASES);
+
 const WORKTREE_CASES: RefCase[] = [
   // Scheduling (issue 19): texts compared with ids, clock times, next-run dates and the seconds to a wake-up normalised.
   {
@@ -1138,6 +1176,33 @@ DELIBERATE.push({
 });
 
 /** The reason a difference of a case is deliberate, or undefined. */
+DELIBERATE.push(
+  {
+    cases: 'Background Bash*',
+    aspect: 'session hook input',
+    reason:
+      "A task notification fires UserPromptSubmit on both sides; the reference's prompt is the bare <task-notification> block, durable-agent's is the whole message the model gets (<system-reminder>, our preamble, the block): a hook sees exactly what enters the conversation.",
+  },
+  {
+    cases: 'Background Bash*',
+    aspect: 'transcript',
+    reason:
+      "The reference marks a notification's transcript line with its own bookkeeping keys (origin, queueSkipAttachments); durable-agent's line is a plain user message.",
+  },
+  {
+    cases: 'Background Bash failing command',
+    aspect: 'notification',
+    reason:
+      "A task that ends while a turn still runs (this command exits at once): the reference adds its notification to that turn's next model request as a role \"system\" message; durable-agent queues it as a user message (<system-reminder>, preamble, block) for a new turn after the turn ends, since a turn's input is fixed when it starts (a child workflow's history). The block itself is the same.",
+  },
+  {
+    cases: 'Background Bash failing command',
+    aspect: 'session hook ran',
+    reason:
+      'The same difference seen by hooks: the notification is a new turn in durable-agent (Stop fires again after it), part of the running turn in the reference.',
+  },
+);
+
 export function deliberateReason(
   caseName: string,
   diff: { tool?: string; aspect: string; path?: string },

@@ -31,7 +31,7 @@ import {
 } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
-import { CASES, DELIBERATE, deliberateReason, type RefCase } from './cases';
+import { CASES, DELIBERATE, deliberateReason, type RefCall, type RefCase } from './cases';
 import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
 import { resolveMcpServers } from '../../src/mcp/config';
 import { compareSession, readTranscript, SESSION_EVENTS, type SessionSide } from './session';
@@ -88,6 +88,8 @@ export interface SideResult {
   session: SessionSide;
   /** ToolSearch cases: per model request, the case's called tools whose schema the request carried (sent up front or loaded). */
   offered?: string[][];
+  /** Background Bash calls: each task's output file at the end (by tool_use id), and the task notifications the model got. */
+  background?: { outputs: Record<string, string>; notifications: string[] };
   error?: string;
 }
 
@@ -313,7 +315,7 @@ const SEARCH_ANSWER: MessageSpec = {
   ],
 };
 
-/** `$JOB(<tool_use_id>)` in an input: the job id that call's tool_result names (ids are random in the reference, derived from the call in durable-agent). */
+/** `$JOB(<tool_use_id>)` in an input: the job or background task id that call's tool_result names (ids are random in the reference, derived from the call in durable-agent). */
 function withJobIds(input: unknown, messages: Array<{ role: string; content: unknown }>): unknown {
   const text = JSON.stringify(input);
   if (!text.includes('$JOB(')) return input;
@@ -325,10 +327,10 @@ function withJobIds(input: unknown, messages: Array<{ role: string; content: unk
     return '';
   };
   return JSON.parse(
-    text.replace(
-      /\$JOB\(([^)]+)\)/g,
-      (_, id: string) => /\b(?:job|task) ([0-9a-f]{8})\b/.exec(resultOf(id))?.[1] ?? 'none',
-    ),
+    text.replace(/\$JOB\(([^)]+)\)/g, (_, id: string) => {
+      const m = /\b(?:job|task) ([0-9a-f]{8})\b|\bwith ID: (b[a-z0-9]{8})\b/.exec(resultOf(id));
+      return m?.[1] ?? m?.[2] ?? 'none';
+    }),
   ) as unknown;
 }
 
@@ -348,6 +350,9 @@ export function normaliseSchedule(text: string): string {
     .replace(/\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2} \d{1,2}:\d{2}(?:am|pm)/g, '<date>');
 }
 
+/** A text without the pipeline's error wrapper (`<tool_use_error>…</tool_use_error>`: the reference's, not the tool's). */
+const unwrapError = (text: string): string => text.replace(/^<tool_use_error>([\s\S]*)<\/tool_use_error>$/, '$1');
+
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content))
@@ -357,6 +362,50 @@ function textOf(content: unknown): string {
       )
       .join('\n');
   return JSON.stringify(content ?? '');
+}
+
+/** The Bash calls of a case that start a background task. */
+const backgroundCalls = (c: RefCase): RefCall[] =>
+  c.turns.flat().filter((t) => t.name === 'Bash' && (t.input as { run_in_background?: unknown }).run_in_background);
+
+/**
+ * Background Bash calls: each task's id and output file (from its tool_result), replaced in every
+ * text by `$TASK(<tool_use_id>)` and `$OUTPUT(<tool_use_id>)` (ids are random in the reference,
+ * derived from the call in durable-agent; the output files live in each side's temp dir); the
+ * output files' contents at the end; and the `<task-notification>` texts the model got (each once,
+ * the preamble — each side's own words — as `$PREAMBLE`). The results' texts are normalised in place.
+ */
+async function backgroundOf(
+  fake: FakeAnthropicServer,
+  c: RefCase,
+  results: Map<string, Observed>,
+): Promise<{ normalise: (text: string) => string; side?: NonNullable<SideResult['background']> }> {
+  const calls = backgroundCalls(c);
+  const tasks: Array<{ call: string; id: string; path: string }> = [];
+  for (const call of calls) {
+    const m = /with ID: (\S+)\. Output is being written to: (\S+\.output)\./.exec(results.get(call.id)?.content ?? '');
+    if (m) tasks.push({ call: call.id, id: m[1]!, path: m[2]! });
+  }
+  const normalise = (text: string): string =>
+    tasks.reduce((t, k) => t.split(k.path).join(`$OUTPUT(${k.call})`).split(k.id).join(`$TASK(${k.call})`), text);
+  if (calls.length === 0 && !c.turns.flat().some((t) => t.name === 'TaskStop')) return { normalise };
+  for (const o of results.values()) o.content = normalise(o.content);
+  const outputs: Record<string, string> = {};
+  for (const k of tasks) outputs[k.call] = await readFile(k.path, 'utf8').catch(() => '(no output file)');
+  const notifications: string[] = [];
+  for (const req of fake.messageRequests())
+    for (const m of req.messages) {
+      const texts =
+        typeof m.content === 'string'
+          ? [m.content]
+          : (m.content as RequestContentBlock[]).flatMap((b) => (b.type === 'text' ? [b.text ?? ''] : []));
+      for (const t of texts) {
+        if (!t.includes('<task-notification>')) continue;
+        const n = `${m.role}: ${normalise(t).replace(/^(<system-reminder>\n)[\s\S]*?(\n+<task-notification>)/, '$1$PREAMBLE$2')}`;
+        if (!notifications.includes(n)) notifications.push(n);
+      }
+    }
+  return { normalise, side: { outputs, notifications: notifications.sort() } };
 }
 
 async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, capture: string): Promise<SideResult> {
@@ -376,12 +425,16 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
       }
     }
   }
+  const background = await backgroundOf(fake, c, results);
   const inputs: Record<string, Array<{ at: number; input: Record<string, unknown> }>> = {};
   for (const f of await readdir(capture)) {
     let input: Record<string, unknown>;
     let at: number;
     try {
-      input = JSON.parse(unsub(await readFile(join(capture, f), 'utf8'), [dir])) as Record<string, unknown>;
+      input = JSON.parse(background.normalise(unsub(await readFile(join(capture, f), 'utf8'), [dir]))) as Record<
+        string,
+        unknown
+      >;
       at = (await stat(join(capture, f))).mtimeMs;
     } catch {
       continue;
@@ -420,6 +473,7 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
     : undefined;
   return {
     ...(offered ? { offered } : {}),
+    ...(background.side ? { background: background.side } : {}),
     results,
     files: await snapshot(c, dir),
     seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)),
@@ -594,6 +648,15 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
         'content',
         `tool_result ref=${JSON.stringify(normaliseSchedule(a.content).slice(0, 400))} ours=${JSON.stringify(normaliseSchedule(b.content).slice(0, 400))}`,
       );
+    // Background tasks: the texts the model gets, task ids and output files normalised, error wrapper left out.
+    if (
+      (call.name === 'TaskStop' || backgroundCalls(c).includes(call)) &&
+      unwrapError(a.content) !== unwrapError(b.content)
+    )
+      d(
+        'content',
+        `tool_result ref=${JSON.stringify(unwrapError(a.content).slice(0, 400))} ours=${JSON.stringify(unwrapError(b.content).slice(0, 400))}`,
+      );
     if ((call.name.startsWith('mcp__') || (CONTENT_COMPARED.has(call.name) && !a.isError)) && a.content !== b.content)
       d(
         'content',
@@ -646,6 +709,19 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
       );
   }
   for (const d of compareSession(ref.session, ours.session)) diffs.push(d);
+  // Background tasks: each task's output file, and the notifications the model got.
+  for (const [call, text] of Object.entries(ref.background?.outputs ?? {}))
+    if (ours.background?.outputs[call] !== text)
+      diffs.push({
+        tool: 'Bash',
+        aspect: 'output file',
+        text: `${call}: output file ref=${JSON.stringify(text.slice(0, 300))} ours=${JSON.stringify(ours.background?.outputs[call]?.slice(0, 300))}`,
+      });
+  if (JSON.stringify(ref.background?.notifications) !== JSON.stringify(ours.background?.notifications))
+    diffs.push({
+      aspect: 'notification',
+      text: `task notifications ref=${JSON.stringify(ref.background?.notifications)} ours=${JSON.stringify(ours.background?.notifications)}`,
+    });
   // ToolSearch cases: a deferred tool's schema reaches the model only once loaded, on both sides.
   if (JSON.stringify(ref.offered) !== JSON.stringify(ours.offered))
     diffs.push({
@@ -726,6 +802,7 @@ async function main(): Promise<void> {
       seen: s.seen,
       results: Object.fromEntries(s.results),
       offered: s.offered,
+      background: s.background,
       session: s.session.inputs,
     });
     if (verbose && diffs.length)

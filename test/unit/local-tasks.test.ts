@@ -92,7 +92,7 @@ test('unit: local tasks — run_in_background answers at once; the task starts a
     assert.equal(m[1], id);
     assert.equal(m[2], join(sessionTasksPath(sessionId), `${id}.output`));
     assert.equal(look, 'NOT-YET');
-    assert.equal(await readFile(m[2]!, 'utf8'), 'built <ok> & done\n');
+    assert.equal(await readFile(m[2]!, 'utf8'), 'built <ok> & done\n\n[exited with code 0]\n');
     assert.ok(existsSync(join(work, 'started')), 'the task ran in the session cwd');
     const task = r.context.autonomy?.tasks.find((t) => t.id === id);
     assert.equal(task?.state, 'completed');

@@ -43,7 +43,9 @@ export const TaskStopTool = buildTool<z.infer<typeof inputSchema>, TaskStopOutpu
     const id = idOf(i);
     if (id === '') return { result: false, message: 'Missing required parameter: task_id', errorCode: 1 };
     const task = findTask(ctx.agent.autonomy?.tasks, id);
-    if (!task) return { result: false, message: `No task found with ID: ${id}`, errorCode: 1 };
+    // A stopped task is gone, as in the reference (TaskStop of it again: not found).
+    if (!task || task.state === 'killed' || task.stopRequested)
+      return { result: false, message: `No task found with ID: ${id}`, errorCode: 1 };
     if (task.state !== 'running')
       return { result: false, message: `Task ${id} is not running (status: ${task.state})`, errorCode: 1 };
     return { result: true };
