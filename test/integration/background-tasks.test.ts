@@ -7,7 +7,7 @@
 // session is told the task was lost (not re-run) and none of its processes is left.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
@@ -15,6 +15,7 @@ import { auditJsonLines, buildAudit, formatAuditText, type AuditTask } from '../
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
+import { contentTexts, processesWith } from '../support/sessionProbe';
 import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 import { TAG_ENV, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 
@@ -23,39 +24,12 @@ after(closeTestEnv);
 /** Every text of the request's last user message: text blocks and tool_result contents. */
 function lastUserTexts(req: MessagesRequest): string[] {
   const last = [...req.messages].reverse().find((m) => m.role === 'user');
-  if (!last) return [];
-  if (typeof last.content === 'string') return [last.content];
-  return last.content.flatMap((b) => {
-    if (b.type === 'text' && typeof b.text === 'string') return [b.text];
-    if (b.type === 'tool_result') {
-      const c = (b as { content?: unknown }).content;
-      if (typeof c === 'string') return [c];
-      if (Array.isArray(c))
-        return c.flatMap((x: { type?: string; text?: string }) => (x.type === 'text' ? [x.text ?? ''] : []));
-    }
-    return [];
-  });
+  return last ? contentTexts(last.content) : [];
 }
 const joined = (req: MessagesRequest): string => lastUserTexts(req).join('\n');
 
 const STARTED =
   /^Command running in background with ID: (b[a-z0-9]{8})\. Output is being written to: (\S+\.output)\. You will be notified when it completes\. To check interim output, use Read on that file path\.$/;
-
-/** Live processes whose command line contains `needle` (Linux /proc). */
-function processesWith(needle: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const args = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').join(' ');
-      const state = readFileSync(`/proc/${e}/stat`, 'utf8');
-      if (state.slice(state.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      if (args.includes(needle)) out.push(`${e} ${args}`);
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
 
 test(
   'integration: a background command outlives its turn, its notification (exit code) starts the next turn, Read gets its output; a failing one is reported failed',

@@ -7,53 +7,24 @@
 // SIGKILLed during a Monitor: the session is told it was lost (not restarted), no process is left.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
 import { SIGNALS } from '../../src/engine/ids';
-import { workflowsPath } from '../../src/worker';
-import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
+import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
-import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 import { TAG_ENV, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
+import { contentTexts, processesWith } from '../support/sessionProbe';
 
 after(closeTestEnv);
 
 /** The texts the request added: every user message after the last assistant message (text blocks and tool results). */
 function newTexts(req: MessagesRequest): string[] {
   const lastAssistant = req.messages.map((m) => m.role).lastIndexOf('assistant');
-  return req.messages.slice(lastAssistant + 1).flatMap((m) => {
-    if (typeof m.content === 'string') return [m.content];
-    return m.content.flatMap((b) => {
-      if (b.type === 'text' && typeof b.text === 'string') return [b.text];
-      if (b.type === 'tool_result') {
-        const c = (b as { content?: unknown }).content;
-        if (typeof c === 'string') return [c];
-        if (Array.isArray(c))
-          return c.flatMap((x: { type?: string; text?: string }) => (x.type === 'text' ? [x.text ?? ''] : []));
-      }
-      return [];
-    });
-  });
-}
-
-/** Live processes whose command line contains `needle` (Linux /proc). */
-function processesWith(needle: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const args = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').join(' ');
-      const state = readFileSync(`/proc/${e}/stat`, 'utf8');
-      if (state.slice(state.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      if (args.includes(needle)) out.push(`${e} ${args}`);
-    } catch {
-      // gone
-    }
-  }
-  return out;
+  return req.messages.slice(lastAssistant + 1).flatMap((m) => contentTexts(m.content));
 }
 
 const STARTED = /^Monitor started \(task (b[a-z0-9]{8}), expires in 1m unless the source ends first;/;
@@ -212,17 +183,8 @@ test(
   { timeout: 240_000, skip: process.platform !== 'linux' ? 'needs /proc' : false },
   async () => {
     await withAgent({ noWorker: true }, async ({ env, fake, start, storeDir, taskQueue, workDir, client }) => {
-      const bundlePath = join(storeDir, 'workflow-bundle.js');
-      await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
-      const workerEnv = (tag: string): NodeJS.ProcessEnv => ({
-        TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-        TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-        TASK_QUEUE: taskQueue,
-        STORE_DIR: storeDir,
-        FAKE_ANTHROPIC_URL: fake.baseURL,
-        WORKFLOW_BUNDLE_PATH: bundlePath,
-        [TAG_ENV]: tag,
-      });
+      const baseEnv = await workerProcessEnv({ env, fake, storeDir, taskQueue });
+      const workerEnv = (tag: string): NodeJS.ProcessEnv => ({ ...baseEnv, [TAG_ENV]: tag });
       const ends: string[] = [];
       let events = 0;
       fake.script((req) => {
