@@ -175,7 +175,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
       join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
   };
   const compactDeps: CompactDeps = { ...modelDeps, ...(opts.hooks ? { hooks: opts.hooks } : {}) };
-  const { activities, runToolCall, runSessionHooks, runBackgroundTask } = createActivities({
+  const { activities, runToolCall, runSessionHooks, runBackgroundTask, runMonitorTask } = createActivities({
     model: modelDeps,
     compaction: compactDeps,
     tools: {
@@ -212,6 +212,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
     runToolCall,
     runSessionHooks,
     runBackgroundTask,
+    runMonitorTask,
     modelDeps,
     compactDeps,
     registry,

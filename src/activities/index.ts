@@ -108,6 +108,7 @@ export function createActivities(deps: ActivityDeps) {
     runToolCall: calls.runToolCall,
     runSessionHooks: calls.runSessionHooks,
     runBackgroundTask: calls.runBackgroundTask,
+    runMonitorTask: calls.runMonitorTask,
   };
 }
 

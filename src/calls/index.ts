@@ -6,6 +6,7 @@
 import { createBackgroundTaskCalls } from './backgroundTask';
 import { compactContextWith, type CompactContextInput, type CompactDeps } from './compact';
 import { callModelWith, type CallModelInput, type ModelDeps } from './model';
+import { createMonitorTaskCalls } from './monitorTask';
 import type { CallRuntime } from './runtime';
 import { runSessionHooksWith, type HookDeps, type RunSessionHooksInput } from './sessionHooks';
 import { createToolCalls, type ToolDeps } from './tools';
@@ -17,7 +18,7 @@ export interface CallDeps {
   hooks: HookDeps;
 }
 
-/** Every core bound to its dependencies: model call, compaction, session hooks, the tool calls and a background task's run. */
+/** Every core bound to its dependencies: model call, compaction, session hooks, the tool calls, a background task's and a Monitor's run. */
 export function createCalls(deps: CallDeps) {
   return {
     callModel: (input: CallModelInput, ctx: CallRuntime) => callModelWith(deps.model, input, ctx),
@@ -26,6 +27,7 @@ export function createCalls(deps: CallDeps) {
       runSessionHooksWith(deps.hooks, input, signal),
     ...createToolCalls(deps.tools),
     ...createBackgroundTaskCalls(deps.tools),
+    ...createMonitorTaskCalls(deps.tools),
   };
 }
 

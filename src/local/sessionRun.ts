@@ -67,7 +67,7 @@ export class LocalSessionRun implements LocalTurnHost {
 
   /** Wake-ups and cron firings between turns, and stop (timers.ts; the workflow's SessionTimers). */
   readonly timers: LocalTimers;
-  /** Background tasks (Bash run_in_background) run in this process (tasks.ts; the workflow's SessionTasks). */
+  /** Background tasks (Bash run_in_background, Monitor) run in this process (tasks.ts; the workflow's SessionTasks). */
   readonly tasks: LocalTasks;
   /** The session's store: the caller's, or a temporary one removed at the end (store.ts). */
   readonly store: LocalStore;
@@ -272,6 +272,9 @@ export class LocalSessionRun implements LocalTurnHost {
     },
     waitForMessage: (timeoutMs) => this.waitForMessage(timeoutMs),
     waitForWork: () => this.timers.waitForWork(),
+    // A task's notification (a Monitor's event or end) queued after the turn ended the session, while
+    // Stop hooks ran: a turn for it, as the session workflow does since patched('queued-after-turn').
+    wakesForQueued: () => true,
     onStatus: (s, p) => {
       this.status = s;
       this.phase = p;

@@ -1,14 +1,19 @@
 // Background tasks in the in-process runner (issue 19): the same decisions as the session workflow's
 // (engine/taskScheduling.ts: a task a turn recorded starts once, after that turn; TaskStop and the
 // session's end stop it without a notification; its end is recorded and its `<task-notification>`
-// queued for the next turn, waking an idle session through LocalTimers), and the same core as the
-// `runBackgroundTask` activity (calls/backgroundTask.ts: the session's sandbox plan, its own process
-// group, stdout and stderr into the task's output file in the session's temp dir), called here with
-// an abort signal instead of an activity's cancellation. The process is the limit: a task dies with
-// it (the durable runner's outlives a worker, or is reported lost).
+// queued for the next turn, waking an idle session through LocalTimers), and the same cores as the
+// `runBackgroundTask` / `runMonitorTask` activities (calls/backgroundTask.ts, calls/monitorTask.ts:
+// the session's sandbox plan, its own process group, stdout and stderr into the task's output file in
+// the session's temp dir), called here with an abort signal instead of an activity's cancellation.
+// A Monitor's batches come straight from its run instead of as signals, and are taken as the
+// workflow's SessionMonitors takes them (engine/monitorTasks.ts: each (task, seq) once, nothing after
+// TaskStop, the event's notification queued for the next turn, the end text from the run's result).
+// The process is the limit: a task dies with it (the durable runner's outlives a worker, or is reported lost).
 import type { CallRuntime } from '../calls/runtime';
+import type { RunBackgroundTaskInput } from '../calls/backgroundTask';
 import type { ToolSessionSettings } from '../calls/tools';
 import type { BackgroundTask, TaskOutcome } from '../engine/autonomy';
+import { MonitorEventLog, monitorBatchText, monitorEndText, type MonitorEventBatch } from '../engine/monitorTasks';
 import type { SessionState } from '../engine/session';
 import { taskNotification } from '../engine/taskNotifications';
 import { backgroundTaskRun, taskOutcomeOf, TaskScheduling, type TaskRunner } from '../engine/taskScheduling';
@@ -18,8 +23,14 @@ import type { LocalDeps } from './turn';
 export interface LocalTasksHost {
   readonly state: SessionState;
   readonly session: ToolSessionSettings;
-  readonly deps: Pick<LocalDeps, 'runBackgroundTask'>;
+  readonly deps: Pick<LocalDeps, 'runBackgroundTask' | 'runMonitorTask'>;
   runtime(signal: AbortSignal, key: string): CallRuntime;
+}
+
+/** How a task's run ended, and what the model is told (null: nothing; undefined: the task's default). */
+interface TaskEnd {
+  outcome: TaskOutcome;
+  notification?: string | null;
 }
 
 export class LocalTasks implements TaskRunner {
@@ -27,40 +38,37 @@ export class LocalTasks implements TaskRunner {
   private readonly aborts = new Map<string, AbortController>();
   private readonly runs = new Set<Promise<void>>();
   readonly scheduling: TaskScheduling;
+  /** Monitor batches taken, once per (task, seq). */
+  private readonly monitorLog = new MonitorEventLog();
+  /** Running Monitor tasks: the events queued for each (a failed run's end notification counts them). */
+  private readonly monitorEvents = new Map<string, number>();
 
   constructor(
     private readonly host: LocalTasksHost,
-    changed: () => void,
+    private readonly changed: () => void,
   ) {
     this.scheduling = new TaskScheduling(host.state, this, taskNotification, changed);
   }
 
-  start(task: BackgroundTask, ended: (outcome: TaskOutcome) => void): void {
+  start(task: BackgroundTask, ended: (outcome: TaskOutcome, notification?: string | null) => void): void {
     const { host } = this;
     const abort = new AbortController();
     this.aborts.set(task.id, abort);
     const input = { session: host.session, ...backgroundTaskRun(task, host.state.context) };
-    const run = host.deps
-      .runBackgroundTask(input, host.runtime(abort.signal, `task-${task.id}`))
-      .then(
-        (r) => taskOutcomeOf(r, Date.now()),
-        // The core returns its failures as data; anything thrown is a failure to run.
-        (err: unknown): TaskOutcome => ({
-          state: abort.signal.aborted ? 'killed' : 'failed',
-          endedAt: Date.now(),
-          exitCode: null,
-          error: err instanceof Error ? err.message : String(err),
-        }),
-      )
-      .then((outcome) => {
+    const rt = host.runtime(abort.signal, `task-${task.id}`);
+    const run = (task.kind === 'monitor' ? this.runMonitor(task, input, rt) : this.runCommand(input, rt)).then(
+      (end) => {
         this.aborts.delete(task.id);
-        ended(outcome);
-      });
+        ended(end.outcome, end.notification);
+      },
+    );
     this.runs.add(run);
     void run.finally(() => this.runs.delete(run));
   }
 
   stop(taskId: string): void {
+    // A stopped monitor's batches still in flight are not queued (as SessionMonitors.stopped).
+    this.monitorStopped(taskId);
     this.aborts.get(taskId)?.abort();
   }
 
@@ -69,4 +77,53 @@ export class LocalTasks implements TaskRunner {
     this.scheduling.stopAll();
     while (this.runs.size > 0) await Promise.allSettled([...this.runs]);
   }
+
+  private runCommand(input: RunBackgroundTaskInput, rt: CallRuntime): Promise<TaskEnd> {
+    return this.host.deps.runBackgroundTask(input, rt).then(
+      (r) => ({ outcome: taskOutcomeOf(r, Date.now()) }),
+      (err: unknown) => ({ outcome: thrownOutcome(err, rt.signal) }),
+    );
+  }
+
+  /** A Monitor's watch: each batch queued as it comes (an idle session wakes), then its end text. */
+  private async runMonitor(task: BackgroundTask, input: RunBackgroundTaskInput, rt: CallRuntime): Promise<TaskEnd> {
+    this.monitorEvents.set(task.id, 0);
+    const deliver = async (batch: MonitorEventBatch): Promise<void> => {
+      const events = this.monitorEvents.get(batch.taskId);
+      if (events === undefined || !this.monitorLog.accept(batch)) return;
+      if (batch.kind === 'event') this.monitorEvents.set(batch.taskId, events + 1);
+      this.host.state.pendingMessages.push(monitorBatchText(task, batch));
+      this.changed();
+    };
+    try {
+      const r = await this.host.deps.runMonitorTask(input, rt, deliver);
+      return { outcome: taskOutcomeOf(r, Date.now()), notification: monitorEndText(task, r) };
+    } catch (err) {
+      // The core returns its failures as data; anything thrown is a failure to run (or the stop).
+      const outcome = thrownOutcome(err, rt.signal);
+      const events = this.monitorEvents.get(task.id) ?? 0;
+      const end =
+        outcome.state === 'killed'
+          ? { state: 'killed' as const, exitCode: null, events }
+          : { state: 'failed' as const, exitCode: null, events, ...(outcome.error ? { error: outcome.error } : {}) };
+      return { outcome, notification: monitorEndText(task, end) };
+    } finally {
+      this.monitorStopped(task.id);
+    }
+  }
+
+  private monitorStopped(taskId: string): void {
+    this.monitorEvents.delete(taskId);
+    this.monitorLog.close(taskId);
+  }
+}
+
+/** A run that threw: stopped if its signal was aborted, else a failure to run. */
+function thrownOutcome(err: unknown, signal: AbortSignal): TaskOutcome {
+  return {
+    state: signal.aborted ? 'killed' : 'failed',
+    endedAt: Date.now(),
+    exitCode: null,
+    error: err instanceof Error ? err.message : String(err),
+  };
 }

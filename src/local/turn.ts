@@ -112,7 +112,7 @@ export class LocalTurn {
         host.deps.runToolCall({ session: host.session, ...call }, host.runtime(own, host.nextToolKey(call.block.id)), {
           runSubagent: host.runSubagent,
           backgroundTasks: true,
-          monitorTasks: false,
+          monitorTasks: true,
         }),
     });
   }
@@ -174,7 +174,7 @@ export class LocalTurn {
             ...(approval ? { approval } : {}),
           },
           host.runtime(signal, host.nextToolKey(block.id)),
-          { runSubagent: host.runSubagent, backgroundTasks: true, monitorTasks: false },
+          { runSubagent: host.runSubagent, backgroundTasks: true, monitorTasks: true },
         ),
       awaitApproval: (block, a, description) => host.ask(block, a.message, description, signal),
       isInterrupted: () => signal.aborted,

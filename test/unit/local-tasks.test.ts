@@ -3,7 +3,7 @@
 // does not see it), writes its output file in the session's temp dir, and its notification (the
 // engine's text) is the next turn's user message — the idle session wakes for it; TaskStop kills a
 // running task (no notification), an unknown id is an error; handle.stop() ends the wait and kills
-// every running task. Monitor stays refused in process.
+// every running task. Monitor in process: local-monitor.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -192,35 +192,6 @@ test('unit: local tasks — handle.stop() during the wait ends the session and k
       ['killed', 'killed'],
     );
     assert.equal(fake.messageRequests().length, 2, 'no notification turn');
-  } finally {
-    await fake.close();
-  }
-});
-
-test('unit: local tasks — Monitor stays refused in process (no monitor runner here yet), with a clear error', async () => {
-  const fake = await startFakeAnthropic();
-  try {
-    const work = await mkdtemp(join(tmpdir(), 'da-local-task-'));
-    fake.enqueue(
-      toolUseResponse([
-        { id: 'toolu_mon', name: 'Monitor', input: { description: 'watch', command: 'echo hi', timeout_ms: 5000 } },
-      ]),
-      textResponse('ok'),
-    );
-    const s = startLocalSession(
-      {
-        prompt: 'watch',
-        cwd: work,
-        tools: ['Monitor'],
-        permissionMode: 'bypassPermissions',
-        model: { model: 'claude-test', maxTokens: 256 },
-      },
-      { anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
-    );
-    const r = await s.result;
-    assert.equal(r.status, 'completed', r.endReason);
-    assert.match(userTexts(fake.messageRequests()[1]!)[0]!, /^Monitor needs the durable runner/);
-    assert.deepEqual(r.context.autonomy?.tasks ?? [], []);
   } finally {
     await fake.close();
   }

@@ -1,0 +1,185 @@
+// unit: Monitor in the in-process runner (issue 19), with real processes: the watch starts after its
+// turn, each stdout batch reaches the model once and in order as the engine's event notification
+// (the idle session wakes for it), then the end notification (engine/monitorTasks.ts `monitorEndText`);
+// TaskStop kills the watch's process, nothing more is queued for it and no end notification comes;
+// handle.stop() during the wait kills a running watch.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import {
+  startFakeAnthropic,
+  textResponse,
+  toolUseResponse,
+  type FakeAnthropicServer,
+  type MessagesRequest,
+} from '../../src/testing/fakeAnthropic';
+import { startLocalSession, type LocalSession } from '../../src/local/runSession';
+import { monitorTaskId } from '../../src/tools/builtin/monitor';
+import { monitorEventNotification, monitorEndNotification } from '../../src/engine/taskNotifications';
+import { sessionTasksPath } from '../../src/sandbox/host';
+
+function userTexts(req: MessagesRequest): string[] {
+  const m = req.messages[req.messages.length - 1]!;
+  if (typeof m.content === 'string') return [m.content];
+  return (m.content as Array<{ type: string; text?: string; content?: unknown }>).map((b) =>
+    b.type === 'text' ? (b.text ?? '') : typeof b.content === 'string' ? b.content : JSON.stringify(b.content),
+  );
+}
+
+/** Every task notification the model was sent, in the order it got them. */
+function notifications(fake: FakeAnthropicServer): string[] {
+  return fake
+    .messageRequests()
+    .flatMap(userTexts)
+    .filter((t) => t.includes('<task-notification>'));
+}
+
+function start(fake: FakeAnthropicServer, cwd: string, sessionId: string): LocalSession {
+  return startLocalSession(
+    {
+      sessionId,
+      prompt: 'watch it',
+      cwd,
+      tools: ['Monitor', 'TaskStop'],
+      permissionMode: 'bypassPermissions',
+      model: { model: 'claude-test', maxTokens: 256 },
+    },
+    { anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
+  );
+}
+
+function running(marker: string): boolean {
+  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .split('\n')
+    .some((l) => l.includes(marker) && !l.includes('ps -eo'));
+}
+
+async function until(what: string, ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 1500 && !ok(); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(ok(), what);
+}
+
+test('unit: local monitor — each batch once and in order as an event notification (the idle session wakes), then the end notification', async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'da-local-monitor-'));
+    const sessionId = `local-monitor-${Date.now()}`;
+    const id = monitorTaskId(sessionId, 'toolu_mon');
+    const command = 'for i in 1 2 3; do echo "tick <$i>"; sleep 0.6; done; echo err >&2';
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_mon', name: 'Monitor', input: { description: 'ticks', command, timeout_ms: 60_000 } },
+      ]),
+    );
+    fake.script(() => textResponse('Noted.'));
+    const r = await start(fake, work, sessionId).result;
+    assert.equal(r.status, 'completed', r.endReason);
+    assert.match(userTexts(fake.messageRequests()[1]!)[0]!, new RegExp(`^Monitor started \\(task ${id}, `));
+    const task = {
+      id,
+      description: 'ticks',
+      toolUseId: 'toolu_mon',
+      outputPath: join(sessionTasksPath(sessionId), `${id}.output`),
+    };
+    assert.deepEqual(notifications(fake), [
+      monitorEventNotification(task, 'tick <1>'),
+      monitorEventNotification(task, 'tick <2>'),
+      monitorEventNotification(task, 'tick <3>'),
+      monitorEndNotification(task, { state: 'completed', exitCode: 0, events: 3 }),
+    ]);
+    assert.ok(notifications(fake)[3]!.includes('<status>completed</status>'));
+    assert.ok(notifications(fake)[0]!.includes('<event>tick &lt;1&gt;</event>'));
+    // Idle between events: each event woke the session for a turn of its own or joined the next one.
+    assert.ok(r.turns >= 3, `turns ${r.turns}`);
+    const record = r.context.autonomy?.tasks.find((t) => t.id === id);
+    assert.equal(record?.kind, 'monitor');
+    assert.equal(record?.state, 'completed');
+    assert.equal(record?.exitCode, 0);
+    assert.equal(await readFile(task.outputPath, 'utf8'), 'tick <1>\ntick <2>\ntick <3>\nerr\n');
+  } finally {
+    await fake.close();
+  }
+});
+
+test('unit: local monitor — TaskStop kills the watch (process gone); nothing more is queued for it, no end notification', async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'da-local-monitor-'));
+    const sessionId = `local-monitor-stop-${Date.now()}`;
+    const id = monitorTaskId(sessionId, 'toolu_mon');
+    const marker = `${5000 + Math.floor(Math.random() * 1000)}.${process.pid}`;
+    // One event, then a line every 0.2 s after a pause: what comes after TaskStop never reaches the model.
+    const command = `echo first; sleep 0.5; (while :; do echo again; sleep 0.2; done) & sleep ${marker}`;
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_mon', name: 'Monitor', input: { description: 'watch', command, timeout_ms: 600_000 } },
+      ]),
+    );
+    let stopped = false;
+    fake.script((req) => {
+      if (!stopped && userTexts(req).some((t) => t.includes('<event>first</event>'))) {
+        stopped = true;
+        return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: id } }]);
+      }
+      return textResponse('ok');
+    });
+    const s = start(fake, work, sessionId);
+    await until('the watch runs', () => running(`sleep ${marker}`));
+    const r = await s.result;
+    assert.equal(r.status, 'completed', r.endReason);
+    assert.ok(stopped, 'the first event reached the model');
+    assert.equal(running(`sleep ${marker}`), false, 'its process is gone');
+    const stopResult = fake
+      .messageRequests()
+      .flatMap(userTexts)
+      .find((t) => t.includes('Successfully stopped task'));
+    assert.ok(stopResult?.includes(id), stopResult);
+    // The first event only: no "again" after the stop (its lines came 0.5 s later), no end notification.
+    const all = notifications(fake);
+    assert.equal(all.length, 1, all.join('\n---\n'));
+    assert.ok(all[0]!.includes('<event>first</event>'));
+    assert.equal(r.context.autonomy?.tasks.find((t) => t.id === id)?.state, 'killed');
+    // Give a straggler time to show: nothing is queued for the stopped task after the session's end.
+    await new Promise((res) => setTimeout(res, 500));
+    assert.equal(notifications(fake).length, 1);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('unit: local monitor — handle.stop() during the wait kills a running watch (no end notification)', async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'da-local-monitor-'));
+    const sessionId = `local-monitor-all-${Date.now()}`;
+    const marker = `${6000 + Math.floor(Math.random() * 1000)}.${process.pid}`;
+    fake.enqueue(
+      toolUseResponse([
+        {
+          id: 'toolu_mon',
+          name: 'Monitor',
+          input: { description: 'w', command: `sleep ${marker}`, timeout_ms: 600_000 },
+        },
+      ]),
+      textResponse('Waiting.'),
+    );
+    const s = start(fake, work, sessionId);
+    await until('the session waits for its watch', () => s.status().status === 'waiting');
+    await until('the watch runs', () => running(`sleep ${marker}`));
+    s.stop();
+    const r = await s.result;
+    assert.equal(r.status, 'completed', r.endReason);
+    assert.equal(running(`sleep ${marker}`), false);
+    assert.deepEqual(
+      r.context.autonomy?.tasks.map((t) => [t.kind, t.state]),
+      [['monitor', 'killed']],
+    );
+    assert.equal(fake.messageRequests().length, 2, 'no notification turn');
+  } finally {
+    await fake.close();
+  }
+});
