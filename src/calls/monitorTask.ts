@@ -10,6 +10,7 @@
 // (30 s of suppressed output) its notice is the last batch and the command is killed.
 // No Temporal here: src/activities/monitorTask.ts is the adapter (batches become signals to the
 // session), and the in-process runner can call `watchMonitorCommand` / `runMonitorTask` directly.
+import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { MonitorLines, MONITOR_LIMITS, type MonitorEmission } from '../engine/monitorLines';
 import type { MonitorEventBatch, MonitorRunEnd } from '../engine/monitorTasks';
@@ -207,6 +208,10 @@ export function createMonitorTaskCalls(deps: ToolDeps) {
         if (rt.signal.aborted) return { state: 'killed', ...none, error: 'stopped before it started' };
         return { state: 'failed', ...none, error: (err as Error).message };
       }
+      // The reference's last line of the output file, as a background command's (calls/backgroundTask.ts).
+      const trailer =
+        r.state === 'killed' ? '\n[killed]\n' : r.exitCode !== null ? `\n[exited with code ${r.exitCode}]\n` : '';
+      if (trailer) await fs.appendFile(input.task.outputPath, trailer).catch(() => undefined);
       const outputRef = await background.storeOutput(input.task.outputPath, rt.warn);
       return { ...r, ...(outputRef ? { outputRef } : {}) };
     } finally {

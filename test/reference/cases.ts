@@ -843,6 +843,24 @@ const BACKGROUND_CASES: RefCase[] = [
       [{ id: 'toolu_ts_again', name: 'TaskStop', input: { task_id: '$JOB(toolu_ts_bg)' } }],
     ],
   },
+  {
+    // Lines 1 s apart (after a first second, so that no event comes while the Monitor's own turn
+    // runs): one event each, then the end notification with the line that came with the exit.
+    name: 'Monitor command events and end notification',
+    turns: [
+      [
+        {
+          id: 'toolu_mon_ticks',
+          name: 'Monitor',
+          input: {
+            description: 'Ticks <1s> & more',
+            command: 'sleep 1; for i in 1 2 3; do echo "tick <$i>"; sleep 1; done; echo "last & final"',
+            timeout_ms: 60000,
+          },
+        },
+      ],
+    ],
+  },
 ];
 CASES.push(...BACKGROUND_CASES);
 
@@ -1178,16 +1196,23 @@ DELIBERATE.push({
 /** The reason a difference of a case is deliberate, or undefined. */
 DELIBERATE.push(
   {
-    cases: 'Background Bash*',
+    cases: 'Background Bash*, Monitor*',
     aspect: 'session hook input',
     reason:
       "A task notification fires UserPromptSubmit on both sides; the reference's prompt is the bare <task-notification> block, durable-agent's is the whole message the model gets (<system-reminder>, our preamble, the block): a hook sees exactly what enters the conversation.",
   },
   {
-    cases: 'Background Bash*',
+    cases: 'Background Bash*, Monitor*',
     aspect: 'transcript',
     reason:
       "The reference marks a notification's transcript line with its own bookkeeping keys (origin, queueSkipAttachments); durable-agent's line is a plain user message.",
+  },
+  {
+    cases: 'Monitor*',
+    tools: ['Monitor'],
+    aspect: 'guidance',
+    reason:
+      "The Monitor result's first sentence agrees (task id, expiry, the one notice at expiry; compared as `content`); the guidance after it (notifications, no polling, an event is not the user's reply) says the same in durable-agent's own words (no prompt text is copied).",
   },
   {
     cases: 'Background Bash failing command',

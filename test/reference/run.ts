@@ -364,12 +364,21 @@ function textOf(content: unknown): string {
   return JSON.stringify(content ?? '');
 }
 
-/** The Bash calls of a case that start a background task. */
+/** The calls of a case that start a background task: Bash `run_in_background`, Monitor. */
 const backgroundCalls = (c: RefCase): RefCall[] =>
-  c.turns.flat().filter((t) => t.name === 'Bash' && (t.input as { run_in_background?: unknown }).run_in_background);
+  c.turns
+    .flat()
+    .filter(
+      (t) =>
+        t.name === 'Monitor' || (t.name === 'Bash' && (t.input as { run_in_background?: unknown }).run_in_background),
+    );
+
+/** A Monitor result's first sentence (its task id and expiry); the guidance after it is each side's own words. */
+const monitorSentence = (text: string): string => text.split('). ')[0] ?? text;
 
 /**
- * Background Bash calls: each task's id and output file (from its tool_result), replaced in every
+ * Background Bash and Monitor calls: each task's id and output file (from its tool_result; a
+ * Monitor's output file from its end notification), replaced in every
  * text by `$TASK(<tool_use_id>)` and `$OUTPUT(<tool_use_id>)` (ids are random in the reference,
  * derived from the call in durable-agent; the output files live in each side's temp dir); the
  * output files' contents at the end; and the `<task-notification>` texts the model got (each once,
@@ -382,28 +391,48 @@ async function backgroundOf(
 ): Promise<{ normalise: (text: string) => string; side?: NonNullable<SideResult['background']> }> {
   const calls = backgroundCalls(c);
   const tasks: Array<{ call: string; id: string; path: string }> = [];
+  const texts = fake.messageRequests().flatMap((req) =>
+    req.messages.map((m) => ({
+      role: m.role,
+      texts:
+        typeof m.content === 'string'
+          ? [m.content]
+          : (m.content as RequestContentBlock[]).flatMap((b) => (b.type === 'text' ? [b.text ?? ''] : [])),
+    })),
+  );
   for (const call of calls) {
-    const m = /with ID: (\S+)\. Output is being written to: (\S+\.output)\./.exec(results.get(call.id)?.content ?? '');
+    const result = results.get(call.id)?.content ?? '';
+    const m = /with ID: (\S+)\. Output is being written to: (\S+\.output)\./.exec(result);
     if (m) tasks.push({ call: call.id, id: m[1]!, path: m[2]! });
+    // A Monitor's result names its task only; its output file is in its end notification.
+    const mon = /^Monitor started \(task (\S+),/.exec(result);
+    if (!mon) continue;
+    const end = texts
+      .flatMap((t) => t.texts)
+      .map((t) =>
+        new RegExp(
+          `<task-id>${mon[1]}</task-id>\\n<tool-use-id>[^<]*</tool-use-id>\\n<output-file>([^<]+)</output-file>`,
+        ).exec(t),
+      )
+      .find((x) => x);
+    tasks.push({ call: call.id, id: mon[1]!, path: end?.[1] ?? '' });
   }
   const normalise = (text: string): string =>
-    tasks.reduce((t, k) => t.split(k.path).join(`$OUTPUT(${k.call})`).split(k.id).join(`$TASK(${k.call})`), text);
+    tasks.reduce(
+      (t, k) => (k.path ? t.split(k.path).join(`$OUTPUT(${k.call})`) : t).split(k.id).join(`$TASK(${k.call})`),
+      text,
+    );
   if (calls.length === 0 && !c.turns.flat().some((t) => t.name === 'TaskStop')) return { normalise };
   for (const o of results.values()) o.content = normalise(o.content);
   const outputs: Record<string, string> = {};
-  for (const k of tasks) outputs[k.call] = await readFile(k.path, 'utf8').catch(() => '(no output file)');
+  for (const k of tasks)
+    outputs[k.call] = await readFile(k.path || '/nonexistent', 'utf8').catch(() => '(no output file)');
   const notifications: string[] = [];
-  for (const req of fake.messageRequests())
-    for (const m of req.messages) {
-      const texts =
-        typeof m.content === 'string'
-          ? [m.content]
-          : (m.content as RequestContentBlock[]).flatMap((b) => (b.type === 'text' ? [b.text ?? ''] : []));
-      for (const t of texts) {
-        if (!t.includes('<task-notification>')) continue;
-        const n = `${m.role}: ${normalise(t).replace(/^(<system-reminder>\n)[\s\S]*?(\n+<task-notification>)/, '$1$PREAMBLE$2')}`;
-        if (!notifications.includes(n)) notifications.push(n);
-      }
+  for (const m of texts)
+    for (const t of m.texts) {
+      if (!t.includes('<task-notification>')) continue;
+      const n = `${m.role}: ${normalise(t).replace(/^(<system-reminder>\n)[\s\S]*?(\n+<task-notification>)/, '$1$PREAMBLE$2')}`;
+      if (!notifications.includes(n)) notifications.push(n);
     }
   return { normalise, side: { outputs, notifications: notifications.sort() } };
 }
@@ -649,7 +678,18 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
         `tool_result ref=${JSON.stringify(normaliseSchedule(a.content).slice(0, 400))} ours=${JSON.stringify(normaliseSchedule(b.content).slice(0, 400))}`,
       );
     // Background tasks: the texts the model gets, task ids and output files normalised, error wrapper left out.
-    if (
+    if (call.name === 'Monitor' && monitorSentence(a.content) !== monitorSentence(b.content))
+      d(
+        'content',
+        `tool_result ref=${JSON.stringify(monitorSentence(a.content))} ours=${JSON.stringify(monitorSentence(b.content))}`,
+      );
+    else if (call.name === 'Monitor' && a.content !== b.content)
+      d(
+        'guidance',
+        `Monitor result after its first sentence ref=${JSON.stringify(a.content.slice(0, 400))} ours=${JSON.stringify(b.content.slice(0, 400))}`,
+      );
+    else if (
+      call.name !== 'Monitor' &&
       (call.name === 'TaskStop' || backgroundCalls(c).includes(call)) &&
       unwrapError(a.content) !== unwrapError(b.content)
     )

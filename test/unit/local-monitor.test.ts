@@ -99,7 +99,10 @@ test('unit: local monitor — each batch once and in order as an event notificat
     assert.equal(record?.kind, 'monitor');
     assert.equal(record?.state, 'completed');
     assert.equal(record?.exitCode, 0);
-    assert.equal(await readFile(task.outputPath, 'utf8'), 'tick <1>\ntick <2>\ntick <3>\nerr\n');
+    assert.equal(
+      await readFile(task.outputPath, 'utf8'),
+      'tick <1>\ntick <2>\ntick <3>\nerr\n\n[exited with code 0]\n',
+    );
   } finally {
     await fake.close();
   }

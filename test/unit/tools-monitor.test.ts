@@ -85,7 +85,7 @@ test('unit: Monitor records a monitor task and answers with the task id and expi
   assert.equal(task.description, 'build errors');
   assert.equal(task.timeoutMs, 300_000);
   assert.match(task.id, /^b[a-z0-9]{8}$/);
-  assert.deepEqual(r.data, { taskId: task.id, timeoutMs: 300_000 });
+  assert.deepEqual(r.data, { taskId: task.id, timeoutMs: 300_000, persistent: false });
   assert.ok(
     r.text.startsWith(
       `Monitor started (task ${task.id}, expires in 5m unless the source ends first; you get one notice at expiry — re-arm if you still need the watch).`,

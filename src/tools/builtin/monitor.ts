@@ -49,6 +49,8 @@ export type MonitorInput = z.infer<typeof inputSchema>;
 export interface MonitorOutput {
   taskId: string;
   timeoutMs: number;
+  /** Always false here (the reference's tool_response has it: a watch without a timeout, which its schema does not offer). */
+  persistent: false;
 }
 
 /** The API schema: as the reference's, `timeout_ms` is listed as required (it has a default). */
@@ -145,7 +147,7 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
       cwd: ctx.agent.cwd,
     };
     const modifiers: ContextModifier[] = [{ type: 'taskStarted', task }];
-    return { data: { taskId, timeoutMs: i.timeout_ms }, contextModifiers: modifiers };
+    return { data: { taskId, timeoutMs: i.timeout_ms, persistent: false }, contextModifiers: modifiers };
   },
 
   mapToolResultToToolResultBlockParam(d, toolUseId) {
