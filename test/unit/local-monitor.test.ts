@@ -2,7 +2,7 @@
 // turn, each stdout batch reaches the model once and in order as the engine's event notification
 // (the idle session wakes for it), then the end notification (engine/monitorTasks.ts `monitorEndText`);
 // TaskStop kills the watch's process, nothing more is queued for it and no end notification comes;
-// handle.stop() during the wait kills a running watch.
+// handle.stop() during the wait kills a running watch; at timeout_ms the expiry notice is the last notification.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,11 @@ import {
 } from '../../src/testing/fakeAnthropic';
 import { startLocalSession, type LocalSession } from '../../src/local/runSession';
 import { monitorTaskId } from '../../src/tools/builtin/monitor';
-import { monitorEventNotification, monitorEndNotification } from '../../src/engine/taskNotifications';
+import {
+  monitorEventNotification,
+  monitorEndNotification,
+  monitorExpiredText,
+} from '../../src/engine/taskNotifications';
 import { sessionTasksPath } from '../../src/sandbox/host';
 
 function userTexts(req: MessagesRequest): string[] {
@@ -182,6 +186,36 @@ test('unit: local monitor — handle.stop() during the wait kills a running watc
       [['monitor', 'killed']],
     );
     assert.equal(fake.messageRequests().length, 2, 'no notification turn');
+  } finally {
+    await fake.close();
+  }
+});
+
+test('unit: local monitor — at timeout_ms the watch is killed and the expiry notice is its last notification', async () => {
+  const fake = await startFakeAnthropic();
+  try {
+    const work = await mkdtemp(join(tmpdir(), 'da-local-monitor-'));
+    const sessionId = `local-monitor-expiry-${Date.now()}`;
+    const id = monitorTaskId(sessionId, 'toolu_mon');
+    const marker = `${7000 + Math.floor(Math.random() * 1000)}.${process.pid}`;
+    fake.enqueue(
+      toolUseResponse([
+        {
+          id: 'toolu_mon',
+          name: 'Monitor',
+          input: { description: 'quiet', command: `echo one; sleep ${marker}`, timeout_ms: 1500 },
+        },
+      ]),
+    );
+    fake.script(() => textResponse('ok'));
+    const r = await start(fake, work, sessionId).result;
+    assert.equal(r.status, 'completed', r.endReason);
+    assert.equal(running(`sleep ${marker}`), false, 'the watch is gone');
+    assert.deepEqual(notifications(fake), [
+      monitorEventNotification({ id, description: 'quiet' }, 'one'),
+      monitorEventNotification({ id, description: 'quiet' }, monitorExpiredText(1500, 1)),
+    ]);
+    assert.equal(r.context.autonomy?.tasks.find((t) => t.id === id)?.state, 'timed_out');
   } finally {
     await fake.close();
   }
