@@ -2,6 +2,8 @@
 // child session hands back, and the pure rules both schedulers share (ids, summaries, tool
 // subsets). Pure and deterministic: bundled into workflows.
 import type { ControlWrite } from './records';
+import type { BackgroundTask, TaskOutcome } from './autonomy';
+import { agentNotification, type AgentEnd } from './taskNotifications';
 
 /** The tool's names: `Agent` (the reference's current name) and its old name `Task`. */
 export const AGENT_TOOL_NAMES: readonly string[] = ['Agent', 'Task'];
@@ -195,4 +197,48 @@ export function agentLaunchedText(taskId: string, childSessionId: string): strin
     "Do not duplicate this agent's work: avoid working with the same files or topics it is using.",
     `session: ${childSessionId}`,
   ].join('\n');
+}
+
+/**
+ * A background agent's end as its notification says it (engine/taskNotifications.ts `agentNotification`),
+ * from its child session's result: the session workflow's wait (workflows/sessionAgentTasks.ts) and
+ * the in-process runner's (local/subagents.ts) both read it here.
+ */
+export function agentSessionEnd(
+  r: Parameters<typeof subagentCounters>[0] & { status: string; endReason?: string | undefined; lastText: string },
+  durationMs: number,
+  worktree?: { path: string; branch: string },
+): AgentEnd {
+  const counters = subagentCounters(r);
+  const completed = r.status === 'completed';
+  return {
+    state: completed ? 'completed' : 'failed',
+    result: r.lastText,
+    ...(completed ? {} : { error: `its session ended ${r.status}: ${r.endReason}` }),
+    totalTokens: counters.totalTokens ?? 0,
+    toolUses: counters.toolUses ?? 0,
+    durationMs,
+    ...(worktree ? { worktree } : {}),
+  };
+}
+
+/** A background agent's task end: its outcome (completed or failed) and the notification to queue. */
+export function agentTaskEnd(
+  task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId'>,
+  end: AgentEnd,
+  endedAt: number,
+): { outcome: TaskOutcome; notification: string } {
+  const outcome: TaskOutcome = {
+    state: end.state === 'completed' ? 'completed' : 'failed',
+    endedAt,
+    exitCode: null,
+    ...(end.error ? { error: end.error } : {}),
+  };
+  const view = { id: task.id, description: task.description, toolUseId: task.toolUseId };
+  return { outcome, notification: agentNotification(view, end) };
+}
+
+/** A background agent whose child could not be waited for (or run): failed, with why. */
+export function agentFailureEnd(error: string, durationMs: number): AgentEnd {
+  return { state: 'failed', error, totalTokens: 0, toolUses: 0, durationMs };
 }

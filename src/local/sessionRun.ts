@@ -32,7 +32,7 @@ import type { Approval, ToolUseDescription, TurnOutcome } from '../engine/turn';
 import type { ToolUseContext } from '../tools/Tool';
 import { checkSessionInput, sessionInput, withAgents } from '../sessionInput';
 import { createAgentActivities, type AgentDepsOptions } from '../workerDeps';
-import { localSubagentRunner, localToolSession } from './subagents';
+import { localSubagentRunner, localToolSession, type LocalAgentLaunch } from './subagents';
 import { disposeNow, localStore, type LocalStore } from './store';
 import { LocalTasks } from './tasks';
 import { LocalTimers } from './timers';
@@ -48,6 +48,8 @@ export class LocalSessionRun implements LocalTurnHost {
   readonly priorRecords = new Map<string, ToolCallRecord>();
   readonly agentsReady: Promise<void>;
   readonly runSubagent: NonNullable<ToolUseContext['runSubagent']>;
+  /** Background agents launched by Agent calls, by task id: tasks.ts runs each when it starts its task. */
+  readonly agentLaunches = new Map<string, LocalAgentLaunch>();
   private readonly approvalTimeoutMs: number;
   private readonly allRecords: ToolCallRecord[] = [];
   private readonly turnsDetail: LocalSessionResult['turnsDetail'] = [];
@@ -108,6 +110,7 @@ export class LocalSessionRun implements LocalTurnHost {
       },
       // A child session writes into its parent's store (never a temporary one of its own).
       (child) => runChild(child, this.worker),
+      this.agentLaunches,
     );
     this.state = initialSessionState(
       firstMessage(input.prompt, input.memory),

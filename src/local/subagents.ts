@@ -5,7 +5,18 @@ import { randomUUID } from 'node:crypto';
 import type { ToolSessionSettings } from '../calls/tools';
 import { subagentPlan } from '../calls/tools';
 import type { sessionInput } from '../sessionInput';
-import { agentHookFields, childSystemPrompt, subagentCounters, subagentSessionId } from '../engine/subagents';
+import {
+  agentFailureEnd,
+  agentHookFields,
+  agentSessionEnd,
+  agentTaskEnd,
+  agentTaskId,
+  childSystemPrompt,
+  subagentCounters,
+  subagentSessionId,
+  type SubagentOutput,
+} from '../engine/subagents';
+import { MAX_TASK_TEXT, type BackgroundTask, type TaskOutcome } from '../engine/autonomy';
 import type { ToolUseContext } from '../tools/Tool';
 import { modelWithSkillGrants } from '../engine/context';
 import type { LocalSessionOptions, LocalSessionResult } from './runSession';
@@ -40,18 +51,30 @@ export interface LocalSubagentParent {
   onAsk?: LocalSessionOptions['onAsk'];
 }
 
-/** The Agent tool's runner in-process: the child session runs to its end; its final text is the tool_result. */
+/**
+ * A background agent launched by an Agent call, not yet run: the session's task scheduler
+ * (tasks.ts) runs it when it starts the call's `local_agent` task, after the turn, with the task's
+ * stop; it returns the task's end (the notification to queue; none when it was stopped).
+ */
+export type LocalAgentLaunch = (signal: AbortSignal) => Promise<{ outcome: TaskOutcome; notification?: string }>;
+
+/**
+ * The Agent tool's runner in-process: a foreground child session runs to its end and its final
+ * text is the tool_result; a background one (without `run_in_background: false`, as the session
+ * workflow's) returns the launched result at once and a `local_agent` task whose run (`launches`,
+ * by task id) the session's task scheduler starts after the turn.
+ */
 export function localSubagentRunner(
   parent: LocalSubagentParent,
   runChild: (opts: LocalSessionOptions) => Promise<LocalSessionResult>,
+  launches: Map<string, LocalAgentLaunch>,
 ): NonNullable<ToolUseContext['runSubagent']> {
   const { input, sessionId, session, approvalTimeoutMs } = parent;
   return async (data, ctx) => {
     const plan = subagentPlan(data, session);
     const childId = subagentSessionId(sessionId, ctx.toolUseId);
     const maxTurns = plan.maxTurns ?? input.maxTurns;
-    const started = Date.now();
-    const r = await runChild({
+    const child = (signal: AbortSignal): LocalSessionOptions => ({
       sessionId: childId,
       prompt: plan.prompt,
       // The parent's model as of this call: a skill loaded earlier with `model` applies (the reference's subagents inherit it).
@@ -73,22 +96,76 @@ export function localSubagentRunner(
       ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
       approvalTimeoutMs,
       onInterrupt: 'end',
-      signal: ctx.abortSignal,
+      signal,
       parent: { sessionId, toolUseId: ctx.toolUseId, agentType: plan.agentType },
       ...(parent.onAsk ? { onAsk: parent.onAsk } : {}),
     });
+    const model = plan.model ?? input.model.model;
+    if (plan.background ?? true) {
+      const task: BackgroundTask = {
+        id: agentTaskId(sessionId, ctx.toolUseId),
+        kind: 'local_agent',
+        toolUseId: ctx.toolUseId,
+        description: plan.description.slice(0, MAX_TASK_TEXT),
+        startedAt: Date.now(),
+        timeoutMs: 0,
+        state: 'running',
+        agent: { sessionId: childId },
+      };
+      launches.set(task.id, (signal) => runBackground(task, () => runChild(child(signal)), signal));
+      const launched: SubagentOutput = {
+        agentType: plan.agentType,
+        sessionId: childId,
+        status: 'launched',
+        endReason: 'running in the background',
+        text: '',
+        turns: 0,
+        model,
+        launched: { taskId: task.id },
+      };
+      return { data: launched, contextModifiers: [{ type: 'taskStarted', task }] };
+    }
+    const started = Date.now();
+    const r = await runChild(child(ctx.abortSignal));
     return {
-      agentType: plan.agentType,
-      sessionId: childId,
-      status: r.status,
-      endReason: r.endReason ?? r.status,
-      // Whole, as the Temporal path reads it from the child's transcript (lastText is one line).
-      text: r.finalText || r.lastText,
-      turns: r.turns,
-      usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
-      ...subagentCounters(r),
-      durationMs: Date.now() - started,
-      model: plan.model ?? input.model.model,
+      data: {
+        agentType: plan.agentType,
+        sessionId: childId,
+        status: r.status,
+        endReason: r.endReason ?? r.status,
+        // Whole, as the Temporal path reads it from the child's transcript (lastText is one line).
+        text: r.finalText || r.lastText,
+        turns: r.turns,
+        usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
+        ...subagentCounters(r),
+        durationMs: Date.now() - started,
+        model,
+      },
     };
   };
+}
+
+/** A background agent's run: its child session to its end, then the task's end (engine/subagents.ts, shared). */
+async function runBackground(
+  task: BackgroundTask,
+  run: () => Promise<LocalSessionResult>,
+  signal: AbortSignal,
+): Promise<{ outcome: TaskOutcome; notification?: string }> {
+  try {
+    const r = await run();
+    const endedAt = Date.now();
+    // Stopped (TaskStop, the session's end): killed, no notification, as the workflow's.
+    if (signal.aborted) return { outcome: { state: 'killed', endedAt, exitCode: null } };
+    return agentTaskEnd(
+      task,
+      agentSessionEnd({ ...r, lastText: r.finalText || r.lastText }, endedAt - task.startedAt),
+      endedAt,
+    );
+  } catch (err) {
+    const endedAt = Date.now();
+    if (signal.aborted) return { outcome: { state: 'killed', endedAt, exitCode: null } };
+    const message = err instanceof Error ? err.message : String(err);
+    const { notification } = agentTaskEnd(task, agentFailureEnd(message, endedAt - task.startedAt), endedAt);
+    return { outcome: { state: 'failed', endedAt, exitCode: null, error: message }, notification };
+  }
 }

@@ -17,6 +17,8 @@ import { MonitorEventLog, monitorBatchText, monitorEndText, type MonitorEventBat
 import type { SessionState } from '../engine/session';
 import { taskNotification } from '../engine/taskNotifications';
 import { backgroundTaskRun, taskOutcomeOf, TaskScheduling, type TaskRunner } from '../engine/taskScheduling';
+import { agentFailureEnd, agentTaskEnd } from '../engine/subagents';
+import type { LocalAgentLaunch } from './subagents';
 import type { LocalDeps } from './turn';
 
 /** What the tasks take from their session (src/local/sessionRun.ts). */
@@ -25,6 +27,8 @@ export interface LocalTasksHost {
   readonly session: ToolSessionSettings;
   readonly deps: Pick<LocalDeps, 'runBackgroundTask' | 'runMonitorTask'>;
   runtime(signal: AbortSignal, key: string): CallRuntime;
+  /** Background agents the session's Agent calls launched, by task id (subagents.ts). */
+  readonly agentLaunches?: Map<string, LocalAgentLaunch>;
 }
 
 /** How a task's run ended, and what the model is told (null: nothing; undefined: the task's default). */
@@ -56,14 +60,32 @@ export class LocalTasks implements TaskRunner {
     this.aborts.set(task.id, abort);
     const input = { session: host.session, ...backgroundTaskRun(task, host.state.context) };
     const rt = host.runtime(abort.signal, `task-${task.id}`);
-    const run = (task.kind === 'monitor' ? this.runMonitor(task, input, rt) : this.runCommand(input, rt)).then(
-      (end) => {
-        this.aborts.delete(task.id);
-        ended(end.outcome, end.notification);
-      },
-    );
+    const run = (
+      task.kind === 'local_agent'
+        ? this.runAgent(task, abort.signal)
+        : task.kind === 'monitor'
+          ? this.runMonitor(task, input, rt)
+          : this.runCommand(input, rt)
+    ).then((end) => {
+      this.aborts.delete(task.id);
+      ended(end.outcome, end.notification);
+    });
     this.runs.add(run);
     void run.finally(() => this.runs.delete(run));
+  }
+
+  /**
+   * A background agent (its Agent call launched it, subagents.ts): its child session runs in this
+   * process until it ends (the agent's notification) or the task's stop aborts it (no notification).
+   */
+  private runAgent(task: BackgroundTask, signal: AbortSignal): Promise<TaskEnd> {
+    const launch = this.host.agentLaunches?.get(task.id);
+    this.host.agentLaunches?.delete(task.id);
+    if (launch) return launch(signal);
+    const endedAt = Date.now();
+    const error = 'its launch is unknown to this runner';
+    const { notification } = agentTaskEnd(task, agentFailureEnd(error, endedAt - task.startedAt), endedAt);
+    return Promise.resolve({ outcome: { state: 'failed', endedAt, exitCode: null, error }, notification });
   }
 
   stop(taskId: string): void {

@@ -129,9 +129,24 @@ export interface ToolUseContext {
   monitorTasks?: boolean;
   /** Runs a subagent as a child session (the in-process runner); absent where the scheduler does it itself. */
   runSubagent?: (
-    input: { description: string; prompt: string; subagent_type?: string | undefined; model?: string | undefined },
+    input: {
+      description: string;
+      prompt: string;
+      subagent_type?: string | undefined;
+      model?: string | undefined;
+      run_in_background?: boolean | undefined;
+    },
     ctx: ToolUseContext,
-  ) => Promise<SubagentOutput>;
+  ) => Promise<SubagentRun>;
+}
+
+/**
+ * What `runSubagent` returns: the child's report (foreground), or the launched result and the
+ * `local_agent` task's `taskStarted` modifier (background: the runner's task scheduler runs the child).
+ */
+export interface SubagentRun {
+  data: SubagentOutput;
+  contextModifiers?: ContextModifier[];
 }
 
 export interface ToolResult<Out> {

@@ -17,8 +17,8 @@ import {
 import type { BackgroundTask, TaskOutcome } from '../engine/autonomy';
 import { activityIds } from '../engine/ids';
 import { oneLinePreview } from '../engine/messages';
-import { subagentCounters } from '../engine/subagents';
-import { agentNotification, type AgentEnd } from '../engine/taskNotifications';
+import { agentFailureEnd, agentSessionEnd, agentTaskEnd } from '../engine/subagents';
+import type { AgentEnd } from '../engine/taskNotifications';
 import type { AgentTaskActivities } from '../activities';
 import type { AgentTaskResult } from '../activities/subagents';
 import type { SessionInput } from './definitions';
@@ -33,17 +33,7 @@ export interface AgentTaskEnd {
 
 /** The notification's view of a finished child session. */
 export function agentEndOf(r: AgentTaskResult, durationMs: number): AgentEnd {
-  const counters = subagentCounters(r.result);
-  const completed = r.result.status === 'completed';
-  return {
-    state: completed ? 'completed' : 'failed',
-    result: r.result.lastText,
-    ...(completed ? {} : { error: `its session ended ${r.result.status}: ${r.result.endReason}` }),
-    totalTokens: counters.totalTokens ?? 0,
-    toolUses: counters.toolUses ?? 0,
-    durationMs,
-    ...(r.worktree ? { worktree: r.worktree } : {}),
-  };
+  return agentSessionEnd(r.result, durationMs, r.worktree);
 }
 
 /** Waits for the agent's child session in `scope` (cancelled by TaskStop or the session's end). */
@@ -63,20 +53,12 @@ export async function runAgentTask(
     // The worktree lives where the tools run.
     ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
   });
-  const view = { id: task.id, description: task.description, toolUseId: task.toolUseId };
   try {
     const r = await scope.run(() =>
       act.awaitAgentTask({ workflowId: child, ...(task.agent?.worktree ? { worktree: task.agent.worktree } : {}) }),
     );
     const endedAt = Date.now();
-    const end = agentEndOf(r, endedAt - task.startedAt);
-    const outcome: TaskOutcome = {
-      state: end.state === 'completed' ? 'completed' : 'failed',
-      endedAt,
-      exitCode: null,
-      ...(end.error ? { error: end.error } : {}),
-    };
-    return { outcome, notification: agentNotification(view, end) };
+    return agentTaskEnd(task, agentEndOf(r, endedAt - task.startedAt), endedAt);
   } catch (err) {
     const endedAt = Date.now();
     if (isCancellation(err)) {
@@ -86,16 +68,7 @@ export async function runAgentTask(
     }
     const cause = err instanceof ActivityFailure ? err.cause : err;
     const message = cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
-    const end: AgentEnd = {
-      state: 'failed',
-      error: message,
-      totalTokens: 0,
-      toolUses: 0,
-      durationMs: endedAt - task.startedAt,
-    };
-    return {
-      outcome: { state: 'failed', endedAt, exitCode: null, error: message },
-      notification: agentNotification(view, end),
-    };
+    const { notification } = agentTaskEnd(task, agentFailureEnd(message, endedAt - task.startedAt), endedAt);
+    return { outcome: { state: 'failed', endedAt, exitCode: null, error: message }, notification };
   }
 }

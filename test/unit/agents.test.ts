@@ -317,9 +317,13 @@ test('unit: the in-process runner runs subagents too: two in parallel, their fin
           {
             id: 'toolu_l1',
             name: 'Agent',
-            input: { description: 'list', prompt: 'list files', subagent_type: 'lister' },
+            input: { description: 'list', prompt: 'list files', subagent_type: 'lister', run_in_background: false },
           },
-          { id: 'toolu_g1', name: 'Agent', input: { description: 'general', prompt: 'say hi' } },
+          {
+            id: 'toolu_g1',
+            name: 'Agent',
+            input: { description: 'general', prompt: 'say hi', run_in_background: false },
+          },
         ]);
       }
       return textResponse('done');
@@ -376,7 +380,11 @@ test('unit: the Agent result as the reference sends it: the final text, then <us
       }
       if (req.messages.length === 1)
         return toolUseResponse([
-          { id: 'toolu_a', name: 'Agent', input: { description: 'read it', prompt: 'read a.txt' } },
+          {
+            id: 'toolu_a',
+            name: 'Agent',
+            input: { description: 'read it', prompt: 'read a.txt', run_in_background: false },
+          },
         ]);
       return textResponse('done');
     });
@@ -437,7 +445,11 @@ test('unit: deny rules Agent(name) / Task(name) turn one agent off: hidden from 
       if (/MARKER-/.test(JSON.stringify(req.system ?? ''))) return textResponse('child ran');
       if (req.messages.length === 1) {
         return toolUseResponse([
-          { id: 'toolu_r', name: 'Agent', input: { description: 'r', prompt: 'p', subagent_type: 'reviewer' } },
+          {
+            id: 'toolu_r',
+            name: 'Agent',
+            input: { description: 'r', prompt: 'p', subagent_type: 'reviewer', run_in_background: false },
+          },
           { id: 'toolu_h', name: 'Task', input: { description: 'h', prompt: 'p', subagent_type: 'helper' } },
           { id: 'toolu_w', name: 'Agent', input: { description: 'w', prompt: 'p', subagent_type: 'writer' } },
         ]);

@@ -109,7 +109,11 @@ test('unit: in process, an Agent call runs in the foreground (its report is the 
       }
       if (req.messages.length === 1)
         return toolUseResponse([
-          { id: 'toolu_fg', name: 'Agent', input: { description: 'plain', prompt: 'SUBTASK plain' } },
+          {
+            id: 'toolu_fg',
+            name: 'Agent',
+            input: { description: 'plain', prompt: 'SUBTASK plain', run_in_background: false },
+          },
           {
             id: 'toolu_iso',
             name: 'Agent',

@@ -262,11 +262,19 @@ test('unit: in-process, a subagent started after the session rewrote .claude/age
         ]);
       if (req.messages.length === 7)
         return toolUseResponse([
-          { id: 'toolu_g', name: 'Agent', input: { description: 'configure', prompt: 'write settings' } },
+          {
+            id: 'toolu_g',
+            name: 'Agent',
+            input: { description: 'configure', prompt: 'write settings', run_in_background: false },
+          },
         ]);
       if (req.messages.length === 5)
         return toolUseResponse([
-          { id: 'toolu_a', name: 'Agent', input: { description: 'check', prompt: 'check', subagent_type: 'x' } },
+          {
+            id: 'toolu_a',
+            name: 'Agent',
+            input: { description: 'check', prompt: 'check', subagent_type: 'x', run_in_background: false },
+          },
         ]);
       return textResponse('done');
     });

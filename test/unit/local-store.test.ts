@@ -65,7 +65,11 @@ test('unit: local store — no storeDir: a temporary store (the child writes int
         }
         if (req.messages.length === 1)
           return toolUseResponse([
-            { id: 'toolu_p_agent', name: 'Agent', input: { description: 'print', prompt: 'print 400 lines' } },
+            {
+              id: 'toolu_p_agent',
+              name: 'Agent',
+              input: { description: 'print', prompt: 'print 400 lines', run_in_background: false },
+            },
           ]);
         if (req.messages.length === 3) {
           const path = JSON.stringify(lastToolResults(req)[0]?.content).match(/SAVED=([^\s"\\]+)/)?.[1];

@@ -114,7 +114,8 @@ export const AgentTool = buildTool<AgentInput, SubagentOutput>({
   },
   async call(input, ctx) {
     if (!ctx.runSubagent) throw new Error('this runner cannot start subagents');
-    return { data: await ctx.runSubagent(input, ctx) };
+    // A background launch comes with its task's `taskStarted` modifier (the runner runs the child later).
+    return await ctx.runSubagent(input, ctx);
   },
   mapToolResultToToolResultBlockParam(data, toolUseId) {
     if (data.launched)
