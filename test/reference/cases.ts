@@ -1032,13 +1032,20 @@ export const DELIBERATE: Deliberate[] = [
     cases: 'Agent Explore cannot write',
     aspect: 'tool_response keys',
     reason:
-      "2.1.328 starts an agent in the background by default: its Agent result says the agent was launched (isAsync, outputFile) and the final report comes later as a task notification. durable-agent's session workflow does the same (issue 19: 'Async agent launched successfully.', the agent notification), but these cases run durable-agent's in-process runner, which runs agents in the foreground (deliberately: it has no session scheduler to hold the task) and returns the report. Both run Explore without error.",
+      "Both launch the agent in the background (the in-process runner too, issue 19); the Agent call's tool_response is each side's own record of the launch: the reference's has isAsync, outputFile, canReadOutputFile, canContinueAgent, durable-agent's is its Agent output (agentType, status launched, endReason, turns, the launched task id).",
   },
   {
     cases: 'Agent Explore cannot write',
-    aspect: 'session hook ran',
+    tools: ['Agent'],
+    aspect: 'guidance',
     reason:
-      "2.1.328's background agent ends with a task notification, a second prompt that fires UserPromptSubmit again; the in-process runner these cases use runs the agent in the foreground and returns its report in the Agent result, so the session has one prompt (the session workflow runs it in the background, issue 19).",
+      "The launched result's first sentence and its `agentId: <id>` agree (compared as `content`); the rest is each side's own words: the reference's note not to quote the result and its output file, durable-agent's guidance (TaskStop stops it, wait for the notification) and the child's session id (the child is a session of its own: no transcript file to read).",
+  },
+  {
+    cases: 'Agent Explore cannot write',
+    aspect: 'notification',
+    reason:
+      "The agent's <task-notification> agrees but for two elements: no <output-file> (the reference's is the agent's transcript file; durable-agent's child is a session of its own, `durable-agent status <session>` shows it), and a <note> in durable-agent's own words (no SendMessage here: the agent cannot be resumed). Task id, tool use id, status, summary, result and the usage elements agree (usage numbers normalised).",
   },
   {
     cases: 'Skill*',
@@ -1196,13 +1203,13 @@ DELIBERATE.push({
 /** The reason a difference of a case is deliberate, or undefined. */
 DELIBERATE.push(
   {
-    cases: 'Background Bash*, Monitor*',
+    cases: 'Background Bash*, Monitor*, Agent Explore cannot write',
     aspect: 'session hook input',
     reason:
       "A task notification fires UserPromptSubmit on both sides; the reference's prompt is the bare <task-notification> block, durable-agent's is the whole message the model gets (<system-reminder>, our preamble, the block): a hook sees exactly what enters the conversation.",
   },
   {
-    cases: 'Background Bash*, Monitor*',
+    cases: 'Background Bash*, Monitor*, Agent Explore cannot write',
     aspect: 'transcript',
     reason:
       "The reference marks a notification's transcript line with its own bookkeeping keys (origin, queueSkipAttachments); durable-agent's line is a plain user message.",

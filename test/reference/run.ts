@@ -364,14 +364,26 @@ function textOf(content: unknown): string {
   return JSON.stringify(content ?? '');
 }
 
-/** The calls of a case that start a background task: Bash `run_in_background`, Monitor. */
+/** The calls of a case that start a background task: Bash `run_in_background`, Monitor, Agent (unless `run_in_background: false`). */
 const backgroundCalls = (c: RefCase): RefCall[] =>
   c.turns
     .flat()
     .filter(
       (t) =>
-        t.name === 'Monitor' || (t.name === 'Bash' && (t.input as { run_in_background?: unknown }).run_in_background),
+        t.name === 'Monitor' ||
+        (t.name === 'Bash' && (t.input as { run_in_background?: unknown }).run_in_background) ||
+        (t.name === 'Agent' && (t.input as { run_in_background?: unknown }).run_in_background !== false),
     );
+
+/**
+ * A background Agent's launched result: its first sentence and the `agentId: <id>` it gives (the
+ * reference's words, ours too); the guidance around them is each side's own words.
+ */
+const agentLaunchLines = (text: string): string => {
+  const [first, second] = text.split('\n');
+  const sentence = /^[^.]*\./.exec(first ?? '')?.[0] ?? first ?? '';
+  return `${sentence}\n${/^agentId: \S+/.exec(second ?? '')?.[0] ?? second ?? ''}`;
+};
 
 /** A Monitor result's first sentence (its task id and expiry); the guidance after it is each side's own words. */
 const monitorSentence = (text: string): string => text.split('). ')[0] ?? text;
@@ -404,6 +416,9 @@ async function backgroundOf(
     const result = results.get(call.id)?.content ?? '';
     const m = /with ID: (\S+)\. Output is being written to: (\S+\.output)\./.exec(result);
     if (m) tasks.push({ call: call.id, id: m[1]!, path: m[2]! });
+    // An Agent's result names its agent id (and, in the reference, its transcript file: not compared).
+    const agent = call.name === 'Agent' ? /^agentId: (\S+)/m.exec(result) : null;
+    if (agent) tasks.push({ call: call.id, id: agent[1]!, path: /^output_file: (\S+)/m.exec(result)?.[1] ?? '' });
     // A Monitor's result names its task only; its output file is in its end notification.
     const mon = /^Monitor started \(task (\S+),/.exec(result);
     if (!mon) continue;
@@ -425,13 +440,17 @@ async function backgroundOf(
   if (calls.length === 0 && !c.turns.flat().some((t) => t.name === 'TaskStop')) return { normalise };
   for (const o of results.values()) o.content = normalise(o.content);
   const outputs: Record<string, string> = {};
-  for (const k of tasks)
+  const agentCalls = new Set(calls.filter((x) => x.name === 'Agent').map((x) => x.id));
+  for (const k of tasks.filter((x) => !agentCalls.has(x.call)))
     outputs[k.call] = await readFile(k.path || '/nonexistent', 'utf8').catch(() => '(no output file)');
   const notifications: string[] = [];
   for (const m of texts)
     for (const t of m.texts) {
       if (!t.includes('<task-notification>')) continue;
-      const n = `${m.role}: ${normalise(t).replace(/^(<system-reminder>\n)[\s\S]*?(\n+<task-notification>)/, '$1$PREAMBLE$2')}`;
+      // An agent's usage (tokens, duration) differs by nature: its numbers as N.
+      const n = `${m.role}: ${normalise(t)
+        .replace(/^(<system-reminder>\n)[\s\S]*?(\n+<task-notification>)/, '$1$PREAMBLE$2')
+        .replace(/(<(subagent_tokens|tool_uses|duration_ms)>)\d+(<\/\2>)/g, '$1N$3')}`;
       if (!notifications.includes(n)) notifications.push(n);
     }
   return { normalise, side: { outputs, notifications: notifications.sort() } };
@@ -688,7 +707,18 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
         'guidance',
         `Monitor result after its first sentence ref=${JSON.stringify(a.content.slice(0, 400))} ours=${JSON.stringify(b.content.slice(0, 400))}`,
       );
-    else if (
+    else if (call.name === 'Agent' && backgroundCalls(c).includes(call)) {
+      if (agentLaunchLines(a.content) !== agentLaunchLines(b.content))
+        d(
+          'content',
+          `tool_result ref=${JSON.stringify(agentLaunchLines(a.content))} ours=${JSON.stringify(agentLaunchLines(b.content))}`,
+        );
+      else if (a.content !== b.content)
+        d(
+          'guidance',
+          `Agent result after its agentId ref=${JSON.stringify(a.content.slice(0, 600))} ours=${JSON.stringify(b.content.slice(0, 600))}`,
+        );
+    } else if (
       call.name !== 'Monitor' &&
       (call.name === 'TaskStop' || backgroundCalls(c).includes(call)) &&
       unwrapError(a.content) !== unwrapError(b.content)

@@ -1,0 +1,5 @@
+export declare const WordCount: import("../src").Tool<{
+    text: string;
+}, {
+    words: number;
+}>;

@@ -1,0 +1,625 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+// Records the histories of representative sessions for the determinism guard
+// (test/integration/replay.test.ts replays them against the current workflow code).
+//
+//   npx tsc -p . && node dist/scripts/record-histories.js
+//
+// Runs each session on a Temporal dev server (its own, or TEMPORAL_TEST_ADDRESS) with a real
+// worker, the real SDK and the fake Messages API, then writes every run of the session workflow
+// and every turn child workflow as standard JSON history (what `temporal workflow show
+// --output json` and `Worker.runReplayHistory` read) to test/fixtures/histories/, plus
+// manifest.json (file -> workflow id and type: replay needs the workflow id).
+// Re-record after a deliberate, versioned change to workflow code (and say so in the commit).
+// Never re-record a fixture a patch id relies on: add a new scenario (src/workflows/versions.ts
+// lists which fixture replays which patch). A `<name>-before-patches` scenario is the same session
+// recorded by an earlier release: `git worktree add --detach /tmp/old <commit before the patch>`,
+// `npm ci` there, copy this script in, build, run it with the scenario's name, then copy the files
+// and their manifest entries here (the ones in the repo came from 3306484, the commit before dff3c14).
+const node_crypto_1 = require("node:crypto");
+const promises_1 = require("node:fs/promises");
+const node_path_1 = require("node:path");
+const proto_utils_1 = require("@temporalio/common/lib/proto-utils");
+const proto_1 = require("@temporalio/proto");
+const fakeAnthropic_1 = require("../src/testing/fakeAnthropic");
+const client_1 = require("../src/client");
+const definitions_1 = require("../src/workflows/definitions");
+const bash_1 = require("../src/tools/builtin/bash");
+const monitor_1 = require("../src/tools/builtin/monitor");
+const subagents_1 = require("../src/engine/subagents");
+const node_child_process_1 = require("node:child_process");
+const agent_1 = require("../test/support/agent");
+const temporal_1 = require("../test/support/temporal");
+const wait_1 = require("../test/support/wait");
+const OUT = (0, node_path_1.resolve)(__dirname, '..', '..', 'test', 'fixtures', 'histories');
+const EventType = proto_1.temporal.api.enums.v1.EventType;
+/**
+ * Writes every run of the session and every turn child, and — recursively — every subagent's child
+ * session (`<session>/agent-<id>`, found in the turns' histories) with its turns; returns their
+ * manifest entries. Files: `<scenario>[.<agent>].session[.run-<n>].json`, `<scenario>[.<agent>].turn-<n>.json`.
+ */
+async function save(client, scenario, sessionId, firstRun, prefix = scenario) {
+    const out = [];
+    const write = async (file, workflowId, workflowType, runId, history) => {
+        await (0, promises_1.writeFile)((0, node_path_1.join)(OUT, file), `${(0, proto_utils_1.historyToJSON)(history)}\n`);
+        out.push({ file, scenario, workflowId, workflowType, runId, events: history.events?.length ?? 0 });
+    };
+    let runId = firstRun;
+    let turns = 0;
+    for (let run = 1; runId; run++) {
+        const history = await client.workflow.getHandle(sessionId, runId).fetchHistory();
+        await write(`${prefix}.session${run > 1 ? `.run-${run}` : ''}.json`, sessionId, 'sessionWorkflow', runId, history);
+        for (const e of history.events ?? []) {
+            if (e.eventType === EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED)
+                turns++;
+        }
+        const last = history.events?.[history.events.length - 1];
+        runId =
+            last?.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
+                ? (last.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined)
+                : undefined;
+    }
+    for (let turn = 1; turn <= turns; turn++) {
+        const id = `${sessionId}/turn-${turn}`;
+        const handle = client.workflow.getHandle(id);
+        const desc = await handle.describe();
+        const history = await handle.fetchHistory();
+        await write(`${prefix}.turn-${turn}.json`, id, 'turnWorkflow', desc.runId, history);
+        for (const e of history.events ?? []) {
+            const started = e.startChildWorkflowExecutionInitiatedEventAttributes;
+            if (e.eventType !== EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED ||
+                started?.workflowType?.name !== 'sessionWorkflow')
+                continue;
+            const childId = started.workflowId ?? '';
+            const child = await client.workflow.getHandle(childId).describe();
+            out.push(...(await save(client, scenario, childId, await firstRunId(client, childId, child.runId), `${prefix}.${childId.slice(childId.lastIndexOf('/') + 1)}`)));
+        }
+    }
+    return out;
+}
+const scenarios = {
+    /** A concurrent batch [Grep, Read], then Edit alone, then the model ends its turn. */
+    async batch({ fake, start, workDir }, id) {
+        await (0, promises_1.mkdir)((0, node_path_1.join)(workDir, 'src'));
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'src', 'auth.ts'), 'export const timeout = 10;\n');
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'src', 'other.ts'), 'const timeout = 5;\n');
+        fake.enqueue((0, fakeAnthropic_1.toolUseResponse)([
+            { id: 'toolu_g1', name: 'Grep', input: { pattern: 'timeout', path: 'src' } },
+            { id: 'toolu_r1', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'src', 'auth.ts') } },
+            {
+                id: 'toolu_e1',
+                name: 'Edit',
+                input: { file_path: (0, node_path_1.join)(workDir, 'src', 'auth.ts'), old_string: 'timeout = 10', new_string: 'timeout = 30' },
+            },
+        ]), (0, fakeAnthropic_1.textResponse)('Raised the timeout.'));
+        const result = await (await start({ id, prompt: 'raise the timeout', tools: ['Grep', 'Read', 'Edit'] })).result();
+        if (result.status !== 'completed')
+            throw new Error(`batch: ${result.status} ${result.endReason}`);
+    },
+    /**
+     * The batch scenario recorded after LOCAL_TURN_STORES_PATCH: the end-of-turn writes are local
+     * activities (markers), where the histories recorded before have two activities.
+     */
+    async 'local-stores'(ctx, id) {
+        await scenarios.batch(ctx, id);
+    },
+    /** [Read, Bash sleep 30]; interrupted while Bash runs; the session ends (onInterrupt 'end'). */
+    async interrupt({ fake, start, workDir, client }, id) {
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'a.txt'), 'alpha\n');
+        fake.enqueue((0, fakeAnthropic_1.toolUseResponse)([
+            { id: 'toolu_ra', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') } },
+            { id: 'toolu_sh', name: 'Bash', input: { command: 'sleep 30; echo finished' } },
+        ]));
+        const handle = await start({ id, prompt: 'read and wait', tools: ['Read', 'Bash'], onInterrupt: 'end' });
+        const turn = client.workflow.getHandle(`${id}/turn-1`);
+        await (0, wait_1.waitFor)('Bash to run', async () => (await turn.query(definitions_1.turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sh'));
+        await (0, client_1.interruptSession)(client, id, 'fixture');
+        const result = await handle.result();
+        if (result.status !== 'interrupted')
+            throw new Error(`interrupt: ${result.status} ${result.endReason}`);
+    },
+    /** permissionMode 'default': a Write asks, waits, is approved by a human, runs; then text. */
+    async approval({ fake, start, workDir, client }, id) {
+        fake.enqueue((0, fakeAnthropic_1.toolUseResponse)([
+            { id: 'toolu_w1', name: 'Write', input: { file_path: (0, node_path_1.join)(workDir, 'approved.txt'), content: 'yes\n' } },
+        ]), (0, fakeAnthropic_1.textResponse)('Written.'));
+        const handle = await start({ id, prompt: 'write a file', tools: ['Write'], permissionMode: 'default' });
+        await (0, wait_1.waitFor)('an approval request', async () => (await (0, client_1.sessionStatus)(client, id)).pendingApprovals.length === 1);
+        await (0, client_1.approveToolUse)(client, id, 'toolu_w1', 'ann@example');
+        const result = await handle.result();
+        if (result.status !== 'completed')
+            throw new Error(`approval: ${result.status} ${result.endReason}`);
+    },
+    /** As `approval`, recorded since turns report every ask's outcome to the session (patch 'approval-outcome'). */
+    async 'approval-outcome'({ fake, start, workDir, client }, id) {
+        fake.enqueue((0, fakeAnthropic_1.toolUseResponse)([
+            { id: 'toolu_w1', name: 'Write', input: { file_path: (0, node_path_1.join)(workDir, 'approved.txt'), content: 'yes\n' } },
+        ]), (0, fakeAnthropic_1.textResponse)('Written.'));
+        const handle = await start({ id, prompt: 'write a file', tools: ['Write'], permissionMode: 'default' });
+        await (0, wait_1.waitFor)('an approval request', async () => (await (0, client_1.sessionStatus)(client, id)).pendingApprovals.length === 1);
+        const answer = await (0, client_1.approveToolUse)(client, id, 'toolu_w1', 'ann@example');
+        if (answer.status !== 'applied')
+            throw new Error(`approval-outcome: ${JSON.stringify(answer)}`);
+        const result = await handle.result();
+        if (result.status !== 'completed')
+            throw new Error(`approval-outcome: ${result.status} ${result.endReason}`);
+    },
+    /** The model is overloaded twice before turn 1 answers and once before turn 2: the turns wait it out. */
+    async outage({ fake, start, workDir }, id) {
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'a.txt'), 'alpha\n');
+        fake.enqueue((0, fakeAnthropic_1.overloadedError)({ retryAfterMs: 100 }), (0, fakeAnthropic_1.overloadedError)({ retryAfterMs: 100 }), (0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_ra', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') } }]), (0, fakeAnthropic_1.overloadedError)(), (0, fakeAnthropic_1.textResponse)('Read it.'));
+        const result = await (await start({ id, prompt: 'read a file', tools: ['Read'], retryCapMs: 500 })).result();
+        if (result.status !== 'completed')
+            throw new Error(`outage: ${result.status} ${result.endReason}`);
+    },
+    /** maxHistoryBytesPerRun 1: the session continues-as-new after every turn (3 turns, 3 runs). */
+    async 'continue-as-new'({ fake, start, workDir }, id) {
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'a.txt'), 'alpha\n');
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'b.txt'), 'beta\n');
+        fake.enqueue((0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_ra', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') } }]), (0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_rb', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'b.txt') } }]), (0, fakeAnthropic_1.textResponse)('Read both.'));
+        const result = await (await start({ id, prompt: 'read two files', tools: ['Read'], maxHistoryBytesPerRun: 1, maxTurns: 10 })).result();
+        if (result.status !== 'completed' || result.turns !== 3)
+            throw new Error(`continue-as-new: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+    },
+    /**
+     * checkpoint-own-size: the continue-as-new decision counts the run's own bytes (turn inputs and
+     * results, its start payload, a per-turn overhead), never the server's historySize; a 9 kB limit
+     * continues after some turns, not all (4 turns over 2 or more runs).
+     */
+    async 'checkpoint-own-size'({ fake, start, workDir }, id) {
+        for (const f of ['a', 'b', 'c'])
+            await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, `${f}.txt`), `${f}\n`.repeat(200));
+        fake.enqueue((0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_oa', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') } }]), (0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_ob', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'b.txt') } }]), (0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_oc', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'c.txt') } }]), (0, fakeAnthropic_1.textResponse)('Read all three.'));
+        const result = await (await start({ id, prompt: 'read three files', tools: ['Read'], maxHistoryBytesPerRun: 9_000, maxTurns: 10 })).result();
+        if (result.status !== 'completed' || result.turns !== 4)
+            throw new Error(`checkpoint-own-size: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+    },
+    /**
+     * Streaming tool execution: the Read and the Grep complete while the message still streams and
+     * start early (signals from the model activity); the Edit after them waits for the message.
+     */
+    async streamed({ fake, start, workDir }, id) {
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'a.txt'), 'timeout = 10\n');
+        fake.enqueue({
+            content: [
+                { type: 'text', text: 'Looking first.' },
+                {
+                    type: 'tool_use',
+                    id: 'toolu_sr',
+                    name: 'Read',
+                    input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') },
+                    pauseAfterMs: 1000,
+                },
+                {
+                    type: 'tool_use',
+                    id: 'toolu_sg',
+                    name: 'Grep',
+                    input: { pattern: 'timeout', path: workDir },
+                    pauseAfterMs: 1000,
+                },
+                {
+                    type: 'tool_use',
+                    id: 'toolu_se',
+                    name: 'Edit',
+                    input: { file_path: (0, node_path_1.join)(workDir, 'a.txt'), old_string: '10', new_string: '30' },
+                },
+            ],
+        }, (0, fakeAnthropic_1.textResponse)('Raised it.'));
+        const result = await (await start({ id, prompt: 'raise the timeout', tools: ['Read', 'Grep', 'Edit'] })).result();
+        if (result.status !== 'completed')
+            throw new Error(`streamed: ${result.status} ${result.endReason}`);
+    },
+    /** The stream dies after two early starts; the non-streamed fallback repeats the Read's id (reused) and drops the Grep (discarded). */
+    async 'streamed-fallback'({ fake, start, workDir }, id) {
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'a.txt'), 'alpha\n');
+        const read = {
+            type: 'tool_use',
+            id: 'toolu_fr',
+            name: 'Read',
+            input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') },
+        };
+        fake.enqueue({
+            content: [
+                { type: 'text', text: 'Reading.' },
+                read,
+                {
+                    type: 'tool_use',
+                    id: 'toolu_fg',
+                    name: 'Grep',
+                    input: { pattern: 'alpha', path: workDir },
+                    pauseAfterMs: 1500,
+                },
+            ],
+            dropAfterBlocks: 3,
+        }, { content: [{ type: 'text', text: 'Reading.' }, read] }, (0, fakeAnthropic_1.textResponse)('Read it.'));
+        const result = await (await start({ id, prompt: 'read a file', tools: ['Read', 'Grep'] })).result();
+        if (result.status !== 'completed')
+            throw new Error(`streamed-fallback: ${result.status} ${result.endReason}`);
+    },
+    /**
+     * A subagent: the parent's Agent call starts a child session (`<id>/agent-toolu_agent`) whose
+     * SubagentStart/SubagentStop hooks fire (patch 'subagent-hook-events' in the child); the parent's
+     * SessionStart hook fires with source startup ('session-start-sources' in the parent).
+     */
+    async subagent({ fake, start, workDir }, id) {
+        await (0, promises_1.mkdir)((0, node_path_1.join)(workDir, '.claude', 'agents'), { recursive: true });
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\ntools: Read\n---\nYou are MARKER-REVIEWER.\n');
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'notes.txt'), 'ok\n');
+        const rec = `cat >> '${(0, node_path_1.join)(workDir, 'hooks.jsonl')}'; echo >> '${(0, node_path_1.join)(workDir, 'hooks.jsonl')}'`;
+        const hooks = {
+            SessionStart: [{ hooks: [{ type: 'command', command: rec }] }],
+            SubagentStart: [{ matcher: 'reviewer', hooks: [{ type: 'command', command: rec }] }],
+            SubagentStop: [{ matcher: 'reviewer', hooks: [{ type: 'command', command: rec }] }],
+        };
+        fake.script((req) => {
+            const system = JSON.stringify(req.system ?? '');
+            if (system.includes('MARKER-REVIEWER')) {
+                if (!req.messages.some((m) => m.role === 'assistant'))
+                    return (0, fakeAnthropic_1.toolUseResponse)([
+                        { id: 'toolu_child_read', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'notes.txt') } },
+                    ]);
+                return (0, fakeAnthropic_1.textResponse)('The notes are fine.');
+            }
+            if (req.messages.length === 1)
+                return (0, fakeAnthropic_1.toolUseResponse)([
+                    {
+                        id: 'toolu_agent',
+                        name: 'Agent',
+                        input: {
+                            run_in_background: false,
+                            description: 'review',
+                            prompt: 'review the notes',
+                            subagent_type: 'reviewer',
+                        },
+                    },
+                ]);
+            return (0, fakeAnthropic_1.textResponse)('Reviewed.');
+        });
+        const result = await (await start({
+            id,
+            prompt: 'delegate the review',
+            tools: ['Read', 'Agent'],
+            permissionMode: 'bypassPermissions',
+            hooks: hooks,
+        })).result();
+        if (result.status !== 'completed')
+            throw new Error(`subagent: ${result.status} ${result.endReason}`);
+    },
+    /**
+     * A compaction: in a 30k window (and no clearing of old results) a later turn compacts first (compact-<n>, a summarizing
+     * model call) and the SessionStart hook fires with source compact before the next turn (patch
+     * 'session-start-sources'); a PreCompact hook runs before the summary.
+     */
+    async compaction({ fake, start, workDir }, id) {
+        const files = ['a', 'b', 'c', 'd', 'e'].map((n) => (0, node_path_1.join)(workDir, `${n}.txt`));
+        for (const f of files)
+            await (0, promises_1.writeFile)(f, `${'note note note note note note note note note note note note\n'.repeat(400)}`);
+        const rec = `cat >> '${(0, node_path_1.join)(workDir, 'hooks.jsonl')}'; echo >> '${(0, node_path_1.join)(workDir, 'hooks.jsonl')}'`;
+        let turn = 0;
+        fake.script((req) => {
+            if ((0, fakeAnthropic_1.lastUserText)(req).includes('the conversation is about to be compacted'))
+                return (0, fakeAnthropic_1.textResponse)('<summary>1. Primary request: read a.txt to e.txt.\n9. Next step: read the next file.</summary>');
+            turn++;
+            const file = files[turn - 1];
+            return file
+                ? (0, fakeAnthropic_1.toolUseResponse)([{ id: `toolu_c${turn}`, name: 'Read', input: { file_path: file } }])
+                : (0, fakeAnthropic_1.textResponse)('Read all five.');
+        });
+        const result = await (await start({
+            id,
+            prompt: 'read a.txt to e.txt, one per turn',
+            tools: ['Read'],
+            maxTurns: 10,
+            contextManagement: { autoCompactWindow: 30_000, clearToolResultsAt: 1_000_000 },
+            hooks: {
+                SessionStart: [{ hooks: [{ type: 'command', command: rec }] }],
+                PreCompact: [{ hooks: [{ type: 'command', command: rec }] }],
+            },
+        })).result();
+        if (result.status !== 'completed')
+            throw new Error(`compaction: ${result.status} ${result.endReason}`);
+    },
+    async 'cut-off'({ fake, start, workDir }, id) {
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'a.txt'), 'alpha\n');
+        fake.enqueue({
+            content: [
+                { type: 'text', text: 'Reading two files.' },
+                { type: 'tool_use', id: 'toolu_xa', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') } },
+                { type: 'tool_use', id: 'toolu_xb', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') } },
+            ],
+            stop_reason: 'max_tokens',
+        }, (0, fakeAnthropic_1.textResponse)('Done.'));
+        const result = await (await start({ id, prompt: 'read a file twice', tools: ['Read'] })).result();
+        if (result.status !== 'completed')
+            throw new Error(`cut-off: ${result.status} ${result.endReason}`);
+    },
+    /**
+     * A session with hooks, rules and an MCP-free configuration stores its tool settings once (local
+     * activity storeToolSettings, patch 'tool-settings-ref'); its Read and Grep carry the reference.
+     */
+    async 'settings-ref'({ fake, start, workDir }, id) {
+        await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'a.txt'), 'alpha\n');
+        fake.enqueue((0, fakeAnthropic_1.toolUseResponse)([
+            { id: 'toolu_sa', name: 'Read', input: { file_path: (0, node_path_1.join)(workDir, 'a.txt') } },
+            { id: 'toolu_sb', name: 'Grep', input: { pattern: 'alpha', path: workDir } },
+        ]), (0, fakeAnthropic_1.textResponse)('Found it.'));
+        const hooks = { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'true' }] }] };
+        const rules = { allow: ['Bash(npm test:*)'], ask: [], deny: ['Read(./.env)'] };
+        const result = await (await start({ id, prompt: 'find alpha', tools: ['Read', 'Grep'], hooks: hooks, rules })).result();
+        if (result.status !== 'completed')
+            throw new Error(`settings-ref: ${result.status} ${result.endReason}`);
+    },
+};
+/**
+ * wakeup (issue 19): the model schedules a wake-up (60 s) and a recurring cron job in one turn and
+ * ends it; the session sleeps on its durable timer (waitForWork); each firing is queued and runs a
+ * turn (the job's next time from the nextCronFires local activity); at its first tick the model
+ * deletes the job; once the wake-up fired too, nothing is pending and the session ends by itself.
+ */
+scenarios.wakeup = async ({ fake, start }, id) => {
+    const jobId = (0, node_crypto_1.createHash)('sha256').update(`${id}/toolu_cron`).digest('hex').slice(0, 8);
+    fake.script((req) => {
+        const text = (0, fakeAnthropic_1.lastUserText)(req);
+        if (text.includes('pace yourself'))
+            return (0, fakeAnthropic_1.toolUseResponse)([
+                { id: 'toolu_wake', name: 'ScheduleWakeup', input: { delaySeconds: 60, reason: 'poll', prompt: 'WAKE' } },
+                { id: 'toolu_cron', name: 'CronCreate', input: { cron: '* * * * *', prompt: 'TICK' } },
+            ]);
+        if (text.includes('TICK'))
+            return (0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_del', name: 'CronDelete', input: { id: jobId } }]);
+        return (0, fakeAnthropic_1.textResponse)('Noted.');
+    });
+    const result = await (await start({
+        id,
+        prompt: 'pace yourself',
+        tools: ['ScheduleWakeup', 'CronCreate', 'CronList', 'CronDelete'],
+        timeZone: 'UTC',
+    })).result();
+    if (result.status !== 'completed' || result.turns < 4)
+        throw new Error(`wakeup: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+};
+/**
+ * background-tasks (issue 19): two Bash `run_in_background` calls in one turn; the session starts
+ * each as its own activity `task-<id>` before the next turn and sleeps while only they are pending;
+ * the short one's notification starts a turn in which the model stops the other (TaskStop: the
+ * activity is cancelled, no notification); nothing is left and the session ends by itself.
+ */
+scenarios['background-tasks'] = async ({ fake, start }, id) => {
+    const server = (0, bash_1.backgroundTaskId)(id, 'toolu_server');
+    fake.script((req) => {
+        const text = (0, fakeAnthropic_1.lastUserText)(req);
+        if (text.includes('start the jobs'))
+            return (0, fakeAnthropic_1.toolUseResponse)([
+                {
+                    id: 'toolu_build',
+                    name: 'Bash',
+                    input: { command: 'sleep 1; echo built', run_in_background: true, description: 'Build' },
+                },
+                { id: 'toolu_server', name: 'Bash', input: { command: 'sleep 120', run_in_background: true } },
+            ]);
+        if (text.includes('<task-notification>'))
+            return (0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: server } }]);
+        return (0, fakeAnthropic_1.textResponse)('Waiting.');
+    });
+    const result = await (await start({ id, prompt: 'start the jobs', tools: ['Bash', 'TaskStop'], toolHeartbeatTimeoutMs: 5_000 })).result();
+    if (result.status !== 'completed' || result.turns !== 4)
+        throw new Error(`background-tasks: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+};
+/**
+ * task-notification-text: the background-tasks session recorded after that patch: the build's
+ * notification is queued with a blank line after its preamble (the patch's marker is in the session).
+ */
+scenarios['task-notification-text'] = scenarios['background-tasks'];
+/**
+ * monitor-tasks (issue 19): two Monitor calls in one turn; the session runs each as its own activity
+ * `task-<id>` (runMonitorTask), whose stdout batches arrive as `monitorEvent` signals and start turns;
+ * on the long one's first event the model stops it (TaskStop: cancelled, no end notification); the
+ * short one's stream ends with its end notification, and the session ends by itself.
+ */
+scenarios['monitor-tasks'] = async ({ fake, start }, id) => {
+    const long = (0, monitor_1.monitorTaskId)(id, 'toolu_watch_long');
+    let stopped = false;
+    fake.script((req) => {
+        // Everything the turn added (one user message per queued notification).
+        const text = JSON.stringify(req.messages.slice(req.messages.map((m) => m.role).lastIndexOf('assistant') + 1));
+        if (text.includes('watch both'))
+            return (0, fakeAnthropic_1.toolUseResponse)([
+                {
+                    id: 'toolu_watch_short',
+                    name: 'Monitor',
+                    input: {
+                        description: 'Short',
+                        timeout_ms: 60_000,
+                        command: 'echo one; sleep 1; echo two; sleep 1; echo three',
+                    },
+                },
+                {
+                    id: 'toolu_watch_long',
+                    name: 'Monitor',
+                    input: { description: 'Long', timeout_ms: 600_000, command: 'echo up; sleep 120' },
+                },
+            ]);
+        if (!stopped && text.includes('<event>up</event>')) {
+            stopped = true;
+            return (0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: long } }]);
+        }
+        return (0, fakeAnthropic_1.textResponse)('Noted.');
+    });
+    const result = await (await start({ id, prompt: 'watch both', tools: ['Monitor', 'TaskStop'], toolHeartbeatTimeoutMs: 5_000 })).result();
+    if (result.status !== 'completed' || !stopped)
+        throw new Error(`monitor-tasks: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+};
+/**
+ * background-agents (issue 19): two Agent calls without run_in_background in one turn, one with
+ * `isolation: "worktree"` (its worktree is made first, then removed: the child changed nothing);
+ * each child starts with parent close policy ABANDON and the call returns the launched result; the
+ * session waits for both as `local_agent` tasks (awaitAgentTask); the quick one's notification
+ * starts a turn in which the model stops the other (TaskStop: the wait is cancelled, the child
+ * session cancelled, no notification); the session then ends by itself.
+ */
+scenarios['background-agents'] = async ({ fake, start, workDir }, id) => {
+    const git = (...args) => (0, node_child_process_1.execFileSync)('git', ['-c', 'user.email=r@r', '-c', 'user.name=r', ...args], { cwd: workDir });
+    await (0, promises_1.writeFile)((0, node_path_1.join)(workDir, 'a.txt'), 'alpha\n');
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'init');
+    const slow = (0, subagents_1.agentTaskId)(id, 'toolu_slow');
+    let release;
+    const stopped = new Promise((r) => (release = r));
+    fake.script(async (req) => {
+        const first = JSON.stringify(req.messages[0]?.content ?? '');
+        if (first.includes('SLOW-AGENT')) {
+            await stopped;
+            return (0, fakeAnthropic_1.textResponse)('slow report');
+        }
+        if (first.includes('QUICK-AGENT'))
+            return (0, fakeAnthropic_1.textResponse)('quick report');
+        const text = (0, fakeAnthropic_1.lastUserText)(req);
+        if (text.includes('start the agents'))
+            return (0, fakeAnthropic_1.toolUseResponse)([
+                {
+                    id: 'toolu_quick',
+                    name: 'Agent',
+                    input: { description: 'quick look', prompt: 'QUICK-AGENT: look', isolation: 'worktree' },
+                },
+                { id: 'toolu_slow', name: 'Agent', input: { description: 'slow job', prompt: 'SLOW-AGENT: work' } },
+            ]);
+        if (text.includes('<task-notification>'))
+            return (0, fakeAnthropic_1.toolUseResponse)([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: slow } }]);
+        return (0, fakeAnthropic_1.textResponse)('Waiting.');
+    });
+    try {
+        const result = await (await start({
+            id,
+            prompt: 'start the agents',
+            tools: ['Agent', 'Read', 'TaskStop'],
+            toolHeartbeatTimeoutMs: 5_000,
+        })).result();
+        if (result.status !== 'completed' || result.turns < 2)
+            throw new Error(`background-agents: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+    }
+    finally {
+        release();
+    }
+};
+/**
+ * skill-model-subagent: one message calls Skill (a skill naming a model) and then Agent; the child
+ * session runs on the skill's model (SKILL_MODEL_SUBAGENT_PATCH: its marker is in the turn).
+ */
+scenarios['skill-model-subagent'] = async ({ fake, start }, id) => {
+    fake.script((req) => {
+        const system = JSON.stringify(req.system ?? '');
+        if (system.includes('on behalf of another agent'))
+            return (0, fakeAnthropic_1.textResponse)(`child on ${req.model}`);
+        if (req.messages.length === 1)
+            return (0, fakeAnthropic_1.toolUseResponse)([
+                { id: 'toolu_skill', name: 'Skill', input: { skill: 'fast' } },
+                {
+                    id: 'toolu_agent',
+                    name: 'Agent',
+                    input: { description: 'same turn', prompt: 'hi', run_in_background: false },
+                },
+            ]);
+        return (0, fakeAnthropic_1.textResponse)('done');
+    });
+    const skill = {
+        name: 'fast',
+        description: 'Go fast',
+        model: 'claude-skill-model',
+        body: 'Go fast.\n',
+        dir: '/nowhere/.claude/skills/fast',
+        scope: 'project',
+        source: '/nowhere/.claude/skills/fast/SKILL.md',
+    };
+    const result = await (await start({ id, prompt: 'go', tools: ['Read', 'Skill', 'Agent'], skills: [skill] })).result();
+    const child = fake
+        .messageRequests()
+        .find((r) => JSON.stringify(r.system ?? '').includes('on behalf of another agent'));
+    if (result.status !== 'completed' || child?.model !== 'claude-skill-model')
+        throw new Error(`skill-model-subagent: ${result.status} (${result.endReason}), child model ${child?.model}`);
+};
+/**
+ * queued-after-turn: a Monitor whose stream ends while the session's Stop hook runs after the turn
+ * for its event (the hook sleeps 6 s, the command ends 2 s after its start): its end notification is
+ * queued after the turn ended the session, and gets a turn of its own (4 turns; before the patch the
+ * session ended after 3, the notification unread). The patch's marker is written at the run's start.
+ */
+scenarios['queued-after-turn'] = async ({ fake, start }, id) => {
+    fake.script((req) => {
+        const text = JSON.stringify(req.messages.slice(req.messages.map((m) => m.role).lastIndexOf('assistant') + 1));
+        if (text.includes('watch the log'))
+            return (0, fakeAnthropic_1.toolUseResponse)([
+                {
+                    id: 'toolu_watch',
+                    name: 'Monitor',
+                    input: { description: 'Log', timeout_ms: 60_000, command: 'echo started; sleep 2' },
+                },
+            ]);
+        return (0, fakeAnthropic_1.textResponse)('Noted.');
+    });
+    const result = await (await start({
+        id,
+        prompt: 'watch the log',
+        tools: ['Monitor'],
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: 'sleep 6' }] }] },
+    })).result();
+    if (result.status !== 'completed' || result.turns !== 4)
+        throw new Error(`queued-after-turn: ${result.status} after ${result.turns} turns: ${result.endReason}; ${fake
+            .messageRequests()
+            .map((r) => JSON.stringify(r.messages.slice(r.messages.map((m) => m.role).lastIndexOf('assistant') + 1)).slice(0, 200))
+            .join(' | ')}`);
+};
+// The same scenarios recorded by an earlier release (run this script in a worktree of the commit
+// before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
+for (const name of ['subagent', 'compaction', 'cut-off'])
+    scenarios[`${name}-before-patches`] = scenarios[name];
+async function main() {
+    const only = process.argv.slice(2);
+    await (0, promises_1.mkdir)(OUT, { recursive: true });
+    const manifest = [];
+    const stamp = Date.now().toString(36);
+    for (const [name, run] of Object.entries(scenarios)) {
+        if (only.length > 0 && !only.includes(name))
+            continue;
+        for (const f of await (0, promises_1.readdir)(OUT))
+            if (f.startsWith(`${name}.`))
+                await (0, promises_1.rm)((0, node_path_1.join)(OUT, f));
+        await (0, agent_1.withAgent)(run.agent ?? {}, async (ctx) => {
+            const id = `fixture-${name}-${stamp}`;
+            await run(ctx, id);
+            const handle = ctx.client.workflow.getHandle(id);
+            const first = await firstRunId(ctx.client, id, (await handle.describe()).runId);
+            manifest.push(...(await save(ctx.client, name, id, first)));
+            ctx.fake.assertDone();
+        });
+        console.log(`recorded ${name}`);
+    }
+    // Keep the entries of scenarios not re-recorded this time.
+    let previous = [];
+    try {
+        previous = JSON.parse(await (0, promises_1.readFile)((0, node_path_1.join)(OUT, 'manifest.json'), 'utf8'))
+            .histories;
+    }
+    catch {
+        // first recording
+    }
+    const recorded = new Set(manifest.map((m) => m.scenario));
+    const histories = [...previous.filter((m) => !recorded.has(m.scenario)), ...manifest].sort((a, b) => a.file.localeCompare(b.file));
+    await (0, promises_1.writeFile)((0, node_path_1.join)(OUT, 'manifest.json'), `${JSON.stringify({ note: 'Written by scripts/record-histories.ts; replayed by test/integration/replay.test.ts.', histories }, null, 2)}\n`);
+    for (const m of manifest)
+        console.log(`  ${m.file}: ${m.workflowType} ${m.workflowId}, ${m.events} events`);
+}
+/** The first run of a chain of continued runs, from the last run's started event. */
+async function firstRunId(client, workflowId, lastRunId) {
+    const history = await client.workflow.getHandle(workflowId, lastRunId).fetchHistory();
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    return started?.firstExecutionRunId || lastRunId;
+}
+main()
+    .then(() => (0, temporal_1.closeTestEnv)())
+    .catch(async (err) => {
+    console.error(err);
+    await (0, temporal_1.closeTestEnv)();
+    process.exit(1);
+});
+//# sourceMappingURL=record-histories.js.map

@@ -1,0 +1,2 @@
+import type { CallRuntime } from '../calls/runtime';
+export declare function activityRuntime(): CallRuntime;

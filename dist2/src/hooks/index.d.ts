@@ -1,0 +1,12 @@
+export * from './types';
+export { normalizeHooksConfig, hookConfigWarnings, matcherMatches, isValidMatcher, hooksFor } from './config';
+export type { MatchedHook } from './config';
+export { runShellCommand } from './command';
+export type { CommandRunResult, CommandRunOptions } from './command';
+export { runPreToolUseHooks, runPostToolUseHooks, runPostToolUseFailureHooks, parseHookStdout } from './run';
+export type { HookRunEnv, PreToolUseHooksResult, PostToolUseHooksResult } from './run';
+export { runPreCompactHooks } from './preCompact';
+export type { PreCompactHooksResult } from './preCompact';
+export { runSessionEventHooks, matchQueryOf } from './session';
+export { transcriptLines, transcriptPathFor, writeTranscriptFile } from './transcript';
+export type { TranscriptLine } from './transcript';

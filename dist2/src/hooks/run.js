@@ -1,0 +1,258 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.parseHookStdout = parseHookStdout;
+exports.runOne = runOne;
+exports.runPreToolUseHooks = runPreToolUseHooks;
+exports.runPostToolUseHooks = runPostToolUseHooks;
+exports.runPostToolUseFailureHooks = runPostToolUseFailureHooks;
+const command_1 = require("./command");
+const config_1 = require("./config");
+function shorten(s, n = 200) {
+    const t = s.trim();
+    return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+function isObject(x) {
+    return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+/** Parses stdout as hook JSON output when it looks like JSON; otherwise undefined. */
+function parseHookStdout(stdout) {
+    const t = stdout.trim();
+    if (!t.startsWith('{'))
+        return undefined;
+    try {
+        const v = JSON.parse(t);
+        return isObject(v) ? v : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+async function runOne(h, event, input, env) {
+    const started = Date.now();
+    if (h.def.type === 'command') {
+        const spec = {
+            cwd: env.cwd,
+            stdin: JSON.stringify(input),
+            timeoutMs: h.timeoutMs,
+            env: { ...process.env, ...env.env, CLAUDE_PROJECT_DIR: env.cwd, DURABLE_AGENT_PROJECT_DIR: env.cwd },
+            ...(h.def.args ? { args: h.def.args } : {}),
+            ...(h.def.shell ? { shell: h.def.shell } : {}),
+        };
+        if (h.def.async) {
+            // In the background, as the reference: nothing waits for it (its own timeout still applies)
+            // and its exit code and output are not read.
+            void (0, command_1.runShellCommand)(h.def.command, spec);
+            return { event, hook: h.label, outcome: 'success', durationMs: 0, async: true };
+        }
+        const r = await (0, command_1.runShellCommand)(h.def.command, { ...spec, ...(env.signal ? { signal: env.signal } : {}) });
+        const base = {
+            event,
+            hook: h.label,
+            exitCode: r.exitCode,
+            stdout: r.stdout,
+            stderr: r.stderr,
+            durationMs: r.durationMs,
+        };
+        if (r.spawnError)
+            return { ...base, outcome: 'non_blocking_error', error: `could not start: ${r.spawnError}` };
+        if (r.aborted)
+            return { ...base, outcome: 'cancelled', error: 'aborted' };
+        if (r.timedOut)
+            return { ...base, outcome: 'timeout', error: `timed out after ${h.timeoutMs / 1000}s and was killed` };
+        if (r.exitCode === 0) {
+            const output = parseHookStdout(r.stdout);
+            return output ? { ...base, outcome: 'success', output } : { ...base, outcome: 'success' };
+        }
+        if (r.exitCode === 2)
+            return { ...base, outcome: 'blocking' };
+        return {
+            ...base,
+            outcome: 'non_blocking_error',
+            error: r.exitCode === null ? `killed by ${r.signal}` : `exit code ${r.exitCode}`,
+        };
+    }
+    // function hook
+    const fn = h.def.fn;
+    const ac = new AbortController();
+    let resolveAborted = () => undefined;
+    const aborted = new Promise((resolve) => (resolveAborted = resolve));
+    const onOuter = () => {
+        ac.abort(env.signal?.reason);
+        resolveAborted('aborted');
+    };
+    if (env.signal?.aborted)
+        return { event, hook: h.label, outcome: 'cancelled', durationMs: 0, error: 'aborted' };
+    env.signal?.addEventListener('abort', onOuter, { once: true });
+    let timer;
+    try {
+        const timeout = new Promise((resolve) => {
+            timer = setTimeout(() => {
+                ac.abort(new Error('hook timeout'));
+                resolve('timeout');
+            }, Math.max(1, h.timeoutMs));
+        });
+        const result = await Promise.race([
+            Promise.resolve().then(() => fn(input, { signal: ac.signal })),
+            timeout,
+            aborted,
+        ]);
+        const durationMs = Date.now() - started;
+        if (result === 'timeout')
+            return { event, hook: h.label, outcome: 'timeout', durationMs, error: `timed out after ${h.timeoutMs / 1000}s` };
+        if (result === 'aborted')
+            return { event, hook: h.label, outcome: 'cancelled', durationMs, error: 'aborted' };
+        if (result === undefined || result === null)
+            return { event, hook: h.label, outcome: 'success', durationMs };
+        if (!isObject(result))
+            return { event, hook: h.label, outcome: 'non_blocking_error', durationMs, error: 'returned a non-object' };
+        return { event, hook: h.label, outcome: 'success', output: result, durationMs };
+    }
+    catch (e) {
+        return {
+            event,
+            hook: h.label,
+            outcome: 'non_blocking_error',
+            durationMs: Date.now() - started,
+            error: `threw: ${e?.message ?? String(e)}`,
+        };
+    }
+    finally {
+        if (timer)
+            clearTimeout(timer);
+        env.signal?.removeEventListener('abort', onOuter);
+    }
+}
+function noticeFor(run) {
+    if (run.outcome === 'non_blocking_error' || run.outcome === 'timeout') {
+        const err = run.stderr?.trim() ? `: ${shorten(run.stderr)}` : '';
+        return `${run.event} hook "${shorten(run.hook, 80)}" ${run.error ?? 'failed'}${err} (the call proceeded)`;
+    }
+    if (run.outcome === 'cancelled')
+        return `${run.event} hook "${shorten(run.hook, 80)}" was cancelled`;
+    return undefined;
+}
+const RANK = { allow: 1, ask: 2, deny: 3 };
+async function runPreToolUseHooks(input, env) {
+    const full = { ...input, hook_event_name: 'PreToolUse' };
+    const matched = (0, config_1.hooksFor)(env.config, 'PreToolUse', input.tool_name, env.aliases, env.callMatches);
+    const result = { runs: [], additionalContext: [], notices: [] };
+    if (matched.length === 0)
+        return result;
+    result.runs = await Promise.all(matched.map((h) => runOne(h, 'PreToolUse', full, env)));
+    const blocks = [];
+    for (const run of result.runs) {
+        const notice = noticeFor(run);
+        if (notice)
+            result.notices.push(notice);
+        if (run.outcome === 'blocking') {
+            blocks.push({
+                reason: run.stderr?.trim() || `Blocked by PreToolUse hook "${shorten(run.hook, 80)}" (exit code 2)`,
+                hook: run.hook,
+            });
+            continue;
+        }
+        const out = run.output;
+        if (run.outcome !== 'success' || !out)
+            continue;
+        if (typeof out.systemMessage === 'string' && out.systemMessage)
+            result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
+        if (out.continue === false) {
+            const reason = typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : 'A PreToolUse hook stopped the agent.';
+            result.stop ??= { reason, hook: run.hook };
+            blocks.push({ reason, hook: run.hook });
+        }
+        if (out.decision === 'block') {
+            blocks.push({
+                reason: typeof out.reason === 'string' && out.reason
+                    ? out.reason
+                    : `Blocked by PreToolUse hook "${shorten(run.hook, 80)}"`,
+                hook: run.hook,
+            });
+        }
+        const hso = isObject(out.hookSpecificOutput) ? out.hookSpecificOutput : undefined;
+        let decided;
+        let reason;
+        if (hso?.permissionDecision !== undefined) {
+            if (hso.permissionDecision === 'allow' || hso.permissionDecision === 'ask' || hso.permissionDecision === 'deny') {
+                decided = hso.permissionDecision;
+                if (typeof hso.permissionDecisionReason === 'string')
+                    reason = hso.permissionDecisionReason;
+            }
+            else {
+                result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}" returned an invalid permissionDecision ${JSON.stringify(hso.permissionDecision)} (ignored)`);
+            }
+        }
+        else if (out.decision === 'approve') {
+            decided = 'allow';
+            if (typeof out.reason === 'string')
+                reason = out.reason;
+        }
+        if (decided && (!result.decision || RANK[decided] > RANK[result.decision.behavior])) {
+            result.decision =
+                reason === undefined ? { behavior: decided, hook: run.hook } : { behavior: decided, hook: run.hook, reason };
+        }
+        if (hso?.updatedInput !== undefined) {
+            if (isObject(hso.updatedInput))
+                result.updatedInput = hso.updatedInput;
+            else
+                result.notices.push(`PreToolUse hook "${shorten(run.hook, 80)}" returned an updatedInput that is not an object (ignored)`);
+        }
+        if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim())
+            result.additionalContext.push(hso.additionalContext);
+    }
+    if (blocks.length > 0) {
+        result.block = { reason: blocks.map((b) => b.reason).join('\n'), hook: blocks[0].hook };
+    }
+    return result;
+}
+async function runPostToolUseHooks(input, env) {
+    return runAfterCallHooks({ ...input, hook_event_name: 'PostToolUse' }, env);
+}
+/** After a failed call (it threw, or its result is an error), in place of PostToolUse: the same answers are honoured. */
+async function runPostToolUseFailureHooks(input, env) {
+    return runAfterCallHooks({ ...input, hook_event_name: 'PostToolUseFailure' }, env);
+}
+async function runAfterCallHooks(full, env) {
+    const event = full.hook_event_name;
+    const matched = (0, config_1.hooksFor)(env.config, event, full.tool_name, env.aliases, env.callMatches);
+    const result = { runs: [], feedback: [], additionalContext: [], notices: [] };
+    if (matched.length === 0)
+        return result;
+    result.runs = await Promise.all(matched.map((h) => runOne(h, event, full, env)));
+    for (const run of result.runs) {
+        const notice = noticeFor(run);
+        if (notice)
+            result.notices.push(notice);
+        if (run.outcome === 'blocking') {
+            result.feedback.push({
+                reason: run.stderr?.trim() || `${event} hook "${shorten(run.hook, 80)}" exited with code 2`,
+                hook: run.hook,
+            });
+            continue;
+        }
+        const out = run.output;
+        if (run.outcome !== 'success' || !out)
+            continue;
+        if (typeof out.systemMessage === 'string' && out.systemMessage)
+            result.notices.push(`${event} hook "${shorten(run.hook, 80)}": ${out.systemMessage}`);
+        if (out.decision === 'block') {
+            result.feedback.push({
+                reason: typeof out.reason === 'string' && out.reason
+                    ? out.reason
+                    : `${event} hook "${shorten(run.hook, 80)}" flagged this result`,
+                hook: run.hook,
+            });
+        }
+        if (out.continue === false) {
+            result.stop ??= {
+                reason: typeof out.stopReason === 'string' && out.stopReason ? out.stopReason : `A ${event} hook stopped the agent.`,
+                hook: run.hook,
+            };
+        }
+        const hso = isObject(out.hookSpecificOutput) ? out.hookSpecificOutput : undefined;
+        if (typeof hso?.additionalContext === 'string' && hso.additionalContext.trim())
+            result.additionalContext.push(hso.additionalContext);
+    }
+    return result;
+}
+//# sourceMappingURL=run.js.map

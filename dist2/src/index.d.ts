@@ -1,0 +1,2 @@
+export * from './entry/client';
+export * from './entry/worker';

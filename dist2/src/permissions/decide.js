@@ -1,0 +1,272 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.shellReadOutside = exports.fsCommandsInside = exports.permissionEnvOf = void 0;
+exports.pathsCheckedBy = pathsCheckedBy;
+exports.decidePermission = decidePermission;
+exports.decidePermissionSync = decidePermissionSync;
+exports.protectedWrite = protectedWrite;
+const matcher_1 = require("./matcher");
+const resultFilter_1 = require("./resultFilter");
+var matcher_2 = require("./matcher");
+Object.defineProperty(exports, "permissionEnvOf", { enumerable: true, get: function () { return matcher_2.permissionEnvOf; } });
+const paths_1 = require("./paths");
+const protectedPaths_1 = require("./protectedPaths");
+const rules_1 = require("./rules");
+const shellPaths_1 = require("./shellPaths");
+var shellPaths_2 = require("./shellPaths");
+Object.defineProperty(exports, "fsCommandsInside", { enumerable: true, get: function () { return shellPaths_2.fsCommandsInside; } });
+Object.defineProperty(exports, "shellReadOutside", { enumerable: true, get: function () { return shellPaths_2.shellReadOutside; } });
+const checkedPaths = new WeakMap();
+/** The forms of the call's path (logical, real, physical) this decision was made on, if it has a path. */
+function pathsCheckedBy(decision) {
+    return checkedPaths.get(decision);
+}
+/**
+ * Decides whether one call may run. Order (first that applies wins):
+ *
+ *  1. a PreToolUse hook's deny                                       → deny   (hook)
+ *  2. a deny rule                                                    → deny   (rule)
+ *  3. the tool's own checkPermissions says deny (or throws)          → deny   (tool)
+ *  4. an ask rule                                                    → ask    (rule)
+ *  5. a PreToolUse hook's ask                                        → ask    (hook)
+ *  6. plan mode and the call is not read-only                        → deny   (mode)
+ *  7. bypassPermissions mode (unless the model asked to leave the sandbox) → allow  (mode)
+ *  7a. a file tool writes a protected path (protectedPaths.ts)       → ask    (safetyCheck)
+ *  7b. the tool asks because the call leaves the OS sandbox          → ask    (sandbox)
+ *  8. a PreToolUse hook's allow                                      → allow  (hook)
+ *  9. an allow rule                                                  → allow  (rule)
+ * 10. the tool's checkPermissions says allow / ask                   → allow / ask (tool)
+ * 11. the mode's default: read-only calls inside the working directories are allowed (a Bash
+ *     command only when every file it names is inside and no Read deny/ask rule covers it); in
+ *     acceptEdits, file edits inside them too (and mkdir/touch/mv/cp/rm/rmdir via Bash, never on
+ *     a protected path); a path outside the working directories asks (workingDirectory);
+ *     everything else asks (mode).
+ * Finally, in dontAsk mode any `ask` becomes `deny` (nobody is there to answer).
+ *
+ * Choices: in bypassPermissions, deny rules AND ask rules still apply (an explicit ask rule is
+ * the user's own instruction — the reference's code does the same, its docs only mention deny);
+ * a hook's allow skips the mode's ask and the tool's ask but never a deny/ask rule or the tool's
+ * deny, and does not lift plan mode's deny. A protected path (7a) asks whatever a hook or an allow
+ * rule says, as the reference's "sensitive file" check (its settings' allow rules and hooks do not
+ * lift it either); only bypassPermissions writes it unasked. Malformed rules are ignored here (validate them at
+ * start-up with validatePermissionRules).
+ */
+async function decidePermission(tool, input, ctx, hookDecision) {
+    let toolResult;
+    try {
+        toolResult = await tool.checkPermissions(input, ctx);
+        if (!toolResult ||
+            typeof toolResult !== 'object' ||
+            !['allow', 'ask', 'deny', 'passthrough'].includes(toolResult.behavior)) {
+            throw new Error(`checkPermissions returned ${JSON.stringify(toolResult)}`);
+        }
+    }
+    catch (e) {
+        toolResult = {
+            behavior: 'deny',
+            message: `Permission check of ${tool.name} failed: ${e?.message ?? String(e)}`,
+            decisionReason: { type: 'tool', reason: 'checkPermissions threw' },
+        };
+    }
+    return decidePermissionSync(tool, input, ctx.permission, (0, matcher_1.permissionEnvOf)(ctx), toolResult, hookDecision);
+}
+/** The same decision with the tool's checkPermissions result already known (pure but for realpath). */
+function decidePermissionSync(tool, input, permission, env, toolResult = { behavior: 'passthrough' }, hookDecision) {
+    const facts = (0, matcher_1.callFacts)(tool, input, env);
+    const decision = decideInner(tool, input, permission, env, toolResult, hookDecision, facts);
+    if (facts.path)
+        checkedPaths.set(decision, facts.path.forms);
+    if (decision.behavior === 'ask' && permission.mode === 'dontAsk') {
+        return {
+            behavior: 'deny',
+            message: `${decision.message} Denied: the permission mode is dontAsk, so nobody is asked.`,
+            decisionReason: { type: 'mode', mode: 'dontAsk' },
+        };
+    }
+    return decision;
+}
+function decideInner(tool, input, permission, env, toolResult, hook, facts = (0, matcher_1.callFacts)(tool, input, env)) {
+    const mode = permission.mode;
+    const rules = permission.rules ?? { allow: [], ask: [], deny: [] };
+    const name = tool.name;
+    const hookReason = (h) => h.reason === undefined ? { type: 'hook', hook: h.hook } : { type: 'hook', hook: h.hook, reason: h.reason };
+    // 1. hook deny
+    if (hook?.behavior === 'deny') {
+        return {
+            behavior: 'deny',
+            message: hook.reason ? `Blocked by PreToolUse hook: ${hook.reason}` : `Blocked by PreToolUse hook ${hook.hook}.`,
+            decisionReason: hookReason(hook),
+        };
+    }
+    // 2. deny rules
+    const deny = (0, matcher_1.findMatchingRule)(rules.deny ?? [], 'deny', facts, env);
+    if (deny) {
+        return {
+            behavior: 'deny',
+            message: `Permission to use ${name} has been denied by the rule ${deny.raw}.`,
+            decisionReason: { type: 'rule', rule: deny.raw, behavior: 'deny' },
+        };
+    }
+    // 3. the tool's deny
+    if (toolResult.behavior === 'deny') {
+        return {
+            behavior: 'deny',
+            message: toolResult.message,
+            decisionReason: toolResult.decisionReason ?? { type: 'tool', reason: toolResult.message },
+        };
+    }
+    // 4. ask rules
+    const ask = (0, matcher_1.findMatchingRule)(rules.ask ?? [], 'ask', facts, env);
+    if (ask) {
+        return {
+            behavior: 'ask',
+            message: `${name} needs approval: it matches the ask rule ${ask.raw}.`,
+            decisionReason: { type: 'rule', rule: ask.raw, behavior: 'ask' },
+        };
+    }
+    // 5. hook ask
+    if (hook?.behavior === 'ask') {
+        return {
+            behavior: 'ask',
+            message: hook.reason
+                ? `${name} needs approval (PreToolUse hook): ${hook.reason}`
+                : `${name} needs approval (PreToolUse hook ${hook.hook}).`,
+            decisionReason: hookReason(hook),
+        };
+    }
+    // 6. plan mode
+    if (mode === 'plan' && !facts.readOnly) {
+        return {
+            behavior: 'deny',
+            message: `${name} is not allowed in plan mode: only read-only tools run while planning.`,
+            decisionReason: { type: 'mode', mode: 'plan' },
+        };
+    }
+    // 7. bypass — but a call the model asked to run outside the OS sandbox (dangerouslyDisableSandbox)
+    //    still asks: bypassPermissions lifts the prompts, never the wall (invariant 13). Commands the
+    //    user's own settings exclude from the sandbox (excludedCommands) run, as the reference.
+    if (mode === 'bypassPermissions') {
+        if (toolResult.behavior === 'ask' &&
+            toolResult.decisionReason?.type === 'sandbox' &&
+            toolResult.decisionReason.requested === true) {
+            return {
+                behavior: 'ask',
+                message: `${toolResult.message} (bypassPermissions does not lift the sandbox)`,
+                decisionReason: toolResult.decisionReason,
+            };
+        }
+        return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+    }
+    // 7a. a write to a protected path: settings, hooks, .git, shell start-up files… (the reference's
+    //     "sensitive file" check). Neither a hook's allow nor an allow rule lifts it.
+    if (facts.path && !facts.readOnly && facts.path.forms.length > 0) {
+        const why = protectedWrite(facts.path.forms, permission, env);
+        if (why) {
+            const shown = facts.path.forms[0];
+            return {
+                behavior: 'ask',
+                message: `${name} needs approval to edit ${shown}, which is a sensitive file (${why}).`,
+                decisionReason: { type: 'safetyCheck', path: shown, reason: why },
+            };
+        }
+    }
+    // 7b. a call that leaves the OS sandbox (Bash: excludedCommands, dangerouslyDisableSandbox)
+    //     asks whatever the allow rules and hooks say: the sandbox is the wall (src/sandbox).
+    if (toolResult.behavior === 'ask' && toolResult.decisionReason?.type === 'sandbox') {
+        return { behavior: 'ask', message: toolResult.message, decisionReason: toolResult.decisionReason };
+    }
+    // 8. hook allow
+    if (hook?.behavior === 'allow') {
+        return { behavior: 'allow', decisionReason: hookReason(hook) };
+    }
+    // 9. allow rules (for read-only path tools, an Edit allow rule for the path also allows reading it)
+    const allow = (0, matcher_1.findMatchingRule)(rules.allow ?? [], 'allow', facts, env) ??
+        (facts.path && facts.readOnly ? findEditRuleAllowingRead(rules.allow ?? [], facts, env) : undefined);
+    if (allow) {
+        return { behavior: 'allow', decisionReason: { type: 'rule', rule: allow.raw, behavior: 'allow' } };
+    }
+    // 10. the tool's own allow / ask
+    if (toolResult.behavior === 'allow') {
+        const out = {
+            behavior: 'allow',
+            decisionReason: toolResult.decisionReason ?? { type: 'tool', reason: `${name} allowed this call` },
+        };
+        if (toolResult.updatedInput !== undefined)
+            out.updatedInput = toolResult.updatedInput;
+        return out;
+    }
+    if (toolResult.behavior === 'ask') {
+        return {
+            behavior: 'ask',
+            message: toolResult.message,
+            decisionReason: toolResult.decisionReason ?? { type: 'tool', reason: toolResult.message },
+        };
+    }
+    // 11. the mode's defaults
+    return modeDefault(facts, mode, env, rules, permission.controlFiles);
+}
+/** Why writing a path (all its forms) is a protected write in this session, or undefined. */
+function protectedWrite(forms, permission, env) {
+    const extra = permission.controlFiles ?? [];
+    return (0, protectedPaths_1.protectedReasonOfForms)(forms, (0, paths_1.workingDirForms)(env.workingDirectories), {
+        extra: [...new Set([...extra, ...extra.map(paths_1.resolveReal)])],
+    });
+}
+function findEditRuleAllowingRead(allow, facts, env) {
+    const editRules = allow.filter((r) => (0, rules_1.parseRuleSafe)(r)?.toolName === 'Edit' && (0, rules_1.parseRuleSafe)(r)?.content !== undefined);
+    if (editRules.length === 0)
+        return undefined;
+    // Pretend the call writes, so that Edit rules cover it.
+    return (0, matcher_1.findMatchingRule)(editRules, 'allow', { ...facts, readOnly: false }, env);
+}
+function modeDefault(facts, mode, env, rules, controlFiles) {
+    const name = facts.tool.name;
+    const askMode = () => ({
+        behavior: 'ask',
+        message: `${name} needs approval in ${mode} mode.`,
+        decisionReason: { type: 'mode', mode },
+    });
+    if (facts.path) {
+        if (facts.path.forms.length === 0) {
+            return {
+                behavior: 'ask',
+                message: `${name} needs approval: its path could not be determined (${facts.path.error ?? 'unknown'}).`,
+                decisionReason: { type: 'tool', reason: 'path could not be determined' },
+            };
+        }
+        if (!(0, paths_1.insideWorkingDirs)(facts.path.forms, env.workingDirectories)) {
+            const shown = facts.path.forms[facts.path.forms.length - 1];
+            return {
+                behavior: 'ask',
+                message: `${name} needs approval: ${shown} is outside the working directories (${env.workingDirectories.join(', ')}).`,
+                decisionReason: { type: 'workingDirectory', path: shown },
+            };
+        }
+        if (facts.readOnly)
+            return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+        // (protected paths asked at 7a)
+        if (mode === 'acceptEdits')
+            return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+        return askMode();
+    }
+    if (facts.shell && typeof facts.ruleContent === 'string') {
+        if (facts.readOnly) {
+            const outside = (0, shellPaths_1.shellReadOutside)(facts.ruleContent, env, (0, resultFilter_1.hiddenPathPredicate)('Read', rules, env));
+            if (outside === undefined)
+                return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+            return {
+                behavior: 'ask',
+                message: `${name} needs approval: ${outside.reason}`,
+                decisionReason: outside.path !== undefined ? { type: 'workingDirectory', path: outside.path } : { type: 'mode', mode },
+            };
+        }
+        if (mode === 'acceptEdits' && (0, shellPaths_1.fsCommandsInside)(facts.ruleContent, env, controlFiles)) {
+            return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+        }
+        return askMode();
+    }
+    if (facts.readOnly)
+        return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
+    return askMode();
+}
+//# sourceMappingURL=decide.js.map

@@ -1,0 +1,469 @@
+"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.GIT_CONTROL_ENTRIES = exports.PROJECT_CONTROL_DIRECTORIES = exports.PROJECT_CONTROL_FILES = exports.PROTECTED_FILE_NAMES = exports.PROTECTED_SEQUENCES = exports.PROTECTED_DIRECTORY_NAMES = void 0;
+exports.protectedReason = protectedReason;
+exports.isProtectedPath = isProtectedPath;
+exports.protectedReasonOfForms = protectedReasonOfForms;
+exports.controlFiles = controlFiles;
+exports.hookControlFiles = hookControlFiles;
+exports.mcpServerControlFiles = mcpServerControlFiles;
+// The protected (sensitive) paths: what configures the agent or runs code outside the sandbox later
+// (settings, hooks and the scripts they run, MCP and agent definitions, git config and hooks, shell
+// and editor start-up files, durable-agent's own files). ONE definition, used by the file tools'
+// permission decision (src/permissions/decide.ts), unsandboxed Bash's acceptEdits rule
+// (shellPaths.ts), the sandbox's per-call write-deny list (src/sandbox/protect.ts) and the
+// control-file reports. Pure: node:path only. Callers pass every form of a path (logical, real,
+// physical: paths.ts pathForms) and of the working directories (workingDirForms), so symlinks are
+// their business; names are compared case-insensitively (a case-insensitive filesystem holds
+// `.Claude/Settings.json` as `.claude/settings.json`).
+//
+// The list is the reference's (Claude Code 2.1.328, read from its binary: its file tools ask before
+// writing a path with one of these directory names anywhere in it, `.config/git`, or one of these
+// file names), plus `.durable-agent` and the hook scripts of the session's settings.
+const path = __importStar(require("node:path"));
+/** A path with a component of one of these names is protected (the whole directory). */
+exports.PROTECTED_DIRECTORY_NAMES = [
+    '.git',
+    '.claude',
+    '.durable-agent',
+    '.vscode',
+    '.idea',
+    '.husky',
+    '.cargo',
+    '.devcontainer',
+    '.yarn',
+    '.mvn',
+];
+/** Component sequences protected wherever they appear (git's XDG configuration directory). */
+exports.PROTECTED_SEQUENCES = [['.config', 'git']];
+/** A file (or directory) with one of these names is protected wherever it is. */
+exports.PROTECTED_FILE_NAMES = [
+    '.gitconfig',
+    '.gitmodules',
+    '.bashrc',
+    '.bash_profile',
+    '.zshrc',
+    '.zprofile',
+    '.profile',
+    '.zshenv',
+    '.zlogin',
+    '.zlogout',
+    '.bash_login',
+    '.bash_aliases',
+    '.bash_logout',
+    '.envrc',
+    '.ripgreprc',
+    '.mcp.json',
+    '.claude.json',
+    '.npmrc',
+    '.yarnrc',
+    '.yarnrc.yml',
+    '.pnp.cjs',
+    '.pnp.loader.mjs',
+    '.pnpmfile.cjs',
+    'bunfig.toml',
+    '.bunfig.toml',
+    '.bazelrc',
+    '.bazelversion',
+    '.bazeliskrc',
+    '.pre-commit-config.yaml',
+    'lefthook.yml',
+    '.lefthook.yml',
+    'lefthook.yaml',
+    '.lefthook.yaml',
+    'gradle-wrapper.properties',
+    'maven-wrapper.properties',
+    '.devcontainer.json',
+    'pyrightconfig.json',
+];
+/** `.claude/<name>` directories that are ordinary files (the reference's own worktrees). */
+const ORDINARY_CLAUDE_SUBDIRS = new Set(['worktrees']);
+/** Why each directory name is protected, for the messages. */
+const WHY_DIRECTORY = {
+    '.git': 'git runs its config and hooks',
+    '.claude': 'it holds settings, hooks, agent definitions and commands',
+    '.durable-agent': "it holds durable-agent's settings",
+    '.vscode': 'the editor runs its tasks and settings',
+    '.idea': 'the IDE runs its run configurations',
+    '.husky': 'it holds git hooks',
+    '.cargo': 'cargo runs what its config names',
+    '.devcontainer': 'it defines the development container',
+    '.yarn': 'yarn runs its releases and plugins',
+    '.mvn': 'Maven runs its wrapper and extensions',
+};
+/** The name a case-insensitive filesystem would see (and trailing dots or spaces, which Windows drops). */
+function fold(name) {
+    return name
+        .normalize('NFC')
+        .toLowerCase()
+        .replace(/[. ]+$/, (m) => (m === name ? m : ''));
+}
+const DIR_NAMES = new Set(exports.PROTECTED_DIRECTORY_NAMES);
+const FILE_NAMES = new Set(exports.PROTECTED_FILE_NAMES);
+function isInside(child, dir) {
+    const rel = path.relative(dir, child);
+    return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+}
+function components(p) {
+    return p.split(/[\\/]+/).filter((c) => c !== '' && c !== '.');
+}
+/** Why a relative list of components is protected by name, or undefined. */
+function reasonOfComponents(segs) {
+    const folded = segs.map(fold);
+    for (let i = 0; i < folded.length; i++) {
+        const c = folded[i];
+        if (DIR_NAMES.has(c)) {
+            if (c === '.claude' && i + 1 < folded.length && ORDINARY_CLAUDE_SUBDIRS.has(folded[i + 1])) {
+                i++; // `.claude/worktrees/…`: checked on from the worktree
+                continue;
+            }
+            return `${segs.slice(0, i + 1).join('/')} is protected: ${WHY_DIRECTORY[c] ?? 'it configures tools that run later'}`;
+        }
+        for (const seq of exports.PROTECTED_SEQUENCES) {
+            if (seq.every((s, k) => folded[i + k] === s))
+                return `${segs.slice(0, i + seq.length).join('/')} is protected: git reads its configuration there`;
+        }
+    }
+    const last = folded[folded.length - 1];
+    if (last !== undefined && FILE_NAMES.has(last))
+        return `${segs[segs.length - 1]} is protected: it configures a shell, git or a tool that runs later`;
+    return undefined;
+}
+/**
+ * Why an absolute path is protected, or undefined. `dirs` are the session's working directories
+ * (pass every form: workingDirForms). Inside a working directory, the components below it are
+ * checked (a working directory that is itself under, say, `~/.cargo` is the user's choice); a path
+ * outside every working directory is checked whole. Pass each form of the path (pathForms) and
+ * treat it as protected when any form is.
+ */
+function protectedReason(p, dirs, opts = {}) {
+    const abs = path.resolve(p);
+    for (const e of opts.extra ?? []) {
+        const x = path.resolve(e);
+        if (isInside(abs, x) || isInside(fold(abs), fold(x)))
+            return `${abs} is protected: a hook or an MCP server of this session runs it`;
+    }
+    const roots = dirs.map((d) => path.resolve(d)).filter((d) => isInside(abs, d));
+    if (roots.length === 0)
+        return reasonOfComponents(components(abs));
+    // Every working directory that holds it: `/repo/.git/config` is protected even when `/repo/.git` is one too.
+    for (const r of roots) {
+        const why = reasonOfComponents(components(path.relative(r, abs)));
+        if (why)
+            return why;
+    }
+    return undefined;
+}
+/** Is the path protected (see protectedReason)? */
+function isProtectedPath(p, dirs, opts = {}) {
+    return protectedReason(p, dirs, opts) !== undefined;
+}
+/** Is any of the forms of one path protected? The first reason found. */
+function protectedReasonOfForms(forms, dirs, opts = {}) {
+    for (const f of forms) {
+        const why = protectedReason(f, dirs, opts);
+        if (why)
+            return why;
+    }
+    return undefined;
+}
+// ---------------------------------------------------------------------------------------------
+// Concrete control files of a session: what the sandbox denies and what the reports watch.
+/**
+ * Files durable-agent and the reference read as configuration, relative to a project root (all
+ * protected). CLAUDE.md is not: the reference's file tools write it unasked, and it configures
+ * nothing that runs.
+ */
+exports.PROJECT_CONTROL_FILES = [
+    '.claude/settings.json',
+    '.claude/settings.local.json',
+    '.durable-agent/settings.json',
+    '.mcp.json',
+];
+/** Directories whose files configure the agent or run code, relative to a project root. */
+exports.PROJECT_CONTROL_DIRECTORIES = ['.claude', '.durable-agent'];
+/**
+ * In `.git`, what runs code: the config (core.fsmonitor, core.pager, aliases, filters…), the
+ * per-worktree config, the hooks, and the pointer to the common directory (whose config runs).
+ * The rest of `.git` (objects, refs, index) stays writable for git itself.
+ */
+exports.GIT_CONTROL_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks'];
+/**
+ * The concrete protected paths at each working directory (and the extra paths, e.g. the hook
+ * scripts), whether they exist or not: the settings and memory files, `.claude/`,
+ * `.durable-agent/`, the other protected directories, `.git`'s config, hooks and pointers, every
+ * protected file name. Nested occurrences (a sub-repository's `.git/config`) are found by a scan
+ * (src/sandbox/protect.ts), not here.
+ */
+function controlFiles(dirs, opts = {}) {
+    const files = new Set();
+    const directories = new Set();
+    for (const d of dirs) {
+        const root = path.resolve(d);
+        for (const f of exports.PROJECT_CONTROL_FILES)
+            files.add(path.join(root, f));
+        for (const f of exports.PROTECTED_FILE_NAMES)
+            files.add(path.join(root, f));
+        for (const n of exports.PROTECTED_DIRECTORY_NAMES)
+            if (n !== '.git')
+                directories.add(path.join(root, n));
+        for (const seq of exports.PROTECTED_SEQUENCES)
+            directories.add(path.join(root, ...seq));
+        for (const g of exports.GIT_CONTROL_ENTRIES)
+            (g === 'hooks' ? directories : files).add(path.join(root, '.git', g));
+    }
+    for (const e of opts.extra ?? [])
+        files.add(path.resolve(e));
+    return { files: [...files], directories: [...directories] };
+}
+// ---------------------------------------------------------------------------------------------
+// Hook commands → the files they run.
+/** Task runners: the file each one reads its tasks from (relative to the hook's cwd). */
+const RUNNER_FILES = {
+    npm: ['package.json'],
+    npx: ['package.json'],
+    pnpm: ['package.json', '.pnpmfile.cjs'],
+    yarn: ['package.json', '.yarnrc.yml', '.yarnrc'],
+    bun: ['package.json', 'bunfig.toml'],
+    bunx: ['package.json'],
+    make: ['Makefile', 'makefile', 'GNUmakefile'],
+    gmake: ['Makefile', 'makefile', 'GNUmakefile'],
+    just: ['justfile', 'Justfile', '.justfile'],
+    task: ['Taskfile.yml', 'Taskfile.yaml', 'taskfile.yml'],
+    uv: ['pyproject.toml'],
+    poetry: ['pyproject.toml'],
+    tox: ['tox.ini', 'pyproject.toml'],
+    nox: ['noxfile.py'],
+    rake: ['Rakefile'],
+    gradle: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
+    './gradlew': ['gradlew', 'build.gradle', 'build.gradle.kts'],
+    mvn: ['pom.xml'],
+    './mvnw': ['mvnw', 'pom.xml'],
+    cargo: ['Cargo.toml', 'build.rs'],
+    composer: ['composer.json'],
+    deno: ['deno.json', 'deno.jsonc'],
+};
+const SCRIPT_EXTENSIONS = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|lua|ps1|fish)$/i;
+/** The words of a command line, roughly (quotes removed, split at spaces and operators): over-approximate on purpose. */
+function roughWords(command) {
+    const out = [];
+    let cur = '';
+    let quote;
+    const flush = () => {
+        if (cur !== '')
+            out.push(cur);
+        cur = '';
+    };
+    for (let i = 0; i < command.length; i++) {
+        const c = command[i];
+        if (quote) {
+            if (c === quote)
+                quote = undefined;
+            else if (c === '\\' && quote === '"' && i + 1 < command.length)
+                cur += command[++i];
+            else
+                cur += c;
+            continue;
+        }
+        if (c === '"' || c === "'") {
+            quote = c;
+            continue;
+        }
+        if (c === '\\' && i + 1 < command.length) {
+            cur += command[++i];
+            continue;
+        }
+        if (/\s|[;&|()<>`]/.test(c)) {
+            flush();
+            continue;
+        }
+        cur += c;
+    }
+    flush();
+    return out;
+}
+/** A name after `$CLAUDE_PROJECT_DIR`, `~` and `${VAR:-default}` expansion; undefined when a variable is left. */
+function expandWord(raw, root, home) {
+    let w = raw.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR/g, root);
+    // `${VAR:-./server.js}`: the default is a file that may run (over-approximate).
+    w = w.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}/g, '$1');
+    if (home && (w === '~' || w.startsWith('~/')))
+        w = path.join(home, w.slice(1));
+    return w.includes('$') ? undefined : w;
+}
+/** `@scope/name[@version]`: a package to fetch, not a path. */
+const SCOPED_PACKAGE = /^@[\w.-]+\/[\w.-]+(@[^/]*)?$/;
+/** Programs that run a script with node's module resolution. */
+const NODES = /^(node|nodejs|tsx|ts-node|ts-node-esm)$/;
+const PYTHONS = /^(python|python3|python3\.\d+|py|pypy|pypy3)$/;
+/**
+ * The files a command line runs, from its words: every word that names a path (a `/` or a script
+ * extension; existing or not) resolved against `root`, a task runner's file (`npm run x` →
+ * package.json, `make` → Makefile…), for node the package.json files from a script's directory
+ * up to `root`, and the module of `python -m pkg.mod` (`pkg/` and `pkg.py`
+ * at `root`: python puts the cwd first on its path).
+ */
+function commandWordFiles(words, root, home, add) {
+    let node = false;
+    for (const [i, raw] of words.entries()) {
+        const w = expandWord(raw, root, home);
+        if (w === undefined)
+            continue;
+        if (NODES.test(path.basename(w)))
+            node = true;
+        // `--config=./x.sh`: the value after `=` too.
+        const candidates = [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])];
+        for (const c of candidates) {
+            if (c === '' || c.startsWith('-') || SCOPED_PACKAGE.test(c))
+                continue;
+            const name = path.basename(c);
+            const runner = RUNNER_FILES[c] ?? RUNNER_FILES[name];
+            if (runner)
+                for (const f of runner)
+                    add(path.join(root, f));
+            if (c.includes('/') || SCRIPT_EXTENSIONS.test(c)) {
+                const abs = path.resolve(root, c);
+                if (abs !== root)
+                    add(abs);
+                // node reads the package.json nearest to the script ("type", "imports"): every one from its directory up to root.
+                if (node && abs !== root && isInside(abs, root))
+                    for (let d = path.dirname(abs); isInside(d, root); d = path.dirname(d)) {
+                        add(path.join(d, 'package.json'));
+                        if (d === root)
+                            break;
+                    }
+            }
+        }
+        // python -m pkg.mod / -mpkg.mod
+        if (PYTHONS.test(path.basename(w))) {
+            for (let k = i + 1; k < words.length; k++) {
+                const a = words[k];
+                const mod = a === '-m' ? words[k + 1] : a.startsWith('-m') && a.length > 2 ? a.slice(2) : undefined;
+                if (mod !== undefined) {
+                    const top = mod.split('.')[0];
+                    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(top)) {
+                        add(path.join(root, top));
+                        add(path.join(root, `${top}.py`));
+                    }
+                    break;
+                }
+                if (!a.startsWith('-'))
+                    break; // the script: python stops reading options there
+            }
+        }
+    }
+}
+/**
+ * The files a session's command hooks run, resolved against `cwd` (the hooks' cwd) with
+ * `$CLAUDE_PROJECT_DIR` expanded: every word that names a path (has a `/` or a script extension;
+ * existing or not, so that creating it is caught too) and the task file of a task runner
+ * (`npm run x` → package.json, `make` → Makefile…). Paths outside the working directories are
+ * left out (not writable anyway); an over-approximation otherwise: protecting one file too many
+ * costs an approval, one too few a hook that runs what the agent wrote.
+ */
+function hookControlFiles(hooks, cwd, dirs, home) {
+    const out = new Set();
+    const root = path.resolve(cwd);
+    for (const h of hooks)
+        commandWordFiles([...roughWords(h.command), ...(h.args ?? [])], root, home, (p) => out.add(p));
+    return insideAny([...out], dirs);
+}
+function insideAny(paths, dirs) {
+    return paths.filter((p) => dirs.some((d) => isInside(p, path.resolve(d))));
+}
+/** Package runners of MCP configurations: `npx pkg`, `bunx pkg`, `pnpm dlx pkg`, `yarn dlx pkg`, `npm exec pkg`. */
+function runnerPackage(words) {
+    const name = path.basename(words[0] ?? '');
+    let i = 1;
+    if (name === 'pnpm' || name === 'yarn') {
+        if (words[1] !== 'dlx')
+            return undefined;
+        i = 2;
+    }
+    else if (name === 'npm') {
+        if (words[1] !== 'exec' && words[1] !== 'x')
+            return undefined;
+        i = 2;
+    }
+    else if (name !== 'npx' && name !== 'bunx')
+        return undefined;
+    let pkg;
+    for (; i < words.length; i++) {
+        const a = words[i];
+        if (a === '--')
+            continue;
+        if (a === '-p' || a === '--package') {
+            pkg ??= words[++i];
+            continue;
+        }
+        if (a.startsWith('--package=')) {
+            pkg ??= a.slice('--package='.length);
+            continue;
+        }
+        if (a.startsWith('-'))
+            continue;
+        const spec = pkg ?? a;
+        const bare = spec.startsWith('@') ? spec.split('@').slice(0, 2).join('@') : spec.split('@')[0];
+        const bin = pkg !== undefined ? a : (bare.split('/').pop() ?? bare);
+        return /^(@[\w.-]+\/)?[\w.-]+$/.test(bare) ? { pkg: bare, bin } : undefined;
+    }
+    return undefined;
+}
+/**
+ * The files the session's stdio MCP servers run, resolved against `cwd` (where the worker starts
+ * them): like hookControlFiles, from the words of `command` and `args` (each one word, as no shell
+ * runs them; an argument with spaces split into words too), and for a package runner (`npx -y @scope/server`) the copy a local install would
+ * run instead (`node_modules/@scope/server`, `node_modules/.bin/server`) when `exists` says it is
+ * there (an absent one is left out: denying it would make `node_modules` itself unwritable). Only
+ * paths inside the working directories.
+ */
+function mcpServerControlFiles(servers, cwd, dirs, home, exists = () => false) {
+    const out = new Set();
+    const root = path.resolve(cwd);
+    for (const s of servers) {
+        const words = [s.command, ...(s.args ?? [])];
+        // An argument with spaces may be a shell line (`sh -c "exec ./run.sh"`): its words count too.
+        commandWordFiles([...words, ...(s.args ?? []).filter((a) => /\s/.test(a)).flatMap(roughWords)], root, home, (p) => out.add(p));
+        const r = runnerPackage(words);
+        if (r) {
+            for (const p of [path.join(root, 'node_modules', r.pkg), path.join(root, 'node_modules', '.bin', r.bin)])
+                if (exists(p))
+                    out.add(p);
+        }
+    }
+    return insideAny([...out], dirs);
+}
+//# sourceMappingURL=protectedPaths.js.map

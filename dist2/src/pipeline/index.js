@@ -1,0 +1,24 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.describeIssues = exports.formatInputValidationError = exports.PREVIEW_CHARS = exports.appendToToolResult = exports.formatSize = exports.persistedOutputPreview = exports.persistedOutputMessage = exports.noSuchToolResult = exports.rejectionToolResult = exports.interruptedToolResult = exports.errorToolResult = exports.REJECT_MESSAGE = exports.INTERRUPTED_TOOL_MESSAGE = exports.INTERRUPT_MESSAGE = exports.describeToolUse = exports.runToolPipeline = void 0;
+var toolPipeline_1 = require("./toolPipeline");
+Object.defineProperty(exports, "runToolPipeline", { enumerable: true, get: function () { return toolPipeline_1.runToolPipeline; } });
+var describe_1 = require("./describe");
+Object.defineProperty(exports, "describeToolUse", { enumerable: true, get: function () { return describe_1.describeToolUse; } });
+var messages_1 = require("./messages");
+Object.defineProperty(exports, "INTERRUPT_MESSAGE", { enumerable: true, get: function () { return messages_1.INTERRUPT_MESSAGE; } });
+Object.defineProperty(exports, "INTERRUPTED_TOOL_MESSAGE", { enumerable: true, get: function () { return messages_1.INTERRUPTED_TOOL_MESSAGE; } });
+Object.defineProperty(exports, "REJECT_MESSAGE", { enumerable: true, get: function () { return messages_1.REJECT_MESSAGE; } });
+Object.defineProperty(exports, "errorToolResult", { enumerable: true, get: function () { return messages_1.errorToolResult; } });
+Object.defineProperty(exports, "interruptedToolResult", { enumerable: true, get: function () { return messages_1.interruptedToolResult; } });
+Object.defineProperty(exports, "rejectionToolResult", { enumerable: true, get: function () { return messages_1.rejectionToolResult; } });
+Object.defineProperty(exports, "noSuchToolResult", { enumerable: true, get: function () { return messages_1.noSuchToolResult; } });
+Object.defineProperty(exports, "persistedOutputMessage", { enumerable: true, get: function () { return messages_1.persistedOutputMessage; } });
+Object.defineProperty(exports, "persistedOutputPreview", { enumerable: true, get: function () { return messages_1.persistedOutputPreview; } });
+Object.defineProperty(exports, "formatSize", { enumerable: true, get: function () { return messages_1.formatSize; } });
+Object.defineProperty(exports, "appendToToolResult", { enumerable: true, get: function () { return messages_1.appendToToolResult; } });
+Object.defineProperty(exports, "PREVIEW_CHARS", { enumerable: true, get: function () { return messages_1.PREVIEW_CHARS; } });
+var validation_1 = require("./validation");
+Object.defineProperty(exports, "formatInputValidationError", { enumerable: true, get: function () { return validation_1.formatInputValidationError; } });
+Object.defineProperty(exports, "describeIssues", { enumerable: true, get: function () { return validation_1.describeIssues; } });
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,90 @@
+"use strict";
+// What a Bash command's environment holds: an allowlist of the worker's variables, never the
+// worker's whole environment (it carries API keys, database URLs, cloud tokens). Pure.
+//
+// Applies to every Bash call, sandboxed or not; the sandbox runtime then sets its own proxy
+// variables inside the sandbox. Hooks and MCP servers are not Bash: they get the worker's whole
+// environment, as in the reference (docs/tools.md "Bash's environment").
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.PASS_ENV_ENTRY = exports.WORKER_SECRET_ENV_VARS = exports.BASH_ENV_ALLOWLIST = void 0;
+exports.bashEnvironment = bashEnvironment;
+/**
+ * Names (or `PREFIX_*` patterns) every Bash command gets from the worker: what a shell and the
+ * usual toolchains need to work, nothing that holds a secret by convention.
+ */
+exports.BASH_ENV_ALLOWLIST = [
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'USERNAME',
+    'SHELL',
+    'PWD',
+    'HOSTNAME',
+    'LANG',
+    'LANGUAGE',
+    'LC_*',
+    'TERM',
+    'COLORTERM',
+    'NO_COLOR',
+    'FORCE_COLOR',
+    'TZ',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'CI',
+    'XDG_CONFIG_HOME',
+    'XDG_DATA_HOME',
+    'XDG_CACHE_HOME',
+    'XDG_STATE_HOME',
+    'JAVA_HOME',
+    'GOPATH',
+    'GOROOT',
+    'GOBIN',
+    'CARGO_HOME',
+    'RUSTUP_HOME',
+    'NVM_DIR',
+    'PYENV_ROOT',
+    'VIRTUAL_ENV',
+    'NODE_PATH',
+    'NODE_EXTRA_CA_CERTS',
+    'SSL_CERT_FILE',
+    'SSL_CERT_DIR',
+];
+/**
+ * The worker's own credentials: a pattern in `sandbox.passEnv` (`ANTHROPIC_*`, `*`) never passes
+ * them; only an entry that names one exactly does.
+ */
+exports.WORKER_SECRET_ENV_VARS = [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'CLAUDE_CODE_OAUTH_TOKEN',
+    'TEMPORAL_API_KEY',
+    'TEMPORAL_TLS_CLIENT_KEY_DATA',
+    'DURABLE_AGENT_STORE',
+];
+/** A `sandbox.passEnv` entry: a variable name, or a prefix followed by `*` (`*` alone: every variable). */
+exports.PASS_ENV_ENTRY = /^([A-Za-z_][A-Za-z0-9_]*\*?|\*)$/;
+function matches(entry, name) {
+    return entry.endsWith('*') ? name.startsWith(entry.slice(0, -1)) : name === entry;
+}
+/**
+ * The environment a Bash command starts with: the worker's variables that the allowlist or
+ * `passEnv` names (patterns never match WORKER_SECRET_ENV_VARS), nothing else.
+ */
+function bashEnvironment(env, passEnv = []) {
+    const out = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined)
+            continue;
+        const named = passEnv.includes(name);
+        const secret = exports.WORKER_SECRET_ENV_VARS.includes(name);
+        const allowed = named ||
+            (!secret &&
+                (exports.BASH_ENV_ALLOWLIST.some((e) => matches(e, name)) || passEnv.some((e) => e.endsWith('*') && matches(e, name))));
+        if (allowed)
+            out[name] = value;
+    }
+    return out;
+}
+//# sourceMappingURL=environment.js.map

@@ -1,0 +1,362 @@
+"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.DENIED_EVEN_ABSENT = exports.PROTECTED_SCAN_BUDGET = exports.PROTECTED_SCAN_DEPTH = void 0;
+exports.scanProtected = scanProtected;
+exports.protectedDenyWrite = protectedDenyWrite;
+exports.undoProtectedWrites = undoProtectedWrites;
+// The sandbox's side of the protected paths (src/permissions/protectedPaths.ts): the write-deny
+// list of ONE sandboxed Bash call, built from the session's working directories (never the
+// worker's process.cwd(), which is all @anthropic-ai/sandbox-runtime's own protection knows), and
+// the check after the call that undoes what the list could not stop (a repository, or a
+// `.claude/` directory, that the call itself created below a working directory).
+//
+//  - before the call: a bounded scan of each working directory finds the protected entries that
+//    exist (nested repositories' config and hooks, `.claude/`, `.vscode/`, shell start-up files…);
+//    they and the key names at each working directory — whether they exist or not, so that their
+//    creation fails too — go to the call's denyWrite list (the runtime mounts an absent one's
+//    first missing component read-only);
+//  - after the call: the same scan again. A protected entry that is new and not under the call's
+//    deny list was created by the call (or meanwhile, outside it): a file is removed, a new git
+//    config keeps only keys that run nothing, a new hook is removed; the tool result says so.
+const node_child_process_1 = require("node:child_process");
+const fs = __importStar(require("node:fs"));
+const path = __importStar(require("node:path"));
+const protectedPaths_1 = require("../permissions/protectedPaths");
+/** How deep below a working directory protected entries are looked for (the runtime's own scan: 3). */
+exports.PROTECTED_SCAN_DEPTH = 5;
+/** Directory entries one scan reads at most, over all working directories. */
+exports.PROTECTED_SCAN_BUDGET = 50_000;
+/**
+ * Denied at each working directory whether they exist or not (their creation must fail): what
+ * configures this agent or the reference, and what git, a shell or an editor runs by itself.
+ * The other protected names are denied where they exist and removed after the call if it made
+ * them (a placeholder for each of ~40 names in every directory would litter the project).
+ */
+exports.DENIED_EVEN_ABSENT = [
+    '.claude',
+    '.durable-agent',
+    '.mcp.json',
+    '.claude.json',
+    '.vscode',
+    '.idea',
+    '.envrc',
+    '.gitmodules',
+    '.gitconfig',
+    '.husky',
+    '.devcontainer',
+    '.devcontainer.json',
+    '.bashrc',
+    '.bash_profile',
+    '.zshrc',
+    '.zprofile',
+    '.profile',
+    '.ripgreprc',
+];
+/** In a git directory: what runs code. `modules/*` and `worktrees/*` are git directories too. */
+const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks'];
+/** `.yarn/`: yarn runs its releases and plugins; its cache and install state stay writable. */
+const YARN_ENTRIES = ['releases', 'plugins', 'sdks'];
+const DIR_NAMES = new Set(protectedPaths_1.PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git' && n !== '.yarn'));
+const FILE_NAMES = new Set(protectedPaths_1.PROTECTED_FILE_NAMES);
+const fold = (s) => s.normalize('NFC').toLowerCase();
+function lstat(p) {
+    try {
+        return fs.lstatSync(p);
+    }
+    catch {
+        return undefined;
+    }
+}
+function readdir(p) {
+    try {
+        return fs.readdirSync(p, { withFileTypes: true });
+    }
+    catch {
+        return [];
+    }
+}
+/** The entries of a git directory that run code, and those of its modules and worktrees. */
+function gitDirEntries(gitDir, add, depth = 0) {
+    for (const name of GIT_DIR_ENTRIES) {
+        const p = path.join(gitDir, name);
+        add({
+            path: p,
+            kind: name === 'hooks' ? 'gitHooks' : name === 'config' || name === 'config.worktree' ? 'gitConfig' : 'gitPointer',
+            existed: false,
+        });
+    }
+    if (depth >= 3)
+        return;
+    for (const sub of ['modules', 'worktrees']) {
+        for (const e of readdir(path.join(gitDir, sub))) {
+            if (e.isDirectory())
+                gitDirEntries(path.join(gitDir, sub, e.name), add, depth + 1);
+        }
+    }
+}
+/**
+ * The protected entries below the working directories, to the depth and budget (no symlink is
+ * followed; node_modules is skipped, as the runtime's scan does). `extra`: the hook scripts.
+ */
+function scanProtected(roots, extra = [], maxDepth = exports.PROTECTED_SCAN_DEPTH, budget = exports.PROTECTED_SCAN_BUDGET) {
+    const entries = new Map();
+    let left = budget;
+    let truncated = false;
+    const add = (e) => {
+        if (!entries.has(e.path))
+            entries.set(e.path, { ...e, existed: hasContent(e.path) });
+    };
+    const walk = (dir, depth) => {
+        for (const e of readdir(dir)) {
+            if (--left < 0) {
+                truncated = true;
+                return;
+            }
+            const p = path.join(dir, e.name);
+            const name = fold(e.name);
+            if (name === '.git') {
+                if (e.isDirectory())
+                    gitDirEntries(p, add);
+                else
+                    add({ path: p, kind: 'gitPointer' });
+                continue;
+            }
+            if (name === '.yarn' && e.isDirectory()) {
+                for (const y of YARN_ENTRIES)
+                    add({ path: path.join(p, y), kind: 'dir' });
+                continue;
+            }
+            if (DIR_NAMES.has(name)) {
+                add({ path: p, kind: e.isDirectory() ? 'dir' : 'file' });
+                continue;
+            }
+            if (FILE_NAMES.has(name)) {
+                add({ path: p, kind: 'file' });
+                continue;
+            }
+            if (name === '.config' && e.isDirectory()) {
+                const g = readdir(p).find((x) => fold(x.name) === 'git');
+                if (g)
+                    add({ path: path.join(p, g.name), kind: 'dir' });
+            }
+            if (e.isDirectory() && !e.isSymbolicLink() && name !== 'node_modules' && depth < maxDepth)
+                walk(p, depth + 1);
+        }
+    };
+    for (const r of roots) {
+        const root = path.resolve(r);
+        if (!lstat(root)?.isDirectory())
+            continue;
+        walk(root, 1);
+    }
+    for (const x of extra)
+        add({ path: path.resolve(x), kind: 'file' });
+    return { entries, truncated };
+}
+/**
+ * The call's write-deny list: the protected entries the scan found (existing), the names denied
+ * even when absent at every working directory, `.git`'s config and hooks where `.git` is a
+ * directory (an absent `.git` is left creatable: `git init` must work; the check after the call
+ * handles what such a call puts in it), the hook scripts, and `extraRoots`' names (writable
+ * directories from `sandbox.filesystem.allowWrite`, checked by name only, not scanned).
+ */
+function protectedDenyWrite(scan, workingDirs, extraRoots = []) {
+    const out = new Set();
+    for (const e of scan.entries.values())
+        if (lstat(e.path) !== undefined || e.kind === 'file')
+            out.add(e.path);
+    for (const r of [...workingDirs, ...extraRoots]) {
+        const root = path.resolve(r);
+        for (const n of exports.DENIED_EVEN_ABSENT)
+            out.add(path.join(root, n));
+        const git = path.join(root, '.git');
+        const st = lstat(git);
+        if (st?.isDirectory()) {
+            out.add(path.join(git, 'config'));
+            out.add(path.join(git, 'hooks'));
+        }
+        else if (st)
+            out.add(git);
+    }
+    return [...out];
+}
+const under = (p, d) => p === d || p.startsWith(d.endsWith(path.sep) ? d : d + path.sep);
+/** Keys a new git config may keep: none of them runs a program or loads another file. */
+const SAFE_GIT_KEYS = [
+    /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath)$/,
+    /^extensions\.(objectformat|refstorage)$/,
+    /^init\.defaultbranch$/,
+    /^user\.(name|email)$/,
+    /^remote\.[^\n]+\.(url|fetch)$/,
+    /^branch\.[^\n]+\.(remote|merge|rebase)$/,
+];
+function quoteGitValue(v) {
+    return `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
+}
+/**
+ * A new git config, reduced to the keys that run nothing (read by git itself: `git config -f
+ * FILE --list`, which follows no include). Returns the keys removed; the file is removed whole
+ * when git cannot read it (or is not installed).
+ */
+function sanitizeGitConfig(file) {
+    const r = (0, node_child_process_1.spawnSync)('git', ['config', '-f', file, '-z', '--list'], {
+        encoding: 'utf8',
+        env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            GIT_CONFIG_NOSYSTEM: '1',
+            GIT_CONFIG_GLOBAL: '/dev/null',
+            HOME: '/nonexistent',
+        },
+        timeout: 10_000,
+    });
+    if (r.status !== 0 || typeof r.stdout !== 'string') {
+        fs.rmSync(file, { force: true });
+        return ['(the whole file: git could not read it)'];
+    }
+    const kept = [];
+    const removed = [];
+    for (const item of r.stdout.split('\0')) {
+        if (item === '')
+            continue;
+        const nl = item.indexOf('\n');
+        const key = nl < 0 ? item : item.slice(0, nl);
+        const value = nl < 0 ? 'true' : item.slice(nl + 1);
+        if (SAFE_GIT_KEYS.some((re) => re.test(key.toLowerCase())))
+            kept.push([key, value]);
+        else
+            removed.push(key);
+    }
+    if (removed.length === 0)
+        return [];
+    // section[.subsection].name: the subsection is everything between the first and the last dot.
+    const sections = new Map();
+    for (const [key, value] of kept) {
+        const first = key.indexOf('.');
+        const last = key.lastIndexOf('.');
+        const head = first === last
+            ? `[${key.slice(0, first)}]`
+            : `[${key.slice(0, first)} ${quoteGitValue(key.slice(first + 1, last))}]`;
+        const lines = sections.get(head) ?? [];
+        lines.push(`\t${key.slice(last + 1)} = ${quoteGitValue(value)}`);
+        sections.set(head, lines);
+    }
+    const text = [...sections].map(([h, lines]) => `${h}\n${lines.join('\n')}\n`).join('');
+    const tmp = `${file}.durable-agent-${process.pid}`;
+    fs.writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
+    fs.renameSync(tmp, file);
+    return removed;
+}
+function hasContent(p) {
+    const st = lstat(p);
+    if (!st)
+        return false;
+    if (st.isSymbolicLink())
+        return true;
+    if (st.isFile())
+        return st.size > 0;
+    if (st.isDirectory())
+        return readdir(p).some((e) => hasContent(path.join(p, e.name)));
+    return true; // a fifo, a socket: not what a control file is
+}
+/** The parent is still the directory the scan saw (no symlink swapped in on the way). */
+function parentUnchanged(p) {
+    try {
+        return fs.realpathSync.native(path.dirname(p)) === path.dirname(p);
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * After a sandboxed call: undoes the protected entries that are new since `before` and were not
+ * under the call's deny list (so the call could write them). Returns one line per undone write
+ * (for the tool result). `rootsReal`: the working directories as real paths (scan roots).
+ */
+function undoProtectedWrites(before, after, denyWrite, roots) {
+    const notes = [];
+    const denied = (p) => denyWrite.some((d) => under(p, d));
+    const rel = (p) => {
+        const r = roots.find((x) => under(p, x));
+        return r ? path.relative(r, p) || '.' : p;
+    };
+    for (const e of after.entries.values()) {
+        if (denied(e.path))
+            continue;
+        if (before.entries.get(e.path)?.existed)
+            continue;
+        if (!hasContent(e.path) || !parentUnchanged(e.path))
+            continue;
+        try {
+            switch (e.kind) {
+                case 'gitConfig': {
+                    const removed = sanitizeGitConfig(e.path);
+                    if (removed.length > 0)
+                        notes.push(`${rel(e.path)}: removed ${removed.join(', ')} (a git config key that runs a program, in a config this call created)`);
+                    break;
+                }
+                case 'gitHooks': {
+                    for (const h of readdir(e.path)) {
+                        const p = path.join(e.path, h.name);
+                        if (h.name.endsWith('.sample') && !h.isSymbolicLink())
+                            continue;
+                        fs.rmSync(p, { recursive: true, force: true });
+                        notes.push(`${rel(p)}: removed (a git hook this call created)`);
+                    }
+                    break;
+                }
+                case 'gitPointer': {
+                    // A worktree's `commondir` that leads back to its own repository is git's own.
+                    if (path.basename(e.path) === 'commondir') {
+                        const target = path.resolve(path.dirname(e.path), fs.readFileSync(e.path, 'utf8').trim());
+                        if (under(path.dirname(e.path), target) && path.basename(target) === '.git')
+                            continue;
+                    }
+                    fs.rmSync(e.path, { recursive: true, force: true });
+                    notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
+                    break;
+                }
+                default:
+                    fs.rmSync(e.path, { recursive: true, force: true });
+                    notes.push(`${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`);
+            }
+        }
+        catch (err) {
+            notes.push(`${rel(e.path)}: could not be undone (${err.message})`);
+        }
+    }
+    return notes;
+}
+//# sourceMappingURL=protect.js.map

@@ -1,0 +1,296 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.SWEEP_INTERVAL_MS = exports.SANDBOX_MACHINERY = exports.OWNER_MARKER_ENV = exports.CALL_MARKER_ENV = void 0;
+exports.ownerId = ownerId;
+exports.ownerAlive = ownerAlive;
+exports.markedProcesses = markedProcesses;
+exports.sweepLeftovers = sweepLeftovers;
+exports.killCallProcesses = killCallProcesses;
+exports.startSweeping = startSweeping;
+exports.guardianPid = guardianPid;
+exports.callStarting = callStarting;
+exports.callSpawned = callSpawned;
+exports.callEnded = callEnded;
+exports.withOwnerMarker = withOwnerMarker;
+// What a Bash call leaves behind when its worker dies, and who removes it.
+//
+// A sandboxed call is `bash -c` → bwrap (outer, our child, PR_SET_PDEATHSIG from
+// --die-with-parent) → bwrap (pid 1 of the sandbox's pid namespace, its own session) → the
+// runtime's script → two socat relays (children of `{ … || exec socat …; } &` subshells) and the
+// command. bubblewrap arms the inner bwrap's PDEATHSIG late (after the mounts), and does not check
+// afterwards whether its parent is still there: a worker SIGKILLed in the first milliseconds of a
+// call leaves the outer bwrap dying on time and the inner one reparented to init with nothing
+// left to kill it. It then waits for all its children, and the socat relays never exit (the
+// script's EXIT trap `kill %1 %2` reaches the subshells, not the socats under them). Its session
+// is not the call's process group, so the worker's group kill never reaches it either. The
+// runtime's host-side socat bridges (spawned by initialize(), no PDEATHSIG at all) outlive every
+// SIGKILLed worker. An unsandboxed call's process group has nothing tying it to the worker.
+//
+// Two lines of defence, both by marker (never a process of another live worker):
+//  - every process of a call carries DURABLE_AGENT_CALL=<owner>/<callId> in its environment
+//    (bwrap passes it into the sandbox), the runtime's bridges DURABLE_AGENT_SANDBOX_OWNER=<owner>;
+//    <owner> is the worker process's pid and start time, so a reused pid is not taken for it;
+//  - a guardian: one small detached bash per worker process, reading the calls in flight from a
+//    pipe. The kernel closes the pipe when the worker dies, at any moment, however it dies: on EOF
+//    the guardian kills the in-flight calls' process groups and every process carrying their
+//    markers, and the sandbox machinery (bwrap, socat) of this owner, then exits. Race-free:
+//    a call is announced before it is spawned.
+//  - a sweep in every worker at start-up and every minute (for a guardian that was itself killed):
+//    bwrap/socat/apply-seccomp processes whose owner is no longer alive are killed.
+const node_child_process_1 = require("node:child_process");
+const node_fs_1 = require("node:fs");
+exports.CALL_MARKER_ENV = 'DURABLE_AGENT_CALL';
+exports.OWNER_MARKER_ENV = 'DURABLE_AGENT_SANDBOX_OWNER';
+/** Process names of the sandbox's machinery: never meant to outlive their call or worker. */
+exports.SANDBOX_MACHINERY = ['bwrap', 'socat', 'apply-seccomp'];
+exports.SWEEP_INTERVAL_MS = 60_000;
+/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot), or undefined. */
+function startTimeOf(pid) {
+    try {
+        const stat = (0, node_fs_1.readFileSync)(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    }
+    catch {
+        return undefined;
+    }
+}
+let owner;
+/** This worker process: `<pid>.<start time>`. */
+function ownerId() {
+    owner ??= `${process.pid}.${startTimeOf('self') ?? '0'}`;
+    return owner;
+}
+/** Is the worker process `id` (from ownerId()) still running? */
+function ownerAlive(id) {
+    const [pidText, start] = id.split('.');
+    const pid = Number(pidText);
+    if (!Number.isInteger(pid) || pid <= 0)
+        return false;
+    if (pid === process.pid)
+        return id === ownerId();
+    const now = startTimeOf(pid);
+    if (now !== undefined)
+        return now === start;
+    // No /proc entry to compare (no /proc, or hidden): a pid that exists is taken for the owner —
+    // a leftover kept is better than a live worker's sandbox killed.
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (err) {
+        return err.code === 'EPERM';
+    }
+}
+/** Processes carrying a marker (those whose environment this user may read). Empty without /proc. */
+async function markedProcesses() {
+    let entries;
+    try {
+        entries = await node_fs_1.promises.readdir('/proc');
+    }
+    catch {
+        return [];
+    }
+    const out = [];
+    await Promise.all(entries
+        .filter((e) => /^\d+$/.test(e) && Number(e) !== process.pid)
+        .map(async (e) => {
+        let env;
+        try {
+            env = await node_fs_1.promises.readFile(`/proc/${e}/environ`, 'latin1');
+        }
+        catch {
+            return;
+        }
+        let found;
+        for (const kv of env.split('\0')) {
+            if (kv.startsWith(`${exports.CALL_MARKER_ENV}=`)) {
+                const v = kv.slice(exports.CALL_MARKER_ENV.length + 1);
+                const slash = v.indexOf('/');
+                if (slash > 0)
+                    found = { owner: v.slice(0, slash), callId: v.slice(slash + 1) };
+            }
+            else if (kv.startsWith(`${exports.OWNER_MARKER_ENV}=`) && !found) {
+                found = { owner: kv.slice(exports.OWNER_MARKER_ENV.length + 1) };
+            }
+        }
+        if (!found)
+            return;
+        const comm = await node_fs_1.promises.readFile(`/proc/${e}/comm`, 'utf8').then((s) => s.trim(), () => '');
+        out.push({ pid: Number(e), comm, ...found });
+    }));
+    return out.sort((a, b) => a.pid - b.pid);
+}
+/**
+ * Kills the sandbox machinery (bwrap, socat, apply-seccomp) left by workers that are gone.
+ * Killing a sandbox's bwrap kills its whole pid namespace. Returns what it killed.
+ */
+async function sweepLeftovers() {
+    const killed = [];
+    for (const p of await markedProcesses()) {
+        if (!exports.SANDBOX_MACHINERY.includes(p.comm) || ownerAlive(p.owner))
+            continue;
+        try {
+            process.kill(p.pid, 'SIGKILL');
+            killed.push(p);
+        }
+        catch {
+            // gone meanwhile
+        }
+    }
+    return killed;
+}
+/** Kills every process still carrying this worker's marker for `callId` (after a call was killed). */
+async function killCallProcesses(callId) {
+    let n = 0;
+    for (const p of await markedProcesses()) {
+        if (p.owner !== ownerId() || p.callId !== callId)
+            continue;
+        try {
+            process.kill(p.pid, 'SIGKILL');
+            n++;
+        }
+        catch {
+            // gone meanwhile
+        }
+    }
+    return n;
+}
+let sweeping;
+/**
+ * Sweeps at once and then every SWEEP_INTERVAL_MS while any worker of this process runs.
+ * Returns the stop function. What was killed is reported through `log`.
+ */
+function startSweeping(log = (l) => console.warn(l)) {
+    const once = () => void sweepLeftovers().then((killed) => {
+        if (killed.length > 0) {
+            log(`durable-agent: killed ${killed.length} sandbox process(es) left by worker(s) that died: ${killed.map((p) => `${p.comm} ${p.pid} (worker ${p.owner.split('.')[0]})`).join(', ')}`);
+        }
+    }, () => undefined);
+    once();
+    if (!sweeping) {
+        const timer = setInterval(once, exports.SWEEP_INTERVAL_MS);
+        timer.unref();
+        sweeping = { timer, users: 0 };
+    }
+    sweeping.users++;
+    let stopped = false;
+    return () => {
+        if (stopped || !sweeping)
+            return;
+        stopped = true;
+        if (--sweeping.users === 0) {
+            clearInterval(sweeping.timer);
+            sweeping = undefined;
+        }
+    };
+}
+// --- the guardian -------------------------------------------------------------------------------
+// $1: the owner. Lines on stdin: `+ <id>` (a call is about to start), `= <id> <pgid>` (its process
+// group), `- <id> [<pgid>]` (it ended). EOF: the worker is gone. Plain strings, no associative
+// arrays: bash 3 (macOS) runs it too; the sets hold the calls in flight only.
+const GUARDIAN_SCRIPT = `
+trap '' HUP INT
+owner=$1
+calls=' '
+groups=' '
+while IFS=' ' read -r op id pg; do
+  case $op in
+    +) calls="$calls$id " ;;
+    =) groups="$groups$id=$pg " ;;
+    -) calls=\${calls/ $id / }; [ -n "$pg" ] && groups=\${groups/ $id=$pg / } ;;
+  esac
+done
+for pass in 1 2 3; do
+  for g in $groups; do
+    case $calls in *" \${g%%=*} "*) kill -KILL -- "-\${g#*=}" 2>/dev/null ;; esac
+  done
+  for d in /proc/[0-9]*; do
+    pid=\${d#/proc/}
+    [ "$pid" = "$$" ] && continue
+    hit=
+    while IFS= read -r -d '' kv; do
+      case $kv in
+        ${exports.CALL_MARKER_ENV}="$owner"/*) case $calls in *" \${kv#*/} "*) hit=1 ;; *) hit=machinery ;; esac ;;
+        ${exports.OWNER_MARKER_ENV}="$owner") [ "$hit" = 1 ] || hit=machinery ;;
+      esac
+    done < "$d/environ" 2>/dev/null
+    if [ "$hit" = machinery ]; then
+      read -r comm < "$d/comm" 2>/dev/null || continue
+      case $comm in ${exports.SANDBOX_MACHINERY.join('|')}) hit=1 ;; esac
+    fi
+    [ "$hit" = 1 ] && kill -KILL "$pid" 2>/dev/null
+  done
+  [ $pass = 3 ] || sleep 0.3
+done
+`;
+let guardian;
+function write(line) {
+    const g = ensureGuardian();
+    try {
+        g?.stdin?.write(`${line}\n`);
+    }
+    catch {
+        // the guardian is gone: the sweep remains
+    }
+}
+function ensureGuardian() {
+    if (guardian && guardian.exitCode === null && guardian.signalCode === null)
+        return guardian;
+    const env = { ...process.env };
+    delete env[exports.CALL_MARKER_ENV];
+    delete env[exports.OWNER_MARKER_ENV];
+    try {
+        const g = (0, node_child_process_1.spawn)('bash', ['-c', GUARDIAN_SCRIPT, 'durable-agent-guardian', ownerId()], {
+            detached: true, // its own session: a Ctrl-C or group kill aimed at the worker does not stop it
+            stdio: ['pipe', 'ignore', 'ignore'],
+            env,
+        });
+        g.once('error', () => undefined);
+        g.once('exit', () => {
+            if (guardian === g)
+                guardian = undefined;
+        });
+        g.stdin?.on('error', () => undefined);
+        g.unref();
+        g.stdin?.unref?.();
+        guardian = g;
+        return g;
+    }
+    catch {
+        guardian = undefined;
+        return undefined;
+    }
+}
+/** The guardian's pid, when one runs (tests). */
+function guardianPid() {
+    return guardian?.pid;
+}
+/** Announces a call before its process is spawned; returns the marker env var to give the process. */
+function callStarting(callId) {
+    write(`+ ${callId}`);
+    return { [exports.CALL_MARKER_ENV]: `${ownerId()}/${callId}` };
+}
+function callSpawned(callId, pgid) {
+    if (pgid !== undefined)
+        write(`= ${callId} ${pgid}`);
+}
+/** The call ended: what it left running on purpose (`cmd &`) is no longer the guardian's. */
+function callEnded(callId, pgid) {
+    write(`- ${callId}${pgid !== undefined ? ` ${pgid}` : ''}`);
+}
+/** Runs `fn` with the owner marker in process.env (for the runtime's bridges, which inherit it). */
+async function withOwnerMarker(fn) {
+    const had = process.env[exports.OWNER_MARKER_ENV];
+    process.env[exports.OWNER_MARKER_ENV] = ownerId();
+    ensureGuardian();
+    try {
+        return await fn();
+    }
+    finally {
+        if (had === undefined)
+            delete process.env[exports.OWNER_MARKER_ENV];
+        else
+            process.env[exports.OWNER_MARKER_ENV] = had;
+    }
+}
+//# sourceMappingURL=reaper.js.map

@@ -1,0 +1,275 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.BypassDisabledError = exports.MAX_MESSAGE_CHARS = exports.DEFAULT_MODEL = exports.BUILTIN_TOOL_NAMES = exports.InvalidSessionInputError = void 0;
+exports.sessionInputProblems = sessionInputProblems;
+exports.checkSessionInput = checkSessionInput;
+exports.defaultSystemPrompt = defaultSystemPrompt;
+exports.checkMessageSize = checkMessageSize;
+exports.sessionSandbox = sessionSandbox;
+exports.toolSearchFromEnv = toolSearchFromEnv;
+exports.contextSettings = contextSettings;
+exports.sessionInput = sessionInput;
+exports.withAgents = withAgents;
+// The edge's check of a session input, before any session starts (startSession, the CLI through
+// it, startLocalSession): the workflow's fixed shape check plus every rule that may change between
+// releases (what a hook may say: hooks/config.ts). Rules that change live here, never in workflow
+// code, so that a session started before a change keeps replaying and continuing-as-new on the new
+// worker (DESIGN invariant 14; the workflow keeps only src/workflows/inputShape.ts, frozen).
+// Also the defaults a session input gets from options and env vars (sessionInput, withAgents):
+// Temporal-free, so that the in-process runner builds its input the same way as startSession.
+const errors_1 = require("./engine/errors");
+const config_1 = require("./hooks/config");
+const inputShape_1 = require("./workflows/inputShape");
+const cronText_1 = require("./tools/cronText");
+const node_path_1 = require("node:path");
+const definitions_1 = require("./agents/definitions");
+const skills_1 = require("./agents/skills");
+const pins_1 = require("./mcp/pins");
+const permissionTypes_1 = require("./tools/permissionTypes");
+const policy_1 = require("./sandbox/policy");
+/** A session input refused before the session started: nothing was started. */
+class InvalidSessionInputError extends errors_1.DurableAgentError {
+    problems;
+    constructor(problems) {
+        super('INVALID_SESSION_INPUT', `invalid session input: ${problems.join('; ')}`);
+        this.problems = problems;
+    }
+}
+exports.InvalidSessionInputError = InvalidSessionInputError;
+/** Every problem of a session input as readable strings (empty when it may start). */
+function sessionInputProblems(input) {
+    const problems = (0, inputShape_1.sessionInputShapeProblems)(input);
+    const hooks = input && typeof input === 'object' ? input.hooks : undefined;
+    if (hooks !== undefined && !problems.some((p) => p.startsWith('hooks '))) {
+        try {
+            (0, config_1.normalizeHooksConfig)({ hooks });
+        }
+        catch (err) {
+            problems.push(err.message);
+        }
+    }
+    const cm = input && typeof input === 'object' ? input.contextManagement : undefined;
+    if (cm && typeof cm === 'object') {
+        if (cm.toolSearch !== undefined && !['on', 'off', 'auto'].includes(cm.toolSearch))
+            problems.push(`contextManagement.toolSearch must be "on", "off" or "auto", not ${JSON.stringify(cm.toolSearch)}`);
+        if (cm.toolSearchPct !== undefined &&
+            (typeof cm.toolSearchPct !== 'number' || !(cm.toolSearchPct > 0 && cm.toolSearchPct < 100)))
+            problems.push(`contextManagement.toolSearchPct must be a number between 0 and 100 (exclusive)`);
+    }
+    const timeZone = input && typeof input === 'object' ? input.timeZone : undefined;
+    if (timeZone !== undefined && (typeof timeZone !== 'string' || !(0, cronText_1.isTimeZone)(timeZone)))
+        problems.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA time zone (e.g. Europe/Berlin, UTC)`);
+    return problems;
+}
+/** Throws InvalidSessionInputError naming every problem; returns the input when it may start. */
+function checkSessionInput(input) {
+    const problems = sessionInputProblems(input);
+    if (problems.length > 0)
+        throw new InvalidSessionInputError(problems);
+    return input;
+}
+/** The tools a session gets by default: the file and shell tools, NotebookEdit, the web tools, Agent (subagents as child sessions), the worktree and schedule tools, Monitor and TaskStop. */
+exports.BUILTIN_TOOL_NAMES = [
+    'Read',
+    'Write',
+    'Edit',
+    'Glob',
+    'Grep',
+    'Bash',
+    'NotebookEdit',
+    'WebFetch',
+    'WebSearch',
+    'Agent',
+    'Skill',
+    'EnterWorktree',
+    'ExitWorktree',
+    'ScheduleWakeup',
+    'CronCreate',
+    'CronList',
+    'CronDelete',
+    'Monitor',
+    'TaskStop',
+];
+exports.DEFAULT_MODEL = 'claude-sonnet-5-5';
+/**
+ * The default system prompt: what the model needs to know to work as a coding agent here.
+ * `model.system` replaces it; `appendSystemPrompt` adds to it.
+ */
+function defaultSystemPrompt(cwd, additionalDirectories = []) {
+    return [
+        'You are a coding agent run by durable-agent. You work unattended: use the tools to inspect and change files and to run commands, then report what you did.',
+        `The working directory is ${cwd}${additionalDirectories.length ? `; you may also work in ${additionalDirectories.join(', ')}` : ''}. Relative paths are resolved against it.`,
+        'Read a file before editing it. Prefer Grep and Glob over Bash for searching; independent read-only calls in one message run in parallel.',
+        'Some calls need approval: if a call is denied or rejected, do not retry it unchanged — adjust or explain. If a result says its outcome is unknown (a worker was lost), check the state before acting again.',
+        'Finish with a short summary of what you changed and how you verified it.',
+    ].join('\n');
+}
+/**
+ * The longest prompt or follow-up message, in characters. A user message travels inline through
+ * the session's start (or signal) event and the turn that sends it (tool inputs and results travel
+ * by reference): this keeps every such event well below Temporal's payload limits.
+ */
+exports.MAX_MESSAGE_CHARS = 256 * 1024;
+function checkMessageSize(what, text) {
+    if (text.length > exports.MAX_MESSAGE_CHARS) {
+        throw new Error(`the ${what} is ${text.length} characters; the limit is ${exports.MAX_MESSAGE_CHARS}: put the material in a file in the working directory and tell the agent to read it`);
+    }
+}
+/** `permissions.disableBypassPermissionsMode: "disable"` and a bypassPermissions session. */
+class BypassDisabledError extends errors_1.DurableAgentError {
+    constructor() {
+        super('BYPASS_DISABLED', 'bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable") in the settings: choose another --permission-mode.');
+    }
+}
+exports.BypassDisabledError = BypassDisabledError;
+/**
+ * The session's sandbox settings with the paths of its Read/Edit rules merged in, as the reference
+ * does (Read deny → denyRead, Edit deny → denyWrite, Edit allow → allowWrite).
+ */
+function sessionSandbox(sandbox, rules, cwd) {
+    const s = { ...(sandbox ?? {}) };
+    const fromRules = (0, policy_1.sandboxPathsFromRules)(rules, cwd);
+    if (fromRules.denyRead.length + fromRules.denyWrite.length + fromRules.allowWrite.length === 0)
+        return s;
+    const fs = { ...(s.filesystem ?? {}) };
+    if (fromRules.denyRead.length)
+        fs.denyRead = [...(fs.denyRead ?? []), ...fromRules.denyRead];
+    if (fromRules.denyWrite.length)
+        fs.denyWrite = [...(fs.denyWrite ?? []), ...fromRules.denyWrite];
+    if (fromRules.allowWrite.length)
+        fs.allowWrite = [...(fs.allowWrite ?? []), ...fromRules.allowWrite];
+    return { ...s, filesystem: fs };
+}
+const truthy = (v) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
+const falsy = (v) => v !== undefined && /^(0|false|no|off)$/i.test(v.trim());
+/**
+ * ENABLE_TOOL_SEARCH as the reference reads it: `true` (always defer), `false` (never), `auto`
+ * (defer when the deferrable tools' schemas reach 10% of the window), `auto:N` (N%; 0 is `true`, 100
+ * is `false`). Unset: `auto` — the reference's default is `true`; ours defers only when it pays
+ * (docs/tools.md "Deferred tools and ToolSearch"). Anything else is an error naming the variable.
+ */
+function toolSearchFromEnv(value) {
+    if (value === undefined || value.trim() === '')
+        return { toolSearch: 'auto' };
+    const v = value.trim();
+    if (truthy(v))
+        return { toolSearch: 'on' };
+    if (falsy(v))
+        return { toolSearch: 'off' };
+    if (v.toLowerCase() === 'auto')
+        return { toolSearch: 'auto' };
+    const pct = /^auto:(\d+(?:\.\d+)?)$/i.exec(v);
+    if (pct) {
+        const n = Math.min(100, Number(pct[1]));
+        return n === 0
+            ? { toolSearch: 'on' }
+            : n === 100
+                ? { toolSearch: 'off' }
+                : { toolSearch: 'auto', toolSearchPct: n };
+    }
+    throw new InvalidSessionInputError([
+        `tool search mode ${JSON.stringify(value)} (ENABLE_TOOL_SEARCH or --tool-search): use true, false, auto or auto:N (N a percentage of the context window)`,
+    ]);
+}
+/**
+ * Context management from the reference's env vars (DISABLE_AUTO_COMPACT, DISABLE_COMPACT,
+ * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, CLAUDE_CODE_AUTO_COMPACT_WINDOW, CLAUDE_CODE_DISABLE_1M_CONTEXT,
+ * DISABLE_PROMPT_CACHING); an explicit setting beats the env var, key by key.
+ */
+function contextSettings(explicit = {}, env = process.env) {
+    const positive = (name) => {
+        const v = Number(env[name]);
+        return env[name] && Number.isFinite(v) && v > 0 ? v : undefined;
+    };
+    const fromEnv = {
+        ...(truthy(env.DISABLE_AUTO_COMPACT) || truthy(env.DISABLE_COMPACT) ? { autoCompact: false } : {}),
+        ...(positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE') !== undefined
+            ? { autoCompactPct: Math.min(100, positive('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE')) }
+            : {}),
+        ...(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW') !== undefined
+            ? { autoCompactWindow: Math.floor(positive('CLAUDE_CODE_AUTO_COMPACT_WINDOW')) }
+            : {}),
+        ...(truthy(env.CLAUDE_CODE_DISABLE_1M_CONTEXT) ? { disable1mContext: true } : {}),
+        ...(truthy(env.DISABLE_PROMPT_CACHING) ? { promptCaching: false } : {}),
+        ...toolSearchFromEnv(env.ENABLE_TOOL_SEARCH),
+    };
+    const merged = { ...fromEnv, ...explicit };
+    // As in the reference, either switch turns auto-compaction off.
+    if (fromEnv.autoCompact === false)
+        merged.autoCompact = false;
+    return merged;
+}
+/** Fills defaults: every option documents its env var; an explicit option beats it. */
+function sessionInput(opts) {
+    checkMessageSize('prompt', opts.prompt);
+    if (opts.memory?.text)
+        checkMessageSize(`memory (CLAUDE.md files ${opts.memory.files.join(', ')})`, opts.memory.text);
+    const mode = (opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default');
+    if (!permissionTypes_1.PERMISSION_MODES.includes(mode))
+        throw new Error(`unknown permission mode "${mode}"; use one of ${permissionTypes_1.PERMISSION_MODES.join(', ')}`);
+    if (mode === 'bypassPermissions' && opts.disableBypassPermissionsMode)
+        throw new BypassDisabledError();
+    const maxConcurrencyEnv = Number(process.env.DURABLE_AGENT_MAX_TOOL_USE_CONCURRENCY);
+    const envMs = (name) => {
+        const v = Number(process.env[name]);
+        return process.env[name] && Number.isFinite(v) && v > 0 ? v : undefined;
+    };
+    const retryCapMs = opts.retryCapMs ?? envMs('DURABLE_AGENT_RETRY_CAP_MS');
+    const maxOutageMs = opts.maxOutageMs ?? envMs('DURABLE_AGENT_MAX_OUTAGE_MS');
+    const cwd = (0, node_path_1.resolve)(opts.cwd ?? process.cwd());
+    const { appendSystemPrompt, skills: given, ...rest } = opts;
+    // ToolSearch joins the default tool set unless tool search is off (an explicit list names it itself).
+    const tools = opts.tools ??
+        (contextSettings(opts.contextManagement).toolSearch === 'off'
+            ? exports.BUILTIN_TOOL_NAMES
+            : [...exports.BUILTIN_TOOL_NAMES, 'ToolSearch']);
+    // Skills: read once, here at the edge (a malformed SKILL.md throws SkillDefinitionError naming the file and key).
+    const skills = tools.includes('Skill') && !opts.parent ? (given ?? (0, skills_1.loadSkills)(cwd)) : undefined;
+    const listing = (0, skills_1.skillListing)(skills);
+    const baseSystem = opts.model?.system ?? defaultSystemPrompt(cwd, opts.additionalDirectories ?? []);
+    const system = [baseSystem, appendSystemPrompt, listing].filter(Boolean).join('\n\n');
+    return {
+        ...rest,
+        ...(skills && skills.length > 0 ? { skills } : {}),
+        prompt: opts.prompt,
+        model: {
+            model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? exports.DEFAULT_MODEL,
+            maxTokens: opts.model?.maxTokens ??
+                Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS ?? 8192),
+            ...(system ? { system } : {}),
+            ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
+        },
+        tools,
+        // The files each stdio server runs from the working directories, pinned now (src/mcp/pins.ts).
+        ...(opts.mcpServers
+            ? { mcpServers: (0, pins_1.pinMcpServers)(opts.mcpServers, cwd, [cwd, ...(opts.additionalDirectories ?? [])]) }
+            : {}),
+        permissionMode: mode,
+        rules: opts.rules ?? { allow: [], ask: [], deny: [] },
+        sandbox: sessionSandbox(opts.sandbox, opts.rules ?? { allow: [], ask: [], deny: [] }, cwd),
+        cwd,
+        // Cron jobs and wake-ups read the user's local time: the zone is fixed for the session here.
+        timeZone: opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+        maxConcurrency: opts.maxConcurrency ?? (Number.isInteger(maxConcurrencyEnv) && maxConcurrencyEnv > 0 ? maxConcurrencyEnv : 10),
+        // Streaming tool execution is on unless the option or DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0 turns it off.
+        ...((opts.streamingToolExecution ?? !falsy(process.env.DURABLE_AGENT_STREAMING_TOOL_EXECUTION))
+            ? {}
+            : { streamingToolExecution: false }),
+        ...(retryCapMs !== undefined ? { retryCapMs } : {}),
+        ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
+        ...(Object.keys(contextSettings(opts.contextManagement)).length > 0
+            ? { contextManagement: contextSettings(opts.contextManagement) }
+            : {}),
+    };
+}
+/**
+ * A session that offers the Agent tool carries its agent types: general-purpose plus the agent
+ * files (~/.claude/agents, .claude/agents), read once at start. A malformed file throws
+ * AgentDefinitionError naming the file and the key: the session is not started.
+ */
+async function withAgents(input) {
+    if (input.agents || !input.tools.includes('Agent'))
+        return input;
+    return { ...input, agents: await (0, definitions_1.loadAgentDefinitions)(input.cwd) };
+}
+//# sourceMappingURL=sessionInput.js.map

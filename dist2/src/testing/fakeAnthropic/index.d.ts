@@ -1,0 +1,11 @@
+export { startFakeAnthropic } from './server';
+export type { FakeAnthropicOptions, FakeAnthropicServer } from './server';
+export { apiError, buildMessage, buildStreamEvents, disconnect, errorResponse, fakeMessageId, fakeRequestId, fakeToolUseId, overloadedError, rateLimitError, rawSse, textResponse, toolUseResponse, } from './responses';
+export type { ToolCallSpec } from './responses';
+export { accumulateMessage, encodeSseEvent, parseSse, SseStreamError } from './sse';
+export type { SseEvent } from './sse';
+export { checkToolPairing, validateMessagesRequest } from './validate';
+export { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage } from './promptCache';
+export type { CacheUsage, PromptCacheOptions, PromptSegment } from './promptCache';
+export { lastMessage, lastToolResults, lastUserText } from './requests';
+export type { ApiErrorType, ContentSpec, DisconnectSpec, ErrorSpec, MessageSpec, MessagesRequest, RawSseSpec, RecordedRequest, RecordedResponse, RequestContentBlock, RequestMessage, ResponseSpec, ScriptContext, ScriptFn, StopReason, StreamBehaviour, TextSpec, ThinkingSpec, ToolUseSpec, UnexpectedEvent, UnexpectedKind, WireContentBlock, WireErrorBody, WireMessage, WireUsage, } from './types';

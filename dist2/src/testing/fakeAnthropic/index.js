@@ -1,0 +1,38 @@
+"use strict";
+// Entry point of the fake Anthropic Messages API (tests, benchmarks and the offline demo's scripted model).
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.lastUserText = exports.lastToolResults = exports.lastMessage = exports.promptTooLongMessage = exports.promptTokens = exports.promptSegments = exports.PromptCacheSim = exports.validateMessagesRequest = exports.checkToolPairing = exports.SseStreamError = exports.parseSse = exports.encodeSseEvent = exports.accumulateMessage = exports.toolUseResponse = exports.textResponse = exports.rawSse = exports.rateLimitError = exports.overloadedError = exports.fakeToolUseId = exports.fakeRequestId = exports.fakeMessageId = exports.errorResponse = exports.disconnect = exports.buildStreamEvents = exports.buildMessage = exports.apiError = exports.startFakeAnthropic = void 0;
+var server_1 = require("./server");
+Object.defineProperty(exports, "startFakeAnthropic", { enumerable: true, get: function () { return server_1.startFakeAnthropic; } });
+var responses_1 = require("./responses");
+Object.defineProperty(exports, "apiError", { enumerable: true, get: function () { return responses_1.apiError; } });
+Object.defineProperty(exports, "buildMessage", { enumerable: true, get: function () { return responses_1.buildMessage; } });
+Object.defineProperty(exports, "buildStreamEvents", { enumerable: true, get: function () { return responses_1.buildStreamEvents; } });
+Object.defineProperty(exports, "disconnect", { enumerable: true, get: function () { return responses_1.disconnect; } });
+Object.defineProperty(exports, "errorResponse", { enumerable: true, get: function () { return responses_1.errorResponse; } });
+Object.defineProperty(exports, "fakeMessageId", { enumerable: true, get: function () { return responses_1.fakeMessageId; } });
+Object.defineProperty(exports, "fakeRequestId", { enumerable: true, get: function () { return responses_1.fakeRequestId; } });
+Object.defineProperty(exports, "fakeToolUseId", { enumerable: true, get: function () { return responses_1.fakeToolUseId; } });
+Object.defineProperty(exports, "overloadedError", { enumerable: true, get: function () { return responses_1.overloadedError; } });
+Object.defineProperty(exports, "rateLimitError", { enumerable: true, get: function () { return responses_1.rateLimitError; } });
+Object.defineProperty(exports, "rawSse", { enumerable: true, get: function () { return responses_1.rawSse; } });
+Object.defineProperty(exports, "textResponse", { enumerable: true, get: function () { return responses_1.textResponse; } });
+Object.defineProperty(exports, "toolUseResponse", { enumerable: true, get: function () { return responses_1.toolUseResponse; } });
+var sse_1 = require("./sse");
+Object.defineProperty(exports, "accumulateMessage", { enumerable: true, get: function () { return sse_1.accumulateMessage; } });
+Object.defineProperty(exports, "encodeSseEvent", { enumerable: true, get: function () { return sse_1.encodeSseEvent; } });
+Object.defineProperty(exports, "parseSse", { enumerable: true, get: function () { return sse_1.parseSse; } });
+Object.defineProperty(exports, "SseStreamError", { enumerable: true, get: function () { return sse_1.SseStreamError; } });
+var validate_1 = require("./validate");
+Object.defineProperty(exports, "checkToolPairing", { enumerable: true, get: function () { return validate_1.checkToolPairing; } });
+Object.defineProperty(exports, "validateMessagesRequest", { enumerable: true, get: function () { return validate_1.validateMessagesRequest; } });
+var promptCache_1 = require("./promptCache");
+Object.defineProperty(exports, "PromptCacheSim", { enumerable: true, get: function () { return promptCache_1.PromptCacheSim; } });
+Object.defineProperty(exports, "promptSegments", { enumerable: true, get: function () { return promptCache_1.promptSegments; } });
+Object.defineProperty(exports, "promptTokens", { enumerable: true, get: function () { return promptCache_1.promptTokens; } });
+Object.defineProperty(exports, "promptTooLongMessage", { enumerable: true, get: function () { return promptCache_1.promptTooLongMessage; } });
+var requests_1 = require("./requests");
+Object.defineProperty(exports, "lastMessage", { enumerable: true, get: function () { return requests_1.lastMessage; } });
+Object.defineProperty(exports, "lastToolResults", { enumerable: true, get: function () { return requests_1.lastToolResults; } });
+Object.defineProperty(exports, "lastUserText", { enumerable: true, get: function () { return requests_1.lastUserText; } });
+//# sourceMappingURL=index.js.map

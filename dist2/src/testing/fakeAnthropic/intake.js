@@ -1,0 +1,89 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.recordRequest = recordRequest;
+exports.checkRequest = checkRequest;
+const validate_1 = require("./validate");
+function headerRecord(req) {
+    const out = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+        if (value === undefined)
+            continue;
+        out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return out;
+}
+function apiKeyOf(headers) {
+    if (headers['x-api-key'] !== undefined)
+        return headers['x-api-key'];
+    const auth = headers['authorization'];
+    return auth?.toLowerCase().startsWith('bearer ') ? auth.slice(7) : undefined;
+}
+function readBody(req) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        req.on('data', (chunk) => chunks.push(chunk));
+        req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        req.on('error', reject);
+    });
+}
+/** Reads the whole request and records it (index: its arrival order); `valid` stays false until it passes the checks. */
+async function recordRequest(req, index) {
+    const rawBody = await readBody(req);
+    const headers = headerRecord(req);
+    const url = new URL(req.url ?? '/', 'http://fake.invalid');
+    let body;
+    try {
+        body = rawBody === '' ? undefined : JSON.parse(rawBody);
+    }
+    catch {
+        body = undefined;
+    }
+    return {
+        index: index(),
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        url: req.url ?? '/',
+        headers,
+        apiKey: apiKeyOf(headers),
+        rawBody,
+        body,
+        stream: typeof body === 'object' && body !== null && body.stream === true,
+        receivedAt: Date.now(),
+        valid: false,
+        response: undefined,
+    };
+}
+/** The Messages request in a recorded request, or why the real API would refuse it (route, key, JSON, shape). */
+function checkRequest(record, opts) {
+    if (record.method !== 'POST' || record.path !== '/v1/messages') {
+        return refuse('not_found', 404, 'not_found_error', `Not Found: ${record.method} ${record.path}`);
+    }
+    if (opts.requireApiKey !== undefined && opts.requireApiKey !== false) {
+        const key = record.apiKey;
+        if (key === undefined || key === '')
+            return refuse('authentication', 401, 'authentication_error', 'x-api-key header is required');
+        if (typeof opts.requireApiKey === 'string' && key !== opts.requireApiKey)
+            return refuse('authentication', 401, 'authentication_error', 'invalid x-api-key');
+    }
+    if (record.rawBody !== '' && record.body === undefined) {
+        let reason = 'invalid JSON';
+        try {
+            JSON.parse(record.rawBody);
+        }
+        catch (err) {
+            reason = err instanceof Error ? err.message : String(err);
+        }
+        return refuse('invalid_request', 400, 'invalid_request_error', `There was an error parsing the body of your request: ${reason}`);
+    }
+    const validation = (0, validate_1.validateMessagesRequest)(record.body, {
+        toolPairing: opts.validateToolPairing !== false,
+        systemMessages: opts.allowSystemMessages === true,
+    });
+    if (!validation.ok)
+        return refuse('invalid_request', 400, 'invalid_request_error', validation.message);
+    return { request: validation.request };
+}
+function refuse(kind, status, type, message) {
+    return { refusal: { kind, status, type, message } };
+}
+//# sourceMappingURL=intake.js.map

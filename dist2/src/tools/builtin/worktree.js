@@ -1,0 +1,311 @@
+"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.ExitWorktreeTool = exports.EnterWorktreeTool = void 0;
+// EnterWorktree / ExitWorktree: the session works in a git worktree of its repository (the
+// reference's names, schemas, location and branch naming: src/tools/worktree.ts,
+// docs/reference-tools.md). Entering returns a context modifier (data, invariant 4) that moves the
+// session's cwd and project directory into the worktree: every later tool call, the sandbox's
+// working directories and the permission rules' anchor follow it. Exiting restores them; `remove`
+// deletes the worktree and its branch, only one this session made, and only with
+// `discard_changes` when work would be lost.
+const node_fs_1 = require("node:fs");
+const path = __importStar(require("node:path"));
+const zod_1 = require("zod");
+const Tool_1 = require("../Tool");
+const worktree_1 = require("../worktree");
+const paths_1 = require("./paths");
+const AGENT = { agentInvoked: true };
+const ALREADY_IN_WORKTREE = 'Already in a worktree session. Pass `path` to switch into another existing worktree, or use ExitWorktree to leave this one before creating a new worktree.';
+const NOTHING_TO_EXIT = 'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees entered with EnterWorktree in this session. No filesystem changes were made.';
+const enterSchema = zod_1.z
+    .strictObject({
+    name: zod_1.z
+        .string()
+        .optional()
+        .describe('Name of a new worktree: "/"-separated segments of letters, digits, ".", "_" and "-", at most 64 characters. A name is made up when omitted. Not together with path.'),
+    path: zod_1.z
+        .string()
+        .optional()
+        .describe('An existing worktree of this repository (as `git worktree list` shows it) to switch into. Not together with name.'),
+})
+    .superRefine((input, ctx) => {
+    if (input.name !== undefined && input.path !== undefined)
+        ctx.addIssue({ code: 'custom', message: 'Provide at most one of `name` or `path`, not both.', path: [] });
+    if (input.name !== undefined) {
+        const problem = (0, worktree_1.worktreeNameProblem)(input.name);
+        if (problem)
+            ctx.addIssue({ code: 'custom', message: problem, path: ['name'] });
+    }
+});
+const ENTER_PROMPT = `Moves this session into an isolated git worktree of the current repository, so that its edits and commands do not touch the main checkout or other sessions' files.
+
+- With name (or none: one is made up), creates <repository>/.claude/worktrees/<name> on a new branch worktree-<name> from the current HEAD ("/" in the name becomes "+"); an existing worktree of that name is reused.
+- With path, switches into an existing worktree of this repository.
+- From then on the working directory of every tool is the worktree. Use ExitWorktree to come back.
+- Only when the user asks for a worktree or the task needs isolation from the main checkout.`;
+const quoted = (s) => `“${s}”`;
+exports.EnterWorktreeTool = (0, Tool_1.buildTool)({
+    name: 'EnterWorktree',
+    // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+    shouldDefer: true,
+    inputSchema: enterSchema,
+    prompt: () => ENTER_PROMPT,
+    summary: (input) => `EnterWorktree ${input.path ?? input.name ?? '(new)'}`,
+    // A re-run after a lost worker reuses the worktree the first run made.
+    isIdempotent: () => true,
+    // Refusals that need no git come before the hooks, as in the reference.
+    async validateInput(input, ctx) {
+        if (ctx.agent.worktree && input.path === undefined)
+            return { result: false, message: ALREADY_IN_WORKTREE };
+        return { result: true };
+    },
+    // Switching into a worktree outside the session's working directories would make it one (the
+    // sandbox and the file tools follow the cwd): a person decides, as for any widening.
+    async checkPermissions(input, ctx) {
+        if (input.path === undefined)
+            return { behavior: 'passthrough' };
+        const target = (0, paths_1.resolvePath)(ctx.agent.cwd, input.path);
+        const roots = [
+            ...(ctx.agent.projectDir ? [ctx.agent.projectDir] : [ctx.agent.cwd]),
+            ...(ctx.agent.worktree ? [ctx.agent.worktree.originalCwd] : []),
+            ...ctx.agent.additionalDirectories,
+            ...ctx.permission.workingDirectories,
+        ];
+        if (roots.some((r) => isInside(target, r)))
+            return { behavior: 'passthrough' };
+        return {
+            behavior: 'ask',
+            message: `EnterWorktree needs approval: ${target} is outside the session's working directories, and the session would work there.`,
+        };
+    },
+    async call(input, ctx) {
+        if (ctx.agent.worktree && input.path === undefined)
+            throw new Error(ALREADY_IN_WORKTREE);
+        if (input.path !== undefined) {
+            const root = await (0, worktree_1.mainRepositoryRoot)(ctx.agent.cwd, AGENT);
+            if (!root)
+                throw new Error(`Cannot enter worktree: ${ctx.agent.cwd} is not in a git repository.`);
+            const target = (0, paths_1.resolvePath)(ctx.agent.cwd, input.path);
+            const entry = (await (0, worktree_1.listWorktrees)(root, AGENT)).find((w) => w.path === target);
+            if (!entry || entry.path === root)
+                throw new Error(`Cannot enter worktree: ${target} is not a registered worktree of ${root}. Run 'git -C ${root} worktree list' to see registered worktrees.`);
+            const base = entry.head;
+            const dirs = await (0, worktree_1.gitDirsOf)(target, AGENT);
+            return {
+                data: {
+                    worktreePath: target,
+                    ...(entry.branch ? { worktreeBranch: entry.branch } : {}),
+                    message: `Entered worktree at ${quoted(target)}${entry.branch ? ` on branch ${quoted(entry.branch)}` : ''}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+                },
+                contextModifiers: [
+                    {
+                        type: 'worktreeEntered',
+                        worktree: {
+                            path: target,
+                            ...(entry.branch ? { branch: entry.branch } : {}),
+                            ...(base ? { base } : {}),
+                            created: false,
+                            repoRoot: root,
+                            ...dirs,
+                        },
+                    },
+                ],
+            };
+        }
+        const root = await (0, worktree_1.mainRepositoryRoot)(ctx.agent.cwd, AGENT);
+        if (!root)
+            throw new Error('Cannot create a worktree: not in a git repository.');
+        const wt = await (0, worktree_1.createOrReuseWorktree)(root, input.name ?? (0, worktree_1.randomWorktreeName)(), AGENT);
+        return {
+            data: {
+                worktreePath: wt.path,
+                worktreeBranch: wt.branch,
+                message: `${wt.created ? 'Created' : 'Entered'} worktree at ${quoted(wt.path)} on branch ${quoted(wt.branch)}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+            },
+            contextModifiers: [
+                {
+                    type: 'worktreeEntered',
+                    worktree: {
+                        path: wt.path,
+                        branch: wt.branch,
+                        base: wt.base,
+                        created: wt.created,
+                        repoRoot: wt.repoRoot,
+                        gitDir: wt.gitDir,
+                        commonDir: wt.commonDir,
+                    },
+                },
+            ],
+        };
+    },
+    mapToolResultToToolResultBlockParam(data, toolUseId) {
+        return { type: 'tool_result', tool_use_id: toolUseId, content: data.message };
+    },
+});
+const exitSchema = zod_1.z.strictObject({
+    action: zod_1.z
+        .enum(['keep', 'remove'])
+        .describe('"keep" leaves the worktree and its branch on disk; "remove" deletes both.'),
+    discard_changes: zod_1.z
+        .boolean()
+        .optional()
+        .describe('Needed with "remove" when the worktree has uncommitted files or commits of its own: they are lost. Set it only when the user agreed.'),
+});
+const EXIT_PROMPT = `Leaves the worktree EnterWorktree moved this session into and returns to the directory the session was in before.
+
+- action "keep": the worktree and its branch stay on disk.
+- action "remove": deletes the worktree and its branch. Refused when it has uncommitted files or commits since it was made, unless discard_changes is true (only after the user agreed). A worktree this session did not create is never removed.`;
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+exports.ExitWorktreeTool = (0, Tool_1.buildTool)({
+    name: 'ExitWorktree',
+    // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+    shouldDefer: true,
+    inputSchema: exitSchema,
+    prompt: () => EXIT_PROMPT,
+    summary: (input) => `ExitWorktree ${input.action}`,
+    // keep changes nothing on disk; a re-run of remove finds the worktree gone and only exits.
+    isIdempotent: () => true,
+    // Refusals come before the hooks, as in the reference (call() checks again: the disk may change).
+    async validateInput(input, ctx) {
+        const wt = ctx.agent.worktree;
+        if (!wt)
+            return { result: false, message: NOTHING_TO_EXIT };
+        if (input.action !== 'remove')
+            return { result: true };
+        if (!wt.created)
+            return { result: false, message: notOwner(wt.path, wt.originalCwd) };
+        if (input.discard_changes === true || !lstatOrUndefined(wt.path)?.isDirectory())
+            return { result: true };
+        try {
+            const lost = await (0, worktree_1.worktreeChanges)(wt.path, wt.base, AGENT);
+            return lost.files > 0 || lost.commits > 0 ? { result: false, message: wouldDiscard(lost) } : { result: true };
+        }
+        catch {
+            return { result: true }; // call() says what is wrong
+        }
+    },
+    async call(input, ctx) {
+        const wt = ctx.agent.worktree;
+        if (!wt)
+            throw new Error(NOTHING_TO_EXIT);
+        const back = wt.originalCwd;
+        const branch = wt.branch ? ` on branch ${quoted(wt.branch)}` : '';
+        const base = {
+            originalCwd: back,
+            worktreePath: wt.path,
+            ...(wt.branch ? { worktreeBranch: wt.branch } : {}),
+            restoredCwd: back,
+            originalCwdMissing: !lstatOrUndefined(back)?.isDirectory(),
+        };
+        if (input.action === 'keep') {
+            return {
+                data: {
+                    action: 'keep',
+                    ...base,
+                    message: `Exited worktree. Your work is preserved at ${quoted(wt.path)}${branch}. Session is now back in ${quoted(back)}.`,
+                },
+                contextModifiers: [{ type: 'worktreeExited' }],
+            };
+        }
+        if (!wt.created)
+            throw new Error(notOwner(wt.path, back));
+        let discarded = { files: 0, commits: 0 };
+        const st = lstatOrUndefined(wt.path);
+        if (st) {
+            // Only the registered worktree at exactly this place, never what a symlink planted there points to.
+            const registered = (await (0, worktree_1.listWorktrees)(wt.repoRoot, AGENT)).some((w) => w.path === wt.path);
+            if (st.isSymbolicLink() || !st.isDirectory() || !registered || realOrUndefined(wt.path) !== path.resolve(wt.path))
+                throw new Error(`${wt.path} is no longer a worktree of ${wt.repoRoot}: nothing was removed. Use action: "keep".`);
+            discarded = await (0, worktree_1.worktreeChanges)(wt.path, wt.base, AGENT);
+            if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true)
+                throw new Error(wouldDiscard(discarded));
+            await (0, worktree_1.removeWorktree)(wt.repoRoot, wt.path, wt.branch, AGENT);
+        }
+        const lost = [
+            ...(discarded.files > 0 ? [`Discarded ${plural(discarded.files, 'uncommitted file')}.`] : []),
+            ...(discarded.commits > 0 ? [`Discarded ${plural(discarded.commits, 'commit')}.`] : []),
+        ];
+        return {
+            data: {
+                action: 'remove',
+                ...base,
+                discardedFiles: discarded.files,
+                discardedCommits: discarded.commits,
+                message: [
+                    `Exited and removed worktree at ${quoted(wt.path)}.`,
+                    ...lost,
+                    `Session is now back in ${quoted(back)}.`,
+                ].join(' '),
+            },
+            contextModifiers: [{ type: 'worktreeExited' }],
+        };
+    },
+    mapToolResultToToolResultBlockParam(data, toolUseId) {
+        return { type: 'tool_result', tool_use_id: toolUseId, content: data.message };
+    },
+});
+function lstatOrUndefined(p) {
+    try {
+        return (0, node_fs_1.lstatSync)(p);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isInside(child, dir) {
+    const rel = path.relative(path.resolve(dir), path.resolve(child));
+    return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+}
+function notOwner(dir, back) {
+    return `This session did not create the worktree at ${quoted(dir)}, so it will not remove it. Use action: "keep" to return to ${quoted(back)}.`;
+}
+function wouldDiscard(lost) {
+    const what = [
+        ...(lost.files > 0 ? [plural(lost.files, 'uncommitted file')] : []),
+        ...(lost.commits > 0 ? [plural(lost.commits, 'commit')] : []),
+    ].join(' and ');
+    return `Worktree has ${what}. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.`;
+}
+/** The real path (no symlink anywhere on the way), or undefined. */
+function realOrUndefined(p) {
+    try {
+        return (0, node_fs_1.realpathSync)(p);
+    }
+    catch {
+        return undefined;
+    }
+}
+//# sourceMappingURL=worktree.js.map

@@ -1,0 +1,27 @@
+import type { SandboxSettings } from '../sandbox/settings';
+export declare const PERMISSION_MODES: readonly ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"];
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+export interface PermissionRules {
+    /** Rule strings: `Tool` or `Tool(spec)`, e.g. `Bash(npm run test:*)`, `Read(./src/**)`. */
+    allow: string[];
+    ask: string[];
+    deny: string[];
+}
+export interface ToolPermissionContext {
+    mode: PermissionMode;
+    rules: PermissionRules;
+    /** Absolute working directories: the session's cwd is always one of them. */
+    workingDirectories: string[];
+    /**
+     * The session's `sandbox` settings (reference format, paths resolved at start). Sessions always
+     * have it: the tool activities put `{}` (the default: sandboxed) when the session input has none.
+     * Absent means no sandbox at all (a tool called directly, outside a session).
+     */
+    sandbox?: SandboxSettings;
+    /**
+     * Absolute paths protected like the built-in control files (src/permissions/protectedPaths.ts):
+     * the scripts and task files the session's hooks run. Set by the tool activities from the
+     * session's hooks, never by the workflow.
+     */
+    controlFiles?: string[];
+}

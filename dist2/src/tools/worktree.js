@@ -1,0 +1,247 @@
+"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.WORKTREE_NAME_MAX = void 0;
+exports.worktreeNameProblem = worktreeNameProblem;
+exports.worktreeDirName = worktreeDirName;
+exports.worktreeBranch = worktreeBranch;
+exports.worktreePath = worktreePath;
+exports.randomWorktreeName = randomWorktreeName;
+exports.git = git;
+exports.mainRepositoryRoot = mainRepositoryRoot;
+exports.listWorktrees = listWorktrees;
+exports.worktreeGitAccess = worktreeGitAccess;
+exports.gitDirsOf = gitDirsOf;
+exports.createOrReuseWorktree = createOrReuseWorktree;
+exports.worktreeChanges = worktreeChanges;
+exports.removeWorktree = removeWorktree;
+// Git worktrees as the reference makes them (Claude Code 2.1.328, docs/reference-tools.md): a
+// worktree named N lives at `<main repository root>/.claude/worktrees/<N, each "/" as "+">` on the
+// branch `worktree-<same>`, started at the current HEAD. Used by `run --worktree` (before the
+// session starts) and by the EnterWorktree/ExitWorktree tools. Node only; git runs without the
+// repository's hooks and fsmonitor when an agent asked for it (`agentInvoked`), so a worktree the
+// model creates runs nothing the repository configures.
+const node_child_process_1 = require("node:child_process");
+const node_fs_1 = require("node:fs");
+const path = __importStar(require("node:path"));
+exports.WORKTREE_NAME_MAX = 64;
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
+/** Why a worktree name is refused (the reference's rules), or undefined when it is valid. */
+function worktreeNameProblem(name) {
+    if (name.length === 0)
+        return `Invalid worktree name "": it must not be empty`;
+    if (name.length > exports.WORKTREE_NAME_MAX)
+        return `Invalid worktree name "${name}": at most ${exports.WORKTREE_NAME_MAX} characters`;
+    const segments = name.split('/');
+    if (segments.some((s) => s === '.' || s === '..'))
+        return `Invalid worktree name "${name}": must not contain "." or ".." path segments`;
+    if (segments.some((s) => !SEGMENT.test(s)))
+        return `Invalid worktree name "${name}": each "/"-separated segment must be non-empty and contain only letters, digits, dots, underscores, and dashes`;
+    return undefined;
+}
+/** The directory name under `.claude/worktrees/` (the reference: each "/" becomes "+"). */
+function worktreeDirName(name) {
+    return name.split('/').join('+');
+}
+/** The branch a new worktree gets. */
+function worktreeBranch(name) {
+    return `worktree-${worktreeDirName(name)}`;
+}
+function worktreePath(repoRoot, name) {
+    return path.join(repoRoot, '.claude', 'worktrees', worktreeDirName(name));
+}
+const ADJECTIVES = ['brave', 'calm', 'eager', 'gentle', 'graceful', 'keen', 'lively', 'quiet', 'swift', 'tidy'];
+const VERBS = ['dancing', 'drifting', 'humming', 'jumping', 'running', 'singing', 'sleeping', 'whistling'];
+const NOUNS = ['bee', 'cedar', 'comet', 'falcon', 'harbor', 'lantern', 'otter', 'pebble', 'river', 'willow'];
+/** A name when none is given: `<adjective>-<verb>ing-<noun>`, as the reference picks one. */
+function randomWorktreeName(random = Math.random) {
+    const pick = (xs) => xs[Math.floor(random() * xs.length) % xs.length];
+    return `${pick(ADJECTIVES)}-${pick(VERBS)}-${pick(NOUNS)}`;
+}
+/** Runs git; resolves with stdout, rejects with git's message. */
+function git(cwd, args, opts = {}) {
+    const guard = opts.agentInvoked ? ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'] : [];
+    return new Promise((resolve, reject) => {
+        (0, node_child_process_1.execFile)('git', [...guard, ...args], {
+            cwd,
+            encoding: 'utf8',
+            timeout: 60_000,
+            maxBuffer: 16 * 1024 * 1024,
+            env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+        }, (err, stdout, stderr) => {
+            if (err)
+                reject(new Error((stderr || err.message).trim()));
+            else
+                resolve(stdout);
+        });
+    });
+}
+/** The main repository's root (the directory whose `.git` is the common directory), or undefined outside git. */
+async function mainRepositoryRoot(cwd, opts = {}) {
+    let common;
+    try {
+        common = (await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir'], opts)).trim();
+    }
+    catch {
+        return undefined;
+    }
+    if (path.basename(common) !== '.git')
+        return undefined; // a bare repository: no checkout to branch from
+    return path.dirname(common);
+}
+/** `git worktree list --porcelain`, the main checkout first. */
+async function listWorktrees(cwd, opts = {}) {
+    const out = await git(cwd, ['worktree', 'list', '--porcelain'], opts);
+    const entries = [];
+    for (const block of out.split('\n\n')) {
+        const lines = block.split('\n').filter(Boolean);
+        const wt = lines.find((l) => l.startsWith('worktree '));
+        if (!wt)
+            continue;
+        const e = { path: wt.slice('worktree '.length), locked: false };
+        for (const l of lines) {
+            if (l.startsWith('branch '))
+                e.branch = l.slice('branch '.length).replace(/^refs\/heads\//, '');
+            else if (l.startsWith('HEAD '))
+                e.head = l.slice('HEAD '.length);
+            else if (l === 'locked' || l.startsWith('locked '))
+                e.locked = true;
+        }
+        entries.push(e);
+    }
+    return entries;
+}
+const real = (p) => {
+    try {
+        return (0, node_fs_1.realpathSync)(p);
+    }
+    catch {
+        return path.resolve(p);
+    }
+};
+/**
+ * What sandboxed Bash in a linked worktree may write of the main repository's git directory so that
+ * git works there (add, commit, branch): the object store, the refs and their logs, the worktree's
+ * own git directory; and, denied inside those, what makes git run code or read another directory
+ * (config, hooks, the worktree's commondir/gitdir pointers and per-worktree config). Everything
+ * else of the main repository — its checkout, its config, other worktrees — stays read-only.
+ * The paths come from git at creation, never from the worktree's `.git` file (which the agent
+ * could rewrite).
+ */
+function worktreeGitAccess(commonDir, gitDir) {
+    return {
+        allowWrite: [path.join(commonDir, 'objects'), path.join(commonDir, 'refs'), path.join(commonDir, 'logs'), gitDir],
+        denyWrite: [
+            path.join(gitDir, 'commondir'),
+            path.join(gitDir, 'gitdir'),
+            path.join(gitDir, 'config'),
+            path.join(gitDir, 'config.worktree'),
+            path.join(gitDir, 'hooks'),
+            path.join(commonDir, 'config'),
+            path.join(commonDir, 'hooks'),
+        ],
+    };
+}
+/** A worktree's own and common git directories, as git reports them. */
+async function gitDirsOf(dir, opts) {
+    const [gitDir, commonDir] = (await git(dir, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'], opts))
+        .trim()
+        .split('\n');
+    if (!gitDir || !commonDir)
+        throw new Error(`git did not name the git directories of ${dir}`);
+    return { gitDir, commonDir };
+}
+/**
+ * Creates the worktree `name` of the repository holding `cwd`, or reuses it when it already is a
+ * registered worktree at its place. Throws (with a message for the user or the model) outside a
+ * git repository, on a bad name, or when something that is not its worktree is in the way.
+ */
+async function createOrReuseWorktree(cwd, name, opts = {}) {
+    const problem = worktreeNameProblem(name);
+    if (problem)
+        throw new Error(problem);
+    const root = await mainRepositoryRoot(cwd, opts);
+    if (!root)
+        throw new Error(`Cannot create a worktree: ${cwd} is not in a git repository with a working tree.`);
+    const dir = worktreePath(root, name);
+    const branch = worktreeBranch(name);
+    const known = (await listWorktrees(root, opts)).find((w) => real(w.path) === real(dir));
+    if (known) {
+        const head = known.head ?? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim();
+        return {
+            path: dir,
+            branch: known.branch ?? branch,
+            base: head,
+            created: false,
+            repoRoot: root,
+            ...(await gitDirsOf(dir, opts)),
+        };
+    }
+    if ((0, node_fs_1.existsSync)(dir) || isSymlink(dir))
+        throw new Error(`Cannot create the worktree: ${dir} exists and is not a worktree of ${root}.`);
+    // A symlinked `.claude` or `.claude/worktrees` would put the checkout elsewhere.
+    for (const p of [path.join(root, '.claude'), path.join(root, '.claude', 'worktrees')])
+        if (isSymlink(p))
+            throw new Error(`Cannot create the worktree: ${p} is a symbolic link.`);
+    const base = (await git(root, ['rev-parse', 'HEAD'], opts)).trim();
+    const branchExists = await git(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], opts).then(() => true, () => false);
+    await git(root, ['worktree', 'add', ...(branchExists ? [dir, branch] : ['-b', branch, dir, base])], opts);
+    const start = branchExists ? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim() : base;
+    return { path: dir, branch, base: start, created: true, repoRoot: root, ...(await gitDirsOf(dir, opts)) };
+}
+function isSymlink(p) {
+    try {
+        return (0, node_fs_1.lstatSync)(p).isSymbolicLink();
+    }
+    catch {
+        return false;
+    }
+}
+/** Uncommitted files and commits since `base` in a worktree (what removing it would discard). */
+async function worktreeChanges(dir, base, opts = {}) {
+    const status = await git(dir, ['status', '--porcelain', '--untracked-files=all'], opts);
+    const files = status.split('\n').filter((l) => l.trim() !== '').length;
+    let commits = 0;
+    if (base)
+        commits = Number((await git(dir, ['rev-list', '--count', `${base}..HEAD`], opts)).trim()) || 0;
+    return { files, commits };
+}
+/** Removes a worktree and its branch (the branch stays when git refuses, e.g. it is checked out elsewhere). */
+async function removeWorktree(repoRoot, dir, branch, opts = {}) {
+    await git(repoRoot, ['worktree', 'remove', '--force', '--force', dir], opts);
+    if (branch)
+        await git(repoRoot, ['branch', '-D', branch], opts).catch(() => undefined);
+}
+//# sourceMappingURL=worktree.js.map

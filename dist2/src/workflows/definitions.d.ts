@@ -1,0 +1,380 @@
+import type { AgentContext } from '../engine/context';
+import type { Autonomy } from '../engine/autonomy';
+import type { Message, Usage } from '../engine/messages';
+import type { PendingApproval, SessionControlWrite, SessionPhase, SessionState, SessionStatusName } from '../engine/session';
+import type { OutageState } from '../engine/retry';
+import type { DiscardedExecution, StreamedToolUse } from '../engine/streaming';
+import type { MonitorEventBatch } from '../engine/monitorTasks';
+import type { ControlWrite, DecisionRecord, ToolCallStatus } from '../engine/records';
+import type { ContextSettings } from '../engine/contextWindow';
+import type { CompactionRecord, ContextView } from '../engine/contextView';
+import type { PermissionMode, PermissionRules } from '../tools/permissionTypes';
+import type { SandboxSettings } from '../sandbox/settings';
+import type { McpServers } from '../mcp/config';
+import type { MemoryRef, SessionMemory } from '../engine/memory';
+import type { SubagentParent } from '../engine/subagents';
+import type { AgentDefinition } from '../agents/definitions';
+import type { SkillDefinition } from '../agents/skills';
+export declare const TASK_QUEUE_DEFAULT = "durable-agent";
+export declare const STATUS_SEARCH_ATTRIBUTE = "DurableAgentStatus";
+export interface ModelSettingsInput {
+    model: string;
+    maxTokens: number;
+    system?: string;
+    temperature?: number;
+}
+/** Hooks in the reference's JSON format (command hooks only: functions cannot cross the wire). */
+export type HooksJson = Record<string, Array<{
+    matcher?: string;
+    hooks: Array<{
+        type: 'command';
+        command: string;
+        timeout?: number;
+    }>;
+}>>;
+export interface SessionInput {
+    prompt: string;
+    model: ModelSettingsInput;
+    /** Tool names of the session's pool (a subset of the worker's registry). */
+    tools: string[];
+    permissionMode: PermissionMode;
+    rules: PermissionRules;
+    cwd: string;
+    additionalDirectories?: string[];
+    /** The user's IANA time zone (cron jobs read it): captured by the client, checked at the edge. */
+    timeZone?: string;
+    hooks?: HooksJson;
+    /**
+     * MCP servers (`.mcp.json` approved servers and settings `mcpServers`), unexpanded: `${VAR}`
+     * expands on the worker that starts the server. Their tools join the pool as `mcp__<server>__<tool>`.
+     */
+    mcpServers?: McpServers;
+    /**
+     * CLAUDE.md memory read at start (src/memory): sent as a system reminder before the prompt in
+     * the first user message, as the reference does. Its size is capped like the prompt's.
+     */
+    memory?: SessionMemory;
+    /** The settings files the session's configuration came from, lowest precedence first (status shows them). */
+    settingsSources?: string[];
+    /**
+     * The reference's `sandbox` settings, paths resolved at start (src/sandbox). Absent = `{}`:
+     * Bash runs in the OS sandbox where the platform supports it. `{ enabled: false }` opts out.
+     */
+    sandbox?: SandboxSettings;
+    /** `permissions.disableBypassPermissionsMode: "disable"`: a bypassPermissions session is refused. */
+    disableBypassPermissionsMode?: boolean;
+    maxTurns?: number;
+    maxTotalTokens?: number;
+    /** How long an `ask` waits for approve/deny before it becomes a denial. Default 24 h. */
+    approvalTimeoutMs?: number;
+    /** After an interrupt: wait for a follow-up message (default) or end the session. */
+    onInterrupt?: 'wait' | 'end';
+    /** How long to wait for a follow-up after an interrupt before ending. Default 7 days. */
+    idleTimeoutMs?: number;
+    maxConcurrency?: number;
+    /**
+     * Streaming tool execution (default true): a concurrency-safe call starts while the model's
+     * message still streams (docs/architecture.md). false: tools start when the message is complete.
+     * Env default for new sessions: DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0 turns it off.
+     */
+    streamingToolExecution?: boolean;
+    /** Task queue of the activities that touch the working directory (a queue per host/workspace). */
+    toolTaskQueue?: string;
+    /** Heartbeat timeout of tool activities: how soon a lost worker is noticed. Default 30 s. */
+    toolHeartbeatTimeoutMs?: number;
+    /** Continue-as-new once a run's history passes this many bytes (or when the server suggests). */
+    maxHistoryBytesPerRun?: number;
+    /** Longest single wait in a model or store outage (retry-after is capped too). Default 5 min (env DURABLE_AGENT_RETRY_CAP_MS). */
+    retryCapMs?: number;
+    /** End the session when an outage lasts longer than this. Default: wait as long as it takes (env DURABLE_AGENT_MAX_OUTAGE_MS). */
+    maxOutageMs?: number;
+    /** Whether the DurableAgentStatus search attribute is registered on the namespace. */
+    useSearchAttributes?: boolean;
+    /** Context window management and prompt caching (auto-compaction, clearing old tool results). */
+    contextManagement?: ContextSettings;
+    /** The agent types the Agent tool offers (general-purpose, ~/.claude/agents, .claude/agents); absent = general-purpose. */
+    agents?: AgentDefinition[];
+    /** The skills the Skill tool loads (~/.claude/skills, .claude/skills), read at the edge when the session starts; absent = none. */
+    skills?: SkillDefinition[];
+    /** Set on a subagent's session: the parent session's id, the Agent call that started it and the agent type. */
+    parent?: SubagentParent;
+}
+export type { SessionStatusName };
+export type { PendingApproval, SessionResult } from '../engine/session';
+export interface CompactRecord {
+    toolUseId: string;
+    toolName: string;
+    summary: string;
+    status: ToolCallStatus;
+    decision?: DecisionRecord;
+    preview: string;
+    reused?: boolean;
+    /** Started while the model's message still streamed. */
+    early?: boolean;
+    /** A hook answered `continue: false`: the session stops after this turn. */
+    stop?: {
+        reason: string;
+        hook: string;
+    };
+    /** The call's hook notices for the user (a systemMessage, a failed hook). */
+    notices?: string[];
+    /** Control files of the session that changed while the call ran. */
+    controlWrites?: ControlWrite[];
+}
+export interface TurnSummary {
+    turn: number;
+    reason: string;
+    records: CompactRecord[];
+    batches: Array<{
+        concurrencySafe: boolean;
+        toolUseIds: string[];
+    }>;
+    usage?: Usage;
+    fallback: boolean;
+    text: string;
+}
+/** State carried across continue-as-new runs: the engine's session state. */
+export type SessionCarry = SessionState;
+export interface SessionStatus {
+    sessionId: string;
+    status: SessionStatusName;
+    turn: number;
+    phase: SessionPhase;
+    pendingApprovals: PendingApproval[];
+    usage: Usage;
+    head: string | null;
+    toolCalls: number;
+    toolCallCounts: Partial<Record<ToolCallStatus, number>>;
+    /** The session's working directory and additional directories now (after context modifiers). */
+    context: {
+        cwd: string;
+        additionalDirectories: string[];
+    };
+    runs: number;
+    /** The latest notices of session-level hooks (systemMessage, non-blocking errors, blocked prompts). */
+    hookNotices?: string[];
+    lastText: string;
+    lastTurn?: TurnSummary;
+    /** Set while the running turn waits out a model or store outage. */
+    outage?: OutageState;
+    endReason?: string;
+    currentTurnWorkflowId?: string;
+    /** Compactions so far (the last 100) and the tokens the model's view held after the last answer. */
+    compactions?: CompactionRecord[];
+    contextTokens?: number;
+    /** Writes the session's calls made to its control files (the last 100). */
+    controlWrites?: SessionControlWrite[];
+    /** Background tasks, the wake-up and cron jobs the session holds (engine/autonomy.ts). */
+    autonomy?: Autonomy;
+    /** Set while the session waits for that work (phase `waiting_for_work`): until when, and why. */
+    waiting?: {
+        until?: number;
+        reason: string;
+    };
+    /** `stop` was asked: the session ends at its next idle point, its timers dropped. */
+    stopRequested?: boolean;
+}
+export interface TurnWorkflowInput {
+    sessionId: string;
+    /** Keys the execution ledger (unique per session; absent in turns of older sessions: sessionId). */
+    ledgerKey?: string;
+    turn: number;
+    head: string | null;
+    append: Message[];
+    model: ModelSettingsInput;
+    tools: string[];
+    permissionMode: PermissionMode;
+    rules: PermissionRules;
+    sandbox?: SandboxSettings;
+    /** The session's memory by reference: the model activity prepends its text to the first message. */
+    memory?: MemoryRef;
+    /** A subagent's turn: what every hook input carries (parent session_id, agent_id, agent_type). */
+    agentHookFields?: {
+        session_id: string;
+        agent_id: string;
+        agent_type: string;
+    };
+    hooks?: HooksJson;
+    mcpServers?: McpServers;
+    /** `readFiles` here holds only entries not yet in the read-file store (none, normally). */
+    context: AgentContext;
+    /** The session's read-file state at the start of the turn, in the read-file store. */
+    readFilesRef?: string | null;
+    maxConcurrency: number;
+    /** Streaming tool execution (absent: on; see SessionInput). */
+    streamingToolExecution?: boolean;
+    approvalTimeoutMs: number;
+    /** How outages are waited out (see SessionInput). */
+    retry?: {
+        retryCapMs?: number;
+        maxOutageMs?: number;
+    };
+    toolTaskQueue?: string;
+    toolHeartbeatTimeoutMs?: number;
+    /** The model's view at the start of the turn; absent: the whole transcript. */
+    view?: ContextView;
+    contextSettings?: ContextSettings;
+    /** Present when the session offers the Agent tool: what a child session inherits. */
+    subagents?: SubagentSettings;
+    /** The session's tool settings in the store (TOOL_SETTINGS_REF_PATCH): tool activities carry this reference, not the settings. */
+    toolSettingsRef?: string;
+    /** The session's skills, present only when the settings are not stored (toolSettingsRef absent): the inline tool session carries them. */
+    skills?: SkillDefinition[];
+}
+/** What a subagent's child session inherits from its parent session besides the turn's own settings. */
+export interface SubagentSettings {
+    agents?: AgentDefinition[];
+    /** The session's memory (CLAUDE.md): a subagent gets it too, as in the reference (inline when small, else by reference). */
+    memory?: SessionMemory;
+    maxTurns?: number;
+    maxTotalTokens?: number;
+    useSearchAttributes?: boolean;
+}
+export interface TurnWorkflowResult extends TurnSummary {
+    head: string | null;
+    /** False when interrupted before the model answered: the appended messages were not sent. */
+    consumedAppend: boolean;
+    /** With `readFiles` empty: the turn stored them under `readFilesRef`. */
+    context: AgentContext;
+    readFilesRef?: string | null;
+    stopReason?: string;
+    error?: string;
+    /** The model's view after the turn, and the compactions it ran (with their own usage). */
+    view?: ContextView;
+    compactions?: CompactionRecord[];
+    compactionUsage?: Usage;
+    /** Calls started while the model streamed that the final message did not hold: their results were never sent. */
+    discarded?: DiscardedExecution[];
+}
+export interface ApprovalDecisionInput {
+    toolUseId?: string;
+    decision: 'approve' | 'deny';
+    by?: string;
+    reason?: string;
+}
+export declare const interruptSignal: import("@temporalio/workflow").SignalDefinition<[({
+    reason?: string;
+    by?: string;
+} | undefined)?], string>;
+export declare const sendMessageSignal: import("@temporalio/workflow").SignalDefinition<[{
+    text: string;
+}], string>;
+/** Ends the session's loop: its wake-up and cron jobs are dropped, it ends at its next idle point. */
+export declare const stopSignal: import("@temporalio/workflow").SignalDefinition<[({
+    by?: string;
+} | undefined)?], string>;
+export type ApprovalOutcomeSource = 'human' | 'timeout' | 'interrupted' | 'mode' | 'unattended';
+/**
+ * The answer to approve/deny: what happened to the call. `applied` is false when the call was
+ * decided otherwise first (the approval timed out, the turn was interrupted); `decision` is then
+ * the one that counted and `outcome` says why.
+ */
+export interface ApprovalAnswerUpdate {
+    toolUseId: string;
+    decision: 'approve' | 'deny';
+    applied?: boolean;
+    outcome?: string;
+}
+export declare const approveUpdate: import("@temporalio/common").UpdateDefinition<ApprovalAnswerUpdate, [ApprovalDecisionInput], string>;
+export declare const denyUpdate: import("@temporalio/common").UpdateDefinition<ApprovalAnswerUpdate, [ApprovalDecisionInput], string>;
+/** What to answer an approve/deny once the turn said what it did (undefined: the turn ended without saying). */
+export declare function approvalAnswer(toolUseId: string, requested: 'approve' | 'deny', actual: {
+    decision?: 'approve' | 'deny';
+    source?: ApprovalOutcomeSource;
+} | undefined): ApprovalAnswerUpdate;
+export declare const statusQuery: import("@temporalio/workflow").QueryDefinition<SessionStatus, [], string>;
+export declare const transcriptHeadQuery: import("@temporalio/workflow").QueryDefinition<string | null, [], string>;
+export declare const turnInterruptSignal: import("@temporalio/workflow").SignalDefinition<[], "turnInterrupt">;
+export declare const turnApprovalSignal: import("@temporalio/workflow").SignalDefinition<[{
+    toolUseId: string;
+    decision: "approve" | "deny";
+    by?: string;
+    reason?: string;
+}], string>;
+export declare const approvalPendingSignal: import("@temporalio/workflow").SignalDefinition<[PendingApproval], string>;
+/** The turn decided an ask: what it did (turns recorded before APPROVAL_OUTCOME_PATCH send only the id, and only on timeout/interrupt). */
+export declare const approvalResolvedSignal: import("@temporalio/workflow").SignalDefinition<[{
+    toolUseId: string;
+    decision?: "approve" | "deny";
+    source?: ApprovalOutcomeSource;
+}], string>;
+/** Turns and sessions report the real outcome of every ask (versioned: older histories replay without it). */
+export declare const APPROVAL_OUTCOME_PATCH = "approval-outcome";
+/** A subagent's session fires SubagentStart/SubagentStop instead of SessionStart/Stop, and no UserPromptSubmit/SessionEnd. */
+export declare const SUBAGENT_HOOKS_PATCH = "subagent-hook-events";
+/** Turns recorded before it ran a tool_use cut off by max_tokens; after it, the call is answered without running (engine/cutOff.ts). */
+export declare const MAX_TOKENS_CUT_OFF_PATCH = "max-tokens-cut-off";
+/** SessionStart fires again with source `compact` / `resume` (not only `startup`). */
+export declare const SESSION_START_SOURCES_PATCH = "session-start-sources";
+/**
+ * The end-of-turn store writes (tool results into the transcript, the read-file state) run as
+ * LOCAL activities in the workflow task that has the last tool result, instead of two activities
+ * and a further workflow task (versioned: turns recorded before replay with the activities).
+ */
+export declare const LOCAL_TURN_STORES_PATCH = "local-turn-stores";
+/**
+ * The session stores its tool settings once per run (local activity storeToolSettings) and its
+ * turns' tool activities carry the reference (`toolSettingsRef`) instead of the whole settings.
+ */
+export declare const TOOL_SETTINGS_REF_PATCH = "tool-settings-ref";
+/**
+ * The session's continue-as-new decision reads the run's own count of the bytes it put into and
+ * took out of history (and its turns), never the server's `historySize`: that value can differ
+ * between the live task and the recorded event (a retried, transient workflow task), so a replay
+ * crossed the limit one task earlier than the live run did (found by test:cluster).
+ */
+export declare const CHECKPOINT_OWN_SIZE_PATCH = "checkpoint-own-size";
+/**
+ * Background tasks (Bash `run_in_background`): the session runs each recorded task as its own
+ * activity `task-<id>`, queues its notification when it ends, and does not continue-as-new while one
+ * runs. Histories recorded before never held a task (the call was refused).
+ */
+export declare const BACKGROUND_TASKS_PATCH = "background-tasks";
+/**
+ * A subagent started in the same turn as a Skill call that names a model runs on that model (the
+ * child session's input; before, the model of the turn's start). src/workflows/versions.ts.
+ */
+export declare const SKILL_MODEL_SUBAGENT_PATCH = "skill-model-subagent";
+/**
+ * A background task's `<task-notification>` has a blank line after its preamble, as the reference's
+ * and as every other notification (engine/taskNotifications.ts); a session whose history was
+ * recorded without this marker keeps queuing the text without it.
+ */
+export declare const TASK_NOTIFICATION_TEXT_PATCH = "task-notification-text";
+/**
+ * Monitor tasks: the session runs a recorded `monitor` task as its own activity `task-<id>`
+ * (runMonitorTask), takes each `monitorEvent` signal once per (task, seq) and queues its event
+ * notification, and queues the monitor's end notification (or expiry notice) when the activity
+ * ends. Histories recorded before never held a monitor task (Monitor was not offered).
+ */
+export declare const MONITOR_TASKS_PATCH = "monitor-tasks";
+/**
+ * A background task that ends in the same workflow activation as a turn that ended the session (or
+ * while its Stop hooks run) has its notification queued after the engine decided to end: the session
+ * now runs a turn for it; before, it ended with the notification unread.
+ */
+export declare const QUEUED_AFTER_TURN_PATCH = "queued-after-turn";
+/** From a Monitor task's activity to its session: one numbered batch of the watch's output. */
+export declare const monitorEventSignal: import("@temporalio/workflow").SignalDefinition<[MonitorEventBatch], string>;
+/**
+ * Background agents (issue 19): an Agent call without `run_in_background: false` starts its child
+ * session (parent close policy ABANDON) and returns the launched result at once, with a
+ * `local_agent` task; the session waits for the child as the task's activity (awaitAgentTask) and
+ * queues its notification. `isolation: "worktree"` makes the child's worktree first. A turn
+ * recorded before ran every Agent call in the foreground (and refused both keys).
+ */
+export declare const BACKGROUND_AGENTS_PATCH = "background-agents";
+/** From the turn's own model activity: a tool_use block that is complete while the message streams. */
+export declare const streamedToolUseSignal: import("@temporalio/workflow").SignalDefinition<[StreamedToolUse], string>;
+/** The turn is waiting out a model or store outage (null: it is over). */
+export declare const outageSignal: import("@temporalio/workflow").SignalDefinition<[OutageState | null], string>;
+export declare const turnProgressQuery: import("@temporalio/workflow").QueryDefinition<{
+    phase: string;
+    running: Array<{
+        toolUseId: string;
+        summary: string;
+    }>;
+    done: CompactRecord[];
+    pendingApprovals: PendingApproval[];
+}, [], string>;
+export { oneLinePreview } from '../engine/messages';

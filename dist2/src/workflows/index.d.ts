@@ -1,0 +1,2 @@
+export { sessionWorkflow } from './session';
+export { turnWorkflow } from './turn';

@@ -1,0 +1,11 @@
+import type { AgentDefinition } from '../agents/definitions';
+import type { CallModelResult } from '../calls/model';
+import type { McpServers } from '../mcp/config';
+import { type ManagedModelStep as EngineManagedModelStep, type ModelStepRunners as EngineModelStepRunners, type ModelStepState } from '../engine/managedModelStep';
+import type { CompactionRecord, ContextView } from '../engine/contextView';
+import type { HooksJson, TurnWorkflowInput } from './definitions';
+export type ModelStepRunners = EngineModelStepRunners<AgentDefinition, McpServers, HooksJson, CallModelResult>;
+export type ManagedModelStep = EngineManagedModelStep<CallModelResult>;
+export declare function managedModelStep(input: TurnWorkflowInput, run: ModelStepRunners, state?: ModelStepState, outageAttempt?: number): Promise<ManagedModelStep>;
+export { modelActivityId, newModelStepState, type ModelStepState } from '../engine/managedModelStep';
+export type { CompactionRecord, ContextView };

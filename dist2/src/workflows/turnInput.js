@@ -1,0 +1,62 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.turnWorkflowInput = turnWorkflowInput;
+// The turn child's input, built from the session's input and state (pure; the session workflow
+// calls it for every turn, and tests call it to see what a turn receives).
+const context_1 = require("../engine/context");
+const session_1 = require("../engine/session");
+/** What a subagent inherits besides the turn's settings (present only when the session offers Agent). */
+function subagentSettings(input) {
+    return {
+        ...(input.agents ? { agents: input.agents } : {}),
+        ...(input.memory ? { memory: input.memory } : {}),
+        ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
+        ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+        ...(input.useSearchAttributes ? { useSearchAttributes: true } : {}),
+    };
+}
+/** The turn child's input: the session's settings and state as the turn needs them (key order is the recorded one). */
+function turnWorkflowInput(input, state, run) {
+    const { sessionId, turn, append, agentHooks, toolSettingsRef } = run;
+    return {
+        sessionId,
+        ledgerKey: state.ledgerKey,
+        turn,
+        head: state.head,
+        append,
+        // A loaded skill's `model` (absent in every session recorded before skills: the same input).
+        model: (0, context_1.modelWithSkillGrants)(input.model, state.context),
+        tools: input.tools,
+        permissionMode: input.permissionMode,
+        rules: input.rules,
+        ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+        ...(input.hooks ? { hooks: input.hooks } : {}),
+        ...(agentHooks ? { agentHookFields: agentHooks } : {}),
+        ...(state.memoryRef ? { memory: state.memoryRef } : {}),
+        ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
+        context: state.context,
+        ...(state.readFilesRef ? { readFilesRef: state.readFilesRef } : {}),
+        maxConcurrency: input.maxConcurrency ?? 10,
+        ...(input.streamingToolExecution === false ? { streamingToolExecution: false } : {}),
+        approvalTimeoutMs: input.approvalTimeoutMs ?? session_1.DEFAULT_APPROVAL_TIMEOUT_MS,
+        ...(input.retryCapMs !== undefined || input.maxOutageMs !== undefined
+            ? {
+                retry: {
+                    ...(input.retryCapMs !== undefined ? { retryCapMs: input.retryCapMs } : {}),
+                    ...(input.maxOutageMs !== undefined ? { maxOutageMs: input.maxOutageMs } : {}),
+                },
+            }
+            : {}),
+        ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
+        ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
+        ...(state.view ? { view: state.view } : {}),
+        ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
+        ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input) } : {}),
+        ...(toolSettingsRef ? { toolSettingsRef } : {}),
+        // No stored settings (the store refused them): the skills travel with the turn, as the rest of the settings do.
+        ...(!toolSettingsRef && input.tools.includes('Skill') && input.skills && input.skills.length > 0
+            ? { skills: input.skills }
+            : {}),
+    };
+}
+//# sourceMappingURL=turnInput.js.map

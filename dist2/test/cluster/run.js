@@ -1,0 +1,364 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+// `npm run test:cluster [-- --size reduced|full] [--only faults,hosts]`: durable-agent on a
+// production-shaped Temporal — the release server (deploy/'s version and config) as one process
+// per service on PostgreSQL with many history shards (test/cluster/cluster.ts) — while each part
+// of it fails: SIGKILL of a history node (its shards move to the other), of matching, of the
+// frontend, of the internal worker service, a crash of PostgreSQL itself, and a rolling deploy of
+// the durable-agent workers. Sessions with Bash side effects, approvals and subagents are counted
+// as test:faults counts them (test/faults/: every session's transcript against the side effects
+// its tools left). Then two hosts (test/cluster/hosts.ts). Prints one summary line; exits
+// non-zero when anything was lost, ran twice or did not end.
+const args_1 = require("../faults/args");
+const promises_1 = require("node:fs/promises");
+const node_fs_1 = require("node:fs");
+const node_os_1 = require("node:os");
+const node_path_1 = require("node:path");
+const node_crypto_1 = require("node:crypto");
+const worker_1 = require("@temporalio/worker");
+const worker_2 = require("../../src/worker");
+const subagents_1 = require("../../src/engine/subagents");
+const configured_1 = require("../../src/stores/configured");
+const messageStore_1 = require("../../src/stores/messageStore");
+const fakeAnthropic_1 = require("../support/fakeAnthropic");
+const leftovers_1 = require("../support/leftovers");
+const check_1 = require("../faults/check");
+const plan_1 = require("../faults/plan");
+const sessions_1 = require("../faults/sessions");
+const cluster_1 = require("./cluster");
+const server_1 = require("./server");
+const workers_1 = require("./workers");
+const hosts_1 = require("./hosts");
+const SIZES = {
+    // CI (.ci/run, phase "cluster"): every kind of fault once.
+    reduced: { sessions: 8, cycles: 1, minTurns: 5, workers: 2, deadlineMin: 10 },
+    full: { sessions: 24, cycles: 2, minTurns: 8, workers: 2, deadlineMin: 20 },
+};
+const PHASES = ['faults', 'hosts'];
+/** Every fifth turn of a cluster session starts a subagent, which records calls in its own ledgers. */
+const AGENT_EVERY = 5;
+const subName = (parent, turn) => `${parent}x${turn}`;
+const subSessionOf = (parent, turn) => ({
+    name: subName(parent.name, turn),
+    dir: (0, node_path_1.join)(parent.dir, `sub-${subName(parent.name, turn)}`),
+});
+/** A cluster session's model: the fault suite's crash turns, with an Agent call every fifth turn. */
+function clusterHandler(s, finish, pacing, handlers) {
+    return (turn) => {
+        if (finish(turn))
+            return (0, plan_1.crashTurn)(s, turn, true, pacing);
+        if (turn % AGENT_EVERY !== AGENT_EVERY - 1)
+            return (0, plan_1.crashTurn)(s, turn, false, pacing);
+        const sub = subSessionOf(s, turn);
+        (0, node_fs_1.mkdirSync)(sub.dir, { recursive: true });
+        // The child: a Bash call, then two AppendSlow calls, then its answer (no Write: nobody answers a child's ask).
+        handlers.set(sub.name, (t) => (0, plan_1.crashTurn)(sub, t, t >= 2, pacing));
+        return {
+            content: [
+                { type: 'text', text: `Turn ${turn} of session ${s.name}: delegating to a subagent.` },
+                {
+                    type: 'tool_use',
+                    id: (0, plan_1.toolUseId)(s.name, turn, 0),
+                    name: 'Agent',
+                    input: {
+                        run_in_background: false,
+                        description: 'Record calls',
+                        prompt: `[${plan_1.SESSION_MARK} ${sub.name}] Record calls in your ledgers, then say you are done.`,
+                    },
+                },
+            ],
+            delayMs: pacing.eventDelayMs,
+            textChunkSize: 6,
+            jsonChunkSize: 24,
+        };
+    };
+}
+/** Each Agent call of a completed session: its child session completed, its calls checked against its own ledgers. */
+async function checkSubagents(client, storeDir, s) {
+    const out = { agents: 0, checks: [], violations: [] };
+    if (!s.transcript)
+        return out;
+    const transcripts = new messageStore_1.TranscriptStore((0, configured_1.configuredBlobStore)({ storeDir }));
+    for (const { use, result } of (0, check_1.callsOf)(s.transcript)) {
+        if (use.name !== 'Agent')
+            continue;
+        out.agents++;
+        const name = new RegExp(`\\[${plan_1.SESSION_MARK} ([A-Za-z0-9-]+)\\]`).exec(String(use.input.prompt))?.[1] ?? '?';
+        const sub = { name, dir: (0, node_path_1.join)(s.dir, `sub-${name}`) };
+        if (!result || result.is_error) {
+            out.violations.push(`${s.name}: Agent ${use.id} answered ${result ? `with an error: ${JSON.stringify(result.content).slice(0, 200)}` : 'nothing'}`);
+            continue;
+        }
+        const child = await (0, sessions_1.within)(client.workflow.getHandle((0, subagents_1.subagentSessionId)(s.id, use.id)).result(), 20_000, undefined);
+        if (!child || child.status !== 'completed') {
+            out.violations.push(`${s.name}: subagent ${sub.name} ${child ? `ended ${child.status}` : 'has no result'}`);
+            continue;
+        }
+        const messages = await transcripts.load(child.head);
+        const ledgers = new Map();
+        for (const kind of ['bash', 'count', 'idem'])
+            ledgers.set(kind, (0, check_1.countLines)(await (0, promises_1.readFile)((0, plan_1.ledgerFile)(sub, kind), 'utf8').catch(() => '')));
+        const check = (0, check_1.checkSession)(messages, (kind, id) => (kind === 'write' ? 0 : (ledgers.get(kind)?.get(id) ?? 0)), [...ledgers.values()].flatMap((m) => [...m.keys()]));
+        if (check.calls.length < 3)
+            out.violations.push(`${s.name}: subagent ${sub.name} made ${check.calls.length} ledger calls (want 3)`);
+        out.checks.push(check);
+        for (const v of check.violations)
+            out.violations.push(`${s.name} → subagent ${sub.name}: ${v}`);
+    }
+    return out;
+}
+/** One cycle of every fault, each after a pause in which the sessions go on. */
+async function faultCycle(cluster, pool, workers, counts, log) {
+    const gap = () => (0, sessions_1.sleep)(4_000 + Math.random() * 3_000);
+    const historyKill = async (victim, survivor) => {
+        const offset = cluster.logOffset(survivor);
+        const owned = [...cluster.shardOwners()].filter(([, node]) => node === victim).map(([shard]) => shard);
+        const t = Date.now();
+        await cluster.kill(victim);
+        counts.kills.history++;
+        // The survivor takes the victim's shards once the ring notices (seconds): wait for all of them.
+        let moved = [];
+        const deadline = Date.now() + 90_000;
+        while (Date.now() < deadline) {
+            moved = cluster.shardsAcquired(survivor, offset);
+            if (owned.every((x) => moved.includes(x)))
+                break;
+            await (0, sessions_1.sleep)(250);
+        }
+        const missed = owned.filter((x) => !moved.includes(x));
+        counts.shardsMoved += moved.length;
+        if (missed.length > 0)
+            counts.violations.push(`${survivor} did not take shards [${missed.join(',')}] of ${victim} within 90 s`);
+        log(`SIGKILL ${victim} (it held shards [${owned.join(',')}] of ${cluster.shards}): ${survivor} acquired [${moved.join(',')}] within ${Date.now() - t} ms`);
+        await cluster.startService(victim);
+        log(`${victim} started again (${Date.now() - t} ms after the kill)`);
+    };
+    const simpleKill = async (name, downMs) => {
+        const t = Date.now();
+        await cluster.kill(name);
+        counts.kills[name === 'worker' ? 'worker service' : name]++;
+        await (0, sessions_1.sleep)(downMs);
+        await cluster.startService(name);
+        log(`SIGKILL ${name === 'worker' ? 'the internal worker service' : name}: back after ${Date.now() - t} ms on the same port`);
+    };
+    const steps = [
+        ['history-1', () => historyKill('history-1', 'history-2')],
+        ['matching', () => simpleKill('matching', 2_000)],
+        ['frontend', () => simpleKill('frontend', 2_000)],
+        [
+            'postgres',
+            async () => {
+                const t = Date.now();
+                await cluster.pg.crash(3_000 + Math.random() * 2_000);
+                counts.kills.postgres++;
+                log(`SIGKILL PostgreSQL (server and backends): back after ${Date.now() - t} ms (crash recovery)`);
+            },
+        ],
+        ['history-2', () => historyKill('history-2', 'history-1')],
+        ['worker', () => simpleKill('worker', 2_000)],
+        [
+            'rolling deploy',
+            async () => {
+                const r = await pool.roll(60_000, log);
+                counts.rolled += r.rolled;
+                counts.forcedRolls += r.forced;
+            },
+        ],
+    ];
+    for (const [, step] of steps) {
+        await gap();
+        await step();
+        const replaced = await pool.fill(workers);
+        if (replaced > 0)
+            log(`${replaced} durable-agent worker(s) had exited on their own and were replaced`);
+    }
+}
+async function main() {
+    const { size, only } = (0, args_1.parseSuiteArgs)(process.argv.slice(2), {
+        sizeEnv: 'DURABLE_AGENT_CLUSTER_SIZE',
+        parts: PHASES,
+        partName: 'phase',
+        usage: 'usage: npm run test:cluster -- [--size reduced|full] [--only faults,hosts]',
+    });
+    const sizes = SIZES[size];
+    const t0 = Date.now();
+    const log = (line) => console.log(`[cluster ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}`);
+    const bin = await (0, server_1.ensureServer)({ log });
+    log(`server: ${(0, server_1.serverVersionOf)(bin)} (${bin.dir})`);
+    worker_1.Runtime.install({ logger: new worker_1.DefaultLogger('WARN') });
+    const root = await (0, promises_1.mkdtemp)((0, node_path_1.join)((0, node_os_1.tmpdir)(), 'da-cluster-'));
+    let cluster;
+    let fake;
+    const pools = [];
+    let cleaned;
+    const cleanup = () => (cleaned ??= (async () => {
+        for (const p of pools)
+            await p.stop().catch(() => undefined);
+        await cluster?.stop().catch((err) => console.error(`stopping the cluster: ${String(err)}`));
+        await fake?.close().catch(() => undefined);
+        if (!process.env.DURABLE_AGENT_CLUSTER_KEEP)
+            await (0, promises_1.rm)(root, { recursive: true, force: true }).catch(() => undefined);
+        else
+            console.log(`kept ${root}`);
+    })());
+    for (const signal of ['SIGINT', 'SIGTERM']) {
+        process.once(signal, () => {
+            console.error(`test:cluster: ${signal}, stopping the workers, the server and PostgreSQL`);
+            void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+        });
+    }
+    try {
+        const handlers = new Map();
+        const completed = new Map();
+        fake = await (0, fakeAnthropic_1.startFakeAnthropic)({
+            script: (req) => {
+                const name = (0, plan_1.sessionNameOf)(req);
+                const h = name ? handlers.get(name) : undefined;
+                if (!name || !h)
+                    return undefined;
+                // A turn only moves forward (a retried or replayed call asks for the same turn again).
+                const seen = (0, plan_1.turnOf)(req);
+                completed.set(name, Math.max(completed.get(name) ?? -1, seen - 1));
+                return h(Math.max(seen, (completed.get(name) ?? -1) + 1), req.stream === true);
+            },
+        });
+        cluster = await cluster_1.TemporalCluster.start({ dir: (0, node_path_1.join)(root, 'cluster'), bin, log });
+        // This process reads the transcripts from the same shared store the workers write.
+        process.env.DURABLE_AGENT_STORE = cluster.storeUrl;
+        const bundlePath = (0, node_path_1.join)(root, 'workflow-bundle.js');
+        await (0, promises_1.writeFile)(bundlePath, (await (0, worker_1.bundleWorkflowCode)({ workflowsPath: worker_2.workflowsPath, logger: new worker_1.DefaultLogger('WARN') })).code);
+        const tag = (0, leftovers_1.newTag)();
+        const workerEnv = {
+            TEMPORAL_TEST_ADDRESS: cluster.address,
+            TEMPORAL_TEST_NAMESPACE: cluster.namespace,
+            FAKE_ANTHROPIC_URL: fake.baseURL,
+            WORKFLOW_BUNDLE_PATH: bundlePath,
+            DURABLE_AGENT_STORE: cluster.storeUrl,
+            // A rolling deploy's SIGTERM lets in-flight calls finish.
+            WORKER_SHUTDOWN_GRACE: '30s',
+            TEMPORAL_TEST_LOG_LEVEL: process.env.TEMPORAL_TEST_LOG_LEVEL ?? 'ERROR',
+            [leftovers_1.TAG_ENV]: tag,
+        };
+        const violations = [];
+        const lines = [];
+        const counts = {
+            kills: { history: 0, matching: 0, frontend: 0, 'worker service': 0, postgres: 0 },
+            shardsMoved: 0,
+            rolled: 0,
+            forcedRolls: 0,
+            violations: [],
+        };
+        const sessions = [];
+        let subagents = 0;
+        let duplicated = 0;
+        let missing = 0;
+        let unknown = 0;
+        let ledgerCalls = 0;
+        if (only.includes('faults')) {
+            const storeDir = (0, node_path_1.join)(root, 'store');
+            await (0, promises_1.mkdir)(storeDir, { recursive: true });
+            const taskQueue = `cluster-${(0, node_crypto_1.randomUUID)()}`;
+            const pool = new workers_1.WorkerPool({ env: { ...workerEnv, TASK_QUEUE: taskQueue, STORE_DIR: storeDir } });
+            pools.push(pool);
+            await pool.fill(sizes.workers);
+            pool.replaced = 0;
+            log(`${sizes.workers} durable-agent workers on ${taskQueue}, store ${cluster.storeUrl}`);
+            const pacing = { eventDelayMs: 45, toolMs: 1200 };
+            // Heartbeats must outlast an outage of a few seconds (a call whose worker lives is never lost).
+            const settings = {
+                taskQueue,
+                maxHistoryBytesPerRun: 12_000,
+                toolHeartbeatTimeoutMs: 15_000,
+                retryCapMs: 2_000,
+            };
+            let faultsDone = false;
+            const workRoot = (0, node_path_1.join)(root, 'work');
+            for (let i = 0; i < sizes.sessions; i++) {
+                const name = `c${i + 1}`;
+                const s = { name, dir: (0, node_path_1.join)(workRoot, name) };
+                handlers.set(name, clusterHandler(s, (turn) => turn >= 400 || (turn >= sizes.minTurns && faultsDone), pacing, handlers));
+                sessions.push(await (0, sessions_1.startFaultSession)(cluster.client, workRoot, name, settings, { tools: [...sessions_1.CRASH_TOOLS, 'Agent'] }));
+            }
+            log(`${sessions.length} sessions started (Bash and AppendSlow ledgers, approvals of Write, a subagent every ${AGENT_EVERY} turns)`);
+            const approver = (0, sessions_1.startApprover)(cluster.client, () => sessions);
+            // A session that cannot end (say, a blob the store lost) fails the run with its status, in bounded time.
+            const waiting = (0, sessions_1.waitForSessions)(cluster.client, sessions, sizes.deadlineMin * 60_000);
+            try {
+                for (let c = 0; c < sizes.cycles; c++) {
+                    log(`--- fault cycle ${c + 1}/${sizes.cycles}`);
+                    await faultCycle(cluster, pool, sizes.workers, counts, log);
+                }
+            }
+            finally {
+                faultsDone = true;
+            }
+            log('faults done; waiting for every session to end');
+            await waiting;
+            await approver.stop();
+            await (0, sessions_1.checkSessions)(storeDir, sessions);
+            for (const s of sessions) {
+                if (s.failure)
+                    violations.push(`${s.name} (${s.id}): ${s.failure}`);
+                for (const v of s.check?.violations ?? [])
+                    violations.push(`${s.name}: ${v}`);
+                const sub = await checkSubagents(cluster.client, storeDir, s);
+                subagents += sub.agents;
+                violations.push(...sub.violations);
+                for (const c of [s.check, ...sub.checks]) {
+                    if (!c)
+                        continue;
+                    ledgerCalls += c.calls.length;
+                    duplicated += c.duplicated;
+                    unknown += c.unknownOutcomes;
+                    missing += c.violations.filter((v) => /effect is missing|failed/.test(v)).length;
+                }
+            }
+            lines.push(`faults: ${sessions.filter((s) => s.result && !s.failure).length}/${sessions.length} sessions completed, ${subagents} subagents, ${approver.approvals()} approvals, ` +
+                `${ledgerCalls} ledger calls checked (${unknown} unknown outcomes reported); ${counts.shardsMoved} shard moves seen; rolling deploy ${counts.rolled} workers (${counts.forcedRolls} needed SIGKILL)`);
+            if (pool.replaced > 0)
+                lines.push(`faults: ${pool.replaced} worker(s) exited on their own and were replaced`);
+            violations.push(...counts.violations);
+            if (counts.forcedRolls > 0)
+                violations.push(`${counts.forcedRolls} worker(s) did not drain within the grace time of the rolling deploy`);
+            await pool.stop();
+        }
+        let hosts = 'skipped';
+        if (only.includes('hosts')) {
+            const r = await (0, hosts_1.runTwoHosts)({ client: cluster.client, root: (0, node_path_1.join)(root, 'hosts'), workerEnv, handlers, log });
+            for (const n of r.notes)
+                lines.push(`hosts: ${n}`);
+            violations.push(...r.violations);
+            hosts = r.violations.length === 0 ? `${r.sessions} sessions ok` : 'FAILED';
+        }
+        // Bash calls and sandboxes the workers started: none may outlive them.
+        for (const p of pools)
+            await p.stop();
+        const left = await (0, leftovers_1.waitUntilNoneTagged)(tag, 20_000);
+        if (left.length > 0) {
+            violations.push(`processes left by the workers: ${(0, leftovers_1.countByName)(left)}\n${(0, leftovers_1.describe)(left)}`);
+            (0, leftovers_1.killAll)(left);
+        }
+        const lost = sessions.filter((s) => !s.result || s.failure).length + missing;
+        for (const l of lines)
+            log(l);
+        for (const v of violations.slice(0, 60))
+            console.log(`  ✗ ${v}`);
+        const k = counts.kills;
+        const ok = violations.length === 0;
+        console.log(`test:cluster (${size}, ${cluster.shards} shards, ${((Date.now() - t0) / 1000).toFixed(0)} s): ${ok ? 'PASS' : 'FAIL'} — ` +
+            `sessions ${sessions.filter((s) => s.result && !s.failure).length}/${sessions.length} (+${subagents} subagents); ` +
+            `kills: history ${k.history}, matching ${k.matching}, frontend ${k.frontend}, worker service ${k['worker service']}, postgres ${k.postgres}; ` +
+            `rolling restarts ${counts.rolled}; duplicates ${duplicated}, lost ${lost}; two hosts: ${hosts}`);
+        return ok ? 0 : 1;
+    }
+    finally {
+        await cleanup();
+    }
+}
+if (require.main === module) {
+    main().then((code) => process.exit(code), (err) => {
+        console.error(`test:cluster: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        process.exit(2);
+    });
+}
+//# sourceMappingURL=run.js.map

@@ -1,0 +1,195 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.ISSUE20_CASES = void 0;
+const nb = (minor, cells) => JSON.stringify({
+    cells,
+    metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' } },
+    nbformat: 4,
+    nbformat_minor: minor,
+}, null, 1) + '\n';
+const code = (source, id) => ({
+    cell_type: 'code',
+    execution_count: null,
+    ...(id ? { id } : {}),
+    metadata: {},
+    outputs: [],
+    source: [source],
+});
+const markdown = (source, id) => ({
+    cell_type: 'markdown',
+    ...(id ? { id } : {}),
+    metadata: {},
+    source: [source],
+});
+/** nbformat 4.5: cells have ids. */
+const WITH_IDS = nb(5, [code('print(1)', 'c1'), markdown('# Title', 'm1'), code('x = 2', 'c2')]);
+/** nbformat 4.4: no cell ids (a new cell gets none either: the files compare whole). */
+const WITHOUT_IDS = nb(4, [code('print(1)'), markdown('# Title')]);
+const read = (id, file) => ({ id, name: 'Read', input: { file_path: `$DIR/${file}` } });
+const fetch = (id, path) => ({
+    id,
+    name: 'WebFetch',
+    input: { url: `$WEB${path}`, prompt: 'What is the answer?' },
+});
+exports.ISSUE20_CASES = [
+    {
+        name: 'NotebookEdit replace and delete after Read',
+        files: { 'nb.ipynb': WITH_IDS },
+        turns: [
+            [read('toolu_read', 'nb.ipynb')],
+            [
+                {
+                    id: 'toolu_nb_replace',
+                    name: 'NotebookEdit',
+                    input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'c1', new_source: 'print(2)' },
+                },
+            ],
+            [
+                {
+                    id: 'toolu_nb_delete',
+                    name: 'NotebookEdit',
+                    input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'm1', new_source: '', edit_mode: 'delete' },
+                },
+            ],
+        ],
+    },
+    {
+        name: 'NotebookEdit insert (no cell ids) and a markdown replace',
+        files: { 'nb.ipynb': WITHOUT_IDS },
+        turns: [
+            [read('toolu_read', 'nb.ipynb')],
+            [
+                {
+                    id: 'toolu_nb_insert',
+                    name: 'NotebookEdit',
+                    input: {
+                        notebook_path: '$DIR/nb.ipynb',
+                        cell_id: 'cell-0',
+                        new_source: 'y = 3',
+                        cell_type: 'code',
+                        edit_mode: 'insert',
+                    },
+                },
+            ],
+            [
+                {
+                    id: 'toolu_nb_md',
+                    name: 'NotebookEdit',
+                    input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'cell-2', new_source: '## Sub', cell_type: 'markdown' },
+                },
+            ],
+        ],
+    },
+    {
+        name: 'NotebookEdit without a prior Read',
+        files: { 'nb.ipynb': WITH_IDS },
+        turns: [
+            [
+                {
+                    id: 'toolu_nb_noread',
+                    name: 'NotebookEdit',
+                    input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'c1', new_source: 'print(3)' },
+                },
+            ],
+        ],
+    },
+    {
+        name: 'NotebookEdit a cell id that is not there',
+        files: { 'nb.ipynb': WITH_IDS },
+        turns: [
+            [read('toolu_read', 'nb.ipynb')],
+            [
+                {
+                    id: 'toolu_nb_badid',
+                    name: 'NotebookEdit',
+                    input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'nope', new_source: 'z' },
+                },
+            ],
+        ],
+    },
+    {
+        name: 'WebFetch allowed by a domain rule (dontAsk): page, redirects, 404',
+        web: true,
+        permissionMode: 'dontAsk',
+        settings: { permissions: { allow: ['WebFetch(domain:127.0.0.1)'] } },
+        turns: [
+            [fetch('toolu_wf_page', '/page')],
+            [fetch('toolu_wf_other', '/redirect-other-host')],
+            [fetch('toolu_wf_same', '/redirect-same-host')],
+            [fetch('toolu_wf_404', '/missing')],
+        ],
+    },
+    {
+        name: 'WebFetch a host no rule names (dontAsk) is denied',
+        web: true,
+        permissionMode: 'dontAsk',
+        turns: [[fetch('toolu_wf_denied', '/page-denied')]],
+    },
+    {
+        name: 'WebFetch a loopback host named by a rule (bypassPermissions)',
+        web: true,
+        settings: { permissions: { allow: ['WebFetch(domain:127.0.0.1)'] } },
+        turns: [[fetch('toolu_wf_named', '/page-named')]],
+    },
+    {
+        name: 'WebFetch a loopback host no rule names (bypassPermissions)',
+        web: true,
+        turns: [[fetch('toolu_wf_loopback', '/page-loopback')]],
+    },
+    {
+        name: 'WebSearch through the server tool',
+        turns: [
+            [{ id: 'toolu_ws', name: 'WebSearch', input: { query: 'durable execution' } }],
+            [
+                {
+                    id: 'toolu_ws_domains',
+                    name: 'WebSearch',
+                    input: { query: 'durable execution', allowed_domains: ['temporal.io'] },
+                },
+            ],
+            [
+                {
+                    id: 'toolu_ws_both',
+                    name: 'WebSearch',
+                    input: { query: 'durable execution', allowed_domains: ['temporal.io'], blocked_domains: ['example.com'] },
+                },
+            ],
+        ],
+    },
+    {
+        name: 'ToolSearch select and keywords, then the loaded tool',
+        toolSearch: true,
+        files: { 'nb.ipynb': WITH_IDS },
+        turns: [
+            [{ id: 'toolu_ts_select', name: 'ToolSearch', input: { query: 'select:CronList' } }],
+            [{ id: 'toolu_cronlist', name: 'CronList', input: {} }],
+            [{ id: 'toolu_ts_keywords', name: 'ToolSearch', input: { query: 'jupyter notebook cell', max_results: 3 } }],
+            [read('toolu_read', 'nb.ipynb')],
+            [
+                {
+                    id: 'toolu_nb_loaded',
+                    name: 'NotebookEdit',
+                    input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'c1', new_source: 'print(9)' },
+                },
+            ],
+        ],
+    },
+    {
+        name: 'ToolSearch a deferred tool called before it was loaded',
+        toolSearch: true,
+        files: { 'nb.ipynb': WITH_IDS },
+        turns: [
+            [{ id: 'toolu_cron_unloaded', name: 'CronList', input: {} }],
+            [read('toolu_read', 'nb.ipynb')],
+            [
+                {
+                    id: 'toolu_nb_unloaded',
+                    name: 'NotebookEdit',
+                    input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'c1', new_source: 'print(7)' },
+                },
+            ],
+            [{ id: 'toolu_nb_unloaded_bad', name: 'NotebookEdit', input: { notebook_path: '$DIR/nb.ipynb', cell: 1 } }],
+        ],
+    },
+];
+//# sourceMappingURL=casesIssue20.js.map
