@@ -1,5 +1,0 @@
-export declare const WordCount: import("../src").Tool<{
-    text: string;
-}, {
-    words: number;
-}>;

@@ -1,2 +1,0 @@
-import type { CallRuntime } from '../calls/runtime';
-export declare function activityRuntime(): CallRuntime;

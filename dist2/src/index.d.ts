@@ -1,2 +1,0 @@
-export * from './entry/client';
-export * from './entry/worker';

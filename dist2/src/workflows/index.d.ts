@@ -1,2 +1,0 @@
-export { sessionWorkflow } from './session';
-export { turnWorkflow } from './turn';

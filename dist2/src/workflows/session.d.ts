@@ -1,2 +1,0 @@
-import { type SessionCarry, type SessionInput, type SessionResult } from './definitions';
-export declare function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult>;

@@ -1,2 +1,0 @@
-/** The data directory this test process uses (never the user's own). */
-export declare const testDataHome: () => string;
