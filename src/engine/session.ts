@@ -161,6 +161,11 @@ export interface SessionExecutor {
    * task's end): true to run a turn for it. Absent or false: the session ends (the behaviour before).
    */
   wakesForQueued?(): boolean;
+  /**
+   * True: a message queued while UserPromptSubmit hooks ran is kept and checked in its turn.
+   * Absent or false: it is lost (the behaviour before; histories recorded so replay unchanged).
+   */
+  keepsLatePrompts?(): boolean;
   /** At a turn boundary (after the first turn of a run): true to continue-as-new now. */
   shouldCheckpoint?(turnsThisRun: number): boolean;
   /** Before a checkpoint: let in-flight handlers (signals, updates) finish. */
@@ -368,6 +373,51 @@ export function approvalNotification(toolName: string): Record<string, unknown> 
   return { message: `Claude needs your permission to use ${toolName}`, notification_type: 'permission_prompt' };
 }
 
+/**
+ * UserPromptSubmit on each prompt queued since the last check (a block drops it, additional context
+ * goes with it). A message queued while the hooks ran (a follow-up, a task's notification) is kept
+ * and checked in its turn when the executor `keepsLatePrompts`; without it the queue is replaced by
+ * the checked prompts and that message is lost (the behaviour before).
+ */
+async function checkPrompts(state: SessionState, executor: SessionExecutor): Promise<SessionEnd | undefined> {
+  let checked = Math.min(state.promptsChecked ?? 0, state.pendingMessages.length);
+  let blocked: string | undefined;
+  while (checked < state.pendingMessages.length) {
+    const upTo = state.pendingMessages.length;
+    const kept = state.pendingMessages.slice(0, checked);
+    for (const prompt of state.pendingMessages.slice(checked, upTo)) {
+      // The prompt as the user wrote it: without the CLAUDE.md reminder the first message carries.
+      const d = await sessionHooks(state, executor, 'UserPromptSubmit', {
+        prompt: splitMemoryReminder(prompt).prompt,
+      });
+      if (d?.stop) return hookEnd(d.stop);
+      if (d?.block) {
+        blocked = d.block.reason;
+        (state.hookNotices ??= []).push(`UserPromptSubmit hook blocked a prompt: ${d.block.reason}`);
+        continue;
+      }
+      kept.push(prompt);
+      if (d?.additionalContext.length)
+        kept.push(...d.additionalContext.map((c) => `UserPromptSubmit hook additional context: ${c}`));
+    }
+    const late = executor.keepsLatePrompts?.() === true;
+    state.pendingMessages.splice(0, late ? upTo : state.pendingMessages.length, ...kept);
+    state.stopHookActive = false;
+    checked = kept.length;
+    if (!late) break;
+  }
+  // Every prompt blocked and no tool results to answer: the model has nothing to do.
+  if (
+    blocked !== undefined &&
+    state.pendingMessages.length === 0 &&
+    !state.hookContext?.length &&
+    state.lastReason !== 'tool_use'
+  ) {
+    return { kind: 'end', status: 'stopped', endReason: END_REASONS.promptBlocked(blocked) };
+  }
+  return undefined;
+}
+
 async function runSessionLoop(
   state: SessionState,
   config: SessionConfig,
@@ -410,31 +460,9 @@ async function runSessionLoop(
     }
 
     // UserPromptSubmit: each new prompt, before the model sees it.
-    const checked = Math.min(state.promptsChecked ?? 0, state.pendingMessages.length);
-    if (checked < state.pendingMessages.length && !config.subagent && executor.hasHooks?.('UserPromptSubmit')) {
-      const kept = state.pendingMessages.slice(0, checked);
-      let blocked: string | undefined;
-      for (const prompt of state.pendingMessages.slice(checked)) {
-        // The prompt as the user wrote it: without the CLAUDE.md reminder the first message carries.
-        const d = await sessionHooks(state, executor, 'UserPromptSubmit', {
-          prompt: splitMemoryReminder(prompt).prompt,
-        });
-        if (d?.stop) return hookEnd(d.stop);
-        if (d?.block) {
-          blocked = d.block.reason;
-          (state.hookNotices ??= []).push(`UserPromptSubmit hook blocked a prompt: ${d.block.reason}`);
-          continue;
-        }
-        kept.push(prompt);
-        if (d?.additionalContext.length)
-          kept.push(...d.additionalContext.map((c) => `UserPromptSubmit hook additional context: ${c}`));
-      }
-      state.pendingMessages.splice(0, state.pendingMessages.length, ...kept);
-      state.stopHookActive = false;
-      // Every prompt blocked and no tool results to answer: the model has nothing to do.
-      if (blocked !== undefined && kept.length === 0 && !state.hookContext?.length && state.lastReason !== 'tool_use') {
-        return { kind: 'end', status: 'stopped', endReason: END_REASONS.promptBlocked(blocked) };
-      }
+    if (!config.subagent && executor.hasHooks?.('UserPromptSubmit')) {
+      const e = await checkPrompts(state, executor);
+      if (e) return e;
     }
     state.promptsChecked = state.pendingMessages.length;
 

@@ -278,6 +278,9 @@ export class LocalSessionRun implements LocalTurnHost {
     // A task's notification (a Monitor's event or end) queued after the turn ended the session, while
     // Stop hooks ran: a turn for it, as the session workflow does since patched('queued-after-turn').
     wakesForQueued: () => true,
+    // A follow-up or a task's notification queued while UserPromptSubmit hooks ran is kept (the
+    // session workflow still loses it: its fix needs a patch id and a recorded history).
+    keepsLatePrompts: () => true,
     onStatus: (s, p) => {
       this.status = s;
       this.phase = p;

@@ -849,10 +849,23 @@ async function main(): Promise<void> {
   const cases = CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
   if (cases.some((c) => c.web)) site = await webSite();
   const formatCases = FORMAT_CASES.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f)));
-  const rows = await pool(cases, jobs, async (c) => {
+  const side = async (c: RefCase) => {
     const [ref, ours] = await Promise.all([runReference(c), runDurableAgent(c)]);
     return { c, ref, ours, diffs: compare(c, ref, ours) };
-  });
+  };
+  // Cases with a background task run after the others, one at a time: our side runs every case in
+  // one process, whose sandbox runtime keeps its placeholders for absent protected paths (.bashrc,
+  // .claude, …) in every project until its last sandboxed command ends (docs/tools.md, "Background
+  // tasks"), so a task still running would leave them in a parallel case's files.
+  const alone = cases.filter((c) => backgroundCalls(c).length > 0);
+  const rows = [
+    ...(await pool(
+      cases.filter((c) => !alone.includes(c)),
+      jobs,
+      side,
+    )),
+    ...(await pool(alone, 1, side)),
+  ];
   let agree = 0;
   let deliberate = 0;
   let unexpected = 0;

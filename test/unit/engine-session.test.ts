@@ -285,3 +285,33 @@ test('unit: session — a message queued after the turn ended the session (a tas
     assert.deepEqual(ended.pending, ['<task-notification>b1 completed</task-notification>']);
   }
 });
+
+test('unit: session — a message queued while UserPromptSubmit hooks run is kept and checked (keepsLatePrompts); lost without it, as before', async () => {
+  const run = async (keeps: boolean | undefined) => {
+    const state = fresh('go');
+    const { exec, log } = scripted(state, [{ reason: 'end_turn' }, { reason: 'end_turn' }]);
+    const checked: string[] = [];
+    exec.hasHooks = (e) => e === 'UserPromptSubmit';
+    exec.runHooks = async (_event, fields) => {
+      const prompt = String(fields.prompt);
+      checked.push(prompt);
+      // A task's notification arrives while the hook for the first prompt runs.
+      if (prompt === 'go') state.pendingMessages.push('<task-notification>late</task-notification>');
+      return [];
+    };
+    if (keeps !== undefined) exec.keepsLatePrompts = () => keeps;
+    await runSession(state, sessionConfig({}), exec);
+    return { turns: log.filter((l) => l.startsWith('turn')), checked };
+  };
+  const kept = await run(true);
+  assert.deepEqual(kept.turns, ['turn 1 [go, <task-notification>late</task-notification>]']);
+  assert.deepEqual(
+    kept.checked,
+    ['go', '<task-notification>late</task-notification>'],
+    'the late message is checked too',
+  );
+  for (const before of [await run(undefined), await run(false)]) {
+    assert.deepEqual(before.turns, ['turn 1 [go]'], 'the behaviour before: the late message is lost');
+    assert.deepEqual(before.checked, ['go']);
+  }
+});
