@@ -684,6 +684,56 @@ scenarios['queued-after-turn'] = async ({ fake, start }, id) => {
     );
 };
 
+/**
+ * late-prompts: a session with a UserPromptSubmit hook (it sleeps 6 s) starts two background
+ * commands, ending 1 s and 4 s after their start; the first one's notification is checked by the
+ * hook, and the second one ends while the hook runs. LATE_PROMPTS_PATCH: the second notification is
+ * kept, checked in turn (the hook runs for it too) and reaches the model with the first; before the
+ * patch it was dropped. The patch's marker is written at the run's start.
+ */
+function latePromptsScenario(before: boolean): Scenario {
+  return async ({ fake, start }, id) => {
+    fake.script((req) => {
+      const text = lastUserText(req);
+      if (text.includes('start both'))
+        return toolUseResponse([
+          {
+            id: 'toolu_quick',
+            name: 'Bash',
+            input: { command: 'sleep 1; echo quick-done', run_in_background: true, description: 'Quick' },
+          },
+          {
+            id: 'toolu_slow',
+            name: 'Bash',
+            input: { command: 'sleep 4; echo slow-done', run_in_background: true, description: 'Slow' },
+          },
+        ]);
+      return textResponse('Noted.');
+    });
+    const result = await (
+      await start({
+        id,
+        prompt: 'start both',
+        tools: ['Bash'],
+        toolHeartbeatTimeoutMs: 5_000,
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'sleep 6' }] }] },
+      })
+    ).result();
+    // What the last turn added: both notifications (before the patch: the quick one's only).
+    const last = fake.messageRequests().at(-1);
+    const seen = last
+      ? JSON.stringify(last.messages.slice(last.messages.map((m) => m.role).lastIndexOf('assistant') + 1))
+      : '';
+    if (result.status !== 'completed' || !seen.includes('Quick') || seen.includes('Slow') !== !before)
+      throw new Error(
+        `late-prompts: ${result.status} after ${result.turns} turns: ${result.endReason}; last turn added ${seen.slice(-600)}`,
+      );
+  };
+}
+scenarios['late-prompts'] = latePromptsScenario(false);
+/** The same, recorded at 57be178 (the commit before LATE_PROMPTS_PATCH): the slow one's notification is dropped. */
+scenarios['late-prompts-before-patch'] = latePromptsScenario(true);
+
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit
 // before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
 for (const name of ['subagent', 'compaction', 'cut-off'] as const)

@@ -368,6 +368,13 @@ export const MONITOR_TASKS_PATCH = 'monitor-tasks';
  * now runs a turn for it; before, it ended with the notification unread.
  */
 export const QUEUED_AFTER_TURN_PATCH = 'queued-after-turn';
+/**
+ * A message queued while the session's UserPromptSubmit hooks run (a follow-up, a task's
+ * notification, a Monitor event) is kept and checked in its turn (engine/session.ts checkPrompts with
+ * the executor's keepsLatePrompts); a run recorded before replaced the queue with the checked prompts
+ * and so dropped it. Read at the run's start, only by a top-level session with such a hook.
+ */
+export const LATE_PROMPTS_PATCH = 'late-prompts';
 /** From a Monitor task's activity to its session: one numbered batch of the watch's output. */
 export const monitorEventSignal = defineSignal<[MonitorEventBatch]>(SIGNALS.monitorEvent);
 /**

@@ -55,6 +55,7 @@ import {
   TOOL_SETTINGS_REF_PATCH,
   CHECKPOINT_OWN_SIZE_PATCH,
   QUEUED_AFTER_TURN_PATCH,
+  LATE_PROMPTS_PATCH,
   approvalAnswer,
   type ApprovalOutcomeSource,
   STATUS_SEARCH_ATTRIBUTE,
@@ -131,6 +132,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     const startSources = !input.parent && session.hasHooks('SessionStart') && patched(SESSION_START_SOURCES_PATCH);
     // Decided once per run, not where the race happens (its side depends on the order of one activation's jobs).
     session.queuedWakes = patched(QUEUED_AFTER_TURN_PATCH);
+    // A message queued while UserPromptSubmit hooks run is kept (patched: a run recorded before dropped it).
+    session.latePrompts = !input.parent && session.hasHooks('UserPromptSubmit') && patched(LATE_PROMPTS_PATCH);
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
     if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, session.state);
@@ -187,6 +190,8 @@ class SessionRun implements SessionExecutor {
   readonly tasks: SessionTasks;
   /** QUEUED_AFTER_TURN_PATCH, read at the start of the run. */
   queuedWakes = false;
+  /** LATE_PROMPTS_PATCH, read at the start of the run. */
+  latePrompts = false;
 
   constructor(
     private readonly input: SessionInput,
@@ -491,6 +496,14 @@ class SessionRun implements SessionExecutor {
    */
   wakesForQueued(): boolean {
     return this.queuedWakes;
+  }
+
+  /**
+   * A message queued while UserPromptSubmit hooks run is kept and checked in its turn (patched, at
+   * the run's start: a run recorded before dropped it).
+   */
+  keepsLatePrompts(): boolean {
+    return this.latePrompts;
   }
 
   /** The engine's wait for the session's own work (sessionTimers.ts). */

@@ -28,6 +28,7 @@ import {
   MONITOR_TASKS_PATCH,
   BACKGROUND_AGENTS_PATCH,
   QUEUED_AFTER_TURN_PATCH,
+  LATE_PROMPTS_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -180,5 +181,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['background-tasks.session.json', 'monitor-tasks.session.json'],
     deprecate:
       'deprecatePatch once no session run started before it is open (a completed session that hit the race is replayed only by a query on it: keep the id until such sessions are past retention).',
+  },
+  {
+    id: LATE_PROMPTS_PATCH,
+    since: '57be178',
+    why: "sessionWorkflow keeps a message queued while UserPromptSubmit hooks run (a follow-up, a background task's or a Monitor's notification) and runs the hooks for it in turn before the next turn (engine checkPrompts with keepsLatePrompts: one more runSessionHooks activity per such message); before, the queue was replaced by the checked prompts and the message was lost. Asked (and the marker written) at the run's start, only by a top-level session with a UserPromptSubmit hook: every other history replays unchanged.",
+    fixtures: ['late-prompts.session.json'],
+    before: ['late-prompts-before-patch.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open (a run ends at continue-as-new; an idle session waits up to 7 days for a follow-up).',
   },
 ];

@@ -196,6 +196,22 @@ test('replay: the monitor-tasks fixture runs each Monitor as runMonitorTask and 
   assert.ok(signals.filter((n) => n === 'monitorEvent').length >= 2, signals.join(', '));
 });
 
+test('replay: under late-prompts the notification that arrived while UserPromptSubmit hooks ran is checked and sent; before, it was dropped', () => {
+  const hooks = (file: string) => scheduledActivities(file).filter((t) => t === 'runSessionHooks').length;
+  // The prompt, the quick task's notification, and (patched) the slow one's, which ended during that hook.
+  assert.equal(hooks('late-prompts.session.json'), 3);
+  assert.equal(hooks('late-prompts-before-patch.session.json'), 2);
+  // The turn after them starts with both notifications (its input: the session's payload).
+  const started = JSON.parse(readFileSync(join(FIXTURES, 'late-prompts.turn-3.json'), 'utf8')) as {
+    events: Array<{ workflowExecutionStartedEventAttributes?: { input?: { payloads?: Array<{ data: string }> } } }>;
+  };
+  const input = (started.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? [])
+    .map((p) => Buffer.from(p.data, 'base64').toString('utf8'))
+    .join('');
+  assert.match(input, /Background command \\"Quick\\" completed/);
+  assert.match(input, /Background command \\"Slow\\" completed/);
+});
+
 test('replay: every recorded history replays against the current workflows', async () => {
   const results = await replayAll({ workflowBundle: await getWorkflowBundle(workflowsPath), replayName: 'fixtures' });
   const failures = [...results].filter(([, err]) => err).map(([file, err]) => `${file}: ${err?.name}: ${err?.message}`);

@@ -8,6 +8,7 @@ import { lastToolResults, textResponse, toolUseResponse } from '../../src/testin
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { buildAudit } from '../../src/audit';
+import { sendMessage } from '../../src/client';
 
 after(closeTestEnv);
 
@@ -102,5 +103,39 @@ test("integration: a PostToolUse hook's continue:false stops the session after t
     assert.match(result.endReason, /stopped by a hook .*: the build is green/);
     assert.equal(fake.messageRequests().length, 1, 'the model is not called again');
     assert.equal(fake.remaining(), 1);
+  });
+});
+
+test('integration: a follow-up sent while a UserPromptSubmit hook runs is checked by the hook in turn and reaches the model (late-prompts)', async () => {
+  await withAgent({}, async ({ fake, start, workDir, client }) => {
+    const seen = join(workDir, 'prompts.jsonl');
+    const hook = join(workDir, 'prompt-hook.sh');
+    // Records each prompt it checks, then takes its time: the follow-up arrives meanwhile.
+    await writeFile(hook, `#!/bin/sh\ncat >> ${seen}\necho >> ${seen}\nsleep 3\n`);
+    await chmod(hook, 0o755);
+    fake.enqueue(textResponse('both read'));
+    const handle = await start({
+      prompt: 'FIRST-PROMPT',
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: hook, timeout: 30 }] }] },
+    });
+    const deadline = Date.now() + 60_000;
+    while (!(await readFile(seen, 'utf8').catch(() => '')).includes('FIRST-PROMPT')) {
+      if (Date.now() > deadline) throw new Error('the UserPromptSubmit hook never ran');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await sendMessage(client, handle.workflowId, 'SECOND-PROMPT');
+    const result = await handle.result();
+    assert.equal(result.status, 'completed', result.endReason);
+    const prompts = (await readFile(seen, 'utf8'))
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { prompt: string }).prompt);
+    assert.deepEqual(prompts, ['FIRST-PROMPT', 'SECOND-PROMPT']);
+    // One turn answers both: the follow-up was not lost.
+    const requests = fake.messageRequests();
+    assert.equal(requests.length, 1);
+    const sent = JSON.stringify(requests[0]?.messages);
+    assert.match(sent, /FIRST-PROMPT/);
+    assert.match(sent, /SECOND-PROMPT/);
   });
 });
