@@ -11,8 +11,9 @@
 import { proxyActivities, setHandler, type ActivityOptions, type CancellationScope } from '@temporalio/workflow';
 import type { BackgroundTask, TaskOutcome } from '../engine/autonomy';
 import { MonitorEventLog, monitorBatchText, monitorEndText, type MonitorEventBatch } from '../engine/monitorTasks';
+import { taskOutcomeOf } from '../engine/taskScheduling';
 import type { MonitorTaskActivities } from '../activities';
-import type { RunMonitorTaskInput, RunMonitorTaskResult } from '../calls/monitorTask';
+import type { RunMonitorTaskInput } from '../calls/monitorTask';
 import { monitorEventSignal, type SessionCarry } from './definitions';
 
 /** How a task's run ended, and what the model is told (null: nothing; undefined: the task's default). */
@@ -49,7 +50,7 @@ export class SessionMonitors {
     const act = proxyActivities<MonitorTaskActivities>(options);
     try {
       const r = await scope.run(() => act.runMonitorTask(input));
-      return { outcome: outcomeOf(r, Date.now()), notification: monitorEndText(task, r) };
+      return { outcome: taskOutcomeOf(r, Date.now()), notification: monitorEndText(task, r) };
     } catch (err) {
       const outcome = failureOutcome(err, Date.now());
       const events = this.events.get(task.id) ?? 0;
@@ -78,15 +79,4 @@ export class SessionMonitors {
     this.state.pendingMessages.push(monitorBatchText(task, batch));
     this.changed();
   }
-}
-
-function outcomeOf(r: RunMonitorTaskResult, endedAt: number): TaskOutcome {
-  return {
-    state: r.state,
-    endedAt,
-    exitCode: r.exitCode,
-    outputBytes: r.outputBytes,
-    ...(r.outputRef ? { outputRef: r.outputRef } : {}),
-    ...(r.error ? { error: r.error } : {}),
-  };
 }
