@@ -60,6 +60,12 @@ export interface RefCase {
    * false); durable-agent offers ToolSearch with deferral on (contextManagement.toolSearch 'on').
    */
   toolSearch?: boolean;
+  /**
+   * Background Agent cases: a subagent's model requests take no turn of the script and are
+   * answered (text `done`) only after this many ms, so the child is still running when the parent
+   * acts; the parent's turns after its first wait until the child's first request arrived.
+   */
+  childLatencyMs?: number;
 }
 
 const big =
@@ -862,6 +868,84 @@ const BACKGROUND_CASES: RefCase[] = [
     ],
   },
 ];
+// TaskStop of each kind of task (issue 19): a Monitor after its first event, a background Agent whose
+// child is still in its model call, a background command that already ended; then the same id again.
+// An empty turn ends the model's turn: it waits for the task's notification, which starts the next.
+BACKGROUND_CASES.push(
+  {
+    // The first line after 2 s, so that it comes after the Monitor's own turn ended.
+    name: 'Monitor TaskStop after its first event',
+    turns: [
+      [
+        {
+          id: 'toolu_ms_mon',
+          name: 'Monitor',
+          input: { description: 'Watch <up> & on', command: 'sleep 2; echo "up & <on>"; sleep 60', timeout_ms: 120000 },
+        },
+      ],
+      [],
+      [{ id: 'toolu_ms_stop', name: 'TaskStop', input: { task_id: '$JOB(toolu_ms_mon)' } }],
+      [{ id: 'toolu_ms_again', name: 'TaskStop', input: { task_id: '$JOB(toolu_ms_mon)' } }],
+    ],
+  },
+  {
+    name: 'Agent background TaskStop',
+    childLatencyMs: 120_000,
+    turns: [
+      [
+        {
+          id: 'toolu_as_agent',
+          name: 'Agent',
+          input: {
+            description: 'Slow <look> & see',
+            prompt: 'look around slowly',
+            subagent_type: 'general-purpose',
+            run_in_background: true,
+          },
+        },
+      ],
+      [{ id: 'toolu_as_stop', name: 'TaskStop', input: { task_id: '$JOB(toolu_as_agent)' } }],
+      [{ id: 'toolu_as_again', name: 'TaskStop', input: { task_id: '$JOB(toolu_as_agent)' } }],
+    ],
+  },
+  {
+    name: 'Agent background TaskStop after it ended',
+    childLatencyMs: 1000,
+    turns: [
+      [
+        {
+          id: 'toolu_ae_agent',
+          name: 'Agent',
+          input: {
+            description: 'Quick look',
+            prompt: 'look around',
+            subagent_type: 'general-purpose',
+            run_in_background: true,
+          },
+        },
+      ],
+      [],
+      [{ id: 'toolu_ae_stop', name: 'TaskStop', input: { task_id: '$JOB(toolu_ae_agent)' } }],
+    ],
+  },
+  {
+    // No output: the end notification alone (no event that could start a turn of its own first).
+    name: 'Monitor TaskStop after it ended',
+    turns: [
+      [{ id: 'toolu_me_mon', name: 'Monitor', input: { description: 'Quiet', command: 'sleep 2', timeout_ms: 60000 } }],
+      [],
+      [{ id: 'toolu_me_stop', name: 'TaskStop', input: { task_id: '$JOB(toolu_me_mon)' } }],
+    ],
+  },
+  {
+    name: 'Background Bash TaskStop after it ended',
+    turns: [
+      [{ id: 'toolu_te_bg', name: 'Bash', input: { command: 'sleep 2; echo finished', run_in_background: true } }],
+      [],
+      [{ id: 'toolu_te_stop', name: 'TaskStop', input: { task_id: '$JOB(toolu_te_bg)' } }],
+    ],
+  },
+);
 CASES.push(...BACKGROUND_CASES);
 
 const WORKTREE_CASES: RefCase[] = [
@@ -1029,20 +1113,20 @@ export interface Deliberate {
 
 export const DELIBERATE: Deliberate[] = [
   {
-    cases: 'Agent Explore cannot write',
+    cases: 'Agent Explore cannot write, Agent background*',
     aspect: 'tool_response keys',
     reason:
       "Both launch the agent in the background (the in-process runner too, issue 19); the Agent call's tool_response is each side's own record of the launch: the reference's has isAsync, outputFile, canReadOutputFile, canContinueAgent, durable-agent's is its Agent output (agentType, status launched, endReason, turns, the launched task id).",
   },
   {
-    cases: 'Agent Explore cannot write',
+    cases: 'Agent Explore cannot write, Agent background*',
     tools: ['Agent'],
     aspect: 'guidance',
     reason:
       "The launched result's first sentence and its `agentId: <id>` agree (compared as `content`); the rest is each side's own words: the reference's note not to quote the result and its output file, durable-agent's guidance (TaskStop stops it, wait for the notification) and the child's session id (the child is a session of its own: no transcript file to read).",
   },
   {
-    cases: 'Agent Explore cannot write',
+    cases: 'Agent Explore cannot write, Agent background TaskStop after it ended',
     aspect: 'notification',
     reason:
       "The agent's <task-notification> agrees but for two elements: no <output-file> (the reference's is the agent's transcript file; durable-agent's child is a session of its own, `durable-agent status <session>` shows it), and a <note> in durable-agent's own words (no SendMessage here: the agent cannot be resumed). Task id, tool use id, status, summary, result and the usage elements agree (usage numbers normalised).",
@@ -1203,13 +1287,13 @@ DELIBERATE.push({
 /** The reason a difference of a case is deliberate, or undefined. */
 DELIBERATE.push(
   {
-    cases: 'Background Bash*, Monitor*, Agent Explore cannot write',
+    cases: 'Background Bash*, Monitor*, Agent Explore cannot write, Agent background*',
     aspect: 'session hook input',
     reason:
       "A task notification fires UserPromptSubmit on both sides; the reference's prompt is the bare <task-notification> block, durable-agent's is the whole message the model gets (<system-reminder>, our preamble, the block): a hook sees exactly what enters the conversation.",
   },
   {
-    cases: 'Background Bash*, Monitor*, Agent Explore cannot write',
+    cases: 'Background Bash*, Monitor*, Agent Explore cannot write, Agent background*',
     aspect: 'transcript',
     reason:
       "The reference marks a notification's transcript line with its own bookkeeping keys (origin, queueSkipAttachments); durable-agent's line is a plain user message.",

@@ -285,15 +285,34 @@ function modelSaw(fake: FakeAnthropicServer, text: string): boolean {
   return fake.messageRequests().some((r) => JSON.stringify(r.messages).includes(text));
 }
 
-/** The fake's script: turn n's tool_use blocks for the n-th request that offers tools, then end_turn; side requests get text. */
+/** The prompt both sides start with; a request whose first message lacks it is a subagent's. */
+const PROMPT = 'run the scripted tools';
+const isChildRequest = (req: { messages: Array<{ content: unknown }> }): boolean =>
+  !JSON.stringify(req.messages[0]?.content ?? '').includes(PROMPT);
+
+/**
+ * The fake's script: turn n's tool_use blocks for the n-th request that offers tools, then end_turn
+ * (an empty turn: end_turn at once, the model waits for a task notification); side requests get
+ * text. With `childLatencyMs`, a subagent's requests take no turn: they are answered after that
+ * delay, and the parent's turns after the first wait until the child's first request arrived.
+ */
 function scriptFake(fake: FakeAnthropicServer, c: RefCase, dir: string): void {
   let turn = 0;
-  fake.script((req) => {
+  let childAsked = (): void => undefined;
+  const childArrived = new Promise<void>((resolve) => (childAsked = resolve));
+  fake.script(async (req) => {
     if (!req.tools || req.tools.length === 0) return textResponse('ok');
     // WebSearch's own request (the server tool only): the same scripted search on both sides.
     if ((req.tools as Array<{ type?: string }>).every((t) => t.type?.startsWith('web_search_'))) return SEARCH_ANSWER;
+    if (c.childLatencyMs !== undefined && isChildRequest(req)) {
+      childAsked();
+      return textResponse('done', { latencyMs: c.childLatencyMs });
+    }
     const calls = c.turns[turn++];
     if (!calls) return textResponse('done');
+    if (calls.length === 0) return textResponse('waiting');
+    if (c.childLatencyMs !== undefined && turn > 1)
+      await Promise.race([childArrived, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
     return toolUseResponse(
       calls.map((call) => ({ id: call.id, name: call.name, input: withJobIds(sub(call.input, dir), req.messages) })),
     );
@@ -315,7 +334,7 @@ const SEARCH_ANSWER: MessageSpec = {
   ],
 };
 
-/** `$JOB(<tool_use_id>)` in an input: the job or background task id that call's tool_result names (ids are random in the reference, derived from the call in durable-agent). */
+/** `$JOB(<tool_use_id>)` in an input: the job, background task, Monitor task or agent id that call's tool_result names (ids are random in the reference, derived from the call in durable-agent). */
 function withJobIds(input: unknown, messages: Array<{ role: string; content: unknown }>): unknown {
   const text = JSON.stringify(input);
   if (!text.includes('$JOB(')) return input;
@@ -328,8 +347,11 @@ function withJobIds(input: unknown, messages: Array<{ role: string; content: unk
   };
   return JSON.parse(
     text.replace(/\$JOB\(([^)]+)\)/g, (_, id: string) => {
-      const m = /\b(?:job|task) ([0-9a-f]{8})\b|\bwith ID: (b[a-z0-9]{8})\b/.exec(resultOf(id));
-      return m?.[1] ?? m?.[2] ?? 'none';
+      const m =
+        /^Monitor started \(task (\S+),|^agentId: (\S+)|\b(?:job|task) ([0-9a-f]{8})\b|\bwith ID: (b[a-z0-9]{8})\b/m.exec(
+          resultOf(id),
+        );
+      return m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4] ?? 'none';
     }),
   ) as unknown;
 }
@@ -549,7 +571,7 @@ export async function runReference(c: RefCase): Promise<SideResult> {
       CLAUDE_BIN,
       [
         '-p',
-        'run the scripted tools',
+        PROMPT,
         '--output-format',
         'stream-json',
         '--verbose',
@@ -602,7 +624,7 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
     const memText = memoryReminder(mem.files);
     const r = await runLocalSession(
       {
-        prompt: 'run the scripted tools',
+        prompt: PROMPT,
         cwd: dir,
         // ToolSearch cases: the deferred tools are sent deferred whatever the tool count (the reference's default with its larger tool set).
         tools: c.toolSearch ? [...BUILTIN_TOOL_NAMES, 'ToolSearch'] : [...BUILTIN_TOOL_NAMES],

@@ -150,7 +150,7 @@ function blockedChild(fake: FakeAnthropicServer, parentTurn2: (texts: string[]) 
   return { seen, release: () => release?.() };
 }
 
-test('unit: local background agent — TaskStop aborts the running child (no notification); stopping it again: not found', async () => {
+test('unit: local background agent — TaskStop aborts the running child (no notification); stopping it again: not running (killed)', async () => {
   const fake = await startFakeAnthropic();
   const sessionId = `local-bga-stop-${Date.now()}`;
   const taskId = agentTaskId(sessionId, 'toolu_ag');
@@ -159,7 +159,7 @@ test('unit: local background agent — TaskStop aborts the running child (no not
       return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: taskId } }]);
     if (texts.some((t) => t.includes('Successfully stopped task')))
       return toolUseResponse([{ id: 'toolu_stop2', name: 'TaskStop', input: { task_id: taskId } }]);
-    if (texts.some((t) => t.includes('No task found'))) return textResponse('Stopped.');
+    if (texts.some((t) => t.includes('is not running (status: killed)'))) return textResponse('Stopped.');
     return textResponse('Waiting.');
   });
   try {

@@ -37,18 +37,19 @@ export const TaskStopTool = buildTool<z.infer<typeof inputSchema>, TaskStopOutpu
   // The reference loads it on demand (ToolSearch), as the Cron tools.
   shouldDefer: true,
   prompt: () =>
-    'Stops a background task (a Bash command started with run_in_background, or a Monitor) by its task id: its processes are killed and no notification follows.',
+    'Stops a background task (a Bash command started with run_in_background, a Monitor, or a background Agent) by its task id: its processes are killed; no notification follows, except for an agent (a notice that it was stopped).',
   summary: (i) => `TaskStop ${idOf(i)}`,
   async validateInput(i, ctx) {
     const id = idOf(i);
     if (id === '') return { result: false, message: 'Missing required parameter: task_id', errorCode: 1 };
     const task = findTask(ctx.agent.autonomy?.tasks, id);
-    // A stopped task is gone, as in the reference (TaskStop of it again: not found).
-    if (!task || task.state === 'killed' || task.stopRequested)
-      return { result: false, message: `No task found with ID: ${id}`, errorCode: 1 };
-    if (task.state !== 'running')
-      return { result: false, message: `Task ${id} is not running (status: ${task.state})`, errorCode: 1 };
-    return { result: true };
+    if (!task) return { result: false, message: `No task found with ID: ${id}`, errorCode: 1 };
+    const state = task.stopRequested ? 'killed' : task.state;
+    if (state === 'running') return { result: true };
+    // As the reference 2.1.328 (test:reference 'TaskStop' cases): a command or Monitor that ended or
+    // was stopped is gone (not found); an agent's record stays, with its status.
+    if (task.kind !== 'local_agent') return { result: false, message: `No task found with ID: ${id}`, errorCode: 1 };
+    return { result: false, message: `Task ${id} is not running (status: ${state})`, errorCode: 3 };
   },
   async call(i, ctx) {
     const id = idOf(i);
@@ -58,7 +59,8 @@ export const TaskStopTool = buildTool<z.infer<typeof inputSchema>, TaskStopOutpu
       data: {
         message: `Successfully stopped task: ${id} (${command})`,
         task_id: id,
-        task_type: task?.kind ?? 'local_bash',
+        // The reference's types: a Monitor is a `local_bash` task there.
+        task_type: task?.kind === 'local_agent' ? 'local_agent' : 'local_bash',
         command,
       },
       contextModifiers: [{ type: 'taskStopRequested', taskId: id }],
