@@ -13,6 +13,7 @@ import type { PayloadStore } from '../stores/payloadStore';
 import { isPromptTooLong, promptTooLongTokens, usageTotal, type ContextSettings } from '../engine/contextWindow';
 import type { ContextView } from '../engine/contextView';
 import { prepareModelRequest } from './modelRequest';
+import { recordOfferedTools } from './offeredTools';
 import { withMemoryText, type MemoryRef } from '../engine/memory';
 import { loadMemoryText } from '../memory/blobs';
 import { DurableAgentError } from '../engine/errors';
@@ -309,6 +310,8 @@ export async function callModelWith(
   }
   if (prepared.kind === 'compact') return { ...prepared, sentHead };
   const { params } = prepared;
+  // With deferred tools: what this request carried, for the schema errors of its tool calls.
+  await recordOfferedTools(deps.transcripts, sentHead, params.tools as Array<{ name: string }>);
   const client = deps.anthropic();
   const reactive = (message: string): CompactionNeeded => ({
     kind: 'compact',

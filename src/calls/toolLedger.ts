@@ -29,6 +29,7 @@ import { waitForStore } from './storeWait';
 import { TOOL_SEARCH_TOOL_NAME } from '../tools/toolSearch';
 import type { RunToolUseInput, ToolDeps, ToolSessionSettings } from './tools';
 import { sessionMcp, sessionPermission, withTaskDirectory, withWorkerHooks } from './toolSession';
+import { deferredNotLoaded } from './offeredTools';
 
 /** A tool call's input with the session's settings loaded (and the whole tool_use block). */
 export type ResolvedRunInput = Omit<RunToolUseInput, 'session'> & { session: ToolSessionSettings };
@@ -249,6 +250,7 @@ class LedgerCall {
       monitorTasks: extra.monitorTasks ?? true,
       ...(deps.sideModel ? { sideModel: deps.sideModel } : {}),
       ...(input.phase ? { phase: input.phase } : {}),
+      ...deferredNotLoadedOption(deps, input),
       ...(input.approval
         ? {
             approval: {
@@ -302,6 +304,14 @@ class LedgerCall {
     );
     return { kind: 'done', record };
   }
+}
+
+/** A schema error of a deferred tool the model's request did not load says how to load it (calls/offeredTools.ts). */
+function deferredNotLoadedOption(deps: ToolDeps, input: ResolvedRunInput): Pick<PipelineEnv, 'deferredNotLoaded'> {
+  const { transcripts } = deps;
+  const ref = input.messageRef;
+  if (!transcripts || !ref) return {};
+  return { deferredNotLoaded: (name) => deferredNotLoaded(transcripts, ref, name) };
 }
 
 /** Hooks get the conversation so far as a JSONL file (`transcript_path`), written only when a hook runs. */

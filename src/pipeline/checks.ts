@@ -3,6 +3,8 @@
 // call. Each returns the outcome that ends the run, or undefined when the call may go on.
 import { decidePermission, pathsCheckedBy, type PermissionDecision } from '../permissions/decide';
 import type { AnyTool } from '../tools/Tool';
+import { toolToAPISchema } from '../tools/apiSchema';
+import { notLoadedHint } from '../tools/toolSearch';
 import type { CallHooks } from './callHooks';
 import { decisionHidingFileErrors } from './fileChecks';
 import { errMessage, rejectionToolResult } from './messages';
@@ -13,21 +15,38 @@ import { formatInputValidationError } from './validation';
 
 type Validated = { ok: true; data: unknown } | { ok: false; out: ToolUseOutcome; data?: unknown };
 
+/** An input error's text as the model gets it: in the reference's `<tool_use_error>` tags for a tool that asks for them. */
+export function inputErrorText(tool: Pick<AnyTool, 'tagsInputErrors'>, message: string): string {
+  return tool.tagsInputErrors ? `<tool_use_error>${message}</tool_use_error>` : message;
+}
+
+/** The hint after the schema error of a deferred tool the model called without loading it ('' otherwise). */
+async function notLoadedNote(run: ToolRun): Promise<string> {
+  const ask = run.env.deferredNotLoaded;
+  if (!ask) return '';
+  try {
+    if (!(await ask(run.tool.name))) return '';
+    return notLoadedHint(run.tool.name, (await toolToAPISchema(run.tool)).input_schema);
+  } catch {
+    return ''; // the hint is advice: the schema error stands without it
+  }
+}
+
 /** The schema, then the tool's own validation. */
 async function validate(run: ToolRun, raw: unknown, note?: string): Promise<Validated> {
-  const { tool, state } = run;
+  const { tool } = run;
+  const fail = (stage: 'schema' | 'validate', message: string): ToolUseOutcome =>
+    run.state.failed('error', stage, inputErrorText(tool, message));
   let parsed: ReturnType<typeof tool.inputSchema.safeParse>;
   try {
     parsed = tool.inputSchema.safeParse(raw);
   } catch (e) {
     const m = `InputValidationError: ${tool.name} input could not be validated${note ? ` (${note})` : ''}: ${errMessage(e)}`;
-    return { ok: false, out: state.failed('error', 'schema', m) };
+    return { ok: false, out: fail('schema', m) };
   }
   if (!parsed.success) {
-    return {
-      ok: false,
-      out: state.failed('error', 'schema', formatInputValidationError(tool.name, parsed.error, raw, note)),
-    };
+    const m = formatInputValidationError(tool.name, parsed.error, raw, note);
+    return { ok: false, out: fail('schema', note ? m : m + (await notLoadedNote(run))) };
   }
   if (tool.validateInput) {
     let v: Awaited<ReturnType<NonNullable<AnyTool['validateInput']>>>;
@@ -36,13 +55,13 @@ async function validate(run: ToolRun, raw: unknown, note?: string): Promise<Vali
     } catch (e) {
       return {
         ok: false,
-        out: state.failed('error', 'validate', `${tool.name} could not validate its input: ${errMessage(e)}`),
+        out: fail('validate', `${tool.name} could not validate its input: ${errMessage(e)}`),
         data: parsed.data,
       };
     }
     if (v && v.result === false) {
       const m = typeof v.message === 'string' && v.message ? v.message : `${tool.name}: invalid input`;
-      return { ok: false, out: state.failed('error', 'validate', note ? `${m} (${note})` : m), data: parsed.data };
+      return { ok: false, out: fail('validate', note ? `${m} (${note})` : m), data: parsed.data };
     }
   }
   return { ok: true, data: parsed.data };

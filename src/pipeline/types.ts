@@ -71,6 +71,12 @@ export interface PipelineEnv {
   /** The worker's model access for tools that call a model themselves (ToolUseContext.sideModel). */
   sideModel?: ToolUseContext['sideModel'];
   phase?: PipelinePhase;
+  /**
+   * Was the tool deferred and not loaded in the request the model answered with this call (tool
+   * search)? A schema error then says how to load it (docs/tools.md "Deferred tools and ToolSearch").
+   * Asked only when the input fails the schema; absent: never.
+   */
+  deferredNotLoaded?: (toolName: string) => Promise<boolean>;
   /** Inside a subagent: the parent's `session_id`, `agent_id` and `agent_type` for every hook input (as the reference). */
   agentHookFields?: AgentHookFields;
 }

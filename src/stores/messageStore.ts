@@ -98,6 +98,11 @@ export class TranscriptStore {
    * here by the model call's head (workflow history carries only previews of the inputs).
    */
   async nodeMessages(key: string): Promise<Message[]> {
+    return (await this.node(key)).messages;
+  }
+
+  /** The one node `key`: its messages and the head it was appended after. */
+  async node(key: string): Promise<TranscriptNode> {
     let node = this.nodes.get(key);
     if (!node) {
       node = this.blobs.get(key).then((data) => {
@@ -111,7 +116,7 @@ export class TranscriptStore {
         if (oldest !== undefined) this.nodes.delete(oldest);
       }
     }
-    return (await node).messages;
+    return node;
   }
 
   /** Appends messages after `head`; returns the new head. Idempotent: same input, same hash. */

@@ -179,6 +179,12 @@ export interface Tool<Input = any, Output = any> {
    * tool; the built-ins the reference defers). Default false: the schema is sent up front.
    */
   readonly shouldDefer?: boolean;
+  /**
+   * The reference wraps this tool's input errors (schema and validateInput; not an error call()
+   * throws) in `<tool_use_error>…</tool_use_error>`: the pipeline does the same (compared with the
+   * reference's binary for NotebookEdit). Default false: the message alone.
+   */
+  readonly tagsInputErrors?: boolean;
   /** One line for UIs and the audit trail, e.g. `Grep "login|auth" in src/remote`. */
   summary(input: Input): string;
   isEnabled(): boolean;

@@ -11,6 +11,19 @@ export const DEFERRED_PLACEHOLDER_NAME = 'DeferredToolPlaceholder';
 export const TOOL_LOADED_TEXT = 'Tool loaded.';
 export const NO_MATCH_TEXT = 'No matching deferred tools found';
 export const DEFAULT_MAX_RESULTS = 5;
+
+/**
+ * What a schema error of a deferred tool the request did not load adds (the reference's text, which
+ * the model sees): load the tool first, and the tool's input schema.
+ */
+export function notLoadedHint(toolName: string, inputSchema: unknown): string {
+  return (
+    "\n\nThis tool's schema was not sent to the API — it was not in the discovered-tool set derived from message history. " +
+    'Without the schema in your prompt, typed parameters (arrays, numbers, booleans) get emitted as strings and the client-side parser rejects them. ' +
+    `Load the tool first: call ${TOOL_SEARCH_TOOL_NAME} with query "select:${toolName}", then retry this call. ` +
+    `For reference, this tool's input schema is: ${JSON.stringify(inputSchema)}`
+  );
+}
 /** The reference's limits: a query's words and a select's names beyond these are ignored. */
 const MAX_QUERY_WORDS = 32;
 const MAX_SELECT_NAMES = 64;

@@ -1284,6 +1284,14 @@ DELIBERATE.push({
     "durable-agent's WebFetch never connects to a loopback, private or link-local address unless an allow rule names the host (issue 20: a model must not reach the worker's own services or the cloud metadata address by URL); bypassPermissions does not lift that. The reference fetches any host in bypassPermissions. With `WebFetch(domain:127.0.0.1)` both fetch (case 'WebFetch a loopback host named by a rule').",
 });
 
+DELIBERATE.push({
+  cases: 'NotebookEdit a file that is not a notebook',
+  tools: ['NotebookEdit'],
+  aspect: 'content',
+  reason:
+    'The refusal is the reference\'s text in its `<tool_use_error>` tags but for the tool it points to: the reference\'s says "use the FileEdit tool", a name its model is never offered; durable-agent\'s says "use the Edit tool".',
+});
+
 /** The reason a difference of a case is deliberate, or undefined. */
 DELIBERATE.push(
   {

@@ -118,6 +118,55 @@ export const ISSUE20_CASES: RefCase[] = [
     ],
   },
   {
+    name: 'NotebookEdit failures: missing notebook, bad edit_mode, insert without a type, bad index',
+    files: { 'nb.ipynb': WITH_IDS },
+    turns: [
+      [read('toolu_read', 'nb.ipynb')],
+      [
+        {
+          id: 'toolu_nb_missing',
+          name: 'NotebookEdit',
+          input: { notebook_path: '$DIR/missing.ipynb', cell_id: 'c1', new_source: 'z' },
+        },
+      ],
+      [
+        {
+          id: 'toolu_nb_badmode',
+          name: 'NotebookEdit',
+          input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'c1', new_source: 'z', edit_mode: 'append' },
+        },
+      ],
+      [
+        {
+          id: 'toolu_nb_notype',
+          name: 'NotebookEdit',
+          input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'c1', new_source: 'z', edit_mode: 'insert' },
+        },
+      ],
+      [
+        {
+          id: 'toolu_nb_badindex',
+          name: 'NotebookEdit',
+          input: { notebook_path: '$DIR/nb.ipynb', cell_id: 'cell-9', new_source: 'z' },
+        },
+      ],
+    ],
+  },
+  {
+    name: 'NotebookEdit a file that is not a notebook',
+    files: { 'notes.txt': 'plain text\n' },
+    turns: [
+      [read('toolu_read_txt', 'notes.txt')],
+      [
+        {
+          id: 'toolu_nb_txt',
+          name: 'NotebookEdit',
+          input: { notebook_path: '$DIR/notes.txt', cell_id: 'c1', new_source: 'z' },
+        },
+      ],
+    ],
+  },
+  {
     name: 'WebFetch allowed by a domain rule (dontAsk): page, redirects, 404',
     web: true,
     permissionMode: 'dontAsk',
@@ -199,6 +248,15 @@ export const ISSUE20_CASES: RefCase[] = [
         },
       ],
       [{ id: 'toolu_nb_unloaded_bad', name: 'NotebookEdit', input: { notebook_path: '$DIR/nb.ipynb', cell: 1 } }],
+    ],
+  },
+  {
+    name: 'ToolSearch malformed calls of a deferred tool, unloaded and loaded',
+    toolSearch: true,
+    turns: [
+      [{ id: 'toolu_wf_bad_unloaded', name: 'WebFetch', input: { url: 5, prompt: 'x' } }],
+      [{ id: 'toolu_ts_select_wf', name: 'ToolSearch', input: { query: 'select:WebFetch' } }],
+      [{ id: 'toolu_wf_bad_loaded', name: 'WebFetch', input: { url: 5, prompt: 'x' } }],
     ],
   },
 ];

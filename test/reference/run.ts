@@ -680,6 +680,24 @@ const CONTENT_COMPARED = new Set([
   'WebFetch',
   'WebSearch',
 ]);
+/** Tools whose error texts are compared too: the `<tool_use_error>` tags, and the text of each error but a schema error (its text is durable-agent's own format). */
+const ERROR_TEXT_COMPARED = new Set(['NotebookEdit']);
+const tagged = (text: string): boolean => /^<tool_use_error>[\s\S]*<\/tool_use_error>$/.test(text);
+/** The hint a schema error of a deferred tool not loaded carries, up to the tool's schema (each side's own); '' without one. */
+export const loadHint = (text: string): string =>
+  /\n\nThis tool's schema was not sent to the API[\s\S]*?input schema is: /.exec(unwrapError(text))?.[0] ?? '';
+
+/** Two error results of one call: the hint to load a deferred tool (every tool), tags and texts (ERROR_TEXT_COMPARED). */
+function compareErrors(tool: string, a: string, b: string, d: (aspect: string, text: string) => void): void {
+  if (loadHint(a) !== loadHint(b))
+    d('load hint', `hint ref=${JSON.stringify(loadHint(a))} ours=${JSON.stringify(loadHint(b))}`);
+  if (!ERROR_TEXT_COMPARED.has(tool)) return;
+  if (tagged(a) !== tagged(b)) d('error tags', `<tool_use_error> tags ref=${tagged(a)} ours=${tagged(b)}`);
+  const schema = (t: string): boolean => unwrapError(t).startsWith('InputValidationError:');
+  if (!(schema(a) && schema(b)) && a !== b)
+    d('content', `error ref=${JSON.stringify(a.slice(0, 300))} ours=${JSON.stringify(b.slice(0, 300))}`);
+}
+
 /** Tools whose PostToolUse tool_response is compared value for value (the others: keys only), and every MCP tool. */
 const TOOL_RESPONSE_VALUES = new Set(['Read', 'Write', 'Edit', 'Bash']);
 const valuesCompared = (tool: string): boolean => TOOL_RESPONSE_VALUES.has(tool) || tool.startsWith('mcp__');
@@ -687,7 +705,7 @@ const valuesCompared = (tool: string): boolean => TOOL_RESPONSE_VALUES.has(tool)
 export interface Diff {
   /** The tool of the call (undefined for the run and file rows). */
   tool?: string;
-  /** is_error, persisted, PreToolUse ran, PostToolUse ran, PostToolUseFailure ran, tool_input, tool_name, tool_response keys, tool_response (values: Read, Write, Edit, Bash), file, run. */
+  /** is_error, persisted, PreToolUse ran, PostToolUse ran, PostToolUseFailure ran, tool_input, tool_name, tool_response keys, tool_response (values: Read, Write, Edit, Bash), error tags, load hint, file, run. */
   aspect: string;
   /** The file of a `file` row (`dir/` for a directory). */
   path?: string;
@@ -754,6 +772,7 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
         'content',
         `tool_result ref=${JSON.stringify(a.content.slice(0, 300))} ours=${JSON.stringify(b.content.slice(0, 300))}`,
       );
+    if (a.isError && b.isError) compareErrors(call.name, a.content, b.content, d);
     if (call.name.startsWith('mcp__') && a.failure && b.failure && a.failure['error'] !== b.failure['error'])
       d(
         'content',

@@ -22,6 +22,8 @@ import { sessionInput, toolSearchFromEnv, BUILTIN_TOOL_NAMES, sessionInputProble
 import { applyCacheBreakpoints } from '../../src/engine/promptCache';
 import { fakeClient, startFakeAnthropic, textResponse } from '../support/fakeAnthropic';
 import { makeEnv, tempDir, use } from './pipelineFixtures';
+import { LocalBlobStore, TranscriptStore } from '../../src/stores/messageStore';
+import { deferredNotLoaded, recordOfferedTools } from '../../src/calls/offeredTools';
 
 const tool = (name: string, description: string, deferrable = true): RequestTool => ({
   name,
@@ -357,4 +359,109 @@ test('unit: the fake Messages API checks tool_reference blocks and counts deferr
   } finally {
     await server.close();
   }
+});
+
+test('unit: a schema error of a deferred tool the request did not load says how to load it (pipeline); nothing else does', async () => {
+  const cwd = await tempDir();
+  const Deferred = buildTool({
+    name: 'mcp__cal__create_event',
+    inputSchema: z.strictObject({ title: z.string(), at: z.number() }),
+    shouldDefer: true,
+    prompt: () => 'Creates a calendar event',
+    async call() {
+      return { data: 'ok' };
+    },
+    mapToolResultToToolResultBlockParam: (d: string, id: string) => ({
+      type: 'tool_result' as const,
+      tool_use_id: id,
+      content: d,
+    }),
+  });
+  const asked: string[] = [];
+  const env = (notLoaded: boolean | undefined) =>
+    makeEnv(cwd, {
+      tools: [Deferred],
+      mode: 'bypassPermissions',
+      ...(notLoaded === undefined
+        ? {}
+        : {
+            deferredNotLoaded: async (name: string) => {
+              asked.push(name);
+              return notLoaded;
+            },
+          }),
+    });
+  const bad = { title: 'standup', at: '9' };
+  const hinted = await runToolPipeline(use('mcp__cal__create_event', bad), env(true));
+  assert.equal(hinted.status, 'error');
+  const text = String(hinted.result!.content);
+  assert.match(
+    text,
+    /^InputValidationError: mcp__cal__create_event failed due to the following issue:\n- The parameter `at`/,
+  );
+  assert.ok(
+    text.includes(
+      "\n\nThis tool's schema was not sent to the API — it was not in the discovered-tool set derived from message history. ",
+    ),
+    text,
+  );
+  assert.ok(
+    text.includes(
+      'Load the tool first: call ToolSearch with query "select:mcp__cal__create_event", then retry this call.',
+    ),
+  );
+  const schema = JSON.parse(text.split("For reference, this tool's input schema is: ")[1] ?? 'null') as {
+    properties?: Record<string, unknown>;
+  };
+  assert.deepEqual(Object.keys(schema.properties ?? {}), ['title', 'at'], 'the tool schema, whole');
+  assert.deepEqual(asked, ['mcp__cal__create_event']);
+  // Loaded (or no tool search), no answer, a valid input: no hint, and a valid call does not ask.
+  for (const e of [env(false), env(undefined)]) {
+    const plain = await runToolPipeline(use('mcp__cal__create_event', bad), e);
+    assert.equal(plain.status, 'error');
+    assert.ok(!String(plain.result!.content).includes('select:'), String(plain.result!.content));
+  }
+  asked.length = 0;
+  const ok = await runToolPipeline(use('mcp__cal__create_event', { title: 'standup', at: 9 }), env(true));
+  assert.equal(ok.status, 'ok');
+  assert.deepEqual(asked, [], 'asked only when the input fails the schema');
+  // A failing question leaves the schema error alone.
+  const failing = makeEnv(cwd, {
+    tools: [Deferred],
+    mode: 'bypassPermissions',
+    deferredNotLoaded: async () => {
+      throw new Error('store down');
+    },
+  });
+  const alone = await runToolPipeline(use('mcp__cal__create_event', bad), failing);
+  assert.equal(alone.status, 'error');
+  assert.ok(!String(alone.result!.content).includes('select:'));
+});
+
+test('unit: the model call records what a deferring request carried; a tool call finds it by its message node', async () => {
+  const transcripts = new TranscriptStore(new LocalBlobStore(await tempDir()));
+  const sent = await transcripts.append(null, [{ role: 'user', content: 'hi' }]);
+  const answer = await transcripts.append(sent, [
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'WebFetch', input: {} }] },
+  ]);
+  assert.ok(sent && answer);
+  // No record (a request made without deferring, or before records existed): never a hint.
+  assert.equal(await deferredNotLoaded(transcripts, answer, 'WebFetch'), false);
+  // A request without the placeholder deferred nothing: nothing recorded.
+  await recordOfferedTools(transcripts, sent, [{ name: 'Read' }, { name: 'WebFetch' }]);
+  assert.equal(await deferredNotLoaded(transcripts, answer, 'WebFetch'), false);
+  await recordOfferedTools(transcripts, sent, [
+    { name: 'Read' },
+    { name: 'ToolSearch' },
+    { name: 'DeferredToolPlaceholder', defer_loading: true },
+    { name: 'CronList', defer_loading: true },
+  ]);
+  assert.equal(await deferredNotLoaded(transcripts, answer, 'WebFetch'), true, 'deferred, not loaded');
+  assert.equal(await deferredNotLoaded(transcripts, answer, 'CronList'), false, 'loaded');
+  assert.equal(await deferredNotLoaded(transcripts, answer, 'Read'), false, 'sent up front');
+  // A tool_use block handed over while streaming is a node of its own after the same request.
+  const streamed = await transcripts.append(sent, [
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'WebFetch', input: { url: 5 } }] },
+  ]);
+  assert.equal(await deferredNotLoaded(transcripts, streamed as string, 'WebFetch'), true);
 });

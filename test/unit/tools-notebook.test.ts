@@ -7,7 +7,11 @@ import { decidePermissionSync } from '../../src/permissions/decide';
 import { findCell, parseNotebook } from '../../src/tools/builtin/notebook';
 import { NotebookEditTool } from '../../src/tools/builtin/notebookEdit';
 import { ReadTool } from '../../src/tools/builtin/read';
+import { EditTool } from '../../src/tools/builtin/edit';
+import { runToolPipeline } from '../../src/pipeline';
+import { applyContextModifier } from '../../src/engine/context';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
+import { makeEnv, use } from './pipelineFixtures';
 
 let dir: string;
 before(async () => {
@@ -103,7 +107,7 @@ describe('NotebookEdit', () => {
     const s = new ToolSession(dir);
     await s.run(ReadTool, { file_path: abs });
     const noType = await s.run(NotebookEditTool, { notebook_path: abs, edit_mode: 'insert', new_source: 'z' });
-    assert.match(noType.invalid ?? '', /cell_type is required/);
+    assert.match(noType.invalid ?? '', /^Cell type is required when using edit_mode=insert\.$/);
     const r = await s.run(NotebookEditTool, {
       notebook_path: abs,
       cell_id: 'intro',
@@ -153,7 +157,10 @@ describe('NotebookEdit', () => {
     const s = new ToolSession(dir);
     await s.run(ReadTool, { file_path: 'plain.txt' });
     const txt = await s.run(NotebookEditTool, { notebook_path: 'plain.txt', cell_id: 'cell-0', new_source: 'y' });
-    assert.match(txt.invalid ?? '', /only edits Jupyter notebooks/);
+    assert.equal(
+      txt.invalid,
+      'File must be a Jupyter notebook (.ipynb file). For editing other file types, use the Edit tool.',
+    );
     assert.equal(await fs.readFile(path.join(dir, 'plain.txt'), 'utf8'), 'x\n');
   });
 
@@ -196,5 +203,45 @@ describe('NotebookEdit', () => {
       errorCode: 7,
     });
     assert.equal(parseNotebook('{"cells":[{"source":1}]}').ok, false);
+  });
+
+  it("input errors come in the reference's <tool_use_error> tags through the pipeline (Edit's do not)", async () => {
+    const abs = await notebook('tags.ipynb');
+    const env = makeEnv(dir, { tools: [NotebookEditTool, ReadTool, EditTool], mode: 'bypassPermissions' });
+    const run = async (input: Record<string, unknown>) => {
+      const out = await runToolPipeline(use('NotebookEdit', input), env);
+      assert.equal(out.status, 'error');
+      assert.equal(out.result?.is_error, true);
+      return out.result?.content;
+    };
+    const tag = (m: string) => `<tool_use_error>${m}</tool_use_error>`;
+    // Never read, present or not: the reference's read-before-edit refusal comes first.
+    assert.equal(
+      await run({ notebook_path: abs, cell_id: 'c1', new_source: 'x' }),
+      tag('File has not been read yet. Read it first before writing to it.'),
+    );
+    assert.equal(
+      await run({ notebook_path: path.join(dir, 'missing.ipynb'), cell_id: 'c1', new_source: 'x' }),
+      tag('File has not been read yet. Read it first before writing to it.'),
+    );
+    const read = await runToolPipeline(use('Read', { file_path: abs }), env);
+    for (const m of read.contextModifiers) env.agent = applyContextModifier(env.agent, m);
+    assert.ok(env.agent.readFiles[abs], 'the Read counts');
+    assert.equal(
+      await run({ notebook_path: abs, cell_id: 'nope', new_source: 'x' }),
+      tag('Cell with ID "nope" not found in notebook.'),
+    );
+    assert.equal(
+      await run({ notebook_path: abs, cell_id: 'c1', new_source: 'x', edit_mode: 'insert' }),
+      tag('Cell type is required when using edit_mode=insert.'),
+    );
+    const schema = await run({ notebook_path: abs, cell_id: 'c1', new_source: 'x', edit_mode: 'append' });
+    assert.match(
+      String(schema),
+      /^<tool_use_error>InputValidationError: NotebookEdit failed[\s\S]*<\/tool_use_error>$/,
+    );
+    // Another tool's input error stays the message alone.
+    const edit = await runToolPipeline(use('Edit', { file_path: abs }), env);
+    assert.match(String(edit.result?.content), /^InputValidationError: Edit failed/);
   });
 });

@@ -8,7 +8,7 @@ import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool, type ToolUseContext } from '../Tool';
 import { isAccessRefused, readFileBound, writeFileBound } from '../safeFs';
 import { readCheck, writeCheck } from './fileAccess';
-import { checkReadState, statOrNull } from './fileState';
+import { checkReadState, NOT_READ_MESSAGE, statOrNull } from './fileState';
 import { cellSource, findCell, isNotebookPath, notebookLanguage, parseNotebook, type NotebookCell } from './notebook';
 import { resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 import { checkReadableFile } from './read';
@@ -72,12 +72,15 @@ async function plan(input: NotebookEditInput, ctx: PlanContext, phase: 'validate
   if (!isNotebookPath(abs))
     return {
       ok: false,
-      message: 'NotebookEdit only edits Jupyter notebooks (.ipynb files); use Edit for other files.',
+      // The reference's text names its FileEdit tool; ours is Edit.
+      message: 'File must be a Jupyter notebook (.ipynb file). For editing other file types, use the Edit tool.',
       errorCode: 2,
     };
   if (mode === 'insert' && !input.cell_type)
-    return { ok: false, message: 'cell_type is required when edit_mode is insert.', errorCode: 5 };
+    return { ok: false, message: 'Cell type is required when using edit_mode=insert.', errorCode: 5 };
   if (!(await statOrNull(abs))) {
+    // A notebook never read is refused as such, as the reference does (whether it exists or not).
+    if (!ctx.agent.readFiles[abs]) return { ok: false, message: NOT_READ_MESSAGE, errorCode: 6 };
     const check = await checkReadableFile(input.notebook_path, ctx.agent.cwd, hiddenPathFilter('Read', ctx));
     return { ok: false, message: check.ok ? 'Notebook file does not exist.' : check.message, errorCode: 1 };
   }
@@ -115,6 +118,8 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
   name: 'NotebookEdit',
   // Deferred behind ToolSearch when tool search is on (the reference defers it too).
   shouldDefer: true,
+  // Its schema and validation errors come in <tool_use_error> tags, as the reference's do.
+  tagsInputErrors: true,
   inputSchema,
   maxResultSizeChars: 100_000,
   prompt: () => PROMPT,
