@@ -311,7 +311,10 @@ export async function callModelWith(
   if (prepared.kind === 'compact') return { ...prepared, sentHead };
   const { params } = prepared;
   // With deferred tools: what this request carried, for the schema errors of its tool calls.
-  await recordOfferedTools(deps.transcripts, sentHead, params.tools as Array<{ name: string }>);
+  // Advice only: a store that refuses it costs the hint, not the call.
+  await recordOfferedTools(deps.transcripts, sentHead, params.tools as Array<{ name: string }>).catch((err: unknown) =>
+    ctx.warn(`could not record the request's tools: ${err instanceof Error ? err.message : String(err)}`),
+  );
   const client = deps.anthropic();
   const reactive = (message: string): CompactionNeeded => ({
     kind: 'compact',
