@@ -107,3 +107,44 @@ test(
     }
   },
 );
+
+test(
+  "integration: a malformed call of a deferred tool not loaded gets the hint to load it (the tool activity finds the model call's record); once loaded, the schema error alone",
+  { timeout: 120_000 },
+  async () => {
+    await withAgent({}, async ({ fake, start }) => {
+      fake.enqueue(
+        toolUseResponse([
+          { id: 'toolu_wf_unloaded', name: 'WebFetch', input: { url: 5, prompt: 'x' } },
+          { id: 'toolu_nb_unloaded', name: 'NotebookEdit', input: { notebook_path: 'a.ipynb', cell: 1 } },
+        ]),
+        toolUseResponse([{ id: 'toolu_select', name: 'ToolSearch', input: { query: 'select:WebFetch' } }]),
+        toolUseResponse([{ id: 'toolu_wf_loaded', name: 'WebFetch', input: { url: 5, prompt: 'x' } }]),
+        textResponse('done'),
+      );
+      const handle = await start({
+        prompt: 'fetch it',
+        tools: ['Read', 'WebFetch', 'NotebookEdit', 'ToolSearch'],
+        contextManagement: { toolSearch: 'on' },
+      });
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      const reqs = fake.messageRequests();
+      const resultOf = (id: string) =>
+        reqs.flatMap((r) => lastToolResults(r)).find((r) => r.tool_use_id === id) as
+          { content?: unknown; is_error?: boolean } | undefined;
+      const text = (id: string) => String(resultOf(id)?.content);
+      const hint =
+        /\n\nThis tool's schema was not sent to the API .*call ToolSearch with query "select:(\w+)", then retry this call\. For reference, this tool's input schema is: \{/s;
+      assert.equal(resultOf('toolu_wf_unloaded')?.is_error, true);
+      assert.equal(hint.exec(text('toolu_wf_unloaded'))?.[1], 'WebFetch', text('toolu_wf_unloaded'));
+      assert.match(text('toolu_nb_unloaded'), /^<tool_use_error>InputValidationError: NotebookEdit failed/);
+      assert.equal(hint.exec(text('toolu_nb_unloaded'))?.[1], 'NotebookEdit', text('toolu_nb_unloaded'));
+      assert.match(text('toolu_nb_unloaded'), /<\/tool_use_error>$/);
+      assert.equal(resultOf('toolu_wf_loaded')?.is_error, true);
+      assert.match(text('toolu_wf_loaded'), /^InputValidationError: WebFetch failed/);
+      assert.doesNotMatch(text('toolu_wf_loaded'), /select:/, 'loaded: no hint');
+      fake.assertDone();
+    });
+  },
+);
