@@ -8,7 +8,6 @@
 // process group. Never retried by the session (maximumAttempts 1): a lost worker is reported as a
 // lost task, never a silent re-run. Failures to start are data (state `failed` with the reason).
 // No Temporal here: src/activities/backgroundTask.ts is the adapter.
-import { promises as fs } from 'node:fs';
 import type { AgentContext } from '../engine/context';
 import type { TaskState } from '../engine/autonomy';
 import { runBackgroundCommand, type BackgroundCommandResult } from '../tools/builtin/bash';
@@ -93,13 +92,17 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
     return typeof recorded === 'string' ? recorded : input.task.command;
   }
 
-  /** The whole output into the store (best effort: the file stays where the model reads it). */
-  async function storeOutput(path: string, warn: CallRuntime['warn']): Promise<string | undefined> {
+  /**
+   * The whole output into the store (best effort: the file stays where the model reads it). The
+   * text is what the run read through its own descriptor (runBackgroundCommand), never the file
+   * by name: the command may have swapped the name for a symlink to something else.
+   */
+  async function storeOutput(output: string, warn: CallRuntime['warn']): Promise<string | undefined> {
     if (!deps.payloads) return undefined;
     try {
-      return await deps.payloads.putTaskOutput(await fs.readFile(path, 'utf8'));
+      return await deps.payloads.putTaskOutput(output);
     } catch (err) {
-      warn(`background task output ${path} was not stored: ${(err as Error).message}`);
+      warn(`background task output was not stored: ${(err as Error).message}`);
       return undefined;
     }
   }
@@ -110,7 +113,7 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
     beat();
     const timer = setInterval(beat, BACKGROUND_HEARTBEAT_MS);
     try {
-      let r: BackgroundCommandResult;
+      let r: BackgroundCommandResult & { output: string };
       try {
         const ctx = await contextFor(input, rt.signal);
         const command = await wholeCommand(input);
@@ -122,14 +125,8 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
           return { state: 'killed', exitCode: null, signal: null, outputBytes, error: 'stopped before it started' };
         return { state: 'failed', exitCode: null, signal: null, outputBytes, error: (err as Error).message };
       }
-      // The reference's last line of a task's output file: how it ended.
-      const trailer = r.interrupted
-        ? '\n[killed]\n'
-        : r.exitCode !== null
-          ? `\n[exited with code ${r.exitCode}]\n`
-          : '';
-      if (trailer) await fs.appendFile(input.task.outputPath, trailer).catch(() => undefined);
-      const outputRef = await storeOutput(input.task.outputPath, rt.warn);
+      // The output file ends with the reference's last line (bash.ts backgroundTrailer), written by the run.
+      const outputRef = await storeOutput(r.output, rt.warn);
       return {
         state: stateOf(r),
         exitCode: r.exitCode,

@@ -10,11 +10,10 @@
 // (30 s of suppressed output) its notice is the last batch and the command is killed.
 // No Temporal here: src/activities/monitorTask.ts is the adapter (batches become signals to the
 // session), and the in-process runner can call `watchMonitorCommand` / `runMonitorTask` directly.
-import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { MonitorLines, MONITOR_LIMITS, type MonitorEmission } from '../engine/monitorLines';
 import type { MonitorEventBatch, MonitorRunEnd } from '../engine/monitorTasks';
-import { runBackgroundCommand, type BackgroundCommandResult } from '../tools/builtin/bash';
+import { backgroundTrailer, runBackgroundCommand, type BackgroundCommandResult } from '../tools/builtin/bash';
 import type { ToolUseContext } from '../tools/Tool';
 import { BACKGROUND_HEARTBEAT_MS, createBackgroundTaskCalls, type RunBackgroundTaskInput } from './backgroundTask';
 import type { CallRuntime } from './runtime';
@@ -46,10 +45,12 @@ export interface MonitorWatchResult extends MonitorRunEnd {
   lastSeq: number;
   sandboxed?: boolean;
   violations?: number;
+  /** The whole output file as the run wrote it (read through its descriptor); runMonitorTask stores it, never returns it. */
+  output: string;
 }
 
 export type RunMonitorTaskInput = RunBackgroundTaskInput;
-export interface RunMonitorTaskResult extends MonitorWatchResult {
+export interface RunMonitorTaskResult extends Omit<MonitorWatchResult, 'output'> {
   /** `taskoutput-<sha256>` in the store; absent when it could not be stored or nothing ran. */
   outputRef?: string;
 }
@@ -134,11 +135,13 @@ export async function watchMonitorCommand(
     if (lines.push(decoder.write(chunk)) && !batchTimer) batchTimer = setTimeout(flush, limits.batchWindowMs);
   };
   try {
+    // The reference's last line of the output file, as a background command's ('[killed]' after a stop).
     const r = await runBackgroundCommand(
       spec,
       { ...ctx, abortSignal: stopper.signal },
       (bytes) => opts.onProgress?.(bytes),
       onStdout,
+      (end) => (endState(end, rateStopped) === 'killed' ? '\n[killed]\n' : backgroundTrailer(end)),
     );
     clearTimeout(batchTimer);
     batchTimer = undefined;
@@ -159,6 +162,7 @@ export async function watchMonitorCommand(
       outputBytes: r.outputBytes,
       events: lines.events(),
       lastSeq: delivery.seq,
+      output: r.output,
       ...(lastEvent !== undefined ? { lastEvent } : {}),
       ...(rateStopped ? { rateStopped: true } : {}),
       ...(r.sandbox ? { sandboxed: r.sandbox.sandboxed, violations: r.sandbox.violations?.length ?? 0 } : {}),
@@ -208,12 +212,9 @@ export function createMonitorTaskCalls(deps: ToolDeps) {
         if (rt.signal.aborted) return { state: 'killed', ...none, error: 'stopped before it started' };
         return { state: 'failed', ...none, error: (err as Error).message };
       }
-      // The reference's last line of the output file, as a background command's (calls/backgroundTask.ts).
-      const trailer =
-        r.state === 'killed' ? '\n[killed]\n' : r.exitCode !== null ? `\n[exited with code ${r.exitCode}]\n` : '';
-      if (trailer) await fs.appendFile(input.task.outputPath, trailer).catch(() => undefined);
-      const outputRef = await background.storeOutput(input.task.outputPath, rt.warn);
-      return { ...r, ...(outputRef ? { outputRef } : {}) };
+      const { output, ...end } = r;
+      const outputRef = await background.storeOutput(output, rt.warn);
+      return { ...end, ...(outputRef ? { outputRef } : {}) };
     } finally {
       clearInterval(timer);
     }

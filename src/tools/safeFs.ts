@@ -439,3 +439,62 @@ export function readFileBoundSync(abs: string, check: RealPathCheck): { buf: Buf
     closeSync(fd);
   }
 }
+
+/**
+ * Opens the worker's own file `<dirAbs>/<name>` where a less trusted hand may change `dirAbs` (a
+ * sandboxed command writes the session's temp dir, where background tasks keep their output):
+ * `dirAbs` is reached from its parent without following a symlink (created 0700 when `create`),
+ * the file is opened through that directory's descriptor without following one (O_NOFOLLOW;
+ * O_NONBLOCK so a FIFO does not hang the worker), and it must be a regular file with a single
+ * link — a symlink, a hard link to a file elsewhere, a FIFO or a device planted there is refused,
+ * never written or read through. `flags` must not hold O_TRUNC (it would act before the check):
+ * truncate the returned handle instead. The parent of `dirAbs` is the worker's and trusted.
+ */
+export async function openOwnFileIn(
+  dirAbs: string,
+  name: string,
+  flags: number,
+  opts: { create?: boolean } = {},
+): Promise<FileHandle> {
+  if (name.includes('/') || name === '.' || name === '..') throw new Error(`not a file name: ${name}`);
+  const refused = (why: string): AccessRefusedError =>
+    new AccessRefusedError(`Refused to open ${path.join(dirAbs, name)}: ${why}`, path.join(dirAbs, name));
+  const parent = await openDirBound(path.dirname(dirAbs), () => undefined);
+  let dir: BoundDir;
+  try {
+    if (opts.create) {
+      await fs.mkdir(path.join(parent.at, path.basename(dirAbs)), { mode: 0o700 }).catch((err: unknown) => {
+        if (errno(err) !== 'EEXIST') throw err;
+      });
+    }
+    dir = await openChildDir(parent, path.basename(dirAbs)).catch((err: unknown) => {
+      if (errno(err) === 'ELOOP' || errno(err) === 'ENOTDIR')
+        throw refused(`${dirAbs} is not a directory of its own (a symlink?)`);
+      throw err;
+    });
+  } finally {
+    await parent.close();
+  }
+  let fh: FileHandle;
+  try {
+    const create = opts.create ? constants.O_CREAT : 0;
+    fh = await fs
+      .open(path.join(dir.at, name), flags | create | O_NOFOLLOW | O_NONBLOCK, 0o600)
+      .catch((err: unknown) => {
+        if (errno(err) === 'ELOOP' || errno(err) === 'EMLINK') throw refused('it is a symlink');
+        if (errno(err) === 'ENXIO') throw refused('it is not a regular file (a pipe or socket)');
+        throw err;
+      });
+  } finally {
+    await dir.close();
+  }
+  try {
+    const stat = await fh.stat();
+    if (!stat.isFile()) throw refused('it is not a regular file');
+    if (stat.nlink !== 1) throw refused(`it has ${stat.nlink} links (a hard link to another file?)`);
+    return fh;
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    throw err;
+  }
+}

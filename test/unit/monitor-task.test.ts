@@ -94,8 +94,10 @@ test('unit: monitor run: stdout lines in numbered batches, in order, each once; 
   assert.ok(!all.includes('err'), 'stderr is not an event');
   // stdout passes through the worker, stderr does not: their order in the file may differ.
   assert.ok(output.includes('err\n'), 'the file has stderr');
-  assert.equal(output.replace('err\n', ''), `a\nb\n${'L'.repeat(600)}\n  spaced  \n\nlast\n`, 'and stdout');
-  assert.equal(result.outputBytes, Buffer.byteLength(output));
+  const trailer = '\n[exited with code 0]\n';
+  assert.equal(output.replace('err\n', ''), `a\nb\n${'L'.repeat(600)}\n  spaced  \n\nlast\n${trailer}`, 'and stdout');
+  assert.equal(result.output, output, 'the run read back what it wrote');
+  assert.equal(result.outputBytes, Buffer.byteLength(output) - trailer.length);
 });
 
 test('unit: monitor run: a failing command, one without output, and the end texts', async () => {
@@ -126,7 +128,7 @@ test('unit: monitor run: over the bucket events are suppressed; the rate limit s
   const seen = linesOf(limited.batches);
   assert.deepEqual(seen, ['n 1', 'n 2', 'n 3', 'n 4', 'n 5', 'n 6', 'n 7', 'n 8'].slice(0, seen.length));
   assert.ok(seen.length < 8, 'later lines were suppressed');
-  assert.match(limited.output, /n 8\n$/, 'the file has every line');
+  assert.match(limited.output, /n 8\n\n\[exited with code 0\]\n$/, 'the file has every line');
   // Suppressed for over 300 ms: the stop notice is the last batch and the flood is killed.
   const flood = await watch('echo $$ > flood.pid; while :; do echo x; sleep 0.02; done', {
     timeoutMs: 30_000,

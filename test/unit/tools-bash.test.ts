@@ -247,7 +247,9 @@ describe('Bash: running commands', () => {
       (n) => sizes.push(n),
     );
     assert.deepEqual([done.exitCode, done.timedOut, done.interrupted, done.outputBytes], [4, false, false, 8]);
-    assert.equal(await fs.readFile(out, 'utf8'), 'one\ntwo\n');
+    // The reference's last line, written (and the whole file read back) through the run's descriptor.
+    assert.equal(await fs.readFile(out, 'utf8'), 'one\ntwo\n\n[exited with code 4]\n');
+    assert.equal(done.output, 'one\ntwo\n\n[exited with code 4]\n');
     const t0 = Date.now();
     const running = runBackgroundCommand(
       { command: 'echo $$ > bg.pid; sleep 30', timeoutMs: 60_000, outputPath: out },

@@ -2,7 +2,8 @@
 // OS sandbox (src/sandbox) when the session's sandbox settings say so, which is the default.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs, realpathSync } from 'node:fs';
+import { constants as fsConstants, promises as fs, realpathSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -23,6 +24,7 @@ import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedS
 import { bashEnvironment, PASS_ENV_ENTRY } from '../../sandbox/environment';
 import type { SandboxSettings } from '../../sandbox/settings';
 import { buildTool, type OnProgress, type PermissionResult, type ToolUseContext } from '../Tool';
+import { openOwnFileIn } from '../safeFs';
 import { worktreeGitAccess } from '../worktree';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
@@ -422,7 +424,7 @@ class BashRun {
     const capBytes = bashSpoolCapBytes();
     const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-bash-'));
     try {
-      const spool = await openOutputSpool(tmpDir, capBytes, outputFile);
+      const spool = await openOutputSpool(tmpDir, capBytes, outputFile ? () => openTaskOutput(outputFile) : undefined);
       return new BashRun(input, ctx, started, timeoutMs, capBytes, tmpDir, spool);
     } catch (err) {
       await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
@@ -603,6 +605,25 @@ class BashRun {
     };
   }
 
+  /**
+   * A background task's end: `trailer` appended after what was spooled, then the whole file read
+   * back — both through the spool's descriptor, never by the file's name (the command may have
+   * swapped the name for a symlink since).
+   */
+  async finishOutput(trailer: string): Promise<string> {
+    const fh = this.spool.file;
+    if (trailer) await fh.write(trailer, this.spool.spooled(), 'utf8');
+    const size = (await fh.stat()).size;
+    const buf = Buffer.alloc(size);
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await fh.read(buf, done, size - done, done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return buf.subarray(0, done).toString('utf8');
+  }
+
   async close(): Promise<void> {
     this.spool.closeWriteEnd();
     if (this.announced) callEnded(this.callId, this.pgid);
@@ -725,12 +746,38 @@ export function backgroundTaskId(sessionId: string, toolUseId: string): string {
   return id;
 }
 
-/** Where a session's background tasks write their output on this worker: `<session temp dir>/tasks`. */
-export async function sessionTasksDir(sessionId: string): Promise<string> {
+/**
+ * A background task's output file, created empty in the session's tasks dir on this worker
+ * (`<session temp dir>/tasks/<id>.output`; Read may read it). Sandboxed commands may write that
+ * directory, so the worker opens it bound (safeFs `openOwnFileIn`): a symlink, hard link or FIFO
+ * planted at the name or at `tasks` is refused, never written through. Returns the file's path.
+ */
+export async function createTaskOutput(sessionId: string, taskId: string): Promise<string> {
   await sessionTempDir(sessionId);
   const dir = sessionTasksPath(sessionId);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  return dir;
+  const name = `${taskId}.output`;
+  const fh = await openOwnFileIn(dir, name, fsConstants.O_WRONLY | fsConstants.O_APPEND, { create: true });
+  await fh.close();
+  return path.join(dir, name);
+}
+
+/**
+ * The task's output file for its run (the worker's spool writes it; the trailer and the stored
+ * output go through the same descriptor): bound as createTaskOutput's, then emptied.
+ */
+export async function openTaskOutput(outputPath: string): Promise<FileHandle> {
+  // Another worker may run the task: its session temp dir may not exist yet (the worker's own directory).
+  await fs.mkdir(path.dirname(path.dirname(outputPath)), { recursive: true, mode: 0o700 });
+  const fh = await openOwnFileIn(path.dirname(outputPath), path.basename(outputPath), fsConstants.O_RDWR, {
+    create: true,
+  });
+  try {
+    await fh.truncate(0);
+    return fh;
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 export function backgroundTimeout(timeout: number | undefined): number {
@@ -745,8 +792,7 @@ export function backgroundTimeout(timeout: number | undefined): number {
  */
 async function startBackground(input: BashInput, ctx: ToolUseContext, started: number) {
   const taskId = backgroundTaskId(ctx.sessionId, ctx.toolUseId);
-  const outputPath = path.join(await sessionTasksDir(ctx.sessionId), `${taskId}.output`);
-  await fs.writeFile(outputPath, '', { flag: 'a', mode: 0o600 });
+  const outputPath = await createTaskOutput(ctx.sessionId, taskId);
   const task: BackgroundTask = {
     id: taskId,
     kind: 'local_bash',
@@ -802,11 +848,12 @@ export async function runBackgroundCommand(
   onProgress: (outputBytes: number) => void,
   /** A Monitor's tap: each stdout chunk as it arrives (it still goes to the output file too). */
   onStdout?: (chunk: Buffer) => void,
-): Promise<BackgroundCommandResult> {
+  /** The output file's last line, from how the command ended (the reference's `[exited with code N]`). */
+  trailer: (r: BackgroundCommandResult) => string = backgroundTrailer,
+): Promise<BackgroundCommandResult & { output: string }> {
   const started = Date.now();
   const input: BashInput = { command: spec.command, ...(spec.unsandboxed ? { dangerouslyDisableSandbox: true } : {}) };
   await checkWorkingDirectory(ctx.agent.cwd);
-  await fs.mkdir(path.dirname(spec.outputPath), { recursive: true, mode: 0o700 });
   const run = await BashRun.open(input, ctx, started, spec.timeoutMs, spec.outputPath);
   try {
     const contained = await containment(input, ctx);
@@ -817,10 +864,17 @@ export async function runBackgroundCommand(
     await run.settle();
     const violations = run.prepared ? run.prepared.finish() : [];
     const undone = contained.protection ? undoProtected(contained.protection) : [];
-    return run.backgroundResult(result, contained.record, violations, undone);
+    const r = run.backgroundResult(result, contained.record, violations, undone);
+    return { ...r, output: await run.finishOutput(trailer(r)) };
   } finally {
     await run.close();
   }
+}
+
+/** A background command's last line of its output file (the reference's): `[killed]` or its exit code. */
+export function backgroundTrailer(r: BackgroundCommandResult): string {
+  if (r.interrupted) return '\n[killed]\n';
+  return r.exitCode !== null ? `\n[exited with code ${r.exitCode}]\n` : '';
 }
 
 /** The session's sandbox settings with a worktree's git access added (none outside a worktree). */

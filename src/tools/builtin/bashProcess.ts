@@ -107,8 +107,12 @@ export interface OutputSpool {
   drain(): Promise<void>;
 }
 
-/** `file`: where the output goes (default `<dir>/output`; a background task's output file). */
-export async function openOutputSpool(dir: string, capBytes: number, file?: string): Promise<OutputSpool> {
+/** `file`: where the output goes (default `<dir>/output`; a background task's output file, opened bound by the caller). */
+export async function openOutputSpool(
+  dir: string,
+  capBytes: number,
+  file?: () => Promise<fs.FileHandle>,
+): Promise<OutputSpool> {
   // A socket pair made in the call's own directory (0700: nobody else can connect), with no
   // process to spawn and nothing that blocks the worker. The child's writes block while the
   // worker has not read what came before.
@@ -130,7 +134,14 @@ export async function openOutputSpool(dir: string, capBytes: number, file?: stri
     server.close();
   }
   const sock = await accepted;
-  const fh = await fsp.open(file ?? path.join(dir, 'output'), 'w+');
+  let fh: fs.FileHandle;
+  try {
+    fh = file ? await file() : await fsp.open(path.join(dir, 'output'), 'w+');
+  } catch (err) {
+    writeEnd.destroy();
+    sock.destroy();
+    throw err;
+  }
   let offset = 0;
   let received = 0;
   let chunks = 0;

@@ -7,15 +7,13 @@
 // Permissions are Bash's for its command (`Bash(…)` rules, the shell analysis, the sandbox's
 // auto-allow), and `Monitor(…)` rules too. The `ws` source (a WebSocket) is not supported.
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { z } from 'zod';
 import type { ContextModifier } from '../../engine/context';
 import { MAX_TASK_TEXT, type BackgroundTask } from '../../engine/autonomy';
 import { formatDuration } from '../../engine/taskNotifications';
 import { buildTool, type ToolUseContext } from '../Tool';
 import { isReadOnlyCommand } from './bashCommand';
-import { sandboxPermission, sessionTasksDir } from './bash';
+import { createTaskOutput, sandboxPermission } from './bash';
 
 export const MONITOR_DEFAULT_TIMEOUT_MS = 300_000;
 export const MONITOR_MIN_TIMEOUT_MS = 1000;
@@ -130,8 +128,7 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
   async call(i, ctx: ToolUseContext) {
     const taskId = monitorTaskId(ctx.sessionId, ctx.toolUseId);
     // Where stdout and stderr go, as a background command's (stdout lines are the events too).
-    const outputPath = path.join(await sessionTasksDir(ctx.sessionId), `${taskId}.output`);
-    await fs.writeFile(outputPath, '', { flag: 'a', mode: 0o600 });
+    const outputPath = await createTaskOutput(ctx.sessionId, taskId);
     const task: BackgroundTask = {
       id: taskId,
       kind: 'monitor',
