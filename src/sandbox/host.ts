@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId, withOwnerMarker } from './reaper';
+import { placeholders } from './placeholders';
 
 /** The parts of the runtime's SandboxManager we use (the package is ESM; it is loaded with import()). */
 export interface SandboxRuntime {
@@ -345,13 +346,20 @@ async function prepareSandboxedCommand(
   tmpDir: string,
   abortSignal?: AbortSignal,
 ): Promise<PreparedCommand> {
-  const release = await lock.acquire(plan.global, abortSignal);
+  const lockRelease = await lock.acquire(plan.global, abortSignal);
+  // This command's placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…): made
+  // here, held while it runs, removed when no running command needs them (src/sandbox/placeholders.ts).
+  const hold = placeholders.hold(plan.call.filesystem);
+  const release = () => {
+    hold.release();
+    lockRelease();
+  };
   const commandId = randomBytes(16).toString('base64url');
   let registered = false;
-  // The runtime counts each wrap it hands out and removes the mount points it created for absent
-  // denied paths (empty .bashrc, .mcp.json, .claude…) only when every wrap has been given back:
-  // exactly one cleanupAfterCommand() per returned wrap — fewer leaves placeholders in the project
-  // for good, more removes them under a sandbox still running (its deny rule would stop applying).
+  // The runtime counts each wrap it hands out and removes the mount points it still created itself
+  // (the cases placeholders.ts leaves to it) only when every wrap has been given back: exactly one
+  // cleanupAfterCommand() per returned wrap — fewer leaves placeholders in the project for good,
+  // more removes them under a sandbox still running (its deny rule would stop applying).
   let wrapped = false;
   let cleaned = false;
   const cleanup = () => {

@@ -1,0 +1,189 @@
+// The empty files that keep absent protected paths from being created inside the sandbox, made and
+// removed by us, per command, instead of by @anthropic-ai/sandbox-runtime.
+//
+// The runtime mounts a read-only placeholder over each absent write-denied path (bubblewrap creates
+// the mount point, an empty file, on the host) and removes ALL of them only when the last sandboxed
+// command of the process has ended: its count is per process, and its list of mount points is
+// module state with no API. So a one-hour background task in project A kept B's `.bashrc`, `.claude`,
+// `.mcp.json`… for an hour. Here the placeholder is created before the wrap (the runtime then finds
+// the path present and binds it read-only onto itself — the same deny — and does not track it) and
+// is held by every running sandboxed command that could create the path if it were absent: the one
+// that made it, and any later one whose writable directories contain it (for that command's sandbox
+// the file is a mount point; removing it on the host while the command runs would detach the mount
+// and let the command create the path). When its last holder ends it is removed — only if it is
+// still the empty regular file we created (not a symlink, size 0, and the same inode: we keep it open
+// meanwhile, so its number cannot be reused): a file the user or the agent filled, or replaced, stays.
+//
+// What is left to the runtime (unchanged: removed when the process's last sandboxed command ends):
+// an absent denied path whose parent is missing too (its placeholder would be a directory), one
+// with another denied path beneath it, and the `.claude` and `.git` of the worker's own cwd (the
+// runtime denies paths below them itself). Not across processes: two workers on one machine each
+// keep their own placeholders (as the runtime does).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The part of one call's runtime configuration the placeholders follow from. */
+export interface PlaceholderConfig {
+  allowWrite: readonly string[];
+  denyWrite: readonly string[];
+  disabled?: boolean;
+}
+
+interface Placeholder {
+  /** Kept open while it is on record: its inode cannot be freed, so no other file can take its number. */
+  fd: number;
+  dev: number;
+  ino: number;
+  holders: number;
+}
+
+/** One command's hold on its placeholders: release() once, when the command has ended. */
+export interface PlaceholderHold {
+  /** The placeholders this command holds (real paths), for tests and diagnostics. */
+  readonly paths: readonly string[];
+  release(): void;
+}
+
+const under = (p: string, dir: string): boolean =>
+  p === dir || p.startsWith(dir === '/' ? '/' : dir.endsWith('/') ? dir : `${dir}/`);
+const strictlyUnder = (p: string, dir: string): boolean => p !== dir && under(p, dir);
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function lstat(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The placeholders of one process (the filesystem is shared by every host in it). */
+export class PlaceholderRegistry {
+  private readonly live = new Map<string, Placeholder>();
+  private exitHandler = false;
+
+  /** The placeholders currently on disk (real paths). */
+  paths(): string[] {
+    return [...this.live.keys()];
+  }
+
+  /**
+   * Before a command's wrap: creates the placeholders of its absent denied paths and holds them,
+   * with the existing ones it could otherwise create. Synchronous: no other command's hold or
+   * release runs in between.
+   */
+  hold(cfg: PlaceholderConfig, workerCwd: string = process.cwd()): PlaceholderHold {
+    if (cfg.disabled) return { paths: [], release: () => undefined };
+    const roots = [
+      ...new Set(cfg.allowWrite.flatMap((r) => [path.resolve(r), realOrUndefined(r)]).filter((r) => r !== undefined)),
+    ];
+    const writable = (p: string) => roots.some((r) => under(p, r));
+    const held = new Set<string>();
+    for (const p of this.live.keys()) if (writable(p)) held.add(p);
+    const denied = cfg.denyWrite.map((d) => path.resolve(d));
+    const deniedReal = denied.map((d) => realOrUndefined(d) ?? d);
+    const cwd = realOrUndefined(workerCwd) ?? path.resolve(workerCwd);
+    const runtimeOwn = [path.join(cwd, '.claude'), path.join(cwd, '.git')];
+    for (const d of denied) {
+      const p = this.candidate(d, denied, deniedReal, runtimeOwn, writable);
+      if (p === undefined || held.has(p)) continue;
+      if (this.create(p)) held.add(p);
+    }
+    for (const p of held) {
+      const ph = this.live.get(p);
+      if (ph) ph.holders++;
+    }
+    this.registerExitHandler();
+    let released = false;
+    return {
+      paths: [...held],
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const p of held) {
+          const ph = this.live.get(p);
+          if (!ph) continue;
+          ph.holders--;
+          if (ph.holders <= 0) this.remove(p, ph);
+        }
+      },
+    };
+  }
+
+  /** Where this denied path's placeholder goes, if we make it (undefined: present, or the runtime's case). */
+  private candidate(
+    d: string,
+    denied: readonly string[],
+    deniedReal: readonly string[],
+    runtimeOwn: readonly string[],
+    writable: (p: string) => boolean,
+  ): string | undefined {
+    if (/[*?[\]{}]/.test(d)) return undefined; // a pattern: the runtime expands it to what exists
+    if (lstat(d) !== undefined) return undefined; // present (a dangling symlink counts: never ours to make)
+    const parent = realOrUndefined(path.dirname(d));
+    if (parent === undefined || !lstat(parent)?.isDirectory()) return undefined; // the runtime's directory case
+    const p = path.join(parent, path.basename(d));
+    if (p !== d && lstat(p) !== undefined) return undefined;
+    if (!writable(p)) return undefined; // read-only in the sandbox already: the runtime makes none either
+    if (runtimeOwn.includes(p)) return undefined;
+    // Another denied path beneath it: the runtime would mount an empty directory there, not a file.
+    if (denied.some((x) => strictlyUnder(x, d)) || deniedReal.some((x) => strictlyUnder(x, p))) return undefined;
+    // Under an existing denied directory: read-only there, nothing to make.
+    if (deniedReal.some((x) => strictlyUnder(p, x) && lstat(x) !== undefined)) return undefined;
+    return p;
+  }
+
+  private create(p: string): boolean {
+    let fd: number;
+    try {
+      // O_CREAT|O_EXCL: never follows a symlink at p, never takes over an existing file.
+      const { O_RDONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+      fd = fs.openSync(p, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+    } catch {
+      return false;
+    }
+    const st = fs.fstatSync(fd);
+    const ph = { fd, dev: st.dev, ino: st.ino, holders: 0 };
+    // The directory above was not swapped for a symlink meanwhile: the file is where we meant it.
+    if (realOrUndefined(path.dirname(p)) !== path.dirname(p)) {
+      this.remove(p, ph);
+      return false;
+    }
+    this.live.set(p, ph);
+    return true;
+  }
+
+  /** Removes it if it is still the empty file we made; forgets it either way. */
+  private remove(p: string, ph: Placeholder): void {
+    if (this.live.get(p) === ph) this.live.delete(p);
+    try {
+      // Our inode is still open (ph.fd): a file at p with its device and number is ours, not a new
+      // one that reused a freed number after ours was replaced.
+      const st = lstat(p);
+      if (st?.isFile() && st.size === 0 && st.dev === ph.dev && st.ino === ph.ino) fs.unlinkSync(p);
+    } catch {
+      // gone already, or its directory is no longer ours to write: nothing of the user's is touched
+    } finally {
+      fs.closeSync(ph.fd);
+    }
+  }
+
+  /** At exit every sandboxed command dies with the process (bwrap --die-with-parent): none is held. */
+  private registerExitHandler(): void {
+    if (this.exitHandler) return;
+    this.exitHandler = true;
+    process.on('exit', () => {
+      for (const [p, ph] of [...this.live]) this.remove(p, ph);
+    });
+  }
+}
+
+/** The process's registry (the placeholders are on the shared filesystem, like the runtime's). */
+export const placeholders = new PlaceholderRegistry();
