@@ -895,9 +895,11 @@ async function main(): Promise<void> {
     return { c, ref, ours, diffs: compare(c, ref, ours) };
   };
   // Cases with a background task run after the others, one at a time: our side runs every case in
-  // one process, whose sandbox runtime keeps its placeholders for absent protected paths (.bashrc,
-  // .claude, …) in every project until its last sandboxed command ends (docs/tools.md, "Background
-  // tasks"), so a task still running would leave them in a parallel case's files.
+  // one process, whose sandbox runtime kept its placeholders for absent protected paths (.bashrc,
+  // .claude, …) in every project until its last sandboxed command ended, so a task still running
+  // left them in a parallel case's files. Placeholders are per command now (src/sandbox/
+  // placeholders.ts, docs/tools.md "Background tasks"); the order stays until a full run in
+  // parallel has shown no difference.
   const alone = cases.filter((c) => backgroundCalls(c).length > 0);
   const rows = [
     ...(await pool(
