@@ -22,6 +22,10 @@ import { LocalBlobStore } from '../../src/stores/messageStore';
 import { PayloadStore } from '../../src/stores/payloadStore';
 import { LocalResultStore } from '../../src/tools/resultStore';
 import type { ToolUseContext } from '../../src/tools/Tool';
+import type { PermissionMode } from '../../src/tools/permissionTypes';
+import { runToolPipeline } from '../../src/pipeline';
+import { BUILTIN_TOOLS } from '../../src/tools/builtin';
+import { createToolPool } from '../../src/permissions/toolPool';
 import { createOrReuseWorktree, type Worktree } from '../../src/tools/worktree';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
@@ -293,3 +297,38 @@ test(
     await removeDir(repo);
   },
 );
+
+// --- the tasks directory is a working directory of every call (calls/toolSession.ts withTaskDirectory) ---
+
+test('attack: `tasks` (a working directory of every call) swapped for a symlink, then written through (Bash, Write in acceptEdits) — contained', async (t) => {
+  if (skip) return t.skip(skip);
+  const sessionId = `atk-wd-${process.pid}-${Date.now()}`;
+  const elsewhere = path.join(root, 'outside', 'bin');
+  await fs.mkdir(elsewhere, { recursive: true });
+  const tasks = sessionTasksPath(sessionId);
+  const run = async (mode: PermissionMode, name: string, input: Record<string, unknown>): Promise<string> => {
+    const permission = { ...ctx(sessionId).permission, mode, workingDirectories: [work, tasks] };
+    const o = await runToolPipeline(
+      { type: 'tool_use', id: `toolu_${++n}`, name, input },
+      {
+        pool: createToolPool(BUILTIN_TOOLS, permission),
+        sessionId,
+        agent: { cwd: work, additionalDirectories: [], readFiles: {} },
+        permission,
+        sandboxHost,
+      },
+    );
+    return JSON.stringify(o.result);
+  };
+  // Contained today: every call has `tasks` as a working directory, bound in its sandbox (even before
+  // it exists on the host), so the swap fails (EBUSY); the writes below must not land elsewhere.
+  const swap = await run('default', 'Bash', { command: `rm -rf "$TMPDIR/tasks"; ln -s ${elsewhere} "$TMPDIR/tasks"` });
+  assert.notEqual((await fs.lstat(tasks).catch(() => undefined))?.isSymbolicLink(), true, `the swap worked: ${swap}`);
+  const viaBash = await run('default', 'Bash', { command: `printf '#!/bin/sh\\necho PWNED\\n' > ${tasks}/git` });
+  const viaWrite = await run('acceptEdits', 'Write', { file_path: `${tasks}/ls`, content: 'echo PWNED\n' });
+  assert.deepEqual(
+    await fs.readdir(elsewhere),
+    [],
+    `written outside the wall through the tasks symlink (Bash: ${viaBash}; Write: ${viaWrite})`,
+  );
+});
