@@ -75,10 +75,28 @@ class RuntimeLock {
   private switching: Promise<void> | undefined;
   private waitingForOther = 0;
   private readonly idle: Array<() => void> = [];
-  /** Whether a sandboxed `true` ran on this runtime (checked once per process). */
-  availability: Promise<SandboxAvailability> | undefined;
+  /** Whether a sandboxed `true` ran on this runtime, and since when it did not (see availabilityBy). */
+  private checked: { result: Promise<SandboxAvailability>; unavailableSince?: number } | undefined;
 
   constructor(private readonly m: SandboxRuntime) {}
+
+  /**
+   * The probe's answer, shared by every host of this runtime. "Available" is kept for the life of
+   * the process; "unavailable" for `recheckMs` only, then asked again: the runtime's dependency check
+   * runs `which` with a 1 s timeout, so one start on a loaded machine can answer "ripgrep (rg) not
+   * found" — kept for good, that would leave a worker that lives for days running Bash unsandboxed
+   * (or asking for every call) because of a slow second at its start.
+   */
+  availabilityBy(probe: () => Promise<SandboxAvailability>, recheckMs: number): Promise<SandboxAvailability> {
+    const c = this.checked;
+    if (c && (c.unavailableSince === undefined || Date.now() - c.unavailableSince < recheckMs)) return c.result;
+    const entry: NonNullable<RuntimeLock['checked']> = { result: probe() };
+    void entry.result.then((a) => {
+      if (!a.available) entry.unavailableSince = Date.now();
+    });
+    this.checked = entry;
+    return entry.result;
+  }
 
   async acquire(config: GlobalRuntimeConfig, signal?: AbortSignal): Promise<() => void> {
     const key = JSON.stringify(config);
@@ -179,10 +197,17 @@ function lockOf(m: SandboxRuntime): RuntimeLock {
  */
 export class SandboxHost {
   private runtimePromise: Promise<SandboxRuntime> | undefined;
-  private availabilityPromise: Promise<SandboxAvailability> | undefined;
 
-  /** `load`: the runtime (default: the package's SandboxManager, loaded on first use). */
-  constructor(private readonly load: () => Promise<SandboxRuntime> = loadSandboxRuntime) {}
+  /**
+   * `load`: the runtime (default: the package's SandboxManager, loaded on first use). `probe`: how
+   * often a failed probe is tried again at once (attempts, the pause between two, default 3 and
+   * 500 ms) and how long its "unavailable" stands before the next call asks again (default
+   * AVAILABILITY_RECHECK_MS).
+   */
+  constructor(
+    private readonly load: () => Promise<SandboxRuntime> = loadSandboxRuntime,
+    private readonly probe: { attempts?: number; pauseMs?: number; recheckMs?: number } = {},
+  ) {}
 
   private runtime(): Promise<SandboxRuntime> {
     this.runtimePromise ??= this.load();
@@ -191,25 +216,31 @@ export class SandboxHost {
 
   /**
    * Can Bash be sandboxed here? Checks the platform and the dependencies, then runs `true` in a
-   * real sandbox once (that is what catches a kernel without user namespaces, a missing
-   * capability, a seccomp helper that does not run). Cached for the life of the runtime.
+   * real sandbox (that is what catches a kernel without user namespaces, a missing capability, a
+   * seccomp helper that does not run). A failure is tried again (a dependency check or a start
+   * that timed out under load is not a missing sandbox); the answer is shared by the runtime's
+   * hosts: "available" for the life of the process, "unavailable" until the recheck interval.
    */
-  availability(): Promise<SandboxAvailability> {
-    this.availabilityPromise ??= (async () => {
-      let m: SandboxRuntime;
-      try {
-        m = await this.runtime();
-      } catch (err) {
-        return {
-          available: false as const,
-          reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}`,
-        };
+  async availability(): Promise<SandboxAvailability> {
+    let m: SandboxRuntime;
+    try {
+      m = await this.runtime();
+    } catch (err) {
+      return {
+        available: false as const,
+        reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}`,
+      };
+    }
+    const lock = lockOf(m);
+    const { attempts = PROBE_ATTEMPTS, pauseMs = PROBE_PAUSE_MS, recheckMs = AVAILABILITY_RECHECK_MS } = this.probe;
+    return lock.availabilityBy(async () => {
+      let a = await probeAvailability(m, lock);
+      for (let i = 1; i < attempts && !a.available && m.isSupportedPlatform(); i++) {
+        await new Promise((r) => setTimeout(r, pauseMs * i));
+        a = await probeAvailability(m, lock);
       }
-      const lock = lockOf(m);
-      lock.availability ??= probeAvailability(m, lock);
-      return lock.availability;
-    })();
-    return this.availabilityPromise;
+      return a;
+    }, recheckMs);
   }
 
   /** Wraps one command for the sandbox with this session's plan. The caller spawns it and calls finish(). */
@@ -237,6 +268,13 @@ export class SandboxHost {
     await locks.get(m)?.close();
   }
 }
+
+/** A failed availability probe is tried this many times in all before the answer is "unavailable"… */
+const PROBE_ATTEMPTS = 3;
+/** …with this pause before the second attempt, twice that before the third. */
+const PROBE_PAUSE_MS = 500;
+/** How long an "unavailable" answer stands before the next call probes again. */
+export const AVAILABILITY_RECHECK_MS = 60_000;
 
 async function probeAvailability(m: SandboxRuntime, lock: RuntimeLock): Promise<SandboxAvailability> {
   if (!m.isSupportedPlatform())
