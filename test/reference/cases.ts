@@ -1331,6 +1331,9 @@ export function deliberateReason(
   caseName: string,
   diff: { tool?: string; aspect: string; path?: string },
 ): string | undefined {
+  // A side that did not run as it should (a session that failed, a reference that crashed, no
+  // sandbox in this process) is never a deliberate difference, whatever the case's rows cover.
+  if (diff.aspect === 'run') return undefined;
   for (const d of DELIBERATE) {
     const caseMatches = d.cases
       .split(',')

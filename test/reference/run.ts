@@ -30,6 +30,7 @@ import {
   type RequestContentBlock,
 } from '../../src/testing/fakeAnthropic';
 import { runLocalSession } from '../../src/local/runSession';
+import { SandboxHost } from '../../src/sandbox/host';
 import { BUILTIN_TOOL_NAMES } from '../../src/client';
 import { CASES, DELIBERATE, deliberateReason, type RefCall, type RefCase } from './cases';
 import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
@@ -90,6 +91,13 @@ export interface SideResult {
   offered?: string[][];
   /** Background Bash calls: each task's output file at the end (by tool_use id), and the task notifications the model got. */
   background?: { outputs: Record<string, string>; notifications: string[] };
+  /**
+   * The capture hook's log, one line per file it wrote (name, event, tool_use_id, size, or why it
+   * could not be read), and on our side the hook runs and notices the runner recorded per call:
+   * shown by --verbose and --json, so that a hook that "did not run" can be told from one whose
+   * file was lost or unreadable.
+   */
+  hookLog?: string[];
   error?: string;
 }
 
@@ -130,6 +138,8 @@ export function ensureReference(): void {
 
 /** A case's second working directory (`$OTHER`, passed as `--add-dir` / additionalDirectories when the case asks): a sibling of the project. */
 const otherOf = (dir: string): string => join(dirname(dir), 'other');
+/** Our side's sandbox, as runLocalSession's default (hosts of one process share the runtime and its availability). */
+const sandboxHost = new SandboxHost();
 /** The WebFetch cases' site (`$WEB`: `https://127.0.0.1:<port>`), started before the cases when one needs it. */
 let site: WebSite | undefined;
 const subText = (text: string, dir: string): string =>
@@ -220,7 +230,15 @@ async function snapshot(c: RefCase, dir: string): Promise<Record<string, string>
       if (isBookkeeping(rel)) continue;
       if (prefix === '' && rel === '.mcp.json' && c.mcpServers) continue;
       const key = `${prefix}${rel}`;
-      const text = e.isSymbolicLink() ? `-> ${await readlink(full)}` : e.isFile() ? await readFile(full, 'utf8') : '';
+      let text: string;
+      try {
+        text = e.isSymbolicLink() ? `-> ${await readlink(full)}` : e.isFile() ? await readFile(full, 'utf8') : '';
+      } catch (err) {
+        // Gone since readdir: an empty placeholder the sandbox runtime of a parallel case removed
+        // (it keeps them in every project while any sandboxed command runs). Anything else is real.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
       if (
         isSandboxPlaceholder(key, text) &&
         !Object.keys(c.files ?? {}).some((f) => f === key || f.startsWith(`${key}/`))
@@ -497,18 +515,20 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
   }
   const background = await backgroundOf(fake, c, results);
   const inputs: Record<string, Array<{ at: number; input: Record<string, unknown> }>> = {};
-  for (const f of await readdir(capture)) {
+  const hookLog: string[] = [];
+  for (const f of (await readdir(capture)).sort()) {
     let input: Record<string, unknown>;
     let at: number;
+    let raw = '';
     try {
-      input = JSON.parse(background.normalise(unsub(await readFile(join(capture, f), 'utf8'), [dir]))) as Record<
-        string,
-        unknown
-      >;
+      raw = await readFile(join(capture, f), 'utf8');
+      input = JSON.parse(background.normalise(unsub(raw, [dir]))) as Record<string, unknown>;
       at = (await stat(join(capture, f))).mtimeMs;
-    } catch {
+    } catch (e) {
+      hookLog.push(`${f}: unreadable (${raw.length} B): ${e instanceof Error ? e.message : String(e)}`);
       continue;
     }
+    hookLog.push(`${f}: ${String(input['hook_event_name'])} ${String(input['tool_use_id'] ?? '')} (${raw.length} B)`);
     const event = String(input['hook_event_name'] ?? '');
     if (SESSION_EVENTS.includes(event)) {
       (inputs[event] ??= []).push({ at, input });
@@ -545,6 +565,7 @@ async function collect(fake: FakeAnthropicServer, c: RefCase, dir: string, captu
     ...(offered ? { offered } : {}),
     ...(background.side ? { background: background.side } : {}),
     results,
+    hookLog,
     files: await snapshot(c, dir),
     seen: (c.modelSees ?? []).filter((t) => modelSaw(fake, t)),
     session,
@@ -651,6 +672,33 @@ export async function runDurableAgent(c: RefCase): Promise<SideResult> {
       { storeDir: store, anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     const side = await collect(fake, c, dir, capture);
+    // The runner's own account of each call: how it ended, why it was allowed or refused, whether
+    // it was sandboxed, the hooks it ran and how they ended (--verbose, --json: hookLog).
+    for (const rec of r.records)
+      side.hookLog?.push(
+        [
+          `runner ${rec.toolUseId}: ${rec.status}${rec.result.is_error === true ? ' is_error' : ''}`,
+          rec.decision &&
+            `decision ${rec.decision.behavior} (${rec.decision.source}${rec.decision.reason ? `: ${rec.decision.reason}` : ''})`,
+          rec.sandbox &&
+            `${rec.sandbox.sandboxed ? 'sandboxed' : 'not sandboxed'}${rec.sandbox.reason ? ` (${rec.sandbox.reason})` : ''}`,
+          `hooks ${
+            (rec.hooks ?? [])
+              .map((h) => `${h.event}=${h.outcome}${h.exitCode != null ? `(${h.exitCode})` : ''} ${h.durationMs}ms`)
+              .join(', ') || 'none'
+          }`,
+          rec.notices?.length && `notices ${rec.notices.join(' | ')}`,
+        ]
+          .filter(Boolean)
+          .join('; '),
+      );
+    // A sandbox case where this process has no sandbox compares nothing of the sandbox: say so as the
+    // case's run error instead of rows that look like a hook that did not fire (a denied call runs
+    // no PostToolUseFailure).
+    if (c.settings?.sandbox) {
+      const a = await sandboxHost.availability();
+      if (!a.available) side.error = `the sandbox is unavailable in this process: ${a.reason}`;
+    }
     if (r.status !== (c.ends ?? 'completed')) side.error = `session ${r.status}: ${r.endReason}`;
     return side;
   } finally {
@@ -929,6 +977,7 @@ async function main(): Promise<void> {
       results: Object.fromEntries(s.results),
       offered: s.offered,
       background: s.background,
+      hookLog: s.hookLog,
       session: s.session.inputs,
     });
     if (verbose && diffs.length)

@@ -27,6 +27,9 @@ test('unit: reference cases have unique names and unique tool_use ids per case',
   assert.ok(deliberateReason(addDir, { aspect: 'file', path: '$OTHER/.bashrc' }));
   assert.ok(deliberateReason(addDir, { aspect: 'file', path: '$OTHER/.vscode/' }));
   assert.equal(deliberateReason(addDir, { aspect: 'file', path: '$OTHER/.bash_profile' }), undefined);
+  // A side that did not run right is never deliberate, even in a case whose row names no tool or aspect.
+  assert.ok(deliberateReason('protected: sandboxed Bash creates .git/config', { aspect: 'file', path: '.git/config' }));
+  assert.equal(deliberateReason('protected: sandboxed Bash creates .git/config', { aspect: 'run' }), undefined);
 });
 
 test('unit: docs/tools.md lists exactly the deliberate differences of test/reference/cases.ts', () => {
