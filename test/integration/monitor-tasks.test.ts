@@ -161,7 +161,7 @@ test(
       assert.deepEqual(JSON.parse(stopped ?? '{}'), {
         message: `Successfully stopped task: ${taskId} (echo up; sleep ${marker})`,
         task_id: taskId,
-        task_type: 'monitor',
+        task_type: 'local_bash', // the reference's, for a Monitor too
         command: `echo up; sleep ${marker}`,
       });
       assert.ok(!texts.some((t) => t.includes('<status>')), 'no end notification');
