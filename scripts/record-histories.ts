@@ -21,6 +21,7 @@ import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import {
+  lastToolResults,
   lastUserText,
   overloadedError,
   textResponse,
@@ -605,6 +606,47 @@ scenarios['background-agents'] = async ({ fake, start, workDir }, id) => {
     ).result();
     if (result.status !== 'completed' || result.turns < 2)
       throw new Error(`background-agents: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+  } finally {
+    release();
+  }
+};
+
+/**
+ * agent-stop-notice (AGENT_STOP_NOTICE_PATCH): one background Agent whose child's model call waits;
+ * the model stops it with TaskStop (the wait and the child session are cancelled) and ends its turn;
+ * the agent's "was stopped" notification starts the next turn; the session then ends by itself.
+ */
+scenarios['agent-stop-notice'] = async ({ fake, start }, id) => {
+  const slow = agentTaskId(id, 'toolu_slow');
+  let release!: () => void;
+  const stopped = new Promise<void>((r) => (release = r));
+  let noticed = false;
+  fake.script(async (req) => {
+    if (JSON.stringify(req.messages[0]?.content ?? '').includes('SLOW-AGENT')) {
+      await stopped;
+      return textResponse('slow report');
+    }
+    const text = lastUserText(req);
+    if (text.includes('start the agent'))
+      return toolUseResponse([
+        { id: 'toolu_slow', name: 'Agent', input: { description: 'slow job', prompt: 'SLOW-AGENT: work' } },
+      ]);
+    if (lastToolResults(req).some((b) => b.tool_use_id === 'toolu_slow'))
+      return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: slow } }]);
+    if (text.includes('<status>killed</status>')) {
+      noticed = true;
+      return textResponse('It is stopped.');
+    }
+    return textResponse('Waiting.');
+  });
+  try {
+    const result = await (
+      await start({ id, prompt: 'start the agent', tools: ['Agent', 'TaskStop'], toolHeartbeatTimeoutMs: 5_000 })
+    ).result();
+    if (result.status !== 'completed' || !noticed)
+      throw new Error(
+        `agent-stop-notice: ${result.status} after ${result.turns} turns (noticed ${noticed}): ${result.endReason}`,
+      );
   } finally {
     release();
   }

@@ -205,6 +205,25 @@ export function agentEndSummary(description: string, end: AgentEnd): string {
   }
 }
 
+/** Our own words for a stopped agent's `<note>`. */
+const AGENT_STOPPED_NOTE =
+  'TaskStop ended the agent before it finished; nothing more comes under this task id, and its session keeps what it did so far.';
+
+/**
+ * A background agent stopped by TaskStop: the reference's shape (task id, tool use id, status
+ * killed, the summary naming the stopper, a note; no result, no usage). A command or Monitor that
+ * is stopped sends nothing (the reference's too).
+ */
+export function agentStoppedNotification(task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId'>): string {
+  return wrap(TASK_END_PREAMBLE, [
+    `<task-id>${escapeXml(task.id)}</task-id>`,
+    `<tool-use-id>${escapeXml(task.toolUseId)}</tool-use-id>`,
+    `<status>killed</status>`,
+    `<summary>${escapeXml(`Agent "${task.description}" was stopped by Claude`)}</summary>`,
+    `<note>${escapeXml(AGENT_STOPPED_NOTE)}</note>`,
+  ]);
+}
+
 /** A background agent ended: the Bash shape plus `<note>`, `<result>` and `<usage>` (the reference's order). */
 export function agentNotification(
   task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId' | 'outputPath'>,

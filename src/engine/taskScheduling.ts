@@ -3,12 +3,13 @@
 // a call of the same core in this process (local/tasks.ts). A tool call records a task in the
 // context (a `taskStarted` modifier); after the turn the scheduler starts it — once — and when it
 // ends, the task's record gets its end (engine/autonomy.ts `endTask`) and, unless TaskStop or the
-// session's end stopped it, its `<task-notification>` is queued for the next turn. A turn that ran
+// session's end stopped it, its `<task-notification>` is queued for the next turn. An agent that
+// TaskStop stopped queues the reference's "was stopped" notification (a command or Monitor: none). A turn that ran
 // meanwhile returns its own (stale) context, in which the task still runs: the ends seen since are
 // applied again after it. Deterministic: no clock, no I/O; the scheduler's `TaskRunner` does the running.
 import { endTask, type BackgroundTask, type TaskOutcome, type TaskState } from './autonomy';
 import type { AgentContext } from './context';
-import { taskNotification } from './taskNotifications';
+import { agentStoppedNotification, taskNotification } from './taskNotifications';
 
 /** What the scheduler does with a task: start its run (which reports its end once), or stop it. */
 export interface TaskRunner {
@@ -34,17 +35,22 @@ export class TaskScheduling {
   /** Ends not yet seen by a turn's context (a turn that ran meanwhile returns its stale context). */
   private readonly outcomes = new Map<string, TaskOutcome>();
   private readonly stopping = new Set<string>();
+  /** The session is ending (stopAll): what it stops sends nothing. */
+  private closing = false;
 
   /**
    * @param notification the text queued for a background command that ended by itself (called only
    *   then, so a workflow may decide its version there)
    * @param changed called after each end (the idle wait looks again)
+   * @param notifiesStoppedAgent whether an agent TaskStop stopped queues its notification (called
+   *   only then, so a workflow may decide its version there)
    */
   constructor(
     private readonly state: TaskSchedulingState,
     private readonly runner: TaskRunner,
     private readonly notification: (task: BackgroundTask) => string,
     private readonly changed: () => void,
+    private readonly notifiesStoppedAgent: () => boolean = () => true,
   ) {}
 
   /** Is any task's run going on? */
@@ -77,6 +83,7 @@ export class TaskScheduling {
 
   /** The session ends: every running task is asked to stop (it ends killed, without a notification). */
   stopAll(): void {
+    this.closing = true;
     for (const id of [...this.running]) this.stop(id);
   }
 
@@ -105,7 +112,8 @@ export class TaskScheduling {
       const { command: _c, ...kept } = task;
       const text = notification === undefined ? this.notification({ ...kept, ...final }) : notification;
       if (text) this.state.pendingMessages.push(text);
-    }
+    } else if (task?.kind === 'local_agent' && stopped && !this.closing && this.notifiesStoppedAgent())
+      this.state.pendingMessages.push(agentStoppedNotification(task));
     this.changed();
   }
 }

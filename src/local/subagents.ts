@@ -154,7 +154,7 @@ async function runBackground(
   try {
     const r = await run();
     const endedAt = Date.now();
-    // Stopped (TaskStop, the session's end): killed, no notification, as the workflow's.
+    // Stopped (TaskStop, the session's end): killed; the scheduler decides the notice (engine/taskScheduling.ts).
     if (signal.aborted) return { outcome: { state: 'killed', endedAt, exitCode: null } };
     return agentTaskEnd(
       task,

@@ -1,7 +1,7 @@
 // Background tasks in the in-process runner (issue 19): the same decisions as the session workflow's
 // (engine/taskScheduling.ts: a task a turn recorded starts once, after that turn; TaskStop and the
-// session's end stop it without a notification; its end is recorded and its `<task-notification>`
-// queued for the next turn, waking an idle session through LocalTimers), and the same cores as the
+// session's end stop it without a notification, but for an agent TaskStop stopped; its end is
+// recorded and its `<task-notification>` queued for the next turn, waking an idle session through LocalTimers), and the same cores as the
 // `runBackgroundTask` / `runMonitorTask` activities (calls/backgroundTask.ts, calls/monitorTask.ts:
 // the session's sandbox plan, its own process group, stdout and stderr into the task's output file in
 // the session's temp dir), called here with an abort signal instead of an activity's cancellation.

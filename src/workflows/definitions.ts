@@ -375,6 +375,12 @@ export const QUEUED_AFTER_TURN_PATCH = 'queued-after-turn';
  * and so dropped it. Read at the run's start, only by a top-level session with such a hook.
  */
 export const LATE_PROMPTS_PATCH = 'late-prompts';
+/**
+ * A background agent that TaskStop stopped queues a notification (status killed, "was stopped by
+ * Claude"), as the reference 2.1.328 does (test:reference 'Agent background TaskStop'); before, it
+ * ended with none, as a stopped command or Monitor still does. Asked when such an agent's wait ends.
+ */
+export const AGENT_STOP_NOTICE_PATCH = 'agent-stop-notice';
 /** From a Monitor task's activity to its session: one numbered batch of the watch's output. */
 export const monitorEventSignal = defineSignal<[MonitorEventBatch]>(SIGNALS.monitorEvent);
 /**

@@ -4,8 +4,8 @@
 // `task-<id>` (awaitAgentTask: heartbeating, retried after a lost worker — waiting again is
 // harmless — and, for `isolation: "worktree"`, it removes the child's worktree when the child
 // changed nothing). The end becomes the reference's agent `<task-notification>` (result, usage,
-// worktree). TaskStop or the session's end cancels the wait and the child session (killed, no
-// notification). SessionTasks (sessionTasks.ts) owns the scopes and the no-continue-as-new rule.
+// worktree). TaskStop or the session's end cancels the wait and the child session (killed; after
+// TaskStop the scheduler queues the "was stopped" notification, patch agent-stop-notice). SessionTasks (sessionTasks.ts) owns the scopes and the no-continue-as-new rule.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -27,7 +27,7 @@ const DEFAULT_HEARTBEAT_TIMEOUT_MS = 30_000;
 
 export interface AgentTaskEnd {
   outcome: TaskOutcome;
-  /** The notification to queue (absent when it was stopped: no notification, as Bash). */
+  /** The notification to queue (absent when it was stopped: engine/taskScheduling.ts decides that one). */
   notification?: string;
 }
 

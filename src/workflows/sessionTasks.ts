@@ -7,7 +7,8 @@
 // wait is poked), a running turn sees it at the next model request (the next turn's messages).
 // A heartbeat that stops (the worker died) makes the task `lost`, with a notification saying it was
 // not re-run; the worker's guardian has killed its processes. TaskStop (`taskStopRequested`)
-// cancels the activity (the process group is killed) and the task ends `killed` without one. No
+// cancels the activity (the process group is killed) and the task ends `killed` without one (an
+// agent: with the reference's "was stopped" one, patch agent-stop-notice). No
 // continue-as-new while a task's activity runs: activities do not cross it. A Monitor task runs
 // `runMonitorTask` instead, its events and end texts handled by SessionMonitors (sessionMonitors.ts).
 // The decisions (start once, stop, the end and its notification) are engine/taskScheduling.ts, shared
@@ -33,6 +34,7 @@ import type { RunBackgroundTaskInput } from '../calls/backgroundTask';
 import type { ToolSessionInput } from '../calls/tools';
 import { runAgentTask } from './sessionAgentTasks';
 import {
+  AGENT_STOP_NOTICE_PATCH,
   BACKGROUND_AGENTS_PATCH,
   BACKGROUND_TASKS_PATCH,
   MONITOR_TASKS_PATCH,
@@ -73,6 +75,8 @@ export class SessionTasks {
       // The text a session recorded before the patch had no blank line after the preamble.
       (task) => (patched(TASK_NOTIFICATION_TEXT_PATCH) ? taskNotification : taskNotificationBeforeTextPatch)(task),
       changed,
+      // A session recorded before it queued nothing for an agent TaskStop stopped.
+      () => patched(AGENT_STOP_NOTICE_PATCH),
     );
   }
 

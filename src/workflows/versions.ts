@@ -26,6 +26,7 @@ import {
   SKILL_MODEL_SUBAGENT_PATCH,
   TASK_NOTIFICATION_TEXT_PATCH,
   MONITOR_TASKS_PATCH,
+  AGENT_STOP_NOTICE_PATCH,
   BACKGROUND_AGENTS_PATCH,
   QUEUED_AFTER_TURN_PATCH,
   LATE_PROMPTS_PATCH,
@@ -190,5 +191,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['late-prompts-before-patch.session.json'],
     deprecate:
       'deprecatePatch once no session run started before it is open (a run ends at continue-as-new; an idle session waits up to 7 days for a follow-up).',
+  },
+  {
+    id: AGENT_STOP_NOTICE_PATCH,
+    since: '1c5da93',
+    why: "sessionWorkflow queues a notification when a background agent that TaskStop stopped ends (its wait cancelled): <status>killed</status>, `Agent \"<description>\" was stopped by Claude`, our note — the reference 2.1.328's (test:reference 'Agent background TaskStop'); an idle session starts a turn for it. Before, it ended with none (as a stopped command or Monitor still does). Asked (and the marker written) only when such an agent's wait ends after TaskStop, not at the session's end: every other history replays unchanged.",
+    fixtures: ['agent-stop-notice.session.json'],
+    before: ['background-agents.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open (a run ends at continue-as-new; a session waits for its agents).',
   },
 ];

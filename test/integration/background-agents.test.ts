@@ -114,7 +114,7 @@ test(
 );
 
 test(
-  'integration: TaskStop on a running background agent cancels its child session; no notification follows',
+  'integration: TaskStop on a running background agent cancels its child session; its "was stopped" notification follows (agent-stop-notice)',
   { timeout: 180_000 },
   async () => {
     await withAgent({}, async ({ fake, start, client }) => {
@@ -140,15 +140,23 @@ test(
           await childStarted;
           return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: m[1]! } }]);
         }
+        if (last.includes('<task-notification>')) return textResponse('Noticed.');
         return textResponse('Stopped it.');
       });
       try {
         const handle = await start({ prompt: 'start and stop', tools: ['Agent', 'TaskStop'] });
         const result = await handle.result();
         assert.equal(result.status, 'completed', result.endReason);
-        assert.equal(result.lastText, 'Stopped it.');
-        assert.match(seen.at(-1) ?? '', /Successfully stopped task: a[0-9a-f]{16} \(long job\)/);
-        assert.ok(!seen.some((t) => t.includes('<task-notification>')), 'no notification after TaskStop');
+        assert.equal(result.lastText, 'Noticed.');
+        assert.ok(seen.some((t) => /Successfully stopped task: a[0-9a-f]{16} \(long job\)/.test(t)));
+        // The reference's notice of a stopped agent, once, as the next turn (no result, no usage).
+        const notices = seen.filter((t) => t.includes('<task-notification>'));
+        assert.equal(notices.length, 1, notices.join('\n---\n'));
+        assert.match(
+          notices[0]!,
+          /<status>killed<\/status>\n<summary>Agent "long job" was stopped by Claude<\/summary>/,
+        );
+        assert.doesNotMatch(notices[0]!, /<usage>|<result>/);
         const child = client.workflow.getHandle(`${handle.workflowId}/agent-toolu_bgs`);
         await waitFor(
           'the child session to be cancelled',

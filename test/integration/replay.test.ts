@@ -212,6 +212,17 @@ test('replay: under late-prompts the notification that arrived while UserPromptS
   assert.match(input, /Background command \\"Slow\\" completed/);
 });
 
+test('replay: under agent-stop-notice a background agent that TaskStop stopped sends its notification; before, none', () => {
+  const stopped = (file: string): number =>
+    turnInputTexts(file).filter((t) => t.includes('<status>killed</status>') && t.includes('was stopped by Claude'))
+      .length;
+  // The turn after the stop starts with it (the fixture's model then ends the session).
+  assert.equal(stopped('agent-stop-notice.session.json'), 1);
+  // background-agents stopped its slow agent too, recorded before the patch: no notification.
+  assert.equal(stopped('background-agents.session.json'), 0);
+  assert.ok(turnInputTexts('background-agents.session.json').some((t) => t.includes('<task-notification>')));
+});
+
 test('replay: every recorded history replays against the current workflows', async () => {
   const results = await replayAll({ workflowBundle: await getWorkflowBundle(workflowsPath), replayName: 'fixtures' });
   const failures = [...results].filter(([, err]) => err).map(([file, err]) => `${file}: ${err?.name}: ${err?.message}`);

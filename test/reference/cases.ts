@@ -1295,6 +1295,18 @@ DELIBERATE.push({
 /** The reason a difference of a case is deliberate, or undefined. */
 DELIBERATE.push(
   {
+    cases: 'Agent background TaskStop',
+    aspect: 'notification',
+    reason:
+      'The agent\'s "was stopped" notification agrees (task id, tool use id, status killed, summary `Agent "<description>" was stopped by Claude`; no result, no usage) but for three things: no <output-file> (the child is a session of its own, as for a finished agent), a <note> in durable-agent\'s own words, and its role: the stop\'s turn still runs when it comes, and the reference adds it to that turn\'s next request as a role "system" message, durable-agent as a user message (<system-reminder>, preamble, block; in process with that next request, on the session workflow in a new turn).',
+  },
+  {
+    cases: 'Agent background TaskStop',
+    aspect: 'transcript',
+    reason:
+      "The same notification in the transcript: durable-agent's is a user line before the model's last answer; the reference's system message is no user line there.",
+  },
+  {
     cases: 'Background Bash*, Monitor*, Agent Explore cannot write, Agent background*',
     aspect: 'session hook input',
     reason:

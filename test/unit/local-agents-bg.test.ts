@@ -131,6 +131,7 @@ test('unit: local background agent — launched result at once, the turn ends, t
 /** A parent whose child's model call never answers until released; the test decides what stops it. */
 function blockedChild(fake: FakeAnthropicServer, parentTurn2: (texts: string[]) => ReturnType<typeof textResponse>) {
   const seen = { child: 0, notifications: 0 };
+  const notices: string[] = [];
   let release: (() => void) | undefined;
   const released = new Promise<void>((r) => (release = r));
   fake.script(async (req) => {
@@ -140,17 +141,20 @@ function blockedChild(fake: FakeAnthropicServer, parentTurn2: (texts: string[]) 
       return textResponse('late child report');
     }
     const texts = lastUserTexts(req);
-    if (texts.some((t) => t.includes('<task-notification>'))) seen.notifications++;
+    for (const t of texts.filter((x) => x.includes('<task-notification>'))) {
+      seen.notifications++;
+      notices.push(t);
+    }
     if (req.messages.length === 1)
       return toolUseResponse([
         { id: 'toolu_ag', name: 'Agent', input: { description: 'slow', prompt: 'SUBTASK slow' } },
       ]);
     return parentTurn2(texts);
   });
-  return { seen, release: () => release?.() };
+  return { seen, notices, release: () => release?.() };
 }
 
-test('unit: local background agent — TaskStop aborts the running child (no notification); stopping it again: not running (killed)', async () => {
+test('unit: local background agent — TaskStop aborts the running child (its "was stopped" notification follows); stopping it again: not running (killed)', async () => {
   const fake = await startFakeAnthropic();
   const sessionId = `local-bga-stop-${Date.now()}`;
   const taskId = agentTaskId(sessionId, 'toolu_ag');
@@ -178,7 +182,12 @@ test('unit: local background agent — TaskStop aborts the running child (no not
     );
     assert.equal(r.records.find((x) => x.toolUseId === 'toolu_stop2')!.result.is_error, true);
     assert.equal(r.context.autonomy?.tasks.find((t) => t.id === taskId)?.state, 'killed');
-    assert.equal(b.seen.notifications, 0, 'no notification after TaskStop');
+    // The reference's notice of a stopped agent (status killed), once, in the turn after the stop.
+    assert.equal(b.seen.notifications, 1, 'the stopped notification');
+    assert.match(
+      b.notices[0] ?? '',
+      /<status>killed<\/status>\n<summary>Agent "slow" was stopped by Claude<\/summary>/,
+    );
     assert.equal(b.seen.child, 1);
   } finally {
     b.release();

@@ -1,8 +1,9 @@
-// TaskStop: stops a background task the session runs (Bash `run_in_background`, Monitor), by the id its start
+// TaskStop: stops a background task the session runs (Bash `run_in_background`, Monitor, Agent), by the id its start
 // returned (the reference's name and schema: test/fixtures/reference-tools/2.1.328/TaskStop.json;
 // `shell_id` is the old name of `task_id`). Like the schedule tools it only records what it wants —
 // a `taskStopRequested` modifier — and the session cancels the task's activity, which kills the
-// process group; a stopped task sends no notification.
+// process group; a stopped command or Monitor sends no notification, a stopped agent the
+// reference's "was stopped" one (engine/taskScheduling.ts).
 import { z } from 'zod';
 import { buildTool } from '../Tool';
 import type { BackgroundTask } from '../../engine/autonomy';
