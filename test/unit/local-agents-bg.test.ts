@@ -2,7 +2,8 @@
 // call without `run_in_background: false` answers at once with the launched text (the workflow's,
 // engine/subagents.ts), its turn ends, the child session runs after it, and the agent's
 // `<task-notification>` (engine/taskNotifications.ts) with the child's report starts the next turn;
-// TaskStop of a running child aborts it (no notification); handle.stop() during the wait aborts it too.
+// TaskStop of a running child aborts it (the reference's "was stopped" notification follows);
+// handle.stop() during the wait aborts it too (no notification).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
