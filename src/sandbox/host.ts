@@ -387,9 +387,10 @@ async function prepareSandboxedCommand(
   const lockRelease = await lock.acquire(plan.global, abortSignal);
   // This command's placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…): made
   // here, held while it runs, removed when no running command needs them (src/sandbox/placeholders.ts).
-  const hold = placeholders.hold(plan.call.filesystem);
+  // Only bubblewrap needs a mount point; macOS's sandbox denies an absent path by rule.
+  const hold = process.platform === 'linux' ? placeholders.hold(plan.call.filesystem) : undefined;
   const release = () => {
-    hold.release();
+    hold?.release();
     lockRelease();
   };
   const commandId = randomBytes(16).toString('base64url');

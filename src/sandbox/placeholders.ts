@@ -18,7 +18,7 @@
 // an absent denied path whose parent is missing too (its placeholder would be a directory), one
 // with another denied path beneath it, and the `.claude` and `.git` of the worker's own cwd (the
 // runtime denies paths below them itself). Not across processes: two workers on one machine each
-// keep their own placeholders (as the runtime does).
+// keep their own placeholders (as the runtime does). Linux only (bubblewrap): macOS needs none.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
