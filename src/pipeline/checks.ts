@@ -15,9 +15,9 @@ import { formatInputValidationError } from './validation';
 
 type Validated = { ok: true; data: unknown } | { ok: false; out: ToolUseOutcome; data?: unknown };
 
-/** An input error's text as the model gets it: in the reference's `<tool_use_error>` tags for a tool that asks for them. */
-export function inputErrorText(tool: Pick<AnyTool, 'tagsInputErrors'>, message: string): string {
-  return tool.tagsInputErrors ? `<tool_use_error>${message}</tool_use_error>` : message;
+/** An input error's text as the model gets it (schema and validateInput errors): in the reference's `<tool_use_error>` tags. */
+export function inputErrorText(message: string): string {
+  return `<tool_use_error>${message}</tool_use_error>`;
 }
 
 /** The hint after the schema error of a deferred tool the model called without loading it ('' otherwise). */
@@ -35,8 +35,8 @@ async function notLoadedNote(run: ToolRun): Promise<string> {
 /** The schema, then the tool's own validation. */
 async function validate(run: ToolRun, raw: unknown, note?: string): Promise<Validated> {
   const { tool } = run;
-  const fail = (stage: 'schema' | 'validate', message: string): ToolUseOutcome =>
-    run.state.failed('error', stage, inputErrorText(tool, message));
+  const fail = (stage: 'schema' | 'validate', message: string, untagged?: boolean): ToolUseOutcome =>
+    run.state.failed('error', stage, untagged ? message : inputErrorText(message));
   let parsed: ReturnType<typeof tool.inputSchema.safeParse>;
   try {
     parsed = tool.inputSchema.safeParse(raw);
@@ -61,7 +61,7 @@ async function validate(run: ToolRun, raw: unknown, note?: string): Promise<Vali
     }
     if (v && v.result === false) {
       const m = typeof v.message === 'string' && v.message ? v.message : `${tool.name}: invalid input`;
-      return { ok: false, out: fail('validate', note ? `${m} (${note})` : m), data: parsed.data };
+      return { ok: false, out: fail('validate', note ? `${m} (${note})` : m, v.untagged), data: parsed.data };
     }
   }
   return { ok: true, data: parsed.data };

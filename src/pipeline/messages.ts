@@ -26,8 +26,9 @@ export function noSuchToolResult(
   name: string,
   available: readonly string[] = [],
 ): ToolResultBlockParam {
-  const list = available.length ? ` Available tools: ${available.join(', ')}.` : '';
-  return errorToolResult(toolUseId, `No such tool available: ${name}.${list}`);
+  // The reference's text in its <tool_use_error> tags; the list of the session's tools is ours.
+  const list = available.length ? `. Available tools: ${available.join(', ')}.` : '';
+  return errorToolResult(toolUseId, `<tool_use_error>Error: No such tool available: ${name}${list}</tool_use_error>`);
 }
 
 /** `31842` → `31.1KB`, `900` → `900 bytes`, `2097152` → `2MB`. */

@@ -10,7 +10,13 @@ import type { SkillDefinition } from '../agents/skills';
 import type { SubagentOutput } from '../engine/subagents';
 import type { SandboxHost } from '../sandbox/host';
 
-export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: number };
+/**
+ * A refused input. The model gets the message in the reference's `<tool_use_error>` tags, as every
+ * input error; `untagged`: the message alone, for a check the reference makes in call() (whose
+ * errors it sends without tags) but we make before the hooks (e.g. Read of a missing file).
+ */
+export type ValidationResult =
+  { result: true } | { result: false; message: string; errorCode?: number; untagged?: boolean };
 
 /** Why a permission decision came out as it did: kept for the audit trail. */
 export type DecisionReason =
@@ -179,12 +185,6 @@ export interface Tool<Input = any, Output = any> {
    * tool; the built-ins the reference defers). Default false: the schema is sent up front.
    */
   readonly shouldDefer?: boolean;
-  /**
-   * The reference wraps this tool's input errors (schema and validateInput; not an error call()
-   * throws) in `<tool_use_error>…</tool_use_error>`: the pipeline does the same (compared with the
-   * reference's binary for NotebookEdit). Default false: the message alone.
-   */
-  readonly tagsInputErrors?: boolean;
   /** One line for UIs and the audit trail, e.g. `Grep "login|auth" in src/remote`. */
   summary(input: Input): string;
   isEnabled(): boolean;

@@ -15,7 +15,7 @@ const SEGMENT = /^[A-Za-z0-9._-]+$/;
 export function worktreeNameProblem(name: string): string | undefined {
   if (name.length === 0) return `Invalid worktree name "": it must not be empty`;
   if (name.length > WORKTREE_NAME_MAX)
-    return `Invalid worktree name "${name}": at most ${WORKTREE_NAME_MAX} characters`;
+    return `Invalid worktree name: must be ${WORKTREE_NAME_MAX} characters or fewer (got ${name.length})`;
   const segments = name.split('/');
   if (segments.some((s) => s === '.' || s === '..'))
     return `Invalid worktree name "${name}": must not contain "." or ".." path segments`;

@@ -159,8 +159,8 @@ test(
       await waitFor('the task to run', async () => processesWith(`sleep ${marker}`).length > 0 || undefined, 60_000);
       const result = await handle.result();
       assert.equal(result.status, 'completed', result.endReason);
-      // The reference wraps it in <tool_use_error>; our pipeline's validation errors are the message alone (docs/tools.md).
-      assert.equal(texts[2], 'No task found with ID: bnotthere');
+      // A validation error, in the reference's <tool_use_error> tags as every tool's (docs/tools.md).
+      assert.equal(texts[2], '<tool_use_error>No task found with ID: bnotthere</tool_use_error>');
       const nope = (fake.requests[2]!.body as MessagesRequest).messages.at(-1)!.content as Array<{
         type: string;
         tool_use_id?: string;

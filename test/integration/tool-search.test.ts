@@ -142,7 +142,10 @@ test(
       assert.equal(hint.exec(text('toolu_nb_unloaded'))?.[1], 'NotebookEdit', text('toolu_nb_unloaded'));
       assert.match(text('toolu_nb_unloaded'), /<\/tool_use_error>$/);
       assert.equal(resultOf('toolu_wf_loaded')?.is_error, true);
-      assert.match(text('toolu_wf_loaded'), /^InputValidationError: WebFetch failed/);
+      assert.match(
+        text('toolu_wf_loaded'),
+        /^<tool_use_error>InputValidationError: WebFetch failed[\s\S]*<\/tool_use_error>$/,
+      );
       assert.doesNotMatch(text('toolu_wf_loaded'), /select:/, 'loaded: no hint');
       fake.assertDone();
     });

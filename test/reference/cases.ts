@@ -1339,6 +1339,23 @@ DELIBERATE.push(
   },
 );
 
+// Input errors (issue 20): the tags and texts agree; Read's missing file and directory keep the seed's order.
+DELIBERATE.push(
+  {
+    cases: 'Input errors: validation; deny; call errors; unknown tool',
+    tools: ['Read'],
+    aspect: 'PreToolUse ran',
+    reason:
+      "As in 'Read missing file': durable-agent refuses a missing file or a directory in validateInput, before the hooks; the reference in call(), after PreToolUse. Both send the refusal without `<tool_use_error>` tags (the reference's is a call() error; durable-agent's Read marks these refusals untagged).",
+  },
+  {
+    cases: 'Input errors: validation; deny; call errors; unknown tool',
+    tools: ['Read'],
+    aspect: 'PostToolUseFailure ran',
+    reason: 'The same refusal: no PreToolUse, so no PostToolUseFailure either.',
+  },
+);
+
 export function deliberateReason(
   caseName: string,
   diff: { tool?: string; aspect: string; path?: string },

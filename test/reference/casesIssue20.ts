@@ -259,4 +259,54 @@ export const ISSUE20_CASES: RefCase[] = [
       [{ id: 'toolu_wf_bad_loaded', name: 'WebFetch', input: { url: 5, prompt: 'x' } }],
     ],
   },
+  {
+    // Input errors (issue 20): schema errors (a missing key, a wrong type, unknown keys, several
+    // problems at once, a format zod names only in JSON), validateInput errors and an unknown tool
+    // come in <tool_use_error> tags; a permission deny and errors of call() do not.
+    name: 'Input errors: schema errors of several tools',
+    files: { 'a.txt': 'alpha\n' },
+    turns: [
+      [{ id: 'toolu_ie_read_missing', name: 'Read', input: {} }],
+      [{ id: 'toolu_ie_read_type', name: 'Read', input: { file_path: 5 } }],
+      [{ id: 'toolu_ie_read_extra', name: 'Read', input: { file_path: '$DIR/a.txt', bogus: 1 } }],
+      [{ id: 'toolu_ie_edit_many', name: 'Edit', input: { file_path: 3, old_string: 'x', zap: true } }],
+      [{ id: 'toolu_ie_bash_many', name: 'Bash', input: { command: 'echo hi', timeout: 'slow', extra: true } }],
+      [{ id: 'toolu_ie_write_two', name: 'Write', input: { content: 7 } }],
+      [
+        {
+          id: 'toolu_ie_wf_keys',
+          name: 'WebFetch',
+          input: { url: 'https://example.com', prompt: 'x', bogus: 'y', max: 1 },
+        },
+      ],
+      [{ id: 'toolu_ie_wf_url', name: 'WebFetch', input: { url: 'not a url', prompt: 'x' } }],
+    ],
+  },
+  {
+    name: 'Input errors: validation; deny; call errors; unknown tool',
+    files: { 'a.txt': 'alpha\n' },
+    settings: { permissions: { deny: ['Bash(rm:*)'] } },
+    turns: [
+      [
+        {
+          id: 'toolu_ie_edit_absent',
+          name: 'Edit',
+          input: { file_path: '$DIR/none.txt', old_string: 'a', new_string: 'b' },
+        },
+        { id: 'toolu_ie_read_absent', name: 'Read', input: { file_path: '$DIR/none.txt' } },
+        { id: 'toolu_ie_read_dir', name: 'Read', input: { file_path: '$DIR' } },
+        { id: 'toolu_ie_stop_unknown', name: 'TaskStop', input: { task_id: 'bnosuchid' } },
+        { id: 'toolu_ie_bash_denied', name: 'Bash', input: { command: 'rm -f a.txt' } },
+        { id: 'toolu_ie_unknown_tool', name: 'NoSuchTool', input: {} },
+      ],
+      [{ id: 'toolu_ie_read_a', name: 'Read', input: { file_path: '$DIR/a.txt' } }],
+      [
+        {
+          id: 'toolu_ie_edit_nomatch',
+          name: 'Edit',
+          input: { file_path: '$DIR/a.txt', old_string: 'zzz', new_string: 'b' },
+        },
+      ],
+    ],
+  },
 ];

@@ -383,14 +383,13 @@ const SCHEDULE_TOOLS = new Set(['ScheduleWakeup', 'CronCreate', 'CronList', 'Cro
  */
 export function normaliseSchedule(text: string): string {
   return text
-    .replace(/^<tool_use_error>([\s\S]*)<\/tool_use_error>$/, '$1') // the pipeline's error wrapper, not the tool's text
     .replace(/\b[0-9a-f]{8}\b/g, '<id>')
     .replace(/\b\d{2}:\d{2}:\d{2}\b/g, '<clock>')
     .replace(/\(in \d+s\)/g, '(in <n>s)')
     .replace(/\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2} \d{1,2}:\d{2}(?:am|pm)/g, '<date>');
 }
 
-/** A text without the pipeline's error wrapper (`<tool_use_error>…</tool_use_error>`: the reference's, not the tool's). */
+/** A text without its `<tool_use_error>…</tool_use_error>` tags (the tags are compared on their own, for every tool). */
 const unwrapError = (text: string): string => text.replace(/^<tool_use_error>([\s\S]*)<\/tool_use_error>$/, '$1');
 
 function textOf(content: unknown): string {
@@ -728,21 +727,37 @@ const CONTENT_COMPARED = new Set([
   'WebFetch',
   'WebSearch',
 ]);
-/** Tools whose error texts are compared too: the `<tool_use_error>` tags, and the text of each error but a schema error (its text is durable-agent's own format). */
+/** Tools whose error texts are compared whole (every tool's: the `<tool_use_error>` tags and a schema error's text). */
 const ERROR_TEXT_COMPARED = new Set(['NotebookEdit']);
 const tagged = (text: string): boolean => /^<tool_use_error>[\s\S]*<\/tool_use_error>$/.test(text);
 /** The hint a schema error of a deferred tool not loaded carries, up to the tool's schema (each side's own); '' without one. */
 export const loadHint = (text: string): string =>
   /\n\nThis tool's schema was not sent to the API[\s\S]*?input schema is: /.exec(unwrapError(text))?.[0] ?? '';
 
-/** Two error results of one call: the hint to load a deferred tool (every tool), tags and texts (ERROR_TEXT_COMPARED). */
+/** A schema error's text up to the load hint (after it, each side's own schema); undefined for another error. */
+export const schemaErrorText = (text: string): string | undefined => {
+  const t = unwrapError(text);
+  return t.startsWith('InputValidationError:')
+    ? t.split("\n\nThis tool's schema was not sent to the API")[0]
+    : undefined;
+};
+
+/**
+ * Two error results of one call, for every tool: the hint to load a deferred tool, the
+ * `<tool_use_error>` tags, a schema error's text; the text of any error for ERROR_TEXT_COMPARED.
+ */
 function compareErrors(tool: string, a: string, b: string, d: (aspect: string, text: string) => void): void {
   if (loadHint(a) !== loadHint(b))
     d('load hint', `hint ref=${JSON.stringify(loadHint(a))} ours=${JSON.stringify(loadHint(b))}`);
-  if (!ERROR_TEXT_COMPARED.has(tool)) return;
   if (tagged(a) !== tagged(b)) d('error tags', `<tool_use_error> tags ref=${tagged(a)} ours=${tagged(b)}`);
-  const schema = (t: string): boolean => unwrapError(t).startsWith('InputValidationError:');
-  if (!(schema(a) && schema(b)) && a !== b)
+  const [sa, sb] = [schemaErrorText(a), schemaErrorText(b)];
+  if (sa !== undefined && sb !== undefined) {
+    if (sa !== sb)
+      d(
+        'schema error',
+        `schema error ref=${JSON.stringify(sa.slice(0, 400))} ours=${JSON.stringify(sb.slice(0, 400))}`,
+      );
+  } else if (ERROR_TEXT_COMPARED.has(tool) && a !== b)
     d('content', `error ref=${JSON.stringify(a.slice(0, 300))} ours=${JSON.stringify(b.slice(0, 300))}`);
 }
 
@@ -753,7 +768,7 @@ const valuesCompared = (tool: string): boolean => TOOL_RESPONSE_VALUES.has(tool)
 export interface Diff {
   /** The tool of the call (undefined for the run and file rows). */
   tool?: string;
-  /** is_error, persisted, PreToolUse ran, PostToolUse ran, PostToolUseFailure ran, tool_input, tool_name, tool_response keys, tool_response (values: Read, Write, Edit, Bash), error tags, load hint, file, run. */
+  /** is_error, persisted, PreToolUse ran, PostToolUse ran, PostToolUseFailure ran, tool_input, tool_name, tool_response keys, tool_response (values: Read, Write, Edit, Bash), error tags, schema error, load hint, file, run. */
   aspect: string;
   /** The file of a `file` row (`dir/` for a directory). */
   path?: string;
@@ -784,7 +799,7 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
         'content',
         `tool_result ref=${JSON.stringify(normaliseSchedule(a.content).slice(0, 400))} ours=${JSON.stringify(normaliseSchedule(b.content).slice(0, 400))}`,
       );
-    // Background tasks: the texts the model gets, task ids and output files normalised, error wrapper left out.
+    // Background tasks: the texts the model gets, task ids and output files normalised.
     if (call.name === 'Monitor' && monitorSentence(a.content) !== monitorSentence(b.content))
       d(
         'content',
@@ -809,11 +824,11 @@ export function compare(c: RefCase, ref: SideResult, ours: SideResult): Diff[] {
     } else if (
       call.name !== 'Monitor' &&
       (call.name === 'TaskStop' || backgroundCalls(c).includes(call)) &&
-      unwrapError(a.content) !== unwrapError(b.content)
+      a.content !== b.content
     )
       d(
         'content',
-        `tool_result ref=${JSON.stringify(unwrapError(a.content).slice(0, 400))} ours=${JSON.stringify(unwrapError(b.content).slice(0, 400))}`,
+        `tool_result ref=${JSON.stringify(a.content.slice(0, 400))} ours=${JSON.stringify(b.content.slice(0, 400))}`,
       );
     if ((call.name.startsWith('mcp__') || (CONTENT_COMPARED.has(call.name) && !a.isError)) && a.content !== b.content)
       d(

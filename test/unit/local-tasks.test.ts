@@ -157,8 +157,8 @@ test('unit: local tasks — TaskStop kills a running task (process gone, no noti
         command: `sleep ${marker}`,
       }),
     );
-    // The reference wraps it in <tool_use_error>; our validation errors are the message alone (docs/tools.md).
-    assert.equal(unknown, 'No task found with ID: bnosuchid');
+    // A validation error, in the reference's <tool_use_error> tags as every tool's (docs/tools.md).
+    assert.equal(unknown, '<tool_use_error>No task found with ID: bnosuchid</tool_use_error>');
     assert.equal(running(`sleep ${marker}`), false, 'its process is gone');
     assert.equal(r.context.autonomy?.tasks.find((t) => t.id === id)?.state, 'killed');
     for (const req of reqs) for (const t of userTexts(req)) assert.ok(!t.includes('<task-notification>'), t);

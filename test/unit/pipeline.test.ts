@@ -72,7 +72,11 @@ test('failure: unknown tool (also a tool outside the pool)', async () => {
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'unknown_tool');
   assert.equal(o.result!.is_error, true);
-  assert.ok(text(o).startsWith('No such tool available: Nope'));
+  // The reference's text in its <tool_use_error> tags, then the session's tools.
+  assert.match(
+    text(o),
+    /^<tool_use_error>Error: No such tool available: Nope\. Available tools: [^\n]*<\/tool_use_error>$/,
+  );
   const narrow = makeEnv(cwd, { rules: { deny: ['Echo'] } });
   const o2 = await runToolPipeline(use('Echo', { text: 'x' }), narrow);
   assert.equal(o2.failure?.stage, 'unknown_tool');
@@ -83,17 +87,32 @@ test('failure: schema — missing field, wrong type, extra field, null input', a
   const o = await runToolPipeline(use('Echo', { times: 'two', extra: 1 }), makeEnv(cwd));
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'schema');
-  assert.ok(text(o).startsWith('InputValidationError:'));
-  assert.match(text(o), /The required parameter `text` is missing/);
-  assert.match(text(o), /The parameter `times` type is expected as `number` but provided as `string`/);
-  assert.match(text(o), /An unexpected parameter `extra` was provided/);
-  const o2 = await runToolPipeline(use('Echo', null), makeEnv(cwd));
-  assert.match(
-    text(o2),
-    /^InputValidationError: Echo failed due to the following issue:\n- The input is expected to be `object` but was provided as `null`/,
+  // The reference's format: in <tool_use_error> tags, missing keys, then unexpected ones, then wrong types.
+  assert.equal(
+    text(o),
+    '<tool_use_error>InputValidationError: Echo failed due to the following issues:\n' +
+      'The required parameter `text` is missing\n' +
+      'An unexpected parameter `extra` was provided\n' +
+      'The parameter `times` type is expected as `number` but provided as `string`</tool_use_error>',
   );
+  const o2 = await runToolPipeline(use('Echo', null), makeEnv(cwd));
+  assert.equal(
+    text(o2),
+    '<tool_use_error>InputValidationError: Echo failed due to the following issue:\n' +
+      'The parameter `` type is expected as `object` but provided as `null`</tool_use_error>',
+  );
+  // Only another kind of problem: zod's own message (its issues as JSON), as the reference sends it.
   const o3 = await runToolPipeline(use('Echo', { text: 'x', times: 0 }), makeEnv(cwd));
-  assert.match(text(o3), /`times` is invalid: Too small/);
+  assert.match(
+    text(o3),
+    /^<tool_use_error>InputValidationError: \[\n  \{\n[\s\S]*"too_small"[\s\S]*\]<\/tool_use_error>$/,
+  );
+  // Listed after the first three kinds when one of those is there too.
+  const o4 = await runToolPipeline(use('Echo', { times: 0 }), makeEnv(cwd));
+  assert.match(
+    text(o4),
+    /^<tool_use_error>InputValidationError: Echo failed due to the following issues:\nThe required parameter `text` is missing\nThe parameter `times` is invalid: Too small/,
+  );
   assert.equal(calls.length, 0);
 });
 
@@ -101,7 +120,7 @@ test('failure: validateInput — the tool’s own message', async () => {
   const o = await runToolPipeline(use('Echo', { text: 'invalid' }), makeEnv(cwd));
   assert.equal(o.status, 'error');
   assert.equal(o.failure?.stage, 'validate');
-  assert.equal(text(o), 'Echo refuses the text "invalid".');
+  assert.equal(text(o), '<tool_use_error>Echo refuses the text "invalid".</tool_use_error>');
   assert.equal(calls.length, 0);
 });
 

@@ -397,7 +397,7 @@ test('unit: a schema error of a deferred tool the request did not load says how 
   const text = String(hinted.result!.content);
   assert.match(
     text,
-    /^InputValidationError: mcp__cal__create_event failed due to the following issue:\n- The parameter `at`/,
+    /^<tool_use_error>InputValidationError: mcp__cal__create_event failed due to the following issue:\nThe parameter `at`/,
   );
   assert.ok(
     text.includes(
@@ -410,7 +410,9 @@ test('unit: a schema error of a deferred tool the request did not load says how 
       'Load the tool first: call ToolSearch with query "select:mcp__cal__create_event", then retry this call.',
     ),
   );
-  const schema = JSON.parse(text.split("For reference, this tool's input schema is: ")[1] ?? 'null') as {
+  assert.ok(text.endsWith('</tool_use_error>'), 'the hint is inside the tags');
+  const after = text.split("For reference, this tool's input schema is: ")[1]?.replace(/<\/tool_use_error>$/, '');
+  const schema = JSON.parse(after ?? 'null') as {
     properties?: Record<string, unknown>;
   };
   assert.deepEqual(Object.keys(schema.properties ?? {}), ['title', 'at'], 'the tool schema, whole');

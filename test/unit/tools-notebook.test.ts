@@ -205,7 +205,7 @@ describe('NotebookEdit', () => {
     assert.equal(parseNotebook('{"cells":[{"source":1}]}').ok, false);
   });
 
-  it("input errors come in the reference's <tool_use_error> tags through the pipeline (Edit's do not)", async () => {
+  it("input errors come in the reference's <tool_use_error> tags through the pipeline (as every tool's)", async () => {
     const abs = await notebook('tags.ipynb');
     const env = makeEnv(dir, { tools: [NotebookEditTool, ReadTool, EditTool], mode: 'bypassPermissions' });
     const run = async (input: Record<string, unknown>) => {
@@ -235,13 +235,16 @@ describe('NotebookEdit', () => {
       await run({ notebook_path: abs, cell_id: 'c1', new_source: 'x', edit_mode: 'insert' }),
       tag('Cell type is required when using edit_mode=insert.'),
     );
-    const schema = await run({ notebook_path: abs, cell_id: 'c1', new_source: 'x', edit_mode: 'append' });
+    const schema = await run({ notebook_path: abs, cell_id: 'c1', new_source: 'x', edit_mode: 'append', x: 1 });
     assert.match(
       String(schema),
       /^<tool_use_error>InputValidationError: NotebookEdit failed[\s\S]*<\/tool_use_error>$/,
     );
-    // Another tool's input error stays the message alone.
+    // Another tool's input error comes in the tags too.
     const edit = await runToolPipeline(use('Edit', { file_path: abs }), env);
-    assert.match(String(edit.result?.content), /^InputValidationError: Edit failed/);
+    assert.match(
+      String(edit.result?.content),
+      /^<tool_use_error>InputValidationError: Edit failed[\s\S]*<\/tool_use_error>$/,
+    );
   });
 });

@@ -118,8 +118,6 @@ export const NotebookEditTool = buildTool<NotebookEditInput, NotebookEditOutput>
   name: 'NotebookEdit',
   // Deferred behind ToolSearch when tool search is on (the reference defers it too).
   shouldDefer: true,
-  // Its schema and validation errors come in <tool_use_error> tags, as the reference's do.
-  tagsInputErrors: true,
   inputSchema,
   maxResultSizeChars: 100_000,
   prompt: () => PROMPT,

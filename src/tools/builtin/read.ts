@@ -359,7 +359,8 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
       hiddenPathFilter('Read', ctx),
       searchRootCheck(ctx, 'Read', path.dirname(resolvePath(ctx.agent.cwd, input.file_path)), 'validate'),
     );
-    if (!check.ok) return { result: false, message: check.message, errorCode: check.missing ? 1 : 2 };
+    // The reference finds these in call(): its model gets them without <tool_use_error> tags.
+    if (!check.ok) return { result: false, message: check.message, errorCode: check.missing ? 1 : 2, untagged: true };
     // Before the permission decision only the path as given (or a place the read checks allow)
     // is opened; anything else is left to call(), which opens what the decision covered.
     if (check.size > 0 && (await sniffBinaryAt(check.abs, readCheck(ctx, 'Read', input.file_path, 'validate')))) {

@@ -62,7 +62,12 @@ export const ScheduleWakeupTool = buildTool({
   async validateInput(i) {
     if (i.stop) return { result: true };
     if (i.delaySeconds === undefined || !i.reason?.trim())
-      return { result: false, message: '`delaySeconds` and `reason` are required when `stop` is not true.' };
+      // The reference refuses it in call(): no <tool_use_error> tags.
+      return {
+        result: false,
+        message: '`delaySeconds` and `reason` are required when `stop` is not true.',
+        untagged: true,
+      };
     if (!Number.isFinite(i.delaySeconds)) return { result: false, message: '`delaySeconds` must be a number.' };
     if ((i.prompt ?? '').length > MAX_SCHEDULED_PROMPT)
       return { result: false, message: `\`prompt\` is longer than ${MAX_SCHEDULED_PROMPT} characters.` };

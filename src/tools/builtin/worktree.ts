@@ -45,7 +45,8 @@ const enterSchema = z
   })
   .superRefine((input, ctx) => {
     if (input.name !== undefined && input.path !== undefined)
-      ctx.addIssue({ code: 'custom', message: 'Provide at most one of `name` or `path`, not both.', path: [] });
+      // Keys in the reference's order: the model sees the issue as JSON (src/pipeline/validation.ts).
+      ctx.addIssue({ code: 'custom', path: [], message: 'Provide at most one of `name` or `path`, not both.' });
     if (input.name !== undefined) {
       const problem = worktreeNameProblem(input.name);
       if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['name'] });
