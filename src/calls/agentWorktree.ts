@@ -11,6 +11,7 @@ import {
   worktreeChanges,
   worktreeGitAccess,
 } from '../tools/worktree';
+import { settleWorktreeGit } from '../tools/worktreeGit';
 
 const AGENT = { agentInvoked: true } as const;
 
@@ -41,9 +42,11 @@ export async function settleAgentWorktree(input: {
   try {
     const registered = (await listWorktrees(wt.repoRoot, AGENT)).some((w) => w.path === wt.path);
     if (!registered) return null;
+    // What a command left in the shadow (a worker lost mid-command) comes in first (worktreeGit.ts).
+    if (wt.worktreeGit) await settleWorktreeGit(wt.worktreeGit);
     const changes = await worktreeChanges(wt.path, wt.base, AGENT);
     if (changes.files > 0 || changes.commits > 0) return { path: wt.path, branch: wt.branch };
-    await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT);
+    await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT, wt.worktreeGit);
     return null;
   } catch {
     // Unsure: keep it (never remove work) and say where it is.

@@ -36,9 +36,11 @@ export function worktreeNotice(wt: Worktree): string {
 }
 
 /**
- * The session's sandbox settings with what git needs of the main repository's git directory (its
- * objects, refs and logs and the worktree's own git directory; never config, hooks or pointers:
- * worktreeGitAccess), so that sandboxed Bash can commit on the worktree's branch.
+ * The session's sandbox settings with what git needs of the repository's git directory (the
+ * worktree's own git directory and its shadow's objects, refs and logs; never config, hooks or
+ * pointers: worktreeGitAccess), and the worktree whose git each command redirects to its shadow
+ * while it runs (src/tools/worktreeGit.ts), so that sandboxed Bash commits on the worktree's branch
+ * without reaching the repository's other branches or objects.
  */
 export function worktreeSandbox(sandbox: SandboxSettings | undefined, wt: Worktree): SandboxSettings {
   const access = worktreeGitAccess(wt.commonDir, wt.gitDir);
@@ -49,5 +51,6 @@ export function worktreeSandbox(sandbox: SandboxSettings | undefined, wt: Worktr
       allowWrite: [...(sandbox?.filesystem?.allowWrite ?? []), ...access.allowWrite],
       denyWrite: [...(sandbox?.filesystem?.denyWrite ?? []), ...access.denyWrite],
     },
+    worktreeGit: [...(sandbox?.worktreeGit ?? []), access.worktreeGit],
   };
 }

@@ -103,6 +103,8 @@ function gitDirEntries(
       existed: false,
     });
   }
+  // The worktrees' shadow git directories (src/tools/worktreeGit.ts): their config is the worker's.
+  if (depth === 0) add({ path: path.join(gitDir, 'durable-agent'), kind: 'dir' });
   if (depth >= 3) return;
   for (const sub of ['modules', 'worktrees']) {
     for (const e of readdir(path.join(gitDir, sub))) {

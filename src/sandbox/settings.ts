@@ -48,6 +48,11 @@ export interface SandboxSettings {
    * commands get besides the default allowlist (src/sandbox/environment.ts), sandboxed or not.
    */
   passEnv?: string[];
+  /**
+   * durable-agent only, set by the worker (never read from a settings file): the linked worktrees
+   * whose git a command in this session redirects to a shadow while it runs (src/tools/worktreeGit.ts).
+   */
+  worktreeGit?: Array<{ commonDir: string; gitDir: string }>;
 }
 
 export interface SettingsProblem {

@@ -7,6 +7,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
+import {
+  prepareWorktreeGit,
+  removeWorktreeGit,
+  worktreeGitAccess as shadowAccess,
+  type WorktreeGit,
+} from './worktreeGit';
 
 export const WORKTREE_NAME_MAX = 64;
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
@@ -83,6 +89,7 @@ export async function mainRepositoryRoot(cwd: string, opts: GitOptions = {}): Pr
   } catch {
     return undefined;
   }
+  common = commonOfShadow(common);
   if (path.basename(common) !== '.git') return undefined; // a bare repository: no checkout to branch from
   return path.dirname(common);
 }
@@ -137,27 +144,23 @@ export interface Worktree {
 }
 
 /**
- * What sandboxed Bash in a linked worktree may write of the main repository's git directory so that
- * git works there (add, commit, branch): the object store, the refs and their logs, the worktree's
- * own git directory; and, denied inside those, what makes git run code or read another directory
- * (config, hooks, the worktree's commondir/gitdir pointers and per-worktree config). Everything
- * else of the main repository — its checkout, its config, other worktrees — stays read-only.
- * The paths come from git at creation, never from the worktree's `.git` file (which the agent
- * could rewrite).
+ * What sandboxed Bash in a linked worktree may write of the repository's git directory, and which
+ * worktree's git it is (src/tools/worktreeGit.ts: while a command runs, the worktree's git writes
+ * to a shadow common directory; the worker brings its work in after). The paths come from git at
+ * creation, never from the worktree's `.git` file (which the agent could rewrite).
  */
-export function worktreeGitAccess(commonDir: string, gitDir: string): { allowWrite: string[]; denyWrite: string[] } {
-  return {
-    allowWrite: [path.join(commonDir, 'objects'), path.join(commonDir, 'refs'), path.join(commonDir, 'logs'), gitDir],
-    denyWrite: [
-      path.join(gitDir, 'commondir'),
-      path.join(gitDir, 'gitdir'),
-      path.join(gitDir, 'config'),
-      path.join(gitDir, 'config.worktree'),
-      path.join(gitDir, 'hooks'),
-      path.join(commonDir, 'config'),
-      path.join(commonDir, 'hooks'),
-    ],
-  };
+export function worktreeGitAccess(
+  commonDir: string,
+  gitDir: string,
+): { allowWrite: string[]; denyWrite: string[]; worktreeGit: WorktreeGit } {
+  const w = { commonDir, gitDir };
+  return { ...shadowAccess(w), worktreeGit: w };
+}
+
+/** While a command runs in a worktree its git names the shadow as common directory: the repository's is three levels up. */
+function commonOfShadow(common: string): string {
+  const m = common.match(/^(.*)\/durable-agent\/worktrees\/[^/]+\/?$/);
+  return m && path.basename(m[1]!) === '.git' ? m[1]! : common;
 }
 
 /** A worktree's own and common git directories, as git reports them. */
@@ -168,7 +171,7 @@ export async function gitDirsOf(dir: string, opts: GitOptions): Promise<{ gitDir
     .trim()
     .split('\n');
   if (!gitDir || !commonDir) throw new Error(`git did not name the git directories of ${dir}`);
-  return { gitDir, commonDir };
+  return { gitDir, commonDir: commonOfShadow(commonDir) };
 }
 
 /**
@@ -186,14 +189,9 @@ export async function createOrReuseWorktree(cwd: string, name: string, opts: Git
   const known = (await listWorktrees(root, opts)).find((w) => real(w.path) === real(dir));
   if (known) {
     const head = known.head ?? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim();
-    return {
-      path: dir,
-      branch: known.branch ?? branch,
-      base: head,
-      created: false,
-      repoRoot: root,
-      ...(await gitDirsOf(dir, opts)),
-    };
+    const dirs = await gitDirsOf(dir, opts);
+    await prepareWorktreeGit(dirs, known.branch === branch ? branch : undefined);
+    return { path: dir, branch: known.branch ?? branch, base: head, created: false, repoRoot: root, ...dirs };
   }
   if (existsSync(dir) || isSymlink(dir))
     throw new Error(`Cannot create the worktree: ${dir} exists and is not a worktree of ${root}.`);
@@ -207,7 +205,10 @@ export async function createOrReuseWorktree(cwd: string, name: string, opts: Git
   );
   await git(root, ['worktree', 'add', ...(branchExists ? [dir, branch] : ['-b', branch, dir, base])], opts);
   const start = branchExists ? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim() : base;
-  return { path: dir, branch, base: start, created: true, repoRoot: root, ...(await gitDirsOf(dir, opts)) };
+  const dirs = await gitDirsOf(dir, opts);
+  // The worktree's branch is the one its commands may move in the repository (worktreeGit.ts).
+  await prepareWorktreeGit(dirs, branch);
+  return { path: dir, branch, base: start, created: true, repoRoot: root, ...dirs };
 }
 
 function isSymlink(p: string): boolean {
@@ -231,13 +232,16 @@ export async function worktreeChanges(
   return { files, commits };
 }
 
-/** Removes a worktree and its branch (the branch stays when git refuses, e.g. it is checked out elsewhere). */
+/** Removes a worktree and its branch (the branch stays when git refuses, e.g. it is checked out elsewhere), and its shadow. */
 export async function removeWorktree(
   repoRoot: string,
   dir: string,
   branch: string | undefined,
   opts: GitOptions = {},
+  worktreeGit?: WorktreeGit,
 ): Promise<void> {
+  const w = worktreeGit ?? (await gitDirsOf(dir, opts).catch(() => undefined));
   await git(repoRoot, ['worktree', 'remove', '--force', '--force', dir], opts);
+  if (w) await removeWorktreeGit(w);
   if (branch) await git(repoRoot, ['branch', '-D', branch], opts).catch(() => undefined);
 }

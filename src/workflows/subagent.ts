@@ -126,6 +126,7 @@ function worktreeSandbox(
       allowWrite: [...(sandbox.filesystem?.allowWrite ?? []), ...wt.allowWrite],
       denyWrite: [...(sandbox.filesystem?.denyWrite ?? []), ...wt.denyWrite],
     },
+    ...(wt.worktreeGit ? { worktreeGit: [...(sandbox.worktreeGit ?? []), wt.worktreeGit] } : {}),
   };
 }
 

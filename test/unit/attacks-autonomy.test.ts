@@ -7,7 +7,6 @@
 // A control shows the sandboxed command could not write the victim itself.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
@@ -26,7 +25,6 @@ import type { PermissionMode } from '../../src/tools/permissionTypes';
 import { runToolPipeline } from '../../src/pipeline';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
 import { createToolPool } from '../../src/permissions/toolPool';
-import { createOrReuseWorktree, type Worktree } from '../../src/tools/worktree';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
@@ -227,76 +225,6 @@ test('attack: a Monitor’s output file swapped for a symlink by its own command
   assert.ok((await fs.lstat(outputPath)).isSymbolicLink(), `the swap worked (${JSON.stringify(r)})`);
   assert.equal(await fs.readFile(victim, 'utf8'), VICTIM, 'the worker appended its trailer to the victim');
 });
-
-// --- a child in a worktree of the session's repository ----------------------------------------------
-
-/** A repository with one commit on `main` (checked out in the main checkout) and a worktree made as for an isolated agent. */
-async function repoWithWorktree(): Promise<{ repo: string; wt: Worktree; git: (...a: string[]) => string }> {
-  const repo = await makeTmpDir('da-atk-repo-');
-  const git = (...a: string[]): string => execFileSync('git', a, { cwd: repo, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.email', 'human@example.com');
-  git('config', 'user.name', 'Human');
-  await fs.writeFile(path.join(repo, 'a.txt'), 'hello\n');
-  git('add', 'a.txt');
-  git('commit', '-qm', 'init');
-  return { repo, wt: await createOrReuseWorktree(repo, 'agent-atk', { agentInvoked: true }), git };
-}
-
-/** Sandboxed Bash in the worktree, with the worktree's git access (bash.ts sandboxInWorktree), as the child runs it. */
-async function bashInWorktree(wt: Worktree, command: string): Promise<BashOutput> {
-  const c = ctx(`atk-wt-${process.pid}-${Date.now()}`);
-  c.agent = {
-    cwd: wt.path,
-    additionalDirectories: [],
-    readFiles: {},
-    projectDir: wt.path,
-    worktree: { ...wt, created: true, originalCwd: wt.repoRoot },
-  };
-  c.permission = { ...c.permission, workingDirectories: [wt.path] };
-  return (await BashTool.call({ command }, c, () => undefined)).data;
-}
-
-const GIT_ID = '-c user.email=a@example.com -c user.name=agent';
-
-test(
-  'attack: a child in a worktree moves the branch the main checkout has checked out (git update-ref)',
-  { todo: 'open: refs/ of the common git dir is writable from a worktree (docs/security.md round 3)' },
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const { repo, wt, git } = await repoWithWorktree();
-    const before = git('rev-parse', 'main').trim();
-    const out = await bashInWorktree(
-      wt,
-      `echo evil > a.txt && git add a.txt && git ${GIT_ID} commit -qm evil && git update-ref refs/heads/main HEAD`,
-    );
-    assert.equal(out.sandbox?.sandboxed, true);
-    assert.equal(git('rev-parse', 'main').trim(), before, `main moved (${out.exitCode}: ${out.output})`);
-    await removeDir(repo);
-  },
-);
-
-test(
-  'attack: a child in a worktree replaces an object of the main repository (the main branch’s file reads its content)',
-  { todo: 'open: objects/ of the common git dir is writable from a worktree (docs/security.md round 3)' },
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const { repo, wt, git } = await repoWithWorktree();
-    const blob = git('rev-parse', 'main:a.txt').trim();
-    const out = await bashInWorktree(
-      wt,
-      `o=$(git rev-parse --git-common-dir)/objects; h=$(echo evil | git hash-object -w --stdin); ` +
-        `cp --remove-destination "$o/\${h:0:2}/\${h:2}" "$o/${blob.slice(0, 2)}/${blob.slice(2)}"`,
-    );
-    assert.equal(out.sandbox?.sandboxed, true);
-    assert.equal(
-      git('show', 'main:a.txt'),
-      'hello\n',
-      `the main branch's a.txt changed (${out.exitCode}: ${out.output})`,
-    );
-    await removeDir(repo);
-  },
-);
 
 // --- the tasks directory is a working directory of every call (calls/toolSession.ts withTaskDirectory) ---
 

@@ -26,6 +26,7 @@ import type { SandboxSettings } from '../../sandbox/settings';
 import { buildTool, type OnProgress, type PermissionResult, type ToolUseContext } from '../Tool';
 import { openOwnFileIn } from '../safeFs';
 import { worktreeGitAccess } from '../worktree';
+import { activateWorktreeGit, deactivateWorktreeGit, worktreeSyncNote, type WorktreeGitLease } from '../worktreeGit';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
 import {
@@ -112,6 +113,8 @@ export interface BashOutput {
   sandbox?: SandboxRecord;
   /** Writes to protected paths the sandbox could not stop and the check after the call undid (src/sandbox/protect.ts). */
   protectedUndone?: string[];
+  /** In a worktree: what of the command's git work the repository did not take (worktreeGit.ts). */
+  worktreeGitNote?: string;
   /** `run_in_background`: the task it started (the session runs it as its own activity). */
   background?: { taskId: string; outputPath: string };
 }
@@ -683,7 +686,10 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     if (input.run_in_background) return startBackground(input, ctx, started);
     if (ctx.abortSignal.aborted) return { data: notStarted(input.command, timeoutMs) };
     const run = await BashRun.open(input, ctx, started, timeoutMs);
+    const worktrees = new WorktreeGitLeases();
     try {
+      // In a worktree, its git writes to its shadow while the command runs (worktreeGit.ts).
+      await worktrees.acquire(ctx);
       const contained = await containment(input, ctx);
       run.prepared = contained.prepared;
       const result = await run.watch(run.spawn(commandEnvironment(ctx)), onProgress);
@@ -691,9 +697,12 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       const violations = run.prepared ? run.prepared.finish() : [];
       // What the deny list fixed at the start could not stop (a repository the call created): undone now.
       const undone = contained.protection ? undoProtected(contained.protection) : [];
+      const gitNote = await worktrees.release();
       const data = await run.output(result, contained.record, violations, undone);
+      if (gitNote) data.worktreeGitNote = gitNote;
       return { data, ...(data.sandbox ? { sandbox: data.sandbox } : {}) };
     } finally {
+      await worktrees.release().catch(() => undefined);
       await run.close();
     }
   },
@@ -729,6 +738,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
         `<protected_paths_restored>\nThis command wrote protected paths (settings, hooks, git config or hooks, editor or shell start-up files), which Bash may not change; they were undone:\n${data.protectedUndone.join('\n')}\n</protected_paths_restored>`,
       );
     }
+    if (data.worktreeGitNote) notes.push(data.worktreeGitNote);
     if (text === '' && notes.length === 0) text = '(Bash completed with no output)';
     const content = [text, ...notes].filter((s) => s !== '').join('\n');
     const isError =
@@ -855,7 +865,9 @@ export async function runBackgroundCommand(
   const input: BashInput = { command: spec.command, ...(spec.unsandboxed ? { dangerouslyDisableSandbox: true } : {}) };
   await checkWorkingDirectory(ctx.agent.cwd);
   const run = await BashRun.open(input, ctx, started, spec.timeoutMs, spec.outputPath);
+  const worktrees = new WorktreeGitLeases();
   try {
+    await worktrees.acquire(ctx);
     const contained = await containment(input, ctx);
     run.prepared = contained.prepared;
     const result = await run.watch(run.spawn(commandEnvironment(ctx), onStdout), (p) =>
@@ -864,9 +876,11 @@ export async function runBackgroundCommand(
     await run.settle();
     const violations = run.prepared ? run.prepared.finish() : [];
     const undone = contained.protection ? undoProtected(contained.protection) : [];
+    await worktrees.release();
     const r = run.backgroundResult(result, contained.record, violations, undone);
     return { ...r, output: await run.finishOutput(trailer(r)) };
   } finally {
+    await worktrees.release().catch(() => undefined);
     await run.close();
   }
 }
@@ -875,6 +889,55 @@ export async function runBackgroundCommand(
 export function backgroundTrailer(r: BackgroundCommandResult): string {
   if (r.interrupted) return '\n[killed]\n';
   return r.exitCode !== null ? `\n[exited with code ${r.exitCode}]\n` : '';
+}
+
+/**
+ * The worktrees a command of this session runs in (EnterWorktree's, and those `run --worktree` or an
+ * isolated agent put in the sandbox settings): each one's git points at its shadow while the
+ * command runs, and what the command did there is brought into the repository after (worktreeGit.ts).
+ */
+class WorktreeGitLeases {
+  private leases: WorktreeGitLease[] = [];
+
+  async acquire(ctx: ToolUseContext): Promise<void> {
+    const seen = new Set<string>();
+    const all = [
+      ...(ctx.permission.sandbox?.worktreeGit ?? []),
+      ...(ctx.agent.worktree?.gitDir && ctx.agent.worktree.commonDir
+        ? [{ commonDir: ctx.agent.worktree.commonDir, gitDir: ctx.agent.worktree.gitDir }]
+        : []),
+    ];
+    for (const w of all) {
+      if (seen.has(w.gitDir)) continue;
+      seen.add(w.gitDir);
+      try {
+        this.leases.push(await activateWorktreeGit(w));
+      } catch (err) {
+        await this.release().catch(() => undefined);
+        throw new Error(
+          `Bash did not run: the worktree's git (${w.gitDir}) could not be prepared: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
+  }
+
+  /** Brings each worktree's work in; a note for the model when the repository did not take all of it. */
+  async release(): Promise<string | undefined> {
+    const leases = this.leases;
+    this.leases = [];
+    const notes: string[] = [];
+    for (const lease of leases) {
+      try {
+        const note = worktreeSyncNote(await deactivateWorktreeGit(lease));
+        if (note) notes.push(note);
+      } catch (err) {
+        notes.push(
+          `<worktree_git>\nThe command's git work in the worktree was not brought into the repository: ${err instanceof Error ? err.message : String(err)}\n</worktree_git>`,
+        );
+      }
+    }
+    return notes.length > 0 ? notes.join('\n') : undefined;
+  }
 }
 
 /** The session's sandbox settings with a worktree's git access added (none outside a worktree). */

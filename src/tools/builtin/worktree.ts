@@ -19,6 +19,7 @@ import {
   worktreeChanges,
   worktreeNameProblem,
 } from '../worktree';
+import { settleWorktreeGit } from '../worktreeGit';
 import { resolvePath } from './paths';
 
 const AGENT = { agentInvoked: true } as const;
@@ -235,6 +236,9 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
       originalCwdMissing: !lstatOrUndefined(back)?.isDirectory(),
     };
     if (input.action === 'keep') {
+      // What a command left in the worktree's shadow (a worker lost mid-command) comes in now (worktreeGit.ts).
+      if (wt.gitDir && wt.commonDir)
+        await settleWorktreeGit({ commonDir: wt.commonDir, gitDir: wt.gitDir }).catch(() => undefined);
       return {
         data: {
           action: 'keep',
@@ -257,7 +261,13 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
       discarded = await worktreeChanges(wt.path, wt.base, AGENT);
       if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true)
         throw new Error(wouldDiscard(discarded));
-      await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT);
+      await removeWorktree(
+        wt.repoRoot,
+        wt.path,
+        wt.branch,
+        AGENT,
+        wt.gitDir && wt.commonDir ? { commonDir: wt.commonDir, gitDir: wt.gitDir } : undefined,
+      );
     }
     const lost = [
       ...(discarded.files > 0 ? [`Discarded ${plural(discarded.files, 'uncommitted file')}.`] : []),

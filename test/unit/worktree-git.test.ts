@@ -1,0 +1,180 @@
+// unit: a worktree's git while commands run in it (src/tools/worktreeGit.ts), with real git and
+// real files, no sandbox: the shadow common directory each command's git writes to, what comes
+// into the repository after, and what the person sees between commands. The attacks on it (in the
+// OS sandbox) are in unit/attacks-worktree.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { createOrReuseWorktree, removeWorktree, type Worktree } from '../../src/tools/worktree';
+import {
+  activateWorktreeGit,
+  deactivateWorktreeGit,
+  settleWorktreeGit,
+  shadowDirOf,
+} from '../../src/tools/worktreeGit';
+import { makeTmpDir, removeDir } from './tools-harness';
+
+const dirs: string[] = [];
+after(async () => {
+  for (const d of dirs) await removeDir(d);
+});
+
+type Git = (...a: string[]) => string;
+const ID = ['-c', 'user.email=a@example.com', '-c', 'user.name=agent'];
+
+async function setup(
+  format: 'sha1' | 'sha256' = 'sha1',
+): Promise<{ repo: string; wt: Worktree; git: Git; wtGit: Git }> {
+  const repo = await makeTmpDir('da-wtgit-');
+  dirs.push(repo);
+  const git: Git = (...a) => execFileSync('git', [...ID, ...a], { cwd: repo, encoding: 'utf8' });
+  git('init', '-q', '-b', 'main', ...(format === 'sha256' ? ['--object-format=sha256'] : []));
+  await fs.writeFile(path.join(repo, 'a.txt'), 'hello\n');
+  git('add', 'a.txt');
+  git('commit', '-qm', 'init');
+  const wt = await createOrReuseWorktree(repo, 'job', { agentInvoked: true });
+  const wtGit: Git = (...a) => execFileSync('git', [...ID, ...a], { cwd: wt.path, encoding: 'utf8' });
+  return { repo, wt, git, wtGit };
+}
+
+const commondir = (wt: Worktree) => fs.readFile(path.join(wt.gitDir, 'commondir'), 'utf8');
+
+test('while a command runs the worktree’s git writes to its shadow; after it, the repository has the work and the worktree is plain again', async () => {
+  const { git, wt, wtGit } = await setup();
+  const lease = await activateWorktreeGit(wt);
+  assert.equal((await commondir(wt)).trim(), shadowDirOf(wt));
+  assert.equal(
+    wtGit('rev-parse', '--abbrev-ref', 'HEAD').trim(),
+    wt.branch,
+    'on its branch, as git worktree add left it',
+  );
+  await fs.writeFile(path.join(wt.path, 'b.txt'), 'b\n');
+  wtGit('add', 'b.txt');
+  wtGit('commit', '-qm', 'b');
+  const tip = wtGit('rev-parse', 'HEAD').trim();
+  assert.equal(git('rev-parse', wt.branch).trim(), wt.base, 'the repository sees nothing while the command runs');
+  const sync = await deactivateWorktreeGit(lease);
+  assert.deepEqual(sync.applied, [{ ref: `refs/heads/${wt.branch}`, to: tip }]);
+  assert.deepEqual(sync.refused, []);
+  assert.equal(await commondir(wt), '../..\n');
+  assert.equal(git('rev-parse', wt.branch).trim(), tip);
+  assert.equal(git('show', `${wt.branch}:b.txt`), 'b\n');
+  // The objects moved: the shadow keeps none of them.
+  const left = execFileSync('find', [path.join(shadowDirOf(wt), 'objects'), '-type', 'f', '!', '-name', 'alternates'], {
+    encoding: 'utf8',
+  });
+  assert.equal(left.trim(), '');
+});
+
+test('the person’s changes between commands are what the next command sees (main, and the worktree’s own branch)', async () => {
+  const { git, wt, wtGit, repo } = await setup();
+  await deactivateWorktreeGit(await activateWorktreeGit(wt));
+  await fs.writeFile(path.join(repo, 'h.txt'), 'h\n');
+  git('add', 'h.txt');
+  git('commit', '-qm', 'human');
+  const human = git('rev-parse', 'main').trim();
+  // The person commits in the worktree between commands, on its branch.
+  await fs.writeFile(path.join(wt.path, 'p.txt'), 'p\n');
+  wtGit('add', 'p.txt');
+  wtGit('commit', '-qm', 'person in the worktree');
+  const personTip = git('rev-parse', wt.branch).trim();
+  const lease = await activateWorktreeGit(wt);
+  assert.equal(wtGit('rev-parse', 'main').trim(), human, 'the command sees main as it is now');
+  assert.equal(wtGit('rev-parse', 'HEAD').trim(), personTip, 'and its branch as the person left it');
+  wtGit('commit', '-qm', 'agent', '--allow-empty');
+  await deactivateWorktreeGit(lease);
+  assert.equal(git('rev-parse', `${wt.branch}~1`).trim(), personTip);
+});
+
+test('two commands at once: the first to end brings its work in, the worktree stays redirected until the last ends', async () => {
+  const { git, wt, wtGit } = await setup();
+  const a = await activateWorktreeGit(wt);
+  const b = await activateWorktreeGit(wt);
+  wtGit('commit', '-qm', 'by b', '--allow-empty');
+  const tip = wtGit('rev-parse', 'HEAD').trim();
+  await deactivateWorktreeGit(b);
+  assert.equal(git('rev-parse', wt.branch).trim(), tip, 'b’s commit came in when b ended');
+  assert.equal((await commondir(wt)).trim(), shadowDirOf(wt), 'a still runs: its git still writes to the shadow');
+  wtGit('commit', '-qm', 'by a', '--allow-empty');
+  const tip2 = wtGit('rev-parse', 'HEAD').trim();
+  await deactivateWorktreeGit(a);
+  assert.equal(git('rev-parse', wt.branch).trim(), tip2);
+  assert.equal(await commondir(wt), '../..\n');
+});
+
+test('a worker lost mid-command: its work comes in at the next command, or when the worktree is settled', async () => {
+  for (const next of ['command', 'settle'] as const) {
+    const { git, wt, wtGit } = await setup();
+    await activateWorktreeGit(wt);
+    wtGit('commit', '-qm', 'before the crash', '--allow-empty');
+    const tip = wtGit('rev-parse', 'HEAD').trim();
+    // The lease of a process that is gone (the worker was SIGKILLed).
+    const dead = spawnSync('true').pid!;
+    const leases = path.join(shadowDirOf(wt), 'leases');
+    for (const l of await fs.readdir(leases)) await fs.rm(path.join(leases, l));
+    await fs.writeFile(path.join(leases, 'lost'), `${(await import('node:os')).hostname()} ${dead}\n`);
+    if (next === 'command') {
+      const lease = await activateWorktreeGit(wt);
+      assert.equal(git('rev-parse', wt.branch).trim(), tip, 'came in before the next command');
+      assert.equal(wtGit('rev-parse', 'HEAD').trim(), tip, 'and the next command starts from it');
+      await deactivateWorktreeGit(lease);
+    } else {
+      const sync = await settleWorktreeGit(wt);
+      assert.deepEqual(
+        sync?.applied.map((x) => x.to),
+        [tip],
+      );
+    }
+    assert.equal(git('rev-parse', wt.branch).trim(), tip);
+    assert.equal(await commondir(wt), '../..\n', next);
+  }
+});
+
+test('packs the command made in the shadow (git repack, gc) come in too', async () => {
+  const { git, wt, wtGit } = await setup();
+  const lease = await activateWorktreeGit(wt);
+  for (let i = 0; i < 5; i++) {
+    await fs.writeFile(path.join(wt.path, `f${i}.txt`), `${i}\n`.repeat(100));
+    wtGit('add', '.');
+    wtGit('commit', '-qm', `c${i}`);
+  }
+  wtGit('repack', '-a', '-d', '-l', '-q');
+  const packs = await fs.readdir(path.join(shadowDirOf(wt), 'objects', 'pack'));
+  assert.ok(
+    packs.some((p) => p.endsWith('.pack')),
+    `a pack in the shadow: ${packs.join(', ')}`,
+  );
+  const tip = wtGit('rev-parse', 'HEAD').trim();
+  await deactivateWorktreeGit(lease);
+  assert.equal(git('rev-parse', wt.branch).trim(), tip);
+  assert.equal(git('show', `${wt.branch}:f4.txt`), '4\n'.repeat(100));
+  git('fsck', '--no-dangling', '--no-progress');
+});
+
+test('a SHA-256 repository: the shadow keeps its object format', async () => {
+  const { git, wt, wtGit } = await setup('sha256');
+  const lease = await activateWorktreeGit(wt);
+  wtGit('commit', '-qm', 'x', '--allow-empty');
+  const tip = wtGit('rev-parse', 'HEAD').trim();
+  assert.equal(tip.length, 64);
+  await deactivateWorktreeGit(lease);
+  assert.equal(git('rev-parse', wt.branch).trim(), tip);
+});
+
+test('a worktree the person made (entered by path): the branch it has checked out is its own; removing it removes the shadow', async () => {
+  const { git, repo } = await setup();
+  const dir = path.join(repo, 'side');
+  git('worktree', 'add', '-q', '-b', 'side-branch', dir);
+  const gitDir = path.join(repo, '.git', 'worktrees', 'side');
+  const w = { commonDir: path.join(repo, '.git'), gitDir };
+  const sideGit: Git = (...a) => execFileSync('git', [...ID, ...a], { cwd: dir, encoding: 'utf8' });
+  const lease = await activateWorktreeGit(w);
+  sideGit('commit', '-qm', 'side', '--allow-empty');
+  const tip = sideGit('rev-parse', 'HEAD').trim();
+  await deactivateWorktreeGit(lease);
+  assert.equal(git('rev-parse', 'side-branch').trim(), tip);
+  await removeWorktree(repo, dir, 'side-branch', { agentInvoked: true }, w);
+  await assert.rejects(fs.stat(shadowDirOf(w)));
+});
