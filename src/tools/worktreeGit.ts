@@ -24,7 +24,8 @@
 // fsmonitor off, or on a copy the worker made; what a command could have written is read without
 // following a symlink.
 import { spawn } from 'node:child_process';
-import { constants, promises as fs, type Dirent } from 'node:fs';
+import { constants, createWriteStream, promises as fs, type Dirent } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
@@ -166,6 +167,13 @@ async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await fs.writeFile(tmp, text, { flag: 'wx' });
   await fs.rename(tmp, file);
+}
+
+/** A directory of the shadow a command may have replaced (by a symlink, a file): made a directory again. */
+async function repairDir(dir: string): Promise<void> {
+  const st = await fs.lstat(dir).catch(() => undefined);
+  if (st && !st.isDirectory()) await fs.rm(dir, { force: true });
+  await ensureDir(dir);
 }
 
 /** mkdir that refuses a symlink (or anything else) in the way. */
@@ -402,8 +410,9 @@ async function writeShadowFrame(w: WorktreeGit, shadow: string): Promise<void> {
   );
   const head = (await readRegular(real('HEAD'), 1024)) ?? 'ref: refs/heads/main\n';
   await writeAtomic(path.join(shadow, 'HEAD'), head.endsWith('\n') ? head : `${head}\n`);
+  // objects/ is the commands' to write: what they put in place of info/ or pack/ goes (no command runs now).
   for (const d of ['objects', path.join('objects', 'info'), path.join('objects', 'pack'), 'refs', 'logs', LEASES])
-    await ensureDir(path.join(shadow, d));
+    await repairDir(path.join(shadow, d));
   await fs.rm(path.join(shadow, 'objects', 'info', 'alternates'), { force: true, recursive: true });
   await writeAtomic(path.join(shadow, 'objects', 'info', 'alternates'), `${real('objects')}\n`);
   // What git reads of the common directory besides objects and refs: the repository's own.
@@ -603,43 +612,36 @@ async function objectsPresent(commonDir: string, hashes: string[]): Promise<Map<
  * removed from the shadow (the command's git still reads it through the alternate).
  */
 async function importObjects(w: WorktreeGit, shadow: string): Promise<void> {
-  const objects = path.join(shadow, 'objects');
-  const loose: Array<{ name: string; file: string }> = [];
-  const top = await openDirNoFollow(objects);
+  const top = await openDirNoFollow(path.join(shadow, 'objects'));
   if (!top) return;
+  // Every directory stays open until the end: what is read, and later removed, is reached through
+  // it (a command swapping `objects/xx` or `objects/pack` for a symlink meanwhile changes nothing).
+  const held: Array<{ close: () => Promise<void> }> = [top];
+  const loose: Array<{ name: string; at: string }> = [];
+  const packs: Array<{ name: string; at: string }> = [];
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'da-wtgit-'));
-  const packs: string[] = [];
   try {
     for (const e of await entriesOf(top.at)) {
       if (!e.isDirectory()) continue;
-      if (/^[0-9a-f]{2}$/.test(e.name)) {
-        const d = await openDirNoFollow(path.join(top.at, e.name));
-        if (!d) continue;
-        try {
-          for (const f of await entriesOf(d.at)) {
-            if (!f.isFile() || !/^[0-9a-f]{38}(?:[0-9a-f]{24})?$/.test(f.name)) continue;
-            const fh = await openRegularNoFollow(path.join(d.at, f.name));
-            if (!fh) continue;
-            try {
-              await fs.mkdir(path.join(tmp, e.name), { recursive: true });
-              await fs.writeFile(path.join(tmp, e.name, f.name), await fh.readFile());
-            } finally {
-              await fh.close();
-            }
-            loose.push({ name: e.name + f.name, file: path.join(objects, e.name, f.name) });
-          }
-        } finally {
-          await d.close();
+      const isLoose = /^[0-9a-f]{2}$/.test(e.name);
+      if (!isLoose && e.name !== 'pack') continue;
+      const d = await openDirNoFollow(path.join(top.at, e.name));
+      if (!d) continue;
+      held.push(d);
+      for (const f of await entriesOf(d.at)) {
+        if (!f.isFile()) continue;
+        const at = path.join(d.at, f.name);
+        if (!isLoose) {
+          if (/^pack-[0-9a-f]+\.pack$/.test(f.name)) packs.push({ name: f.name, at });
+          continue;
         }
-      } else if (e.name === 'pack') {
-        const d = await openDirNoFollow(path.join(top.at, 'pack'));
-        if (!d) continue;
-        try {
-          for (const f of await entriesOf(d.at))
-            if (f.isFile() && /^pack-[0-9a-f]+\.pack$/.test(f.name)) packs.push(f.name);
-        } finally {
-          await d.close();
-        }
+        if (!/^[0-9a-f]{38}(?:[0-9a-f]{24})?$/.test(f.name)) continue;
+        const fh = await openRegularNoFollow(at);
+        if (!fh) continue;
+        await fs.mkdir(path.join(tmp, e.name), { recursive: true });
+        // Streamed (an object may be large), from the descriptor just checked.
+        await pipeline(fh.createReadStream(), createWriteStream(path.join(tmp, e.name, f.name)));
+        loose.push({ name: e.name + f.name, at });
       }
     }
     const real = [`--git-dir=${w.commonDir}`];
@@ -667,22 +669,22 @@ async function importObjects(w: WorktreeGit, shadow: string): Promise<void> {
       await indexPack(w.commonDir, pack);
     }
     for (const p of packs) {
-      const fh = await openRegularNoFollow(path.join(objects, 'pack', p));
+      const fh = await openRegularNoFollow(p.at);
       if (!fh) continue;
       try {
         const r = await runGit([...real, 'index-pack', '--stdin', '--fsck-objects'], { stdinFd: fh.fd });
-        if (r.code !== 0) throw new Error(`the worktree's pack ${p} was refused: ${r.stderr.trim()}`);
+        if (r.code !== 0) throw new Error(`the worktree's pack ${p.name} was refused: ${r.stderr.trim()}`);
       } finally {
         await fh.close();
       }
     }
     // In the repository now: the shadow's copies go (a forged one included: its name was never taken).
-    for (const l of loose) await fs.rm(l.file, { force: true });
+    for (const l of loose) await fs.rm(l.at, { force: true });
     for (const p of packs)
       for (const ext of ['.pack', '.idx', '.rev', '.keep', '.bitmap', '.promisor'])
-        await fs.rm(path.join(objects, 'pack', p.replace(/\.pack$/, ext)), { force: true });
+        await fs.rm(p.at.replace(/\.pack$/, ext), { force: true });
   } finally {
-    await top.close();
+    for (const h of held) await h.close();
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }

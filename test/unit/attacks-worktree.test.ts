@@ -239,3 +239,40 @@ test('attack: a child in a worktree moves a branch checked out nowhere, and poin
   assert.notEqual(git('rev-parse', 'new-work').trim(), head);
   assert.equal(git('rev-parse', 'main').trim(), main);
 });
+
+test('attack: the shadow’s objects/pack (and objects/info) swapped for symlinks to another repository — the worker neither imports, removes nor writes there', async (t) => {
+  if (skip) return t.skip(skip);
+  const { git, wt, repo } = await repoWithWorktree();
+  // Another repository of the user's, with a pack (its objects only there).
+  const other = path.join(repo, '..', `other-${path.basename(repo)}`);
+  dirs.push(other);
+  const og: Git = (...a) => execFileSync('git', a, { cwd: other, encoding: 'utf8' });
+  await fs.mkdir(other);
+  og('init', '-q', '-b', 'main');
+  await fs.writeFile(path.join(other, 'private.txt'), 'private\n');
+  og('add', '.');
+  og('-c', 'user.email=o@example.com', '-c', 'user.name=o', 'commit', '-qm', 'private');
+  og('repack', '-a', '-d', '-q');
+  const otherPacks = path.join(other, '.git', 'objects', 'pack');
+  const otherInfo = path.join(other, '.git', 'objects', 'info');
+  const packsBefore = (await fs.readdir(otherPacks)).sort();
+  const infoBefore = (await fs.readdir(otherInfo)).sort();
+  const privateBlob = og('rev-parse', 'HEAD:private.txt').trim();
+  const out = await bashIn(
+    wt,
+    `o=$(git rev-parse --git-common-dir)/objects; rm -rf "$o/pack" "$o/info.x"; ln -s ${otherPacks} "$o/pack"; ` +
+      `mv "$o/info" "$o/info.x" 2>/dev/null; ln -s ${otherInfo} "$o/info" 2>/dev/null; ls -l "$o"; echo x > x.txt; git add x.txt; git ${ID} commit -qm x`,
+  );
+  assert.equal(git('show', `${wt.branch}:x.txt`), 'x\n', `the command's own commit came in ${said(out)}`);
+  // (objects/info holds the read-only alternates file: the sandbox refuses to move it.)
+  assert.match(out.output, /pack -> /, `the swap happened ${said(out)}`);
+  // The next command's start rewrites the shadow's frame: never through the symlink.
+  await bashIn(wt, 'true');
+  assert.deepEqual((await fs.readdir(otherPacks)).sort(), packsBefore, 'the other repository’s packs are untouched');
+  assert.deepEqual(
+    (await fs.readdir(otherInfo)).sort(),
+    infoBefore,
+    'nothing written in the other repository’s objects/info',
+  );
+  assert.throws(() => git('cat-file', '-e', privateBlob), 'the other repository’s objects did not come in');
+});

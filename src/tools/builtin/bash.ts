@@ -316,7 +316,10 @@ async function containment(
     const roots = [...new Set(workingDirectories.map(realOrSelf))];
     const extra = ctx.permission.controlFiles ?? [];
     const scan = scanProtected(roots, extra);
-    const writable = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
+    // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
+    const writable = (settings?.filesystem?.allowWrite ?? [])
+      .map((p) => realOrSelf(expandTilde(p, os.homedir())))
+      .filter((p) => !p.split(path.sep).includes('.git'));
     protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable), roots, extra };
   }
   // This session's large results (the pipeline points the model at them): readable, not writable.
