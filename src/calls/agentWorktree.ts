@@ -4,14 +4,8 @@
 // branch when the child changed nothing (no file, no commit since its base), kept otherwise, as the
 // reference does. Temporal-free; the activities (src/activities/subagents.ts) are thin adapters.
 import type { AgentWorktreeReady } from '../engine/subagents';
-import {
-  createOrReuseWorktree,
-  listWorktrees,
-  removeWorktree,
-  worktreeChanges,
-  worktreeGitAccess,
-} from '../tools/worktree';
-import { settleWorktreeGit } from '../tools/worktreeGit';
+import { createOrReuseWorktree, listWorktrees, removeWorktree, worktreeChanges } from '../tools/worktree';
+import { prepareWorktreeGit, removeWorktreeGit, settleWorktreeGit, worktreeGitAccess } from '../sandbox/worktreeGit';
 
 const AGENT = { agentInvoked: true } as const;
 
@@ -22,6 +16,8 @@ export async function prepareAgentWorktree(input: {
 }): Promise<AgentWorktreeReady | { error: string }> {
   try {
     const wt = await createOrReuseWorktree(input.cwd, input.name, AGENT);
+    // Its branch is the one the child's commands may move in the repository (sandbox/worktreeGit.ts).
+    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined);
     return {
       path: wt.path,
       branch: wt.branch,
@@ -46,7 +42,8 @@ export async function settleAgentWorktree(input: {
     if (wt.worktreeGit) await settleWorktreeGit(wt.worktreeGit);
     const changes = await worktreeChanges(wt.path, wt.base, AGENT);
     if (changes.files > 0 || changes.commits > 0) return { path: wt.path, branch: wt.branch };
-    await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT, wt.worktreeGit);
+    await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT);
+    await removeWorktreeGit(wt.worktreeGit);
     return null;
   } catch {
     // Unsure: keep it (never remove work) and say where it is.

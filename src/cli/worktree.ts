@@ -6,13 +6,8 @@
 // worktrees of the same repository never see each other's files.
 import { relative } from 'node:path';
 import type { SandboxSettings } from '../sandbox/settings';
-import {
-  createOrReuseWorktree,
-  randomWorktreeName,
-  worktreeGitAccess,
-  worktreeNameProblem,
-  type Worktree,
-} from '../tools/worktree';
+import { createOrReuseWorktree, randomWorktreeName, worktreeNameProblem, type Worktree } from '../tools/worktree';
+import { prepareWorktreeGit, worktreeGitAccess } from '../sandbox/worktreeGit';
 import { UsageError } from './options';
 
 /** `--worktree` given bare (true) or with a name: the worktree to run in; a bad name or no repository is a UsageError. */
@@ -24,7 +19,10 @@ export async function prepareRunWorktree(cwd: string, flag: string | true): Prom
       `--worktree: ${problem} (put the prompt before --worktree, or write --worktree=NAME, when the next word is not a name)`,
     );
   try {
-    return await createOrReuseWorktree(cwd, name);
+    const wt = await createOrReuseWorktree(cwd, name);
+    // The worktree's branch is the one its commands may move in the repository (sandbox/worktreeGit.ts).
+    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined);
+    return wt;
   } catch (err) {
     throw new UsageError(`--worktree: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -39,7 +37,7 @@ export function worktreeNotice(wt: Worktree): string {
  * The session's sandbox settings with what git needs of the repository's git directory (the
  * worktree's own git directory and its shadow's objects, refs and logs; never config, hooks or
  * pointers: worktreeGitAccess), and the worktree whose git each command redirects to its shadow
- * while it runs (src/tools/worktreeGit.ts), so that sandboxed Bash commits on the worktree's branch
+ * while it runs (src/sandbox/worktreeGit.ts), so that sandboxed Bash commits on the worktree's branch
  * without reaching the repository's other branches or objects.
  */
 export function worktreeSandbox(sandbox: SandboxSettings | undefined, wt: Worktree): SandboxSettings {

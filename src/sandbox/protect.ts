@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROTECTED_DIRECTORY_NAMES, PROTECTED_FILE_NAMES } from '../permissions/protectedPaths';
+import { PROTECTED_DIRECTORY_NAMES, PROTECTED_FILE_NAMES, protectedReason } from '../permissions/protectedPaths';
 
 /** How deep below a working directory protected entries are looked for (the runtime's own scan: 3). */
 export const PROTECTED_SCAN_DEPTH = 5;
@@ -48,6 +48,11 @@ export const DENIED_EVEN_ABSENT = [
   '.profile',
   '.ripgreprc',
 ] as const;
+
+/** Is a path inside a repository (relative to its root, as git names it) protected by name? (A commit's paths, src/sandbox/worktreeGit.ts.) */
+export function isProtectedRepositoryPath(rel: string): boolean {
+  return protectedReason(path.join('/', rel), ['/']) !== undefined;
+}
 
 /** In a git directory: what runs code. `modules/*` and `worktrees/*` are git directories too. */
 const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks'] as const;
@@ -103,7 +108,7 @@ function gitDirEntries(
       existed: false,
     });
   }
-  // The worktrees' shadow git directories (src/tools/worktreeGit.ts): their config is the worker's.
+  // The worktrees' shadow git directories (src/sandbox/worktreeGit.ts): their config is the worker's.
   if (depth === 0) add({ path: path.join(gitDir, 'durable-agent'), kind: 'dir' });
   if (depth >= 3) return;
   for (const sub of ['modules', 'worktrees']) {

@@ -7,12 +7,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import {
-  prepareWorktreeGit,
-  removeWorktreeGit,
-  worktreeGitAccess as shadowAccess,
-  type WorktreeGit,
-} from './worktreeGit';
 
 export const WORKTREE_NAME_MAX = 64;
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
@@ -143,20 +137,6 @@ export interface Worktree {
   gitDir: string;
 }
 
-/**
- * What sandboxed Bash in a linked worktree may write of the repository's git directory, and which
- * worktree's git it is (src/tools/worktreeGit.ts: while a command runs, the worktree's git writes
- * to a shadow common directory; the worker brings its work in after). The paths come from git at
- * creation, never from the worktree's `.git` file (which the agent could rewrite).
- */
-export function worktreeGitAccess(
-  commonDir: string,
-  gitDir: string,
-): { allowWrite: string[]; denyWrite: string[]; worktreeGit: WorktreeGit } {
-  const w = { commonDir, gitDir };
-  return { ...shadowAccess(w), worktreeGit: w };
-}
-
 /** While a command runs in a worktree its git names the shadow as common directory: the repository's is three levels up. */
 function commonOfShadow(common: string): string {
   const m = common.match(/^(.*)\/durable-agent\/worktrees\/[^/]+\/?$/);
@@ -190,7 +170,6 @@ export async function createOrReuseWorktree(cwd: string, name: string, opts: Git
   if (known) {
     const head = known.head ?? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim();
     const dirs = await gitDirsOf(dir, opts);
-    await prepareWorktreeGit(dirs, known.branch === branch ? branch : undefined);
     return { path: dir, branch: known.branch ?? branch, base: head, created: false, repoRoot: root, ...dirs };
   }
   if (existsSync(dir) || isSymlink(dir))
@@ -206,8 +185,6 @@ export async function createOrReuseWorktree(cwd: string, name: string, opts: Git
   await git(root, ['worktree', 'add', ...(branchExists ? [dir, branch] : ['-b', branch, dir, base])], opts);
   const start = branchExists ? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim() : base;
   const dirs = await gitDirsOf(dir, opts);
-  // The worktree's branch is the one its commands may move in the repository (worktreeGit.ts).
-  await prepareWorktreeGit(dirs, branch);
   return { path: dir, branch, base: start, created: true, repoRoot: root, ...dirs };
 }
 
@@ -232,16 +209,13 @@ export async function worktreeChanges(
   return { files, commits };
 }
 
-/** Removes a worktree and its branch (the branch stays when git refuses, e.g. it is checked out elsewhere), and its shadow. */
+/** Removes a worktree and its branch (the branch stays when git refuses, e.g. it is checked out elsewhere). */
 export async function removeWorktree(
   repoRoot: string,
   dir: string,
   branch: string | undefined,
   opts: GitOptions = {},
-  worktreeGit?: WorktreeGit,
 ): Promise<void> {
-  const w = worktreeGit ?? (await gitDirsOf(dir, opts).catch(() => undefined));
   await git(repoRoot, ['worktree', 'remove', '--force', '--force', dir], opts);
-  if (w) await removeWorktreeGit(w);
   if (branch) await git(repoRoot, ['branch', '-D', branch], opts).catch(() => undefined);
 }

@@ -14,8 +14,8 @@ import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
 import { SandboxHost } from '../../src/sandbox/host';
 import type { ToolUseContext } from '../../src/tools/Tool';
-import { createOrReuseWorktree, worktreeGitAccess, type Worktree } from '../../src/tools/worktree';
-import { shadowDirOf } from '../../src/tools/worktreeGit';
+import { createOrReuseWorktree, type Worktree } from '../../src/tools/worktree';
+import { prepareWorktreeGit, shadowDirOf, worktreeGitAccess } from '../../src/sandbox/worktreeGit';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
@@ -52,6 +52,7 @@ async function repoWithWorktree(): Promise<{ repo: string; wt: Worktree; git: Gi
   git('commit', '-qm', 'init');
   git('branch', 'release');
   const wt = await createOrReuseWorktree(repo, 'agent-atk', { agentInvoked: true });
+  await prepareWorktreeGit(wt, wt.branch);
   const wtGit: Git = (...a) => execFileSync('git', a, { cwd: wt.path, encoding: 'utf8' });
   return { repo, wt, git, wtGit };
 }
@@ -275,4 +276,44 @@ test('attack: the shadow’s objects/pack (and objects/info) swapped for symlink
     'nothing written in the other repository’s objects/info',
   );
   assert.throws(() => git('cat-file', '-e', privateBlob), 'the other repository’s objects did not come in');
+});
+
+test('attack: a child commits a hook into .claude/settings.json with git plumbing, or drops the repository’s settings from its branch — the branch does not take either', async (t) => {
+  if (skip) return t.skip(skip);
+  const { git, wt, repo } = await repoWithWorktree();
+  // The repository has settings (a deny rule) that the child would like gone.
+  await fs.mkdir(path.join(repo, '.claude'), { recursive: true });
+  await fs.writeFile(path.join(repo, '.claude', 'settings.json'), '{"permissions":{"deny":["Bash(curl:*)"]}}\n');
+  git('add', '.claude/settings.json');
+  git('-c', 'user.email=h@example.com', '-c', 'user.name=H', 'commit', '-qm', 'settings');
+  // The worktree's branch at the commit with settings (the person, between commands).
+  execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: wt.path });
+  const wt2 = { ...wt };
+  const before = git('rev-parse', wt.branch).trim();
+  const plant = await bashIn(
+    wt2,
+    `b=$(echo '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/pwned"}]}]}}' | git hash-object -w --stdin); ` +
+      `s=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree); ` +
+      `t=$( (git ls-tree HEAD | grep -v '\\.claude$'; printf "040000 tree $s\\t.claude\\n") | git mktree); ` +
+      `c=$(git ${ID} commit-tree -m 'add hook' -p HEAD $t); git update-ref HEAD $c`,
+  );
+  assert.equal(
+    git('rev-parse', wt.branch).trim(),
+    before,
+    `the branch took a commit that plants a hook ${said(plant)}`,
+  );
+  assert.match(plant.worktreeGitNote ?? '', /protected paths \(\.claude\/settings\.json\)/);
+  const drop = await bashIn(wt2, `git rm -q --cached .claude/settings.json && git ${ID} commit -qm 'drop settings'`);
+  assert.equal(
+    git('rev-parse', wt.branch).trim(),
+    before,
+    `the branch took a commit that drops the settings ${said(drop)}`,
+  );
+  assert.match(drop.worktreeGitNote ?? '', /protected paths/);
+  // Ordinary work on the same branch still comes in.
+  const ok = await bashIn(
+    wt2,
+    `git reset -q --mixed ${before} && echo ok > ok.txt && git add ok.txt && git ${ID} commit -qm ok`,
+  );
+  assert.equal(git('show', `${wt.branch}:ok.txt`), 'ok\n', said(ok));
 });

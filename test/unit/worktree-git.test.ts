@@ -11,9 +11,11 @@ import { createOrReuseWorktree, removeWorktree, type Worktree } from '../../src/
 import {
   activateWorktreeGit,
   deactivateWorktreeGit,
+  prepareWorktreeGit,
+  removeWorktreeGit,
   settleWorktreeGit,
   shadowDirOf,
-} from '../../src/tools/worktreeGit';
+} from '../../src/sandbox/worktreeGit';
 import { makeTmpDir, removeDir } from './tools-harness';
 
 const dirs: string[] = [];
@@ -35,6 +37,7 @@ async function setup(
   git('add', 'a.txt');
   git('commit', '-qm', 'init');
   const wt = await createOrReuseWorktree(repo, 'job', { agentInvoked: true });
+  await prepareWorktreeGit(wt, wt.branch);
   const wtGit: Git = (...a) => execFileSync('git', [...ID, ...a], { cwd: wt.path, encoding: 'utf8' });
   return { repo, wt, git, wtGit };
 }
@@ -175,6 +178,32 @@ test('a worktree the person made (entered by path): the branch it has checked ou
   const tip = sideGit('rev-parse', 'HEAD').trim();
   await deactivateWorktreeGit(lease);
   assert.equal(git('rev-parse', 'side-branch').trim(), tip);
-  await removeWorktree(repo, dir, 'side-branch', { agentInvoked: true }, w);
+  await removeWorktree(repo, dir, 'side-branch', { agentInvoked: true });
+  await removeWorktreeGit(w);
   await assert.rejects(fs.stat(shadowDirOf(w)));
+});
+
+test('a merge of main (whose own commits change .claude/) into the worktree’s branch comes in; a tag the command made does not; a HEAD left on main is detached', async () => {
+  const { git, wt, wtGit, repo } = await setup();
+  await fs.mkdir(path.join(repo, '.claude'), { recursive: true });
+  await fs.writeFile(path.join(repo, '.claude', 'settings.json'), '{}\n');
+  git('add', '.claude/settings.json');
+  git('commit', '-qm', 'the person’s settings');
+  const lease = await activateWorktreeGit(wt);
+  wtGit('merge', '-q', '--no-edit', 'main');
+  wtGit('tag', 'v9');
+  const merged = wtGit('rev-parse', 'HEAD').trim();
+  const sync = await deactivateWorktreeGit(lease);
+  assert.equal(git('rev-parse', wt.branch).trim(), merged, JSON.stringify(sync));
+  assert.deepEqual(
+    sync.refused.map((r) => [r.ref, r.why]),
+    [['refs/tags/v9', 'a tag']],
+  );
+  assert.throws(() => git('rev-parse', '--verify', '-q', 'refs/tags/v9'));
+  // The worktree's HEAD pointed at main (checked out in the main checkout): detached where main was.
+  const l2 = await activateWorktreeGit(wt);
+  await fs.writeFile(path.join(wt.gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+  const s2 = await deactivateWorktreeGit(l2);
+  assert.equal(s2.detachedHead, git('rev-parse', 'main').trim());
+  assert.equal((await fs.readFile(path.join(wt.gitDir, 'HEAD'), 'utf8')).trim(), s2.detachedHead);
 });

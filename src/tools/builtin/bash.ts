@@ -25,8 +25,13 @@ import { bashEnvironment, PASS_ENV_ENTRY } from '../../sandbox/environment';
 import type { SandboxSettings } from '../../sandbox/settings';
 import { buildTool, type OnProgress, type PermissionResult, type ToolUseContext } from '../Tool';
 import { openOwnFileIn } from '../safeFs';
-import { worktreeGitAccess } from '../worktree';
-import { activateWorktreeGit, deactivateWorktreeGit, worktreeSyncNote, type WorktreeGitLease } from '../worktreeGit';
+import {
+  activateWorktreeGit,
+  deactivateWorktreeGit,
+  worktreeGitAccess,
+  worktreeSyncNote,
+  type WorktreeGitLease,
+} from '../../sandbox/worktreeGit';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from './bashCommand';
 import { resolvePath } from './paths';
 import {

@@ -19,7 +19,7 @@ import {
   worktreeChanges,
   worktreeNameProblem,
 } from '../worktree';
-import { settleWorktreeGit } from '../worktreeGit';
+import { prepareWorktreeGit, removeWorktreeGit, settleWorktreeGit } from '../../sandbox/worktreeGit';
 import { resolvePath } from './paths';
 
 const AGENT = { agentInvoked: true } as const;
@@ -139,6 +139,8 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
     const root = await mainRepositoryRoot(ctx.agent.cwd, AGENT);
     if (!root) throw new Error('Cannot create a worktree: not in a git repository.');
     const wt = await createOrReuseWorktree(root, input.name ?? randomWorktreeName(), AGENT);
+    // Its branch is the one the session's commands there may move in the repository (sandbox/worktreeGit.ts).
+    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined);
     return {
       data: {
         worktreePath: wt.path,
@@ -261,13 +263,8 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
       discarded = await worktreeChanges(wt.path, wt.base, AGENT);
       if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true)
         throw new Error(wouldDiscard(discarded));
-      await removeWorktree(
-        wt.repoRoot,
-        wt.path,
-        wt.branch,
-        AGENT,
-        wt.gitDir && wt.commonDir ? { commonDir: wt.commonDir, gitDir: wt.gitDir } : undefined,
-      );
+      await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT);
+      await removeWorktreeGit(wt.gitDir && wt.commonDir ? { commonDir: wt.commonDir, gitDir: wt.gitDir } : undefined);
     }
     const lost = [
       ...(discarded.files > 0 ? [`Discarded ${plural(discarded.files, 'uncommitted file')}.`] : []),

@@ -30,6 +30,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isProtectedRepositoryPath } from './protect';
 
 /** A linked worktree's git directories, as git reported them when it was made (never its `.git` file). */
 export interface WorktreeGit {
@@ -72,9 +73,14 @@ export function shadowDirOf(w: WorktreeGit): string {
  * commondir/gitdir pointers, config, hooks; the shadow's alternates). The repository's objects,
  * refs, config and hooks, and the shadow's own files, stay read-only.
  */
-export function worktreeGitAccess(w: WorktreeGit): { allowWrite: string[]; denyWrite: string[] } {
+export function worktreeGitAccess(
+  commonDir: string,
+  gitDir: string,
+): { allowWrite: string[]; denyWrite: string[]; worktreeGit: WorktreeGit } {
+  const w = { commonDir, gitDir };
   const shadow = shadowDirOf(w);
   return {
+    worktreeGit: w,
     allowWrite: [w.gitDir, path.join(shadow, 'objects'), path.join(shadow, 'refs'), path.join(shadow, 'logs')],
     denyWrite: [
       path.join(w.gitDir, 'commondir'),
@@ -403,7 +409,7 @@ async function writeShadowFrame(w: WorktreeGit, shadow: string): Promise<void> {
     .map(([k, v]) => `\t${k!.slice(11)} = ${quote(v!)}\n`);
   await writeAtomic(
     path.join(shadow, 'config'),
-    `# durable-agent: the worktree's git while a command runs in it (src/tools/worktreeGit.ts)\n` +
+    `# durable-agent: the worktree's git while a command runs in it (src/sandbox/worktreeGit.ts)\n` +
       `[core]\n${core.join('')}\thooksPath = ${quote(real('hooks'))}\n` +
       (ext.length ? `[extensions]\n${ext.join('')}` : '') +
       `[include]\n\tpath = ${quote(real('config'))}\n`,
@@ -517,7 +523,8 @@ export async function settleWorktreeGit(w: WorktreeGit): Promise<WorktreeSync | 
 }
 
 /** Removes the shadow of a worktree being removed. */
-export async function removeWorktreeGit(w: WorktreeGit): Promise<void> {
+export async function removeWorktreeGit(w: WorktreeGit | undefined): Promise<void> {
+  if (!w) return;
   await fs.rm(shadowDirOf(w), { recursive: true, force: true });
 }
 
@@ -539,14 +546,25 @@ async function syncLocked(w: WorktreeGit, shadow: string, state: State): Promise
     const now = refs.get(ref);
     if (now === to) continue;
     const owned = state.own.includes(ref);
-    const created = now === undefined && !packed.has(ref);
+    // A new branch is the worktree's own from then on; a tag, or any ref that existed, is not.
+    const created = now === undefined && !packed.has(ref) && ref.startsWith('refs/heads/');
     if (!owned && !created) {
-      result.refused.push({ ref, to, why: 'not this worktree’s branch' });
+      result.refused.push({ ref, to, why: ref.startsWith('refs/tags/') ? 'a tag' : 'not this worktree’s branch' });
       continue;
     }
     const type = exists.get(to);
-    if (!type || (ref.startsWith('refs/heads/') && type !== 'commit')) {
+    if (type !== 'commit') {
       result.refused.push({ ref, to, why: 'its commit was not brought into the repository' });
+      continue;
+    }
+    // What the sandbox kept it from writing on disk, it may not put in a commit either.
+    const touched = await protectedChanges(w.commonDir, to, [...refs.values()]);
+    if (touched.length > 0) {
+      result.refused.push({
+        ref,
+        to,
+        why: `its new commits change protected paths (${touched.slice(0, 5).join(', ')}${touched.length > 5 ? ', …' : ''}), which commands in a worktree may not change`,
+      });
       continue;
     }
     const r = await runGit([
@@ -572,12 +590,42 @@ async function syncLocked(w: WorktreeGit, shadow: string, state: State): Promise
   // HEAD naming a ref the repository did not take would show the worktree's files as changes: detach it there.
   const head = (await readRegular(path.join(w.gitDir, 'HEAD'), 1024))?.trim();
   const named = head?.match(/^ref: (\S+)$/)?.[1];
-  const refusedHead = named ? result.refused.find((r) => r.ref === named) : undefined;
-  if (refusedHead && exists.get(refusedHead.to) === 'commit') {
-    await writeAtomic(path.join(w.gitDir, 'HEAD'), `${refusedHead.to}\n`);
-    result.detachedHead = refusedHead.to;
+  if (named && !state.own.includes(named)) {
+    // Pointed at a ref the worktree does not own (main, another branch): at the commit it named for the command.
+    const at = wanted.get(named) ?? (await packedValueOf(shadow, named)) ?? refs.get(named);
+    const type = at ? (await objectsPresent(w.commonDir, [at])).get(at) : undefined;
+    if (at && type === 'commit') {
+      await writeAtomic(path.join(w.gitDir, 'HEAD'), `${at}\n`);
+      result.detachedHead = at;
+    }
   }
   return result;
+}
+
+/** A ref's value in the shadow's packed-refs (the worker's copy of the repository's refs). */
+async function packedValueOf(shadow: string, ref: string): Promise<string | undefined> {
+  const text = await fs.readFile(path.join(shadow, 'packed-refs'), 'utf8').catch(() => '');
+  for (const l of text.split('\n')) {
+    const [hash, name] = l.split(' ');
+    if (name === ref && hash && HEX.test(hash)) return hash;
+  }
+  return undefined;
+}
+
+/**
+ * The protected paths (src/permissions/protectedPaths.ts: `.claude/`, `.git*`, `.mcp.json`, shell
+ * start-up files…) that the commits reachable from `tip` and from none of the repository's refs
+ * change. A merge counts only for what differs from every parent (a merge of main's own changes is not the worktree's).
+ */
+async function protectedChanges(commonDir: string, tip: string, known: readonly string[]): Promise<string[]> {
+  const r = await runGit(
+    [`--git-dir=${commonDir}`, 'log', '-z', '--format=', '--name-only', '--no-renames', '--cc', '--stdin'],
+    { input: [tip, ...known.map((h) => `^${h}`)].join('\n') + '\n' },
+  );
+  if (r.code !== 0) return [`(the commits could not be read: ${r.stderr.trim()})`];
+  // -z: names as they are (a quoted name would hide its first component from the check).
+  const paths = [...new Set(r.stdout.split(/[\0\n]/).filter(Boolean))];
+  return paths.filter((p) => isProtectedRepositoryPath(p));
 }
 
 /** The refs the worker packed into the shadow (the repository's, when the command started). */
