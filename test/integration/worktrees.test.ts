@@ -99,13 +99,16 @@ test('cli: two sessions in two worktrees of one repository write the same path w
       assert.notEqual(bash.is_error, true);
       assert.equal(toolResultText(bash as never).trim(), `${wt}\nworktree-${name}\nwritten by ${name}`);
     }
-    // Each session committed on its own branch (sandboxed Bash may write the git objects and refs);
-    // the main checkout has no shared.txt and main did not move; git knows both worktrees.
-    for (const name of ['alpha', 'beta'])
+    // Each session committed on its own branch (its command's git wrote to the worktree's shadow, the
+    // worker brought the branch in after: src/sandbox/worktreeGit.ts); the main checkout has no
+    // shared.txt and main did not move; git knows both worktrees, each a plain worktree again.
+    for (const name of ['alpha', 'beta']) {
       assert.equal(
         execFileSync('git', ['log', '-1', '--format=%s', `worktree-${name}`], { cwd: root, encoding: 'utf8' }).trim(),
         `from ${name}`,
       );
+      assert.equal(await readFile(join(root, '.git', 'worktrees', name, 'commondir'), 'utf8'), '../..\n');
+    }
     assert.equal(
       execFileSync('git', ['log', '-1', '--format=%s', 'main'], { cwd: root, encoding: 'utf8' }).trim(),
       'init',
