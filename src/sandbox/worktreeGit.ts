@@ -31,6 +31,7 @@ import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isProtectedRepositoryPath } from './protect';
+import { ownerAlive, ownerId } from './reaper';
 
 /** A linked worktree's git directories, as git reported them when it was made (never its `.git` file). */
 export interface WorktreeGit {
@@ -277,20 +278,10 @@ async function shadowLooseRefs(shadow: string): Promise<Map<string, string>> {
 
 const HOST = os.hostname();
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** A holder written as `host pid`: alive unless it is on this host and its process is gone. */
+/** A holder written as `host owner` (reaper.ts ownerId: pid and start time): alive unless it is on this host and gone. */
 function holderAlive(text: string | undefined, mtimeMs: number): boolean {
-  const [host, pidText] = (text ?? '').trim().split(' ');
-  const pid = Number(pidText);
-  if (host === HOST && Number.isInteger(pid) && pid > 0) return pidAlive(pid);
+  const [host, owner] = (text ?? '').trim().split(' ');
+  if (host === HOST && owner && /^\d+(\.\d+)?$/.test(owner)) return ownerAlive(owner);
   // Another host (a shared file system) or unreadable: alive for a day.
   return Date.now() - mtimeMs < 24 * 3600_000;
 }
@@ -300,7 +291,7 @@ async function withLock<T>(shadow: string, fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     try {
-      await fs.writeFile(lock, `${HOST} ${process.pid}\n`, { flag: 'wx' });
+      await fs.writeFile(lock, `${HOST} ${ownerId()}\n`, { flag: 'wx' });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -481,7 +472,7 @@ export async function activateWorktreeGit(w: WorktreeGit): Promise<WorktreeGitLe
       await resetShadowRefs(w, shadow, state);
     }
     const name = `${HOST.replace(/[^A-Za-z0-9.-]/g, '_')}-${process.pid}-${randomBytes(6).toString('hex')}`;
-    await fs.writeFile(path.join(shadow, LEASES, name), `${HOST} ${process.pid}\n`, { flag: 'wx' });
+    await fs.writeFile(path.join(shadow, LEASES, name), `${HOST} ${ownerId()}\n`, { flag: 'wx' });
     await pointCommondir(w, `${shadow}\n`);
     return { w, name };
   });

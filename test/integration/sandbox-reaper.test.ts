@@ -16,7 +16,7 @@ import { SandboxHost } from '../../src/sandbox/host';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip } from '../support/systemPackages';
 import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 import {
   TAG_ENV,
@@ -34,14 +34,7 @@ const sandboxHost = new SandboxHost();
 let skip: string | false = false;
 
 before(async () => {
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(
-      `the sandbox reaper integration test (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`,
-    );
-  }
+  skip = await sandboxSkip(sandboxHost, 'the sandbox reaper integration test');
 });
 
 after(async () => {

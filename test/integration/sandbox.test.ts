@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { buildAudit, formatAuditText, type AuditToolCall } from '../../src/audit';
 import { SandboxHost } from '../../src/sandbox/host';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip } from '../support/systemPackages';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
@@ -28,14 +28,7 @@ let port = 0;
 let hits = 0;
 
 before(async () => {
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(
-      `the sandbox integration tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`,
-    );
-  }
+  skip = await sandboxSkip(sandboxHost, 'the sandbox integration tests');
   server = http.createServer((_req, res) => {
     hits++;
     res.end('SERVER-SECRET\n');

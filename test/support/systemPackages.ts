@@ -92,3 +92,18 @@ export function requireSystemPackage(spec: SystemPackageSpec): SystemRequirement
     },
   };
 }
+
+/**
+ * Whether tests that need the OS sandbox run here: false when it is available; else, outside CI,
+ * the reason to skip them with (recorded for the runner's summary); in CI, an error (CI installs it).
+ */
+export async function sandboxSkip(
+  host: { availability(): Promise<{ available: boolean; reason?: string }> },
+  what: string,
+): Promise<string | false> {
+  const a = await host.availability();
+  if (a.available) return false;
+  if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
+  reportSkip(`${what} (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`);
+  return `sandbox unavailable here: ${a.reason}`;
+}

@@ -25,7 +25,7 @@ import type { PermissionMode } from '../../src/tools/permissionTypes';
 import { runToolPipeline } from '../../src/pipeline';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin';
 import { createToolPool } from '../../src/permissions/toolPool';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
 const sandboxHost = new SandboxHost();
@@ -36,13 +36,8 @@ let victim = '';
 const VICTIM = '# the user’s shell start-up file\nexport PATH=$HOME/bin:$PATH\n';
 
 before(async () => {
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the autonomy attack tests (sandbox unavailable: ${a.reason})`);
-    return;
-  }
+  skip = await sandboxSkip(sandboxHost, 'the autonomy attack tests');
+  if (skip) return;
   root = await makeTmpDir('da-atk-');
   work = path.join(root, 'work');
   await fs.mkdir(work);

@@ -16,7 +16,7 @@ import { SandboxHost } from '../../src/sandbox/host';
 import type { ToolUseContext } from '../../src/tools/Tool';
 import { createOrReuseWorktree, type Worktree } from '../../src/tools/worktree';
 import { prepareWorktreeGit, shadowDirOf, worktreeGitAccess } from '../../src/sandbox/worktreeGit';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
 const sandboxHost = new SandboxHost();
@@ -24,12 +24,7 @@ let skip: string | false = false;
 const dirs: string[] = [];
 
 before(async () => {
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the worktree attack tests (sandbox unavailable: ${a.reason})`);
-  }
+  skip = await sandboxSkip(sandboxHost, 'the worktree attack tests');
 });
 
 after(async () => {

@@ -13,7 +13,7 @@ import { DEFAULT_CREDENTIAL_PATHS } from '../../src/sandbox/policy';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { ResultStore, ToolResult, ToolUseContext } from '../../src/tools/Tool';
 import { LocalResultStore } from '../../src/tools/resultStore';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
 /** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
@@ -54,13 +54,8 @@ function baitFileFor(entry: string): string {
 }
 
 before(async () => {
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the Bash containment tests (sandbox unavailable: ${a.reason})`);
-    return;
-  }
+  skip = await sandboxSkip(sandboxHost, 'the Bash containment tests');
+  if (skip) return;
   root = await makeTmpDir('da-contain-');
   home = path.join(root, 'home');
   work = path.join(root, 'work');

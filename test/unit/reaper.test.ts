@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
 import { CALL_MARKER_ENV, OWNER_MARKER_ENV, ownerAlive, ownerId, sweepLeftovers } from '../../src/sandbox/reaper';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip as sandboxSkipReason } from '../support/systemPackages';
 import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 import { makeTmpDir, removeDir } from './tools-harness';
 import { waitFor } from '../support/wait';
@@ -25,14 +25,7 @@ let sandboxSkip: string | false = false;
 
 before(async () => {
   root = await makeTmpDir('da-reaper-');
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    sandboxSkip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(
-      `the sandboxed reaper tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`,
-    );
-  }
+  sandboxSkip = await sandboxSkipReason(sandboxHost, 'the sandboxed reaper tests');
 });
 
 after(async () => {

@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
 import { SandboxHost } from '../../src/sandbox/host';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip } from '../support/systemPackages';
 import { decidePermission } from '../../src/permissions/decide';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { PermissionMode } from '../../src/tools/permissionTypes';
@@ -26,15 +26,8 @@ let requests = 0;
 const savedHome = process.env.HOME;
 
 before(async () => {
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(
-      `the sandboxed Bash unit tests (sandbox unavailable: ${a.reason}; apt-get install -y bubblewrap socat ripgrep)`,
-    );
-    return;
-  }
+  skip = await sandboxSkip(sandboxHost, 'the sandboxed Bash unit tests');
+  if (skip) return;
   root = await makeTmpDir('da-sbx-');
   await fs.mkdir(path.join(root, 'home', '.ssh'), { recursive: true });
   await fs.writeFile(path.join(root, 'home', '.ssh', 'id_rsa'), 'FAKE-PRIVATE-KEY\n');

@@ -14,7 +14,7 @@ import { BashTool, runBackgroundCommand, type BackgroundCommandResult } from '..
 import { watchMonitorCommand } from '../../src/calls/monitorTask';
 import { SandboxHost } from '../../src/sandbox/host';
 import { placeholders } from '../../src/sandbox/placeholders';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip } from '../support/systemPackages';
 import type { ToolUseContext } from '../../src/tools/Tool';
 import { makeTmpDir, removeDir } from './tools-harness';
 
@@ -27,13 +27,8 @@ const savedCwd = process.cwd();
 const savedHome = process.env.HOME;
 
 before(async () => {
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the sandbox placeholder tests (sandbox unavailable: ${a.reason})`);
-    return;
-  }
+  skip = await sandboxSkip(sandboxHost, 'the sandbox placeholder tests');
+  if (skip) return;
   root = await fs.realpath(await makeTmpDir('da-placeholders-'));
   flags = path.join(root, 'flags');
   for (const d of [flags, path.join(root, 'worker-cwd'), path.join(root, 'home')]) await fs.mkdir(d);

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
 import { SandboxHost } from '../../src/sandbox/host';
 import { DENIED_EVEN_ABSENT, protectedDenyWrite, scanProtected } from '../../src/sandbox/protect';
-import { isCI, reportSkip } from '../support/systemPackages';
+import { sandboxSkip } from '../support/systemPackages';
 import { decidePermission } from '../../src/permissions/decide';
 import type { PermissionMode } from '../../src/tools/permissionTypes';
 import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
@@ -29,13 +29,8 @@ const savedCwd = process.cwd();
 const savedHome = process.env.HOME;
 
 before(async () => {
-  const a = await sandboxHost.availability();
-  if (!a.available) {
-    if (isCI()) throw new Error(`the sandbox must be available in CI: ${a.reason}`);
-    skip = `sandbox unavailable here: ${a.reason}`;
-    reportSkip(`the sandboxed protected-path tests (sandbox unavailable: ${a.reason})`);
-    return;
-  }
+  skip = await sandboxSkip(sandboxHost, 'the sandboxed protected-path tests');
+  if (skip) return;
   root = await fs.realpath(await makeTmpDir('da-protect-'));
   proj = path.join(root, 'proj');
   extra = path.join(root, 'extra');
