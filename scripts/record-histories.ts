@@ -1,7 +1,10 @@
 // Records the histories of representative sessions for the determinism guard
 // (test/integration/replay.test.ts replays them against the current workflow code).
 //
-//   npx tsc -p . && node dist/scripts/record-histories.js
+//   npx tsc -p . && node dist/scripts/record-histories.js [SCENARIO...]
+//
+// A scenario that does not finish in 5 minutes (DURABLE_AGENT_RECORD_TIMEOUT_MS) fails with the
+// session's status instead of hanging.
 //
 // Runs each session on a Temporal dev server (its own, or TEMPORAL_TEST_ADDRESS) with a real
 // worker, the real SDK and the fake Messages API, then writes every run of the session workflow
@@ -788,14 +791,17 @@ async function main(): Promise<void> {
   const stamp = Date.now().toString(36);
   for (const [name, run] of Object.entries(scenarios)) {
     if (only.length > 0 && !only.includes(name)) continue;
-    for (const f of await readdir(OUT)) if (f.startsWith(`${name}.`)) await rm(join(OUT, f));
     await withAgent(run.agent ?? {}, async (ctx) => {
       const id = `fixture-${name}-${stamp}`;
-      await run(ctx, id);
+      await withinLimit(name, id, ctx, run(ctx, id));
       const handle = ctx.client.workflow.getHandle(id);
       const first = await firstRunId(ctx.client, id, (await handle.describe()).runId);
-      manifest.push(...(await save(ctx.client, name, id, first)));
+      const entries = await save(ctx.client, name, id, first);
       ctx.fake.assertDone();
+      // Only now, with the new files written: the old recording's files it no longer has go.
+      const written = new Set(entries.map((e) => e.file));
+      for (const f of await readdir(OUT)) if (f.startsWith(`${name}.`) && !written.has(f)) await rm(join(OUT, f));
+      manifest.push(...entries);
     });
     console.log(`recorded ${name}`);
   }
@@ -816,6 +822,34 @@ async function main(): Promise<void> {
     `${JSON.stringify({ note: 'Written by scripts/record-histories.ts; replayed by test/integration/replay.test.ts.', histories }, null, 2)}\n`,
   );
   for (const m of manifest) console.log(`  ${m.file}: ${m.workflowType} ${m.workflowId}, ${m.events} events`);
+}
+
+/** How long one scenario may take (DURABLE_AGENT_RECORD_TIMEOUT_MS; each finishes in seconds when it works). */
+const SCENARIO_LIMIT_MS = Number(process.env.DURABLE_AGENT_RECORD_TIMEOUT_MS) || 300_000;
+
+/** A scenario that hangs (a script the session never reaches the end of) fails, saying where the session is. */
+async function withinLimit<T>(name: string, id: string, ctx: AgentTestContext, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void sessionStatus(ctx.client, id)
+        .then((st) => JSON.stringify(st).slice(0, 2000))
+        .catch((err: unknown) => `no status (${err instanceof Error ? err.message : String(err)})`)
+        .then((status) =>
+          reject(
+            new Error(
+              `scenario ${name} did not finish in ${SCENARIO_LIMIT_MS} ms (session ${id}; the fake API has ${ctx.fake.messageRequests().length} requests). ` +
+                `Status: ${status}. Rerun it alone: node dist/scripts/record-histories.js ${name}`,
+            ),
+          ),
+        );
+    }, SCENARIO_LIMIT_MS);
+  });
+  try {
+    return await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The first run of a chain of continued runs, from the last run's started event. */
