@@ -47,8 +47,10 @@ export interface WorktreeSync {
   applied: Array<{ ref: string; to: string }>;
   /** Refs the command changed that the worktree does not own: not applied. */
   refused: Array<{ ref: string; to: string; why: string }>;
-  /** The objects could not be brought in (the refs that need them stay as they were). */
+  /** Objects the repository refused (git's reason; the refs that need them stay as they were). */
   objectsError?: string;
+  /** Bringing the objects in failed as a whole (not a refusal): the worktree's git stays on the shadow until it works. */
+  importFailed?: boolean;
   /** The worktree's HEAD named a refused ref: it now points at the command's commit directly. */
   detachedHead?: string;
 }
@@ -102,6 +104,8 @@ interface State {
   commondir: string;
   /** The refs this worktree may move in the repository: its branch, and the refs it created. */
   own: string[];
+  /** Objects (and packs) of the shadow the repository refused: never offered again, so they block nothing else. */
+  refused?: string[];
 }
 
 // --- git -------------------------------------------------------------------------------------------
@@ -490,9 +494,7 @@ export async function deactivateWorktreeGit(lease: WorktreeGitLease): Promise<Wo
     await fs.rm(path.join(shadow, LEASES, lease.name), { force: true });
     if (!state) return { applied: [], refused: [] }; // the worktree was removed meanwhile
     const sync = await syncLocked(lease.w, shadow, state);
-    if ((await liveLeases(shadow)).length === 0 && !sync.objectsError) {
-      await pointCommondir(lease.w, state.commondir);
-    }
+    if ((await liveLeases(shadow)).length === 0 && !sync.importFailed) await pointCommondir(lease.w, state.commondir);
     return sync;
   });
 }
@@ -508,7 +510,7 @@ export async function settleWorktreeGit(w: WorktreeGit): Promise<WorktreeSync | 
     const state = await readState(shadow);
     if (!state) return undefined;
     const sync = await syncLocked(w, shadow, state);
-    if ((await liveLeases(shadow)).length === 0 && !sync.objectsError) await pointCommondir(w, state.commondir);
+    if ((await liveLeases(shadow)).length === 0 && !sync.importFailed) await pointCommondir(w, state.commondir);
     return sync;
   });
 }
@@ -523,16 +525,19 @@ export async function removeWorktreeGit(w: WorktreeGit | undefined): Promise<voi
 
 async function syncLocked(w: WorktreeGit, shadow: string, state: State): Promise<WorktreeSync> {
   const result: WorktreeSync = { applied: [], refused: [] };
+  const refusedBefore = state.refused?.length ?? 0;
   try {
-    await importObjects(w, shadow);
+    const problem = await importObjects(w, shadow, state);
+    if (problem) result.objectsError = problem;
   } catch (err) {
     result.objectsError = err instanceof Error ? err.message : String(err);
+    result.importFailed = true;
   }
+  let stateChanged = (state.refused?.length ?? 0) !== refusedBefore;
   const wanted = await shadowLooseRefs(shadow);
   const packed = await packedRefsOf(shadow);
   const { refs } = await repositoryRefs(w.commonDir);
   const exists = await objectsPresent(w.commonDir, [...new Set(wanted.values())]);
-  let stateChanged = false;
   for (const [ref, to] of wanted) {
     const now = refs.get(ref);
     if (now === to) continue;
@@ -546,6 +551,11 @@ async function syncLocked(w: WorktreeGit, shadow: string, state: State): Promise
     const type = exists.get(to);
     if (type !== 'commit') {
       result.refused.push({ ref, to, why: 'its commit was not brought into the repository' });
+      continue;
+    }
+    // Every object its new commits need must be in the repository (some may have been refused).
+    if (!(await complete(w.commonDir, to, [...refs.values()]))) {
+      result.refused.push({ ref, to, why: 'some of its objects were not brought into the repository' });
       continue;
     }
     // What the sandbox kept it from writing on disk, it may not put in a commit either.
@@ -619,6 +629,14 @@ async function protectedChanges(commonDir: string, tip: string, known: readonly 
   return paths.filter((p) => isProtectedRepositoryPath(p));
 }
 
+/** Are all the objects of the commits reachable from `tip` and from no repository ref in the repository? */
+async function complete(commonDir: string, tip: string, known: readonly string[]): Promise<boolean> {
+  const r = await runGit([`--git-dir=${commonDir}`, 'rev-list', '--objects', '--quiet', '--stdin'], {
+    input: [tip, ...known.map((h) => `^${h}`)].join('\n') + '\n',
+  });
+  return r.code === 0;
+}
+
 /** The refs the worker packed into the shadow (the repository's, when the command started). */
 async function packedRefsOf(shadow: string): Promise<Set<string>> {
   const text = await fs.readFile(path.join(shadow, 'packed-refs'), 'utf8').catch(() => '');
@@ -650,9 +668,9 @@ async function objectsPresent(commonDir: string, hashes: string[]): Promise<Map<
  * names each object by its content and refuses what a fetch with fsck would. What came in is then
  * removed from the shadow (the command's git still reads it through the alternate).
  */
-async function importObjects(w: WorktreeGit, shadow: string): Promise<void> {
+async function importObjects(w: WorktreeGit, shadow: string, state: State): Promise<string | undefined> {
   const top = await openDirNoFollow(path.join(shadow, 'objects'));
-  if (!top) return;
+  if (!top) return undefined;
   // Every directory stays open until the end: what is read, and later removed, is reached through
   // it (a command swapping `objects/xx` or `objects/pack` for a symlink meanwhile changes nothing).
   const held: Array<{ close: () => Promise<void> }> = [top];
@@ -683,58 +701,99 @@ async function importObjects(w: WorktreeGit, shadow: string): Promise<void> {
         loose.push({ name: e.name + f.name, at });
       }
     }
-    const real = [`--git-dir=${w.commonDir}`];
-    if (loose.length > 0) {
-      const pack = path.join(tmp, 'import.pack');
-      const out = await fs.open(pack, 'w');
-      try {
-        const r = await new Promise<GitRun>((resolve, reject) => {
-          const child = spawn('git', [...GUARD, ...real, 'pack-objects', '--stdout'], {
-            cwd: '/',
-            env: gitEnvWith({ GIT_OBJECT_DIRECTORY: tmp }),
-            stdio: ['pipe', out.fd, 'pipe'],
-          });
-          let stderr = '';
-          child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-          child.on('error', reject);
-          child.on('close', (code) => resolve({ stdout: '', stderr, code: code ?? 1 }));
-          child.stdin!.on('error', () => undefined);
-          child.stdin!.end(loose.map((l) => `${l.name}\n`).join(''));
-        });
-        if (r.code !== 0) throw new Error(`the worktree's new objects could not be read: ${r.stderr.trim()}`);
-      } finally {
-        await out.close();
-      }
-      await indexPack(w.commonDir, pack);
+    const refused = new Set(state.refused ?? []);
+    const problems: string[] = [];
+    const imported: string[] = [];
+    // Loose objects: as one pack; when the repository refuses it, one by one (a refused object
+    // then stays in the shadow, named in the state, and is never offered again).
+    const fresh = loose.filter((l) => !refused.has(l.name));
+    if (fresh.length > 0) {
+      const whole = await packAndIndex(
+        w.commonDir,
+        tmp,
+        fresh.map((l) => l.name),
+      );
+      if (!whole) imported.push(...fresh.map((l) => l.at));
+      else
+        for (const l of fresh) {
+          const why = await packAndIndex(w.commonDir, tmp, [l.name]);
+          if (!why) imported.push(l.at);
+          else {
+            refused.add(l.name);
+            problems.push(`${l.name.slice(0, 12)}: ${why}`);
+          }
+        }
     }
     for (const p of packs) {
+      if (refused.has(p.name)) continue;
       const fh = await openRegularNoFollow(p.at);
       if (!fh) continue;
       try {
-        const r = await runGit([...real, 'index-pack', '--stdin', '--fsck-objects'], { stdinFd: fh.fd });
-        if (r.code !== 0) throw new Error(`the worktree's pack ${p.name} was refused: ${r.stderr.trim()}`);
+        const r = await runGit([`--git-dir=${w.commonDir}`, 'index-pack', '--stdin', '--fsck-objects'], {
+          stdinFd: fh.fd,
+        });
+        if (r.code === 0) imported.push(p.at);
+        else {
+          refused.add(p.name);
+          problems.push(`${p.name}: ${gitReason(r.stderr)}`);
+        }
       } finally {
         await fh.close();
       }
     }
+    if (refused.size > (state.refused?.length ?? 0)) state.refused = [...refused].slice(-10_000);
     // In the repository now: the shadow's copies go (a forged one included: its name was never taken).
-    for (const l of loose) await fs.rm(l.at, { force: true });
-    for (const p of packs)
-      for (const ext of ['.pack', '.idx', '.rev', '.keep', '.bitmap', '.promisor'])
-        await fs.rm(p.at.replace(/\.pack$/, ext), { force: true });
+    for (const at of imported) {
+      if (!at.endsWith('.pack')) await fs.rm(at, { force: true });
+      else
+        for (const ext of ['.pack', '.idx', '.rev', '.keep', '.bitmap', '.promisor'])
+          await fs.rm(at.replace(/\.pack$/, ext), { force: true });
+    }
+    return problems.length > 0 ? `refused by the repository: ${problems.slice(0, 5).join('; ')}` : undefined;
   } finally {
     for (const h of held) await h.close();
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }
 
-async function indexPack(commonDir: string, pack: string): Promise<void> {
+/** The last line of git's complaint. */
+function gitReason(stderr: string): string {
+  const lines = stderr.trim().split('\n').filter(Boolean);
+  return lines.find((l) => l.startsWith('error:'))?.replace(/^error: /, '') ?? lines.at(-1) ?? 'refused';
+}
+
+/**
+ * Packs the named loose objects (copied to `objects`, a directory of the worker's) and gives the
+ * pack to the repository through `git index-pack --fsck-objects`; git's reason when it refuses.
+ */
+async function packAndIndex(commonDir: string, objects: string, names: string[]): Promise<string | undefined> {
+  const pack = path.join(objects, `import-${randomBytes(4).toString('hex')}.pack`);
+  const out = await fs.open(pack, 'w');
+  try {
+    const r = await new Promise<GitRun>((resolve, reject) => {
+      const child = spawn('git', [...GUARD, `--git-dir=${commonDir}`, 'pack-objects', '--stdout'], {
+        cwd: '/',
+        env: gitEnvWith({ GIT_OBJECT_DIRECTORY: objects }),
+        stdio: ['pipe', out.fd, 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ stdout: '', stderr, code: code ?? 1 }));
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(names.map((n) => `${n}\n`).join(''));
+    });
+    if (r.code !== 0) return `unreadable: ${gitReason(r.stderr)}`;
+  } finally {
+    await out.close();
+  }
   const fh = await fs.open(pack, 'r');
   try {
     const r = await runGit([`--git-dir=${commonDir}`, 'index-pack', '--stdin', '--fsck-objects'], { stdinFd: fh.fd });
-    if (r.code !== 0) throw new Error(`the worktree's new objects were refused: ${r.stderr.trim()}`);
+    return r.code === 0 ? undefined : gitReason(r.stderr);
   } finally {
     await fh.close();
+    await fs.rm(pack, { force: true });
   }
 }
 

@@ -207,3 +207,38 @@ test('a merge of main (whose own commits change .claude/) into the worktree’s 
   assert.equal(s2.detachedHead, git('rev-parse', 'main').trim());
   assert.equal((await fs.readFile(path.join(wt.gitDir, 'HEAD'), 'utf8')).trim(), s2.detachedHead);
 });
+
+test('an object the repository refuses (a tree with a .git entry) blocks nothing else: the next command’s work comes in', async () => {
+  const { git, wt, wtGit } = await setup();
+  const before = git('rev-parse', wt.branch).trim();
+  const l1 = await activateWorktreeGit(wt);
+  const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+    cwd: wt.path,
+    input: 'x\n',
+    encoding: 'utf8',
+  }).trim();
+  const bad = execFileSync('git', ['mktree'], {
+    cwd: wt.path,
+    input: `100644 blob ${blob}\t.git\n`,
+    encoding: 'utf8',
+  }).trim();
+  const commit = wtGit('commit-tree', '-m', 'bad', '-p', 'HEAD', bad).trim();
+  wtGit('update-ref', 'HEAD', commit);
+  const s1 = await deactivateWorktreeGit(l1);
+  assert.match(s1.objectsError ?? '', /hasDotgit/);
+  assert.deepEqual(
+    s1.refused.map((r) => r.why),
+    ['some of its objects were not brought into the repository'],
+  );
+  assert.equal(git('rev-parse', wt.branch).trim(), before);
+  assert.equal(await commondir(wt), '../..\n', 'a refusal does not keep the worktree on its shadow');
+  // The next command starts from the repository's branch; its ordinary commit comes in.
+  const l2 = await activateWorktreeGit(wt);
+  wtGit('reset', '-q', '--hard', before);
+  await fs.writeFile(path.join(wt.path, 'fine.txt'), 'fine\n');
+  wtGit('add', 'fine.txt');
+  wtGit('commit', '-qm', 'fine');
+  const s2 = await deactivateWorktreeGit(l2);
+  assert.equal(s2.objectsError, undefined, 'the refused object is not offered again');
+  assert.equal(git('show', `${wt.branch}:fine.txt`), 'fine\n');
+});
