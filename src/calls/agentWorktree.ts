@@ -17,7 +17,7 @@ export async function prepareAgentWorktree(input: {
   try {
     const wt = await createOrReuseWorktree(input.cwd, input.name, AGENT);
     // Its branch is the one the child's commands may move in the repository (sandbox/worktreeGit.ts).
-    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined);
+    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
     return {
       path: wt.path,
       branch: wt.branch,

@@ -21,7 +21,7 @@ export async function prepareRunWorktree(cwd: string, flag: string | true): Prom
   try {
     const wt = await createOrReuseWorktree(cwd, name);
     // The worktree's branch is the one its commands may move in the repository (sandbox/worktreeGit.ts).
-    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined);
+    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
     return wt;
   } catch (err) {
     throw new UsageError(`--worktree: ${err instanceof Error ? err.message : String(err)}`);

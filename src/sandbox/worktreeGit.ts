@@ -106,6 +106,8 @@ interface State {
   own: string[];
   /** Objects (and packs) of the shadow the repository refused: never offered again, so they block nothing else. */
   refused?: string[];
+  /** The worktree's git directory's inode: a worktree removed and made again under the name is another one. */
+  gitDirIno?: number;
 }
 
 // --- git -------------------------------------------------------------------------------------------
@@ -362,10 +364,16 @@ async function ownBranchNow(w: WorktreeGit): Promise<string | undefined> {
 
 /**
  * Makes the shadow (once) and records which refs the worktree owns: `branch` when the worker made
- * the worktree for it, else the branch it has checked out when nobody else has. Idempotent.
+ * the worktree for it, else the branch it has checked out when nobody else has. Idempotent;
+ * `fresh` (the worktree was just made) drops what an earlier worktree of the same name left.
  */
-export async function prepareWorktreeGit(w: WorktreeGit, branch?: string): Promise<void> {
+export async function prepareWorktreeGit(w: WorktreeGit, branch?: string, fresh = false): Promise<void> {
   const shadow = shadowDirOf(w);
+  // A worktree just made, or made again by hand under the name: what the earlier one left goes.
+  const ino = (await fs.stat(w.gitDir)).ino;
+  const old = await readState(shadow).catch(() => undefined);
+  if (fresh || (old && old.gitDirIno !== undefined && old.gitDirIno !== ino))
+    await fs.rm(shadow, { recursive: true, force: true });
   for (const d of [path.join(w.commonDir, 'durable-agent'), path.dirname(shadow), shadow]) await ensureDir(d);
   await withLock(shadow, async () => {
     if (await readState(shadow)) return;
@@ -373,7 +381,10 @@ export async function prepareWorktreeGit(w: WorktreeGit, branch?: string): Promi
     const own = branch ? [`refs/heads/${branch}`] : [await ownBranchNow(w)].filter((b): b is string => !!b);
     // A commondir already naming the shadow (a worker lost before its state was written) goes back to git's.
     const original = path.resolve(w.gitDir, commondir.trim()) === shadow ? '../..\n' : commondir;
-    await writeAtomic(path.join(shadow, STATE), JSON.stringify({ v: 1, commondir: original, own } satisfies State));
+    await writeAtomic(
+      path.join(shadow, STATE),
+      JSON.stringify({ v: 1, commondir: original, own, gitDirIno: ino } satisfies State),
+    );
   });
 }
 

@@ -242,3 +242,24 @@ test('an object the repository refuses (a tree with a .git entry) blocks nothing
   assert.equal(s2.objectsError, undefined, 'the refused object is not offered again');
   assert.equal(git('show', `${wt.branch}:fine.txt`), 'fine\n');
 });
+
+test('a worktree removed by hand and made again under its name on another branch: the old shadow’s branch is not the new one’s', async () => {
+  const { git, wt, wtGit } = await setup();
+  await deactivateWorktreeGit(await activateWorktreeGit(wt));
+  git('worktree', 'remove', '--force', wt.path);
+  git('branch', '-q', 'other');
+  git('worktree', 'add', '-q', wt.path, 'other');
+  const w = { commonDir: wt.commonDir, gitDir: wt.gitDir };
+  const lease = await activateWorktreeGit(w); // entered by path: its own branch is the one checked out
+  wtGit('commit', '-qm', 'on other', '--allow-empty');
+  wtGit('update-ref', `refs/heads/${wt.branch}`, 'HEAD');
+  const sync = await deactivateWorktreeGit(lease);
+  assert.deepEqual(
+    sync.applied.map((a) => a.ref),
+    ['refs/heads/other'],
+  );
+  assert.deepEqual(
+    sync.refused.map((r) => r.ref),
+    [`refs/heads/${wt.branch}`],
+  );
+});

@@ -140,7 +140,7 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
     if (!root) throw new Error('Cannot create a worktree: not in a git repository.');
     const wt = await createOrReuseWorktree(root, input.name ?? randomWorktreeName(), AGENT);
     // Its branch is the one the session's commands there may move in the repository (sandbox/worktreeGit.ts).
-    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined);
+    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
     return {
       data: {
         worktreePath: wt.path,
