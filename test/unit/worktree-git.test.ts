@@ -263,3 +263,25 @@ test('a worktree removed by hand and made again under its name on another branch
     [`refs/heads/${wt.branch}`],
   );
 });
+
+test('eight commands at once in one worktree, ending in any order: each one’s branch comes in once, the redirect ends with the last', async () => {
+  const { git, wt, wtGit } = await setup();
+  const leases = await Promise.all(Array.from({ length: 8 }, () => activateWorktreeGit(wt)));
+  assert.equal(new Set(leases.map((l) => l.name)).size, 8);
+  const branch = (i: number) =>
+    wtGit('update-ref', `refs/heads/job-${i}`, wtGit('commit-tree', '-m', `c${i}`, 'HEAD^{tree}').trim());
+  branch(7);
+  await Promise.all(
+    leases.slice(0, 7).map(async (lease, i) => {
+      branch(i);
+      await new Promise((r) => setTimeout(r, (i * 37) % 50));
+      const sync = await deactivateWorktreeGit(lease);
+      assert.deepEqual(sync.refused, []);
+      assert.equal((await commondir(wt)).trim(), shadowDirOf(wt), 'the eighth still runs: still redirected');
+    }),
+  );
+  await deactivateWorktreeGit(leases[7]!);
+  assert.equal(await commondir(wt), '../..\n');
+  const branches = git('for-each-ref', '--format=%(refname:short)', 'refs/heads/job-*').trim().split('\n');
+  assert.equal(branches.length, 8, branches.join(' '));
+});
