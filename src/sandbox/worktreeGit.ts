@@ -243,14 +243,14 @@ async function entriesOf(at: string): Promise<Dirent[]> {
   return fs.readdir(at, { withFileTypes: true }).catch(() => [] as Dirent[]);
 }
 
-/** A ref name as git accepts it, conservatively (what a command may have made a file name of). */
+/** A branch or tag name as git accepts it (git check-ref-format's rules; a file name a command made). */
 function safeRefName(name: string): boolean {
-  if (!/^refs\/(heads|tags)\/[A-Za-z0-9._\-/+@]+$/.test(name)) return false;
+  // No control character, space, ~ ^ : ? * [ \ or DEL anywhere; no "@{"; not "@" alone.
+  if (!/^refs\/(heads|tags)\/[^\x00-\x20~^:?*[\\\x7f]+$/.test(name) || name.includes('@{')) return false;
   return !name
     .split('/')
     .some(
-      (c) =>
-        c === '' || c.startsWith('.') || c.endsWith('.lock') || c.endsWith('.') || c.includes('..') || c.includes('@{'),
+      (c) => c === '' || c === '@' || c.startsWith('.') || c.endsWith('.lock') || c.endsWith('.') || c.includes('..'),
     );
 }
 

@@ -192,6 +192,7 @@ test('a merge of main (whose own commits change .claude/) into the worktree’s 
   const lease = await activateWorktreeGit(wt);
   wtGit('merge', '-q', '--no-edit', 'main');
   wtGit('tag', 'v9');
+  wtGit('branch', 'feature/ñ#1,x'); // any name git accepts comes in
   const merged = wtGit('rev-parse', 'HEAD').trim();
   const sync = await deactivateWorktreeGit(lease);
   assert.equal(git('rev-parse', wt.branch).trim(), merged, JSON.stringify(sync));
@@ -200,6 +201,7 @@ test('a merge of main (whose own commits change .claude/) into the worktree’s 
     [['refs/tags/v9', 'a tag']],
   );
   assert.throws(() => git('rev-parse', '--verify', '-q', 'refs/tags/v9'));
+  assert.equal(git('rev-parse', 'feature/ñ#1,x').trim(), merged);
   // The worktree's HEAD pointed at main (checked out in the main checkout): detached where main was.
   const l2 = await activateWorktreeGit(wt);
   await fs.writeFile(path.join(wt.gitDir, 'HEAD'), 'ref: refs/heads/main\n');
