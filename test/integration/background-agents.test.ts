@@ -176,19 +176,20 @@ test(
 );
 
 test(
-  'integration: isolation worktree: the child writes in its own worktree (kept, named in the notification); an unchanged one is removed',
+  'integration: isolation worktree: the child writes and commits in its own worktree (kept, named in the notification) and cannot move main; an unchanged one is removed',
   { timeout: 180_000 },
   async () => {
     await withAgent({}, async ({ fake, start, workDir }) => {
       const git = (...args: string[]) =>
         execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: workDir }).toString();
       await writeFile(join(workDir, 'a.txt'), 'a\n');
-      git('init', '-q');
+      git('init', '-q', '-b', 'main');
       git('add', '.');
       git('commit', '-qm', 'init');
       const childCwds: Record<string, string> = {};
       const notifications: string[] = [];
       let fgResult: string[] = [];
+      let childBash = '';
       fake.script((req) => {
         const first = firstUser(req);
         const cwd = /The working directory is (\S+)\.$/m.exec(systemOf(req))?.[1] ?? '';
@@ -202,6 +203,22 @@ test(
                 input: { file_path: join(cwd, 'sub.txt'), content: 'from sub\n' },
               },
             ]);
+          // Then commit it, and try to move the main checkout's branch too (sandboxed Bash).
+          if (req.messages.length === 3)
+            return toolUseResponse([
+              {
+                id: 'toolu_subbash',
+                name: 'Bash',
+                input: {
+                  command:
+                    'git add sub.txt && git -c user.email=a@b -c user.name=a commit -qm sub && git update-ref refs/heads/main HEAD && git log -1 --format=%s main',
+                },
+              },
+            ]);
+          childBash = lastToolResults(req)
+            .filter((r) => r.tool_use_id === 'toolu_subbash')
+            .flatMap((r) => texts(r.content))
+            .join('\n');
           return textResponse('wrote sub.txt');
         }
         if (first.includes('SUBTASK-NOTHING')) {
@@ -236,7 +253,11 @@ test(
           .flatMap((r) => texts(r.content));
         return textResponse('Waiting.');
       });
-      const handle = await start({ prompt: 'isolate', tools: ['Agent', 'Write', 'Read'] });
+      const handle = await start({
+        prompt: 'isolate',
+        tools: ['Agent', 'Write', 'Read', 'Bash'],
+        permissionMode: 'bypassPermissions',
+      });
       const result = await handle.result();
       assert.equal(result.status, 'completed', result.endReason);
       const wtRoot = join(workDir, '.claude', 'worktrees');
@@ -245,6 +266,12 @@ test(
       assert.equal(readFileSync(join(childCwds.write!, 'sub.txt'), 'utf8'), 'from sub\n');
       assert.equal(existsSync(join(workDir, 'sub.txt')), false);
       const name = childCwds.write!.slice(wtRoot.length + 1);
+      // Its commit came into the repository on its branch; main, which its command moved inside the
+      // sandbox (its view said so), did not move, and the child was told (src/sandbox/worktreeGit.ts).
+      assert.equal(git('log', '-1', '--format=%s', `worktree-${name}`).trim(), 'sub');
+      assert.equal(git('log', '-1', '--format=%s', 'main').trim(), 'init', childBash);
+      assert.match(childBash, /^sub$/m);
+      assert.match(childBash, /<worktree_git>[\s\S]*refs\/heads\/main -> [0-9a-f]{12}: not applied/);
       assert.match(git('worktree', 'list'), new RegExp(`${name} +[0-9a-f]+ \\[worktree-${name}\\]`));
       assert.equal(notifications.length, 1);
       assert.match(
