@@ -15,14 +15,15 @@
 // When the command ends, the worker (outside the sandbox) brings the command's work into the
 // repository: its objects re-hashed and checked as a fetch would (`git index-pack --fsck-objects`,
 // so a forged or hostile object never lands under a name it does not hash to), the refs the
-// worktree owns (its branch, and refs it created) moved there — and nothing else: a moved `main`
-// is reported, never applied. When no command of the worktree runs any more, `commondir` points
+// worktree owns (its branch, and branches it created) moved there when every object of their new
+// commits came in and none of those commits changes a protected path — and nothing else: a moved
+// `main` is reported, never applied. When no command of the worktree runs any more, `commondir` points
 // back at the repository: between commands the worktree is a plain git worktree, for the person
 // and for every git outside the sandbox.
 //
 // Node only; every git run here is on the repository's own git directory, with its hooks and
 // fsmonitor off, or on a copy the worker made; what a command could have written is read without
-// following a symlink.
+// following a symlink, through directories held open (Linux: /proc/self/fd; elsewhere by path).
 import { spawn } from 'node:child_process';
 import { constants, createWriteStream, promises as fs, type Dirent } from 'node:fs';
 import { pipeline } from 'node:stream/promises';

@@ -1,4 +1,4 @@
-// unit: a worktree's git while commands run in it (src/tools/worktreeGit.ts), with real git and
+// unit: a worktree's git while commands run in it (src/sandbox/worktreeGit.ts), with real git and
 // real files, no sandbox: the shadow common directory each command's git writes to, what comes
 // into the repository after, and what the person sees between commands. The attacks on it (in the
 // OS sandbox) are in unit/attacks-worktree.
