@@ -24,7 +24,13 @@ const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
  */
 export const ROOMS = [
   { room: 'engine', paths: ['src/engine/'], imports: [], packages: [] },
-  { room: 'tools', paths: ['src/tools/'], imports: ['engine'], packages: ['node', 'zod'] },
+  {
+    room: 'hostProcess',
+    paths: ['src/hostProcess/'],
+    imports: [],
+    packages: ['node', 'child_process'],
+  },
+  { room: 'tools', paths: ['src/tools/'], imports: ['engine', 'hostProcess'], packages: ['node', 'zod'] },
   {
     room: 'permissions',
     paths: ['src/permissions/'],
@@ -34,16 +40,21 @@ export const ROOMS = [
   {
     room: 'sandbox',
     paths: ['src/sandbox/'],
-    imports: ['engine', 'tools', 'permissions'],
+    imports: ['engine', 'hostProcess', 'tools', 'permissions'],
     packages: ['node', '@anthropic-ai/sandbox-runtime'],
   },
   {
     room: 'mcp',
     paths: ['src/mcp/'],
-    imports: ['engine', 'tools', 'permissions'],
+    imports: ['engine', 'hostProcess', 'tools', 'permissions'],
     packages: ['node', 'zod', '@modelcontextprotocol/sdk'],
   },
-  { room: 'hooks', paths: ['src/hooks/'], imports: ['engine', 'tools', 'permissions', 'mcp'], packages: ['node'] },
+  {
+    room: 'hooks',
+    paths: ['src/hooks/'],
+    imports: ['engine', 'hostProcess', 'tools', 'permissions', 'mcp'],
+    packages: ['node'],
+  },
   { room: 'agents', paths: ['src/agents/'], imports: ['engine', 'tools', 'permissions'], packages: ['node'] },
   { room: 'stores', paths: ['src/stores/'], imports: ['engine', 'tools'], packages: ['node', 'pg'] },
   {
@@ -57,7 +68,7 @@ export const ROOMS = [
   {
     room: 'tools/builtin',
     paths: ['src/tools/builtin/'],
-    imports: ['engine', 'tools', 'permissions', 'sandbox', 'agents'],
+    imports: ['engine', 'hostProcess', 'tools', 'permissions', 'sandbox', 'agents'],
     packages: ['node', 'zod', 'diff'],
   },
   {
@@ -93,7 +104,7 @@ export const ROOMS = [
   {
     room: 'temporal',
     paths: ['src/temporal/'],
-    imports: ['engine'],
+    imports: ['engine', 'hostProcess'],
     packages: [
       'node',
       '@temporalio/client',
@@ -191,7 +202,16 @@ export function roomOf(rel) {
   return best?.r;
 }
 
+/**
+ * Modules that start processes (node's and the MCP SDK's stdio client, which spawns its server):
+ * the package `child_process`, which only the hostProcess room lists (invariant 15, one door) and
+ * which `'*'` does not include.
+ */
+const SPAWNING =
+  /^(node:)?(child_process|cluster)$|^@modelcontextprotocol\/sdk\/client\/stdio(\.js)?$|^(cross-spawn|execa)$/;
+
 function packageOf(spec) {
+  if (SPAWNING.test(spec)) return 'child_process';
   if (spec.startsWith('node:') || NODE.has(spec.split('/')[0])) return 'node';
   const parts = spec.split('/');
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
@@ -245,7 +265,8 @@ export function docCells(r) {
   const exceptions = Object.entries(r.exceptions ?? {}).map(
     ([file, pkgs]) => ` (and \`${path.basename(file)}\`: ${list(pkgs)})`,
   );
-  return { imports: importsText(r), packages: list(r.packages) + exceptions.join('') };
+  const packages = r.packages === '*' ? 'everything but `child_process`' : list(r.packages);
+  return { imports: importsText(r), packages: packages + exceptions.join('') };
 }
 
 /** docs/architecture.md's rooms table lists exactly ROOMS: each row's room, paths, imports and packages. */
@@ -316,7 +337,10 @@ export const roomsPlugin = {
             });
           }
           const pkg = packageOf(spec);
-          const allowed = from.packages === '*' || from.packages.includes(pkg) || from.exceptions?.[rel]?.includes(pkg);
+          const allowed =
+            (from.packages === '*' && pkg !== 'child_process') ||
+            from.packages.includes(pkg) ||
+            from.exceptions?.[rel]?.includes(pkg);
           if (!allowed)
             context.report({
               node,

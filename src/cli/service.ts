@@ -2,7 +2,7 @@
 // them) as a background service that outlives the terminal. Its files live in the user's data
 // directory: <home>/service/service.json (pid and addresses, written once it is ready, removed when
 // it stops) and <home>/service/service.log (its output).
-import { spawn } from 'node:child_process';
+import { startHostProcess } from '../hostProcess/door';
 import {
   closeSync,
   existsSync,
@@ -115,10 +115,14 @@ export async function serviceUp(
   }
   const fd = openSync(paths.log, 'a', 0o600);
   writeFileSync(fd, `\n=== durable-agent up at ${new Date().toISOString()} ===\n`);
-  const child = spawn(process.execPath, [join(__dirname, 'main.js'), 'dev', '--service', ...devArgs], {
+  const child = startHostProcess({
+    purpose: 'operator',
+    command: process.execPath,
+    args: [join(__dirname, 'main.js'), 'dev', '--service', ...devArgs],
+    cwd: process.cwd(),
     detached: true,
     stdio: ['ignore', fd, fd],
-    env: opts.env ?? process.env,
+    ...(opts.env ? { from: opts.env } : {}),
   });
   closeSync(fd);
   let exited: string | undefined;

@@ -1,6 +1,9 @@
 // Running one command hook: `sh -c` in its own process group, JSON on stdin, killed (group and
-// all) at its timeout or when the call is aborted.
-import { spawn } from 'node:child_process';
+// all) at its timeout or when the call is aborted. It starts through the one door for host
+// processes (src/hostProcess): the Bash allowlist of the worker's environment plus `passEnv` and
+// the hook's own variables, in the absolute directory the caller fixed (the project root).
+import type { ChildProcess } from 'node:child_process';
+import { startHostProcess } from '../hostProcess/door';
 
 export interface CommandRunResult {
   exitCode: number | null;
@@ -14,11 +17,15 @@ export interface CommandRunResult {
 }
 
 export interface CommandRunOptions {
+  /** Absolute: the session's project root, never the agent's current directory. */
   cwd: string;
   stdin: string;
   timeoutMs: number;
   signal?: AbortSignal;
-  env?: NodeJS.ProcessEnv;
+  /** The hook's own variables (CLAUDE_PROJECT_DIR, …), on top of the allowlist. */
+  env?: Readonly<Record<string, string>>;
+  /** The user's `sandbox.passEnv`: worker variables hooks get besides the allowlist. */
+  passEnv?: readonly string[];
   /** Output beyond this many characters per stream is dropped (default 1 MB). */
   maxOutputChars?: number;
   /** Exec form: `command` is the executable and these its arguments (no shell). */
@@ -66,12 +73,31 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
       return;
     }
 
-    const child = spawn(opts.args ? command : (opts.shell ?? 'sh'), opts.args ? [...opts.args] : ['-c', command], {
-      cwd: opts.cwd,
-      env: opts.env ?? process.env,
-      detached: true, // own process group, so that a timeout kills the hook's children too
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    let child: ChildProcess;
+    try {
+      child = startHostProcess({
+        purpose: 'hook',
+        command: opts.args ? command : (opts.shell ?? 'sh'),
+        args: opts.args ? [...opts.args] : ['-c', command],
+        cwd: opts.cwd,
+        ...(opts.env ? { env: opts.env } : {}),
+        ...(opts.passEnv ? { passEnv: opts.passEnv } : {}),
+        detached: true, // own process group, so that a timeout kills the hook's children too
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+    } catch (e) {
+      resolve({
+        exitCode: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        timedOut: false,
+        aborted: false,
+        spawnError: (e as Error).message,
+        durationMs: 0,
+      });
+      return;
+    }
 
     const killGroup = () => {
       if (child.pid === undefined) return;
@@ -91,16 +117,16 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
     };
 
     child.on('error', (e) => finish({ spawnError: e.message }));
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (d: string) => {
+    child.stdout!.setEncoding('utf8');
+    child.stderr!.setEncoding('utf8');
+    child.stdout!.on('data', (d: string) => {
       if (stdout.length < max) stdout += d.slice(0, max - stdout.length);
     });
-    child.stderr.on('data', (d: string) => {
+    child.stderr!.on('data', (d: string) => {
       if (stderr.length < max) stderr += d.slice(0, max - stderr.length);
     });
-    child.stdin.on('error', () => undefined); // EPIPE when the hook does not read its input
-    child.stdin.end(opts.stdin);
+    child.stdin!.on('error', () => undefined); // EPIPE when the hook does not read its input
+    child.stdin!.end(opts.stdin);
 
     child.on('exit', (code, sig) => {
       exitCode = code;

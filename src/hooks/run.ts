@@ -17,8 +17,10 @@ export interface HookRunEnv {
   config?: HooksConfig;
   cwd: string;
   signal?: AbortSignal;
-  /** Extra environment for command hooks. */
-  env?: NodeJS.ProcessEnv;
+  /** Extra environment for command hooks (on top of the door's allowlist, src/hostProcess). */
+  env?: Readonly<Record<string, string>>;
+  /** The user's `sandbox.passEnv`: worker variables command hooks get besides the allowlist. */
+  passEnv?: readonly string[];
   /** Aliases of the tool, so that matchers may name them. */
   aliases?: readonly string[];
   /** Tool events: does the call match a hook's `if` permission rule? (absent: hooks with `if` never run) */
@@ -82,7 +84,8 @@ export async function runOne(
       cwd: env.cwd,
       stdin: JSON.stringify(input),
       timeoutMs: h.timeoutMs,
-      env: { ...process.env, ...env.env, CLAUDE_PROJECT_DIR: env.cwd, DURABLE_AGENT_PROJECT_DIR: env.cwd },
+      env: { ...env.env, CLAUDE_PROJECT_DIR: env.cwd, DURABLE_AGENT_PROJECT_DIR: env.cwd },
+      ...(env.passEnv ? { passEnv: env.passEnv } : {}),
       ...(h.def.args ? { args: h.def.args } : {}),
       ...(h.def.shell ? { shell: h.def.shell } : {}),
     };

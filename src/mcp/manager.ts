@@ -5,13 +5,14 @@
 // timeout: a server that does not start, answer or stay up gives an error, never a hang.
 import { DurableAgentError } from '../engine/errors';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expandMcpServer, isRemoteMcpServer, type McpServerConfig } from './config';
 import { changedPins } from './pins';
+import { HostStdioTransport } from './stdioTransport';
+import * as path from 'node:path';
 
 /** A tool as the server lists it (the parts durable-agent uses). */
 export interface McpToolInfo {
@@ -281,17 +282,16 @@ export class McpManager {
             new URL(expanded.url),
             expanded.headers ? { requestInit: { headers: expanded.headers } } : undefined,
           )
-      : new StdioClientTransport({
+      : new HostStdioTransport({
           command: expanded.command,
-          args: expanded.args ?? [],
-          env: { ...getDefaultEnvironment(), ...(expanded.env ?? {}) },
-          cwd,
-          stderr: 'pipe',
+          ...(expanded.args ? { args: expanded.args } : {}),
+          ...(expanded.env ? { env: expanded.env } : {}),
+          cwd: path.resolve(cwd),
         });
     const client = new Client({ name: 'durable-agent', version: '0.1.0' });
     const conn: Connection = { key, server, client, transport, closed: false, stderrTail: '' };
-    if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on('data', (d: Buffer) => {
+    if (transport instanceof HostStdioTransport) {
+      transport.stderr.on('data', (d: Buffer) => {
         conn.stderrTail = (conn.stderrTail + d.toString('utf8')).slice(-2000);
       });
     }

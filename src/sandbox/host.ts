@@ -15,7 +15,7 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { spawn } from 'node:child_process';
+import { startHostProcess } from '../hostProcess/door';
 import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId, withOwnerMarker } from './reaper';
 import { placeholders } from './placeholders';
@@ -293,12 +293,16 @@ async function probeAvailability(m: SandboxRuntime, lock: RuntimeLock): Promise<
       });
       const probe = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
         // Marked as this worker's sandbox machinery: a worker killed during the probe leaves nothing.
-        const child = spawn('bash', ['-c', wrapped], {
+        const child = startHostProcess({
+          purpose: 'sandbox-machinery',
+          command: 'bash',
+          args: ['-c', wrapped],
+          cwd: process.cwd(),
           stdio: ['ignore', 'ignore', 'pipe'],
-          env: { ...process.env, [OWNER_MARKER_ENV]: ownerId() },
+          env: { [OWNER_MARKER_ENV]: ownerId() },
         });
         let stderr = '';
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
         child.once('error', reject);
         child.once('close', (code) => resolve({ code, stderr }));
       });

@@ -12,9 +12,10 @@
 //  - after the call: the same scan again. A protected entry that is new and not under the call's
 //    deny list was created by the call (or meanwhile, outside it): a file is removed, a new git
 //    config keeps only keys that run nothing, a new hook is removed; the tool result says so.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { runHostProcessSync } from '../hostProcess/door';
+import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { PROTECTED_DIRECTORY_NAMES, PROTECTED_FILE_NAMES, protectedReason } from '../permissions/protectedPaths';
 
 /** How deep below a working directory protected entries are looked for (the runtime's own scan: 3). */
@@ -224,17 +225,14 @@ function quoteGitValue(v: string): string {
  * when git cannot read it (or is not installed).
  */
 function sanitizeGitConfig(file: string): string[] {
-  const r = spawnSync('git', ['config', '-f', file, '-z', '--list'], {
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      HOME: '/nonexistent',
-    },
-    timeout: 10_000,
+  const r = runHostProcessSync({
+    purpose: 'git',
+    command: 'git',
+    args: ['config', '-f', path.resolve(file), '-z', '--list'],
+    cwd: '/',
+    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
   });
-  if (r.status !== 0 || typeof r.stdout !== 'string') {
+  if (r.code !== 0) {
     fs.rmSync(file, { force: true });
     return ['(the whole file: git could not read it)'];
   }

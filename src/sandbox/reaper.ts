@@ -23,7 +23,8 @@
 //    a call is announced before it is spawned.
 //  - a sweep in every worker at start-up and every minute (for a guardian that was itself killed):
 //    bwrap/socat/apply-seccomp processes whose owner is no longer alive are killed.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startHostProcess } from '../hostProcess/door';
 import { promises as fs, readFileSync } from 'node:fs';
 
 export const CALL_MARKER_ENV = 'DURABLE_AGENT_CALL';
@@ -237,14 +238,15 @@ function write(line: string): void {
 
 function ensureGuardian(): ChildProcess | undefined {
   if (guardian && guardian.exitCode === null && guardian.signalCode === null) return guardian;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env[CALL_MARKER_ENV];
-  delete env[OWNER_MARKER_ENV];
   try {
-    const g = spawn('bash', ['-c', GUARDIAN_SCRIPT, 'durable-agent-guardian', ownerId()], {
+    // The sandbox machinery's allowlist: never the call or owner markers (the guardian is not a call).
+    const g = startHostProcess({
+      purpose: 'sandbox-machinery',
+      command: 'bash',
+      args: ['-c', GUARDIAN_SCRIPT, 'durable-agent-guardian', ownerId()],
+      cwd: '/',
       detached: true, // its own session: a Ctrl-C or group kill aimed at the worker does not stop it
       stdio: ['pipe', 'ignore', 'ignore'],
-      env,
     });
     g.once('error', () => undefined);
     g.once('exit', () => {

@@ -2,7 +2,7 @@
 // key by key: every key is either honoured with the reference's meaning or rejected loudly
 // (invariant 12). Pure: no I/O, so the session input can carry the result.
 import * as path from 'node:path';
-import { PASS_ENV_ENTRY } from './environment';
+import { PASS_ENV_ENTRY } from '../hostProcess/environment';
 
 export interface SandboxNetworkSettings {
   allowedDomains?: string[];
@@ -45,7 +45,7 @@ export interface SandboxSettings {
   filesystem?: SandboxFilesystemSettings;
   /**
    * durable-agent only: names (or `PREFIX_*`) of the worker's environment variables that Bash
-   * commands get besides the default allowlist (src/sandbox/environment.ts), sandboxed or not.
+   * commands get besides the default allowlist (src/hostProcess/environment.ts), sandboxed or not.
    */
   passEnv?: string[];
   /**

@@ -24,7 +24,6 @@
 // Node only; every git run here is on the repository's own git directory, with its hooks and
 // fsmonitor off, or on a copy the worker made; what a command could have written is read without
 // following a symlink, through directories held open (Linux: /proc/self/fd; elsewhere by path).
-import { spawn } from 'node:child_process';
 import { constants, createWriteStream, promises as fs, type Dirent } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -33,6 +32,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isProtectedRepositoryPath } from './protect';
 import { ownerAlive, ownerId } from './reaper';
+import { runHostGit } from '../hostProcess/git';
 
 /** A linked worktree's git directories, as git reported them when it was made (never its `.git` file). */
 export interface WorktreeGit {
@@ -60,7 +60,6 @@ const STATE = 'durable-agent-state.json';
 const LOCK = 'durable-agent.lock';
 const LEASES = 'leases';
 const HEX = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
-const GUARD = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
@@ -119,40 +118,19 @@ interface GitRun {
   code: number;
 }
 
-/** The worker's environment for git: no object directory or repository of its own leaks in. */
-function gitEnvWith(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
-  for (const k of Object.keys(env))
-    if (
-      /^GIT_(DIR|WORK_TREE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|INDEX_FILE|NAMESPACE|CEILING_DIRECTORIES|CONFIG.*)$/.test(
-        k,
-      )
-    )
-      delete env[k];
-  return { ...env, ...extra };
-}
-
-function runGit(
+/** git through the door (src/hostProcess/git.ts): hardened, no secret of the worker, no repository of its own. */
+async function runGit(
   args: readonly string[],
-  opts: { env?: NodeJS.ProcessEnv; input?: string; stdinFd?: number; cwd?: string } = {},
+  opts: { env?: Record<string, string>; input?: string; stdinFd?: number; stdoutFd?: number; cwd?: string } = {},
 ): Promise<GitRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...GUARD, ...args], {
-      cwd: opts.cwd ?? '/',
-      env: gitEnvWith(opts.env as Record<string, string> | undefined),
-      stdio: [opts.stdinFd ?? 'pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? 1 }));
-    if (opts.stdinFd === undefined) {
-      child.stdin!.on('error', () => undefined); // git may exit without reading its input
-      child.stdin!.end(opts.input ?? '');
-    }
+  const r = await runHostGit(opts.cwd ?? '/', args, {
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
+    ...(opts.stdinFd !== undefined ? { stdinFd: opts.stdinFd } : {}),
+    ...(opts.stdoutFd !== undefined ? { stdoutFd: opts.stdoutFd } : {}),
   });
+  if (r.spawnError) throw new Error(`git could not start: ${r.spawnError}`);
+  return { stdout: r.stdout, stderr: r.stderr, code: r.code ?? 1 };
 }
 
 async function git(args: readonly string[], opts: Parameters<typeof runGit>[1] = {}): Promise<string> {
@@ -782,18 +760,10 @@ async function packAndIndex(commonDir: string, objects: string, names: string[])
   const pack = path.join(objects, `import-${randomBytes(4).toString('hex')}.pack`);
   const out = await fs.open(pack, 'w');
   try {
-    const r = await new Promise<GitRun>((resolve, reject) => {
-      const child = spawn('git', [...GUARD, `--git-dir=${commonDir}`, 'pack-objects', '--stdout'], {
-        cwd: '/',
-        env: gitEnvWith({ GIT_OBJECT_DIRECTORY: objects }),
-        stdio: ['pipe', out.fd, 'pipe'],
-      });
-      let stderr = '';
-      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ stdout: '', stderr, code: code ?? 1 }));
-      child.stdin!.on('error', () => undefined);
-      child.stdin!.end(names.map((n) => `${n}\n`).join(''));
+    const r = await runGit([`--git-dir=${commonDir}`, 'pack-objects', '--stdout'], {
+      env: { GIT_OBJECT_DIRECTORY: objects },
+      input: names.map((n) => `${n}\n`).join(''),
+      stdoutFd: out.fd,
     });
     if (r.code !== 0) return `unreadable: ${gitReason(r.stderr)}`;
   } finally {

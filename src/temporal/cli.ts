@@ -1,7 +1,7 @@
 // Finds (or builds) the `temporal` CLI binary that runs the dev server. Also a tiny command:
 // `node dist/src/temporal/cli.js --ensure` prints the resolved path (building it if needed).
 import { DurableAgentError } from '../engine/errors';
-import { spawn } from 'node:child_process';
+import { startHostProcess } from '../hostProcess/door';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -205,9 +205,13 @@ export async function goInstall(opts: GoInstallOptions): Promise<void> {
   try {
     const tail: string[] = [];
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(go, ['install', ...opts.targets], {
+      const child = startHostProcess({
+        purpose: 'operator',
+        command: go,
+        args: ['install', ...opts.targets],
+        from: env,
         // GOFLAGS from the caller (-mod=vendor, say) would break a module-mode install.
-        env: { ...env, GOBIN: tmpBin, GOFLAGS: '', GO111MODULE: 'on' },
+        env: { GOBIN: tmpBin, GOFLAGS: '', GO111MODULE: 'on' },
         cwd: os.tmpdir(),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -219,8 +223,8 @@ export async function goInstall(opts: GoInstallOptions): Promise<void> {
           log(`[${label}] ${line}`);
         }
       };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
       child.on('error', reject);
       child.on('close', resolve);
     });

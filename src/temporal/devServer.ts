@@ -1,6 +1,7 @@
 // Starts a Temporal dev server (`temporal server start-dev`) as a child process and stops it
 // cleanly. Used by the test runner and by `durable-agent dev`.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startHostProcess } from '../hostProcess/door';
 import * as net from 'node:net';
 import { Connection } from '@temporalio/client';
 import { resolveTemporalCli, TemporalCliNotFoundError, type TemporalCliResolution } from './cli';
@@ -133,7 +134,12 @@ async function startFromBinary(binary: string, opts: DevServerOptions): Promise<
   args.push(...(opts.extraArgs ?? []));
 
   const started = Date.now();
-  const child = spawn(binary, args, {
+  // The person's own dev server: the operator's purpose (their whole environment), never a session's.
+  const child = startHostProcess({
+    purpose: 'operator',
+    command: binary,
+    args,
+    cwd: process.cwd(),
     // Own process group, so stop() can signal the server and anything it spawned together.
     detached: process.platform !== 'win32',
     stdio: ['ignore', opts.output === 'inherit' ? 'inherit' : 'pipe', opts.output === 'inherit' ? 'inherit' : 'pipe'],

@@ -1,10 +1,10 @@
 // Git worktrees as the reference makes them (Claude Code 2.1.328, docs/reference-tools.md): a
 // worktree named N lives at `<main repository root>/.claude/worktrees/<N, each "/" as "+">` on the
 // branch `worktree-<same>`, started at the current HEAD. Used by `run --worktree` (before the
-// session starts) and by the EnterWorktree/ExitWorktree tools. Node only; git runs without the
-// repository's hooks and fsmonitor when an agent asked for it (`agentInvoked`), so a worktree the
-// model creates runs nothing the repository configures.
-import { execFile } from 'node:child_process';
+// session starts) and by the EnterWorktree/ExitWorktree tools. Node only; git runs through the one
+// door for host processes, hardened (src/hostProcess/git.ts): no hook, filter, fsmonitor, pager or
+// helper of the repository or the user's configuration runs, and it gets no secret of the worker.
+import { hostGit } from '../hostProcess/git';
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -49,30 +49,13 @@ export function randomWorktreeName(random: () => number = Math.random): string {
 }
 
 export interface GitOptions {
-  /** The model asked (a tool): the repository's hooks and fsmonitor do not run. */
+  /** The model asked (a tool). Kept for the callers' intent: every worker-side git is hardened now. */
   agentInvoked?: boolean;
 }
 
-/** Runs git; resolves with stdout, rejects with git's message. */
-export function git(cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<string> {
-  const guard = opts.agentInvoked ? ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'] : [];
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      [...guard, ...args],
-      {
-        cwd,
-        encoding: 'utf8',
-        timeout: 60_000,
-        maxBuffer: 16 * 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-      },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error((stderr || err.message).trim()));
-        else resolve(stdout);
-      },
-    );
-  });
+/** Runs worker-side git in `cwd` (hardened, through the door); resolves with stdout, rejects with git's message. */
+export function git(cwd: string, args: readonly string[], _opts: GitOptions = {}): Promise<string> {
+  return hostGit(path.resolve(cwd), args, { timeoutMs: 60_000 });
 }
 
 /** The main repository's root (the directory whose `.git` is the common directory), or undefined outside git. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bashEnvironment } from '../../src/sandbox/environment';
+import { bashEnvironment } from '../../src/hostProcess/environment';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS, runtimePlan } from '../../src/sandbox/policy';
 import { validateSandboxSettings } from '../../src/sandbox/settings';
 import { loadSettings, SettingsError } from '../../src/cli/settings';

@@ -1,6 +1,6 @@
 // Bash: runs a command with `bash -c` in the session's cwd, in its own process group — inside the
 // OS sandbox (src/sandbox) when the session's sandbox settings say so, which is the default.
-import { spawn } from 'node:child_process';
+import { startHostProcess } from '../../hostProcess/door';
 import { createHash, randomBytes } from 'node:crypto';
 import { constants as fsConstants, promises as fs, realpathSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -21,7 +21,7 @@ import {
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
-import { bashEnvironment, PASS_ENV_ENTRY } from '../../sandbox/environment';
+import { PASS_ENV_ENTRY } from '../../hostProcess/environment';
 import type { SandboxSettings } from '../../sandbox/settings';
 import { buildTool, type OnProgress, type PermissionResult, type ToolUseContext } from '../Tool';
 import { openOwnFileIn } from '../safeFs';
@@ -359,11 +359,11 @@ async function containment(
 }
 
 /** The worker's variables this call's command gets: the allowlist and the session's `sandbox.passEnv`. */
-function commandEnvironment(ctx: ToolUseContext): Record<string, string> {
+function commandEnvironment(ctx: ToolUseContext): { passEnv: readonly string[] } {
   const passEnv = (ctx.permission?.sandbox?.passEnv ?? []).filter(
     (e) => typeof e === 'string' && PASS_ENV_ENTRY.test(e),
   );
-  return bashEnvironment(process.env, passEnv);
+  return { passEnv };
 }
 
 async function checkWorkingDirectory(cwd: string): Promise<void> {
@@ -449,15 +449,20 @@ class BashRun {
    * stderr) and to `onStdout`; the promise then also waits for stdout to close (at most
    * STDOUT_CLOSE_GRACE_MS after the exit: a process left behind may hold it).
    */
-  spawn(baseEnv: Record<string, string>, onStdout?: (chunk: Buffer) => void): Promise<ExitStatus> {
+  spawn(baseEnv: { passEnv: readonly string[] }, onStdout?: (chunk: Buffer) => void): Promise<ExitStatus> {
     const marker = callStarting(this.callId);
     this.announced = true;
-    const child = spawn('bash', ['-c', this.prepared ? this.prepared.shellCommand : this.input.command], {
+    // Sandboxed or not, the command sees only allowlisted variables of the worker and the user's
+    // passEnv (the door, src/hostProcess): baseEnv names what this call adds.
+    const child = startHostProcess({
+      purpose: 'sandboxed-command',
+      command: 'bash',
+      args: ['-c', this.prepared ? this.prepared.shellCommand : this.input.command],
       cwd: this.ctx.agent.cwd,
       detached: true, // own process group: kill(-pid) reaches every descendant
       stdio: ['ignore', onStdout ? 'pipe' : this.spool.writeEnd, this.spool.writeEnd],
-      // Sandboxed or not, the command sees only allowlisted variables of the worker (src/sandbox/environment.ts).
-      env: { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
+      passEnv: baseEnv.passEnv,
+      env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
     });
     const stdoutClosed = onStdout && child.stdout ? this.tapStdout(child.stdout, onStdout) : undefined;
     if (!stdoutClosed) this.spool.closeWriteEnd();

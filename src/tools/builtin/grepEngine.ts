@@ -1,7 +1,7 @@
 // The two Grep engines: ripgrep (when installed) and a JavaScript fallback. Both return the same
 // structured hits; grep.ts sorts and formats them, so the model sees one output format.
 // This file chooses the engine; grepRipgrep.ts and grepJs.ts are the engines, grepTypes.ts their data.
-import { spawnSync } from 'node:child_process';
+import { runHostProcessSync } from '../../hostProcess/door';
 import { runJavaScript } from './grepJs';
 import { ripgrepCommand, runRipgrep } from './grepRipgrep';
 import type { GrepEngineName, GrepEngineResult, GrepQuery } from './grepTypes';
@@ -17,8 +17,11 @@ let rgAvailable: boolean | undefined;
 
 export function isRipgrepAvailable(): boolean {
   if (rgAvailable === undefined) {
-    const r = spawnSync(ripgrepCommand(), ['--version'], { stdio: 'ignore', timeout: 5000 });
-    rgAvailable = r.status === 0;
+    const r = runHostProcessSync(
+      { purpose: 'ripgrep', command: ripgrepCommand(), args: ['--version'], cwd: '/' },
+      { timeoutMs: 5000 },
+    );
+    rgAvailable = r.code === 0;
   }
   return rgAvailable;
 }

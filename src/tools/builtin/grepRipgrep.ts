@@ -9,7 +9,7 @@
 // again through a bound descriptor whose real path must lie under the root. A hit that does not
 // match what is really there is dropped (with a warning), never shown. rg is never told to follow
 // symlinks (no --follow).
-import { spawn } from 'node:child_process';
+import { startHostProcess } from '../../hostProcess/door';
 import * as path from 'node:path';
 import {
   hasProcFd,
@@ -195,14 +195,20 @@ async function spawnRipgrep(
   cwd: string,
   target: string,
 ): Promise<{ files: Map<string, RgFileReport>; warnings: string[] }> {
-  const child = spawn(ripgrepCommand(), rgArgs(q, target), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = startHostProcess({
+    purpose: 'ripgrep',
+    command: ripgrepCommand(),
+    args: rgArgs(q, target),
+    cwd: path.resolve(cwd),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out: Buffer[] = [];
   let outBytes = 0;
   let err = '';
   let tooBig = false;
   const onAbort = () => child.kill('SIGKILL');
   q.signal.addEventListener('abort', onAbort, { once: true });
-  child.stdout.on('data', (b: Buffer) => {
+  child.stdout!.on('data', (b: Buffer) => {
     outBytes += b.length;
     if (outBytes > RG_MAX_STDOUT_BYTES) {
       tooBig = true;
@@ -211,7 +217,7 @@ async function spawnRipgrep(
     }
     out.push(b);
   });
-  child.stderr.on('data', (b: Buffer) => {
+  child.stderr!.on('data', (b: Buffer) => {
     if (err.length < 64 * 1024) err += b.toString('utf8');
   });
   const code = await new Promise<number | null>((resolve, reject) => {

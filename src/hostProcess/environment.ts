@@ -1,9 +1,9 @@
-// What a Bash command's environment holds: an allowlist of the worker's variables, never the
-// worker's whole environment (it carries API keys, database URLs, cloud tokens). Pure.
+// What a process the worker starts gets of its environment: an allowlist of the worker's variables,
+// never the worker's whole environment (it carries API keys, database URLs, cloud tokens). Pure.
 //
-// Applies to every Bash call, sandboxed or not; the sandbox runtime then sets its own proxy
-// variables inside the sandbox. Hooks and MCP servers are not Bash: they get the worker's whole
-// environment, as in the reference (docs/tools.md "Bash's environment").
+// Bash (sandboxed or not) and hook commands get BASH_ENV_ALLOWLIST plus the user's
+// `sandbox.passEnv`; the sandbox runtime then sets its own proxy variables inside the sandbox. The
+// door (door.ts) gives each other purpose its own, smaller base (docs/security.md "One door").
 
 /**
  * Names (or `PREFIX_*` patterns) every Bash command gets from the worker: what a shell and the

@@ -1,0 +1,195 @@
+// The one door for host processes (invariant 15, docs/security.md "One door"): every process the
+// worker starts — the sandboxed Bash command, worker-side git, hook commands, stdio MCP servers,
+// ripgrep, the sandbox's own machinery, and the CLI's own servers — is started here and nowhere else
+// in src/ (lint: rooms rule, `child_process` belongs to this room alone).
+//
+// The door fixes what the agent must never choose:
+// - the environment: an allowlist by purpose (`hostEnvironment`), never the worker's whole
+//   environment, so API keys, tokens and database URLs stay in the worker unless the user names them;
+// - the directory: an absolute path the caller fixed (a session's project root or a directory the
+//   session created), never a relative one resolved against whatever the worker's cwd is;
+// - for git, a hardened invocation (`git.ts`).
+import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
+import * as path from 'node:path';
+import { bashEnvironment, BASH_ENV_ALLOWLIST, WORKER_SECRET_ENV_VARS } from './environment';
+
+/**
+ * Why the worker starts a process. Each purpose has its own environment:
+ * - `sandboxed-command`: Bash and Monitor (the sandbox wraps the command): the Bash allowlist plus
+ *   the user's `sandbox.passEnv`;
+ * - `hook`: a command hook, outside the sandbox: the same allowlist plus `passEnv`, plus the hook's
+ *   own variables (`CLAUDE_PROJECT_DIR`, …);
+ * - `mcp-server`: a stdio MCP server: the MCP SDK's default variables plus the ones its config names
+ *   (`env` in `.mcp.json`, the user's choice);
+ * - `git`: worker-side git (worktrees, refs): locale and PATH only, with git's hardening (`git.ts`);
+ * - `ripgrep`: Grep's engine: locale and PATH only;
+ * - `sandbox-machinery`: the sandbox's probe and the reaper's guardian: the Bash allowlist;
+ * - `operator`: what the person's own CLI starts for them (the Temporal dev server, the Go build of
+ *   the CLI, the background service): the person's whole environment. Never for a session's work.
+ */
+export type HostPurpose =
+  'sandboxed-command' | 'hook' | 'mcp-server' | 'git' | 'ripgrep' | 'sandbox-machinery' | 'operator';
+
+/** The variables the MCP SDK gives a stdio server by default (its getDefaultEnvironment on POSIX). */
+export const MCP_DEFAULT_ENV: readonly string[] = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+/** What git and ripgrep get from the worker: finding programs and reading text, nothing else. */
+export const MINIMAL_ENV: readonly string[] = ['PATH', 'HOME', 'LANG', 'LANGUAGE', 'LC_*', 'TZ'];
+
+export interface HostEnvironmentOptions {
+  /** Variables the caller names for this process; they win over the base. */
+  env?: Readonly<Record<string, string>>;
+  /** `sandboxed-command`, `hook`: entries of the user's `sandbox.passEnv`. */
+  passEnv?: readonly string[];
+  /** The worker's environment (default process.env): tests pass a bait one. */
+  from?: Readonly<Record<string, string | undefined>>;
+}
+
+function pick(from: Readonly<Record<string, string | undefined>>, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(from)) {
+    if (v === undefined || WORKER_SECRET_ENV_VARS.includes(k)) continue;
+    if (names.some((n) => (n.endsWith('*') ? k.startsWith(n.slice(0, -1)) : k === n))) out[k] = v;
+  }
+  return out;
+}
+
+/** The environment a process of this purpose starts with. */
+export function hostEnvironment(purpose: HostPurpose, opts: HostEnvironmentOptions = {}): Record<string, string> {
+  const from = opts.from ?? process.env;
+  const named = opts.env ?? {};
+  switch (purpose) {
+    case 'sandboxed-command':
+    case 'hook':
+      return { ...bashEnvironment(from, opts.passEnv ?? []), ...named };
+    case 'sandbox-machinery':
+      return { ...pick(from, BASH_ENV_ALLOWLIST), ...named };
+    case 'mcp-server':
+      return { ...pick(from, MCP_DEFAULT_ENV), ...named };
+    case 'git':
+    case 'ripgrep':
+      return { ...pick(from, MINIMAL_ENV), ...named };
+    case 'operator': {
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(from)) if (v !== undefined) out[k] = v;
+      return { ...out, ...named };
+    }
+  }
+}
+
+export interface HostProcessSpec extends HostEnvironmentOptions {
+  purpose: HostPurpose;
+  command: string;
+  args?: readonly string[];
+  /** An absolute directory the caller fixed; never resolved against the worker's cwd. */
+  cwd: string;
+  stdio?: StdioOptions;
+  /** Its own process group (kill(-pid) reaches its children). */
+  detached?: boolean;
+}
+
+function checkedCwd(spec: HostProcessSpec): string {
+  if (!path.isAbsolute(spec.cwd))
+    throw new Error(`host process ${spec.command}: its directory must be absolute, got ${JSON.stringify(spec.cwd)}`);
+  return spec.cwd;
+}
+
+/** Starts one host process. */
+export function startHostProcess(spec: HostProcessSpec): ChildProcess {
+  return spawn(spec.command, [...(spec.args ?? [])], {
+    cwd: checkedCwd(spec),
+    env: hostEnvironment(spec.purpose, spec),
+    stdio: spec.stdio ?? ['pipe', 'pipe', 'pipe'],
+    detached: spec.detached ?? false,
+  });
+}
+
+export interface HostRunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** The process could not start (ENOENT, …). */
+  spawnError?: string;
+}
+
+export interface HostRunOptions {
+  /** Written to stdin, then closed (default: an empty stdin). */
+  input?: string;
+  /** A descriptor for stdin instead of `input`. */
+  stdinFd?: number;
+  /** A descriptor for stdout (the result's stdout is then empty). */
+  stdoutFd?: number;
+  timeoutMs?: number;
+  /** Output kept per stream (default 16 MB); the rest is dropped. */
+  maxOutputChars?: number;
+}
+
+/** Runs a host process to its end and collects its output (the door's execFile). */
+export function runHostProcess(spec: HostProcessSpec, opts: HostRunOptions = {}): Promise<HostRunResult> {
+  const max = opts.maxOutputChars ?? 16 * 1024 * 1024;
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = startHostProcess({
+        ...spec,
+        stdio: [opts.stdinFd ?? 'pipe', opts.stdoutFd ?? 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      resolve({
+        code: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        timedOut: false,
+        spawnError: (err as Error).message,
+      });
+      return;
+    }
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let spawnError: string | undefined;
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      if (stdout.length < max) stdout += d.slice(0, max - stdout.length);
+    });
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+      if (stderr.length < max) stderr += d.slice(0, max - stderr.length);
+    });
+    const timer =
+      opts.timeoutMs !== undefined
+        ? setTimeout(() => {
+            timedOut = true;
+            child.kill('SIGKILL');
+          }, opts.timeoutMs)
+        : undefined;
+    child.on('error', (e) => (spawnError = e.message));
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, timedOut, ...(spawnError ? { spawnError } : {}) });
+    });
+    if (child.stdin) {
+      child.stdin.on('error', () => undefined); // it may exit without reading its input
+      child.stdin.end(opts.input ?? '');
+    }
+  });
+}
+
+/** The synchronous form, for the few start-up probes that cannot wait (a version check, a config read). */
+export function runHostProcessSync(spec: HostProcessSpec, opts: { timeoutMs?: number } = {}): HostRunResult {
+  const r = spawnSync(spec.command, [...(spec.args ?? [])], {
+    cwd: checkedCwd(spec),
+    env: hostEnvironment(spec.purpose, spec),
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 10_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return {
+    code: r.status,
+    signal: r.signal,
+    stdout: r.stdout ?? '',
+    stderr: r.stderr ?? '',
+    timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT',
+    ...(r.error && (r.error as NodeJS.ErrnoException).code !== 'ETIMEDOUT' ? { spawnError: r.error.message } : {}),
+  };
+}
