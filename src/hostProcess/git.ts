@@ -3,7 +3,8 @@
 // system or global configuration (the agent may have written ~/.gitconfig's neighbours, and a
 // person's filters such as LFS are theirs to run, not the worker's), runs no hook, fsmonitor,
 // pager, editor, credential helper, ssh command or transport, and every filter, diff and merge
-// driver the repository's configuration names is switched off (an empty command runs nothing).
+// driver the repository's configuration names is switched off (a filter runs nothing; a diff or
+// merge driver fails, so a diff that needs one is an error rather than the repository's program).
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcess, runHostProcessSync, type HostRunOptions, type HostRunResult } from './door';
@@ -95,8 +96,10 @@ export function gitDriverOverrides(cwd: string, gitDirArg: readonly string[] = [
     if (section === 'filter')
       for (const k of ['clean', 'smudge', 'process'])
         overrides.add(`filter.${sub}.${k}=`).add(`filter.${sub}.required=false`);
-    if (section === 'diff') overrides.add(`diff.${sub}.textconv=`).add(`diff.${sub}.command=`);
-    if (section === 'merge') overrides.add(`merge.${sub}.driver=`);
+    // An empty filter command is no filter (git skips it); an empty diff or merge command is an
+    // error, so those become `false`: git then fails loudly instead of running the repository's.
+    if (section === 'diff') overrides.add(`diff.${sub}.textconv=false`).add(`diff.${sub}.command=false`);
+    if (section === 'merge') overrides.add(`merge.${sub}.driver=false`);
   }
   const result = [...overrides];
   if (r.code === 0 || r.code === 1) driverCache.set(key, { origins, overrides: result });
@@ -119,7 +122,8 @@ function guardArgs(cwd: string, args: readonly string[]): string[] {
 export function runHostGit(cwd: string, args: readonly string[], opts: HostGitOptions = {}): Promise<HostRunResult> {
   const named: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env ?? {})) {
-    if (!CALLER_GIT_ENV.test(k)) throw new Error(`worker-side git: ${k} is not a variable a caller may set`);
+    if (!CALLER_GIT_ENV.test(k))
+      return Promise.reject(new Error(`worker-side git: ${k} is not a variable a caller may set`));
     named[k] = v;
   }
   return runHostProcess(
