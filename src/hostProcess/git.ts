@@ -5,11 +5,13 @@
 // pager, editor, credential helper, ssh command or transport, and every filter, diff and merge
 // driver the repository's configuration names is switched off (a filter runs nothing; a diff or
 // merge driver fails, so a diff that needs one is an error rather than the repository's program).
-import { statSync } from 'node:fs';
-import * as path from 'node:path';
 import { runHostProcess, runHostProcessSync, type HostRunOptions, type HostRunResult } from './door';
 
-/** `-c` settings every worker-side git gets (command-line settings win over every file). */
+/**
+ * Settings every worker-side git gets on its command line (`-c`, which wins over every file). Each
+ * one names a program git would run or a place it would reach: none of them may come from a file
+ * the repository or the agent wrote.
+ */
 export const GIT_GUARD_CONFIG: readonly string[] = [
   'core.hooksPath=/dev/null',
   'core.fsmonitor=false',
@@ -24,12 +26,22 @@ export const GIT_GUARD_CONFIG: readonly string[] = [
   'core.alternateRefsCommand=',
   'credential.helper=',
   'diff.external=',
+  'log.showSignature=false',
+  'merge.verifySignatures=false',
+  'gpg.program=false',
+  'gpg.openpgp.program=false',
+  'gpg.ssh.program=false',
+  'gpg.x509.program=false',
+  'gpg.ssh.defaultKeyCommand=false',
   'protocol.allow=never',
+  ...['file', 'ext', 'ssh', 'git', 'http', 'https', 'fd'].map((p) => `protocol.${p}.allow=never`),
   'gc.auto=0',
   'maintenance.auto=false',
   'commit.gpgSign=false',
   'tag.gpgSign=false',
+  'push.gpgSign=false',
   'submodule.recurse=false',
+  'fetch.recurseSubmodules=false',
 ];
 
 /** The environment variables git gets on top of PATH and the locale. */
@@ -48,62 +60,73 @@ export const GIT_GUARD_ENV: Readonly<Record<string, string>> = {
 /** Variables a caller may name for git (the object directory of a pack it builds, …). */
 const CALLER_GIT_ENV = /^GIT_(OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|INDEX_FILE|DIR|WORK_TREE)$/;
 
-interface DriverCache {
-  origins: { file: string; key: string }[];
-  overrides: string[];
-}
-const driverCache = new Map<string, DriverCache>();
+/**
+ * The options a caller may put before git's command: where the repository is, in the one-word form
+ * (`--git-dir=X`), so that the driver list below is read from the same repository git will use.
+ * `-C`, `-c`, two-word forms and everything else are refused.
+ */
+const CALLER_GLOBAL_OPTION = /^--(git-dir|work-tree)=/;
 
-const stamp = (file: string): string => {
-  try {
-    const s = statSync(file);
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return 'absent';
+export class HostGitRefused extends Error {}
+
+/** The leading options of a caller's arguments, checked; the rest from git's command on. */
+function splitGlobalOptions(args: readonly string[]): { global: string[]; rest: string[] } {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('-')) {
+    if (!CALLER_GLOBAL_OPTION.test(args[i]!))
+      throw new HostGitRefused(
+        `worker-side git: the option ${args[i]} is not one a caller may give before the command`,
+      );
+    i++;
   }
-};
+  return { global: args.slice(0, i), rest: args.slice(i) };
+}
 
 /**
- * `-c` settings that switch off every filter, diff and merge driver the configuration git would read
- * in `cwd` names (with the includes it follows). Cached per directory while the files it came from
- * are unchanged.
+ * Settings (as GIT_CONFIG_KEY/VALUE pairs: a subsection may hold `=`, which `-c` would split) that
+ * switch off every filter, diff and merge driver, every `protocol.<x>.allow` and refuse a
+ * `core.worktree`, read from the configuration git would read with these options and variables
+ * (includes followed). Read again for every run: a cache keyed by the files it came from misses an
+ * include that appears later (red team, issue 30). The configuration can still change between this
+ * read and git's own (a command running in the background): the repository's config files are
+ * protected from the sandbox, and worker-side git runs only in the session's own repository, so
+ * this list is the second wall, not the first.
  */
-export function gitDriverOverrides(cwd: string, gitDirArg: readonly string[] = []): string[] {
-  const key = JSON.stringify([cwd, gitDirArg]);
-  const hit = driverCache.get(key);
-  if (hit && hit.origins.every((o) => stamp(o.file) === o.key)) return hit.overrides;
+export function gitConfigOverrides(
+  cwd: string,
+  global: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Array<[string, string]> {
   const r = runHostProcessSync({
     purpose: 'git',
     command: 'git',
-    args: [...gitDirArg, 'config', '--list', '--show-origin', '--name-only', '-z'],
+    args: [...global, 'config', '--list', '--name-only', '-z'],
     cwd,
-    env: GIT_GUARD_ENV,
+    env: { ...GIT_GUARD_ENV, ...env },
   });
-  const overrides = new Set<string>();
-  const origins: { file: string; key: string }[] = [];
-  // -z: "<origin>\0<name>\0" per entry; git exits 1 outside a repository with no other config.
-  const parts = r.stdout.split('\0');
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const origin = parts[i]!;
-    const name = parts[i + 1]!;
-    if (origin.startsWith('file:')) {
-      const file = path.resolve(cwd, origin.slice('file:'.length));
-      if (!origins.some((o) => o.file === file)) origins.push({ file, key: stamp(file) });
-    }
-    const m = /^(filter|diff|merge)\.(.+)\.([^.]+)$/.exec(name);
+  const out = new Map<string, string>();
+  for (const name of r.stdout.split('\0')) {
+    const lower = name.toLowerCase();
+    if (lower === 'core.worktree')
+      throw new HostGitRefused(
+        `worker-side git: the repository's configuration sets core.worktree (in ${cwd}); the worker does not check files out elsewhere`,
+      );
+    const m = /^(filter|diff|merge|protocol)\.(.+)\.([^.]+)$/s.exec(name);
     if (!m) continue;
     const [, section, sub] = m;
-    if (section === 'filter')
-      for (const k of ['clean', 'smudge', 'process'])
-        overrides.add(`filter.${sub}.${k}=`).add(`filter.${sub}.required=false`);
+    const s = section!.toLowerCase();
     // An empty filter command is no filter (git skips it); an empty diff or merge command is an
     // error, so those become `false`: git then fails loudly instead of running the repository's.
-    if (section === 'diff') overrides.add(`diff.${sub}.textconv=false`).add(`diff.${sub}.command=false`);
-    if (section === 'merge') overrides.add(`merge.${sub}.driver=false`);
+    if (s === 'filter') {
+      for (const k of ['clean', 'smudge', 'process']) out.set(`filter.${sub}.${k}`, '');
+      out.set(`filter.${sub}.required`, 'false');
+    } else if (s === 'diff') {
+      out.set(`diff.${sub}.textconv`, 'false');
+      out.set(`diff.${sub}.command`, 'false');
+    } else if (s === 'merge') out.set(`merge.${sub}.driver`, 'false');
+    else out.set(`protocol.${sub}.allow`, 'never');
   }
-  const result = [...overrides];
-  if (r.code === 0 || r.code === 1) driverCache.set(key, { origins, overrides: result });
-  return result;
+  return [...out];
 }
 
 export interface HostGitOptions extends HostRunOptions {
@@ -111,28 +134,33 @@ export interface HostGitOptions extends HostRunOptions {
   env?: Readonly<Record<string, string>>;
 }
 
-/** The arguments before git's command: the guard, then the drivers switched off. */
-function guardArgs(cwd: string, args: readonly string[]): string[] {
-  const gitDirArg = args.filter((a) => a.startsWith('--git-dir='));
-  const overrides = [...GIT_GUARD_CONFIG, ...gitDriverOverrides(cwd, gitDirArg)];
-  return overrides.flatMap((o) => ['-c', o]);
-}
-
 /** Runs worker-side git in `cwd` (absolute, fixed by the caller) through the door. */
 export function runHostGit(cwd: string, args: readonly string[], opts: HostGitOptions = {}): Promise<HostRunResult> {
   const named: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.env ?? {})) {
-    if (!CALLER_GIT_ENV.test(k))
-      return Promise.reject(new Error(`worker-side git: ${k} is not a variable a caller may set`));
-    named[k] = v;
+  let overrides: Array<[string, string]>;
+  let split: { global: string[]; rest: string[] };
+  try {
+    for (const [k, v] of Object.entries(opts.env ?? {})) {
+      if (!CALLER_GIT_ENV.test(k)) throw new HostGitRefused(`worker-side git: ${k} is not a variable a caller may set`);
+      named[k] = v;
+    }
+    split = splitGlobalOptions(args);
+    overrides = gitConfigOverrides(cwd, split.global, named);
+  } catch (err) {
+    return Promise.reject(err as Error);
   }
+  const count: Record<string, string> = { GIT_CONFIG_COUNT: String(overrides.length) };
+  overrides.forEach(([k, v], i) => {
+    count[`GIT_CONFIG_KEY_${i}`] = k;
+    count[`GIT_CONFIG_VALUE_${i}`] = v;
+  });
   return runHostProcess(
     {
       purpose: 'git',
       command: 'git',
-      args: [...guardArgs(cwd, args), ...args],
+      args: [...split.global, ...GIT_GUARD_CONFIG.flatMap((o) => ['-c', o]), ...split.rest],
       cwd,
-      env: { ...GIT_GUARD_ENV, ...named },
+      env: { ...GIT_GUARD_ENV, ...named, ...count },
     },
     { timeoutMs: 120_000, ...opts },
   );

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { hostEnvironment, runHostProcess, type HostPurpose } from '../../src/hostProcess/door';
-import { hostGit, runHostGit } from '../../src/hostProcess/git';
+import { GIT_GUARD_ENV, hostGit, runHostGit } from '../../src/hostProcess/git';
 import { runShellCommand } from '../../src/hooks/command';
 import { HostStdioTransport } from '../../src/mcp/stdioTransport';
 import { git as worktreeGit } from '../../src/tools/worktree';
@@ -168,8 +168,11 @@ test('unit: worker-side git runs no filter, driver, hook, pager or fsmonitor of 
     await hostGit(root, ['checkout', '--', 'a.txt']); // smudge
   });
   assert.deepEqual(readdirSync(marks), [], 'nothing the repository configured ran');
-  // git's own environment, as a child of git sees it (an alias given on the command line by the worker itself):
-  const r = await withBait(() => runHostGit(root, ['-c', 'alias.dump=!env', 'dump']));
+  // git's environment: the door's `git` purpose with the guard's variables (a child of git can not
+  // be made to print it: nothing git would start is left configurable).
+  const r = await withBait(() =>
+    runHostProcess({ purpose: 'git', command: 'env', cwd: root, env: GIT_GUARD_ENV }, { timeoutMs: 10_000 }),
+  );
   assert.equal(r.code, 0, r.stderr);
   assertNoBait(r.stdout, 'git');
   assert.match(r.stdout, /^GIT_CONFIG_NOSYSTEM=1$/m);
