@@ -6,6 +6,7 @@
 import type { AgentWorktreeReady } from '../engine/subagents';
 import { createOrReuseWorktree, listWorktrees, removeWorktree, worktreeChanges } from '../tools/worktree';
 import { prepareWorktreeGit, removeWorktreeGit, settleWorktreeGit, worktreeGitAccess } from '../sandbox/worktreeGit';
+import { recordCheckout } from '../sandbox/checkoutControl';
 
 const AGENT = { agentInvoked: true } as const;
 
@@ -18,6 +19,8 @@ export async function prepareAgentWorktree(input: {
     const wt = await createOrReuseWorktree(input.cwd, input.name, AGENT);
     // Its branch is the one the child's commands may move in the repository (sandbox/worktreeGit.ts).
     await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
+    // A later session there compares what it checked out with the main checkout (sandbox/checkoutControl.ts).
+    if (wt.created) await recordCheckout(wt, 'Agent isolation');
     return {
       path: wt.path,
       branch: wt.branch,

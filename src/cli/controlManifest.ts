@@ -15,6 +15,7 @@ import { stdioCommands } from '../mcp/pins';
 import type { McpServers } from '../mcp/config';
 import type { HooksJson } from '../workflows/definitions';
 import { hashControlFiles, type ControlSnapshot } from '../permissions/controlWrites';
+import type { CheckoutControl } from '../sandbox/checkoutControl';
 
 /** The user's data directory (env DURABLE_AGENT_HOME, default ~/.durable-agent): the same base as the store's default. */
 export function dataHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -195,5 +196,18 @@ export function changeLines(since: SinceLastSession, cwd: string): string[] {
   return since.changes.map(
     (c) =>
       `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} since the last session here (${when} UTC, session ${p.session}): ${how[c.when]}`,
+  );
+}
+
+/** One line per control file a checkout brought (src/sandbox/checkoutControl.ts), as `run` prints them. */
+export function checkoutLines(from: CheckoutControl, cwd: string): string[] {
+  const r = from.record;
+  const rel = (path: string): string => (path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path);
+  const by = r
+    ? `by the checkout of branch ${r.branch} at ${r.commit.slice(0, 12)} (${r.at.slice(0, 16).replace('T', ' ')} UTC, ${r.by}${r.session ? ` in session ${r.session}` : ''})`
+    : 'in this worktree, where no session has run yet';
+  return from.changes.map(
+    (c) =>
+      `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${c.change === 'created' ? `the main checkout ${from.mainRoot} does not have it` : `it differs from the main checkout's ${c.main}`}`,
   );
 }

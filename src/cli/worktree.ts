@@ -8,6 +8,7 @@ import { relative } from 'node:path';
 import type { SandboxSettings } from '../sandbox/settings';
 import { createOrReuseWorktree, randomWorktreeName, worktreeNameProblem, type Worktree } from '../tools/worktree';
 import { prepareWorktreeGit, worktreeGitAccess } from '../sandbox/worktreeGit';
+import { recordCheckout } from '../sandbox/checkoutControl';
 import { UsageError } from './options';
 
 /** `--worktree` given bare (true) or with a name: the worktree to run in; a bad name or no repository is a UsageError. */
@@ -22,6 +23,8 @@ export async function prepareRunWorktree(cwd: string, flag: string | true): Prom
     const wt = await createOrReuseWorktree(cwd, name);
     // The worktree's branch is the one its commands may move in the repository (sandbox/worktreeGit.ts).
     await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
+    // What it checked out is compared with the main checkout before a session loads it (sandbox/checkoutControl.ts).
+    if (wt.created) await recordCheckout(wt, 'run --worktree');
     return wt;
   } catch (err) {
     throw new UsageError(`--worktree: ${err instanceof Error ? err.message : String(err)}`);

@@ -42,6 +42,8 @@ import type { Worktree } from '../../tools/worktree';
 export interface RunOpts extends ConnOpts {
   cwd: string;
   worktree?: string | true;
+  /** Start although the worktree's control files came with a checkout and differ from the main checkout's. */
+  trustCheckout?: boolean;
   model?: string;
   maxTokens?: number;
   systemPrompt?: string;
@@ -134,6 +136,10 @@ export function addRunCommand(program: Command): void {
     .option(
       '--worktree [name]',
       'run in the git worktree .claude/worktrees/<name> (branch worktree-<name>) of the repository, created or reused before the session starts',
+    )
+    .option(
+      '--trust-checkout',
+      "start although the worktree's control files (.claude/, .mcp.json, the scripts hooks run) came with a checkout and differ from the main checkout's (named first)",
     )
     .option('--id <id>', 'session id (default: generated)')
     .option('--detach', 'print the session id and return')
@@ -444,7 +450,7 @@ async function startAndFollow(
   { cwd, settings, memory, mcp, agents, skills }: Loaded,
 ) {
   // The control files against the previous session's here (src/cli/controlManifest.ts): every change is named.
-  const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } =
+  const { changeLines, checkoutLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } =
     await import('../controlManifest');
   // The scripts its hooks and MCP servers run count too: what one session rewrote is named before the next runs it.
   const runFiles = runFilesOf(cwd, opts.additionalDirectories ?? [], opts.hooks, opts.mcpServers);
@@ -456,7 +462,23 @@ async function startAndFollow(
       return undefined;
     },
   );
-  const changed = since ? changeLines(since, cwd) : [];
+  // A linked worktree's control files that came with a checkout no session here has seen, and that
+  // the main checkout does not have (src/sandbox/checkoutControl.ts): named, and nothing starts
+  // unless the person trusts them (--trust-checkout).
+  const { controlFilesFromCheckout } = await import('../../sandbox/checkoutControl');
+  const fromCheckout = await controlFilesFromCheckout(cwd, runFiles, since ? since.previous?.startedAt : undefined);
+  const checkoutChanged = fromCheckout ? checkoutLines(fromCheckout, cwd) : [];
+  const named = new Set(fromCheckout?.changes.map((c) => c.path));
+  const changed = [
+    ...checkoutChanged,
+    ...(since ? changeLines({ ...since, changes: since.changes.filter((c) => !named.has(c.path)) }, cwd) : []),
+  ];
+  if (checkoutChanged.length > 0 && !o.trustCheckout) {
+    for (const line of changed) process.stderr.write(`${line}\n`);
+    throw new UsageError(
+      `nothing was started: the control files above came with a checkout of this worktree and differ from the main checkout ${fromCheckout!.mainRoot}; a branch can carry what no session could write on disk. Read them, then run again with --trust-checkout to start a session that loads them.`,
+    );
+  }
   await withClient(o, async (client) => {
     const startedAt = Date.now();
     const handle = await startSession(client, opts);
@@ -475,6 +497,17 @@ async function startAndFollow(
       ...(skills.length > 0 ? { skills: skills.map((k) => k.source) } : {}),
       ...(since?.changes.length
         ? { controlFilesChanged: since.changes.map((c) => ({ ...c, since: since.previous?.session })) }
+        : {}),
+      ...(fromCheckout?.changes.length
+        ? {
+            controlFilesFromCheckout: fromCheckout.changes.map((c) => ({
+              path: c.path,
+              change: c.change,
+              ...(fromCheckout.record
+                ? { branch: fromCheckout.record.branch, commit: fromCheckout.record.commit }
+                : {}),
+            })),
+          }
         : {}),
     };
     if (o.detach) {

@@ -20,6 +20,7 @@ import {
   worktreeNameProblem,
 } from '../worktree';
 import { prepareWorktreeGit, removeWorktreeGit, settleWorktreeGit } from '../../sandbox/worktreeGit';
+import { recordCheckout } from '../../sandbox/checkoutControl';
 import { resolvePath } from './paths';
 
 const AGENT = { agentInvoked: true } as const;
@@ -141,6 +142,8 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
     const wt = await createOrReuseWorktree(root, input.name ?? randomWorktreeName(), AGENT);
     // Its branch is the one the session's commands there may move in the repository (sandbox/worktreeGit.ts).
     await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
+    // A later session there compares what it checked out with the main checkout (sandbox/checkoutControl.ts).
+    if (wt.created) await recordCheckout(wt, 'EnterWorktree', ctx.sessionId);
     return {
       data: {
         worktreePath: wt.path,
