@@ -24,7 +24,7 @@ import type {
 } from './types';
 import type { FakeAnthropicOptions } from './server';
 
-export type HttpError = { status: number; type: string; message: string };
+export type HttpError = { status: number; type: string; message: string; errorCode?: string };
 
 /** The client went away or the server is closing: stop writing. */
 export class RequestAborted extends Error {}
@@ -105,7 +105,7 @@ export class ResponseWriter {
     extraHeaders: Record<string, string> = {},
   ): void {
     record.response = { status: error.status, source, errorType: error.type, errorMessage: error.message };
-    this.sendJson(res, error.status, errorBody(error.type, error.message, requestId), {
+    this.sendJson(res, error.status, errorBody(error.type, error.message, requestId, error.errorCode), {
       ...this.baseHeaders(requestId),
       ...extraHeaders,
     });
@@ -246,7 +246,12 @@ export class ResponseWriter {
     if (spec.retryAfter !== undefined) headers['retry-after'] = String(spec.retryAfter);
     if (spec.retryAfterMs !== undefined) headers['retry-after-ms'] = String(spec.retryAfterMs);
     if (spec.shouldRetry !== undefined) headers['x-should-retry'] = String(spec.shouldRetry);
-    const error = { status: spec.status, type: spec.type ?? fallback.type, message: spec.message ?? fallback.message };
+    const error = {
+      status: spec.status,
+      type: spec.type ?? fallback.type,
+      message: spec.message ?? fallback.message,
+      ...(spec.errorCode !== undefined ? { errorCode: spec.errorCode } : {}),
+    };
     this.sendError(res, record, requestId, error, 'error', headers);
   }
 }

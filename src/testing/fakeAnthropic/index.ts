@@ -14,6 +14,7 @@ export {
   overloadedError,
   rateLimitError,
   rawSse,
+  spendLimitError,
   textResponse,
   toolUseResponse,
 } from './responses';

@@ -85,6 +85,21 @@ export function apiError(extra: Omit<ErrorSpec, 'kind' | 'status'> = {}): ErrorS
   return errorResponse(500, extra);
 }
 
+/**
+ * HTTP 429 `rate_limit_error` for an organization over its API tier's monthly spend threshold: the
+ * SDK's `EnforcedSpendLimitReachedError` shape (`error.details.error_code`), and no `retry-after`
+ * (the API's errors page: retrying does not help until the limit resets).
+ */
+export function spendLimitError(extra: Omit<ErrorSpec, 'kind' | 'status'> = {}): ErrorSpec {
+  return errorResponse(429, {
+    type: 'rate_limit_error',
+    message:
+      'Your organization has reached its monthly API usage limit for its usage tier. Access resumes at the start of next month.',
+    errorCode: 'enforced_spend_limit_reached',
+    ...extra,
+  });
+}
+
 export function disconnect(extra: Omit<DisconnectSpec, 'kind'> = {}): DisconnectSpec {
   return { ...extra, kind: 'disconnect' };
 }
@@ -128,8 +143,11 @@ export function defaultErrorFor(status: number): { type: ApiErrorType; message: 
   );
 }
 
-export function errorBody(type: string, message: string, requestId?: string): WireErrorBody {
-  const body: WireErrorBody = { type: 'error', error: { type, message } };
+export function errorBody(type: string, message: string, requestId?: string, errorCode?: string): WireErrorBody {
+  const body: WireErrorBody = {
+    type: 'error',
+    error: { type, message, ...(errorCode !== undefined ? { details: { error_code: errorCode } } : {}) },
+  };
   if (requestId !== undefined) body.request_id = requestId;
   return body;
 }

@@ -82,7 +82,8 @@ export interface WireMessage {
 
 export interface WireErrorBody {
   type: 'error';
-  error: { type: ApiErrorType | string; message: string };
+  /** `details.error_code` names the cause where the API has one (e.g. `enforced_spend_limit_reached`). */
+  error: { type: ApiErrorType | string; message: string; details?: { error_code: string } };
   request_id?: string;
 }
 
@@ -233,6 +234,8 @@ export interface ErrorSpec {
   retryAfterMs?: number;
   /** `x-should-retry` header, which the SDK obeys over its status rules. */
   shouldRetry?: boolean;
+  /** `error.details.error_code` (the API's stable cause, e.g. `enforced_spend_limit_reached`: see `spendLimitError`). */
+  errorCode?: string;
   latencyMs?: number;
   headers?: Record<string, string>;
 }
