@@ -456,13 +456,19 @@ export async function callModelWith(
     let requestId: string | undefined;
 
     let events = 0;
+    let stopped = false;
     const stream = client.messages.stream(params, requestOptions(signal));
     try {
       for await (const event of stream) {
         events++;
+        if (event.type === 'message_stop') stopped = true;
         ctx.heartbeat({ phase: 'streaming', events, type: event.type });
         handOff?.onEvent(event);
       }
+      // A clean EOF before message_stop (a proxy or the connection closed politely): the SDK hands
+      // back what it accumulated, a block maybe cut open with its partial input and no stop reason.
+      // That is a failed stream, not an answer (issue 31): a truncated tool_use must never run.
+      if (!stopped) throw new Error(`the stream ended after ${events} events without message_stop`);
       final = await stream.finalMessage();
       requestId = stream.request_id ?? undefined;
     } catch (err) {

@@ -5,6 +5,8 @@
 // request body) and what the user sees (exit code, is_error, status).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import { spendLimitError, textResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -69,5 +71,41 @@ test('api shapes: a spend-limit 429 (enforced_spend_limit_reached, no retry-afte
     assert.match(String(result['result']), /^API Error: 429 Your organization has reached its monthly API usage limit/);
     assert.match(String(result['end_reason']), /spend limit was reached \(enforced_spend_limit_reached\)/);
     assert.equal(fake.messageRequests().length, 1, 'a spend limit is not retried');
+  });
+});
+
+test('api shapes: a clean EOF inside a tool_use (no content_block_stop, no message_stop) never runs the truncated call', async () => {
+  await withAgent({}, async ({ fake, start, workDir }) => {
+    const target = join(workDir, 'notes.txt');
+    fake.enqueue(
+      {
+        content: [
+          { type: 'text', text: 'Writing the notes.' },
+          // The stream stops politely in the middle of this block's JSON: the SDK's partial parse
+          // would make it {"file_path": …, "content": "first half"}.
+          {
+            type: 'tool_use',
+            id: 'toolu_eof',
+            name: 'Write',
+            input: {},
+            rawJson: `{"file_path": ${JSON.stringify(target)}, "content": "first half`,
+          },
+        ],
+        endInsideBlock: 2,
+      },
+      // The non-streamed fallback that replaces the abandoned stream.
+      textResponse('I will not write anything after all.'),
+    );
+    const result = await (await start({ prompt: 'write notes', tools: ['Write'] })).result();
+    assert.equal(result.status, 'completed', result.endReason);
+    assert.equal(result.lastText, 'I will not write anything after all.');
+    await assert.rejects(access(target), 'the truncated Write never ran');
+    const [first, second] = fake.requests;
+    assert.equal(first?.stream, true);
+    assert.equal(second?.stream, false, 'the cut stream fell back to a non-streamed request');
+    assert.equal(fake.messageRequests().length, 2);
+    assert.equal(messagesOf(fake.messageRequests()[1]!), messagesOf(fake.messageRequests()[0]!));
+    assert.doesNotMatch(messagesOf(fake.messageRequests()[1]!), /toolu_eof/);
+    fake.assertDone();
   });
 });

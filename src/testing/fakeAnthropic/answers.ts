@@ -193,6 +193,13 @@ export class ResponseWriter {
       const at = events.findIndex((e) => e.event === 'content_block_stop' && ++stops === spec.dropAfterBlocks);
       if (at >= 0) dropAfterEvents = at + 1;
     }
+    // A clean EOF: the stream ends as if the connection closed politely (no message_stop).
+    let endAfterEvents = spec.endAfterEvents;
+    if (spec.endInsideBlock !== undefined) {
+      let stops = 0;
+      const at = events.findIndex((e) => e.event === 'content_block_stop' && ++stops === spec.endInsideBlock);
+      if (at >= 0) endAfterEvents = at;
+    }
     let errorFrame: { afterEvents: number; frame: string } | undefined;
     if (spec.streamError) {
       const type = spec.streamError.type ?? 'overloaded_error';
@@ -204,7 +211,8 @@ export class ResponseWriter {
     }
     record.response = { status: 200, source: 'message', message };
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    await this.writeStream(res, frames, { delayMs: spec.delayMs, dropAfterEvents, pausesAfter }, errorFrame, signal);
+    const sent = endAfterEvents !== undefined ? frames.slice(0, endAfterEvents) : frames;
+    await this.writeStream(res, sent, { delayMs: spec.delayMs, dropAfterEvents, pausesAfter }, errorFrame, signal);
   }
 
   async answerRawSse(

@@ -14,6 +14,7 @@ export {
   overloadedError,
   rateLimitError,
   rawSse,
+  refusalResponse,
   spendLimitError,
   textResponse,
   toolUseResponse,

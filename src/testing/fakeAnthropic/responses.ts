@@ -11,6 +11,7 @@ import type {
   WireContentBlock,
   WireErrorBody,
   WireMessage,
+  WireRefusalStopDetails,
   WireUsage,
 } from './types';
 
@@ -83,6 +84,24 @@ export function rateLimitError(extra: Omit<ErrorSpec, 'kind' | 'status'> = {}): 
 /** HTTP 500 api_error. */
 export function apiError(extra: Omit<ErrorSpec, 'kind' | 'status'> = {}): ErrorSpec {
   return errorResponse(500, extra);
+}
+
+/**
+ * A refusal as the API streams it (the shape of the SDK's recorded refusal streams): the content
+ * the model had written (none, text, a tool_use …), then message_delta with `stop_reason:
+ * "refusal"` and `stop_details` {type: "refusal", category, explanation}.
+ */
+export function refusalResponse(
+  content: ContentSpec[] = [],
+  details: { category?: WireRefusalStopDetails['category']; explanation?: string | null } = {},
+  extra: Omit<MessageSpec, 'content' | 'stop_reason' | 'stop_details'> = {},
+): MessageSpec {
+  return {
+    ...extra,
+    content,
+    stop_reason: 'refusal',
+    stop_details: { type: 'refusal', category: details.category ?? null, explanation: details.explanation ?? null },
+  };
 }
 
 /**
@@ -224,6 +243,7 @@ export function buildMessage(spec: MessageSpec, ctx: BuildContext): WireMessage 
     content,
     stop_reason: spec.stop_reason ?? (hasToolUse ? 'tool_use' : 'end_turn'),
     stop_sequence: spec.stop_sequence ?? null,
+    stop_details: spec.stop_details ?? null,
     usage,
   };
 }
@@ -327,7 +347,11 @@ export function buildStreamEvents(message: WireMessage, spec: MessageSpec, defau
 
   push('message_delta', {
     type: 'message_delta',
-    delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
+    delta: {
+      stop_reason: message.stop_reason,
+      stop_sequence: message.stop_sequence,
+      stop_details: message.stop_details ?? null,
+    },
     usage: { output_tokens: message.usage.output_tokens },
   });
   push('message_stop', { type: 'message_stop' });
