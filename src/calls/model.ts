@@ -5,7 +5,7 @@
 import type { McpServers } from '../mcp/config';
 import Anthropic from '@anthropic-ai/sdk';
 import type { AgentDefinition } from '../agents/definitions';
-import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
+import type { AssistantContentBlock, AssistantMessage, Message, StopDetails, Usage } from '../engine/messages';
 import { contentForHistory, inputForHistory, messageForHistory } from '../engine/payloads';
 import type { TranscriptStore } from '../stores/messageStore';
 import { failureKindOfStatus, type TransientFailure } from '../engine/retry';
@@ -78,6 +78,12 @@ export interface CallModelResult {
   message: AssistantMessage;
   usage: Usage;
   stopReason: string;
+  /**
+   * A refusal's `stop_details`. A refused answer is not the conversation's: `message` is empty,
+   * `head` is `sentHead` (the API's guidance: reset the refused turn's context before going on),
+   * and what the model had written is a tombstone (kept for the audit, never sent again).
+   */
+  stopDetails?: StopDetails;
   /** Head of the transcript including `append` and the assistant message. */
   head: string | null;
   /** Head including `append` only (what was sent). */
@@ -335,6 +341,37 @@ function toAssistant(content: readonly Anthropic.ContentBlock[]): AssistantMessa
   return { role: 'assistant', content: blocks };
 }
 
+/**
+ * A refused answer is not the conversation's (issue 31): nothing of it runs or goes back to the API
+ * — no tool_use in it is answered, and the next request starts from what was sent before it. What
+ * the model had written is kept as a tombstone, for the audit only.
+ */
+function refusedOrAnswer(
+  final: Anthropic.Message,
+  attempt: number,
+  events: number,
+): { message: AssistantMessage; refusal?: StopDetails; tombstone?: Tombstone } {
+  const answered = toAssistant(final.content);
+  if (final.stop_reason !== 'refusal') return { message: answered };
+  const refusal = stopDetailsOf(final);
+  const tombstone: Tombstone = {
+    attempt,
+    error: `refused (stop_reason refusal${refusal.category ? `, category ${refusal.category}` : ''})${refusal.explanation ? `: ${refusal.explanation}` : ''}`,
+    partialContent: contentForHistory(answered.content),
+    eventsReceived: events,
+  };
+  return { message: { role: 'assistant', content: [] }, refusal, tombstone };
+}
+
+/** A refusal's `stop_details` (category and explanation may each be null, or the object absent in older answers). */
+function stopDetailsOf(final: Anthropic.Message): StopDetails {
+  const d = (final as { stop_details?: { category?: unknown; explanation?: unknown } | null }).stop_details;
+  return {
+    category: typeof d?.category === 'string' ? d.category : null,
+    explanation: typeof d?.explanation === 'string' ? d.explanation : null,
+  };
+}
+
 function toUsage(u: Anthropic.Usage): Usage {
   return {
     input_tokens: u.input_tokens,
@@ -501,17 +538,22 @@ export async function callModelWith(
         throw classifyModelError(err2);
       }
     }
-    const message = toAssistant(final.content);
-    const head = await deps.transcripts.append(sentHead, [message]);
+    const { message, refusal, tombstone } = refusedOrAnswer(final, ctx.attempt, events);
+    if (tombstone) tombstones.push(tombstone);
+    const head = refusal ? sentHead : await deps.transcripts.append(sentHead, [message]);
     clearInterval(ticker);
     const usage = toUsage(final.usage);
     return {
       kind: 'message',
       message: messageForHistory(message),
       usage,
-      view: { ...prepared.view, baseline: { tokens: usageTotal(usage), messages: prepared.transcriptLength + 1 } },
+      view: {
+        ...prepared.view,
+        baseline: { tokens: usageTotal(usage), messages: prepared.transcriptLength + (refusal ? 0 : 1) },
+      },
       cacheBreakpoints: prepared.breakpoints,
       stopReason: final.stop_reason ?? 'end_turn',
+      ...(refusal ? { stopDetails: refusal } : {}),
       head,
       sentHead,
       messageId: final.id,

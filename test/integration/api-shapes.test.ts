@@ -7,7 +7,15 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { spendLimitError, textResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
+import {
+  lastToolResults,
+  refusalResponse,
+  spendLimitError,
+  textResponse,
+  type MessagesRequest,
+} from '../../src/testing/fakeAnthropic';
+import { sendMessage, sessionStatus } from '../../src/client';
+import { waitFor } from '../support/wait';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
@@ -107,5 +115,110 @@ test('api shapes: a clean EOF inside a tool_use (no content_block_stop, no messa
     assert.equal(messagesOf(fake.messageRequests()[1]!), messagesOf(fake.messageRequests()[0]!));
     assert.doesNotMatch(messagesOf(fake.messageRequests()[1]!), /toolu_eof/);
     fake.assertDone();
+  });
+});
+
+test('api shapes: model_context_window_exceeded inside a tool_use never runs it (the model is told why); on plain text -p says so, exit 1', async () => {
+  await withAgent({}, async ({ fake, start, workDir, taskQueue, storeDir }) => {
+    const target = join(workDir, 'big.txt');
+    fake.enqueue(
+      {
+        content: [
+          { type: 'text', text: 'Writing it.' },
+          {
+            type: 'tool_use',
+            id: 'toolu_cw',
+            name: 'Write',
+            input: {},
+            rawJson: `{"file_path": ${JSON.stringify(target)}, "content": "the first part of a long`,
+          },
+        ],
+        stop_reason: 'model_context_window_exceeded',
+      },
+      textResponse('Understood, not written.'),
+    );
+    const result = await (await start({ prompt: 'write big.txt', tools: ['Write'] })).result();
+    assert.equal(result.status, 'completed', result.endReason);
+    await assert.rejects(access(target), 'the cut Write never ran');
+    const next = fake.messageRequests()[1]!;
+    const [answer] = lastToolResults(next);
+    assert.equal(answer?.tool_use_id, 'toolu_cw');
+    assert.equal(answer?.is_error, true);
+    assert.match(JSON.stringify(answer?.content), /not run: the response reached the model's context window/);
+
+    // Plain text cut by the window: an error result that says so, not a success.
+    fake.enqueue(textResponse('The summary of the whole rep', { stop_reason: 'model_context_window_exceeded' }));
+    const { code, result: r } = await printJson('summarise', envOf(taskQueue, storeDir), workDir);
+    assert.equal(code, 1);
+    assert.equal(r['is_error'], true);
+    assert.equal(r['stop_reason'], 'model_context_window_exceeded');
+    assert.match(JSON.stringify(r['errors']), /context window limit/);
+    assert.equal(r['status'], 'failed');
+  });
+});
+
+test('api shapes: a refusal (stop_details) with a tool_use in it: the call never runs, -p is an error result, exit 1, status refused', async () => {
+  await withAgent({}, async ({ fake, client, workDir, taskQueue, storeDir }) => {
+    const target = join(workDir, 'payload.sh');
+    fake.enqueue(
+      refusalResponse(
+        [
+          { type: 'text', text: 'Sure, writing the' },
+          { type: 'tool_use', id: 'toolu_refused', name: 'Write', input: { file_path: target, content: 'x' } },
+        ],
+        { category: 'cyber', explanation: 'This request was declined because it could enable cyber harm.' },
+      ),
+    );
+    const env = envOf(taskQueue, storeDir);
+    const { code, result: r } = await printJson('write the payload', env, workDir, [
+      '--permission-mode',
+      'bypassPermissions',
+    ]);
+    assert.equal(code, 1);
+    assert.equal(r['is_error'], true);
+    assert.equal(r['stop_reason'], 'refusal');
+    assert.equal(r['terminal_reason'], 'refusal');
+    assert.equal(r['status'], 'refused');
+    assert.match(
+      String(r['result']),
+      /^The model refused to respond \(stop_reason refusal, category cyber\): This request was declined/,
+    );
+    await assert.rejects(access(target), 'the refused Write never ran');
+    assert.equal(fake.messageRequests().length, 1);
+    // `status` shows it; text output prints the reason, exit 1.
+    const id = String(r['session_id']);
+    const s = await sessionStatus(client, id);
+    assert.equal(s.status, 'refused');
+    const shown = await cli(['status', id], env);
+    assert.match(shown.stdout, /status +refused \(ended\) — the model refused to respond/);
+    fake.enqueue(refusalResponse([]));
+    const text = await cli(['-p', 'again', '--cwd', workDir, '--model', 'claude-test'], env, 90_000);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /^The model refused to respond \(stop_reason refusal\); the refused turn was dropped/);
+  });
+});
+
+test('api shapes: after a refusal the refused turn is not sent back — a follow-up goes on from the prompt', async () => {
+  await withAgent({}, async ({ fake, start, client }) => {
+    fake.enqueue(
+      refusalResponse([{ type: 'text', text: 'REFUSED-PARTIAL' }], {}, { latencyMs: 1_500 }),
+      textResponse('Happy to help with the rephrased request.'),
+    );
+    const handle = await start({ prompt: 'first request' });
+    const id = handle.workflowId;
+    await waitFor('the refused call to start', async () => (fake.messageRequests().length >= 1 ? true : undefined));
+    await sendMessage(client, id, 'rephrased request');
+    const result = await handle.result();
+    assert.equal(result.status, 'completed', result.endReason);
+    const calls = fake.messageRequests();
+    assert.equal(calls.length, 2);
+    const sent = messagesOf(calls[1]!);
+    assert.doesNotMatch(sent, /REFUSED-PARTIAL/, 'the refused answer is not sent back');
+    assert.match(sent, /first request/);
+    assert.match(sent, /rephrased request/);
+    assert.ok(
+      calls[1]!.messages.every((m) => m.role === 'user'),
+      `only user turns: ${sent}`,
+    );
   });
 });
