@@ -204,7 +204,7 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: CONTEXT_WINDOW_CUT_OFF_PATCH,
-    since: '118d028',
+    since: '3b16555',
     why: 'turnWorkflow answers a tool_use cut off by stop_reason model_context_window_exceeded (the last block of such a response) without running it, as MAX_TOKENS_CUT_OFF_PATCH does for max_tokens: no runToolUse for that block; before, it ran with whatever input the partial parse kept. Asked (and the marker written) only for such a response, so every other history replays unchanged.',
     fixtures: ['context-window-cut-off.turn-1.json'],
     before: ['context-window-cut-off-before-patch.turn-1.json'],
