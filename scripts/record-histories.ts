@@ -430,6 +430,28 @@ const scenarios: Record<string, Scenario> = {
   },
 
   /**
+   * The cut-off of 'cut-off', by the model's context window (stop_reason
+   * model_context_window_exceeded, issue 31): after CONTEXT_WINDOW_CUT_OFF_PATCH the last Read is
+   * answered without running; the `-before-patch` recording (the commit before it) ran it.
+   */
+  async 'context-window-cut-off'({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    fake.enqueue(
+      {
+        content: [
+          { type: 'text', text: 'Reading two files.' },
+          { type: 'tool_use', id: 'toolu_wa', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+          { type: 'tool_use', id: 'toolu_wb', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+        ],
+        stop_reason: 'model_context_window_exceeded',
+      },
+      textResponse('Done.'),
+    );
+    const result = await (await start({ id, prompt: 'read a file twice', tools: ['Read'] })).result();
+    if (result.status !== 'completed') throw new Error(`context-window-cut-off: ${result.status} ${result.endReason}`);
+  },
+
+  /**
    * A session with hooks, rules and an MCP-free configuration stores its tool settings once (local
    * activity storeToolSettings, patch 'tool-settings-ref'); its Read and Grep carry the reference.
    */
@@ -783,6 +805,7 @@ scenarios['late-prompts-before-patch'] = latePromptsScenario(true);
 // before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
 for (const name of ['subagent', 'compaction', 'cut-off'] as const)
   scenarios[`${name}-before-patches`] = scenarios[name]!;
+scenarios['context-window-cut-off-before-patch'] = scenarios['context-window-cut-off']!;
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

@@ -5,7 +5,7 @@
 import type { McpServers } from '../mcp/config';
 import Anthropic from '@anthropic-ai/sdk';
 import type { AgentDefinition } from '../agents/definitions';
-import type { AssistantContentBlock, AssistantMessage, Message, Usage } from '../engine/messages';
+import type { AssistantContentBlock, AssistantMessage, Message, StopDetails, Usage } from '../engine/messages';
 import { contentForHistory, inputForHistory, messageForHistory } from '../engine/payloads';
 import type { TranscriptStore } from '../stores/messageStore';
 import { failureKindOfStatus, type TransientFailure } from '../engine/retry';
@@ -78,6 +78,12 @@ export interface CallModelResult {
   message: AssistantMessage;
   usage: Usage;
   stopReason: string;
+  /**
+   * A refusal's `stop_details`. A refused answer is not the conversation's: `message` is empty,
+   * `head` is `sentHead` (the API's guidance: reset the refused turn's context before going on),
+   * and what the model had written is a tombstone (kept for the audit, never sent again).
+   */
+  stopDetails?: StopDetails;
   /** Head of the transcript including `append` and the assistant message. */
   head: string | null;
   /** Head including `append` only (what was sent). */
@@ -154,7 +160,86 @@ export class ModelCallError extends DurableAgentError {
   }
 }
 
-/** Retry on purpose: overload, rate limit, server errors and lost connections retry; client errors do not. */
+/**
+ * The API's error types (`{"type":"error","error":{"type":…}}`, in an HTTP error's body or in an
+ * `event: error` of a 200 stream — the SDK raises the latter as an APIError with no status and the
+ * body's type in `type`), classified by TYPE wherever they arrive (DESIGN invariant 16): these
+ * are worth waiting out, with the outage kind the status line shows…
+ */
+const TRANSIENT_ERROR_TYPES: Readonly<Record<string, string>> = {
+  overloaded_error: 'overloaded',
+  rate_limit_error: 'rate_limited',
+  api_error: 'server_error',
+  timeout_error: 'timeout',
+};
+
+/** …and these end the call at once, with a word on what to do. */
+const PERMANENT_ERROR_TYPES: Readonly<Record<string, string>> = {
+  invalid_request_error: 'the API refused the request as invalid',
+  authentication_error:
+    'the API did not accept the credentials (ANTHROPIC_API_KEY, or ANTHROPIC_AUTH_TOKEN for a bearer token)',
+  permission_error: 'the credentials lack permission for this model or feature',
+  not_found_error: 'not found (check the model name and ANTHROPIC_BASE_URL)',
+  request_too_large: 'the request is larger than the API accepts',
+  billing_error: "the organization's billing does not allow the request",
+};
+
+/**
+ * Spend limits: retrying does not help until a person raises the limit or the period resets, so
+ * the session ends with the reason instead of waiting forever (issue 31 item 6). Where the shapes
+ * come from: the SDK's error classes (@anthropic-ai/sdk 1.14 `resources/shared.d.ts`:
+ * `EnforcedSpendLimitReachedError` "the organization has crossed the monthly API usage threshold
+ * of its API tier" and `ContractSpendLimitReachedError`, both 429 `rate_limit_error` with
+ * `error.details.error_code`; `LinkedOrganizationSpendLimitReachedError`, 402), and the API's
+ * errors page as summarised at developersdigest.tech/errors/api/anthropic-api (checked 2026-10):
+ * the 429 `enforced_spend_limit_reached` carries no `retry-after`; a spend limit the user set
+ * answers 400 `invalid_request_error` "You have reached your specified API usage limits …". An
+ * older body without `details` is known by its wording, and only without a `retry-after` (a
+ * Claude Code workspace's limit answers 429 with one: that one is waited out).
+ */
+const SPEND_LIMIT_CODES: ReadonlySet<string> = new Set([
+  'enforced_spend_limit_reached',
+  'contract_spend_limit_reached',
+  'linked_organization_spend_limit_reached',
+]);
+const SPEND_LIMIT_WORDS =
+  /spend(ing)? limit|specified (workspace )?API usage limits|usage limits? (has been |was )?reached/i;
+
+/** The `error` object of an API error's body, whatever the SDK version made of it. */
+function errorObject(err: InstanceType<typeof Anthropic.APIError>): {
+  type?: string;
+  message?: string;
+  code?: string;
+} {
+  const body = err.error as
+    { error?: { type?: unknown; message?: unknown; details?: { error_code?: unknown } } } | undefined;
+  const inner = body && typeof body === 'object' ? body.error : undefined;
+  const type = (err as { type?: unknown }).type ?? inner?.type;
+  const message = (err as { apiMessage?: unknown }).apiMessage ?? inner?.message;
+  const code = (err as { errorCode?: unknown }).errorCode ?? inner?.details?.error_code;
+  return {
+    ...(typeof type === 'string' ? { type } : {}),
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
+}
+
+/** A spend limit, by its code, else by its wording without a retry-after (see SPEND_LIMIT_CODES). */
+export function isSpendLimit(
+  status: number | undefined,
+  error: { type?: string; message?: string; code?: string },
+  retryAfter: number | undefined,
+): boolean {
+  if (error.code !== undefined && SPEND_LIMIT_CODES.has(error.code)) return true;
+  if (retryAfter !== undefined || !SPEND_LIMIT_WORDS.test(error.message ?? '')) return false;
+  return status === 429 || status === 402 || status === 400 || error.type === 'rate_limit_error';
+}
+
+/**
+ * Retry on purpose: overload, rate limit, server errors and lost connections retry; client errors,
+ * spend limits and authentication do not. An API error is classified by its type first (an
+ * `event: error` in a 200 stream has no status), then by its status.
+ */
 export function classifyModelError(err: unknown): Error {
   if (err instanceof DurableAgentError) return err;
   if (err instanceof Anthropic.APIUserAbortError) return err;
@@ -168,19 +253,49 @@ export function classifyModelError(err: unknown): Error {
     );
   }
   if (err instanceof Anthropic.APIError) {
-    const status = err.status ?? 0;
+    const status: number | undefined = err.status ?? undefined;
     const retryAfter = retryAfterMs(err.headers);
-    const message = `model API error ${status}: ${err.message}`;
-    if (status === 429 || status === 529 || status === 408 || status === 409 || status >= 500) {
+    const error = errorObject(err);
+    // A status error keeps the words `model API error <status>:` (the -p output reads them).
+    const message =
+      status !== undefined
+        ? `model API error ${status}: ${err.message}`
+        : `model API error in the stream (${error.type ?? 'unknown type'}): ${error.message ?? err.message}`;
+    const failureType = status !== undefined ? `ModelHttp${status}` : 'ModelStreamError';
+    if (isSpendLimit(status, error, retryAfter)) {
+      const why = `the organization's API spend limit was reached${error.code ? ` (${error.code})` : ''}: retrying will not help until the limit is raised or resets`;
+      return new ModelCallError(
+        `${message} — ${why}`,
+        { failureType: 'ModelSpendLimit', retryable: false },
+        { cause: err },
+      );
+    }
+    const typed = error.type;
+    const transientKind = typed !== undefined ? TRANSIENT_ERROR_TYPES[typed] : undefined;
+    const permanent = typed !== undefined ? PERMANENT_ERROR_TYPES[typed] : undefined;
+    const byStatus =
+      status !== undefined && (status === 429 || status === 529 || status === 408 || status === 409 || status >= 500);
+    // A known type decides; without one, the status; an unknown stream error (no status, no known
+    // type) is waited out like any other failure we cannot name (invariant 10).
+    const kind =
+      transientKind ??
+      (permanent !== undefined
+        ? undefined
+        : byStatus
+          ? failureKindOfStatus(status)
+          : status === undefined
+            ? 'other'
+            : undefined);
+    if (kind !== undefined) {
       const transient: TransientFailure = {
-        kind: failureKindOfStatus(status),
+        kind,
         message,
         ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
       };
       return new ModelCallError(
         message,
         {
-          failureType: `ModelHttp${status}`,
+          failureType,
           retryable: true,
           transient,
           ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
@@ -188,7 +303,11 @@ export function classifyModelError(err: unknown): Error {
         { cause: err },
       );
     }
-    return new ModelCallError(message, { failureType: `ModelHttp${status}`, retryable: false }, { cause: err });
+    return new ModelCallError(
+      permanent !== undefined ? `${message} — ${typed}: ${permanent}` : message,
+      { failureType, retryable: false },
+      { cause: err },
+    );
   }
   const message = `model call failed: ${err instanceof Error ? err.message : String(err)}`;
   return new ModelCallError(
@@ -220,6 +339,37 @@ function toAssistant(content: readonly Anthropic.ContentBlock[]): AssistantMessa
     else if (b.type === 'redacted_thinking') blocks.push({ type: 'redacted_thinking', data: b.data });
   }
   return { role: 'assistant', content: blocks };
+}
+
+/**
+ * A refused answer is not the conversation's (issue 31): nothing of it runs or goes back to the API
+ * — no tool_use in it is answered, and the next request starts from what was sent before it. What
+ * the model had written is kept as a tombstone, for the audit only.
+ */
+function refusedOrAnswer(
+  final: Anthropic.Message,
+  attempt: number,
+  events: number,
+): { message: AssistantMessage; refusal?: StopDetails; tombstone?: Tombstone } {
+  const answered = toAssistant(final.content);
+  if (final.stop_reason !== 'refusal') return { message: answered };
+  const refusal = stopDetailsOf(final);
+  const tombstone: Tombstone = {
+    attempt,
+    error: `refused (stop_reason refusal${refusal.category ? `, category ${refusal.category}` : ''})${refusal.explanation ? `: ${refusal.explanation}` : ''}`,
+    partialContent: contentForHistory(answered.content),
+    eventsReceived: events,
+  };
+  return { message: { role: 'assistant', content: [] }, refusal, tombstone };
+}
+
+/** A refusal's `stop_details` (category and explanation may each be null, or the object absent in older answers). */
+function stopDetailsOf(final: Anthropic.Message): StopDetails {
+  const d = (final as { stop_details?: { category?: unknown; explanation?: unknown } | null }).stop_details;
+  return {
+    category: typeof d?.category === 'string' ? d.category : null,
+    explanation: typeof d?.explanation === 'string' ? d.explanation : null,
+  };
 }
 
 function toUsage(u: Anthropic.Usage): Usage {
@@ -343,13 +493,19 @@ export async function callModelWith(
     let requestId: string | undefined;
 
     let events = 0;
+    let stopped = false;
     const stream = client.messages.stream(params, requestOptions(signal));
     try {
       for await (const event of stream) {
         events++;
+        if (event.type === 'message_stop') stopped = true;
         ctx.heartbeat({ phase: 'streaming', events, type: event.type });
         handOff?.onEvent(event);
       }
+      // A clean EOF before message_stop (a proxy or the connection closed politely): the SDK hands
+      // back what it accumulated, a block maybe cut open with its partial input and no stop reason.
+      // That is a failed stream, not an answer (issue 31): a truncated tool_use must never run.
+      if (!stopped) throw new Error(`the stream ended after ${events} events without message_stop`);
       final = await stream.finalMessage();
       requestId = stream.request_id ?? undefined;
     } catch (err) {
@@ -382,17 +538,22 @@ export async function callModelWith(
         throw classifyModelError(err2);
       }
     }
-    const message = toAssistant(final.content);
-    const head = await deps.transcripts.append(sentHead, [message]);
+    const { message, refusal, tombstone } = refusedOrAnswer(final, ctx.attempt, events);
+    if (tombstone) tombstones.push(tombstone);
+    const head = refusal ? sentHead : await deps.transcripts.append(sentHead, [message]);
     clearInterval(ticker);
     const usage = toUsage(final.usage);
     return {
       kind: 'message',
       message: messageForHistory(message),
       usage,
-      view: { ...prepared.view, baseline: { tokens: usageTotal(usage), messages: prepared.transcriptLength + 1 } },
+      view: {
+        ...prepared.view,
+        baseline: { tokens: usageTotal(usage), messages: prepared.transcriptLength + (refusal ? 0 : 1) },
+      },
       cacheBreakpoints: prepared.breakpoints,
       stopReason: final.stop_reason ?? 'end_turn',
+      ...(refusal ? { stopDetails: refusal } : {}),
       head,
       sentHead,
       messageId: final.id,

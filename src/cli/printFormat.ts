@@ -188,7 +188,9 @@ export function apiError(
 /** The result line (`json` prints it alone; `stream-json` last). */
 export function resultEvent(e: Ending): Json {
   const api = e.status === 'failed' || e.status === 'terminated' ? apiError(e.reason) : undefined;
-  const success = e.status === 'completed' || api !== undefined;
+  // A refusal is an error result that says so (issue 31): is_error, exit 1, the reason as its text.
+  const refused = e.status === 'refused';
+  const success = e.status === 'completed' || api !== undefined || refused;
   const last = e.calls[e.calls.length - 1];
   const apiMs = e.calls.reduce(
     (sum, c) => sum + (c.startedAt && c.endedAt ? Date.parse(c.endedAt) - Date.parse(c.startedAt) : 0),
@@ -219,7 +221,15 @@ export function resultEvent(e: Ending): Json {
     duration_ms: Math.max(0, Math.round(e.durationMs)),
     duration_api_ms: Math.max(0, Math.round(apiMs)),
     num_turns: e.turns,
-    ...(success ? { result: api ? `API Error: ${api.status} ${api.message}` : e.lastText } : {}),
+    ...(success
+      ? {
+          result: api
+            ? `API Error: ${api.status} ${api.message}`
+            : refused
+              ? `${e.reason.charAt(0).toUpperCase()}${e.reason.slice(1)}`
+              : e.lastText,
+        }
+      : {}),
     stop_reason: api ? 'stop_sequence' : (last?.stopReason ?? null),
     session_id: e.sessionId,
     // durable-agent keeps no price list: the cost is not computed (docs/tools.md).
@@ -232,11 +242,13 @@ export function resultEvent(e: Ending): Json {
     permission_denials: e.denials,
     terminal_reason: api
       ? 'api_error'
-      : e.status === 'completed'
-        ? 'completed'
-        : e.status === 'max_turns'
-          ? 'max_turns'
-          : e.status,
+      : refused
+        ? 'refusal'
+        : e.status === 'completed'
+          ? 'completed'
+          : e.status === 'max_turns'
+            ? 'max_turns'
+            : e.status,
     // On a success line only (null: no model error), as the reference.
     ...(success ? { api_error_status: api ? api.status : null } : {}),
     ...(api?.type ? { api_error_type: api.type } : {}),

@@ -1,4 +1,5 @@
-// A response cut off by max_tokens while a tool_use was being written ends with that tool_use
+// A response cut off by max_tokens (or by the model's context window: stop_reason
+// `model_context_window_exceeded`, issue 31) while a tool_use was being written ends with that tool_use
 // incomplete: its JSON stopped mid-way, and the SDK's partial parse keeps only the fields that
 // were complete — `{"command": "rm -rf build/cache` becomes `{}`, and an Edit without the
 // `replace_all` it was about to set still validates. The API docs say such a block must not be
@@ -8,26 +9,32 @@
 import type { AssistantMessage, ToolUseBlock } from './messages';
 import { syntheticRecord, type ToolCallRecord } from './records';
 
-/** The tool_use cut off by max_tokens: the message's last block, when it is a tool_use and the stop reason is max_tokens. */
+/** The stop reasons that cut the answer where it was: its last block may be incomplete. */
+export function cutsOff(stopReason: string | null | undefined): boolean {
+  return stopReason === 'max_tokens' || stopReason === 'model_context_window_exceeded';
+}
+
+/** The tool_use cut off: the message's last block, when it is a tool_use and the stop reason cuts off (`cutsOff`). */
 export function cutOffToolUse(
   message: AssistantMessage,
   stopReason: string | null | undefined,
 ): ToolUseBlock | undefined {
-  if (stopReason !== 'max_tokens') return undefined;
+  if (!cutsOff(stopReason)) return undefined;
   const last = message.content[message.content.length - 1];
   return last?.type === 'tool_use' ? last : undefined;
 }
 
-export function cutOffMessage(block: ToolUseBlock): string {
+export function cutOffMessage(block: ToolUseBlock, stopReason = 'max_tokens'): string {
   const json = JSON.stringify(block.input) ?? '';
   const received = json.length > 300 ? `${json.slice(0, 299)}… (${json.length} characters)` : json;
+  const reached = stopReason === 'model_context_window_exceeded' ? "the model's context window" : 'max_tokens';
   return (
-    `This ${block.name} call was not run: the response reached max_tokens while this tool_use was being written, ` +
+    `This ${block.name} call was not run: the response reached ${reached} while this tool_use was being written, ` +
     `so its input is incomplete (what arrived: ${received}). Issue the call again if it is still needed — ` +
     'with a shorter input, or in parts.'
   );
 }
 
-export function cutOffRecord(block: ToolUseBlock, summary = block.name): ToolCallRecord {
-  return syntheticRecord(block, 'error', cutOffMessage(block), summary);
+export function cutOffRecord(block: ToolUseBlock, summary = block.name, stopReason = 'max_tokens'): ToolCallRecord {
+  return syntheticRecord(block, 'error', cutOffMessage(block, stopReason), summary);
 }

@@ -75,7 +75,21 @@ export interface Usage {
   cache_read_input_tokens?: number;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | string;
+export type StopReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'tool_use'
+  | 'pause_turn'
+  | 'refusal'
+  | 'model_context_window_exceeded'
+  | string;
+
+/** What the API says of a refusal (`stop_details` beside `stop_reason: "refusal"`); both fields may be null. */
+export interface StopDetails {
+  category: string | null;
+  explanation: string | null;
+}
 
 /** Text of a tool_result's content, whatever its shape (images have none). */
 export function toolResultText(block: ToolResultBlockParam): string {

@@ -4,7 +4,7 @@
 // checkpoint — are made here, the same way for both. Pure and deterministic: no I/O, no clocks.
 import type { AgentContext } from './context';
 import { decideSessionHooks, type HookRun, type SessionHookDecision, type SessionHookEventName } from './hooks';
-import type { Message, Usage } from './messages';
+import type { Message, StopDetails, Usage } from './messages';
 import type { ControlWrite, ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
@@ -22,6 +22,8 @@ export type SessionStatusName =
   | 'stopped'
   | 'max_turns'
   | 'max_tokens'
+  /** The model refused (stop_reason refusal): an error for the user, not a completion. */
+  | 'refused'
   | 'failed'
   | 'cancelled';
 
@@ -136,6 +138,8 @@ export interface TurnReport {
   text: string;
   /** Why the turn failed (reason 'failed'). */
   error?: string;
+  /** A refusal's `stop_details` (reason 'refusal'). */
+  stopDetails?: StopDetails;
   /** The model's view after the turn, its compactions and their summarizing calls' usage. */
   view?: ContextView;
   compactions?: readonly CompactionRecord[];
@@ -196,6 +200,12 @@ export const END_REASONS = {
   interrupted: 'interrupted by user',
   idle: 'interrupted; no follow-up message arrived',
   modelMaxTokens: 'the model hit max_tokens',
+  /** stop_reason refusal: what the API said (category, explanation; both may be null). */
+  refused: (d?: StopDetails) =>
+    `the model refused to respond (stop_reason refusal${d?.category ? `, category ${d.category}` : ''})${d?.explanation ? `: ${d.explanation}` : ''}; the refused turn was dropped from the conversation — rephrase the request or try a different approach`,
+  /** stop_reason model_context_window_exceeded on an answer with no tool_use. */
+  contextWindow:
+    'the model reached its context window limit (stop_reason model_context_window_exceeded): its answer was cut off',
   endTurn: 'the model ended its turn',
   hookStop: (hook: string, reason: string) => `stopped by a hook (${hook}): ${reason}`,
   promptBlocked: (reason: string) => `the prompt was blocked by a UserPromptSubmit hook: ${reason}`,
@@ -323,6 +333,11 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
   if (state.pendingMessages.length > 0) return undefined; // a follow-up arrived during the turn
   if (report.reason === 'max_tokens')
     return { kind: 'end', status: 'completed', endReason: END_REASONS.modelMaxTokens };
+  // Not a success (issue 31): the user is told. A follow-up that arrived meanwhile went on above.
+  if (report.reason === 'refusal')
+    return { kind: 'end', status: 'refused', endReason: END_REASONS.refused(report.stopDetails) };
+  if (report.reason === 'context_window')
+    return { kind: 'end', status: 'failed', endReason: END_REASONS.contextWindow };
   return { kind: 'end', status: 'completed', endReason: END_REASONS.endTurn };
 }
 

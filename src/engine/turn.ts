@@ -2,7 +2,7 @@
 // the Temporal workflows supply activity-backed executors, src/local supplies an in-process one.
 // Pure and deterministic: no I/O, no clocks, no randomness — it is bundled into workflows.
 import { applyContextModifiers, type AgentContext } from './context';
-import { toolUseBlocksOf, type AssistantMessage, type ToolUseBlock, type Usage } from './messages';
+import { toolUseBlocksOf, type AssistantMessage, type StopDetails, type ToolUseBlock, type Usage } from './messages';
 import { cutOffRecord, cutOffToolUse } from './cutOff';
 import { mapWithConcurrency, partitionToolCalls, type Batch } from './partition';
 import { interruptedRecord, syntheticRecord, type ToolCallRecord } from './records';
@@ -36,7 +36,7 @@ export type ToolRunResult =
   { kind: 'done'; record: ToolCallRecord } | { kind: 'ask'; message: string; detail?: string };
 
 export type ModelCallResult =
-  | { kind: 'message'; message: AssistantMessage; usage: Usage; stopReason: string }
+  | { kind: 'message'; message: AssistantMessage; usage: Usage; stopReason: string; stopDetails?: StopDetails }
   | { kind: 'interrupted' }
   /** A retryable failure (overload, rate limit, 5xx, lost connection): the turn waits and calls again. */
   | { kind: 'unavailable'; failure: TransientFailure };
@@ -71,10 +71,11 @@ export interface TurnExecutor {
   onBatchStart?(batch: Batch, index: number): void;
   onRecord?(record: ToolCallRecord): void;
   /**
-   * Whether a tool_use cut off by max_tokens is answered without running (engine/cutOff.ts).
-   * Absent: yes. A workflow answers `patched(…)`: turns recorded before the check ran the call.
+   * Whether a tool_use cut off by `stopReason` (max_tokens, model_context_window_exceeded) is
+   * answered without running (engine/cutOff.ts). Absent: yes. A workflow answers `patched(…)`, an
+   * id per stop reason: turns recorded before the check ran the call.
    */
-  skipCutOffToolUse?(): boolean;
+  skipCutOffToolUse?(stopReason: string): boolean;
 }
 
 export interface TurnInput {
@@ -93,12 +94,20 @@ export interface TurnInput {
    * are reused by id in the tool phase; absent, tools start when the message is complete.
    */
   streaming?: StreamingToolExecution;
-  /** Set by executeTurn: the tool_use cut off by max_tokens, answered without running. */
+  /** Set by executeTurn: the tool_use cut off by max_tokens (or the context window), answered without running. */
   cutOffId?: string;
+  /** The stop reason that cut it off (its result says which). */
+  cutOffStopReason?: string;
 }
 
-/** 'failed': the model stayed unavailable past the session's outage limit (`error` says so). */
-export type TurnEndReason = 'tool_use' | 'end_turn' | 'interrupted' | 'max_tokens' | 'other' | 'failed';
+/**
+ * 'failed': the model stayed unavailable past the session's outage limit (`error` says so).
+ * 'refusal': the model refused (stop_reason refusal; the call's core dropped the refused content,
+ * so there is nothing to run). 'context_window': the answer was cut off by the model's context
+ * window (stop_reason model_context_window_exceeded) with no tool_use in it.
+ */
+export type TurnEndReason =
+  'tool_use' | 'end_turn' | 'interrupted' | 'max_tokens' | 'refusal' | 'context_window' | 'other' | 'failed';
 
 export interface TurnOutcome {
   reason: TurnEndReason;
@@ -108,6 +117,8 @@ export interface TurnOutcome {
   assistant?: AssistantMessage;
   usage?: Usage;
   stopReason?: string;
+  /** A refusal's `stop_details`. */
+  stopDetails?: StopDetails;
   /** One record per tool_use block, in block order. */
   records: ToolCallRecord[];
   /** The message that answers `assistant`'s tool_use blocks (stored results by reference); absent when there were none. */
@@ -149,21 +160,41 @@ export async function executeTurn(input: TurnInput, executor: TurnExecutor): Pro
     assistant: model.message,
     usage: model.usage,
     stopReason: model.stopReason,
+    ...(model.stopDetails ? { stopDetails: model.stopDetails } : {}),
     ...(discarded ? { discarded } : {}),
   };
   if (blocks.length === 0) {
-    const reason: TurnEndReason =
-      model.stopReason === 'max_tokens' ? 'max_tokens' : model.stopReason === 'end_turn' ? 'end_turn' : 'other';
-    return { reason, ...base, records: [], context: input.context, batches: [] };
+    return { reason: textEndReason(model.stopReason), ...base, records: [], context: input.context, batches: [] };
   }
   const cut = cutOffToolUse(model.message, model.stopReason);
-  const cutOffId = cut && (executor.skipCutOffToolUse?.() ?? true) ? cut.id : undefined;
-  const phase = await runToolPhase(blocks, cutOffId ? { ...input, cutOffId } : input, executor, early);
+  const cutOffId = cut && (executor.skipCutOffToolUse?.(model.stopReason) ?? true) ? cut.id : undefined;
+  const phase = await runToolPhase(
+    blocks,
+    cutOffId ? { ...input, cutOffId, cutOffStopReason: model.stopReason } : input,
+    executor,
+    early,
+  );
   return {
     reason: executor.isInterrupted() ? 'interrupted' : 'tool_use',
     ...base,
     ...phase,
   };
+}
+
+/** Why a turn whose answer holds no tool_use ended. */
+function textEndReason(stopReason: string): TurnEndReason {
+  switch (stopReason) {
+    case 'max_tokens':
+      return 'max_tokens';
+    case 'end_turn':
+      return 'end_turn';
+    case 'refusal':
+      return 'refusal';
+    case 'model_context_window_exceeded':
+      return 'context_window';
+    default:
+      return 'other';
+  }
 }
 
 /**
@@ -248,7 +279,8 @@ export async function runToolPhase(
     const started = early?.reuse.get(block.id);
     if (!started && executor.isInterrupted()) return record(interruptedRecord(block, false, description.summary));
     // Cut off by max_tokens (and not already started while streaming): answered without running.
-    if (!started && block.id === input.cutOffId) return record(cutOffRecord(block, description.summary));
+    if (!started && block.id === input.cutOffId)
+      return record(cutOffRecord(block, description.summary, input.cutOffStopReason));
     try {
       let outcome = started ? await started.result : await executor.runTool(block, ctx, description);
       if (started && outcome.kind === 'done') return record({ ...outcome.record, early: true });

@@ -228,7 +228,13 @@ export class LocalTurn {
         };
       throw err;
     }
-    return { kind: 'message', message: model.message, usage: model.usage, stopReason: model.stopReason };
+    return {
+      kind: 'message',
+      message: model.message,
+      usage: model.usage,
+      stopReason: model.stopReason,
+      ...(model.stopDetails ? { stopDetails: model.stopDetails } : {}),
+    };
   }
 
   /** As in the turn workflow: the tool results enter the transcript at the end of their turn, by reference. */
@@ -256,6 +262,7 @@ export class LocalTurn {
       ...(outcome.usage ? { usage: outcome.usage } : {}),
       records: outcome.records,
       text: oneLinePreview(text, 2000),
+      ...(outcome.stopDetails ? { stopDetails: outcome.stopDetails } : {}),
       ...(step ? { view: step.view, compactions: step.compactions } : {}),
       ...(step?.compactionUsage ? { compactionUsage: step.compactionUsage } : {}),
     };

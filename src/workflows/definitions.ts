@@ -5,7 +5,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
 import type { AgentContext } from '../engine/context';
 import type { Autonomy } from '../engine/autonomy';
-import type { Message, Usage } from '../engine/messages';
+import type { Message, StopDetails, Usage } from '../engine/messages';
 import type {
   PendingApproval,
   SessionControlWrite,
@@ -239,6 +239,8 @@ export interface TurnWorkflowResult extends TurnSummary {
   context: AgentContext;
   readFilesRef?: string | null;
   stopReason?: string;
+  /** A refusal's `stop_details` (reason 'refusal'). */
+  stopDetails?: StopDetails;
   error?: string;
   /** The model's view after the turn, and the compactions it ran (with their own usage). */
   view?: ContextView;
@@ -318,6 +320,8 @@ export const APPROVAL_OUTCOME_PATCH = 'approval-outcome';
 export const SUBAGENT_HOOKS_PATCH = 'subagent-hook-events';
 /** Turns recorded before it ran a tool_use cut off by max_tokens; after it, the call is answered without running (engine/cutOff.ts). */
 export const MAX_TOKENS_CUT_OFF_PATCH = 'max-tokens-cut-off';
+/** The same for a tool_use cut off by stop_reason model_context_window_exceeded (issue 31): turns recorded before it ran the call. */
+export const CONTEXT_WINDOW_CUT_OFF_PATCH = 'context-window-cut-off';
 /** SessionStart fires again with source `compact` / `resume` (not only `startup`). */
 export const SESSION_START_SOURCES_PATCH = 'session-start-sources';
 /**

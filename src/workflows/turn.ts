@@ -67,6 +67,7 @@ import { runSubagentCall } from './subagent';
 import {
   APPROVAL_OUTCOME_PATCH,
   MAX_TOKENS_CUT_OFF_PATCH,
+  CONTEXT_WINDOW_CUT_OFF_PATCH,
   LOCAL_TURN_STORES_PATCH,
   approvalPendingSignal,
   approvalResolvedSignal,
@@ -275,6 +276,7 @@ function turnResult(
     context: { ...outcome.context, readFiles: {} },
     ...(readFilesRef ? { readFilesRef } : {}),
     ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
+    ...(outcome.stopDetails ? { stopDetails: outcome.stopDetails } : {}),
     ...(modelStep ? { view: modelStep.view, compactions: modelStep.compactions } : {}),
     ...(modelStep?.compactionUsage ? { compactionUsage: modelStep.compactionUsage } : {}),
     ...(outcome.discarded ? { discarded: outcome.discarded } : {}),
@@ -522,7 +524,13 @@ class TurnRun implements TurnExecutor {
       throw ApplicationFailure.nonRetryable(`model call failed: ${cause}`, 'MODEL_FAILED' satisfies ErrorCode);
     }
     this.phase = 'tools';
-    return { kind: 'message', message: result.message, usage: result.usage, stopReason: result.stopReason };
+    return {
+      kind: 'message',
+      message: result.message,
+      usage: result.usage,
+      stopReason: result.stopReason,
+      ...(result.stopDetails ? { stopDetails: result.stopDetails } : {}),
+    };
   }
 
   async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
@@ -593,7 +601,9 @@ class TurnRun implements TurnExecutor {
     return this.interrupted;
   }
 
-  skipCutOffToolUse(): boolean {
-    return patched(MAX_TOKENS_CUT_OFF_PATCH);
+  skipCutOffToolUse(stopReason: string): boolean {
+    if (stopReason === 'max_tokens') return patched(MAX_TOKENS_CUT_OFF_PATCH);
+    // Its own id: a turn recorded before the context-window check ran that call.
+    return patched(CONTEXT_WINDOW_CUT_OFF_PATCH);
   }
 }

@@ -30,6 +30,7 @@ import {
   BACKGROUND_AGENTS_PATCH,
   QUEUED_AFTER_TURN_PATCH,
   LATE_PROMPTS_PATCH,
+  CONTEXT_WINDOW_CUT_OFF_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -200,5 +201,14 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['background-agents.session.json'],
     deprecate:
       'deprecatePatch once no session run started before it is open (a run ends at continue-as-new; a session waits for its agents).',
+  },
+  {
+    id: CONTEXT_WINDOW_CUT_OFF_PATCH,
+    since: '3b16555',
+    why: 'turnWorkflow answers a tool_use cut off by stop_reason model_context_window_exceeded (the last block of such a response) without running it, as MAX_TOKENS_CUT_OFF_PATCH does for max_tokens: no runToolUse for that block; before, it ran with whatever input the partial parse kept. Asked (and the marker written) only for such a response, so every other history replays unchanged.',
+    fixtures: ['context-window-cut-off.turn-1.json'],
+    before: ['context-window-cut-off-before-patch.turn-1.json'],
+    deprecate:
+      'deprecatePatch once no turn started before it is open (a turn lives minutes, or as long as an approval wait in it).',
   },
 ];

@@ -78,3 +78,36 @@ test('unit: max_tokens — nothing is cut when the message ends with text, or th
   await executeTurn(input, old.exec);
   assert.deepEqual(old.ran, ['toolu_a', 'toolu_b']);
 });
+
+test('unit: model_context_window_exceeded inside the last tool_use is a cut-off too (its own patch); on plain text the turn says so', async () => {
+  const asked: string[] = [];
+  const { exec, ran } = executor(message, 'model_context_window_exceeded');
+  exec.skipCutOffToolUse = (stopReason) => {
+    asked.push(stopReason);
+    return true;
+  };
+  const out = await executeTurn(input, exec);
+  assert.deepEqual(ran, ['toolu_a']);
+  assert.deepEqual(
+    asked,
+    ['model_context_window_exceeded'],
+    'the workflow is asked with the stop reason (its own patch id)',
+  );
+  assert.equal(out.reason, 'tool_use');
+  assert.match(
+    String(out.records[1]?.result.content),
+    /not run: the response reached the model's context window while this tool_use was being written/,
+  );
+  // A turn recorded before the patch still runs it.
+  const old = executor(message, 'model_context_window_exceeded', false);
+  await executeTurn(input, old.exec);
+  assert.deepEqual(old.ran, ['toolu_a', 'toolu_b']);
+  // Plain text: not a plain end of turn.
+  const text = executor(
+    { role: 'assistant', content: [{ type: 'text', text: 'cut' }] },
+    'model_context_window_exceeded',
+  );
+  assert.equal((await executeTurn(input, text.exec)).reason, 'context_window');
+  const refused = executor({ role: 'assistant', content: [] }, 'refusal');
+  assert.equal((await executeTurn(input, refused.exec)).reason, 'refusal');
+});

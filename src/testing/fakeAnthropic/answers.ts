@@ -24,7 +24,7 @@ import type {
 } from './types';
 import type { FakeAnthropicOptions } from './server';
 
-export type HttpError = { status: number; type: string; message: string };
+export type HttpError = { status: number; type: string; message: string; errorCode?: string };
 
 /** The client went away or the server is closing: stop writing. */
 export class RequestAborted extends Error {}
@@ -105,7 +105,7 @@ export class ResponseWriter {
     extraHeaders: Record<string, string> = {},
   ): void {
     record.response = { status: error.status, source, errorType: error.type, errorMessage: error.message };
-    this.sendJson(res, error.status, errorBody(error.type, error.message, requestId), {
+    this.sendJson(res, error.status, errorBody(error.type, error.message, requestId, error.errorCode), {
       ...this.baseHeaders(requestId),
       ...extraHeaders,
     });
@@ -193,6 +193,13 @@ export class ResponseWriter {
       const at = events.findIndex((e) => e.event === 'content_block_stop' && ++stops === spec.dropAfterBlocks);
       if (at >= 0) dropAfterEvents = at + 1;
     }
+    // A clean EOF: the stream ends as if the connection closed politely (no message_stop).
+    let endAfterEvents = spec.endAfterEvents;
+    if (spec.endInsideBlock !== undefined) {
+      let stops = 0;
+      const at = events.findIndex((e) => e.event === 'content_block_stop' && ++stops === spec.endInsideBlock);
+      if (at >= 0) endAfterEvents = at;
+    }
     let errorFrame: { afterEvents: number; frame: string } | undefined;
     if (spec.streamError) {
       const type = spec.streamError.type ?? 'overloaded_error';
@@ -204,7 +211,8 @@ export class ResponseWriter {
     }
     record.response = { status: 200, source: 'message', message };
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    await this.writeStream(res, frames, { delayMs: spec.delayMs, dropAfterEvents, pausesAfter }, errorFrame, signal);
+    const sent = endAfterEvents !== undefined ? frames.slice(0, endAfterEvents) : frames;
+    await this.writeStream(res, sent, { delayMs: spec.delayMs, dropAfterEvents, pausesAfter }, errorFrame, signal);
   }
 
   async answerRawSse(
@@ -246,7 +254,12 @@ export class ResponseWriter {
     if (spec.retryAfter !== undefined) headers['retry-after'] = String(spec.retryAfter);
     if (spec.retryAfterMs !== undefined) headers['retry-after-ms'] = String(spec.retryAfterMs);
     if (spec.shouldRetry !== undefined) headers['x-should-retry'] = String(spec.shouldRetry);
-    const error = { status: spec.status, type: spec.type ?? fallback.type, message: spec.message ?? fallback.message };
+    const error = {
+      status: spec.status,
+      type: spec.type ?? fallback.type,
+      message: spec.message ?? fallback.message,
+      ...(spec.errorCode !== undefined ? { errorCode: spec.errorCode } : {}),
+    };
     this.sendError(res, record, requestId, error, 'error', headers);
   }
 }

@@ -14,6 +14,8 @@ export {
   overloadedError,
   rateLimitError,
   rawSse,
+  refusalResponse,
+  spendLimitError,
   textResponse,
   toolUseResponse,
 } from './responses';

@@ -11,6 +11,7 @@ import type {
   WireContentBlock,
   WireErrorBody,
   WireMessage,
+  WireRefusalStopDetails,
   WireUsage,
 } from './types';
 
@@ -85,6 +86,39 @@ export function apiError(extra: Omit<ErrorSpec, 'kind' | 'status'> = {}): ErrorS
   return errorResponse(500, extra);
 }
 
+/**
+ * A refusal as the API streams it (the shape of the SDK's recorded refusal streams): the content
+ * the model had written (none, text, a tool_use …), then message_delta with `stop_reason:
+ * "refusal"` and `stop_details` {type: "refusal", category, explanation}.
+ */
+export function refusalResponse(
+  content: ContentSpec[] = [],
+  details: { category?: WireRefusalStopDetails['category']; explanation?: string | null } = {},
+  extra: Omit<MessageSpec, 'content' | 'stop_reason' | 'stop_details'> = {},
+): MessageSpec {
+  return {
+    ...extra,
+    content,
+    stop_reason: 'refusal',
+    stop_details: { type: 'refusal', category: details.category ?? null, explanation: details.explanation ?? null },
+  };
+}
+
+/**
+ * HTTP 429 `rate_limit_error` for an organization over its API tier's monthly spend threshold: the
+ * SDK's `EnforcedSpendLimitReachedError` shape (`error.details.error_code`), and no `retry-after`
+ * (the API's errors page: retrying does not help until the limit resets).
+ */
+export function spendLimitError(extra: Omit<ErrorSpec, 'kind' | 'status'> = {}): ErrorSpec {
+  return errorResponse(429, {
+    type: 'rate_limit_error',
+    message:
+      'Your organization has reached its monthly API usage limit for its usage tier. Access resumes at the start of next month.',
+    errorCode: 'enforced_spend_limit_reached',
+    ...extra,
+  });
+}
+
 export function disconnect(extra: Omit<DisconnectSpec, 'kind'> = {}): DisconnectSpec {
   return { ...extra, kind: 'disconnect' };
 }
@@ -128,8 +162,11 @@ export function defaultErrorFor(status: number): { type: ApiErrorType; message: 
   );
 }
 
-export function errorBody(type: string, message: string, requestId?: string): WireErrorBody {
-  const body: WireErrorBody = { type: 'error', error: { type, message } };
+export function errorBody(type: string, message: string, requestId?: string, errorCode?: string): WireErrorBody {
+  const body: WireErrorBody = {
+    type: 'error',
+    error: { type, message, ...(errorCode !== undefined ? { details: { error_code: errorCode } } : {}) },
+  };
   if (requestId !== undefined) body.request_id = requestId;
   return body;
 }
@@ -206,6 +243,7 @@ export function buildMessage(spec: MessageSpec, ctx: BuildContext): WireMessage 
     content,
     stop_reason: spec.stop_reason ?? (hasToolUse ? 'tool_use' : 'end_turn'),
     stop_sequence: spec.stop_sequence ?? null,
+    stop_details: spec.stop_details ?? null,
     usage,
   };
 }
@@ -309,7 +347,11 @@ export function buildStreamEvents(message: WireMessage, spec: MessageSpec, defau
 
   push('message_delta', {
     type: 'message_delta',
-    delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
+    delta: {
+      stop_reason: message.stop_reason,
+      stop_sequence: message.stop_sequence,
+      stop_details: message.stop_details ?? null,
+    },
     usage: { output_tokens: message.usage.output_tokens },
   });
   push('message_stop', { type: 'message_stop' });

@@ -59,6 +59,7 @@ interface StreamEventData {
     signature?: string;
     stop_reason?: WireMessage['stop_reason'];
     stop_sequence?: string | null;
+    stop_details?: WireMessage['stop_details'];
   };
   usage?: Partial<WireMessage['usage']>;
   error?: { type: string; message: string };
@@ -125,6 +126,7 @@ export function accumulateMessage(events: readonly SseEvent[]): WireMessage {
       case 'message_delta': {
         if (data.delta?.stop_reason !== undefined) message.stop_reason = data.delta.stop_reason;
         if (data.delta?.stop_sequence !== undefined) message.stop_sequence = data.delta.stop_sequence;
+        if (data.delta?.stop_details !== undefined) message.stop_details = data.delta.stop_details;
         if (data.usage) message.usage = { ...message.usage, ...data.usage };
         break;
       }

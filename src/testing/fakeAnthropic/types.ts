@@ -11,7 +11,20 @@ export type ApiErrorType =
   | 'api_error'
   | 'overloaded_error';
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';
+export type StopReason =
+  'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
+
+/**
+ * What the API says of a refusal (`stop_details` beside `stop_reason: "refusal"`, in the message
+ * and in message_delta; @anthropic-ai/sdk 1.14 `RefusalStopDetails`; its recorded streams also carry
+ * fields the types do not name, e.g. `fallback_credit_token`, which pass through here).
+ */
+export interface WireRefusalStopDetails {
+  type: 'refusal';
+  category: 'cyber' | 'bio' | 'frontier_llm' | 'reasoning_extraction' | 'general_harms' | null;
+  explanation: string | null;
+  [key: string]: unknown;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes (what the server sends)
@@ -77,12 +90,15 @@ export interface WireMessage {
   content: WireContentBlock[];
   stop_reason: StopReason | null;
   stop_sequence: string | null;
+  /** Set with a refusal; null otherwise (absent in messages recorded before the API had it). */
+  stop_details?: WireRefusalStopDetails | null;
   usage: WireUsage & { server_tool_use?: { web_search_requests: number } };
 }
 
 export interface WireErrorBody {
   type: 'error';
-  error: { type: ApiErrorType | string; message: string };
+  /** `details.error_code` names the cause where the API has one (e.g. `enforced_spend_limit_reached`). */
+  error: { type: ApiErrorType | string; message: string; details?: { error_code: string } };
   request_id?: string;
 }
 
@@ -194,6 +210,16 @@ export interface StreamBehaviour {
    */
   dropAfterBlocks?: number;
   /**
+   * End the stream cleanly (no error, no message_stop: a clean EOF) after this many SSE events.
+   * Non-streamed: ignored (the whole message is sent).
+   */
+  endAfterEvents?: number;
+  /**
+   * End the stream cleanly inside the Nth content block (1-based): after its last delta, before
+   * its content_block_stop — the block stays open, no message_delta, no message_stop. Non-streamed: ignored.
+   */
+  endInsideBlock?: number;
+  /**
    * Send `event: error` after `afterEvents` events and end the stream, as the API does when it
    * overloads mid-stream. Non-streamed: an HTTP error with the matching status instead.
    */
@@ -213,6 +239,8 @@ export interface MessageSpec extends StreamBehaviour {
   /** Default: `tool_use` when a tool_use block is present, else `end_turn`. */
   stop_reason?: StopReason;
   stop_sequence?: string | null;
+  /** Sent in message_delta and the message (a refusal's: see `refusalResponse`). Default: null. */
+  stop_details?: WireRefusalStopDetails | null;
   usage?: Partial<WireUsage>;
   /** Default: the request's model. */
   model?: string;
@@ -233,6 +261,8 @@ export interface ErrorSpec {
   retryAfterMs?: number;
   /** `x-should-retry` header, which the SDK obeys over its status rules. */
   shouldRetry?: boolean;
+  /** `error.details.error_code` (the API's stable cause, e.g. `enforced_spend_limit_reached`: see `spendLimitError`). */
+  errorCode?: string;
   latencyMs?: number;
   headers?: Record<string, string>;
 }
