@@ -14,6 +14,8 @@ import { resolve } from 'node:path';
 import { loadAgentDefinitions } from './agents/definitions';
 import { loadSkills, skillListing } from './agents/skills';
 import { pinMcpServers } from './mcp/pins';
+import { pinHooks } from './hooks/pins';
+import type { HooksConfig } from './hooks/types';
 import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
 import { sandboxPathsFromRules } from './sandbox/policy';
 import type { SandboxSettings } from './sandbox/settings';
@@ -251,6 +253,13 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     ...(opts.mcpServers
       ? { mcpServers: pinMcpServers(opts.mcpServers, cwd, [cwd, ...(opts.additionalDirectories ?? [])]) }
       : {}),
+    // The files each command hook runs from the working directories, pinned now against the
+    // project root the hooks run from (src/hooks/pins.ts); a subagent's input brings its parent's.
+    ...(opts.hookPins
+      ? { hookPins: opts.hookPins }
+      : opts.hooks
+        ? { hookPins: pinHooks(opts.hooks as HooksConfig, cwd, [cwd, ...(opts.additionalDirectories ?? [])]) }
+        : {}),
     permissionMode: mode,
     rules: opts.rules ?? { allow: [], ask: [], deny: [] },
     sandbox: sessionSandbox(opts.sandbox, opts.rules ?? { allow: [], ask: [], deny: [] }, cwd),

@@ -9,6 +9,7 @@
 // lost task, never a silent re-run. Failures to start are data (state `failed` with the reason).
 // No Temporal here: src/activities/backgroundTask.ts is the adapter.
 import type { AgentContext } from '../engine/context';
+import { hookProjectDir } from '../hooks/run';
 import type { TaskState } from '../engine/autonomy';
 import { runBackgroundCommand, type BackgroundCommandResult } from '../tools/builtin/bash';
 import type { ToolUseContext } from '../tools/Tool';
@@ -71,7 +72,7 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
         withTaskDirectory(session.permission, session.sessionId),
         resultStore,
         withWorkerHooks(deps.hooks, session.hooks),
-        agent.cwd,
+        hookProjectDir(session.hookPins, input.context),
         session.mcpServers,
       ),
       abortSignal: signal,

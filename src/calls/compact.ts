@@ -26,6 +26,7 @@ import {
   type CompactionRecord,
   type ContextView,
 } from '../engine/contextView';
+import type { HookPins } from '../engine/context';
 import type { Message, Usage } from '../engine/messages';
 import { hookMayBlock } from '../engine/modelStep';
 import { applyCacheBreakpoints } from '../engine/promptCache';
@@ -54,7 +55,17 @@ export interface CompactContextInput {
   hooks?: unknown;
   /** The session's MCP servers: their tools are offered in the summarizing request too (same prefix, and the messages use them). */
   mcp?: CallModelInput['mcp'];
+  /** The agent's current directory: the PreCompact hook input's `cwd`. */
   cwd: string;
+  /**
+   * Where command hooks run (their CLAUDE_PROJECT_DIR): the session's project root. Absent in a
+   * compaction an older turn workflow scheduled (before the field): `cwd`, as it was.
+   */
+  projectDir?: string;
+  /** The files the session's command hooks run, pinned at its start. */
+  hookPins?: HookPins;
+  /** The session's `sandbox.passEnv`, for its command hooks. */
+  hookPassEnv?: string[];
 }
 
 export type CompactContextResult =
@@ -113,7 +124,13 @@ async function preCompact(
   const hookTrigger = input.trigger === 'manual' ? 'manual' : 'auto';
   const hookResult = await runPreCompactHooks(
     { session_id: input.sessionId, cwd: input.cwd, trigger: hookTrigger, custom_instructions: null },
-    { config: mergeHooks(normalizeHooksConfig(input.hooks), deps.hooks), cwd: input.cwd, signal: ctx.signal },
+    {
+      config: mergeHooks(normalizeHooksConfig(input.hooks), deps.hooks),
+      projectDir: input.projectDir ?? input.hookPins?.projectDir ?? input.cwd,
+      ...(input.hookPins ? { pins: input.hookPins } : {}),
+      ...(input.hookPassEnv ? { passEnv: input.hookPassEnv } : {}),
+      signal: ctx.signal,
+    },
   );
   if (hookResult.block && hookMayBlock(input.trigger === 'reactive' ? 'reactive' : 'auto')) {
     return { kind: 'blocked', reason: hookResult.block.reason, hookRuns: hookResult.runs };

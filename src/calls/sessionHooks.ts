@@ -6,6 +6,7 @@ import { trimHookRun } from '../engine/hooks';
 import { normalizeHooksConfig } from '../hooks/config';
 import { runSessionEventHooks } from '../hooks/session';
 import { writeTranscriptFile } from '../hooks/transcript';
+import type { HookPins } from '../engine/context';
 import type { AgentHookFields, HookRun, HooksConfig, SessionHookEventName } from '../hooks/types';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PermissionMode } from '../tools/permissionTypes';
@@ -13,7 +14,18 @@ import type { PermissionMode } from '../tools/permissionTypes';
 export interface RunSessionHooksInput {
   event: SessionHookEventName;
   sessionId: string;
+  /** The agent's current directory: the hook input's `cwd`. */
   cwd: string;
+  /**
+   * Where the command hooks run, and their CLAUDE_PROJECT_DIR: the session's project root
+   * (hookProjectDir). Absent in an activity an older workflow scheduled (before this field): the
+   * hooks then run in `cwd`, as they did.
+   */
+  projectDir?: string;
+  /** The files the command hooks run, pinned at the session's start (absent: sessions started before pins). */
+  hookPins?: HookPins;
+  /** The session's `sandbox.passEnv`: worker variables its command hooks get besides the allowlist. */
+  passEnv?: string[];
   permissionMode: PermissionMode;
   /** The transcript head: materialized as the `transcript_path` file before the hooks run. */
   head: string | null;
@@ -60,7 +72,13 @@ export async function runSessionHooksWith(
       ...(input.event === 'SubagentStop' ? { agent_transcript_path: transcriptPath } : {}),
       ...input.fields,
     },
-    { config, cwd: input.cwd, ...(signal ? { signal } : {}) },
+    {
+      config,
+      projectDir: input.projectDir ?? input.hookPins?.projectDir ?? input.cwd,
+      ...(input.hookPins ? { pins: input.hookPins } : {}),
+      ...(input.passEnv ? { passEnv: input.passEnv } : {}),
+      ...(signal ? { signal } : {}),
+    },
   );
   return { runs: runs.map((r) => trimHookRun(r)), transcriptPath };
 }

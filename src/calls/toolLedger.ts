@@ -14,6 +14,7 @@ import { AGENT_TOOL_NAMES, type SubagentResume } from '../engine/subagents';
 import type { ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { HooksConfig } from '../hooks';
 import { writeTranscriptFile } from '../hooks/transcript';
+import { hookProjectDir } from '../hooks/run';
 import { controlPathSet, type ControlPathSet } from '../permissions/controlFiles';
 import { controlChanges, snapshotControlFiles, type ControlSnapshot } from '../permissions/controlWrites';
 import { describeToolUse } from '../pipeline/describe';
@@ -205,7 +206,7 @@ class LedgerCall {
       withTaskDirectory(session.permission, session.sessionId),
       setup.resultStore,
       hooks,
-      setup.agent.cwd,
+      hookProjectDir(session.hookPins, setup.agent),
       session.mcpServers,
     );
     const watch = await ControlWatch.start(this.input, setup, permission.controlFiles, hooks);
@@ -237,6 +238,7 @@ class LedgerCall {
       idempotencyScope: this.ledgerKey,
       agent: setup.agent,
       ...(hooks ? { hooks } : {}),
+      ...(session.hookPins ? { hookPins: session.hookPins } : {}),
       resultStore: setup.resultStore,
       ...(deps.privatePaths ? { privatePaths: deps.privatePaths } : {}),
       ...(deps.sandboxHost ? { sandboxHost: deps.sandboxHost } : {}),

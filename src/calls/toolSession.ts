@@ -42,26 +42,31 @@ export function withWorkerHooks(worker: HooksConfig | undefined, session?: Hooks
  * directory (see withResultDirectory), a session whose input says nothing about the sandbox
  * gets the default sandbox settings (`{}`: Bash sandboxed where the platform supports it), and
  * the files its command hooks and its stdio MCP servers run are protected paths (`controlFiles`,
- * from the hooks of the session's settings, resolved against the session's cwd and the project
- * root, and from the servers' command lines, resolved where the worker starts them).
+ * from the hooks of the session's settings, resolved against `hookRoot` — the project root the
+ * hooks run from, fixed at the session's start (src/hooks/run.ts hookProjectDir), never the cwd of
+ * the call: a file planted where the agent cd'd to is not what a hook runs; absent, the first
+ * working directory — and from the servers' command lines, resolved where the worker starts them).
  */
 export function sessionPermission(
   permission: ToolPermissionContext,
   store: ResultStore,
   hooks?: HooksConfig,
-  cwd?: string,
+  hookRoot?: string,
   mcpServers?: McpServers,
 ): ToolPermissionContext {
   const p = withResultDirectory(permission, store);
   const commands = hookCommandsOf(hooks);
-  const bases = [...new Set([...(cwd ? [cwd] : []), ...permission.workingDirectories.slice(0, 1)])];
+  // Hooks run from the root (and it stays a working directory after a `cd`: permissionEnvOf), so
+  // its files count even when the call's working directories start elsewhere.
+  const base = hookRoot ?? permission.workingDirectories[0];
+  const hookDirs = [...new Set([...(hookRoot ? [hookRoot] : []), ...permission.workingDirectories])];
   const controlFiles = [
     ...new Set([
-      ...bases.flatMap((b) => hookControlFiles(commands, b, permission.workingDirectories)),
+      ...(base ? hookControlFiles(commands, base, hookDirs) : []),
       // The scripts the session's stdio MCP servers run: the worker starts them (unsandboxed) in the session's first working directory.
       ...mcpServerControlFiles(
         stdioCommands(mcpServers),
-        permission.workingDirectories[0] ?? cwd ?? process.cwd(),
+        permission.workingDirectories[0] ?? hookRoot ?? process.cwd(),
         permission.workingDirectories,
         undefined,
         existsSync,

@@ -8,7 +8,7 @@
 import type { HeartbeatPolicy } from './heartbeat';
 import { loadShellParser } from '../permissions/bashParser';
 import type { CallRuntime } from './runtime';
-import type { AgentContext } from '../engine/context';
+import type { AgentContext, HookPins } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { askMessageForHistory, findToolUse, recordForHistory } from '../engine/payloads';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
@@ -16,6 +16,7 @@ import type { SandboxHost } from '../sandbox/host';
 import { describeToolUse } from '../pipeline/describe';
 import type { HooksConfig } from '../hooks';
 import type { AgentHookFields } from '../hooks/types';
+import { hookProjectDir } from '../hooks/run';
 import type { ExecutionLedger } from '../stores/executionLedger';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
@@ -75,6 +76,8 @@ export interface ToolSessionSettings {
   toolNames: string[];
   permission: ToolPermissionContext;
   hooks?: HooksConfig;
+  /** The files its command hooks run, pinned at its start; their root is where the hooks run (src/hooks/pins.ts). */
+  hookPins?: HookPins;
   /** The session's MCP servers (unexpanded: `${VAR}` expands on the worker); their tools join the pool. */
   mcpServers?: McpServers;
   /** The session's agent types (the Agent tool); absent = general-purpose only. */
@@ -94,6 +97,7 @@ export interface StoredToolSettings {
   rules: ToolPermissionContext['rules'];
   sandbox?: ToolPermissionContext['sandbox'];
   hooks?: HooksConfig;
+  hookPins?: HookPins;
   mcpServers?: McpServers;
   agents?: AgentDefinition[];
   skills?: SkillDefinition[];
@@ -136,6 +140,7 @@ export async function resolveToolSession(
       ...(s.sandbox ? { sandbox: s.sandbox } : {}),
     },
     ...(s.hooks ? { hooks: s.hooks } : {}),
+    ...(s.hookPins ? { hookPins: s.hookPins } : {}),
     ...(s.mcpServers ? { mcpServers: s.mcpServers } : {}),
     ...(s.agents ? { agents: s.agents } : {}),
     ...(s.skills ? { skills: s.skills } : {}),
@@ -336,7 +341,7 @@ async function mayAsk(
         withTaskDirectory(session.permission, session.sessionId),
         deps.resultStore(session.sessionId),
         withWorkerHooks(deps.hooks, session.hooks),
-        context.cwd,
+        hookProjectDir(session.hookPins, context),
         session.mcpServers,
       ),
       abortSignal: new AbortController().signal,

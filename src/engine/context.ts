@@ -80,6 +80,32 @@ export function modelWithSkillGrants<M extends { model: string }>(model: M, ctx:
   return granted && granted !== model.model ? { ...model, model: granted } : model;
 }
 
+/**
+ * The session's project root: the directory it started in (its input's `cwd`), whatever `cd`,
+ * EnterWorktree or ExitWorktree did since. What the worker runs outside the sandbox for the session
+ * (its command hooks) runs from here, never from the agent's current cwd (DESIGN invariant 15).
+ * Pure: `projectDir` is absent until the first `cd` or EnterWorktree (so `cwd` is still the start
+ * directory), the first `cd` keeps the start directory there, and EnterWorktree saves both in
+ * `worktree` (originalProjectDir, or originalCwd when no `cd` came before) until ExitWorktree
+ * restores them.
+ */
+export function sessionRootOf(ctx: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'>): string {
+  if (ctx.worktree) return ctx.worktree.originalProjectDir ?? ctx.worktree.originalCwd;
+  return ctx.projectDir ?? ctx.cwd;
+}
+
+/**
+ * The files a session's command hooks run, pinned by content when the session started
+ * (src/hooks/pins.ts): `projectDir` is the root they were resolved against and the hooks run from
+ * (a subagent keeps its parent's, whatever its own cwd); `commands` maps a hook's key (hookPinKey:
+ * its command and exec-form arguments) to path → fingerprint (src/mcp/pins.ts fileFingerprint,
+ * `absent` included, so that a file created later is seen too).
+ */
+export interface HookPins {
+  projectDir: string;
+  commands: Record<string, Record<string, string>>;
+}
+
 export function initialContext(cwd: string, additionalDirectories: string[] = []): AgentContext {
   return { cwd, additionalDirectories: [...additionalDirectories], readFiles: {} };
 }

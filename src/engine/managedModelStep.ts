@@ -3,6 +3,7 @@
 // activity, the in-process runner calls the same cores directly. What the step only passes through
 // (agent definitions, MCP servers, hooks) is a type parameter: the engine never reads it.
 import { INITIAL_VIEW, type CompactionRecord, type ContextView } from './contextView';
+import { sessionRootOf, type AgentContext, type HookPins } from './context';
 import { addUsage, type ContextSettings } from './contextWindow';
 import { activityIds } from './ids';
 import type { MemoryRef } from './memory';
@@ -32,7 +33,11 @@ export interface ModelStepTurn<Agent, Mcp, Hooks> {
   streamingToolExecution?: boolean;
   mcpServers?: Mcp;
   hooks?: Hooks;
-  context: { cwd: string };
+  /** The files the session's command hooks run, pinned at its start (src/hooks/pins.ts). */
+  hookPins?: HookPins;
+  /** The session's sandbox settings: their `passEnv` is what command hooks get besides the allowlist. */
+  sandbox?: { passEnv?: string[] };
+  context: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'>;
 }
 
 /** The model call's input (the model activity's CallModelInput). */
@@ -69,7 +74,16 @@ export interface CompactArgs<Agent, Mcp, Hooks> {
   agents?: Agent[];
   contextSettings?: ContextSettings;
   hooks?: Hooks;
+  /** The agent's current directory (the PreCompact hook input's `cwd`). */
   cwd: string;
+  /**
+   * Where command hooks run: the session's project root (absent in compactions an older turn
+   * scheduled: `cwd`, as before).
+   */
+  projectDir?: string;
+  hookPins?: HookPins;
+  /** The session's `sandbox.passEnv`, for its command hooks. */
+  hookPassEnv?: string[];
   mcp?: { servers: Mcp; cwd: string };
 }
 
@@ -166,6 +180,10 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             ...(input.contextSettings ? { contextSettings: input.contextSettings } : {}),
             ...(input.hooks ? { hooks: input.hooks } : {}),
             cwd: input.context.cwd,
+            // PreCompact command hooks (the session's and the worker's) run from the project root.
+            projectDir: input.hookPins?.projectDir ?? sessionRootOf(input.context),
+            ...(input.hookPins ? { hookPins: input.hookPins } : {}),
+            ...(input.sandbox?.passEnv ? { hookPassEnv: input.sandbox.passEnv } : {}),
             ...mcp,
           },
           activityIds.attempt(activityIds.compact(n), tries),

@@ -1,7 +1,9 @@
 // Running the hooks of one event for one tool call, and combining their answers.
 import type { HookPermissionDecision } from '../permissions/decide';
 import { runShellCommand } from './command';
+import { sessionRootOf, type AgentContext, type HookPins } from '../engine/context';
 import { hooksFor, type MatchedHook } from './config';
+import { hookPinRefusal } from './pins';
 import type {
   HookEventName,
   HookInput,
@@ -15,7 +17,13 @@ import type {
 
 export interface HookRunEnv {
   config?: HooksConfig;
-  cwd: string;
+  /**
+   * Where command hooks run, and their CLAUDE_PROJECT_DIR: the session's project root (hookProjectDir),
+   * never the agent's current cwd (which the hook input's `cwd` field carries).
+   */
+  projectDir: string;
+  /** The files each command hook runs, pinned at the session's start: a hook whose files changed is not run. */
+  pins?: HookPins;
   signal?: AbortSignal;
   /** Extra environment for command hooks (on top of the door's allowlist, src/hostProcess). */
   env?: Readonly<Record<string, string>>;
@@ -51,6 +59,18 @@ export interface PostToolUseHooksResult {
   notices: string[];
 }
 
+/**
+ * The directory a session's command hooks run from: the root its pins were taken against (a
+ * subagent's are its parent's), else the session's start directory (sessionRootOf; a session
+ * started before pins).
+ */
+export function hookProjectDir(
+  pins: HookPins | undefined,
+  ctx: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'>,
+): string {
+  return pins?.projectDir ?? sessionRootOf(ctx);
+}
+
 function shorten(s: string, n = 200): string {
   const t = s.trim();
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
@@ -80,11 +100,22 @@ export async function runOne(
 ): Promise<HookRun> {
   const started = Date.now();
   if (h.def.type === 'command') {
+    // Only as it was at the session's start: a file it runs that changed since means it does not run.
+    const refused = hookPinRefusal(env.pins, h.def);
+    if (refused)
+      return {
+        event,
+        hook: h.label,
+        outcome: 'non_blocking_error',
+        durationMs: 0,
+        error: refused.error,
+        pinChanged: refused.paths,
+      };
     const spec = {
-      cwd: env.cwd,
+      cwd: env.projectDir,
       stdin: JSON.stringify(input),
       timeoutMs: h.timeoutMs,
-      env: { ...env.env, CLAUDE_PROJECT_DIR: env.cwd, DURABLE_AGENT_PROJECT_DIR: env.cwd },
+      env: { ...env.env, CLAUDE_PROJECT_DIR: env.projectDir, DURABLE_AGENT_PROJECT_DIR: env.projectDir },
       ...(env.passEnv ? { passEnv: env.passEnv } : {}),
       ...(h.def.args ? { args: h.def.args } : {}),
       ...(h.def.shell ? { shell: h.def.shell } : {}),
@@ -190,6 +221,14 @@ export async function runPreToolUseHooks(
   result.runs = await Promise.all(matched.map((h) => runOne(h, 'PreToolUse', full, env)));
   const blocks: Array<{ reason: string; hook: string }> = [];
   for (const run of result.runs) {
+    if (run.pinChanged) {
+      // Fail closed: a PreToolUse hook may be a safety check; the call it could have blocked does not run without it.
+      blocks.push({
+        reason: `PreToolUse hook "${shorten(run.hook, 80)}" ${run.error ?? 'was not run'}, so the call was blocked`,
+        hook: run.hook,
+      });
+      continue;
+    }
     const notice = noticeFor(run);
     if (notice) result.notices.push(notice);
     if (run.outcome === 'blocking') {

@@ -60,7 +60,10 @@ export const DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
 
 export interface CommandHookDef {
   type: 'command';
-  /** Run with `sh -c` in the session cwd; the hook input arrives as JSON on stdin. */
+  /**
+   * Run with `sh -c` in the session's project root (its start directory, never the agent's current
+   * cwd); the hook input arrives as JSON on stdin.
+   */
   command: string;
   /** Seconds; default 600. At the timeout the hook's whole process group is killed. */
   timeout?: number;
@@ -214,4 +217,9 @@ export interface HookRun {
   error?: string;
   /** An `async` hook: started in the background, its outcome not read. */
   async?: true;
+  /**
+   * The hook was not run: these files it runs changed since the session started (src/hooks/pins.ts).
+   * The outcome is `non_blocking_error`; a PreToolUse hook refused so blocks its call.
+   */
+  pinChanged?: string[];
 }

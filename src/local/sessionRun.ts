@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallRuntime } from '../calls/runtime';
 import type { ToolSessionSettings } from '../calls/tools';
 import { initialContext } from '../engine/context';
+import { hookProjectDir } from '../hooks/run';
 import type { Message, ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
 import { retryPolicy, type OutageState } from '../engine/retry';
@@ -295,6 +296,10 @@ export class LocalSessionRun implements LocalTurnHost {
           event,
           sessionId: this.sessionId,
           cwd: this.state.context.cwd,
+          // Where the hooks run: the project root, never the agent's cwd (as the session workflow).
+          projectDir: hookProjectDir(this.input.hookPins, this.state.context),
+          ...(this.input.hookPins ? { hookPins: this.input.hookPins } : {}),
+          ...(this.input.sandbox?.passEnv ? { passEnv: this.input.sandbox.passEnv } : {}),
           permissionMode: this.input.permissionMode,
           head,
           hooks: this.input.hooks,

@@ -37,6 +37,7 @@ export function localToolSession(input: LocalInput, sessionId: string): ToolSess
       ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     },
     ...(input.hooks ? { hooks: input.hooks as ToolSessionSettings['hooks'] } : {}),
+    ...(input.hookPins ? { hookPins: input.hookPins } : {}),
     ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
     ...(input.tools.includes('Skill') && input.skills?.length ? { skills: input.skills } : {}),
     ...(input.parent ? { agentHookFields: agentHookFields(input.parent, sessionId) } : {}),
@@ -89,6 +90,8 @@ export function localSubagentRunner(
       cwd: ctx.agent.cwd,
       additionalDirectories: [...ctx.agent.additionalDirectories],
       ...(input.hooks ? { hooks: input.hooks } : {}),
+      // The parent's pins and project root: the child's hooks run from there, checked against them.
+      ...(input.hookPins ? { hookPins: input.hookPins } : {}),
       ...(input.memory ? { memory: input.memory } : {}),
       ...(plan.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
       ...(input.sandbox ? { sandbox: input.sandbox } : {}),

@@ -204,6 +204,8 @@ export class LocalTurn {
           ...(state.view ? { view: state.view } : {}),
           ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
           ...(input.hooks ? { hooks: input.hooks } : {}),
+          ...(input.hookPins ? { hookPins: input.hookPins } : {}),
+          ...(input.sandbox ? { sandbox: input.sandbox } : {}),
           ...(session.mcpServers ? { mcpServers: session.mcpServers } : {}),
           ...(session.agents ? { subagents: { agents: session.agents } } : {}),
         },

@@ -3,6 +3,7 @@
 import { applyContextModifiers } from '../engine/context';
 import { hooksFor, normalizeHooksConfig } from '../hooks/config';
 import {
+  hookProjectDir,
   runPostToolUseFailureHooks,
   runPostToolUseHooks,
   runPreToolUseHooks,
@@ -44,9 +45,15 @@ export class CallHooks {
         return false;
       }
     };
-    const hookEnv = {
+    const passEnv = env.permission.sandbox?.passEnv;
+    const hookEnv: HookRunEnv = {
       config,
-      cwd: env.agent.cwd,
+      // The session's project root, fixed at its start: never where the agent has cd'd to (a
+      // planted package.json or .claude/hooks there would run unsandboxed). The hook input's
+      // `cwd` (below) is still the agent's current directory, as the reference's.
+      projectDir: hookProjectDir(env.hookPins, env.agent),
+      ...(env.hookPins ? { pins: env.hookPins } : {}),
+      ...(passEnv ? { passEnv } : {}),
       signal: run.controller.signal,
       aliases: tool.aliases ?? [],
       callMatches,
@@ -116,15 +123,16 @@ export class CallHooks {
   /** PostToolUse with the tool's response, run where a worktree call leaves the session. */
   async postToolUse(result: ToolResult<unknown>, response: unknown): Promise<void> {
     const { env } = this.run;
-    // As the reference, PostToolUse runs where a worktree call leaves the session (after
-    // ExitWorktree remove the directory it started in is gone).
+    // As the reference, PostToolUse's input `cwd` is where a worktree call leaves the session
+    // (after ExitWorktree remove the directory it started in is gone); the hook itself runs from
+    // the project root, as every hook.
     const mods = Array.isArray(result.contextModifiers) ? result.contextModifiers : [];
     const cwdAfter = mods.some((m) => m.type === 'worktreeEntered' || m.type === 'worktreeExited')
       ? applyContextModifiers(env.agent, mods).cwd
       : env.agent.cwd;
     const post = await runPostToolUseHooks(
       { ...this.input(), cwd: cwdAfter, tool_response: response, duration_ms: Date.now() - this.run.callStarted },
-      { ...this.env, cwd: cwdAfter },
+      this.env,
     );
     this.run.state.takeAfterCall(post, 'PostToolUse');
   }

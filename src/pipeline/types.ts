@@ -1,6 +1,6 @@
 // The pipeline's data: what a call runs with (PipelineEnv), what it resolves to (ToolUseOutcome),
 // and the two phases of a call the scheduler executes itself.
-import type { AgentContext, ContextModifier } from '../engine/context';
+import type { AgentContext, ContextModifier, HookPins } from '../engine/context';
 import type { NetworkRecord, SandboxRecord } from '../engine/records';
 import type { Message, ToolResultBlockParam } from '../engine/messages';
 import type { AgentHookFields, HookRun, HooksConfig } from '../hooks/types';
@@ -41,6 +41,8 @@ export interface PipelineEnv {
   permission: ToolPermissionContext;
   /** Either the inner map or a whole settings object `{ hooks: {...} }`. */
   hooks?: HooksConfig | { hooks: HooksConfig };
+  /** The files the session's command hooks run, pinned at its start; their root is where hooks run (src/hooks/pins.ts). */
+  hookPins?: HookPins;
   resultStore?: ResultStore;
   /** The worker's own state, kept from sandboxed commands (ToolUseContext.privatePaths). */
   privatePaths?: readonly string[];

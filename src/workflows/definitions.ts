@@ -3,7 +3,7 @@
 // engine and @temporalio/workflow (test/unit/rooms.test.ts).
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
-import type { AgentContext } from '../engine/context';
+import type { AgentContext, HookPins } from '../engine/context';
 import type { Autonomy } from '../engine/autonomy';
 import type { Message, StopDetails, Usage } from '../engine/messages';
 import type {
@@ -55,6 +55,13 @@ export interface SessionInput {
   /** The user's IANA time zone (cron jobs read it): captured by the client, checked at the edge. */
   timeZone?: string;
   hooks?: HooksJson;
+  /**
+   * The files the command hooks run, pinned by content at the session's start, and the project
+   * root the hooks run from (src/hooks/pins.ts; set by sessionInput). A subagent and a
+   * continue-as-new keep the parent's. Absent in sessions started before pins: their hooks run
+   * from the session's start directory, unchecked.
+   */
+  hookPins?: HookPins;
   /**
    * MCP servers (`.mcp.json` approved servers and settings `mcpServers`), unexpanded: `${VAR}`
    * expands on the worker that starts the server. Their tools join the pool as `mcp__<server>__<tool>`.
@@ -197,6 +204,7 @@ export interface TurnWorkflowInput {
   /** A subagent's turn: what every hook input carries (parent session_id, agent_id, agent_type). */
   agentHookFields?: { session_id: string; agent_id: string; agent_type: string };
   hooks?: HooksJson;
+  hookPins?: HookPins;
   mcpServers?: McpServers;
   /** `readFiles` here holds only entries not yet in the read-file store (none, normally). */
   context: AgentContext;

@@ -30,7 +30,7 @@ import {
 } from '@temporalio/workflow';
 import type { ErrorCode } from '../engine/errors';
 import { defineSearchAttributeKey } from '@temporalio/common';
-import { initialContext } from '../engine/context';
+import { initialContext, sessionRootOf } from '../engine/context';
 import type { Message } from '../engine/messages';
 import { describeOutage, type OutageState } from '../engine/retry';
 import type { HookActivities, ToolSettingsActivities } from '../activities';
@@ -551,6 +551,11 @@ class SessionRun implements SessionExecutor {
         event,
         sessionId: this.sessionId,
         cwd: this.state.context.cwd,
+        // Where the hooks run: the project root, not the agent's cwd (an activity input's new
+        // fields change no workflow command: histories recorded before them replay unchanged).
+        projectDir: input.hookPins?.projectDir ?? sessionRootOf(this.state.context),
+        ...(input.hookPins ? { hookPins: input.hookPins } : {}),
+        ...(input.sandbox?.passEnv ? { passEnv: input.sandbox.passEnv } : {}),
         permissionMode: input.permissionMode,
         head,
         hooks: input.hooks,

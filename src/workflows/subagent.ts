@@ -95,6 +95,8 @@ export function childSessionInput(
     cwd,
     ...(context.additionalDirectories.length > 0 ? { additionalDirectories: [...context.additionalDirectories] } : {}),
     ...(input.hooks ? { hooks: input.hooks } : {}),
+    // The parent's pins and project root: the child's hooks run from there, checked against them.
+    ...(input.hookPins ? { hookPins: input.hookPins } : {}),
     // The parent's memory (CLAUDE.md), as the reference gives a subagent.
     ...(sub.memory ? { memory: sub.memory } : {}),
     ...(call.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),

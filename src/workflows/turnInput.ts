@@ -42,6 +42,7 @@ export function turnWorkflowInput(
     rules: input.rules,
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     ...(input.hooks ? { hooks: input.hooks } : {}),
+    ...(input.hookPins ? { hookPins: input.hookPins } : {}),
     ...(agentHooks ? { agentHookFields: agentHooks } : {}),
     ...(state.memoryRef ? { memory: state.memoryRef } : {}),
     ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),

@@ -281,10 +281,17 @@ async function runRow(c: ControlAttack): Promise<string[]> {
   // As a worker builds it: the files the session's hooks run are protected (sessionPermission), and
   // the worker's own state (its store, named by DURABLE_AGENT_STORE_DIR here; the data directory) is private.
   const permission: ToolPermissionContext = sessionPermission(
-    { mode: c.mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [d.proj, ...addDirs], sandbox: {} },
+    {
+      mode: c.mode,
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [d.proj, ...addDirs],
+      // Hooks get the door's allowlist only: the npm settings that keep npm's logs and cache out of
+      // the bait HOME reach the project's `npm run` hooks as a user would pass them (sandbox.passEnv).
+      sandbox: { passEnv: ['npm_config_*'] },
+    },
     {} as ResultStore,
     c.projectHooks ? PROJECT_HOOKS : undefined,
-    cwd,
+    d.proj, // the session's project root: where its hooks run (hookProjectDir), whatever the row's cwd
   );
   const privatePaths = workerPrivatePaths(fx.envStore, {} as BlobStore);
   let agent: AgentContext = {

@@ -124,7 +124,7 @@ test('unit: args runs the executable without a shell; async does not wait and it
     tool_use_id: 't',
   };
   await runPreToolUseHooks(input, {
-    cwd,
+    projectDir: cwd,
     config: normalizeHooksConfig({
       PreToolUse: [{ hooks: [{ type: 'command', command: script, args: ['a b', '$HOME', '; rm -rf x'] }] }],
     }),
@@ -133,7 +133,7 @@ test('unit: args runs the executable without a shell; async does not wait and it
 
   const marker = path.join(cwd, 'async-done');
   const r = await runPreToolUseHooks(input, {
-    cwd,
+    projectDir: cwd,
     config: normalizeHooksConfig({
       PreToolUse: [
         { hooks: [{ type: 'command', async: true, command: `sleep 2; touch '${marker}'; echo no >&2; exit 2` }] },

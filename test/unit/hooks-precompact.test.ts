@@ -22,7 +22,7 @@ test('unit: PreCompact command hooks — matcher on the trigger, stdout becomes 
       },
     ],
   });
-  const r = await runPreCompactHooks(input, { config, cwd: tmpdir() });
+  const r = await runPreCompactHooks(input, { config, projectDir: tmpdir() });
   assert.deepEqual(r.instructions, ['Keep the list of files read.', 'Mention the failing test.']);
   assert.equal(r.block, undefined);
   assert.equal(r.runs.length, 2);
@@ -37,7 +37,7 @@ test('unit: PreCompact command hooks — matcher on the trigger, stdout becomes 
       },
     ],
   });
-  const b = await runPreCompactHooks(input, { config: blocking, cwd: tmpdir() });
+  const b = await runPreCompactHooks(input, { config: blocking, projectDir: tmpdir() });
   assert.deepEqual(b.block?.reason, 'not now: mid-migration');
   assert.equal(b.notices.length, 1, 'exit 1 is a non-blocking error');
 });
@@ -59,7 +59,7 @@ test('unit: PreCompact function hooks see the input; decision "block" blocks', a
       },
     ],
   };
-  const r = await runPreCompactHooks({ ...input, trigger: 'manual' }, { config, cwd: tmpdir() });
+  const r = await runPreCompactHooks({ ...input, trigger: 'manual' }, { config, projectDir: tmpdir() });
   assert.equal(r.block?.reason, 'checkpoint first');
   assert.deepEqual(seen, [{ ...input, trigger: 'manual', hook_event_name: 'PreCompact' }]);
 });

@@ -368,7 +368,7 @@ test('a non-matching hook does not run; identical commands run once', async () =
   const r = await runPreToolUseHooks(
     { session_id: 's', cwd, permission_mode: 'default', tool_name: 'Echo', tool_input: {}, tool_use_id: 't' },
     {
-      cwd,
+      projectDir: cwd,
       config: {
         PreToolUse: [
           { matcher: 'Echo', hooks: [{ type: 'command', command: cmd }] },
