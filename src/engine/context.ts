@@ -80,6 +80,29 @@ export function modelWithSkillGrants<M extends { model: string }>(model: M, ctx:
   return granted && granted !== model.model ? { ...model, model: granted } : model;
 }
 
+/** A session's project repository as it was at the session's start (issue 30, docs/security.md). */
+export interface ProjectRepository {
+  /** The main checkout's root, the directory holding `.git` (a real path). */
+  root: string;
+  /** `<root>/.git`, the common git directory (a real path). */
+  commonDir: string;
+  /** The common directory's identity (device and inode, decimal): a directory put in its place is not it. */
+  dev: string;
+  ino: string;
+  /** The linked worktrees registered at the start that live under the root: git directory name and worktree path. */
+  worktrees: Array<{ name: string; path: string }>;
+}
+
+/**
+ * The directory the session started in, whatever `cd` and EnterWorktree did since: the project
+ * directory a `cd` kept, or the one EnterWorktree saved (issue 30: worker-side git finds the
+ * session's repository from here, never from the current cwd).
+ */
+export function sessionStartDir(ctx: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'>): string {
+  if (ctx.worktree) return ctx.worktree.originalProjectDir ?? ctx.worktree.originalCwd;
+  return ctx.projectDir ?? ctx.cwd;
+}
+
 export function initialContext(cwd: string, additionalDirectories: string[] = []): AgentContext {
   return { cwd, additionalDirectories: [...additionalDirectories], readFiles: {} };
 }
