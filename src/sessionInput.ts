@@ -19,6 +19,7 @@ import type { HooksConfig } from './hooks/types';
 import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
 import { sandboxPathsFromRules } from './sandbox/policy';
 import type { SandboxSettings } from './sandbox/settings';
+import { projectRepositoryOf } from './tools/repository';
 import type { ContextSettings } from './engine/contextWindow';
 
 /** A session input refused before the session started: nothing was started. */
@@ -134,7 +135,8 @@ export class BypassDisabledError extends DurableAgentError {
 
 /**
  * The session's sandbox settings with the paths of its Read/Edit rules merged in, as the reference
- * does (Read deny → denyRead, Edit deny → denyWrite, Edit allow → allowWrite).
+ * does (Read deny → denyRead, Edit deny → denyWrite, Edit allow → allowWrite), and its project
+ * repository as it is now (`repository`: src/tools/worktree.ts projectRepositoryOf).
  */
 export function sessionSandbox(
   sandbox: SandboxSettings | undefined,
@@ -142,6 +144,9 @@ export function sessionSandbox(
   cwd: string,
 ): SandboxSettings {
   const s: SandboxSettings = { ...(sandbox ?? {}) };
+  // The session's project repository, fixed now (issue 30): the only one worker-side git runs in.
+  // A child session keeps its parent's; `false` records that the session started outside one.
+  if (s.repository === undefined) s.repository = projectRepositoryOf(cwd) ?? false;
   const fromRules = sandboxPathsFromRules(rules, cwd);
   if (fromRules.denyRead.length + fromRules.denyWrite.length + fromRules.allowWrite.length === 0) return s;
   const fs = { ...(s.filesystem ?? {}) };

@@ -80,6 +80,19 @@ export function modelWithSkillGrants<M extends { model: string }>(model: M, ctx:
   return granted && granted !== model.model ? { ...model, model: granted } : model;
 }
 
+/** A session's project repository as it was at the session's start (issue 30, docs/security.md). */
+export interface ProjectRepository {
+  /** The main checkout's root, the directory holding `.git` (a real path). */
+  root: string;
+  /** `<root>/.git`, the common git directory (a real path). */
+  commonDir: string;
+  /** The common directory's identity (device and inode, decimal): a directory put in its place is not it. */
+  dev: string;
+  ino: string;
+  /** The linked worktrees registered at the start that live under the root: git directory name and worktree path. */
+  worktrees: Array<{ name: string; path: string }>;
+}
+
 /**
  * The session's project root: the directory it started in (its input's `cwd`), whatever `cd`,
  * EnterWorktree or ExitWorktree did since. What the worker runs outside the sandbox for the session

@@ -1,6 +1,7 @@
 // Subagents as child sessions: what the Agent tool's pre-call phase hands the scheduler, what the
 // child session hands back, and the pure rules both schedulers share (ids, summaries, tool
 // subsets). Pure and deterministic: bundled into workflows.
+import type { ProjectRepository } from './context';
 import type { ControlWrite } from './records';
 import type { BackgroundTask, TaskOutcome } from './autonomy';
 import { agentNotification, type AgentEnd } from './taskNotifications';
@@ -67,6 +68,18 @@ export interface SubagentOutput {
   launched?: { taskId: string };
   /** The child's worktree (`isolation: "worktree"`), when it was kept (the child changed something). */
   worktree?: AgentWorktree;
+}
+
+/**
+ * What the workflow asks of prepareAgentWorktree: the worktree's name, and where the session's
+ * repository is — the one recorded at its start (`repository`, from its sandbox settings), else its
+ * start directory (`projectDir`); `cwd` (the agent's current one) only from workflows before issue 30.
+ */
+export interface AgentWorktreeRequest {
+  cwd: string;
+  name: string;
+  projectDir?: string;
+  repository?: ProjectRepository | false;
 }
 
 /** An isolated agent's worktree as made before its child starts (git's answers, never the worktree's own `.git` file). */

@@ -67,7 +67,7 @@ const fold = (s: string) => s.normalize('NFC').toLowerCase();
 export interface ProtectedEntry {
   path: string;
   /** What it is for the check after the call. */
-  kind: 'file' | 'dir' | 'gitConfig' | 'gitHooks' | 'gitPointer';
+  kind: 'file' | 'dir' | 'gitConfig' | 'gitHooks' | 'gitPointer' | 'gitWorktrees';
   /** It was there, with content, when the scan ran. */
   existed: boolean;
 }
@@ -110,11 +110,18 @@ function gitDirEntries(
     });
   }
   // The worktrees' shadow git directories (src/sandbox/worktreeGit.ts): their config is the worker's.
-  if (depth === 0) add({ path: path.join(gitDir, 'durable-agent'), kind: 'dir' });
+  // The worktree registrations (issue 30): a forged `worktrees/<x>/gitdir` would name a directory
+  // outside the project as one of its worktrees (protectedDenyWrite denies `worktrees` whole).
+  if (depth === 0) {
+    add({ path: path.join(gitDir, 'durable-agent'), kind: 'dir' });
+    add({ path: path.join(gitDir, 'worktrees'), kind: 'gitWorktrees' });
+  }
   if (depth >= 3) return;
   for (const sub of ['modules', 'worktrees']) {
     for (const e of readdir(path.join(gitDir, sub))) {
-      if (e.isDirectory()) gitDirEntries(path.join(gitDir, sub, e.name), add, depth + 1);
+      if (!e.isDirectory()) continue;
+      gitDirEntries(path.join(gitDir, sub, e.name), add, depth + 1);
+      if (sub === 'worktrees') add({ path: path.join(gitDir, sub, e.name, 'gitdir'), kind: 'gitPointer' });
     }
   }
 }
@@ -187,9 +194,14 @@ export function protectedDenyWrite(
   scan: ProtectedScan,
   workingDirs: readonly string[],
   extraRoots: readonly string[] = [],
+  allowWrite: readonly string[] = [],
 ): string[] {
   const out = new Set<string>();
-  for (const e of scan.entries.values()) if (lstat(e.path) !== undefined || e.kind === 'file') out.add(e.path);
+  const worktrees: string[] = [];
+  for (const e of scan.entries.values()) {
+    if (e.kind === 'gitWorktrees') worktrees.push(e.path);
+    else if (lstat(e.path) !== undefined || e.kind === 'file') out.add(e.path);
+  }
   for (const r of [...workingDirs, ...extraRoots]) {
     const root = path.resolve(r);
     for (const n of DENIED_EVEN_ABSENT) out.add(path.join(root, n));
@@ -198,9 +210,40 @@ export function protectedDenyWrite(
     if (st?.isDirectory()) {
       out.add(path.join(git, 'config'));
       out.add(path.join(git, 'hooks'));
+      worktrees.push(path.join(git, 'worktrees'));
     } else if (st) out.add(git);
   }
+  for (const w of new Set(worktrees)) for (const d of worktreesDenyWrite(w, allowWrite)) out.add(d);
   return [...out];
+}
+
+/**
+ * A repository's worktree registrations (`.git/worktrees`), read-only like its config (issue 30):
+ * only git outside the sandbox registers a worktree. An absent directory is made first (git makes it
+ * on the first `worktree add`; empty, it means nothing), so that denying it leaves nothing on the
+ * host and a worktree the worker registers meanwhile is never taken for one the command made. When
+ * the command's own worktree's git directory is inside it (writable: its HEAD, index, logs), every
+ * other registration is denied instead, and that one's pointers (worktreeGitAccess denies them too).
+ */
+function worktreesDenyWrite(dir: string, allowWrite: readonly string[]): string[] {
+  const st = lstat(dir);
+  if (st?.isSymbolicLink()) return [dir];
+  if (!st) {
+    try {
+      fs.mkdirSync(dir, { mode: 0o755 });
+    } catch {
+      return [dir];
+    }
+  } else if (!st.isDirectory()) return [dir];
+  const inside = allowWrite.map((a) => path.resolve(a)).filter((a) => a !== dir && under(a, dir));
+  if (inside.length === 0) return [dir];
+  const out: string[] = [];
+  for (const e of readdir(dir)) {
+    const p = path.join(dir, e.name);
+    if (inside.some((a) => under(a, p))) out.push(path.join(p, 'gitdir'), path.join(p, 'commondir'));
+    else out.push(p);
+  }
+  return out;
 }
 
 const under = (p: string, d: string) => p === d || p.startsWith(d.endsWith(path.sep) ? d : d + path.sep);

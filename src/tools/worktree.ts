@@ -1,12 +1,29 @@
 // Git worktrees as the reference makes them (Claude Code 2.1.328, docs/reference-tools.md): a
 // worktree named N lives at `<main repository root>/.claude/worktrees/<N, each "/" as "+">` on the
 // branch `worktree-<same>`, started at the current HEAD. Used by `run --worktree` (before the
-// session starts) and by the EnterWorktree/ExitWorktree tools. Node only; git runs through the one
-// door for host processes, hardened (src/hostProcess/git.ts): no hook, filter, fsmonitor, pager or
-// helper of the repository or the user's configuration runs, and it gets no secret of the worker.
-import { hostGit } from '../hostProcess/git';
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+// session starts) and by the EnterWorktree/ExitWorktree tools and isolated agents. Node only; git
+// runs through the one door for host processes, hardened (src/hostProcess/git.ts): no hook, filter,
+// fsmonitor, pager or helper of the repository or the user's configuration runs, and it gets no
+// secret of the worker. And it runs only on the session's project repository, fixed at the
+// session's start (issue 30): always told its git directory, never left to discover one from a
+// directory the agent could have made a repository.
+import { existsSync, lstatSync } from 'node:fs';
 import * as path from 'node:path';
+import { hostGit } from '../hostProcess/git';
+import { checkRepository, projectRepositoryOf, registeredWorktree, type WorktreeRegistration } from './repository';
+import type { ProjectRepository } from './repository';
+
+export {
+  checkRepository,
+  enterableWorktree,
+  projectRepositoryOf,
+  registeredWorktree,
+  RepositoryError,
+  sessionRepository,
+  worktreeRegistrations,
+  type ProjectRepository,
+  type WorktreeRegistration,
+} from './repository';
 
 export const WORKTREE_NAME_MAX = 64;
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
@@ -58,17 +75,36 @@ export function git(cwd: string, args: readonly string[], _opts: GitOptions = {}
   return hostGit(path.resolve(cwd), args, { timeoutMs: 60_000 });
 }
 
-/** The main repository's root (the directory whose `.git` is the common directory), or undefined outside git. */
-export async function mainRepositoryRoot(cwd: string, opts: GitOptions = {}): Promise<string | undefined> {
-  let common: string;
-  try {
-    common = (await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir'], opts)).trim();
-  } catch {
-    return undefined;
-  }
-  common = commonOfShadow(common);
-  if (path.basename(common) !== '.git') return undefined; // a bare repository: no checkout to branch from
-  return path.dirname(common);
+/** A registered worktree's HEAD and the branch it names (undefined when detached). */
+export async function worktreeHead(
+  reg: Pick<WorktreeRegistration, 'path' | 'gitDir'>,
+  opts: GitOptions = {},
+): Promise<{ head?: string; branch?: string }> {
+  const head = await worktreeGit(reg.path, reg.gitDir, ['rev-parse', '--verify', '-q', 'HEAD'], opts).then(
+    (o) => o.trim() || undefined,
+    () => undefined,
+  );
+  const branch = await branchOf(reg.path, reg.gitDir, opts);
+  return { ...(head ? { head } : {}), ...(branch ? { branch } : {}) };
+}
+
+/** Git on the repository's common directory, from its root (never discovered). */
+function repoGit(repo: ProjectRepository, args: readonly string[], opts: GitOptions): Promise<string> {
+  return git(repo.root, [`--git-dir=${repo.commonDir}`, `--work-tree=${repo.root}`, ...args], opts);
+}
+
+/** Git on a linked worktree, through its own git directory (never its `.git` file). */
+function worktreeGit(dir: string, gitDir: string, args: readonly string[], opts: GitOptions): Promise<string> {
+  return git(dir, [`--git-dir=${gitDir}`, `--work-tree=${dir}`, ...args], opts);
+}
+
+/** The branch a worktree's HEAD names (`refs/heads/x` → `x`), undefined when detached. */
+async function branchOf(dir: string, gitDir: string, opts: GitOptions): Promise<string | undefined> {
+  const ref = await worktreeGit(dir, gitDir, ['symbolic-ref', '-q', 'HEAD'], opts).then(
+    (o) => o.trim(),
+    () => '',
+  );
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
 }
 
 export interface WorktreeEntry {
@@ -79,9 +115,9 @@ export interface WorktreeEntry {
   locked: boolean;
 }
 
-/** `git worktree list --porcelain`, the main checkout first. */
-export async function listWorktrees(cwd: string, opts: GitOptions = {}): Promise<WorktreeEntry[]> {
-  const out = await git(cwd, ['worktree', 'list', '--porcelain'], opts);
+/** `git worktree list --porcelain` of the repository whose common directory is given, the main checkout first. */
+export async function listWorktrees(commonDir: string, opts: GitOptions = {}): Promise<WorktreeEntry[]> {
+  const out = await git(path.dirname(commonDir), [`--git-dir=${commonDir}`, 'worktree', 'list', '--porcelain'], opts);
   const entries: WorktreeEntry[] = [];
   for (const block of out.split('\n\n')) {
     const lines = block.split('\n').filter(Boolean);
@@ -98,14 +134,6 @@ export async function listWorktrees(cwd: string, opts: GitOptions = {}): Promise
   return entries;
 }
 
-const real = (p: string): string => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-};
-
 export interface Worktree {
   path: string;
   branch: string;
@@ -120,55 +148,65 @@ export interface Worktree {
   gitDir: string;
 }
 
-/** While a command runs in a worktree its git names the shadow as common directory: the repository's is three levels up. */
-function commonOfShadow(common: string): string {
-  const m = common.match(/^(.*)\/durable-agent\/worktrees\/[^/]+\/?$/);
-  return m && path.basename(m[1]!) === '.git' ? m[1]! : common;
-}
-
-/** A worktree's own and common git directories, as git reports them. */
-export async function gitDirsOf(dir: string, opts: GitOptions): Promise<{ gitDir: string; commonDir: string }> {
-  const [gitDir, commonDir] = (
-    await git(dir, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'], opts)
-  )
-    .trim()
-    .split('\n');
-  if (!gitDir || !commonDir) throw new Error(`git did not name the git directories of ${dir}`);
-  return { gitDir, commonDir: commonOfShadow(commonDir) };
-}
-
 /**
- * Creates the worktree `name` of the repository holding `cwd`, or reuses it when it already is a
- * registered worktree at its place. Throws (with a message for the user or the model) outside a
- * git repository, on a bad name, or when something that is not its worktree is in the way.
+ * Creates the worktree `name` of the repository (the session's, pinned at its start; or, given a
+ * directory, the repository holding it: `run --worktree`, the person's choice), or reuses it when
+ * it already is a registered worktree at its place. Throws (with a message for the user or the
+ * model) outside a git repository, on a bad name, or when something that is not its worktree is in
+ * the way.
  */
-export async function createOrReuseWorktree(cwd: string, name: string, opts: GitOptions = {}): Promise<Worktree> {
+export async function createOrReuseWorktree(
+  where: string | ProjectRepository,
+  name: string,
+  opts: GitOptions = {},
+): Promise<Worktree> {
   const problem = worktreeNameProblem(name);
   if (problem) throw new Error(problem);
-  const root = await mainRepositoryRoot(cwd, opts);
-  if (!root) throw new Error(`Cannot create a worktree: ${cwd} is not in a git repository with a working tree.`);
+  const repo = typeof where === 'string' ? projectRepositoryOf(where) : where;
+  if (!repo)
+    throw new Error(`Cannot create a worktree: ${String(where)} is not in a git repository with a working tree.`);
+  checkRepository(repo);
+  const root = repo.root;
   const dir = worktreePath(root, name);
   const branch = worktreeBranch(name);
-  const known = (await listWorktrees(root, opts)).find((w) => real(w.path) === real(dir));
-  if (known) {
-    const head = known.head ?? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim();
-    const dirs = await gitDirsOf(dir, opts);
-    return { path: dir, branch: known.branch ?? branch, base: head, created: false, repoRoot: root, ...dirs };
-  }
-  if (existsSync(dir) || isSymlink(dir))
-    throw new Error(`Cannot create the worktree: ${dir} exists and is not a worktree of ${root}.`);
   // A symlinked `.claude` or `.claude/worktrees` would put the checkout elsewhere.
   for (const p of [path.join(root, '.claude'), path.join(root, '.claude', 'worktrees')])
     if (isSymlink(p)) throw new Error(`Cannot create the worktree: ${p} is a symbolic link.`);
-  const base = (await git(root, ['rev-parse', 'HEAD'], opts)).trim();
-  const branchExists = await git(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], opts).then(
+  const known = registeredWorktree(repo, dir);
+  if (known) {
+    const head = (await worktreeGit(dir, known.gitDir, ['rev-parse', 'HEAD'], opts)).trim();
+    const current = await branchOf(dir, known.gitDir, opts);
+    return {
+      path: dir,
+      branch: current ?? branch,
+      base: head,
+      created: false,
+      repoRoot: root,
+      commonDir: repo.commonDir,
+      gitDir: known.gitDir,
+    };
+  }
+  if (existsSync(dir) || isSymlink(dir))
+    throw new Error(`Cannot create the worktree: ${dir} exists and is not a worktree of ${root}.`);
+  const base = (await repoGit(repo, ['rev-parse', 'HEAD'], opts)).trim();
+  const branchExists = await repoGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], opts).then(
     () => true,
     () => false,
   );
-  await git(root, ['worktree', 'add', ...(branchExists ? [dir, branch] : ['-b', branch, dir, base])], opts);
-  const start = branchExists ? (await git(dir, ['rev-parse', 'HEAD'], opts)).trim() : base;
-  const dirs = await gitDirsOf(dir, opts);
-  return { path: dir, branch, base: start, created: true, repoRoot: root, ...dirs };
+  await repoGit(repo, ['worktree', 'add', ...(branchExists ? [dir, branch] : ['-b', branch, dir, base])], opts);
+  const made = registeredWorktree(repo, dir);
+  if (!made)
+    throw new Error(`git made the worktree ${dir}, but it is not registered in ${repo.commonDir} as expected.`);
+  const start = branchExists ? (await worktreeGit(dir, made.gitDir, ['rev-parse', 'HEAD'], opts)).trim() : base;
+  return {
+    path: dir,
+    branch,
+    base: start,
+    created: true,
+    repoRoot: root,
+    commonDir: repo.commonDir,
+    gitDir: made.gitDir,
+  };
 }
 
 function isSymlink(p: string): boolean {
@@ -179,26 +217,29 @@ function isSymlink(p: string): boolean {
   }
 }
 
-/** Uncommitted files and commits since `base` in a worktree (what removing it would discard). */
+/** Uncommitted files and commits since `base` in a worktree (what removing it would discard), through its git directory. */
 export async function worktreeChanges(
   dir: string,
+  gitDir: string,
   base: string | undefined,
   opts: GitOptions = {},
 ): Promise<{ files: number; commits: number }> {
-  const status = await git(dir, ['status', '--porcelain', '--untracked-files=all'], opts);
+  const status = await worktreeGit(dir, gitDir, ['status', '--porcelain', '--untracked-files=all'], opts);
   const files = status.split('\n').filter((l) => l.trim() !== '').length;
   let commits = 0;
-  if (base) commits = Number((await git(dir, ['rev-list', '--count', `${base}..HEAD`], opts)).trim()) || 0;
+  if (base)
+    commits = Number((await worktreeGit(dir, gitDir, ['rev-list', '--count', `${base}..HEAD`], opts)).trim()) || 0;
   return { files, commits };
 }
 
 /** Removes a worktree and its branch (the branch stays when git refuses, e.g. it is checked out elsewhere). */
 export async function removeWorktree(
-  repoRoot: string,
+  repo: Pick<ProjectRepository, 'root' | 'commonDir'>,
   dir: string,
   branch: string | undefined,
   opts: GitOptions = {},
 ): Promise<void> {
-  await git(repoRoot, ['worktree', 'remove', '--force', '--force', dir], opts);
-  if (branch) await git(repoRoot, ['branch', '-D', branch], opts).catch(() => undefined);
+  const g = (args: string[]) => git(repo.root, [`--git-dir=${repo.commonDir}`, ...args], opts);
+  await g(['worktree', 'remove', '--force', '--force', dir]);
+  if (branch) await g(['branch', '-D', branch]).catch(() => undefined);
 }

@@ -12,7 +12,7 @@ import {
   startChild,
   type ActivityInterfaceFor,
 } from '@temporalio/workflow';
-import type { AgentContext } from '../engine/context';
+import { sessionRootOf, type AgentContext } from '../engine/context';
 import type { ToolUseBlock } from '../engine/messages';
 import { MAX_TASK_TEXT, type BackgroundTask } from '../engine/autonomy';
 import {
@@ -28,7 +28,7 @@ import {
 import { activityIds } from '../engine/ids';
 import type { Approval, ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { SubagentPrepared, ToolSessionInput, RunToolUseInput } from '../calls/tools';
-import type { SubagentResume } from '../engine/subagents';
+import type { AgentWorktreeRequest, SubagentResume } from '../engine/subagents';
 import {
   BACKGROUND_AGENTS_PATCH,
   oneLinePreview,
@@ -44,7 +44,7 @@ export interface SubagentActivities {
     input: RunToolUseInput & { resume: SubagentResume; output: SubagentOutput; childHead?: string | null },
   ): Promise<ToolRunResult>;
   awaitSubagent(input: { workflowId: string }): Promise<SessionResult>;
-  prepareAgentWorktree(input: { cwd: string; name: string }): Promise<AgentWorktreeReady | { error: string }>;
+  prepareAgentWorktree(input: AgentWorktreeRequest): Promise<AgentWorktreeReady | { error: string }>;
   settleAgentWorktree(input: { worktree: AgentWorktreeReady }): Promise<{ path: string; branch: string } | null>;
 }
 
@@ -249,7 +249,16 @@ async function agentWorktree(
   return env.scope.run(() =>
     env.activities.prepareAgentWorktree.executeWithOptions(
       { activityId: activityIds.agentWorktree(block.id), summary: `Worktree ${name} for the agent` },
-      [{ cwd: context.cwd, name }],
+      // The session's repository as recorded at its start, and its start directory: never only the
+      // agent's current cwd (issue 30). Data for the activity only: the command is the same.
+      [
+        {
+          cwd: context.cwd,
+          name,
+          projectDir: sessionRootOf(context),
+          ...(env.input.sandbox?.repository !== undefined ? { repository: env.input.sandbox.repository } : {}),
+        },
+      ],
     ),
   );
 }

@@ -178,7 +178,7 @@ test('a worktree the person made (entered by path): the branch it has checked ou
   const tip = sideGit('rev-parse', 'HEAD').trim();
   await deactivateWorktreeGit(lease);
   assert.equal(git('rev-parse', 'side-branch').trim(), tip);
-  await removeWorktree(repo, dir, 'side-branch', { agentInvoked: true });
+  await removeWorktree({ root: repo, commonDir: w.commonDir }, dir, 'side-branch', { agentInvoked: true });
   await removeWorktreeGit(w);
   await assert.rejects(fs.stat(shadowDirOf(w)));
 });

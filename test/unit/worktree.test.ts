@@ -183,8 +183,9 @@ test('unit: bad EnterWorktree input is an is_error result and creates nothing', 
       [{ name: '../../escape' }, /\\"\.\\" or \\"\.\.\\" path segments/], // zod's issues as JSON, as the reference
       [{ name: 'a', path: '/tmp' }, /at most one of `name` or `path`/],
       [{ name: 'a', extra: 1 }, /extra|Unrecognized/i],
-      [{ path: '/tmp' }, /not a registered worktree/],
-      [{ path: root }, /not a registered worktree/],
+      [{ path: '/tmp' }, /outside the session's repository/],
+      [{ path: root }, /is the main checkout/],
+      [{ path: path.join(root, 'nowhere') }, /not a registered worktree/],
     ] as const) {
       const r = await step(s, 'EnterWorktree', input);
       assert.equal(r.isError, true, JSON.stringify(input));
@@ -273,17 +274,30 @@ test('unit: ExitWorktree remove never follows a symlink planted in place of the 
   }
 });
 
-test('unit: EnterWorktree path outside the working directories asks; run --worktree reuse keeps the branch', async () => {
+test('unit: EnterWorktree path outside the working directories asks; outside the repository is refused; run --worktree reuse keeps the branch', async () => {
   const root = repo();
   const outside = path.join(path.dirname(root), `${path.basename(root)}-side`);
   try {
     execFileSync('git', ['worktree', 'add', '-q', '-b', 'side', outside], { cwd: root });
-    const s = { agent: initialContext(root), cwd: root, mode: 'default' as PermissionMode };
-    assert.equal((await step(s, 'EnterWorktree', { path: outside })).status, 'ask');
-    assert.equal((await step({ ...s, mode: 'dontAsk' }, 'EnterWorktree', { path: outside })).isError, true);
-    assert.equal(s.agent.cwd, root);
-    const entered = await step({ ...s, mode: 'bypassPermissions' }, 'EnterWorktree', { path: outside });
-    assert.equal(entered.text.startsWith(`Entered worktree at “${outside}” on branch “side”.`), true, entered.text);
+    const inRepo = path.join(root, '.claude', 'worktrees', 'mine');
+    execFileSync('git', ['worktree', 'add', '-q', '-b', 'mine', inRepo], { cwd: root });
+    const sub = path.join(root, 'sub');
+    execFileSync('mkdir', [sub]);
+    // A worktree outside the repository (issue 30): refused in every mode, before anyone is asked.
+    for (const mode of ['default', 'dontAsk', 'bypassPermissions'] as const) {
+      const s = { agent: initialContext(root), cwd: root, mode };
+      const r = await step(s, 'EnterWorktree', { path: outside });
+      assert.equal(r.isError, true, `${mode}: ${r.text}`);
+      assert.match(r.text, /outside the session's repository/);
+      assert.equal(s.agent.cwd, root);
+    }
+    // One under the repository but outside the session's working directory (it started in sub/): a person decides.
+    const s = { agent: initialContext(sub), cwd: sub, mode: 'default' as PermissionMode };
+    assert.equal((await step(s, 'EnterWorktree', { path: inRepo })).status, 'ask');
+    assert.equal((await step({ ...s, mode: 'dontAsk' }, 'EnterWorktree', { path: inRepo })).isError, true);
+    assert.equal(s.agent.cwd, sub);
+    const entered = await step({ ...s, mode: 'bypassPermissions' }, 'EnterWorktree', { path: inRepo });
+    assert.equal(entered.text.startsWith(`Entered worktree at “${inRepo}” on branch “mine”.`), true, entered.text);
     // createOrReuseWorktree (run --worktree): the second time the same worktree comes back.
     const a = await createOrReuseWorktree(root, 'job');
     const b = await createOrReuseWorktree(path.join(root, '.claude', 'worktrees', 'job'), 'job');

@@ -322,10 +322,9 @@ async function containment(
     const extra = ctx.permission.controlFiles ?? [];
     const scan = scanProtected(roots, extra);
     // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
-    const writable = (settings?.filesystem?.allowWrite ?? [])
-      .map((p) => realOrSelf(expandTilde(p, os.homedir())))
-      .filter((p) => !p.split(path.sep).includes('.git'));
-    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable), roots, extra };
+    const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
+    const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
+    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra };
   }
   // This session's large results (the pipeline points the model at them): readable, not writable.
   const resultDir = (ctx.resultStore as { dir?: unknown } | undefined)?.dir;

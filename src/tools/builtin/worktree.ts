@@ -5,18 +5,19 @@
 // working directories and the permission rules' anchor follow it. Exiting restores them; `remove`
 // deletes the worktree and its branch, only one this session made, and only with
 // `discard_changes` when work would be lost.
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { buildTool } from '../Tool';
+import { buildTool, type ToolUseContext } from '../Tool';
 import {
   createOrReuseWorktree,
-  gitDirsOf,
-  listWorktrees,
-  mainRepositoryRoot,
+  enterableWorktree,
   randomWorktreeName,
+  registeredWorktree,
   removeWorktree,
+  sessionRepository,
   worktreeChanges,
+  worktreeHead,
   worktreeNameProblem,
 } from '../worktree';
 import { prepareWorktreeGit, removeWorktreeGit, settleWorktreeGit } from '../../sandbox/worktreeGit';
@@ -82,8 +83,14 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
   // A re-run after a lost worker reuses the worktree the first run made.
   isIdempotent: () => true,
   // Refusals that need no git come before the hooks, as in the reference.
+  // Also refused before anything asks: a path that is not a worktree the session may enter
+  // (enterableWorktree; call() checks again, the disk may change).
   async validateInput(input, ctx) {
     if (ctx.agent.worktree && input.path === undefined) return { result: false, message: ALREADY_IN_WORKTREE };
+    if (input.path !== undefined) {
+      const problem = enterProblem(ctx, input.path);
+      if (problem) return { result: false, message: problem };
+    }
     return { result: true };
   },
   // Switching into a worktree outside the session's working directories would make it one (the
@@ -105,41 +112,36 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
   },
   async call(input, ctx) {
     if (ctx.agent.worktree && input.path === undefined) throw new Error(ALREADY_IN_WORKTREE);
+    // Only the session's repository, fixed at its start: never one found from the current cwd (issue 30).
+    const repo = sessionRepository(ctx);
     if (input.path !== undefined) {
-      const root = await mainRepositoryRoot(ctx.agent.cwd, AGENT);
-      if (!root) throw new Error(`Cannot enter worktree: ${ctx.agent.cwd} is not in a git repository.`);
-      const target = resolvePath(ctx.agent.cwd, input.path);
-      const entry = (await listWorktrees(root, AGENT)).find((w) => w.path === target);
-      if (!entry || entry.path === root)
-        throw new Error(
-          `Cannot enter worktree: ${target} is not a registered worktree of ${root}. Run 'git -C ${root} worktree list' to see registered worktrees.`,
-        );
-      const base = entry.head;
-      const dirs = await gitDirsOf(target, AGENT);
+      const found = enterableWorktree(repo, resolvePath(ctx.agent.cwd, input.path));
+      if ('problem' in found) throw new Error(cannotEnter(found.problem, repo.root));
+      const entry = found.worktree;
+      const { head: base, branch } = await worktreeHead(entry, AGENT);
       return {
         data: {
-          worktreePath: target,
-          ...(entry.branch ? { worktreeBranch: entry.branch } : {}),
-          message: `Entered worktree at ${quoted(target)}${entry.branch ? ` on branch ${quoted(entry.branch)}` : ''}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+          worktreePath: entry.path,
+          ...(branch ? { worktreeBranch: branch } : {}),
+          message: `Entered worktree at ${quoted(entry.path)}${branch ? ` on branch ${quoted(branch)}` : ''}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
         },
         contextModifiers: [
           {
             type: 'worktreeEntered',
             worktree: {
-              path: target,
-              ...(entry.branch ? { branch: entry.branch } : {}),
+              path: entry.path,
+              ...(branch ? { branch } : {}),
               ...(base ? { base } : {}),
               created: false,
-              repoRoot: root,
-              ...dirs,
+              repoRoot: repo.root,
+              gitDir: entry.gitDir,
+              commonDir: repo.commonDir,
             },
           },
         ],
       };
     }
-    const root = await mainRepositoryRoot(ctx.agent.cwd, AGENT);
-    if (!root) throw new Error('Cannot create a worktree: not in a git repository.');
-    const wt = await createOrReuseWorktree(root, input.name ?? randomWorktreeName(), AGENT);
+    const wt = await createOrReuseWorktree(repo, input.name ?? randomWorktreeName(), AGENT);
     // Its branch is the one the session's commands there may move in the repository (sandbox/worktreeGit.ts).
     await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
     // A later session there compares what it checked out with the main checkout (sandbox/checkoutControl.ts).
@@ -222,7 +224,9 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
     if (!wt.created) return { result: false, message: notOwner(wt.path, wt.originalCwd) };
     if (input.discard_changes === true || !lstatOrUndefined(wt.path)?.isDirectory()) return { result: true };
     try {
-      const lost = await worktreeChanges(wt.path, wt.base, AGENT);
+      const reg = registeredWorktree(sessionRepository(ctx), wt.path);
+      if (!reg) return { result: true }; // call() says what is wrong
+      const lost = await worktreeChanges(wt.path, reg.gitDir, wt.base, AGENT);
       return lost.files > 0 || lost.commits > 0 ? { result: false, message: wouldDiscard(lost) } : { result: true };
     } catch {
       return { result: true }; // call() says what is wrong
@@ -257,17 +261,19 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
     let discarded = { files: 0, commits: 0 };
     const st = lstatOrUndefined(wt.path);
     if (st) {
-      // Only the registered worktree at exactly this place, never what a symlink planted there points to.
-      const registered = (await listWorktrees(wt.repoRoot, AGENT)).some((w) => w.path === wt.path);
-      if (st.isSymbolicLink() || !st.isDirectory() || !registered || realOrUndefined(wt.path) !== path.resolve(wt.path))
+      // Only the registered worktree of the session's repository at exactly this place, never what
+      // a symlink planted there points to (registeredWorktree: real paths, both ways agree).
+      const repo = sessionRepository(ctx);
+      const reg = repo.root === wt.repoRoot ? registeredWorktree(repo, wt.path) : undefined;
+      if (st.isSymbolicLink() || !st.isDirectory() || !reg)
         throw new Error(
           `${wt.path} is no longer a worktree of ${wt.repoRoot}: nothing was removed. Use action: "keep".`,
         );
-      discarded = await worktreeChanges(wt.path, wt.base, AGENT);
+      discarded = await worktreeChanges(wt.path, reg.gitDir, wt.base, AGENT);
       if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true)
         throw new Error(wouldDiscard(discarded));
-      await removeWorktree(wt.repoRoot, wt.path, wt.branch, AGENT);
-      await removeWorktreeGit(wt.gitDir && wt.commonDir ? { commonDir: wt.commonDir, gitDir: wt.gitDir } : undefined);
+      await removeWorktree(repo, wt.path, wt.branch, AGENT);
+      await removeWorktreeGit({ commonDir: repo.commonDir, gitDir: reg.gitDir });
     }
     const lost = [
       ...(discarded.files > 0 ? [`Discarded ${plural(discarded.files, 'uncommitted file')}.`] : []),
@@ -318,11 +324,17 @@ function wouldDiscard(lost: { files: number; commits: number }): string {
   return `Worktree has ${what}. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.`;
 }
 
-/** The real path (no symlink anywhere on the way), or undefined. */
-function realOrUndefined(p: string): string | undefined {
+function cannotEnter(problem: string, root: string): string {
+  return `Cannot enter worktree: ${problem}. Run 'git -C ${root} worktree list' to see registered worktrees.`;
+}
+
+/** Why EnterWorktree `path` is refused (the session's repository, enterableWorktree), or undefined. */
+function enterProblem(ctx: ToolUseContext, p: string): string | undefined {
   try {
-    return realpathSync(p);
-  } catch {
-    return undefined;
+    const repo = sessionRepository(ctx);
+    const found = enterableWorktree(repo, resolvePath(ctx.agent.cwd, p));
+    return 'problem' in found ? cannotEnter(found.problem, repo.root) : undefined;
+  } catch (err) {
+    return `Cannot enter worktree: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
