@@ -5,6 +5,8 @@
 // pager, editor, credential helper, ssh command or transport, and every filter, diff and merge
 // driver the repository's configuration names is switched off (a filter runs nothing; a diff or
 // merge driver fails, so a diff that needs one is an error rather than the repository's program).
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import { runHostProcess, runHostProcessSync, type HostRunOptions, type HostRunResult } from './door';
 
 /**
@@ -79,7 +81,18 @@ function splitGlobalOptions(args: readonly string[]): { global: string[]; rest: 
       );
     i++;
   }
-  return { global: args.slice(0, i), rest: args.slice(i) };
+  const global = args.slice(0, i);
+  // A repository's own git directory never has a `commondir` (only a linked worktree's does, under
+  // `.git/worktrees`, which the sandbox cannot write): one there would point git at a configuration
+  // someone else wrote (red team, issue 30).
+  for (const o of global) {
+    const dir = o.startsWith('--git-dir=') ? o.slice('--git-dir='.length) : undefined;
+    if (dir && path.basename(dir) === '.git' && existsSync(path.join(dir, 'commondir')))
+      throw new HostGitRefused(
+        `worker-side git: ${path.join(dir, 'commondir')} exists; a repository's own git directory has none`,
+      );
+  }
+  return { global, rest: args.slice(i) };
 }
 
 /**
