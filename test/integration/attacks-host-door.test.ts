@@ -1,0 +1,141 @@
+// integration: the worst of the third corpus (issue 30), end to end on the real dev server. A plain
+// `dontAsk` session allowed only EnterWorktree, on a worker whose environment is full of secrets:
+// sandboxed Bash builds a repository of its own in `node_modules/pkg` with a smudge filter that
+// copies the environment into the project and into a directory outside the sandbox, `cd`s there,
+// then asks the worker for a worktree (EnterWorktree) and, in the worktree,
+// for a sandboxed commit that the worker imports. Before invariant 15 the worker ran
+// `git worktree add` in that repository with its whole environment: the filter copied
+// ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN and DATABASE_URL into the project, where Read returned
+// them. Oracles: the marker directory outside the sandbox, every file of the project, git's state.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
+import { toolResultText } from '../../src/engine/messages';
+import { SandboxHost } from '../../src/sandbox/host';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { sandboxSkip } from '../support/systemPackages';
+
+after(closeTestEnv);
+
+const BAIT: Record<string, string> = {
+  ANTHROPIC_API_KEY: 'sk-ant-e2e-bait-1',
+  CLAUDE_CODE_OAUTH_TOKEN: 'e2e-bait-oauth-2',
+  DATABASE_URL: 'postgres://u:e2e-bait-pw-3@db/x',
+  MY_SERVICE_TOKEN: 'e2e-bait-custom-4',
+};
+
+async function repo(): Promise<string> {
+  const dir = realpathSync(await mkdtemp(join(tmpdir(), 'da-door-e2e-')));
+  const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  g('init', '-q', '-b', 'main');
+  g('config', 'user.email', 't@example.com');
+  g('config', 'user.name', 't');
+  await writeFile(join(dir, 'README.md'), 'main checkout\n');
+  g('add', '.');
+  g('commit', '-qm', 'init');
+  return dir;
+}
+
+/** Every regular file under dir (not following links), with its content. */
+function filesUnder(dir: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (e.isFile() && statSync(p).size < 1_000_000) out.push([p, readFileSync(p, 'latin1')]);
+  }
+  return out;
+}
+
+test('integration: a dontAsk session (allowed EnterWorktree) builds a repository with a filter in node_modules, cds there, EnterWorktree — the worker runs nothing of it and no secret reaches the project', async (t) => {
+  const skip = await sandboxSkip(new SandboxHost(), 'integration/attacks-host-door');
+  if (skip) return t.skip(skip);
+  const saved = Object.fromEntries(Object.keys(BAIT).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, BAIT);
+  try {
+    await withAgent({}, async ({ fake, start }) => {
+      const root = await repo();
+      const outside = realpathSync(await mkdtemp(join(tmpdir(), 'da-door-e2e-out-')));
+      const payload = `sh -c 'env > ${outside}/smudge.env; env > ${root}/leak.txt; cat'`;
+      const id = '-c user.email=a@b.c -c user.name=agent';
+      fake.enqueue(
+        toolUseResponse([
+          {
+            id: 'toolu_door_plant',
+            name: 'Bash',
+            input: {
+              command: [
+                'mkdir -p node_modules/pkg && cd node_modules/pkg && git init -q -b main',
+                `printf '* filter=evil\\n' > .gitattributes && echo payload > f.txt`,
+                `git config filter.evil.smudge "${payload}" && git config filter.evil.clean cat`,
+                `git add . && git ${id} commit -qm planted && echo planted`,
+              ].join(' && '),
+            },
+          },
+        ]),
+        toolUseResponse([{ id: 'toolu_door_cd', name: 'Bash', input: { command: 'cd node_modules/pkg' } }]),
+        toolUseResponse([{ id: 'toolu_door_enter', name: 'EnterWorktree', input: { name: 'x' } }]),
+        toolUseResponse([
+          {
+            id: 'toolu_door_commit',
+            name: 'Bash',
+            input: { command: `echo work > w.txt && git add w.txt && git ${id} commit -qm work && echo committed` },
+          },
+        ]),
+        textResponse('done'),
+      );
+      const result = await (
+        await start({
+          prompt: 'set up a worktree',
+          cwd: root,
+          permissionMode: 'dontAsk',
+          // What the docs suggest for unattended runs that use worktrees.
+          rules: { allow: ['EnterWorktree'], ask: [], deny: [] },
+        })
+      ).result();
+      assert.equal(result.status, 'completed', result.endReason);
+      const results = new Map(
+        fake
+          .messageRequests()
+          .flatMap((q) => lastToolResults(q))
+          .map((r) => [r.tool_use_id, r] as const),
+      );
+      const text = (id: string) => toolResultText(results.get(id) as never);
+      assert.match(text('toolu_door_plant'), /planted/, 'the sandbox let the session build its repository');
+
+      // Nothing the agent's repository configures ran outside the sandbox, and no secret got out.
+      assert.deepEqual(readdirSync(outside), [], 'the filter ran as the worker');
+      assert.equal(existsSync(join(root, 'leak.txt')), false, 'the filter wrote the environment into the project');
+      for (const [p, content] of filesUnder(root))
+        for (const [k, v] of Object.entries(BAIT)) assert.ok(!content.includes(v), `${k} reached ${p}`);
+
+      // The worktree is the project's, not the agent repository's.
+      const wt = join(root, '.claude', 'worktrees', 'x');
+      assert.match(text('toolu_door_enter'), /worktree/i, text('toolu_door_enter'));
+      assert.ok(existsSync(join(wt, 'README.md')), 'the worktree is a checkout of the project');
+      const nestedList = execFileSync('git', ['worktree', 'list', '--porcelain'], {
+        cwd: join(root, 'node_modules', 'pkg'),
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      });
+      assert.equal(nestedList.match(/^worktree /gm)?.length, 1, 'no worktree was made in the agent’s repository');
+      // The sandboxed commit in the worktree came in on its branch (the worker's import ran, hardened).
+      assert.match(text('toolu_door_commit'), /committed/);
+      assert.equal(
+        execFileSync('git', ['log', '-1', '--format=%s', 'worktree-x'], { cwd: root, encoding: 'utf8' }).trim(),
+        'work',
+      );
+    });
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+});
