@@ -27,6 +27,7 @@ import {
   type ContextView,
 } from '../engine/contextView';
 import type { Message, Usage } from '../engine/messages';
+import { callModelUsage, type ModelUsage } from '../engine/modelUsage';
 import { hookMayBlock } from '../engine/modelStep';
 import { applyCacheBreakpoints } from '../engine/promptCache';
 import { normalizeHooksConfig, runPreCompactHooks, type HookRun, type HooksConfig } from '../hooks';
@@ -63,6 +64,8 @@ export type CompactContextResult =
       view: ContextView;
       record: CompactionRecord;
       usage: Usage;
+      /** The summarizing call's usage and cost by model (engine/modelUsage.ts); absent in results recorded before. */
+      modelUsage?: ModelUsage;
       hookRuns: HookRun[];
       notices: string[];
     }
@@ -268,5 +271,13 @@ export async function compactContextWith(
     restoredFiles: files.map((f) => f.path),
     ...(hookNote ? { hook: hookNote } : {}),
   };
-  return { kind: 'compacted', view, record, usage: usageOf(final), hookRuns: hooks.runs, notices: hooks.notices };
+  return {
+    kind: 'compacted',
+    view,
+    record,
+    usage: usageOf(final),
+    modelUsage: callModelUsage(model, final.usage),
+    hookRuns: hooks.runs,
+    notices: hooks.notices,
+  };
 }
