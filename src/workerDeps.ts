@@ -112,6 +112,7 @@ export function sideModelOf(anthropic: () => Anthropic, model?: string): SideMod
         content: res.content as unknown as Array<Record<string, unknown>>,
         stopReason: res.stop_reason,
         model: res.model,
+        usage: res.usage,
       };
     },
   };

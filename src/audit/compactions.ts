@@ -1,5 +1,6 @@
 // Compactions in the audit: each `compact-<n>` activity of a turn, with its trigger, tokens before
 // and after, the summarizing call's usage and the PreCompact hooks that ran.
+import { callModelUsage } from '../engine/modelUsage';
 import type { CompactContextInput, CompactContextResult } from '../calls/compact';
 import type { AuditCompaction } from './types';
 
@@ -33,6 +34,9 @@ export function compactionEntry(t: CompactionTrack, turn: number, run: number): 
       ? {
           tokensAfter: done.record.tokensAfter,
           usage: done.usage,
+          ...(done.modelUsage || done.usage
+            ? { modelUsage: done.modelUsage ?? callModelUsage(input?.settings.model ?? 'unknown', done.usage) }
+            : {}),
           summaryPreview: done.record.summaryPreview,
           restoredFiles: done.record.restoredFiles,
           summarizedThrough: done.record.summarizedThrough,

@@ -1,4 +1,5 @@
 // Output formats of the audit report: readable text and JSON lines.
+import { costText, modelUsageTotals, totalCostUsd, type ModelUsage } from '../engine/modelUsage';
 import type {
   AuditCompaction,
   AuditDecision,
@@ -73,6 +74,7 @@ function toolLine(c: AuditToolCall): string {
   else if (c.approval) attempts += ' (ask, waiting)';
   const failures = c.activities.flatMap((a) => a.failures);
   const extras = [
+    c.modelUsage ? `model calls ${spentText(c.modelUsage)}` : '',
     c.batch !== undefined ? `batch ${c.batch}${c.concurrent ? ' ∥' : ''}` : '',
     c.reused ? 'reused' : '',
     c.discarded
@@ -134,6 +136,19 @@ function taskLine(t: AuditTask): string {
   ].join('  ');
 }
 
+/** A call's cost: "$0.001234", or "cost unknown" (a model without a price). */
+function costOnly(m: ModelUsage): string {
+  const c = totalCostUsd(m);
+  return c === null ? `cost unknown (no price for ${Object.keys(m).join(', ')})` : `$${c.toFixed(6)}`;
+}
+
+/** A tool call's model calls: count, tokens and cost. */
+function spentText(m: ModelUsage): string {
+  const t = modelUsageTotals(m);
+  const calls = Object.values(m).reduce((n, e) => n + e.calls, 0);
+  return `${calls}: ${usageText(t)}${t.web_search_requests ? `, ${t.web_search_requests} web search(es)` : ''}, ${costOnly(m)}`;
+}
+
 function usageText(u: AuditModelCall['usage']): string {
   if (!u) return '';
   const cache =
@@ -150,6 +165,7 @@ function compactionLine(c: AuditCompaction): string {
       : `${c.tokensBefore ?? '?'} tokens`;
   const extras = [
     usageText(c.usage),
+    c.modelUsage ? costOnly(c.modelUsage) : '',
     c.blockedBy ? `blocked by PreCompact hook: ${cut(c.blockedBy, 60)}` : '',
     c.hooks.length ? `hooks: ${c.hooks.map((h) => `${cut(h.hook, 30)} ${h.outcome}`).join(', ')}` : '',
     c.failures.length ? `failures: ${c.failures.map((f) => cut(f, 60)).join(' | ')}` : '',
@@ -173,6 +189,7 @@ function modelLine(m: AuditModelCall): string {
   const what = `${m.model}${m.stopReason ? ` → ${m.stopReason}` : ''}${m.toolUseIds.length ? ` (${m.toolUseIds.length} tool use${m.toolUseIds.length === 1 ? '' : 's'})` : ''}`;
   const extras = [
     usage,
+    m.modelUsage ? costOnly(m.modelUsage) : '',
     m.fallback ? 'FALLBACK (non-streamed)' : '',
     ...m.tombstones.map((t) => `tombstone: ${cut(t.error, 60)}; partial ${JSON.stringify(cut(t.partialPreview, 60))}`),
     m.failures.length ? `failures: ${m.failures.map((f) => cut(f, 80)).join(' | ')}` : '',
@@ -251,6 +268,7 @@ export function formatAuditText(report: AuditReport): string {
       `${s.toolCalls} tool calls`,
       s.tasks ? `${s.tasks} background task${s.tasks === 1 ? '' : 's'}` : '',
       `tokens ${usageText(s.usage)}`,
+      s.modelUsage ? `cost ${costText(s.modelUsage)}` : '',
       s.compactions ? `${s.compactions} compaction${s.compactions === 1 ? '' : 's'}` : '',
     ]
       .filter(Boolean)

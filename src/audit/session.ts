@@ -3,6 +3,7 @@
 // call did is in its activity's input and result payloads, who decided is in the records and the
 // turnApproval signals, when and how often is in the event times and attempts. Payloads are
 // decoded with the client's data converter; what cannot be read is reported as a gap.
+import { sumModelUsage, totalCostUsd, type ModelUsage } from '../engine/modelUsage';
 import type { Client } from '@temporalio/client';
 import { SessionNotFoundError } from '../client';
 import { addUsage } from '../engine/contextWindow';
@@ -98,6 +99,8 @@ interface SessionEvents {
   endedAt?: number;
   closeStatus?: string;
   endReason?: string;
+  /** The session result's usage by model (the whole tree's). */
+  modelUsage?: ModelUsage;
   messages: AuditSession['messages'];
   interrupts: AuditSession['interrupts'];
 }
@@ -171,6 +174,7 @@ async function readSessionRuns(
           );
           out.closeStatus = r?.status ?? 'completed';
           if (r?.endReason) out.endReason = r.endReason;
+          if (r?.modelUsage) out.modelUsage = r.modelUsage;
           if (at !== undefined) out.endedAt = at;
           break;
         }
@@ -232,6 +236,7 @@ export async function buildAudit(
     compactions.push(...t.compactions);
     usage = addUsage(usage, t.usage);
   }
+  const spent = s.modelUsage ?? sumModelUsage([...modelCalls, ...compactions, ...toolCalls].map((c) => c.modelUsage));
   const tasks: AuditTask[] = sessionActivities.flatMap((acts, i) => taskEntries(acts, i, toolCalls));
 
   let status = s.closeStatus;
@@ -292,6 +297,8 @@ export async function buildAudit(
     ...(s.endedAt !== undefined ? { endedAt: iso(s.endedAt) } : {}),
     usage,
     ...(compactions.length ? { compactions: compactions.length } : {}),
+    modelUsage: spent,
+    costUSD: totalCostUsd(spent),
     toolCalls: toolCalls.length,
     modelCalls: modelCalls.length,
     ...(tasks.length ? { tasks: tasks.length } : {}),

@@ -188,6 +188,7 @@ function toolCallEntry(
     ...(final?.hooks ? { hooks: final.hooks } : {}),
     ...(final?.sandbox ? { sandbox: final.sandbox } : {}),
     ...(final?.network ? { network: final.network } : {}),
+    ...(record?.modelUsage ? { modelUsage: record.modelUsage } : {}),
     ...(final?.controlWrites?.length
       ? { controlWrites: final.controlWrites }
       : compact?.controlWrites?.length

@@ -1,5 +1,6 @@
 // One turn's audit, from the turn child workflow's history: its input and result, the
 // approve/deny and interrupt signals, the model call (all its attempts), compactions and tool calls.
+import { callModelUsage } from '../engine/modelUsage';
 import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
 import type { CallModelInput, ModelCallOutcome, Tombstone } from '../calls/model';
@@ -289,6 +290,12 @@ function modelCallOf(
     attempts: view.attempts,
     status: view.outcome === 'completed' ? 'ok' : view.outcome,
     ...(mOut ? { usage: mOut.usage, stopReason: mOut.stopReason, messageId: mOut.messageId } : {}),
+    ...(mOut?.usage
+      ? {
+          modelUsage:
+            mOut.modelUsage ?? callModelUsage(mIn?.settings?.model ?? input?.model.model ?? 'unknown', mOut.usage),
+        }
+      : {}),
     ...(mOut?.requestId ? { requestId: mOut.requestId } : {}),
     fallback: mOut?.fallback ?? false,
     tombstones: (mOut?.tombstones ?? []).map((t: Tombstone) => ({

@@ -1,5 +1,6 @@
 // The audit report: what a session did, rebuilt from its Temporal histories (session runs and
 // turn child workflows). Plain data, JSON-serialisable; times are ISO strings.
+import type { ModelUsage } from '../engine/modelUsage';
 import type { HookRunSummary, NetworkRecord, SandboxRecord, ToolCallStatus, ControlWrite } from '../engine/records';
 import type { SandboxSettings } from '../sandbox/settings';
 
@@ -55,6 +56,8 @@ export interface AuditApproval {
 
 export interface AuditToolCall {
   kind: 'tool_call';
+  /** What the call's model calls spent by model (a web tool's side call, an Agent call's child tree). */
+  modelUsage?: ModelUsage;
   turn: number;
   /** Index (0-based) of the session run (continue-as-new chain) that started the turn. */
   run: number;
@@ -122,6 +125,8 @@ export interface AuditModelCall {
     cache_read_input_tokens?: number;
   };
   stopReason?: string;
+  /** The call's usage and cost by model (as the activity priced it; a call recorded before: priced now). */
+  modelUsage?: ModelUsage;
   /** The streamed request failed mid-way and a non-streamed one answered. */
   fallback: boolean;
   /** Partial output of abandoned streaming attempts: kept here, dropped from the conversation. */
@@ -148,6 +153,8 @@ export interface AuditCompaction {
   tokensBefore?: number;
   tokensAfter?: number;
   usage?: AuditModelCall['usage'];
+  /** The summarizing call's usage and cost by model. */
+  modelUsage?: ModelUsage;
   summaryPreview?: string;
   restoredFiles?: string[];
   /** Messages of the full transcript the summary stands for. */
@@ -265,6 +272,14 @@ export interface AuditSession {
     cache_read_input_tokens?: number;
   };
   compactions?: number;
+  /**
+   * What the session's tree spent by model, cost included: its session result's when it ended (every
+   * call of the tree, background agents included), else the sum of the calls this report lists
+   * (model calls, compactions, tool calls' side calls and foreground subagents).
+   */
+  modelUsage?: ModelUsage;
+  /** The total cost in USD over `modelUsage`; null: a model has no price (src/engine/prices.ts). */
+  costUSD?: number | null;
   toolCalls: number;
   modelCalls: number;
   /** Background tasks the session ran (absent: none); each is an `AuditTask` in `tasks`. */

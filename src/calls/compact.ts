@@ -28,6 +28,7 @@ import {
 } from '../engine/contextView';
 import type { HookPins } from '../engine/context';
 import type { Message, Usage } from '../engine/messages';
+import { callModelUsage, type ModelUsage } from '../engine/modelUsage';
 import { hookMayBlock } from '../engine/modelStep';
 import { applyCacheBreakpoints } from '../engine/promptCache';
 import { normalizeHooksConfig, runPreCompactHooks, type HookRun, type HooksConfig } from '../hooks';
@@ -74,6 +75,8 @@ export type CompactContextResult =
       view: ContextView;
       record: CompactionRecord;
       usage: Usage;
+      /** The summarizing call's usage and cost by model (engine/modelUsage.ts); absent in results recorded before. */
+      modelUsage?: ModelUsage;
       hookRuns: HookRun[];
       notices: string[];
     }
@@ -285,5 +288,13 @@ export async function compactContextWith(
     restoredFiles: files.map((f) => f.path),
     ...(hookNote ? { hook: hookNote } : {}),
   };
-  return { kind: 'compacted', view, record, usage: usageOf(final), hookRuns: hooks.runs, notices: hooks.notices };
+  return {
+    kind: 'compacted',
+    view,
+    record,
+    usage: usageOf(final),
+    modelUsage: callModelUsage(model, final.usage),
+    hookRuns: hooks.runs,
+    notices: hooks.notices,
+  };
 }

@@ -6,6 +6,7 @@ import type { McpServers } from '../mcp/config';
 import Anthropic from '@anthropic-ai/sdk';
 import type { AgentDefinition } from '../agents/definitions';
 import type { AssistantContentBlock, AssistantMessage, Message, StopDetails, Usage } from '../engine/messages';
+import { callModelUsage, type ModelUsage } from '../engine/modelUsage';
 import { contentForHistory, inputForHistory, messageForHistory } from '../engine/payloads';
 import type { TranscriptStore } from '../stores/messageStore';
 import { failureKindOfStatus, type TransientFailure } from '../engine/retry';
@@ -77,6 +78,8 @@ export interface CallModelResult {
    */
   message: AssistantMessage;
   usage: Usage;
+  /** This call's usage and cost by model (engine/modelUsage.ts), priced when it answered; absent in results recorded before. */
+  modelUsage?: ModelUsage;
   stopReason: string;
   /**
    * A refusal's `stop_details`. A refused answer is not the conversation's: `message` is empty,
@@ -547,6 +550,7 @@ export async function callModelWith(
       kind: 'message',
       message: messageForHistory(message),
       usage,
+      modelUsage: callModelUsage(input.settings.model, final.usage),
       view: {
         ...prepared.view,
         baseline: { tokens: usageTotal(usage), messages: prepared.transcriptLength + (refusal ? 0 : 1) },

@@ -24,7 +24,8 @@ import type { PipelineEnv, ToolUseOutcome } from '../pipeline/types';
 import type { LedgerEntry } from '../stores/executionLedger';
 import { mergeReadFiles } from '../stores/readFilesStore';
 import { inputPaths } from '../stores/sharedResultStore';
-import type { ResultStore, ToolUseContext } from '../tools/Tool';
+import type { ResultStore, SideModel, ToolUseContext } from '../tools/Tool';
+import { addModelUsage, callModelUsage, turnModelUsage, withModelUsage, type ModelUsage } from '../engine/modelUsage';
 import type { ToolPool } from '../tools/pool';
 import { waitForStore } from './storeWait';
 import { TOOL_SEARCH_TOOL_NAME } from '../tools/toolSearch';
@@ -250,7 +251,7 @@ class LedgerCall {
       ...(extra.runSubagent ? { runSubagent: extra.runSubagent } : {}),
       backgroundTasks: extra.backgroundTasks ?? true,
       monitorTasks: extra.monitorTasks ?? true,
-      ...(deps.sideModel ? { sideModel: deps.sideModel } : {}),
+      ...(deps.sideModel ? { sideModel: this.countedSideModel(deps.sideModel) } : {}),
       ...(input.phase ? { phase: input.phase } : {}),
       ...deferredNotLoadedOption(deps, input),
       ...(input.approval
@@ -264,6 +265,21 @@ class LedgerCall {
             },
           }
         : {}),
+    };
+  }
+
+  /** What the call's side model calls used (WebSearch, WebFetch), by model, cost included. */
+  private sideUsage: ModelUsage | undefined;
+
+  /** The worker's side model, each answer's usage counted for this call's record. */
+  private countedSideModel(side: SideModel): SideModel {
+    return {
+      model: side.model,
+      create: async (request, signal) => {
+        const res = await side.create(request, signal);
+        if (res.usage) this.sideUsage = addModelUsage(this.sideUsage, callModelUsage(side.model, res.usage));
+        return res;
+      },
     };
   }
 
@@ -282,8 +298,18 @@ class LedgerCall {
         ...(outcome.ask?.decisionReason ? { detail: JSON.stringify(outcome.ask.decisionReason) } : {}),
       };
     }
+    // Spend of the call: its side calls, and an Agent call's whole child session (its result says).
+    const spent = turnModelUsage(
+      this.sideUsage,
+      input.phase?.kind === 'post' ? input.phase.output.modelUsage : undefined,
+      [],
+    );
     const record: ToolCallRecord = withControlWrites(
-      { ...recordFromOutcome(outcome, description.summary), attempts: Math.max(1, this.attempts.length) },
+      {
+        ...recordFromOutcome(outcome, description.summary),
+        attempts: Math.max(1, this.attempts.length),
+        ...withModelUsage(spent),
+      },
       [...(await watch.changes()), ...(input.phase?.kind === 'post' ? (input.phase.output.controlWrites ?? []) : [])],
     );
     for (const notice of record.notices ?? [])

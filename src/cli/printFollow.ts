@@ -200,8 +200,7 @@ class Printer {
       denials: tools
         .filter((t) => t.decision?.behavior === 'deny')
         .map((t) => ({ tool_name: t.tool, tool_use_id: t.toolUseId, tool_input: t.input })),
-      webSearches: tools.filter((t) => t.tool === 'WebSearch').length,
-      webFetches: tools.filter((t) => t.tool === 'WebFetch').length,
+      ...(r?.modelUsage ? { modelUsage: r.modelUsage } : {}),
       ...(this.o.maxTurns ? { maxTurns: this.o.maxTurns } : {}),
     });
     if (this.o.format === 'text') {

@@ -6,6 +6,17 @@
 import { createHash } from 'node:crypto';
 import { splitMemoryReminder } from '../engine/memory';
 import type { Message, Usage } from '../engine/messages';
+import { contextWindowFor } from '../engine/contextWindow';
+import {
+  callModelUsage,
+  modelUsageTotals,
+  pricedCostUsd,
+  sumModelUsage,
+  totalCostUsd,
+  unpricedModels,
+  type ModelUsage,
+} from '../engine/modelUsage';
+import { PRICES_AS_OF } from '../engine/prices';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -157,9 +168,8 @@ export interface Ending {
   calls: Array<ModelCallMeta & { startedAt?: string }>;
   /** Calls a rule or a person denied. */
   denials: Array<{ tool_name: string; tool_use_id: string; tool_input: unknown }>;
-  /** WebSearch and WebFetch calls (the usage's server_tool_use counts). */
-  webSearches: number;
-  webFetches: number;
+  /** Every model call of the session's tree by model, cost included (the session's result); absent: ended before it was kept. */
+  modelUsage?: ModelUsage;
   /** The session's --max-turns, for the reference's error text. */
   maxTurns?: number;
 }
@@ -196,24 +206,24 @@ export function resultEvent(e: Ending): Json {
     (sum, c) => sum + (c.startedAt && c.endedAt ? Date.parse(c.endedAt) - Date.parse(c.startedAt) : 0),
     0,
   );
+  // Every model call of the session's tree (its result's modelUsage); a session that ended before
+  // usage by model was kept: its own model calls from the audit, priced now.
+  const byModel: ModelUsage =
+    e.modelUsage ?? sumModelUsage(e.calls.map((c) => (c.usage ? callModelUsage(c.model ?? 'unknown', c.usage) : {})));
   const modelUsage: Record<string, Json> = {};
-  for (const c of e.calls) {
-    const u = (modelUsage[c.model ?? 'unknown'] ??= {
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadInputTokens: 0,
-      cacheCreationInputTokens: 0,
-      webSearchRequests: 0,
-      costUSD: 0,
-    });
-    u['inputTokens'] = (u['inputTokens'] as number) + (c.usage?.input_tokens ?? 0);
-    u['outputTokens'] = (u['outputTokens'] as number) + (c.usage?.output_tokens ?? 0);
-    u['cacheReadInputTokens'] = (u['cacheReadInputTokens'] as number) + (c.usage?.cache_read_input_tokens ?? 0);
-    u['cacheCreationInputTokens'] =
-      (u['cacheCreationInputTokens'] as number) + (c.usage?.cache_creation_input_tokens ?? 0);
-  }
-  const first = Object.values(modelUsage)[0];
-  if (first) first['webSearchRequests'] = e.webSearches;
+  for (const [model, u] of Object.entries(byModel))
+    modelUsage[model] = {
+      inputTokens: u.inputTokens,
+      outputTokens: u.outputTokens,
+      cacheReadInputTokens: u.cacheReadInputTokens,
+      cacheCreationInputTokens: u.cacheCreationInputTokens,
+      webSearchRequests: u.webSearchRequests,
+      // null: the price list (src/engine/prices.ts) does not know the model — unknown, not free.
+      costUSD: u.costUSD,
+      contextWindow: contextWindowFor(model),
+    };
+  const totalCost = totalCostUsd(byModel);
+  const unpriced = unpricedModels(byModel);
   const base: Json = {
     type: 'result',
     subtype: success ? 'success' : e.status === 'max_turns' ? 'error_max_turns' : 'error_during_execution',
@@ -232,11 +242,17 @@ export function resultEvent(e: Ending): Json {
       : {}),
     stop_reason: api ? 'stop_sequence' : (last?.stopReason ?? null),
     session_id: e.sessionId,
-    // durable-agent keeps no price list: the cost is not computed (docs/tools.md).
-    total_cost_usd: 0,
+    // Summed over every call of the tree, priced by src/engine/prices.ts; null when a model has no price.
+    total_cost_usd: totalCost,
+    ...(unpriced.length > 0
+      ? {
+          cost_note: `cost unknown: no price for ${unpriced.join(', ')} (src/engine/prices.ts, prices as of ${PRICES_AS_OF}); the priced models cost $${pricedCostUsd(byModel)}`,
+        }
+      : {}),
     usage: {
       ...wireUsage(e.usage),
-      server_tool_use: { web_search_requests: e.webSearches, web_fetch_requests: e.webFetches },
+      // What the API reported (usage.server_tool_use of every call); durable-agent sends no server web_fetch tool.
+      server_tool_use: { web_search_requests: modelUsageTotals(byModel).web_search_requests, web_fetch_requests: 0 },
     },
     modelUsage,
     permission_denials: e.denials,

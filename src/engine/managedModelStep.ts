@@ -8,6 +8,7 @@ import { addUsage, type ContextSettings } from './contextWindow';
 import { activityIds } from './ids';
 import type { MemoryRef } from './memory';
 import type { Message, Usage } from './messages';
+import { addModelUsage, type ModelUsage } from './modelUsage';
 import { runModelStep, type CompactTrigger, type ModelStepResult } from './modelStep';
 
 export interface ModelStepSettings {
@@ -92,7 +93,7 @@ export type ModelCallAnswer<R> =
   R | { kind: 'compact'; trigger: CompactTrigger; tokens: number; view: ContextView; sentHead: string | null };
 
 export type CompactAnswer =
-  | { kind: 'compacted'; view: ContextView; record: CompactionRecord; usage: Usage }
+  | { kind: 'compacted'; view: ContextView; record: CompactionRecord; usage: Usage; modelUsage?: ModelUsage }
   | { kind: 'blocked'; reason: string };
 
 export interface ModelStepRunners<Agent, Mcp, Hooks, R> {
@@ -100,13 +101,15 @@ export interface ModelStepRunners<Agent, Mcp, Hooks, R> {
   compact(args: CompactArgs<Agent, Mcp, Hooks>, activityId: string, summary: string): Promise<CompactAnswer>;
 }
 
-export type ManagedModelStep<R> = ModelStepResult<R> & { compactionUsage?: Usage };
+export type ManagedModelStep<R> = ModelStepResult<R> & { compactionUsage?: Usage; compactionModelUsage?: ModelUsage };
 
 /** What a turn's model step keeps across the turn's outage retries (a compaction is not redone). */
 export interface ModelStepState {
   view?: ContextView;
   compactions: CompactionRecord[];
   compactionUsage?: Usage;
+  /** The summarizing calls' usage and cost by model (absent: none ran, or their results were recorded before it existed). */
+  compactionModelUsage?: ModelUsage;
   /** Scheduled `compact-<n>` activities, by n (a retried one gets `compact-<n>-attempt-<k>`). */
   compactTries: Record<number, number>;
 }
@@ -191,6 +194,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
         );
         if (r.kind === 'blocked') return r;
         state.compactionUsage = addUsage(state.compactionUsage ?? { input_tokens: 0, output_tokens: 0 }, r.usage);
+        if (r.modelUsage) state.compactionModelUsage = addModelUsage(state.compactionModelUsage, r.modelUsage);
         state.view = r.view;
         state.compactions.push(r.record);
         return { kind: 'compacted', view: r.view, record: r.record };
@@ -199,5 +203,9 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
     state.view ?? input.view ?? INITIAL_VIEW,
   );
   const all = { ...step, compactions: state.compactions };
-  return state.compactionUsage ? { ...all, compactionUsage: state.compactionUsage } : all;
+  return {
+    ...all,
+    ...(state.compactionUsage ? { compactionUsage: state.compactionUsage } : {}),
+    ...(state.compactionModelUsage ? { compactionModelUsage: state.compactionModelUsage } : {}),
+  };
 }

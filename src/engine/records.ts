@@ -1,5 +1,6 @@
 // What one tool_use resolved to, as data: the unit of the ledger (invariant 5), of the audit
 // trail, and of the tool_result message sent back to the model (invariant 1).
+import type { ModelUsage } from './modelUsage';
 import type { ContextModifier } from './context';
 import type { Message, ToolResultBlockParam, ToolUseBlock, UserMessage } from './messages';
 
@@ -62,6 +63,11 @@ export interface ToolCallRecord {
    * MAX_CONTROL_WRITES entries; a notice says how many more.
    */
   controlWrites?: ControlWrite[];
+  /**
+   * What model calls the call made cost, by model (engine/modelUsage.ts): a web tool's side call, an
+   * Agent call's whole child session. Absent: none (or recorded before it existed).
+   */
+  modelUsage?: ModelUsage;
 }
 
 /** A control file created, modified or deleted while a call ran (absolute path). */

@@ -5,6 +5,7 @@
 import type { AgentContext } from './context';
 import { decideSessionHooks, type HookRun, type SessionHookDecision, type SessionHookEventName } from './hooks';
 import type { Message, StopDetails, Usage } from './messages';
+import { addModelUsage, type ModelUsage } from './modelUsage';
 import type { ControlWrite, ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
@@ -47,6 +48,13 @@ export interface SessionState {
   usage: Usage;
   /** The last model response's usage: what the next request starts from (context accounting). */
   lastUsage?: Usage;
+  /**
+   * Every model call of the session's tree by model, cost included (engine/modelUsage.ts): its turns'
+   * calls, compactions and side calls, its subagents' trees (foreground, background, isolated). Data
+   * carried across continue-as-new, summed from the turns' and children's results. Absent until the
+   * first result that carries one (a session started before it existed counts from then on).
+   */
+  modelUsage?: ModelUsage;
   /** Follow-up messages not yet sent to the model (the prompt first). */
   pendingMessages: string[];
   /**
@@ -144,6 +152,8 @@ export interface TurnReport {
   view?: ContextView;
   compactions?: readonly CompactionRecord[];
   compactionUsage?: Usage;
+  /** Every model call of the turn by model, cost included (its own, compactions', tool calls'). */
+  modelUsage?: ModelUsage;
 }
 
 export interface SessionExecutor {
@@ -305,6 +315,7 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
     state.lastUsage = report.usage;
   }
   if (report.compactionUsage) state.usage = addUsage(state.usage, report.compactionUsage);
+  if (report.modelUsage) state.modelUsage = addModelUsage(state.modelUsage, report.modelUsage);
   if (report.view) state.view = report.view;
   if (report.compactions?.length) state.compactions = [...(state.compactions ?? []), ...report.compactions].slice(-100);
   for (const r of report.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
@@ -557,6 +568,8 @@ export interface SessionResult {
   toolCalls?: number;
   /** The last model call's usage (the Agent tool's `subagent_tokens`). */
   lastUsage?: Usage;
+  /** Every model call of the session's tree by model, cost included (absent: none counted). */
+  modelUsage?: ModelUsage;
   /** Writes the session's calls made to its control files (the last 100): a parent's Agent call names its child's. */
   controlWrites?: SessionControlWrite[];
 }

@@ -3,6 +3,7 @@
 // subsets). Pure and deterministic: bundled into workflows.
 import type { ProjectRepository } from './context';
 import type { ControlWrite } from './records';
+import type { ModelUsage } from './modelUsage';
 import type { BackgroundTask, TaskOutcome } from './autonomy';
 import { agentNotification, type AgentEnd } from './taskNotifications';
 
@@ -54,6 +55,8 @@ export interface SubagentOutput {
   text: string;
   turns: number;
   usage?: { input_tokens: number; output_tokens: number };
+  /** Every model call of the child's tree by model, cost included (its session's result); the Agent call's record carries it. */
+  modelUsage?: ModelUsage;
   /** The child's tool calls (the reference's `tool_uses` / `totalToolUseCount`). */
   toolUses?: number;
   /** Tokens of the child's last model call, input (cache included) + output (the reference's `subagent_tokens` / `totalTokens`). */

@@ -48,6 +48,7 @@ export interface LocalSessionStatus {
   turn: number;
   pendingApprovals: PendingApproval[];
   usage: SessionState['usage'];
+  modelUsage?: SessionState['modelUsage'];
   head: string | null;
   lastText: string;
   outage?: OutageState;

@@ -33,6 +33,7 @@ import type { Approval, ToolUseDescription, TurnOutcome } from '../engine/turn';
 import type { ToolUseContext } from '../tools/Tool';
 import { checkSessionInput, sessionInput, withAgents } from '../sessionInput';
 import { createAgentActivities, type AgentDepsOptions } from '../workerDeps';
+import { addModelUsage } from '../engine/modelUsage';
 import { localSubagentRunner, localToolSession, type LocalAgentLaunch } from './subagents';
 import { disposeNow, localStore, type LocalStore } from './store';
 import { LocalTasks } from './tasks';
@@ -109,8 +110,13 @@ export class LocalSessionRun implements LocalTurnHost {
         approvalTimeoutMs: this.approvalTimeoutMs,
         ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
       },
-      // A child session writes into its parent's store (never a temporary one of its own).
-      (child) => runChild(child, this.worker),
+      // A child session writes into its parent's store (never a temporary one of its own). Its
+      // tree's spend is the parent's too (foreground or background), counted when it ends.
+      (child) =>
+        runChild(child, this.worker).then((r) => {
+          if (r.modelUsage) this.state.modelUsage = addModelUsage(this.state.modelUsage, r.modelUsage);
+          return r;
+        }),
       this.agentLaunches,
     );
     this.state = initialSessionState(
@@ -353,6 +359,7 @@ export class LocalSessionRun implements LocalTurnHost {
       endReason: end.endReason,
       toolCalls,
       ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
+      ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
       finalText: this.finalText,
       sessionId: this.sessionId,
       records: this.allRecords,
@@ -388,6 +395,7 @@ export class LocalSessionRun implements LocalTurnHost {
       turn: state.turn,
       pendingApprovals: [...this.pendingApprovals.values()],
       usage: state.usage,
+      ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
       head: state.head,
       lastText: state.lastText,
       ...(this.outage ? { outage: this.outage } : {}),

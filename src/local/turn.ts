@@ -13,6 +13,7 @@ import {
 import { modelWithSkillGrants } from '../engine/context';
 import { oneLinePreview, type Message, type ToolUseBlock } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
+import { turnModelUsage, withModelUsage } from '../engine/modelUsage';
 import { retryPolicy, type OutageState } from '../engine/retry';
 import { transientFailureFromDetails } from '../engine/schedulerGlue';
 import type { SessionState, TurnReport } from '../engine/session';
@@ -267,6 +268,7 @@ export class LocalTurn {
       ...(outcome.stopDetails ? { stopDetails: outcome.stopDetails } : {}),
       ...(step ? { view: step.view, compactions: step.compactions } : {}),
       ...(step?.compactionUsage ? { compactionUsage: step.compactionUsage } : {}),
+      ...withModelUsage(turnModelUsage(model?.modelUsage, step?.compactionModelUsage, outcome.records)),
     };
   }
 }

@@ -1,5 +1,6 @@
 // The Tool protocol: what a tool declares (schema, safety, permissions) and does (call, map).
 // No Temporal here: the pipeline (src/pipeline) runs tools, activities wrap the pipeline.
+import type { BilledUsage } from '../engine/prices';
 import type { z } from 'zod';
 import type { AgentContext, ContextModifier } from '../engine/context';
 import type { Message, ToolResultBlockParam } from '../engine/messages';
@@ -74,6 +75,8 @@ export interface SideModelResponse {
   content: Array<Record<string, unknown>>;
   stopReason?: string | null;
   model?: string;
+  /** The usage the API reported (the runner counts and prices it: engine/modelUsage.ts). */
+  usage?: BilledUsage;
 }
 
 /**

@@ -6,6 +6,7 @@ import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
 import type { AgentContext, HookPins } from '../engine/context';
 import type { Autonomy } from '../engine/autonomy';
 import type { Message, StopDetails, Usage } from '../engine/messages';
+import type { ModelUsage } from '../engine/modelUsage';
 import type {
   PendingApproval,
   SessionControlWrite,
@@ -160,6 +161,8 @@ export interface SessionStatus {
   phase: SessionPhase;
   pendingApprovals: PendingApproval[];
   usage: Usage;
+  /** Every model call of the session's tree by model (engine/modelUsage.ts), cost included; absent before any was counted. */
+  modelUsage?: ModelUsage;
   head: string | null;
   toolCalls: number;
   toolCallCounts: Partial<Record<ToolCallStatus, number>>;
@@ -254,6 +257,8 @@ export interface TurnWorkflowResult extends TurnSummary {
   view?: ContextView;
   compactions?: CompactionRecord[];
   compactionUsage?: Usage;
+  /** Every model call of the turn by model, cost included: its own, its compactions', its tool calls' (side calls, subagents). */
+  modelUsage?: ModelUsage;
   /** Calls started while the model streamed that the final message did not hold: their results were never sent. */
   discarded?: DiscardedExecution[];
 }

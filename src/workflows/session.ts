@@ -257,6 +257,7 @@ class SessionRun implements SessionExecutor {
       phase: this.pendingApprovals.size > 0 ? 'awaiting_approval' : this.phase,
       pendingApprovals: [...this.pendingApprovals.values()],
       usage: state.usage,
+      ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
       head: state.head,
       toolCalls: toolCallsOf(state),
       toolCallCounts: state.toolCallCounts,
@@ -396,6 +397,7 @@ class SessionRun implements SessionExecutor {
       endReason: reason,
       toolCalls: toolCallsOf(state),
       ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
+      ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
       ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
     };
   }

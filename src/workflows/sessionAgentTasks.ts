@@ -19,6 +19,7 @@ import { activityIds } from '../engine/ids';
 import { oneLinePreview } from '../engine/messages';
 import { agentFailureEnd, agentSessionEnd, agentTaskEnd } from '../engine/subagents';
 import type { AgentEnd } from '../engine/taskNotifications';
+import type { ModelUsage } from '../engine/modelUsage';
 import type { AgentTaskActivities } from '../activities';
 import type { AgentTaskResult } from '../activities/subagents';
 import type { SessionInput } from './definitions';
@@ -29,6 +30,8 @@ export interface AgentTaskEnd {
   outcome: TaskOutcome;
   /** The notification to queue (absent when it was stopped: engine/taskScheduling.ts decides that one). */
   notification?: string;
+  /** What the child's tree spent by model (its session's result); the parent's session adds it to its own. */
+  modelUsage?: ModelUsage;
 }
 
 /** The notification's view of a finished child session. */
@@ -58,7 +61,8 @@ export async function runAgentTask(
       act.awaitAgentTask({ workflowId: child, ...(task.agent?.worktree ? { worktree: task.agent.worktree } : {}) }),
     );
     const endedAt = Date.now();
-    return agentTaskEnd(task, agentEndOf(r, endedAt - task.startedAt), endedAt);
+    const end = agentTaskEnd(task, agentEndOf(r, endedAt - task.startedAt), endedAt);
+    return r.result.modelUsage ? { ...end, modelUsage: r.result.modelUsage } : end;
   } catch (err) {
     const endedAt = Date.now();
     if (isCancellation(err)) {

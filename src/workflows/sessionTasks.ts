@@ -33,6 +33,7 @@ import type { BackgroundTaskActivities } from '../activities';
 import type { RunBackgroundTaskInput } from '../calls/backgroundTask';
 import type { ToolSessionInput } from '../calls/tools';
 import { runAgentTask } from './sessionAgentTasks';
+import { addModelUsage } from '../engine/modelUsage';
 import {
   AGENT_STOP_NOTICE_PATCH,
   BACKGROUND_AGENTS_PATCH,
@@ -152,6 +153,8 @@ export class SessionTasks {
     this.scopes.set(task.id, scope);
     void runAgentTask(task, this.input, scope).then((end) => {
       this.scopes.delete(task.id);
+      // The child's tree spent for its root: counted before the notification can start a turn.
+      if (end.modelUsage) this.state.modelUsage = addModelUsage(this.state.modelUsage, end.modelUsage);
       ended(end.outcome, end.notification);
     });
   }

@@ -318,6 +318,7 @@ export async function runSubagentCall(
       text: oneLinePreview(r.lastText, 2000),
       turns: r.turns,
       usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
+      ...(r.modelUsage ? { modelUsage: r.modelUsage } : {}),
       ...subagentCounters(r),
       durationMs: Date.now() - started,
       model: call.model ?? parentModel(env.input, context).model,

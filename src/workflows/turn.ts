@@ -48,6 +48,7 @@ import {
   type TurnOutcome,
 } from '../engine/turn';
 import type { CallModelResult } from '../calls/model';
+import { turnModelUsage, withModelUsage } from '../engine/modelUsage';
 import type {
   CompactionActivities,
   DescribeActivities,
@@ -279,6 +280,7 @@ function turnResult(
     ...(outcome.stopDetails ? { stopDetails: outcome.stopDetails } : {}),
     ...(modelStep ? { view: modelStep.view, compactions: modelStep.compactions } : {}),
     ...(modelStep?.compactionUsage ? { compactionUsage: modelStep.compactionUsage } : {}),
+    ...withModelUsage(turnModelUsage(modelResult?.modelUsage, modelStep?.compactionModelUsage, outcome.records)),
     ...(outcome.discarded ? { discarded: outcome.discarded } : {}),
   };
 }

@@ -63,8 +63,6 @@ const ending = (over: Partial<Ending>): Ending => ({
     },
   ],
   denials: [],
-  webSearches: 0,
-  webFetches: 0,
   ...over,
 });
 

@@ -1,4 +1,5 @@
 // The commands that follow and read an existing session: attach, ls, status, transcript, audit.
+import { costText, totalCostUsd } from '../../engine/modelUsage';
 import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
@@ -104,6 +105,8 @@ export function addStatusCommand(program: Command): void {
         : [];
       const shown = {
         ...s,
+        // Every model call of the session's tree, priced (null: a model has no price; absent: none counted yet).
+        ...(s.modelUsage ? { total_cost_usd: totalCostUsd(s.modelUsage) } : {}),
         ...(childPending.length
           ? { subagentApprovals: childPending.map((c) => ({ session: c.childId, ...c.approval })) }
           : {}),
@@ -131,6 +134,15 @@ function statusLines(s: SessionStatus, memo: StartMemo, childPending: ChildAppro
     ...(Array.isArray(memo?.memory) ? [`memory    ${memo.memory.length ? memo.memory.join(', ') : 'none'}`] : []),
     `turn      ${s.turn}   tool calls ${s.toolCalls}   runs ${s.runs + 1}`,
     `usage     ${s.usage.input_tokens} in / ${s.usage.output_tokens} out tokens${s.usage.cache_read_input_tokens || s.usage.cache_creation_input_tokens ? ` (prompt cache: ${s.usage.cache_read_input_tokens ?? 0} read, ${s.usage.cache_creation_input_tokens ?? 0} written)` : ''}`,
+    ...(s.modelUsage
+      ? [
+          `cost      ${costText(s.modelUsage)} — every model call of the session's tree`,
+          ...Object.entries(s.modelUsage).map(
+            ([m, u]) =>
+              `  ${m}: ${u.calls} call(s), ${u.inputTokens} in / ${u.outputTokens} out tokens, cache ${u.cacheReadInputTokens} read / ${u.cacheCreationInputTokens} written${u.webSearchRequests ? `, ${u.webSearchRequests} web search(es)` : ''}, ${u.costUSD === null ? 'cost unknown (no price)' : `$${u.costUSD.toFixed(6)}`}`,
+          ),
+        ]
+      : []),
     ...(s.contextTokens !== undefined || s.compactions?.length
       ? [
           `context   ${s.contextTokens ?? '?'} tokens in the model's view${s.compactions?.length ? `; ${s.compactions.length} compaction(s), last: ${s.compactions[s.compactions.length - 1]?.trigger} in turn ${s.compactions[s.compactions.length - 1]?.turn}` : ''}`,

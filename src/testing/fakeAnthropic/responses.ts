@@ -232,8 +232,9 @@ export function buildMessage(spec: MessageSpec, ctx: BuildContext): WireMessage 
     cache_read_input_tokens: ctx.cache?.read ?? 0,
     output_tokens: estimateTokens(outputChars),
     service_tier: 'standard',
-    ...spec.usage,
     ...(searches > 0 ? { server_tool_use: { web_search_requests: searches } } : {}),
+    // A scripted usage wins (e.g. the API counted more searches than the blocks it sent back).
+    ...spec.usage,
   };
   return {
     id: spec.id ?? ctx.nextMessageId(),

@@ -35,6 +35,10 @@ export interface WireUsage {
   cache_creation_input_tokens: number | null;
   cache_read_input_tokens: number | null;
   service_tier?: 'standard' | 'priority' | 'batch' | null;
+  /** What the API ran itself for this call (default: one web search per `server_tool_use` block; a script may say otherwise). */
+  server_tool_use?: { web_search_requests: number };
+  /** `cache_creation_input_tokens` split by TTL. */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
 export interface WireTextBlock {
@@ -92,7 +96,7 @@ export interface WireMessage {
   stop_sequence: string | null;
   /** Set with a refusal; null otherwise (absent in messages recorded before the API had it). */
   stop_details?: WireRefusalStopDetails | null;
-  usage: WireUsage & { server_tool_use?: { web_search_requests: number } };
+  usage: WireUsage;
 }
 
 export interface WireErrorBody {
