@@ -310,10 +310,28 @@ export function classifyModelError(err: unknown): Error {
     );
   }
   const message = `model call failed: ${err instanceof Error ? err.message : String(err)}`;
+  // The SDK found no credentials (or a named profile it cannot use) before sending anything:
+  // waiting does not help, and the session says so instead of retrying silently (issue 31 item 7).
+  if (isCredentialsError(err)) {
+    return new ModelCallError(
+      `${message} — the worker has no usable Anthropic API credentials: give it ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, or an SDK profile)`,
+      { failureType: 'ModelCredentials', retryable: false },
+      { cause: err },
+    );
+  }
   return new ModelCallError(
     message,
     { failureType: 'ModelError', retryable: true, transient: { kind: 'other', message } },
     { cause: err },
+  );
+}
+
+/** The SDK's own words when it has no credentials to send (@anthropic-ai/sdk 1.14 client.js, credential-chain.js). */
+function isCredentialsError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  // Not a WorkloadIdentityError as such: a token endpoint that answers 503 is worth waiting out.
+  return /^Could not resolve authentication method\b|^ANTHROPIC_PROFILE names the profile|^Profile ".*" could not be resolved/.test(
+    err.message,
   );
 }
 
