@@ -65,6 +65,10 @@ if (!env.DURABLE_AGENT_HOME) {
   testHome = mkdtempSync(path.join(tmpdir(), 'da-test-home-'));
   env.DURABLE_AGENT_HOME = testHome;
 }
+// `run`, `worker` and `dev` refuse to start without model credentials (issue 31 item 7): the CLI
+// processes tests start have a key, as a user's would (their workers talk to the fake API); a test
+// of the missing key unsets it (test/integration/credentials.test.ts).
+if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_AUTH_TOKEN) env.ANTHROPIC_API_KEY = 'test-key';
 process.on('exit', () => {
   if (testHome) rmSync(testHome, { recursive: true, force: true });
 });

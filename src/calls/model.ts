@@ -95,6 +95,8 @@ export interface CallModelResult {
   fallback: boolean;
   tombstones: Tombstone[];
   requestId?: string;
+  /** How many times the API paused this turn (stop_reason pause_turn) and the call continued it; absent: none. */
+  continuations?: number;
   /** The view after this call: its baseline is this answer's usage. */
   view: ContextView;
   /** Where the request's cache breakpoints went. */
@@ -313,10 +315,28 @@ export function classifyModelError(err: unknown): Error {
     );
   }
   const message = `model call failed: ${err instanceof Error ? err.message : String(err)}`;
+  // The SDK found no credentials (or a named profile it cannot use) before sending anything:
+  // waiting does not help, and the session says so instead of retrying silently (issue 31 item 7).
+  if (isCredentialsError(err)) {
+    return new ModelCallError(
+      `${message} — the worker has no usable Anthropic API credentials: give it ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, or an SDK profile)`,
+      { failureType: 'ModelCredentials', retryable: false },
+      { cause: err },
+    );
+  }
   return new ModelCallError(
     message,
     { failureType: 'ModelError', retryable: true, transient: { kind: 'other', message } },
     { cause: err },
+  );
+}
+
+/** The SDK's own words when it has no credentials to send (@anthropic-ai/sdk 1.14 client.js, credential-chain.js). */
+function isCredentialsError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  // Not a WorkloadIdentityError as such: a token endpoint that answers 503 is worth waiting out.
+  return /^Could not resolve authentication method\b|^ANTHROPIC_PROFILE names the profile|^Profile ".*" could not be resolved/.test(
+    err.message,
   );
 }
 
@@ -375,6 +395,19 @@ function stopDetailsOf(final: Anthropic.Message): StopDetails {
   };
 }
 
+function addUsage(a: Usage, b: Usage): Usage {
+  const sum = (x?: number, y?: number): number | undefined =>
+    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
+  const creation = sum(a.cache_creation_input_tokens, b.cache_creation_input_tokens);
+  const read = sum(a.cache_read_input_tokens, b.cache_read_input_tokens);
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    ...(creation !== undefined ? { cache_creation_input_tokens: creation } : {}),
+    ...(read !== undefined ? { cache_read_input_tokens: read } : {}),
+  };
+}
+
 function toUsage(u: Anthropic.Usage): Usage {
   return {
     input_tokens: u.input_tokens,
@@ -383,6 +416,13 @@ function toUsage(u: Anthropic.Usage): Usage {
     ...(u.cache_read_input_tokens != null ? { cache_read_input_tokens: u.cache_read_input_tokens } : {}),
   };
 }
+
+/**
+ * How many times one model call continues a turn the API paused (stop_reason pause_turn) before it
+ * gives up with a permanent error: each continuation is a full request, and a turn that never
+ * finishes would otherwise loop unwatched.
+ */
+export const MAX_PAUSE_CONTINUATIONS = 8;
 
 /** The non-streamed fallback's own timeout (the model activity's start-to-close is the same). */
 export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
@@ -401,6 +441,8 @@ function toolUseHandOff(
 ) {
   const json = new Map<number, { id: string; name: string; buf: string }>();
   let chain: Promise<void> = Promise.resolve();
+  // After a pause_turn the continuation's blocks count from 0 again: they follow the paused ones.
+  let offset = 0;
   const send = async (index: number, id: string, name: string, input: unknown): Promise<void> => {
     const block = { type: 'tool_use' as const, id, name, input };
     const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [block] }]);
@@ -423,7 +465,7 @@ function toolUseHandOff(
         } catch {
           return;
         }
-        const index = event.index;
+        const index = offset + event.index;
         chain = chain
           .then(() => send(index, b.id, b.name, input))
           // A block that could not be handed over starts when the message is complete, as without streaming.
@@ -434,9 +476,78 @@ function toolUseHandOff(
           );
       }
     },
+    /** The next stream continues a paused turn whose blocks so far numbered `blocks` more. */
+    shift(blocks: number): void {
+      offset += blocks;
+      json.clear();
+    },
     /** Every block handed over (before the activity answers, so that the turn sees them first). */
     flushed: (): Promise<void> => chain,
   };
+}
+
+/** What an abandoned stream had sent: kept for the audit trail only. */
+function abandoned(err: unknown, partial: Anthropic.Message | undefined, attempt: number, events: number): Tombstone {
+  return {
+    attempt,
+    error: err instanceof Error ? err.message : String(err),
+    partialContent: partial ? contentForHistory(toAssistant(partial.content).content) : [],
+    eventsReceived: events,
+  };
+}
+
+/**
+ * The non-streamed request that replaces a failed stream. An explicit timeout: without one the SDK
+ * refuses a non-streamed request whose max_tokens it expects to take over ten minutes (any
+ * max_tokens above ~21k); heartbeats keep the activity alive meanwhile, its own timeout bounds the
+ * whole call. A prompt the API finds too long asks for compaction.
+ */
+async function nonStreamed(
+  client: Anthropic,
+  request: Anthropic.MessageCreateParamsNonStreaming,
+  options: Anthropic.RequestOptions & { signal: AbortSignal },
+): Promise<{ message: Anthropic.Message; requestId?: string } | { kind: 'too_long'; tooLong: string }> {
+  try {
+    const message = await client.messages.create(request, options);
+    const requestId = (message as { _request_id?: string | null })._request_id ?? undefined;
+    return { message, ...(requestId ? { requestId } : {}) };
+  } catch (err) {
+    if (options.signal.aborted) throw err;
+    const tooLong = promptTooLong(err);
+    if (tooLong !== undefined) return { kind: 'too_long', tooLong };
+    throw classifyModelError(err);
+  }
+}
+
+/**
+ * pause_turn: the API paused a long turn (a server tool's loop); the turn goes on when the paused
+ * content is sent back as is — the same request and the assistant message so far, no user message
+ * added — until another stop reason (issue 31 item 4), at most MAX_PAUSE_CONTINUATIONS times. All
+ * inside one model call: the workflow sees one answer, so no history changes. Returns every
+ * answer of the turn in order (or the compaction a request asked for).
+ */
+async function wholeTurn<P extends { messages: Anthropic.MessageParam[] }>(
+  params: P,
+  requestOnce: (request: P) => Promise<Anthropic.Message | CompactionNeeded>,
+  onPause: (paused: Anthropic.Message, continuation: number) => void,
+): Promise<Anthropic.Message[] | CompactionNeeded> {
+  const segments: Anthropic.Message[] = [];
+  let request = params;
+  for (;;) {
+    const got = await requestOnce(request);
+    if ('kind' in got && got.kind === 'compact') return got;
+    const message = got as Anthropic.Message;
+    segments.push(message);
+    if (message.stop_reason !== 'pause_turn') return segments;
+    if (segments.length > MAX_PAUSE_CONTINUATIONS)
+      throw new ModelCallError(
+        `the API paused the turn ${segments.length} times (stop_reason pause_turn) without finishing it; gave up after ${MAX_PAUSE_CONTINUATIONS} continuations`,
+        { failureType: 'ModelPauseTurnLimit', retryable: false },
+      );
+    onPause(message, segments.length);
+    const content = segments.flatMap((m) => m.content) as unknown as Anthropic.ContentBlockParam[];
+    request = { ...params, messages: [...params.messages, { role: 'assistant', content }] };
+  }
 }
 
 /** One model call: streamed, with a non-streamed fallback when the stream fails mid-way. */
@@ -491,61 +602,57 @@ export async function callModelWith(
       : undefined;
   try {
     const tombstones: Tombstone[] = [];
-    let final: Anthropic.Message | undefined;
     let fallback = false;
     let requestId: string | undefined;
-
     let events = 0;
-    let stopped = false;
-    const stream = client.messages.stream(params, requestOptions(signal));
-    try {
-      for await (const event of stream) {
-        events++;
-        if (event.type === 'message_stop') stopped = true;
-        ctx.heartbeat({ phase: 'streaming', events, type: event.type });
-        handOff?.onEvent(event);
-      }
-      // A clean EOF before message_stop (a proxy or the connection closed politely): the SDK hands
-      // back what it accumulated, a block maybe cut open with its partial input and no stop reason.
-      // That is a failed stream, not an answer (issue 31): a truncated tool_use must never run.
-      if (!stopped) throw new Error(`the stream ended after ${events} events without message_stop`);
-      final = await stream.finalMessage();
-      requestId = stream.request_id ?? undefined;
-    } catch (err) {
-      if (signal.aborted) throw err;
-      const tooLong = promptTooLong(err);
-      if (tooLong !== undefined) return reactive(tooLong);
-      const partial = stream.currentMessage;
-      // Nothing arrived: an ordinary failed request (status error, refused connection) —
-      // Temporal's retry policy handles it. A stream that failed mid-way falls back instead.
-      if (events === 0 || deps.disableFallback) throw classifyModelError(err);
-      tombstones.push({
-        attempt: ctx.attempt,
-        error: err instanceof Error ? err.message : String(err),
-        partialContent: partial ? contentForHistory(toAssistant(partial.content).content) : [],
-        eventsReceived: events,
-      });
-      ctx.warn('streaming model call failed mid-way; falling back to a non-streamed request', { events });
-      ctx.heartbeat({ phase: 'fallback' });
-      fallback = true;
+    // One request, streamed, with the non-streamed fallback when the stream fails mid-way.
+    const requestOnce = async (request: typeof params): Promise<Anthropic.Message | CompactionNeeded> => {
+      let stopped = false;
+      const before = events;
+      const stream = client.messages.stream(request, requestOptions(signal));
       try {
-        // An explicit timeout: without one the SDK refuses a non-streamed request whose max_tokens
-        // it expects to take over ten minutes (any max_tokens above ~21k). Heartbeats keep the
-        // activity alive meanwhile; its own timeout bounds the whole call.
-        final = await client.messages.create(params, { ...requestOptions(signal), timeout: NON_STREAMED_TIMEOUT_MS });
-        requestId = (final as { _request_id?: string | null })._request_id ?? undefined;
-      } catch (err2) {
-        if (signal.aborted) throw err2;
-        const tooLong = promptTooLong(err2);
+        for await (const event of stream) {
+          events++;
+          if (event.type === 'message_stop') stopped = true;
+          ctx.heartbeat({ phase: 'streaming', events, type: event.type });
+          handOff?.onEvent(event);
+        }
+        // A clean EOF before message_stop (a proxy or the connection closed politely): the SDK hands
+        // back what it accumulated, a block maybe cut open with its partial input and no stop reason.
+        // That is a failed stream, not an answer (issue 31): a truncated tool_use must never run.
+        if (!stopped) throw new Error(`the stream ended after ${events - before} events without message_stop`);
+        requestId = stream.request_id ?? undefined;
+        return await stream.finalMessage();
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const tooLong = promptTooLong(err);
         if (tooLong !== undefined) return reactive(tooLong);
-        throw classifyModelError(err2);
+        // Nothing arrived: an ordinary failed request (status error, refused connection) —
+        // Temporal's retry policy handles it. A stream that failed mid-way falls back instead.
+        if (events === before || deps.disableFallback) throw classifyModelError(err);
+        tombstones.push(abandoned(err, stream.currentMessage, ctx.attempt, events - before));
+        ctx.warn('streaming model call failed mid-way; falling back to a non-streamed request', { events });
+        ctx.heartbeat({ phase: 'fallback' });
+        fallback = true;
+        const got = await nonStreamed(client, request, { ...requestOptions(signal), timeout: NON_STREAMED_TIMEOUT_MS });
+        if ('kind' in got) return reactive(got.tooLong);
+        requestId = got.requestId;
+        return got.message;
       }
-    }
+    };
+    const segments = await wholeTurn(params, requestOnce, (paused, n) => {
+      handOff?.shift(paused.content.length);
+      ctx.heartbeat({ phase: 'pause_turn', continuation: n });
+    });
+    if (!Array.isArray(segments)) return segments;
+    const last = segments[segments.length - 1] as Anthropic.Message;
+    const final: Anthropic.Message = { ...last, content: segments.flatMap((m) => m.content) };
     const { message, refusal, tombstone } = refusedOrAnswer(final, ctx.attempt, events);
     if (tombstone) tombstones.push(tombstone);
     const head = refusal ? sentHead : await deps.transcripts.append(sentHead, [message]);
     clearInterval(ticker);
-    const usage = toUsage(final.usage);
+    // Every request of the turn is paid for; the window is what the last one held.
+    const usage = segments.map((m) => toUsage(m.usage)).reduce(addUsage);
     return {
       kind: 'message',
       message: messageForHistory(message),
@@ -553,11 +660,12 @@ export async function callModelWith(
       modelUsage: callModelUsage(input.settings.model, final.usage),
       view: {
         ...prepared.view,
-        baseline: { tokens: usageTotal(usage), messages: prepared.transcriptLength + (refusal ? 0 : 1) },
+        baseline: { tokens: usageTotal(toUsage(last.usage)), messages: prepared.transcriptLength + (refusal ? 0 : 1) },
       },
       cacheBreakpoints: prepared.breakpoints,
       stopReason: final.stop_reason ?? 'end_turn',
       ...(refusal ? { stopDetails: refusal } : {}),
+      ...(segments.length > 1 ? { continuations: segments.length - 1 } : {}),
       head,
       sentHead,
       messageId: final.id,

@@ -32,7 +32,14 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   // The scripted model answers in milliseconds; a short pause per model call lets a newcomer
   // watch the turns go by (DURABLE_AGENT_DEMO_DELAY_MS=0 for full speed).
   process.env.DURABLE_AGENT_DEMO_DELAY_MS ??= '600';
-  const dev = await startDev({ db: o.db, ...(o.defaultDb ? { defaultDb: true } : {}), port: o.port, uiPort: o.uiPort });
+  // The demo's session follows the scripted model's plan: always that model, key or no key.
+  const dev = await startDev({
+    db: o.db,
+    ...(o.defaultDb ? { defaultDb: true } : {}),
+    port: o.port,
+    uiPort: o.uiPort,
+    demoModel: true,
+  });
   const connection = await Connection.connect({ address: dev.server.address });
   try {
     const client = new Client({ connection, namespace: dev.server.namespace });

@@ -1,15 +1,18 @@
 // `durable-agent dev`: the embedded default — a Temporal dev server persisted to a SQLite file,
-// with its UI, plus a worker, in one process tree. With no ANTHROPIC_API_KEY the worker answers
-// with the built-in scripted demo model (clearly labelled).
+// with its UI, plus a worker, in one process tree. The worker calls the Messages API with this
+// process's credentials; without any it does not start (issue 31 item 7: no pretending), unless
+// it was asked for the built-in scripted demo model (`demo`; `dev --demo-model` for tests).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import { modelCredentials, NO_CREDENTIALS_MESSAGE } from '../calls/credentials';
 import { startDemoModel, DEMO_MODEL_LABEL } from '../demo/scriptedModel';
 import type { FakeAnthropicServer } from '../testing/fakeAnthropic';
 import { startDevServer, type DevServer } from '../temporal/devServer';
 import { createAgentWorker } from '../worker';
 import { STATUS_SEARCH_ATTRIBUTE } from '../workflows/definitions';
+import { UsageError } from './options';
 
 export interface DevOptions {
   db: string;
@@ -19,6 +22,8 @@ export interface DevOptions {
   uiPort?: number;
   ip?: string;
   taskQueue?: string;
+  /** Answer every session with the built-in scripted demo model (`demo`, tests), whatever the credentials. */
+  demoModel?: boolean;
   log?: (line: string) => void;
 }
 
@@ -45,6 +50,9 @@ export function quietTemporalRuntime(): void {
 
 export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
   const log = opts.log ?? ((l: string) => console.log(l));
+  // Before anything starts: a worker without credentials would fail every session's first call.
+  const credentials = opts.demoModel ? undefined : await modelCredentials();
+  if (!opts.demoModel && credentials === undefined) throw new UsageError(NO_CREDENTIALS_MESSAGE);
   quietTemporalRuntime();
   const db = resolve(opts.db);
   mkdirSync(dirname(db), { recursive: true });
@@ -69,14 +77,13 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
   let worker: Worker;
   try {
     let anthropic: (() => Anthropic) | undefined;
-    if (!process.env.ANTHROPIC_API_KEY) {
+    if (opts.demoModel) {
       demo = await startDemoModel();
-      const baseURL = demo.baseURL;
-      anthropic = () => new Anthropic({ apiKey: 'demo', baseURL, maxRetries: 0 });
+      anthropic = demoModelClient(demo);
       log(`model:    ${DEMO_MODEL_LABEL}`);
     } else {
       log(
-        `model:    Anthropic Messages API${process.env.ANTHROPIC_BASE_URL ? ` at ${process.env.ANTHROPIC_BASE_URL}` : ''}`,
+        `model:    Anthropic Messages API${process.env.ANTHROPIC_BASE_URL ? ` at ${process.env.ANTHROPIC_BASE_URL}` : ''} (credentials: ${credentials})`,
       );
     }
     const connection = await NativeConnection.connect({ address: server.address });
@@ -108,6 +115,12 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
     return stopping;
   };
   return { server, worker, ...(demo ? { demo } : {}), running, stop };
+}
+
+/** The SDK client of a worker that answers with the demo model: its own address and key, never the environment's. */
+export function demoModelClient(demo: FakeAnthropicServer): () => Anthropic {
+  const baseURL = demo.baseURL;
+  return () => new Anthropic({ apiKey: 'demo', baseURL, maxRetries: 0 });
 }
 
 /** The dev server's files: its SQLite database with SQLite's side files, and the pid file. */

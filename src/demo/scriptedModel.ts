@@ -1,5 +1,5 @@
-// The built-in scripted demo model: with no ANTHROPIC_API_KEY, `durable-agent dev` answers
-// every session with this script, served by the local fake Messages API (the real SDK talks to
+// The built-in scripted demo model: `durable-agent demo` (and `dev`/`worker --demo-model`, for
+// tests) answers every session with this script, served by the local fake Messages API (the real SDK talks to
 // it over HTTP, so everything else — streaming, activities, tools — is exactly the real path).
 // It is clearly not Claude: it follows a fixed plan on the bundled sample project.
 import { createHash } from 'node:crypto';
@@ -12,7 +12,7 @@ import {
   type ResponseSpec,
 } from '../testing/fakeAnthropic';
 
-export const DEMO_MODEL_LABEL = 'scripted demo model (no ANTHROPIC_API_KEY set; this is not Claude)';
+export const DEMO_MODEL_LABEL = 'scripted demo model (this is not Claude)';
 
 const BUGGY = 'return s[Math.floor(s.length / 2)];';
 const FIXED =

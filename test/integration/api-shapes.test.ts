@@ -9,12 +9,17 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   lastToolResults,
+  pausedContent,
+  pausedTurn,
   refusalResponse,
+  toolUseResponse,
+  type FakeAnthropicServer,
   spendLimitError,
   textResponse,
   type MessagesRequest,
 } from '../../src/testing/fakeAnthropic';
 import { sendMessage, sessionStatus } from '../../src/client';
+import { MAX_PAUSE_CONTINUATIONS } from '../../src/calls/model';
 import { waitFor } from '../support/wait';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -220,5 +225,110 @@ test('api shapes: after a refusal the refused turn is not sent back — a follow
       calls[1]!.messages.every((m) => m.role === 'user'),
       `only user turns: ${sent}`,
     );
+  });
+});
+
+// pause_turn (issue 31 item 4): a long turn the API paused (its server tools' loop) goes on when the
+// client sends the paused content back as is — the same request plus that assistant message, no
+// user message — until another stop reason. The paused part is a web search, as the API sends it.
+const PAUSED_PART: Parameters<typeof pausedTurn>[0] = [
+  { type: 'text', text: 'Let me search for that.' },
+  { type: 'server_tool_use', id: 'srvtoolu_paused', input: { query: 'durable execution' } },
+  {
+    type: 'web_search_tool_result',
+    results: [{ url: 'https://temporal.io/', title: 'Temporal', page_age: '2 days ago' }],
+  },
+];
+
+/** The wire content the fake sent in answer to a request: what must come back unchanged. */
+function sentContent(fake: FakeAnthropicServer, request: MessagesRequest): unknown {
+  return fake.requests.find((r) => r.body === request)?.response?.message?.content;
+}
+
+test('api shapes: pause_turn in the main loop is continued within the model call: the paused content goes back unchanged, the rest is the answer, usage adds up', async () => {
+  await withAgent({}, async ({ fake, start }) => {
+    fake.enqueue(
+      ...pausedTurn(
+        PAUSED_PART,
+        textResponse('Temporal runs durable workflows.', { usage: { input_tokens: 300, output_tokens: 20 } }),
+        { usage: { input_tokens: 100, output_tokens: 10 } },
+      ),
+    );
+    const handle = await start({ prompt: 'what is durable execution?' });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed', result.endReason);
+    assert.match(result.lastText, /Temporal runs durable workflows\.$/);
+    assert.doesNotMatch(result.lastText, /^Let me search for that\.$/, 'the paused part is not the result');
+    const [paused, continued] = fake.messageRequests();
+    assert.equal(fake.messageRequests().length, 2);
+    assert.ok(paused && continued);
+    // The same request, plus the paused answer as is as the last (assistant) message: no user message added.
+    assert.deepEqual(continued.messages.slice(0, -1), paused.messages);
+    assert.deepEqual(pausedContent(continued), sentContent(fake, paused));
+    assert.deepEqual(
+      (pausedContent(continued) ?? []).map((b) => b.type),
+      ['text', 'server_tool_use', 'web_search_tool_result'],
+    );
+    assert.deepEqual(continued.tools, paused.tools);
+    assert.equal(
+      continued.system === undefined ? undefined : JSON.stringify(continued.system),
+      JSON.stringify(paused.system),
+    );
+    // Both requests are paid for.
+    assert.equal(result.usage.input_tokens, 400);
+    assert.equal(result.usage.output_tokens, 30);
+    fake.assertDone();
+  });
+});
+
+test('api shapes: a turn paused again and again ends the session with a clear error after the bound, not a loop', async () => {
+  await withAgent({}, async ({ fake, start }) => {
+    fake.script(() => pausedTurn(PAUSED_PART, textResponse('never'))[0]);
+    const handle = await start({ prompt: 'search forever' });
+    // A failed session fails its workflow, with the reason.
+    await assert.rejects(handle.result(), (err: Error & { cause?: Error }) => {
+      assert.match(String(err.cause?.message), /paused the turn 9 times \(stop_reason pause_turn\)/);
+      return true;
+    });
+    assert.equal(fake.messageRequests().length, MAX_PAUSE_CONTINUATIONS + 1, 'a permanent error: not retried');
+  });
+});
+
+test("api shapes: pause_turn in WebSearch's own call is continued too: the search result is the whole turn", async () => {
+  await withAgent({}, async ({ fake, start }) => {
+    const side = (r: MessagesRequest) =>
+      ((r.tools ?? []) as Array<{ type?: string }>).some((t) => t.type?.startsWith('web_search_'));
+    let main = 0;
+    const [pausedSearch, restOfSearch] = pausedTurn(PAUSED_PART, {
+      content: [
+        { type: 'server_tool_use', id: 'srvtoolu_second', input: { query: 'temporal workflows' } },
+        { type: 'web_search_tool_result', results: [{ url: 'https://docs.temporal.io/', title: 'Docs' }] },
+        { type: 'text', text: 'Temporal runs durable workflows.' },
+      ],
+    });
+    let searches = 0;
+    fake.script((req) => {
+      if (side(req)) return searches++ === 0 ? pausedSearch : restOfSearch;
+      main++;
+      if (main === 1)
+        return toolUseResponse([{ id: 'toolu_search', name: 'WebSearch', input: { query: 'durable execution' } }]);
+      return textResponse('Done.');
+    });
+    const result = await (
+      await start({ prompt: 'look it up', tools: ['WebSearch'], rules: { allow: ['WebSearch'], ask: [], deny: [] } })
+    ).result();
+    assert.equal(result.status, 'completed', result.endReason);
+    const sides = fake.messageRequests().filter(side);
+    assert.equal(sides.length, 2, 'the paused search was continued once');
+    assert.deepEqual(sides[1]!.messages.slice(0, -1), sides[0]!.messages);
+    assert.deepEqual(pausedContent(sides[1]!), sentContent(fake, sides[0]!));
+    const [toolResult] = lastToolResults(fake.messageRequests().filter((r) => !side(r))[1]!);
+    assert.equal(toolResult?.tool_use_id, 'toolu_search');
+    assert.notEqual(toolResult?.is_error, true, JSON.stringify(toolResult));
+    const text = JSON.stringify(toolResult?.content);
+    // Both parts of the search: the paused one's hits and the rest's.
+    assert.match(text, /temporal\.io\//);
+    assert.match(text, /docs\.temporal\.io/);
+    assert.match(text, /Temporal runs durable workflows/);
   });
 });

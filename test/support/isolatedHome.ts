@@ -7,6 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// As scripts/run-tests.mjs: the CLI processes a test starts have model credentials, as a user's
+// would (`run`, `worker` and `dev` refuse to start without them); a test of the missing key unsets it.
+if (!process.env.ANTHROPIC_API_KEY && !process.env.ANTHROPIC_AUTH_TOKEN) process.env.ANTHROPIC_API_KEY = 'test-key';
 if (!process.env.DURABLE_AGENT_HOME) {
   const home = mkdtempSync(join(tmpdir(), 'da-test-home-'));
   process.env.DURABLE_AGENT_HOME = home;

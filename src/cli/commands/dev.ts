@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { TASK_QUEUE_DEFAULT } from '../../workflows/definitions';
 import { addServerOptions, waitForSignal } from '../options';
-import { workerSandboxLine } from './worker';
+import { DEMO_MODEL_FLAG, DEMO_MODEL_HELP, workerSandboxLine } from './worker';
 
 interface DevOpts {
   db: string;
@@ -11,6 +11,7 @@ interface DevOpts {
   uiPort: number;
   ip: string;
   taskQueue?: string;
+  demoModel?: boolean;
   /** Run as the background service of `durable-agent up` (src/cli/service.ts). */
   service?: boolean;
 }
@@ -23,6 +24,7 @@ export function addDevCommand(program: Command): void {
   )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
+    .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP)
     .addOption(new Option('--service', 'run as the background service of `durable-agent up`').hideHelp())
     .action(runDev);
 }
@@ -37,6 +39,7 @@ async function runDev(o: DevOpts, cmd: Command): Promise<void> {
     uiPort: o.uiPort,
     ip: o.ip,
     ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
+    ...(o.demoModel ? { demoModel: true } : {}),
   });
   const taskQueue = o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT;
   console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);

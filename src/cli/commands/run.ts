@@ -159,10 +159,30 @@ async function runCommand(promptWords: string[], o: RunOpts): Promise<void> {
     if (o.detach) throw new UsageError('-p/--print follows the session to its end: it does not take --detach');
     if (o.outputFormat === 'stream-json' && !o.verbose)
       throw new UsageError('When using --print, --output-format=stream-json requires --verbose');
-    if (promptWords.length === 0) promptWords = [await readStdinPrompt()];
   } else if (promptWords.length === 0) throw new UsageError("missing required argument 'prompt'");
+  await checkCredentials();
+  if (o.print && promptWords.length === 0) promptWords = [await readStdinPrompt()];
   const { opts, loaded } = await buildRunSession(promptWords, o);
   await startAndFollow(o, opts, loaded);
+}
+
+/**
+ * No credentials, no session (issue 31 item 7): one line, before anything starts. The workers make
+ * the calls, with their own environment; this checks the one `dev`/`up` hand theirs. Where the
+ * workers run elsewhere with their own key, DURABLE_AGENT_WORKER_HAS_CREDENTIALS=1 says so.
+ */
+async function checkCredentials(): Promise<void> {
+  if (process.env.DURABLE_AGENT_WORKER_HAS_CREDENTIALS === '1') return;
+  const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../calls/credentials');
+  const found = await modelCredentials().catch((err: unknown) => {
+    throw new UsageError(
+      `the Anthropic API credentials cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  });
+  if (found === undefined)
+    throw new UsageError(
+      `${NO_CREDENTIALS_MESSAGE} (Workers on other hosts that hold their own: DURABLE_AGENT_WORKER_HAS_CREDENTIALS=1.)`,
+    );
 }
 
 /** `-p` without a prompt argument: the prompt is stdin (as the reference); a terminal or nothing is refused. */

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { durableAgentHome } from '../../stores/dataHome';
 import { addServerOptions, print, UsageError } from '../options';
+import { DEMO_MODEL_FLAG, DEMO_MODEL_HELP } from './worker';
 
 /** A loopback TEMPORAL_ADDRESS's port: `up` serves where `run` connects unless --port says otherwise. */
 export function defaultServicePort(env: NodeJS.ProcessEnv = process.env): number | undefined {
@@ -19,12 +20,26 @@ export function addServiceCommands(program: Command): void {
   )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
+    .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP)
     .option('--json', 'one JSON line')
     .action(
       async (
-        o: { db: string; port: number; uiPort: number; ip: string; taskQueue?: string; json?: boolean },
+        o: {
+          db: string;
+          port: number;
+          uiPort: number;
+          ip: string;
+          taskQueue?: string;
+          demoModel?: boolean;
+          json?: boolean;
+        },
         cmd: Command,
       ) => {
+        // The service's worker runs with this environment: without credentials it would not start.
+        if (!o.demoModel) {
+          const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../calls/credentials');
+          if ((await modelCredentials()) === undefined) throw new UsageError(NO_CREDENTIALS_MESSAGE);
+        }
         const { serviceLine, serviceUp } = await import('../service');
         let port = o.port;
         if (cmd.getOptionValueSource('port') === 'default') {
@@ -37,6 +52,7 @@ export function addServiceCommands(program: Command): void {
         }
         const args = ['--db', o.db, '--port', String(port), '--ui-port', String(o.uiPort), '--ip', o.ip];
         if (o.taskQueue) args.push('--task-queue', o.taskQueue);
+        if (o.demoModel) args.push(DEMO_MODEL_FLAG);
         let r: Awaited<ReturnType<typeof serviceUp>>;
         try {
           r = await serviceUp(args);

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { loadConnectionConfig } from '../../temporal/connection';
 import { TASK_QUEUE_DEFAULT } from '../../workflows/definitions';
-import { addConnectionOptions, connectionOverrides, waitForSignal, type ConnOpts } from '../options';
+import { UsageError, addConnectionOptions, connectionOverrides, waitForSignal, type ConnOpts } from '../options';
 
 /** What a worker says at start about Bash's OS sandbox on this host. */
 export async function workerSandboxLine(): Promise<string> {
@@ -12,6 +12,11 @@ export async function workerSandboxLine(): Promise<string> {
     ? 'available (Bash runs sandboxed unless a session opts out)'
     : `UNAVAILABLE — ${a.reason}; sessions run Bash unsandboxed (refused with sandbox.failIfUnavailable)`;
 }
+
+/** `dev`, `up` and `worker`: answer with the scripted demo model instead of the Messages API (never implied). */
+export const DEMO_MODEL_FLAG = '--demo-model';
+export const DEMO_MODEL_HELP =
+  "answer every session with the built-in scripted demo model, not Claude (the demo's and tests'; without it, no credentials is an error)";
 
 export function addWorkerCommand(program: Command): void {
   addConnectionOptions(
@@ -23,11 +28,16 @@ export function addWorkerCommand(program: Command): void {
       .option(
         '--store <url>',
         'a store shared by workers on several hosts: postgres://user:pw@host:5432/db (env DURABLE_AGENT_STORE)',
-      ),
+      )
+      .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP),
   ).action(runWorker);
 }
 
-async function runWorker(o: ConnOpts & { storeDir?: string; store?: string }): Promise<void> {
+async function runWorker(o: ConnOpts & { storeDir?: string; store?: string; demoModel?: boolean }): Promise<void> {
+  // No credentials, no worker (issue 31 item 7): every session it took would fail at its first call.
+  const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../calls/credentials');
+  const credentials = o.demoModel ? undefined : await modelCredentials();
+  if (!o.demoModel && credentials === undefined) throw new UsageError(NO_CREDENTIALS_MESSAGE);
   const { connectWorker } = await import('../../temporal/connection');
   const { createAgentWorker } = await import('../../worker');
   const { quietTemporalRuntime } = await import('../dev');
@@ -37,6 +47,8 @@ async function runWorker(o: ConnOpts & { storeDir?: string; store?: string }): P
   const { configuredBlobStore, describeBlobStore } = await import('../../stores/configured');
   const storeDir = o.storeDir ?? (await import('../../worker')).defaultStoreDir();
   const blobStore = configuredBlobStore({ storeDir, ...(o.store ? { store: o.store } : {}) });
+  const demo = o.demoModel ? await (await import('../../demo/scriptedModel')).startDemoModel() : undefined;
+  const { demoModelClient } = await import('../dev');
   const connection = await connectWorker(config);
   const worker = await createAgentWorker({
     connection,
@@ -44,14 +56,18 @@ async function runWorker(o: ConnOpts & { storeDir?: string; store?: string }): P
     ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
     storeDir,
     blobStore,
+    ...(demo ? { anthropic: demoModelClient(demo) } : {}),
   });
   console.log(
     `worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`,
   );
   console.log(`store: ${describeBlobStore(blobStore)}`);
   console.log(`sandbox: ${await workerSandboxLine()}`);
+  console.log(
+    `model: ${demo ? (await import('../../demo/scriptedModel')).DEMO_MODEL_LABEL : `Anthropic Messages API (credentials: ${credentials})`}`,
+  );
   const running = worker.run();
   await Promise.race([waitForSignal(), running]);
   if (worker.getState() === 'RUNNING') worker.shutdown();
-  await running;
+  await running.finally(() => demo?.close());
 }

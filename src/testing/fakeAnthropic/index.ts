@@ -12,6 +12,7 @@ export {
   fakeRequestId,
   fakeToolUseId,
   overloadedError,
+  pausedTurn,
   rateLimitError,
   rawSse,
   refusalResponse,
@@ -25,7 +26,7 @@ export type { SseEvent } from './sse';
 export { checkToolPairing, validateMessagesRequest } from './validate';
 export { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage } from './promptCache';
 export type { CacheUsage, PromptCacheOptions, PromptSegment } from './promptCache';
-export { lastMessage, lastToolResults, lastUserText } from './requests';
+export { lastMessage, lastToolResults, lastUserText, pausedContent } from './requests';
 export type {
   ApiErrorType,
   ContentSpec,

@@ -13,6 +13,16 @@ export function lastToolResults(request: MessagesRequest): RequestContentBlock[]
   return last.content.filter((b) => b.type === 'tool_result');
 }
 
+/**
+ * The content of a paused turn this request continues (stop_reason pause_turn: the request ends
+ * with the assistant message sent back as is), or undefined when it does not end with one.
+ */
+export function pausedContent(request: MessagesRequest): RequestContentBlock[] | undefined {
+  const last = lastMessage(request);
+  if (!last || last.role !== 'assistant') return undefined;
+  return typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+}
+
 /** The plain text of the last user message (text blocks joined), or '' when there is none. */
 export function lastUserText(request: MessagesRequest): string {
   const last = lastMessage(request);

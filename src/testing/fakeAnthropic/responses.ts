@@ -105,6 +105,22 @@ export function refusalResponse(
 }
 
 /**
+ * A long turn the API pauses (its server tools' loop, e.g. web_search, hit its limit): the first
+ * answer ends with `stop_reason: "pause_turn"` after the content so far (typically text and
+ * server_tool_use / web_search_tool_result blocks, never a client tool_use); a client that sends
+ * it back as is (the same request plus that assistant message, see `pausedContent`) gets `rest`,
+ * the rest of the turn, with its own stop reason. Each answer has its own usage (`usage` of the
+ * paused part; `rest` says its own). Enqueue both, in order.
+ */
+export function pausedTurn(
+  paused: ContentSpec[],
+  rest: MessageSpec,
+  extra: Omit<MessageSpec, 'content' | 'stop_reason'> = {},
+): [MessageSpec, MessageSpec] {
+  return [{ ...extra, content: paused, stop_reason: 'pause_turn' }, rest];
+}
+
+/**
  * HTTP 429 `rate_limit_error` for an organization over its API tier's monthly spend threshold: the
  * SDK's `EnforcedSpendLimitReachedError` shape (`error.details.error_code`), and no `retry-after`
  * (the API's errors page: retrying does not help until the limit resets).
