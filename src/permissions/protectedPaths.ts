@@ -271,8 +271,14 @@ function roughWords(command: string): string[] {
   const out: string[] = [];
   let cur = '';
   let quote: string | undefined;
+  // The word after `>`/`>>` is a file the command writes, not one it runs: a hook that appends to a
+  // log would otherwise pin (and then refuse on) its own output (issue 30 pins).
+  let outputTarget = false;
   const flush = () => {
-    if (cur !== '') out.push(cur);
+    if (cur !== '') {
+      if (!outputTarget) out.push(cur);
+      outputTarget = false;
+    }
     cur = '';
   };
   for (let i = 0; i < command.length; i++) {
@@ -293,6 +299,8 @@ function roughWords(command: string): string[] {
     }
     if (/\s|[;&|()<>`]/.test(c)) {
       flush();
+      if (c === '>') outputTarget = true;
+      else if (c !== '&' && !/\s/.test(c)) outputTarget = false;
       continue;
     }
     cur += c;

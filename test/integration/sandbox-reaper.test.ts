@@ -22,6 +22,7 @@ import {
   TAG_ENV,
   countByName,
   describe,
+  guardianOf,
   killAll,
   newTag,
   taggedProcesses,
@@ -85,7 +86,7 @@ async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolea
         assert.ok(running.includes(name), `before the kill, ${name} runs below worker-1: ${running.join(', ')}`);
 
       if (opts.killGuardianFirst) {
-        const guardian = taggedProcesses(tag1).find((p) => p.args.includes('durable-agent-guardian'));
+        const guardian = guardianOf(worker1.child.pid!);
         assert.ok(guardian, 'worker-1 has a guardian');
         process.kill(guardian.pid, 'SIGKILL');
       }

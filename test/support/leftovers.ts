@@ -79,3 +79,31 @@ export function killAll(ps: TaggedProcess[]): void {
     }
   }
 }
+
+/**
+ * The reaper's guardian of the worker process `workerPid`, found by its command line (it names its
+ * worker's owner id, `<pid>.<start time>`): the door starts it with the sandbox machinery's
+ * allowlist, so it does not carry the test's tag (invariant 15).
+ */
+export function guardianOf(workerPid: number): TaggedProcess | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return undefined;
+  }
+  for (const e of entries) {
+    try {
+      const argv = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
+      if (!argv.includes('durable-agent-guardian') || !argv.some((a) => a.startsWith(`${workerPid}.`))) continue;
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (rest[0] === 'Z') continue;
+      const comm = readFileSync(`/proc/${e}/comm`, 'utf8').trim();
+      return { pid: Number(e), ppid: Number(rest[1]), comm, args: argv.join(' ').trim() };
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return undefined;
+}
