@@ -180,3 +180,116 @@ test('unit thinking: the request carries the thinking parameter, no temperature,
   });
   assert.ok(fable.kind === 'request' && fable.betas.includes(THINKING_BINDING_BETA));
 });
+
+test('unit thinking: a session with thinking on — three answers with thinking, redacted thinking and tool use; the fake (which checks blocks as the API does) gets each back exactly, in order', async () => {
+  const { startFakeAnthropic } = await import('../../src/testing/fakeAnthropic');
+  const { runLocalSession } = await import('../../src/local/runSession');
+  const { TEST_TOOLS } = await import('../support/testTools');
+  const Anthropic = (await import('@anthropic-ai/sdk')).default;
+  const { writeFile } = await import('node:fs/promises');
+  const work = await mkdtemp(join(tmpdir(), 'da-think-'));
+  const store = await mkdtemp(join(tmpdir(), 'da-think-store-'));
+  await writeFile(join(work, 'a.txt'), 'alpha\n');
+  const fake = await startFakeAnthropic({
+    responses: [
+      {
+        content: [
+          { type: 'thinking', thinking: 'First I read a.txt — "carefully".' },
+          { type: 'redacted_thinking' },
+          { type: 'tool_use', name: 'Read', input: { file_path: join(work, 'a.txt') } },
+        ],
+      },
+      {
+        content: [
+          { type: 'thinking', thinking: 'It says alpha. Read it again.' },
+          { type: 'text', text: 'Once more.' },
+          { type: 'tool_use', name: 'Read', input: { file_path: join(work, 'a.txt') } },
+          { type: 'thinking', thinking: 'Interleaved: after the tool call.' },
+        ],
+      },
+      {
+        content: [
+          { type: 'thinking', thinking: 'Done.' },
+          { type: 'text', text: 'alpha, twice' },
+        ],
+      },
+    ],
+  });
+  try {
+    const result = await runLocalSession(
+      {
+        prompt: 'read a.txt',
+        cwd: work,
+        permissionMode: 'bypassPermissions',
+        model: { model: 'claude-sonnet-4-5', maxTokens: 4096, thinking: { type: 'enabled', budgetTokens: 2048 } },
+      },
+      {
+        tools: TEST_TOOLS,
+        storeDir: store,
+        anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }),
+      },
+    );
+    assert.equal(result.status, 'completed', result.endReason);
+    fake.assertDone();
+    const bodies = fake.messageRequests() as unknown as Array<Record<string, unknown>>;
+    assert.equal(bodies.length, 3);
+    for (const b of bodies) {
+      assert.deepEqual(b.thinking, { type: 'enabled', budget_tokens: 2048 });
+      assert.equal('temperature' in b, false);
+    }
+    // What the fake sent, as the SDK read it off the wire, comes back byte for byte in every later request.
+    const sent = fake.requests.map((r) => r.response?.message).filter((m) => m !== undefined);
+    const assistantOf = (body: Record<string, unknown>) =>
+      (body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'assistant');
+    assert.equal(
+      JSON.stringify(assistantOf(bodies[1] as Record<string, unknown>)[0]?.content),
+      JSON.stringify(sent[0]?.content),
+    );
+    const third = assistantOf(bodies[2] as Record<string, unknown>);
+    assert.equal(JSON.stringify(third[0]?.content), JSON.stringify(sent[0]?.content));
+    assert.equal(JSON.stringify(third[1]?.content), JSON.stringify(sent[1]?.content));
+  } finally {
+    await fake.close();
+  }
+});
+
+test('unit thinking: the fake refuses a changed signature, changed text, a reordered or dropped block, like the API', async () => {
+  const { ThinkingLedger, fakeSignature } = await import('../../src/testing/fakeAnthropic');
+  const ledger = new ThinkingLedger();
+  const a = { type: 'thinking', thinking: 'one', signature: fakeSignature('one') };
+  const r = { type: 'redacted_thinking', data: 'ZGF0YQ==' };
+  const use = { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} };
+  ledger.record({
+    id: 'm',
+    type: 'message',
+    role: 'assistant',
+    model: 'x',
+    content: [a as never, r as never, use as never],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  });
+  const req = (content: unknown[], extra: Record<string, unknown> = {}) =>
+    ({
+      model: 'x',
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] },
+      ],
+      ...extra,
+    }) as never;
+  assert.equal(ledger.check(req([a, r, use])), undefined);
+  assert.match(ledger.check(req([{ ...a, signature: `${a.signature}x` }, r, use])) ?? '', /Invalid `signature`/);
+  assert.match(ledger.check(req([{ ...a, thinking: 'one ' }, r, use])) ?? '', /Invalid `signature`/);
+  assert.match(ledger.check(req([r, a, use])) ?? '', /in the order the model produced them/);
+  assert.match(ledger.check(req([a, use])) ?? '', /complete, unmodified/);
+  assert.match(ledger.check(req([use])) ?? '', /must start with a thinking block/);
+  assert.match(ledger.check(req([a, r, use], { temperature: 0.5 })) ?? '', /temperature/);
+  assert.match(
+    ledger.check(req([a, r, use], { thinking: { type: 'enabled', budget_tokens: 5000 } })) ?? '',
+    /`max_tokens` must be greater/,
+  );
+});

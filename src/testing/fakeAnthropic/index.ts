@@ -9,7 +9,9 @@ export {
   disconnect,
   errorResponse,
   fakeMessageId,
+  fakeRedactedData,
   fakeRequestId,
+  fakeSignature,
   fakeToolUseId,
   overloadedError,
   rateLimitError,
@@ -23,6 +25,7 @@ export type { ToolCallSpec } from './responses';
 export { accumulateMessage, encodeSseEvent, parseSse, SseStreamError } from './sse';
 export type { SseEvent } from './sse';
 export { checkToolPairing, validateMessagesRequest } from './validate';
+export { ThinkingLedger } from './thinking';
 export { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage } from './promptCache';
 export type { CacheUsage, PromptCacheOptions, PromptSegment } from './promptCache';
 export { lastMessage, lastToolResults, lastUserText } from './requests';
@@ -44,6 +47,7 @@ export type {
   StopReason,
   StreamBehaviour,
   TextSpec,
+  RedactedThinkingSpec,
   ThinkingSpec,
   ToolUseSpec,
   UnexpectedEvent,
