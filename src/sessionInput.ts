@@ -21,6 +21,7 @@ import { sandboxPathsFromRules } from './sandbox/policy';
 import type { SandboxSettings } from './sandbox/settings';
 import { projectRepositoryOf } from './tools/repository';
 import type { ContextSettings } from './engine/contextWindow';
+import { MIN_THINKING_BUDGET, resolveThinkingSetting, type ThinkingSetting } from './engine/thinking';
 
 /** A session input refused before the session started: nothing was started. */
 export class InvalidSessionInputError extends DurableAgentError {
@@ -50,6 +51,8 @@ export function sessionInputProblems(input: unknown): string[] {
     )
       problems.push(`contextManagement.toolSearchPct must be a number between 0 and 100 (exclusive)`);
   }
+  const model = input && typeof input === 'object' ? (input as Partial<SessionInput>).model : undefined;
+  if (model && typeof model === 'object') problems.push(...thinkingProblems(model));
   const timeZone = input && typeof input === 'object' ? (input as Partial<SessionInput>).timeZone : undefined;
   if (timeZone !== undefined && (typeof timeZone !== 'string' || !isTimeZone(timeZone)))
     problems.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA time zone (e.g. Europe/Berlin, UTC)`);
@@ -156,6 +159,50 @@ export function sessionSandbox(
   return { ...s, filesystem: fs };
 }
 
+/** What the API would refuse of a session's thinking setting (issue 31 item 8; engine/thinking.ts). */
+function thinkingProblems(model: Partial<SessionInput['model']>): string[] {
+  const t = model.thinking as Partial<ThinkingSetting> & { budgetTokens?: unknown };
+  if (t === undefined) return [];
+  if (!t || typeof t !== 'object' || !['adaptive', 'enabled', 'disabled'].includes(t.type as string))
+    return ['model.thinking must be {type: "adaptive"}, {type: "enabled", budgetTokens} or {type: "disabled"}'];
+  const problems: string[] = [];
+  if (
+    t.type === 'enabled' &&
+    (typeof t.budgetTokens !== 'number' || !Number.isInteger(t.budgetTokens) || t.budgetTokens < MIN_THINKING_BUDGET)
+  )
+    problems.push(
+      `the thinking budget (MAX_THINKING_TOKENS or --max-thinking-tokens) must be an integer of at least ${MIN_THINKING_BUDGET} (the API's minimum), or 0 to turn thinking off`,
+    );
+  if (t.type !== 'disabled' && model.temperature !== undefined)
+    problems.push(
+      'model.temperature cannot be set while thinking is on (the API accepts only its default then): turn thinking off (settings alwaysThinkingEnabled: false, MAX_THINKING_TOKENS=0, --thinking disabled, or model.thinking {type: "disabled"})',
+    );
+  return problems;
+}
+
+/** MAX_THINKING_TOKENS as the reference reads it (parseInt); anything but a whole number is an error naming it. */
+export function maxThinkingTokensFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^\d+$/.test(value.trim()))
+    throw new InvalidSessionInputError([
+      `MAX_THINKING_TOKENS ${JSON.stringify(value)}: use a whole number of tokens (at least ${MIN_THINKING_BUDGET}), or 0 to turn thinking off`,
+    ]);
+  return Number(value.trim());
+}
+
+/**
+ * A session's thinking when its options name none: the reference's default from the environment
+ * (MAX_THINKING_TOKENS, CLAUDE_CODE_DISABLE_THINKING), else on. The CLI passes its own, with the
+ * flags and settings (src/cli/commands/run.ts).
+ */
+export function thinkingFromEnv(env: NodeJS.ProcessEnv = process.env): ThinkingSetting {
+  const envMaxThinkingTokens = maxThinkingTokensFromEnv(env.MAX_THINKING_TOKENS);
+  return resolveThinkingSetting({
+    ...(envMaxThinkingTokens !== undefined ? { envMaxThinkingTokens } : {}),
+    disableThinking: truthy(env.CLAUDE_CODE_DISABLE_THINKING),
+  });
+}
+
 const truthy = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
 const falsy = (v: string | undefined): boolean => v !== undefined && /^(0|false|no|off)$/i.test(v.trim());
 
@@ -252,6 +299,8 @@ export function sessionInput(opts: SessionOptions): SessionInput {
         Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS ?? 8192),
       ...(system ? { system } : {}),
       ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
+      // Extended thinking, on by default as in the reference (engine/thinking.ts); checked by sessionInputProblems.
+      thinking: opts.model?.thinking ?? thinkingFromEnv(),
     },
     tools,
     // The files each stdio server runs from the working directories, pinned now (src/mcp/pins.ts).

@@ -19,12 +19,15 @@ import { withMemoryText, type MemoryRef } from '../engine/memory';
 import { loadMemoryText } from '../memory/blobs';
 import { DurableAgentError } from '../engine/errors';
 import type { CallRuntime } from './runtime';
+import type { ThinkingSetting } from '../engine/thinking';
 
 export interface ModelSettings {
   model: string;
   maxTokens: number;
   system?: string;
   temperature?: number;
+  /** Extended thinking (engine/thinking.ts); absent in sessions started before it: none. */
+  thinking?: ThinkingSetting;
 }
 
 export interface ToolDefinition {

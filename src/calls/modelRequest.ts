@@ -23,12 +23,14 @@ import { toolResultText } from '../engine/messages';
 import { applyCacheBreakpoints } from '../engine/promptCache';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { CallModelInput } from './model';
+import { thinkingRequest, type ThinkingSetting } from '../engine/thinking';
 
 export interface RequestSettings {
   model: string;
   maxTokens: number;
   system?: string;
   temperature?: number;
+  thinking?: ThinkingSetting;
 }
 
 export interface RequestDeps {
@@ -206,18 +208,23 @@ export async function prepareModelRequest(
     },
     cs.promptCaching !== false,
   );
+  // Thinking (engine/thinking.ts): with it, no temperature (the API accepts only its default).
+  const thinking = thinkingRequest(apiModelId(model), maxTokens, input.settings.thinking);
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: apiModelId(model),
     max_tokens: maxTokens,
     messages: shaped.messages as Anthropic.MessageParam[],
     ...(shaped.system ? { system: shaped.system as Anthropic.TextBlockParam[] } : {}),
-    ...(input.settings.temperature !== undefined ? { temperature: input.settings.temperature } : {}),
+    ...(thinking.thinking ? { thinking: thinking.thinking as Anthropic.ThinkingConfigParam } : {}),
+    ...(input.settings.temperature !== undefined && !thinking.thinking
+      ? { temperature: input.settings.temperature }
+      : {}),
     ...(shaped.tools.length > 0 ? { tools: shaped.tools as Anthropic.Tool[] } : {}),
   };
   return {
     kind: 'request',
     params,
-    betas: betasForModel(model, cs),
+    betas: [...betasForModel(model, cs), ...thinking.betas],
     view,
     transcriptLength: full.length,
     tokens,

@@ -99,6 +99,11 @@ export const positiveInt = (name: string) => (v: string) => {
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive whole number`);
   return n;
 };
+export const wholeNumber = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number (0 or more)`);
+  return n;
+};
 export const collect = (v: string, prev: string[]) => [...prev, v];
 export const identity = () => `${userInfo().username}@${hostname()}`;
 

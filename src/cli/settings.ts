@@ -48,6 +48,8 @@ export interface SettingsFile {
   sandbox?: SandboxSettings;
   /** The reference's auto-compact switch (default true; DISABLE_AUTO_COMPACT=1 turns it off too). */
   autoCompactEnabled?: boolean;
+  /** The reference's thinking switch: false turns extended thinking off (default on; src/engine/thinking.ts). */
+  alwaysThinkingEnabled?: boolean;
   disableAllHooks?: boolean;
   /** Managed settings only. */
   allowManagedHooksOnly?: boolean;
@@ -76,6 +78,7 @@ export interface EffectiveSettings {
   /** `mcpServers` and the `.mcp.json` approval keys (src/mcp/config.ts). */
   mcp?: McpSettings;
   autoCompactEnabled?: boolean;
+  alwaysThinkingEnabled?: boolean;
   sources: string[];
   /** `<file>: <key>: <what>` for keys that were not used; show them to the user. */
   warnings: string[];
@@ -121,6 +124,7 @@ const TOP_KEYS = new Set([
   'hooks',
   'sandbox',
   'autoCompactEnabled',
+  'alwaysThinkingEnabled',
   'disableAllHooks',
   'allowManagedHooksOnly',
   'allowManagedPermissionRulesOnly',
@@ -241,7 +245,12 @@ function unhonouredKeys(path: string, raw: Record<string, unknown>): { warnings:
 function checkScalars(path: string, s: SettingsFile, scope: SettingsScope, warnings: string[]): void {
   if (s.autoCompactEnabled !== undefined && typeof s.autoCompactEnabled !== 'boolean')
     throw new SettingsError(`${path}: autoCompactEnabled must be true or false`);
-  for (const key of ['disableAllHooks', 'allowManagedHooksOnly', 'allowManagedPermissionRulesOnly'] as const) {
+  for (const key of [
+    'alwaysThinkingEnabled',
+    'disableAllHooks',
+    'allowManagedHooksOnly',
+    'allowManagedPermissionRulesOnly',
+  ] as const) {
     if (s[key] !== undefined && typeof s[key] !== 'boolean')
       throw new SettingsError(at(path, key, 'must be true or false'));
     if (s[key] !== undefined && MANAGED_ONLY_KEYS.has(key) && scope !== 'managed') {
@@ -476,6 +485,7 @@ function applyFile(
     eff.bypassDisabledBy = path;
   }
   if (s.autoCompactEnabled !== undefined) eff.autoCompactEnabled = s.autoCompactEnabled;
+  if (s.alwaysThinkingEnabled !== undefined) eff.alwaysThinkingEnabled = s.alwaysThinkingEnabled;
   const hooks = mergeHooks(eff.hooks, s.hooks);
   if (hooks) eff.hooks = hooks;
   const sandbox = mergeSandboxSettings(eff.sandbox, s.sandbox);

@@ -24,7 +24,6 @@ export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
   fallbackModel: 'no fallback model: a transient overload waits and retries (invariant 10)',
   advisorModel: 'no advisor model',
   effortLevel: 'effort is not configurable yet',
-  alwaysThinkingEnabled: 'extended thinking is not configurable yet',
   fastMode: 'fast mode is not implemented',
   fastModePerSessionOptIn: 'fast mode is not implemented',
   autoCompactWindow: 'compaction follows the model window (context management, issue 9)',

@@ -9,6 +9,7 @@ import { activityIds } from './ids';
 import type { MemoryRef } from './memory';
 import type { Message, Usage } from './messages';
 import { addModelUsage, type ModelUsage } from './modelUsage';
+import type { ThinkingSetting } from './thinking';
 import { runModelStep, type CompactTrigger, type ModelStepResult } from './modelStep';
 
 export interface ModelStepSettings {
@@ -16,6 +17,7 @@ export interface ModelStepSettings {
   maxTokens: number;
   system?: string;
   temperature?: number;
+  thinking?: ThinkingSetting;
 }
 
 /** What the step reads of a turn (the turn workflow's input has all of it). */

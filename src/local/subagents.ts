@@ -83,6 +83,8 @@ export function localSubagentRunner(
         ...modelWithSkillGrants(input.model, ctx.agent),
         ...(plan.model ? { model: plan.model } : {}),
         system: childSystemPrompt(plan.system, ctx.agent.cwd),
+        // A subagent does not think, as in the reference (src/workflows/subagent.ts childSessionInput).
+        ...(input.model.thinking ? { thinking: { type: 'disabled' as const } } : {}),
       },
       tools: plan.tools,
       permissionMode: input.permissionMode,

@@ -27,6 +27,7 @@ import type { MemoryRef, SessionMemory } from '../engine/memory';
 import type { SubagentParent } from '../engine/subagents';
 import type { AgentDefinition } from '../agents/definitions';
 import type { SkillDefinition } from '../agents/skills';
+import type { ThinkingSetting } from '../engine/thinking';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
 export const STATUS_SEARCH_ATTRIBUTE = 'DurableAgentStatus';
@@ -36,6 +37,8 @@ export interface ModelSettingsInput {
   maxTokens: number;
   system?: string;
   temperature?: number;
+  /** Extended thinking, decided at the edge (engine/thinking.ts); absent: none (sessions started before it). */
+  thinking?: ThinkingSetting;
 }
 
 /** Hooks in the reference's JSON format (command hooks only: functions cannot cross the wire). */

@@ -88,6 +88,9 @@ export function childSessionInput(
       ...parentModel(input, context),
       ...(call.model ? { model: call.model } : {}),
       system: childSystemPrompt(call.system, cwd),
+      // A subagent does not think, as in the reference (its regular subagents run with thinking
+      // disabled, to keep their output cost down). Only a parent that has the setting passes this.
+      ...(input.model.thinking ? { thinking: { type: 'disabled' as const } } : {}),
     },
     tools: call.tools,
     permissionMode: input.permissionMode,

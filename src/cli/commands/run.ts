@@ -12,7 +12,8 @@ import { Option, type Command } from 'commander';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
 import { loadSkills, SkillDefinitionError, type SkillDefinition } from '../../agents/skills';
 import { BUILTIN_TOOL_NAMES, DEFAULT_MODEL, sessionInput, startSession, type SessionOptions } from '../../client';
-import { toolSearchFromEnv } from '../../sessionInput';
+import { maxThinkingTokensFromEnv, toolSearchFromEnv } from '../../sessionInput';
+import { resolveThinkingSetting } from '../../engine/thinking';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
 import { claudeJsonPath } from '../../mcp/claudeJson';
 import { readMcpConfigArgs } from '../../mcp/cliConfig';
@@ -28,6 +29,7 @@ import {
   collect,
   followAndExit,
   positiveInt,
+  wholeNumber,
   print,
   withClient,
   type ConnOpts,
@@ -46,6 +48,10 @@ export interface RunOpts extends ConnOpts {
   trustCheckout?: boolean;
   model?: string;
   maxTokens?: number;
+  /** The reference's `--thinking` (hidden there): enabled and adaptive ask for adaptive thinking, disabled for none. */
+  thinking?: 'enabled' | 'adaptive' | 'disabled';
+  /** The reference's `--max-thinking-tokens` (deprecated there): a budget, 0 off; MAX_THINKING_TOKENS beats it. */
+  maxThinkingTokens?: number;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   permissionMode?: PermissionMode;
@@ -83,6 +89,18 @@ export function addSessionFlags(cmd: Command): Command {
     .option('--cwd <dir>', 'working directory of the session', process.cwd())
     .option('--model <name>', 'model (env ANTHROPIC_MODEL)')
     .option('--max-tokens <n>', 'max output tokens per model call', positiveInt('--max-tokens'))
+    .addOption(
+      new Option('--thinking <mode>', 'extended thinking (on by default): enabled (= adaptive) or disabled').choices([
+        'enabled',
+        'adaptive',
+        'disabled',
+      ]),
+    )
+    .option(
+      '--max-thinking-tokens <n>',
+      'thinking budget for models that take one (0: off; env MAX_THINKING_TOKENS wins)',
+      wholeNumber('--max-thinking-tokens'),
+    )
     .option('--system-prompt <text>', 'replace the default system prompt')
     .option('--append-system-prompt <text>', 'add to the system prompt')
     .addOption(new Option('--permission-mode <mode>', 'permission mode').choices([...PERMISSION_MODES]))
@@ -358,12 +376,22 @@ async function runSessionOptions(
   const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
   const model = sessionModel(o.model, process.env, settings.model, warn);
   const maxTokens = o.maxTokens ?? settings.maxTokens;
+  // Extended thinking as the reference decides it at start (src/engine/thinking.ts resolveThinkingSetting).
+  const envMaxThinkingTokens = maxThinkingTokensFromEnv(process.env.MAX_THINKING_TOKENS);
+  const thinking = resolveThinkingSetting({
+    ...(o.thinking ? { flag: o.thinking } : {}),
+    ...(envMaxThinkingTokens !== undefined ? { envMaxThinkingTokens } : {}),
+    ...(o.maxThinkingTokens !== undefined ? { flagMaxThinkingTokens: o.maxThinkingTokens } : {}),
+    ...(settings.alwaysThinkingEnabled !== undefined ? { alwaysThinkingEnabled: settings.alwaysThinkingEnabled } : {}),
+    disableThinking: /^(1|true|yes|on)$/i.test((process.env.CLAUDE_CODE_DISABLE_THINKING ?? '').trim()),
+  });
   return {
     prompt,
     cwd,
     model: {
       ...(model ? { model } : {}),
       ...(maxTokens ? { maxTokens } : {}),
+      thinking,
       ...(o.systemPrompt ? { system: o.systemPrompt } : {}),
     },
     ...(o.appendSystemPrompt ? { appendSystemPrompt: o.appendSystemPrompt } : {}),

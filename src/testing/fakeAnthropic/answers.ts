@@ -1,6 +1,7 @@
 // How the fake Messages API answers one request: a scripted message (JSON, or SSE with pacing,
 // drops and error frames), raw SSE, or an HTTP error — with the headers the real API sends.
 // server.ts takes requests in, validates them and picks the spec; this writes the response.
+import type { ThinkingLedger } from './thinking';
 import type http from 'node:http';
 import {
   buildMessage,
@@ -64,6 +65,8 @@ export class ResponseWriter {
   constructor(
     private readonly opts: FakeAnthropicOptions,
     private readonly promptCache: PromptCacheSim | undefined,
+    /** What thinking this server sent, so that a request carrying it back is checked (thinking.ts). */
+    private readonly thinking?: ThinkingLedger,
   ) {}
 
   private baseHeaders(requestId: string): Record<string, string> {
@@ -163,6 +166,7 @@ export class ResponseWriter {
       nextToolUseId: () => fakeToolUseId(++this.toolUseCounter),
       nextMessageId: () => fakeMessageId(++this.messageCounter),
     });
+    this.thinking?.record(message);
     await sleep(spec.latencyMs ?? 0, signal);
     const headers = { ...this.baseHeaders(requestId), ...this.rateLimitHeaders(), ...spec.headers };
 

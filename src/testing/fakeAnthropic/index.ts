@@ -9,7 +9,9 @@ export {
   disconnect,
   errorResponse,
   fakeMessageId,
+  fakeRedactedData,
   fakeRequestId,
+  fakeSignature,
   fakeToolUseId,
   overloadedError,
   pausedTurn,
@@ -24,6 +26,7 @@ export type { ToolCallSpec } from './responses';
 export { accumulateMessage, encodeSseEvent, parseSse, SseStreamError } from './sse';
 export type { SseEvent } from './sse';
 export { checkToolPairing, validateMessagesRequest } from './validate';
+export { ThinkingLedger } from './thinking';
 export { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage } from './promptCache';
 export type { CacheUsage, PromptCacheOptions, PromptSegment } from './promptCache';
 export { lastMessage, lastToolResults, lastUserText, pausedContent } from './requests';
@@ -45,6 +48,7 @@ export type {
   StopReason,
   StreamBehaviour,
   TextSpec,
+  RedactedThinkingSpec,
   ThinkingSpec,
   ToolUseSpec,
   UnexpectedEvent,

@@ -1,5 +1,6 @@
 // Building responses from specs: spec helpers, the final Message, its SSE event sequence, API errors.
 
+import { createHash } from 'node:crypto';
 import { encodeSseEvent, type SseEvent } from './sse';
 import type {
   ApiErrorType,
@@ -32,6 +33,18 @@ export function fakeRequestId(n: number): string {
 }
 
 export const FAKE_THINKING_SIGNATURE = 'ZmFrZS1hbnRocm9waWMtdGhpbmtpbmctc2lnbmF0dXJl';
+
+/** A thinking block's default signature: a digest of its text, base64 with `+`, `/` and `=` (bytes a careless copy would change). */
+export function fakeSignature(thinking: string): string {
+  return `${createHash('sha256').update(`fake-signature\0${thinking}`).digest('base64')}EqQB/+==`;
+}
+
+let redactedCounter = 0;
+
+/** A redacted_thinking block's default `data`. */
+export function fakeRedactedData(seed: string): string {
+  return `${createHash('sha256').update(`fake-redacted\0${seed}`).digest('base64')}RGF0YQ==`;
+}
 /** The opaque page content a fake web search hit carries (the real API's is encrypted). */
 export const FAKE_ENCRYPTED_CONTENT = 'ZmFrZS13ZWItc2VhcmNoLWNvbnRlbnQ=';
 
@@ -218,7 +231,13 @@ export function buildMessage(spec: MessageSpec, ctx: BuildContext): WireMessage 
         return { type: 'tool_use', id: block.id ?? ctx.nextToolUseId(), name: block.name, input: block.input };
       case 'thinking':
         outputChars += block.thinking.length;
-        return { type: 'thinking', thinking: block.thinking, signature: block.signature ?? FAKE_THINKING_SIGNATURE };
+        return {
+          type: 'thinking',
+          thinking: block.thinking,
+          signature: block.signature ?? fakeSignature(block.thinking),
+        };
+      case 'redacted_thinking':
+        return { type: 'redacted_thinking', data: block.data ?? fakeRedactedData(String(++redactedCounter)) };
       case 'server_tool_use': {
         outputChars += (JSON.stringify(block.input) ?? '').length;
         searches++;
@@ -343,6 +362,7 @@ export function buildStreamEvents(message: WireMessage, spec: MessageSpec, defau
         break;
       }
       case 'web_search_tool_result':
+      case 'redacted_thinking':
         // Sent whole in its content_block_start; no deltas.
         startBlock = block;
         break;

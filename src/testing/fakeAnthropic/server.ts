@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { errorBody, fakeRequestId, fakeToolUseId } from './responses';
 import { RequestAborted, ResponseWriter, sleep } from './answers';
 import { checkRequest, recordRequest, type Refusal } from './intake';
+import { ThinkingLedger } from './thinking';
 import {
   PromptCacheSim,
   promptSegments,
@@ -49,6 +50,12 @@ export interface FakeAnthropicOptions {
   promptCache?: PromptCacheOptions | false;
   /** Characters per token of the fake's token counting. Default 4. */
   charsPerToken?: number;
+  /**
+   * Check thinking as the API does (thinking.ts): the `thinking` parameter's rules, and every
+   * thinking/redacted_thinking block sent back is one this server sent, unchanged and in order.
+   * Default true.
+   */
+  validateThinking?: boolean;
 }
 
 export interface FakeAnthropicServer {
@@ -115,13 +122,15 @@ class FakeAnthropic {
   private contextWindow: number | undefined;
   private requestCounter = 0;
   private readonly writer: ResponseWriter;
+  private readonly thinking: ThinkingLedger | undefined;
 
   constructor(private readonly opts: FakeAnthropicOptions) {
     this.queue = [...(opts.responses ?? [])];
     this.scriptFn = opts.script;
     this.contextWindow = opts.contextWindow;
     const promptCache = opts.promptCache === false ? undefined : new PromptCacheSim(opts.promptCache ?? {});
-    this.writer = new ResponseWriter(opts, promptCache);
+    this.thinking = opts.validateThinking === false ? undefined : new ThinkingLedger();
+    this.writer = new ResponseWriter(opts, promptCache, this.thinking);
   }
 
   /** The server's handle on this state (`close` stops the HTTP server). */
@@ -199,6 +208,14 @@ class FakeAnthropic {
     const requestId = fakeRequestId(++this.requestCounter);
     const checked = checkRequest(record, this.opts);
     if ('refusal' in checked) return this.refuse(res, record, requestId, checked.refusal);
+    const thinkingProblem = this.thinking?.check(checked.request);
+    if (thinkingProblem !== undefined)
+      return this.refuse(res, record, requestId, {
+        kind: 'invalid_request',
+        status: 400,
+        type: 'invalid_request_error',
+        message: thinkingProblem,
+      });
     record.valid = true;
     if (this.contextWindow !== undefined) {
       const tokens = promptTokens(promptSegments(checked.request, this.opts.charsPerToken));

@@ -59,6 +59,12 @@ export interface WireThinkingBlock {
   signature: string;
 }
 
+/** Thinking the safety systems encrypted: `data` goes back unchanged with the rest of the turn. */
+export interface WireRedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
 /** A server tool's call (`web_search`): run by the API itself, answered in the same message. */
 export interface WireServerToolUseBlock {
   type: 'server_tool_use';
@@ -84,7 +90,12 @@ export interface WireWebSearchToolResultBlock {
 }
 
 export type WireContentBlock =
-  WireTextBlock | WireToolUseBlock | WireThinkingBlock | WireServerToolUseBlock | WireWebSearchToolResultBlock;
+  | WireTextBlock
+  | WireToolUseBlock
+  | WireThinkingBlock
+  | WireRedactedThinkingBlock
+  | WireServerToolUseBlock
+  | WireWebSearchToolResultBlock;
 
 export interface WireMessage {
   id: string;
@@ -167,9 +178,17 @@ export interface ToolUseSpec {
 export interface ThinkingSpec {
   type: 'thinking';
   thinking: string;
-  /** Default: a fixed fake signature. */
+  /** Default: a signature of the text (base64, as the API's look). The fake accepts back only what it sent. */
   signature?: string;
   /** Pause this long after the block's content_block_stop before the next event (a model that thinks on). */
+  pauseAfterMs?: number;
+}
+
+/** Encrypted thinking: sent whole in its content_block_start, no deltas (as the API does). */
+export interface RedactedThinkingSpec {
+  type: 'redacted_thinking';
+  /** Default: an opaque base64 token. */
+  data?: string;
   pauseAfterMs?: number;
 }
 
@@ -195,7 +214,8 @@ export interface WebSearchResultSpec {
   pauseAfterMs?: number;
 }
 
-export type ContentSpec = TextSpec | ToolUseSpec | ThinkingSpec | ServerToolUseSpec | WebSearchResultSpec;
+export type ContentSpec =
+  TextSpec | ToolUseSpec | ThinkingSpec | RedactedThinkingSpec | ServerToolUseSpec | WebSearchResultSpec;
 
 /** Faults and pacing for a streamed response (ignored or mapped as documented for non-streamed ones). */
 export interface StreamBehaviour {
