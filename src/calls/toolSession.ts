@@ -9,7 +9,7 @@ import { stdioCommands } from '../mcp/pins';
 import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { ResultStore } from '../tools/Tool';
-import { sessionTasksPath } from '../sandbox/host';
+import { sessionTasksPath, sessionTempPath, sessionTempRoot } from '../sandbox/host';
 import type { SessionMcp, ToolSessionSettings } from './tools';
 
 export function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
@@ -76,12 +76,16 @@ export function sessionPermission(
 /**
  * The session's background task outputs (Bash `run_in_background`) are files the model is told to
  * Read: their directory on this worker counts as a working directory, as the result directory does.
+ * Every other session's directories under the same root are refused to the file tools in every
+ * mode (ToolPermissionContext.sessionsApart).
  */
 export function withTaskDirectory(permission: ToolPermissionContext, sessionId: string): ToolPermissionContext {
   const dir = sessionTasksPath(sessionId);
+  // Every other session's temp, task-output and spool directories on this worker are refused (issue 30).
+  const apart = { root: sessionTempRoot(), own: sessionTempPath(sessionId) };
   return permission.workingDirectories.includes(dir)
-    ? permission
-    : { ...permission, workingDirectories: [...permission.workingDirectories, dir] };
+    ? { ...permission, sessionsApart: apart }
+    : { ...permission, workingDirectories: [...permission.workingDirectories, dir], sessionsApart: apart };
 }
 
 /**

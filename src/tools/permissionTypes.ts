@@ -28,4 +28,11 @@ export interface ToolPermissionContext {
    * session's hooks, never by the workflow.
    */
   controlFiles?: string[];
+  /**
+   * Sessions apart (issue 30): `root` holds every session's temp, task-output and spool directories
+   * on this worker, `own` is this session's directory in it. Any other path under `root` is another
+   * session's: the file tools are refused it in every mode (src/permissions/sessionsApart.ts). Set
+   * by the tool activities (withTaskDirectory), never by the workflow.
+   */
+  sessionsApart?: { root: string; own: string };
 }
