@@ -2,16 +2,19 @@
 // (its commands' TMPDIR, with its background tasks' output files) and its Bash spool directory are
 // removed by the worker when the session ends — the session workflow's `sessionEnded` sink, no
 // command in history — for a completed session (after a background task ran) and for a cancelled
-// one whose foreground command was still running. Oracles on the file system: the directory each
+// one whose foreground command was still running — and NOT at continue-as-new: a file the first run
+// left in $TMPDIR is read by a command of the next run. Oracles on the file system: the directory each
 // command reported as its TMPDIR, and the spool directory beside it.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
+import { sessionRuns } from '../support/history';
 
 after(closeTestEnv);
 
@@ -69,6 +72,48 @@ test(
         'the cancelled session’s directories to go',
         async () => (!existsSync(longTmp) && !existsSync(`${longTmp}.s`) ? true : undefined),
         60_000,
+      );
+    });
+  },
+);
+
+test(
+  'integration: continue-as-new keeps the session’s temp directory (the next run reads what the first left there); the end removes it',
+  { timeout: 180_000 },
+  async () => {
+    await withAgent({}, async ({ fake, start, client, workDir }) => {
+      const said = join(workDir, 'tmpdir-can.txt');
+      const seen = join(workDir, 'seen-after-can.txt');
+      fake.script((req) => {
+        const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
+        if (turn === 1)
+          return toolUseResponse([
+            {
+              id: 'toolu_keep',
+              name: 'Bash',
+              input: { command: `echo LEFT-BY-RUN-1 > "$TMPDIR/keep"; printf %s "$TMPDIR" > ${said}` },
+            },
+          ]);
+        if (turn === 2)
+          return toolUseResponse([
+            { id: 'toolu_read', name: 'Bash', input: { command: `cat "$TMPDIR/keep" > ${seen}` } },
+          ]);
+        return textResponse('done');
+      });
+      // A tiny history budget: the session continues-as-new after every turn.
+      const handle = await start({ prompt: 'leave a file', tools: ['Bash'], maxHistoryBytesPerRun: 1 });
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      const runs = await sessionRuns(
+        client,
+        handle.workflowId,
+        (handle as unknown as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId,
+      );
+      assert.ok(runs.length >= 2, `continued as new (${runs.length} runs)`);
+      assert.equal(readFileSync(seen, 'utf8'), 'LEFT-BY-RUN-1\n', 'the later run found the first run’s file');
+      const tmp = readFileSync(said, 'utf8');
+      await waitFor('the ended session’s directories to go', async () =>
+        !existsSync(tmp) && !existsSync(`${tmp}.s`) ? true : undefined,
       );
     });
   },
