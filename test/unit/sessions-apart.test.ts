@@ -4,7 +4,8 @@
 // session B's sandboxed Bash tries to read them every way a command can (cat, ls, find, cp, a
 // symlink, a path through its own TMPDIR, /proc) and writes whatever it got into its working
 // directory; the oracle is that directory's bytes, never what a tool says. B's Read, Grep and Glob
-// of A's files are refused by permission (in bypassPermissions too). Then the lifetime: a session's
+// of A's files (and of A's large results in the store) are refused by permission (in
+// bypassPermissions too). Then the lifetime: a session's
 // directories are removed when it ends (endSessionTemp, the in-process runner), kept while a
 // background task still runs and with DURABLE_AGENT_KEEP_SESSION_TEMP=1; the leftover sweep removes
 // only old directories named like ours, never through a symlink.
@@ -23,7 +24,7 @@ import {
 } from '../../src/sandbox/host';
 import { endSessionTemp, holdSessionTemp, sweepSessionTemp } from '../../src/sandbox/sessionTemp';
 import { createBackgroundTaskCalls, type RunBackgroundTaskInput } from '../../src/calls/backgroundTask';
-import { withTaskDirectory } from '../../src/calls/toolSession';
+import { withResultDirectory, withTaskDirectory } from '../../src/calls/toolSession';
 import type { ToolDeps } from '../../src/calls/tools';
 import type { CallRuntime } from '../../src/calls/runtime';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
@@ -215,7 +216,7 @@ test('attack: session B’s sandboxed Bash cannot read session A’s task output
   }
 });
 
-test('attack: session B’s Read, Grep and Glob of session A’s files are refused by permission, in every mode (also through a symlink in B’s own tasks dir)', async (t) => {
+test('attack: session B’s Read, Grep and Glob of session A’s files and stored results are refused by permission, in every mode (also through a symlink in B’s own tasks dir)', async (t) => {
   if (skip) return t.skip(skip);
   const a = `apart-fa-${process.pid}-${Date.now()}`;
   const b = `apart-fb-${process.pid}-${Date.now()}`;
@@ -228,12 +229,22 @@ test('attack: session B’s Read, Grep and Glob of session A’s files are refus
   );
   assert.ok((await fs.readFile(outputPath, 'utf8')).includes(SECRET), 'A’s output is there');
   await bash(b, workB, 'true'); // B's directories exist
+  // A's large result in the store's results/<A> (the worker's layout), beside B's own.
+  const aResult = path.join(root, 'results', a, 'toolu_big.txt');
+  await fs.mkdir(path.dirname(aResult), { recursive: true });
+  await fs.writeFile(aResult, `${SECRET} in a stored result\n`);
+  const bResult = path.join(root, 'results', b, 'toolu_mine.txt');
+  await fs.mkdir(path.dirname(bResult), { recursive: true });
+  await fs.writeFile(bResult, 'B-OWN-RESULT\n');
   // A link in B's tasks dir (a working directory of B's file tools), planted by the worker's hand.
   const link = path.join(sessionTasksPath(b), 'peek.output');
   await fs.symlink(outputPath, link);
   try {
     const run = async (mode: PermissionMode, name: string, input: Record<string, unknown>) => {
-      const permission = withTaskDirectory(permissionOf(workB, mode), b);
+      const permission = withResultDirectory(
+        withTaskDirectory(permissionOf(workB, mode), b),
+        new LocalResultStore(path.join(root, 'results', b)),
+      );
       const o = await runToolPipeline(
         { type: 'tool_use', id: `toolu_${++n}`, name, input },
         {
@@ -251,6 +262,7 @@ test('attack: session B’s Read, Grep and Glob of session A’s files are refus
       const results = [
         await run(m, 'Read', { file_path: outputPath }),
         await run(m, 'Read', { file_path: link }),
+        await run(m, 'Read', { file_path: aResult }),
         await run(m, 'Grep', { pattern: SECRET, path: sessionTempRoot(), output_mode: 'content' }),
         await run(m, 'Grep', { pattern: SECRET, path: path.dirname(outputPath), output_mode: 'content' }),
         await run(m, 'Glob', { pattern: '**/*.output', path: sessionTempRoot() }),
@@ -265,12 +277,13 @@ test('attack: session B’s Read, Grep and Glob of session A’s files are refus
         );
       }
       // The path tools' decisions: denied by the sessions-apart check, whatever the mode.
-      for (const r of results.slice(0, 3)) assert.match(r, /another session's private directories/, `${m}: ${r}`);
+      for (const r of results.slice(0, 4)) assert.match(r, /another session's private directories/, `${m}: ${r}`);
     }
     // B's own task output stays readable by B's Read.
     const mine = path.join(sessionTasksPath(b), 'mine.output');
     await fs.writeFile(mine, 'B-OWN\n');
     assert.match(await run('default', 'Read', { file_path: mine }), /B-OWN/);
+    assert.match(await run('default', 'Read', { file_path: bResult }), /B-OWN-RESULT/);
   } finally {
     await endSessionTemp(a);
     await endSessionTemp(b);
