@@ -1,11 +1,18 @@
 // Worker start-up: the only place that builds real clients and stores and wires them into the
 // activity factories. Library users call createAgentWorker() with their own tools and hooks.
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Worker,
+  bundleWorkflowCode,
+  type InjectedSinks,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { loadShellParser, shellParserError } from './permissions/bashParser';
 import { workerLimits } from './workerLimits';
 import { bashSpoolCapBytes } from './tools/builtin/bashProcess';
-import { TASK_QUEUE_DEFAULT } from './workflows/definitions';
+import { TASK_QUEUE_DEFAULT, type SessionSinks } from './workflows/definitions';
 import { startSweeping } from './sandbox/reaper';
+import { endSessionTemp, startSessionTempSweeping } from './sandbox/sessionTemp';
 import { createAgentActivities, type AgentDepsOptions } from './workerDeps';
 
 export {
@@ -53,6 +60,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     defaultHeartbeatThrottleInterval: '500 ms',
     // Activities, workflow tasks, cached workflows: sized per concurrent session (src/workerLimits.ts).
     ...workerLimits(),
+    sinks: sessionSinks(),
     ...opts.workerOptions,
   });
   // The worker owns its MCP connections: they close when it stops running.
@@ -61,10 +69,13 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     // Sandbox processes left by workers of this host that died (a SIGKILL in the first
     // milliseconds of a sandboxed Bash): swept now and every minute (src/sandbox/reaper.ts).
     const stopSweeping = startSweeping();
+    // Session temp directories left by sessions that ended long ago (src/sandbox/sessionTemp.ts).
+    const stopTempSweeping = startSessionTempSweeping();
     try {
       return await run();
     } finally {
       stopSweeping();
+      stopTempSweeping();
       await closeMcp();
       // A store this worker opened (a PostgreSQL pool from DURABLE_AGENT_STORE) closes with it; one passed in belongs to the caller.
       if (!opts.blobStore) await (blobs as { close?: () => Promise<void> }).close?.().catch(() => undefined);
@@ -88,3 +99,25 @@ const quietLogger = {
   warn: (m: string) => console.warn(m),
   error: (m: string) => console.error(m),
 };
+
+/**
+ * The worker's side of the session workflow's sinks: a session that ended has its temp and spool
+ * directories on this host removed (kept while a run of it holds them; DURABLE_AGENT_KEEP_SESSION_TEMP=1
+ * keeps them). Not called during replay. Another host's leftovers go with that host's sweep.
+ */
+export function sessionSinks(): InjectedSinks<SessionSinks> {
+  return {
+    durableAgent: {
+      sessionEnded: {
+        fn: (_info, sessionId) => {
+          void endSessionTemp(sessionId).catch((err: unknown) =>
+            console.warn(
+              `durable-agent: the temp directories of session ${sessionId} were not removed: ${String(err)}`,
+            ),
+          );
+        },
+        callDuringReplay: false,
+      },
+    },
+  };
+}

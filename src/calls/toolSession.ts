@@ -2,14 +2,16 @@
 // the hooks (the session's and the worker's), and the permission context (result directory,
 // default sandbox, protected control files). Shared by describing, running and the ledger.
 import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import type { HooksConfig } from '../hooks';
 import { hookCommandsOf } from '../hooks/config';
 import type { McpServers } from '../mcp/config';
 import { stdioCommands } from '../mcp/pins';
 import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
+import { withSessionsApart } from '../permissions/sessionsApart';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { ResultStore } from '../tools/Tool';
-import { sessionTasksPath } from '../sandbox/host';
+import { sessionTasksPath, sessionTempPath, sessionTempRoot } from '../sandbox/host';
 import type { SessionMcp, ToolSessionSettings } from './tools';
 
 export function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
@@ -81,21 +83,40 @@ export function sessionPermission(
 /**
  * The session's background task outputs (Bash `run_in_background`) are files the model is told to
  * Read: their directory on this worker counts as a working directory, as the result directory does.
+ * Every other session's directories under the same root are refused to the file tools in every
+ * mode (ToolPermissionContext.sessionsApart).
  */
 export function withTaskDirectory(permission: ToolPermissionContext, sessionId: string): ToolPermissionContext {
   const dir = sessionTasksPath(sessionId);
+  // Every other session's temp, task-output and spool directories on this worker are refused (issue 30).
+  const apart = withSessionsApart(permission.sessionsApart, {
+    root: sessionTempRoot(),
+    own: sessionTempPath(sessionId),
+  });
   return permission.workingDirectories.includes(dir)
-    ? permission
-    : { ...permission, workingDirectories: [...permission.workingDirectories, dir] };
+    ? { ...permission, sessionsApart: apart }
+    : { ...permission, workingDirectories: [...permission.workingDirectories, dir], sessionsApart: apart };
 }
 
 /**
  * Large results are stored outside the working directory and the model is told to Read them:
- * the session's own result directory counts as a working directory, so that Read never asks.
+ * the session's own result directory counts as a working directory, so that Read never asks;
+ * the other sessions' result directories beside it are refused (sessionsApart).
  */
 export function withResultDirectory(permission: ToolPermissionContext, store: ResultStore): ToolPermissionContext {
   const dir = (store as { dir?: unknown }).dir;
-  return typeof dir === 'string' && !permission.workingDirectories.includes(dir)
-    ? { ...permission, workingDirectories: [...permission.workingDirectories, dir] }
-    : permission;
+  if (typeof dir !== 'string') return permission;
+  // Every other session's large results are refused to the file tools (issue 30): only in the
+  // worker's layout `<store>/results/<session>` (a custom store's parent may be anything).
+  const sessionsApart =
+    path.basename(path.dirname(dir)) === 'results'
+      ? withSessionsApart(permission.sessionsApart, { root: path.dirname(dir), own: dir })
+      : permission.sessionsApart;
+  return permission.workingDirectories.includes(dir)
+    ? { ...permission, ...(sessionsApart ? { sessionsApart } : {}) }
+    : {
+        ...permission,
+        workingDirectories: [...permission.workingDirectories, dir],
+        ...(sessionsApart ? { sessionsApart } : {}),
+      };
 }

@@ -37,6 +37,7 @@ import { addModelUsage } from '../engine/modelUsage';
 import { localSubagentRunner, localToolSession, type LocalAgentLaunch } from './subagents';
 import { disposeNow, localStore, type LocalStore } from './store';
 import { LocalTasks } from './tasks';
+import { endSessionTemp } from '../sandbox/sessionTemp';
 import { LocalTimers } from './timers';
 import { LocalTurn, type LocalDeps, type LocalTurnHost } from './turn';
 import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './runSession';
@@ -346,6 +347,8 @@ export class LocalSessionRun implements LocalTurnHost {
     if (!this.worker.mcp) await this.deps.closeMcp().catch(() => undefined);
     // A temporary store ends with its session (a child's store is its parent's: never temporary).
     await this.store.dispose().catch(() => undefined);
+    // Its temp and spool directories on this machine too (sessions apart, src/sandbox/sessionTemp.ts).
+    await endSessionTemp(this.sessionId).catch(() => undefined);
     this.status = end.status;
     this.phase = 'ended';
     this.endReason = end.endReason;

@@ -7,6 +7,7 @@ import { hiddenPathPredicate } from './resultFilter';
 export { permissionEnvOf } from './matcher';
 import { insideWorkingDirs, resolveReal, workingDirForms } from './paths';
 import { protectedReasonOfForms } from './protectedPaths';
+import { anotherSessionMessage, inAnotherSession } from './sessionsApart';
 import { parseRuleSafe } from './rules';
 import { fsCommandsInside, shellReadOutside } from './shellPaths';
 
@@ -32,6 +33,7 @@ export function pathsCheckedBy(decision: PermissionDecision): readonly string[] 
 /**
  * Decides whether one call may run. Order (first that applies wins):
  *
+ *  0. a path in another session's private directories (sessionsApart)→ deny   (safetyCheck)
  *  1. a PreToolUse hook's deny                                       → deny   (hook)
  *  2. a deny rule                                                    → deny   (rule)
  *  3. the tool's own checkPermissions says deny (or throws)          → deny   (tool)
@@ -95,6 +97,16 @@ export function decidePermissionSync(
   hookDecision?: HookPermissionDecision,
 ): PermissionDecision {
   const facts = callFacts(tool, input, env);
+  // 0. another session's private directories (temp, task output, spool): refused in every mode,
+  //    whatever a hook, rule or the mode says (issue 30, sessionsApart.ts).
+  if (facts.path && inAnotherSession(facts.path.forms, permission.sessionsApart)) {
+    const shown = facts.path.forms[facts.path.forms.length - 1]!;
+    return {
+      behavior: 'deny',
+      message: anotherSessionMessage(tool.name, shown),
+      decisionReason: { type: 'safetyCheck', path: shown, reason: "another session's private directory" },
+    };
+  }
   const decision = decideInner(tool, input, permission, env, toolResult, hookDecision, facts);
   if (facts.path) checkedPaths.set(decision, facts.path.forms);
   if (decision.behavior === 'ask' && permission.mode === 'dontAsk') {
@@ -237,7 +249,7 @@ function decideInner(
     };
   }
   // 11. the mode's defaults
-  return modeDefault(facts, mode, env, rules, permission.controlFiles);
+  return modeDefault(facts, mode, env, rules, permission.controlFiles, permission.sessionsApart);
 }
 
 /** Why writing a path (all its forms) is a protected write in this session, or undefined. */
@@ -267,6 +279,7 @@ function modeDefault(
   env: PermissionEnv,
   rules: ToolPermissionContext['rules'],
   controlFiles?: readonly string[],
+  apart?: ToolPermissionContext['sessionsApart'],
 ): PermissionDecision {
   const name = facts.tool.name;
   const askMode = (): PermissionDecision => ({
@@ -297,7 +310,7 @@ function modeDefault(
   }
   if (facts.shell && typeof facts.ruleContent === 'string') {
     if (facts.readOnly) {
-      const outside = shellReadOutside(facts.ruleContent, env, hiddenPathPredicate('Read', rules, env));
+      const outside = shellReadOutside(facts.ruleContent, env, hiddenPathPredicate('Read', rules, env, apart));
       if (outside === undefined) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };
       return {
         behavior: 'ask',

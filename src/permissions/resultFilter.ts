@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { findMatchingRule, permissionEnvOf, type CallFacts, type PermissionEnv } from './matcher';
 import { compilePathPattern, isInside, pathForms, resolveReal } from './paths';
 import { parseRuleSafe } from './rules';
+import { inAnotherSession, reachesAnotherSession, type SessionsApart } from './sessionsApart';
 
 /**
  * A predicate telling whether an absolute path is hidden from `toolName`: some deny or ask rule
@@ -17,6 +18,20 @@ import { parseRuleSafe } from './rules';
 export type HiddenPaths = ((abs: string) => boolean) & { under: (dir: string) => boolean };
 
 export function hiddenPathPredicate(
+  toolName: string,
+  rules: PermissionRules | undefined,
+  env: PermissionEnv,
+  apart?: SessionsApart,
+): HiddenPaths | undefined {
+  const byRules = rulesPredicate(toolName, rules, env);
+  if (!apart) return byRules;
+  // Another session's private directories are hidden whatever the rules say (sessionsApart.ts).
+  const hidden = (abs: string) => inAnotherSession(pathForms(abs, env.cwd), apart) || (byRules?.(abs) ?? false);
+  const under = (dir: string) => reachesAnotherSession(dir, apart) || (byRules?.under(dir) ?? false);
+  return Object.assign(hidden, { under });
+}
+
+function rulesPredicate(
   toolName: string,
   rules: PermissionRules | undefined,
   env: PermissionEnv,
@@ -65,5 +80,5 @@ export function hiddenPathFilter(
   toolName: string,
   ctx: Pick<ToolUseContext, 'agent' | 'permission'>,
 ): HiddenPaths | undefined {
-  return hiddenPathPredicate(toolName, ctx.permission.rules, permissionEnvOf(ctx));
+  return hiddenPathPredicate(toolName, ctx.permission.rules, permissionEnvOf(ctx), ctx.permission.sessionsApart);
 }

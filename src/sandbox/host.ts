@@ -11,10 +11,9 @@
 //    worker-wide part is the same share one initialisation; a call that needs another waits until
 //    the running sandboxed calls have finished, then the runtime is re-initialised for it.
 import { randomBytes } from 'node:crypto';
-import { promises as fs, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
 import { startHostProcess } from '../hostProcess/door';
 import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId, withOwnerMarker } from './reaper';
@@ -323,26 +322,15 @@ async function probeAvailability(m: SandboxRuntime, lock: RuntimeLock): Promise<
 
 // --- one sandboxed command ----------------------------------------------------------------------------
 
-/** The session's temp directory on this worker: writable inside the sandbox, TMPDIR of its commands. */
-export async function sessionTempDir(sessionId: string): Promise<string> {
-  const dir = sessionTempPath(sessionId);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  return dir;
-}
-
-/** The path of the session's temp directory on this worker (sessionTempDir creates it). */
-export function sessionTempPath(sessionId: string): string {
-  return path.join(
-    os.tmpdir(),
-    'durable-agent-sandbox',
-    createHash('sha256').update(sessionId).digest('hex').slice(0, 16),
-  );
-}
-
-/** Where the session's background tasks write their output on this worker (Read may read it). */
-export function sessionTasksPath(sessionId: string): string {
-  return path.join(sessionTempPath(sessionId), 'tasks');
-}
+// The session's temp, tasks and spool directories: src/sandbox/sessionTemp.ts (sessions apart).
+export {
+  sessionSpoolDir,
+  sessionSpoolPath,
+  sessionTasksPath,
+  sessionTempDir,
+  sessionTempPath,
+  sessionTempRoot,
+} from './sessionTemp';
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;

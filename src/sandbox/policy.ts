@@ -13,6 +13,12 @@ export interface SandboxHostFacts {
   home: string;
   /** The session's own temp directory (writable, and TMPDIR inside the sandbox). */
   sessionTmpDir: string;
+  /**
+   * The directory holding every session's temp and spool directories on this worker
+   * (src/sandbox/sessionTemp.ts): read-denied, only `sessionTmpDir` inside it bound back — no
+   * session's command sees another's temp files, task outputs or live spool.
+   */
+  sessionsRoot?: string;
   platform: string;
   /**
    * The protected paths this call may not write (src/sandbox/protect.ts protectedDenyWrite: built
@@ -202,8 +208,9 @@ export interface RuntimePlan {
 
 /**
  * The sandbox-runtime configuration of one session's Bash calls. Writes: the working directories,
- * the session's temp dir and `filesystem.allowWrite`; reads: everything but the credential paths
- * and `filesystem.denyRead` (minus `allowRead`); network: only `network.allowedDomains`.
+ * the session's temp dir and `filesystem.allowWrite`; reads: everything but the credential paths,
+ * the worker's private state, other sessions' temp directories (the sessions root) and
+ * `filesystem.denyRead` (minus `allowRead`); network: only `network.allowedDomains`.
  */
 export function runtimePlan(
   s: SandboxSettings | undefined,
@@ -240,7 +247,15 @@ export function runtimePlan(
   const ownResults = [...(host.ownResults ?? [])];
   const call: CallRuntimeConfig = {
     filesystem: {
-      denyRead: [...new Set([...ex(DEFAULT_CREDENTIAL_PATHS), ...fromEnv, ...privatePaths, ...ex(fs.denyRead)])],
+      denyRead: [
+        ...new Set([
+          ...ex(DEFAULT_CREDENTIAL_PATHS),
+          ...fromEnv,
+          ...privatePaths,
+          ...(host.sessionsRoot ? [host.sessionsRoot] : []),
+          ...ex(fs.denyRead),
+        ]),
+      ],
       allowRead: [...new Set([...ownResults, ...ex(fs.allowRead)])],
       // This session's results are readable, never writable (a result the model Reads back is the stored one).
       allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter(

@@ -1,7 +1,7 @@
 // Shared, sandbox-safe definitions of the session and turn workflows: inputs, results, and the
 // signals/updates/queries that clients and workflows use to talk. Imports only pure code: the
 // engine and @temporalio/workflow (test/unit/rooms.test.ts).
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate, type Sinks } from '@temporalio/workflow';
 import { QUERIES, SIGNALS, UPDATES } from '../engine/ids';
 import type { AgentContext, HookPins } from '../engine/context';
 import type { Autonomy } from '../engine/autonomy';
@@ -30,6 +30,16 @@ import type { SkillDefinition } from '../agents/skills';
 import type { ThinkingSetting } from '../engine/thinking';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
+
+/**
+ * What a session workflow tells the worker that runs it, outside history (Temporal sinks: no
+ * command, nothing replayed, never called during replay). `sessionEnded`: the session ended
+ * (completed, failed, cancelled, stopped — not a continue-as-new); the worker removes its temp
+ * and spool directories (src/sandbox/sessionTemp.ts endSessionTemp).
+ */
+export interface SessionSinks extends Sinks {
+  durableAgent: { sessionEnded(sessionId: string): void };
+}
 export const STATUS_SEARCH_ATTRIBUTE = 'DurableAgentStatus';
 
 export interface ModelSettingsInput {

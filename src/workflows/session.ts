@@ -21,6 +21,7 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  proxySinks,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -77,6 +78,7 @@ import {
   type SessionCarry,
   type SessionInput,
   type SessionResult,
+  type SessionSinks,
   type SessionStatus,
   type SessionStatusName,
   type TurnSummary,
@@ -388,6 +390,8 @@ class SessionRun implements SessionExecutor {
     this.endReason = reason;
     this.phase = 'ended';
     this.setStatus(s);
+    // The worker removes the session's temp and spool directories (a sink: no command, no patch).
+    proxySinks<SessionSinks>().durableAgent.sessionEnded(this.sessionId);
     return {
       status: s,
       turns: state.turn,

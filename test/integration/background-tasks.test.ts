@@ -35,95 +35,101 @@ test(
   'integration: a background command outlives its turn, its notification (exit code) starts the next turn, Read gets its output; a failing one is reported failed',
   { timeout: 180_000 },
   async () => {
-    await withAgent({}, async ({ fake, start, client }) => {
-      const seen: { started: Array<{ id: string; path: string }>; notifications: string[] } = {
-        started: [],
-        notifications: [],
-      };
-      fake.script((req) => {
-        const text = joined(req);
-        if (text.includes('build it'))
-          return toolUseResponse([
-            {
-              id: 'toolu_bg_ok',
-              name: 'Bash',
-              input: { command: 'sleep 3; echo "built <ok> & done"', run_in_background: true, description: 'Build' },
-            },
-            {
-              id: 'toolu_bg_fail',
-              name: 'Bash',
-              input: { command: 'sleep 4; echo oops >&2; exit 3', run_in_background: true },
-            },
-          ]);
-        for (const t of lastUserTexts(req)) {
-          const m = STARTED.exec(t);
-          if (m) seen.started.push({ id: m[1]!, path: m[2]! });
-        }
-        if (text.includes('<task-notification>')) {
-          seen.notifications.push(text);
-          if (text.includes('toolu_bg_ok'))
-            return toolUseResponse([{ id: 'toolu_read', name: 'Read', input: { file_path: seen.started[0]!.path } }]);
-        }
-        if (text.includes('built <ok> & done')) return textResponse('Read the build output.');
-        return textResponse('Waiting for the tasks.');
+    // The output file is read after the session ended: kept (it goes with the session otherwise; integration/sessions-apart).
+    process.env.DURABLE_AGENT_KEEP_SESSION_TEMP = '1';
+    try {
+      await withAgent({}, async ({ fake, start, client }) => {
+        const seen: { started: Array<{ id: string; path: string }>; notifications: string[] } = {
+          started: [],
+          notifications: [],
+        };
+        fake.script((req) => {
+          const text = joined(req);
+          if (text.includes('build it'))
+            return toolUseResponse([
+              {
+                id: 'toolu_bg_ok',
+                name: 'Bash',
+                input: { command: 'sleep 3; echo "built <ok> & done"', run_in_background: true, description: 'Build' },
+              },
+              {
+                id: 'toolu_bg_fail',
+                name: 'Bash',
+                input: { command: 'sleep 4; echo oops >&2; exit 3', run_in_background: true },
+              },
+            ]);
+          for (const t of lastUserTexts(req)) {
+            const m = STARTED.exec(t);
+            if (m) seen.started.push({ id: m[1]!, path: m[2]! });
+          }
+          if (text.includes('<task-notification>')) {
+            seen.notifications.push(text);
+            if (text.includes('toolu_bg_ok'))
+              return toolUseResponse([{ id: 'toolu_read', name: 'Read', input: { file_path: seen.started[0]!.path } }]);
+          }
+          if (text.includes('built <ok> & done')) return textResponse('Read the build output.');
+          return textResponse('Waiting for the tasks.');
+        });
+        const handle = await start({
+          prompt: 'build it',
+          tools: ['Bash', 'Read', 'TaskStop'],
+          permissionMode: 'default',
+        });
+        const waiting = await waitFor(
+          'the session to wait for its tasks',
+          async () => {
+            const s = await sessionStatus(client, handle.workflowId);
+            return s.status === 'waiting' && s.phase === 'waiting_for_work' ? s : undefined;
+          },
+          60_000,
+        );
+        assert.match(waiting.waiting?.reason ?? '', /2 background tasks running/);
+        assert.deepEqual(
+          waiting.autonomy?.tasks.map((t) => [t.kind, t.state, t.description]),
+          [
+            ['local_bash', 'running', 'Build'],
+            ['local_bash', 'running', 'sleep 4; echo oops >&2; exit 3'],
+          ],
+        );
+        const result = await handle.result();
+        assert.equal(result.status, 'completed', result.endReason);
+        assert.equal(seen.started.length, 2, 'both calls answered with the reference text');
+        const [ok, failed] = seen.started;
+        assert.notEqual(ok!.id, failed!.id);
+        const okNote = seen.notifications.find((n) => n.includes(ok!.id));
+        assert.ok(okNote, 'the completed task was notified');
+        assert.match(okNote, /<system-reminder>/);
+        assert.ok(
+          okNote.includes(
+            `<task-notification>\n<task-id>${ok!.id}</task-id>\n<tool-use-id>toolu_bg_ok</tool-use-id>\n<output-file>${ok!.path}</output-file>\n<status>completed</status>\n<summary>Background command "Build" completed (exit code 0)</summary>\n</task-notification>`,
+          ),
+          okNote,
+        );
+        const failNote = seen.notifications.find((n) => n.includes(failed!.id));
+        assert.ok(failNote, 'the failed task was notified');
+        assert.match(
+          failNote,
+          /<status>failed<\/status>\n<summary>Background command "sleep 4; echo oops &gt;&amp;2; exit 3" failed with exit code 3<\/summary>/,
+        );
+        assert.equal(readFileSync(failed!.path, 'utf8'), 'oops\n\n[exited with code 3]\n');
+        const final = await sessionStatus(client, handle.workflowId);
+        const tasks = final.autonomy?.tasks ?? [];
+        assert.deepEqual(
+          tasks.map((t) => [t.id, t.state, t.exitCode, t.outputBytes]),
+          [
+            [ok!.id, 'completed', 0, 'built <ok> & done\n'.length],
+            [failed!.id, 'failed', 3, 'oops\n'.length],
+          ],
+        );
+        assert.ok(
+          tasks.every((t) => /^taskoutput-[0-9a-f]{64}$/.test(t.outputRef ?? '')),
+          'outputs stored',
+        );
+        assert.ok(tasks.every((t) => t.command === undefined && t.endedAt! >= t.startedAt));
       });
-      const handle = await start({
-        prompt: 'build it',
-        tools: ['Bash', 'Read', 'TaskStop'],
-        permissionMode: 'default',
-      });
-      const waiting = await waitFor(
-        'the session to wait for its tasks',
-        async () => {
-          const s = await sessionStatus(client, handle.workflowId);
-          return s.status === 'waiting' && s.phase === 'waiting_for_work' ? s : undefined;
-        },
-        60_000,
-      );
-      assert.match(waiting.waiting?.reason ?? '', /2 background tasks running/);
-      assert.deepEqual(
-        waiting.autonomy?.tasks.map((t) => [t.kind, t.state, t.description]),
-        [
-          ['local_bash', 'running', 'Build'],
-          ['local_bash', 'running', 'sleep 4; echo oops >&2; exit 3'],
-        ],
-      );
-      const result = await handle.result();
-      assert.equal(result.status, 'completed', result.endReason);
-      assert.equal(seen.started.length, 2, 'both calls answered with the reference text');
-      const [ok, failed] = seen.started;
-      assert.notEqual(ok!.id, failed!.id);
-      const okNote = seen.notifications.find((n) => n.includes(ok!.id));
-      assert.ok(okNote, 'the completed task was notified');
-      assert.match(okNote, /<system-reminder>/);
-      assert.ok(
-        okNote.includes(
-          `<task-notification>\n<task-id>${ok!.id}</task-id>\n<tool-use-id>toolu_bg_ok</tool-use-id>\n<output-file>${ok!.path}</output-file>\n<status>completed</status>\n<summary>Background command "Build" completed (exit code 0)</summary>\n</task-notification>`,
-        ),
-        okNote,
-      );
-      const failNote = seen.notifications.find((n) => n.includes(failed!.id));
-      assert.ok(failNote, 'the failed task was notified');
-      assert.match(
-        failNote,
-        /<status>failed<\/status>\n<summary>Background command "sleep 4; echo oops &gt;&amp;2; exit 3" failed with exit code 3<\/summary>/,
-      );
-      assert.equal(readFileSync(failed!.path, 'utf8'), 'oops\n\n[exited with code 3]\n');
-      const final = await sessionStatus(client, handle.workflowId);
-      const tasks = final.autonomy?.tasks ?? [];
-      assert.deepEqual(
-        tasks.map((t) => [t.id, t.state, t.exitCode, t.outputBytes]),
-        [
-          [ok!.id, 'completed', 0, 'built <ok> & done\n'.length],
-          [failed!.id, 'failed', 3, 'oops\n'.length],
-        ],
-      );
-      assert.ok(
-        tasks.every((t) => /^taskoutput-[0-9a-f]{64}$/.test(t.outputRef ?? '')),
-        'outputs stored',
-      );
-      assert.ok(tasks.every((t) => t.command === undefined && t.endedAt! >= t.startedAt));
-    });
+    } finally {
+      delete process.env.DURABLE_AGENT_KEEP_SESSION_TEMP;
+    }
   },
 );
 

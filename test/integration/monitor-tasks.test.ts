@@ -35,91 +35,98 @@ test(
   'integration: a Monitor: its lines reach the next turns as events, in order, each once (a doubled signal dropped); the end notification follows; status shows it',
   { timeout: 180_000 },
   async () => {
-    await withAgent({}, async ({ fake, start, client }) => {
-      let taskId = '';
-      const events: string[][] = [];
-      const ends: string[] = [];
-      fake.script((req) => {
-        const texts = newTexts(req);
-        if (texts.some((t) => t.includes('watch the ticks')))
-          return toolUseResponse([
-            {
-              id: 'toolu_mon',
-              name: 'Monitor',
-              input: {
-                description: 'ticks <4>',
-                timeout_ms: 60_000,
-                command: 'for i in 1 2 3 4; do echo "tick $i"; echo "noise $i" >&2; sleep 1.5; done; echo "done line"',
+    // The output file is read after the session ended: kept (it goes with the session otherwise; integration/sessions-apart).
+    process.env.DURABLE_AGENT_KEEP_SESSION_TEMP = '1';
+    try {
+      await withAgent({}, async ({ fake, start, client }) => {
+        let taskId = '';
+        const events: string[][] = [];
+        const ends: string[] = [];
+        fake.script((req) => {
+          const texts = newTexts(req);
+          if (texts.some((t) => t.includes('watch the ticks')))
+            return toolUseResponse([
+              {
+                id: 'toolu_mon',
+                name: 'Monitor',
+                input: {
+                  description: 'ticks <4>',
+                  timeout_ms: 60_000,
+                  command:
+                    'for i in 1 2 3 4; do echo "tick $i"; echo "noise $i" >&2; sleep 1.5; done; echo "done line"',
+                },
               },
-            },
-          ]);
-        for (const t of texts) {
-          const m = STARTED.exec(t);
-          if (m) taskId = m[1]!;
-          const e = EVENT.exec(t);
-          if (e) {
-            assert.equal(e[1], taskId);
-            events.push(e[2]!.split('\n'));
+            ]);
+          for (const t of texts) {
+            const m = STARTED.exec(t);
+            if (m) taskId = m[1]!;
+            const e = EVENT.exec(t);
+            if (e) {
+              assert.equal(e[1], taskId);
+              events.push(e[2]!.split('\n'));
+            }
+            if (t.includes('<status>')) ends.push(t);
           }
-          if (t.includes('<status>')) ends.push(t);
-        }
-        return textResponse(texts.some((t) => t.includes('<task-notification>')) ? 'Noted.' : 'Watching.');
+          return textResponse(texts.some((t) => t.includes('<task-notification>')) ? 'Noted.' : 'Watching.');
+        });
+        const handle = await start({ prompt: 'watch the ticks', tools: ['Monitor', 'Read'] });
+        const waiting = await waitFor(
+          'the session to wait for its monitor',
+          async () => {
+            const s = await sessionStatus(client, handle.workflowId);
+            return s.status === 'waiting' && s.autonomy?.tasks[0]?.state === 'running' ? s : undefined;
+          },
+          60_000,
+        );
+        assert.match(waiting.waiting?.reason ?? '', /1 background task running/);
+        const task = waiting.autonomy!.tasks[0]!;
+        assert.deepEqual([task.kind, task.id, task.description], ['monitor', taskId, 'ticks <4>']);
+        assert.match(task.outputPath ?? '', new RegExp(`/tasks/${taskId}\\.output$`));
+        // A doubled delivery of the first batch (as a retried signal would be): dropped by its seq.
+        await waitFor('the first event', async () => (events.length > 0 ? true : undefined), 60_000);
+        await client.workflow
+          .getHandle(handle.workflowId)
+          .signal(SIGNALS.monitorEvent, { taskId, seq: 1, kind: 'event', text: 'DOUBLED' });
+        const result = await handle.result();
+        assert.equal(result.status, 'completed', result.endReason);
+        // Every line once, in order: the events, then the lines that came with the exit.
+        assert.equal(ends.length, 1, 'one end notification');
+        const end = ends[0]!;
+        assert.match(
+          end,
+          new RegExp(
+            `<task-notification>\\n<task-id>${taskId}</task-id>\\n<tool-use-id>toolu_mon</tool-use-id>\\n<output-file>${task.outputPath}</output-file>\\n<status>completed</status>\\n<summary>Monitor "ticks &lt;4&gt;" stream ended</summary>`,
+          ),
+        );
+        const endLines = /<event>([\s\S]*?)<\/event>/.exec(end)?.[1]?.split('\n') ?? [];
+        assert.deepEqual([...events.flat(), ...endLines], ['tick 1', 'tick 2', 'tick 3', 'tick 4', 'done line']);
+        assert.ok(events.length >= 2, 'events reached more than one turn');
+        const all = fake.messageRequests().map((r) => JSON.stringify(r.messages));
+        assert.ok(!all.some((t) => t.includes('DOUBLED')), 'the doubled signal never reached the model');
+        assert.ok(!all.some((t) => t.includes('noise 1')), 'stderr is not an event');
+        const output = readFileSync(task.outputPath!, 'utf8');
+        assert.match(output, /noise 4/);
+        assert.match(output, /done line/);
+        const final = await sessionStatus(client, handle.workflowId);
+        assert.deepEqual(
+          final.autonomy?.tasks.map((t) => [t.id, t.kind, t.state, t.exitCode]),
+          [[taskId, 'monitor', 'completed', 0]],
+        );
+        assert.match(final.autonomy?.tasks[0]?.outputRef ?? '', /^taskoutput-[0-9a-f]{64}$/);
+        // The activity is the task's own, as a background command's.
+        const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
+        const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
+        assert.ok(
+          scheduled.some(
+            (e) =>
+              e.activityTaskScheduledEventAttributes?.activityId === `task-${taskId}` &&
+              e.activityTaskScheduledEventAttributes.activityType?.name === 'runMonitorTask',
+          ),
+        );
       });
-      const handle = await start({ prompt: 'watch the ticks', tools: ['Monitor', 'Read'] });
-      const waiting = await waitFor(
-        'the session to wait for its monitor',
-        async () => {
-          const s = await sessionStatus(client, handle.workflowId);
-          return s.status === 'waiting' && s.autonomy?.tasks[0]?.state === 'running' ? s : undefined;
-        },
-        60_000,
-      );
-      assert.match(waiting.waiting?.reason ?? '', /1 background task running/);
-      const task = waiting.autonomy!.tasks[0]!;
-      assert.deepEqual([task.kind, task.id, task.description], ['monitor', taskId, 'ticks <4>']);
-      assert.match(task.outputPath ?? '', new RegExp(`/tasks/${taskId}\\.output$`));
-      // A doubled delivery of the first batch (as a retried signal would be): dropped by its seq.
-      await waitFor('the first event', async () => (events.length > 0 ? true : undefined), 60_000);
-      await client.workflow
-        .getHandle(handle.workflowId)
-        .signal(SIGNALS.monitorEvent, { taskId, seq: 1, kind: 'event', text: 'DOUBLED' });
-      const result = await handle.result();
-      assert.equal(result.status, 'completed', result.endReason);
-      // Every line once, in order: the events, then the lines that came with the exit.
-      assert.equal(ends.length, 1, 'one end notification');
-      const end = ends[0]!;
-      assert.match(
-        end,
-        new RegExp(
-          `<task-notification>\\n<task-id>${taskId}</task-id>\\n<tool-use-id>toolu_mon</tool-use-id>\\n<output-file>${task.outputPath}</output-file>\\n<status>completed</status>\\n<summary>Monitor "ticks &lt;4&gt;" stream ended</summary>`,
-        ),
-      );
-      const endLines = /<event>([\s\S]*?)<\/event>/.exec(end)?.[1]?.split('\n') ?? [];
-      assert.deepEqual([...events.flat(), ...endLines], ['tick 1', 'tick 2', 'tick 3', 'tick 4', 'done line']);
-      assert.ok(events.length >= 2, 'events reached more than one turn');
-      const all = fake.messageRequests().map((r) => JSON.stringify(r.messages));
-      assert.ok(!all.some((t) => t.includes('DOUBLED')), 'the doubled signal never reached the model');
-      assert.ok(!all.some((t) => t.includes('noise 1')), 'stderr is not an event');
-      const output = readFileSync(task.outputPath!, 'utf8');
-      assert.match(output, /noise 4/);
-      assert.match(output, /done line/);
-      const final = await sessionStatus(client, handle.workflowId);
-      assert.deepEqual(
-        final.autonomy?.tasks.map((t) => [t.id, t.kind, t.state, t.exitCode]),
-        [[taskId, 'monitor', 'completed', 0]],
-      );
-      assert.match(final.autonomy?.tasks[0]?.outputRef ?? '', /^taskoutput-[0-9a-f]{64}$/);
-      // The activity is the task's own, as a background command's.
-      const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
-      const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
-      assert.ok(
-        scheduled.some(
-          (e) =>
-            e.activityTaskScheduledEventAttributes?.activityId === `task-${taskId}` &&
-            e.activityTaskScheduledEventAttributes.activityType?.name === 'runMonitorTask',
-        ),
-      );
-    });
+    } finally {
+      delete process.env.DURABLE_AGENT_KEEP_SESSION_TEMP;
+    }
   },
 );
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { BashTool, bashSpoolCapBytes, type BashOutput } from '../../src/tools/builtin/bash';
-import { SandboxHost } from '../../src/sandbox/host';
+import { SandboxHost, sessionSpoolPath } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
 import { toolResultText } from '../../src/engine/messages';
@@ -78,9 +78,10 @@ async function runWatched(
   let done = false;
   const watch = (async () => {
     while (!done) {
-      for (const d of await fs.readdir(tmp).catch(() => [] as string[])) {
-        if (!d.startsWith('durable-agent-bash-')) continue;
-        const st = await fs.stat(path.join(tmp, d, 'output')).catch(() => undefined);
+      // The session's spool directory (src/sandbox/sessionTemp.ts): one directory per run.
+      const spools = sessionSpoolPath('spool-session');
+      for (const d of await fs.readdir(spools).catch(() => [] as string[])) {
+        const st = await fs.stat(path.join(spools, d, 'output')).catch(() => undefined);
         if (st) {
           samples++;
           maxSpool = Math.max(maxSpool, st.size, st.blocks * 512 - 4096);
@@ -129,11 +130,7 @@ for (const mode of ['unsandboxed', 'sandboxed'] as const) {
       toolResultText(block),
       /Command was stopped: its output passed the 1 MiB limit \(DURABLE_AGENT_BASH_MAX_SPOOL_BYTES\); its process group was killed\. 1048576 bytes were kept/,
     );
-    assert.deepEqual(
-      await fs.readdir(tmp).then((l) => l.filter((d) => d.startsWith('durable-agent-bash-'))),
-      [],
-      'the spool is removed',
-    );
+    assert.deepEqual(await fs.readdir(sessionSpoolPath('spool-session')), [], 'the spool is removed');
   });
 }
 

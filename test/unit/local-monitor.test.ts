@@ -80,7 +80,11 @@ test('unit: local monitor — each batch once and in order as an event notificat
       ]),
     );
     fake.script(() => textResponse('Noted.'));
-    const r = await start(fake, work, sessionId).result;
+    // The output file is read after the session ended: kept (a session's temp goes with it otherwise; unit/sessions-apart).
+    process.env.DURABLE_AGENT_KEEP_SESSION_TEMP = '1';
+    const r = await start(fake, work, sessionId).result.finally(
+      () => delete process.env.DURABLE_AGENT_KEEP_SESSION_TEMP,
+    );
     assert.equal(r.status, 'completed', r.endReason);
     assert.match(userTexts(fake.messageRequests()[1]!)[0]!, new RegExp(`^Monitor started \\(task ${id}, `));
     const task = {

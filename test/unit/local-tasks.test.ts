@@ -80,8 +80,10 @@ test('unit: local tasks — run_in_background answers at once; the task starts a
       textResponse('Waiting for the build.'),
       textResponse('The build is done.'),
     );
+    // The output file is read after the session ended: kept (a session's temp goes with it otherwise; unit/sessions-apart).
+    process.env.DURABLE_AGENT_KEEP_SESSION_TEMP = '1';
     const s = start(fake, work, sessionId);
-    const r = await s.result;
+    const r = await s.result.finally(() => delete process.env.DURABLE_AGENT_KEEP_SESSION_TEMP);
     assert.equal(r.status, 'completed', r.endReason);
     assert.equal(r.turns, 3, 'tools, wait, the notification turn');
     const reqs = fake.messageRequests();

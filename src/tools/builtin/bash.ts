@@ -13,12 +13,15 @@ import { MAX_TASK_TEXT, type BackgroundTask } from '../../engine/autonomy';
 import type { SandboxRecord } from '../../engine/records';
 import {
   currentPlatform,
+  sessionSpoolDir,
   sessionTasksPath,
   sessionTempDir,
+  sessionTempRoot,
   type PreparedCommand,
   type SandboxAvailability,
 } from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
+import { holdSessionTemp, sessionTempRootDir } from '../../sandbox/sessionTemp';
 import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
 import { PASS_ENV_ENTRY } from '../../hostProcess/environment';
@@ -346,6 +349,8 @@ async function containment(
   const runtime = runtimePlan(settings, workingDirectories, {
     home: os.homedir(),
     sessionTmpDir: tmpDir,
+    // Every other session's temp, task outputs and live spool on this worker: unreadable (issue 30).
+    sessionsRoot: sessionTempRoot(),
     platform: currentPlatform(),
     ...(protection ? { protectedDenyWrite: protection.denyWrite } : {}),
     env: process.env,
@@ -422,6 +427,7 @@ class BashRun {
     private readonly capBytes: number,
     private readonly tmpDir: string,
     private readonly spool: OutputSpool,
+    private readonly release: () => void,
   ) {}
 
   static async open(
@@ -432,12 +438,17 @@ class BashRun {
     outputFile?: string,
   ): Promise<BashRun> {
     const capBytes = bashSpoolCapBytes();
-    const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-bash-'));
+    // The session's directories stay while this run lives (a session that ends meanwhile removes them after).
+    const release = holdSessionTemp(ctx.sessionId);
+    let tmpDir: string | undefined;
     try {
+      // The spool lives in the session's own spool directory: 0700, read-denied to every sandbox (sessionTemp.ts).
+      tmpDir = await fs.mkdtemp(`${await sessionSpoolDir(ctx.sessionId)}${path.sep}`);
       const spool = await openOutputSpool(tmpDir, capBytes, outputFile ? () => openTaskOutput(outputFile) : undefined);
-      return new BashRun(input, ctx, started, timeoutMs, capBytes, tmpDir, spool);
+      return new BashRun(input, ctx, started, timeoutMs, capBytes, tmpDir, spool, release);
     } catch (err) {
-      await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+      if (tmpDir) await fs.rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+      release();
       throw err;
     }
   }
@@ -645,6 +656,7 @@ class BashRun {
     this.prepared?.finish();
     await this.spool.file.close().catch(() => undefined);
     await fs.rm(this.tmpDir, { recursive: true, force: true }).catch(() => undefined);
+    this.release();
   }
 }
 
@@ -789,6 +801,7 @@ export async function createTaskOutput(sessionId: string, taskId: string): Promi
  */
 export async function openTaskOutput(outputPath: string): Promise<FileHandle> {
   // Another worker may run the task: its session temp dir may not exist yet (the worker's own directory).
+  await sessionTempRootDir();
   await fs.mkdir(path.dirname(path.dirname(outputPath)), { recursive: true, mode: 0o700 });
   const fh = await openOwnFileIn(path.dirname(outputPath), path.basename(outputPath), fsConstants.O_RDWR, {
     create: true,

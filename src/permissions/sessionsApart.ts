@@ -1,0 +1,42 @@
+// Sessions apart (issue 30): a path under one of the worker's roots of per-session directories
+// (the session temp root: temp files, background tasks' output, live Bash spools; the store's
+// `results/`: large tool results) that is not under this session's own directory in it belongs to
+// another session. The file tools are refused it in every mode, before any
+// rule, hook or mode could allow it; Grep and Glob never list it (resultFilter.ts). The sandbox
+// hides the same directories from Bash (src/sandbox/policy.ts, sessionsRoot).
+import type { ToolPermissionContext } from '../tools/permissionTypes';
+import { isInside, resolveReal } from './paths';
+
+export type SessionsApart = NonNullable<ToolPermissionContext['sessionsApart']>;
+
+const formsOf = (p: string): string[] => [...new Set([p, resolveReal(p)])];
+
+/** Does any form of the path lie in another session's directory (or is it a root itself)? */
+export function inAnotherSession(forms: readonly string[], apart: SessionsApart | undefined): boolean {
+  return (apart ?? []).some(({ root, own }) => {
+    const roots = formsOf(root);
+    const owns = formsOf(own);
+    return forms.some((f) => roots.some((r) => isInside(f, r)) && !owns.some((o) => isInside(f, o)));
+  });
+}
+
+/** Could a search of this directory reach another session's files (it holds a root, or lies in one)? */
+export function reachesAnotherSession(dir: string, apart: SessionsApart | undefined): boolean {
+  const dirs = formsOf(dir);
+  return (
+    (apart ?? []).some(({ root }) => formsOf(root).some((r) => dirs.some((d) => isInside(r, d)))) ||
+    inAnotherSession(dirs, apart)
+  );
+}
+
+/** `apart` with one more root (its own directory in it), replacing an earlier entry for the same root. */
+export function withSessionsApart(
+  apart: SessionsApart | undefined,
+  entry: { root: string; own: string },
+): SessionsApart {
+  return [...(apart ?? []).filter((e) => e.root !== entry.root), entry];
+}
+
+export function anotherSessionMessage(toolName: string, shown: string): string {
+  return `${toolName} denied: ${shown} belongs to another session's private directories on this worker (temp files, task output, Bash spool, stored large results); sessions never see each other's files.`;
+}
