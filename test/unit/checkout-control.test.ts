@@ -149,7 +149,7 @@ test('attack: plumbing in the main checkout plants a hook on worktree-x and main
   );
 
   // An isolated agent: a new branch from HEAD, which names the moved main.
-  const agent = await prepareAgentWorktree({ cwd: root, name: 'agent-a1' });
+  const agent = await prepareAgentWorktree({ cwd: root, name: 'agent-a1', projectDir: root });
   assert.ok(!('error' in agent), JSON.stringify(agent));
   assert.match(readFileSync(path.join(agent.path, '.claude', 'settings.json'), 'utf8'), /SessionStart/);
   const fromAgent = await controlFilesFromCheckout(agent.path, runFilesOf(agent.path, [], hooks.hooks, undefined));
