@@ -6,7 +6,9 @@
 // for a sandboxed commit that the worker imports. Before invariant 15 the worker ran
 // `git worktree add` in that repository with its whole environment: the filter copied
 // ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN and DATABASE_URL into the project, where Read returned
-// them. Oracles: the marker directory outside the sandbox, every file of the project, git's state.
+// them. Second: forged worktree registrations (class 2) — one left by an earlier session, one
+// written by sandboxed Bash now — never move the session out of its project. Oracles: the marker
+// directory outside the sandbox, every file of the project, git's state, where a Write lands.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -138,4 +140,61 @@ test('integration: a dontAsk session (allowed EnterWorktree) builds a repository
       else process.env[k] = v;
     }
   }
+});
+
+test('integration: forged worktree registrations (planted by an earlier session, and written by sandboxed Bash now) never move a dontAsk session allowed EnterWorktree out of its project', async (t) => {
+  const skip = await sandboxSkip(new SandboxHost(), 'integration/attacks-host-door');
+  if (skip) return t.skip(skip);
+  await withAgent({}, async ({ fake, start }) => {
+    const root = await repo();
+    // A repository outside the project, and a registration naming it that "a previous session" left.
+    const outside = await repo();
+    const reg = join(root, '.git', 'worktrees', 'planted');
+    execFileSync('mkdir', ['-p', reg]);
+    await writeFile(join(reg, 'gitdir'), `${join(outside, '.git')}\n`);
+    await writeFile(join(reg, 'commondir'), '../..\n');
+    await writeFile(join(reg, 'HEAD'), 'ref: refs/heads/main\n');
+    const before = execFileSync('git', ['status', '--porcelain', '--ignored'], { cwd: outside, encoding: 'utf8' });
+    fake.enqueue(
+      toolUseResponse([
+        {
+          id: 'toolu_forge_bash',
+          name: 'Bash',
+          input: {
+            command: `mkdir -p .git/worktrees/forged && printf '%s\\n' '${join(outside, '.git')}' > .git/worktrees/forged/gitdir; echo rc=$?`,
+          },
+        },
+      ]),
+      toolUseResponse([{ id: 'toolu_forge_enter1', name: 'EnterWorktree', input: { path: outside } }]),
+      toolUseResponse([
+        { id: 'toolu_forge_write', name: 'Write', input: { file_path: 'where.txt', content: 'here\n' } },
+      ]),
+      textResponse('done'),
+    );
+    const result = await (
+      await start({
+        prompt: 'enter the worktree',
+        cwd: root,
+        permissionMode: 'dontAsk',
+        rules: { allow: ['EnterWorktree', 'Write'], ask: [], deny: [] },
+      })
+    ).result();
+    assert.equal(result.status, 'completed', result.endReason);
+    const results = new Map(
+      fake
+        .messageRequests()
+        .flatMap((q) => lastToolResults(q))
+        .map((r) => [r.tool_use_id, r] as const),
+    );
+    // The sandbox denied writing a registration; EnterWorktree refused the outside one.
+    assert.equal(existsSync(join(root, '.git', 'worktrees', 'forged', 'gitdir')), false, 'a registration was forged');
+    assert.equal(results.get('toolu_forge_enter1')?.is_error, true, 'EnterWorktree entered a repository outside');
+    // The session stayed in its project: a relative Write lands there, nothing changed outside.
+    assert.equal(readFileSync(join(root, 'where.txt'), 'utf8'), 'here\n');
+    assert.equal(existsSync(join(outside, 'where.txt')), false);
+    assert.equal(
+      execFileSync('git', ['status', '--porcelain', '--ignored'], { cwd: outside, encoding: 'utf8' }),
+      before,
+    );
+  });
 });
