@@ -270,7 +270,8 @@ test('unit: disableBypassPermissionsMode refuses a bypassPermissions session at 
   assert.deepEqual(sessionInputProblems({ ...input, permissionMode: 'bypassPermissions' }), [
     'bypassPermissions mode is disabled by permissions.disableBypassPermissionsMode ("disable")',
   ]);
-  assert.deepEqual(input.sandbox, {}, 'a session that says nothing gets the default sandbox (on)');
+  // The default sandbox (on); the session's repository is recorded at its start (none in /tmp).
+  assert.deepEqual(input.sandbox, { repository: false }, 'a session that says nothing gets the default sandbox (on)');
   const withRules = sessionInput({
     prompt: 'x',
     cwd: '/repo',
