@@ -25,6 +25,7 @@
 //    bwrap/socat/apply-seccomp processes whose owner is no longer alive are killed.
 import type { ChildProcess } from 'node:child_process';
 import { startHostProcess } from '../hostProcess/door';
+import { sharedPeriodic } from './periodic';
 import { promises as fs, readFileSync } from 'node:fs';
 
 export const CALL_MARKER_ENV = 'DURABLE_AGENT_CALL';
@@ -32,6 +33,7 @@ export const OWNER_MARKER_ENV = 'DURABLE_AGENT_SANDBOX_OWNER';
 /** Process names of the sandbox's machinery: never meant to outlive their call or worker. */
 export const SANDBOX_MACHINERY = ['bwrap', 'socat', 'apply-seccomp'];
 export const SWEEP_INTERVAL_MS = 60_000;
+const periodic = sharedPeriodic(SWEEP_INTERVAL_MS);
 
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot), or undefined. */
 function startTimeOf(pid: number | 'self'): string | undefined {
@@ -149,7 +151,6 @@ export async function killCallProcesses(callId: string): Promise<number> {
   return n;
 }
 
-let sweeping: { timer: NodeJS.Timeout; users: number } | undefined;
 /**
  * Sweeps at once and then every SWEEP_INTERVAL_MS while any worker of this process runs.
  * Returns the stop function. What was killed is reported through `log`.
@@ -166,22 +167,7 @@ export function startSweeping(log: (line: string) => void = (l) => console.warn(
       },
       () => undefined,
     );
-  once();
-  if (!sweeping) {
-    const timer = setInterval(once, SWEEP_INTERVAL_MS);
-    timer.unref();
-    sweeping = { timer, users: 0 };
-  }
-  sweeping.users++;
-  let stopped = false;
-  return () => {
-    if (stopped || !sweeping) return;
-    stopped = true;
-    if (--sweeping.users === 0) {
-      clearInterval(sweeping.timer);
-      sweeping = undefined;
-    }
-  };
+  return periodic.start(once);
 }
 
 // --- the guardian -------------------------------------------------------------------------------

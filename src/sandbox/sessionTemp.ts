@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { sharedPeriodic } from './periodic';
 
 export const KEEP_SESSION_TEMP_ENV = 'DURABLE_AGENT_KEEP_SESSION_TEMP';
 export const SESSION_TEMP_MAX_AGE_ENV = 'DURABLE_AGENT_SESSION_TEMP_MAX_AGE_HOURS';
@@ -212,7 +213,7 @@ export async function sweepSessionTemp(
 }
 
 const SWEEP_INTERVAL_MS = 60 * 60_000;
-let sweeping: { timer: NodeJS.Timeout; users: number } | undefined;
+const periodic = sharedPeriodic(SWEEP_INTERVAL_MS);
 
 /** Sweeps leftovers at once and then hourly while any worker of this process runs; returns the stop function. */
 export function startSessionTempSweeping(log: (line: string) => void = (l) => console.warn(l)): () => void {
@@ -224,20 +225,5 @@ export function startSessionTempSweeping(log: (line: string) => void = (l) => co
       },
       () => undefined,
     );
-  once();
-  if (!sweeping) {
-    const timer = setInterval(once, SWEEP_INTERVAL_MS);
-    timer.unref();
-    sweeping = { timer, users: 0 };
-  }
-  sweeping.users++;
-  let stopped = false;
-  return () => {
-    if (stopped || !sweeping) return;
-    stopped = true;
-    if (--sweeping.users === 0) {
-      clearInterval(sweeping.timer);
-      sweeping = undefined;
-    }
-  };
+  return periodic.start(once);
 }
