@@ -22,6 +22,8 @@ import { SandboxHost } from '../../src/sandbox/host';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { sandboxSkip } from '../support/systemPackages';
+import { gitRepo } from '../support/gitRepo';
+import { withEnv } from '../support/bait';
 
 after(closeTestEnv);
 
@@ -32,17 +34,7 @@ const BAIT: Record<string, string> = {
   MY_SERVICE_TOKEN: 'e2e-bait-custom-4',
 };
 
-async function repo(): Promise<string> {
-  const dir = realpathSync(await mkdtemp(join(tmpdir(), 'da-door-e2e-')));
-  const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  g('init', '-q', '-b', 'main');
-  g('config', 'user.email', 't@example.com');
-  g('config', 'user.name', 't');
-  await writeFile(join(dir, 'README.md'), 'main checkout\n');
-  g('add', '.');
-  g('commit', '-qm', 'init');
-  return dir;
-}
+const repo = (): Promise<string> => gitRepo('da-door-e2e-');
 
 /** Every regular file under dir (not following links), with its content. */
 function filesUnder(dir: string): Array<[string, string]> {
@@ -58,10 +50,8 @@ function filesUnder(dir: string): Array<[string, string]> {
 test('integration: a dontAsk session (allowed EnterWorktree) builds a repository with a filter in node_modules, cds there, EnterWorktree — the worker runs nothing of it and no secret reaches the project', async (t) => {
   const skip = await sandboxSkip(new SandboxHost(), 'integration/attacks-host-door');
   if (skip) return t.skip(skip);
-  const saved = Object.fromEntries(Object.keys(BAIT).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, BAIT);
-  try {
-    await withAgent({}, async ({ fake, start }) => {
+  await withEnv(BAIT, () =>
+    withAgent({}, async ({ fake, start }) => {
       const root = await repo();
       const outside = realpathSync(await mkdtemp(join(tmpdir(), 'da-door-e2e-out-')));
       const payload = `sh -c 'env > ${outside}/smudge.env; env > ${root}/leak.txt; cat'`;
@@ -133,13 +123,8 @@ test('integration: a dontAsk session (allowed EnterWorktree) builds a repository
         execFileSync('git', ['log', '-1', '--format=%s', 'worktree-x'], { cwd: root, encoding: 'utf8' }).trim(),
         'work',
       );
-    });
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+    }),
+  );
 });
 
 test('integration: forged worktree registrations (planted by an earlier session, and written by sandboxed Bash now) never move a dontAsk session allowed EnterWorktree out of its project', async (t) => {

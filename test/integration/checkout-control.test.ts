@@ -21,6 +21,7 @@ import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
 import { sandboxSkip } from '../support/systemPackages';
+import { gitRepo } from '../support/gitRepo';
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -30,17 +31,7 @@ before(async () => {
 });
 after(closeTestEnv);
 
-async function repo(): Promise<string> {
-  const dir = realpathSync(await mkdtemp(join(tmpdir(), 'da-co-repo-')));
-  const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  g('init', '-q', '-b', 'main');
-  g('config', 'user.email', 't@example.com');
-  g('config', 'user.name', 't');
-  await writeFile(join(dir, 'README.md'), 'main checkout\n');
-  g('add', '.');
-  g('commit', '-qm', 'init');
-  return dir;
-}
+const repo = (): Promise<string> => gitRepo('da-co-repo-');
 
 test('cli: a hook planted on worktree-x and main with git plumbing from the main checkout does not run in run --worktree', async (t) => {
   if (skip) return t.skip(skip);

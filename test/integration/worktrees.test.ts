@@ -14,20 +14,11 @@ import { toolResultText } from '../../src/engine/messages';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
+import { gitRepo } from '../support/gitRepo';
 
 after(closeTestEnv);
 
-async function repo(): Promise<string> {
-  const dir = realpathSync(await mkdtemp(join(tmpdir(), 'da-wt-repo-')));
-  const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  g('init', '-q', '-b', 'main');
-  g('config', 'user.email', 't@example.com');
-  g('config', 'user.name', 't');
-  await writeFile(join(dir, 'README.md'), 'main checkout\n');
-  g('add', '.');
-  g('commit', '-qm', 'init');
-  return dir;
-}
+const repo = (): Promise<string> => gitRepo('da-wt-repo-');
 
 test('cli: two sessions in two worktrees of one repository write the same path without touching each other', async () => {
   await withAgent({}, async ({ fake, taskQueue, storeDir }) => {

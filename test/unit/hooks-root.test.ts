@@ -21,6 +21,7 @@ import { sessionInput } from '../../src/sessionInput';
 import type { ResultStore } from '../../src/tools/Tool';
 import { calls, makeEnv, use } from './pipelineFixtures';
 import { makeTmpDir, removeDir } from './tools-harness';
+import { withEnv } from '../support/bait';
 
 let tmp = '';
 before(async () => {
@@ -88,19 +89,7 @@ const HOOKS = {
   PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: 'sh .claude/hooks/post.sh' }] }],
 };
 
-function withBait<T>(f: () => Promise<T>): Promise<T> {
-  const saved: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries({ ...BAIT, HOOKS_ROOT_PASS: 'passed-on-purpose' })) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  return f().finally(() => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
-}
+const withBait = <T>(f: () => Promise<T>): Promise<T> => withEnv({ ...BAIT, HOOKS_ROOT_PASS: 'passed-on-purpose' }, f);
 
 test('unit hooks root: sessionRootOf is the start directory after cd, EnterWorktree, cd inside it and ExitWorktree', () => {
   const start = initialContext('/p');

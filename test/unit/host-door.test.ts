@@ -15,6 +15,7 @@ import { GIT_GUARD_ENV, hostGit, runHostGit } from '../../src/hostProcess/git';
 import { runShellCommand } from '../../src/hooks/command';
 import { HostStdioTransport } from '../../src/mcp/stdioTransport';
 import { git as worktreeGit } from '../../src/tools/worktree';
+import { withEnv } from '../support/bait';
 
 /** Secrets a worker's environment holds; none may reach a process the door starts unless named. */
 const BAIT: Record<string, string> = {
@@ -30,19 +31,7 @@ const BAIT: Record<string, string> = {
   OPENAI_API_KEY: 'bait-openai-10',
 };
 
-function withBait<T>(f: () => Promise<T>): Promise<T> {
-  const saved: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(BAIT)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  return f().finally(() => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
-}
+const withBait = <T>(f: () => Promise<T>): Promise<T> => withEnv(BAIT, f);
 
 function assertNoBait(text: string, who: string): void {
   for (const [k, v] of Object.entries(BAIT)) {

@@ -36,6 +36,7 @@ import { SandboxHost } from '../../src/sandbox/host';
 import type { ToolUseContext } from '../../src/tools/Tool';
 import { runRipgrep } from '../../src/tools/builtin/grepRipgrep';
 import { sandboxSkip } from '../support/systemPackages';
+import { withEnv } from '../support/bait';
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -443,19 +444,7 @@ test('red door: a .git/commondir planted in the project (by a background command
 // ---------------------------------------------------------------------------------------------------
 // 6. Environments and ripgrep (expected contained).
 
-function withBait<T>(f: () => Promise<T>): Promise<T> {
-  const saved: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(BAIT)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  return f().finally(() => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
-}
+const withBait = <T>(f: () => Promise<T>): Promise<T> => withEnv(BAIT, f);
 
 test('red door: no purpose passes a variable that makes a program load code (pure)', () => {
   const loaders = {
