@@ -99,7 +99,7 @@ export function runFilesOf(
   const all = [resolve(cwd), ...dirs.map((d) => resolve(d))];
   return [
     ...new Set([
-      ...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all),
+      ...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all, undefined, { pins: true }),
       ...mcpServerControlFiles(stdioCommands(servers), cwd, all, undefined, () => true),
     ]),
   ];

@@ -34,7 +34,7 @@ export function pinHooks(hooks: HooksConfig | undefined, projectDir: string, dir
   for (const h of hookCommandsOf(hooks)) {
     const key = hookPinKey(h);
     if (commands[key]) continue;
-    const files = hookControlFiles([h], root, roots);
+    const files = hookControlFiles([h], root, roots, undefined, { pins: true });
     commands[key] = Object.fromEntries(files.map((f) => [f, fileFingerprint(f)]));
   }
   return { projectDir: root, commands };

@@ -78,8 +78,20 @@ function treeHash(dir: string, budget: { bytes: number }): string {
       if (st.isDirectory()) {
         h.update(`d ${r}\n`);
         if (depth < 12) walk(p, r, depth + 1);
-      } else if (st.isSymbolicLink()) h.update(`l ${r} ${safe(() => readlinkSync(p))}\n`);
-      else if (st.isFile()) h.update(`f ${r} ${st.mode & 0o111 ? 'x' : '-'} ${safe(() => hashFile(p, st, budget))}\n`);
+      } else if (st.isSymbolicLink()) {
+        // What the link leads to counts, not only its text: a link to a file outside the tree would
+        // otherwise let that file change unseen (red team, issue 30). Bounded by the same budget.
+        let to = 'absent';
+        try {
+          const real = realpathSync(p);
+          const rst = lstatSync(real);
+          to = rst.isFile() ? safe(() => hashFile(real, rst, budget)) : rst.isDirectory() ? 'dir' : 'other';
+        } catch {
+          to = 'absent';
+        }
+        h.update(`l ${r} ${safe(() => readlinkSync(p))} ${to}\n`);
+      } else if (st.isFile())
+        h.update(`f ${r} ${st.mode & 0o111 ? 'x' : '-'} ${safe(() => hashFile(p, st, budget))}\n`);
       else h.update(`o ${r}\n`);
     }
   };
@@ -165,7 +177,8 @@ export function changedPins(
   const out: Array<{ path: string; change: 'created' | 'deleted' | 'modified' }> = [];
   for (const [path, was] of Object.entries(pinned ?? {})) {
     const now = fileFingerprint(path);
-    if (now !== was) out.push({ path, change: pinChange(was, now) });
+    // A directory too large to fingerprint whole cannot be vouched for: it counts as changed.
+    if (now !== was || now.endsWith(':truncated')) out.push({ path, change: pinChange(was, now) });
   }
   return out;
 }

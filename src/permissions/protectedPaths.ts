@@ -11,6 +11,7 @@
 // The list is the reference's (Claude Code 2.1.328, read from its binary: its file tools ask before
 // writing a path with one of these directory names anywhere in it, `.config/git`, or one of these
 // file names), plus `.durable-agent` and the hook scripts of the session's settings.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** A path with a component of one of these names is protected (the whole directory). */
@@ -266,20 +267,38 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
 
 const SCRIPT_EXTENSIONS = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|lua|ps1|fish)$/i;
 
-/** The words of a command line, roughly (quotes removed, split at spaces and operators): over-approximate on purpose. */
-function roughWords(command: string): string[] {
-  const out: string[] = [];
+/**
+ * The words of a command line, roughly (quotes removed, split at spaces and operators):
+ * over-approximate on purpose. A quoted word holding a command line (`sh -c "sh x.sh"`) counts
+ * with its own words too. `outputs`: the words after `>`/`>>`, files the command writes.
+ */
+function roughWords(command: string, depth = 0): { words: string[]; outputs: string[]; programs: string[] } {
+  const words: string[] = [];
+  const outputs: string[] = [];
+  // The first word of each simple command (after an operator; not an assignment): a program.
+  const programs: string[] = [];
+  let atStart = true;
   let cur = '';
   let quote: string | undefined;
-  // The word after `>`/`>>` is a file the command writes, not one it runs: a hook that appends to a
-  // log would otherwise pin (and then refuse on) its own output (issue 30 pins).
+  let quoted = false;
   let outputTarget = false;
   const flush = () => {
     if (cur !== '') {
-      if (!outputTarget) out.push(cur);
+      (outputTarget ? outputs : words).push(cur);
+      if (atStart && !outputTarget && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(cur)) {
+        programs.push(cur);
+        atStart = false;
+      }
       outputTarget = false;
+      if (quoted && depth < 3 && /[\s;&|()<>`]/.test(cur)) {
+        const inner = roughWords(cur, depth + 1);
+        words.push(...inner.words);
+        outputs.push(...inner.outputs);
+        programs.push(...inner.programs);
+      }
     }
     cur = '';
+    quoted = false;
   };
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
@@ -291,6 +310,7 @@ function roughWords(command: string): string[] {
     }
     if (c === '"' || c === "'") {
       quote = c;
+      quoted = true;
       continue;
     }
     if (c === '\\' && i + 1 < command.length) {
@@ -301,12 +321,13 @@ function roughWords(command: string): string[] {
       flush();
       if (c === '>') outputTarget = true;
       else if (c !== '&' && !/\s/.test(c)) outputTarget = false;
+      if (/[;&|(`\n]/.test(c)) atStart = true;
       continue;
     }
     cur += c;
   }
   flush();
-  return out;
+  return { words, outputs, programs };
 }
 
 export interface HookCommand {
@@ -316,7 +337,9 @@ export interface HookCommand {
 
 /** A name after `$CLAUDE_PROJECT_DIR`, `~` and `${VAR:-default}` expansion; undefined when a variable is left. */
 function expandWord(raw: string, root: string, home?: string): string | undefined {
-  let w = raw.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR/g, root);
+  // Hooks run from the project root (issue 30), so $PWD is the root there too.
+  let w = raw.replace(/\$\{(CLAUDE_PROJECT_DIR|PWD)\}|\$(CLAUDE_PROJECT_DIR|PWD)\b/g, root);
+  if (home) w = w.replace(/\$\{HOME\}|\$HOME\b/g, home);
   // `${VAR:-./server.js}`: the default is a file that may run (over-approximate).
   w = w.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}/g, '$1');
   if (home && (w === '~' || w.startsWith('~/'))) w = path.join(home, w.slice(1));
@@ -399,12 +422,145 @@ export function hookControlFiles(
   cwd: string,
   dirs: readonly string[],
   home?: string,
+  opts: { pins?: boolean } = {},
 ): string[] {
   const out = new Set<string>();
   const root = path.resolve(cwd);
-  for (const h of hooks) commandWordFiles([...roughWords(h.command), ...(h.args ?? [])], root, home, (p) => out.add(p));
+  const add = (p: string) => out.add(p);
+  for (const h of hooks) {
+    const { words, outputs } = roughWords(h.command);
+    const all = [...words, ...(h.args ?? [])];
+    commandWordFiles(all, root, home, add);
+    packageScriptFiles(all, root, home, add);
+    // What a hook writes to (`>> log`) is no file it runs: pinning it would refuse the hook once it
+    // wrote its own log; it stays protected, so the agent cannot put a link there for the worker to
+    // write through (red team, issue 30).
+    if (!opts.pins) commandWordFiles(outputs, root, home, add);
+  }
+  scriptReferences(out, root, home);
   return insideAny([...out], dirs);
 }
+
+/** How deep scriptReferences follows a script into the files it names, and how much it reads of one. */
+const SCRIPT_REFERENCE_DEPTH = 3;
+const SCRIPT_REFERENCE_MAX_BYTES = 256 * 1024;
+
+/**
+ * Adds to `files` what the scripts among them name in their text, transitively: a hook script that
+ * sources `scripts/lib.sh` or requires `../lib/rules.js` runs those too (red team, issue 30). The
+ * words of each script (a file with a script extension or a `#!` line, up to 256 KB) are read like
+ * a command line's and resolved against both the project root and the script's own directory.
+ * Over-approximate on purpose: a word that only looks like a path costs an approval at most.
+ */
+function scriptReferences(files: Set<string>, root: string, home: string | undefined): void {
+  const seen = new Set<string>();
+  let frontier = [...files];
+  for (let depth = 0; depth < SCRIPT_REFERENCE_DEPTH && frontier.length > 0; depth++) {
+    const next: string[] = [];
+    for (const f of frontier) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const text = scriptText(f);
+      if (text === undefined) continue;
+      // Comments out (a `#` that starts a word), and the syntax around a module name made spaces.
+      const code = text.replace(/(^|\s)#[^\n]*/g, '$1').replace(/\b(require|import|source)\b|[{},=:+]/g, ' ');
+      const { words } = roughWords(code);
+      for (const base of new Set([root, path.dirname(f)]))
+        commandWordFiles(words, base, home, (p) => {
+          if (!files.has(p)) {
+            files.add(p);
+            next.push(p);
+          }
+        });
+    }
+    frontier = next;
+  }
+}
+
+/** A script's text, when `p` is a regular file that looks like one; undefined otherwise. */
+function scriptText(p: string): string | undefined {
+  try {
+    const st = fs.lstatSync(p);
+    if (!st.isFile() || st.size > SCRIPT_REFERENCE_MAX_BYTES) return undefined;
+    const text = fs.readFileSync(p, 'utf8');
+    return SCRIPT_EXTENSIONS.test(p) || text.startsWith('#!') ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Package managers whose `run X` (or `X` for yarn/pnpm/bun) runs the `scripts.X` of package.json. */
+const SCRIPT_RUNNERS = /^(npm|pnpm|yarn|bun)$/;
+
+/**
+ * The files the package.json scripts a command line runs would run: `npm run lint` → the words of
+ * `scripts.lint` (and `prelint`, `postlint`), resolved like a hook's own, recursively for a script
+ * that runs another script; and for each bare program name in them, `node_modules/.bin/<name>`
+ * (npm puts that directory first on PATH: a program planted there later would run instead).
+ */
+function packageScriptFiles(
+  words: readonly string[],
+  root: string,
+  home: string | undefined,
+  add: (p: string) => void,
+  depth = 0,
+): void {
+  if (depth > 4) return;
+  let scripts: Record<string, unknown> | undefined;
+  const load = () => {
+    if (scripts) return scripts;
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown };
+      scripts = pkg.scripts && typeof pkg.scripts === 'object' ? (pkg.scripts as Record<string, unknown>) : {};
+    } catch {
+      scripts = {};
+    }
+    return scripts;
+  };
+  for (let i = 0; i < words.length; i++) {
+    const runner = path.basename(words[i]!);
+    if (!SCRIPT_RUNNERS.test(runner) && runner !== 'npx') continue;
+    let j = i + 1;
+    while (j < words.length && words[j]!.startsWith('-')) j++;
+    let name = words[j];
+    if (runner !== 'npx' && (name === 'run' || name === 'run-script')) {
+      j++;
+      while (j < words.length && words[j]!.startsWith('-')) j++;
+      name = words[j];
+    }
+    if (name === undefined) continue;
+    if (runner === 'npx') {
+      add(path.join(root, 'node_modules', '.bin', path.basename(name)));
+      continue;
+    }
+    for (const key of [`pre${name}`, name, `post${name}`]) {
+      const line = load()[key];
+      if (typeof line !== 'string') continue;
+      const { words: inner, programs } = roughWords(line);
+      commandWordFiles(inner, root, home, add);
+      for (const w of programs)
+        if (/^[A-Za-z0-9][\w.-]*$/.test(w) && !SHELL_WORDS.has(w)) add(path.join(root, 'node_modules', '.bin', w));
+      packageScriptFiles(inner, root, home, add, depth + 1);
+    }
+  }
+}
+
+/** Shell builtins and keywords a package script names that are no program in node_modules/.bin. */
+const SHELL_WORDS = new Set([
+  'cd',
+  'echo',
+  'exit',
+  'export',
+  'set',
+  'test',
+  'true',
+  'false',
+  'if',
+  'then',
+  'fi',
+  'do',
+  'done',
+]);
 
 function insideAny(paths: readonly string[], dirs: readonly string[]): string[] {
   return paths.filter((p) => dirs.some((d) => isInside(p, path.resolve(d))));
@@ -468,8 +624,11 @@ export function mcpServerControlFiles(
   for (const s of servers) {
     const words = [s.command, ...(s.args ?? [])];
     // An argument with spaces may be a shell line (`sh -c "exec ./run.sh"`): its words count too.
-    commandWordFiles([...words, ...(s.args ?? []).filter((a) => /\s/.test(a)).flatMap(roughWords)], root, home, (p) =>
-      out.add(p),
+    commandWordFiles(
+      [...words, ...(s.args ?? []).filter((a) => /\s/.test(a)).flatMap((a) => roughWords(a).words)],
+      root,
+      home,
+      (p) => out.add(p),
     );
     const r = runnerPackage(words);
     if (r) {
