@@ -81,7 +81,7 @@ function treeHash(dir: string, budget: { bytes: number }): string {
       } else if (st.isSymbolicLink()) {
         // What the link leads to counts, not only its text: a link to a file outside the tree would
         // otherwise let that file change unseen (red team, issue 30). Bounded by the same budget.
-        let to = 'absent';
+        let to: string;
         try {
           const real = realpathSync(p);
           const rst = lstatSync(real);
