@@ -190,6 +190,9 @@ function modelLine(m: AuditModelCall): string {
   const extras = [
     usage,
     m.modelUsage ? costOnly(m.modelUsage) : '',
+    m.thinkingBlocks
+      ? `${m.thinkingBlocks} thinking${m.redactedThinkingBlocks ? ` (${m.redactedThinkingBlocks} redacted)` : ''}`
+      : '',
     m.fallback ? 'FALLBACK (non-streamed)' : '',
     ...m.tombstones.map((t) => `tombstone: ${cut(t.error, 60)}; partial ${JSON.stringify(cut(t.partialPreview, 60))}`),
     m.failures.length ? `failures: ${m.failures.map((f) => cut(f, 80)).join(' | ')}` : '',

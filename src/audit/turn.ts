@@ -54,7 +54,9 @@ function partialPreview(content: AssistantContentBlock[]): string {
           ? b.text
           : b.type === 'tool_use'
             ? `[tool_use ${b.id} ${b.name} ${JSON.stringify(b.input)}]`
-            : '[thinking]',
+            : b.type === 'redacted_thinking'
+              ? '[redacted thinking]'
+              : '[thinking]',
       )
       .join(' '),
   );
@@ -277,6 +279,8 @@ function modelCallOf(
     .filter((b) => b.type === 'text')
     .map((b) => (b as { text: string }).text)
     .join(' ');
+  const thinking = (mOut?.message.content ?? []).filter((b) => b.type === 'thinking').length;
+  const redacted = (mOut?.message.content ?? []).filter((b) => b.type === 'redacted_thinking').length;
   // A retried call began with its first attempt: history dates only the last start, so take the scheduling time.
   const startedAt = view.attempts > 1 ? view.scheduledAt : (view.startedAt ?? view.scheduledAt);
   const model: AuditModelCall = {
@@ -307,6 +311,8 @@ function modelCallOf(
     failures: view.failures,
     ...(text ? { textPreview: preview(text) } : {}),
     toolUseIds: blocks.map((b) => b.id),
+    ...(thinking + redacted > 0 ? { thinkingBlocks: thinking + redacted } : {}),
+    ...(redacted > 0 ? { redactedThinkingBlocks: redacted } : {}),
   };
   return { model, blocks };
 }

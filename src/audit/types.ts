@@ -137,6 +137,10 @@ export interface AuditModelCall {
   requestId?: string;
   textPreview?: string;
   toolUseIds: string[];
+  /** Thinking blocks of the answer (extended thinking), redacted ones included; absent when none. */
+  thinkingBlocks?: number;
+  /** Of those, the encrypted (`redacted_thinking`) ones. */
+  redactedThinkingBlocks?: number;
 }
 
 /** A `compact-<n>` activity: the model's view was summarised (the transcript keeps everything). */

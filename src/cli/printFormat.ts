@@ -115,6 +115,7 @@ export function messageEvents(
             content: [block],
             stop_reason: null,
             stop_sequence: null,
+            stop_details: null,
             usage: wireUsage(call?.usage),
             context_management: null,
           },

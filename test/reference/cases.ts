@@ -1108,6 +1108,8 @@ export interface Deliberate {
    * Default: any file (and, with `tools`, no file).
    */
   files?: string[];
+  /** Only differences whose text matches (an output case's diff line, e.g. one request's `thinking display`). */
+  matches?: RegExp;
   reason: string;
 }
 
@@ -1176,6 +1178,41 @@ export const DELIBERATE: Deliberate[] = [
     cases: 'hook: PreToolUse continue false',
     reason:
       "A PreToolUse hook's continue: false stops the session before the call runs (the call is denied with the stop reason); the reference (2.1.197, 2.1.328) runs the call, then stops. durable-agent keeps the safer reading (docs/hooks.md).",
+  },
+  {
+    cases: 'output text: a refusal, output json: a refusal',
+    aspect: 'output',
+    reason:
+      'On `stop_reason: "refusal"` the reference 2.1.328 sends the refused turn again (3 safety stops in one `-p` run, the last on another model), then prints `API Error: <model>\'s safeguards flagged this message. …` with the category\'s help link, `Details: [<category>]`, the request and message ids, `terminal_reason: "api_error"`. durable-agent never sends a refused turn again (the API\'s guidance: reset that turn\'s context) and has no fallback model: the session ends `refused` at once (one turn, `terminal_reason: "refusal"`) with its own words, the API\'s category and explanation. Exit code, `subtype`, `is_error` and `stop_reason` agree.',
+  },
+  {
+    cases: 'thinking request:*',
+    aspect: 'output',
+    matches: /thinking display ref="omitted" ours=absent/,
+    reason:
+      'The reference asks for `thinking.display: "omitted"`; durable-agent leaves `display` at the API\'s default because `transcript`, the audit and stream-json show each thinking block\'s text (issue 31). Type, budget and the blocks sent back agree.',
+  },
+  {
+    cases:
+      'thinking request: claude-sonnet-4-5 (alwaysThinkingEnabled false*, thinking request: claude-opus-4-6 (MAX_THINKING_TOKENS=0*',
+    aspect: 'output',
+    matches: /^request 1 thinking (temperature ref=1 ours=absent|ref=\{"type":"disabled"\} ours=none)$/,
+    reason:
+      'With thinking off the reference sends `thinking: {type: "disabled"}` and `temperature: 1`; durable-agent sends neither, which the API reads the same way (no thinking, temperature 1.0), and a session\'s own `model.temperature` when it sets one.',
+  },
+  {
+    cases: 'thinking request: claude-opus-4-1*, thinking request: claude-opus-4-20250514*',
+    aspect: 'output',
+    matches: /^request 1 thinking ref=\{"type":"adaptive"\} ours=\{"budget_tokens":"max_tokens-1","type":"enabled"\}$/,
+    reason:
+      "The reference 2.1.328 asks Claude Opus 4 and 4.1 for adaptive thinking (Sonnet 4, Sonnet, Opus and Haiku 4.5 get a budget, as here); the API's extended-thinking page documents `budget_tokens` for these models and adaptive thinking from 4.6, and durable-agent sends what the API documents (src/engine/thinking.ts).",
+  },
+  {
+    cases: 'thinking request: claude-fable-5-1*',
+    aspect: 'output',
+    matches: /block_binding|bindingBeta|total_cost_usd is null/,
+    reason:
+      'For Claude Fable 5.1 durable-agent adds `block_binding: {prefix_mismatch_behavior: "drop_block"}` with its beta (`thinking-binding-controls-2026-08-01`): its compaction and cleared tool results change the prefix of replayed thinking, and the API then drops such a block instead of refusing the request (src/engine/thinking.ts); the reference sends plain adaptive. Fable\'s price is not in src/engine/prices.ts: `total_cost_usd` is null, never 0.',
   },
 ];
 
@@ -1373,6 +1410,7 @@ export function deliberateReason(
     const fileRow = d.files !== undefined && diff.aspect === 'file';
     if (d.tools && !fileRow && (!diff.tool || !d.tools.includes(diff.tool))) continue;
     if (d.aspect && d.aspect !== diff.aspect) continue;
+    if (d.matches && !d.matches.test(diff.path ?? '')) continue;
     if (
       d.files &&
       diff.aspect === 'file' &&

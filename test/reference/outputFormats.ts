@@ -4,11 +4,13 @@
 // compared line by line: the sequence of line types, every key the reference sends (but those in
 // REFERENCE_ONLY_KEYS, docs/tools.md) present in ours with the same JSON type, and the values that
 // are deterministic (content blocks, result, subtype, is_error, num_turns, stop_reason, errors…).
-// Flags: the exit code and the message after each side's prefix.
-import { writeFile } from 'node:fs/promises';
+// Flags: the exit code and the message after each side's prefix. Thinking cases (`requests`, issue
+// 31 deliverable 6): what each side's main-loop requests ask of thinking, by model, setting and env.
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   errorResponse,
+  refusalResponse,
   startFakeAnthropic,
   textResponse,
   toolUseResponse,
@@ -30,6 +32,14 @@ export interface FormatCase {
   stdin?: string;
   /** A flag case: nothing starts; exit code and message compared. */
   flags?: boolean;
+  /** `--model` on both sides (default: the reference's own; ours claude-test). */
+  model?: string;
+  /** More environment on both sides (MAX_THINKING_TOKENS, …). */
+  env?: Record<string, string>;
+  /** The project's `.claude/settings.json` on both sides. */
+  settings?: Json;
+  /** Also compare what each main-loop request asks of thinking (`thinking`, `temperature`, the binding beta). */
+  requests?: boolean;
 }
 
 const read: Script = (t, dir) =>
@@ -47,6 +57,31 @@ const multi: Script = (t, dir) =>
       )
     : textResponse('Done.');
 const plain: Script = () => textResponse('Just text.');
+const refused: Script = () =>
+  refusalResponse([{ type: 'text', text: 'I will not' }], {
+    category: 'cyber',
+    explanation: 'This looks like malware development.',
+  });
+const windowFull: Script = () => ({
+  content: [{ type: 'text', text: 'A partial answer' }],
+  stop_reason: 'model_context_window_exceeded',
+});
+const thoughtful: Script = () => ({
+  content: [
+    { type: 'thinking', thinking: 'Think first: + / = stay as they are.' },
+    { type: 'redacted_thinking', data: 'RW5jcnlwdGVkIHRoaW5raW5n+/==' },
+    { type: 'text', text: 'Thought it through.' },
+  ],
+  stop_reason: 'end_turn',
+});
+/** A thinking case: one main-loop request whose `thinking` (and temperature, beta) is compared. */
+const thinkingCase = (name: string, over: Partial<FormatCase>): FormatCase => ({
+  name: `thinking request: ${name}`,
+  args: ['hi', '--output-format', 'json'],
+  script: plain,
+  requests: true,
+  ...over,
+});
 const api400: Script = () => errorResponse(400, { message: 'bad request here' });
 
 export const FORMAT_CASES: FormatCase[] = [
@@ -80,12 +115,62 @@ export const FORMAT_CASES: FormatCase[] = [
   },
   { name: 'output flags: no prompt and no stdin', args: ['--output-format', 'json'], script: plain, flags: true },
   { name: 'output flags: an unknown option', args: ['x', '--bogus'], script: plain, flags: true },
+  // Stop reasons that are not a success (issue 31 items 2 and 3).
+  { name: 'output text: a refusal', args: ['x'], script: refused },
+  { name: 'output json: a refusal', args: ['x', '--output-format', 'json'], script: refused },
+  { name: 'output text: the context window exceeded', args: ['x'], script: windowFull },
+  { name: 'output json: the context window exceeded', args: ['x', '--output-format', 'json'], script: windowFull },
+  {
+    name: 'output stream-json: thinking and redacted thinking',
+    args: ['think', '--output-format', 'stream-json', '--verbose'],
+    model: 'claude-sonnet-4-5',
+    script: thoughtful,
+  },
+  // What the reference sends with thinking on (issue 31 item 8), per model, setting and env.
+  ...[
+    'claude-sonnet-4-5',
+    'claude-sonnet-4-20250514',
+    'claude-opus-4-20250514',
+    'claude-opus-4-1',
+    'claude-opus-4-1-20250805',
+    'claude-opus-4-5',
+    'claude-haiku-4-5',
+    'claude-opus-4-6',
+    'claude-3-7-sonnet-20250219',
+    'claude-fable-5-1',
+  ].map((model) => thinkingCase(`${model} (default)`, { model })),
+  thinkingCase('claude-sonnet-4-5 (alwaysThinkingEnabled true)', {
+    model: 'claude-sonnet-4-5',
+    settings: { alwaysThinkingEnabled: true },
+  }),
+  thinkingCase('claude-sonnet-4-5 (alwaysThinkingEnabled false)', {
+    model: 'claude-sonnet-4-5',
+    settings: { alwaysThinkingEnabled: false },
+  }),
+  thinkingCase('claude-sonnet-4-5 (MAX_THINKING_TOKENS=2048)', {
+    model: 'claude-sonnet-4-5',
+    env: { MAX_THINKING_TOKENS: '2048' },
+  }),
+  thinkingCase('claude-opus-4-6 (MAX_THINKING_TOKENS=2048)', {
+    model: 'claude-opus-4-6',
+    env: { MAX_THINKING_TOKENS: '2048' },
+  }),
+  thinkingCase('claude-opus-4-6 (MAX_THINKING_TOKENS=0)', {
+    model: 'claude-opus-4-6',
+    env: { MAX_THINKING_TOKENS: '0' },
+  }),
+  thinkingCase('claude-sonnet-4-5 (MAX_THINKING_TOKENS=4096 beats alwaysThinkingEnabled false)', {
+    model: 'claude-sonnet-4-5',
+    env: { MAX_THINKING_TOKENS: '4096' },
+    settings: { alwaysThinkingEnabled: false },
+  }),
 ];
 
 /**
  * Keys the reference sends that durable-agent does not, per line (docs/tools.md, "Output formats"):
- * the reference's own client, UI and plugin state, timings it measures inside its process, and the
- * tool's structured output on a tool_result line.
+ * the reference's own client, UI and plugin state, timings it measures inside its process (a thinking
+ * block's line: how long it streamed, how it was displayed), and the tool's structured output on a
+ * tool_result line.
  */
 export const REFERENCE_ONLY_KEYS: Record<string, string[]> = {
   init: [
@@ -103,6 +188,7 @@ export const REFERENCE_ONLY_KEYS: Record<string, string[]> = {
     'view_mode',
   ],
   user: ['tool_use_result', 'tool_result_meta'],
+  assistant: ['thinking_duration_ms', 'thinking_display'],
   'message.usage': ['service_tier'],
   result: [
     'ttft_ms',
@@ -132,12 +218,64 @@ export interface Side {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** `requests` cases: what each main-loop request asked of thinking (see `thinkingAsked`). */
+  requests?: ThinkingAsked[];
 }
 
-async function projectDir(): Promise<{ root: string; dir: string; home: string }> {
+async function projectDir(c: FormatCase): Promise<{ root: string; dir: string; home: string }> {
   const dirs = await offlineDirs('da-ref-of-');
   await writeFile(join(dirs.dir, 'a.txt'), 'hello\n');
+  if (c.settings) {
+    await mkdir(join(dirs.dir, '.claude'), { recursive: true });
+    await writeFile(join(dirs.dir, '.claude', 'settings.json'), JSON.stringify(c.settings));
+  }
   return dirs;
+}
+
+/** A request's thinking as compared: the sides' max_tokens differ, so a budget of max_tokens - 1 is said so. */
+export interface ThinkingAsked {
+  /** The `thinking` parameter without `display`, keys sorted; `none` when absent. */
+  thinking: string;
+  /** `thinking.display` (the reference sends "omitted"); `absent`. */
+  display: string;
+  temperature: string;
+  /** The thinking-binding beta in `anthropic-beta`. */
+  bindingBeta: boolean;
+}
+
+const sorted = (o: Json): Json => Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : 1)));
+
+/** What the main loop's requests (those offering tools) asked of thinking. */
+function thinkingAsked(fake: FakeAnthropicServer): ThinkingAsked[] {
+  return fake.requests
+    .filter((r) => r.valid && Array.isArray((r.body as Json)['tools']) && ((r.body as Json)['tools'] as []).length > 0)
+    .map((r) => {
+      const body = r.body as Json;
+      const { display, ...t } = (body['thinking'] as Json | undefined) ?? {};
+      const budget = t['budget_tokens'];
+      if (budget !== undefined && budget === Number(body['max_tokens']) - 1) t['budget_tokens'] = 'max_tokens-1';
+      return {
+        thinking: body['thinking'] === undefined ? 'none' : JSON.stringify(sorted(t)),
+        display: display === undefined ? 'absent' : JSON.stringify(display),
+        temperature: body['temperature'] === undefined ? 'absent' : JSON.stringify(body['temperature']),
+        bindingBeta: (r.headers['anthropic-beta'] ?? '').includes('thinking-binding'),
+      };
+    });
+}
+
+/** The requests' differences, one line per request and aspect (so that a deliberate row can name one). */
+function requestDiffs(ref: ThinkingAsked[], ours: ThinkingAsked[]): string[] {
+  if (ref.length !== ours.length) return [`requests: ref sent ${ref.length} main-loop requests, ours ${ours.length}`];
+  const out: string[] = [];
+  ref.forEach((r, i) => {
+    const o = ours[i]!;
+    for (const k of ['thinking', 'display', 'temperature', 'bindingBeta'] as const)
+      if (r[k] !== o[k])
+        out.push(
+          `request ${i + 1} ${k === 'thinking' ? 'thinking' : `thinking ${k}`} ref=${String(r[k])} ours=${String(o[k])}`,
+        );
+  });
+  return out;
 }
 
 function scripted(fake: FakeAnthropicServer, c: FormatCase, dir: string): void {
@@ -151,11 +289,13 @@ async function run(cmd: string, args: string[], cwd: string, env: NodeJS.Process
 }
 
 export async function referenceSide(c: FormatCase, claudeBin: string): Promise<Side> {
-  const { dir, home } = await projectDir();
+  const { dir, home } = await projectDir(c);
   const fake = await startFakeAnthropic({ validateToolPairing: false, allowSystemMessages: true });
   try {
     scripted(fake, c, dir);
-    return await run(claudeBin, ['-p', ...c.args], dir, offlineEnv(home, fake.baseURL), c.stdin);
+    const args = ['-p', ...c.args, ...(c.model ? ['--model', c.model] : [])];
+    const side = await run(claudeBin, args, dir, offlineEnv(home, fake.baseURL, c.env ?? {}), c.stdin);
+    return c.requests ? { ...side, requests: thinkingAsked(fake) } : side;
   } finally {
     await fake.close();
   }
@@ -165,15 +305,16 @@ const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
 
 /** durable-agent's side: the real CLI, a dev server (TEMPORAL_TEST_ADDRESS or one of its own) and a worker in this process. */
 export async function durableSide(c: FormatCase): Promise<Side> {
-  const { dir, home } = await projectDir();
+  const { dir, home } = await projectDir(c);
   return withAgent({}, async ({ fake, taskQueue, storeDir, env }) => {
     scripted(fake, c, dir);
     const address = process.env.TEMPORAL_TEST_ADDRESS ?? env.connection.options.address;
-    return run(
+    const side = await run(
       process.execPath,
-      [MAIN, '-p', ...c.args, ...(c.flags ? [] : ['--cwd', dir, '--model', 'claude-test', '--no-sandbox'])],
+      [MAIN, '-p', ...c.args, ...(c.flags ? [] : ['--cwd', dir, '--model', c.model ?? 'claude-test', '--no-sandbox'])],
       dir,
       {
+        ...c.env,
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: home,
         DURABLE_AGENT_HOME: join(home, '.durable-agent'),
@@ -184,12 +325,20 @@ export async function durableSide(c: FormatCase): Promise<Side> {
       },
       c.stdin,
     );
+    return c.requests ? { ...side, requests: thinkingAsked(fake) } : side;
   });
 }
 
 export async function closeFormatSides(): Promise<void> {
   await closeTestEnv();
 }
+
+/**
+ * Lines only the reference prints (docs/tools.md, "Output formats"): `system` `thinking_tokens`, its
+ * running estimate while a thinking block streams. durable-agent prints a turn's lines when the turn
+ * lands in the store, so it has no such progress; the thinking blocks themselves are compared.
+ */
+export const REFERENCE_ONLY_LINES = ['thinking_tokens'];
 
 const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const lineKind = (l: Json): string => (l['subtype'] === 'init' ? 'init' : String(l['type']));
@@ -296,6 +445,7 @@ const errorMessage = (stderr: string): string =>
 /** What differs between the two sides of a case (empty: they agree). */
 export function compareFormat(c: FormatCase, ref: Side, ours: Side): string[] {
   const diffs: string[] = [];
+  if (c.requests) diffs.push(...requestDiffs(ref.requests ?? [], ours.requests ?? []));
   if (ref.code !== ours.code)
     diffs.push(`exit ref=${ref.code} ours=${ours.code} (ours stderr: ${ours.stderr.trim().slice(0, 200)})`);
   if (c.flags) {
@@ -311,7 +461,8 @@ export function compareFormat(c: FormatCase, ref: Side, ours: Side): string[] {
       diffs.push(`stdout ref=${JSON.stringify(ref.stdout)} ours=${JSON.stringify(ours.stdout)}`);
     return diffs;
   }
-  const a = parseLines(ref.stdout);
+  const all = parseLines(ref.stdout);
+  const a = typeof all === 'string' ? all : all.filter((l) => !REFERENCE_ONLY_LINES.includes(String(l['subtype'])));
   const b = parseLines(ours.stdout);
   if (typeof a === 'string') return [...diffs, `reference ${a}`];
   if (typeof b === 'string') return [...diffs, `durable-agent ${b}`];

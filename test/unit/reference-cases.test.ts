@@ -44,7 +44,7 @@ test('unit: docs/tools.md lists exactly the deliberate differences of test/refer
     DELIBERATE.map((d) => ({
       cases: d.cases,
       tools: d.tools?.join(', ') ?? 'any',
-      aspect: `${d.aspect ?? 'any'}${d.files ? `; files ${d.files.join(', ')}` : ''}`,
+      aspect: `${d.aspect ?? 'any'}${d.files ? `; files ${d.files.join(', ')}` : ''}${d.matches ? `; matching /${d.matches.source}/` : ''}`,
       reason: d.reason,
     })),
   );

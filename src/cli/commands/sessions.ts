@@ -192,8 +192,11 @@ export function addTranscriptCommand(program: Command): void {
   );
 }
 
-/** The transcript as text: a line per block, with the compaction boundaries where they fell. */
-function transcriptLines(
+/**
+ * The transcript as text: a line per block (thinking marked `[thinking]` with its text, encrypted
+ * thinking `[redacted thinking]`), with the compaction boundaries where they fell.
+ */
+export function transcriptLines(
   messages: Array<{ role: string; content: unknown }>,
   compactions: NonNullable<SessionStatus['compactions']>,
 ): string[] {
@@ -209,6 +212,8 @@ function transcriptLines(
     const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     for (const b of blocks as Array<Record<string, unknown>>) {
       if (b.type === 'text') out.push(`${m.role}: ${String(b.text)}`);
+      else if (b.type === 'thinking') out.push(`${m.role}: [thinking] ${String(b.thinking)}`);
+      else if (b.type === 'redacted_thinking') out.push(`${m.role}: [redacted thinking]`);
       else if (b.type === 'tool_use')
         out.push(`${m.role}: [tool_use ${String(b.id)}] ${String(b.name)} ${JSON.stringify(b.input)}`);
       else if (b.type === 'tool_result') {
