@@ -473,3 +473,43 @@ test('red30 hooks: a file the hook runs is still pinned whatever redirections su
     assert.ok(files.includes('/proj/scripts/check.sh'), `${command}: ${files.join(', ')}`);
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// The same plants in every mode where sandboxed Bash runs (plan denies writes before the sandbox):
+// the wall and the pins decide, not the mode.
+
+for (const mode of ['default', 'acceptEdits', 'dontAsk', 'bypassPermissions'] as const) {
+  test(`red30 hooks (${mode}): a package script's file, a planted node_modules/.bin program and a log symlink — nothing planted runs as the worker`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, marker } = await project(`modes-${mode}`);
+    writeFileSync(
+      path.join(root, 'package.json'),
+      JSON.stringify({ name: 'p', private: true, scripts: { lint: 'sh scripts/lint.sh && eslint .' } }),
+    );
+    await writeExec(path.join(root, 'scripts', 'lint.sh'), 'echo lint ok');
+    const s = new Session(
+      root,
+      {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: 'npm run --silent lint; true' },
+              { type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR"/hooks.log' },
+            ],
+          },
+        ],
+      },
+      mode,
+    );
+    const code = payload(marker).replace(/"/g, '\\"');
+    await s.run('Bash', {
+      command: [
+        `printf '%s\\n' '#!/bin/sh' "${code}" > scripts/lint.sh`,
+        `mkdir -p node_modules/.bin && printf '#!/bin/sh\\n%s\\n' "${code}" > node_modules/.bin/eslint && chmod +x node_modules/.bin/eslint`,
+        `ln -s '${marker}' hooks.log`,
+        'true',
+      ].join('; '),
+    });
+    await assertContained(s, path.join(root, 'scripts', 'lint.sh'), marker, `${mode}: the plants`);
+  });
+}
