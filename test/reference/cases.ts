@@ -1186,6 +1186,12 @@ export const DELIBERATE: Deliberate[] = [
       'On `stop_reason: "refusal"` the reference 2.1.328 sends the refused turn again (3 safety stops in one `-p` run, the last on another model), then prints `API Error: <model>\'s safeguards flagged this message. …` with the category\'s help link, `Details: [<category>]`, the request and message ids, `terminal_reason: "api_error"`. durable-agent never sends a refused turn again (the API\'s guidance: reset that turn\'s context) and has no fallback model: the session ends `refused` at once (one turn, `terminal_reason: "refusal"`) with its own words, the API\'s category and explanation. Exit code, `subtype`, `is_error` and `stop_reason` agree.',
   },
   {
+    cases: 'output text: the context window exceeded, output json: the context window exceeded',
+    aspect: 'output',
+    reason:
+      'On `stop_reason: "model_context_window_exceeded"` the reference 2.1.328 continues the cut answer as after `max_tokens` (4 more turns, each sending the full window again) and then prints `API Error: The model has reached its context window limit.` with `subtype: "success"`, `terminal_reason: "api_error"`. durable-agent stops at once: a full window cannot take the continuation, and an unattended job should not pay for four more full-window requests to learn it (invariant 17); the session ends `failed` (`error_during_execution`, its own words naming the limit), exit 1 as the reference. A tool_use cut open by the stop never runs on either.',
+  },
+  {
     cases: 'thinking request:*',
     aspect: 'output',
     matches: /thinking display ref="omitted" ours=absent/,
