@@ -4,6 +4,7 @@
 // another session. The file tools are refused it in every mode, before any
 // rule, hook or mode could allow it; Grep and Glob never list it (resultFilter.ts). The sandbox
 // hides the same directories from Bash (src/sandbox/policy.ts, sessionsRoot).
+import * as path from 'node:path';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import { isInside, resolveReal } from './paths';
 
@@ -16,7 +17,15 @@ export function inAnotherSession(forms: readonly string[], apart: SessionsApart 
   return (apart ?? []).some(({ root, own }) => {
     const roots = formsOf(root);
     const owns = formsOf(own);
-    return forms.some((f) => roots.some((r) => isInside(f, r)) && !owns.some((o) => isInside(f, o)));
+    // A subagent's directories are its parent's too (`<own>_agent-<id>`: the child session
+    // `<parent>/agent-<id>` with its `/` made `_`): the parent reads what its child stored.
+    const children = owns.map((o) => `${o}_agent-`);
+    return forms.some(
+      (f) =>
+        roots.some((r) => isInside(f, r)) &&
+        !owns.some((o) => isInside(f, o)) &&
+        !children.some((c) => f.startsWith(c) && !f.slice(c.length).split(path.sep)[0]!.includes('..')),
+    );
   });
 }
 

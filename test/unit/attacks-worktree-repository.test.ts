@@ -190,9 +190,11 @@ for (const mode of MODES) {
       const where = placeOf(place, proj, s);
       const script = `${nestedRepoScript(where.repo, proj, tag)} && mkdir -p '${where.cd}'`;
       const built = await s.run('Bash', { command: script });
-      if (!existsSync(path.join(where.repo, '.git', 'config'))) {
-        // Bash did not run (plan mode, or an ask nobody answers): a previous session left it.
-        execFileSync('sh', ['-c', script]);
+      if (!existsSync(path.join(where.repo, '.git', 'hooks', 'post-checkout'))) {
+        // Bash did not run (plan mode, or an ask nobody answers), or the check after the call undid
+        // what it armed (a working directory's nested repository): a previous session, or a
+        // background command still running, left it armed.
+        execFileSync('sh', ['-c', `rm -rf '${path.join(where.repo, '.git')}' && ${script}`]);
       }
       assert.ok(existsSync(path.join(where.repo, '.git', 'hooks', 'post-checkout')), `${tag}: ${built.text}`);
       // The agent's cwd is now the nested repository (a `cd` the session followed).
