@@ -103,6 +103,15 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * A SIGKILL is delivered when the victim is next scheduled: on a loaded machine it may still show as
+ * running for a moment after `kill` returned. Waits (at most 1 s) for it to be gone, so that a kill
+ * that happened is never read as "no effect" (nor one that did not as one).
+ */
+async function settleVictim(w: Witnesses | undefined): Promise<void> {
+  for (let i = 0; w && i < 50 && alive(w.victim); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
 /** Runs a command without blocking the event loop (listeners must accept while it runs). */
 function run(
   cmd: string,
@@ -330,6 +339,7 @@ async function runRow(c: ControlAttack): Promise<string[]> {
     }
     if (c.thenMemory) texts.push(memoryText(c, d));
     await new Promise((r) => setImmediate(r));
+    await settleVictim(w);
     const tmp = await sessionTempDir(sessionId);
     let found = effects(c, d, obs, texts, homeSnapshot, w, tmp);
     // What was planted runs when the human works in the project next. (Already an escape: no need.
@@ -418,6 +428,7 @@ async function controlRun(c: ControlAttack): Promise<string[]> {
       for (const h of PROJECT_HOOKS.PostToolUse[0]!.hooks) await run('sh', ['-c', h.command], { cwd, env });
     if (c.thenMemory) texts.push(naiveMemory(cwd, home));
     await new Promise((r) => setImmediate(r));
+    await settleVictim(w);
     const found = effects(c, d, obs, texts, snap, w);
     if (found.length > 0 || c.cls !== 'persistence') return found;
     await humanLater(c, d, home);
