@@ -70,7 +70,7 @@ export default tseslint.config(
             {
               regex: '^(@temporalio/|\\.\\./(workflows(/|$)|client$|worker$))',
               message:
-                'src/local is the scheduler without Temporal: it imports no @temporalio/*, src/workflows, src/client or src/worker (docs/architecture.md); shared code lives in the engine, src/calls, src/sessionInput or src/workerDeps.',
+                'src/local is the scheduler without Temporal: it imports no @temporalio/*, src/workflows, src/client or src/worker (docs/architecture.md); shared code lives in the engine, src/calls or src/sessionInput.',
             },
           ],
         },

@@ -12,6 +12,10 @@
 // - The rooms form no cycle: that is checked when the config loads (rooms that may import each other,
 //   directly or through others, would be one room), and so is the table in docs/architecture.md,
 //   which must list exactly these rooms, imports and packages.
+// - A room marked `temporalFree` (the in-process runner) reaches no `@temporalio/*` package: no room
+//   it may import, directly or through others, lists one (checked when the config loads, naming the
+//   chain of rooms). With the rule per file, no module those rooms hold can import Temporal at run
+//   time; test/unit/inprocess-no-temporal.test.ts checks what a session really loads.
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import * as path from 'node:path';
@@ -62,8 +66,6 @@ export const ROOMS = [
     paths: ['src/memory/'],
     imports: ['engine', 'tools', 'permissions', 'stores'],
     packages: ['node'],
-    // issue 21 finding 5: blobs.ts throws an ApplicationFailure (Temporal-free cores return domain errors).
-    exceptions: { 'src/memory/blobs.ts': ['@temporalio/common'] },
   },
   {
     room: 'tools/builtin',
@@ -83,10 +85,13 @@ export const ROOMS = [
     imports: { below: true },
     packages: ['node', '@anthropic-ai/sdk'],
   },
+  // The workflow's frozen check of a session input: workflow code that imports nothing, also run at
+  // the edge (sessionInput), which must not reach the rest of src/workflows (@temporalio/workflow).
+  { room: 'workflows/inputShape', paths: ['src/workflows/inputShape.ts'], imports: [], packages: [] },
   {
     room: 'workflows',
     paths: ['src/workflows/'],
-    imports: ['engine'],
+    imports: ['engine', 'workflows/inputShape'],
     packages: ['@temporalio/workflow', '@temporalio/common'],
   },
   {
@@ -94,12 +99,6 @@ export const ROOMS = [
     paths: ['src/activities/'],
     imports: ['engine', 'calls'],
     packages: ['node', '@anthropic-ai/sdk', '@temporalio/activity', '@temporalio/common'],
-  },
-  {
-    room: 'workerDeps',
-    paths: ['src/workerDeps.ts'],
-    imports: { below: true, except: ['workflows'] },
-    packages: ['node', '@anthropic-ai/sdk'],
   },
   {
     room: 'temporal',
@@ -123,7 +122,7 @@ export const ROOMS = [
   {
     room: 'sessionInput',
     paths: ['src/sessionInput.ts'],
-    imports: ['engine', 'tools', 'permissions', 'sandbox', 'mcp', 'hooks', 'agents', 'memory', 'workflows'],
+    imports: ['engine', 'tools', 'permissions', 'sandbox', 'mcp', 'hooks', 'agents', 'memory', 'workflows/inputShape'],
     packages: ['node'],
   },
   {
@@ -173,11 +172,10 @@ export const ROOMS = [
       'tools/builtin',
       'pipeline',
       'calls',
-      'activities',
-      'workerDeps',
       'sessionInput',
     ],
     packages: ['node'],
+    temporalFree: true,
   },
   { room: 'testing', paths: ['src/testing/'], imports: [], packages: ['node', '@anthropic-ai/sdk'] },
   { room: 'demo', paths: ['src/demo/'], imports: ['engine', 'testing'], packages: ['node'] },
@@ -251,6 +249,31 @@ function assertAcyclic() {
   for (const r of ROOMS) visit(r.room, []);
 }
 
+/** What a `temporalFree` room may reach, directly or through others, lists no @temporalio/* package. */
+function assertTemporalFree() {
+  const byName = new Map(ROOMS.map((r) => [r.room, r]));
+  const temporal = (r) =>
+    r.packages === '*'
+      ? 'every package'
+      : [...r.packages, ...Object.values(r.exceptions ?? {}).flat()].find((p) => p.startsWith('@temporalio/'));
+  for (const start of ROOMS.filter((r) => r.temporalFree)) {
+    const seen = new Set();
+    const queue = [[start.room]];
+    while (queue.length > 0) {
+      const chain = queue.shift();
+      const r = byName.get(chain[chain.length - 1]);
+      if (seen.has(r.room)) continue;
+      seen.add(r.room);
+      const pkg = temporal(r);
+      if (pkg)
+        throw new Error(
+          `scripts/rooms.mjs: the ${start.room} room runs without Temporal, but it reaches ${pkg}: ${chain.join(' → ')} (docs/architecture.md "Rooms of the code")`,
+        );
+      for (const i of allowedRooms(r)) queue.push([...chain, i]);
+    }
+  }
+}
+
 const list = (xs) => (xs === '*' ? 'everything' : xs.length === 0 ? '—' : xs.map((x) => `\`${x}\``).join(', '));
 
 /** A room's imports in words: the list, or "every room above" (the table's rows are in ROOMS's order). */
@@ -297,6 +320,7 @@ function assertDocTable() {
 }
 
 assertAcyclic();
+assertTemporalFree();
 assertDocTable();
 
 // --- The ESLint rule. ---

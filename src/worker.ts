@@ -13,15 +13,11 @@ import { bashSpoolCapBytes } from './tools/builtin/bashProcess';
 import { TASK_QUEUE_DEFAULT, type SessionSinks } from './workflows/definitions';
 import { startSweeping } from './sandbox/reaper';
 import { endSessionTemp, startSessionTempSweeping } from './sandbox/sessionTemp';
-import { createAgentActivities, type AgentDepsOptions } from './workerDeps';
+import { createAgentActivities } from './activities';
+import type { AgentDepsOptions } from './calls/callDeps';
 
-export {
-  createAgentActivities,
-  defaultStoreDir,
-  sessionDirName,
-  workerPrivatePaths,
-  type AgentDepsOptions,
-} from './workerDeps';
+export { createAgentActivities } from './activities';
+export { defaultStoreDir, sessionDirName, workerPrivatePaths, type AgentDepsOptions } from './calls/callDeps';
 
 export interface AgentWorkerOptions extends AgentDepsOptions {
   connection: NativeConnection;

@@ -3,7 +3,8 @@
 // activity code reaches the workflow bundle). The keys are the activity TYPES recorded in
 // histories: renaming one breaks the replay of running sessions (docs/architecture.md). Each one is
 // a thin adapter over a Temporal-free core of src/calls (the in-process runner calls those directly).
-import { createCalls, type CallDeps } from '../calls';
+import type { CallDeps } from '../calls';
+import { createCallDeps, type AgentDepsOptions } from '../calls/callDeps';
 import { createModelActivities } from './model';
 import { createCompactActivities } from './compact';
 import { createToolActivities } from './tools';
@@ -53,7 +54,7 @@ export type ActivityDeps = CallDeps;
 
 /**
  * Every activity of a worker, by its registered name (a DurableAgentError thrown by one fails it
- * with its code as the failure type), plus the in-process runner's direct entries.
+ * with its code as the failure type: `withErrorCodes`, the one conversion to Temporal failures).
  */
 export function createActivities(deps: ActivityDeps) {
   const model = createModelActivities(deps.model);
@@ -101,16 +102,17 @@ export function createActivities(deps: ActivityDeps) {
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).
   const _exact: Record<keyof typeof activities, ActivityType> = ACTIVITY_TYPES;
   void _exact;
-  // The in-process runner's direct entries: the Temporal-free cores (src/calls).
-  const calls = createCalls(deps);
-  return {
-    activities,
-    runToolCall: calls.runToolCall,
-    runSessionHooks: calls.runSessionHooks,
-    runBackgroundTask: calls.runBackgroundTask,
-    runMonitorTask: calls.runMonitorTask,
-  };
+  return activities;
 }
 
 /** The registered activity types, by name (what histories record). */
-export type AgentActivities = ReturnType<typeof createActivities>['activities'];
+export type AgentActivities = ReturnType<typeof createActivities>;
+
+/**
+ * The activities of a worker built from its options (src/worker.ts; tests call this directly),
+ * with the dependencies and the Temporal-free cores they wrap (src/calls/callDeps.ts).
+ */
+export function createAgentActivities(opts: AgentDepsOptions = {}) {
+  const built = createCallDeps(opts);
+  return { ...built, activities: createActivities(built.deps) };
+}

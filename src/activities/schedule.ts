@@ -1,32 +1,12 @@
-// `nextCronFires`: the next firing of recurring cron jobs, read in each job's own time zone. A
-// local activity, so that the time (and the zone data it depends on) is recorded in history and
-// workflow code never reads a wall clock: a deploy with other tz data cannot change a replay.
-import { localFieldsIn, nextCronFire, parseCron } from '../engine/cron';
-
-export interface NextCronFiresInput {
-  jobs: Array<{ id: string; cron: string; timeZone: string; after: number }>;
-}
-
-/** Job id → the first firing strictly after `after` (null: none within a year, or unreadable). */
-export type NextCronFiresResult = Record<string, number | null>;
+// `nextCronFires`: a local activity over the core of src/calls/cronFires.ts (recorded in history, so
+// a replay never reads the wall clock or this worker's time-zone data).
+import { nextCronFires, type NextCronFiresInput, type NextCronFiresResult } from '../calls/cronFires';
+export type { NextCronFiresInput, NextCronFiresResult } from '../calls/cronFires';
 
 export function createScheduleActivities() {
   return {
     async nextCronFires(input: NextCronFiresInput): Promise<NextCronFiresResult> {
-      const out: NextCronFiresResult = {};
-      for (const job of input.jobs) {
-        const spec = parseCron(job.cron);
-        let next: number | null = null;
-        if (spec.ok) {
-          try {
-            next = nextCronFire(spec.spec, job.after, localFieldsIn(job.timeZone));
-          } catch {
-            next = null; // a zone this runtime does not know: the job ends rather than firing at a wrong time
-          }
-        }
-        out[job.id] = next;
-      }
-      return out;
+      return nextCronFires(input);
     },
   };
 }

@@ -10,6 +10,8 @@ import { createMonitorTaskCalls } from './monitorTask';
 import type { CallRuntime } from './runtime';
 import { runSessionHooksWith, type HookDeps, type RunSessionHooksInput } from './sessionHooks';
 import { createToolCalls, type ToolDeps } from './tools';
+import { createTranscriptCalls } from './transcript';
+import { nextCronFires } from './cronFires';
 
 export interface CallDeps {
   model: ModelDeps;
@@ -18,16 +20,21 @@ export interface CallDeps {
   hooks: HookDeps;
 }
 
-/** Every core bound to its dependencies: model call, compaction, session hooks, the tool calls, a background task's and a Monitor's run. */
+/**
+ * Every core bound to its dependencies: model call, the transcript's append and load, compaction,
+ * session hooks, the tool calls, a background task's and a Monitor's run, the next cron firings.
+ */
 export function createCalls(deps: CallDeps) {
   return {
     callModel: (input: CallModelInput, ctx: CallRuntime) => callModelWith(deps.model, input, ctx),
+    ...createTranscriptCalls(deps.model),
     compactContext: (input: CompactContextInput, ctx: CallRuntime) => compactContextWith(deps.compaction, input, ctx),
     runSessionHooks: (input: RunSessionHooksInput, signal?: AbortSignal) =>
       runSessionHooksWith(deps.hooks, input, signal),
     ...createToolCalls(deps.tools),
     ...createBackgroundTaskCalls(deps.tools),
     ...createMonitorTaskCalls(deps.tools),
+    nextCronFires,
   };
 }
 

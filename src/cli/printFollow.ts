@@ -136,7 +136,7 @@ class Printer {
     try {
       const { TranscriptStore } = await import('../stores/messageStore');
       const { configuredBlobStore } = await import('../stores/configured');
-      const { defaultStoreDir } = await import('../workerDeps');
+      const { defaultStoreDir } = await import('../calls/callDeps');
       const store = new TranscriptStore(configuredBlobStore({ storeDir: this.o.storeDir ?? defaultStoreDir() }));
       this.messages = await store.load(head);
       this.head = head;

@@ -9,7 +9,7 @@ import type { OutageState } from '../engine/retry';
 import type { PendingApproval, SessionPhase, SessionResult, SessionState, SessionStatusName } from '../engine/session';
 import type { Approval, TurnOutcome } from '../engine/turn';
 import type { SessionOptions } from '../sessionInput';
-import type { AgentDepsOptions } from '../workerDeps';
+import type { AgentDepsOptions } from '../calls/callDeps';
 import { LocalSessionRun } from './sessionRun';
 import type { LocalClock } from './timers';
 

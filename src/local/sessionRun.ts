@@ -32,7 +32,7 @@ import {
 import type { Approval, ToolUseDescription, TurnOutcome } from '../engine/turn';
 import type { ToolUseContext } from '../tools/Tool';
 import { checkSessionInput, sessionInput, withAgents } from '../sessionInput';
-import { createAgentActivities, type AgentDepsOptions } from '../workerDeps';
+import { createCallDeps, type AgentDepsOptions } from '../calls/callDeps';
 import { addModelUsage } from '../engine/modelUsage';
 import { localSubagentRunner, localToolSession, type LocalAgentLaunch } from './subagents';
 import { disposeNow, localStore, type LocalStore } from './store';
@@ -89,7 +89,7 @@ export class LocalSessionRun implements LocalTurnHost {
     this.store = localStore(worker);
     this.worker = this.store.worker;
     try {
-      this.deps = createAgentActivities(this.worker);
+      this.deps = createCallDeps(this.worker);
     } catch (err) {
       disposeNow(this.store);
       throw err;

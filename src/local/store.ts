@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalBlobStore } from '../stores/messageStore';
-import type { AgentDepsOptions } from '../workerDeps';
+import type { AgentDepsOptions } from '../calls/callDeps';
 
 export interface LocalStore {
   /** The worker options with the store filled in: pass these to a child session. */

@@ -8,9 +8,7 @@
 // notification and pokes the wait.
 import { dueFirings, hasPendingWork, nextDeadline } from '../engine/autonomy';
 import type { SessionState } from '../engine/session';
-import { createScheduleActivities } from '../activities/schedule';
-
-const schedule = createScheduleActivities();
+import { nextCronFires } from '../calls/cronFires';
 
 /** The clock of the wait: real time by default; tests pass one that skips ahead. */
 export interface LocalClock {
@@ -78,7 +76,7 @@ export class LocalTimers {
     const a = this.state.context.autonomy;
     if (!a) return;
     const due = dueFirings(a, this.clock.now());
-    const next = due.recurring.length > 0 ? await schedule.nextCronFires({ jobs: due.recurring }) : {};
+    const next = due.recurring.length > 0 ? await nextCronFires({ jobs: due.recurring }) : {};
     const { autonomy, events } = due.apply(next);
     this.state.pendingMessages.push(...events.map((e) => e.text));
     this.state.context = { ...this.state.context, autonomy };

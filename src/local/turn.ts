@@ -29,11 +29,11 @@ import type { AgentDefinition } from '../agents/definitions';
 import type { McpServers } from '../mcp/config';
 import type { ToolUseContext } from '../tools/Tool';
 import type { sessionInput } from '../sessionInput';
-import type { createAgentActivities } from '../workerDeps';
+import type { createCallDeps } from '../calls/callDeps';
 import { localStreaming, withStreamedToolUses } from './streaming';
 
 type ManagedModelStep = EngineModelStep<CallModelResult>;
-export type LocalDeps = ReturnType<typeof createAgentActivities>;
+export type LocalDeps = ReturnType<typeof createCallDeps>;
 
 /** What a turn takes from its session (src/local/sessionRun.ts). */
 export interface LocalTurnHost {
@@ -108,7 +108,7 @@ export class LocalTurn {
       priorRecords: host.priorRecords,
       signal: this.signal,
       describe: (blocks, messageRefs, context) =>
-        host.deps.activities.describeToolUses({ session: host.session, blocks, messageRefs, context }),
+        host.deps.describeToolUses({ session: host.session, blocks, messageRefs, context }),
       run: (call, own) =>
         host.deps.runToolCall({ session: host.session, ...call }, host.runtime(own, host.nextToolKey(call.block.id)), {
           runSubagent: host.runSubagent,
@@ -159,7 +159,7 @@ export class LocalTurn {
       sleep: (ms) => abortableSleep(ms, signal),
       callModel: (attempt) => this.callModel(attempt),
       describe: (blocks, context) =>
-        host.deps.activities.describeToolUses({
+        host.deps.describeToolUses({
           session: host.session,
           blocks: [...blocks],
           messageRef: this.model?.head ?? null,
@@ -248,7 +248,7 @@ export class LocalTurn {
     if (outcome.toolResults && model) {
       const results = outcome.toolResults;
       const from = head;
-      head = await host.storeCall(() => host.deps.activities.appendTranscript({ head: from, messages: [results] }));
+      head = await host.storeCall(() => host.deps.appendTranscript({ head: from, messages: [results] }));
     }
     const text = model
       ? model.message.content

@@ -19,7 +19,7 @@ import { cli } from '../support/cli';
 import { waitFor } from '../support/wait';
 import { approveToolUse, sessionStatus } from '../../src/client';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;

@@ -51,7 +51,7 @@ import {
   type RowDirs,
 } from './controlAttacks';
 
-/** Bash's sandbox (the worker's start-up owns one: src/workerDeps.ts). */
+/** Bash's sandbox (the worker's start-up owns one: src/calls/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let fx: ControlFixture;

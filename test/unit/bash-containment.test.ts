@@ -16,7 +16,7 @@ import { LocalResultStore } from '../../src/tools/resultStore';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;

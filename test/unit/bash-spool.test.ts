@@ -14,7 +14,7 @@ import { toolResultText } from '../../src/engine/messages';
 import { isCI } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 const CAP = 1024 * 1024;

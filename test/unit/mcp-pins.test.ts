@@ -23,7 +23,7 @@ import type { ResultStore, ToolUseContext } from '../../src/tools/Tool';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 const TEST_SERVER = path.join(__dirname, '..', 'support', 'mcpServer.js');

@@ -15,7 +15,7 @@ import type { PermissionMode } from '../../src/tools/permissionTypes';
 import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
 import { makeTmpDir, removeDir } from './tools-harness';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;

@@ -29,7 +29,7 @@ import type { ToolUseContext } from '../../src/tools/Tool';
 import { worktreeSandbox } from '../../src/cli/worktree';
 import { isCI } from '../support/systemPackages';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/workerDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 const TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];

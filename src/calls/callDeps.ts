@@ -1,32 +1,35 @@
-// The worker's dependencies, built for the activities' cores: the store (transcripts, ledger, large
-// results), the Anthropic client, the tool registry and pool, the MCP connections. Temporal-free:
-// the worker's start-up (src/worker.ts) and the in-process runner (src/local) both build theirs here.
+// What every call core needs, built from a runner's options: the store (transcripts, execution
+// ledger, large results), the Anthropic client and the side model, the tool registry and pool, the
+// MCP connections and Bash's sandbox host — and the cores of src/calls bound to them
+// (`createCallDeps`). Temporal-free: the worker's activities (src/activities, `createAgentActivities`)
+// wrap these cores, the in-process runner (src/local) calls them directly.
 import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { createActivities } from './activities';
-import { MAX_PAUSE_CONTINUATIONS, type ModelDeps } from './calls/model';
-import { transcriptPathFor } from './hooks/transcript';
-import type { HooksConfig } from './hooks';
-import { ExecutionLedger } from './stores/executionLedger';
-import { configuredBlobStore } from './stores/configured';
-import { durableAgentHome } from './stores/dataHome';
-import { LocalBlobStore, TranscriptStore, type BlobStore } from './stores/messageStore';
-import { SharedResultStore } from './stores/sharedResultStore';
-import { PayloadStore } from './stores/payloadStore';
-import { ToolSettingsStore } from './stores/toolSettingsStore';
-import { ReadFilesStore } from './stores/readFilesStore';
-import { DEFAULT_WORKER_TOOLS } from './tools/builtin';
-import { toolsToAPISchemas } from './tools/apiSchema';
-import { createToolPool } from './permissions/toolPool';
-import { LocalResultStore, resultFileName } from './tools/resultStore';
-import type { CompactDeps } from './calls/compact';
-import type { AnyTool, SideModel } from './tools/Tool';
-import type { ToolPermissionContext } from './tools/permissionTypes';
-import { McpManager } from './mcp/manager';
-import { mcpToolsFor } from './mcp/tools';
-import { restrictMcpTools } from './mcp/names';
-import type { SessionMcp } from './calls/tools';
-import { SandboxHost } from './sandbox/host';
+import { createCalls, type CallDeps } from './index';
+import type { ModelDeps } from './model';
+import type { CompactDeps } from './compact';
+import { sideModelOf } from './sideModel';
+import type { SessionMcp } from './tools';
+import { transcriptPathFor } from '../hooks/transcript';
+import type { HooksConfig } from '../hooks';
+import { ExecutionLedger } from '../stores/executionLedger';
+import { configuredBlobStore } from '../stores/configured';
+import { durableAgentHome } from '../stores/dataHome';
+import { LocalBlobStore, TranscriptStore, type BlobStore } from '../stores/messageStore';
+import { SharedResultStore } from '../stores/sharedResultStore';
+import { PayloadStore } from '../stores/payloadStore';
+import { ToolSettingsStore } from '../stores/toolSettingsStore';
+import { ReadFilesStore } from '../stores/readFilesStore';
+import { DEFAULT_WORKER_TOOLS } from '../tools/builtin';
+import { toolsToAPISchemas } from '../tools/apiSchema';
+import { createToolPool } from '../permissions/toolPool';
+import { LocalResultStore, resultFileName } from '../tools/resultStore';
+import type { AnyTool } from '../tools/Tool';
+import type { ToolPermissionContext } from '../tools/permissionTypes';
+import { McpManager } from '../mcp/manager';
+import { mcpToolsFor } from '../mcp/tools';
+import { restrictMcpTools } from '../mcp/names';
+import { SandboxHost } from '../sandbox/host';
 
 export interface AgentDepsOptions {
   /** Extra tools for this worker's registry (sessions pick tools by name). */
@@ -84,58 +87,12 @@ export function sessionDirName(sessionId: string): string {
   return sessionId.replace(/[^A-Za-z0-9_.-]/g, '_');
 }
 
-/** The small, fast model when neither the worker's options nor the environment name one. */
-export const SMALL_FAST_MODEL_DEFAULT = 'claude-haiku-4-5';
-
-/** The side model of a worker's tools: the worker's Anthropic client, non-streamed requests. */
-export function sideModelOf(anthropic: () => Anthropic, model?: string): SideModel {
-  const name =
-    model ??
-    process.env.ANTHROPIC_SMALL_FAST_MODEL ??
-    process.env.ANTHROPIC_DEFAULT_HAIKU_MODEL ??
-    SMALL_FAST_MODEL_DEFAULT;
-  return {
-    model: name,
-    async create(req, signal) {
-      const client = anthropic();
-      const params = {
-        model: name,
-        max_tokens: req.maxTokens,
-        ...(req.system ? { system: req.system } : {}),
-        messages: req.messages as Anthropic.MessageParam[],
-        ...(req.tools ? { tools: req.tools as unknown as Anthropic.ToolUnion[] } : {}),
-        ...(req.toolChoice ? { tool_choice: req.toolChoice as unknown as Anthropic.ToolChoice } : {}),
-      };
-      // A server tool's loop (web_search) may pause a long turn (stop_reason pause_turn): the turn
-      // goes on when the paused content is sent back as is, the same request otherwise, until
-      // another stop reason (issue 31 item 4); bounded as the main loop's (calls/model.ts).
-      const responses: Anthropic.Message[] = [];
-      let messages = params.messages;
-      for (;;) {
-        const res = await client.messages.create({ ...params, messages }, { signal });
-        responses.push(res);
-        if (res.stop_reason !== 'pause_turn') break;
-        if (responses.length > MAX_PAUSE_CONTINUATIONS)
-          throw new Error(
-            `the API paused the ${req.purpose} call ${responses.length} times (stop_reason pause_turn) without finishing it`,
-          );
-        const paused = responses.flatMap((r) => r.content) as unknown as Anthropic.ContentBlockParam[];
-        messages = [...params.messages, { role: 'assistant', content: paused }];
-      }
-      const last = responses[responses.length - 1] as Anthropic.Message;
-      return {
-        content: responses.flatMap((r) => r.content) as unknown as Array<Record<string, unknown>>,
-        stopReason: last.stop_reason,
-        model: last.model,
-        // Every continuation is billed: the usage of the call is the sum over its requests.
-        usage: sumApiUsage(responses.map((r) => r.usage)),
-      };
-    },
-  };
-}
-
-/** The activities of a worker, built from their dependencies (tests call this directly). */
-export function createAgentActivities(opts: AgentDepsOptions = {}) {
+/**
+ * The cores of every call bound to the dependencies `opts` describes (real stores and clients
+ * unless given), with those dependencies: the in-process runner's calls, and what the worker's
+ * activities wrap.
+ */
+export function createCallDeps(opts: AgentDepsOptions = {}) {
   const storeDir = opts.storeDir ?? defaultStoreDir();
   const blobs = configuredBlobStore({ storeDir, ...(opts.blobStore ? { blobStore: opts.blobStore } : {}) });
   // Agent is a built-in too, but it runs only where a scheduler starts child sessions (docs/architecture.md "Subagents").
@@ -192,7 +149,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
       join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
   };
   const compactDeps: CompactDeps = { ...modelDeps, ...(opts.hooks ? { hooks: opts.hooks } : {}) };
-  const { activities, runToolCall, runSessionHooks, runBackgroundTask, runMonitorTask } = createActivities({
+  const deps: CallDeps = {
     model: modelDeps,
     compaction: compactDeps,
     tools: {
@@ -223,13 +180,10 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
       transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
       ...(opts.hooks ? { hooks: opts.hooks } : {}),
     },
-  });
+  };
   return {
-    activities,
-    runToolCall,
-    runSessionHooks,
-    runBackgroundTask,
-    runMonitorTask,
+    ...createCalls(deps),
+    deps,
     modelDeps,
     compactDeps,
     registry,
@@ -241,26 +195,4 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
     sandboxHost,
     closeMcp: () => mcp.close(),
   };
-}
-
-/** The API usage of several requests of one call, added field by field (server tool counts too). */
-function sumApiUsage(list: readonly Anthropic.Usage[]): Anthropic.Usage {
-  const add = (a: number | null | undefined, b: number | null | undefined) =>
-    a == null && b == null ? (a ?? b ?? null) : (a ?? 0) + (b ?? 0);
-  return list.reduce((acc, u) => ({
-    ...acc,
-    input_tokens: acc.input_tokens + u.input_tokens,
-    output_tokens: acc.output_tokens + u.output_tokens,
-    cache_creation_input_tokens: add(acc.cache_creation_input_tokens, u.cache_creation_input_tokens),
-    cache_read_input_tokens: add(acc.cache_read_input_tokens, u.cache_read_input_tokens),
-    ...(acc.server_tool_use || u.server_tool_use
-      ? {
-          server_tool_use: {
-            ...(acc.server_tool_use ?? u.server_tool_use)!,
-            web_search_requests:
-              (acc.server_tool_use?.web_search_requests ?? 0) + (u.server_tool_use?.web_search_requests ?? 0),
-          },
-        }
-      : {}),
-  }));
 }
