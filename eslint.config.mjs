@@ -68,9 +68,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(@temporalio/|\\.\\./(workflows(/|$)|client$|worker$))',
+              regex: '^(@temporalio/|\\.\\./(workflows(/|$)|activities(/|$)|client$|worker$))',
               message:
-                'src/local is the scheduler without Temporal: it imports no @temporalio/*, src/workflows, src/client or src/worker (docs/architecture.md); shared code lives in the engine, src/calls or src/sessionInput.',
+                'src/local is the scheduler without Temporal: it imports no @temporalio/*, src/workflows, src/activities, src/client or src/worker (docs/architecture.md); shared code lives in the engine, src/calls or src/sessionInput.',
             },
           ],
         },

@@ -222,10 +222,10 @@ function resolveRelative(fromFile, spec) {
   return path.relative(root, file).split(path.sep).join('/');
 }
 
-function allowedRooms(r) {
-  if (r.imports === '*') return ROOMS.map((x) => x.room);
+function allowedRooms(r, rooms = ROOMS) {
+  if (r.imports === '*') return rooms.map((x) => x.room);
   if (Array.isArray(r.imports)) return r.imports;
-  const below = ROOMS.slice(0, ROOMS.indexOf(r)).map((x) => x.room);
+  const below = rooms.slice(0, rooms.indexOf(r)).map((x) => x.room);
   return below.filter((x) => !(r.imports.except ?? []).includes(x));
 }
 
@@ -249,14 +249,18 @@ function assertAcyclic() {
   for (const r of ROOMS) visit(r.room, []);
 }
 
-/** What a `temporalFree` room may reach, directly or through others, lists no @temporalio/* package. */
-function assertTemporalFree() {
-  const byName = new Map(ROOMS.map((r) => [r.room, r]));
+/**
+ * What a `temporalFree` room may reach, directly or through others, lists no @temporalio/* package:
+ * the problems, each with the chain of rooms (a table other than ROOMS is for the negative test).
+ */
+export function temporalFreeProblems(rooms = ROOMS) {
+  const byName = new Map(rooms.map((r) => [r.room, r]));
   const temporal = (r) =>
     r.packages === '*'
       ? 'every package'
       : [...r.packages, ...Object.values(r.exceptions ?? {}).flat()].find((p) => p.startsWith('@temporalio/'));
-  for (const start of ROOMS.filter((r) => r.temporalFree)) {
+  const problems = [];
+  for (const start of rooms.filter((r) => r.temporalFree)) {
     const seen = new Set();
     const queue = [[start.room]];
     while (queue.length > 0) {
@@ -266,12 +270,17 @@ function assertTemporalFree() {
       seen.add(r.room);
       const pkg = temporal(r);
       if (pkg)
-        throw new Error(
-          `scripts/rooms.mjs: the ${start.room} room runs without Temporal, but it reaches ${pkg}: ${chain.join(' → ')} (docs/architecture.md "Rooms of the code")`,
-        );
-      for (const i of allowedRooms(r)) queue.push([...chain, i]);
+        problems.push(`the ${start.room} room runs without Temporal, but it reaches ${pkg}: ${chain.join(' → ')}`);
+      else for (const i of allowedRooms(r, rooms)) queue.push([...chain, i]);
     }
   }
+  return problems;
+}
+
+function assertTemporalFree() {
+  const problems = temporalFreeProblems();
+  if (problems.length)
+    throw new Error(`scripts/rooms.mjs (docs/architecture.md "Rooms of the code"):\n  ${problems.join('\n  ')}`);
 }
 
 const list = (xs) => (xs === '*' ? 'everything' : xs.length === 0 ? '—' : xs.map((x) => `\`${x}\``).join(', '));

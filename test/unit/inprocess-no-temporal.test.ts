@@ -9,7 +9,7 @@
 // included).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -140,4 +140,24 @@ test('unit: a session run by the in-process runner (model call, Read through the
     await rm(work, { recursive: true, force: true });
     await rm(home, { recursive: true, force: true });
   }
+});
+
+test('unit: lint keeps the rooms the in-process runner reaches free of @temporalio/* (scripts/rooms.mjs, temporalFree)', () => {
+  // The real table passes; the table as it was before issue 32 (src/local importing the activities,
+  // sessionInput the whole of src/workflows) is refused, naming the chain of rooms.
+  const code = `
+    import { temporalFreeProblems, ROOMS } from './scripts/rooms.mjs';
+    const before = ROOMS.map((r) =>
+      r.room === 'local' ? { ...r, imports: [...r.imports, 'activities'] }
+      : r.room === 'sessionInput' ? { ...r, imports: [...r.imports, 'workflows'] }
+      : r);
+    process.stdout.write(JSON.stringify({ now: temporalFreeProblems(), before: temporalFreeProblems(before) }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { now: string[]; before: string[] };
+  assert.deepEqual(out.now, []);
+  assert.deepEqual(out.before, [
+    'the local room runs without Temporal, but it reaches @temporalio/activity: local → activities',
+    'the local room runs without Temporal, but it reaches @temporalio/workflow: local → sessionInput → workflows',
+  ]);
 });
