@@ -3,7 +3,7 @@
 // a fresh child process, and the modules it pulled in are read from require.cache:
 // `durable-agent/tools` loads no Temporal package and none of the node-only rooms,
 // `durable-agent/workflow` loads nothing of @temporalio/worker or @temporalio/client,
-// `durable-agent/client` loads no @temporalio/worker, and the fake Messages API is only in
+// `durable-agent/client` loads no @temporalio/worker, `durable-agent/local` no Temporal package, and the fake Messages API is only in
 // `durable-agent/testing`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,6 +67,13 @@ test('unit: durable-agent/client never loads @temporalio/worker', () => {
     [],
   );
   for (const name of ['startSession', 'approveToolUse', 'buildAudit', 'SessionNotFoundError'])
+    assert.ok(exports.includes(name), name);
+});
+
+test('unit: durable-agent/local runs sessions in-process and loads no Temporal package', () => {
+  const { files, exports } = load('durable-agent/local');
+  assert.deepEqual([...new Set(files.map(pkgOf).filter((p) => p?.startsWith('@temporalio/')))], []);
+  for (const name of ['runLocalSession', 'startLocalSession', 'buildTool', 'BUILTIN_TOOLS'])
     assert.ok(exports.includes(name), name);
 });
 
