@@ -28,6 +28,13 @@ export interface AgentWorkerOptions extends AgentDepsOptions {
   namespace?: string;
   /** Default: env DURABLE_AGENT_TASK_QUEUE, else 'durable-agent'. */
   taskQueue?: string;
+  /**
+   * Worker Deployment Versioning (docs/deployment.md "Upgrading with deployment versions"): this
+   * worker is build `buildId` of deployment `deploymentName`; turns stay on the build they started
+   * on, sessions move to the current build. Default: env DURABLE_AGENT_DEPLOYMENT_NAME and
+   * DURABLE_AGENT_BUILD_ID (both or neither), else off — an unversioned worker.
+   */
+  deployment?: WorkerDeployment;
   /** Pre-built workflow bundle (tests reuse one); default: bundled from src/workflows. */
   workflowBundle?: { code: string };
   workerOptions?: Partial<
@@ -37,8 +44,36 @@ export interface AgentWorkerOptions extends AgentDepsOptions {
 
 export const workflowsPath = require.resolve('./workflows');
 
+export interface WorkerDeployment {
+  deploymentName: string;
+  buildId: string;
+}
+
+/** The worker's deployment version: the option, else the two env vars (both or neither); undefined: unversioned. */
+export function workerDeployment(opt?: WorkerDeployment): WorkerDeployment | undefined {
+  if (opt) return opt;
+  const deploymentName = process.env.DURABLE_AGENT_DEPLOYMENT_NAME || undefined;
+  const buildId = process.env.DURABLE_AGENT_BUILD_ID || undefined;
+  if (!deploymentName && !buildId) return undefined;
+  if (!deploymentName || !buildId)
+    throw new Error(
+      `durable-agent: a versioned worker needs both DURABLE_AGENT_DEPLOYMENT_NAME and DURABLE_AGENT_BUILD_ID (${deploymentName ? 'no build id' : 'no deployment name'})`,
+    );
+  return { deploymentName, buildId };
+}
+
+/** Worker.create's options for a deployment version: sessions (and anything unmarked) AUTO_UPGRADE, turns PINNED by their own option. */
+export function deploymentWorkerOptions(
+  d: WorkerDeployment | undefined,
+): Pick<WorkerOptions, 'workerDeploymentOptions'> {
+  return d
+    ? { workerDeploymentOptions: { useWorkerVersioning: true, version: d, defaultVersioningBehavior: 'AUTO_UPGRADE' } }
+    : {};
+}
+
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
   bashSpoolCapBytes(); // a malformed DURABLE_AGENT_BASH_MAX_SPOOL_BYTES stops the worker at start, not each Bash call
+  const deployment = workerDeployment(opts.deployment);
   const { activities, closeMcp, blobs } = createAgentActivities(opts);
   // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
   if (!(await loadShellParser())) {
@@ -61,6 +96,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     // Activities, workflow tasks, cached workflows: sized per concurrent session (src/workerLimits.ts).
     ...workerLimits(),
     sinks: sessionSinks(),
+    ...deploymentWorkerOptions(deployment),
     ...opts.workerOptions,
   });
   // The worker owns its MCP connections: they close when it stops running.

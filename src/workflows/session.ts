@@ -24,6 +24,7 @@ import {
   proxySinks,
   setCurrentDetails,
   setHandler,
+  setWorkflowOptions,
   startChild,
   upsertSearchAttributes,
   workflowInfo,
@@ -154,6 +155,10 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     throw err;
   }
 }
+// Worker Deployment Versioning: a session lives for days, so it moves to the current build at its
+// next workflow task (replaying its history there: its patched() ids are what make that safe), and
+// its next turns start on that build. Ignored by unversioned workers.
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, sessionWorkflow);
 
 /**
  * One run of a session: its state, its handlers (as methods), and the engine's executor. Where
