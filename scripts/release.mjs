@@ -70,6 +70,20 @@ const body = lines
 if (!body)
   fail('nothing under [Unreleased] in CHANGELOG.md: write what this release changes first (### Added, ### Changed, …)');
 
+// The previous release's entry gets its commit's hash (a clone without the tag reads it there).
+const edits = new Map();
+for (const e of changelog.entries) {
+  if (e.commit) continue;
+  const r = releases.releaseCommit(e, root);
+  if (!r.commit)
+    fail(
+      `${r.why}: create it on the commit ${e.version} was cut from (git tag -a v${e.version} <commit>), then run this again`,
+    );
+  for (let i = e.line + 1; i < lines.length && !lines[i].startsWith('## '); i++)
+    if (lines[i].startsWith('Commit: ')) edits.set(i, `Commit: ${r.commit} (v${e.version})`);
+}
+for (const [i, line] of edits) lines[i] = line;
+
 // The rules of src/workflows/versions.ts at the new version.
 const used = releases.patchIdsInSource(root);
 const listed = new Set(changelog.entries.flatMap((e) => e.patches));
@@ -85,20 +99,6 @@ const problems = [
   ...releases.newSessionPatchProblems(PATCHES),
 ];
 if (problems.length) fail(`${version} cannot be cut yet:\n  - ${problems.join('\n  - ')}`);
-
-// The previous release's entry gets its commit's hash (a clone without the tag reads it there).
-const edits = new Map();
-for (const e of changelog.entries) {
-  if (e.commit) continue;
-  const r = releases.releaseCommit(e, root);
-  if (!r.commit)
-    fail(
-      `${r.why}: create it on the commit ${e.version} was cut from (git tag -a v${e.version} <commit>), then run this again`,
-    );
-  for (let i = e.line + 1; i < lines.length && !lines[i].startsWith('## '); i++)
-    if (lines[i].startsWith('Commit: ')) edits.set(i, `Commit: ${r.commit} (v${e.version})`);
-}
-for (const [i, line] of edits) lines[i] = line;
 
 const entry = [
   `## [${version}] - ${date}`,

@@ -35,7 +35,11 @@ export interface AgentWorkerOptions extends AgentDepsOptions {
    * DURABLE_AGENT_BUILD_ID (both or neither), else off — an unversioned worker.
    */
   deployment?: WorkerDeployment;
-  /** Pre-built workflow bundle (tests reuse one); default: bundled from src/workflows. */
+  /**
+   * Pre-built workflow bundle (tests reuse one); default: bundled from src/workflows, or from
+   * src/workflows/versioned with a deployment (a versioned worker given a bundle of the plain entry
+   * runs every workflow AUTO_UPGRADE: nothing is pinned).
+   */
   workflowBundle?: { code: string };
   workerOptions?: Partial<
     Omit<WorkerOptions, 'connection' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>
@@ -43,6 +47,8 @@ export interface AgentWorkerOptions extends AgentDepsOptions {
 }
 
 export const workflowsPath = require.resolve('./workflows');
+/** The workflows of a versioned worker: turns PINNED, sessions AUTO_UPGRADE (src/workflows/versioned.ts). */
+export const versionedWorkflowsPath = require.resolve('./workflows/versioned');
 
 export interface WorkerDeployment {
   deploymentName: string;
@@ -86,7 +92,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     namespace: opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
     activities,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : { workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
     // interrupted Bash dies well within two seconds. Tool calls send a keepalive every 500 ms
     // (calls/heartbeat.ts); the throttle coalesces progress and the model's per-event

@@ -24,7 +24,6 @@ import {
   proxySinks,
   setCurrentDetails,
   setHandler,
-  setWorkflowOptions,
   startChild,
   upsertSearchAttributes,
   workflowInfo,
@@ -155,10 +154,6 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     throw err;
   }
 }
-// Worker Deployment Versioning: a session lives for days, so it moves to the current build at its
-// next workflow task (replaying its history there: its patched() ids are what make that safe), and
-// its next turns start on that build. Ignored by unversioned workers.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, sessionWorkflow);
 
 /**
  * One run of a session: its state, its handlers (as methods), and the engine's executor. Where

@@ -19,7 +19,6 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
-  setWorkflowOptions,
   sleep,
   workflowInfo,
   type ActivityOptions,
@@ -308,10 +307,6 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   const [head, readFilesRef] = await recordTurnEnd(input, outcome, turn.modelResult, (call) => turn.storeCall(call));
   return turnResult(input, outcome, turn.modelResult, turn.modelStep, head, readFilesRef);
 }
-// Worker Deployment Versioning (docs/deployment.md "Upgrading with deployment versions"): on a
-// versioned worker a turn stays on the build it started on until it ends — the build's own workers
-// finish it, so a deploy never replays a turn on other code. Ignored by unversioned workers.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, turnWorkflow);
 
 /**
  * One turn: its state as the signal and query handlers see it (the shape of Temporal's

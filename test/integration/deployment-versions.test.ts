@@ -4,6 +4,8 @@
 // made current; session 2 runs wholly on B. The approval is given: session 1's turn 1 — PINNED —
 // finishes on build A (its approved tool call and its workflow tasks by A's worker), while the
 // session — AUTO_UPGRADE — moves to B and its turn 2 starts and ends on B. Nothing runs twice.
+// The workers bundle src/workflows/versioned.ts (the behaviours); unversioned workers bundle
+// src/workflows/index.ts, which names none (core refuses a behaviour from an unversioned worker).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -13,7 +15,8 @@ import { temporal } from '@temporalio/proto';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { approveToolUse, sessionStatus } from '../../src/client';
 import { deploymentVersionStatus, setCurrentDeploymentVersion } from '../../src/temporal/deployment';
-import { closeTestEnv } from '../support/temporal';
+import { versionedWorkflowsPath } from '../../src/worker';
+import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
 
@@ -65,8 +68,9 @@ test(
         textResponse('Session 1 done.'),
       );
       const workers: Array<{ stop(): Promise<void> }> = [];
+      const workflowBundle = await getWorkflowBundle(versionedWorkflowsPath);
       try {
-        workers.push(await startWorker({ deployment: A, workerOptions: { identity: 'worker-A' } }));
+        workers.push(await startWorker({ deployment: A, workflowBundle, workerOptions: { identity: 'worker-A' } }));
         await setCurrentDeploymentVersion(client, A);
         const s1 = await start({ prompt: 'write it', tools: ['Write'], permissionMode: 'default', maxTurns: 5 });
         await waitFor(
@@ -75,7 +79,7 @@ test(
           60_000,
         );
 
-        workers.push(await startWorker({ deployment: B, workerOptions: { identity: 'worker-B' } }));
+        workers.push(await startWorker({ deployment: B, workflowBundle, workerOptions: { identity: 'worker-B' } }));
         await setCurrentDeploymentVersion(client, B);
         const s2 = await start({ prompt: 'say done', tools: ['Read'], maxTurns: 5 });
         const r2 = await s2.result();

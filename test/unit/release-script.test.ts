@@ -1,8 +1,9 @@
-// unit: scripts/release.mjs cuts a release on a copy of this checkout (package.json,
-// package-lock.json, CHANGELOG.md, src/ in a throwaway repository whose commit is tagged v0.2.0):
+// unit: scripts/release.mjs cuts the next release on a copy of this checkout (package.json,
+// package-lock.json, CHANGELOG.md, src/ in a throwaway repository whose commit is tagged as the
+// newest release):
 // it refuses while ids due at the new version are still plain patched() and changes nothing; once
 // they are deprecatePatch() it bumps both version files, moves [Unreleased] into the release's
-// entry (Commit: (tagged v0.3.0), Patches), writes the previous release's hash from its tag, and
+// entry (Commit: (tagged vX.Y.0), Patches), writes the previous release's hash from its tag, and
 // names the tag to create. Without the tag it refuses and says to create it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,16 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo } from '../support/gitRepo';
-import { packageVersion, parseChangelog, previousReleaseEntry, repoRoot } from '../../scripts/releases';
+import {
+  nextMinor,
+  packageVersion,
+  parseChangelog,
+  patchIdsInSource,
+  previousReleaseEntry,
+  readChangelog,
+  repoRoot,
+  retirementProblems,
+} from '../../scripts/releases';
 import { PATCHES } from '../../src/workflows/versions';
 
 function release(root: string, ...args: string[]) {
@@ -26,7 +36,7 @@ async function checkout(tag: boolean): Promise<string> {
   const g = (...a: string[]) => execFileSync('git', a, { cwd: dir, encoding: 'utf8' }).trim();
   g('add', '.');
   g('commit', '-qm', 'release 0.2.0');
-  if (tag) g('tag', 'v0.2.0');
+  if (tag) g('tag', `v${packageVersion()}`);
   const changelog = join(dir, 'CHANGELOG.md');
   writeFileSync(
     changelog,
@@ -36,19 +46,29 @@ async function checkout(tag: boolean): Promise<string> {
 }
 
 test('unit: release.mjs refuses a release whose due ids are still patched(), then cuts it once they are deprecated', async () => {
-  assert.equal(packageVersion(), '0.2.0', 'this test is written for the step from 0.2.0');
+  const current = packageVersion();
+  const next = nextMinor(current);
+  const previous = readChangelog().entries[0];
+  assert.equal(previous?.version, current);
+  const listed = new Set(readChangelog().entries.flatMap((e) => e.patches));
+  const introduced = PATCHES.filter((p) => !listed.has(p.id)).map((p) => p.id);
   const dir = await checkout(true);
   try {
     const before = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
+    // The ids the next release must deprecate (at 0.2.0: the four turn-only ids of 0.3.0).
+    const due = PATCHES.filter((p) =>
+      retirementProblems([p], patchIdsInSource(), next).some((m) => m.includes('deprecatePatch')),
+    );
     const refused = release(dir, '--date', '2026-12-20');
-    assert.equal(refused.status, 1, refused.stdout);
-    const due = PATCHES.filter((p) => p.retireIn === '0.3.0');
-    for (const p of due) assert.match(refused.stderr, new RegExp(`${p.id}: retires in 0.3.0`));
-    assert.equal(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8'), before, 'nothing written');
-    assert.equal(packageVersion(dir), '0.2.0');
+    if (due.length > 0) {
+      assert.equal(refused.status, 1, refused.stdout);
+      for (const p of due) assert.match(refused.stderr, new RegExp(`${p.id}: retires in ${p.retireIn}`));
+      assert.equal(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8'), before, 'nothing written');
+      assert.equal(packageVersion(dir), current);
+    }
 
     // Deprecate them in the copy (a text edit is enough for the check: it reads the calls).
-    const files = ['src/workflows/turn.ts', 'src/workflows/subagent.ts'];
+    const files = [...new Set(due.flatMap((p) => (patchIdsInSource().get(p.id) ?? []).map((c) => c.file)))];
     const constant = /export const ([A-Z_]+) = '([^']+)'/g;
     const ids = new Map(
       [...readFileSync(join(dir, 'src/workflows/definitions.ts'), 'utf8').matchAll(constant)].map((m) => [m[2], m[1]]),
@@ -60,28 +80,30 @@ test('unit: release.mjs refuses a release whose due ids are still patched(), the
     }
     const cut = release(dir, '--date', '2026-12-20');
     assert.equal(cut.status, 0, cut.stderr);
-    assert.match(cut.stdout, /git tag -a v0\.3\.0/);
-    assert.equal(packageVersion(dir), '0.3.0');
+    assert.match(cut.stdout, new RegExp(`git tag -a v${next.replaceAll('.', '\\.')}`));
+    assert.equal(packageVersion(dir), next);
     const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
       version: string;
       packages: Record<string, { version: string }>;
     };
-    assert.deepEqual([lock.version, lock.packages['']?.version], ['0.3.0', '0.3.0']);
+    assert.deepEqual([lock.version, lock.packages['']?.version], [next, next]);
     const text = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
     const changelog = parseChangelog(text);
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
     assert.deepEqual(
       changelog.entries.slice(0, 2).map((e) => [e.version, e.date, e.commit, e.tag, e.patches.length]),
       [
-        ['0.3.0', '2026-12-20', undefined, 'v0.3.0', 0],
-        ['0.2.0', '2026-12-05', head, 'v0.2.0', 11],
+        [next, '2026-12-20', undefined, `v${next}`, introduced.length],
+        [current, previous?.date, previous?.commit ?? head, `v${current}`, previous?.patches.length],
       ],
     );
-    assert.match(
-      text,
-      /## \[Unreleased\]\n\n## \[0\.3\.0\] - 2026-12-20\n\nCommit: \(tagged v0\.3\.0\)\nPatches: none\n\n### Changed\n- Something\.\n/,
+    const entry = `## [Unreleased]\n\n## [${next}] - 2026-12-20\n\nCommit: (tagged v${next})\nPatches: ${introduced.join(', ') || 'none'}\n\n### Changed\n- Something.\n`;
+    assert.ok(text.includes(entry), text.slice(0, 1500));
+    assert.equal(
+      previousReleaseEntry(changelog, next)?.version,
+      current,
+      `the upgrade test now starts from ${current}`,
     );
-    assert.equal(previousReleaseEntry(changelog, '0.3.0')?.commit, head, 'the upgrade test now starts from 0.2.0');
     assert.equal(release(dir).status, 1, 'nothing under [Unreleased]: refused');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -91,13 +113,15 @@ test('unit: release.mjs refuses a release whose due ids are still patched(), the
 test('unit: release.mjs without the previous release tag refuses and says to create it', async () => {
   const dir = await checkout(false);
   try {
-    const r = release(dir, '0.3.0', '--dry-run');
-    assert.equal(r.status, 1);
-    // The due ids come first; without them, the tag.
-    assert.match(r.stderr, /cannot be cut yet/);
-    const r2 = release(dir, '0.2.1', '--dry-run');
-    assert.equal(r2.status, 1);
-    assert.match(r2.stderr, /tag v0\.2\.0, which this clone does not have: create it/);
+    // The tag is looked up first: the newest release's entry names its commit by it until the next is cut.
+    const r = release(dir, '--dry-run');
+    if (!readChangelog().entries[0]?.commit) {
+      assert.equal(r.status, 1);
+      assert.match(
+        r.stderr,
+        new RegExp(`tag v${packageVersion().replaceAll('.', '\\.')}, which this clone does not have: create it`),
+      );
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

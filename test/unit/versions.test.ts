@@ -179,17 +179,20 @@ test('unit: the release checks fail where they should (synthetic versions and so
   assert.deepEqual(retirementProblems([x], at('deprecatePatch'), '0.5.0'), []);
   assert.match(retirementProblems([x], at('deprecatePatch'), '0.6.0').join(), /to be removed in 0.6.0/);
   assert.deepEqual(retirementProblems([x], new Map(), '0.6.0'), [], 'removed');
-  // What today's registry must do at the next releases.
-  const used = patchIdsInSource(root);
-  const due = (v: string) => retirementProblems(PATCHES, used, v).map((p) => p.split(':')[0]);
-  assert.deepEqual(
-    due('0.3.0').sort(),
-    PATCHES.filter((p) => p.retireIn === '0.3.0')
-      .map((p) => p.id)
-      .sort(),
-  );
-  assert.ok(due('0.3.0').includes('max-tokens-cut-off'));
-  assert.equal(due('0.4.0').length, PATCHES.length);
+  // What the registry asks of the next releases, were every id still a plain patched().
+  const plain = new Map(PATCHES.map((p) => [p.id, [{ file: 'src/workflows/session.ts', call: 'patched' as const }]]));
+  const version = packageVersion(root);
+  for (const v of [nextMinor(version), nextMinor(version, 2)])
+    assert.deepEqual(
+      retirementProblems(PATCHES, plain, v)
+        .map((p) => p.split(':')[0])
+        .sort(),
+      PATCHES.filter((p) => compareVersions(p.retireIn, v) <= 0)
+        .map((p) => p.id)
+        .sort(),
+      `due at ${v}`,
+    );
+  assert.equal(PATCHES.find((p) => p.id === 'max-tokens-cut-off')?.retireIn, '0.3.0');
   // One new session patch per release; two fail, a turn patch beside one does not.
   const y = { ...x, id: 'y' };
   assert.deepEqual(newSessionPatchProblems([x, { ...y, workflows: ['turn'] }]), []);

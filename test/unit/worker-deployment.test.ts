@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { deploymentWorkerOptions, workerDeployment } from '../../src/worker';
-import { turnWorkflow } from '../../src/workflows/turn';
-import { sessionWorkflow } from '../../src/workflows/session';
+import * as plain from '../../src/workflows';
 
 function withEnv(vars: Record<string, string | undefined>, f: () => void): void {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
@@ -47,11 +46,16 @@ test('unit: a worker is unversioned unless a deployment is given (option, or bot
   });
 });
 
-test('unit: turns are PINNED, sessions AUTO_UPGRADE', () => {
+test('unit: the versioned entry makes turns PINNED and sessions AUTO_UPGRADE; the plain entry names no behaviour', async () => {
   const options = (fn: unknown) =>
     (fn as { workflowDefinitionOptions?: { versioningBehavior?: string } }).workflowDefinitionOptions;
-  assert.equal(options(turnWorkflow)?.versioningBehavior, 'PINNED');
-  assert.equal(options(sessionWorkflow)?.versioningBehavior, 'AUTO_UPGRADE');
+  // Before the versioned entry is loaded (it sets the options on the same functions in this process;
+  // in a worker each bundle has its own).
+  assert.equal(options(plain.turnWorkflow), undefined);
+  assert.equal(options(plain.sessionWorkflow), undefined);
+  const versioned = await import('../../src/workflows/versioned');
+  assert.equal(options(versioned.turnWorkflow)?.versioningBehavior, 'PINNED');
+  assert.equal(options(versioned.sessionWorkflow)?.versioningBehavior, 'AUTO_UPGRADE');
 });
 
 test('unit: durable-agent worker refuses half a deployment', () => {
