@@ -24,7 +24,18 @@ export interface AgentWorkerOptions extends AgentDepsOptions {
   namespace?: string;
   /** Default: env DURABLE_AGENT_TASK_QUEUE, else 'durable-agent'. */
   taskQueue?: string;
-  /** Pre-built workflow bundle (tests reuse one); default: bundled from src/workflows. */
+  /**
+   * Worker Deployment Versioning (docs/deployment.md "Upgrading with deployment versions"): this
+   * worker is build `buildId` of deployment `deploymentName`; turns stay on the build they started
+   * on, sessions move to the current build. Default: env DURABLE_AGENT_DEPLOYMENT_NAME and
+   * DURABLE_AGENT_BUILD_ID (both or neither), else off — an unversioned worker.
+   */
+  deployment?: WorkerDeployment;
+  /**
+   * Pre-built workflow bundle (tests reuse one); default: bundled from src/workflows, or from
+   * src/workflows/versioned with a deployment (a versioned worker given a bundle of the plain entry
+   * runs every workflow AUTO_UPGRADE: nothing is pinned).
+   */
   workflowBundle?: { code: string };
   workerOptions?: Partial<
     Omit<WorkerOptions, 'connection' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>
@@ -32,9 +43,39 @@ export interface AgentWorkerOptions extends AgentDepsOptions {
 }
 
 export const workflowsPath = require.resolve('./workflows');
+/** The workflows of a versioned worker: turns PINNED, sessions AUTO_UPGRADE (src/workflows/versioned.ts). */
+export const versionedWorkflowsPath = require.resolve('./workflows/versioned');
+
+export interface WorkerDeployment {
+  deploymentName: string;
+  buildId: string;
+}
+
+/** The worker's deployment version: the option, else the two env vars (both or neither); undefined: unversioned. */
+export function workerDeployment(opt?: WorkerDeployment): WorkerDeployment | undefined {
+  if (opt) return opt;
+  const deploymentName = process.env.DURABLE_AGENT_DEPLOYMENT_NAME || undefined;
+  const buildId = process.env.DURABLE_AGENT_BUILD_ID || undefined;
+  if (!deploymentName && !buildId) return undefined;
+  if (!deploymentName || !buildId)
+    throw new Error(
+      `durable-agent: a versioned worker needs both DURABLE_AGENT_DEPLOYMENT_NAME and DURABLE_AGENT_BUILD_ID (${deploymentName ? 'no build id' : 'no deployment name'})`,
+    );
+  return { deploymentName, buildId };
+}
+
+/** Worker.create's options for a deployment version: sessions (and anything unmarked) AUTO_UPGRADE, turns PINNED by their own option. */
+export function deploymentWorkerOptions(
+  d: WorkerDeployment | undefined,
+): Pick<WorkerOptions, 'workerDeploymentOptions'> {
+  return d
+    ? { workerDeploymentOptions: { useWorkerVersioning: true, version: d, defaultVersioningBehavior: 'AUTO_UPGRADE' } }
+    : {};
+}
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
   bashSpoolCapBytes(); // a malformed DURABLE_AGENT_BASH_MAX_SPOOL_BYTES stops the worker at start, not each Bash call
+  const deployment = workerDeployment(opts.deployment);
   const { activities, closeMcp, blobs } = createAgentActivities(opts);
   // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
   if (!(await loadShellParser())) {
@@ -47,7 +88,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     namespace: opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
     activities,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : { workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
     // interrupted Bash dies well within two seconds. Tool calls send a keepalive every 500 ms
     // (calls/heartbeat.ts); the throttle coalesces progress and the model's per-event
@@ -57,6 +100,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     // Activities, workflow tasks, cached workflows: sized per concurrent session (src/workerLimits.ts).
     ...workerLimits(),
     sinks: sessionSinks(),
+    ...deploymentWorkerOptions(deployment),
     ...opts.workerOptions,
   });
   // The worker owns its MCP connections: they close when it stops running.

@@ -7,9 +7,10 @@ export {
   createAgentActivities,
   bundleAgentWorkflows,
   workflowsPath,
+  versionedWorkflowsPath,
   defaultStoreDir,
 } from '../worker';
-export type { AgentWorkerOptions } from '../worker';
+export type { AgentWorkerOptions, WorkerDeployment } from '../worker';
 export { BUILTIN_TOOLS } from '../tools/builtin';
 export { createToolPool } from '../permissions/toolPool';
 export { findToolByName } from '../tools/pool';

@@ -1,5 +1,6 @@
 // integration: a session started by an earlier release finishes on today's worker with nothing
-// run twice (DESIGN invariant 14). The earlier release is a real build of an earlier commit
+// run twice (DESIGN invariant 14). The earlier release is a real build of the previous release (the
+// newest CHANGELOG.md entry older than package.json's version)
 // (test/support/previousRelease.ts: built once into ~/.cache/durable-agent/releases/<commit>,
 // minutes the first time; .ci/run prepares it before the tests). Its worker runs
 // turn 1 (a call that runs) and turn 2 up to an approval wait; it is killed; today's worker takes

@@ -23,8 +23,8 @@ export interface AgentTestContext {
   storeDir: string;
   workDir: string;
   start(opts: Partial<SessionOptions> & { prompt: string; id?: string }): Promise<SessionHandle>;
-  /** Starts another in-process worker on the same task queue; `stop()` shuts it down. */
-  startWorker(): Promise<{ stop(): Promise<void> }>;
+  /** Starts another in-process worker on the same task queue (with `extra` over the test's options); `stop()` shuts it down. */
+  startWorker(extra?: Partial<Omit<AgentWorkerOptions, 'connection'>>): Promise<{ stop(): Promise<void> }>;
 }
 
 export interface WithAgentOptions {
@@ -62,7 +62,7 @@ export async function withAgent<T>(opts: WithAgentOptions, fn: (ctx: AgentTestCo
         model: { model: 'claude-test', maxTokens: 1024, ...(s.model ?? {}) },
       }),
   };
-  const makeWorker = async () =>
+  const makeWorker = async (extra?: Partial<Omit<AgentWorkerOptions, 'connection'>>) =>
     createAgentWorker({
       connection: env.nativeConnection,
       namespace: env.namespace ?? 'default',
@@ -71,10 +71,15 @@ export async function withAgent<T>(opts: WithAgentOptions, fn: (ctx: AgentTestCo
       anthropic: fakeAnthropicFactory(fake),
       workflowBundle: await getWorkflowBundle(workflowsPath),
       ...opts.worker,
-      workerOptions: { stickyQueueScheduleToStartTimeout: '1s', ...opts.worker?.workerOptions },
+      ...extra,
+      workerOptions: {
+        stickyQueueScheduleToStartTimeout: '1s',
+        ...opts.worker?.workerOptions,
+        ...extra?.workerOptions,
+      },
     });
-  ctx.startWorker = async () => {
-    const worker = await makeWorker();
+  ctx.startWorker = async (extra) => {
+    const worker = await makeWorker(extra);
     const running = worker.run();
     return {
       stop: async () => {

@@ -3,31 +3,45 @@
 // registered) and installed with `npm ci` (which builds it) once into
 // ~/.cache/durable-agent/releases/<commit>, then reused. `.ci/run` prepares it before the tests:
 //   node dist/test/support/previousRelease.js
-// Default commit: main at the start of issue 21's work; DURABLE_AGENT_PREVIOUS_RELEASE=<commit> picks another.
+// Which release: the newest CHANGELOG.md entry older than package.json's version (a session a
+// deploy of this version meets was started by it); its commit is the hash the entry names, or its
+// tag (scripts/releases.ts). DURABLE_AGENT_PREVIOUS_RELEASE=<commit> picks another.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import {
+  packageVersion,
+  previousReleaseEntry,
+  readChangelog,
+  releaseCommit,
+  repoRoot as repo,
+} from '../../scripts/releases';
 
-export const PREVIOUS_RELEASE =
-  process.env.DURABLE_AGENT_PREVIOUS_RELEASE ?? '02a3ad26b6be74e5ff9b2f6d99872f4157e6389a';
-
-const repo = (() => {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src'))) return dir;
-    if (dirname(dir) === dir) throw new Error('repo root not found');
-  }
-})();
+/** The previous release's version and commit, or why there is none. */
+export function previousReleaseCommit(): { version?: string; commit?: string; why?: string } {
+  const override = process.env.DURABLE_AGENT_PREVIOUS_RELEASE;
+  if (override) return { commit: override };
+  const version = packageVersion();
+  const entry = previousReleaseEntry(readChangelog(), version);
+  if (!entry) return { why: `CHANGELOG.md has no release older than ${version}` };
+  return { version: entry.version, ...releaseCommit(entry) };
+}
 
 /** The release's built worker script (workerProcess.js), building it first when needed; or why it cannot be had here. */
-export function previousRelease(commit = PREVIOUS_RELEASE): { script?: string; why?: string } {
+export function previousRelease(commit = previousReleaseCommit().commit): {
+  script?: string;
+  why?: string;
+  commit?: string;
+} {
+  if (!commit) return { why: previousReleaseCommit().why };
   const dir = join(
     process.env.DURABLE_AGENT_CACHE_DIR ?? join(homedir(), '.cache', 'durable-agent'),
     'releases',
     commit,
   );
   const script = join(dir, 'dist', 'test', 'support', 'workerProcess.js');
-  if (existsSync(script)) return { script };
+  if (existsSync(script)) return { script, commit };
   try {
     execFileSync('git', ['-C', repo, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore' });
   } catch {
@@ -40,10 +54,15 @@ export function previousRelease(commit = PREVIOUS_RELEASE): { script?: string; w
   // `npm ci` builds too (prepare); the script is written last, so a half-done build is redone.
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   console.log(`[previous release] built ${commit.slice(0, 7)} in ${Math.round((Date.now() - t0) / 1000)} s`);
-  return existsSync(script) ? { script } : { why: `the build of ${commit} has no ${script}` };
+  return existsSync(script) ? { script, commit } : { why: `the build of ${commit} has no ${script}` };
 }
 
 if (require.main === module) {
+  const { version } = previousReleaseCommit();
   const r = previousRelease();
-  console.log(r.script ? `[previous release] ${r.script}` : `[previous release] not available: ${r.why}`);
+  console.log(
+    r.script
+      ? `[previous release] ${version ?? 'DURABLE_AGENT_PREVIOUS_RELEASE'} (${r.commit?.slice(0, 7)}): ${r.script}`
+      : `[previous release] not available: ${r.why}`,
+  );
 }

@@ -3,11 +3,29 @@
 // entry names recorded histories in test/fixtures/histories that hold that patch's marker (read
 // from the JSON history: a MarkerRecorded `core_patch` whose details carry the id) — plus, for the
 // histories recorded before it, that they do not. test/integration/replay replays every one of them.
+// And the releases (CHANGELOG.md, docs/releasing.md): each id's `release` is the one CHANGELOG.md
+// lists it in (or the next one, for an id new on main), its `retireIn` no earlier than its workflows'
+// lifetime allows, package.json's version has not reached a retirement step the source has not
+// taken, and no release after 0.2.0 introduces more than one id that guards the session workflow.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PATCHES } from '../../src/workflows/versions';
+import {
+  compareVersions,
+  earliestRetirement,
+  newSessionPatchProblems,
+  nextMinor,
+  packageVersion,
+  parseChangelog,
+  patchIdsInSource,
+  previousReleaseEntry,
+  readChangelog,
+  releaseFieldProblems,
+  retirementProblems,
+  type PatchCall,
+} from '../../scripts/releases';
 
 const root = (() => {
   for (let dir = __dirname; ; dir = dirname(dir)) {
@@ -16,33 +34,6 @@ const root = (() => {
   }
 })();
 const FIXTURES = join(root, 'test', 'fixtures', 'histories');
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
-    .map((e) => join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
-}
-
-/** Every patch id used in src/: string literals, or constants declared as `export const X = '…'`. */
-export function patchIdsInSource(): Map<string, string[]> {
-  const files = tsFiles('src');
-  const constants = new Map<string, string>();
-  for (const f of files)
-    for (const m of readFileSync(f, 'utf8').matchAll(/\bconst\s+([A-Z][A-Z0-9_]*)\s*=\s*['"]([^'"]+)['"]/g))
-      constants.set(m[1] as string, m[2] as string);
-  const used = new Map<string, string[]>();
-  for (const f of files) {
-    const text = readFileSync(f, 'utf8').replace(/^\s*\/\/.*$/gm, '');
-    for (const m of text.matchAll(
-      /\b(patched|deprecatePatch)\(\s*(?:['"]([^'"]+)['"]|([A-Za-z_][A-Za-z0-9_]*))\s*\)/g,
-    )) {
-      const id = m[2] ?? constants.get(m[3] as string);
-      assert.ok(id, `${f}: ${m[0]} — the id must be a string literal or a constant of one`);
-      used.set(id, [...(used.get(id) ?? []), `${f.slice(root.length + 1)}: ${m[1]}`]);
-    }
-  }
-  return used;
-}
 
 interface HistoryJson {
   events: Array<{
@@ -79,7 +70,7 @@ const manifest = (
 ).histories;
 
 test('unit: every patched()/deprecatePatch() id in src/ is in the registry, and every registry entry is used', () => {
-  const used = patchIdsInSource();
+  const used = patchIdsInSource(root);
   assert.ok(used.size >= 5, `found only ${[...used.keys()].join(', ')}`);
   const registered = PATCHES.map((p) => p.id);
   assert.equal(new Set(registered).size, registered.length, 'ids are unique');
@@ -125,4 +116,110 @@ test('unit: every registry entry has fixtures that hold its marker, and its pre-
 test('unit: the marker reader finds what a history holds (a history with two patches; one with none)', () => {
   assert.deepEqual(patchMarkers('cut-off.turn-1.json').sort(), ['local-turn-stores', 'max-tokens-cut-off']);
   assert.deepEqual(patchMarkers('batch.turn-1.json'), []);
+});
+
+/** Which workflow a file of src/workflows runs in (subagent.ts: the turn's Agent call). */
+const WORKFLOW_OF_FILE: Record<string, 'session' | 'turn'> = {
+  'src/workflows/session.ts': 'session',
+  'src/workflows/sessionTasks.ts': 'session',
+  'src/workflows/turn.ts': 'turn',
+  'src/workflows/subagent.ts': 'turn',
+};
+
+test('unit: each id names the workflows that call it', () => {
+  const used = patchIdsInSource(root);
+  for (const p of PATCHES) {
+    const files = (used.get(p.id) ?? []).map((c) => c.file);
+    const unknown = files.filter((f) => !WORKFLOW_OF_FILE[f]);
+    assert.deepEqual(unknown, [], `${p.id}: called from a file this test does not place in a workflow`);
+    const workflows = [...new Set(files.map((f) => WORKFLOW_OF_FILE[f]))].sort();
+    assert.deepEqual([...p.workflows].sort(), workflows, `${p.id}: workflows`);
+  }
+});
+
+test('unit: CHANGELOG.md is readable, its newest release is package.json version, and every release names its commit', () => {
+  const changelog = readChangelog(root);
+  const version = packageVersion(root);
+  assert.equal(changelog.entries[0]?.version, version, 'the newest CHANGELOG.md entry is package.json version');
+  for (const e of changelog.entries.slice(1))
+    assert.ok(
+      e.commit,
+      `${e.version}: an older release names its commit by hash (release.mjs writes it when it cuts the next)`,
+    );
+  assert.ok(previousReleaseEntry(changelog, version), 'the upgrade test has a previous release');
+});
+
+test("unit: each id's release is the one CHANGELOG.md lists it in, and its retireIn is not too early", () => {
+  assert.deepEqual(releaseFieldProblems(PATCHES, readChangelog(root), packageVersion(root)), []);
+});
+
+test("unit: package.json's version has taken every retirement step its ids reached (deprecatePatch, then removal)", () => {
+  assert.deepEqual(retirementProblems(PATCHES, patchIdsInSource(root), packageVersion(root)), []);
+});
+
+test('unit: at most one new session-workflow patch id per release (after 0.2.0)', () => {
+  assert.deepEqual(newSessionPatchProblems(PATCHES), []);
+});
+
+test('unit: the release checks fail where they should (synthetic versions and sources)', () => {
+  const at = (call: PatchCall) =>
+    new Map([['x', [{ file: 'src/workflows/session.ts', call }]]]) as Map<
+      string,
+      Array<{ file: string; call: PatchCall }>
+    >;
+  const x = { id: 'x', workflows: ['session'] as const, release: '0.3.0', retireIn: '0.5.0' };
+  assert.equal(earliestRetirement(x), '0.5.0');
+  assert.equal(earliestRetirement({ ...x, workflows: ['turn'] }), '0.4.0');
+  assert.equal(earliestRetirement({ ...x, release: '0.1.0', workflows: ['turn'] }), '0.3.0', 'counted from 0.2.0');
+  assert.deepEqual(retirementProblems([x], at('patched'), '0.4.0'), []);
+  assert.match(
+    retirementProblems([x], at('patched'), '0.5.0').join(),
+    /x: retires in 0.5.0, but 0.5.0 still calls patched\(\)/,
+  );
+  assert.deepEqual(retirementProblems([x], at('deprecatePatch'), '0.5.0'), []);
+  assert.match(retirementProblems([x], at('deprecatePatch'), '0.6.0').join(), /to be removed in 0.6.0/);
+  assert.deepEqual(retirementProblems([x], new Map(), '0.6.0'), [], 'removed');
+  // What the registry asks of the next releases, were every id still a plain patched().
+  const plain = new Map(PATCHES.map((p) => [p.id, [{ file: 'src/workflows/session.ts', call: 'patched' as const }]]));
+  const version = packageVersion(root);
+  for (const v of [nextMinor(version), nextMinor(version, 2)])
+    assert.deepEqual(
+      retirementProblems(PATCHES, plain, v)
+        .map((p) => p.split(':')[0])
+        .sort(),
+      PATCHES.filter((p) => compareVersions(p.retireIn, v) <= 0)
+        .map((p) => p.id)
+        .sort(),
+      `due at ${v}`,
+    );
+  assert.equal(PATCHES.find((p) => p.id === 'max-tokens-cut-off')?.retireIn, '0.3.0');
+  // One new session patch per release; two fail, a turn patch beside one does not.
+  const y = { ...x, id: 'y' };
+  assert.deepEqual(newSessionPatchProblems([x, { ...y, workflows: ['turn'] }]), []);
+  assert.match(newSessionPatchProblems([x, y]).join(), /release 0.3.0 introduces 2 session-workflow patches \(x, y\)/);
+  // An id's release against the CHANGELOG.
+  const changelog = parseChangelog(
+    '## [Unreleased]\n\n## [0.2.0] - 2026-12-05\n\nCommit: (tagged v0.2.0)\nPatches: a\n\n## [0.1.0] - 2026-12-01\n\nCommit: 02a3ad26b6be74e5ff9b2f6d99872f4157e6389a\nPatches: none\n',
+  );
+  assert.deepEqual(
+    changelog.entries.map((e) => [e.version, e.commit, e.tag, e.patches]),
+    [
+      ['0.2.0', undefined, 'v0.2.0', ['a']],
+      ['0.1.0', '02a3ad26b6be74e5ff9b2f6d99872f4157e6389a', undefined, []],
+    ],
+  );
+  assert.equal(previousReleaseEntry(changelog, '0.2.0')?.version, '0.1.0');
+  const a = { id: 'a', workflows: ['turn'] as const, release: '0.2.0', retireIn: '0.3.0' };
+  assert.deepEqual(
+    releaseFieldProblems([a, { ...a, id: 'b', release: '0.3.0', retireIn: '0.4.0' }], changelog, '0.2.0'),
+    [],
+  );
+  assert.match(
+    releaseFieldProblems([{ ...a, id: 'b' }], changelog, '0.2.0').join(),
+    /b: no release lists it, so it is new since 0.2.0 and ships in 0.3.0/,
+  );
+  assert.match(releaseFieldProblems([{ ...a, release: '0.1.0' }], changelog, '0.2.0').join(), /lists it in 0.2.0/);
+  assert.match(releaseFieldProblems([{ ...a, retireIn: '0.2.0' }], changelog, '0.2.0').join(), /earlier than 0.3.0/);
+  assert.equal(compareVersions('0.10.0', '0.9.0') > 0, true);
+  assert.equal(nextMinor('0.2.1'), '0.3.0');
 });

@@ -29,11 +29,43 @@ export function addWorkerCommand(program: Command): void {
         '--store <url>',
         'a store shared by workers on several hosts: postgres://user:pw@host:5432/db (env DURABLE_AGENT_STORE)',
       )
+      .option(
+        '--deployment-name <name>',
+        'Worker Deployment Versioning: the deployment this worker is a build of (env DURABLE_AGENT_DEPLOYMENT_NAME; off by default, docs/deployment.md)',
+      )
+      .option(
+        '--build-id <id>',
+        "Worker Deployment Versioning: this worker's build (env DURABLE_AGENT_BUILD_ID; with --deployment-name)",
+      )
+      .option(
+        '--make-current',
+        "make this build the deployment's current version once its pollers are seen (new sessions and turns go to it; running turns finish on their build)",
+      )
       .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP),
   ).action(runWorker);
 }
 
-async function runWorker(o: ConnOpts & { storeDir?: string; store?: string; demoModel?: boolean }): Promise<void> {
+interface WorkerOpts extends ConnOpts {
+  storeDir?: string;
+  store?: string;
+  demoModel?: boolean;
+  deploymentName?: string;
+  buildId?: string;
+  makeCurrent?: boolean;
+}
+
+async function runWorker(o: WorkerOpts): Promise<void> {
+  if (!!o.deploymentName !== !!o.buildId) throw new UsageError('--deployment-name and --build-id go together');
+  const { workerDeployment } = await import('../../worker');
+  let deployment;
+  try {
+    deployment = workerDeployment(
+      o.deploymentName && o.buildId ? { deploymentName: o.deploymentName, buildId: o.buildId } : undefined,
+    );
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (o.makeCurrent && !deployment) throw new UsageError('--make-current needs --deployment-name and --build-id');
   // No credentials, no worker (issue 31 item 7): every session it took would fail at its first call.
   const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../calls/credentials');
   const credentials = o.demoModel ? undefined : await modelCredentials();
@@ -57,6 +89,7 @@ async function runWorker(o: ConnOpts & { storeDir?: string; store?: string; demo
     storeDir,
     blobStore,
     ...(demo ? { anthropic: demoModelClient(demo) } : {}),
+    ...(deployment ? { deployment } : {}),
   });
   console.log(
     `worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`,
@@ -66,7 +99,21 @@ async function runWorker(o: ConnOpts & { storeDir?: string; store?: string; demo
   console.log(
     `model: ${demo ? (await import('../../demo/scriptedModel')).DEMO_MODEL_LABEL : `Anthropic Messages API (credentials: ${credentials})`}`,
   );
+  console.log(
+    `deployment: ${deployment ? `${deployment.deploymentName}, build ${deployment.buildId} (turns stay on the build they started on; sessions move to the current build)` : 'unversioned'}`,
+  );
   const running = worker.run();
+  if (deployment && o.makeCurrent) {
+    const { connectClient } = await import('../../temporal/connection');
+    const { setCurrentDeploymentVersion } = await import('../../temporal/deployment');
+    const { client, connection: clientConnection } = await connectClient(config);
+    try {
+      await setCurrentDeploymentVersion(client, deployment, { namespace: config.namespace });
+    } finally {
+      await clientConnection.close();
+    }
+    console.log(`deployment: ${deployment.deploymentName}/${deployment.buildId} is the current version`);
+  }
   await Promise.race([waitForSignal(), running]);
   if (worker.getState() === 'RUNNING') worker.shutdown();
   await running.finally(() => demo?.close());
