@@ -24,6 +24,7 @@ import { prepareAgentWorktree } from '../../src/calls/agentWorktree';
 import { checkoutLines, controlFilesFromCheckout } from '../../src/sandbox/checkoutControl';
 import { runFilesOf } from '../../src/cli/controlManifest';
 import { checkoutAtStart, CheckoutNotTrustedError } from '../../src/sessionInput';
+import { runLocalSession } from '../../src/local/runSession';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeEnv, use } from './pipelineFixtures';
 import { removeDir } from './tools-harness';
@@ -242,6 +243,14 @@ test('attack: plumbing in the main checkout deletes the tracked .claude/settings
     assert.match(err.message, /trustCheckout: true/);
     return true;
   });
+  // The in-process runner (startLocalSession, runLocalSession): the same error, before a model call.
+  await assert.rejects(
+    runLocalSession(
+      { prompt: 'x', cwd: wt, model: { model: 'claude-test' } },
+      { anthropic: () => assert.fail('no model call') },
+    ),
+    (err: unknown) => err instanceof CheckoutNotTrustedError && err.files.length === 2,
+  );
   const trusted = await checkoutAtStart({ cwd: wt }, { trustCheckout: true });
   assert.equal(trusted.control?.changes.length, 2);
   // A session the person trusted after the checkout has seen it.
