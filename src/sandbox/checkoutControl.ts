@@ -1,4 +1,4 @@
-// Control files that come in through a checkout (issue 30, class 3; docs/security.md "Round 3",
+// Control files that come in through a checkout (issue 30, class 3; docs/security.md "Round 4",
 // "Checkouts"). Sandboxed Bash in the main checkout may write the repository's objects and refs (a
 // plain `git commit` must work there), so with `hash-object`/`mktree`/`commit-tree`/`update-ref` it
 // can build a commit that adds `.claude/settings.json` (a SessionStart hook), `.mcp.json` or a new
