@@ -3,7 +3,17 @@ import { DurableAgentError } from './engine/errors';
 import { isWorkflowNotFound } from './temporal/errors';
 import { turnOfWorkflowId } from './engine/ids';
 import { randomUUID } from 'node:crypto';
-import { checkMessageSize, checkSessionInput, sessionInput, withAgents, type SessionOptions } from './sessionInput';
+import { resolve } from 'node:path';
+import {
+  checkMessageSize,
+  checkoutAtStart,
+  checkSessionInput,
+  sessionInput,
+  withAgents,
+  type CheckoutStartOptions,
+  type SessionOptions,
+} from './sessionInput';
+import type { CheckoutControl } from './sandbox/checkoutControl';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { sessionWorkflow } from './workflows/session';
 import {
@@ -27,6 +37,7 @@ import { describeSandbox, sandboxEnabled } from './sandbox/policy';
 export {
   BUILTIN_TOOL_NAMES,
   BypassDisabledError,
+  CheckoutNotTrustedError,
   DEFAULT_MODEL,
   MAX_MESSAGE_CHARS,
   contextSettings,
@@ -34,6 +45,7 @@ export {
   sessionInput,
   sessionSandbox,
   withAgents,
+  type CheckoutStartOptions,
   type SessionOptions,
 } from './sessionInput';
 
@@ -89,18 +101,33 @@ export interface PreparedSessionStart {
   staticSummary: string;
   memo: Record<string, unknown>;
   typedSearchAttributes?: Array<{ key: { name: string; type: 'KEYWORD' }; value: string }>;
+  /** Control files a checkout brought that the person trusted (`trustCheckout`), one line each. */
+  checkout?: { control: CheckoutControl; lines: string[] };
+  /** The files its hooks and MCP servers run (a schedule's firing compares them again). */
+  runFiles: string[];
 }
+
+/** What starting a session takes: its options, its id and task queue, and how a checkout's control files are treated. */
+export type StartSessionOptions = SessionOptions & CheckoutStartOptions & { id?: string; taskQueue?: string };
 
 /**
  * The session's input built and validated as `startSession` does (src/sessionInput.ts), without
  * starting anything: `startSession` starts it now, a schedule (src/schedules.ts) at each firing.
  */
-export async function prepareSessionStart(
-  client: Client,
-  opts: SessionOptions & { id?: string; taskQueue?: string },
-): Promise<PreparedSessionStart> {
-  // The id and the task queue are start options, not part of the session's input.
-  const { id, taskQueue, ...options } = opts;
+export async function prepareSessionStart(client: Client, opts: StartSessionOptions): Promise<PreparedSessionStart> {
+  // The id, the task queue and the checkout options are start options, not part of the session's input.
+  const { id, taskQueue, trustCheckout, checkoutSince, ...options } = opts;
+  // A linked worktree's control files that came with a checkout: named, and nothing starts unless
+  // trusted (CheckoutNotTrustedError) — before any of them (agents, skills, hook files) is read.
+  const checked = await checkoutAtStart(
+    {
+      cwd: resolve(options.cwd ?? process.cwd()),
+      ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    },
+    { ...(trustCheckout ? { trustCheckout } : {}), ...(checkoutSince ? { checkoutSince } : {}) },
+  );
   // Validated here, at the edge: the workflow checks only its input's fixed shape (src/sessionInput.ts).
   const input = checkSessionInput(await withAgents(sessionInput(options)));
   const sandbox = await sandboxSummary(input);
@@ -121,14 +148,22 @@ export async function prepareSessionStart(
     ...(input.useSearchAttributes
       ? { typedSearchAttributes: [{ key: { name: STATUS_SEARCH_ATTRIBUTE, type: 'KEYWORD' }, value: 'running' }] }
       : {}),
+    ...(checked.control ? { checkout: { control: checked.control, lines: checked.lines } } : {}),
+    runFiles: checked.runFiles,
   };
 }
 
-export async function startSession(
-  client: Client,
-  opts: SessionOptions & { id?: string; taskQueue?: string },
-): Promise<SessionHandle> {
-  const p = await prepareSessionStart(client, opts);
+/**
+ * Starts a session. In a linked worktree whose control files came with a checkout and differ from
+ * the main checkout's, throws CheckoutNotTrustedError naming them (nothing started) unless
+ * `trustCheckout: true`.
+ */
+export async function startSession(client: Client, opts: StartSessionOptions): Promise<SessionHandle> {
+  return startPreparedSession(client, await prepareSessionStart(client, opts));
+}
+
+/** Starts what prepareSessionStart prepared (`run` prints what it checked in between). */
+export async function startPreparedSession(client: Client, p: PreparedSessionStart): Promise<SessionHandle> {
   return client.workflow.start<typeof sessionWorkflow>('sessionWorkflow', {
     workflowId: p.workflowId,
     taskQueue: p.taskQueue,

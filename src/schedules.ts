@@ -15,7 +15,7 @@ import {
 } from '@temporalio/client';
 import { DurableAgentError } from './engine/errors';
 import { localFieldsIn, nextCronFire, parseCron, type CronSpec } from './engine/cron';
-import { prepareSessionStart, type SessionOptions } from './client';
+import { prepareSessionStart, type StartSessionOptions } from './client';
 
 const MONTH_NAMES: readonly Month[] = [
   'JANUARY',
@@ -163,13 +163,17 @@ export interface SessionScheduleInfo {
  */
 export async function createSessionSchedule(
   client: Client,
-  session: SessionOptions & { taskQueue?: string },
+  session: Omit<StartSessionOptions, 'id' | 'checkoutGuard'>,
   opts: SessionScheduleOptions,
-): Promise<SessionScheduleInfo> {
+): Promise<SessionScheduleInfo & { checkout?: string[] }> {
   const timeZone = checkTimeZone(opts.timeZone ?? localTimeZone());
   const cron = checkCron(opts.cron, timeZone);
   const scheduleId = checkScheduleId(opts.scheduleId ?? `schedule-${Math.random().toString(16).slice(2, 10)}`);
+  // A checkout's control files are checked now, as for any start (CheckoutNotTrustedError unless
+  // trusted); each firing checks again on the worker for a checkout recorded after this moment.
+  const createdAt = new Date().toISOString();
   const p = await prepareSessionStart(client, { ...session, id: scheduleId });
+  const input = { ...p.input, checkoutGuard: { since: createdAt, runFiles: p.runFiles, scheduleId } };
   try {
     await client.schedule.create({
       scheduleId,
@@ -180,7 +184,7 @@ export async function createSessionSchedule(
         // Temporal appends "-<nominal firing time>": each firing's session id.
         workflowId: scheduleId,
         taskQueue: p.taskQueue,
-        args: [p.input],
+        args: [input],
         staticSummary: `${p.staticSummary.replace(/^Session: /, 'Scheduled session: ')}`.slice(0, 200),
         memo: { ...p.memo, schedule: scheduleId },
         ...(p.typedSearchAttributes ? { typedSearchAttributes: p.typedSearchAttributes as never } : {}),
@@ -202,7 +206,8 @@ export async function createSessionSchedule(
       );
     throw err;
   }
-  return describeSessionSchedule(client, scheduleId);
+  const info = await describeSessionSchedule(client, scheduleId);
+  return p.checkout ? { ...info, checkout: p.checkout.lines } : info;
 }
 
 const iso = (d: Date | undefined): string => (d ? d.toISOString() : '');

@@ -6,14 +6,22 @@
 // Also the defaults a session input gets from options and env vars (sessionInput, withAgents):
 // Temporal-free, so that the in-process runner builds its input the same way as startSession.
 import { DurableAgentError } from './engine/errors';
-import { normalizeHooksConfig } from './hooks/config';
+import { hookCommandsOf, normalizeHooksConfig } from './hooks/config';
 import { sessionInputShapeProblems } from './workflows/inputShape';
 import { isTimeZone } from './tools/cronText';
-import type { SessionInput } from './workflows/definitions';
+import type { HooksJson, SessionInput } from './workflows/definitions';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from './agents/definitions';
 import { loadSkills, skillListing } from './agents/skills';
-import { pinMcpServers } from './mcp/pins';
+import { pinMcpServers, stdioCommands } from './mcp/pins';
+import type { McpServers } from './mcp/config';
+import { hookControlFiles, mcpServerControlFiles } from './permissions/protectedPaths';
+import {
+  checkoutLines,
+  checkoutRefusal,
+  controlFilesFromCheckout,
+  type CheckoutControl,
+} from './sandbox/checkoutControl';
 import { pinHooks } from './hooks/pins';
 import type { HooksConfig } from './hooks/types';
 import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
@@ -342,4 +350,75 @@ export function sessionInput(opts: SessionOptions): SessionInput {
 export async function withAgents(input: SessionInput): Promise<SessionInput> {
   if (input.agents || !input.tools.includes('Agent')) return input;
   return { ...input, agents: await loadAgentDefinitions(input.cwd) };
+}
+
+/**
+ * The files the session's hooks and stdio MCP servers run (protectedPaths hookControlFiles,
+ * mcpServerControlFiles): control files of the manifest too, so that a script rewritten by one
+ * session is named before the next one runs it. A package runner's local copy counts even when
+ * absent: one planted by a session is named as created.
+ */
+export function runFilesOf(
+  cwd: string,
+  dirs: readonly string[],
+  hooks: HooksJson | undefined,
+  servers: McpServers | undefined,
+): string[] {
+  const all = [resolve(cwd), ...dirs.map((d) => resolve(d))];
+  return [
+    ...new Set([
+      ...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all, undefined, { pins: true }),
+      ...mcpServerControlFiles(stdioCommands(servers), cwd, all, undefined, () => true),
+    ]),
+  ];
+}
+
+/**
+ * A session that would load control files a checkout brought into its linked worktree, and that the
+ * person has not trusted (src/sandbox/checkoutControl.ts; docs/security.md "Checkouts"): nothing was
+ * started. `lines` name each file as `run` prints them; `files` are their paths.
+ */
+export class CheckoutNotTrustedError extends DurableAgentError {
+  readonly files: string[];
+  constructor(
+    readonly control: CheckoutControl,
+    readonly lines: string[],
+    how = 'start it again with the option trustCheckout: true',
+  ) {
+    super('CHECKOUT_NOT_TRUSTED', `${lines.join('\n')}\n${checkoutRefusal(control, how)}`);
+    this.files = control.changes.map((c) => c.path);
+  }
+}
+
+/** How a start treats a checkout's control files. */
+export interface CheckoutStartOptions {
+  /** Start although the worktree's control files came with a checkout and differ from the main checkout's (`--trust-checkout`). */
+  trustCheckout?: boolean;
+  /**
+   * When a session the person trusted last started in this directory (ISO; `run` keeps it in its
+   * manifest): only a checkout recorded after it is compared. Unset: any recorded checkout, or, with
+   * none, the worktree itself (a worktree made by hand).
+   */
+  checkoutSince?: string;
+}
+
+/**
+ * The one check of a checkout's control files at a session's start, for every start path (`run`,
+ * `startSession`, `schedule add`; a schedule's firing runs `controlFilesFromCheckout` with the same
+ * files on the worker): the control files of the input's directory that a checkout brought and the
+ * main checkout does not have as they are (undefined: not a linked worktree, or nothing to name).
+ * Throws CheckoutNotTrustedError, naming them, unless `trustCheckout`.
+ */
+export async function checkoutAtStart(
+  input: Pick<SessionInput, 'cwd' | 'additionalDirectories' | 'hooks' | 'mcpServers'>,
+  o: CheckoutStartOptions = {},
+): Promise<
+  { control: CheckoutControl; lines: string[]; runFiles: string[] } | { control?: undefined; runFiles: string[] }
+> {
+  const runFiles = runFilesOf(input.cwd, input.additionalDirectories ?? [], input.hooks, input.mcpServers);
+  const control = await controlFilesFromCheckout(input.cwd, runFiles, o.checkoutSince);
+  if (!control || control.changes.length === 0) return { runFiles };
+  const lines = checkoutLines(control, input.cwd);
+  if (!o.trustCheckout) throw new CheckoutNotTrustedError(control, lines);
+  return { control, lines, runFiles };
 }

@@ -13,6 +13,7 @@ import { createSubagentActivities } from './subagents';
 import { createScheduleActivities } from './schedule';
 import { createBackgroundTaskActivities } from './backgroundTask';
 import { createMonitorTaskActivities } from './monitorTask';
+import { createCheckoutGuardActivities } from './checkoutGuard';
 import { ACTIVITY_TYPES, type ActivityType } from '../engine/ids';
 import { withErrorCodes } from './errors';
 
@@ -47,6 +48,8 @@ export type ScheduleActivities = ReturnType<typeof createScheduleActivities>;
 export type BackgroundTaskActivities = ReturnType<typeof createBackgroundTaskActivities>;
 /** `runMonitorTask`: a Monitor task's whole run, heartbeating, its events as signals to the session (proxy per task, `task-<id>`). */
 export type MonitorTaskActivities = ReturnType<typeof createMonitorTaskActivities>;
+/** `checkCheckoutGuard`: a schedule's firing checks the checkout record first (proxy `checkoutGuard`, on the tool task queue). */
+export type CheckoutGuardActivities = ReturnType<typeof createCheckoutGuardActivities>;
 /** `runSessionHooks`: SessionStart/SessionEnd/Stop hooks of the session (proxy `hooks`). */
 export type HookActivities = ReturnType<typeof createHookActivities>;
 
@@ -65,6 +68,7 @@ export function createActivities(deps: ActivityDeps) {
   const schedule = createScheduleActivities();
   const background = createBackgroundTaskActivities(deps.tools);
   const monitor = createMonitorTaskActivities(deps.tools);
+  const guard = createCheckoutGuardActivities();
   const activities = {
     callModel: withErrorCodes(model.callModel),
     appendTranscript: withErrorCodes(model.appendTranscript),
@@ -84,6 +88,7 @@ export function createActivities(deps: ActivityDeps) {
     prepareAgentWorktree: withErrorCodes(subagentWait.prepareAgentWorktree),
     settleAgentWorktree: withErrorCodes(subagentWait.settleAgentWorktree),
     awaitAgentTask: withErrorCodes(subagentWait.awaitAgentTask),
+    checkCheckoutGuard: withErrorCodes(guard.checkCheckoutGuard),
   } satisfies ModelActivities &
     CompactionActivities &
     StoreActivities &
@@ -98,6 +103,7 @@ export function createActivities(deps: ActivityDeps) {
     BackgroundTaskActivities &
     MonitorTaskActivities &
     HookActivities &
+    CheckoutGuardActivities &
     Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).
   const _exact: Record<keyof typeof activities, ActivityType> = ACTIVITY_TYPES;

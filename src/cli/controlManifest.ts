@@ -8,14 +8,7 @@ import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { controlPathSet } from '../permissions/controlFiles';
-import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
-import { hookCommandsOf } from '../hooks/config';
-import type { HooksConfig } from '../hooks';
-import { stdioCommands } from '../mcp/pins';
-import type { McpServers } from '../mcp/config';
-import type { HooksJson } from '../workflows/definitions';
 import { hashControlFiles, type ControlSnapshot } from '../permissions/controlWrites';
-import type { CheckoutControl } from '../sandbox/checkoutControl';
 
 /** The user's data directory (env DURABLE_AGENT_HOME, default ~/.durable-agent): the same base as the store's default. */
 export function dataHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -84,26 +77,8 @@ async function writeManifest(cwd: string, home: string, m: ManifestFile): Promis
   await fs.rename(tmp, path);
 }
 
-/**
- * The files the session's hooks and stdio MCP servers run (protectedPaths hookControlFiles,
- * mcpServerControlFiles): control files of the manifest too, so that a script rewritten by one
- * session is named before the next one runs it. A package runner's local copy counts even when
- * absent: one planted by a session is named as created.
- */
-export function runFilesOf(
-  cwd: string,
-  dirs: readonly string[],
-  hooks: HooksJson | undefined,
-  servers: McpServers | undefined,
-): string[] {
-  const all = [resolve(cwd), ...dirs.map((d) => resolve(d))];
-  return [
-    ...new Set([
-      ...hookControlFiles(hookCommandsOf(hooks as HooksConfig | undefined), cwd, all, undefined, { pins: true }),
-      ...mcpServerControlFiles(stdioCommands(servers), cwd, all, undefined, () => true),
-    ]),
-  ];
-}
+// The files a session's hooks and MCP servers run: one function for the manifest and the checkout check.
+export { runFilesOf } from '../sessionInput';
 
 /** Which control files of `dirs` (cwd first) changed since the previous session in `cwd` started. `runFiles`: runFilesOf. */
 export async function controlFilesSinceLastSession(
@@ -196,18 +171,5 @@ export function changeLines(since: SinceLastSession, cwd: string): string[] {
   return since.changes.map(
     (c) =>
       `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} since the last session here (${when} UTC, session ${p.session}): ${how[c.when]}`,
-  );
-}
-
-/** One line per control file a checkout brought (src/sandbox/checkoutControl.ts), as `run` prints them. */
-export function checkoutLines(from: CheckoutControl, cwd: string): string[] {
-  const r = from.record;
-  const rel = (path: string): string => (path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path);
-  const by = r
-    ? `by the checkout of branch ${r.branch} at ${r.commit.slice(0, 12)} (${r.at.slice(0, 16).replace('T', ' ')} UTC, ${r.by}${r.session ? ` in session ${r.session}` : ''})`
-    : 'in this worktree, where no session has run yet';
-  return from.changes.map(
-    (c) =>
-      `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${c.change === 'created' ? `the main checkout ${from.mainRoot} does not have it` : `it differs from the main checkout's ${c.main}`}`,
   );
 }

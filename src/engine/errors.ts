@@ -46,6 +46,8 @@ export const ERROR_CODES = [
   'STORE_BLOB_MISSING',
   /** A memory (CLAUDE.md) stored by reference is missing from the worker's store (failure type of a model call). */
   'MEMORY_MISSING',
+  /** A linked worktree's control files came with a checkout and differ from the main checkout's; the session was not started (or a schedule's firing refused). */
+  'CHECKOUT_NOT_TRUSTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -24,6 +24,7 @@ export const ACTIVITY_TYPES = {
   prepareAgentWorktree: 'prepareAgentWorktree',
   settleAgentWorktree: 'settleAgentWorktree',
   awaitAgentTask: 'awaitAgentTask',
+  checkCheckoutGuard: 'checkCheckoutGuard',
 } as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[keyof typeof ACTIVITY_TYPES];
 
@@ -103,6 +104,8 @@ export const activityIds = {
   append: (turn: number): string => `append-${turn}`,
   readFiles: (turn: number): string => `read-files-${turn}`,
   hook: (event: string, n: number): string => `hook-${event}-${n}`,
+  /** A schedule's firing: the checkout record checked before anything runs (`checkout-guard`). */
+  checkoutGuard: (): string => 'checkout-guard',
   /** A background task's own activity in the session (Bash run_in_background, Monitor): `task-<task id>`. */
   task: (taskId: string): string => `task-${taskId}`,
   /** A retried attempt of any of these (the turn waits out outages): `<id>-attempt-<k>`. */

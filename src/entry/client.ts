@@ -14,10 +14,11 @@ export {
   SessionNotFoundError,
   SessionEndedError,
   ApprovalRejectedError,
+  CheckoutNotTrustedError,
   BUILTIN_TOOL_NAMES,
   DEFAULT_MODEL,
 } from '../client';
-export type { SessionOptions, SessionHandle } from '../client';
+export type { SessionOptions, SessionHandle, StartSessionOptions } from '../client';
 export { sessionInputProblems, checkSessionInput, InvalidSessionInputError } from '../sessionInput';
 export { loadConnectionConfig, connectClient, TemporalUnavailableError } from '../temporal/connection';
 export { buildAudit, formatAuditText, auditJsonLines } from '../audit';

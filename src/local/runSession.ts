@@ -8,12 +8,12 @@ import type { ToolCallRecord } from '../engine/records';
 import type { OutageState } from '../engine/retry';
 import type { PendingApproval, SessionPhase, SessionResult, SessionState, SessionStatusName } from '../engine/session';
 import type { Approval, TurnOutcome } from '../engine/turn';
-import type { SessionOptions } from '../sessionInput';
+import type { CheckoutStartOptions, SessionOptions } from '../sessionInput';
 import type { AgentDepsOptions } from '../calls/callDeps';
 import { LocalSessionRun } from './sessionRun';
 import type { LocalClock } from './timers';
 
-export interface LocalSessionOptions extends SessionOptions {
+export interface LocalSessionOptions extends SessionOptions, CheckoutStartOptions {
   sessionId?: string;
   /** Resolves `ask` decisions (the approver); without one an ask is denied at once, saying so. */
   onAsk?: (ask: { toolUseId: string; toolName: string; summary: string; message: string }) => Promise<Approval>;

@@ -31,7 +31,7 @@ import {
 } from '../engine/session';
 import type { Approval, ToolUseDescription, TurnOutcome } from '../engine/turn';
 import type { ToolUseContext } from '../tools/Tool';
-import { checkSessionInput, sessionInput, withAgents } from '../sessionInput';
+import { checkoutAtStart, checkSessionInput, sessionInput, withAgents } from '../sessionInput';
 import { createCallDeps, type AgentDepsOptions } from '../calls/callDeps';
 import { addModelUsage } from '../engine/modelUsage';
 import { localSubagentRunner, localToolSession, type LocalAgentLaunch } from './subagents';
@@ -83,7 +83,9 @@ export class LocalSessionRun implements LocalTurnHost {
     worker: AgentDepsOptions,
     runChild: (child: LocalSessionOptions, worker: AgentDepsOptions) => Promise<LocalSessionResult>,
   ) {
-    const input = checkSessionInput(sessionInput(opts));
+    // The checkout options are the start's, not the input's (checked in run(), before anything runs).
+    const { trustCheckout: _t, checkoutSince: _s, ...options } = opts;
+    const input = checkSessionInput(sessionInput(options));
     this.input = input;
     this.sessionId = opts.sessionId ?? `local-${randomUUID()}`;
     this.store = localStore(worker);
@@ -326,7 +328,20 @@ export class LocalSessionRun implements LocalTurnHost {
   async run(): Promise<LocalSessionResult> {
     const { state } = this;
     let end: { status: SessionStatusName; endReason: string };
+    // A linked worktree's control files that came with a checkout: the same check as every start
+    // (CheckoutNotTrustedError, the result rejects) before a turn, a hook or an MCP server runs. A
+    // child session has its parent's configuration.
+    const refused = this.input.parent
+      ? undefined
+      : await checkoutAtStart(this.input, {
+          ...(this.opts.trustCheckout ? { trustCheckout: true } : {}),
+          ...(this.opts.checkoutSince ? { checkoutSince: this.opts.checkoutSince } : {}),
+        }).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
     try {
+      if (refused) throw refused;
       const outcome = await runSession(state, sessionConfig(this.input, !!this.input.parent), this.executor);
       // In-process there is no history to bound: a checkpoint never happens (no shouldCheckpoint).
       end =
@@ -349,6 +364,7 @@ export class LocalSessionRun implements LocalTurnHost {
     await this.store.dispose().catch(() => undefined);
     // Its temp and spool directories on this machine too (sessions apart, src/sandbox/sessionTemp.ts).
     await endSessionTemp(this.sessionId).catch(() => undefined);
+    if (refused) throw refused;
     this.status = end.status;
     this.phase = 'ended';
     this.endReason = end.endReason;

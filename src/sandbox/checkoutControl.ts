@@ -1,4 +1,4 @@
-// Control files that come in through a checkout (issue 30, class 3; docs/security.md "Round 3",
+// Control files that come in through a checkout (issue 30, class 3; docs/security.md "Round 4",
 // "Checkouts"). Sandboxed Bash in the main checkout may write the repository's objects and refs (a
 // plain `git commit` must work there), so with `hash-object`/`mktree`/`commit-tree`/`update-ref` it
 // can build a commit that adds `.claude/settings.json` (a SessionStart hook), `.mcp.json` or a new
@@ -21,8 +21,17 @@
 //    starts nothing unless the person says they trust them (`--trust-checkout`). The session that
 //    made the checkout does not load them: settings, hooks, MCP servers, memory and agents are read
 //    once, by the CLI, at the session's start (a child gets its parent's).
-// A file missing in the worktree is not named: a checkout never has the main checkout's untracked
-// files (`settings.local.json`, `.idea/`), and a missing file runs nothing.
+//  - Every way a session starts applies the rule through one function (src/sessionInput.ts
+//    `checkoutAtStart`): `run`, `startSession` of the library (`trustCheckout: true`), `schedule add`;
+//    a schedule's firing checks again on the worker for checkouts recorded after the schedule was
+//    created (`checkoutGuard` in the session input) and is refused before anything runs.
+// A file the main checkout has and the worktree lacks is named ('deleted') when the main checkout's
+// git tracks it — a planted commit that deletes a tracked `.claude/settings.json` takes its deny
+// rules away in the worktree — or, untracked, when it is a shared settings file that carries
+// restrictions (`carriesRestrictions`: deny or ask rules, `disableBypassPermissionsMode`, `sandbox`;
+// their absence widens what a session there may do). Not named: the person's `*.local.json`
+// settings and any other untracked file (`.idea/`, a local hook script) — never in any commit, so
+// missing from every worktree, and a missing file runs nothing.
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -52,7 +61,7 @@ export interface CheckoutRecord {
 export interface CheckoutChange {
   /** Absolute, in the session's directory. */
   path: string;
-  change: 'created' | 'modified';
+  change: 'created' | 'modified' | 'deleted';
   /** The main checkout's file it was compared with. */
   main: string;
 }
@@ -66,6 +75,7 @@ export interface CheckoutControl {
 
 const CHECKOUTS = path.join('durable-agent', 'checkouts');
 const MAX_RECORD_BYTES = 64 * 1024;
+const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /** The record's file: one per worktree git directory (`.git/worktrees/<name>`), in the repository's own git directory. */
 function recordPath(commonDir: string, gitDir: string): string {
@@ -189,15 +199,105 @@ export async function controlFilesFromCheckout(
     ),
   ]);
   const changes: CheckoutChange[] = [];
+  const skip = (r: string | undefined, sig: string): boolean =>
+    r === undefined || r === '.git' || r.startsWith(`.git${path.sep}`) || sig === 'dir';
   for (const [p, sig] of here.entries) {
     const r = inside(p, dir);
     // The git directory is the repository's own, not the checkout's; a directory is named by its entries.
-    if (r === undefined || r === '.git' || r.startsWith(`.git${path.sep}`) || sig === 'dir') continue;
-    const main = path.join(mainDir, r);
+    if (skip(r, sig)) continue;
+    const main = path.join(mainDir, r!);
     const was = there.entries.get(main);
     if (was === sig) continue;
     changes.push({ path: p, change: was === undefined ? 'created' : 'modified', main });
   }
+  changes.push(...(await deletedByCheckout(here.entries, there.entries, dir, mainDir, skip)));
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { ...(record ? { record } : {}), mainRoot, changes };
+}
+
+/** The main checkout's control files the worktree lacks that count (see the header): tracked by the main checkout's git, or carrying restrictions. */
+async function deletedByCheckout(
+  here: ReadonlyMap<string, string>,
+  there: ReadonlyMap<string, string>,
+  dir: string,
+  mainDir: string,
+  skip: (rel: string | undefined, sig: string) => boolean,
+): Promise<CheckoutChange[]> {
+  const missing: string[] = [];
+  for (const [main, sig] of there) {
+    const r = path.relative(mainDir, main);
+    if (r === '' || r.startsWith('..') || path.isAbsolute(r) || skip(r, sig)) continue;
+    if (!here.has(path.join(dir, r))) missing.push(r);
+  }
+  if (missing.length === 0) return [];
+  // Tracked by the main checkout's index (the person's own view of the repository; no sandboxed command writes it unnoticed: .git/index of the main checkout is theirs).
+  const tracked = new Set(
+    (await hostGit(mainDir, ['ls-files', '-z', '--', ...missing.map((r) => `:(literal)${r}`)]).catch(() => ''))
+      .split('\0')
+      .filter(Boolean)
+      .map((r) => path.normalize(r)),
+  );
+  const out: CheckoutChange[] = [];
+  for (const r of missing) {
+    const main = path.join(mainDir, r);
+    // A `.local` settings file is the person's own on this machine, in no commit: never in a worktree, so never named.
+    const local = /\.local\.json$/.test(r);
+    if (tracked.has(path.normalize(r)) || (!local && (await carriesRestrictions(main))))
+      out.push({ path: path.join(dir, r), change: 'deleted', main });
+  }
+  return out;
+}
+
+/**
+ * Whether a settings file restricts what a session may do (so that its absence widens it): deny or
+ * ask rules, `disableBypassPermissionsMode`, or `sandbox` settings. Any other file: false.
+ */
+export async function carriesRestrictions(file: string): Promise<boolean> {
+  if (!/^settings(\.local)?\.json$/.test(path.basename(file))) return false;
+  if (!['.claude', '.durable-agent'].includes(path.basename(path.dirname(file)))) return false;
+  let text: string;
+  try {
+    const fh = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      if ((await fh.stat()).size > MAX_SETTINGS_BYTES) return true; // too large to read: counted, not guessed
+      text = await fh.readFile('utf8');
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return false;
+  }
+  let j: { permissions?: { deny?: unknown; ask?: unknown; disableBypassPermissionsMode?: unknown }; sandbox?: unknown };
+  try {
+    j = JSON.parse(text) as typeof j;
+  } catch {
+    return true; // unreadable settings: counted, not guessed
+  }
+  const p = j?.permissions;
+  const nonEmpty = (v: unknown): boolean => Array.isArray(v) && v.length > 0;
+  return (
+    !!j &&
+    (nonEmpty(p?.deny) || nonEmpty(p?.ask) || p?.disableBypassPermissionsMode !== undefined || j.sandbox !== undefined)
+  );
+}
+
+/** One line per control file a checkout brought or took away, as every start path prints them (`run`, the library's error, a refused schedule firing). */
+export function checkoutLines(from: CheckoutControl, cwd: string): string[] {
+  const r = from.record;
+  const rel = (p: string): string => (p.startsWith(`${cwd}/`) ? p.slice(cwd.length + 1) : p);
+  const by = r
+    ? `by the checkout of branch ${r.branch} at ${r.commit.slice(0, 12)} (${r.at.slice(0, 16).replace('T', ' ')} UTC, ${r.by}${r.session ? ` in session ${r.session}` : ''})`
+    : 'in this worktree, where no session has run yet';
+  const why = (c: CheckoutChange): string =>
+    c.change === 'created'
+      ? `the main checkout ${from.mainRoot} does not have it`
+      : c.change === 'deleted'
+        ? `the main checkout has ${c.main} (its restrictions do not hold here)`
+        : `it differs from the main checkout's ${c.main}`;
+  return from.changes.map((c) => `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${why(c)}`);
+}
+
+/** What every start path says after the lines when it starts nothing; `how`: the way to trust them there. */
+export function checkoutRefusal(from: CheckoutControl, how: string): string {
+  return `nothing was started: the control files above came with a checkout of this worktree and differ from the main checkout ${from.mainRoot}; a branch can carry what no session could write on disk. Read them, then ${how} to start a session that loads them.`;
 }

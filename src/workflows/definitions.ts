@@ -77,6 +77,15 @@ export interface SessionInput {
    */
   hookPins?: HookPins;
   /**
+   * A schedule's session (src/schedules.ts): before anything runs, the worker compares the
+   * control files of `cwd` with the main checkout's when a checkout was recorded there after
+   * `since` (the schedule's creation, when the person saw or trusted them); a firing that would
+   * load files a checkout brought since is refused (the session fails with CHECKOUT_NOT_TRUSTED,
+   * nothing runs) and the schedule is paused with a note naming them. Absent: checked at the edge
+   * right before the start (run, startSession), nothing to check on the worker.
+   */
+  checkoutGuard?: { since: string; runFiles: string[]; scheduleId?: string };
+  /**
    * MCP servers (`.mcp.json` approved servers and settings `mcpServers`), unexpanded: `${VAR}`
    * expands on the worker that starts the server. Their tools join the pool as `mcp__<server>__<tool>`.
    */

@@ -34,7 +34,7 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import { initialContext, sessionRootOf } from '../engine/context';
 import type { Message } from '../engine/messages';
 import { describeOutage, type OutageState } from '../engine/retry';
-import type { HookActivities, ToolSettingsActivities } from '../activities';
+import type { CheckoutGuardActivities, HookActivities, ToolSettingsActivities } from '../activities';
 import { storedToolSettings } from './toolSettings';
 import { agentHookFields } from '../engine/subagents';
 import { SESSION_HOOK_EVENT_NAMES, type HookRun, type SessionHookEventName } from '../engine/hooks';
@@ -97,6 +97,16 @@ const toolSettingsStore = proxyLocalActivities<ToolSettingsActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+/** A schedule's firing: the checkout record, on the worker that has the directory (the tool task queue). No patch: only an input that carries `checkoutGuard` (created by a release that has it) runs it. */
+function checkoutGuardActivities(input: SessionInput): CheckoutGuardActivities {
+  return proxyActivities<CheckoutGuardActivities>({
+    activityId: activityIds.checkoutGuard(),
+    summary: 'checkout record',
+    startToCloseTimeout: '2 minutes',
+    retry: { initialInterval: '1 second', maximumAttempts: 3 },
+    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
+  });
+}
 /** Session-level hooks: one activity `hook-<event>-<n>` per firing, on the session's tool task queue. */
 function hookActivities(input: SessionInput, event: SessionHookEventName, n: number): HookActivities {
   return proxyActivities<HookActivities>({
@@ -127,6 +137,18 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   const session = new SessionRun(input, carry);
   session.register();
   try {
+    // A schedule's firing: a checkout recorded since the schedule was created that brought control
+    // files refuses it before anything of the session runs (src/calls/checkoutGuard.ts).
+    if (input.checkoutGuard && !carry && !input.parent) {
+      const guard = await checkoutGuardActivities(input).checkCheckoutGuard({ cwd: input.cwd, ...input.checkoutGuard });
+      if (guard.refused) {
+        session.finish('failed', guard.reason);
+        throw ApplicationFailure.nonRetryable(
+          `session refused: ${guard.reason}`,
+          'CHECKOUT_NOT_TRUSTED' satisfies ErrorCode,
+        );
+      }
+    }
     // A subagent fires the reference's subagent events (patched: a child session recorded before fired SessionStart/Stop).
     const subagentEvents =
       !!input.parent && SESSION_HOOK_EVENT_NAMES.some((e) => session.hasHooks(e)) && patched(SUBAGENT_HOOKS_PATCH);

@@ -22,6 +22,10 @@ import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
 import { sandboxSkip } from '../support/systemPackages';
 import { gitRepo } from '../support/gitRepo';
+import { waitFor } from '../support/wait';
+import { startSession } from '../../src/client';
+import { CheckoutNotTrustedError } from '../../src/sessionInput';
+import { lastUserText } from '../../src/testing/fakeAnthropic';
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -32,6 +36,22 @@ before(async () => {
 after(closeTestEnv);
 
 const repo = (): Promise<string> => gitRepo('da-co-repo-');
+
+/** Sandboxed Bash's plumbing: a commit on HEAD that adds `.claude/settings.json` (a SessionStart hook touching `marker`), and `refs` moved to it. */
+function plantCommand(marker: string, refs: string[]): string {
+  const settings = JSON.stringify({
+    hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] },
+  });
+  return (
+    `echo '{}' > .claude/settings.json; echo direct=$?; ` +
+    `b=$(printf '%s' '${settings}' | git hash-object -w --stdin) && ` +
+    `s=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree) && ` +
+    `t=$( (git ls-tree HEAD; printf "040000 tree $s\\t.claude\\n") | git mktree) && ` +
+    `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
+    refs.map((r) => `git update-ref ${r} $c`).join(' && ') +
+    ' && echo planted'
+  );
+}
 
 test('cli: a hook planted on worktree-x and main with git plumbing from the main checkout does not run in run --worktree', async (t) => {
   if (skip) return t.skip(skip);
@@ -116,5 +136,118 @@ test('cli: a hook planted on worktree-x and main with git plumbing from the main
     assert.equal(trusted.code, 0, trusted.stderr);
     assert.match(trusted.stderr, /⚠ \.claude\/settings\.json created by the checkout of branch worktree-x/);
     assert.equal(existsSync(marker), true, `the control: a trusted checkout's hook runs\n${trusted.stderr}`);
+  });
+});
+
+test('cli and library: startSession and schedule add in a planted worktree refuse as run does; a firing after a new checkout is refused and pauses its schedule', async (t) => {
+  if (skip) return t.skip(skip);
+  await withAgent({}, async ({ fake, client, taskQueue, storeDir }) => {
+    const root = await repo();
+    const home = await mkdtemp(join(tmpdir(), 'da-home-'));
+    const marker = join(await mkdtemp(join(tmpdir(), 'da-co-out-')), 'pwned');
+    const env = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
+      DURABLE_AGENT_TASK_QUEUE: taskQueue,
+      DURABLE_AGENT_HOME: home,
+      DURABLE_AGENT_STORE_DIR: storeDir,
+      HOME: home,
+    };
+    fake.script((req) =>
+      lastUserText(req).includes('plant it') && lastToolResults(req).length === 0
+        ? toolUseResponse([
+            {
+              id: 'toolu_plant2',
+              name: 'Bash',
+              input: { command: plantCommand(marker, ['refs/heads/worktree-z', 'refs/heads/main']) },
+            },
+          ])
+        : textResponse('done'),
+    );
+    const git = (...a: string[]) => execFileSync('git', a, { cwd: root, encoding: 'utf8' }).trim();
+    const run = (...args: string[]) => cli(['run', '--cwd', root, '--model', 'claude-test', ...args], env, 120_000);
+    const wtZ = join(root, '.claude', 'worktrees', 'z');
+    const suffix = taskQueue.slice(-8);
+    const sched = `co-nightly-${suffix}`;
+
+    // Before any planting: a worktree z, a schedule there (nothing to name), and a firing that runs.
+    const first = await run('--worktree', 'z', 'hello');
+    assert.equal(first.code, 0, first.stderr);
+    const add = await cli(
+      ['schedule', 'add', '--id', sched, '--cwd', wtZ, '--model', 'claude-test', '0 3 * * *', 'nightly', 'job'],
+      env,
+    );
+    assert.equal(add.code, 0, add.stderr);
+    const firing = async (n: number): Promise<string> => {
+      await client.schedule.getHandle(sched).trigger();
+      return waitFor(`firing ${n}`, async () => {
+        const recent = (await client.schedule.getHandle(sched).describe()).info.recentActions;
+        return recent.length >= n ? recent[n - 1]!.action.workflow.workflowId : undefined;
+      });
+    };
+    const nightlyRequests = () =>
+      fake.messageRequests().filter((q) => JSON.stringify(q.messages).includes('nightly job')).length;
+    const control = await firing(1);
+    assert.equal(((await client.workflow.getHandle(control).result()) as { status: string }).status, 'completed');
+    assert.equal(nightlyRequests(), 1, 'the control firing ran its session');
+
+    // The planting session in the main checkout moves worktree-z and main with plumbing.
+    const plant = await run('--permission-mode', 'dontAsk', '--allow', 'Bash', 'plant it');
+    assert.equal(plant.code, 0, plant.stderr);
+    assert.match(git('show', 'worktree-z:.claude/settings.json'), /SessionStart/);
+    // The person makes z again (a new checkout, recorded after the schedule was created): run refuses.
+    git('worktree', 'remove', '--force', wtZ);
+    const again = await run('--worktree', 'z', 'hello');
+    assert.equal(again.code, 1, again.stderr);
+    const runLines = again.stderr.split('\n').filter((l) => l.startsWith('⚠'));
+    assert.match(runLines.join('\n'), /^⚠ \.claude\/settings\.json created by the checkout of branch worktree-z /);
+
+    // The library: a typed error naming the file and the option; nothing started.
+    const before = fake.messageRequests().length;
+    await assert.rejects(
+      startSession(client, { prompt: 'library job', cwd: wtZ, taskQueue, model: { model: 'claude-test' } }),
+      (err: unknown) => {
+        assert.ok(err instanceof CheckoutNotTrustedError, String(err));
+        assert.deepEqual(err.files, [join(wtZ, '.claude', 'settings.json')]);
+        assert.deepEqual(err.lines, runLines, 'the same lines as run');
+        assert.match(err.message, /trustCheckout: true/);
+        return true;
+      },
+    );
+    // schedule add: the same lines, nothing created.
+    const add2 = await cli(['schedule', 'add', '--id', `${sched}-2`, '--cwd', wtZ, '0 3 * * *', 'x'], env);
+    assert.equal(add2.code, 1, add2.stderr);
+    assert.deepEqual(
+      add2.stderr.split('\n').filter((l) => l.startsWith('⚠')),
+      runLines,
+    );
+    assert.match(add2.stderr, /nothing was started: .* add the schedule again with --trust-checkout/);
+    await assert.rejects(client.schedule.getHandle(`${sched}-2`).describe(), /not found/i);
+    assert.equal(fake.messageRequests().length, before, 'no session started');
+
+    // The schedule made before the checkout fires: refused on the worker before anything runs.
+    const refused = await firing(2);
+    await assert.rejects(client.workflow.getHandle(refused).result(), (err: unknown) => {
+      const cause = (err as { cause?: { type?: string; message?: string } }).cause;
+      assert.equal(cause?.type, 'CHECKOUT_NOT_TRUSTED', String(err));
+      assert.match(cause?.message ?? '', /\.claude\/settings\.json created by the checkout of branch worktree-z/);
+      return true;
+    });
+    assert.equal(nightlyRequests(), 1, 'the refused firing made no model call');
+    const d = await client.schedule.getHandle(sched).describe();
+    assert.equal(d.state.paused, true, 'the schedule is paused');
+    assert.match(d.state.note ?? '', /a firing was refused.*\.claude\/settings\.json \(created\)/);
+    const ls = await cli(['schedule', 'ls'], env);
+    assert.match(ls.stdout, new RegExp(`${sched} .* paused \\(paused: a firing was refused`));
+    // The library's control: trusted, it starts.
+    const trusted = await startSession(client, {
+      prompt: 'library job',
+      cwd: wtZ,
+      taskQueue,
+      model: { model: 'claude-test' },
+      trustCheckout: true,
+    });
+    assert.equal(((await trusted.result()) as { status: string }).status, 'completed');
+    assert.equal(existsSync(marker), false, 'the planted hook never ran (no start path loaded the settings file)');
+    await client.schedule.getHandle(sched).delete();
   });
 });

@@ -21,8 +21,10 @@ import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
 import { SandboxHost } from '../../src/sandbox/host';
 import type { ToolUseContext } from '../../src/tools/Tool';
 import { prepareAgentWorktree } from '../../src/calls/agentWorktree';
-import { controlFilesFromCheckout } from '../../src/sandbox/checkoutControl';
-import { checkoutLines, runFilesOf } from '../../src/cli/controlManifest';
+import { checkoutLines, controlFilesFromCheckout } from '../../src/sandbox/checkoutControl';
+import { runFilesOf } from '../../src/cli/controlManifest';
+import { checkoutAtStart, CheckoutNotTrustedError } from '../../src/sessionInput';
+import { runLocalSession } from '../../src/local/runSession';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeEnv, use } from './pipelineFixtures';
 import { removeDir } from './tools-harness';
@@ -186,4 +188,74 @@ test('unit: a checkout whose control files are the main checkout’s names nothi
     [['.mcp.json', 'created']],
   );
   assert.match(checkoutLines(hand!, path.join(plain, 'hand'))[0]!, /where no session has run yet/);
+});
+
+test('attack: plumbing in the main checkout deletes the tracked .claude/settings.json (its deny rules) on worktree-d; the checkout names it, not the untracked local files', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, git } = repo();
+  // The tracked project settings carry deny rules; untracked: the person's local settings (deny
+  // rules too), an untracked shared settings file with an ask rule, an editor folder.
+  writeFileSync(
+    path.join(root, '.claude', 'settings.json'),
+    JSON.stringify({ hooks: HOOKS, permissions: { deny: ['Bash(curl:*)', 'Read(./.env)'] } }),
+  );
+  git('commit', '-qam', 'deny rules');
+  writeFileSync(path.join(root, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['Bash'] } }));
+  mkdirSync(path.join(root, '.durable-agent'));
+  writeFileSync(path.join(root, '.durable-agent', 'settings.json'), JSON.stringify({ permissions: { ask: ['Bash'] } }));
+  mkdirSync(path.join(root, '.idea'));
+  writeFileSync(path.join(root, '.idea', 'workspace.xml'), '<project/>');
+  git('branch', 'worktree-d');
+  const plant = await bashInMain(
+    root,
+    `t=$(git ls-tree HEAD | grep -v '\\.claude$' | git mktree) && c=$(git ${ID} commit-tree -m tidy -p HEAD $t) && git update-ref refs/heads/worktree-d $c && echo planted`,
+  );
+  assert.match(plant.output, /planted/, plant.output);
+  assert.equal(git('ls-tree', 'worktree-d', '.claude'), '', 'the branch has no .claude');
+  const entered = await step({ ...initialContext(root), projectDir: root }, root, 'EnterWorktree', { name: 'd' });
+  assert.equal(entered.isError, false, entered.text);
+  const wt = path.join(root, '.claude', 'worktrees', 'd');
+  assert.equal(existsSync(path.join(wt, '.claude', 'settings.json')), false, 'the deny rules are gone on disk');
+  const found = await controlFilesFromCheckout(wt);
+  assert.deepEqual(
+    found?.changes.map((c) => [path.relative(wt, c.path), c.change]),
+    [
+      ['.claude/settings.json', 'deleted'],
+      ['.durable-agent/settings.json', 'deleted'],
+    ],
+  );
+  const lines = checkoutLines(found!, wt);
+  assert.match(
+    lines[0]!,
+    new RegExp(
+      `^⚠ \\.claude/settings\\.json deleted by the checkout of branch worktree-d at [0-9a-f]{12} .*: the main checkout has ${root}/\\.claude/settings\\.json \\(its restrictions do not hold here\\)$`,
+    ),
+  );
+  // The one check every start path runs: a typed error naming the file and the option to trust.
+  await assert.rejects(checkoutAtStart({ cwd: wt }), (err: unknown) => {
+    assert.ok(err instanceof CheckoutNotTrustedError);
+    assert.equal(err.code, 'CHECKOUT_NOT_TRUSTED');
+    assert.deepEqual(
+      err.files.map((f) => path.relative(wt, f)),
+      ['.claude/settings.json', '.durable-agent/settings.json'],
+    );
+    assert.match(err.message, /\.claude\/settings\.json deleted by the checkout/);
+    assert.match(err.message, /trustCheckout: true/);
+    return true;
+  });
+  // The in-process runner (startLocalSession, runLocalSession): the same error, before a model call.
+  await assert.rejects(
+    runLocalSession(
+      { prompt: 'x', cwd: wt, model: { model: 'claude-test' } },
+      { anthropic: () => assert.fail('no model call') },
+    ),
+    (err: unknown) => err instanceof CheckoutNotTrustedError && err.files.length === 2,
+  );
+  const trusted = await checkoutAtStart({ cwd: wt }, { trustCheckout: true });
+  assert.equal(trusted.control?.changes.length, 2);
+  // A session the person trusted after the checkout has seen it.
+  assert.equal(
+    (await checkoutAtStart({ cwd: wt }, { checkoutSince: new Date(Date.now() + 60_000).toISOString() })).control,
+    undefined,
+  );
 });

@@ -11,7 +11,16 @@ import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
 import { loadSkills, SkillDefinitionError, type SkillDefinition } from '../../agents/skills';
-import { BUILTIN_TOOL_NAMES, DEFAULT_MODEL, sessionInput, startSession, type SessionOptions } from '../../client';
+import {
+  BUILTIN_TOOL_NAMES,
+  CheckoutNotTrustedError,
+  DEFAULT_MODEL,
+  prepareSessionStart,
+  sessionInput,
+  startPreparedSession,
+  type SessionOptions,
+} from '../../client';
+import { checkoutRefusal, type CheckoutControl } from '../../sandbox/checkoutControl';
 import { maxThinkingTokensFromEnv, toolSearchFromEnv } from '../../sessionInput';
 import { resolveThinkingSetting } from '../../engine/thinking';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
@@ -132,6 +141,10 @@ export function addSessionFlags(cmd: Command): Command {
     )
     .option('--no-sandbox', 'run Bash without the OS sandbox (default: sandboxed where the platform supports it)')
     .option(
+      '--trust-checkout',
+      "start although the worktree's control files (.claude/, .mcp.json, the scripts hooks run) came with a checkout and differ from the main checkout's (named first)",
+    )
+    .option(
       '--no-streaming-tools',
       'start tools only when the model message is complete (default: safe tools start while it streams; env DURABLE_AGENT_STREAMING_TOOL_EXECUTION=0)',
     )
@@ -154,10 +167,6 @@ export function addRunCommand(program: Command): void {
     .option(
       '--worktree [name]',
       'run in the git worktree .claude/worktrees/<name> (branch worktree-<name>) of the repository, created or reused before the session starts',
-    )
-    .option(
-      '--trust-checkout',
-      "start although the worktree's control files (.claude/, .mcp.json, the scripts hooks run) came with a checkout and differ from the main checkout's (named first)",
     )
     .option('--id <id>', 'session id (default: generated)')
     .option('--detach', 'print the session id and return')
@@ -498,7 +507,7 @@ async function startAndFollow(
   { cwd, settings, memory, mcp, agents, skills }: Loaded,
 ) {
   // The control files against the previous session's here (src/cli/controlManifest.ts): every change is named.
-  const { changeLines, checkoutLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } =
+  const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } =
     await import('../controlManifest');
   // The scripts its hooks and MCP servers run count too: what one session rewrote is named before the next runs it.
   const runFiles = runFilesOf(cwd, opts.additionalDirectories ?? [], opts.hooks, opts.mcpServers);
@@ -512,24 +521,30 @@ async function startAndFollow(
   );
   // A linked worktree's control files that came with a checkout no session here has seen, and that
   // the main checkout does not have (src/sandbox/checkoutControl.ts): named, and nothing starts
-  // unless the person trusts them (--trust-checkout).
-  const { controlFilesFromCheckout } = await import('../../sandbox/checkoutControl');
-  const fromCheckout = await controlFilesFromCheckout(cwd, runFiles, since ? since.previous?.startedAt : undefined);
-  const checkoutChanged = fromCheckout ? checkoutLines(fromCheckout, cwd) : [];
-  const named = new Set(fromCheckout?.changes.map((c) => c.path));
-  const changed = [
-    ...checkoutChanged,
-    ...(since ? changeLines({ ...since, changes: since.changes.filter((c) => !named.has(c.path)) }, cwd) : []),
-  ];
-  if (checkoutChanged.length > 0 && !o.trustCheckout) {
-    for (const line of changed) process.stderr.write(`${line}\n`);
-    throw new UsageError(
-      `nothing was started: the control files above came with a checkout of this worktree and differ from the main checkout ${fromCheckout!.mainRoot}; a branch can carry what no session could write on disk. Read them, then run again with --trust-checkout to start a session that loads them.`,
-    );
-  }
+  // unless the person trusts them (--trust-checkout). The check is the one every start path runs
+  // (prepareSessionStart → checkoutAtStart), with the last session here from the manifest.
+  const checkoutSince = since?.previous?.startedAt;
+  const otherLines = (fromCheckout: CheckoutControl | undefined): string[] => {
+    const named = new Set(fromCheckout?.changes.map((c) => c.path));
+    return since ? changeLines({ ...since, changes: since.changes.filter((c) => !named.has(c.path)) }, cwd) : [];
+  };
   await withClient(o, async (client) => {
+    let prepared;
+    try {
+      prepared = await prepareSessionStart(client, {
+        ...opts,
+        ...(o.trustCheckout ? { trustCheckout: true } : {}),
+        ...(checkoutSince ? { checkoutSince } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof CheckoutNotTrustedError)) throw err;
+      for (const line of [...err.lines, ...otherLines(err.control)]) process.stderr.write(`${line}\n`);
+      throw new UsageError(checkoutRefusal(err.control, 'run again with --trust-checkout'));
+    }
+    const fromCheckout = prepared.checkout?.control;
+    const changed = [...(prepared.checkout?.lines ?? []), ...otherLines(fromCheckout)];
     const startedAt = Date.now();
-    const handle = await startSession(client, opts);
+    const handle = await startPreparedSession(client, prepared);
     const id = handle.workflowId;
     if (since) {
       await recordSessionStart(cwd, id, since.now).catch((err: unknown) =>

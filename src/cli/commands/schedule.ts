@@ -14,6 +14,8 @@ import {
   unpauseSessionSchedule,
   type SessionScheduleInfo,
 } from '../../schedules';
+import { CheckoutNotTrustedError } from '../../sessionInput';
+import { checkoutRefusal } from '../../sandbox/checkoutControl';
 import { addConnectionOptions, print, UsageError, withClient, type ConnOpts } from '../options';
 import { addSessionFlags, buildRunSession, type RunOpts } from './run';
 
@@ -56,12 +58,25 @@ export function addScheduleCommands(program: Command): void {
         // The schedule id is not the session id: every firing has its own.
         const { opts } = await buildRunSession(promptWords, run as RunOpts);
         await withClient(o, async (client) => {
-          const s = await createSessionSchedule(client, opts, {
-            cron,
-            ...(id ? { scheduleId: id } : {}),
-            ...(tz ? { timeZone: tz } : {}),
-            ...(paused ? { paused } : {}),
-          });
+          let s: SessionScheduleInfo & { checkout?: string[] };
+          try {
+            s = await createSessionSchedule(
+              client,
+              { ...opts, ...(o.trustCheckout ? { trustCheckout: true } : {}) },
+              {
+                cron,
+                ...(id ? { scheduleId: id } : {}),
+                ...(tz ? { timeZone: tz } : {}),
+                ...(paused ? { paused } : {}),
+              },
+            );
+          } catch (err) {
+            // The same lines and refusal as `run` (src/sessionInput.ts checkoutAtStart): nothing was created.
+            if (!(err instanceof CheckoutNotTrustedError)) throw err;
+            for (const line of err.lines) process.stderr.write(`${line}\n`);
+            throw new UsageError(checkoutRefusal(err.control, 'add the schedule again with --trust-checkout'));
+          }
+          for (const line of s.checkout ?? []) process.stderr.write(`${line}\n`);
           print(
             o,
             s,
