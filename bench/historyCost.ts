@@ -15,11 +15,13 @@ import {
   countActions,
   cpuTicksFromStat,
   eventBytes,
+  eventTimeMs,
   eventTypeName,
   handoffs,
   localActivityType,
   payloadBytes,
   quantile,
+  scheduledTypes,
   totals,
   type ActionCount,
   type HistoryEvent,
@@ -281,13 +283,51 @@ export function renderBreakdown(lines: BreakdownLine[]): string {
   ].join('\n');
 }
 
+/**
+ * The hand-off from turn `turn` to the next, event by event across the three histories: every
+ * event from the turn's last tool completion to the next turn's callModel scheduled, in time order,
+ * in ms from the first.
+ */
+export function handoffTimeline(
+  turn: HistoryEvent[],
+  session: HistoryEvent[],
+  next: HistoryEvent[],
+): Array<{ ms: number; workflow: string; event: string }> {
+  const types = scheduledTypes(turn);
+  const done = turn.filter(
+    (e) =>
+      e.activityTaskCompletedEventAttributes &&
+      types.get(Number(e.activityTaskCompletedEventAttributes.scheduledEventId)) === 'runToolUse',
+  );
+  const from = done[done.length - 1];
+  const to = next.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel');
+  if (!from || !to) return [];
+  const [t0, t1] = [eventTimeMs(from), eventTimeMs(to)];
+  const tagged = [
+    ...turn.map((e) => ['turn n', e] as const),
+    ...session.map((e) => ['session', e] as const),
+    ...next.map((e) => ['turn n+1', e] as const),
+  ].filter(([, e]) => eventTimeMs(e) >= t0 && eventTimeMs(e) <= t1);
+  tagged.sort((a, b) => eventTimeMs(a[1]) - eventTimeMs(b[1]));
+  return tagged.map(([w, e]) => ({
+    ms: eventTimeMs(e) - t0,
+    workflow: w,
+    event: `${eventTypeName(e)} ${eventName(e)}`.trim(),
+  }));
+}
+
 /** Runs a session of `steps` turns of 3 Reads and returns the breakdown of turn `which`, and the raw events. */
 export async function breakdown(
   ctx: CostCtx,
   w: CostWorker,
   steps = 4,
   which = 3,
-): Promise<{ lines: BreakdownLine[]; session: HistoryEvent[]; turn: HistoryEvent[] }> {
+): Promise<{
+  lines: BreakdownLine[];
+  session: HistoryEvent[];
+  turn: HistoryEvent[];
+  handoff: ReturnType<typeof handoffTimeline>;
+}> {
   const files = costFiles(ctx.work);
   const key = `breakdown-${w.label.replace(/\W+/g, '-')}`;
   ctx.book.add(key, readsScript(steps, files));
@@ -305,5 +345,11 @@ export async function breakdown(
   const session = (await ctx.client.workflow.getHandle(h.workflowId).fetchHistory()).events ?? [];
   const turnId = `${h.workflowId}/turn-${which}`;
   const turn = (await ctx.client.workflow.getHandle(turnId).fetchHistory()).events ?? [];
-  return { lines: turnBreakdown(session, turn, turnId), session, turn };
+  const next = (await ctx.client.workflow.getHandle(`${h.workflowId}/turn-${which + 1}`).fetchHistory()).events ?? [];
+  return {
+    lines: turnBreakdown(session, turn, turnId),
+    session,
+    turn,
+    handoff: handoffTimeline(turn, session, next),
+  };
 }

@@ -634,6 +634,8 @@ async function breakdownStep(ctx: Ctx): Promise<void> {
   const b = await breakdown(cctx, { label: 'ours', taskQueue: ctx.taskQueue, pid: undefined });
   console.log(`Turn 3 of a session of 4 turns of 3 parallel Reads (2 KB files), and the session events it adds:\n`);
   console.log(renderBreakdown(b.lines));
+  console.log(`\nThe hand-off to the next turn (ms from the last tool completed):`);
+  for (const x of b.handoff) console.log(`  ${x.ms.toFixed(1).padStart(7)}  ${x.workflow.padEnd(8)} ${x.event}`);
   const out = process.env.BENCH_BREAKDOWN_JSON;
   if (out) writeFileSync(out, JSON.stringify({ session: b.session, turn: b.turn }, null, 1));
 }

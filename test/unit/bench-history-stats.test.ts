@@ -17,6 +17,7 @@ import {
   type HistoryEvent,
 } from '../../bench/historyStats';
 import { mergeRows, parseOnly, renderTable, type Row } from '../../bench/run';
+import { handoffTimeline } from '../../bench/historyCost';
 
 const ET = temporal.api.enums.v1.EventType;
 // protobufjs types 64-bit fields as Long; plain numbers encode and read the same.
@@ -164,4 +165,28 @@ test('unit: rows run alone replace their own rows in the table and append new on
   const twice = mergeRows(once, [row('C', '5')], 'Refreshed alone with `--only cost`: later.');
   assert.equal(twice.split('\n').filter((l) => l.startsWith('Refreshed alone')).length, 1);
   assert.ok(twice.includes('| C | — | — | 5 | t | info |'));
+});
+
+test('unit: the hand-off timeline merges the three histories from the last tool to the next callModel', () => {
+  const turn = [
+    scheduled(9, 100, 'runToolUse'),
+    completed(12, 150, 9),
+    ev(14, 170, { eventType: ET.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED }),
+  ];
+  const session = [
+    ev(30, 10, { eventType: ET.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED }), // an earlier turn's
+    ev(35, 180, { eventType: ET.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED }),
+  ];
+  const next = [ev(1, 200, { eventType: ET.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED }), scheduled(5, 240, 'callModel')];
+  const t = handoffTimeline(turn, session, next);
+  assert.deepEqual(
+    t.map((x) => [Math.round(x.ms), x.workflow, x.event]),
+    [
+      [0, 'turn n', 'ACTIVITY_TASK_COMPLETED'],
+      [20, 'turn n', 'WORKFLOW_EXECUTION_COMPLETED'],
+      [30, 'session', 'CHILD_WORKFLOW_EXECUTION_COMPLETED'],
+      [50, 'turn n+1', 'WORKFLOW_EXECUTION_STARTED'],
+      [90, 'turn n+1', 'ACTIVITY_TASK_SCHEDULED callModel'],
+    ],
+  );
 });
