@@ -698,6 +698,8 @@ async function main(): Promise<void> {
     loadavg()
       .map((x) => x.toFixed(2))
       .join(', ');
+  // The in-process sessions ran sandboxed Bash: the runtime's proxies would keep this process alive.
+  await new SandboxHost().close();
   if (rows.length === 0) return;
   const table = renderTable(rows);
   if (ONLY) {
@@ -714,8 +716,6 @@ async function main(): Promise<void> {
   ].join('\n');
   console.log(`${header}\n\n${table}`);
   if (!QUICK) writeBenchmarks(table, header);
-  // The in-process sessions ran sandboxed Bash: the runtime's proxies would keep this process alive.
-  await new SandboxHost().close();
 }
 
 if (require.main === module) {
