@@ -6,12 +6,15 @@ import { join } from 'node:path';
 export interface BenchWorker {
   child: ChildProcess;
   rss: () => Promise<number>;
+  /** Heartbeat calls since the last question and those estimated to reach the server (bench/worker.ts); NaN from a worker that does not count. */
+  heartbeats: () => Promise<{ calls: number; sent: number }>;
   stop: () => Promise<void>;
 }
 
-export function startWorker(env: Record<string, string>): Promise<BenchWorker> {
+/** `script`: another build's bench worker (the previous release's dist/bench/worker.js); default ours. */
+export function startWorker(env: Record<string, string>, script = join(__dirname, 'worker.js')): Promise<BenchWorker> {
   return new Promise((resolveStart, reject) => {
-    const child = fork(join(__dirname, 'worker.js'), [], {
+    const child = fork(script, [], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -19,19 +22,30 @@ export function startWorker(env: Record<string, string>): Promise<BenchWorker> {
     child.once('exit', (code) => reject(new Error(`bench worker exited (${code}) before it was ready`)));
     child.on('message', (m: { type?: string }) => {
       if (m?.type !== 'ready') return;
+      const ask = <T>(type: string, timeoutMs = 5000): Promise<T | undefined> =>
+        new Promise((r) => {
+          const t = setTimeout(() => {
+            child.off('message', on);
+            r(undefined);
+          }, timeoutMs);
+          const on = (msg: { type?: string }): void => {
+            if (msg?.type === type) {
+              clearTimeout(t);
+              child.off('message', on);
+              r(msg as T);
+            }
+          };
+          child.on('message', on);
+          child.send({ type });
+        });
       resolveStart({
         child,
-        rss: () =>
-          new Promise((r) => {
-            const on = (msg: { type?: string; rss?: number }): void => {
-              if (msg?.type === 'rss') {
-                child.off('message', on);
-                r(msg.rss ?? NaN);
-              }
-            };
-            child.on('message', on);
-            child.send({ type: 'rss' });
-          }),
+        rss: async () => (await ask<{ rss?: number }>('rss'))?.rss ?? NaN,
+        // An older build's worker does not answer: NaN after a short wait.
+        heartbeats: async () => {
+          const h = await ask<{ calls?: number; sent?: number }>('heartbeats', 1000);
+          return { calls: h?.calls ?? NaN, sent: h?.sent ?? NaN };
+        },
         stop: async () => {
           child.send({ type: 'stop' });
           const t = setTimeout(() => child.kill('SIGKILL'), 15_000);

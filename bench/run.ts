@@ -1,10 +1,13 @@
 // `npm run bench`: what durability costs, side by side in one run, as ONE table — printed and
 // written to BENCHMARKS.md (between the bench markers) with the machine and the command.
 //   npm run bench [-- --quick]     (--quick: fewer turns and repeats, for a smoke run)
+//   node dist/bench/run.js --only cost[,history,…]   (some steps alone: their rows replace the
+//     rows of the same name in BENCHMARKS.md's table, the others stay; steps: STEPS below)
+//   node dist/bench/run.js --only breakdown   (prints every event one turn of 3 Reads adds; no table)
 // Not a test: numbers vary with the machine's load (shown with the table). Ratios are taken
 // within this run; repeated rows report medians.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
+import { cpus, homedir, loadavg, totalmem, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
@@ -25,13 +28,40 @@ import {
   writesScript,
 } from './scenarios';
 import { SleepTool, SLEEP_TOOL_NAME } from './sleepTool';
+import { breakdown, COST_STEPS, measureCost, renderBreakdown, type CostCtx, type CostFigures } from './historyCost';
+import { PREVIOUS_RELEASE } from '../test/support/previousRelease';
 import { SandboxHost } from '../src/sandbox/host';
-import { startWorker } from './forkWorker';
+import { startWorker, type BenchWorker } from './forkWorker';
 import { clusterSession, clusterUnavailable, startClusterBench } from './cluster';
 import { readEnvFile, SERVER_ENV_FILE } from '../test/cluster/cluster';
 import { TEMPORAL_SERVER_VERSION } from '../test/cluster/server';
 
 const QUICK = process.argv.includes('--quick');
+export const STEPS = [
+  'floor',
+  'overhead',
+  'cluster',
+  'realistic',
+  'streaming',
+  'batch',
+  'history',
+  'cost',
+  'breakdown',
+] as const;
+export type Step = (typeof STEPS)[number];
+
+/** `--only a,b` (or `--only=a,b`): the steps to run; undefined = every step but `breakdown`. */
+export function parseOnly(argv: string[]): Set<Step> | undefined {
+  const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  if (i < 0) return undefined;
+  const arg = argv[i]!.startsWith('--only=') ? argv[i]!.slice('--only='.length) : argv[i + 1];
+  if (!arg) throw new Error(`--only needs a list of steps: ${STEPS.join(', ')}`);
+  const names = arg.split(',').map((x) => x.trim());
+  const bad = names.filter((n) => !(STEPS as readonly string[]).includes(n));
+  if (bad.length > 0) throw new Error(`--only: unknown step ${bad.join(', ')} (steps: ${STEPS.join(', ')})`);
+  return new Set(names as Step[]);
+}
+const ONLY = parseOnly(process.argv);
 const ROOT = resolve(__dirname, '..', '..');
 const N = {
   overheadTurns: QUICK ? 10 : 40,
@@ -451,6 +481,165 @@ function writeBenchmarks(table: string, header: string): void {
   writeFileSync(file, re.test(old) ? old.replace(re, block) : `${old.trimEnd()}\n\n${block}\n`);
 }
 
+/**
+ * The bench block with `rows` in place of the rows of the same measure (new ones appended) and a
+ * line saying which steps were refreshed alone: what `--only` writes, so the other rows stay.
+ */
+export function mergeRows(block: string, rows: Row[], note: string): string {
+  const lines = block.split('\n');
+  const head = (r: Row): string => renderTable([r]).split('\n')[2]!;
+  for (const r of rows) {
+    const at = lines.findIndex((l) => l.startsWith(`| ${r.measure} | `));
+    if (at >= 0) lines[at] = head(r);
+    else {
+      let last = -1;
+      lines.forEach((l, i) => {
+        if (l.startsWith('| ')) last = i;
+      });
+      if (last < 0) lines.push('', renderTable([r]));
+      else lines.splice(last + 1, 0, head(r));
+    }
+  }
+  const tag = note.slice(0, note.indexOf(':') + 1);
+  const noteAt = lines.findIndex((l) => l.startsWith(tag));
+  if (noteAt >= 0) lines[noteAt] = note;
+  else {
+    const firstBlank = lines.findIndex((l) => l.trim() === '');
+    lines.splice(firstBlank < 0 ? lines.length : firstBlank, 0, note);
+  }
+  return lines.join('\n');
+}
+
+function writeRowsAlone(rows: Row[], note: string): void {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const old = readFileSync(file, 'utf8');
+  const re = /(<!-- bench:start[^>]*-->\n)([\s\S]*?)(\n<!-- bench:end -->)/;
+  const m = re.exec(old);
+  if (!m) throw new Error('BENCHMARKS.md has no bench markers');
+  writeFileSync(file, old.replace(re, `${m[1]}${mergeRows(m[2]!, rows, note)}${m[3]}`));
+}
+
+const kb = (b: number): string => `${(b / 1024).toFixed(1)} KB`;
+const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '-');
+
+/** The cost rows (issue 33) for our worker, with the previous release's figures beside them when it ran. */
+export function costRows(ours: CostFigures, prev?: CostFigures | string): Row[] {
+  const { n, m, reads } = COST_STEPS;
+  const p = typeof prev === 'object' ? prev : undefined;
+  const prevNote = (f: (x: CostFigures) => string): string =>
+    p ? `; previous release: ${f(p)}` : typeof prev === 'string' ? `; previous release: ${prev}` : '';
+  const hist = (x: CostFigures): string =>
+    `${f1(x.perCall.events)} events, ${kb(x.perCall.bytes)} per call (${f1(x.perStep.events)} events, ${kb(x.perStep.bytes)} per step)`;
+  const cpu = (x: CostFigures): string =>
+    `worker ${ms(x.perStep.workerCpuMs)} + server ${ms(x.perStep.serverCpuMs)} = ${ms(x.perStep.workerCpuMs + x.perStep.serverCpuMs)}`;
+  const hand = (x: CostFigures): string =>
+    `median ${ms(x.handoffMedian)}, p90 ${ms(x.handoffP90)} (${x.handoffs} boundaries)`;
+  const act = (x: CostFigures): string => {
+    const a = x.actionsPerCall;
+    return `${f1(x.perCall.actions)}/call = activities ${f1(a.activities)} + child starts ${f1(a.workflowStarts)} + local-activity tasks ${f1(a.localActivityTasks)} (${f1(a.localActivities)} LAs) + timers ${f1(a.timers)} + signals ${f1(a.signals)} + updates ${f1(a.updates)} + heartbeats ${f1(a.heartbeats)}`;
+  };
+  const cpuSum = ours.perStep.workerCpuMs + ours.perStep.serverCpuMs;
+  const how = `sessions of ${n} and ${m} model steps, each 3 parallel Reads of 2 KB files; (${n}-step − ${m}-step) / ${n - m} steps${reads > 1 ? ` / ${reads} calls` : ''}`;
+  return [
+    {
+      measure: `History per tool call (${how}; session + turn histories from the server, events protobuf-encoded)`,
+      inProcess: '—',
+      temporal: hist(ours),
+      result: `${f1(ours.perCall.events)} events, ${kb(ours.perCall.bytes)}${prevNote(hist)}`,
+      target: '≤ 8 events, ≤ 2 KB per call (issue 33)',
+      verdict: verdict(ours.perCall.events <= 8 && ours.perCall.bytes <= 2048),
+    },
+    {
+      measure: `CPU per model step (the same sessions; /proc utime+stime of the worker process and the dev server)`,
+      inProcess: '—',
+      temporal: cpu(ours),
+      result: `${ms(cpuSum)}/step${prevNote(cpu)}`,
+      target: '≤ 100 ms worker + server (issue 33)',
+      verdict: verdict(cpuSum <= 100),
+    },
+    {
+      measure: `Turn-boundary hand-off (last tool activity completed → next callModel scheduled, from history times; the ${n}-step session)`,
+      inProcess: '—',
+      temporal: hand(ours),
+      result: `median ${ms(ours.handoffMedian)} (→ started ${ms(ours.handoffStartedMedian)})${prevNote(hand)}`,
+      target: 'median ≤ 30 ms (issue 33)',
+      verdict: verdict(ours.handoffMedian <= 30),
+    },
+    {
+      measure: `Temporal Cloud actions per tool call (the same sessions; from the histories: workflow and child starts, activities scheduled and retried, local activities as one per workflow task, timers, signals, updates; heartbeats: heartbeat() calls through the worker's 500 ms throttle, estimated)`,
+      inProcess: '—',
+      temporal: act(ours),
+      result: `${f1(ours.perCall.actions)}/call${prevNote(
+        (x) =>
+          `${f1(x.perCall.actions)}/call${Number.isFinite(x.actionsPerCall.heartbeats) ? '' : ' without heartbeats (its worker does not count them)'}`,
+      )}`,
+      target: 'none set',
+      verdict: 'info',
+    },
+  ];
+}
+
+/** The previous release's bench worker, if its build is cached (test/support/previousRelease.ts builds it; we never do here). */
+function previousWorkerScript(): { script?: string; why?: string } {
+  const dir = join(
+    process.env.DURABLE_AGENT_CACHE_DIR ?? join(homedir(), '.cache', 'durable-agent'),
+    'releases',
+    PREVIOUS_RELEASE,
+  );
+  const script = join(dir, 'dist', 'bench', 'worker.js');
+  return existsSync(script) ? { script } : { why: `not built (node dist/test/support/previousRelease.js)` };
+}
+
+async function costStep(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<Row[]> {
+  const cctx: CostCtx = { client: ctx.client, book: ctx.book, work: ctx.work, serverPid: ctx.server.pid };
+  const mine = await measureCost(cctx, {
+    label: 'ours',
+    taskQueue: ctx.taskQueue,
+    pid: ours.child.pid,
+    heartbeats: ours.heartbeats,
+  });
+  let prev: CostFigures | string;
+  const p = previousWorkerScript();
+  if (!p.script) prev = p.why ?? 'n/a';
+  else {
+    const w = await startWorker(
+      {
+        BENCH_ADDRESS: ctx.server.address,
+        BENCH_TASK_QUEUE: 'bench-prev',
+        BENCH_FAKE_URL: ctx.fakeURL,
+        BENCH_STORE_DIR: storeDir,
+      },
+      p.script,
+    );
+    try {
+      prev = await measureCost(cctx, {
+        label: `prev ${PREVIOUS_RELEASE.slice(0, 7)}`,
+        taskQueue: 'bench-prev',
+        pid: w.child.pid,
+      });
+      prev.label = PREVIOUS_RELEASE.slice(0, 7);
+    } catch (err) {
+      prev = `failed: ${(err as Error).message.slice(0, 120)}`;
+    } finally {
+      await w.stop();
+    }
+  }
+  const dump = (x: CostFigures | string): string => JSON.stringify(x);
+  process.stderr.write(`\nbench: cost figures: ours ${dump(mine)}\nprevious release: ${dump(prev)}\n`);
+  return costRows(mine, prev);
+}
+
+async function breakdownStep(ctx: Ctx): Promise<void> {
+  const cctx: CostCtx = { client: ctx.client, book: ctx.book, work: ctx.work, serverPid: ctx.server.pid };
+  const b = await breakdown(cctx, { label: 'ours', taskQueue: ctx.taskQueue, pid: undefined });
+  console.log(`Turn 3 of a session of 4 turns of 3 parallel Reads (2 KB files), and the session events it adds:\n`);
+  console.log(renderBreakdown(b.lines));
+  console.log(`\nThe hand-off to the next turn (ms from the last tool completed):`);
+  for (const x of b.handoff) console.log(`  ${x.ms.toFixed(1).padStart(7)}  ${x.workflow.padEnd(8)} ${x.event}`);
+  const out = process.env.BENCH_BREAKDOWN_JSON;
+  if (out) writeFileSync(out, JSON.stringify({ session: b.session, turn: b.turn }, null, 1));
+}
+
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const started = performance.now();
@@ -469,7 +658,9 @@ async function main(): Promise<void> {
   const connection = await Connection.connect({ address: server.address });
   const ctx: Ctx = { server, client: new Client({ connection }), taskQueue, book, fakeURL: fake.baseURL, work };
   const rows: Row[] = [];
-  const step = async (name: string, f: () => Promise<Row[]>): Promise<void> => {
+  const wanted = (s: Step): boolean => (ONLY ? ONLY.has(s) : s !== 'breakdown');
+  const step = async (name: Step, f: () => Promise<Row[]>): Promise<void> => {
+    if (!wanted(name)) return;
     const t = performance.now();
     process.stderr.write(`bench: ${name}…`);
     rows.push(...(await f()));
@@ -478,17 +669,23 @@ async function main(): Promise<void> {
   try {
     await step('floor', () => floorRows(ctx));
     await step('overhead', async () => (await overheadRows(ctx)).rows);
-    await step('overhead on the cluster', async () => {
+    await step('cluster', async () => {
       // Shown right under the dev server's overhead row.
       const cluster = await clusterRows(ctx);
       const at = rows.findIndex((r) => r.measure.startsWith('Durability overhead per turn ('));
+      if (at < 0) return cluster;
       rows.splice(at + 1, 0, ...cluster);
       return [];
     });
-    await step('realistic session', async () => [await realisticRow(ctx)]);
-    await step('streaming execution', async () => [await streamingRow(ctx)]);
+    await step('realistic', async () => [await realisticRow(ctx)]);
+    await step('streaming', async () => [await streamingRow(ctx)]);
     await step('batch', async () => [await batchRow(ctx)]);
-    await step('history and RSS', () => historyRows(ctx, worker.rss));
+    await step('cost', () => costStep(ctx, worker, mkdtempSync(join(work, 'prev-store-'))));
+    await step('history', () => historyRows(ctx, worker.rss));
+    await step('breakdown', async () => {
+      await breakdownStep(ctx);
+      return [];
+    });
   } finally {
     await worker.stop();
     await connection.close();
@@ -497,21 +694,33 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   const totalS = (performance.now() - started) / 1000;
+  const load = (): string =>
+    loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ');
+  // The in-process sessions ran sandboxed Bash: the runtime's proxies would keep this process alive.
+  await new SandboxHost().close();
+  if (rows.length === 0) return;
   const table = renderTable(rows);
+  if (ONLY) {
+    const only = [...ONLY].join(',');
+    const note = `Refreshed alone with \`node dist/bench/run.js --only ${only}\`: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} (${totalS.toFixed(0)} s), load average at the start ${before.replace(/.*load average /, '')}, at the end ${load()}.`;
+    console.log(`${note}\n\n${table}`);
+    if (!QUICK) writeRowsAlone(rows, note);
+    return;
+  }
   const header = [
     `Command: \`npm run bench${QUICK ? ' -- --quick' : ''}\` (${totalS.toFixed(0)} s).`,
     `Machine at the start: ${before}.`,
-    `At the end: load average ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(', ')}.`,
+    `At the end: load average ${load()}.`,
   ].join('\n');
   console.log(`${header}\n\n${table}`);
   if (!QUICK) writeBenchmarks(table, header);
-  // The in-process sessions ran sandboxed Bash: the runtime's proxies would keep this process alive.
-  await new SandboxHost().close();
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

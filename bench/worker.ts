@@ -1,10 +1,52 @@
 // The bench's Temporal worker, in its own process (as in a deployment), so that its RSS is its
-// own. Forked by bench/run.ts with IPC: answers 'rss', stops on 'stop'.
+// own. Forked by bench/run.ts with IPC: answers 'rss' and 'heartbeats', stops on 'stop'.
 //   env: BENCH_ADDRESS, BENCH_TASK_QUEUE, BENCH_FAKE_URL, BENCH_STORE_DIR
 import Anthropic from '@anthropic-ai/sdk';
-import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
+import { NativeConnection, Runtime, DefaultLogger, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import { bundleAgentWorkflows, createAgentWorker } from '../src/worker';
 import { SleepTool } from './sleepTool';
+import { throttledHeartbeats } from './historyStats';
+
+// The worker's heartbeat throttle (src/worker.ts: maxHeartbeatThrottleInterval / default, 500 ms).
+const HEARTBEAT_THROTTLE_MS = 500;
+
+/**
+ * Counts heartbeat() calls per activity attempt; 'heartbeats' answers how many calls there were
+ * since the last question and how many of them reached the server after the throttle (estimated
+ * by throttledHeartbeats: the SDK sends no event we could count here).
+ */
+function heartbeatCounter(): { factory: ActivityInterceptorsFactory; take: () => { calls: number; sent: number } } {
+  const done: Array<{ calls: number[]; end: number }> = [];
+  const factory: ActivityInterceptorsFactory = (ctx) => {
+    if (ctx.info.isLocal) return {}; // a local activity's heartbeat() does nothing
+    const calls: number[] = [];
+    const c = ctx as unknown as { heartbeatFn: (d?: unknown) => void };
+    const orig = c.heartbeatFn;
+    c.heartbeatFn = (d?: unknown) => {
+      calls.push(performance.now());
+      orig(d);
+    };
+    return {
+      inbound: {
+        execute: async (input, next) => {
+          try {
+            return await next(input);
+          } finally {
+            done.push({ calls, end: performance.now() });
+          }
+        },
+      },
+    };
+  };
+  const take = (): { calls: number; sent: number } => {
+    const all = done.splice(0);
+    return {
+      calls: all.reduce((n, a) => n + a.calls.length, 0),
+      sent: all.reduce((n, a) => n + throttledHeartbeats(a.calls, a.end, HEARTBEAT_THROTTLE_MS), 0),
+    };
+  };
+  return { factory, take };
+}
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -13,6 +55,7 @@ async function main(): Promise<void> {
     if (!v) throw new Error(`bench worker: ${k} is not set`);
     return v;
   };
+  const beats = heartbeatCounter();
   const connection = await NativeConnection.connect({ address: env('BENCH_ADDRESS') });
   const worker = await createAgentWorker({
     connection,
@@ -21,9 +64,11 @@ async function main(): Promise<void> {
     anthropic: () => new Anthropic({ apiKey: 'bench', baseURL: env('BENCH_FAKE_URL'), maxRetries: 0 }),
     storeDir: env('BENCH_STORE_DIR'),
     workflowBundle: await bundleAgentWorkflows(),
+    workerOptions: { interceptors: { activity: [beats.factory] } },
   });
   process.on('message', (m: { type?: string }) => {
     if (m?.type === 'rss') process.send?.({ type: 'rss', rss: process.memoryUsage().rss });
+    if (m?.type === 'heartbeats') process.send?.({ type: 'heartbeats', ...beats.take() });
     if (m?.type === 'stop') worker.shutdown();
   });
   process.on('disconnect', () => worker.shutdown());

@@ -1,0 +1,192 @@
+// unit: the bench's history counting (bench/historyStats.ts, issue 33) and its row selection and
+// merging (bench/run.ts): events and bytes, payload bytes, Temporal Cloud actions, the turn-boundary
+// hand-off, heartbeats after the throttle, /proc CPU, --only, rows written alone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { temporal } from '@temporalio/proto';
+import {
+  actionTotal,
+  countActions,
+  cpuTicksFromStat,
+  eventBytes,
+  handoffs,
+  payloadBytes,
+  quantile,
+  throttledHeartbeats,
+  totals,
+  type HistoryEvent,
+} from '../../bench/historyStats';
+import { mergeRows, parseOnly, renderTable, type Row } from '../../bench/run';
+import { handoffTimeline } from '../../bench/historyCost';
+
+const ET = temporal.api.enums.v1.EventType;
+// protobufjs types 64-bit fields as Long; plain numbers encode and read the same.
+type Long = NonNullable<HistoryEvent['eventId']>;
+const L = (n: number): Long => n as unknown as Long;
+const at = (ms: number): HistoryEvent['eventTime'] => ({ seconds: L(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
+const payload = (s: string) => ({ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(s) });
+
+function ev(id: number, ms: number, rest: Partial<HistoryEvent>): HistoryEvent {
+  return { eventId: L(id), eventTime: at(ms), ...rest };
+}
+const scheduled = (id: number, ms: number, name: string): HistoryEvent =>
+  ev(id, ms, {
+    eventType: ET.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+    activityTaskScheduledEventAttributes: { activityType: { name }, input: { payloads: [payload('{}')] } },
+  });
+const started = (id: number, ms: number, sched: number, attempt = 1): HistoryEvent =>
+  ev(id, ms, {
+    eventType: ET.EVENT_TYPE_ACTIVITY_TASK_STARTED,
+    activityTaskStartedEventAttributes: { scheduledEventId: L(sched), attempt },
+  });
+const completed = (id: number, ms: number, sched: number): HistoryEvent =>
+  ev(id, ms, {
+    eventType: ET.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+    activityTaskCompletedEventAttributes: { scheduledEventId: L(sched), result: { payloads: [payload('"ok"')] } },
+  });
+const wftCompleted = (id: number): HistoryEvent =>
+  ev(id, 0, { eventType: ET.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, workflowTaskCompletedEventAttributes: {} });
+const laMarker = (id: number, type: string): HistoryEvent =>
+  ev(id, 0, {
+    eventType: ET.EVENT_TYPE_MARKER_RECORDED,
+    markerRecordedEventAttributes: {
+      markerName: 'core_local_activity',
+      details: { data: { payloads: [payload(JSON.stringify({ activity_type: type }))] } },
+    },
+  });
+
+test('unit: event bytes are the protobuf encoding; payload bytes count data and metadata', () => {
+  const e = scheduled(5, 1000, 'callModel');
+  assert.equal(eventBytes(e), temporal.api.history.v1.HistoryEvent.encode(e).finish().length);
+  assert.ok(eventBytes(e) > payloadBytes(e));
+  // '{}' (2) + 'encoding' (8) + 'json/plain' (10)
+  assert.equal(payloadBytes(e), 20);
+  assert.equal(payloadBytes(wftCompleted(4)), 0);
+  const t = totals([[e, wftCompleted(6)], [e]]);
+  assert.equal(t.events, 3);
+  assert.equal(t.bytes, 2 * eventBytes(e) + eventBytes(wftCompleted(6)));
+});
+
+test('unit: actions: starts, activities and retries, local activities once per workflow task, timers, signals', () => {
+  const h: HistoryEvent[] = [
+    ev(1, 0, { workflowExecutionStartedEventAttributes: {} }),
+    wftCompleted(4),
+    laMarker(5, 'describeToolUses'),
+    scheduled(6, 0, 'runToolUse'),
+    started(7, 0, 6, 3), // two retries
+    wftCompleted(9),
+    laMarker(10, 'storeReadFiles'),
+    laMarker(11, 'appendTranscript'),
+    ev(12, 0, { markerRecordedEventAttributes: { markerName: 'core_patch' } }),
+    ev(13, 0, { timerStartedEventAttributes: { timerId: '1' } }),
+    ev(14, 0, { workflowExecutionSignaledEventAttributes: { signalName: 's' } }),
+    ev(15, 0, { workflowExecutionUpdateAcceptedEventAttributes: {} }),
+  ];
+  const c = countActions(h);
+  assert.deepEqual(c, {
+    workflowStarts: 1,
+    activities: 3,
+    localActivityTasks: 2,
+    localActivities: 3,
+    timers: 1,
+    signals: 1,
+    updates: 1,
+  });
+  assert.equal(actionTotal(c), 9);
+  assert.equal(actionTotal(c, 2), 11);
+});
+
+test('unit: the hand-off runs from the last tool completed in a turn to the next turn’s callModel', () => {
+  const turn1 = [
+    scheduled(5, 0, 'callModel'),
+    completed(7, 100, 5),
+    scheduled(9, 110, 'runToolUse'),
+    scheduled(10, 110, 'runToolUse'),
+    completed(12, 150, 10),
+    completed(14, 180, 9),
+  ];
+  const turn2 = [scheduled(5, 200, 'callModel'), started(6, 205, 5), completed(7, 300, 5)]; // no tools: the last turn
+  const h = handoffs([turn1, turn2]);
+  assert.equal(h.length, 1);
+  assert.ok(Math.abs(h[0]!.toScheduledMs - 20) < 1e-6);
+  assert.ok(Math.abs(h[0]!.toStartedMs - 25) < 1e-6);
+  assert.deepEqual(handoffs([turn2, turn1]), []); // a turn without tools hands nothing off
+});
+
+test('unit: quantile is the nearest rank, ignoring NaN', () => {
+  assert.equal(quantile([5, 1, 3, NaN], 0.5), 3);
+  assert.equal(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9), 9);
+  assert.ok(Number.isNaN(quantile([], 0.5)));
+});
+
+test('unit: heartbeats after a 500 ms throttle', () => {
+  assert.equal(throttledHeartbeats([], 1000, 500), 0);
+  assert.equal(throttledHeartbeats([10], 1000, 500), 1);
+  // Many calls in the first window: the first goes at once, one held call at 510.
+  assert.equal(throttledHeartbeats([10, 20, 30, 40], 1000, 500), 2);
+  // The held call dies with the activity when it ends before the window does.
+  assert.equal(throttledHeartbeats([10, 20], 300, 500), 1);
+  // A call every 100 ms for 2 s: at 0, 500, 1000, 1500 (and the held one at 2000 is after the end).
+  const every = Array.from({ length: 20 }, (_, i) => i * 100);
+  assert.equal(throttledHeartbeats(every, 1999, 500), 4);
+  // Calls far apart each go at once.
+  assert.equal(throttledHeartbeats([0, 1000, 2000], 3000, 500), 3);
+});
+
+test('unit: CPU ticks from /proc/<pid>/stat, a command with spaces and parentheses', () => {
+  const fields = ['S', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '250', '40', '0', '0'];
+  assert.equal(cpuTicksFromStat(`123 (node (x) y) ${fields.join(' ')}`), 290);
+});
+
+test('unit: --only selects steps and refuses unknown ones', () => {
+  assert.equal(parseOnly(['node', 'run.js']), undefined);
+  assert.deepEqual([...parseOnly(['node', 'run.js', '--only', 'cost,history'])!], ['cost', 'history']);
+  assert.deepEqual([...parseOnly(['node', 'run.js', '--only=breakdown'])!], ['breakdown']);
+  assert.throws(() => parseOnly(['node', 'run.js', '--only', 'costs']), /unknown step costs/);
+});
+
+test('unit: rows run alone replace their own rows in the table and append new ones; a note says so', () => {
+  const row = (measure: string, result: string): Row => ({
+    measure,
+    inProcess: '—',
+    temporal: '—',
+    result,
+    target: 't',
+    verdict: 'info',
+  });
+  const block = `Command: x.\nAt the end: y.\n\n${renderTable([row('A', '1'), row('B', '2')])}`;
+  const once = mergeRows(block, [row('B', '3'), row('C', '4')], 'Refreshed alone with `--only cost`: now.');
+  const lines = once.split('\n');
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('| ') && !l.startsWith('| Measure') && !l.startsWith('| ---')),
+    ['| A | — | — | 1 | t | info |', '| B | — | — | 3 | t | info |', '| C | — | — | 4 | t | info |'],
+  );
+  assert.equal(lines[2], 'Refreshed alone with `--only cost`: now.');
+  const twice = mergeRows(once, [row('C', '5')], 'Refreshed alone with `--only cost`: later.');
+  assert.equal(twice.split('\n').filter((l) => l.startsWith('Refreshed alone')).length, 1);
+  assert.ok(twice.includes('| C | — | — | 5 | t | info |'));
+});
+
+test('unit: the hand-off timeline merges the three histories from the last tool to the next callModel', () => {
+  const turn = [
+    scheduled(9, 100, 'runToolUse'),
+    completed(12, 150, 9),
+    ev(14, 170, { eventType: ET.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED }),
+  ];
+  const session = [
+    ev(30, 10, { eventType: ET.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED }), // an earlier turn's
+    ev(35, 180, { eventType: ET.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED }),
+  ];
+  const next = [ev(1, 200, { eventType: ET.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED }), scheduled(5, 240, 'callModel')];
+  const t = handoffTimeline(turn, session, next);
+  assert.deepEqual(
+    t.map((x) => [Math.round(x.ms), x.workflow, x.event]),
+    [
+      [0, 'turn n', 'ACTIVITY_TASK_COMPLETED'],
+      [20, 'turn n', 'WORKFLOW_EXECUTION_COMPLETED'],
+      [30, 'session', 'CHILD_WORKFLOW_EXECUTION_COMPLETED'],
+      [50, 'turn n+1', 'WORKFLOW_EXECUTION_STARTED'],
+      [90, 'turn n+1', 'ACTIVITY_TASK_SCHEDULED callModel'],
+    ],
+  );
+});
