@@ -29,7 +29,7 @@ import {
 } from './scenarios';
 import { SleepTool, SLEEP_TOOL_NAME } from './sleepTool';
 import { breakdown, COST_STEPS, measureCost, renderBreakdown, type CostCtx, type CostFigures } from './historyCost';
-import { PREVIOUS_RELEASE } from '../test/support/previousRelease';
+import { previousReleaseCommit } from '../test/support/previousRelease';
 import { SandboxHost } from '../src/sandbox/host';
 import { startWorker, type BenchWorker } from './forkWorker';
 import { clusterSession, clusterUnavailable, startClusterBench } from './cluster';
@@ -580,14 +580,16 @@ export function costRows(ours: CostFigures, prev?: CostFigures | string): Row[] 
 }
 
 /** The previous release's bench worker, if its build is cached (test/support/previousRelease.ts builds it; we never do here). */
-function previousWorkerScript(): { script?: string; why?: string } {
+function previousWorkerScript(): { script?: string; commit?: string; why?: string } {
+  const { commit, why } = previousReleaseCommit();
+  if (!commit) return { why: why ?? 'no previous release' };
   const dir = join(
     process.env.DURABLE_AGENT_CACHE_DIR ?? join(homedir(), '.cache', 'durable-agent'),
     'releases',
-    PREVIOUS_RELEASE,
+    commit,
   );
   const script = join(dir, 'dist', 'bench', 'worker.js');
-  return existsSync(script) ? { script } : { why: `not built (node dist/test/support/previousRelease.js)` };
+  return existsSync(script) ? { script, commit } : { why: `not built (node dist/test/support/previousRelease.js)` };
 }
 
 async function costStep(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<Row[]> {
@@ -613,11 +615,11 @@ async function costStep(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<
     );
     try {
       prev = await measureCost(cctx, {
-        label: `prev ${PREVIOUS_RELEASE.slice(0, 7)}`,
+        label: `prev ${(p.commit ?? '').slice(0, 7)}`,
         taskQueue: 'bench-prev',
         pid: w.child.pid,
       });
-      prev.label = PREVIOUS_RELEASE.slice(0, 7);
+      prev.label = (p.commit ?? '').slice(0, 7);
     } catch (err) {
       prev = `failed: ${(err as Error).message.slice(0, 120)}`;
     } finally {
