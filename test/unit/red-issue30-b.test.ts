@@ -1,0 +1,260 @@
+// unit (red team, issue 30 round 4, second fresh-eyes pass): attacks on what the WORKER runs or
+// trusts outside the sandbox — the session's repository record and worktree registrations
+// (src/tools/repository.ts), checkout control (src/sandbox/checkoutControl.ts), session-end removal
+// and sessions apart (src/sandbox/sessionTemp.ts, src/permissions/sessionsApart.ts), and the
+// host-process door (src/hostProcess/: the environment per purpose, git's hardening, ripgrep).
+// The agent is assumed prompt-injected: it controls sandboxed Bash and the file tools within its
+// mode's rules. Each test asserts the attack is CONTAINED (a hole found and fixed stays as a
+// regression test). Oracles: marker files a payload would write outside the sandbox, bait secrets
+// searched in files, the bytes of victim files, git's own files — never a tool's words.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { applyContextModifiers, initialContext, type AgentContext } from '../../src/engine/context';
+import { toolResultText } from '../../src/engine/messages';
+import { runToolPipeline } from '../../src/pipeline';
+import { createToolPool } from '../../src/permissions/toolPool';
+import { SandboxHost, sessionTasksPath, sessionTempPath } from '../../src/sandbox/host';
+import type { SandboxSettings } from '../../src/sandbox/settings';
+import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools/builtin';
+import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import type { PermissionMode, ToolPermissionContext } from '../../src/tools/permissionTypes';
+import type { ToolUseContext } from '../../src/tools/Tool';
+import { projectRepositoryOf } from '../../src/tools/repository';
+import { hostEnvironment, type HostPurpose } from '../../src/hostProcess/door';
+import { HostGitRefused, hostGit } from '../../src/hostProcess/git';
+import { git as worktreeGit, createOrReuseWorktree } from '../../src/tools/worktree';
+import { controlFilesFromCheckout } from '../../src/sandbox/checkoutControl';
+import { runFilesOf } from '../../src/cli/controlManifest';
+import { loadSkills } from '../../src/agents/skills';
+import { endSessionTemp, sessionTempDir } from '../../src/sandbox/sessionTemp';
+import { inAnotherSession } from '../../src/permissions/sessionsApart';
+import { sandboxSkip } from '../support/systemPackages';
+
+const sandboxHost = new SandboxHost();
+let skip: string | false = false;
+const cleanup: string[] = [];
+const TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];
+const MODES: PermissionMode[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'];
+const BAIT: Record<string, string> = {
+  ANTHROPIC_API_KEY: 'sk-ant-api03-BAIT-red30b-5e1f',
+  DATABASE_URL: 'postgres://admin:BAIT-red30b-pw@db.internal:5432/prod',
+  CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-BAIT-red30b-9c2d',
+};
+const saved: Record<string, string | undefined> = {};
+
+before(async () => {
+  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (b) tests');
+  for (const [k, v] of Object.entries(BAIT)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+});
+
+after(async () => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  await sandboxHost.close();
+  for (const d of cleanup) rmSync(d, { recursive: true, force: true });
+});
+
+const scratch = (p = 'da-r30b-'): string => {
+  const d = realpathSync(mkdtempSync(path.join(tmpdir(), p)));
+  cleanup.push(d);
+  return d;
+};
+
+/** git as the person runs it, without their global configuration. */
+const gitAs =
+  (cwd: string) =>
+  (...a: string[]): string =>
+    execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+    }).trim();
+
+/** A project repository with one commit (`a.txt`, `.gitattributes` given) beside a markers directory. */
+function project(attributes = ''): { base: string; root: string; marks: string; g: (...a: string[]) => string } {
+  const base = scratch();
+  const root = path.join(base, 'proj');
+  const marks = path.join(base, 'marks');
+  mkdirSync(root);
+  mkdirSync(marks);
+  const g = gitAs(root);
+  g('init', '-q', '-b', 'main');
+  writeFileSync(path.join(root, 'a.txt'), 'hello\n');
+  if (attributes) writeFileSync(path.join(root, '.gitattributes'), attributes);
+  g('add', '.');
+  g('commit', '-qm', 'init');
+  return { base, root, marks, g };
+}
+
+const ran = (marks: string): string[] => readdirSync(marks).sort();
+
+let n = 0;
+
+/** A session as the worker runs its calls (repository recorded at its start, task dir a working directory). */
+class Session {
+  readonly id = `red30b-${process.pid}-${++n}`;
+  agent: AgentContext;
+  readonly permission: ToolPermissionContext;
+  constructor(
+    cwd: string,
+    readonly mode: PermissionMode,
+    opts: { allow?: string[] } = {},
+  ) {
+    this.agent = { ...initialContext(cwd), projectDir: cwd };
+    const sandbox: SandboxSettings = { repository: projectRepositoryOf(cwd) ?? false };
+    this.permission = {
+      mode,
+      rules: { allow: opts.allow ?? [], ask: [], deny: [] },
+      workingDirectories: [cwd, sessionTasksPath(this.id)],
+      sandbox,
+    };
+  }
+  async run(name: string, input: Record<string, unknown>): Promise<{ text: string; status: string; isError: boolean }> {
+    const o = await runToolPipeline(
+      { type: 'tool_use', id: `toolu_r30b_${++n}`, name, input },
+      {
+        pool: createToolPool(TOOLS, this.permission),
+        sessionId: this.id,
+        agent: this.agent,
+        permission: this.permission,
+        sandboxHost,
+      },
+    );
+    this.agent = applyContextModifiers(this.agent, o.contextModifiers);
+    return {
+      text: o.result ? toolResultText(o.result) : `(${o.status})`,
+      status: o.status,
+      isError: o.result?.is_error === true,
+    };
+  }
+}
+
+/** Sandboxed Bash straight through the tool (dontAsk: the sandbox is the only wall tested). */
+async function bash(cwd: string, command: string, sessionId = 'red30b-bash', extra: string[] = []): Promise<string> {
+  const ctx: ToolUseContext = {
+    sessionId,
+    toolUseId: `toolu_r30b_${++n}`,
+    idempotencyKey: 'k',
+    agent: { ...initialContext(cwd), projectDir: cwd },
+    permission: {
+      mode: 'dontAsk',
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [cwd, ...extra],
+      sandbox: {},
+    },
+    abortSignal: new AbortController().signal,
+    sandboxHost,
+  };
+  return ((await BashTool.call({ command }, ctx, () => undefined)).data as BashOutput).output;
+}
+
+// =====================================================================================================
+// Surface 4: the door — worker-side git's hardening.
+
+test('door (git): a conditional include (includeIf onbranch:worktree-*) arms a filter only in the new worktree’s checkout — worker-side git worktree add runs nothing', async () => {
+  const { base, root, marks, g } = project('* filter=x\n');
+  const inc = path.join(base, 'branch.inc');
+  writeFileSync(inc, `[filter "x"]\n\tsmudge = "sh -c \\"touch ${marks}/onbranch; cat\\""\n\tclean = cat\n`);
+  g('config', 'includeIf.onbranch:worktree-*.path', inc);
+  await worktreeGit(root, [
+    `--git-dir=${root}/.git`,
+    `--work-tree=${root}`,
+    'worktree',
+    'add',
+    '-q',
+    '-b',
+    'worktree-x',
+    path.join(root, '.claude', 'worktrees', 'x'),
+    'HEAD',
+  ]).catch(() => undefined);
+  assert.deepEqual(ran(marks), [], 'the included filter ran outside the sandbox');
+  // Control: the person's git does run it (the attack is real).
+  g('worktree', 'add', '-q', '-b', 'worktree-y', path.join(base, 'y'), 'HEAD');
+  assert.deepEqual(ran(marks), ['onbranch'], 'control: plain git runs the conditionally included filter');
+});
+
+test('door (git): a conditional include on the git directory (includeIf gitdir:**/worktrees/**) arms a filter only in the child checkout — nothing runs', async () => {
+  const { base, root, marks, g } = project('* filter=w\n');
+  const inc = path.join(base, 'gitdir.inc');
+  writeFileSync(inc, `[filter "w"]\n\tsmudge = "sh -c \\"touch ${marks}/gitdir; cat\\""\n\tclean = cat\n`);
+  g('config', 'includeIf.gitdir:**/worktrees/**.path', inc);
+  await createOrReuseWorktree(projectRepositoryOf(root)!, 'g1').catch(() => undefined);
+  assert.deepEqual(ran(marks), [], 'the filter included for worktree git directories ran outside the sandbox');
+});
+
+test('door (git): a conditional include is refused (HostGitRefused), not followed differently by git and by the override list', async () => {
+  const { base, root, g } = project();
+  writeFileSync(path.join(base, 'c.inc'), '[core]\n\tworktree = /tmp\n');
+  g('config', 'includeIf.onbranch:worktree-*.path', path.join(base, 'c.inc'));
+  await assert.rejects(hostGit(root, ['rev-parse', 'HEAD']), HostGitRefused);
+});
+
+test('door (git): an unconditional include of a file in the working tree naming a filter — switched off (the list follows includes)', async () => {
+  const { root, marks, g } = project('* filter=inc\n');
+  writeFileSync(
+    path.join(root, 'git.inc'),
+    `[filter "inc"]\n\tsmudge = "sh -c \\"touch ${marks}/include; cat\\""\n\tclean = cat\n`,
+  );
+  g('config', 'include.path', '../git.inc');
+  await createOrReuseWorktree(projectRepositoryOf(root)!, 'i1');
+  rmSync(path.join(root, 'a.txt'));
+  await hostGit(root, ['checkout', '--', 'a.txt']);
+  assert.deepEqual(ran(marks), []);
+});
+
+test('door (git): extensions.worktreeConfig + the main worktree’s config.worktree naming a filter — switched off', async () => {
+  const { root, marks, g } = project('* filter=cw\n');
+  g('config', 'extensions.worktreeConfig', 'true');
+  g('config', '--worktree', 'filter.cw.smudge', `sh -c "touch ${marks}/cw; cat"`);
+  rmSync(path.join(root, 'a.txt'));
+  await hostGit(root, ['checkout', '--', 'a.txt']);
+  await createOrReuseWorktree(projectRepositoryOf(root)!, 'cw1');
+  assert.deepEqual(ran(marks), []);
+});
+
+test('door (git): program-running keys spelled in other cases (CORE.FSMONITOR, Core.HooksPath, Core.SshCommand) — the command line wins', async () => {
+  const { root, marks, g } = project();
+  const hook = path.join(root, 'evil-hooks');
+  mkdirSync(hook);
+  writeFileSync(path.join(hook, 'post-checkout'), `#!/bin/sh\ntouch ${marks}/hook\n`);
+  chmodSync(path.join(hook, 'post-checkout'), 0o755);
+  writeFileSync(path.join(root, 'fsm.sh'), `#!/bin/sh\ntouch ${marks}/fsmonitor\n`);
+  chmodSync(path.join(root, 'fsm.sh'), 0o755);
+  const cfg = path.join(root, '.git', 'config');
+  writeFileSync(
+    cfg,
+    `${readFileSync(cfg, 'utf8')}[CORE]\n\tFSMONITOR = ${root}/fsm.sh\n\tHooksPath = ${hook}\n\tSshCommand = sh -c 'touch ${marks}/ssh'\n`,
+  );
+  await createOrReuseWorktree(projectRepositoryOf(root)!, 'case1');
+  await hostGit(root, ['status', '--porcelain']);
+  assert.deepEqual(ran(marks), []);
+});
+
+test('door (git): a filter subsection that differs only in case from the attribute’s name — git matches exactly, nothing runs', async () => {
+  const { root, marks, g } = project('* filter=Up\n');
+  g('config', 'filter.Up.smudge', `sh -c "touch ${marks}/Up; cat"`);
+  g('config', 'filter.up.smudge', `sh -c "touch ${marks}/up; cat"`);
+  await createOrReuseWorktree(projectRepositoryOf(root)!, 'up1');
+  assert.deepEqual(ran(marks), []);
+});
