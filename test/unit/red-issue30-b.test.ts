@@ -258,3 +258,56 @@ test('door (git): a filter subsection that differs only in case from the attribu
   await createOrReuseWorktree(projectRepositoryOf(root)!, 'up1');
   assert.deepEqual(ran(marks), []);
 });
+
+// -----------------------------------------------------------------------------------------------------
+// The door: which program a name means. A worker started by `npx durable-agent …` or `npm run …` in
+// the project has `<project>/node_modules/.bin` first on its PATH (npm puts it there); a PATH may
+// also hold a relative entry. Sandboxed Bash may write node_modules. The worker's own programs (git,
+// rg) must not be found there.
+
+const REAL_GIT = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+const REAL_RG = (() => {
+  try {
+    return execFileSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+})();
+
+/** A planted program: leaves a marker and the environment it got, then runs the real one. */
+function plantScript(marks: string, name: string, real: string): string {
+  return `#!/bin/sh\\ntouch ${marks}/${name}; env > ${marks}/${name}.env; exec ${real} "$@"\\n`;
+}
+
+async function withPath<T>(entry: string, f: () => Promise<T>): Promise<T> {
+  const was = process.env.PATH;
+  process.env.PATH = `${entry}:${was ?? ''}`;
+  try {
+    return await f();
+  } finally {
+    process.env.PATH = was;
+  }
+}
+
+for (const spelling of ['absolute', 'relative'] as const) {
+  test(`door (PATH, ${spelling} node_modules/.bin first): sandboxed Bash plants node_modules/.bin/git and rg; EnterWorktree and Grep run the worker's own programs`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, marks } = project();
+    const s = new Session(root, 'dontAsk', { allow: ['Bash', 'EnterWorktree'] });
+    const planted = await s.run('Bash', {
+      command:
+        `mkdir -p node_modules/.bin && printf '${plantScript(marks, 'git', REAL_GIT)}' > node_modules/.bin/git && ` +
+        `printf '${plantScript(marks, 'rg', REAL_RG || '/bin/false')}' > node_modules/.bin/rg && ` +
+        `chmod +x node_modules/.bin/git node_modules/.bin/rg && echo planted`,
+    });
+    assert.match(planted.text, /planted/, planted.text);
+    const entry = spelling === 'absolute' ? path.join(root, 'node_modules', '.bin') : 'node_modules/.bin';
+    await withPath(entry, async () => {
+      const g = await s.run('Grep', { pattern: 'hello', path: root });
+      const e = await s.run('EnterWorktree', { name: 'pathx' });
+      assert.equal(e.isError, false, e.text);
+      assert.match(g.text, /a\.txt/, g.text);
+    });
+    assert.deepEqual(ran(marks), [], 'a program the agent planted ran as the worker outside the sandbox');
+  });
+}
