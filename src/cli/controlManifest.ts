@@ -206,8 +206,9 @@ export function checkoutLines(from: CheckoutControl, cwd: string): string[] {
   const by = r
     ? `by the checkout of branch ${r.branch} at ${r.commit.slice(0, 12)} (${r.at.slice(0, 16).replace('T', ' ')} UTC, ${r.by}${r.session ? ` in session ${r.session}` : ''})`
     : 'in this worktree, where no session has run yet';
-  return from.changes.map(
-    (c) =>
-      `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${c.change === 'created' ? `the main checkout ${from.mainRoot} does not have it` : `it differs from the main checkout's ${c.main}`}`,
+  return from.changes.map((c) =>
+    c.change === 'uncompared'
+      ? `⚠ the control directories of ${c.path} hold more entries than are compared (${by}): what lies past the first ones was not compared with the main checkout ${from.mainRoot}`
+      : `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${c.change === 'created' ? `the main checkout ${from.mainRoot} does not have it` : `it differs from the main checkout's ${c.main}`}`,
   );
 }

@@ -52,7 +52,8 @@ export interface CheckoutRecord {
 export interface CheckoutChange {
   /** Absolute, in the session's directory. */
   path: string;
-  change: 'created' | 'modified';
+  /** `uncompared`: the walk of the directory's control files stopped at its limits; what lies beyond was not compared. */
+  change: 'created' | 'modified' | 'uncompared';
   /** The main checkout's file it was compared with. */
   main: string;
 }
@@ -199,5 +200,9 @@ export async function controlFilesFromCheckout(
     changes.push({ path: p, change: was === undefined ? 'created' : 'modified', main });
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // The walk is bounded (entries per control directory, depth): a checkout with more entries than
+  // it looks at could put a skill or agent past the limit, unnamed behind a list of harmless files
+  // (red team, issue 30). Said, so that the person's consent covers what was not compared.
+  if (here.truncated) changes.push({ path: dir, change: 'uncompared', main: mainDir });
   return { ...(record ? { record } : {}), mainRoot, changes };
 }
