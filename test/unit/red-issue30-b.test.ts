@@ -404,3 +404,96 @@ test('checkout: a planted skill with no padding is named (control for the paddin
     [['.claude/skills/helper/SKILL.md', 'created']],
   );
 });
+
+// =====================================================================================================
+// Surface 1: the repository record and git's own files, from the main checkout's sandbox and from a
+// linked worktree's, in every mode (Bash allowed where the mode lets a rule allow it).
+
+/** Bytes (or absence) of every file under a directory, symlinks as their target. */
+function tree(dir: string, out: Record<string, string> = {}, base = dir): Record<string, string> {
+  if (!existsSync(dir)) return out;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    const rel = path.relative(base, p);
+    if (e.isDirectory()) tree(p, out, base);
+    else if (e.isSymbolicLink()) out[rel] = `link:${readdirSync.length}`;
+    else out[rel] = readFileSync(p, 'utf8');
+  }
+  return out;
+}
+
+for (const mode of MODES) {
+  test(`repository (${mode}): from the main checkout, forge a checkout record, .git/commondir, .git/config.worktree, replace .git — nothing lands, the record still holds`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root } = controlledProject();
+    const s = new Session(root, mode, { allow: ['Bash', 'EnterWorktree'] });
+    // A worktree made by the session: its record exists.
+    const e = await s.run('EnterWorktree', { name: 'rec' });
+    const wt = path.join(root, '.claude', 'worktrees', 'rec');
+    if (mode !== 'plan') assert.equal(e.isError, false, e.text);
+    else await createOrReuseWorktree(projectRepositoryOf(root)!, 'rec');
+    await s.run('ExitWorktree', { action: 'keep' }).catch(() => undefined);
+    s.agent = { ...s.agent, cwd: root };
+    const gitDir = path.join(root, '.git');
+    const ino = statSync(gitDir).ino;
+    const durable = tree(path.join(gitDir, 'durable-agent'));
+    const old = JSON.stringify({
+      v: 1,
+      path: wt,
+      repoRoot: root,
+      branch: 'worktree-rec',
+      commit: '0'.repeat(40),
+      at: '2000-01-01T00:00:00.000Z',
+      by: 'run --worktree',
+    });
+    const attempts = [
+      `mkdir -p .git/durable-agent/checkouts && printf '%s' '${old}' > .git/durable-agent/checkouts/rec.json`,
+      `printf '%s' '${old}' > /tmp/rec.json; mv /tmp/rec.json .git/durable-agent/checkouts/rec.json`,
+      `rm -rf .git/durable-agent`,
+      `mv .git/durable-agent .git/da-aside && mkdir -p .git/durable-agent/checkouts`,
+      `printf '../../victim-git\\n' > .git/commondir`,
+      `printf '[core]\\n\\tfsmonitor = touch /tmp/r30b-fsm\\n' > .git/config.worktree`,
+      `mv .git .git-old && mkdir -p .git && cp -r .git-old/objects .git-old/refs .git-old/HEAD .git/`,
+      `cd .git && ln -sf /tmp durable-agent/checkouts/link`,
+    ];
+    for (const command of attempts) await s.run('Bash', { command });
+    assert.equal(statSync(gitDir).ino, ino, '.git replaced');
+    assert.equal(existsSync(path.join(gitDir, 'commondir')), false);
+    assert.equal(existsSync(path.join(gitDir, 'config.worktree')), false);
+    assert.deepEqual(tree(path.join(gitDir, 'durable-agent')), durable, 'the checkout records changed');
+    assert.equal(existsSync(path.join(root, '.git-old')), false);
+  });
+}
+
+for (const mode of MODES) {
+  test(`repository (${mode}): from a linked worktree's sandbox, forge its checkout record, rewrite its .git pointer, register another worktree — read-only, refused`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, base } = controlledProject();
+    const s = new Session(root, mode, { allow: ['Bash', 'EnterWorktree'] });
+    let wt = path.join(root, '.claude', 'worktrees', 'inside');
+    const e = await s.run('EnterWorktree', { name: 'inside' });
+    if (mode === 'plan' || e.isError) {
+      await createOrReuseWorktree(projectRepositoryOf(root)!, 'inside');
+      s.agent = { ...s.agent, cwd: wt, worktree: undefined };
+    }
+    wt = s.agent.cwd;
+    const common = path.join(root, '.git');
+    const before = { durable: tree(path.join(common, 'durable-agent')), worktrees: tree(path.join(common, 'worktrees')) };
+    const dotGit = readFileSync(path.join(wt, '.git'), 'utf8');
+    const outside = path.join(base, 'outside');
+    mkdirSync(outside);
+    const attempts = [
+      `printf '{"v":1}' > "$(git rev-parse --git-common-dir)/durable-agent/checkouts/inside.json"`,
+      `printf '{"v":1}' > ${common}/durable-agent/checkouts/inside.json`,
+      `rm -f ${common}/durable-agent/checkouts/*`,
+      `printf 'gitdir: ${outside}/.git\\n' > .git`,
+      `git worktree add ${outside}/wt2 -b evil2`,
+      `mkdir -p ${common}/worktrees/evil && printf '${outside}/.git\\n' > ${common}/worktrees/evil/gitdir`,
+    ];
+    for (const command of attempts) await s.run('Bash', { command });
+    assert.deepEqual(tree(path.join(common, 'durable-agent')), before.durable);
+    assert.deepEqual(tree(path.join(common, 'worktrees')), before.worktrees);
+    assert.equal(readFileSync(path.join(wt, '.git'), 'utf8'), dotGit);
+    assert.deepEqual(readdirSync(outside), []);
+  });
+}
