@@ -497,3 +497,95 @@ for (const mode of MODES) {
     assert.deepEqual(readdirSync(outside), []);
   });
 }
+
+// =====================================================================================================
+// Surface 3: session-end removal and sessions apart.
+
+test('session end: symlinks, a hard link and an unreadable directory in the session temp dir — the removal deletes nothing outside and leaves nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const { base, root } = project();
+  const victimDir = path.join(base, 'victim');
+  mkdirSync(victimDir);
+  writeFileSync(path.join(victimDir, 'keep.txt'), 'keep\n');
+  const victimMode = statSync(victimDir).mode;
+  const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
+  await sessionTempDir(s.id);
+  const r = await s.run('Bash', {
+    command:
+      `cd "$TMPDIR" && ln -s ${victimDir} dirlink && ln -s ${victimDir}/keep.txt filelink && ` +
+      `mkdir -p deep/er && ln -s ${victimDir} deep/er/x && ln ${victimDir}/keep.txt hard 2>/dev/null; ` +
+      `mkdir -p locked/in && echo s > locked/in/f && chmod 000 locked/in locked; ` +
+      `mkdir -p ro && echo s > ro/f && chmod 500 ro; echo armed`,
+  });
+  assert.match(r.text, /armed/, r.text);
+  assert.equal(await endSessionTemp(s.id, {}), 'removed');
+  assert.equal(readFileSync(path.join(victimDir, 'keep.txt'), 'utf8'), 'keep\n');
+  assert.equal(statSync(victimDir).mode, victimMode, 'the victim directory’s mode changed');
+  assert.equal(existsSync(sessionTempPath(s.id)), false, 'the session temp dir survived its end');
+});
+
+test('sessions apart: a session whose id is another’s plus “_agent-…” reads nothing of that other session through the child rule, and a sibling prefix (“<id>x”) is another session', () => {
+  const root = '/tmp/da-sessions';
+  const apart = [{ root, own: `${root}/abc` }];
+  assert.equal(inAnotherSession([`${root}/abcd/tasks/x.output`], apart), true, 'a sibling prefix is another session');
+  assert.equal(inAnotherSession([path.resolve(`${root}/abc_agent-1/../abd/x`)], apart), true);
+  assert.equal(inAnotherSession([`${root}/abc_agent-1/x`], apart), false, 'its own child (by design)');
+  assert.equal(inAnotherSession([`${root}/abc_agent-`], apart), false);
+  assert.equal(inAnotherSession([`${root}/ab`], apart), true);
+});
+
+// =====================================================================================================
+// Surface 4: the door — environments per purpose, ripgrep's arguments.
+
+test('door (environment): no purpose that runs outside the sandbox gets a worker secret, a GIT_* or a loader variable from the worker', () => {
+  const from: Record<string, string> = {
+    ...BAIT,
+    PATH: '/usr/bin:/bin',
+    HOME: '/home/w',
+    TEMPORAL_API_KEY: 'tmprl-BAIT',
+    GITHUB_TOKEN: 'ghp_BAIT',
+    AWS_SECRET_ACCESS_KEY: 'aws-BAIT',
+    GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='touch /tmp/x'",
+    GIT_SSH_COMMAND: 'touch /tmp/x',
+    GIT_EXTERNAL_DIFF: 'touch /tmp/x',
+    GIT_DIR: '/tmp/elsewhere/.git',
+    GIT_EXEC_PATH: '/tmp/evil-exec',
+    LD_PRELOAD: '/tmp/evil.so',
+    BASH_ENV: '/tmp/evil.sh',
+    NODE_OPTIONS: '--require /tmp/evil.js',
+    RIPGREP_CONFIG_PATH: '/tmp/rgrc',
+  };
+  const leaks = (env: Record<string, string>) =>
+    Object.keys(env).filter((k) => !['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'TMPDIR'].includes(k));
+  for (const purpose of ['git', 'ripgrep', 'mcp-server', 'hook', 'sandboxed-command', 'sandbox-machinery'] as HostPurpose[]) {
+    const env = hostEnvironment(purpose, { from });
+    assert.deepEqual(leaks(env), [], `${purpose}: ${leaks(env).join(', ')}`);
+    for (const v of Object.values(BAIT)) assert.equal(Object.values(env).includes(v), false, purpose);
+  }
+  // passEnv patterns never pass a worker credential; a named one does (the user's explicit choice).
+  const hook = hostEnvironment('hook', { from, passEnv: ['*', 'ANTHROPIC_*', 'GIT_*'] });
+  for (const k of ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'TEMPORAL_API_KEY'])
+    assert.equal(hook[k], undefined, `passEnv pattern passed ${k}`);
+});
+
+for (const [field, value] of [
+  ['glob', '--pre=PRE'],
+  ['glob', '--pre PRE'],
+  ['type', '--pre=PRE'],
+  ['pattern', '--pre=PRE'],
+  ['path', '--pre=PRE'],
+] as const) {
+  test(`door (ripgrep): Grep ${field} = ${JSON.stringify(value)} — rg never runs a preprocessor the agent chose`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, marks } = project();
+    const pre = path.join(root, 'pre.sh');
+    writeFileSync(pre, `#!/bin/sh\ntouch ${marks}/pre\ncat "$1"\n`);
+    chmodSync(pre, 0o755);
+    const s = new Session(root, 'bypassPermissions');
+    const input: Record<string, unknown> = { pattern: 'hello', path: root };
+    input[field] = value.replace('PRE', pre);
+    await s.run('Grep', input);
+    await s.run('Grep', { ...input, output_mode: 'content' });
+    assert.deepEqual(ran(marks), []);
+  });
+}
