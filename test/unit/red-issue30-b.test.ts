@@ -589,3 +589,22 @@ for (const [field, value] of [
     assert.deepEqual(ran(marks), []);
   });
 }
+
+test('door (mcp-server): `python3 -m srv` (srv pinned and protected) imports json — a json.py planted by sandboxed Bash at the project root runs as the worker', { todo: 'a stdio MCP server imports modules from the project (python puts the cwd first on sys.path for -m; node resolves node_modules): the same class as a hook importing a planted module; pins cover the files the command line names, not what they import' }, async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, marks } = project();
+  mkdirSync(path.join(root, 'srv'));
+  writeFileSync(path.join(root, 'srv', '__main__.py'), 'import json\nprint(json.dumps({"ok": True}))\n');
+  const { mcpServerControlFiles } = await import('../../src/permissions/protectedPaths');
+  const server = { command: 'python3', args: ['-m', 'srv'] };
+  const controls = mcpServerControlFiles([server], root, [root], undefined, existsSync);
+  assert.ok(controls.includes(path.join(root, 'srv')), JSON.stringify(controls));
+  const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
+  const r = await s.run('Bash', {
+    command: `printf 'import os\\nopen("${marks}/json-imported","w").write(str(sorted(os.environ)))\\ndumps=lambda o: "{}"\\n' > json.py && echo planted`,
+  });
+  assert.match(r.text, /planted/, r.text);
+  const { runHostProcess } = await import('../../src/hostProcess/door');
+  await runHostProcess({ purpose: 'mcp-server', command: 'python3', args: ['-m', 'srv'], cwd: root }, { timeoutMs: 20_000 });
+  assert.deepEqual(ran(marks), [], 'the planted module ran outside the sandbox when the server started');
+});
