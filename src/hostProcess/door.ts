@@ -113,7 +113,8 @@ function realOr(p: string): string {
  */
 export function outsidePath(value: string | undefined, cwd: string): string | undefined {
   if (value === undefined) return undefined;
-  const dirs = [...new Set([path.resolve(cwd), realOr(cwd)])];
+  // The filesystem root as directory (a process that needs none) holds every entry: no rule there.
+  const dirs = [...new Set([path.resolve(cwd), realOr(cwd)])].filter((d) => path.dirname(d) !== d);
   const inside = (e: string, d: string): boolean => {
     const r = path.relative(d, e);
     return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));

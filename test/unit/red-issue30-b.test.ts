@@ -436,7 +436,8 @@ for (const mode of MODES) {
     s.agent = { ...s.agent, cwd: root };
     const gitDir = path.join(root, '.git');
     const ino = statSync(gitDir).ino;
-    const durable = tree(path.join(gitDir, 'durable-agent'));
+    // The checkout records (the worker's; the shadows under durable-agent/worktrees are its state while commands run).
+    const durable = tree(path.join(gitDir, 'durable-agent', 'checkouts'));
     const old = JSON.stringify({
       v: 1,
       path: wt,
@@ -460,7 +461,7 @@ for (const mode of MODES) {
     assert.equal(statSync(gitDir).ino, ino, '.git replaced');
     assert.equal(existsSync(path.join(gitDir, 'commondir')), false);
     assert.equal(existsSync(path.join(gitDir, 'config.worktree')), false);
-    assert.deepEqual(tree(path.join(gitDir, 'durable-agent')), durable, 'the checkout records changed');
+    assert.deepEqual(tree(path.join(gitDir, 'durable-agent', 'checkouts')), durable, 'the checkout records changed');
     assert.equal(existsSync(path.join(root, '.git-old')), false);
   });
 }
@@ -478,7 +479,12 @@ for (const mode of MODES) {
     }
     wt = s.agent.cwd;
     const common = path.join(root, '.git');
-    const before = { durable: tree(path.join(common, 'durable-agent')), worktrees: tree(path.join(common, 'worktrees')) };
+    const registrations = () =>
+      readdirSync(path.join(common, 'worktrees')).map((w) => {
+        const f = path.join(common, 'worktrees', w, 'gitdir');
+        return [w, existsSync(f) ? readFileSync(f, 'utf8') : '-'];
+      });
+    const before = { durable: tree(path.join(common, 'durable-agent', 'checkouts')), worktrees: registrations() };
     const dotGit = readFileSync(path.join(wt, '.git'), 'utf8');
     const outside = path.join(base, 'outside');
     mkdirSync(outside);
@@ -491,8 +497,8 @@ for (const mode of MODES) {
       `mkdir -p ${common}/worktrees/evil && printf '${outside}/.git\\n' > ${common}/worktrees/evil/gitdir`,
     ];
     for (const command of attempts) await s.run('Bash', { command });
-    assert.deepEqual(tree(path.join(common, 'durable-agent')), before.durable);
-    assert.deepEqual(tree(path.join(common, 'worktrees')), before.worktrees);
+    assert.deepEqual(tree(path.join(common, 'durable-agent', 'checkouts')), before.durable);
+    assert.deepEqual(registrations(), before.worktrees);
     assert.equal(readFileSync(path.join(wt, '.git'), 'utf8'), dotGit);
     assert.deepEqual(readdirSync(outside), []);
   });
@@ -608,3 +614,110 @@ test('door (mcp-server): `python3 -m srv` (srv pinned and protected) imports jso
   await runHostProcess({ purpose: 'mcp-server', command: 'python3', args: ['-m', 'srv'], cwd: root }, { timeoutMs: 20_000 });
   assert.deepEqual(ran(marks), [], 'the planted module ran outside the sandbox when the server started');
 });
+
+// =====================================================================================================
+// Surface 1: which worktree a session enters, makes and removes.
+
+for (const mode of MODES) {
+  test(`worktree (${mode}): EnterWorktree names and paths that would leave .claude/worktrees or the project — refused, nothing made or entered outside`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { base, root, g } = project();
+    // The person's own worktree beside the project (registered at the start, outside the root).
+    g('worktree', 'add', '-q', '-b', 'side', path.join(base, 'side'));
+    mkdirSync(path.join(root, 'sub'));
+    symlinkSync(path.join(base, 'side'), path.join(root, 'sub', 'to-side'));
+    const s = new Session(root, mode, { allow: ['EnterWorktree'] });
+    const names = ['../x', 'a/../../b', '..', '.', 'a\u2215b', 'x\n', ' x', 'x'.repeat(65), 'a//b', '/abs'];
+    for (const name of names) {
+      const r = await s.run('EnterWorktree', { name });
+      assert.equal(r.isError || r.status !== 'success', true, `${JSON.stringify(name)}: ${r.text}`);
+    }
+    const paths = [
+      path.join(base, 'side'),
+      `${path.join(base, 'side')}/`,
+      path.join(root, '..', 'side'),
+      path.join(root, 'sub', 'to-side'),
+      path.join(root, 'sub', 'to-side', '.'),
+      path.join(root, '.git'),
+      path.join(root, '.git', 'worktrees', 'side'),
+      root,
+    ];
+    for (const p of paths) {
+      const r = await s.run('EnterWorktree', { path: p });
+      assert.equal(r.isError || r.status !== 'success', true, `${p}: ${r.text}`);
+      assert.equal(s.agent.cwd, root, `${p} moved the session`);
+    }
+    assert.deepEqual(
+      readdirSync(base).sort(),
+      ['marks', 'proj', 'side'],
+      'something was made beside the project',
+    );
+    const branches = g('branch', '--format=%(refname:short)').split('\n').sort();
+    assert.deepEqual(branches, ['main', 'side']);
+  });
+}
+
+test('worktree: ExitWorktree remove of a worktree holding symlinks to a victim directory and file, and a directory swapped for a link — the victim keeps every byte', async (t) => {
+  if (skip) return t.skip(skip);
+  const { base, root } = project();
+  const victim = path.join(base, 'victim');
+  mkdirSync(path.join(victim, 'deep'), { recursive: true });
+  writeFileSync(path.join(victim, 'keep.txt'), 'keep\n');
+  writeFileSync(path.join(victim, 'deep', 'k2'), 'k2\n');
+  const s = new Session(root, 'bypassPermissions');
+  const e = await s.run('EnterWorktree', { name: 'rm' });
+  assert.equal(e.isError, false, e.text);
+  const r = await s.run('Bash', {
+    command:
+      `ln -s ${victim} v && ln -s ${victim}/keep.txt vf && mkdir -p d && ln -s ${victim}/deep d/inner && ` +
+      `rm -rf .claude 2>/dev/null; mkdir -p node_modules && ln -s ${victim} node_modules/x && echo armed`,
+  });
+  assert.match(r.text, /armed/, r.text);
+  const x = await s.run('ExitWorktree', { action: 'remove', discard_changes: true });
+  assert.equal(x.isError, false, x.text);
+  assert.equal(existsSync(path.join(root, '.claude', 'worktrees', 'rm')), false);
+  assert.equal(readFileSync(path.join(victim, 'keep.txt'), 'utf8'), 'keep\n');
+  assert.equal(readFileSync(path.join(victim, 'deep', 'k2'), 'utf8'), 'k2\n');
+});
+
+for (const [entry, needs] of [
+  ['commondir', ''],
+  ['config.worktree', 'extensions.worktreeConfig'],
+] as const) {
+  const todo =
+    entry === 'commondir'
+      ? 'an absent .git/commondir cannot be held by a placeholder (git dies on an empty or unreadable commondir), and .git must stay writable for git’s own lock files: the new pointer is undone only after the call, and while the command runs (a `sleep`, a background task: hours) the person’s git in the project — an editor polling `git status`, a shell prompt — reads the common directory it names and runs that config’s core.fsmonitor as the user'
+      : undefined;
+  test(`repository: while a sandboxed command runs, it creates .git/${entry} (protected, but absent at the start: undone only after the call) — the person's git status in the project meanwhile runs nothing`, { todo }, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, marks, g } = project();
+    if (needs) g('config', needs, 'true');
+    const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
+    const payload = `touch ${marks}/${entry}`;
+    const script =
+      entry === 'commondir'
+        ? `mkdir -p evil && cp -r .git/objects .git/refs .git/HEAD evil/ && ` +
+          `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "${payload}"\\n' > evil/config && ` +
+          `printf '../evil\\n' > .git/commondir`
+        : `printf '[core]\\n\\tfsmonitor = "${payload}"\\n' > .git/config.worktree`;
+    const call = s.run('Bash', { command: `${script}; echo armed; sleep 4` });
+    // The person's shell prompt or editor polls git in the project meanwhile.
+    const deadline = Date.now() + 3_500;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      try {
+        execFileSync('git', ['status', '--porcelain'], {
+          cwd: root,
+          stdio: 'ignore',
+          env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+        });
+      } catch {
+        /* a broken repository for a moment is not the oracle */
+      }
+    }
+    const r = await call;
+    assert.match(r.text, /armed/, r.text);
+    assert.equal(existsSync(path.join(root, '.git', entry)), false, `.git/${entry} left after the call`);
+    assert.deepEqual(ran(marks), [], `the person's git ran the agent's ${entry} configuration outside the sandbox`);
+  });
+}
