@@ -738,3 +738,19 @@ for (const [entry, needs] of [
     },
   );
 }
+
+test('door (mcp pins): a file thirteen directories deep in a pinned local package, rewritten after the start (a bypassPermissions Write) — the pin sees a change', async () => {
+  const { root } = project();
+  const { pinMcpServers, changedPins } = await import('../../src/mcp/pins');
+  const pkg = path.join(root, 'node_modules', 'srv');
+  const deepDir = path.join(pkg, ...'abcdefghijklm'.split(''));
+  mkdirSync(deepDir, { recursive: true });
+  writeFileSync(path.join(pkg, 'package.json'), '{"name":"srv","bin":{"srv":"index.js"}}');
+  writeFileSync(path.join(pkg, 'index.js'), `require('./a/b/c/d/e/f/g/h/i/j/k/l/m/impl.js');\n`);
+  writeFileSync(path.join(deepDir, 'impl.js'), 'module.exports = 1;\n');
+  const pinned = pinMcpServers({ s: { command: 'npx', args: ['srv'] } }, root, [root]);
+  const pins = (pinned.s as { pinnedFiles?: Record<string, string> }).pinnedFiles;
+  assert.ok(pins && Object.keys(pins).includes(pkg), JSON.stringify(pins));
+  writeFileSync(path.join(deepDir, 'impl.js'), `require('fs').writeFileSync('/tmp/pwned', '');\n`);
+  assert.notDeepEqual(changedPins(pins), [], 'the rewritten file would run in the pinned server');
+});
