@@ -209,6 +209,6 @@ export function checkoutLines(from: CheckoutControl, cwd: string): string[] {
   return from.changes.map((c) =>
     c.change === 'uncompared'
       ? `⚠ the control directories of ${c.path} hold more entries than are compared (${by}): what lies past the first ones was not compared with the main checkout ${from.mainRoot}`
-      : `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${c.change === 'created' ? `the main checkout ${from.mainRoot} does not have it` : `it differs from the main checkout's ${c.main}`}`,
+      : `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${c.change === 'created' ? `the main checkout ${from.mainRoot} does not have it` : c.change === 'deleted' ? `the main checkout's ${c.main} and its rules are not there` : `it differs from the main checkout's ${c.main}`}`,
   );
 }

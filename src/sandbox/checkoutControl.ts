@@ -22,7 +22,8 @@
 //    made the checkout does not load them: settings, hooks, MCP servers, memory and agents are read
 //    once, by the CLI, at the session's start (a child gets its parent's).
 // A file missing in the worktree is not named: a checkout never has the main checkout's untracked
-// files (`settings.local.json`, `.idea/`), and a missing file runs nothing.
+// files (`settings.local.json`, `.idea/`), and a missing file runs nothing — except the shared
+// settings files, whose deny rules go with them.
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -53,7 +54,7 @@ export interface CheckoutChange {
   /** Absolute, in the session's directory. */
   path: string;
   /** `uncompared`: the walk of the directory's control files stopped at its limits; what lies beyond was not compared. */
-  change: 'created' | 'modified' | 'uncompared';
+  change: 'created' | 'modified' | 'deleted' | 'uncompared';
   /** The main checkout's file it was compared with. */
   main: string;
 }
@@ -66,6 +67,8 @@ export interface CheckoutControl {
 }
 
 const CHECKOUTS = path.join('durable-agent', 'checkouts');
+/** The project's shared settings files: their deny and ask rules hold only where they are. */
+const SHARED_SETTINGS = [path.join('.claude', 'settings.json'), path.join('.durable-agent', 'settings.json')];
 const MAX_RECORD_BYTES = 64 * 1024;
 
 /** The record's file: one per worktree git directory (`.git/worktrees/<name>`), in the repository's own git directory. */
@@ -198,6 +201,14 @@ export async function controlFilesFromCheckout(
     const was = there.entries.get(main);
     if (was === sig) continue;
     changes.push({ path: p, change: was === undefined ? 'created' : 'modified', main });
+  }
+  // A missing file runs nothing, but a missing shared settings file takes its deny and ask rules
+  // with it: a planted branch that deletes `.claude/settings.json` lifted them in the worktree (red
+  // team, issue 30). Named when the main checkout has it (the person's local files are not shared).
+  for (const f of SHARED_SETTINGS) {
+    const main = path.join(mainDir, f);
+    const p = path.join(dir, f);
+    if (there.entries.has(main) && !here.entries.has(p)) changes.push({ path: p, change: 'deleted', main });
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // The walk is bounded (entries per control directory, depth): a checkout with more entries than

@@ -754,3 +754,63 @@ test('door (mcp pins): a file thirteen directories deep in a pinned local packag
   writeFileSync(path.join(deepDir, 'impl.js'), `require('fs').writeFileSync('/tmp/pwned', '');\n`);
   assert.notDeepEqual(changedPins(pins), [], 'the rewritten file would run in the pinned server');
 });
+
+test('checkout: a planted branch that deletes the tracked .claude/settings.json (its deny rules) — the worktree loads no deny rule; the check must name the missing settings', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, g } = controlledProject();
+  g('branch', 'worktree-del');
+  const out = await bash(
+    root,
+    `set -e; t=$(git ls-tree HEAD | grep -v -e '\\.claude$' | git mktree); ` +
+      `c=$(git ${ID} commit-tree -m tidy -p HEAD $t); git update-ref refs/heads/worktree-del $c; echo planted`,
+  );
+  assert.match(out, /planted/, out);
+  const { wt, found } = await enterAndCompare(root, 'del');
+  assert.equal(existsSync(path.join(wt, '.claude', 'settings.json')), false, 'the deny rules are gone there');
+  assert.deepEqual(
+    found?.changes.map((c) => [path.relative(wt, c.path), c.change]),
+    [['.claude/settings.json', 'deleted']],
+  );
+});
+
+test('checkout: a planted branch whose .claude is a symlink into the main checkout’s node_modules (writable later) — named', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, g } = controlledProject();
+  g('branch', 'worktree-lnk');
+  const out = await bash(
+    root,
+    `set -e; mkdir -p node_modules/cfg && cp .claude/settings.json node_modules/cfg/settings.json; ` +
+      `l=$(printf '../../../node_modules/cfg' | git hash-object -w --stdin); ` +
+      `t=$( (git ls-tree HEAD | grep -v -e '\\.claude$'; printf "120000 blob $l\\t.claude\\n") | git mktree); ` +
+      `c=$(git ${ID} commit-tree -m tidy -p HEAD $t); git update-ref refs/heads/worktree-lnk $c; echo planted`,
+  );
+  assert.match(out, /planted/, out);
+  const { wt, found } = await enterAndCompare(root, 'lnk');
+  assert.ok(
+    found && found.changes.some((c) => path.relative(wt, c.path) === '.claude'),
+    JSON.stringify(found?.changes),
+  );
+});
+
+test('checkout: a planted branch with .gitmodules (update = !cmd, a file:// url) and a gitlink — the worker’s checkout clones and runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const { base, root, marks, g } = controlledProject();
+  const sub = path.join(base, 'subrepo');
+  mkdirSync(sub);
+  gitAs(sub)('init', '-q', '-b', 'main');
+  gitAs(sub)('commit', '-q', '--allow-empty', '-m', 's');
+  const subHead = gitAs(sub)('rev-parse', 'HEAD');
+  g('branch', 'worktree-sm');
+  const gm = `[submodule "s"]\\n\\tpath = s\\n\\turl = ${sub}\\n\\tupdate = !touch ${marks}/submodule\\n`;
+  const out = await bash(
+    root,
+    `set -e; m=$(printf '${gm}' | git hash-object -w --stdin); ` +
+      `t=$( (git ls-tree HEAD; printf "100644 blob $m\\t.gitmodules\\n160000 commit ${subHead}\\ts\\n") | git mktree); ` +
+      `c=$(git ${ID} commit-tree -m tidy -p HEAD $t); git update-ref refs/heads/worktree-sm $c; echo planted`,
+  );
+  assert.match(out, /planted/, out);
+  const { wt, found } = await enterAndCompare(root, 'sm');
+  assert.deepEqual(ran(marks), []);
+  assert.deepEqual(readdirSync(path.join(wt, 's')), [], 'the submodule was cloned by the worker');
+  assert.ok(found?.changes.some((c) => path.relative(wt, c.path) === '.gitmodules'));
+});
