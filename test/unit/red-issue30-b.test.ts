@@ -814,3 +814,35 @@ test('checkout: a planted branch with .gitmodules (update = !cmd, a file:// url)
   assert.deepEqual(readdirSync(path.join(wt, 's')), [], 'the submodule was cloned by the worker');
   assert.ok(found?.changes.some((c) => path.relative(wt, c.path) === '.gitmodules'));
 });
+
+test(
+  'repository: while a sandboxed command runs, a nested repository it made carries core.fsmonitor — the person’s editor running git status there meanwhile runs nothing',
+  {
+    todo: 'the nested repository’s config is undone only after the call (src/sandbox/protect.ts undoProtectedWrites); an editor that detects nested repositories (VS Code git.autoRepositoryDetection) runs git status in it while the command still runs, and its core.fsmonitor runs as the user',
+  },
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, marks } = project();
+    const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
+    const call = s.run('Bash', {
+      command: `git init -q sub && git -C sub config core.fsmonitor "touch ${marks}/nested" && echo armed; sleep 4`,
+    });
+    const deadline = Date.now() + 3_500;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      if (!existsSync(path.join(root, 'sub', '.git', 'config'))) continue;
+      try {
+        execFileSync('git', ['status', '--porcelain'], {
+          cwd: path.join(root, 'sub'),
+          stdio: 'ignore',
+          env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+        });
+      } catch {
+        /* not the oracle */
+      }
+    }
+    const r = await call;
+    assert.match(r.text, /armed/, r.text);
+    assert.deepEqual(ran(marks), []);
+  },
+);
