@@ -10,6 +10,7 @@
 //   session created), never a relative one resolved against whatever the worker's cwd is;
 // - for git, a hardened invocation (`git.ts`).
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { bashEnvironment, BASH_ENV_ALLOWLIST, WORKER_SECRET_ENV_VARS } from './environment';
 
@@ -87,6 +88,56 @@ export interface HostProcessSpec extends HostEnvironmentOptions {
   detached?: boolean;
 }
 
+/**
+ * Purposes whose program runs outside the sandbox, found by name on the worker's PATH: worker-side
+ * git, ripgrep, a stdio MCP server's command (`npx`, `node`, `uvx`).
+ */
+const OUTSIDE_PURPOSES: ReadonlySet<HostPurpose> = new Set(['git', 'ripgrep', 'mcp-server']);
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * The PATH a program started outside the sandbox is looked up on (and gets): the worker's, without
+ * the entries a session can write. A relative entry (`.`, `node_modules/.bin`, an empty one) is
+ * resolved against the process's directory — the project; an entry inside a `node_modules`
+ * directory is what npm and npx put first on the PATH of what they start (`npx durable-agent`,
+ * `npm run worker` in the project: `<project>/node_modules/.bin` and each ancestor's), and sandboxed
+ * Bash may write node_modules; an entry inside the process's own directory is the project's. There a
+ * command planted by the agent as `git` or `rg` would run as the worker (red team, issue 30).
+ */
+export function outsidePath(value: string | undefined, cwd: string): string | undefined {
+  if (value === undefined) return undefined;
+  // The filesystem root as directory (a process that needs none) holds every entry: no rule there.
+  const dirs = [...new Set([path.resolve(cwd), realOr(cwd)])].filter((d) => path.dirname(d) !== d);
+  const inside = (e: string, d: string): boolean => {
+    const r = path.relative(d, e);
+    return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+  };
+  return value
+    .split(path.delimiter)
+    .filter(
+      (e) =>
+        path.isAbsolute(e) &&
+        !e.split(path.sep).includes('node_modules') &&
+        !realOr(e).split(path.sep).includes('node_modules') &&
+        !dirs.some((d) => inside(e, d) || inside(realOr(e), d)),
+    )
+    .join(path.delimiter);
+}
+
+/** The environment the door starts this process with (PATH narrowed for programs outside the sandbox). */
+function environmentOf(spec: HostProcessSpec, cwd: string): Record<string, string> {
+  const env = hostEnvironment(spec.purpose, spec);
+  if (OUTSIDE_PURPOSES.has(spec.purpose) && env.PATH !== undefined) env.PATH = outsidePath(env.PATH, cwd) ?? '';
+  return env;
+}
+
 function checkedCwd(spec: HostProcessSpec): string {
   if (!path.isAbsolute(spec.cwd))
     throw new Error(`host process ${spec.command}: its directory must be absolute, got ${JSON.stringify(spec.cwd)}`);
@@ -95,9 +146,10 @@ function checkedCwd(spec: HostProcessSpec): string {
 
 /** Starts one host process. */
 export function startHostProcess(spec: HostProcessSpec): ChildProcess {
+  const cwd = checkedCwd(spec);
   return spawn(spec.command, [...(spec.args ?? [])], {
-    cwd: checkedCwd(spec),
-    env: hostEnvironment(spec.purpose, spec),
+    cwd,
+    env: environmentOf(spec, cwd),
     stdio: spec.stdio ?? ['pipe', 'pipe', 'pipe'],
     detached: spec.detached ?? false,
   });
@@ -177,9 +229,10 @@ export function runHostProcess(spec: HostProcessSpec, opts: HostRunOptions = {})
 
 /** The synchronous form, for the few start-up probes that cannot wait (a version check, a config read). */
 export function runHostProcessSync(spec: HostProcessSpec, opts: { timeoutMs?: number } = {}): HostRunResult {
+  const cwd = checkedCwd(spec);
   const r = spawnSync(spec.command, [...(spec.args ?? [])], {
-    cwd: checkedCwd(spec),
-    env: hostEnvironment(spec.purpose, spec),
+    cwd,
+    env: environmentOf(spec, cwd),
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 10_000,
     stdio: ['ignore', 'pipe', 'pipe'],

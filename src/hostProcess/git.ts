@@ -120,6 +120,15 @@ export function gitConfigOverrides(
   const out = new Map<string, string>();
   for (const name of r.stdout.split('\0')) {
     const lower = name.toLowerCase();
+    // A conditional include is read by git as its condition holds in each process: `onbranch:`,
+    // `gitdir:` hold differently in the child git that `worktree add` starts for the new worktree
+    // (its HEAD is the new branch, its git directory `.git/worktrees/<x>`) than in this list, so a
+    // filter it names would run there unswitched (red team, issue 30). The door follows no
+    // conditional include: refused, like core.worktree.
+    if (lower.startsWith('includeif.'))
+      throw new HostGitRefused(
+        `worker-side git: the repository's configuration has a conditional include (${name}, in ${cwd}); the worker follows none (what it names may differ between git's processes)`,
+      );
     if (lower === 'core.worktree')
       throw new HostGitRefused(
         `worker-side git: the repository's configuration sets core.worktree (in ${cwd}); the worker does not check files out elsewhere`,

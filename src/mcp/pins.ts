@@ -58,6 +58,8 @@ function hashFile(path: string, st: Stats, budget: { bytes: number }): string {
 function treeHash(dir: string, budget: { bytes: number }): string {
   const h = createHash('sha256');
   let left = MAX_TREE_ENTRIES;
+  // Deeper than the walk goes: not hashed, so the tree is not vouched for (red team, issue 30).
+  let deep = false;
   const walk = (d: string, rel: string, depth: number) => {
     let names: string[];
     try {
@@ -78,6 +80,7 @@ function treeHash(dir: string, budget: { bytes: number }): string {
       if (st.isDirectory()) {
         h.update(`d ${r}\n`);
         if (depth < 12) walk(p, r, depth + 1);
+        else deep = true;
       } else if (st.isSymbolicLink()) {
         // What the link leads to counts, not only its text: a link to a file outside the tree would
         // otherwise let that file change unseen (red team, issue 30). Bounded by the same budget.
@@ -96,7 +99,7 @@ function treeHash(dir: string, budget: { bytes: number }): string {
     }
   };
   walk(dir, '', 0);
-  return `tree:${h.digest('hex')}${left < 0 ? ':truncated' : ''}`;
+  return `tree:${h.digest('hex')}${left < 0 || deep ? ':truncated' : ''}`;
 }
 
 function safe(f: () => string): string {

@@ -61,7 +61,8 @@ export interface CheckoutRecord {
 export interface CheckoutChange {
   /** Absolute, in the session's directory. */
   path: string;
-  change: 'created' | 'modified' | 'deleted';
+  /** `uncompared`: the walk of the directory's control files stopped at its limits; what lies beyond was not compared. */
+  change: 'created' | 'modified' | 'deleted' | 'uncompared';
   /** The main checkout's file it was compared with. */
   main: string;
 }
@@ -212,6 +213,10 @@ export async function controlFilesFromCheckout(
   }
   changes.push(...(await deletedByCheckout(here.entries, there.entries, dir, mainDir, skip)));
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // The walk is bounded (entries per control directory, depth): a checkout with more entries than
+  // it looks at could put a skill or agent past the limit, unnamed behind a list of harmless files
+  // (red team, issue 30). Said, so that the person's consent covers what was not compared.
+  if (here.truncated) changes.push({ path: dir, change: 'uncompared', main: mainDir });
   return { ...(record ? { record } : {}), mainRoot, changes };
 }
 
@@ -294,7 +299,11 @@ export function checkoutLines(from: CheckoutControl, cwd: string): string[] {
       : c.change === 'deleted'
         ? `the main checkout has ${c.main} (its restrictions do not hold here)`
         : `it differs from the main checkout's ${c.main}`;
-  return from.changes.map((c) => `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${why(c)}`);
+  return from.changes.map((c) =>
+    c.change === 'uncompared'
+      ? `⚠ the control directories of ${c.path} hold more entries than are compared (${by}): what lies past the first ones was not compared with the main checkout ${from.mainRoot}`
+      : `⚠ ${rel(c.path)} ${c.change === 'modified' ? 'changed' : c.change} ${by}: ${why(c)}`,
+  );
 }
 
 /** What every start path says after the lines when it starts nothing; `how`: the way to trust them there. */

@@ -209,6 +209,11 @@ export function protectedDenyWrite(
     const st = lstat(git);
     if (st?.isDirectory()) {
       out.add(path.join(git, 'config'));
+      // Absent too (red team, issue 30): with extensions.worktreeConfig (which `git sparse-checkout
+      // init` sets) git reads it like the config, and the undo after the call came too late for the
+      // person's own `git status` meanwhile (its core.fsmonitor ran). An absent one is held by an
+      // empty placeholder while the command runs: an empty config, which configures nothing.
+      out.add(path.join(git, 'config.worktree'));
       out.add(path.join(git, 'hooks'));
       worktrees.push(path.join(git, 'worktrees'));
     } else if (st) out.add(git);
