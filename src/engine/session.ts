@@ -3,14 +3,18 @@
 // decisions — limits, end reasons, follow-up messages, interrupts, token accounting, when to
 // checkpoint — are made here, the same way for both. Pure and deterministic: no I/O, no clocks.
 import type { AgentContext } from './context';
-import { decideSessionHooks, type HookRun, type SessionHookDecision, type SessionHookEventName } from './hooks';
+import type { HookRun, SessionHookDecision, SessionHookEventName } from './hooks';
 import type { Message, StopDetails, Usage } from './messages';
 import { addModelUsage, type ModelUsage } from './modelUsage';
 import type { ControlWrite, ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
-import { splitMemoryReminder, type MemoryRef } from './memory';
+import type { MemoryRef } from './memory';
 import { hasPendingWork } from './autonomy';
+import type { SessionEvents } from './sessionEvents';
+import { checkPrompts, hookEnd, idleNotification, sessionHooks, settle } from './sessionHookSteps';
+
+export { approvalNotification, idleNotification } from './sessionHookSteps';
 
 export type SessionStatusName =
   | 'running'
@@ -157,6 +161,11 @@ export interface TurnReport {
 }
 
 export interface SessionExecutor {
+  /**
+   * The session's events (engine/sessionEvents.ts): handlers append, the loop settles them after
+   * each of its waits. Absent: the state is written directly (tests).
+   */
+  readonly events?: SessionEvents<SessionState>;
   /** Runs turn `turn`, sending `append` (the pending user messages) before the model call. */
   runTurn(turn: number, append: Message[]): Promise<TurnReport>;
   /** True if an interrupt arrived since the last call; consumes it. */
@@ -354,7 +363,8 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
 
 /**
  * Runs turns until the session ends or should continue-as-new. Mutates `state` (the scheduler
- * owns it: queries read it, signal handlers push follow-ups into `state.pendingMessages`).
+ * owns it: queries read it). Handlers append events to `executor.events`; the loop applies them at
+ * its fixed points (`settle`, after each of its waits: engine/sessionEvents.ts).
  */
 export async function runSession(
   state: SessionState,
@@ -362,88 +372,53 @@ export async function runSession(
   executor: SessionExecutor,
 ): Promise<SessionEnd | SessionCheckpoint> {
   const outcome = await runSessionLoop(state, config, executor);
+  settle(executor);
   if (outcome.kind === 'end' && !config.subagent) {
     // SessionEnd hooks cannot change the outcome; their answers are notices.
     await sessionHooks(state, executor, 'SessionEnd', { reason: 'other', end_status: outcome.status });
+    settle(executor);
   }
   return outcome;
 }
 
-/** Runs an event's hooks when any is configured and reads their answers (undefined: none ran). */
-async function sessionHooks(
+/** A hook's additional context goes with the next turn. */
+function addHookContext(state: SessionState, event: string, d: SessionHookDecision | undefined): void {
+  if (d?.additionalContext.length)
+    (state.hookContext ??= []).push(...d.additionalContext.map((c) => `${event} hook additional context: ${c}`));
+}
+
+/** The turn's messages: the pending ones, then the hooks' context. */
+function turnAppend(state: SessionState): { taken: number; context: string[]; append: Message[] } {
+  const context = state.hookContext ?? [];
+  const append: Message[] = [...state.pendingMessages, ...context].map((text) => ({ role: 'user', content: text }));
+  return { taken: state.pendingMessages.length, context, append };
+}
+
+/** A turn's report folded into the state (with what the loop keeps beside `applyTurnReport`). */
+function turnEnded(
   state: SessionState,
-  executor: SessionExecutor,
-  event: SessionHookEventName,
-  fields: Record<string, unknown>,
-): Promise<SessionHookDecision | undefined> {
-  if (!executor.runHooks || !executor.hasHooks?.(event)) return undefined;
-  const runs = await executor.runHooks(event, fields, state.head);
-  if (runs.length === 0) return undefined;
-  const d = decideSessionHooks(event, runs);
-  if (d.notices.length) (state.hookNotices ??= []).push(...d.notices);
-  if (state.hookNotices && state.hookNotices.length > 20) state.hookNotices.splice(0, state.hookNotices.length - 20);
-  return d;
-}
-
-function hookEnd(stop: { reason: string; hook: string }): SessionEnd {
-  return { kind: 'end', status: 'stopped', endReason: END_REASONS.hookStop(stop.hook, stop.reason) };
-}
-
-/** The session is idle, waiting for a message: a Notification hook may page someone. */
-export function idleNotification(): Record<string, unknown> {
-  return { message: 'Claude is waiting for your input', notification_type: 'idle_prompt' };
-}
-
-/** A call waits for approval: the Notification hook's fields. */
-export function approvalNotification(toolName: string): Record<string, unknown> {
-  return { message: `Claude needs your permission to use ${toolName}`, notification_type: 'permission_prompt' };
+  config: SessionConfig,
+  report: TurnReport,
+  sent: { taken: number; context: string[] },
+): SessionEnd | undefined {
+  const { taken, context } = sent;
+  if (report.consumedAppend && context.length) state.hookContext = [];
+  if (report.consumedAppend) delete state.memoryRef;
+  if (config.sessionStartSources && !config.subagent) {
+    if (report.records.some((r) => r.status === 'unknown_outcome' || (r.attempts ?? 1) > 1))
+      state.sessionStartAgain = 'resume';
+    else if (report.compactions?.length) state.sessionStartAgain = 'compact';
+  }
+  const end = applyTurnReport(state, report, taken);
+  if (report.consumedAppend) state.promptsChecked = Math.max(0, (state.promptsChecked ?? 0) - taken);
+  return end;
 }
 
 /**
- * UserPromptSubmit on each prompt queued since the last check (a block drops it, additional context
- * goes with it). A message queued while the hooks ran (a follow-up, a task's notification) is kept
- * and checked in its turn when the executor `keepsLatePrompts`; without it the queue is replaced by
- * the checked prompts and that message is lost (the behaviour before).
+ * The loop. Its waits stay where they are, each followed by `settle`: the order in which a
+ * workflow's continuations run within one activation depends on them (histories replay unchanged).
+ * What runs between two waits is synchronous (the helpers above).
  */
-async function checkPrompts(state: SessionState, executor: SessionExecutor): Promise<SessionEnd | undefined> {
-  let checked = Math.min(state.promptsChecked ?? 0, state.pendingMessages.length);
-  let blocked: string | undefined;
-  while (checked < state.pendingMessages.length) {
-    const upTo = state.pendingMessages.length;
-    const kept = state.pendingMessages.slice(0, checked);
-    for (const prompt of state.pendingMessages.slice(checked, upTo)) {
-      // The prompt as the user wrote it: without the CLAUDE.md reminder the first message carries.
-      const d = await sessionHooks(state, executor, 'UserPromptSubmit', {
-        prompt: splitMemoryReminder(prompt).prompt,
-      });
-      if (d?.stop) return hookEnd(d.stop);
-      if (d?.block) {
-        blocked = d.block.reason;
-        (state.hookNotices ??= []).push(`UserPromptSubmit hook blocked a prompt: ${d.block.reason}`);
-        continue;
-      }
-      kept.push(prompt);
-      if (d?.additionalContext.length)
-        kept.push(...d.additionalContext.map((c) => `UserPromptSubmit hook additional context: ${c}`));
-    }
-    const late = executor.keepsLatePrompts?.() === true;
-    state.pendingMessages.splice(0, late ? upTo : state.pendingMessages.length, ...kept);
-    state.stopHookActive = false;
-    checked = kept.length;
-    if (!late) break;
-  }
-  // Every prompt blocked and no tool results to answer: the model has nothing to do.
-  if (
-    blocked !== undefined &&
-    state.pendingMessages.length === 0 &&
-    !state.hookContext?.length &&
-    state.lastReason !== 'tool_use'
-  ) {
-    return { kind: 'end', status: 'stopped', endReason: END_REASONS.promptBlocked(blocked) };
-  }
-  return undefined;
-}
-
 async function runSessionLoop(
   state: SessionState,
   config: SessionConfig,
@@ -454,9 +429,9 @@ async function runSessionLoop(
     state.sessionStarted = true;
     const event = config.subagent ? 'SubagentStart' : 'SessionStart';
     const d = await sessionHooks(state, executor, event, config.subagent ? {} : { source: 'startup' });
+    settle(executor);
     if (d?.stop) return hookEnd(d.stop);
-    if (d?.additionalContext.length)
-      (state.hookContext ??= []).push(...d.additionalContext.map((c) => `${event} hook additional context: ${c}`));
+    addHookContext(state, event, d);
   }
   executor.onStatus?.(state.interrupted ? 'interrupted' : 'running', 'starting');
   for (;;) {
@@ -466,8 +441,10 @@ async function runSessionLoop(
         return { kind: 'end', status: 'interrupted', endReason: END_REASONS.interrupted };
       executor.onStatus?.('interrupted', 'waiting_for_message');
       if (state.pendingMessages.length === 0) await sessionHooks(state, executor, 'Notification', idleNotification());
+      settle(executor);
       // Returns at once when a follow-up is already pending.
       const got = await executor.waitForMessage(config.idleTimeoutMs);
+      settle(executor);
       if (!got) return { kind: 'end', status: 'interrupted', endReason: END_REASONS.idle };
       state.interrupted = false;
       executor.takeInterrupt(); // an interrupt while nothing ran has nothing left to stop
@@ -480,6 +457,7 @@ async function runSessionLoop(
     // limit, a large carry) would otherwise continue-as-new forever without progress.
     if (turnsThisRun > 0 && executor.shouldCheckpoint?.(turnsThisRun)) {
       await executor.drain?.();
+      settle(executor);
       // An interrupt that arrived while handlers drained is carried into the next run.
       if (executor.takeInterrupt()) state.interrupted = true;
       return { kind: 'checkpoint' };
@@ -488,6 +466,7 @@ async function runSessionLoop(
     // UserPromptSubmit: each new prompt, before the model sees it.
     if (!config.subagent && executor.hasHooks?.('UserPromptSubmit')) {
       const e = await checkPrompts(state, executor);
+      settle(executor);
       if (e) return e;
     }
     state.promptsChecked = state.pendingMessages.length;
@@ -497,35 +476,25 @@ async function runSessionLoop(
     if (again) {
       delete state.sessionStartAgain;
       const d = await sessionHooks(state, executor, 'SessionStart', { source: again });
+      settle(executor);
       if (d?.stop) return hookEnd(d.stop);
-      if (d?.additionalContext.length)
-        (state.hookContext ??= []).push(
-          ...d.additionalContext.map((c) => `SessionStart hook additional context: ${c}`),
-        );
+      addHookContext(state, 'SessionStart', d);
     }
 
     state.turn++;
     turnsThisRun++;
-    const taken = state.pendingMessages.length;
-    const context = state.hookContext ?? [];
-    const append: Message[] = [...state.pendingMessages, ...context].map((text) => ({ role: 'user', content: text }));
+    const sent = turnAppend(state);
     executor.onStatus?.('running', 'turn');
-    const report = await executor.runTurn(state.turn, append);
-    if (report.consumedAppend && context.length) state.hookContext = [];
-    if (report.consumedAppend) delete state.memoryRef;
-    if (config.sessionStartSources && !config.subagent) {
-      if (report.records.some((r) => r.status === 'unknown_outcome' || (r.attempts ?? 1) > 1))
-        state.sessionStartAgain = 'resume';
-      else if (report.compactions?.length) state.sessionStartAgain = 'compact';
-    }
-    const end = applyTurnReport(state, report, taken);
-    if (report.consumedAppend) state.promptsChecked = Math.max(0, (state.promptsChecked ?? 0) - taken);
+    const report = await executor.runTurn(state.turn, sent.append);
+    settle(executor);
+    const end = turnEnded(state, config, report, sent);
     if (end && end.status === 'completed' && end.endReason === END_REASONS.endTurn) {
       // Stop (a subagent: SubagentStop) hooks: a block keeps the session going with the reason as the next message.
       const d = await sessionHooks(state, executor, config.subagent ? 'SubagentStop' : 'Stop', {
         stop_hook_active: state.stopHookActive === true,
         last_assistant_message: state.lastText,
       });
+      settle(executor);
       if (d?.stop) return hookEnd(d.stop);
       if (d?.block) {
         state.stopHookActive = true;
@@ -540,7 +509,9 @@ async function runSessionLoop(
     if (end?.status === 'completed' && state.pendingMessages.length > 0 && executor.wakesForQueued?.()) continue;
     if (end?.status === 'completed' && executor.waitForWork && hasPendingWork(state.context.autonomy)) {
       executor.onStatus?.('waiting', 'waiting_for_work');
-      if (await executor.waitForWork(state)) continue;
+      const more = await executor.waitForWork(state);
+      settle(executor);
+      if (more) continue;
     }
     if (end) return end;
   }

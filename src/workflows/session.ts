@@ -85,6 +85,7 @@ import {
   type TurnWorkflowResult,
 } from './definitions';
 import { turnWorkflow } from './turn';
+import { SessionEvents } from '../engine/sessionEvents';
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
 import { SessionTasks } from './sessionTasks';
@@ -138,7 +139,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     session.latePrompts = !input.parent && session.hasHooks('UserPromptSubmit') && patched(LATE_PROMPTS_PATCH);
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
-    if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, session.state);
+    if (outcome.kind === 'checkpoint')
+      return await continueAsNew<typeof sessionWorkflow>(input, session.events.settle());
     // Background tasks still running when the session ends are stopped (killed, no notification).
     await session.tasks.stopAll();
     const result = session.finish(outcome.status, outcome.endReason);
@@ -166,6 +168,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
  */
 class SessionRun implements SessionExecutor {
   readonly state: SessionCarry;
+  /** What handlers, tasks, monitors and timers append; the loop applies it (engine/sessionEvents.ts). */
+  readonly events: SessionEvents<SessionCarry>;
   readonly sessionId: string;
   /** The bytes this run put into history and took out of it (CHECKPOINT_OWN_SIZE_PATCH): deterministic. */
   private ownHistoryBytes: number;
@@ -216,14 +220,15 @@ class SessionRun implements SessionExecutor {
     // new session reuses the workflow id. A run carried from before keys stay on the workflow id.
     this.state.ledgerKey ??= carry ? this.sessionId : info.firstExecutionRunId;
     this.agentHooks = input.parent ? agentHookFields(input.parent, this.sessionId) : undefined;
+    this.events = new SessionEvents(this.state);
     this.tasks = new SessionTasks(
-      this.state,
+      this.events,
       input,
       () => toolSession(turnWorkflowInput(input, this.state, this.turnRun(this.state.turn, []))),
       () => this.timers.poke(),
     );
     this.timers = new SessionTimers(
-      this.state,
+      this.events,
       () => this.hasWork(),
       () => this.tasks.sync(),
     );
@@ -233,7 +238,7 @@ class SessionRun implements SessionExecutor {
     setHandler(statusQuery, () => this.statusView());
     setHandler(transcriptHeadQuery, () => this.state.head);
     setHandler(sendMessageSignal, ({ text }) => {
-      if (typeof text === 'string' && text.trim() !== '') this.state.pendingMessages.push(text);
+      if (typeof text === 'string' && text.trim() !== '') this.events.append({ type: 'followUp', text });
     });
     setHandler(interruptSignal, () => this.onInterrupt());
     setHandler(stopSignal, () => this.timers.requestStop());
@@ -251,7 +256,9 @@ class SessionRun implements SessionExecutor {
   // --- Handlers ---
 
   private statusView(): SessionStatus {
-    const { state, lastTurn, outage, endReason, child } = this;
+    const { lastTurn, outage, endReason, child } = this;
+    // What the loop's next fixed point will make of the state (appended events applied to a copy).
+    const state = this.events.view();
     return {
       sessionId: this.sessionId,
       status: this.status ?? 'running',
@@ -386,7 +393,7 @@ class SessionRun implements SessionExecutor {
   }
 
   finish(s: SessionStatusName, reason: string): SessionResult {
-    const state = this.state;
+    const state = this.events.settle();
     this.endReason = reason;
     this.phase = 'ended';
     this.setStatus(s);
@@ -487,7 +494,7 @@ class SessionRun implements SessionExecutor {
 
   /** Is there anything for the next turn? The idle wait's wake-up: a new wake source joins here. */
   private hasWork(): boolean {
-    return this.state.pendingMessages.length > 0;
+    return this.events.hasMessages();
   }
 
   /** The idle wait between turns (after an interrupt): a durable condition, false after `timeoutMs`. */
