@@ -3,106 +3,49 @@
 // decisions — limits, end reasons, follow-up messages, interrupts, token accounting, when to
 // checkpoint — are made here, the same way for both. Pure and deterministic: no I/O, no clocks.
 import type { AgentContext } from './context';
-import { decideSessionHooks, type HookRun, type SessionHookDecision, type SessionHookEventName } from './hooks';
+import type { HookRun, SessionHookDecision, SessionHookEventName } from './hooks';
 import type { Message, StopDetails, Usage } from './messages';
 import { addModelUsage, type ModelUsage } from './modelUsage';
 import type { ControlWrite, ToolCallStatus } from './records';
 import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
-import { splitMemoryReminder, type MemoryRef } from './memory';
 import { hasPendingWork } from './autonomy';
+import type { SessionEvents } from './sessionEvents';
+import { checkPrompts, hookEnd, idleNotification, sessionHooks, settle } from './sessionHookSteps';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  END_REASONS,
+  MAX_SESSION_CONTROL_WRITES,
+  addUsage,
+  totalTokens,
+  type SessionCheckpoint,
+  type SessionEnd,
+  type SessionPhase,
+  type SessionState,
+  type SessionStatusName,
+} from './sessionState';
 
-export type SessionStatusName =
-  | 'running'
-  /** Idle while its own work is pending: a wake-up, cron jobs, background tasks (phase waiting_for_work). */
-  | 'waiting'
-  | 'awaiting_approval'
-  | 'waiting_for_model'
-  | 'interrupted'
-  | 'completed'
-  | 'stopped'
-  | 'max_turns'
-  | 'max_tokens'
-  /** The model refused (stop_reason refusal): an error for the user, not a completion. */
-  | 'refused'
-  | 'failed'
-  | 'cancelled';
-
-export type SessionPhase =
-  | 'starting'
-  | 'turn'
-  | 'awaiting_approval'
-  | 'waiting_for_message'
-  /** The model ended its turn while background tasks, a wake-up or cron jobs remain (engine/autonomy.ts). */
-  | 'waiting_for_work'
-  | 'ended';
-
-/** The session's state between turns; carried across continue-as-new. */
-export interface SessionState {
-  turn: number;
-  head: string | null;
-  /** cwd and directories; `readFiles` lives in the read-file store under `readFilesRef` (kept out of payloads). */
-  context: AgentContext;
-  readFilesRef?: string | null;
-  /** Summed over every model call of the session. */
-  usage: Usage;
-  /** The last model response's usage: what the next request starts from (context accounting). */
-  lastUsage?: Usage;
-  /**
-   * Every model call of the session's tree by model, cost included (engine/modelUsage.ts): its turns'
-   * calls, compactions and side calls, its subagents' trees (foreground, background, isolated). Data
-   * carried across continue-as-new, summed from the turns' and children's results. Absent until the
-   * first result that carries one (a session started before it existed counts from then on).
-   */
-  modelUsage?: ModelUsage;
-  /** Follow-up messages not yet sent to the model (the prompt first). */
-  pendingMessages: string[];
-  /**
-   * How many tool calls ended in each status. The per-id guard against re-execution is the execution
-   * ledger behind the activities (src/stores/executionLedger.ts), so the carried state stays constant-size.
-   */
-  toolCallCounts: Partial<Record<ToolCallStatus, number>>;
-  /** Legacy carried state (runs recorded before toolCallCounts existed: tool_use_id -> status); folded into toolCallCounts on start. */
-  ledger?: Record<string, ToolCallStatus>;
-  runs: number;
-  lastText: string;
-  /** Interrupted: the next turn waits for a follow-up message (or the session ends). */
-  interrupted: boolean;
-  /** Unique per session (not per workflow id): keys the execution ledger. Set by the scheduler. */
-  ledgerKey?: string;
-  /** The model's view of the transcript (compaction summary, cleared results); absent: all of it. */
-  view?: ContextView;
-  /** The session's compactions (the last 100): status, `transcript` and the audit show them. */
-  compactions?: CompactionRecord[];
-  /** The memory by reference, until the turn that sends the first message consumed it (the model activity prepends its text). */
-  memoryRef?: MemoryRef;
-  /** SessionStart hooks ran (once per session, not per run). */
-  sessionStarted?: boolean;
-  /** SessionStart fires again before the next turn: after a compaction, or after a lost worker's call was recovered. */
-  sessionStartAgain?: 'compact' | 'resume';
-  /** How many of the leading pendingMessages passed UserPromptSubmit hooks already. */
-  promptsChecked?: number;
-  /** Text hooks added for the model (additionalContext, a blocking Stop hook's reason), sent with the next turn. */
-  hookContext?: string[];
-  /** The session goes on because a Stop hook blocked: the next Stop hook sees stop_hook_active. */
-  stopHookActive?: boolean;
-  /** Why the last turn ended (a turn whose prompts were all blocked still answers pending tool results). */
-  lastReason?: string;
-  /** Notices from session-level hooks (systemMessage, non-blocking errors), for the user. */
-  hookNotices?: string[];
-  /** Writes to the session's control files, by call (the last MAX_SESSION_CONTROL_WRITES): status and `run` name them. */
-  controlWrites?: SessionControlWrite[];
-}
-
-/** A control file a call of the session changed: which, how, by which call. */
-export interface SessionControlWrite extends ControlWrite {
-  turn: number;
-  toolUseId: string;
-  toolName: string;
-  summary: string;
-}
-
-export const MAX_SESSION_CONTROL_WRITES = 100;
+export { approvalNotification, idleNotification } from './sessionHookSteps';
+export {
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  END_REASONS,
+  MAX_SESSION_CONTROL_WRITES,
+  addUsage,
+  initialSessionState,
+  migrateSessionState,
+  totalTokens,
+} from './sessionState';
+export type {
+  PendingApproval,
+  SessionCheckpoint,
+  SessionControlWrite,
+  SessionEnd,
+  SessionPhase,
+  SessionResult,
+  SessionState,
+  SessionStatusName,
+} from './sessionState';
 
 export interface SessionConfig {
   maxTurns?: number;
@@ -157,6 +100,11 @@ export interface TurnReport {
 }
 
 export interface SessionExecutor {
+  /**
+   * The session's events (engine/sessionEvents.ts): handlers append, the loop settles them after
+   * each of its waits. Absent: the state is written directly (tests).
+   */
+  readonly events?: SessionEvents<SessionState>;
   /** Runs turn `turn`, sending `append` (the pending user messages) before the model call. */
   runTurn(turn: number, append: Message[]): Promise<TurnReport>;
   /** True if an interrupt arrived since the last call; consumes it. */
@@ -192,40 +140,6 @@ export interface SessionExecutor {
   runHooks?(event: SessionHookEventName, fields: Record<string, unknown>, head: string | null): Promise<HookRun[]>;
 }
 
-export interface SessionEnd {
-  kind: 'end';
-  status: SessionStatusName;
-  endReason: string;
-}
-
-/** Continue-as-new with the (mutated) state: the scheduler starts a fresh run with it. */
-export interface SessionCheckpoint {
-  kind: 'checkpoint';
-}
-
-/** Every end reason, in one place: both schedulers say the same thing. */
-export const END_REASONS = {
-  maxTurns: (limit: number) => `reached the limit of ${limit} turns`,
-  maxTokens: (limit: number, used: number) => `reached the limit of ${limit} tokens (used ${used})`,
-  interrupted: 'interrupted by user',
-  idle: 'interrupted; no follow-up message arrived',
-  modelMaxTokens: 'the model hit max_tokens',
-  /** stop_reason refusal: what the API said (category, explanation; both may be null). */
-  refused: (d?: StopDetails) =>
-    `the model refused to respond (stop_reason refusal${d?.category ? `, category ${d.category}` : ''})${d?.explanation ? `: ${d.explanation}` : ''}; the refused turn was dropped from the conversation — rephrase the request or try a different approach`,
-  /** stop_reason model_context_window_exceeded on an answer with no tool_use. */
-  contextWindow:
-    'the model reached its context window limit (stop_reason model_context_window_exceeded): its answer was cut off',
-  endTurn: 'the model ended its turn',
-  hookStop: (hook: string, reason: string) => `stopped by a hook (${hook}): ${reason}`,
-  promptBlocked: (reason: string) => `the prompt was blocked by a UserPromptSubmit hook: ${reason}`,
-  failed: (turn: number, cause: string) => `turn ${turn} failed: ${cause}`,
-  cancelled: 'cancelled',
-} as const;
-
-export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 3600_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 7 * 24 * 3600_000;
-
 /** The session's limits from its input, with the defaults both schedulers use. */
 export function sessionConfig(
   input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number },
@@ -240,47 +154,6 @@ export function sessionConfig(
     onInterrupt: input.onInterrupt ?? 'wait',
     idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   };
-}
-
-export function initialSessionState(prompt: string, context: AgentContext): SessionState {
-  return {
-    turn: 0,
-    head: null,
-    context,
-    usage: { input_tokens: 0, output_tokens: 0 },
-    pendingMessages: [prompt],
-    toolCallCounts: {},
-    runs: 0,
-    lastText: '',
-    interrupted: false,
-  };
-}
-
-/** A state carried from an older version: fills what it lacks (no I/O, so it can run in a workflow). */
-export function migrateSessionState(state: SessionState): SessionState {
-  if (!state.toolCallCounts) {
-    // A run continued from an older version carried the per-id map: count it once.
-    state.toolCallCounts = {};
-    for (const st of Object.values(state.ledger ?? {})) state.toolCallCounts[st] = (state.toolCallCounts[st] ?? 0) + 1;
-    delete state.ledger;
-  }
-  return state;
-}
-
-/** Sums usage, cache counters included (absent counters stay absent). */
-export function addUsage(a: Usage, b: Usage): Usage {
-  const out: Usage = {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-  };
-  for (const k of ['cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
-    if (a[k] !== undefined || b[k] !== undefined) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
-  }
-  return out;
-}
-
-export function totalTokens(u: Usage): number {
-  return u.input_tokens + u.output_tokens;
 }
 
 /** The session's own limits, checked before each turn. */
@@ -354,7 +227,8 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
 
 /**
  * Runs turns until the session ends or should continue-as-new. Mutates `state` (the scheduler
- * owns it: queries read it, signal handlers push follow-ups into `state.pendingMessages`).
+ * owns it: queries read it). Handlers append events to `executor.events`; the loop applies them at
+ * its fixed points (`settle`, after each of its waits: engine/sessionEvents.ts).
  */
 export async function runSession(
   state: SessionState,
@@ -362,88 +236,53 @@ export async function runSession(
   executor: SessionExecutor,
 ): Promise<SessionEnd | SessionCheckpoint> {
   const outcome = await runSessionLoop(state, config, executor);
+  settle(executor);
   if (outcome.kind === 'end' && !config.subagent) {
     // SessionEnd hooks cannot change the outcome; their answers are notices.
     await sessionHooks(state, executor, 'SessionEnd', { reason: 'other', end_status: outcome.status });
+    settle(executor);
   }
   return outcome;
 }
 
-/** Runs an event's hooks when any is configured and reads their answers (undefined: none ran). */
-async function sessionHooks(
+/** A hook's additional context goes with the next turn. */
+function addHookContext(state: SessionState, event: string, d: SessionHookDecision | undefined): void {
+  if (d?.additionalContext.length)
+    (state.hookContext ??= []).push(...d.additionalContext.map((c) => `${event} hook additional context: ${c}`));
+}
+
+/** The turn's messages: the pending ones, then the hooks' context. */
+function turnAppend(state: SessionState): { taken: number; context: string[]; append: Message[] } {
+  const context = state.hookContext ?? [];
+  const append: Message[] = [...state.pendingMessages, ...context].map((text) => ({ role: 'user', content: text }));
+  return { taken: state.pendingMessages.length, context, append };
+}
+
+/** A turn's report folded into the state (with what the loop keeps beside `applyTurnReport`). */
+function turnEnded(
   state: SessionState,
-  executor: SessionExecutor,
-  event: SessionHookEventName,
-  fields: Record<string, unknown>,
-): Promise<SessionHookDecision | undefined> {
-  if (!executor.runHooks || !executor.hasHooks?.(event)) return undefined;
-  const runs = await executor.runHooks(event, fields, state.head);
-  if (runs.length === 0) return undefined;
-  const d = decideSessionHooks(event, runs);
-  if (d.notices.length) (state.hookNotices ??= []).push(...d.notices);
-  if (state.hookNotices && state.hookNotices.length > 20) state.hookNotices.splice(0, state.hookNotices.length - 20);
-  return d;
-}
-
-function hookEnd(stop: { reason: string; hook: string }): SessionEnd {
-  return { kind: 'end', status: 'stopped', endReason: END_REASONS.hookStop(stop.hook, stop.reason) };
-}
-
-/** The session is idle, waiting for a message: a Notification hook may page someone. */
-export function idleNotification(): Record<string, unknown> {
-  return { message: 'Claude is waiting for your input', notification_type: 'idle_prompt' };
-}
-
-/** A call waits for approval: the Notification hook's fields. */
-export function approvalNotification(toolName: string): Record<string, unknown> {
-  return { message: `Claude needs your permission to use ${toolName}`, notification_type: 'permission_prompt' };
+  config: SessionConfig,
+  report: TurnReport,
+  sent: { taken: number; context: string[] },
+): SessionEnd | undefined {
+  const { taken, context } = sent;
+  if (report.consumedAppend && context.length) state.hookContext = [];
+  if (report.consumedAppend) delete state.memoryRef;
+  if (config.sessionStartSources && !config.subagent) {
+    if (report.records.some((r) => r.status === 'unknown_outcome' || (r.attempts ?? 1) > 1))
+      state.sessionStartAgain = 'resume';
+    else if (report.compactions?.length) state.sessionStartAgain = 'compact';
+  }
+  const end = applyTurnReport(state, report, taken);
+  if (report.consumedAppend) state.promptsChecked = Math.max(0, (state.promptsChecked ?? 0) - taken);
+  return end;
 }
 
 /**
- * UserPromptSubmit on each prompt queued since the last check (a block drops it, additional context
- * goes with it). A message queued while the hooks ran (a follow-up, a task's notification) is kept
- * and checked in its turn when the executor `keepsLatePrompts`; without it the queue is replaced by
- * the checked prompts and that message is lost (the behaviour before).
+ * The loop. Its waits stay where they are, each followed by `settle`: the order in which a
+ * workflow's continuations run within one activation depends on them (histories replay unchanged).
+ * What runs between two waits is synchronous (the helpers above).
  */
-async function checkPrompts(state: SessionState, executor: SessionExecutor): Promise<SessionEnd | undefined> {
-  let checked = Math.min(state.promptsChecked ?? 0, state.pendingMessages.length);
-  let blocked: string | undefined;
-  while (checked < state.pendingMessages.length) {
-    const upTo = state.pendingMessages.length;
-    const kept = state.pendingMessages.slice(0, checked);
-    for (const prompt of state.pendingMessages.slice(checked, upTo)) {
-      // The prompt as the user wrote it: without the CLAUDE.md reminder the first message carries.
-      const d = await sessionHooks(state, executor, 'UserPromptSubmit', {
-        prompt: splitMemoryReminder(prompt).prompt,
-      });
-      if (d?.stop) return hookEnd(d.stop);
-      if (d?.block) {
-        blocked = d.block.reason;
-        (state.hookNotices ??= []).push(`UserPromptSubmit hook blocked a prompt: ${d.block.reason}`);
-        continue;
-      }
-      kept.push(prompt);
-      if (d?.additionalContext.length)
-        kept.push(...d.additionalContext.map((c) => `UserPromptSubmit hook additional context: ${c}`));
-    }
-    const late = executor.keepsLatePrompts?.() === true;
-    state.pendingMessages.splice(0, late ? upTo : state.pendingMessages.length, ...kept);
-    state.stopHookActive = false;
-    checked = kept.length;
-    if (!late) break;
-  }
-  // Every prompt blocked and no tool results to answer: the model has nothing to do.
-  if (
-    blocked !== undefined &&
-    state.pendingMessages.length === 0 &&
-    !state.hookContext?.length &&
-    state.lastReason !== 'tool_use'
-  ) {
-    return { kind: 'end', status: 'stopped', endReason: END_REASONS.promptBlocked(blocked) };
-  }
-  return undefined;
-}
-
 async function runSessionLoop(
   state: SessionState,
   config: SessionConfig,
@@ -454,9 +293,9 @@ async function runSessionLoop(
     state.sessionStarted = true;
     const event = config.subagent ? 'SubagentStart' : 'SessionStart';
     const d = await sessionHooks(state, executor, event, config.subagent ? {} : { source: 'startup' });
+    settle(executor);
     if (d?.stop) return hookEnd(d.stop);
-    if (d?.additionalContext.length)
-      (state.hookContext ??= []).push(...d.additionalContext.map((c) => `${event} hook additional context: ${c}`));
+    addHookContext(state, event, d);
   }
   executor.onStatus?.(state.interrupted ? 'interrupted' : 'running', 'starting');
   for (;;) {
@@ -466,8 +305,10 @@ async function runSessionLoop(
         return { kind: 'end', status: 'interrupted', endReason: END_REASONS.interrupted };
       executor.onStatus?.('interrupted', 'waiting_for_message');
       if (state.pendingMessages.length === 0) await sessionHooks(state, executor, 'Notification', idleNotification());
+      settle(executor);
       // Returns at once when a follow-up is already pending.
       const got = await executor.waitForMessage(config.idleTimeoutMs);
+      settle(executor);
       if (!got) return { kind: 'end', status: 'interrupted', endReason: END_REASONS.idle };
       state.interrupted = false;
       executor.takeInterrupt(); // an interrupt while nothing ran has nothing left to stop
@@ -480,6 +321,7 @@ async function runSessionLoop(
     // limit, a large carry) would otherwise continue-as-new forever without progress.
     if (turnsThisRun > 0 && executor.shouldCheckpoint?.(turnsThisRun)) {
       await executor.drain?.();
+      settle(executor);
       // An interrupt that arrived while handlers drained is carried into the next run.
       if (executor.takeInterrupt()) state.interrupted = true;
       return { kind: 'checkpoint' };
@@ -488,6 +330,7 @@ async function runSessionLoop(
     // UserPromptSubmit: each new prompt, before the model sees it.
     if (!config.subagent && executor.hasHooks?.('UserPromptSubmit')) {
       const e = await checkPrompts(state, executor);
+      settle(executor);
       if (e) return e;
     }
     state.promptsChecked = state.pendingMessages.length;
@@ -497,35 +340,25 @@ async function runSessionLoop(
     if (again) {
       delete state.sessionStartAgain;
       const d = await sessionHooks(state, executor, 'SessionStart', { source: again });
+      settle(executor);
       if (d?.stop) return hookEnd(d.stop);
-      if (d?.additionalContext.length)
-        (state.hookContext ??= []).push(
-          ...d.additionalContext.map((c) => `SessionStart hook additional context: ${c}`),
-        );
+      addHookContext(state, 'SessionStart', d);
     }
 
     state.turn++;
     turnsThisRun++;
-    const taken = state.pendingMessages.length;
-    const context = state.hookContext ?? [];
-    const append: Message[] = [...state.pendingMessages, ...context].map((text) => ({ role: 'user', content: text }));
+    const sent = turnAppend(state);
     executor.onStatus?.('running', 'turn');
-    const report = await executor.runTurn(state.turn, append);
-    if (report.consumedAppend && context.length) state.hookContext = [];
-    if (report.consumedAppend) delete state.memoryRef;
-    if (config.sessionStartSources && !config.subagent) {
-      if (report.records.some((r) => r.status === 'unknown_outcome' || (r.attempts ?? 1) > 1))
-        state.sessionStartAgain = 'resume';
-      else if (report.compactions?.length) state.sessionStartAgain = 'compact';
-    }
-    const end = applyTurnReport(state, report, taken);
-    if (report.consumedAppend) state.promptsChecked = Math.max(0, (state.promptsChecked ?? 0) - taken);
+    const report = await executor.runTurn(state.turn, sent.append);
+    settle(executor);
+    const end = turnEnded(state, config, report, sent);
     if (end && end.status === 'completed' && end.endReason === END_REASONS.endTurn) {
       // Stop (a subagent: SubagentStop) hooks: a block keeps the session going with the reason as the next message.
       const d = await sessionHooks(state, executor, config.subagent ? 'SubagentStop' : 'Stop', {
         stop_hook_active: state.stopHookActive === true,
         last_assistant_message: state.lastText,
       });
+      settle(executor);
       if (d?.stop) return hookEnd(d.stop);
       if (d?.block) {
         state.stopHookActive = true;
@@ -540,36 +373,10 @@ async function runSessionLoop(
     if (end?.status === 'completed' && state.pendingMessages.length > 0 && executor.wakesForQueued?.()) continue;
     if (end?.status === 'completed' && executor.waitForWork && hasPendingWork(state.context.autonomy)) {
       executor.onStatus?.('waiting', 'waiting_for_work');
-      if (await executor.waitForWork(state)) continue;
+      const more = await executor.waitForWork(state);
+      settle(executor);
+      if (more) continue;
     }
     if (end) return end;
   }
-}
-
-/** A call waiting for approve/deny (status and queries list them). */
-export interface PendingApproval {
-  turn: number;
-  toolUseId: string;
-  toolName: string;
-  summary: string;
-  message: string;
-  since: number;
-}
-
-/** How a session ended (the session workflow's result; the in-process runner's adds more). */
-export interface SessionResult {
-  status: SessionStatusName;
-  turns: number;
-  usage: Usage;
-  head: string | null;
-  lastText: string;
-  endReason: string;
-  /** Tool calls of the session (absent in results of sessions that ended before it was recorded). */
-  toolCalls?: number;
-  /** The last model call's usage (the Agent tool's `subagent_tokens`). */
-  lastUsage?: Usage;
-  /** Every model call of the session's tree by model, cost included (absent: none counted). */
-  modelUsage?: ModelUsage;
-  /** Writes the session's calls made to its control files (the last 100): a parent's Agent call names its child's. */
-  controlWrites?: SessionControlWrite[];
 }

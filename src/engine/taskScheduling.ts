@@ -3,13 +3,15 @@
 // a call of the same core in this process (local/tasks.ts). A tool call records a task in the
 // context (a `taskStarted` modifier); after the turn the scheduler starts it — once — and when it
 // ends, the task's record gets its end (engine/autonomy.ts `endTask`) and, unless TaskStop or the
-// session's end stopped it, its `<task-notification>` is queued for the next turn. An agent that
+// session's end stopped it, its `<task-notification>` is queued for the next turn (a `taskEnded`
+// event, engine/sessionEvents.ts: appended when the run ends, applied at the loop's next fixed point). An agent that
 // TaskStop stopped queues the reference's "was stopped" notification (a command or Monitor: none). A turn that ran
 // meanwhile returns its own (stale) context, in which the task still runs: the ends seen since are
 // applied again after it. Deterministic: no clock, no I/O; the scheduler's `TaskRunner` does the running.
-import { endTask, type BackgroundTask, type TaskOutcome, type TaskState } from './autonomy';
+import type { BackgroundTask, TaskOutcome, TaskState } from './autonomy';
 import type { AgentContext } from './context';
-import { agentStoppedNotification, taskNotification } from './taskNotifications';
+import type { SessionEventState, SessionEvents } from './sessionEvents';
+import { agentStoppedNotification } from './taskNotifications';
 
 /** What the scheduler does with a task: start its run (which reports its end once), or stop it. */
 export interface TaskRunner {
@@ -20,11 +22,6 @@ export interface TaskRunner {
   start(task: BackgroundTask, ended: (outcome: TaskOutcome, notification?: string | null) => void): void;
   /** Asks a started, running task to stop (its run still ends through `ended`). */
   stop(taskId: string): void;
-}
-
-export interface TaskSchedulingState {
-  context: AgentContext;
-  pendingMessages: string[];
 }
 
 export class TaskScheduling {
@@ -46,7 +43,7 @@ export class TaskScheduling {
    *   only then, so a workflow may decide its version there)
    */
   constructor(
-    private readonly state: TaskSchedulingState,
+    private readonly events: SessionEvents<SessionEventState>,
     private readonly runner: TaskRunner,
     private readonly notification: (task: BackgroundTask) => string,
     private readonly changed: () => void,
@@ -63,11 +60,9 @@ export class TaskScheduling {
    * turn ran are applied again, new tasks start, and tasks TaskStop asked for are stopped.
    */
   sync(): void {
-    const a = this.state.context.autonomy;
-    if (!a) return;
-    let autonomy = a;
-    for (const [id, outcome] of this.outcomes) autonomy = endTask(autonomy, id, outcome, taskNotification).autonomy;
-    if (autonomy !== a) this.state.context = { ...this.state.context, autonomy };
+    const ends = [...this.outcomes].map(([taskId, outcome]) => ({ taskId, outcome }));
+    const autonomy = this.events.apply({ type: 'taskEndsReapplied', ends }).context.autonomy;
+    if (!autonomy) return;
     for (const task of autonomy.tasks) {
       if (task.state !== 'running') continue;
       if (!this.started.has(task.id) && !this.outcomes.has(task.id)) this.start(task);
@@ -105,15 +100,14 @@ export class TaskScheduling {
     const stopped = this.stopping.delete(id);
     const final: TaskOutcome = stopped ? { ...outcome, state: 'killed' } : outcome;
     this.outcomes.set(id, final);
-    const a = this.state.context.autonomy;
-    if (a) this.state.context = { ...this.state.context, autonomy: endTask(a, id, final, taskNotification).autonomy };
     const task = this.started.get(id);
+    let text: string | null | undefined;
     if (task && final.state !== 'killed') {
       const { command: _c, ...kept } = task;
-      const text = notification === undefined ? this.notification({ ...kept, ...final }) : notification;
-      if (text) this.state.pendingMessages.push(text);
+      text = notification === undefined ? this.notification({ ...kept, ...final }) : notification;
     } else if (task?.kind === 'local_agent' && stopped && !this.closing && this.notifiesStoppedAgent())
-      this.state.pendingMessages.push(agentStoppedNotification(task));
+      text = agentStoppedNotification(task);
+    this.events.append({ type: 'taskEnded', taskId: id, outcome: final, ...(text ? { notification: text } : {}) });
     this.changed();
   }
 }

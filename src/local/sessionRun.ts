@@ -33,7 +33,7 @@ import type { Approval, ToolUseDescription, TurnOutcome } from '../engine/turn';
 import type { ToolUseContext } from '../tools/Tool';
 import { checkoutAtStart, checkSessionInput, sessionInput, withAgents } from '../sessionInput';
 import { createCallDeps, type AgentDepsOptions } from '../calls/callDeps';
-import { addModelUsage } from '../engine/modelUsage';
+import { SessionEvents } from '../engine/sessionEvents';
 import { localSubagentRunner, localToolSession, type LocalAgentLaunch } from './subagents';
 import { disposeNow, localStore, type LocalStore } from './store';
 import { LocalTasks } from './tasks';
@@ -48,6 +48,8 @@ export class LocalSessionRun implements LocalTurnHost {
   readonly deps: LocalDeps;
   readonly session: ToolSessionSettings;
   readonly state: SessionState;
+  /** What the handle's calls, tasks and timers append; the loop applies it (engine/sessionEvents.ts). */
+  readonly events: SessionEvents<SessionState>;
   readonly priorRecords = new Map<string, ToolCallRecord>();
   readonly agentsReady: Promise<void>;
   readonly runSubagent: NonNullable<ToolUseContext['runSubagent']>;
@@ -117,7 +119,7 @@ export class LocalSessionRun implements LocalTurnHost {
       // tree's spend is the parent's too (foreground or background), counted when it ends.
       (child) =>
         runChild(child, this.worker).then((r) => {
-          if (r.modelUsage) this.state.modelUsage = addModelUsage(this.state.modelUsage, r.modelUsage);
+          if (r.modelUsage) this.events.append({ type: 'subagentUsage', modelUsage: r.modelUsage });
           return r;
         }),
       this.agentLaunches,
@@ -129,8 +131,10 @@ export class LocalSessionRun implements LocalTurnHost {
     if (memoryRefOf(input.memory)) this.state.memoryRef = memoryRefOf(input.memory);
     // The zone cron jobs and wake-ups read, fixed for the session (as the session workflow does).
     if (input.timeZone) this.state.context.timeZone = input.timeZone;
+    this.events = new SessionEvents(this.state);
     this.tasks = new LocalTasks(this, () => this.timers.poke());
-    this.timers = new LocalTimers(this.state, opts.clock, () => this.tasks.scheduling.sync());
+    this.timers = new LocalTimers(this.events, opts.clock, () => this.tasks.scheduling.sync());
+    this.executor = this.makeExecutor();
   }
 
   // --- The turn's host (src/local/turn.ts) ---
@@ -263,7 +267,7 @@ export class LocalSessionRun implements LocalTurnHost {
 
   private waitForMessage(timeoutMs: number): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
-      if (this.state.pendingMessages.length > 0) return resolve(true);
+      if (this.events.hasMessages()) return resolve(true);
       const timer = setTimeout(() => {
         this.wakeWaiter = undefined;
         resolve(false);
@@ -276,51 +280,57 @@ export class LocalSessionRun implements LocalTurnHost {
     });
   }
 
-  readonly executor: SessionExecutor = {
-    runTurn: (turn, append) => this.runTurn(turn, append),
-    takeInterrupt: () => {
-      const was = this.interruptRequested;
-      this.interruptRequested = false;
-      return was;
-    },
-    waitForMessage: (timeoutMs) => this.waitForMessage(timeoutMs),
-    waitForWork: () => this.timers.waitForWork(),
-    // A task's notification (a Monitor's event or end) queued after the turn ended the session, while
-    // Stop hooks ran: a turn for it, as the session workflow does since patched('queued-after-turn').
-    wakesForQueued: () => true,
-    // A follow-up or a task's notification queued while UserPromptSubmit hooks ran is kept (the
-    // session workflow still loses it: its fix needs a patch id and a recorded history).
-    keepsLatePrompts: () => true,
-    onStatus: (s, p) => {
-      this.status = s;
-      this.phase = p;
-    },
-    hasHooks: (event) => {
-      const list = (this.input.hooks as Record<string, unknown[] | undefined> | undefined)?.[event];
-      return Array.isArray(list) && list.length > 0;
-    },
-    runHooks: async (event, fields, head) => {
-      try {
-        const r = await this.deps.runSessionHooks({
-          event,
-          sessionId: this.sessionId,
-          cwd: this.state.context.cwd,
-          // Where the hooks run: the project root, never the agent's cwd (as the session workflow).
-          projectDir: hookProjectDir(this.input.hookPins, this.state.context),
-          ...(this.input.hookPins ? { hookPins: this.input.hookPins } : {}),
-          ...(this.input.sandbox?.passEnv ? { passEnv: this.input.sandbox.passEnv } : {}),
-          permissionMode: this.input.permissionMode,
-          head,
-          hooks: this.input.hooks,
-          fields,
-          ...(this.session.agentHookFields ? { agentHookFields: this.session.agentHookFields } : {}),
-        });
-        return r.runs;
-      } catch (err) {
-        return hookFailureRuns(event, err);
-      }
-    },
-  };
+  /** The engine's executor (built once the state and its events exist). */
+  readonly executor: SessionExecutor;
+
+  private makeExecutor(): SessionExecutor {
+    return {
+      events: this.events,
+      runTurn: (turn, append) => this.runTurn(turn, append),
+      takeInterrupt: () => {
+        const was = this.interruptRequested;
+        this.interruptRequested = false;
+        return was;
+      },
+      waitForMessage: (timeoutMs) => this.waitForMessage(timeoutMs),
+      waitForWork: () => this.timers.waitForWork(),
+      // A task's notification (a Monitor's event or end) queued after the turn ended the session, while
+      // Stop hooks ran: a turn for it, as the session workflow does since patched('queued-after-turn').
+      wakesForQueued: () => true,
+      // A follow-up or a task's notification queued while UserPromptSubmit hooks ran is kept (the
+      // session workflow still loses it: its fix needs a patch id and a recorded history).
+      keepsLatePrompts: () => true,
+      onStatus: (s, p) => {
+        this.status = s;
+        this.phase = p;
+      },
+      hasHooks: (event) => {
+        const list = (this.input.hooks as Record<string, unknown[] | undefined> | undefined)?.[event];
+        return Array.isArray(list) && list.length > 0;
+      },
+      runHooks: async (event, fields, head) => {
+        try {
+          const r = await this.deps.runSessionHooks({
+            event,
+            sessionId: this.sessionId,
+            cwd: this.state.context.cwd,
+            // Where the hooks run: the project root, never the agent's cwd (as the session workflow).
+            projectDir: hookProjectDir(this.input.hookPins, this.state.context),
+            ...(this.input.hookPins ? { hookPins: this.input.hookPins } : {}),
+            ...(this.input.sandbox?.passEnv ? { passEnv: this.input.sandbox.passEnv } : {}),
+            permissionMode: this.input.permissionMode,
+            head,
+            hooks: this.input.hooks,
+            fields,
+            ...(this.session.agentHookFields ? { agentHookFields: this.session.agentHookFields } : {}),
+          });
+          return r.runs;
+        } catch (err) {
+          return hookFailureRuns(event, err);
+        }
+      },
+    };
+  }
 
   // --- The run and the handle's calls ---
 
@@ -356,6 +366,7 @@ export class LocalSessionRun implements LocalTurnHost {
     }
     // Background tasks still running when the session ends are stopped (killed, no notification).
     await this.tasks.stopAll();
+    this.events.settle();
     // Notification hooks still running (an approval was answered before they finished) end first.
     await Promise.allSettled([...this.notifications]);
     // The runner's MCP connections end with the session (unless the caller passed its own manager).
@@ -390,7 +401,7 @@ export class LocalSessionRun implements LocalTurnHost {
 
   send(text: string): void {
     if (typeof text !== 'string' || text.trim() === '') return;
-    this.state.pendingMessages.push(text);
+    this.events.append({ type: 'followUp', text });
     this.wakeWaiter?.();
     this.timers.poke();
   }
@@ -406,7 +417,8 @@ export class LocalSessionRun implements LocalTurnHost {
   }
 
   statusView(): LocalSessionStatus {
-    const { state } = this;
+    // What the loop's next fixed point will make of the state (appended events applied to a copy).
+    const state = this.events.view();
     return {
       sessionId: this.sessionId,
       status: this.status,

@@ -15,6 +15,7 @@ import type { ToolSessionSettings } from '../calls/tools';
 import type { BackgroundTask, TaskOutcome } from '../engine/autonomy';
 import { MonitorEventLog, monitorBatchText, monitorEndText, type MonitorEventBatch } from '../engine/monitorTasks';
 import type { SessionState } from '../engine/session';
+import type { SessionEvents } from '../engine/sessionEvents';
 import { taskNotification } from '../engine/taskNotifications';
 import { backgroundTaskRun, taskOutcomeOf, TaskScheduling, type TaskRunner } from '../engine/taskScheduling';
 import { agentFailureEnd, agentTaskEnd } from '../engine/subagents';
@@ -23,7 +24,7 @@ import type { LocalDeps } from './turn';
 
 /** What the tasks take from their session (src/local/sessionRun.ts). */
 export interface LocalTasksHost {
-  readonly state: SessionState;
+  readonly events: SessionEvents<SessionState>;
   readonly session: ToolSessionSettings;
   readonly deps: Pick<LocalDeps, 'runBackgroundTask' | 'runMonitorTask'>;
   runtime(signal: AbortSignal, key: string): CallRuntime;
@@ -51,14 +52,14 @@ export class LocalTasks implements TaskRunner {
     private readonly host: LocalTasksHost,
     private readonly changed: () => void,
   ) {
-    this.scheduling = new TaskScheduling(host.state, this, taskNotification, changed);
+    this.scheduling = new TaskScheduling(host.events, this, taskNotification, changed);
   }
 
   start(task: BackgroundTask, ended: (outcome: TaskOutcome, notification?: string | null) => void): void {
     const { host } = this;
     const abort = new AbortController();
     this.aborts.set(task.id, abort);
-    const input = { session: host.session, ...backgroundTaskRun(task, host.state.context) };
+    const input = { session: host.session, ...backgroundTaskRun(task, host.events.state.context) };
     const rt = host.runtime(abort.signal, `task-${task.id}`);
     const run = (
       task.kind === 'local_agent'
@@ -114,7 +115,7 @@ export class LocalTasks implements TaskRunner {
       const events = this.monitorEvents.get(batch.taskId);
       if (events === undefined || !this.monitorLog.accept(batch)) return;
       if (batch.kind === 'event') this.monitorEvents.set(batch.taskId, events + 1);
-      this.host.state.pendingMessages.push(monitorBatchText(task, batch));
+      this.host.events.append({ type: 'monitorEvent', taskId: task.id, text: monitorBatchText(task, batch) });
       this.changed();
     };
     try {

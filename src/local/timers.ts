@@ -8,6 +8,7 @@
 // notification and pokes the wait.
 import { dueFirings, hasPendingWork, nextDeadline } from '../engine/autonomy';
 import type { SessionState } from '../engine/session';
+import type { SessionEvents } from '../engine/sessionEvents';
 import { nextCronFires } from '../calls/cronFires';
 
 /** The clock of the wait: real time by default; tests pass one that skips ahead. */
@@ -30,7 +31,7 @@ export class LocalTimers {
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly state: SessionState,
+    private readonly events: SessionEvents<SessionState>,
     private readonly clock: LocalClock = realClock,
     /** Before each look: the session's background tasks catch up with its context (LocalTasks). */
     private readonly sync: () => void = () => undefined,
@@ -49,15 +50,16 @@ export class LocalTimers {
   /** The engine's `waitForWork` (see SessionExecutor). */
   async waitForWork(): Promise<boolean> {
     for (;;) {
+      // A fixed point: what the handle's calls and the tasks appended during the wait is applied.
+      this.events.settle();
       if (this.stopRequested) {
-        const a = this.state.context.autonomy;
-        if (a) this.state.context = { ...this.state.context, autonomy: { tasks: a.tasks, crons: [] } };
+        this.events.apply({ type: 'stop' });
         return false;
       }
       this.sync();
       await this.fireDue();
-      if (this.state.pendingMessages.length > 0) return true;
-      const a = this.state.context.autonomy;
+      if (this.events.hasMessages()) return true;
+      const a = this.events.state.context.autonomy;
       if (!hasPendingWork(a)) return false;
       const until = nextDeadline(a);
       await new Promise<void>((resolve) => {
@@ -73,12 +75,11 @@ export class LocalTimers {
   }
 
   private async fireDue(): Promise<void> {
-    const a = this.state.context.autonomy;
+    const a = this.events.state.context.autonomy;
     if (!a) return;
     const due = dueFirings(a, this.clock.now());
     const next = due.recurring.length > 0 ? await nextCronFires({ jobs: due.recurring }) : {};
     const { autonomy, events } = due.apply(next);
-    this.state.pendingMessages.push(...events.map((e) => e.text));
-    this.state.context = { ...this.state.context, autonomy };
+    this.events.apply({ type: 'timerDue', autonomy, prompts: events.map((e) => e.text) });
   }
 }

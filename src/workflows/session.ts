@@ -8,8 +8,7 @@
 //   5. `runSession`: each turn a child workflow `<session>/turn-<n>`, the idle wait a durable condition;
 //   6. at a turn boundary past the run's history budget: drain the handlers and continue-as-new;
 //      else finish (ended, stopped, failed, or cancelled) and say why.
-import { firstMessage, memoryRefOf } from '../engine/memory';
-import { activityIds, turnWorkflowId } from '../engine/ids';
+import { turnWorkflowId } from '../engine/ids';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -19,7 +18,6 @@ import {
   continueAsNew,
   isCancellation,
   patched,
-  proxyActivities,
   proxyLocalActivities,
   proxySinks,
   setCurrentDetails,
@@ -31,34 +29,28 @@ import {
 } from '@temporalio/workflow';
 import type { ErrorCode } from '../engine/errors';
 import { defineSearchAttributeKey } from '@temporalio/common';
-import { initialContext, sessionRootOf } from '../engine/context';
 import type { Message } from '../engine/messages';
 import { describeOutage, type OutageState } from '../engine/retry';
-import type { CheckoutGuardActivities, HookActivities, ToolSettingsActivities } from '../activities';
+import type { ToolSettingsActivities } from '../activities';
 import { storedToolSettings } from './toolSettings';
 import { agentHookFields } from '../engine/subagents';
 import { SESSION_HOOK_EVENT_NAMES, type HookRun, type SessionHookEventName } from '../engine/hooks';
-import { hookFailureRuns, notifyApprovalPending } from '../engine/schedulerGlue';
+import { hookFailureRuns } from '../engine/schedulerGlue';
 import {
   END_REASONS,
-  initialSessionState,
   sessionConfig,
-  migrateSessionState,
   runSession,
   type SessionExecutor,
   type SessionPhase,
   type TurnReport,
 } from '../engine/session';
 import {
-  APPROVAL_OUTCOME_PATCH,
   SUBAGENT_HOOKS_PATCH,
   SESSION_START_SOURCES_PATCH,
   TOOL_SETTINGS_REF_PATCH,
   CHECKPOINT_OWN_SIZE_PATCH,
   QUEUED_AFTER_TURN_PATCH,
   LATE_PROMPTS_PATCH,
-  approvalAnswer,
-  type ApprovalOutcomeSource,
   STATUS_SEARCH_ATTRIBUTE,
   approvalPendingSignal,
   approvalResolvedSignal,
@@ -71,10 +63,8 @@ import {
   stopSignal,
   statusQuery,
   transcriptHeadQuery,
-  turnApprovalSignal,
   turnInterruptSignal,
   type ApprovalDecisionInput,
-  type PendingApproval,
   type SessionCarry,
   type SessionInput,
   type SessionResult,
@@ -85,6 +75,17 @@ import {
   type TurnWorkflowResult,
 } from './definitions';
 import { turnWorkflow } from './turn';
+import { SessionEvents } from '../engine/sessionEvents';
+import { SessionApprovals } from './sessionApprovals';
+import {
+  checkoutGuardActivities,
+  hookActivities,
+  sessionHookInput,
+  sessionResultOf,
+  sessionRunState,
+  sessionStatusOf,
+  turnSummaryOf,
+} from './sessionView';
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
 import { SessionTasks } from './sessionTasks';
@@ -97,35 +98,12 @@ const toolSettingsStore = proxyLocalActivities<ToolSettingsActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
-/** A schedule's firing: the checkout record, on the worker that has the directory (the tool task queue). No patch: only an input that carries `checkoutGuard` (created by a release that has it) runs it. */
-function checkoutGuardActivities(input: SessionInput): CheckoutGuardActivities {
-  return proxyActivities<CheckoutGuardActivities>({
-    activityId: activityIds.checkoutGuard(),
-    summary: 'checkout record',
-    startToCloseTimeout: '2 minutes',
-    retry: { initialInterval: '1 second', maximumAttempts: 3 },
-    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
-  });
-}
-/** Session-level hooks: one activity `hook-<event>-<n>` per firing, on the session's tool task queue. */
-function hookActivities(input: SessionInput, event: SessionHookEventName, n: number): HookActivities {
-  return proxyActivities<HookActivities>({
-    activityId: activityIds.hook(event, n),
-    summary: `${event} hooks`,
-    // A hook's own timeout is at most what the settings say (default 600 s): this only catches a lost worker.
-    startToCloseTimeout: '11 minutes',
-    retry: { initialInterval: '1 second', maximumAttempts: 3 },
-    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
-  });
-}
 const DEFAULT_MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 /** Under CHECKPOINT_OWN_SIZE_PATCH: what the run's events cost besides the payloads it counts, per turn. */
 const EVENT_OVERHEAD_BYTES_PER_TURN = 2048;
 /** Under CHECKPOINT_OWN_SIZE_PATCH: a run continues-as-new after this many turns, whatever their size. */
 const MAX_TURNS_PER_RUN = 500;
 const jsonBytes = (v: unknown): number => (v === undefined ? 0 : JSON.stringify(v).length);
-const toolCallsOf = (state: SessionCarry): number =>
-  Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0);
 
 export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry): Promise<SessionResult> {
   const problems = sessionInputShapeProblems(input);
@@ -160,7 +138,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     session.latePrompts = !input.parent && session.hasHooks('UserPromptSubmit') && patched(LATE_PROMPTS_PATCH);
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
-    if (outcome.kind === 'checkpoint') return await continueAsNew<typeof sessionWorkflow>(input, session.state);
+    if (outcome.kind === 'checkpoint')
+      return await continueAsNew<typeof sessionWorkflow>(input, session.events.settle());
     // Background tasks still running when the session ends are stopped (killed, no notification).
     await session.tasks.stopAll();
     const result = session.finish(outcome.status, outcome.endReason);
@@ -188,6 +167,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
  */
 class SessionRun implements SessionExecutor {
   readonly state: SessionCarry;
+  /** What handlers, tasks, monitors and timers append; the loop applies it (engine/sessionEvents.ts). */
+  readonly events: SessionEvents<SessionCarry>;
   readonly sessionId: string;
   /** The bytes this run put into history and took out of it (CHECKPOINT_OWN_SIZE_PATCH): deterministic. */
   private ownHistoryBytes: number;
@@ -200,11 +181,8 @@ class SessionRun implements SessionExecutor {
   private runningTurn: number | undefined;
   private outage: OutageState | undefined;
   private toolSettingsRef: string | undefined;
-  private readonly pendingApprovals = new Map<string, PendingApproval>();
-  private readonly approvalOutcomes = new Map<
-    string,
-    { decision: 'approve' | 'deny'; source?: ApprovalOutcomeSource }
-  >();
+  /** Calls of the running turn waiting for approve/deny (sessionApprovals.ts). */
+  private readonly approvals: SessionApprovals;
   private readonly hookCounts = new Map<string, number>();
   /** Inside a subagent every hook input carries the parent's session_id and the agent (as the reference). */
   private readonly agentHooks: ReturnType<typeof agentHookFields> | undefined;
@@ -224,28 +202,24 @@ class SessionRun implements SessionExecutor {
     this.ownHistoryBytes = jsonBytes(input) + jsonBytes(carry);
     const info = workflowInfo();
     this.sessionId = info.workflowId;
-    this.state = carry
-      ? migrateSessionState(carry)
-      : initialSessionState(
-          firstMessage(input.prompt, input.memory),
-          initialContext(input.cwd, input.additionalDirectories ?? []),
-        );
-    if (carry) this.state.runs = carry.runs + 1;
-    else if (memoryRefOf(input.memory)) this.state.memoryRef = memoryRefOf(input.memory);
-    // The zone cron jobs and wake-ups read, fixed for the session (a carried context keeps its own).
-    if (!carry && input.timeZone) this.state.context.timeZone = input.timeZone;
-    // The ledger key is the session's first run id (continue-as-new keeps it): unique even when a
-    // new session reuses the workflow id. A run carried from before keys stay on the workflow id.
-    this.state.ledgerKey ??= carry ? this.sessionId : info.firstExecutionRunId;
+    this.state = sessionRunState(input, carry, this.sessionId, info.firstExecutionRunId);
     this.agentHooks = input.parent ? agentHookFields(input.parent, this.sessionId) : undefined;
+    this.events = new SessionEvents(this.state);
+    this.approvals = new SessionApprovals({
+      turn: () => ({ child: this.child, number: this.runningTurn }),
+      status: () => this.status,
+      setStatus: (next) => this.setStatus(next),
+      head: () => this.state.head,
+      hooks: this,
+    });
     this.tasks = new SessionTasks(
-      this.state,
+      this.events,
       input,
       () => toolSession(turnWorkflowInput(input, this.state, this.turnRun(this.state.turn, []))),
       () => this.timers.poke(),
     );
     this.timers = new SessionTimers(
-      this.state,
+      this.events,
       () => this.hasWork(),
       () => this.tasks.sync(),
     );
@@ -255,51 +229,37 @@ class SessionRun implements SessionExecutor {
     setHandler(statusQuery, () => this.statusView());
     setHandler(transcriptHeadQuery, () => this.state.head);
     setHandler(sendMessageSignal, ({ text }) => {
-      if (typeof text === 'string' && text.trim() !== '') this.state.pendingMessages.push(text);
+      if (typeof text === 'string' && text.trim() !== '') this.events.append({ type: 'followUp', text });
     });
     setHandler(interruptSignal, () => this.onInterrupt());
     setHandler(stopSignal, () => this.timers.requestStop());
     this.tasks.monitors.register();
-    setHandler(approvalPendingSignal, (p) => this.onApprovalPending(p));
+    setHandler(approvalPendingSignal, (p) => this.approvals.onPending(p));
     setHandler(outageSignal, (o) => this.onOutage(o ?? undefined));
     setHandler(approvalResolvedSignal, ({ toolUseId, decision, source }) =>
-      this.onApprovalResolved(toolUseId, decision, source),
+      this.approvals.onResolved(toolUseId, decision, source),
     );
-    const validator = (req: ApprovalDecisionInput): void => this.validateDecision(req);
-    setHandler(approveUpdate, (req) => this.resolveApproval('approve', req), { validator });
-    setHandler(denyUpdate, (req) => this.resolveApproval('deny', req), { validator });
+    const validator = (req: ApprovalDecisionInput): void => this.approvals.validate(req);
+    setHandler(approveUpdate, (req) => this.approvals.resolve('approve', req), { validator });
+    setHandler(denyUpdate, (req) => this.approvals.resolve('deny', req), { validator });
   }
 
   // --- Handlers ---
 
   private statusView(): SessionStatus {
-    const { state, lastTurn, outage, endReason, child } = this;
-    return {
+    // What the loop's next fixed point will make of the state (appended events applied to a copy).
+    return sessionStatusOf(this.events.view(), {
       sessionId: this.sessionId,
-      status: this.status ?? 'running',
-      turn: state.turn,
-      phase: this.pendingApprovals.size > 0 ? 'awaiting_approval' : this.phase,
-      pendingApprovals: [...this.pendingApprovals.values()],
-      usage: state.usage,
-      ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
-      head: state.head,
-      toolCalls: toolCallsOf(state),
-      toolCallCounts: state.toolCallCounts,
-      context: { cwd: state.context.cwd, additionalDirectories: state.context.additionalDirectories },
-      runs: state.runs,
-      lastText: state.lastText,
-      ...(state.hookNotices?.length ? { hookNotices: state.hookNotices } : {}),
-      ...(lastTurn ? { lastTurn } : {}),
-      ...(outage ? { outage } : {}),
-      ...(endReason ? { endReason } : {}),
-      ...(child ? { currentTurnWorkflowId: child.workflowId } : {}),
-      ...(state.compactions?.length ? { compactions: state.compactions } : {}),
-      ...(state.view ? { contextTokens: state.view.baseline.tokens } : {}),
-      ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
-      ...(state.context.autonomy ? { autonomy: state.context.autonomy } : {}),
-      ...(this.timers.waiting() ? { waiting: this.timers.waiting() } : {}),
-      ...(this.timers.stopRequested ? { stopRequested: true } : {}),
-    };
+      status: this.status,
+      phase: this.phase,
+      pendingApprovals: [...this.approvals.pending.values()],
+      lastTurn: this.lastTurn,
+      outage: this.outage,
+      endReason: this.endReason,
+      currentTurnWorkflowId: this.child?.workflowId,
+      waiting: this.timers.waiting(),
+      stopRequested: this.timers.stopRequested,
+    });
   }
 
   private onInterrupt(): void {
@@ -310,82 +270,12 @@ class SessionRun implements SessionExecutor {
     }
   }
 
-  private async onApprovalPending(p: PendingApproval): Promise<void> {
-    this.pendingApprovals.set(p.toolUseId, p);
-    this.setStatus('awaiting_approval');
-    // A call waits for a human: Notification hooks may page one (the handler, not the turn, waits for them).
-    const notified = notifyApprovalPending(this, p.toolName, this.state.head);
-    if (notified) await notified;
-  }
-
   private onOutage(o: OutageState | undefined): void {
     this.outage = o;
     setCurrentDetails(o ? describeOutage(o, Date.now()) : '');
     if (o) this.setStatus('waiting_for_model');
     else if (this.status === 'waiting_for_model')
-      this.setStatus(this.pendingApprovals.size > 0 ? 'awaiting_approval' : 'running');
-  }
-
-  private onApprovalResolved(
-    toolUseId: string,
-    decision: 'approve' | 'deny' | undefined,
-    source: ApprovalOutcomeSource | undefined,
-  ): void {
-    if (decision) {
-      this.approvalOutcomes.set(toolUseId, { decision, ...(source ? { source } : {}) });
-      // Bounded: an outcome is read by a racing approve/deny at once, or never.
-      if (this.approvalOutcomes.size > 100)
-        this.approvalOutcomes.delete(this.approvalOutcomes.keys().next().value as string);
-    }
-    this.pendingApprovals.delete(toolUseId);
-    if (this.pendingApprovals.size === 0 && this.status === 'awaiting_approval') this.setStatus('running');
-  }
-
-  private validateDecision(req: ApprovalDecisionInput): void {
-    const pending = this.pendingApprovals;
-    if (req.toolUseId !== undefined && !pending.has(req.toolUseId)) {
-      // Decided a moment ago (the approval timed out, the turn was interrupted): say what counted.
-      const decided = this.approvalOutcomes.get(req.toolUseId);
-      if (decided)
-        throw new Error(
-          `tool call ${req.toolUseId} is no longer waiting for approval: ${approvalAnswer(req.toolUseId, 'approve', decided).outcome ?? 'it was decided'}`,
-        );
-      const open = [...pending.keys()];
-      throw new Error(
-        `tool call ${req.toolUseId} is not waiting for approval${open.length ? ` (pending: ${open.join(', ')})` : ' (nothing is pending)'}`,
-      );
-    }
-    if (req.toolUseId === undefined && pending.size !== 1) {
-      throw new Error(
-        pending.size === 0
-          ? 'nothing is waiting for approval'
-          : `several calls are pending; name one of: ${[...pending.keys()].join(', ')}`,
-      );
-    }
-  }
-
-  private async resolveApproval(decision: 'approve' | 'deny', req: ApprovalDecisionInput) {
-    const toolUseId = req.toolUseId ?? [...this.pendingApprovals.keys()][0];
-    if (!toolUseId || !this.pendingApprovals.has(toolUseId) || !this.child)
-      throw ApplicationFailure.nonRetryable(
-        `no pending approval ${req.toolUseId ?? ''}`.trim(),
-        'NOT_PENDING' satisfies ErrorCode,
-      );
-    this.pendingApprovals.delete(toolUseId);
-    const turn = this.runningTurn;
-    await this.child.signal(turnApprovalSignal, {
-      toolUseId,
-      decision,
-      ...(req.by ? { by: req.by } : {}),
-      ...(req.reason ? { reason: req.reason } : {}),
-    });
-    if (this.pendingApprovals.size === 0 && this.status === 'awaiting_approval') this.setStatus('running');
-    if (!patched(APPROVAL_OUTCOME_PATCH)) return { toolUseId, decision };
-    // The turn may have decided otherwise meanwhile (the approval timed out): answer what counted.
-    await condition(() => this.approvalOutcomes.has(toolUseId) || this.runningTurn !== turn);
-    const actual = this.approvalOutcomes.get(toolUseId);
-    this.approvalOutcomes.delete(toolUseId);
-    return approvalAnswer(toolUseId, decision, actual);
+      this.setStatus(this.approvals.pending.size > 0 ? 'awaiting_approval' : 'running');
   }
 
   // --- Stages ---
@@ -408,24 +298,13 @@ class SessionRun implements SessionExecutor {
   }
 
   finish(s: SessionStatusName, reason: string): SessionResult {
-    const state = this.state;
+    const state = this.events.settle();
     this.endReason = reason;
     this.phase = 'ended';
     this.setStatus(s);
     // The worker removes the session's temp and spool directories (a sink: no command, no patch).
     proxySinks<SessionSinks>().durableAgent.sessionEnded(this.sessionId);
-    return {
-      status: s,
-      turns: state.turn,
-      usage: state.usage,
-      head: state.head,
-      lastText: state.lastText,
-      endReason: reason,
-      toolCalls: toolCallsOf(state),
-      ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
-      ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
-      ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
-    };
+    return sessionResultOf(state, s, reason);
   }
 
   // --- The engine's executor (SessionExecutor) ---
@@ -483,20 +362,12 @@ class SessionRun implements SessionExecutor {
   /** A turn's result: what the status shows of it; approvals and outages end with the turn. */
   private turnEnded(result: TurnWorkflowResult): TurnReport {
     this.ownHistoryBytes += jsonBytes(result);
-    this.pendingApprovals.clear();
+    this.approvals.turnEnded();
     if (this.outage) {
       this.outage = undefined;
       setCurrentDetails('');
     }
-    this.lastTurn = {
-      turn: result.turn,
-      reason: result.reason,
-      records: result.records,
-      batches: result.batches,
-      ...(result.usage ? { usage: result.usage } : {}),
-      fallback: result.fallback,
-      text: result.text,
-    };
+    this.lastTurn = turnSummaryOf(result);
     if (this.status === 'awaiting_approval') this.setStatus('running');
     return { ...result, reason: result.reason as TurnReport['reason'] };
   }
@@ -509,7 +380,7 @@ class SessionRun implements SessionExecutor {
 
   /** Is there anything for the next turn? The idle wait's wake-up: a new wake source joins here. */
   private hasWork(): boolean {
-    return this.state.pendingMessages.length > 0;
+    return this.events.hasMessages();
   }
 
   /** The idle wait between turns (after an interrupt): a durable condition, false after `timeoutMs`. */
@@ -575,21 +446,15 @@ class SessionRun implements SessionExecutor {
     this.hookCounts.set(event, n);
     const input = this.input;
     try {
-      const r = await hookActivities(input, event, n).runSessionHooks({
-        event,
-        sessionId: this.sessionId,
-        cwd: this.state.context.cwd,
-        // Where the hooks run: the project root, not the agent's cwd (an activity input's new
-        // fields change no workflow command: histories recorded before them replay unchanged).
-        projectDir: input.hookPins?.projectDir ?? sessionRootOf(this.state.context),
-        ...(input.hookPins ? { hookPins: input.hookPins } : {}),
-        ...(input.sandbox?.passEnv ? { passEnv: input.sandbox.passEnv } : {}),
-        permissionMode: input.permissionMode,
-        head,
-        hooks: input.hooks,
-        fields,
-        ...(this.agentHooks ? { agentHookFields: this.agentHooks } : {}),
-      });
+      const r = await hookActivities(input, event, n).runSessionHooks(
+        sessionHookInput(
+          input,
+          { sessionId: this.sessionId, state: this.state, agentHooks: this.agentHooks },
+          event,
+          fields,
+          head,
+        ),
+      );
       return r.runs;
     } catch (err) {
       if (isCancellation(err)) throw err;

@@ -14,6 +14,7 @@ import { MonitorEventLog, monitorBatchText, monitorEndText, type MonitorEventBat
 import { taskOutcomeOf } from '../engine/taskScheduling';
 import type { MonitorTaskActivities } from '../activities';
 import type { RunMonitorTaskInput } from '../calls/monitorTask';
+import type { SessionEvents } from '../engine/sessionEvents';
 import { monitorEventSignal, type SessionCarry } from './definitions';
 
 /** How a task's run ended, and what the model is told (null: nothing; undefined: the task's default). */
@@ -30,7 +31,7 @@ export class SessionMonitors {
   private readonly events = new Map<string, number>();
 
   constructor(
-    private readonly state: SessionCarry,
+    private readonly sessionEvents: SessionEvents<SessionCarry>,
     private readonly changed: () => void,
   ) {}
 
@@ -76,7 +77,7 @@ export class SessionMonitors {
     const task = this.running.get(batch.taskId);
     if (!task || !this.log.accept(batch)) return;
     if (batch.kind === 'event') this.events.set(task.id, (this.events.get(task.id) ?? 0) + 1);
-    this.state.pendingMessages.push(monitorBatchText(task, batch));
+    this.sessionEvents.append({ type: 'monitorEvent', taskId: task.id, text: monitorBatchText(task, batch) });
     this.changed();
   }
 }

@@ -33,7 +33,7 @@ import type { BackgroundTaskActivities } from '../activities';
 import type { RunBackgroundTaskInput } from '../calls/backgroundTask';
 import type { ToolSessionInput } from '../calls/tools';
 import { runAgentTask } from './sessionAgentTasks';
-import { addModelUsage } from '../engine/modelUsage';
+import type { SessionEvents } from '../engine/sessionEvents';
 import {
   AGENT_STOP_NOTICE_PATCH,
   BACKGROUND_AGENTS_PATCH,
@@ -58,14 +58,14 @@ export class SessionTasks {
   readonly monitors: SessionMonitors;
 
   constructor(
-    private readonly state: SessionCarry,
+    private readonly events: SessionEvents<SessionCarry>,
     private readonly input: SessionInput,
     private readonly toolSession: () => ToolSessionInput,
     changed: () => void,
   ) {
-    this.monitors = new SessionMonitors(state, changed);
+    this.monitors = new SessionMonitors(events, changed);
     this.book = new TaskScheduling(
-      state,
+      events,
       {
         start: (task, ended) => this.start(task, ended),
         stop: (id) => {
@@ -124,7 +124,7 @@ export class SessionTasks {
     this.scopes.set(task.id, scope);
     const taskInput: RunBackgroundTaskInput = {
       session: this.toolSession(),
-      ...backgroundTaskRun(task, this.state.context),
+      ...backgroundTaskRun(task, this.events.state.context),
     };
     const end = (outcome: TaskOutcome, notification?: string | null): void => {
       this.scopes.delete(task.id);
@@ -154,7 +154,7 @@ export class SessionTasks {
     void runAgentTask(task, this.input, scope).then((end) => {
       this.scopes.delete(task.id);
       // The child's tree spent for its root: counted before the notification can start a turn.
-      if (end.modelUsage) this.state.modelUsage = addModelUsage(this.state.modelUsage, end.modelUsage);
+      if (end.modelUsage) this.events.append({ type: 'subagentUsage', modelUsage: end.modelUsage });
       ended(end.outcome, end.notification);
     });
   }

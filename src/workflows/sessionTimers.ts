@@ -8,6 +8,7 @@ import { condition, proxyLocalActivities, setCurrentDetails } from '@temporalio/
 import { dueFirings, hasPendingWork, nextDeadline, type Autonomy } from '../engine/autonomy';
 import type { ScheduleActivities } from '../activities';
 import { waitDetails } from '../engine/waitDetails';
+import type { SessionEvents } from '../engine/sessionEvents';
 import type { SessionCarry } from './definitions';
 
 // Deterministic from its input; recorded, so a replay never reads a clock zone.
@@ -24,7 +25,7 @@ export class SessionTimers {
   private waitingFor: { until?: number; reason: string } | undefined;
 
   constructor(
-    private readonly state: SessionCarry,
+    private readonly events: SessionEvents<SessionCarry>,
     private readonly hasWork: () => boolean,
     /** Before each look at the state: background tasks bring their ends in and start (sessionTasks.ts). */
     private readonly sync: () => void = () => undefined,
@@ -52,14 +53,16 @@ export class SessionTimers {
   async waitForWork(): Promise<boolean> {
     try {
       for (;;) {
+        // A fixed point: what handlers, tasks and monitors appended during the wait is applied.
+        this.events.settle();
         if (this.stopRequested) {
-          this.dropTimers();
+          this.events.apply({ type: 'stop' });
           return false;
         }
         this.sync();
         await this.fireDue();
         if (this.hasWork()) return true;
-        const a = this.state.context.autonomy;
+        const a = this.events.state.context.autonomy;
         if (!hasPendingWork(a)) return false;
         const until = nextDeadline(a);
         this.describe(a, until);
@@ -76,20 +79,13 @@ export class SessionTimers {
 
   /** Queues what is due now: the wake-up's prompt, each due job's prompt (recurring jobs move on). */
   private async fireDue(): Promise<void> {
-    const a = this.state.context.autonomy;
+    const a = this.events.state.context.autonomy;
     if (!a) return;
     const due = dueFirings(a, Date.now());
     const next = due.recurring.length > 0 ? await cron.nextCronFires({ jobs: due.recurring }) : {};
+    // The autonomy as computed before the lookup (a task end meanwhile is applied again by `sync`).
     const { autonomy, events } = due.apply(next);
-    this.state.pendingMessages.push(...events.map((e) => e.text));
-    this.state.context = { ...this.state.context, autonomy };
-  }
-
-  private dropTimers(): void {
-    const a = this.state.context.autonomy;
-    if (!a) return;
-    const { wakeup: _w, ...rest } = a;
-    this.state.context = { ...this.state.context, autonomy: { ...rest, crons: [] } };
+    this.events.apply({ type: 'timerDue', autonomy, prompts: events.map((e) => e.text) });
   }
 
   private describe(a: Autonomy | undefined, until: number | undefined): void {

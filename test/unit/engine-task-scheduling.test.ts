@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BackgroundTask, TaskOutcome } from '../../src/engine/autonomy';
 import { initialContext } from '../../src/engine/context';
-import { TaskScheduling, type TaskSchedulingState } from '../../src/engine/taskScheduling';
+import { SessionEvents, type SessionEventState } from '../../src/engine/sessionEvents';
+import { TaskScheduling } from '../../src/engine/taskScheduling';
 import { taskNotification } from '../../src/engine/taskNotifications';
 
 const task = (id: string, kind: BackgroundTask['kind']): BackgroundTask => ({
@@ -21,16 +22,17 @@ const task = (id: string, kind: BackgroundTask['kind']): BackgroundTask => ({
 
 /** A scheduler over two running tasks whose runs end when stopped; returns what was queued. */
 function scenario(stop: 'TaskStop' | 'stopAll', gate = true): string[] {
-  const state: TaskSchedulingState = {
+  const state: SessionEventState = {
     context: {
       ...initialContext('/tmp'),
       autonomy: { tasks: [task('a1', 'local_agent'), task('b1', 'local_bash')], crons: [] },
     },
     pendingMessages: [],
   };
+  const events = new SessionEvents(state);
   const ends = new Map<string, (o: TaskOutcome) => void>();
   const book = new TaskScheduling(
-    state,
+    events,
     {
       start: (t, ended) => void ends.set(t.id, (o) => ended(o)),
       stop: (id) => ends.get(id)?.({ state: 'killed', endedAt: 2, exitCode: null }),
@@ -49,6 +51,9 @@ function scenario(stop: 'TaskStop' | 'stopAll', gate = true): string[] {
     };
     book.sync();
   }
+  // The ends were appended; the loop's next fixed point applies them.
+  assert.equal(state.pendingMessages.length, 0);
+  events.settle();
   assert.equal(book.active(), false);
   assert.deepEqual(
     state.context.autonomy?.tasks.map((t) => t.state),

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { LocalTimers } from '../../src/local/timers';
 import { initialContext } from '../../src/engine/context';
 import { initialSessionState } from '../../src/engine/session';
+import { SessionEvents } from '../../src/engine/sessionEvents';
 
 function stateWith(autonomy: NonNullable<ReturnType<typeof initialContext>['autonomy']>) {
   const s = initialSessionState('go', initialContext('/w'));
@@ -19,7 +20,7 @@ test('unit: local timers — a wake-up 50 ms ahead queues its prompt once; nothi
     crons: [],
     wakeup: { at: Date.now() + 50, prompt: 'WAKE', reason: 'r', toolUseId: 't' },
   });
-  const timers = new LocalTimers(state);
+  const timers = new LocalTimers(new SessionEvents(state));
   assert.equal(await timers.waitForWork(), true);
   assert.deepEqual(state.pendingMessages, ['WAKE']);
   assert.equal(state.context.autonomy?.wakeup, undefined);
@@ -44,7 +45,7 @@ test('unit: local timers — a due recurring job is queued and moves to its next
       },
     ],
   });
-  const timers = new LocalTimers(state);
+  const timers = new LocalTimers(new SessionEvents(state));
   assert.equal(await timers.waitForWork(), true);
   assert.deepEqual(state.pendingMessages, ['TICK']);
   const job = state.context.autonomy?.crons[0];
@@ -62,7 +63,7 @@ test('unit: local timers — a poke after a message arrived ends the wait at onc
     crons: [],
     wakeup: { at: Date.now() + 3_600_000, prompt: 'later', reason: 'r', toolUseId: 't' },
   });
-  const timers = new LocalTimers(state);
+  const timers = new LocalTimers(new SessionEvents(state));
   const waiting = timers.waitForWork();
   setTimeout(() => {
     state.pendingMessages.push('follow-up');
@@ -89,7 +90,7 @@ test('unit: local timers — sync runs before each look (the plug for background
     crons: [],
   });
   let looks = 0;
-  const timers = new LocalTimers(state, undefined, () => {
+  const timers = new LocalTimers(new SessionEvents(state), undefined, () => {
     looks++;
     // The first look starts the "task"; it ends 20 ms later as LocalTasks ends one.
     if (looks === 1)
