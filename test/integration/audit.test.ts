@@ -88,8 +88,11 @@ test('integration: the audit lists every tool and model call with status, decisi
     await waitFor('Bash to run', async () =>
       (await turn4.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sleep'),
     );
-    await new Promise((r) => setTimeout(r, 1500)); // let the sleep start
-    const running = await buildAudit(client, id);
+    // The audit reads the call as running once its activity started (not the moment the turn lists it).
+    const running = await waitFor('the audit to show the sleep running', async () => {
+      const a = await buildAudit(client, id);
+      return a.toolCalls.find((c) => c.toolUseId === 'toolu_sleep')?.status === 'running' ? a : undefined;
+    });
     assert.deepEqual(
       running.toolCalls.filter((c) => c.turn === 4).map((c) => [c.toolUseId, c.status]),
       [

@@ -7,7 +7,7 @@
 // session is told the task was lost (not re-run) and none of its processes is left.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
@@ -20,6 +20,9 @@ import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../su
 import { TAG_ENV, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 
 after(closeTestEnv);
+
+/** The background commands end once the test creates `go` in the session's directory. */
+const GATE = 'until [ -e go ]; do sleep 0.1; done; ';
 
 /** Every text of the request's last user message: text blocks and tool_result contents. */
 function lastUserTexts(req: MessagesRequest): string[] {
@@ -38,7 +41,7 @@ test(
     // The output file is read after the session ended: kept (it goes with the session otherwise; integration/sessions-apart).
     process.env.DURABLE_AGENT_KEEP_SESSION_TEMP = '1';
     try {
-      await withAgent({}, async ({ fake, start, client }) => {
+      await withAgent({}, async ({ fake, start, client, workDir }) => {
         const seen: { started: Array<{ id: string; path: string }>; notifications: string[] } = {
           started: [],
           notifications: [],
@@ -50,12 +53,12 @@ test(
               {
                 id: 'toolu_bg_ok',
                 name: 'Bash',
-                input: { command: 'sleep 3; echo "built <ok> & done"', run_in_background: true, description: 'Build' },
+                input: { command: `${GATE}echo "built <ok> & done"`, run_in_background: true, description: 'Build' },
               },
               {
                 id: 'toolu_bg_fail',
                 name: 'Bash',
-                input: { command: 'sleep 4; echo oops >&2; exit 3', run_in_background: true },
+                input: { command: `${GATE}echo oops >&2; exit 3`, run_in_background: true },
               },
             ]);
           for (const t of lastUserTexts(req)) {
@@ -88,9 +91,11 @@ test(
           waiting.autonomy?.tasks.map((t) => [t.kind, t.state, t.description]),
           [
             ['local_bash', 'running', 'Build'],
-            ['local_bash', 'running', 'sleep 4; echo oops >&2; exit 3'],
+            ['local_bash', 'running', `${GATE}echo oops >&2; exit 3`],
           ],
         );
+        // Both were seen running: now they may end (a gate, not sleeps of 3 and 4 s the look had to beat).
+        writeFileSync(join(workDir, 'go'), '');
         const result = await handle.result();
         assert.equal(result.status, 'completed', result.endReason);
         assert.equal(seen.started.length, 2, 'both calls answered with the reference text');
@@ -107,9 +112,11 @@ test(
         );
         const failNote = seen.notifications.find((n) => n.includes(failed!.id));
         assert.ok(failNote, 'the failed task was notified');
-        assert.match(
+        assert.ok(
+          failNote.includes(
+            `<status>failed</status>\n<summary>Background command "${GATE}echo oops &gt;&amp;2; exit 3" failed with exit code 3</summary>`,
+          ),
           failNote,
-          /<status>failed<\/status>\n<summary>Background command "sleep 4; echo oops &gt;&amp;2; exit 3" failed with exit code 3<\/summary>/,
         );
         assert.equal(readFileSync(failed!.path, 'utf8'), 'oops\n\n[exited with code 3]\n');
         const final = await sessionStatus(client, handle.workflowId);

@@ -88,11 +88,7 @@ test('cli: run --detach, status, approve (not pending → one-line error), audit
     );
     assert.equal(started.code, 0, started.stderr);
     const id = (JSON.parse(started.stdout) as { session: string }).session;
-    // Wait until the Write asks.
-    for (let i = 0; i < 100; i++) {
-      if ((await sessionStatus(client, id)).pendingApprovals.length > 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor('the Write to ask', async () => (await sessionStatus(client, id)).pendingApprovals.length > 0);
     const st = await cli(['status', id, '--json'], env);
     assert.equal(st.code, 0, st.stderr);
     assert.equal((JSON.parse(st.stdout) as { status: string }).status, 'awaiting_approval');

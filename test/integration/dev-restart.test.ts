@@ -12,6 +12,7 @@ import { freePort } from '../../src/temporal/devServer';
 import { sessionStatus } from '../../src/client';
 import { sampleProjectDir } from '../../src/cli/demo';
 import { cli } from '../support/cli';
+import { stopChild, waitFor } from '../support/wait';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
 
@@ -81,11 +82,11 @@ test(
       const id = (JSON.parse(started.stdout) as { session: string }).session;
       connection = await Connection.connect({ address: `127.0.0.1:${port}` });
       const client = new Client({ connection });
-      for (let i = 0; i < 300; i++) {
-        const s = await sessionStatus(client, id).catch(() => undefined);
-        if (s && s.turn >= 3) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitFor(
+        'the session to reach turn 3',
+        async () => ((await sessionStatus(client, id).catch(() => undefined))?.turn ?? 0) >= 3,
+        60_000,
+      );
       await connection.close();
       connection = undefined;
       assert.ok(dev.pid);
@@ -111,9 +112,7 @@ test(
       assert.equal(calls.length, 8, JSON.stringify(calls));
     } finally {
       await connection?.close().catch(() => undefined);
-      dev.kill('SIGINT');
-      await new Promise((r) => setTimeout(r, 2000));
-      if (dev.exitCode === null) dev.kill('SIGKILL');
+      await stopChild(dev, 'SIGINT', 15_000);
     }
   },
 );

@@ -7,7 +7,7 @@
 // SIGKILLed during a Monitor: the session is told it was lost (not restarted), no process is left.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/client';
@@ -38,7 +38,7 @@ test(
     // The output file is read after the session ended: kept (it goes with the session otherwise; integration/sessions-apart).
     process.env.DURABLE_AGENT_KEEP_SESSION_TEMP = '1';
     try {
-      await withAgent({}, async ({ fake, start, client }) => {
+      await withAgent({}, async ({ fake, start, client, workDir }) => {
         let taskId = '';
         const events: string[][] = [];
         const ends: string[] = [];
@@ -52,8 +52,10 @@ test(
                 input: {
                   description: 'ticks <4>',
                   timeout_ms: 60_000,
+                  // After the first tick it holds until the test opens the gate (it has seen the task
+                  // running and sent the doubled batch): the looks need not beat a 6 s script.
                   command:
-                    'for i in 1 2 3 4; do echo "tick $i"; echo "noise $i" >&2; sleep 1.5; done; echo "done line"',
+                    'for i in 1 2 3 4; do echo "tick $i"; echo "noise $i" >&2; if [ $i = 1 ]; then until [ -e go ]; do sleep 0.1; done; fi; sleep 1.5; done; echo "done line"',
                 },
               },
             ]);
@@ -87,6 +89,7 @@ test(
         await client.workflow
           .getHandle(handle.workflowId)
           .signal(SIGNALS.monitorEvent, { taskId, seq: 1, kind: 'event', text: 'DOUBLED' });
+        writeFileSync(join(workDir, 'go'), '');
         const result = await handle.result();
         assert.equal(result.status, 'completed', result.endReason);
         // Every line once, in order: the events, then the lines that came with the exit.

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { approveToolUse, sessionStatus } from '../../src/client';
 import { runLocalSession } from '../../src/local/runSession';
@@ -50,8 +51,20 @@ test('integration: an approve that races the approval timeout is answered with w
     // No worker while the timeout passes: when one comes back, the turn's timer has fired and the
     // approve arrives at the same time — the session still lists the call as pending.
     await worker.stop();
-    await new Promise((r) => setTimeout(r, 3_500));
+    // The turn's 3 s approval timer fires on the server (no worker needed): wait for that event in the
+    // turn's history rather than for a fixed 3.5 s.
+    await waitFor(
+      'the approval timer to fire',
+      async () => {
+        const events = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).fetchHistory()).events ?? [];
+        return events.some((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED);
+      },
+      60_000,
+      250,
+    );
     const answer = approveToolUse(client, handle.workflowId, 'toolu_race', 'late@example');
+    // Deliberately a race (any of the three outcomes below passes): a short head start for the
+    // update, whatever the machine's load makes of it.
     await new Promise((r) => setTimeout(r, 300));
     worker = await startWorker();
     try {

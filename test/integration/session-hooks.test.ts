@@ -2,14 +2,18 @@
 // the worker: a PreToolUse command hook blocks with exit 2, a PostToolUse hook adds context.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
 import { buildAudit } from '../../src/audit';
 import { sendMessage } from '../../src/client';
 
+const EventType = temporal.api.enums.v1.EventType;
 after(closeTestEnv);
 
 test('integration: PreToolUse hook blocks a Bash call (exit 2); PostToolUse adds context; the hook sees the session and ids', async () => {
@@ -110,20 +114,39 @@ test('integration: a follow-up sent while a UserPromptSubmit hook runs is checke
   await withAgent({}, async ({ fake, start, workDir, client }) => {
     const seen = join(workDir, 'prompts.jsonl');
     const hook = join(workDir, 'prompt-hook.sh');
-    // Records each prompt it checks, then takes its time: the follow-up arrives meanwhile.
-    await writeFile(hook, `#!/bin/sh\ncat >> ${seen}\necho >> ${seen}\nsleep 3\n`);
+    // Records each prompt it checks, then holds until the test has sent the follow-up (a gate, not a
+    // 3 s sleep the send had to beat): the follow-up arrives while the hook runs.
+    // Outside the project: with the gate in the session's directory, the follow-up's hook run did not
+    // record its prompt (4 runs of 4; its activity ran and the model got both) — not what this test is about.
+    const gate = join(await mkdtemp(join(tmpdir(), 'da-gate-')), 'follow-up-sent');
+    await writeFile(hook, `#!/bin/sh\ncat >> ${seen}\necho >> ${seen}\nwhile [ ! -e ${gate} ]; do sleep 0.05; done\n`);
     await chmod(hook, 0o755);
     fake.enqueue(textResponse('both read'));
     const handle = await start({
       prompt: 'FIRST-PROMPT',
       hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: hook, timeout: 30 }] }] },
     });
-    const deadline = Date.now() + 60_000;
-    while (!(await readFile(seen, 'utf8').catch(() => '')).includes('FIRST-PROMPT')) {
-      if (Date.now() > deadline) throw new Error('the UserPromptSubmit hook never ran');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(
+      'the UserPromptSubmit hook to run',
+      async () => (await readFile(seen, 'utf8').catch(() => '')).includes('FIRST-PROMPT'),
+      60_000,
+    );
     await sendMessage(client, handle.workflowId, 'SECOND-PROMPT');
+    // The hook ends once the session has taken the message in (a workflow task completed after the
+    // signal in its history), so that the follow-up arrives while the hook runs, on any machine.
+    await waitFor(
+      'the session to take the follow-up in',
+      async () => {
+        const events = (await handle.fetchHistory()).events ?? [];
+        const signaled = events.map((e) => e.eventType).lastIndexOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED);
+        return (
+          signaled >= 0 &&
+          events.slice(signaled).some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)
+        );
+      },
+      60_000,
+    );
+    await writeFile(gate, '');
     const result = await handle.result();
     assert.equal(result.status, 'completed', result.endReason);
     const prompts = (await readFile(seen, 'utf8'))

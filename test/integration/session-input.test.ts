@@ -39,7 +39,6 @@ test('unit: the client always builds a valid session input; junk is described fi
 
 test('integration: a session started with a malformed input fails at once, non-retryably', async () => {
   await withAgent({}, async ({ client, taskQueue }) => {
-    const t0 = Date.now();
     const handle = await client.workflow.start('sessionWorkflow', {
       workflowId: uniqueWorkflowId('bad-input'),
       taskQueue,
@@ -60,8 +59,8 @@ test('integration: a session started with a malformed input fails at once, non-r
         err instanceof WorkflowFailedError &&
         /invalid session input: permissionMode must be one of/.test(err.cause?.message ?? ''),
     );
-    assert.ok(Date.now() - t0 < 20_000);
     const history = await handle.fetchHistory();
+    // "At once" read from the history (its first workflow task, no retries), not from a clock.
     assert.ok((history.events ?? []).length < 10, 'failed on its first workflow task, no retries');
   });
 });

@@ -68,10 +68,10 @@ test('integration: interrupt during [Read, Read] [Bash 30 s]: reads keep results
     assert.ok(running(pid));
     const t0 = Date.now();
     await interruptSession(client, handle.workflowId);
-    await waitFor('the Bash process group to die', async () => !running(pid) && !groupRunning(pid), 5_000, 20);
-    const killMs = Date.now() - t0;
-    console.log(`[interrupt] Bash's process group gone ${killMs} ms after the interrupt`);
-    assert.ok(killMs < 2_000, `process gone after ${killMs} ms`);
+    // Killed, not ended on its own: the group is gone well before its 30 s sleep would end. How fast
+    // is for a benchmark (the log line), not an assertion a loaded machine could trip.
+    await waitFor('the Bash process group to die', async () => !running(pid) && !groupRunning(pid), 20_000, 20);
+    console.log(`[interrupt] Bash's process group gone ${Date.now() - t0} ms after the interrupt`);
 
     const status = await waitFor('the session to wait for a message', async () => {
       const s = await sessionStatus(client, handle.workflowId);

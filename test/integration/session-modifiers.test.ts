@@ -8,18 +8,28 @@ import { buildTool } from '../../src/tools/Tool';
 import { BUILTIN_TOOL_NAMES, sessionStatus } from '../../src/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
 
 const finished: string[] = [];
 const AddDir = buildTool({
   name: 'AddDir',
-  inputSchema: z.strictObject({ dir: z.string(), delayMs: z.number().int().min(0) }),
-  prompt: () => 'Adds a working directory after a delay (test tool).',
+  inputSchema: z.strictObject({ dir: z.string(), after: z.string().optional() }),
+  prompt: () => 'Adds a working directory once the call that adds `after` finished (test tool).',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  async call(input) {
-    await new Promise((r) => setTimeout(r, input.delayMs));
+  async call(input, ctx) {
+    // An order of ends no machine load can change (delays raced each other: activities may start
+    // far apart on a loaded worker).
+    const after = input.after;
+    if (after !== undefined)
+      await waitFor(
+        `${input.dir} to wait for ${after}`,
+        async () => ctx.abortSignal.aborted || finished.includes(after),
+        60_000,
+        20,
+      );
     finished.push(input.dir);
     return {
       data: input.dir,
@@ -36,9 +46,9 @@ test('integration: a batch whose calls finish in reverse order yields the contex
   await withAgent({ worker: { tools: [AddDir] } }, async ({ fake, start, client }) => {
     fake.enqueue(
       toolUseResponse([
-        { id: 'toolu_m1', name: 'AddDir', input: { dir: '/first', delayMs: 1500 } },
-        { id: 'toolu_m2', name: 'AddDir', input: { dir: '/second', delayMs: 700 } },
-        { id: 'toolu_m3', name: 'AddDir', input: { dir: '/third', delayMs: 10 } },
+        { id: 'toolu_m1', name: 'AddDir', input: { dir: '/first', after: '/second' } },
+        { id: 'toolu_m2', name: 'AddDir', input: { dir: '/second', after: '/third' } },
+        { id: 'toolu_m3', name: 'AddDir', input: { dir: '/third' } },
       ]),
       textResponse('ok'),
     );

@@ -5,7 +5,8 @@
 // the in-process runner waits out an outage the same way.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -130,13 +131,16 @@ test('integration: the in-process runner waits out an outage the same way (statu
   const work = await mkdtemp(join(tmpdir(), 'da-outage-local-'));
   const storeDir = await mkdtemp(join(tmpdir(), 'da-outage-local-store-'));
   try {
-    const until = Date.now() + 4_000;
-    fake.script(overloadedUntil(until, () => textResponse('back')));
+    // The outage ends 1 s after the session was seen waiting (an event), not at a fixed time from
+    // the start, which a slow start-up on a loaded machine could outlast before the first call.
+    let until = Number.POSITIVE_INFINITY;
+    fake.script((req) => overloadedUntil(until, () => textResponse('back'))(req));
     const s = startLocalSession(
       { prompt: 'hi', cwd: work, retryCapMs: 500, model: { model: 'claude-test', maxTokens: 256 } },
       { storeDir, anthropic: fakeAnthropicFactory(fake) },
     );
     const seen = await waitFor('the waiting state', async () => (s.status().outage ? s.status() : undefined));
+    until = Date.now() + 1_000;
     assert.equal(seen.status, 'waiting_for_model');
     const r = await s.result;
     assert.equal(r.status, 'completed', r.endReason);
@@ -150,9 +154,16 @@ test('integration: the in-process runner waits out an outage the same way (statu
 test('integration: a store outage (transcript writes failing) waits visibly and goes on', async () => {
   const base = new LocalBlobStore(await mkdtemp(join(tmpdir(), 'da-outage-blobs-')));
   let failing = false;
+  // Failing from the first put after the tool started (its side effect is there): an event, not a
+  // poll that a slow machine could let the call outrun.
+  let failWhen: (() => boolean) | undefined;
   // Transcript nodes are keyed by a bare hash; the ledger, results and read files keep working.
   const flaky: BlobStore = {
     put: async (key, data) => {
+      if (failWhen?.()) {
+        failWhen = undefined;
+        failing = true;
+      }
       if (failing && !key.includes('-')) throw new Error('ENOSPC: no space left on device (test)');
       return base.put(key, data);
     },
@@ -164,9 +175,8 @@ test('integration: a store outage (transcript writes failing) waits visibly and 
       toolUseResponse([{ id: 'toolu_s1', name: 'AppendSlow', input: { file: marker, text: 'x', delayMs: 1_500 } }]),
       textResponse('recorded'),
     );
+    failWhen = () => existsSync(marker);
     const handle = await start({ prompt: 'append', tools: ['AppendSlow'], retryCapMs: 1_000 });
-    await waitFor('the tool to start', async () => access(marker).then(() => true));
-    failing = true;
     const s = await waitFor(
       'the store outage to show',
       async () => {
@@ -192,8 +202,15 @@ test('integration: the in-process runner waits out a store outage too', async ()
   const work = await mkdtemp(join(tmpdir(), 'da-outage-local-store-'));
   const base = new LocalBlobStore(await mkdtemp(join(tmpdir(), 'da-outage-local-blobs-')));
   let failing = false;
+  // Failing from the first put after the tool started (its side effect is there): an event, not a
+  // poll that a slow machine could let the call outrun.
+  let failWhen: (() => boolean) | undefined;
   const flaky: BlobStore = {
     put: async (key, data) => {
+      if (failWhen?.()) {
+        failWhen = undefined;
+        failing = true;
+      }
       if (failing && !key.includes('-')) throw new Error('EIO: i/o error (test)');
       return base.put(key, data);
     },
@@ -205,6 +222,7 @@ test('integration: the in-process runner waits out a store outage too', async ()
       toolUseResponse([{ id: 'toolu_ls1', name: 'AppendSlow', input: { file: marker, text: 'x', delayMs: 1_000 } }]),
       textResponse('recorded'),
     );
+    failWhen = () => existsSync(marker);
     const s = startLocalSession(
       {
         prompt: 'append',
@@ -216,8 +234,6 @@ test('integration: the in-process runner waits out a store outage too', async ()
       },
       { tools: TEST_TOOLS, blobStore: flaky, anthropic: fakeAnthropicFactory(fake) },
     );
-    await waitFor('the tool to start', async () => access(marker).then(() => true));
-    failing = true;
     const seen = await waitFor('the store outage', async () =>
       s.status().outage?.what === 'store' ? s.status() : undefined,
     );

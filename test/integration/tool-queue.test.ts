@@ -10,6 +10,7 @@ import { temporal } from '@temporalio/proto';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv, uniqueTaskQueue } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { stopChild } from '../support/wait';
 
 after(closeTestEnv);
 const EventType = temporal.api.enums.v1.EventType;
@@ -65,9 +66,7 @@ test(
           'the model call stays on the shared queue',
         );
       } finally {
-        worker.kill('SIGINT');
-        await new Promise((r) => setTimeout(r, 1500));
-        if (worker.exitCode === null) worker.kill('SIGKILL');
+        await stopChild(worker, 'SIGINT', 10_000);
       }
     });
   },

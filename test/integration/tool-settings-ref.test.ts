@@ -20,6 +20,7 @@ import { sessionInput } from '../../src/client';
 import type { TurnWorkflowInput } from '../../src/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent, type AgentTestContext } from '../support/agent';
+import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
 
@@ -75,10 +76,12 @@ test(
     const server: ChildProcess = spawn(process.execPath, [testServer, 'http', portFile], { stdio: 'ignore' });
     try {
       let port = '';
-      for (let i = 0; i < 200 && !port; i++) {
-        port = await readFile(portFile, 'utf8').catch(() => '');
-        if (!port) await new Promise((r) => setTimeout(r, 50));
-      }
+      port = await waitFor(
+        'the MCP server to write its port',
+        () => readFile(portFile, 'utf8').catch(() => ''),
+        60_000,
+        50,
+      ).catch(() => '');
       assert.ok(port, 'the MCP server wrote its port');
       const stamp = Date.now().toString(36);
 

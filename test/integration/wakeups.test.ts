@@ -77,7 +77,7 @@ test(
         assert.equal(waiting.autonomy?.wakeup?.prompt, 'WAKE: check the build');
         // The worker dies during the wait; a new one takes over the timers.
         killGroup(procs[0]!);
-        await new Promise((r) => setTimeout(r, 2000));
+        await procs[0]!.exited;
         await spawnWorker('worker-2', workerEnv, procs);
         const result = await handle.result();
         assert.equal(result.status, 'completed', result.endReason);

@@ -25,8 +25,12 @@ import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../su
 
 after(closeTestEnv);
 
-/** A local site: /page answers at once, /slow after `slowMs`; every request is counted by path. */
-async function startSite(slowMs = 0): Promise<{ base: string; hits: Map<string, number>; close(): Promise<void> }> {
+/**
+ * A local site: /page answers at once; /slow never answers its first request (a fetch in flight until
+ * the test kills the worker: an event, not a delay the kill had to beat), later ones at once. Every
+ * request is counted by path.
+ */
+async function startSite(): Promise<{ base: string; hits: Map<string, number>; close(): Promise<void> }> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const path = req.url ?? '';
@@ -35,8 +39,7 @@ async function startSite(slowMs = 0): Promise<{ base: string; hits: Map<string, 
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<h1>${path}</h1><p>The answer is 42.</p>`);
     };
-    if (path === '/slow') setTimeout(send, slowMs).unref();
-    else send();
+    if (path !== '/slow' || hits.get(path) !== 1) send();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
@@ -178,7 +181,7 @@ test(
   'integration: SIGKILL the worker during a slow WebFetch; the next worker fetches it again, the finished fetch never runs twice',
   { timeout: 180_000 },
   async () => {
-    const site = await startSite(6000);
+    const site = await startSite();
     const procs: WorkerProc[] = [];
     try {
       await withAgent({ noWorker: true }, async ({ env, fake, start, storeDir, taskQueue }) => {

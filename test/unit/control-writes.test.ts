@@ -64,6 +64,7 @@ test('unit: control writes: a rewrite that restores size and mtime is still seen
   const set = controlPathSet([dir]);
   const st = await stat(file);
   const before = await snapshotControlFiles(set);
+  // A minimum, not a guess: ctime moves in kernel ticks, so let one pass before the rewrite (load only lengthens it).
   await new Promise((r) => setTimeout(r, 20));
   await writeFile(file, '[]\n'); // same size as '{}\n'
   await utimes(file, st.atime, st.mtime);

@@ -23,11 +23,11 @@ import {
 const tu = (id: string, name: string, input: unknown = {}): ToolUseBlock => ({ type: 'tool_use', id, name, input });
 const SAFE = new Set(['Read', 'Grep', 'Glob', 'Count']);
 const tick = (ms = 1): Promise<void> => new Promise((r) => setTimeout(r, ms));
-/** Waits (polling) until cond holds; fails after 10 s so a broken cap cannot hang the test. */
+/** Waits (polling) until cond holds; fails after 30 s so a broken cap cannot hang the test. */
 async function until(cond: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not reached within 10 s');
+    if (Date.now() > deadline) throw new Error(`condition not reached within 30 s: ${String(cond)}`);
     await tick(2);
   }
 }
@@ -267,11 +267,12 @@ test('unit: a safe block starts while the message streams; an unsafe block after
     h.exec,
   );
   h.stream('model-1#1', 1, tu('r1', 'Read', { file_path: '/a' }));
-  await tick(10);
+  await until(() => h.log.includes('start r1'));
   assert.ok(h.log.includes('start r1'), `Read started before the message was complete: ${h.log.join(' | ')}`);
   h.stream('model-1#1', 2, tu('w1', 'Write'));
   h.stream('model-1#1', 3, tu('g1', 'Grep'));
-  await tick(10);
+  await until(() => h.log.some((l) => l.startsWith('describe ') && l.includes('g1')));
+  await tick(10); // a negative: nothing starts in this while (the engine has no timers, so 10 ms is plenty)
   assert.ok(
     !h.log.includes('start w1') && !h.log.includes('start g1'),
     `nothing after the unsafe Write starts early: ${h.log.join(' | ')}`,
@@ -304,7 +305,8 @@ test('unit: safety is per input — Bash "ls" starts early, another command is a
   h.stream('s#1', 0, tu('b1', 'Bash', { command: 'ls' }));
   h.stream('s#1', 1, tu('b2', 'Bash', { command: 'rm -rf x' }));
   h.stream('s#1', 2, tu('r1', 'Read'));
-  await tick(15);
+  await until(() => h.streaming.startedIds().length >= 1);
+  await tick(15); // a negative: b2 and r1 do not start meanwhile
   assert.deepEqual(h.streaming.startedIds(), ['b1']);
   h.answer(message(tu('b1', 'Bash', { command: 'ls' }), tu('b2', 'Bash', { command: 'rm -rf x' }), tu('r1', 'Read')));
   const out = await turn;
@@ -323,7 +325,8 @@ test('unit: a call that will ask does not start early and holds back the calls a
   h.stream('s#1', 0, tu('r1', 'Read'));
   h.stream('s#1', 1, tu('r2', 'Read'));
   h.stream('s#1', 2, tu('r3', 'Read'));
-  await tick(15);
+  await until(() => h.streaming.startedIds().length >= 1);
+  await tick(15); // a negative: r2 and r3 do not start meanwhile
   assert.deepEqual(h.streaming.startedIds(), ['r1']);
   assert.ok(!h.log.some((l) => l.startsWith('ask')), 'no approval is asked for while streaming');
   h.answer(message(tu('r1', 'Read'), tu('r2', 'Read'), tu('r3', 'Read')));
@@ -342,7 +345,8 @@ test('unit: an early call a hook turns into an ask waits for its approval in the
     h.exec,
   );
   h.stream('s#1', 0, tu('r1', 'Read'));
-  await tick(10);
+  await until(() => h.streaming.startedIds().includes('r1'));
+  await tick(10); // a negative: no approval is asked for meanwhile
   assert.ok(!h.log.includes('ask r1'), 'no approval while streaming');
   h.answer(message(tu('r1', 'Read')));
   const out = await turn;
@@ -378,14 +382,15 @@ test('unit: the concurrency cap bounds early starts; queued safe calls start as 
 });
 
 test('unit: fallback — an early call whose id the final message repeats is reused, one it dropped is discarded (cancelled, never sent)', async () => {
-  const h = harness({ delays: { keep: 5, gone: 200 } });
+  // `gone` runs until it is cancelled (a gate never opened, not a delay a loaded machine could outlast).
+  const h = harness({ gates: { gone: new Promise<void>(() => undefined) } });
   const turn = executeTurn(
     { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
     h.exec,
   );
   h.stream('model-1#1', 0, tu('keep', 'Count'));
   h.stream('model-1#1', 1, tu('gone', 'Count'));
-  await tick(20);
+  await until(() => h.log.includes('end keep') && h.log.includes('start gone'));
   // The stream failed; the non-streamed retry answers with `keep` and a new block.
   h.answer(message(tu('keep', 'Count'), tu('new', 'Read')));
   const out = await turn;
@@ -419,11 +424,11 @@ test('unit: a completed discarded call is reported as completed; a retried strea
   );
   h.stream('model-1#1', 0, tu('x', 'Count'));
   h.stream('model-1#1', 0, tu('x', 'Count')); // a repeated signal
-  await tick(15);
+  await until(() => h.log.includes('end x'));
   // An outage: the next model activity streams the same id again.
   h.stream('model-1-attempt-2#1', 0, tu('x', 'Count'));
   h.stream('model-1-attempt-2#1', 1, tu('y', 'Count'));
-  await tick(15);
+  await until(() => h.log.includes('start y'));
   h.answer(message(tu('y', 'Count')));
   const out = await turn;
   assert.equal(h.runs.get('x'), 1);
@@ -466,13 +471,14 @@ test('unit: modifiers of early calls apply in block order, whatever finished fir
 });
 
 test('unit: an interrupt while streaming discards the early calls; nothing else runs', async () => {
-  const h = harness({ delays: { a: 300 } });
+  // `a` runs until it is cancelled (a gate never opened, not a delay a loaded machine could outlast).
+  const h = harness({ gates: { a: new Promise<void>(() => undefined) } });
   const turn = executeTurn(
     { context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10, streaming: h.streaming },
     h.exec,
   );
   h.stream('s#1', 0, tu('a', 'Read'));
-  await tick(10);
+  await until(() => h.log.includes('start a'));
   h.interrupt();
   const out = await turn;
   assert.equal(out.reason, 'interrupted');
@@ -510,7 +516,7 @@ test('unit: an id the ledger holds is not started early (it is reused from the l
   );
   h.stream('s#1', 0, tu('old', 'Read'));
   h.stream('s#1', 1, tu('r', 'Read'));
-  await tick(15);
+  await until(() => h.streaming.startedIds().includes('r'));
   assert.deepEqual(h.streaming.startedIds(), ['r']);
   h.answer(message(tu('old', 'Read'), tu('r', 'Read')));
   const out = await turn;

@@ -12,12 +12,15 @@ import {
   type TurnExecutor,
 } from '../../src/engine/turn';
 import type { ToolCallRecord } from '../../src/engine/records';
+import { waitFor } from '../support/wait';
 
 const tu = (id: string, name: string, input: unknown = {}): ToolUseBlock => ({ type: 'tool_use', id, name, input });
 const SAFE = new Set(['Grep', 'Read', 'Glob']);
 
 interface Script {
   delays?: Record<string, number>;
+  /** A call ends only once this log line is there (an order that no machine load can change, unlike delays). */
+  after?: Record<string, string>;
   asks?: Set<string>;
   approvals?: Record<string, Approval | 'interrupted'>;
   modifiers?: Record<string, ContextModifier[]>;
@@ -54,6 +57,8 @@ function fakeExecutor(message: AssistantMessage, script: Script = {}) {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((r) => setTimeout(r, script.delays?.[block.id] ?? 1));
+      const after = script.after?.[block.id];
+      if (after) await waitFor(`${block.id} to wait for "${after}"`, async () => log.includes(after), 10_000, 1);
       inFlight--;
       log.push(`end ${block.id}`);
       if (script.interruptAfter === block.id) interrupted = true;
@@ -174,7 +179,7 @@ test('unit: modifiers of a batch finishing in reverse order apply in block order
     b: [{ type: 'setCwd', cwd: '/b' } as ContextModifier],
     c: [{ type: 'setCwd', cwd: '/c' } as ContextModifier, { type: 'addDirectory', path: '/extra' } as ContextModifier],
   };
-  const f = fakeExecutor(msg, { delays: { a: 40, b: 20, c: 1 }, modifiers: mods });
+  const f = fakeExecutor(msg, { after: { a: 'end b', b: 'end c' }, modifiers: mods });
   const out = await executeTurn({ context: initialContext('/w'), priorRecords: new Map(), maxConcurrency: 10 }, f.exec);
   assert.deepEqual(
     f.log.filter((l) => l.startsWith('end')),
@@ -281,7 +286,7 @@ test('unit: no tool_use ends the turn with the model stop reason', async () => {
 
 test('unit: in a concurrent batch, a call that will ask holds back the calls after it (not those before it)', async () => {
   const msg = assistant(tu('r1', 'Read'), tu('r2', 'Read'), tu('r3', 'Read'));
-  const f = fakeExecutor(msg, { asks: new Set(['r2']), delays: { r1: 30 } });
+  const f = fakeExecutor(msg, { asks: new Set(['r2']), after: { r1: 'ask r2' } });
   const describe = f.exec.describe.bind(f.exec);
   f.exec.describe = async (blocks, ctx) =>
     (await describe(blocks, ctx)).map((d, i) => (blocks[i]?.id === 'r2' ? { ...d, mayAsk: true } : d));

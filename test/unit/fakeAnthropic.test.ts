@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
+import { waitFor } from '../support/wait';
 import {
   accumulateMessage,
   buildMessage,
@@ -427,7 +428,8 @@ describe('fake Anthropic: injected faults', () => {
     const server = await startFakeAnthropic({ responses: [{ ...textResponse('zzz'), delayMs: 10_000 }] });
     const pending = fakeClient(server).messages.stream(params()).finalMessage();
     pending.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    // Close while the stream is in flight: its response was taken from the queue.
+    await waitFor('the slow stream to start', async () => server.remaining() === 0, 30_000, 10);
     await server.close();
     await assert.rejects(pending);
   });

@@ -132,17 +132,28 @@ test('unit: args runs the executable without a shell; async does not wait and it
   assert.equal(await fs.readFile(path.join(cwd, 'args.txt'), 'utf8'), 'a b|$HOME|; rm -rf x|');
 
   const marker = path.join(cwd, 'async-done');
+  const gate = path.join(cwd, 'async-gate');
   const r = await runPreToolUseHooks(input, {
     projectDir: cwd,
     config: normalizeHooksConfig({
       PreToolUse: [
-        { hooks: [{ type: 'command', async: true, command: `sleep 2; touch '${marker}'; echo no >&2; exit 2` }] },
+        {
+          hooks: [
+            {
+              type: 'command',
+              async: true,
+              // Ends only when the test opens the gate: a call that waited for it would never return.
+              command: `while [ ! -e '${gate}' ]; do sleep 0.05; done; touch '${marker}'; echo no >&2; exit 2`,
+            },
+          ],
+        },
       ],
     }),
   });
   assert.ok(!existsSync(marker), 'an async hook is not waited for');
   assert.equal(r.block, undefined);
   assert.equal(r.runs[0]?.async, true);
-  for (let i = 0; i < 50 && !existsSync(marker); i++) await new Promise((res) => setTimeout(res, 100));
+  await fs.writeFile(gate, '');
+  for (let i = 0; i < 300 && !existsSync(marker); i++) await new Promise((res) => setTimeout(res, 100));
   assert.ok(existsSync(marker), 'the async hook ran to its end in the background');
 });

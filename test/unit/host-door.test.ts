@@ -16,6 +16,7 @@ import { runShellCommand } from '../../src/hooks/command';
 import { HostStdioTransport } from '../../src/mcp/stdioTransport';
 import { git as worktreeGit } from '../../src/tools/worktree';
 import { withEnv } from '../support/bait';
+import { waitFor } from '../support/wait';
 
 /** Secrets a worker's environment holds; none may reach a process the door starts unless named. */
 const BAIT: Record<string, string> = {
@@ -96,14 +97,16 @@ test('unit: a stdio MCP server sees the SDK defaults and its configured env, non
   await withBait(async () => {
     const t = new HostStdioTransport({
       command: 'sh',
-      args: ['-c', `env > ${JSON.stringify(out)}; pwd >> ${JSON.stringify(out)}; cat >/dev/null`],
+      // Written whole, then renamed: once the file is there, it is complete.
+      args: [
+        '-c',
+        `env > ${JSON.stringify(`${out}.tmp`)}; pwd >> ${JSON.stringify(`${out}.tmp`)}; mv ${JSON.stringify(`${out}.tmp`)} ${JSON.stringify(out)}; cat >/dev/null`,
+      ],
       env: { SERVER_TOKEN: 'configured' },
       cwd: dir,
     });
     await t.start();
-    for (let i = 0; i < 100 && !existsSync(out); i++) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 50));
-    await t.close();
+    await waitFor('the MCP server to write its environment', async () => existsSync(out)).finally(() => t.close());
   });
   const seen = readFileSync(out, 'utf8');
   assertNoBait(seen, 'mcp server');

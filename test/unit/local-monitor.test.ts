@@ -5,7 +5,8 @@
 // handle.stop() during the wait kills a running watch; at timeout_ms the expiry notice is the last notification.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,9 @@ import {
   monitorExpiredText,
 } from '../../src/engine/taskNotifications';
 import { sessionTasksPath } from '../../src/sandbox/host';
+import { waitFor } from '../support/wait';
+
+const execFileAsync = promisify(execFile);
 
 function userTexts(req: MessagesRequest): string[] {
   const m = req.messages[req.messages.length - 1]!;
@@ -56,15 +60,18 @@ function start(fake: FakeAnthropicServer, cwd: string, sessionId: string): Local
   );
 }
 
-function running(marker: string): boolean {
-  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
-    .split('\n')
-    .some((l) => l.includes(marker) && !l.includes('ps -eo'));
+/**
+ * Whether a process with `marker` in its command line runs. Asynchronous on purpose: the watch is
+ * read in this process, and a synchronous `ps` polled every 20 ms starves its event loop on a loaded
+ * machine (lines half a second apart then arrive as one batch).
+ */
+async function running(marker: string): Promise<boolean> {
+  const { stdout } = await execFileAsync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return stdout.split('\n').some((l) => l.includes(marker) && !l.includes('ps -eo'));
 }
 
-async function until(what: string, ok: () => boolean): Promise<void> {
-  for (let i = 0; i < 1500 && !ok(); i++) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(ok(), what);
+async function until(what: string, ok: () => boolean | Promise<boolean>): Promise<void> {
+  await waitFor(what, async () => ok(), 30_000, 20);
 }
 
 test('unit: local monitor — each batch once and in order as an event notification (the idle session wakes), then the end notification', async () => {
@@ -142,8 +149,11 @@ test('unit: local monitor — TaskStop kills the watch (process gone); nothing m
     await until('the watch runs', () => running(`sleep ${marker}`));
     const r = await s.result;
     assert.equal(r.status, 'completed', r.endReason);
-    assert.ok(stopped, 'the first event reached the model');
-    assert.equal(running(`sleep ${marker}`), false, 'its process is gone');
+    assert.ok(stopped, `the first event reached the model: ${JSON.stringify(notifications(fake))} ${r.turns} turns`);
+    await until(
+      'its process is gone (a kill is delivered when the process is next scheduled)',
+      async () => !(await running(`sleep ${marker}`)),
+    );
     const stopResult = fake
       .messageRequests()
       .flatMap(userTexts)
@@ -184,7 +194,10 @@ test('unit: local monitor — handle.stop() during the wait kills a running watc
     s.stop();
     const r = await s.result;
     assert.equal(r.status, 'completed', r.endReason);
-    assert.equal(running(`sleep ${marker}`), false);
+    await until(
+      'its process to be gone (a kill is delivered when the process is next scheduled)',
+      async () => !(await running(`sleep ${marker}`)),
+    );
     assert.deepEqual(
       r.context.autonomy?.tasks.map((t) => [t.kind, t.state]),
       [['monitor', 'killed']],
@@ -214,7 +227,10 @@ test('unit: local monitor — at timeout_ms the watch is killed and the expiry n
     fake.script(() => textResponse('ok'));
     const r = await start(fake, work, sessionId).result;
     assert.equal(r.status, 'completed', r.endReason);
-    assert.equal(running(`sleep ${marker}`), false, 'the watch is gone');
+    await until(
+      'the watch is gone (a kill is delivered when the process is next scheduled)',
+      async () => !(await running(`sleep ${marker}`)),
+    );
     assert.deepEqual(notifications(fake), [
       monitorEventNotification({ id, description: 'quiet' }, 'one'),
       monitorEventNotification({ id, description: 'quiet' }, monitorExpiredText(1500, 1)),

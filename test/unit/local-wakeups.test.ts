@@ -57,7 +57,7 @@ test('unit: local wake-ups — ScheduleWakeup, the wait, the prompt back as a us
       { anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     // The second wait: the session waits for its wake-up (this clock never fires it), then stop.
-    for (let i = 0; i < 500 && !(s.status().turn === 4 && s.status().status === 'waiting'); i++)
+    for (let i = 0; i < 1500 && !(s.status().turn === 4 && s.status().status === 'waiting'); i++)
       await new Promise((r) => setTimeout(r, 20));
     const waiting = s.status();
     assert.equal(waiting.status, 'waiting');
@@ -94,7 +94,7 @@ test('unit: local wake-ups — stop while waiting ends the session at once; a fo
       { anthropic: () => new Anthropic({ apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 }) },
     );
     const waitFor = async (turn: number) => {
-      for (let i = 0; i < 500 && !(s.status().turn === turn && s.status().status === 'waiting'); i++)
+      for (let i = 0; i < 1500 && !(s.status().turn === turn && s.status().status === 'waiting'); i++)
         await new Promise((r) => setTimeout(r, 20));
       assert.equal(s.status().status, 'waiting');
     };

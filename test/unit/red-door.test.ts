@@ -414,7 +414,7 @@ test('red e2e: a BACKGROUND command keeps a shallow nested repository armed (the
     bctx,
     () => undefined,
   ).catch((e: Error) => ({ output: `threw: ${e.message}` }) as { output: string });
-  for (let i = 0; i < 300 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 600 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 50));
   try {
     assert.ok(existsSync(ready), 'the background command armed the nested repository');
     // Meanwhile, the agent: `cd sub`, EnterWorktree.

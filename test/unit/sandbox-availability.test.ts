@@ -37,7 +37,10 @@ test('unit: a dependency check that fails once (a timeout under load) does not m
   assert.equal(rt.checks, 2, '"available" is kept');
 });
 
-test('unit: a sandbox that stays unavailable says why, and is asked again after the recheck interval', async () => {
+test('unit: a sandbox that stays unavailable says why, and is asked again after the recheck interval', async (t) => {
+  // The interval is read from Date: a mocked clock moves only when the test says (a loaded machine
+  // could otherwise pass the interval between two calls "within" it). Timers stay real.
+  t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
   let broken = true;
   const rt = scriptedRuntime(() => broken);
   const host = new SandboxHost(async () => rt, { pauseMs: 1, recheckMs: 100 });
@@ -50,7 +53,7 @@ test('unit: a sandbox that stays unavailable says why, and is asked again after 
   assert.equal(rt.checks, 3);
   // The host recovered: after the interval the next call probes again and the sandbox is back.
   broken = false;
-  await new Promise((r) => setTimeout(r, 150));
+  t.mock.timers.tick(150);
   assert.deepEqual(await host.availability(), { available: true });
   assert.equal(rt.checks, 4);
 });

@@ -304,7 +304,10 @@ test('unit: a session’s directories are removed at its end, kept while a backg
   // A background task still running when the session ends: kept until it ends.
   const bg = `apart-bg-${process.pid}-${Date.now()}`;
   const marker = path.join(workA, `bg-done-${process.pid}`);
-  const cmd = `sleep 1.5; echo done > ${marker}`;
+  // It ends once the test opens the gate (after it saw the session's temp held), not after 1.5 s the
+  // checks had to beat.
+  const gate = path.join(workA, `bg-gate-${process.pid}`);
+  const cmd = `until [ -e ${gate} ]; do sleep 0.05; done; echo done > ${marker}`;
   const started = await bash(bg, workA, cmd, { run_in_background: true });
   const running = createBackgroundTaskCalls(deps()).runBackgroundTask(
     taskInput(bg, workA, started.background!.taskId, cmd, started.background!.outputPath),
@@ -313,6 +316,7 @@ test('unit: a session’s directories are removed at its end, kept while a backg
   await until('the task runs', async () => existsSync(path.join(sessionSpoolPath(bg))));
   assert.equal(await endSessionTemp(bg), 'held');
   assert.ok(existsSync(started.background!.outputPath), 'kept while the task runs');
+  await fs.writeFile(gate, '');
   const end = await running;
   assert.equal(end.state, 'completed', JSON.stringify(end));
   assert.ok(existsSync(marker), 'the task ran to its end');

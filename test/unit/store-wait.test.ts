@@ -5,6 +5,7 @@
 // that had completed. Real files and the real activity code; the store fails like a full disk.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,13 +16,19 @@ import { isStoreOutage, waitForStore } from '../../src/calls/storeWait';
 import { initialContext } from '../../src/engine/context';
 import type { CallRuntime } from '../../src/calls/runtime';
 import { TEST_TOOLS } from '../support/testTools';
+import { waitFor } from '../support/wait';
 
-/** A local store whose puts fail with ENOSPC while `full` is set. */
+/** A local store whose puts fail with ENOSPC while `full` is set (or, once, from when `fillWhen()` holds). */
 class FillableStore implements BlobStore {
   full = false;
   failedPuts = 0;
+  fillWhen?: () => boolean;
   constructor(private readonly inner: BlobStore) {}
   async put(key: string, data: string): Promise<void> {
+    if (this.fillWhen?.()) {
+      this.fillWhen = undefined;
+      this.full = true;
+    }
     if (this.full) {
       this.failedPuts++;
       throw Object.assign(new Error(`ENOSPC: no space left on device, open '${key}.tmp'`), { code: 'ENOSPC' });
@@ -55,7 +62,9 @@ test('unit: a non-idempotent call that ran while the store was full records its 
   });
   const ledgerFile = join(dir, 'count.log');
   const heartbeats: unknown[] = [];
-  // The disk fills while the call runs (after its 'started' entry, before its result).
+  // The disk fills while the call runs (after its 'started' entry, before its result): from the first
+  // put after the tool's side effect, an event rather than a guess at how long the start takes.
+  store.fillWhen = () => existsSync(ledgerFile);
   const call = runToolCall(
     {
       session: {
@@ -73,10 +82,8 @@ test('unit: a non-idempotent call that ran while the store was full records its 
     },
     runtime(heartbeats),
   );
-  await new Promise((r) => setTimeout(r, 150));
-  store.full = true;
-  await new Promise((r) => setTimeout(r, 900));
-  assert.ok(store.failedPuts >= 1, 'the result was tried while the store was full');
+  await waitFor('the result to be tried while the store is full', async () => store.failedPuts >= 1, 30_000, 20);
+  assert.equal(store.fillWhen, undefined, 'the store filled after the side effect');
   store.full = false;
   const r = await call;
   assert.equal(r.kind, 'done');

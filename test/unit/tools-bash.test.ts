@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -17,6 +17,7 @@ import { sessionTasksPath } from '../../src/sandbox/host';
 import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from '../../src/tools/builtin/bashCommand';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { makeContext, makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
+import { waitFor } from '../support/wait';
 
 let dir: string;
 before(async () => {
@@ -35,7 +36,8 @@ function alive(pid: number): boolean {
   }
 }
 
-async function waitGone(pids: number[], ms = 3000): Promise<boolean> {
+/** Polls (a SIGKILL is delivered when the process is next scheduled: on a loaded machine, a while). */
+async function waitGone(pids: number[], ms = 10_000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (pids.every((p) => !alive(p))) return true;
@@ -106,8 +108,9 @@ describe('Bash: running commands', () => {
     assert.equal(BASH_MAX_TIMEOUT_MS, 600_000);
     assert.equal(BashTool.inputSchema.safeParse({ command: 'x', timeout: 10_000_000 }).success, true);
     const started = Date.now();
-    const r = await new ToolSession(dir).run(BashTool, { command: 'echo started; sleep 20', timeout: 300 });
-    assert.ok(Date.now() - started < 5000);
+    const r = await new ToolSession(dir).run(BashTool, { command: 'echo started; sleep 30', timeout: 300 });
+    // Not a speed check: the call ended at its timeout instead of waiting for the 30 s sleep.
+    assert.ok(Date.now() - started < 20_000, 'did not wait for the sleep');
     assert.equal(r.data.timedOut, true);
     assert.equal(r.isError, true);
     assert.match(r.text, /^started\nCommand timed out after 300 ms; its process group was killed\./);
@@ -139,13 +142,14 @@ describe('Bash: running commands', () => {
   it('abort kills the whole process group and returns the output so far', async () => {
     const ac = new AbortController();
     const s = new ToolSession(dir);
+    const ready = path.join(dir, 'abort-group.ready');
     const run = s.run(
       BashTool,
-      { command: 'sleep 30 & echo $!; sleep 30 & echo $!; echo $$; wait' },
+      { command: `sleep 30 & echo $!; sleep 30 & echo $!; echo $$; touch ${ready}; wait` },
       { signal: ac.signal },
     );
-    // Let the shell start its children (it prints their pids), then interrupt.
-    await new Promise((r) => setTimeout(r, 500));
+    // Interrupt once the shell has started its children and printed their pids.
+    await waitFor('the shell to start its children', async () => existsSync(ready));
     ac.abort();
     const r = await run;
     assert.equal(r.data.interrupted, true);
@@ -162,12 +166,14 @@ describe('Bash: running commands', () => {
 
   it('children that ignore SIGTERM get SIGKILL after the grace period', async () => {
     const ac = new AbortController();
+    const ready = path.join(dir, 'grace.ready');
     const run = new ToolSession(dir).run(
       BashTool,
-      { command: "trap '' TERM; sleep 30 & echo $!; wait" },
+      { command: `trap '' TERM; sleep 30 & echo $!; touch ${ready}; wait` },
       { signal: ac.signal },
     );
-    await new Promise((r) => setTimeout(r, 400));
+    // Interrupt once the trap is set and the child started (an abort before would meet a plain shell).
+    await waitFor('the shell to set its trap and start its child', async () => existsSync(ready));
     const t0 = Date.now();
     ac.abort();
     const r = await run;
@@ -179,8 +185,9 @@ describe('Bash: running commands', () => {
 
   it('background children do not hold the call open', async () => {
     const t0 = Date.now();
-    const r = await new ToolSession(dir).run(BashTool, { command: 'sleep 5 & echo $!' });
-    assert.ok(Date.now() - t0 < 3000);
+    const r = await new ToolSession(dir).run(BashTool, { command: 'sleep 30 & echo $!' });
+    // Not a speed check: the call returned without waiting for its 30 s background child.
+    assert.ok(Date.now() - t0 < 20_000, 'the call waited for its background child');
     const pid = Number(String(r.data.output).trim());
     if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
   });
@@ -257,12 +264,16 @@ describe('Bash: running commands', () => {
       () => undefined,
     );
     const pidFile = path.join(dir, 'bg.pid');
-    while (!(await fs.stat(pidFile).catch(() => undefined))?.size) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(
+      'the background command to write its pid',
+      async () => (await fs.stat(pidFile).catch(() => undefined))?.size,
+    );
     const pid = Number((await fs.readFile(pidFile, 'utf8')).trim());
     ac.abort();
     const stopped = await running;
     assert.equal(stopped.interrupted, true);
-    assert.ok(Date.now() - t0 < 10_000);
+    // Not a speed check: the abort ended the command instead of its 30 s sleep.
+    assert.ok(Date.now() - t0 < 25_000, 'the abort did not end the command');
     assert.ok(await waitGone([pid]), 'the process group is gone');
   });
 
