@@ -94,7 +94,7 @@ export interface AgentWorktreeReady {
   /** What sandboxed Bash in it may write of the main repository's git directory (worktreeGitAccess). */
   allowWrite: string[];
   denyWrite: string[];
-  /** Its git directories: each command's git goes to a shadow while it runs (src/sandbox/worktreeGit.ts); absent in worktrees made before that. */
+  /** Its git directories: each command's git goes to a shadow while it runs (src/sandbox/worktreeGit/); absent in worktrees made before that. */
   worktreeGit?: { commonDir: string; gitDir: string };
 }
 

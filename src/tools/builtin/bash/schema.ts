@@ -70,7 +70,7 @@ export interface BashOutput {
   sandbox?: SandboxRecord;
   /** Writes to protected paths the sandbox could not stop and the check after the call undid (src/sandbox/protect.ts). */
   protectedUndone?: string[];
-  /** In a worktree: what of the command's git work the repository did not take (worktreeGit.ts). */
+  /** In a worktree: what of the command's git work the repository did not take (sandbox/worktreeGit/). */
   worktreeGitNote?: string;
   /** `run_in_background`: the task it started (the session runs it as its own activity). */
   background?: { taskId: string; outputPath: string };

@@ -84,7 +84,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     const run = await BashRun.open(input, ctx, started, timeoutMs);
     const worktrees = new WorktreeGitLeases();
     try {
-      // In a worktree, its git writes to its shadow while the command runs (worktreeGit.ts).
+      // In a worktree, its git writes to its shadow while the command runs (sandbox/worktreeGit/).
       await worktrees.acquire(ctx);
       const contained = await containment(input, ctx);
       run.prepared = contained.prepared;

@@ -1,5 +1,5 @@
 // A linked worktree's git while a Bash command runs there: its git points at its shadow, and what the
-// command did is brought into the repository after (src/sandbox/worktreeGit.ts).
+// command did is brought into the repository after (src/sandbox/worktreeGit/).
 import type { AgentContext } from '../../../engine/context';
 import type { SandboxSettings } from '../../../sandbox/settings';
 import {
@@ -14,7 +14,7 @@ import type { ToolUseContext } from '../../Tool';
 /**
  * The worktrees a command of this session runs in (EnterWorktree's, and those `run --worktree` or an
  * isolated agent put in the sandbox settings): each one's git points at its shadow while the
- * command runs, and what the command did there is brought into the repository after (worktreeGit.ts).
+ * command runs, and what the command did there is brought into the repository after (sandbox/worktreeGit/).
  */
 export class WorktreeGitLeases {
   private leases: WorktreeGitLease[] = [];
