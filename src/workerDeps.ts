@@ -134,6 +134,31 @@ export function sideModelOf(anthropic: () => Anthropic, model?: string): SideMod
   };
 }
 
+/**
+ * The tool definitions a model call offers: the same pool as execution — the session's tools minus
+ * blanket deny rules and disabled tools. MCP tools are listed here, in the model activity of each
+ * turn (tools/list on the worker's connection): the schemas never travel through workflow history.
+ */
+function toolDefinitionsOf(mcp: McpManager, registry: AnyTool[]): ModelDeps['toolDefinitions'] {
+  return async (names, denyRules = [], session, warn) => {
+    const listed = session ? await mcpToolsFor(mcp, session.servers, session.cwd) : undefined;
+    for (const f of listed?.failures ?? []) (warn ?? console.warn)(`${f.error}; its tools are not offered this turn`);
+    const permission = {
+      mode: 'default' as const,
+      rules: { allow: [], ask: [], deny: denyRules },
+      workingDirectories: [],
+    };
+    const mcpTools = listed ? restrictMcpTools(names, listed.tools) : [];
+    const pool = createToolPool(
+      registry.filter((t) => names.includes(t.name)),
+      permission,
+      mcpTools.length > 0 ? { userTools: mcpTools } : {},
+    );
+    // Which tools tool search may defer (src/tools/toolSearch.ts decides per request).
+    return (await toolsToAPISchemas(pool)).map((s, i) => (pool[i]?.shouldDefer ? { ...s, deferrable: true } : s));
+  };
+}
+
 /** The activities of a worker, built from their dependencies (tests call this directly). */
 export function createAgentActivities(opts: AgentDepsOptions = {}) {
   const storeDir = opts.storeDir ?? defaultStoreDir();
@@ -167,26 +192,7 @@ export function createAgentActivities(opts: AgentDepsOptions = {}) {
     transcripts,
     payloads,
     anthropic,
-    // The same pool as execution: the session's tools minus blanket deny rules and disabled tools.
-    // MCP tools are listed here, in the model activity of each turn (tools/list on the worker's
-    // connection): the schemas never travel through workflow history.
-    toolDefinitions: async (names, denyRules = [], session, warn) => {
-      const listed = session ? await mcpToolsFor(mcp, session.servers, session.cwd) : undefined;
-      for (const f of listed?.failures ?? []) (warn ?? console.warn)(`${f.error}; its tools are not offered this turn`);
-      const permission = {
-        mode: 'default' as const,
-        rules: { allow: [], ask: [], deny: denyRules },
-        workingDirectories: [],
-      };
-      const mcpTools = listed ? restrictMcpTools(names, listed.tools) : [];
-      const pool = createToolPool(
-        registry.filter((t) => names.includes(t.name)),
-        permission,
-        mcpTools.length > 0 ? { userTools: mcpTools } : {},
-      );
-      // Which tools tool search may defer (src/tools/toolSearch.ts decides per request).
-      return (await toolsToAPISchemas(pool)).map((s, i) => (pool[i]?.shouldDefer ? { ...s, deferrable: true } : s));
-    },
+    toolDefinitions: toolDefinitionsOf(mcp, registry),
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
     resultPath: (sessionId, toolUseId) =>
       join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
