@@ -3,6 +3,7 @@
 // rooms of docs/architecture.md (which room may import which: scripts/rooms.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { limitsPlugin } from './scripts/limits.mjs';
 import { roomsPlugin } from './scripts/rooms.mjs';
 
 const nodeTest = [
@@ -42,13 +43,31 @@ export default tseslint.config(
     },
   },
   {
-    // Every function in src/ stays short enough to hold in one's head (issue 21.3): state and
-    // handlers in small classes, stage functions, a workflow function reading like its sequence.
-    // Nested functions count towards the function around them (IIFEs too).
+    // The limits of src/ (issue 32; docs/architecture.md "Limits"): a file, a class and a function
+    // stay short enough to hold in one's head, one concept each, and no two files import each
+    // other even for a type (scripts/limits.mjs). Every line counts — comments and blank lines
+    // too: a comment is read like code, and a limit that skips them rewards moving code into
+    // them. Nested functions count towards the function around them (IIFEs too).
     files: ['src/**/*.ts'],
+    plugins: { limits: limitsPlugin },
     rules: {
-      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: false, skipComments: false, IIFEs: true }],
+      'limits/max-class-lines': ['error', { max: 300 }],
+      'limits/no-import-cycle': 'error',
     },
+  },
+  {
+    // Temporary too: files other work in progress is changing (issue 32.1: the in-process runner;
+    // the hooks), left as they were by issue 32 and named in its report. Each entry goes when its
+    // work lands: src/local's type-only cycle runSession ↔ sessionRun ↔ subagents ↔ tasks and its
+    // 365-line LocalSessionRun; the hooks' runShellCommand (112 lines), runOne (106), hookToolResponse (117).
+    files: ['src/local/runSession.ts', 'src/local/sessionRun.ts', 'src/local/subagents.ts', 'src/local/tasks.ts'],
+    rules: { 'limits/no-import-cycle': 'off', 'limits/max-class-lines': 'off' },
+  },
+  {
+    files: ['src/hooks/command.ts', 'src/hooks/run.ts', 'src/hooks/toolResponse.ts'],
+    rules: { 'max-lines-per-function': 'off' },
   },
   // --- The rooms (docs/architecture.md "Rooms of the code"): which room may import which rooms and
   // packages, no cycle between rooms, and the doc's table the same as the rules (scripts/rooms.mjs). ---

@@ -9,7 +9,7 @@ import {
 } from '@temporalio/worker';
 import { loadShellParser, shellParserError } from './permissions/bashParser';
 import { workerLimits } from './workerLimits';
-import { bashSpoolCapBytes } from './tools/builtin/bashProcess';
+import { bashSpoolCapBytes } from './tools/builtin/bash/process';
 import { TASK_QUEUE_DEFAULT, type SessionSinks } from './workflows/definitions';
 import { startSweeping } from './sandbox/reaper';
 import { endSessionTemp, startSessionTempSweeping } from './sandbox/sessionTemp';

@@ -205,6 +205,39 @@ async function readSessionRuns(
   return out;
 }
 
+/** Subagents: each Agent call's child session, audited the same way (the tree: session → agent → …). */
+async function auditSubagents(
+  client: Client,
+  toolCalls: AuditToolCall[],
+  opts: BuildAuditOptions,
+  gaps: AuditGap[],
+): Promise<AuditReport[]> {
+  const subagents: AuditReport[] = [];
+  const { runId: _parentRun, ...childOpts } = opts;
+  for (const c of toolCalls) {
+    if (!c.subagent) continue;
+    try {
+      subagents.push(await buildAudit(client, c.subagent, childOpts));
+    } catch (err) {
+      // A child that never started (denied, interrupted before it ran) is no gap: the call's own entry says so.
+      const neverStarted =
+        err instanceof SessionNotFoundError &&
+        c.status !== 'ok' &&
+        !c.activities.some((a) => a.activityId === activityIds.agentPost(c.toolUseId));
+      if (!neverStarted)
+        gaps.push({
+          kind: 'gap',
+          what: 'history',
+          workflowId: c.subagent,
+          turn: c.turn,
+          error: err instanceof Error ? err.message : String(err),
+          missing: `the subagent session of ${c.toolUseId} (its model and tool calls)`,
+        });
+    }
+  }
+  return subagents;
+}
+
 /** Rebuilds the audit trail of a session from its Temporal histories alone. */
 export async function buildAudit(
   client: Client,
@@ -247,32 +280,7 @@ export async function buildAudit(
     else status = 'running';
   }
 
-  // Subagents: each Agent call's child session, audited the same way (the tree: session → agent → …).
-  const subagents: AuditReport[] = [];
-  if (opts.subagents !== false) {
-    const { runId: _parentRun, ...childOpts } = opts;
-    for (const c of toolCalls) {
-      if (!c.subagent) continue;
-      try {
-        subagents.push(await buildAudit(client, c.subagent, childOpts));
-      } catch (err) {
-        // A child that never started (denied, interrupted before it ran) is no gap: the call's own entry says so.
-        const neverStarted =
-          err instanceof SessionNotFoundError &&
-          c.status !== 'ok' &&
-          !c.activities.some((a) => a.activityId === activityIds.agentPost(c.toolUseId));
-        if (!neverStarted)
-          gaps.push({
-            kind: 'gap',
-            what: 'history',
-            workflowId: c.subagent,
-            turn: c.turn,
-            error: err instanceof Error ? err.message : String(err),
-            missing: `the subagent session of ${c.toolUseId} (its model and tool calls)`,
-          });
-      }
-    }
-  }
+  const subagents = opts.subagents !== false ? await auditSubagents(client, toolCalls, opts, gaps) : [];
 
   // Turns are read concurrently: report the gaps in history order (the session's first, then by turn and event).
   gaps.sort((a, b) => (a.turn ?? -1) - (b.turn ?? -1) || (a.eventId ?? 0) - (b.eventId ?? 0));

@@ -22,8 +22,7 @@ import {
   type HistoryEvent,
   type PendingInfo,
 } from './history';
-import type { TurnRef } from './turn';
-import type { AuditApproval, AuditDecision, AuditToolCall, AuditToolStatus, DecisionSource } from './types';
+import type { AuditApproval, AuditDecision, AuditToolCall, AuditToolStatus, DecisionSource, TurnRef } from './types';
 
 type Discarded = NonNullable<TurnWorkflowResult['discarded']>[number];
 

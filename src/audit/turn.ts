@@ -23,14 +23,9 @@ import {
   type PendingInfo,
 } from './history';
 import { auditToolCalls, type TurnSignals } from './toolCalls';
-import type { AuditActivity, AuditCompaction, AuditGap, AuditModelCall, AuditToolCall } from './types';
+import type { AuditActivity, AuditCompaction, AuditGap, AuditModelCall, AuditToolCall, TurnRef } from './types';
 
-export interface TurnRef {
-  turn: number;
-  run: number;
-  workflowId: string;
-  runId?: string;
-}
+export type { TurnRef } from './types';
 
 export interface TurnAudit {
   model?: AuditModelCall;

@@ -332,3 +332,11 @@ export interface AuditReport {
 
 export type AuditEntry =
   AuditSession | AuditGap | AuditModelCall | AuditToolCall | AuditCompaction | AuditSessionHook | AuditTask;
+
+/** A turn's child workflow in the session's history: its number, the session run it belongs to, its ids. */
+export interface TurnRef {
+  turn: number;
+  run: number;
+  workflowId: string;
+  runId?: string;
+}

@@ -40,7 +40,7 @@ export async function prepareAgentWorktree(
       permission: { sandbox: input.repository !== undefined ? { repository: input.repository } : {} },
     });
     const wt = await createOrReuseWorktree(repo, input.name, AGENT);
-    // Its branch is the one the child's commands may move in the repository (sandbox/worktreeGit.ts).
+    // Its branch is the one the child's commands may move in the repository (sandbox/worktreeGit/).
     await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
     // A later session there compares what it checked out with the main checkout (sandbox/checkoutControl.ts).
     if (wt.created) await recordCheckout(wt, 'Agent isolation');
@@ -67,7 +67,7 @@ export async function settleAgentWorktree(input: {
     const repo = { root: wt.repoRoot, commonDir };
     const reg = registeredWorktree(repo, wt.path);
     if (!reg) return null;
-    // What a command left in the shadow (a worker lost mid-command) comes in first (worktreeGit.ts).
+    // What a command left in the shadow (a worker lost mid-command) comes in first (sandbox/worktreeGit/).
     if (wt.worktreeGit) await settleWorktreeGit(wt.worktreeGit);
     const changes = await worktreeChanges(wt.path, reg.gitDir, wt.base, AGENT);
     if (changes.files > 0 || changes.commits > 0) return { path: wt.path, branch: wt.branch };

@@ -1,7 +1,7 @@
 // A background task's own run (issue 19): the command a Bash `run_in_background` call recorded
 // (engine/autonomy.ts `BackgroundTask`), run by the session as one long-lived activity
 // `runBackgroundTask` on its tool task queue. The command runs the way a foreground Bash call runs
-// (tools/builtin/bash.ts `runBackgroundCommand`: the session's sandbox plan, its own process group,
+// (tools/builtin/bash/background.ts `runBackgroundCommand`: the session's sandbox plan, its own process group,
 // the reaper's marker, so a dead worker's guardian kills it), its stdout and stderr go to the task's
 // output file, and at the end the whole output is stored (hash and size for the audit). The call
 // heartbeats; cancellation (TaskStop, the session's end) arrives through the signal and kills the
@@ -126,7 +126,7 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
           return { state: 'killed', exitCode: null, signal: null, outputBytes, error: 'stopped before it started' };
         return { state: 'failed', exitCode: null, signal: null, outputBytes, error: (err as Error).message };
       }
-      // The output file ends with the reference's last line (bash.ts backgroundTrailer), written by the run.
+      // The output file ends with the reference's last line (bash/background.ts backgroundTrailer), written by the run.
       const outputRef = await storeOutput(r.output, rt.warn);
       return {
         state: stateOf(r),

@@ -88,6 +88,31 @@ export function sessionDirName(sessionId: string): string {
 }
 
 /**
+ * The tool definitions a model call offers: the same pool as execution — the session's tools minus
+ * blanket deny rules and disabled tools. MCP tools are listed here, in the model activity of each
+ * turn (tools/list on the worker's connection): the schemas never travel through workflow history.
+ */
+function toolDefinitionsOf(mcp: McpManager, registry: AnyTool[]): ModelDeps['toolDefinitions'] {
+  return async (names, denyRules = [], session, warn) => {
+    const listed = session ? await mcpToolsFor(mcp, session.servers, session.cwd) : undefined;
+    for (const f of listed?.failures ?? []) (warn ?? console.warn)(`${f.error}; its tools are not offered this turn`);
+    const permission = {
+      mode: 'default' as const,
+      rules: { allow: [], ask: [], deny: denyRules },
+      workingDirectories: [],
+    };
+    const mcpTools = listed ? restrictMcpTools(names, listed.tools) : [];
+    const pool = createToolPool(
+      registry.filter((t) => names.includes(t.name)),
+      permission,
+      mcpTools.length > 0 ? { userTools: mcpTools } : {},
+    );
+    // Which tools tool search may defer (src/tools/toolSearch.ts decides per request).
+    return (await toolsToAPISchemas(pool)).map((s, i) => (pool[i]?.shouldDefer ? { ...s, deferrable: true } : s));
+  };
+}
+
+/**
  * The cores of every call bound to the dependencies `opts` describes (real stores and clients
  * unless given), with those dependencies: the in-process runner's calls, and what the worker's
  * activities wrap.
@@ -124,26 +149,7 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
     transcripts,
     payloads,
     anthropic,
-    // The same pool as execution: the session's tools minus blanket deny rules and disabled tools.
-    // MCP tools are listed here, in the model activity of each turn (tools/list on the worker's
-    // connection): the schemas never travel through workflow history.
-    toolDefinitions: async (names, denyRules = [], session, warn) => {
-      const listed = session ? await mcpToolsFor(mcp, session.servers, session.cwd) : undefined;
-      for (const f of listed?.failures ?? []) (warn ?? console.warn)(`${f.error}; its tools are not offered this turn`);
-      const permission = {
-        mode: 'default' as const,
-        rules: { allow: [], ask: [], deny: denyRules },
-        workingDirectories: [],
-      };
-      const mcpTools = listed ? restrictMcpTools(names, listed.tools) : [];
-      const pool = createToolPool(
-        registry.filter((t) => names.includes(t.name)),
-        permission,
-        mcpTools.length > 0 ? { userTools: mcpTools } : {},
-      );
-      // Which tools tool search may defer (src/tools/toolSearch.ts decides per request).
-      return (await toolsToAPISchemas(pool)).map((s, i) => (pool[i]?.shouldDefer ? { ...s, deferrable: true } : s));
-    },
+    toolDefinitions: toolDefinitionsOf(mcp, registry),
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
     resultPath: (sessionId, toolUseId) =>
       join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),

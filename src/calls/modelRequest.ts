@@ -22,7 +22,7 @@ import type { Message, ToolResultBlockParam } from '../engine/messages';
 import { toolResultText } from '../engine/messages';
 import { applyCacheBreakpoints } from '../engine/promptCache';
 import type { TranscriptStore } from '../stores/messageStore';
-import type { CallModelInput } from './model';
+import type { CallModelInput } from './modelTypes';
 import { thinkingRequest, type ThinkingSetting } from '../engine/thinking';
 
 export interface RequestSettings {

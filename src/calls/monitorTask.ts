@@ -1,5 +1,5 @@
 // A Monitor task's own run (issue 19): the watch command a Monitor call recorded, run the way a
-// background Bash task runs (tools/builtin/bash.ts `runBackgroundCommand`: the session's sandbox
+// background Bash task runs (tools/builtin/bash/background.ts `runBackgroundCommand`: the session's sandbox
 // plan, its own process group, the reaper's marker, the timeout, the output cap), its stdout and
 // stderr in the task's output file, the whole output stored at the end. Its stdout is also split
 // into lines with the reference's limits (engine/monitorLines.ts: 500-character lines, 200 ms

@@ -29,7 +29,7 @@ import { addModelUsage, callModelUsage, turnModelUsage, withModelUsage, type Mod
 import type { ToolPool } from '../tools/pool';
 import { waitForStore } from './storeWait';
 import { TOOL_SEARCH_TOOL_NAME } from '../tools/toolSearch';
-import type { RunToolUseInput, ToolDeps, ToolSessionSettings } from './tools';
+import type { RunToolUseInput, ToolDeps, ToolSessionSettings } from './toolTypes';
 import { sessionMcp, sessionPermission, withTaskDirectory, withWorkerHooks } from './toolSession';
 import { deferredNotLoaded } from './offeredTools';
 

@@ -12,7 +12,7 @@ import { withSessionsApart } from '../permissions/sessionsApart';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { ResultStore } from '../tools/Tool';
 import { sessionTasksPath, sessionTempPath, sessionTempRoot } from '../sandbox/host';
-import type { SessionMcp, ToolSessionSettings } from './tools';
+import type { SessionMcp, ToolSessionSettings } from './toolTypes';
 
 export function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
   if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;

@@ -21,7 +21,7 @@ export async function prepareRunWorktree(cwd: string, flag: string | true): Prom
     );
   try {
     const wt = await createOrReuseWorktree(cwd, name);
-    // The worktree's branch is the one its commands may move in the repository (sandbox/worktreeGit.ts).
+    // The worktree's branch is the one its commands may move in the repository (sandbox/worktreeGit/).
     await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
     // What it checked out is compared with the main checkout before a session loads it (sandbox/checkoutControl.ts).
     if (wt.created) await recordCheckout(wt, 'run --worktree');
@@ -40,7 +40,7 @@ export function worktreeNotice(wt: Worktree): string {
  * The session's sandbox settings with what git needs of the repository's git directory (the
  * worktree's own git directory and its shadow's objects, refs and logs; never config, hooks or
  * pointers: worktreeGitAccess), and the worktree whose git each command redirects to its shadow
- * while it runs (src/sandbox/worktreeGit.ts), so that sandboxed Bash commits on the worktree's branch
+ * while it runs (src/sandbox/worktreeGit/), so that sandboxed Bash commits on the worktree's branch
  * without reaching the repository's other branches or objects.
  */
 export function worktreeSandbox(sandbox: SandboxSettings | undefined, wt: Worktree): SandboxSettings {

@@ -6,7 +6,7 @@
 // starts the task's activity, sets the timer — and folds what happened back in (a task ended, a
 // firing is due), each event becoming one queued message. Pure and deterministic.
 
-import type { AgentWorktreeReady } from './subagents';
+import type { AgentWorktreeReady } from './agentWorktree';
 
 /** A kind of background task (the reference's task types). */
 export type TaskKind = 'local_bash' | 'monitor' | 'local_agent';

@@ -4,7 +4,7 @@
 // handlers appended meanwhile is applied before the state is read again. Pure and deterministic.
 import { decideSessionHooks, type SessionHookDecision, type SessionHookEventName } from './hooks';
 import { splitMemoryReminder } from './memory';
-import type { SessionExecutor } from './session';
+import type { SessionExecutor } from './sessionExecutor';
 import { END_REASONS, type SessionEnd, type SessionState } from './sessionState';
 
 /** A fixed point of the loop: events appended since the last one are applied (none: nothing to do). */

@@ -9,7 +9,7 @@
 // in-process); signals and completions drive it in history order.
 import type { AgentContext } from './context';
 import type { ToolUseBlock } from './messages';
-import type { ToolRunResult, ToolUseDescription } from './turn';
+import type { ToolRunResult, ToolUseDescription } from './toolCall';
 import { SIGNALS } from './ids';
 
 /** The signal a model activity sends its own turn workflow for each completed tool_use block. */

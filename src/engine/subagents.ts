@@ -85,18 +85,7 @@ export interface AgentWorktreeRequest {
   repository?: ProjectRepository | false;
 }
 
-/** An isolated agent's worktree as made before its child starts (git's answers, never the worktree's own `.git` file). */
-export interface AgentWorktreeReady {
-  path: string;
-  branch: string;
-  base: string;
-  repoRoot: string;
-  /** What sandboxed Bash in it may write of the main repository's git directory (worktreeGitAccess). */
-  allowWrite: string[];
-  denyWrite: string[];
-  /** Its git directories: each command's git goes to a shadow while it runs (src/sandbox/worktreeGit.ts); absent in worktrees made before that. */
-  worktreeGit?: { commonDir: string; gitDir: string };
-}
+export type { AgentWorktreeReady } from './agentWorktree';
 
 /** Where an isolated agent worked: the reference's `worktreePath` / `worktreeBranch`. */
 export interface AgentWorktree {

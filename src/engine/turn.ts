@@ -9,31 +9,9 @@ import { interruptedRecord, syntheticRecord, type ToolCallRecord } from './recor
 import { toolResultsByRef, type ToolResultsByRef } from './payloads';
 import { nextAttempt, retryPolicy, type OutageState, type RetryPolicy, type TransientFailure } from './retry';
 import type { DiscardedExecution, EarlyStarts, StreamingToolExecution } from './streaming';
+import type { Approval, ToolRunResult, ToolUseDescription } from './toolCall';
 
-export interface ToolUseDescription {
-  known: boolean;
-  concurrencySafe: boolean;
-  readOnly: boolean;
-  idempotent: boolean;
-  summary: string;
-  /** A pre-check (rules and mode, before hooks) says this call will ask for approval. */
-  mayAsk?: boolean;
-  /** Which block this describes (set by describeToolUses: the audit matches streamed descriptions by id). */
-  toolUseId?: string;
-}
-
-export interface Approval {
-  decision: 'approve' | 'deny';
-  by?: string;
-  reason?: string;
-  /** 'unattended': nobody can answer (an in-process session without an approver). */
-  source: 'human' | 'timeout' | 'mode' | 'unattended';
-  /** For a timeout: how long the call waited. */
-  afterMs?: number;
-}
-
-export type ToolRunResult =
-  { kind: 'done'; record: ToolCallRecord } | { kind: 'ask'; message: string; detail?: string };
+export type { Approval, ToolRunResult, ToolUseDescription } from './toolCall';
 
 export type ModelCallResult =
   | { kind: 'message'; message: AssistantMessage; usage: Usage; stopReason: string; stopDetails?: StopDetails }
@@ -237,6 +215,33 @@ export interface ToolPhaseOutcome {
 }
 
 /**
+ * A call that asks waits for its approval and runs again with it; one that still asks after an
+ * approval is treated as denied rather than looping.
+ */
+async function untilAnswered(
+  executor: TurnExecutor,
+  block: ToolUseBlock,
+  ctx: AgentContext,
+  description: ToolUseDescription,
+  first: ToolRunResult,
+): Promise<ToolCallRecord> {
+  let outcome = first;
+  while (outcome.kind === 'ask') {
+    const approval = await executor.awaitApproval(block, outcome, description);
+    if (approval === 'interrupted') return interruptedRecord(block, false, description.summary);
+    outcome = await executor.runTool(block, ctx, description, approval);
+    if (outcome.kind === 'ask')
+      return syntheticRecord(
+        block,
+        'denied',
+        `Permission still required after approval: ${outcome.message}`,
+        description.summary,
+      );
+  }
+  return outcome.record;
+}
+
+/**
  * Runs the tool_use blocks of one assistant message: partition, batches in order, safe batches
  * concurrently (bounded), context modifiers applied after each batch in original block order.
  * Every block ends with exactly one record, whatever happens (invariant 1).
@@ -282,25 +287,9 @@ export async function runToolPhase(
     if (!started && block.id === input.cutOffId)
       return record(cutOffRecord(block, description.summary, input.cutOffStopReason));
     try {
-      let outcome = started ? await started.result : await executor.runTool(block, ctx, description);
+      const outcome = started ? await started.result : await executor.runTool(block, ctx, description);
       if (started && outcome.kind === 'done') return record({ ...outcome.record, early: true });
-      while (outcome.kind === 'ask') {
-        const approval = await executor.awaitApproval(block, outcome, description);
-        if (approval === 'interrupted') return record(interruptedRecord(block, false, description.summary));
-        outcome = await executor.runTool(block, ctx, description, approval);
-        if (outcome.kind === 'ask') {
-          // An approval was given but the pipeline still asks: treat as denied rather than loop.
-          return record(
-            syntheticRecord(
-              block,
-              'denied',
-              `Permission still required after approval: ${outcome.message}`,
-              description.summary,
-            ),
-          );
-        }
-      }
-      return record(outcome.record);
+      return record(await untilAnswered(executor, block, ctx, description, outcome));
     } catch (err) {
       if (executor.isInterrupted()) return record(interruptedRecord(block, true, description.summary));
       const message = err instanceof Error ? err.message : String(err);

@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readConfigFileSync } from '../permissions/configRead';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { McpConfigError, parseMcpServers, type McpServers } from './config';
+import { McpConfigError, parseMcpServers, type McpServers } from './servers';
 import { parseConfigJson } from '../engine/jsonPosition';
 
 /** Where the reference keeps `.claude.json`. */

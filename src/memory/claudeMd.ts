@@ -273,6 +273,29 @@ export function excludedBy(patterns: readonly string[]): (path: string) => boole
   return (path) => res.some((re) => re.test(path));
 }
 
+/** What the reference does with memory that durable-agent does not: its auto memory, a warning on large memory. */
+function memoryNotes(project: string, files: readonly MemoryFile[], opts: MemoryOptions): string[] {
+  const warnings: string[] = [];
+  // Claude Code's auto memory index for this directory: the reference loads it; durable-agent does not (docs/settings.md).
+  const auto = join(
+    opts.configDir ?? claudeConfigDir(),
+    'projects',
+    project.replace(/[^A-Za-z0-9]/g, '-'),
+    'memory',
+    'MEMORY.md',
+  );
+  if (isFileThere(auto))
+    warnings.push(
+      `${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`,
+    );
+  const chars = files.reduce((n, f) => n + f.content.length, 0);
+  if (chars > LARGE_MEMORY_CHARS)
+    warnings.push(
+      `memory: ${chars} characters of CLAUDE.md files (${files.map((f) => f.path).join(', ')}); above ${LARGE_MEMORY_CHARS} the reference warns that large memory costs context`,
+    );
+  return warnings;
+}
+
 export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory {
   const home = opts.home ?? homedir();
   const excluded = excludedBy(opts.excludes ?? []);
@@ -360,23 +383,7 @@ export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory 
     }
     visit(c.path, c.type, 0, [], undefined, undefined, within);
   }
-  // Claude Code's auto memory index for this directory: the reference loads it; durable-agent does not (docs/settings.md).
-  const auto = join(
-    opts.configDir ?? claudeConfigDir(),
-    'projects',
-    project.replace(/[^A-Za-z0-9]/g, '-'),
-    'memory',
-    'MEMORY.md',
-  );
-  if (isFileThere(auto))
-    warnings.push(
-      `${auto}: Claude Code's auto memory is not loaded by durable-agent (its sessions neither read nor write it)`,
-    );
-  const chars = files.reduce((n, f) => n + f.content.length, 0);
-  if (chars > LARGE_MEMORY_CHARS)
-    warnings.push(
-      `memory: ${chars} characters of CLAUDE.md files (${files.map((f) => f.path).join(', ')}); above ${LARGE_MEMORY_CHARS} the reference warns that large memory costs context`,
-    );
+  warnings.push(...memoryNotes(project, files, opts));
   return { files, warnings };
 }
 

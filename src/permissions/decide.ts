@@ -119,21 +119,20 @@ export function decidePermissionSync(
   return decision;
 }
 
-function decideInner(
-  tool: AnyTool,
-  input: unknown,
-  permission: ToolPermissionContext,
+function hookReason(h: HookPermissionDecision): DecisionReason {
+  return h.reason === undefined ? { type: 'hook', hook: h.hook } : { type: 'hook', hook: h.hook, reason: h.reason };
+}
+
+/** Steps 1–6 of the decision: a hook's deny, deny rules, the tool's deny, ask rules, a hook's ask, plan mode. */
+function denyOrAskFirst(
+  name: string,
+  mode: PermissionMode,
+  rules: NonNullable<ToolPermissionContext['rules']>,
+  facts: CallFacts,
   env: PermissionEnv,
   toolResult: PermissionResult,
   hook: HookPermissionDecision | undefined,
-  facts: CallFacts = callFacts(tool, input, env),
-): PermissionDecision {
-  const mode: PermissionMode = permission.mode;
-  const rules = permission.rules ?? { allow: [], ask: [], deny: [] };
-  const name = tool.name;
-  const hookReason = (h: HookPermissionDecision): DecisionReason =>
-    h.reason === undefined ? { type: 'hook', hook: h.hook } : { type: 'hook', hook: h.hook, reason: h.reason };
-
+): PermissionDecision | undefined {
   // 1. hook deny
   if (hook?.behavior === 'deny') {
     return {
@@ -186,6 +185,24 @@ function decideInner(
       decisionReason: { type: 'mode', mode: 'plan' },
     };
   }
+  return undefined;
+}
+
+function decideInner(
+  tool: AnyTool,
+  input: unknown,
+  permission: ToolPermissionContext,
+  env: PermissionEnv,
+  toolResult: PermissionResult,
+  hook: HookPermissionDecision | undefined,
+  facts: CallFacts = callFacts(tool, input, env),
+): PermissionDecision {
+  const mode: PermissionMode = permission.mode;
+  const rules = permission.rules ?? { allow: [], ask: [], deny: [] };
+  const name = tool.name;
+  // 1.–6. what denies or asks before the mode: hooks, rules, the tool, plan mode.
+  const early = denyOrAskFirst(name, mode, rules, facts, env, toolResult, hook);
+  if (early) return early;
   // 7. bypass — but a call the model asked to run outside the OS sandbox (dangerouslyDisableSandbox)
   //    still asks: bypassPermissions lifts the prompts, never the wall (invariant 13). Commands the
   //    user's own settings exclude from the sandbox (excludedCommands) run, as the reference.

@@ -166,7 +166,7 @@ export async function controlFilesFromCheckout(
   }
   const [gitDir, common, top] = out.trim().split('\n');
   if (!gitDir || !common || !top) return undefined;
-  // While a command runs, the worktree's git names its shadow (sandbox/worktreeGit.ts) as common directory.
+  // While a command runs, the worktree's git names its shadow (sandbox/worktreeGit/) as common directory.
   const m = common.match(/^(.*)\/durable-agent\/worktrees\/[^/]+\/?$/);
   const commonDir = m && path.basename(m[1]!) === '.git' ? m[1]! : common;
   if (path.resolve(gitDir) === path.resolve(commonDir) || path.basename(commonDir) !== '.git') return undefined;

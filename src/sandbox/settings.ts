@@ -53,7 +53,7 @@ export interface SandboxSettings {
   passEnv?: string[];
   /**
    * durable-agent only, set by the worker (never read from a settings file): the linked worktrees
-   * whose git a command in this session redirects to a shadow while it runs (src/sandbox/worktreeGit.ts).
+   * whose git a command in this session redirects to a shadow while it runs (src/sandbox/worktreeGit/).
    */
   worktreeGit?: Array<{ commonDir: string; gitDir: string }>;
   /**

@@ -4,7 +4,27 @@
 // and describeToolUses input repeated the whole configuration, so history grew with calls ×
 // configuration (invariant 11). Workers keep the settings they loaded in a small cache.
 import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
-import type { StoredToolSettings } from '../calls/tools';
+import type { HookPins } from '../engine/context';
+import type { AgentDefinition } from '../agents/definitions';
+import type { SkillDefinition } from '../agents/skills';
+import type { HooksConfig } from '../hooks';
+import type { McpServers } from '../mcp/config';
+import type { ToolPermissionContext } from '../tools/permissionTypes';
+
+/**
+ * What a session's tool activities share and the session stores once per run (ToolSettingsStore):
+ * its tool names, rules, sandbox, hooks, MCP server configs and agent definitions.
+ */
+export interface StoredToolSettings {
+  toolNames: string[];
+  rules: ToolPermissionContext['rules'];
+  sandbox?: ToolPermissionContext['sandbox'];
+  hooks?: HooksConfig;
+  hookPins?: HookPins;
+  mcpServers?: McpServers;
+  agents?: AgentDefinition[];
+  skills?: SkillDefinition[];
+}
 
 export class ToolSettingsStore {
   private cache = new Map<string, StoredToolSettings>();

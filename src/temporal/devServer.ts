@@ -107,14 +107,11 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   return cli.kind === 'path' ? startFromBinary(cli.path, opts) : startWithSdkDownload(cli.tried, opts);
 }
 
-async function startFromBinary(binary: string, opts: DevServerOptions): Promise<DevServer> {
-  const ip = opts.ip ?? '127.0.0.1';
-  const namespace = opts.namespace ?? 'default';
-  const port = opts.port ?? (await freePort(ip));
-  const ui = opts.ui ?? false;
-  const uiPort = ui ? (opts.uiPort ?? (await freePort(ip))) : undefined;
-  // A server already on the port would answer our readiness check while ours fails to bind:
-  // refuse up front, naming the port.
+/**
+ * A server already on the port would answer our readiness check while ours fails to bind: refuse
+ * up front, naming the port.
+ */
+async function refuseBusyPorts(ip: string, port: number, uiPort: number | undefined): Promise<void> {
   for (const [what, p] of [
     ['gRPC', port],
     ['UI', uiPort],
@@ -125,6 +122,15 @@ async function startFromBinary(binary: string, opts: DevServerOptions): Promise<
       );
     }
   }
+}
+
+async function startFromBinary(binary: string, opts: DevServerOptions): Promise<DevServer> {
+  const ip = opts.ip ?? '127.0.0.1';
+  const namespace = opts.namespace ?? 'default';
+  const port = opts.port ?? (await freePort(ip));
+  const ui = opts.ui ?? false;
+  const uiPort = ui ? (opts.uiPort ?? (await freePort(ip))) : undefined;
+  await refuseBusyPorts(ip, port, uiPort);
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--namespace', namespace];
   args.push('--log-level', opts.logLevel ?? 'warn');
   if (uiPort !== undefined) args.push('--ui-port', String(uiPort));

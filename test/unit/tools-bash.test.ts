@@ -14,7 +14,7 @@ import {
   runBackgroundCommand,
 } from '../../src/tools/builtin/bash';
 import { sessionTasksPath } from '../../src/sandbox/host';
-import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from '../../src/tools/builtin/bashCommand';
+import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from '../../src/tools/builtin/bash/command';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { makeContext, makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 import { waitFor } from '../support/wait';

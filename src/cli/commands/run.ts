@@ -6,21 +6,11 @@
 //   8. compare the control files with the last session here;   9. start, print, follow.
 // With -p/--print or --output-format (text|json|stream-json), step 9 prints only what `claude -p`
 // prints in that format (src/cli/printFollow.ts, src/cli/printFormat.ts); the prompt may come on stdin.
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
 import { loadSkills, SkillDefinitionError, type SkillDefinition } from '../../agents/skills';
-import {
-  BUILTIN_TOOL_NAMES,
-  CheckoutNotTrustedError,
-  DEFAULT_MODEL,
-  prepareSessionStart,
-  sessionInput,
-  startPreparedSession,
-  type SessionOptions,
-} from '../../client';
-import { checkoutRefusal, type CheckoutControl } from '../../sandbox/checkoutControl';
 import { maxThinkingTokensFromEnv, toolSearchFromEnv } from '../../sessionInput';
 import { resolveThinkingSetting } from '../../engine/thinking';
 import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
@@ -32,62 +22,15 @@ import { loadMemory, memoryReminder } from '../../memory/claudeMd';
 import { hiddenPathPredicate } from '../../permissions/resultFilter';
 import { PERMISSION_MODES, type PermissionMode } from '../../tools/permissionTypes';
 import { sessionModel } from '../model';
-import {
-  UsageError,
-  addConnectionOptions,
-  collect,
-  followAndExit,
-  positiveInt,
-  wholeNumber,
-  print,
-  withClient,
-  type ConnOpts,
-} from '../options';
+import { UsageError, addConnectionOptions, collect, positiveInt, wholeNumber } from '../options';
 import { loadSettings, type EffectiveSettings } from '../settings';
-import { followPrinted } from '../printFollow';
-import { OUTPUT_FORMATS, type InitInfo, type OutputFormat } from '../printFormat';
+import { OUTPUT_FORMATS } from '../printFormat';
 import { prepareRunWorktree, worktreeNotice, worktreeSandbox } from '../worktree';
+import { warn, type Loaded, type McpServers, type Memory, type RunOpts, type RunSessionOptions } from './runOpts';
+import { startAndFollow } from './runStart';
 import type { Worktree } from '../../tools/worktree';
 
-/** The flags of `run`, as commander parses them (see addRunCommand). */
-export interface RunOpts extends ConnOpts {
-  cwd: string;
-  worktree?: string | true;
-  /** Start although the worktree's control files came with a checkout and differ from the main checkout's. */
-  trustCheckout?: boolean;
-  model?: string;
-  maxTokens?: number;
-  /** The reference's `--thinking` (hidden there): enabled and adaptive ask for adaptive thinking, disabled for none. */
-  thinking?: 'enabled' | 'adaptive' | 'disabled';
-  /** The reference's `--max-thinking-tokens` (deprecated there): a budget, 0 off; MAX_THINKING_TOKENS beats it. */
-  maxThinkingTokens?: number;
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  permissionMode?: PermissionMode;
-  allow: string[];
-  ask: string[];
-  deny: string[];
-  addDir: string[];
-  mcpConfig: string[];
-  strictMcpConfig?: boolean;
-  maxTurns?: number;
-  maxTotalTokens?: number;
-  approvalTimeout?: number;
-  onInterrupt?: 'wait' | 'end';
-  id?: string;
-  toolTaskQueue?: string;
-  sandbox?: boolean;
-  streamingTools?: boolean;
-  toolSearch?: string;
-  detach?: boolean;
-  print?: boolean;
-  outputFormat?: OutputFormat;
-  verbose?: boolean;
-}
-
-type Memory = ReturnType<typeof loadMemory>;
-type McpServers = ReturnType<typeof resolveMcpServers>;
-type RunSessionOptions = SessionOptions & { id?: string; taskQueue?: string };
+export type { RunOpts } from './runOpts';
 
 /**
  * The flags that shape a session (everything of `run` but --id, --detach and --json): `run` and
@@ -254,10 +197,6 @@ export async function buildRunSession(
   const skills = runSkills(cwd);
   const opts = { ...(await runSessionOptions(prompt, cwd, o, settings, memory, mcp, agents)), skills };
   return { opts, loaded: { cwd, settings, memory, mcp, agents, skills } };
-}
-
-function warn(w: string): void {
-  process.stderr.write(`durable-agent: warning: ${w}\n`);
 }
 
 /** Managed settings beat the command line (as the reference); a flag they override is reported. Changes `o`. */
@@ -447,171 +386,4 @@ async function runSessionOptions(
     ...(o.toolTaskQueue ? { toolTaskQueue: o.toolTaskQueue } : {}),
     ...(o.streamingTools === false ? { streamingToolExecution: false } : {}),
   };
-}
-
-/** The init line of stream-json: what the session offers, as the CLI started it. */
-function initInfo(
-  id: string,
-  opts: RunSessionOptions,
-  mcp: McpServers,
-  agents: AgentDefinition[],
-  skills: SkillDefinition[],
-): InitInfo {
-  return {
-    sessionId: id,
-    cwd: opts.cwd ?? process.cwd(),
-    tools: sessionTools(opts),
-    mcpServers: Object.keys(mcp.servers),
-    model: opts.model?.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
-    permissionMode: opts.permissionMode ?? process.env.DURABLE_AGENT_PERMISSION_MODE ?? 'default',
-    agents: agents.map((a) => a.name),
-    skills: skills.map((k) => k.name),
-    additionalDirectories: opts.additionalDirectories ?? [],
-    apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
-    version: packageVersion(),
-  };
-}
-
-/** The session's tools as its input will name them (the default set with ToolSearch unless tool search is off). */
-function sessionTools(opts: RunSessionOptions): string[] {
-  try {
-    return [...sessionInput(opts).tools];
-  } catch {
-    return [...(opts.tools ?? BUILTIN_TOOL_NAMES)];
-  }
-}
-
-function packageVersion(): string {
-  try {
-    return (
-      JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { version: string }
-    ).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-interface Loaded {
-  cwd: string;
-  settings: EffectiveSettings;
-  memory: Memory;
-  mcp: McpServers;
-  agents: AgentDefinition[];
-  skills: SkillDefinition[];
-}
-
-/** Compares the control files with the last session here, starts the session, prints what it loaded and follows it. */
-async function startAndFollow(
-  o: RunOpts,
-  opts: RunSessionOptions,
-  { cwd, settings, memory, mcp, agents, skills }: Loaded,
-) {
-  // The control files against the previous session's here (src/cli/controlManifest.ts): every change is named.
-  const { changeLines, controlFilesSinceLastSession, recordSessionEnd, recordSessionStart, runFilesOf } =
-    await import('../controlManifest');
-  // The scripts its hooks and MCP servers run count too: what one session rewrote is named before the next runs it.
-  const runFiles = runFilesOf(cwd, opts.additionalDirectories ?? [], opts.hooks, opts.mcpServers);
-  const since = await controlFilesSinceLastSession(cwd, opts.additionalDirectories ?? [], undefined, runFiles).catch(
-    (err: unknown) => {
-      warn(
-        `the control files could not be compared with the last session here: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      return undefined;
-    },
-  );
-  // A linked worktree's control files that came with a checkout no session here has seen, and that
-  // the main checkout does not have (src/sandbox/checkoutControl.ts): named, and nothing starts
-  // unless the person trusts them (--trust-checkout). The check is the one every start path runs
-  // (prepareSessionStart → checkoutAtStart), with the last session here from the manifest.
-  const checkoutSince = since?.previous?.startedAt;
-  const otherLines = (fromCheckout: CheckoutControl | undefined): string[] => {
-    const named = new Set(fromCheckout?.changes.map((c) => c.path));
-    return since ? changeLines({ ...since, changes: since.changes.filter((c) => !named.has(c.path)) }, cwd) : [];
-  };
-  await withClient(o, async (client) => {
-    let prepared;
-    try {
-      prepared = await prepareSessionStart(client, {
-        ...opts,
-        ...(o.trustCheckout ? { trustCheckout: true } : {}),
-        ...(checkoutSince ? { checkoutSince } : {}),
-      });
-    } catch (err) {
-      if (!(err instanceof CheckoutNotTrustedError)) throw err;
-      for (const line of [...err.lines, ...otherLines(err.control)]) process.stderr.write(`${line}\n`);
-      throw new UsageError(checkoutRefusal(err.control, 'run again with --trust-checkout'));
-    }
-    const fromCheckout = prepared.checkout?.control;
-    const changed = [...(prepared.checkout?.lines ?? []), ...otherLines(fromCheckout)];
-    const startedAt = Date.now();
-    const handle = await startPreparedSession(client, prepared);
-    const id = handle.workflowId;
-    if (since) {
-      await recordSessionStart(cwd, id, since.now).catch((err: unknown) =>
-        warn(`the control-file manifest was not written: ${err instanceof Error ? err.message : String(err)}`),
-      );
-    }
-    for (const line of changed) process.stderr.write(`${line}\n`);
-    // Which files were loaded: in the JSON form too (the first line of `run --json`).
-    const loaded = {
-      cwd,
-      settings: settings.sources,
-      memory: memory.files.map((f) => f.path),
-      ...(skills.length > 0 ? { skills: skills.map((k) => k.source) } : {}),
-      ...(since?.changes.length
-        ? { controlFilesChanged: since.changes.map((c) => ({ ...c, since: since.previous?.session })) }
-        : {}),
-      ...(fromCheckout?.changes.length
-        ? {
-            controlFilesFromCheckout: fromCheckout.changes.map((c) => ({
-              path: c.path,
-              change: c.change,
-              ...(fromCheckout.record
-                ? { branch: fromCheckout.record.branch, commit: fromCheckout.record.commit }
-                : {}),
-            })),
-          }
-        : {}),
-    };
-    if (o.detach) {
-      print(o, { session: id, ...loaded }, id);
-      return;
-    }
-    if (o.print) {
-      const code = await followPrinted(client, id, {
-        format: o.outputFormat ?? 'text',
-        init: initInfo(id, opts, mcp, agents, skills),
-        startedAt,
-        ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
-      });
-      // Everything printed reaches a pipe before the process exits.
-      await new Promise<void>((r) => process.stdout.write('', () => r()));
-      process.exitCode = code;
-      if (code !== 130)
-        await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id, undefined, undefined, runFiles).catch(
-          () => undefined,
-        );
-      return;
-    }
-    if (o.json) console.log(JSON.stringify({ session: id, event: 'started', ...loaded }));
-    else {
-      console.log(`session ${id} started (cwd ${cwd})`);
-      const desc = await handle.describe().catch(() => undefined);
-      const line = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;
-      if (typeof line === 'string') console.log(`sandbox: ${line}`);
-      const servers = Object.keys(mcp.servers);
-      if (servers.length > 0) console.log(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
-      console.log(`settings: ${settings.sources.length ? settings.sources.join(', ') : 'none'}`);
-      console.log(`memory: ${memory.files.length ? memory.files.map((f) => f.path).join(', ') : 'none'}`);
-      console.log(
-        `agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`,
-      );
-      if (skills.length > 0) console.log(`skills: ${skills.map((k) => `${k.name} (${k.source})`).join(', ')}`);
-    }
-    const outcome = await followAndExit(client, id, o);
-    if (outcome === 'ended')
-      await recordSessionEnd(cwd, opts.additionalDirectories ?? [], id, undefined, undefined, runFiles).catch(
-        () => undefined,
-      );
-  });
 }

@@ -23,7 +23,7 @@ import type {
   RecordedResponse,
   WireMessage,
 } from './types';
-import type { FakeAnthropicOptions } from './server';
+import type { FakeAnthropicOptions } from './options';
 
 export type HttpError = { status: number; type: string; message: string; errorCode?: string };
 

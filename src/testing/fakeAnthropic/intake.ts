@@ -3,7 +3,7 @@
 // the Messages request's shape. server.ts answers what these refuse with the server's own error.
 import type http from 'node:http';
 import { validateMessagesRequest } from './validate';
-import type { FakeAnthropicOptions } from './server';
+import type { FakeAnthropicOptions } from './options';
 import type { MessagesRequest, RecordedRequest, UnexpectedKind } from './types';
 
 /** Why the server itself answers a request with an error (and notes it as unexpected). */

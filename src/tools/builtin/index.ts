@@ -33,7 +33,7 @@ export { MonitorTool } from './monitor';
 export { WebSearchTool } from './webSearch';
 export { SkillTool } from './skill';
 export { ToolSearchTool } from './toolSearch';
-export { isReadOnlyCommand, exitCodeOneIsBenign } from './bashCommand';
+export { isReadOnlyCommand, exitCodeOneIsBenign } from './bash/command';
 export { globToRegExp, expandBraces } from './globPattern';
 
 export const BUILTIN_TOOLS: AnyTool[] = [BashTool, GlobTool, GrepTool, ReadTool, EditTool, WriteTool, NotebookEditTool];

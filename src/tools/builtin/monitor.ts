@@ -12,7 +12,7 @@ import type { ContextModifier } from '../../engine/context';
 import { MAX_TASK_TEXT, type BackgroundTask } from '../../engine/autonomy';
 import { formatDuration } from '../../engine/taskNotifications';
 import { buildTool, type ToolUseContext } from '../Tool';
-import { isReadOnlyCommand } from './bashCommand';
+import { isReadOnlyCommand } from './bash/command';
 import { createTaskOutput, sandboxPermission } from './bash';
 
 export const MONITOR_DEFAULT_TIMEOUT_MS = 300_000;

@@ -4,8 +4,8 @@
 //    no assignment other than locale/terminal variables. Unsure -> false.
 //  - lastCommandWords / exitCodeOneIsBenign: the command whose exit status is the command's.
 //  - standaloneCd: the whole command is `cd DIR`.
-import { isWriteRedirect, stripAllowWrappers } from '../../permissions/shell';
-import { analyzeShell, type ShellAnalysis, type ShellCommand } from '../../permissions/shellAnalysis';
+import { isWriteRedirect, stripAllowWrappers } from '../../../permissions/shell';
+import { analyzeShell, type ShellAnalysis, type ShellCommand } from '../../../permissions/shellAnalysis';
 
 /** Commands with no option that writes a file or runs a program, whatever their arguments. */
 export const SIMPLE_READ_ONLY = new Set([

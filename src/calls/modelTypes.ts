@@ -1,0 +1,129 @@
+// The shapes of one model call: its input, its outcome (an answer or a compaction to do first), what
+// an abandoned stream left (tombstones), and what the call needs from its runner (ModelDeps).
+import type { McpServers } from '../mcp/config';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { AgentDefinition } from '../agents/definitions';
+import type { AssistantContentBlock, AssistantMessage, Message, StopDetails, Usage } from '../engine/messages';
+import type { ModelUsage } from '../engine/modelUsage';
+import type { TranscriptStore } from '../stores/messageStore';
+import type { PayloadStore } from '../stores/payloadStore';
+import type { ContextSettings } from '../engine/contextWindow';
+import type { ContextView } from '../engine/contextView';
+import type { MemoryRef } from '../engine/memory';
+import type { ThinkingSetting } from '../engine/thinking';
+
+export interface ModelSettings {
+  model: string;
+  maxTokens: number;
+  system?: string;
+  temperature?: number;
+  /** Extended thinking (engine/thinking.ts); absent in sessions started before it: none. */
+  thinking?: ThinkingSetting;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  /** Deferred behind ToolSearch when tool search is on (MCP tools, some built-ins); never sent. */
+  deferrable?: boolean;
+}
+
+export interface CallModelInput {
+  sessionId: string;
+  turn: number;
+  /** Head of the transcript so far (null: empty). */
+  head: string | null;
+  /** New user-side messages to append before calling (prompt, follow-ups, tool results). */
+  append: Message[];
+  /** The session's memory by reference: its text goes before the first message's (payloads by reference). */
+  memory?: MemoryRef;
+  settings: ModelSettings;
+  toolNames: string[];
+  /** The session's deny rules: a tool denied outright is not offered to the model at all. */
+  denyRules?: string[];
+  /** The session's MCP servers: their tools are listed (tools/list, servers start on first use) and offered too. */
+  mcp?: { servers: McpServers; cwd: string };
+  /** The model's view of the transcript (compaction summary, cleared results); absent: the whole transcript. */
+  view?: ContextView;
+  contextSettings?: ContextSettings;
+  /** false: send even above the auto-compact threshold (a PreCompact hook blocked compaction). */
+  autoCompact?: boolean;
+  /** The session's agent types: the Agent tool's description lists them. */
+  agents?: AgentDefinition[];
+  /** Hand each tool_use block to the turn as soon as it is complete (streaming tool execution). */
+  streamToolUses?: boolean;
+}
+
+/** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
+export interface Tombstone {
+  attempt: number;
+  error: string;
+  partialContent: AssistantContentBlock[];
+  eventsReceived: number;
+}
+
+export interface CallModelResult {
+  kind?: 'message';
+  /**
+   * The assistant message as history carries it (engine/payloads `messageForHistory`): tool_use
+   * ids and names whole, large inputs, text and thinking as previews. The whole message is the
+   * transcript node `head`.
+   */
+  message: AssistantMessage;
+  usage: Usage;
+  /** This call's usage and cost by model (engine/modelUsage.ts), priced when it answered; absent in results recorded before. */
+  modelUsage?: ModelUsage;
+  stopReason: string;
+  /**
+   * A refusal's `stop_details`. A refused answer is not the conversation's: `message` is empty,
+   * `head` is `sentHead` (the API's guidance: reset the refused turn's context before going on),
+   * and what the model had written is a tombstone (kept for the audit, never sent again).
+   */
+  stopDetails?: StopDetails;
+  /** Head of the transcript including `append` and the assistant message. */
+  head: string | null;
+  /** Head including `append` only (what was sent). */
+  sentHead: string | null;
+  messageId: string;
+  fallback: boolean;
+  tombstones: Tombstone[];
+  requestId?: string;
+  /** How many times the API paused this turn (stop_reason pause_turn) and the call continued it; absent: none. */
+  continuations?: number;
+  /** The view after this call: its baseline is this answer's usage. */
+  view: ContextView;
+  /** Where the request's cache breakpoints went. */
+  cacheBreakpoints?: string[];
+}
+
+/** The call was not made (auto) or the API refused the prompt as too long (reactive): compact, then call again. */
+export interface CompactionNeeded {
+  kind: 'compact';
+  trigger: 'auto' | 'reactive';
+  tokens: number;
+  view: ContextView;
+  /** Head including `append` (what compaction summarises). */
+  sentHead: string | null;
+  error?: string;
+}
+
+export type ModelCallOutcome = CallModelResult | CompactionNeeded;
+export interface ModelDeps {
+  transcripts: TranscriptStore;
+  /** Where tool activities stored their result blocks (resolves the turn's appends by reference). */
+  payloads?: PayloadStore;
+  /** Creates the SDK client: real by default; tests point `baseURL` at the fake server. */
+  anthropic: () => Anthropic;
+  /** Tool definitions for the named tools of the session's pool. */
+  toolDefinitions: (
+    toolNames: string[],
+    denyRules?: string[],
+    mcp?: CallModelInput['mcp'],
+    warn?: (message: string) => void,
+  ) => Promise<ToolDefinition[]>;
+  /** Disable the non-streamed fallback (the reference's CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK). */
+  disableFallback?: boolean;
+  /** Where a session's stored tool results live; cleared old results are kept there for Read. */
+  resultPath?: (sessionId: string, toolUseId: string) => string;
+}
