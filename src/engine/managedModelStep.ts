@@ -2,6 +2,7 @@
 // compaction) and `compact-<n>`, scheduled by `runModelStep`. The turn workflow runs each call as an
 // activity, the in-process runner calls the same cores directly. What the step only passes through
 // (agent definitions, MCP servers, hooks) is a type parameter: the engine never reads it.
+import type { SandboxSettings } from '../sandbox/settings';
 import { INITIAL_VIEW, type CompactionRecord, type ContextView } from './contextView';
 import { sessionRootOf, type AgentContext, type HookPins } from './context';
 import { addUsage, type ContextSettings } from './contextWindow';
@@ -38,8 +39,11 @@ export interface ModelStepTurn<Agent, Mcp, Hooks> {
   hooks?: Hooks;
   /** The files the session's command hooks run, pinned at its start (src/hooks/pins.ts). */
   hookPins?: HookPins;
-  /** The session's sandbox settings: their `passEnv` is what command hooks get besides the allowlist. */
-  sandbox?: { passEnv?: string[] };
+  /**
+   * The session's sandbox settings: its command hooks run in its sandbox (src/hooks/sandboxed.ts),
+   * with `passEnv` besides the allowlist.
+   */
+  sandbox?: SandboxSettings;
   context: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'>;
 }
 
@@ -87,6 +91,8 @@ export interface CompactArgs<Agent, Mcp, Hooks> {
   hookPins?: HookPins;
   /** The session's `sandbox.passEnv`, for its command hooks. */
   hookPassEnv?: string[];
+  /** The session's sandbox settings, which its PreCompact command hooks run in (absent in older compactions: the host). */
+  hookSandbox?: SandboxSettings;
   mcp?: { servers: Mcp; cwd: string };
 }
 
@@ -189,6 +195,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             projectDir: input.hookPins?.projectDir ?? sessionRootOf(input.context),
             ...(input.hookPins ? { hookPins: input.hookPins } : {}),
             ...(input.sandbox?.passEnv ? { hookPassEnv: input.sandbox.passEnv } : {}),
+            hookSandbox: input.sandbox ?? {},
             ...mcp,
           },
           activityIds.attempt(activityIds.compact(n), tries),

@@ -562,6 +562,9 @@ class SessionRun implements SessionExecutor {
         projectDir: input.hookPins?.projectDir ?? sessionRootOf(this.state.context),
         ...(input.hookPins ? { hookPins: input.hookPins } : {}),
         ...(input.sandbox?.passEnv ? { passEnv: input.sandbox.passEnv } : {}),
+        // The hooks run in the session's sandbox (`{}`: the default settings, as its tool calls get).
+        sandbox: input.sandbox ?? {},
+        additionalDirectories: this.state.context.additionalDirectories,
         permissionMode: input.permissionMode,
         head,
         hooks: input.hooks,

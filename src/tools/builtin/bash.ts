@@ -2,13 +2,13 @@
 // OS sandbox (src/sandbox) when the session's sandbox settings say so, which is the default.
 import { startHostProcess } from '../../hostProcess/door';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants as fsConstants, promises as fs, realpathSync } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { AgentContext, ContextModifier } from '../../engine/context';
+import type { ContextModifier } from '../../engine/context';
 import { MAX_TASK_TEXT, type BackgroundTask } from '../../engine/autonomy';
 import type { SandboxRecord } from '../../engine/records';
 import {
@@ -16,22 +16,19 @@ import {
   sessionSpoolDir,
   sessionTasksPath,
   sessionTempDir,
-  sessionTempRoot,
   type PreparedCommand,
   type SandboxAvailability,
 } from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { holdSessionTemp, sessionTempRootDir } from '../../sandbox/sessionTemp';
-import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../sandbox/policy';
-import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../sandbox/protect';
+import { planCall, type CallPlan } from '../../sandbox/policy';
+import { sessionSandboxPlan, undoProtected, withinDirectories, type Protection } from '../../sandbox/sessionPlan';
 import { PASS_ENV_ENTRY } from '../../hostProcess/environment';
-import type { SandboxSettings } from '../../sandbox/settings';
 import { buildTool, type OnProgress, type PermissionResult, type ToolUseContext } from '../Tool';
 import { openOwnFileIn } from '../safeFs';
 import {
   activateWorktreeGit,
   deactivateWorktreeGit,
-  worktreeGitAccess,
   worktreeSyncNote,
   type WorktreeGitLease,
 } from '../../sandbox/worktreeGit';
@@ -157,13 +154,6 @@ function isStandaloneCd(command: string): boolean {
   return standaloneCd(command) !== undefined;
 }
 
-function withinDirectories(dir: string, roots: string[]): boolean {
-  return roots.some((r) => {
-    const rel = path.relative(r, dir);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  });
-}
-
 async function runCd(
   input: BashInput,
   target: string | undefined,
@@ -270,22 +260,6 @@ export async function sandboxPermission(
   };
 }
 
-/** What the check after a sandboxed call compares with (src/sandbox/protect.ts). */
-interface Protection {
-  scan: ProtectedScan;
-  denyWrite: string[];
-  roots: string[];
-  extra: string[];
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
-
 /** Wraps the command for the sandbox when the plan says so; says why when it does not. */
 async function containment(
   input: BashInput,
@@ -309,54 +283,17 @@ async function containment(
     }
     return { record: { sandboxed: false, reason: `the sandbox is unavailable on this worker: ${available.reason}` } };
   }
-  const tmpDir = await sessionTempDir(ctx.sessionId);
-  // In a worktree (EnterWorktree) the worktree is the working directory: a directory holding it (the
-  // main checkout) is not writable from there, and git gets what it needs of the main repository's
-  // git directory (worktreeGitAccess).
-  const worktree = ctx.agent.worktree;
-  const workingDirectories = [
-    ...new Set([ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories]),
-  ].filter((d) => !worktree || d === worktree.path || !withinDirectories(worktree.path, [d]));
-  const settings = sandboxInWorktree(ctx.permission.sandbox, worktree);
-  // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
-  let protection: Protection | undefined;
-  if (!ctx.permission.sandbox?.filesystem?.disabled) {
-    const roots = [...new Set(workingDirectories.map(realOrSelf))];
-    const extra = ctx.permission.controlFiles ?? [];
-    const scan = scanProtected(roots, extra);
-    // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
-    const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
-    const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
-    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra };
-  }
   // This session's large results (the pipeline points the model at them): readable, not writable.
   const resultDir = (ctx.resultStore as { dir?: unknown } | undefined)?.dir;
-  const ownResults = typeof resultDir === 'string' ? [resultDir] : [];
-  // The worker's private state is read- and write-denied: a writable directory inside it would be
-  // unusable (every write refused). Say so instead of running a command that cannot work.
-  for (const dir of [tmpDir, ...workingDirectories.filter((d) => !ownResults.includes(d))]) {
-    const holder = (ctx.privatePaths ?? []).find((p) => dir === p || dir.startsWith(p.endsWith('/') ? p : `${p}/`));
-    if (holder) {
-      const what =
-        dir === tmpDir
-          ? `the session's temp directory ${dir} (under the worker's TMPDIR)`
-          : `the working directory ${dir}`;
-      throw new Error(
-        `Bash did not run: ${what} is inside ${holder}, the worker's own state (store or data directory), which sandboxed commands may neither read nor write. Use a directory outside it.`,
-      );
-    }
-  }
-  const runtime = runtimePlan(settings, workingDirectories, {
-    home: os.homedir(),
-    sessionTmpDir: tmpDir,
-    // Every other session's temp, task outputs and live spool on this worker: unreadable (issue 30).
-    sessionsRoot: sessionTempRoot(),
-    platform: currentPlatform(),
-    ...(protection ? { protectedDenyWrite: protection.denyWrite } : {}),
-    env: process.env,
-    cwd: process.cwd(),
+  const { tmpDir, runtime, protection } = await sessionSandboxPlan({
+    sessionId: ctx.sessionId,
+    settings: ctx.permission.sandbox,
+    workingDirectories: [ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories],
+    ...(ctx.agent.worktree ? { worktree: ctx.agent.worktree } : {}),
+    ...(ctx.permission.controlFiles ? { controlFiles: ctx.permission.controlFiles } : {}),
     privatePaths: ctx.privatePaths ?? [],
-    ownResults,
+    readable: typeof resultDir === 'string' ? [resultDir] : [],
+    who: 'Bash',
   });
   const prepared = await host.prepare(input.command, runtime, tmpDir, ctx.abortSignal);
   return { record: { sandboxed: true, reason: plan.reason }, prepared, ...(protection ? { protection } : {}) };
@@ -391,11 +328,6 @@ function notStarted(command: string, timeoutMs: number): BashOutput {
     durationMs: 0,
     timeoutMs,
   };
-}
-
-function undoProtected(protection: Protection): string[] {
-  const after = scanProtected(protection.roots, protection.extra);
-  return undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
 }
 
 type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
@@ -963,21 +895,4 @@ class WorktreeGitLeases {
     }
     return notes.length > 0 ? notes.join('\n') : undefined;
   }
-}
-
-/** The session's sandbox settings with a worktree's git access added (none outside a worktree). */
-function sandboxInWorktree(
-  s: SandboxSettings | undefined,
-  worktree: AgentContext['worktree'],
-): SandboxSettings | undefined {
-  if (!s || !worktree?.gitDir || !worktree.commonDir) return s;
-  const access = worktreeGitAccess(worktree.commonDir, worktree.gitDir);
-  return {
-    ...s,
-    filesystem: {
-      ...s.filesystem,
-      allowWrite: [...(s.filesystem?.allowWrite ?? []), ...access.allowWrite],
-      denyWrite: [...(s.filesystem?.denyWrite ?? []), ...access.denyWrite],
-    },
-  };
 }
