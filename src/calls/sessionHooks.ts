@@ -4,7 +4,7 @@
 // (src/engine/session.ts) decides what their answers mean.
 import { trimHookRun } from '../engine/hooks';
 import { hookCommandsOf, normalizeHooksConfig } from '../hooks/config';
-import type { HookSandbox } from '../hooks/sandboxed';
+import { hookSandboxControlFiles, type HookSandbox } from '../hooks/sandboxed';
 import { hookControlFiles } from '../permissions/protectedPaths';
 import type { SandboxHost } from '../sandbox/host';
 import type { SandboxSettings } from '../sandbox/settings';
@@ -122,7 +122,12 @@ export function sessionHookSandbox(
     sessionId: input.sessionId,
     settings,
     workingDirectories,
-    controlFiles: hookControlFiles(hookCommandsOf(config), projectDir, workingDirectories),
+    controlFiles: hookSandboxControlFiles(
+      hookControlFiles(hookCommandsOf(config), projectDir, workingDirectories),
+      config,
+      projectDir,
+      workingDirectories,
+    ),
     ...(deps.privatePaths ? { privatePaths: deps.privatePaths } : {}),
     readable: transcriptPath ? [transcriptPath] : [],
   };

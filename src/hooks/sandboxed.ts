@@ -14,7 +14,9 @@ import { callEnded, callSpawned, callStarting, killCallProcesses } from '../sand
 import { hookPlacement, sessionSandboxPlan, undoProtected, type Protection } from '../sandbox/sessionPlan';
 import { holdSessionTemp } from '../sandbox/sessionTemp';
 import type { SandboxSettings } from '../sandbox/settings';
-import type { CommandHookDef, HookSandboxRecord } from './types';
+import { hookOutputFiles } from '../permissions/protectedPaths';
+import { hookCommandsOf } from './config';
+import type { CommandHookDef, HookSandboxRecord, HooksConfig } from './types';
 
 /** What a session's command hooks may touch: the same as its sandboxed Bash (built by the caller from the session). */
 export interface HookSandbox {
@@ -31,6 +33,21 @@ export interface HookSandbox {
   privatePaths?: readonly string[];
   /** Inside privatePaths, readable: this hook run's transcript file, the session's results. */
   readable?: readonly string[];
+}
+
+/**
+ * The session's control files as its sandboxed hooks see them: the files its hooks only write to
+ * (`> out.json`) are left out — protected from the agent's commands, writable by the hooks, whose
+ * writes the sandbox confines (a link planted there leads nowhere it allows).
+ */
+export function hookSandboxControlFiles(
+  controlFiles: readonly string[],
+  config: HooksConfig | undefined,
+  projectDir: string,
+  dirs: readonly string[],
+): string[] {
+  const outputs = new Set(hookOutputFiles(hookCommandsOf(config), projectDir, dirs));
+  return controlFiles.filter((f) => !outputs.has(f));
 }
 
 /** A hook's process inside the sandbox: what the runner spawns, and how it ends. */

@@ -10,7 +10,7 @@ import {
   type HookRunEnv,
   type PreToolUseHooksResult,
 } from '../hooks/run';
-import type { HookSandbox } from '../hooks/sandboxed';
+import { hookSandboxControlFiles, type HookSandbox } from '../hooks/sandboxed';
 import type { HooksConfig } from '../hooks/types';
 import { permissionEnvOf, ruleMatches } from '../permissions/matcher';
 import type { ToolResult } from '../tools/Tool';
@@ -25,24 +25,27 @@ import type { ToolUseOutcome } from './types';
  */
 function hookSandboxOf(
   env: ToolRun['env'],
+  config: HooksConfig | undefined,
   projectDir: string,
   transcriptPath: string | undefined,
 ): { sandbox?: HookSandbox } {
   const settings = env.permission.sandbox;
   if (!settings) return {};
   const resultDir = (env.resultStore as { dir?: unknown } | undefined)?.dir;
+  const workingDirectories = [
+    ...new Set([projectDir, env.agent.cwd, ...env.agent.additionalDirectories, ...env.permission.workingDirectories]),
+  ];
   return {
     sandbox: {
       ...(env.sandboxHost ? { host: env.sandboxHost } : {}),
       sessionId: env.sessionId,
       settings,
-      workingDirectories: [
-        projectDir,
-        env.agent.cwd,
-        ...env.agent.additionalDirectories,
-        ...env.permission.workingDirectories,
-      ],
-      ...(env.permission.controlFiles ? { controlFiles: env.permission.controlFiles } : {}),
+      workingDirectories,
+      ...(env.permission.controlFiles
+        ? {
+            controlFiles: hookSandboxControlFiles(env.permission.controlFiles, config, projectDir, workingDirectories),
+          }
+        : {}),
       ...(env.privatePaths ? { privatePaths: env.privatePaths } : {}),
       readable: [...(typeof resultDir === 'string' ? [resultDir] : []), ...(transcriptPath ? [transcriptPath] : [])],
     },
@@ -102,7 +105,7 @@ export class CallHooks {
       projectDir,
       ...(env.hookPins ? { pins: env.hookPins } : {}),
       ...(passEnv ? { passEnv } : {}),
-      ...hookSandboxOf(env, projectDir, transcriptPath),
+      ...hookSandboxOf(env, config, projectDir, transcriptPath),
       signal: run.controller.signal,
       aliases: tool.aliases ?? [],
       callMatches,
