@@ -2,7 +2,6 @@
 // compaction) and `compact-<n>`, scheduled by `runModelStep`. The turn workflow runs each call as an
 // activity, the in-process runner calls the same cores directly. What the step only passes through
 // (agent definitions, MCP servers, hooks) is a type parameter: the engine never reads it.
-import type { SandboxSettings } from '../sandbox/settings';
 import { INITIAL_VIEW, type CompactionRecord, type ContextView } from './contextView';
 import { sessionRootOf, type AgentContext, type HookPins } from './context';
 import { addUsage, type ContextSettings } from './contextWindow';
@@ -12,6 +11,12 @@ import type { Message, Usage } from './messages';
 import { addModelUsage, type ModelUsage } from './modelUsage';
 import type { ThinkingSetting } from './thinking';
 import { runModelStep, type CompactTrigger, type ModelStepResult } from './modelStep';
+
+/**
+ * The session's sandbox settings as the engine carries them (src/sandbox/settings.ts
+ * SandboxSettings; the pure engine names no other room, not even its types).
+ */
+export type EngineSandboxSettings = { passEnv?: string[] };
 
 export interface ModelStepSettings {
   model: string;
@@ -43,7 +48,7 @@ export interface ModelStepTurn<Agent, Mcp, Hooks> {
    * The session's sandbox settings: its command hooks run in its sandbox (src/hooks/sandboxed.ts),
    * with `passEnv` besides the allowlist.
    */
-  sandbox?: SandboxSettings;
+  sandbox?: EngineSandboxSettings;
   context: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'>;
 }
 
@@ -92,7 +97,7 @@ export interface CompactArgs<Agent, Mcp, Hooks> {
   /** The session's `sandbox.passEnv`, for its command hooks. */
   hookPassEnv?: string[];
   /** The session's sandbox settings, which its PreCompact command hooks run in (absent in older compactions: the host). */
-  hookSandbox?: SandboxSettings;
+  hookSandbox?: EngineSandboxSettings;
   mcp?: { servers: Mcp; cwd: string };
 }
 
