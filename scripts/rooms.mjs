@@ -56,7 +56,7 @@ export const ROOMS = [
   {
     room: 'hooks',
     paths: ['src/hooks/'],
-    imports: ['engine', 'hostProcess', 'tools', 'permissions', 'mcp'],
+    imports: ['engine', 'hostProcess', 'tools', 'permissions', 'sandbox', 'mcp'],
     packages: ['node'],
   },
   { room: 'agents', paths: ['src/agents/'], imports: ['engine', 'tools', 'permissions'], packages: ['node'] },

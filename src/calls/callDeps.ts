@@ -154,7 +154,13 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
     resultPath: (sessionId, toolUseId) =>
       join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),
   };
-  const compactDeps: CompactDeps = { ...modelDeps, ...(opts.hooks ? { hooks: opts.hooks } : {}) };
+  const compactDeps: CompactDeps = {
+    ...modelDeps,
+    ...(opts.hooks ? { hooks: opts.hooks } : {}),
+    // PreCompact command hooks run in the session's sandbox, denied the worker's state.
+    sandboxHost,
+    privatePaths: workerPrivatePaths(storeDir, blobs, opts.privatePaths),
+  };
   const deps: CallDeps = {
     model: modelDeps,
     compaction: compactDeps,
@@ -185,6 +191,9 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
       transcripts,
       transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
       ...(opts.hooks ? { hooks: opts.hooks } : {}),
+      // The session's command hooks run in its sandbox (src/hooks/sandboxed.ts), denied the worker's state.
+      sandboxHost,
+      privatePaths: workerPrivatePaths(storeDir, blobs, opts.privatePaths),
     },
   };
   return {

@@ -1,6 +1,9 @@
 // One compaction for any scheduler (the core of the `compactContext` activity, `compact-<n>`): PreCompact hooks, then a summarizing model call over the
 // model's current view; the summary (with the original task and the recently read files, re-read
 // from disk) replaces the older messages in the view. The full transcript is not touched.
+import type { SandboxHost } from '../sandbox/host';
+import type { SandboxSettings } from '../sandbox/settings';
+import { sessionHookSandbox } from './sessionHooks';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -67,6 +70,11 @@ export interface CompactContextInput {
   hookPins?: HookPins;
   /** The session's `sandbox.passEnv`, for its command hooks. */
   hookPassEnv?: string[];
+  /**
+   * The session's sandbox settings: its PreCompact command hooks run inside its sandbox (absent in a
+   * compaction an older turn scheduled: on the host, as then).
+   */
+  hookSandbox?: SandboxSettings;
 }
 
 export type CompactContextResult =
@@ -85,6 +93,10 @@ export type CompactContextResult =
 export interface CompactDeps extends ModelDeps {
   /** Hooks the worker adds programmatically, merged with the session's. */
   hooks?: HooksConfig;
+  /** The worker's OS sandbox, which the session's command hooks run in. */
+  sandboxHost?: SandboxHost;
+  /** The worker's own state: denied to sandboxed hooks. */
+  privatePaths?: readonly string[];
 }
 
 const MAX_TRUNCATION_RETRIES = 3;
@@ -125,13 +137,18 @@ async function preCompact(
   Extract<CompactContextResult, { kind: 'blocked' }> | { runs: HookRun[]; instructions: string[]; notices: string[] }
 > {
   const hookTrigger = input.trigger === 'manual' ? 'manual' : 'auto';
+  const config = mergeHooks(normalizeHooksConfig(input.hooks), deps.hooks);
+  const projectDir = input.projectDir ?? input.hookPins?.projectDir ?? input.cwd;
   const hookResult = await runPreCompactHooks(
     { session_id: input.sessionId, cwd: input.cwd, trigger: hookTrigger, custom_instructions: null },
     {
-      config: mergeHooks(normalizeHooksConfig(input.hooks), deps.hooks),
-      projectDir: input.projectDir ?? input.hookPins?.projectDir ?? input.cwd,
+      config,
+      projectDir,
       ...(input.hookPins ? { pins: input.hookPins } : {}),
       ...(input.hookPassEnv ? { passEnv: input.hookPassEnv } : {}),
+      ...(input.hookSandbox
+        ? { sandbox: sessionHookSandbox(deps, input, input.hookSandbox, config, projectDir, undefined) }
+        : {}),
       signal: ctx.signal,
     },
   );

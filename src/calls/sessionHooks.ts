@@ -3,7 +3,11 @@
 // command hooks are I/O, so they run on the worker) and of the in-process runner. The session
 // (src/engine/session.ts) decides what their answers mean.
 import { trimHookRun } from '../engine/hooks';
-import { normalizeHooksConfig } from '../hooks/config';
+import { hookCommandsOf, normalizeHooksConfig } from '../hooks/config';
+import { hookSandboxControlFiles, type HookSandbox } from '../hooks/sandboxed';
+import { hookControlFiles } from '../permissions/protectedPaths';
+import type { SandboxHost } from '../sandbox/host';
+import type { SandboxSettings } from '../sandbox/settings';
 import { runSessionEventHooks } from '../hooks/session';
 import { writeTranscriptFile } from '../hooks/transcript';
 import type { HookPins } from '../engine/context';
@@ -26,6 +30,14 @@ export interface RunSessionHooksInput {
   hookPins?: HookPins;
   /** The session's `sandbox.passEnv`: worker variables its command hooks get besides the allowlist. */
   passEnv?: string[];
+  /**
+   * The session's sandbox settings (`{}`: the default): its command hooks run inside its sandbox
+   * unless it is off or `sandbox.hooks` is `host` (src/hooks/sandboxed.ts). Absent in an activity
+   * an older workflow scheduled: the hooks then run on the host, as they did.
+   */
+  sandbox?: SandboxSettings;
+  /** The agent's additional working directories (a sandboxed hook may write there, as Bash may). */
+  additionalDirectories?: string[];
   permissionMode: PermissionMode;
   /** The transcript head: materialized as the `transcript_path` file before the hooks run. */
   head: string | null;
@@ -46,6 +58,10 @@ export interface HookDeps {
   transcriptFile: (sessionId: string) => string;
   /** Worker-level hooks (library users), merged after the session's. */
   hooks?: HooksConfig;
+  /** The worker's OS sandbox, which the session's command hooks run in (the worker's start-up owns it). */
+  sandboxHost?: SandboxHost;
+  /** The worker's own state (the store, the data directory): denied to sandboxed hooks. */
+  privatePaths?: readonly string[];
 }
 
 export async function runSessionHooksWith(
@@ -61,6 +77,7 @@ export async function runSessionHooksWith(
     sessionId: input.sessionId,
     cwd: input.cwd,
   });
+  const projectDir = input.projectDir ?? input.hookPins?.projectDir ?? input.cwd;
   const runs = await runSessionEventHooks(
     {
       session_id: input.sessionId,
@@ -74,11 +91,44 @@ export async function runSessionHooksWith(
     },
     {
       config,
-      projectDir: input.projectDir ?? input.hookPins?.projectDir ?? input.cwd,
+      projectDir,
       ...(input.hookPins ? { pins: input.hookPins } : {}),
       ...(input.passEnv ? { passEnv: input.passEnv } : {}),
+      ...(input.sandbox
+        ? { sandbox: sessionHookSandbox(deps, input, input.sandbox, config, projectDir, transcriptPath) }
+        : {}),
       ...(signal ? { signal } : {}),
     },
   );
   return { runs: runs.map((r) => trimHookRun(r)), transcriptPath };
+}
+
+/**
+ * The sandbox a session-level hook runs in: the session's sandboxed Bash plan over its project root,
+ * its cwd and additional directories, the files its hooks run protected, this run's transcript file
+ * readable (it lies in the store, which is denied).
+ */
+export function sessionHookSandbox(
+  deps: { sandboxHost?: SandboxHost; privatePaths?: readonly string[] },
+  input: { sessionId: string; cwd: string; additionalDirectories?: string[] },
+  settings: SandboxSettings,
+  config: HooksConfig,
+  projectDir: string,
+  transcriptPath: string | undefined,
+): HookSandbox {
+  const workingDirectories = [...new Set([projectDir, input.cwd, ...(input.additionalDirectories ?? [])])];
+  return {
+    ...(deps.sandboxHost ? { host: deps.sandboxHost } : {}),
+    sessionId: input.sessionId,
+    settings,
+    workingDirectories,
+    controlFiles: hookSandboxControlFiles(
+      hookControlFiles(hookCommandsOf(config), projectDir, workingDirectories),
+      config,
+      projectDir,
+      workingDirectories,
+    ),
+    ...(deps.privatePaths ? { privatePaths: deps.privatePaths } : {}),
+    readable: transcriptPath ? [transcriptPath] : [],
+  };
 }

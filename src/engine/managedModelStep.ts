@@ -12,6 +12,12 @@ import { addModelUsage, type ModelUsage } from './modelUsage';
 import type { ThinkingSetting } from './thinking';
 import { runModelStep, type CompactTrigger, type ModelStepResult } from './modelStep';
 
+/**
+ * The session's sandbox settings as the engine carries them (src/sandbox/settings.ts
+ * SandboxSettings; the pure engine names no other room, not even its types).
+ */
+export type EngineSandboxSettings = { passEnv?: string[] };
+
 export interface ModelStepSettings {
   model: string;
   maxTokens: number;
@@ -38,8 +44,11 @@ export interface ModelStepTurn<Agent, Mcp, Hooks> {
   hooks?: Hooks;
   /** The files the session's command hooks run, pinned at its start (src/hooks/pins.ts). */
   hookPins?: HookPins;
-  /** The session's sandbox settings: their `passEnv` is what command hooks get besides the allowlist. */
-  sandbox?: { passEnv?: string[] };
+  /**
+   * The session's sandbox settings: its command hooks run in its sandbox (src/hooks/sandboxed.ts),
+   * with `passEnv` besides the allowlist.
+   */
+  sandbox?: EngineSandboxSettings;
   context: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'>;
 }
 
@@ -87,6 +96,8 @@ export interface CompactArgs<Agent, Mcp, Hooks> {
   hookPins?: HookPins;
   /** The session's `sandbox.passEnv`, for its command hooks. */
   hookPassEnv?: string[];
+  /** The session's sandbox settings, which its PreCompact command hooks run in (absent in older compactions: the host). */
+  hookSandbox?: EngineSandboxSettings;
   mcp?: { servers: Mcp; cwd: string };
 }
 
@@ -189,6 +200,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             projectDir: input.hookPins?.projectDir ?? sessionRootOf(input.context),
             ...(input.hookPins ? { hookPins: input.hookPins } : {}),
             ...(input.sandbox?.passEnv ? { hookPassEnv: input.sandbox.passEnv } : {}),
+            hookSandbox: input.sandbox ?? {},
             ...mcp,
           },
           activityIds.attempt(activityIds.compact(n), tries),

@@ -105,6 +105,8 @@ export interface HookRunSummary {
   exitCode?: number | null;
   durationMs: number;
   reason?: string;
+  /** Where a command hook ran: the session's sandbox or the host, why, and what the sandbox refused it. */
+  sandbox?: { sandboxed: boolean; reason: string; violations?: string[] };
 }
 
 export const INTERRUPT_MESSAGE =

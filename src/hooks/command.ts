@@ -1,9 +1,11 @@
 // Running one command hook: `sh -c` in its own process group, JSON on stdin, killed (group and
 // all) at its timeout or when the call is aborted. It starts through the one door for host
 // processes (src/hostProcess): the Bash allowlist of the worker's environment plus `passEnv` and
-// the hook's own variables, in the absolute directory the caller fixed (the project root).
+// the hook's own variables, in the absolute directory the caller fixed (the project root) — inside
+// the session's sandbox when the caller contained it (`contained`, src/hooks/sandboxed.ts).
 import type { ChildProcess } from 'node:child_process';
 import { startHostProcess } from '../hostProcess/door';
+import type { ContainedHook } from './sandboxed';
 
 export interface CommandRunResult {
   exitCode: number | null;
@@ -32,6 +34,8 @@ export interface CommandRunOptions {
   args?: readonly string[];
   /** The shell of the string form (default `sh`). */
   shell?: 'sh' | 'bash';
+  /** Inside the sandbox: `bash -c` of its wrapped command line (which holds `command`, `args`, `shell`). */
+  contained?: ContainedHook;
 }
 
 export function runShellCommand(command: string, opts: CommandRunOptions): Promise<CommandRunResult> {
@@ -75,12 +79,13 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
 
     let child: ChildProcess;
     try {
+      const contained = opts.contained;
       child = startHostProcess({
         purpose: 'hook',
-        command: opts.args ? command : (opts.shell ?? 'sh'),
-        args: opts.args ? [...opts.args] : ['-c', command],
+        command: contained ? 'bash' : opts.args ? command : (opts.shell ?? 'sh'),
+        args: contained ? ['-c', contained.shellCommand] : opts.args ? [...opts.args] : ['-c', command],
         cwd: opts.cwd,
-        ...(opts.env ? { env: opts.env } : {}),
+        ...(opts.env || contained ? { env: { ...opts.env, ...contained?.env } } : {}),
         ...(opts.passEnv ? { passEnv: opts.passEnv } : {}),
         detached: true, // own process group, so that a timeout kills the hook's children too
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -99,17 +104,21 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
       return;
     }
 
+    opts.contained?.spawned(child.pid);
     const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
+      if (child.pid !== undefined) {
         try {
-          child.kill('SIGKILL');
+          process.kill(-child.pid, 'SIGKILL');
         } catch {
-          // already gone
+          try {
+            child.kill('SIGKILL');
+          } catch {
+            // already gone
+          }
         }
       }
+      // A sandboxed hook's processes are in the sandbox's own session, not only in this group.
+      void opts.contained?.killAll();
     };
     const onAbort = () => {
       aborted = true;

@@ -4,7 +4,9 @@ import { runShellCommand } from './command';
 import { sessionRootOf, type AgentContext, type HookPins } from '../engine/context';
 import { hooksFor, type MatchedHook } from './config';
 import { hookPinRefusal } from './pins';
+import { containHook, type HookSandbox } from './sandboxed';
 import type {
+  CommandHookDef,
   HookEventName,
   HookInput,
   HookOutput,
@@ -29,6 +31,11 @@ export interface HookRunEnv {
   env?: Readonly<Record<string, string>>;
   /** The user's `sandbox.passEnv`: worker variables command hooks get besides the allowlist. */
   passEnv?: readonly string[];
+  /**
+   * The session's sandbox, which its command hooks run in unless it is off or `sandbox.hooks` is
+   * `host` (src/hooks/sandboxed.ts). Absent (no session, an activity of an earlier release): on the host.
+   */
+  sandbox?: HookSandbox;
   /** Aliases of the tool, so that matchers may name them. */
   aliases?: readonly string[];
   /** Tool events: does the call match a hook's `if` permission rule? (absent: hooks with `if` never run) */
@@ -92,6 +99,98 @@ export function parseHookStdout(stdout: string): HookOutput | undefined {
   }
 }
 
+/** One command hook: pins checked, placed (sandbox or host), run, its answer read. */
+async function runCommandHook(
+  h: MatchedHook,
+  def: CommandHookDef,
+  event: HookEventName,
+  input: HookInput,
+  env: HookRunEnv,
+): Promise<HookRun> {
+  const started = Date.now();
+  // Only as it was at the session's start: a file it runs that changed since means it does not run.
+  const refused = hookPinRefusal(env.pins, def);
+  if (refused)
+    return {
+      event,
+      hook: h.label,
+      outcome: 'non_blocking_error',
+      durationMs: 0,
+      error: refused.error,
+      pinChanged: refused.paths,
+    };
+  // Inside the session's sandbox unless it is off or the settings say `host` (docs/hooks.md "Where hooks run").
+  const placed = await containHook(env.sandbox, def, env.signal);
+  if (placed.kind === 'refused')
+    return {
+      event,
+      hook: h.label,
+      outcome: 'non_blocking_error',
+      durationMs: Date.now() - started,
+      error: `was not run: ${placed.record.reason}`,
+      sandbox: placed.record,
+    };
+  const contained = placed.kind === 'sandboxed' ? placed.contained : undefined;
+  const spec = {
+    cwd: env.projectDir,
+    stdin: JSON.stringify(input),
+    timeoutMs: h.timeoutMs,
+    env: { ...env.env, CLAUDE_PROJECT_DIR: env.projectDir, DURABLE_AGENT_PROJECT_DIR: env.projectDir },
+    ...(env.passEnv ? { passEnv: env.passEnv } : {}),
+    ...(def.args ? { args: def.args } : {}),
+    ...(def.shell ? { shell: def.shell } : {}),
+    ...(contained ? { contained } : {}),
+  };
+  if (def.async) {
+    // In the background, as the reference: nothing waits for it (its own timeout still applies)
+    // and its exit code and output are not read.
+    void runShellCommand(def.command, spec).then(() => contained?.finish());
+    return {
+      event,
+      hook: h.label,
+      outcome: 'success',
+      durationMs: 0,
+      async: true,
+      ...(placed.record ? { sandbox: placed.record } : {}),
+    };
+  }
+  const r = await runShellCommand(def.command, { ...spec, ...(env.signal ? { signal: env.signal } : {}) });
+  const ended = contained?.finish();
+  const violations = ended?.violations ?? [];
+  const record = placed.record && {
+    ...placed.record,
+    ...(violations.length > 0 ? { violations } : {}),
+    ...(ended?.protectedUndone.length ? { protectedUndone: ended.protectedUndone } : {}),
+  };
+  const base = {
+    event,
+    hook: h.label,
+    exitCode: r.exitCode,
+    stdout: r.stdout,
+    // What the sandbox refused the hook, as Bash shows it (a hook's stderr reaches the notice, the audit, the model on exit 2).
+    stderr:
+      violations.length > 0
+        ? `${r.stderr.replace(/\s+$/, '')}\n<sandbox_violations>\n${violations.join('\n')}\n</sandbox_violations>`
+        : r.stderr,
+    durationMs: r.durationMs,
+    ...(record ? { sandbox: record } : {}),
+  };
+  if (r.spawnError) return { ...base, outcome: 'non_blocking_error', error: `could not start: ${r.spawnError}` };
+  if (r.aborted) return { ...base, outcome: 'cancelled', error: 'aborted' };
+  if (r.timedOut)
+    return { ...base, outcome: 'timeout', error: `timed out after ${h.timeoutMs / 1000}s and was killed` };
+  if (r.exitCode === 0) {
+    const output = parseHookStdout(r.stdout);
+    return output ? { ...base, outcome: 'success', output } : { ...base, outcome: 'success' };
+  }
+  if (r.exitCode === 2) return { ...base, outcome: 'blocking' };
+  return {
+    ...base,
+    outcome: 'non_blocking_error',
+    error: r.exitCode === null ? `killed by ${r.signal}` : `exit code ${r.exitCode}`,
+  };
+}
+
 export async function runOne(
   h: MatchedHook,
   event: HookEventName,
@@ -99,57 +198,7 @@ export async function runOne(
   env: HookRunEnv,
 ): Promise<HookRun> {
   const started = Date.now();
-  if (h.def.type === 'command') {
-    // Only as it was at the session's start: a file it runs that changed since means it does not run.
-    const refused = hookPinRefusal(env.pins, h.def);
-    if (refused)
-      return {
-        event,
-        hook: h.label,
-        outcome: 'non_blocking_error',
-        durationMs: 0,
-        error: refused.error,
-        pinChanged: refused.paths,
-      };
-    const spec = {
-      cwd: env.projectDir,
-      stdin: JSON.stringify(input),
-      timeoutMs: h.timeoutMs,
-      env: { ...env.env, CLAUDE_PROJECT_DIR: env.projectDir, DURABLE_AGENT_PROJECT_DIR: env.projectDir },
-      ...(env.passEnv ? { passEnv: env.passEnv } : {}),
-      ...(h.def.args ? { args: h.def.args } : {}),
-      ...(h.def.shell ? { shell: h.def.shell } : {}),
-    };
-    if (h.def.async) {
-      // In the background, as the reference: nothing waits for it (its own timeout still applies)
-      // and its exit code and output are not read.
-      void runShellCommand(h.def.command, spec);
-      return { event, hook: h.label, outcome: 'success', durationMs: 0, async: true };
-    }
-    const r = await runShellCommand(h.def.command, { ...spec, ...(env.signal ? { signal: env.signal } : {}) });
-    const base = {
-      event,
-      hook: h.label,
-      exitCode: r.exitCode,
-      stdout: r.stdout,
-      stderr: r.stderr,
-      durationMs: r.durationMs,
-    };
-    if (r.spawnError) return { ...base, outcome: 'non_blocking_error', error: `could not start: ${r.spawnError}` };
-    if (r.aborted) return { ...base, outcome: 'cancelled', error: 'aborted' };
-    if (r.timedOut)
-      return { ...base, outcome: 'timeout', error: `timed out after ${h.timeoutMs / 1000}s and was killed` };
-    if (r.exitCode === 0) {
-      const output = parseHookStdout(r.stdout);
-      return output ? { ...base, outcome: 'success', output } : { ...base, outcome: 'success' };
-    }
-    if (r.exitCode === 2) return { ...base, outcome: 'blocking' };
-    return {
-      ...base,
-      outcome: 'non_blocking_error',
-      error: r.exitCode === null ? `killed by ${r.signal}` : `exit code ${r.exitCode}`,
-    };
-  }
+  if (h.def.type === 'command') return runCommandHook(h, h.def, event, input, env);
   // function hook
   const fn = h.def.fn;
   const ac = new AbortController();
@@ -205,7 +254,14 @@ function noticeFor(run: HookRun): string | undefined {
     return `${run.event} hook "${shorten(run.hook, 80)}" ${run.error ?? 'failed'}${err} (the call proceeded)`;
   }
   if (run.outcome === 'cancelled') return `${run.event} hook "${shorten(run.hook, 80)}" was cancelled`;
-  return undefined;
+  return sandboxNotice(run);
+}
+
+/** A hook that ended well but met the sandbox's walls: said, as Bash says it. */
+export function sandboxNotice(run: HookRun): string | undefined {
+  const v = run.sandbox?.violations;
+  if (!v?.length) return undefined;
+  return `${run.event} hook "${shorten(run.hook, 80)}" was refused by the sandbox: ${shorten(v.join('; '))}`;
 }
 
 const RANK = { allow: 1, ask: 2, deny: 3 } as const;
@@ -221,7 +277,7 @@ export async function runPreToolUseHooks(
   result.runs = await Promise.all(matched.map((h) => runOne(h, 'PreToolUse', full, env)));
   const blocks: Array<{ reason: string; hook: string }> = [];
   for (const run of result.runs) {
-    if (run.pinChanged) {
+    if (run.pinChanged || run.sandbox?.refused) {
       // Fail closed: a PreToolUse hook may be a safety check; the call it could have blocked does not run without it.
       blocks.push({
         reason: `PreToolUse hook "${shorten(run.hook, 80)}" ${run.error ?? 'was not run'}, so the call was blocked`,

@@ -222,4 +222,20 @@ export interface HookRun {
    * The outcome is `non_blocking_error`; a PreToolUse hook refused so blocks its call.
    */
   pinChanged?: string[];
+  /**
+   * Where a command hook ran (docs/hooks.md "Where hooks run"): in the session's OS sandbox or on
+   * the host, and why; what the sandbox refused it (`violations`, also at the end of its stderr);
+   * protected paths it wrote anyway, undone. `refused`: the hook was not run because it could not be
+   * sandboxed (no sandbox host, or the sandbox unavailable with `failIfUnavailable`): a PreToolUse
+   * hook refused so blocks its call.
+   */
+  sandbox?: HookSandboxRecord;
+}
+
+export interface HookSandboxRecord {
+  sandboxed: boolean;
+  reason: string;
+  violations?: string[];
+  protectedUndone?: string[];
+  refused?: true;
 }

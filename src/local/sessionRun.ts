@@ -318,6 +318,9 @@ export class LocalSessionRun implements LocalTurnHost {
             projectDir: hookProjectDir(this.input.hookPins, this.state.context),
             ...(this.input.hookPins ? { hookPins: this.input.hookPins } : {}),
             ...(this.input.sandbox?.passEnv ? { passEnv: this.input.sandbox.passEnv } : {}),
+            // In the session's sandbox, as the session workflow's hooks.
+            sandbox: this.input.sandbox ?? {},
+            additionalDirectories: this.state.context.additionalDirectories,
             permissionMode: this.input.permissionMode,
             head,
             hooks: this.input.hooks,

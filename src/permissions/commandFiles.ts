@@ -207,6 +207,28 @@ export function hookControlFiles(
   return insideAny([...out], dirs);
 }
 
+/**
+ * The files a session's command hooks only write to (`> log`, `>> out.json`), never run: protected
+ * from the agent (a link planted there would be written through by a hook on the host), writable by
+ * the hooks themselves inside the sandbox, where a link leads nowhere the sandbox does not allow.
+ * A file a hook also runs is not among them (it stays protected, and pinned).
+ */
+export function hookOutputFiles(
+  hooks: readonly HookCommand[],
+  cwd: string,
+  dirs: readonly string[],
+  home?: string,
+): string[] {
+  const root = path.resolve(cwd);
+  const outputs = new Set<string>();
+  for (const h of hooks) commandWordFiles(roughWords(h.command).outputs, root, home, (p) => outputs.add(p));
+  const run = new Set(hookControlFiles(hooks, cwd, dirs, home, { pins: true }));
+  return insideAny(
+    [...outputs].filter((p) => !run.has(p)),
+    dirs,
+  );
+}
+
 /** How deep scriptReferences follows a script into the files it names, and how much it reads of one. */
 const SCRIPT_REFERENCE_DEPTH = 3;
 const SCRIPT_REFERENCE_MAX_BYTES = 256 * 1024;

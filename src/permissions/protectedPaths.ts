@@ -16,7 +16,13 @@
 import * as path from 'node:path';
 import { isInside } from './paths';
 
-export { hookControlFiles, mcpServerControlFiles, type HookCommand, type McpServerCommand } from './commandFiles';
+export {
+  hookControlFiles,
+  hookOutputFiles,
+  mcpServerControlFiles,
+  type HookCommand,
+  type McpServerCommand,
+} from './commandFiles';
 
 /** A path with a component of one of these names is protected (the whole directory). */
 export const PROTECTED_DIRECTORY_NAMES = [

@@ -10,12 +10,47 @@ import {
   type HookRunEnv,
   type PreToolUseHooksResult,
 } from '../hooks/run';
+import { hookSandboxControlFiles, type HookSandbox } from '../hooks/sandboxed';
 import type { HooksConfig } from '../hooks/types';
 import { permissionEnvOf, ruleMatches } from '../permissions/matcher';
 import type { ToolResult } from '../tools/Tool';
 import { errMessage } from './messages';
 import type { ToolRun } from './toolRun';
 import type { ToolUseOutcome } from './types';
+
+/**
+ * The session's sandbox for its command hooks: the plan of its sandboxed Bash, with the project root
+ * among the writable directories and this call's transcript file readable (src/hooks/sandboxed.ts).
+ * None outside a session (no sandbox settings): the hooks run on the host, as Bash runs there.
+ */
+function hookSandboxOf(
+  env: ToolRun['env'],
+  config: HooksConfig | undefined,
+  projectDir: string,
+  transcriptPath: string | undefined,
+): { sandbox?: HookSandbox } {
+  const settings = env.permission.sandbox;
+  if (!settings) return {};
+  const resultDir = (env.resultStore as { dir?: unknown } | undefined)?.dir;
+  const workingDirectories = [
+    ...new Set([projectDir, env.agent.cwd, ...env.agent.additionalDirectories, ...env.permission.workingDirectories]),
+  ];
+  return {
+    sandbox: {
+      ...(env.sandboxHost ? { host: env.sandboxHost } : {}),
+      sessionId: env.sessionId,
+      settings,
+      workingDirectories,
+      ...(env.permission.controlFiles
+        ? {
+            controlFiles: hookSandboxControlFiles(env.permission.controlFiles, config, projectDir, workingDirectories),
+          }
+        : {}),
+      ...(env.privatePaths ? { privatePaths: env.privatePaths } : {}),
+      readable: [...(typeof resultDir === 'string' ? [resultDir] : []), ...(transcriptPath ? [transcriptPath] : [])],
+    },
+  };
+}
 
 export class CallHooks {
   private constructor(
@@ -46,18 +81,10 @@ export class CallHooks {
       }
     };
     const passEnv = env.permission.sandbox?.passEnv;
-    const hookEnv: HookRunEnv = {
-      config,
-      // The session's project root, fixed at its start: never where the agent has cd'd to (a
-      // planted package.json or .claude/hooks there would run unsandboxed). The hook input's
-      // `cwd` (below) is still the agent's current directory, as the reference's.
-      projectDir: hookProjectDir(env.hookPins, env.agent),
-      ...(env.hookPins ? { pins: env.hookPins } : {}),
-      ...(passEnv ? { passEnv } : {}),
-      signal: run.controller.signal,
-      aliases: tool.aliases ?? [],
-      callMatches,
-    };
+    // The session's project root, fixed at its start: never where the agent has cd'd to (a
+    // planted package.json or .claude/hooks there would run in place of the root's). The hook
+    // input's `cwd` (below) is still the agent's current directory, as the reference's.
+    const projectDir = hookProjectDir(env.hookPins, env.agent);
     if (hooksFor(config, 'PostToolUse', tool.name, tool.aliases ?? [], callMatches).length > 0)
       ctx.fileChangeForHooks = true;
     const anyToolHooks = !!(
@@ -73,6 +100,16 @@ export class CallHooks {
         state.hookNotices.push(`Could not write the transcript file for the hooks: ${errMessage(e)}`);
       }
     }
+    const hookEnv: HookRunEnv = {
+      config,
+      projectDir,
+      ...(env.hookPins ? { pins: env.hookPins } : {}),
+      ...(passEnv ? { passEnv } : {}),
+      ...hookSandboxOf(env, config, projectDir, transcriptPath),
+      signal: run.controller.signal,
+      aliases: tool.aliases ?? [],
+      callMatches,
+    };
     return new CallHooks(run, hookEnv, transcriptPath);
   }
 

@@ -87,6 +87,15 @@ export function recordFromOutcome(outcome: ToolUseOutcome, summary: string): Too
               ...(h.exitCode !== undefined ? { exitCode: h.exitCode } : {}),
               durationMs: h.durationMs,
               ...(typeof reason === 'string' && reason ? { reason: reason.slice(0, 300) } : {}),
+              ...(h.sandbox
+                ? {
+                    sandbox: {
+                      sandboxed: h.sandbox.sandboxed,
+                      reason: h.sandbox.reason.slice(0, 300),
+                      ...(h.sandbox.violations ? { violations: h.sandbox.violations.slice(0, 20) } : {}),
+                    },
+                  }
+                : {}),
             };
           }),
         }

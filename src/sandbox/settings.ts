@@ -52,6 +52,13 @@ export interface SandboxSettings {
    */
   passEnv?: string[];
   /**
+   * durable-agent only: where command hooks run. `sandboxed` (the default): inside the session's OS
+   * sandbox, with the plan of its sandboxed Bash; `host`: outside it, as the worker's user (the
+   * door's environment, the project root), for hooks that must reach what the sandbox denies.
+   * Nothing changes while the sandbox is off for the session (hooks run on the host then).
+   */
+  hooks?: SandboxHooksMode;
+  /**
    * durable-agent only, set by the worker (never read from a settings file): the linked worktrees
    * whose git a command in this session redirects to a shadow while it runs (src/sandbox/worktreeGit/).
    */
@@ -66,6 +73,9 @@ export interface SandboxSettings {
   repository?: ProjectRepository | false;
 }
 
+export const SANDBOX_HOOKS_MODES = ['sandboxed', 'host'] as const;
+export type SandboxHooksMode = (typeof SANDBOX_HOOKS_MODES)[number];
+
 export interface SettingsProblem {
   level: 'error' | 'warning';
   /** Dotted key, e.g. `sandbox.network.allowedDomains`. */
@@ -73,7 +83,17 @@ export interface SettingsProblem {
   message: string;
 }
 
-type Kind = 'boolean' | 'strings' | 'envNames' | 'port' | 'string' | 'platforms' | 'ripgrep' | 'violations' | 'object';
+type Kind =
+  | 'boolean'
+  | 'strings'
+  | 'envNames'
+  | 'port'
+  | 'string'
+  | 'platforms'
+  | 'ripgrep'
+  | 'violations'
+  | 'object'
+  | 'hooksMode';
 
 const TOP: Record<string, Kind> = {
   enabled: 'boolean',
@@ -93,6 +113,7 @@ const TOP: Record<string, Kind> = {
   network: 'object',
   filesystem: 'object',
   passEnv: 'envNames',
+  hooks: 'hooksMode',
 };
 const NETWORK: Record<string, Kind> = {
   allowedDomains: 'strings',
@@ -176,6 +197,10 @@ function checkKind(kind: Kind, v: unknown): string | undefined {
         : 'must map command patterns to lists of paths';
     case 'object':
       return v && typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object';
+    case 'hooksMode':
+      return (SANDBOX_HOOKS_MODES as readonly unknown[]).includes(v)
+        ? undefined
+        : `must be ${SANDBOX_HOOKS_MODES.map((m) => JSON.stringify(m)).join(' or ')}`;
   }
 }
 

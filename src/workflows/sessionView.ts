@@ -152,6 +152,9 @@ export function sessionHookInput(
     projectDir: input.hookPins?.projectDir ?? sessionRootOf(state.context),
     ...(input.hookPins ? { hookPins: input.hookPins } : {}),
     ...(input.sandbox?.passEnv ? { passEnv: input.sandbox.passEnv } : {}),
+    // The hooks run in the session's sandbox (`{}`: the default settings, as its tool calls get).
+    sandbox: input.sandbox ?? {},
+    additionalDirectories: state.context.additionalDirectories,
     permissionMode: input.permissionMode,
     head,
     hooks: input.hooks,

@@ -2,22 +2,15 @@
 // directories only, without a shell), and a command runs only where it still exists.
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import type { ContextModifier } from '../../../engine/context';
 import type { ToolUseContext } from '../../Tool';
 import { resolvePath } from '../paths';
 import { standaloneCd } from './command';
 import type { BashInput, BashOutput } from './schema';
+import { withinDirectories } from '../../../sandbox/sessionPlan';
 
 export function isStandaloneCd(command: string): boolean {
   return standaloneCd(command) !== undefined;
-}
-
-export function withinDirectories(dir: string, roots: string[]): boolean {
-  return roots.some((r) => {
-    const rel = path.relative(r, dir);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  });
 }
 
 export async function runCd(

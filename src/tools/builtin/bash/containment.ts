@@ -1,25 +1,16 @@
 // Bash's containment: the sandbox's part of the permission decision, and how one call is wrapped for
 // the OS sandbox (the plan, the session's directories, the protected paths' deny list and the check
 // after the call, the worker's private state) with the environment it gets.
-import { realpathSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { SandboxRecord } from '../../../engine/records';
 import { PASS_ENV_ENTRY } from '../../../hostProcess/environment';
-import {
-  currentPlatform,
-  sessionTempDir,
-  sessionTempRoot,
-  type PreparedCommand,
-  type SandboxAvailability,
-} from '../../../sandbox/host';
-import { expandTilde, planCall, runtimePlan, type CallPlan } from '../../../sandbox/policy';
-import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from '../../../sandbox/protect';
+import { currentPlatform, type PreparedCommand, type SandboxAvailability } from '../../../sandbox/host';
+import { planCall, type CallPlan } from '../../../sandbox/policy';
+import { sessionSandboxPlan, type Protection } from '../../../sandbox/sessionPlan';
 import type { PermissionResult, ToolUseContext } from '../../Tool';
-import { withinDirectories } from './cd';
 import { standaloneCd } from './command';
 import type { BashInput } from './schema';
-import { sandboxInWorktree } from './worktreeLeases';
+
+export { undoProtected, type Protection } from '../../../sandbox/sessionPlan';
 
 /** How this call runs, from the session's sandbox settings (none outside a session: no sandbox). */
 function planFor(input: BashInput, ctx: ToolUseContext): CallPlan | undefined {
@@ -77,22 +68,6 @@ export async function sandboxPermission(
   };
 }
 
-/** What the check after a sandboxed call compares with (src/sandbox/protect.ts). */
-export interface Protection {
-  scan: ProtectedScan;
-  denyWrite: string[];
-  roots: string[];
-  extra: string[];
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
-
 /** Wraps the command for the sandbox when the plan says so; says why when it does not. */
 export async function containment(
   input: BashInput,
@@ -116,54 +91,18 @@ export async function containment(
     }
     return { record: { sandboxed: false, reason: `the sandbox is unavailable on this worker: ${available.reason}` } };
   }
-  const tmpDir = await sessionTempDir(ctx.sessionId);
-  // In a worktree (EnterWorktree) the worktree is the working directory: a directory holding it (the
-  // main checkout) is not writable from there, and git gets what it needs of the main repository's
-  // git directory (worktreeGitAccess).
-  const worktree = ctx.agent.worktree;
-  const workingDirectories = [
-    ...new Set([ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories]),
-  ].filter((d) => !worktree || d === worktree.path || !withinDirectories(worktree.path, [d]));
-  const settings = sandboxInWorktree(ctx.permission.sandbox, worktree);
-  // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
-  let protection: Protection | undefined;
-  if (!ctx.permission.sandbox?.filesystem?.disabled) {
-    const roots = [...new Set(workingDirectories.map(realOrSelf))];
-    const extra = ctx.permission.controlFiles ?? [];
-    const scan = scanProtected(roots, extra);
-    // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
-    const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
-    const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
-    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra };
-  }
   // This session's large results (the pipeline points the model at them): readable, not writable.
   const resultDir = (ctx.resultStore as { dir?: unknown } | undefined)?.dir;
-  const ownResults = typeof resultDir === 'string' ? [resultDir] : [];
-  // The worker's private state is read- and write-denied: a writable directory inside it would be
-  // unusable (every write refused). Say so instead of running a command that cannot work.
-  for (const dir of [tmpDir, ...workingDirectories.filter((d) => !ownResults.includes(d))]) {
-    const holder = (ctx.privatePaths ?? []).find((p) => dir === p || dir.startsWith(p.endsWith('/') ? p : `${p}/`));
-    if (holder) {
-      const what =
-        dir === tmpDir
-          ? `the session's temp directory ${dir} (under the worker's TMPDIR)`
-          : `the working directory ${dir}`;
-      throw new Error(
-        `Bash did not run: ${what} is inside ${holder}, the worker's own state (store or data directory), which sandboxed commands may neither read nor write. Use a directory outside it.`,
-      );
-    }
-  }
-  const runtime = runtimePlan(settings, workingDirectories, {
-    home: os.homedir(),
-    sessionTmpDir: tmpDir,
-    // Every other session's temp, task outputs and live spool on this worker: unreadable (issue 30).
-    sessionsRoot: sessionTempRoot(),
-    platform: currentPlatform(),
-    ...(protection ? { protectedDenyWrite: protection.denyWrite } : {}),
-    env: process.env,
-    cwd: process.cwd(),
+  // The session's plan (src/sandbox/sessionPlan.ts), the one command hooks run in too.
+  const { tmpDir, runtime, protection } = await sessionSandboxPlan({
+    sessionId: ctx.sessionId,
+    settings: ctx.permission.sandbox,
+    workingDirectories: [ctx.agent.cwd, ...ctx.agent.additionalDirectories, ...ctx.permission.workingDirectories],
+    ...(ctx.agent.worktree ? { worktree: ctx.agent.worktree } : {}),
+    ...(ctx.permission.controlFiles ? { controlFiles: ctx.permission.controlFiles } : {}),
     privatePaths: ctx.privatePaths ?? [],
-    ownResults,
+    readable: typeof resultDir === 'string' ? [resultDir] : [],
+    who: 'Bash',
   });
   const prepared = await host.prepare(input.command, runtime, tmpDir, ctx.abortSignal);
   return { record: { sandboxed: true, reason: plan.reason }, prepared, ...(protection ? { protection } : {}) };
@@ -175,9 +114,4 @@ export function commandEnvironment(ctx: ToolUseContext): { passEnv: readonly str
     (e) => typeof e === 'string' && PASS_ENV_ENTRY.test(e),
   );
   return { passEnv };
-}
-
-export function undoProtected(protection: Protection): string[] {
-  const after = scanProtected(protection.roots, protection.extra);
-  return undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
 }

@@ -1,11 +1,8 @@
 // A linked worktree's git while a Bash command runs there: its git points at its shadow, and what the
 // command did is brought into the repository after (src/sandbox/worktreeGit/).
-import type { AgentContext } from '../../../engine/context';
-import type { SandboxSettings } from '../../../sandbox/settings';
 import {
   activateWorktreeGit,
   deactivateWorktreeGit,
-  worktreeGitAccess,
   worktreeSyncNote,
   type WorktreeGitLease,
 } from '../../../sandbox/worktreeGit';
@@ -58,21 +55,4 @@ export class WorktreeGitLeases {
     }
     return notes.length > 0 ? notes.join('\n') : undefined;
   }
-}
-
-/** The session's sandbox settings with a worktree's git access added (none outside a worktree). */
-export function sandboxInWorktree(
-  s: SandboxSettings | undefined,
-  worktree: AgentContext['worktree'],
-): SandboxSettings | undefined {
-  if (!s || !worktree?.gitDir || !worktree.commonDir) return s;
-  const access = worktreeGitAccess(worktree.commonDir, worktree.gitDir);
-  return {
-    ...s,
-    filesystem: {
-      ...s.filesystem,
-      allowWrite: [...(s.filesystem?.allowWrite ?? []), ...access.allowWrite],
-      denyWrite: [...(s.filesystem?.denyWrite ?? []), ...access.denyWrite],
-    },
-  };
 }

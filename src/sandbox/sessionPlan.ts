@@ -1,0 +1,181 @@
+// One session's sandbox plan for one command, shared by what runs in it: Bash and Monitor
+// (src/tools/builtin/bash.ts) and command hooks (src/hooks/sandboxed.ts). From the session's
+// settings and directories to the runtime's configuration: writes in the working directories and the
+// session's temp dir minus the protected paths of THOSE directories (never the worker's cwd); reads
+// everywhere but credentials, the worker's private state (the store) and other sessions' temp
+// directories; network only to the session's allowed domains (src/sandbox/policy.ts runtimePlan).
+import { realpathSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentContext } from '../engine/context';
+import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
+import { expandTilde, runtimePlan, sandboxEnabled, type RuntimePlan } from './policy';
+import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from './protect';
+import { sessionTempDir, sessionTempRoot } from './sessionTemp';
+import type { SandboxSettings } from './settings';
+import { worktreeGitAccess } from './worktreeGit';
+
+/** Is `dir` one of `roots` or inside one? */
+export function withinDirectories(dir: string, roots: readonly string[]): boolean {
+  return roots.some((r) => {
+    const rel = path.relative(r, dir);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  });
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** What a command of the session may touch, before the plan is made. */
+export interface SessionCommandScope {
+  sessionId: string;
+  /** The session's sandbox settings (ToolPermissionContext.sandbox). */
+  settings: SandboxSettings | undefined;
+  /** The session's working directories: the command may write there (minus the protected paths). */
+  workingDirectories: readonly string[];
+  /** A linked worktree the session is in (EnterWorktree): its git access, and no write to the checkout holding it. */
+  worktree?: AgentContext['worktree'];
+  /** Files the session's hooks and MCP servers run (ToolPermissionContext.controlFiles): protected too. */
+  controlFiles?: readonly string[];
+  /** The worker's own state (the store, the data directory): neither readable nor writable. */
+  privatePaths?: readonly string[];
+  /** Inside privatePaths, readable again and never writable: this session's results, a hook's transcript file. */
+  readable?: readonly string[];
+  /** Who the command is, for the messages ("Bash", "The hook"). */
+  who: string;
+}
+
+/** What the check after a sandboxed command compares with (src/sandbox/protect.ts). */
+export interface Protection {
+  scan: ProtectedScan;
+  denyWrite: string[];
+  roots: string[];
+  extra: string[];
+}
+
+export interface SessionSandboxPlan {
+  /** The session's temp directory: writable, TMPDIR inside the sandbox. */
+  tmpDir: string;
+  runtime: RuntimePlan;
+  /** Absent when the session switched the filesystem part off (sandbox.filesystem.disabled). */
+  protection?: Protection;
+}
+
+/** The session's sandbox settings with a worktree's git access added (none outside a worktree). */
+function sandboxInWorktree(
+  s: SandboxSettings | undefined,
+  worktree: AgentContext['worktree'],
+): SandboxSettings | undefined {
+  if (!s || !worktree?.gitDir || !worktree.commonDir) return s;
+  const access = worktreeGitAccess(worktree.commonDir, worktree.gitDir);
+  return {
+    ...s,
+    filesystem: {
+      ...s.filesystem,
+      allowWrite: [...(s.filesystem?.allowWrite ?? []), ...access.allowWrite],
+      denyWrite: [...(s.filesystem?.denyWrite ?? []), ...access.denyWrite],
+    },
+  };
+}
+
+/**
+ * The runtime plan of one command of the session, as it is now: the protected paths are scanned
+ * in the session's directories at this moment (the deny list is fixed when the command starts;
+ * undoProtected after it undoes what the list could not stop).
+ */
+export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<SessionSandboxPlan> {
+  const tmpDir = await sessionTempDir(scope.sessionId);
+  // In a worktree (EnterWorktree) the worktree is the working directory: a directory holding it (the
+  // main checkout) is not writable from there, and git gets what it needs of the main repository's
+  // git directory (worktreeGitAccess).
+  const worktree = scope.worktree;
+  const workingDirectories = [...new Set(scope.workingDirectories)].filter(
+    (d) => !worktree || d === worktree.path || !withinDirectories(worktree.path, [d]),
+  );
+  const settings = sandboxInWorktree(scope.settings, worktree);
+  // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
+  let protection: Protection | undefined;
+  if (!scope.settings?.filesystem?.disabled) {
+    const roots = [...new Set(workingDirectories.map(realOrSelf))];
+    const extra = [...(scope.controlFiles ?? [])];
+    const scan = scanProtected(roots, extra);
+    // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
+    const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
+    const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
+    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra };
+  }
+  const readable = [...(scope.readable ?? [])];
+  // The worker's private state is read- and write-denied: a writable directory inside it would be
+  // unusable (every write refused). Say so instead of running a command that cannot work.
+  for (const dir of [tmpDir, ...workingDirectories.filter((d) => !readable.includes(d))]) {
+    const holder = (scope.privatePaths ?? []).find((p) => dir === p || dir.startsWith(p.endsWith('/') ? p : `${p}/`));
+    if (holder) {
+      const what =
+        dir === tmpDir
+          ? `the session's temp directory ${dir} (under the worker's TMPDIR)`
+          : `the working directory ${dir}`;
+      throw new Error(
+        `${scope.who} did not run: ${what} is inside ${holder}, the worker's own state (store or data directory), which sandboxed commands may neither read nor write. Use a directory outside it.`,
+      );
+    }
+  }
+  const runtime = runtimePlan(settings, workingDirectories, {
+    home: os.homedir(),
+    sessionTmpDir: tmpDir,
+    // Every other session's temp, task outputs and live spool on this worker: unreadable (issue 30).
+    sessionsRoot: sessionTempRoot(),
+    platform: currentPlatform(),
+    ...(protection ? { protectedDenyWrite: protection.denyWrite } : {}),
+    env: process.env,
+    cwd: process.cwd(),
+    privatePaths: scope.privatePaths ?? [],
+    ownResults: readable,
+  });
+  return { tmpDir, runtime, ...(protection ? { protection } : {}) };
+}
+
+/** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
+export function undoProtected(protection: Protection): string[] {
+  const after = scanProtected(protection.roots, protection.extra);
+  return undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
+}
+
+/**
+ * Where a session's command hook runs (docs/hooks.md "Where hooks run"): in the session's sandbox
+ * unless the sandbox is off for the session or `sandbox.hooks` is `host`; with the sandbox
+ * enabled and unavailable on this worker, what Bash does then — refused with
+ * `sandbox.failIfUnavailable`, else on the host (said in the hook's record).
+ */
+export type HookPlacement =
+  { where: 'host'; reason: string } | { where: 'refused'; reason: string } | { where: 'sandbox'; host: SandboxHost };
+
+export async function hookPlacement(
+  settings: SandboxSettings | undefined,
+  host: SandboxHost | undefined,
+): Promise<HookPlacement> {
+  const enabled = sandboxEnabled(settings, currentPlatform());
+  if (!enabled.on) return { where: 'host', reason: enabled.reason };
+  if (settings?.hooks === 'host')
+    return { where: 'host', reason: 'sandbox.hooks is "host": hooks run outside the sandbox' };
+  // The settings say sandboxed and this run was given no host: it does not run (never unsandboxed by omission).
+  if (!host)
+    return {
+      where: 'refused',
+      reason: 'the session runs its hooks in the OS sandbox, and this hook run was given no sandbox host',
+    };
+  const available: SandboxAvailability = await host.availability();
+  if (!available.available) {
+    if (settings?.failIfUnavailable)
+      return {
+        where: 'refused',
+        reason: `the sandbox is unavailable on this worker (${available.reason}) and sandbox.failIfUnavailable is set`,
+      };
+    return { where: 'host', reason: `the sandbox is unavailable on this worker: ${available.reason}` };
+  }
+  return { where: 'sandbox', host };
+}
