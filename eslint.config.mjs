@@ -58,14 +58,9 @@ export default tseslint.config(
     },
   },
   {
-    // Temporary too: files other work in progress is changing (issue 32.1: the in-process runner;
-    // the hooks), left as they were by issue 32 and named in its report. Each entry goes when its
-    // work lands: src/local's type-only cycle runSession ↔ sessionRun ↔ subagents ↔ tasks and its
-    // 365-line LocalSessionRun; the hooks' runShellCommand (112 lines), runOne (106), hookToolResponse (117).
-    files: ['src/local/runSession.ts', 'src/local/sessionRun.ts', 'src/local/subagents.ts', 'src/local/tasks.ts'],
-    rules: { 'limits/no-import-cycle': 'off', 'limits/max-class-lines': 'off' },
-  },
-  {
+    // Temporary too: files other work in progress is changing (the hooks), left as they were by
+    // issue 32 and named in its report. The entry goes when that work lands: the hooks'
+    // runShellCommand (112 lines), runOne (106), hookToolResponse (117).
     files: ['src/hooks/command.ts', 'src/hooks/run.ts', 'src/hooks/toolResponse.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },

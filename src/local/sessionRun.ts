@@ -1,49 +1,42 @@
 // An in-process session's state and handlers, the peer of the session workflow's `SessionRun`: the
 // engine's `runSession` decides, this class supplies its executor (turns, the idle wait, hooks,
-// approvals, store outages) and answers the handle's calls (send, interrupt, status).
-import { firstMessage, memoryRefOf } from '../engine/memory';
-import { randomUUID } from 'node:crypto';
+// approvals, store outages) and answers the handle's calls (send, interrupt, status). Its parts, as
+// the workflow's: what it starts from (sessionStart.ts), its approvals (sessionApprovals.ts), its
+// session-level hooks (sessionHooks.ts), its status and result (sessionView.ts).
 import type { CallRuntime } from '../calls/runtime';
 import type { ToolSessionSettings } from '../calls/tools';
-import { initialContext } from '../engine/context';
-import { hookProjectDir } from '../hooks/run';
-import type { Message, ToolUseBlock } from '../engine/messages';
+import type { AgentDepsOptions } from '../calls/callDeps';
+import type { Message } from '../engine/messages';
 import type { ToolCallRecord } from '../engine/records';
 import { retryPolicy, type OutageState } from '../engine/retry';
+import { waitOutStoreOutage } from '../engine/schedulerGlue';
 import {
-  approvalTimeoutDenial,
-  hookFailureRuns,
-  notifyApprovalPending,
-  waitOutStoreOutage,
-} from '../engine/schedulerGlue';
-import {
-  DEFAULT_APPROVAL_TIMEOUT_MS,
   END_REASONS,
-  initialSessionState,
   runSession,
   sessionConfig,
-  type PendingApproval,
   type SessionExecutor,
   type SessionPhase,
   type SessionState,
   type SessionStatusName,
   type TurnReport,
 } from '../engine/session';
-import type { Approval, ToolUseDescription, TurnOutcome } from '../engine/turn';
+import type { TurnOutcome } from '../engine/turn';
 import type { ToolUseContext } from '../tools/Tool';
-import { checkoutAtStart, checkSessionInput, sessionInput, withAgents } from '../sessionInput';
-import { createCallDeps, type AgentDepsOptions } from '../calls/callDeps';
 import { SessionEvents } from '../engine/sessionEvents';
-import { localSubagentRunner, localToolSession, type LocalAgentLaunch } from './subagents';
-import { disposeNow, localStore, type LocalStore } from './store';
-import { LocalTasks } from './tasks';
 import { endSessionTemp } from '../sandbox/sessionTemp';
+import { LocalApprovals } from './sessionApprovals';
+import { localSessionHooks } from './sessionHooks';
+import { checkoutRefusal, prepareLocalSession, type LocalSessionStart } from './sessionStart';
+import { localResultOf, localStatusOf } from './sessionView';
+import { localSubagentRunner, type LocalAgentLaunch } from './subagents';
+import type { LocalStore } from './store';
+import { LocalTasks } from './tasks';
 import { LocalTimers } from './timers';
 import { LocalTurn, type LocalDeps, type LocalTurnHost } from './turn';
-import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './runSession';
+import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './types';
 
 export class LocalSessionRun implements LocalTurnHost {
-  readonly input: ReturnType<typeof sessionInput>;
+  readonly input: LocalSessionStart['input'];
   readonly sessionId: string;
   readonly deps: LocalDeps;
   readonly session: ToolSessionSettings;
@@ -55,12 +48,12 @@ export class LocalSessionRun implements LocalTurnHost {
   readonly runSubagent: NonNullable<ToolUseContext['runSubagent']>;
   /** Background agents launched by Agent calls, by task id: tasks.ts runs each when it starts its task. */
   readonly agentLaunches = new Map<string, LocalAgentLaunch>();
-  private readonly approvalTimeoutMs: number;
   private readonly allRecords: ToolCallRecord[] = [];
   private readonly turnsDetail: LocalSessionResult['turnsDetail'] = [];
   /** The last model text, whole (state.lastText is its one-line preview): a subagent's result. */
   private finalText = '';
-  private readonly pendingApprovals = new Map<string, PendingApproval>();
+  /** Calls of the running turn waiting for the approver (sessionApprovals.ts). */
+  private readonly approvals: LocalApprovals;
   private status: SessionStatusName = 'running';
   private phase: SessionPhase = 'starting';
   private endReason: string | undefined;
@@ -69,8 +62,6 @@ export class LocalSessionRun implements LocalTurnHost {
   private wakeWaiter: (() => void) | undefined;
   private outage: OutageState | undefined;
   private calls = 0;
-  /** Notification hook firings still running: the session ends after them. */
-  private readonly notifications = new Set<Promise<unknown>>();
 
   /** Wake-ups and cron firings between turns, and stop (timers.ts; the workflow's SessionTimers). */
   readonly timers: LocalTimers;
@@ -85,34 +76,15 @@ export class LocalSessionRun implements LocalTurnHost {
     worker: AgentDepsOptions,
     runChild: (child: LocalSessionOptions, worker: AgentDepsOptions) => Promise<LocalSessionResult>,
   ) {
-    // The checkout options are the start's, not the input's (checked in run(), before anything runs).
-    const { trustCheckout: _t, checkoutSince: _s, ...options } = opts;
-    const input = checkSessionInput(sessionInput(options));
-    this.input = input;
-    this.sessionId = opts.sessionId ?? `local-${randomUUID()}`;
-    this.store = localStore(worker);
-    this.worker = this.store.worker;
-    try {
-      this.deps = createCallDeps(this.worker);
-    } catch (err) {
-      disposeNow(this.store);
-      throw err;
-    }
-    const session = localToolSession(input, this.sessionId);
-    this.session = session;
-    this.approvalTimeoutMs = input.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-    // Subagents: in-process child sessions — the same algorithm as the child workflows. Agent files are read once, at start.
-    this.agentsReady =
-      input.tools.includes('Agent') && !input.parent
-        ? withAgents(input).then((i) => void (i.agents && (session.agents = i.agents)))
-        : Promise.resolve();
-    this.agentsReady.catch(() => undefined); // reported by the first model call that awaits it
+    const start = prepareLocalSession(opts, worker);
+    ({ input: this.input, sessionId: this.sessionId, store: this.store, worker: this.worker } = start);
+    ({ deps: this.deps, session: this.session, agentsReady: this.agentsReady, state: this.state } = start);
     this.runSubagent = localSubagentRunner(
       {
-        input,
+        input: this.input,
         sessionId: this.sessionId,
-        session,
-        approvalTimeoutMs: this.approvalTimeoutMs,
+        session: this.session,
+        approvalTimeoutMs: start.approvalTimeoutMs,
         ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
       },
       // A child session writes into its parent's store (never a temporary one of its own). Its
@@ -124,17 +96,19 @@ export class LocalSessionRun implements LocalTurnHost {
         }),
       this.agentLaunches,
     );
-    this.state = initialSessionState(
-      firstMessage(input.prompt, input.memory),
-      initialContext(input.cwd, input.additionalDirectories ?? []),
-    );
-    if (memoryRefOf(input.memory)) this.state.memoryRef = memoryRefOf(input.memory);
-    // The zone cron jobs and wake-ups read, fixed for the session (as the session workflow does).
-    if (input.timeZone) this.state.context.timeZone = input.timeZone;
     this.events = new SessionEvents(this.state);
     this.tasks = new LocalTasks(this, () => this.timers.poke());
     this.timers = new LocalTimers(this.events, opts.clock, () => this.tasks.scheduling.sync());
     this.executor = this.makeExecutor();
+    this.approvals = new LocalApprovals({
+      onAsk: opts.onAsk,
+      timeoutMs: start.approvalTimeoutMs,
+      turn: () => this.state.turn,
+      head: () => this.state.head,
+      status: () => this.status,
+      setStatus: (next) => void (this.status = next),
+      hooks: this.executor,
+    });
   }
 
   // --- The turn's host (src/local/turn.ts) ---
@@ -177,56 +151,8 @@ export class LocalSessionRun implements LocalTurnHost {
     if (text.trim() !== '') this.finalText = text;
   }
 
-  async ask(
-    block: ToolUseBlock,
-    message: string,
-    description: ToolUseDescription,
-    signal: AbortSignal,
-  ): Promise<Approval | 'interrupted'> {
-    if (signal.aborted) return 'interrupted';
-    const onAsk = this.opts.onAsk;
-    if (!onAsk)
-      return {
-        decision: 'deny',
-        source: 'unattended',
-        reason: 'No approver is attached to this in-process session (pass onAsk); denied by default.',
-      };
-    this.pendingApprovals.set(block.id, {
-      turn: this.state.turn,
-      toolUseId: block.id,
-      toolName: block.name,
-      summary: description.summary,
-      message,
-      since: Date.now(),
-    });
-    this.status = 'awaiting_approval';
-    // A call waits for a human: Notification hooks may page one. As in the session workflow (an
-    // async signal handler) the wait does not wait for them, and the session ends only after them.
-    const notified = notifyApprovalPending(this.executor, block.name, this.state.head);
-    if (notified) {
-      this.notifications.add(notified);
-      void notified.finally(() => this.notifications.delete(notified));
-    }
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const timeoutMs = this.approvalTimeoutMs;
-    try {
-      return await Promise.race([
-        onAsk({ toolUseId: block.id, toolName: block.name, summary: description.summary, message }),
-        new Promise<Approval>((resolve) => {
-          timer = setTimeout(() => resolve(approvalTimeoutDenial(timeoutMs)), timeoutMs);
-        }),
-        new Promise<'interrupted'>((resolve) => {
-          onAbort = () => resolve('interrupted');
-          signal.addEventListener('abort', onAbort, { once: true });
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-      this.pendingApprovals.delete(block.id);
-      if (this.pendingApprovals.size === 0 && this.status === 'awaiting_approval') this.status = 'running';
-    }
+  ask(...args: Parameters<LocalApprovals['ask']>): ReturnType<LocalApprovals['ask']> {
+    return this.approvals.ask(...args);
   }
 
   /** A store write that waits out outages as the turn workflow's does (not interruptible: it records what happened). */
@@ -304,34 +230,7 @@ export class LocalSessionRun implements LocalTurnHost {
         this.status = s;
         this.phase = p;
       },
-      hasHooks: (event) => {
-        const list = (this.input.hooks as Record<string, unknown[] | undefined> | undefined)?.[event];
-        return Array.isArray(list) && list.length > 0;
-      },
-      runHooks: async (event, fields, head) => {
-        try {
-          const r = await this.deps.runSessionHooks({
-            event,
-            sessionId: this.sessionId,
-            cwd: this.state.context.cwd,
-            // Where the hooks run: the project root, never the agent's cwd (as the session workflow).
-            projectDir: hookProjectDir(this.input.hookPins, this.state.context),
-            ...(this.input.hookPins ? { hookPins: this.input.hookPins } : {}),
-            ...(this.input.sandbox?.passEnv ? { passEnv: this.input.sandbox.passEnv } : {}),
-            // In the session's sandbox, as the session workflow's hooks.
-            sandbox: this.input.sandbox ?? {},
-            additionalDirectories: this.state.context.additionalDirectories,
-            permissionMode: this.input.permissionMode,
-            head,
-            hooks: this.input.hooks,
-            fields,
-            ...(this.session.agentHookFields ? { agentHookFields: this.session.agentHookFields } : {}),
-          });
-          return r.runs;
-        } catch (err) {
-          return hookFailureRuns(event, err);
-        }
-      },
+      ...localSessionHooks(this),
     };
   }
 
@@ -341,18 +240,7 @@ export class LocalSessionRun implements LocalTurnHost {
   async run(): Promise<LocalSessionResult> {
     const { state } = this;
     let end: { status: SessionStatusName; endReason: string };
-    // A linked worktree's control files that came with a checkout: the same check as every start
-    // (CheckoutNotTrustedError, the result rejects) before a turn, a hook or an MCP server runs. A
-    // child session has its parent's configuration.
-    const refused = this.input.parent
-      ? undefined
-      : await checkoutAtStart(this.input, {
-          ...(this.opts.trustCheckout ? { trustCheckout: true } : {}),
-          ...(this.opts.checkoutSince ? { checkoutSince: this.opts.checkoutSince } : {}),
-        }).then(
-          () => undefined,
-          (err: unknown) => err,
-        );
+    const refused = this.input.parent ? undefined : await checkoutRefusal(this.input, this.opts);
     try {
       if (refused) throw refused;
       const outcome = await runSession(state, sessionConfig(this.input, !!this.input.parent), this.executor);
@@ -371,7 +259,7 @@ export class LocalSessionRun implements LocalTurnHost {
     await this.tasks.stopAll();
     this.events.settle();
     // Notification hooks still running (an approval was answered before they finished) end first.
-    await Promise.allSettled([...this.notifications]);
+    await this.approvals.settled();
     // The runner's MCP connections end with the session (unless the caller passed its own manager).
     if (!this.worker.mcp) await this.deps.closeMcp().catch(() => undefined);
     // A temporary store ends with its session (a child's store is its parent's: never temporary).
@@ -382,24 +270,12 @@ export class LocalSessionRun implements LocalTurnHost {
     this.status = end.status;
     this.phase = 'ended';
     this.endReason = end.endReason;
-    const toolCalls = Object.values(state.toolCallCounts).reduce((a, b) => a + (b ?? 0), 0);
-    return {
-      status: end.status,
-      turns: state.turn,
-      usage: state.usage,
-      head: state.head,
-      lastText: state.lastText,
-      endReason: end.endReason,
-      toolCalls,
-      ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
-      ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
+    return localResultOf(state, end, {
       finalText: this.finalText,
       sessionId: this.sessionId,
       records: this.allRecords,
       turnsDetail: this.turnsDetail,
-      context: state.context,
-      compactions: state.compactions ?? [],
-    };
+    });
   }
 
   send(text: string): void {
@@ -421,20 +297,13 @@ export class LocalSessionRun implements LocalTurnHost {
 
   statusView(): LocalSessionStatus {
     // What the loop's next fixed point will make of the state (appended events applied to a copy).
-    const state = this.events.view();
-    return {
+    return localStatusOf(this.events.view(), {
       sessionId: this.sessionId,
       status: this.status,
-      phase: this.pendingApprovals.size > 0 ? 'awaiting_approval' : this.phase,
-      turn: state.turn,
-      pendingApprovals: [...this.pendingApprovals.values()],
-      usage: state.usage,
-      ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
-      head: state.head,
-      lastText: state.lastText,
-      ...(this.outage ? { outage: this.outage } : {}),
-      ...(this.endReason ? { endReason: this.endReason } : {}),
-      ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
-    };
+      phase: this.phase,
+      pending: this.approvals.pending,
+      outage: this.outage,
+      endReason: this.endReason,
+    });
   }
 }

@@ -19,7 +19,7 @@ import {
 import { MAX_TASK_TEXT, type BackgroundTask, type TaskOutcome } from '../engine/autonomy';
 import type { ToolUseContext } from '../tools/Tool';
 import { modelWithSkillGrants } from '../engine/context';
-import type { LocalSessionOptions, LocalSessionResult } from './runSession';
+import type { LocalSessionOptions, LocalSessionResult } from './types';
 
 type LocalInput = ReturnType<typeof sessionInput>;
 
