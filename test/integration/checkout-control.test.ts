@@ -58,7 +58,9 @@ test('cli: a hook planted on worktree-x and main with git plumbing from the main
   await withAgent({}, async ({ fake, taskQueue, storeDir }) => {
     const root = await repo();
     const home = await mkdtemp(join(tmpdir(), 'da-home-'));
-    const marker = join(await mkdtemp(join(tmpdir(), 'da-co-out-')), 'pwned');
+    // The hook writes into the project it runs in (the worktree): a place its sandbox lets it write,
+    // so that "absent" means it did not run, not that it could not write.
+    const marker = (name: string) => join(root, '.claude', 'worktrees', name, 'pwned');
     const env = {
       TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
       DURABLE_AGENT_TASK_QUEUE: taskQueue,
@@ -67,7 +69,7 @@ test('cli: a hook planted on worktree-x and main with git plumbing from the main
       HOME: home,
     };
     const settings = JSON.stringify({
-      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] },
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo ran > "$CLAUDE_PROJECT_DIR/pwned"' }] }] },
     });
     const plant =
       `echo '{}' > .claude/settings.json; echo direct=$?; ` +
@@ -118,9 +120,9 @@ test('cli: a hook planted on worktree-x and main with git plumbing from the main
       // The file is really there: it is the checkout's, not loaded.
       assert.match(
         await readFile(join(root, '.claude', 'worktrees', name, '.claude', 'settings.json'), 'utf8'),
-        /touch/,
+        /echo ran/,
       );
-      assert.equal(existsSync(marker), false, `${name}: the planted SessionStart hook ran`);
+      assert.equal(existsSync(marker(name)), false, `${name}: the planted SessionStart hook ran`);
     }
     assert.equal(fake.messageRequests().length, requestsBefore, 'no session started');
 
@@ -129,13 +131,13 @@ test('cli: a hook planted on worktree-x and main with git plumbing from the main
     assert.equal(again.code, 1, again.stderr);
     assert.match(again.stderr, /reusing worktree .* on branch worktree-x/);
     assert.match(again.stderr, /⚠ \.claude\/settings\.json created by the checkout of branch worktree-x/);
-    assert.equal(existsSync(marker), false);
+    assert.equal(existsSync(marker('x')), false);
 
     // The control: the person trusts them — the session starts and loads the planted hook, which runs.
     const trusted = await run('--permission-mode', 'dontAsk', '--worktree', 'x', '--trust-checkout');
     assert.equal(trusted.code, 0, trusted.stderr);
     assert.match(trusted.stderr, /⚠ \.claude\/settings\.json created by the checkout of branch worktree-x/);
-    assert.equal(existsSync(marker), true, `the control: a trusted checkout's hook runs\n${trusted.stderr}`);
+    assert.equal(existsSync(marker('x')), true, `the control: a trusted checkout's hook runs\n${trusted.stderr}`);
   });
 });
 
