@@ -122,6 +122,9 @@ test('unit: the marker reader finds what a history holds (a history with two pat
 const WORKFLOW_OF_FILE: Record<string, 'session' | 'turn'> = {
   'src/workflows/session.ts': 'session',
   'src/workflows/sessionTasks.ts': 'session',
+  'src/workflows/sessionApprovals.ts': 'session',
+  'src/workflows/sessionView.ts': 'session',
+  'src/workflows/turnEnd.ts': 'turn',
   'src/workflows/turn.ts': 'turn',
   'src/workflows/subagent.ts': 'turn',
 };
