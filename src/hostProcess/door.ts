@@ -65,7 +65,10 @@ export function hostEnvironment(purpose: HostPurpose, opts: HostEnvironmentOptio
     case 'sandbox-machinery':
       return { ...pick(from, BASH_ENV_ALLOWLIST), ...named };
     case 'mcp-server':
-      return { ...pick(from, MCP_DEFAULT_ENV), ...named };
+      // PYTHONSAFEPATH: python (3.11+) puts no directory of the command line or the cwd (the
+      // project, which sandboxed commands write) first on sys.path, so `python3 -m srv` does not
+      // import a `json.py` planted there. The server's config may set it otherwise.
+      return { ...pick(from, MCP_DEFAULT_ENV), PYTHONSAFEPATH: '1', ...named };
     case 'git':
     case 'ripgrep':
       return { ...pick(from, MINIMAL_ENV), ...named };

@@ -562,8 +562,13 @@ test('door (environment): no purpose that runs outside the sandbox gets a worker
     NODE_OPTIONS: '--require /tmp/evil.js',
     RIPGREP_CONFIG_PATH: '/tmp/rgrc',
   };
+  // PYTHONSAFEPATH is the door's own (mcp-server), not the worker's: its value is checked.
   const leaks = (env: Record<string, string>) =>
-    Object.keys(env).filter((k) => !['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'TMPDIR'].includes(k));
+    Object.keys(env).filter(
+      (k) =>
+        !['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'TMPDIR'].includes(k) &&
+        !(k === 'PYTHONSAFEPATH' && env[k] === '1'),
+    );
   for (const purpose of [
     'git',
     'ripgrep',
@@ -604,33 +609,37 @@ for (const [field, value] of [
   });
 }
 
-test(
-  'door (mcp-server): `python3 -m srv` (srv pinned and protected) imports json — a json.py planted by sandboxed Bash at the project root runs as the worker',
-  {
-    todo: 'a stdio MCP server imports modules from the project (python puts the cwd first on sys.path for -m; node resolves node_modules): the same class as a hook importing a planted module; pins cover the files the command line names, not what they import',
-  },
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const { root, marks } = project();
-    mkdirSync(path.join(root, 'srv'));
-    writeFileSync(path.join(root, 'srv', '__main__.py'), 'import json\nprint(json.dumps({"ok": True}))\n');
-    const { mcpServerControlFiles } = await import('../../src/permissions/protectedPaths');
-    const server = { command: 'python3', args: ['-m', 'srv'] };
-    const controls = mcpServerControlFiles([server], root, [root], undefined, existsSync);
-    assert.ok(controls.includes(path.join(root, 'srv')), JSON.stringify(controls));
-    const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
-    const r = await s.run('Bash', {
-      command: `printf 'import os\\nopen("${marks}/json-imported","w").write(str(sorted(os.environ)))\\ndumps=lambda o: "{}"\\n' > json.py && echo planted`,
-    });
-    assert.match(r.text, /planted/, r.text);
-    const { runHostProcess } = await import('../../src/hostProcess/door');
-    await runHostProcess(
-      { purpose: 'mcp-server', command: 'python3', args: ['-m', 'srv'], cwd: root },
-      { timeoutMs: 20_000 },
-    );
-    assert.deepEqual(ran(marks), [], 'the planted module ran outside the sandbox when the server started');
-  },
-);
+test('door (mcp-server): `python3 -m srv` (srv pinned and protected) imports json — a json.py planted by sandboxed Bash at the project root does not run (PYTHONSAFEPATH; the control without it does)', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, marks } = project();
+  mkdirSync(path.join(root, 'srv'));
+  writeFileSync(path.join(root, 'srv', '__main__.py'), 'import json\nprint(json.dumps({"ok": True}))\n');
+  const { mcpServerControlFiles } = await import('../../src/permissions/protectedPaths');
+  const server = { command: 'python3', args: ['-m', 'srv'] };
+  const controls = mcpServerControlFiles([server], root, [root], undefined, existsSync);
+  assert.ok(controls.includes(path.join(root, 'srv')), JSON.stringify(controls));
+  const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
+  const r = await s.run('Bash', {
+    command: `printf 'import os\\nopen("${marks}/json-imported","w").write(str(sorted(os.environ)))\\ndumps=lambda o: "{}"\\n' > json.py && echo planted`,
+  });
+  assert.match(r.text, /planted/, r.text);
+  const { runHostProcess } = await import('../../src/hostProcess/door');
+  await runHostProcess(
+    { purpose: 'mcp-server', command: 'python3', args: ['-m', 'srv'], cwd: root },
+    { timeoutMs: 20_000 },
+  );
+  assert.deepEqual(ran(marks), [], 'the planted module ran outside the sandbox when the server started');
+  // The control: a server whose own config turns the safe path off imports the planted module.
+  await runHostProcess(
+    { purpose: 'mcp-server', command: 'python3', args: ['-m', 'srv'], cwd: root, env: { PYTHONSAFEPATH: '' } },
+    { timeoutMs: 20_000 },
+  );
+  assert.deepEqual(
+    ran(marks),
+    ['json-imported'],
+    'the control: without the safe path python imports the planted json.py',
+  );
+});
 
 // =====================================================================================================
 // Surface 1: which worktree a session enters, makes and removes.
