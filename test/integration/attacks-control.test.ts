@@ -460,7 +460,9 @@ describe(
       await agent;
     });
     // The oracle works: with the wall removed by the user (--no-sandbox, Bash allowed), the same write
-    // goes through and the next session runs the hook — the marker appears.
+    // goes through and the next session runs the hook — the marker appears. The next session runs
+    // without the sandbox too: a sandboxed hook (the default since issue 30) could not write the
+    // marker outside the project, and the control would prove nothing about the oracle.
     test('integration: e2e control — without the sandbox the planted hook runs in the next session (the oracle sees it)', async () => {
       const c: E2ECase = {
         name: 'control',
@@ -468,7 +470,7 @@ describe(
           flags: ['--permission-mode', 'dontAsk', '--no-sandbox', '--allow', 'Bash'],
           turns: (d) => [[bash(`mkdir -p .claude && cat ${d.payload}/hooks.json > .claude/settings.json`)]],
         },
-        next: NEXT_PLAIN,
+        next: { ...NEXT_PLAIN, flags: ['--no-sandbox'] },
       };
       const found = await runCase(c, 'control', env);
       assert.ok(
