@@ -107,7 +107,7 @@ export function usageTotal(usage: Usage): number {
   );
 }
 
-/** Sums usages, cache counters included (absent counters stay absent, as engine/session's). */
+/** Sums usages, cache counters included (absent counters stay absent); the session's totals use it too. */
 export function addUsage(a: Usage, b: Usage | undefined): Usage {
   if (!b) return a;
   const out: Usage = {

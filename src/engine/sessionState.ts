@@ -159,17 +159,8 @@ export function migrateSessionState(state: SessionState): SessionState {
   return state;
 }
 
-/** Sums usage, cache counters included (absent counters stay absent). */
-export function addUsage(a: Usage, b: Usage): Usage {
-  const out: Usage = {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-  };
-  for (const k of ['cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
-    if (a[k] !== undefined || b[k] !== undefined) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
-  }
-  return out;
-}
+/** Sums usage, cache counters included (absent counters stay absent): one function, in contextWindow.ts. */
+export { addUsage } from './contextWindow';
 
 export function totalTokens(u: Usage): number {
   return u.input_tokens + u.output_tokens;
