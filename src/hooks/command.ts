@@ -40,43 +40,11 @@ export interface CommandRunOptions {
 
 export function runShellCommand(command: string, opts: CommandRunOptions): Promise<CommandRunResult> {
   const started = Date.now();
-  const max = opts.maxOutputChars ?? 1_000_000;
   return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    let aborted = false;
-    let settled = false;
-    let exitCode: number | null = null;
-    let exitSignal: NodeJS.Signals | null = null;
-    let graceTimer: NodeJS.Timeout | undefined;
-
-    const finish = (extra: Partial<CommandRunResult> = {}) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer); // set below: finish runs only from the child's events, after this function returned
-      if (graceTimer) clearTimeout(graceTimer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      child.stdin?.destroy();
-      resolve({
-        exitCode,
-        signal: exitSignal,
-        stdout,
-        stderr,
-        timedOut,
-        aborted,
-        durationMs: Date.now() - started,
-        ...extra,
-      });
-    };
-
     if (opts.signal?.aborted) {
-      resolve({ exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, aborted: true, durationMs: 0 });
+      resolve(notStarted({ aborted: true }));
       return;
     }
-
     let child: ChildProcess;
     try {
       const contained = opts.contained;
@@ -91,67 +59,123 @@ export function runShellCommand(command: string, opts: CommandRunOptions): Promi
         stdio: ['pipe', 'pipe', 'pipe'],
       });
     } catch (e) {
-      resolve({
-        exitCode: null,
-        signal: null,
-        stdout: '',
-        stderr: '',
-        timedOut: false,
-        aborted: false,
-        spawnError: (e as Error).message,
-        durationMs: 0,
-      });
+      resolve(notStarted({ spawnError: (e as Error).message }));
       return;
     }
-
     opts.contained?.spawned(child.pid);
-    const killGroup = () => {
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          try {
-            child.kill('SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
-      }
-      // A sandboxed hook's processes are in the sandbox's own session, not only in this group.
-      void opts.contained?.killAll();
-    };
-    const onAbort = () => {
-      aborted = true;
-      killGroup();
-    };
+    new HookChild(child, opts, started, resolve).watch();
+  });
+}
 
-    child.on('error', (e) => finish({ spawnError: e.message }));
+/** The result of a hook that never started: aborted before it, or its spawn failed. */
+function notStarted(why: { aborted: true } | { spawnError: string }): CommandRunResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    timedOut: false,
+    aborted: false,
+    durationMs: 0,
+    ...why,
+  };
+}
+
+/**
+ * A started hook process, watched to its end: its output collected (each stream capped), its group
+ * killed at the timeout or on abort, and its result resolved once — at `close`, or shortly after
+ * `exit` when a background grandchild keeps the pipes open.
+ */
+class HookChild {
+  private stdout = '';
+  private stderr = '';
+  private timedOut = false;
+  private aborted = false;
+  private settled = false;
+  private exitCode: number | null = null;
+  private exitSignal: NodeJS.Signals | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private readonly onAbort = () => {
+    this.aborted = true;
+    this.killGroup();
+  };
+
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly opts: CommandRunOptions,
+    private readonly started: number,
+    private readonly resolve: (r: CommandRunResult) => void,
+  ) {}
+
+  watch(): void {
+    const { child, opts } = this;
+    const max = opts.maxOutputChars ?? 1_000_000;
+    child.on('error', (e) => this.finish({ spawnError: e.message }));
     child.stdout!.setEncoding('utf8');
     child.stderr!.setEncoding('utf8');
     child.stdout!.on('data', (d: string) => {
-      if (stdout.length < max) stdout += d.slice(0, max - stdout.length);
+      if (this.stdout.length < max) this.stdout += d.slice(0, max - this.stdout.length);
     });
     child.stderr!.on('data', (d: string) => {
-      if (stderr.length < max) stderr += d.slice(0, max - stderr.length);
+      if (this.stderr.length < max) this.stderr += d.slice(0, max - this.stderr.length);
     });
     child.stdin!.on('error', () => undefined); // EPIPE when the hook does not read its input
     child.stdin!.end(opts.stdin);
 
     child.on('exit', (code, sig) => {
-      exitCode = code;
-      exitSignal = sig;
+      this.exitCode = code;
+      this.exitSignal = sig;
       // Let the pipes drain; a background grandchild holding them open must not keep us waiting.
-      graceTimer = setTimeout(() => finish(), 250);
+      this.graceTimer = setTimeout(() => this.finish(), 250);
     });
-    child.on('close', () => finish());
+    child.on('close', () => this.finish());
 
-    const timer = setTimeout(
+    this.timer = setTimeout(
       () => {
-        timedOut = true;
-        killGroup();
+        this.timedOut = true;
+        this.killGroup();
       },
       Math.max(1, opts.timeoutMs),
     );
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-  });
+    opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  private killGroup(): void {
+    const { child } = this;
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+    // A sandboxed hook's processes are in the sandbox's own session, not only in this group.
+    void this.opts.contained?.killAll();
+  }
+
+  private finish(extra: Partial<CommandRunResult> = {}): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+    this.child.stdin?.destroy();
+    this.resolve({
+      exitCode: this.exitCode,
+      signal: this.exitSignal,
+      stdout: this.stdout,
+      stderr: this.stderr,
+      timedOut: this.timedOut,
+      aborted: this.aborted,
+      durationMs: Date.now() - this.started,
+      ...extra,
+    });
+  }
 }

@@ -53,6 +53,65 @@ export function noOutputExpected(command: string): boolean {
 /** What the reference keeps of a persisted output in `stdout`. */
 export const HOOK_STDOUT_MAX_CHARS = 30_000;
 
+/** Bash: the reference's fields; a persisted output keeps its first {@link HOOK_STDOUT_MAX_CHARS} characters. */
+function bashResponse(data: Record<string, unknown>, persisted: { path: string; size: number } | undefined): unknown {
+  const raw = typeof data.output === 'string' ? data.output : '';
+  const output = raw.replace(/\n+$/, '');
+  return {
+    stdout: persisted ? output.slice(0, HOOK_STDOUT_MAX_CHARS) : output,
+    stderr: '',
+    interrupted: data.interrupted === true || data.timedOut === true,
+    isImage: false,
+    noOutputExpected: typeof data.command === 'string' ? noOutputExpected(data.command) : false,
+    // run_in_background: the task's id, as the reference's.
+    ...(isObject(data.background) && typeof data.background.taskId === 'string'
+      ? { backgroundTaskId: data.background.taskId }
+      : {}),
+    // The size of the output as the command printed it (the reference's count, final newline included).
+    ...(persisted
+      ? {
+          persistedOutputPath: persisted.path,
+          persistedOutputSize:
+            raw === ''
+              ? persisted.size
+              : Buffer.byteLength(raw) + (typeof data.omittedBytes === 'number' ? data.omittedBytes : 0),
+        }
+      : {}),
+  };
+}
+
+/** Read of a text file: the lines as in the file, counted as the reference counts them. */
+function readTextResponse(data: Record<string, unknown>, filePath: string, input: unknown): unknown {
+  // Our content is `cat -n` style (number, tab, line); the reference's is the lines themselves.
+  const numbered = typeof data.content === 'string' ? data.content : '';
+  let content =
+    numbered === ''
+      ? ''
+      : numbered
+          .split('\n')
+          .map((l) => l.replace(/^\s*\d+\t/, ''))
+          .join('\n');
+  // The reference splits the text at '\n': a final line break is followed by one more (empty)
+  // line, and an empty file has one line. We count the lines a line break ends.
+  let numLines = typeof data.numLines === 'number' ? data.numLines : 0;
+  let totalLines = typeof data.totalLines === 'number' ? data.totalLines : 0;
+  const startLine = typeof data.startLine === 'number' ? data.startLine : 1;
+  if (totalLines === 0) {
+    numLines = 1;
+    totalLines = 1;
+  } else if (data.endsWithNewline === true) {
+    if (numLines > 0 && startLine + numLines - 1 === totalLines) {
+      content += '\n';
+      numLines += 1;
+    }
+    totalLines += 1;
+  }
+  return {
+    type: 'text',
+    file: { filePath: givenPath(input, filePath), content, numLines, startLine, totalLines },
+  };
+}
+
 /**
  * The tool_response of a successful call. `input` is the input the tool ran with; `persisted`
  * says where a result too large to keep inline was stored.
@@ -68,31 +127,7 @@ export function hookToolResponse(
       data as unknown as McpToolOutput,
       typeof data.server === 'string' ? data.server : toolName,
     );
-  if (toolName === 'Bash' && isObject(data)) {
-    const raw = typeof data.output === 'string' ? data.output : '';
-    const output = raw.replace(/\n+$/, '');
-    return {
-      stdout: persisted ? output.slice(0, HOOK_STDOUT_MAX_CHARS) : output,
-      stderr: '',
-      interrupted: data.interrupted === true || data.timedOut === true,
-      isImage: false,
-      noOutputExpected: typeof data.command === 'string' ? noOutputExpected(data.command) : false,
-      // run_in_background: the task's id, as the reference's.
-      ...(isObject(data.background) && typeof data.background.taskId === 'string'
-        ? { backgroundTaskId: data.background.taskId }
-        : {}),
-      // The size of the output as the command printed it (the reference's count, final newline included).
-      ...(persisted
-        ? {
-            persistedOutputPath: persisted.path,
-            persistedOutputSize:
-              raw === ''
-                ? persisted.size
-                : Buffer.byteLength(raw) + (typeof data.omittedBytes === 'number' ? data.omittedBytes : 0),
-          }
-        : {}),
-    };
-  }
+  if (toolName === 'Bash' && isObject(data)) return bashResponse(data, persisted);
   if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string' && Array.isArray(data.notebook))
     return { type: 'notebook', file: { filePath: givenPath(input, data.filePath), cells: data.notebook } };
   // Skill: what the reference reports (success, commandName, allowedTools); the skill's text is the model's, not the hook's.
@@ -104,36 +139,8 @@ export function hookToolResponse(
     const { mtimeMs: _mtime, ...rest } = data;
     return rest;
   }
-  if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string') {
-    // Our content is `cat -n` style (number, tab, line); the reference's is the lines themselves.
-    const numbered = typeof data.content === 'string' ? data.content : '';
-    let content =
-      numbered === ''
-        ? ''
-        : numbered
-            .split('\n')
-            .map((l) => l.replace(/^\s*\d+\t/, ''))
-            .join('\n');
-    // The reference splits the text at '\n': a final line break is followed by one more (empty)
-    // line, and an empty file has one line. We count the lines a line break ends.
-    let numLines = typeof data.numLines === 'number' ? data.numLines : 0;
-    let totalLines = typeof data.totalLines === 'number' ? data.totalLines : 0;
-    const startLine = typeof data.startLine === 'number' ? data.startLine : 1;
-    if (totalLines === 0) {
-      numLines = 1;
-      totalLines = 1;
-    } else if (data.endsWithNewline === true) {
-      if (numLines > 0 && startLine + numLines - 1 === totalLines) {
-        content += '\n';
-        numLines += 1;
-      }
-      totalLines += 1;
-    }
-    return {
-      type: 'text',
-      file: { filePath: givenPath(input, data.filePath), content, numLines, startLine, totalLines },
-    };
-  }
+  if (toolName === 'Read' && isObject(data) && typeof data.filePath === 'string')
+    return readTextResponse(data, data.filePath, input);
   if (toolName === 'Write' && isObject(data) && isObject(input) && typeof data.filePath === 'string') {
     return {
       type: data.type,
