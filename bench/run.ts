@@ -35,6 +35,8 @@ import { startWorker, type BenchWorker } from './forkWorker';
 import { clusterSession, clusterUnavailable, startClusterBench } from './cluster';
 import { readEnvFile, SERVER_ENV_FILE } from '../test/cluster/cluster';
 import { TEMPORAL_SERVER_VERSION } from '../test/cluster/server';
+import { HEARTBEAT_THROTTLE_MS } from '../src/engine/heartbeats';
+import { measureResume, resumeRows } from './resume';
 
 const QUICK = process.argv.includes('--quick');
 export const STEPS = [
@@ -46,6 +48,7 @@ export const STEPS = [
   'batch',
   'history',
   'cost',
+  'resume',
   'breakdown',
 ] as const;
 export type Step = (typeof STEPS)[number];
@@ -566,7 +569,7 @@ export function costRows(ours: CostFigures, prev?: CostFigures | string): Row[] 
       verdict: verdict(ours.handoffMedian <= 30),
     },
     {
-      measure: `Temporal Cloud actions per tool call (the same sessions; from the histories: workflow and child starts, activities scheduled and retried, local activities as one per workflow task, timers, signals, updates; heartbeats: heartbeat() calls through the worker's 500 ms throttle, estimated)`,
+      measure: `Temporal Cloud actions per tool call (the same sessions; from the histories: workflow and child starts, activities scheduled and retried, local activities as one per workflow task, timers, signals, updates; heartbeats: heartbeat() calls through the worker's ${HEARTBEAT_THROTTLE_MS} ms throttle, estimated)`,
       inProcess: '—',
       temporal: act(ours),
       result: `${f1(ours.perCall.actions)}/call${prevNote(
@@ -684,6 +687,14 @@ async function main(): Promise<void> {
     await step('batch', async () => [await batchRow(ctx)]);
     await step('cost', () => costStep(ctx, worker, mkdtempSync(join(work, 'prev-store-'))));
     await step('history', () => historyRows(ctx, worker.rss));
+    await step('resume', async () =>
+      resumeRows(
+        await measureResume(
+          { client: ctx.client, address: server.address, fakeURL: fake.baseURL, book, work },
+          { runs: QUICK ? 1 : 3 },
+        ),
+      ),
+    );
     await step('breakdown', async () => {
       await breakdownStep(ctx);
       return [];

@@ -6,9 +6,8 @@ import { NativeConnection, Runtime, DefaultLogger, type ActivityInterceptorsFact
 import { bundleAgentWorkflows, createAgentWorker } from '../src/worker';
 import { SleepTool } from './sleepTool';
 import { throttledHeartbeats } from './historyStats';
-
-// The worker's heartbeat throttle (src/worker.ts: maxHeartbeatThrottleInterval / default, 500 ms).
-const HEARTBEAT_THROTTLE_MS = 500;
+// The worker's heartbeat throttle (src/worker.ts: maxHeartbeatThrottleInterval / default).
+import { HEARTBEAT_THROTTLE_MS } from '../src/engine/heartbeats';
 
 /**
  * Counts heartbeat() calls per activity attempt; 'heartbeats' answers how many calls there were

@@ -8,7 +8,8 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { loadShellParser, shellParserError } from './permissions/bashParser';
-import { workerLimits } from './workerLimits';
+import { shutdownGraceMs, workerLimits } from './workerLimits';
+import { HEARTBEAT_THROTTLE_MS } from './engine/heartbeats';
 import { bashSpoolCapBytes } from './tools/builtin/bash/process';
 import { TASK_QUEUE_DEFAULT, type SessionSinks } from './workflows/definitions';
 import { startSweeping } from './sandbox/reaper';
@@ -92,11 +93,14 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
-    // interrupted Bash dies well within two seconds. Tool calls send a keepalive every 500 ms
-    // (calls/heartbeat.ts); the throttle coalesces progress and the model's per-event
-    // heartbeats to the same rate.
-    maxHeartbeatThrottleInterval: '500 ms',
-    defaultHeartbeatThrottleInterval: '500 ms',
+    // interrupted Bash dies within two seconds. Activities send a keepalive every second
+    // (calls/heartbeat.ts, activities/runtime.ts); the throttle coalesces progress and the model's
+    // per-event heartbeats to the same rate — each heartbeat sent is a Temporal Cloud action
+    // (engine/heartbeats.ts: the numbers, and the timeouts they keep up with).
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
+    defaultHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
+    // SIGTERM/SIGINT: running activities get this long to finish, then are handed back (src/workerLimits.ts).
+    shutdownGraceTime: shutdownGraceMs(),
     // Activities, workflow tasks, cached workflows: sized per concurrent session (src/workerLimits.ts).
     ...workerLimits(),
     sinks: sessionSinks(),

@@ -6,6 +6,8 @@
 //   DURABLE_AGENT_MAX_ACTIVITIES        default 2 × sessions: a model call per session, plus tool batches
 //   DURABLE_AGENT_MAX_WORKFLOW_TASKS    default 20: workflow tasks are short and CPU-bound; more at
 //                                       once only queue for the CPU
+//   DURABLE_AGENT_SHUTDOWN_GRACE_MS     default 2000: after SIGTERM/SIGINT, how long running
+//                                       activities may still finish before they are handed back
 // Explicit `workerOptions` passed to createAgentWorker win over all of these.
 import type { WorkerOptions } from '@temporalio/worker';
 
@@ -38,4 +40,22 @@ export function workerLimits(
     // The SDK needs at least 2 when workflows are cached.
     maxConcurrentWorkflowTaskExecutions: Math.max(2, workflowTasks),
   };
+}
+
+/** Default time running activities get to finish after a shutdown begins (ms): a Read or an Edit finishes, a long Bash is handed back. */
+export const SHUTDOWN_GRACE_MS_DEFAULT = 2_000;
+
+/**
+ * The worker's shutdownGraceTime (ms): after Worker.shutdown (SIGTERM, SIGINT) it polls no more,
+ * lets running activities finish for this long, then cancels them with reason WORKER_SHUTDOWN and
+ * they hand themselves back (activities/runtime.ts): retried on another worker at once instead of
+ * after a heartbeat timeout. 0: handed back at once.
+ */
+export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.DURABLE_AGENT_SHUTDOWN_GRACE_MS;
+  if (raw === undefined || raw === '') return SHUTDOWN_GRACE_MS_DEFAULT;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`DURABLE_AGENT_SHUTDOWN_GRACE_MS=${raw}: expected a whole number of milliseconds (0 or more)`);
+  return n;
 }

@@ -5,11 +5,11 @@ import {
   type CompactContextResult,
   type CompactDeps,
 } from '../calls/compact';
-import { activityRuntime } from './runtime';
+import { withActivityRuntime } from './runtime';
 
 export function createCompactActivities(deps: CompactDeps) {
   async function compactContext(input: CompactContextInput): Promise<CompactContextResult> {
-    return compactContextWith(deps, input, activityRuntime());
+    return withActivityRuntime((rt) => compactContextWith(deps, input, rt));
   }
   return { compactContext };
 }

@@ -4,11 +4,11 @@
 // the transcript store's two operations (src/calls/transcript.ts).
 import { callModelWith, type CallModelInput, type ModelCallOutcome, type ModelDeps } from '../calls/model';
 import { createTranscriptCalls } from '../calls/transcript';
-import { activityRuntime } from './runtime';
+import { withActivityRuntime } from './runtime';
 
 export function createModelActivities(deps: ModelDeps) {
   async function callModel(input: CallModelInput): Promise<ModelCallOutcome> {
-    return callModelWith(deps, input, activityRuntime());
+    return withActivityRuntime((rt) => callModelWith(deps, input, rt));
   }
   const { appendTranscript, loadTranscript } = createTranscriptCalls(deps);
   return { callModel, appendTranscript, loadTranscript };

@@ -7,6 +7,7 @@
 import { Context } from '@temporalio/activity';
 import type { SessionResult } from '../workflows/definitions';
 import { prepareAgentWorktree, settleAgentWorktree } from '../calls/agentWorktree';
+import { withActivityRuntime } from './runtime';
 import type { AgentWorktreeReady } from '../engine/subagents';
 export type { AgentWorktreeReady } from '../engine/subagents';
 
@@ -50,5 +51,13 @@ export function createSubagentActivities() {
     return { result, ...(kept ? { worktree: kept } : {}) };
   }
 
-  return { awaitSubagent, prepareAgentWorktree, settleAgentWorktree, awaitAgentTask };
+  // The worktree steps run git and copy files: kept alive under the tool activities' short heartbeat timeout.
+  return {
+    awaitSubagent,
+    prepareAgentWorktree: (input: Parameters<typeof prepareAgentWorktree>[0]) =>
+      withActivityRuntime(() => prepareAgentWorktree(input)),
+    settleAgentWorktree: (input: Parameters<typeof settleAgentWorktree>[0]) =>
+      withActivityRuntime(() => settleAgentWorktree(input)),
+    awaitAgentTask,
+  };
 }

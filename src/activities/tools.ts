@@ -1,5 +1,6 @@
 // The tool activities: the cores of src/calls/tools.ts (the one pipeline with its execution ledger)
-// with the activity's runtime — its heartbeats, cancellation signal, attempt and call key.
+// with the activity's runtime — its heartbeats, cancellation signal, attempt and call key — its
+// keepalive, and handing the attempt back when the worker shuts down (runtime.ts).
 import {
   createToolCalls,
   type FinishSubagentInput,
@@ -8,13 +9,16 @@ import {
   type ToolDeps,
 } from '../calls/tools';
 import type { ToolRunResult } from '../engine/turn';
-import { activityRuntime } from './runtime';
+import { withActivityRuntime } from './runtime';
+
+/** A call the worker's shutdown stopped: the pipeline's interrupted record, which is handed back instead. */
+const stopped = (r: ToolRunResult): boolean => r.kind === 'done' && r.record.status === 'interrupted';
 
 export function createToolActivities(deps: ToolDeps) {
   const calls = createToolCalls(deps);
 
   async function runToolUse(input: RunToolUseInput): Promise<ToolRunResult> {
-    return calls.runToolCall(input, activityRuntime());
+    return withActivityRuntime((rt) => calls.runToolCall(input, rt), stopped);
   }
 
   /**
@@ -22,12 +26,15 @@ export function createToolActivities(deps: ToolDeps) {
    * activity: a recorded result, an `ask`, a failure, or the resolved child session to start.
    */
   async function prepareSubagent(input: RunToolUseInput): Promise<SubagentPrepared> {
-    return calls.prepareSubagent(input, activityRuntime());
+    return withActivityRuntime(
+      (rt) => calls.prepareSubagent(input, rt),
+      (r) => r.kind !== 'ready' && stopped(r),
+    );
   }
 
   /** The post-call phase: the child's final text through result mapping, size policy, PostToolUse hooks. */
   async function finishSubagent(input: FinishSubagentInput): Promise<ToolRunResult> {
-    return calls.finishSubagent(input, activityRuntime());
+    return withActivityRuntime((rt) => calls.finishSubagent(input, rt), stopped);
   }
 
   return {

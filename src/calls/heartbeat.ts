@@ -2,8 +2,10 @@
 // the server, and the only way a cancellation (an interrupt) reaches a running activity: its
 // answer says "cancel requested". So: a heartbeat right away when the tool reports progress (the
 // worker's throttle coalesces bursts), and otherwise a keepalive only once the call has run for
-// `firstMs` and then every `idleMs` — a Read that takes 20 ms sends none, a 30 s Bash two a second.
-// Measured effect: BENCHMARKS.md ("Heartbeats").
+// `firstMs` and then every `idleMs` — a Read that takes 20 ms sends none, a 30 s Bash one a second
+// (engine/heartbeats.ts: the timeouts these keep up with). Measured effect: BENCHMARKS.md
+// ("Heartbeats", "Resume").
+import { KEEPALIVE_MS } from '../engine/heartbeats';
 
 export interface HeartbeatPolicy {
   /** The first keepalive, after the call has run this long (ms). */
@@ -12,11 +14,16 @@ export interface HeartbeatPolicy {
   idleMs: number;
 }
 
-export const TOOL_HEARTBEATS: HeartbeatPolicy = { firstMs: 300, idleMs: 500 };
+export const TOOL_HEARTBEATS: HeartbeatPolicy = { firstMs: 300, idleMs: KEEPALIVE_MS };
+
+/** An activity's own keepalive (activities/runtime.ts): from its start, whatever its core is doing. */
+export const ACTIVITY_KEEPALIVE: HeartbeatPolicy = { firstMs: KEEPALIVE_MS, idleMs: KEEPALIVE_MS };
 
 export interface Heartbeats {
   /** The tool reported progress: heartbeat now (its details are the caller's). */
   progress(): void;
+  /** Something else just heartbeated: the next keepalive is due `idleMs` from now. */
+  sent(): void;
   stop(): void;
 }
 
@@ -50,6 +57,9 @@ export function startHeartbeats(
   arm(policy.firstMs);
   return {
     progress: beat,
+    sent() {
+      if (!stopped) arm(policy.idleMs);
+    },
     stop() {
       stopped = true;
       if (timer !== undefined) timers.clearTimeout(timer);

@@ -50,7 +50,7 @@ export type LedgerRunResult = ToolRunResult | { kind: 'ready'; resume: SubagentR
 
 export function unknownOutcomeMessage(block: ToolUseBlock, summary: string): string {
   return (
-    `The outcome of this ${block.name} call is unknown: the worker running it was lost while it ran, ` +
+    `The outcome of this ${block.name} call is unknown: the worker running it was lost (or shut down) while it ran, ` +
     `and it was not re-run because ${block.name} is not idempotent. The call was: ${summary} ` +
     `(input ${inputPreview(block.input)}). Check the current state before deciding whether to run it again.`
   );

@@ -105,7 +105,7 @@ export interface ToolDeps {
   payloads?: PayloadStore;
   /** Hooks the worker adds programmatically (library users), merged with the session's. */
   hooks?: HooksConfig;
-  /** When tool calls heartbeat (default TOOL_HEARTBEATS: on progress, else a keepalive after 300 ms and every 500 ms). */
+  /** When tool calls heartbeat (default TOOL_HEARTBEATS: on progress, else a keepalive after 300 ms and every second: engine/heartbeats.ts). */
   heartbeats?: HeartbeatPolicy;
   /** Where a session's tool settings are stored once (tool activities get a reference: `settingsRef`). */
   toolSettings?: ToolSettingsStore;

@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   'MEMORY_MISSING',
   /** A linked worktree's control files came with a checkout and differ from the main checkout's; the session was not started (or a schedule's firing refused). */
   'CHECKOUT_NOT_TRUSTED',
+  /** The worker shut down (SIGTERM, SIGINT) while the activity ran: handed back, to be retried on another worker (failure type of an activity attempt). */
+  'WORKER_SHUTDOWN',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -121,7 +121,10 @@ export interface SessionInput {
   streamingToolExecution?: boolean;
   /** Task queue of the activities that touch the working directory (a queue per host/workspace). */
   toolTaskQueue?: string;
-  /** Heartbeat timeout of tool activities: how soon a lost worker is noticed. Default 30 s. */
+  /**
+   * Heartbeat timeout of tool activities: how soon a lost worker is noticed. Default 5 s for tool
+   * calls (engine/heartbeats.ts; 30 s before 0.3.0), 30 s for background tasks and agents.
+   */
   toolHeartbeatTimeoutMs?: number;
   /** Continue-as-new once a run's history passes this many bytes (or when the server suggests). */
   maxHistoryBytesPerRun?: number;

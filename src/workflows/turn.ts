@@ -53,6 +53,7 @@ import { managedModelStep, newModelStepState, type ManagedModelStep } from './mo
 import { toolSession } from './toolSettings';
 import { isAgentTool } from '../engine/subagents';
 import { activityIds } from '../engine/ids';
+import { MODEL_HEARTBEAT_TIMEOUT_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../engine/heartbeats';
 import { runSubagentCall } from './subagent';
 import {
   APPROVAL_OUTCOME_PATCH,
@@ -77,9 +78,9 @@ import { compact, failedCallRecord, recordTurnEnd, transientFailureOf, turnResul
 const model = proxyActivities<ModelActivities>({
   // A long answer (a large max_tokens) may stream for many minutes; heartbeats detect a lost worker.
   startToCloseTimeout: '60 minutes',
-  // Heartbeats come with every streamed event and every 5 s while waiting: 20 s without one
+  // Heartbeats come with every streamed event and a keepalive every second: 10 s without one
   // means the worker is gone, and the call is tried again (elsewhere) after a backoff.
-  heartbeatTimeout: '20 seconds',
+  heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT_MS,
   retry: { maximumAttempts: 1 },
   cancellationType: 'WAIT_CANCELLATION_COMPLETED',
 });
@@ -87,7 +88,7 @@ const model = proxyActivities<ModelActivities>({
 // A compaction is a model call too: one attempt, heartbeats, waited out by the model step.
 const compaction = proxyActivities<CompactionActivities>({
   startToCloseTimeout: '60 minutes',
-  heartbeatTimeout: '20 seconds',
+  heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT_MS,
   retry: { maximumAttempts: 1 },
   cancellationType: 'WAIT_CANCELLATION_COMPLETED',
 });
@@ -102,7 +103,7 @@ const descriptions = proxyLocalActivities<DescribeActivities>({
 function toolActivityOptions(input: TurnWorkflowInput): ActivityOptions {
   return {
     startToCloseTimeout: '15 minutes',
-    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? 30_000,
+    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? TOOL_HEARTBEAT_TIMEOUT_MS,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
     cancellationType: 'WAIT_CANCELLATION_COMPLETED',
     ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),

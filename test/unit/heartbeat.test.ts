@@ -1,8 +1,13 @@
-// unit: when a tool activity heartbeats (activities/heartbeat.ts): none for a short call, a
+// unit: when a tool activity heartbeats (calls/heartbeat.ts): none for a short call, a
 // keepalive after firstMs and then every idleMs, at once on progress (which restarts the wait).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHeartbeats, TOOL_HEARTBEATS, type Timers } from '../../src/calls/heartbeat';
+import { ACTIVITY_KEEPALIVE, startHeartbeats, TOOL_HEARTBEATS, type Timers } from '../../src/calls/heartbeat';
+import {
+  HEARTBEAT_THROTTLE_MS,
+  MODEL_HEARTBEAT_TIMEOUT_MS,
+  TOOL_HEARTBEAT_TIMEOUT_MS,
+} from '../../src/engine/heartbeats';
 
 /** A virtual clock: advance(ms) fires due timers in order. */
 function clock() {
@@ -69,7 +74,32 @@ test('unit: progress heartbeats at once and restarts the keepalive wait', () => 
   );
 });
 
-test('unit: the tool default keeps a cancellation within half a second', () => {
-  assert.ok(TOOL_HEARTBEATS.idleMs <= 500);
-  assert.ok(TOOL_HEARTBEATS.firstMs <= TOOL_HEARTBEATS.idleMs);
+test('unit: sent() (another heartbeat went out) moves the next keepalive without sending', () => {
+  const c = clock();
+  const sent: number[] = [];
+  const hb = startHeartbeats(() => sent.push(c.now()), { firstMs: 1000, idleMs: 1000 }, c.t);
+  c.advance(900);
+  hb.sent();
+  c.advance(900);
+  hb.sent();
+  c.advance(1500);
+  hb.stop();
+  hb.sent();
+  c.advance(5000);
+  assert.deepEqual(sent, [2800], 'one keepalive, 1000 ms after the last sent(); none after stop');
+  assert.equal(c.pending(), 0);
+});
+
+test('unit: the keepalives keep up with the heartbeat timeouts, and a cancellation arrives within two seconds', () => {
+  // The longest a living worker's call goes without a heartbeat reaching the server: the idle
+  // keepalive plus one throttle interval. Half the timeout at most: a loaded machine's timers run late.
+  for (const policy of [TOOL_HEARTBEATS, ACTIVITY_KEEPALIVE]) {
+    assert.ok(policy.idleMs + HEARTBEAT_THROTTLE_MS <= TOOL_HEARTBEAT_TIMEOUT_MS / 2);
+    assert.ok(policy.firstMs + HEARTBEAT_THROTTLE_MS <= TOOL_HEARTBEAT_TIMEOUT_MS / 2);
+  }
+  assert.ok(ACTIVITY_KEEPALIVE.idleMs + HEARTBEAT_THROTTLE_MS <= MODEL_HEARTBEAT_TIMEOUT_MS / 2);
+  assert.ok(TOOL_HEARTBEATS.idleMs + HEARTBEAT_THROTTLE_MS <= 2_000, 'an interrupted Bash learns of it within 2 s');
+  assert.ok(TOOL_HEARTBEATS.firstMs <= TOOL_HEARTBEATS.idleMs, 'a Read (20 ms) sends none');
+  // The previous release's model calls heartbeat every 5 s while they wait: still in time on an old worker.
+  assert.ok(MODEL_HEARTBEAT_TIMEOUT_MS >= 2 * 5_000);
 });

@@ -2,7 +2,7 @@
 // per concurrent session, 3 cached workflows and 2 activity slots; 20 workflow tasks at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { workerLimits } from '../../src/workerLimits';
+import { shutdownGraceMs, workerLimits } from '../../src/workerLimits';
 
 test('unit: worker limits default to 50 sessions per worker', () => {
   assert.deepEqual(workerLimits({}), {
@@ -38,4 +38,12 @@ test('unit: a limit that is not a positive integer is refused with its name', ()
       new RegExp(`DURABLE_AGENT_WORKER_SESSIONS=${bad.replace('.', '\\.')}: expected a positive integer`),
     );
   }
+});
+
+test('unit: the shutdown grace defaults to 2 s; DURABLE_AGENT_SHUTDOWN_GRACE_MS sets it, 0 included; a bad value is an error', () => {
+  assert.equal(shutdownGraceMs({}), 2000);
+  assert.equal(shutdownGraceMs({ DURABLE_AGENT_SHUTDOWN_GRACE_MS: '0' }), 0);
+  assert.equal(shutdownGraceMs({ DURABLE_AGENT_SHUTDOWN_GRACE_MS: '15000' }), 15000);
+  assert.throws(() => shutdownGraceMs({ DURABLE_AGENT_SHUTDOWN_GRACE_MS: '2s' }), /DURABLE_AGENT_SHUTDOWN_GRACE_MS=2s/);
+  assert.throws(() => shutdownGraceMs({ DURABLE_AGENT_SHUTDOWN_GRACE_MS: '-1' }), /whole number/);
 });
