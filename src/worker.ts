@@ -8,7 +8,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { loadShellParser, shellParserError } from './permissions/bashParser';
-import { shutdownGraceMs, workerLimits } from './workerLimits';
+import { shutdownGraceMs, STICKY_QUEUE_TIMEOUT_MS, workerLimits } from './workerLimits';
 import { HEARTBEAT_THROTTLE_MS } from './engine/heartbeats';
 import { bashSpoolCapBytes } from './tools/builtin/bash/process';
 import { TASK_QUEUE_DEFAULT, type SessionSinks } from './workflows/definitions';
@@ -101,6 +101,11 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     defaultHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
     // SIGTERM/SIGINT: running activities get this long to finish, then are handed back (src/workerLimits.ts).
     shutdownGraceTime: shutdownGraceMs(),
+    // A workflow task for a workflow this worker has cached waits this long on its sticky queue, then
+    // goes to the shared queue (another worker replays the workflow). The SDK's 10 s was most of what
+    // a SIGKILL cost a session after its tool call resumed (BENCHMARKS.md "Resume"); a living worker
+    // starts such a task in milliseconds, tens of them under load.
+    stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT_MS,
     // Activities, workflow tasks, cached workflows: sized per concurrent session (src/workerLimits.ts).
     ...workerLimits(),
     sinks: sessionSinks(),

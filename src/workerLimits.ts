@@ -59,3 +59,6 @@ export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): number {
     throw new Error(`DURABLE_AGENT_SHUTDOWN_GRACE_MS=${raw}: expected a whole number of milliseconds (0 or more)`);
   return n;
 }
+
+/** How long a workflow task waits for this worker on its sticky queue before any worker may take it (ms; the SDK's default is 10 s). */
+export const STICKY_QUEUE_TIMEOUT_MS = 3_000;

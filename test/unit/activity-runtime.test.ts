@@ -1,0 +1,75 @@
+// unit: what every call activity does around its core (activities/runtime.ts, issue 35), in the
+// SDK's MockActivityEnvironment: a keepalive that resends the core's last details while the core
+// is quiet; a worker shutdown's cancellation hands the attempt back (retryable WORKER_SHUTDOWN,
+// benign) whether the core threw or returned its "stopped" result; the workflow's own cancellation
+// (an interrupt) keeps the core's answer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { withActivityRuntime } from '../../src/activities/runtime';
+import { KEEPALIVE_MS } from '../../src/engine/heartbeats';
+
+/** A core that waits until its signal aborts, then answers `stopped` (as the tool pipeline does) or throws. */
+const stoppable =
+  (how: 'return' | 'throw') =>
+  (rt: { signal: AbortSignal; heartbeat(d?: unknown): void }): Promise<string> =>
+    new Promise((resolve, reject) => {
+      rt.heartbeat({ phase: 'started' });
+      rt.signal.addEventListener('abort', () =>
+        how === 'return' ? resolve('stopped') : reject(new Error('aborted by the signal')),
+      );
+    });
+
+test('unit: a quiet core is kept alive: its last details resent about every KEEPALIVE_MS', async () => {
+  const env = new MockActivityEnvironment();
+  const beats: unknown[] = [];
+  env.on('heartbeat', (d: unknown) => beats.push(d));
+  const r = await env.run(() =>
+    withActivityRuntime(async (rt) => {
+      rt.heartbeat({ phase: 'started' });
+      await sleep(KEEPALIVE_MS * 2.6);
+      return 'done';
+    }),
+  );
+  assert.equal(r, 'done');
+  assert.ok(beats.length >= 2 && beats.length <= 4, `the core's one heartbeat and 1–3 keepalives: ${beats.length}`);
+  assert.ok(
+    beats.every((d) => JSON.stringify(d) === '{"phase":"started"}'),
+    JSON.stringify(beats),
+  );
+  const after = beats.length;
+  await sleep(KEEPALIVE_MS * 1.5);
+  assert.equal(beats.length, after, 'nothing once the activity ended');
+});
+
+for (const how of ['return', 'throw'] as const) {
+  test(`unit: a worker shutdown hands the attempt back (the core ${how === 'return' ? 'answered "stopped"' : 'threw'})`, async () => {
+    const env = new MockActivityEnvironment();
+    const run = env.run(() => withActivityRuntime(stoppable(how), (r) => r === 'stopped'));
+    await sleep(50);
+    env.cancel('WORKER_SHUTDOWN');
+    await assert.rejects(run, (err: unknown) => {
+      assert.ok(err instanceof ApplicationFailure, String(err));
+      assert.equal(err.type, 'WORKER_SHUTDOWN');
+      assert.equal(err.nonRetryable, false);
+      assert.equal(err.category, ApplicationFailureCategory.BENIGN);
+      assert.match(err.message, /shut down .*handed back/);
+      return true;
+    });
+  });
+}
+
+test("unit: the workflow's cancellation (an interrupt) keeps the core's answer and its error", async () => {
+  const env = new MockActivityEnvironment();
+  const run = env.run(() => withActivityRuntime(stoppable('return'), (r) => r === 'stopped'));
+  await sleep(50);
+  env.cancel('CANCELLED');
+  assert.equal(await run, 'stopped');
+  const env2 = new MockActivityEnvironment();
+  const run2 = env2.run(() => withActivityRuntime(stoppable('throw')));
+  await sleep(50);
+  env2.cancel('CANCELLED');
+  await assert.rejects(run2, /aborted by the signal/);
+});
