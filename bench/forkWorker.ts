@@ -2,12 +2,13 @@
 // that its RSS is its own; shared by bench/run.ts and bench/cluster.ts.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import type { HeartbeatCount } from './worker';
 
 export interface BenchWorker {
   child: ChildProcess;
   rss: () => Promise<number>;
   /** Heartbeat calls since the last question and those estimated to reach the server (bench/worker.ts); NaN from a worker that does not count. */
-  heartbeats: () => Promise<{ calls: number; sent: number }>;
+  heartbeats: () => Promise<{ calls: number; sent: number; byType?: HeartbeatCount['byType'] }>;
   stop: () => Promise<void>;
 }
 
@@ -43,8 +44,8 @@ export function startWorker(env: Record<string, string>, script = join(__dirname
         rss: async () => (await ask<{ rss?: number }>('rss'))?.rss ?? NaN,
         // An older build's worker does not answer: NaN after a short wait.
         heartbeats: async () => {
-          const h = await ask<{ calls?: number; sent?: number }>('heartbeats', 1000);
-          return { calls: h?.calls ?? NaN, sent: h?.sent ?? NaN };
+          const h = await ask<Partial<HeartbeatCount>>('heartbeats', 1000);
+          return { calls: h?.calls ?? NaN, sent: h?.sent ?? NaN, ...(h?.byType ? { byType: h.byType } : {}) };
         },
         stop: async () => {
           child.send({ type: 'stop' });

@@ -9,13 +9,20 @@ import { throttledHeartbeats } from './historyStats';
 // The worker's heartbeat throttle (src/worker.ts: maxHeartbeatThrottleInterval / default).
 import { HEARTBEAT_THROTTLE_MS } from '../src/engine/heartbeats';
 
+/** Heartbeat calls and estimated sends; by activity type also the sends at the old 500 ms throttle and the attempts' run time (ms). */
+export interface HeartbeatCount {
+  calls: number;
+  sent: number;
+  byType: Record<string, { calls: number; sent: number; sentAt500ms: number; ms: number }>;
+}
+
 /**
  * Counts heartbeat() calls per activity attempt; 'heartbeats' answers how many calls there were
  * since the last question and how many of them reached the server after the throttle (estimated
  * by throttledHeartbeats: the SDK sends no event we could count here).
  */
-function heartbeatCounter(): { factory: ActivityInterceptorsFactory; take: () => { calls: number; sent: number } } {
-  const done: Array<{ calls: number[]; end: number }> = [];
+function heartbeatCounter(): { factory: ActivityInterceptorsFactory; take: () => HeartbeatCount } {
+  const done: Array<{ calls: number[]; start: number; end: number; type: string }> = [];
   const factory: ActivityInterceptorsFactory = (ctx) => {
     if (ctx.info.isLocal) return {}; // a local activity's heartbeat() does nothing
     const calls: number[] = [];
@@ -28,20 +35,30 @@ function heartbeatCounter(): { factory: ActivityInterceptorsFactory; take: () =>
     return {
       inbound: {
         execute: async (input, next) => {
+          const start = performance.now();
           try {
             return await next(input);
           } finally {
-            done.push({ calls, end: performance.now() });
+            done.push({ calls, start, end: performance.now(), type: ctx.info.activityType });
           }
         },
       },
     };
   };
-  const take = (): { calls: number; sent: number } => {
+  const take = (): HeartbeatCount => {
     const all = done.splice(0);
+    const byType: HeartbeatCount['byType'] = {};
+    for (const a of all) {
+      const t = (byType[a.type] ??= { calls: 0, sent: 0, sentAt500ms: 0, ms: 0 });
+      t.calls += a.calls.length;
+      t.sent += throttledHeartbeats(a.calls, a.end, HEARTBEAT_THROTTLE_MS);
+      t.sentAt500ms += throttledHeartbeats(a.calls, a.end, 500);
+      t.ms += a.end - a.start;
+    }
     return {
       calls: all.reduce((n, a) => n + a.calls.length, 0),
       sent: all.reduce((n, a) => n + throttledHeartbeats(a.calls, a.end, HEARTBEAT_THROTTLE_MS), 0),
+      byType,
     };
   };
   return { factory, take };

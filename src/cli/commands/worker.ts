@@ -114,7 +114,14 @@ async function runWorker(o: WorkerOpts): Promise<void> {
     }
     console.log(`deployment: ${deployment.deploymentName}/${deployment.buildId} is the current version`);
   }
-  await Promise.race([waitForSignal(), running]);
+  const signalled = await Promise.race([waitForSignal().then(() => true), running.then(() => false)]);
+  if (signalled) {
+    // The running calls are handed back: retried on another worker at once (docs/deployment.md "What a crash costs").
+    const { shutdownGraceMs } = await import('../../workerLimits');
+    console.log(
+      `worker: shutting down; running calls get ${shutdownGraceMs() / 1000} s to finish, then are handed back to other workers`,
+    );
+  }
   if (worker.getState() === 'RUNNING') worker.shutdown();
   await running.finally(() => demo?.close());
 }
