@@ -1,7 +1,7 @@
 // unit: the bench's history counting (bench/historyStats.ts, issue 33) and its row selection and
 // merging (bench/run.ts): events and bytes, payload bytes, Temporal Cloud actions, the turn-boundary
 // hand-off, heartbeats after the throttle, /proc CPU, --only, rows written alone, the added wall time
-// over the in-process runner (rounds pooled), the levers' arguments.
+// over the in-process runner (rounds pooled), the levers' and the replay cost's arguments.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { temporal } from '@temporalio/proto';
@@ -27,6 +27,7 @@ import {
   type SessionCost,
 } from '../../bench/historyCost';
 import { parseLeverArgs, DEFAULT_VARIANTS } from '../../bench/levers';
+import { parseReplayArgs } from '../../bench/replayCost';
 
 const ET = temporal.api.enums.v1.EventType;
 // protobufjs types 64-bit fields as Long; plain numbers encode and read the same.
@@ -274,4 +275,18 @@ test('unit: the levers take name=JSON variants and --rounds, else the built-in l
   assert.throws(() => parseLeverArgs(['a=[1]']), /expected a JSON object/);
   assert.throws(() => parseLeverArgs(['--rounds', '0']), /positive integer/);
   assert.throws(() => parseLeverArgs(['nojson']), /name=JSON/);
+});
+
+test('unit: the replay cost records or replays, with bundles to compare', () => {
+  assert.deepEqual(parseReplayArgs(['--record', 'f.json']), { record: 'f.json', steps: 16, rounds: 5, dirs: [] });
+  assert.deepEqual(parseReplayArgs(['--replay', 'f.json', '--rounds', '2', 'a', 'b']), {
+    replay: 'f.json',
+    steps: 16,
+    rounds: 2,
+    dirs: ['a', 'b'],
+  });
+  assert.throws(() => parseReplayArgs([]), /either --record FILE or --replay FILE/);
+  assert.throws(() => parseReplayArgs(['--record', 'a', '--replay', 'b']), /either/);
+  assert.throws(() => parseReplayArgs(['--replay', 'f', '--rounds', 'x']), /positive integer/);
+  assert.throws(() => parseReplayArgs(['--replay', 'f', '--fast']), /unknown flag/);
 });
