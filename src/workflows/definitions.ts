@@ -15,7 +15,7 @@ import type {
   SessionStatusName,
 } from '../engine/session';
 import type { OutageState } from '../engine/retry';
-import type { DiscardedExecution, StreamedToolUse } from '../engine/streaming';
+import type { DiscardedExecution, StreamedToolUseSignal } from '../engine/streaming';
 import type { MonitorEventBatch } from '../engine/monitorTasks';
 import type { ControlWrite, DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { ContextSettings } from '../engine/contextWindow';
@@ -430,8 +430,8 @@ export const monitorEventSignal = defineSignal<[MonitorEventBatch]>(SIGNALS.moni
  * recorded before ran every Agent call in the foreground (and refused both keys).
  */
 export const BACKGROUND_AGENTS_PATCH = 'background-agents';
-/** From the turn's own model activity: a tool_use block that is complete while the message streams. */
-export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
+/** From the turn's own model activity: tool_use blocks that are complete while the message streams. */
+export const streamedToolUseSignal = defineSignal<[StreamedToolUseSignal]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */
 export const outageSignal = defineSignal<[OutageState | null]>(SIGNALS.outage);
 export const turnProgressQuery = defineQuery<{
