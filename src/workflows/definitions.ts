@@ -366,6 +366,11 @@ export const SESSION_START_SOURCES_PATCH = 'session-start-sources';
  */
 export const LOCAL_TURN_STORES_PATCH = 'local-turn-stores';
 /**
+ * The end-of-turn writes as ONE local activity (recordTurnEnd) instead of two (issue 33: one event
+ * and its bytes less per turn); asked first, so a turn under it records no local-turn-stores marker.
+ */
+export const TURN_END_ONE_WRITE_PATCH = 'turn-end-one-write';
+/**
  * The session stores its tool settings once per run (local activity storeToolSettings) and its
  * turns' tool activities carry the reference (`toolSettingsRef`) instead of the whole settings.
  */
