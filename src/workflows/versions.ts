@@ -311,7 +311,7 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: TURN_END_ONE_WRITE_PATCH,
-    since: '289de4a',
+    since: 'ea02c35',
     workflows: ['turn'],
     release: '0.3.0',
     retireIn: '0.4.0',
