@@ -3,10 +3,13 @@
 // per tool call — each a difference of two sessions (N and M steps of 3 parallel Reads of 2 KB
 // files) in one run, so a session's fixed costs cancel. Also the event-by-event breakdown of one
 // turn (`--only breakdown`). Counting lives in ./historyStats (pure, unit-tested).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
 import { startSession, type SessionOptions } from '../src/client';
+import { runLocalSession } from '../src/local/runSession';
+import { SleepTool } from './sleepTool';
 import type { ScriptBook } from './scenarios';
 import { readsScript } from './scenarios';
 import {
@@ -35,6 +38,8 @@ export interface CostCtx {
   book: ScriptBook;
   work: string;
   serverPid: number | undefined;
+  /** The fake Messages API: the in-process runs of the same sessions (the added wall time's baseline) need it. */
+  fakeURL?: string;
 }
 
 /** A worker the cost rows run against: ours, or the previous release's build. */
@@ -153,6 +158,10 @@ export interface CostFigures {
   handoffStartedMedian: number;
   handoffs: number;
   sessionMs: [number, number];
+  /** Per round: the wall time a step adds over the in-process runner ((long − short) / steps, Temporal − in-process); empty without in-process runs. */
+  addedWallMs: number[];
+  /** Per round: the in-process runner's wall time per step (the baseline). */
+  localStepMs: number[];
 }
 
 /** Per step and per tool call: (long − short) / (its extra steps), so the session's fixed costs cancel. */
@@ -194,7 +203,37 @@ export function costFigures(label: string, long: SessionCost, short: SessionCost
     ),
     handoffs: h.length,
     sessionMs: [long.ms, short.ms],
+    addedWallMs: [],
+    localStepMs: [],
   };
+}
+
+/** Two sessions' costs as one (the rounds of a run): sums, and the hand-offs of both. */
+export function sumCost(a: SessionCost, b: SessionCost): SessionCost {
+  return {
+    steps: a.steps + b.steps,
+    events: a.events + b.events,
+    bytes: a.bytes + b.bytes,
+    workerCpuMs: a.workerCpuMs + b.workerCpuMs,
+    serverCpuMs: a.serverCpuMs + b.serverCpuMs,
+    actions: addActions(a.actions, b.actions),
+    heartbeats: a.heartbeats + b.heartbeats,
+    heartbeatCalls: a.heartbeatCalls + b.heartbeatCalls,
+    handoff: [...a.handoff, ...b.handoff],
+    ms: a.ms + b.ms,
+  };
+}
+
+/**
+ * The wall time a step adds over the in-process runner, from one round: the Temporal sessions'
+ * difference per step less the in-process sessions' difference per step (fixed costs cancel).
+ */
+export function addedWallPerStep(
+  temporal: { long: number; short: number },
+  local: { long: number; short: number },
+  steps: number,
+): number {
+  return (temporal.long - temporal.short - (local.long - local.short)) / steps;
 }
 
 export function costFiles(work: string): string[] {
@@ -205,13 +244,77 @@ export function costFiles(work: string): string[] {
   });
 }
 
-export async function measureCost(ctx: CostCtx, w: CostWorker): Promise<CostFigures> {
+/** The same session in the in-process runner (no Temporal): its wall time in ms. */
+export async function runLocalCostSession(ctx: CostCtx, key: string, steps: number, files: string[]): Promise<number> {
+  if (!ctx.fakeURL) throw new Error('bench: the in-process cost sessions need the fake API (CostCtx.fakeURL)');
+  const fakeURL = ctx.fakeURL;
+  ctx.book.add(key, readsScript(steps, files));
+  const t0 = performance.now();
+  const r = await runLocalSession(
+    {
+      permissionMode: 'bypassPermissions',
+      model: { model: 'bench', maxTokens: 1024 },
+      maxTurns: 500,
+      cwd: ctx.work,
+      prompt: `bench:${key}`,
+    },
+    {
+      anthropic: () => new Anthropic({ apiKey: 'bench', baseURL: fakeURL, maxRetries: 0 }),
+      storeDir: mkdtempSync(join(ctx.work, 'cost-store-')),
+      tools: [SleepTool],
+    },
+  );
+  const ms = performance.now() - t0;
+  if (r.status !== 'completed') throw new Error(`bench: the in-process cost session ${key} ended ${r.status}`);
+  return ms;
+}
+
+/**
+ * The cost figures of each worker, from `rounds` rounds that take the workers (and the in-process
+ * runner, when `ctx.fakeURL` is set) in turn, so that the machine's load falls on all of them alike:
+ * each round a short and a long session per worker. Events, bytes, CPU and actions are summed over
+ * the rounds; the hand-offs pooled; the added wall time kept per round.
+ */
+export async function measureCostRounds(ctx: CostCtx, workers: CostWorker[], rounds = 1): Promise<CostFigures[]> {
   const files = costFiles(ctx.work);
-  const tag = w.label.replace(/\W+/g, '-');
-  await runCostSession(ctx, w, `cost-warm-${tag}`, 2, files); // the worker's caches, the bundle's first run
-  const short = await runCostSession(ctx, w, `cost-m-${tag}`, COST_STEPS.m, files);
-  const long = await runCostSession(ctx, w, `cost-n-${tag}`, COST_STEPS.n, files);
-  return costFigures(w.label, long, short, COST_STEPS.reads);
+  const { n, m, reads } = COST_STEPS;
+  const tag = (w: CostWorker): string => w.label.replace(/\W+/g, '-');
+  // The workers' caches, the bundle's first run.
+  for (const w of workers) await runCostSession(ctx, w, `cost-warm-${tag(w)}`, 2, files);
+  if (ctx.fakeURL) await runLocalCostSession(ctx, 'cost-warm-local', 2, files);
+  const acc = workers.map(() => ({
+    long: undefined as SessionCost | undefined,
+    short: undefined as SessionCost | undefined,
+    wall: [] as number[],
+  }));
+  const local: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const walls: Array<{ long: number; short: number }> = [];
+    for (const [i, w] of workers.entries()) {
+      const short = await runCostSession(ctx, w, `cost-m-${tag(w)}-${r}`, m, files);
+      const long = await runCostSession(ctx, w, `cost-n-${tag(w)}-${r}`, n, files);
+      const a = acc[i]!;
+      a.short = a.short ? sumCost(a.short, short) : short;
+      a.long = a.long ? sumCost(a.long, long) : long;
+      walls.push({ long: long.ms, short: short.ms });
+    }
+    if (!ctx.fakeURL) continue;
+    const l = {
+      short: await runLocalCostSession(ctx, `cost-m-local-${r}`, m, files),
+      long: await runLocalCostSession(ctx, `cost-n-local-${r}`, n, files),
+    };
+    local.push((l.long - l.short) / (n - m));
+    walls.forEach((t, i) => acc[i]!.wall.push(addedWallPerStep(t, l, n - m)));
+  }
+  return workers.map((w, i) => ({
+    ...costFigures(w.label, acc[i]!.long!, acc[i]!.short!, reads),
+    addedWallMs: acc[i]!.wall,
+    localStepMs: local,
+  }));
+}
+
+export async function measureCost(ctx: CostCtx, w: CostWorker): Promise<CostFigures> {
+  return (await measureCostRounds(ctx, [w]))[0]!;
 }
 
 // ---- the breakdown of one turn ----

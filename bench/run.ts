@@ -28,7 +28,15 @@ import {
   writesScript,
 } from './scenarios';
 import { SleepTool, SLEEP_TOOL_NAME } from './sleepTool';
-import { breakdown, COST_STEPS, measureCost, renderBreakdown, type CostCtx, type CostFigures } from './historyCost';
+import {
+  breakdown,
+  COST_STEPS,
+  measureCostRounds,
+  renderBreakdown,
+  type CostCtx,
+  type CostFigures,
+  type CostWorker,
+} from './historyCost';
 import { previousReleaseCommit } from '../test/support/previousRelease';
 import { SandboxHost } from '../src/sandbox/host';
 import { startWorker, type BenchWorker } from './forkWorker';
@@ -73,6 +81,7 @@ const N = {
   batchRepeats: QUICK ? 1 : 3,
   historyTurns: 100,
   floorTurns: QUICK ? 5 : 20,
+  costRounds: QUICK ? 1 : 3,
 };
 
 export interface Row {
@@ -539,6 +548,9 @@ export function costRows(ours: CostFigures, prev?: CostFigures | string): Row[] 
     return `${f1(x.perCall.actions)}/call = activities ${f1(a.activities)} + child starts ${f1(a.workflowStarts)} + local-activity tasks ${f1(a.localActivityTasks)} (${f1(a.localActivities)} LAs) + timers ${f1(a.timers)} + signals ${f1(a.signals)} + updates ${f1(a.updates)} + heartbeats ${f1(a.heartbeats)}`;
   };
   const cpuSum = ours.perStep.workerCpuMs + ours.perStep.serverCpuMs;
+  const wall = (x: CostFigures): string =>
+    `+${ms(median(x.addedWallMs))}/step (rounds: ${x.addedWallMs.map((v) => ms(v)).join(', ')})`;
+  const ratio = p ? median(ours.addedWallMs) / median(p.addedWallMs) : NaN;
   const how = `sessions of ${n} and ${m} model steps, each 3 parallel Reads of 2 KB files; (${n}-step − ${m}-step) / ${n - m} steps${reads > 1 ? ` / ${reads} calls` : ''}`;
   return [
     {
@@ -550,6 +562,16 @@ export function costRows(ours: CostFigures, prev?: CostFigures | string): Row[] 
       verdict: verdict(ours.perCall.events <= 8 && ours.perCall.bytes <= 2048),
     },
     {
+      measure: `Added wall time per model step over the in-process runner (the same sessions, and the in-process runner's, in turn each round: ((${n}-step − ${m}-step) Temporal − the same in-process) / ${n - m} steps; median of ${ours.addedWallMs.length} rounds)`,
+      inProcess: `${ms(median(ours.localStepMs))}/step`,
+      temporal: wall(ours),
+      result: p
+        ? `${ratio.toFixed(2)}× the previous release (${wall(p)})`
+        : `+${ms(median(ours.addedWallMs))}/step${prevNote(() => '')}`,
+      target: '≤ 0.6× the previous release in the same run (issue 33)',
+      verdict: p && ours.addedWallMs.length > 0 ? verdict(ratio <= 0.6) : 'n/a',
+    },
+    {
       measure: `CPU per model step (the same sessions; /proc utime+stime of the worker process and the dev server)`,
       inProcess: '—',
       temporal: cpu(ours),
@@ -558,7 +580,7 @@ export function costRows(ours: CostFigures, prev?: CostFigures | string): Row[] 
       verdict: verdict(cpuSum <= 100),
     },
     {
-      measure: `Turn-boundary hand-off (last tool activity completed → next callModel scheduled, from history times; the ${n}-step session)`,
+      measure: `Turn-boundary hand-off (last tool activity completed → next callModel scheduled, from history times; the ${n}-step sessions)`,
       inProcess: '—',
       temporal: hand(ours),
       result: `median ${ms(ours.handoffMedian)} (→ started ${ms(ours.handoffStartedMedian)})${prevNote(hand)}`,
@@ -593,42 +615,51 @@ function previousWorkerScript(): { script?: string; commit?: string; why?: strin
 }
 
 async function costStep(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<Row[]> {
-  const cctx: CostCtx = { client: ctx.client, book: ctx.book, work: ctx.work, serverPid: ctx.server.pid };
-  const mine = await measureCost(cctx, {
+  const cctx: CostCtx = {
+    client: ctx.client,
+    book: ctx.book,
+    work: ctx.work,
+    serverPid: ctx.server.pid,
+    fakeURL: ctx.fakeURL,
+  };
+  const mine: CostWorker = {
     label: 'ours',
     taskQueue: ctx.taskQueue,
     pid: ours.child.pid,
     heartbeats: ours.heartbeats,
-  });
-  let prev: CostFigures | string;
+  };
   const p = previousWorkerScript();
-  if (!p.script) prev = p.why ?? 'n/a';
-  else {
-    const w = await startWorker(
-      {
-        BENCH_ADDRESS: ctx.server.address,
-        BENCH_TASK_QUEUE: 'bench-prev',
-        BENCH_FAKE_URL: ctx.fakeURL,
-        BENCH_STORE_DIR: storeDir,
-      },
-      p.script,
-    );
-    try {
-      prev = await measureCost(cctx, {
-        label: `prev ${(p.commit ?? '').slice(0, 7)}`,
-        taskQueue: 'bench-prev',
-        pid: w.child.pid,
-      });
-      prev.label = (p.commit ?? '').slice(0, 7);
-    } catch (err) {
-      prev = `failed: ${(err as Error).message.slice(0, 120)}`;
-    } finally {
-      await w.stop();
-    }
+  if (!p.script) {
+    const [f] = await measureCostRounds(cctx, [mine], N.costRounds);
+    return costRows(f!, p.why ?? 'n/a');
   }
+  const w = await startWorker(
+    {
+      BENCH_ADDRESS: ctx.server.address,
+      BENCH_TASK_QUEUE: 'bench-prev',
+      BENCH_FAKE_URL: ctx.fakeURL,
+      BENCH_STORE_DIR: storeDir,
+    },
+    p.script,
+  );
+  let figures: CostFigures[];
+  try {
+    // Ours and the previous release in turn, round by round, with the in-process runner beside them.
+    figures = await measureCostRounds(
+      cctx,
+      [mine, { label: (p.commit ?? '').slice(0, 7), taskQueue: 'bench-prev', pid: w.child.pid }],
+      N.costRounds,
+    );
+  } catch (err) {
+    const [f] = await measureCostRounds(cctx, [mine], N.costRounds);
+    return costRows(f!, `failed: ${(err as Error).message.slice(0, 120)}`);
+  } finally {
+    await w.stop();
+  }
+  const [f, prev] = figures;
   const dump = (x: CostFigures | string): string => JSON.stringify(x);
-  process.stderr.write(`\nbench: cost figures: ours ${dump(mine)}\nprevious release: ${dump(prev)}\n`);
-  return costRows(mine, prev);
+  process.stderr.write(`\nbench: cost figures: ours ${dump(f!)}\nprevious release: ${dump(prev!)}\n`);
+  return costRows(f!, prev);
 }
 
 async function breakdownStep(ctx: Ctx): Promise<void> {

@@ -1,6 +1,7 @@
 // The bench's Temporal worker, in its own process (as in a deployment), so that its RSS is its
 // own. Forked by bench/run.ts with IPC: answers 'rss' and 'heartbeats', stops on 'stop'.
-//   env: BENCH_ADDRESS, BENCH_TASK_QUEUE, BENCH_FAKE_URL, BENCH_STORE_DIR
+//   env: BENCH_ADDRESS, BENCH_TASK_QUEUE, BENCH_FAKE_URL, BENCH_STORE_DIR;
+//   BENCH_WORKER_OPTIONS: JSON merged into Worker.create's options (bench/levers.ts tries them)
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Runtime, DefaultLogger, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import { bundleAgentWorkflows, createAgentWorker } from '../src/worker';
@@ -48,6 +49,16 @@ function heartbeatCounter(): { factory: ActivityInterceptorsFactory; take: () =>
   return { factory, take };
 }
 
+/** BENCH_WORKER_OPTIONS: worker options to try (JSON; durations as strings, e.g. "10s"). */
+function extraOptions(): Record<string, unknown> {
+  const raw = process.env.BENCH_WORKER_OPTIONS;
+  if (!raw) return {};
+  const v: unknown = JSON.parse(raw);
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new Error(`BENCH_WORKER_OPTIONS: expected a JSON object, got ${raw}`);
+  return v as Record<string, unknown>;
+}
+
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = (k: string): string => {
@@ -64,7 +75,7 @@ async function main(): Promise<void> {
     anthropic: () => new Anthropic({ apiKey: 'bench', baseURL: env('BENCH_FAKE_URL'), maxRetries: 0 }),
     storeDir: env('BENCH_STORE_DIR'),
     workflowBundle: await bundleAgentWorkflows(),
-    workerOptions: { interceptors: { activity: [beats.factory] } },
+    workerOptions: { ...extraOptions(), interceptors: { activity: [beats.factory] } },
   });
   process.on('message', (m: { type?: string }) => {
     if (m?.type === 'rss') process.send?.({ type: 'rss', rss: process.memoryUsage().rss });

@@ -1,6 +1,7 @@
 // unit: the bench's history counting (bench/historyStats.ts, issue 33) and its row selection and
 // merging (bench/run.ts): events and bytes, payload bytes, Temporal Cloud actions, the turn-boundary
-// hand-off, heartbeats after the throttle, /proc CPU, --only, rows written alone.
+// hand-off, heartbeats after the throttle, /proc CPU, --only, rows written alone, the added wall time
+// over the in-process runner (rounds pooled), the levers' and the replay cost's arguments.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { temporal } from '@temporalio/proto';
@@ -16,8 +17,17 @@ import {
   totals,
   type HistoryEvent,
 } from '../../bench/historyStats';
-import { mergeRows, parseOnly, renderTable, type Row } from '../../bench/run';
-import { handoffTimeline } from '../../bench/historyCost';
+import { costRows, mergeRows, parseOnly, renderTable, type Row } from '../../bench/run';
+import {
+  addedWallPerStep,
+  costFigures,
+  handoffTimeline,
+  sumCost,
+  type CostFigures,
+  type SessionCost,
+} from '../../bench/historyCost';
+import { parseLeverArgs, DEFAULT_VARIANTS } from '../../bench/levers';
+import { parseReplayArgs } from '../../bench/replayCost';
 
 const ET = temporal.api.enums.v1.EventType;
 // protobufjs types 64-bit fields as Long; plain numbers encode and read the same.
@@ -189,4 +199,94 @@ test('unit: the hand-off timeline merges the three histories from the last tool 
       [90, 'turn n+1', 'ACTIVITY_TASK_SCHEDULED callModel'],
     ],
   );
+});
+
+const noActions = {
+  workflowStarts: 0,
+  activities: 0,
+  localActivityTasks: 0,
+  localActivities: 0,
+  timers: 0,
+  signals: 0,
+  updates: 0,
+};
+function cost(steps: number, ms: number, handoffMs: number[]): SessionCost {
+  return {
+    steps,
+    events: 50 * steps,
+    bytes: 1000 * steps,
+    workerCpuMs: 100 * steps,
+    serverCpuMs: 80 * steps,
+    actions: { ...noActions, activities: 4 * steps },
+    heartbeats: steps,
+    heartbeatCalls: steps,
+    handoff: handoffMs.map((x) => ({ toScheduledMs: x, toStartedMs: x })),
+    ms,
+  };
+}
+
+test('unit: the added wall time per step is the Temporal difference less the in-process difference', () => {
+  // 16 − 4 steps: Temporal 3000 − 900 = 2100 ms, in-process 800 − 200 = 600 ms → (2100 − 600) / 12.
+  assert.equal(addedWallPerStep({ long: 3000, short: 900 }, { long: 800, short: 200 }, 12), 125);
+  // A run where durability adds nothing: zero, whatever the fixed costs.
+  assert.equal(addedWallPerStep({ long: 1500, short: 700 }, { long: 1000, short: 200 }, 12), 0);
+});
+
+test('unit: rounds summed give the per-step figures of one round and pool the hand-offs', () => {
+  const one = costFigures('x', cost(16, 3000, [40, 50]), cost(4, 900, []), 3);
+  const two = costFigures(
+    'x',
+    sumCost(cost(16, 3000, [40, 50]), cost(16, 3100, [60, 70])),
+    sumCost(cost(4, 900, []), cost(4, 950, [])),
+    3,
+  );
+  assert.equal(two.perStep.events, one.perStep.events);
+  assert.equal(two.perStep.workerCpuMs, 100);
+  assert.equal(two.perCall.actions, one.perCall.actions);
+  assert.equal(two.handoffs, 4);
+  assert.equal(two.handoffMedian, 50);
+});
+
+test('unit: the added-wall row compares medians with the previous release, ≤ 0.6× passes', () => {
+  const f = (label: string, wall: number[]): CostFigures => ({
+    ...costFigures(label, cost(16, 3000, [40]), cost(4, 900, []), 3),
+    addedWallMs: wall,
+    localStepMs: [50, 52, 51],
+  });
+  const rowOf = (rows: Row[]): Row => rows.find((r) => r.measure.startsWith('Added wall time'))!;
+  const pass = rowOf(costRows(f('ours', [60, 55, 70]), f('prev', [100, 120, 110])));
+  assert.equal(pass.verdict, 'PASS');
+  assert.ok(pass.result.startsWith('0.55× the previous release'), pass.result);
+  assert.equal(pass.inProcess, '51 ms/step');
+  const miss = rowOf(costRows(f('ours', [90, 95, 100]), f('prev', [100, 120, 110])));
+  assert.equal(miss.verdict, 'MISS');
+  // No previous release: no verdict, and why.
+  const alone = rowOf(costRows(f('ours', [60]), 'not built'));
+  assert.equal(alone.verdict, 'n/a');
+  assert.ok(alone.result.includes('previous release: not built'), alone.result);
+});
+
+test('unit: the levers take name=JSON variants and --rounds, else the built-in list', () => {
+  assert.deepEqual(parseLeverArgs([]), { rounds: 3, variants: DEFAULT_VARIANTS });
+  assert.deepEqual(parseLeverArgs(['--rounds', '2', 'a={"reuseV8Context":false}']), {
+    rounds: 2,
+    variants: { a: { reuseV8Context: false } },
+  });
+  assert.throws(() => parseLeverArgs(['a=[1]']), /expected a JSON object/);
+  assert.throws(() => parseLeverArgs(['--rounds', '0']), /positive integer/);
+  assert.throws(() => parseLeverArgs(['nojson']), /name=JSON/);
+});
+
+test('unit: the replay cost records or replays, with bundles to compare', () => {
+  assert.deepEqual(parseReplayArgs(['--record', 'f.json']), { record: 'f.json', steps: 16, rounds: 5, dirs: [] });
+  assert.deepEqual(parseReplayArgs(['--replay', 'f.json', '--rounds', '2', 'a', 'b']), {
+    replay: 'f.json',
+    steps: 16,
+    rounds: 2,
+    dirs: ['a', 'b'],
+  });
+  assert.throws(() => parseReplayArgs([]), /either --record FILE or --replay FILE/);
+  assert.throws(() => parseReplayArgs(['--record', 'a', '--replay', 'b']), /either/);
+  assert.throws(() => parseReplayArgs(['--replay', 'f', '--rounds', 'x']), /positive integer/);
+  assert.throws(() => parseReplayArgs(['--replay', 'f', '--fast']), /unknown flag/);
 });
