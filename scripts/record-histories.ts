@@ -151,6 +151,15 @@ const scenarios: Record<string, Scenario> = {
     await scenarios.batch!(ctx, id);
   },
 
+  /**
+   * The batch scenario recorded after TURN_END_ONE_WRITE_PATCH: the end-of-turn writes are ONE local
+   * activity (recordTurnEnd), and the model call describes the blocks it streams and returns (no
+   * describeToolUses marker; one streamedToolUse signal per run of blocks, each described).
+   */
+  async 'turn-end-one-write'(ctx, id) {
+    await scenarios.batch!(ctx, id);
+  },
+
   /** [Read, Bash sleep 30]; interrupted while Bash runs; the session ends (onInterrupt 'end'). */
   async interrupt({ fake, start, workDir, client }, id) {
     await writeFile(join(workDir, 'a.txt'), 'alpha\n');

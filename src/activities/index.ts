@@ -16,6 +16,7 @@ import { createMonitorTaskActivities } from './monitorTask';
 import { createCheckoutGuardActivities } from './checkoutGuard';
 import { ACTIVITY_TYPES, type ActivityType } from '../engine/ids';
 import { withErrorCodes } from './errors';
+import { recordTurnEndWith, type TurnEndWrites } from './turnEnd';
 
 type Model = ReturnType<typeof createModelActivities>;
 type Tools = ReturnType<typeof createToolActivities>;
@@ -26,6 +27,13 @@ export type ModelActivities = Pick<Model, 'callModel'>;
 export type CompactionActivities = ReturnType<typeof createCompactActivities>;
 /** The session's stored state: the transcript chain and the read-file state (proxy `store`). */
 export type StoreActivities = Pick<Model, 'appendTranscript' | 'loadTranscript'> & Pick<Tools, 'storeReadFiles'>;
+/**
+ * `recordTurnEnd`: the end of a turn's two writes (its tool results appended to the transcript, its
+ * read files stored) in one local activity (TURN_END_ONE_WRITE_PATCH; proxy `localTurnEnd`).
+ */
+export interface TurnEndActivities {
+  recordTurnEnd(input: TurnEndWrites): Promise<[string | null, string | null]>;
+}
 export type ToolSettingsActivities = Pick<Tools, 'storeToolSettings'>;
 /** `describeToolUses`: concurrency safety and summaries, a local activity (proxy `describe`). */
 export type DescribeActivities = Pick<Tools, 'describeToolUses'>;
@@ -77,6 +85,7 @@ export function createActivities(deps: ActivityDeps) {
     describeToolUses: withErrorCodes(tools.describeToolUses),
     runToolUse: withErrorCodes(tools.runToolUse),
     storeReadFiles: withErrorCodes(tools.storeReadFiles),
+    recordTurnEnd: withErrorCodes(recordTurnEndWith(model.appendTranscript, tools.storeReadFiles)),
     storeToolSettings: withErrorCodes(tools.storeToolSettings),
     runSessionHooks: withErrorCodes(hooks.runSessionHooks),
     prepareSubagent: withErrorCodes(tools.prepareSubagent),
@@ -92,6 +101,7 @@ export function createActivities(deps: ActivityDeps) {
   } satisfies ModelActivities &
     CompactionActivities &
     StoreActivities &
+    TurnEndActivities &
     ToolSettingsActivities &
     DescribeActivities &
     ToolCallActivities &

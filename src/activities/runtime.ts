@@ -15,7 +15,7 @@ import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/comm
 import type { CallRuntime } from '../calls/runtime';
 import { ACTIVITY_KEEPALIVE, startHeartbeats } from '../calls/heartbeat';
 import type { ErrorCode } from '../engine/errors';
-import { STREAMED_TOOL_USE_SIGNAL, type StreamedToolUse } from '../engine/streaming';
+import { STREAMED_TOOL_USE_SIGNAL, type StreamedToolUseSignal } from '../engine/streaming';
 
 export function activityRuntime(heartbeat?: (details?: unknown) => void): CallRuntime {
   const ctx = Context.current();
@@ -28,12 +28,14 @@ export function activityRuntime(heartbeat?: (details?: unknown) => void): CallRu
     warn: (m, meta) => ctx.log.warn(m, meta),
     // The channel of streaming tool execution: a signal to this activity's own turn workflow
     // through the worker's client (durable and ordered; see docs/architecture.md).
-    onStreamedToolUse: async (item) => {
+    // A turn that asked for described blocks (callModel's `describeWith`) takes a run of blocks in
+    // one signal; a turn recorded before takes one block per signal.
+    onStreamedToolUses: async (items, batched) => {
       if (!wf) throw new Error('no workflow to hand the block to');
       const stream = `${ctx.info.activityId}#${ctx.info.attempt}`;
-      await ctx.client.workflow
-        .getHandle(wf.workflowId, wf.runId)
-        .signal(STREAMED_TOOL_USE_SIGNAL, { ...item, stream } satisfies StreamedToolUse);
+      const handle = ctx.client.workflow.getHandle(wf.workflowId, wf.runId);
+      if (batched) await handle.signal(STREAMED_TOOL_USE_SIGNAL, { stream, items } satisfies StreamedToolUseSignal);
+      else for (const item of items) await handle.signal(STREAMED_TOOL_USE_SIGNAL, { ...item, stream });
     },
   };
 }

@@ -6,7 +6,8 @@ import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter, Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { converterOf, decodePayload } from '../temporal/payloads';
-import { ACTIVITY_TYPES, TOOL_ACTIVITY_TYPES } from '../engine/ids';
+import { ACTIVITY_TYPES, SIGNALS, TOOL_ACTIVITY_TYPES } from '../engine/ids';
+import { streamedItems, type StreamedToolUseSignal } from '../engine/streaming';
 import type { ToolRunResult, ToolUseDescription } from '../engine/turn';
 import type { AuditActivity, AuditGap } from './types';
 
@@ -286,9 +287,10 @@ export function activityView(t: ActivityTrack, pending?: PendingInfo): AuditActi
 }
 
 /**
- * The blocks' descriptions from the turn's describeToolUses markers, by tool_use id: streamed
- * blocks are described in several calls (each description names its block); a description of an
- * older turn names none and is matched by position in the first call.
+ * The blocks' descriptions by tool_use id, from the turn's describeToolUses markers (streamed
+ * blocks are described in several calls, each description naming its block; a description of an
+ * older turn names none and is matched by position in the first call), or from the model call
+ * that described them (callModel's describeWith): its streamedToolUse signals and its result.
  */
 export async function describedBlocks(
   events: readonly HistoryEvent[],
@@ -298,6 +300,8 @@ export async function describedBlocks(
   const out = new Map<string, ToolUseDescription>();
   let first = true;
   for (const ev of events) {
+    for (const d of await modelDescriptions(ev, decoder))
+      if (d.toolUseId && !out.has(d.toolUseId)) out.set(d.toolUseId, d);
     if (ev.eventType !== ET.EVENT_TYPE_MARKER_RECORDED) continue;
     const m = ev.markerRecordedEventAttributes;
     const data = m?.details?.data
@@ -316,4 +320,21 @@ export async function describedBlocks(
     first = false;
   }
   return out;
+}
+
+/** Descriptions a model call made: in a streamedToolUse signal's blocks, or in its result. */
+async function modelDescriptions(ev: HistoryEvent, decoder: HistoryDecoder): Promise<ToolUseDescription[]> {
+  if (ev.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED) {
+    const s = ev.workflowExecutionSignaledEventAttributes;
+    if (s?.signalName !== SIGNALS.streamedToolUse) return [];
+    const signal = await decoder.at<StreamedToolUseSignal>(s.input, ev, 'streamed tool_use signal');
+    return signal ? streamedItems(signal).flatMap((i) => (i.description ? [i.description] : [])) : [];
+  }
+  if (ev.eventType !== ET.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) return [];
+  const done = await decoder.at<{ descriptions?: unknown }>(
+    ev.activityTaskCompletedEventAttributes?.result,
+    ev,
+    'activity result',
+  );
+  return Array.isArray(done?.descriptions) ? (done.descriptions as ToolUseDescription[]) : [];
 }

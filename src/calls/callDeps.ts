@@ -196,8 +196,11 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
       privatePaths: workerPrivatePaths(storeDir, blobs, opts.privatePaths),
     },
   };
+  const calls = createCalls(deps);
+  // A model call describes the tool_use blocks it hands over (callModel's describeWith) with the same core.
+  modelDeps.describeToolUses = (wire) => calls.describeToolUses(wire);
   return {
-    ...createCalls(deps),
+    ...calls,
     deps,
     modelDeps,
     compactDeps,

@@ -16,6 +16,8 @@ import { StreamedRequests, toolUseHandOff, wholeTurn } from './modelStream';
 import { recordOfferedTools } from './offeredTools';
 import type { CallRuntime } from './runtime';
 import type { CallModelInput, CompactionNeeded, ModelCallOutcome, ModelDeps } from './modelTypes';
+import type { AssistantMessage, ToolUseBlock } from '../engine/messages';
+import type { ToolUseDescription } from '../engine/toolCall';
 
 export type {
   CallModelInput,
@@ -86,9 +88,11 @@ export async function callModelWith(
   });
   // The non-streamed fallback may take minutes without events: keep heartbeating meanwhile.
   const ticker = setInterval(() => ctx.heartbeat({ phase: 'waiting' }), 5000);
+  const describe = describer(deps, input);
+  const onStreamed = ctx.onStreamedToolUses?.bind(ctx);
   const handOff =
-    input.streamToolUses && ctx.onStreamedToolUse
-      ? toolUseHandOff(deps, sentHead, ctx, ctx.onStreamedToolUse)
+    input.streamToolUses && onStreamed
+      ? toolUseHandOff(deps, sentHead, ctx, (items) => onStreamed(items, describe !== undefined), describe)
       : undefined;
   try {
     const requests = new StreamedRequests(client, ctx, requestOptions, reactive, handOff, deps.disableFallback);
@@ -106,6 +110,8 @@ export async function callModelWith(
     const { message, refusal, tombstone } = refusedOrAnswer(final, ctx.attempt, requests.events);
     if (tombstone) requests.tombstones.push(tombstone);
     const head = refusal ? sentHead : await deps.transcripts.append(sentHead, [message]);
+    await handOff?.flushed();
+    const descriptions = describe ? await describeAnswer(message, describe, handOff?.described(), ctx) : undefined;
     clearInterval(ticker);
     // Every request of the turn is paid for; the window is what the last one held.
     const usage = segments.map((m) => toUsage(m.usage)).reduce(addUsage);
@@ -128,9 +134,42 @@ export async function callModelWith(
       fallback: requests.fallback,
       tombstones: requests.tombstones,
       ...(requests.requestId ? { requestId: requests.requestId } : {}),
+      ...(descriptions ? { descriptions } : {}),
     };
   } finally {
     clearInterval(ticker);
     await handOff?.flushed();
+  }
+}
+
+/** With `describeWith` (and tool code on this worker): the describeToolUses core for whole blocks. */
+function describer(
+  deps: ModelDeps,
+  input: CallModelInput,
+): ((blocks: ToolUseBlock[]) => Promise<ToolUseDescription[]>) | undefined {
+  const describeWith = input.describeWith;
+  const core = deps.describeToolUses;
+  if (!describeWith || !core) return undefined;
+  return (blocks) => core({ session: describeWith.session, blocks, messageRef: null, context: describeWith.context });
+}
+
+/**
+ * The descriptions of the answer's tool_use blocks that the turn does not have yet (not handed
+ * over described while streaming), in block order. Undefined when describing fails: the turn then
+ * describes them itself.
+ */
+async function describeAnswer(
+  message: AssistantMessage,
+  describe: (blocks: ToolUseBlock[]) => Promise<ToolUseDescription[]>,
+  handed: ReadonlyMap<string, ToolUseDescription> | undefined,
+  ctx: CallRuntime,
+): Promise<ToolUseDescription[] | undefined> {
+  const missing = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use' && !handed?.has(b.id));
+  try {
+    const fresh = missing.length > 0 ? await describe(missing) : [];
+    return fresh.length === missing.length ? fresh : undefined;
+  } catch (err) {
+    ctx.warn(`could not describe the answer's tool_use blocks: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
   }
 }

@@ -1,9 +1,10 @@
 // Around one streamed request: tool_use blocks handed to the turn while the message still streams,
 // the non-streamed fallback, and a paused turn continued (pause_turn).
 import Anthropic from '@anthropic-ai/sdk';
-import type { Message } from '../engine/messages';
+import type { Message, ToolUseBlock } from '../engine/messages';
+import type { ToolUseDescription } from '../engine/toolCall';
 import { inputForHistory } from '../engine/payloads';
-import type { CallRuntime } from './runtime';
+import type { CallRuntime, HandedToolUse } from './runtime';
 import { ModelCallError, classifyModelError, promptTooLong } from './modelErrors';
 import type { CompactionNeeded, ModelDeps, Tombstone } from './modelTypes';
 import { abandoned } from './modelResponse';
@@ -19,25 +20,59 @@ export const MAX_PAUSE_CONTINUATIONS = 8;
 export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
 
 /**
- * Follows a message stream's events and hands each tool_use block to `handOff` at its
- * content_block_stop, in order, without holding up the stream: the input is the block's own
+ * Follows a message stream's events and hands the tool_use blocks to `handOff` as they complete
+ * (content_block_stop), in order, without holding up the stream: the input is the block's own
  * JSON (a block whose JSON does not parse is left to the complete message), stored as a
  * transcript node of its own (payloads by reference: the tool activity reads it from there).
+ * Blocks that complete while a hand-off is under way go together in the next one (one signal per
+ * run of blocks, not one per block), each described by `describe` when given. Blocks still waiting
+ * when the message is complete are not handed over: the answer carries them (`flushed`).
  */
 export function toolUseHandOff(
   deps: ModelDeps,
   sentHead: string | null,
   ctx: CallRuntime,
-  handOff: NonNullable<CallRuntime['onStreamedToolUse']>,
+  handOff: (items: HandedToolUse[]) => Promise<void>,
+  describe?: (blocks: ToolUseBlock[]) => Promise<ToolUseDescription[]>,
 ) {
   const json = new Map<number, { id: string; name: string; buf: string }>();
-  let chain: Promise<void> = Promise.resolve();
+  const warn = (what: string, err: unknown): void =>
+    ctx.warn(`could not ${what} while streaming: ${err instanceof Error ? err.message : String(err)}`);
+  // The blocks' own transcript nodes are written in order; a stored block waits in `ready`.
+  let stored: Promise<void> = Promise.resolve();
+  const ready: Array<{ whole: ToolUseBlock; item: HandedToolUse }> = [];
+  let sending: Promise<void> | undefined;
+  let closed = false;
+  /** Descriptions the turn has (handed over with their blocks), by tool_use id. */
+  const described = new Map<string, ToolUseDescription>();
   // After a pause_turn the continuation's blocks count from 0 again: they follow the paused ones.
   let offset = 0;
-  const send = async (index: number, id: string, name: string, input: unknown): Promise<void> => {
-    const block = { type: 'tool_use' as const, id, name, input };
-    const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [block] }]);
-    await handOff({ index, block: { ...block, input: inputForHistory(input) }, messageRef });
+  const send = async (batch: Array<{ whole: ToolUseBlock; item: HandedToolUse }>): Promise<void> => {
+    let ds: ToolUseDescription[] = [];
+    if (describe)
+      ds = await describe(batch.map((b) => b.whole)).catch((err: unknown) => {
+        warn('describe the tool_use blocks', err);
+        return [];
+      });
+    await handOff(batch.map((b, i) => (ds[i] ? { ...b.item, description: ds[i] } : b.item)));
+    ds.forEach((d, i) => described.set((batch[i] as { whole: ToolUseBlock }).whole.id, d));
+  };
+  const pump = (): void => {
+    if (sending || closed || ready.length === 0) return;
+    const batch = ready.splice(0);
+    sending = send(batch)
+      // Blocks that could not be handed over start when the message is complete, as without streaming.
+      .catch((err: unknown) => warn(`hand tool_use ${batch.map((b) => b.whole.id).join(', ')} to the turn`, err))
+      .finally(() => {
+        sending = undefined;
+        pump();
+      });
+  };
+  const store = async (index: number, id: string, name: string, input: unknown): Promise<void> => {
+    const whole = { type: 'tool_use' as const, id, name, input };
+    const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [whole] }]);
+    ready.push({ whole, item: { index, block: { ...whole, input: inputForHistory(input) }, messageRef } });
+    pump();
   };
   return {
     onEvent(event: Anthropic.MessageStreamEvent): void {
@@ -57,14 +92,9 @@ export function toolUseHandOff(
           return;
         }
         const index = offset + event.index;
-        chain = chain
-          .then(() => send(index, b.id, b.name, input))
-          // A block that could not be handed over starts when the message is complete, as without streaming.
-          .catch((err) =>
-            ctx.warn(
-              `could not hand tool_use ${b.id} to the turn while streaming: ${err instanceof Error ? err.message : String(err)}`,
-            ),
-          );
+        stored = stored
+          .then(() => store(index, b.id, b.name, input))
+          .catch((err: unknown) => warn(`store tool_use ${b.id}`, err));
       }
     },
     /** The next stream continues a paused turn whose blocks so far numbered `blocks` more. */
@@ -72,8 +102,16 @@ export function toolUseHandOff(
       offset += blocks;
       json.clear();
     },
-    /** Every block handed over (before the activity answers, so that the turn sees them first). */
-    flushed: (): Promise<void> => chain,
+    /** The descriptions handed over with their blocks, by tool_use id. */
+    described: (): ReadonlyMap<string, ToolUseDescription> => described,
+    /**
+     * The message is complete: no more hand-offs; the one under way ends before the activity
+     * answers (so that the turn sees it first). Blocks not handed over yet are the answer's.
+     */
+    flushed: async (): Promise<void> => {
+      closed = true;
+      await sending;
+    },
   };
 }
 

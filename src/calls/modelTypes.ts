@@ -3,7 +3,14 @@
 import type { McpServers } from '../mcp/config';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentDefinition } from '../agents/definitions';
-import type { AssistantContentBlock, AssistantMessage, Message, StopDetails, Usage } from '../engine/messages';
+import type {
+  AssistantContentBlock,
+  AssistantMessage,
+  Message,
+  StopDetails,
+  ToolUseBlock,
+  Usage,
+} from '../engine/messages';
 import type { ModelUsage } from '../engine/modelUsage';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
@@ -11,6 +18,9 @@ import type { ContextSettings } from '../engine/contextWindow';
 import type { ContextView } from '../engine/contextView';
 import type { MemoryRef } from '../engine/memory';
 import type { ThinkingSetting } from '../engine/thinking';
+import type { ToolUseDescription } from '../engine/toolCall';
+import type { AgentContext } from '../engine/context';
+import type { ToolSessionInput } from './toolTypes';
 
 export interface ModelSettings {
   model: string;
@@ -53,6 +63,13 @@ export interface CallModelInput {
   agents?: AgentDefinition[];
   /** Hand each tool_use block to the turn as soon as it is complete (streaming tool execution). */
   streamToolUses?: boolean;
+  /**
+   * Describe the tool_use blocks here (safety, summary, `mayAsk`; the describeToolUses core) with
+   * the turn's tool session and context: the descriptions ride with the streamed blocks (one signal
+   * per run of blocks that completed together) and in the result, so the turn needs no describe
+   * step of its own. Absent (a turn recorded before): blocks are signalled one by one, undescribed.
+   */
+  describeWith?: { session: ToolSessionInput; context: AgentContext };
 }
 
 /** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
@@ -95,6 +112,11 @@ export interface CallModelResult {
   view: ContextView;
   /** Where the request's cache breakpoints went. */
   cacheBreakpoints?: string[];
+  /**
+   * With `describeWith`: the descriptions (each naming its block) of the tool_use blocks of
+   * `message` that were not handed to the turn described while streaming. Absent: describing failed.
+   */
+  descriptions?: ToolUseDescription[];
 }
 
 /** The call was not made (auto) or the API refused the prompt as too long (reactive): compact, then call again. */
@@ -126,4 +148,11 @@ export interface ModelDeps {
   disableFallback?: boolean;
   /** Where a session's stored tool results live; cleared old results are kept there for Read. */
   resultPath?: (sessionId: string, toolUseId: string) => string;
+  /** The describeToolUses core (tool code), for `describeWith`; absent: blocks go undescribed. */
+  describeToolUses?: (wire: {
+    session: ToolSessionInput;
+    blocks: ToolUseBlock[];
+    messageRef: string | null;
+    context: AgentContext;
+  }) => Promise<ToolUseDescription[]>;
 }

@@ -2,6 +2,9 @@
 // context (src/activities/runtime.ts), in-process a local stand-in (src/local). No Temporal here.
 import type { StreamedToolUse } from '../engine/streaming';
 
+/** A block as a model call hands it over (the runner adds the stream). */
+export type HandedToolUse = Omit<StreamedToolUse, 'stream'>;
+
 export interface CallRuntime {
   signal: AbortSignal;
   heartbeat(details?: unknown): void;
@@ -10,8 +13,9 @@ export interface CallRuntime {
   callKey: string;
   warn(message: string, meta?: Record<string, unknown>): void;
   /**
-   * Hands a tool_use block that is complete while the message still streams to the turn (under
-   * Temporal: a signal to the activity's own workflow). Absent: no streaming tool execution.
+   * Hands tool_use blocks that are complete while the message still streams to the turn, in
+   * order (under Temporal: a signal to the activity's own workflow; one per block unless
+   * `batched`, which a call with `describeWith` asks for). Absent: no streaming tool execution.
    */
-  onStreamedToolUse?(item: Omit<StreamedToolUse, 'stream'>): Promise<void>;
+  onStreamedToolUses?(items: HandedToolUse[], batched: boolean): Promise<void>;
 }

@@ -13,6 +13,7 @@ export const ACTIVITY_TYPES = {
   describeToolUses: 'describeToolUses',
   runToolUse: 'runToolUse',
   storeReadFiles: 'storeReadFiles',
+  recordTurnEnd: 'recordTurnEnd',
   storeToolSettings: 'storeToolSettings',
   runSessionHooks: 'runSessionHooks',
   prepareSubagent: 'prepareSubagent',

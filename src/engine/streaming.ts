@@ -25,6 +25,19 @@ export interface StreamedToolUse {
   block: ToolUseBlock;
   /** The stored transcript node holding the whole block (what a tool activity reads its input from). */
   messageRef: string | null;
+  /** Described by the model call that streamed it (its `describeWith`): the turn does not ask again. */
+  description?: ToolUseDescription;
+}
+
+/**
+ * The streamedToolUse signal's payload: one block (as first recorded), or a run of blocks that
+ * completed together (a model call with `describeWith` sends these).
+ */
+export type StreamedToolUseSignal = StreamedToolUse | { stream: string; items: Array<Omit<StreamedToolUse, 'stream'>> };
+
+/** The blocks of a streamedToolUse signal, each with its stream. */
+export function streamedItems(signal: StreamedToolUseSignal): StreamedToolUse[] {
+  return 'items' in signal ? signal.items.map((i) => ({ ...i, stream: signal.stream })) : [signal];
 }
 
 /** A call started early: its outcome, and how to stop it when it is discarded. */
@@ -168,9 +181,11 @@ export class StreamingToolExecution {
         for (const entries of this.streams.values()) {
           for (const e of entries) {
             if (e.description) continue;
-            const known = this.descriptions.get(e.id);
-            if (known) e.description = known;
-            else undescribed.push(e);
+            const known = this.descriptions.get(e.id) ?? e.item.description;
+            if (known) {
+              e.description = known;
+              if (!this.descriptions.has(e.id)) this.descriptions.set(e.id, known);
+            } else undescribed.push(e);
           }
         }
         if (undescribed.length > 0) {

@@ -58,6 +58,11 @@ export function withStreamedToolUses(
   id: string,
 ): CallRuntime {
   return streaming
-    ? { ...runtime, onStreamedToolUse: async (item) => streaming.add({ ...item, stream: `${id}#1` }) }
+    ? {
+        ...runtime,
+        onStreamedToolUses: async (items) => {
+          for (const item of items) streaming.add({ ...item, stream: `${id}#1` });
+        },
+      }
     : runtime;
 }

@@ -15,7 +15,7 @@ import type {
   SessionStatusName,
 } from '../engine/session';
 import type { OutageState } from '../engine/retry';
-import type { DiscardedExecution, StreamedToolUse } from '../engine/streaming';
+import type { DiscardedExecution, StreamedToolUseSignal } from '../engine/streaming';
 import type { MonitorEventBatch } from '../engine/monitorTasks';
 import type { ControlWrite, DecisionRecord, ToolCallStatus } from '../engine/records';
 import type { ContextSettings } from '../engine/contextWindow';
@@ -369,6 +369,11 @@ export const SESSION_START_SOURCES_PATCH = 'session-start-sources';
  */
 export const LOCAL_TURN_STORES_PATCH = 'local-turn-stores';
 /**
+ * The end-of-turn writes as ONE local activity (recordTurnEnd) instead of two (issue 33: one event
+ * and its bytes less per turn); asked first, so a turn under it records no local-turn-stores marker.
+ */
+export const TURN_END_ONE_WRITE_PATCH = 'turn-end-one-write';
+/**
  * The session stores its tool settings once per run (local activity storeToolSettings) and its
  * turns' tool activities carry the reference (`toolSettingsRef`) instead of the whole settings.
  */
@@ -433,8 +438,8 @@ export const monitorEventSignal = defineSignal<[MonitorEventBatch]>(SIGNALS.moni
  * recorded before ran every Agent call in the foreground (and refused both keys).
  */
 export const BACKGROUND_AGENTS_PATCH = 'background-agents';
-/** From the turn's own model activity: a tool_use block that is complete while the message streams. */
-export const streamedToolUseSignal = defineSignal<[StreamedToolUse]>(SIGNALS.streamedToolUse);
+/** From the turn's own model activity: tool_use blocks that are complete while the message streams. */
+export const streamedToolUseSignal = defineSignal<[StreamedToolUseSignal]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */
 export const outageSignal = defineSignal<[OutageState | null]>(SIGNALS.outage);
 export const turnProgressQuery = defineQuery<{

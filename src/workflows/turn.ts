@@ -38,7 +38,7 @@ import {
   type ToolUseDescription,
   type TurnExecutor,
 } from '../engine/turn';
-import type { CallModelResult } from '../calls/model';
+import type { CallModelInput, CallModelResult } from '../calls/model';
 import type {
   CompactionActivities,
   DescribeActivities,
@@ -48,9 +48,10 @@ import type {
   AgentWorktreeActivities,
   ToolCallActivities,
 } from '../activities';
-import { StreamingToolExecution, type StreamedToolUse } from '../engine/streaming';
+import { StreamingToolExecution, streamedItems, type StreamedToolUse } from '../engine/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
 import { toolSession } from './toolSettings';
+import type { ToolSessionInput } from '../calls/toolTypes';
 import { isAgentTool } from '../engine/subagents';
 import { activityIds } from '../engine/ids';
 import { MODEL_HEARTBEAT_TIMEOUT_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../engine/heartbeats';
@@ -117,6 +118,23 @@ const subagentWait = proxyActivities<SubagentWaitActivities>({
   cancellationType: 'WAIT_CANCELLATION_COMPLETED',
 });
 
+/**
+ * The model call describes the blocks it streams and returns (no describe step in the turn) when
+ * the tool settings travel by reference: inline ones would copy the whole configuration into its input.
+ */
+function describeWith(session: ToolSessionInput, context: AgentContext): Pick<CallModelInput, 'describeWith'> {
+  return 'settingsRef' in session ? { describeWith: { session, context } } : {};
+}
+
+/** The blocks' descriptions made by the model call (with the turn's context, which the tool phase starts from). */
+function describedByModel(
+  result: CallModelResult | undefined,
+  blocks: readonly ToolUseBlock[],
+): ToolUseDescription[] | undefined {
+  const byId = new Map((result?.descriptions ?? []).map((d) => [d.toolUseId, d] as const));
+  return blocks.every((b) => byId.has(b.id)) ? blocks.map((b) => byId.get(b.id) as ToolUseDescription) : undefined;
+}
+
 export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
   const turn = new TurnRun(input);
   turn.register();
@@ -159,7 +177,7 @@ class TurnRun implements TurnExecutor {
   readonly policy: RetryPolicy;
   readonly streaming: StreamingToolExecution | undefined;
   private readonly parent: ExternalWorkflowHandle | undefined;
-  private readonly session: ReturnType<typeof toolSession>;
+  private readonly session: ToolSessionInput;
   private readonly tools: ActivityInterfaceFor<ToolCallActivities>;
   /** Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent). */
   private readonly subagents: ActivityInterfaceFor<SubagentPhaseActivities>;
@@ -201,7 +219,7 @@ class TurnRun implements TurnExecutor {
       pendingApprovals: [...this.pending.values()],
     }));
     const streaming = this.streaming;
-    if (streaming) setHandler(streamedToolUseSignal, (item) => streaming.add(item));
+    if (streaming) setHandler(streamedToolUseSignal, (s) => streamedItems(s).forEach((item) => streaming.add(item)));
   }
 
   /**
@@ -328,7 +346,7 @@ class TurnRun implements TurnExecutor {
             scope.run(() =>
               model.callModel.executeWithOptions(
                 { activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
-                [args],
+                [{ ...args, ...describeWith(this.session, this.input.context) }],
               ),
             ),
           compact: (args, activityId, summary) =>
@@ -368,6 +386,8 @@ class TurnRun implements TurnExecutor {
   }
 
   async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
+    const byModel = context === this.input.context ? describedByModel(this.modelResult, blocks) : undefined;
+    if (byModel) return byModel;
     // Blocks carry previews of large inputs: the activity reads them whole from the model's node.
     return descriptions.describeToolUses({
       session: this.session,

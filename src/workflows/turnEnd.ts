@@ -1,5 +1,5 @@
 // The end of a turn (turn.ts): its tool results and read files written to the store (by reference,
-// at once, as local activities under LOCAL_TURN_STORES_PATCH), what it tells its session, and how a
+// at once, as one local activity under TURN_END_ONE_WRITE_PATCH, two under LOCAL_TURN_STORES_PATCH), what it tells its session, and how a
 // failed activity reads (a transient outage, a failed tool call).
 import {
   ActivityFailure,
@@ -19,11 +19,12 @@ import { transientFailureFromDetails } from '../engine/schedulerGlue';
 import type { ToolUseDescription, TurnOutcome } from '../engine/turn';
 import type { CallModelResult } from '../calls/model';
 import { turnModelUsage, withModelUsage } from '../engine/modelUsage';
-import type { StoreActivities } from '../activities';
+import type { StoreActivities, TurnEndActivities } from '../activities';
 import type { ManagedModelStep } from './modelStep';
 import { activityIds } from '../engine/ids';
 import {
   LOCAL_TURN_STORES_PATCH,
+  TURN_END_ONE_WRITE_PATCH,
   oneLinePreview,
   type CompactRecord,
   type TurnWorkflowInput,
@@ -41,6 +42,12 @@ const store = proxyActivities<StoreActivities>({
 // idempotent, so running them again (a replay elsewhere) is right. One local attempt: a failure
 // falls back to the activities above, whose retries and outage waiting are visible.
 const localStore = proxyLocalActivities<StoreActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 1 },
+});
+
+// The same two writes as ONE local activity (TURN_END_ONE_WRITE_PATCH), one attempt as above.
+const localTurnEnd = proxyLocalActivities<TurnEndActivities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 1 },
 });
@@ -93,7 +100,13 @@ export async function recordTurnEnd(
   const delta = outcome.context.readFiles;
   const base = input.readFilesRef ?? null;
   const writes = toolResults !== undefined || Object.keys(delta).length > 0;
-  const local = writes && patched(LOCAL_TURN_STORES_PATCH);
+  const one = writes && patched(TURN_END_ONE_WRITE_PATCH);
+  if (one) {
+    // Both writes in one local attempt; on failure, the activities below with their outage waiting.
+    const done = await oneLocalWrite(sent, toolResults, base, delta, outcome.records.length);
+    if (done) return done;
+  }
+  const local = writes && !one && patched(LOCAL_TURN_STORES_PATCH);
   const appendSummary = `Record ${outcome.records.length} tool result(s)`;
   const readFilesSummary = `Record ${Object.keys(delta).length} read file(s)`;
   /** The local attempt first (under the patch); on failure, or before the patch, the activities. */
@@ -134,6 +147,31 @@ export async function recordTurnEnd(
         : base,
     ]),
   );
+}
+
+/** The end-of-turn writes as one local activity (TURN_END_ONE_WRITE_PATCH); undefined when it failed. */
+async function oneLocalWrite(
+  sent: string | null,
+  toolResults: TurnOutcome['toolResults'] | undefined,
+  base: string | null,
+  delta: TurnOutcome['context']['readFiles'],
+  calls: number,
+): Promise<[string | null, string | null] | undefined> {
+  const files = Object.keys(delta).length;
+  const summary = `Record ${calls} tool result(s), ${files} read file(s)`;
+  const writes = {
+    ...(toolResults ? { append: { head: sent, messages: [toolResults] } } : {}),
+    ...(files > 0 ? { readFiles: { base, delta } } : {}),
+  };
+  try {
+    const [head, readFilesRef] = await CancellationScope.nonCancellable(() =>
+      localTurnEnd.recordTurnEnd.executeWithOptions({ summary }, [writes]),
+    );
+    return [toolResults ? head : sent, files > 0 ? readFilesRef : base];
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return undefined;
+  }
 }
 
 /** A tool call whose attempts are exhausted. A timed-out, non-idempotent call may have had its effect: say so. */

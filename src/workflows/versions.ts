@@ -23,6 +23,7 @@
 import {
   APPROVAL_OUTCOME_PATCH,
   LOCAL_TURN_STORES_PATCH,
+  TURN_END_ONE_WRITE_PATCH,
   MAX_TOKENS_CUT_OFF_PATCH,
   SESSION_START_SOURCES_PATCH,
   SUBAGENT_HOOKS_PATCH,
@@ -305,6 +306,20 @@ export const PATCHES: readonly PatchVersion[] = [
     why: 'turnWorkflow answers a tool_use cut off by stop_reason model_context_window_exceeded (the last block of such a response) without running it, as MAX_TOKENS_CUT_OFF_PATCH does for max_tokens: no runToolUse for that block; before, it ran with whatever input the partial parse kept. Asked (and the marker written) only for such a response, so every other history replays unchanged.',
     fixtures: ['context-window-cut-off.turn-1.json'],
     before: ['context-window-cut-off-before-patch.turn-1.json'],
+    deprecate:
+      'deprecatePatch once no turn started before it is open (a turn lives minutes, or as long as an approval wait in it).',
+  },
+  {
+    id: TURN_END_ONE_WRITE_PATCH,
+    since: 'ea02c35',
+    workflows: ['turn'],
+    release: '0.3.0',
+    retireIn: '0.4.0',
+    retireWhy:
+      'Turn only: a turn lives minutes, hours at most (an approval wait, 24 h by default; a foreground subagent): one release after the release that ships it.',
+    why: 'turnWorkflow writes the end of the turn (its tool results into the transcript, its read files) with ONE local activity, recordTurnEnd, asked before local-turn-stores (a turn under it records no local-turn-stores marker); before, two local activities (appendTranscript, storeReadFiles). The failure path is the same: one local attempt, then the activities append-<n>/read-files-<n> with their outage waiting (issue 33: one history event less per turn).',
+    fixtures: ['turn-end-one-write.turn-1.json'],
+    before: ['local-stores.turn-1.json'],
     deprecate:
       'deprecatePatch once no turn started before it is open (a turn lives minutes, or as long as an approval wait in it).',
   },

@@ -100,7 +100,7 @@ test('integration: the audit lists every tool and model call with status, decisi
         ['toolu_after', 'pending'],
       ],
     );
-    // Batches of a running turn come from the describeToolUses marker.
+    // Batches of a running turn come from the descriptions the model call made (signals, result).
     assert.deepEqual(
       running.toolCalls.filter((c) => c.turn === 4).map((c) => [c.batch, c.concurrent]),
       [
