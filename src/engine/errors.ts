@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   'MEMORY_MISSING',
   /** A linked worktree's control files came with a checkout and differ from the main checkout's; the session was not started (or a schedule's firing refused). */
   'CHECKOUT_NOT_TRUSTED',
+  /** Bad encryption key material, or encrypted data whose key this process does not have (docs/encryption.md). */
+  'ENCRYPTION_KEY',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
