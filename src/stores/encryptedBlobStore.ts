@@ -31,8 +31,9 @@ export class EncryptedBlobStore implements BlobStore {
     return `${String(this.inner)}, encrypted (key ${this.ring.current.id})`;
   }
 
-  close(): Promise<void> | undefined {
-    return (this.inner as { close?: () => Promise<void> }).close?.();
+  /** Closes the store under it, if it has anything to close (a PostgreSQL pool). */
+  async close(): Promise<void> {
+    await (this.inner as { close?: () => Promise<void> }).close?.();
   }
 }
 
