@@ -1,9 +1,11 @@
 // unit: payload and blob encryption (docs/encryption.md) — key files and their errors, the payload
 // codec (AES-256-GCM, key id in the metadata, rotation, a clear error for an unknown key), the
 // encrypted blob store (old plain blobs still read, a blob bound to its key), and the remote codec
-// endpoint over real HTTP (decode/encode, CORS preflight, Authorization, X-Namespace, bad input).
+// endpoint over real HTTP (decode/encode, CORS preflight, Authorization, X-Namespace, bad input),
+// and the `codec-server` command as a real process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,9 @@ import { startCodecServer } from '../../src/temporal/codecServer';
 import { EncryptedBlobStore, isEncryptedBlob } from '../../src/stores/encryptedBlobStore';
 import { LocalBlobStore, TranscriptStore } from '../../src/stores/messageStore';
 import { configuredBlobStore, describeBlobStore } from '../../src/stores/configured';
+import { cli } from '../support/cli';
+
+const CLI_MAIN = join(__dirname, '..', '..', 'src', 'cli', 'main.js');
 
 const newKey = (): string => randomBytes(32).toString('base64');
 const ringOf = (...keys: string[]): KeyRing => configuredKeyRing({ keys })!;
@@ -260,5 +265,74 @@ test('unit codec server: /decode and /encode round trip over HTTP; CORS prefligh
     assert.equal((await post('/other', encoded)).status, 404);
   } finally {
     await server.close();
+  }
+});
+
+test('unit codec-server command: serves with the key file of the environment and stops on SIGTERM; no key or bad key material is one line', async () => {
+  const a = newKey();
+  const file = await keyFile(`${a}\n`);
+  const noKey = await cli(['codec-server', '--port', '1'], { DURABLE_AGENT_ENCRYPTION_KEY_FILE: undefined });
+  assert.equal(noKey.code, 1);
+  assert.equal(
+    noKey.stderr,
+    'durable-agent: no encryption key: set DURABLE_AGENT_ENCRYPTION_KEY_FILE (or --key-file) to the key file the workers use\n',
+  );
+  const badFile = await keyFile('not base64!\n');
+  const bad = await cli(['codec-server'], { DURABLE_AGENT_ENCRYPTION_KEY_FILE: badFile });
+  assert.equal(bad.stderr, `durable-agent: ${badFile} line 1: not base64 (make a key with: openssl rand -base64 32)\n`);
+  const badOrigin = await cli(['codec-server', '--origin', 'http://ui.example/path'], {
+    DURABLE_AGENT_ENCRYPTION_KEY_FILE: file,
+  });
+  assert.match(
+    badOrigin.stderr,
+    /--origin http:\/\/ui\.example\/path: an origin is scheme:\/\/host\[:port\], without a path/,
+  );
+
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn(
+    process.execPath,
+    [CLI_MAIN, 'codec-server', '--port', String(port), '--origin', 'http://ui.example'],
+    {
+      env: {
+        ...process.env,
+        DURABLE_AGENT_ENCRYPTION_KEY_FILE: file,
+        DURABLE_AGENT_CODEC_AUTH_HEADER: 'Bearer env-token',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  try {
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('UI: ')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    assert.match(out, new RegExp(`^codec server: http://127\\.0\\.0\\.1:${port} \\(POST /decode, /encode\\)$`, 'm'));
+    assert.match(out, new RegExp(`^keys: ${parseKey(a, 'a').id} \\(current ${parseKey(a, 'a').id}\\)$`, 'm'));
+    assert.match(out, /^authorization: required$/m);
+    assert.match(out, /^origins: http:\/\/ui\.example$/m);
+    const [enc] = await new EncryptionCodec(ringOf(a)).encode([defaultPayloadConverter.toPayload('hello')!]);
+    const body = JSON.stringify({
+      payloads: [
+        {
+          metadata: Object.fromEntries(
+            Object.entries(enc!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')]),
+          ),
+          data: Buffer.from(enc!.data!).toString('base64'),
+        },
+      ],
+    });
+    const url = `http://127.0.0.1:${port}/decode`;
+    assert.equal((await fetch(url, { method: 'POST', body })).status, 401, 'the env auth header is required');
+    const ok = await fetch(url, { method: 'POST', body, headers: { Authorization: 'Bearer env-token' } });
+    const decoded = (await ok.json()) as { payloads: Array<{ data: string }> };
+    assert.equal(Buffer.from(decoded.payloads[0]!.data, 'base64').toString(), '"hello"');
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, 'SIGTERM stops it cleanly');
   }
 });
