@@ -21,6 +21,7 @@ import { isEncryptedBlob } from '../../src/stores/encryptedBlobStore';
 import { closeTestEnv, uniqueWorkflowId } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
+import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
 
@@ -146,6 +147,16 @@ test(
         assert.doesNotMatch(audit.stdout, /INCOMPLETE/, audit.stdout);
         assert.match(audit.stdout, /codes\.txt/);
         assert.match(audit.stdout, new RegExp(`FILE-${tag}`), 'the tool result preview');
+        // `ls` decodes each session's memo (the prompt), from the list the server keeps.
+        const listed = await waitFor(
+          'the session in `ls`',
+          async () => {
+            const ls = await cli(['ls', '--json'], cliEnv);
+            return ls.stdout.includes(id) ? ls : undefined;
+          },
+          30_000,
+        );
+        assert.match(listed.stdout, new RegExp(`PROMPT-${tag} read the launch codes`));
         const transcript = await cli(['transcript', id], cliEnv);
         assert.equal(transcript.code, 0, transcript.stderr);
         for (const s of [`PROMPT-${tag}`, `FILE-${tag}`, `ANSWER-${tag}`])
@@ -159,6 +170,14 @@ test(
           lost.stderr,
           `durable-agent: a payload is encrypted with key ${idOf(key)} and this process has no encryption key: set DURABLE_AGENT_ENCRYPTION_KEY_FILE to a file holding that key\n`,
         );
+        // `ls` goes on, with a note for the memo it cannot read.
+        const lsNoKey = await cli(['ls', '--json'], noKey);
+        assert.equal(lsNoKey.code, 0, lsNoKey.stderr);
+        assert.match(
+          lsNoKey.stdout,
+          new RegExp(`"id":"${id}"[^}]*memo unreadable by this client: a payload is encrypted with key ${idOf(key)}`),
+        );
+        assert.doesNotMatch(lsNoKey.stdout, new RegExp(`PROMPT-${tag}`));
         // The audit describes the session first (its memo is encrypted too): the same line, nothing printed.
         const noAudit = await cli(['audit', id], noKey, 60_000);
         assert.equal(noAudit.code, 1);
