@@ -213,3 +213,25 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: file, fullPage: true });
   console.log(`[ui-codec] screenshot: ${relative(process.cwd(), file)}`);
 }
+
+test(
+  'ui codec: `dev --ui-codec-endpoint` gives the UI its codec endpoint (the UI server settings say so)',
+  { timeout: 120_000 },
+  async () => {
+    const { startDev } = await import('../../src/cli/dev');
+    const dev = await startDev({
+      db: join(await mkdtemp(join(tmpdir(), 'da-ui-codec-dev-')), 'temporal.db'),
+      demoModel: true,
+      uiCodecEndpoint: 'http://127.0.0.1:18888',
+      log: () => undefined,
+    });
+    try {
+      const settings = (await (await fetch(`${dev.server.uiAddress}/api/v1/settings`)).json()) as {
+        Codec?: { Endpoint?: string };
+      };
+      assert.equal(settings.Codec?.Endpoint, 'http://127.0.0.1:18888');
+    } finally {
+      await dev.stop();
+    }
+  },
+);
