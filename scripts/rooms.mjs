@@ -34,6 +34,7 @@ export const ROOMS = [
     imports: [],
     packages: ['node', 'child_process'],
   },
+  { room: 'encryption', paths: ['src/encryption/'], imports: ['engine'], packages: ['node'] },
   { room: 'tools', paths: ['src/tools/'], imports: ['engine', 'hostProcess'], packages: ['node', 'zod'] },
   {
     room: 'permissions',
@@ -60,7 +61,7 @@ export const ROOMS = [
     packages: ['node'],
   },
   { room: 'agents', paths: ['src/agents/'], imports: ['engine', 'tools', 'permissions'], packages: ['node'] },
-  { room: 'stores', paths: ['src/stores/'], imports: ['engine', 'tools'], packages: ['node', 'pg'] },
+  { room: 'stores', paths: ['src/stores/'], imports: ['engine', 'encryption', 'tools'], packages: ['node', 'pg'] },
   {
     room: 'memory',
     paths: ['src/memory/'],
@@ -103,7 +104,7 @@ export const ROOMS = [
   {
     room: 'temporal',
     paths: ['src/temporal/'],
-    imports: ['engine', 'hostProcess'],
+    imports: ['engine', 'hostProcess', 'encryption'],
     packages: [
       'node',
       '@temporalio/client',

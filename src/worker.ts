@@ -16,6 +16,7 @@ import { startSweeping } from './sandbox/reaper';
 import { endSessionTemp, startSessionTempSweeping } from './sandbox/sessionTemp';
 import { createAgentActivities } from './activities';
 import type { AgentDepsOptions } from './calls/callDeps';
+import { encryptionCodecs } from './temporal/codec';
 
 export { createAgentActivities } from './activities';
 export { defaultStoreDir, sessionDirName, workerPrivatePaths, type AgentDepsOptions } from './calls/callDeps';
@@ -77,6 +78,8 @@ export function deploymentWorkerOptions(
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
   bashSpoolCapBytes(); // a malformed DURABLE_AGENT_BASH_MAX_SPOOL_BYTES stops the worker at start, not each Bash call
   const deployment = workerDeployment(opts.deployment);
+  // Payload encryption (docs/encryption.md): keys read now, so bad key material stops the worker at start.
+  const codecs = encryptionCodecs(opts.encryption);
   const { activities, closeMcp, blobs } = createAgentActivities(opts);
   // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
   if (!(await loadShellParser())) {
@@ -111,6 +114,11 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     sinks: sessionSinks(),
     ...deploymentWorkerOptions(deployment),
     ...opts.workerOptions,
+    // The codec runs in the worker, outside the workflow sandbox: the bundle never sees a key.
+    dataConverter: {
+      ...opts.workerOptions?.dataConverter,
+      payloadCodecs: [...(opts.workerOptions?.dataConverter?.payloadCodecs ?? []), ...codecs],
+    },
   });
   // The worker owns its MCP connections: they close when it stops running.
   const run = worker.run.bind(worker);

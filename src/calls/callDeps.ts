@@ -14,6 +14,7 @@ import { transcriptPathFor } from '../hooks/transcript';
 import type { HooksConfig } from '../hooks';
 import { ExecutionLedger } from '../stores/executionLedger';
 import { configuredBlobStore } from '../stores/configured';
+import { baseBlobStore } from '../stores/encryptedBlobStore';
 import { durableAgentHome } from '../stores/dataHome';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from '../stores/messageStore';
 import { SharedResultStore } from '../stores/sharedResultStore';
@@ -30,6 +31,7 @@ import { McpManager } from '../mcp/manager';
 import { mcpToolsFor } from '../mcp/tools';
 import { restrictMcpTools } from '../mcp/names';
 import { SandboxHost } from '../sandbox/host';
+import type { EncryptionSetting } from '../encryption/keys';
 
 export interface AgentDepsOptions {
   /** Extra tools for this worker's registry (sessions pick tools by name). */
@@ -47,6 +49,12 @@ export interface AgentDepsOptions {
   privatePaths?: string[];
   /** A shared blob store for multi-host deployments; default: env DURABLE_AGENT_BLOB_STORE's module, else a LocalBlobStore under storeDir. */
   blobStore?: BlobStore;
+  /**
+   * The keys that encrypt payloads (the worker's codec) and blobs (docs/encryption.md): a KeyRing,
+   * `{ keyFile }`, `{ keys: [base64…] }` (current first) or `false` for none. Default: the files
+   * named by env DURABLE_AGENT_ENCRYPTION_KEY_FILE, else off.
+   */
+  encryption?: EncryptionSetting;
   /** Builds the Anthropic client. Default: the SDK with ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. */
   anthropic?: () => Anthropic;
   /**
@@ -73,11 +81,12 @@ export function defaultStoreDir(): string {
  * data directory (user settings, the dev server's database) and the paths the caller adds.
  */
 export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: readonly string[] = []): string[] {
+  const base = baseBlobStore(blobs);
   const paths = [
     resolve(storeDir),
     defaultStoreDir(),
     durableAgentHome(),
-    ...(blobs instanceof LocalBlobStore ? [resolve(blobs.dir)] : []),
+    ...(base instanceof LocalBlobStore ? [resolve(base.dir)] : []),
     ...extra.map((p) => resolve(p)),
   ];
   return [...new Set(paths)];
@@ -119,7 +128,11 @@ function toolDefinitionsOf(mcp: McpManager, registry: AnyTool[]): ModelDeps['too
  */
 export function createCallDeps(opts: AgentDepsOptions = {}) {
   const storeDir = opts.storeDir ?? defaultStoreDir();
-  const blobs = configuredBlobStore({ storeDir, ...(opts.blobStore ? { blobStore: opts.blobStore } : {}) });
+  const blobs = configuredBlobStore({
+    storeDir,
+    ...(opts.blobStore ? { blobStore: opts.blobStore } : {}),
+    ...(opts.encryption !== undefined ? { encryption: opts.encryption } : {}),
+  });
   // Agent is a built-in too, but it runs only where a scheduler starts child sessions (docs/architecture.md "Subagents").
   const registry: AnyTool[] = [...(opts.replaceBuiltins ? [] : DEFAULT_WORKER_TOOLS), ...(opts.tools ?? [])];
   // MCP servers: the worker owns the connections (started on first use, reused across calls and
@@ -175,7 +188,7 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
       privatePaths: workerPrivatePaths(storeDir, blobs, opts.privatePaths),
       sandboxHost,
       resultStore: (sessionId) =>
-        blobs instanceof LocalBlobStore
+        baseBlobStore(blobs) instanceof LocalBlobStore
           ? new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId)))
           : new SharedResultStore(
               join(storeDir, 'results', sessionDirName(sessionId)),

@@ -1,6 +1,7 @@
 // `durable-agent demo`: the whole machinery in one command, on the embedded default — a dev
 // server with its UI, a worker, and a session that explores and fixes a scratch copy of the
 // bundled sample project (turns, a parallel batch, an approval, the audit trail).
+import { encryptionCodecs } from '../temporal/codec';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,7 +43,12 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   });
   const connection = await Connection.connect({ address: dev.server.address });
   try {
-    const client = new Client({ connection, namespace: dev.server.namespace });
+    // The worker encrypts payloads when a key is configured: so does this client (docs/encryption.md).
+    const client = new Client({
+      connection,
+      namespace: dev.server.namespace,
+      dataConverter: { payloadCodecs: encryptionCodecs() },
+    });
     const work = mkdtempSync(join(tmpdir(), 'durable-agent-demo-'));
     cpSync(sampleProjectDir(), work, { recursive: true });
     console.log(`ui:       ${dev.server.uiAddress}`);

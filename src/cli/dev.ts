@@ -24,6 +24,8 @@ export interface DevOptions {
   taskQueue?: string;
   /** Answer every session with the built-in scripted demo model (`demo`, tests), whatever the credentials. */
   demoModel?: boolean;
+  /** The remote codec endpoint the UI decodes payloads with (`temporal server start-dev --ui-codec-endpoint`). */
+  uiCodecEndpoint?: string;
   log?: (line: string) => void;
 }
 
@@ -71,7 +73,11 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
     ...(opts.ip ? { ip: opts.ip } : {}),
     ...(opts.port ? { port: opts.port } : {}),
     ...(opts.uiPort ? { uiPort: opts.uiPort } : {}),
-    extraArgs: ['--search-attribute', `${STATUS_SEARCH_ATTRIBUTE}=Keyword`],
+    extraArgs: [
+      '--search-attribute',
+      `${STATUS_SEARCH_ATTRIBUTE}=Keyword`,
+      ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+    ],
   });
   let demo: FakeAnthropicServer | undefined;
   let worker: Worker;

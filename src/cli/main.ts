@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { DurableAgentError, type ErrorCode } from '../engine/errors';
+import { addCodecServerCommand } from './commands/codecServer';
 import { addDemoCommand } from './commands/demo';
 import { addDevCommand } from './commands/dev';
 import { addRunCommand } from './commands/run';
@@ -50,6 +51,7 @@ const COMMANDS: Array<(program: Command) => void> = [
   addCancelCommand,
   addScheduleCommands,
   addStopCommand,
+  addCodecServerCommand,
 ];
 
 export function buildProgram(): Command {

@@ -50,6 +50,8 @@ export const ERROR_CODES = [
   'CHECKOUT_NOT_TRUSTED',
   /** The worker shut down (SIGTERM, SIGINT) while the activity ran: handed back, to be retried on another worker (failure type of an activity attempt). */
   'WORKER_SHUTDOWN',
+  /** Bad encryption key material, or encrypted data whose key this process does not have (docs/encryption.md). */
+  'ENCRYPTION_KEY',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

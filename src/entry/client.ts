@@ -21,4 +21,8 @@ export {
 export type { SessionOptions, SessionHandle, StartSessionOptions } from '../client';
 export { sessionInputProblems, checkSessionInput, InvalidSessionInputError } from '../sessionInput';
 export { loadConnectionConfig, connectClient, TemporalUnavailableError } from '../temporal/connection';
+// Payload encryption (docs/encryption.md): the codec for clients of your own, and the codec server.
+export { EncryptionCodec, encryptionCodecs, ENCRYPTED_ENCODING } from '../temporal/codec';
+export { startCodecServer, type CodecServerOptions, type CodecServer } from '../temporal/codecServer';
+export { KeyRing, configuredKeyRing, EncryptionKeyError, type EncryptionSetting } from '../encryption/keys';
 export { buildAudit, formatAuditText, auditJsonLines } from '../audit';

@@ -6,10 +6,28 @@
 //   > files under the store dir (one host only)
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { configuredKeyRing, type EncryptionSetting } from '../encryption/keys';
 import { LocalBlobStore, type BlobStore } from './messageStore';
 import { PostgresBlobStore, redact } from './postgresBlobStore';
+import { baseBlobStore, EncryptedBlobStore } from './encryptedBlobStore';
 
-export function configuredBlobStore(opts: { storeDir: string; blobStore?: BlobStore; store?: string }): BlobStore {
+export interface BlobStoreConfig {
+  storeDir: string;
+  blobStore?: BlobStore;
+  store?: string;
+  /** The keys blobs are encrypted with (docs/encryption.md); absent: DURABLE_AGENT_ENCRYPTION_KEY_FILE. */
+  encryption?: EncryptionSetting;
+}
+
+/** The store `opts` names, encrypted when keys are configured (an already encrypted store is kept). */
+export function configuredBlobStore(opts: BlobStoreConfig): BlobStore {
+  const store = plainBlobStore(opts);
+  if (store instanceof EncryptedBlobStore) return store;
+  const ring = configuredKeyRing(opts.encryption);
+  return ring ? new EncryptedBlobStore(store, ring) : store;
+}
+
+function plainBlobStore(opts: BlobStoreConfig): BlobStore {
   if (opts.blobStore) return opts.blobStore;
   const url = opts.store ?? process.env.DURABLE_AGENT_STORE;
   if (url) return blobStoreFromUrl(url, opts.storeDir);
@@ -61,6 +79,8 @@ export function blobStoreFromUrl(url: string, storeDir: string): BlobStore {
 
 /** One line saying where a store keeps its blobs (worker start-up, error messages). */
 export function describeBlobStore(store: BlobStore): string {
+  if (store instanceof EncryptedBlobStore)
+    return `${describeBlobStore(baseBlobStore(store))}, encrypted (current key ${store.ring.current.id})`;
   if (store instanceof LocalBlobStore) return `files under ${store.dir} (this host only)`;
   if (store instanceof PostgresBlobStore) return `${store.toString()} (shared)`;
   return store.constructor?.name ?? 'a custom blob store';

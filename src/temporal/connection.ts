@@ -4,6 +4,8 @@ import { DurableAgentError } from '../engine/errors';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import type { EncryptionSetting } from '../encryption/keys';
+import { encryptionCodecs } from './codec';
 import type { NativeConnection } from '@temporalio/worker';
 
 export interface TemporalTlsConfig {
@@ -203,10 +205,16 @@ async function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-/** A client `Connection` and `Client` for `config`; fails fast with `TemporalUnavailableError`. */
+/**
+ * A client `Connection` and `Client` for `config`; fails fast with `TemporalUnavailableError`. The
+ * client encrypts and decrypts payloads with the configured keys (`encryption`, else
+ * DURABLE_AGENT_ENCRYPTION_KEY_FILE; docs/encryption.md); bad key material fails before connecting.
+ */
 export async function connectClient(
   config: TemporalConnectionConfig = loadConnectionConfig(),
+  opts: { encryption?: EncryptionSetting } = {},
 ): Promise<{ connection: Connection; client: Client }> {
+  const payloadCodecs = encryptionCodecs(opts.encryption);
   const probe = await tcpProbe(config.address, config.connectTimeoutMs);
   if (probe) throw new TemporalUnavailableError(config.address, probe);
   let connection: Connection;
@@ -220,7 +228,10 @@ export async function connectClient(
   } catch (err) {
     throw unavailable(config, err);
   }
-  return { connection, client: new Client({ connection, namespace: config.namespace }) };
+  return {
+    connection,
+    client: new Client({ connection, namespace: config.namespace, dataConverter: { payloadCodecs } }),
+  };
 }
 
 /** A worker `NativeConnection` for `config`; fails fast with `TemporalUnavailableError`. */

@@ -12,6 +12,7 @@ interface DevOpts {
   ip: string;
   taskQueue?: string;
   demoModel?: boolean;
+  uiCodecEndpoint?: string;
   /** Run as the background service of `durable-agent up` (src/cli/service.ts). */
   service?: boolean;
 }
@@ -25,6 +26,10 @@ export function addDevCommand(program: Command): void {
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
     .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP)
+    .option(
+      '--ui-codec-endpoint <url>',
+      "the UI decodes encrypted payloads through this codec server (`durable-agent codec-server`'s URL; docs/encryption.md)",
+    )
     .addOption(new Option('--service', 'run as the background service of `durable-agent up`').hideHelp())
     .action(runDev);
 }
@@ -40,6 +45,7 @@ async function runDev(o: DevOpts, cmd: Command): Promise<void> {
     ip: o.ip,
     ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
     ...(o.demoModel ? { demoModel: true } : {}),
+    ...(o.uiCodecEndpoint ? { uiCodecEndpoint: o.uiCodecEndpoint } : {}),
   });
   const taskQueue = o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT;
   console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
