@@ -50,7 +50,7 @@ export const ROOMS = [
   {
     room: 'mcp',
     paths: ['src/mcp/'],
-    imports: ['engine', 'hostProcess', 'tools', 'permissions'],
+    imports: ['engine', 'hostProcess', 'tools', 'permissions', 'sandbox'],
     packages: ['node', 'zod', '@modelcontextprotocol/sdk'],
   },
   {

@@ -117,9 +117,9 @@ async function setUpCall(deps: ToolDeps, input: ResolvedRunInput): Promise<CallS
     session.toolNames,
     session.permission,
     block.name.startsWith('mcp__')
-      ? sessionMcp(session, block.name)
+      ? sessionMcp(session, block.name, input.context)
       : block.name === TOOL_SEARCH_TOOL_NAME
-        ? sessionMcp(session)
+        ? sessionMcp(session, undefined, input.context)
         : undefined,
   );
   const resultStore = deps.resultStore(session.sessionId);
