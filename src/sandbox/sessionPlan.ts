@@ -8,6 +8,7 @@ import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentContext } from '../engine/context';
+import { registerSessionDirectories } from '../hostProcess/door';
 import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
 import { expandTilde, runtimePlan, sandboxEnabled, type RuntimePlan } from './policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from './protect';
@@ -98,6 +99,8 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     (d) => !worktree || d === worktree.path || !withinDirectories(worktree.path, [d]),
   );
   const settings = sandboxInWorktree(scope.settings, worktree);
+  // What this session may write holds no program the worker runs outside the sandbox (src/hostProcess/door.ts).
+  registerSessionDirectories(workingDirectories);
   // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
   let protection: Protection | undefined;
   if (!scope.settings?.filesystem?.disabled) {
