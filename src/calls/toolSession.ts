@@ -84,10 +84,10 @@ export function sessionPermission(
   const controlFiles = [
     ...new Set([
       ...(base ? hookControlFiles(commands, base, hookDirs) : []),
-      // The scripts the session's stdio MCP servers run: the worker starts them (unsandboxed) in the session's first working directory.
+      // The scripts the session's stdio MCP servers run (from the session's root; on the host with sandbox.mcpServers "host").
       ...mcpServerControlFiles(
         stdioCommands(mcpServers),
-        permission.workingDirectories[0] ?? hookRoot ?? process.cwd(),
+        hookRoot ?? permission.workingDirectories[0] ?? process.cwd(),
         permission.workingDirectories,
         undefined,
         existsSync,
