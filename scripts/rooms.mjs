@@ -51,7 +51,7 @@ export const ROOMS = [
   {
     room: 'mcp',
     paths: ['src/mcp/'],
-    imports: ['engine', 'hostProcess', 'tools', 'permissions'],
+    imports: ['engine', 'hostProcess', 'tools', 'permissions', 'sandbox'],
     packages: ['node', 'zod', '@modelcontextprotocol/sdk'],
   },
   {

@@ -14,6 +14,7 @@ import { bashSpoolCapBytes } from './tools/builtin/bash/process';
 import { TASK_QUEUE_DEFAULT, type SessionSinks } from './workflows/definitions';
 import { startSweeping } from './sandbox/reaper';
 import { endSessionTemp, startSessionTempSweeping } from './sandbox/sessionTemp';
+import { endMcpSessions } from './mcp/sandboxed';
 import { createAgentActivities } from './activities';
 import type { AgentDepsOptions } from './calls/callDeps';
 import { encryptionCodecs } from './temporal/codec';
@@ -167,6 +168,8 @@ export function sessionSinks(): InjectedSinks<SessionSinks> {
     durableAgent: {
       sessionEnded: {
         fn: (_info, sessionId) => {
+          // Its stdio MCP servers bound to its sandbox stop (src/mcp/sandboxed.ts), then its directories go.
+          void endMcpSessions(sessionId);
           void endSessionTemp(sessionId).catch((err: unknown) =>
             console.warn(
               `durable-agent: the temp directories of session ${sessionId} were not removed: ${String(err)}`,

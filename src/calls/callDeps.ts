@@ -28,6 +28,7 @@ import { LocalResultStore, resultFileName } from '../tools/resultStore';
 import type { AnyTool } from '../tools/Tool';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import { McpManager } from '../mcp/manager';
+import { mcpSessionScope, type McpSessionListing, type McpSessionScope } from '../mcp/sandboxed';
 import { mcpToolsFor } from '../mcp/tools';
 import { restrictMcpTools } from '../mcp/names';
 import { SandboxHost } from '../sandbox/host';
@@ -101,9 +102,15 @@ export function sessionDirName(sessionId: string): string {
  * blanket deny rules and disabled tools. MCP tools are listed here, in the model activity of each
  * turn (tools/list on the worker's connection): the schemas never travel through workflow history.
  */
-function toolDefinitionsOf(mcp: McpManager, registry: AnyTool[]): ModelDeps['toolDefinitions'] {
+function toolDefinitionsOf(
+  mcp: McpManager,
+  registry: AnyTool[],
+  scopeOf: (s: McpSessionListing) => McpSessionScope | undefined,
+): ModelDeps['toolDefinitions'] {
   return async (names, denyRules = [], session, warn) => {
-    const listed = session ? await mcpToolsFor(mcp, session.servers, session.cwd) : undefined;
+    const listed = session
+      ? await mcpToolsFor(mcp, session.servers, session.cwd, undefined, scopeOf(session))
+      : undefined;
     for (const f of listed?.failures ?? []) (warn ?? console.warn)(`${f.error}; its tools are not offered this turn`);
     const permission = {
       mode: 'default' as const,
@@ -139,9 +146,15 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
   // sessions with the same config, restarted after a crash, closed by closeMcp / worker shutdown).
   const mcp = opts.mcp ?? new McpManager();
   const sandboxHost = opts.sandboxHost ?? new SandboxHost();
+  // A session's stdio servers run in its sandbox (src/mcp/sandboxed.ts), denied the worker's state.
+  const privatePaths = workerPrivatePaths(storeDir, blobs, opts.privatePaths);
+  const scopeOf = (s: McpSessionListing) => mcpSessionScope(s, sandboxHost, privatePaths);
   const pool = async (toolNames: string[], permission: ToolPermissionContext, session?: SessionMcp) => {
     const mcpTools = session
-      ? restrictMcpTools(toolNames, (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted)).tools)
+      ? restrictMcpTools(
+          toolNames,
+          (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted, scopeOf(session))).tools,
+        )
       : [];
     return createToolPool(
       registry.filter((t) => toolNames.includes(t.name)),
@@ -162,7 +175,7 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
     transcripts,
     payloads,
     anthropic,
-    toolDefinitions: toolDefinitionsOf(mcp, registry),
+    toolDefinitions: toolDefinitionsOf(mcp, registry, scopeOf),
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
     resultPath: (sessionId, toolUseId) =>
       join(storeDir, 'results', sessionDirName(sessionId), resultFileName(toolUseId)),

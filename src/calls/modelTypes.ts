@@ -1,6 +1,7 @@
 // The shapes of one model call: its input, its outcome (an answer or a compaction to do first), what
 // an abandoned stream left (tombstones), and what the call needs from its runner (ModelDeps).
-import type { McpServers } from '../mcp/config';
+import type { McpSessionListing } from '../mcp/sandboxed';
+
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentDefinition } from '../agents/definitions';
 import type {
@@ -21,6 +22,12 @@ import type { ThinkingSetting } from '../engine/thinking';
 import type { ToolUseDescription } from '../engine/toolCall';
 import type { AgentContext } from '../engine/context';
 import type { ToolSessionInput } from './toolTypes';
+
+/**
+ * A session's MCP servers as a model call lists them: `cwd` is the session's root; with `sessionId`
+ * (calls this release schedules) its stdio servers run in its sandbox (src/mcp/sandboxed.ts).
+ */
+export type SessionMcpListing = McpSessionListing;
 
 export interface ModelSettings {
   model: string;
@@ -53,7 +60,7 @@ export interface CallModelInput {
   /** The session's deny rules: a tool denied outright is not offered to the model at all. */
   denyRules?: string[];
   /** The session's MCP servers: their tools are listed (tools/list, servers start on first use) and offered too. */
-  mcp?: { servers: McpServers; cwd: string };
+  mcp?: SessionMcpListing;
   /** The model's view of the transcript (compaction summary, cleared results); absent: the whole transcript. */
   view?: ContextView;
   contextSettings?: ContextSettings;

@@ -6,7 +6,8 @@
 // cancellation into the tool's abort signal, and the control files the call wrote.
 import { startHeartbeats, type Heartbeats } from './heartbeat';
 import type { CallRuntime } from './runtime';
-import type { AgentContext } from '../engine/context';
+import { sessionRootOf, type AgentContext } from '../engine/context';
+import { registerSessionDirectories } from '../hostProcess/door';
 import type { ToolUseBlock } from '../engine/messages';
 import { errorResult, MAX_CONTROL_WRITES, type ToolCallRecord } from '../engine/records';
 import { inputForHistory, isStoredInput } from '../engine/payloads';
@@ -108,6 +109,8 @@ interface CallSetup {
 async function setUpCall(deps: ToolDeps, input: ResolvedRunInput): Promise<CallSetup> {
   const { session, block } = input;
   let agent = input.context;
+  // The session's directories hold no program the worker runs outside the sandbox (src/hostProcess/door.ts).
+  registerSessionDirectories([sessionRootOf(agent), ...session.permission.workingDirectories]);
   if (input.readFilesRef) {
     if (!deps.readFiles) throw new Error('this worker has no read-file store');
     agent = { ...agent, readFiles: mergeReadFiles(await deps.readFiles.get(input.readFilesRef), agent.readFiles) };
@@ -117,9 +120,9 @@ async function setUpCall(deps: ToolDeps, input: ResolvedRunInput): Promise<CallS
     session.toolNames,
     session.permission,
     block.name.startsWith('mcp__')
-      ? sessionMcp(session, block.name)
+      ? sessionMcp(session, block.name, input.context)
       : block.name === TOOL_SEARCH_TOOL_NAME
-        ? sessionMcp(session)
+        ? sessionMcp(session, undefined, input.context)
         : undefined,
   );
   const resultStore = deps.resultStore(session.sessionId);

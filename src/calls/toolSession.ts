@@ -3,6 +3,7 @@
 // default sandbox, protected control files). Shared by describing, running and the ledger.
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { sessionRootOf, type AgentContext } from '../engine/context';
 import type { HooksConfig } from '../hooks';
 import { hookCommandsOf } from '../hooks/config';
 import type { McpServers } from '../mcp/config';
@@ -14,11 +15,29 @@ import type { ResultStore } from '../tools/Tool';
 import { sessionTasksPath, sessionTempPath, sessionTempRoot } from '../sandbox/host';
 import type { SessionMcp, ToolSessionSettings } from './toolTypes';
 
-export function sessionMcp(session: ToolSessionSettings, wanted?: string): SessionMcp | undefined {
+/**
+ * The session's MCP servers for a tool call's pool: started from the session's project root (the
+ * root its hooks run from; never the agent's current cwd, which a `cd` moves where the agent wrote
+ * a `server.js`), inside the session's sandbox (src/mcp/sandboxed.ts) with its additional directories.
+ */
+export function sessionMcp(
+  session: ToolSessionSettings,
+  wanted?: string,
+  context?: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree' | 'additionalDirectories'>,
+): SessionMcp | undefined {
   if (!session.mcpServers || Object.keys(session.mcpServers).length === 0) return undefined;
+  const root =
+    session.hookPins?.projectDir ??
+    (context ? sessionRootOf(context) : (session.permission.workingDirectories[0] ?? process.cwd()));
   return {
     servers: session.mcpServers,
-    cwd: session.permission.workingDirectories[0] ?? process.cwd(),
+    cwd: root,
+    sessionId: session.sessionId,
+    // A session whose input says nothing about the sandbox has the default one (as sessionPermission).
+    sandbox: session.permission.sandbox ?? {},
+    additionalDirectories: context
+      ? [...context.additionalDirectories]
+      : session.permission.workingDirectories.slice(1),
     ...(wanted !== undefined ? { wanted } : {}),
   };
 }
@@ -65,10 +84,10 @@ export function sessionPermission(
   const controlFiles = [
     ...new Set([
       ...(base ? hookControlFiles(commands, base, hookDirs) : []),
-      // The scripts the session's stdio MCP servers run: the worker starts them (unsandboxed) in the session's first working directory.
+      // The scripts the session's stdio MCP servers run (from the session's root; on the host with sandbox.mcpServers "host").
       ...mcpServerControlFiles(
         stdioCommands(mcpServers),
-        permission.workingDirectories[0] ?? hookRoot ?? process.cwd(),
+        hookRoot ?? permission.workingDirectories[0] ?? process.cwd(),
         permission.workingDirectories,
         undefined,
         existsSync,

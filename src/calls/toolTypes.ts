@@ -18,15 +18,17 @@ import type { ResultStore } from '../tools/Tool';
 import type { ToolPool } from '../tools/pool';
 import type { ToolPermissionContext } from '../tools/permissionTypes';
 import type { McpServers } from '../mcp/config';
+import type { McpSessionListing } from '../mcp/sandboxed';
 import type { PipelinePhase } from '../pipeline/types';
 import type { AgentDefinition } from '../agents/definitions';
 import type { SkillDefinition } from '../agents/skills';
 import type { SubagentCall, SubagentOutput, SubagentResume } from '../engine/subagents';
 import type { ToolUseContext } from '../tools/Tool';
-/** A session's MCP servers as the pool needs them: the config, the cwd servers start in, and (for a call) the tool wanted. */
-export interface SessionMcp {
-  servers: McpServers;
-  cwd: string;
+/**
+ * A session's MCP servers as the pool needs them: the config, the session's root (where servers
+ * start), its sandbox (src/mcp/sandboxed.ts), and (for a call) the tool wanted.
+ */
+export interface SessionMcp extends McpSessionListing {
   /** Only this tool's server is listed (a call); a failed server yields a stand-in answering with the failure. */
   wanted?: string;
 }

@@ -174,7 +174,7 @@ export interface DescribeToolUsesInput {
 /** Concurrency safety, idempotency and summaries (and whether rules and mode will ask), per block. */
 async function describeToolUses(deps: ToolDeps, wire: DescribeToolUsesInput): Promise<ToolUseDescription[]> {
   const session = await resolveToolSession(wire.session, deps.toolSettings);
-  const poolFor = describePools(deps, session);
+  const poolFor = describePools(deps, session, wire.context);
   await loadShellParser(); // Bash's read-only/concurrency answers need the parser
   return Promise.all(
     wire.blocks.map(async (light, i) => {
@@ -188,14 +188,18 @@ async function describeToolUses(deps: ToolDeps, wire: DescribeToolUsesInput): Pr
 }
 
 /** The pools that describe a batch: MCP tools get their own server's, other tools share one pool without MCP. */
-function describePools(deps: ToolDeps, session: ToolSessionSettings): (name: string) => Promise<ToolPool> {
+function describePools(
+  deps: ToolDeps,
+  session: ToolSessionSettings,
+  context?: AgentContext,
+): (name: string) => Promise<ToolPool> {
   const pools = new Map<string, Promise<ToolPool>>();
   return (name) => {
     const key = name.startsWith('mcp__') ? name : '';
     let p = pools.get(key);
     if (!p) {
       const full = Promise.resolve(
-        deps.pool(session.toolNames, session.permission, key ? sessionMcp(session, key) : undefined),
+        deps.pool(session.toolNames, session.permission, key ? sessionMcp(session, key, context) : undefined),
       );
       // This is a local activity with a short timeout: a server slow to start makes its tool
       // "unknown" here (unsafe: it runs alone); the call itself waits for the server.

@@ -18,6 +18,19 @@ import { runModelStep, type CompactTrigger, type ModelStepResult } from './model
  */
 export type EngineSandboxSettings = { passEnv?: string[] };
 
+/**
+ * A session's MCP servers as a model or compaction call lists them: started from the session's
+ * project root (never the agent's current cwd), inside the session's sandbox (`sessionId`,
+ * `sandbox`, `additionalDirectories`: absent in calls an earlier release scheduled — the host).
+ */
+export interface StepMcp<Mcp> {
+  servers: Mcp;
+  cwd: string;
+  sessionId?: string;
+  sandbox?: EngineSandboxSettings;
+  additionalDirectories?: string[];
+}
+
 export interface ModelStepSettings {
   model: string;
   maxTokens: number;
@@ -49,7 +62,7 @@ export interface ModelStepTurn<Agent, Mcp, Hooks> {
    * with `passEnv` besides the allowlist.
    */
   sandbox?: EngineSandboxSettings;
-  context: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'>;
+  context: Pick<AgentContext, 'cwd' | 'projectDir' | 'worktree'> & { additionalDirectories?: string[] };
 }
 
 /** The model call's input (the model activity's CallModelInput). */
@@ -67,7 +80,7 @@ export interface ModelCallArgs<Agent, Mcp> {
   contextSettings?: ContextSettings;
   autoCompact?: boolean;
   streamToolUses?: boolean;
-  mcp?: { servers: Mcp; cwd: string };
+  mcp?: StepMcp<Mcp>;
 }
 
 /** The compaction's input (the compaction activity's CompactContextInput). */
@@ -98,7 +111,7 @@ export interface CompactArgs<Agent, Mcp, Hooks> {
   hookPassEnv?: string[];
   /** The session's sandbox settings, which its PreCompact command hooks run in (absent in older compactions: the host). */
   hookSandbox?: EngineSandboxSettings;
-  mcp?: { servers: Mcp; cwd: string };
+  mcp?: StepMcp<Mcp>;
 }
 
 /** A model call's answer: a message (`R`), or the window is (nearly) full: compact first. */
@@ -146,7 +159,18 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
   outageAttempt = 1,
 ): Promise<ManagedModelStep<R>> {
   let sentHead: string | null = input.head;
-  const mcp = input.mcpServers ? { mcp: { servers: input.mcpServers, cwd: input.context.cwd } } : {};
+  // The servers start from the session's root, inside its sandbox (src/mcp/sandboxed.ts).
+  const mcp = input.mcpServers
+    ? {
+        mcp: {
+          servers: input.mcpServers,
+          cwd: input.hookPins?.projectDir ?? sessionRootOf(input.context),
+          sessionId: input.sessionId,
+          sandbox: input.sandbox ?? {},
+          additionalDirectories: [...(input.context.additionalDirectories ?? [])],
+        },
+      }
+    : {};
   const step = await runModelStep<R>(
     {
       async callModel(view, attempt, opts) {

@@ -89,6 +89,12 @@ export interface HostProcessSpec extends HostEnvironmentOptions {
   stdio?: StdioOptions;
   /** Its own process group (kill(-pid) reaches its children). */
   detached?: boolean;
+  /**
+   * The session's directories (its working directories, the repository git runs in): a program
+   * started outside the sandbox is looked up on no PATH entry inside them either, whatever its own
+   * directory (Grep's is the searched subdirectory; `<project>/bin` is not inside it).
+   */
+  projectDirs?: readonly string[];
 }
 
 /**
@@ -114,10 +120,16 @@ function realOr(p: string): string {
  * Bash may write node_modules; an entry inside the process's own directory is the project's. There a
  * command planted by the agent as `git` or `rg` would run as the worker (red team, issue 30).
  */
-export function outsidePath(value: string | undefined, cwd: string): string | undefined {
+export function outsidePath(
+  value: string | undefined,
+  cwd: string,
+  projectDirs: readonly string[] = [],
+): string | undefined {
   if (value === undefined) return undefined;
   // The filesystem root as directory (a process that needs none) holds every entry: no rule there.
-  const dirs = [...new Set([path.resolve(cwd), realOr(cwd)])].filter((d) => path.dirname(d) !== d);
+  const dirs = [
+    ...new Set([cwd, ...projectDirs].filter((d) => path.isAbsolute(d)).flatMap((d) => [path.resolve(d), realOr(d)])),
+  ].filter((d) => path.dirname(d) !== d);
   const inside = (e: string, d: string): boolean => {
     const r = path.relative(d, e);
     return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
@@ -134,10 +146,23 @@ export function outsidePath(value: string | undefined, cwd: string): string | un
     .join(path.delimiter);
 }
 
+/**
+ * Every directory a session on this worker may write (its working directories, registered by each
+ * tool call and each sandbox plan): a program started outside the sandbox is looked up on no PATH
+ * entry inside one — whatever its own directory (`/` for the config sanitiser and the worktree
+ * shadow's git, a subdirectory for Grep), `<project>/bin` (direnv's `PATH_add bin`) is the agent's.
+ */
+const sessionDirectories = new Set<string>();
+
+export function registerSessionDirectories(dirs: readonly string[]): void {
+  for (const d of dirs) if (path.isAbsolute(d) && path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
+}
+
 /** The environment the door starts this process with (PATH narrowed for programs outside the sandbox). */
 function environmentOf(spec: HostProcessSpec, cwd: string): Record<string, string> {
   const env = hostEnvironment(spec.purpose, spec);
-  if (OUTSIDE_PURPOSES.has(spec.purpose) && env.PATH !== undefined) env.PATH = outsidePath(env.PATH, cwd) ?? '';
+  if (OUTSIDE_PURPOSES.has(spec.purpose) && env.PATH !== undefined)
+    env.PATH = outsidePath(env.PATH, cwd, [...(spec.projectDirs ?? []), ...sessionDirectories]) ?? '';
   return env;
 }
 

@@ -156,6 +156,23 @@ export interface HostGitOptions extends HostRunOptions {
   env?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The directories of the repository the global options name (`--work-tree`, the directory holding
+ * the `.git` of `--git-dir`, a linked worktree's `.git/worktrees/<x>` too): git is looked up on no
+ * PATH entry inside them (`<project>/bin`), whatever directory it runs in.
+ */
+export function repositoryDirs(global: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const o of global) {
+    if (o.startsWith('--work-tree=')) out.push(o.slice('--work-tree='.length));
+    if (!o.startsWith('--git-dir=')) continue;
+    const parts = o.slice('--git-dir='.length).split(path.sep);
+    const at = parts.lastIndexOf('.git');
+    if (at > 0) out.push(parts.slice(0, at).join(path.sep) || path.sep);
+  }
+  return out.filter((d) => path.isAbsolute(d));
+}
+
 /** Runs worker-side git in `cwd` (absolute, fixed by the caller) through the door. */
 export function runHostGit(cwd: string, args: readonly string[], opts: HostGitOptions = {}): Promise<HostRunResult> {
   const named: Record<string, string> = {};
@@ -183,6 +200,7 @@ export function runHostGit(cwd: string, args: readonly string[], opts: HostGitOp
       args: [...split.global, ...GIT_GUARD_CONFIG.flatMap((o) => ['-c', o]), ...split.rest],
       cwd,
       env: { ...GIT_GUARD_ENV, ...named, ...count },
+      projectDirs: repositoryDirs(split.global),
     },
     { timeoutMs: 120_000, ...opts },
   );

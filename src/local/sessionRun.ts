@@ -24,6 +24,7 @@ import type { TurnOutcome } from '../engine/turn';
 import type { ToolUseContext } from '../tools/Tool';
 import { SessionEvents } from '../engine/sessionEvents';
 import { endSessionTemp } from '../sandbox/sessionTemp';
+import { endMcpSessions } from '../mcp/sandboxed';
 import { LocalApprovals } from './sessionApprovals';
 import { localSessionHooks } from './sessionHooks';
 import { checkoutRefusal, prepareLocalSession, type LocalSessionStart } from './sessionStart';
@@ -264,7 +265,9 @@ export class LocalSessionRun implements LocalTurnHost {
     if (!this.worker.mcp) await this.deps.closeMcp().catch(() => undefined);
     // A temporary store ends with its session (a child's store is its parent's: never temporary).
     await this.store.dispose().catch(() => undefined);
-    // Its temp and spool directories on this machine too (sessions apart, src/sandbox/sessionTemp.ts).
+    // Its stdio MCP servers in its sandbox (a caller's shared manager keeps only the host ones),
+    // then its temp and spool directories on this machine (sessions apart, src/sandbox/sessionTemp.ts).
+    await endMcpSessions(this.sessionId);
     await endSessionTemp(this.sessionId).catch(() => undefined);
     if (refused) throw refused;
     this.status = end.status;

@@ -12,3 +12,10 @@ export {
 } from './manager';
 export { mcpTool, mcpToolsFor, mcpResultBlock, unavailableMcpTool, type McpToolsResult } from './tools';
 export { mcpContentBlocks, mcpReferenceContent, MCP_IMAGE_MAX_CHARS, type McpToolOutput } from './content';
+export {
+  endMcpSessions,
+  mcpSessionScope,
+  sessionBound,
+  type McpSessionListing,
+  type McpSessionScope,
+} from './sandboxed';

@@ -1,6 +1,7 @@
 // The worker's MCP connections (an I/O room like src/activities, but without Temporal): one
-// connection per (server name, expanded config, working directory), started on first use,
-// reused by every call and session with the same config, dropped when the server goes away
+// connection per (server name, expanded config, working directory) — and, for a stdio server inside
+// a session's sandbox, per session (src/mcp/sandboxed.ts) — started on first use,
+// reused by every call (and, on the host, every session) with the same config, dropped when the server goes away
 // (the next use starts it again) and closed when the worker shuts down. Every wait has a
 // timeout: a server that does not start, answer or stay up gives an error, never a hang.
 import { DurableAgentError } from '../engine/errors';
@@ -12,6 +13,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { expandMcpServer, isRemoteMcpServer, type McpServerConfig } from './config';
 import { changedPins } from './pins';
 import { HostStdioTransport } from './stdioTransport';
+import { containMcpServer, registerMcpManager, sessionBound, type McpSessionScope } from './sandboxed';
 import * as path from 'node:path';
 
 /** A tool as the server lists it (the parts durable-agent uses). */
@@ -46,6 +48,8 @@ export interface McpManagerOptions {
   env?: Record<string, string | undefined>;
   /** After a failed start, uses within this time get the same error at once instead of another start. Default 5 s. */
   failedStartMemoryMs?: number;
+  /** A server inside a session's sandbox stops after this long without a call. Default env MCP_SANDBOX_IDLE_MS, else 5 min. */
+  sandboxedIdleMs?: number;
 }
 
 /** A server that is not there: failed to start, closed, or timed out. The message says which. */
@@ -64,6 +68,39 @@ interface Connection {
   closeReason?: string;
   stderrTail: string;
   tools?: Promise<McpToolInfo[]>;
+  /** Inside a sandbox: the protected paths a call wrote are undone after it. */
+  guard?: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+/** The transport of an expanded server: streamable HTTP, SSE, or a process through the door (maybe sandboxed). */
+function transportOf(
+  expanded: McpServerConfig,
+  cwd: string,
+  contained?: ConstructorParameters<typeof HostStdioTransport>[0]['contained'],
+): Transport {
+  if (!isRemoteMcpServer(expanded))
+    return new HostStdioTransport({
+      command: expanded.command,
+      ...(expanded.args ? { args: expanded.args } : {}),
+      ...(expanded.env ? { env: expanded.env } : {}),
+      cwd: path.resolve(cwd),
+      ...(contained ? { contained } : {}),
+    });
+  const headers = expanded.headers;
+  if (expanded.type !== 'sse')
+    return new StreamableHTTPClientTransport(new URL(expanded.url), headers ? { requestInit: { headers } } : undefined);
+  return new SSEClientTransport(
+    new URL(expanded.url),
+    headers
+      ? {
+          requestInit: { headers },
+          eventSourceInit: {
+            fetch: (u, init) =>
+              fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+          },
+        }
+      : undefined,
+  );
 }
 
 function envNumber(name: string): number | undefined {
@@ -80,7 +117,9 @@ export class McpManager {
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
   private readonly env: Record<string, string | undefined>;
+  private readonly sandboxedIdleMs: number;
   private shuttingDown = false;
+  private readonly unregister: () => void;
   /** How many servers were started (tests check reuse and reconnects). */
   started = 0;
   /** How many tools/list_changed notifications arrived. */
@@ -91,6 +130,8 @@ export class McpManager {
     this.toolTimeoutMs = opts.toolTimeoutMs ?? envNumber('MCP_TOOL_TIMEOUT') ?? 600_000;
     this.env = opts.env ?? process.env;
     this.failedStartMemoryMs = opts.failedStartMemoryMs ?? 5_000;
+    this.sandboxedIdleMs = opts.sandboxedIdleMs ?? envNumber('MCP_SANDBOX_IDLE_MS') ?? 300_000;
+    this.unregister = registerMcpManager(this);
   }
 
   /**
@@ -104,8 +145,9 @@ export class McpManager {
     config: McpServerConfig,
     cwd: string,
     noWaitAfterFailure = false,
+    scope?: McpSessionScope,
   ): Promise<McpToolInfo[]> {
-    const conn = await this.connection(server, config, cwd, noWaitAfterFailure);
+    const conn = await this.connection(server, config, cwd, noWaitAfterFailure, scope);
     conn.tools ??= conn.client
       .listTools(undefined, { timeout: this.toolTimeoutMs })
       .then((r) =>
@@ -131,14 +173,14 @@ export class McpManager {
     tool: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
+    scope?: McpSessionScope,
   ): Promise<McpCallResult> {
-    const conn = await this.connection(server, config, cwd);
+    const conn = await this.connection(server, config, cwd, false, scope);
     const timeout = this.callTimeoutMs(config);
     try {
-      const r = await conn.client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout,
-        ...(signal ? { signal } : {}),
-      });
+      const call = () =>
+        conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout, ...(signal ? { signal } : {}) });
+      const r = await (conn.guard ? conn.guard(call) : call());
       return {
         content: (Array.isArray(r.content) ? r.content : []) as McpContent[],
         ...(r.isError === true ? { isError: true } : {}),
@@ -152,9 +194,23 @@ export class McpManager {
 
   /** Closes every connection (worker shutdown). Later uses start servers again unless `final`. */
   async close(final = true): Promise<void> {
-    if (final) this.shuttingDown = true;
+    if (final) {
+      this.shuttingDown = true;
+      this.unregister();
+    }
     const all = [...this.connections.values()];
     this.connections.clear();
+    await this.closeAll(all);
+  }
+
+  /** The session ended: the servers bound to it (inside its sandbox) stop; shared ones stay. */
+  async closeSession(sessionId: string): Promise<void> {
+    const mine = [...this.connections].filter(([key]) => JSON.parse(key)[3] === sessionId);
+    for (const [key] of mine) this.connections.delete(key);
+    await this.closeAll(mine.map(([, p]) => p));
+  }
+
+  private async closeAll(all: Array<Promise<Connection>>): Promise<void> {
     await Promise.all(
       all.map(async (p) => {
         try {
@@ -218,16 +274,19 @@ export class McpManager {
     config: McpServerConfig,
     cwd: string,
     noWaitAfterFailure = false,
+    scope?: McpSessionScope,
   ): Promise<Connection> {
     if (this.shuttingDown)
       return Promise.reject(new McpUnavailableError(`MCP server ${server}: the worker is shutting down`));
-    const key = JSON.stringify([server, config, cwd]);
+    // A stdio server inside a session's sandbox is that session's alone (its plan: temp dir, directories, allowlist).
+    const bound = !isRemoteMcpServer(config) && sessionBound(scope) ? scope : undefined;
+    const key = JSON.stringify([server, config, cwd, ...(bound ? [bound.sessionId] : [])]);
     const existing = this.connections.get(key);
     const failed = this.failedStarts.get(key);
     if (existing)
       return noWaitAfterFailure && failed && this.starting.has(key) ? Promise.reject(failed.error) : existing;
     if (failed && Date.now() - failed.at < this.failedStartMemoryMs) return Promise.reject(failed.error);
-    const p = this.start(key, server, config, cwd);
+    const p = this.start(key, server, config, cwd, bound);
     this.connections.set(key, p);
     this.starting.add(key);
     p.then(
@@ -244,7 +303,13 @@ export class McpManager {
     return noWaitAfterFailure && failed ? Promise.reject(failed.error) : p;
   }
 
-  private async start(key: string, server: string, config: McpServerConfig, cwd: string): Promise<Connection> {
+  private async start(
+    key: string,
+    server: string,
+    config: McpServerConfig,
+    cwd: string,
+    scope: McpSessionScope | undefined,
+  ): Promise<Connection> {
     // The files it runs from the working directories, as the session found them at its start (src/mcp/pins.ts).
     if (!isRemoteMcpServer(config) && config.pinnedFiles) {
       const changed = changedPins(config.pinnedFiles);
@@ -261,35 +326,24 @@ export class McpManager {
     } catch (e) {
       throw new McpUnavailableError((e as Error).message);
     }
-    const transport: Transport = isRemoteMcpServer(expanded)
-      ? expanded.type === 'sse'
-        ? new SSEClientTransport(
-            new URL(expanded.url),
-            expanded.headers
-              ? {
-                  requestInit: { headers: expanded.headers },
-                  eventSourceInit: {
-                    fetch: (u, init) =>
-                      fetch(u, {
-                        ...init,
-                        headers: { ...(init?.headers as Record<string, string>), ...expanded.headers },
-                      }),
-                  },
-                }
-              : undefined,
-          )
-        : new StreamableHTTPClientTransport(
-            new URL(expanded.url),
-            expanded.headers ? { requestInit: { headers: expanded.headers } } : undefined,
-          )
-      : new HostStdioTransport({
-          command: expanded.command,
-          ...(expanded.args ? { args: expanded.args } : {}),
-          ...(expanded.env ? { env: expanded.env } : {}),
-          cwd: path.resolve(cwd),
-        });
+    // Inside the session's sandbox unless it is off or the settings say `host` (src/mcp/sandboxed.ts).
+    const placed = isRemoteMcpServer(expanded)
+      ? undefined
+      : await containMcpServer(scope, server, expanded.command, expanded.args ?? []);
+    if (placed?.kind === 'refused')
+      throw new McpUnavailableError(`MCP server ${server} was not started: ${placed.reason}`);
+    const contained = placed?.kind === 'sandboxed' ? placed.contained : undefined;
+    const transport = transportOf(expanded, cwd, contained);
     const client = new Client({ name: 'durable-agent', version: '0.1.0' });
-    const conn: Connection = { key, server, client, transport, closed: false, stderrTail: '' };
+    const conn: Connection = {
+      key,
+      server,
+      client,
+      transport,
+      closed: false,
+      stderrTail: '',
+      ...(contained ? { guard: contained.guard } : {}),
+    };
     if (transport instanceof HostStdioTransport) {
       transport.stderr.on('data', (d: Buffer) => {
         conn.stderrTail = (conn.stderrTail + d.toString('utf8')).slice(-2000);
@@ -311,8 +365,9 @@ export class McpManager {
     this.started++;
     let timer: NodeJS.Timeout | undefined;
     try {
+      const connect = () => client.connect(transport, { timeout: this.startupTimeoutMs });
       await Promise.race([
-        client.connect(transport, { timeout: this.startupTimeoutMs }),
+        contained ? contained.guard(connect) : connect(),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
             () => reject(new Error(`did not start within ${this.startupTimeoutMs} ms`)),
@@ -332,6 +387,7 @@ export class McpManager {
     } finally {
       if (timer) clearTimeout(timer);
     }
+    contained?.idleAfter(this.sandboxedIdleMs, () => client.close());
     return conn;
   }
 }

@@ -18,6 +18,13 @@ export interface HostStdioServer {
   env?: Readonly<Record<string, string>>;
   /** Absolute: where the session's servers start (its project root). */
   cwd: string;
+  /** Inside the session's sandbox (src/mcp/sandboxed.ts): the wrapped command is spawned instead. */
+  contained?: {
+    shellCommand: string;
+    env: Readonly<Record<string, string>>;
+    spawned(pid: number | undefined): void;
+    finish(): Promise<void>;
+  };
 }
 
 /** How long close() waits for the server to exit after its stdin closed, then after SIGTERM. */
@@ -43,20 +50,23 @@ export class HostStdioTransport implements Transport {
     if (this.child) throw new Error('HostStdioTransport already started');
     return new Promise((resolve, reject) => {
       let child: ChildProcess;
+      const contained = this.server.contained;
       try {
         child = startHostProcess({
           purpose: 'mcp-server',
-          command: this.server.command,
-          args: this.server.args ?? [],
+          command: contained ? 'bash' : this.server.command,
+          args: contained ? ['-c', contained.shellCommand] : (this.server.args ?? []),
           cwd: this.server.cwd,
-          ...(this.server.env ? { env: this.server.env } : {}),
+          ...(this.server.env || contained ? { env: { ...this.server.env, ...contained?.env } } : {}),
           stdio: ['pipe', 'pipe', 'pipe'],
         });
       } catch (err) {
+        void contained?.finish();
         reject(err as Error);
         return;
       }
       this.child = child;
+      contained?.spawned(child.pid);
       child.on('error', (err) => {
         reject(err);
         this.onerror?.(err);
@@ -64,6 +74,8 @@ export class HostStdioTransport implements Transport {
       child.on('spawn', () => resolve());
       child.on('close', () => {
         this.child = undefined;
+        // Inside the sandbox: what the server left running is killed, the sandbox's holds released.
+        void contained?.finish();
         this.onclose?.();
       });
       child.stdin!.on('error', (err) => this.onerror?.(err));
@@ -115,6 +127,7 @@ export class HostStdioTransport implements Transport {
         child.kill('SIGTERM');
         if (!(await within(CLOSE_GRACE_MS)) && child.exitCode === null) child.kill('SIGKILL');
       }
+      await this.server.contained?.finish();
     }
     this.buffer.clear();
   }

@@ -9,6 +9,7 @@ import { mcpServerOf, mcpToolName } from './names';
 import { McpUnavailableError, type McpCallResult, type McpManager, type McpToolInfo } from './manager';
 import type { McpServers } from './config';
 import { mcpReferenceContent, type McpToolOutput } from './content';
+import type { McpSessionScope } from './sandboxed';
 
 export type { McpToolOutput } from './content';
 
@@ -59,6 +60,8 @@ export interface McpToolSite {
   server: string;
   config: McpServers[string];
   cwd: string;
+  /** The session's sandbox, which its stdio servers run in (src/mcp/sandboxed.ts); absent: the host. */
+  scope?: McpSessionScope;
 }
 
 /** A durable-agent tool for one MCP tool of one server. */
@@ -85,6 +88,7 @@ export function mcpTool(site: McpToolSite, info: McpToolInfo): AnyTool {
         info.name,
         input,
         ctx.abortSignal,
+        site.scope,
       );
       return { data: { ...r, server: site.server } };
     },
@@ -127,6 +131,7 @@ export async function mcpToolsFor(
   servers: McpServers,
   cwd: string,
   wanted?: string,
+  scope?: McpSessionScope,
 ): Promise<McpToolsResult> {
   const names = Object.keys(servers);
   const only = wanted !== undefined ? mcpServerOf(wanted, names)?.server : undefined;
@@ -137,10 +142,10 @@ export async function mcpToolsFor(
     names
       .filter((s) => only === undefined || s === only)
       .map(async (server) => {
-        const site: McpToolSite = { manager, server, config: servers[server]!, cwd };
+        const site: McpToolSite = { manager, server, config: servers[server]!, cwd, ...(scope ? { scope } : {}) };
         try {
           // Listing for the model (no tool wanted) does not wait again for a server that failed to start.
-          const infos = await manager.listTools(server, site.config, cwd, wanted === undefined);
+          const infos = await manager.listTools(server, site.config, cwd, wanted === undefined, scope);
           for (const info of infos) tools.push(mcpTool(site, info));
         } catch (e) {
           const error = e instanceof McpUnavailableError ? e.message : `MCP server ${server}: ${(e as Error).message}`;

@@ -8,6 +8,7 @@ import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentContext } from '../engine/context';
+import { registerSessionDirectories } from '../hostProcess/door';
 import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
 import { expandTilde, runtimePlan, sandboxEnabled, type RuntimePlan } from './policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from './protect';
@@ -98,6 +99,8 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     (d) => !worktree || d === worktree.path || !withinDirectories(worktree.path, [d]),
   );
   const settings = sandboxInWorktree(scope.settings, worktree);
+  // What this session may write holds no program the worker runs outside the sandbox (src/hostProcess/door.ts).
+  registerSessionDirectories(workingDirectories);
   // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
   let protection: Protection | undefined;
   if (!scope.settings?.filesystem?.disabled) {
@@ -146,10 +149,10 @@ export function undoProtected(protection: Protection): string[] {
 }
 
 /**
- * Where a session's command hook runs (docs/hooks.md "Where hooks run"): in the session's sandbox
- * unless the sandbox is off for the session or `sandbox.hooks` is `host`; with the sandbox
- * enabled and unavailable on this worker, what Bash does then — refused with
- * `sandbox.failIfUnavailable`, else on the host (said in the hook's record).
+ * Where a session's command hook (or stdio MCP server) runs (docs/hooks.md "Where hooks run"): in
+ * the session's sandbox unless the sandbox is off for the session or `sandbox.hooks` (for a server:
+ * `sandbox.mcpServers`) is `host`; with the sandbox enabled and unavailable on this worker, what Bash
+ * does then — refused with `sandbox.failIfUnavailable`, else on the host (said in the record).
  */
 export type HookPlacement =
   { where: 'host'; reason: string } | { where: 'refused'; reason: string } | { where: 'sandbox'; host: SandboxHost };
@@ -157,16 +160,18 @@ export type HookPlacement =
 export async function hookPlacement(
   settings: SandboxSettings | undefined,
   host: SandboxHost | undefined,
+  what: 'hooks' | 'mcpServers' = 'hooks',
 ): Promise<HookPlacement> {
   const enabled = sandboxEnabled(settings, currentPlatform());
   if (!enabled.on) return { where: 'host', reason: enabled.reason };
-  if (settings?.hooks === 'host')
-    return { where: 'host', reason: 'sandbox.hooks is "host": hooks run outside the sandbox' };
+  const them = what === 'hooks' ? 'hooks' : 'MCP servers';
+  if (settings?.[what] === 'host')
+    return { where: 'host', reason: `sandbox.${what} is "host": ${them} run outside the sandbox` };
   // The settings say sandboxed and this run was given no host: it does not run (never unsandboxed by omission).
   if (!host)
     return {
       where: 'refused',
-      reason: 'the session runs its hooks in the OS sandbox, and this hook run was given no sandbox host',
+      reason: `the session runs its ${them} in the OS sandbox, and this ${what === 'hooks' ? 'hook run' : 'start'} was given no sandbox host`,
     };
   const available: SandboxAvailability = await host.availability();
   if (!available.available) {

@@ -59,6 +59,13 @@ export interface SandboxSettings {
    */
   hooks?: SandboxHooksMode;
   /**
+   * durable-agent only: where stdio MCP servers run. `sandboxed` (the default): inside the session's
+   * OS sandbox with the plan of its sandboxed Bash, one server process per session
+   * (src/mcp/sandboxed.ts); `host`: outside it, as the worker's user (the door's `mcp-server`
+   * environment, the project root), shared by the sessions with the same configuration.
+   */
+  mcpServers?: SandboxHooksMode;
+  /**
    * durable-agent only, set by the worker (never read from a settings file): the linked worktrees
    * whose git a command in this session redirects to a shadow while it runs (src/sandbox/worktreeGit/).
    */
@@ -114,6 +121,7 @@ const TOP: Record<string, Kind> = {
   filesystem: 'object',
   passEnv: 'envNames',
   hooks: 'hooksMode',
+  mcpServers: 'hooksMode',
 };
 const NETWORK: Record<string, Kind> = {
   allowedDomains: 'strings',

@@ -321,7 +321,8 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
     // The crash (unannotated) ran alone in its turn; the same connections served the whole session.
     assert.ok(manager.started <= 4, `servers started: ${manager.started} (3 servers + 1 restart)`);
 
-    // A second session with the same config reuses the worker's connections.
+    // A second session with the same config gets its own servers: each runs in its session's sandbox
+    // (a host server, sandbox.mcpServers "host", is shared: unit/mcp-sandbox).
     const before = manager.started;
     fake.enqueue(
       toolUseResponse([{ id: 'toolu_e2', name: 'mcp__everything__echo', input: { message: 'second' } }]),
@@ -330,7 +331,7 @@ test('integration mcp: a session calls MCP tools on the dev server: results, den
     const r2 = await (await start({ prompt: 'again', mcpServers, permissionMode: 'default' })).result();
     assert.equal(r2.status, 'completed');
     assert.match(JSON.stringify(lastToolResults(fake.messageRequests().at(-1)!)[0]?.content), /Echo: second/);
-    assert.equal(manager.started, before, 'no new server process for the second session');
+    assert.equal(manager.started, before + 3, "the second session's own three server processes");
   });
   assert.equal(manager.openConnections, 0, 'the worker closed its connections on shutdown');
 });

@@ -856,26 +856,33 @@ test(
   },
 );
 
-test(
-  'door (PATH, <project>/bin first, e.g. direnv PATH_add bin): a planted bin/rg, and Grep of a subdirectory — rg is not the planted one',
-  {
-    todo: 'the door narrows PATH by the process’s own directory; Grep’s is the searched directory (a subdirectory), so <project>/bin stays (likewise worker-side git run in a linked worktree’s directory: ExitWorktree’s status): the door does not know the session’s working directories, only the process’s directory',
-  },
-  async (t) => {
-    if (skip) return t.skip(skip);
-    if (!REAL_RG) return t.skip('no rg');
-    const { root, marks } = project();
-    mkdirSync(path.join(root, 'src'));
-    writeFileSync(path.join(root, 'src', 'b.txt'), 'hello\n');
-    const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
-    const planted = await s.run('Bash', {
-      command: `mkdir -p bin && printf '${plantScript(marks, 'rg', REAL_RG)}' > bin/rg && chmod +x bin/rg && echo planted`,
-    });
-    assert.match(planted.text, /planted/, planted.text);
-    await withPath(path.join(root, 'bin'), async () => {
-      await s.run('Grep', { pattern: 'hello', path: path.join(root, 'src') });
-      await s.run('EnterWorktree', { name: 'binx' }).catch(() => undefined);
-    });
-    assert.deepEqual(ran(marks), []);
-  },
-);
+test('door (PATH, <project>/bin first, e.g. direnv PATH_add bin): a planted bin/rg and bin/git, Grep of a subdirectory, worker-side git in a linked worktree — neither is the planted one', async (t) => {
+  if (skip) return t.skip(skip);
+  if (!REAL_RG) return t.skip('no rg');
+  const { root, marks } = project();
+  mkdirSync(path.join(root, 'src'));
+  writeFileSync(path.join(root, 'src', 'b.txt'), 'hello\n');
+  const s = new Session(root, 'dontAsk', { allow: ['Bash', 'EnterWorktree', 'ExitWorktree'] });
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const planted = await s.run('Bash', {
+    command:
+      `mkdir -p bin && printf '${plantScript(marks, 'rg', REAL_RG)}' > bin/rg && chmod +x bin/rg && ` +
+      `printf '${plantScript(marks, 'git', realGit)}' > bin/git && chmod +x bin/git && echo planted`,
+  });
+  assert.match(planted.text, /planted/, planted.text);
+  await withPath(path.join(root, 'bin'), async () => {
+    const g = await s.run('Grep', { pattern: 'hello', path: path.join(root, 'src') });
+    assert.match(g.text, /b\.txt/, g.text);
+    const e = await s.run('EnterWorktree', { name: 'binx' });
+    assert.equal(e.isError, false, e.text);
+    // ExitWorktree's status runs git in the linked worktree's directory (under .claude/worktrees).
+    const x = await s.run('ExitWorktree', { action: 'keep' });
+    assert.equal(x.isError, false, x.text);
+  });
+  assert.deepEqual(ran(marks), []);
+  // The door's rule itself: by the process's directory alone, <project>/bin stayed (the escape before).
+  const { outsidePath } = await import('../../src/hostProcess/door');
+  const line = `${path.join(root, 'bin')}:/usr/bin`;
+  assert.equal(outsidePath(line, path.join(root, 'src')), line);
+  assert.equal(outsidePath(line, path.join(root, 'src'), [root]), '/usr/bin');
+});

@@ -1,6 +1,7 @@
 // Grep: regex search over file contents (ripgrep when installed, a JavaScript fallback otherwise).
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { permissionEnvOf } from '../../permissions/matcher';
 import { hiddenPathFilter } from '../../permissions/resultFilter';
 import { buildTool } from '../Tool';
 import {
@@ -166,6 +167,7 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
     const after = onlyMatching ? 0 : (around ?? input['-A'] ?? 0);
     const result = await runGrep({
       pattern: input.pattern,
+      projectDirs: permissionEnvOf(ctx).workingDirectories,
       target,
       targetIsFile,
       mode,

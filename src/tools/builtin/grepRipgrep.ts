@@ -201,6 +201,7 @@ async function spawnRipgrep(
     args: rgArgs(q, target),
     cwd: path.resolve(cwd),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(q.projectDirs ? { projectDirs: q.projectDirs } : {}),
   });
   const out: Buffer[] = [];
   let outBytes = 0;

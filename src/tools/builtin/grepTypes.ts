@@ -6,6 +6,8 @@ export type GrepEngineName = 'ripgrep' | 'javascript';
 
 export interface GrepQuery {
   pattern: string;
+  /** The session's working directories: rg is looked up on no PATH entry inside them (src/hostProcess/door.ts). */
+  projectDirs?: readonly string[];
   /** Absolute file or directory. */
   target: string;
   targetIsFile: boolean;
