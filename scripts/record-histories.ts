@@ -480,6 +480,29 @@ const scenarios: Record<string, Scenario> = {
     ).result();
     if (result.status !== 'completed') throw new Error(`settings-ref: ${result.status} ${result.endReason}`);
   },
+
+  /**
+   * issue 33: the stored settings hold the system prompt (storeToolSettings answers `{ settingsRef }`);
+   * the turns start with `settingsRef` and no tools, system prompt or agent definitions, and their
+   * callModel inputs carry the reference. (settings-ref above holds a bare key: the inline shape.)
+   */
+  async 'stored-settings'({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    fake.enqueue(
+      toolUseResponse([
+        { id: 'toolu_ta', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+        { id: 'toolu_tb', name: 'Read', input: { file_path: join(workDir, 'a.txt') } },
+      ]),
+      textResponse('Read it.'),
+    );
+    const model = {
+      model: 'claude-test',
+      maxTokens: 1024,
+      system: 'You are recorded for the stored-settings fixture.',
+    };
+    const result = await (await start({ id, prompt: 'read a.txt', tools: ['Read', 'Agent'], model })).result();
+    if (result.status !== 'completed') throw new Error(`stored-settings: ${result.status} ${result.endReason}`);
+  },
 };
 
 /**

@@ -174,7 +174,8 @@ function toolCallEntry(
     resultPreview: dropped
       ? `never sent to the model (${dropped.state}): ${dropped.reason}`
       : compact
-        ? preview(compact.preview)
+        ? // Left out of the turn's result when the tool activity's result holds it (issue 33).
+          preview(compact.preview ?? (record ? resultText(record.result) : ''))
         : final
           ? preview(content)
           : '',

@@ -171,9 +171,12 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
       }));
   const transcripts = new TranscriptStore(blobs);
   const payloads = new PayloadStore(blobs);
+  // One cache of the sessions' stored settings for the tool and the model calls.
+  const toolSettings = new ToolSettingsStore(blobs);
   const modelDeps: ModelDeps = {
     transcripts,
     payloads,
+    toolSettings,
     anthropic,
     toolDefinitions: toolDefinitionsOf(mcp, registry, scopeOf),
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
@@ -194,7 +197,7 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
       pool,
       ledger: new ExecutionLedger(blobs),
       readFiles: new ReadFilesStore(blobs),
-      toolSettings: new ToolSettingsStore(blobs),
+      toolSettings,
       transcripts,
       payloads,
       // With a store shared by several hosts, large results are kept there too (a Read may run elsewhere).

@@ -38,6 +38,8 @@ import { normalizeHooksConfig, runPreCompactHooks, type HookRun, type HooksConfi
 import { classifyModelError, ModelCallError, type CallModelInput, type ModelDeps, type ModelSettings } from './model';
 import type { CallRuntime } from './runtime';
 import { loadContext } from './modelRequest';
+import { withStoredSettings } from './storedSettings';
+import type { AgentDefinition } from '../agents/definitions';
 
 export interface CompactContextInput {
   sessionId: string;
@@ -51,8 +53,14 @@ export interface CompactContextInput {
   head: string | null;
   view: ContextView;
   tokensBefore: number;
+  /** Without `system` when `settingsRef` is set. */
   settings: ModelSettings;
-  toolNames: string[];
+  /** Absent when `settingsRef` is set (calls/storedSettings.ts). */
+  toolNames?: string[];
+  /** The session's stored settings (issue 33): its system prompt, tool names and agent definitions. */
+  settingsRef?: string;
+  /** The session's agent types (with `settingsRef`: from the store; the Agent tool's description lists them). */
+  agents?: AgentDefinition[];
   denyRules?: string[];
   contextSettings?: ContextSettings;
   /** The session's hooks (reference JSON format). */
@@ -166,7 +174,7 @@ async function preCompact(
 /** The session's context (transcript, tools), heartbeating while MCP servers list their tools. */
 async function loadWithHeartbeat(
   deps: CompactDeps,
-  input: CompactContextInput,
+  input: CompactContextInput & { toolNames: string[] },
   ctx: CallRuntime,
 ): Promise<Awaited<ReturnType<typeof loadContext>>> {
   const listing = input.mcp ? setInterval(() => ctx.heartbeat({ phase: 'listing MCP tools' }), 5_000) : undefined;
@@ -258,9 +266,10 @@ function usageOf(final: Anthropic.Message): Usage {
 
 export async function compactContextWith(
   deps: CompactDeps,
-  input: CompactContextInput,
+  wire: CompactContextInput,
   ctx: CallRuntime,
 ): Promise<CompactContextResult> {
+  const input = await withStoredSettings(wire, deps.toolSettings);
   const hooks = await preCompact(deps, input, ctx);
   if ('kind' in hooks) return hooks;
   const loaded = await loadWithHeartbeat(deps, input, ctx);

@@ -14,6 +14,7 @@ import { prepareModelRequest } from './modelRequest';
 import { addUsage, refusedOrAnswer, toUsage } from './modelResponse';
 import { StreamedRequests, toolUseHandOff, wholeTurn } from './modelStream';
 import { recordOfferedTools } from './offeredTools';
+import { withStoredSettings } from './storedSettings';
 import type { CallRuntime } from './runtime';
 import type { CallModelInput, CompactionNeeded, ModelCallOutcome, ModelDeps } from './modelTypes';
 import type { AssistantMessage, ToolUseBlock } from '../engine/messages';
@@ -37,7 +38,7 @@ export { MAX_PAUSE_CONTINUATIONS, NON_STREAMED_TIMEOUT_MS } from './modelStream'
  * then the request shaped (modelRequest.ts) — or the compaction it needs first. With deferred
  * tools, what the request carried is recorded for the schema errors of its tool calls.
  */
-async function prepareCall(deps: ModelDeps, input: CallModelInput, ctx: CallRuntime) {
+async function prepareCall(deps: ModelDeps, input: CallModelInput & { toolNames: string[] }, ctx: CallRuntime) {
   const append = input.memory
     ? withMemoryText(input.append, await loadMemoryText(deps.transcripts.blobs, input.memory))
     : input.append;
@@ -66,9 +67,10 @@ async function prepareCall(deps: ModelDeps, input: CallModelInput, ctx: CallRunt
 /** One model call: streamed, with a non-streamed fallback when the stream fails mid-way. */
 export async function callModelWith(
   deps: ModelDeps,
-  input: CallModelInput,
+  wire: CallModelInput,
   ctx: CallRuntime,
 ): Promise<ModelCallOutcome> {
+  const input = await withStoredSettings(wire, deps.toolSettings);
   const { sentHead, prepared } = await prepareCall(deps, input, ctx);
   if (prepared.kind === 'compact') return { ...prepared, sentHead };
   const { params } = prepared;

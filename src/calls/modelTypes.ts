@@ -15,6 +15,7 @@ import type {
 import type { ModelUsage } from '../engine/modelUsage';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
+import type { ToolSettingsStore } from '../stores/toolSettingsStore';
 import type { ContextSettings } from '../engine/contextWindow';
 import type { ContextView } from '../engine/contextView';
 import type { MemoryRef } from '../engine/memory';
@@ -55,8 +56,12 @@ export interface CallModelInput {
   append: Message[];
   /** The session's memory by reference: its text goes before the first message's (payloads by reference). */
   memory?: MemoryRef;
+  /** Without `system` when `settingsRef` is set (the stored settings hold it). */
   settings: ModelSettings;
-  toolNames: string[];
+  /** Absent when `settingsRef` is set (calls/storedSettings.ts). */
+  toolNames?: string[];
+  /** The session's stored settings (issue 33): its system prompt, tool names and agent definitions. */
+  settingsRef?: string;
   /** The session's deny rules: a tool denied outright is not offered to the model at all. */
   denyRules?: string[];
   /** The session's MCP servers: their tools are listed (tools/list, servers start on first use) and offered too. */
@@ -153,6 +158,8 @@ export interface ModelDeps {
   ) => Promise<ToolDefinition[]>;
   /** Disable the non-streamed fallback (the reference's CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK). */
   disableFallback?: boolean;
+  /** Where a session's settings are stored once per run: a call given `settingsRef` reads its static settings there. */
+  toolSettings?: ToolSettingsStore;
   /** Where a session's stored tool results live; cleared old results are kept there for Read. */
   resultPath?: (sessionId: string, toolUseId: string) => string;
   /** The describeToolUses core (tool code), for `describeWith`; absent: blocks go undescribed. */

@@ -42,8 +42,8 @@ export type {
   ToolSessionRef,
   ToolSessionSettings,
 } from './toolTypes';
-export type { StoredToolSettings } from '../stores/toolSettingsStore';
-import type { StoredToolSettings } from '../stores/toolSettingsStore';
+export type { StoredSettingsRef, StoredToolSettings } from '../stores/toolSettingsStore';
+import type { StoredSettingsRef, StoredToolSettings } from '../stores/toolSettingsStore';
 
 /** How long describing an MCP call waits for its server's tool list. */
 const DESCRIBE_MCP_WAIT_MS = 10_000;
@@ -106,10 +106,14 @@ export function createToolCalls(deps: ToolDeps) {
       if (!deps.readFiles) throw new Error('this worker has no read-file store');
       return deps.readFiles.put(input.base, input.delta);
     },
-    /** Stores the session's tool settings once per run; tool activities then carry the returned reference. */
-    storeToolSettings: async (settings: StoredToolSettings): Promise<string> => {
+    /**
+     * Stores the session's settings once per run; tool and model activities then carry the returned
+     * reference. The answer is an object (a run recorded before issue 33 holds a bare key, whose blob
+     * has no system prompt: its turns send the model's static settings inline).
+     */
+    storeToolSettings: async (settings: StoredToolSettings): Promise<StoredSettingsRef> => {
       if (!deps.toolSettings) throw new Error('this worker has no store for tool settings');
-      return deps.toolSettings.put(settings);
+      return { settingsRef: await deps.toolSettings.put(settings) };
     },
     prepareSubagent: (input: RunToolUseInput, ctx: CallRuntime) => prepareSubagent(deps, input, ctx),
     finishSubagent: (input: FinishSubagentInput, ctx: CallRuntime) => finishSubagent(deps, input, ctx),

@@ -46,8 +46,15 @@ export interface ModelStepTurn<Agent, Mcp, Hooks> {
   head: string | null;
   append: Message[];
   memory?: MemoryRef;
+  /** Without `system` when `settingsRef` is set. */
   model: ModelStepSettings;
-  tools: string[];
+  /** Absent when `settingsRef` is set. */
+  tools?: string[];
+  /**
+   * The session's stored settings (issue 33): its system prompt, tool names and agent definitions
+   * are there, not in this turn; the model calls carry the reference instead.
+   */
+  settingsRef?: string;
   rules: { deny: string[] };
   subagents?: { agents?: Agent[] };
   view?: ContextView;
@@ -73,7 +80,9 @@ export interface ModelCallArgs<Agent, Mcp> {
   append: Message[];
   memory?: MemoryRef;
   settings: ModelStepSettings;
-  toolNames: string[];
+  /** Absent with `settingsRef`: the activity reads them (and the system prompt, the agents) from the store. */
+  toolNames?: string[];
+  settingsRef?: string;
   denyRules?: string[];
   agents?: Agent[];
   view?: ContextView;
@@ -94,7 +103,9 @@ export interface CompactArgs<Agent, Mcp, Hooks> {
   view: ContextView;
   tokensBefore: number;
   settings: ModelStepSettings;
-  toolNames: string[];
+  /** Absent with `settingsRef`, as in the model call's input. */
+  toolNames?: string[];
+  settingsRef?: string;
   denyRules?: string[];
   agents?: Agent[];
   contextSettings?: ContextSettings;
@@ -171,6 +182,14 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
         },
       }
     : {};
+  // The static settings: by reference when the session stored them (issue 33), else inline as recorded.
+  const statics = input.settingsRef
+    ? { settingsRef: input.settingsRef, denyRules: input.rules.deny }
+    : {
+        toolNames: input.tools ?? [],
+        denyRules: input.rules.deny,
+        ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
+      };
   const step = await runModelStep<R>(
     {
       async callModel(view, attempt, opts) {
@@ -182,9 +201,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             append: input.append,
             ...(input.memory ? { memory: input.memory } : {}),
             settings: input.model,
-            toolNames: input.tools,
-            denyRules: input.rules.deny,
-            ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
+            ...statics,
             view,
             ...(input.contextSettings ? { contextSettings: input.contextSettings } : {}),
             ...(opts.autoCompact ? {} : { autoCompact: false }),
@@ -214,9 +231,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             view,
             tokensBefore: tokens,
             settings: input.model,
-            toolNames: input.tools,
-            denyRules: input.rules.deny,
-            ...(input.subagents?.agents ? { agents: input.subagents.agents } : {}),
+            ...statics,
             ...(input.contextSettings ? { contextSettings: input.contextSettings } : {}),
             ...(input.hooks ? { hooks: input.hooks } : {}),
             cwd: input.context.cwd,

@@ -10,13 +10,20 @@ import type {
   ToolUseBlock,
   UserContentBlock,
 } from './messages';
-import { toolResultText } from './messages';
+import { oneLinePreview, toolResultText } from './messages';
 import type { ToolCallRecord } from './records';
 
 /** A tool input whose JSON is at most this long travels inline (once, in the model call's result). */
 export const INLINE_INPUT_MAX_CHARS = 2000;
-/** Characters of a stored tool result kept in a record's preview. */
-export const RESULT_PREVIEW_CHARS = 1000;
+/**
+ * Characters of a stored tool result kept in a record's preview, on one line: what the audit shows
+ * of a result (`audit/history.ts` preview, 200 characters, whitespace folded) and the turn's
+ * compact record (`oneLinePreview`, the same rule) — so one `oneLinePreview` of the result is
+ * exactly what both show (issue 33: it was 1,000 characters, of which the audit showed 200).
+ */
+export const RESULT_PREVIEW_CHARS = 200;
+/** Characters of a decision's reason/detail and of an `ask` message kept in history (shown to a human whole). */
+export const DECISION_TEXT_CHARS = 1000;
 /** Characters of assistant text / thinking kept in the model call's result. */
 export const TEXT_PREVIEW_CHARS = 2000;
 export const THINKING_PREVIEW_CHARS = 200;
@@ -101,7 +108,8 @@ export function contentForHistory(content: readonly AssistantContentBlock[]): As
 
 /**
  * A record as a tool activity returns it once its result is stored under `ref`: the result's
- * content shortened to a preview, the input shortened like a model message's, no new messages.
+ * content as a one-line preview (what the audit and the turn's compact record show), the input
+ * shortened like a model message's, no new messages.
  */
 export function recordForHistory(record: ToolCallRecord, ref: string): ToolCallRecord {
   const text = toolResultText(record.result);
@@ -109,15 +117,15 @@ export function recordForHistory(record: ToolCallRecord, ref: string): ToolCallR
   const decision = record.decision
     ? {
         ...record.decision,
-        ...(record.decision.reason !== undefined ? { reason: clip(record.decision.reason, RESULT_PREVIEW_CHARS) } : {}),
-        ...(record.decision.detail !== undefined ? { detail: clip(record.decision.detail, RESULT_PREVIEW_CHARS) } : {}),
+        ...(record.decision.reason !== undefined ? { reason: clip(record.decision.reason, DECISION_TEXT_CHARS) } : {}),
+        ...(record.decision.detail !== undefined ? { detail: clip(record.decision.detail, DECISION_TEXT_CHARS) } : {}),
       }
     : undefined;
   return {
     ...rest,
     ...(decision ? { decision } : {}),
     input: inputForHistory(record.input),
-    result: { ...record.result, content: clip(text, RESULT_PREVIEW_CHARS) },
+    result: { ...record.result, content: oneLinePreview(text, RESULT_PREVIEW_CHARS) },
     resultRef: ref,
     resultChars: text.length,
   };
@@ -125,7 +133,7 @@ export function recordForHistory(record: ToolCallRecord, ref: string): ToolCallR
 
 /** An `ask` as history carries it: the message is shown to a human, a few lines at most. */
 export function askMessageForHistory(message: string): string {
-  return clip(message, RESULT_PREVIEW_CHARS);
+  return clip(message, DECISION_TEXT_CHARS);
 }
 
 /** The tool_result blocks for the transcript: by reference when stored, inline when made by the turn. */

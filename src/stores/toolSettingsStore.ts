@@ -24,6 +24,17 @@ export interface StoredToolSettings {
   mcpServers?: McpServers;
   agents?: AgentDefinition[];
   skills?: SkillDefinition[];
+  /**
+   * The model's system prompt (issue 33): with it the blob holds every static part of a turn's
+   * model call, whose inputs then carry the reference (`settingsRef`) instead of the system prompt,
+   * tool names and agent definitions. Absent in blobs stored before it, and when the session has none.
+   */
+  system?: string;
+}
+
+/** What `storeToolSettings` answers (issue 33): the blob's key; its system prompt, tool names and agents are in it. */
+export interface StoredSettingsRef {
+  settingsRef: string;
 }
 
 export class ToolSettingsStore {

@@ -154,7 +154,12 @@ export interface CompactRecord {
   summary: string;
   status: ToolCallStatus;
   decision?: DecisionRecord;
-  preview: string;
+  /**
+   * The result's first 200 characters on one line. Absent in a turn's RESULT when the tool
+   * activity's result already holds the same preview (a stored result, `resultRef`; issue 33): the
+   * audit reads it there. The turn's progress query always has it.
+   */
+  preview?: string;
   reused?: boolean;
   /** Started while the model's message still streamed. */
   early?: boolean;
@@ -222,8 +227,10 @@ export interface TurnWorkflowInput {
   turn: number;
   head: string | null;
   append: Message[];
+  /** Without `system` when `settingsRef` is set (the stored settings hold it). */
   model: ModelSettingsInput;
-  tools: string[];
+  /** The session's tool names; absent when `settingsRef` is set (the stored settings hold them). */
+  tools?: string[];
   permissionMode: PermissionMode;
   rules: PermissionRules;
   sandbox?: SandboxSettings;
@@ -253,7 +260,14 @@ export interface TurnWorkflowInput {
   subagents?: SubagentSettings;
   /** The session's tool settings in the store (TOOL_SETTINGS_REF_PATCH): tool activities carry this reference, not the settings. */
   toolSettingsRef?: string;
-  /** The session's skills, present only when the settings are not stored (toolSettingsRef absent): the inline tool session carries them. */
+  /**
+   * The session's settings in the store WITH its system prompt (issue 33; in place of
+   * `toolSettingsRef`): the tool activities and the model calls (callModel, compactContext) carry
+   * this reference, and this input has no `tools`, no `model.system`, no `subagents.agents`. Turns of
+   * runs that stored their settings before (a bare key in the marker) get `toolSettingsRef` instead.
+   */
+  settingsRef?: string;
+  /** The session's skills, present only when the settings are not stored (no toolSettingsRef or settingsRef): the inline tool session carries them. */
   skills?: SkillDefinition[];
 }
 

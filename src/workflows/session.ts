@@ -4,7 +4,7 @@
 //   1. check the input's shape (a bad input fails the workflow before anything runs);
 //   2. the state: carried from the previous run (continue-as-new) or fresh;
 //   3. the handlers (status/head queries, follow-ups, interrupts, approvals, outages): `SessionRun`;
-//   4. store the tool settings once per run (patched), so that turns carry a reference;
+//   4. store the settings once per run (patched), so that turns and their model calls carry a reference;
 //   5. `runSession`: each turn a child workflow `<session>/turn-<n>`, the idle wait a durable condition;
 //   6. at a turn boundary past the run's history budget: drain the handlers and continue-as-new;
 //      else finish (ended, stopped, failed, or cancelled) and say why.
@@ -32,6 +32,7 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import type { Message } from '../engine/messages';
 import { describeOutage, type OutageState } from '../engine/retry';
 import type { ToolSettingsActivities } from '../activities';
+import type { StoredSettingsRef } from '../calls/tools';
 import { storedToolSettings } from './toolSettings';
 import { agentHookFields } from '../engine/subagents';
 import { SESSION_HOOK_EVENT_NAMES, type HookRun, type SessionHookEventName } from '../engine/hooks';
@@ -180,7 +181,8 @@ class SessionRun implements SessionExecutor {
   private child: ChildWorkflowHandle<typeof turnWorkflow> | undefined;
   private runningTurn: number | undefined;
   private outage: OutageState | undefined;
-  private toolSettingsRef: string | undefined;
+  /** Where the run stored its settings (storeSettings): none, before issue 33 (tools only), or with the system prompt. */
+  private stored: StoredRefs = {};
   /** Calls of the running turn waiting for approve/deny (sessionApprovals.ts). */
   private readonly approvals: SessionApprovals;
   private readonly hookCounts = new Map<string, number>();
@@ -286,15 +288,8 @@ class SessionRun implements SessionExecutor {
     if (this.input.useSearchAttributes) upsertSearchAttributes([{ key: statusKey, value: next }]);
   }
 
-  /** The tool settings, stored once per run: tool activities carry the reference (patched: runs recorded before sent them inline). */
   async storeToolSettings(): Promise<void> {
-    if (!patched(TOOL_SETTINGS_REF_PATCH)) return;
-    try {
-      this.toolSettingsRef = await toolSettingsStore.storeToolSettings(storedToolSettings(this.input));
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      // The store refused: the turns send the settings inline, as before the patch.
-    }
+    this.stored = await storeSettings(this.input);
   }
 
   finish(s: SessionStatusName, reason: string): SessionResult {
@@ -316,7 +311,8 @@ class SessionRun implements SessionExecutor {
       turn,
       append,
       agentHooks: this.agentHooks,
-      toolSettingsRef: this.toolSettingsRef,
+      toolSettingsRef: this.stored.toolSettingsRef,
+      settingsRef: this.stored.settingsRef,
     };
   }
 
@@ -460,6 +456,26 @@ class SessionRun implements SessionExecutor {
       if (isCancellation(err)) throw err;
       return hookFailureRuns(event, err);
     }
+  }
+}
+
+type StoredRefs = { toolSettingsRef?: string; settingsRef?: string };
+
+/**
+ * The settings, stored once per run: tool activities carry the reference (patched: runs recorded
+ * before sent them inline), and so do model calls when the answer says the blob holds the system
+ * prompt (issue 33: an object; a run recorded before has a bare key, and its turns keep the model's
+ * static settings inline — the same command, a different payload, no patch). A store that refuses
+ * them: the turns send them inline, as before the patch.
+ */
+async function storeSettings(input: SessionInput): Promise<StoredRefs> {
+  if (!patched(TOOL_SETTINGS_REF_PATCH)) return {};
+  try {
+    const stored: string | StoredSettingsRef = await toolSettingsStore.storeToolSettings(storedToolSettings(input));
+    return typeof stored === 'string' ? { toolSettingsRef: stored } : { settingsRef: stored.settingsRef };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return {};
   }
 }
 

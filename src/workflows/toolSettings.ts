@@ -3,7 +3,9 @@
 // storeToolSettings, content-addressed) and every runToolUse / describeToolUses / Agent-phase input
 // carries that reference plus the few per-turn fields, so history no longer grows with
 // calls × configuration. Turns of sessions started before the patch get no reference and send the
-// settings inline, as they always did. Workflow code: pure.
+// settings inline, as they always did. Since issue 33 the stored settings hold the system prompt too,
+// and the turn's model calls carry the same reference (`settingsRef`) instead of the system prompt,
+// tool names and agent definitions (turnInput.ts). Workflow code: pure.
 import type { StoredToolSettings, ToolSessionInput, ToolSessionSettings } from '../calls/tools';
 import type { SessionInput, TurnWorkflowInput } from './definitions';
 
@@ -20,17 +22,19 @@ export function storedToolSettings(input: SessionInput): StoredToolSettings {
     ...(input.mcpServers && Object.keys(input.mcpServers).length > 0 ? { mcpServers: input.mcpServers } : {}),
     ...(agents ? { agents } : {}),
     ...(skills ? { skills } : {}),
+    ...(input.model.system !== undefined ? { system: input.model.system } : {}),
   };
 }
 
 /** The session as the turn's tool activities see it: by reference when the session stored its settings, else whole. */
 export function toolSession(input: TurnWorkflowInput): ToolSessionInput {
   const workingDirectories = [input.context.cwd, ...input.context.additionalDirectories];
-  if (input.toolSettingsRef) {
+  const settingsRef = input.settingsRef ?? input.toolSettingsRef;
+  if (settingsRef) {
     return {
       sessionId: input.sessionId,
       ...(input.ledgerKey ? { ledgerKey: input.ledgerKey } : {}),
-      settingsRef: input.toolSettingsRef,
+      settingsRef,
       mode: input.permissionMode,
       workingDirectories,
       ...(input.agentHookFields ? { agentHookFields: input.agentHookFields } : {}),
@@ -39,7 +43,7 @@ export function toolSession(input: TurnWorkflowInput): ToolSessionInput {
   const inline: ToolSessionSettings = {
     sessionId: input.sessionId,
     ...(input.ledgerKey ? { ledgerKey: input.ledgerKey } : {}),
-    toolNames: input.tools,
+    toolNames: input.tools ?? [],
     permission: {
       mode: input.permissionMode,
       rules: input.rules,

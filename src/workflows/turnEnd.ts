@@ -66,7 +66,12 @@ export function transientFailureOf(err: unknown, what: 'model' | 'store'): Trans
   return { kind: what === 'store' ? 'store' : 'other', message: cause?.message ?? err.message };
 }
 
-export function compact(record: ToolCallRecord): CompactRecord {
+/**
+ * A record as the turn's progress query and result show it. In the result (`forResult`) a stored
+ * result's preview is left out: the tool activity's result in the turn's history holds the same
+ * one-line preview (engine/payloads.ts recordForHistory), which is where the audit reads it.
+ */
+export function compact(record: ToolCallRecord, forResult = false): CompactRecord {
   const content = toolResultText(record.result);
   return {
     toolUseId: record.toolUseId,
@@ -74,7 +79,7 @@ export function compact(record: ToolCallRecord): CompactRecord {
     summary: record.summary,
     status: record.status,
     ...(record.decision ? { decision: record.decision } : {}),
-    preview: oneLinePreview(content),
+    ...(forResult && record.resultRef ? {} : { preview: oneLinePreview(content) }),
     ...(record.reused ? { reused: true } : {}),
     ...(record.early ? { early: true } : {}),
     ...(record.stop ? { stop: record.stop } : {}),
@@ -207,7 +212,7 @@ export function turnResult(
   return {
     turn: input.turn,
     reason: outcome.reason,
-    records: outcome.records.map(compact),
+    records: outcome.records.map((r) => compact(r, true)),
     batches: outcome.batches,
     ...(outcome.usage ? { usage: outcome.usage } : {}),
     fallback: modelResult?.fallback ?? false,

@@ -5,10 +5,10 @@ import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../engine/session';
 import type { agentHookFields } from '../engine/subagents';
 import type { SessionCarry, SessionInput, SubagentSettings, TurnWorkflowInput } from './definitions';
 
-/** What a subagent inherits besides the turn's settings (present only when the session offers Agent). */
-function subagentSettings(input: SessionInput): SubagentSettings {
+/** What a subagent inherits besides the turn's settings (present only when the session offers Agent; the agents not when stored). */
+function subagentSettings(input: SessionInput, stored: boolean): SubagentSettings {
   return {
-    ...(input.agents ? { agents: input.agents } : {}),
+    ...(input.agents && !stored ? { agents: input.agents } : {}),
     ...(input.memory ? { memory: input.memory } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
@@ -26,9 +26,12 @@ export function turnWorkflowInput(
     append: TurnWorkflowInput['append'];
     agentHooks: ReturnType<typeof agentHookFields> | undefined;
     toolSettingsRef: string | undefined;
+    /** The stored settings with the system prompt (issue 33): the model's static settings stay out of the input. */
+    settingsRef?: string | undefined;
   },
 ): TurnWorkflowInput {
-  const { sessionId, turn, append, agentHooks, toolSettingsRef } = run;
+  const { sessionId, turn, append, agentHooks, toolSettingsRef, settingsRef } = run;
+  const stored = settingsRef !== undefined;
   return {
     sessionId,
     ledgerKey: state.ledgerKey,
@@ -36,8 +39,8 @@ export function turnWorkflowInput(
     head: state.head,
     append,
     // A loaded skill's `model` (absent in every session recorded before skills: the same input).
-    model: modelWithSkillGrants(input.model, state.context),
-    tools: input.tools,
+    model: modelWithSkillGrants(stored ? withoutSystem(input.model) : input.model, state.context),
+    ...(stored ? {} : { tools: input.tools }),
     permissionMode: input.permissionMode,
     rules: input.rules,
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
@@ -63,11 +66,17 @@ export function turnWorkflowInput(
     ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
     ...(state.view ? { view: state.view } : {}),
     ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
-    ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input) } : {}),
-    ...(toolSettingsRef ? { toolSettingsRef } : {}),
+    ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input, stored) } : {}),
+    ...(stored ? { settingsRef } : toolSettingsRef ? { toolSettingsRef } : {}),
     // No stored settings (the store refused them): the skills travel with the turn, as the rest of the settings do.
-    ...(!toolSettingsRef && input.tools.includes('Skill') && input.skills && input.skills.length > 0
+    ...(!stored && !toolSettingsRef && input.tools.includes('Skill') && input.skills && input.skills.length > 0
       ? { skills: input.skills }
       : {}),
   };
+}
+
+/** The model settings without the system prompt (the stored settings hold it). */
+function withoutSystem(model: SessionInput['model']): SessionInput['model'] {
+  const { system: _stored, ...rest } = model;
+  return rest;
 }

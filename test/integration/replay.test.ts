@@ -100,6 +100,7 @@ test('replay: the fixtures cover a parallel batch, an interrupt, an approval, co
     'cut-off',
     'cut-off-before-patches',
     'settings-ref',
+    'stored-settings',
   ]) {
     assert.ok(scenarios.has(s), `no fixture for ${s}`);
     assert.ok(
@@ -115,6 +116,35 @@ test('replay: the fixtures cover a parallel batch, an interrupt, an approval, co
     manifest.filter((m) => m.scenario === 'continue-as-new' && m.workflowType === 'sessionWorkflow').length >= 2,
     'several runs',
   );
+});
+
+test("replay: the stored-settings fixture's turns start by reference (no system prompt); settings-ref's marker holds a bare key (the inline shape)", () => {
+  type Events = {
+    events: Array<{
+      eventType: string;
+      markerRecordedEventAttributes?: { details?: Record<string, { payloads?: Array<{ data?: string }> }> };
+      workflowExecutionStartedEventAttributes?: { input?: { payloads?: Array<{ data?: string }> } };
+    }>;
+  };
+  const read = (f: string): Events => JSON.parse(readFileSync(join(FIXTURES, f), 'utf8')) as Events;
+  const decode = (d: string | undefined): string => Buffer.from(d ?? '', 'base64').toString();
+  const storeAnswer = (f: string): string | undefined =>
+    read(f)
+      .events.flatMap((e) => Object.values(e.markerRecordedEventAttributes?.details ?? {}))
+      .flatMap((d) => d.payloads ?? [])
+      .map((p) => decode(p.data))
+      .find((t) => t.includes('toolsettings-'));
+  assert.match(storeAnswer('stored-settings.session.json') ?? '', /^\{"settingsRef":"toolsettings-[0-9a-f]{64}"\}$/);
+  assert.match(storeAnswer('settings-ref.session.json') ?? '', /^"toolsettings-[0-9a-f]{64}"$/);
+  const turnInput = JSON.parse(
+    decode(
+      read('stored-settings.turn-1.json').events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]
+        ?.data,
+    ),
+  ) as { settingsRef?: string; tools?: unknown; model: { system?: string } };
+  assert.match(turnInput.settingsRef ?? '', /^toolsettings-/);
+  assert.equal(turnInput.tools, undefined);
+  assert.equal(turnInput.model.system, undefined);
 });
 
 test('replay: the local-stores fixture records the end-of-turn writes as local activities behind the patch', () => {

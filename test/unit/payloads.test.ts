@@ -101,3 +101,28 @@ test('unit: a prompt longer than MAX_MESSAGE_CHARS is refused with what to do in
   );
   assert.equal(sessionInput({ prompt: 'x'.repeat(MAX_MESSAGE_CHARS), cwd: '/tmp' }).prompt.length, MAX_MESSAGE_CHARS);
 });
+
+test("unit: a stored result's preview in history is exactly what the audit and the turn's compact record show of it (200 characters, one line)", async () => {
+  const { preview } = await import('../../src/audit/history');
+  const { oneLinePreview } = await import('../../src/engine/messages');
+  const text = `line one\n\n   line two\t${'word '.repeat(400)}\nend`;
+  const record: ToolCallRecord = {
+    toolUseId: 'a',
+    toolName: 'Read',
+    input: { file_path: '/x' },
+    summary: 'Read /x',
+    status: 'ok',
+    result: { type: 'tool_result', tool_use_id: 'a', content: text },
+    contextModifiers: [],
+    decision: { behavior: 'allow', source: 'rule', reason: 'r'.repeat(1500) },
+  };
+  const light = recordForHistory(record, 'toolresult-abc');
+  const kept = light.result.content as string;
+  assert.equal(kept, oneLinePreview(text, RESULT_PREVIEW_CHARS));
+  assert.ok(kept.length <= RESULT_PREVIEW_CHARS);
+  // The audit shows preview() of it, and the turn's record oneLinePreview() of it: both as of the whole result.
+  assert.equal(preview(kept), preview(text));
+  assert.equal(oneLinePreview(kept), oneLinePreview(text));
+  // A decision's reason is shown whole to a person: it keeps its 1,000 characters.
+  assert.equal(light.decision?.reason?.length, 1000);
+});
