@@ -5,11 +5,20 @@ import {
   type CompactContextResult,
   type CompactDeps,
 } from '../calls/compact';
+import { measureModelCall } from './metrics';
 import { activityRuntime } from './runtime';
 
 export function createCompactActivities(deps: CompactDeps) {
   async function compactContext(input: CompactContextInput): Promise<CompactContextResult> {
-    return compactContextWith(deps, input, activityRuntime());
+    return measureModelCall(
+      input.settings.model,
+      'compaction',
+      () => compactContextWith(deps, input, activityRuntime()),
+      (r) =>
+        r.kind === 'blocked'
+          ? { outcome: 'blocked', reason: 'hook' }
+          : { outcome: 'ok', reason: 'compacted', usage: r.modelUsage },
+    );
   }
   return { compactContext };
 }

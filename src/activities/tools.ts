@@ -8,13 +8,14 @@ import {
   type ToolDeps,
 } from '../calls/tools';
 import type { ToolRunResult } from '../engine/turn';
+import { recordToolCall } from './metrics';
 import { activityRuntime } from './runtime';
 
 export function createToolActivities(deps: ToolDeps) {
   const calls = createToolCalls(deps);
 
   async function runToolUse(input: RunToolUseInput): Promise<ToolRunResult> {
-    return calls.runToolCall(input, activityRuntime());
+    return recordToolCall(await calls.runToolCall(input, activityRuntime()));
   }
 
   /**
@@ -27,7 +28,7 @@ export function createToolActivities(deps: ToolDeps) {
 
   /** The post-call phase: the child's final text through result mapping, size policy, PostToolUse hooks. */
   async function finishSubagent(input: FinishSubagentInput): Promise<ToolRunResult> {
-    return calls.finishSubagent(input, activityRuntime());
+    return recordToolCall(await calls.finishSubagent(input, activityRuntime()));
   }
 
   return {
