@@ -16,6 +16,7 @@ import { startSweeping } from './sandbox/reaper';
 import { endSessionTemp, startSessionTempSweeping } from './sandbox/sessionTemp';
 import { endMcpSessions } from './mcp/sandboxed';
 import { createAgentActivities } from './activities';
+import { metricsEnabled, startSessionGauges } from './temporal/metrics';
 import type { AgentDepsOptions } from './calls/callDeps';
 import { encryptionCodecs } from './temporal/codec';
 
@@ -88,9 +89,10 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
       `durable-agent: the shell parser did not load (${shellParserError()}); every Bash command will be treated as unknown (never read-only, matched by no allow rule).`,
     );
   }
+  const namespace = opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
   const worker = await Worker.create({
     connection: opts.connection,
-    namespace: opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
+    namespace,
     taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
     activities,
     ...(opts.workflowBundle
@@ -129,11 +131,14 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     const stopSweeping = startSweeping();
     // Session temp directories left by sessions that ended long ago (src/sandbox/sessionTemp.ts).
     const stopTempSweeping = startSessionTempSweeping();
+    // With a metrics endpoint (src/temporal/metrics.ts): the session gauges, polled from visibility.
+    const stopGauges = metricsEnabled() ? startSessionGauges(opts.connection, namespace) : undefined;
     try {
       return await run();
     } finally {
       stopSweeping();
       stopTempSweeping();
+      stopGauges?.();
       await closeMcp();
       // A store this worker opened (a PostgreSQL pool from DURABLE_AGENT_STORE) closes with it; one passed in belongs to the caller.
       if (!opts.blobStore) await (blobs as { close?: () => Promise<void> }).close?.().catch(() => undefined);

@@ -8,13 +8,14 @@ import {
   type RunBackgroundTaskResult,
 } from '../calls/backgroundTask';
 import type { ToolDeps } from '../calls/tools';
+import { countRunningTask } from './metrics';
 import { activityRuntime } from './runtime';
 
 export function createBackgroundTaskActivities(deps: ToolDeps) {
   const calls = createBackgroundTaskCalls(deps);
   return {
     async runBackgroundTask(input: RunBackgroundTaskInput): Promise<RunBackgroundTaskResult> {
-      return calls.runBackgroundTask(input, activityRuntime());
+      return countRunningTask('bash', () => calls.runBackgroundTask(input, activityRuntime()));
     },
   };
 }

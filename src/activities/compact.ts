@@ -5,11 +5,20 @@ import {
   type CompactContextResult,
   type CompactDeps,
 } from '../calls/compact';
+import { measureModelCall } from './metrics';
 import { withActivityRuntime } from './runtime';
 
 export function createCompactActivities(deps: CompactDeps) {
   async function compactContext(input: CompactContextInput): Promise<CompactContextResult> {
-    return withActivityRuntime((rt) => compactContextWith(deps, input, rt));
+    return measureModelCall(
+      input.settings.model,
+      'compaction',
+      () => withActivityRuntime((rt) => compactContextWith(deps, input, rt)),
+      (r) =>
+        r.kind === 'blocked'
+          ? { outcome: 'blocked', reason: 'hook' }
+          : { outcome: 'ok', reason: 'compacted', usage: r.modelUsage },
+    );
   }
   return { compactContext };
 }

@@ -4,11 +4,20 @@
 // the transcript store's two operations (src/calls/transcript.ts).
 import { callModelWith, type CallModelInput, type ModelCallOutcome, type ModelDeps } from '../calls/model';
 import { createTranscriptCalls } from '../calls/transcript';
+import { measureModelCall } from './metrics';
 import { withActivityRuntime } from './runtime';
 
 export function createModelActivities(deps: ModelDeps) {
   async function callModel(input: CallModelInput): Promise<ModelCallOutcome> {
-    return withActivityRuntime((rt) => callModelWith(deps, input, rt));
+    return measureModelCall(
+      input.settings.model,
+      'turn',
+      () => withActivityRuntime((rt) => callModelWith(deps, input, rt)),
+      (r) =>
+        r.kind === 'compact'
+          ? { outcome: 'compaction_needed', reason: r.trigger }
+          : { outcome: 'ok', reason: r.stopReason, usage: r.modelUsage },
+    );
   }
   const { appendTranscript, loadTranscript } = createTranscriptCalls(deps);
   return { callModel, appendTranscript, loadTranscript };

@@ -7,6 +7,7 @@ import { Context } from '@temporalio/activity';
 import { createMonitorTaskCalls, type RunMonitorTaskInput, type RunMonitorTaskResult } from '../calls/monitorTask';
 import type { ToolDeps } from '../calls/tools';
 import { SIGNALS } from '../engine/ids';
+import { countRunningTask } from './metrics';
 import { activityRuntime } from './runtime';
 
 export function createMonitorTaskActivities(deps: ToolDeps) {
@@ -17,7 +18,9 @@ export function createMonitorTaskActivities(deps: ToolDeps) {
       const wf = ctx.info.workflowExecution;
       if (!wf) throw new Error('runMonitorTask runs only inside a session workflow (its events are signals to it)');
       const session = ctx.client.workflow.getHandle(wf.workflowId, wf.runId);
-      return calls.runMonitorTask(input, activityRuntime(), (batch) => session.signal(SIGNALS.monitorEvent, batch));
+      return countRunningTask('monitor', () =>
+        calls.runMonitorTask(input, activityRuntime(), (batch) => session.signal(SIGNALS.monitorEvent, batch)),
+      );
     },
   };
 }

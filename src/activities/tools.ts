@@ -9,6 +9,7 @@ import {
   type ToolDeps,
 } from '../calls/tools';
 import type { ToolRunResult } from '../engine/turn';
+import { recordToolCall } from './metrics';
 import { withActivityRuntime } from './runtime';
 
 /** A call the worker's shutdown stopped: the pipeline's interrupted record, which is handed back instead. */
@@ -18,7 +19,7 @@ export function createToolActivities(deps: ToolDeps) {
   const calls = createToolCalls(deps);
 
   async function runToolUse(input: RunToolUseInput): Promise<ToolRunResult> {
-    return withActivityRuntime((rt) => calls.runToolCall(input, rt), stopped);
+    return recordToolCall(await withActivityRuntime((rt) => calls.runToolCall(input, rt), stopped));
   }
 
   /**
@@ -34,7 +35,7 @@ export function createToolActivities(deps: ToolDeps) {
 
   /** The post-call phase: the child's final text through result mapping, size policy, PostToolUse hooks. */
   async function finishSubagent(input: FinishSubagentInput): Promise<ToolRunResult> {
-    return withActivityRuntime((rt) => calls.finishSubagent(input, rt), stopped);
+    return recordToolCall(await withActivityRuntime((rt) => calls.finishSubagent(input, rt), stopped));
   }
 
   return {

@@ -128,6 +128,35 @@ function toolDefinitionsOf(
   };
 }
 
+/** A session's tool pool: the registry's tools it names, and its MCP servers' tools (in its scope). */
+function sessionPoolOf(
+  mcp: McpManager,
+  registry: AnyTool[],
+  scopeOf: (s: McpSessionListing) => McpSessionScope | undefined,
+) {
+  return async (toolNames: string[], permission: ToolPermissionContext, session?: SessionMcp) => {
+    const mcpTools = session
+      ? restrictMcpTools(
+          toolNames,
+          (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted, scopeOf(session))).tools,
+        )
+      : [];
+    return createToolPool(
+      registry.filter((t) => toolNames.includes(t.name)),
+      permission,
+      mcpTools.length > 0 ? { userTools: mcpTools } : {},
+    );
+  };
+}
+
+/** Where a session's large results are kept: the worker's disk, or the shared store too (a Read may run elsewhere). */
+function resultStoreOf(storeDir: string, blobs: BlobStore, sessionId: string) {
+  const dir = join(storeDir, 'results', sessionDirName(sessionId));
+  return baseBlobStore(blobs) instanceof LocalBlobStore
+    ? new LocalResultStore(dir)
+    : new SharedResultStore(dir, blobs, sessionId, sessionDirName(sessionId));
+}
+
 /**
  * The cores of every call bound to the dependencies `opts` describes (real stores and clients
  * unless given), with those dependencies: the in-process runner's calls, and what the worker's
@@ -149,19 +178,7 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
   // A session's stdio servers run in its sandbox (src/mcp/sandboxed.ts), denied the worker's state.
   const privatePaths = workerPrivatePaths(storeDir, blobs, opts.privatePaths);
   const scopeOf = (s: McpSessionListing) => mcpSessionScope(s, sandboxHost, privatePaths);
-  const pool = async (toolNames: string[], permission: ToolPermissionContext, session?: SessionMcp) => {
-    const mcpTools = session
-      ? restrictMcpTools(
-          toolNames,
-          (await mcpToolsFor(mcp, session.servers, session.cwd, session.wanted, scopeOf(session))).tools,
-        )
-      : [];
-    return createToolPool(
-      registry.filter((t) => toolNames.includes(t.name)),
-      permission,
-      mcpTools.length > 0 ? { userTools: mcpTools } : {},
-    );
-  };
+  const pool = sessionPoolOf(mcp, registry, scopeOf);
   const anthropic =
     opts.anthropic ??
     (() =>
@@ -203,15 +220,7 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
       // With a store shared by several hosts, large results are kept there too (a Read may run elsewhere).
       privatePaths: workerPrivatePaths(storeDir, blobs, opts.privatePaths),
       sandboxHost,
-      resultStore: (sessionId) =>
-        baseBlobStore(blobs) instanceof LocalBlobStore
-          ? new LocalResultStore(join(storeDir, 'results', sessionDirName(sessionId)))
-          : new SharedResultStore(
-              join(storeDir, 'results', sessionDirName(sessionId)),
-              blobs,
-              sessionId,
-              sessionDirName(sessionId),
-            ),
+      resultStore: (sessionId) => resultStoreOf(storeDir, blobs, sessionId),
       ...(opts.hooks ? { hooks: opts.hooks } : {}),
       transcriptFile: (sessionId) => transcriptPathFor(storeDir, sessionId),
       sideModel: sideModelOf(anthropic, opts.smallFastModel),

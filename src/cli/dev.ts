@@ -5,11 +5,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { modelCredentials, NO_CREDENTIALS_MESSAGE } from '../calls/credentials';
 import { startDemoModel, DEMO_MODEL_LABEL } from '../demo/scriptedModel';
 import type { FakeAnthropicServer } from '../testing/fakeAnthropic';
 import { startDevServer, type DevServer } from '../temporal/devServer';
+import { installTemporalRuntime } from '../temporal/metrics';
 import { createAgentWorker } from '../worker';
 import { STATUS_SEARCH_ATTRIBUTE } from '../workflows/definitions';
 import { UsageError } from './options';
@@ -26,6 +27,8 @@ export interface DevOptions {
   demoModel?: boolean;
   /** The remote codec endpoint the UI decodes payloads with (`temporal server start-dev --ui-codec-endpoint`). */
   uiCodecEndpoint?: string;
+  /** Serve the worker's metrics for Prometheus on host:port (src/temporal/metrics.ts); absent: no endpoint. */
+  metricsBind?: string;
   log?: (line: string) => void;
 }
 
@@ -37,17 +40,9 @@ export interface DevEnvironment {
   stop(): Promise<void>;
 }
 
-let runtimeInstalled = false;
-export function quietTemporalRuntime(): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  try {
-    Runtime.install({
-      logger: new DefaultLogger((process.env.DURABLE_AGENT_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN'),
-    });
-  } catch {
-    // already installed
-  }
+/** The SDK runtime of this process, quiet (WARN), with the Prometheus endpoint when `metricsBind` is set (src/temporal/metrics.ts). */
+export function quietTemporalRuntime(metricsBind?: string): void {
+  installTemporalRuntime(metricsBind ? { metricsBind } : {});
 }
 
 export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
@@ -55,7 +50,7 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
   // Before anything starts: a worker without credentials would fail every session's first call.
   const credentials = opts.demoModel ? undefined : await modelCredentials();
   if (!opts.demoModel && credentials === undefined) throw new UsageError(NO_CREDENTIALS_MESSAGE);
-  quietTemporalRuntime();
+  quietTemporalRuntime(opts.metricsBind);
   const db = resolve(opts.db);
   mkdirSync(dirname(db), { recursive: true });
   // Before this version the default was ./.durable-agent/temporal.db: inside the working directory,

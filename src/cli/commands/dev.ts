@@ -3,7 +3,14 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { TASK_QUEUE_DEFAULT } from '../../workflows/definitions';
 import { addServerOptions, waitForSignal } from '../options';
-import { DEMO_MODEL_FLAG, DEMO_MODEL_HELP, workerSandboxLine } from './worker';
+import {
+  DEMO_MODEL_FLAG,
+  DEMO_MODEL_HELP,
+  METRICS_BIND_FLAG,
+  METRICS_BIND_HELP,
+  metricsBindOption,
+  workerSandboxLine,
+} from './worker';
 
 interface DevOpts {
   db: string;
@@ -13,6 +20,7 @@ interface DevOpts {
   taskQueue?: string;
   demoModel?: boolean;
   uiCodecEndpoint?: string;
+  metricsBind?: string;
   /** Run as the background service of `durable-agent up` (src/cli/service.ts). */
   service?: boolean;
 }
@@ -30,6 +38,7 @@ export function addDevCommand(program: Command): void {
       '--ui-codec-endpoint <url>',
       "the UI decodes encrypted payloads through this codec server (`durable-agent codec-server`'s URL; docs/encryption.md)",
     )
+    .option(METRICS_BIND_FLAG, METRICS_BIND_HELP)
     .addOption(new Option('--service', 'run as the background service of `durable-agent up`').hideHelp())
     .action(runDev);
 }
@@ -37,6 +46,7 @@ export function addDevCommand(program: Command): void {
 async function runDev(o: DevOpts, cmd: Command): Promise<void> {
   const { startDev } = await import('../dev');
   const defaultDb = cmd.getOptionValueSource('db') === 'default';
+  const metricsBind = await metricsBindOption(o.metricsBind);
   const dev = await startDev({
     db: o.db,
     defaultDb,
@@ -46,12 +56,14 @@ async function runDev(o: DevOpts, cmd: Command): Promise<void> {
     ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
     ...(o.demoModel ? { demoModel: true } : {}),
     ...(o.uiCodecEndpoint ? { uiCodecEndpoint: o.uiCodecEndpoint } : {}),
+    ...(metricsBind ? { metricsBind } : {}),
   });
   const taskQueue = o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT;
   console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
   console.log(`ui:       ${dev.server.uiAddress}`);
   console.log(`worker:   task queue ${taskQueue}`);
   console.log(`sandbox:  ${await workerSandboxLine()}`);
+  if (metricsBind) console.log(`metrics:  http://${metricsBind}/metrics`);
   console.log(
     `ready. In another terminal: durable-agent run "…"   (Ctrl-C here stops the server and the worker; sessions resume on the next start)`,
   );

@@ -18,6 +18,21 @@ export const DEMO_MODEL_FLAG = '--demo-model';
 export const DEMO_MODEL_HELP =
   "answer every session with the built-in scripted demo model, not Claude (the demo's and tests'; without it, no credentials is an error)";
 
+/** `dev` and `worker`: the Prometheus endpoint (docs/deployment.md "Metrics"). */
+export const METRICS_BIND_FLAG = '--metrics-bind <host:port>';
+export const METRICS_BIND_HELP =
+  "serve the worker's metrics (Temporal's and durable_agent_*) for Prometheus at http://host:port/metrics (env DURABLE_AGENT_METRICS_BIND; off by default)";
+
+/** The flag's value checked (a clear usage error), else the env var's; undefined: off. */
+export async function metricsBindOption(raw: string | undefined): Promise<string | undefined> {
+  const { metricsBindFrom } = await import('../../temporal/metrics');
+  try {
+    return metricsBindFrom(raw);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 export function addWorkerCommand(program: Command): void {
   addConnectionOptions(
     program
@@ -41,7 +56,8 @@ export function addWorkerCommand(program: Command): void {
         '--make-current',
         "make this build the deployment's current version once its pollers are seen (new sessions and turns go to it; running turns finish on their build)",
       )
-      .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP),
+      .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP)
+      .option(METRICS_BIND_FLAG, METRICS_BIND_HELP),
   ).action(runWorker);
 }
 
@@ -52,6 +68,7 @@ interface WorkerOpts extends ConnOpts {
   deploymentName?: string;
   buildId?: string;
   makeCurrent?: boolean;
+  metricsBind?: string;
 }
 
 async function runWorker(o: WorkerOpts): Promise<void> {
@@ -66,6 +83,7 @@ async function runWorker(o: WorkerOpts): Promise<void> {
     throw new UsageError((err as Error).message);
   }
   if (o.makeCurrent && !deployment) throw new UsageError('--make-current needs --deployment-name and --build-id');
+  const metricsBind = await metricsBindOption(o.metricsBind);
   // No credentials, no worker (issue 31 item 7): every session it took would fail at its first call.
   const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../calls/credentials');
   const credentials = o.demoModel ? undefined : await modelCredentials();
@@ -73,7 +91,7 @@ async function runWorker(o: WorkerOpts): Promise<void> {
   const { connectWorker } = await import('../../temporal/connection');
   const { createAgentWorker } = await import('../../worker');
   const { quietTemporalRuntime } = await import('../dev');
-  quietTemporalRuntime();
+  quietTemporalRuntime(metricsBind);
   const config = loadConnectionConfig(connectionOverrides(o));
   // The store first: a bad --store / DURABLE_AGENT_STORE is one line, before any connection.
   const { configuredBlobStore, describeBlobStore } = await import('../../stores/configured');
@@ -96,6 +114,7 @@ async function runWorker(o: WorkerOpts): Promise<void> {
   );
   console.log(`store: ${describeBlobStore(blobStore)}`);
   console.log(`sandbox: ${await workerSandboxLine()}`);
+  if (metricsBind) console.log(`metrics: http://${metricsBind}/metrics`);
   console.log(
     `model: ${demo ? (await import('../../demo/scriptedModel')).DEMO_MODEL_LABEL : `Anthropic Messages API (credentials: ${credentials})`}`,
   );
