@@ -68,7 +68,7 @@ export default tseslint.config(
     // The in-process scheduler runs the same engine without Temporal ("one algorithm, two
     // schedulers"): no Temporal package, no workflow code, no client or worker start-up. The rooms
     // rule already forbids their runtime imports; this forbids their types too.
-    files: ['src/local/**/*.ts'],
+    files: ['src/inprocess/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -77,7 +77,7 @@ export default tseslint.config(
             {
               regex: '^(@temporalio/|\\.\\./(workflows(/|$)|activities(/|$)|client$|worker$))',
               message:
-                'src/local is the scheduler without Temporal: it imports no @temporalio/*, src/workflows, src/activities, src/client or src/worker (docs/architecture.md); shared code lives in the engine, src/calls or src/sessionInput.',
+                'src/inprocess is the scheduler without Temporal: it imports no @temporalio/*, src/temporal/workflows, src/temporal/activities, src/temporal/client or src/temporal/worker (docs/architecture.md); shared code lives in the engine, src/runtime or src/sessionInput.',
             },
           ],
         },
@@ -105,7 +105,7 @@ export default tseslint.config(
   {
     // The Tool protocol's defaults: a tool of any input and output type must be assignable to
     // AnyTool (its call() takes its own Input: contravariant), which `unknown` would forbid.
-    files: ['src/tools/Tool.ts', 'test/unit/tools-harness.ts'],
+    files: ['src/toolProtocol/Tool.ts', 'test/unit/tools-harness.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { startSession } from '../src/client';
+import { startSession } from '../src/temporal/client';
 import { startFakeAnthropic } from '../src/testing/fakeAnthropic';
 import { DYNAMIC_CONFIG_FILE, readEnvFile, SERVER_ENV_FILE, TemporalCluster } from '../test/cluster/cluster';
 import { cachedServer, ensureServer, type ServerBinaries } from '../test/cluster/server';

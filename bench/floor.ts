@@ -16,7 +16,7 @@ import {
   bundleWorkflowCode,
   type WorkerOptions,
 } from '@temporalio/worker';
-import { DEV_SERVER_DYNAMIC_CONFIG, startDevServer, type DevServer } from '../src/temporal/devServer';
+import { DEV_SERVER_DYNAMIC_CONFIG, startDevServer, type DevServer } from '../src/temporal/service/devServer';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const ET = {

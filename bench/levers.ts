@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Runtime, DefaultLogger } from '@temporalio/worker';
 import { startFakeAnthropic } from '../src/testing/fakeAnthropic';
-import { startDevServer } from '../src/temporal/devServer';
+import { startDevServer } from '../src/temporal/service/devServer';
 import { ScriptBook } from './scenarios';
 import { startWorker, type BenchWorker } from './forkWorker';
 import { measureCostRounds, type CostFigures } from './historyCost';

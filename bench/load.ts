@@ -17,9 +17,9 @@ import { Client, Connection } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { startFakeAnthropic, textResponse, toolUseResponse, type MessagesRequest } from '../src/testing/fakeAnthropic';
-import { startSession } from '../src/client';
-import { startDevServer } from '../src/temporal/devServer';
-import { bundleAgentWorkflows } from '../src/worker';
+import { startSession } from '../src/temporal/client';
+import { startDevServer } from '../src/temporal/service/devServer';
+import { bundleAgentWorkflows } from '../src/temporal/worker';
 import { startPostgres, type PostgresServer } from '../test/support/postgres';
 import { mapLimit, pct, ProcSampler } from './loadStats';
 

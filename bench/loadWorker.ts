@@ -1,12 +1,12 @@
 // One worker process of the load run (bench/load.ts), configured by env:
 //   LOAD_ADDRESS, LOAD_TASK_QUEUE, LOAD_STORE_DIR, LOAD_FAKE_URL, LOAD_BUNDLE_PATH, LOAD_IDENTITY
-//   DURABLE_AGENT_STORE (optional: the shared store) and the worker limits' env vars (src/workerLimits.ts).
+//   DURABLE_AGENT_STORE (optional: the shared store) and the worker limits' env vars (src/temporal/workerLimits.ts).
 // Counts its store operations and prints them as one JSON line (`store-ops {…}`) when it stops
 // (SIGTERM), so that the run can report store traffic per turn. Prints "worker ready" when polling.
 import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { createAgentWorker } from '../src/worker';
+import { createAgentWorker } from '../src/temporal/worker';
 import { configuredBlobStore } from '../src/stores/configured';
 import type { BlobStore } from '../src/stores/messageStore';
 

@@ -6,7 +6,7 @@
 // the same sandbox, so a change to the workflow code's CPU shows here with little noise.
 //   node dist/bench/replayCost.js --record FILE [--steps 16]        (dev server, fake API, bench worker)
 //   node dist/bench/replayCost.js --replay FILE [--rounds 5] [DIST_WORKFLOWS_DIR …]
-// DIST_WORKFLOWS_DIR: another build's dist/src/workflows (e.g. a copy of the build before a change);
+// DIST_WORKFLOWS_DIR: another build's dist/src/temporal/workflows (e.g. a copy of the build before a change);
 // default ours. Each is bundled once.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +16,8 @@ import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-uti
 import type { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { startFakeAnthropic } from '../src/testing/fakeAnthropic';
-import { startDevServer } from '../src/temporal/devServer';
-import { sessionSinks, workflowsPath } from '../src/worker';
+import { startDevServer } from '../src/temporal/service/devServer';
+import { sessionSinks, workflowsPath } from '../src/temporal/worker';
 import { ScriptBook } from './scenarios';
 import { startWorker } from './forkWorker';
 import { runCostSession, sessionHistories } from './historyCost';

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { startSession } from '../src/client';
-import { startDevServer } from '../src/temporal/devServer';
+import { startSession } from '../src/temporal/client';
+import { startDevServer } from '../src/temporal/service/devServer';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../src/testing/fakeAnthropic';
-import { TOOL_HEARTBEAT_TIMEOUT_MS } from '../src/engine/heartbeats';
-import { shutdownGraceMs } from '../src/workerLimits';
+import { TOOL_HEARTBEAT_TIMEOUT_MS } from '../src/core/heartbeats';
+import { shutdownGraceMs } from '../src/temporal/workerLimits';
 import { startWorker, type BenchWorker } from './forkWorker';
 import { ScriptBook } from './scenarios';
 

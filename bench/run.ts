@@ -13,9 +13,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { Runtime, DefaultLogger } from '@temporalio/worker';
 import { startFakeAnthropic } from '../src/testing/fakeAnthropic';
-import { runLocalSession } from '../src/local/runSession';
-import { startSession, type SessionOptions } from '../src/client';
-import { startDevServer, DEV_SERVER_DYNAMIC_CONFIG, type DevServer } from '../src/temporal/devServer';
+import { runLocalSession } from '../src/inprocess/runSession';
+import { startSession, type SessionOptions } from '../src/temporal/client';
+import { startDevServer, DEV_SERVER_DYNAMIC_CONFIG, type DevServer } from '../src/temporal/service/devServer';
 import { eventMs, measureFloor, median } from './floor';
 import {
   ScriptBook,
@@ -43,7 +43,7 @@ import { startWorker, type BenchWorker } from './forkWorker';
 import { clusterSession, clusterUnavailable, startClusterBench } from './cluster';
 import { readEnvFile, SERVER_ENV_FILE } from '../test/cluster/cluster';
 import { TEMPORAL_SERVER_VERSION } from '../test/cluster/server';
-import { HEARTBEAT_THROTTLE_MS } from '../src/engine/heartbeats';
+import { HEARTBEAT_THROTTLE_MS } from '../src/core/heartbeats';
 import { measureResume, resumeRows } from './resume';
 
 const QUICK = process.argv.includes('--quick');

@@ -192,7 +192,7 @@ export function realisticScript(tree: string, pace: Pace, seed = 7, turns = 20):
                 id: id(0),
                 name: 'Bash',
                 input: {
-                  command: `wc -l src/engine/*.ts | tail -1 && grep -c import src/worker.ts`,
+                  command: `wc -l src/core/*.ts | tail -1 && grep -c import src/temporal/worker.ts`,
                   description: 'Count lines',
                 },
               },

@@ -1,7 +1,7 @@
 // A bench-only tool: sleeps `ms`, concurrency-safe and read-only (a stand-in for a slow Read or
 // Grep whose duration the bench controls). Registered only by the bench's workers.
 import { z } from 'zod';
-import { buildTool } from '../src/tools/Tool';
+import { buildTool } from '../src/toolProtocol/Tool';
 
 export const SLEEP_TOOL_NAME = 'BenchSleep';
 

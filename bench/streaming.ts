@@ -11,11 +11,11 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { z } from 'zod';
 import { startFakeAnthropic, textResponse, type MessageSpec, type MessagesRequest } from '../src/testing/fakeAnthropic';
-import { runLocalSession } from '../src/local/runSession';
-import { startSession } from '../src/client';
-import { startDevServer } from '../src/temporal/devServer';
-import { bundleAgentWorkflows, createAgentWorker } from '../src/worker';
-import { buildTool } from '../src/tools/Tool';
+import { runLocalSession } from '../src/inprocess/runSession';
+import { startSession } from '../src/temporal/client';
+import { startDevServer } from '../src/temporal/service/devServer';
+import { bundleAgentWorkflows, createAgentWorker } from '../src/temporal/worker';
+import { buildTool } from '../src/toolProtocol/Tool';
 
 const TURNS = Number(process.argv[2] ?? 4);
 const TOOL_MS = 1000;

@@ -9,9 +9,9 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { startFakeAnthropic } from '../src/testing/fakeAnthropic';
-import { startSession } from '../src/client';
-import { startDevServer } from '../src/temporal/devServer';
-import { bundleAgentWorkflows, createAgentWorker } from '../src/worker';
+import { startSession } from '../src/temporal/client';
+import { startDevServer } from '../src/temporal/service/devServer';
+import { bundleAgentWorkflows, createAgentWorker } from '../src/temporal/worker';
 import { eventMs } from './floor';
 import { ScriptBook, readsScript } from './scenarios';
 

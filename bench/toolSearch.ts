@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { runLocalSession } from '../src/local/runSession';
+import { runLocalSession } from '../src/inprocess/runSession';
 import {
   promptSegments,
   promptTokens,

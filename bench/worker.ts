@@ -4,11 +4,11 @@
 //   BENCH_WORKER_OPTIONS: JSON merged into Worker.create's options (bench/levers.ts tries them)
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Runtime, DefaultLogger, type ActivityInterceptorsFactory } from '@temporalio/worker';
-import { bundleAgentWorkflows, createAgentWorker } from '../src/worker';
+import { bundleAgentWorkflows, createAgentWorker } from '../src/temporal/worker';
 import { SleepTool } from './sleepTool';
 import { throttledHeartbeats } from './historyStats';
-// The worker's heartbeat throttle (src/worker.ts: maxHeartbeatThrottleInterval / default).
-import { HEARTBEAT_THROTTLE_MS } from '../src/engine/heartbeats';
+// The worker's heartbeat throttle (src/temporal/worker.ts: maxHeartbeatThrottleInterval / default).
+import { HEARTBEAT_THROTTLE_MS } from '../src/core/heartbeats';
 
 /** Heartbeat calls and estimated sends; by activity type also the sends at the old 500 ms throttle and the attempts' run time (ms). */
 export interface HeartbeatCount {

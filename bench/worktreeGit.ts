@@ -10,11 +10,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BashTool } from '../src/tools/builtin/bash';
+import { BashTool } from '../src/tools/bash';
 import { SandboxHost } from '../src/sandbox/host';
-import { prepareWorktreeGit, worktreeGitAccess } from '../src/sandbox/worktreeGit';
-import type { ToolUseContext } from '../src/tools/Tool';
-import { createOrReuseWorktree } from '../src/tools/worktree';
+import { prepareWorktreeGit, worktreeGitAccess } from '../src/worktree/git';
+import type { ToolUseContext } from '../src/toolProtocol/Tool';
+import { createOrReuseWorktree } from '../src/worktree/worktrees';
 
 const R = Number(process.argv[2] ?? 15);
 const host = new SandboxHost();

@@ -29,7 +29,7 @@ function tsFiles(dir) {
   return out;
 }
 
-/** The file of src/ a relative specifier names (`../tools/Tool.js` → `src/tools/Tool.ts`), or undefined. */
+/** The file of src/ a relative specifier names (`../tools/Tool.js` → `src/toolProtocol/Tool.ts`), or undefined. */
 function resolve(fromAbs, spec, files) {
   if (!spec.startsWith('.')) return undefined;
   const abs = path.resolve(path.dirname(fromAbs), spec);

@@ -12,7 +12,7 @@
 // --output json` and `Worker.runReplayHistory` read) to test/fixtures/histories/, plus
 // manifest.json (file -> workflow id and type: replay needs the workflow id).
 // Re-record after a deliberate, versioned change to workflow code (and say so in the commit).
-// Never re-record a fixture a patch id relies on: add a new scenario (src/workflows/versions.ts
+// Never re-record a fixture a patch id relies on: add a new scenario (src/temporal/workflows/versions.ts
 // lists which fixture replays which patch). A `<name>-before-patches` scenario is the same session
 // recorded by an earlier release: `git worktree add --detach /tmp/old <commit before the patch>`,
 // `npm ci` there, copy this script in, build, run it with the scenario's name, then copy the files
@@ -31,11 +31,11 @@ import {
   toolUseResponse,
   type MessagesRequest,
 } from '../src/testing/fakeAnthropic';
-import { approveToolUse, interruptSession, sessionStatus } from '../src/client';
-import { turnProgressQuery } from '../src/workflows/definitions';
-import { backgroundTaskId } from '../src/tools/builtin/bash';
-import { monitorTaskId } from '../src/tools/builtin/monitor';
-import { agentTaskId } from '../src/engine/subagents';
+import { approveToolUse, interruptSession, sessionStatus } from '../src/temporal/client';
+import { turnProgressQuery } from '../src/temporal/workflows/definitions';
+import { backgroundTaskId } from '../src/tools/bash';
+import { monitorTaskId } from '../src/tools/monitor';
+import { agentTaskId } from '../src/core/subagents';
 import { execFileSync } from 'node:child_process';
 import { withAgent, type AgentTestContext, type WithAgentOptions } from '../test/support/agent';
 import { closeTestEnv } from '../test/support/temporal';
@@ -834,7 +834,7 @@ scenarios['late-prompts'] = latePromptsScenario(false);
 scenarios['late-prompts-before-patch'] = latePromptsScenario(true);
 
 // The same scenarios recorded by an earlier release (run this script in a worktree of the commit
-// before a patch, then copy the files: see src/workflows/versions.ts). Their names say which.
+// before a patch, then copy the files: see src/temporal/workflows/versions.ts). Their names say which.
 for (const name of ['subagent', 'compaction', 'cut-off'] as const)
   scenarios[`${name}-before-patches`] = scenarios[name]!;
 scenarios['context-window-cut-off-before-patch'] = scenarios['context-window-cut-off']!;

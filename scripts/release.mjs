@@ -3,7 +3,7 @@
 // version, turns CHANGELOG.md's [Unreleased] section into the release's entry (date, `Commit:
 // (tagged vX.Y.Z)`, the patch ids it introduces), writes the hash of the previous release into its
 // entry, and says which tag to create on which commit. It refuses — changing nothing — when the
-// release would break a rule of src/workflows/versions.ts: an id due for deprecatePatch() or
+// release would break a rule of src/temporal/workflows/versions.ts: an id due for deprecatePatch() or
 // removal at this version, an id new since the last release that does not carry this one, more
 // than one new session-workflow id, or nothing under [Unreleased]. Needs a build (npm run build).
 //
@@ -43,7 +43,7 @@ if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) fail(`--date is YYYY-MM-DD, not ${date}`)
 const dist = path.join(here, 'dist');
 if (!existsSync(path.join(dist, 'scripts', 'releases.js'))) fail('no build: run `npm run build` first');
 const releases = require(path.join(dist, 'scripts', 'releases.js'));
-const { PATCHES } = require(path.join(dist, 'src', 'workflows', 'versions.js'));
+const { PATCHES } = require(path.join(dist, 'src', 'temporal', 'workflows', 'versions.js'));
 
 const current = releases.packageVersion(root);
 const version = positional[0] ?? releases.nextMinor(current);
@@ -84,7 +84,7 @@ for (const e of changelog.entries) {
 }
 for (const [i, line] of edits) lines[i] = line;
 
-// The rules of src/workflows/versions.ts at the new version.
+// The rules of src/temporal/workflows/versions.ts at the new version.
 const used = releases.patchIdsInSource(root);
 const listed = new Set(changelog.entries.flatMap((e) => e.patches));
 const introduced = PATCHES.filter((p) => !listed.has(p.id));
@@ -93,7 +93,7 @@ const problems = [
     .filter((p) => p.release !== version)
     .map(
       (p) =>
-        `${p.id}: new since ${current}, so its release is ${version}, not ${p.release} (src/workflows/versions.ts)`,
+        `${p.id}: new since ${current}, so its release is ${version}, not ${p.release} (src/temporal/workflows/versions.ts)`,
     ),
   ...releases.retirementProblems(PATCHES, used, version),
   ...releases.newSessionPatchProblems(PATCHES),

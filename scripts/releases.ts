@@ -1,5 +1,5 @@
 // Releases (docs/releasing.md): the CHANGELOG.md entries as data, the version arithmetic, and the
-// rules that tie each workflow patch id (src/workflows/versions.ts) to releases. Read by
+// rules that tie each workflow patch id (src/temporal/workflows/versions.ts) to releases. Read by
 // test/support/previousRelease.ts (the upgrade test's previous release), test/unit/versions and
 // scripts/release.mjs (which cuts a release). Node only; no Temporal.
 //
@@ -181,7 +181,7 @@ export function patchIdsInSource(root = repoRoot): Map<string, Array<{ file: str
  */
 export const FIRST_COUNTED_RELEASE = '0.2.0';
 
-/** Which workflows an id guards, when it ships, and when it retires (src/workflows/versions.ts). */
+/** Which workflows an id guards, when it ships, and when it retires (src/temporal/workflows/versions.ts). */
 export interface PatchRelease {
   id: string;
   workflows: ReadonlyArray<'session' | 'turn'>;

@@ -27,7 +27,7 @@ const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
  * every room listed before it but those; `'*'` is every room.
  */
 export const ROOMS = [
-  { room: 'engine', paths: ['src/engine/'], imports: [], packages: [] },
+  { room: 'engine', paths: ['src/core/'], imports: [], packages: [] },
   {
     room: 'hostProcess',
     paths: ['src/hostProcess/'],
@@ -35,7 +35,7 @@ export const ROOMS = [
     packages: ['node', 'child_process'],
   },
   { room: 'encryption', paths: ['src/encryption/'], imports: ['engine'], packages: ['node'] },
-  { room: 'tools', paths: ['src/tools/'], imports: ['engine', 'hostProcess'], packages: ['node', 'zod'] },
+  { room: 'tools', paths: ['src/toolProtocol/'], imports: ['engine', 'hostProcess'], packages: ['node', 'zod'] },
   {
     room: 'permissions',
     paths: ['src/permissions/'],
@@ -64,46 +64,46 @@ export const ROOMS = [
   { room: 'stores', paths: ['src/stores/'], imports: ['engine', 'encryption', 'tools'], packages: ['node', 'pg'] },
   {
     room: 'memory',
-    paths: ['src/memory/'],
+    paths: ['src/claudeMd/'],
     imports: ['engine', 'tools', 'permissions', 'stores'],
     packages: ['node'],
   },
   {
     room: 'tools/builtin',
-    paths: ['src/tools/builtin/'],
+    paths: ['src/tools/'],
     imports: ['engine', 'hostProcess', 'tools', 'permissions', 'sandbox', 'agents'],
     packages: ['node', 'zod', 'diff'],
   },
   {
     room: 'pipeline',
-    paths: ['src/pipeline/'],
+    paths: ['src/toolCall/pipeline/'],
     imports: ['engine', 'tools', 'permissions', 'hooks'],
     packages: ['node', 'zod'],
   },
   {
     room: 'calls',
-    paths: ['src/calls/'],
+    paths: ['src/runtime/'],
     imports: { below: true },
     packages: ['node', '@anthropic-ai/sdk'],
   },
   // The workflow's frozen check of a session input: workflow code that imports nothing, also run at
-  // the edge (sessionInput), which must not reach the rest of src/workflows (@temporalio/workflow).
-  { room: 'workflows/inputShape', paths: ['src/workflows/inputShape.ts'], imports: [], packages: [] },
+  // the edge (sessionInput), which must not reach the rest of src/temporal/workflows (@temporalio/workflow).
+  { room: 'workflows/inputShape', paths: ['src/temporal/workflows/inputShape.ts'], imports: [], packages: [] },
   {
     room: 'workflows',
-    paths: ['src/workflows/'],
+    paths: ['src/temporal/workflows/'],
     imports: ['engine', 'workflows/inputShape'],
     packages: ['@temporalio/workflow', '@temporalio/common'],
   },
   {
     room: 'activities',
-    paths: ['src/activities/'],
+    paths: ['src/temporal/activities/'],
     imports: ['engine', 'calls'],
     packages: ['node', '@anthropic-ai/sdk', '@temporalio/activity', '@temporalio/common'],
   },
   {
     room: 'temporal',
-    paths: ['src/temporal/'],
+    paths: ['src/temporal/service/'],
     imports: ['engine', 'hostProcess', 'encryption'],
     packages: [
       'node',
@@ -116,7 +116,7 @@ export const ROOMS = [
   },
   {
     room: 'worker',
-    paths: ['src/worker.ts', 'src/workerLimits.ts'],
+    paths: ['src/temporal/worker.ts', 'src/temporal/workerLimits.ts'],
     imports: { below: true },
     packages: ['node', '@anthropic-ai/sdk', '@temporalio/common', '@temporalio/worker'],
   },
@@ -128,7 +128,7 @@ export const ROOMS = [
   },
   {
     room: 'client',
-    paths: ['src/client.ts'],
+    paths: ['src/temporal/client.ts'],
     imports: [
       'engine',
       'tools',
@@ -147,7 +147,7 @@ export const ROOMS = [
   },
   {
     room: 'schedules',
-    paths: ['src/schedules.ts'],
+    paths: ['src/temporal/schedules.ts'],
     imports: ['engine', 'client'],
     packages: ['node', '@temporalio/client', '@temporalio/common'],
   },
@@ -159,7 +159,7 @@ export const ROOMS = [
   },
   {
     room: 'local',
-    paths: ['src/local/'],
+    paths: ['src/inprocess/'],
     imports: [
       'engine',
       'tools',
@@ -182,7 +182,7 @@ export const ROOMS = [
   { room: 'demo', paths: ['src/demo/'], imports: ['engine', 'testing'], packages: ['node'] },
   {
     room: 'entry',
-    paths: ['src/entry/', 'src/index.ts'],
+    paths: ['src/packageEntries/', 'src/index.ts'],
     imports: { below: true, except: ['testing', 'demo'] },
     packages: ['node'],
   },
@@ -191,7 +191,7 @@ export const ROOMS = [
 
 const NODE = new Set(builtinModules);
 
-/** The room of a repository-relative path (`src/tools/pool.ts`), by the longest path that holds it. */
+/** The room of a repository-relative path (`src/toolProtocol/pool.ts`), by the longest path that holds it. */
 export function roomOf(rel) {
   let best;
   for (const r of ROOMS)

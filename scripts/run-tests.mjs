@@ -89,8 +89,8 @@ function reportSkipped() {
 }
 try {
   if (needsServer) {
-    const { resolveTemporalCli } = require(path.join(root, 'dist/src/temporal/cli.js'));
-    const { startDevServer } = require(path.join(root, 'dist/src/temporal/devServer.js'));
+    const { resolveTemporalCli } = require(path.join(root, 'dist/src/temporal/service/cli.js'));
+    const { startDevServer } = require(path.join(root, 'dist/src/temporal/service/devServer.js'));
     const t0 = Date.now();
     const cli = await resolveTemporalCli();
     const resolveMs = Date.now() - t0;

@@ -5,6 +5,6 @@
 //   durable-agent/client    + starting and steering sessions, the audit — no @temporalio/worker
 //   durable-agent/worker    + the worker, built-in tools, pipeline, stores, in-process runner
 //   durable-agent/testing   the fake Messages API for tests and demos (never in a real worker)
-// Workflow code itself is not exported: the worker bundles it from src/workflows.
-export * from './entry/client';
-export * from './entry/worker';
+// Workflow code itself is not exported: the worker bundles it from src/temporal/workflows.
+export * from './packageEntries/client';
+export * from './packageEntries/worker';

@@ -2,14 +2,14 @@
 // it, startLocalSession): the workflow's fixed shape check plus every rule that may change between
 // releases (what a hook may say: hooks/config.ts). Rules that change live here, never in workflow
 // code, so that a session started before a change keeps replaying and continuing-as-new on the new
-// worker (DESIGN invariant 14; the workflow keeps only src/workflows/inputShape.ts, frozen).
+// worker (DESIGN invariant 14; the workflow keeps only src/temporal/workflows/inputShape.ts, frozen).
 // Also the defaults a session input gets from options and env vars (sessionInput, withAgents):
 // Temporal-free, so that the in-process runner builds its input the same way as startSession.
-import { DurableAgentError } from './engine/errors';
+import { DurableAgentError } from './core/errors';
 import { hookCommandsOf, normalizeHooksConfig } from './hooks/config';
-import { sessionInputShapeProblems } from './workflows/inputShape';
-import { isTimeZone } from './tools/cronText';
-import type { HooksJson, SessionInput } from './workflows/definitions';
+import { sessionInputShapeProblems } from './temporal/workflows/inputShape';
+import { isTimeZone } from './core/cronText';
+import type { HooksJson, SessionInput } from './temporal/workflows/definitions';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from './agents/definitions';
 import { loadSkills, skillListing } from './agents/skills';
@@ -21,15 +21,15 @@ import {
   checkoutRefusal,
   controlFilesFromCheckout,
   type CheckoutControl,
-} from './sandbox/checkoutControl';
+} from './worktree/git/checkoutControl';
 import { pinHooks } from './hooks/pins';
 import type { HooksConfig } from './hooks/types';
-import { PERMISSION_MODES, type PermissionMode } from './tools/permissionTypes';
+import { PERMISSION_MODES, type PermissionMode } from './toolProtocol/permissionTypes';
 import { sandboxPathsFromRules } from './sandbox/policy';
 import type { SandboxSettings } from './sandbox/settings';
-import { projectRepositoryOf } from './tools/repository';
-import type { ContextSettings } from './engine/contextWindow';
-import { MIN_THINKING_BUDGET, resolveThinkingSetting, type ThinkingSetting } from './engine/thinking';
+import { projectRepositoryOf } from './worktree/repository';
+import type { ContextSettings } from './core/contextWindow';
+import { MIN_THINKING_BUDGET, resolveThinkingSetting, type ThinkingSetting } from './core/thinking';
 
 /** A session input refused before the session started: nothing was started. */
 export class InvalidSessionInputError extends DurableAgentError {
@@ -147,7 +147,7 @@ export class BypassDisabledError extends DurableAgentError {
 /**
  * The session's sandbox settings with the paths of its Read/Edit rules merged in, as the reference
  * does (Read deny → denyRead, Edit deny → denyWrite, Edit allow → allowWrite), and its project
- * repository as it is now (`repository`: src/tools/worktree.ts projectRepositoryOf).
+ * repository as it is now (`repository`: src/worktree/worktrees.ts projectRepositoryOf).
  */
 export function sessionSandbox(
   sandbox: SandboxSettings | undefined,
@@ -167,7 +167,7 @@ export function sessionSandbox(
   return { ...s, filesystem: fs };
 }
 
-/** What the API would refuse of a session's thinking setting (issue 31 item 8; engine/thinking.ts). */
+/** What the API would refuse of a session's thinking setting (issue 31 item 8; core/thinking.ts). */
 function thinkingProblems(model: Partial<SessionInput['model']>): string[] {
   const t = model.thinking as Partial<ThinkingSetting> & { budgetTokens?: unknown };
   if (t === undefined) return [];
@@ -307,7 +307,7 @@ export function sessionInput(opts: SessionOptions): SessionInput {
         Number(process.env.DURABLE_AGENT_MAX_TOKENS ?? process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS ?? 8192),
       ...(system ? { system } : {}),
       ...(opts.model?.temperature !== undefined ? { temperature: opts.model.temperature } : {}),
-      // Extended thinking, on by default as in the reference (engine/thinking.ts); checked by sessionInputProblems.
+      // Extended thinking, on by default as in the reference (core/thinking.ts); checked by sessionInputProblems.
       thinking: opts.model?.thinking ?? thinkingFromEnv(),
     },
     tools,
@@ -375,7 +375,7 @@ export function runFilesOf(
 
 /**
  * A session that would load control files a checkout brought into its linked worktree, and that the
- * person has not trusted (src/sandbox/checkoutControl.ts; docs/security.md "Checkouts"): nothing was
+ * person has not trusted (src/worktree/git/checkoutControl.ts; docs/security.md "Checkouts"): nothing was
  * started. `lines` name each file as `run` prints them; `files` are their paths.
  */
 export class CheckoutNotTrustedError extends DurableAgentError {

@@ -3,7 +3,7 @@
 // (`name`, `description`, `tools`, `model`, …) and a body that is the agent's system prompt.
 // Parsing is pure; loading reads the two directories. A malformed file fails loudly, naming the
 // file and the key (nothing is silently ignored).
-import { DurableAgentError } from '../engine/errors';
+import { DurableAgentError } from '../core/errors';
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';

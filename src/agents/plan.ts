@@ -9,8 +9,8 @@ import {
   subagentTools,
   type AgentDefinition,
 } from './definitions';
-import { AGENT_TOOL_NAMES, type SubagentCall } from '../engine/subagents';
-import type { AgentInput } from '../tools/builtin/agent';
+import { AGENT_TOOL_NAMES, type SubagentCall } from '../core/subagents';
+import type { AgentInput } from '../tools/agent';
 
 /** What a validated Agent call runs: the agent's prompt, system prompt, model, tool subset and limit (both schedulers). */
 export function subagentPlan(

@@ -5,7 +5,7 @@
 // session input as data. A malformed file fails loudly, naming the file and the key (invariant 12).
 // The skill files are control files: `.claude/` is out of the agent's write reach (invariant 13,
 // src/permissions/protectedPaths.ts and the sandbox's deny list).
-import { DurableAgentError } from '../engine/errors';
+import { DurableAgentError } from '../core/errors';
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

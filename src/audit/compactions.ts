@@ -1,7 +1,7 @@
 // Compactions in the audit: each `compact-<n>` activity of a turn, with its trigger, tokens before
 // and after, the summarizing call's usage and the PreCompact hooks that ran.
-import { callModelUsage } from '../engine/modelUsage';
-import type { CompactContextInput, CompactContextResult } from '../calls/compact';
+import { callModelUsage } from '../core/modelUsage';
+import type { CompactContextInput, CompactContextResult } from '../runtime/compact';
 import type { AuditCompaction } from './types';
 
 export interface CompactionTrack {

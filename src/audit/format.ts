@@ -1,5 +1,5 @@
 // Output formats of the audit report: readable text and JSON lines.
-import { costText, modelUsageTotals, totalCostUsd, type ModelUsage } from '../engine/modelUsage';
+import { costText, modelUsageTotals, totalCostUsd, type ModelUsage } from '../core/modelUsage';
 import type {
   AuditCompaction,
   AuditDecision,

@@ -5,10 +5,10 @@
 import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter, Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { converterOf, decodePayload } from '../temporal/payloads';
-import { ACTIVITY_TYPES, SIGNALS, TOOL_ACTIVITY_TYPES } from '../engine/ids';
-import { streamedItems, type StreamedToolUseSignal } from '../engine/streaming';
-import type { ToolRunResult, ToolUseDescription } from '../engine/turn';
+import { converterOf, decodePayload } from '../temporal/service/payloads';
+import { ACTIVITY_TYPES, SIGNALS, TOOL_ACTIVITY_TYPES } from '../core/ids';
+import { streamedItems, type StreamedToolUseSignal } from '../core/streaming';
+import type { ToolRunResult, ToolUseDescription } from '../core/turn';
 import type { AuditActivity, AuditGap } from './types';
 
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

@@ -3,14 +3,14 @@
 // call did is in its activity's input and result payloads, who decided is in the records and the
 // turnApproval signals, when and how often is in the event times and attempts. Payloads are
 // decoded with the client's data converter; what cannot be read is reported as a gap.
-import { sumModelUsage, totalCostUsd, type ModelUsage } from '../engine/modelUsage';
+import { sumModelUsage, totalCostUsd, type ModelUsage } from '../core/modelUsage';
 import type { Client } from '@temporalio/client';
-import { SessionNotFoundError } from '../client';
-import { addUsage } from '../engine/contextWindow';
-import { activityIds, SIGNALS, turnOfWorkflowId } from '../engine/ids';
-import type { Usage } from '../engine/messages';
-import type { SessionInput, SessionResult } from '../workflows/definitions';
-import { isWorkflowNotFound } from '../temporal/errors';
+import { SessionNotFoundError } from '../temporal/client';
+import { addUsage } from '../core/contextWindow';
+import { activityIds, SIGNALS, turnOfWorkflowId } from '../core/ids';
+import type { Usage } from '../core/apiMessages';
+import type { SessionInput, SessionResult } from '../temporal/workflows/definitions';
+import { isWorkflowNotFound } from '../temporal/service/errors';
 import {
   converterOf,
   describeRaw,

@@ -1,8 +1,8 @@
 // Session-level hooks in the audit (SessionStart, UserPromptSubmit, Stop, SubagentStart,
 // SubagentStop, SessionEnd, Notification): each firing is an activity `hook-<event>-<n>` of the
 // session workflow; its input has the event's fields, its result the hooks' runs, and what they
-// meant for the session is decided again here by the engine's own rules (src/engine/hooks.ts).
-import { decideSessionHooks, type HookRun } from '../engine/hooks';
+// meant for the session is decided again here by the engine's own rules (src/core/hooks.ts).
+import { decideSessionHooks, type HookRun } from '../core/hooks';
 import type { AuditSessionHook } from './types';
 
 /** What the audit knows of one activity (build.ts's ActivityTrack is one). */

@@ -5,10 +5,10 @@
 // whole output's key in the store); the activity's own end says what the result cannot: cancelled
 // (TaskStop, or the session ended) is `killed`, a timeout (the worker stopped heartbeating) is
 // `lost`. The call that started it gives the whole command and the tool; a TaskStop call naming it
-// says who stopped it. The same decisions as workflows/sessionTasks.ts, read back from history.
-import { ACTIVITY_TYPES } from '../engine/ids';
-import type { TaskKind } from '../engine/autonomy';
-import type { RunBackgroundTaskInput, RunBackgroundTaskResult } from '../calls/backgroundTask';
+// says who stopped it. The same decisions as tasks/workflows/sessionTasks.ts, read back from history.
+import { ACTIVITY_TYPES } from '../core/ids';
+import type { TaskKind } from '../core/autonomy';
+import type { RunBackgroundTaskInput, RunBackgroundTaskResult } from '../tasks/runtime/backgroundTask';
 import type { ActivityTrack } from './history';
 import type { AuditTask, AuditToolCall } from './types';
 

@@ -1,17 +1,17 @@
 // A turn's tool calls in the audit: every tool_use block of the answer, in block order, with its
 // activities (`tool-<id>`, its approve/deny re-run, an Agent call's two phases), decision,
 // approval, batch and result — matched through the same id functions the workflows use.
-import type { RunToolUseInput } from '../calls/tools';
-import { decisionFromReason } from '../pipeline/records';
-import { decidedByActivityId, isSubagentActivityId, sessionOfTurnWorkflowId, toolCallActivityIds } from '../engine/ids';
-import type { ToolResultBlockParam, ToolUseBlock } from '../engine/messages';
-import { toolResultText } from '../engine/messages';
-import { partitionToolCalls } from '../engine/partition';
-import type { DecisionRecord, ToolCallRecord } from '../engine/records';
-import { subagentSessionId } from '../engine/subagents';
-import type { ToolRunResult } from '../engine/turn';
-import type { DecisionReason } from '../tools/Tool';
-import type { CompactRecord, TurnWorkflowResult } from '../workflows/definitions';
+import type { RunToolUseInput } from '../toolCall/tools';
+import { decisionFromReason } from '../toolCall/pipeline/outcomeRecords';
+import { decidedByActivityId, isSubagentActivityId, sessionOfTurnWorkflowId, toolCallActivityIds } from '../core/ids';
+import type { ToolResultBlockParam, ToolUseBlock } from '../core/apiMessages';
+import { toolResultText } from '../core/apiMessages';
+import { partitionToolCalls } from '../core/partition';
+import type { DecisionRecord, ToolCallRecord } from '../core/toolRecords';
+import { subagentSessionId } from '../core/subagents';
+import type { ToolRunResult } from '../core/turn';
+import type { DecisionReason } from '../toolProtocol/Tool';
+import type { CompactRecord, TurnWorkflowResult } from '../temporal/workflows/definitions';
 import {
   activityView,
   describedBlocks,

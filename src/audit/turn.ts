@@ -1,13 +1,13 @@
 // One turn's audit, from the turn child workflow's history: its input and result, the
 // approve/deny and interrupt signals, the model call (all its attempts), compactions and tool calls.
-import { callModelUsage } from '../engine/modelUsage';
+import { callModelUsage } from '../core/modelUsage';
 import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
-import type { CallModelInput, ModelCallOutcome, Tombstone } from '../calls/model';
-import { addUsage } from '../engine/contextWindow';
-import { ACTIVITY_TYPES, SIGNALS } from '../engine/ids';
-import type { AssistantContentBlock, ToolUseBlock, Usage } from '../engine/messages';
-import type { TurnWorkflowInput, TurnWorkflowResult } from '../workflows/definitions';
+import type { CallModelInput, ModelCallOutcome, Tombstone } from '../runtime/model';
+import { addUsage } from '../core/contextWindow';
+import { ACTIVITY_TYPES, SIGNALS } from '../core/ids';
+import type { AssistantContentBlock, ToolUseBlock, Usage } from '../core/apiMessages';
+import type { TurnWorkflowInput, TurnWorkflowResult } from '../temporal/workflows/definitions';
 import { compactionEntry } from './compactions';
 import {
   activityView,

@@ -1,7 +1,7 @@
 // The audit report: what a session did, rebuilt from its Temporal histories (session runs and
 // turn child workflows). Plain data, JSON-serialisable; times are ISO strings.
-import type { ModelUsage } from '../engine/modelUsage';
-import type { HookRunSummary, NetworkRecord, SandboxRecord, ToolCallStatus, ControlWrite } from '../engine/records';
+import type { ModelUsage } from '../core/modelUsage';
+import type { HookRunSummary, NetworkRecord, SandboxRecord, ToolCallStatus, ControlWrite } from '../core/toolRecords';
 import type { SandboxSettings } from '../sandbox/settings';
 
 export type DecisionSource =
@@ -282,7 +282,7 @@ export interface AuditSession {
    * (model calls, compactions, tool calls' side calls and foreground subagents).
    */
   modelUsage?: ModelUsage;
-  /** The total cost in USD over `modelUsage`; null: a model has no price (src/engine/prices.ts). */
+  /** The total cost in USD over `modelUsage`; null: a model has no price (src/core/prices.ts). */
   costUSD?: number | null;
   toolCalls: number;
   modelCalls: number;

@@ -1,7 +1,7 @@
 // What `status` (and `ls`) say of a session's own work: the wait and its reason, the wake-up, the
-// cron jobs and the background tasks it holds (engine/autonomy.ts).
-import type { SessionStatus } from '../workflows/definitions';
-import { formatNextRun, humanCron } from '../tools/cronText';
+// cron jobs and the background tasks it holds (core/autonomy.ts).
+import type { SessionStatus } from '../temporal/workflows/definitions';
+import { formatNextRun, humanCron } from '../core/cronText';
 
 const iso = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 

@@ -1,12 +1,12 @@
 // `durable-agent demo`: the whole machinery in one command, on the embedded default — a dev
 // server with its UI, a worker, and a session that explores and fixes a scratch copy of the
 // bundled sample project (turns, a parallel batch, an approval, the audit trail).
-import { encryptionCodecs } from '../temporal/codec';
+import { encryptionCodecs } from '../temporal/service/codec';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { approveToolUse, startSession } from '../client';
+import { approveToolUse, startSession } from '../temporal/client';
 import { followSession } from './follow';
 import { startDev } from './dev';
 

@@ -6,13 +6,13 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { modelCredentials, NO_CREDENTIALS_MESSAGE } from '../calls/credentials';
+import { modelCredentials, NO_CREDENTIALS_MESSAGE } from '../runtime/credentials';
 import { startDemoModel, DEMO_MODEL_LABEL } from '../demo/scriptedModel';
 import type { FakeAnthropicServer } from '../testing/fakeAnthropic';
-import { startDevServer, type DevServer } from '../temporal/devServer';
-import { installTemporalRuntime } from '../temporal/metrics';
-import { createAgentWorker } from '../worker';
-import { STATUS_SEARCH_ATTRIBUTE } from '../workflows/definitions';
+import { startDevServer, type DevServer } from '../temporal/service/devServer';
+import { installTemporalRuntime } from '../temporal/service/metrics';
+import { createAgentWorker } from '../temporal/worker';
+import { STATUS_SEARCH_ATTRIBUTE } from '../temporal/workflows/definitions';
 import { UsageError } from './options';
 
 export interface DevOptions {
@@ -27,7 +27,7 @@ export interface DevOptions {
   demoModel?: boolean;
   /** The remote codec endpoint the UI decodes payloads with (`temporal server start-dev --ui-codec-endpoint`). */
   uiCodecEndpoint?: string;
-  /** Serve the worker's metrics for Prometheus on host:port (src/temporal/metrics.ts); absent: no endpoint. */
+  /** Serve the worker's metrics for Prometheus on host:port (src/temporal/service/metrics.ts); absent: no endpoint. */
   metricsBind?: string;
   log?: (line: string) => void;
 }
@@ -40,7 +40,7 @@ export interface DevEnvironment {
   stop(): Promise<void>;
 }
 
-/** The SDK runtime of this process, quiet (WARN), with the Prometheus endpoint when `metricsBind` is set (src/temporal/metrics.ts). */
+/** The SDK runtime of this process, quiet (WARN), with the Prometheus endpoint when `metricsBind` is set (src/temporal/service/metrics.ts). */
 export function quietTemporalRuntime(metricsBind?: string): void {
   installTemporalRuntime(metricsBind ? { metricsBind } : {});
 }

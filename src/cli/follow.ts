@@ -1,18 +1,18 @@
 // Following a session live: turns, tool calls with their summaries, progress of long tools,
 // pending approvals; returns when the session ends. Polls queries (cheap, no history growth).
-import { turnWorkflowId } from '../engine/ids';
-import { subagentSessionId } from '../engine/subagents';
+import { turnWorkflowId } from '../core/ids';
+import { subagentSessionId } from '../core/subagents';
 import type { Client } from '@temporalio/client';
-import { sessionHandle, sessionStatus } from '../client';
+import { sessionHandle, sessionStatus } from '../temporal/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { describeOutage } from '../engine/retry';
+import { describeOutage } from '../core/retry';
 import { waitingLine } from './autonomyText';
 import {
   turnProgressQuery,
   type CompactRecord,
   type SessionResult,
   type SessionStatus,
-} from '../workflows/definitions';
+} from '../temporal/workflows/definitions';
 
 /** The last line of output each running tool reported in its heartbeats, by tool_use_id. */
 async function toolProgress(client: Client, turnWorkflowId: string): Promise<Map<string, string>> {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { DurableAgentError, type ErrorCode } from '../engine/errors';
+import { DurableAgentError, type ErrorCode } from '../core/errors';
 import { addCodecServerCommand } from './commands/codecServer';
 import { addDemoCommand } from './commands/demo';
 import { addDevCommand } from './commands/dev';

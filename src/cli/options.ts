@@ -3,13 +3,13 @@
 import { hostname, userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Client } from '@temporalio/client';
-import { connectClient, loadConnectionConfig, type ConnectionOverrides } from '../temporal/connection';
+import { connectClient, loadConnectionConfig, type ConnectionOverrides } from '../temporal/service/connection';
 import { defaultDevDb } from '../stores/dataHome';
-import { DurableAgentError } from '../engine/errors';
-import { isWorkflowNotFound } from '../temporal/errors';
+import { DurableAgentError } from '../core/errors';
+import { isWorkflowNotFound } from '../temporal/service/errors';
 import { followSession } from './follow';
 import { watchForWorker } from './workerCheck';
-import { SessionNotFoundError, runningSession, sessionHandle } from '../client';
+import { SessionNotFoundError, runningSession, sessionHandle } from '../temporal/client';
 
 export class UsageError extends DurableAgentError {
   constructor(message: string) {

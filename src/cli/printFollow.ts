@@ -3,11 +3,11 @@
 // the transcript (read from the store the workers write, as `transcript` does); json and text print
 // once, at the end. Approvals a call waits for are named on stderr (answer them with `approve`).
 import type { Client } from '@temporalio/client';
-import { runningSession, sessionHandle, sessionStatus } from '../client';
+import { runningSession, sessionHandle, sessionStatus } from '../temporal/client';
 import { watchForWorker } from './workerCheck';
-import type { Message } from '../engine/messages';
+import type { Message } from '../core/apiMessages';
 import type { AuditReport } from '../audit';
-import type { SessionResult } from '../workflows/definitions';
+import type { SessionResult } from '../temporal/workflows/definitions';
 import {
   apiErrorEvent,
   initEvent,
@@ -136,7 +136,7 @@ class Printer {
     try {
       const { TranscriptStore } = await import('../stores/messageStore');
       const { configuredBlobStore } = await import('../stores/configured');
-      const { defaultStoreDir } = await import('../calls/callDeps');
+      const { defaultStoreDir } = await import('../runtime/callDeps');
       const store = new TranscriptStore(configuredBlobStore({ storeDir: this.o.storeDir ?? defaultStoreDir() }));
       this.messages = await store.load(head);
       this.head = head;

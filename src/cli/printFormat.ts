@@ -4,9 +4,9 @@
 // our session id in `session_id`; fields of our own added, never renamed (docs/tools.md lists the
 // reference's keys we do not send). Pure: no Temporal, no I/O.
 import { createHash } from 'node:crypto';
-import { splitMemoryReminder } from '../engine/memory';
-import type { Message, Usage } from '../engine/messages';
-import { contextWindowFor } from '../engine/contextWindow';
+import { splitMemoryReminder } from '../core/memoryReminder';
+import type { Message, Usage } from '../core/apiMessages';
+import { contextWindowFor } from '../core/contextWindow';
 import {
   callModelUsage,
   modelUsageTotals,
@@ -15,8 +15,8 @@ import {
   totalCostUsd,
   unpricedModels,
   type ModelUsage,
-} from '../engine/modelUsage';
-import { PRICES_AS_OF } from '../engine/prices';
+} from '../core/modelUsage';
+import { PRICES_AS_OF } from '../core/prices';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -219,7 +219,7 @@ export function resultEvent(e: Ending): Json {
       cacheReadInputTokens: u.cacheReadInputTokens,
       cacheCreationInputTokens: u.cacheCreationInputTokens,
       webSearchRequests: u.webSearchRequests,
-      // null: the price list (src/engine/prices.ts) does not know the model — unknown, not free.
+      // null: the price list (src/core/prices.ts) does not know the model — unknown, not free.
       costUSD: u.costUSD,
       contextWindow: contextWindowFor(model),
     };
@@ -243,11 +243,11 @@ export function resultEvent(e: Ending): Json {
       : {}),
     stop_reason: api ? 'stop_sequence' : (last?.stopReason ?? null),
     session_id: e.sessionId,
-    // Summed over every call of the tree, priced by src/engine/prices.ts; null when a model has no price.
+    // Summed over every call of the tree, priced by src/core/prices.ts; null when a model has no price.
     total_cost_usd: totalCost,
     ...(unpriced.length > 0
       ? {
-          cost_note: `cost unknown: no price for ${unpriced.join(', ')} (src/engine/prices.ts, prices as of ${PRICES_AS_OF}); the priced models cost $${pricedCostUsd(byModel)}`,
+          cost_note: `cost unknown: no price for ${unpriced.join(', ')} (src/core/prices.ts, prices as of ${PRICES_AS_OF}); the priced models cost $${pricedCostUsd(byModel)}`,
         }
       : {}),
     usage: {

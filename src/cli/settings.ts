@@ -15,10 +15,10 @@
 // key that changes nothing about safety is a warning naming them. Nothing is silently ignored.
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { claudeConfigDir } from '../memory/claudeMd';
+import { claudeConfigDir } from '../claudeMd/claudeMd';
 import { dirname, join, resolve } from 'node:path';
 import { mergeSandboxSettings } from '../sandbox/settings';
-import type { HooksJson } from '../workflows/definitions';
+import type { HooksJson } from '../temporal/workflows/definitions';
 import type { McpSettings } from '../mcp/config';
 import {
   type EffectiveSettings,

@@ -1,15 +1,15 @@
 // One settings file: its shape, read (BOM, empty file, JSON errors with line and column) and checked
 // key by key — loud configuration (invariant 12): an error or a warning naming the file and the key.
-import { DurableAgentError } from '../engine/errors';
+import { DurableAgentError } from '../core/errors';
 import { hookConfigWarnings, normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
 import { readConfigFileSync } from '../permissions/configRead';
 import { parseRule } from '../permissions/rules';
 import { resolveSandboxPaths, validateSandboxSettings, type SandboxSettings } from '../sandbox/settings';
-import { PERMISSION_MODES, type PermissionMode } from '../tools/permissionTypes';
-import type { HooksJson } from '../workflows/definitions';
+import { PERMISSION_MODES, type PermissionMode } from '../toolProtocol/permissionTypes';
+import type { HooksJson } from '../temporal/workflows/definitions';
 import { MCP_SETTINGS_KEYS, McpConfigError, mergeMcpSettings, type McpSettings } from '../mcp/config';
 import { NOT_APPLICABLE_KEYS, UNSUPPORTED_KEYS, unhonouredKey } from './settingsKeys';
-import { parseConfigJson } from '../engine/jsonPosition';
+import { parseConfigJson } from '../core/jsonPosition';
 
 export interface SettingsFile {
   model?: string;
@@ -26,14 +26,14 @@ export interface SettingsFile {
   sandbox?: SandboxSettings;
   /** The reference's auto-compact switch (default true; DISABLE_AUTO_COMPACT=1 turns it off too). */
   autoCompactEnabled?: boolean;
-  /** The reference's thinking switch: false turns extended thinking off (default on; src/engine/thinking.ts). */
+  /** The reference's thinking switch: false turns extended thinking off (default on; src/core/thinking.ts). */
   alwaysThinkingEnabled?: boolean;
   disableAllHooks?: boolean;
   /** Managed settings only. */
   allowManagedHooksOnly?: boolean;
   /** Managed settings only. */
   allowManagedPermissionRulesOnly?: boolean;
-  /** Globs (or absolute paths) of CLAUDE.md files not to load (src/memory/claudeMd.ts). */
+  /** Globs (or absolute paths) of CLAUDE.md files not to load (src/claudeMd/claudeMd.ts). */
   claudeMdExcludes?: string[];
 }
 

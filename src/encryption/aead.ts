@@ -3,7 +3,7 @@
 // metadata, the blob's header). `aad` binds the bytes to where they belong (a blob's key), so they
 // cannot be moved to another place and still open.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DurableAgentError } from '../engine/errors';
+import { DurableAgentError } from '../core/errors';
 import type { KeyRing } from './keys';
 
 const NONCE = 12;

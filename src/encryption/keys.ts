@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
-import { DurableAgentError } from '../engine/errors';
+import { DurableAgentError } from '../core/errors';
 
 export const KEY_FILE_ENV = 'DURABLE_AGENT_ENCRYPTION_KEY_FILE';
 const KEY_BYTES = 32;

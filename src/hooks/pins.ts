@@ -3,14 +3,14 @@
 // hook runs outside the sandbox, as the worker's user: a hook whose command names a file the agent
 // could write (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, `npm run lint` → package.json,
 // `node scripts/x.js`) would otherwise run whatever the session wrote there. Those files are
-// protected paths of the session (src/calls/toolSession.ts sessionPermission: the file tools ask,
+// protected paths of the session (src/toolCall/toolSession.ts sessionPermission: the file tools ask,
 // the sandbox denies); here their content is recorded when the session starts (`hookPins` in the
 // session input, resolved against the project root the hooks run from) and checked before every
 // run of the hook, so that a file changed since then (an approved Write, bypassPermissions, the
 // user) stops the hook instead of running it (run.ts runOne: a non-blocking error naming the file;
 // a refused PreToolUse hook blocks its call).
 import { resolve } from 'node:path';
-import type { HookPins } from '../engine/context';
+import type { HookPins } from '../core/context';
 import { changedPins, fileFingerprint } from '../mcp/pins';
 import { hookControlFiles } from '../permissions/protectedPaths';
 import { hookCommandsOf } from './config';

@@ -1,7 +1,7 @@
 // Running the hooks of one event for one tool call, and combining their answers.
 import type { HookPermissionDecision } from '../permissions/decide';
 import { runShellCommand } from './command';
-import { sessionRootOf, type AgentContext, type HookPins } from '../engine/context';
+import { sessionRootOf, type AgentContext, type HookPins } from '../core/context';
 import { hooksFor, type MatchedHook } from './config';
 import { hookPinRefusal } from './pins';
 import { containHook, type HookSandbox } from './sandboxed';

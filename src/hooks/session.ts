@@ -1,6 +1,6 @@
 // Running the hooks of a session-level event (SessionStart, UserPromptSubmit, Stop, SubagentStart, SubagentStop,
 // SessionEnd, Notification): the matched hooks run in parallel; what their answers mean for the
-// session is decided in src/engine/hooks.ts.
+// session is decided in src/core/hooks.ts.
 import { hooksFor } from './config';
 import { runOne, type HookRunEnv } from './run';
 import type { HookRun, SessionHookEventName, SessionHookInput } from './types';

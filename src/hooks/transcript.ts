@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { splitMemoryReminder } from '../engine/memory';
-import type { Message } from '../engine/messages';
+import { splitMemoryReminder } from '../core/memoryReminder';
+import type { Message } from '../core/apiMessages';
 
 export interface TranscriptLine {
   parentUuid: string | null;
@@ -25,7 +25,7 @@ export interface TranscriptLine {
   timestamp: string;
 }
 
-/** `<Event> hook additional context: <text>`: the user messages src/engine/session.ts adds for a hook's context. */
+/** `<Event> hook additional context: <text>`: the user messages src/core/session.ts adds for a hook's context. */
 const HOOK_CONTEXT = /^(UserPromptSubmit|SessionStart|SubagentStart) hook additional context: ([\s\S]*)$/;
 
 /** A uuid-shaped id, stable for a message's position in a session (same file on every rewrite). */

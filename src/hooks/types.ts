@@ -1,5 +1,5 @@
 // Hook configuration and wire shapes, in the reference agent's format.
-import type { PermissionMode } from '../tools/permissionTypes';
+import type { PermissionMode } from '../toolProtocol/permissionTypes';
 
 /** Every event of the reference's hooks; a settings file naming any other fails at load. */
 export const HOOK_EVENTS = [

@@ -8,7 +8,7 @@ import { readConfigFileSync } from '../permissions/configRead';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { McpConfigError, parseMcpServers, type McpServers } from './servers';
-import { parseConfigJson } from '../engine/jsonPosition';
+import { parseConfigJson } from '../core/jsonPosition';
 
 /** Where the reference keeps `.claude.json`. */
 export function claudeJsonPath(env: Record<string, string | undefined> = process.env): string {

@@ -10,7 +10,7 @@ import { readConfigFileSync } from '../permissions/configRead';
 import { dirname, join, parse, resolve } from 'node:path';
 import { normalizeMcpName } from './names';
 import { readClaudeJsonServers } from './claudeJson';
-import { parseConfigJson } from '../engine/jsonPosition';
+import { parseConfigJson } from '../core/jsonPosition';
 import {
   type McpApproval,
   McpConfigError,

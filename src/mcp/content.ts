@@ -1,7 +1,7 @@
 // MCP results in the reference's form (pure: the tool adapter and the PostToolUse tool_response
 // both use it). What the model gets and what a hook gets as `tool_response` are the same value.
 import type { McpContent } from './manager';
-import type { ToolResultImageContent } from '../engine/messages';
+import type { ToolResultImageContent } from '../core/apiMessages';
 
 /** What an MCP call returns to the pipeline (and to PostToolUse hooks as tool_response). */
 export interface McpToolOutput {

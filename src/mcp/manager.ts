@@ -1,10 +1,10 @@
-// The worker's MCP connections (an I/O room like src/activities, but without Temporal): one
+// The worker's MCP connections (an I/O room like src/temporal/activities, but without Temporal): one
 // connection per (server name, expanded config, working directory) — and, for a stdio server inside
 // a session's sandbox, per session (src/mcp/sandboxed.ts) — started on first use,
 // reused by every call (and, on the host, every session) with the same config, dropped when the server goes away
 // (the next use starts it again) and closed when the worker shuts down. Every wait has a
 // timeout: a server that does not start, answer or stay up gives an error, never a hang.
-import { DurableAgentError } from '../engine/errors';
+import { DurableAgentError } from '../core/errors';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';

@@ -43,7 +43,7 @@ export interface McpSessionScope {
   host?: SandboxHost;
 }
 
-/** A session's servers as a call names them (src/calls: the model call's listing, a tool call's pool). */
+/** A session's servers as a call names them (src/runtime: the model call's listing, a tool call's pool). */
 export interface McpSessionListing {
   servers: McpServers;
   /** The session's project root: where its servers start. */

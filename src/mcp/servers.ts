@@ -1,6 +1,6 @@
 // An MCP server's configuration in the reference's format: its shapes (stdio, http), the matchers
 // that name servers in settings, and the parsing of a `mcpServers` object (loud: McpConfigError).
-import { DurableAgentError } from '../engine/errors';
+import { DurableAgentError } from '../core/errors';
 
 export interface McpStdioServer {
   type?: 'stdio';

@@ -3,8 +3,8 @@
 // tool_result (is_error from the server's isError). Every call goes through the one pipeline.
 import { z } from 'zod';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { buildTool, type AnyTool, type ToolResult } from '../tools/Tool';
-import type { ToolResultBlockParam } from '../engine/messages';
+import { buildTool, type AnyTool, type ToolResult } from '../toolProtocol/Tool';
+import type { ToolResultBlockParam } from '../core/apiMessages';
 import { mcpServerOf, mcpToolName } from './names';
 import { McpUnavailableError, type McpCallResult, type McpManager, type McpToolInfo } from './manager';
 import type { McpServers } from './config';

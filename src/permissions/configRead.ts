@@ -1,7 +1,7 @@
 // Reading a configuration file the way the loaders must (settings, `.mcp.json`, agent definitions,
 // `~/.claude.json`): they run in the client, outside the sandbox, and what they read configures
 // the session or goes to the model (an agent file's body is a system prompt). So the file is read
-// through a descriptor bound to its real path (src/tools/safeFs.ts), and refused — never read, so
+// through a descriptor bound to its real path (src/files/safeFs.ts), and refused — never read, so
 // no message can quote it — when that real path is
 //  - a credential file (the sandbox's read-deny list: `~/.ssh`, `~/.aws`, …) reached through a
 //    link (`~/.claude.json`, on the list, is read as itself; `.claude/agents/x.md -> ~/.ssh/id_rsa`
@@ -15,7 +15,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isCredentialPath } from './credentials';
-import { isAccessRefused, readFileBoundSync } from '../tools/safeFs';
+import { isAccessRefused, readFileBoundSync } from '../files/safeFs';
 import { insideWorkingDirs } from './paths';
 
 function realOrSelf(p: string): string {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { constants, promises as fs, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import type { ControlWrite } from '../engine/records';
+import type { ControlWrite } from '../core/toolRecords';
 import type { ControlPathSet } from './controlFiles';
 
 export interface WalkLimits {

@@ -1,6 +1,6 @@
 // The permission decision for one tool call: hook result + rules + the tool's own opinion + mode.
-import type { AnyTool, DecisionReason, PermissionResult, ToolUseContext } from '../tools/Tool';
-import type { PermissionMode, ToolPermissionContext } from '../tools/permissionTypes';
+import type { AnyTool, DecisionReason, PermissionResult, ToolUseContext } from '../toolProtocol/Tool';
+import type { PermissionMode, ToolPermissionContext } from '../toolProtocol/permissionTypes';
 import { callFacts, findMatchingRule, permissionEnvOf, type CallFacts, type PermissionEnv } from './matcher';
 import { hiddenPathPredicate } from './resultFilter';
 

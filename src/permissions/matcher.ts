@@ -1,7 +1,7 @@
 // Matching permission rules against one tool call.
 import { mcpRuleCoversTool } from './mcpRules';
 import * as os from 'node:os';
-import type { AnyTool, ToolUseContext } from '../tools/Tool';
+import type { AnyTool, ToolUseContext } from '../toolProtocol/Tool';
 import { compilePathPattern, matchPathPattern, pathForms } from './paths';
 import { parseRule, parseRuleSafe, type PermissionRule, type RuleBehavior } from './rules';
 import { matchCommandPattern, matchShellRule } from './shell';

@@ -1,8 +1,8 @@
 // Files a search tool may show: Grep and Glob search whole directories, so a `Read` deny (or ask)
 // rule must hold for every file they return, not only for the directory they were given. The
 // same predicate keeps a "read-only" Bash command that names such a file from running unasked.
-import type { AnyTool, ToolUseContext } from '../tools/Tool';
-import type { PermissionRules } from '../tools/permissionTypes';
+import type { AnyTool, ToolUseContext } from '../toolProtocol/Tool';
+import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findMatchingRule, permissionEnvOf, type CallFacts, type PermissionEnv } from './matcher';

@@ -5,7 +5,7 @@
 // rule, hook or mode could allow it; Grep and Glob never list it (resultFilter.ts). The sandbox
 // hides the same directories from Bash (src/sandbox/policy.ts, sessionsRoot).
 import * as path from 'node:path';
-import type { ToolPermissionContext } from '../tools/permissionTypes';
+import type { ToolPermissionContext } from '../toolProtocol/permissionTypes';
 import { isInside, resolveReal } from './paths';
 
 export type SessionsApart = NonNullable<ToolPermissionContext['sessionsApart']>;

@@ -1,8 +1,8 @@
-// Making a session's tool pool (tools/pool.ts): the tools minus those its deny rules remove. In the
+// Making a session's tool pool (toolProtocol/pool.ts): the tools minus those its deny rules remove. In the
 // permission room, which reads the rules; the tool room below it holds the pool and its lookup.
-import type { AnyTool } from '../tools/Tool';
-import type { ToolPermissionContext } from '../tools/permissionTypes';
-import type { ToolPool } from '../tools/pool';
+import type { AnyTool } from '../toolProtocol/Tool';
+import type { ToolPermissionContext } from '../toolProtocol/permissionTypes';
+import type { ToolPool } from '../toolProtocol/pool';
 import { mcpRuleCoversTool } from './mcpRules';
 import { parseRuleSafe } from './rules';
 

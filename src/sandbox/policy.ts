@@ -2,7 +2,7 @@
 // the sandbox-runtime configuration (the worker-wide part and the per-call part), the network
 // allowlist. Pure (paths only), so that it is unit-tested without a sandbox.
 import * as path from 'node:path';
-import type { PermissionRules } from '../tools/permissionTypes';
+import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../permissions/credentials';
 

@@ -50,7 +50,7 @@ export const DENIED_EVEN_ABSENT = [
   '.ripgreprc',
 ] as const;
 
-/** Is a path inside a repository (relative to its root, as git names it) protected by name? (A commit's paths, src/sandbox/worktreeGit/.) */
+/** Is a path inside a repository (relative to its root, as git names it) protected by name? (A commit's paths, src/worktree/git/.) */
 export function isProtectedRepositoryPath(rel: string): boolean {
   return protectedReason(path.join('/', rel), ['/']) !== undefined;
 }
@@ -109,7 +109,7 @@ function gitDirEntries(
       existed: false,
     });
   }
-  // The worktrees' shadow git directories (src/sandbox/worktreeGit/): their config is the worker's.
+  // The worktrees' shadow git directories (src/worktree/git/): their config is the worker's.
   // The worktree registrations (issue 30): a forged `worktrees/<x>/gitdir` would name a directory
   // outside the project as one of its worktrees (protectedDenyWrite denies `worktrees` whole).
   if (depth === 0) {

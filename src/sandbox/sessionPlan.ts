@@ -7,14 +7,14 @@
 import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentContext } from '../engine/context';
+import type { AgentContext } from '../core/context';
 import { registerSessionDirectories } from '../hostProcess/door';
 import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
 import { expandTilde, runtimePlan, sandboxEnabled, type RuntimePlan } from './policy';
 import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from './protect';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
-import { worktreeGitAccess } from './worktreeGit';
+import { worktreeGitAccess } from '../worktree/git';
 
 /** Is `dir` one of `roots` or inside one? */
 export function withinDirectories(dir: string, roots: readonly string[]): boolean {

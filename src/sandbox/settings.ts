@@ -3,9 +3,9 @@
 // (invariant 12). Pure: no I/O, so the session input can carry the result.
 import * as path from 'node:path';
 import { PASS_ENV_ENTRY } from '../hostProcess/environment';
-import type { ProjectRepository } from '../engine/context';
+import type { ProjectRepository } from '../core/context';
 
-export type { ProjectRepository } from '../engine/context';
+export type { ProjectRepository } from '../core/context';
 
 export interface SandboxNetworkSettings {
   allowedDomains?: string[];
@@ -67,13 +67,13 @@ export interface SandboxSettings {
   mcpServers?: SandboxHooksMode;
   /**
    * durable-agent only, set by the worker (never read from a settings file): the linked worktrees
-   * whose git a command in this session redirects to a shadow while it runs (src/sandbox/worktreeGit/).
+   * whose git a command in this session redirects to a shadow while it runs (src/worktree/git/).
    */
   worktreeGit?: Array<{ commonDir: string; gitDir: string }>;
   /**
    * durable-agent only, set at the edge when the session starts (src/sessionInput.ts; never read
    * from a settings file): the session's project repository, the only one worker-side git runs in
-   * (EnterWorktree, isolated agents; src/tools/worktree.ts). `false`: the session started outside a
+   * (EnterWorktree, isolated agents; src/worktree/worktrees.ts). `false`: the session started outside a
    * git repository, so it makes and enters no worktree. Absent: a session started before this was
    * recorded (the repository is found from its start directory).
    */

@@ -1,7 +1,7 @@
 // The activity-side ledger of tool executions, keyed by session and tool_use_id (invariant 5).
 // It survives worker crashes: a call that has a recorded result is never executed again, and a
 // call that started but never recorded a result is known to have an unknown outcome.
-import type { ToolCallRecord } from '../engine/records';
+import type { ToolCallRecord } from '../core/toolRecords';
 import { hashOf, type BlobStore } from './messageStore';
 
 export interface LedgerEntry {

@@ -4,8 +4,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DurableAgentError } from '../engine/errors';
-import type { Message } from '../engine/messages';
+import { DurableAgentError } from '../core/errors';
+import type { Message } from '../core/apiMessages';
 
 /** Pluggable blob storage: a local directory by default; a shared volume or an object store for multi-host. */
 export interface BlobStore {

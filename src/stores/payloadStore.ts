@@ -2,7 +2,7 @@
 // block it produced and returns its reference with a preview; the turn appends the results to the
 // transcript by reference. Content-addressed, so a retried store is idempotent and two sessions
 // (or a reused workflow id) never overwrite each other's blocks.
-import type { ToolResultBlockParam } from '../engine/messages';
+import type { ToolResultBlockParam } from '../core/apiMessages';
 import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
 
 export class PayloadStore {

@@ -4,7 +4,7 @@
 // Workflows carry a reference (content hash) to the state at the start of the turn, plus the
 // entries added during the turn (applied by the engine's reducer, in block order); tool
 // activities merge the two, and the turn stores the merged state at its end.
-import type { FileReadState } from '../engine/context';
+import type { FileReadState } from '../core/context';
 import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
 
 export type ReadFiles = Record<string, FileReadState>;

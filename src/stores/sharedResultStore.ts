@@ -5,8 +5,8 @@
 // runs (`materialize`). Paths have the layout `<storeDir>/results/<session>/<file>` on every host.
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { ResultStore } from '../tools/Tool';
-import { LocalResultStore, resultFileName } from '../tools/resultStore';
+import type { ResultStore } from '../toolProtocol/Tool';
+import { LocalResultStore, resultFileName } from '../toolProtocol/resultStore';
 import { hashOf, type BlobStore } from './messageStore';
 
 export class SharedResultStore implements ResultStore {

@@ -4,12 +4,12 @@
 // and describeToolUses input repeated the whole configuration, so history grew with calls ×
 // configuration (invariant 11). Workers keep the settings they loaded in a small cache.
 import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
-import type { HookPins } from '../engine/context';
+import type { HookPins } from '../core/context';
 import type { AgentDefinition } from '../agents/definitions';
 import type { SkillDefinition } from '../agents/skills';
 import type { HooksConfig } from '../hooks';
 import type { McpServers } from '../mcp/config';
-import type { ToolPermissionContext } from '../tools/permissionTypes';
+import type { ToolPermissionContext } from '../toolProtocol/permissionTypes';
 
 /**
  * What a session's tool activities share and the session stores once per run (ToolSettingsStore):

@@ -1,245 +1,340 @@
-// Git worktrees as the reference makes them (Claude Code 2.1.328, docs/reference-tools.md): a
-// worktree named N lives at `<main repository root>/.claude/worktrees/<N, each "/" as "+">` on the
-// branch `worktree-<same>`, started at the current HEAD. Used by `run --worktree` (before the
-// session starts) and by the EnterWorktree/ExitWorktree tools and isolated agents. Node only; git
-// runs through the one door for host processes, hardened (src/hostProcess/git.ts): no hook, filter,
-// fsmonitor, pager or helper of the repository or the user's configuration runs, and it gets no
-// secret of the worker. And it runs only on the session's project repository, fixed at the
-// session's start (issue 30): always told its git directory, never left to discover one from a
-// directory the agent could have made a repository.
-import { existsSync, lstatSync } from 'node:fs';
+// EnterWorktree / ExitWorktree: the session works in a git worktree of its repository (the
+// reference's names, schemas, location and branch naming: src/worktree/worktrees.ts,
+// docs/reference-tools.md). Entering returns a context modifier (data, invariant 4) that moves the
+// session's cwd and project directory into the worktree: every later tool call, the sandbox's
+// working directories and the permission rules' anchor follow it. Exiting restores them; `remove`
+// deletes the worktree and its branch, only one this session made, and only with
+// `discard_changes` when work would be lost.
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
-import { hostGit } from '../hostProcess/git';
-import { checkRepository, projectRepositoryOf, registeredWorktree, type WorktreeRegistration } from './repository';
-import type { ProjectRepository } from './repository';
-
-export {
-  checkRepository,
+import { z } from 'zod';
+import { buildTool, type ToolUseContext } from '../toolProtocol/Tool';
+import {
+  createOrReuseWorktree,
   enterableWorktree,
-  projectRepositoryOf,
+  randomWorktreeName,
   registeredWorktree,
-  RepositoryError,
+  removeWorktree,
   sessionRepository,
-  worktreeRegistrations,
-  type ProjectRepository,
-  type WorktreeRegistration,
-} from './repository';
+  worktreeChanges,
+  worktreeHead,
+  worktreeNameProblem,
+} from '../worktree/worktrees';
+import { prepareWorktreeGit, removeWorktreeGit, settleWorktreeGit } from '../worktree/git';
+import { recordCheckout } from '../worktree/git/checkoutControl';
+import { resolvePath } from './paths';
 
-export const WORKTREE_NAME_MAX = 64;
-const SEGMENT = /^[A-Za-z0-9._-]+$/;
+const AGENT = { agentInvoked: true } as const;
 
-/** Why a worktree name is refused (the reference's rules), or undefined when it is valid. */
-export function worktreeNameProblem(name: string): string | undefined {
-  if (name.length === 0) return `Invalid worktree name "": it must not be empty`;
-  if (name.length > WORKTREE_NAME_MAX)
-    return `Invalid worktree name: must be ${WORKTREE_NAME_MAX} characters or fewer (got ${name.length})`;
-  const segments = name.split('/');
-  if (segments.some((s) => s === '.' || s === '..'))
-    return `Invalid worktree name "${name}": must not contain "." or ".." path segments`;
-  if (segments.some((s) => !SEGMENT.test(s)))
-    return `Invalid worktree name "${name}": each "/"-separated segment must be non-empty and contain only letters, digits, dots, underscores, and dashes`;
-  return undefined;
-}
+const ALREADY_IN_WORKTREE =
+  'Already in a worktree session. Pass `path` to switch into another existing worktree, or use ExitWorktree to leave this one before creating a new worktree.';
+const NOTHING_TO_EXIT =
+  'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees entered with EnterWorktree in this session. No filesystem changes were made.';
 
-/** The directory name under `.claude/worktrees/` (the reference: each "/" becomes "+"). */
-export function worktreeDirName(name: string): string {
-  return name.split('/').join('+');
-}
-
-/** The branch a new worktree gets. */
-export function worktreeBranch(name: string): string {
-  return `worktree-${worktreeDirName(name)}`;
-}
-
-export function worktreePath(repoRoot: string, name: string): string {
-  return path.join(repoRoot, '.claude', 'worktrees', worktreeDirName(name));
-}
-
-const ADJECTIVES = ['brave', 'calm', 'eager', 'gentle', 'graceful', 'keen', 'lively', 'quiet', 'swift', 'tidy'];
-const VERBS = ['dancing', 'drifting', 'humming', 'jumping', 'running', 'singing', 'sleeping', 'whistling'];
-const NOUNS = ['bee', 'cedar', 'comet', 'falcon', 'harbor', 'lantern', 'otter', 'pebble', 'river', 'willow'];
-
-/** A name when none is given: `<adjective>-<verb>ing-<noun>`, as the reference picks one. */
-export function randomWorktreeName(random: () => number = Math.random): string {
-  const pick = (xs: readonly string[]): string => xs[Math.floor(random() * xs.length) % xs.length]!;
-  return `${pick(ADJECTIVES)}-${pick(VERBS)}-${pick(NOUNS)}`;
-}
-
-export interface GitOptions {
-  /** The model asked (a tool). Kept for the callers' intent: every worker-side git is hardened now. */
-  agentInvoked?: boolean;
-}
-
-/** Runs worker-side git in `cwd` (hardened, through the door); resolves with stdout, rejects with git's message. */
-export function git(cwd: string, args: readonly string[], _opts: GitOptions = {}): Promise<string> {
-  return hostGit(path.resolve(cwd), args, { timeoutMs: 60_000 });
-}
-
-/** A registered worktree's HEAD and the branch it names (undefined when detached). */
-export async function worktreeHead(
-  reg: Pick<WorktreeRegistration, 'path' | 'gitDir'>,
-  opts: GitOptions = {},
-): Promise<{ head?: string; branch?: string }> {
-  const head = await worktreeGit(reg.path, reg.gitDir, ['rev-parse', '--verify', '-q', 'HEAD'], opts).then(
-    (o) => o.trim() || undefined,
-    () => undefined,
-  );
-  const branch = await branchOf(reg.path, reg.gitDir, opts);
-  return { ...(head ? { head } : {}), ...(branch ? { branch } : {}) };
-}
-
-/** Git on the repository's common directory, from its root (never discovered). */
-function repoGit(repo: ProjectRepository, args: readonly string[], opts: GitOptions): Promise<string> {
-  return git(repo.root, [`--git-dir=${repo.commonDir}`, `--work-tree=${repo.root}`, ...args], opts);
-}
-
-/** Git on a linked worktree, through its own git directory (never its `.git` file). */
-function worktreeGit(dir: string, gitDir: string, args: readonly string[], opts: GitOptions): Promise<string> {
-  return git(dir, [`--git-dir=${gitDir}`, `--work-tree=${dir}`, ...args], opts);
-}
-
-/** The branch a worktree's HEAD names (`refs/heads/x` → `x`), undefined when detached. */
-async function branchOf(dir: string, gitDir: string, opts: GitOptions): Promise<string | undefined> {
-  const ref = await worktreeGit(dir, gitDir, ['symbolic-ref', '-q', 'HEAD'], opts).then(
-    (o) => o.trim(),
-    () => '',
-  );
-  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
-}
-
-export interface WorktreeEntry {
-  path: string;
-  /** `refs/heads/x` shortened to `x`; undefined when detached. */
-  branch?: string;
-  head?: string;
-  locked: boolean;
-}
-
-/** `git worktree list --porcelain` of the repository whose common directory is given, the main checkout first. */
-export async function listWorktrees(commonDir: string, opts: GitOptions = {}): Promise<WorktreeEntry[]> {
-  const out = await git(path.dirname(commonDir), [`--git-dir=${commonDir}`, 'worktree', 'list', '--porcelain'], opts);
-  const entries: WorktreeEntry[] = [];
-  for (const block of out.split('\n\n')) {
-    const lines = block.split('\n').filter(Boolean);
-    const wt = lines.find((l) => l.startsWith('worktree '));
-    if (!wt) continue;
-    const e: WorktreeEntry = { path: wt.slice('worktree '.length), locked: false };
-    for (const l of lines) {
-      if (l.startsWith('branch ')) e.branch = l.slice('branch '.length).replace(/^refs\/heads\//, '');
-      else if (l.startsWith('HEAD ')) e.head = l.slice('HEAD '.length);
-      else if (l === 'locked' || l.startsWith('locked ')) e.locked = true;
+const enterSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .optional()
+      .describe(
+        'Name of a new worktree: "/"-separated segments of letters, digits, ".", "_" and "-", at most 64 characters. A name is made up when omitted. Not together with path.',
+      ),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        'An existing worktree of this repository (as `git worktree list` shows it) to switch into. Not together with name.',
+      ),
+  })
+  .superRefine((input, ctx) => {
+    if (input.name !== undefined && input.path !== undefined)
+      // Keys in the reference's order: the model sees the issue as JSON (src/toolCall/pipeline/validation.ts).
+      ctx.addIssue({ code: 'custom', path: [], message: 'Provide at most one of `name` or `path`, not both.' });
+    if (input.name !== undefined) {
+      const problem = worktreeNameProblem(input.name);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['name'] });
     }
-    entries.push(e);
-  }
-  return entries;
+  });
+
+export type EnterWorktreeInput = z.infer<typeof enterSchema>;
+
+export interface EnterWorktreeOutput {
+  worktreePath: string;
+  worktreeBranch?: string;
+  message: string;
 }
 
-export interface Worktree {
-  path: string;
-  branch: string;
-  /** The commit it started from (for counting the commits made in it). */
-  base: string;
-  /** Made now (false: an existing worktree was reused). */
-  created: boolean;
-  /** The main repository's root. */
-  repoRoot: string;
-  /** The repository's common git directory (`<root>/.git`) and this worktree's own (`<common>/worktrees/<dir>`). */
-  commonDir: string;
-  gitDir: string;
-}
+const ENTER_PROMPT = `Moves this session into an isolated git worktree of the current repository, so that its edits and commands do not touch the main checkout or other sessions' files.
 
-/**
- * Creates the worktree `name` of the repository (the session's, pinned at its start; or, given a
- * directory, the repository holding it: `run --worktree`, the person's choice), or reuses it when
- * it already is a registered worktree at its place. Throws (with a message for the user or the
- * model) outside a git repository, on a bad name, or when something that is not its worktree is in
- * the way.
- */
-export async function createOrReuseWorktree(
-  where: string | ProjectRepository,
-  name: string,
-  opts: GitOptions = {},
-): Promise<Worktree> {
-  const problem = worktreeNameProblem(name);
-  if (problem) throw new Error(problem);
-  const repo = typeof where === 'string' ? projectRepositoryOf(where) : where;
-  if (!repo)
-    throw new Error(`Cannot create a worktree: ${String(where)} is not in a git repository with a working tree.`);
-  checkRepository(repo);
-  const root = repo.root;
-  const dir = worktreePath(root, name);
-  const branch = worktreeBranch(name);
-  // A symlinked `.claude` or `.claude/worktrees` would put the checkout elsewhere.
-  for (const p of [path.join(root, '.claude'), path.join(root, '.claude', 'worktrees')])
-    if (isSymlink(p)) throw new Error(`Cannot create the worktree: ${p} is a symbolic link.`);
-  const known = registeredWorktree(repo, dir);
-  if (known) {
-    const head = (await worktreeGit(dir, known.gitDir, ['rev-parse', 'HEAD'], opts)).trim();
-    const current = await branchOf(dir, known.gitDir, opts);
+- With name (or none: one is made up), creates <repository>/.claude/worktrees/<name> on a new branch worktree-<name> from the current HEAD ("/" in the name becomes "+"); an existing worktree of that name is reused.
+- With path, switches into an existing worktree of this repository.
+- From then on the working directory of every tool is the worktree. Use ExitWorktree to come back.
+- Only when the user asks for a worktree or the task needs isolation from the main checkout.`;
+
+const quoted = (s: string): string => `“${s}”`;
+
+export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutput>({
+  name: 'EnterWorktree',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
+  inputSchema: enterSchema,
+  prompt: () => ENTER_PROMPT,
+  summary: (input) => `EnterWorktree ${input.path ?? input.name ?? '(new)'}`,
+  // A re-run after a lost worker reuses the worktree the first run made.
+  isIdempotent: () => true,
+  // Refusals that need no git come before the hooks, as in the reference.
+  // Also refused before anything asks: a path that is not a worktree the session may enter
+  // (enterableWorktree; call() checks again, the disk may change).
+  async validateInput(input, ctx) {
+    if (ctx.agent.worktree && input.path === undefined) return { result: false, message: ALREADY_IN_WORKTREE };
+    if (input.path !== undefined) {
+      const problem = enterProblem(ctx, input.path);
+      if (problem) return { result: false, message: problem };
+    }
+    return { result: true };
+  },
+  // Switching into a worktree outside the session's working directories would make it one (the
+  // sandbox and the file tools follow the cwd): a person decides, as for any widening.
+  async checkPermissions(input, ctx) {
+    if (input.path === undefined) return { behavior: 'passthrough' };
+    const target = resolvePath(ctx.agent.cwd, input.path);
+    const roots = [
+      ...(ctx.agent.projectDir ? [ctx.agent.projectDir] : [ctx.agent.cwd]),
+      ...(ctx.agent.worktree ? [ctx.agent.worktree.originalCwd] : []),
+      ...ctx.agent.additionalDirectories,
+      ...ctx.permission.workingDirectories,
+    ];
+    if (roots.some((r) => isInside(target, r))) return { behavior: 'passthrough' };
     return {
-      path: dir,
-      branch: current ?? branch,
-      base: head,
-      created: false,
-      repoRoot: root,
-      commonDir: repo.commonDir,
-      gitDir: known.gitDir,
+      behavior: 'ask',
+      message: `EnterWorktree needs approval: ${target} is outside the session's working directories, and the session would work there.`,
     };
-  }
-  if (existsSync(dir) || isSymlink(dir))
-    throw new Error(`Cannot create the worktree: ${dir} exists and is not a worktree of ${root}.`);
-  const base = (await repoGit(repo, ['rev-parse', 'HEAD'], opts)).trim();
-  const branchExists = await repoGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], opts).then(
-    () => true,
-    () => false,
-  );
-  await repoGit(repo, ['worktree', 'add', ...(branchExists ? [dir, branch] : ['-b', branch, dir, base])], opts);
-  const made = registeredWorktree(repo, dir);
-  if (!made)
-    throw new Error(`git made the worktree ${dir}, but it is not registered in ${repo.commonDir} as expected.`);
-  const start = branchExists ? (await worktreeGit(dir, made.gitDir, ['rev-parse', 'HEAD'], opts)).trim() : base;
-  return {
-    path: dir,
-    branch,
-    base: start,
-    created: true,
-    repoRoot: root,
-    commonDir: repo.commonDir,
-    gitDir: made.gitDir,
-  };
+  },
+  async call(input, ctx) {
+    if (ctx.agent.worktree && input.path === undefined) throw new Error(ALREADY_IN_WORKTREE);
+    // Only the session's repository, fixed at its start: never one found from the current cwd (issue 30).
+    const repo = sessionRepository(ctx);
+    if (input.path !== undefined) {
+      const found = enterableWorktree(repo, resolvePath(ctx.agent.cwd, input.path));
+      if ('problem' in found) throw new Error(cannotEnter(found.problem, repo.root));
+      const entry = found.worktree;
+      const { head: base, branch } = await worktreeHead(entry, AGENT);
+      return {
+        data: {
+          worktreePath: entry.path,
+          ...(branch ? { worktreeBranch: branch } : {}),
+          message: `Entered worktree at ${quoted(entry.path)}${branch ? ` on branch ${quoted(branch)}` : ''}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+        },
+        contextModifiers: [
+          {
+            type: 'worktreeEntered',
+            worktree: {
+              path: entry.path,
+              ...(branch ? { branch } : {}),
+              ...(base ? { base } : {}),
+              created: false,
+              repoRoot: repo.root,
+              gitDir: entry.gitDir,
+              commonDir: repo.commonDir,
+            },
+          },
+        ],
+      };
+    }
+    const wt = await createOrReuseWorktree(repo, input.name ?? randomWorktreeName(), AGENT);
+    // Its branch is the one the session's commands there may move in the repository (sandbox/worktreeGit.ts).
+    await prepareWorktreeGit(wt, wt.created ? wt.branch : undefined, wt.created);
+    // A later session there compares what it checked out with the main checkout (worktree/git/checkoutControl.ts).
+    if (wt.created) await recordCheckout(wt, 'EnterWorktree', ctx.sessionId);
+    return {
+      data: {
+        worktreePath: wt.path,
+        worktreeBranch: wt.branch,
+        message: `${wt.created ? 'Created' : 'Entered'} worktree at ${quoted(wt.path)} on branch ${quoted(wt.branch)}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+      },
+      contextModifiers: [
+        {
+          type: 'worktreeEntered',
+          worktree: {
+            path: wt.path,
+            branch: wt.branch,
+            base: wt.base,
+            created: wt.created,
+            repoRoot: wt.repoRoot,
+            gitDir: wt.gitDir,
+            commonDir: wt.commonDir,
+          },
+        },
+      ],
+    };
+  },
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    return { type: 'tool_result', tool_use_id: toolUseId, content: data.message };
+  },
+});
+
+const exitSchema = z.strictObject({
+  action: z
+    .enum(['keep', 'remove'])
+    .describe('"keep" leaves the worktree and its branch on disk; "remove" deletes both.'),
+  discard_changes: z
+    .boolean()
+    .optional()
+    .describe(
+      'Needed with "remove" when the worktree has uncommitted files or commits of its own: they are lost. Set it only when the user agreed.',
+    ),
+});
+
+export type ExitWorktreeInput = z.infer<typeof exitSchema>;
+
+export interface ExitWorktreeOutput {
+  action: 'keep' | 'remove';
+  originalCwd: string;
+  worktreePath: string;
+  worktreeBranch?: string;
+  discardedFiles?: number;
+  discardedCommits?: number;
+  /** Where the session is now (the reference's keys). */
+  restoredCwd: string;
+  originalCwdMissing: boolean;
+  message: string;
 }
 
-function isSymlink(p: string): boolean {
+const EXIT_PROMPT = `Leaves the worktree EnterWorktree moved this session into and returns to the directory the session was in before.
+
+- action "keep": the worktree and its branch stay on disk.
+- action "remove": deletes the worktree and its branch. Refused when it has uncommitted files or commits since it was made, unless discard_changes is true (only after the user agreed). A worktree this session did not create is never removed.`;
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>({
+  name: 'ExitWorktree',
+  // Deferred behind ToolSearch when tool search is on (the reference defers it too).
+  shouldDefer: true,
+  inputSchema: exitSchema,
+  prompt: () => EXIT_PROMPT,
+  summary: (input) => `ExitWorktree ${input.action}`,
+  // keep changes nothing on disk; a re-run of remove finds the worktree gone and only exits.
+  isIdempotent: () => true,
+  // Refusals come before the hooks, as in the reference (call() checks again: the disk may change).
+  async validateInput(input, ctx) {
+    const wt = ctx.agent.worktree;
+    if (!wt) return { result: false, message: NOTHING_TO_EXIT };
+    if (input.action !== 'remove') return { result: true };
+    if (!wt.created) return { result: false, message: notOwner(wt.path, wt.originalCwd) };
+    if (input.discard_changes === true || !lstatOrUndefined(wt.path)?.isDirectory()) return { result: true };
+    try {
+      const reg = registeredWorktree(sessionRepository(ctx), wt.path);
+      if (!reg) return { result: true }; // call() says what is wrong
+      const lost = await worktreeChanges(wt.path, reg.gitDir, wt.base, AGENT);
+      return lost.files > 0 || lost.commits > 0 ? { result: false, message: wouldDiscard(lost) } : { result: true };
+    } catch {
+      return { result: true }; // call() says what is wrong
+    }
+  },
+  async call(input, ctx) {
+    const wt = ctx.agent.worktree;
+    if (!wt) throw new Error(NOTHING_TO_EXIT);
+    const back = wt.originalCwd;
+    const branch = wt.branch ? ` on branch ${quoted(wt.branch)}` : '';
+    const base = {
+      originalCwd: back,
+      worktreePath: wt.path,
+      ...(wt.branch ? { worktreeBranch: wt.branch } : {}),
+      restoredCwd: back,
+      originalCwdMissing: !lstatOrUndefined(back)?.isDirectory(),
+    };
+    if (input.action === 'keep') {
+      // What a command left in the worktree's shadow (a worker lost mid-command) comes in now (worktreeGit.ts).
+      if (wt.gitDir && wt.commonDir)
+        await settleWorktreeGit({ commonDir: wt.commonDir, gitDir: wt.gitDir }).catch(() => undefined);
+      return {
+        data: {
+          action: 'keep',
+          ...base,
+          message: `Exited worktree. Your work is preserved at ${quoted(wt.path)}${branch}. Session is now back in ${quoted(back)}.`,
+        },
+        contextModifiers: [{ type: 'worktreeExited' }],
+      };
+    }
+    if (!wt.created) throw new Error(notOwner(wt.path, back));
+    let discarded = { files: 0, commits: 0 };
+    const st = lstatOrUndefined(wt.path);
+    if (st) {
+      // Only the registered worktree of the session's repository at exactly this place, never what
+      // a symlink planted there points to (registeredWorktree: real paths, both ways agree).
+      const repo = sessionRepository(ctx);
+      const reg = repo.root === wt.repoRoot ? registeredWorktree(repo, wt.path) : undefined;
+      if (st.isSymbolicLink() || !st.isDirectory() || !reg)
+        throw new Error(
+          `${wt.path} is no longer a worktree of ${wt.repoRoot}: nothing was removed. Use action: "keep".`,
+        );
+      discarded = await worktreeChanges(wt.path, reg.gitDir, wt.base, AGENT);
+      if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true)
+        throw new Error(wouldDiscard(discarded));
+      await removeWorktree(repo, wt.path, wt.branch, AGENT);
+      await removeWorktreeGit({ commonDir: repo.commonDir, gitDir: reg.gitDir });
+    }
+    const lost = [
+      ...(discarded.files > 0 ? [`Discarded ${plural(discarded.files, 'uncommitted file')}.`] : []),
+      ...(discarded.commits > 0 ? [`Discarded ${plural(discarded.commits, 'commit')}.`] : []),
+    ];
+    return {
+      data: {
+        action: 'remove',
+        ...base,
+        discardedFiles: discarded.files,
+        discardedCommits: discarded.commits,
+        message: [
+          `Exited and removed worktree at ${quoted(wt.path)}.`,
+          ...lost,
+          `Session is now back in ${quoted(back)}.`,
+        ].join(' '),
+      },
+      contextModifiers: [{ type: 'worktreeExited' }],
+    };
+  },
+  mapToolResultToToolResultBlockParam(data, toolUseId) {
+    return { type: 'tool_result', tool_use_id: toolUseId, content: data.message };
+  },
+});
+
+function lstatOrUndefined(p: string): ReturnType<typeof lstatSync> | undefined {
   try {
-    return lstatSync(p).isSymbolicLink();
+    return lstatSync(p);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** Uncommitted files and commits since `base` in a worktree (what removing it would discard), through its git directory. */
-export async function worktreeChanges(
-  dir: string,
-  gitDir: string,
-  base: string | undefined,
-  opts: GitOptions = {},
-): Promise<{ files: number; commits: number }> {
-  const status = await worktreeGit(dir, gitDir, ['status', '--porcelain', '--untracked-files=all'], opts);
-  const files = status.split('\n').filter((l) => l.trim() !== '').length;
-  let commits = 0;
-  if (base)
-    commits = Number((await worktreeGit(dir, gitDir, ['rev-list', '--count', `${base}..HEAD`], opts)).trim()) || 0;
-  return { files, commits };
+function isInside(child: string, dir: string): boolean {
+  const rel = path.relative(path.resolve(dir), path.resolve(child));
+  return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
 }
 
-/** Removes a worktree and its branch (the branch stays when git refuses, e.g. it is checked out elsewhere). */
-export async function removeWorktree(
-  repo: Pick<ProjectRepository, 'root' | 'commonDir'>,
-  dir: string,
-  branch: string | undefined,
-  opts: GitOptions = {},
-): Promise<void> {
-  const g = (args: string[]) => git(repo.root, [`--git-dir=${repo.commonDir}`, ...args], opts);
-  await g(['worktree', 'remove', '--force', '--force', dir]);
-  if (branch) await g(['branch', '-D', branch]).catch(() => undefined);
+function notOwner(dir: string, back: string): string {
+  return `This session did not create the worktree at ${quoted(dir)}, so it will not remove it. Use action: "keep" to return to ${quoted(back)}.`;
+}
+
+function wouldDiscard(lost: { files: number; commits: number }): string {
+  const what = [
+    ...(lost.files > 0 ? [plural(lost.files, 'uncommitted file')] : []),
+    ...(lost.commits > 0 ? [plural(lost.commits, 'commit')] : []),
+  ].join(' and ');
+  return `Worktree has ${what}. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.`;
+}
+
+function cannotEnter(problem: string, root: string): string {
+  return `Cannot enter worktree: ${problem}. Run 'git -C ${root} worktree list' to see registered worktrees.`;
+}
+
+/** Why EnterWorktree `path` is refused (the session's repository, enterableWorktree), or undefined. */
+function enterProblem(ctx: ToolUseContext, p: string): string | undefined {
+  try {
+    const repo = sessionRepository(ctx);
+    const found = enterableWorktree(repo, resolvePath(ctx.agent.cwd, p));
+    return 'problem' in found ? cannotEnter(found.problem, repo.root) : undefined;
+  } catch (err) {
+    return `Cannot enter worktree: ${err instanceof Error ? err.message : String(err)}`;
+  }
 }

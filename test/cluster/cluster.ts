@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { msToTs } from '@temporalio/common/lib/time';
-import { portIsFree } from '../../src/temporal/devServer';
+import { portIsFree } from '../../src/temporal/service/devServer';
 import { startPostgres, type PostgresServer } from '../support/postgres';
 import type { ServerBinaries } from './server';
 

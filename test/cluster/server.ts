@@ -1,11 +1,11 @@
 // The production Temporal server for test:cluster and the bench's cluster row: the release
 // binary (`temporal-server`) and its SQL schema tool (`temporal-sql-tool`), built once with Go from
-// the module proxy and cached outside the repo, like the dev server's CLI (src/temporal/cli.ts).
+// the module proxy and cached outside the repo, like the dev server's CLI (src/temporal/service/cli.ts).
 //   node dist/test/cluster/server.js --ensure     resolve or build them; print the directory
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cacheRoot, findOnPath, goInstall, whyNotExecutable } from '../../src/temporal/cli';
+import { cacheRoot, findOnPath, goInstall, whyNotExecutable } from '../../src/temporal/service/cli';
 
 /**
  * The server release everything here runs: docker-compose.yml's image tags must say the same

@@ -4,7 +4,7 @@
 //   - no completed call's effect appears twice; no completed call's effect is missing;
 //   - a call lost while running is reported unknown_outcome (not idempotent) or re-run (idempotent);
 //   - no effect without a call in the transcript.
-import type { Message, ToolResultBlockParam, ToolUseBlock } from '../../src/engine/messages';
+import type { Message, ToolResultBlockParam, ToolUseBlock } from '../../src/core/apiMessages';
 import { IDEMPOTENT, effectKindOf, type EffectKind } from './plan';
 
 export type CallStatus = 'ok' | 'unknown_outcome' | 'error';

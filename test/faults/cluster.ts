@@ -5,8 +5,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { freePort, startDevServer, type DevServer } from '../../src/temporal/devServer';
-import { workflowsPath } from '../../src/worker';
+import { freePort, startDevServer, type DevServer } from '../../src/temporal/service/devServer';
+import { workflowsPath } from '../../src/temporal/worker';
 import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
 
 export interface ClusterOptions {

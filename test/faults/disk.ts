@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sessionStatus } from '../../src/client';
+import { sessionStatus } from '../../src/temporal/client';
 import type { ScenarioResult, SuiteContext } from './scenarios';
 import { checkSessions, sleep, startApprover, waitForSessions, within, type StartedSession } from './sessions';
 

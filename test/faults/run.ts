@@ -19,7 +19,7 @@ import {
 import { Cluster } from './cluster';
 import { crashTurn, sessionNameOf, SESSION_MARK, turnOf, type Pacing } from './plan';
 
-/** The start of the summarizing request's instruction (src/engine/contextView.ts compactionPrompt). */
+/** The start of the summarizing request's instruction (src/core/contextView.ts compactionPrompt). */
 const COMPACTION_MARK = 'the conversation is about to be compacted';
 import { runScenarios, SCENARIOS, type SuiteContext } from './scenarios';
 import { printReport, type Size } from './report';

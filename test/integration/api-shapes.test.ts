@@ -18,8 +18,8 @@ import {
   textResponse,
   type MessagesRequest,
 } from '../../src/testing/fakeAnthropic';
-import { sendMessage, sessionStatus } from '../../src/client';
-import { MAX_PAUSE_CONTINUATIONS } from '../../src/calls/model';
+import { sendMessage, sessionStatus } from '../../src/temporal/client';
+import { MAX_PAUSE_CONTINUATIONS } from '../../src/runtime/model';
 import { waitFor } from '../support/wait';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

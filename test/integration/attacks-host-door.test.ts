@@ -17,7 +17,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { toolResultText } from '../../src/engine/messages';
+import { toolResultText } from '../../src/core/apiMessages';
 import { SandboxHost } from '../../src/sandbox/host';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

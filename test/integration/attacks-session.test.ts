@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { BUILTIN_TOOL_NAMES } from '../../src/client';
+import { BUILTIN_TOOL_NAMES } from '../../src/temporal/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { overloadedError, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionStatus } from '../../src/client';
-import { turnProgressQuery } from '../../src/workflows/definitions';
+import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionStatus } from '../../src/temporal/client';
+import { turnProgressQuery } from '../../src/temporal/workflows/definitions';
 import {
   auditJsonLines,
   buildAudit,

@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { sessionStatus } from '../../src/client';
+import { sessionStatus } from '../../src/temporal/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { sessionStatus } from '../../src/client';
+import { sessionStatus } from '../../src/temporal/client';
 import { auditJsonLines, buildAudit, formatAuditText, type AuditTask } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

@@ -15,7 +15,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { toolResultText } from '../../src/engine/messages';
+import { toolResultText } from '../../src/core/apiMessages';
 import { SandboxHost } from '../../src/sandbox/host';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -23,7 +23,7 @@ import { cli } from '../support/cli';
 import { sandboxSkip } from '../support/systemPackages';
 import { gitRepo } from '../support/gitRepo';
 import { waitFor } from '../support/wait';
-import { startSession } from '../../src/client';
+import { startSession } from '../../src/temporal/client';
 import { CheckoutNotTrustedError } from '../../src/sessionInput';
 import { lastUserText } from '../../src/testing/fakeAnthropic';
 

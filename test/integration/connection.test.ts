@@ -6,7 +6,7 @@ import {
   connectWorker,
   loadConnectionConfig,
   TemporalUnavailableError,
-} from '../../src/temporal/connection';
+} from '../../src/temporal/service/connection';
 
 for (const [name, connect] of [
   ['connectClient', connectClient],

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastUserText, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { statusQuery } from '../../src/workflows/definitions';
+import { statusQuery } from '../../src/temporal/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';

@@ -127,7 +127,7 @@ test(
       assert.equal(out['result'], 'All done.');
       assert.equal(summaries, 1, 'one compaction');
 
-      // By hand, $ per million tokens (src/engine/prices.ts): Sonnet 4.5 in 3, out 15, cache write 3.75,
+      // By hand, $ per million tokens (src/core/prices.ts): Sonnet 4.5 in 3, out 15, cache write 3.75,
       // cache read 0.30; Haiku 4.5 in 1, out 5, cache read 0.10; web search $10 / 1,000.
       const sonnet =
         1000 * 3 +

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { errorResponse } from '../../src/testing/fakeAnthropic';
-import { isWorkflowNotFound } from '../../src/temporal/errors';
+import { isWorkflowNotFound } from '../../src/temporal/service/errors';
 import { closeTestEnv, getTestEnv, uniqueWorkflowId } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';

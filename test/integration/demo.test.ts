@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../src/temporal/devServer';
+import { freePort } from '../../src/temporal/service/devServer';
 import { cli } from '../support/cli';
 
 test(

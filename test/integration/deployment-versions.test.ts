@@ -4,8 +4,8 @@
 // made current; session 2 runs wholly on B. The approval is given: session 1's turn 1 — PINNED —
 // finishes on build A (its approved tool call and its workflow tasks by A's worker), while the
 // session — AUTO_UPGRADE — moves to B and its turn 2 starts and ends on B. Nothing runs twice.
-// The workers bundle src/workflows/versioned.ts (the behaviours); unversioned workers bundle
-// src/workflows/index.ts, which names none (core refuses a behaviour from an unversioned worker).
+// The workers bundle src/temporal/workflows/versioned.ts (the behaviours); unversioned workers bundle
+// src/temporal/workflows/index.ts, which names none (core refuses a behaviour from an unversioned worker).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { approveToolUse, sessionStatus } from '../../src/client';
-import { deploymentVersionStatus, setCurrentDeploymentVersion } from '../../src/temporal/deployment';
-import { versionedWorkflowsPath } from '../../src/worker';
+import { approveToolUse, sessionStatus } from '../../src/temporal/client';
+import { deploymentVersionStatus, setCurrentDeploymentVersion } from '../../src/temporal/service/deployment';
+import { versionedWorkflowsPath } from '../../src/temporal/worker';
 import { closeTestEnv, getWorkflowBundle } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../src/temporal/devServer';
+import { freePort } from '../../src/temporal/service/devServer';
 import { SandboxHost } from '../../src/sandbox/host';
 import {
   lastToolResults,

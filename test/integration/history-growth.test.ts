@@ -12,7 +12,7 @@ import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } 
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { fmtBytes, sessionBytesPerTurn, sessionRuns, turnBytes } from '../support/history';
-import { statusQuery } from '../../src/workflows/definitions';
+import { statusQuery } from '../../src/temporal/workflows/definitions';
 
 after(closeTestEnv);
 

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { followSession } from '../../src/cli/follow';
-import { memoryReminder, sha256 } from '../../src/memory/claudeMd';
+import { memoryReminder, sha256 } from '../../src/claudeMd/claudeMd';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 

@@ -25,7 +25,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { CheckoutNotTrustedError } from '../../src/sessionInput';
-import type { PermissionMode } from '../../src/tools/permissionTypes';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
 import { SandboxHost } from '../../src/sandbox/host';
 import { closeTestEnv, getTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

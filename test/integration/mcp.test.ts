@@ -10,15 +10,15 @@ import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
+import { runLocalSession } from '../../src/inprocess/runSession';
 import { McpManager, McpUnavailableError, parseMcpServers, type McpServers } from '../../src/mcp';
 import { createServer as createNetServer } from 'node:net';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
 import { waitFor } from '../support/wait';
-import { interruptSession, sendMessage, sessionStatus } from '../../src/client';
-import { turnProgressQuery } from '../../src/workflows/definitions';
+import { interruptSession, sendMessage, sessionStatus } from '../../src/temporal/client';
+import { turnProgressQuery } from '../../src/temporal/workflows/definitions';
 
 after(closeTestEnv);
 

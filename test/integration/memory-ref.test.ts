@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { MEMORY_INLINE_MAX_CHARS } from '../../src/engine/memory';
+import { MEMORY_INLINE_MAX_CHARS } from '../../src/core/memoryReminder';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';

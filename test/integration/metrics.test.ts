@@ -18,7 +18,7 @@ import { Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { denyToolUse, sessionStatus, startSession } from '../../src/client';
+import { denyToolUse, sessionStatus, startSession } from '../../src/temporal/client';
 import { closeTestEnv, getTestEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
 import { stopChild, waitFor } from '../support/wait';
 import '../support/isolatedHome';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
+import { runLocalSession } from '../../src/inprocess/runSession';
 import { closeTestEnv } from '../support/temporal';
 import { fakeAnthropicFactory, withAgent } from '../support/agent';
 import { eventBytes, fmtBytes, sessionRuns } from '../support/history';

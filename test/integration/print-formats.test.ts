@@ -83,7 +83,7 @@ test('print: text prints the final text only; json the one result object; the pr
     assert.equal(r['stop_reason'], 'end_turn');
     assert.equal(typeof r['duration_ms'], 'number');
     assert.equal(typeof r['duration_api_ms'], 'number');
-    // claude-test has no price (src/engine/prices.ts): the cost is unknown, never 0 (issue 31).
+    // claude-test has no price (src/core/prices.ts): the cost is unknown, never 0 (issue 31).
     assert.equal(r['total_cost_usd'], null);
     assert.match(String(r['cost_note']), /no price for claude-test/);
     assert.equal((r['modelUsage'] as Record<string, Json>)['claude-test']!['costUSD'], null);

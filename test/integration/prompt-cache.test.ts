@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { statusQuery } from '../../src/workflows/definitions';
+import { statusQuery } from '../../src/temporal/workflows/definitions';
 import { buildAudit } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

@@ -5,7 +5,7 @@
 // compaction with SessionStart hooks, a call cut off by max_tokens — the last three also recorded
 // by the release before their patches; session, subagent and turn workflows) are
 // replayed against the current workflow code, so a change that would break running sessions
-// fails CI. src/workflows/versions.ts says which fixture replays which patch (test/unit/versions).
+// fails CI. src/temporal/workflows/versions.ts says which fixture replays which patch (test/unit/versions).
 // Replay needs no server. Re-record with scripts/record-histories.ts only for a
 // deliberate change that running sessions can survive (e.g. behind `patched()`).
 import { test } from 'node:test';
@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
-import { workflowsPath } from '../../src/worker';
+import { workflowsPath } from '../../src/temporal/worker';
 import { getWorkflowBundle } from '../support/temporal';
 
 const FIXTURES = resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'histories');

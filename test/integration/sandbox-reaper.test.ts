@@ -29,7 +29,7 @@ import {
   waitUntilNoneTagged,
 } from '../support/leftovers';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;

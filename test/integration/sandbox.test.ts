@@ -17,9 +17,9 @@ import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
 import { waitFor } from '../support/wait';
-import { approveToolUse, sessionStatus } from '../../src/client';
+import { approveToolUse, sessionStatus } from '../../src/temporal/client';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, portIsFree } from '../../src/temporal/devServer';
+import { freePort, portIsFree } from '../../src/temporal/service/devServer';
 import { startFakeAnthropic, textResponse } from '../../src/testing/fakeAnthropic';
 import { cli } from '../support/cli';
 import { TAG_ENV, describe, killAll, newTag, taggedProcesses, waitUntilNoneTagged } from '../support/leftovers';

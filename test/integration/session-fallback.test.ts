@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { lastToolResults, overloadedError, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import type { CallModelResult } from '../../src/calls/model';
+import type { CallModelResult } from '../../src/runtime/model';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 

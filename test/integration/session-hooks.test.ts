@@ -11,7 +11,7 @@ import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
 import { buildAudit } from '../../src/audit';
-import { sendMessage } from '../../src/client';
+import { sendMessage } from '../../src/temporal/client';
 
 const EventType = temporal.api.enums.v1.EventType;
 after(closeTestEnv);

@@ -3,11 +3,11 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkflowFailedError } from '@temporalio/client';
-import { sessionInput, startSession } from '../../src/client';
+import { sessionInput, startSession } from '../../src/temporal/client';
 import { textResponse } from '../../src/testing/fakeAnthropic';
 import { InvalidSessionInputError } from '../../src/sessionInput';
-import { sessionInputShapeProblems } from '../../src/workflows/inputShape';
-import { startLocalSession } from '../../src/local/runSession';
+import { sessionInputShapeProblems } from '../../src/temporal/workflows/inputShape';
+import { startLocalSession } from '../../src/inprocess/runSession';
 import { sessionInputProblems } from '../../src/sessionInput';
 import { closeTestEnv, uniqueWorkflowId } from '../support/temporal';
 import { withAgent } from '../support/agent';

@@ -18,9 +18,9 @@ import {
   type MessagesRequest,
   type ResponseSpec,
 } from '../../src/testing/fakeAnthropic';
-import { sessionStatus } from '../../src/client';
-import { startLocalSession } from '../../src/local/runSession';
-import { describeOutage } from '../../src/engine/retry';
+import { sessionStatus } from '../../src/temporal/client';
+import { startLocalSession } from '../../src/inprocess/runSession';
+import { describeOutage } from '../../src/core/retry';
 import { followSession } from '../../src/cli/follow';
 import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
 import { TEST_TOOLS } from '../support/testTools';

@@ -19,10 +19,10 @@ import {
   sendMessage,
   sessionStatus,
   type SessionOptions,
-} from '../../src/client';
-import { startLocalSession } from '../../src/local/runSession';
+} from '../../src/temporal/client';
+import { startLocalSession } from '../../src/inprocess/runSession';
 import { LocalBlobStore, TranscriptStore } from '../../src/stores/messageStore';
-import type { Message } from '../../src/engine/messages';
+import type { Message } from '../../src/core/apiMessages';
 import { closeTestEnv } from '../support/temporal';
 import { fakeAnthropicFactory, withAgent } from '../support/agent';
 import { TEST_TOOLS } from '../support/testTools';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import type { TurnWorkflowInput } from '../../src/workflows/definitions';
+import type { TurnWorkflowInput } from '../../src/temporal/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent, type AgentTestContext, type WithAgentOptions } from '../support/agent';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { approveToolUse, interruptSession, sendMessage } from '../../src/client';
+import { approveToolUse, interruptSession, sendMessage } from '../../src/temporal/client';
 import { followSession } from '../../src/cli/follow';
 import { cli } from '../support/cli';
 import { buildAudit, formatAuditText } from '../../src/audit';

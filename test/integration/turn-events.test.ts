@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { streamedItems, type StreamedToolUseSignal } from '../../src/engine/streaming';
+import { streamedItems, type StreamedToolUseSignal } from '../../src/core/streaming';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 

@@ -18,16 +18,16 @@ import { chromium, type Page } from 'playwright-core';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startFakeAnthropic, textResponse } from '../../src/testing/fakeAnthropic';
-import { startSession } from '../../src/client';
-import { createAgentWorker, workflowsPath } from '../../src/worker';
-import { startDevServer, type DevServer } from '../../src/temporal/devServer';
-import { encryptionCodecs, EncryptionCodec } from '../../src/temporal/codec';
-import { startCodecServer, type CodecServer } from '../../src/temporal/codecServer';
+import { startSession } from '../../src/temporal/client';
+import { createAgentWorker, workflowsPath } from '../../src/temporal/worker';
+import { startDevServer, type DevServer } from '../../src/temporal/service/devServer';
+import { encryptionCodecs, EncryptionCodec } from '../../src/temporal/service/codec';
+import { startCodecServer, type CodecServer } from '../../src/temporal/service/codecServer';
 import { configuredKeyRing } from '../../src/encryption/keys';
 import { requireSystemPackage } from '../support/systemPackages';
 import { fakeAnthropicFactory } from '../support/agent';
 import { getWorkflowBundle } from '../support/temporal';
-import { resolveTemporalCli } from '../../src/temporal/cli';
+import { resolveTemporalCli } from '../../src/temporal/service/cli';
 
 const CHROMIUM = process.env.DURABLE_AGENT_CHROMIUM ?? '/usr/bin/chromium';
 const chromiumPackage = requireSystemPackage({

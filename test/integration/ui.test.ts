@@ -20,7 +20,7 @@ import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
-import { sessionStatus } from '../../src/client';
+import { sessionStatus } from '../../src/temporal/client';
 import { requireSystemPackage } from '../support/systemPackages';
 
 after(closeTestEnv);

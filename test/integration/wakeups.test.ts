@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
-import { sessionStatus } from '../../src/client';
+import { sessionStatus } from '../../src/temporal/client';
 import { autonomyLines } from '../../src/cli/autonomyText';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';

@@ -17,7 +17,7 @@ import {
   type MessagesRequest,
 } from '../../src/testing/fakeAnthropic';
 import { buildAudit, formatAuditText } from '../../src/audit';
-import type { TurnWorkflowResult } from '../../src/workflows/definitions';
+import type { TurnWorkflowResult } from '../../src/temporal/workflows/definitions';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';

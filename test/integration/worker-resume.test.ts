@@ -2,7 +2,7 @@
 // queue; a non-idempotent tool call (AppendSlow: its line is written at once, then it waits) runs on
 // one of them, which is then stopped:
 // - SIGKILL: nothing more comes from it; the call's heartbeats stop, the attempt times out after the
-//   tool heartbeat timeout (5 s by default, engine/heartbeats.ts) and is retried on the other worker,
+//   tool heartbeat timeout (5 s by default, core/heartbeats.ts) and is retried on the other worker,
 //   whose execution ledger finds it started and answers `unknown_outcome`;
 // - SIGTERM: the worker shuts down gracefully — after its grace time the call is cancelled and handed
 //   back (failure WORKER_SHUTDOWN), retried on the other worker at once, again `unknown_outcome`,
@@ -15,8 +15,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import type { turnWorkflow } from '../../src/workflows/turn';
-import { MODEL_HEARTBEAT_TIMEOUT_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../src/engine/heartbeats';
+import type { turnWorkflow } from '../../src/temporal/workflows/turn';
+import { MODEL_HEARTBEAT_TIMEOUT_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../src/core/heartbeats';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
@@ -126,7 +126,7 @@ for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
             assert.ok(!failure?.timeoutFailureInfo);
           }
 
-          // The timeouts it ran under: the short defaults (engine/heartbeats.ts).
+          // The timeouts it ran under: the short defaults (core/heartbeats.ts).
           const tool = scheduled.find((s) => s.type === 'runToolUse');
           const model = scheduled.find((s) => s.type === 'callModel');
           assert.equal(tool?.heartbeatMs, TOOL_HEARTBEAT_TIMEOUT_MS);

@@ -2,7 +2,7 @@
 // for a Monitor: the tool result, then each event notification and the end notification, with a
 // watch command that writes a batch of lines at once, an over-long line, and a burst of lines over
 // the rate limit. The texts become test/fixtures/reference-tools/2.1.328/monitor-events.json (ids
-// and paths normalised, the reference's preamble and guidance left out), which engine/monitorLines.ts and engine/taskNotifications.ts follow.
+// and paths normalised, the reference's preamble and guidance left out), which tasks/core/monitorLines.ts and tasks/core/taskNotifications.ts follow.
 //   node dist/test/reference/captureMonitor.js [--out FILE]
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1211,14 +1211,14 @@ export const DELIBERATE: Deliberate[] = [
     aspect: 'output',
     matches: /^request 1 thinking ref=\{"type":"adaptive"\} ours=\{"budget_tokens":"max_tokens-1","type":"enabled"\}$/,
     reason:
-      "The reference 2.1.328 asks Claude Opus 4 and 4.1 for adaptive thinking (Sonnet 4, Sonnet, Opus and Haiku 4.5 get a budget, as here); the API's extended-thinking page documents `budget_tokens` for these models and adaptive thinking from 4.6, and durable-agent sends what the API documents (src/engine/thinking.ts).",
+      "The reference 2.1.328 asks Claude Opus 4 and 4.1 for adaptive thinking (Sonnet 4, Sonnet, Opus and Haiku 4.5 get a budget, as here); the API's extended-thinking page documents `budget_tokens` for these models and adaptive thinking from 4.6, and durable-agent sends what the API documents (src/core/thinking.ts).",
   },
   {
     cases: 'thinking request: claude-fable-5-1*',
     aspect: 'output',
     matches: /block_binding|bindingBeta|total_cost_usd is null/,
     reason:
-      'For Claude Fable 5.1 durable-agent adds `block_binding: {prefix_mismatch_behavior: "drop_block"}` with its beta (`thinking-binding-controls-2026-08-01`): its compaction and cleared tool results change the prefix of replayed thinking, and the API then drops such a block instead of refusing the request (src/engine/thinking.ts); the reference sends plain adaptive. Fable\'s price is not in src/engine/prices.ts: `total_cost_usd` is null, never 0.',
+      'For Claude Fable 5.1 durable-agent adds `block_binding: {prefix_mismatch_behavior: "drop_block"}` with its beta (`thinking-binding-controls-2026-08-01`): its compaction and cleared tool results change the prefix of replayed thinking, and the API then drops such a block instead of refusing the request (src/core/thinking.ts); the reference sends plain adaptive. Fable\'s price is not in src/core/prices.ts: `total_cost_usd` is null, never 0.',
   },
 ];
 

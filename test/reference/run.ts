@@ -29,11 +29,11 @@ import {
   type MessageSpec,
   type RequestContentBlock,
 } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
+import { runLocalSession } from '../../src/inprocess/runSession';
 import { SandboxHost } from '../../src/sandbox/host';
-import { BUILTIN_TOOL_NAMES } from '../../src/client';
+import { BUILTIN_TOOL_NAMES } from '../../src/temporal/client';
 import { CASES, DELIBERATE, deliberateReason, type RefCall, type RefCase } from './cases';
-import { loadMemory, memoryReminder, sha256 } from '../../src/memory/claudeMd';
+import { loadMemory, memoryReminder, sha256 } from '../../src/claudeMd/claudeMd';
 import { resolveMcpServers } from '../../src/mcp/config';
 import { compareSession, readTranscript, SESSION_EVENTS, type SessionSide } from './session';
 import { webSite, type WebSite } from './webSite';

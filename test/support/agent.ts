@@ -11,8 +11,8 @@ import {
   type FakeAnthropicOptions,
   type FakeAnthropicServer,
 } from '../../src/testing/fakeAnthropic';
-import { startSession, type SessionHandle, type SessionOptions } from '../../src/client';
-import { createAgentWorker, workflowsPath, type AgentWorkerOptions } from '../../src/worker';
+import { startSession, type SessionHandle, type SessionOptions } from '../../src/temporal/client';
+import { createAgentWorker, workflowsPath, type AgentWorkerOptions } from '../../src/temporal/worker';
 import { getTestEnv, getWorkflowBundle, uniqueTaskQueue, uniqueWorkflowId } from './temporal';
 
 export interface AgentTestContext {

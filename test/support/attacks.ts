@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PermissionMode, PermissionRules } from '../../src/tools/permissionTypes';
+import type { PermissionMode, PermissionRules } from '../../src/toolProtocol/permissionTypes';
 
 export const CANARY_OUT = 'CANARY-OUT-5d1e';
 export const CANARY_ENV = 'CANARY-ENV-77aa';

@@ -15,18 +15,18 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { runToolPipeline, type ToolUseOutcome } from '../../src/pipeline';
+import { runToolPipeline, type ToolUseOutcome } from '../../src/toolCall/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
-import { BUILTIN_TOOLS } from '../../src/tools/builtin';
+import { BUILTIN_TOOLS } from '../../src/tools';
 import { createToolPool } from '../../src/permissions/toolPool';
-import { applyContextModifiers, type AgentContext } from '../../src/engine/context';
+import { applyContextModifiers, type AgentContext } from '../../src/core/context';
 import { SandboxHost, sessionTempDir } from '../../src/sandbox/host';
-import { loadMemory, memoryReminder } from '../../src/memory/claudeMd';
-import type { ToolPermissionContext } from '../../src/tools/permissionTypes';
-import type { ResultStore } from '../../src/tools/Tool';
+import { loadMemory, memoryReminder } from '../../src/claudeMd/claudeMd';
+import type { ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
+import type { ResultStore } from '../../src/toolProtocol/Tool';
 import type { BlobStore } from '../../src/stores/messageStore';
-import { sessionPermission } from '../../src/calls/tools';
-import { workerPrivatePaths } from '../../src/worker';
+import { sessionPermission } from '../../src/toolCall/tools';
+import { workerPrivatePaths } from '../../src/temporal/worker';
 import {
   BAIT,
   BAIT_VALUES,
@@ -51,7 +51,7 @@ import {
   type RowDirs,
 } from './controlAttacks';
 
-/** Bash's sandbox (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let fx: ControlFixture;

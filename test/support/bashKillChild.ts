@@ -6,7 +6,7 @@
 // proxies, host bridges and in-sandbox socat relays). Prints "spawned <pid>" when the call spawns.
 import type * as ChildProcessModule from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { BashTool } from '../../src/tools/builtin/bash';
+import { BashTool } from '../../src/tools/bash';
 import { SandboxHost } from '../../src/sandbox/host';
 
 const [cwd, command, when] = process.argv.slice(2) as [string, string, string];

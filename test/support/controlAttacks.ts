@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PermissionMode } from '../../src/tools/permissionTypes';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
 
 // ---------------------------------------------------------------------------------------------
 // Bait

@@ -8,13 +8,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { applyContextModifiers, type AgentContext } from '../../src/engine/context';
-import { toolResultText } from '../../src/engine/messages';
-import { runToolPipeline } from '../../src/pipeline';
+import { applyContextModifiers, type AgentContext } from '../../src/core/context';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
-import { BUILTIN_TOOLS } from '../../src/tools/builtin';
+import { BUILTIN_TOOLS } from '../../src/tools';
 import { createToolPool } from '../../src/permissions/toolPool';
-import type { PermissionMode, ToolPermissionContext } from '../../src/tools/permissionTypes';
+import type { PermissionMode, ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
 
 export const BAIT = 'BAIT-SECRET-5f1c';
 /** The bait holds the strings an Edit of the project file replaces, so that an Edit through a swap would succeed. */

@@ -15,7 +15,7 @@ import {
   type WorkerOptions,
   type WorkflowBundle,
 } from '@temporalio/worker';
-import { resolveTemporalCli } from '../../src/temporal/cli';
+import { resolveTemporalCli } from '../../src/temporal/service/cli';
 import './isolatedHome';
 
 let envPromise: Promise<TestWorkflowEnvironment> | undefined;

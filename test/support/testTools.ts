@@ -3,7 +3,7 @@
 import { appendFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { buildTool, type AnyTool } from '../../src/tools/Tool';
+import { buildTool, type AnyTool } from '../../src/toolProtocol/Tool';
 
 const appendSlowInput = z.strictObject({
   file: z.string().min(1).describe('Absolute path of the file to append to.'),

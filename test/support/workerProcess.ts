@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import type { Duration } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { createAgentWorker } from '../../src/worker';
+import { createAgentWorker } from '../../src/temporal/worker';
 import { TEST_TOOLS } from './testTools';
 
 function required(name: string): string {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { writeFile } from 'node:fs/promises';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { workflowsPath } from '../../src/worker';
+import { workflowsPath } from '../../src/temporal/worker';
 import { getWorkflowBundle } from './temporal';
 
 const WORKER_SCRIPT = join(__dirname, 'workerProcess.js');

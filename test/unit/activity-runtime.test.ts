@@ -1,4 +1,4 @@
-// unit: what every call activity does around its core (activities/runtime.ts, issue 35), in the
+// unit: what every call activity does around its core (temporal/activities/runtime.ts, issue 35), in the
 // SDK's MockActivityEnvironment: a keepalive that resends the core's last details while the core
 // is quiet; a worker shutdown's cancellation hands the attempt back (retryable WORKER_SHUTDOWN,
 // benign) whether the core threw or returned its "stopped" result; the workflow's own cancellation
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { withActivityRuntime } from '../../src/activities/runtime';
-import { KEEPALIVE_MS } from '../../src/engine/heartbeats';
+import { withActivityRuntime } from '../../src/temporal/activities/runtime';
+import { KEEPALIVE_MS } from '../../src/core/heartbeats';
 
 /** A core that waits until its signal aborts, then answers `stopped` (as the tool pipeline does) or throws. */
 const stoppable =

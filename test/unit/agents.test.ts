@@ -18,13 +18,13 @@ import {
   resolveAgentModel,
   subagentTools,
 } from '../../src/agents/definitions';
-import { initialContext } from '../../src/engine/context';
-import { AGENT_TOOL_NAMES, childSystemPrompt, subagentSessionId } from '../../src/engine/subagents';
-import { runToolPipeline } from '../../src/pipeline/toolPipeline';
-import { AgentTool } from '../../src/tools/builtin/agent';
+import { initialContext } from '../../src/core/context';
+import { AGENT_TOOL_NAMES, childSystemPrompt, subagentSessionId } from '../../src/core/subagents';
+import { runToolPipeline } from '../../src/toolCall/pipeline/toolPipeline';
+import { AgentTool } from '../../src/tools/agent';
 import Anthropic from '@anthropic-ai/sdk';
 import { lastToolResults, startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
+import { runLocalSession } from '../../src/inprocess/runSession';
 
 const F = '/p/.claude/agents/reviewer.md';
 

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BUILTIN_TOOLS, SkillTool, ToolSearchTool } from '../../src/tools/builtin';
-import { toolToAPISchema } from '../../src/tools/apiSchema';
+import { BUILTIN_TOOLS, SkillTool, ToolSearchTool } from '../../src/tools';
+import { toolToAPISchema } from '../../src/toolProtocol/apiSchema';
 
 function fixturesDir(): string {
   for (let dir = __dirname; ; dir = dirname(dir)) {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { buildTool } from '../../src/tools/Tool';
-import { toolToAPISchema } from '../../src/tools/apiSchema';
+import { buildTool } from '../../src/toolProtocol/Tool';
+import { toolToAPISchema } from '../../src/toolProtocol/apiSchema';
 
 const base = {
   call: async () => ({ data: '' }),

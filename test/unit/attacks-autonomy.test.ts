@@ -9,21 +9,21 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
-import { MonitorTool, monitorTaskId } from '../../src/tools/builtin/monitor';
+import { BashTool, type BashOutput } from '../../src/tools/bash';
+import { MonitorTool, monitorTaskId } from '../../src/tools/monitor';
 import { SandboxHost, sessionTasksPath, sessionTempPath } from '../../src/sandbox/host';
-import { createBackgroundTaskCalls, type RunBackgroundTaskInput } from '../../src/calls/backgroundTask';
-import { createMonitorTaskCalls } from '../../src/calls/monitorTask';
-import type { ToolDeps } from '../../src/calls/tools';
-import type { CallRuntime } from '../../src/calls/runtime';
+import { createBackgroundTaskCalls, type RunBackgroundTaskInput } from '../../src/tasks/runtime/backgroundTask';
+import { createMonitorTaskCalls } from '../../src/tasks/runtime/monitorTask';
+import type { ToolDeps } from '../../src/toolCall/tools';
+import type { CallRuntime } from '../../src/runtime/runtime';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
 import { LocalBlobStore } from '../../src/stores/messageStore';
 import { PayloadStore } from '../../src/stores/payloadStore';
-import { LocalResultStore } from '../../src/tools/resultStore';
-import type { ToolUseContext } from '../../src/tools/Tool';
-import type { PermissionMode } from '../../src/tools/permissionTypes';
-import { runToolPipeline } from '../../src/pipeline';
-import { BUILTIN_TOOLS } from '../../src/tools/builtin';
+import { LocalResultStore } from '../../src/toolProtocol/resultStore';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import { BUILTIN_TOOLS } from '../../src/tools';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
@@ -221,7 +221,7 @@ test('attack: a Monitor’s output file swapped for a symlink by its own command
   assert.equal(await fs.readFile(victim, 'utf8'), VICTIM, 'the worker appended its trailer to the victim');
 });
 
-// --- the tasks directory is a working directory of every call (calls/toolSession.ts withTaskDirectory) ---
+// --- the tasks directory is a working directory of every call (toolCall/toolSession.ts withTaskDirectory) ---
 
 test('attack: `tasks` (a working directory of every call) swapped for a symlink, then written through (Bash, Write in acceptEdits) — contained', async (t) => {
   if (skip) return t.skip(skip);

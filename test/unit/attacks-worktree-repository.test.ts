@@ -17,16 +17,16 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyContextModifiers, initialContext, sessionRootOf, type AgentContext } from '../../src/engine/context';
-import { toolResultText } from '../../src/engine/messages';
-import { runToolPipeline } from '../../src/pipeline';
+import { applyContextModifiers, initialContext, sessionRootOf, type AgentContext } from '../../src/core/context';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { SandboxHost, sessionTasksPath, sessionTempPath } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
-import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools/builtin';
-import type { PermissionMode, ToolPermissionContext } from '../../src/tools/permissionTypes';
-import { projectRepositoryOf } from '../../src/tools/repository';
-import { prepareAgentWorktree, settleAgentWorktree } from '../../src/calls/agentWorktree';
+import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools';
+import type { PermissionMode, ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
+import { projectRepositoryOf } from '../../src/worktree/repository';
+import { prepareAgentWorktree, settleAgentWorktree } from '../../src/runtime/agentWorktree';
 import { sessionInput } from '../../src/sessionInput';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
@@ -96,7 +96,7 @@ class Session {
     this.permission = {
       mode,
       rules: { allow: opts.allow ?? [], ask: [], deny: [] },
-      // The session's task-output directory is a working directory (calls/toolSession.ts withTaskDirectory).
+      // The session's task-output directory is a working directory (toolCall/toolSession.ts withTaskDirectory).
       workingDirectories: [cwd, sessionTasksPath(this.id)],
       sandbox,
     };

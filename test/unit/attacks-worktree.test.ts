@@ -11,11 +11,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import { BashTool, type BashOutput } from '../../src/tools/bash';
 import { SandboxHost } from '../../src/sandbox/host';
-import type { ToolUseContext } from '../../src/tools/Tool';
-import { createOrReuseWorktree, type Worktree } from '../../src/tools/worktree';
-import { prepareWorktreeGit, shadowDirOf, worktreeGitAccess } from '../../src/sandbox/worktreeGit';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import { createOrReuseWorktree, type Worktree } from '../../src/worktree/worktrees';
+import { prepareWorktreeGit, shadowDirOf, worktreeGitAccess } from '../../src/worktree/git';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 

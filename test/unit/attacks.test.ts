@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeToolUse, runToolPipeline, type ToolUseOutcome } from '../../src/pipeline';
+import { describeToolUse, runToolPipeline, type ToolUseOutcome } from '../../src/toolCall/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
-import { BUILTIN_TOOLS } from '../../src/tools/builtin';
+import { BUILTIN_TOOLS } from '../../src/tools';
 import { createToolPool } from '../../src/permissions/toolPool';
-import type { ToolPermissionContext } from '../../src/tools/permissionTypes';
+import type { ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
 import {
   ATTACK_CASES,
   CANARIES,

@@ -4,16 +4,16 @@
 // (captured from 2.1.328: after `<usage>`, only when the worktree was kept), and the status line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentLaunchedText, agentTaskId, agentWorktreeName, subagentUsageNote } from '../../src/engine/subagents';
-import { agentNotification } from '../../src/engine/taskNotifications';
-import { AgentTool } from '../../src/tools/builtin/agent';
+import { agentLaunchedText, agentTaskId, agentWorktreeName, subagentUsageNote } from '../../src/core/subagents';
+import { agentNotification } from '../../src/tasks/core/taskNotifications';
+import { AgentTool } from '../../src/tools/agent';
 import { autonomyLines } from '../../src/cli/autonomyText';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
+import { runLocalSession } from '../../src/inprocess/runSession';
 
 test('unit: an agent task id is a + 16 hex digits, the same for the same call, different for another', () => {
   const id = agentTaskId('sess-1', 'toolu_a');

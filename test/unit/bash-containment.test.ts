@@ -7,16 +7,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs, existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import { BashTool, type BashOutput } from '../../src/tools/bash';
 import { SandboxHost } from '../../src/sandbox/host';
 import { DEFAULT_CREDENTIAL_PATHS } from '../../src/sandbox/policy';
 import type { SandboxSettings } from '../../src/sandbox/settings';
-import type { ResultStore, ToolResult, ToolUseContext } from '../../src/tools/Tool';
-import { LocalResultStore } from '../../src/tools/resultStore';
+import type { ResultStore, ToolResult, ToolUseContext } from '../../src/toolProtocol/Tool';
+import { LocalResultStore } from '../../src/toolProtocol/resultStore';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;

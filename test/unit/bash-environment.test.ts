@@ -148,7 +148,7 @@ test('unit: the sandbox line of run/status/audit names the variables sandbox.pas
 });
 
 test("unit: the worker's private paths: its store, the default store, a file: store's directory, the data directory, what the embedder adds", async () => {
-  const { workerPrivatePaths } = await import('../../src/worker');
+  const { workerPrivatePaths } = await import('../../src/temporal/worker');
   const { configuredBlobStore } = await import('../../src/stores/configured');
   const saved = { home: process.env.DURABLE_AGENT_HOME, dir: process.env.DURABLE_AGENT_STORE_DIR };
   process.env.DURABLE_AGENT_HOME = '/data/da';

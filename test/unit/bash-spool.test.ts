@@ -6,16 +6,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { BashTool, bashSpoolCapBytes, type BashOutput } from '../../src/tools/builtin/bash';
+import { BashTool, bashSpoolCapBytes, type BashOutput } from '../../src/tools/bash';
 import { SandboxHost, sessionSpoolPath } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
-import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
-import { toolResultText } from '../../src/engine/messages';
+import type { ToolResult, ToolUseContext } from '../../src/toolProtocol/Tool';
+import { toolResultText } from '../../src/core/apiMessages';
 import { isCI } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 import { waitFor } from '../support/wait';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 const CAP = 1024 * 1024;

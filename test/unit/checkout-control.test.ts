@@ -3,7 +3,7 @@
 // cannot write `.claude/settings.json`, but it can build a commit that adds one with git plumbing
 // and move `worktree-x` and `main` to it. EnterWorktree (through the one pipeline) and an isolated
 // agent's worktree then check that commit out — the planted file is really on disk — and the check
-// a later `run` makes there (src/sandbox/checkoutControl.ts) names it; a checkout whose control
+// a later `run` makes there (src/worktree/git/checkoutControl.ts) names it; a checkout whose control
 // files are the main checkout's names nothing, and a session that ran there after the checkout
 // has seen it. The end to end (`run --worktree` refuses; the planted hook does not run) is
 // integration/checkout-control.
@@ -13,18 +13,18 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { applyContextModifiers, initialContext, type AgentContext } from '../../src/engine/context';
-import { toolResultText } from '../../src/engine/messages';
-import { runToolPipeline } from '../../src/pipeline';
-import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools/builtin';
-import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import { applyContextModifiers, initialContext, type AgentContext } from '../../src/core/context';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools';
+import { BashTool, type BashOutput } from '../../src/tools/bash';
 import { SandboxHost } from '../../src/sandbox/host';
-import type { ToolUseContext } from '../../src/tools/Tool';
-import { prepareAgentWorktree } from '../../src/calls/agentWorktree';
-import { checkoutLines, controlFilesFromCheckout } from '../../src/sandbox/checkoutControl';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import { prepareAgentWorktree } from '../../src/runtime/agentWorktree';
+import { checkoutLines, controlFilesFromCheckout } from '../../src/worktree/git/checkoutControl';
 import { runFilesOf } from '../../src/cli/controlManifest';
 import { checkoutAtStart, CheckoutNotTrustedError } from '../../src/sessionInput';
-import { runLocalSession } from '../../src/local/runSession';
+import { runLocalSession } from '../../src/inprocess/runSession';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeEnv, use } from './pipelineFixtures';
 import { removeDir } from './tools-harness';

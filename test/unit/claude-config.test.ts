@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { knownSettingsKeys, loadSettings, settingsSources, SettingsError } from '../../src/cli/settings';
-import { importsOf, loadMemory, memoryReminder, MAX_IMPORT_HOPS } from '../../src/memory/claudeMd';
-import { firstMessage } from '../../src/engine/memory';
+import { importsOf, loadMemory, memoryReminder, MAX_IMPORT_HOPS } from '../../src/claudeMd/claudeMd';
+import { firstMessage } from '../../src/core/memoryReminder';
 
 const saved = { ...process.env };
 let root = '';

@@ -1,7 +1,7 @@
 // Unit: where Temporal connection settings come from (explicit > env > defaults).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConnectionConfig } from '../../src/temporal/connection';
+import { loadConnectionConfig } from '../../src/temporal/service/connection';
 
 test('unit: defaults are localhost:7233, namespace default, plain text', () => {
   const c = loadConnectionConfig({}, {});

@@ -14,7 +14,7 @@ import {
   isPromptTooLong,
   promptTooLongTokens,
   usageTotal,
-} from '../../src/engine/contextWindow';
+} from '../../src/core/contextWindow';
 import {
   buildModelView,
   chooseKeepFrom,
@@ -28,10 +28,10 @@ import {
   tokensInUse,
   withCompactionRequest,
   type ContextView,
-} from '../../src/engine/contextView';
-import type { Message } from '../../src/engine/messages';
-import { applyCacheBreakpoints, messageBreakpoints } from '../../src/engine/promptCache';
-import { ContextOverflowError, runModelStep, type ModelStepExecutor } from '../../src/engine/modelStep';
+} from '../../src/core/contextView';
+import type { Message } from '../../src/core/apiMessages';
+import { applyCacheBreakpoints, messageBreakpoints } from '../../src/core/promptCache';
+import { ContextOverflowError, runModelStep, type ModelStepExecutor } from '../../src/core/modelStep';
 
 test('unit: window per model — 200k default, 1M for [1m] ids (with the beta, suffix stripped), settings override', () => {
   assert.equal(contextWindowFor('claude-sonnet-4-5'), 200_000);

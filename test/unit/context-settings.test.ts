@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contextSettings } from '../../src/client';
+import { contextSettings } from '../../src/temporal/client';
 import { loadSettings, SettingsError } from '../../src/cli/settings';
 import { sessionInputProblems } from '../../src/sessionInput';
 

@@ -18,7 +18,7 @@ import {
   recordSessionStart,
 } from '../../src/cli/controlManifest';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { runLocalSession, startLocalSession } from '../../src/local/runSession';
+import { runLocalSession, startLocalSession } from '../../src/inprocess/runSession';
 
 const project = async (): Promise<string> => {
   const dir = await mkdtemp(join(tmpdir(), 'control-'));

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEV_SERVER_DYNAMIC_CONFIG, dynamicConfigArgs } from '../../src/temporal/devServer';
+import { DEV_SERVER_DYNAMIC_CONFIG, dynamicConfigArgs } from '../../src/temporal/service/devServer';
 
 function pairs(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};

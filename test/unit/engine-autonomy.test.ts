@@ -1,9 +1,9 @@
 // unit: the pure parts of long-running autonomy (issue 19): 5-field cron in a time zone, and the
-// session's record of background tasks, a wake-up and cron jobs (engine/autonomy.ts), applied as
+// session's record of background tasks, a wake-up and cron jobs (core/autonomy.ts), applied as
 // context modifiers in block order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cronMatches, localFieldsIn, nextCronFire, parseCron } from '../../src/engine/cron';
+import { cronMatches, localFieldsIn, nextCronFire, parseCron } from '../../src/core/cron';
 import {
   clampWakeupDelay,
   dueTimers,
@@ -16,13 +16,13 @@ import {
   applyAutonomyModifier,
   type BackgroundTask,
   type CronJob,
-} from '../../src/engine/autonomy';
+} from '../../src/core/autonomy';
 import {
   TASK_END_PREAMBLE,
   taskNotification,
   taskNotificationBeforeTextPatch,
-} from '../../src/engine/taskNotifications';
-import { applyContextModifiers, initialContext, type ContextModifier } from '../../src/engine/context';
+} from '../../src/tasks/core/taskNotifications';
+import { applyContextModifiers, initialContext, type ContextModifier } from '../../src/core/context';
 
 const utc = localFieldsIn('UTC');
 const at = (iso: string): number => Date.parse(iso);

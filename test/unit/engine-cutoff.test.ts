@@ -1,12 +1,12 @@
-// unit: a tool_use cut off by max_tokens is answered without running (src/engine/cutOff.ts).
+// unit: a tool_use cut off by max_tokens is answered without running (src/core/cutOff.ts).
 // Found by `npm run test:faults` (model faults): the cut block ran with whatever the SDK's partial
 // JSON parse kept, and the model was told "The required parameter `command` is missing".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialContext } from '../../src/engine/context';
-import type { AssistantMessage, ToolUseBlock } from '../../src/engine/messages';
-import { executeTurn, type ToolRunResult, type TurnExecutor } from '../../src/engine/turn';
-import { cutOffToolUse } from '../../src/engine/cutOff';
+import { initialContext } from '../../src/core/context';
+import type { AssistantMessage, ToolUseBlock } from '../../src/core/apiMessages';
+import { executeTurn, type ToolRunResult, type TurnExecutor } from '../../src/core/turn';
+import { cutOffToolUse } from '../../src/core/cutOff';
 
 const tu = (id: string, input: unknown): ToolUseBlock => ({ type: 'tool_use', id, name: 'Bash', input });
 

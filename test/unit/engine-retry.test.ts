@@ -2,9 +2,9 @@
 // the turn's wait-and-call-again loop against a scripted executor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialContext } from '../../src/engine/context';
-import { backoffMs, describeOutage, nextAttempt, retryPolicy, type OutageState } from '../../src/engine/retry';
-import { executeTurn, type ModelCallResult, type TurnExecutor } from '../../src/engine/turn';
+import { initialContext } from '../../src/core/context';
+import { backoffMs, describeOutage, nextAttempt, retryPolicy, type OutageState } from '../../src/core/retry';
+import { executeTurn, type ModelCallResult, type TurnExecutor } from '../../src/core/turn';
 
 test('unit: retry — exponential from 2 s, retry-after wins, both capped', () => {
   const p = retryPolicy({ retryCapMs: 60_000 });

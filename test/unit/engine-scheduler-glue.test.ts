@@ -1,4 +1,4 @@
-// unit: the glue both schedulers share (issue 21, finding 4; src/engine/schedulerGlue.ts): the
+// unit: the glue both schedulers share (issue 21, finding 4; src/core/schedulerShared.ts): the
 // store-outage loop, reading a transient failure, the approval-timeout denial, a hook firing that
 // could not run, and the Notification hook on an approval wait — and that the in-process runner,
 // like the session workflow, ends a session only after that hook has finished.
@@ -8,16 +8,16 @@ import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { retryPolicy, type OutageState } from '../../src/engine/retry';
+import { retryPolicy, type OutageState } from '../../src/core/retry';
 import {
   approvalTimeoutDenial,
   hookFailureRuns,
   notifyApprovalPending,
   transientFailureFromDetails,
   waitOutStoreOutage,
-} from '../../src/engine/schedulerGlue';
+} from '../../src/core/schedulerShared';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
+import { runLocalSession } from '../../src/inprocess/runSession';
 
 function scheduler(classify: (err: unknown) => { kind: string; message: string } | undefined, maxOutageMs?: number) {
   const shown: Array<OutageState | undefined> = [];

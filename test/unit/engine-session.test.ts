@@ -1,8 +1,8 @@
 // unit: the pure session loop against a scripted executor (no Temporal, no I/O).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyContextModifiers, initialContext } from '../../src/engine/context';
-import type { Message } from '../../src/engine/messages';
+import { applyContextModifiers, initialContext } from '../../src/core/context';
+import type { Message } from '../../src/core/apiMessages';
 import {
   END_REASONS,
   addUsage,
@@ -12,7 +12,7 @@ import {
   type SessionExecutor,
   type SessionState,
   type TurnReport,
-} from '../../src/engine/session';
+} from '../../src/core/session';
 
 type Step = Partial<TurnReport> & { reason: TurnReport['reason']; interruptDuring?: boolean; sendDuring?: string };
 

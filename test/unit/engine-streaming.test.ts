@@ -1,24 +1,24 @@
-// unit: streaming tool execution (engine/streaming.ts) against a scripted executor: which blocks
+// unit: streaming tool execution (core/streaming.ts) against a scripted executor: which blocks
 // start while the message streams, barriers, approvals, the concurrency cap, and the fallback's
 // reuse-or-discard by tool_use_id, through the same executeTurn both schedulers run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialContext, type ContextModifier } from '../../src/engine/context';
-import type { AssistantMessage, ToolUseBlock } from '../../src/engine/messages';
-import type { ToolCallRecord } from '../../src/engine/records';
+import { initialContext, type ContextModifier } from '../../src/core/context';
+import type { AssistantMessage, ToolUseBlock } from '../../src/core/apiMessages';
+import type { ToolCallRecord } from '../../src/core/toolRecords';
 import {
   earlyStartable,
   StreamingToolExecution,
   type StreamedToolUse,
   type StreamingExecutor,
-} from '../../src/engine/streaming';
+} from '../../src/core/streaming';
 import {
   executeTurn,
   type ModelCallResult,
   type ToolRunResult,
   type ToolUseDescription,
   type TurnExecutor,
-} from '../../src/engine/turn';
+} from '../../src/core/turn';
 
 const tu = (id: string, name: string, input: unknown = {}): ToolUseBlock => ({ type: 'tool_use', id, name, input });
 const SAFE = new Set(['Read', 'Grep', 'Glob', 'Count']);

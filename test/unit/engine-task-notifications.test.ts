@@ -1,6 +1,6 @@
 // unit: the notification texts of background commands, Monitor and background Agent tasks (element order and XML
 // escaping as the reference's, docs/reference-tools.md), and a monitor's stdout as events with the
-// reference's limits (engine/monitorLines.ts): line and event lengths, blank lines, the 200 ms batch,
+// reference's limits (tasks/core/monitorLines.ts): line and event lengths, blank lines, the 200 ms batch,
 // the unfinished line, the 10-event burst refilled every 2 s, the suppression notice and the stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,9 +16,9 @@ import {
   MONITOR_EVENT_PREAMBLE,
   TASK_END_PREAMBLE,
   taskNotification,
-} from '../../src/engine/taskNotifications';
-import { MONITOR_LIMITS, MonitorLines } from '../../src/engine/monitorLines';
-import { MonitorTool } from '../../src/tools/builtin/monitor';
+} from '../../src/tasks/core/taskNotifications';
+import { MONITOR_LIMITS, MonitorLines } from '../../src/tasks/core/monitorLines';
+import { MonitorTool } from '../../src/tools/monitor';
 import { ToolSession } from './tools-harness';
 
 function referenceCapture(): { command: string; seen: string[] } {

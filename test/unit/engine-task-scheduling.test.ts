@@ -1,14 +1,14 @@
-// unit: engine/taskScheduling.ts — which end of a stopped task queues a notification: a background
+// unit: tasks/core/taskScheduling.ts — which end of a stopped task queues a notification: a background
 // agent that TaskStop stopped queues the reference's "was stopped" notice (unless the scheduler's
 // version gate says no: a session recorded before agent-stop-notice); a stopped command queues
 // nothing; what the session's end (stopAll) stops queues nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BackgroundTask, TaskOutcome } from '../../src/engine/autonomy';
-import { initialContext } from '../../src/engine/context';
-import { SessionEvents, type SessionEventState } from '../../src/engine/sessionEvents';
-import { TaskScheduling } from '../../src/engine/taskScheduling';
-import { taskNotification } from '../../src/engine/taskNotifications';
+import type { BackgroundTask, TaskOutcome } from '../../src/core/autonomy';
+import { initialContext } from '../../src/core/context';
+import { SessionEvents, type SessionEventState } from '../../src/core/sessionEvents';
+import { TaskScheduling } from '../../src/tasks/core/taskScheduling';
+import { taskNotification } from '../../src/tasks/core/taskNotifications';
 
 const task = (id: string, kind: BackgroundTask['kind']): BackgroundTask => ({
   id,

@@ -1,17 +1,17 @@
 // unit: the pure turn algorithm against a scripted executor (no Temporal, no I/O).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialContext, type AgentContext, type ContextModifier } from '../../src/engine/context';
-import type { AssistantMessage, ToolUseBlock } from '../../src/engine/messages';
-import { partitionToolCalls, mapWithConcurrency, parseMaxConcurrency } from '../../src/engine/partition';
+import { initialContext, type AgentContext, type ContextModifier } from '../../src/core/context';
+import type { AssistantMessage, ToolUseBlock } from '../../src/core/apiMessages';
+import { partitionToolCalls, mapWithConcurrency, parseMaxConcurrency } from '../../src/core/partition';
 import {
   executeTurn,
   type Approval,
   type ToolRunResult,
   type ToolUseDescription,
   type TurnExecutor,
-} from '../../src/engine/turn';
-import type { ToolCallRecord } from '../../src/engine/records';
+} from '../../src/core/turn';
+import type { ToolCallRecord } from '../../src/core/toolRecords';
 import { waitFor } from '../support/wait';
 
 const tu = (id: string, name: string, input: unknown = {}): ToolUseBlock => ({ type: 'tool_use', id, name, input });
@@ -302,7 +302,7 @@ test('unit: in a concurrent batch, a call that will ask holds back the calls aft
 });
 
 test('unit: askSegments splits after each asking call', async () => {
-  const { askSegments } = await import('../../src/engine/turn');
+  const { askSegments } = await import('../../src/core/turn');
   assert.deepEqual(
     askSegments([1, 2, 3, 4, 5], (n) => n === 2 || n === 5),
     [

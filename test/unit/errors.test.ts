@@ -3,15 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { DurableAgentError, errorCodeOf } from '../../src/engine/errors';
+import { DurableAgentError, errorCodeOf } from '../../src/core/errors';
 import {
   ApprovalRejectedError,
   SessionEndedError,
   SessionNotFoundError,
   SandboxUnavailableError,
-} from '../../src/client';
-import { TemporalUnavailableError } from '../../src/temporal/connection';
-import { TemporalCliNotFoundError } from '../../src/temporal/cli';
+} from '../../src/temporal/client';
+import { TemporalUnavailableError } from '../../src/temporal/service/connection';
+import { TemporalCliNotFoundError } from '../../src/temporal/service/cli';
 import { McpUnavailableError } from '../../src/mcp/manager';
 import { describeError } from '../../src/cli/main';
 
@@ -52,7 +52,7 @@ test('unit: the CLI prints a coded error in one line, the whole message where it
 });
 
 test('unit: a DurableAgentError thrown by an activity fails it with its code as the failure type', async () => {
-  const { withErrorCodes } = await import('../../src/activities/errors');
+  const { withErrorCodes } = await import('../../src/temporal/activities/errors');
   const act = withErrorCodes(async (what: string) => {
     if (what === 'mcp') throw new McpUnavailableError('MCP server x is gone');
     if (what === 'plain') throw new Error('disk full');
@@ -75,8 +75,8 @@ test('unit: a DurableAgentError thrown by an activity fails it with its code as 
 
 test('unit: the model core throws a ModelCallError, and the activity boundary keeps its type, retryability and details', async () => {
   const Anthropic = (await import('@anthropic-ai/sdk')).default;
-  const { classifyModelError, ModelCallError } = await import('../../src/calls/model');
-  const { toApplicationFailure } = await import('../../src/activities/errors');
+  const { classifyModelError, ModelCallError } = await import('../../src/runtime/model');
+  const { toApplicationFailure } = await import('../../src/temporal/activities/errors');
   const overloaded = classifyModelError(
     new Anthropic.APIError(529, { type: 'overloaded_error' }, 'Overloaded', new Headers({ 'retry-after': '7' })),
   );
@@ -108,8 +108,8 @@ test('unit: the model core throws a ModelCallError, and the activity boundary ke
 });
 
 test('unit: a missing memory blob is a MEMORY_MISSING DurableAgentError, non-retryable at the activity boundary', async () => {
-  const { withErrorCodes } = await import('../../src/activities/errors');
-  const { loadMemoryText } = await import('../../src/memory/blobs');
+  const { withErrorCodes } = await import('../../src/temporal/activities/errors');
+  const { loadMemoryText } = await import('../../src/claudeMd/blobs');
   const { LocalBlobStore } = await import('../../src/stores/messageStore');
   const { mkdtemp } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');

@@ -3,7 +3,7 @@
 // unknown, or an effect of a call the transcript does not hold; and pass an honest one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message } from '../../src/engine/messages';
+import type { Message } from '../../src/core/apiMessages';
 import { checkSession, countLines, protocolProblems } from '../faults/check';
 import { crashTurnCalls, effectKindOf, toolUseId, type EffectKind } from '../faults/plan';
 

@@ -1,13 +1,13 @@
-// unit: when a tool activity heartbeats (calls/heartbeat.ts): none for a short call, a
+// unit: when a tool activity heartbeats (runtime/heartbeat.ts): none for a short call, a
 // keepalive after firstMs and then every idleMs, at once on progress (which restarts the wait).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ACTIVITY_KEEPALIVE, startHeartbeats, TOOL_HEARTBEATS, type Timers } from '../../src/calls/heartbeat';
+import { ACTIVITY_KEEPALIVE, startHeartbeats, TOOL_HEARTBEATS, type Timers } from '../../src/runtime/heartbeat';
 import {
   HEARTBEAT_THROTTLE_MS,
   MODEL_HEARTBEAT_TIMEOUT_MS,
   TOOL_HEARTBEAT_TIMEOUT_MS,
-} from '../../src/engine/heartbeats';
+} from '../../src/core/heartbeats';
 
 /** A virtual clock: advance(ms) fires due timers in order. */
 function clock() {

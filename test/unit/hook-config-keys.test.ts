@@ -8,7 +8,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadSettings } from '../../src/cli/settings';
 import { hookConfigWarnings, normalizeHooksConfig, runPreToolUseHooks } from '../../src/hooks';
-import { runToolPipeline } from '../../src/pipeline';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
 import { makeEnv, tempDir, use } from './pipelineFixtures';
 
 const hook = (extra: Record<string, unknown>, event = 'PreToolUse') => ({

@@ -1,26 +1,26 @@
 // unit: hook events as the reference defines them — load-time validation, the session's reading of
-// hook answers (engine/hooks.ts), the session loop's use of them, the transcript file format and
+// hook answers (core/hooks.ts), the session loop's use of them, the transcript file format and
 // Bash's tool_response shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initialContext } from '../../src/engine/context';
-import type { Message } from '../../src/engine/messages';
-import { decideSessionHooks, type HookRun, type SessionHookEventName } from '../../src/engine/hooks';
+import { initialContext } from '../../src/core/context';
+import type { Message } from '../../src/core/apiMessages';
+import { decideSessionHooks, type HookRun, type SessionHookEventName } from '../../src/core/hooks';
 import {
   initialSessionState,
   runSession,
   sessionConfig,
   type SessionExecutor,
   type TurnReport,
-} from '../../src/engine/session';
+} from '../../src/core/session';
 import { hooksFor, normalizeHooksConfig } from '../../src/hooks/config';
 import { hookToolResponse, noOutputExpected } from '../../src/hooks/toolResponse';
 import { transcriptLines, writeTranscriptFile } from '../../src/hooks/transcript';
-import { firstMessage, splitMemoryReminder } from '../../src/engine/memory';
-import { memoryReminder } from '../../src/memory/claudeMd';
+import { firstMessage, splitMemoryReminder } from '../../src/core/memoryReminder';
+import { memoryReminder } from '../../src/claudeMd/claudeMd';
 import { HOOK_EVENTS } from '../../src/hooks/types';
 import { loadSettings } from '../../src/cli/settings';
 

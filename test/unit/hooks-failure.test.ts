@@ -4,10 +4,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { toolResultText } from '../../src/engine/messages';
-import { runToolPipeline } from '../../src/pipeline';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
 import type { HooksConfig } from '../../src/hooks';
-import { BashTool, EditTool, ReadTool } from '../../src/tools/builtin';
+import { BashTool, EditTool, ReadTool } from '../../src/tools';
 import { FAKE_TOOLS, makeEnv, script, tempDir, use } from './pipelineFixtures';
 
 let cwd = '';

@@ -2,8 +2,8 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { toolResultText } from '../../src/engine/messages';
-import { runToolPipeline, type ToolUseOutcome } from '../../src/pipeline';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline, type ToolUseOutcome } from '../../src/toolCall/pipeline';
 import {
   matcherMatches,
   normalizeHooksConfig,
@@ -13,8 +13,8 @@ import {
 } from '../../src/hooks';
 import { calls, makeEnv, script, tempDir, use } from './pipelineFixtures';
 import { waitFor } from '../support/wait';
-import { applyContextModifiers } from '../../src/engine/context';
-import { EditTool, ReadTool, WriteTool } from '../../src/tools/builtin';
+import { applyContextModifiers } from '../../src/core/context';
+import { EditTool, ReadTool, WriteTool } from '../../src/tools';
 
 let cwd = '';
 before(async () => {

@@ -14,7 +14,7 @@ import { hostEnvironment, runHostProcess, type HostPurpose } from '../../src/hos
 import { GIT_GUARD_ENV, hostGit, runHostGit } from '../../src/hostProcess/git';
 import { runShellCommand } from '../../src/hooks/command';
 import { HostStdioTransport } from '../../src/mcp/stdioTransport';
-import { git as worktreeGit } from '../../src/tools/worktree';
+import { git as worktreeGit } from '../../src/worktree/worktrees';
 import { withEnv } from '../support/bait';
 import { waitFor } from '../support/wait';
 

@@ -1,4 +1,4 @@
-// unit: the names sessions leave in histories are defined once (src/engine/ids.ts) and used by the
+// unit: the names sessions leave in histories are defined once (src/core/ids.ts) and used by the
 // workflows and the audit alike: the definitions carry them, the ids round-trip, and the audit
 // holds no hand-written copy of an activity id, activity type, signal name or turn-id pattern.
 import { test } from 'node:test';
@@ -16,9 +16,9 @@ import {
   toolCallActivityIds,
   turnOfWorkflowId,
   turnWorkflowId,
-} from '../../src/engine/ids';
-import * as defs from '../../src/workflows/definitions';
-import { modelActivityId } from '../../src/workflows/modelStep';
+} from '../../src/core/ids';
+import * as defs from '../../src/temporal/workflows/definitions';
+import { modelActivityId } from '../../src/temporal/workflows/modelStep';
 
 const srcRoot = join(__dirname, '..', '..', '..', 'src');
 

@@ -1,5 +1,5 @@
 // unit: the in-process runner loads no Temporal (issue 32). A fresh Node process requires the
-// runner's entry (src/local/runSession.ts: what `durable-agent/worker` and the main entry re-export
+// runner's entry (src/inprocess/runSession.ts: what `durable-agent/worker` and the main entry re-export
 // as runLocalSession/startLocalSession, and what the benchmarks run) and RUNS a session against the
 // fake Messages API, with a tool call through the one pipeline (model call, tool pool, ledger,
 // transcript store, hooks): every module loaded at start-up or lazily on the way is then in
@@ -24,7 +24,7 @@ const root = (() => {
 })();
 
 /** The in-process runner's entry, as built. */
-const ENTRY = join(root, 'dist/src/local/runSession.js');
+const ENTRY = join(root, 'dist/src/inprocess/runSession.js');
 
 /**
  * Runs in the child: requires the entry, runs one session, then reports every loaded
@@ -143,8 +143,8 @@ test('unit: a session run by the in-process runner (model call, Read through the
 });
 
 test('unit: lint keeps the rooms the in-process runner reaches free of @temporalio/* (scripts/rooms.mjs, temporalFree)', () => {
-  // The real table passes; the table as it was before issue 32 (src/local importing the activities,
-  // sessionInput the whole of src/workflows) is refused, naming the chain of rooms.
+  // The real table passes; the table as it was before issue 32 (src/inprocess importing the activities,
+  // sessionInput the whole of src/temporal/workflows) is refused, naming the chain of rooms.
   const code = `
     import { temporalFreeProblems, ROOMS } from './scripts/rooms.mjs';
     const before = ROOMS.map((r) =>

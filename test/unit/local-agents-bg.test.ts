@@ -1,7 +1,7 @@
 // unit: background agents in the in-process runner (issue 19), with the fake Messages API: an Agent
 // call without `run_in_background: false` answers at once with the launched text (the workflow's,
-// engine/subagents.ts), its turn ends, the child session runs after it, and the agent's
-// `<task-notification>` (engine/taskNotifications.ts) with the child's report starts the next turn;
+// core/subagents.ts), its turn ends, the child session runs after it, and the agent's
+// `<task-notification>` (tasks/core/taskNotifications.ts) with the child's report starts the next turn;
 // TaskStop of a running child aborts it (the reference's "was stopped" notification follows);
 // handle.stop() during the wait aborts it too (no notification).
 import { test } from 'node:test';
@@ -17,9 +17,9 @@ import {
   type FakeAnthropicServer,
   type MessagesRequest,
 } from '../../src/testing/fakeAnthropic';
-import { startLocalSession, type LocalSession } from '../../src/local/runSession';
-import { agentLaunchedText, agentTaskId, subagentSessionId } from '../../src/engine/subagents';
-import { agentNotification } from '../../src/engine/taskNotifications';
+import { startLocalSession, type LocalSession } from '../../src/inprocess/runSession';
+import { agentLaunchedText, agentTaskId, subagentSessionId } from '../../src/core/subagents';
+import { agentNotification } from '../../src/tasks/core/taskNotifications';
 
 function lastUserTexts(req: MessagesRequest): string[] {
   const m = req.messages[req.messages.length - 1]!;

@@ -1,6 +1,6 @@
 // unit: Monitor in the in-process runner (issue 19), with real processes: the watch starts after its
 // turn, each stdout batch reaches the model once and in order as the engine's event notification
-// (the idle session wakes for it), then the end notification (engine/monitorTasks.ts `monitorEndText`);
+// (the idle session wakes for it), then the end notification (tasks/core/monitorTasks.ts `monitorEndText`);
 // TaskStop kills the watch's process, nothing more is queued for it and no end notification comes;
 // handle.stop() during the wait kills a running watch; at timeout_ms the expiry notice is the last notification.
 import { test } from 'node:test';
@@ -18,13 +18,13 @@ import {
   type FakeAnthropicServer,
   type MessagesRequest,
 } from '../../src/testing/fakeAnthropic';
-import { startLocalSession, type LocalSession } from '../../src/local/runSession';
-import { monitorTaskId } from '../../src/tools/builtin/monitor';
+import { startLocalSession, type LocalSession } from '../../src/inprocess/runSession';
+import { monitorTaskId } from '../../src/tools/monitor';
 import {
   monitorEventNotification,
   monitorEndNotification,
   monitorExpiredText,
-} from '../../src/engine/taskNotifications';
+} from '../../src/tasks/core/taskNotifications';
 import { sessionTasksPath } from '../../src/sandbox/host';
 import { waitFor } from '../support/wait';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic, textResponse, toolUseResponse, lastToolResults } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
-import { BUILTIN_TOOL_NAMES } from '../../src/client';
+import { runLocalSession } from '../../src/inprocess/runSession';
+import { BUILTIN_TOOL_NAMES } from '../../src/temporal/client';
 import { WordCount } from '../../examples/custom-tool';
 
 test('unit: runLocalSession — [WordCount, Read] [Edit] [Grep] with ordered results, a custom tool, and an approval callback', async () => {

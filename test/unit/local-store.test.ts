@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { lastToolResults, startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { startLocalSession } from '../../src/local/runSession';
-import { buildTool } from '../../src/tools/Tool';
+import { startLocalSession } from '../../src/inprocess/runSession';
+import { buildTool } from '../../src/toolProtocol/Tool';
 
 /** A tool whose result is over its size limit: the pipeline persists it to the session's result store. */
 const BigOut = buildTool({

@@ -13,7 +13,7 @@ import {
   type FakeAnthropicServer,
   type MessageSpec,
 } from '../../src/testing/fakeAnthropic';
-import { runLocalSession, type LocalSessionOptions } from '../../src/local/runSession';
+import { runLocalSession, type LocalSessionOptions } from '../../src/inprocess/runSession';
 import { TEST_TOOLS } from '../support/testTools';
 
 async function setup(): Promise<{ fake: FakeAnthropicServer; work: string; store: string }> {

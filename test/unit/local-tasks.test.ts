@@ -19,10 +19,10 @@ import {
   type FakeAnthropicServer,
   type MessagesRequest,
 } from '../../src/testing/fakeAnthropic';
-import { startLocalSession, type LocalSession } from '../../src/local/runSession';
+import { startLocalSession, type LocalSession } from '../../src/inprocess/runSession';
 import { sessionTasksPath } from '../../src/sandbox/host';
-import { backgroundTaskId } from '../../src/tools/builtin/bash';
-import { taskNotification } from '../../src/engine/taskNotifications';
+import { backgroundTaskId } from '../../src/tools/bash';
+import { taskNotification } from '../../src/tasks/core/taskNotifications';
 
 const STARTED =
   /^Command running in background with ID: (b[a-z0-9]{8})\. Output is being written to: (\S+\.output)\. You will be notified when it completes\. To check interim output, use Read on that file path\.$/;

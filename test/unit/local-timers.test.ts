@@ -1,11 +1,11 @@
-// unit: the in-process runner's wait for a session's own work (src/local/timers.ts): a due wake-up
+// unit: the in-process runner's wait for a session's own work (src/inprocess/timers.ts): a due wake-up
 // is queued once, a recurring job moves on to its next firing, stop drops the timers, a poke wakes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LocalTimers } from '../../src/local/timers';
-import { initialContext } from '../../src/engine/context';
-import { initialSessionState } from '../../src/engine/session';
-import { SessionEvents } from '../../src/engine/sessionEvents';
+import { LocalTimers } from '../../src/inprocess/timers';
+import { initialContext } from '../../src/core/context';
+import { initialSessionState } from '../../src/core/session';
+import { SessionEvents } from '../../src/core/sessionEvents';
 
 function stateWith(autonomy: NonNullable<ReturnType<typeof initialContext>['autonomy']>) {
   const s = initialSessionState('go', initialContext('/w'));

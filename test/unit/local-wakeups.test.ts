@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { startLocalSession } from '../../src/local/runSession';
-import type { LocalClock } from '../../src/local/timers';
+import { startLocalSession } from '../../src/inprocess/runSession';
+import type { LocalClock } from '../../src/inprocess/timers';
 
 /** Real time plus what was skipped: the first `skips` timers fire at once (time jumps), later ones never. */
 function skippingClock(skips: number): LocalClock & { skipped: number } {

@@ -11,19 +11,19 @@ import Anthropic from '@anthropic-ai/sdk';
 import { mcpServerControlFiles } from '../../src/permissions/protectedPaths';
 import { changedPins, pinMcpServers, stdioCommands } from '../../src/mcp/pins';
 import { McpManager, McpUnavailableError, type McpServers } from '../../src/mcp';
-import { sessionPermission } from '../../src/calls/tools';
+import { sessionPermission } from '../../src/toolCall/tools';
 import { decidePermission } from '../../src/permissions/decide';
-import { BashTool } from '../../src/tools/builtin/bash';
-import { WriteTool } from '../../src/tools/builtin';
+import { BashTool } from '../../src/tools/bash';
+import { WriteTool } from '../../src/tools';
 import { SandboxHost } from '../../src/sandbox/host';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
-import type { PermissionMode, ToolPermissionContext } from '../../src/tools/permissionTypes';
-import type { ResultStore, ToolUseContext } from '../../src/tools/Tool';
+import { runLocalSession } from '../../src/inprocess/runSession';
+import type { PermissionMode, ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
+import type { ResultStore, ToolUseContext } from '../../src/toolProtocol/Tool';
 import { isCI, reportSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 const TEST_SERVER = path.join(__dirname, '..', 'support', 'mcpServer.js');

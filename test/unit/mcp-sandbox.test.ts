@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { McpManager, endMcpSessions, mcpSessionScope, type McpServers } from '../../src/mcp';
 import { SandboxHost } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
-import { sessionMcp } from '../../src/calls/toolSession';
+import { sessionMcp } from '../../src/toolCall/toolSession';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 

@@ -25,11 +25,11 @@ import {
 import { parseRule, validatePermissionRules } from '../../src/permissions/rules';
 import { decidePermission } from '../../src/permissions/decide';
 import { createToolPool } from '../../src/permissions/toolPool';
-import { toolToAPISchema } from '../../src/tools/apiSchema';
+import { toolToAPISchema } from '../../src/toolProtocol/apiSchema';
 import { loadSettings } from '../../src/cli/settings';
-import type { ToolUseContext } from '../../src/tools/Tool';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
 import { hookToolResponse } from '../../src/hooks/toolResponse';
-import { isValidBlock } from '../../src/pipeline/messages';
+import { isValidBlock } from '../../src/toolCall/pipeline/resultBlocks';
 import { readMcpConfigArgs } from '../../src/mcp/cliConfig';
 import { cli as cli_ } from '../support/cli';
 

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadMemory, memoryReminder } from '../../src/memory/claudeMd';
+import { loadMemory, memoryReminder } from '../../src/claudeMd/claudeMd';
 import { hiddenPathPredicate } from '../../src/permissions/resultFilter';
 import { createRaceFixture, startFlipper } from '../support/races';
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstMessage, MEMORY_INLINE_MAX_CHARS, memoryRefOf, withMemoryText } from '../../src/engine/memory';
-import { loadMemoryText, sessionMemory } from '../../src/memory/blobs';
+import { firstMessage, MEMORY_INLINE_MAX_CHARS, memoryRefOf, withMemoryText } from '../../src/core/memoryReminder';
+import { loadMemoryText, sessionMemory } from '../../src/claudeMd/blobs';
 import { LocalBlobStore } from '../../src/stores/messageStore';
 
 test('unit: a small memory stays inline; a large one is stored once and carried as { ref, sha256, chars }', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { hasPathsCondition, loadMemory, memoryReminder, memoryText } from '../../src/memory/claudeMd';
+import { hasPathsCondition, loadMemory, memoryReminder, memoryText } from '../../src/claudeMd/claudeMd';
 
 let root = '';
 let cwd = '';

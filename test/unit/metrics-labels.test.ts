@@ -1,13 +1,13 @@
-// unit: the labels and values of our metrics (src/activities/metrics.ts, issue 35): bounded labels
+// unit: the labels and values of our metrics (src/temporal/activities/metrics.ts, issue 35): bounded labels
 // (price keys, tool names, decision sources), a reused ledger record counted once, an `ask` as a
 // pending decision, tokens and exact nano-dollar cost by model, and a bad bind address refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { METRIC, modelLabel, toolCallPoints, toolLabel, usagePoints } from '../../src/activities/metrics';
-import { callModelUsage } from '../../src/engine/modelUsage';
-import { callCostNanos } from '../../src/engine/prices';
-import type { ToolCallRecord } from '../../src/engine/records';
-import { parseMetricsBind } from '../../src/temporal/metrics';
+import { METRIC, modelLabel, toolCallPoints, toolLabel, usagePoints } from '../../src/temporal/activities/metrics';
+import { callModelUsage } from '../../src/core/modelUsage';
+import { callCostNanos } from '../../src/core/prices';
+import type { ToolCallRecord } from '../../src/core/toolRecords';
+import { parseMetricsBind } from '../../src/temporal/service/metrics';
 
 const record = (over: Partial<ToolCallRecord>): ToolCallRecord => ({
   toolUseId: 'toolu_1',

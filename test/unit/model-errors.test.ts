@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { classifyModelError, isSpendLimit, ModelCallError } from '../../src/calls/model';
+import { classifyModelError, isSpendLimit, ModelCallError } from '../../src/runtime/model';
 
 /** The body the API sends, in an HTTP error or an `event: error`. */
 function body(type: string, message: string, details?: Record<string, string>): Record<string, unknown> {

@@ -1,14 +1,14 @@
-// unit: how a streamed model call hands its tool_use blocks to the turn (calls/modelStream.ts
+// unit: how a streamed model call hands its tool_use blocks to the turn (runtime/modelStream.ts
 // toolUseHandOff): blocks that complete while a hand-off is under way go together in the next one
 // (one signal per run of blocks, issue 33), each with its description; a block still waiting when
 // the message is complete is not handed over (the answer carries it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Anthropic from '@anthropic-ai/sdk';
-import { toolUseHandOff } from '../../src/calls/modelStream';
-import type { ModelDeps } from '../../src/calls/model';
-import type { CallRuntime, HandedToolUse } from '../../src/calls/runtime';
-import type { ToolUseBlock } from '../../src/engine/messages';
+import { toolUseHandOff } from '../../src/runtime/modelStream';
+import type { ModelDeps } from '../../src/runtime/model';
+import type { CallRuntime, HandedToolUse } from '../../src/runtime/runtime';
+import type { ToolUseBlock } from '../../src/core/apiMessages';
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 

@@ -1,16 +1,16 @@
-// unit: a Monitor's run (src/calls/monitorTask.ts) on real processes — stdout lines become numbered
+// unit: a Monitor's run (src/tasks/runtime/monitorTask.ts) on real processes — stdout lines become numbered
 // batches (seq 1, 2, … in order, each once, delivered one after another even when delivery is slow or
 // fails once), a line over 500 characters is cut, stderr goes only to the output file, the lines that
 // come with the exit are the end's `lastEvent`; the rate limit suppresses events over the bucket and
 // its stop kills the command; the timeout ends it `timed_out` (the expiry notice); an abort (TaskStop)
-// kills the process group. And the session's side (engine/monitorTasks.ts): each (task, seq) is kept once.
+// kills the process group. And the session's side (tasks/core/monitorTasks.ts): each (task, seq) is kept once.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { watchMonitorCommand } from '../../src/calls/monitorTask';
-import { MonitorEventLog, monitorEndText, type MonitorEventBatch } from '../../src/engine/monitorTasks';
-import { initialContext } from '../../src/engine/context';
+import { watchMonitorCommand } from '../../src/tasks/runtime/monitorTask';
+import { MonitorEventLog, monitorEndText, type MonitorEventBatch } from '../../src/tasks/core/monitorTasks';
+import { initialContext } from '../../src/core/context';
 import { makeContext, makeTmpDir, removeDir } from './tools-harness';
 
 let dir: string;

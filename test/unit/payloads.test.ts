@@ -11,10 +11,10 @@ import {
   recordForHistory,
   resolveMessages,
   toolResultsByRef,
-} from '../../src/engine/payloads';
-import { syntheticRecord, type ToolCallRecord } from '../../src/engine/records';
-import type { AssistantMessage, ToolResultBlockParam } from '../../src/engine/messages';
-import { MAX_MESSAGE_CHARS, sessionInput } from '../../src/client';
+} from '../../src/core/payloads';
+import { syntheticRecord, type ToolCallRecord } from '../../src/core/toolRecords';
+import type { AssistantMessage, ToolResultBlockParam } from '../../src/core/apiMessages';
+import { MAX_MESSAGE_CHARS, sessionInput } from '../../src/temporal/client';
 
 const big = 'x'.repeat(100_000);
 
@@ -104,7 +104,7 @@ test('unit: a prompt longer than MAX_MESSAGE_CHARS is refused with what to do in
 
 test("unit: a stored result's preview in history is exactly what the audit and the turn's compact record show of it (200 characters, one line)", async () => {
   const { preview } = await import('../../src/audit/history');
-  const { oneLinePreview } = await import('../../src/engine/messages');
+  const { oneLinePreview } = await import('../../src/core/apiMessages');
   const text = `line one\n\n   line two\t${'word '.repeat(400)}\nend`;
   const record: ToolCallRecord = {
     toolUseId: 'a',

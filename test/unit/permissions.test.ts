@@ -4,9 +4,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { buildTool, type AnyTool, type PermissionResult, type ToolUseContext } from '../../src/tools/Tool';
-import type { PermissionMode } from '../../src/tools/permissionTypes';
-import { initialContext } from '../../src/engine/context';
+import { buildTool, type AnyTool, type PermissionResult, type ToolUseContext } from '../../src/toolProtocol/Tool';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+import { initialContext } from '../../src/core/context';
 import {
   decidePermission,
   decidePermissionSync,

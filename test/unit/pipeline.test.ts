@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { toolResultText } from '../../src/engine/messages';
-import { describeToolUse, runToolPipeline, REJECT_MESSAGE, type ToolUseOutcome } from '../../src/pipeline';
-import { buildTool } from '../../src/tools/Tool';
-import { LocalResultStore } from '../../src/tools/resultStore';
+import { toolResultText } from '../../src/core/apiMessages';
+import { describeToolUse, runToolPipeline, REJECT_MESSAGE, type ToolUseOutcome } from '../../src/toolCall/pipeline';
+import { buildTool } from '../../src/toolProtocol/Tool';
+import { LocalResultStore } from '../../src/toolProtocol/resultStore';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { Big, Echo, FAKE_TOOLS, Slow, calls, makeEnv, script, tempDir, use } from './pipelineFixtures';
 

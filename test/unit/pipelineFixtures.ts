@@ -3,12 +3,12 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { initialContext } from '../../src/engine/context';
-import type { ToolUseBlock } from '../../src/engine/messages';
-import { buildTool, type AnyTool, type ToolUseContext } from '../../src/tools/Tool';
-import type { PermissionMode, PermissionRules } from '../../src/tools/permissionTypes';
+import { initialContext } from '../../src/core/context';
+import type { ToolUseBlock } from '../../src/core/apiMessages';
+import { buildTool, type AnyTool, type ToolUseContext } from '../../src/toolProtocol/Tool';
+import type { PermissionMode, PermissionRules } from '../../src/toolProtocol/permissionTypes';
 import { createToolPool } from '../../src/permissions/toolPool';
-import type { PipelineEnv } from '../../src/pipeline/types';
+import type { PipelineEnv } from '../../src/toolCall/pipeline/types';
 
 export const calls: Array<{ tool: string; input: unknown; ctx: ToolUseContext }> = [];
 

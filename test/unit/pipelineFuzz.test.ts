@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { initialContext } from '../../src/engine/context';
-import { runToolPipeline, type PipelineEnv, type ToolUseOutcome } from '../../src/pipeline';
-import { BUILTIN_TOOLS } from '../../src/tools/builtin';
+import { initialContext } from '../../src/core/context';
+import { runToolPipeline, type PipelineEnv, type ToolUseOutcome } from '../../src/toolCall/pipeline';
+import { BUILTIN_TOOLS } from '../../src/tools';
 import { createToolPool } from '../../src/permissions/toolPool';
-import { LocalResultStore } from '../../src/tools/resultStore';
+import { LocalResultStore } from '../../src/toolProtocol/resultStore';
 
 const CASES_PER_TOOL = Number(process.env.FUZZ_CASES_PER_TOOL ?? 200);
 

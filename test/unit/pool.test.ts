@@ -4,10 +4,10 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { buildTool } from '../../src/tools/Tool';
+import { buildTool } from '../../src/toolProtocol/Tool';
 import { createToolPool } from '../../src/permissions/toolPool';
-import { findToolByName } from '../../src/tools/pool';
-import { LocalResultStore, resultFileName } from '../../src/tools/resultStore';
+import { findToolByName } from '../../src/toolProtocol/pool';
+import { LocalResultStore, resultFileName } from '../../src/toolProtocol/resultStore';
 
 const mk = (name: string, extra: Record<string, unknown> = {}) =>
   buildTool({

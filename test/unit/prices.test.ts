@@ -1,9 +1,9 @@
-// unit: the price list (src/engine/prices.ts) and usage by model (src/engine/modelUsage.ts), issue 31:
+// unit: the price list (src/core/prices.ts) and usage by model (src/core/modelUsage.ts), issue 31:
 // ids matched by family and date without landing on a neighbour, each token kind at its price (1h
 // cache writes, long context, web searches), exact sums, and an unknown model's cost unknown — never 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { callCostUsd, priceKey, PRICES } from '../../src/engine/prices';
+import { callCostUsd, priceKey, PRICES } from '../../src/core/prices';
 import {
   addModelUsage,
   callModelUsage,
@@ -13,7 +13,7 @@ import {
   totalCostUsd,
   turnModelUsage,
   unpricedModels,
-} from '../../src/engine/modelUsage';
+} from '../../src/core/modelUsage';
 
 test('unit prices: model ids resolve to their family, dates and suffixes dropped, neighbours kept apart', () => {
   const cases: Array<[string, string | undefined]> = [

@@ -14,8 +14,8 @@ import {
   type Ending,
 } from '../../src/cli/printFormat';
 import { withPrintAlias } from '../../src/cli/main';
-import type { Message } from '../../src/engine/messages';
-import { MEMORY_REMINDER_HEAD, MEMORY_REMINDER_TAIL } from '../../src/engine/memory';
+import type { Message } from '../../src/core/apiMessages';
+import { MEMORY_REMINDER_HEAD, MEMORY_REMINDER_TAIL } from '../../src/core/memoryReminder';
 
 const messages: Message[] = [
   { role: 'user', content: `${MEMORY_REMINDER_HEAD}memory${MEMORY_REMINDER_TAIL}` },

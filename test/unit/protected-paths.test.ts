@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { initialContext } from '../../src/engine/context';
+import { initialContext } from '../../src/core/context';
 import {
   decidePermission,
   fsCommandsInside,
@@ -21,9 +21,13 @@ import {
   protectedReason,
   protectedReasonOfForms,
 } from '../../src/permissions/protectedPaths';
-import { EditTool, WriteTool } from '../../src/tools/builtin';
-import type { ToolUseContext } from '../../src/tools/Tool';
-import { PERMISSION_MODES, type PermissionMode, type ToolPermissionContext } from '../../src/tools/permissionTypes';
+import { EditTool, WriteTool } from '../../src/tools';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import {
+  PERMISSION_MODES,
+  type PermissionMode,
+  type ToolPermissionContext,
+} from '../../src/toolProtocol/permissionTypes';
 
 let root = '';
 let proj = '';
@@ -293,7 +297,7 @@ test('file tools: neither an allow rule nor a hook allow lifts the ask; a deny r
   );
   assert.equal((await decidePermission(WriteTool, write('CLAUDE.md'), ctx('acceptEdits'))).behavior, 'allow');
   // Reading a protected file is not writing it.
-  const { ReadTool } = await import('../../src/tools/builtin');
+  const { ReadTool } = await import('../../src/tools');
   assert.equal(
     (await decidePermission(ReadTool, { file_path: '.claude/settings.json' }, ctx('default'))).behavior,
     'allow',

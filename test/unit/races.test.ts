@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { isRipgrepAvailable } from '../../src/tools/builtin/grepEngine';
+import { isRipgrepAvailable } from '../../src/tools/grepEngine';
 import { RACE_SCENARIOS, createRaceFixture, runRace } from '../support/races';
 
 // Per scenario; Grep spawns rg per call, so its four scenarios share 2,000 attempts.
@@ -33,10 +33,10 @@ for (const scenario of RACE_SCENARIOS) {
 // a file's mode, a FIFO refused without blocking, an outside file through a symlink when the
 // mode allows it; and what a rename changes (a hard link keeps the old content).
 test('unit: bound file access keeps in-project symlinks, modes and allowed outside reads working', async () => {
-  const { runToolPipeline } = await import('../../src/pipeline');
-  const { BUILTIN_TOOLS } = await import('../../src/tools/builtin');
+  const { runToolPipeline } = await import('../../src/toolCall/pipeline');
+  const { BUILTIN_TOOLS } = await import('../../src/tools');
   const { createToolPool } = await import('../../src/permissions/toolPool');
-  const { toolResultText } = await import('../../src/engine/messages');
+  const { toolResultText } = await import('../../src/core/apiMessages');
   const { execFileSync } = await import('node:child_process');
   const path = await import('node:path');
   const fx = createRaceFixture();

@@ -2,7 +2,7 @@
 // entries (reduced on an empty map) merges to what the reducer gives on the whole context.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyContextModifiers, initialContext, type ContextModifier } from '../../src/engine/context';
+import { applyContextModifiers, initialContext, type ContextModifier } from '../../src/core/context';
 import { mergeReadFiles } from '../../src/stores/readFilesStore';
 
 /** Random reads and writes of three files; a file's mtime never goes back (a clock only moves forward). */

@@ -15,7 +15,7 @@ import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } 
 import { makeTmpDir, removeDir } from './tools-harness';
 import { waitFor } from '../support/wait';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 const CHILD = path.join(__dirname, '..', 'support', 'bashKillChild.js');

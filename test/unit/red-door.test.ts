@@ -29,12 +29,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { hostEnvironment } from '../../src/hostProcess/door';
 import { gitConfigOverrides, hostGit, runHostGit } from '../../src/hostProcess/git';
-import { git as worktreeGit } from '../../src/tools/worktree';
-import { BashTool, runBackgroundCommand, type BashOutput } from '../../src/tools/builtin/bash';
-import { EnterWorktreeTool } from '../../src/tools/builtin/worktree';
+import { git as worktreeGit } from '../../src/worktree/worktrees';
+import { BashTool, runBackgroundCommand, type BashOutput } from '../../src/tools/bash';
+import { EnterWorktreeTool } from '../../src/tools/worktree';
 import { SandboxHost } from '../../src/sandbox/host';
-import type { ToolUseContext } from '../../src/tools/Tool';
-import { runRipgrep } from '../../src/tools/builtin/grepRipgrep';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import { runRipgrep } from '../../src/tools/grepRipgrep';
 import { sandboxSkip } from '../support/systemPackages';
 import { withEnv } from '../support/bait';
 

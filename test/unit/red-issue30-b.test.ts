@@ -1,6 +1,6 @@
 // unit (red team, issue 30 round 4, second fresh-eyes pass): attacks on what the WORKER runs or
 // trusts outside the sandbox — the session's repository record and worktree registrations
-// (src/tools/repository.ts), checkout control (src/sandbox/checkoutControl.ts), session-end removal
+// (src/worktree/repository.ts), checkout control (src/worktree/git/checkoutControl.ts), session-end removal
 // and sessions apart (src/sandbox/sessionTemp.ts, src/permissions/sessionsApart.ts), and the
 // host-process door (src/hostProcess/: the environment per purpose, git's hardening, ripgrep).
 // The agent is assumed prompt-injected: it controls sandboxed Bash and the file tools within its
@@ -25,21 +25,21 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { applyContextModifiers, initialContext, type AgentContext } from '../../src/engine/context';
-import { toolResultText } from '../../src/engine/messages';
-import { runToolPipeline } from '../../src/pipeline';
+import { applyContextModifiers, initialContext, type AgentContext } from '../../src/core/context';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { SandboxHost, sessionTasksPath, sessionTempPath } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
-import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools/builtin';
-import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
-import type { PermissionMode, ToolPermissionContext } from '../../src/tools/permissionTypes';
-import type { ToolUseContext } from '../../src/tools/Tool';
-import { projectRepositoryOf } from '../../src/tools/repository';
+import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools';
+import { BashTool, type BashOutput } from '../../src/tools/bash';
+import type { PermissionMode, ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import { projectRepositoryOf } from '../../src/worktree/repository';
 import { hostEnvironment, type HostPurpose } from '../../src/hostProcess/door';
 import { HostGitRefused, hostGit } from '../../src/hostProcess/git';
-import { git as worktreeGit, createOrReuseWorktree } from '../../src/tools/worktree';
-import { checkoutLines, controlFilesFromCheckout } from '../../src/sandbox/checkoutControl';
+import { git as worktreeGit, createOrReuseWorktree } from '../../src/worktree/worktrees';
+import { checkoutLines, controlFilesFromCheckout } from '../../src/worktree/git/checkoutControl';
 import { runFilesOf } from '../../src/cli/controlManifest';
 import { loadSkills } from '../../src/agents/skills';
 import { endSessionTemp, sessionTempDir } from '../../src/sandbox/sessionTemp';

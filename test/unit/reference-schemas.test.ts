@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_WORKER_TOOLS } from '../../src/tools/builtin';
-import { toolToAPISchema } from '../../src/tools/apiSchema';
+import { DEFAULT_WORKER_TOOLS } from '../../src/tools';
+import { toolToAPISchema } from '../../src/toolProtocol/apiSchema';
 import { stripDescriptions } from '../reference/schemas';
 
 type Schema = { properties: Record<string, unknown>; [k: string]: unknown };

@@ -21,7 +21,7 @@ import {
   repoRoot,
   retirementProblems,
 } from '../../scripts/releases';
-import { PATCHES } from '../../src/workflows/versions';
+import { PATCHES } from '../../src/temporal/workflows/versions';
 
 function release(root: string, ...args: string[]) {
   return spawnSync(process.execPath, [join(repoRoot, 'scripts', 'release.mjs'), '--root', root, ...args], {
@@ -71,7 +71,10 @@ test('unit: release.mjs refuses a release whose due ids are still patched(), the
     const files = [...new Set(due.flatMap((p) => (patchIdsInSource().get(p.id) ?? []).map((c) => c.file)))];
     const constant = /export const ([A-Z_]+) = '([^']+)'/g;
     const ids = new Map(
-      [...readFileSync(join(dir, 'src/workflows/definitions.ts'), 'utf8').matchAll(constant)].map((m) => [m[2], m[1]]),
+      [...readFileSync(join(dir, 'src/temporal/workflows/definitions.ts'), 'utf8').matchAll(constant)].map((m) => [
+        m[2],
+        m[1],
+      ]),
     );
     for (const f of files) {
       let text = readFileSync(join(dir, f), 'utf8');

@@ -1,6 +1,6 @@
 // unit: the rooms of the code keep their rules — workflow and engine code is deterministic and
-// sandbox-safe (only @temporalio/workflow, @temporalio/common and modules of src/workflows and
-// src/engine), and
+// sandbox-safe (only @temporalio/workflow, @temporalio/common and modules of src/temporal/workflows and
+// src/core), and
 // tools/pipeline never import Temporal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,9 +32,9 @@ function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
 /** Follows relative value imports from the workflow entry and checks every module reached. */
 test('unit: workflow code reaches only sandbox-safe modules', () => {
   const allowed = new Set(['@temporalio/workflow', '@temporalio/common']);
-  const rooms = ['src/workflows', 'src/engine'];
+  const rooms = ['src/temporal/workflows', 'src/core'];
   const seen = new Set<string>();
-  const queue = [join(root, 'src/workflows/index.ts')];
+  const queue = [join(root, 'src/temporal/workflows/index.ts')];
   const bad: string[] = [];
   while (queue.length) {
     const file = queue.pop() as string;
@@ -48,18 +48,20 @@ test('unit: workflow code reaches only sandbox-safe modules', () => {
         // Only the workflows and the pure engine: a value import of any other room (hooks/config
         // was one) brings rules that change between releases into code every replay runs.
         if (!rooms.some((r) => path.startsWith(join(root, r, ''))))
-          bad.push(`${relative(root, file)} imports ${relative(root, path)} (outside src/workflows and src/engine)`);
+          bad.push(
+            `${relative(root, file)} imports ${relative(root, path)} (outside src/temporal/workflows and src/core)`,
+          );
         queue.push(path);
       } else if (!allowed.has(spec)) bad.push(`${relative(root, file)} imports ${spec}`);
     }
   }
   assert.deepEqual(bad, []);
   // The engine is part of what the workflows reach.
-  assert.ok([...seen].some((f) => f.includes(`${join('src', 'engine')}`)));
+  assert.ok([...seen].some((f) => f.includes(`${join('src', 'core')}`)));
 });
 
 test('unit: the pure engine imports nothing but itself', () => {
-  const bad = tsFiles('src/engine').flatMap((f) =>
+  const bad = tsFiles('src/core').flatMap((f) =>
     importsOf(f)
       .filter((i) => !i.spec.startsWith('./'))
       .map((i) => `${relative(root, f)} imports ${i.spec}`),
@@ -68,7 +70,7 @@ test('unit: the pure engine imports nothing but itself', () => {
 });
 
 test('unit: tools and the pipeline never import Temporal', () => {
-  const bad = ['src/tools', 'src/pipeline', 'src/permissions', 'src/hooks'].flatMap((d) =>
+  const bad = ['src/toolProtocol', 'src/toolCall/pipeline', 'src/permissions', 'src/hooks'].flatMap((d) =>
     tsFiles(d).flatMap((f) =>
       importsOf(f)
         .filter((i) => i.spec.startsWith('@temporalio/'))
@@ -88,13 +90,13 @@ test('unit: the test and demo utilities (src/testing) are imported only by the d
 });
 
 test('unit: the activities entry lists every activity factory; workflows import activities and their cores as types only', () => {
-  const factories = tsFiles('src/activities').flatMap((f) =>
+  const factories = tsFiles('src/temporal/activities').flatMap((f) =>
     [...readFileSync(f, 'utf8').matchAll(/^export function (create\w+Activities)\b/gm)].map((m) => m[1] as string),
   );
-  const entry = readFileSync(join(root, 'src/activities/index.ts'), 'utf8');
+  const entry = readFileSync(join(root, 'src/temporal/activities/index.ts'), 'utf8');
   for (const name of factories)
-    assert.match(entry, new RegExp(`\\b${name}\\(`), `${name} is not used by src/activities/index.ts`);
-  const bad = tsFiles('src/workflows').flatMap((f) =>
+    assert.match(entry, new RegExp(`\\b${name}\\(`), `${name} is not used by src/temporal/activities/index.ts`);
+  const bad = tsFiles('src/temporal/workflows').flatMap((f) =>
     importsOf(f)
       .filter((i) => (i.spec.includes('activities') || i.spec.includes('calls/')) && !i.typeOnly)
       .map((i) => `${relative(root, f)} imports ${i.spec}`),

@@ -6,16 +6,16 @@ import assert from 'node:assert/strict';
 import { promises as fs, existsSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import { BashTool, type BashOutput } from '../../src/tools/bash';
 import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { decidePermission } from '../../src/permissions/decide';
 import type { SandboxSettings } from '../../src/sandbox/settings';
-import type { PermissionMode } from '../../src/tools/permissionTypes';
-import type { ToolResult, ToolUseContext } from '../../src/tools/Tool';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+import type { ToolResult, ToolUseContext } from '../../src/toolProtocol/Tool';
 import { makeTmpDir, removeDir } from './tools-harness';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 let skip: string | false = false;

@@ -10,12 +10,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs, existsSync, lstatSync } from 'node:fs';
 import * as path from 'node:path';
-import { BashTool, runBackgroundCommand, type BackgroundCommandResult } from '../../src/tools/builtin/bash';
-import { watchMonitorCommand } from '../../src/calls/monitorTask';
+import { BashTool, runBackgroundCommand, type BackgroundCommandResult } from '../../src/tools/bash';
+import { watchMonitorCommand } from '../../src/tasks/runtime/monitorTask';
 import { SandboxHost } from '../../src/sandbox/host';
 import { placeholders } from '../../src/sandbox/placeholders';
 import { sandboxSkip } from '../support/systemPackages';
-import type { ToolUseContext } from '../../src/tools/Tool';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
 import { makeTmpDir, removeDir } from './tools-harness';
 
 const sandboxHost = new SandboxHost();

@@ -18,7 +18,7 @@ import {
   simpleCommands,
 } from '../../src/sandbox/policy';
 import { sessionInputProblems } from '../../src/sessionInput';
-import { BypassDisabledError, sessionInput } from '../../src/client';
+import { BypassDisabledError, sessionInput } from '../../src/temporal/client';
 
 test('unit: every documented sandbox key validates; wrong types, unknown and unsupported keys are errors naming the key', () => {
   const full = {

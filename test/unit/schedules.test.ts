@@ -1,5 +1,5 @@
 // unit: user schedules before anything reaches the server — a bad cron is one line naming the
-// field (the shared parser, src/engine/cron.ts), the translation to Temporal calendars (cron's
+// field (the shared parser, src/core/cron.ts), the translation to Temporal calendars (cron's
 // day-of-month OR day-of-week as two calendars), time zones and schedule ids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import {
   cronCalendars,
   localTimeZone,
   valueRuns,
-} from '../../src/schedules';
+} from '../../src/temporal/schedules';
 
 test('unit: a bad cron is one line naming the field, before anything is created', () => {
   const cases: Array<[string, RegExp]> = [

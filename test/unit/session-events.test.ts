@@ -1,12 +1,12 @@
-// unit: session events (engine/sessionEvents.ts, issue 32) — handlers, tasks, monitors and timers
+// unit: session events (core/sessionEvents.ts, issue 32) — handlers, tasks, monitors and timers
 // append; one pure reducer applies; the loop settles at its fixed points. Orderings: a follow-up and
 // a task's end in either order during a turn, a stop after a queued wake-up, two Monitor batches and
 // a timer, events that arrive while the loop waits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Autonomy, BackgroundTask, TaskOutcome } from '../../src/engine/autonomy';
-import { initialContext } from '../../src/engine/context';
-import type { Message } from '../../src/engine/messages';
+import type { Autonomy, BackgroundTask, TaskOutcome } from '../../src/core/autonomy';
+import { initialContext } from '../../src/core/context';
+import type { Message } from '../../src/core/apiMessages';
 import {
   initialSessionState,
   runSession,
@@ -14,16 +14,16 @@ import {
   type SessionExecutor,
   type SessionState,
   type TurnReport,
-} from '../../src/engine/session';
+} from '../../src/core/session';
 import {
   SessionEvents,
   applySessionEvent,
   applySessionEvents,
   queuesMessage,
   type SessionEvent,
-} from '../../src/engine/sessionEvents';
-import { TaskScheduling } from '../../src/engine/taskScheduling';
-import { taskNotification } from '../../src/engine/taskNotifications';
+} from '../../src/core/sessionEvents';
+import { TaskScheduling } from '../../src/tasks/core/taskScheduling';
+import { taskNotification } from '../../src/tasks/core/taskNotifications';
 
 const task = (id: string): BackgroundTask => ({
   id,

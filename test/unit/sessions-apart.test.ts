@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { promises as fs, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import { BashTool, type BashOutput } from '../../src/tools/bash';
 import {
   SandboxHost,
   sessionSpoolPath,
@@ -23,21 +23,21 @@ import {
   sessionTempRoot,
 } from '../../src/sandbox/host';
 import { endSessionTemp, holdSessionTemp, sweepSessionTemp } from '../../src/sandbox/sessionTemp';
-import { createBackgroundTaskCalls, type RunBackgroundTaskInput } from '../../src/calls/backgroundTask';
-import { withResultDirectory, withTaskDirectory } from '../../src/calls/toolSession';
-import type { ToolDeps } from '../../src/calls/tools';
-import type { CallRuntime } from '../../src/calls/runtime';
+import { createBackgroundTaskCalls, type RunBackgroundTaskInput } from '../../src/tasks/runtime/backgroundTask';
+import { withResultDirectory, withTaskDirectory } from '../../src/toolCall/toolSession';
+import type { ToolDeps } from '../../src/toolCall/tools';
+import type { CallRuntime } from '../../src/runtime/runtime';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
 import { LocalBlobStore } from '../../src/stores/messageStore';
 import { PayloadStore } from '../../src/stores/payloadStore';
-import { LocalResultStore } from '../../src/tools/resultStore';
-import type { ToolUseContext } from '../../src/tools/Tool';
-import type { PermissionMode, ToolPermissionContext } from '../../src/tools/permissionTypes';
-import { runToolPipeline } from '../../src/pipeline';
-import { BUILTIN_TOOLS } from '../../src/tools/builtin';
+import { LocalResultStore } from '../../src/toolProtocol/resultStore';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import type { PermissionMode, ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import { BUILTIN_TOOLS } from '../../src/tools';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { startLocalSession } from '../../src/local/runSession';
+import { startLocalSession } from '../../src/inprocess/runSession';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 

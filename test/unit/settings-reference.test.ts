@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadSettings, parseSettingsJson, SettingsError } from '../../src/cli/settings';
 import { sessionModel } from '../../src/cli/model';
-import { loadMemory } from '../../src/memory/claudeMd';
-import { jsonErrorOffset } from '../../src/engine/jsonPosition';
+import { loadMemory } from '../../src/claudeMd/claudeMd';
+import { jsonErrorOffset } from '../../src/core/jsonPosition';
 
 const saved = { ...process.env };
 let root = '';

@@ -6,7 +6,7 @@ import { loadShellParser } from '../../src/permissions/bashParser';
 import { analyzeShell, suspiciousCharacters } from '../../src/permissions/shellAnalysis';
 import { decodeAnsiC, expandBraceForm, unescapeForm, wordFromForm } from '../../src/permissions/shellWords';
 import { matchShellRule } from '../../src/permissions/shell';
-import { isReadOnlyCommand } from '../../src/tools/builtin/bash/command';
+import { isReadOnlyCommand } from '../../src/tools/bash/command';
 
 before(async () => {
   assert.equal(await loadShellParser(), true);

@@ -1,4 +1,4 @@
-// unit: skills (src/agents/skills.ts, src/tools/builtin/skill.ts): SKILL.md parsing with loud
+// unit: skills (src/agents/skills.ts, src/tools/skill.ts): SKILL.md parsing with loud
 // errors naming the file and key, discovery in the user and project scopes (project wins), the
 // listing, argument substitution as the reference fills it in, the Skill tool's result, errors and
 // permissions, the grants a loaded skill gives (allowed-tools, model), and the built-in read-only
@@ -19,14 +19,14 @@ import {
   type SkillDefinition,
 } from '../../src/agents/skills';
 import { EXPLORE_AGENT, PLAN_AGENT, subagentTools } from '../../src/agents/definitions';
-import { AGENT_TOOL_NAMES } from '../../src/engine/subagents';
-import { applyContextModifiers, initialContext, modelWithSkillGrants } from '../../src/engine/context';
-import { runToolPipeline } from '../../src/pipeline/toolPipeline';
-import { BashTool, SkillTool } from '../../src/tools/builtin';
-import { agentToolPrompt } from '../../src/tools/builtin/agent';
+import { AGENT_TOOL_NAMES } from '../../src/core/subagents';
+import { applyContextModifiers, initialContext, modelWithSkillGrants } from '../../src/core/context';
+import { runToolPipeline } from '../../src/toolCall/pipeline/toolPipeline';
+import { BashTool, SkillTool } from '../../src/tools';
+import { agentToolPrompt } from '../../src/tools/agent';
 import { sessionInput } from '../../src/sessionInput';
 import { lastToolResults, startFakeAnthropic, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
-import { runLocalSession } from '../../src/local/runSession';
+import { runLocalSession } from '../../src/inprocess/runSession';
 
 const F = '/p/.claude/skills/greet/SKILL.md';
 const D = '/p/.claude/skills/greet';

@@ -1,4 +1,4 @@
-// unit: a tool call waits out a store outage (src/calls/storeWait.ts). Found by
+// unit: a tool call waits out a store outage (src/runtime/storeWait.ts). Found by
 // `npm run test:faults` (disk faults): a non-idempotent call that ran while the store was full or
 // read-only failed its activity when recording the result; the retry found it 'started' and
 // reported an unknown outcome — or, once the attempts ran out, "Error calling tool" — for a call
@@ -9,12 +9,12 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentActivities } from '../../src/worker';
+import { createAgentActivities } from '../../src/temporal/worker';
 import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
-import { isStoreOutage, waitForStore } from '../../src/calls/storeWait';
-import { initialContext } from '../../src/engine/context';
-import type { CallRuntime } from '../../src/calls/runtime';
+import { isStoreOutage, waitForStore } from '../../src/runtime/storeWait';
+import { initialContext } from '../../src/core/context';
+import type { CallRuntime } from '../../src/runtime/runtime';
 import { TEST_TOOLS } from '../support/testTools';
 import { waitFor } from '../support/wait';
 

@@ -1,25 +1,25 @@
 // unit: the model's static settings by reference (issue 33). A session run that stored its settings
 // with the system prompt starts turns whose input, and whose model calls' inputs, carry the
 // reference instead of the system prompt, tool names and agent definitions; the model activity
-// reads them back (calls/storedSettings.ts) and sees exactly what the inline input held. A run
+// reads them back (runtime/storedSettings.ts) and sees exactly what the inline input held. A run
 // recorded before (a bare key) and the in-process runner send them inline, unchanged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sessionInput } from '../../src/client';
-import { initialContext } from '../../src/engine/context';
-import { initialSessionState } from '../../src/engine/session';
-import { INITIAL_VIEW } from '../../src/engine/contextView';
-import { managedModelStep, type ModelCallArgs } from '../../src/engine/managedModelStep';
-import { resolveToolSession } from '../../src/calls/tools';
-import { withStoredSettings } from '../../src/calls/storedSettings';
+import { sessionInput } from '../../src/temporal/client';
+import { initialContext } from '../../src/core/context';
+import { initialSessionState } from '../../src/core/session';
+import { INITIAL_VIEW } from '../../src/core/contextView';
+import { managedModelStep, type ModelCallArgs } from '../../src/core/managedModelStep';
+import { resolveToolSession } from '../../src/toolCall/tools';
+import { withStoredSettings } from '../../src/runtime/storedSettings';
 import { LocalBlobStore, MissingBlobError } from '../../src/stores/messageStore';
 import { ToolSettingsStore } from '../../src/stores/toolSettingsStore';
-import { storedToolSettings, toolSession } from '../../src/workflows/toolSettings';
-import { turnWorkflowInput } from '../../src/workflows/turnInput';
-import type { SessionCarry, TurnWorkflowInput } from '../../src/workflows/definitions';
+import { storedToolSettings, toolSession } from '../../src/temporal/workflows/toolSettings';
+import { turnWorkflowInput } from '../../src/temporal/workflows/turnInput';
+import type { SessionCarry, TurnWorkflowInput } from '../../src/temporal/workflows/definitions';
 import type { AgentDefinition } from '../../src/agents/definitions';
 
 const SYSTEM = 'You are the unit test system prompt: a static part of every turn. '.repeat(8);

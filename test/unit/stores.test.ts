@@ -16,7 +16,7 @@ import { PostgresBlobStore } from '../../src/stores/postgresBlobStore';
 import { ReadFilesStore } from '../../src/stores/readFilesStore';
 import { inputPaths, SharedResultStore } from '../../src/stores/sharedResultStore';
 import { blobStoreFromUrl, configuredBlobStore, describeBlobStore } from '../../src/stores/configured';
-import type { Message } from '../../src/engine/messages';
+import type { Message } from '../../src/core/apiMessages';
 import { requirePostgres, startPostgres, type PostgresServer } from '../support/postgres';
 
 const pg = requirePostgres();

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cacheRoot, cachedCliDir, resolveTemporalCli, TemporalCliNotFoundError } from '../../src/temporal/cli';
+import { cacheRoot, cachedCliDir, resolveTemporalCli, TemporalCliNotFoundError } from '../../src/temporal/service/cli';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'temporal-cli-test-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));

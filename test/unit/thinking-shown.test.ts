@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { transcriptLines } from '../../src/cli/commands/sessions';
 import { messageEvents } from '../../src/cli/printFormat';
 import { formatAuditText, type AuditReport } from '../../src/audit';
-import type { Message } from '../../src/engine/messages';
+import type { Message } from '../../src/core/apiMessages';
 
 const messages: Message[] = [
   { role: 'user', content: 'do it' },

@@ -1,6 +1,6 @@
 // unit: extended thinking the reference's way (issue 31 item 8): which models think how
-// (src/engine/thinking.ts), the session's setting from flags, env and settings, what the edge
-// refuses (src/sessionInput.ts), and the request a model call sends (src/calls/modelRequest.ts):
+// (src/core/thinking.ts), the session's setting from flags, env and settings, what the edge
+// refuses (src/sessionInput.ts), and the request a model call sends (src/runtime/modelRequest.ts):
 // the `thinking` parameter, budget below max_tokens, no temperature with it, thinking blocks as
 // stored, byte for byte and in order.
 import { test } from 'node:test';
@@ -14,11 +14,11 @@ import {
   THINKING_BINDING_BETA,
   thinkingModeFor,
   thinkingRequest,
-} from '../../src/engine/thinking';
-import { prepareModelRequest } from '../../src/calls/modelRequest';
+} from '../../src/core/thinking';
+import { prepareModelRequest } from '../../src/runtime/modelRequest';
 import { LocalBlobStore, TranscriptStore } from '../../src/stores/messageStore';
 import { sessionInput, sessionInputProblems, thinkingFromEnv } from '../../src/sessionInput';
-import type { Message } from '../../src/engine/messages';
+import type { Message } from '../../src/core/apiMessages';
 
 test('unit thinking: models think as the reference decides (none before Claude 4, a budget to 4.5, adaptive from 4.6 and for names it cannot place)', () => {
   const cases: Array<[string, string]> = [
@@ -183,7 +183,7 @@ test('unit thinking: the request carries the thinking parameter, no temperature,
 
 test('unit thinking: a session with thinking on — three answers with thinking, redacted thinking and tool use; the fake (which checks blocks as the API does) gets each back exactly, in order', async () => {
   const { startFakeAnthropic } = await import('../../src/testing/fakeAnthropic');
-  const { runLocalSession } = await import('../../src/local/runSession');
+  const { runLocalSession } = await import('../../src/inprocess/runSession');
   const { TEST_TOOLS } = await import('../support/testTools');
   const Anthropic = (await import('@anthropic-ai/sdk')).default;
   const { writeFile } = await import('node:fs/promises');

@@ -12,18 +12,18 @@ import {
   shapeMessages,
   TOOL_LOADED_TEXT,
   type RequestTool,
-} from '../../src/tools/toolSearch';
-import { ToolSearchTool } from '../../src/tools/builtin';
-import { buildTool } from '../../src/tools/Tool';
-import { runToolPipeline } from '../../src/pipeline';
-import type { Message } from '../../src/engine/messages';
-import { estimateTokens } from '../../src/engine/contextWindow';
+} from '../../src/toolProtocol/deferredTools';
+import { ToolSearchTool } from '../../src/tools';
+import { buildTool } from '../../src/toolProtocol/Tool';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import type { Message } from '../../src/core/apiMessages';
+import { estimateTokens } from '../../src/core/contextWindow';
 import { sessionInput, toolSearchFromEnv, BUILTIN_TOOL_NAMES, sessionInputProblems } from '../../src/sessionInput';
-import { applyCacheBreakpoints } from '../../src/engine/promptCache';
+import { applyCacheBreakpoints } from '../../src/core/promptCache';
 import { fakeClient, startFakeAnthropic, textResponse } from '../support/fakeAnthropic';
 import { makeEnv, tempDir, use } from './pipelineFixtures';
 import { LocalBlobStore, TranscriptStore } from '../../src/stores/messageStore';
-import { deferredNotLoaded, recordOfferedTools } from '../../src/calls/offeredTools';
+import { deferredNotLoaded, recordOfferedTools } from '../../src/toolCall/offeredTools';
 
 const tool = (name: string, description: string, deferrable = true): RequestTool => ({
   name,

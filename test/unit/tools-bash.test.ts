@@ -12,9 +12,9 @@ import {
   backgroundTimeout,
   clampTimeout,
   runBackgroundCommand,
-} from '../../src/tools/builtin/bash';
+} from '../../src/tools/bash';
 import { sessionTasksPath } from '../../src/sandbox/host';
-import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from '../../src/tools/builtin/bash/command';
+import { exitCodeOneIsBenign, isReadOnlyCommand, standaloneCd } from '../../src/tools/bash/command';
 import { loadShellParser } from '../../src/permissions/bashParser';
 import { makeContext, makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 import { waitFor } from '../support/wait';

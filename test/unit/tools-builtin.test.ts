@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resolveAgentModel } from '../../src/agents/definitions';
-import type { AnyTool } from '../../src/tools/Tool';
+import type { AnyTool } from '../../src/toolProtocol/Tool';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
-import { toolToAPISchema } from '../../src/tools/apiSchema';
+import { toolToAPISchema } from '../../src/toolProtocol/apiSchema';
 import {
   AgentTool,
   BashTool,
@@ -14,7 +14,7 @@ import {
   NotebookEditTool,
   ReadTool,
   WriteTool,
-} from '../../src/tools/builtin';
+} from '../../src/tools';
 
 describe('BUILTIN_TOOLS', () => {
   it('exports the default tools by name', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { matchIgnore, parseIgnoreFile } from '../../src/tools/builtin/gitignore';
-import { GlobTool } from '../../src/tools/builtin/glob';
-import { expandBraces, globToRegExp, splitStaticPrefix } from '../../src/tools/builtin/globPattern';
+import { matchIgnore, parseIgnoreFile } from '../../src/tools/gitignore';
+import { GlobTool } from '../../src/tools/glob';
+import { expandBraces, globToRegExp, splitStaticPrefix } from '../../src/tools/globPattern';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 
 describe('glob pattern -> RegExp', () => {
@@ -53,7 +53,7 @@ describe('glob pattern -> RegExp', () => {
     assert.deepEqual(expandBraces('{single}'), ['{single}']);
   });
   it('splits the literal prefix', () => {
-    assert.deepEqual(splitStaticPrefix('src/tools/**/*.ts'), { base: 'src/tools', rest: '**/*.ts' });
+    assert.deepEqual(splitStaticPrefix('src/toolProtocol/**/*.ts'), { base: 'src/toolProtocol', rest: '**/*.ts' });
     assert.deepEqual(splitStaticPrefix('*.ts'), { base: '', rest: '*.ts' });
     assert.deepEqual(splitStaticPrefix('/abs/dir/*.ts'), { base: '/abs/dir', rest: '*.ts' });
   });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { GrepTool } from '../../src/tools/builtin/grep';
-import { compileJsRegex, isRipgrepAvailable, splitGlobs } from '../../src/tools/builtin/grepEngine';
+import { GrepTool } from '../../src/tools/grep';
+import { compileJsRegex, isRipgrepAvailable, splitGlobs } from '../../src/tools/grepEngine';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 import { requireSystemPackage } from '../support/systemPackages';
 

@@ -3,10 +3,10 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyContextModifiers, initialContext, type AgentContext } from '../../src/engine/context';
-import type { ToolResultBlockParam } from '../../src/engine/messages';
-import { toolResultText } from '../../src/engine/messages';
-import type { AnyTool, ToolProgress, ToolUseContext } from '../../src/tools/Tool';
+import { applyContextModifiers, initialContext, type AgentContext } from '../../src/core/context';
+import type { ToolResultBlockParam } from '../../src/core/apiMessages';
+import { toolResultText } from '../../src/core/apiMessages';
+import type { AnyTool, ToolProgress, ToolUseContext } from '../../src/toolProtocol/Tool';
 
 export async function makeTmpDir(prefix = 'tools-test-'): Promise<string> {
   // realpath: os.tmpdir() may be a symlink (macOS); tools report real paths.

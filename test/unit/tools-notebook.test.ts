@@ -4,12 +4,12 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hookToolResponse } from '../../src/hooks/toolResponse';
 import { decidePermissionSync } from '../../src/permissions/decide';
-import { findCell, parseNotebook } from '../../src/tools/builtin/notebook';
-import { NotebookEditTool } from '../../src/tools/builtin/notebookEdit';
-import { ReadTool } from '../../src/tools/builtin/read';
-import { EditTool } from '../../src/tools/builtin/edit';
-import { runToolPipeline } from '../../src/pipeline';
-import { applyContextModifier } from '../../src/engine/context';
+import { findCell, parseNotebook } from '../../src/tools/notebook';
+import { NotebookEditTool } from '../../src/tools/notebookEdit';
+import { ReadTool } from '../../src/tools/read';
+import { EditTool } from '../../src/tools/edit';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import { applyContextModifier } from '../../src/core/context';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 import { makeEnv, use } from './pipelineFixtures';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ReadTool } from '../../src/tools/builtin/read';
+import { ReadTool } from '../../src/tools/read';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 
 let dir: string;

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolSession } from './tools-harness';
-import { CronCreateTool, CronDeleteTool, CronListTool, ScheduleWakeupTool } from '../../src/tools/builtin/schedule';
-import { humanCron, formatNextRun } from '../../src/tools/cronText';
+import { CronCreateTool, CronDeleteTool, CronListTool, ScheduleWakeupTool } from '../../src/tools/schedule';
+import { humanCron, formatNextRun } from '../../src/core/cronText';
 
 function session(tz = 'UTC'): ToolSession {
   const s = new ToolSession('/tmp');

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { toolToAPISchema } from '../../src/tools/apiSchema';
-import { createSearchIssuesTool } from '../../src/tools/examples/searchIssues';
+import { toolToAPISchema } from '../../src/toolProtocol/apiSchema';
+import { createSearchIssuesTool } from '../../src/toolProtocol/examples/searchIssues';
 import { makeTmpDir, removeDir, ToolSession } from './tools-harness';
 
 interface Recorded {

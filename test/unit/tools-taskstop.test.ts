@@ -3,8 +3,8 @@
 // errors with the reference's texts (a command or Monitor is gone; an agent's record stays).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TaskStopTool } from '../../src/tools/builtin/taskStop';
-import type { BackgroundTask } from '../../src/engine/autonomy';
+import { TaskStopTool } from '../../src/tools/taskStop';
+import type { BackgroundTask } from '../../src/core/autonomy';
 import { ToolSession } from './tools-harness';
 
 const task = (

@@ -6,14 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { decidePermission } from '../../src/permissions/decide';
 import { domainPatternMatches, matchDomainRule, ruleNamesHost } from '../../src/permissions/domains';
-import { checkedAddress, isInternalAddress } from '../../src/tools/builtin/webAddress';
-import { htmlToText, isTextContentType } from '../../src/tools/builtin/webContent';
-import { upgradedUrl, WebFetchTool } from '../../src/tools/builtin/webFetch';
-import { sameSiteRedirect } from '../../src/tools/builtin/webRequest';
-import { searchResults, WebSearchTool } from '../../src/tools/builtin/webSearch';
-import type { SideModel, SideModelRequest, ToolUseContext } from '../../src/tools/Tool';
-import { initialContext } from '../../src/engine/context';
-import type { PermissionMode } from '../../src/tools/permissionTypes';
+import { checkedAddress, isInternalAddress } from '../../src/tools/webAddress';
+import { htmlToText, isTextContentType } from '../../src/tools/webContent';
+import { upgradedUrl, WebFetchTool } from '../../src/tools/webFetch';
+import { sameSiteRedirect } from '../../src/tools/webRequest';
+import { searchResults, WebSearchTool } from '../../src/tools/webSearch';
+import type { SideModel, SideModelRequest, ToolUseContext } from '../../src/toolProtocol/Tool';
+import { initialContext } from '../../src/core/context';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 
 describe('addresses', () => {

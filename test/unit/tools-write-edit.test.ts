@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { EditTool } from '../../src/tools/builtin/edit';
-import { ReadTool } from '../../src/tools/builtin/read';
-import { WriteTool } from '../../src/tools/builtin/write';
+import { EditTool } from '../../src/tools/edit';
+import { ReadTool } from '../../src/tools/read';
+import { WriteTool } from '../../src/tools/write';
 import { makeTmpDir, removeDir, ToolSession, writeTree } from './tools-harness';
 
 let dir: string;

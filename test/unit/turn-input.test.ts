@@ -1,4 +1,4 @@
-// unit: the turn child's input (src/workflows/turnInput.ts) and the tool session its activities get
+// unit: the turn child's input (src/temporal/workflows/turnInput.ts) and the tool session its activities get
 // from it: by reference (the session stored its settings) or inline (a run before the patch, or a
 // store that refused them), the tool activities see the same settings, skills included.
 import { test } from 'node:test';
@@ -6,15 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sessionInput } from '../../src/client';
-import { initialContext } from '../../src/engine/context';
-import { initialSessionState } from '../../src/engine/session';
-import { resolveToolSession, type ToolSessionSettings } from '../../src/calls/tools';
+import { sessionInput } from '../../src/temporal/client';
+import { initialContext } from '../../src/core/context';
+import { initialSessionState } from '../../src/core/session';
+import { resolveToolSession, type ToolSessionSettings } from '../../src/toolCall/tools';
 import { LocalBlobStore } from '../../src/stores/messageStore';
 import { ToolSettingsStore } from '../../src/stores/toolSettingsStore';
-import { storedToolSettings, toolSession } from '../../src/workflows/toolSettings';
-import { turnWorkflowInput } from '../../src/workflows/turnInput';
-import type { SessionCarry } from '../../src/workflows/definitions';
+import { storedToolSettings, toolSession } from '../../src/temporal/workflows/toolSettings';
+import { turnWorkflowInput } from '../../src/temporal/workflows/turnInput';
+import type { SessionCarry } from '../../src/temporal/workflows/definitions';
 import type { SkillDefinition } from '../../src/agents/skills';
 
 const SKILL: SkillDefinition = {

@@ -1,5 +1,5 @@
 // unit: every patch id has its fixtures (DESIGN invariant 14). Each `patched('…')` /
-// `deprecatePatch('…')` in src/ is in the registry (src/workflows/versions.ts), and each registry
+// `deprecatePatch('…')` in src/ is in the registry (src/temporal/workflows/versions.ts), and each registry
 // entry names recorded histories in test/fixtures/histories that hold that patch's marker (read
 // from the JSON history: a MarkerRecorded `core_patch` whose details carry the id) — plus, for the
 // histories recorded before it, that they do not. test/integration/replay replays every one of them.
@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PATCHES } from '../../src/workflows/versions';
+import { PATCHES } from '../../src/temporal/workflows/versions';
 import {
   compareVersions,
   earliestRetirement,
@@ -76,7 +76,7 @@ test('unit: every patched()/deprecatePatch() id in src/ is in the registry, and 
   assert.equal(new Set(registered).size, registered.length, 'ids are unique');
   const missing = [...used.keys()]
     .filter((id) => !registered.includes(id))
-    .map((id) => `${id} (${used.get(id)?.join('; ')}) is not in src/workflows/versions.ts`);
+    .map((id) => `${id} (${used.get(id)?.join('; ')}) is not in src/temporal/workflows/versions.ts`);
   assert.deepEqual(missing, []);
   assert.deepEqual(
     registered.filter((id) => !used.has(id)),
@@ -118,15 +118,15 @@ test('unit: the marker reader finds what a history holds (a history with two pat
   assert.deepEqual(patchMarkers('batch.turn-1.json'), []);
 });
 
-/** Which workflow a file of src/workflows runs in (subagent.ts: the turn's Agent call). */
+/** Which workflow a file of src/temporal/workflows runs in (subagent.ts: the turn's Agent call). */
 const WORKFLOW_OF_FILE: Record<string, 'session' | 'turn'> = {
-  'src/workflows/session.ts': 'session',
-  'src/workflows/sessionTasks.ts': 'session',
-  'src/workflows/sessionApprovals.ts': 'session',
-  'src/workflows/sessionView.ts': 'session',
-  'src/workflows/turnEnd.ts': 'turn',
-  'src/workflows/turn.ts': 'turn',
-  'src/workflows/subagent.ts': 'turn',
+  'src/temporal/workflows/session.ts': 'session',
+  'src/tasks/workflows/sessionTasks.ts': 'session',
+  'src/temporal/workflows/sessionApprovals.ts': 'session',
+  'src/temporal/workflows/sessionView.ts': 'session',
+  'src/temporal/workflows/turnEnd.ts': 'turn',
+  'src/temporal/workflows/turn.ts': 'turn',
+  'src/temporal/workflows/subagent.ts': 'turn',
 };
 
 test('unit: each id names the workflows that call it', () => {
@@ -166,7 +166,7 @@ test('unit: at most one new session-workflow patch id per release (after 0.2.0)'
 
 test('unit: the release checks fail where they should (synthetic versions and sources)', () => {
   const at = (call: PatchCall) =>
-    new Map([['x', [{ file: 'src/workflows/session.ts', call }]]]) as Map<
+    new Map([['x', [{ file: 'src/temporal/workflows/session.ts', call }]]]) as Map<
       string,
       Array<{ file: string; call: PatchCall }>
     >;
@@ -183,7 +183,9 @@ test('unit: the release checks fail where they should (synthetic versions and so
   assert.match(retirementProblems([x], at('deprecatePatch'), '0.6.0').join(), /to be removed in 0.6.0/);
   assert.deepEqual(retirementProblems([x], new Map(), '0.6.0'), [], 'removed');
   // What the registry asks of the next releases, were every id still a plain patched().
-  const plain = new Map(PATCHES.map((p) => [p.id, [{ file: 'src/workflows/session.ts', call: 'patched' as const }]]));
+  const plain = new Map(
+    PATCHES.map((p) => [p.id, [{ file: 'src/temporal/workflows/session.ts', call: 'patched' as const }]]),
+  );
   const version = packageVersion(root);
   for (const v of [nextMinor(version), nextMinor(version, 2)])
     assert.deepEqual(

@@ -1,10 +1,10 @@
-// unit: the Temporal UI's current details of a waiting session (engine/waitDetails.ts): the wait's
+// unit: the Temporal UI's current details of a waiting session (core/waitDetails.ts): the wait's
 // line, then a Markdown list item per running task with its id, kind, start, what it runs and its
 // output file; ended tasks are not listed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitDetails } from '../../src/engine/waitDetails';
-import type { BackgroundTask } from '../../src/engine/autonomy';
+import { waitDetails } from '../../src/core/waitDetails';
+import type { BackgroundTask } from '../../src/core/autonomy';
 
 const task = (over: Partial<BackgroundTask>): BackgroundTask => ({
   id: 'babc12345',

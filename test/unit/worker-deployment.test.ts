@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { deploymentWorkerOptions, workerDeployment } from '../../src/worker';
-import * as plain from '../../src/workflows';
+import { deploymentWorkerOptions, workerDeployment } from '../../src/temporal/worker';
+import * as plain from '../../src/temporal/workflows';
 
 function withEnv(vars: Record<string, string | undefined>, f: () => void): void {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
@@ -53,7 +53,7 @@ test('unit: the versioned entry makes turns PINNED and sessions AUTO_UPGRADE; th
   // in a worker each bundle has its own).
   assert.equal(options(plain.turnWorkflow), undefined);
   assert.equal(options(plain.sessionWorkflow), undefined);
-  const versioned = await import('../../src/workflows/versioned');
+  const versioned = await import('../../src/temporal/workflows/versioned');
   assert.equal(options(versioned.turnWorkflow)?.versioningBehavior, 'PINNED');
   assert.equal(options(versioned.sessionWorkflow)?.versioningBehavior, 'AUTO_UPGRADE');
 });

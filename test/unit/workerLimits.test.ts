@@ -2,7 +2,7 @@
 // per concurrent session, 3 cached workflows and 2 activity slots; 20 workflow tasks at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { shutdownGraceMs, workerLimits } from '../../src/workerLimits';
+import { shutdownGraceMs, workerLimits } from '../../src/temporal/workerLimits';
 
 test('unit: worker limits default to 50 sessions per worker', () => {
   assert.deepEqual(workerLimits({}), {

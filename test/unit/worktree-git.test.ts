@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { createOrReuseWorktree, removeWorktree, type Worktree } from '../../src/tools/worktree';
+import { createOrReuseWorktree, removeWorktree, type Worktree } from '../../src/worktree/worktrees';
 import {
   activateWorktreeGit,
   deactivateWorktreeGit,
@@ -15,7 +15,7 @@ import {
   removeWorktreeGit,
   settleWorktreeGit,
   shadowDirOf,
-} from '../../src/sandbox/worktreeGit';
+} from '../../src/worktree/git';
 import { makeTmpDir, removeDir } from './tools-harness';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 // unit: git worktrees (issue 19, deliverable 4): the reference's name rules, location and branch
-// naming (src/tools/worktree.ts), the context modifiers that move a session into one and back
-// (engine/context.ts), and EnterWorktree/ExitWorktree through the one pipeline on a real git
+// naming (src/worktree/worktrees.ts), the context modifiers that move a session into one and back
+// (core/context.ts), and EnterWorktree/ExitWorktree through the one pipeline on a real git
 // repository: the cwd every later call sees, what is protected inside a worktree, and what
 // removing one refuses.
 import { test } from 'node:test';
@@ -9,27 +9,27 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { applyContextModifiers, initialContext, type AgentContext } from '../../src/engine/context';
-import { toolResultText } from '../../src/engine/messages';
-import { runToolPipeline } from '../../src/pipeline';
-import type { PermissionMode } from '../../src/tools/permissionTypes';
-import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools/builtin';
+import { applyContextModifiers, initialContext, type AgentContext } from '../../src/core/context';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools';
 import {
   createOrReuseWorktree,
   randomWorktreeName,
   worktreeBranch,
   worktreeDirName,
   worktreeNameProblem,
-} from '../../src/tools/worktree';
+} from '../../src/worktree/worktrees';
 import { makeEnv, use } from './pipelineFixtures';
-import { BashTool, type BashOutput } from '../../src/tools/builtin/bash';
+import { BashTool, type BashOutput } from '../../src/tools/bash';
 import { SandboxHost } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
-import type { ToolUseContext } from '../../src/tools/Tool';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
 import { worktreeSandbox } from '../../src/cli/worktree';
 import { isCI } from '../support/systemPackages';
 
-/** Bash's sandbox in these tests (the worker's start-up owns one: src/calls/callDeps.ts). */
+/** Bash's sandbox in these tests (the worker's start-up owns one: src/runtime/callDeps.ts). */
 const sandboxHost = new SandboxHost();
 
 const TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];

@@ -45,8 +45,8 @@ export function addCodecServerCommand(program: Command): void {
 
 async function runCodecServer(o: CodecServerOpts): Promise<void> {
   const { configuredKeyRing } = await import('../../encryption/keys');
-  const { EncryptionCodec } = await import('../../temporal/codec');
-  const { startCodecServer } = await import('../../temporal/codecServer');
+  const { EncryptionCodec } = await import('../../temporal/service/codec');
+  const { startCodecServer } = await import('../../temporal/service/codecServer');
   const ring = configuredKeyRing(o.keyFile ? { keyFile: o.keyFile } : undefined);
   if (!ring)
     throw new UsageError(

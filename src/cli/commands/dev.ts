@@ -1,7 +1,7 @@
 // `durable-agent dev`: the embedded default — a Temporal dev server (SQLite, with its UI) and a worker.
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { TASK_QUEUE_DEFAULT } from '../../workflows/definitions';
+import { TASK_QUEUE_DEFAULT } from '../../temporal/workflows/definitions';
 import { addServerOptions, waitForSignal } from '../options';
 import {
   DEMO_MODEL_FLAG,

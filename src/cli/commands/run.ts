@@ -12,15 +12,15 @@ import { Option, type Command } from 'commander';
 import { AgentDefinitionError, loadAgentDefinitions, type AgentDefinition } from '../../agents/definitions';
 import { loadSkills, SkillDefinitionError, type SkillDefinition } from '../../agents/skills';
 import { maxThinkingTokensFromEnv, toolSearchFromEnv } from '../../sessionInput';
-import { resolveThinkingSetting } from '../../engine/thinking';
-import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../engine/memory';
+import { resolveThinkingSetting } from '../../core/thinking';
+import { MEMORY_INLINE_MAX_CHARS, type SessionMemory } from '../../core/memoryReminder';
 import { claudeJsonPath } from '../../mcp/claudeJson';
 import { readMcpConfigArgs } from '../../mcp/cliConfig';
 import { McpConfigError, resolveMcpServers } from '../../mcp/config';
-import { sessionMemory } from '../../memory/blobs';
-import { loadMemory, memoryReminder } from '../../memory/claudeMd';
+import { sessionMemory } from '../../claudeMd/blobs';
+import { loadMemory, memoryReminder } from '../../claudeMd/claudeMd';
 import { hiddenPathPredicate } from '../../permissions/resultFilter';
-import { PERMISSION_MODES, type PermissionMode } from '../../tools/permissionTypes';
+import { PERMISSION_MODES, type PermissionMode } from '../../toolProtocol/permissionTypes';
 import { sessionModel } from '../model';
 import { UsageError, addConnectionOptions, collect, positiveInt, wholeNumber } from '../options';
 import { loadSettings, type EffectiveSettings } from '../settings';
@@ -28,7 +28,7 @@ import { OUTPUT_FORMATS } from '../printFormat';
 import { prepareRunWorktree, worktreeNotice, worktreeSandbox } from '../worktree';
 import { warn, type Loaded, type McpServers, type Memory, type RunOpts, type RunSessionOptions } from './runOpts';
 import { startAndFollow } from './runStart';
-import type { Worktree } from '../../tools/worktree';
+import type { Worktree } from '../../worktree/worktrees';
 
 export type { RunOpts } from './runOpts';
 
@@ -143,7 +143,7 @@ async function runCommand(promptWords: string[], o: RunOpts): Promise<void> {
  */
 async function checkCredentials(): Promise<void> {
   if (process.env.DURABLE_AGENT_WORKER_HAS_CREDENTIALS === '1') return;
-  const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../calls/credentials');
+  const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../runtime/credentials');
   const found = await modelCredentials().catch((err: unknown) => {
     throw new UsageError(
       `the Anthropic API credentials cannot be read: ${err instanceof Error ? err.message : String(err)}`,
@@ -307,7 +307,7 @@ function runSkills(cwd: string): SkillDefinition[] {
 async function memoryForRun(files: string[], text: string): Promise<SessionMemory> {
   if (text.length <= MEMORY_INLINE_MAX_CHARS) return sessionMemory(files, text);
   const { configuredBlobStore } = await import('../../stores/configured');
-  const { defaultStoreDir } = await import('../../worker');
+  const { defaultStoreDir } = await import('../../temporal/worker');
   return sessionMemory(files, text, configuredBlobStore({ storeDir: defaultStoreDir() }));
 }
 
@@ -324,7 +324,7 @@ async function runSessionOptions(
   const sandbox = o.sandbox === false ? { ...(settings.sandbox ?? {}), enabled: false } : settings.sandbox;
   const model = sessionModel(o.model, process.env, settings.model, warn);
   const maxTokens = o.maxTokens ?? settings.maxTokens;
-  // Extended thinking as the reference decides it at start (src/engine/thinking.ts resolveThinkingSetting).
+  // Extended thinking as the reference decides it at start (src/core/thinking.ts resolveThinkingSetting).
   const envMaxThinkingTokens = maxThinkingTokensFromEnv(process.env.MAX_THINKING_TOKENS);
   const thinking = resolveThinkingSetting({
     ...(o.thinking ? { flag: o.thinking } : {}),
@@ -367,7 +367,7 @@ async function runSessionOptions(
         }
       : {}),
     settingsSources: settings.sources,
-    // A large memory is stored in the worker's store and travels by reference (src/memory/blobs.ts).
+    // A large memory is stored in the worker's store and travels by reference (src/claudeMd/blobs.ts).
     ...(memory.files.length > 0
       ? {
           memory: await memoryForRun(

@@ -1,10 +1,10 @@
 // `run`'s flags as commander parses them, and what its steps hand each other.
 import type { AgentDefinition } from '../../agents/definitions';
 import type { SkillDefinition } from '../../agents/skills';
-import type { SessionOptions } from '../../client';
+import type { SessionOptions } from '../../temporal/client';
 import type { resolveMcpServers } from '../../mcp/config';
-import type { loadMemory } from '../../memory/claudeMd';
-import type { PermissionMode } from '../../tools/permissionTypes';
+import type { loadMemory } from '../../claudeMd/claudeMd';
+import type { PermissionMode } from '../../toolProtocol/permissionTypes';
 import type { ConnOpts } from '../options';
 import type { OutputFormat } from '../printFormat';
 import type { EffectiveSettings } from '../settings';

@@ -11,8 +11,8 @@ import {
   prepareSessionStart,
   sessionInput,
   startPreparedSession,
-} from '../../client';
-import { checkoutRefusal, type CheckoutControl } from '../../sandbox/checkoutControl';
+} from '../../temporal/client';
+import { checkoutRefusal, type CheckoutControl } from '../../worktree/git/checkoutControl';
 import { UsageError, followAndExit, print, withClient } from '../options';
 import { followPrinted } from '../printFollow';
 import type { InitInfo } from '../printFormat';
@@ -63,7 +63,7 @@ function packageVersion(): string {
 /**
  * The control files against the previous session's here (src/cli/controlManifest.ts): every change
  * is named. A linked worktree's control files that came with a checkout no session here has seen,
- * and that the main checkout does not have (src/sandbox/checkoutControl.ts), are the check every
+ * and that the main checkout does not have (src/worktree/git/checkoutControl.ts), are the check every
  * start path runs (prepareSessionStart → checkoutAtStart), with the last session here from the
  * manifest: named, and nothing starts unless the person trusts them (--trust-checkout).
  */

@@ -1,5 +1,5 @@
 // `durable-agent schedule add|ls|rm|pause|resume`: Temporal Schedules that start a NEW unattended
-// session at each firing (src/schedules.ts). `add` takes `run`'s session flags and builds and checks
+// session at each firing (src/temporal/schedules.ts). `add` takes `run`'s session flags and builds and checks
 // the session exactly as `run` does (steps 1–7 of run.ts) before it creates anything.
 import type { Command } from 'commander';
 import {
@@ -13,9 +13,9 @@ import {
   pauseSessionSchedule,
   unpauseSessionSchedule,
   type SessionScheduleInfo,
-} from '../../schedules';
+} from '../../temporal/schedules';
 import { CheckoutNotTrustedError } from '../../sessionInput';
-import { checkoutRefusal } from '../../sandbox/checkoutControl';
+import { checkoutRefusal } from '../../worktree/git/checkoutControl';
 import { addConnectionOptions, print, UsageError, withClient, type ConnOpts } from '../options';
 import { addSessionFlags, buildRunSession, type RunOpts } from './run';
 

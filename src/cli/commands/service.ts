@@ -37,7 +37,7 @@ export function addServiceCommands(program: Command): void {
       ) => {
         // The service's worker runs with this environment: without credentials it would not start.
         if (!o.demoModel) {
-          const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../calls/credentials');
+          const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../runtime/credentials');
           if ((await modelCredentials()) === undefined) throw new UsageError(NO_CREDENTIALS_MESSAGE);
         }
         const { serviceLine, serviceUp } = await import('../service');

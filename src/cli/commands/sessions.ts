@@ -1,14 +1,14 @@
 // The commands that follow and read an existing session: attach, ls, status, transcript, audit.
-import { costText, totalCostUsd } from '../../engine/modelUsage';
+import { costText, totalCostUsd } from '../../core/modelUsage';
 import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { sessionHandle, sessionStatus } from '../../client';
-import { describeOutage } from '../../engine/retry';
+import { sessionHandle, sessionStatus } from '../../temporal/client';
+import { describeOutage } from '../../core/retry';
 import { autonomyLines, waitingLine } from '../autonomyText';
-import { decodePayload, converterOf } from '../../temporal/payloads';
-import { STATUS_SEARCH_ATTRIBUTE, type SessionStatus } from '../../workflows/definitions';
+import { decodePayload, converterOf } from '../../temporal/service/payloads';
+import { STATUS_SEARCH_ATTRIBUTE, type SessionStatus } from '../../temporal/workflows/definitions';
 import { controlWriteText, subagentApprovals } from '../follow';
 import {
   addConnectionOptions,
@@ -84,7 +84,7 @@ export function addLsCommand(program: Command): void {
   );
 }
 
-/** What the workflow's memo says about the session's start (src/client.ts writes it). */
+/** What the workflow's memo says about the session's start (src/temporal/client.ts writes it). */
 type StartMemo = { sandbox?: unknown; settings?: string[]; memory?: string[]; cwd?: string } | undefined;
 type ChildApprovals = Awaited<ReturnType<typeof subagentApprovals>>;
 
@@ -178,7 +178,7 @@ export function addTranscriptCommand(program: Command): void {
       const s = await sessionStatus(client, id);
       const { TranscriptStore } = await import('../../stores/messageStore');
       const { configuredBlobStore } = await import('../../stores/configured');
-      const { defaultStoreDir } = await import('../../worker');
+      const { defaultStoreDir } = await import('../../temporal/worker');
       // The store the workers are configured with (DURABLE_AGENT_BLOB_STORE, else the files under the store dir).
       const store = new TranscriptStore(
         configuredBlobStore({ storeDir: o.storeDir ?? defaultStoreDir(), ...(o.store ? { store: o.store } : {}) }),

@@ -1,6 +1,6 @@
 // The commands that steer an existing session: interrupt, send, approve, deny, cancel.
 import type { Command } from 'commander';
-import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionHandle } from '../../client';
+import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionHandle } from '../../temporal/client';
 import {
   UsageError,
   addConnectionOptions,

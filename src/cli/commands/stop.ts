@@ -13,7 +13,7 @@ export function addStopCommand(program: Command): void {
       .option('--json', 'JSON'),
   ).action(async (id: string, o: ConnOpts) =>
     withClient(o, async (client) => {
-      const { stopSession } = await import('../../client');
+      const { stopSession } = await import('../../temporal/client');
       await stopSession(client, id, identity());
       print(o, { session: id, stopRequested: true }, `stop sent to ${id}: it ends at its next idle point`);
     }),

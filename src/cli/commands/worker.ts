@@ -1,7 +1,7 @@
 // `durable-agent worker`: a worker only, connected to TEMPORAL_ADDRESS (the embedded default is `dev`).
 import type { Command } from 'commander';
-import { loadConnectionConfig } from '../../temporal/connection';
-import { TASK_QUEUE_DEFAULT } from '../../workflows/definitions';
+import { loadConnectionConfig } from '../../temporal/service/connection';
+import { TASK_QUEUE_DEFAULT } from '../../temporal/workflows/definitions';
 import { UsageError, addConnectionOptions, connectionOverrides, waitForSignal, type ConnOpts } from '../options';
 
 /** What a worker says at start about Bash's OS sandbox on this host. */
@@ -25,7 +25,7 @@ export const METRICS_BIND_HELP =
 
 /** The flag's value checked (a clear usage error), else the env var's; undefined: off. */
 export async function metricsBindOption(raw: string | undefined): Promise<string | undefined> {
-  const { metricsBindFrom } = await import('../../temporal/metrics');
+  const { metricsBindFrom } = await import('../../temporal/service/metrics');
   try {
     return metricsBindFrom(raw);
   } catch (err) {
@@ -73,7 +73,7 @@ interface WorkerOpts extends ConnOpts {
 
 async function runWorker(o: WorkerOpts): Promise<void> {
   if (!!o.deploymentName !== !!o.buildId) throw new UsageError('--deployment-name and --build-id go together');
-  const { workerDeployment } = await import('../../worker');
+  const { workerDeployment } = await import('../../temporal/worker');
   let deployment;
   try {
     deployment = workerDeployment(
@@ -85,17 +85,17 @@ async function runWorker(o: WorkerOpts): Promise<void> {
   if (o.makeCurrent && !deployment) throw new UsageError('--make-current needs --deployment-name and --build-id');
   const metricsBind = await metricsBindOption(o.metricsBind);
   // No credentials, no worker (issue 31 item 7): every session it took would fail at its first call.
-  const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../calls/credentials');
+  const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../runtime/credentials');
   const credentials = o.demoModel ? undefined : await modelCredentials();
   if (!o.demoModel && credentials === undefined) throw new UsageError(NO_CREDENTIALS_MESSAGE);
-  const { connectWorker } = await import('../../temporal/connection');
-  const { createAgentWorker } = await import('../../worker');
+  const { connectWorker } = await import('../../temporal/service/connection');
+  const { createAgentWorker } = await import('../../temporal/worker');
   const { quietTemporalRuntime } = await import('../dev');
   quietTemporalRuntime(metricsBind);
   const config = loadConnectionConfig(connectionOverrides(o));
   // The store first: a bad --store / DURABLE_AGENT_STORE is one line, before any connection.
   const { configuredBlobStore, describeBlobStore } = await import('../../stores/configured');
-  const storeDir = o.storeDir ?? (await import('../../worker')).defaultStoreDir();
+  const storeDir = o.storeDir ?? (await import('../../temporal/worker')).defaultStoreDir();
   const blobStore = configuredBlobStore({ storeDir, ...(o.store ? { store: o.store } : {}) });
   const demo = o.demoModel ? await (await import('../../demo/scriptedModel')).startDemoModel() : undefined;
   const { demoModelClient } = await import('../dev');
@@ -123,8 +123,8 @@ async function runWorker(o: WorkerOpts): Promise<void> {
   );
   const running = worker.run();
   if (deployment && o.makeCurrent) {
-    const { connectClient } = await import('../../temporal/connection');
-    const { setCurrentDeploymentVersion } = await import('../../temporal/deployment');
+    const { connectClient } = await import('../../temporal/service/connection');
+    const { setCurrentDeploymentVersion } = await import('../../temporal/service/deployment');
     const { client, connection: clientConnection } = await connectClient(config);
     try {
       await setCurrentDeploymentVersion(client, deployment, { namespace: config.namespace });
@@ -136,7 +136,7 @@ async function runWorker(o: WorkerOpts): Promise<void> {
   const signalled = await Promise.race([waitForSignal().then(() => true), running.then(() => false)]);
   if (signalled) {
     // The running calls are handed back: retried on another worker at once (docs/deployment.md "What a crash costs").
-    const { shutdownGraceMs } = await import('../../workerLimits');
+    const { shutdownGraceMs } = await import('../../temporal/workerLimits');
     console.log(
       `worker: shutting down; running calls get ${shutdownGraceMs() / 1000} s to finish, then are handed back to other workers`,
     );

@@ -1,0 +1,251 @@
+// Subagents as child sessions: what the Agent tool's pre-call phase hands the scheduler, what the
+// child session hands back, and the pure rules both schedulers share (ids, summaries, tool
+// subsets). Pure and deterministic: bundled into workflows.
+import type { ProjectRepository } from './context';
+import type { ControlWrite } from './toolRecords';
+import type { ModelUsage } from './modelUsage';
+import type { BackgroundTask, TaskOutcome } from './autonomy';
+import { agentNotification, type AgentEnd } from '../tasks/core/taskNotifications';
+
+/** The tool's names: `Agent` (the reference's current name) and its old name `Task`. */
+export const AGENT_TOOL_NAMES: readonly string[] = ['Agent', 'Task'];
+
+/** A validated Agent call, resolved by the pre-call phase (schema, validateInput, hooks, permission passed). */
+export interface SubagentCall {
+  agentType: string;
+  description: string;
+  prompt: string;
+  /** The child's system prompt (the agent definition's body). */
+  system: string;
+  /** The child's model id (alias resolved); absent = the parent's. */
+  model?: string;
+  /** The child's tools: the definition's within the parent's, never the Agent tool (no nesting). */
+  tools: string[];
+  maxTurns?: number;
+  /** The child gets the parent's MCP servers (its tools inherit all, or name an `mcp__` tool). */
+  mcp?: boolean;
+  /** Deny rules the child adds to the parent's (the agent's `disallowedTools` MCP names). */
+  denyRules?: string[];
+  /** `run_in_background` as the model gave it (absent: the scheduler's default, background on the workflow path). */
+  background?: boolean;
+  /** `isolation: "worktree"`: the child works in a git worktree of its own (`.claude/worktrees/agent-<task id>`). */
+  isolation?: 'worktree';
+  /** The pipeline state the post-call phase continues from: the validated input, hook context, the decision. */
+  resume: SubagentResume;
+}
+
+export interface SubagentResume {
+  input: unknown;
+  /** Text that PreToolUse hooks asked to add to the result (`additionalContext`). */
+  context: string[];
+  notices: string[];
+  permission?: unknown;
+  /** The PreToolUse hooks that ran (for the record and the audit). */
+  hookRuns?: unknown[];
+}
+
+/** What the child session returned: the Agent tool's output (`call()`'s data). */
+export interface SubagentOutput {
+  agentType: string;
+  /** The child session's id (its workflow id under Temporal). */
+  sessionId: string;
+  status: string;
+  endReason: string;
+  /** The child's final assistant text, whole. */
+  text: string;
+  turns: number;
+  usage?: { input_tokens: number; output_tokens: number };
+  /** Every model call of the child's tree by model, cost included (its session's result); the Agent call's record carries it. */
+  modelUsage?: ModelUsage;
+  /** The child's tool calls (the reference's `tool_uses` / `totalToolUseCount`). */
+  toolUses?: number;
+  /** Tokens of the child's last model call, input (cache included) + output (the reference's `subagent_tokens` / `totalTokens`). */
+  totalTokens?: number;
+  /** How long the child ran (workflow time under Temporal). */
+  durationMs?: number;
+  /** The model the child ran on (the reference's `resolvedModel`). */
+  model?: string;
+  /** Control files the child session's calls changed (a child session workflow: its result says; in-process the call's own fingerprint sees them). */
+  controlWrites?: ControlWrite[];
+  /** A background agent: the call returned at once; its report comes later as a task notification. */
+  launched?: { taskId: string };
+  /** The child's worktree (`isolation: "worktree"`), when it was kept (the child changed something). */
+  worktree?: AgentWorktree;
+}
+
+/**
+ * What the workflow asks of prepareAgentWorktree: the worktree's name, and where the session's
+ * repository is — the one recorded at its start (`repository`, from its sandbox settings), else its
+ * start directory (`projectDir`); `cwd` (the agent's current one) only from workflows before issue 30.
+ */
+export interface AgentWorktreeRequest {
+  cwd: string;
+  name: string;
+  projectDir?: string;
+  repository?: ProjectRepository | false;
+}
+
+export type { AgentWorktreeReady } from './agentWorktree';
+
+/** Where an isolated agent worked: the reference's `worktreePath` / `worktreeBranch`. */
+export interface AgentWorktree {
+  path: string;
+  branch: string;
+}
+
+/** The counters of a finished child session, as the Agent output carries them. */
+export function subagentCounters(r: {
+  toolCalls?: number;
+  lastUsage?: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  };
+}): Pick<SubagentOutput, 'toolUses' | 'totalTokens'> {
+  const u = r.lastUsage;
+  return {
+    ...(r.toolCalls !== undefined ? { toolUses: r.toolCalls } : {}),
+    ...(u
+      ? {
+          totalTokens:
+            u.input_tokens + u.output_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The reference's second text block of a completed Agent result: `<usage>subagent_tokens: N
+ * tool_uses: K duration_ms: D</usage>` (one per line). The reference's leading `agentId: … (use
+ * SendMessage …)` line is left out: there is no SendMessage tool here. Absent for outputs recorded
+ * before the counters existed.
+ */
+export function subagentUsageNote(o: SubagentOutput): string | undefined {
+  const wt = o.worktree ? `worktreePath: ${o.worktree.path}\nworktreeBranch: ${o.worktree.branch}\n` : '';
+  if (o.toolUses === undefined || o.totalTokens === undefined || o.durationMs === undefined)
+    return wt ? wt.trimEnd() : undefined;
+  return `${wt}<usage>subagent_tokens: ${o.totalTokens}\ntool_uses: ${o.toolUses}\nduration_ms: ${Math.round(o.durationMs)}</usage>`;
+}
+
+/** The child session's id: `<session>/agent-<tool_use_id>` — one child per call, ever (invariant 5). */
+export function subagentSessionId(sessionId: string, toolUseId: string): string {
+  return `${sessionId}/agent-${toolUseId}`;
+}
+
+/** Where a subagent's session came from (its SessionInput.parent). */
+export interface SubagentParent {
+  sessionId: string;
+  toolUseId: string;
+  /** The agent type (absent in sessions started before it was recorded). */
+  agentType?: string;
+}
+
+/**
+ * What every hook input inside a subagent carries, as the reference sends it: the parent's
+ * session_id, the subagent's id and type (src/hooks/types.ts AgentHookFields).
+ */
+export function agentHookFields(
+  parent: SubagentParent,
+  childSessionId: string,
+): { session_id: string; agent_id: string; agent_type: string } {
+  return { session_id: parent.sessionId, agent_id: childSessionId, agent_type: parent.agentType ?? 'general-purpose' };
+}
+
+/** The child session's system prompt: the agent's body and where it works (a file with an empty body gets the second part only). */
+export function childSystemPrompt(system: string, cwd: string): string {
+  const where = `The working directory is ${cwd}.`;
+  return system.trim() === '' ? where : `${system}\n\n${where}`;
+}
+
+/** One line for the UI and the audit: `Agent reviewer: check the diff`. */
+export function subagentSummary(agentType: string, description: string): string {
+  const d = description.length > 80 ? `${description.slice(0, 79)}…` : description;
+  return `Agent ${agentType}: ${d}`;
+}
+
+export function isAgentTool(name: string): boolean {
+  return AGENT_TOOL_NAMES.includes(name);
+}
+
+/**
+ * A background agent's task id (TaskStop's `task_id`, the notification's `<task-id>`; its worktree
+ * is `agent-<id>`): `a` and 16 hex digits, as the reference's agent ids look, derived from the
+ * session and the tool_use_id (FNV-1a, pure: workflow code computes it, replay gets the same).
+ */
+export function agentTaskId(sessionId: string, toolUseId: string): string {
+  const text = `${sessionId}/${toolUseId}`;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+    h2 = (h2 ^ (h2 >>> 13)) >>> 0;
+  }
+  return `a${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
+}
+
+/** The worktree name of an isolated agent (the reference's: `agent-<agent id>`). */
+export function agentWorktreeName(taskId: string): string {
+  return `agent-${taskId}`;
+}
+
+/**
+ * The Agent result of a background launch: the reference's first sentence and `agentId:` line,
+ * then our own guidance (no SendMessage here; TaskStop stops it; no output file to read: the
+ * child is a session of its own, `durable-agent status <child session>` shows it).
+ */
+export function agentLaunchedText(taskId: string, childSessionId: string): string {
+  return [
+    'Async agent launched successfully.',
+    `agentId: ${taskId} (internal ID - do not mention to user. TaskStop with this id stops the agent.)`,
+    'The agent is working in the background as its own session. You will be notified automatically when it completes. You know nothing about its results until that notification arrives: do not report, assume, or predict them; continue other work or respond to the user in the meantime.',
+    "Do not duplicate this agent's work: avoid working with the same files or topics it is using.",
+    `session: ${childSessionId}`,
+  ].join('\n');
+}
+
+/**
+ * A background agent's end as its notification says it (tasks/core/taskNotifications.ts `agentNotification`),
+ * from its child session's result: the session workflow's wait (tasks/workflows/sessionAgentTasks.ts) and
+ * the in-process runner's (inprocess/subagents.ts) both read it here.
+ */
+export function agentSessionEnd(
+  r: Parameters<typeof subagentCounters>[0] & { status: string; endReason?: string | undefined; lastText: string },
+  durationMs: number,
+  worktree?: { path: string; branch: string },
+): AgentEnd {
+  const counters = subagentCounters(r);
+  const completed = r.status === 'completed';
+  return {
+    state: completed ? 'completed' : 'failed',
+    result: r.lastText,
+    ...(completed ? {} : { error: `its session ended ${r.status}: ${r.endReason}` }),
+    totalTokens: counters.totalTokens ?? 0,
+    toolUses: counters.toolUses ?? 0,
+    durationMs,
+    ...(worktree ? { worktree } : {}),
+  };
+}
+
+/** A background agent's task end: its outcome (completed or failed) and the notification to queue. */
+export function agentTaskEnd(
+  task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId'>,
+  end: AgentEnd,
+  endedAt: number,
+): { outcome: TaskOutcome; notification: string } {
+  const outcome: TaskOutcome = {
+    state: end.state === 'completed' ? 'completed' : 'failed',
+    endedAt,
+    exitCode: null,
+    ...(end.error ? { error: end.error } : {}),
+  };
+  const view = { id: task.id, description: task.description, toolUseId: task.toolUseId };
+  return { outcome, notification: agentNotification(view, end) };
+}
+
+/** A background agent whose child could not be waited for (or run): failed, with why. */
+export function agentFailureEnd(error: string, durationMs: number): AgentEnd {
+  return { state: 'failed', error, totalTokens: 0, toolUses: 0, durationMs };
+}

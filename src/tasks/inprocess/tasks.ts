@@ -1,0 +1,152 @@
+// Background tasks in the in-process runner (issue 19): the same decisions as the session workflow's
+// (tasks/core/taskScheduling.ts: a task a turn recorded starts once, after that turn; TaskStop and the
+// session's end stop it without a notification, but for an agent TaskStop stopped; its end is
+// recorded and its `<task-notification>` queued for the next turn, waking an idle session through LocalTimers), and the same cores as the
+// `runBackgroundTask` / `runMonitorTask` activities (tasks/runtime/backgroundTask.ts, tasks/runtime/monitorTask.ts:
+// the session's sandbox plan, its own process group, stdout and stderr into the task's output file in
+// the session's temp dir), called here with an abort signal instead of an activity's cancellation.
+// A Monitor's batches come straight from its run instead of as signals, and are taken as the
+// workflow's SessionMonitors takes them (tasks/core/monitorTasks.ts: each (task, seq) once, nothing after
+// TaskStop, the event's notification queued for the next turn, the end text from the run's result).
+// The process is the limit: a task dies with it (the durable runner's outlives a worker, or is reported lost).
+import type { CallRuntime } from '../../runtime/runtime';
+import type { RunBackgroundTaskInput } from '../runtime/backgroundTask';
+import type { ToolSessionSettings } from '../../toolCall/tools';
+import type { BackgroundTask, TaskOutcome } from '../../core/autonomy';
+import { MonitorEventLog, monitorBatchText, monitorEndText, type MonitorEventBatch } from '../core/monitorTasks';
+import type { SessionState } from '../../core/session';
+import type { SessionEvents } from '../../core/sessionEvents';
+import { taskNotification } from '../core/taskNotifications';
+import { backgroundTaskRun, taskOutcomeOf, TaskScheduling, type TaskRunner } from '../core/taskScheduling';
+import { agentFailureEnd, agentTaskEnd } from '../../core/subagents';
+import type { LocalAgentLaunch } from '../../inprocess/subagents';
+import type { LocalDeps } from '../../inprocess/turn';
+
+/** What the tasks take from their session (src/inprocess/sessionRun.ts). */
+export interface LocalTasksHost {
+  readonly events: SessionEvents<SessionState>;
+  readonly session: ToolSessionSettings;
+  readonly deps: Pick<LocalDeps, 'runBackgroundTask' | 'runMonitorTask'>;
+  runtime(signal: AbortSignal, key: string): CallRuntime;
+  /** Background agents the session's Agent calls launched, by task id (subagents.ts). */
+  readonly agentLaunches?: Map<string, LocalAgentLaunch>;
+}
+
+/** How a task's run ended, and what the model is told (null: nothing; undefined: the task's default). */
+interface TaskEnd {
+  outcome: TaskOutcome;
+  notification?: string | null;
+}
+
+export class LocalTasks implements TaskRunner {
+  /** Each running task's stop, by id. */
+  private readonly aborts = new Map<string, AbortController>();
+  private readonly runs = new Set<Promise<void>>();
+  readonly scheduling: TaskScheduling;
+  /** Monitor batches taken, once per (task, seq). */
+  private readonly monitorLog = new MonitorEventLog();
+  /** Running Monitor tasks: the events queued for each (a failed run's end notification counts them). */
+  private readonly monitorEvents = new Map<string, number>();
+
+  constructor(
+    private readonly host: LocalTasksHost,
+    private readonly changed: () => void,
+  ) {
+    this.scheduling = new TaskScheduling(host.events, this, taskNotification, changed);
+  }
+
+  start(task: BackgroundTask, ended: (outcome: TaskOutcome, notification?: string | null) => void): void {
+    const { host } = this;
+    const abort = new AbortController();
+    this.aborts.set(task.id, abort);
+    const input = { session: host.session, ...backgroundTaskRun(task, host.events.state.context) };
+    const rt = host.runtime(abort.signal, `task-${task.id}`);
+    const run = (
+      task.kind === 'local_agent'
+        ? this.runAgent(task, abort.signal)
+        : task.kind === 'monitor'
+          ? this.runMonitor(task, input, rt)
+          : this.runCommand(input, rt)
+    ).then((end) => {
+      this.aborts.delete(task.id);
+      ended(end.outcome, end.notification);
+    });
+    this.runs.add(run);
+    void run.finally(() => this.runs.delete(run));
+  }
+
+  /**
+   * A background agent (its Agent call launched it, subagents.ts): its child session runs in this
+   * process until it ends (the agent's notification) or the task's stop aborts it (no notification).
+   */
+  private runAgent(task: BackgroundTask, signal: AbortSignal): Promise<TaskEnd> {
+    const launch = this.host.agentLaunches?.get(task.id);
+    this.host.agentLaunches?.delete(task.id);
+    if (launch) return launch(signal);
+    const endedAt = Date.now();
+    const error = 'its launch is unknown to this runner';
+    const { notification } = agentTaskEnd(task, agentFailureEnd(error, endedAt - task.startedAt), endedAt);
+    return Promise.resolve({ outcome: { state: 'failed', endedAt, exitCode: null, error }, notification });
+  }
+
+  stop(taskId: string): void {
+    // A stopped monitor's batches still in flight are not queued (as SessionMonitors.stopped).
+    this.monitorStopped(taskId);
+    this.aborts.get(taskId)?.abort();
+  }
+
+  /** The session ends (or `stop()`): every running task is killed (no notification) and awaited. */
+  async stopAll(): Promise<void> {
+    this.scheduling.stopAll();
+    while (this.runs.size > 0) await Promise.allSettled([...this.runs]);
+  }
+
+  private runCommand(input: RunBackgroundTaskInput, rt: CallRuntime): Promise<TaskEnd> {
+    return this.host.deps.runBackgroundTask(input, rt).then(
+      (r) => ({ outcome: taskOutcomeOf(r, Date.now()) }),
+      (err: unknown) => ({ outcome: thrownOutcome(err, rt.signal) }),
+    );
+  }
+
+  /** A Monitor's watch: each batch queued as it comes (an idle session wakes), then its end text. */
+  private async runMonitor(task: BackgroundTask, input: RunBackgroundTaskInput, rt: CallRuntime): Promise<TaskEnd> {
+    this.monitorEvents.set(task.id, 0);
+    const deliver = async (batch: MonitorEventBatch): Promise<void> => {
+      const events = this.monitorEvents.get(batch.taskId);
+      if (events === undefined || !this.monitorLog.accept(batch)) return;
+      if (batch.kind === 'event') this.monitorEvents.set(batch.taskId, events + 1);
+      this.host.events.append({ type: 'monitorEvent', taskId: task.id, text: monitorBatchText(task, batch) });
+      this.changed();
+    };
+    try {
+      const r = await this.host.deps.runMonitorTask(input, rt, deliver);
+      return { outcome: taskOutcomeOf(r, Date.now()), notification: monitorEndText(task, r) };
+    } catch (err) {
+      // The core returns its failures as data; anything thrown is a failure to run (or the stop).
+      const outcome = thrownOutcome(err, rt.signal);
+      const events = this.monitorEvents.get(task.id) ?? 0;
+      const end =
+        outcome.state === 'killed'
+          ? { state: 'killed' as const, exitCode: null, events }
+          : { state: 'failed' as const, exitCode: null, events, ...(outcome.error ? { error: outcome.error } : {}) };
+      return { outcome, notification: monitorEndText(task, end) };
+    } finally {
+      this.monitorStopped(task.id);
+    }
+  }
+
+  private monitorStopped(taskId: string): void {
+    this.monitorEvents.delete(taskId);
+    this.monitorLog.close(taskId);
+  }
+}
+
+/** A run that threw: stopped if its signal was aborted, else a failure to run. */
+function thrownOutcome(err: unknown, signal: AbortSignal): TaskOutcome {
+  return {
+    state: signal.aborted ? 'killed' : 'failed',
+    endedAt: Date.now(),
+    exitCode: null,
+    error: err instanceof Error ? err.message : String(err),
+  };
+}

@@ -1,0 +1,188 @@
+// Worker start-up: the only place that builds real clients and stores and wires them into the
+// activity factories. Library users call createAgentWorker() with their own tools and hooks.
+import {
+  NativeConnection,
+  Worker,
+  bundleWorkflowCode,
+  type InjectedSinks,
+  type WorkerOptions,
+} from '@temporalio/worker';
+import { loadShellParser, shellParserError } from '../permissions/bashParser';
+import { shutdownGraceMs, STICKY_QUEUE_TIMEOUT_MS, workerLimits } from './workerLimits';
+import { HEARTBEAT_THROTTLE_MS } from '../core/heartbeats';
+import { bashSpoolCapBytes } from '../tools/bash/process';
+import { TASK_QUEUE_DEFAULT, type SessionSinks } from './workflows/definitions';
+import { startSweeping } from '../sandbox/reaper';
+import { endSessionTemp, startSessionTempSweeping } from '../sandbox/sessionTemp';
+import { endMcpSessions } from '../mcp/sandboxed';
+import { createAgentActivities } from './activities';
+import { metricsEnabled, startSessionGauges } from './service/metrics';
+import type { AgentDepsOptions } from '../runtime/callDeps';
+import { encryptionCodecs } from './service/codec';
+
+export { createAgentActivities } from './activities';
+export { defaultStoreDir, sessionDirName, workerPrivatePaths, type AgentDepsOptions } from '../runtime/callDeps';
+
+export interface AgentWorkerOptions extends AgentDepsOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  /** Default: env DURABLE_AGENT_TASK_QUEUE, else 'durable-agent'. */
+  taskQueue?: string;
+  /**
+   * Worker Deployment Versioning (docs/deployment.md "Upgrading with deployment versions"): this
+   * worker is build `buildId` of deployment `deploymentName`; turns stay on the build they started
+   * on, sessions move to the current build. Default: env DURABLE_AGENT_DEPLOYMENT_NAME and
+   * DURABLE_AGENT_BUILD_ID (both or neither), else off — an unversioned worker.
+   */
+  deployment?: WorkerDeployment;
+  /**
+   * Pre-built workflow bundle (tests reuse one); default: bundled from src/temporal/workflows, or from
+   * src/temporal/workflows/versioned with a deployment (a versioned worker given a bundle of the plain entry
+   * runs every workflow AUTO_UPGRADE: nothing is pinned).
+   */
+  workflowBundle?: { code: string };
+  workerOptions?: Partial<
+    Omit<WorkerOptions, 'connection' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>
+  >;
+}
+
+export const workflowsPath = require.resolve('./workflows');
+/** The workflows of a versioned worker: turns PINNED, sessions AUTO_UPGRADE (src/temporal/workflows/versioned.ts). */
+export const versionedWorkflowsPath = require.resolve('./workflows/versioned');
+
+export interface WorkerDeployment {
+  deploymentName: string;
+  buildId: string;
+}
+
+/** The worker's deployment version: the option, else the two env vars (both or neither); undefined: unversioned. */
+export function workerDeployment(opt?: WorkerDeployment): WorkerDeployment | undefined {
+  if (opt) return opt;
+  const deploymentName = process.env.DURABLE_AGENT_DEPLOYMENT_NAME || undefined;
+  const buildId = process.env.DURABLE_AGENT_BUILD_ID || undefined;
+  if (!deploymentName && !buildId) return undefined;
+  if (!deploymentName || !buildId)
+    throw new Error(
+      `durable-agent: a versioned worker needs both DURABLE_AGENT_DEPLOYMENT_NAME and DURABLE_AGENT_BUILD_ID (${deploymentName ? 'no build id' : 'no deployment name'})`,
+    );
+  return { deploymentName, buildId };
+}
+
+/** Worker.create's options for a deployment version: sessions (and anything unmarked) AUTO_UPGRADE, turns PINNED by their own option. */
+export function deploymentWorkerOptions(
+  d: WorkerDeployment | undefined,
+): Pick<WorkerOptions, 'workerDeploymentOptions'> {
+  return d
+    ? { workerDeploymentOptions: { useWorkerVersioning: true, version: d, defaultVersioningBehavior: 'AUTO_UPGRADE' } }
+    : {};
+}
+
+export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
+  bashSpoolCapBytes(); // a malformed DURABLE_AGENT_BASH_MAX_SPOOL_BYTES stops the worker at start, not each Bash call
+  const deployment = workerDeployment(opts.deployment);
+  // Payload encryption (docs/encryption.md): keys read now, so bad key material stops the worker at start.
+  const codecs = encryptionCodecs(opts.encryption);
+  const { activities, closeMcp, blobs } = createAgentActivities(opts);
+  // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
+  if (!(await loadShellParser())) {
+    console.warn(
+      `durable-agent: the shell parser did not load (${shellParserError()}); every Bash command will be treated as unknown (never read-only, matched by no allow rule).`,
+    );
+  }
+  const namespace = opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
+  const worker = await Worker.create({
+    connection: opts.connection,
+    namespace,
+    taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
+    activities,
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : { workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath }),
+    // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
+    // interrupted Bash dies within two seconds. Activities send a keepalive every second
+    // (runtime/heartbeat.ts, temporal/activities/runtime.ts); the throttle coalesces progress and the model's
+    // per-event heartbeats to the same rate — each heartbeat sent is a Temporal Cloud action
+    // (core/heartbeats.ts: the numbers, and the timeouts they keep up with).
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
+    defaultHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
+    // SIGTERM/SIGINT: running activities get this long to finish, then are handed back (src/temporal/workerLimits.ts).
+    shutdownGraceTime: shutdownGraceMs(),
+    // A workflow task for a workflow this worker has cached waits this long on its sticky queue, then
+    // goes to the shared queue (another worker replays the workflow). The SDK's 10 s was most of what
+    // a SIGKILL cost a session after its tool call resumed (BENCHMARKS.md "Resume"); a living worker
+    // starts such a task in milliseconds, tens of them under load.
+    stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT_MS,
+    // Activities, workflow tasks, cached workflows: sized per concurrent session (src/temporal/workerLimits.ts).
+    ...workerLimits(),
+    sinks: sessionSinks(),
+    ...deploymentWorkerOptions(deployment),
+    ...opts.workerOptions,
+    // The codec runs in the worker, outside the workflow sandbox: the bundle never sees a key.
+    dataConverter: {
+      ...opts.workerOptions?.dataConverter,
+      payloadCodecs: [...(opts.workerOptions?.dataConverter?.payloadCodecs ?? []), ...codecs],
+    },
+  });
+  // The worker owns its MCP connections: they close when it stops running.
+  const run = worker.run.bind(worker);
+  worker.run = async () => {
+    // Sandbox processes left by workers of this host that died (a SIGKILL in the first
+    // milliseconds of a sandboxed Bash): swept now and every minute (src/sandbox/reaper.ts).
+    const stopSweeping = startSweeping();
+    // Session temp directories left by sessions that ended long ago (src/sandbox/sessionTemp.ts).
+    const stopTempSweeping = startSessionTempSweeping();
+    // With a metrics endpoint (src/temporal/service/metrics.ts): the session gauges, polled from visibility.
+    const stopGauges = metricsEnabled() ? startSessionGauges(opts.connection, namespace) : undefined;
+    try {
+      return await run();
+    } finally {
+      stopSweeping();
+      stopTempSweeping();
+      stopGauges?.();
+      await closeMcp();
+      // A store this worker opened (a PostgreSQL pool from DURABLE_AGENT_STORE) closes with it; one passed in belongs to the caller.
+      if (!opts.blobStore) await (blobs as { close?: () => Promise<void> }).close?.().catch(() => undefined);
+    }
+  };
+  return worker;
+}
+
+let bundleCache: Promise<{ code: string }> | undefined;
+/** Bundles the workflows once per process (webpack is slow). */
+export function bundleAgentWorkflows(): Promise<{ code: string }> {
+  bundleCache ??= bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  return bundleCache;
+}
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (m: string) => console.warn(m),
+  error: (m: string) => console.error(m),
+};
+
+/**
+ * The worker's side of the session workflow's sinks: a session that ended has its temp and spool
+ * directories on this host removed (kept while a run of it holds them; DURABLE_AGENT_KEEP_SESSION_TEMP=1
+ * keeps them). Not called during replay. Another host's leftovers go with that host's sweep.
+ */
+export function sessionSinks(): InjectedSinks<SessionSinks> {
+  return {
+    durableAgent: {
+      sessionEnded: {
+        fn: (_info, sessionId) => {
+          // Its stdio MCP servers bound to its sandbox stop (src/mcp/sandboxed.ts), then its directories go.
+          void endMcpSessions(sessionId);
+          void endSessionTemp(sessionId).catch((err: unknown) =>
+            console.warn(
+              `durable-agent: the temp directories of session ${sessionId} were not removed: ${String(err)}`,
+            ),
+          );
+        },
+        callDuringReplay: false,
+      },
+    },
+  };
+}

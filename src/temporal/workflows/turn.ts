@@ -1,0 +1,463 @@
+// One turn of a session, as a child workflow `<session-id>/turn-<n>`: the model call and every
+// tool call are activities; batching, ordering and protocol completeness come from the engine.
+// The workflow's sequence:
+//   1. the turn's state and handlers (interrupt, approval decisions, progress, streamed blocks): `TurnRun`;
+//   2. `executeTurn`: the model call (outages waited out, context managed), then the tool calls in
+//      batches (safe ones started while the answer streams), approvals asked of the session;
+//   3. the end-of-turn writes (tool results into the transcript, read files), never interrupted;
+//   4. the result: compact records, the new head, the context (read files by reference).
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  workflowInfo,
+  type ActivityOptions,
+  type ActivityInterfaceFor,
+  type ExternalWorkflowHandle,
+} from '@temporalio/workflow';
+import type { ErrorCode } from '../../core/errors';
+import type { AgentContext } from '../../core/context';
+import type { ToolUseBlock } from '../../core/apiMessages';
+import { interruptedRecord, type ToolCallRecord } from '../../core/toolRecords';
+import { describeOutage, retryPolicy, type OutageState, type RetryPolicy } from '../../core/retry';
+import { approvalTimeoutDenial, waitOutStoreOutage } from '../../core/schedulerShared';
+import {
+  executeTurn,
+  type Approval,
+  type ModelCallResult,
+  type ToolRunResult,
+  type ToolUseDescription,
+  type TurnExecutor,
+} from '../../core/turn';
+import type { CallModelInput, CallModelResult } from '../../runtime/model';
+import type {
+  CompactionActivities,
+  DescribeActivities,
+  ModelActivities,
+  SubagentPhaseActivities,
+  SubagentWaitActivities,
+  AgentWorktreeActivities,
+  ToolCallActivities,
+} from '../activities';
+import { StreamingToolExecution, streamedItems, type StreamedToolUse } from '../../core/streaming';
+import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
+import { toolSession } from './toolSettings';
+import type { ToolSessionInput } from '../../toolCall/toolTypes';
+import { isAgentTool } from '../../core/subagents';
+import { activityIds } from '../../core/ids';
+import { MODEL_HEARTBEAT_TIMEOUT_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../core/heartbeats';
+import { runSubagentCall } from './subagent';
+import {
+  APPROVAL_OUTCOME_PATCH,
+  MAX_TOKENS_CUT_OFF_PATCH,
+  CONTEXT_WINDOW_CUT_OFF_PATCH,
+  approvalPendingSignal,
+  approvalResolvedSignal,
+  outageSignal,
+  streamedToolUseSignal,
+  turnApprovalSignal,
+  turnInterruptSignal,
+  turnProgressQuery,
+  type CompactRecord,
+  type PendingApproval,
+  type TurnWorkflowInput,
+  type TurnWorkflowResult,
+} from './definitions';
+import { compact, failedCallRecord, recordTurnEnd, transientFailureOf, turnResult } from './turnEnd';
+
+// One attempt per model activity: the turn itself waits out outages (core/retry.ts), so that the
+// waiting is visible (status, ls, UI details) and bounded only by the session's own limits.
+const model = proxyActivities<ModelActivities>({
+  // A long answer (a large max_tokens) may stream for many minutes; heartbeats detect a lost worker.
+  startToCloseTimeout: '60 minutes',
+  // Heartbeats come with every streamed event and a keepalive every second: 10 s without one
+  // means the worker is gone, and the call is tried again (elsewhere) after a backoff.
+  heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT_MS,
+  retry: { maximumAttempts: 1 },
+  cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+});
+
+// A compaction is a model call too: one attempt, heartbeats, waited out by the model step.
+const compaction = proxyActivities<CompactionActivities>({
+  startToCloseTimeout: '60 minutes',
+  heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT_MS,
+  retry: { maximumAttempts: 1 },
+  cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+});
+
+// Concurrency safety and summaries need tool code: a local activity, no history of its own.
+const descriptions = proxyLocalActivities<DescribeActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 3 },
+});
+
+/** Tool calls and the Agent tool's pipeline phases: retried on the server, heartbeats, the session's tool task queue. */
+function toolActivityOptions(input: TurnWorkflowInput): ActivityOptions {
+  return {
+    startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? TOOL_HEARTBEAT_TIMEOUT_MS,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
+  };
+}
+
+const subagentWait = proxyActivities<SubagentWaitActivities>({
+  // A subagent may run for hours: heartbeats, not the start-to-close timeout, detect a lost worker.
+  startToCloseTimeout: '7 days',
+  heartbeatTimeout: '30 seconds',
+  cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+});
+
+/**
+ * The model call describes the blocks it streams and returns (no describe step in the turn) when
+ * the tool settings travel by reference: inline ones would copy the whole configuration into its input.
+ */
+function describeWith(session: ToolSessionInput, context: AgentContext): Pick<CallModelInput, 'describeWith'> {
+  return 'settingsRef' in session ? { describeWith: { session, context } } : {};
+}
+
+/** The blocks' descriptions made by the model call (with the turn's context, which the tool phase starts from). */
+function describedByModel(
+  result: CallModelResult | undefined,
+  blocks: readonly ToolUseBlock[],
+): ToolUseDescription[] | undefined {
+  const byId = new Map((result?.descriptions ?? []).map((d) => [d.toolUseId, d] as const));
+  return blocks.every((b) => byId.has(b.id)) ? blocks.map((b) => byId.get(b.id) as ToolUseDescription) : undefined;
+}
+
+export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
+  const turn = new TurnRun(input);
+  turn.register();
+  const outcome = await executeTurn(
+    {
+      context: input.context,
+      priorRecords: new Map(),
+      maxConcurrency: input.maxConcurrency,
+      retry: turn.policy,
+      ...(turn.streaming ? { streaming: turn.streaming } : {}),
+    },
+    turn,
+  );
+  if (outcome.reason === 'failed')
+    throw ApplicationFailure.nonRetryable(
+      `model call failed: ${outcome.error ?? 'unavailable'}`,
+      'MODEL_UNAVAILABLE' satisfies ErrorCode,
+    );
+  turn.phase = 'finishing';
+  const [head, readFilesRef] = await recordTurnEnd(input, outcome, turn.modelResult, (call) => turn.storeCall(call));
+  return turnResult(input, outcome, turn.modelResult, turn.modelStep, head, readFilesRef);
+}
+
+/**
+ * One turn: its state as the signal and query handlers see it (the shape of Temporal's
+ * safe-message-handlers sample), the handlers as methods, and the engine's executor.
+ */
+class TurnRun implements TurnExecutor {
+  interrupted = false;
+  phase = 'model';
+  readonly decisions = new Map<string, Approval>();
+  readonly pending = new Map<string, PendingApproval>();
+  readonly running = new Map<string, string>();
+  readonly done: CompactRecord[] = [];
+  modelResult: CallModelResult | undefined;
+  modelStep: ManagedModelStep | undefined;
+  private readonly stepState = newModelStepState();
+  /** The turn's scope: an interrupt cancels it (the model call and every tool call run in it). */
+  readonly scope: CancellationScope;
+  readonly policy: RetryPolicy;
+  readonly streaming: StreamingToolExecution | undefined;
+  private readonly parent: ExternalWorkflowHandle | undefined;
+  private readonly session: ToolSessionInput;
+  private readonly tools: ActivityInterfaceFor<ToolCallActivities>;
+  /** Agent calls: two pipeline activities around a child session workflow (only when the session offers Agent). */
+  private readonly subagents: ActivityInterfaceFor<SubagentPhaseActivities>;
+  /** An isolated agent's worktree (`isolation: "worktree"`), on the tool worker. */
+  private readonly agentWorktrees: ActivityInterfaceFor<AgentWorktreeActivities>;
+
+  constructor(private readonly input: TurnWorkflowInput) {
+    const parentId = workflowInfo().parent?.workflowId;
+    this.parent = parentId ? getExternalWorkflowHandle(parentId) : undefined;
+    this.tools = proxyActivities<ToolCallActivities>(toolActivityOptions(input));
+    this.scope = new CancellationScope();
+    this.session = toolSession(input);
+    this.subagents = proxyActivities<SubagentPhaseActivities>(toolActivityOptions(input));
+    this.agentWorktrees = proxyActivities<AgentWorktreeActivities>(toolActivityOptions(input));
+    this.policy = retryPolicy(input.retry ?? {});
+    this.streaming = input.streamingToolExecution === false ? undefined : this.streamingExecution();
+  }
+
+  register(): void {
+    setHandler(turnInterruptSignal, () => {
+      if (this.interrupted) return;
+      this.interrupted = true;
+      this.scope.cancel();
+    });
+    setHandler(turnApprovalSignal, (d) => {
+      if (!this.decisions.has(d.toolUseId)) {
+        this.decisions.set(d.toolUseId, {
+          decision: d.decision,
+          source: 'human',
+          ...(d.by ? { by: d.by } : {}),
+          ...(d.reason ? { reason: d.reason } : {}),
+        });
+      }
+    });
+    setHandler(turnProgressQuery, () => ({
+      phase: this.phase,
+      running: [...this.running].map(([toolUseId, summary]) => ({ toolUseId, summary })),
+      done: [...this.done],
+      pendingApprovals: [...this.pending.values()],
+    }));
+    const streaming = this.streaming;
+    if (streaming) setHandler(streamedToolUseSignal, (s) => streamedItems(s).forEach((item) => streaming.add(item)));
+  }
+
+  /**
+   * Streaming tool execution: the model activity signals each completed tool_use block; a safe
+   * one starts here at once (core/streaming.ts decides which), in its own cancellation scope.
+   */
+  private streamingExecution(): StreamingToolExecution {
+    const { input, session } = this;
+    return new StreamingToolExecution(
+      { context: input.context, maxConcurrency: input.maxConcurrency },
+      {
+        describeStreamed: (items: readonly StreamedToolUse[], context: AgentContext) =>
+          descriptions.describeToolUses({
+            session,
+            blocks: items.map((i) => i.block),
+            messageRefs: items.map((i) => i.messageRef),
+            messageRef: null,
+            context,
+          }),
+        startStreamed: (item, context, description) => {
+          // A subagent starts a child session: it waits for the complete message.
+          if (input.subagents && isAgentTool(item.block.name)) return undefined;
+          const own = new CancellationScope({ cancellable: true, parent: this.scope });
+          return {
+            result: this.runToolIn(own, item.block, item.messageRef, context, description),
+            cancel: () => own.cancel(),
+          };
+        },
+        isInterrupted: () => this.interrupted,
+      },
+    );
+  }
+
+  /** Shows an outage in this turn (UI details) and to the session (status, ls, live view). */
+  onOutage(o: OutageState | undefined): void {
+    setCurrentDetails(o ? describeOutage(o, Date.now()) : '');
+    const parent = this.parent;
+    if (parent)
+      void CancellationScope.nonCancellable(() => parent.signal(outageSignal, o ?? null)).catch(() => undefined);
+  }
+
+  /** A store activity that waits out outages like the model does (not interruptible: it records what happened). */
+  storeCall<T>(call: (attempt: number) => Promise<T>): Promise<T> {
+    return waitOutStoreOutage(call, {
+      policy: this.policy,
+      now: () => Date.now(),
+      sleep: (ms) => sleep(ms),
+      classify: (err) => transientFailureOf(err, 'store'),
+      onOutage: (o) => this.onOutage(o),
+      giveUp: (reason) => ApplicationFailure.nonRetryable(reason, 'STORE_UNAVAILABLE' satisfies ErrorCode),
+    });
+  }
+
+  /**
+   * One call through the pipeline activity (or, for Agent, the subagent's activities and child),
+   * inside `runScope`: the turn's scope, or an early call's own scope (a child of it) so that a
+   * discarded early call can be cancelled alone. Every failure becomes a record.
+   */
+  private async runToolIn(
+    runScope: CancellationScope,
+    block: ToolUseBlock,
+    messageRef: string | null,
+    context: AgentContext,
+    description: ToolUseDescription,
+    approval?: Approval,
+  ): Promise<ToolRunResult> {
+    const input = this.input;
+    this.running.set(block.id, description.summary);
+    try {
+      if (input.subagents && isAgentTool(block.name)) {
+        const activities = {
+          prepareSubagent: this.subagents.prepareSubagent,
+          finishSubagent: this.subagents.finishSubagent,
+          awaitSubagent: subagentWait.awaitSubagent,
+          prepareAgentWorktree: this.agentWorktrees.prepareAgentWorktree,
+          settleAgentWorktree: this.agentWorktrees.settleAgentWorktree,
+        };
+        const call = { input, session: this.session, messageRef, scope: runScope, activities };
+        return await runSubagentCall(call, block, context, description, approval);
+      }
+      const options = { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary };
+      const readFilesRef = input.readFilesRef ? { readFilesRef: input.readFilesRef } : {};
+      const args = {
+        session: this.session,
+        block,
+        messageRef,
+        context,
+        ...readFilesRef,
+        ...(approval ? { approval } : {}),
+      };
+      return await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
+    } catch (err) {
+      if (this.interrupted || isCancellation(err)) {
+        // A cancelled early call that was discarded is not an interrupt of the turn.
+        if (runScope === this.scope || this.interrupted) this.interrupted = true;
+        return { kind: 'done', record: interruptedRecord(block, true, description.summary) };
+      }
+      return { kind: 'done', record: failedCallRecord(err, block, description) };
+    } finally {
+      this.running.delete(block.id);
+    }
+  }
+
+  // --- The engine's executor (TurnExecutor) ---
+
+  now(): number {
+    return Date.now();
+  }
+
+  async sleep(ms: number): Promise<'interrupted' | 'done'> {
+    return (await condition(() => this.interrupted, ms)) ? 'interrupted' : 'done';
+  }
+
+  async callModel(attempt: number): Promise<ModelCallResult> {
+    let result: CallModelResult;
+    try {
+      // Context management (clearing, auto/reactive compaction) is the engine's model step;
+      // its state survives this turn's outage retries (a compaction is not redone).
+      const scope = this.scope;
+      this.modelStep = await managedModelStep(
+        this.input,
+        {
+          callModel: (args, activityId, summary) =>
+            scope.run(() =>
+              model.callModel.executeWithOptions(
+                { activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
+                [{ ...args, ...describeWith(this.session, this.input.context) }],
+              ),
+            ),
+          compact: (args, activityId, summary) =>
+            scope.run(() => compaction.compactContext.executeWithOptions({ activityId, summary }, [args])),
+        },
+        this.stepState,
+        attempt,
+      );
+      if (this.modelStep.kind === 'interrupted') {
+        this.interrupted = true;
+        return { kind: 'interrupted' };
+      }
+      result = this.modelResult = this.modelStep.result;
+    } catch (err) {
+      if (this.interrupted || isCancellation(err)) {
+        this.interrupted = true;
+        return { kind: 'interrupted' };
+      }
+      const failure = transientFailureOf(err, 'model');
+      if (failure) return { kind: 'unavailable', failure };
+      const cause =
+        err instanceof ActivityFailure && err.cause
+          ? err.cause.message
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      throw ApplicationFailure.nonRetryable(`model call failed: ${cause}`, 'MODEL_FAILED' satisfies ErrorCode);
+    }
+    this.phase = 'tools';
+    return {
+      kind: 'message',
+      message: result.message,
+      usage: result.usage,
+      stopReason: result.stopReason,
+      ...(result.stopDetails ? { stopDetails: result.stopDetails } : {}),
+    };
+  }
+
+  async describe(blocks: readonly ToolUseBlock[], context: AgentContext): Promise<ToolUseDescription[]> {
+    const byModel = context === this.input.context ? describedByModel(this.modelResult, blocks) : undefined;
+    if (byModel) return byModel;
+    // Blocks carry previews of large inputs: the activity reads them whole from the model's node.
+    return descriptions.describeToolUses({
+      session: this.session,
+      blocks: [...blocks],
+      messageRef: this.modelResult?.head ?? null,
+      context,
+    });
+  }
+
+  async runTool(
+    block: ToolUseBlock,
+    context: AgentContext,
+    description: ToolUseDescription,
+    approval?: Approval,
+  ): Promise<ToolRunResult> {
+    const messageRef = this.modelResult?.head ?? null;
+    const result = await this.runToolIn(this.scope, block, messageRef, context, description, approval);
+    if (result.kind === 'done') this.done.push(compact(result.record));
+    return result;
+  }
+
+  onRecord(record: ToolCallRecord): void {
+    // Calls started while streaming show as done once the tool phase takes them over (a discarded one never does).
+    if (record.early) this.done.push(compact(record));
+  }
+
+  async awaitApproval(
+    block: ToolUseBlock,
+    ask: { message: string },
+    description: ToolUseDescription,
+  ): Promise<Approval | 'interrupted'> {
+    const { input, parent } = this;
+    const entry: PendingApproval = {
+      turn: input.turn,
+      toolUseId: block.id,
+      toolName: block.name,
+      summary: description.summary,
+      message: ask.message,
+      since: Date.now(),
+    };
+    this.pending.set(block.id, entry);
+    this.phase = 'awaiting_approval';
+    if (parent) await parent.signal(approvalPendingSignal, entry);
+    const decided = await condition(() => this.decisions.has(block.id) || this.interrupted, input.approvalTimeoutMs);
+    this.pending.delete(block.id);
+    this.phase = 'tools';
+    const result: Approval | 'interrupted' =
+      this.interrupted && !this.decisions.has(block.id)
+        ? 'interrupted'
+        : (this.decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs));
+    // Tell the session what counted, so that an approve racing the timeout is answered truly.
+    if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || this.interrupted)) {
+      const outcome =
+        result === 'interrupted'
+          ? { decision: 'deny' as const, source: 'interrupted' as const }
+          : { decision: result.decision, source: result.source };
+      await CancellationScope.nonCancellable(() =>
+        parent.signal(approvalResolvedSignal, { toolUseId: block.id, ...outcome }),
+      );
+    }
+    return result;
+  }
+
+  isInterrupted(): boolean {
+    return this.interrupted;
+  }
+
+  skipCutOffToolUse(stopReason: string): boolean {
+    if (stopReason === 'max_tokens') return patched(MAX_TOKENS_CUT_OFF_PATCH);
+    // Its own id: a turn recorded before the context-window check ran that call.
+    return patched(CONTEXT_WINDOW_CUT_OFF_PATCH);
+  }
+}

@@ -1,0 +1,147 @@
+// Bringing a command's refs in: the refs the worktree owns move in the repository when every object
+// of their new commits came in and none of those commits changes a protected path; nothing else.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { isProtectedRepositoryPath } from '../../sandbox/protect';
+import { readRegular, shadowLooseRefs, writeAtomic } from './files';
+import { repositoryRefs, runGit } from './git';
+import { HEX, STATE, type State, type WorktreeGit, type WorktreeSync } from './layout';
+import { importObjects, objectsPresent } from './objects';
+
+// --- bringing a command's work in ------------------------------------------------------------------------
+
+export async function syncLocked(w: WorktreeGit, shadow: string, state: State): Promise<WorktreeSync> {
+  const result: WorktreeSync = { applied: [], refused: [] };
+  const refusedBefore = state.refused?.length ?? 0;
+  try {
+    const problem = await importObjects(w, shadow, state);
+    if (problem) result.objectsError = problem;
+  } catch (err) {
+    result.objectsError = err instanceof Error ? err.message : String(err);
+    result.importFailed = true;
+  }
+  let stateChanged = (state.refused?.length ?? 0) !== refusedBefore;
+  const wanted = await shadowLooseRefs(shadow);
+  const packed = await packedRefsOf(shadow);
+  const { refs } = await repositoryRefs(w.commonDir);
+  const exists = await objectsPresent(w.commonDir, [...new Set(wanted.values())]);
+  for (const [ref, to] of wanted) {
+    const now = refs.get(ref);
+    if (now === to) continue;
+    const owned = state.own.includes(ref);
+    // A new branch is the worktree's own from then on; a tag, or any ref that existed, is not.
+    const created = now === undefined && !packed.has(ref) && ref.startsWith('refs/heads/');
+    if (!owned && !created) {
+      result.refused.push({ ref, to, why: ref.startsWith('refs/tags/') ? 'a tag' : 'not this worktree’s branch' });
+      continue;
+    }
+    const type = exists.get(to);
+    if (type !== 'commit') {
+      result.refused.push({ ref, to, why: 'its commit was not brought into the repository' });
+      continue;
+    }
+    // Every object its new commits need must be in the repository (some may have been refused).
+    if (!(await complete(w.commonDir, to, [...refs.values()]))) {
+      result.refused.push({ ref, to, why: 'some of its objects were not brought into the repository' });
+      continue;
+    }
+    // What the sandbox kept it from writing on disk, it may not put in a commit either.
+    const touched = await protectedChanges(w.commonDir, to, [...refs.values()]);
+    if (touched.length > 0) {
+      result.refused.push({
+        ref,
+        to,
+        why: `its new commits change protected paths (${touched.slice(0, 5).join(', ')}${touched.length > 5 ? ', …' : ''}), which commands in a worktree may not change`,
+      });
+      continue;
+    }
+    const r = await runGit([
+      `--git-dir=${w.commonDir}`,
+      'update-ref',
+      '-m',
+      'durable-agent: from worktree',
+      ref,
+      to,
+      now ?? '',
+    ]);
+    if (r.code !== 0) {
+      result.refused.push({ ref, to, why: r.stderr.trim() || 'git update-ref failed' });
+      continue;
+    }
+    result.applied.push({ ref, to });
+    if (!owned) {
+      state.own.push(ref);
+      stateChanged = true;
+    }
+  }
+  if (stateChanged) await writeAtomic(path.join(shadow, STATE), JSON.stringify(state));
+  // HEAD naming a ref the repository did not take would show the worktree's files as changes: detach it there.
+  const head = (await readRegular(path.join(w.gitDir, 'HEAD'), 1024))?.trim();
+  const named = head?.match(/^ref: (\S+)$/)?.[1];
+  if (named && !state.own.includes(named)) {
+    // Pointed at a ref the worktree does not own (main, another branch): at the commit it named for the command.
+    const at = wanted.get(named) ?? (await packedValueOf(shadow, named)) ?? refs.get(named);
+    const type = at ? (await objectsPresent(w.commonDir, [at])).get(at) : undefined;
+    if (at && type === 'commit') {
+      await writeAtomic(path.join(w.gitDir, 'HEAD'), `${at}\n`);
+      result.detachedHead = at;
+    }
+  }
+  return result;
+}
+
+/** A ref's value in the shadow's packed-refs (the worker's copy of the repository's refs). */
+async function packedValueOf(shadow: string, ref: string): Promise<string | undefined> {
+  const text = await fs.readFile(path.join(shadow, 'packed-refs'), 'utf8').catch(() => '');
+  for (const l of text.split('\n')) {
+    const [hash, name] = l.split(' ');
+    if (name === ref && hash && HEX.test(hash)) return hash;
+  }
+  return undefined;
+}
+
+/**
+ * The protected paths (src/permissions/protectedPaths.ts: `.claude/`, `.git*`, `.mcp.json`, shell
+ * start-up files…) that the commits reachable from `tip` and from none of the repository's refs
+ * change. A merge counts only for what differs from every parent (a merge of main's own changes is not the worktree's).
+ */
+async function protectedChanges(commonDir: string, tip: string, known: readonly string[]): Promise<string[]> {
+  const r = await runGit(
+    [`--git-dir=${commonDir}`, 'log', '-z', '--format=', '--name-only', '--no-renames', '--cc', '--stdin'],
+    { input: [tip, ...known.map((h) => `^${h}`)].join('\n') + '\n' },
+  );
+  if (r.code !== 0) return [`(the commits could not be read: ${r.stderr.trim()})`];
+  // -z: names as they are (a quoted name would hide its first component from the check).
+  const paths = [...new Set(r.stdout.split(/[\0\n]/).filter(Boolean))];
+  return paths.filter((p) => isProtectedRepositoryPath(p));
+}
+
+/** Are all the objects of the commits reachable from `tip` and from no repository ref in the repository? */
+async function complete(commonDir: string, tip: string, known: readonly string[]): Promise<boolean> {
+  const r = await runGit([`--git-dir=${commonDir}`, 'rev-list', '--objects', '--quiet', '--stdin'], {
+    input: [tip, ...known.map((h) => `^${h}`)].join('\n') + '\n',
+  });
+  return r.code === 0;
+}
+
+/** The refs the worker packed into the shadow (the repository's, when the command started). */
+async function packedRefsOf(shadow: string): Promise<Set<string>> {
+  const text = await fs.readFile(path.join(shadow, 'packed-refs'), 'utf8').catch(() => '');
+  return new Set(
+    text
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#') && !l.startsWith('^'))
+      .map((l) => l.split(' ')[1]!)
+      .filter(Boolean),
+  );
+}
+/** What the model is told after a command whose git work the repository did not (all) take. */
+export function worktreeSyncNote(s: WorktreeSync): string | undefined {
+  const lines: string[] = [];
+  if (s.objectsError) lines.push(`Objects were not brought into the repository: ${s.objectsError}`);
+  for (const r of s.refused) lines.push(`${r.ref} -> ${r.to.slice(0, 12)}: not applied to the repository (${r.why}).`);
+  if (s.detachedHead)
+    lines.push(`HEAD is now detached at ${s.detachedHead.slice(0, 12)} (the commit the command made).`);
+  if (lines.length === 0) return undefined;
+  return `<worktree_git>\nThis worktree's commands may move only its own branch (and refs they create) in the repository:\n${lines.join('\n')}\n</worktree_git>`;
+}
