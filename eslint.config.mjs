@@ -68,16 +68,16 @@ export default tseslint.config(
     // The in-process scheduler runs the same engine without Temporal ("one algorithm, two
     // schedulers"): no Temporal package, no workflow code, no client or worker start-up. The rooms
     // rule already forbids their runtime imports; this forbids their types too.
-    files: ['src/inprocess/**/*.ts'],
+    files: ['src/inprocess/**/*.ts', 'src/tasks/inprocess/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^(@temporalio/|\\.\\./(workflows(/|$)|activities(/|$)|client$|worker$))',
+              regex: '^(@temporalio/|(\\.\\./)+temporal(/|$))',
               message:
-                'src/inprocess is the scheduler without Temporal: it imports no @temporalio/*, src/temporal/workflows, src/temporal/activities, src/temporal/client or src/temporal/worker (docs/architecture.md); shared code lives in the engine, src/runtime or src/sessionInput.',
+                'src/inprocess (and src/tasks/inprocess) is the scheduler without Temporal: it imports no @temporalio/* and nothing of src/temporal (docs/architecture.md); shared code lives in src/core, src/runtime or src/sessionInput.',
             },
           ],
         },

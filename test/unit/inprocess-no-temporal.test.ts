@@ -143,12 +143,12 @@ test('unit: a session run by the in-process runner (model call, Read through the
 });
 
 test('unit: lint keeps the rooms the in-process runner reaches free of @temporalio/* (scripts/rooms.mjs, temporalFree)', () => {
-  // The real table passes; the table as it was before issue 32 (src/inprocess importing the activities,
-  // sessionInput the whole of src/temporal/workflows) is refused, naming the chain of rooms.
+  // The real table passes; the table as it was before issue 32 (the in-process runner importing the
+  // activities, sessionInput the whole of the workflows) is refused, naming the chain of rooms.
   const code = `
     import { temporalFreeProblems, ROOMS } from './scripts/rooms.mjs';
     const before = ROOMS.map((r) =>
-      r.room === 'local' ? { ...r, imports: [...r.imports, 'activities'] }
+      r.room === 'inprocess' ? { ...r, imports: [...r.imports, 'activities'] }
       : r.room === 'sessionInput' ? { ...r, imports: [...r.imports, 'workflows'] }
       : r);
     process.stdout.write(JSON.stringify({ now: temporalFreeProblems(), before: temporalFreeProblems(before) }));`;
@@ -157,7 +157,7 @@ test('unit: lint keeps the rooms the in-process runner reaches free of @temporal
   const out = JSON.parse(r.stdout) as { now: string[]; before: string[] };
   assert.deepEqual(out.now, []);
   assert.deepEqual(out.before, [
-    'the local room runs without Temporal, but it reaches @temporalio/activity: local → activities',
-    'the local room runs without Temporal, but it reaches @temporalio/workflow: local → sessionInput → workflows',
+    'the inprocess room runs without Temporal, but it reaches @temporalio/activity: inprocess → activities',
+    'the inprocess room runs without Temporal, but it reaches @temporalio/workflow: inprocess → sessionInput → workflows',
   ]);
 });

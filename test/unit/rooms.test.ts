@@ -1,7 +1,7 @@
-// unit: the rooms of the code keep their rules — workflow and engine code is deterministic and
-// sandbox-safe (only @temporalio/workflow, @temporalio/common and modules of src/temporal/workflows and
-// src/core), and
-// tools/pipeline never import Temporal.
+// unit: the rooms of the code keep their rules — workflow and core code is deterministic and
+// sandbox-safe (only @temporalio/workflow, @temporalio/common and modules of the workflows room,
+// src/temporal/workflows and src/tasks/workflows, and of the core room, src/core and src/tasks/core),
+// and tools/pipeline never import Temporal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -32,7 +32,9 @@ function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
 /** Follows relative value imports from the workflow entry and checks every module reached. */
 test('unit: workflow code reaches only sandbox-safe modules', () => {
   const allowed = new Set(['@temporalio/workflow', '@temporalio/common']);
-  const rooms = ['src/temporal/workflows', 'src/core'];
+  // The workflows room and the core room (scripts/rooms.mjs): a feature folder's subfolder belongs
+  // to the room of its code.
+  const rooms = ['src/temporal/workflows', 'src/tasks/workflows', 'src/core', 'src/tasks/core'];
   const seen = new Set<string>();
   const queue = [join(root, 'src/temporal/workflows/index.ts')];
   const bad: string[] = [];
@@ -49,21 +51,26 @@ test('unit: workflow code reaches only sandbox-safe modules', () => {
         // was one) brings rules that change between releases into code every replay runs.
         if (!rooms.some((r) => path.startsWith(join(root, r, ''))))
           bad.push(
-            `${relative(root, file)} imports ${relative(root, path)} (outside src/temporal/workflows and src/core)`,
+            `${relative(root, file)} imports ${relative(root, path)} (outside the workflows and core rooms: ${rooms.join(', ')})`,
           );
         queue.push(path);
       } else if (!allowed.has(spec)) bad.push(`${relative(root, file)} imports ${spec}`);
     }
   }
   assert.deepEqual(bad, []);
-  // The engine is part of what the workflows reach.
-  assert.ok([...seen].some((f) => f.includes(`${join('src', 'core')}`)));
+  // The core, and the tasks' core and workflow code, are part of what the workflows reach.
+  for (const r of ['core', join('tasks', 'core'), join('tasks', 'workflows')])
+    assert.ok(
+      [...seen].some((f) => f.includes(`${join('src', r)}/`)),
+      `the workflows reach nothing of src/${r}`,
+    );
 });
 
-test('unit: the pure engine imports nothing but itself', () => {
-  const bad = tsFiles('src/core').flatMap((f) =>
+test('unit: the pure core imports nothing but itself', () => {
+  const core = [join(root, 'src/core', ''), join(root, 'src/tasks/core', '')];
+  const bad = [...tsFiles('src/core'), ...tsFiles('src/tasks/core')].flatMap((f) =>
     importsOf(f)
-      .filter((i) => !i.spec.startsWith('./'))
+      .filter((i) => !(i.spec.startsWith('.') && core.some((c) => resolve(dirname(f), i.spec).startsWith(c))))
       .map((i) => `${relative(root, f)} imports ${i.spec}`),
   );
   assert.deepEqual(bad, []);
@@ -90,15 +97,15 @@ test('unit: the test and demo utilities (src/testing) are imported only by the d
 });
 
 test('unit: the activities entry lists every activity factory; workflows import activities and their cores as types only', () => {
-  const factories = tsFiles('src/temporal/activities').flatMap((f) =>
+  const factories = [...tsFiles('src/temporal/activities'), ...tsFiles('src/tasks/activities')].flatMap((f) =>
     [...readFileSync(f, 'utf8').matchAll(/^export function (create\w+Activities)\b/gm)].map((m) => m[1] as string),
   );
   const entry = readFileSync(join(root, 'src/temporal/activities/index.ts'), 'utf8');
   for (const name of factories)
     assert.match(entry, new RegExp(`\\b${name}\\(`), `${name} is not used by src/temporal/activities/index.ts`);
-  const bad = tsFiles('src/temporal/workflows').flatMap((f) =>
+  const bad = [...tsFiles('src/temporal/workflows'), ...tsFiles('src/tasks/workflows')].flatMap((f) =>
     importsOf(f)
-      .filter((i) => (i.spec.includes('activities') || i.spec.includes('calls/')) && !i.typeOnly)
+      .filter((i) => /activities|runtime\/|toolCall\//.test(i.spec) && !i.typeOnly)
       .map((i) => `${relative(root, f)} imports ${i.spec}`),
   );
   assert.deepEqual(bad, []);

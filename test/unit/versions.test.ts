@@ -118,7 +118,7 @@ test('unit: the marker reader finds what a history holds (a history with two pat
   assert.deepEqual(patchMarkers('batch.turn-1.json'), []);
 });
 
-/** Which workflow a file of src/temporal/workflows runs in (subagent.ts: the turn's Agent call). */
+/** Which workflow a file of workflow code (src/temporal/workflows, src/tasks/workflows) runs in (subagent.ts: the turn's Agent call). */
 const WORKFLOW_OF_FILE: Record<string, 'session' | 'turn'> = {
   'src/temporal/workflows/session.ts': 'session',
   'src/tasks/workflows/sessionTasks.ts': 'session',
