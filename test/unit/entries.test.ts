@@ -27,7 +27,10 @@ function load(spec: string): { files: string[]; exports: string[] } {
 }
 
 const pkgOf = (f: string): string | undefined => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1];
-const roomOf = (f: string): string | undefined => /dist\/src\/([^/.]+)/.exec(f)?.[1];
+// A folder of src/: the first level, or the second under a folder that groups several
+// (src/temporal/workflows, src/tasks/core).
+const roomOf = (f: string): string | undefined =>
+  /dist\/src\/((?:temporal|tasks|toolCall|worktree)\/[^/.]+|[^/.]+)/.exec(f)?.[1];
 
 test('unit: durable-agent/tools loads no Temporal package and no node-only room', () => {
   const { files, exports } = load('durable-agent/tools');
@@ -35,10 +38,14 @@ test('unit: durable-agent/tools loads no Temporal package and no node-only room'
     files.map(pkgOf).filter((p) => p !== undefined && p !== 'zod'),
     [],
   );
-  // Only the tool protocol, the pure engine and the entry itself.
-  assert.deepEqual([...new Set(files.map(roomOf).filter((r) => r !== undefined))].sort(), ['engine', 'entry', 'tools']);
+  // Only the tool protocol, the pure core and the entry itself.
+  assert.deepEqual([...new Set(files.map(roomOf).filter((r) => r !== undefined))].sort(), [
+    'core',
+    'packageEntries',
+    'toolProtocol',
+  ]);
   assert.ok(
-    !files.some((f) => /dist\/src\/tools\/builtin\//.test(f)),
+    !files.some((f) => /dist\/src\/tools\//.test(f)),
     'the built-in tools (node fs, child_process) are not loaded',
   );
   for (const name of ['buildTool', 'PERMISSION_MODES', 'applyContextModifier', 'DurableAgentError'])
@@ -55,7 +62,19 @@ test('unit: durable-agent/workflow is workflow-safe: no @temporalio/worker, no @
       `loads ${p}`,
     );
   for (const r of new Set(files.map(roomOf)))
-    assert.ok(r === undefined || ['engine', 'entry', 'tools', 'workflows', 'hooks'].includes(r), `loads src/${r}`);
+    assert.ok(
+      r === undefined ||
+        [
+          'core',
+          'tasks/core',
+          'packageEntries',
+          'toolProtocol',
+          'temporal/workflows',
+          'tasks/workflows',
+          'hooks',
+        ].includes(r),
+      `loads src/${r}`,
+    );
   for (const name of ['statusQuery', 'approveUpdate', 'END_REASONS', 'buildTool'])
     assert.ok(exports.includes(name), name);
 });
