@@ -5,11 +5,7 @@ import { callModelWith, ModelCallError, type CallModelResult } from '../runtime/
 import type { CallRuntime } from '../runtime/runtime';
 import { compactContextWith } from '../runtime/compact';
 import type { ToolSessionSettings } from '../toolCall/tools';
-import {
-  managedModelStep,
-  newModelStepState,
-  type ManagedModelStep as EngineModelStep,
-} from '../core/managedModelStep';
+import { managedModelStep, newModelStepState, type ManagedModelStep as EngineModelStep } from '../core/modelStep';
 import { modelWithSkillGrants } from '../core/context';
 import { oneLinePreview, type Message, type ToolUseBlock } from '../core/apiMessages';
 import type { ToolCallRecord } from '../core/toolRecords';

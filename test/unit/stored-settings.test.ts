@@ -12,7 +12,7 @@ import { sessionInput } from '../../src/temporal/client';
 import { initialContext } from '../../src/core/context';
 import { initialSessionState } from '../../src/core/session';
 import { INITIAL_VIEW } from '../../src/core/contextView';
-import { managedModelStep, type ModelCallArgs } from '../../src/core/managedModelStep';
+import { managedModelStep, type ModelCallArgs } from '../../src/core/modelStep';
 import { resolveToolSession } from '../../src/toolCall/tools';
 import { withStoredSettings } from '../../src/runtime/storedSettings';
 import { LocalBlobStore, MissingBlobError } from '../../src/stores/messageStore';

@@ -1,5 +1,5 @@
 // The turn's model step as activities: `model-<turn>` (and `model-<turn>-<k>` after a compaction)
-// and `compact-<n>`. The step itself is the engine's (core/managedModelStep.ts), shared with the
+// and `compact-<n>`. The step itself is the core's (core/modelStep.ts), shared with the
 // in-process runner; this file only names its types for the workflow's activities.
 import type { AgentDefinition } from '../../agents/definitions';
 import type { CallModelResult } from '../../runtime/model';
@@ -10,7 +10,7 @@ import {
   type ModelStepRunners as EngineModelStepRunners,
   type ModelStepState,
   newModelStepState,
-} from '../../core/managedModelStep';
+} from '../../core/modelStep';
 import type { CompactionRecord, ContextView } from '../../core/contextView';
 import type { HooksJson, TurnWorkflowInput } from './definitions';
 
@@ -26,5 +26,5 @@ export function managedModelStep(
   return engineModelStep(input, run, state, outageAttempt);
 }
 
-export { modelActivityId, newModelStepState, type ModelStepState } from '../../core/managedModelStep';
+export { modelActivityId, newModelStepState, type ModelStepState } from '../../core/modelStep';
 export type { CompactionRecord, ContextView };
