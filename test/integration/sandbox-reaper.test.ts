@@ -81,8 +81,15 @@ async function killMidBash(opts: { killGuardianFirst: boolean; sandboxed: boolea
         async () => existsSync(join(workDir, 'started.txt')),
         60_000,
       );
+      // started.txt is written before the shell forks `sleep`: wait for the processes themselves.
+      const expected = opts.sandboxed ? ['bwrap', 'socat', 'sleep'] : ['bash', 'sleep'];
+      await waitFor(
+        "the command's processes below worker-1",
+        async () => expected.every((n) => taggedProcesses(tag1).some((p) => p.comm === n)),
+        20_000,
+      ).catch(() => undefined);
       const running = taggedProcesses(tag1).map((p) => p.comm);
-      for (const name of opts.sandboxed ? ['bwrap', 'socat', 'sleep'] : ['bash', 'sleep'])
+      for (const name of expected)
         assert.ok(running.includes(name), `before the kill, ${name} runs below worker-1: ${running.join(', ')}`);
 
       if (opts.killGuardianFirst) {
