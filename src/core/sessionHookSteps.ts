@@ -3,6 +3,7 @@
 // prompts. Every wait here is followed by the executor's `settle` (core/sessionEvents.ts): what
 // handlers appended meanwhile is applied before the state is read again. Pure and deterministic.
 import { decideSessionHooks, type SessionHookDecision, type SessionHookEventName } from './hooks';
+import { sessionRootOf, type AgentContext, type HookPins } from './context';
 import { splitMemoryReminder } from './memoryReminder';
 import type { SessionExecutor } from './sessionExecutor';
 import { END_REASONS, type SessionEnd, type SessionState } from './sessionState';
@@ -87,4 +88,43 @@ export async function checkPrompts(state: SessionState, executor: SessionExecuto
     return { kind: 'end', status: 'stopped', endReason: END_REASONS.promptBlocked(blocked) };
   }
   return undefined;
+}
+
+/** What a session-level hook call reads of the session's input (both schedulers' inputs have it). */
+export interface SessionHookSource<Sandbox extends { passEnv?: string[] }, Hooks, Mode> {
+  hookPins?: HookPins;
+  sandbox?: Sandbox;
+  permissionMode: Mode;
+  hooks?: Hooks;
+}
+
+/**
+ * A session-level hook call's request, built once for the session workflow's activity and the
+ * in-process runner: the hooks run from the project root, never the agent's cwd, in the session's
+ * sandbox (`{}`: the default settings, as its tool calls get). New fields of an activity input change
+ * no workflow command: histories recorded before them replay unchanged.
+ */
+export function sessionHookRequest<Sandbox extends { passEnv?: string[] }, Hooks, Mode, AgentFields>(
+  input: SessionHookSource<Sandbox, Hooks, Mode>,
+  run: { sessionId: string; context: AgentContext; agentHookFields: AgentFields | undefined },
+  event: SessionHookEventName,
+  fields: Record<string, unknown>,
+  head: string | null,
+) {
+  const { context } = run;
+  return {
+    event,
+    sessionId: run.sessionId,
+    cwd: context.cwd,
+    projectDir: input.hookPins?.projectDir ?? sessionRootOf(context),
+    ...(input.hookPins ? { hookPins: input.hookPins } : {}),
+    ...(input.sandbox?.passEnv ? { passEnv: input.sandbox.passEnv } : {}),
+    sandbox: input.sandbox ?? ({} as Sandbox),
+    additionalDirectories: context.additionalDirectories,
+    permissionMode: input.permissionMode,
+    head,
+    hooks: input.hooks,
+    fields,
+    ...(run.agentHookFields ? { agentHookFields: run.agentHookFields } : {}),
+  };
 }

@@ -3,7 +3,7 @@
 // session workflow's hook activities, run in the project root; a failure is the hooks' own result.
 import type { SessionExecutor } from '../core/session';
 import { hookFailureRuns } from '../core/schedulerShared';
-import { hookProjectDir } from '../hooks/run';
+import { sessionHookRequest } from '../core/sessionHookSteps';
 import type { LocalSessionStart } from './sessionStart';
 
 type LocalHookRunner = Required<Pick<SessionExecutor, 'hasHooks' | 'runHooks'>>;
@@ -19,23 +19,15 @@ export function localSessionHooks(
     },
     runHooks: async (event, fields, head) => {
       try {
-        const r = await deps.runSessionHooks({
-          event,
-          sessionId,
-          cwd: state.context.cwd,
-          // Where the hooks run: the project root, never the agent's cwd (as the session workflow).
-          projectDir: hookProjectDir(input.hookPins, state.context),
-          ...(input.hookPins ? { hookPins: input.hookPins } : {}),
-          ...(input.sandbox?.passEnv ? { passEnv: input.sandbox.passEnv } : {}),
-          // In the session's sandbox, as the session workflow's hooks.
-          sandbox: input.sandbox ?? {},
-          additionalDirectories: state.context.additionalDirectories,
-          permissionMode: input.permissionMode,
-          head,
-          hooks: input.hooks,
-          fields,
-          ...(session.agentHookFields ? { agentHookFields: session.agentHookFields } : {}),
-        });
+        const r = await deps.runSessionHooks(
+          sessionHookRequest(
+            input,
+            { sessionId, context: state.context, agentHookFields: session.agentHookFields },
+            event,
+            fields,
+            head,
+          ),
+        );
         return r.runs;
       } catch (err) {
         return hookFailureRuns(event, err);

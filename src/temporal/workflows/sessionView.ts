@@ -16,8 +16,9 @@ import type {
   TurnWorkflowResult,
 } from './definitions';
 import { firstMessage, memoryRefOf } from '../../core/memoryReminder';
-import { initialContext, sessionRootOf } from '../../core/context';
+import { initialContext } from '../../core/context';
 import { initialSessionState, migrateSessionState } from '../../core/session';
+import { sessionHookRequest } from '../../core/sessionHookSteps';
 import type { OutageState } from '../../core/retry';
 import type { SessionPhase } from '../../core/session';
 import type { agentHookFields } from '../../core/subagents';
@@ -134,7 +135,7 @@ export function hookActivities(input: SessionInput, event: SessionHookEventName,
   });
 }
 
-/** A session-level hook activity's input. */
+/** A session-level hook activity's input (the request both schedulers build: core/sessionHookSteps.ts). */
 export function sessionHookInput(
   input: SessionInput,
   run: { sessionId: string; state: SessionCarry; agentHooks: ReturnType<typeof agentHookFields> | undefined },
@@ -142,25 +143,13 @@ export function sessionHookInput(
   fields: Record<string, unknown>,
   head: string | null,
 ): Parameters<HookActivities['runSessionHooks']>[0] {
-  const { state, agentHooks } = run;
-  return {
+  return sessionHookRequest(
+    input,
+    { sessionId: run.sessionId, context: run.state.context, agentHookFields: run.agentHooks },
     event,
-    sessionId: run.sessionId,
-    cwd: state.context.cwd,
-    // Where the hooks run: the project root, not the agent's cwd (an activity input's new
-    // fields change no workflow command: histories recorded before them replay unchanged).
-    projectDir: input.hookPins?.projectDir ?? sessionRootOf(state.context),
-    ...(input.hookPins ? { hookPins: input.hookPins } : {}),
-    ...(input.sandbox?.passEnv ? { passEnv: input.sandbox.passEnv } : {}),
-    // The hooks run in the session's sandbox (`{}`: the default settings, as its tool calls get).
-    sandbox: input.sandbox ?? {},
-    additionalDirectories: state.context.additionalDirectories,
-    permissionMode: input.permissionMode,
-    head,
-    hooks: input.hooks,
     fields,
-    ...(agentHooks ? { agentHookFields: agentHooks } : {}),
-  };
+    head,
+  );
 }
 
 /** A schedule's firing: the checkout record, on the worker that has the directory (the tool task queue). No patch: only an input that carries `checkoutGuard` (created by a release that has it) runs it. */
