@@ -128,3 +128,15 @@ export async function toolCallIdentities(client: Client, workflowId: string): Pr
   }
   return out;
 }
+
+/** The workflow tasks that failed in each of these workflows' histories, by id (none expected after a replay). */
+export async function failedWorkflowTasks(client: Client, ids: string[]): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const id of ids) {
+    const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    out[id] = events
+      .filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
+      .map((e) => e.workflowTaskFailedEventAttributes?.failure?.message);
+  }
+  return out;
+}

@@ -6,6 +6,8 @@
 // Which release: the newest CHANGELOG.md entry older than package.json's version (a session a
 // deploy of this version meets was started by it); its commit is the hash the entry names, or its
 // tag (scripts/releases.ts). DURABLE_AGENT_PREVIOUS_RELEASE=<commit> picks another.
+// upgradeReleases() adds the release named by package.json's version when it is already tagged
+// (the release deployed now, which main's worker replaces next): the upgrade tests run per release.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -26,6 +28,18 @@ export function previousReleaseCommit(): { version?: string; commit?: string; wh
   const entry = previousReleaseEntry(readChangelog(), version);
   if (!entry) return { why: `CHANGELOG.md has no release older than ${version}` };
   return { version: entry.version, ...releaseCommit(entry) };
+}
+
+/** The releases whose sessions this worker must finish: the previous one and, once tagged, package.json's version. */
+export function upgradeReleases(): Array<{ version: string; commit?: string; why?: string }> {
+  const previous = previousReleaseCommit();
+  const out: Array<{ version: string; commit?: string; why?: string }> = [
+    { version: previous.version ?? 'previous', commit: previous.commit, why: previous.why },
+  ];
+  const version = packageVersion();
+  const current = readChangelog().entries.find((e) => e.version === version);
+  if (current) out.push({ version, ...releaseCommit(current) });
+  return out;
 }
 
 /** The release's built worker script (workerProcess.js), building it first when needed; or why it cannot be had here. */
@@ -58,11 +72,12 @@ export function previousRelease(commit = previousReleaseCommit().commit): {
 }
 
 if (require.main === module) {
-  const { version } = previousReleaseCommit();
-  const r = previousRelease();
-  console.log(
-    r.script
-      ? `[previous release] ${version ?? 'DURABLE_AGENT_PREVIOUS_RELEASE'} (${r.commit?.slice(0, 7)}): ${r.script}`
-      : `[previous release] not available: ${r.why}`,
-  );
+  for (const { version, commit, why } of upgradeReleases()) {
+    const r = commit ? previousRelease(commit) : { why };
+    console.log(
+      r.script
+        ? `[release] ${version} (${r.commit?.slice(0, 7)}): ${r.script}`
+        : `[release] ${version} not available: ${r.why}`,
+    );
+  }
 }
