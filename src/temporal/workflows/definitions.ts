@@ -464,3 +464,10 @@ export const turnProgressQuery = defineQuery<{
 }>(QUERIES.turnProgress);
 
 export { oneLinePreview } from '../../core/apiMessages';
+/**
+ * The ONE session-workflow patch id of release 0.3.0 (docs/releasing.md: at most one per release).
+ * Every 0.3.0 change to the session workflow's command sequence asks this id at its own point;
+ * a session run that began on 0.2.0 answers false at each point it had passed before the upgrade
+ * and true afterwards. Its registry entry (versions.ts) lists every behaviour it guards.
+ */
+export const SESSION_030_PATCH = 'session-0.3.0';
