@@ -284,6 +284,7 @@ export function sessionInput(opts: SessionOptions): SessionInput {
   const retryCapMs = opts.retryCapMs ?? envMs('DURABLE_AGENT_RETRY_CAP_MS');
   const maxOutageMs = opts.maxOutageMs ?? envMs('DURABLE_AGENT_MAX_OUTAGE_MS');
   const cwd = resolve(opts.cwd ?? process.cwd());
+  const modelTaskQueue = opts.modelTaskQueue ?? (process.env.DURABLE_AGENT_MODEL_TASK_QUEUE || undefined);
   const { appendSystemPrompt, skills: given, ...rest } = opts;
   // ToolSearch joins the default tool set unless tool search is off (an explicit list names it itself).
   const tools =
@@ -336,6 +337,8 @@ export function sessionInput(opts: SessionOptions): SessionInput {
       : { streamingToolExecution: false }),
     ...(retryCapMs !== undefined ? { retryCapMs } : {}),
     ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
+    // The model calls' queue, whose workers share one limit (docs/deployment.md); a subagent's comes from its parent.
+    ...(modelTaskQueue ? { modelTaskQueue } : {}),
     ...(Object.keys(contextSettings(opts.contextManagement)).length > 0
       ? { contextManagement: contextSettings(opts.contextManagement) }
       : {}),

@@ -8,7 +8,9 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { loadShellParser, shellParserError } from '../permissions/bashParser';
-import { shutdownGraceMs, STICKY_QUEUE_TIMEOUT_MS, workerLimits } from './workerLimits';
+import { modelLimitFromEnv, shutdownGraceMs, STICKY_QUEUE_TIMEOUT_MS, workerLimits } from './workerLimits';
+import { ModelGate } from './activities/modelGate';
+import { modelActivitiesPerSecond, type ModelLimit } from '../core/modelLimit';
 import { HEARTBEAT_THROTTLE_MS } from '../core/heartbeats';
 import { bashSpoolCapBytes } from '../tools/bash/process';
 import { TASK_QUEUE_DEFAULT, type SessionSinks } from './workflows/definitions';
@@ -28,6 +30,14 @@ export interface AgentWorkerOptions extends AgentDepsOptions {
   namespace?: string;
   /** Default: env DURABLE_AGENT_TASK_QUEUE, else 'durable-agent'. */
   taskQueue?: string;
+  /**
+   * The model calls' task queue (sessions started with the same `modelTaskQueue` send their model
+   * calls there): this worker polls it too, with the shared limit and backoff (docs/deployment.md
+   * "One rate limit for many workers"). Default: env DURABLE_AGENT_MODEL_TASK_QUEUE, else none.
+   */
+  modelTaskQueue?: string;
+  /** The model queue's limit across all its workers. Default: env DURABLE_AGENT_MODEL_RPM / _TPM (workerLimits.ts), else none. */
+  modelLimit?: ModelLimit & { tokensPerCall?: number };
   /**
    * Worker Deployment Versioning (docs/deployment.md "Upgrading with deployment versions"): this
    * worker is build `buildId` of deployment `deploymentName`; turns stay on the build they started
@@ -90,14 +100,20 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     );
   }
   const namespace = opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
-  const worker = await Worker.create({
+  const modelTaskQueue = opts.modelTaskQueue ?? (process.env.DURABLE_AGENT_MODEL_TASK_QUEUE || undefined);
+  // With a model queue, both workers run one bundle (webpack once).
+  const bundle =
+    opts.workflowBundle ??
+    (modelTaskQueue
+      ? await bundleWorkflowCode({
+          workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath,
+          logger: quietLogger,
+        })
+      : undefined);
+  const common = {
     connection: opts.connection,
     namespace,
-    taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
-    activities,
-    ...(opts.workflowBundle
-      ? { workflowBundle: opts.workflowBundle }
-      : { workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath }),
+    ...(bundle ? { workflowBundle: bundle } : { workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
     // interrupted Bash dies within two seconds. Activities send a keepalive every second
     // (runtime/heartbeat.ts, temporal/activities/runtime.ts); the throttle coalesces progress and the model's
@@ -107,6 +123,13 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     defaultHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
     // SIGTERM/SIGINT: running activities get this long to finish, then are handed back (src/temporal/workerLimits.ts).
     shutdownGraceTime: shutdownGraceMs(),
+    ...deploymentWorkerOptions(deployment),
+    ...(opts.workerOptions?.identity ? { identity: opts.workerOptions.identity } : {}),
+  };
+  const worker = await Worker.create({
+    ...common,
+    taskQueue: opts.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT,
+    activities,
     // A workflow task for a workflow this worker has cached waits this long on its sticky queue, then
     // goes to the shared queue (another worker replays the workflow). The SDK's 10 s was most of what
     // a SIGKILL cost a session after its tool call resumed (BENCHMARKS.md "Resume"); a living worker
@@ -115,7 +138,6 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     // Activities, workflow tasks, cached workflows: sized per concurrent session (src/temporal/workerLimits.ts).
     ...workerLimits(),
     sinks: sessionSinks(),
-    ...deploymentWorkerOptions(deployment),
     ...opts.workerOptions,
     // The codec runs in the worker, outside the workflow sandbox: the bundle never sees a key.
     dataConverter: {
@@ -123,9 +145,17 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
       payloadCodecs: [...(opts.workerOptions?.dataConverter?.payloadCodecs ?? []), ...codecs],
     },
   });
+  const modelWorker = modelTaskQueue
+    ? await createModelWorker(common, modelTaskQueue, activities, opts.modelLimit ?? modelLimitFromEnv(), {
+        ...opts.workerOptions?.dataConverter,
+        payloadCodecs: [...(opts.workerOptions?.dataConverter?.payloadCodecs ?? []), ...codecs],
+      })
+    : undefined;
   // The worker owns its MCP connections: they close when it stops running.
   const run = worker.run.bind(worker);
   worker.run = async () => {
+    // The model queue's worker runs and stops with this one (SIGTERM reaches both through the runtime).
+    const modelRun = modelWorker?.run();
     // Sandbox processes left by workers of this host that died (a SIGKILL in the first
     // milliseconds of a sandboxed Bash): swept now and every minute (src/sandbox/reaper.ts).
     const stopSweeping = startSweeping();
@@ -136,6 +166,10 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     try {
       return await run();
     } finally {
+      if (modelWorker?.getState() === 'RUNNING') modelWorker.shutdown();
+      await modelRun?.catch((err: unknown) =>
+        console.warn(`durable-agent: the model queue's worker failed: ${String(err)}`),
+      );
       stopSweeping();
       stopTempSweeping();
       stopGauges?.();
@@ -145,6 +179,32 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     }
   };
   return worker;
+}
+
+/**
+ * The worker of the model queue (issue 34): the model activities behind the shared backoff
+ * (activities/modelGate.ts), and the limiter workflow; with a limit, the server dispatches at most
+ * `maxTaskQueueActivitiesPerSecond` model calls a second across every worker of the queue, in
+ * fairness-key order (one key per root session: temporal/workflows/modelQueue.ts).
+ */
+async function createModelWorker(
+  common: Omit<WorkerOptions, 'taskQueue'>,
+  modelTaskQueue: string,
+  activities: ReturnType<typeof createAgentActivities>['activities'],
+  limit: (ModelLimit & { tokensPerCall?: number }) | undefined,
+  dataConverter: WorkerOptions['dataConverter'],
+): Promise<Worker> {
+  const gate = new ModelGate(modelTaskQueue);
+  return Worker.create({
+    ...common,
+    taskQueue: modelTaskQueue,
+    activities: { callModel: gate.wrap(activities.callModel), compactContext: gate.wrap(activities.compactContext) },
+    ...workerLimits(),
+    ...(limit
+      ? { maxTaskQueueActivitiesPerSecond: modelActivitiesPerSecond(limit, limit.tokensPerCall ?? 8_000) }
+      : {}),
+    ...(dataConverter ? { dataConverter } : {}),
+  });
 }
 
 let bundleCache: Promise<{ code: string }> | undefined;

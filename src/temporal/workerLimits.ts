@@ -62,3 +62,24 @@ export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): number {
 
 /** How long a workflow task waits for this worker on its sticky queue before any worker may take it (ms; the SDK's default is 10 s). */
 export const STICKY_QUEUE_TIMEOUT_MS = 3_000;
+
+/**
+ * The model queue's shared limit (docs/deployment.md "One rate limit for many workers"), from
+ *   DURABLE_AGENT_MODEL_RPM              requests per minute across every worker of the model queue
+ *   DURABLE_AGENT_MODEL_TPM              tokens per minute (optional): fewer requests when
+ *   DURABLE_AGENT_MODEL_TOKENS_PER_CALL  calls of this many tokens (default 8000) would pass it
+ * Undefined without DURABLE_AGENT_MODEL_RPM: the model queue is polled without a rate.
+ */
+export function modelLimitFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): { requestsPerMinute: number; tokensPerMinute?: number; tokensPerCall: number } | undefined {
+  const requestsPerMinute = positiveInt(env, 'DURABLE_AGENT_MODEL_RPM');
+  const tokensPerMinute = positiveInt(env, 'DURABLE_AGENT_MODEL_TPM');
+  const tokensPerCall = positiveInt(env, 'DURABLE_AGENT_MODEL_TOKENS_PER_CALL') ?? 8_000;
+  if (requestsPerMinute === undefined) {
+    if (tokensPerMinute !== undefined)
+      throw new Error('DURABLE_AGENT_MODEL_TPM needs DURABLE_AGENT_MODEL_RPM (the request limit) too');
+    return undefined;
+  }
+  return { requestsPerMinute, ...(tokensPerMinute !== undefined ? { tokensPerMinute } : {}), tokensPerCall };
+}

@@ -51,6 +51,22 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string | number 
   'system.enableActivityEagerExecution': true,
 };
 
+/**
+ * The model queue's dynamic config (issue 34, docs/deployment.md "One rate limit for many workers"):
+ * - matching.enableFairness: the queue's backlog is dispatched per fairness key (one per root
+ *   session) in proportion to its weight, so one session's many agents cannot starve the others;
+ * - matching.numTaskqueueRead/WritePartitions 1: the server splits a queue's rate limit evenly over
+ *   its partitions (4 by default), each with a burst of its own; a partition without backlog wastes
+ *   its share and four bursts land at once (measured: half the limit used, 15 429s of 35 calls).
+ * Not defaults of the dev server (they change every queue): the fleet bench and its tests start
+ * with them; a production server sets them for the model queue (deploy/temporal/dynamicconfig.yaml).
+ */
+export const MODEL_QUEUE_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number>> = {
+  'matching.enableFairness': true,
+  'matching.numTaskqueueReadPartitions': 1,
+  'matching.numTaskqueueWritePartitions': 1,
+};
+
 /** The `--dynamic-config-value` arguments for the defaults merged with `overrides`. */
 export function dynamicConfigArgs(overrides: DevServerOptions['dynamicConfig'] = {}): string[] {
   const merged: Record<string, string | number | boolean | null> = { ...DEV_SERVER_DYNAMIC_CONFIG, ...overrides };

@@ -122,6 +122,12 @@ export interface SessionInput {
   /** Task queue of the activities that touch the working directory (a queue per host/workspace). */
   toolTaskQueue?: string;
   /**
+   * Task queue of the model calls (callModel, compactContext): the queue whose workers share one
+   * model-call limit (docs/deployment.md "One rate limit for many workers"). Absent: the session's
+   * own queue, no shared limit. Env default for new sessions: DURABLE_AGENT_MODEL_TASK_QUEUE.
+   */
+  modelTaskQueue?: string;
+  /**
    * Heartbeat timeout of tool activities: how soon a lost worker is noticed. Default 5 s for tool
    * calls (core/heartbeats.ts; 30 s before 0.3.0), 30 s for background tasks and agents.
    */
@@ -252,6 +258,8 @@ export interface TurnWorkflowInput {
   /** How outages are waited out (see SessionInput). */
   retry?: { retryCapMs?: number; maxOutageMs?: number };
   toolTaskQueue?: string;
+  /** The model calls' task queue (see SessionInput). */
+  modelTaskQueue?: string;
   toolHeartbeatTimeoutMs?: number;
   /** The model's view at the start of the turn; absent: the whole transcript. */
   view?: ContextView;

@@ -113,6 +113,7 @@ export function childSessionInput(
     ...(input.retry?.retryCapMs !== undefined ? { retryCapMs: input.retry.retryCapMs } : {}),
     ...(input.retry?.maxOutageMs !== undefined ? { maxOutageMs: input.retry.maxOutageMs } : {}),
     ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
+    ...(input.modelTaskQueue ? { modelTaskQueue: input.modelTaskQueue } : {}),
     ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
     ...(sub.useSearchAttributes ? { useSearchAttributes: true } : {}),
     parent: { sessionId: input.sessionId, toolUseId: block.id, agentType: call.agentType },

@@ -51,6 +51,7 @@ import type {
 import { StreamingToolExecution, streamedItems, type StreamedToolUse } from '../../core/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
 import { toolSession } from './toolSettings';
+import { modelCallPlacement } from './modelQueue';
 import type { ToolSessionInput } from '../../toolCall/toolTypes';
 import { isAgentTool } from '../../core/subagents';
 import { activityIds } from '../../core/ids';
@@ -338,19 +339,19 @@ class TurnRun implements TurnExecutor {
     try {
       // Context management (clearing, auto/reactive compaction) is the engine's model step;
       // its state survives this turn's outage retries (a compaction is not redone).
-      const scope = this.scope;
+      const [scope, at] = [this.scope, modelCallPlacement(this.input)]; // `at`: the session's model queue, if any
       this.modelStep = await managedModelStep(
         this.input,
         {
           callModel: (args, activityId, summary) =>
             scope.run(() =>
               model.callModel.executeWithOptions(
-                { activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
+                { ...at, activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
                 [{ ...args, ...describeWith(this.session, this.input.context) }],
               ),
             ),
           compact: (args, activityId, summary) =>
-            scope.run(() => compaction.compactContext.executeWithOptions({ activityId, summary }, [args])),
+            scope.run(() => compaction.compactContext.executeWithOptions({ ...at, activityId, summary }, [args])),
         },
         this.stepState,
         attempt,

@@ -63,6 +63,7 @@ export function turnWorkflowInput(
         }
       : {}),
     ...(input.toolTaskQueue ? { toolTaskQueue: input.toolTaskQueue } : {}),
+    ...(input.modelTaskQueue ? { modelTaskQueue: input.modelTaskQueue } : {}),
     ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
     ...(state.view ? { view: state.view } : {}),
     ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),

@@ -10,8 +10,12 @@
 import { setWorkflowOptions } from '@temporalio/workflow';
 import { sessionWorkflow } from './session';
 import { turnWorkflow } from './turn';
+import { modelGateWorkflow } from './modelGate';
 
 setWorkflowOptions({ versioningBehavior: 'PINNED' }, turnWorkflow);
 setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, sessionWorkflow);
 
-export { sessionWorkflow, turnWorkflow };
+// The model queue's limiter holds one number: it moves with the current build.
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, modelGateWorkflow);
+
+export { sessionWorkflow, turnWorkflow, modelGateWorkflow };

@@ -27,6 +27,8 @@ export { accumulateMessage, encodeSseEvent, parseSse, SseStreamError } from './s
 export type { SseEvent } from './sse';
 export { checkToolPairing, validateMessagesRequest } from './validate';
 export { ThinkingLedger } from './thinking';
+export { RequestWindow } from './rateLimit';
+export type { Admission, RequestLimitOptions } from './rateLimit';
 export { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage } from './promptCache';
 export type { CacheUsage, PromptCacheOptions, PromptSegment } from './promptCache';
 export { lastMessage, lastToolResults, lastUserText, pausedContent } from './requests';

@@ -1,6 +1,7 @@
 // The fake server's options: where it listens, its script, its faults, its checks. server.ts
 // re-exports them; answers.ts and intake.ts read them from here.
 import type { PromptCacheOptions } from './promptCache';
+import type { RequestLimitOptions } from './rateLimit';
 import type { ResponseSpec, ScriptFn } from './types';
 
 export interface FakeAnthropicOptions {
@@ -41,4 +42,9 @@ export interface FakeAnthropicOptions {
    * Default true.
    */
   validateThinking?: boolean;
+  /**
+   * A request limit as the API's (rateLimit.ts): past it a valid request is answered 429
+   * `rate_limit_error` with `retry-after`, before the queue or the script is asked. Default: none.
+   */
+  requestLimit?: RequestLimitOptions;
 }

@@ -12,6 +12,7 @@ import { ThinkingLedger } from './thinking';
 import { PromptCacheSim, promptSegments, promptTokens, promptTooLongMessage } from './promptCache';
 import type { MessagesRequest, RecordedRequest, ResponseSpec, ScriptFn, UnexpectedEvent } from './types';
 import type { FakeAnthropicOptions } from './options';
+import { RequestWindow } from './rateLimit';
 
 export type { FakeAnthropicOptions } from './options';
 
@@ -36,6 +37,8 @@ export interface FakeAnthropicServer {
   toolUseId(n: number): string;
   /** Throws unless nothing unexpected happened and the queue is empty. */
   assertDone(): void;
+  /** How many requests the request limit (`requestLimit`) answered with a 429. */
+  rateLimited(): number;
   /** Change (or remove) the enforced context window from now on. */
   setContextWindow(tokens: number | undefined): void;
   /** Stop listening and cut open connections (in-flight streams included). */
@@ -80,6 +83,7 @@ class FakeAnthropic {
   private requestCounter = 0;
   private readonly writer: ResponseWriter;
   private readonly thinking: ThinkingLedger | undefined;
+  private readonly window: RequestWindow | undefined;
 
   constructor(private readonly opts: FakeAnthropicOptions) {
     this.queue = [...(opts.responses ?? [])];
@@ -88,6 +92,7 @@ class FakeAnthropic {
     const promptCache = opts.promptCache === false ? undefined : new PromptCacheSim(opts.promptCache ?? {});
     this.thinking = opts.validateThinking === false ? undefined : new ThinkingLedger();
     this.writer = new ResponseWriter(opts, promptCache, this.thinking);
+    this.window = opts.requestLimit ? new RequestWindow(opts.requestLimit) : undefined;
   }
 
   /** The server's handle on this state (`close` stops the HTTP server). */
@@ -111,6 +116,7 @@ class FakeAnthropic {
       messageRequests: () => requests.filter((r) => r.valid).map((r) => r.body as MessagesRequest),
       lastRequest: () => requests[requests.length - 1],
       toolUseId: (n) => fakeToolUseId(n),
+      rateLimited: () => requests.filter((r) => r.response?.source === 'rate_limit').length,
       assertDone() {
         const problems = unexpected.map((u) => `request #${u.request.index} ${u.kind}: ${u.message}`);
         if (queue.length > 0) problems.push(`${queue.length} scripted response(s) were never requested`);
@@ -185,6 +191,18 @@ class FakeAnthropic {
           'error',
         );
       }
+    }
+    const admission = this.window?.admit(Date.now());
+    if (admission && !admission.ok) {
+      const message = `Number of requests has exceeded your per-minute rate limit (${this.window?.limit} requests per minute)`;
+      return this.writer.sendError(
+        res,
+        record,
+        requestId,
+        { status: 429, type: 'rate_limit_error', message },
+        'rate_limit',
+        RequestWindow.headers(admission, this.window?.limit ?? 0),
+      );
     }
     const next = await this.nextSpec(checked.request, record);
     if ('failure' in next)

@@ -338,7 +338,7 @@ export interface RecordedRequest {
 export interface RecordedResponse {
   status: number;
   /** What answered: a scripted spec's kind, or the server's own validation/exhaustion error. */
-  source: ResponseSpec['kind'] | 'message' | 'server_error';
+  source: ResponseSpec['kind'] | 'message' | 'server_error' | 'rate_limit';
   errorType?: string;
   errorMessage?: string;
   /** Set for successful messages. */
