@@ -192,3 +192,49 @@ test(
     });
   },
 );
+
+test(
+  'integration: a session with four subagents (one fairness key) gets one share of the model queue, not four, while three other sessions run',
+  { timeout: 240_000 },
+  async () => {
+    const calls = (req: MessagesRequest) => req.messages.filter((m) => m.role === 'assistant').length;
+    const glob = () =>
+      toolUseResponse([
+        { id: `toolu_${Math.random().toString(36).slice(2, 12)}`, name: 'Glob', input: { pattern: '*' } },
+      ]);
+    const script = (req: MessagesRequest) => {
+      const text = firstText(req);
+      if (text.includes('hog-sub') || text.includes('small')) return calls(req) >= 3 ? textResponse('done') : glob();
+      if (text === 'hog' && calls(req) === 0)
+        return toolUseResponse(
+          [0, 1, 2, 3].map((i) => ({
+            id: `toolu_agent_${i}`,
+            name: 'Agent',
+            input: { run_in_background: false, description: `part ${i}`, prompt: `hog-sub ${i}` },
+          })),
+        );
+      return textResponse('hog done');
+    };
+    // One call a second across the queue: a backlog forms, and the server dispatches it by fairness key.
+    await withFleet({ fake: { script }, rpm: 60 }, async (f) => {
+      const hog = await f.start({ prompt: 'hog', tools: ['Glob', 'Agent'] });
+      const family = (r: { body?: unknown }) => /hog/.test(firstText(r.body as MessagesRequest));
+      await waitFor('all four subagents calling', async () => {
+        const subs = new Set(f.fake.requests.filter((r) => r.valid).map((r) => firstText(r.body as MessagesRequest)));
+        return [0, 1, 2, 3].every((i) => [...subs].some((t) => t.includes(`hog-sub ${i}`)));
+      });
+      const from = f.fake.requests.length;
+      const small = await Promise.all([0, 1, 2].map((i) => f.start({ prompt: `small ${i}`, tools: ['Glob'] })));
+      for (const h of small) assert.equal((await h.result()).status, 'completed');
+      const during = f.fake.requests.slice(from);
+      const lastSmall = during.map((r) => !family(r)).lastIndexOf(true);
+      const hogDuring = during.slice(0, lastSmall + 1).filter(family).length;
+      const smallCalls = during.length - during.filter(family).length;
+      // Fair: four keys share the queue, so the hog's family gets about a third of the small sessions'
+      // 12 calls (4); first come, first served it would take four of every seven calls (≈ 13, all it has left).
+      assert.equal(smallCalls, 12);
+      assert.ok(hogDuring <= 8, `the hog's family made ${hogDuring} calls while the small sessions made 12`);
+      assert.equal((await hog.result()).status, 'completed');
+    });
+  },
+);
