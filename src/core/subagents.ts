@@ -259,6 +259,36 @@ export function childRules<R extends { deny: string[] }>(rules: R, denyRules: re
   return denyRules?.length ? { ...rules, deny: [...rules.deny, ...denyRules] } : rules;
 }
 
+/**
+ * What a child session takes from its parent besides model and rules (both schedulers), each only
+ * when the parent has it: the hooks, their pins and project root (the child's hooks run from there,
+ * checked against them), the memory (CLAUDE.md, as the reference gives a subagent), the MCP servers
+ * when the agent asks for them, the sandbox, and the limits (the agent's `maxTurns` first).
+ */
+export function childInherited<H, P, M, S, X>(
+  parent: {
+    hooks?: H | undefined;
+    hookPins?: P | undefined;
+    memory?: M | undefined;
+    mcpServers?: S | undefined;
+    sandbox?: X | undefined;
+    maxTurns?: number | undefined;
+    maxTotalTokens?: number | undefined;
+  },
+  call: { mcp?: boolean | undefined; maxTurns?: number | undefined },
+) {
+  const maxTurns = call.maxTurns ?? parent.maxTurns;
+  return {
+    ...(parent.hooks ? { hooks: parent.hooks } : {}),
+    ...(parent.hookPins ? { hookPins: parent.hookPins } : {}),
+    ...(parent.memory ? { memory: parent.memory } : {}),
+    ...(call.mcp && parent.mcpServers ? { mcpServers: parent.mcpServers } : {}),
+    ...(parent.sandbox ? { sandbox: parent.sandbox } : {}),
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
+    ...(parent.maxTotalTokens !== undefined ? { maxTotalTokens: parent.maxTotalTokens } : {}),
+  };
+}
+
 /** One line for the UI and the audit: `Agent reviewer: check the diff`. */
 export function subagentSummary(agentType: string, description: string): string {
   const d = description.length > 80 ? `${description.slice(0, 79)}…` : description;

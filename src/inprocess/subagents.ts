@@ -13,6 +13,7 @@ import {
   agentLaunchedOutput,
   agentLaunchTask,
   agentTaskId,
+  childInherited,
   childModelSettings,
   childRules,
   subagentResultOutput,
@@ -77,7 +78,6 @@ export function localSubagentRunner(
   return async (data, ctx) => {
     const plan = subagentPlan(data, session);
     const childId = subagentSessionId(sessionId, ctx.toolUseId);
-    const maxTurns = plan.maxTurns ?? input.maxTurns;
     const child = (signal: AbortSignal): LocalSessionOptions => ({
       sessionId: childId,
       prompt: plan.prompt,
@@ -94,14 +94,7 @@ export function localSubagentRunner(
       rules: childRules(input.rules, plan.denyRules),
       cwd: ctx.agent.cwd,
       additionalDirectories: [...ctx.agent.additionalDirectories],
-      ...(input.hooks ? { hooks: input.hooks } : {}),
-      // The parent's pins and project root: the child's hooks run from there, checked against them.
-      ...(input.hookPins ? { hookPins: input.hookPins } : {}),
-      ...(input.memory ? { memory: input.memory } : {}),
-      ...(plan.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
-      ...(input.sandbox ? { sandbox: input.sandbox } : {}),
-      ...(maxTurns !== undefined ? { maxTurns } : {}),
-      ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+      ...childInherited(input, plan),
       approvalTimeoutMs,
       onInterrupt: 'end',
       signal,

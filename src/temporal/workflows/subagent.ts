@@ -19,6 +19,7 @@ import {
   agentLaunchTask,
   agentTaskId,
   agentWorktreeName,
+  childInherited,
   childModelSettings,
   childRules,
   subagentResultOutput,
@@ -80,7 +81,6 @@ export function childSessionInput(
 ): SessionInput {
   const { input } = env;
   const sub = input.subagents ?? {};
-  const maxTurns = call.maxTurns ?? sub.maxTurns;
   // An isolated child works in its worktree: its cwd, its system prompt, its sandbox (plus what git needs there).
   const cwd = worktree ? worktree.path : context.cwd;
   const sandbox = worktree && input.sandbox ? worktreeSandbox(input.sandbox, worktree) : input.sandbox;
@@ -93,15 +93,18 @@ export function childSessionInput(
     rules: childRules(input.rules, call.denyRules),
     cwd,
     ...(context.additionalDirectories.length > 0 ? { additionalDirectories: [...context.additionalDirectories] } : {}),
-    ...(input.hooks ? { hooks: input.hooks } : {}),
-    // The parent's pins and project root: the child's hooks run from there, checked against them.
-    ...(input.hookPins ? { hookPins: input.hookPins } : {}),
-    // The parent's memory (CLAUDE.md), as the reference gives a subagent.
-    ...(sub.memory ? { memory: sub.memory } : {}),
-    ...(call.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
-    ...(sandbox ? { sandbox } : {}),
-    ...(maxTurns !== undefined ? { maxTurns } : {}),
-    ...(sub.maxTotalTokens !== undefined ? { maxTotalTokens: sub.maxTotalTokens } : {}),
+    ...childInherited(
+      {
+        hooks: input.hooks,
+        hookPins: input.hookPins,
+        memory: sub.memory,
+        mcpServers: input.mcpServers,
+        sandbox,
+        maxTurns: sub.maxTurns,
+        maxTotalTokens: sub.maxTotalTokens,
+      },
+      call,
+    ),
     approvalTimeoutMs: input.approvalTimeoutMs,
     // A subagent has nobody to send it a follow-up: an interrupt ends it.
     onInterrupt: 'end',
