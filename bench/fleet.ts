@@ -7,6 +7,8 @@
 // Not a test: numbers depend on the machine.
 //
 //   npm run bench:fleet -- [--sessions 50] [--rpm 120] [--turns 3] [--workers 2]
+//   env FLEET_HEADROOM (default 0.95: the workers' rate as a share of the limit), FLEET_NO_FAIR=1
+//   (the dev server without the model queue's dynamic config), FLEET_DEBUG=1 (each request's time, ! = 429)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
