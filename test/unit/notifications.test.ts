@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { loadSettings, SettingsError } from '../../src/cli/settings';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -142,4 +144,23 @@ test('unit: one delivery — idempotency key and auth header sent; 500 retryable
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
   }
+});
+
+test('unit: the settings key `notify` — honoured key by key over lower files; a bad one names the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'da-notify-settings-'));
+  const cwd = join(dir, 'repo');
+  mkdirSync(join(cwd, '.durable-agent'), { recursive: true });
+  const user = join(dir, 'user.json');
+  const file = join(cwd, '.durable-agent', 'settings.json');
+  writeFileSync(user, JSON.stringify({ notify: { webhook: 'https://a.example/h', events: ['failed'] } }));
+  writeFileSync(file, JSON.stringify({ notify: { webhook: 'https://b.example/h' } }));
+  assert.deepEqual(loadSettings(cwd, [user, file]).notify, { webhook: 'https://b.example/h', events: ['failed'] });
+  writeFileSync(file, JSON.stringify({ notify: { webhook: 'https://user:pw@b.example/h' } }));
+  assert.throws(
+    () => loadSettings(cwd, [file]),
+    (err: Error) =>
+      err instanceof SettingsError &&
+      err.message.includes(file) &&
+      /notify.webhook must not carry credentials/.test(err.message),
+  );
 });

@@ -382,7 +382,10 @@ async function runSessionOptions(
       : {}),
     agents,
     ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
-    ...(o.notifyWebhook ? { notify: { webhook: o.notifyWebhook } } : {}),
+    // Notifications: the flag's webhook over the settings' `notify` (over DURABLE_AGENT_NOTIFY_WEBHOOK: sessionInput).
+    ...(o.notifyWebhook || settings.notify
+      ? { notify: { ...settings.notify, ...(o.notifyWebhook ? { webhook: o.notifyWebhook } : {}) } }
+      : {}),
     ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens } : {}),
     ...(o.approvalTimeout ? { approvalTimeoutMs: o.approvalTimeout * 1000 } : {}),
     ...(o.onInterrupt ? { onInterrupt: o.onInterrupt } : {}),
