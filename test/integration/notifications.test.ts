@@ -57,7 +57,7 @@ test('integration: webhook — approval (500 once, then the command in it works)
   const hook = await receiver(1);
   process.env.DURABLE_AGENT_NOTIFY_AUTH_HEADER = `Authorization: ${SECRET}`;
   try {
-    await withAgent({ noWorker: true }, async ({ fake, start, startWorker, workDir, client, taskQueue }) => {
+    await withAgent({ noWorker: true }, async ({ fake, startWorker, workDir, client, taskQueue }) => {
       let worker = await startWorker();
       const target = join(workDir, 'approved.txt');
       fake.enqueue(
@@ -66,12 +66,26 @@ test('integration: webhook — approval (500 once, then the command in it works)
         ]),
         textResponse('wrote it'),
       );
-      const handle = await start({
-        prompt: 'write the file',
-        permissionMode: 'default',
-        notify: { webhook: hook.url },
-      });
-      const id = handle.workflowId;
+      // Started as a user starts it: the flag names the webhook.
+      const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS, DURABLE_AGENT_TASK_QUEUE: taskQueue };
+      const started = await cli(
+        [
+          'run',
+          '--detach',
+          '--json',
+          '--cwd',
+          workDir,
+          '--model',
+          'claude-test',
+          '--notify-webhook',
+          hook.url,
+          'write it',
+        ],
+        env,
+      );
+      assert.equal(started.code, 0, started.stderr);
+      const id = (JSON.parse(started.stdout) as { session: string }).session;
+      const handle = client.workflow.getHandle(id);
       const approval = await waitFor('the approval notification to get through', async () =>
         hook.accepted().find((n) => n.kind === 'needs_approval'),
       );
@@ -94,15 +108,16 @@ test('integration: webhook — approval (500 once, then the command in it works)
       worker = await startWorker();
       const [prog, ...args] = approval.command!.split(' ');
       assert.equal(prog, 'durable-agent');
-      const ran = await cli(args, {
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
-        DURABLE_AGENT_TASK_QUEUE: taskQueue,
-      });
+      const ran = await cli(args, env);
       assert.equal(ran.code, 0, ran.stderr);
       assert.match(ran.stdout, /approved toolu_nt_w/);
-      assert.equal((await handle.result()).status, 'completed');
+      assert.equal(((await handle.result()) as { status: string }).status, 'completed');
       assert.equal(await readFile(target, 'utf8'), 'TOP-SECRET-INPUT\n');
       await worker.stop();
+      // The audit reads a history with notification activities.
+      const audit = await cli(['audit', id], env);
+      assert.equal(audit.code, 0, audit.stderr);
+      assert.match(audit.stdout, /toolu_nt_w/);
       // Each event once: what a deduping receiver kept, and what came with status 200 at all.
       assert.deepEqual(
         hook.accepted().map((n) => n.kind),
