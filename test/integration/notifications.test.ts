@@ -6,7 +6,9 @@
 // once (the 500's retry carries the same key); the auth header comes from the worker's environment
 // and is nowhere in the history. A failing session says `failed`; a long model outage says
 // `waiting_for_model`; the Notification hook fires with the reference's input. A session with
-// neither webhook nor Notification hook records nothing of it.
+// neither webhook nor Notification hook records nothing of it. A worker SIGKILLed while the receiver
+// holds a delivery: the attempt times out and the next worker's retry carries the same key (a
+// deduping receiver keeps one).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -19,6 +21,7 @@ import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
 import { waitFor } from '../support/wait';
+import { killGroup, spawnWorker, workerProcessEnv, type WorkerProc } from '../support/workerProcs';
 
 after(closeTestEnv);
 
@@ -28,16 +31,16 @@ interface Received {
   body: SessionNotification;
 }
 
-/** A webhook receiver: every POST recorded; the first `fail` answered 500. */
-async function receiver(fail = 0) {
+/** A webhook receiver: every POST recorded; the first `fail` answered 500, the first `hold` never answered (status 0). */
+async function receiver(fail = 0, hold = 0) {
   const got: Received[] = [];
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (d: Buffer) => (raw += d.toString()));
     req.on('end', () => {
-      const status = fail-- > 0 ? 500 : 200;
+      const status = hold-- > 0 ? 0 : fail-- > 0 ? 500 : 200;
       got.push({ status, headers: req.headers, body: JSON.parse(raw) as SessionNotification });
-      res.writeHead(status).end();
+      if (status) res.writeHead(status).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -47,7 +50,11 @@ async function receiver(fail = 0) {
     got,
     /** What a deduping receiver keeps: the accepted deliveries, one per idempotency key. */
     accepted: () => [...new Map(got.filter((g) => g.status === 200).map((g) => [g.body.id, g.body])).values()],
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -208,3 +215,57 @@ test('integration: the Notification hook gets the reference input on the end; no
     assert.doesNotMatch(history, /deliverNotification|hook-Notification/);
   });
 });
+
+test(
+  'integration: webhook — the worker is SIGKILLed while the receiver holds a delivery: the retry on the next worker has the same key',
+  { timeout: 240_000 },
+  async () => {
+    const hook = await receiver(0, 1);
+    const procs: WorkerProc[] = [];
+    try {
+      await withAgent({ noWorker: true }, async ({ env, fake, start, storeDir, taskQueue, workDir, client }) => {
+        const workerEnv = await workerProcessEnv({ env, fake, storeDir, taskQueue });
+        const w1 = await spawnWorker('worker-1', workerEnv, procs);
+        fake.enqueue(
+          toolUseResponse([
+            { id: 'toolu_nk_w', name: 'Write', input: { file_path: join(workDir, 'k.txt'), content: 'k\n' } },
+          ]),
+          textResponse('done'),
+        );
+        const handle = await start({ prompt: 'write k', permissionMode: 'default', notify: { webhook: hook.url } });
+        await waitFor('the first delivery to reach the receiver', async () => hook.got.length === 1);
+        killGroup(w1);
+        await w1.exited;
+        await spawnWorker('worker-2', workerEnv, procs);
+        // The attempt the dead worker held times out (startToClose 30 s); the retry runs on worker-2.
+        const approval = await waitFor('the retried delivery', async () => hook.accepted()[0], 120_000);
+        assert.deepEqual(
+          hook.got.map((g) => [g.status, g.headers['idempotency-key']]),
+          [
+            [0, approval.id],
+            [200, approval.id],
+          ],
+        );
+        const ran = await cli(approval.command!.split(' ').slice(1), {
+          TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+          DURABLE_AGENT_TASK_QUEUE: taskQueue,
+        });
+        assert.equal(ran.code, 0, ran.stderr);
+        assert.equal((await handle.result()).status, 'completed');
+        await waitFor('the end', async () => hook.accepted().length === 2);
+        assert.deepEqual(
+          hook.accepted().map((n) => n.kind),
+          ['needs_approval', 'completed'],
+        );
+        const scheduled = (await client.workflow.getHandle(handle.workflowId).fetchHistory()).events!.filter(
+          (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverNotification',
+        );
+        assert.equal(scheduled.length, 2, 'one activity per event');
+      });
+    } finally {
+      for (const p of procs) killGroup(p);
+      await Promise.all(procs.map((p) => p.exited));
+      await hook.close();
+    }
+  },
+);
