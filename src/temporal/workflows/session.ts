@@ -228,11 +228,7 @@ class SessionRun implements SessionExecutor {
       () => this.timers.poke(),
     );
     this.notifier = new SessionNotifier(input, this);
-    this.timers = new SessionTimers(
-      this.events,
-      () => this.hasWork(),
-      () => this.tasks.sync(),
-    );
+    this.timers = new SessionTimers(this.events, () => this.tasks.sync());
   }
 
   register(): void {
