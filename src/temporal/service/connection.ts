@@ -3,9 +3,10 @@
 import { DurableAgentError } from '../../core/errors';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type ClientInterceptors, type TLSConfig } from '@temporalio/client';
 import type { EncryptionSetting } from '../../encryption/keys';
 import { encryptionCodecs } from './codec';
+import { startTracing, tracingClientInterceptors } from '../tracing';
 import type { NativeConnection } from '@temporalio/worker';
 
 export interface TemporalTlsConfig {
@@ -230,8 +231,19 @@ export async function connectClient(
   }
   return {
     connection,
-    client: new Client({ connection, namespace: config.namespace, dataConverter: { payloadCodecs } }),
+    client: new Client({
+      connection,
+      namespace: config.namespace,
+      dataConverter: { payloadCodecs },
+      // Traces when OTEL_* ask for them (docs/deployment.md "Traces"): a session's trace starts here.
+      ...withTracing(),
+    }),
   };
+}
+
+function withTracing(): { interceptors?: ClientInterceptors } {
+  const interceptors = tracingClientInterceptors(startTracing());
+  return interceptors ? { interceptors } : {};
 }
 
 /** A worker `NativeConnection` for `config`; fails fast with `TemporalUnavailableError`. */
