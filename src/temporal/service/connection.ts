@@ -216,6 +216,9 @@ export async function connectClient(
   opts: { encryption?: EncryptionSetting } = {},
 ): Promise<{ connection: Connection; client: Client }> {
   const payloadCodecs = encryptionCodecs(opts.encryption);
+  // Traces when OTEL_* ask for them (docs/deployment.md "Traces"): a session's trace starts here. A
+  // value we cannot honour fails here, before connecting, like bad key material.
+  const tracing = withTracing();
   const probe = await tcpProbe(config.address, config.connectTimeoutMs);
   if (probe) throw new TemporalUnavailableError(config.address, probe);
   let connection: Connection;
@@ -235,8 +238,7 @@ export async function connectClient(
       connection,
       namespace: config.namespace,
       dataConverter: { payloadCodecs },
-      // Traces when OTEL_* ask for them (docs/deployment.md "Traces"): a session's trace starts here.
-      ...withTracing(),
+      ...tracing,
     }),
   };
 }
