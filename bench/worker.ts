@@ -5,6 +5,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { NativeConnection, Runtime, DefaultLogger, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import { bundleAgentWorkflows, createAgentWorker } from '../src/temporal/worker';
+import { tracingSettings } from '../src/temporal/tracing';
 import { SleepTool } from './sleepTool';
 import { throttledHeartbeats } from './historyStats';
 // The worker's heartbeat throttle (src/temporal/worker.ts: maxHeartbeatThrottleInterval / default).
@@ -90,7 +91,8 @@ async function main(): Promise<void> {
     tools: [SleepTool],
     anthropic: () => new Anthropic({ apiKey: 'bench', baseURL: env('BENCH_FAKE_URL'), maxRetries: 0 }),
     storeDir: env('BENCH_STORE_DIR'),
-    workflowBundle: await bundleAgentWorkflows(),
+    // With OTEL_* set (bench/tracing.ts), the bundle of a tracing worker.
+    workflowBundle: await bundleAgentWorkflows({ tracing: tracingSettings() !== undefined }),
     workerOptions: { ...extraOptions(), interceptors: { activity: [beats.factory] } },
   });
   process.on('message', (m: { type?: string }) => {

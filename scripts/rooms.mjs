@@ -106,16 +106,38 @@ export const ROOMS = [
     imports: ['core', 'workflows/inputShape'],
     packages: ['@temporalio/workflow', '@temporalio/common'],
   },
+  // The workflow interceptors of a tracing worker: bundled with the workflows only when tracing is on.
+  {
+    room: 'workflows/tracing',
+    paths: ['src/temporal/workflows/tracing.ts'],
+    imports: ['core'],
+    packages: ['@opentelemetry/api', '@temporalio/interceptors-opentelemetry', '@temporalio/workflow'],
+  },
   {
     room: 'activities',
     paths: ['src/temporal/activities/', 'src/tasks/activities/'],
     imports: ['core', 'runtime'],
-    packages: ['node', '@anthropic-ai/sdk', '@temporalio/activity', '@temporalio/common'],
+    packages: ['node', '@anthropic-ai/sdk', '@opentelemetry/api', '@temporalio/activity', '@temporalio/common'],
+  },
+  // OpenTelemetry traces: the process's tracer provider from OTEL_*, the client's and worker's interceptors.
+  {
+    room: 'tracing',
+    paths: ['src/temporal/tracing/'],
+    imports: ['workflows/tracing'],
+    packages: [
+      'node',
+      '@opentelemetry/context-async-hooks',
+      '@opentelemetry/exporter-trace-otlp-http',
+      '@opentelemetry/exporter-trace-otlp-proto',
+      '@opentelemetry/resources',
+      '@opentelemetry/sdk-trace-base',
+      '@temporalio/interceptors-opentelemetry',
+    ],
   },
   {
     room: 'temporalService',
     paths: ['src/temporal/service/'],
-    imports: ['core', 'hostProcess', 'encryption'],
+    imports: ['core', 'hostProcess', 'encryption', 'tracing'],
     packages: [
       'node',
       '@temporalio/client',

@@ -27,6 +27,7 @@ import {
 } from './commands/steer';
 import { addStopCommand } from './commands/stop';
 import { addWorkerCommand } from './commands/worker';
+import { flushTracing } from '../temporal/tracing';
 
 /**
  * The commands, in the order `--help` lists them. A new command is a file in src/cli/commands/
@@ -100,7 +101,11 @@ export async function main(argv: string[]): Promise<number> {
 
 if (require.main === module) {
   main(process.argv).then(
-    (code) => process.exit(code),
+    // Spans this command made (a session's start, OTEL_* set) leave before the process does.
+    async (code) => {
+      await flushTracing();
+      process.exit(code);
+    },
     (err) => {
       process.stderr.write(`durable-agent: ${describeError(err)}\n`);
       process.exit(1);

@@ -21,6 +21,8 @@ import { createAgentActivities } from './activities';
 import { metricsEnabled, startSessionGauges } from './service/metrics';
 import type { AgentDepsOptions } from '../runtime/callDeps';
 import { encryptionCodecs } from './service/codec';
+import { startTracing, tracingWorkerOptions, TRACING_WORKFLOW_MODULE, withTracingInterceptors } from './tracing';
+import { agentActivitySpans } from './activities/tracing';
 
 export { createAgentActivities } from './activities';
 export { defaultStoreDir, sessionDirName, workerPrivatePaths, type AgentDepsOptions } from '../runtime/callDeps';
@@ -93,6 +95,9 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
   // Payload encryption (docs/encryption.md): keys read now, so bad key material stops the worker at start.
   const codecs = encryptionCodecs(opts.encryption);
   const { activities, closeMcp, blobs } = createAgentActivities(opts);
+  // Traces (src/temporal/tracing; docs/deployment.md "Traces"): only when OTEL_* ask for them.
+  const tracing = startTracing();
+  const traced = tracing ? tracingWorkerOptions(tracing, agentActivitySpans) : undefined;
   // Bash rules and read-only detection run on the tree-sitter-bash parser (wasm, loaded once).
   if (!(await loadShellParser())) {
     console.warn(
@@ -108,6 +113,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
       ? await bundleWorkflowCode({
           workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath,
           logger: quietLogger,
+          ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
         })
       : undefined);
   const common = {
@@ -137,8 +143,10 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
     stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT_MS,
     // Activities, workflow tasks, cached workflows: sized per concurrent session (src/temporal/workerLimits.ts).
     ...workerLimits(),
-    sinks: sessionSinks(),
     ...opts.workerOptions,
+    sinks: { ...sessionSinks(), ...opts.workerOptions?.sinks, ...traced?.sinks },
+    // A prebuilt bundle holds its interceptor modules already (bundleAgentWorkflows({ tracing: true })).
+    interceptors: withTracingInterceptors(opts.workerOptions?.interceptors, traced?.interceptors, !!bundle),
     // The codec runs in the worker, outside the workflow sandbox: the bundle never sees a key.
     dataConverter: {
       ...opts.workerOptions?.dataConverter,
@@ -173,6 +181,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
       stopSweeping();
       stopTempSweeping();
       stopGauges?.();
+      await tracing?.flush().catch(() => undefined);
       await closeMcp();
       // A store this worker opened (a PostgreSQL pool from DURABLE_AGENT_STORE) closes with it; one passed in belongs to the caller.
       if (!opts.blobStore) await (blobs as { close?: () => Promise<void> }).close?.().catch(() => undefined);
@@ -207,11 +216,23 @@ async function createModelWorker(
   });
 }
 
-let bundleCache: Promise<{ code: string }> | undefined;
-/** Bundles the workflows once per process (webpack is slow). */
-export function bundleAgentWorkflows(): Promise<{ code: string }> {
-  bundleCache ??= bundleWorkflowCode({ workflowsPath, logger: quietLogger });
-  return bundleCache;
+const bundleCache = new Map<boolean, Promise<{ code: string }>>();
+/**
+ * Bundles the workflows once per process (webpack is slow). `tracing`: with the workflow interceptors
+ * of a tracing worker (a worker given a prebuilt bundle adds no module to it).
+ */
+export function bundleAgentWorkflows(opts: { tracing?: boolean } = {}): Promise<{ code: string }> {
+  const tracing = opts.tracing === true;
+  let bundle = bundleCache.get(tracing);
+  if (!bundle) {
+    bundle = bundleWorkflowCode({
+      workflowsPath,
+      logger: quietLogger,
+      ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
+    });
+    bundleCache.set(tracing, bundle);
+  }
+  return bundle;
 }
 
 const quietLogger = {

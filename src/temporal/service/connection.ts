@@ -3,9 +3,10 @@
 import { DurableAgentError } from '../../core/errors';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type ClientInterceptors, type TLSConfig } from '@temporalio/client';
 import type { EncryptionSetting } from '../../encryption/keys';
 import { encryptionCodecs } from './codec';
+import { startTracing, tracingClientInterceptors } from '../tracing';
 import type { NativeConnection } from '@temporalio/worker';
 
 export interface TemporalTlsConfig {
@@ -215,6 +216,9 @@ export async function connectClient(
   opts: { encryption?: EncryptionSetting } = {},
 ): Promise<{ connection: Connection; client: Client }> {
   const payloadCodecs = encryptionCodecs(opts.encryption);
+  // Traces when OTEL_* ask for them (docs/deployment.md "Traces"): a session's trace starts here. A
+  // value we cannot honour fails here, before connecting, like bad key material.
+  const tracing = withTracing();
   const probe = await tcpProbe(config.address, config.connectTimeoutMs);
   if (probe) throw new TemporalUnavailableError(config.address, probe);
   let connection: Connection;
@@ -230,8 +234,18 @@ export async function connectClient(
   }
   return {
     connection,
-    client: new Client({ connection, namespace: config.namespace, dataConverter: { payloadCodecs } }),
+    client: new Client({
+      connection,
+      namespace: config.namespace,
+      dataConverter: { payloadCodecs },
+      ...tracing,
+    }),
   };
+}
+
+function withTracing(): { interceptors?: ClientInterceptors } {
+  const interceptors = tracingClientInterceptors(startTracing());
+  return interceptors ? { interceptors } : {};
 }
 
 /** A worker `NativeConnection` for `config`; fails fast with `TemporalUnavailableError`. */
