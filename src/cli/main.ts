@@ -26,6 +26,7 @@ import {
   addSendCommand,
 } from './commands/steer';
 import { addStopCommand } from './commands/stop';
+import { addBudgetCommand } from './commands/budget';
 import { addWorkerCommand } from './commands/worker';
 
 /**
@@ -51,6 +52,7 @@ const COMMANDS: Array<(program: Command) => void> = [
   addCancelCommand,
   addScheduleCommands,
   addStopCommand,
+  addBudgetCommand,
   addCodecServerCommand,
 ];
 

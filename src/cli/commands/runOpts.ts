@@ -32,6 +32,9 @@ export interface RunOpts extends ConnOpts {
   strictMcpConfig?: boolean;
   maxTurns?: number;
   maxTotalTokens?: number;
+  maxBudgetUsd?: number;
+  onBudget?: 'wait' | 'end';
+  budgetThreshold?: number;
   approvalTimeout?: number;
   onInterrupt?: 'wait' | 'end';
   id?: string;
