@@ -38,6 +38,7 @@ import {
   QUEUED_AFTER_TURN_PATCH,
   LATE_PROMPTS_PATCH,
   CONTEXT_WINDOW_CUT_OFF_PATCH,
+  SESSION_030_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -323,5 +324,17 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['local-stores.turn-1.json'],
     deprecate:
       'deprecatePatch once no turn started before it is open (a turn lives minutes, or as long as an approval wait in it).',
+  },
+  {
+    id: SESSION_030_PATCH,
+    since: '9aa1bda',
+    workflows: ['session'],
+    release: '0.3.0',
+    retireIn: '0.5.0',
+    retireWhy: 'A session lives days: two releases after the release that ships it (scripts/releases.ts).',
+    why: "Release 0.3.0's one session-workflow id, shared by the team (the lead merges this entry). Budgets (issue 34): a session with a tree budget (maxBudgetUsd / onBudget, inputs that did not exist before, so no recorded history takes this path) asks it when it enters the budget_exceeded wait (core/session.ts budgetGate: a condition, no timer) and when a child's budgetCharge signal finds it idle and over budget; its status change writes the DurableAgentStatus search attribute (upsertSearchAttributes) where one is registered. Fixtures budget-exceeded.*: turn 1 spends past the budget, the session waits, the `budget` Update raises it, turn 2 completes.",
+    fixtures: ['budget-exceeded.session.json'],
+    before: [],
+    deprecate: 'deprecatePatch once no session started before 0.3.0 is open (`durable-agent ls`).',
   },
 ];
