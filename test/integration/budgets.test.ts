@@ -14,6 +14,7 @@ import { totalCostUsd } from '../../src/core/modelUsage';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
+import { cli } from '../support/cli';
 
 after(closeTestEnv);
 
@@ -140,3 +141,25 @@ test(
     });
   },
 );
+
+test('cli: bad budget flags get a one-line message and a non-zero exit', { timeout: 120_000 }, async () => {
+  const oneLine = (r: { code: number | null; stderr: string }, pattern: RegExp) => {
+    assert.notEqual(r.code, 0, 'non-zero exit');
+    const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+    assert.equal(lines.length, 1, `one line on stderr, got: ${JSON.stringify(r.stderr)}`);
+    assert.match(lines[0] ?? '', pattern);
+  };
+  oneLine(
+    await cli(['run', '--max-budget-usd', '-1', 'x']),
+    /--max-budget-usd must be an amount of US dollars above 0/,
+  );
+  oneLine(await cli(['run', '--max-budget-usd', 'abc', 'x']), /--max-budget-usd must be an amount/);
+  oneLine(await cli(['run', '--max-budget-usd', '1e9', 'x']), /more than \$1,000,000/);
+  oneLine(await cli(['run', '--max-budget-usd', '1', '--on-budget', 'maybe', 'x']), /Allowed choices are wait, end/);
+  oneLine(
+    await cli(['run', '--max-budget-usd', '1', '--budget-threshold', '1.5', 'x']),
+    /--budget-threshold must be a fraction between 0 and 1/,
+  );
+  oneLine(await cli(['budget', 'some-id', '--add', 'abc']), /--add must be a number/);
+  oneLine(await cli(['budget', 'some-id', '--on-budget', 'later']), /Allowed choices are end/);
+});
