@@ -69,6 +69,10 @@ export function addSessionFlags(cmd: Command): Command {
     .option('--strict-mcp-config', 'use only the --mcp-config servers (not ~/.claude.json, .mcp.json or settings)')
     .option('--max-turns <n>', 'stop after N turns', positiveInt('--max-turns'))
     .option(
+      '--notify-webhook <url>',
+      'POST notifications (approval needed, ended, failed…) here (env DURABLE_AGENT_NOTIFY_WEBHOOK)',
+    )
+    .option(
       '--max-total-tokens <n>',
       "budget of N tokens for the session's whole tree (subagents, compactions, side calls)",
       positiveInt('--max-total-tokens'),
@@ -398,6 +402,10 @@ async function runSessionOptions(
       : {}),
     agents,
     ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
+    // Notifications: the flag's webhook over the settings' `notify` (over DURABLE_AGENT_NOTIFY_WEBHOOK: sessionInput).
+    ...(o.notifyWebhook || settings.notify
+      ? { notify: { ...settings.notify, ...(o.notifyWebhook ? { webhook: o.notifyWebhook } : {}) } }
+      : {}),
     ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens } : {}),
     ...budgetOptions(o),
     ...(o.approvalTimeout ? { approvalTimeoutMs: o.approvalTimeout * 1000 } : {}),

@@ -90,6 +90,7 @@ import {
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
 import { SessionBudget } from './sessionBudget';
+import { SessionNotifier } from './sessionNotify';
 import { SessionTasks } from '../../tasks/workflows/sessionTasks';
 import { toolSession } from './toolSettings';
 import { turnWorkflowInput } from './turnInput';
@@ -123,6 +124,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       const guard = await checkoutGuardActivities(input).checkCheckoutGuard({ cwd: input.cwd, ...input.checkoutGuard });
       if (guard.refused) {
         session.finish('failed', guard.reason);
+        await session.notifier.flush();
         throw ApplicationFailure.nonRetryable(
           `session refused: ${guard.reason}`,
           'CHECKOUT_NOT_TRUSTED' satisfies ErrorCode,
@@ -140,11 +142,14 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     session.latePrompts = !input.parent && session.hasHooks('UserPromptSubmit') && patched(LATE_PROMPTS_PATCH);
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
-    if (outcome.kind === 'checkpoint')
+    if (outcome.kind === 'checkpoint') {
+      await session.notifier.flush();
       return await continueAsNew<typeof sessionWorkflow>(input, session.events.settle());
+    }
     // Background tasks still running when the session ends are stopped (killed, no notification).
     await session.tasks.stopAll();
     const result = session.finish(outcome.status, outcome.endReason);
+    await session.notifier.flush(); // issue 35: the end's notification delivered before the session closes
     if (outcome.status === 'failed')
       throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TURN_FAILED' satisfies ErrorCode);
     return result;
@@ -194,6 +199,8 @@ class SessionRun implements SessionExecutor {
   /** The session's background tasks, each its own activity (sessionTasks.ts). */
   readonly tasks: SessionTasks;
   private readonly budget: SessionBudget; // the tree's budget: signal, query, Update, wait (sessionBudget.ts)
+  /** Webhook and Notification hook on status transitions, approvals and long outages (sessionNotify.ts). */
+  readonly notifier: SessionNotifier;
   /** QUEUED_AFTER_TURN_PATCH, read at the start of the run. */
   queuedWakes = false;
   /** LATE_PROMPTS_PATCH, read at the start of the run. */
@@ -224,11 +231,8 @@ class SessionRun implements SessionExecutor {
       () => toolSession(turnWorkflowInput(input, this.state, this.turnRun(this.state.turn, []))),
       () => this.timers.poke(),
     );
-    this.timers = new SessionTimers(
-      this.events,
-      () => this.hasWork(),
-      () => this.tasks.sync(),
-    );
+    this.notifier = new SessionNotifier(input, this);
+    this.timers = new SessionTimers(this.events, () => this.tasks.sync());
   }
 
   register(): void {
@@ -239,9 +243,8 @@ class SessionRun implements SessionExecutor {
     });
     setHandler(interruptSignal, () => this.onInterrupt());
     setHandler(stopSignal, () => this.timers.requestStop());
-    this.budget.register();
     this.tasks.monitors.register();
-    setHandler(approvalPendingSignal, (p) => this.approvals.onPending(p));
+    setHandler(approvalPendingSignal, (p) => this.approvals.onPending(p, this.notifier));
     setHandler(outageSignal, (o) => this.onOutage(o ?? undefined));
     setHandler(approvalResolvedSignal, ({ toolUseId, decision, source }) =>
       this.approvals.onResolved(toolUseId, decision, source),
@@ -280,6 +283,7 @@ class SessionRun implements SessionExecutor {
 
   private onOutage(o: OutageState | undefined): void {
     this.outage = o;
+    this.notifier.onOutage(o);
     setCurrentDetails(o ? describeOutage(o, Date.now()) : '');
     if (o) this.setStatus('waiting_for_model');
     else if (this.status === 'waiting_for_model')
@@ -292,6 +296,7 @@ class SessionRun implements SessionExecutor {
     if (next === this.status) return;
     this.status = next;
     if (this.input.useSearchAttributes) upsertSearchAttributes([{ key: statusKey, value: next }]);
+    this.notifier.onStatus(next, this.endReason);
   }
 
   async storeToolSettings(): Promise<void> {

@@ -21,9 +21,12 @@ export class SessionBudget {
     private readonly events: SessionEvents<SessionCarry>,
     readonly limits: BudgetLimits | undefined,
     private readonly status: { get(): SessionStatusName | undefined; set(s: SessionStatusName): void },
-  ) {}
+  ) {
+    // Its handlers are set as the run starts (the session constructs it in its first activation).
+    this.register();
+  }
 
-  register(): void {
+  private register(): void {
     setHandler(budgetChargeSignal, (charge) => this.onCharge({ type: 'budgetCharge', charge }));
     setHandler(budgetQuery, () => this.query());
     setHandler(budgetUpdate, (r) => this.raise(r), { validator: (r) => this.validate(r) });

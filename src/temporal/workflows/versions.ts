@@ -327,14 +327,16 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: SESSION_030_PATCH,
-    since: '9aa1bda',
+    since: 'a462747',
     workflows: ['session'],
     release: '0.3.0',
     retireIn: '0.5.0',
-    retireWhy: 'A session lives days: two releases after the release that ships it (scripts/releases.ts).',
-    why: "Release 0.3.0's one session-workflow id, shared by the team (the lead merges this entry). Budgets (issue 34): a session with a tree budget (maxBudgetUsd / onBudget, inputs that did not exist before, so no recorded history takes this path) asks it when it enters the budget_exceeded wait (core/session.ts budgetGate: a condition, no timer) and when a child's budgetCharge signal finds it idle and over budget; its status change writes the DurableAgentStatus search attribute (upsertSearchAttributes) where one is registered. Fixtures budget-exceeded.*: turn 1 spends past the budget, the session waits, the `budget` Update raises it, turn 2 completes.",
-    fixtures: ['budget-exceeded.session.json'],
-    before: [],
-    deprecate: 'deprecatePatch once no session started before 0.3.0 is open (`durable-agent ls`).',
+    retireWhy:
+      'Session: a session run lives until continue-as-new, and an idle session waits up to 7 days for a follow-up: two releases after the one that ships it.',
+    why: "Release 0.3.0's one session-workflow id; each 0.3.0 change asks it at its own point. Notifications (issue 35, temporal/workflows/sessionNotify.ts): a top-level session with a webhook (`notify.webhook`) or a Notification hook schedules, per event, a `deliverNotification` activity `notify-<kind>-<n>` (needs_approval when a call waits for approval, waiting_for_model once per outage past the threshold, completed/failed at the end, budget_exceeded on that status) and runs the Notification hooks (`hook-Notification-<n>`) on the end and the new kinds; the session awaits them before it closes or continues-as-new. Asked at the first event a run would send; a session with neither asks nothing and records nothing. Budgets (issue 34, temporal/workflows/sessionBudget.ts): a session with a tree budget (maxBudgetUsd / onBudget, inputs that did not exist before) asks it when it enters the budget_exceeded wait (core/session.ts budgetGate: a condition, no timer) and when a child's budgetCharge signal finds it idle and over budget; the status change writes the DurableAgentStatus search attribute where one is registered (fixtures budget-exceeded.*: turn 1 spends past the budget, the session waits, the `budget` Update raises it, turn 2 completes).",
+    fixtures: ['notifications.session.json', 'budget-exceeded.session.json'],
+    before: ['approval-outcome.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open (an idle session waits up to 7 days; a run lives until continue-as-new).',
   },
 ];
