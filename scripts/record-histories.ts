@@ -34,7 +34,7 @@ import {
   type MessagesRequest,
 } from '../src/testing/fakeAnthropic';
 import { approveToolUse, interruptSession, sessionStatus } from '../src/temporal/client';
-import { turnProgressQuery } from '../src/temporal/workflows/definitions';
+import { budgetUpdate, turnProgressQuery } from '../src/temporal/workflows/definitions';
 import { backgroundTaskId } from '../src/tools/bash';
 import { monitorTaskId } from '../src/tools/monitor';
 import { agentTaskId } from '../src/core/subagents';
@@ -160,6 +160,31 @@ const scenarios: Record<string, Scenario> = {
    */
   async 'turn-end-one-write'(ctx, id) {
     await scenarios.batch!(ctx, id);
+  },
+
+  /**
+   * A tree budget (issue 34, SESSION_030_PATCH): turn 1 spends past `maxBudgetUsd`, the session waits in
+   * budget_exceeded, the `budget` Update raises it, turn 2 completes.
+   */
+  async 'budget-exceeded'({ fake, start, workDir, client }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    const usage = { usage: { input_tokens: 100_000, output_tokens: 0 } };
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_ra', name: 'Read', input: { file_path: join(workDir, 'a.txt') } }], usage),
+      textResponse('Read it.', usage),
+    );
+    const handle = await start({
+      id,
+      prompt: 'read a file',
+      tools: ['Read'],
+      model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
+      maxBudgetUsd: 0.1,
+      onBudget: 'wait',
+    });
+    await waitFor('budget_exceeded', async () => (await sessionStatus(client, id)).status === 'budget_exceeded');
+    await handle.executeUpdate(budgetUpdate, { args: [{ addUsd: 1 }] });
+    const result = await handle.result();
+    if (result.status !== 'completed') throw new Error(`budget-exceeded: ${result.status} ${result.endReason}`);
   },
 
   /** [Read, Bash sleep 30]; interrupted while Bash runs; the session ends (onInterrupt 'end'). */

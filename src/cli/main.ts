@@ -26,6 +26,7 @@ import {
   addSendCommand,
 } from './commands/steer';
 import { addStopCommand } from './commands/stop';
+import { addBudgetCommand } from './commands/budget';
 import { addWorkerCommand } from './commands/worker';
 import { flushTracing } from '../temporal/tracing';
 
@@ -52,6 +53,7 @@ const COMMANDS: Array<(program: Command) => void> = [
   addCancelCommand,
   addScheduleCommands,
   addStopCommand,
+  addBudgetCommand,
   addCodecServerCommand,
 ];
 

@@ -104,6 +104,21 @@ export const wholeNumber = (name: string) => (v: string) => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number (0 or more)`);
   return n;
 };
+/** A budget in US dollars: a finite number above 0, at most $1,000,000 (a typo of zeros is refused). */
+export const usdAmount = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError(`${name} must be an amount of US dollars above 0 (e.g. 5 or 0.50), got "${v}"`);
+  if (n > 1_000_000) throw new InvalidArgumentError(`${name} ${v} is more than $1,000,000: refused as a likely typo`);
+  return n;
+};
+/** A fraction strictly between 0 and 1 (a threshold). */
+export const fraction = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n >= 1)
+    throw new InvalidArgumentError(`${name} must be a fraction between 0 and 1 (e.g. 0.8), got "${v}"`);
+  return n;
+};
 export const collect = (v: string, prev: string[]) => [...prev, v];
 export const identity = () => `${userInfo().username}@${hostname()}`;
 

@@ -227,7 +227,7 @@ export function resultEvent(e: Ending): Json {
   const unpriced = unpricedModels(byModel);
   const base: Json = {
     type: 'result',
-    subtype: success ? 'success' : e.status === 'max_turns' ? 'error_max_turns' : 'error_during_execution',
+    subtype: success ? 'success' : errorSubtype(e.status),
     is_error: e.status !== 'completed',
     duration_ms: Math.max(0, Math.round(e.durationMs)),
     duration_api_ms: Math.max(0, Math.round(apiMs)),
@@ -333,6 +333,8 @@ function errorText(e: Ending): string {
 export function textOutput(result: Json): { text: string; exitCode: number } {
   if (result['is_error'] !== true) return { text: `${String(result['result'] ?? '')}\n`, exitCode: 0 };
   if (typeof result['result'] === 'string') return { text: `${result['result']}\n`, exitCode: 1 };
+  // The reference's words for its --max-budget-usd halt.
+  if (result['subtype'] === 'error_max_budget_usd') return { text: 'Error: Exceeded USD budget', exitCode: 1 };
   if (result['subtype'] === 'error_max_turns') {
     const n = /\((\d+)\)/.exec(String((result['errors'] as string[] | undefined)?.[0] ?? ''))?.[1];
     return { text: `Error: Reached max turns (${n ?? '?'})`, exitCode: 1 };
@@ -359,4 +361,11 @@ export function numTurns(messages: readonly Message[]): number {
     n += results + (m.content.some((b) => b.type === 'text') && results === 0 ? 1 : 0);
   }
   return n;
+}
+
+/** The reference's result subtype for a session that did not succeed. */
+function errorSubtype(status: string): string {
+  if (status === 'max_turns') return 'error_max_turns';
+  if (status === 'budget_exceeded') return 'error_max_budget_usd';
+  return 'error_during_execution';
 }

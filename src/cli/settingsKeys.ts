@@ -62,8 +62,10 @@ export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
   disableAutoMode: 'no auto mode: permissions.defaultMode chooses the mode',
   autoMode: 'no auto mode: permissions.defaultMode chooses the mode',
   useAutoModeDuringPlan: 'no auto mode: permissions.defaultMode chooses the mode',
-  totalTokensReminder: 'no token reminders: --max-total-tokens ends a session',
-  totalTokensReminderBudget: 'no token reminders: --max-total-tokens ends a session',
+  totalTokensReminder:
+    'no token reminders: --max-total-tokens is a budget (the session waits in budget_exceeded, or ends with --on-budget end)',
+  totalTokensReminderBudget:
+    'no token reminders: --max-total-tokens is a budget (the session waits in budget_exceeded, or ends with --on-budget end)',
   doneMeansMerged: 'not implemented',
   sshConfigs: 'remote hosts: run a worker there (--tool-task-queue)',
   remote: 'remote sessions: run a worker there (--tool-task-queue)',

@@ -52,9 +52,17 @@ export const SIGNALS = {
   streamedToolUse: 'streamedToolUse',
   /** From a Monitor task's activity to its session: one numbered batch of the watch's output (tasks/core/monitorTasks.ts). */
   monitorEvent: 'monitorEvent',
+  /** From a child's model activity to its root session: what the call spent (core/budget.ts). */
+  budgetCharge: 'budgetCharge',
 } as const;
-export const QUERIES = { status: 'status', transcriptHead: 'transcriptHead', turnProgress: 'turnProgress' } as const;
-export const UPDATES = { approve: 'approve', deny: 'deny' } as const;
+export const QUERIES = {
+  status: 'status',
+  transcriptHead: 'transcriptHead',
+  turnProgress: 'turnProgress',
+  /** Is the tree's budget spent? (a model activity asks its root before calling). */
+  budget: 'budget',
+} as const;
+export const UPDATES = { approve: 'approve', deny: 'deny', budget: 'budget' } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Child workflow ids

@@ -9,6 +9,7 @@
 //   (src/temporal/workflows/modelStep.ts names its types for the workflow's activities), the
 //   in-process runner calls the same cores directly. What the step only passes through (agent
 //   definitions, MCP servers, hooks) is a type parameter: the core never reads it.
+import type { BudgetLink } from './budget';
 import { DurableAgentError } from './errors';
 import { INITIAL_VIEW, type CompactionRecord, type ContextView } from './contextView';
 import { sessionRootOf, type AgentContext, type HookPins } from './context';
@@ -124,6 +125,8 @@ export interface ModelStepSettings {
 /** What the step reads of a turn (the turn workflow's input has all of it). */
 export interface ModelStepTurn<Agent, Mcp, Hooks> {
   sessionId: string;
+  /** The tree's budget (core/budget.ts): each model call checks it and charges its root. */
+  budget?: BudgetLink;
   turn: number;
   head: string | null;
   append: Message[];
@@ -157,6 +160,7 @@ export interface ModelStepTurn<Agent, Mcp, Hooks> {
 /** The model call's input (the model activity's CallModelInput). */
 export interface ModelCallArgs<Agent, Mcp> {
   sessionId: string;
+  budget?: BudgetLink;
   turn: number;
   head: string | null;
   append: Message[];
@@ -177,6 +181,7 @@ export interface ModelCallArgs<Agent, Mcp> {
 /** The compaction's input (the compaction activity's CompactContextInput). */
 export interface CompactArgs<Agent, Mcp, Hooks> {
   sessionId: string;
+  budget?: BudgetLink;
   turn: number;
   n: number;
   trigger: CompactTrigger;
@@ -264,6 +269,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
         },
       }
     : {};
+  const extras = { ...mcp, ...(input.budget ? { budget: input.budget } : {}) }; // and the tree's budget
   // The static settings: by reference when the session stored them (issue 33), else inline as recorded.
   const statics = input.settingsRef
     ? { settingsRef: input.settingsRef, denyRules: input.rules.deny }
@@ -288,7 +294,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             ...(input.contextSettings ? { contextSettings: input.contextSettings } : {}),
             ...(opts.autoCompact ? {} : { autoCompact: false }),
             ...(input.streamingToolExecution === false ? {} : { streamToolUses: true }),
-            ...mcp,
+            ...extras,
           },
           modelActivityId(input.turn, outageAttempt, attempt),
           `Model call (turn ${input.turn}${attempt > 0 ? `, after compaction` : ''}, ${input.model.model})`,
@@ -322,7 +328,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             ...(input.hookPins ? { hookPins: input.hookPins } : {}),
             ...(input.sandbox?.passEnv ? { hookPassEnv: input.sandbox.passEnv } : {}),
             hookSandbox: input.sandbox ?? {},
-            ...mcp,
+            ...extras,
           },
           activityIds.attempt(activityIds.compact(n), tries),
           `Compaction ${n} (${trigger === 'reactive' ? 'the API said the prompt is too long' : 'auto'}, ${tokens} tokens)`,

@@ -4,6 +4,14 @@
 // checkpoint — are made here, the same way for both. Pure and deterministic: no I/O, no clocks.
 import type { Message } from './apiMessages';
 import { addModelUsage } from './modelUsage';
+import {
+  checkBudget,
+  initialBudgetState,
+  settleInFlight,
+  withBudgetEvent,
+  type BudgetLimits,
+  type OnBudget,
+} from './budget';
 import { hasPendingWork } from './autonomy';
 import type { SessionHookDecision } from './hooks';
 import { checkPrompts, hookEnd, idleNotification, sessionHooks, settle } from './sessionHookSteps';
@@ -60,19 +68,42 @@ export interface SessionConfig {
    * new process picks the conversation up). Off: `startup` only (sessions recorded before).
    */
   sessionStartSources?: boolean;
+  /** The tree's budget (issue 34, core/budget.ts), checked before each model call of the session. */
+  budget?: BudgetLimits;
 }
 
 /** The session's limits from its input, with the defaults both schedulers use. */
 export function sessionConfig(
-  input: { maxTurns?: number; maxTotalTokens?: number; onInterrupt?: 'wait' | 'end'; idleTimeoutMs?: number },
+  input: {
+    maxTurns?: number;
+    maxTotalTokens?: number;
+    maxBudgetUsd?: number;
+    onBudget?: OnBudget;
+    budgetThreshold?: number;
+    onInterrupt?: 'wait' | 'end';
+    idleTimeoutMs?: number;
+  },
   subagent = false,
   sessionStartSources = true,
 ): SessionConfig {
+  // A session started with `onBudget` (or a USD budget) holds its tree to the budget; one started
+  // before (maxTotalTokens alone) keeps its own token limit, which ends it, as it did.
+  const tree = input.onBudget !== undefined || input.maxBudgetUsd !== undefined;
   return {
     ...(subagent ? { subagent: true } : {}),
     ...(sessionStartSources ? { sessionStartSources: true } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
-    ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+    ...(input.maxTotalTokens !== undefined && !tree ? { maxTotalTokens: input.maxTotalTokens } : {}),
+    ...(tree
+      ? {
+          budget: {
+            ...(input.maxBudgetUsd !== undefined ? { maxBudgetUsd: input.maxBudgetUsd } : {}),
+            ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+            onBudget: input.onBudget ?? 'wait',
+            ...(input.budgetThreshold !== undefined ? { threshold: input.budgetThreshold } : {}),
+          },
+        }
+      : {}),
     onInterrupt: input.onInterrupt ?? 'wait',
     idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   };
@@ -111,6 +142,8 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
   }
   if (report.compactionUsage) state.usage = addUsage(state.usage, report.compactionUsage);
   if (report.modelUsage) state.modelUsage = addModelUsage(state.modelUsage, report.modelUsage);
+  // The turn's foreground children ended with it: their spend is in the turn's usage now.
+  if (state.budget) state.budget = settleInFlight(state.budget, { foreground: true });
   if (report.view) state.view = report.view;
   if (report.compactions?.length) state.compactions = [...(state.compactions ?? []), ...report.compactions].slice(-100);
   for (const r of report.records) state.toolCallCounts[r.status] = (state.toolCallCounts[r.status] ?? 0) + 1;
@@ -238,6 +271,8 @@ async function runSessionLoop(
     }
     const limit = limitReached(state, config);
     if (limit) return limit;
+    const over = await budgetGate(state, config, executor);
+    if (over) return over;
 
     // Each run runs at least one turn: a run whose history starts above the limit (a small
     // limit, a large carry) would otherwise continue-as-new forever without progress.
@@ -300,5 +335,43 @@ async function runSessionLoop(
       if (more) continue;
     }
     if (end) return end;
+  }
+}
+
+/**
+ * The budget's check before the next model call (issue 34): the soft threshold is recorded once; a
+ * spent budget ends the session (`onBudget: 'end'`, or a scheduler that cannot wait) or waits in
+ * `budget_exceeded` until a raise covers the spend. Nothing half-done: the turn before ended with
+ * every tool result recorded. One place, for both schedulers; a turn that runs several model steps
+ * calls `checkBudget` the same way between them.
+ */
+async function budgetGate(
+  state: SessionState,
+  config: SessionConfig,
+  executor: SessionExecutor,
+): Promise<SessionEnd | undefined> {
+  const limits = config.budget;
+  if (!limits) return undefined;
+  for (;;) {
+    const v = checkBudget(limits, state, executor.now?.() ?? 0);
+    if (v.kind === 'ok') {
+      if (v.threshold) {
+        state.budget = withBudgetEvent(state.budget ?? initialBudgetState(), v.threshold);
+        executor.onBudgetEvent?.(v.threshold);
+      }
+      return undefined;
+    }
+    if (!state.budget?.exceeded) {
+      state.budget = withBudgetEvent(state.budget ?? initialBudgetState(), v.event);
+      executor.onBudgetEvent?.(v.event);
+    }
+    if (limits.onBudget === 'end' || !executor.waitForBudget)
+      return { kind: 'end', status: 'budget_exceeded', endReason: v.reason };
+    executor.onStatus?.('budget_exceeded', 'waiting_for_budget');
+    const resumed = await executor.waitForBudget(limits);
+    settle(executor);
+    if (!resumed)
+      return { kind: 'end', status: 'budget_exceeded', endReason: `${v.reason}; ended by budget --on-budget end` };
+    executor.onStatus?.('running', 'turn');
   }
 }

@@ -12,6 +12,15 @@
 import { endTask, type Autonomy, type TaskOutcome } from './autonomy';
 import type { AgentContext } from './context';
 import { addModelUsage, type ModelUsage } from './modelUsage';
+import {
+  chargeBudget,
+  raiseBudget,
+  settleInFlight,
+  type BudgetCharge,
+  type BudgetEvent,
+  type BudgetRaise,
+  type BudgetState,
+} from './budget';
 import { taskNotification } from '../tasks/core/taskNotifications';
 
 export type SessionEvent =
@@ -37,7 +46,11 @@ export type SessionEvent =
   /** `stop` reached the idle point: the wake-up and the cron jobs are dropped (tasks stay). */
   | { type: 'stop' }
   /** A subagent's tree spent (a background agent's or an in-process child's session ended): counted for its root. */
-  | { type: 'subagentUsage'; modelUsage: ModelUsage };
+  | { type: 'subagentUsage'; modelUsage: ModelUsage; chargeTo?: string }
+  /** A running child's model call spent (issue 34): charged to the root's budget before its next model call. */
+  | { type: 'budgetCharge'; charge: BudgetCharge }
+  /** `budget ID --add` (an Update, validated before): the budget is raised. */
+  | { type: 'budgetRaised'; raise: BudgetRaise; event: BudgetEvent };
 
 export type SessionEventType = SessionEvent['type'];
 
@@ -46,6 +59,7 @@ export interface SessionEventState {
   context: AgentContext;
   pendingMessages: string[];
   modelUsage?: ModelUsage;
+  budget?: BudgetState;
 }
 
 function withAutonomy<S extends SessionEventState>(state: S, autonomy: Autonomy): S {
@@ -83,8 +97,19 @@ export function applySessionEvent<S extends SessionEventState>(state: S, event: 
       const { wakeup: _w, ...rest } = a;
       return withAutonomy(state, { ...rest, crons: [] });
     }
-    case 'subagentUsage':
-      return { ...state, modelUsage: addModelUsage(state.modelUsage, event.modelUsage) };
+    case 'subagentUsage': {
+      // The child's reports so far are in its tree's total now: dropped, so nothing counts twice.
+      const budget = event.chargeTo ? settleInFlight(state.budget, { chargeTo: event.chargeTo }) : state.budget;
+      return {
+        ...state,
+        modelUsage: addModelUsage(state.modelUsage, event.modelUsage),
+        ...(budget ? { budget } : {}),
+      };
+    }
+    case 'budgetCharge':
+      return { ...state, budget: chargeBudget(state.budget, event.charge) };
+    case 'budgetRaised':
+      return { ...state, budget: raiseBudget(state.budget, event.raise, event.event) };
     default: {
       const never: never = event;
       throw new Error(`unknown session event ${JSON.stringify(never)}`);
@@ -110,6 +135,8 @@ export function queuesMessage(event: SessionEvent): boolean {
     case 'taskEndsReapplied':
     case 'stop':
     case 'subagentUsage':
+    case 'budgetCharge':
+    case 'budgetRaised':
       return false;
     default: {
       const never: never = event;

@@ -10,6 +10,7 @@ import type { TurnEndReason } from './turn';
 import type { CompactionRecord, ContextView } from './contextView';
 import type { SessionEvents } from './sessionEvents';
 import type { SessionPhase, SessionState, SessionStatusName } from './sessionState';
+import type { BudgetEvent, BudgetLimits } from './budget';
 
 /** What the session needs to know of a finished turn (schedulers report more; it is ignored here). */
 export interface TurnReport {
@@ -78,6 +79,18 @@ export interface SessionExecutor {
   drain?(): Promise<void>;
   /** Status and phase changes, for queries, search attributes and live views. */
   onStatus?(status: SessionStatusName, phase: SessionPhase): void;
+  /**
+   * Over budget (core/budget.ts): waits until a raise (`budget ID --add`) covers the tree's spend
+   * (true) or `budget ID --on-budget end` asks to end (false). Absent: an exceeded budget ends the session.
+   */
+  waitForBudget?(limits: BudgetLimits): Promise<boolean>;
+  /** The scheduler's clock (workflow time under Temporal): budget events carry it. */
+  now?(): number;
+  /**
+   * A budget event (threshold crossed once, budget exceeded): the one point notifications
+   * (webhook, Notification hook) hook into. It is in `state.budget.events` too (status shows it).
+   */
+  onBudgetEvent?(event: BudgetEvent): void;
   /** Is any hook configured for this session-level event? (None: no activity is scheduled.) */
   hasHooks?(event: SessionHookEventName): boolean;
   /** Runs the event's hooks (an activity under Temporal) with the event's own input fields. */

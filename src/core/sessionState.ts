@@ -7,6 +7,7 @@ import type { ModelUsage } from './modelUsage';
 import type { ControlWrite, ToolCallStatus } from './toolRecords';
 import type { CompactionRecord, ContextView } from './contextView';
 import type { MemoryRef } from './memoryReminder';
+import type { BudgetState } from './budget';
 
 export type SessionStatusName =
   | 'running'
@@ -19,6 +20,8 @@ export type SessionStatusName =
   | 'stopped'
   | 'max_turns'
   | 'max_tokens'
+  /** The tree's budget is spent (issue 34): waits for `budget ID --add`, or ended with `--on-budget end`. */
+  | 'budget_exceeded'
   /** The model refused (stop_reason refusal): an error for the user, not a completion. */
   | 'refused'
   | 'failed'
@@ -31,6 +34,8 @@ export type SessionPhase =
   | 'waiting_for_message'
   /** The model ended its turn while background tasks, a wake-up or cron jobs remain (core/autonomy.ts). */
   | 'waiting_for_work'
+  /** Over budget: no model call until `budget ID --add` (status budget_exceeded). */
+  | 'waiting_for_budget'
   | 'ended';
 
 /** The session's state between turns; carried across continue-as-new. */
@@ -51,6 +56,8 @@ export interface SessionState {
    * first result that carries one (a session started before it existed counts from then on).
    */
   modelUsage?: ModelUsage;
+  /** The tree's budget (issue 34, core/budget.ts): raises, running children's reports, its events. Absent: no budget. */
+  budget?: BudgetState;
   /** Follow-up messages not yet sent to the model (the prompt first). */
   pendingMessages: string[];
   /**

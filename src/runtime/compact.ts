@@ -1,6 +1,7 @@
 // One compaction for any scheduler (the core of the `compactContext` activity, `compact-<n>`): PreCompact hooks, then a summarizing model call over the
 // model's current view; the summary (with the original task and the recently read files, re-read
 // from disk) replaces the older messages in the view. The full transcript is not touched.
+import type { BudgetLink } from '../core/budget';
 import type { SandboxHost } from '../sandbox/host';
 import type { SandboxSettings } from '../sandbox/settings';
 import { sessionHookSandbox } from './sessionHooks';
@@ -43,6 +44,8 @@ import type { AgentDefinition } from '../agents/definitions';
 
 export interface CompactContextInput {
   sessionId: string;
+  /** The tree's budget (core/budget.ts): checked before the call, the call's spend charged to the root after it. */
+  budget?: BudgetLink;
   turn: number;
   /** The session's compaction number (activity id `compact-<n>`). */
   n: number;

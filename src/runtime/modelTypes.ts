@@ -1,5 +1,6 @@
 // The shapes of one model call: its input, its outcome (an answer or a compaction to do first), what
 // an abandoned stream left (tombstones), and what the call needs from its runner (ModelDeps).
+import type { BudgetLink } from '../core/budget';
 import type { McpSessionListing } from '../mcp/sandboxed';
 
 import type Anthropic from '@anthropic-ai/sdk';
@@ -49,6 +50,8 @@ export interface ToolDefinition {
 
 export interface CallModelInput {
   sessionId: string;
+  /** The tree's budget (core/budget.ts): checked before the call, the call's spend charged to the root after it. */
+  budget?: BudgetLink;
   turn: number;
   /** Head of the transcript so far (null: empty). */
   head: string | null;

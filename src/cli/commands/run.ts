@@ -22,7 +22,7 @@ import { loadMemory, memoryReminder } from '../../claudeMd/claudeMd';
 import { hiddenPathPredicate } from '../../permissions/resultFilter';
 import { PERMISSION_MODES, type PermissionMode } from '../../toolProtocol/permissionTypes';
 import { sessionModel } from '../model';
-import { UsageError, addConnectionOptions, collect, positiveInt, wholeNumber } from '../options';
+import { UsageError, addConnectionOptions, collect, fraction, positiveInt, usdAmount, wholeNumber } from '../options';
 import { loadSettings, type EffectiveSettings } from '../settings';
 import { OUTPUT_FORMATS } from '../printFormat';
 import { prepareRunWorktree, worktreeNotice, worktreeSandbox } from '../worktree';
@@ -72,7 +72,27 @@ export function addSessionFlags(cmd: Command): Command {
       '--notify-webhook <url>',
       'POST notifications (approval needed, ended, failed…) here (env DURABLE_AGENT_NOTIFY_WEBHOOK)',
     )
-    .option('--max-total-tokens <n>', 'stop after N tokens in all', positiveInt('--max-total-tokens'))
+    .option(
+      '--max-total-tokens <n>',
+      "budget of N tokens for the session's whole tree (subagents, compactions, side calls)",
+      positiveInt('--max-total-tokens'),
+    )
+    .option(
+      '--max-budget-usd <usd>',
+      "budget in US dollars for the session's whole tree; over it the session waits in budget_exceeded",
+      usdAmount('--max-budget-usd'),
+    )
+    .addOption(
+      new Option('--on-budget <what>', 'over budget: wait for `budget ID --add` (default; -p: end) or end').choices([
+        'wait',
+        'end',
+      ]),
+    )
+    .option(
+      '--budget-threshold <fraction>',
+      'notify once past this share of the budget (default 0.8)',
+      fraction('--budget-threshold'),
+    )
     .option(
       '--approval-timeout <seconds>',
       'deny a pending approval after this long',
@@ -387,11 +407,35 @@ async function runSessionOptions(
       ? { notify: { ...settings.notify, ...(o.notifyWebhook ? { webhook: o.notifyWebhook } : {}) } }
       : {}),
     ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens } : {}),
+    ...budgetOptions(o),
     ...(o.approvalTimeout ? { approvalTimeoutMs: o.approvalTimeout * 1000 } : {}),
     ...(o.onInterrupt ? { onInterrupt: o.onInterrupt } : {}),
     ...(o.id ? { id: o.id } : {}),
     ...(o.taskQueue ? { taskQueue: o.taskQueue } : {}),
     ...(o.toolTaskQueue ? { toolTaskQueue: o.toolTaskQueue } : {}),
     ...(o.streamingTools === false ? { streamingToolExecution: false } : {}),
+  };
+}
+
+/**
+ * The tree's budget (issue 34): `--max-budget-usd` and/or `--max-total-tokens` hold the session and
+ * everything it starts. Over it the session waits in `budget_exceeded` for `budget ID --add`; with -p
+ * (or `--on-budget end`) it ends, as the reference's `error_max_budget_usd`.
+ */
+export function budgetOptions(o: RunOpts): {
+  maxBudgetUsd?: number;
+  onBudget?: 'wait' | 'end';
+  budgetThreshold?: number;
+} {
+  const any = o.maxBudgetUsd !== undefined || o.maxTotalTokens !== undefined;
+  if (!any) {
+    if (o.onBudget || o.budgetThreshold !== undefined)
+      throw new UsageError('--on-budget and --budget-threshold need a budget: --max-budget-usd or --max-total-tokens');
+    return {};
+  }
+  return {
+    ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    onBudget: o.onBudget ?? (o.print ? 'end' : 'wait'),
+    ...(o.budgetThreshold !== undefined ? { budgetThreshold: o.budgetThreshold } : {}),
   };
 }

@@ -33,6 +33,9 @@ export interface RunOpts extends ConnOpts {
   maxTurns?: number;
   notifyWebhook?: string;
   maxTotalTokens?: number;
+  maxBudgetUsd?: number;
+  onBudget?: 'wait' | 'end';
+  budgetThreshold?: number;
   approvalTimeout?: number;
   onInterrupt?: 'wait' | 'end';
   id?: string;

@@ -7,6 +7,7 @@ import { temporal } from '@temporalio/proto';
 import { sessionHandle, sessionStatus } from '../../temporal/client';
 import { describeOutage } from '../../core/retry';
 import { autonomyLines, waitingLine } from '../autonomyText';
+import { budgetLines, budgetText } from './budget';
 import { decodePayload, converterOf } from '../../temporal/service/payloads';
 import { STATUS_SEARCH_ATTRIBUTE, type SessionStatus } from '../../temporal/workflows/definitions';
 import { controlWriteText, subagentApprovals } from '../follow';
@@ -67,6 +68,9 @@ export function addLsCommand(program: Command): void {
           // Since when and until when: the session's status says.
           const st = await sessionStatus(client, wf.id).catch(() => undefined);
           if (st?.outage) row.waiting = describeOutage(st.outage, Date.now());
+        } else if (row.status === 'budget_exceeded') {
+          const st = await sessionStatus(client, wf.id).catch(() => undefined);
+          if (st?.budget) row.waiting = `${budgetText(st.budget)}: durable-agent budget ${wf.id} --add <usd>`;
         } else if (row.status === 'waiting') {
           // A wake-up, cron jobs or background tasks: until when and why.
           const st = await sessionStatus(client, wf.id).catch(() => undefined);
@@ -150,6 +154,7 @@ function statusLines(s: SessionStatus, memo: StartMemo, childPending: ChildAppro
       : []),
     ...(s.outage ? [`waiting   ${describeOutage(s.outage, Date.now())}`] : []),
     ...autonomyLines(s).map((l) => `autonomy  ${l}`),
+    ...(s.budget ? budgetLines(s.budget, s.sessionId) : []),
     ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
     ...childPending.map(
       (c) =>

@@ -154,7 +154,9 @@ export class SessionTasks {
     void runAgentTask(task, this.input, scope).then((end) => {
       this.scopes.delete(task.id);
       // The child's tree spent for its root: counted before the notification can start a turn.
-      if (end.modelUsage) this.events.append({ type: 'subagentUsage', modelUsage: end.modelUsage });
+      // Its reports to the budget so far (`bg:<child>`) are in this total: dropped as it is added.
+      const chargeTo = task.agent?.sessionId ? { chargeTo: `bg:${task.agent.sessionId}` } : {};
+      if (end.modelUsage) this.events.append({ type: 'subagentUsage', modelUsage: end.modelUsage, ...chargeTo });
       ended(end.outcome, end.notification);
     });
   }

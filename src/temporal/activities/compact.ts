@@ -7,10 +7,12 @@ import {
 } from '../../runtime/compact';
 import { measureModelCall } from './metrics';
 import { withActivityRuntime } from './runtime';
+import { chargeBudget, waitForBudget } from './budget';
 
 export function createCompactActivities(deps: CompactDeps) {
   async function compactContext(input: CompactContextInput): Promise<CompactContextResult> {
-    return measureModelCall(
+    await waitForBudget(input.budget);
+    const r = await measureModelCall(
       input.settings.model,
       'compaction',
       () => withActivityRuntime((rt) => compactContextWith(deps, input, rt)),
@@ -19,6 +21,8 @@ export function createCompactActivities(deps: CompactDeps) {
           ? { outcome: 'blocked', reason: 'hook' }
           : { outcome: 'ok', reason: 'compacted', usage: r.modelUsage },
     );
+    if (r.kind !== 'blocked') await chargeBudget(input.budget, r.modelUsage);
+    return r;
   }
   return { compactContext };
 }

@@ -6,10 +6,12 @@ import { callModelWith, type CallModelInput, type ModelCallOutcome, type ModelDe
 import { createTranscriptCalls } from '../../runtime/transcript';
 import { measureModelCall } from './metrics';
 import { withActivityRuntime } from './runtime';
+import { chargeBudget, waitForBudget } from './budget';
 
 export function createModelActivities(deps: ModelDeps) {
   async function callModel(input: CallModelInput): Promise<ModelCallOutcome> {
-    return measureModelCall(
+    await waitForBudget(input.budget);
+    const outcome = await measureModelCall(
       input.settings.model,
       'turn',
       () => withActivityRuntime((rt) => callModelWith(deps, input, rt)),
@@ -18,6 +20,8 @@ export function createModelActivities(deps: ModelDeps) {
           ? { outcome: 'compaction_needed', reason: r.trigger }
           : { outcome: 'ok', reason: r.stopReason, usage: r.modelUsage },
     );
+    if (outcome.kind !== 'compact') await chargeBudget(input.budget, outcome.modelUsage);
+    return outcome;
   }
   const { appendTranscript, loadTranscript } = createTranscriptCalls(deps);
   return { callModel, appendTranscript, loadTranscript };

@@ -7,6 +7,8 @@ import type { AgentContext, HookPins } from '../../core/context';
 import type { Autonomy } from '../../core/autonomy';
 import type { Message, StopDetails, Usage } from '../../core/apiMessages';
 import type { ModelUsage } from '../../core/modelUsage';
+import type { BudgetCharge, BudgetLink, BudgetRaise, BudgetView } from '../../core/budget';
+export type { BudgetLink, BudgetView } from '../../core/budget';
 import type {
   PendingApproval,
   SessionControlWrite,
@@ -106,7 +108,16 @@ export interface SessionInput {
   /** `permissions.disableBypassPermissionsMode: "disable"`: a bypassPermissions session is refused. */
   disableBypassPermissionsMode?: boolean;
   maxTurns?: number;
+  /** With `onBudget`: a budget for the session's whole tree (core/budget.ts); without: this session's own limit (it ends). */
   maxTotalTokens?: number;
+  /** The tree's budget in US dollars (issue 34, `--max-budget-usd`). */
+  maxBudgetUsd?: number;
+  /** Over budget: wait for `budget ID --add` (default) or end (`--on-budget end`). Set: the budget holds across the tree. */
+  onBudget?: 'wait' | 'end';
+  /** The soft threshold, 0 < t < 1 (default 0.8): notified once. */
+  budgetThreshold?: number;
+  /** A child of a budgeted session: its model calls are charged to, and held by, the root (core/budget.ts). */
+  budgetLink?: BudgetLink;
   /** How long an `ask` waits for approve/deny before it becomes a denial. Default 24 h. */
   approvalTimeoutMs?: number;
   /** After an interrupt: wait for a follow-up message (default) or end the session. */
@@ -227,6 +238,8 @@ export interface SessionStatus {
   waiting?: { until?: number; reason: string };
   /** `stop` was asked: the session ends at its next idle point, its timers dropped. */
   stopRequested?: boolean;
+  /** The tree's budget (issue 34): spent, limits, its threshold/exceeded/raised events. */
+  budget?: BudgetView;
 }
 
 export interface TurnWorkflowInput {
@@ -278,6 +291,8 @@ export interface TurnWorkflowInput {
    * runs that stored their settings before (a bare key in the marker) get `toolSettingsRef` instead.
    */
   settingsRef?: string;
+  /** The tree's budget (issue 34): the model activities check it and charge the root. */
+  budget?: BudgetLink;
   /** The session's skills, present only when the settings are not stored (no toolSettingsRef or settingsRef): the inline tool session carries them. */
   skills?: SkillDefinition[];
 }
@@ -290,6 +305,8 @@ export interface SubagentSettings {
   maxTurns?: number;
   maxTotalTokens?: number;
   useSearchAttributes?: boolean;
+  /** The root's id when it has a budget: a child's calls are charged to it. */
+  budgetRoot?: string;
 }
 
 export interface TurnWorkflowResult extends TurnSummary {
@@ -467,6 +484,10 @@ export const BACKGROUND_AGENTS_PATCH = 'background-agents';
 export const streamedToolUseSignal = defineSignal<[StreamedToolUseSignal]>(SIGNALS.streamedToolUse);
 /** The turn is waiting out a model or store outage (null: it is over). */
 export const outageSignal = defineSignal<[OutageState | null]>(SIGNALS.outage);
+export const budgetChargeSignal = defineSignal<[BudgetCharge]>(SIGNALS.budgetCharge);
+export const budgetQuery = defineQuery<BudgetView>(QUERIES.budget);
+export const budgetUpdate = defineUpdate<BudgetView, [BudgetRaise]>(UPDATES.budget);
+
 export const turnProgressQuery = defineQuery<{
   phase: string;
   running: Array<{ toolUseId: string; summary: string }>;

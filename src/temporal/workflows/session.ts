@@ -59,7 +59,6 @@ import {
   outageSignal,
   denyUpdate,
   interruptSignal,
-  oneLinePreview,
   sendMessageSignal,
   stopSignal,
   statusQuery,
@@ -79,6 +78,7 @@ import { turnWorkflow } from './turn';
 import { SessionEvents } from '../../core/sessionEvents';
 import { SessionApprovals } from './sessionApprovals';
 import {
+  firstTextOf,
   checkoutGuardActivities,
   hookActivities,
   sessionHookInput,
@@ -89,6 +89,7 @@ import {
 } from './sessionView';
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
+import { SessionBudget } from './sessionBudget';
 import { SessionNotifier } from './sessionNotify';
 import { SessionTasks } from '../../tasks/workflows/sessionTasks';
 import { toolSession } from './toolSettings';
@@ -197,6 +198,7 @@ class SessionRun implements SessionExecutor {
   private readonly timers: SessionTimers;
   /** The session's background tasks, each its own activity (sessionTasks.ts). */
   readonly tasks: SessionTasks;
+  private readonly budget: SessionBudget; // the tree's budget: signal, query, Update, wait (sessionBudget.ts)
   /** Webhook and Notification hook on status transitions, approvals and long outages (sessionNotify.ts). */
   readonly notifier: SessionNotifier;
   /** QUEUED_AFTER_TURN_PATCH, read at the start of the run. */
@@ -214,6 +216,8 @@ class SessionRun implements SessionExecutor {
     this.state = sessionRunState(input, carry, this.sessionId, info.firstExecutionRunId);
     this.agentHooks = input.parent ? agentHookFields(input.parent, this.sessionId) : undefined;
     this.events = new SessionEvents(this.state);
+    const status = { get: () => this.status, set: (s: SessionStatusName) => this.setStatus(s) };
+    this.budget = new SessionBudget(this.events, input.parent ? undefined : sessionConfig(input).budget, status);
     this.approvals = new SessionApprovals({
       turn: () => ({ child: this.child, number: this.runningTurn }),
       status: () => this.status,
@@ -265,6 +269,7 @@ class SessionRun implements SessionExecutor {
       currentTurnWorkflowId: this.child?.workflowId,
       waiting: this.timers.waiting(),
       stopRequested: this.timers.stopRequested,
+      ...(this.budget.limits ? { budget: this.budget.view() } : {}),
     });
   }
 
@@ -428,6 +433,9 @@ class SessionRun implements SessionExecutor {
     return condition(allHandlersFinished);
   }
 
+  readonly waitForBudget = (limits: Parameters<SessionBudget['wait']>[0]) => this.budget.wait(limits);
+  readonly now = (): number => Date.now();
+
   onStatus(s: SessionStatusName, p: SessionPhase): void {
     this.phase = p;
     this.setStatus(s);
@@ -483,10 +491,4 @@ async function storeSettings(input: SessionInput): Promise<StoredRefs> {
     if (isCancellation(err)) throw err;
     return {};
   }
-}
-
-/** The staticSummary's tail: the turn's first words. */
-function firstTextOf(append: Message[]): string {
-  if (append.length === 0) return '';
-  return `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}`;
 }

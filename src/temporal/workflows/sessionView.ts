@@ -20,6 +20,9 @@ import { initialContext } from '../../core/context';
 import { initialSessionState, migrateSessionState } from '../../core/session';
 import { sessionHookRequest } from '../../core/sessionHookSteps';
 import type { OutageState } from '../../core/retry';
+import type { Message } from '../../core/apiMessages';
+import type { BudgetView } from '../../core/budget';
+import { oneLinePreview } from './definitions';
 import type { SessionPhase } from '../../core/session';
 import type { agentHookFields } from '../../core/subagents';
 
@@ -74,6 +77,7 @@ export interface SessionRunView {
   currentTurnWorkflowId: string | undefined;
   waiting: { until?: number; reason: string } | undefined;
   stopRequested: boolean;
+  budget?: BudgetView;
 }
 
 /** The status query's answer: the state (as the loop's next fixed point makes it) and the run's view. */
@@ -104,6 +108,7 @@ export function sessionStatusOf(state: SessionCarry, run: SessionRunView): Sessi
     ...(state.context.autonomy ? { autonomy: state.context.autonomy } : {}),
     ...(waiting ? { waiting } : {}),
     ...(run.stopRequested ? { stopRequested: true } : {}),
+    ...(run.budget ? { budget: run.budget } : {}),
   };
 }
 
@@ -161,4 +166,10 @@ export function checkoutGuardActivities(input: SessionInput): CheckoutGuardActiv
     retry: { initialInterval: '1 second', maximumAttempts: 3 },
     ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
   });
+}
+
+/** The staticSummary's tail: the turn's first words. */
+export function firstTextOf(append: Message[]): string {
+  if (append.length === 0) return '';
+  return `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}`;
 }

@@ -78,6 +78,7 @@ export function childSessionInput(
   block: ToolUseBlock,
   context: AgentContext,
   worktree?: AgentWorktreeReady,
+  background = false,
 ): SessionInput {
   const { input } = env;
   const sub = input.subagents ?? {};
@@ -116,6 +117,15 @@ export function childSessionInput(
     ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
     ...(sub.useSearchAttributes ? { useSearchAttributes: true } : {}),
     parent: { sessionId: input.sessionId, toolUseId: block.id, agentType: call.agentType },
+    // The root's budget holds the child too: its model calls are charged to the root and held by it.
+    ...(sub.budgetRoot
+      ? {
+          budgetLink: {
+            rootId: sub.budgetRoot,
+            chargeTo: `${background ? 'bg' : 'fg'}:${subagentSessionId(input.sessionId, block.id)}`,
+          },
+        }
+      : {}),
   };
 }
 
@@ -142,13 +152,14 @@ function childOptions(
   block: ToolUseBlock,
   context: AgentContext,
   worktree: AgentWorktreeReady | undefined,
+  background = false,
 ) {
   return {
     workflowId,
     staticSummary: `Agent ${call.agentType}: ${oneLinePreview(call.description, 80)}`,
     staticDetails: `Subagent of ${env.input.sessionId} (turn ${env.input.turn}, tool_use ${block.id}).\n\nPrompt: ${oneLinePreview(call.prompt, 1000)}`,
     workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
-    args: [childSessionInput(env, call, block, context, worktree)] as [SessionInput],
+    args: [childSessionInput(env, call, block, context, worktree, background)] as [SessionInput],
   };
 }
 
@@ -205,7 +216,7 @@ async function launchBackground(
   try {
     await CancellationScope.nonCancellable(() =>
       startChild('sessionWorkflow', {
-        ...childOptions(env, workflowId, call, block, context, worktree),
+        ...childOptions(env, workflowId, call, block, context, worktree, true),
         parentClosePolicy: 'ABANDON',
       }),
     );

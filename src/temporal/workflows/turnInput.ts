@@ -6,13 +6,15 @@ import type { agentHookFields } from '../../core/subagents';
 import type { SessionCarry, SessionInput, SubagentSettings, TurnWorkflowInput } from './definitions';
 
 /** What a subagent inherits besides the turn's settings (present only when the session offers Agent; the agents not when stored). */
-function subagentSettings(input: SessionInput, stored: boolean): SubagentSettings {
+function subagentSettings(input: SessionInput, stored: boolean, sessionId: string): SubagentSettings {
   return {
     ...(input.agents && !stored ? { agents: input.agents } : {}),
     ...(input.memory ? { memory: input.memory } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
-    ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+    // A tree budget is the root's alone (its children are held by it, not by a limit of their own).
+    ...(input.maxTotalTokens !== undefined && !treeBudget(input) ? { maxTotalTokens: input.maxTotalTokens } : {}),
     ...(input.useSearchAttributes ? { useSearchAttributes: true } : {}),
+    ...(treeBudget(input) ? { budgetRoot: sessionId } : {}),
   };
 }
 
@@ -67,8 +69,11 @@ export function turnWorkflowInput(
     ...(input.toolHeartbeatTimeoutMs ? { toolHeartbeatTimeoutMs: input.toolHeartbeatTimeoutMs } : {}),
     ...(state.view ? { view: state.view } : {}),
     ...(input.contextManagement ? { contextSettings: input.contextManagement } : {}),
-    ...(input.tools.includes('Agent') && !input.parent ? { subagents: subagentSettings(input, stored) } : {}),
+    ...(input.tools.includes('Agent') && !input.parent
+      ? { subagents: subagentSettings(input, stored, sessionId) }
+      : {}),
     ...(stored ? { settingsRef } : toolSettingsRef ? { toolSettingsRef } : {}),
+    ...budgetOfTurn(input, sessionId),
     // No stored settings (the store refused them): the skills travel with the turn, as the rest of the settings do.
     ...(!stored && !toolSettingsRef && input.tools.includes('Skill') && input.skills && input.skills.length > 0
       ? { skills: input.skills }
@@ -80,4 +85,15 @@ export function turnWorkflowInput(
 function withoutSystem(model: SessionInput['model']): SessionInput['model'] {
   const { system: _stored, ...rest } = model;
   return rest;
+}
+
+/** Does the session hold its tree to a budget (issue 34; core/session.ts sessionConfig decides the same)? */
+export function treeBudget(input: SessionInput): boolean {
+  return !input.parent && (input.onBudget !== undefined || input.maxBudgetUsd !== undefined);
+}
+
+/** The turn's budget link: the root's own, or the one its parent gave a child (absent: no budget, the input as recorded). */
+function budgetOfTurn(input: SessionInput, sessionId: string): Pick<TurnWorkflowInput, 'budget'> {
+  if (input.budgetLink) return { budget: input.budgetLink };
+  return treeBudget(input) ? { budget: { rootId: sessionId } } : {};
 }

@@ -1,0 +1,165 @@
+// integration: a budget that holds across the tree (issue 34) on the real dev server. A session with
+// `maxBudgetUsd` starts two background agents; a running child's model call is charged to the root as
+// it returns (not at the child's end), so the root stops before its next model call in
+// `budget_exceeded` although its own calls and its ended child alone stay under the budget. A worker
+// restart while it waits changes nothing; the `budget` Update refuses a bad raise with its reason and
+// a good one resumes the session, which completes with every call of the tree counted.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
+import { sessionStatus } from '../../src/temporal/client';
+import { budgetUpdate } from '../../src/temporal/workflows/definitions';
+import { totalCostUsd } from '../../src/core/modelUsage';
+import { closeTestEnv } from '../support/temporal';
+import { withAgent } from '../support/agent';
+import { waitFor } from '../support/wait';
+import { cli } from '../support/cli';
+
+after(closeTestEnv);
+
+function texts(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((b: { type?: string; text?: string; content?: unknown }) =>
+    b.type === 'text' ? [b.text ?? ''] : b.type === 'tool_result' ? texts(b.content) : [],
+  );
+}
+const firstUser = (req: MessagesRequest): string => texts(req.messages[0]?.content).join('\n');
+// claude-sonnet-4-5 at $3 per million input tokens: every call of this test costs $0.30 (and its cache writes).
+const usage = { usage: { input_tokens: 100_000, output_tokens: 0 } };
+
+test(
+  'integration: two background agents and the root stop at the budget with all their spend counted; a restart changes nothing; budget --add resumes it to completion',
+  { timeout: 240_000 },
+  async () => {
+    await withAgent({ noWorker: true }, async ({ fake, start, client, startWorker }) => {
+      let worker = await startWorker();
+      let parentWaiting!: () => void;
+      const waiting = new Promise<void>((r) => (parentWaiting = r));
+      let raised = false;
+      const parentCalls: string[] = [];
+      const lateChildCalls: boolean[] = [];
+      fake.script(async (req) => {
+        const first = firstUser(req);
+        if (first.includes('SUB1')) {
+          if (req.messages.length === 1) {
+            await waiting; // both children answer once the root's own turns are done ($0.60)
+            return toolUseResponse([{ id: 'toolu_r1', name: 'Read', input: { file_path: '/nonexistent/x' } }], usage);
+          }
+          lateChildCalls.push(raised);
+          return textResponse('SUB1 done', usage);
+        }
+        if (first.includes('SUB2')) {
+          await waiting;
+          return textResponse('SUB2 done', usage);
+        }
+        parentCalls.push(String(req.messages.length));
+        if (req.messages.length === 1)
+          return toolUseResponse(
+            [
+              { id: 'toolu_b1', name: 'Agent', input: { description: 'one', prompt: 'SUB1: look' } },
+              { id: 'toolu_b2', name: 'Agent', input: { description: 'two', prompt: 'SUB2: look' } },
+            ],
+            usage,
+          );
+        return textResponse('noted', usage);
+      });
+      const handle = await start({
+        prompt: 'delegate',
+        tools: ['Read', 'Agent'],
+        model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
+        maxBudgetUsd: 1,
+        onBudget: 'wait',
+      });
+      const id = handle.workflowId;
+      await waitFor(
+        'the root to wait for its agents',
+        async () => {
+          const s = await sessionStatus(client, id);
+          return s.status === 'waiting' ? s : undefined;
+        },
+        60_000,
+      );
+      parentWaiting();
+      // Root $0.60 + SUB2 (ended) $0.30 = $0.90 < $1: only SUB1's running call, charged as it returned, passes it.
+      const over = await waitFor(
+        'the root to stop in budget_exceeded',
+        async () => {
+          const s = await sessionStatus(client, id);
+          // Idle (waiting for SUB1) it shows budget_exceeded at once; SUB2's notification then stops at the check.
+          return s.status === 'budget_exceeded' && s.phase === 'waiting_for_budget' ? s : undefined;
+        },
+        60_000,
+      );
+      assert.ok(over.budget, 'status shows the budget');
+      assert.equal(over.budget.exceeded, true);
+      assert.ok(over.budget.spentUsd >= 1.2 - 1e-9, `spent ${over.budget.spentUsd}`);
+      assert.deepEqual(
+        over.budget.events.map((e) => e.type),
+        ['budgetExceeded'],
+      );
+      const callsWhenStopped = parentCalls.length;
+      assert.equal(callsWhenStopped, 2, 'the root made no model call past its budget');
+
+      // A worker restart while over budget: the session replays into the same wait.
+      await worker.stop();
+      worker = await startWorker();
+      const again = await sessionStatus(client, id);
+      assert.equal(again.status, 'budget_exceeded');
+      assert.equal(parentCalls.length, callsWhenStopped);
+
+      // A bad raise is refused with its reason, nothing recorded.
+      for (const [bad, why] of [
+        [-1, /more than 0/],
+        [0, /more than 0/],
+        [Number.NaN, /number of US dollars/],
+        [1e9, /largest raise/],
+      ] as const) {
+        await assert.rejects(
+          handle.executeUpdate(budgetUpdate, { args: [{ addUsd: bad }] }),
+          (err: unknown) => err instanceof WorkflowUpdateFailedError && why.test(err.cause?.message ?? ''),
+        );
+      }
+      assert.equal((await sessionStatus(client, id)).status, 'budget_exceeded');
+
+      raised = true;
+      const view = await handle.executeUpdate(budgetUpdate, { args: [{ addUsd: 2 }] });
+      assert.equal(view.limitUsd, 3);
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      assert.ok(parentCalls.length > callsWhenStopped, 'the root resumed');
+      // Every call of the tree counted: the root's, SUB1's two, SUB2's one.
+      const calls = Object.values(result.modelUsage ?? {}).reduce((n, e) => n + e.calls, 0);
+      assert.equal(calls, parentCalls.length + 3);
+      // $0.30 of input per call, plus the fake's prompt-cache writes (a few cents in all).
+      const cost = totalCostUsd(result.modelUsage) ?? 0;
+      assert.ok(cost >= 0.3 * calls && cost < 0.3 * calls + 0.05, `cost ${cost} for ${calls} calls`);
+      // SUB1's second call went out only after the raise (its activity waited on the root's budget).
+      assert.deepEqual(lateChildCalls, [true]);
+      await worker.stop();
+    });
+  },
+);
+
+test('cli: bad budget flags get a one-line message and a non-zero exit', { timeout: 120_000 }, async () => {
+  const oneLine = (r: { code: number | null; stderr: string }, pattern: RegExp) => {
+    assert.notEqual(r.code, 0, 'non-zero exit');
+    const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+    assert.equal(lines.length, 1, `one line on stderr, got: ${JSON.stringify(r.stderr)}`);
+    assert.match(lines[0] ?? '', pattern);
+  };
+  oneLine(
+    await cli(['run', '--max-budget-usd', '-1', 'x']),
+    /--max-budget-usd must be an amount of US dollars above 0/,
+  );
+  oneLine(await cli(['run', '--max-budget-usd', 'abc', 'x']), /--max-budget-usd must be an amount/);
+  oneLine(await cli(['run', '--max-budget-usd', '1e9', 'x']), /more than \$1,000,000/);
+  oneLine(await cli(['run', '--max-budget-usd', '1', '--on-budget', 'maybe', 'x']), /Allowed choices are wait, end/);
+  oneLine(
+    await cli(['run', '--max-budget-usd', '1', '--budget-threshold', '1.5', 'x']),
+    /--budget-threshold must be a fraction between 0 and 1/,
+  );
+  oneLine(await cli(['budget', 'some-id', '--add', 'abc']), /--add must be a number/);
+  oneLine(await cli(['budget', 'some-id', '--on-budget', 'later']), /Allowed choices are end/);
+});
