@@ -3,6 +3,8 @@
 // builders only: the workflow's waits stay in session.ts.
 import { proxyActivities } from '@temporalio/workflow';
 import type { SessionHookEventName } from '../../core/hooks';
+import type { Message } from '../../core/apiMessages';
+import { oneLinePreview } from '../../core/apiMessages';
 import { activityIds } from '../../core/ids';
 import type { CheckoutGuardActivities, HookActivities } from '../activities';
 import type {
@@ -161,4 +163,10 @@ export function checkoutGuardActivities(input: SessionInput): CheckoutGuardActiv
     retry: { initialInterval: '1 second', maximumAttempts: 3 },
     ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
   });
+}
+
+/** The staticSummary's tail: the turn's first words. */
+export function firstTextOf(append: Message[]): string {
+  if (append.length === 0) return '';
+  return `: ${oneLinePreview(append.map((m) => (typeof m.content === 'string' ? m.content : '')).join(' / '), 60)}`;
 }

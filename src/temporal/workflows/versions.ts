@@ -38,6 +38,7 @@ import {
   QUEUED_AFTER_TURN_PATCH,
   LATE_PROMPTS_PATCH,
   CONTEXT_WINDOW_CUT_OFF_PATCH,
+  SESSION_030_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -323,5 +324,19 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['local-stores.turn-1.json'],
     deprecate:
       'deprecatePatch once no turn started before it is open (a turn lives minutes, or as long as an approval wait in it).',
+  },
+  {
+    id: SESSION_030_PATCH,
+    since: 'turnchild',
+    workflows: ['session'],
+    release: '0.3.0',
+    retireIn: '0.4.0',
+    retireWhy:
+      'Session only: a session run lives until continue-as-new, and an idle session waits up to 7 days for a follow-up: two releases.',
+    why: "Release 0.3.0's one session-workflow id (asked at the start of each run). Issue 33, turn children of several model steps: sessionWorkflow starts each turn child with `steps` (its limits: at most 50 model steps, the maxTurns and maxTotalTokens left), the child runs model step after model step (turns n, n+1, … of the session; activities model-<n>, tool-<id> as before) until the turn ends, a step needs the session (a hook's stop, an unknown outcome, a compaction, control-file writes, background work or skill grants changed) or a limit; while it runs the session signals turnYield to it when a message is queued (a follow-up, a task notification), and the child returns after its current step. The session counts the child's steps as turns. Before it (and in a run that began before the upgrade) one child per model step, no turnYield.",
+    fixtures: ['turn-steps.session.json'],
+    before: ['batch.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open (an idle session waits up to 7 days; a run lives until continue-as-new).',
   },
 ];
