@@ -129,6 +129,11 @@ export interface SessionInput {
   toolHeartbeatTimeoutMs?: number;
   /** Continue-as-new once a run's history passes this many bytes (or when the server suggests). */
   maxHistoryBytesPerRun?: number;
+  /**
+   * Model steps a turn child runs at most before it returns to its session (issue 33; a new session
+   * run's children, SESSION_030_PATCH). Default 50; 1: one child per model step, as before 0.3.0.
+   */
+  maxStepsPerTurn?: number;
   /** Longest single wait in a model or store outage (retry-after is capped too). Default 5 min (env DURABLE_AGENT_RETRY_CAP_MS). */
   retryCapMs?: number;
   /** End the session when an outage lasts longer than this. Default: wait as long as it takes (env DURABLE_AGENT_MAX_OUTAGE_MS). */

@@ -140,14 +140,15 @@ export function aggregateSteps(
   };
 }
 
-/** Model steps per turn child at most (its history stays far below Temporal's limits; the child also returns past 4 MB). */
+/** Model steps per turn child at most by default (SessionInput.maxStepsPerTurn; the child also returns past 4 MB of history). */
 const MAX_STEPS_PER_CHILD = 50;
 
 /** A turn child's limits (issue 33): the step cap, the session's maxTurns left (turn `turn` is the first), its tokens left. */
 export function turnStepLimits(input: SessionInput, state: SessionCarry, turn: number): TurnStepLimits {
-  const left = input.maxTurns !== undefined ? input.maxTurns - turn + 1 : MAX_STEPS_PER_CHILD;
+  const cap = Math.floor(input.maxStepsPerTurn ?? MAX_STEPS_PER_CHILD);
+  const left = input.maxTurns !== undefined ? input.maxTurns - turn + 1 : cap;
   return {
-    maxSteps: Math.max(1, Math.min(MAX_STEPS_PER_CHILD, left)),
+    maxSteps: Math.max(1, Math.min(cap, left)),
     ...(input.maxTotalTokens !== undefined ? { tokensLeft: input.maxTotalTokens - totalTokens(state.usage) } : {}),
   };
 }
