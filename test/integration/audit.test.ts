@@ -261,7 +261,7 @@ test('integration: the audit of a session that continued-as-new covers every run
     const handle = await start({
       prompt: 'read the files',
       tools: ['Read'],
-      maxHistoryBytesPerRun: 20_000,
+      maxHistoryBytesPerRun: 10_000,
       maxStepsPerTurn: 2,
     });
     const result = await handle.result();

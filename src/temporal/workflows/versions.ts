@@ -327,10 +327,10 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: SESSION_030_PATCH,
-    since: 'turnchild',
+    since: '15453c3',
     workflows: ['session'],
     release: '0.3.0',
-    retireIn: '0.4.0',
+    retireIn: '0.5.0',
     retireWhy:
       'Session only: a session run lives until continue-as-new, and an idle session waits up to 7 days for a follow-up: two releases.',
     why: "Release 0.3.0's one session-workflow id (asked at the start of each run). Issue 33, turn children of several model steps: sessionWorkflow starts each turn child with `steps` (its limits: at most 50 model steps, the maxTurns and maxTotalTokens left), the child runs model step after model step (turns n, n+1, … of the session; activities model-<n>, tool-<id> as before) until the turn ends, a step needs the session (a hook's stop, an unknown outcome, a compaction, control-file writes, background work or skill grants changed) or a limit; while it runs the session signals turnYield to it when a message is queued (a follow-up, a task notification), and the child returns after its current step. The session counts the child's steps as turns. Before it (and in a run that began before the upgrade) one child per model step, no turnYield.",
