@@ -229,11 +229,7 @@ class SessionRun implements SessionExecutor {
       () => toolSession(turnWorkflowInput(input, this.state, this.turnRun(this.state.turn, []))),
       () => this.timers.poke(),
     );
-    this.timers = new SessionTimers(
-      this.events,
-      () => this.hasWork(),
-      () => this.tasks.sync(),
-    );
+    this.timers = new SessionTimers(this.events, () => this.tasks.sync());
   }
 
   register(): void {
