@@ -419,6 +419,15 @@ export function handoffTimeline(
   }));
 }
 
+/** The events of model step `which` of a child of several steps (from its callModel scheduled to the next's), and the rest. */
+function stepSlices(events: HistoryEvent[], which: number): [HistoryEvent[], HistoryEvent[]] {
+  const modelAt = (n: number): number =>
+    events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityId === `model-${n}`);
+  const [from, to] = [modelAt(which), modelAt(which + 1)];
+  if (from < 0 || to < 0) throw new Error(`bench: no model step ${which} in the turn child`);
+  return [events.slice(from, to), events.slice(to)];
+}
+
 /** Runs a session of `steps` turns of 3 Reads and returns the breakdown of turn `which`, and the raw events. */
 export async function breakdown(
   ctx: CostCtx,
@@ -446,9 +455,20 @@ export async function breakdown(
   } as SessionOptions);
   await h.result();
   const session = (await ctx.client.workflow.getHandle(h.workflowId).fetchHistory()).events ?? [];
-  const turnId = `${h.workflowId}/turn-${which}`;
-  const turn = (await ctx.client.workflow.getHandle(turnId).fetchHistory()).events ?? [];
-  const next = (await ctx.client.workflow.getHandle(`${h.workflowId}/turn-${which + 1}`).fetchHistory()).events ?? [];
+  const history = async (id: string): Promise<HistoryEvent[] | undefined> =>
+    ctx.client.workflow
+      .getHandle(id)
+      .fetchHistory()
+      .then((x) => x.events ?? [])
+      .catch(() => undefined);
+  let turnId = `${h.workflowId}/turn-${which}`;
+  let turn = await history(turnId);
+  let next = (await history(`${h.workflowId}/turn-${which + 1}`)) ?? [];
+  if (!turn) {
+    // A turn child of several model steps (issue 33): step `which` is a slice of the first child's history.
+    turnId = `${h.workflowId}/turn-1`;
+    [turn, next] = stepSlices((await history(turnId)) ?? [], which);
+  }
   return {
     lines: turnBreakdown(session, turn, turnId),
     session,

@@ -149,39 +149,38 @@ export function actionTotal(c: ActionCount, heartbeats = 0): number {
 }
 
 export interface Handoff {
-  /** Last tool activity completed (turn n) → the next callModel activity scheduled (turn n+1). */
+  /** Last tool activity of a step completed → the next callModel activity scheduled (the next step). */
   toScheduledMs: number;
   /** … → that callModel's ActivityTaskStarted event (eager dispatch records it with the schedule). */
   toStartedMs: number;
 }
 
 /**
- * The turn-boundary hand-off: for each turn whose history ran a tool activity (`toolType`), the
- * time from its last tool completion to the first model activity (`modelType`) of the next turn.
+ * The step hand-off: for each model step that ran a tool activity (`toolType`), the time from its
+ * last tool completion to the next model activity (`modelType`) scheduled — in the next turn
+ * child's history (one child per step) or in the same one (a child of several steps, issue 33).
  * `turns` are the turn workflows' histories in turn order.
  */
 export function handoffs(turns: HistoryEvent[][], toolType = 'runToolUse', modelType = 'callModel'): Handoff[] {
   const out: Handoff[] = [];
-  for (let i = 0; i + 1 < turns.length; i++) {
-    const cur = turns[i]!;
-    const next = turns[i + 1]!;
-    const types = scheduledTypes(cur);
-    const toolDone = cur.filter(
-      (e) =>
-        e.activityTaskCompletedEventAttributes &&
-        types.get(Number(e.activityTaskCompletedEventAttributes.scheduledEventId)) === toolType,
-    );
-    const last = toolDone[toolDone.length - 1];
-    if (!last) continue;
-    const sched = next.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === modelType);
-    if (!sched) continue;
-    const started = next.find(
-      (e) => Number(e.activityTaskStartedEventAttributes?.scheduledEventId ?? -1) === Number(sched.eventId),
-    );
-    out.push({
-      toScheduledMs: eventTimeMs(sched) - eventTimeMs(last),
-      toStartedMs: started ? eventTimeMs(started) - eventTimeMs(last) : NaN,
-    });
+  let lastTool: HistoryEvent | undefined;
+  for (const events of turns) {
+    const types = scheduledTypes(events);
+    for (const e of events) {
+      const done = e.activityTaskCompletedEventAttributes;
+      if (done && types.get(Number(done.scheduledEventId)) === toolType) lastTool = e;
+      if (e.activityTaskScheduledEventAttributes?.activityType?.name !== modelType) continue;
+      if (lastTool) {
+        const started = events.find(
+          (x) => Number(x.activityTaskStartedEventAttributes?.scheduledEventId ?? -1) === Number(e.eventId),
+        );
+        out.push({
+          toScheduledMs: eventTimeMs(e) - eventTimeMs(lastTool),
+          toStartedMs: started ? eventTimeMs(started) - eventTimeMs(lastTool) : NaN,
+        });
+      }
+      lastTool = undefined;
+    }
   }
   return out;
 }

@@ -33,7 +33,7 @@ import {
   toolUseResponse,
   type MessagesRequest,
 } from '../src/testing/fakeAnthropic';
-import { approveToolUse, interruptSession, sessionStatus } from '../src/temporal/client';
+import { approveToolUse, interruptSession, sendMessage, sessionStatus } from '../src/temporal/client';
 import { budgetUpdate, turnProgressQuery } from '../src/temporal/workflows/definitions';
 import { backgroundTaskId } from '../src/tools/bash';
 import { monitorTaskId } from '../src/tools/monitor';
@@ -79,12 +79,18 @@ async function save(
     out.push({ file, scenario, workflowId, workflowType, runId, events: history.events?.length ?? 0 });
   };
   let runId: string | undefined = firstRun;
-  let turns = 0;
+  // The turn children by their ids (a child of several model steps, issue 33, covers several turns).
+  const turnIds: string[] = [];
   for (let run = 1; runId; run++) {
     const history: temporal.api.history.v1.IHistory = await client.workflow.getHandle(sessionId, runId).fetchHistory();
     await write(`${prefix}.session${run > 1 ? `.run-${run}` : ''}.json`, sessionId, 'sessionWorkflow', runId, history);
     for (const e of history.events ?? []) {
-      if (e.eventType === EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) turns++;
+      const started = e.startChildWorkflowExecutionInitiatedEventAttributes;
+      if (
+        e.eventType === EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED &&
+        started?.workflowType?.name === 'turnWorkflow'
+      )
+        turnIds.push(started.workflowId ?? '');
     }
     const last: temporal.api.history.v1.IHistoryEvent | undefined = history.events?.[history.events.length - 1];
     runId =
@@ -92,8 +98,8 @@ async function save(
         ? (last.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined)
         : undefined;
   }
-  for (let turn = 1; turn <= turns; turn++) {
-    const id = `${sessionId}/turn-${turn}`;
+  for (const id of turnIds) {
+    const turn = id.slice(id.lastIndexOf('/turn-') + '/turn-'.length);
     const handle = client.workflow.getHandle(id);
     const desc = await handle.describe();
     const history = await handle.fetchHistory();
@@ -185,6 +191,29 @@ const scenarios: Record<string, Scenario> = {
     await handle.executeUpdate(budgetUpdate, { args: [{ addUsd: 1 }] });
     const result = await handle.result();
     if (result.status !== 'completed') throw new Error(`budget-exceeded: ${result.status} ${result.endReason}`);
+  },
+
+  /**
+   * SESSION_030_PATCH (issue 33): a turn child of several model steps. Turn 1's child runs step 1
+   * ([Read]) and step 2 ([Bash sleep 3]); a follow-up sent while Bash runs makes the session signal
+   * turnYield, and the child returns after step 2; turn 3's child sends the follow-up and ends.
+   */
+  async 'turn-steps'({ fake, start, workDir, client }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_s1', name: 'Read', input: { file_path: join(workDir, 'a.txt') } }]),
+      toolUseResponse([{ id: 'toolu_s2', name: 'Bash', input: { command: 'sleep 3; echo slept' } }]),
+      textResponse('Done, and noted.'),
+    );
+    const handle = await start({ id, prompt: 'read, then wait', tools: ['Read', 'Bash'] });
+    const turn = client.workflow.getHandle(`${id}/turn-1`);
+    await waitFor('Bash to run in the child', async () =>
+      (await turn.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_s2'),
+    );
+    await sendMessage(client, id, 'also note the time');
+    const result = await handle.result();
+    if (result.status !== 'completed' || result.turns !== 3)
+      throw new Error(`turn-steps: ${result.status} after ${result.turns} turns: ${result.endReason}`);
   },
 
   /** [Read, Bash sleep 30]; interrupted while Bash runs; the session ends (onInterrupt 'end'). */

@@ -255,9 +255,11 @@ export async function buildAudit(
     ),
   );
   const sessionHooks = sessionActivities.flatMap((acts, i) => sessionHookEntries(acts, i));
-  const turns = await mapLimit(s.turnRefs, opts.concurrency ?? 6, (ref) =>
+  // A child of several model steps (issue 33) gives one entry per step, as a child per step did.
+  const children = await mapLimit(s.turnRefs, opts.concurrency ?? 6, (ref) =>
     auditTurn(client, converter, ref, opts, gaps),
   );
+  const turns = children.flatMap((c) => c ?? [undefined]);
   const modelCalls: AuditModelCall[] = [];
   const toolCalls: AuditToolCall[] = [];
   const compactions: AuditCompaction[] = [];
@@ -300,7 +302,7 @@ export async function buildAudit(
     ...(s.endReason ? { endReason: s.endReason } : {}),
     runs: runs.length,
     runIds: runs.map((r) => r.runId),
-    turns: s.turnRefs.length,
+    turns: turns.length,
     ...(s.startedAt !== undefined ? { startedAt: iso(s.startedAt) } : {}),
     ...(s.endedAt !== undefined ? { endedAt: iso(s.endedAt) } : {}),
     usage,

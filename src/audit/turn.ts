@@ -57,14 +57,17 @@ function partialPreview(content: AssistantContentBlock[]): string {
   );
 }
 
-/** A turn's audit; undefined (and a gap) when its history cannot be fetched. */
+/**
+ * A turn child's audit, one entry per model step (a child of several steps, issue 33: turns n, n+1, …
+ * as the session counts them); undefined (and a gap) when its history cannot be fetched.
+ */
 export async function auditTurn(
   client: Client,
   converter: LoadedDataConverter,
   ref: TurnRef,
   opts: TurnAuditOptions,
   gaps: AuditGap[],
-): Promise<TurnAudit | undefined> {
+): Promise<TurnAudit[] | undefined> {
   const where = { workflowId: ref.workflowId, ...(ref.runId ? { runId: ref.runId } : {}), turn: ref.turn };
   const events = await fetchEvents(client, where, `turn ${ref.turn}: its model call, compactions and tool calls`);
   if (!Array.isArray(events)) {
@@ -72,20 +75,78 @@ export async function auditTurn(
     return undefined;
   }
   const decoder = new HistoryDecoder(converter, where, gaps);
-  const { input, result, open, closeError, signals } = await readTurnEvents(events, decoder);
-  const turn = input?.turn ?? ref.turn;
+  const read = await readTurnEvents(events, decoder);
+  const turn = read.input?.turn ?? ref.turn;
   const pending =
-    open && (opts.describeRunningTurns ?? true)
+    read.open && (opts.describeRunningTurns ?? true)
       ? await pendingActivities(client, ref, where, turn, gaps)
       : new Map<string, PendingInfo>();
 
   const activities = await trackActivities(events, decoder);
   const byId = new Map<string, ActivityTrack>();
   for (const a of activities) byId.set(a.activityId, a);
+  const steps = stepTurnsOf(activities, turn);
+  const audits: TurnAudit[] = [];
+  for (const [i, t] of steps.entries()) {
+    const last = i === steps.length - 1;
+    // A step's model activities; compactions end a child's steps (core/turnSteps.ts): the last step's.
+    const own = activities.filter((a) => a.type !== ACTIVITY_TYPES.callModel || modelTurnOf(a.activityId) === t);
+    const step = { ...read, open: read.open && last, ...(last ? {} : { closeError: undefined }) };
+    const stepAudit = await auditStep(
+      { ref: { ...ref, turn: t }, turn: t, last, own, byId, pending, events, decoder },
+      step,
+    );
+    audits.push(stepAudit);
+  }
+  return audits;
+}
 
-  const compactions = compactionsOf(activities, pending, turn, ref.run);
-  const { model, blocks } = modelCallOf(activities, pending, input, turn, ref.run);
-  const tools = await auditToolCalls({ ref, turn, open, result, blocks, events, decoder, byId, pending, signals });
+/** The model steps of a child: the turn numbers of its model activities (`model-<n>…`), at least its own. */
+function stepTurnsOf(activities: ActivityTrack[], turn: number): number[] {
+  const turns = new Set<number>([turn]);
+  for (const a of activities)
+    if (a.type === ACTIVITY_TYPES.callModel) {
+      const n = modelTurnOf(a.activityId);
+      if (n !== undefined) turns.add(n);
+    }
+  return [...turns].sort((a, b) => a - b);
+}
+
+const modelTurnOf = (activityId: string): number | undefined => {
+  const m = /^model-(\d+)/.exec(activityId);
+  return m ? Number(m[1]) : undefined;
+};
+
+interface StepScope {
+  ref: TurnRef;
+  turn: number;
+  last: boolean;
+  own: ActivityTrack[];
+  byId: Map<string, ActivityTrack>;
+  pending: Map<string, PendingInfo>;
+  events: HistoryEvent[];
+  decoder: HistoryDecoder;
+}
+
+/** One model step's audit: its model call, compactions and tool calls (a child's result cut to the step's calls). */
+async function auditStep(s: StepScope, read: TurnEvents): Promise<TurnAudit> {
+  const { ref, turn, own, pending } = s;
+  const { input, open, closeError, signals } = read;
+  const compactions = s.last ? compactionsOf(own, pending, turn, ref.run) : [];
+  const { model, blocks } = modelCallOf(own, pending, input, turn, ref.run);
+  const result = read.result && (read.result.steps ?? 1) > 1 ? stepResult(read.result, blocks, s.last) : read.result;
+  const tools = await auditToolCalls({
+    ref,
+    turn,
+    open,
+    result,
+    blocks,
+    events: s.events,
+    decoder: s.decoder,
+    byId: s.byId,
+    pending,
+    signals,
+  });
 
   if (closeError && model && model.status !== 'ok' && !model.failures.includes(closeError))
     model.failures.push(closeError);
@@ -99,6 +160,19 @@ export async function auditTurn(
       (u, c) => addUsage(u, c.usage),
       addUsage({ input_tokens: 0, output_tokens: 0 }, model?.usage),
     ),
+  };
+}
+
+/** A child's result as one of its steps had it: that step's records, batches and discarded calls (the rest: the last). */
+function stepResult(result: TurnWorkflowResult, blocks: ToolUseBlock[], last: boolean): TurnWorkflowResult {
+  const ids = new Set(blocks.map((b) => b.id));
+  const inStep = (id: string): boolean => ids.has(id);
+  return {
+    ...result,
+    reason: last ? result.reason : 'tool_use',
+    records: result.records.filter((r) => inStep(r.toolUseId)),
+    batches: result.batches.filter((b) => b.toolUseIds.some(inStep)),
+    ...(result.discarded ? { discarded: last ? result.discarded : [] } : {}),
   };
 }
 

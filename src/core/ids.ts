@@ -44,6 +44,8 @@ export const SIGNALS = {
   /** Ends a session's loop of wake-ups and cron jobs (core/autonomy.ts). */
   stop: 'stop',
   turnInterrupt: 'turnInterrupt',
+  /** Session → turn child (issue 33): return at the next step boundary (a follow-up, a task notification). */
+  turnYield: 'turnYield',
   turnApproval: 'turnApproval',
   approvalPending: 'approvalPending',
   approvalResolved: 'approvalResolved',

@@ -138,7 +138,7 @@ export function applyTurnReport(state: SessionState, report: TurnReport, taken: 
   if (report.readFilesRef !== undefined) state.readFilesRef = report.readFilesRef;
   if (report.usage) {
     state.usage = addUsage(state.usage, report.usage);
-    state.lastUsage = report.usage;
+    state.lastUsage = report.lastUsage ?? report.usage;
   }
   if (report.compactionUsage) state.usage = addUsage(state.usage, report.compactionUsage);
   if (report.modelUsage) state.modelUsage = addModelUsage(state.modelUsage, report.modelUsage);
@@ -221,6 +221,8 @@ function turnEnded(
   sent: { taken: number; context: string[] },
 ): SessionEnd | undefined {
   const { taken, context } = sent;
+  // A turn child of several model steps: each step was a turn (issue 33).
+  if (report.steps !== undefined && report.steps > 1) state.turn += report.steps - 1;
   if (report.consumedAppend && context.length) state.hookContext = [];
   if (report.consumedAppend) delete state.memoryRef;
   if (config.sessionStartSources && !config.subagent) {

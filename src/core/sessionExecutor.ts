@@ -42,6 +42,12 @@ export interface TurnReport {
   compactionUsage?: Usage;
   /** Every model call of the turn by model, cost included (its own, compactions', tool calls'). */
   modelUsage?: ModelUsage;
+  /**
+   * A turn child that ran several model steps (issue 33, core/turnSteps.ts): how many. The session
+   * counts each as a turn (maxTurns, the status); `usage` sums them and `lastUsage` is the last one's.
+   */
+  steps?: number;
+  lastUsage?: Usage;
 }
 
 export interface SessionExecutor {

@@ -84,10 +84,14 @@ test('integration: the audit lists every tool and model call with status, decisi
     await waitFor('the second approval request', async () => (await pendingId()) === 'toolu_w_no');
     await denyToolUse(client, id, 'toolu_w_no', 'not this one');
 
-    const turn4 = client.workflow.getHandle(`${id}/turn-4`);
-    await waitFor('Bash to run', async () =>
-      (await turn4.query(turnProgressQuery)).running.some((r) => r.toolUseId === 'toolu_sleep'),
-    );
+    // Step 4 runs in the session's current turn child (issue 33: a child runs several model steps).
+    await waitFor('Bash to run', async () => {
+      const child = (await sessionStatus(client, id)).currentTurnWorkflowId;
+      if (!child) return false;
+      return (await client.workflow.getHandle(child).query(turnProgressQuery)).running.some(
+        (r) => r.toolUseId === 'toolu_sleep',
+      );
+    });
     // The audit reads the call as running once its activity started (not the moment the turn lists it).
     const running = await waitFor('the audit to show the sleep running', async () => {
       const a = await buildAudit(client, id);
@@ -253,7 +257,13 @@ test('integration: the audit of a session that continued-as-new covers every run
         { id: `toolu_f${turn}`, name: 'Read', input: { file_path: join(workDir, `f${turn}.txt`) } },
       ]);
     });
-    const handle = await start({ prompt: 'read the files', tools: ['Read'], maxHistoryBytesPerRun: 20_000 });
+    // Two model steps per turn child (issue 33): the audit reads each child's steps as turns.
+    const handle = await start({
+      prompt: 'read the files',
+      tools: ['Read'],
+      maxHistoryBytesPerRun: 10_000,
+      maxStepsPerTurn: 2,
+    });
     const result = await handle.result();
     assert.equal(result.status, 'completed', result.endReason);
 

@@ -12,7 +12,7 @@ import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/t
 import { runLocalSession } from '../../src/inprocess/runSession';
 import { closeTestEnv } from '../support/temporal';
 import { fakeAnthropicFactory, withAgent } from '../support/agent';
-import { eventBytes, fmtBytes, sessionRuns } from '../support/history';
+import { eventBytes, fmtBytes, sessionRuns, turnChildIds } from '../support/history';
 
 after(closeTestEnv);
 
@@ -105,10 +105,10 @@ test('integration: 40 tool results and 40 tool inputs of 100,000 characters in o
         (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId,
       );
       const histories = runs.map((r, i) => ({ name: `session run ${i + 1}`, history: r.history }));
-      for (let turn = 1; turn <= result.turns; turn++) {
+      for (const childId of turnChildIds(runs)) {
         histories.push({
-          name: `turn ${turn}`,
-          history: await client.workflow.getHandle(`${handle.workflowId}/turn-${turn}`).fetchHistory(),
+          name: childId.slice(childId.lastIndexOf('/') + 1),
+          history: await client.workflow.getHandle(childId).fetchHistory(),
         });
       }
       let largest = { name: '', type: '', bytes: 0 };

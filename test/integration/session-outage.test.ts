@@ -76,9 +76,12 @@ test('integration: 529 for longer than the old retry budget — the session wait
     assert.match(shown.stdout, /status +waiting_for_model/);
     assert.match(shown.stdout, /waiting +waiting for the model: overloaded since \S+Z, next try in \d+ s/);
     // The turn's current details (the UI's "current details") say the same.
+    // Step 2 runs in the session's current turn child (issue 33: a child runs several model steps).
     const details = await waitFor('the turn details', async () => {
+      const child = (await sessionStatus(client, id)).currentTurnWorkflowId;
+      if (!child) return undefined;
       const meta = await client.workflow
-        .getHandle(`${id}/turn-2`)
+        .getHandle(child)
         .query<{ currentDetails?: string }>('__temporal_workflow_metadata');
       return meta.currentDetails?.includes('waiting for the model') ? meta.currentDetails : undefined;
     });

@@ -23,7 +23,7 @@ const WORKFLOW_TASK = new Set([
   ET.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
 ]);
 
-test('integration: a turn of 3 streamed Reads: no describe marker, one store marker, at most 2 signals, 19 events besides workflow tasks', async () => {
+test('integration: a turn of 3 streamed Reads: no describe marker, one store marker, at most 2 signals, 19 events besides workflow tasks, the next model step in the same child', async () => {
   await withAgent({}, async ({ fake, start, workDir, client }) => {
     for (const k of [0, 1, 2]) await writeFile(join(workDir, `f${k}.txt`), `file ${k}\n`);
     fake.enqueue(
@@ -77,7 +77,11 @@ test('integration: a turn of 3 streamed Reads: no describe marker, one store mar
       assert.equal(item.description?.toolUseId, item.block.id);
       assert.equal(item.description?.concurrencySafe, true);
     }
-    // started, callModel ×3, runToolUse 3×3, signals ≤ 2, patch marker + search attributes, the store marker, completed.
-    assert.ok(others <= 19, `${others} events besides workflow tasks (before: 24)`);
+    // Issue 33: one child runs both model steps (the Reads, then the text): no turn-2 child.
+    assert.equal(result.turns, 2);
+    await assert.rejects(client.workflow.getHandle(`${handle.workflowId}/turn-2`).describe());
+    // started, callModel ×3, runToolUse 3×3, signals ≤ 2, patch marker + search attributes, the store marker,
+    // the second step's callModel ×3, completed (19 for the first step alone; before: 24).
+    assert.ok(others <= 22, `${others} events besides workflow tasks (before: 24 for the first step alone)`);
   });
 });

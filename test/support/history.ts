@@ -140,3 +140,13 @@ export async function failedWorkflowTasks(client: Client, ids: string[]): Promis
   }
   return out;
 }
+
+/** The turn children a session's runs started, by id (a child of several model steps, issue 33, covers several turns). */
+export function turnChildIds(runs: RunHistory[]): string[] {
+  return runs.flatMap((r) =>
+    (r.history.events ?? []).flatMap((e) => {
+      const a = e.startChildWorkflowExecutionInitiatedEventAttributes;
+      return a?.workflowType?.name === 'turnWorkflow' && a.workflowId ? [a.workflowId] : [];
+    }),
+  );
+}

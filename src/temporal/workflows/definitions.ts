@@ -2,6 +2,7 @@
 // signals/updates/queries that clients and workflows use to talk. Imports only pure code: the
 // engine and @temporalio/workflow (test/unit/rooms.test.ts).
 import { defineQuery, defineSignal, defineUpdate, type Sinks } from '@temporalio/workflow';
+import type { StepReturn, TurnStepLimits } from '../../core/turnSteps';
 import { QUERIES, SIGNALS, UPDATES } from '../../core/ids';
 import type { AgentContext, HookPins } from '../../core/context';
 import type { Autonomy } from '../../core/autonomy';
@@ -146,6 +147,11 @@ export interface SessionInput {
   toolHeartbeatTimeoutMs?: number;
   /** Continue-as-new once a run's history passes this many bytes (or when the server suggests). */
   maxHistoryBytesPerRun?: number;
+  /**
+   * Model steps a turn child runs at most before it returns to its session (issue 33; a new session
+   * run's children, SESSION_030_PATCH). Default 50; 1: one child per model step, as before 0.3.0.
+   */
+  maxStepsPerTurn?: number;
   /** Longest single wait in a model or store outage (retry-after is capped too). Default 5 min (env DURABLE_AGENT_RETRY_CAP_MS). */
   retryCapMs?: number;
   /** End the session when an outage lasts longer than this. Default: wait as long as it takes (env DURABLE_AGENT_MAX_OUTAGE_MS). */
@@ -295,6 +301,11 @@ export interface TurnWorkflowInput {
   budget?: BudgetLink;
   /** The session's skills, present only when the settings are not stored (no toolSettingsRef or settingsRef): the inline tool session carries them. */
   skills?: SkillDefinition[];
+  /**
+   * Issue 33 (SESSION_030_PATCH): the child runs model step after model step until it must return
+   * (core/turnSteps.ts), within these limits. Absent: one step, as every turn recorded before.
+   */
+  steps?: TurnStepLimits;
 }
 
 /** What a subagent's child session inherits from its parent session besides the turn's own settings. */
@@ -326,6 +337,12 @@ export interface TurnWorkflowResult extends TurnSummary {
   compactionUsage?: Usage;
   /** Every model call of the turn by model, cost included: its own, its compactions', its tool calls' (side calls, subagents). */
   modelUsage?: ModelUsage;
+  /** A child of several steps (issue 33): how many (turns `turn` … `turn + steps - 1`); absent: one. */
+  steps?: number;
+  /** Why a child of steps returned (core/turnSteps.ts), or 'failed' when a later step failed (`error`). */
+  returned?: StepReturn | 'failed';
+  /** The last step's own usage (`usage` sums the steps'); absent: `usage` is the last step's. */
+  lastUsage?: Usage;
   /** Calls started while the model streamed that the final message did not hold: their results were never sent. */
   discarded?: DiscardedExecution[];
 }
@@ -386,6 +403,8 @@ export const transcriptHeadQuery = defineQuery<string | null>(QUERIES.transcript
 
 // Turn <-> session (internal).
 export const turnInterruptSignal = defineSignal(SIGNALS.turnInterrupt);
+/** The session has work between two steps (a message, a task's notification): the turn child returns after its current step. */
+export const turnYieldSignal = defineSignal(SIGNALS.turnYield);
 export const turnApprovalSignal = defineSignal<
   [{ toolUseId: string; decision: 'approve' | 'deny'; by?: string; reason?: string }]
 >(SIGNALS.turnApproval);

@@ -53,6 +53,7 @@ export function sessionInputShapeProblems(input: unknown): string[] {
     'maxConcurrency',
     'toolHeartbeatTimeoutMs',
     'maxHistoryBytesPerRun',
+    'maxStepsPerTurn',
     'retryCapMs',
     'maxOutageMs',
   ] as const) {

@@ -52,6 +52,7 @@ import {
   CHECKPOINT_OWN_SIZE_PATCH,
   QUEUED_AFTER_TURN_PATCH,
   LATE_PROMPTS_PATCH,
+  SESSION_030_PATCH,
   STATUS_SEARCH_ATTRIBUTE,
   approvalPendingSignal,
   approvalResolvedSignal,
@@ -64,6 +65,7 @@ import {
   statusQuery,
   transcriptHeadQuery,
   turnInterruptSignal,
+  turnYieldSignal,
   type ApprovalDecisionInput,
   type SessionCarry,
   type SessionInput,
@@ -86,6 +88,7 @@ import {
   sessionRunState,
   sessionStatusOf,
   turnSummaryOf,
+  firstTextOf,
 } from './sessionView';
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
@@ -94,6 +97,7 @@ import { SessionNotifier } from './sessionNotify';
 import { SessionTasks } from '../../tasks/workflows/sessionTasks';
 import { toolSession } from './toolSettings';
 import { turnWorkflowInput } from './turnInput';
+import { failedTurnReport, turnStepLimits } from './turnSteps';
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
 // Content-addressed and idempotent (running it again on replay elsewhere is right).
@@ -140,6 +144,8 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     session.queuedWakes = patched(QUEUED_AFTER_TURN_PATCH);
     // A message queued while UserPromptSubmit hooks run is kept (patched: a run recorded before dropped it).
     session.latePrompts = !input.parent && session.hasHooks('UserPromptSubmit') && patched(LATE_PROMPTS_PATCH);
+    // Issue 33: each turn child runs model steps until it must return (a run recorded before: one step per child).
+    session.turnSteps = patched(SESSION_030_PATCH);
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
     if (outcome.kind === 'checkpoint') {
@@ -205,6 +211,10 @@ class SessionRun implements SessionExecutor {
   queuedWakes = false;
   /** LATE_PROMPTS_PATCH, read at the start of the run. */
   latePrompts = false;
+  /** SESSION_030_PATCH, read at the start of the run: turn children of several model steps. */
+  turnSteps = false;
+  /** A child's later step failed (its earlier steps were recorded): the next turn fails with this error. */
+  private stepFailure: string | undefined;
 
   constructor(
     private readonly input: SessionInput,
@@ -328,36 +338,28 @@ class SessionRun implements SessionExecutor {
   }
 
   async runTurn(turn: number, append: Message[]): Promise<TurnReport> {
+    if (this.stepFailure !== undefined) return failedTurnReport(this.state, this.stepFailure);
     this.runningTurn = turn;
     // Tasks the last turn recorded start now; ends that came while it ran are in the context again.
     this.tasks.beforeTurn();
-    const turnInput = turnWorkflowInput(this.input, this.state, this.turnRun(turn, append));
+    const base = turnWorkflowInput(this.input, this.state, this.turnRun(turn, append));
+    const turnInput = this.turnSteps ? { ...base, steps: turnStepLimits(this.input, this.state, turn) } : base;
     this.ownHistoryBytes += jsonBytes(turnInput);
-    this.child = await startChild(turnWorkflow, {
+    const child = await startChild(turnWorkflow, {
       workflowId: turnWorkflowId(this.sessionId, turn),
       staticSummary: `Turn ${turn}${firstTextOf(append)}`,
       args: [turnInput],
     });
+    this.child = child;
     // An interrupt that arrived while the child was starting: forward it now (the engine sees it after the turn).
     if (this.interruptRequested) await this.child.signal(turnInterruptSignal);
+    if (this.turnSteps) this.yieldOnWork(child);
     let result: TurnWorkflowResult;
     try {
       result = await this.child.result();
     } catch (err) {
-      if (err instanceof ChildWorkflowFailure && !isCancellation(err)) {
-        this.child = undefined;
-        const s = this.state;
-        const error = err.cause?.message ?? err.message;
-        return {
-          reason: 'failed',
-          consumedAppend: false,
-          head: s.head,
-          context: s.context,
-          records: [],
-          text: '',
-          error,
-        };
-      }
+      if (err instanceof ChildWorkflowFailure && !isCancellation(err))
+        return failedTurnReport(this.state, err.cause?.message ?? err.message);
       throw err;
     } finally {
       this.child = undefined;
@@ -366,9 +368,19 @@ class SessionRun implements SessionExecutor {
     return this.turnEnded(result);
   }
 
+  /** A message queued while a child of steps runs (a follow-up, a task's notification): it returns after its current step. */
+  private yieldOnWork(child: ChildWorkflowHandle<typeof turnWorkflow>): void {
+    const queued = this.events.view().pendingMessages.length;
+    void condition(() => this.child !== child || this.events.view().pendingMessages.length > queued).then(() => {
+      if (this.child !== child) return;
+      return CancellationScope.nonCancellable(() => child.signal(turnYieldSignal)).catch(() => undefined);
+    });
+  }
+
   /** A turn's result: what the status shows of it; approvals and outages end with the turn. */
   private turnEnded(result: TurnWorkflowResult): TurnReport {
     this.ownHistoryBytes += jsonBytes(result);
+    if (result.returned === 'failed') this.stepFailure = result.error ?? 'unknown error';
     this.approvals.turnEnded();
     if (this.outage) {
       this.outage = undefined;

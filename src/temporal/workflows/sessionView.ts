@@ -3,6 +3,8 @@
 // builders only: the workflow's waits stay in session.ts.
 import { proxyActivities } from '@temporalio/workflow';
 import type { SessionHookEventName } from '../../core/hooks';
+import type { Message } from '../../core/apiMessages';
+import { oneLinePreview } from '../../core/apiMessages';
 import { activityIds } from '../../core/ids';
 import type { CheckoutGuardActivities, HookActivities } from '../activities';
 import type {

@@ -1,6 +1,9 @@
 // One turn of a session, as a child workflow `<session-id>/turn-<n>`: the model call and every
 // tool call are activities; batching, ordering and protocol completeness come from the engine.
-// The workflow's sequence:
+// Since issue 33 (an input with `steps`) the child runs model step after model step — turns n,
+// n+1, … of the session — until it must return to the session (core/turnSteps.ts decides; the
+// session signals turnYield when a message waits); each step is the sequence below.
+// A step's sequence:
 //   1. the turn's state and handlers (interrupt, approval decisions, progress, streamed blocks): `TurnRun`;
 //   2. `executeTurn`: the model call (outages waited out, context managed), then the tool calls in
 //      batches (safe ones started while the answer streams), approvals asked of the session;
@@ -74,6 +77,7 @@ import {
   type TurnWorkflowResult,
 } from './definitions';
 import { compact, failedCallRecord, recordTurnEnd, transientFailureOf, turnResult } from './turnEnd';
+import { runSteps } from './turnSteps';
 
 // One attempt per model activity: the turn itself waits out outages (core/retry.ts), so that the
 // waiting is visible (status, ls, UI details) and bounded only by the session's own limits.
@@ -137,8 +141,15 @@ function describedByModel(
 }
 
 export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
+  // A turn recorded before issue 33 (no `steps`): one model step, the same commands.
+  return input.steps ? runSteps(input, input.steps, runTurnStep) : runTurnStep(input);
+}
+
+/** One model step: the model call, its tool calls in batches, the end-of-step writes (a turn before issue 33). */
+async function runTurnStep(input: TurnWorkflowInput, onRun?: (run: TurnRun) => void): Promise<TurnWorkflowResult> {
   const turn = new TurnRun(input);
   turn.register();
+  onRun?.(turn);
   const outcome = await executeTurn(
     {
       context: input.context,

@@ -1,0 +1,154 @@
+// A turn child of several model steps (issue 33, core/turnSteps.ts): the next step's input from the
+// previous step's result, as the session would have built it, and the steps' results as one report
+// for the session (usage, cost, tool records of all steps; the last step's head, context and reason).
+import { addUsage } from '../../core/contextWindow';
+import { addModelUsage } from '../../core/modelUsage';
+import { isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import { totalTokens } from '../../core/sessionState';
+import { runTurnSteps, type StepReturn, type TurnStepLimits } from '../../core/turnSteps';
+import type { TurnReport } from '../../core/sessionExecutor';
+import {
+  turnYieldSignal,
+  type SessionCarry,
+  type SessionInput,
+  type TurnWorkflowInput,
+  type TurnWorkflowResult,
+} from './definitions';
+
+/** A child's steps stop past this history size (bytes, the server's count): the child's history stays small. */
+const STEP_HISTORY_BYTES = 4 * 1024 * 1024;
+
+/** One model step (turn.ts runTurnStep); `onRun` sees the step's run (its interrupt flag) as it starts. */
+type RunStep = (
+  input: TurnWorkflowInput,
+  onRun?: (run: { interrupted: boolean }) => void,
+) => Promise<TurnWorkflowResult>;
+
+/**
+ * The turn child of several steps: `runStep` after `runStep` until core/turnSteps.ts says return; a
+ * turnYield signal from the session asks it to. A later step that fails: the steps before it are
+ * reported, with the error (the session records them, then fails at that turn).
+ */
+export async function runSteps(
+  input: TurnWorkflowInput,
+  limits: TurnStepLimits,
+  runStep: RunStep,
+): Promise<TurnWorkflowResult> {
+  let yielded = false;
+  setHandler(turnYieldSignal, () => {
+    yielded = true;
+  });
+  let current: { interrupted: boolean } | undefined;
+  const done: TurnWorkflowResult[] = [];
+  try {
+    const { returned } = await runTurnSteps<TurnWorkflowResult>(limits, input.context, {
+      runStep: async (index, previous) => {
+        const stepInput = index === 0 || !previous ? input : nextStepInput(input, previous);
+        const step = await runStep(stepInput, (run) => {
+          current = run;
+        });
+        done.push(step);
+        return step;
+      },
+      // An interrupt that came after a step's tool calls ended (while it recorded them) ends the child too.
+      yieldRequested: () => yielded || current?.interrupted === true,
+      historyFull: () => workflowInfo().historySize > STEP_HISTORY_BYTES || workflowInfo().continueAsNewSuggested,
+    });
+    return aggregateSteps(done, returned);
+  } catch (err) {
+    if (done.length === 0 || isCancellation(err)) throw err;
+    return aggregateSteps(done, 'failed', err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** A turn that failed (or whose child's later step failed: `stepFailure`): the session ends with its error. */
+export function failedTurnReport(state: SessionCarry, error: string): TurnReport {
+  return {
+    reason: 'failed',
+    consumedAppend: false,
+    head: state.head,
+    context: state.context,
+    records: [],
+    text: '',
+    error,
+  };
+}
+
+/**
+ * Step n+1's input: what `turnWorkflowInput` makes of the session's state after step n
+ * (applyTurnReport): its head, context, read files and view; nothing appended; the memory went
+ * with the first message. The model is the same: a step that changes skill grants returns.
+ */
+export function nextStepInput(input: TurnWorkflowInput, previous: TurnWorkflowResult): TurnWorkflowInput {
+  const { memory: _sent, readFilesRef: _r, view: _v, ...rest } = input;
+  const readFilesRef = previous.readFilesRef ?? input.readFilesRef;
+  const view = previous.view ?? input.view;
+  return {
+    ...rest,
+    turn: previous.turn + 1,
+    head: previous.head,
+    append: [],
+    context: previous.context,
+    ...(readFilesRef ? { readFilesRef } : {}),
+    ...(view ? { view } : {}),
+  };
+}
+
+const lastOf = <T>(steps: TurnWorkflowResult[], pick: (s: TurnWorkflowResult) => T | undefined): T | undefined =>
+  steps.reduce<T | undefined>((found, s) => pick(s) ?? found, undefined);
+
+/** The steps' results as one (a single step's result as it is, with why the child returned). */
+export function aggregateSteps(
+  steps: TurnWorkflowResult[],
+  returned: StepReturn | 'failed',
+  error?: string,
+): TurnWorkflowResult {
+  const first = steps[0] as TurnWorkflowResult;
+  const last = steps[steps.length - 1] as TurnWorkflowResult;
+  const why = { returned, ...(error !== undefined ? { error } : {}) };
+  if (steps.length === 1) return { ...first, ...why };
+  const usages = steps.flatMap((s) => (s.usage ? [s.usage] : []));
+  const compactionUsages = steps.flatMap((s) => (s.compactionUsage ? [s.compactionUsage] : []));
+  const modelUsage = steps.reduce<TurnWorkflowResult['modelUsage']>(
+    (u, s) => (s.modelUsage ? addModelUsage(u, s.modelUsage) : u),
+    undefined,
+  );
+  const compactions = steps.flatMap((s) => s.compactions ?? []);
+  const discarded = steps.flatMap((s) => s.discarded ?? []);
+  const readFilesRef = lastOf(steps, (s) => s.readFilesRef ?? undefined);
+  const view = lastOf(steps, (s) => s.view);
+  const text = lastOf(steps, (s) => s.text || undefined) ?? '';
+  const { usage: _u, compactionUsage: _c, modelUsage: _m, discarded: _d, compactions: _cs, ...lastRest } = last;
+  return {
+    ...lastRest,
+    turn: first.turn,
+    steps: steps.length,
+    records: steps.flatMap((s) => s.records),
+    batches: steps.flatMap((s) => s.batches),
+    fallback: steps.some((s) => s.fallback),
+    text,
+    consumedAppend: first.consumedAppend,
+    ...(usages.length ? { usage: usages.reduce((a, b) => addUsage(a, b)) } : {}),
+    ...(last.usage ? { lastUsage: last.usage } : {}),
+    ...(readFilesRef ? { readFilesRef } : {}),
+    ...(view ? { view } : {}),
+    ...(compactions.length ? { compactions } : {}),
+    ...(compactionUsages.length ? { compactionUsage: compactionUsages.reduce((a, b) => addUsage(a, b)) } : {}),
+    ...(modelUsage ? { modelUsage } : {}),
+    ...(discarded.length ? { discarded } : {}),
+    ...why,
+  };
+}
+
+/** Model steps per turn child at most by default (SessionInput.maxStepsPerTurn; the child also returns past 4 MB of history). */
+const MAX_STEPS_PER_CHILD = 50;
+
+/** A turn child's limits (issue 33): the step cap, the session's maxTurns left (turn `turn` is the first), its tokens left. */
+export function turnStepLimits(input: SessionInput, state: SessionCarry, turn: number): TurnStepLimits {
+  const cap = Math.floor(input.maxStepsPerTurn ?? MAX_STEPS_PER_CHILD);
+  const left = input.maxTurns !== undefined ? input.maxTurns - turn + 1 : cap;
+  return {
+    maxSteps: Math.max(1, Math.min(cap, left)),
+    ...(input.maxTotalTokens !== undefined ? { tokensLeft: input.maxTotalTokens - totalTokens(state.usage) } : {}),
+  };
+}
