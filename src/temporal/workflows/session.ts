@@ -88,7 +88,6 @@ import {
   sessionRunState,
   sessionStatusOf,
   turnSummaryOf,
-  firstTextOf,
 } from './sessionView';
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
@@ -407,19 +406,12 @@ class SessionRun implements SessionExecutor {
     return condition(() => this.hasWork(), timeoutMs);
   }
 
-  /**
-   * A task's notification queued after the turn ended the session (the task ended in the same
-   * activation as the turn, or while Stop hooks ran): run a turn for it (patched, at the run's start:
-   * a run recorded before ended the session there, its notification unread).
-   */
+  /** A notification queued after the turn ended the session gets a turn (QUEUED_AFTER_TURN_PATCH). */
   wakesForQueued(): boolean {
     return this.queuedWakes;
   }
 
-  /**
-   * A message queued while UserPromptSubmit hooks run is kept and checked in its turn (patched, at
-   * the run's start: a run recorded before dropped it).
-   */
+  /** A message queued while UserPromptSubmit hooks run is kept for its turn (LATE_PROMPTS_PATCH). */
   keepsLatePrompts(): boolean {
     return this.latePrompts;
   }

@@ -22,9 +22,7 @@ import { initialContext } from '../../core/context';
 import { initialSessionState, migrateSessionState } from '../../core/session';
 import { sessionHookRequest } from '../../core/sessionHookSteps';
 import type { OutageState } from '../../core/retry';
-import type { Message } from '../../core/apiMessages';
 import type { BudgetView } from '../../core/budget';
-import { oneLinePreview } from './definitions';
 import type { SessionPhase } from '../../core/session';
 import type { agentHookFields } from '../../core/subagents';
 
