@@ -36,6 +36,8 @@ export interface GuardedProtection {
   live?: string[];
 }
 
+/** The least time between two rounds of checks (the events of a round coalesced). */
+const CHECK_INTERVAL_MS = 5;
 /** How often, and how far apart, a config whose lock is taken is looked at again before it is rewritten anyway. */
 const LOCK_RETRIES = 50;
 const LOCK_RETRY_MS = 10;
@@ -67,6 +69,26 @@ function beforeOf(scan: ProtectedScan, planned: ProtectedScan, baseline: Readonl
   for (const p of scan.entries.keys())
     entries.set(p, { path: p, kind: 'file', existed: planned.entries.get(p)?.existed === true || baseline.has(p) });
   return { entries, truncated: false };
+}
+
+/** Keys added meanwhile, run once per round, rounds CHECK_INTERVAL_MS apart. */
+function coalesce(run: (key: string) => void): { add(key: string): void; cancel(): void } {
+  const due = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    add: (key) => {
+      due.add(key);
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        const now = [...due];
+        due.clear();
+        for (const k of now) run(k);
+      }, CHECK_INTERVAL_MS);
+      timer.unref();
+    },
+    cancel: () => clearTimeout(timer),
+  };
 }
 
 export interface LiveGuard {
@@ -118,6 +140,11 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
     }
   };
 
+  // Events coalesced: a command writing a config in a loop gets one check per CHECK_INTERVAL_MS (each
+  // check may run git once, synchronously), not one per write — the worker's event loop stays free.
+  const rounds = coalesce((d) => check(d));
+  const later = (dotGit: string) => (stopped ? undefined : rounds.add(dotGit));
+
   const gitEntry = (dotGit: string) => {
     const st = lstat(dotGit);
     if (!st) return;
@@ -125,13 +152,14 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       // What is written into it later (config, commondir; hooks inside `hooks/`).
       watch(dotGit, (name) => {
         if (name === null || GIT_ENTRY_NAMES.has(name)) {
-          if (name === 'hooks') watch(path.join(dotGit, 'hooks'), () => check(dotGit));
-          check(dotGit);
+          if (name === 'hooks') watch(path.join(dotGit, 'hooks'), () => later(dotGit));
+          later(dotGit);
         }
       });
-      watch(path.join(dotGit, 'hooks'), () => check(dotGit));
+      watch(path.join(dotGit, 'hooks'), () => later(dotGit));
     }
-    check(dotGit);
+    if (starting) check(dotGit);
+    else later(dotGit);
   };
 
   const consider = (dir: string, depth: number, name: string) => {
@@ -160,6 +188,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
     watched: () => watchers.size,
     stop: () => {
       stopped = true;
+      rounds.cancel();
       for (const w of watchers.values()) w.close();
       watchers.clear();
     },
