@@ -20,6 +20,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
@@ -208,6 +210,41 @@ const scenarios: Record<string, Scenario> = {
     if (answer.status !== 'applied') throw new Error(`approval-outcome: ${JSON.stringify(answer)}`);
     const result = await handle.result();
     if (result.status !== 'completed') throw new Error(`approval-outcome: ${result.status} ${result.endReason}`);
+  },
+
+  /**
+   * Notifications (SESSION_030_PATCH, issue 35): a webhook (a receiver in this process) gets the
+   * approval's, the outage's (threshold 0: one overload before turn 2) and the end's notification.
+   */
+  async notifications({ fake, start, workDir, client }, id) {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const webhook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      fake.enqueue(
+        toolUseResponse([
+          { id: 'toolu_n1', name: 'Write', input: { file_path: join(workDir, 'approved.txt'), content: 'yes\n' } },
+        ]),
+        { ...overloadedError(), retryAfterMs: 50 } as never,
+        textResponse('Written.'),
+      );
+      const handle = await start({
+        id,
+        prompt: 'write a file',
+        tools: ['Write'],
+        permissionMode: 'default',
+        notify: { webhook, waitingForModelAfterMs: 0 },
+      });
+      await waitFor('an approval request', async () => (await sessionStatus(client, id)).pendingApprovals.length === 1);
+      await approveToolUse(client, id, 'toolu_n1', 'ann@example');
+      const result = await handle.result();
+      if (result.status !== 'completed') throw new Error(`notifications: ${result.status} ${result.endReason}`);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   },
 
   /** The model is overloaded twice before turn 1 answers and once before turn 2: the turns wait it out. */

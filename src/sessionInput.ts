@@ -30,6 +30,7 @@ import type { SandboxSettings } from './sandbox/settings';
 import { projectRepositoryOf } from './worktree/repository';
 import type { ContextSettings } from './core/contextWindow';
 import { MIN_THINKING_BUDGET, resolveThinkingSetting, type ThinkingSetting } from './core/thinking';
+import { notifySettingsProblems, type NotifySettings } from './core/notifications';
 
 /** A session input refused before the session started: nothing was started. */
 export class InvalidSessionInputError extends DurableAgentError {
@@ -64,6 +65,7 @@ export function sessionInputProblems(input: unknown): string[] {
   const timeZone = input && typeof input === 'object' ? (input as Partial<SessionInput>).timeZone : undefined;
   if (timeZone !== undefined && (typeof timeZone !== 'string' || !isTimeZone(timeZone)))
     problems.push(`timeZone ${JSON.stringify(timeZone)} is not an IANA time zone (e.g. Europe/Berlin, UTC)`);
+  if (input && typeof input === 'object') problems.push(...notifySettingsProblems((input as SessionInput).notify));
   return problems;
 }
 
@@ -335,6 +337,7 @@ export function sessionInput(opts: SessionOptions): SessionInput {
       ? {}
       : { streamingToolExecution: false }),
     ...(retryCapMs !== undefined ? { retryCapMs } : {}),
+    ...notifyFromEnv(opts),
     ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
     ...(Object.keys(contextSettings(opts.contextManagement)).length > 0
       ? { contextManagement: contextSettings(opts.contextManagement) }
@@ -421,4 +424,22 @@ export async function checkoutAtStart(
   const lines = checkoutLines(control, input.cwd);
   if (!o.trustCheckout) throw new CheckoutNotTrustedError(control, lines);
   return { control, lines, runFiles };
+}
+
+/**
+ * Notifications (issue 35): the option, else DURABLE_AGENT_NOTIFY_WEBHOOK (the URL) and
+ * DURABLE_AGENT_NOTIFY_WAITING_FOR_MODEL_MINUTES (the outage threshold). A subagent has none.
+ */
+function notifyFromEnv(opts: SessionOptions, env: NodeJS.ProcessEnv = process.env): { notify?: NotifySettings } {
+  if (opts.parent) return {};
+  const webhook = opts.notify?.webhook ?? env.DURABLE_AGENT_NOTIFY_WEBHOOK?.trim();
+  const minutes = env.DURABLE_AGENT_NOTIFY_WAITING_FOR_MODEL_MINUTES?.trim();
+  if (!opts.notify && !webhook) return {};
+  return {
+    notify: {
+      ...(webhook ? { webhook } : {}),
+      ...(minutes ? { waitingForModelAfterMs: Number(minutes) * 60_000 } : {}),
+      ...opts.notify,
+    },
+  };
 }

@@ -194,6 +194,7 @@ function applyFile(
   for (const g of s.claudeMdExcludes ?? []) if (!eff.claudeMdExcludes.includes(g)) eff.claudeMdExcludes.push(g);
   if (s.model !== undefined) eff.model = s.model;
   if (s.maxTokens !== undefined) eff.maxTokens = s.maxTokens;
+  if (s.notify !== undefined) eff.notify = { ...eff.notify, ...s.notify };
   eff.allow.push(...(s.permissions?.allow ?? []));
   eff.ask.push(...(s.permissions?.ask ?? []));
   eff.deny.push(...(s.permissions?.deny ?? []));

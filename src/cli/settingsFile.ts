@@ -10,6 +10,7 @@ import type { HooksJson } from '../temporal/workflows/definitions';
 import { MCP_SETTINGS_KEYS, McpConfigError, mergeMcpSettings, type McpSettings } from '../mcp/config';
 import { NOT_APPLICABLE_KEYS, UNSUPPORTED_KEYS, unhonouredKey } from './settingsKeys';
 import { parseConfigJson } from '../core/jsonPosition';
+import { notifySettingsProblems, type NotifySettings } from '../core/notifications';
 
 export interface SettingsFile {
   model?: string;
@@ -35,6 +36,8 @@ export interface SettingsFile {
   allowManagedPermissionRulesOnly?: boolean;
   /** Globs (or absolute paths) of CLAUDE.md files not to load (src/claudeMd/claudeMd.ts). */
   claudeMdExcludes?: string[];
+  /** durable-agent only: notifications (core/notifications.ts; docs/deployment.md "Notifications"). */
+  notify?: NotifySettings;
 }
 
 export type SettingsScope = 'user' | 'project' | 'local' | 'managed';
@@ -64,6 +67,8 @@ export interface EffectiveSettings {
   notes: string[];
   /** `claudeMdExcludes` of every file, concatenated (not the managed memory's). */
   claudeMdExcludes: string[];
+  /** `notify` of the files, key by key (a higher file's key wins). */
+  notify?: NotifySettings;
   /** Scalars the managed settings set: a command-line flag does not override them. */
   managed: { model?: string; maxTokens?: number; mode?: PermissionMode; path?: string };
   /** `allowManagedPermissionRulesOnly` in the managed settings: only its rules apply (flags' rules too are dropped). */
@@ -81,6 +86,7 @@ const TOP_KEYS = new Set([
   'model',
   'claudeMdExcludes',
   'maxTokens',
+  'notify',
   'permissions',
   'hooks',
   'sandbox',
@@ -223,6 +229,8 @@ function checkScalars(path: string, s: SettingsFile, scope: SettingsScope, warni
     throw new SettingsError(at(path, 'model', 'must be a model name'));
   if (s.maxTokens !== undefined && !(Number.isInteger(s.maxTokens) && s.maxTokens > 0))
     throw new SettingsError(at(path, 'maxTokens', 'must be a positive integer'));
+  const notify = notifySettingsProblems(s.notify);
+  if (notify.length > 0) throw new SettingsError(`${path}: ${notify.join('; ')}`);
 }
 
 function checkHooks(path: string, hooks: HooksJson, warnings: string[]): void {

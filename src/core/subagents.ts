@@ -4,7 +4,8 @@
 import type { ProjectRepository } from './context';
 import type { ControlWrite } from './toolRecords';
 import type { ModelUsage } from './modelUsage';
-import type { BackgroundTask, TaskOutcome } from './autonomy';
+import type { AgentWorktreeReady } from './agentWorktree';
+import { MAX_TASK_TEXT, type BackgroundTask, type TaskOutcome } from './autonomy';
 import { agentNotification, type AgentEnd } from '../tasks/core/taskNotifications';
 
 /** The tool's names: `Agent` (the reference's current name) and its old name `Task`. */
@@ -93,6 +94,81 @@ export interface AgentWorktree {
   branch: string;
 }
 
+/**
+ * A background agent's launch, for both schedulers: the Agent call's result at once (the report
+ * comes later as a task notification) — the session workflow's launchBackground
+ * (temporal/workflows/subagent.ts) and the in-process runner's (inprocess/subagents.ts).
+ */
+export function agentLaunchedOutput(
+  agentType: string,
+  childSessionId: string,
+  taskId: string,
+  model: string,
+): SubagentOutput {
+  return {
+    agentType,
+    sessionId: childSessionId,
+    status: 'launched',
+    endReason: 'running in the background',
+    text: '',
+    turns: 0,
+    model,
+    launched: { taskId },
+  };
+}
+
+/** The `local_agent` task a background launch records (a `taskStarted` modifier): the session then holds it. */
+export function agentLaunchTask(launch: {
+  taskId: string;
+  toolUseId: string;
+  description: string;
+  startedAt: number;
+  childSessionId: string;
+  worktree?: AgentWorktreeReady | undefined;
+}): BackgroundTask {
+  return {
+    id: launch.taskId,
+    kind: 'local_agent',
+    toolUseId: launch.toolUseId,
+    description: launch.description.slice(0, MAX_TASK_TEXT),
+    startedAt: launch.startedAt,
+    timeoutMs: 0,
+    state: 'running',
+    agent: { sessionId: launch.childSessionId, ...(launch.worktree ? { worktree: launch.worktree } : {}) },
+  };
+}
+
+/**
+ * A foreground Agent call's output from its finished child session (both schedulers): `text` is the
+ * scheduler's reading of the final text, `modelUsage` what the child's tree spent when the scheduler
+ * reports it (the Agent call's record carries it).
+ */
+export function subagentResultOutput(
+  agentType: string,
+  childSessionId: string,
+  r: Parameters<typeof subagentCounters>[0] & {
+    status: string;
+    endReason?: string | undefined;
+    turns: number;
+    usage: { input_tokens: number; output_tokens: number };
+  },
+  run: { text: string; durationMs: number; model: string; modelUsage?: ModelUsage | undefined },
+): SubagentOutput {
+  return {
+    agentType,
+    sessionId: childSessionId,
+    status: r.status,
+    endReason: r.endReason ?? r.status,
+    text: run.text,
+    turns: r.turns,
+    usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
+    ...(run.modelUsage ? { modelUsage: run.modelUsage } : {}),
+    ...subagentCounters(r),
+    durationMs: run.durationMs,
+    model: run.model,
+  };
+}
+
 /** The counters of a finished child session, as the Agent output carries them. */
 export function subagentCounters(r: {
   toolCalls?: number;
@@ -156,6 +232,61 @@ export function agentHookFields(
 export function childSystemPrompt(system: string, cwd: string): string {
   const where = `The working directory is ${cwd}.`;
   return system.trim() === '' ? where : `${system}\n\n${where}`;
+}
+
+/**
+ * The child session's model settings (both schedulers): the parent's as of the call, the agent's
+ * model if it names one, its system prompt, and no thinking — as in the reference, whose regular
+ * subagents run with thinking disabled to keep their output cost down (only a parent that has the
+ * setting passes it).
+ */
+export function childModelSettings<M extends object>(
+  parentModel: M,
+  call: { model?: string | undefined; system: string },
+  cwd: string,
+  parentThinks: boolean,
+) {
+  return {
+    ...parentModel,
+    ...(call.model ? { model: call.model } : {}),
+    system: childSystemPrompt(call.system, cwd),
+    ...(parentThinks ? { thinking: { type: 'disabled' as const } } : {}),
+  };
+}
+
+/** The child's permission rules: the parent's, plus the deny rules the agent adds (its `disallowedTools`). */
+export function childRules<R extends { deny: string[] }>(rules: R, denyRules: readonly string[] | undefined): R {
+  return denyRules?.length ? { ...rules, deny: [...rules.deny, ...denyRules] } : rules;
+}
+
+/**
+ * What a child session takes from its parent besides model and rules (both schedulers), each only
+ * when the parent has it: the hooks, their pins and project root (the child's hooks run from there,
+ * checked against them), the memory (CLAUDE.md, as the reference gives a subagent), the MCP servers
+ * when the agent asks for them, the sandbox, and the limits (the agent's `maxTurns` first).
+ */
+export function childInherited<H, P, M, S, X>(
+  parent: {
+    hooks?: H | undefined;
+    hookPins?: P | undefined;
+    memory?: M | undefined;
+    mcpServers?: S | undefined;
+    sandbox?: X | undefined;
+    maxTurns?: number | undefined;
+    maxTotalTokens?: number | undefined;
+  },
+  call: { mcp?: boolean | undefined; maxTurns?: number | undefined },
+) {
+  const maxTurns = call.maxTurns ?? parent.maxTurns;
+  return {
+    ...(parent.hooks ? { hooks: parent.hooks } : {}),
+    ...(parent.hookPins ? { hookPins: parent.hookPins } : {}),
+    ...(parent.memory ? { memory: parent.memory } : {}),
+    ...(call.mcp && parent.mcpServers ? { mcpServers: parent.mcpServers } : {}),
+    ...(parent.sandbox ? { sandbox: parent.sandbox } : {}),
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
+    ...(parent.maxTotalTokens !== undefined ? { maxTotalTokens: parent.maxTotalTokens } : {}),
+  };
 }
 
 /** One line for the UI and the audit: `Agent reviewer: check the diff`. */
@@ -248,4 +379,42 @@ export function agentTaskEnd(
 /** A background agent whose child could not be waited for (or run): failed, with why. */
 export function agentFailureEnd(error: string, durationMs: number): AgentEnd {
   return { state: 'failed', error, totalTokens: 0, toolUses: 0, durationMs };
+}
+
+/**
+ * How a background agent's task ended, for both schedulers (the workflow's wait for its child
+ * session, tasks/workflows/sessionAgentTasks.ts; the in-process child run, inprocess/subagents.ts).
+ */
+export interface AgentTaskEnd {
+  outcome: TaskOutcome;
+  /** The notification to queue (absent when it was stopped: tasks/core/taskScheduling.ts decides that one). */
+  notification?: string;
+  /** What the child's tree spent by model (its session's result); the parent's session adds it to its own. */
+  modelUsage?: ModelUsage;
+}
+
+/** The child session ended: its result as the agent's notification, and what its tree spent. */
+export function agentCompletedTaskEnd(
+  task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId' | 'startedAt'>,
+  result: Parameters<typeof agentSessionEnd>[0] & { modelUsage?: ModelUsage | undefined },
+  endedAt: number,
+  worktree?: AgentWorktree,
+): AgentTaskEnd {
+  const end = agentTaskEnd(task, agentSessionEnd(result, endedAt - task.startedAt, worktree), endedAt);
+  return result.modelUsage ? { ...end, modelUsage: result.modelUsage } : end;
+}
+
+/** The agent's child could not be waited for (or run): failed, and the notification says why. */
+export function agentFailedTaskEnd(
+  task: Pick<BackgroundTask, 'id' | 'description' | 'toolUseId' | 'startedAt'>,
+  error: string,
+  endedAt: number,
+): AgentTaskEnd {
+  const { notification } = agentTaskEnd(task, agentFailureEnd(error, endedAt - task.startedAt), endedAt);
+  return { outcome: { state: 'failed', endedAt, exitCode: null, error }, notification };
+}
+
+/** TaskStop or the session's end stopped the agent (its child session too): killed, no notification here. */
+export function agentStoppedTaskEnd(endedAt: number): AgentTaskEnd {
+  return { outcome: { state: 'killed', endedAt, exitCode: null } };
 }

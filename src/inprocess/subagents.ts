@@ -6,17 +6,21 @@ import type { ToolSessionSettings } from '../toolCall/tools';
 import { subagentPlan } from '../toolCall/tools';
 import type { sessionInput } from '../sessionInput';
 import {
-  agentFailureEnd,
+  agentCompletedTaskEnd,
+  agentFailedTaskEnd,
   agentHookFields,
-  agentSessionEnd,
-  agentTaskEnd,
+  agentStoppedTaskEnd,
+  agentLaunchedOutput,
+  agentLaunchTask,
   agentTaskId,
-  childSystemPrompt,
-  subagentCounters,
+  childInherited,
+  childModelSettings,
+  childRules,
+  subagentResultOutput,
   subagentSessionId,
-  type SubagentOutput,
+  type AgentTaskEnd,
 } from '../core/subagents';
-import { MAX_TASK_TEXT, type BackgroundTask, type TaskOutcome } from '../core/autonomy';
+import type { BackgroundTask } from '../core/autonomy';
 import type { ToolUseContext } from '../toolProtocol/Tool';
 import { modelWithSkillGrants } from '../core/context';
 import type { LocalSessionOptions, LocalSessionResult } from './types';
@@ -57,7 +61,7 @@ export interface LocalSubagentParent {
  * (tasks.ts) runs it when it starts the call's `local_agent` task, after the turn, with the task's
  * stop; it returns the task's end (the notification to queue; none when it was stopped).
  */
-export type LocalAgentLaunch = (signal: AbortSignal) => Promise<{ outcome: TaskOutcome; notification?: string }>;
+export type LocalAgentLaunch = (signal: AbortSignal) => Promise<AgentTaskEnd>;
 
 /**
  * The Agent tool's runner in-process: a foreground child session runs to its end and its final
@@ -74,31 +78,23 @@ export function localSubagentRunner(
   return async (data, ctx) => {
     const plan = subagentPlan(data, session);
     const childId = subagentSessionId(sessionId, ctx.toolUseId);
-    const maxTurns = plan.maxTurns ?? input.maxTurns;
     const child = (signal: AbortSignal): LocalSessionOptions => ({
       sessionId: childId,
       prompt: plan.prompt,
       // The parent's model as of this call: a skill loaded earlier with `model` applies (the reference's subagents inherit it).
-      model: {
-        ...modelWithSkillGrants(input.model, ctx.agent),
-        ...(plan.model ? { model: plan.model } : {}),
-        system: childSystemPrompt(plan.system, ctx.agent.cwd),
-        // A subagent does not think, as in the reference (src/temporal/workflows/subagent.ts childSessionInput).
-        ...(input.model.thinking ? { thinking: { type: 'disabled' as const } } : {}),
-      },
+      // A subagent does not think (core/subagents.ts childModelSettings, shared with the workflow).
+      model: childModelSettings(
+        modelWithSkillGrants(input.model, ctx.agent),
+        plan,
+        ctx.agent.cwd,
+        !!input.model.thinking,
+      ),
       tools: plan.tools,
       permissionMode: input.permissionMode,
-      rules: plan.denyRules?.length ? { ...input.rules, deny: [...input.rules.deny, ...plan.denyRules] } : input.rules,
+      rules: childRules(input.rules, plan.denyRules),
       cwd: ctx.agent.cwd,
       additionalDirectories: [...ctx.agent.additionalDirectories],
-      ...(input.hooks ? { hooks: input.hooks } : {}),
-      // The parent's pins and project root: the child's hooks run from there, checked against them.
-      ...(input.hookPins ? { hookPins: input.hookPins } : {}),
-      ...(input.memory ? { memory: input.memory } : {}),
-      ...(plan.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
-      ...(input.sandbox ? { sandbox: input.sandbox } : {}),
-      ...(maxTurns !== undefined ? { maxTurns } : {}),
-      ...(input.maxTotalTokens !== undefined ? { maxTotalTokens: input.maxTotalTokens } : {}),
+      ...childInherited(input, plan),
       approvalTimeoutMs,
       onInterrupt: 'end',
       signal,
@@ -107,45 +103,26 @@ export function localSubagentRunner(
     });
     const model = plan.model ?? input.model.model;
     if (plan.background ?? true) {
-      const task: BackgroundTask = {
-        id: agentTaskId(sessionId, ctx.toolUseId),
-        kind: 'local_agent',
+      const task = agentLaunchTask({
+        taskId: agentTaskId(sessionId, ctx.toolUseId),
         toolUseId: ctx.toolUseId,
-        description: plan.description.slice(0, MAX_TASK_TEXT),
+        description: plan.description,
         startedAt: Date.now(),
-        timeoutMs: 0,
-        state: 'running',
-        agent: { sessionId: childId },
-      };
+        childSessionId: childId,
+      });
       launches.set(task.id, (signal) => runBackground(task, () => runChild(child(signal)), signal));
-      const launched: SubagentOutput = {
-        agentType: plan.agentType,
-        sessionId: childId,
-        status: 'launched',
-        endReason: 'running in the background',
-        text: '',
-        turns: 0,
-        model,
-        launched: { taskId: task.id },
-      };
+      const launched = agentLaunchedOutput(plan.agentType, childId, task.id, model);
       return { data: launched, contextModifiers: [{ type: 'taskStarted', task }] };
     }
     const started = Date.now();
     const r = await runChild(child(ctx.abortSignal));
     return {
-      data: {
-        agentType: plan.agentType,
-        sessionId: childId,
-        status: r.status,
-        endReason: r.endReason ?? r.status,
+      data: subagentResultOutput(plan.agentType, childId, r, {
         // Whole, as the Temporal path reads it from the child's transcript (lastText is one line).
         text: r.finalText || r.lastText,
-        turns: r.turns,
-        usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
-        ...subagentCounters(r),
         durationMs: Date.now() - started,
         model,
-      },
+      }),
     };
   };
 }
@@ -155,22 +132,16 @@ async function runBackground(
   task: BackgroundTask,
   run: () => Promise<LocalSessionResult>,
   signal: AbortSignal,
-): Promise<{ outcome: TaskOutcome; notification?: string }> {
+): Promise<AgentTaskEnd> {
   try {
     const r = await run();
-    const endedAt = Date.now();
     // Stopped (TaskStop, the session's end): killed; the scheduler decides the notice (tasks/core/taskScheduling.ts).
-    if (signal.aborted) return { outcome: { state: 'killed', endedAt, exitCode: null } };
-    return agentTaskEnd(
-      task,
-      agentSessionEnd({ ...r, lastText: r.finalText || r.lastText }, endedAt - task.startedAt),
-      endedAt,
-    );
+    if (signal.aborted) return agentStoppedTaskEnd(Date.now());
+    // Its tree's spend was counted when the child ended (sessionRun.ts runChild), not again here.
+    const { modelUsage: _counted, ...result } = r;
+    return agentCompletedTaskEnd(task, { ...result, lastText: r.finalText || r.lastText }, Date.now());
   } catch (err) {
-    const endedAt = Date.now();
-    if (signal.aborted) return { outcome: { state: 'killed', endedAt, exitCode: null } };
-    const message = err instanceof Error ? err.message : String(err);
-    const { notification } = agentTaskEnd(task, agentFailureEnd(message, endedAt - task.startedAt), endedAt);
-    return { outcome: { state: 'failed', endedAt, exitCode: null, error: message }, notification };
+    if (signal.aborted) return agentStoppedTaskEnd(Date.now());
+    return agentFailedTaskEnd(task, err instanceof Error ? err.message : String(err), Date.now());
   }
 }

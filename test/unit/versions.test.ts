@@ -124,6 +124,7 @@ const WORKFLOW_OF_FILE: Record<string, 'session' | 'turn'> = {
   'src/tasks/workflows/sessionTasks.ts': 'session',
   'src/temporal/workflows/sessionApprovals.ts': 'session',
   'src/temporal/workflows/sessionView.ts': 'session',
+  'src/temporal/workflows/sessionNotify.ts': 'session',
   'src/temporal/workflows/turnEnd.ts': 'turn',
   'src/temporal/workflows/turn.ts': 'turn',
   'src/temporal/workflows/subagent.ts': 'turn',

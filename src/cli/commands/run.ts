@@ -68,6 +68,10 @@ export function addSessionFlags(cmd: Command): Command {
     )
     .option('--strict-mcp-config', 'use only the --mcp-config servers (not ~/.claude.json, .mcp.json or settings)')
     .option('--max-turns <n>', 'stop after N turns', positiveInt('--max-turns'))
+    .option(
+      '--notify-webhook <url>',
+      'POST notifications (approval needed, ended, failed…) here (env DURABLE_AGENT_NOTIFY_WEBHOOK)',
+    )
     .option('--max-total-tokens <n>', 'stop after N tokens in all', positiveInt('--max-total-tokens'))
     .option(
       '--approval-timeout <seconds>',
@@ -378,6 +382,10 @@ async function runSessionOptions(
       : {}),
     agents,
     ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
+    // Notifications: the flag's webhook over the settings' `notify` (over DURABLE_AGENT_NOTIFY_WEBHOOK: sessionInput).
+    ...(o.notifyWebhook || settings.notify
+      ? { notify: { ...settings.notify, ...(o.notifyWebhook ? { webhook: o.notifyWebhook } : {}) } }
+      : {}),
     ...(o.maxTotalTokens ? { maxTotalTokens: o.maxTotalTokens } : {}),
     ...(o.approvalTimeout ? { approvalTimeoutMs: o.approvalTimeout * 1000 } : {}),
     ...(o.onInterrupt ? { onInterrupt: o.onInterrupt } : {}),

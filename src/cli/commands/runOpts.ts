@@ -31,6 +31,7 @@ export interface RunOpts extends ConnOpts {
   mcpConfig: string[];
   strictMcpConfig?: boolean;
   maxTurns?: number;
+  notifyWebhook?: string;
   maxTotalTokens?: number;
   approvalTimeout?: number;
   onInterrupt?: 'wait' | 'end';

@@ -4,8 +4,12 @@
 // in order (a retried or doubled delivery never shows twice), and queues its notification for the
 // next turn. When the run ends, `monitorEndText` says what the model is told: the reference's end
 // notification, the expiry notice, or nothing (stopped by TaskStop or by its own rate limit, whose
-// notice was the last event). Pure and deterministic (bundled into the workflow).
-import type { BackgroundTask } from '../../core/autonomy';
+// notice was the last event). `MonitorWatches` does both for either scheduler (the workflow's
+// SessionMonitors gets the batches as signals, the in-process LocalTasks as calls). Pure and
+// deterministic (bundled into the workflow).
+import type { BackgroundTask, TaskOutcome } from '../../core/autonomy';
+import type { SessionEventState, SessionEvents } from '../../core/sessionEvents';
+import { taskOutcomeOf, type TaskEnd } from './taskScheduling';
 import {
   monitorEndNotification,
   monitorEventNotification,
@@ -74,4 +78,71 @@ export function monitorEndText(
           ...(end.lastEvent ? { lastEvent: end.lastEvent } : {}),
         };
   return monitorEndNotification(task, body);
+}
+
+/**
+ * The session's running Monitor tasks, for both schedulers: each batch taken once per (task, seq),
+ * nothing for a task that is not running or that TaskStop stopped, its notification appended as a
+ * `monitorEvent` (the wait is poked); a run's end or failure turned into the task's end and text.
+ */
+export class MonitorWatches {
+  private readonly log = new MonitorEventLog();
+  /** Monitor tasks whose run goes on, by id. */
+  private readonly running = new Map<string, BackgroundTask>();
+  /** Events queued per task (a failed or lost run's notification counts them). */
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    private readonly events: SessionEvents<SessionEventState>,
+    private readonly changed: () => void,
+  ) {}
+
+  /** The task's run starts: its batches are taken from now on. */
+  begin(task: BackgroundTask): void {
+    this.running.set(task.id, task);
+  }
+
+  /** One batch of a running monitor: queued once, as a monitor event for the next turn. */
+  deliver(batch: MonitorEventBatch): void {
+    const task = this.running.get(batch.taskId);
+    if (!task || !this.log.accept(batch)) return;
+    if (batch.kind === 'event') this.counts.set(task.id, (this.counts.get(task.id) ?? 0) + 1);
+    this.events.append({ type: 'monitorEvent', taskId: task.id, text: monitorBatchText(task, batch) });
+    this.changed();
+  }
+
+  /** The run returned: the task's end, and its end text (tasks/runtime/monitorTask.ts's result). */
+  ended(
+    task: BackgroundTask,
+    r: MonitorRunEnd & { state: 'completed' | 'failed' | 'killed' | 'timed_out'; outputBytes: number },
+    endedAt: number,
+  ): TaskEnd {
+    this.closed(task.id);
+    return { outcome: taskOutcomeOf(r, endedAt), notification: monitorEndText(task, r) };
+  }
+
+  /** The run failed (stopped, lost, could not run): the end text says so, with the events queued before. */
+  failed(task: BackgroundTask, outcome: TaskOutcome): TaskEnd {
+    const events = this.counts.get(task.id) ?? 0;
+    this.closed(task.id);
+    const error = outcome.error ? { error: outcome.error } : {};
+    const end =
+      outcome.state === 'lost'
+        ? { state: 'lost' as const, events, ...error }
+        : outcome.state === 'killed'
+          ? { state: 'killed' as const, exitCode: null, events }
+          : { state: 'failed' as const, exitCode: null, events, ...error };
+    return { outcome, notification: monitorEndText(task, end) };
+  }
+
+  /** TaskStop or the session's end stopped it (or it ended): nothing more is queued for it. */
+  stopped(taskId: string): void {
+    this.running.delete(taskId);
+    this.log.close(taskId);
+  }
+
+  private closed(taskId: string): void {
+    this.stopped(taskId);
+    this.counts.delete(taskId);
+  }
 }

@@ -24,6 +24,12 @@ export interface TaskRunner {
   stop(taskId: string): void;
 }
 
+/** How a task's run ended, and what the model is told (null: nothing; undefined: the task's default). */
+export interface TaskEnd {
+  outcome: TaskOutcome;
+  notification?: string | null;
+}
+
 export class TaskScheduling {
   /** Tasks this scheduler started (never twice), by id. */
   private readonly started = new Map<string, BackgroundTask>();

@@ -13,12 +13,18 @@ import type { CallRuntime } from '../../runtime/runtime';
 import type { RunBackgroundTaskInput } from '../runtime/backgroundTask';
 import type { ToolSessionSettings } from '../../toolCall/tools';
 import type { BackgroundTask, TaskOutcome } from '../../core/autonomy';
-import { MonitorEventLog, monitorBatchText, monitorEndText, type MonitorEventBatch } from '../core/monitorTasks';
+import { MonitorWatches } from '../core/monitorTasks';
 import type { SessionState } from '../../core/session';
 import type { SessionEvents } from '../../core/sessionEvents';
 import { taskNotification } from '../core/taskNotifications';
-import { backgroundTaskRun, taskOutcomeOf, TaskScheduling, type TaskRunner } from '../core/taskScheduling';
-import { agentFailureEnd, agentTaskEnd } from '../../core/subagents';
+import {
+  backgroundTaskRun,
+  taskOutcomeOf,
+  TaskScheduling,
+  type TaskEnd,
+  type TaskRunner,
+} from '../core/taskScheduling';
+import { agentFailedTaskEnd } from '../../core/subagents';
 import type { LocalAgentLaunch } from '../../inprocess/subagents';
 import type { LocalDeps } from '../../inprocess/turn';
 
@@ -32,27 +38,20 @@ export interface LocalTasksHost {
   readonly agentLaunches?: Map<string, LocalAgentLaunch>;
 }
 
-/** How a task's run ended, and what the model is told (null: nothing; undefined: the task's default). */
-interface TaskEnd {
-  outcome: TaskOutcome;
-  notification?: string | null;
-}
-
 export class LocalTasks implements TaskRunner {
   /** Each running task's stop, by id. */
   private readonly aborts = new Map<string, AbortController>();
   private readonly runs = new Set<Promise<void>>();
   readonly scheduling: TaskScheduling;
-  /** Monitor batches taken, once per (task, seq). */
-  private readonly monitorLog = new MonitorEventLog();
-  /** Running Monitor tasks: the events queued for each (a failed run's end notification counts them). */
-  private readonly monitorEvents = new Map<string, number>();
+  /** Running Monitor tasks: their batches taken once per (task, seq), their ends (tasks/core/monitorTasks.ts). */
+  private readonly monitors: MonitorWatches;
 
   constructor(
     private readonly host: LocalTasksHost,
     private readonly changed: () => void,
   ) {
     this.scheduling = new TaskScheduling(host.events, this, taskNotification, changed);
+    this.monitors = new MonitorWatches(host.events, changed);
   }
 
   start(task: BackgroundTask, ended: (outcome: TaskOutcome, notification?: string | null) => void): void {
@@ -83,15 +82,12 @@ export class LocalTasks implements TaskRunner {
     const launch = this.host.agentLaunches?.get(task.id);
     this.host.agentLaunches?.delete(task.id);
     if (launch) return launch(signal);
-    const endedAt = Date.now();
-    const error = 'its launch is unknown to this runner';
-    const { notification } = agentTaskEnd(task, agentFailureEnd(error, endedAt - task.startedAt), endedAt);
-    return Promise.resolve({ outcome: { state: 'failed', endedAt, exitCode: null, error }, notification });
+    return Promise.resolve(agentFailedTaskEnd(task, 'its launch is unknown to this runner', Date.now()));
   }
 
   stop(taskId: string): void {
     // A stopped monitor's batches still in flight are not queued (as SessionMonitors.stopped).
-    this.monitorStopped(taskId);
+    this.monitors.stopped(taskId);
     this.aborts.get(taskId)?.abort();
   }
 
@@ -110,34 +106,14 @@ export class LocalTasks implements TaskRunner {
 
   /** A Monitor's watch: each batch queued as it comes (an idle session wakes), then its end text. */
   private async runMonitor(task: BackgroundTask, input: RunBackgroundTaskInput, rt: CallRuntime): Promise<TaskEnd> {
-    this.monitorEvents.set(task.id, 0);
-    const deliver = async (batch: MonitorEventBatch): Promise<void> => {
-      const events = this.monitorEvents.get(batch.taskId);
-      if (events === undefined || !this.monitorLog.accept(batch)) return;
-      if (batch.kind === 'event') this.monitorEvents.set(batch.taskId, events + 1);
-      this.host.events.append({ type: 'monitorEvent', taskId: task.id, text: monitorBatchText(task, batch) });
-      this.changed();
-    };
+    this.monitors.begin(task);
     try {
-      const r = await this.host.deps.runMonitorTask(input, rt, deliver);
-      return { outcome: taskOutcomeOf(r, Date.now()), notification: monitorEndText(task, r) };
+      const r = await this.host.deps.runMonitorTask(input, rt, async (batch) => this.monitors.deliver(batch));
+      return this.monitors.ended(task, r, Date.now());
     } catch (err) {
       // The core returns its failures as data; anything thrown is a failure to run (or the stop).
-      const outcome = thrownOutcome(err, rt.signal);
-      const events = this.monitorEvents.get(task.id) ?? 0;
-      const end =
-        outcome.state === 'killed'
-          ? { state: 'killed' as const, exitCode: null, events }
-          : { state: 'failed' as const, exitCode: null, events, ...(outcome.error ? { error: outcome.error } : {}) };
-      return { outcome, notification: monitorEndText(task, end) };
-    } finally {
-      this.monitorStopped(task.id);
+      return this.monitors.failed(task, thrownOutcome(err, rt.signal));
     }
-  }
-
-  private monitorStopped(taskId: string): void {
-    this.monitorEvents.delete(taskId);
-    this.monitorLog.close(taskId);
   }
 }
 

@@ -14,30 +14,19 @@ import {
   isCancellation,
   proxyActivities,
 } from '@temporalio/workflow';
-import type { BackgroundTask, TaskOutcome } from '../../core/autonomy';
+import type { BackgroundTask } from '../../core/autonomy';
 import { activityIds } from '../../core/ids';
 import { oneLinePreview } from '../../core/apiMessages';
-import { agentFailureEnd, agentSessionEnd, agentTaskEnd } from '../../core/subagents';
-import type { AgentEnd } from '../core/taskNotifications';
-import type { ModelUsage } from '../../core/modelUsage';
+import {
+  agentCompletedTaskEnd,
+  agentFailedTaskEnd,
+  agentStoppedTaskEnd,
+  type AgentTaskEnd,
+} from '../../core/subagents';
 import type { AgentTaskActivities } from '../../temporal/activities';
-import type { AgentTaskResult } from '../../temporal/activities/subagents';
 import type { SessionInput } from '../../temporal/workflows/definitions';
 
 const DEFAULT_HEARTBEAT_TIMEOUT_MS = 30_000;
-
-export interface AgentTaskEnd {
-  outcome: TaskOutcome;
-  /** The notification to queue (absent when it was stopped: tasks/core/taskScheduling.ts decides that one). */
-  notification?: string;
-  /** What the child's tree spent by model (its session's result); the parent's session adds it to its own. */
-  modelUsage?: ModelUsage;
-}
-
-/** The notification's view of a finished child session. */
-export function agentEndOf(r: AgentTaskResult, durationMs: number): AgentEnd {
-  return agentSessionEnd(r.result, durationMs, r.worktree);
-}
 
 /** Waits for the agent's child session in `scope` (cancelled by TaskStop or the session's end). */
 export async function runAgentTask(
@@ -60,19 +49,16 @@ export async function runAgentTask(
     const r = await scope.run(() =>
       act.awaitAgentTask({ workflowId: child, ...(task.agent?.worktree ? { worktree: task.agent.worktree } : {}) }),
     );
-    const endedAt = Date.now();
-    const end = agentTaskEnd(task, agentEndOf(r, endedAt - task.startedAt), endedAt);
-    return r.result.modelUsage ? { ...end, modelUsage: r.result.modelUsage } : end;
+    return agentCompletedTaskEnd(task, r.result, Date.now(), r.worktree);
   } catch (err) {
     const endedAt = Date.now();
     if (isCancellation(err)) {
       // Stopped: the child session is cancelled too (its running tools with it).
       await CancellationScope.nonCancellable(() => getExternalWorkflowHandle(child).cancel()).catch(() => undefined);
-      return { outcome: { state: 'killed', endedAt, exitCode: null } };
+      return agentStoppedTaskEnd(endedAt);
     }
     const cause = err instanceof ActivityFailure ? err.cause : err;
     const message = cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
-    const { notification } = agentTaskEnd(task, agentFailureEnd(message, endedAt - task.startedAt), endedAt);
-    return { outcome: { state: 'failed', endedAt, exitCode: null, error: message }, notification };
+    return agentFailedTaskEnd(task, message, endedAt);
   }
 }

@@ -14,6 +14,7 @@ import { createScheduleActivities } from './schedule';
 import { createBackgroundTaskActivities } from '../../tasks/activities/backgroundTask';
 import { createMonitorTaskActivities } from '../../tasks/activities/monitorTask';
 import { createCheckoutGuardActivities } from './checkoutGuard';
+import { createNotifyActivities } from './notify';
 import { ACTIVITY_TYPES, type ActivityType } from '../../core/ids';
 import { withErrorCodes } from './errors';
 import { recordTurnEndWith, type TurnEndWrites } from './turnEnd';
@@ -60,6 +61,8 @@ export type MonitorTaskActivities = ReturnType<typeof createMonitorTaskActivitie
 export type CheckoutGuardActivities = ReturnType<typeof createCheckoutGuardActivities>;
 /** `runSessionHooks`: SessionStart/SessionEnd/Stop hooks of the session (proxy `hooks`). */
 export type HookActivities = ReturnType<typeof createHookActivities>;
+/** `deliverNotification`: one webhook delivery of a session notification (proxy `notify-<kind>-<n>`). */
+export type NotifyActivities = ReturnType<typeof createNotifyActivities>;
 
 export type ActivityDeps = CallDeps;
 
@@ -77,6 +80,7 @@ export function createActivities(deps: ActivityDeps) {
   const background = createBackgroundTaskActivities(deps.tools);
   const monitor = createMonitorTaskActivities(deps.tools);
   const guard = createCheckoutGuardActivities();
+  const notify = createNotifyActivities();
   const activities = {
     callModel: withErrorCodes(model.callModel),
     appendTranscript: withErrorCodes(model.appendTranscript),
@@ -98,6 +102,7 @@ export function createActivities(deps: ActivityDeps) {
     settleAgentWorktree: withErrorCodes(subagentWait.settleAgentWorktree),
     awaitAgentTask: withErrorCodes(subagentWait.awaitAgentTask),
     checkCheckoutGuard: withErrorCodes(guard.checkCheckoutGuard),
+    deliverNotification: withErrorCodes(notify.deliverNotification),
   } satisfies ModelActivities &
     CompactionActivities &
     StoreActivities &
@@ -114,6 +119,7 @@ export function createActivities(deps: ActivityDeps) {
     MonitorTaskActivities &
     HookActivities &
     CheckoutGuardActivities &
+    NotifyActivities &
     Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).
   const _exact: Record<keyof typeof activities, ActivityType> = ACTIVITY_TYPES;

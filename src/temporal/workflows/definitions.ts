@@ -28,6 +28,7 @@ import type { SubagentParent } from '../../core/subagents';
 import type { AgentDefinition } from '../../agents/definitions';
 import type { SkillDefinition } from '../../agents/skills';
 import type { ThinkingSetting } from '../../core/thinking';
+import type { NotifySettings } from '../../core/notifications';
 
 export const TASK_QUEUE_DEFAULT = 'durable-agent';
 
@@ -142,6 +143,8 @@ export interface SessionInput {
   skills?: SkillDefinition[];
   /** Set on a subagent's session: the parent session's id, the Agent call that started it and the agent type. */
   parent?: SubagentParent;
+  /** Notifications (issue 35; core/notifications.ts): the webhook and which kinds. No secret: the auth header is the worker's. */
+  notify?: NotifySettings;
 }
 
 export type { SessionStatusName };

@@ -89,6 +89,7 @@ import {
 } from './sessionView';
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
+import { SessionNotifier } from './sessionNotify';
 import { SessionTasks } from '../../tasks/workflows/sessionTasks';
 import { toolSession } from './toolSettings';
 import { turnWorkflowInput } from './turnInput';
@@ -122,6 +123,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
       const guard = await checkoutGuardActivities(input).checkCheckoutGuard({ cwd: input.cwd, ...input.checkoutGuard });
       if (guard.refused) {
         session.finish('failed', guard.reason);
+        await session.notifier.flush();
         throw ApplicationFailure.nonRetryable(
           `session refused: ${guard.reason}`,
           'CHECKOUT_NOT_TRUSTED' satisfies ErrorCode,
@@ -139,11 +141,14 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     session.latePrompts = !input.parent && session.hasHooks('UserPromptSubmit') && patched(LATE_PROMPTS_PATCH);
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
-    if (outcome.kind === 'checkpoint')
+    if (outcome.kind === 'checkpoint') {
+      await session.notifier.flush();
       return await continueAsNew<typeof sessionWorkflow>(input, session.events.settle());
+    }
     // Background tasks still running when the session ends are stopped (killed, no notification).
     await session.tasks.stopAll();
     const result = session.finish(outcome.status, outcome.endReason);
+    await session.notifier.flush(); // issue 35: the end's notification delivered before the session closes
     if (outcome.status === 'failed')
       throw ApplicationFailure.nonRetryable(`session failed: ${outcome.endReason}`, 'TURN_FAILED' satisfies ErrorCode);
     return result;
@@ -192,6 +197,8 @@ class SessionRun implements SessionExecutor {
   private readonly timers: SessionTimers;
   /** The session's background tasks, each its own activity (sessionTasks.ts). */
   readonly tasks: SessionTasks;
+  /** Webhook and Notification hook on status transitions, approvals and long outages (sessionNotify.ts). */
+  readonly notifier: SessionNotifier;
   /** QUEUED_AFTER_TURN_PATCH, read at the start of the run. */
   queuedWakes = false;
   /** LATE_PROMPTS_PATCH, read at the start of the run. */
@@ -220,11 +227,8 @@ class SessionRun implements SessionExecutor {
       () => toolSession(turnWorkflowInput(input, this.state, this.turnRun(this.state.turn, []))),
       () => this.timers.poke(),
     );
-    this.timers = new SessionTimers(
-      this.events,
-      () => this.hasWork(),
-      () => this.tasks.sync(),
-    );
+    this.notifier = new SessionNotifier(input, this);
+    this.timers = new SessionTimers(this.events, () => this.tasks.sync());
   }
 
   register(): void {
@@ -236,7 +240,7 @@ class SessionRun implements SessionExecutor {
     setHandler(interruptSignal, () => this.onInterrupt());
     setHandler(stopSignal, () => this.timers.requestStop());
     this.tasks.monitors.register();
-    setHandler(approvalPendingSignal, (p) => this.approvals.onPending(p));
+    setHandler(approvalPendingSignal, (p) => this.approvals.onPending(p, this.notifier));
     setHandler(outageSignal, (o) => this.onOutage(o ?? undefined));
     setHandler(approvalResolvedSignal, ({ toolUseId, decision, source }) =>
       this.approvals.onResolved(toolUseId, decision, source),
@@ -274,6 +278,7 @@ class SessionRun implements SessionExecutor {
 
   private onOutage(o: OutageState | undefined): void {
     this.outage = o;
+    this.notifier.onOutage(o);
     setCurrentDetails(o ? describeOutage(o, Date.now()) : '');
     if (o) this.setStatus('waiting_for_model');
     else if (this.status === 'waiting_for_model')
@@ -286,6 +291,7 @@ class SessionRun implements SessionExecutor {
     if (next === this.status) return;
     this.status = next;
     if (this.input.useSearchAttributes) upsertSearchAttributes([{ key: statusKey, value: next }]);
+    this.notifier.onStatus(next, this.endReason);
   }
 
   async storeToolSettings(): Promise<void> {

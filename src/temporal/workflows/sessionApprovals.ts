@@ -34,10 +34,11 @@ export class SessionApprovals {
 
   constructor(private readonly host: ApprovalHost) {}
 
-  /** The turn waits for a decision. */
-  async onPending(p: PendingApproval): Promise<void> {
+  /** The turn waits for a decision (a webhook may say so: sessionNotify.ts). */
+  async onPending(p: PendingApproval, notifier?: { onApprovalPending(p: PendingApproval): void }): Promise<void> {
     this.pending.set(p.toolUseId, p);
     this.host.setStatus('awaiting_approval');
+    notifier?.onApprovalPending(p);
     // A call waits for a human: Notification hooks may page one (the handler, not the turn, waits for them).
     const notified = notifyApprovalPending(this.host.hooks, p.toolName, this.host.head());
     if (notified) await notified;

@@ -14,12 +14,15 @@ import {
 } from '@temporalio/workflow';
 import { sessionRootOf, type AgentContext } from '../../core/context';
 import type { ToolUseBlock } from '../../core/apiMessages';
-import { MAX_TASK_TEXT, type BackgroundTask } from '../../core/autonomy';
 import {
+  agentLaunchedOutput,
+  agentLaunchTask,
   agentTaskId,
   agentWorktreeName,
-  childSystemPrompt,
-  subagentCounters,
+  childInherited,
+  childModelSettings,
+  childRules,
+  subagentResultOutput,
   subagentSessionId,
   type AgentWorktreeReady,
   type SubagentCall,
@@ -78,34 +81,30 @@ export function childSessionInput(
 ): SessionInput {
   const { input } = env;
   const sub = input.subagents ?? {};
-  const maxTurns = call.maxTurns ?? sub.maxTurns;
   // An isolated child works in its worktree: its cwd, its system prompt, its sandbox (plus what git needs there).
   const cwd = worktree ? worktree.path : context.cwd;
   const sandbox = worktree && input.sandbox ? worktreeSandbox(input.sandbox, worktree) : input.sandbox;
   return {
     prompt: call.prompt,
-    model: {
-      ...parentModel(input, context),
-      ...(call.model ? { model: call.model } : {}),
-      system: childSystemPrompt(call.system, cwd),
-      // A subagent does not think, as in the reference (its regular subagents run with thinking
-      // disabled, to keep their output cost down). Only a parent that has the setting passes this.
-      ...(input.model.thinking ? { thinking: { type: 'disabled' as const } } : {}),
-    },
+    // A subagent does not think (core/subagents.ts childModelSettings).
+    model: childModelSettings(parentModel(input, context), call, cwd, !!input.model.thinking),
     tools: call.tools,
     permissionMode: input.permissionMode,
-    rules: call.denyRules?.length ? { ...input.rules, deny: [...input.rules.deny, ...call.denyRules] } : input.rules,
+    rules: childRules(input.rules, call.denyRules),
     cwd,
     ...(context.additionalDirectories.length > 0 ? { additionalDirectories: [...context.additionalDirectories] } : {}),
-    ...(input.hooks ? { hooks: input.hooks } : {}),
-    // The parent's pins and project root: the child's hooks run from there, checked against them.
-    ...(input.hookPins ? { hookPins: input.hookPins } : {}),
-    // The parent's memory (CLAUDE.md), as the reference gives a subagent.
-    ...(sub.memory ? { memory: sub.memory } : {}),
-    ...(call.mcp && input.mcpServers ? { mcpServers: input.mcpServers } : {}),
-    ...(sandbox ? { sandbox } : {}),
-    ...(maxTurns !== undefined ? { maxTurns } : {}),
-    ...(sub.maxTotalTokens !== undefined ? { maxTotalTokens: sub.maxTotalTokens } : {}),
+    ...childInherited(
+      {
+        hooks: input.hooks,
+        hookPins: input.hookPins,
+        memory: sub.memory,
+        mcpServers: input.mcpServers,
+        sandbox,
+        maxTurns: sub.maxTurns,
+        maxTotalTokens: sub.maxTotalTokens,
+      },
+      call,
+    ),
     approvalTimeoutMs: input.approvalTimeoutMs,
     // A subagent has nobody to send it a follow-up: an interrupt ends it.
     onInterrupt: 'end',
@@ -214,28 +213,19 @@ async function launchBackground(
     if (!(err instanceof WorkflowExecutionAlreadyStartedError))
       return post(failedOutput(call, workflowId, causeOf(err)), null);
   }
-  const launched: SubagentOutput = {
-    agentType: call.agentType,
-    sessionId: workflowId,
-    status: 'launched',
-    endReason: 'running in the background',
-    text: '',
-    turns: 0,
-    model: call.model ?? env.input.model.model,
-    launched: { taskId },
-  };
-  const r = await post(launched, null);
+  const r = await post(
+    agentLaunchedOutput(call.agentType, workflowId, taskId, call.model ?? env.input.model.model),
+    null,
+  );
   if (r.kind !== 'done' || r.record.status !== 'ok') return r;
-  const task: BackgroundTask = {
-    id: taskId,
-    kind: 'local_agent',
+  const task = agentLaunchTask({
+    taskId,
     toolUseId: block.id,
-    description: call.description.slice(0, MAX_TASK_TEXT),
+    description: call.description,
     startedAt: Date.now(),
-    timeoutMs: 0,
-    state: 'running',
-    agent: { sessionId: workflowId, ...(worktree ? { worktree } : {}) },
-  };
+    childSessionId: workflowId,
+    worktree,
+  });
   return {
     ...r,
     record: { ...r.record, contextModifiers: [...r.record.contextModifiers, { type: 'taskStarted', task }] },
@@ -314,17 +304,12 @@ export async function runSubagentCall(
     const r = await env.scope.run(() => childResult(env, workflowId, call, block, context, worktree));
     childHead = r.head;
     output = {
-      agentType: call.agentType,
-      sessionId: workflowId,
-      status: r.status,
-      endReason: r.endReason ?? r.status,
-      text: oneLinePreview(r.lastText, 2000),
-      turns: r.turns,
-      usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens },
-      ...(r.modelUsage ? { modelUsage: r.modelUsage } : {}),
-      ...subagentCounters(r),
-      durationMs: Date.now() - started,
-      model: call.model ?? parentModel(env.input, context).model,
+      ...subagentResultOutput(call.agentType, workflowId, r, {
+        text: oneLinePreview(r.lastText, 2000),
+        durationMs: Date.now() - started,
+        model: call.model ?? parentModel(env.input, context).model,
+        modelUsage: r.modelUsage,
+      }),
       // Present only in results of children that wrote a control file (absent in every older history).
       ...(r.controlWrites?.length
         ? { controlWrites: r.controlWrites.map((w) => ({ path: w.path, change: w.change })) }

@@ -38,6 +38,7 @@ import {
   QUEUED_AFTER_TURN_PATCH,
   LATE_PROMPTS_PATCH,
   CONTEXT_WINDOW_CUT_OFF_PATCH,
+  SESSION_030_PATCH,
 } from './definitions';
 
 export interface PatchVersion {
@@ -323,5 +324,19 @@ export const PATCHES: readonly PatchVersion[] = [
     before: ['local-stores.turn-1.json'],
     deprecate:
       'deprecatePatch once no turn started before it is open (a turn lives minutes, or as long as an approval wait in it).',
+  },
+  {
+    id: SESSION_030_PATCH,
+    since: 'a462747',
+    workflows: ['session'],
+    release: '0.3.0',
+    retireIn: '0.5.0',
+    retireWhy:
+      'Session: a session run lives until continue-as-new, and an idle session waits up to 7 days for a follow-up: two releases after the one that ships it.',
+    why: "Release 0.3.0's one session-workflow id; each 0.3.0 change asks it at its own point. Notifications (issue 35, temporal/workflows/sessionNotify.ts): a top-level session with a webhook (`notify.webhook`) or a Notification hook schedules, per event, a `deliverNotification` activity `notify-<kind>-<n>` (needs_approval when a call waits for approval, waiting_for_model once per outage past the threshold, completed/failed at the end, budget_exceeded on that status) and runs the Notification hooks (`hook-Notification-<n>`) on the end and the new kinds; the session awaits them before it closes or continues-as-new. Asked at the first event a run would send; a session with neither asks nothing and records nothing.",
+    fixtures: ['notifications.session.json'],
+    before: ['approval-outcome.session.json'],
+    deprecate:
+      'deprecatePatch once no session run started before it is open (an idle session waits up to 7 days; a run lives until continue-as-new).',
   },
 ];
