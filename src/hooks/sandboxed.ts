@@ -111,7 +111,7 @@ export async function containHook(
       who: 'The hook',
     });
     protection = plan.protection;
-    prepared = await placement.host.prepare(hookCommandLine(def), plan.runtime, plan.tmpDir, signal);
+    prepared = await placement.host.prepare(hookCommandLine(def), plan.runtime, plan.tmpDir, signal, protection);
   } catch (err) {
     releaseTemp();
     const reason = `the hook could not be prepared for the sandbox: ${(err as Error).message.split('\n')[0]}`;

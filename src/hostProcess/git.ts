@@ -5,7 +5,7 @@
 // pager, editor, credential helper, ssh command or transport, and every filter, diff and merge
 // driver the repository's configuration names is switched off (a filter runs nothing; a diff or
 // merge driver fails, so a diff that needs one is an error rather than the repository's program).
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcess, runHostProcessSync, type HostRunOptions, type HostRunResult } from './door';
 
@@ -85,14 +85,28 @@ function splitGlobalOptions(args: readonly string[]): { global: string[]; rest: 
   // A repository's own git directory never has a `commondir` (only a linked worktree's does, under
   // `.git/worktrees`, which the sandbox cannot write): one there would point git at a configuration
   // someone else wrote (red team, issue 30).
+  // One naming the git directory itself is the sandbox's placeholder (src/sandbox/placeholders.ts),
+  // held while a sandboxed command runs: git reads it as no commondir.
   for (const o of global) {
     const dir = o.startsWith('--git-dir=') ? o.slice('--git-dir='.length) : undefined;
-    if (dir && path.basename(dir) === '.git' && existsSync(path.join(dir, 'commondir')))
+    if (dir && path.basename(dir) === '.git' && existsSync(path.join(dir, 'commondir')) && !namesItself(dir))
       throw new HostGitRefused(
         `worker-side git: ${path.join(dir, 'commondir')} exists; a repository's own git directory has none`,
       );
   }
   return { global, rest: args.slice(i) };
+}
+
+/** Does the git directory's `commondir` name the directory itself (`.`, the placeholder's content)? */
+function namesItself(gitDir: string): boolean {
+  try {
+    const st = lstatSync(path.join(gitDir, 'commondir'));
+    if (!st.isFile() || st.size > 64) return false;
+    const named = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+    return named !== '' && path.resolve(gitDir, named) === path.resolve(gitDir);
+  } catch {
+    return false;
+  }
 }
 
 /**

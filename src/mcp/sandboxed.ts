@@ -160,7 +160,7 @@ export async function containMcpServer(
     });
     protection = plan.protection;
     const line = `exec ${[command, ...args].map(shellQuote).join(' ')}`;
-    prepared = await placement.host.prepare(line, plan.runtime, plan.tmpDir);
+    prepared = await placement.host.prepare(line, plan.runtime, plan.tmpDir, undefined, protection);
   } catch (err) {
     releaseTemp();
     return {

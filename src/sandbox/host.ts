@@ -18,6 +18,7 @@ import { startHostProcess } from '../hostProcess/door';
 import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId, withOwnerMarker } from './reaper';
 import { placeholders } from './placeholders';
+import { guardWhileRunning, type GuardedProtection } from './liveGuard';
 
 /** The parts of the runtime's SandboxManager we use (the package is ESM; it is loaded with import()). */
 export interface SandboxRuntime {
@@ -248,9 +249,11 @@ export class SandboxHost {
     plan: RuntimePlan,
     tmpDir: string,
     abortSignal?: AbortSignal,
+    /** The session's protected paths: watched while the command runs (src/sandbox/liveGuard.ts). */
+    protection?: GuardedProtection,
   ): Promise<PreparedCommand> {
     const m = await this.runtime();
-    return prepareSandboxedCommand(m, lockOf(m), command, plan, tmpDir, abortSignal);
+    return prepareSandboxedCommand(m, lockOf(m), command, plan, tmpDir, abortSignal, protection);
   }
 
   /**
@@ -375,13 +378,17 @@ async function prepareSandboxedCommand(
   plan: RuntimePlan,
   tmpDir: string,
   abortSignal?: AbortSignal,
+  protection?: GuardedProtection,
 ): Promise<PreparedCommand> {
   const lockRelease = await lock.acquire(plan.global, abortSignal);
   // This command's placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…): made
   // here, held while it runs, removed when no running command needs them (src/sandbox/placeholders.ts).
   // Only bubblewrap needs a mount point; macOS's sandbox denies an absent path by rule.
   const hold = process.platform === 'linux' ? placeholders.hold(plan.call.filesystem) : undefined;
+  // A repository the command creates is undone as it appears, not only after it (liveGuard.ts).
+  const guard = protection ? guardWhileRunning(protection) : undefined;
   const release = () => {
+    guard?.stop();
     hold?.release();
     lockRelease();
   };

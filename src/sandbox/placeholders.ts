@@ -1,4 +1,4 @@
-// The empty files that keep absent protected paths from being created inside the sandbox, made and
+// The (empty) files that keep absent protected paths from being created inside the sandbox, made and
 // removed by us, per command, instead of by @anthropic-ai/sandbox-runtime.
 //
 // The runtime mounts a read-only placeholder over each absent write-denied path (bubblewrap creates
@@ -11,7 +11,7 @@
 // that made it, and any later one whose writable directories contain it (for that command's sandbox
 // the file is a mount point; removing it on the host while the command runs would detach the mount
 // and let the command create the path). When its last holder ends it is removed — only if it is
-// still the empty regular file we created (not a symlink, size 0, and the same inode: we keep it open
+// still the regular file we created, as we wrote it (not a symlink, empty or placeholderContent, the same inode: we keep it open
 // meanwhile, so its number cannot be reused): a file the user or the agent filled, or replaced, stays.
 //
 // What is left to the runtime (unchanged: removed when the process's last sandboxed command ends):
@@ -29,12 +29,23 @@ export interface PlaceholderConfig {
   disabled?: boolean;
 }
 
+/**
+ * What a placeholder holds, by its name: empty, except a git directory's `commondir`, where git dies
+ * on an empty file (it would break the person's git in the project while the command runs); `.`
+ * names the git directory itself, which git reads as no commondir at all (issue 30).
+ */
+export function placeholderContent(p: string): string {
+  return path.basename(p) === 'commondir' ? '.\n' : '';
+}
+
 interface Placeholder {
   /** Kept open while it is on record: its inode cannot be freed, so no other file can take its number. */
   fd: number;
   dev: number;
   ino: number;
   holders: number;
+  /** What it was made with (placeholderContent). */
+  content: string;
 }
 
 /** One command's hold on its placeholders: release() once, when the command has ended. */
@@ -144,13 +155,20 @@ export class PlaceholderRegistry {
     let fd: number;
     try {
       // O_CREAT|O_EXCL: never follows a symlink at p, never takes over an existing file.
-      const { O_RDONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-      fd = fs.openSync(p, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+      const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+      fd = fs.openSync(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
     } catch {
       return false;
     }
+    const content = placeholderContent(p);
     const st = fs.fstatSync(fd);
-    const ph = { fd, dev: st.dev, ino: st.ino, holders: 0 };
+    const ph = { fd, dev: st.dev, ino: st.ino, holders: 0, content };
+    try {
+      if (content) fs.writeSync(fd, content);
+    } catch {
+      this.remove(p, ph);
+      return false;
+    }
     // The directory above was not swapped for a symlink meanwhile: the file is where we meant it.
     if (realOrUndefined(path.dirname(p)) !== path.dirname(p)) {
       this.remove(p, ph);
@@ -160,14 +178,20 @@ export class PlaceholderRegistry {
     return true;
   }
 
-  /** Removes it if it is still the empty file we made; forgets it either way. */
+  /** Removes it if it is still the file we made, as we made it; forgets it either way. */
   private remove(p: string, ph: Placeholder): void {
     if (this.live.get(p) === ph) this.live.delete(p);
     try {
       // Our inode is still open (ph.fd): a file at p with its device and number is ours, not a new
-      // one that reused a freed number after ours was replaced.
+      // one that reused a freed number after ours was replaced; with what we wrote in it, unchanged.
       const st = lstat(p);
-      if (st?.isFile() && st.size === 0 && st.dev === ph.dev && st.ino === ph.ino) fs.unlinkSync(p);
+      const same =
+        st?.isFile() &&
+        st.dev === ph.dev &&
+        st.ino === ph.ino &&
+        st.size === Buffer.byteLength(ph.content) &&
+        (ph.content === '' || fs.readFileSync(p, 'utf8') === ph.content);
+      if (same) fs.unlinkSync(p);
     } catch {
       // gone already, or its directory is no longer ours to write: nothing of the user's is touched
     } finally {

@@ -70,6 +70,12 @@ export interface ProtectedEntry {
   kind: 'file' | 'dir' | 'gitConfig' | 'gitHooks' | 'gitPointer' | 'gitWorktrees';
   /** It was there, with content, when the scan ran. */
   existed: boolean;
+  /**
+   * Denied even when absent (a git directory's `commondir` and `config.worktree`: git reads them as
+   * soon as they appear, so undoing them after the call comes too late for the person's own git
+   * meanwhile; an absent one is held by a placeholder while the command runs, placeholders.ts).
+   */
+  denyAbsent?: boolean;
 }
 
 export interface ProtectedScan {
@@ -107,6 +113,7 @@ function gitDirEntries(
       kind:
         name === 'hooks' ? 'gitHooks' : name === 'config' || name === 'config.worktree' ? 'gitConfig' : 'gitPointer',
       existed: false,
+      ...(name === 'commondir' || name === 'config.worktree' ? { denyAbsent: true } : {}),
     });
   }
   // The worktrees' shadow git directories (src/worktree/git/): their config is the worker's.
@@ -183,6 +190,18 @@ export function scanProtected(
   return { entries, truncated };
 }
 
+/** One git directory's protected entries (or a `.git` file's), as the scan would list them (liveGuard.ts). */
+export function gitDirScan(dotGit: string): ProtectedScan {
+  const entries = new Map<string, ProtectedEntry>();
+  const add = (e: Omit<ProtectedEntry, 'existed'> & { existed?: boolean }) => {
+    if (!entries.has(e.path)) entries.set(e.path, { ...e, existed: hasContent(e.path) });
+  };
+  const st = lstat(dotGit);
+  if (st?.isDirectory()) gitDirEntries(dotGit, add);
+  else if (st) add({ path: dotGit, kind: 'gitPointer' });
+  return { entries, truncated: false };
+}
+
 /**
  * The call's write-deny list: the protected entries the scan found (existing), the names denied
  * even when absent at every working directory, `.git`'s config and hooks where `.git` is a
@@ -200,7 +219,7 @@ export function protectedDenyWrite(
   const worktrees: string[] = [];
   for (const e of scan.entries.values()) {
     if (e.kind === 'gitWorktrees') worktrees.push(e.path);
-    else if (lstat(e.path) !== undefined || e.kind === 'file') out.add(e.path);
+    else if (lstat(e.path) !== undefined || e.kind === 'file' || e.denyAbsent) out.add(e.path);
   }
   for (const r of [...workingDirs, ...extraRoots]) {
     const root = path.resolve(r);
@@ -214,6 +233,10 @@ export function protectedDenyWrite(
       // person's own `git status` meanwhile (its core.fsmonitor ran). An absent one is held by an
       // empty placeholder while the command runs: an empty config, which configures nothing.
       out.add(path.join(git, 'config.worktree'));
+      // Absent too (red team, issue 30): a `commondir` the command writes points the person's git at a
+      // configuration it wrote. Its placeholder holds `.` (the git directory itself: no commondir to
+      // git), not an empty file, on which git dies.
+      out.add(path.join(git, 'commondir'));
       out.add(path.join(git, 'hooks'));
       worktrees.push(path.join(git, 'worktrees'));
     } else if (st) out.add(git);
@@ -270,9 +293,19 @@ function quoteGitValue(v: string): string {
 /**
  * A new git config, reduced to the keys that run nothing (read by git itself: `git config -f
  * FILE --list`, which follows no include). Returns the keys removed; the file is removed whole
- * when git cannot read it (or is not installed).
+ * when git cannot read it (or is not installed). The new text replaces the file under git's own
+ * lock (`config.lock`, taken as git takes it, for the moment of the write only), and only if the
+ * file is still what was read: a `git config` running meanwhile in the sandbox loses no key it
+ * wrote. When the lock is taken or the file changed meanwhile: undefined (try again), unless
+ * `force` (after the command: a lock left behind must not keep a key that runs a program).
  */
-function sanitizeGitConfig(file: string): string[] {
+function sanitizeGitConfig(file: string, force: boolean): string[] | undefined {
+  let read: Buffer;
+  try {
+    read = fs.readFileSync(file);
+  } catch {
+    return [];
+  }
   const r = runHostProcessSync({
     purpose: 'git',
     command: 'git',
@@ -284,9 +317,68 @@ function sanitizeGitConfig(file: string): string[] {
     fs.rmSync(file, { force: true });
     return ['(the whole file: git could not read it)'];
   }
+  const { text, removed } = safeGitConfigText(r.stdout);
+  if (removed.length === 0) return [];
+  const lock = `${path.resolve(file)}.lock`;
+  let fd: number;
+  try {
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+    fd = fs.openSync(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+  } catch {
+    if (!force) return undefined;
+    const tmp = `${file}.durable-agent-${process.pid}`;
+    fs.writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
+    fs.renameSync(tmp, file);
+    return removed;
+  }
+  let renamed = false;
+  try {
+    let now: Buffer | undefined;
+    try {
+      now = fs.readFileSync(file);
+    } catch {
+      now = undefined;
+    }
+    if (!now?.equals(read) && !force) return undefined;
+    if (!now?.equals(read)) return sanitizeAgain(file, fd, lock, () => (renamed = true));
+    fs.writeSync(fd, text);
+    fs.closeSync(fd);
+    fd = -1;
+    fs.renameSync(lock, file);
+    renamed = true;
+    return removed;
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+    if (!renamed) fs.rmSync(lock, { force: true });
+  }
+}
+
+/** After the command, the file changed between the read and the lock: read again under the lock. */
+function sanitizeAgain(file: string, fd: number, lock: string, renamed: () => void): string[] {
+  const r = runHostProcessSync({
+    purpose: 'git',
+    command: 'git',
+    args: ['config', '-f', path.resolve(file), '-z', '--list'],
+    cwd: '/',
+    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
+  });
+  if (r.code !== 0) {
+    fs.rmSync(file, { force: true });
+    return ['(the whole file: git could not read it)'];
+  }
+  const { text, removed } = safeGitConfigText(r.stdout);
+  if (removed.length === 0) return [];
+  fs.writeSync(fd, text);
+  fs.renameSync(lock, file);
+  renamed();
+  return removed;
+}
+
+/** `git config --list -z` output reduced to the keys that run nothing: the config text, and the keys removed. */
+function safeGitConfigText(list: string): { text: string; removed: string[] } {
   const kept: Array<[string, string]> = [];
   const removed: string[] = [];
-  for (const item of r.stdout.split('\0')) {
+  for (const item of list.split('\0')) {
     if (item === '') continue;
     const nl = item.indexOf('\n');
     const key = nl < 0 ? item : item.slice(0, nl);
@@ -294,7 +386,6 @@ function sanitizeGitConfig(file: string): string[] {
     if (SAFE_GIT_KEYS.some((re) => re.test(key.toLowerCase()))) kept.push([key, value]);
     else removed.push(key);
   }
-  if (removed.length === 0) return [];
   // section[.subsection].name: the subsection is everything between the first and the last dot.
   const sections = new Map<string, string[]>();
   for (const [key, value] of kept) {
@@ -308,11 +399,7 @@ function sanitizeGitConfig(file: string): string[] {
     lines.push(`\t${key.slice(last + 1)} = ${quoteGitValue(value)}`);
     sections.set(head, lines);
   }
-  const text = [...sections].map(([h, lines]) => `${h}\n${lines.join('\n')}\n`).join('');
-  const tmp = `${file}.durable-agent-${process.pid}`;
-  fs.writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
-  fs.renameSync(tmp, file);
-  return removed;
+  return { text: [...sections].map(([h, lines]) => `${h}\n${lines.join('\n')}\n`).join(''), removed };
 }
 
 function hasContent(p: string): boolean {
@@ -343,6 +430,8 @@ export function undoProtectedWrites(
   after: ProtectedScan,
   denyWrite: readonly string[],
   roots: readonly string[],
+  /** While the command runs (liveGuard.ts): a config git is writing right now is left, and named here, to be tried again. */
+  busy?: (configPath: string) => void,
 ): string[] {
   const notes: string[] = [];
   const denied = (p: string) => denyWrite.some((d) => under(p, d));
@@ -357,8 +446,9 @@ export function undoProtectedWrites(
     try {
       switch (e.kind) {
         case 'gitConfig': {
-          const removed = sanitizeGitConfig(e.path);
-          if (removed.length > 0)
+          const removed = sanitizeGitConfig(e.path, busy === undefined);
+          if (removed === undefined) busy?.(e.path);
+          else if (removed.length > 0)
             notes.push(
               `${rel(e.path)}: removed ${removed.join(', ')} (a git config key that runs a program, in a config this call created)`,
             );

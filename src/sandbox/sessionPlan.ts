@@ -57,6 +57,8 @@ export interface Protection {
   denyWrite: string[];
   roots: string[];
   extra: string[];
+  /** What the guard undid while the command ran (src/sandbox/liveGuard.ts): reported with the check after it. */
+  live?: string[];
 }
 
 export interface SessionSandboxPlan {
@@ -145,7 +147,9 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
 export function undoProtected(protection: Protection): string[] {
   const after = scanProtected(protection.roots, protection.extra);
-  return undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
+  const undone = undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
+  const live = protection.live?.splice(0) ?? [];
+  return [...live, ...undone.filter((n) => !live.includes(n))];
 }
 
 /**

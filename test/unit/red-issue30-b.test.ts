@@ -706,46 +706,38 @@ for (const [entry, needs] of [
   ['commondir', ''],
   ['config.worktree', 'extensions.worktreeConfig'],
 ] as const) {
-  const todo =
-    entry === 'commondir'
-      ? 'an absent .git/commondir cannot be held by a placeholder (git dies on an empty or unreadable commondir), and .git must stay writable for git’s own lock files: the new pointer is undone only after the call, and while the command runs (a `sleep`, a background task: hours) the person’s git in the project — an editor polling `git status`, a shell prompt — reads the common directory it names and runs that config’s core.fsmonitor as the user'
-      : undefined;
-  test(
-    `repository: while a sandboxed command runs, it creates .git/${entry} (protected, but absent at the start: undone only after the call) — the person's git status in the project meanwhile runs nothing`,
-    { todo },
-    async (t) => {
-      if (skip) return t.skip(skip);
-      const { root, marks, g } = project();
-      if (needs) g('config', needs, 'true');
-      const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
-      const payload = `touch ${marks}/${entry}`;
-      const script =
-        entry === 'commondir'
-          ? `mkdir -p evil && cp -r .git/objects .git/refs .git/HEAD evil/ && ` +
-            `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "${payload}"\\n' > evil/config && ` +
-            `printf '../evil\\n' > .git/commondir`
-          : `printf '[core]\\n\\tfsmonitor = "${payload}"\\n' > .git/config.worktree`;
-      const call = s.run('Bash', { command: `${script}; echo armed; sleep 4` });
-      // The person's shell prompt or editor polls git in the project meanwhile.
-      const deadline = Date.now() + 3_500;
-      while (Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 300));
-        try {
-          execFileSync('git', ['status', '--porcelain'], {
-            cwd: root,
-            stdio: 'ignore',
-            env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-          });
-        } catch {
-          /* a broken repository for a moment is not the oracle */
-        }
+  test(`repository: while a sandboxed command runs, it creates .git/${entry} (protected, absent at the start: held by a placeholder while it runs) — the person's git status in the project meanwhile runs nothing`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, marks, g } = project();
+    if (needs) g('config', needs, 'true');
+    const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
+    const payload = `touch ${marks}/${entry}`;
+    const script =
+      entry === 'commondir'
+        ? `mkdir -p evil && cp -r .git/objects .git/refs .git/HEAD evil/ && ` +
+          `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "${payload}"\\n' > evil/config && ` +
+          `printf '../evil\\n' > .git/commondir`
+        : `printf '[core]\\n\\tfsmonitor = "${payload}"\\n' > .git/config.worktree`;
+    const call = s.run('Bash', { command: `${script}; echo armed; sleep 4` });
+    // The person's shell prompt or editor polls git in the project meanwhile.
+    const deadline = Date.now() + 3_500;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      try {
+        execFileSync('git', ['status', '--porcelain'], {
+          cwd: root,
+          stdio: 'ignore',
+          env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+        });
+      } catch {
+        /* a broken repository for a moment is not the oracle */
       }
-      const r = await call;
-      assert.match(r.text, /armed/, r.text);
-      assert.equal(existsSync(path.join(root, '.git', entry)), false, `.git/${entry} left after the call`);
-      assert.deepEqual(ran(marks), [], `the person's git ran the agent's ${entry} configuration outside the sandbox`);
-    },
-  );
+    }
+    const r = await call;
+    assert.match(r.text, /armed/, r.text);
+    assert.equal(existsSync(path.join(root, '.git', entry)), false, `.git/${entry} left after the call`);
+    assert.deepEqual(ran(marks), [], `the person's git ran the agent's ${entry} configuration outside the sandbox`);
+  });
 }
 
 test('door (mcp pins): a file thirteen directories deep in a pinned local package, rewritten after the start (a bypassPermissions Write) — the pin sees a change', async () => {
@@ -824,37 +816,31 @@ test('checkout: a planted branch with .gitmodules (update = !cmd, a file:// url)
   assert.ok(found?.changes.some((c) => path.relative(wt, c.path) === '.gitmodules'));
 });
 
-test(
-  'repository: while a sandboxed command runs, a nested repository it made carries core.fsmonitor — the person’s editor running git status there meanwhile runs nothing',
-  {
-    todo: 'the nested repository’s config is undone only after the call (src/sandbox/protect.ts undoProtectedWrites); an editor that detects nested repositories (VS Code git.autoRepositoryDetection) runs git status in it while the command still runs, and its core.fsmonitor runs as the user',
-  },
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const { root, marks } = project();
-    const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
-    const call = s.run('Bash', {
-      command: `git init -q sub && git -C sub config core.fsmonitor "touch ${marks}/nested" && echo armed; sleep 4`,
-    });
-    const deadline = Date.now() + 3_500;
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 300));
-      if (!existsSync(path.join(root, 'sub', '.git', 'config'))) continue;
-      try {
-        execFileSync('git', ['status', '--porcelain'], {
-          cwd: path.join(root, 'sub'),
-          stdio: 'ignore',
-          env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-        });
-      } catch {
-        /* not the oracle */
-      }
+test('repository: while a sandboxed command runs, a nested repository it made carries core.fsmonitor — the person’s editor running git status there meanwhile runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, marks } = project();
+  const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
+  const call = s.run('Bash', {
+    command: `git init -q sub && git -C sub config core.fsmonitor "touch ${marks}/nested" && echo armed; sleep 4`,
+  });
+  const deadline = Date.now() + 3_500;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 300));
+    if (!existsSync(path.join(root, 'sub', '.git', 'config'))) continue;
+    try {
+      execFileSync('git', ['status', '--porcelain'], {
+        cwd: path.join(root, 'sub'),
+        stdio: 'ignore',
+        env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      });
+    } catch {
+      /* not the oracle */
     }
-    const r = await call;
-    assert.match(r.text, /armed/, r.text);
-    assert.deepEqual(ran(marks), []);
-  },
-);
+  }
+  const r = await call;
+  assert.match(r.text, /armed/, r.text);
+  assert.deepEqual(ran(marks), []);
+});
 
 test('door (PATH, <project>/bin first, e.g. direnv PATH_add bin): a planted bin/rg and bin/git, Grep of a subdirectory, worker-side git in a linked worktree — neither is the planted one', async (t) => {
   if (skip) return t.skip(skip);

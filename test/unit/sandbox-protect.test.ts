@@ -157,7 +157,8 @@ test('unit: a repository the call creates keeps no hook and no config key that r
   if (skip) return t.skip(skip);
   const r = await bash(
     'git init -q sub && git -C sub config core.fsmonitor "touch /tmp/x" && git -C sub config remote.origin.url https://example.com/r.git && ' +
-      'printf "#!/bin/sh\\ntouch /tmp/x\\n" > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit && ' +
+      // The guard may remove the hook as soon as it appears (src/sandbox/liveGuard.ts): chmod may find none.
+      '{ printf "#!/bin/sh\\ntouch /tmp/x\\n" > sub/.git/hooks/pre-commit; chmod +x sub/.git/hooks/pre-commit; } 2>/dev/null; ' +
       'mkdir -p deep/er/.claude && echo "{}" > deep/er/.claude/settings.json && mkdir -p tools/.vscode && echo "{}" > tools/.vscode/tasks.json && echo x > tools/.envrc && ' +
       'mkdir -p w && echo "gitdir: /tmp/evil" > w/.git',
   );
@@ -177,10 +178,10 @@ test('unit: a repository the call creates keeps no hook and no config key that r
   for (const p of ['deep/er/.claude', 'tools/.vscode', 'tools/.envrc', 'w/.git'])
     assert.equal(existsSync(path.join(proj, p)), false, p);
   const text = BashTool.mapToolResultToToolResultBlockParam(r.data, 'toolu_p').content as string;
-  assert.match(
-    text,
-    /<protected_paths_restored>[\s\S]*core\.fsmonitor[\s\S]*pre-commit[\s\S]*<\/protected_paths_restored>/,
-  );
+  // In the order they were undone (while the command ran, then after it).
+  const restored = /<protected_paths_restored>([\s\S]*)<\/protected_paths_restored>/.exec(text)?.[1] ?? '';
+  assert.match(restored, /core\.fsmonitor/, text);
+  assert.match(restored, /pre-commit/, text);
 });
 
 test('unit: the files the session hooks run are write-denied to sandboxed Bash', async (t) => {

@@ -104,7 +104,7 @@ export async function containment(
     readable: typeof resultDir === 'string' ? [resultDir] : [],
     who: 'Bash',
   });
-  const prepared = await host.prepare(input.command, runtime, tmpDir, ctx.abortSignal);
+  const prepared = await host.prepare(input.command, runtime, tmpDir, ctx.abortSignal, protection);
   return { record: { sandboxed: true, reason: plan.reason }, prepared, ...(protection ? { protection } : {}) };
 }
 
