@@ -87,6 +87,10 @@ test('integration: 100 turns × 3 Reads of 10 KB: transcript > 3 MB, every run <
       prompt: 'read every file, three per turn',
       tools: ['Read'],
       maxTurns: TURNS + 10,
+      // One turn child per model step: this test measures what each step adds to the session's
+      // history (bytes per `turn-<n>` child), which needs a child per step (issue 33's default
+      // runs up to 50 steps in one child, and the session sees only one child per 50 steps).
+      maxStepsPerTurn: 1,
       contextManagement: { contextWindow: 10_000_000 },
     });
     const result = await handle.result();
@@ -152,6 +156,9 @@ test('integration: with a small maxHistoryBytesPerRun the session continues-as-n
       tools: ['Read', 'Edit'],
       maxTurns: TURNS + 10,
       maxHistoryBytesPerRun: LIMIT,
+      // One turn child per model step, so each step adds to the session's history and the session
+      // continues-as-new at step boundaries (with multi-step children it would barely grow).
+      maxStepsPerTurn: 1,
       contextManagement: { contextWindow: 10_000_000 },
     });
     const result = await handle.result();
