@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { z } from 'zod';
 import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/temporal/client';
@@ -26,7 +26,7 @@ import { closeTestEnv, getWorkflowBundle, uniqueWorkflowId } from '../support/te
 import { fakeAnthropicFactory, withAgent, type AgentTestContext } from '../support/agent';
 import { waitFor } from '../support/wait';
 import { requirePostgres, startPostgres, type PostgresServer } from '../support/postgres';
-import { toolCallIdentities } from '../support/history';
+import { sessionRuns, toolCallIdentities, turnChildIds } from '../support/history';
 
 const pg = requirePostgres();
 let server: PostgresServer | undefined;
@@ -156,9 +156,14 @@ async function allToolResults(ctx: AgentTestContext): Promise<Array<{ id: string
   return out;
 }
 
-async function identitiesOf(client: Client, sessionId: string, turns: number): Promise<Record<string, string>> {
+/** Tool call → worker identity over every turn child the session started (a child runs several steps). */
+async function identitiesOf(
+  client: Client,
+  handle: WorkflowHandleWithFirstExecutionRunId,
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (let n = 1; n <= turns; n++) Object.assign(out, await toolCallIdentities(client, `${sessionId}/turn-${n}`));
+  const runs = await sessionRuns(client, handle.workflowId, handle.firstExecutionRunId);
+  for (const id of turnChildIds(runs)) Object.assign(out, await toolCallIdentities(client, id));
   return out;
 }
 
@@ -226,7 +231,7 @@ test(
         assert.equal(await readFile(notes, 'utf8'), 'edited on host B after a read on host A\n');
 
         // The proof from history: the worker identity that ran each tool call's activity task.
-        const who = await identitiesOf(ctx.client, handle.workflowId, 3);
+        const who = await identitiesOf(ctx.client, handle as WorkflowHandleWithFirstExecutionRunId);
         console.log(`[two-hosts] tool call → worker: ${JSON.stringify(who)}`);
         assert.equal(who.toolu_read_a, 'host-a');
         assert.equal(who.toolu_hold_a, 'host-a');
