@@ -6,10 +6,11 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { lastToolResults, textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/temporal/client';
 import type { turnWorkflow } from '../../src/temporal/workflows/turn';
+import { sessionRuns, turnChildIds } from '../support/history';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
@@ -65,9 +66,9 @@ test(
           toolHeartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
         });
 
-        // Turn 2's idempotent call is running on worker-1: kill it, start worker-2.
+        // Step 2's idempotent call is running on worker-1: kill it, start worker-2.
         await waitFor('the idempotent call to start', async () => (await lines(idemLog)).length >= 1);
-        assert.deepEqual(await lines(doneLog), ['done'], 'turn 1 completed before the crash');
+        assert.deepEqual(await lines(doneLog), ['done'], 'step 1 completed before the crash');
         let requestsBefore = fake.messageRequests().length;
         let t0 = Date.now();
         killGroup(worker);
@@ -78,12 +79,12 @@ test(
         await waitFor('the idempotent call to re-run', async () => (await lines(idemLog)).length >= 2);
         console.log(`[crash-recovery] kill #1: idempotent call re-ran ${ms(t0)} after the kill`);
         await waitFor(
-          'the session to continue after turn 2',
+          'the session to continue after step 2',
           async () => fake.messageRequests().length > requestsBefore,
         );
-        console.log(`[crash-recovery] kill #1: turn 2 done, next model request ${ms(t0)} after the kill`);
+        console.log(`[crash-recovery] kill #1: step 2 done, next model request ${ms(t0)} after the kill`);
 
-        // Turn 3's non-idempotent call is running on worker-2: kill it, start worker-3.
+        // Step 3's non-idempotent call is running on worker-2: kill it, start worker-3.
         await waitFor('the non-idempotent call to start', async () => (await lines(nonidemLog)).length >= 1);
         requestsBefore = fake.messageRequests().length;
         t0 = Date.now();
@@ -93,11 +94,11 @@ test(
         worker = await spawnWorker('worker-3', workerEnv, procs);
         console.log(`[crash-recovery] kill #2: worker-3 ready after ${ms(t)}`);
         await waitFor(
-          'the session to continue after turn 3',
+          'the session to continue after step 3',
           async () => fake.messageRequests().length > requestsBefore,
         );
         console.log(
-          `[crash-recovery] kill #2: turn 3 done (unknown outcome), next model request ${ms(t0)} after the kill`,
+          `[crash-recovery] kill #2: step 3 done (unknown outcome), next model request ${ms(t0)} after the kill`,
         );
 
         const result = await handle.result();
@@ -132,9 +133,21 @@ test(
         fake.assertDone();
 
         // What the workflows recorded.
-        assert.deepEqual(await turnRecords(client, handle.workflowId, 1), [['toolu_done', 'ok']]);
-        assert.deepEqual(await turnRecords(client, handle.workflowId, 2), [['toolu_idem', 'ok']]);
-        assert.deepEqual(await turnRecords(client, handle.workflowId, 3), [['toolu_nonidem', 'unknown_outcome']]);
+        // One user turn in two children: `turn-1` ran steps 1..3 across both crashes and returned to
+        // its session after the unknown outcome (the session must see it: core/turnSteps.ts
+        // stepNeedsSession); `turn-4` ran the last step (the text), with no tool call.
+        const runs = await sessionRuns(
+          client,
+          handle.workflowId,
+          (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId,
+        );
+        assert.deepEqual(turnChildIds(runs), [`${handle.workflowId}/turn-1`, `${handle.workflowId}/turn-4`]);
+        assert.deepEqual(await turnRecords(client, handle.workflowId, 1), [
+          ['toolu_done', 'ok'],
+          ['toolu_idem', 'ok'],
+          ['toolu_nonidem', 'unknown_outcome'],
+        ]);
+        assert.deepEqual(await turnRecords(client, handle.workflowId, 4), []);
         const status = await sessionStatus(client, handle.workflowId);
         assert.equal(status.status, 'completed');
         assert.equal(status.toolCalls, 3);
