@@ -109,6 +109,8 @@ export async function followSession(
 /** What followSession has shown so far, and the poll that shows what is new. */
 class Follower {
   private readonly seenDone = new Set<string>();
+  /** The last turn child that answered (a step without its own child ran in it). */
+  private lastChild: string | undefined;
   private readonly seenRunning = new Map<string, number>();
   private readonly seenPending = new Set<string>();
   private readonly seenNotices = new Map<string, number>();
@@ -204,19 +206,42 @@ class Follower {
     const lastEnded = status.phase === 'ended' ? status.turn : status.turn - 1;
     for (let n = this.flushedTurn + 1; n <= lastEnded; n++) {
       this.ensureHeader(n);
-      try {
-        const p = await this.client.workflow.getHandle(turnWorkflowId(this.sessionId, n)).query(turnProgressQuery);
-        for (const d of p.done) this.emitDone(d);
-      } catch {
-        for (const d of n === status.lastTurn?.turn ? status.lastTurn.records : []) this.emitDone(d);
-      }
+      const done = await this.doneOf(n);
+      for (const d of done ?? (n === status.lastTurn?.turn ? status.lastTurn.records : [])) this.emitDone(d);
       this.flushedTurn = n;
     }
+  }
+
+  /**
+   * The calls of step n: its own child's, or those of the child that ran it among several steps
+   * (issue 33: the progress query lists the earlier steps); undefined when no child answers.
+   */
+  private async doneOf(n: number): Promise<CompactRecord[] | undefined> {
+    for (const id of [turnWorkflowId(this.sessionId, n), this.lastChild]) {
+      if (!id) continue;
+      try {
+        const p = await this.client.workflow.getHandle(id).query(turnProgressQuery);
+        this.lastChild = id;
+        if ((p.turn ?? n) === n) return p.done;
+        const step = p.steps?.find((s) => s.turn === n);
+        if (step) return step.done;
+      } catch {
+        // no such child (the step ran in another one), or it is gone
+      }
+    }
+    return undefined;
   }
 
   /** The running turn: calls started, progress of long ones, calls done, subagents' approvals. */
   private async followTurn(currentTurnWorkflowId: string): Promise<void> {
     const p = await this.client.workflow.getHandle(currentTurnWorkflowId).query(turnProgressQuery);
+    this.lastChild = currentTurnWorkflowId;
+    // A child of several steps: the calls of its earlier steps, under their own headers.
+    for (const s of p.steps ?? []) {
+      this.ensureHeader(s.turn);
+      for (const d of s.done) this.emitDone(d);
+    }
+    if (p.turn !== undefined) this.ensureHeader(p.turn);
     for (const r of p.running) {
       if (!this.seenRunning.has(r.toolUseId)) {
         this.seenRunning.set(r.toolUseId, Date.now());

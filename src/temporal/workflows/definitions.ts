@@ -428,6 +428,9 @@ export const turnProgressQuery = defineQuery<{
   running: Array<{ toolUseId: string; summary: string }>;
   done: CompactRecord[];
   pendingApprovals: PendingApproval[];
+  /** The running step (a child of several steps) and the calls of its earlier steps (issue 33). */
+  turn?: number;
+  steps?: Array<{ turn: number; done: CompactRecord[] }>;
 }>(QUERIES.turnProgress);
 
 export { oneLinePreview } from '../../core/apiMessages';

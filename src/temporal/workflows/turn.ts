@@ -146,9 +146,13 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
 }
 
 /** One model step: the model call, its tool calls in batches, the end-of-step writes (a turn before issue 33). */
-async function runTurnStep(input: TurnWorkflowInput, onRun?: (run: TurnRun) => void): Promise<TurnWorkflowResult> {
+async function runTurnStep(
+  input: TurnWorkflowInput,
+  onRun?: (run: TurnRun) => void,
+  earlier: ReadonlyArray<{ turn: number; done: CompactRecord[] }> = [],
+): Promise<TurnWorkflowResult> {
   const turn = new TurnRun(input);
-  turn.register();
+  turn.register(earlier);
   onRun?.(turn);
   const outcome = await executeTurn(
     {
@@ -208,7 +212,7 @@ class TurnRun implements TurnExecutor {
     this.streaming = input.streamingToolExecution === false ? undefined : this.streamingExecution();
   }
 
-  register(): void {
+  register(earlier: ReadonlyArray<{ turn: number; done: CompactRecord[] }> = []): void {
     setHandler(turnInterruptSignal, () => {
       if (this.interrupted) return;
       this.interrupted = true;
@@ -229,6 +233,7 @@ class TurnRun implements TurnExecutor {
       running: [...this.running].map(([toolUseId, summary]) => ({ toolUseId, summary })),
       done: [...this.done],
       pendingApprovals: [...this.pending.values()],
+      ...(earlier.length > 0 ? { turn: this.input.turn, steps: [...earlier] } : {}),
     }));
     const streaming = this.streaming;
     if (streaming) setHandler(streamedToolUseSignal, (s) => streamedItems(s).forEach((item) => streaming.add(item)));

@@ -22,6 +22,7 @@ const STEP_HISTORY_BYTES = 4 * 1024 * 1024;
 type RunStep = (
   input: TurnWorkflowInput,
   onRun?: (run: { interrupted: boolean }) => void,
+  earlier?: ReadonlyArray<{ turn: number; done: TurnWorkflowResult['records'] }>,
 ) => Promise<TurnWorkflowResult>;
 
 /**
@@ -44,9 +45,14 @@ export async function runSteps(
     const { returned } = await runTurnSteps<TurnWorkflowResult>(limits, input.context, {
       runStep: async (index, previous) => {
         const stepInput = index === 0 || !previous ? input : nextStepInput(input, previous);
-        const step = await runStep(stepInput, (run) => {
-          current = run;
-        });
+        const earlier = done.map((d) => ({ turn: d.turn, done: d.records }));
+        const step = await runStep(
+          stepInput,
+          (run) => {
+            current = run;
+          },
+          earlier,
+        );
         done.push(step);
         return step;
       },
