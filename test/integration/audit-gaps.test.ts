@@ -131,7 +131,9 @@ test(
         toolUseResponse([{ id: 'toolu_two', name: 'Read', input: { file_path: join(workDir, 'b.txt') } }]),
         textResponse('Done.'),
       );
-      const handle = await start({ prompt: 'read b twice', tools: ['Read'] });
+      // One model step per turn child: turn 1's child goes, turn 2's (toolu_two) stays readable (by
+      // default one child would run all three steps and both calls would go with it).
+      const handle = await start({ prompt: 'read b twice', tools: ['Read'], maxStepsPerTurn: 1 });
       await handle.result();
       const complete = await buildAudit(client, handle.workflowId);
       assert.equal(complete.gaps, undefined);

@@ -72,7 +72,15 @@ test(
       try {
         workers.push(await startWorker({ deployment: A, workflowBundle, workerOptions: { identity: 'worker-A' } }));
         await setCurrentDeploymentVersion(client, A);
-        const s1 = await start({ prompt: 'write it', tools: ['Write'], permissionMode: 'default', maxTurns: 5 });
+        // One model step per turn child: the scenario is a new child for the step after the approval,
+        // started on B (with several steps per child, turn-1 would run that step too, pinned to A).
+        const s1 = await start({
+          prompt: 'write it',
+          tools: ['Write'],
+          permissionMode: 'default',
+          maxTurns: 5,
+          maxStepsPerTurn: 1,
+        });
         await waitFor(
           'session 1 to wait for an approval on build A',
           async () => (await sessionStatus(client, s1.workflowId)).pendingApprovals.length === 1,

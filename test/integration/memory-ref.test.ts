@@ -13,6 +13,7 @@ import { MEMORY_INLINE_MAX_CHARS } from '../../src/core/memoryReminder';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
+import { sessionRuns, turnChildIds } from '../support/history';
 
 after(closeTestEnv);
 
@@ -107,7 +108,12 @@ test(
       }
 
       // No workflow history holds the text: the session's, its turns', the subagent's.
-      const ids = [id, `${id}/turn-1`, `${id}/turn-2`, `${id}/agent-toolu_review`, `${id}/agent-toolu_review/turn-1`];
+      // Each session's turn children as its history names them (a child runs several model steps).
+      const children = async (wid: string): Promise<string[]> =>
+        turnChildIds(await sessionRuns(client, wid, (await client.workflow.getHandle(wid).describe()).runId));
+      const agent = `${id}/agent-toolu_review`;
+      const ids = [id, ...(await children(id)), agent, ...(await children(agent))];
+      assert.ok(ids.includes(`${id}/turn-1`) && ids.includes(`${agent}/turn-1`), ids.join(' '));
       for (const wid of ids) {
         const history = historyText(await client.workflow.getHandle(wid).fetchHistory());
         assert.ok(

@@ -88,7 +88,9 @@ test(
         ]),
         textResponse('Raised the timeout to 30.'),
       );
-      const handle = await start({ prompt: 'raise the login timeout' });
+      // One model step per turn child: the tour shows three children (`turn-1..3`) on the timeline
+      // and in Relationships; by default one child would run all three steps.
+      const handle = await start({ prompt: 'raise the login timeout', maxStepsPerTurn: 1 });
       const result = await handle.result();
       assert.equal(result.status, 'completed');
       assert.equal(result.turns, 3);

@@ -39,11 +39,19 @@ test('unit: local wake-ups — ScheduleWakeup, the wait, the prompt back as a us
   const fake = await startFakeAnthropic();
   try {
     const work = await mkdtemp(join(tmpdir(), 'da-local-wake-'));
-    const wake = (id: string) =>
+    const wake = (id: string, delaySeconds: number) =>
       toolUseResponse([
-        { id, name: 'ScheduleWakeup', input: { delaySeconds: 90, reason: 'poll the build', prompt: 'WAKE-PROMPT' } },
+        { id, name: 'ScheduleWakeup', input: { delaySeconds, reason: 'poll the build', prompt: 'WAKE-PROMPT' } },
       ]);
-    fake.enqueue(wake('toolu_w1'), textResponse('sleeping'), wake('toolu_w2'), textResponse('sleeping again'));
+    // The tool reads real time, the wait this clock, which is ahead by what it skipped (90 s less the
+    // real time from the first ScheduleWakeup to its wait): a second 90 s wake-up could be due at
+    // once on a loaded machine. The second is an hour away, past any skip.
+    fake.enqueue(
+      wake('toolu_w1', 90),
+      textResponse('sleeping'),
+      wake('toolu_w2', 3600),
+      textResponse('sleeping again'),
+    );
     const clock = skippingClock(1);
     const started = Date.now();
     const s = startLocalSession(
@@ -60,7 +68,7 @@ test('unit: local wake-ups — ScheduleWakeup, the wait, the prompt back as a us
     for (let i = 0; i < 1500 && !(s.status().turn === 4 && s.status().status === 'waiting'); i++)
       await new Promise((r) => setTimeout(r, 20));
     const waiting = s.status();
-    assert.equal(waiting.status, 'waiting');
+    assert.equal(waiting.status, 'waiting', JSON.stringify(waiting));
     assert.equal(waiting.phase, 'waiting_for_work');
     s.stop();
     const r = await s.result;
@@ -71,8 +79,10 @@ test('unit: local wake-ups — ScheduleWakeup, the wait, the prompt back as a us
     assert.equal(reqs.length, 4);
     // The third request is the wake-up's turn: its new user message is the scheduled prompt.
     assert.equal(lastUserText(reqs[2]!), 'WAKE-PROMPT');
-    assert.equal(clock.skipped >= 89_000 && clock.skipped <= 90_000, true, String(clock.skipped));
-    assert.ok(Date.now() - started < 60_000, 'the wait skipped ahead, it did not sleep 90 s');
+    // It skipped the 90 s less the real time that had passed since the tool call (bounded by the run's).
+    const elapsed = Date.now() - started;
+    assert.equal(clock.skipped >= 90_000 - elapsed && clock.skipped <= 90_000, true, `${clock.skipped} ${elapsed}`);
+    assert.ok(elapsed < 60_000, 'the wait skipped ahead, it did not sleep 90 s');
   } finally {
     await fake.close();
   }
