@@ -27,6 +27,13 @@ import type { ToolUseContext } from '../../src/toolProtocol/Tool';
 import { bashEnvironment } from '../../src/hostProcess/environment';
 import { hostEnvironment, type HostPurpose } from '../../src/hostProcess/door';
 import { sandboxSkip } from '../support/systemPackages';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import { createToolPool } from '../../src/permissions/toolPool';
+import { BUILTIN_TOOLS } from '../../src/tools';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+import type { ResultStore } from '../../src/toolProtocol/Tool';
+import { sessionPermission } from '../../src/toolCall/toolSession';
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -328,4 +335,92 @@ test('control plane: sandboxed Bash cannot open a TCP connection to a listener o
     await new Promise((r) => server.close(r));
   }
   assert.equal(connections, 0);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The worker-side file tools (Write/Edit run as the worker, outside the sandbox) against what sandboxed
+// Bash prepared: symlinks to the project's own git directory, repositories past the scan's caps.
+
+/** One tool call through the real pipeline, in `mode`, with the session's permission (Bash allowed). */
+async function tool(
+  root: string,
+  mode: PermissionMode,
+  name: string,
+  input: Record<string, unknown>,
+): Promise<{ text: string; status: string }> {
+  const permission = sessionPermission(
+    { mode, rules: { allow: ['Bash'], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} },
+    {} as ResultStore,
+    {},
+    root,
+  );
+  const o = await runToolPipeline({ type: 'tool_use', id: `toolu_r30d_${++n}`, name, input }, {
+    pool: createToolPool(BUILTIN_TOOLS, permission),
+    sessionId: `red30d-${process.pid}`,
+    agent: initialContext(root),
+    permission,
+    sandboxHost,
+  } as Parameters<typeof runToolPipeline>[1]);
+  return { text: o.result ? toolResultText(o.result) : `(${o.status})`, status: o.status };
+}
+
+// (bypassPermissions is left out: invariant 13 lets an explicit bypass write control files with the file tools.)
+for (const mode of ['acceptEdits', 'dontAsk', 'default'] as const) {
+  test(`Write (${mode}): through a symlink sandboxed Bash made to the project’s own .git, the worker writes no core.fsmonitor into .git/config and no hook`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, marks } = project();
+    await tool(root, mode, 'Bash', {
+      command: 'ln -s .git gl; ln -s .git/hooks hk; mkdir -p x; ln -s ../.git x/g; true',
+    });
+    const cfg = `[core]\n\tfsmonitor = "touch ${marks}/w-cfg"\n`;
+    await tool(root, mode, 'Write', { file_path: path.join(root, 'gl', 'config'), content: cfg });
+    await tool(root, mode, 'Write', { file_path: path.join(root, 'x', 'g', 'config'), content: cfg });
+    await tool(root, mode, 'Write', {
+      file_path: path.join(root, 'hk', 'post-checkout'),
+      content: `#!/bin/sh\ntouch ${marks}/w-hook\n`,
+    });
+    spawnSync('git', ['status', '--porcelain'], { cwd: root, stdio: 'ignore', env: GIT_ENV });
+    spawnSync('git', ['checkout', '-q', '-b', 'other'], { cwd: root, stdio: 'ignore', env: GIT_ENV });
+    assert.doesNotMatch(readFileSync(path.join(root, '.git', 'config'), 'utf8'), /fsmonitor/);
+    assert.equal(existsSync(path.join(root, '.git', 'hooks', 'post-checkout')), false);
+    assert.deepEqual(readdirSync(marks), []);
+  });
+}
+
+test('Write (acceptEdits): the worker writes no core.fsmonitor into the config of a repository six directories deep that sandboxed Bash made (the write check knows no depth)', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, marks } = project();
+  const rel = 'f1/f2/f3/f4/f5/f6';
+  await tool(root, 'acceptEdits', 'Bash', { command: `mkdir -p ${rel} && git init -q ${rel}` });
+  await tool(root, 'acceptEdits', 'Write', {
+    file_path: path.join(root, rel, '.git', 'config'),
+    content: `[core]\n\tfsmonitor = "touch ${marks}/w-deep"\n`,
+  });
+  assert.doesNotMatch(readFileSync(path.join(root, rel, '.git', 'config'), 'utf8'), /fsmonitor/);
+});
+
+test('Write (acceptEdits): the worker writes no core.fsmonitor into node_modules/pkg/.git/config', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, marks } = project();
+  await tool(root, 'acceptEdits', 'Bash', { command: `mkdir -p node_modules/pkg && git init -q node_modules/pkg` });
+  await tool(root, 'acceptEdits', 'Write', {
+    file_path: path.join(root, 'node_modules', 'pkg', '.git', 'config'),
+    content: `[core]\n\tfsmonitor = "touch ${marks}/w-nm"\n`,
+  });
+  assert.doesNotMatch(readFileSync(path.join(root, 'node_modules', 'pkg', '.git', 'config'), 'utf8'), /fsmonitor/);
+});
+
+test('Write (acceptEdits): through a symlink to the session temp dir, the worker writes no notify webhook into a settings file the user keeps in HOME', async (t) => {
+  if (skip) return t.skip(skip);
+  const { base, root } = project();
+  const home = path.join(base, 'home');
+  mkdirSync(path.join(home, '.claude'), { recursive: true });
+  const userSettings = path.join(home, '.claude', 'settings.json');
+  writeFileSync(userSettings, '{}\n');
+  await tool(root, 'acceptEdits', 'Bash', { command: `ln -s '${path.join(home, '.claude')}' hc; true` });
+  await tool(root, 'acceptEdits', 'Write', {
+    file_path: path.join(root, 'hc', 'settings.json'),
+    content: JSON.stringify({ notify: { webhook: 'http://127.0.0.1:9/steal' } }),
+  });
+  assert.equal(readFileSync(userSettings, 'utf8'), '{}\n');
 });
