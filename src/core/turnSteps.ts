@@ -10,12 +10,15 @@
 //   - the step needs the session: a hook's stop, an unknown outcome or a retried call (SessionStart
 //     resume), a compaction (SessionStart compact), control-file writes, a change of the session's
 //     background work (tasks, wake-ups, cron jobs) or of its skill grants (the next turn's model);
-//   - a limit: the step cap (the child's history stays small), the session's maxTurns, its tokens.
+//   - a limit: the step cap (the child's history stays small), the session's maxTurns, its tokens,
+//     the tree's budget (issue 34: what the budget had left when the child started, spent by its
+//     steps; the session then shows budget_exceeded before its next turn and waits for a raise).
 // Everything else the session would do between two steps is nothing: it would start the next turn.
 import type { Usage } from './apiMessages';
 import type { AgentContext } from './context';
 import type { ToolCallStatus } from './toolRecords';
 import { totalTokens } from './sessionState';
+import { addModelUsage, modelUsageTotals, pricedCostUsd, type ModelUsage } from './modelUsage';
 
 /** The child's limits, set by the session when it starts the child. */
 export interface TurnStepLimits {
@@ -23,12 +26,18 @@ export interface TurnStepLimits {
   maxSteps: number;
   /** Tokens the session may still spend (maxTotalTokens less its usage); absent: no limit. */
   tokensLeft?: number;
+  /** The tree's budget left when the child started (USD, priced models; core/budget.ts); absent: no budget. */
+  budgetUsdLeft?: number;
+  /** The tree's token budget left (input + output tokens, as core/budget.ts counts them). */
+  budgetTokensLeft?: number;
 }
 
 /** What the loop reads of a finished step. */
 export interface StepOutcome {
   reason: string;
   usage?: Usage;
+  /** The step's model calls by model, cost included (what the tree's budget counts). */
+  modelUsage?: ModelUsage;
   context: AgentContext;
   records: ReadonlyArray<{
     status: ToolCallStatus;
@@ -40,7 +49,7 @@ export interface StepOutcome {
 }
 
 /** Why the child returned to its session (in its result, for the audit and the bench). */
-export type StepReturn = 'turn_ended' | 'yield' | 'needs_session' | 'step_cap' | 'tokens' | 'history';
+export type StepReturn = 'turn_ended' | 'yield' | 'needs_session' | 'step_cap' | 'tokens' | 'budget' | 'history';
 
 export interface TurnStepsExecutor<R extends StepOutcome> {
   /** Runs step `index` (0: the child's first, the session's turn n) from what the previous step left. */
@@ -77,14 +86,24 @@ export function nextStep<R extends StepOutcome>(
   step: R,
   spent: number,
   executor: TurnStepsExecutor<R>,
+  spentUsage?: ModelUsage,
 ): StepReturn | undefined {
   if (step.reason !== 'tool_use') return 'turn_ended';
   if (executor.yieldRequested()) return 'yield';
   if (stepNeedsSession(before, step)) return 'needs_session';
   if (index + 1 >= limits.maxSteps) return 'step_cap';
   if (limits.tokensLeft !== undefined && spent >= limits.tokensLeft) return 'tokens';
+  if (budgetSpent(limits, spentUsage)) return 'budget';
   if (executor.historyFull?.()) return 'history';
   return undefined;
+}
+
+/** True when the child's steps spent what the tree's budget had left as it started. */
+export function budgetSpent(limits: TurnStepLimits, spent: ModelUsage | undefined): boolean {
+  if (limits.budgetUsdLeft === undefined && limits.budgetTokensLeft === undefined) return false;
+  if (limits.budgetUsdLeft !== undefined && pricedCostUsd(spent) >= limits.budgetUsdLeft) return true;
+  const t = modelUsageTotals(spent);
+  return limits.budgetTokensLeft !== undefined && t.input_tokens + t.output_tokens >= limits.budgetTokensLeft;
 }
 
 /** Runs the child's steps; returns them all (the last one says how the turn ended) and why it returned. */
@@ -96,11 +115,13 @@ export async function runTurnSteps<R extends StepOutcome>(
   const steps: R[] = [];
   let before = firstContext;
   let spent = 0;
+  let spentUsage: ModelUsage | undefined;
   for (let index = 0; ; index++) {
     const step = await executor.runStep(index, steps[steps.length - 1]);
     steps.push(step);
     spent += tokensOf(step.usage);
-    const returned = nextStep(limits, index, before, step, spent, executor);
+    if (step.modelUsage) spentUsage = addModelUsage(spentUsage, step.modelUsage);
+    const returned = nextStep(limits, index, before, step, spent, executor, spentUsage);
     if (returned) return { steps, returned };
     before = step.context;
   }

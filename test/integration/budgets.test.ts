@@ -142,6 +142,62 @@ test(
   },
 );
 
+test(
+  'integration: a single long turn (a child of many tool steps) that passes its budget mid-turn stops at the next step boundary in budget_exceeded; budget --add resumes it',
+  { timeout: 240_000 },
+  async () => {
+    await withAgent({}, async ({ fake, start, client }) => {
+      let raised = false;
+      let calls = 0;
+      let callsAfterRaise = 0;
+      fake.script(async () => {
+        calls++;
+        if (raised) callsAfterRaise++;
+        // Tool step after tool step ($0.30 each) until the raise; then two more steps and the end.
+        if (raised && callsAfterRaise >= 3) return textResponse('done', usage);
+        return toolUseResponse(
+          [{ id: `toolu_s${calls}`, name: 'Read', input: { file_path: '/nonexistent/x' } }],
+          usage,
+        );
+      });
+      const handle = await start({
+        prompt: 'work for a long time',
+        tools: ['Read'],
+        model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
+        maxBudgetUsd: 1,
+        onBudget: 'wait',
+      });
+      const id = handle.workflowId;
+      const over = await waitFor(
+        'the session to stop in budget_exceeded',
+        async () => {
+          const s = await sessionStatus(client, id);
+          return s.status === 'budget_exceeded' && s.phase === 'waiting_for_budget' ? s : undefined;
+        },
+        120_000,
+      );
+      // $0.30 per call (and a few cents of cache writes): the 4th call passes $1; the turn child
+      // (default maxStepsPerTurn 50) returned at that step's boundary instead of calling a 5th time.
+      assert.equal(calls, 4, 'no model call after the step that spent the budget');
+      assert.ok(over.budget && over.budget.exceeded && over.budget.spentUsd >= 1.2 - 1e-9, JSON.stringify(over.budget));
+      assert.deepEqual(
+        over.budget.events.map((e) => e.type),
+        ['budgetThreshold', 'budgetExceeded'].filter((t) => over.budget?.events.some((e) => e.type === t)),
+      );
+      assert.ok(over.budget.events.some((e) => e.type === 'budgetExceeded'));
+
+      raised = true;
+      const view = await handle.executeUpdate(budgetUpdate, { args: [{ addUsd: 2 }] });
+      assert.equal(view.limitUsd, 3);
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      assert.equal(callsAfterRaise, 3, 'the session resumed the same work after the raise');
+      const counted = Object.values(result.modelUsage ?? {}).reduce((n, e) => n + e.calls, 0);
+      assert.equal(counted, calls);
+    });
+  },
+);
+
 test('cli: bad budget flags get a one-line message and a non-zero exit', { timeout: 120_000 }, async () => {
   const oneLine = (r: { code: number | null; stderr: string }, pattern: RegExp) => {
     assert.notEqual(r.code, 0, 'non-zero exit');

@@ -6,6 +6,7 @@ import { runTurnSteps, type StepOutcome, type TurnStepLimits } from '../../src/c
 import { aggregateSteps, nextStepInput } from '../../src/temporal/workflows/turnSteps';
 import type { TurnWorkflowInput, TurnWorkflowResult } from '../../src/temporal/workflows/definitions';
 import type { AgentContext } from '../../src/core/context';
+import { callModelUsage } from '../../src/core/modelUsage';
 
 const context: AgentContext = { cwd: '/w', additionalDirectories: [], readFiles: {} } as AgentContext;
 const toolStep = (over: Partial<StepOutcome> = {}): StepOutcome => ({
@@ -45,6 +46,16 @@ test('unit: a child returns at the step cap, at the tokens left, and when the se
   // 15 tokens a step: 3 steps spend 45 ≥ 40.
   assert.deepEqual(await run({ maxSteps: 50, tokensLeft: 40 }, [toolStep()]), { ran: 3, returned: 'tokens' });
   assert.deepEqual(await run({ maxSteps: 50 }, [toolStep()], 2), { ran: 2, returned: 'yield' });
+});
+
+test('unit: a child returns at the step whose spend reaches what the tree budget had left (USD or tokens)', async () => {
+  const modelUsage = callModelUsage('claude-sonnet-4-5', { input_tokens: 100_000, output_tokens: 0 });
+  const step = toolStep({ modelUsage });
+  // $0.30 a step: the 4th step passes $1 left.
+  assert.deepEqual(await run({ maxSteps: 50, budgetUsdLeft: 1 }, [step]), { ran: 4, returned: 'budget' });
+  assert.deepEqual(await run({ maxSteps: 50, budgetTokensLeft: 250_000 }, [step]), { ran: 3, returned: 'budget' });
+  // No budget: the step cap.
+  assert.deepEqual(await run({ maxSteps: 6 }, [step]), { ran: 6, returned: 'step_cap' });
 });
 
 test('unit: a step the session must see ends the child (stop, unknown outcome, compaction, background work, skills)', async () => {

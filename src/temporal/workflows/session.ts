@@ -367,10 +367,11 @@ class SessionRun implements SessionExecutor {
     return this.turnEnded(result);
   }
 
-  /** A message queued while a child of steps runs (a follow-up, a task's notification): it returns after its current step. */
+  /** A message queued while a child of steps runs, or the tree's budget spent: it returns after its current step. */
   private yieldOnWork(child: ChildWorkflowHandle<typeof turnWorkflow>): void {
     const queued = this.events.view().pendingMessages.length;
-    void condition(() => this.child !== child || this.events.view().pendingMessages.length > queued).then(() => {
+    const work = this.budget.spentSince(() => this.events.view().pendingMessages.length > queued);
+    void condition(() => this.child !== child || work()).then(() => {
       if (this.child !== child) return;
       return CancellationScope.nonCancellable(() => child.signal(turnYieldSignal)).catch(() => undefined);
     });

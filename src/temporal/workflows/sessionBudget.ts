@@ -43,6 +43,12 @@ export class SessionBudget {
     return this.view();
   }
 
+  /** `other`, or the budget spent after now (a subagent's budgetCharge): the session's running turn child yields. */
+  spentSince(other: () => boolean): () => boolean {
+    const was = !this.limits || this.view().exceeded;
+    return () => other() || (!was && this.view().exceeded);
+  }
+
   /** A child's call spent: charged now; a session idle while its children run shows it is over budget. */
   onCharge(charge: Parameters<typeof this.events.append>[0] & { type: 'budgetCharge' }): void {
     this.events.append(charge);

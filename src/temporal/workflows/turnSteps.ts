@@ -5,6 +5,8 @@ import { addUsage } from '../../core/contextWindow';
 import { addModelUsage } from '../../core/modelUsage';
 import { isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { totalTokens } from '../../core/sessionState';
+import { budgetLimitsNow, budgetSpend, type BudgetLimits } from '../../core/budget';
+import { sessionConfig } from '../../core/session';
 import { runTurnSteps, type StepReturn, type TurnStepLimits } from '../../core/turnSteps';
 import type { TurnReport } from '../../core/sessionExecutor';
 import {
@@ -149,12 +151,31 @@ export function aggregateSteps(
 /** Model steps per turn child at most by default (SessionInput.maxStepsPerTurn; the child also returns past 4 MB of history). */
 const MAX_STEPS_PER_CHILD = 50;
 
-/** A turn child's limits (issue 33): the step cap, the session's maxTurns left (turn `turn` is the first), its tokens left. */
+/**
+ * A turn child's limits (issue 33): the step cap, the session's maxTurns left (turn `turn` is the
+ * first), its tokens left, and what the tree's budget has left (issue 34, a root with a budget): the
+ * child returns at the step boundary where its steps spent it, and the session's budget gate waits.
+ */
 export function turnStepLimits(input: SessionInput, state: SessionCarry, turn: number): TurnStepLimits {
+  const budget = input.parent ? undefined : sessionConfig(input).budget;
   const cap = Math.floor(input.maxStepsPerTurn ?? MAX_STEPS_PER_CHILD);
   const left = input.maxTurns !== undefined ? input.maxTurns - turn + 1 : cap;
   return {
     maxSteps: Math.max(1, Math.min(cap, left)),
     ...(input.maxTotalTokens !== undefined ? { tokensLeft: input.maxTotalTokens - totalTokens(state.usage) } : {}),
+    ...(budget ? budgetLeft(budget, state) : {}),
+  };
+}
+
+/** What the tree's budget has left now (its spend: the session's counted usage and its children's reports). */
+function budgetLeft(
+  budget: BudgetLimits,
+  state: SessionCarry,
+): Pick<TurnStepLimits, 'budgetUsdLeft' | 'budgetTokensLeft'> {
+  const lim = budgetLimitsNow(budget, state.budget);
+  const spend = budgetSpend(state);
+  return {
+    ...(lim.usd !== undefined ? { budgetUsdLeft: lim.usd - spend.usd } : {}),
+    ...(lim.tokens !== undefined ? { budgetTokensLeft: lim.tokens - spend.tokens } : {}),
   };
 }
