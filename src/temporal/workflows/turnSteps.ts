@@ -23,7 +23,7 @@ const STEP_HISTORY_BYTES = 4 * 1024 * 1024;
 /** One model step (turn.ts runTurnStep); `onRun` sees the step's run (its interrupt flag) as it starts. */
 type RunStep = (
   input: TurnWorkflowInput,
-  onRun?: (run: { interrupted: boolean }) => void,
+  onRun?: (run: { interrupted: boolean; done: TurnWorkflowResult['records'] }) => void,
   earlier?: ReadonlyArray<{ turn: number; done: TurnWorkflowResult['records'] }>,
 ) => Promise<TurnWorkflowResult>;
 
@@ -41,13 +41,15 @@ export async function runSteps(
   setHandler(turnYieldSignal, () => {
     yielded = true;
   });
-  let current: { interrupted: boolean } | undefined;
+  let current: { interrupted: boolean; done: TurnWorkflowResult['records'] } | undefined;
+  // What the progress query shows of the earlier steps: their runs' records, previews included.
+  const shown: Array<{ turn: number; done: TurnWorkflowResult['records'] }> = [];
   const done: TurnWorkflowResult[] = [];
   try {
     const { returned } = await runTurnSteps<TurnWorkflowResult>(limits, input.context, {
       runStep: async (index, previous) => {
         const stepInput = index === 0 || !previous ? input : nextStepInput(input, previous);
-        const earlier = done.map((d) => ({ turn: d.turn, done: d.records }));
+        const earlier = [...shown];
         const step = await runStep(
           stepInput,
           (run) => {
@@ -56,6 +58,7 @@ export async function runSteps(
           earlier,
         );
         done.push(step);
+        shown.push({ turn: step.turn, done: current ? [...current.done] : step.records });
         return step;
       },
       // An interrupt that came after a step's tool calls ended (while it recorded them) ends the child too.
