@@ -274,6 +274,7 @@ export function childInherited<H, P, M, S, X>(
     sandbox?: X | undefined;
     maxTurns?: number | undefined;
     maxTotalTokens?: number | undefined;
+    maxStepsPerTurn?: number | undefined;
   },
   call: { mcp?: boolean | undefined; maxTurns?: number | undefined },
 ) {
@@ -286,6 +287,7 @@ export function childInherited<H, P, M, S, X>(
     ...(parent.sandbox ? { sandbox: parent.sandbox } : {}),
     ...(maxTurns !== undefined ? { maxTurns } : {}),
     ...(parent.maxTotalTokens !== undefined ? { maxTotalTokens: parent.maxTotalTokens } : {}),
+    ...(parent.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: parent.maxStepsPerTurn } : {}),
   };
 }
 

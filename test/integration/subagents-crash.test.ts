@@ -62,6 +62,7 @@ test(
       try {
         let worker = await spawnWorker('worker-1', workerEnv, procs);
         const handle = await start({
+          maxStepsPerTurn: 50,
           prompt: 'delegate the appends',
           tools: ['Read', 'Agent', 'AppendSlow'],
           permissionMode: 'bypassPermissions',

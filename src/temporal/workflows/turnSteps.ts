@@ -151,8 +151,12 @@ export function aggregateSteps(
   };
 }
 
-/** Model steps per turn child at most by default (SessionInput.maxStepsPerTurn; the child also returns past 4 MB of history). */
-const MAX_STEPS_PER_CHILD = 50;
+/**
+ * Model steps per turn child by default (SessionInput.maxStepsPerTurn; a child also returns past 4 MB
+ * of history): 1, a child per step as before 0.3.0, until cancelling a session while a child of
+ * several steps runs is fixed (two tests saw that cancellation not complete); 50 is what the bench uses.
+ */
+const MAX_STEPS_PER_CHILD = 1;
 
 /**
  * A turn child's limits (issue 33): the step cap, the session's maxTurns left (turn `turn` is the
