@@ -318,6 +318,8 @@ export interface SubagentSettings {
   useSearchAttributes?: boolean;
   /** The root's id when it has a budget: a child's calls are charged to it. */
   budgetRoot?: string;
+  /** The session's steps per turn child (issue 33): its subagents run theirs alike. */
+  maxStepsPerTurn?: number;
 }
 
 export interface TurnWorkflowResult extends TurnSummary {

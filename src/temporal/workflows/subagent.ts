@@ -103,6 +103,7 @@ export function childSessionInput(
         sandbox,
         maxTurns: sub.maxTurns,
         maxTotalTokens: sub.maxTotalTokens,
+        maxStepsPerTurn: sub.maxStepsPerTurn,
       },
       call,
     ),

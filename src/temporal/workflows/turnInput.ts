@@ -15,6 +15,7 @@ function subagentSettings(input: SessionInput, stored: boolean, sessionId: strin
     ...(input.maxTotalTokens !== undefined && !treeBudget(input) ? { maxTotalTokens: input.maxTotalTokens } : {}),
     ...(input.useSearchAttributes ? { useSearchAttributes: true } : {}),
     ...(treeBudget(input) ? { budgetRoot: sessionId } : {}),
+    ...(input.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: input.maxStepsPerTurn } : {}),
   };
 }
 
