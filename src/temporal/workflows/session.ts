@@ -263,8 +263,6 @@ class SessionRun implements SessionExecutor {
     setHandler(denyUpdate, (req) => this.approvals.resolve('deny', req), { validator });
   }
 
-  // --- Handlers ---
-
   private statusView(): SessionStatus {
     // What the loop's next fixed point will make of the state (appended events applied to a copy).
     return sessionStatusOf(this.events.view(), {
@@ -371,10 +369,12 @@ class SessionRun implements SessionExecutor {
   private yieldOnWork(child: ChildWorkflowHandle<typeof turnWorkflow>): void {
     const queued = this.events.view().pendingMessages.length;
     const work = this.budget.spentSince(() => this.events.view().pendingMessages.length > queued);
-    void condition(() => this.child !== child || work()).then(() => {
-      if (this.child !== child) return;
-      return CancellationScope.nonCancellable(() => child.signal(turnYieldSignal)).catch(() => undefined);
-    });
+    const ask = async (): Promise<void> => {
+      if (this.child === child) await CancellationScope.nonCancellable(() => child.signal(turnYieldSignal));
+    };
+    void condition(() => this.child !== child || work())
+      .then(ask)
+      .catch(() => undefined); // cancelled: nothing to ask
   }
 
   /** A turn's result: what the status shows of it; approvals and outages end with the turn. */
@@ -417,7 +417,6 @@ class SessionRun implements SessionExecutor {
     return this.latePrompts;
   }
 
-  /** The engine's wait for the session's own work (sessionTimers.ts). */
   waitForWork(): Promise<boolean> {
     return this.timers.waitForWork();
   }
