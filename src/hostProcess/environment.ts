@@ -60,6 +60,13 @@ export const WORKER_SECRET_ENV_VARS: readonly string[] = [
   'TEMPORAL_API_KEY',
   'TEMPORAL_TLS_CLIENT_KEY_DATA',
   'DURABLE_AGENT_STORE',
+  // Issue 35's credentials: the webhook's and the codec server's auth headers, the OTLP collector's headers.
+  'DURABLE_AGENT_NOTIFY_AUTH_HEADER',
+  'DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE',
+  'DURABLE_AGENT_CODEC_AUTH_HEADER',
+  'DURABLE_AGENT_ENCRYPTION_KEY_FILE',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
 ];
 
 /** A `sandbox.passEnv` entry: a variable name, or a prefix followed by `*` (`*` alone: every variable). */
