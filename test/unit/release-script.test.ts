@@ -71,7 +71,7 @@ test('unit: release.mjs refuses a release whose due ids are still patched(), the
     const files = [...new Set(due.flatMap((p) => (patchIdsInSource().get(p.id) ?? []).map((c) => c.file)))];
     const constant = /export const ([A-Z_]+) = '([^']+)'/g;
     const ids = new Map(
-      [...readFileSync(join(dir, 'src/temporal/workflows/definitions.ts'), 'utf8').matchAll(constant)].map((m) => [
+      [...readFileSync(join(dir, 'src/temporal/workflows/patchIds.ts'), 'utf8').matchAll(constant)].map((m) => [
         m[2],
         m[1],
       ]),
