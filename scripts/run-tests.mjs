@@ -6,12 +6,12 @@
 //
 // Each test file's wall and CPU time is recorded (scripts/test-timing.cjs); the run ends with its
 // own wall time and the slowest files. --timings=FILE keeps every file's line (JSON lines).
-// DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 2).
+// DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 3, 2 on a busy machine).
 //
 //   node scripts/run-tests.mjs [--unit] [--headless] [--timings=FILE] [filter...]
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,7 +133,16 @@ function reportTimings() {
       `[run-tests] slowest: ${slowest.map((r) => `${path.relative(path.join(root, 'dist', 'test'), r.file)} ${s(r.wallMs)}`).join(', ')}`,
     );
 }
-const concurrency = Number(process.env.DURABLE_AGENT_TEST_CONCURRENCY ?? 2);
+// Test files at once. Integration files mostly wait (timers, retries, processes they start): on a
+// 2-core machine two files use about one core, so three at once when the machine is otherwise idle
+// (load average below its cores); two on a busy one, where a third only adds CPU contention and
+// slow tests run into their timeouts. DURABLE_AGENT_TEST_CONCURRENCY overrides.
+const cores = availableParallelism();
+const busy = loadavg()[0] >= cores;
+const concurrency = Number(process.env.DURABLE_AGENT_TEST_CONCURRENCY ?? (busy ? 2 : 3));
+const concurrencyWhy = process.env.DURABLE_AGENT_TEST_CONCURRENCY
+  ? 'DURABLE_AGENT_TEST_CONCURRENCY'
+  : `load average ${loadavg()[0].toFixed(1)} on ${cores} cores${busy ? ': busy' : ''}`;
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(
     `[run-tests] DURABLE_AGENT_TEST_CONCURRENCY must be a positive whole number, got ${process.env.DURABLE_AGENT_TEST_CONCURRENCY}`,
@@ -180,7 +189,7 @@ try {
   } else {
     console.log(`[run-tests] no integration tests selected: no Temporal dev server`);
   }
-  console.log(`[run-tests] ${files.length} test file(s)`);
+  console.log(`[run-tests] ${files.length} test file(s), ${concurrency} at once (${concurrencyWhy})`);
 
   // tap when not a terminal, so CI's last lines are node's own `# pass N` / `# fail N`.
   const reporter = process.stdout.isTTY ? 'spec' : 'tap';
