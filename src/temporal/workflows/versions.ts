@@ -328,7 +328,7 @@ export const PATCHES: readonly PatchVersion[] = [
   },
   {
     id: TURN_STEP_WRITES_PATCH,
-    since: '0000000',
+    since: '961f2b6',
     workflows: ['turn'],
     release: '0.3.0',
     retireIn: '0.4.0',
