@@ -7,6 +7,7 @@ import {
   type InjectedSinks,
   type WorkerOptions,
 } from '@temporalio/worker';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadShellParser, shellParserError } from '../permissions/bashParser';
 import { modelLimitFromEnv, shutdownGraceMs, STICKY_QUEUE_TIMEOUT_MS, workerLimits } from './workerLimits';
@@ -90,6 +91,17 @@ export function deploymentWorkerOptions(
     : {};
 }
 
+/**
+ * The build id every workflow and activity task event of this worker records (issue 33): the SDK's
+ * default is `@temporalio/worker@<version>+<sha256 of the bundle>`, 105 characters in ≈ 13 events
+ * per model step (1.1 KB of history per step of 3 tool calls); this names the same build (the bundle
+ * holds our workflow code and the SDK's workflow library) by its hash cut to 16 hex digits, in 30.
+ */
+export function shortBuildId(bundleCode: string): string {
+  const hash = createHash('sha256').update(bundleCode).digest('hex').slice(0, 16);
+  return `durable-agent+${hash}`;
+}
+
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
   bashSpoolCapBytes(); // a malformed DURABLE_AGENT_BASH_MAX_SPOOL_BYTES stops the worker at start, not each Bash call
   const deployment = workerDeployment(opts.deployment);
@@ -107,20 +119,20 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
   }
   const namespace = opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
   const modelTaskQueue = opts.modelTaskQueue ?? (process.env.DURABLE_AGENT_MODEL_TASK_QUEUE || undefined);
-  // With a model queue, both workers run one bundle (webpack once).
+  // Bundled here (as the SDK would): both workers run it, its hash names the build (`shortBuildId`).
   const bundle =
     givenBundle(opts.workflowBundle, !deployment && !tracing) ??
-    (modelTaskQueue
-      ? await bundleWorkflowCode({
-          workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath,
-          logger: quietLogger,
-          ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
-        })
-      : undefined);
+    (await bundleWorkflowCode({
+      workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath,
+      logger: quietLogger,
+      ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
+    }));
   const common = {
     connection: opts.connection,
     namespace,
-    ...(bundle ? { workflowBundle: bundle } : { workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath }),
+    workflowBundle: bundle,
+    // A deployment's worker is named by its version; its build id is the deployment's.
+    ...(deployment || opts.workerOptions?.buildId ? {} : { buildId: shortBuildId(bundle.code) }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
     // interrupted Bash dies within two seconds. Activities send a keepalive every second
     // (runtime/heartbeat.ts, temporal/activities/runtime.ts); the throttle coalesces progress and the model's
