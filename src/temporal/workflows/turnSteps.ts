@@ -153,10 +153,10 @@ export function aggregateSteps(
 
 /**
  * Model steps per turn child by default (SessionInput.maxStepsPerTurn; a child also returns past 4 MB
- * of history): 1, a child per step as before 0.3.0, until cancelling a session while a child of
- * several steps runs is fixed (two tests saw that cancellation not complete); 50 is what the bench uses.
+ * of history, and wherever the session must act: core/turnSteps.ts nextStep). 1 gives a child per
+ * step, as before 0.3.0.
  */
-const MAX_STEPS_PER_CHILD = 1;
+const MAX_STEPS_PER_CHILD = 50;
 
 /**
  * A turn child's limits (issue 33): the step cap, the session's maxTurns left (turn `turn` is the
