@@ -3,7 +3,7 @@
 // for the session (usage, cost, tool records of all steps; the last step's head, context and reason).
 import { addUsage } from '../../core/contextWindow';
 import { addModelUsage } from '../../core/modelUsage';
-import { isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { totalTokens } from '../../core/sessionState';
 import { budgetLimitsNow, budgetSpend, type BudgetLimits } from '../../core/budget';
 import { sessionConfig } from '../../core/session';
@@ -70,6 +70,17 @@ export async function runSteps(
     if (done.length === 0 || isCancellation(err)) throw err;
     return aggregateSteps(done, 'failed', err instanceof Error ? err.message : String(err));
   }
+}
+
+/**
+ * Throws the session's cancellation when it was requested while the loop ran (turn children of
+ * steps only): a child cancelled with its session records its cancelled calls as interrupted and
+ * returns an interrupted turn, which a subagent (onInterrupt `end`) would take for an interrupt and
+ * complete; it must end cancelled, as a child per step did (its next turn's start threw).
+ */
+export async function cancelledMeanwhile(turnSteps: boolean): Promise<void> {
+  const root = CancellationScope.current();
+  if (turnSteps && root.consideredCancelled) await root.cancelRequested;
 }
 
 /** A turn that failed (or whose child's later step failed: `stepFailure`): the session ends with its error. */
