@@ -285,6 +285,8 @@ export function sessionInput(opts: SessionOptions): SessionInput {
   };
   const retryCapMs = opts.retryCapMs ?? envMs('DURABLE_AGENT_RETRY_CAP_MS');
   const maxOutageMs = opts.maxOutageMs ?? envMs('DURABLE_AGENT_MAX_OUTAGE_MS');
+  // Model steps per turn child (issue 33): the workflow's default (50) unless set; 1, a child per step.
+  const maxStepsPerTurn = opts.maxStepsPerTurn ?? envMs('DURABLE_AGENT_MAX_STEPS_PER_TURN');
   const cwd = resolve(opts.cwd ?? process.cwd());
   const modelTaskQueue = opts.modelTaskQueue ?? (process.env.DURABLE_AGENT_MODEL_TASK_QUEUE || undefined);
   const { appendSystemPrompt, skills: given, ...rest } = opts;
@@ -340,6 +342,7 @@ export function sessionInput(opts: SessionOptions): SessionInput {
     ...(retryCapMs !== undefined ? { retryCapMs } : {}),
     ...notifyFromEnv(opts),
     ...(maxOutageMs !== undefined ? { maxOutageMs } : {}),
+    ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
     // The model calls' queue, whose workers share one limit (docs/deployment.md); a subagent's comes from its parent.
     ...(modelTaskQueue ? { modelTaskQueue } : {}),
     ...(Object.keys(contextSettings(opts.contextManagement)).length > 0

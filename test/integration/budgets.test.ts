@@ -161,7 +161,6 @@ test(
         );
       });
       const handle = await start({
-        maxStepsPerTurn: 50,
         prompt: 'work for a long time',
         tools: ['Read'],
         model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
@@ -178,7 +177,7 @@ test(
         120_000,
       );
       // $0.30 per call (and a few cents of cache writes): the 4th call passes $1; the turn child
-      // (maxStepsPerTurn 50) returned at that step's boundary instead of calling a 5th time.
+      // (50 steps by default) returned at that step's boundary instead of calling a 5th time.
       assert.equal(calls, 4, 'no model call after the step that spent the budget');
       assert.ok(over.budget && over.budget.exceeded && over.budget.spentUsd >= 1.2 - 1e-9, JSON.stringify(over.budget));
       assert.deepEqual(

@@ -60,7 +60,6 @@ test(
         let worker = await spawnWorker('worker-1', workerEnv, procs);
         console.log(`[crash-recovery] worker-1 ready after ${ms(t)}`);
         const handle = await start({
-          maxStepsPerTurn: 50,
           prompt: 'append to three files',
           tools: ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'AppendSlow'],
           permissionMode: 'bypassPermissions',

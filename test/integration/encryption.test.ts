@@ -219,7 +219,6 @@ test(
     await withAgent({ noWorker: true }, async ({ env, fake, taskQueue, workDir, startWorker, storeDir }) => {
       const start = (client: Client, prompt: string) =>
         startSession(client, {
-          maxStepsPerTurn: 50,
           prompt,
           cwd: workDir,
           permissionMode: 'bypassPermissions',

@@ -80,7 +80,6 @@ test('integration: 40 tool results and 40 tool inputs of 100,000 characters in o
       fake.script(script(workDir, files));
       // 4 M characters in one turn: a model whose window holds them (else the session would clear and compact, see context-window.test).
       const handle = await start({
-        maxStepsPerTurn: 50,
         prompt: 'read the big files, then write the outputs',
         tools: ['Read', 'Write'],
         maxTurns: 5,

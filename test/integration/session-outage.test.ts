@@ -45,7 +45,7 @@ test('integration: 529 for longer than the old retry budget — the session wait
     const t0 = Date.now();
     let until = Number.POSITIVE_INFINITY;
     fake.script((req) => overloadedUntil(until, () => textResponse('Read it after the outage.'))(req));
-    const handle = await start({ maxStepsPerTurn: 50, prompt: 'read a.txt', retryCapMs: 1_000 });
+    const handle = await start({ prompt: 'read a.txt', retryCapMs: 1_000 });
     const id = handle.workflowId;
     // The live view (what `run` and `attach` print) follows along.
     const live: string[] = [];
@@ -112,19 +112,15 @@ test('integration: 529 for longer than the old retry budget — the session wait
 test('integration: an outage longer than maxOutageMs ends the session with the reason; a 401 ends it at once', async () => {
   await withAgent({}, async ({ fake, start }) => {
     fake.script(() => overloadedError({ retryAfter: 1 }));
-    const r = await (
-      await start({ maxStepsPerTurn: 50, prompt: 'hi', retryCapMs: 500, maxOutageMs: 3_000 })
-    )
-      .result()
-      .then(
-        () => assert.fail('the session should fail'),
-        (err: Error) => String((err as { cause?: Error }).cause?.message ?? err.message),
-      );
+    const r = await (await start({ prompt: 'hi', retryCapMs: 500, maxOutageMs: 3_000 })).result().then(
+      () => assert.fail('the session should fail'),
+      (err: Error) => String((err as { cause?: Error }).cause?.message ?? err.message),
+    );
     assert.match(r, /model was unavailable for longer than 3 s/);
     fake.script(undefined);
     fake.enqueue({ kind: 'error', status: 401, type: 'authentication_error', message: 'invalid x-api-key' });
     const before = fake.requests.length;
-    const r2 = await (await start({ maxStepsPerTurn: 50, prompt: 'hi' })).result().then(
+    const r2 = await (await start({ prompt: 'hi' })).result().then(
       () => assert.fail('the session should fail'),
       (err: Error) => String((err as { cause?: Error }).cause?.message ?? err.message),
     );
@@ -183,7 +179,7 @@ test('integration: a store outage (transcript writes failing) waits visibly and 
       textResponse('recorded'),
     );
     failWhen = () => existsSync(marker);
-    const handle = await start({ maxStepsPerTurn: 50, prompt: 'append', tools: ['AppendSlow'], retryCapMs: 1_000 });
+    const handle = await start({ prompt: 'append', tools: ['AppendSlow'], retryCapMs: 1_000 });
     const s = await waitFor(
       'the store outage to show',
       async () => {

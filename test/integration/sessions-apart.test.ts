@@ -100,8 +100,14 @@ test(
           ]);
         return textResponse('done');
       });
-      // A tiny history budget: the session continues-as-new after every turn.
-      const handle = await start({ prompt: 'leave a file', tools: ['Bash'], maxHistoryBytesPerRun: 1 });
+      // A tiny history budget: the session continues-as-new after every turn; a turn child per model
+      // step, so that there is a session boundary (and a new run) between the two Bash calls.
+      const handle = await start({
+        prompt: 'leave a file',
+        tools: ['Bash'],
+        maxHistoryBytesPerRun: 1,
+        maxStepsPerTurn: 1,
+      });
       const result = await handle.result();
       assert.equal(result.status, 'completed', result.endReason);
       const runs = await sessionRuns(

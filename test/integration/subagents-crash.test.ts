@@ -62,7 +62,6 @@ test(
       try {
         let worker = await spawnWorker('worker-1', workerEnv, procs);
         const handle = await start({
-          maxStepsPerTurn: 50,
           prompt: 'delegate the appends',
           tools: ['Read', 'Agent', 'AppendSlow'],
           permissionMode: 'bypassPermissions',

@@ -279,6 +279,8 @@ test(
           permissionMode: 'bypassPermissions',
           toolHeartbeatTimeoutMs: 2000,
           maxHistoryBytesPerRun: 1,
+          // A turn child per model step: the session continues-as-new between the steps (the point here).
+          maxStepsPerTurn: 1,
           model: { model: MODEL, maxTokens: 8192 },
         });
         if (saved === undefined) delete process.env.MAX_THINKING_TOKENS;

@@ -81,7 +81,6 @@ test(
           // worker-1 bundles the workflows itself: createAgentWorker adds the tracing module.
           const w1 = await spawnWorker('worker-1', workerEnv(1, false), procs);
           const handle = await startSession(client, {
-            maxStepsPerTurn: 50,
             cwd: workDir,
             prompt: PROMPT,
             tools: ['AppendSlow'],

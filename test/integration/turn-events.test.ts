@@ -32,7 +32,7 @@ test("integration: a turn of 3 streamed Reads: no describe marker, no store mark
       ),
       textResponse('Read them.'),
     );
-    const handle = await start({ maxStepsPerTurn: 50, prompt: 'read the three files', tools: ['Read'] });
+    const handle = await start({ prompt: 'read the three files', tools: ['Read'] });
     const result = await handle.result();
     assert.equal(result.status, 'completed', result.endReason);
     fake.assertDone();

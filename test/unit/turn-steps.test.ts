@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runTurnSteps, type StepOutcome, type TurnStepLimits } from '../../src/core/turnSteps';
-import { aggregateSteps, nextStepInput } from '../../src/temporal/workflows/turnSteps';
-import type { TurnWorkflowInput, TurnWorkflowResult } from '../../src/temporal/workflows/definitions';
+import { aggregateSteps, nextStepInput, turnStepLimits } from '../../src/temporal/workflows/turnSteps';
+import type { SessionCarry, TurnWorkflowInput, TurnWorkflowResult } from '../../src/temporal/workflows/definitions';
+import { sessionInput, type SessionOptions } from '../../src/sessionInput';
 import type { AgentContext } from '../../src/core/context';
 import { callModelUsage } from '../../src/core/modelUsage';
 
@@ -117,4 +118,24 @@ test('unit: the next step starts from the last one, and the steps report as one 
   assert.equal(all.returned, 'turn_ended');
   // One step: its result as it was, with why the child returned.
   assert.deepEqual(aggregateSteps([step(4)], 'yield'), { ...step(4), returned: 'yield' });
+});
+
+test('unit: a turn child runs up to 50 steps by default; maxStepsPerTurn (or DURABLE_AGENT_MAX_STEPS_PER_TURN) sets it, 1 a child per step', () => {
+  const state = {} as SessionCarry;
+  const input = (opts: Partial<SessionOptions> = {}) =>
+    sessionInput({ prompt: 'x', cwd: '/tmp', tools: ['Read'], ...opts });
+  assert.equal(input().maxStepsPerTurn, undefined);
+  assert.equal(turnStepLimits(input(), state, 1).maxSteps, 50);
+  assert.equal(turnStepLimits(input({ maxStepsPerTurn: 1 }), state, 1).maxSteps, 1);
+  // The session's maxTurns left caps it (turn 8 of 10: 3 left).
+  assert.equal(turnStepLimits(input({ maxTurns: 10 }), state, 8).maxSteps, 3);
+  const was = process.env.DURABLE_AGENT_MAX_STEPS_PER_TURN;
+  process.env.DURABLE_AGENT_MAX_STEPS_PER_TURN = '1';
+  try {
+    assert.equal(input().maxStepsPerTurn, 1);
+    assert.equal(input({ maxStepsPerTurn: 5 }).maxStepsPerTurn, 5, 'the option beats the env');
+  } finally {
+    if (was === undefined) delete process.env.DURABLE_AGENT_MAX_STEPS_PER_TURN;
+    else process.env.DURABLE_AGENT_MAX_STEPS_PER_TURN = was;
+  }
 });

@@ -96,7 +96,7 @@ import { SessionNotifier } from './sessionNotify';
 import { SessionTasks } from '../../tasks/workflows/sessionTasks';
 import { toolSession } from './toolSettings';
 import { turnWorkflowInput } from './turnInput';
-import { failedTurnReport, turnStepLimits } from './turnSteps';
+import { cancelledMeanwhile, failedTurnReport, turnStepLimits } from './turnSteps';
 
 const statusKey = defineSearchAttributeKey(STATUS_SEARCH_ATTRIBUTE, 'KEYWORD');
 // Content-addressed and idempotent (running it again on replay elsewhere is right).
@@ -147,6 +147,7 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
     session.turnSteps = patched(SESSION_030_PATCH);
     await session.storeToolSettings();
     const outcome = await runSession(session.state, sessionConfig(input, subagentEvents, startSources), session);
+    await cancelledMeanwhile(session.turnSteps);
     if (outcome.kind === 'checkpoint') {
       await session.notifier.flush();
       return await continueAsNew<typeof sessionWorkflow>(input, session.events.settle());

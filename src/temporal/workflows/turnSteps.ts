@@ -3,7 +3,7 @@
 // for the session (usage, cost, tool records of all steps; the last step's head, context and reason).
 import { addUsage } from '../../core/contextWindow';
 import { addModelUsage } from '../../core/modelUsage';
-import { isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { totalTokens } from '../../core/sessionState';
 import { budgetLimitsNow, budgetSpend, type BudgetLimits } from '../../core/budget';
 import { sessionConfig } from '../../core/session';
@@ -82,6 +82,17 @@ export async function runSteps(
     if (last.carry) done[done.length - 1] = await settle(last);
     return aggregateSteps(done, 'failed', err instanceof Error ? err.message : String(err));
   }
+}
+
+/**
+ * Throws the session's cancellation when it was requested while the loop ran (turn children of
+ * steps only): a child cancelled with its session records its cancelled calls as interrupted and
+ * returns an interrupted turn, which a subagent (onInterrupt `end`) would take for an interrupt and
+ * complete; it must end cancelled, as a child per step did (its next turn's start threw).
+ */
+export async function cancelledMeanwhile(turnSteps: boolean): Promise<void> {
+  const root = CancellationScope.current();
+  if (turnSteps && root.consideredCancelled) await root.cancelRequested;
 }
 
 /** A turn that failed (or whose child's later step failed: `stepFailure`): the session ends with its error. */
@@ -175,10 +186,10 @@ export function aggregateSteps(
 
 /**
  * Model steps per turn child by default (SessionInput.maxStepsPerTurn; a child also returns past 4 MB
- * of history): 1, a child per step as before 0.3.0, until cancelling a session while a child of
- * several steps runs is fixed (two tests saw that cancellation not complete); 50 is what the bench uses.
+ * of history, and wherever the session must act: core/turnSteps.ts nextStep). 1 gives a child per
+ * step, as before 0.3.0.
  */
-const MAX_STEPS_PER_CHILD = 1;
+const MAX_STEPS_PER_CHILD = 50;
 
 /**
  * A turn child's limits (issue 33): the step cap, the session's maxTurns left (turn `turn` is the
