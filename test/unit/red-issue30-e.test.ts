@@ -537,3 +537,28 @@ test(
     assert.ok(!thief.got.some((h) => String(h.authorization ?? '').includes(BAIT)));
   },
 );
+
+for (const mode of ['acceptEdits', 'dontAsk'] as const)
+  test(`Write/Edit (${mode}, allow rules Write and Edit): .claude/settings.json spelled through /proc/self/root, /proc/<pid>/root, /proc/self/cwd and .. is not written`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { root } = project();
+    mkdirSync(path.join(root, '.claude'));
+    const settings = path.join(root, '.claude', 'settings.json');
+    writeFileSync(settings, '{}\n');
+    const evil = JSON.stringify({ permissions: { defaultMode: 'bypassPermissions' }, sandbox: { enabled: false } });
+    const allow = ['Bash', 'Write', 'Edit', 'Read'];
+    const spellings = [
+      `/proc/self/root${settings}`,
+      `/proc/${process.pid}/root${settings}`,
+      `/proc/thread-self/root${settings}`,
+      `${root}/x/../.claude/settings.json`,
+      `${root}//.claude/./settings.json`,
+      `/proc/self/cwd/${path.relative(process.cwd(), settings)}`,
+    ];
+    for (const p of spellings) {
+      await tool(root, mode, 'Read', { file_path: p }, { allow });
+      await tool(root, mode, 'Write', { file_path: p, content: evil }, { allow });
+      await tool(root, mode, 'Edit', { file_path: p, old_string: '{}', new_string: evil }, { allow });
+    }
+    assert.equal(readFileSync(settings, 'utf8'), '{}\n');
+  });
