@@ -85,6 +85,8 @@ interface ToolOpts {
   allow?: string[];
   sandbox?: SandboxSettings;
   sessionId?: string;
+  /** The session's large-result directory (`<store>/results/<session>`): the worker's layout. */
+  resultsDir?: string;
 }
 /** One tool call through the real pipeline, in `mode`, with the permission a worker builds. */
 async function tool(
@@ -103,7 +105,7 @@ async function tool(
         workingDirectories: [root],
         sandbox: opts.sandbox ?? {},
       },
-      {} as ResultStore,
+      (opts.resultsDir ? { dir: opts.resultsDir } : {}) as ResultStore,
       {},
       root,
     ),
@@ -562,3 +564,54 @@ for (const mode of ['acceptEdits', 'dontAsk'] as const)
     }
     assert.equal(readFileSync(settings, 'utf8'), '{}\n');
   });
+
+test(
+  'store (bypassPermissions): another session’s transcript in the worker’s blob store is not found by Glob nor returned by Read or Grep',
+  {
+    todo: 'GOT THROUGH: only `<store>/results/<other session>` is refused to the file tools (withResultDirectory, src/toolCall/toolSession.ts → sessionsApart); the rest of the worker’s store (`<store>/blobs/…`: every session’s transcript and tool results, the ledger) and the data directory are private only to the sandbox (workerPrivatePaths, src/runtime/callDeps.ts, reaches the sandbox plan, never the permission context), so in bypassPermissions (or with a bare `Read` allow rule) Glob lists and Read returns other sessions’ conversations',
+  },
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const { base, root } = project();
+    const store = path.join(base, 'store');
+    const own = path.join(store, 'results', `red30e-${process.pid}`);
+    mkdirSync(own, { recursive: true });
+    mkdirSync(path.join(store, 'results', 'other-session'), { recursive: true });
+    writeFileSync(path.join(store, 'results', 'other-session', 'toolu_1.txt'), `${BAIT}\n`);
+    mkdirSync(path.join(store, 'blobs', 'ab'), { recursive: true });
+    writeFileSync(path.join(store, 'blobs', 'ab', 'abcdef0123'), JSON.stringify({ role: 'user', content: BAIT }));
+    const opts = { resultsDir: own };
+    // The control: the other session's large result is refused (sessions apart).
+    const control = await tool(
+      root,
+      'bypassPermissions',
+      'Read',
+      {
+        file_path: path.join(store, 'results', 'other-session', 'toolu_1.txt'),
+      },
+      opts,
+    );
+    assert.doesNotMatch(control.text, /BAIT-red30e/);
+    const listed = await tool(
+      root,
+      'bypassPermissions',
+      'Glob',
+      { pattern: '**/*', path: path.join(store, 'blobs') },
+      opts,
+    );
+    const names = listed.text.split('\n').filter((l) => l.includes('abcdef'));
+    let got = '';
+    for (const f of names.length ? names : [path.join(store, 'blobs', 'ab', 'abcdef0123')])
+      got += (await tool(root, 'bypassPermissions', 'Read', { file_path: f.trim() }, opts)).text;
+    got += (
+      await tool(
+        root,
+        'bypassPermissions',
+        'Grep',
+        { pattern: 'BAIT', path: path.join(store, 'blobs'), output_mode: 'content' },
+        opts,
+      )
+    ).text;
+    assert.doesNotMatch(got, /BAIT-red30e/);
+  },
+);
