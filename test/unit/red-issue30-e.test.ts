@@ -166,7 +166,7 @@ test(
 );
 
 test(
-  'Read (default, allow rule `Read`): /proc/<pid>/environ of a process of the worker’s user is not returned',
+  'Read (default and dontAsk, allow rule `Read`): /proc/<pid>/environ of a process of the worker’s user is not returned',
   {
     todo: 'GOT THROUGH: a bare `Read` allow rule (a common "let it read anything" setting, also in dontAsk) lets Read return the worker’s environment through /proc/<pid>/environ: the allow rule (decide.ts step 9) is checked before the working-directory ask (step 11), and no step knows /proc holds worker secrets (same root cause as the bypassPermissions row)',
   },
@@ -175,6 +175,8 @@ test(
     const { root } = project();
     const v = victim();
     const r = await tool(root, 'default', 'Read', { file_path: `/proc/${v.pid}/environ` }, { allow: ['Read'] });
+    const d = await tool(root, 'dontAsk', 'Read', { file_path: `/proc/${v.pid}/environ` }, { allow: ['Read'] });
+    assert.doesNotMatch(d.text, /BAIT-red30e/);
     assert.doesNotMatch(r.text, /BAIT-red30e/);
   },
 );
