@@ -7,6 +7,7 @@ import {
   type InjectedSinks,
   type WorkerOptions,
 } from '@temporalio/worker';
+import { readFileSync } from 'node:fs';
 import { loadShellParser, shellParserError } from '../permissions/bashParser';
 import { modelLimitFromEnv, shutdownGraceMs, STICKY_QUEUE_TIMEOUT_MS, workerLimits } from './workerLimits';
 import { ModelGate } from './activities/modelGate';
@@ -108,7 +109,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
   const modelTaskQueue = opts.modelTaskQueue ?? (process.env.DURABLE_AGENT_MODEL_TASK_QUEUE || undefined);
   // With a model queue, both workers run one bundle (webpack once).
   const bundle =
-    opts.workflowBundle ??
+    givenBundle(opts.workflowBundle, !deployment && !tracing) ??
     (modelTaskQueue
       ? await bundleWorkflowCode({
           workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath,
@@ -233,6 +234,23 @@ export function bundleAgentWorkflows(opts: { tracing?: boolean } = {}): Promise<
     bundleCache.set(tracing, bundle);
   }
   return bundle;
+}
+
+/**
+ * The bundle passed in; else, in test runs only (scripts/run-tests.mjs), the one the runner bundled
+ * from this build's workflows once for the run: it names the file in DURABLE_AGENT_TEST_WORKFLOW_BUNDLE
+ * and the entry in DURABLE_AGENT_TEST_WORKFLOWS_PATH; a plain worker (no deployment version, no
+ * tracing) of that same entry — `dev`, `worker`, `up` started by a test — loads it instead of running webpack.
+ */
+function givenBundle(passed: { code: string } | undefined, plain: boolean): { code: string } | undefined {
+  if (passed) return passed;
+  const file = process.env.DURABLE_AGENT_TEST_WORKFLOW_BUNDLE;
+  if (!plain || !file || process.env.DURABLE_AGENT_TEST_WORKFLOWS_PATH !== workflowsPath) return undefined;
+  try {
+    return { code: readFileSync(file, 'utf8') };
+  } catch {
+    return undefined; // the run is over (its files removed): bundle as usual
+  }
 }
 
 const quietLogger = {
