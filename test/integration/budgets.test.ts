@@ -232,6 +232,72 @@ test(
   },
 );
 
+test(
+  "integration: a background agent's side call (its WebSearch's own model call) is charged to the root when made, not when the child ends",
+  { timeout: 180_000 },
+  async () => {
+    await withAgent({}, async ({ fake, start }) => {
+      const held = gate();
+      let childCalls = 0;
+      fake.script(async (req) => {
+        const tools = (req.tools ?? []) as Array<{ type?: string }>;
+        if (tools.length > 0 && tools.every((t) => t.type?.startsWith('web_search_')))
+          return {
+            content: [
+              { type: 'server_tool_use', input: { query: 'durable execution' } },
+              { type: 'web_search_tool_result', results: [{ url: 'https://temporal.io/', title: 'Temporal' }] },
+              { type: 'text', text: 'Temporal runs durable workflows.' },
+            ],
+            // The worker's small model (claude-haiku-4-5, $1 per million input tokens): $0.50.
+            usage: { input_tokens: 500_000, output_tokens: 0 },
+          };
+        if (firstUser(req).includes('SUB3')) {
+          childCalls++;
+          if (childCalls === 1)
+            return toolUseResponse(
+              [{ id: 'toolu_ws', name: 'WebSearch', input: { query: 'durable execution' } }],
+              usage,
+            );
+          await held.opened; // the child stays running until its side call was seen charged
+          return textResponse('SUB3 done', usage);
+        }
+        if (req.messages.length === 1)
+          return toolUseResponse(
+            [{ id: 'toolu_b3', name: 'Agent', input: { description: 'three', prompt: 'SUB3: search' } }],
+            usage,
+          );
+        return textResponse('noted', usage);
+      });
+      const handle = await start({
+        prompt: 'delegate',
+        tools: ['Agent', 'WebSearch'],
+        rules: { allow: ['WebSearch'], ask: [], deny: [] },
+        model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
+        maxBudgetUsd: 10,
+        onBudget: 'wait',
+      });
+      // The root's two calls and SUB3's first ($0.90), and the side call ($0.50) while SUB3 still runs.
+      const seen = await waitFor(
+        'the side call charged to the root',
+        async () => {
+          const v = await handle.query(budgetQuery);
+          return v.spentUsd >= 1.4 - 1e-9 ? v : undefined;
+        },
+        90_000,
+      );
+      assert.equal(childCalls, 2, 'SUB3 had not ended when its side call was counted');
+      assert.ok(seen.spentUsd < 1.45, `spent ${seen.spentUsd}`);
+      held.open();
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      // Counted once: the tree's cost is the calls' ($0.30 each), the side call's, and cache writes.
+      const calls = Object.values(result.modelUsage ?? {}).reduce((n, e) => n + e.calls, 0);
+      const cost = totalCostUsd(result.modelUsage) ?? 0;
+      assert.ok(cost >= 0.3 * (calls - 1) + 0.5 - 1e-9 && cost < 0.3 * (calls - 1) + 0.55, `cost ${cost}`);
+    });
+  },
+);
+
 test('cli: bad budget flags get a one-line message and a non-zero exit', { timeout: 120_000 }, async () => {
   const oneLine = (r: { code: number | null; stderr: string }, pattern: RegExp) => {
     assert.notEqual(r.code, 0, 'non-zero exit');

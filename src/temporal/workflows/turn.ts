@@ -318,15 +318,7 @@ class TurnRun implements TurnExecutor {
         return await runSubagentCall(call, block, context, description, approval);
       }
       const options = { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary };
-      const readFilesRef = input.readFilesRef ? { readFilesRef: input.readFilesRef } : {};
-      const args = {
-        session: this.session,
-        block,
-        messageRef,
-        context,
-        ...readFilesRef,
-        ...(approval ? { approval } : {}),
-      };
+      const args = { session: this.session, block, messageRef, context, ...toolCallExtras(input, approval) };
       return await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
     } catch (err) {
       if (this.interrupted || isCancellation(err)) {
@@ -477,4 +469,13 @@ class TurnRun implements TurnExecutor {
     // Its own id: a turn recorded before the context-window check ran that call.
     return patched(CONTEXT_WINDOW_CUT_OFF_PATCH);
   }
+}
+
+/** A tool call's optional input: the read-files reference, the approval, and a child's budget link (its side calls charged as made). */
+function toolCallExtras(input: TurnWorkflowInput, approval: Approval | undefined) {
+  return {
+    ...(input.readFilesRef ? { readFilesRef: input.readFilesRef } : {}),
+    ...(approval ? { approval } : {}),
+    ...(input.budget?.chargeTo ? { budget: input.budget } : {}),
+  };
 }
