@@ -285,7 +285,9 @@ test(
         },
         90_000,
       );
-      assert.equal(childCalls, 2, 'SUB3 had not ended when its side call was counted');
+      // SUB3 cannot have ended: its second call (if made yet) waits on `held`; before, its side call was
+      // counted only with its end, and this wait timed out.
+      assert.ok(childCalls >= 1 && childCalls <= 2, `SUB3 made ${childCalls} calls`);
       assert.ok(seen.spentUsd < 1.45, `spent ${seen.spentUsd}`);
       held.open();
       const result = await handle.result();
