@@ -97,6 +97,15 @@ export function toolResultText(block: ToolResultBlockParam): string {
   return block.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
+/** A model message's text blocks, one per line: what a turn reports as its text (both schedulers). */
+export function assistantText(message: Pick<AssistantMessage, 'content'> | undefined): string {
+  if (!message) return '';
+  return message.content
+    .filter((b) => b.type === 'text')
+    .map((b) => (b as { text: string }).text)
+    .join('\n');
+}
+
 export function toolUseBlocksOf(message: AssistantMessage): ToolUseBlock[] {
   return message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
 }

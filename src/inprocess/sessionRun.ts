@@ -31,7 +31,7 @@ import { checkoutRefusal, prepareLocalSession, type LocalSessionStart } from './
 import { localResultOf, localStatusOf } from './sessionView';
 import { localSubagentRunner, type LocalAgentLaunch } from './subagents';
 import type { LocalStore } from './store';
-import { LocalTasks } from '../tasks/inprocess/tasks';
+import { localTasks, type LocalTasks } from '../tasks/inprocess/tasks';
 import { LocalTimers } from './timers';
 import { LocalTurn, type LocalDeps, type LocalTurnHost } from './turn';
 import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './types';
@@ -98,8 +98,8 @@ export class LocalSessionRun implements LocalTurnHost {
       this.agentLaunches,
     );
     this.events = new SessionEvents(this.state);
-    this.tasks = new LocalTasks(this, () => this.timers.poke());
-    this.timers = new LocalTimers(this.events, opts.clock, () => this.tasks.scheduling.sync());
+    this.tasks = localTasks(this, () => this.timers.poke());
+    this.timers = new LocalTimers(this.events, opts.clock, () => this.tasks.sync());
     this.executor = this.makeExecutor();
     this.approvals = new LocalApprovals({
       onAsk: opts.onAsk,
@@ -182,7 +182,7 @@ export class LocalSessionRun implements LocalTurnHost {
   /** One turn, as the turn workflow runs it (src/inprocess/turn.ts). */
   private async runTurn(turn: number, append: Message[]): Promise<TurnReport> {
     // Tasks the last turn recorded start now; ends that came while it ran are in the context again.
-    this.tasks.scheduling.beforeTurn();
+    this.tasks.beforeTurn();
     const t = new LocalTurn(this, turn, append);
     this.turnAbort = t.abort;
     try {

@@ -7,7 +7,7 @@ import { compactContextWith } from '../runtime/compact';
 import type { ToolSessionSettings } from '../toolCall/tools';
 import { managedModelStep, newModelStepState, type ManagedModelStep as EngineModelStep } from '../core/modelStep';
 import { modelWithSkillGrants } from '../core/context';
-import { oneLinePreview, type Message, type ToolUseBlock } from '../core/apiMessages';
+import { assistantText, oneLinePreview, type Message, type ToolUseBlock } from '../core/apiMessages';
 import type { ToolCallRecord } from '../core/toolRecords';
 import { turnModelUsage, withModelUsage } from '../core/modelUsage';
 import { retryPolicy, type OutageState } from '../core/retry';
@@ -246,12 +246,7 @@ export class LocalTurn {
       const from = head;
       head = await host.storeCall(() => host.deps.appendTranscript({ head: from, messages: [results] }));
     }
-    const text = model
-      ? model.message.content
-          .filter((b) => b.type === 'text')
-          .map((b) => (b as { text: string }).text)
-          .join('\n')
-      : '';
+    const text = assistantText(model?.message);
     host.onText(text);
     return {
       reason: outcome.reason,

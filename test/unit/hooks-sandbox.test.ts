@@ -10,7 +10,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { initialContext, type AgentContext } from '../../src/core/context';
 import { toolResultText } from '../../src/core/apiMessages';
@@ -419,6 +419,20 @@ test("hooks in the sandbox: another session's transcript in the store stays unre
   assert.ok(existsSync(s.file('got.txt')), 'the hook ran');
 });
 
+/** Pids whose command line holds `marker` (this process's own excluded). */
+function withMarker(marker: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
 test('hooks in the sandbox: a timeout kills the whole group (a background child never writes); exec form passes its arguments', async (t) => {
   if (skip) return t.skip(skip);
   const root = await project('timeout');
@@ -426,11 +440,14 @@ test('hooks in the sandbox: a timeout kills the whole group (a background child 
     path.join(root, 'args.py'),
     `import os, sys\nopen(os.path.join(os.getcwd(), 'args.txt'), 'w').write('|'.join(sys.argv[1:]))\n`,
   );
+  // In the command line of the hook's shell and of its background child (a fork of it): /proc shows
+  // when both are gone, after which the child can no longer write.
+  const marker = `hook-group-${process.pid}-${Date.now()}`;
   const s = new Session(root, {
     Stop: [
       {
         hooks: [
-          { type: 'command', command: '(sleep 2; echo late > late.txt) & sleep 30', timeout: 1 },
+          { type: 'command', command: `(sleep 2; echo late > late.txt) & sleep 30 # ${marker}`, timeout: 1 },
           { type: 'command', command: 'python3', args: [path.join(root, 'args.py'), 'one two', "it's"] },
         ],
       },
@@ -441,7 +458,10 @@ test('hooks in the sandbox: a timeout kills the whole group (a background child 
   assert.ok(Date.now() - started < 10_000, 'the timeout ended the hook');
   assert.equal(runs[0]?.outcome, 'timeout', JSON.stringify(runs[0]));
   assert.equal(s.read('args.txt'), "one two|it's", JSON.stringify(runs[1]));
-  await new Promise((r) => setTimeout(r, 3000));
+  // Wait for the group to be gone (an event, not a pause a loaded machine could outlast): a child the
+  // timeout missed would have written its file before it exited.
+  for (let i = 0; i < 1200 && withMarker(marker).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(withMarker(marker), [], 'the hook group exited');
   assert.equal(existsSync(s.file('late.txt')), false, 'the background child was killed with the group');
   // Control: with time to finish, the same child writes its file (so the row above can fail).
   const control = new Session(root, {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFile, mkdtemp } from 'node:fs/promises';
+import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -130,19 +130,23 @@ test('unit: local monitor — TaskStop kills the watch (process gone); nothing m
     const sessionId = `local-monitor-stop-${Date.now()}`;
     const id = monitorTaskId(sessionId, 'toolu_mon');
     const marker = `${5000 + Math.floor(Math.random() * 1000)}.${process.pid}`;
-    // One event, then a line every 0.2 s after a pause: what comes after TaskStop never reaches the model.
-    const command = `echo first; sleep 0.5; (while :; do echo again; sleep 0.2; done) & sleep ${marker}`;
+    // One event, then a line every 0.2 s once the stop's result reached the model (a flag the fake makes
+    // then, not a pause a loaded machine could outlast): what comes after TaskStop never reaches the model.
+    const afterStop = join(work, 'after-stop');
+    const command = `echo first; (until [ -e after-stop ]; do sleep 0.05; done; while :; do echo again; sleep 0.2; done) & sleep ${marker}`;
     fake.enqueue(
       toolUseResponse([
         { id: 'toolu_mon', name: 'Monitor', input: { description: 'watch', command, timeout_ms: 600_000 } },
       ]),
     );
     let stopped = false;
-    fake.script((req) => {
+    fake.script(async (req) => {
       if (!stopped && userTexts(req).some((t) => t.includes('<event>first</event>'))) {
         stopped = true;
         return toolUseResponse([{ id: 'toolu_stop', name: 'TaskStop', input: { task_id: id } }]);
       }
+      // The stop ran (its result is here): a watch it did not kill would now print "again".
+      if (userTexts(req).some((t) => t.includes('Successfully stopped task'))) await writeFile(afterStop, '');
       return textResponse('ok');
     });
     const s = start(fake, work, sessionId);
@@ -159,14 +163,11 @@ test('unit: local monitor — TaskStop kills the watch (process gone); nothing m
       .flatMap(userTexts)
       .find((t) => t.includes('Successfully stopped task'));
     assert.ok(stopResult?.includes(id), stopResult);
-    // The first event only: no "again" after the stop (its lines came 0.5 s later), no end notification.
+    // The first event only: no "again" after the stop, no end notification.
     const all = notifications(fake);
     assert.equal(all.length, 1, all.join('\n---\n'));
     assert.ok(all[0]!.includes('<event>first</event>'));
     assert.equal(r.context.autonomy?.tasks.find((t) => t.id === id)?.state, 'killed');
-    // Give a straggler time to show: nothing is queued for the stopped task after the session's end.
-    await new Promise((res) => setTimeout(res, 500));
-    assert.equal(notifications(fake).length, 1);
   } finally {
     await fake.close();
   }

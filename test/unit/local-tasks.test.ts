@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -72,14 +72,24 @@ test('unit: local tasks — run_in_background answers at once; the task starts a
         {
           id: 'toolu_bg',
           name: 'Bash',
-          input: { command: 'touch started; sleep 0.3; echo "built <ok> & done"', run_in_background: true },
+          // It ends once the next turn's request reached the model (the fake makes `go` then): its
+          // notification is the turn after's, whatever the machine's load (no pause to outlast).
+          input: {
+            command: 'touch started; until [ -e go ]; do sleep 0.05; done; echo "built <ok> & done"',
+            run_in_background: true,
+          },
         },
         // The same turn: the task has not started yet (it starts after the turn).
         { id: 'toolu_look', name: 'Bash', input: { command: 'test -e started && echo SEEN || echo NOT-YET' } },
       ]),
-      textResponse('Waiting for the build.'),
-      textResponse('The build is done.'),
     );
+    fake.script(async (req) => {
+      if (userTexts(req).some((t) => t.startsWith('Command running in background'))) {
+        await writeFile(join(work, 'go'), '');
+        return textResponse('Waiting for the build.');
+      }
+      return textResponse('The build is done.');
+    });
     // The output file is read after the session ended: kept (a session's temp goes with it otherwise; unit/sessions-apart).
     process.env.DURABLE_AGENT_KEEP_SESSION_TEMP = '1';
     const s = start(fake, work, sessionId);
@@ -105,7 +115,7 @@ test('unit: local tasks — run_in_background answers at once; the task starts a
       userTexts(reqs[2]!)[0]!.includes(
         '\n\n<task-notification>\n' +
           `<task-id>${id}</task-id>\n<tool-use-id>toolu_bg</tool-use-id>\n<output-file>${m[2]}</output-file>\n<status>completed</status>\n` +
-          '<summary>Background command "touch started; sleep 0.3; echo "built &lt;ok&gt; &amp; done"" completed (exit code 0)</summary>\n</task-notification>\n</system-reminder>',
+          '<summary>Background command "touch started; until [ -e go ]; do sleep 0.05; done; echo "built &lt;ok&gt; &amp; done"" completed (exit code 0)</summary>\n</task-notification>\n</system-reminder>',
       ),
       userTexts(reqs[2]!)[0],
     );

@@ -120,13 +120,19 @@ test('live guard: a nested repository three levels deep whose hook and fsmonitor
 test('placeholder: while a command runs, the project’s .git/commondir names the git directory itself; the person’s git and the worker’s git both work meanwhile', async (t) => {
   if (skip) return t.skip(skip);
   const { root } = project();
-  const call = bash(root, `printf '../x\\n' > .git/commondir 2>/dev/null || echo denied; sleep 2`);
-  await new Promise((r) => setTimeout(r, 700));
+  // The command says it runs (a file), then holds until the test has looked (a flag): no pause to outlast.
+  const call = bash(
+    root,
+    `printf '../x\\n' > .git/commondir 2>/dev/null || echo denied; touch running; until [ -e go ]; do sleep 0.05; done; sleep 1`,
+  );
+  for (let i = 0; i < 1200 && !existsSync(path.join(root, 'running')); i++) await new Promise((r) => setTimeout(r, 50));
   const during = existsSync(path.join(root, '.git', 'commondir'))
     ? readFileSync(path.join(root, '.git', 'commondir'), 'utf8')
     : undefined;
   const worker = await hostGit(root, [`--git-dir=${root}/.git`, `--work-tree=${root}`, 'rev-parse', 'HEAD']);
-  const codes = await pollWhile(call, () => [root]);
+  const first = spawnSync('git', ['status', '--porcelain'], { cwd: root, stdio: 'ignore', env: GIT_ENV }).status ?? -1;
+  writeFileSync(path.join(root, 'go'), '');
+  const codes = [first, ...(await pollWhile(call, () => [root]))];
   assert.match((await call).output, /denied/);
   assert.equal(during, '.\n');
   assert.match(worker.trim(), /^[0-9a-f]{40}$/, worker);

@@ -4,8 +4,8 @@
 // in order (a retried or doubled delivery never shows twice), and queues its notification for the
 // next turn. When the run ends, `monitorEndText` says what the model is told: the reference's end
 // notification, the expiry notice, or nothing (stopped by TaskStop or by its own rate limit, whose
-// notice was the last event). `MonitorWatches` does both for either scheduler (the workflow's
-// SessionMonitors gets the batches as signals, the in-process LocalTasks as calls). Pure and
+// notice was the last event). `MonitorWatches` does both for either scheduler, held by TaskRuns (taskRuns.ts: the
+// workflow gets the batches as signals, the in-process runner as calls). Pure and
 // deterministic (bundled into the workflow).
 import type { BackgroundTask, TaskOutcome } from '../../core/autonomy';
 import type { SessionEventState, SessionEvents } from '../../core/sessionEvents';

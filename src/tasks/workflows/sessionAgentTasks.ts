@@ -5,7 +5,9 @@
 // harmless — and, for `isolation: "worktree"`, it removes the child's worktree when the child
 // changed nothing). The end becomes the reference's agent `<task-notification>` (result, usage,
 // worktree). TaskStop or the session's end cancels the wait and the child session (killed; after
-// TaskStop the scheduler queues the "was stopped" notification, patch agent-stop-notice). SessionTasks (sessionTasks.ts) owns the scopes and the no-continue-as-new rule.
+// TaskStop the scheduler queues the "was stopped" notification, patch agent-stop-notice). The task
+// runs (tasks/core/taskRuns.ts, over sessionTasks.ts's primitives) own the scope and the
+// no-continue-as-new rule.
 import {
   ActivityFailure,
   ApplicationFailure,

@@ -252,7 +252,7 @@ class SessionRun implements SessionExecutor {
     });
     setHandler(interruptSignal, () => this.onInterrupt());
     setHandler(stopSignal, () => this.timers.requestStop());
-    this.tasks.monitors.register();
+    this.tasks.register();
     setHandler(approvalPendingSignal, (p) => this.approvals.onPending(p, this.notifier));
     setHandler(outageSignal, (o) => this.onOutage(o ?? undefined));
     setHandler(approvalResolvedSignal, ({ toolUseId, decision, source }) =>

@@ -12,7 +12,7 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import type { ToolUseBlock } from '../../core/apiMessages';
-import { toolResultText } from '../../core/apiMessages';
+import { assistantText, toolResultText } from '../../core/apiMessages';
 import { syntheticRecord, type ToolCallRecord } from '../../core/toolRecords';
 import type { TransientFailure } from '../../core/retry';
 import { transientFailureFromDetails } from '../../core/schedulerShared';
@@ -203,12 +203,7 @@ export function turnResult(
   head: string | null,
   readFilesRef: string | null,
 ): TurnWorkflowResult {
-  const text = modelResult
-    ? modelResult.message.content
-        .filter((b) => b.type === 'text')
-        .map((b) => (b as { text: string }).text)
-        .join('\n')
-    : '';
+  const text = assistantText(modelResult?.message);
   return {
     turn: input.turn,
     reason: outcome.reason,
