@@ -64,9 +64,11 @@ export function setWatchBudgetForTests(n: number | undefined): void {
 
 let watchesInUse = 0;
 
+/** A watch, and the identity of the directory it watches: a directory removed and made again at the same path often gets the same inode number back, never the same birth time. */
 interface Watch {
   w: fs.FSWatcher;
   ino: number;
+  born: number;
 }
 
 export interface TreeWatch {
@@ -141,7 +143,7 @@ class Tree implements TreeWatch {
     const st = lstat(dir);
     if (!st?.isDirectory()) return false;
     const had = this.watches.get(dir);
-    if (had && had.ino === st.ino) return false;
+    if (had && had.ino === st.ino && had.born === st.birthtimeMs) return false;
     if (had) this.drop(dir, had);
     if (watchesInUse >= watchBudget()) {
       this.full = false;
@@ -149,7 +151,7 @@ class Tree implements TreeWatch {
     }
     try {
       const w = fs.watch(dir, { persistent: false }, (_e, name) => onEvent(name === null ? null : String(name)));
-      const entry = { w, ino: st.ino };
+      const entry = { w, ino: st.ino, born: st.birthtimeMs };
       w.on('error', () => this.drop(dir, entry));
       this.watches.set(dir, entry);
       watchesInUse++;
