@@ -30,7 +30,8 @@ import {
   type HistoryEvent,
 } from './historyStats';
 
-export const COST_STEPS = { n: 16, m: 4, reads: 3, fileBytes: 2000 };
+/** `perChild`: the sessions' maxStepsPerTurn (model steps per turn child, issue 33), pinned whatever the default. */
+export const COST_STEPS = { n: 16, m: 4, reads: 3, fileBytes: 2000, perChild: 50 };
 const CLK_TCK = 100; // getconf CLK_TCK on Linux
 
 export interface CostCtx {
@@ -112,6 +113,7 @@ export async function runCostSession(
     permissionMode: 'bypassPermissions',
     model: { model: 'bench', maxTokens: 1024 },
     maxTurns: 500,
+    maxStepsPerTurn: COST_STEPS.perChild,
     cwd: ctx.work,
     prompt: `bench:${key}`,
     taskQueue: w.taskQueue,
@@ -447,6 +449,7 @@ export async function breakdown(
     permissionMode: 'bypassPermissions',
     model: { model: 'bench', maxTokens: 1024 },
     maxTurns: 500,
+    maxStepsPerTurn: COST_STEPS.perChild,
     cwd: ctx.work,
     prompt: `bench:${key}`,
     taskQueue: w.taskQueue,

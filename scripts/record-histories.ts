@@ -216,6 +216,24 @@ const scenarios: Record<string, Scenario> = {
       throw new Error(`turn-steps: ${result.status} after ${result.turns} turns: ${result.endReason}`);
   },
 
+  /**
+   * TURN_STEP_WRITES_PATCH (issue 33): one turn child of three model steps ([Read a], [Read b], text);
+   * steps 1 and 2 leave their writes to the next step's callModel (`stepWrites`): no recordTurnEnd marker.
+   */
+  async 'turn-step-writes'({ fake, start, workDir }, id) {
+    await writeFile(join(workDir, 'a.txt'), 'alpha\n');
+    await writeFile(join(workDir, 'b.txt'), 'beta\n');
+    fake.enqueue(
+      toolUseResponse([{ id: 'toolu_w1', name: 'Read', input: { file_path: join(workDir, 'a.txt') } }]),
+      toolUseResponse([{ id: 'toolu_w2', name: 'Read', input: { file_path: join(workDir, 'b.txt') } }]),
+      textResponse('Read both.'),
+    );
+    const handle = await start({ id, prompt: 'read two files', tools: ['Read'], maxStepsPerTurn: 50 });
+    const result = await handle.result();
+    if (result.status !== 'completed' || result.turns !== 3)
+      throw new Error(`turn-step-writes: ${result.status} after ${result.turns} turns: ${result.endReason}`);
+  },
+
   /** [Read, Bash sleep 30]; interrupted while Bash runs; the session ends (onInterrupt 'end'). */
   async interrupt({ fake, start, workDir, client }, id) {
     await writeFile(join(workDir, 'a.txt'), 'alpha\n');

@@ -4,10 +4,14 @@
 // (TEMPORAL_TEST_ADDRESS, TEMPORAL_TEST_UI_ADDRESS). Extra arguments are substrings that select
 // test files. Exits with the test process's code; the server is stopped in every case.
 //
-//   node scripts/run-tests.mjs [--unit] [--headless] [filter...]
+// Each test file's wall and CPU time is recorded (scripts/test-timing.cjs); the run ends with its
+// own wall time and the slowest files. --timings=FILE keeps every file's line (JSON lines).
+// DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 3, 2 on a busy machine).
+//
+//   node scripts/run-tests.mjs [--unit] [--headless] [--timings=FILE] [filter...]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +22,8 @@ const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');
 const headless = args.includes('--headless');
 const filters = args.filter((a) => !a.startsWith('--'));
+const timingsArg = args.find((a) => a.startsWith('--timings='))?.slice('--timings='.length);
+const runStart = Date.now();
 
 function findTests(dir) {
   if (!existsSync(dir)) return [];
@@ -72,6 +78,19 @@ if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_AUTH_TOKEN) env.ANTHROPIC_API_KEY =
 process.on('exit', () => {
   if (testHome) rmSync(testHome, { recursive: true, force: true });
 });
+// The tests' temp directory (os.tmpdir() in every test process and what they start): a fresh one
+// per run, removed at the end. A shared /tmp fills with what earlier runs left (sessions killed on
+// purpose leave their temp directories), and every worker start sweeps the session temp root there
+// (src/sandbox/sessionTemp.ts): thousands of entries cost each test a second of CPU. Sticky and
+// world-writable like /tmp (the PostgreSQL tests run initdb as the `postgres` user).
+// DURABLE_AGENT_TEST_SHARED_TMP=1 keeps the machine's temp directory.
+let runTmp;
+if (process.env.DURABLE_AGENT_TEST_SHARED_TMP !== '1') {
+  runTmp = mkdtempSync(path.join(tmpdir(), 'da-test-tmp-'));
+  chmodSync(runTmp, 0o1777);
+  env.TMPDIR = runTmp;
+  process.on('exit', () => rmSync(runTmp, { recursive: true, force: true }));
+}
 // Tests that need a missing system package skip (test/support/systemPackages.ts) and append a line
 // here; the run ends with one line that names them and what to install.
 const skippedDir = mkdtempSync(path.join(tmpdir(), 'da-skipped-'));
@@ -87,8 +106,66 @@ function reportSkipped() {
   if (lines.length > 0)
     console.log(`[run-tests] SKIPPED for missing system packages (CI=true fails instead): ${lines.join('; ')}`);
 }
+// The run's own files (the timings, the shared workflow bundle), removed at exit.
+const runDir = mkdtempSync(path.join(tmpdir(), 'da-test-run-'));
+process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
+// Per-file wall and CPU times (scripts/test-timing.cjs, loaded into each test file's process).
+env.DURABLE_AGENT_TIMINGS_FILE = timingsArg ? path.resolve(timingsArg) : path.join(runDir, 'timings.jsonl');
+writeFileSync(env.DURABLE_AGENT_TIMINGS_FILE, '');
+function reportTimings() {
+  let rows = [];
+  try {
+    rows = readFileSync(env.DURABLE_AGENT_TIMINGS_FILE, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  } catch {
+    // no file ran
+  }
+  const s = (ms) => `${Math.round(ms / 1000)} s`;
+  const sum = (k) => rows.reduce((a, r) => a + r[k], 0);
+  console.log(
+    `[run-tests] wall time ${s(Date.now() - runStart)} for ${files.length} file(s) at concurrency ${concurrency}; test processes: ${s(sum('wallMs'))} wall, ${s(sum('cpuMs'))} CPU in total`,
+  );
+  const slowest = rows.sort((a, b) => b.wallMs - a.wallMs).slice(0, 10);
+  if (slowest.length > 1)
+    console.log(
+      `[run-tests] slowest: ${slowest.map((r) => `${path.relative(path.join(root, 'dist', 'test'), r.file)} ${s(r.wallMs)}`).join(', ')}`,
+    );
+}
+// Test files at once. Integration files mostly wait (timers, retries, processes they start): on a
+// 2-core machine two files use about one core, so three at once when the machine is otherwise idle
+// (load average below its cores); two on a busy one, where a third only adds CPU contention and
+// slow tests run into their timeouts. DURABLE_AGENT_TEST_CONCURRENCY overrides.
+const cores = availableParallelism();
+const busy = loadavg()[0] >= cores;
+const concurrency = Number(process.env.DURABLE_AGENT_TEST_CONCURRENCY ?? (busy ? 2 : 3));
+const concurrencyWhy = process.env.DURABLE_AGENT_TEST_CONCURRENCY
+  ? 'DURABLE_AGENT_TEST_CONCURRENCY'
+  : `load average ${loadavg()[0].toFixed(1)} on ${cores} cores${busy ? ': busy' : ''}`;
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(
+    `[run-tests] DURABLE_AGENT_TEST_CONCURRENCY must be a positive whole number, got ${process.env.DURABLE_AGENT_TEST_CONCURRENCY}`,
+  );
+  process.exit(1);
+}
+// The agent workflows bundled once for the run (webpack: seconds of CPU per test file otherwise);
+// test/support/temporal.ts getWorkflowBundle() reads it for that workflows path.
+async function shareWorkflowBundle() {
+  const { bundleWorkflowCode, DefaultLogger } = require('@temporalio/worker');
+  const workflowsPath = require.resolve(path.join(root, 'dist', 'src', 'temporal', 'workflows'));
+  const t0 = Date.now();
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  const file = path.join(runDir, 'workflow-bundle.js');
+  writeFileSync(file, code);
+  env.DURABLE_AGENT_TEST_WORKFLOWS_PATH = workflowsPath;
+  env.DURABLE_AGENT_TEST_WORKFLOW_BUNDLE = file;
+  console.log(`[run-tests] agent workflows bundled once for the run in ${Date.now() - t0} ms`);
+}
 try {
   if (needsServer) {
+    const bundled = shareWorkflowBundle();
+    bundled.catch(() => undefined); // awaited below, after the server started
     const { resolveTemporalCli } = require(path.join(root, 'dist/src/temporal/service/cli.js'));
     const { startDevServer } = require(path.join(root, 'dist/src/temporal/service/devServer.js'));
     const t0 = Date.now();
@@ -108,17 +185,24 @@ try {
     if (server.uiAddress) env.TEMPORAL_TEST_UI_ADDRESS = server.uiAddress;
     else delete env.TEMPORAL_TEST_UI_ADDRESS;
     if (cli.kind === 'path') env.TEMPORAL_CLI_PATH = cli.path;
+    await bundled;
   } else {
     console.log(`[run-tests] no integration tests selected: no Temporal dev server`);
   }
-  console.log(`[run-tests] ${files.length} test file(s)`);
+  console.log(`[run-tests] ${files.length} test file(s), ${concurrency} at once (${concurrencyWhy})`);
 
   // tap when not a terminal, so CI's last lines are node's own `# pass N` / `# fail N`.
   const reporter = process.stdout.isTTY ? 'spec' : 'tap';
   const [major, minor] = process.versions.node.split('.').map(Number);
   const atLeast = (M, m) => major > M || (major === M && minor >= m);
-  const nodeArgs = ['--enable-source-maps', '--test', `--test-reporter=${reporter}`];
-  if (atLeast(20, 10)) nodeArgs.push('--test-concurrency=2');
+  const nodeArgs = [
+    '--enable-source-maps',
+    '--require',
+    path.join(root, 'scripts', 'test-timing.cjs'),
+    '--test',
+    `--test-reporter=${reporter}`,
+  ];
+  if (atLeast(20, 10)) nodeArgs.push(`--test-concurrency=${concurrency}`);
   // A file that forgets to close a connection would otherwise keep the run alive forever.
   if (atLeast(20, 14)) nodeArgs.push('--test-force-exit');
   // A test that hangs (a session waiting for an approval nobody gives…) fails after 5 minutes
@@ -134,6 +218,7 @@ try {
   });
   if (stopping) await new Promise(() => {}); // the signal handler stops the server and exits
   await cleanup();
+  reportTimings();
   reportSkipped();
   process.exit(code);
 } catch (err) {

@@ -13,6 +13,7 @@ import type { BudgetLink } from './budget';
 import { DurableAgentError } from './errors';
 import { INITIAL_VIEW, type CompactionRecord, type ContextView } from './contextView';
 import { sessionRootOf, type AgentContext, type HookPins } from './context';
+import type { MessageByRef } from './payloads';
 import { addUsage, type ContextSettings } from './contextWindow';
 import { activityIds } from './ids';
 import type { MemoryRef } from './memoryReminder';
@@ -122,6 +123,18 @@ export interface ModelStepSettings {
   thinking?: ThinkingSetting;
 }
 
+/**
+ * The previous model step's end-of-step writes (issue 33, a turn child of several steps): its tool
+ * results appended to the transcript at `append.head` (by reference, payloads.ts ToolResultsByRef)
+ * and its read files stored over `readFiles.base`. The next step's model call makes them before it
+ * calls the model (the same content-addressed writes the turn's end makes), so a step that another
+ * follows runs no write of its own.
+ */
+export interface StepWrites {
+  append?: { head: string | null; messages: MessageByRef[] };
+  readFiles?: { base: string | null; delta: AgentContext['readFiles'] };
+}
+
 /** What the step reads of a turn (the turn workflow's input has all of it). */
 export interface ModelStepTurn<Agent, Mcp, Hooks> {
   sessionId: string;
@@ -130,6 +143,8 @@ export interface ModelStepTurn<Agent, Mcp, Hooks> {
   turn: number;
   head: string | null;
   append: Message[];
+  /** The previous step's writes, made by this step's model call (its `head` is then `append.head`). */
+  carry?: StepWrites;
   memory?: MemoryRef;
   /** Without `system` when `settingsRef` is set. */
   model: ModelStepSettings;
@@ -164,6 +179,8 @@ export interface ModelCallArgs<Agent, Mcp> {
   turn: number;
   head: string | null;
   append: Message[];
+  /** The previous step's writes, made before the call (the call's head is then the appended one). */
+  stepWrites?: StepWrites;
   memory?: MemoryRef;
   settings: ModelStepSettings;
   /** Absent with `settingsRef`: the activity reads them (and the system prompt, the agents) from the store. */
@@ -256,8 +273,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
   state: ModelStepState = newModelStepState(),
   outageAttempt = 1,
 ): Promise<ManagedModelStep<R>> {
-  let sentHead: string | null = input.head;
-  // The servers start from the session's root, inside its sandbox (src/mcp/sandboxed.ts).
+  let sentHead: string | null = input.head; // MCP servers: from the session's root, in its sandbox (src/mcp/sandboxed.ts)
   const mcp = input.mcpServers
     ? {
         mcp: {
@@ -270,7 +286,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
       }
     : {};
   const extras = { ...mcp, ...(input.budget ? { budget: input.budget } : {}) }; // and the tree's budget
-  // The static settings: by reference when the session stored them (issue 33), else inline as recorded.
+  // The static settings: by reference when stored (issue 33), else inline as recorded.
   const statics = input.settingsRef
     ? { settingsRef: input.settingsRef, denyRules: input.rules.deny }
     : {
@@ -287,6 +303,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             turn: input.turn,
             head: input.head,
             append: input.append,
+            ...(input.carry ? { stepWrites: input.carry } : {}),
             ...(input.memory ? { memory: input.memory } : {}),
             settings: input.model,
             ...statics,

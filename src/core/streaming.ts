@@ -33,7 +33,14 @@ export interface StreamedToolUse {
  * The streamedToolUse signal's payload: one block (as first recorded), or a run of blocks that
  * completed together (a model call with `describeWith` sends these).
  */
-export type StreamedToolUseSignal = StreamedToolUse | { stream: string; items: Array<Omit<StreamedToolUse, 'stream'>> };
+export type StreamedToolUseSignal =
+  | StreamedToolUse
+  | {
+      stream: string;
+      items: Array<Omit<StreamedToolUse, 'stream'>>;
+      /** The read-file state the model call stored first (its `stepWrites`): the blocks' calls read it. */
+      readFilesRef?: string | null;
+    };
 
 /** The blocks of a streamedToolUse signal, each with its stream. */
 export function streamedItems(signal: StreamedToolUseSignal): StreamedToolUse[] {

@@ -52,8 +52,12 @@ export interface StepOutcome {
 export type StepReturn = 'turn_ended' | 'yield' | 'needs_session' | 'step_cap' | 'tokens' | 'budget' | 'history';
 
 export interface TurnStepsExecutor<R extends StepOutcome> {
-  /** Runs step `index` (0: the child's first, the session's turn n) from what the previous step left. */
-  runStep(index: number, previous: R | undefined): Promise<R>;
+  /**
+   * Runs step `index` (0: the child's first, the session's turn n) from what the previous step left.
+   * `continues(step)` answers, for the step's outcome before its end-of-step writes, whether another
+   * step will follow (this loop's decision, made early): such a step may leave its writes to the next.
+   */
+  runStep(index: number, previous: R | undefined, continues: (step: R) => boolean): Promise<R>;
   /** True when the session asked the child to return (or an interrupt came) since it started. */
   yieldRequested(): boolean;
   /** True when the child's own history is past its budget (the scheduler knows its size). */
@@ -117,7 +121,17 @@ export async function runTurnSteps<R extends StepOutcome>(
   let spent = 0;
   let spentUsage: ModelUsage | undefined;
   for (let index = 0; ; index++) {
-    const step = await executor.runStep(index, steps[steps.length - 1]);
+    const after = (step: R): StepReturn | undefined =>
+      nextStep(
+        limits,
+        index,
+        before,
+        step,
+        spent + tokensOf(step.usage),
+        executor,
+        step.modelUsage ? addModelUsage(spentUsage, step.modelUsage) : spentUsage,
+      );
+    const step = await executor.runStep(index, steps[steps.length - 1], (s) => after(s) === undefined);
     steps.push(step);
     spent += tokensOf(step.usage);
     if (step.modelUsage) spentUsage = addModelUsage(spentUsage, step.modelUsage);

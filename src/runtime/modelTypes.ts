@@ -24,6 +24,7 @@ import type { ThinkingSetting } from '../core/thinking';
 import type { ToolUseDescription } from '../core/toolCall';
 import type { AgentContext } from '../core/context';
 import type { ToolSessionInput } from '../toolCall/toolTypes';
+import type { StepWrites } from '../core/modelStep';
 
 /**
  * A session's MCP servers as a model call lists them: `cwd` is the session's root; with `sessionId`
@@ -85,6 +86,12 @@ export interface CallModelInput {
    * step of its own. Absent (a turn recorded before): blocks are signalled one by one, undescribed.
    */
   describeWith?: { session: ToolSessionInput; context: AgentContext };
+  /**
+   * The previous model step's end-of-step writes (a turn child of several steps, issue 33): made
+   * before the call, which then starts from the appended head; the read-file state it stored is the
+   * answer's `readFilesRef` and rides with the streamed blocks' signals.
+   */
+  stepWrites?: StepWrites;
 }
 
 /** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
@@ -132,6 +139,8 @@ export interface CallModelResult {
    * `message` that were not handed to the turn described while streaming. Absent: describing failed.
    */
   descriptions?: ToolUseDescription[];
+  /** With `stepWrites` that held read files: the read-file state stored (the step's tool calls read it). */
+  readFilesRef?: string | null;
 }
 
 /** The call was not made (auto) or the API refused the prompt as too long (reactive): compact, then call again. */

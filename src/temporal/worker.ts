@@ -7,6 +7,8 @@ import {
   type InjectedSinks,
   type WorkerOptions,
 } from '@temporalio/worker';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadShellParser, shellParserError } from '../permissions/bashParser';
 import { modelLimitFromEnv, shutdownGraceMs, STICKY_QUEUE_TIMEOUT_MS, workerLimits } from './workerLimits';
 import { ModelGate } from './activities/modelGate';
@@ -89,6 +91,17 @@ export function deploymentWorkerOptions(
     : {};
 }
 
+/**
+ * The build id every workflow and activity task event of this worker records (issue 33): the SDK's
+ * default is `@temporalio/worker@<version>+<sha256 of the bundle>`, 105 characters in ≈ 13 events
+ * per model step (1.1 KB of history per step of 3 tool calls); this names the same build (the bundle
+ * holds our workflow code and the SDK's workflow library) by its hash cut to 16 hex digits, in 30.
+ */
+export function shortBuildId(bundleCode: string): string {
+  const hash = createHash('sha256').update(bundleCode).digest('hex').slice(0, 16);
+  return `durable-agent+${hash}`;
+}
+
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
   bashSpoolCapBytes(); // a malformed DURABLE_AGENT_BASH_MAX_SPOOL_BYTES stops the worker at start, not each Bash call
   const deployment = workerDeployment(opts.deployment);
@@ -106,20 +119,20 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
   }
   const namespace = opts.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
   const modelTaskQueue = opts.modelTaskQueue ?? (process.env.DURABLE_AGENT_MODEL_TASK_QUEUE || undefined);
-  // With a model queue, both workers run one bundle (webpack once).
+  // Bundled here (as the SDK would): both workers run it, its hash names the build (`shortBuildId`).
   const bundle =
-    opts.workflowBundle ??
-    (modelTaskQueue
-      ? await bundleWorkflowCode({
-          workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath,
-          logger: quietLogger,
-          ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
-        })
-      : undefined);
+    givenBundle(opts.workflowBundle, !deployment && !tracing) ??
+    (await bundleWorkflowCode({
+      workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath,
+      logger: quietLogger,
+      ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
+    }));
   const common = {
     connection: opts.connection,
     namespace,
-    ...(bundle ? { workflowBundle: bundle } : { workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath }),
+    workflowBundle: bundle,
+    // A deployment's worker is named by its version; its build id is the deployment's.
+    ...(deployment || opts.workerOptions?.buildId ? {} : { buildId: shortBuildId(bundle.code) }),
     // Cancellation reaches an activity on its next heartbeat: keep the throttle short so an
     // interrupted Bash dies within two seconds. Activities send a keepalive every second
     // (runtime/heartbeat.ts, temporal/activities/runtime.ts); the throttle coalesces progress and the model's
@@ -233,6 +246,23 @@ export function bundleAgentWorkflows(opts: { tracing?: boolean } = {}): Promise<
     bundleCache.set(tracing, bundle);
   }
   return bundle;
+}
+
+/**
+ * The bundle passed in; else, in test runs only (scripts/run-tests.mjs), the one the runner bundled
+ * from this build's workflows once for the run: it names the file in DURABLE_AGENT_TEST_WORKFLOW_BUNDLE
+ * and the entry in DURABLE_AGENT_TEST_WORKFLOWS_PATH; a plain worker (no deployment version, no
+ * tracing) of that same entry — `dev`, `worker`, `up` started by a test — loads it instead of running webpack.
+ */
+function givenBundle(passed: { code: string } | undefined, plain: boolean): { code: string } | undefined {
+  if (passed) return passed;
+  const file = process.env.DURABLE_AGENT_TEST_WORKFLOW_BUNDLE;
+  if (!plain || !file || process.env.DURABLE_AGENT_TEST_WORKFLOWS_PATH !== workflowsPath) return undefined;
+  try {
+    return { code: readFileSync(file, 'utf8') };
+  } catch {
+    return undefined; // the run is over (its files removed): bundle as usual
+  }
 }
 
 const quietLogger = {

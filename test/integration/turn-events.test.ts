@@ -23,7 +23,7 @@ const WORKFLOW_TASK = new Set([
   ET.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
 ]);
 
-test('integration: a turn of 3 streamed Reads: no describe marker, one store marker, at most 2 signals, 19 events besides workflow tasks, the next model step in the same child', async () => {
+test("integration: a turn of 3 streamed Reads: no describe marker, no store marker (the next step's model call writes), at most 2 signals, the next model step in the same child", async () => {
   await withAgent({}, async ({ fake, start, workDir, client }) => {
     for (const k of [0, 1, 2]) await writeFile(join(workDir, `f${k}.txt`), `file ${k}\n`);
     fake.enqueue(
@@ -66,10 +66,20 @@ test('integration: a turn of 3 streamed Reads: no describe marker, one store mar
       `[turn-events] ${events.length} events: ${tasks} of ${tasks / 3} workflow tasks, ${others} others; ` +
         `markers ${markers.join(', ')}; ${signals.length} signal(s) of ${signals.map((s) => streamedItems(s).length).join('+')} block(s)`,
     );
-    // Before: a describeToolUses marker per streamed batch and two store markers (appendTranscript, storeReadFiles).
+    // Before: a describeToolUses marker per streamed batch and two store markers (appendTranscript,
+    // storeReadFiles); then one (recordTurnEnd). Now none: the step's writes ride in the next step's
+    // model call (TURN_STEP_WRITES_PATCH), which made them before its request (the results above).
     assert.deepEqual(
       markers.filter((m) => m !== 'core_patch'),
-      ['recordTurnEnd'],
+      [],
+    );
+    const model2 = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'model-2');
+    const input2 = defaultPayloadConverter.fromPayload<{
+      stepWrites?: { append?: { messages: Array<{ content: Array<{ tool_use_id: string }> }> } };
+    }>(model2!.activityTaskScheduledEventAttributes!.input!.payloads![0]!);
+    assert.deepEqual(
+      input2.stepWrites?.append?.messages[0]?.content.map((b) => b.tool_use_id),
+      ['toolu_r0', 'toolu_r1', 'toolu_r2'],
     );
     // Before: one signal per block. Every block handed over carries its description.
     assert.ok(signals.length <= 2, `${signals.length} signals`);
@@ -80,8 +90,8 @@ test('integration: a turn of 3 streamed Reads: no describe marker, one store mar
     // Issue 33: one child runs both model steps (the Reads, then the text): no turn-2 child.
     assert.equal(result.turns, 2);
     await assert.rejects(client.workflow.getHandle(`${handle.workflowId}/turn-2`).describe());
-    // started, callModel ×3, runToolUse 3×3, signals ≤ 2, patch marker + search attributes, the store marker,
-    // the second step's callModel ×3, completed (19 for the first step alone; before: 24).
-    assert.ok(others <= 22, `${others} events besides workflow tasks (before: 24 for the first step alone)`);
+    // started, callModel ×3, runToolUse 3×3, signals ≤ 2, patch marker + search attributes,
+    // the second step's callModel ×3, completed (18 for the first step alone; before: 19, and 24 before that).
+    assert.ok(others <= 21, `${others} events besides workflow tasks (before: 22)`);
   });
 });

@@ -5,6 +5,7 @@
 //   after(closeTestEnv);
 //   test('…', () => withWorker({ taskQueue, workflowsPath, activities }, async ({ client }) => { … }));
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
@@ -81,11 +82,19 @@ export function uniqueWorkflowId(prefix = 'test'): string {
 
 const bundles = new Map<string, Promise<WorkflowBundle>>();
 
-/** Bundle once per workflows file per process: webpack takes seconds. */
+/**
+ * Bundle once per workflows file per process: webpack takes seconds. The agent workflows are
+ * bundled once per run by scripts/run-tests.mjs (DURABLE_AGENT_TEST_WORKFLOW_BUNDLE, built from
+ * DURABLE_AGENT_TEST_WORKFLOWS_PATH): each test file reads that file instead.
+ */
 export function getWorkflowBundle(workflowsPath: string): Promise<WorkflowBundle> {
   let p = bundles.get(workflowsPath);
   if (!p) {
-    p = bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+    const shared = process.env.DURABLE_AGENT_TEST_WORKFLOW_BUNDLE;
+    p =
+      shared && process.env.DURABLE_AGENT_TEST_WORKFLOWS_PATH === workflowsPath
+        ? readFile(shared, 'utf8').then((code) => ({ code }))
+        : bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
     p.catch(() => bundles.delete(workflowsPath));
     bundles.set(workflowsPath, p);
   }

@@ -71,9 +71,9 @@ export type ActivityDeps = CallDeps;
  * with its code as the failure type: `withErrorCodes`, the one conversion to Temporal failures).
  */
 export function createActivities(deps: ActivityDeps) {
-  const model = createModelActivities(deps.model);
-  const compaction = createCompactActivities(deps.compaction);
   const tools = createToolActivities(deps.tools);
+  const model = createModelActivities(deps.model, tools.storeReadFiles);
+  const compaction = createCompactActivities(deps.compaction);
   const hooks = createHookActivities(deps.hooks);
   const subagentWait = createSubagentActivities();
   const schedule = createScheduleActivities();

@@ -7,22 +7,45 @@ import { createTranscriptCalls } from '../../runtime/transcript';
 import { measureModelCall } from './metrics';
 import { withActivityRuntime } from './runtime';
 import { chargeBudget, waitForBudget } from './budget';
+import type { ReadFiles } from '../../stores/readFilesStore';
 
-export function createModelActivities(deps: ModelDeps) {
-  async function callModel(input: CallModelInput): Promise<ModelCallOutcome> {
-    await waitForBudget(input.budget);
+/**
+ * `storeReadFiles`: the read-file store's write (the tool activities'), for a call's `stepWrites`.
+ * Absent: such a call fails (this worker cannot make the previous step's writes).
+ */
+export function createModelActivities(
+  deps: ModelDeps,
+  storeReadFiles?: (input: { base: string | null; delta: ReadFiles }) => Promise<string | null>,
+) {
+  const { appendTranscript, loadTranscript } = createTranscriptCalls(deps);
+  async function callModel(wire: CallModelInput): Promise<ModelCallOutcome> {
+    await waitForBudget(wire.budget);
+    // The previous step's writes first (content-addressed: a retried call makes the same ones).
+    const { stepWrites, ...rest } = wire;
+    let input: CallModelInput = wire;
+    let readFilesRef: string | null | undefined;
+    if (stepWrites) {
+      if (stepWrites.readFiles && !storeReadFiles) throw new Error('this worker has no read-file store');
+      const [head, files] = await Promise.all([
+        stepWrites.append ? appendTranscript(stepWrites.append) : wire.head,
+        stepWrites.readFiles && storeReadFiles ? storeReadFiles(stepWrites.readFiles) : undefined,
+      ]);
+      input = { ...rest, head };
+      readFilesRef = files;
+    }
+    const signalFields = readFilesRef !== undefined ? { readFilesRef } : {};
     const outcome = await measureModelCall(
       input.settings.model,
       'turn',
-      () => withActivityRuntime((rt) => callModelWith(deps, input, rt)),
+      () => withActivityRuntime((rt) => callModelWith(deps, input, rt), undefined, signalFields),
       (r) =>
         r.kind === 'compact'
           ? { outcome: 'compaction_needed', reason: r.trigger }
           : { outcome: 'ok', reason: r.stopReason, usage: r.modelUsage },
     );
-    if (outcome.kind !== 'compact') await chargeBudget(input.budget, outcome.modelUsage);
-    return outcome;
+    if (outcome.kind === 'compact') return outcome;
+    await chargeBudget(input.budget, outcome.modelUsage);
+    return { ...outcome, ...signalFields };
   }
-  const { appendTranscript, loadTranscript } = createTranscriptCalls(deps);
   return { callModel, appendTranscript, loadTranscript };
 }

@@ -17,7 +17,10 @@ import { ACTIVITY_KEEPALIVE, startHeartbeats } from '../../runtime/heartbeat';
 import type { ErrorCode } from '../../core/errors';
 import { STREAMED_TOOL_USE_SIGNAL, type StreamedToolUseSignal } from '../../core/streaming';
 
-export function activityRuntime(heartbeat?: (details?: unknown) => void): CallRuntime {
+export function activityRuntime(
+  heartbeat?: (details?: unknown) => void,
+  signalFields: { readFilesRef?: string | null } = {},
+): CallRuntime {
   const ctx = Context.current();
   const wf = ctx.info.workflowExecution;
   return {
@@ -34,7 +37,12 @@ export function activityRuntime(heartbeat?: (details?: unknown) => void): CallRu
       if (!wf) throw new Error('no workflow to hand the block to');
       const stream = `${ctx.info.activityId}#${ctx.info.attempt}`;
       const handle = ctx.client.workflow.getHandle(wf.workflowId, wf.runId);
-      if (batched) await handle.signal(STREAMED_TOOL_USE_SIGNAL, { stream, items } satisfies StreamedToolUseSignal);
+      if (batched)
+        await handle.signal(STREAMED_TOOL_USE_SIGNAL, {
+          stream,
+          items,
+          ...signalFields,
+        } satisfies StreamedToolUseSignal);
       else for (const item of items) await handle.signal(STREAMED_TOOL_USE_SIGNAL, { ...item, stream });
     },
   };
@@ -68,6 +76,7 @@ export function handedBack(ctx: Context = Context.current()): ApplicationFailure
 export async function withActivityRuntime<T>(
   core: (rt: CallRuntime) => Promise<T>,
   stopped: (result: T) => boolean = () => false,
+  signalFields: { readFilesRef?: string | null } = {},
 ): Promise<T> {
   const ctx = Context.current();
   let details: unknown;
@@ -76,7 +85,7 @@ export async function withActivityRuntime<T>(
     details = d;
     ctx.heartbeat(d);
     keepalive.sent();
-  });
+  }, signalFields);
   let result: T;
   try {
     result = await core(rt);

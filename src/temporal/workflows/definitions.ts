@@ -3,6 +3,7 @@
 // engine and @temporalio/workflow (test/unit/rooms.test.ts).
 import { defineQuery, defineSignal, defineUpdate, type Sinks } from '@temporalio/workflow';
 import type { StepReturn, TurnStepLimits } from '../../core/turnSteps';
+import type { StepWrites } from '../../core/modelStep';
 import { QUERIES, SIGNALS, UPDATES } from '../../core/ids';
 import type { AgentContext, HookPins } from '../../core/context';
 import type { Autonomy } from '../../core/autonomy';
@@ -306,7 +307,16 @@ export interface TurnWorkflowInput {
    * (core/turnSteps.ts), within these limits. Absent: one step, as every turn recorded before.
    */
   steps?: TurnStepLimits;
+  /**
+   * A step after the first of a turn child (TURN_STEP_WRITES_PATCH): the previous step's tool results
+   * and read files, written by this step's model call before it calls the model (`head` is then
+   * `carry.append.head`, `readFilesRef` its base); a step that gets no answer writes them itself.
+   */
+  carry?: TurnStepWrites;
 }
+
+/** A step's end-of-step writes left to the next step's model call (issue 33; core/modelStep.ts StepWrites). */
+export type TurnStepWrites = StepWrites;
 
 /** What a subagent's child session inherits from its parent session besides the turn's own settings. */
 export interface SubagentSettings {
@@ -347,6 +357,11 @@ export interface TurnWorkflowResult extends TurnSummary {
   lastUsage?: Usage;
   /** Calls started while the model streamed that the final message did not hold: their results were never sent. */
   discarded?: DiscardedExecution[];
+  /**
+   * A step another step of the child follows (never in a child's result): its writes, left to the
+   * next step's model call; `head` is then the model's answer without the tool results.
+   */
+  carry?: TurnStepWrites;
 }
 
 export interface ApprovalDecisionInput {

@@ -18,12 +18,10 @@ import {
   isCancellation,
   patched,
   proxyActivities,
-  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   sleep,
   workflowInfo,
-  type ActivityOptions,
   type ActivityInterfaceFor,
   type ExternalWorkflowHandle,
 } from '@temporalio/workflow';
@@ -32,7 +30,7 @@ import type { AgentContext } from '../../core/context';
 import type { ToolUseBlock } from '../../core/apiMessages';
 import { interruptedRecord, type ToolCallRecord } from '../../core/toolRecords';
 import { describeOutage, retryPolicy, type OutageState, type RetryPolicy } from '../../core/retry';
-import { approvalTimeoutDenial, waitOutStoreOutage } from '../../core/schedulerShared';
+import { waitOutStoreOutage } from '../../core/schedulerShared';
 import {
   executeTurn,
   type Approval,
@@ -41,16 +39,8 @@ import {
   type ToolUseDescription,
   type TurnExecutor,
 } from '../../core/turn';
-import type { CallModelInput, CallModelResult } from '../../runtime/model';
-import type {
-  CompactionActivities,
-  DescribeActivities,
-  ModelActivities,
-  SubagentPhaseActivities,
-  SubagentWaitActivities,
-  AgentWorktreeActivities,
-  ToolCallActivities,
-} from '../activities';
+import type { CallModelResult } from '../../runtime/model';
+import type { SubagentPhaseActivities, AgentWorktreeActivities, ToolCallActivities } from '../activities';
 import { StreamingToolExecution, streamedItems, type StreamedToolUse } from '../../core/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
 import { toolSession } from './toolSettings';
@@ -58,14 +48,11 @@ import { modelCallPlacement } from './modelQueue';
 import type { ToolSessionInput } from '../../toolCall/toolTypes';
 import { isAgentTool } from '../../core/subagents';
 import { activityIds } from '../../core/ids';
-import { MODEL_HEARTBEAT_TIMEOUT_MS, TOOL_HEARTBEAT_TIMEOUT_MS } from '../../core/heartbeats';
 import { runSubagentCall } from './subagent';
 import {
-  APPROVAL_OUTCOME_PATCH,
   MAX_TOKENS_CUT_OFF_PATCH,
   CONTEXT_WINDOW_CUT_OFF_PATCH,
-  approvalPendingSignal,
-  approvalResolvedSignal,
+  TURN_STEP_WRITES_PATCH,
   outageSignal,
   streamedToolUseSignal,
   turnApprovalSignal,
@@ -76,80 +63,47 @@ import {
   type TurnWorkflowInput,
   type TurnWorkflowResult,
 } from './definitions';
-import { compact, failedCallRecord, recordTurnEnd, transientFailureOf, turnResult } from './turnEnd';
+import {
+  compact,
+  endWrites,
+  failedCallRecord,
+  recordTurnEnd,
+  settleCarry,
+  stepCarry,
+  transientFailureOf,
+  turnResult,
+} from './turnEnd';
 import { runSteps } from './turnSteps';
-
-// One attempt per model activity: the turn itself waits out outages (core/retry.ts), so that the
-// waiting is visible (status, ls, UI details) and bounded only by the session's own limits.
-const model = proxyActivities<ModelActivities>({
-  // A long answer (a large max_tokens) may stream for many minutes; heartbeats detect a lost worker.
-  startToCloseTimeout: '60 minutes',
-  // Heartbeats come with every streamed event and a keepalive every second: 10 s without one
-  // means the worker is gone, and the call is tried again (elsewhere) after a backoff.
-  heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT_MS,
-  retry: { maximumAttempts: 1 },
-  cancellationType: 'WAIT_CANCELLATION_COMPLETED',
-});
-
-// A compaction is a model call too: one attempt, heartbeats, waited out by the model step.
-const compaction = proxyActivities<CompactionActivities>({
-  startToCloseTimeout: '60 minutes',
-  heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT_MS,
-  retry: { maximumAttempts: 1 },
-  cancellationType: 'WAIT_CANCELLATION_COMPLETED',
-});
-
-// Concurrency safety and summaries need tool code: a local activity, no history of its own.
-const descriptions = proxyLocalActivities<DescribeActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 3 },
-});
-
-/** Tool calls and the Agent tool's pipeline phases: retried on the server, heartbeats, the session's tool task queue. */
-function toolActivityOptions(input: TurnWorkflowInput): ActivityOptions {
-  return {
-    startToCloseTimeout: '15 minutes',
-    heartbeatTimeout: input.toolHeartbeatTimeoutMs ?? TOOL_HEARTBEAT_TIMEOUT_MS,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
-    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
-  };
-}
-
-const subagentWait = proxyActivities<SubagentWaitActivities>({
-  // A subagent may run for hours: heartbeats, not the start-to-close timeout, detect a lost worker.
-  startToCloseTimeout: '7 days',
-  heartbeatTimeout: '30 seconds',
-  cancellationType: 'WAIT_CANCELLATION_COMPLETED',
-});
-
-/**
- * The model call describes the blocks it streams and returns (no describe step in the turn) when
- * the tool settings travel by reference: inline ones would copy the whole configuration into its input.
- */
-function describeWith(session: ToolSessionInput, context: AgentContext): Pick<CallModelInput, 'describeWith'> {
-  return 'settingsRef' in session ? { describeWith: { session, context } } : {};
-}
-
-/** The blocks' descriptions made by the model call (with the turn's context, which the tool phase starts from). */
-function describedByModel(
-  result: CallModelResult | undefined,
-  blocks: readonly ToolUseBlock[],
-): ToolUseDescription[] | undefined {
-  const byId = new Map((result?.descriptions ?? []).map((d) => [d.toolUseId, d] as const));
-  return blocks.every((b) => byId.has(b.id)) ? blocks.map((b) => byId.get(b.id) as ToolUseDescription) : undefined;
-}
+import {
+  awaitApprovalIn,
+  compaction,
+  describedByModel,
+  describeWith,
+  descriptions,
+  model,
+  subagentWait,
+  toolActivityOptions,
+} from './turnCalls';
 
 export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
   // A turn recorded before issue 33 (no `steps`): one model step, the same commands.
-  return input.steps ? runSteps(input, input.steps, runTurnStep) : runTurnStep(input);
+  if (!input.steps) return runTurnStep(input);
+  return runSteps(input, input.steps, runTurnStep, (step) => {
+    const run = new TurnRun(input);
+    return settleCarry(step, (call) => run.storeCall(call));
+  });
 }
 
-/** One model step: the model call, its tool calls in batches, the end-of-step writes (a turn before issue 33). */
+/**
+ * One model step: the model call, its tool calls in batches, the end-of-step writes (a turn before
+ * issue 33). A step that another step of the child follows (`continues`, TURN_STEP_WRITES_PATCH)
+ * leaves its writes to the next step's model call: its result's `carry`.
+ */
 async function runTurnStep(
   input: TurnWorkflowInput,
   onRun?: (run: TurnRun) => void,
   earlier: ReadonlyArray<{ turn: number; done: CompactRecord[] }> = [],
+  continues?: (step: TurnWorkflowResult) => boolean,
 ): Promise<TurnWorkflowResult> {
   const turn = new TurnRun(input);
   turn.register(earlier);
@@ -170,6 +124,11 @@ async function runTurnStep(
       'MODEL_UNAVAILABLE' satisfies ErrorCode,
     );
   turn.phase = 'finishing';
+  if (continues && turn.modelResult) {
+    const w = endWrites(input, outcome, turn.modelResult);
+    const step = turnResult(input, outcome, turn.modelResult, turn.modelStep, w.sent, w.base);
+    if (continues(step) && patched(TURN_STEP_WRITES_PATCH)) return { ...step, carry: stepCarry(w) };
+  }
   const [head, readFilesRef] = await recordTurnEnd(input, outcome, turn.modelResult, (call) => turn.storeCall(call));
   return turnResult(input, outcome, turn.modelResult, turn.modelStep, head, readFilesRef);
 }
@@ -187,6 +146,11 @@ class TurnRun implements TurnExecutor {
   readonly done: CompactRecord[] = [];
   modelResult: CallModelResult | undefined;
   modelStep: ManagedModelStep | undefined;
+  /**
+   * The read-file state the step's tool calls read: the input's, or — when the model call wrote the
+   * previous step's entries (`carry`) — the one it stored, from its streamed signal or its answer.
+   */
+  readFilesRef: string | null | undefined;
   private readonly stepState = newModelStepState();
   /** The turn's scope: an interrupt cancels it (the model call and every tool call run in it). */
   readonly scope: CancellationScope;
@@ -201,6 +165,7 @@ class TurnRun implements TurnExecutor {
   private readonly agentWorktrees: ActivityInterfaceFor<AgentWorktreeActivities>;
 
   constructor(private readonly input: TurnWorkflowInput) {
+    this.readFilesRef = input.readFilesRef;
     const parentId = workflowInfo().parent?.workflowId;
     this.parent = parentId ? getExternalWorkflowHandle(parentId) : undefined;
     this.tools = proxyActivities<ToolCallActivities>(toolActivityOptions(input));
@@ -236,7 +201,11 @@ class TurnRun implements TurnExecutor {
       ...(earlier.length > 0 ? { turn: this.input.turn, steps: [...earlier] } : {}),
     }));
     const streaming = this.streaming;
-    if (streaming) setHandler(streamedToolUseSignal, (s) => streamedItems(s).forEach((item) => streaming.add(item)));
+    if (streaming)
+      setHandler(streamedToolUseSignal, (s) => {
+        if ('readFilesRef' in s && s.readFilesRef !== undefined) this.readFilesRef = s.readFilesRef;
+        streamedItems(s).forEach((item) => streaming.add(item));
+      });
   }
 
   /**
@@ -314,11 +283,12 @@ class TurnRun implements TurnExecutor {
           prepareAgentWorktree: this.agentWorktrees.prepareAgentWorktree,
           settleAgentWorktree: this.agentWorktrees.settleAgentWorktree,
         };
-        const call = { input, session: this.session, messageRef, scope: runScope, activities };
+        const stepInput = { ...input, readFilesRef: this.readFilesRef };
+        const call = { input: stepInput, session: this.session, messageRef, scope: runScope, activities };
         return await runSubagentCall(call, block, context, description, approval);
       }
       const options = { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary };
-      const readFilesRef = input.readFilesRef ? { readFilesRef: input.readFilesRef } : {};
+      const readFilesRef = this.readFilesRef ? { readFilesRef: this.readFilesRef } : {};
       const args = {
         session: this.session,
         block,
@@ -377,6 +347,7 @@ class TurnRun implements TurnExecutor {
         return { kind: 'interrupted' };
       }
       result = this.modelResult = this.modelStep.result;
+      if (result.readFilesRef !== undefined) this.readFilesRef = result.readFilesRef;
     } catch (err) {
       if (this.interrupted || isCancellation(err)) {
         this.interrupted = true;
@@ -431,41 +402,12 @@ class TurnRun implements TurnExecutor {
     if (record.early) this.done.push(compact(record));
   }
 
-  async awaitApproval(
+  awaitApproval(
     block: ToolUseBlock,
     ask: { message: string },
     description: ToolUseDescription,
   ): Promise<Approval | 'interrupted'> {
-    const { input, parent } = this;
-    const entry: PendingApproval = {
-      turn: input.turn,
-      toolUseId: block.id,
-      toolName: block.name,
-      summary: description.summary,
-      message: ask.message,
-      since: Date.now(),
-    };
-    this.pending.set(block.id, entry);
-    this.phase = 'awaiting_approval';
-    if (parent) await parent.signal(approvalPendingSignal, entry);
-    const decided = await condition(() => this.decisions.has(block.id) || this.interrupted, input.approvalTimeoutMs);
-    this.pending.delete(block.id);
-    this.phase = 'tools';
-    const result: Approval | 'interrupted' =
-      this.interrupted && !this.decisions.has(block.id)
-        ? 'interrupted'
-        : (this.decisions.get(block.id) ?? approvalTimeoutDenial(input.approvalTimeoutMs));
-    // Tell the session what counted, so that an approve racing the timeout is answered truly.
-    if (parent && (patched(APPROVAL_OUTCOME_PATCH) || !decided || this.interrupted)) {
-      const outcome =
-        result === 'interrupted'
-          ? { decision: 'deny' as const, source: 'interrupted' as const }
-          : { decision: result.decision, source: result.source };
-      await CancellationScope.nonCancellable(() =>
-        parent.signal(approvalResolvedSignal, { toolUseId: block.id, ...outcome }),
-      );
-    }
-    return result;
+    return awaitApprovalIn(this, this.input, this.parent, block, ask, description);
   }
 
   isInterrupted(): boolean {

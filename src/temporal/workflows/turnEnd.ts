@@ -19,6 +19,7 @@ import { transientFailureFromDetails } from '../../core/schedulerShared';
 import type { ToolUseDescription, TurnOutcome } from '../../core/turn';
 import type { CallModelResult } from '../../runtime/model';
 import { turnModelUsage, withModelUsage } from '../../core/modelUsage';
+import type { ToolResultsByRef } from '../../core/payloads';
 import type { StoreActivities, TurnEndActivities } from '../activities';
 import type { ManagedModelStep } from './modelStep';
 import { activityIds } from '../../core/ids';
@@ -27,6 +28,7 @@ import {
   TURN_END_ONE_WRITE_PATCH,
   oneLinePreview,
   type CompactRecord,
+  type TurnStepWrites,
   type TurnWorkflowInput,
   type TurnWorkflowResult,
 } from './definitions';
@@ -88,6 +90,45 @@ export function compact(record: ToolCallRecord, forResult = false): CompactRecor
   };
 }
 
+/** A step's end-of-step writes: the tool results onto `sent`, the read-file entries over `base`. */
+export interface EndWrites {
+  sent: string | null;
+  toolResults: ToolResultsByRef | undefined;
+  base: string | null;
+  delta: TurnOutcome['context']['readFiles'];
+}
+
+/**
+ * What a step writes at its end. The previous step's writes (`input.carry`, TURN_STEP_WRITES_PATCH)
+ * were made by this step's model call when it answered (its head follows them, its `readFilesRef`
+ * is their result); a step without an answer makes them itself, and so does one whose model call
+ * did not say what it stored (then the carried read files go with this step's).
+ */
+export function endWrites(
+  input: TurnWorkflowInput,
+  outcome: TurnOutcome,
+  modelResult: CallModelResult | undefined,
+): EndWrites {
+  const carry = input.carry;
+  // The tool results always enter the transcript, even when interrupted (invariant 1).
+  const sent = modelResult?.head ?? input.head;
+  const carried = carry?.append?.messages[0] as ToolResultsByRef | undefined;
+  const toolResults = modelResult ? outcome.toolResults : carried;
+  // The read-file state stays out of payloads too: store this step's entries, carry a reference.
+  const delta = outcome.context.readFiles;
+  if (modelResult?.readFilesRef !== undefined || !carry?.readFiles)
+    return { sent, toolResults, base: modelResult?.readFilesRef ?? input.readFilesRef ?? null, delta };
+  return { sent, toolResults, base: carry.readFiles.base, delta: { ...carry.readFiles.delta, ...delta } };
+}
+
+/** The writes as the next step's model call makes them (TURN_STEP_WRITES_PATCH). */
+export function stepCarry(w: EndWrites): TurnStepWrites {
+  return {
+    ...(w.toolResults ? { append: { head: w.sent, messages: [w.toolResults] } } : {}),
+    ...(Object.keys(w.delta).length > 0 ? { readFiles: { base: w.base, delta: w.delta } } : {}),
+  };
+}
+
 /**
  * The end of a turn: its tool results into the transcript (always, even when interrupted:
  * invariant 1) and its read-file entries into the store; both by reference, written at once.
@@ -98,21 +139,41 @@ export async function recordTurnEnd(
   modelResult: CallModelResult | undefined,
   storeCall: <T>(call: (attempt: number) => Promise<T>) => Promise<T>,
 ): Promise<[string | null, string | null]> {
-  // The tool results always enter the transcript, even when interrupted (invariant 1).
-  const sent = modelResult?.head ?? input.head;
-  const toolResults = modelResult ? outcome.toolResults : undefined;
-  // The read-file state stays out of payloads too: store this turn's entries, carry a reference.
-  const delta = outcome.context.readFiles;
-  const base = input.readFilesRef ?? null;
+  return writeEnd(input.turn, endWrites(input, outcome, modelResult), outcome.records.length, storeCall);
+}
+
+/** A step's carried writes made by the turn itself (the step after it failed before its model call answered). */
+export async function settleCarry(
+  step: TurnWorkflowResult,
+  storeCall: <T>(call: (attempt: number) => Promise<T>) => Promise<T>,
+): Promise<TurnWorkflowResult> {
+  const { carry, ...rest } = step;
+  if (!carry) return step;
+  const w: EndWrites = {
+    sent: carry.append?.head ?? step.head,
+    toolResults: carry.append?.messages[0] as ToolResultsByRef | undefined,
+    base: carry.readFiles?.base ?? step.readFilesRef ?? null,
+    delta: carry.readFiles?.delta ?? {},
+  };
+  const [head, readFilesRef] = await writeEnd(step.turn, w, step.records.length, storeCall);
+  return { ...rest, head, ...(readFilesRef ? { readFilesRef } : {}) };
+}
+
+async function writeEnd(
+  turn: number,
+  { sent, toolResults, base, delta }: EndWrites,
+  calls: number,
+  storeCall: <T>(call: (attempt: number) => Promise<T>) => Promise<T>,
+): Promise<[string | null, string | null]> {
   const writes = toolResults !== undefined || Object.keys(delta).length > 0;
   const one = writes && patched(TURN_END_ONE_WRITE_PATCH);
   if (one) {
     // Both writes in one local attempt; on failure, the activities below with their outage waiting.
-    const done = await oneLocalWrite(sent, toolResults, base, delta, outcome.records.length);
+    const done = await oneLocalWrite(sent, toolResults, base, delta, calls);
     if (done) return done;
   }
   const local = writes && !one && patched(LOCAL_TURN_STORES_PATCH);
-  const appendSummary = `Record ${outcome.records.length} tool result(s)`;
+  const appendSummary = `Record ${calls} tool result(s)`;
   const readFilesSummary = `Record ${Object.keys(delta).length} read file(s)`;
   /** The local attempt first (under the patch); on failure, or before the patch, the activities. */
   const write = async <T>(localCall: () => Promise<T>, remote: (attempt: number) => Promise<T>): Promise<T> => {
@@ -135,7 +196,7 @@ export async function recordTurnEnd(
               ]),
             (a) =>
               store.appendTranscript.executeWithOptions(
-                { activityId: activityIds.attempt(activityIds.append(input.turn), a), summary: appendSummary },
+                { activityId: activityIds.attempt(activityIds.append(turn), a), summary: appendSummary },
                 [{ head: sent, messages: [toolResults] }],
               ),
           )
@@ -145,7 +206,7 @@ export async function recordTurnEnd(
             () => localStore.storeReadFiles.executeWithOptions({ summary: readFilesSummary }, [{ base, delta }]),
             (a) =>
               store.storeReadFiles.executeWithOptions(
-                { activityId: activityIds.attempt(activityIds.readFiles(input.turn), a), summary: readFilesSummary },
+                { activityId: activityIds.attempt(activityIds.readFiles(turn), a), summary: readFilesSummary },
                 [{ base, delta }],
               ),
           )

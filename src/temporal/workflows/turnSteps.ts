@@ -20,12 +20,19 @@ import {
 /** A child's steps stop past this history size (bytes, the server's count): the child's history stays small. */
 const STEP_HISTORY_BYTES = 4 * 1024 * 1024;
 
-/** One model step (turn.ts runTurnStep); `onRun` sees the step's run (its interrupt flag) as it starts. */
+/**
+ * One model step (turn.ts runTurnStep); `onRun` sees the step's run (its interrupt flag) as it starts;
+ * `continues` says whether another step follows (the step may then leave its writes to it: `carry`).
+ */
 type RunStep = (
   input: TurnWorkflowInput,
   onRun?: (run: { interrupted: boolean; done: TurnWorkflowResult['records'] }) => void,
   earlier?: ReadonlyArray<{ turn: number; done: TurnWorkflowResult['records'] }>,
+  continues?: (step: TurnWorkflowResult) => boolean,
 ) => Promise<TurnWorkflowResult>;
+
+/** Makes a step's carried writes (a step after it failed): the step as if it had written them itself. */
+export type SettleCarry = (step: TurnWorkflowResult) => Promise<TurnWorkflowResult>;
 
 /**
  * The turn child of several steps: `runStep` after `runStep` until core/turnSteps.ts says return; a
@@ -36,6 +43,7 @@ export async function runSteps(
   input: TurnWorkflowInput,
   limits: TurnStepLimits,
   runStep: RunStep,
+  settle: SettleCarry,
 ): Promise<TurnWorkflowResult> {
   let yielded = false;
   setHandler(turnYieldSignal, () => {
@@ -47,7 +55,7 @@ export async function runSteps(
   const done: TurnWorkflowResult[] = [];
   try {
     const { returned } = await runTurnSteps<TurnWorkflowResult>(limits, input.context, {
-      runStep: async (index, previous) => {
+      runStep: async (index, previous, continues) => {
         const stepInput = index === 0 || !previous ? input : nextStepInput(input, previous);
         const earlier = [...shown];
         const step = await runStep(
@@ -56,6 +64,7 @@ export async function runSteps(
             current = run;
           },
           earlier,
+          continues,
         );
         done.push(step);
         shown.push({ turn: step.turn, done: current ? [...current.done] : step.records });
@@ -68,6 +77,9 @@ export async function runSteps(
     return aggregateSteps(done, returned);
   } catch (err) {
     if (done.length === 0 || isCancellation(err)) throw err;
+    // The failed step did not make the writes the step before it left to its model call.
+    const last = done[done.length - 1] as TurnWorkflowResult;
+    if (last.carry) done[done.length - 1] = await settle(last);
     return aggregateSteps(done, 'failed', err instanceof Error ? err.message : String(err));
   }
 }
@@ -91,7 +103,7 @@ export function failedTurnReport(state: SessionCarry, error: string): TurnReport
  * with the first message. The model is the same: a step that changes skill grants returns.
  */
 export function nextStepInput(input: TurnWorkflowInput, previous: TurnWorkflowResult): TurnWorkflowInput {
-  const { memory: _sent, readFilesRef: _r, view: _v, ...rest } = input;
+  const { memory: _sent, readFilesRef: _r, view: _v, carry: _c, ...rest } = input;
   const readFilesRef = previous.readFilesRef ?? input.readFilesRef;
   const view = previous.view ?? input.view;
   return {
@@ -102,6 +114,8 @@ export function nextStepInput(input: TurnWorkflowInput, previous: TurnWorkflowRe
     context: previous.context,
     ...(readFilesRef ? { readFilesRef } : {}),
     ...(view ? { view } : {}),
+    // The previous step's writes, left to this step's model call (TURN_STEP_WRITES_PATCH).
+    ...(previous.carry ? { carry: previous.carry } : {}),
   };
 }
 
@@ -129,7 +143,15 @@ export function aggregateSteps(
   const readFilesRef = lastOf(steps, (s) => s.readFilesRef ?? undefined);
   const view = lastOf(steps, (s) => s.view);
   const text = lastOf(steps, (s) => s.text || undefined) ?? '';
-  const { usage: _u, compactionUsage: _c, modelUsage: _m, discarded: _d, compactions: _cs, ...lastRest } = last;
+  const {
+    usage: _u,
+    compactionUsage: _c,
+    modelUsage: _m,
+    discarded: _d,
+    compactions: _cs,
+    carry: _carry,
+    ...lastRest
+  } = last;
   return {
     ...lastRest,
     turn: first.turn,

@@ -24,6 +24,7 @@ import {
   APPROVAL_OUTCOME_PATCH,
   LOCAL_TURN_STORES_PATCH,
   TURN_END_ONE_WRITE_PATCH,
+  TURN_STEP_WRITES_PATCH,
   MAX_TOKENS_CUT_OFF_PATCH,
   SESSION_START_SOURCES_PATCH,
   SUBAGENT_HOOKS_PATCH,
@@ -322,6 +323,20 @@ export const PATCHES: readonly PatchVersion[] = [
     why: 'turnWorkflow writes the end of the turn (its tool results into the transcript, its read files) with ONE local activity, recordTurnEnd, asked before local-turn-stores (a turn under it records no local-turn-stores marker); before, two local activities (appendTranscript, storeReadFiles). The failure path is the same: one local attempt, then the activities append-<n>/read-files-<n> with their outage waiting (issue 33: one history event less per turn).',
     fixtures: ['turn-end-one-write.turn-1.json'],
     before: ['local-stores.turn-1.json'],
+    deprecate:
+      'deprecatePatch once no turn started before it is open (a turn lives minutes, or as long as an approval wait in it).',
+  },
+  {
+    id: TURN_STEP_WRITES_PATCH,
+    since: '961f2b6',
+    workflows: ['turn'],
+    release: '0.3.0',
+    retireIn: '0.4.0',
+    retireWhy:
+      'Turn only: a turn lives minutes, hours at most (an approval wait, 24 h by default; a foreground subagent): one release after the release that ships it.',
+    why: "turnWorkflow (a child of several model steps, issue 33): a step that another step of the child follows records no recordTurnEnd local activity; its tool results and read files ride in the next step's callModel input (`stepWrites`), which writes them before it calls the model and returns (and signals with its streamed blocks) the read-file reference. Asked once per child, at the first step boundary where the child goes on; the child's last step writes its end as before, and a later step that fails before its model call answered has the writes made by the turn (recordTurnEnd). Before it (turn-steps.turn-1.json) each step ended with its own recordTurnEnd marker.",
+    fixtures: ['turn-step-writes.turn-1.json'],
+    before: ['turn-steps.turn-1.json'],
     deprecate:
       'deprecatePatch once no turn started before it is open (a turn lives minutes, or as long as an approval wait in it).',
   },
