@@ -145,3 +145,23 @@ export function withResultDirectory(permission: ToolPermissionContext, store: Re
         ...(sessionsApart ? { sessionsApart } : {}),
       };
 }
+
+/**
+ * The worker's private paths (workerPrivatePaths: its store, the default store, a `file:` store's
+ * directory, the data directory) are refused to the file tools in every mode, as they are hidden
+ * from sandboxed Bash (issue 30 round e): only this session's own result directory in them stays
+ * readable (and its subagents', sessionsApart.ts). Absent (outside a worker): unchanged.
+ */
+export function withWorkerPrivatePaths(
+  permission: ToolPermissionContext,
+  store: ResultStore,
+  privatePaths: readonly string[] | undefined,
+): ToolPermissionContext {
+  if (!privatePaths || privatePaths.length === 0) return permission;
+  const dir = (store as { dir?: unknown }).dir;
+  // No result directory: `own` names nothing under any root, so the whole of each is refused.
+  const own = typeof dir === 'string' ? dir : '/\0no-results';
+  let apart = permission.sessionsApart;
+  for (const root of privatePaths) apart = withSessionsApart(apart, { root, own });
+  return { ...permission, sessionsApart: apart };
+}

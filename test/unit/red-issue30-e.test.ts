@@ -33,7 +33,7 @@ import { SandboxHost } from '../../src/sandbox/host';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
 import type { ResultStore } from '../../src/toolProtocol/Tool';
-import { sessionPermission, withTaskDirectory } from '../../src/toolCall/toolSession';
+import { sessionPermission, withTaskDirectory, withWorkerPrivatePaths } from '../../src/toolCall/toolSession';
 import { sessionTempDir } from '../../src/sandbox/sessionTemp';
 import { sandboxSkip } from '../support/systemPackages';
 import {
@@ -97,6 +97,8 @@ interface ToolOpts {
   sessionId?: string;
   /** The session's large-result directory (`<store>/results/<session>`): the worker's layout. */
   resultsDir?: string;
+  /** The worker's private paths (workerPrivatePaths: its store, data directory, a `file:` store). */
+  privatePaths?: string[];
 }
 /** One tool call through the real pipeline, in `mode`, with the permission a worker builds. */
 async function tool(
@@ -107,19 +109,24 @@ async function tool(
   opts: ToolOpts = {},
 ): Promise<{ text: string; status: string }> {
   const sessionId = opts.sessionId ?? `red30e-${process.pid}`;
-  const permission = withTaskDirectory(
-    sessionPermission(
-      {
-        mode,
-        rules: { allow: opts.allow ?? ['Bash'], ask: [], deny: [] },
-        workingDirectories: [root],
-        sandbox: opts.sandbox ?? {},
-      },
-      (opts.resultsDir ? { dir: opts.resultsDir } : {}) as ResultStore,
-      {},
-      root,
+  const store = (opts.resultsDir ? { dir: opts.resultsDir } : {}) as ResultStore;
+  const permission = withWorkerPrivatePaths(
+    withTaskDirectory(
+      sessionPermission(
+        {
+          mode,
+          rules: { allow: opts.allow ?? ['Bash'], ask: [], deny: [] },
+          workingDirectories: [root],
+          sandbox: opts.sandbox ?? {},
+        },
+        store,
+        {},
+        root,
+      ),
+      sessionId,
     ),
-    sessionId,
+    store,
+    opts.privatePaths,
   );
   const o = await runToolPipeline({ type: 'tool_use', id: `toolu_r30e_${++n}`, name, input }, {
     pool: createToolPool(BUILTIN_TOOLS, permission),
@@ -151,7 +158,7 @@ async function listener(
 // ---------------------------------------------------------------------------------------------------
 // The file tools run as the worker, outside the sandbox: /proc is the worker's, not the sandbox's.
 
-test('Read/Grep/Glob (bypassPermissions): /proc/<pid>/environ, /proc/self/environ, /dev/fd of the worker’s user (its API key) are not returned', async (t) => {
+test('Read/Grep/Glob (bypassPermissions): /proc/<pid>/environ, /proc/self/environ, task and cmdline entries of the worker’s user (its API key) are not returned', async (t) => {
   if (skip) return t.skip(skip);
   const { root } = project();
   const v = victim();
@@ -722,4 +729,38 @@ test('notify: the approval command built from a hostile tool_use id runs nothing
   // The control: the same id pasted unquoted runs the payload.
   execFileSync('bash', ['-c', `durable-agent() { :; }; durable-agent approve s toolu_x$(touch ${marks}/control)`]);
   assert.deepEqual(readdirSync(marks), ['control']);
+});
+
+test('worker private paths (bypassPermissions, allow rule Read): the data directory and a file: store elsewhere are refused to Read, Glob, Grep and Write; the own results stay readable', async (t) => {
+  if (skip) return t.skip(skip);
+  const { base, root } = project();
+  const home = path.join(base, 'data-home');
+  const store = path.join(home, 'store');
+  const elsewhere = path.join(base, 'blob-dir');
+  const own = path.join(store, 'results', `red30e-${process.pid}`);
+  mkdirSync(own, { recursive: true });
+  mkdirSync(elsewhere);
+  writeFileSync(path.join(home, 'temporal.db'), `${BAIT}\n`);
+  writeFileSync(path.join(elsewhere, 'node-1'), `${BAIT}\n`);
+  writeFileSync(path.join(own, 'toolu_own.txt'), 'own-result-7c1\n');
+  const opts = { resultsDir: own, privatePaths: [store, home, elsewhere], allow: ['Read', 'Bash'] };
+  let got = '';
+  for (const f of [path.join(home, 'temporal.db'), path.join(elsewhere, 'node-1')]) {
+    got += (await tool(root, 'bypassPermissions', 'Read', { file_path: f }, opts)).text;
+    got += (await tool(root, 'dontAsk', 'Read', { file_path: f }, opts)).text;
+  }
+  let listed = (await tool(root, 'bypassPermissions', 'Glob', { pattern: '**/*', path: base }, opts)).text;
+  listed += (
+    await tool(root, 'bypassPermissions', 'Grep', { pattern: 'BAIT', path: base, output_mode: 'content' }, opts)
+  ).text;
+  await tool(root, 'bypassPermissions', 'Write', { file_path: path.join(elsewhere, 'planted'), content: 'x' }, opts);
+  assert.doesNotMatch(got + listed, /BAIT-red30e/);
+  assert.doesNotMatch(listed, /temporal\.db|node-1/);
+  assert.match(listed, /a\.txt/); // the control: the search ran
+  assert.equal(existsSync(path.join(elsewhere, 'planted')), false);
+  // The control: this session's own large result is readable.
+  assert.match(
+    (await tool(root, 'dontAsk', 'Read', { file_path: path.join(own, 'toolu_own.txt') }, opts)).text,
+    /own-result-7c1/,
+  );
 });
