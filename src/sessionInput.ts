@@ -5,6 +5,7 @@
 // worker (DESIGN invariant 14; the workflow keeps only src/temporal/workflows/inputShape.ts, frozen).
 // Also the defaults a session input gets from options and env vars (sessionInput, withAgents):
 // Temporal-free, so that the in-process runner builds its input the same way as startSession.
+import { scratchHolding } from './sandbox/sessionTemp';
 import { DurableAgentError } from './core/errors';
 import { hookCommandsOf, normalizeHooksConfig } from './hooks/config';
 import { sessionInputShapeProblems } from './temporal/workflows/inputShape';
@@ -424,6 +425,16 @@ export async function checkoutAtStart(
 ): Promise<
   { control: CheckoutControl; lines: string[]; runFiles: string[] } | { control?: undefined; runFiles: string[] }
 > {
+  // A session never starts in a directory any sandboxed command may write outside its project (a
+  // symlink in the project leading there, made by an earlier session's Bash): its settings, hooks
+  // and repository would be the agent's (red team, issue 30, round d).
+  for (const dir of [input.cwd, ...(input.additionalDirectories ?? [])]) {
+    const held = scratchHolding(dir);
+    if (held)
+      throw new Error(
+        `durable-agent: nothing was started: the directory ${dir} lies in ${held}, which every sandboxed command may write (a symlink leads there); start the session in the project itself`,
+      );
+  }
   const runFiles = runFilesOf(input.cwd, input.additionalDirectories ?? [], input.hooks, input.mcpServers);
   const control = await controlFilesFromCheckout(input.cwd, runFiles, o.checkoutSince);
   if (!control || control.changes.length === 0) return { runFiles };

@@ -9,7 +9,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { modelCredentials, NO_CREDENTIALS_MESSAGE } from '../runtime/credentials';
 import { startDemoModel, DEMO_MODEL_LABEL } from '../demo/scriptedModel';
 import type { FakeAnthropicServer } from '../testing/fakeAnthropic';
-import { startDevServer, type DevServer } from '../temporal/service/devServer';
+import { MODEL_QUEUE_DYNAMIC_CONFIG, startDevServer, type DevServer } from '../temporal/service/devServer';
 import { installTemporalRuntime } from '../temporal/service/metrics';
 import { createAgentWorker } from '../temporal/worker';
 import { STATUS_SEARCH_ATTRIBUTE } from '../temporal/workflows/definitions';
@@ -29,6 +29,9 @@ export interface DevOptions {
   uiCodecEndpoint?: string;
   /** Serve the worker's metrics for Prometheus on host:port (src/temporal/service/metrics.ts); absent: no endpoint. */
   metricsBind?: string;
+  /** The model calls' task queue this worker polls too, and its shared limit (src/cli/commands/modelQueue.ts). */
+  modelTaskQueue?: string;
+  modelLimit?: Parameters<typeof createAgentWorker>[0]['modelLimit'];
   log?: (line: string) => void;
 }
 
@@ -68,6 +71,9 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
     ...(opts.ip ? { ip: opts.ip } : {}),
     ...(opts.port ? { port: opts.port } : {}),
     ...(opts.uiPort ? { uiPort: opts.uiPort } : {}),
+    // Fair shares of the model queue per root session, one partition (issue 34): a local server runs
+    // one worker's queues, where a single partition costs nothing and keeps the shared limit exact.
+    dynamicConfig: { ...MODEL_QUEUE_DYNAMIC_CONFIG },
     extraArgs: [
       '--search-attribute',
       `${STATUS_SEARCH_ATTRIBUTE}=Keyword`,
@@ -93,6 +99,8 @@ export async function startDev(opts: DevOptions): Promise<DevEnvironment> {
       namespace: server.namespace,
       ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
       ...(anthropic ? { anthropic } : {}),
+      ...(opts.modelTaskQueue ? { modelTaskQueue: opts.modelTaskQueue } : {}),
+      ...(opts.modelLimit ? { modelLimit: opts.modelLimit } : {}),
       // The server's state, wherever --db put it: never readable or writable by sandboxed Bash.
       privatePaths: serverStatePaths(db),
     });

@@ -263,6 +263,37 @@ export function budgetRaiseProblem(raise: BudgetRaise, limits: BudgetLimits | un
   return undefined;
 }
 
+/** The `budgetRaised` session event of a validated raise (its amounts only), from the view before it. */
+export function budgetRaisedEvent(
+  raise: BudgetRaise,
+  before: BudgetView,
+  now: number,
+): { type: 'budgetRaised'; raise: BudgetRaise; event: BudgetEvent } {
+  const clean: BudgetRaise = {
+    ...(raise.addUsd !== undefined ? { addUsd: raise.addUsd } : {}),
+    ...(raise.addTokens !== undefined ? { addTokens: raise.addTokens } : {}),
+  };
+  const message = [
+    clean.addUsd !== undefined ? `budget raised by $${clean.addUsd}` : '',
+    clean.addTokens !== undefined ? `budget raised by ${clean.addTokens} tokens` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return {
+    type: 'budgetRaised',
+    raise: clean,
+    event: {
+      type: 'budgetRaised',
+      at: now,
+      spentUsd: before.spentUsd,
+      spentTokens: before.spentTokens,
+      ...(before.limitUsd !== undefined ? { limitUsd: before.limitUsd + (clean.addUsd ?? 0) } : {}),
+      ...(before.limitTokens !== undefined ? { limitTokens: before.limitTokens + (clean.addTokens ?? 0) } : {}),
+      message,
+    },
+  };
+}
+
 /** A raise applied (validated before). The next check decides whether the session goes on. */
 export function raiseBudget(state: BudgetState | undefined, raise: BudgetRaise, event: BudgetEvent): BudgetState {
   const s = state ?? initialBudgetState();

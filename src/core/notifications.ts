@@ -41,7 +41,7 @@ export interface SessionNotification {
   message: string;
   /** When the event happened (workflow time, ISO 8601). */
   at: string;
-  /** needs_approval: the command that approves the call, and the one that denies it. */
+  /** needs_approval: the command that approves the call, and the one that denies it. budget_exceeded: the raise, and the end. */
   command?: string;
   denyCommand?: string;
   toolName?: string;
@@ -151,8 +151,16 @@ export function sessionNotification(
       const verb = e.kind === 'failed' ? 'failed' : `ended (${e.status})`;
       return { ...base, status: e.status, message: `Session ${s} ${verb}: ${endReason}`, endReason };
     }
-    case 'budget_exceeded':
-      return { ...base, message: `Session ${s} is over its budget and waits for a person to raise it` };
+    case 'budget_exceeded': {
+      const raise = `durable-agent budget ${shellWord(s)} --add <usd>`;
+      const end = `durable-agent budget ${shellWord(s)} --on-budget end`;
+      return {
+        ...base,
+        message: `Session ${s} is over its budget and waits for a person to raise it: ${raise} — or end it: ${end}`,
+        command: raise,
+        denyCommand: end,
+      };
+    }
     case 'waiting_for_model': {
       const o = e.outage;
       const minutes = Math.max(1, Math.round((o.nextTryAt - o.since) / 60_000));

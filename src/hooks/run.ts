@@ -5,6 +5,7 @@ import { sessionRootOf, type AgentContext, type HookPins } from '../core/context
 import { hooksFor, type MatchedHook } from './config';
 import { hookPinRefusal } from './pins';
 import { containHook, type HookSandbox } from './sandboxed';
+import { settleTreeEvents } from '../sandbox/treeWatch';
 import type {
   CommandHookDef,
   HookEventName,
@@ -144,7 +145,9 @@ async function runCommandHook(
   if (def.async) {
     // In the background, as the reference: nothing waits for it (its own timeout still applies)
     // and its exit code and output are not read.
-    void runShellCommand(def.command, spec).then(() => contained?.finish());
+    void runShellCommand(def.command, spec)
+      .then(() => settleTreeEvents())
+      .then(() => contained?.finish());
     return {
       event,
       hook: h.label,
@@ -155,6 +158,7 @@ async function runCommandHook(
     };
   }
   const r = await runShellCommand(def.command, { ...spec, ...(env.signal ? { signal: env.signal } : {}) });
+  if (contained) await settleTreeEvents();
   const ended = contained?.finish();
   const violations = ended?.violations ?? [];
   const record = placed.record && {

@@ -11,6 +11,7 @@
 // - for git, a hardened invocation (`git.ts`).
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { realpathSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { bashEnvironment, BASH_ENV_ALLOWLIST, WORKER_SECRET_ENV_VARS } from './environment';
 
@@ -166,9 +167,49 @@ function environmentOf(spec: HostProcessSpec, cwd: string): Record<string, strin
   return env;
 }
 
+/**
+ * The directories every sandboxed command may write besides its working directories: the sessions'
+ * temp directories (src/sandbox/sessionTemp.ts `sessionTempRoot`) and the sandbox runtime's own
+ * writable scratch directories (`/tmp/claude`, `~/.claude/debug`, `~/.npm/_logs`). A repository,
+ * a settings file or a script there is the agent's, whatever symlink in the project leads to it.
+ */
+export function sandboxScratchDirectories(): string[] {
+  const home = os.homedir();
+  return [
+    path.join(os.tmpdir(), 'durable-agent-sandbox'),
+    '/tmp/claude',
+    path.join(home, '.claude', 'debug'),
+    path.join(home, '.npm', '_logs'),
+  ];
+}
+
+/** The scratch directory `dir` really lies in (symlinks resolved on both sides), if any. */
+export function scratchHolding(dir: string): string | undefined {
+  const real = realOr(dir);
+  const inside = (d: string) => {
+    const r = path.relative(d, real);
+    return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+  };
+  return sandboxScratchDirectories().find((d) => inside(d) || inside(realOr(d)));
+}
+
+/** Purposes whose process runs outside the sandbox in a directory of the session's: never one the agent built elsewhere. */
+const ROOTED_PURPOSES: ReadonlySet<HostPurpose> = new Set(['git', 'hook', 'mcp-server']);
+
 function checkedCwd(spec: HostProcessSpec): string {
   if (!path.isAbsolute(spec.cwd))
     throw new Error(`host process ${spec.command}: its directory must be absolute, got ${JSON.stringify(spec.cwd)}`);
+  // A symlink in the project (made by sandboxed Bash) to a repository or a settings file built in a
+  // directory every sandboxed command may write: followed by the kernel, it would run git, a hook
+  // or a server there (red team, issue 30, round d). The real path decides.
+  if (ROOTED_PURPOSES.has(spec.purpose))
+    for (const dir of [spec.cwd, ...(spec.projectDirs ?? [])]) {
+      const held = scratchHolding(dir);
+      if (held)
+        throw new Error(
+          `host process ${spec.command}: ${dir} lies in ${held} (really ${realOr(dir)}), which every sandboxed command may write; the worker runs ${spec.purpose} only in the session's own directories`,
+        );
+    }
   return spec.cwd;
 }
 

@@ -130,6 +130,7 @@ export function gitConfigOverrides(
     args: [...global, 'config', '--list', '--name-only', '-z'],
     cwd,
     env: { ...GIT_GUARD_ENV, ...env },
+    projectDirs: repositoryDirs(global),
   });
   const out = new Map<string, string>();
   for (const name of r.stdout.split('\0')) {

@@ -25,16 +25,22 @@ export function startLocalSession(opts: LocalSessionOptions, worker: WorkerDeps 
     interrupt: () => run.interrupt(),
     stop: () => run.stop(),
     status: () => run.statusView(),
+    raiseBudget: (raise) => run.budget.raise(raise),
   };
 }
 
 /**
  * Runs a session to its end. `signal` interrupts the running turn; since nothing can send a
- * follow-up here, an interrupted session ends unless `onInterrupt: 'wait'` is given (use
- * startLocalSession to send follow-ups).
+ * follow-up or raise a budget here, an interrupted session ends unless `onInterrupt: 'wait'` is
+ * given, and one over its USD budget ends (`onBudget: 'end'`) unless `onBudget: 'wait'` is (use
+ * startLocalSession to send follow-ups and raise budgets).
  */
 export async function runLocalSession(opts: LocalSessionOptions, worker: WorkerDeps = {}): Promise<LocalSessionResult> {
-  const s = startLocalSession({ ...opts, onInterrupt: opts.onInterrupt ?? 'end' }, worker);
+  const onBudget = opts.onBudget ?? (opts.maxBudgetUsd !== undefined ? 'end' : undefined);
+  const s = startLocalSession(
+    { ...opts, onInterrupt: opts.onInterrupt ?? 'end', ...(onBudget ? { onBudget } : {}) },
+    worker,
+  );
   if (opts.signal) {
     if (opts.signal.aborted) s.interrupt();
     else opts.signal.addEventListener('abort', () => s.interrupt(), { once: true });

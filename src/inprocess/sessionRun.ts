@@ -33,6 +33,7 @@ import { localSubagentRunner, type LocalAgentLaunch } from './subagents';
 import type { LocalStore } from './store';
 import { localTasks, type LocalTasks } from '../tasks/inprocess/tasks';
 import { LocalTimers } from './timers';
+import { LocalBudget } from './sessionBudget';
 import { LocalTurn, type LocalDeps, type LocalTurnHost } from './turn';
 import type { LocalSessionOptions, LocalSessionResult, LocalSessionStatus } from './types';
 
@@ -71,6 +72,8 @@ export class LocalSessionRun implements LocalTurnHost {
   /** The session's store: the caller's, or a temporary one removed at the end (store.ts). */
   readonly store: LocalStore;
   private readonly worker: AgentDepsOptions;
+  /** The tree's budget: the wait in budget_exceeded and the handle's raise (sessionBudget.ts). */
+  readonly budget: LocalBudget;
 
   constructor(
     private readonly opts: LocalSessionOptions,
@@ -98,6 +101,7 @@ export class LocalSessionRun implements LocalTurnHost {
       this.agentLaunches,
     );
     this.events = new SessionEvents(this.state);
+    this.budget = new LocalBudget(this.events, sessionConfig(this.input, !!this.input.parent).budget);
     this.tasks = localTasks(this, () => this.timers.poke());
     this.timers = new LocalTimers(this.events, opts.clock, () => this.tasks.sync());
     this.executor = this.makeExecutor();
@@ -231,6 +235,7 @@ export class LocalSessionRun implements LocalTurnHost {
         this.status = s;
         this.phase = p;
       },
+      waitForBudget: (limits) => this.budget.wait(limits),
       ...localSessionHooks(this),
     };
   }
@@ -291,6 +296,8 @@ export class LocalSessionRun implements LocalTurnHost {
   /** Ends the session's loop at its next idle point, its wake-up and cron jobs dropped (as `durable-agent stop`). */
   stop(): void {
     this.timers.requestStop();
+    // Waiting over budget is an idle point too: the session ends there.
+    this.budget.end();
   }
 
   interrupt(): void {
@@ -307,6 +314,7 @@ export class LocalSessionRun implements LocalTurnHost {
       pending: this.approvals.pending,
       outage: this.outage,
       endReason: this.endReason,
+      ...(this.budget.limits ? { budget: this.budget.view() } : {}),
     });
   }
 }

@@ -13,6 +13,7 @@ export interface LocalRunView {
   pending: ReadonlyMap<string, PendingApproval>;
   outage: OutageState | undefined;
   endReason: string | undefined;
+  budget?: LocalSessionStatus['budget'];
 }
 
 /** The handle's status: the state (as the loop's next fixed point will make it) and the run's view. */
@@ -30,6 +31,7 @@ export function localStatusOf(state: SessionState, run: LocalRunView): LocalSess
     ...(run.outage ? { outage: run.outage } : {}),
     ...(run.endReason ? { endReason: run.endReason } : {}),
     ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
+    ...(run.budget ? { budget: run.budget } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // that the runner's parts (sessionRun.ts, subagents.ts) and its public face (runSession.ts, which
 // re-exports them) import them without importing each other.
 import type { AgentContext } from '../core/context';
+import type { BudgetRaise, BudgetView } from '../core/budget';
 import type { CompactionRecord } from '../core/contextView';
 import type { ToolCallRecord } from '../core/toolRecords';
 import type { OutageState } from '../core/retry';
@@ -52,6 +53,8 @@ export interface LocalSessionStatus {
   endReason?: string;
   /** Writes the session's calls made to its control files (the last 100). */
   controlWrites?: SessionState['controlWrites'];
+  /** The tree's budget, when the session has one (issue 34). */
+  budget?: BudgetView;
 }
 
 /** A running in-process session: the peer of a session workflow's handle. */
@@ -69,5 +72,10 @@ export interface LocalSession {
   /** Ends the loop at its next idle point, dropping its wake-up and cron jobs (as `durable-agent stop`). */
   stop(): void;
   status(): LocalSessionStatus;
+  /**
+   * Raises the budget of a session over it (as `durable-agent budget ID --add`), or ends it
+   * (`{ end: true }`). A bad raise throws with the reason and changes nothing.
+   */
+  raiseBudget(raise: BudgetRaise): BudgetView;
   readonly result: Promise<LocalSessionResult>;
 }

@@ -19,8 +19,14 @@ import type { SandboxHost } from '../sandbox/host';
 import { sandboxEnabled } from '../sandbox/policy';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../sandbox/reaper';
 import { currentPlatform } from '../sandbox/host';
-import { hookPlacement, sessionSandboxPlan, undoProtected, type Protection } from '../sandbox/sessionPlan';
-import { scanProtected } from '../sandbox/protect';
+import {
+  hookPlacement,
+  protectionScan,
+  sessionSandboxPlan,
+  undoProtected,
+  type Protection,
+} from '../sandbox/sessionPlan';
+import { settleTreeEvents } from '../sandbox/treeWatch';
 import { holdSessionTemp } from '../sandbox/sessionTemp';
 import type { SandboxSettings } from '../sandbox/settings';
 import { existsSync } from 'node:fs';
@@ -194,14 +200,17 @@ export async function containMcpServer(
       },
       guard: async (fn) => {
         // The scan just before, so that only what appeared during this call is undone.
-        const before = base ? { ...base, scan: scanProtected(base.roots, base.extra) } : undefined;
+        const before = base ? { ...base, scan: protectionScan(base) } : undefined;
         inFlight++;
         if (idle) clearTimeout(idle.timer);
         try {
           return await fn();
         } finally {
           inFlight--;
-          if (before) undoProtected(before);
+          if (before) {
+            await settleTreeEvents();
+            undoProtected(before);
+          }
           rest();
         }
       },

@@ -7,61 +7,35 @@
 // elsewhere). undoProtectedWrites (protect.ts) undoes that after the call, but the person's own git
 // runs meanwhile: an editor that detects nested repositories runs `git status` in them, a shell
 // prompt runs git wherever the person stands, and the repository's fsmonitor runs as the user.
-// So while the command runs, the working directories are watched (inotify, through fs.watch) to the
-// depth the scan reaches, node_modules skipped as it is: a new `.git` is undone the moment it
-// appears, by the same rules as after the call (a new config keeps only keys that run nothing, a
-// new hook is removed, a new `.git` file or `commondir` is removed), and watched for what is written
-// into it later. What this leaves: the time between a write and its undo (the watcher's event, a
-// few milliseconds), and repositories deeper than the scan or beyond the number of directories
-// watched (MAX_WATCHED_DIRECTORIES) — docs/security.md says so.
+// So while the command runs, every directory it can write is watched (treeWatch.ts: every depth,
+// node_modules too, the session's temp directory and the sandbox's other writable directories, so
+// that a symlink in the project to a repository built there leads to a watched one): a new `.git`
+// is undone the moment it appears, by the same rules as after the call (a new config keeps only
+// keys that run nothing, a new hook is removed, a new `.git` file or `commondir` is removed), and
+// watched for what is written into it later. What this leaves: the time between a write and its
+// undo (the watcher's event, then one round of checks), and a tree past the kernel's watch budget
+// (checked whole after the call) — docs/security.md says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  PROTECTED_SCAN_DEPTH,
-  gitDirScan,
-  undoProtectedWrites,
-  type ProtectedEntry,
-  type ProtectedScan,
-} from './protect';
-
-/** Directories one command's guard watches at most (each is an inotify watch). */
-export const MAX_WATCHED_DIRECTORIES = 4096;
+import { gitDirScan, undoProtectedWrites, type ProtectedEntry, type ProtectedScan } from './protect';
+import { treeWatch } from './treeWatch';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
 export interface GuardedProtection {
   scan: ProtectedScan;
   denyWrite: readonly string[];
   roots: readonly string[];
+  /** Every directory the command can write (roots first): where a new `.git` is looked for. */
+  gitRoots?: readonly string[];
   /** What the guard undid while the command ran (the check after the call reports it with its own). */
   live?: string[];
 }
 
-/** The least time between two rounds of checks (the events of a round coalesced). */
+/** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */
 const CHECK_INTERVAL_MS = 5;
 /** How often, and how far apart, a config whose lock is taken is looked at again before it is rewritten anyway. */
 const LOCK_RETRIES = 50;
 const LOCK_RETRY_MS = 10;
-
-/** The entries of a git directory the guard looks at when something in it changes. */
-const GIT_ENTRY_NAMES = new Set(['config', 'config.worktree', 'commondir', 'hooks', 'gitdir']);
-
-const fold = (s: string) => s.normalize('NFC').toLowerCase();
-
-function lstat(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
-function names(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
 
 /** What existed with content before the command (the plan's scan, or the guard's start) is not its write. */
 function beforeOf(scan: ProtectedScan, planned: ProtectedScan, baseline: ReadonlySet<string>): ProtectedScan {
@@ -71,23 +45,33 @@ function beforeOf(scan: ProtectedScan, planned: ProtectedScan, baseline: Readonl
   return { entries, truncated: false };
 }
 
-/** Keys added meanwhile, run once per round, rounds CHECK_INTERVAL_MS apart. */
+/** Keys added meanwhile, run once per round: the first round at once, the next ones CHECK_INTERVAL_MS apart. */
 function coalesce(run: (key: string) => void): { add(key: string): void; cancel(): void } {
   const due = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  let last = 0;
+  const round = () => {
+    timer = undefined;
+    last = Date.now();
+    const now = [...due];
+    due.clear();
+    for (const k of now) run(k);
+  };
   return {
     add: (key) => {
       due.add(key);
       if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        const now = [...due];
-        due.clear();
-        for (const k of now) run(k);
-      }, CHECK_INTERVAL_MS);
-      timer.unref();
+      const wait = last + CHECK_INTERVAL_MS - Date.now();
+      if (wait <= 0) timer = setImmediate(round);
+      else {
+        timer = setTimeout(round, wait);
+        timer.unref();
+      }
     },
-    cancel: () => clearTimeout(timer),
+    cancel: () => {
+      clearTimeout(timer as NodeJS.Timeout);
+      clearImmediate(timer as NodeJS.Immediate);
+    },
   };
 }
 
@@ -99,10 +83,8 @@ export interface LiveGuard {
 
 /** Starts watching before the command is spawned; stop() once it has ended. */
 export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
-  const watchers = new Map<string, fs.FSWatcher>();
   const baseline = new Set<string>();
   let stopped = false;
-  let starting = true;
   const live = (protection.live ??= []);
 
   const retries = new Map<string, number>();
@@ -110,10 +92,6 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
     if (stopped) return;
     const scan = gitDirScan(dotGit);
     const before = beforeOf(scan, protection.scan, baseline);
-    if (starting) {
-      for (const e of scan.entries.values()) if (e.existed) baseline.add(e.path);
-      return;
-    }
     // A config git is writing right now (its lock taken): looked at again shortly; after a while a
     // lock still there is one left behind, and the config is rewritten without it.
     const busy = (config: string) => {
@@ -125,72 +103,21 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
     for (const note of notes) if (!live.includes(note)) live.push(note);
   };
 
-  const watch = (dir: string, onEvent: (name: string | null) => void): boolean => {
-    if (stopped || watchers.has(dir) || watchers.size >= MAX_WATCHED_DIRECTORIES) return false;
-    try {
-      const w = fs.watch(dir, { persistent: false }, (_event, name) => onEvent(name === null ? null : String(name)));
-      w.on('error', () => {
-        w.close();
-        watchers.delete(dir);
-      });
-      watchers.set(dir, w);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
   // Events coalesced: a command writing a config in a loop gets one check per CHECK_INTERVAL_MS (each
   // check may run git once, synchronously), not one per write — the worker's event loop stays free.
   const rounds = coalesce((d) => check(d));
-  const later = (dotGit: string) => (stopped ? undefined : rounds.add(dotGit));
-
-  const gitEntry = (dotGit: string) => {
-    const st = lstat(dotGit);
-    if (!st) return;
-    if (st.isDirectory() && !st.isSymbolicLink()) {
-      // What is written into it later (config, commondir; hooks inside `hooks/`).
-      watch(dotGit, (name) => {
-        if (name === null || GIT_ENTRY_NAMES.has(name)) {
-          if (name === 'hooks') watch(path.join(dotGit, 'hooks'), () => later(dotGit));
-          later(dotGit);
-        }
-      });
-      watch(path.join(dotGit, 'hooks'), () => later(dotGit));
-    }
-    if (starting) check(dotGit);
-    else later(dotGit);
-  };
-
-  const consider = (dir: string, depth: number, name: string) => {
-    const p = path.join(dir, name);
-    const f = fold(name);
-    if (f === '.git') return gitEntry(p);
-    if (f === 'node_modules') return;
-    const st = lstat(p);
-    if (st?.isDirectory() && !st.isSymbolicLink() && depth < PROTECTED_SCAN_DEPTH) add(p, depth + 1);
-  };
-
-  const add = (dir: string, depth: number) => {
-    if (
-      !watch(dir, (name) =>
-        name === null ? names(dir).forEach((n) => consider(dir, depth, n)) : consider(dir, depth, name),
-      )
-    )
-      return;
-    // What is there already (made before the watch began: `mkdir -p a/b/.git` is one call).
-    for (const n of names(dir)) consider(dir, depth, n);
-  };
-
-  for (const r of protection.roots) if (lstat(r)?.isDirectory()) add(path.resolve(r), 1);
-  starting = false;
+  const roots = [...new Set([...protection.roots, ...(protection.gitRoots ?? [])].map((r) => path.resolve(r)))];
+  const trees = roots.filter((r) => fs.lstatSync(r, { throwIfNoEntry: false })?.isDirectory()).map(treeWatch);
+  // What is there already, with content, is not this command's (the plan's scan may have missed none of it: it reads the same record).
+  for (const t of trees)
+    for (const g of t.gitEntries()) for (const e of gitDirScan(g).entries.values()) if (e.existed) baseline.add(e.path);
+  const unsubscribe = trees.map((t) => t.subscribe((dotGit) => (stopped ? undefined : rounds.add(dotGit))));
   return {
-    watched: () => watchers.size,
+    watched: () => trees.reduce((n, t) => n + t.watched(), 0),
     stop: () => {
       stopped = true;
       rounds.cancel();
-      for (const w of watchers.values()) w.close();
-      watchers.clear();
+      for (const u of unsubscribe) u();
     },
   };
 }

@@ -4,14 +4,15 @@
 // session's temp dir minus the protected paths of THOSE directories (never the worker's cwd); reads
 // everywhere but credentials, the worker's private state (the store) and other sessions' temp
 // directories; network only to the session's allowed domains (src/sandbox/policy.ts runtimePlan).
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentContext } from '../core/context';
-import { registerSessionDirectories } from '../hostProcess/door';
+import { registerSessionDirectories, sandboxScratchDirectories } from '../hostProcess/door';
 import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
 import { expandTilde, runtimePlan, sandboxEnabled, type RuntimePlan } from './policy';
-import { protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from './protect';
+import { gitDirScan, protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from './protect';
+import { gitEntriesOf } from './treeWatch';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
@@ -57,6 +58,13 @@ export interface Protection {
   denyWrite: string[];
   roots: string[];
   extra: string[];
+  /**
+   * Every directory the command can write, as real paths (the roots, the session's temp directory,
+   * `filesystem.allowWrite`, the runtime's own scratch directories): a `.git` anywhere below them,
+   * at any depth, is looked for and undone (src/sandbox/treeWatch.ts) — a symlink in the project
+   * can lead the person's git to any of them.
+   */
+  gitRoots: string[];
   /** What the guard undid while the command ran (src/sandbox/liveGuard.ts): reported with the check after it. */
   live?: string[];
 }
@@ -108,11 +116,12 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
   if (!scope.settings?.filesystem?.disabled) {
     const roots = [...new Set(workingDirectories.map(realOrSelf))];
     const extra = [...(scope.controlFiles ?? [])];
-    const scan = scanProtected(roots, extra);
     // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
     const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
     const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
-    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra };
+    const gitRoots = writableRoots([...roots, realOrSelf(tmpDir), ...writable]);
+    const scan = protectionScan({ roots, extra, gitRoots });
+    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra, gitRoots };
   }
   const readable = [...(scope.readable ?? [])];
   // The worker's private state is read- and write-denied: a writable directory inside it would be
@@ -144,9 +153,44 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
   return { tmpDir, runtime, ...(protection ? { protection } : {}) };
 }
 
+/**
+ * The directories a sandboxed command can write that a `.git` may sit in: `dirs`, and the sandbox
+ * runtime's own writable scratch directories that exist (`/tmp/claude`, `~/.claude/debug`,
+ * `~/.npm/_logs`); none inside another (the outer one is watched whole).
+ */
+function writableRoots(dirs: readonly string[]): string[] {
+  // The sessions' temp root itself is not watched whole: each session's own directory is one of `dirs`.
+  const scratch = sandboxScratchDirectories()
+    .filter((d) => d !== sessionTempRoot() && existsDirectory(d))
+    .map(realOrSelf);
+  const all = [...new Set([...dirs, ...scratch])].filter(existsDirectory);
+  return all.filter((d) => !all.some((o) => o !== d && withinDirectories(d, [o])));
+}
+
+function existsDirectory(d: string): boolean {
+  try {
+    return statSync(d).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The protected entries of the roots (scanProtected: to its depth) and every git directory below
+ * any writable root, at any depth (the tree watches' record, or a full walk): before a command (its
+ * deny list, what existed) and after it (what it made).
+ */
+export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots'>): ProtectedScan {
+  const scan = scanProtected(p.roots, p.extra);
+  for (const root of p.gitRoots ?? [])
+    for (const dotGit of gitEntriesOf(root))
+      for (const e of gitDirScan(dotGit).entries.values()) if (!scan.entries.has(e.path)) scan.entries.set(e.path, e);
+  return scan;
+}
+
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
 export function undoProtected(protection: Protection): string[] {
-  const after = scanProtected(protection.roots, protection.extra);
+  const after = protectionScan(protection);
   const undone = undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
   const live = protection.live?.splice(0) ?? [];
   return [...live, ...undone.filter((n) => !live.includes(n))];

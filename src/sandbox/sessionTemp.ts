@@ -34,6 +34,9 @@ export const SESSION_TEMP_SWEEP_MAX = 100;
 const KEY_NAME = /^[0-9a-f]{16}(\.s)?$/;
 
 /** The root of every session's temp and spool directories on this worker. */
+/** The scratch directory a path really lies in (src/hostProcess/door.ts): where no session starts and no worker-side git runs. */
+export { scratchHolding } from '../hostProcess/door';
+
 export function sessionTempRoot(): string {
   return path.join(os.tmpdir(), 'durable-agent-sandbox');
 }

@@ -290,7 +290,11 @@ class LedgerCall {
       model: side.model,
       create: async (request, signal) => {
         const res = await side.create(request, signal);
-        if (res.usage) this.sideUsage = addModelUsage(this.sideUsage, callModelUsage(side.model, res.usage));
+        if (res.usage) {
+          const spent = callModelUsage(side.model, res.usage);
+          this.sideUsage = addModelUsage(this.sideUsage, spent);
+          await this.ctx.chargeSideCall?.(spent);
+        }
         return res;
       },
     };

@@ -1,6 +1,7 @@
 // The shapes of a tool call for any scheduler: a session's tool settings (whole or by reference),
 // a call's input, what the calls depend on (ToolDeps), the Agent call's phases. toolCall/tools.ts
 // re-exports them; toolLedger.ts and toolSession.ts read them from here.
+import type { BudgetLink } from '../core/budget';
 import type { HeartbeatPolicy } from '../runtime/heartbeat';
 import type { AgentContext, HookPins } from '../core/context';
 import type { ToolUseBlock } from '../core/apiMessages';
@@ -88,6 +89,8 @@ export interface RunToolUseInput {
   approval?: Approval;
   /** The half of the pipeline to run for a call the scheduler executes itself (see PipelinePhase). */
   phase?: PipelinePhase;
+  /** A child's tool call: where its side model calls are charged as they are made (issue 34). */
+  budget?: BudgetLink;
 }
 
 export interface ToolDeps {

@@ -1,15 +1,17 @@
 // integration: a budget that holds across the tree (issue 34) on the real dev server. A session with
-// `maxBudgetUsd` starts two background agents; a running child's model call is charged to the root as
-// it returns (not at the child's end), so the root stops before its next model call in
-// `budget_exceeded` although its own calls and its ended child alone stay under the budget. A worker
-// restart while it waits changes nothing; the `budget` Update refuses a bad raise with its reason and
-// a good one resumes the session, which completes with every call of the tree counted.
+// `maxBudgetUsd` starts two background agents and a one-shot cron job (CronCreate): the firing is the
+// session's own turn, so its call is the tree's spend like any other. Each step waits on an event, in
+// an order that leaves nothing to chance: the root's first two calls, then the cron firing, then SUB2
+// (its call, charged to the root as it returns, passes the budget while the root is idle), then SUB1's
+// first call (the budget is spent already, so its second call waits in its activity). A worker restart
+// while over budget changes nothing; the `budget` Update refuses a bad raise with its reason and a good
+// one resumes the session, which completes with every call of the tree counted.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/temporal/client';
-import { budgetUpdate } from '../../src/temporal/workflows/definitions';
+import { budgetQuery, budgetUpdate } from '../../src/temporal/workflows/definitions';
 import { totalCostUsd } from '../../src/core/modelUsage';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
@@ -26,17 +28,25 @@ function texts(content: unknown): string[] {
   );
 }
 const firstUser = (req: MessagesRequest): string => texts(req.messages[0]?.content).join('\n');
+const lastUser = (req: MessagesRequest): string => texts(req.messages[req.messages.length - 1]?.content).join('\n');
 // claude-sonnet-4-5 at $3 per million input tokens: every call of this test costs $0.30 (and its cache writes).
 const usage = { usage: { input_tokens: 100_000, output_tokens: 0 } };
 
+/** A gate the fake's script waits on; the test opens it when the event it stands for has happened. */
+function gate(): { open: () => void; opened: Promise<void> } {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+
 test(
-  'integration: two background agents and the root stop at the budget with all their spend counted; a restart changes nothing; budget --add resumes it to completion',
-  { timeout: 240_000 },
+  'integration: two background agents and a cron firing stop the root at the budget with all their spend counted; a restart changes nothing; budget --add resumes it to completion',
+  { timeout: 300_000 },
   async () => {
     await withAgent({ noWorker: true }, async ({ fake, start, client, startWorker }) => {
       let worker = await startWorker();
-      let parentWaiting!: () => void;
-      const waiting = new Promise<void>((r) => (parentWaiting = r));
+      const sub1 = gate();
+      const sub2 = gate();
       let raised = false;
       const parentCalls: string[] = [];
       const lateChildCalls: boolean[] = [];
@@ -44,22 +54,28 @@ test(
         const first = firstUser(req);
         if (first.includes('SUB1')) {
           if (req.messages.length === 1) {
-            await waiting; // both children answer once the root's own turns are done ($0.60)
+            await sub1.opened;
             return toolUseResponse([{ id: 'toolu_r1', name: 'Read', input: { file_path: '/nonexistent/x' } }], usage);
           }
           lateChildCalls.push(raised);
           return textResponse('SUB1 done', usage);
         }
         if (first.includes('SUB2')) {
-          await waiting;
+          await sub2.opened;
           return textResponse('SUB2 done', usage);
         }
-        parentCalls.push(String(req.messages.length));
+        parentCalls.push(lastUser(req).includes('TICK') ? 'tick' : String(req.messages.length));
         if (req.messages.length === 1)
           return toolUseResponse(
             [
               { id: 'toolu_b1', name: 'Agent', input: { description: 'one', prompt: 'SUB1: look' } },
               { id: 'toolu_b2', name: 'Agent', input: { description: 'two', prompt: 'SUB2: look' } },
+              // The next minute's match, once: the firing is a turn of this session.
+              {
+                id: 'toolu_c1',
+                name: 'CronCreate',
+                input: { cron: '* * * * *', prompt: 'TICK: count', recurring: false },
+              },
             ],
             usage,
           );
@@ -67,47 +83,64 @@ test(
       });
       const handle = await start({
         prompt: 'delegate',
-        tools: ['Read', 'Agent'],
+        tools: ['Read', 'Agent', 'CronCreate'],
         model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
         maxBudgetUsd: 1,
         onBudget: 'wait',
       });
       const id = handle.workflowId;
-      await waitFor(
-        'the root to wait for its agents',
-        async () => {
-          const s = await sessionStatus(client, id);
-          return s.status === 'waiting' ? s : undefined;
-        },
-        60_000,
-      );
-      parentWaiting();
-      // Root $0.60 + SUB2 (ended) $0.30 = $0.90 < $1: only SUB1's running call, charged as it returned, passes it.
+      const idleAfter = (what: string, done: () => boolean) =>
+        waitFor(
+          what,
+          async () => {
+            if (!done()) return undefined;
+            const s = await sessionStatus(client, id);
+            return s.status === 'waiting' ? s : undefined;
+          },
+          90_000,
+        );
+      await idleAfter('the root to wait for its agents and its cron job', () => parentCalls.length === 2);
+      // The cron job fires within a minute: the root's third call ($0.90 in all, under the budget of $1).
+      await idleAfter('the cron firing to be handled', () => parentCalls.includes('tick'));
+      assert.deepEqual(parentCalls, ['1', '3', 'tick']);
+      sub2.open();
+      // SUB2's call, charged as it returned, passes $1 while the root is idle: budget_exceeded at once;
+      // SUB2's end notification then stops at the check before the root's next call.
       const over = await waitFor(
         'the root to stop in budget_exceeded',
         async () => {
           const s = await sessionStatus(client, id);
-          // Idle (waiting for SUB1) it shows budget_exceeded at once; SUB2's notification then stops at the check.
           return s.status === 'budget_exceeded' && s.phase === 'waiting_for_budget' ? s : undefined;
         },
         60_000,
       );
       assert.ok(over.budget, 'status shows the budget');
       assert.equal(over.budget.exceeded, true);
-      assert.ok(over.budget.spentUsd >= 1.2 - 1e-9, `spent ${over.budget.spentUsd}`);
+      // The root's two calls, the cron firing's, SUB2's: $1.20.
+      assert.ok(over.budget.spentUsd >= 1.2 - 1e-9 && over.budget.spentUsd < 1.25, `spent ${over.budget.spentUsd}`);
       assert.deepEqual(
         over.budget.events.map((e) => e.type),
         ['budgetExceeded'],
       );
       const callsWhenStopped = parentCalls.length;
-      assert.equal(callsWhenStopped, 2, 'the root made no model call past its budget');
+      assert.equal(callsWhenStopped, 3, 'the root made no model call past its budget');
+
+      // SUB1's first call now answers: charged at once ($1.50); its second call waits in its activity.
+      sub1.open();
+      await waitFor('SUB1 charged to the root', async () => {
+        const v = await handle.query(budgetQuery);
+        return v.spentUsd >= 1.5 - 1e-9 ? v : undefined;
+      });
 
       // A worker restart while over budget: the session replays into the same wait.
       await worker.stop();
       worker = await startWorker();
       const again = await sessionStatus(client, id);
       assert.equal(again.status, 'budget_exceeded');
+      assert.equal(again.phase, 'waiting_for_budget');
+      assert.ok(again.budget && again.budget.spentUsd >= 1.5 - 1e-9, JSON.stringify(again.budget));
       assert.equal(parentCalls.length, callsWhenStopped);
+      assert.deepEqual(lateChildCalls, [], 'SUB1 made no call past the budget');
 
       // A bad raise is refused with its reason, nothing recorded.
       for (const [bad, why] of [
@@ -129,7 +162,7 @@ test(
       const result = await handle.result();
       assert.equal(result.status, 'completed', result.endReason);
       assert.ok(parentCalls.length > callsWhenStopped, 'the root resumed');
-      // Every call of the tree counted: the root's, SUB1's two, SUB2's one.
+      // Every call of the tree counted: the root's (the cron firing's among them), SUB1's two, SUB2's one.
       const calls = Object.values(result.modelUsage ?? {}).reduce((n, e) => n + e.calls, 0);
       assert.equal(calls, parentCalls.length + 3);
       // $0.30 of input per call, plus the fake's prompt-cache writes (a few cents in all).
@@ -194,6 +227,74 @@ test(
       assert.equal(callsAfterRaise, 3, 'the session resumed the same work after the raise');
       const counted = Object.values(result.modelUsage ?? {}).reduce((n, e) => n + e.calls, 0);
       assert.equal(counted, calls);
+    });
+  },
+);
+
+test(
+  "integration: a background agent's side call (its WebSearch's own model call) is charged to the root when made, not when the child ends",
+  { timeout: 180_000 },
+  async () => {
+    await withAgent({}, async ({ fake, start }) => {
+      const held = gate();
+      let childCalls = 0;
+      fake.script(async (req) => {
+        const tools = (req.tools ?? []) as Array<{ type?: string }>;
+        if (tools.length > 0 && tools.every((t) => t.type?.startsWith('web_search_')))
+          return {
+            content: [
+              { type: 'server_tool_use', input: { query: 'durable execution' } },
+              { type: 'web_search_tool_result', results: [{ url: 'https://temporal.io/', title: 'Temporal' }] },
+              { type: 'text', text: 'Temporal runs durable workflows.' },
+            ],
+            // The worker's small model (claude-haiku-4-5, $1 per million input tokens): $0.50.
+            usage: { input_tokens: 500_000, output_tokens: 0 },
+          };
+        if (firstUser(req).includes('SUB3')) {
+          childCalls++;
+          if (childCalls === 1)
+            return toolUseResponse(
+              [{ id: 'toolu_ws', name: 'WebSearch', input: { query: 'durable execution' } }],
+              usage,
+            );
+          await held.opened; // the child stays running until its side call was seen charged
+          return textResponse('SUB3 done', usage);
+        }
+        if (req.messages.length === 1)
+          return toolUseResponse(
+            [{ id: 'toolu_b3', name: 'Agent', input: { description: 'three', prompt: 'SUB3: search' } }],
+            usage,
+          );
+        return textResponse('noted', usage);
+      });
+      const handle = await start({
+        prompt: 'delegate',
+        tools: ['Agent', 'WebSearch'],
+        rules: { allow: ['WebSearch'], ask: [], deny: [] },
+        model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
+        maxBudgetUsd: 10,
+        onBudget: 'wait',
+      });
+      // The root's two calls and SUB3's first ($0.90), and the side call ($0.50) while SUB3 still runs.
+      const seen = await waitFor(
+        'the side call charged to the root',
+        async () => {
+          const v = await handle.query(budgetQuery);
+          return v.spentUsd >= 1.4 - 1e-9 ? v : undefined;
+        },
+        90_000,
+      );
+      // SUB3 cannot have ended: its second call (if made yet) waits on `held`; before, its side call was
+      // counted only with its end, and this wait timed out.
+      assert.ok(childCalls >= 1 && childCalls <= 2, `SUB3 made ${childCalls} calls`);
+      assert.ok(seen.spentUsd < 1.45, `spent ${seen.spentUsd}`);
+      held.open();
+      const result = await handle.result();
+      assert.equal(result.status, 'completed', result.endReason);
+      // Counted once: the tree's cost is the calls' ($0.30 each), the side call's, and cache writes.
+      const calls = Object.values(result.modelUsage ?? {}).reduce((n, e) => n + e.calls, 0);
+      const cost = totalCostUsd(result.modelUsage) ?? 0;
+      assert.ok(cost >= 0.3 * (calls - 1) + 0.5 - 1e-9 && cost < 0.3 * (calls - 1) + 0.55, `cost ${cost}`);
     });
   },
 );

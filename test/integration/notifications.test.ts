@@ -269,3 +269,63 @@ test(
     }
   },
 );
+
+test('integration: a session over its budget notifies budget_exceeded once (webhook and Notification hook) with the raise command, which resumes it', async () => {
+  const hook = await receiver();
+  try {
+    await withAgent({}, async ({ fake, start, workDir, taskQueue }) => {
+      const log = join(workDir, 'budget-notes.jsonl');
+      const script = join(workDir, 'note.sh');
+      await writeFile(script, `#!/bin/bash\ninput=$(cat)\nprintf '%s\\n' "$input" >> ${log}\n`);
+      await chmod(script, 0o755);
+      // claude-sonnet-4-5 at $3 per million input tokens: $0.30 a call, past a budget of $0.20.
+      const usage = { usage: { input_tokens: 100_000, output_tokens: 0 } };
+      fake.enqueue(
+        toolUseResponse([{ id: 'toolu_nb_r', name: 'Read', input: { file_path: '/nonexistent/x' } }], usage),
+        textResponse('done', usage),
+      );
+      const h = await start({
+        prompt: 'spend',
+        tools: ['Read'],
+        model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
+        maxBudgetUsd: 0.2,
+        onBudget: 'wait',
+        notify: { webhook: hook.url },
+        hooks: { Notification: [{ hooks: [{ type: 'command', command: script, timeout: 30 }] }] },
+      });
+      const id = h.workflowId;
+      const over = await waitFor('the budget_exceeded notification', async () =>
+        hook.accepted().find((n) => n.kind === 'budget_exceeded' && n.session === id),
+      );
+      assert.equal(over.status, 'budget_exceeded');
+      assert.equal(over.command, `durable-agent budget ${id} --add <usd>`);
+      assert.equal(over.denyCommand, `durable-agent budget ${id} --on-budget end`);
+      assert.ok(over.message.includes(over.command!), over.message);
+      assert.equal(fake.requests.length, 1, 'no model call past the budget');
+      // The command in the message, with an amount, run as a user runs it.
+      const [prog, ...args] = over.command!.replace('<usd>', '1').split(' ');
+      assert.equal(prog, 'durable-agent');
+      const env = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS, DURABLE_AGENT_TASK_QUEUE: taskQueue };
+      const ran = await cli(args, env);
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.equal((await h.result()).status, 'completed');
+      const mine = () => hook.accepted().filter((n) => n.session === id);
+      await waitFor('the completed notification', async () => mine().some((n) => n.kind === 'completed'));
+      assert.deepEqual(
+        mine().map((n) => n.kind),
+        ['budget_exceeded', 'completed'],
+      );
+      const types = (await readFile(log, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { notification_type?: string }).notification_type);
+      assert.deepEqual(
+        types.filter((t) => t === 'budget_exceeded'),
+        ['budget_exceeded'],
+        `the Notification hook said budget_exceeded once: ${types.join(', ')}`,
+      );
+    });
+  } finally {
+    await hook.close();
+  }
+});

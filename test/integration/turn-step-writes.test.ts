@@ -47,6 +47,9 @@ test("integration: interrupted while step 2's model call waits: step 1's results
     await waitFor('the follow-up request', async () => fake.messageRequests().length >= 3);
     // The transcript the session kept: step 1's tool_use answered once, then the follow-up.
     assert.deepEqual(toolResultIds(fake.messageRequests()[2]!), ['toolu_c1']);
-    await interruptSession(client, handle.workflowId, 'done');
+    // The session may already have ended after 'Noted.' (a one-prompt session): nothing to stop then.
+    await interruptSession(client, handle.workflowId, 'done').catch((err: { code?: string }) => {
+      if (err.code !== 'SESSION_ENDED') throw err;
+    });
   });
 });

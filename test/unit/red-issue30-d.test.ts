@@ -153,9 +153,7 @@ test(
 
 test(
   'live guard: a nested repository six directories deep with core.fsmonitor — the person’s git there runs nothing',
-  {
-    todo: 'GOT THROUGH: the live guard and the after-call scan stop at PROTECTED_SCAN_DEPTH (5); a repository deeper keeps its fsmonitor during and after the call (docs/security.md names the cap; the person’s git there runs it as the user)',
-  },
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
@@ -172,9 +170,7 @@ test(
 
 test(
   'live guard: a repository under node_modules with core.fsmonitor — the person’s git there runs nothing',
-  {
-    todo: 'GOT THROUGH: node_modules is skipped by the live guard and the after-call scan; a repository planted at node_modules/pkg keeps its fsmonitor (an editor that detects nested repositories runs git there)',
-  },
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
@@ -191,9 +187,7 @@ test(
 
 test(
   'live guard: a symlink in the project to a repository with core.fsmonitor built in the session temp dir — the person’s git through it runs nothing',
-  {
-    todo: 'GOT THROUGH: the live guard and the after-call scan follow no symlink (lstat isDirectory && !isSymbolicLink), and the session temp dir is outside the working directories; `git status` in <project>/link runs the fsmonitor as the user, during the call and after it (the link stays until the session temp dir is removed)',
-  },
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
@@ -211,9 +205,7 @@ test(
 
 test(
   'after the call: the symlinked repository of the session temp dir still runs its fsmonitor for the person’s git',
-  {
-    todo: 'GOT THROUGH: undoProtectedWrites after the call does not look through a symlink the command made to a directory outside the project',
-  },
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
@@ -228,9 +220,7 @@ test(
 
 test(
   'live guard (race): a repository built in the session temp dir and renamed into a directory made in the same command — the person’s git there runs nothing',
-  {
-    todo: 'GOT THROUGH (1 run of 2): a directory made and filled by rename before its own watch is set (fs.watch of `sub` is added only when the event for it arrives) is seen late or not at all while the command runs; the fsmonitor ran for the person’s git meanwhile',
-  },
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
@@ -259,25 +249,17 @@ test('after the call: the renamed-in repository’s fsmonitor is undone (the aft
   assert.doesNotMatch(readFileSync(path.join(inner, '.git', 'config'), 'utf8'), /fsmonitor/);
 });
 
-test(
-  'after the call: a repository six directories deep keeps its fsmonitor',
-  {
-    todo: 'GOT THROUGH: the after-call scan stops at PROTECTED_SCAN_DEPTH too; the config stays armed after the call ends',
-  },
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const { root } = project();
-    const rel = 'e1/e2/e3/e4/e5/e6';
-    await bash(root, `set -e; mkdir -p ${rel}; git init -q ${rel}; git -C ${rel} config core.fsmonitor "true"`);
-    assert.doesNotMatch(readFileSync(path.join(root, rel, '.git', 'config'), 'utf8'), /fsmonitor/);
-  },
-);
+test('after the call: a repository six directories deep keeps its fsmonitor', {}, async (t) => {
+  if (skip) return t.skip(skip);
+  const { root } = project();
+  const rel = 'e1/e2/e3/e4/e5/e6';
+  await bash(root, `set -e; mkdir -p ${rel}; git init -q ${rel}; git -C ${rel} config core.fsmonitor "true"`);
+  assert.doesNotMatch(readFileSync(path.join(root, rel, '.git', 'config'), 'utf8'), /fsmonitor/);
+});
 
 test(
   'live guard: past 4096 directories watched, a new nested repository with core.fsmonitor — the person’s git there runs nothing',
-  {
-    todo: 'GOT THROUGH (while the command runs): MAX_WATCHED_DIRECTORIES caps the watch; a command that first makes 4200 directories then plants a repository is not undone until the call ends',
-  },
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();

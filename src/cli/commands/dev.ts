@@ -11,8 +11,9 @@ import {
   metricsBindOption,
   workerSandboxLine,
 } from './worker';
+import { addModelQueueOptions, modelQueueLine, modelQueueOptions, type ModelQueueOpts } from './modelQueue';
 
-interface DevOpts {
+interface DevOpts extends ModelQueueOpts {
   db: string;
   port: number;
   uiPort: number;
@@ -26,10 +27,14 @@ interface DevOpts {
 }
 
 export function addDevCommand(program: Command): void {
-  addServerOptions(
-    program
-      .command('dev')
-      .description('Start the embedded default: a Temporal dev server (persisted to SQLite, with its UI) and a worker'),
+  addModelQueueOptions(
+    addServerOptions(
+      program
+        .command('dev')
+        .description(
+          'Start the embedded default: a Temporal dev server (persisted to SQLite, with its UI) and a worker',
+        ),
+    ),
   )
     .option('--ip <ip>', 'address to bind', '127.0.0.1')
     .option('--task-queue <name>', 'task queue of the worker (env DURABLE_AGENT_TASK_QUEUE)')
@@ -47,6 +52,7 @@ async function runDev(o: DevOpts, cmd: Command): Promise<void> {
   const { startDev } = await import('../dev');
   const defaultDb = cmd.getOptionValueSource('db') === 'default';
   const metricsBind = await metricsBindOption(o.metricsBind);
+  const modelQueue = modelQueueOptions(o);
   const dev = await startDev({
     db: o.db,
     defaultDb,
@@ -57,11 +63,13 @@ async function runDev(o: DevOpts, cmd: Command): Promise<void> {
     ...(o.demoModel ? { demoModel: true } : {}),
     ...(o.uiCodecEndpoint ? { uiCodecEndpoint: o.uiCodecEndpoint } : {}),
     ...(metricsBind ? { metricsBind } : {}),
+    ...modelQueue,
   });
   const taskQueue = o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT;
   console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
   console.log(`ui:       ${dev.server.uiAddress}`);
   console.log(`worker:   task queue ${taskQueue}`);
+  console.log(`model queue: ${modelQueueLine(modelQueue)}`);
   console.log(`sandbox:  ${await workerSandboxLine()}`);
   if (metricsBind) console.log(`metrics:  http://${metricsBind}/metrics`);
   console.log(

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConnectionConfig } from '../../temporal/service/connection';
 import { TASK_QUEUE_DEFAULT } from '../../temporal/workflows/definitions';
 import { UsageError, addConnectionOptions, connectionOverrides, waitForSignal, type ConnOpts } from '../options';
+import { addModelQueueOptions, modelQueueLine, modelQueueOptions, type ModelQueueOpts } from './modelQueue';
 
 /** What a worker says at start about Bash's OS sandbox on this host. */
 export async function workerSandboxLine(): Promise<string> {
@@ -35,33 +36,35 @@ export async function metricsBindOption(raw: string | undefined): Promise<string
 
 export function addWorkerCommand(program: Command): void {
   addConnectionOptions(
-    program
-      .command('worker')
-      .description('Run a worker only (connects to TEMPORAL_ADDRESS)')
-      .option('--task-queue <name>', 'task queue to poll (env DURABLE_AGENT_TASK_QUEUE)')
-      .option('--store-dir <dir>', 'transcripts, ledger and large results (env DURABLE_AGENT_STORE_DIR)')
-      .option(
-        '--store <url>',
-        'a store shared by workers on several hosts: postgres://user:pw@host:5432/db (env DURABLE_AGENT_STORE)',
-      )
-      .option(
-        '--deployment-name <name>',
-        'Worker Deployment Versioning: the deployment this worker is a build of (env DURABLE_AGENT_DEPLOYMENT_NAME; off by default, docs/deployment.md)',
-      )
-      .option(
-        '--build-id <id>',
-        "Worker Deployment Versioning: this worker's build (env DURABLE_AGENT_BUILD_ID; with --deployment-name)",
-      )
-      .option(
-        '--make-current',
-        "make this build the deployment's current version once its pollers are seen (new sessions and turns go to it; running turns finish on their build)",
-      )
-      .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP)
-      .option(METRICS_BIND_FLAG, METRICS_BIND_HELP),
+    addModelQueueOptions(
+      program
+        .command('worker')
+        .description('Run a worker only (connects to TEMPORAL_ADDRESS)')
+        .option('--task-queue <name>', 'task queue to poll (env DURABLE_AGENT_TASK_QUEUE)')
+        .option('--store-dir <dir>', 'transcripts, ledger and large results (env DURABLE_AGENT_STORE_DIR)')
+        .option(
+          '--store <url>',
+          'a store shared by workers on several hosts: postgres://user:pw@host:5432/db (env DURABLE_AGENT_STORE)',
+        )
+        .option(
+          '--deployment-name <name>',
+          'Worker Deployment Versioning: the deployment this worker is a build of (env DURABLE_AGENT_DEPLOYMENT_NAME; off by default, docs/deployment.md)',
+        )
+        .option(
+          '--build-id <id>',
+          "Worker Deployment Versioning: this worker's build (env DURABLE_AGENT_BUILD_ID; with --deployment-name)",
+        )
+        .option(
+          '--make-current',
+          "make this build the deployment's current version once its pollers are seen (new sessions and turns go to it; running turns finish on their build)",
+        )
+        .option(DEMO_MODEL_FLAG, DEMO_MODEL_HELP)
+        .option(METRICS_BIND_FLAG, METRICS_BIND_HELP),
+    ),
   ).action(runWorker);
 }
 
-interface WorkerOpts extends ConnOpts {
+interface WorkerOpts extends ConnOpts, ModelQueueOpts {
   storeDir?: string;
   store?: string;
   demoModel?: boolean;
@@ -84,6 +87,7 @@ async function runWorker(o: WorkerOpts): Promise<void> {
   }
   if (o.makeCurrent && !deployment) throw new UsageError('--make-current needs --deployment-name and --build-id');
   const metricsBind = await metricsBindOption(o.metricsBind);
+  const modelQueue = modelQueueOptions(o);
   // No credentials, no worker (issue 31 item 7): every session it took would fail at its first call.
   const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../runtime/credentials');
   const credentials = o.demoModel ? undefined : await modelCredentials();
@@ -108,6 +112,7 @@ async function runWorker(o: WorkerOpts): Promise<void> {
     blobStore,
     ...(demo ? { anthropic: demoModelClient(demo) } : {}),
     ...(deployment ? { deployment } : {}),
+    ...modelQueue,
   });
   console.log(
     `worker: ${config.address} namespace ${config.namespace}, task queue ${o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT}`,
@@ -115,6 +120,7 @@ async function runWorker(o: WorkerOpts): Promise<void> {
   console.log(`store: ${describeBlobStore(blobStore)}`);
   console.log(`sandbox: ${await workerSandboxLine()}`);
   if (metricsBind) console.log(`metrics: http://${metricsBind}/metrics`);
+  console.log(`model queue: ${modelQueueLine(modelQueue)}`);
   console.log(
     `model: ${demo ? (await import('../../demo/scriptedModel')).DEMO_MODEL_LABEL : `Anthropic Messages API (credentials: ${credentials})`}`,
   );

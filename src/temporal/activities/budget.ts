@@ -39,12 +39,19 @@ export async function waitForBudget(link: BudgetLink | undefined): Promise<void>
   }
 }
 
-/** A child's call spent `modelUsage`: charged to its root now (the root's own calls are counted from its turns). */
-export async function chargeBudget(link: BudgetLink | undefined, modelUsage: ModelUsage | undefined): Promise<void> {
+/**
+ * A child's call spent `modelUsage`: charged to its root now (the root's own calls are counted from
+ * its turns). `part` tells apart several charges of one activity (a tool call's side calls).
+ */
+export async function chargeBudget(
+  link: BudgetLink | undefined,
+  modelUsage: ModelUsage | undefined,
+  part?: string,
+): Promise<void> {
   if (!link?.chargeTo || !modelUsage) return;
   const ctx = Context.current();
   const info = ctx.info;
-  const key = `${info.workflowExecution?.workflowId ?? info.workflowType}/${info.activityId}#${info.attempt}`;
+  const key = `${info.workflowExecution?.workflowId ?? info.workflowType}/${info.activityId}#${info.attempt}${part ? `/${part}` : ''}`;
   try {
     await ctx.client.workflow
       .getHandle(link.rootId)
@@ -53,4 +60,11 @@ export async function chargeBudget(link: BudgetLink | undefined, modelUsage: Mod
     // The root ended (its end stopped the tree) or is unreachable for now: the child's end still counts it.
     ctx.log.warn(`could not charge ${link.rootId}'s budget: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** A child's tool call: each side model call it makes (WebFetch, WebSearch) charged to the root as it returns. */
+export function sideCallCharger(link: BudgetLink | undefined): ((modelUsage: ModelUsage) => Promise<void>) | undefined {
+  if (!link?.chargeTo) return undefined;
+  let n = 0;
+  return (modelUsage) => chargeBudget(link, modelUsage, `side-${++n}`);
 }

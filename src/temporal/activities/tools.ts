@@ -11,6 +11,7 @@ import {
 import type { ToolRunResult } from '../../core/turn';
 import { recordToolCall } from './metrics';
 import { withActivityRuntime } from './runtime';
+import { sideCallCharger } from './budget';
 
 /** A call the worker's shutdown stopped: the pipeline's interrupted record, which is handed back instead. */
 const stopped = (r: ToolRunResult): boolean => r.kind === 'done' && r.record.status === 'interrupted';
@@ -19,7 +20,11 @@ export function createToolActivities(deps: ToolDeps) {
   const calls = createToolCalls(deps);
 
   async function runToolUse(input: RunToolUseInput): Promise<ToolRunResult> {
-    return recordToolCall(await withActivityRuntime((rt) => calls.runToolCall(input, rt), stopped));
+    // A child's call: its side model calls are charged to the root's budget as they are made.
+    const charge = sideCallCharger(input.budget);
+    const run = (rt: Parameters<typeof calls.runToolCall>[1]) =>
+      calls.runToolCall(input, charge ? { ...rt, chargeSideCall: charge } : rt);
+    return recordToolCall(await withActivityRuntime(run, stopped));
   }
 
   /**

@@ -58,8 +58,9 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string | number 
  * - matching.numTaskqueueRead/WritePartitions 1: the server splits a queue's rate limit evenly over
  *   its partitions (4 by default), each with a burst of its own; a partition without backlog wastes
  *   its share and four bursts land at once (measured: half the limit used, 15 429s of 35 calls).
- * Not defaults of the dev server (they change every queue): the fleet bench and its tests start
- * with them; a production server sets them for the model queue (deploy/temporal/dynamicconfig.yaml).
+ * Not defaults of startDevServer (they change every queue; the test suite's server runs without them):
+ * `durable-agent dev`, the fleet bench and its tests start with them; a production server sets them
+ * for the model queue (deploy/temporal/dynamicconfig.yaml).
  */
 export const MODEL_QUEUE_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number>> = {
   'matching.enableFairness': true,

@@ -6,6 +6,7 @@
 import { condition, log, patched, setHandler } from '@temporalio/workflow';
 import {
   budgetChargeProblem,
+  budgetRaisedEvent,
   budgetRaiseProblem,
   budgetView,
   checkBudget,
@@ -75,30 +76,7 @@ export class SessionBudget {
       this.endRequested = true;
       return this.view();
     }
-    const before = this.view();
-    const clean: BudgetRaise = {
-      ...(raise.addUsd !== undefined ? { addUsd: raise.addUsd } : {}),
-      ...(raise.addTokens !== undefined ? { addTokens: raise.addTokens } : {}),
-    };
-    const message = [
-      clean.addUsd !== undefined ? `budget raised by $${clean.addUsd}` : '',
-      clean.addTokens !== undefined ? `budget raised by ${clean.addTokens} tokens` : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    this.events.append({
-      type: 'budgetRaised',
-      raise: clean,
-      event: {
-        type: 'budgetRaised',
-        at: Date.now(),
-        spentUsd: before.spentUsd,
-        spentTokens: before.spentTokens,
-        ...(before.limitUsd !== undefined ? { limitUsd: before.limitUsd + (clean.addUsd ?? 0) } : {}),
-        ...(before.limitTokens !== undefined ? { limitTokens: before.limitTokens + (clean.addTokens ?? 0) } : {}),
-        message,
-      },
-    });
+    this.events.append(budgetRaisedEvent(raise, this.view(), Date.now()));
     const after = this.view();
     if (this.status.get() === 'budget_exceeded' && !after.exceeded && !this.waitingInLoop) this.status.set('waiting');
     return after;

@@ -288,15 +288,8 @@ class TurnRun implements TurnExecutor {
         return await runSubagentCall(call, block, context, description, approval);
       }
       const options = { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary };
-      const readFilesRef = this.readFilesRef ? { readFilesRef: this.readFilesRef } : {};
-      const args = {
-        session: this.session,
-        block,
-        messageRef,
-        context,
-        ...readFilesRef,
-        ...(approval ? { approval } : {}),
-      };
+      const extras = toolCallExtras(this.readFilesRef, input, approval);
+      const args = { session: this.session, block, messageRef, context, ...extras };
       return await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
     } catch (err) {
       if (this.interrupted || isCancellation(err)) {
@@ -419,4 +412,17 @@ class TurnRun implements TurnExecutor {
     // Its own id: a turn recorded before the context-window check ran that call.
     return patched(CONTEXT_WINDOW_CUT_OFF_PATCH);
   }
+}
+
+/** A tool call's optional input: the read-files reference, the approval, and a child's budget link (its side calls charged as made). */
+function toolCallExtras(
+  readFilesRef: string | null | undefined,
+  input: TurnWorkflowInput,
+  approval: Approval | undefined,
+) {
+  return {
+    ...(readFilesRef ? { readFilesRef } : {}),
+    ...(approval ? { approval } : {}),
+    ...(input.budget?.chargeTo ? { budget: input.budget } : {}),
+  };
 }

@@ -4,7 +4,7 @@ import type { ContextModifier } from '../../core/context';
 import { MAX_TASK_TEXT, type BackgroundTask } from '../../core/autonomy';
 import type { ToolUseContext } from '../../toolProtocol/Tool';
 import { checkWorkingDirectory } from './cd';
-import { commandEnvironment, containment, undoProtected } from './containment';
+import { commandEnvironment, containment, settleTreeEvents, undoProtected } from './containment';
 import { BashRun } from './run';
 import { backgroundTimeout, type BackgroundCommandResult, type BashInput, type BashOutput } from './schema';
 import { backgroundTaskId, createTaskOutput } from './taskOutput';
@@ -77,6 +77,7 @@ export async function runBackgroundCommand(
     );
     await run.settle();
     const violations = run.prepared ? run.prepared.finish() : [];
+    if (contained.protection) await settleTreeEvents();
     const undone = contained.protection ? undoProtected(contained.protection) : [];
     await worktrees.release();
     const r = run.backgroundResult(result, contained.record, violations, undone);

@@ -11,6 +11,7 @@ import { standaloneCd } from './command';
 import type { BashInput } from './schema';
 
 export { undoProtected, type Protection } from '../../sandbox/sessionPlan';
+export { settleTreeEvents } from '../../sandbox/treeWatch';
 
 /** How this call runs, from the session's sandbox settings (none outside a session: no sandbox). */
 function planFor(input: BashInput, ctx: ToolUseContext): CallPlan | undefined {

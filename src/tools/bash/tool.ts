@@ -3,7 +3,7 @@
 import { buildTool } from '../../toolProtocol/Tool';
 import { checkWorkingDirectory, isStandaloneCd, runCd } from './cd';
 import { isReadOnlyCommand, standaloneCd } from './command';
-import { commandEnvironment, containment, sandboxPermission, undoProtected } from './containment';
+import { commandEnvironment, containment, sandboxPermission, settleTreeEvents, undoProtected } from './containment';
 import { BASH_SPOOL_CAP_ENV } from './process';
 import { BashRun } from './run';
 import { clampTimeout, inputSchema, PROMPT, type BashInput, type BashOutput } from './schema';
@@ -92,6 +92,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       await run.settle();
       const violations = run.prepared ? run.prepared.finish() : [];
       // What the deny list fixed at the start could not stop (a repository the call created): undone now.
+      if (contained.protection) await settleTreeEvents();
       const undone = contained.protection ? undoProtected(contained.protection) : [];
       const gitNote = await worktrees.release();
       const data = await run.output(result, contained.record, violations, undone);

@@ -1,0 +1,270 @@
+// Every `.git` in a directory a sandboxed command can write, at any depth (node_modules too), known
+// as it appears (red team, issue 30, rounds c and d).
+//
+// One watcher per directory tree (a working directory, the session's temp directory, a directory
+// of `sandbox.filesystem.allowWrite`, the runtime's own writable scratch directories), shared by the
+// commands that run there and kept for LINGER_MS after the last one, so that a session's commands
+// pay the walk of the tree once, not each: inotify (through fs.watch) on every directory, no depth
+// limit, nothing skipped, no symlink followed. A new directory is watched, then read (so that what
+// was made or renamed into it before its watch began is seen too); a `.git` (a directory or a
+// `gitdir:` file) is recorded and, when a directory, watched for what is written into it (config,
+// config.worktree, commondir, hooks/). The commands' guards (liveGuard.ts) subscribe to those
+// events; the check after a command reads the recorded git directories instead of walking again.
+//
+// The only bound is the kernel's: a tree uses at most a quarter of the user's inotify watches
+// (fs.inotify.max_user_watches). A tree that needs more, or a watch the kernel refuses, makes the
+// tree `complete: false`: the check after each command then walks the whole tree for `.git`
+// (unbounded; slow on such a tree, never blind) — the window while the command runs stays open
+// there, and docs/security.md says so.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** How long a tree stays watched after the last command that used it (the next call of a session reuses it). */
+export const LINGER_MS = 120_000;
+
+/** The entries of a git directory a watch looks at when something in it changes. */
+const GIT_ENTRY_NAMES = new Set(['config', 'config.worktree', 'commondir', 'hooks', 'gitdir']);
+
+const fold = (s: string) => s.normalize('NFC').toLowerCase();
+
+function lstat(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function names(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+let budgetCache: number | undefined;
+/** Watches all trees together may use: a quarter of the kernel's per-user inotify limit (8192 when unknown). */
+export function watchBudget(): number {
+  if (budgetCache !== undefined) return budgetCache;
+  let limit = 8192;
+  try {
+    const n = Number(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8').trim());
+    if (Number.isFinite(n) && n > 0) limit = n;
+  } catch {
+    // not Linux, or /proc unreadable: the old default
+  }
+  return (budgetCache = Math.max(1024, Math.floor(limit / 4)));
+}
+
+/** For tests: a smaller budget (undefined: the kernel's again). */
+export function setWatchBudgetForTests(n: number | undefined): void {
+  budgetCache = n;
+}
+
+let watchesInUse = 0;
+
+/** A watch, and the identity of the directory it watches: a directory removed and made again at the same path often gets the same inode number back, never the same birth time. */
+interface Watch {
+  w: fs.FSWatcher;
+  ino: number;
+  born: number;
+}
+
+export interface TreeWatch {
+  readonly root: string;
+  /** Every watch it needed was given: the recorded `.git` entries are all there are. */
+  complete(): boolean;
+  /** The `.git` entries seen (directories or files), those that still exist. */
+  gitEntries(): string[];
+  /** Called with a `.git` path when it appears or something in it changes; returns the unsubscribe. */
+  subscribe(fn: (dotGit: string) => void): () => void;
+  /** Directories watched now. */
+  watched(): number;
+}
+
+class Tree implements TreeWatch {
+  private readonly watches = new Map<string, Watch>();
+  private readonly gits = new Set<string>();
+  private readonly listeners = new Set<(dotGit: string) => void>();
+  private full = true;
+  private linger: NodeJS.Timeout | undefined;
+  closed = false;
+
+  constructor(readonly root: string) {
+    this.add(root);
+  }
+
+  complete(): boolean {
+    return this.full;
+  }
+
+  watched(): number {
+    return this.watches.size;
+  }
+
+  gitEntries(): string[] {
+    for (const g of this.gits) if (!lstat(g)) this.gits.delete(g);
+    return [...this.gits];
+  }
+
+  subscribe(fn: (dotGit: string) => void): () => void {
+    this.listeners.add(fn);
+    clearTimeout(this.linger);
+    return () => {
+      this.listeners.delete(fn);
+      this.touch();
+    };
+  }
+
+  /** Kept LINGER_MS from now unless a command subscribes meanwhile. */
+  touch(): void {
+    if (this.listeners.size > 0 || this.closed) return;
+    clearTimeout(this.linger);
+    this.linger = setTimeout(() => this.close(), LINGER_MS);
+    this.linger.unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.linger);
+    for (const { w } of this.watches.values()) w.close();
+    watchesInUse -= this.watches.size;
+    this.watches.clear();
+    trees.delete(this.root);
+  }
+
+  private notify(dotGit: string): void {
+    for (const fn of this.listeners) fn(dotGit);
+  }
+
+  /** Watches `dir` (again when the directory at that path is a new one); false when it was watched already or cannot be. */
+  private watch(dir: string, onEvent: (name: string | null) => void): boolean {
+    const st = lstat(dir);
+    if (!st?.isDirectory()) return false;
+    const had = this.watches.get(dir);
+    if (had && had.ino === st.ino && had.born === st.birthtimeMs) return false;
+    if (had) this.drop(dir, had);
+    if (watchesInUse >= watchBudget()) {
+      this.full = false;
+      return false;
+    }
+    try {
+      const w = fs.watch(dir, { persistent: false }, (_e, name) => onEvent(name === null ? null : String(name)));
+      const entry = { w, ino: st.ino, born: st.birthtimeMs };
+      w.on('error', () => this.drop(dir, entry));
+      this.watches.set(dir, entry);
+      watchesInUse++;
+      return true;
+    } catch (err) {
+      // A directory gone meanwhile is nothing to watch; a watch the kernel refused (ENOSPC) is a blind spot.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.full = false;
+      return false;
+    }
+  }
+
+  private drop(dir: string, entry: Watch): void {
+    if (this.watches.get(dir) !== entry) return;
+    entry.w.close();
+    this.watches.delete(dir);
+    watchesInUse--;
+  }
+
+  private gitEntry(dotGit: string): void {
+    const st = lstat(dotGit);
+    if (!st) return;
+    this.gits.add(dotGit);
+    if (st.isDirectory()) {
+      // What is written into it later (config, commondir; hooks inside `hooks/`).
+      this.watch(dotGit, (name) => {
+        if (name !== null && !GIT_ENTRY_NAMES.has(name)) return;
+        if (name === 'hooks' || name === null) this.watch(path.join(dotGit, 'hooks'), () => this.notify(dotGit));
+        this.notify(dotGit);
+      });
+      this.watch(path.join(dotGit, 'hooks'), () => this.notify(dotGit));
+    }
+    this.notify(dotGit);
+  }
+
+  private consider(dir: string, name: string): void {
+    const p = path.join(dir, name);
+    if (fold(name) === '.git') return this.gitEntry(p);
+    const st = lstat(p);
+    if (st?.isDirectory()) this.add(p);
+  }
+
+  /** Watches `dir` and, below it, every directory (iteratively: no depth limit, no stack to exhaust). */
+  private add(top: string): void {
+    const todo = [top];
+    while (todo.length > 0) {
+      const dir = todo.pop()!;
+      const fresh = this.watch(dir, (name) => {
+        if (this.closed) return;
+        if (name === null) for (const n of names(dir)) this.consider(dir, n);
+        else this.consider(dir, name);
+      });
+      if (!fresh) continue;
+      // What is there already (made, or renamed in, before the watch began).
+      for (const n of names(dir)) {
+        const p = path.join(dir, n);
+        if (fold(n) === '.git') this.gitEntry(p);
+        else if (lstat(p)?.isDirectory()) todo.push(p);
+      }
+    }
+  }
+}
+
+const trees = new Map<string, Tree>();
+
+/** The tree watch of `root` (an absolute real path), started now (a synchronous walk) or shared. */
+export function treeWatch(root: string): TreeWatch {
+  const r = path.resolve(root);
+  let t = trees.get(r);
+  if (!t || t.closed) {
+    t = new Tree(r);
+    trees.set(r, t);
+  }
+  t.touch();
+  return t;
+}
+
+/** Stops every tree watch (a worker's shutdown, tests). */
+export function closeTreeWatches(): void {
+  for (const t of [...trees.values()]) t.close();
+}
+
+/** Every `.git` below `root`, walked without limit (the fallback of a tree that is not completely watched). */
+export function findGitEntries(root: string): string[] {
+  const out: string[] = [];
+  const todo = [path.resolve(root)];
+  while (todo.length > 0) {
+    const dir = todo.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (fold(e.name) === '.git') out.push(p);
+      else if (e.isDirectory()) todo.push(p);
+    }
+  }
+  return out;
+}
+
+/** The `.git` entries below `root` now: the watch's record, or a full walk when the watch is not complete. */
+export function gitEntriesOf(root: string): string[] {
+  const t = treeWatch(root);
+  return t.complete() ? t.gitEntries() : findGitEntries(root);
+}
+
+/**
+ * Resolves once the watch events already queued by the kernel have been read and handled (the
+ * poll phase of the event loop runs before these): the check after a command awaits it, so that a
+ * repository made in the command's last instant is in the record it reads.
+ */
+export function settleTreeEvents(): Promise<void> {
+  return new Promise((r) => setImmediate(() => setImmediate(r)));
+}
