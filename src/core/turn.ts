@@ -193,7 +193,9 @@ async function callModelThroughOutages(
       return model;
     }
     if (!executor.sleep || !executor.now) return { kind: 'failed', error: model.failure.message };
-    const step = nextAttempt(outage, 'model', model.failure, executor.now(), policy);
+    // The model activity also makes the previous step's writes: their failure is the store's.
+    const what = model.failure.kind === 'store' ? 'store' : 'model';
+    const step = nextAttempt(outage, what, model.failure, executor.now(), policy);
     outage = step.state;
     if (step.action === 'give_up') {
       executor.onOutage?.(undefined);

@@ -2,6 +2,7 @@
 // activity's runtime; its ModelCallError becomes an ApplicationFailure at the boundary
 // (errors.ts, applied to every activity in index.ts). `appendTranscript` and `loadTranscript` are
 // the transcript store's two operations (src/runtime/transcript.ts).
+import { ApplicationFailure } from '@temporalio/common';
 import { callModelWith, type CallModelInput, type ModelCallOutcome, type ModelDeps } from '../../runtime/model';
 import { createTranscriptCalls } from '../../runtime/transcript';
 import { measureModelCall } from './metrics';
@@ -29,7 +30,9 @@ export function createModelActivities(
       const [head, files] = await Promise.all([
         stepWrites.append ? appendTranscript(stepWrites.append) : wire.head,
         stepWrites.readFiles && storeReadFiles ? storeReadFiles(stepWrites.readFiles) : undefined,
-      ]);
+      ]).catch((err: unknown) => {
+        throw storeFailure(err);
+      });
       input = { ...rest, head };
       readFilesRef = files;
     }
@@ -48,4 +51,18 @@ export function createModelActivities(
     return { ...outcome, ...signalFields };
   }
   return { callModel, appendTranscript, loadTranscript };
+}
+
+/**
+ * The previous step's writes failed: a store outage, not a model one. Its details' kind `store`
+ * makes the turn wait it out as a store outage (status `waiting for the store`), retryable.
+ */
+function storeFailure(err: unknown): ApplicationFailure {
+  const message = err instanceof Error ? err.message : String(err);
+  return ApplicationFailure.create({
+    type: 'STORE_UNAVAILABLE',
+    message: `the previous step's writes failed: ${message}`,
+    nonRetryable: false,
+    details: [{ kind: 'store', message }],
+  });
 }
