@@ -29,8 +29,9 @@ export const configClean = (config: string): boolean => {
 };
 
 /**
- * Waits until the command in `root` has planted (its `armed` file) and `undone()` holds while it still
- * runs; false when the command ended first or the guard did not react within GUARD_BOUND_MS.
+ * Waits until the command in `root` has planted (its `armed` file; as long as the command runs), then
+ * until `undone()` holds while it still runs: false when the command ended first or the guard did not
+ * react within GUARD_BOUND_MS of the plant.
  */
 export async function guardReacted(root: string, call: Promise<unknown>, undone: () => boolean): Promise<boolean> {
   let ended = false;
@@ -38,10 +39,12 @@ export async function guardReacted(root: string, call: Promise<unknown>, undone:
     () => (ended = true),
     () => (ended = true),
   );
+  const tick = () => new Promise((r) => setTimeout(r, EVERY_MS));
+  while (!ended && !existsSync(path.join(root, 'armed'))) await tick();
   const deadline = Date.now() + GUARD_BOUND_MS;
   while (!ended && Date.now() < deadline) {
-    if (existsSync(path.join(root, 'armed')) && undone()) return true;
-    await new Promise((r) => setTimeout(r, EVERY_MS));
+    if (undone()) return true;
+    await tick();
   }
   return false;
 }
