@@ -153,7 +153,7 @@ test(
       `set -e; mkdir -p ${rel}; git init -q ${rel}; git -C ${rel} config core.fsmonitor "touch ${marks}/deep"; ${HOLD}`,
     );
     const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(dir)), [dir], GIT_ENV);
-    assert.match(result.output, /armed/);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
     assert.ok(reacted, NOT_REACTED);
   },
@@ -172,7 +172,7 @@ test(
       `set -e; mkdir -p ${rel}; git init -q ${rel}; git -C ${rel} config core.fsmonitor "touch ${marks}/nm"; ${HOLD}`,
     );
     const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(dir)), [dir], GIT_ENV);
-    assert.match(result.output, /armed/);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
     assert.ok(reacted, NOT_REACTED);
   },
@@ -191,7 +191,7 @@ test(
         `ln -s "$e" link; ${HOLD}`,
     );
     const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(link)), [link], GIT_ENV);
-    assert.match(result.output, /armed/);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
     assert.ok(reacted, NOT_REACTED);
   },
@@ -225,7 +225,7 @@ test(
         `git -C "$e/inner" config core.fsmonitor "touch ${marks}/mv"; mkdir -p sub; mv "$e" sub/moved; ${HOLD}`,
     );
     const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(inner)), [inner], GIT_ENV);
-    assert.match(result.output, /armed/);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
     assert.ok(reacted, NOT_REACTED);
   },
@@ -266,7 +266,7 @@ test(
         `git init -q zz; git -C zz config core.fsmonitor "touch ${marks}/flood"; ${HOLD}`,
     );
     const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(zz)), [zz], GIT_ENV);
-    assert.match(result.output, /armed/);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
     assert.ok(reacted, NOT_REACTED);
   },
