@@ -177,6 +177,30 @@ function applyManaged(eff: EffectiveSettings, state: HookAndRuleState, s: Settin
   if (s.allowManagedHooksOnly) state.managedHooksOnly = true;
 }
 
+/**
+ * `notify` as a file of this scope may set it: the webhook receives the worker's
+ * DURABLE_AGENT_NOTIFY_AUTH_HEADER, so only the user's own files (and managed ones, the flag and
+ * the environment) may name it; a project's or a local file's `notify.webhook` (a repository's
+ * committed settings) is ignored with a warning (issue 30 round e). Its other keys count.
+ */
+function notifyOfScope(
+  notify: NonNullable<SettingsFile['notify']>,
+  scope: SettingsScope,
+  path: string,
+  warnings: string[],
+): NonNullable<SettingsFile['notify']> {
+  if ((scope !== 'project' && scope !== 'local') || notify.webhook === undefined) return notify;
+  warnings.push(
+    at(
+      path,
+      'notify.webhook',
+      "is ignored: a project's settings cannot name the webhook (it would receive the worker's notify auth header); set it in your user settings, with --notify-webhook or DURABLE_AGENT_NOTIFY_WEBHOOK",
+    ),
+  );
+  const { webhook: _ignored, ...rest } = notify;
+  return rest;
+}
+
 /** Any file, over the ones below it: lists are concatenated, a scalar it sets wins. */
 function applyFile(
   eff: EffectiveSettings,
@@ -194,7 +218,7 @@ function applyFile(
   for (const g of s.claudeMdExcludes ?? []) if (!eff.claudeMdExcludes.includes(g)) eff.claudeMdExcludes.push(g);
   if (s.model !== undefined) eff.model = s.model;
   if (s.maxTokens !== undefined) eff.maxTokens = s.maxTokens;
-  if (s.notify !== undefined) eff.notify = { ...eff.notify, ...s.notify };
+  if (s.notify !== undefined) eff.notify = { ...eff.notify, ...notifyOfScope(s.notify, scope, path, eff.warnings) };
   eff.allow.push(...(s.permissions?.allow ?? []));
   eff.ask.push(...(s.permissions?.ask ?? []));
   eff.deny.push(...(s.permissions?.deny ?? []));

@@ -186,10 +186,28 @@ export function withBudgetEvent(state: BudgetState, event: BudgetEvent): BudgetS
   };
 }
 
-/** A child's report: added once per key. */
+/**
+ * Why a child's report is ignored (a charge only adds: a negative or non-finite figure would lower the spend or poison it, issue 30 round e); undefined: it counts.
+ */
+export function budgetChargeProblem(charge: BudgetCharge): string | undefined {
+  const usage: unknown = charge?.modelUsage;
+  if (usage === undefined) return undefined;
+  if (typeof usage !== 'object' || usage === null) return 'its modelUsage is not an object';
+  for (const [model, e] of Object.entries(usage as Record<string, unknown>)) {
+    if (typeof e !== 'object' || e === null) return `its usage of ${model} is not an object`;
+    for (const [k, v] of Object.entries(e as Record<string, unknown>)) {
+      if (k === 'costUSD' && v === null) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        return `its ${k} for ${model} is ${String(v)} (a charge counts only finite figures, none negative)`;
+    }
+  }
+  return undefined;
+}
+
+/** A child's report: added once per key; a report budgetChargeProblem refuses changes nothing. */
 export function chargeBudget(state: BudgetState | undefined, charge: BudgetCharge): BudgetState {
   const s = state ?? initialBudgetState();
-  if (s.keys.includes(charge.key)) return s;
+  if (s.keys.includes(charge.key) || budgetChargeProblem(charge) !== undefined) return s;
   return {
     ...s,
     inFlight: { ...s.inFlight, [charge.chargeTo]: addModelUsage(s.inFlight[charge.chargeTo], charge.modelUsage) },

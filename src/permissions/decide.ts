@@ -8,6 +8,7 @@ export { permissionEnvOf } from './matcher';
 import { insideWorkingDirs, resolveReal, workingDirForms } from './paths';
 import { protectedReasonOfForms } from './protectedPaths';
 import { anotherSessionMessage, inAnotherSession } from './sessionsApart';
+import { inProcessDir, processPathMessage } from './processPaths';
 import { parseRuleSafe } from './rules';
 import { fsCommandsInside, shellReadOutside } from './shellPaths';
 
@@ -34,6 +35,7 @@ export function pathsCheckedBy(decision: PermissionDecision): readonly string[] 
  * Decides whether one call may run. Order (first that applies wins):
  *
  *  0. a path in another session's private directories (sessionsApart)→ deny   (safetyCheck)
+ *     or a per-process /proc entry (processPaths.ts)                 → deny   (safetyCheck)
  *  1. a PreToolUse hook's deny                                       → deny   (hook)
  *  2. a deny rule                                                    → deny   (rule)
  *  3. the tool's own checkPermissions says deny (or throws)          → deny   (tool)
@@ -105,6 +107,16 @@ export function decidePermissionSync(
       behavior: 'deny',
       message: anotherSessionMessage(tool.name, shown),
       decisionReason: { type: 'safetyCheck', path: shown, reason: "another session's private directory" },
+    };
+  }
+  // 0. a per-process /proc entry: the worker's (or another process's) environment, memory, open
+  //    files. Refused in every mode, on any form of the path (issue 30 round e, processPaths.ts).
+  if (facts.path && inProcessDir(facts.path.forms)) {
+    const shown = facts.path.forms[facts.path.forms.length - 1]!;
+    return {
+      behavior: 'deny',
+      message: processPathMessage(tool.name, shown),
+      decisionReason: { type: 'safetyCheck', path: shown, reason: 'a per-process /proc entry' },
     };
   }
   const decision = decideInner(tool, input, permission, env, toolResult, hookDecision, facts);

@@ -9,11 +9,12 @@ import { findMatchingRule, permissionEnvOf, type CallFacts, type PermissionEnv }
 import { compilePathPattern, isInside, pathForms, resolveReal } from './paths';
 import { parseRuleSafe } from './rules';
 import { inAnotherSession, reachesAnotherSession, type SessionsApart } from './sessionsApart';
+import { inProcessDir, reachesProcessDir } from './processPaths';
 
 /**
  * A predicate telling whether an absolute path is hidden from `toolName`: some deny or ask rule
- * for Read (or for the tool itself) with a path spec covers it. Undefined when no rule could hide
- * anything (the common case: no filtering cost).
+ * for Read (or for the tool itself) with a path spec covers it, or it is another session's or a
+ * per-process /proc entry (hidden in every mode).
  */
 export type HiddenPaths = ((abs: string) => boolean) & { under: (dir: string) => boolean };
 
@@ -22,12 +23,16 @@ export function hiddenPathPredicate(
   rules: PermissionRules | undefined,
   env: PermissionEnv,
   apart?: SessionsApart,
-): HiddenPaths | undefined {
+): HiddenPaths {
   const byRules = rulesPredicate(toolName, rules, env);
-  if (!apart) return byRules;
-  // Another session's private directories are hidden whatever the rules say (sessionsApart.ts).
-  const hidden = (abs: string) => inAnotherSession(pathForms(abs, env.cwd), apart) || (byRules?.(abs) ?? false);
-  const under = (dir: string) => reachesAnotherSession(dir, apart) || (byRules?.under(dir) ?? false);
+  // Another session's private directories (sessionsApart.ts) and the per-process /proc entries
+  // (processPaths.ts) are hidden whatever the rules say.
+  const hidden = (abs: string) => {
+    const forms = pathForms(abs, env.cwd);
+    return inProcessDir(forms) || inAnotherSession(forms, apart) || (byRules?.(abs) ?? false);
+  };
+  const under = (dir: string) =>
+    reachesProcessDir([dir, resolveReal(dir)]) || reachesAnotherSession(dir, apart) || (byRules?.under(dir) ?? false);
   return Object.assign(hidden, { under });
 }
 

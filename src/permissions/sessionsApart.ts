@@ -47,5 +47,5 @@ export function withSessionsApart(
 }
 
 export function anotherSessionMessage(toolName: string, shown: string): string {
-  return `${toolName} denied: ${shown} belongs to another session's private directories on this worker (temp files, task output, Bash spool, stored large results); sessions never see each other's files.`;
+  return `${toolName} denied: ${shown} belongs to another session's private directories on this worker (temp files, task output, Bash spool, stored large results) or to the worker's own store and data directory; sessions never see each other's files.`;
 }

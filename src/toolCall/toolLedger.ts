@@ -31,7 +31,13 @@ import type { ToolPool } from '../toolProtocol/pool';
 import { waitForStore } from '../runtime/storeWait';
 import { TOOL_SEARCH_TOOL_NAME } from '../toolProtocol/deferredTools';
 import type { RunToolUseInput, ToolDeps, ToolSessionSettings } from './toolTypes';
-import { sessionMcp, sessionPermission, withTaskDirectory, withWorkerHooks } from './toolSession';
+import {
+  sessionMcp,
+  sessionPermission,
+  withTaskDirectory,
+  withWorkerHooks,
+  withWorkerPrivatePaths,
+} from './toolSession';
 import { deferredNotLoaded } from './offeredTools';
 
 /** A tool call's input with the session's settings loaded (and the whole tool_use block). */
@@ -206,12 +212,16 @@ class LedgerCall {
   async run(setup: CallSetup, extra: RunExtra): Promise<LedgerRunResult> {
     const { session } = this.input;
     const hooks = withWorkerHooks(this.deps.hooks, session.hooks);
-    const permission = sessionPermission(
-      withTaskDirectory(session.permission, session.sessionId),
+    const permission = withWorkerPrivatePaths(
+      sessionPermission(
+        withTaskDirectory(session.permission, session.sessionId),
+        setup.resultStore,
+        hooks,
+        hookProjectDir(session.hookPins, setup.agent),
+        session.mcpServers,
+      ),
       setup.resultStore,
-      hooks,
-      hookProjectDir(session.hookPins, setup.agent),
-      session.mcpServers,
+      this.deps.privatePaths,
     );
     const watch = await ControlWatch.start(this.input, setup, permission.controlFiles, hooks);
     const progress = new ProgressBeats(this.ctx, this.block.id, this.deps);

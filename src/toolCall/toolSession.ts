@@ -120,16 +120,22 @@ export function withTaskDirectory(permission: ToolPermissionContext, sessionId: 
 /**
  * Large results are stored outside the working directory and the model is told to Read them:
  * the session's own result directory counts as a working directory, so that Read never asks;
- * the other sessions' result directories beside it are refused (sessionsApart).
+ * the other sessions' result directories beside it, and the rest of the store they lie in (its
+ * blobs: every session's transcript and the execution ledger), are refused (sessionsApart).
  */
 export function withResultDirectory(permission: ToolPermissionContext, store: ResultStore): ToolPermissionContext {
   const dir = (store as { dir?: unknown }).dir;
   if (typeof dir !== 'string') return permission;
   // Every other session's large results are refused to the file tools (issue 30): only in the
   // worker's layout `<store>/results/<session>` (a custom store's parent may be anything).
+  // The whole store holding `results/` is the worker's own (every session's transcript blobs, the
+  // execution ledger, other sessions' results): refused too, but for this session's results (round e).
   const sessionsApart =
     path.basename(path.dirname(dir)) === 'results'
-      ? withSessionsApart(permission.sessionsApart, { root: path.dirname(dir), own: dir })
+      ? withSessionsApart(withSessionsApart(permission.sessionsApart, { root: path.dirname(dir), own: dir }), {
+          root: path.dirname(path.dirname(dir)),
+          own: dir,
+        })
       : permission.sessionsApart;
   return permission.workingDirectories.includes(dir)
     ? { ...permission, ...(sessionsApart ? { sessionsApart } : {}) }
@@ -138,4 +144,24 @@ export function withResultDirectory(permission: ToolPermissionContext, store: Re
         workingDirectories: [...permission.workingDirectories, dir],
         ...(sessionsApart ? { sessionsApart } : {}),
       };
+}
+
+/**
+ * The worker's private paths (workerPrivatePaths: its store, the default store, a `file:` store's
+ * directory, the data directory) are refused to the file tools in every mode, as they are hidden
+ * from sandboxed Bash (issue 30 round e): only this session's own result directory in them stays
+ * readable (and its subagents', sessionsApart.ts). Absent (outside a worker): unchanged.
+ */
+export function withWorkerPrivatePaths(
+  permission: ToolPermissionContext,
+  store: ResultStore,
+  privatePaths: readonly string[] | undefined,
+): ToolPermissionContext {
+  if (!privatePaths || privatePaths.length === 0) return permission;
+  const dir = (store as { dir?: unknown }).dir;
+  // No result directory: `own` names nothing under any root, so the whole of each is refused.
+  const own = typeof dir === 'string' ? dir : '/\0no-results';
+  let apart = permission.sessionsApart;
+  for (const root of privatePaths) apart = withSessionsApart(apart, { root, own });
+  return { ...permission, sessionsApart: apart };
 }

@@ -22,7 +22,13 @@ import type { AgentInput } from '../tools/agent';
 import { subagentPlan } from '../agents/plan';
 import { waitForStore } from '../runtime/storeWait';
 import { runWithLedger, type RunExtra } from './toolLedger';
-import { sessionMcp, sessionPermission, withTaskDirectory, withWorkerHooks } from './toolSession';
+import {
+  sessionMcp,
+  sessionPermission,
+  withTaskDirectory,
+  withWorkerHooks,
+  withWorkerPrivatePaths,
+} from './toolSession';
 import type {
   FinishSubagentInput,
   RunToolUseInput,
@@ -237,12 +243,16 @@ async function mayAsk(
           ? `${session.sessionId}/${session.ledgerKey}/${b.id}`
           : `${session.sessionId}/${b.id}`,
       agent: context,
-      permission: sessionPermission(
-        withTaskDirectory(session.permission, session.sessionId),
+      permission: withWorkerPrivatePaths(
+        sessionPermission(
+          withTaskDirectory(session.permission, session.sessionId),
+          deps.resultStore(session.sessionId),
+          withWorkerHooks(deps.hooks, session.hooks),
+          hookProjectDir(session.hookPins, context),
+          session.mcpServers,
+        ),
         deps.resultStore(session.sessionId),
-        withWorkerHooks(deps.hooks, session.hooks),
-        hookProjectDir(session.hookPins, context),
-        session.mcpServers,
+        deps.privatePaths,
       ),
       abortSignal: new AbortController().signal,
     });

@@ -9,6 +9,7 @@ import { permissionEnvOf } from '../permissions/matcher';
 import { insideWorkingDirs, isInside, pathForms, resolveLogical } from '../permissions/paths';
 import { hiddenPathFilter } from '../permissions/resultFilter';
 import { isCredentialPath } from '../permissions/credentials';
+import { inProcessDir } from '../permissions/processPaths';
 import type { ToolUseContext } from '../toolProtocol/Tool';
 import type { RealPathCheck } from '../files/safeFs';
 
@@ -26,6 +27,7 @@ const CHANGED =
 /** The read checks for a real path the decision did not see; undefined when it passes. */
 function readPolicy(ctx: AccessContext, toolName: string, real: string): string | undefined {
   if (isCredentialPath(real)) return `${CHANGED} ${real} is a credential file.`;
+  if (inProcessDir([real])) return `${CHANGED} ${real} is a per-process /proc entry.`;
   if (!insideWorkingDirs([real], permissionEnvOf(ctx).workingDirectories))
     return `${CHANGED} ${real} is outside the working directories.`;
   if (hiddenPathFilter(toolName, ctx)?.(real)) return `${CHANGED} A permission rule covers ${real}.`;

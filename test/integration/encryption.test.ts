@@ -145,7 +145,9 @@ test(
         const audit = await cli(['audit', id], cliEnv, 60_000);
         assert.equal(audit.code, 0, audit.stderr);
         assert.doesNotMatch(audit.stdout, /INCOMPLETE/, audit.stdout);
-        assert.match(audit.stdout, /codes\.txt/);
+        // The Read's path, decoded (the table cuts a long temp path, so its head is what shows).
+        const readPath = join(workDir, 'codes.txt').slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        assert.match(audit.stdout, new RegExp(`Read ${readPath}`));
         assert.match(audit.stdout, new RegExp(`FILE-${tag}`), 'the tool result preview');
         // `ls` decodes each session's memo (the prompt), from the list the server keeps.
         const listed = await waitFor(

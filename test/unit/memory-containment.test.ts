@@ -115,7 +115,7 @@ test('unit: user memory may import any file but a credential file; a Read deny r
     { allow: [], ask: [], deny: ['Read(./secret.md)'] },
     { cwd, workingDirectories: [cwd] },
   );
-  const m = load({ ...(readDenied ? { readDenied } : {}) });
+  const m = load({ readDenied });
   const t = text(m);
   assert.ok(t.includes('user notes') && t.includes('plain'));
   assert.ok(!t.includes(KEY) && !t.includes(AWS) && !t.includes('DENIED-TEXT'), t);

@@ -15,7 +15,12 @@ import { runBackgroundCommand, type BackgroundCommandResult } from '../../tools/
 import type { ToolUseContext } from '../../toolProtocol/Tool';
 import type { CallRuntime } from '../../runtime/runtime';
 import { resolveToolSession, type ToolDeps, type ToolSessionInput } from '../../toolCall/tools';
-import { sessionPermission, withTaskDirectory, withWorkerHooks } from '../../toolCall/toolSession';
+import {
+  sessionPermission,
+  withTaskDirectory,
+  withWorkerHooks,
+  withWorkerPrivatePaths,
+} from '../../toolCall/toolSession';
 
 /** How often a running task heartbeats (the worker throttles what reaches the server to 80% of the heartbeat timeout). */
 export const BACKGROUND_HEARTBEAT_MS = 1_000;
@@ -68,12 +73,16 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
       toolUseId: input.task.toolUseId,
       idempotencyKey: `${session.sessionId}/${input.task.toolUseId}`,
       agent,
-      permission: sessionPermission(
-        withTaskDirectory(session.permission, session.sessionId),
+      permission: withWorkerPrivatePaths(
+        sessionPermission(
+          withTaskDirectory(session.permission, session.sessionId),
+          resultStore,
+          withWorkerHooks(deps.hooks, session.hooks),
+          hookProjectDir(session.hookPins, input.context),
+          session.mcpServers,
+        ),
         resultStore,
-        withWorkerHooks(deps.hooks, session.hooks),
-        hookProjectDir(session.hookPins, input.context),
-        session.mcpServers,
+        deps.privatePaths,
       ),
       abortSignal: signal,
       resultStore,

@@ -3,8 +3,9 @@
 // raises it (`durable-agent budget ID --add 5`, validated: a raise that is negative, zero, not a number
 // or absurd is refused with the reason, nothing recorded), and the durable wait in `budget_exceeded`
 // (a condition: no timer, no command; a worker restart replays into the same wait).
-import { condition, patched, setHandler } from '@temporalio/workflow';
+import { condition, log, patched, setHandler } from '@temporalio/workflow';
 import {
+  budgetChargeProblem,
   budgetRaisedEvent,
   budgetRaiseProblem,
   budgetView,
@@ -52,6 +53,12 @@ export class SessionBudget {
 
   /** A child's call spent: charged now; a session idle while its children run shows it is over budget. */
   onCharge(charge: Parameters<typeof this.events.append>[0] & { type: 'budgetCharge' }): void {
+    const problem = budgetChargeProblem(charge.charge);
+    if (problem) {
+      // A charge only adds (issue 30 round e): ignored, and said in the worker's log.
+      log.warn(`budgetCharge ${charge.charge.key} from ${charge.charge.chargeTo} ignored: ${problem}`);
+      return;
+    }
     this.events.append(charge);
     if (this.limits && this.status.get() === 'waiting' && this.view().exceeded && patched(SESSION_030_PATCH))
       this.status.set('budget_exceeded');
