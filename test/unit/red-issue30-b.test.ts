@@ -45,6 +45,7 @@ import { loadSkills } from '../../src/agents/skills';
 import { endSessionTemp, sessionTempDir } from '../../src/sandbox/sessionTemp';
 import { inAnotherSession } from '../../src/permissions/sessionsApart';
 import { sandboxSkip } from '../support/systemPackages';
+import { HOLD, afterGuard, configClean } from '../support/guardHold';
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -816,30 +817,21 @@ test('checkout: a planted branch with .gitmodules (update = !cmd, a file:// url)
   assert.ok(found?.changes.some((c) => path.relative(wt, c.path) === '.gitmodules'));
 });
 
-test('repository: while a sandboxed command runs, a nested repository it made carries core.fsmonitor — the person’s editor running git status there meanwhile runs nothing', async (t) => {
+test('repository: while a sandboxed command runs, a nested repository it made carries core.fsmonitor — once the guard has reacted, the person’s editor running git status there meanwhile runs nothing', async (t) => {
   if (skip) return t.skip(skip);
   const { root, marks } = project();
   const s = new Session(root, 'dontAsk', { allow: ['Bash'] });
+  const sub = path.join(root, 'sub');
+  // The command holds until released (test/support/guardHold.ts): the test looks once the guard has undone the key.
   const call = s.run('Bash', {
-    command: `git init -q sub && git -C sub config core.fsmonitor "touch ${marks}/nested" && echo armed; sleep 4`,
+    command: `git init -q sub && git -C sub config core.fsmonitor "touch ${marks}/nested" && ${HOLD}`,
   });
-  const deadline = Date.now() + 3_500;
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 300));
-    if (!existsSync(path.join(root, 'sub', '.git', 'config'))) continue;
-    try {
-      execFileSync('git', ['status', '--porcelain'], {
-        cwd: path.join(root, 'sub'),
-        stdio: 'ignore',
-        env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-      });
-    } catch {
-      /* not the oracle */
-    }
-  }
-  const r = await call;
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const undone = () => configClean(path.join(sub, '.git', 'config'));
+  const { result: r, reacted } = await afterGuard(root, call, undone, [sub], env);
   assert.match(r.text, /armed/, r.text);
   assert.deepEqual(ran(marks), []);
+  assert.ok(reacted, 'the guard did not undo the plant while the command ran');
 });
 
 test('door (PATH, <project>/bin first, e.g. direnv PATH_add bin): a planted bin/rg and bin/git, Grep of a subdirectory, worker-side git in a linked worktree — neither is the planted one', async (t) => {

@@ -34,6 +34,7 @@ import { BUILTIN_TOOLS } from '../../src/tools';
 import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
 import type { ResultStore } from '../../src/toolProtocol/Tool';
 import { sessionPermission } from '../../src/toolCall/toolSession';
+import { HOLD, afterGuard, configClean } from '../support/guardHold';
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -97,21 +98,8 @@ async function bash(cwd: string, command: string): Promise<BashOutput> {
   return (await BashTool.call({ command }, ctx, () => undefined)).data as BashOutput;
 }
 
-/** The person's git (`git status`, which runs core.fsmonitor) polling `dirs` while `call` runs, and once after. */
-async function pollWhile(call: Promise<unknown>, dirs: () => string[]): Promise<void> {
-  let done = false;
-  void call.finally(() => (done = true));
-  const poll = () => {
-    for (const d of dirs())
-      if (existsSync(d)) spawnSync('git', ['status', '--porcelain'], { cwd: d, stdio: 'ignore', env: GIT_ENV });
-  };
-  while (!done) {
-    await new Promise((r) => setTimeout(r, 150));
-    poll();
-  }
-  await call;
-  poll();
-}
+const NOT_REACTED = 'the guard did not undo the plant while the command ran';
+const gitConfig = (repo: string) => path.join(repo, '.git', 'config');
 
 // ---------------------------------------------------------------------------------------------------
 // The environment the door gives (pure).
@@ -149,57 +137,63 @@ test(
 );
 
 // ---------------------------------------------------------------------------------------------------
-// The live guard's caps: while the command runs, the person's git in what the command built runs nothing.
+// The live guard's caps: while the command runs (it holds until the test releases it), once the guard has
+// reacted, the person's git in what the command built runs nothing (test/support/guardHold.ts).
 
 test(
-  'live guard: a nested repository six directories deep with core.fsmonitor — the person’s git there runs nothing',
+  'live guard: a nested repository six directories deep with core.fsmonitor — once the guard has reacted, the person’s git there runs nothing while the command runs',
   {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
     const rel = 'd1/d2/d3/d4/d5/d6';
+    const dir = path.join(root, rel);
     const call = bash(
       root,
-      `set -e; mkdir -p ${rel}; git init -q ${rel}; git -C ${rel} config core.fsmonitor "touch ${marks}/deep"; echo armed; sleep 2`,
+      `set -e; mkdir -p ${rel}; git init -q ${rel}; git -C ${rel} config core.fsmonitor "touch ${marks}/deep"; ${HOLD}`,
     );
-    await pollWhile(call, () => [path.join(root, rel)]);
-    assert.match((await call).output, /armed/);
+    const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(dir)), [dir], GIT_ENV);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
+    assert.ok(reacted, NOT_REACTED);
   },
 );
 
 test(
-  'live guard: a repository under node_modules with core.fsmonitor — the person’s git there runs nothing',
+  'live guard: a repository under node_modules with core.fsmonitor — once the guard has reacted, the person’s git there runs nothing while the command runs',
   {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
     const rel = 'node_modules/pkg';
+    const dir = path.join(root, rel);
     const call = bash(
       root,
-      `set -e; mkdir -p ${rel}; git init -q ${rel}; git -C ${rel} config core.fsmonitor "touch ${marks}/nm"; echo armed; sleep 2`,
+      `set -e; mkdir -p ${rel}; git init -q ${rel}; git -C ${rel} config core.fsmonitor "touch ${marks}/nm"; ${HOLD}`,
     );
-    await pollWhile(call, () => [path.join(root, rel)]);
-    assert.match((await call).output, /armed/);
+    const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(dir)), [dir], GIT_ENV);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
+    assert.ok(reacted, NOT_REACTED);
   },
 );
 
 test(
-  'live guard: a symlink in the project to a repository with core.fsmonitor built in the session temp dir — the person’s git through it runs nothing',
+  'live guard: a symlink in the project to a repository with core.fsmonitor built in the session temp dir — once the guard has reacted, the person’s git through it runs nothing while the command runs',
   {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
+    const link = path.join(root, 'link');
     const call = bash(
       root,
       `set -e; e="$TMPDIR/evil-sym"; git init -q "$e"; git -C "$e" config core.fsmonitor "touch ${marks}/sym"; ` +
-        `ln -s "$e" link; echo armed; sleep 2`,
+        `ln -s "$e" link; ${HOLD}`,
     );
-    await pollWhile(call, () => [path.join(root, 'link')]);
-    const out = await call;
-    assert.match(out.output, /armed/);
+    const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(link)), [link], GIT_ENV);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
+    assert.ok(reacted, NOT_REACTED);
   },
 );
 
@@ -219,19 +213,24 @@ test(
 );
 
 test(
-  'live guard (race): a repository built in the session temp dir and renamed into a directory made in the same command — the person’s git there runs nothing',
+  'live guard (race): a repository built in the session temp dir and renamed into a directory made in the same command — once the guard has reacted, the person’s git there runs nothing while the command runs',
   {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
+    const inner = path.join(root, 'sub', 'moved', 'inner');
     const call = bash(
       root,
       `set -e; e="$TMPDIR/evil-mv"; mkdir -p "$e/inner"; git init -q "$e/inner"; ` +
-        `git -C "$e/inner" config core.fsmonitor "touch ${marks}/mv"; mkdir -p sub; mv "$e" sub/moved; echo armed; sleep 2`,
+        `git -C "$e/inner" config core.fsmonitor "touch ${marks}/mv"; mkdir -p sub; ` +
+        // The temp dir is another mount: mv copies, then removes the source, which fails when the guard
+        // wrote there meanwhile (its lock); what arrived is what counts.
+        `mv "$e" sub/moved || [ -d sub/moved/inner/.git ]; ${HOLD}`,
     );
-    await pollWhile(call, () => [path.join(root, 'sub', 'moved', 'inner')]);
-    assert.match((await call).output, /armed/);
+    const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(inner)), [inner], GIT_ENV);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
+    assert.ok(reacted, NOT_REACTED);
   },
 );
 
@@ -258,19 +257,21 @@ test('after the call: a repository six directories deep keeps its fsmonitor', {}
 });
 
 test(
-  'live guard: past 4096 directories watched, a new nested repository with core.fsmonitor — the person’s git there runs nothing',
+  'live guard: past 4096 directories watched, a new nested repository with core.fsmonitor — once the guard has reacted, the person’s git there runs nothing while the command runs',
   {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, marks } = project();
+    const zz = path.join(root, 'zz');
     const call = bash(
       root,
       `set -e; mkdir -p flood; (cd flood && for i in $(seq 1 4200); do mkdir d$i; done); sleep 1; ` +
-        `git init -q zz; git -C zz config core.fsmonitor "touch ${marks}/flood"; echo armed; sleep 2`,
+        `git init -q zz; git -C zz config core.fsmonitor "touch ${marks}/flood"; ${HOLD}`,
     );
-    await pollWhile(call, () => [path.join(root, 'zz')]);
-    assert.match((await call).output, /armed/);
+    const { result, reacted } = await afterGuard(root, call, () => configClean(gitConfig(zz)), [zz], GIT_ENV);
+    assert.match(result.output, /armed/, result.output);
     assert.deepEqual(readdirSync(marks), []);
+    assert.ok(reacted, NOT_REACTED);
   },
 );
 
