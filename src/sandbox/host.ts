@@ -147,13 +147,35 @@ class RuntimeLock {
         await this.m.reset();
       }
       // The runtime's host-side socat bridges inherit the owner marker (src/sandbox/reaper.ts).
-      await withOwnerMarker(() => this.m.initialize(config, undefined, true));
+      await this.withoutSignalReset(() => withOwnerMarker(() => this.m.initialize(config, undefined, true)));
       this.currentKey = key;
     })();
     try {
       await this.switching;
     } finally {
       this.switching = undefined;
+    }
+  }
+
+  /**
+   * The runtime's first initialisation registers SIGINT/SIGTERM handlers that reset it at once.
+   * A worker drains on SIGTERM: the calls it still runs (and the ones it starts in its grace time)
+   * would find the violation monitor's socket and the proxies gone under a command already wrapped
+   * ("bwrap: Can't find source path …/srt-obs-…/….sock"). Those handlers are replaced by this
+   * lock's close(), which waits for the running commands; the runtime's 'exit' handler stays.
+   */
+  private async withoutSignalReset<T>(fn: () => Promise<T>): Promise<T> {
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const before = new Map(signals.map((s) => [s, new Set(process.rawListeners(s))]));
+    try {
+      return await fn();
+    } finally {
+      for (const s of signals) {
+        const added = process.rawListeners(s).filter((l) => !before.get(s)?.has(l));
+        if (added.length === 0) continue;
+        for (const l of added) process.removeListener(s, l as (...args: unknown[]) => void);
+        process.once(s, () => void this.close().catch(() => undefined));
+      }
     }
   }
 
