@@ -1,0 +1,99 @@
+// unit (red team, issue 30, round f: fresh eyes on the surfaces added since round e — turn children of
+// many steps, the model gate, the store's step writes and shared results, the sandbox runtime's lock).
+// The agent is assumed prompt-injected: it chooses tool_use inputs and runs sandboxed Bash within its
+// mode's rules. Oracles: real files and directories, never the tool's words. A CONTAINED attack is a
+// passing test; one that GETS THROUGH is a `todo` row naming the hole, with its working attack in a
+// skipped test right under it (remove `skip` to see it fail).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { createAgentActivities } from '../../src/temporal/worker';
+import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
+import { SharedResultStore } from '../../src/stores/sharedResultStore';
+import { initialContext } from '../../src/core/context';
+import type { CallRuntime } from '../../src/runtime/runtime';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-red-f-')));
+
+/** A shared store (what `DURABLE_AGENT_STORE=postgres://…` gives): anything that is not the local file store. */
+class SharedStore implements BlobStore {
+  constructor(private readonly inner: BlobStore) {}
+  put(key: string, data: string): Promise<void> {
+    return this.inner.put(key, data);
+  }
+  get(key: string): Promise<string | undefined> {
+    return this.inner.get(key);
+  }
+}
+
+function runtime(): CallRuntime {
+  return {
+    signal: new AbortController().signal,
+    heartbeat: () => undefined,
+    attempt: 1,
+    callKey: 'wf/tool-x',
+    warn: () => undefined,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Store: a large result kept in a shared store is "materialized" at the path a tool_use names.
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Host A kept a large result of session `s1` (its own earlier output: content the agent chose, e.g. a
+ * Bash `printf`) in the shared store. On host B, one tool_use naming `<anywhere>/results/s1/<file>`
+ * — any tool, even an unknown one, in a mode that denies it — makes the worker create that file.
+ */
+async function materializeAttack(mode: PermissionMode, toolName: string) {
+  const dir = mkdtempSync(path.join(root, `mat-${mode}-`));
+  const project = path.join(dir, 'project');
+  const victim = path.join(dir, 'victim-outside-the-wall');
+  mkdirSync(project, { recursive: true });
+  mkdirSync(victim, { recursive: true });
+  const shared = new SharedStore(new LocalBlobStore(path.join(dir, 'shared-blobs')));
+  const payload = 'PAYLOAD-chosen-by-the-agent\n'.repeat(5000);
+  // Host A: the session's earlier large result, kept whole (invariant 7) in the shared store.
+  await new SharedResultStore(path.join(dir, 'storeA', 'results', 's1'), shared, 's1', 's1').put('toolu_big', payload);
+  // Host B: the worker that runs the attacking call.
+  const { runToolCall } = createAgentActivities({ storeDir: path.join(dir, 'storeB'), blobStore: shared });
+  const target = path.join(victim, 'made', 'by', 'the', 'worker', 'results', 's1', 'toolu_big.txt');
+  const r = await runToolCall(
+    {
+      session: {
+        sessionId: 's1',
+        toolNames: ['Read', 'Glob', 'Grep'],
+        permission: { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [project] },
+      },
+      block: { type: 'tool_use', id: 'toolu_attack_1', name: toolName, input: { file_path: target, path: target } },
+      context: initialContext(project),
+    },
+    runtime(),
+  );
+  return { r, target, victim, payload };
+}
+
+test.todo(
+  'HOLE (store, shared results): any tool_use naming <anywhere>/results/<session>/<id>.txt makes the worker mkdir -p and write the stored result there, before schema, hooks and permission — outside the sandbox wall, in dontAsk, for an unknown tool',
+);
+for (const [mode, tool] of [
+  ['dontAsk', 'Read'],
+  ['default', 'NoSuchTool'],
+] as const) {
+  test(
+    `store (${mode}, ${tool}): a tool_use naming <victim>/…/results/s1/toolu_big.txt creates nothing outside the working directories`,
+    { skip: 'HOLE: src/toolCall/toolLedger.ts setUpCall materializes before the pipeline (the todo row above)' },
+    async () => {
+      const { r, target, victim, payload } = await materializeAttack(mode, tool);
+      assert.equal(r.kind, 'done');
+      // The call itself is refused (permission, or unknown tool): the model is told no.
+      assert.equal(r.kind === 'done' && r.record.status !== 'ok', true);
+      const made = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+      assert.equal(made === payload, false, `the worker wrote the agent's bytes to ${target}`);
+      assert.equal(existsSync(path.join(victim, 'made')), false, 'the worker made directories outside the wall');
+    },
+  );
+}
