@@ -6,7 +6,8 @@
 // skipped test right under it (remove `skip` to see it fail).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createAgentActivities } from '../../src/temporal/worker';
@@ -48,19 +49,29 @@ function runtime(): CallRuntime {
  * Bash `printf`) in the shared store. On host B, one tool_use naming `<anywhere>/results/s1/<file>`
  * — any tool, even an unknown one, in a mode that denies it — makes the worker create that file.
  */
-async function materializeAttack(mode: PermissionMode, toolName: string) {
+async function materializeAttack(
+  mode: PermissionMode,
+  toolName: string,
+  opts: {
+    payload?: string;
+    /** The path the tool_use names (default: deep under the victim directory, outside the wall). */
+    target?: (d: { project: string; victim: string }) => string;
+  } = {},
+) {
   const dir = mkdtempSync(path.join(root, `mat-${mode}-`));
   const project = path.join(dir, 'project');
   const victim = path.join(dir, 'victim-outside-the-wall');
   mkdirSync(project, { recursive: true });
   mkdirSync(victim, { recursive: true });
   const shared = new SharedStore(new LocalBlobStore(path.join(dir, 'shared-blobs')));
-  const payload = 'PAYLOAD-chosen-by-the-agent\n'.repeat(5000);
+  const payload = opts.payload ?? 'PAYLOAD-chosen-by-the-agent\n'.repeat(5000);
   // Host A: the session's earlier large result, kept whole (invariant 7) in the shared store.
   await new SharedResultStore(path.join(dir, 'storeA', 'results', 's1'), shared, 's1', 's1').put('toolu_big', payload);
   // Host B: the worker that runs the attacking call.
   const { runToolCall } = createAgentActivities({ storeDir: path.join(dir, 'storeB'), blobStore: shared });
-  const target = path.join(victim, 'made', 'by', 'the', 'worker', 'results', 's1', 'toolu_big.txt');
+  const target =
+    opts.target?.({ project, victim }) ??
+    path.join(victim, 'made', 'by', 'the', 'worker', 'results', 's1', 'toolu_big.txt');
   const r = await runToolCall(
     {
       session: {
@@ -73,7 +84,7 @@ async function materializeAttack(mode: PermissionMode, toolName: string) {
     },
     runtime(),
   );
-  return { r, target, victim, payload };
+  return { r, target, victim, payload, project };
 }
 
 test.todo(
@@ -97,3 +108,35 @@ for (const [mode, tool] of [
     },
   );
 }
+
+test.todo(
+  "HOLE (store, shared results, escalation): a project symlink results/s1 -> $HOME/.bashrc.d (sandboxed `ln -s` in the project) and a Read denied in dontAsk make the worker drop the agent's script where the user's next login shell sources it (Fedora/RHEL ~/.bashrc)",
+);
+test(
+  'store (dontAsk, Read through a project symlink to $HOME/.bashrc.d): the worker writes no script a login shell runs',
+  {
+    skip: 'HOLE: src/stores/sharedResultStore.ts materialize checks names, not where the path leads (the todo row above)',
+  },
+  async () => {
+    const home = mkdtempSync(path.join(root, 'home-'));
+    mkdirSync(path.join(home, '.bashrc.d'));
+    const marker = path.join(home, 'PWNED');
+    // The session's own earlier large output: each line a command (what `printf` in Bash can print).
+    const payload = `touch ${marker}\n` + ': padding\n'.repeat(20_000);
+    const { target } = await materializeAttack('dontAsk', 'Read', {
+      payload,
+      target: ({ project }) => {
+        // What sandboxed Bash may do in its own project: mkdir -p x/results && ln -s ~/.bashrc.d x/results/s1
+        mkdirSync(path.join(project, 'x', 'results'), { recursive: true });
+        symlinkSync(path.join(home, '.bashrc.d'), path.join(project, 'x', 'results', 's1'));
+        return path.join(project, 'x', 'results', 's1', 'toolu_big.txt');
+      },
+    });
+    assert.equal(existsSync(target), existsSync(path.join(home, '.bashrc.d', 'toolu_big.txt')));
+    // The user's next interactive shell (Fedora's default ~/.bashrc sources every file in ~/.bashrc.d).
+    execFileSync('bash', ['-c', 'for rc in "$HOME"/.bashrc.d/*; do [ -f "$rc" ] && . "$rc"; done; true'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+    });
+    assert.equal(existsSync(marker), false, "the agent's script ran as the user, outside the sandbox");
+  },
+);
