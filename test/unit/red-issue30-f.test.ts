@@ -4,10 +4,10 @@
 // mode's rules. Oracles: real files and directories, never the tool's words. A CONTAINED attack is a
 // passing test; one that GETS THROUGH is a `todo` row naming the hole, with its working attack in a
 // skipped test right under it (remove `skip` to see it fail).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createAgentActivities } from '../../src/temporal/worker';
@@ -16,6 +16,11 @@ import { SharedResultStore } from '../../src/stores/sharedResultStore';
 import { initialContext } from '../../src/core/context';
 import type { CallRuntime } from '../../src/runtime/runtime';
 import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import { BashTool } from '../../src/tools/bash';
+import { SandboxHost } from '../../src/sandbox/host';
+import type { SandboxSettings } from '../../src/sandbox/settings';
+import { sandboxSkip } from '../support/systemPackages';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-red-f-')));
 
@@ -138,5 +143,76 @@ test(
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
     });
     assert.equal(existsSync(marker), false, "the agent's script ran as the user, outside the sandbox");
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Sandbox runtime lock: one session's long command and another session's worker-wide settings.
+// ---------------------------------------------------------------------------------------------------
+
+const sandboxHost = new SandboxHost();
+after(() => sandboxHost.close());
+
+function bashCtx(sessionId: string, cwd: string, sandbox: SandboxSettings): ToolUseContext {
+  return {
+    sessionId,
+    toolUseId: `toolu_${sessionId}`,
+    idempotencyKey: `k-${sessionId}-${Math.random()}`,
+    agent: { cwd, additionalDirectories: [], readFiles: {} },
+    permission: { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [cwd], sandbox },
+    abortSignal: new AbortController().signal,
+    sandboxHost,
+  };
+}
+
+/** Polls `cond` every 100 ms for at most `ms`; true when it held. */
+async function within(ms: number, cond: () => boolean): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 100) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return cond();
+}
+
+test.todo(
+  "HOLE (sandbox lock, starvation): a session's long sandboxed command (a background dev server, auto-allowed in dontAsk) holds the runtime's worker-wide configuration; every session whose project settings differ in one worker-wide key (network.deniedDomains, allowLocalBinding …) waits for it to end, and from then on the holder's own new commands wait too (waitingForOther)",
+);
+test(
+  "sandbox lock: while session A runs a long command, session B (another worker-wide setting) and A's next command both still run",
+  {
+    skip: 'HOLE: src/sandbox/host.ts RuntimeLock.acquire waits for every running command of another configuration (the todo row above)',
+  },
+  async (t) => {
+    const skip = await sandboxSkip(sandboxHost, 'the sandbox lock row');
+    if (skip) return t.skip(skip);
+    const dir = mkdtempSync(path.join(root, 'lock-'));
+    const a = path.join(dir, 'a');
+    const b = path.join(dir, 'b');
+    mkdirSync(a);
+    mkdirSync(b);
+    // Session A (no sandbox settings): a command that runs until the test releases it (a dev server).
+    const long = BashTool.call(
+      { command: 'touch started; while [ ! -e release ]; do sleep 0.1; done; echo done', timeout: 600_000 },
+      bashCtx('sess-a', a, {}),
+      () => undefined,
+    );
+    try {
+      assert.ok(await within(60_000, () => existsSync(path.join(a, 'started'))), 'A runs');
+      // Session B, another project: its settings deny one domain (a worker-wide key of the runtime).
+      const other = BashTool.call(
+        { command: 'echo b > ran.txt' },
+        bashCtx('sess-b', b, { network: { deniedDomains: ['evil.example'] } }),
+        () => undefined,
+      );
+      const next = BashTool.call({ command: 'echo a > ran.txt' }, bashCtx('sess-a', a, {}), () => undefined);
+      const bRan = await within(20_000, () => existsSync(path.join(b, 'ran.txt')));
+      const aRan = await within(1_000, () => existsSync(path.join(a, 'ran.txt')));
+      writeFileSync(path.join(a, 'release'), '');
+      await Promise.all([other, next]);
+      assert.deepEqual({ bRan, aRan }, { bRan: true, aRan: true }, "both ran while A's long command held the runtime");
+    } finally {
+      writeFileSync(path.join(a, 'release'), '');
+      await long;
+    }
   },
 );
