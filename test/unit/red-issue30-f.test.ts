@@ -92,7 +92,7 @@ async function materializeAttack(
   return { r, target, victim, payload, project };
 }
 
-test.todo(
+void test.todo(
   'HOLE (store, shared results): any tool_use naming <anywhere>/results/<session>/<id>.txt makes the worker mkdir -p and write the stored result there, before schema, hooks and permission — outside the sandbox wall, in dontAsk, for an unknown tool',
 );
 for (const [mode, tool] of [
@@ -114,7 +114,7 @@ for (const [mode, tool] of [
   );
 }
 
-test.todo(
+void test.todo(
   "HOLE (store, shared results, escalation): a project symlink results/s1 -> $HOME/.bashrc.d (sandboxed `ln -s` in the project) and a Read denied in dontAsk make the worker drop the agent's script where the user's next login shell sources it (Fedora/RHEL ~/.bashrc)",
 );
 test(
@@ -174,7 +174,7 @@ async function within(ms: number, cond: () => boolean): Promise<boolean> {
   return cond();
 }
 
-test.todo(
+void test.todo(
   "HOLE (sandbox lock, starvation): a session's long sandboxed command (a background dev server, auto-allowed in dontAsk) holds the runtime's worker-wide configuration; every session whose project settings differ in one worker-wide key (network.deniedDomains, allowLocalBinding …) waits for it to end, and from then on the holder's own new commands wait too (waitingForOther)",
 );
 test(
