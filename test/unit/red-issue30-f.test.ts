@@ -13,6 +13,8 @@ import * as path from 'node:path';
 import { createAgentActivities } from '../../src/temporal/worker';
 import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
 import { SharedResultStore } from '../../src/stores/sharedResultStore';
+import { LocalResultStore } from '../../src/toolProtocol/resultStore';
+import { SharedBackoff, backoffUntil } from '../../src/core/modelLimit';
 import { initialContext } from '../../src/core/context';
 import type { CallRuntime } from '../../src/runtime/runtime';
 import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
@@ -216,3 +218,28 @@ test(
     }
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// Contained: ids a hostile endpoint chooses, in result paths; a retry-after that would starve the queue.
+// ---------------------------------------------------------------------------------------------------
+
+test('store: tool_use ids chosen by the endpoint (.., slashes, NUL, a long id) keep every large result inside its session directory, each its own file', async () => {
+  const dir = mkdtempSync(path.join(root, 'ids-'));
+  const store = new LocalResultStore(path.join(dir, 'results', 's1'));
+  const ids = ['../../escape', '..', '.', 'a/../../b', '/etc/passwd', 'x\u0000y', 'x_y', 'z'.repeat(300), ''];
+  const files = await Promise.all(ids.map((id, i) => store.put(id, `content ${i}`)));
+  for (const [i, f] of files.entries()) {
+    assert.equal(path.dirname(f), store.dir, `id ${JSON.stringify(ids[i])} stays in the directory`);
+    assert.equal(readFileSync(f, 'utf8'), `content ${i}`, 'no id overwrote another id’s result');
+  }
+  assert.equal(new Set(files).size, ids.length);
+  assert.equal(existsSync(path.join(dir, 'escape')), false);
+});
+
+test('model gate: a refusal whose retry-after asks for years pushes the shared backoff out by a minute at most', () => {
+  const now = 1_000_000;
+  for (const ms of [1e15, Number.MAX_SAFE_INTEGER, Infinity]) assert.ok(backoffUntil(now, ms) <= now + 60_000);
+  const gate = new SharedBackoff();
+  gate.push(backoffUntil(now, 1e15));
+  assert.ok(gate.waitMs(now) <= 60_000);
+});
