@@ -8,36 +8,28 @@
 //    unguessable command id — so sessions with different paths and allowlists run side by side;
 //  - worker-wide (deniedDomains, Unix sockets, local binding, proxy ports, weaker-sandbox flags,
 //    ignoreViolations, bwrap/socat/ripgrep paths) is what initialize() takes. Calls whose
-//    worker-wide part is the same share one initialisation; a call that needs another waits until
-//    the running sandboxed calls have finished, then the runtime is re-initialised for it.
+//    worker-wide part is the same share one initialisation; a call that needs another never waits
+//    for the running commands of the first: it gets the worker's runtime if idle, else a runtime in
+//    a process of its own (src/sandbox/runtimePool.ts).
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startHostProcess } from '../hostProcess/door';
 import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
-import { OWNER_MARKER_ENV, ownerId, withOwnerMarker } from './reaper';
+import { OWNER_MARKER_ENV, ownerId } from './reaper';
+import {
+  RuntimePool,
+  type ProcessRuntime,
+  type SandboxAvailability,
+  type SandboxRuntime,
+  type WrappingRuntime,
+} from './runtimePool';
+import { startRemoteRuntime } from './remoteRuntime';
 import { placeholders } from './placeholders';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
 
-/** The parts of the runtime's SandboxManager we use (the package is ESM; it is loaded with import()). */
-export interface SandboxRuntime {
-  initialize(config: unknown, ask?: unknown, enableLogMonitor?: boolean): Promise<void>;
-  isSupportedPlatform(): boolean;
-  checkDependencies(): { errors: string[]; warnings: string[] };
-  wrapWithSandbox(
-    command: string,
-    binShell?: string,
-    customConfig?: unknown,
-    abortSignal?: AbortSignal,
-    options?: { commandId?: string; commandText?: string },
-  ): Promise<string>;
-  registerCommandNetworkLists(commandId: string, lists: { allowedDomains?: string[] }): void;
-  unregisterCommandNetworkLists(commandId: string): void;
-  getSandboxViolationStore(): { getViolationsForCommand(key: string): Array<{ line: string }> };
-  cleanupAfterCommand(): void;
-  reset(): Promise<void>;
-}
+export type { SandboxAvailability, SandboxRuntime } from './runtimePool';
 
 // A real dynamic import (tsc would turn `import()` into require() under CommonJS output).
 const importEsm = new Function('specifier', 'return import(specifier)') as (
@@ -61,161 +53,19 @@ const EMPTY_GLOBAL: GlobalRuntimeConfig = {
   filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
 };
 
-export type SandboxAvailability = { available: true } | { available: false; reason: string };
-
-/**
- * The worker-wide initialisation of one runtime, shared by the calls that need the same one (a
- * read/write lock keyed by the initialisation). It belongs to the runtime object, not to a host:
- * the runtime is one per process, so two hosts in one process (a worker and an in-process session)
- * must never re-initialise it under each other's running commands.
- */
-class RuntimeLock {
-  private currentKey: string | undefined;
-  private inflight = 0;
-  private switching: Promise<void> | undefined;
-  private waitingForOther = 0;
-  private readonly idle: Array<() => void> = [];
-  /** Whether a sandboxed `true` ran on this runtime, and since when it did not (see availabilityBy). */
-  private checked: { result: Promise<SandboxAvailability>; unavailableSince?: number } | undefined;
-
-  constructor(private readonly m: SandboxRuntime) {}
-
-  /**
-   * The probe's answer, shared by every host of this runtime. "Available" is kept for the life of
-   * the process; "unavailable" for `recheckMs` only, then asked again: the runtime's dependency check
-   * runs `which` with a 1 s timeout, so one start on a loaded machine can answer "ripgrep (rg) not
-   * found" — kept for good, that would leave a worker that lives for days running Bash unsandboxed
-   * (or asking for every call) because of a slow second at its start.
-   */
-  availabilityBy(probe: () => Promise<SandboxAvailability>, recheckMs: number): Promise<SandboxAvailability> {
-    const c = this.checked;
-    if (c && (c.unavailableSince === undefined || Date.now() - c.unavailableSince < recheckMs)) return c.result;
-    const entry: NonNullable<RuntimeLock['checked']> = { result: probe() };
-    void entry.result.then((a) => {
-      if (!a.available) entry.unavailableSince = Date.now();
-    });
-    this.checked = entry;
-    return entry.result;
-  }
-
-  async acquire(config: GlobalRuntimeConfig, signal?: AbortSignal): Promise<() => void> {
-    const key = JSON.stringify(config);
-    let waitedForOther = false;
-    try {
-      for (;;) {
-        if (this.switching) {
-          await this.switching.catch(() => undefined);
-          continue;
-        }
-        // Same initialisation: run alongside, unless a call that needs another one waits its turn.
-        if (this.currentKey === key && (this.waitingForOther === 0 || this.inflight === 0)) return this.join();
-        if (this.inflight > 0) {
-          if (this.currentKey !== key && !waitedForOther) {
-            waitedForOther = true;
-            this.waitingForOther++;
-          }
-          // Waits for the running calls of another configuration (an interrupt ends the wait).
-          await new Promise<void>((r) => {
-            this.idle.push(r);
-            signal?.addEventListener('abort', () => r(), { once: true });
-          });
-          signal?.throwIfAborted();
-          continue;
-        }
-        await this.switchTo(config, key);
-      }
-    } finally {
-      if (waitedForOther) this.waitingForOther--;
-    }
-  }
-
-  private join(): () => void {
-    this.inflight++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.inflight--;
-      if (this.inflight === 0) for (const wake of this.idle.splice(0)) wake();
-    };
-  }
-
-  private async switchTo(config: GlobalRuntimeConfig, key: string): Promise<void> {
-    this.switching = (async () => {
-      if (this.currentKey !== undefined) {
-        this.currentKey = undefined;
-        await this.m.reset();
-      }
-      // The runtime's host-side socat bridges inherit the owner marker (src/sandbox/reaper.ts).
-      await this.withoutSignalReset(() => withOwnerMarker(() => this.m.initialize(config, undefined, true)));
-      this.currentKey = key;
-    })();
-    try {
-      await this.switching;
-    } finally {
-      this.switching = undefined;
-    }
-  }
-
-  /**
-   * The runtime's first initialisation registers SIGINT/SIGTERM handlers that reset it at once.
-   * A worker drains on SIGTERM: the calls it still runs (and the ones it starts in its grace time)
-   * would find the violation monitor's socket and the proxies gone under a command already wrapped
-   * ("bwrap: Can't find source path …/srt-obs-…/….sock"). Those handlers are replaced by this
-   * lock's close(), which waits for the running commands; the runtime's 'exit' handler stays.
-   */
-  private async withoutSignalReset<T>(fn: () => Promise<T>): Promise<T> {
-    const signals = ['SIGINT', 'SIGTERM'] as const;
-    const before = new Map(signals.map((s) => [s, new Set(process.rawListeners(s))]));
-    try {
-      return await fn();
-    } finally {
-      for (const s of signals) {
-        const added = process.rawListeners(s).filter((l) => !before.get(s)?.has(l));
-        if (added.length === 0) continue;
-        for (const l of added) process.removeListener(s, l as (...args: unknown[]) => void);
-        process.once(s, () => void this.close().catch(() => undefined));
-      }
-    }
-  }
-
-  /** Resets the runtime once no sandboxed command runs. */
-  async close(): Promise<void> {
-    for (;;) {
-      if (this.switching) {
-        await this.switching.catch(() => undefined);
-        continue;
-      }
-      if (this.inflight > 0) {
-        await new Promise<void>((r) => this.idle.push(r));
-        continue;
-      }
-      break;
-    }
-    if (this.currentKey === undefined) return;
-    this.currentKey = undefined;
-    const done = this.m.reset();
-    this.switching = done.then(() => undefined);
-    try {
-      await done;
-    } finally {
-      this.switching = undefined;
-    }
-  }
-}
-
-const locks = new WeakMap<SandboxRuntime, RuntimeLock>();
-function lockOf(m: SandboxRuntime): RuntimeLock {
-  let lock = locks.get(m);
-  if (!lock) locks.set(m, (lock = new RuntimeLock(m)));
-  return lock;
+const pools = new WeakMap<SandboxRuntime, RuntimePool>();
+/** The runtimes of one SandboxManager (its hosts share them: two hosts in one process never re-initialise it under each other). */
+function poolOf(m: SandboxRuntime, startChild: () => ProcessRuntime): RuntimePool {
+  let pool = pools.get(m);
+  if (!pool) pools.set(m, (pool = new RuntimePool(m, startChild)));
+  return pool;
 }
 
 /**
  * Bash's OS sandbox on this host: availability, wrapping one command with a session's plan, and
  * closing the runtime's proxies. The worker's start-up and the in-process runner each own one and
  * pass it to Bash through the tool context (`ToolUseContext.sandboxHost`); Bash has no other way
- * to the sandbox. Hosts of one runtime share its lock (see RuntimeLock).
+ * to the sandbox. Hosts of one runtime share its runtimes (src/sandbox/runtimePool.ts).
  */
 export class SandboxHost {
   private runtimePromise: Promise<SandboxRuntime> | undefined;
@@ -253,13 +103,13 @@ export class SandboxHost {
         reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}`,
       };
     }
-    const lock = lockOf(m);
+    const pool = poolOf(m, startRemoteRuntime);
     const { attempts = PROBE_ATTEMPTS, pauseMs = PROBE_PAUSE_MS, recheckMs = AVAILABILITY_RECHECK_MS } = this.probe;
-    return lock.availabilityBy(async () => {
-      let a = await probeAvailability(m, lock);
+    return pool.availabilityBy(async () => {
+      let a = await probeAvailability(m, pool);
       for (let i = 1; i < attempts && !a.available && m.isSupportedPlatform(); i++) {
         await new Promise((r) => setTimeout(r, pauseMs * i));
-        a = await probeAvailability(m, lock);
+        a = await probeAvailability(m, pool);
       }
       return a;
     }, recheckMs);
@@ -275,7 +125,7 @@ export class SandboxHost {
     protection?: GuardedProtection,
   ): Promise<PreparedCommand> {
     const m = await this.runtime();
-    return prepareSandboxedCommand(m, lockOf(m), command, plan, tmpDir, abortSignal, protection);
+    return prepareSandboxedCommand(poolOf(m, startRemoteRuntime), command, plan, tmpDir, abortSignal, protection);
   }
 
   /**
@@ -289,7 +139,7 @@ export class SandboxHost {
     } catch {
       return; // never loaded: nothing runs
     }
-    await locks.get(m)?.close();
+    await pools.get(m)?.close();
   }
 }
 
@@ -300,7 +150,7 @@ const PROBE_PAUSE_MS = 500;
 /** How long an "unavailable" answer stands before the next call probes again. */
 export const AVAILABILITY_RECHECK_MS = 60_000;
 
-async function probeAvailability(m: SandboxRuntime, lock: RuntimeLock): Promise<SandboxAvailability> {
+async function probeAvailability(m: SandboxRuntime, pool: RuntimePool): Promise<SandboxAvailability> {
   if (!m.isSupportedPlatform())
     return { available: false, reason: `the sandbox does not support this platform (${currentPlatform()})` };
   const deps = m.checkDependencies();
@@ -310,9 +160,9 @@ async function probeAvailability(m: SandboxRuntime, lock: RuntimeLock): Promise<
       reason: `${deps.errors.join('; ')} (on Debian/Ubuntu: apt-get install bubblewrap socat ripgrep)`,
     };
   try {
-    const release = await lock.acquire(EMPTY_GLOBAL);
+    const lease = await pool.acquire(EMPTY_GLOBAL);
     try {
-      const wrapped = await m.wrapWithSandbox('true', 'bash', {
+      const wrapped = await lease.runtime.wrapWithSandbox('true', 'bash', {
         filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
       });
       const probe = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
@@ -336,8 +186,9 @@ async function probeAvailability(m: SandboxRuntime, lock: RuntimeLock): Promise<
           reason: `a test command failed in the sandbox (exit ${probe.code}): ${probe.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`,
         };
     } finally {
-      release();
-      await lock.close();
+      lease.release();
+      // Its proxies stop if nothing else runs (never under another session's command).
+      await pool.closeIdle();
     }
   } catch (err) {
     return { available: false, reason: `the sandbox could not start: ${(err as Error).message.split('\n')[0]}` };
@@ -377,6 +228,18 @@ function allowedWrite(line: string, plan: RuntimePlan): boolean {
   return fsCfg.allowWrite.some((a) => under(p, a) || under(p, safeRealpath(a)));
 }
 
+/**
+ * `sandbox.ignoreViolations` of this session, as the runtime applies its own: `*` patterns for every
+ * command, other keys for commands containing them; a pattern silences a line that contains it.
+ */
+function ignored(line: string, command: string, plan: RuntimePlan): boolean {
+  const iv = plan.ignoreViolations;
+  if (!iv) return false;
+  return Object.entries(iv).some(
+    ([cmd, patterns]) => (cmd === '*' || command.includes(cmd)) && patterns.some((p) => line.includes(p)),
+  );
+}
+
 function safeRealpath(p: string): string {
   try {
     return realpathSync(p);
@@ -394,15 +257,16 @@ export interface PreparedCommand {
 }
 
 async function prepareSandboxedCommand(
-  m: SandboxRuntime,
-  lock: RuntimeLock,
+  pool: RuntimePool,
   command: string,
   plan: RuntimePlan,
   tmpDir: string,
   abortSignal?: AbortSignal,
   protection?: GuardedProtection,
 ): Promise<PreparedCommand> {
-  const lockRelease = await lock.acquire(plan.global, abortSignal);
+  // A runtime initialised with exactly this session's worker-wide part (runtimePool.ts).
+  const lease = await pool.acquire(plan.global, abortSignal);
+  const m: WrappingRuntime = lease.runtime;
   // This command's placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…): made
   // here, held while it runs, removed when no running command needs them (src/sandbox/placeholders.ts).
   // Only bubblewrap needs a mount point; macOS's sandbox denies an absent path by rule.
@@ -412,7 +276,7 @@ async function prepareSandboxedCommand(
   const release = () => {
     guard?.stop();
     hold?.release();
-    lockRelease();
+    lease.release();
   };
   const commandId = randomBytes(16).toString('base64url');
   let registered = false;
@@ -440,8 +304,9 @@ async function prepareSandboxedCommand(
     });
     wrapped = true;
     if (plan.allowedDomains.length > 0) {
-      m.registerCommandNetworkLists(commandId, { allowedDomains: plan.allowedDomains });
       registered = true;
+      // Before the command starts: a runtime in another process confirms it over IPC.
+      await m.registerCommandNetworkLists(commandId, { allowedDomains: plan.allowedDomains });
     }
     let finished = false;
     return {
@@ -462,7 +327,7 @@ async function prepareSandboxedCommand(
         }
         cleanup();
         release();
-        return [...new Set(lines)].filter((line) => !allowedWrite(line, plan));
+        return [...new Set(lines)].filter((line) => !allowedWrite(line, plan) && !ignored(line, command, plan));
       },
     };
   } catch (err) {

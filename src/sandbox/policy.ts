@@ -178,7 +178,6 @@ export interface GlobalRuntimeConfig {
     socksProxyPort?: number;
   };
   filesystem: { denyRead: string[]; allowWrite: string[]; denyWrite: string[] };
-  ignoreViolations?: Record<string, string[]>;
   enableWeakerNestedSandbox?: boolean;
   enableWeakerNetworkIsolation?: boolean;
   allowAppleEvents?: boolean;
@@ -204,6 +203,24 @@ export interface RuntimePlan {
   call: CallRuntimeConfig;
   /** Hosts this session's commands may reach (registered per command with the proxy). */
   allowedDomains: string[];
+  /**
+   * `sandbox.ignoreViolations`: applied to this call's reports by the host (src/sandbox/host.ts),
+   * not given to the runtime, whose copy is worker-wide (sessions that differ in it share a runtime).
+   */
+  ignoreViolations?: Record<string, string[]>;
+}
+
+/**
+ * Keys of the runtime's worker-wide configuration that only its macOS (and Windows) sandbox reads:
+ * on Linux the wrap never sees them (bubblewrap unshares the network; Unix sockets are one seccomp
+ * switch, `allowAllUnixSockets`). Left out there, so that sessions differing only in them share a
+ * runtime instead of starting one each (src/sandbox/runtimePool.ts).
+ */
+function withoutUnusedOn(platform: string, g: GlobalRuntimeConfig): GlobalRuntimeConfig {
+  if (platform !== 'linux' && platform !== 'wsl') return g;
+  const { allowUnixSockets: _s, allowLocalBinding: _b, allowMachLookup: _m, ...network } = g.network;
+  const { allowAppleEvents: _a, enableWeakerNetworkIsolation: _w, ...rest } = g;
+  return { ...rest, network };
 }
 
 /**
@@ -231,7 +248,6 @@ export function runtimePlan(
       ...(net.socksProxyPort !== undefined ? { socksProxyPort: net.socksProxyPort } : {}),
     },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-    ...(s?.ignoreViolations ? { ignoreViolations: s.ignoreViolations } : {}),
     ...(s?.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
     ...(s?.enableWeakerNetworkIsolation !== undefined
       ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation }
@@ -266,7 +282,12 @@ export function runtimePlan(
     },
     ...(s?.allowNestedUserNamespaces !== undefined ? { allowNestedUserNamespaces: s.allowNestedUserNamespaces } : {}),
   };
-  return { global, call, allowedDomains: [...new Set(net.allowedDomains ?? [])] };
+  return {
+    global: withoutUnusedOn(host.platform, global),
+    call,
+    allowedDomains: [...new Set(net.allowedDomains ?? [])],
+    ...(s?.ignoreViolations ? { ignoreViolations: s.ignoreViolations } : {}),
+  };
 }
 
 /**

@@ -176,48 +176,41 @@ async function within(ms: number, cond: () => boolean): Promise<boolean> {
   return cond();
 }
 
-void test.todo(
-  "HOLE (sandbox lock, starvation): a session's long sandboxed command (a background dev server, auto-allowed in dontAsk) holds the runtime's worker-wide configuration; every session whose project settings differ in one worker-wide key (network.deniedDomains, allowLocalBinding …) waits for it to end, and from then on the holder's own new commands wait too (waitingForOther)",
-);
-test(
-  "sandbox lock: while session A runs a long command, session B (another worker-wide setting) and A's next command both still run",
-  {
-    skip: 'HOLE: src/sandbox/host.ts RuntimeLock.acquire waits for every running command of another configuration (the todo row above)',
-  },
-  async (t) => {
-    const skip = await sandboxSkip(sandboxHost, 'the sandbox lock row');
-    if (skip) return t.skip(skip);
-    const dir = mkdtempSync(path.join(root, 'lock-'));
-    const a = path.join(dir, 'a');
-    const b = path.join(dir, 'b');
-    mkdirSync(a);
-    mkdirSync(b);
-    // Session A (no sandbox settings): a command that runs until the test releases it (a dev server).
-    const long = BashTool.call(
-      { command: 'touch started; while [ ! -e release ]; do sleep 0.1; done; echo done', timeout: 600_000 },
-      bashCtx('sess-a', a, {}),
+// Contained (was a HOLE): a call whose worker-wide configuration differs from the one a running
+// command holds never waits for it — it gets a runtime of its own (src/sandbox/runtimePool.ts).
+test("sandbox lock: while session A runs a long command, session B (another worker-wide setting) and A's next command both still run", async (t) => {
+  const skip = await sandboxSkip(sandboxHost, 'the sandbox lock row');
+  if (skip) return t.skip(skip);
+  const dir = mkdtempSync(path.join(root, 'lock-'));
+  const a = path.join(dir, 'a');
+  const b = path.join(dir, 'b');
+  mkdirSync(a);
+  mkdirSync(b);
+  // Session A (no sandbox settings): a command that runs until the test releases it (a dev server).
+  const long = BashTool.call(
+    { command: 'touch started; while [ ! -e release ]; do sleep 0.1; done; echo done', timeout: 600_000 },
+    bashCtx('sess-a', a, {}),
+    () => undefined,
+  );
+  try {
+    assert.ok(await within(60_000, () => existsSync(path.join(a, 'started'))), 'A runs');
+    // Session B, another project: its settings deny one domain (a worker-wide key of the runtime).
+    const other = BashTool.call(
+      { command: 'echo b > ran.txt' },
+      bashCtx('sess-b', b, { network: { deniedDomains: ['evil.example'] } }),
       () => undefined,
     );
-    try {
-      assert.ok(await within(60_000, () => existsSync(path.join(a, 'started'))), 'A runs');
-      // Session B, another project: its settings deny one domain (a worker-wide key of the runtime).
-      const other = BashTool.call(
-        { command: 'echo b > ran.txt' },
-        bashCtx('sess-b', b, { network: { deniedDomains: ['evil.example'] } }),
-        () => undefined,
-      );
-      const next = BashTool.call({ command: 'echo a > ran.txt' }, bashCtx('sess-a', a, {}), () => undefined);
-      const bRan = await within(20_000, () => existsSync(path.join(b, 'ran.txt')));
-      const aRan = await within(1_000, () => existsSync(path.join(a, 'ran.txt')));
-      writeFileSync(path.join(a, 'release'), '');
-      await Promise.all([other, next]);
-      assert.deepEqual({ bRan, aRan }, { bRan: true, aRan: true }, "both ran while A's long command held the runtime");
-    } finally {
-      writeFileSync(path.join(a, 'release'), '');
-      await long;
-    }
-  },
-);
+    const next = BashTool.call({ command: 'echo a > ran.txt' }, bashCtx('sess-a', a, {}), () => undefined);
+    const bRan = await within(20_000, () => existsSync(path.join(b, 'ran.txt')));
+    const aRan = await within(1_000, () => existsSync(path.join(a, 'ran.txt')));
+    writeFileSync(path.join(a, 'release'), '');
+    await Promise.all([other, next]);
+    assert.deepEqual({ bRan, aRan }, { bRan: true, aRan: true }, "both ran while A's long command held the runtime");
+  } finally {
+    writeFileSync(path.join(a, 'release'), '');
+    await long;
+  }
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Contained: ids a hostile endpoint chooses, in result paths; a retry-after that would starve the queue.

@@ -162,8 +162,8 @@ test('unit: sessions with different sandbox settings run side by side on one wor
   const [ra, rb, rc] = await Promise.all([
     bash(`sleep 0.3; echo a > ${b}/from-a.txt; echo a > ${a}/from-a.txt`, {}, a),
     bash(`sleep 0.3; echo b > ${a}/from-b.txt; echo b > ${b}/from-b.txt`, {}, b),
-    // A different worker-wide part (local binding): waits its turn, then runs with its own.
-    bash('echo c', { network: { allowLocalBinding: true } }, b),
+    // A different worker-wide part (a deny list): runs at once, on a runtime of its own (runtimePool.ts).
+    bash('echo c', { network: { deniedDomains: ['evil.example'] } }, b),
   ]);
   assert.deepEqual([existsSync(`${b}/from-a.txt`), existsSync(`${a}/from-a.txt`)], [false, true], ra.data.output);
   assert.deepEqual([existsSync(`${a}/from-b.txt`), existsSync(`${b}/from-b.txt`)], [false, true], rb.data.output);

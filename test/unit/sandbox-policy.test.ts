@@ -201,9 +201,20 @@ test('unit: the runtime plan: writes in the working dirs and the session temp di
   );
   assert.deepEqual(q.allowedDomains, ['github.com']);
   assert.deepEqual(q.global.network.deniedDomains, ['x.github.com']);
-  assert.equal(q.global.network.allowLocalBinding, true);
-  assert.deepEqual(q.global.network.allowUnixSockets, ['/home/u/agent.sock']);
+  // Keys only the macOS sandbox reads stay out of the worker-wide part on Linux (no runtime of their own).
+  assert.equal(q.global.network.allowLocalBinding, undefined);
+  assert.equal(q.global.network.allowUnixSockets, undefined);
   assert.equal(q.global.enableWeakerNestedSandbox, true);
+  const mac = runtimePlan(
+    { network: { allowLocalBinding: true, allowUnixSockets: ['~/agent.sock'] }, ignoreViolations: { '*': ['x'] } },
+    ['/repo'],
+    { ...host, platform: 'macos' },
+  );
+  assert.equal(mac.global.network.allowLocalBinding, true);
+  assert.deepEqual(mac.global.network.allowUnixSockets, ['/home/u/agent.sock']);
+  // ignoreViolations is applied per call by the host, never worker-wide.
+  assert.deepEqual(mac.ignoreViolations, { '*': ['x'] });
+  assert.equal('ignoreViolations' in mac.global, false);
   assert.equal(q.call.allowNestedUserNamespaces, true);
   assert.ok(q.call.filesystem.allowWrite.includes('/home/u/.cache/tool'));
   assert.deepEqual(q.call.filesystem.denyWrite, ['/repo/.env']);
