@@ -47,9 +47,9 @@ export function startRemoteRuntime(): RemoteRuntime {
     detached: true,
     env: named,
   });
+  // Neither the process nor its channel keeps the worker alive, except while an answer is awaited.
   child.unref();
   const channel = (child as unknown as { channel?: { ref(): void; unref(): void } }).channel;
-  channel?.unref();
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
@@ -77,7 +77,10 @@ export function startRemoteRuntime(): RemoteRuntime {
   child.on('error', (e) => fail(e.message));
   child.on('exit', (code, signal) => fail(`exit ${code ?? signal}`));
   child.on('message', (msg: Record<string, unknown>) => {
-    if (msg.ready) return readyResolve();
+    if (msg.ready) {
+      if (pending.size === 0) channel?.unref();
+      return readyResolve();
+    }
     if (typeof msg.failed === 'string') return fail(msg.failed);
     if (msg.violation) {
       violations.push(msg.violation as { line: string; encodedCommand?: string });
@@ -123,6 +126,7 @@ export function startRemoteRuntime(): RemoteRuntime {
     cleanupAfterCommand: () => fireAndForget('cleanup'),
     reset: async () => {
       if (gone) return;
+      child.ref(); // until it has gone
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
       await call('reset').catch(() => undefined);
       if (!gone) await exited;
