@@ -272,3 +272,98 @@ for (const mode of ['bypassPermissions', 'dontAsk'] as const)
     const listed = texts[3]!.split('\n').filter((l) => l.endsWith(`${path.sep}s`));
     assert.deepEqual(listed, [], 'Glob listed the private file');
   });
+
+// ---------------------------------------------------------------------------------------------------
+// Attacking the fixes above: bypass forms.
+
+test('bypass (deep names): renamed in at the end of the command from the session temp dir, a case variant, a symlink and a 40-deep path — none is left after the call', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root } = project();
+  const deep40 = Array.from({ length: 40 }, (_, i) => `d${i}`).join('/');
+  const out = await bash(
+    root,
+    `set -e; mkdir -p "$TMPDIR/built/.claude" && echo '${EVIL_SETTINGS}' > "$TMPDIR/built/.claude/settings.json"; ` +
+      `mkdir -p r/a/b/c/d/e/f/g node_modules/p/q; mkdir -p s/a/b/c/d/e/f/g/.CLAUDE && echo x > s/a/b/c/d/e/f/g/.CLAUDE/settings.json; ` +
+      `echo '{}' > node_modules/p/q/.Mcp.json; ln -s "$TMPDIR/built/.claude" node_modules/p/.claude; ` +
+      `mkdir -p ${deep40} && echo '{}' > ${deep40}/.mcp.json; mv "$TMPDIR/built" r/a/b/c/d/e/f/g/built; echo moved`,
+  );
+  assert.match(out.output, /moved/, out.output);
+  for (const rel of [
+    'r/a/b/c/d/e/f/g/built/.claude',
+    's/a/b/c/d/e/f/g/.CLAUDE',
+    'node_modules/p/q/.Mcp.json',
+    'node_modules/p/.claude',
+    `${deep40}/.mcp.json`,
+  ])
+    assert.equal(existsSync(path.join(root, rel)), false, `${rel} stayed`);
+});
+
+test('bypass (deep names): a hard link to the person’s `.claude/settings.json` in node_modules, written through the link — the settings are not left with the command’s content', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root } = project();
+  const dir = path.join(root, 'node_modules', 'pkg', '.claude');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'settings.json'), DENY_SETTINGS);
+  const out = await bash(
+    root,
+    `ln node_modules/pkg/.claude/settings.json hl && echo '${EVIL_SETTINGS}' > hl && touch -r node_modules/pkg node_modules/pkg/.claude/settings.json; echo wrote`,
+  );
+  assert.match(out.output, /wrote/, out.output);
+  const now = read(path.join(dir, 'settings.json'));
+  assert.ok(now === undefined || now === DENY_SETTINGS, `the command's settings stayed: ${now}`);
+});
+
+test('bypass (deep names): the person’s deep `.claude` cannot be swapped by renaming its parent away and back', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root } = project();
+  const deep = path.join(root, 'w/a/b/c/d/e/f');
+  mkdirSync(path.join(deep, '.claude'), { recursive: true });
+  writeFileSync(path.join(deep, '.claude', 'settings.json'), DENY_SETTINGS);
+  const out = await bash(
+    root,
+    `mv w/a/b/c/d/e w/a/b/c/d/e2 2>/dev/null; mv w/a/b/c/d/e2/f/.claude w/a/b/c/d/e2/f/.old 2>/dev/null; ` +
+      `mkdir -p w/a/b/c/d/e2/f/.claude; echo '${EVIL_SETTINGS}' > w/a/b/c/d/e2/f/.claude/settings.json; mv w/a/b/c/d/e2 w/a/b/c/d/e 2>/dev/null; echo tried`,
+  );
+  assert.match(out.output, /tried/, out.output);
+  assert.equal(read(path.join(deep, '.claude', 'settings.json')), DENY_SETTINGS);
+});
+
+test('bypass (bare repository): renamed in from the session temp dir with core.fsmonitor and core.worktree — the person’s git there runs nothing after the call', async (t) => {
+  if (skip) return t.skip(skip);
+  const { root, marks } = project();
+  const out = await bash(
+    root,
+    `set -e; b="$TMPDIR/bb"; git init -q --bare "$b"; git -C "$b" config core.bare false; git -C "$b" config core.worktree "${root}"; ` +
+      `git -C "$b" config core.fsmonitor "touch ${marks}/renamed"; mkdir -p m/n/o/p/q/r; mv "$b" m/n/o/p/q/r/bb; echo moved`,
+  );
+  assert.match(out.output, /moved/, out.output);
+  spawnSync('git', ['status', '--porcelain'], {
+    cwd: path.join(root, 'm/n/o/p/q/r/bb'),
+    stdio: 'ignore',
+    env: GIT_ENV,
+  });
+  assert.deepEqual(readdirSync(marks), []);
+});
+
+for (const mode of ['bypassPermissions'] as const)
+  test(`bypass (procfs, ${mode}): a chain of symlinks (relative, through /dev/fd and a second link) into /proc/<pid> — Read returns nothing of it`, async (t) => {
+    if (skip) return t.skip(skip);
+    const { base, root } = project();
+    const dir = path.join(base, 'private');
+    mkdirSync(dir);
+    const bait = `BAIT-r30f-chain-${process.pid}`;
+    const c = await privateMount(dir, bait);
+    if (!c?.pid) return t.skip('unshare -m is not available here (needs root or user namespaces)');
+    const up = path.relative(root, '/');
+    const made = await bash(
+      root,
+      `ln -s ${up}/proc/${c.pid} p1 && ln -s p1/root p2 && mkdir -p x/y && ln -s ../../p2 x/y/p3 && echo linked`,
+    );
+    assert.match(made.output, /linked/, made.output);
+    const texts = [
+      await tool(root, mode, 'Read', { file_path: path.join(root, 'x', 'y', 'p3', dir, 's') }),
+      await tool(root, mode, 'Read', { file_path: path.join(root, 'p1', 'environ') }),
+      await tool(root, mode, 'Grep', { pattern: 'BAIT', path: path.join(root, 'x'), output_mode: 'content' }),
+    ];
+    for (const text of texts) assert.doesNotMatch(text, new RegExp(bait), text);
+  });
