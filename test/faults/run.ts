@@ -41,7 +41,8 @@ function suiteFigures(results: ScenarioResult[], ok: boolean, recoveryMs: number
   const all = results.flatMap((r) => r.sessions);
   const checks = all.flatMap((x) => (x.check ? [x.check] : []));
   const completed = all.filter((x) => x.result && !x.failure).length;
-  const missing = checks.reduce((n, c) => n + c.violations.filter((v) => /effect is missing/.test(v)).length, 0);
+  // As test:cluster counts them: a completed call whose effect is missing, or a call that failed.
+  const missing = checks.reduce((n, c) => n + c.violations.filter((v) => /effect is missing|failed/.test(v)).length, 0);
   return {
     suite: 'faults',
     build: suiteBuildLabel(),

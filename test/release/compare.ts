@@ -67,7 +67,10 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
       if (!(v >= 0 && v < 10)) throw new Error('--margin is a ratio such as 0.25 (25 %)');
       out.margin.ratio = v;
       out.margin.maxRatio = Math.max(out.margin.maxRatio, v);
-    } else throw new Error(`unknown argument ${a} (usage: --against VERSION|COMMIT --size reduced|full --only faults,cluster --margin 0.25)`);
+    } else
+      throw new Error(
+        `unknown argument ${a} (usage: --against VERSION|COMMIT --size reduced|full --only faults,cluster --margin 0.25)`,
+      );
   }
   return out;
 }
@@ -80,7 +83,9 @@ function baseline(against: string | undefined): { label: string; commit: string 
   const head = execFileSync('git', ['-C', repoRoot, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
   const entries = readChangelog().entries;
   if (against && /^[0-9a-f]{7,40}$/.test(against)) {
-    const commit = execFileSync('git', ['-C', repoRoot, 'rev-parse', `${against}^{commit}`], { encoding: 'utf8' }).trim();
+    const commit = execFileSync('git', ['-C', repoRoot, 'rev-parse', `${against}^{commit}`], {
+      encoding: 'utf8',
+    }).trim();
     return { label: commit.slice(0, 7), commit };
   }
   for (const e of entries) {
@@ -145,7 +150,9 @@ async function main(): Promise<number> {
   const startLoad = load();
   const t0 = Date.now();
   const logDir = mkdtempSync(join(tmpdir(), 'da-compare-'));
-  console.log(`[compare] ours (${repoRoot}) beside ${base.label} (${prevDir}); size ${args.size}; load average ${startLoad}`);
+  console.log(
+    `[compare] ours (${repoRoot}) beside ${base.label} (${prevDir}); size ${args.size}; load average ${startLoad}`,
+  );
   const ours = { name: 'ours' };
   const previous = { name: 'previous', dir: prevDir };
   const rows: CompareRow[] = [];

@@ -13,7 +13,7 @@ export interface SuiteFigures {
   ok: boolean;
   sessionsCompleted: number;
   sessionsStarted: number;
-  /** Sessions that did not end completed, plus completed calls whose effect is missing. */
+  /** Sessions that did not end completed, plus calls whose effect is missing or that failed (the check's own words). */
   lost: number;
   /** Effects of completed calls found twice. */
   duplicated: number;
@@ -40,18 +40,24 @@ export class ProgressLog {
 }
 
 /**
- * For each kill time: the ms until every session that made a model request after it had made
- * its first one (the slowest session to resume sets the figure; a session that never asked again
- * — it had ended, or was lost, which is counted apart — does not). NaN when no session asked
- * again. Includes a turn's ordinary pace (tool time), the same for both builds.
+ * For each kill time: the ms until every session that was going — it had made a model request
+ * before the kill and made another after it — made its first request after the kill (the slowest
+ * session to resume sets the figure). A session that started after the kill (a later scenario, a
+ * subagent) or never asked again (it had ended, or was lost, which is counted apart) does not
+ * count. NaN when no session was going. Includes a turn's ordinary pace (tool time), the same for
+ * both builds.
  */
 export function recoveryAfter(kills: readonly number[], requests: ReadonlyMap<string, readonly number[]>): number[] {
   return kills.map((t) => {
     let worst = NaN;
     for (const times of requests.values()) {
       let first = Infinity;
-      for (const x of times) if (x > t && x < first) first = x;
-      if (first === Infinity) continue;
+      let before = false;
+      for (const x of times) {
+        if (x <= t) before = true;
+        else if (x < first) first = x;
+      }
+      if (!before || first === Infinity) continue;
       const d = first - t;
       if (!(worst >= d)) worst = d;
     }
@@ -126,7 +132,14 @@ function row(suite: string, measure: string, kind: Kind, o: number, p: number, m
     case 'count-more-is-better':
     case 'count-less-is-better': {
       const worse = kind === 'count-more-is-better' ? o < p : o > p;
-      return { suite, measure, ours: String(o), previous: String(p), ratio: '—', verdict: worse ? 'WORSE' : 'no worse' };
+      return {
+        suite,
+        measure,
+        ours: String(o),
+        previous: String(p),
+        ratio: '—',
+        verdict: worse ? 'WORSE' : 'no worse',
+      };
     }
     case 'info':
       return { suite, measure, ours: String(o), previous: String(p), ratio: '—', verdict: 'info' };
@@ -161,7 +174,14 @@ export function compareSuite(ours: SuiteFigures, prev: SuiteFigures, m: NoiseMar
       ours: `${ours.sessionsCompleted}/${ours.sessionsStarted}`,
       previous: `${prev.sessionsCompleted}/${prev.sessionsStarted}`,
     },
-    row(s, 'lost (sessions not completed + missing effects)', 'count-less-is-better', ours.lost, prev.lost, m),
+    row(
+      s,
+      'lost (sessions not completed + calls whose effect is missing or that failed)',
+      'count-less-is-better',
+      ours.lost,
+      prev.lost,
+      m,
+    ),
     row(s, 'duplicated effects', 'count-less-is-better', ours.duplicated, prev.duplicated, m),
     row(s, 'unknown outcomes reported (where kills land)', 'info', ours.unknownOutcomes, prev.unknownOutcomes, m),
     row(s, `kills timed (recovery)`, 'info', ours.recoveryMs.length, prev.recoveryMs.length, m),
@@ -169,7 +189,9 @@ export function compareSuite(ours: SuiteFigures, prev: SuiteFigures, m: NoiseMar
     row(s, 'recovery after a kill, max', 'max', maxOf(ours.recoveryMs), maxOf(prev.recoveryMs), m),
   ];
   if (ours.drainMs.length + prev.drainMs.length > 0) {
-    rows.push(row(s, 'drain on SIGTERM (rolling deploy), median', 'median', medianOf(ours.drainMs), medianOf(prev.drainMs), m));
+    rows.push(
+      row(s, 'drain on SIGTERM (rolling deploy), median', 'median', medianOf(ours.drainMs), medianOf(prev.drainMs), m),
+    );
     rows.push(row(s, 'drain on SIGTERM (rolling deploy), max', 'max', maxOf(ours.drainMs), maxOf(prev.drainMs), m));
   }
   rows.push(row(s, 'wall time', 'wall', ours.wallS, prev.wallS, m));
@@ -192,7 +214,11 @@ export function missingRows(suite: string, which: 'ours' | 'previous', why: stri
 
 export function renderCompare(rows: readonly CompareRow[], prevLabel: string): string {
   const head = ['Suite', 'Measure', 'Ours', prevLabel, 'Ours / previous', 'Verdict'];
-  const lines = [head, head.map(() => '---'), ...rows.map((r) => [r.suite, r.measure, r.ours, r.previous, r.ratio, r.verdict])];
+  const lines = [
+    head,
+    head.map(() => '---'),
+    ...rows.map((r) => [r.suite, r.measure, r.ours, r.previous, r.ratio, r.verdict]),
+  ];
   return lines.map((c) => `| ${c.join(' | ')} |`).join('\n');
 }
 

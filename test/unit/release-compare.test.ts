@@ -33,7 +33,7 @@ const base: SuiteFigures = {
   wallS: 200,
 };
 
-test('recovery: per kill, until the slowest session that asked again asked again', () => {
+test('recovery: per kill, until the slowest session that was going asked again', () => {
   const log = new ProgressLog();
   for (const [s, t] of [
     ['a', 100],
@@ -41,6 +41,7 @@ test('recovery: per kill, until the slowest session that asked again asked again
     ['b', 900],
     ['b', 4_000],
     ['c', 200], // ended before the kill: never asks again, does not count
+    ['d', 60_000], // started after the kill (a later scenario, a subagent): does not count
   ] as const)
     log.note(s, t);
   assert.deepEqual(recoveryAfter([1_000], log.requests), [3_000]);
@@ -87,11 +88,16 @@ test('each count that got worse is flagged, whatever the margin', () => {
       .map((r) => r.measure);
   assert.deepEqual(worse({ ok: false }), ['result (every invariant held)']);
   assert.deepEqual(worse({ sessionsCompleted: 12 }), ['sessions completed']);
-  assert.deepEqual(worse({ lost: 1 }), ['lost (sessions not completed + missing effects)']);
+  assert.deepEqual(worse({ lost: 1 }), [
+    'lost (sessions not completed + calls whose effect is missing or that failed)',
+  ]);
   assert.deepEqual(worse({ duplicated: 1 }), ['duplicated effects']);
   assert.deepEqual(worse({ unknownOutcomes: 30 }), []);
   // Better counts are fine.
-  assert.deepEqual(compareSuite(base, { ...base, ok: false, lost: 2 }).filter((r) => r.verdict === 'WORSE'), []);
+  assert.deepEqual(
+    compareSuite(base, { ...base, ok: false, lost: 2 }).filter((r) => r.verdict === 'WORSE'),
+    [],
+  );
 });
 
 test('slower recovery, drain and wall time are flagged past the margin, with the ratio shown', () => {
@@ -113,7 +119,10 @@ test('slower recovery, drain and wall time are flagged past the margin, with the
   assert.equal(overallVerdict(rows), 'WORSE');
   // The same figures the other way round: all no worse.
   assert.equal(overallVerdict(compareSuite(prev, ours, DEFAULT_MARGIN)), 'NO WORSE');
-  assert.match(renderCompare(rows, 'Previous: 0.2.0'), /\| cluster \| wall time \| 300 s \| 200 s \| 1\.50× \| WORSE \|/);
+  assert.match(
+    renderCompare(rows, 'Previous: 0.2.0'),
+    /\| cluster \| wall time \| 300 s \| 200 s \| 1\.50× \| WORSE \|/,
+  );
 });
 
 test('a build without figures: WORSE when it is ours, n/a when it is the previous one', () => {
