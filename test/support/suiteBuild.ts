@@ -2,7 +2,7 @@
 // DURABLE_AGENT_SUITE_BUILD=<dir> — the root of another build, e.g. a previous release built by
 // test/support/previousRelease.ts into ~/.cache/durable-agent/releases/<commit> — the suite's own
 // runner (sessions, faults, checks: this build's) starts THAT build's worker process
-// (dist/test/support/workerProcess.js, same env interface since 0.1.0) with that build's workflow
+// (dist/test/support/workerProcess.js, same env interface since 0.2.0) with that build's workflow
 // bundle, made by that build's own bundler. test/release/compare.ts runs both in one run.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
