@@ -16,6 +16,15 @@ import { abandoned } from './modelResponse';
  */
 export const MAX_PAUSE_CONTINUATIONS = 8;
 
+/**
+ * A streamed request heartbeats at its first event and then at most once per this many ms (the
+ * details say how many events arrived). Every heartbeat() call is encoded and handed to the
+ * worker's core, which sends at most one a second (HEARTBEAT_THROTTLE_MS) anyway; one per event
+ * was ≈ 7 % of the worker's main thread in the cost bench (issue 33). A cancellation still arrives
+ * with the next send: the activity's keepalive (KEEPALIVE_MS) keeps sending between these.
+ */
+export const STREAM_HEARTBEAT_MS = 250;
+
 /** The non-streamed fallback's own timeout (the model activity's start-to-close is the same). */
 export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
 
@@ -196,11 +205,16 @@ export class StreamedRequests {
     let stopped = false;
     const before = this.events;
     const stream = this.client.messages.stream(request, this.options(signal));
+    let beatAt = -Infinity;
     try {
       for await (const event of stream) {
         this.events++;
         if (event.type === 'message_stop') stopped = true;
-        ctx.heartbeat({ phase: 'streaming', events: this.events, type: event.type });
+        const now = performance.now();
+        if (now - beatAt >= STREAM_HEARTBEAT_MS) {
+          beatAt = now;
+          ctx.heartbeat({ phase: 'streaming', events: this.events, type: event.type });
+        }
         this.handOff?.onEvent(event);
       }
       // A clean EOF before message_stop (a proxy or the connection closed politely): the SDK hands
