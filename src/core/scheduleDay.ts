@@ -6,7 +6,8 @@
 // The day is the calendar day of the firing's nominal time in the schedule's time zone. Pure: the
 // arithmetic here; the listing and the sums run in an activity (temporal/activities/scheduleDay.ts)
 // and in `schedule ls`, over the primitives `daySpendWith` takes.
-import type { BudgetSpend } from './budget';
+import { budgetSpend, type BudgetSpend, type BudgetView } from './budget';
+import type { ModelUsage } from './modelUsage';
 
 /** A schedule id: what a session id may hold, short enough for `<id>-<RFC 3339 time>` (and safe in a visibility query). */
 export const SCHEDULE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -148,6 +149,28 @@ export async function daySpendWith(
     spentTokens += spend.tokens;
   }
   return { ...w, spentUsd, spentTokens, sessions: ids.map((s) => s.id) };
+}
+
+/** How one earlier firing's spend is read: its end (no worker needed), else its `budget` and `status` queries. */
+export interface SessionSpendPrimitives {
+  /** The result of a session that completed; undefined while it runs or when it failed, was cancelled or terminated. */
+  completedResult(): Promise<{ treeSpend?: BudgetSpend; modelUsage?: ModelUsage } | undefined>;
+  budget(): Promise<BudgetView>;
+  status(): Promise<{ modelUsage?: ModelUsage }>;
+}
+
+/**
+ * One session's tree spend, as its budget counts it: a completed session's result carries it
+ * (`treeSpend`; before it, `modelUsage`); any other is asked (its budget view, or, without a budget,
+ * its counted usage: a query a worker answers from its history once it has ended).
+ */
+export async function sessionSpendWith(p: SessionSpendPrimitives): Promise<BudgetSpend> {
+  const r = await p.completedResult();
+  if (r) return r.treeSpend ?? budgetSpend({ ...(r.modelUsage ? { modelUsage: r.modelUsage } : {}) });
+  const v = await p.budget();
+  if (v.limitUsd !== undefined || v.limitTokens !== undefined) return { usd: v.spentUsd, tokens: v.spentTokens };
+  const s = await p.status();
+  return budgetSpend({ ...(s.modelUsage ? { modelUsage: s.modelUsage } : {}) });
 }
 
 /** A firing's verdict: run with this budget, or skip (the day is spent). */

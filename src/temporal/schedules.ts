@@ -14,13 +14,14 @@ import {
   type ScheduleSummary,
 } from '@temporalio/client';
 import { DurableAgentError } from '../core/errors';
-import { budgetSpend, type BudgetSpend, type BudgetView } from '../core/budget';
+import type { BudgetSpend, BudgetView } from '../core/budget';
 import { QUERIES } from '../core/ids';
 import type { ModelUsage } from '../core/modelUsage';
 import {
   SCHEDULE_ID_PATTERN,
   dailyBudgetProblem,
   daySpendWith,
+  sessionSpendWith,
   type DailyBudget,
   type DaySpend,
 } from '../core/scheduleDay';
@@ -174,6 +175,8 @@ export interface SessionScheduleInfo {
   daily?: DailyCap;
   /** `schedule ls`: what today's firings spent (the schedule's zone), when it has a budget per day. */
   today?: DaySpend;
+  /** `schedule ls`: why today's spend could not be read. */
+  todayUnknown?: string;
   /** `schedule ls`, with a budget per day: how the last session ended, when it was over budget or skipped. */
   lastEnd?: { session: string; status: string; endReason: string };
 }
@@ -305,7 +308,14 @@ export async function listSessionSchedules(client: Client, now = Date.now()): Pr
   for await (const s of client.schedule.list()) {
     if (s.action?.workflowType !== 'sessionWorkflow') continue;
     const info = infoOf(s.scheduleId, s);
-    out.push(info.daily ? { ...info, ...(await dailyState(client, info, now)) } : info);
+    if (!info.daily) out.push(info);
+    else {
+      // One schedule whose sessions cannot be read now (no worker to answer a query) does not stop the list.
+      const daily = await dailyState(client, info, now).catch((err: unknown) => ({
+        todayUnknown: err instanceof Error ? err.message.split('\n')[0] : String(err),
+      }));
+      out.push({ ...info, ...daily });
+    }
   }
   return out.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
 }
@@ -337,13 +347,15 @@ async function dailyState(
     : { today };
 }
 
-/** One session's tree spend: its budget view, or (a session without a budget) its counted usage. */
+/** One session's tree spend: a completed one's result, else its queries (core/scheduleDay.ts sessionSpendWith). */
 async function sessionSpend(client: Client, sessionId: string): Promise<BudgetSpend> {
   const handle = client.workflow.getHandle(sessionId);
-  const v = await handle.query<BudgetView>(QUERIES.budget);
-  if (v.limitUsd !== undefined || v.limitTokens !== undefined) return { usd: v.spentUsd, tokens: v.spentTokens };
-  const s = await handle.query<{ modelUsage?: ModelUsage }>(QUERIES.status);
-  return budgetSpend({ ...(s.modelUsage ? { modelUsage: s.modelUsage } : {}) });
+  return sessionSpendWith({
+    completedResult: async () =>
+      (await handle.describe()).status.name === 'COMPLETED' ? await handle.result() : undefined,
+    budget: () => handle.query<BudgetView>(QUERIES.budget),
+    status: () => handle.query<{ modelUsage?: ModelUsage }>(QUERIES.status),
+  });
 }
 
 export async function pauseSessionSchedule(client: Client, scheduleId: string, note?: string): Promise<void> {

@@ -35,6 +35,8 @@ interface Row {
 async function fire(client: Client, scheduleId: string): Promise<string> {
   const handle = client.schedule.getHandle(scheduleId);
   const before = (await handle.describe()).info.numActionsTaken;
+  // A firing's id is the schedule's id and the trigger's second: a second apart, never the same.
+  await new Promise((r) => setTimeout(r, 1100));
   await handle.trigger(ScheduleOverlapPolicy.BUFFER_ONE);
   const id = await waitFor(
     'the triggered firing',

@@ -10,6 +10,7 @@ import {
   firingBudget,
   firingTimeOf,
   scheduleDayQuery,
+  sessionSpendWith,
   type DailyBudget,
   type DaySpend,
 } from '../../src/core/scheduleDay';
@@ -154,4 +155,49 @@ test('dailyBudgetProblem: a cap above 0, a whole number of tokens, a known zone,
   assert.match(dailyBudgetProblem(daily({ timeZone: 'Mars/Olympus', maxBudgetUsdPerDay: 1 })) ?? '', /time zone/);
   assert.match(dailyBudgetProblem(daily({ scheduleId: "a'b", maxBudgetUsdPerDay: 1 })) ?? '', /schedule id/);
   assert.match(dailyBudgetProblem(null) ?? '', /object/);
+});
+
+test('sessionSpendWith: a completed firing is read from its result (no query, no worker); any other is asked', async () => {
+  const never = async (): Promise<never> => {
+    throw new Error('not asked');
+  };
+  const usage = {
+    'claude-sonnet-4-5': {
+      calls: 1,
+      inputTokens: 100_000,
+      outputTokens: 0,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      webSearchRequests: 0,
+      costUSD: 0.3,
+    },
+  };
+  assert.deepEqual(
+    await sessionSpendWith({
+      completedResult: async () => ({ treeSpend: { usd: 0.7, tokens: 9 } }),
+      budget: never,
+      status: never,
+    }),
+    { usd: 0.7, tokens: 9 },
+  );
+  // A result recorded before `treeSpend`: its modelUsage.
+  const old = await sessionSpendWith({
+    completedResult: async () => ({ modelUsage: usage }),
+    budget: never,
+    status: never,
+  });
+  assert.equal(old.tokens, 100_000);
+  // Running (or failed, cancelled): its budget view; without a budget, its counted usage.
+  const view = { exceeded: false, spentUsd: 0.4, spentTokens: 5, limitUsd: 1, events: [] };
+  assert.deepEqual(
+    await sessionSpendWith({ completedResult: async () => undefined, budget: async () => view, status: never }),
+    { usd: 0.4, tokens: 5 },
+  );
+  const none = { exceeded: false, spentUsd: 0, spentTokens: 0, events: [] };
+  const counted = await sessionSpendWith({
+    completedResult: async () => undefined,
+    budget: async () => none,
+    status: async () => ({ modelUsage: usage }),
+  });
+  assert.equal(counted.tokens, 100_000);
 });

@@ -29,6 +29,7 @@ function scheduleText(s: SessionScheduleInfo): string {
   return (
     `${s.scheduleId}  "${s.cron}" (${s.timeZone})  ${when}  ${s.prompt.replace(/\s+/g, ' ').slice(0, 60)}` +
     (s.daily && s.today ? `\n    daily budget: ${daySpendText(s.daily, s.today)}` : '') +
+    (s.daily && s.todayUnknown ? `\n    daily budget: today's spend unknown (${s.todayUnknown})` : '') +
     (last ? `\n    last session: ${last.session}${skipped}` : '')
   );
 }

@@ -2,18 +2,19 @@
 // earlier firings of the same day spent, before anything of it runs. The firings are listed from
 // visibility by Temporal's own search attributes of scheduled workflows (TemporalScheduledById, the
 // nominal TemporalScheduledStartTime; a schedule's firings never overlap: BUFFER_ONE, so each earlier
-// one has started long before); each one's spend is its `budget` query, the whole tree's spend as the
-// session itself counts it (its children's reports included), answered from its history once it has
-// ended. The result is recorded in the firing's history: a replay or a worker restart reads it back.
+// one has started long before); each one's spend is the whole tree's spend as the session itself
+// counts it (its children's reports included): a completed session's result carries it, any other
+// answers its `budget` query. The result is recorded in the firing's history: a replay or a worker restart reads it back.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { budgetSpend, type BudgetSpend, type BudgetView } from '../../core/budget';
+import type { BudgetSpend, BudgetView } from '../../core/budget';
 import { QUERIES } from '../../core/ids';
 import type { ModelUsage } from '../../core/modelUsage';
 import {
   dailyBudgetProblem,
   daySpendWith,
   firingTimeOf,
+  sessionSpendWith,
   type DailyBudget,
   type DaySpend,
 } from '../../core/scheduleDay';
@@ -65,11 +66,13 @@ export function createScheduleDayActivities() {
 
 type ActivityClient = ReturnType<typeof Context.current>['client'];
 
-/** One earlier firing's tree spend: its budget view, or (a session without a budget) its counted usage. */
+/** One earlier firing's tree spend: a completed one's result, else its queries (core/scheduleDay.ts sessionSpendWith). */
 export async function firingSpend(client: ActivityClient, sessionId: string): Promise<BudgetSpend> {
   const handle = client.workflow.getHandle(sessionId);
-  const v = await handle.query<BudgetView>(QUERIES.budget);
-  if (v.limitUsd !== undefined || v.limitTokens !== undefined) return { usd: v.spentUsd, tokens: v.spentTokens };
-  const s = await handle.query<{ modelUsage?: ModelUsage }>(QUERIES.status);
-  return budgetSpend({ ...(s.modelUsage ? { modelUsage: s.modelUsage } : {}) });
+  return sessionSpendWith({
+    completedResult: async () =>
+      (await handle.describe()).status.name === 'COMPLETED' ? await handle.result() : undefined,
+    budget: () => handle.query<BudgetView>(QUERIES.budget),
+    status: () => handle.query<{ modelUsage?: ModelUsage }>(QUERIES.status),
+  });
 }
