@@ -180,6 +180,7 @@ export interface CompactRecord {
   toolName: string;
   summary: string;
   status: ToolCallStatus;
+  /** Absent in a turn's RESULT when the tool activity's result holds it (a stored result, `resultRef`; issue 33). */
   decision?: DecisionRecord;
   /**
    * The result's first 200 characters on one line. Absent in a turn's RESULT when the tool

@@ -80,7 +80,8 @@ export function compact(record: ToolCallRecord, forResult = false): CompactRecor
     toolName: record.toolName,
     summary: record.summary,
     status: record.status,
-    ...(record.decision ? { decision: record.decision } : {}),
+    // A stored result's record: its decision and preview are in the tool activity's result (issue 33).
+    ...(record.decision && !(forResult && record.resultRef) ? { decision: record.decision } : {}),
     ...(forResult && record.resultRef ? {} : { preview: oneLinePreview(content) }),
     ...(record.reused ? { reused: true } : {}),
     ...(record.early ? { early: true } : {}),
