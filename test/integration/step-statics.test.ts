@@ -2,7 +2,8 @@
 // first model call carries them inline and stores them; the later model calls and the tool calls
 // carry their key (`staticsRef`, `stepRef`) instead of the settings reference, deny rules, context
 // settings, tool session and context. A tool activity's record leaves out the input the turn sent
-// it. The model still gets the same system prompt and tools, and the audit still shows every input.
+// it, and the child's result its stored calls' summaries and decisions. The model still gets the
+// same system prompt and tools, and the audit still shows every call whole.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -84,13 +85,28 @@ test('integration: later model calls and the tool calls carry the key of the sto
     assert.equal(done.length, 6);
     for (const r of done) assert.equal(r.record?.input, undefined);
 
-    // The audit shows each call whole: its input, decision and preview.
+    // The child's result names each stored call by id and status only (the session needs no more).
+    const closing = events.find((e) => e.workflowExecutionCompletedEventAttributes)!;
+    const childResult = defaultPayloadConverter.fromPayload<{ records: Wire[] }>(
+      closing.workflowExecutionCompletedEventAttributes!.result!.payloads![0]!,
+    );
+    assert.equal(childResult.records.length, 6);
+    for (const r of childResult.records) {
+      assert.deepEqual(
+        Object.keys(r).filter((k) => k !== 'early'),
+        ['toolUseId', 'status'],
+      );
+    }
+
+    // The audit shows each call whole: its tool, summary, input, decision and preview.
     const audit = await buildAudit(client, handle.workflowId);
     const calls: AuditToolCall[] = audit.toolCalls;
     assert.equal(calls.length, 6);
     for (const c of calls) {
       const k = c.toolUseId.slice(-1);
       assert.deepEqual(c.input, { file_path: join(workDir, `f${k}.txt`) }, c.toolUseId);
+      assert.equal(c.tool, 'Read');
+      assert.equal(c.summary, `Read ${join(workDir, `f${k}.txt`)}`);
       assert.equal(c.status, 'ok');
       assert.ok(c.decision, `${c.toolUseId} has its decision`);
       assert.match(c.resultPreview, new RegExp(`file ${k}`));
