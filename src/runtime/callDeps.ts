@@ -101,9 +101,13 @@ export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: re
  * (`a/b` and `a_b`) never share a directory (issue 30 round f).
  */
 export function sessionDirName(sessionId: string): string {
+  const hash = createHash('sha256').update(sessionId).digest('hex').slice(0, 16);
+  // A subagent's directory starts with its parent's name and `_agent-` (its parent reads it: sessionsApart.ts).
+  const child = /^(.+)\/agent-([^/]*)$/.exec(sessionId);
+  if (child) return `${sessionDirName(child[1]!)}_agent-${legacySessionDirName(child[2]!).slice(0, 60)}+${hash}`;
   const safe = legacySessionDirName(sessionId).slice(0, 100);
   if (safe === sessionId && safe !== '.' && safe !== '..' && safe.length > 0) return safe;
-  return `${safe}+${createHash('sha256').update(sessionId).digest('hex').slice(0, 16)}`;
+  return `${safe}+${hash}`;
 }
 
 /**

@@ -250,10 +250,13 @@ test('store: session ids that made one directory name before (a/b, a_b, a:b, ..,
   const names = ids.map(sessionDirName);
   assert.equal(new Set(names).size, ids.length, JSON.stringify(names));
   for (const n of names) {
-    assert.match(n, /^[A-Za-z0-9_.+-]{1,117}$/);
+    assert.match(n, /^[A-Za-z0-9_.+-]{1,255}$/);
     assert.notEqual(n, '.');
     assert.notEqual(n, '..');
   }
+  // A subagent's directory starts with its parent's (the parent reads its child's results), for any parent.
+  for (const parent of ['p', 'my job/1', 'x'.repeat(300)])
+    assert.ok(sessionDirName(`${parent}/agent-toolu_1`).startsWith(`${sessionDirName(parent)}_agent-`), parent);
   // Ids that were safe keep their directory (sessions already running read their old paths).
   assert.equal(sessionDirName('session-123_a.b'), 'session-123_a.b');
   assert.equal(legacySessionDirName('a/b'), 'a_b');
