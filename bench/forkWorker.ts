@@ -12,11 +12,17 @@ export interface BenchWorker {
   stop: () => Promise<void>;
 }
 
-/** `script`: another build's bench worker (the previous release's dist/bench/worker.js); default ours. */
+/**
+ * `script`: another build's bench worker (the previous release's dist/bench/worker.js); default ours.
+ * BENCH_WORKER_NODE_ARGS (space-separated) are added to the worker's node options, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the workers of a bench run (NODE_OPTIONS refuses --cpu-prof).
+ */
 export function startWorker(env: Record<string, string>, script = join(__dirname, 'worker.js')): Promise<BenchWorker> {
   return new Promise((resolveStart, reject) => {
+    const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
     const child = fork(script, [], {
       env: { ...process.env, ...env },
+      execArgv: [...process.execArgv, ...nodeArgs],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -4,7 +4,9 @@
 // runner beside them (bench/historyCost.ts measureCostRounds), so that the machine's load falls on
 // all alike. Prints per variant: the hand-off median / p90, CPU per step (worker + server), the
 // added wall time per step over the in-process runner, events per step.
-//   node dist/bench/levers.js [--rounds 3] [name='{"reuseV8Context":false}' …]
+//   node dist/bench/levers.js [--rounds 3] [--dynamic-config KEY=JSON …] [name='{"reuseV8Context":false}' …]
+// --dynamic-config: the dev server's dynamic config for the whole run (a server-side lever, e.g.
+// system.enableActivityEagerExecution=false; compare with a run without it).
 // Without variants: the built-in list below. Not a test: compare the rows of one run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,14 +31,29 @@ export const DEFAULT_VARIANTS: Record<string, Record<string, unknown>> = {
 };
 
 /** `name=JSON` arguments; `--rounds N`. */
-export function parseLeverArgs(argv: string[]): { rounds: number; variants: Record<string, Record<string, unknown>> } {
+export function parseLeverArgs(argv: string[]): {
+  rounds: number;
+  variants: Record<string, Record<string, unknown>>;
+  dynamicConfig: Record<string, string | number | boolean>;
+} {
   let rounds = 3;
   const variants: Record<string, Record<string, unknown>> = {};
+  const dynamicConfig: Record<string, string | number | boolean> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--rounds') {
       rounds = Number(argv[++i]);
       if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: expected a positive integer`);
+      continue;
+    }
+    if (a === '--dynamic-config') {
+      const kv = argv[++i] ?? '';
+      const at = kv.indexOf('=');
+      if (at <= 0) throw new Error(`--dynamic-config: expected KEY=JSON, got ${kv}`);
+      const v: unknown = JSON.parse(kv.slice(at + 1));
+      if (!['string', 'number', 'boolean'].includes(typeof v))
+        throw new Error(`--dynamic-config: ${kv}: expected a JSON string, number or boolean`);
+      dynamicConfig[kv.slice(0, at)] = v as string | number | boolean;
       continue;
     }
     const eq = a.indexOf('=');
@@ -45,7 +62,7 @@ export function parseLeverArgs(argv: string[]): { rounds: number; variants: Reco
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`levers: ${a}: expected a JSON object`);
     variants[a.slice(0, eq)] = v as Record<string, unknown>;
   }
-  return { rounds, variants: Object.keys(variants).length > 0 ? variants : DEFAULT_VARIANTS };
+  return { rounds, variants: Object.keys(variants).length > 0 ? variants : DEFAULT_VARIANTS, dynamicConfig };
 }
 
 const ms = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)} ms` : '-');
@@ -63,14 +80,14 @@ export function renderLevers(figures: CostFigures[]): string {
 }
 
 async function main(): Promise<void> {
-  const { rounds, variants } = parseLeverArgs(process.argv.slice(2));
+  const { rounds, variants, dynamicConfig } = parseLeverArgs(process.argv.slice(2));
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const load0 = loadavg().map((x) => x.toFixed(2));
   const t0 = performance.now();
   const work = mkdtempSync(join(tmpdir(), 'da-levers-'));
   const book = new ScriptBook();
   const fake = await startFakeAnthropic({ script: (req) => book.answer(req) });
-  const server = await startDevServer({});
+  const server = await startDevServer({ dynamicConfig });
   const connection = await Connection.connect({ address: server.address });
   const workers: Array<{ name: string; w: BenchWorker; queue: string }> = [];
   try {
@@ -92,7 +109,7 @@ async function main(): Promise<void> {
     );
     const local = median(figures[0]?.localStepMs ?? []);
     console.log(
-      `Levers: ${rounds} round(s), ${((performance.now() - t0) / 1000).toFixed(0)} s; load average at the start ${load0.join(', ')}, at the end ${loadavg()
+      `Levers: ${rounds} round(s), ${((performance.now() - t0) / 1000).toFixed(0)} s; server dynamic config ${JSON.stringify(dynamicConfig)} over the defaults; load average at the start ${load0.join(', ')}, at the end ${loadavg()
         .map((x) => x.toFixed(2))
         .join(', ')}; in-process ${ms(local)} per step.\n`,
     );

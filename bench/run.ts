@@ -45,6 +45,7 @@ import { readEnvFile, SERVER_ENV_FILE } from '../test/cluster/cluster';
 import { TEMPORAL_SERVER_VERSION } from '../test/cluster/server';
 import { HEARTBEAT_THROTTLE_MS } from '../src/core/heartbeats';
 import { measureResume, resumeRows } from './resume';
+import { costNoWorse, renderNoWorse, type NoWorseLine } from './noWorse';
 
 const QUICK = process.argv.includes('--quick');
 export const STEPS = [
@@ -617,7 +618,16 @@ function previousWorkerScript(): { script?: string; commit?: string; why?: strin
   return existsSync(script) ? { script, commit } : { why: `not built (node dist/test/support/previousRelease.js)` };
 }
 
+/** The cost step's verdicts against the previous release (issue 32), printed under the table. */
+let noWorse: { label: string; lines: NoWorseLine[] | string; measures: string[] } | undefined;
+
 async function costStep(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<Row[]> {
+  const rows = await costStepRows(ctx, ours, storeDir);
+  noWorse = { ...(noWorse ?? { label: '', lines: 'not measured' }), measures: rows.map((r) => r.measure) };
+  return rows;
+}
+
+async function costStepRows(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<Row[]> {
   const cctx: CostCtx = {
     client: ctx.client,
     book: ctx.book,
@@ -632,7 +642,9 @@ async function costStep(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<
     heartbeats: ours.heartbeats,
   };
   const p = previousWorkerScript();
+  const label = `${previousReleaseCommit().version ?? ''} (${(p.commit ?? '?').slice(0, 7)})`;
   if (!p.script) {
+    noWorse = { label, lines: p.why ?? 'n/a', measures: [] };
     const [f] = await measureCostRounds(cctx, [mine], N.costRounds);
     return costRows(f!, p.why ?? 'n/a');
   }
@@ -654,6 +666,7 @@ async function costStep(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<
       N.costRounds,
     );
   } catch (err) {
+    noWorse = { label, lines: `failed: ${(err as Error).message.slice(0, 120)}`, measures: [] };
     const [f] = await measureCostRounds(cctx, [mine], N.costRounds);
     return costRows(f!, `failed: ${(err as Error).message.slice(0, 120)}`);
   } finally {
@@ -662,6 +675,7 @@ async function costStep(ctx: Ctx, ours: BenchWorker, storeDir: string): Promise<
   const [f, prev] = figures;
   const dump = (x: CostFigures | string): string => JSON.stringify(x);
   process.stderr.write(`\nbench: cost figures: ours ${dump(f!)}\nprevious release: ${dump(prev!)}\n`);
+  noWorse = { label, lines: prev ? costNoWorse(f!, prev) : 'no figures', measures: [] };
   return costRows(f!, prev);
 }
 
@@ -746,10 +760,18 @@ async function main(): Promise<void> {
   await new SandboxHost().close();
   if (rows.length === 0) return;
   const table = renderTable(rows);
+  // Under the table: each row's verdict against the previous release (issue 32).
+  const printNoWorse = (): void => {
+    if (!noWorse) return;
+    const cost = new Set(noWorse.measures);
+    const oursOnly = rows.filter((r) => !cost.has(r.measure)).map((r) => r.measure);
+    console.log(`\n${renderNoWorse(noWorse.label, noWorse.lines, oursOnly)}`);
+  };
   if (ONLY) {
     const only = [...ONLY].join(',');
     const note = `Refreshed alone with \`node dist/bench/run.js --only ${only}\`: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} (${totalS.toFixed(0)} s), load average at the start ${before.replace(/.*load average /, '')}, at the end ${load()}.`;
     console.log(`${note}\n\n${table}`);
+    printNoWorse();
     if (!QUICK) writeRowsAlone(rows, note);
     return;
   }
@@ -759,6 +781,7 @@ async function main(): Promise<void> {
     `At the end: load average ${load()}.`,
   ].join('\n');
   console.log(`${header}\n\n${table}`);
+  printNoWorse();
   if (!QUICK) writeBenchmarks(table, header);
 }
 

@@ -35,6 +35,7 @@ import {
 } from '../src/testing/fakeAnthropic';
 import { approveToolUse, interruptSession, sendMessage, sessionStatus } from '../src/temporal/client';
 import { budgetUpdate, turnProgressQuery } from '../src/temporal/workflows/definitions';
+import { createSessionSchedule } from '../src/temporal/schedules';
 import { backgroundTaskId } from '../src/tools/bash';
 import { monitorTaskId } from '../src/tools/monitor';
 import { agentTaskId } from '../src/core/subagents';
@@ -127,7 +128,10 @@ async function save(
   return out;
 }
 
-type Scenario = ((ctx: AgentTestContext, id: string) => Promise<void>) & { agent?: WithAgentOptions };
+/** A scenario records session `id`, or returns the sessions it made (a schedule's firings) with their file prefixes. */
+type Scenario = ((ctx: AgentTestContext, id: string) => Promise<void | Array<{ id: string; prefix: string }>>) & {
+  agent?: WithAgentOptions;
+};
 
 const scenarios: Record<string, Scenario> = {
   /** A concurrent batch [Grep, Read], then Edit alone, then the model ends its turn. */
@@ -191,6 +195,49 @@ const scenarios: Record<string, Scenario> = {
     await handle.executeUpdate(budgetUpdate, { args: [{ addUsd: 1 }] });
     const result = await handle.result();
     if (result.status !== 'completed') throw new Error(`budget-exceeded: ${result.status} ${result.endReason}`);
+  },
+
+  /**
+   * A schedule's budget per day (issue 34, SESSION_030_PATCH): $0.25 a day, no per-firing budget. The
+   * first firing sums its day (activity schedule-day: nothing yet) and runs with $0.25; its one call
+   * spends $0.30 and it completes. The second finds the day spent and ends at once (budget_exceeded).
+   */
+  async 'daily-budget'({ fake, client, workDir, taskQueue }, id) {
+    fake.enqueue(textResponse('done', { usage: { input_tokens: 100_000, output_tokens: 0 } }));
+    await createSessionSchedule(
+      client,
+      {
+        prompt: 'nightly job',
+        cwd: workDir,
+        permissionMode: 'bypassPermissions',
+        taskQueue,
+        model: { model: 'claude-sonnet-4-5', maxTokens: 1024 },
+        onBudget: 'end',
+      },
+      { scheduleId: id, cron: '0 3 * * *', timeZone: 'UTC', daily: { maxBudgetUsdPerDay: 0.25 } },
+    );
+    const schedule = client.schedule.getHandle(id);
+    const fire = async (n: number): Promise<string> => {
+      // A firing's id is the schedule's id and the trigger's second: a second apart, never the same.
+      await new Promise((r) => setTimeout(r, 1100));
+      await schedule.trigger();
+      const session = await waitFor(`firing ${n}`, async () => {
+        const d = await schedule.describe();
+        return d.info.numActionsTaken >= n ? d.info.recentActions.at(-1)?.action.workflow.workflowId : undefined;
+      });
+      await client.workflow.getHandle(session).result();
+      return session;
+    };
+    const first = await fire(1);
+    const skipped = await fire(2);
+    await schedule.delete();
+    const r = (await client.workflow.getHandle(skipped).result()) as { status: string; endReason: string };
+    if (r.status !== 'budget_exceeded' || !r.endReason.startsWith('skipped:'))
+      throw new Error(`daily-budget: the second firing was not skipped: ${r.status} ${r.endReason}`);
+    return [
+      { id: first, prefix: 'daily-budget.first' },
+      { id: skipped, prefix: 'daily-budget.skipped' },
+    ];
   },
 
   /**
@@ -957,10 +1004,13 @@ async function main(): Promise<void> {
     if (only.length > 0 && !only.includes(name)) continue;
     await withAgent(run.agent ?? {}, async (ctx) => {
       const id = `fixture-${name}-${stamp}`;
-      await withinLimit(name, id, ctx, run(ctx, id));
-      const handle = ctx.client.workflow.getHandle(id);
-      const first = await firstRunId(ctx.client, id, (await handle.describe()).runId);
-      const entries = await save(ctx.client, name, id, first);
+      const made = await withinLimit(name, id, ctx, run(ctx, id));
+      const entries: ManifestEntry[] = [];
+      for (const target of made ?? [{ id, prefix: name }]) {
+        const handle = ctx.client.workflow.getHandle(target.id);
+        const first = await firstRunId(ctx.client, target.id, (await handle.describe()).runId);
+        entries.push(...(await save(ctx.client, name, target.id, first, target.prefix)));
+      }
       ctx.fake.assertDone();
       // Only now, with the new files written: the old recording's files it no longer has go.
       const written = new Set(entries.map((e) => e.file));

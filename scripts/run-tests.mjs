@@ -6,7 +6,8 @@
 //
 // Each test file's wall and CPU time is recorded (scripts/test-timing.cjs); the run ends with its
 // own wall time and the slowest files. --timings=FILE keeps every file's line (JSON lines).
-// DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 3, 2 on a busy machine).
+// DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 3, 2 when other processes keep
+// half of the cores busy).
 //
 //   node scripts/run-tests.mjs [--unit] [--headless] [--timings=FILE] [filter...]
 import { spawn } from 'node:child_process';
@@ -45,11 +46,23 @@ const integrationDir = path.join(root, 'dist', 'test', 'integration') + path.sep
 const needsServer = !unitOnly && files.some((f) => f.startsWith(integrationDir));
 
 let server;
+let serverCpuMs; // the dev server's own CPU time, read just before it is stopped (Linux)
 let child;
 let stopping = false;
+/** A running process's own CPU time in ms (Linux /proc/PID/stat utime + stime; USER_HZ 100), or undefined. */
+function processCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
 async function cleanup() {
   const s = server;
   server = undefined;
+  if (s?.pid) serverCpuMs = processCpuMs(s.pid);
   if (s) await s.stop().catch((err) => console.error(`[run-tests] stopping the dev server: ${err.message}`));
 }
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -123,9 +136,10 @@ function reportTimings() {
     // no file ran
   }
   const s = (ms) => `${Math.round(ms / 1000)} s`;
-  const sum = (k) => rows.reduce((a, r) => a + r[k], 0);
+  const sum = (k) => rows.reduce((a, r) => a + (r[k] ?? 0), 0);
+  const serverCpu = serverCpuMs === undefined ? '' : `, the dev server ${s(serverCpuMs)}`;
   console.log(
-    `[run-tests] wall time ${s(Date.now() - runStart)} for ${files.length} file(s) at concurrency ${concurrency}; test processes: ${s(sum('wallMs'))} wall, ${s(sum('cpuMs'))} CPU in total`,
+    `[run-tests] wall time ${s(Date.now() - runStart)} for ${files.length} file(s) at concurrency ${concurrency}; test processes: ${s(sum('wallMs'))} wall, ${s(sum('cpuMs'))} CPU in total (the processes they started: ${s(sum('childCpuMs'))} more${serverCpu})`,
   );
   const slowest = rows.sort((a, b) => b.wallMs - a.wallMs).slice(0, 10);
   if (slowest.length > 1)
@@ -134,15 +148,42 @@ function reportTimings() {
     );
 }
 // Test files at once. Integration files mostly wait (timers, retries, processes they start): on a
-// 2-core machine two files use about one core, so three at once when the machine is otherwise idle
-// (load average below its cores); two on a busy one, where a third only adds CPU contention and
-// slow tests run into their timeouts. DURABLE_AGENT_TEST_CONCURRENCY overrides.
+// 2-core machine two files use about one core, so three at once when the machine is otherwise idle;
+// two on a busy one, where a third only adds CPU contention and slow tests run into their
+// timeouts. "Busy" is what the machine's CPUs do while the runner has started nothing yet: other
+// processes keeping at least half of the cores busy over CPU_SAMPLE_MS (Linux /proc/stat). Not the
+// load average: it decays over minutes, so right after `npm ci`, lint and the build (CI runs them
+// just before) it read as busy on an idle machine, and CI always ran two at once. Where /proc/stat
+// is missing, the 1-minute load average against the cores. DURABLE_AGENT_TEST_CONCURRENCY overrides.
+const CPU_SAMPLE_MS = 2_000;
 const cores = availableParallelism();
-const busy = loadavg()[0] >= cores;
-const concurrency = Number(process.env.DURABLE_AGENT_TEST_CONCURRENCY ?? (busy ? 2 : 3));
-const concurrencyWhy = process.env.DURABLE_AGENT_TEST_CONCURRENCY
-  ? 'DURABLE_AGENT_TEST_CONCURRENCY'
-  : `load average ${loadavg()[0].toFixed(1)} on ${cores} cores${busy ? ': busy' : ''}`;
+/** The machine's busy and total CPU ticks since boot (the first line of /proc/stat), or undefined. */
+function cpuTicks() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = f.reduce((a, b) => a + b, 0);
+    return { busy: total - f[3] - f[4], total }; // idle and iowait are not busy
+  } catch {
+    return undefined;
+  }
+}
+async function machineLoad() {
+  const t0 = cpuTicks();
+  if (!t0) {
+    const load = loadavg()[0];
+    return { busy: load >= cores, why: `load average ${load.toFixed(1)} on ${cores} cores` };
+  }
+  await new Promise((r) => setTimeout(r, CPU_SAMPLE_MS));
+  const t1 = cpuTicks();
+  const busyCores = t1.total > t0.total ? ((t1.busy - t0.busy) / (t1.total - t0.total)) * cores : 0;
+  return {
+    busy: busyCores >= cores / 2,
+    why: `other processes kept ${busyCores.toFixed(1)} of ${cores} cores busy over ${CPU_SAMPLE_MS / 1000} s`,
+  };
+}
+const load = process.env.DURABLE_AGENT_TEST_CONCURRENCY ? undefined : await machineLoad();
+const concurrency = Number(process.env.DURABLE_AGENT_TEST_CONCURRENCY ?? (load.busy ? 2 : 3));
+const concurrencyWhy = load ? `${load.why}${load.busy ? ': busy' : ''}` : 'DURABLE_AGENT_TEST_CONCURRENCY';
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(
     `[run-tests] DURABLE_AGENT_TEST_CONCURRENCY must be a positive whole number, got ${process.env.DURABLE_AGENT_TEST_CONCURRENCY}`,

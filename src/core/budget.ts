@@ -59,7 +59,11 @@ export interface BudgetEvent {
 /** Where a model call's spend is charged and its budget checked: the root session, and the child it runs in. */
 export interface BudgetLink {
   rootId: string;
-  /** Absent: the root's own call (counted from its turn's result, not charged by signal). */
+  /**
+   * Where the call's spend is charged while its turn runs: `fg:`/`bg:` and the child session, or
+   * `fg:<root>` for the root's own turn (its reports are dropped when the turn's usage is counted).
+   * Absent (turns recorded before 0.3.0): counted from the turn's result only.
+   */
   chargeTo?: string;
 }
 

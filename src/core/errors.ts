@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   'CONTEXT_OVERFLOW',
   /** A blob a workflow refers to is not in this worker's store (workers on several hosts without a shared store). */
   'STORE_BLOB_MISSING',
+  /** A content-addressed blob read from the store does not match its hash (tampered with or corrupt): never trusted. */
+  'STORE_BLOB_CORRUPT',
   /** A memory (CLAUDE.md) stored by reference is missing from the worker's store (failure type of a model call). */
   'MEMORY_MISSING',
   /** A linked worktree's control files came with a checkout and differ from the main checkout's; the session was not started (or a schedule's firing refused). */

@@ -26,6 +26,7 @@ export const ACTIVITY_TYPES = {
   settleAgentWorktree: 'settleAgentWorktree',
   awaitAgentTask: 'awaitAgentTask',
   checkCheckoutGuard: 'checkCheckoutGuard',
+  scheduleDaySpend: 'scheduleDaySpend',
   deliverNotification: 'deliverNotification',
 } as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[keyof typeof ACTIVITY_TYPES];
@@ -118,6 +119,8 @@ export const activityIds = {
   hook: (event: string, n: number): string => `hook-${event}-${n}`,
   /** A schedule's firing: the checkout record checked before anything runs (`checkout-guard`). */
   checkoutGuard: (): string => 'checkout-guard',
+  /** A schedule's firing with a daily budget: its day's earlier spend summed before anything runs (`schedule-day`). */
+  scheduleDay: (): string => 'schedule-day',
   /** A session notification's webhook delivery (issue 35): `notify-<kind>-<n>`, n counting that kind in the run. */
   notify: (kind: string, n: number): string => `notify-${kind}-${n}`,
   /** A background task's own activity in the session (Bash run_in_background, Monitor): `task-<task id>`. */

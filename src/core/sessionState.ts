@@ -7,7 +7,7 @@ import type { ModelUsage } from './modelUsage';
 import type { ControlWrite, ToolCallStatus } from './toolRecords';
 import type { CompactionRecord, ContextView } from './contextView';
 import type { MemoryRef } from './memoryReminder';
-import type { BudgetState } from './budget';
+import type { BudgetSpend, BudgetState } from './budget';
 
 export type SessionStatusName =
   | 'running'
@@ -197,6 +197,8 @@ export interface SessionResult {
   lastUsage?: Usage;
   /** Every model call of the session's tree by model, cost included (absent: none counted). */
   modelUsage?: ModelUsage;
+  /** What the tree spent as its budget counts it (`modelUsage` and running children's reports: core/budget.ts). */
+  treeSpend?: BudgetSpend;
   /** Writes the session's calls made to its control files (the last 100): a parent's Agent call names its child's. */
   controlWrites?: SessionControlWrite[];
 }

@@ -5,7 +5,7 @@
 // pager, editor, credential helper, ssh command or transport, and every filter, diff and merge
 // driver the repository's configuration names is switched off (a filter runs nothing; a diff or
 // merge driver fails, so a diff that needs one is an error rather than the repository's program).
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcess, runHostProcessSync, type HostRunOptions, type HostRunResult } from './door';
 
@@ -44,6 +44,9 @@ export const GIT_GUARD_CONFIG: readonly string[] = [
   'push.gpgSign=false',
   'submodule.recurse=false',
   'fetch.recurseSubmodules=false',
+  // A bare repository (HEAD, objects/, refs/ and a config, no `.git`) is never discovered from the
+  // directory git runs in (red team, issue 30 round f): a sandboxed command can build one anywhere.
+  'safe.bareRepository=explicit',
 ];
 
 /** The environment variables git gets on top of PATH and the locale. */
@@ -89,12 +92,32 @@ function splitGlobalOptions(args: readonly string[]): { global: string[]; rest: 
   // held while a sandboxed command runs: git reads it as no commondir.
   for (const o of global) {
     const dir = o.startsWith('--git-dir=') ? o.slice('--git-dir='.length) : undefined;
+    // The worker's repositories are the session's `.git` and what lies in it (a linked worktree's
+    // git directory, the shadow): never a bare repository, which a sandboxed command can build anywhere.
+    if (dir !== undefined && !inDotGit(dir))
+      throw new HostGitRefused(
+        `worker-side git: ${dir} is not a .git directory or inside one (really ${realOr(dir)}); the worker runs git in no bare repository`,
+      );
     if (dir && path.basename(dir) === '.git' && existsSync(path.join(dir, 'commondir')) && !namesItself(dir))
       throw new HostGitRefused(
         `worker-side git: ${path.join(dir, 'commondir')} exists; a repository's own git directory has none`,
       );
   }
   return { global, rest: args.slice(i) };
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** `dir` is absolute and, as written and really (symlinks resolved), a `.git` directory or inside one. */
+function inDotGit(dir: string): boolean {
+  if (!path.isAbsolute(dir)) return false;
+  return [path.resolve(dir), realOr(dir)].every((d) => d.split(path.sep).includes('.git'));
 }
 
 /** Does the git directory's `commondir` name the directory itself (`.`, the placeholder's content)? */

@@ -16,14 +16,17 @@ const formsOf = (p: string): string[] => [...new Set([p, resolveReal(p)])];
 export function inAnotherSession(forms: readonly string[], apart: SessionsApart | undefined): boolean {
   return (apart ?? []).some(({ root, own, also }) => {
     const roots = formsOf(root);
+    const inRoot = forms.filter((f) => roots.some((r) => isInside(f, r)));
+    // The own directory's forms only for a path in the root: resolving one that does not exist yet
+    // walks up its parents, a failed realpath each (≈ 5 % of the worker's main thread, issue 33).
+    if (inRoot.length === 0) return false;
     // `also`: the session's directory under an older name (results stored before an upgrade).
     const owns = [own, ...(also ?? [])].flatMap(formsOf);
     // A subagent's directories are its parent's too (`<own>_agent-<id>`: the child session
     // `<parent>/agent-<id>` with its `/` made `_`): the parent reads what its child stored.
     const children = owns.map((o) => `${o}_agent-`);
-    return forms.some(
+    return inRoot.some(
       (f) =>
-        roots.some((r) => isInside(f, r)) &&
         !owns.some((o) => isInside(f, o)) &&
         !children.some((c) => f.startsWith(c) && !f.slice(c.length).split(path.sep)[0]!.includes('..')),
     );

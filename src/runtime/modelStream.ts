@@ -16,6 +16,17 @@ import { abandoned } from './modelResponse';
  */
 export const MAX_PAUSE_CONTINUATIONS = 8;
 
+/**
+ * A streamed request heartbeats at most once per this many ms of its events, the first once it has
+ * run this long (the details say how many events arrived). Every heartbeat() call is encoded and
+ * handed to the worker's core, which sends at most one a second (HEARTBEAT_THROTTLE_MS), the first
+ * at once: one call per event was ≈ 7 % of the worker's main thread in the cost bench, and a
+ * request answered within 250 ms sent a heartbeat (a server write, a Temporal Cloud action) for
+ * nothing (issue 33). A cancellation arrives with the next send: for a longer request these and
+ * the activity's keepalive (KEEPALIVE_MS) keep sending.
+ */
+export const STREAM_HEARTBEAT_MS = 250;
+
 /** The non-streamed fallback's own timeout (the model activity's start-to-close is the same). */
 export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
 
@@ -196,11 +207,16 @@ export class StreamedRequests {
     let stopped = false;
     const before = this.events;
     const stream = this.client.messages.stream(request, this.options(signal));
+    let beatAt = performance.now();
     try {
       for await (const event of stream) {
         this.events++;
         if (event.type === 'message_stop') stopped = true;
-        ctx.heartbeat({ phase: 'streaming', events: this.events, type: event.type });
+        const now = performance.now();
+        if (now - beatAt >= STREAM_HEARTBEAT_MS) {
+          beatAt = now;
+          ctx.heartbeat({ phase: 'streaming', events: this.events, type: event.type });
+        }
         this.handOff?.onEvent(event);
       }
       // A clean EOF before message_stop (a proxy or the connection closed politely): the SDK hands

@@ -14,8 +14,7 @@
 //    config keeps only keys that run nothing, a new hook is removed; the tool result says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runHostProcessSync } from '../hostProcess/door';
-import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { sanitizeGitConfig } from './gitConfigSanitize';
 import { PROTECTED_DIRECTORY_NAMES, PROTECTED_FILE_NAMES, protectedReason } from '../permissions/protectedPaths';
 
 /** How deep below a working directory protected entries are looked for (the runtime's own scan: 3). */
@@ -76,6 +75,12 @@ export interface ProtectedEntry {
    * meanwhile; an absent one is held by a placeholder while the command runs, placeholders.ts).
    */
   denyAbsent?: boolean;
+  /**
+   * Inside a `node_modules` directory: not denied (a command must be able to remove and reinstall
+   * packages, `npm ci`), but fingerprinted (fingerprint()); changed by the call, it is undone (removed)
+   * like a new one.
+   */
+  loose?: string;
 }
 
 export interface ProtectedScan {
@@ -133,9 +138,90 @@ function gitDirEntries(
   }
 }
 
+type AddEntry = (e: Omit<ProtectedEntry, 'existed'> & { existed?: boolean }) => void;
+
+/**
+ * The protected entries one directory entry stands for (`name` folded), added with `add`; true when it
+ * is one (its inside is then the entry's, not walked further): a git directory's entries, `.yarn`'s
+ * programs, a protected directory or file, `.config/git`.
+ */
+function classifyEntry(p: string, name: string, isDir: boolean, add: AddEntry): boolean {
+  if (name === '.git') {
+    if (isDir) gitDirEntries(p, add);
+    else add({ path: p, kind: 'gitPointer' });
+    return true;
+  }
+  if (name === '.yarn' && isDir) {
+    for (const y of YARN_ENTRIES) add({ path: path.join(p, y), kind: 'dir' });
+    return true;
+  }
+  if (DIR_NAMES.has(name)) {
+    add({ path: p, kind: isDir ? 'dir' : 'file' });
+    return true;
+  }
+  if (FILE_NAMES.has(name)) {
+    add({ path: p, kind: 'file' });
+    return true;
+  }
+  if (name === '.config' && isDir) {
+    const g = readdir(p).find((x) => fold(x.name) === 'git');
+    if (g) add({ path: path.join(p, g.name), kind: 'dir' });
+  }
+  return false;
+}
+
+/** Directory entries one fingerprint reads at most (a protected directory in node_modules is small). */
+export const FINGERPRINT_BUDGET = 2_000;
+
+/**
+ * What a protected entry is now, as far as a write could change it: every path below it (to the
+ * budget) with its inode, size and change time (ctime: no write, chmod or rename keeps it, and no
+ * utime sets it).
+ */
+export function fingerprint(p: string, budget = FINGERPRINT_BUDGET): string {
+  const parts: string[] = [];
+  const walk = (q: string, rel: string) => {
+    if (parts.length >= budget) return;
+    const st = lstat(q);
+    if (!st) return;
+    parts.push(`${rel}:${st.ino}:${st.size}:${st.ctimeMs}:${st.mode}`);
+    if (st.isDirectory())
+      for (const e of readdir(q).sort((a, b) => (a.name < b.name ? -1 : 1)))
+        walk(path.join(q, e.name), `${rel}/${e.name}`);
+  };
+  walk(p, '.');
+  return parts.join('\n');
+}
+
+const inNodeModules = (p: string) => p.split(path.sep).includes('node_modules');
+
+/**
+ * Adds the protected entries named by `paths` (entries with a protected name found at any depth by
+ * the tree watch, src/sandbox/treeWatch.ts) to `scan`, classified as the walk classifies them; those
+ * inside `node_modules` loose (fingerprinted, not denied).
+ */
+export function addProtectedEntries(scan: ProtectedScan, paths: readonly string[]): void {
+  for (const p of paths) {
+    const st = lstat(p);
+    if (!st) continue;
+    const loose = inNodeModules(p);
+    classifyEntry(p, fold(path.basename(p)), st.isDirectory() && !st.isSymbolicLink(), (e) => {
+      if (scan.entries.has(e.path)) return;
+      scan.entries.set(e.path, {
+        ...e,
+        existed: hasContent(e.path),
+        ...(loose && e.kind !== 'gitConfig' && e.kind !== 'gitHooks' && e.kind !== 'gitPointer'
+          ? { loose: fingerprint(e.path) }
+          : {}),
+      });
+    });
+  }
+}
+
 /**
  * The protected entries below the working directories, to the depth and budget (no symlink is
- * followed; node_modules is skipped, as the runtime's scan does). `extra`: the hook scripts.
+ * followed; node_modules is skipped, as the runtime's scan does: the tree watch's record covers every
+ * depth and node_modules, addProtectedEntries). `extra`: the hook scripts.
  */
 export function scanProtected(
   roots: readonly string[],
@@ -157,27 +243,7 @@ export function scanProtected(
       }
       const p = path.join(dir, e.name);
       const name = fold(e.name);
-      if (name === '.git') {
-        if (e.isDirectory()) gitDirEntries(p, add);
-        else add({ path: p, kind: 'gitPointer' });
-        continue;
-      }
-      if (name === '.yarn' && e.isDirectory()) {
-        for (const y of YARN_ENTRIES) add({ path: path.join(p, y), kind: 'dir' });
-        continue;
-      }
-      if (DIR_NAMES.has(name)) {
-        add({ path: p, kind: e.isDirectory() ? 'dir' : 'file' });
-        continue;
-      }
-      if (FILE_NAMES.has(name)) {
-        add({ path: p, kind: 'file' });
-        continue;
-      }
-      if (name === '.config' && e.isDirectory()) {
-        const g = readdir(p).find((x) => fold(x.name) === 'git');
-        if (g) add({ path: path.join(p, g.name), kind: 'dir' });
-      }
+      if (classifyEntry(p, name, e.isDirectory(), add)) continue;
       if (e.isDirectory() && !e.isSymbolicLink() && name !== 'node_modules' && depth < maxDepth) walk(p, depth + 1);
     }
   };
@@ -219,6 +285,7 @@ export function protectedDenyWrite(
   const worktrees: string[] = [];
   for (const e of scan.entries.values()) {
     if (e.kind === 'gitWorktrees') worktrees.push(e.path);
+    else if (e.loose !== undefined) continue;
     else if (lstat(e.path) !== undefined || e.kind === 'file' || e.denyAbsent) out.add(e.path);
   }
   for (const r of [...workingDirs, ...extraRoots]) {
@@ -276,132 +343,6 @@ function worktreesDenyWrite(dir: string, allowWrite: readonly string[]): string[
 
 const under = (p: string, d: string) => p === d || p.startsWith(d.endsWith(path.sep) ? d : d + path.sep);
 
-/** Keys a new git config may keep: none of them runs a program or loads another file. */
-const SAFE_GIT_KEYS = [
-  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath)$/,
-  /^extensions\.(objectformat|refstorage)$/,
-  /^init\.defaultbranch$/,
-  /^user\.(name|email)$/,
-  /^remote\.[^\n]+\.(url|fetch)$/,
-  /^branch\.[^\n]+\.(remote|merge|rebase)$/,
-];
-
-function quoteGitValue(v: string): string {
-  return `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
-}
-
-/**
- * A new git config, reduced to the keys that run nothing (read by git itself: `git config -f
- * FILE --list`, which follows no include). Returns the keys removed; the file is removed whole
- * when git cannot read it (or is not installed). The new text replaces the file under git's own
- * lock (`config.lock`, taken as git takes it, for the moment of the write only), and only if the
- * file is still what was read: a `git config` running meanwhile in the sandbox loses no key it
- * wrote. When the lock is taken or the file changed meanwhile: undefined (try again), unless
- * `force` (after the command: a lock left behind must not keep a key that runs a program).
- */
-function sanitizeGitConfig(file: string, force: boolean): string[] | undefined {
-  let read: Buffer;
-  try {
-    read = fs.readFileSync(file);
-  } catch {
-    return [];
-  }
-  const r = runHostProcessSync({
-    purpose: 'git',
-    command: 'git',
-    args: ['config', '-f', path.resolve(file), '-z', '--list'],
-    cwd: '/',
-    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
-  });
-  if (r.code !== 0) {
-    fs.rmSync(file, { force: true });
-    return ['(the whole file: git could not read it)'];
-  }
-  const { text, removed } = safeGitConfigText(r.stdout);
-  if (removed.length === 0) return [];
-  const lock = `${path.resolve(file)}.lock`;
-  let fd: number;
-  try {
-    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-    fd = fs.openSync(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
-  } catch {
-    if (!force) return undefined;
-    const tmp = `${file}.durable-agent-${process.pid}`;
-    fs.writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
-    fs.renameSync(tmp, file);
-    return removed;
-  }
-  let renamed = false;
-  try {
-    let now: Buffer | undefined;
-    try {
-      now = fs.readFileSync(file);
-    } catch {
-      now = undefined;
-    }
-    if (!now?.equals(read) && !force) return undefined;
-    if (!now?.equals(read)) return sanitizeAgain(file, fd, lock, () => (renamed = true));
-    fs.writeSync(fd, text);
-    fs.closeSync(fd);
-    fd = -1;
-    fs.renameSync(lock, file);
-    renamed = true;
-    return removed;
-  } finally {
-    if (fd >= 0) fs.closeSync(fd);
-    if (!renamed) fs.rmSync(lock, { force: true });
-  }
-}
-
-/** After the command, the file changed between the read and the lock: read again under the lock. */
-function sanitizeAgain(file: string, fd: number, lock: string, renamed: () => void): string[] {
-  const r = runHostProcessSync({
-    purpose: 'git',
-    command: 'git',
-    args: ['config', '-f', path.resolve(file), '-z', '--list'],
-    cwd: '/',
-    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
-  });
-  if (r.code !== 0) {
-    fs.rmSync(file, { force: true });
-    return ['(the whole file: git could not read it)'];
-  }
-  const { text, removed } = safeGitConfigText(r.stdout);
-  if (removed.length === 0) return [];
-  fs.writeSync(fd, text);
-  fs.renameSync(lock, file);
-  renamed();
-  return removed;
-}
-
-/** `git config --list -z` output reduced to the keys that run nothing: the config text, and the keys removed. */
-function safeGitConfigText(list: string): { text: string; removed: string[] } {
-  const kept: Array<[string, string]> = [];
-  const removed: string[] = [];
-  for (const item of list.split('\0')) {
-    if (item === '') continue;
-    const nl = item.indexOf('\n');
-    const key = nl < 0 ? item : item.slice(0, nl);
-    const value = nl < 0 ? 'true' : item.slice(nl + 1);
-    if (SAFE_GIT_KEYS.some((re) => re.test(key.toLowerCase()))) kept.push([key, value]);
-    else removed.push(key);
-  }
-  // section[.subsection].name: the subsection is everything between the first and the last dot.
-  const sections = new Map<string, string[]>();
-  for (const [key, value] of kept) {
-    const first = key.indexOf('.');
-    const last = key.lastIndexOf('.');
-    const head =
-      first === last
-        ? `[${key.slice(0, first)}]`
-        : `[${key.slice(0, first)} ${quoteGitValue(key.slice(first + 1, last))}]`;
-    const lines = sections.get(head) ?? [];
-    lines.push(`\t${key.slice(last + 1)} = ${quoteGitValue(value)}`);
-    sections.set(head, lines);
-  }
-  return { text: [...sections].map(([h, lines]) => `${h}\n${lines.join('\n')}\n`).join(''), removed };
-}
-
 function hasContent(p: string): boolean {
   const st = lstat(p);
   if (!st) return false;
@@ -441,7 +382,9 @@ export function undoProtectedWrites(
   };
   for (const e of after.entries.values()) {
     if (denied(e.path)) continue;
-    if (before.entries.get(e.path)?.existed) continue;
+    const was = before.entries.get(e.path);
+    // A loose entry (node_modules) that was there is undone only when the call changed it.
+    if (was?.existed && (was.loose === undefined || was.loose === fingerprint(e.path))) continue;
     if (!hasContent(e.path) || !parentUnchanged(e.path)) continue;
     try {
       switch (e.kind) {

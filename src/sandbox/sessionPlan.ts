@@ -11,8 +11,15 @@ import type { AgentContext } from '../core/context';
 import { registerSessionDirectories, sandboxScratchDirectories } from '../hostProcess/door';
 import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
 import { expandTilde, runtimePlan, sandboxEnabled, type RuntimePlan } from './policy';
-import { gitDirScan, protectedDenyWrite, scanProtected, undoProtectedWrites, type ProtectedScan } from './protect';
-import { gitEntriesOf } from './treeWatch';
+import {
+  addProtectedEntries,
+  gitDirScan,
+  protectedDenyWrite,
+  scanProtected,
+  undoProtectedWrites,
+  type ProtectedScan,
+} from './protect';
+import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
@@ -176,15 +183,22 @@ function existsDirectory(d: string): boolean {
 }
 
 /**
- * The protected entries of the roots (scanProtected: to its depth) and every git directory below
- * any writable root, at any depth (the tree watches' record, or a full walk): before a command (its
- * deny list, what existed) and after it (what it made).
+ * The protected entries of the roots (scanProtected: to its depth; beyond it and in node_modules, the
+ * tree watches' record of protected names) and every git directory below any writable root, bare ones
+ * too, at any depth (the tree watches' record, or a full walk): before a command (its deny list, what
+ * existed) and after it (what it made).
  */
 export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots'>): ProtectedScan {
   const scan = scanProtected(p.roots, p.extra);
-  for (const root of p.gitRoots ?? [])
+  for (const root of p.gitRoots ?? []) {
     for (const dotGit of gitEntriesOf(root))
       for (const e of gitDirScan(dotGit).entries.values()) if (!scan.entries.has(e.path)) scan.entries.set(e.path, e);
+    // The other protected names, at any depth and in node_modules (the tree's record): in the working directories.
+    addProtectedEntries(
+      scan,
+      protectedEntriesOf(root).filter((m) => withinDirectories(m, p.roots)),
+    );
+  }
   return scan;
 }
 

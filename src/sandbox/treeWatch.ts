@@ -11,6 +11,13 @@
 // config.worktree, commondir, hooks/). The commands' guards (liveGuard.ts) subscribe to those
 // events; the check after a command reads the recorded git directories instead of walking again.
 //
+// A bare repository — a directory holding `HEAD` and `objects/` and `refs/` (or a `commondir`), with
+// no `.git` anywhere — is a git directory too: the person's git discovers it from inside, and its
+// `core.worktree` gives it a work tree (`git status` runs its `core.fsmonitor`). It is recorded like
+// a `.git` directory. So is every entry with a protected name (src/permissions/protectedPaths.ts:
+// `.claude`, `.mcp.json`, `.vscode`, `.gitmodules`…) at any depth, node_modules included: the check
+// after the call reads that record instead of a walk bounded by depth (sessionPlan.ts protectionScan).
+//
 // The only bound is the kernel's: a tree uses at most a quarter of the user's inotify watches
 // (fs.inotify.max_user_watches). A tree that needs more, or a watch the kernel refuses, makes the
 // tree `complete: false`: the check after each command then walks the whole tree for `.git`
@@ -18,6 +25,7 @@
 // there, and docs/security.md says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { PROTECTED_DIRECTORY_NAMES, PROTECTED_FILE_NAMES } from '../permissions/protectedPaths';
 
 /** How long a tree stays watched after the last command that used it (the next call of a session reuses it). */
 export const LINGER_MS = 120_000;
@@ -26,6 +34,34 @@ export const LINGER_MS = 120_000;
 const GIT_ENTRY_NAMES = new Set(['config', 'config.worktree', 'commondir', 'hooks', 'gitdir']);
 
 const fold = (s: string) => s.normalize('NFC').toLowerCase();
+
+/** Names recorded wherever they appear (folded): what configures the agent, an editor, a shell or a tool; `.config` for its `git/`. */
+const PROTECTED_NAMES = new Set<string>([
+  ...PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git'),
+  ...PROTECTED_FILE_NAMES,
+  '.config',
+]);
+
+/** The names whose appearance can make a directory a git directory (git's is_git_directory). */
+const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Would git take `dir` for a git directory (a bare repository) when it runs inside it? Its `HEAD`,
+ * and `objects/` and `refs/` (followed as git follows them) or a `commondir` naming where they are.
+ */
+export function looksLikeGitDirectory(dir: string): boolean {
+  if (!lstat(path.join(dir, 'HEAD'))) return false;
+  if (lstat(path.join(dir, 'commondir'))) return true;
+  return isDirectory(path.join(dir, 'objects')) && isDirectory(path.join(dir, 'refs'));
+}
 
 function lstat(p: string): fs.Stats | undefined {
   try {
@@ -75,8 +111,10 @@ export interface TreeWatch {
   readonly root: string;
   /** Every watch it needed was given: the recorded `.git` entries are all there are. */
   complete(): boolean;
-  /** The `.git` entries seen (directories or files), those that still exist. */
+  /** The `.git` entries seen (directories or files) and the bare git directories, those that still exist. */
   gitEntries(): string[];
+  /** The entries with a protected name seen (not `.git`), those that still exist. */
+  protectedEntries(): string[];
   /** Called with a `.git` path when it appears or something in it changes; returns the unsubscribe. */
   subscribe(fn: (dotGit: string) => void): () => void;
   /** Directories watched now. */
@@ -86,6 +124,7 @@ export interface TreeWatch {
 class Tree implements TreeWatch {
   private readonly watches = new Map<string, Watch>();
   private readonly gits = new Set<string>();
+  private readonly marked = new Set<string>();
   private readonly listeners = new Set<(dotGit: string) => void>();
   private full = true;
   private linger: NodeJS.Timeout | undefined;
@@ -106,6 +145,11 @@ class Tree implements TreeWatch {
   gitEntries(): string[] {
     for (const g of this.gits) if (!lstat(g)) this.gits.delete(g);
     return [...this.gits];
+  }
+
+  protectedEntries(): string[] {
+    for (const m of this.marked) if (!lstat(m)) this.marked.delete(m);
+    return [...this.marked];
   }
 
   subscribe(fn: (dotGit: string) => void): () => void {
@@ -186,9 +230,22 @@ class Tree implements TreeWatch {
     this.notify(dotGit);
   }
 
+  /** A directory that became a git directory (a bare repository): recorded, announced. */
+  private bareEntry(dir: string): void {
+    if (this.gits.has(dir)) return;
+    this.gits.add(dir);
+    this.notify(dir);
+  }
+
   private consider(dir: string, name: string): void {
     const p = path.join(dir, name);
-    if (fold(name) === '.git') return this.gitEntry(p);
+    const folded = fold(name);
+    if (folded === '.git') return this.gitEntry(p);
+    if (PROTECTED_NAMES.has(folded) && lstat(p)) this.marked.add(p);
+    // A bare repository's own entries (it is watched as a directory of the tree): what git reads there.
+    if (this.gits.has(dir) && GIT_ENTRY_NAMES.has(name)) this.notify(dir);
+    if (path.basename(dir) === 'hooks' && this.gits.has(path.dirname(dir))) this.notify(path.dirname(dir));
+    if (BARE_MARKERS.has(name) && looksLikeGitDirectory(dir)) this.bareEntry(dir);
     const st = lstat(p);
     if (st?.isDirectory()) this.add(p);
   }
@@ -205,10 +262,17 @@ class Tree implements TreeWatch {
       });
       if (!fresh) continue;
       // What is there already (made, or renamed in, before the watch began).
-      for (const n of names(dir)) {
+      const here = names(dir);
+      if (here.includes('HEAD') && looksLikeGitDirectory(dir)) this.bareEntry(dir);
+      for (const n of here) {
         const p = path.join(dir, n);
-        if (fold(n) === '.git') this.gitEntry(p);
-        else if (lstat(p)?.isDirectory()) todo.push(p);
+        const folded = fold(n);
+        if (folded === '.git') {
+          this.gitEntry(p);
+          continue;
+        }
+        if (PROTECTED_NAMES.has(folded)) this.marked.add(p);
+        if (lstat(p)?.isDirectory()) todo.push(p);
       }
     }
   }
@@ -233,9 +297,13 @@ export function closeTreeWatches(): void {
   for (const t of [...trees.values()]) t.close();
 }
 
-/** Every `.git` below `root`, walked without limit (the fallback of a tree that is not completely watched). */
-export function findGitEntries(root: string): string[] {
-  const out: string[] = [];
+/**
+ * Every `.git` (and bare git directory) and every entry with a protected name below `root`, walked
+ * without limit (the fallback of a tree that is not completely watched).
+ */
+export function findTreeEntries(root: string): { gits: string[]; marked: string[] } {
+  const gits: string[] = [];
+  const marked: string[] = [];
   const todo = [path.resolve(root)];
   while (todo.length > 0) {
     const dir = todo.pop()!;
@@ -245,19 +313,36 @@ export function findGitEntries(root: string): string[] {
     } catch {
       continue;
     }
+    if (entries.some((e) => e.name === 'HEAD') && looksLikeGitDirectory(dir)) gits.push(dir);
     for (const e of entries) {
       const p = path.join(dir, e.name);
-      if (fold(e.name) === '.git') out.push(p);
-      else if (e.isDirectory()) todo.push(p);
+      const folded = fold(e.name);
+      if (folded === '.git') {
+        gits.push(p);
+        continue;
+      }
+      if (PROTECTED_NAMES.has(folded)) marked.push(p);
+      if (e.isDirectory()) todo.push(p);
     }
   }
-  return out;
+  return { gits, marked };
 }
 
-/** The `.git` entries below `root` now: the watch's record, or a full walk when the watch is not complete. */
+/** Every `.git` below `root`, walked without limit. */
+export function findGitEntries(root: string): string[] {
+  return findTreeEntries(root).gits;
+}
+
+/** The git directories below `root` now: the watch's record, or a full walk when the watch is not complete. */
 export function gitEntriesOf(root: string): string[] {
   const t = treeWatch(root);
   return t.complete() ? t.gitEntries() : findGitEntries(root);
+}
+
+/** The entries with a protected name below `root` now (any depth): the watch's record, or a full walk. */
+export function protectedEntriesOf(root: string): string[] {
+  const t = treeWatch(root);
+  return t.complete() ? t.protectedEntries() : findTreeEntries(root).marked;
 }
 
 /**

@@ -32,6 +32,35 @@ export class MissingBlobError extends DurableAgentError {
   }
 }
 
+/**
+ * A content-addressed blob whose bytes do not hash to its key: changed on disk (or in the database)
+ * after it was written, or torn. Its content is never used: a transcript, a tool result or a
+ * read-file state someone rewrote would steer the session (red team, issue 30 round f).
+ */
+export class CorruptBlobError extends DurableAgentError {
+  constructor(what: string, key: string, store: BlobStore) {
+    super(
+      'STORE_BLOB_CORRUPT',
+      `${what} ${key} in the store (${describeStore(store)}) does not match its sha256: it was changed after it was written, or is corrupt. It is not used; restore the store from a backup (or end the session).`,
+    );
+  }
+}
+
+/**
+ * The blob `key`, checked against the sha256 its key names (`hash`: the hex digest, the key itself
+ * or its part after a prefix): undefined when absent, CorruptBlobError when it does not match.
+ */
+export async function getVerified(
+  blobs: BlobStore,
+  key: string,
+  hash: string,
+  what: string,
+): Promise<string | undefined> {
+  const data = await blobs.get(key);
+  if (data !== undefined && hashOf(data) !== hash) throw new CorruptBlobError(what, key, blobs);
+  return data;
+}
+
 /** A store's own description (toString), else its class name. */
 function describeStore(store: BlobStore): string {
   const own = store.toString !== Object.prototype.toString ? String(store) : '';
@@ -50,15 +79,26 @@ export class LocalBlobStore implements BlobStore {
     if (!/^[A-Za-z0-9_.:-]+$/.test(key)) throw new Error(`invalid blob key: ${key}`);
     return join(this.dir, key.slice(0, 2), key);
   }
+  /** Shard directories this store made or found: no mkdir before each put (issue 33: ≈ 4 % of a worker's main thread). */
+  private readonly shards = new Set<string>();
   async put(key: string, data: string): Promise<void> {
     const path = this.path(key);
-    await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+    const shard = join(this.dir, key.slice(0, 2));
+    if (!this.shards.has(shard)) {
+      await mkdir(shard, { recursive: true });
+      this.shards.add(shard);
+    }
     // Write-then-rename: a reader never sees half a blob, and a crash leaves no torn file.
     // The temp name is unique per put: two puts of one key in the same millisecond (concurrent
     // activities storing the same content) must not rename each other's file away.
     const tmp = `${path}.${process.pid}.${Date.now()}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(tmp, data, 'utf8');
+      await writeFile(tmp, data, 'utf8').catch(async (err: unknown) => {
+        // The shard went away under us (removed by hand, a pruned store): make it again, once.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        await mkdir(shard, { recursive: true });
+        await writeFile(tmp, data, 'utf8');
+      });
       await rename(tmp, path);
     } catch (err) {
       await rm(tmp, { force: true }).catch(() => undefined);
@@ -105,7 +145,7 @@ export class TranscriptStore {
   async node(key: string): Promise<TranscriptNode> {
     let node = this.nodes.get(key);
     if (!node) {
-      node = this.blobs.get(key).then((data) => {
+      node = getVerified(this.blobs, key, key, 'transcript node').then((data) => {
         if (data === undefined) throw new MissingBlobError('transcript node', key, this.blobs);
         return JSON.parse(data) as TranscriptNode;
       });
@@ -142,7 +182,7 @@ export class TranscriptStore {
         base = hit;
         break;
       }
-      const data = await this.blobs.get(key);
+      const data = await getVerified(this.blobs, key, key, 'transcript node');
       if (data === undefined) throw new MissingBlobError('transcript node', key, this.blobs);
       const node = JSON.parse(data) as TranscriptNode;
       chain.push(node);

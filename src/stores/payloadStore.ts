@@ -3,7 +3,7 @@
 // transcript by reference. Content-addressed, so a retried store is idempotent and two sessions
 // (or a reused workflow id) never overwrite each other's blocks.
 import type { ToolResultBlockParam } from '../core/apiMessages';
-import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
+import { getVerified, hashOf, MissingBlobError, type BlobStore } from './messageStore';
 
 export class PayloadStore {
   constructor(private readonly blobs: BlobStore) {}
@@ -24,7 +24,7 @@ export class PayloadStore {
 
   async getToolResult(ref: string): Promise<ToolResultBlockParam> {
     if (!/^toolresult-[0-9a-f]{64}$/.test(ref)) throw new Error(`not a tool result reference: ${ref}`);
-    const data = await this.blobs.get(ref);
+    const data = await getVerified(this.blobs, ref, ref.slice('toolresult-'.length), 'tool result');
     if (data === undefined) throw new MissingBlobError('tool result', ref, this.blobs);
     return JSON.parse(data) as ToolResultBlockParam;
   }

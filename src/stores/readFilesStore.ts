@@ -5,7 +5,7 @@
 // entries added during the turn (applied by the engine's reducer, in block order); tool
 // activities merge the two, and the turn stores the merged state at its end.
 import type { FileReadState } from '../core/context';
-import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
+import { getVerified, hashOf, MissingBlobError, type BlobStore } from './messageStore';
 
 export type ReadFiles = Record<string, FileReadState>;
 
@@ -49,7 +49,8 @@ export class ReadFilesStore {
     if (!ref) return {};
     const hit = this.cache.get(ref);
     if (hit) return hit;
-    const data = await this.blobs.get(ref);
+    if (!/^readfiles-[0-9a-f]{64}$/.test(ref)) throw new Error(`not a read-file state reference: ${ref}`);
+    const data = await getVerified(this.blobs, ref, ref.slice('readfiles-'.length), 'read-file state');
     if (data === undefined) throw new MissingBlobError('read-file state', ref, this.blobs);
     const parsed = JSON.parse(data) as ReadFiles;
     this.remember(ref, parsed);

@@ -14,6 +14,17 @@ import {
   type ScheduleSummary,
 } from '@temporalio/client';
 import { DurableAgentError } from '../core/errors';
+import type { BudgetSpend, BudgetView } from '../core/budget';
+import { QUERIES } from '../core/ids';
+import type { ModelUsage } from '../core/modelUsage';
+import {
+  SCHEDULE_ID_PATTERN,
+  dailyBudgetProblem,
+  daySpendWith,
+  sessionSpendWith,
+  type DailyBudget,
+  type DaySpend,
+} from '../core/scheduleDay';
 import { localFieldsIn, nextCronFire, parseCron, type CronSpec } from '../core/cron';
 import { prepareSessionStart, type StartSessionOptions } from './client';
 
@@ -123,7 +134,7 @@ export function cronCalendars(c: CronSpec): CalendarSpec[] {
 
 /** A schedule id: what a session id may hold, short enough for `<id>-<RFC 3339 time>`. */
 export function checkScheduleId(id: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id))
+  if (!SCHEDULE_ID_PATTERN.test(id))
     throw new ScheduleInputError(
       `schedule id "${id}": use 1-100 letters, digits, ".", "_" or "-", starting with a letter or digit`,
     );
@@ -139,7 +150,12 @@ export interface SessionScheduleOptions {
   timeZone?: string;
   /** Start paused. */
   paused?: boolean;
+  /** A budget per day across the firings (issue 34, core/scheduleDay.ts), in the schedule's zone. */
+  daily?: { maxBudgetUsdPerDay?: number; maxTotalTokensPerDay?: number };
 }
+
+/** The daily cap's figures, as the memo and `schedule ls` carry them. */
+export type DailyCap = Omit<DailyBudget, 'scheduleId' | 'timeZone'>;
 
 export interface SessionScheduleInfo {
   scheduleId: string;
@@ -155,6 +171,14 @@ export interface SessionScheduleInfo {
   /** Sessions started so far (most recent last, up to Temporal's recent list). */
   recent: Array<{ session: string; firedAt: string }>;
   createdAt?: string;
+  /** The budget per day, when the schedule has one. */
+  daily?: DailyCap;
+  /** `schedule ls`: what today's firings spent (the schedule's zone), when it has a budget per day. */
+  today?: DaySpend;
+  /** `schedule ls`: why today's spend could not be read. */
+  todayUnknown?: string;
+  /** `schedule ls`, with a budget per day: how the last session ended, when it was over budget or skipped. */
+  lastEnd?: { session: string; status: string; endReason: string };
 }
 
 /**
@@ -172,8 +196,16 @@ export async function createSessionSchedule(
   // A checkout's control files are checked now, as for any start (CheckoutNotTrustedError unless
   // trusted); each firing checks again on the worker for a checkout recorded after this moment.
   const createdAt = new Date().toISOString();
+  const daily = opts.daily && Object.keys(opts.daily).length > 0 ? { scheduleId, timeZone, ...opts.daily } : undefined;
+  const problem = daily ? dailyBudgetProblem(daily) : undefined;
+  if (problem) throw new ScheduleInputError(problem);
   const p = await prepareSessionStart(client, { ...session, id: scheduleId });
-  const input = { ...p.input, checkoutGuard: { since: createdAt, runFiles: p.runFiles, scheduleId } };
+  const input = {
+    ...p.input,
+    checkoutGuard: { since: createdAt, runFiles: p.runFiles, scheduleId },
+    // Each firing's budget is min(its own, what is left of the day): a tree budget, over which --on-budget applies.
+    ...(daily ? { dailyBudget: daily, onBudget: p.input.onBudget ?? ('wait' as const) } : {}),
+  };
   try {
     await client.schedule.create({
       scheduleId,
@@ -196,6 +228,10 @@ export async function createSessionSchedule(
         timeZone,
         prompt: p.input.prompt.slice(0, 500),
         cwd: p.input.cwd,
+        ...(opts.daily?.maxBudgetUsdPerDay !== undefined ? { maxBudgetUsdPerDay: opts.daily.maxBudgetUsdPerDay } : {}),
+        ...(opts.daily?.maxTotalTokensPerDay !== undefined
+          ? { maxTotalTokensPerDay: opts.daily.maxTotalTokensPerDay }
+          : {}),
       },
       state: { paused: opts.paused ?? false, ...(opts.paused ? { note: 'created paused' } : {}) },
     });
@@ -217,12 +253,24 @@ function memoOf(m: Record<string, unknown> | undefined): {
   timeZone: string;
   prompt: string;
   cwd: string;
+  daily?: DailyCap;
 } {
+  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const usd = num(m?.maxBudgetUsdPerDay);
+  const tokens = num(m?.maxTotalTokensPerDay);
   return {
     cron: typeof m?.cron === 'string' ? m.cron : '?',
     timeZone: typeof m?.timeZone === 'string' ? m.timeZone : 'UTC',
     prompt: typeof m?.prompt === 'string' ? m.prompt : '',
     cwd: typeof m?.cwd === 'string' ? m.cwd : '',
+    ...(usd !== undefined || tokens !== undefined
+      ? {
+          daily: {
+            ...(usd !== undefined ? { maxBudgetUsdPerDay: usd } : {}),
+            ...(tokens !== undefined ? { maxTotalTokensPerDay: tokens } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -254,14 +302,60 @@ export async function describeSessionSchedule(client: Client, scheduleId: string
   return infoOf(scheduleId, d);
 }
 
-/** The session schedules of the namespace (schedules of other workflow types are left out). */
-export async function listSessionSchedules(client: Client): Promise<SessionScheduleInfo[]> {
+/** The session schedules of the namespace (schedules of other workflow types are left out); with a budget per day, today's spend. */
+export async function listSessionSchedules(client: Client, now = Date.now()): Promise<SessionScheduleInfo[]> {
   const out: SessionScheduleInfo[] = [];
   for await (const s of client.schedule.list()) {
     if (s.action?.workflowType !== 'sessionWorkflow') continue;
-    out.push(infoOf(s.scheduleId, s));
+    const info = infoOf(s.scheduleId, s);
+    if (!info.daily) out.push(info);
+    else {
+      // One schedule whose sessions cannot be read now (no worker to answer a query) does not stop the list.
+      const daily = await dailyState(client, info, now).catch((err: unknown) => ({
+        todayUnknown: err instanceof Error ? err.message.split('\n')[0] : String(err),
+      }));
+      out.push({ ...info, ...daily });
+    }
   }
   return out.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
+}
+
+/** Today's spend of a schedule's firings (the sum each firing makes at its start: core/scheduleDay.ts), and how the last one ended. */
+async function dailyState(
+  client: Client,
+  info: SessionScheduleInfo,
+  now: number,
+): Promise<Pick<SessionScheduleInfo, 'today' | 'lastEnd'>> {
+  const today = await daySpendWith(
+    { scheduleId: info.scheduleId, timeZone: info.timeZone, atMs: now },
+    {
+      list: async (query) => {
+        const ids: string[] = [];
+        for await (const w of client.workflow.list({ query })) ids.push(w.workflowId);
+        return ids;
+      },
+      spend: (id) => sessionSpend(client, id),
+    },
+  );
+  const last = info.recent[info.recent.length - 1]?.session;
+  if (!last) return { today };
+  const handle = client.workflow.getHandle(last);
+  if ((await handle.describe()).status.name !== 'COMPLETED') return { today };
+  const r = await handle.result();
+  return r.status === 'budget_exceeded'
+    ? { today, lastEnd: { session: last, status: r.status, endReason: r.endReason } }
+    : { today };
+}
+
+/** One session's tree spend: a completed one's result, else its queries (core/scheduleDay.ts sessionSpendWith). */
+async function sessionSpend(client: Client, sessionId: string): Promise<BudgetSpend> {
+  const handle = client.workflow.getHandle(sessionId);
+  return sessionSpendWith({
+    completedResult: async () =>
+      (await handle.describe()).status.name === 'COMPLETED' ? await handle.result() : undefined,
+    budget: () => handle.query<BudgetView>(QUERIES.budget),
+    status: () => handle.query<{ modelUsage?: ModelUsage }>(QUERIES.status),
+  });
 }
 
 export async function pauseSessionSchedule(client: Client, scheduleId: string, note?: string): Promise<void> {

@@ -9,6 +9,22 @@ export interface APIToolSchema {
 }
 
 /**
+ * JSON Schemas by zod schema: converting is pure and costs ≈ 1 ms a tool, once per model call for
+ * every tool offered (≈ 4 % of the worker's main thread in the cost bench, issue 33). Frozen,
+ * since every call shares it.
+ */
+const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  let json = jsonSchemas.get(schema);
+  if (!json) {
+    json = Object.freeze(z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>);
+    jsonSchemas.set(schema, json);
+  }
+  return json;
+}
+
+/**
  * Converts a tool to the Messages API `tools[]` entry, using zod's own JSON Schema support in
  * input mode (fields with defaults are optional; `z.strictObject` gives
  * `additionalProperties: false`). The `$schema` key is dropped. Throws, naming the tool, when the
@@ -19,7 +35,7 @@ export async function toolToAPISchema(tool: AnyTool): Promise<APIToolSchema> {
   if (tool.inputJSONSchema) json = tool.inputJSONSchema;
   else
     try {
-      json = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<string, unknown>;
+      json = jsonSchemaOf(tool.inputSchema as z.ZodType);
     } catch (e) {
       throw new Error(`Tool ${tool.name}: input schema cannot be converted to JSON Schema: ${(e as Error).message}`);
     }

@@ -13,9 +13,8 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
-import { workflowsPath } from '../../src/temporal/worker';
 import { subagentSessionId } from '../../src/core/subagents';
 import { configuredBlobStore } from '../../src/stores/configured';
 import { TranscriptStore } from '../../src/stores/messageStore';
@@ -49,6 +48,8 @@ import { TemporalCluster } from './cluster';
 import { ensureServer, serverVersionOf } from './server';
 import { WorkerPool } from './workers';
 import { runTwoHosts } from './hosts';
+import { ProgressLog, recoveryAfter, writeSuiteFigures } from '../release/figures';
+import { suiteBuildLabel, suiteWorkflowBundle } from '../support/suiteBuild';
 
 type Size = 'reduced' | 'full';
 const SIZES: Record<
@@ -163,6 +164,8 @@ interface FaultCounts {
   rolled: number;
   forcedRolls: number;
   violations: string[];
+  /** When each kill happened (ms): recovery is timed from them. */
+  killTimes: number[];
 }
 
 /** One cycle of every fault, each after a pause in which the sessions go on. */
@@ -178,6 +181,7 @@ async function faultCycle(
     const offset = cluster.logOffset(survivor);
     const owned = [...cluster.shardOwners()].filter(([, node]) => node === victim).map(([shard]) => shard);
     const t = Date.now();
+    counts.killTimes.push(t);
     await cluster.kill(victim);
     counts.kills.history++;
     // The survivor takes the victim's shards once the ring notices (seconds): wait for all of them.
@@ -200,6 +204,7 @@ async function faultCycle(
   };
   const simpleKill = async (name: 'matching' | 'frontend' | 'worker', downMs: number): Promise<void> => {
     const t = Date.now();
+    counts.killTimes.push(t);
     await cluster.kill(name);
     counts.kills[name === 'worker' ? 'worker service' : name]++;
     await sleep(downMs);
@@ -216,6 +221,7 @@ async function faultCycle(
       'postgres',
       async () => {
         const t = Date.now();
+        counts.killTimes.push(t);
         await cluster.pg.crash(3_000 + Math.random() * 2_000);
         counts.kills.postgres++;
         log(`SIGKILL PostgreSQL (server and backends): back after ${Date.now() - t} ms (crash recovery)`);
@@ -277,11 +283,14 @@ async function main(): Promise<number> {
   try {
     const handlers = new Map<string, Handler>();
     const completed = new Map<string, number>();
+    // Every session's model requests, timed: recovery after each kill is read from them.
+    const progress = new ProgressLog();
     fake = await startFakeAnthropic({
       script: (req) => {
         const name = sessionNameOf(req);
         const h = name ? handlers.get(name) : undefined;
         if (!name || !h) return undefined;
+        progress.note(name);
         // A turn only moves forward (a retried or replayed call asks for the same turn again).
         const seen = turnOf(req);
         completed.set(name, Math.max(completed.get(name) ?? -1, seen - 1));
@@ -292,7 +301,8 @@ async function main(): Promise<number> {
     // This process reads the transcripts from the same shared store the workers write.
     process.env.DURABLE_AGENT_STORE = cluster.storeUrl;
     const bundlePath = join(root, 'workflow-bundle.js');
-    await writeFile(bundlePath, (await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })).code);
+    // Ours, or DURABLE_AGENT_SUITE_BUILD's (test/support/suiteBuild.ts): its workers run its bundle.
+    await writeFile(bundlePath, await suiteWorkflowBundle());
     const tag = newTag();
     const workerEnv: NodeJS.ProcessEnv = {
       TEMPORAL_TEST_ADDRESS: cluster.address,
@@ -313,7 +323,9 @@ async function main(): Promise<number> {
       rolled: 0,
       forcedRolls: 0,
       violations: [],
+      killTimes: [],
     };
+    const drainMs: number[] = [];
     const sessions: StartedSession[] = [];
     let subagents = 0;
     let duplicated = 0;
@@ -328,7 +340,7 @@ async function main(): Promise<number> {
       pools.push(pool);
       await pool.fill(sizes.workers);
       pool.replaced = 0;
-      log(`${sizes.workers} durable-agent workers on ${taskQueue}, store ${cluster.storeUrl}`);
+      log(`${sizes.workers} durable-agent workers of ${suiteBuildLabel()} on ${taskQueue}, store ${cluster.storeUrl}`);
       const pacing: Pacing = { eventDelayMs: 45, toolMs: 1200 };
       // Heartbeats must outlast an outage of a few seconds (a call whose worker lives is never lost).
       const settings: SessionSettings = {
@@ -390,6 +402,7 @@ async function main(): Promise<number> {
       violations.push(...counts.violations);
       if (counts.forcedRolls > 0)
         violations.push(`${counts.forcedRolls} worker(s) did not drain within the grace time of the rolling deploy`);
+      drainMs.push(...pool.drainMs);
       await pool.stop();
     }
     let hosts = 'skipped';
@@ -417,6 +430,20 @@ async function main(): Promise<number> {
         `kills: history ${k.history}, matching ${k.matching}, frontend ${k.frontend}, worker service ${k['worker service']}, postgres ${k.postgres}; ` +
         `rolling restarts ${counts.rolled}; duplicates ${duplicated}, lost ${lost}; two hosts: ${hosts}`,
     );
+    const completedSessions = sessions.filter((s) => s.result && !s.failure).length;
+    writeSuiteFigures({
+      suite: 'cluster',
+      build: suiteBuildLabel(),
+      ok,
+      sessionsCompleted: completedSessions,
+      sessionsStarted: sessions.length,
+      lost,
+      duplicated,
+      unknownOutcomes: unknown,
+      recoveryMs: recoveryAfter(counts.killTimes, progress.requests),
+      drainMs,
+      wallS: (Date.now() - t0) / 1000,
+    });
     return ok ? 0 : 1;
   } finally {
     await cleanup();

@@ -1,6 +1,7 @@
 // durable-agent worker processes for test:cluster (test/support/workerProcess.ts, one process
 // group each): started against the cluster's frontend with the shared PostgreSQL store, replaced
 // one by one as a rolling deploy does (a new one first, then SIGTERM to the old one, which drains).
+import { suiteWorkerScript } from '../support/suiteBuild';
 import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
 
 export interface WorkerPoolOptions {
@@ -18,6 +19,8 @@ export class WorkerPool {
   rolled = 0;
   /** Workers that exited on their own and were replaced. */
   replaced = 0;
+  /** Per worker the rolling deploy replaced: ms from its SIGTERM to its exit (drained or SIGKILLed). */
+  readonly drainMs: number[] = [];
 
   constructor(readonly opts: WorkerPoolOptions) {}
 
@@ -26,6 +29,8 @@ export class WorkerPool {
       `${this.opts.prefix ?? 'worker'}-${++this.n}`,
       { ...this.opts.env, ...extra },
       this.all,
+      // Ours, or DURABLE_AGENT_SUITE_BUILD's (test/support/suiteBuild.ts).
+      suiteWorkerScript(),
     );
     this.live.push(proc);
     void proc.exited.then(() => {
@@ -68,6 +73,7 @@ export class WorkerPool {
       }
       rolled++;
       this.rolled++;
+      this.drainMs.push(Date.now() - t);
       log(
         `rolling deploy: ${next.name} started, ${old.name} drained and exited in ${Date.now() - t} ms${timedOut ? ' (SIGKILL after the grace time)' : ''}`,
       );

@@ -4,9 +4,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { freePort, startDevServer, type DevServer } from '../../src/temporal/service/devServer';
-import { workflowsPath } from '../../src/temporal/worker';
+import { suiteWorkerScript, suiteWorkflowBundle } from '../support/suiteBuild';
 import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
 
 export interface ClusterOptions {
@@ -29,6 +28,8 @@ export class Cluster {
   private bundlePath = '';
   private started = 0;
   serverRestarts = 0;
+  /** When each worker SIGKILL and each server SIGKILL happened (ms): recovery is timed from them. */
+  readonly killTimes: number[] = [];
 
   constructor(readonly opts: ClusterOptions) {}
 
@@ -42,12 +43,10 @@ export class Cluster {
     this.server = await startDevServer({ port: this.port, dbFilename: this.dbFile, logLevel: 'error' });
     this.connection = await Connection.connect({ address: this.server.address });
     this.client = new Client({ connection: this.connection });
-    // One webpack run for every worker of the run (each new worker would bundle again otherwise).
+    // One webpack run for every worker of the run (each new worker would bundle again otherwise);
+    // the build whose workers run (ours, or DURABLE_AGENT_SUITE_BUILD's: test/support/suiteBuild.ts).
     this.bundlePath = join(this.opts.dir, 'workflow-bundle.js');
-    await writeFile(
-      this.bundlePath,
-      (await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })).code,
-    );
+    await writeFile(this.bundlePath, await suiteWorkflowBundle());
     for (let i = 0; i < workers; i++) await this.addWorker();
   }
 
@@ -67,7 +66,7 @@ export class Cluster {
 
   /** Starts one more worker process and waits until it polls. */
   async addWorker(): Promise<WorkerProc> {
-    const proc = await spawnWorker(`worker-${++this.started}`, this.workerEnv(), this.all);
+    const proc = await spawnWorker(`worker-${++this.started}`, this.workerEnv(), this.all, suiteWorkerScript());
     this.workers.push(proc);
     void proc.exited.then(() => {
       const i = this.workers.indexOf(proc);
@@ -82,6 +81,7 @@ export class Cluster {
    * the product's to clean up; run.ts counts what is left at the end.
    */
   async killWorker(proc: WorkerProc): Promise<void> {
+    this.killTimes.push(Date.now());
     try {
       proc.child.kill('SIGKILL');
     } catch {
@@ -98,6 +98,7 @@ export class Cluster {
 
   /** SIGKILL of the dev server, then a new one on the same port and SQLite file. */
   async restartServer(downMs: number): Promise<void> {
+    this.killTimes.push(Date.now());
     if (this.server.pid !== undefined) {
       try {
         process.kill(-this.server.pid, 'SIGKILL');

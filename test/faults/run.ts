@@ -21,10 +21,12 @@ import { crashTurn, sessionNameOf, SESSION_MARK, turnOf, type Pacing } from './p
 
 /** The start of the summarizing request's instruction (src/core/contextView.ts compactionPrompt). */
 const COMPACTION_MARK = 'the conversation is about to be compacted';
-import { runScenarios, SCENARIOS, type SuiteContext } from './scenarios';
+import { runScenarios, SCENARIOS, type ScenarioResult, type SuiteContext } from './scenarios';
 import { printReport, type Size } from './report';
 import { prepareStore, type StoreMount } from './disk';
 import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
+import { ProgressLog, recoveryAfter, writeSuiteFigures, type SuiteFigures } from '../release/figures';
+import { suiteBuildLabel } from '../support/suiteBuild';
 
 /** How long the processes of killed and stopped workers get to go away before they count as left. */
 const LEFTOVER_WAIT_MS = 20_000;
@@ -33,6 +35,28 @@ export const SIZES: Record<Size, SuiteContext['sizes']> = {
   reduced: { sessions: 5, kills: 6, restarts: 1, minTurns: 6, restartSessions: 5, diskSessions: 3, diskHoldMs: 6_000 },
   full: { sessions: 6, kills: 24, restarts: 2, minTurns: 10, restartSessions: 5, diskSessions: 4, diskHoldMs: 15_000 },
 };
+
+/** What test/release/compare.ts compares (written only when DURABLE_AGENT_SUITE_RESULT is set). */
+function suiteFigures(results: ScenarioResult[], ok: boolean, recoveryMs: number[], t0: number): SuiteFigures {
+  const all = results.flatMap((r) => r.sessions);
+  const checks = all.flatMap((x) => (x.check ? [x.check] : []));
+  const completed = all.filter((x) => x.result && !x.failure).length;
+  // As test:cluster counts them: a completed call whose effect is missing, or a call that failed.
+  const missing = checks.reduce((n, c) => n + c.violations.filter((v) => /effect is missing|failed/.test(v)).length, 0);
+  return {
+    suite: 'faults',
+    build: suiteBuildLabel(),
+    ok,
+    sessionsCompleted: completed,
+    sessionsStarted: all.length,
+    lost: all.length - completed + missing,
+    duplicated: checks.reduce((n, c) => n + c.duplicated, 0),
+    unknownOutcomes: checks.reduce((n, c) => n + c.unknownOutcomes, 0),
+    recoveryMs,
+    drainMs: [],
+    wallS: (Date.now() - t0) / 1000,
+  };
+}
 
 async function main(): Promise<number> {
   const { size, only } = parseSuiteArgs(process.argv.slice(2), {
@@ -74,11 +98,14 @@ async function main(): Promise<number> {
     // A session's turn only moves forward: after a compaction (the 1 MB input fills the window)
     // the model's view restarts, but the plan goes on from the last turn whose results came back.
     const completed = new Map<string, number>();
+    // Every session's model requests, timed: recovery after each kill is read from them.
+    const progress = new ProgressLog();
     fake = await startFakeAnthropic({
       script: (req) => {
         const name = sessionNameOf(req);
         const h = name ? handlers.get(name) : undefined;
         if (!name || !h) return undefined;
+        progress.note(name);
         const seen = turnOf(req);
         completed.set(name, Math.max(completed.get(name) ?? -1, seen - 1));
         if (lastUserText(req).includes(COMPACTION_MARK)) {
@@ -107,7 +134,7 @@ async function main(): Promise<number> {
       workerEnv: { [TAG_ENV]: tag },
     });
     await cluster.start(2);
-    log(`dev server ${cluster.server.address} (SQLite ${cluster.dbFile}), 2 workers`);
+    log(`dev server ${cluster.server.address} (SQLite ${cluster.dbFile}), 2 workers of ${suiteBuildLabel()}`);
     const pacing: Pacing = { eventDelayMs: 45, toolMs: 1200 };
     const ctx: SuiteContext = {
       size,
@@ -130,6 +157,7 @@ async function main(): Promise<number> {
     };
     const results = await runScenarios(ctx, only);
     const serverRestarts = cluster.serverRestarts;
+    const killTimes = [...cluster.killTimes];
     await cluster.stop();
     cluster = undefined;
     // Bash calls, sandboxes (bwrap, its socat relays), the sandbox's host bridges: none may outlive
@@ -145,6 +173,7 @@ async function main(): Promise<number> {
       fake,
       leftovers: left.length === 0 ? 'none' : countByName(left),
     });
+    writeSuiteFigures(suiteFigures(results, ok, recoveryAfter(killTimes, progress.requests), t0));
     return ok ? 0 : 1;
   } finally {
     await cleanup();

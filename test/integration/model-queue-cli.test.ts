@@ -47,7 +47,7 @@ test(
 
 test(
   'cli: bad model-queue flags of worker get a one-line message and a non-zero exit',
-  { timeout: 60_000 },
+  { timeout: 180_000 },
   async () => {
     const env = { DURABLE_AGENT_MODEL_TASK_QUEUE: undefined, DURABLE_AGENT_MODEL_RPM: undefined };
     for (const [flags, pattern] of [

@@ -62,7 +62,14 @@ test('integration: an approve that races the approval timeout is answered with w
       60_000,
       250,
     );
-    const answer = approveToolUse(client, handle.workflowId, 'toolu_race', 'late@example');
+    // The approve waits for the worker started below to take it (an event), not for the client's
+    // default 10 s: a loaded machine's worker start outlasted that, and the answer was 'pending'.
+    const updateWait = process.env.DURABLE_AGENT_UPDATE_WAIT_MS;
+    process.env.DURABLE_AGENT_UPDATE_WAIT_MS = '120000';
+    const answer = approveToolUse(client, handle.workflowId, 'toolu_race', 'late@example').finally(() => {
+      if (updateWait === undefined) delete process.env.DURABLE_AGENT_UPDATE_WAIT_MS;
+      else process.env.DURABLE_AGENT_UPDATE_WAIT_MS = updateWait;
+    });
     // Deliberately a race (any of the three outcomes below passes): a short head start for the
     // update, whatever the machine's load makes of it.
     await new Promise((r) => setTimeout(r, 300));

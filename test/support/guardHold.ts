@@ -29,18 +29,24 @@ export const configClean = (config: string): boolean => {
 };
 
 /**
- * Waits until the command in `root` has planted (its `armed` file; as long as the command runs), then
+ * Waits until the command in `root` has planted (its `armed` file, or `marker`; as long as the command runs), then
  * until `undone()` holds while it still runs: false when the command ended first or the guard did not
  * react within GUARD_BOUND_MS of the plant.
  */
-export async function guardReacted(root: string, call: Promise<unknown>, undone: () => boolean): Promise<boolean> {
+export async function guardReacted(
+  root: string,
+  call: Promise<unknown>,
+  undone: () => boolean,
+  /** The file the command makes when it has planted (a command of several phases names each). */
+  marker = 'armed',
+): Promise<boolean> {
   let ended = false;
   void call.then(
     () => (ended = true),
     () => (ended = true),
   );
   const tick = () => new Promise((r) => setTimeout(r, EVERY_MS));
-  while (!ended && !existsSync(path.join(root, 'armed'))) await tick();
+  while (!ended && !existsSync(path.join(root, marker))) await tick();
   const deadline = Date.now() + GUARD_BOUND_MS;
   while (!ended && Date.now() < deadline) {
     if (undone()) return true;

@@ -22,6 +22,10 @@ const stoppable =
       );
     });
 
+/** Resolves at the environment's first heartbeat: the core started (an event, not a pause of 50 ms). */
+const coreStarted = (env: MockActivityEnvironment): Promise<void> =>
+  new Promise((resolve) => env.once('heartbeat', () => resolve()));
+
 test('unit: a quiet core is kept alive: its last details resent about every KEEPALIVE_MS', async () => {
   const env = new MockActivityEnvironment();
   const beats: unknown[] = [];
@@ -47,8 +51,9 @@ test('unit: a quiet core is kept alive: its last details resent about every KEEP
 for (const how of ['return', 'throw'] as const) {
   test(`unit: a worker shutdown hands the attempt back (the core ${how === 'return' ? 'answered "stopped"' : 'threw'})`, async () => {
     const env = new MockActivityEnvironment();
+    const started = coreStarted(env);
     const run = env.run(() => withActivityRuntime(stoppable(how), (r) => r === 'stopped'));
-    await sleep(50);
+    await started;
     env.cancel('WORKER_SHUTDOWN');
     await assert.rejects(run, (err: unknown) => {
       assert.ok(err instanceof ApplicationFailure, String(err));
@@ -63,13 +68,15 @@ for (const how of ['return', 'throw'] as const) {
 
 test("unit: the workflow's cancellation (an interrupt) keeps the core's answer and its error", async () => {
   const env = new MockActivityEnvironment();
+  const started = coreStarted(env);
   const run = env.run(() => withActivityRuntime(stoppable('return'), (r) => r === 'stopped'));
-  await sleep(50);
+  await started;
   env.cancel('CANCELLED');
   assert.equal(await run, 'stopped');
   const env2 = new MockActivityEnvironment();
+  const started2 = coreStarted(env2);
   const run2 = env2.run(() => withActivityRuntime(stoppable('throw')));
-  await sleep(50);
+  await started2;
   env2.cancel('CANCELLED');
   await assert.rejects(run2, /aborted by the signal/);
 });

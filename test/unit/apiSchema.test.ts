@@ -55,3 +55,19 @@ test('toolToAPISchema: non-strict objects leave additionalProperties open; non-o
   const Bad = buildTool({ name: 'Bad', inputSchema: z.string(), prompt: () => 'bad', ...base });
   await assert.rejects(toolToAPISchema(Bad), /Tool Bad: input schema must be an object/);
 });
+
+test('unit: toolToAPISchema converts a schema once and hands each call its own input_schema object', async () => {
+  const T = buildTool({
+    name: 'T',
+    inputSchema: z.strictObject({ a: z.string(), b: z.number().default(1) }),
+    prompt: async () => 'T.',
+    ...base,
+  });
+  const first = await toolToAPISchema(T);
+  const second = await toolToAPISchema(T);
+  assert.deepEqual(second, first);
+  assert.notEqual(second.input_schema, first.input_schema, 'a caller that changes its copy changes no other');
+  (first.input_schema as Record<string, unknown>).extra = true;
+  assert.equal((await toolToAPISchema(T)).input_schema.extra, undefined);
+  assert.deepEqual((await toolToAPISchema(T)).input_schema.required, ['a']);
+});

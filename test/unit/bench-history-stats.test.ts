@@ -266,12 +266,18 @@ test('unit: the added-wall row compares medians with the previous release, ≤ 0
   assert.ok(alone.result.includes('previous release: not built'), alone.result);
 });
 
-test('unit: the levers take name=JSON variants and --rounds, else the built-in list', () => {
-  assert.deepEqual(parseLeverArgs([]), { rounds: 3, variants: DEFAULT_VARIANTS });
+test('unit: the levers take name=JSON variants, --rounds and --dynamic-config, else the built-in list', () => {
+  assert.deepEqual(parseLeverArgs([]), { rounds: 3, variants: DEFAULT_VARIANTS, dynamicConfig: {} });
   assert.deepEqual(parseLeverArgs(['--rounds', '2', 'a={"reuseV8Context":false}']), {
     rounds: 2,
     variants: { a: { reuseV8Context: false } },
+    dynamicConfig: {},
   });
+  assert.deepEqual(parseLeverArgs(['--dynamic-config', 'system.enableActivityEagerExecution=false']).dynamicConfig, {
+    'system.enableActivityEagerExecution': false,
+  });
+  assert.throws(() => parseLeverArgs(['--dynamic-config', 'k']), /KEY=JSON/);
+  assert.throws(() => parseLeverArgs(['--dynamic-config', 'k={}']), /string, number or boolean/);
   assert.throws(() => parseLeverArgs(['a=[1]']), /expected a JSON object/);
   assert.throws(() => parseLeverArgs(['--rounds', '0']), /positive integer/);
   assert.throws(() => parseLeverArgs(['nojson']), /name=JSON/);

@@ -25,6 +25,10 @@ import { BashTool, type BashOutput } from '../../src/tools/bash';
 import type { ToolUseContext } from '../../src/toolProtocol/Tool';
 import { hostGit } from '../../src/hostProcess/git';
 import { sandboxSkip } from '../support/systemPackages';
+import { HOLD, afterGuard, configClean, guardReacted } from '../support/guardHold';
+
+const NOT_REACTED = 'the guard did not undo the plant while the command ran';
+const read = (p: string): string | undefined => (existsSync(p) ? readFileSync(p, 'utf8') : undefined);
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -85,36 +89,56 @@ async function pollWhile(call: Promise<unknown>, dirs: () => string[]): Promise<
   return codes;
 }
 
-test('live guard: a `.git` FILE written two directories deep, naming a git directory with core.fsmonitor in the session temp dir — the person’s git there runs nothing', async (t) => {
+test('live guard: a `.git` FILE written two directories deep, naming a git directory with core.fsmonitor in the session temp dir — once the guard has reacted, the person’s git there runs nothing', async (t) => {
   if (skip) return t.skip(skip);
   const { root, marks } = project();
+  const dir = path.join(root, 'a', 'b');
   const call = bash(
     root,
     `set -e; e="$TMPDIR/evil"; git init -q "$e"; git -C "$e" config core.fsmonitor "touch ${marks}/gitfile"; ` +
-      `mkdir -p a/b; printf 'gitdir: %s/.git\\n' "$e" > a/b/.git; echo armed; sleep 3`,
+      `mkdir -p a/b; printf 'gitdir: %s/.git\\n' "$e" > a/b/.git; ${HOLD}`,
   );
-  await pollWhile(call, () => [path.join(root, 'a', 'b')]);
-  assert.match((await call).output, /armed/);
-  assert.equal(existsSync(path.join(root, 'a', 'b', '.git')), false);
+  const { result, reacted } = await afterGuard(root, call, () => !existsSync(path.join(dir, '.git')), [dir], GIT_ENV);
+  assert.match(result.output, /armed/, result.output);
+  assert.equal(existsSync(path.join(dir, '.git')), false);
   assert.deepEqual(readdirSync(marks), []);
+  assert.ok(reacted, NOT_REACTED);
 });
 
-test('live guard: a nested repository three levels deep whose hook and fsmonitor are written after a pause — neither runs for the person meanwhile', async (t) => {
+test('live guard: a nested repository three levels deep whose hook, then fsmonitor, are written after the guard reacted to the first plant — neither runs for the person meanwhile', async (t) => {
   if (skip) return t.skip(skip);
   const { root, marks } = project();
   const dir = path.join(root, 'x', 'y', 'z');
+  const hook = path.join(dir, '.git', 'hooks', 'post-checkout');
+  // Two phases, each waited on: the command plants the hook and holds; once the guard removed it, the
+  // test lets it go on; it then writes core.fsmonitor into the same (already known) repository and holds.
   const call = bash(
     root,
-    `git init -q x/y/z && sleep 1 && printf '#!/bin/sh\\ntouch ${marks}/hook\\n' > x/y/z/.git/hooks/post-checkout; ` +
-      `chmod +x x/y/z/.git/hooks/post-checkout 2>/dev/null; sleep 0.5; git -C x/y/z config core.fsmonitor "touch ${marks}/fsm" && echo armed; sleep 2`,
+    `git init -q x/y/z && printf '#!/bin/sh\\ntouch ${marks}/hook\\n' > x/y/z/.git/hooks/post-checkout; ` +
+      `chmod +x x/y/z/.git/hooks/post-checkout 2>/dev/null; touch phase1; i=0; while [ ! -e next ] && [ $i -lt 1800 ]; do sleep 0.05; i=$((i+1)); done; ` +
+      `git -C x/y/z config core.fsmonitor "touch ${marks}/fsm"; ${HOLD}`,
   );
-  await pollWhile(call, () => [dir]);
-  const out = await call;
-  assert.match(out.output, /armed/);
+  const first = await guardReacted(
+    root,
+    call,
+    () => existsSync(path.join(root, 'phase1')) && !existsSync(hook),
+    'phase1',
+  );
+  writeFileSync(path.join(root, 'next'), '');
+  const { result, reacted } = await afterGuard(
+    root,
+    call,
+    () => configClean(path.join(dir, '.git', 'config')),
+    [dir],
+    GIT_ENV,
+  );
+  assert.match(result.output, /armed/, result.output);
   spawnSync('git', ['checkout', '-q', '-b', 'other'], { cwd: dir, env: GIT_ENV });
   assert.deepEqual(readdirSync(marks), []);
-  assert.equal(existsSync(path.join(dir, '.git', 'hooks', 'post-checkout')), false);
+  assert.equal(existsSync(hook), false);
   assert.doesNotMatch(readFileSync(path.join(dir, '.git', 'config'), 'utf8'), /fsmonitor/);
+  assert.ok(first, 'the guard did not remove the hook while the command ran');
+  assert.ok(reacted, NOT_REACTED);
 });
 
 test('placeholder: while a command runs, the project’s .git/commondir names the git directory itself; the person’s git and the worker’s git both work meanwhile', async (t) => {
@@ -140,22 +164,27 @@ test('placeholder: while a command runs, the project’s .git/commondir names th
   assert.equal(existsSync(path.join(root, '.git', 'commondir')), false, 'the placeholder is removed after the call');
 });
 
-test('an existing nested repository’s absent commondir and config.worktree are held too — the person’s git there runs nothing', async (t) => {
+test('an existing nested repository’s absent commondir and config.worktree are held too — while the command holds, the person’s git there runs nothing', async (t) => {
   if (skip) return t.skip(skip);
   const { root, marks } = project();
   execFileSync('git', ['init', '-q', 'vendor/lib'], { cwd: root, env: GIT_ENV });
   execFileSync('git', ['-C', 'vendor/lib', 'config', 'extensions.worktreeConfig', 'true'], { cwd: root, env: GIT_ENV });
   const lib = path.join(root, 'vendor', 'lib');
+  const commondir = path.join(lib, '.git', 'commondir');
+  const worktreeConfig = path.join(lib, '.git', 'config.worktree');
   const call = bash(
     root,
     `mkdir -p evil && cp -r vendor/lib/.git/objects vendor/lib/.git/refs vendor/lib/.git/HEAD evil/; ` +
       `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch ${marks}/nested-commondir"\\n' > evil/config; ` +
       `printf '../../../evil\\n' > vendor/lib/.git/commondir 2>/dev/null; ` +
-      `printf '[core]\\n\\tfsmonitor = "touch ${marks}/nested-cw"\\n' > vendor/lib/.git/config.worktree 2>/dev/null; echo armed; sleep 2`,
+      `printf '[core]\\n\\tfsmonitor = "touch ${marks}/nested-cw"\\n' > vendor/lib/.git/config.worktree 2>/dev/null; ${HOLD}`,
   );
-  await pollWhile(call, () => [lib]);
-  assert.match((await call).output, /armed/);
+  // Held (denied while the command runs): the placeholder `.` and an empty config.worktree.
+  const held = () => read(commondir) === '.\n' && (read(worktreeConfig) ?? '') === '';
+  const { result, reacted } = await afterGuard(root, call, held, [lib], GIT_ENV);
+  assert.match(result.output, /armed/, result.output);
   assert.deepEqual(readdirSync(marks), []);
+  assert.ok(reacted, 'the absent commondir and config.worktree were not held while the command ran');
 });
 
 test('a repository the command makes for its own work still works in the sandbox (init, safe config, commit)', async (t) => {

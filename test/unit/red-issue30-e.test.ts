@@ -36,6 +36,7 @@ import type { ResultStore } from '../../src/toolProtocol/Tool';
 import { sessionPermission, withTaskDirectory, withWorkerPrivatePaths } from '../../src/toolCall/toolSession';
 import { sessionTempDir } from '../../src/sandbox/sessionTemp';
 import { sandboxSkip } from '../support/systemPackages';
+import { waitFor } from '../support/wait';
 import {
   budgetRaiseProblem,
   budgetSpend,
@@ -241,7 +242,14 @@ test('Read (bypassPermissions): another session’s file through /proc/<pid>/cwd
     stdio: 'ignore',
   });
   children.push(holder);
-  await new Promise((r) => setTimeout(r, 300));
+  // The holder has the file open (its fd 3) and its cwd there: an event, not a pause of 300 ms (under
+  // load the shell may not have run yet, and both Reads would miss for the wrong reason).
+  await waitFor(
+    'the holder to open the secret',
+    async () => existsSync(`/proc/${holder.pid}/fd/3`) || undefined,
+    10_000,
+    20,
+  );
   // The test process (outside the wall) reads it; a direct Read from session B is denied (sessions apart).
   assert.match(readFileSync(path.join(aDir, 'tasks', 'secret.txt'), 'utf8'), /BAIT-red30e/);
   const a = await tool(root, 'bypassPermissions', 'Read', { file_path: `/proc/${holder.pid}/cwd/secret.txt` });

@@ -11,7 +11,13 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
-import { LocalBlobStore, MissingBlobError, TranscriptStore, type BlobStore } from '../../src/stores/messageStore';
+import {
+  CorruptBlobError,
+  LocalBlobStore,
+  MissingBlobError,
+  TranscriptStore,
+  type BlobStore,
+} from '../../src/stores/messageStore';
 import { PayloadStore } from '../../src/stores/payloadStore';
 import { PostgresBlobStore } from '../../src/stores/postgresBlobStore';
 import { ReadFilesStore } from '../../src/stores/readFilesStore';
@@ -177,6 +183,36 @@ for (const impl of IMPLS) {
     });
     await assert.rejects(new ReadFilesStore(blobs).get(`readfiles-${'0'.repeat(64)}`), /missing/);
   });
+
+  t(
+    'a content-addressed blob changed in the store after it was written is refused on load (transcript, tool result, read-file state), with the key named',
+    async () => {
+      const blobs = await impl.make();
+      const head = await new TranscriptStore(blobs).append(null, [user('the real request')]);
+      const result = await new PayloadStore(blobs).putToolResult({
+        type: 'tool_result',
+        tool_use_id: 'toolu_1',
+        content: 'real',
+      });
+      const files = await new ReadFilesStore(blobs).put(null, { '/w/a': { mtimeMs: 1, partial: false } });
+      // Rewritten by another client of the store (for files: the file on disk), as a sandboxed command with the store's path would.
+      const other = impl.reopen(blobs);
+      await other.put(head!, JSON.stringify({ prev: null, messages: [user('a forged request')] }));
+      await other.put(result, JSON.stringify({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'forged' }));
+      await other.put(files!, JSON.stringify({ '/etc/passwd': { mtimeMs: 1, partial: false } }));
+      const fresh = impl.reopen(blobs);
+      const corrupt = (key: string) => (err: unknown) =>
+        err instanceof CorruptBlobError && err.code === 'STORE_BLOB_CORRUPT' && err.message.includes(key);
+      await assert.rejects(new TranscriptStore(fresh).load(head), corrupt(head!));
+      await assert.rejects(new TranscriptStore(fresh).nodeMessages(head!), corrupt(head!));
+      await assert.rejects(new PayloadStore(fresh).getToolResult(result), corrupt(result));
+      await assert.rejects(new ReadFilesStore(fresh).get(files), corrupt(files!));
+      // A torn (truncated) blob is refused the same way, not parsed.
+      const head2 = await new TranscriptStore(blobs).append(null, [user('x'.repeat(100))]);
+      await other.put(head2!, '{"prev":null,"messages":[');
+      await assert.rejects(new TranscriptStore(fresh).load(head2), corrupt(head2!));
+    },
+  );
 
   t(
     "SharedResultStore: a large result saved on one host is recreated on another from the store, only for its session and only at that worker's own path of it",

@@ -126,6 +126,7 @@ const WORKFLOW_OF_FILE: Record<string, 'session' | 'turn'> = {
   'src/temporal/workflows/sessionView.ts': 'session',
   'src/temporal/workflows/sessionBudget.ts': 'session',
   'src/temporal/workflows/sessionNotify.ts': 'session',
+  'src/temporal/workflows/scheduleFiring.ts': 'session',
   'src/temporal/workflows/turnEnd.ts': 'turn',
   'src/temporal/workflows/turnCalls.ts': 'turn',
   'src/temporal/workflows/turn.ts': 'turn',

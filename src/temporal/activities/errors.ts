@@ -14,6 +14,8 @@ import { DurableAgentError, type ErrorCode } from '../../core/errors';
 const NON_RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   // A memory blob missing or altered in the worker's store: waiting will not bring it back.
   'MEMORY_MISSING',
+  // A content-addressed blob that does not match its hash: reading it again gives the same bytes.
+  'STORE_BLOB_CORRUPT',
 ]);
 
 /** The ApplicationFailure an activity fails with for a domain error; anything else as it is. */

@@ -14,6 +14,7 @@ import { createScheduleActivities } from './schedule';
 import { createBackgroundTaskActivities } from '../../tasks/activities/backgroundTask';
 import { createMonitorTaskActivities } from '../../tasks/activities/monitorTask';
 import { createCheckoutGuardActivities } from './checkoutGuard';
+import { createScheduleDayActivities } from './scheduleDay';
 import { createNotifyActivities } from './notify';
 import { ACTIVITY_TYPES, type ActivityType } from '../../core/ids';
 import { withErrorCodes } from './errors';
@@ -59,6 +60,8 @@ export type BackgroundTaskActivities = ReturnType<typeof createBackgroundTaskAct
 export type MonitorTaskActivities = ReturnType<typeof createMonitorTaskActivities>;
 /** `checkCheckoutGuard`: a schedule's firing checks the checkout record first (proxy `checkoutGuard`, on the tool task queue). */
 export type CheckoutGuardActivities = ReturnType<typeof createCheckoutGuardActivities>;
+/** `scheduleDaySpend`: a schedule's firing sums its day's earlier firings' spend (proxy `scheduleDay`). */
+export type ScheduleDayActivities = ReturnType<typeof createScheduleDayActivities>;
 /** `runSessionHooks`: SessionStart/SessionEnd/Stop hooks of the session (proxy `hooks`). */
 export type HookActivities = ReturnType<typeof createHookActivities>;
 /** `deliverNotification`: one webhook delivery of a session notification (proxy `notify-<kind>-<n>`). */
@@ -80,6 +83,7 @@ export function createActivities(deps: ActivityDeps) {
   const background = createBackgroundTaskActivities(deps.tools);
   const monitor = createMonitorTaskActivities(deps.tools);
   const guard = createCheckoutGuardActivities();
+  const scheduleDay = createScheduleDayActivities();
   const notify = createNotifyActivities();
   const activities = {
     callModel: withErrorCodes(model.callModel),
@@ -102,6 +106,7 @@ export function createActivities(deps: ActivityDeps) {
     settleAgentWorktree: withErrorCodes(subagentWait.settleAgentWorktree),
     awaitAgentTask: withErrorCodes(subagentWait.awaitAgentTask),
     checkCheckoutGuard: withErrorCodes(guard.checkCheckoutGuard),
+    scheduleDaySpend: withErrorCodes(scheduleDay.scheduleDaySpend),
     deliverNotification: withErrorCodes(notify.deliverNotification),
   } satisfies ModelActivities &
     CompactionActivities &
@@ -119,6 +124,7 @@ export function createActivities(deps: ActivityDeps) {
     MonitorTaskActivities &
     HookActivities &
     CheckoutGuardActivities &
+    ScheduleDayActivities &
     NotifyActivities &
     Record<ActivityType, unknown>;
   // The keys are exactly ACTIVITY_TYPES (the names workflows schedule and the audit reads).

@@ -10,6 +10,7 @@ import type { Autonomy } from '../../core/autonomy';
 import type { Message, StopDetails, Usage } from '../../core/apiMessages';
 import type { ModelUsage } from '../../core/modelUsage';
 import type { BudgetCharge, BudgetLink, BudgetRaise, BudgetView } from '../../core/budget';
+import type { DailyBudget } from '../../core/scheduleDay';
 export type { BudgetLink, BudgetView } from '../../core/budget';
 import type {
   PendingApproval,
@@ -90,6 +91,13 @@ export interface SessionInput {
    * right before the start (run, startSession), nothing to check on the worker.
    */
   checkoutGuard?: { since: string; runFiles: string[]; scheduleId?: string };
+  /**
+   * A schedule's budget per day (issue 34, core/scheduleDay.ts; `schedule add --max-budget-usd-per-day`):
+   * the firing sums what the schedule's earlier firings of its day spent (activity `schedule-day`) and
+   * runs with min(its own budget, what is left), written into this input for the run and its
+   * continue-as-new; a firing that finds the day spent ends at once (status budget_exceeded).
+   */
+  dailyBudget?: DailyBudget;
   /**
    * MCP servers (`.mcp.json` approved servers and settings `mcpServers`), unexpanded: `${VAR}`
    * expands on the worker that starts the server. Their tools join the pool as `mcp__<server>__<tool>`.

@@ -81,7 +81,6 @@ import { SessionEvents } from '../../core/sessionEvents';
 import { SessionApprovals } from './sessionApprovals';
 import {
   firstTextOf,
-  checkoutGuardActivities,
   hookActivities,
   sessionHookInput,
   sessionResultOf,
@@ -92,6 +91,7 @@ import {
 import { sessionInputShapeProblems } from './inputShape';
 import { SessionTimers } from './sessionTimers';
 import { SessionBudget } from './sessionBudget';
+import { scheduleFiringChecks } from './scheduleFiring';
 import { SessionNotifier } from './sessionNotify';
 import { SessionTasks } from '../../tasks/workflows/sessionTasks';
 import { toolSession } from './toolSettings';
@@ -121,19 +121,9 @@ export async function sessionWorkflow(input: SessionInput, carry?: SessionCarry)
   const session = new SessionRun(input, carry);
   session.register();
   try {
-    // A schedule's firing: a checkout recorded since the schedule was created that brought control
-    // files refuses it before anything of the session runs (src/runtime/checkoutGuard.ts).
-    if (input.checkoutGuard && !carry && !input.parent) {
-      const guard = await checkoutGuardActivities(input).checkCheckoutGuard({ cwd: input.cwd, ...input.checkoutGuard });
-      if (guard.refused) {
-        session.finish('failed', guard.reason);
-        await session.notifier.flush();
-        throw ApplicationFailure.nonRetryable(
-          `session refused: ${guard.reason}`,
-          'CHECKOUT_NOT_TRUSTED' satisfies ErrorCode,
-        );
-      }
-    }
+    // A schedule's firing: its checkout check and its budget per day, before anything of the session runs.
+    const skipped = await scheduleFiringChecks(input, carry, session);
+    if (skipped) return skipped;
     // A subagent fires the reference's subagent events (patched: a child session recorded before fired SessionStart/Stop).
     const subagentEvents =
       !!input.parent && SESSION_HOOK_EVENT_NAMES.some((e) => session.hasHooks(e)) && patched(SUBAGENT_HOOKS_PATCH);
@@ -227,7 +217,7 @@ class SessionRun implements SessionExecutor {
     this.agentHooks = input.parent ? agentHookFields(input.parent, this.sessionId) : undefined;
     this.events = new SessionEvents(this.state);
     const status = { get: () => this.status, set: (s: SessionStatusName) => this.setStatus(s) };
-    this.budget = new SessionBudget(this.events, input.parent ? undefined : sessionConfig(input).budget, status);
+    this.budget = new SessionBudget(this.events, input, status);
     this.approvals = new SessionApprovals({
       turn: () => ({ child: this.child, number: this.runningTurn }),
       status: () => this.status,

@@ -15,13 +15,21 @@ import {
   type BudgetView,
 } from '../../core/budget';
 import type { SessionEvents } from '../../core/sessionEvents';
-import type { SessionStatusName } from '../../core/session';
-import { SESSION_030_PATCH, budgetChargeSignal, budgetQuery, budgetUpdate, type SessionCarry } from './definitions';
+import { sessionConfig, type SessionStatusName } from '../../core/session';
+import {
+  SESSION_030_PATCH,
+  budgetChargeSignal,
+  budgetQuery,
+  budgetUpdate,
+  type SessionCarry,
+  type SessionInput,
+} from './definitions';
 
 export class SessionBudget {
   constructor(
     private readonly events: SessionEvents<SessionCarry>,
-    readonly limits: BudgetLimits | undefined,
+    /** Read at each use: a schedule's firing writes its budget for the day there before its first turn (scheduleFiring.ts). */
+    private readonly input: SessionInput,
     private readonly status: { get(): SessionStatusName | undefined; set(s: SessionStatusName): void },
   ) {
     // Its handlers are set as the run starts (the session constructs it in its first activation).
@@ -32,6 +40,11 @@ export class SessionBudget {
     setHandler(budgetChargeSignal, (charge) => this.onCharge({ type: 'budgetCharge', charge }));
     setHandler(budgetQuery, () => this.query());
     setHandler(budgetUpdate, (r) => this.raise(r), { validator: (r) => this.validate(r) });
+  }
+
+  /** The tree's budget (a subagent has none of its own: its root holds it). */
+  get limits(): BudgetLimits | undefined {
+    return this.input.parent ? undefined : sessionConfig(this.input).budget;
   }
 
   /** The budget now (what the next fixed point will make of the state). */

@@ -22,7 +22,7 @@ import { initialContext } from '../../core/context';
 import { initialSessionState, migrateSessionState } from '../../core/session';
 import { sessionHookRequest } from '../../core/sessionHookSteps';
 import type { OutageState } from '../../core/retry';
-import type { BudgetView } from '../../core/budget';
+import { budgetSpend, type BudgetView } from '../../core/budget';
 import type { SessionPhase } from '../../core/session';
 import type { agentHookFields } from '../../core/subagents';
 
@@ -124,6 +124,8 @@ export function sessionResultOf(state: SessionCarry, status: SessionStatusName, 
     toolCalls: toolCallsOf(state),
     ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
     ...(state.modelUsage ? { modelUsage: state.modelUsage } : {}),
+    // A schedule's budget per day sums it from the results of the day's firings (core/scheduleDay.ts).
+    ...(state.modelUsage || state.budget ? { treeSpend: budgetSpend(state) } : {}),
     ...(state.controlWrites?.length ? { controlWrites: state.controlWrites } : {}),
   };
 }

@@ -93,8 +93,14 @@ export function treeBudget(input: SessionInput): boolean {
   return !input.parent && (input.onBudget !== undefined || input.maxBudgetUsd !== undefined);
 }
 
-/** The turn's budget link: the root's own, or the one its parent gave a child (absent: no budget, the input as recorded). */
+/**
+ * The turn's budget link: the root's own, or the one its parent gave a child (absent: no budget, the
+ * input as recorded). The root's own turn charges its steps to itself as a foreground child does
+ * (`fg:<root>`): a turn child runs many steps, and the background agents that ask the root's budget
+ * before each call must see what the running turn spent so far, not only what it spent by its end
+ * (red team round f). The session drops those reports when the turn's usage lands (settleInFlight).
+ */
 function budgetOfTurn(input: SessionInput, sessionId: string): Pick<TurnWorkflowInput, 'budget'> {
   if (input.budgetLink) return { budget: input.budgetLink };
-  return treeBudget(input) ? { budget: { rootId: sessionId } } : {};
+  return treeBudget(input) ? { budget: { rootId: sessionId, chargeTo: `fg:${sessionId}` } } : {};
 }

@@ -1,0 +1,231 @@
+// The figures a fault suite (test:faults, test:cluster) reports for one build, and the same-run
+// comparison of two builds (test/release/compare.ts: ours beside the previous release). Pure,
+// except writeSuiteFigures. Issue 32: "figures no worse than before (same run, previous tag beside it)".
+import { writeFileSync } from 'node:fs';
+
+/** Where a suite writes its figures as JSON when set (test/release/compare.ts sets it). */
+export const SUITE_RESULT_ENV = 'DURABLE_AGENT_SUITE_RESULT';
+
+export interface SuiteFigures {
+  suite: 'faults' | 'cluster';
+  /** Which build's worker ran (a path, or 'ours'). */
+  build: string;
+  ok: boolean;
+  sessionsCompleted: number;
+  sessionsStarted: number;
+  /** Sessions that did not end completed, plus calls whose effect is missing or that failed (the check's own words). */
+  lost: number;
+  /** Effects of completed calls found twice. */
+  duplicated: number;
+  /** Calls reported unknown_outcome (correct behaviour when a kill lands mid-call; depends on where kills land). */
+  unknownOutcomes: number;
+  /** Per kill (worker or server process, PostgreSQL): ms until every session that went on made its next model request. */
+  recoveryMs: number[];
+  /** Per worker drained by a rolling deploy: ms from SIGTERM to its exit. */
+  drainMs: number[];
+  wallS: number;
+}
+
+/**
+ * The model requests each session made, by time: what recovery is read from. The suites note
+ * every request their fake Messages API serves.
+ */
+export class ProgressLog {
+  readonly requests = new Map<string, number[]>();
+  note(session: string, at = Date.now()): void {
+    const list = this.requests.get(session);
+    if (list) list.push(at);
+    else this.requests.set(session, [at]);
+  }
+}
+
+/**
+ * For each kill time: the ms until every session that was going — it had made a model request
+ * before the kill and made another after it — made its first request after the kill (the slowest
+ * session to resume sets the figure). A session that started after the kill (a later scenario, a
+ * subagent) or never asked again (it had ended, or was lost, which is counted apart) does not
+ * count. NaN when no session was going. Includes a turn's ordinary pace (tool time), the same for
+ * both builds.
+ */
+export function recoveryAfter(kills: readonly number[], requests: ReadonlyMap<string, readonly number[]>): number[] {
+  return kills.map((t) => {
+    let worst = NaN;
+    for (const times of requests.values()) {
+      let first = Infinity;
+      let before = false;
+      for (const x of times) {
+        if (x <= t) before = true;
+        else if (x < first) first = x;
+      }
+      if (!before || first === Infinity) continue;
+      const d = first - t;
+      if (!(worst >= d)) worst = d;
+    }
+    return worst;
+  });
+}
+
+export function writeSuiteFigures(figures: SuiteFigures, file = process.env[SUITE_RESULT_ENV]): void {
+  if (file) writeFileSync(file, JSON.stringify(figures, null, 1));
+}
+
+// --- The comparison ---
+
+export function medianOf(xs: readonly number[]): number {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+export function maxOf(xs: readonly number[]): number {
+  const s = xs.filter((x) => Number.isFinite(x));
+  return s.length === 0 ? NaN : Math.max(...s);
+}
+
+/** How much worse a time may be before it counts as worse: both the ratio and the absolute slack must be passed. */
+export interface NoiseMargin {
+  /** Relative, for medians and wall time (0.25 = 25 % slower). */
+  ratio: number;
+  /** Relative, for maxima (one slow kill moves them). */
+  maxRatio: number;
+  /** Absolute ms a time may grow whatever the ratio (small figures swing by a turn's pace). */
+  slackMs: number;
+}
+
+export const DEFAULT_MARGIN: NoiseMargin = { ratio: 0.25, maxRatio: 0.5, slackMs: 1_000 };
+
+export type RowVerdict = 'no worse' | 'WORSE' | 'info' | 'n/a';
+
+export interface CompareRow {
+  suite: string;
+  measure: string;
+  ours: string;
+  previous: string;
+  /** ours / previous, for the figures where a ratio means something. */
+  ratio: string;
+  verdict: RowVerdict;
+}
+
+type Kind = 'pass' | 'count-more-is-better' | 'count-less-is-better' | 'info' | 'median' | 'max' | 'wall';
+
+const fmtMs = (x: number): string => (Number.isFinite(x) ? `${Math.round(x)} ms` : '—');
+
+/** A time (ms) is worse when it passes both the ratio and the absolute slack; a missing figure is n/a. */
+export function timeVerdict(ours: number, prev: number, ratio: number, slackMs: number): RowVerdict {
+  if (!Number.isFinite(ours) || !Number.isFinite(prev)) return 'n/a';
+  return ours > prev * (1 + ratio) && ours - prev > slackMs ? 'WORSE' : 'no worse';
+}
+
+function row(suite: string, measure: string, kind: Kind, o: number, p: number, m: NoiseMargin): CompareRow {
+  const r = Number.isFinite(o) && Number.isFinite(p) && p > 0 ? `${(o / p).toFixed(2)}×` : '—';
+  switch (kind) {
+    case 'pass':
+      return {
+        suite,
+        measure,
+        ours: o ? 'PASS' : 'FAIL',
+        previous: p ? 'PASS' : 'FAIL',
+        ratio: '—',
+        verdict: o >= p ? 'no worse' : 'WORSE',
+      };
+    case 'count-more-is-better':
+    case 'count-less-is-better': {
+      const worse = kind === 'count-more-is-better' ? o < p : o > p;
+      return {
+        suite,
+        measure,
+        ours: String(o),
+        previous: String(p),
+        ratio: '—',
+        verdict: worse ? 'WORSE' : 'no worse',
+      };
+    }
+    case 'info':
+      return { suite, measure, ours: String(o), previous: String(p), ratio: '—', verdict: 'info' };
+    case 'wall':
+      return {
+        suite,
+        measure,
+        ours: `${o.toFixed(0)} s`,
+        previous: `${p.toFixed(0)} s`,
+        ratio: r,
+        verdict: timeVerdict(o * 1000, p * 1000, m.ratio, m.slackMs),
+      };
+    default:
+      return {
+        suite,
+        measure,
+        ours: fmtMs(o),
+        previous: fmtMs(p),
+        ratio: r,
+        verdict: timeVerdict(o, p, kind === 'max' ? m.maxRatio : m.ratio, m.slackMs),
+      };
+  }
+}
+
+/** One suite's rows: ours beside the previous release's, each with its verdict. */
+export function compareSuite(ours: SuiteFigures, prev: SuiteFigures, m: NoiseMargin = DEFAULT_MARGIN): CompareRow[] {
+  const s = ours.suite;
+  const rows: CompareRow[] = [
+    row(s, 'result (every invariant held)', 'pass', Number(ours.ok), Number(prev.ok), m),
+    {
+      ...row(s, 'sessions completed', 'count-more-is-better', ours.sessionsCompleted, prev.sessionsCompleted, m),
+      ours: `${ours.sessionsCompleted}/${ours.sessionsStarted}`,
+      previous: `${prev.sessionsCompleted}/${prev.sessionsStarted}`,
+    },
+    row(
+      s,
+      'lost (sessions not completed + calls whose effect is missing or that failed)',
+      'count-less-is-better',
+      ours.lost,
+      prev.lost,
+      m,
+    ),
+    row(s, 'duplicated effects', 'count-less-is-better', ours.duplicated, prev.duplicated, m),
+    row(s, 'unknown outcomes reported (where kills land)', 'info', ours.unknownOutcomes, prev.unknownOutcomes, m),
+    row(s, `kills timed (recovery)`, 'info', ours.recoveryMs.length, prev.recoveryMs.length, m),
+    row(s, 'recovery after a kill, median', 'median', medianOf(ours.recoveryMs), medianOf(prev.recoveryMs), m),
+    row(s, 'recovery after a kill, max', 'max', maxOf(ours.recoveryMs), maxOf(prev.recoveryMs), m),
+  ];
+  if (ours.drainMs.length + prev.drainMs.length > 0) {
+    rows.push(
+      row(s, 'drain on SIGTERM (rolling deploy), median', 'median', medianOf(ours.drainMs), medianOf(prev.drainMs), m),
+    );
+    rows.push(row(s, 'drain on SIGTERM (rolling deploy), max', 'max', maxOf(ours.drainMs), maxOf(prev.drainMs), m));
+  }
+  rows.push(row(s, 'wall time', 'wall', ours.wallS, prev.wallS, m));
+  return rows;
+}
+
+/** A suite that did not produce figures (it crashed): every row of it is WORSE for ours, n/a for the previous build. */
+export function missingRows(suite: string, which: 'ours' | 'previous', why: string): CompareRow[] {
+  return [
+    {
+      suite,
+      measure: `figures (${why.slice(0, 160)})`,
+      ours: which === 'ours' ? 'none' : '—',
+      previous: which === 'previous' ? 'none' : '—',
+      ratio: '—',
+      verdict: which === 'ours' ? 'WORSE' : 'n/a',
+    },
+  ];
+}
+
+export function renderCompare(rows: readonly CompareRow[], prevLabel: string): string {
+  const head = ['Suite', 'Measure', 'Ours', prevLabel, 'Ours / previous', 'Verdict'];
+  const lines = [
+    head,
+    head.map(() => '---'),
+    ...rows.map((r) => [r.suite, r.measure, r.ours, r.previous, r.ratio, r.verdict]),
+  ];
+  return lines.map((c) => `| ${c.join(' | ')} |`).join('\n');
+}
+
+export function overallVerdict(rows: readonly CompareRow[]): 'NO WORSE' | 'WORSE' {
+  return rows.some((r) => r.verdict === 'WORSE') ? 'WORSE' : 'NO WORSE';
+}
+
+export function marginText(m: NoiseMargin): string {
+  return `a time is WORSE when ours is more than ${Math.round(m.ratio * 100)} % (maxima: ${Math.round(m.maxRatio * 100)} %) above the previous build's AND more than ${m.slackMs} ms above it; counts (pass, sessions, lost, duplicated) must not be worse at all`;
+}

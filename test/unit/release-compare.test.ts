@@ -1,0 +1,144 @@
+// unit: issue 32's same-run comparison of the fault suites (test/release/figures.ts, compare.ts):
+// recovery read from the model requests after each kill, the verdict per row against the noise
+// margin (a time must pass both the ratio and the absolute slack; counts may not be worse at all),
+// a build that produced no figures, and the command line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  compareSuite,
+  DEFAULT_MARGIN,
+  maxOf,
+  medianOf,
+  missingRows,
+  overallVerdict,
+  ProgressLog,
+  recoveryAfter,
+  renderCompare,
+  timeVerdict,
+  type SuiteFigures,
+} from '../release/figures';
+import { parseCompareArgs } from '../release/compare';
+
+const base: SuiteFigures = {
+  suite: 'faults',
+  build: 'x',
+  ok: true,
+  sessionsCompleted: 13,
+  sessionsStarted: 13,
+  lost: 0,
+  duplicated: 0,
+  unknownOutcomes: 3,
+  recoveryMs: [2_000, 3_000, 4_000],
+  drainMs: [],
+  wallS: 200,
+};
+
+test('recovery: per kill, until the slowest session that was going asked again', () => {
+  const log = new ProgressLog();
+  for (const [s, t] of [
+    ['a', 100],
+    ['a', 1_500],
+    ['b', 900],
+    ['b', 4_000],
+    ['c', 200], // ended before the kill: never asks again, does not count
+    ['d', 60_000], // started after the kill (a later scenario, a subagent): does not count
+  ] as const)
+    log.note(s, t);
+  assert.deepEqual(recoveryAfter([1_000], log.requests), [3_000]);
+  // A kill after every request: nobody asked again.
+  assert.ok(Number.isNaN(recoveryAfter([5_000], log.requests)[0]));
+  // Requests are not assumed sorted.
+  log.note('a', 1_200);
+  assert.deepEqual(recoveryAfter([1_000, 1_300], log.requests), [3_000, 2_700]);
+});
+
+test('median and max skip missing figures', () => {
+  assert.equal(medianOf([3, 1, NaN, 2]), 2);
+  assert.equal(medianOf([4, 1, 2, 3]), 2.5);
+  assert.ok(Number.isNaN(medianOf([])));
+  assert.equal(maxOf([1, NaN, 5]), 5);
+  assert.ok(Number.isNaN(maxOf([NaN])));
+});
+
+test('a time is WORSE only past both the ratio and the absolute slack', () => {
+  // 50 % slower but only 500 ms: noise.
+  assert.equal(timeVerdict(1_500, 1_000, 0.25, 1_000), 'no worse');
+  // 2 s slower but only 10 %: noise.
+  assert.equal(timeVerdict(22_000, 20_000, 0.25, 1_000), 'no worse');
+  assert.equal(timeVerdict(30_000, 20_000, 0.25, 1_000), 'WORSE');
+  assert.equal(timeVerdict(NaN, 20_000, 0.25, 1_000), 'n/a');
+  // Faster is never worse.
+  assert.equal(timeVerdict(1_000, 20_000, 0, 0), 'no worse');
+});
+
+test('equal figures are no worse on every row; unknown outcomes are info', () => {
+  const rows = compareSuite(base, { ...base, build: 'prev' });
+  assert.equal(overallVerdict(rows), 'NO WORSE');
+  assert.ok(rows.every((r) => r.verdict !== 'WORSE'));
+  assert.equal(rows.find((r) => r.measure.startsWith('unknown'))?.verdict, 'info');
+  assert.equal(rows.find((r) => r.measure === 'sessions completed')?.ours, '13/13');
+  // No drain rows without drains.
+  assert.ok(!rows.some((r) => r.measure.startsWith('drain')));
+});
+
+test('each count that got worse is flagged, whatever the margin', () => {
+  const worse = (o: Partial<SuiteFigures>): string[] =>
+    compareSuite({ ...base, ...o }, base, { ratio: 9, maxRatio: 9, slackMs: 1e9 })
+      .filter((r) => r.verdict === 'WORSE')
+      .map((r) => r.measure);
+  assert.deepEqual(worse({ ok: false }), ['result (every invariant held)']);
+  assert.deepEqual(worse({ sessionsCompleted: 12 }), ['sessions completed']);
+  assert.deepEqual(worse({ lost: 1 }), [
+    'lost (sessions not completed + calls whose effect is missing or that failed)',
+  ]);
+  assert.deepEqual(worse({ duplicated: 1 }), ['duplicated effects']);
+  assert.deepEqual(worse({ unknownOutcomes: 30 }), []);
+  // Better counts are fine.
+  assert.deepEqual(
+    compareSuite(base, { ...base, ok: false, lost: 2 }).filter((r) => r.verdict === 'WORSE'),
+    [],
+  );
+});
+
+test('slower recovery, drain and wall time are flagged past the margin, with the ratio shown', () => {
+  const prev: SuiteFigures = { ...base, suite: 'cluster', drainMs: [1_000, 1_200] };
+  const ours: SuiteFigures = {
+    ...prev,
+    recoveryMs: [5_000, 6_000, 20_000],
+    drainMs: [5_000, 6_000],
+    wallS: 300,
+  };
+  const rows = compareSuite(ours, prev, DEFAULT_MARGIN);
+  const by = (m: string) => rows.find((r) => r.measure === m);
+  assert.equal(by('recovery after a kill, median')?.verdict, 'WORSE');
+  assert.equal(by('recovery after a kill, median')?.ratio, '2.00×');
+  assert.equal(by('recovery after a kill, max')?.verdict, 'WORSE');
+  assert.equal(by('drain on SIGTERM (rolling deploy), median')?.verdict, 'WORSE');
+  assert.equal(by('wall time')?.verdict, 'WORSE');
+  assert.equal(by('wall time')?.ours, '300 s');
+  assert.equal(overallVerdict(rows), 'WORSE');
+  // The same figures the other way round: all no worse.
+  assert.equal(overallVerdict(compareSuite(prev, ours, DEFAULT_MARGIN)), 'NO WORSE');
+  assert.match(
+    renderCompare(rows, 'Previous: 0.2.0'),
+    /\| cluster \| wall time \| 300 s \| 200 s \| 1\.50× \| WORSE \|/,
+  );
+});
+
+test('a build without figures: WORSE when it is ours, n/a when it is the previous one', () => {
+  assert.equal(overallVerdict(missingRows('faults', 'ours', 'exit 2')), 'WORSE');
+  assert.equal(overallVerdict(missingRows('faults', 'previous', 'exit 2')), 'NO WORSE');
+});
+
+test('the command line', () => {
+  assert.deepEqual(parseCompareArgs([]).only, ['faults', 'cluster']);
+  const a = parseCompareArgs(['--against', '0.1.0', '--size=full', '--only', 'cluster', '--margin', '0.4']);
+  assert.equal(a.against, '0.1.0');
+  assert.equal(a.size, 'full');
+  assert.deepEqual(a.only, ['cluster']);
+  assert.equal(a.margin.ratio, 0.4);
+  assert.throws(() => parseCompareArgs(['--size', 'huge']), /reduced or full/);
+  assert.throws(() => parseCompareArgs(['--only', 'bench']), /unknown suite bench/);
+  assert.throws(() => parseCompareArgs(['--margin', 'x']), /ratio/);
+  assert.throws(() => parseCompareArgs(['--nope']), /unknown argument/);
+});
