@@ -131,7 +131,9 @@ function toolCallEntry(
   const status = statusOf(open, { dropped, compact, record, asked: ask !== undefined, askIndex, tracks, last });
 
   const final = compact && record && record.status !== compact.status ? undefined : record;
-  let decision = auditDecision(final?.decision ?? compact?.decision);
+  // A turn's result leaves out a stored result's decision: the tool activity's record holds it (issue 33).
+  const keptDecision = compact && !compact.decision && record?.resultRef ? record.decision : undefined;
+  let decision = auditDecision(final?.decision ?? compact?.decision ?? keptDecision);
   if (!decision && approval) decision = approval.asked;
   // A timeout's decision record has no text of its own: the reason is the one the turn applied.
   if (decision && decision.source === 'timeout' && !decision.reason && approval?.reason)

@@ -147,7 +147,7 @@ class Follower {
     this.seenDone.add(d.toolUseId);
     this.emit(
       { event: 'tool_done', ...d },
-      `  ${ICON[d.status] ?? '·'} ${d.summary} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}` +
+      `  ${ICON[d.status] ?? '·'} ${d.summary ?? d.toolUseId} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}` +
         (d.notices ?? []).map((n) => `\n    ⚑ ${n.replace(/\s+/g, ' ').slice(0, 300)}`).join('') +
         (d.controlWrites ?? []).map((w) => `\n    ⚠ ${controlWriteText(w, this.cwd)} by this call`).join(''),
     );

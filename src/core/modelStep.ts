@@ -135,6 +135,18 @@ export interface StepWrites {
   readFiles?: { base: string | null; delta: AgentContext['readFiles'] };
 }
 
+/** The writes as the model call's input carries them: `append.head` absent when it is the call's `head` (issue 33). */
+export interface StepWritesWire {
+  append?: { head?: string | null; messages: MessageByRef[] };
+  readFiles?: StepWrites['readFiles'];
+}
+
+/** The carried writes for a call from `head`: the append's head left out when it is the same. */
+export function stepWritesWire(carry: StepWrites, head: string | null): StepWritesWire {
+  if (!carry.append || carry.append.head !== head) return carry;
+  return { ...carry, append: { messages: carry.append.messages } };
+}
+
 /** What the step reads of a turn (the turn workflow's input has all of it). */
 export interface ModelStepTurn<Agent, Mcp, Hooks> {
   sessionId: string;
@@ -180,7 +192,7 @@ export interface ModelCallArgs<Agent, Mcp> {
   head: string | null;
   append: Message[];
   /** The previous step's writes, made before the call (the call's head is then the appended one). */
-  stepWrites?: StepWrites;
+  stepWrites?: StepWritesWire;
   memory?: MemoryRef;
   settings: ModelStepSettings;
   /** Absent with `settingsRef`: the activity reads them (and the system prompt, the agents) from the store. */
@@ -303,7 +315,7 @@ export async function managedModelStep<Agent, Mcp, Hooks, R extends { kind?: 'me
             turn: input.turn,
             head: input.head,
             append: input.append,
-            ...(input.carry ? { stepWrites: input.carry } : {}),
+            ...(input.carry ? { stepWrites: stepWritesWire(input.carry, input.head) } : {}),
             ...(input.memory ? { memory: input.memory } : {}),
             settings: input.model,
             ...statics,

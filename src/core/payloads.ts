@@ -131,6 +131,30 @@ export function recordForHistory(record: ToolCallRecord, ref: string): ToolCallR
   };
 }
 
+/**
+ * A tool activity's record as history carries it (issue 33): without the input when it is the
+ * input of the block the turn sent it (the turn's history holds that already, and the audit reads
+ * it there), and a stored result's preview without its tool_use_id. `withSentBlock` puts both back.
+ */
+export function recordWithoutSentBlock(record: ToolCallRecord, sent: ToolUseBlock): ToolCallRecord {
+  const sameInput = JSON.stringify(record.input) === JSON.stringify(sent.input);
+  const { input: _input, ...rest } = record;
+  const out = (sameInput && record.toolUseId === sent.id ? rest : record) as ToolCallRecord;
+  if (!record.resultRef || record.result.tool_use_id !== record.toolUseId) return out;
+  const { tool_use_id: _id, ...result } = record.result;
+  return { ...out, result: result as ToolResultBlockParam };
+}
+
+/** The record whole again in the turn: the input of the block it was sent, the result's tool_use_id. */
+export function withSentBlock(record: ToolCallRecord, sent: ToolUseBlock): ToolCallRecord {
+  if (record.input !== undefined && record.result.tool_use_id !== undefined) return record;
+  return {
+    ...record,
+    input: record.input !== undefined ? record.input : sent.input,
+    result: { ...record.result, tool_use_id: record.result.tool_use_id ?? record.toolUseId },
+  };
+}
+
 /** An `ask` as history carries it: the message is shown to a human, a few lines at most. */
 export function askMessageForHistory(message: string): string {
   return clip(message, DECISION_TEXT_CHARS);

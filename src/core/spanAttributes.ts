@@ -135,9 +135,12 @@ export function modelCallEndAttributes(r: {
 export function toolCallStartAttributes(
   input: { block?: { id?: unknown; name?: unknown }; session?: { sessionId?: unknown } } | undefined,
   phase: string,
+  /** The session, when the input names it only by the turn's stored step inputs (`stepRef`, issue 33): from the turn's workflow id. */
+  sessionId?: string,
 ): SpanAttributes {
+  const session = typeof input?.session?.sessionId === 'string' ? input.session.sessionId : sessionId;
   return {
-    ...(typeof input?.session?.sessionId === 'string' ? { 'durable_agent.session.id': input.session.sessionId } : {}),
+    ...(session !== undefined ? { 'durable_agent.session.id': session } : {}),
     ...(typeof input?.block?.id === 'string' ? { 'durable_agent.tool.use_id': input.block.id } : {}),
     ...(typeof input?.block?.name === 'string' ? { 'durable_agent.tool.name': input.block.name } : {}),
     'durable_agent.tool.phase': phase,

@@ -40,6 +40,8 @@ export type StreamedToolUseSignal =
       items: Array<Omit<StreamedToolUse, 'stream'>>;
       /** The read-file state the model call stored first (its `stepWrites`): the blocks' calls read it. */
       readFilesRef?: string | null;
+      /** The key of the child's static step inputs the model call stored first (core/stepStatics.ts). */
+      staticsRef?: string;
     };
 
 /** The blocks of a streamedToolUse signal, each with its stream. */

@@ -21,6 +21,7 @@ import { LocalBlobStore, TranscriptStore, type BlobStore } from '../stores/messa
 import { SharedResultStore } from '../stores/sharedResultStore';
 import { PayloadStore } from '../stores/payloadStore';
 import { ToolSettingsStore } from '../stores/toolSettingsStore';
+import { StepStaticsStore } from '../stores/stepStaticsStore';
 import { ReadFilesStore } from '../stores/readFilesStore';
 import { DEFAULT_WORKER_TOOLS } from '../tools';
 import { toolsToAPISchemas } from '../toolProtocol/apiSchema';
@@ -216,10 +217,12 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
   const payloads = new PayloadStore(blobs);
   // One cache of the sessions' stored settings for the tool and the model calls.
   const toolSettings = new ToolSettingsStore(blobs);
+  const stepStatics = new StepStaticsStore(blobs);
   const modelDeps: ModelDeps = {
     transcripts,
     payloads,
     toolSettings,
+    stepStatics,
     anthropic,
     toolDefinitions: toolDefinitionsOf(mcp, registry, scopeOf),
     ...(opts.disableStreamingFallback ? { disableFallback: true } : {}),
@@ -241,6 +244,7 @@ export function createCallDeps(opts: AgentDepsOptions = {}) {
       ledger: new ExecutionLedger(blobs),
       readFiles: new ReadFilesStore(blobs),
       toolSettings,
+      stepStatics,
       transcripts,
       payloads,
       // With a store shared by several hosts, large results are kept there too (a Read may run elsewhere).

@@ -17,6 +17,7 @@ import type { ModelUsage } from '../core/modelUsage';
 import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
 import type { ToolSettingsStore } from '../stores/toolSettingsStore';
+import type { StepStaticsStore } from '../stores/stepStaticsStore';
 import type { ContextSettings } from '../core/contextWindow';
 import type { ContextView } from '../core/contextView';
 import type { MemoryRef } from '../core/memoryReminder';
@@ -24,7 +25,7 @@ import type { ThinkingSetting } from '../core/thinking';
 import type { ToolUseDescription } from '../core/toolCall';
 import type { AgentContext } from '../core/context';
 import type { ToolSessionInput } from '../toolCall/toolTypes';
-import type { StepWrites } from '../core/modelStep';
+import type { StepWritesWire } from '../core/modelStep';
 
 /**
  * A session's MCP servers as a model call lists them: `cwd` is the session's root; with `sessionId`
@@ -91,7 +92,13 @@ export interface CallModelInput {
    * before the call, which then starts from the appended head; the read-file state it stored is the
    * answer's `readFilesRef` and rides with the streamed blocks' signals.
    */
-  stepWrites?: StepWrites;
+  stepWrites?: StepWritesWire;
+  /**
+   * The child's static step inputs by reference (core/stepStatics.ts, issue 33): with it the fields
+   * of STEP_STATIC_FIELDS are absent here and read from the store. Absent: they are inline, and the
+   * activity stores them and answers the key (`staticsRef`, also on its streamed signals).
+   */
+  staticsRef?: string;
 }
 
 /** The partial output of an abandoned streaming attempt: kept for the audit trail only. */
@@ -141,6 +148,8 @@ export interface CallModelResult {
   descriptions?: ToolUseDescription[];
   /** With `stepWrites` that held read files: the read-file state stored (the step's tool calls read it). */
   readFilesRef?: string | null;
+  /** The key of the static inputs this call was sent inline, stored by it (core/stepStatics.ts). */
+  staticsRef?: string;
 }
 
 /** The call was not made (auto) or the API refused the prompt as too long (reactive): compact, then call again. */
@@ -172,6 +181,8 @@ export interface ModelDeps {
   disableFallback?: boolean;
   /** Where a session's settings are stored once per run: a call given `settingsRef` reads its static settings there. */
   toolSettings?: ToolSettingsStore;
+  /** Where a turn child's static step inputs are stored once (`staticsRef`, issue 33). */
+  stepStatics?: StepStaticsStore;
   /** Where a session's stored tool results live; cleared old results are kept there for Read. */
   resultPath?: (sessionId: string, toolUseId: string) => string;
   /** The describeToolUses core (tool code), for `describeWith`; absent: blocks go undescribed. */

@@ -14,6 +14,7 @@ import type { TranscriptStore } from '../stores/messageStore';
 import type { PayloadStore } from '../stores/payloadStore';
 import type { ReadFilesStore } from '../stores/readFilesStore';
 import type { ToolSettingsStore } from '../stores/toolSettingsStore';
+import type { StepStaticsStore } from '../stores/stepStaticsStore';
 import type { PermissionMode } from '../toolProtocol/permissionTypes';
 import type { ResultStore } from '../toolProtocol/Tool';
 import type { ToolPool } from '../toolProtocol/pool';
@@ -114,11 +115,19 @@ export interface ToolDeps {
   heartbeats?: HeartbeatPolicy;
   /** Where a session's tool settings are stored once (tool activities get a reference: `settingsRef`). */
   toolSettings?: ToolSettingsStore;
+  /** Where a turn child's static step inputs are (a call given `stepRef` reads its session and context there). */
+  stepStatics?: StepStaticsStore;
   /** Where a session's transcript JSONL is written for hooks (`transcript_path`). */
   transcriptFile?: (sessionId: string) => string;
   /** Model calls tools make themselves (WebFetch, WebSearch): the worker's client and small, fast model. */
   sideModel?: ToolUseContext['sideModel'];
 }
+
+/**
+ * A tool activity's input as a turn child of several steps sends it (issue 33): its session and
+ * context by the key of the child's stored step inputs (core/stepStatics.ts, `describeWith`).
+ */
+export type RunToolUseByRef = Omit<RunToolUseInput, 'session' | 'context'> & { stepRef: string };
 
 /** The Agent call's post-call phase: the pre phase's state, the child's output and its transcript head. */
 export type FinishSubagentInput = RunToolUseInput & {

@@ -9,6 +9,7 @@ import { measureModelCall } from './metrics';
 import { withActivityRuntime } from './runtime';
 import { chargeBudget, waitForBudget } from './budget';
 import type { ReadFiles } from '../../stores/readFilesStore';
+import { splitStatics } from '../../core/stepStatics';
 
 /**
  * `storeReadFiles`: the read-file store's write (the tool activities'), for a call's `stepWrites`.
@@ -21,22 +22,29 @@ export function createModelActivities(
   const { appendTranscript, loadTranscript } = createTranscriptCalls(deps);
   async function callModel(wire: CallModelInput): Promise<ModelCallOutcome> {
     await waitForBudget(wire.budget);
-    // The previous step's writes first (content-addressed: a retried call makes the same ones).
-    const { stepWrites, ...rest } = wire;
-    let input: CallModelInput = wire;
-    let readFilesRef: string | null | undefined;
-    if (stepWrites) {
-      if (stepWrites.readFiles && !storeReadFiles) throw new Error('this worker has no read-file store');
-      const [head, files] = await Promise.all([
-        stepWrites.append ? appendTranscript(stepWrites.append) : wire.head,
-        stepWrites.readFiles && storeReadFiles ? storeReadFiles(stepWrites.readFiles) : undefined,
-      ]).catch((err: unknown) => {
-        throw storeFailure(err);
-      });
-      input = { ...rest, head };
-      readFilesRef = files;
-    }
-    const signalFields = readFilesRef !== undefined ? { readFilesRef } : {};
+    // The previous step's writes and the child's static inputs first (content-addressed: a retried
+    // call makes the same writes), or those static inputs read back by their key.
+    const { stepWrites, staticsRef: given, ...rest } = wire;
+    if (stepWrites?.readFiles && !storeReadFiles) throw new Error('this worker has no read-file store');
+    if (given && !deps.stepStatics) throw new Error("this worker has no store to read the turn's step inputs from");
+    const store = deps.stepStatics;
+    const [head, readFilesRef, statics] = await Promise.all([
+      stepWrites?.append
+        ? appendTranscript({
+            head: stepWrites.append.head !== undefined ? stepWrites.append.head : wire.head,
+            messages: stepWrites.append.messages,
+          })
+        : wire.head,
+      stepWrites?.readFiles && storeReadFiles ? storeReadFiles(stepWrites.readFiles) : undefined,
+      given && store ? store.get(given).then((s) => ({ inline: s, ref: undefined })) : storeStatics(rest),
+    ]).catch((err: unknown) => {
+      throw storeFailure(err);
+    });
+    const input = { ...(statics?.inline ?? {}), ...rest, head } as CallModelInput;
+    const signalFields = {
+      ...(readFilesRef !== undefined ? { readFilesRef } : {}),
+      ...(statics?.ref ? { staticsRef: statics.ref } : {}),
+    };
     const outcome = await measureModelCall(
       input.settings.model,
       'turn',
@@ -49,6 +57,11 @@ export function createModelActivities(
     if (outcome.kind === 'compact') return outcome;
     await chargeBudget(input.budget, outcome.modelUsage);
     return { ...outcome, ...signalFields };
+  }
+  /** Inline static inputs of a turn that describes with them (core/stepStatics.ts): stored, their key answered. */
+  async function storeStatics(input: Omit<CallModelInput, 'stepWrites' | 'staticsRef'>) {
+    if (!deps.stepStatics || !input.describeWith) return undefined;
+    return { inline: undefined, ref: await deps.stepStatics.put(splitStatics(input).statics) };
   }
   return { callModel, appendTranscript, loadTranscript };
 }

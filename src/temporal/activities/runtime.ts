@@ -19,7 +19,7 @@ import { STREAMED_TOOL_USE_SIGNAL, type StreamedToolUseSignal } from '../../core
 
 export function activityRuntime(
   heartbeat?: (details?: unknown) => void,
-  signalFields: { readFilesRef?: string | null } = {},
+  signalFields: { readFilesRef?: string | null; staticsRef?: string } = {},
 ): CallRuntime {
   const ctx = Context.current();
   const wf = ctx.info.workflowExecution;
@@ -76,7 +76,7 @@ export function handedBack(ctx: Context = Context.current()): ApplicationFailure
 export async function withActivityRuntime<T>(
   core: (rt: CallRuntime) => Promise<T>,
   stopped: (result: T) => boolean = () => false,
-  signalFields: { readFilesRef?: string | null } = {},
+  signalFields: { readFilesRef?: string | null; staticsRef?: string } = {},
 ): Promise<T> {
   const ctx = Context.current();
   let details: unknown;

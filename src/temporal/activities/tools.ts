@@ -8,8 +8,12 @@ import {
   type SubagentPrepared,
   type ToolDeps,
 } from '../../toolCall/tools';
+import type { RunToolUseByRef } from '../../toolCall/toolTypes';
+import type { AgentContext } from '../../core/context';
+import type { ToolSessionInput } from '../../toolCall/toolTypes';
 import type { ToolRunResult } from '../../core/turn';
 import { recordToolCall } from './metrics';
+import { recordWithoutSentBlock } from '../../core/payloads';
 import { withActivityRuntime } from './runtime';
 import { sideCallCharger } from './budget';
 
@@ -19,12 +23,26 @@ const stopped = (r: ToolRunResult): boolean => r.kind === 'done' && r.record.sta
 export function createToolActivities(deps: ToolDeps) {
   const calls = createToolCalls(deps);
 
-  async function runToolUse(input: RunToolUseInput): Promise<ToolRunResult> {
+  /** The call's session and context: inline, or read from the turn's stored step inputs (issue 33). */
+  async function wholeInput(wire: RunToolUseInput | RunToolUseByRef): Promise<RunToolUseInput> {
+    if (!('stepRef' in wire)) return wire;
+    if (!deps.stepStatics) throw new Error("this worker has no store to read the turn's step inputs from");
+    const { stepRef, ...rest } = wire;
+    const d = (await deps.stepStatics.get(stepRef)).describeWith as
+      { session: ToolSessionInput; context: AgentContext } | undefined;
+    if (!d) throw new Error(`the stored step inputs ${stepRef} hold no tool session`);
+    return { ...rest, session: d.session, context: d.context };
+  }
+
+  async function runToolUse(wire: RunToolUseInput | RunToolUseByRef): Promise<ToolRunResult> {
+    const input = await wholeInput(wire);
     // A child's call: its side model calls are charged to the root's budget as they are made.
     const charge = sideCallCharger(input.budget);
     const run = (rt: Parameters<typeof calls.runToolCall>[1]) =>
       calls.runToolCall(input, charge ? { ...rt, chargeSideCall: charge } : rt);
-    return recordToolCall(await withActivityRuntime(run, stopped));
+    const r = recordToolCall(await withActivityRuntime(run, stopped));
+    // A turn that sends its step inputs by key puts the record's input back from the block (issue 33).
+    return r.kind === 'done' && 'stepRef' in wire ? { ...r, record: recordWithoutSentBlock(r.record, wire.block) } : r;
   }
 
   /**

@@ -20,13 +20,15 @@ import {
   type SpanAttributes,
 } from '../../core/spanAttributes';
 import { errorLabel } from './metrics';
+import { sessionOfTurnWorkflowId } from '../../core/ids';
 
 type Arg = Record<string, never> | undefined;
 
 /** Which activities get a span of ours, its name and attributes. */
 const SPANS: Record<
   string,
-  { name: string; start: (input: Arg) => SpanAttributes; end: (r: never) => SpanAttributes } | undefined
+  | { name: string; start: (input: Arg, sessionId?: string) => SpanAttributes; end: (r: never) => SpanAttributes }
+  | undefined
 > = {
   callModel: { name: SPAN.modelCall, start: (i) => modelCallStartAttributes(i, 'turn'), end: modelCallEndAttributes },
   compactContext: {
@@ -34,7 +36,11 @@ const SPANS: Record<
     start: (i) => modelCallStartAttributes(i, 'compaction'),
     end: () => ({ 'durable_agent.model_call.outcome': 'ok' }),
   },
-  runToolUse: { name: SPAN.toolCall, start: (i) => toolCallStartAttributes(i, 'call'), end: toolCallEndAttributes },
+  runToolUse: {
+    name: SPAN.toolCall,
+    start: (i, sessionId) => toolCallStartAttributes(i, 'call', sessionId),
+    end: toolCallEndAttributes,
+  },
   prepareSubagent: {
     name: SPAN.toolCall,
     start: (i) => toolCallStartAttributes(i, 'subagent_prepare'),
@@ -53,7 +59,12 @@ class AgentActivitySpans implements ActivityInboundCallsInterceptor {
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const spec = SPANS[this.ctx.info.activityType];
     if (!spec) return next(input);
-    const attributes = { ...spec.start(input.args[0] as Arg), 'durable_agent.attempt': this.ctx.info.attempt };
+    const workflowId = this.ctx.info.workflowExecution?.workflowId;
+    const sessionId = workflowId ? sessionOfTurnWorkflowId(workflowId) : undefined;
+    const attributes = {
+      ...spec.start(input.args[0] as Arg, sessionId),
+      'durable_agent.attempt': this.ctx.info.attempt,
+    };
     return trace.getTracer('durable-agent').startActiveSpan(spec.name, { attributes }, async (span: Span) => {
       try {
         const r = await next(input);

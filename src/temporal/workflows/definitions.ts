@@ -185,9 +185,15 @@ export type { PendingApproval, SessionResult } from '../../core/session';
 
 export interface CompactRecord {
   toolUseId: string;
-  toolName: string;
-  summary: string;
+  /**
+   * Absent (with `summary`) in a turn's RESULT for a stored result's record without control writes,
+   * stop or notices (issue 33): the tool activity's result holds them, the audit reads them there.
+   * The turn's progress query always has them.
+   */
+  toolName?: string;
+  summary?: string;
   status: ToolCallStatus;
+  /** Absent in a turn's RESULT when the tool activity's result holds it (a stored result, `resultRef`; issue 33). */
   decision?: DecisionRecord;
   /**
    * The result's first 200 characters on one line. Absent in a turn's RESULT when the tool

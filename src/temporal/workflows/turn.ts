@@ -39,7 +39,9 @@ import {
   type ToolUseDescription,
   type TurnExecutor,
 } from '../../core/turn';
-import type { CallModelResult } from '../../runtime/model';
+import type { CallModelInput, CallModelResult } from '../../runtime/model';
+import { StepStaticsMemo } from '../../core/stepStatics';
+import { withSentBlock } from '../../core/payloads';
 import type { SubagentPhaseActivities, AgentWorktreeActivities, ToolCallActivities } from '../activities';
 import { StreamingToolExecution, streamedItems, type StreamedToolUse } from '../../core/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
@@ -73,7 +75,7 @@ import {
   transientFailureOf,
   turnResult,
 } from './turnEnd';
-import { runSteps } from './turnSteps';
+import { runSteps, type RunStep } from './turnSteps';
 import {
   awaitApprovalIn,
   compaction,
@@ -86,11 +88,14 @@ import {
 } from './turnCalls';
 
 export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkflowResult> {
+  // The child's static step inputs, stored by its first model call and then sent by key (issue 33).
+  const statics = new StepStaticsMemo();
   // A turn recorded before issue 33 (no `steps`): one model step, the same commands.
-  if (!input.steps) return runTurnStep(input);
-  return runSteps(input, input.steps, runTurnStep, (step) => {
-    const run = new TurnRun(input);
-    return settleCarry(step, (call) => run.storeCall(call));
+  if (!input.steps) return runTurnStep(statics, input);
+  const step: RunStep = (...args) => runTurnStep(statics, ...args);
+  return runSteps(input, input.steps, step, (done) => {
+    const run = new TurnRun(input, statics);
+    return settleCarry(done, (call) => run.storeCall(call));
   });
 }
 
@@ -100,12 +105,13 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
  * leaves its writes to the next step's model call: its result's `carry`.
  */
 async function runTurnStep(
+  statics: StepStaticsMemo,
   input: TurnWorkflowInput,
   onRun?: (run: TurnRun) => void,
   earlier: ReadonlyArray<{ turn: number; done: CompactRecord[] }> = [],
   continues?: (step: TurnWorkflowResult) => boolean,
 ): Promise<TurnWorkflowResult> {
-  const turn = new TurnRun(input);
+  const turn = new TurnRun(input, statics);
   turn.register(earlier);
   onRun?.(turn);
   const outcome = await executeTurn(
@@ -164,7 +170,10 @@ class TurnRun implements TurnExecutor {
   /** An isolated agent's worktree (`isolation: "worktree"`), on the tool worker. */
   private readonly agentWorktrees: ActivityInterfaceFor<AgentWorktreeActivities>;
 
-  constructor(private readonly input: TurnWorkflowInput) {
+  constructor(
+    private readonly input: TurnWorkflowInput,
+    private readonly statics: StepStaticsMemo,
+  ) {
     this.readFilesRef = input.readFilesRef;
     const parentId = workflowInfo().parent?.workflowId;
     this.parent = parentId ? getExternalWorkflowHandle(parentId) : undefined;
@@ -204,6 +213,7 @@ class TurnRun implements TurnExecutor {
     if (streaming)
       setHandler(streamedToolUseSignal, (s) => {
         if ('readFilesRef' in s && s.readFilesRef !== undefined) this.readFilesRef = s.readFilesRef;
+        if ('staticsRef' in s) this.statics.learn(s.staticsRef);
         streamedItems(s).forEach((item) => streaming.add(item));
       });
   }
@@ -289,8 +299,13 @@ class TurnRun implements TurnExecutor {
       }
       const options = { activityId: activityIds.tool(block.id, approval?.decision), summary: description.summary };
       const extras = toolCallExtras(this.readFilesRef, input, approval);
-      const args = { session: this.session, block, messageRef, context, ...extras };
-      return await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
+      // The session and context by the key of the child's stored step inputs when they are its (issue 33).
+      const stepRef = this.statics.toolRef(this.session, context);
+      const args = stepRef
+        ? { stepRef, block, messageRef, ...extras }
+        : { session: this.session, block, messageRef, context, ...extras };
+      const r = await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
+      return r.kind === 'done' ? { ...r, record: withSentBlock(r.record, block) } : r;
     } catch (err) {
       if (this.interrupted || isCancellation(err)) {
         // A cancelled early call that was discarded is not an interrupt of the turn.
@@ -322,13 +337,17 @@ class TurnRun implements TurnExecutor {
       this.modelStep = await managedModelStep(
         this.input,
         {
-          callModel: (args, activityId, summary) =>
-            scope.run(() =>
+          callModel: async (args, activityId, summary) => {
+            const wire = this.statics.modelInput({ ...args, ...describeWith(this.session, this.input.context) });
+            const r = await scope.run(() =>
               model.callModel.executeWithOptions(
                 { ...at, activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
-                [{ ...args, ...describeWith(this.session, this.input.context) }],
+                [wire as CallModelInput],
               ),
-            ),
+            );
+            if (r.kind !== 'compact') this.statics.learn(r.staticsRef);
+            return r;
+          },
           compact: (args, activityId, summary) =>
             scope.run(() => compaction.compactContext.executeWithOptions({ ...at, activityId, summary }, [args])),
         },

@@ -75,12 +75,16 @@ export function transientFailureOf(err: unknown, what: 'model' | 'store'): Trans
  */
 export function compact(record: ToolCallRecord, forResult = false): CompactRecord {
   const content = toolResultText(record.result);
+  // In the result, a stored result's record that the session has nothing to do with (no control
+  // writes, stop or notices) is its id and status: the tool activity's result holds the rest (issue 33).
+  const lean =
+    forResult && record.resultRef && !record.controlWrites?.length && !record.stop && !record.notices?.length;
   return {
     toolUseId: record.toolUseId,
-    toolName: record.toolName,
-    summary: record.summary,
+    ...(lean ? {} : { toolName: record.toolName, summary: record.summary }),
     status: record.status,
-    ...(record.decision ? { decision: record.decision } : {}),
+    // A stored result's record: its decision and preview are in the tool activity's result (issue 33).
+    ...(record.decision && !(forResult && record.resultRef) ? { decision: record.decision } : {}),
     ...(forResult && record.resultRef ? {} : { preview: oneLinePreview(content) }),
     ...(record.reused ? { reused: true } : {}),
     ...(record.early ? { early: true } : {}),

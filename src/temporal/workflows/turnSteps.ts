@@ -24,7 +24,7 @@ const STEP_HISTORY_BYTES = 4 * 1024 * 1024;
  * One model step (turn.ts runTurnStep); `onRun` sees the step's run (its interrupt flag) as it starts;
  * `continues` says whether another step follows (the step may then leave its writes to it: `carry`).
  */
-type RunStep = (
+export type RunStep = (
   input: TurnWorkflowInput,
   onRun?: (run: { interrupted: boolean; done: TurnWorkflowResult['records'] }) => void,
   earlier?: ReadonlyArray<{ turn: number; done: TurnWorkflowResult['records'] }>,
