@@ -14,13 +14,14 @@ const formsOf = (p: string): string[] => [...new Set([p, resolveReal(p)])];
 
 /** Does any form of the path lie in another session's directory (or is it a root itself)? */
 export function inAnotherSession(forms: readonly string[], apart: SessionsApart | undefined): boolean {
-  return (apart ?? []).some(({ root, own }) => {
+  return (apart ?? []).some(({ root, own, also }) => {
     const roots = formsOf(root);
     const inRoot = forms.filter((f) => roots.some((r) => isInside(f, r)));
     // The own directory's forms only for a path in the root: resolving one that does not exist yet
     // walks up its parents, a failed realpath each (≈ 5 % of the worker's main thread, issue 33).
     if (inRoot.length === 0) return false;
-    const owns = formsOf(own);
+    // `also`: the session's directory under an older name (results stored before an upgrade).
+    const owns = [own, ...(also ?? [])].flatMap(formsOf);
     // A subagent's directories are its parent's too (`<own>_agent-<id>`: the child session
     // `<parent>/agent-<id>` with its `/` made `_`): the parent reads what its child stored.
     const children = owns.map((o) => `${o}_agent-`);
@@ -44,7 +45,7 @@ export function reachesAnotherSession(dir: string, apart: SessionsApart | undefi
 /** `apart` with one more root (its own directory in it), replacing an earlier entry for the same root. */
 export function withSessionsApart(
   apart: SessionsApart | undefined,
-  entry: { root: string; own: string },
+  entry: { root: string; own: string; also?: string[] },
 ): SessionsApart {
   return [...(apart ?? []).filter((e) => e.root !== entry.root), entry];
 }

@@ -3,6 +3,7 @@
 // MCP connections and Bash's sandbox host — and the cores of src/runtime bound to them
 // (`createCallDeps`). Temporal-free: the worker's activities (src/temporal/activities, `createAgentActivities`)
 // wrap these cores, the in-process runner (src/inprocess) calls them directly.
+import { createHash } from 'node:crypto';
 import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { createCalls, type CallDeps } from './index';
@@ -94,7 +95,27 @@ export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: re
   return [...new Set(paths)];
 }
 
+/**
+ * The directory name of a session's large results (`<store>/results/<name>`), one per session id:
+ * an id of `[A-Za-z0-9_.-]` (at most 100 characters, not `.`/`..`) is its own name; any other id is
+ * made safe and suffixed `+<hash of the id>` — a `+` no unchanged name holds — so that two ids
+ * (`a/b` and `a_b`) never share a directory (issue 30 round f).
+ */
 export function sessionDirName(sessionId: string): string {
+  const hash = createHash('sha256').update(sessionId).digest('hex').slice(0, 16);
+  // A subagent's directory starts with its parent's name and `_agent-` (its parent reads it: sessionsApart.ts).
+  const child = /^(.+)\/agent-([^/]*)$/.exec(sessionId);
+  if (child) return `${sessionDirName(child[1]!)}_agent-${legacySessionDirName(child[2]!).slice(0, 60)}+${hash}`;
+  const safe = legacySessionDirName(sessionId).slice(0, 100);
+  if (safe === sessionId && safe !== '.' && safe !== '..' && safe.length > 0) return safe;
+  return `${safe}+${hash}`;
+}
+
+/**
+ * The name releases before 0.3.0 gave (every other character made `_`: not one per id). A session
+ * whose name changed keeps reading what it stored there before the upgrade (withResultDirectory).
+ */
+export function legacySessionDirName(sessionId: string): string {
   return sessionId.replace(/[^A-Za-z0-9_.-]/g, '_');
 }
 
@@ -153,9 +174,14 @@ function sessionPoolOf(
 /** Where a session's large results are kept: the worker's disk, or the shared store too (a Read may run elsewhere). */
 function resultStoreOf(storeDir: string, blobs: BlobStore, sessionId: string) {
   const dir = join(storeDir, 'results', sessionDirName(sessionId));
-  return baseBlobStore(blobs) instanceof LocalBlobStore
-    ? new LocalResultStore(dir)
-    : new SharedResultStore(dir, blobs, sessionId, sessionDirName(sessionId));
+  const legacy = legacySessionDirName(sessionId);
+  const store =
+    baseBlobStore(blobs) instanceof LocalBlobStore
+      ? new LocalResultStore(dir)
+      : new SharedResultStore(dir, blobs, sessionId);
+  // Results stored before the upgrade under the old name stay readable to the session (never written).
+  if (legacy !== sessionDirName(sessionId)) store.legacyDir = resolve(storeDir, 'results', legacy);
+  return store;
 }
 
 /**

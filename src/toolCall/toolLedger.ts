@@ -24,7 +24,6 @@ import { runToolPipeline } from './pipeline/toolPipeline';
 import type { PipelineEnv, ToolUseOutcome } from './pipeline/types';
 import type { LedgerEntry } from '../stores/executionLedger';
 import { mergeReadFiles } from '../stores/readFilesStore';
-import { inputPaths } from '../stores/sharedResultStore';
 import type { ResultStore, SideModel, ToolUseContext } from '../toolProtocol/Tool';
 import { addModelUsage, callModelUsage, turnModelUsage, withModelUsage, type ModelUsage } from '../core/modelUsage';
 import type { ToolPool } from '../toolProtocol/pool';
@@ -131,10 +130,10 @@ async function setUpCall(deps: ToolDeps, input: ResolvedRunInput): Promise<CallS
         ? sessionMcp(session, undefined, input.context)
         : undefined,
   );
+  // A large result saved on another host (shared store) is recreated by Read, after its permission
+  // decision, at this worker's own path of it only (src/stores/sharedResultStore.ts): nothing a tool
+  // input names is written before the pipeline (invariant 2; issue 30 round f).
   const resultStore = deps.resultStore(session.sessionId);
-  // A large result saved on another host (shared store): recreate the file the model asks to Read.
-  const materialize = (resultStore as { materialize?: (path: string) => Promise<boolean> }).materialize;
-  if (materialize) for (const p of inputPaths(block.input)) await materialize.call(resultStore, p);
   return { agent, pool, resultStore, description: describeToolUse(block, pool) };
 }
 

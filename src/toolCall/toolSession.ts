@@ -126,24 +126,34 @@ export function withTaskDirectory(permission: ToolPermissionContext, sessionId: 
 export function withResultDirectory(permission: ToolPermissionContext, store: ResultStore): ToolPermissionContext {
   const dir = (store as { dir?: unknown }).dir;
   if (typeof dir !== 'string') return permission;
+  const also = legacyResultDirs(store);
   // Every other session's large results are refused to the file tools (issue 30): only in the
   // worker's layout `<store>/results/<session>` (a custom store's parent may be anything).
   // The whole store holding `results/` is the worker's own (every session's transcript blobs, the
   // execution ledger, other sessions' results): refused too, but for this session's results (round e).
+  const own = { own: dir, ...(also.length > 0 ? { also } : {}) };
   const sessionsApart =
     path.basename(path.dirname(dir)) === 'results'
-      ? withSessionsApart(withSessionsApart(permission.sessionsApart, { root: path.dirname(dir), own: dir }), {
+      ? withSessionsApart(withSessionsApart(permission.sessionsApart, { root: path.dirname(dir), ...own }), {
           root: path.dirname(path.dirname(dir)),
-          own: dir,
+          ...own,
         })
       : permission.sessionsApart;
-  return permission.workingDirectories.includes(dir)
-    ? { ...permission, ...(sessionsApart ? { sessionsApart } : {}) }
-    : {
-        ...permission,
-        workingDirectories: [...permission.workingDirectories, dir],
-        ...(sessionsApart ? { sessionsApart } : {}),
-      };
+  const added = [dir, ...also].filter((d) => !permission.workingDirectories.includes(d));
+  return {
+    ...permission,
+    ...(added.length > 0 ? { workingDirectories: [...permission.workingDirectories, ...added] } : {}),
+    ...(sessionsApart ? { sessionsApart } : {}),
+  };
+}
+
+/**
+ * The session's results directory under the name a release before 0.3.0 gave it (sessionDirName),
+ * when it exists on this worker: a session that ran across the upgrade reads what it stored there.
+ */
+function legacyResultDirs(store: ResultStore): string[] {
+  const legacy = (store as { legacyDir?: unknown }).legacyDir;
+  return typeof legacy === 'string' && existsSync(legacy) ? [legacy] : [];
 }
 
 /**
@@ -161,7 +171,9 @@ export function withWorkerPrivatePaths(
   const dir = (store as { dir?: unknown }).dir;
   // No result directory: `own` names nothing under any root, so the whole of each is refused.
   const own = typeof dir === 'string' ? dir : '/\0no-results';
+  const also = legacyResultDirs(store);
   let apart = permission.sessionsApart;
-  for (const root of privatePaths) apart = withSessionsApart(apart, { root, own });
+  for (const root of privatePaths)
+    apart = withSessionsApart(apart, { root, own, ...(also.length > 0 ? { also } : {}) });
   return { ...permission, sessionsApart: apart };
 }

@@ -56,6 +56,13 @@ export type OnProgress = (progress: ToolProgress) => void;
 export interface ResultStore {
   /** Stores `content` whole; returns a location the model can Read (usually an absolute path). */
   put(toolUseId: string, content: string): Promise<string>;
+  /**
+   * A store shared by several hosts: is `path` this session's result at this worker's own path of it,
+   * missing here and kept in the store (Read's validateInput asks; writes nothing)?
+   */
+  stored?(path: string): Promise<boolean>;
+  /** Recreates such a result at this worker's own path of it (Read, after its permission decision); true when it did. */
+  materialize?(path: string): Promise<boolean>;
 }
 
 /** A model request a tool makes itself (WebFetch's reading of a page, WebSearch's server-side search). */

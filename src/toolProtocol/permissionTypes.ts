@@ -31,9 +31,9 @@ export interface ToolPermissionContext {
   /**
    * Sessions apart (issue 30): each `root` holds one directory per session on this worker (the
    * session temp root: temp files, task outputs, spools; the store's `results/`), `own` is this
-   * session's directory in it. Any other path under a root is another session's: the file tools
+   * session's directory in it (`also`: the same under the name an older release gave it). Any other path under a root is another session's: the file tools
    * are refused it in every mode (src/permissions/sessionsApart.ts). Set by the tool activities
    * (withTaskDirectory, withResultDirectory), never by the workflow.
    */
-  sessionsApart?: Array<{ root: string; own: string }>;
+  sessionsApart?: Array<{ root: string; own: string; also?: string[] }>;
 }

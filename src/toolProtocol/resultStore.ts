@@ -18,6 +18,8 @@ export function resultFileName(toolUseId: string): string {
 
 export class LocalResultStore implements ResultStore {
   readonly dir: string;
+  /** Where releases before 0.3.0 kept this session's results (read only; see sessionDirName). */
+  legacyDir?: string;
 
   constructor(dir: string) {
     this.dir = path.resolve(dir);

@@ -359,6 +359,10 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
       hiddenPathFilter('Read', ctx),
       searchRootCheck(ctx, 'Read', path.dirname(resolvePath(ctx.agent.cwd, input.file_path)), 'validate'),
     );
+    // A large result of this session kept in a shared store but missing on this host is recreated
+    // by call(), after the permission decision, at the worker's own path of it only (sharedResultStore.ts).
+    const abs = resolvePath(ctx.agent.cwd, input.file_path);
+    if (!check.ok && check.missing && (await ctx.resultStore?.stored?.(abs))) return { result: true };
     // The reference finds these in call(): its model gets them without <tool_use_error> tags.
     if (!check.ok) return { result: false, message: check.message, errorCode: check.missing ? 1 : 2, untagged: true };
     // Before the permission decision only the path as given (or a place the read checks allow)
@@ -373,6 +377,7 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     const abs = resolvePath(ctx.agent.cwd, input.file_path);
     const start = Math.max(1, input.offset ?? 1);
     const limit = input.limit ?? READ_DEFAULT_LIMIT;
+    await ctx.resultStore?.materialize?.(abs);
     // Bound to what the permission decision covered: a file or directory swapped for a symlink
     // after the check is refused here, before a byte is read (safeFs.ts).
     const { fh, stat } = await openFileBound(abs, readCheck(ctx, 'Read', input.file_path));

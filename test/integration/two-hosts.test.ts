@@ -1,5 +1,6 @@
-// integration: workers on two "hosts" — two workers with DIFFERENT store roots (no directory in
-// common), on one task queue. Turn 1 and 2 run on host A; then host B starts, A drains and stops,
+// integration: workers on two "hosts" — two workers with their own stores on disk, on one task queue
+// (on PostgreSQL: the same store-dir path, as docs/deployment.md asks, whose files A leaves behind are
+// removed when A is gone; on local stores: different roots, no directory in common). Turn 1 and 2 run on host A; then host B starts, A drains and stops,
 // and the rest runs on B, which must find everything A stored: the model's messages (tool inputs
 // by reference), tool results by reference, the read-file state (Edit needs A's Read), the ledger.
 //  - Both on the shared PostgreSQL store: the session completes; the history's activity-task
@@ -168,15 +169,17 @@ async function identitiesOf(
 }
 
 test(
-  'integration: two hosts on the shared PostgreSQL store (different store roots) complete a session whose tool calls ran on both',
+  'integration: two hosts on the shared PostgreSQL store (each its own disk) complete a session whose tool calls ran on both',
   { skip: pg.skip, timeout: 180_000 },
   async () => {
     pg.assert();
     server = await startPostgres();
     const table = `two_hosts_${process.pid}`;
     await withAgent({ noWorker: true }, async (ctx) => {
+      // Every worker has the same store-dir path (docs/deployment.md): the path the model is given is
+      // the worker's own path of the result on every host, the only path a result is recreated at.
       const rootA = await mkdtemp(join(tmpdir(), 'da-host-a-'));
-      const rootB = await mkdtemp(join(tmpdir(), 'da-host-b-'));
+      const rootB = rootA;
       const notes = join(ctx.workDir, 'notes.txt');
       await writeFile(notes, 'written on no host yet\n');
       const sessionId = uniqueWorkflowId('two-hosts');
@@ -203,7 +206,8 @@ test(
           /^gate hold passed\ngate hold line 1\n/,
           'A saved the large output under its own root',
         );
-        await rm(rootA, { recursive: true, force: true });
+        // A's disk is gone: what it saved under the store dir is not on B's.
+        await rm(join(rootA, 'results'), { recursive: true, force: true });
         const result = await handle.result();
         assert.equal(result.status, 'completed', JSON.stringify(result));
         assert.equal(result.lastText, 'Done on two hosts.');
@@ -229,6 +233,7 @@ test(
         assert.match(readSaved, /gate hold line 1\b/);
         assert.match(readSaved, /gate hold line 500\b/);
         assert.equal(await readFile(notes, 'utf8'), 'edited on host B after a read on host A\n');
+        assert.match(await readFile(saved, 'utf8'), /gate hold line 500\n?$/, 'B recreated it at its own path of it');
 
         // The proof from history: the worker identity that ran each tool call's activity task.
         const who = await identitiesOf(ctx.client, handle as WorkflowHandleWithFirstExecutionRunId);

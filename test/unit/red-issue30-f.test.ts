@@ -62,7 +62,9 @@ async function materializeAttack(
   opts: {
     payload?: string;
     /** The path the tool_use names (default: deep under the victim directory, outside the wall). */
-    target?: (d: { project: string; victim: string }) => string;
+    target?: (d: { project: string; victim: string; store: string }) => string;
+    /** A local store (what a worker without DURABLE_AGENT_STORE has) instead of the shared one. */
+    local?: boolean;
   } = {},
 ) {
   const dir = mkdtempSync(path.join(root, `mat-${mode}-`));
@@ -75,9 +77,13 @@ async function materializeAttack(
   // Host A: the session's earlier large result, kept whole (invariant 7) in the shared store.
   await new SharedResultStore(path.join(dir, 'storeA', 'results', 's1'), shared, 's1', 's1').put('toolu_big', payload);
   // Host B: the worker that runs the attacking call.
-  const { runToolCall } = createAgentActivities({ storeDir: path.join(dir, 'storeB'), blobStore: shared });
+  const store = path.join(dir, 'storeB');
+  const { runToolCall } = createAgentActivities({
+    storeDir: store,
+    blobStore: opts.local ? new LocalBlobStore(path.join(dir, 'local-blobs')) : shared,
+  });
   const target =
-    opts.target?.({ project, victim }) ??
+    opts.target?.({ project, victim, store }) ??
     path.join(victim, 'made', 'by', 'the', 'worker', 'results', 's1', 'toolu_big.txt');
   const r = await runToolCall(
     {
@@ -91,62 +97,46 @@ async function materializeAttack(
     },
     runtime(),
   );
-  return { r, target, victim, payload, project };
+  return { r, target, victim, payload, project, store };
 }
 
-void test.todo(
-  'HOLE (store, shared results): any tool_use naming <anywhere>/results/<session>/<id>.txt makes the worker mkdir -p and write the stored result there, before schema, hooks and permission — outside the sandbox wall, in dontAsk, for an unknown tool',
-);
 for (const [mode, tool] of [
   ['dontAsk', 'Read'],
   ['default', 'NoSuchTool'],
 ] as const) {
-  test(
-    `store (${mode}, ${tool}): a tool_use naming <victim>/…/results/s1/toolu_big.txt creates nothing outside the working directories`,
-    { skip: 'HOLE: src/toolCall/toolLedger.ts setUpCall materializes before the pipeline (the todo row above)' },
-    async () => {
-      const { r, target, victim, payload } = await materializeAttack(mode, tool);
-      assert.equal(r.kind, 'done');
-      // The call itself is refused (permission, or unknown tool): the model is told no.
-      assert.equal(r.kind === 'done' && r.record.status !== 'ok', true);
-      const made = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
-      assert.equal(made === payload, false, `the worker wrote the agent's bytes to ${target}`);
-      assert.equal(existsSync(path.join(victim, 'made')), false, 'the worker made directories outside the wall');
-    },
-  );
+  test(`store (${mode}, ${tool}): a tool_use naming <victim>/…/results/s1/toolu_big.txt creates nothing outside the working directories`, async () => {
+    const { r, target, victim, payload } = await materializeAttack(mode, tool);
+    assert.equal(r.kind, 'done');
+    // The call itself is refused (permission, or unknown tool): the model is told no.
+    assert.equal(r.kind === 'done' && r.record.status !== 'ok', true);
+    const made = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+    assert.equal(made === payload, false, `the worker wrote the agent's bytes to ${target}`);
+    assert.equal(existsSync(path.join(victim, 'made')), false, 'the worker made directories outside the wall');
+  });
 }
 
-void test.todo(
-  "HOLE (store, shared results, escalation): a project symlink results/s1 -> $HOME/.bashrc.d (sandboxed `ln -s` in the project) and a Read denied in dontAsk make the worker drop the agent's script where the user's next login shell sources it (Fedora/RHEL ~/.bashrc)",
-);
-test(
-  'store (dontAsk, Read through a project symlink to $HOME/.bashrc.d): the worker writes no script a login shell runs',
-  {
-    skip: 'HOLE: src/stores/sharedResultStore.ts materialize checks names, not where the path leads (the todo row above)',
-  },
-  async () => {
-    const home = mkdtempSync(path.join(root, 'home-'));
-    mkdirSync(path.join(home, '.bashrc.d'));
-    const marker = path.join(home, 'PWNED');
-    // The session's own earlier large output: each line a command (what `printf` in Bash can print).
-    const payload = `touch ${marker}\n` + ': padding\n'.repeat(20_000);
-    const { target } = await materializeAttack('dontAsk', 'Read', {
-      payload,
-      target: ({ project }) => {
-        // What sandboxed Bash may do in its own project: mkdir -p x/results && ln -s ~/.bashrc.d x/results/s1
-        mkdirSync(path.join(project, 'x', 'results'), { recursive: true });
-        symlinkSync(path.join(home, '.bashrc.d'), path.join(project, 'x', 'results', 's1'));
-        return path.join(project, 'x', 'results', 's1', 'toolu_big.txt');
-      },
-    });
-    assert.equal(existsSync(target), existsSync(path.join(home, '.bashrc.d', 'toolu_big.txt')));
-    // The user's next interactive shell (Fedora's default ~/.bashrc sources every file in ~/.bashrc.d).
-    execFileSync('bash', ['-c', 'for rc in "$HOME"/.bashrc.d/*; do [ -f "$rc" ] && . "$rc"; done; true'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
-    });
-    assert.equal(existsSync(marker), false, "the agent's script ran as the user, outside the sandbox");
-  },
-);
+test('store (dontAsk, Read through a project symlink to $HOME/.bashrc.d): the worker writes no script a login shell runs', async () => {
+  const home = mkdtempSync(path.join(root, 'home-'));
+  mkdirSync(path.join(home, '.bashrc.d'));
+  const marker = path.join(home, 'PWNED');
+  // The session's own earlier large output: each line a command (what `printf` in Bash can print).
+  const payload = `touch ${marker}\n` + ': padding\n'.repeat(20_000);
+  const { target } = await materializeAttack('dontAsk', 'Read', {
+    payload,
+    target: ({ project }) => {
+      // What sandboxed Bash may do in its own project: mkdir -p x/results && ln -s ~/.bashrc.d x/results/s1
+      mkdirSync(path.join(project, 'x', 'results'), { recursive: true });
+      symlinkSync(path.join(home, '.bashrc.d'), path.join(project, 'x', 'results', 's1'));
+      return path.join(project, 'x', 'results', 's1', 'toolu_big.txt');
+    },
+  });
+  assert.equal(existsSync(target), existsSync(path.join(home, '.bashrc.d', 'toolu_big.txt')));
+  // The user's next interactive shell (Fedora's default ~/.bashrc sources every file in ~/.bashrc.d).
+  execFileSync('bash', ['-c', 'for rc in "$HOME"/.bashrc.d/*; do [ -f "$rc" ] && . "$rc"; done; true'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+  });
+  assert.equal(existsSync(marker), false, "the agent's script ran as the user, outside the sandbox");
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Sandbox runtime lock: one session's long command and another session's worker-wide settings.

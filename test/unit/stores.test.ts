@@ -7,6 +7,7 @@ import { after, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
@@ -20,7 +21,7 @@ import {
 import { PayloadStore } from '../../src/stores/payloadStore';
 import { PostgresBlobStore } from '../../src/stores/postgresBlobStore';
 import { ReadFilesStore } from '../../src/stores/readFilesStore';
-import { inputPaths, SharedResultStore } from '../../src/stores/sharedResultStore';
+import { SharedResultStore } from '../../src/stores/sharedResultStore';
 import { blobStoreFromUrl, configuredBlobStore, describeBlobStore } from '../../src/stores/configured';
 import type { Message } from '../../src/core/apiMessages';
 import { requirePostgres, startPostgres, type PostgresServer } from '../support/postgres';
@@ -214,30 +215,42 @@ for (const impl of IMPLS) {
   );
 
   t(
-    'SharedResultStore: a large result saved on one host is recreated on another from the store, only for its session',
+    "SharedResultStore: a large result saved on one host is recreated on another from the store, only for its session and only at that worker's own path of it",
     async () => {
       const s = await impl.make();
       const rootA = await mkdtemp(join(tmpdir(), 'da-res-a-'));
       const rootB = await mkdtemp(join(tmpdir(), 'da-res-b-'));
-      const onA = new SharedResultStore(join(rootA, 'results', 'sess_1'), s, 'sess/1', 'sess_1');
-      const onB = new SharedResultStore(join(rootB, 'results', 'sess_1'), impl.reopen(s), 'sess/1', 'sess_1');
+      const onA = new SharedResultStore(join(rootA, 'results', 'sess_1'), s, 'sess/1');
+      const onB = new SharedResultStore(join(rootB, 'results', 'sess_1'), impl.reopen(s), 'sess/1');
       const path = await onA.put('toolu_big', 'whole output \u0000 😀');
       assert.equal(path, join(rootA, 'results', 'sess_1', 'toolu_big.txt'));
       assert.equal(await readFile(path, 'utf8'), 'whole output \u0000 😀');
-      assert.equal(await onB.materialize(path), false, 'the file exists: left alone');
+      // B's own path of the result (every worker has the same store dir: the path the model saw).
+      const onBPath = join(rootB, 'results', 'sess_1', 'toolu_big.txt');
+      assert.equal(await onB.stored(onBPath), true, 'missing on B, kept in the store');
+      assert.equal(await onB.materialize(onBPath), true);
+      assert.equal(await readFile(onBPath, 'utf8'), 'whole output \u0000 😀', "recreated at the worker's own path");
+      assert.equal(await onB.materialize(onBPath), false, 'the file exists: left alone');
+      // A path on another root (even one laid out `…/results/sess_1/<file>`) is never written.
       await rm(rootA, { recursive: true });
-      assert.equal(await onB.materialize(path), true);
-      assert.equal(await readFile(path, 'utf8'), 'whole output \u0000 😀', 'recreated at the path the model was given');
-      const other = new SharedResultStore(join(rootB, 'results', 'sess_2'), impl.reopen(s), 'sess/2', 'sess_2');
-      await rm(rootA, { recursive: true });
-      assert.equal(await other.materialize(path), false, "another session's result is not this session's to recreate");
+      assert.equal(await onB.stored(path), false);
+      assert.equal(await onB.materialize(path), false);
+      assert.equal(existsSync(rootA), false, "nothing created outside the worker's own results directory");
+      const other = new SharedResultStore(join(rootB, 'results', 'sess_2'), impl.reopen(s), 'sess/2');
       assert.equal(
-        await onB.materialize(join(rootA, 'results', 'sess_1', 'toolu_none.txt')),
+        await other.materialize(join(rootB, 'results', 'sess_2', 'toolu_big.txt')),
+        false,
+        "another session's result is not this session's to recreate",
+      );
+      await rm(onBPath);
+      assert.equal(await other.materialize(onBPath), false, "nor at that session's path");
+      assert.equal(existsSync(onBPath), false);
+      assert.equal(
+        await onB.materialize(join(rootB, 'results', 'sess_1', 'toolu_none.txt')),
         false,
         'not in the store',
       );
       assert.equal(await onB.materialize('/etc/passwd'), false);
-      assert.deepEqual(inputPaths({ file_path: '/a', path: 'rel', notebook_path: '/b', other: '/c' }), ['/a', '/b']);
     },
   );
 
