@@ -21,6 +21,25 @@ function quoteGitValue(v: string): string {
 }
 
 /**
+ * The file's keys as git itself reads them (`git config -f FILE --list`, which follows no include),
+ * reduced to those that run nothing; a file git cannot read is removed whole.
+ */
+function readSafeGitConfig(file: string): ReturnType<typeof safeGitConfigText> | { unreadable: string } {
+  const r = runHostProcessSync({
+    purpose: 'git',
+    command: 'git',
+    args: ['config', '-f', path.resolve(file), '-z', '--list'],
+    cwd: '/',
+    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
+  });
+  if (r.code !== 0) {
+    fs.rmSync(file, { force: true });
+    return { unreadable: '(the whole file: git could not read it)' };
+  }
+  return safeGitConfigText(r.stdout);
+}
+
+/**
  * A new git config, reduced to the keys that run nothing (read by git itself: `git config -f
  * FILE --list`, which follows no include). Returns the keys removed; the file is removed whole
  * when git cannot read it (or is not installed). The new text replaces the file under git's own
@@ -36,18 +55,9 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
   } catch {
     return [];
   }
-  const r = runHostProcessSync({
-    purpose: 'git',
-    command: 'git',
-    args: ['config', '-f', path.resolve(file), '-z', '--list'],
-    cwd: '/',
-    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
-  });
-  if (r.code !== 0) {
-    fs.rmSync(file, { force: true });
-    return ['(the whole file: git could not read it)'];
-  }
-  const { text, removed } = safeGitConfigText(r.stdout);
+  const safe = readSafeGitConfig(file);
+  if ('unreadable' in safe) return [safe.unreadable];
+  const { text, removed } = safe;
   if (removed.length === 0) return [];
   const lock = `${path.resolve(file)}.lock`;
   let fd: number;
@@ -85,18 +95,9 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
 
 /** After the command, the file changed between the read and the lock: read again under the lock. */
 function sanitizeAgain(file: string, fd: number, lock: string, renamed: () => void): string[] {
-  const r = runHostProcessSync({
-    purpose: 'git',
-    command: 'git',
-    args: ['config', '-f', path.resolve(file), '-z', '--list'],
-    cwd: '/',
-    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
-  });
-  if (r.code !== 0) {
-    fs.rmSync(file, { force: true });
-    return ['(the whole file: git could not read it)'];
-  }
-  const { text, removed } = safeGitConfigText(r.stdout);
+  const safe = readSafeGitConfig(file);
+  if ('unreadable' in safe) return [safe.unreadable];
+  const { text, removed } = safe;
   if (removed.length === 0) return [];
   fs.writeSync(fd, text);
   fs.renameSync(lock, file);
