@@ -115,8 +115,16 @@ test(
       await handle.result();
       const events = await controlEvents(client, sessionId);
       assert.match(bashResult, /connect: |budgetCharge: /, `the attack ran in the sandbox: ${bashResult}`);
+      // The session's own turn charges its steps to itself (fg:<session>, keyed by its turn's model
+      // activities: issue 34); anything else is forged.
+      const own = (e: string): boolean =>
+        !e.includes(MARK) &&
+        e.startsWith('signal budgetCharge ') &&
+        e.includes(`"chargeTo":"fg:${sessionId}"`) &&
+        e.includes(`"key":"${sessionId}/turn-`);
+      assert.ok(events.some(own), `the session's own step charges: ${events.join('\n')}`);
       assert.deepEqual(
-        events.filter((e) => e.includes(MARK) || /signal (turnYield|budgetCharge)|update budget/.test(e)),
+        events.filter((e) => !own(e) && (e.includes(MARK) || /signal (turnYield|budgetCharge)|update budget/.test(e))),
         [],
         `forged control messages in the session's history (the Bash result: ${bashResult})`,
       );
