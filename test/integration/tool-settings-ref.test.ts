@@ -14,6 +14,7 @@ import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { LocalBlobStore } from '../../src/stores/messageStore';
 import { configuredBlobStore } from '../../src/stores/configured';
 import { ToolSettingsStore } from '../../src/stores/toolSettingsStore';
+import { StepStaticsStore } from '../../src/stores/stepStaticsStore';
 import { resolveToolSession } from '../../src/toolCall/tools';
 import { storedToolSettings, toolSession } from '../../src/temporal/workflows/toolSettings';
 import { sessionInput } from '../../src/temporal/client';
@@ -120,11 +121,17 @@ test(
         };
         const calls = await threeReads(ctx, `settings-large-${stamp}`, { hooks, mcpServers, rules });
         // The settings really are large: what every call would carry inline.
-        const ref = (calls[0]?.input as { session?: { settingsRef?: string } }).session?.settingsRef;
+        // The tool call names its turn's stored step inputs (stepRef, issue 33), which hold its tool session.
+        const input = calls[0]?.input as { session?: { settingsRef?: string }; stepRef?: string };
+        const blobs = configuredBlobStore({ storeDir: ctx.storeDir });
+        const viaStep = input.stepRef
+          ? ((await new StepStaticsStore(blobs).get(input.stepRef)).describeWith as {
+              session?: { settingsRef?: string };
+            })
+          : undefined;
+        const ref = input.session?.settingsRef ?? viaStep?.session?.settingsRef;
         assert.match(ref ?? '', /^toolsettings-[0-9a-f]{64}$/);
-        const settings = await new ToolSettingsStore(configuredBlobStore({ storeDir: ctx.storeDir })).get(
-          ref as string,
-        );
+        const settings = await new ToolSettingsStore(blobs).get(ref as string);
         assert.equal(settings.hooks?.PreToolUse?.length, 20);
         assert.equal(Object.keys(settings.mcpServers ?? {}).length, 10);
         assert.equal(settings.agents?.filter((a) => a.name.startsWith('agent')).length, 10);
