@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createAgentActivities } from '../../src/temporal/worker';
@@ -371,3 +372,69 @@ test(
     );
   },
 );
+
+// ---------------------------------------------------------------------------------------------
+// Fix 1, for real: while session A's command holds the worker's runtime (A allows localhost),
+// session B (denies localhost) runs on a runtime process of its own. B's command sees A's runtime's
+// proxy sockets (`--ro-bind / /` shows the worker's TMPDIR) and tries them: curl --unix-socket and a
+// raw AF_UNIX connect, then looks for the runtime process in /proc. Oracles: what reached a local
+// HTTP server, and the marks B could leave.
+test("pool (held): a command cannot use another runtime's proxy sockets, nor see a runtime process", async (t) => {
+  const skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (g) sockets row');
+  if (skip) return t.skip(skip);
+  const reached: string[] = [];
+  const server = http.createServer((req, res) => {
+    reached.push(req.url ?? '');
+    res.end('HOST-SECRET\n');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  const base = realpathSync(mkdtempSync(path.join(root, 'socks-')));
+  const dirA = path.join(base, 'a');
+  const dirB = path.join(base, 'b');
+  mkdirSync(dirA);
+  mkdirSync(dirB);
+  const A = { network: { allowedDomains: ['localhost'] } };
+  const B = { network: { allowedDomains: ['localhost'], deniedDomains: ['localhost'] } };
+  const run = (cwd: string, sandbox: object, command: string, id: string) =>
+    BashTool.call(
+      { command, timeout: 600_000 },
+      {
+        sessionId: `red30g-socks-${id}`,
+        toolUseId: `toolu_r30g_socks_${id}`,
+        idempotencyKey: `k-${id}-${Math.random()}`,
+        agent: { cwd, additionalDirectories: [], readFiles: {} },
+        permission: { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [cwd], sandbox },
+        abortSignal: new AbortController().signal,
+        sandboxHost,
+      } as ToolUseContext,
+      () => undefined,
+    );
+  const long = run(dirA, A, 'touch started; while [ ! -e release ]; do sleep 0.1; done; echo long-done', 'a');
+  try {
+    for (let i = 0; i < 300 && !existsSync(path.join(dirA, 'started')); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.ok(existsSync(path.join(dirA, 'started')), "A's long command started");
+    const tmp = path.dirname(root);
+    const attack = [
+      `for s in ${tmp}/claude-*.sock ${tmp}/srt-*.sock /tmp/claude-*.sock; do [ -S "$s" ] || continue; echo "sock $s"`,
+      `curl -sS --max-time 3 --unix-socket "$s" "http://localhost:${port}/?via=$(basename $s)"`,
+      `python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.send(b'GET http://localhost:${port}/?py HTTP/1.0\\r\\n\\r\\n'); print(s.recv(200))" "$s"`,
+      `done`,
+      'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = node ] && echo $p; done > seen-runtime.txt',
+      `true`,
+    ].join('; ');
+    const rb = await run(dirB, B, attack, 'b');
+    assert.match(rb.data.output, /sock /, `B saw sockets to try: ${rb.data.output.slice(0, 400)}`);
+    assert.deepEqual(reached, [], `reached the server from B: ${reached.join(', ')}`);
+    assert.equal(
+      readFileSync(path.join(dirB, 'seen-runtime.txt'), 'utf8'),
+      '',
+      'B saw a node process (a runtime process, the worker)',
+    );
+  } finally {
+    writeFileSync(path.join(dirA, 'release'), '');
+    await long;
+    server.close();
+  }
+});
