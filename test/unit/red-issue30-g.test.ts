@@ -417,8 +417,9 @@ test("pool (held): a command cannot use another runtime's proxy sockets, nor see
     assert.ok(existsSync(path.join(dirA, 'started')), "A's long command started");
     const tmp = path.dirname(root);
     const attack = [
-      `for s in ${tmp}/claude-*.sock ${tmp}/srt-*.sock /tmp/claude-*.sock; do [ -S "$s" ] || continue; echo "sock $s"`,
-      `curl -sS --max-time 3 --unix-socket "$s" "http://localhost:${port}/?via=$(basename $s)"`,
+      // The run's own sockets first; at most eight in all (a machine's /tmp can hold hundreds left by other runs).
+      `for s in $( (ls -d ${tmp}/claude-*.sock ${tmp}/srt-*.sock; ls -d /tmp/claude-*.sock) 2>/dev/null | head -n 8); do [ -S "$s" ] || continue; echo "sock $s"`,
+      `curl -sS --max-time 2 --unix-socket "$s" "http://localhost:${port}/?via=$(basename $s)"`,
       `python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.send(b'GET http://localhost:${port}/?py HTTP/1.0\\r\\n\\r\\n'); print(s.recv(200))" "$s"`,
       `done`,
       'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = node ] && echo $p; done > seen-runtime.txt',
