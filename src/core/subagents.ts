@@ -209,6 +209,28 @@ export function subagentSessionId(sessionId: string, toolUseId: string): string 
   return `${sessionId}/agent-${toolUseId}`;
 }
 
+/**
+ * The parent and tool_use_id of an id of a subagent's form (`<parent>/agent-<id without "/">`);
+ * undefined for any other id. A subagent's results directory lies inside its parent's
+ * (runtime/callDeps.ts sessionDirName): a top-level session may not have an id of this form
+ * (topLevelSessionIdProblem).
+ */
+export function subagentSessionParts(sessionId: string): { parent: string; toolUseId: string } | undefined {
+  const m = /^(.+)\/agent-([^/]*)$/s.exec(sessionId);
+  return m ? { parent: m[1]!, toolUseId: m[2]! } : undefined;
+}
+
+/**
+ * Why `sessionId` cannot be the id of a session started by a person (not by an Agent call):
+ * an id of a subagent's form would put its stored results inside session `<parent>`'s, which
+ * reads them (issue 30 round g). Undefined when it may be used.
+ */
+export function topLevelSessionIdProblem(sessionId: string): string | undefined {
+  const child = subagentSessionParts(sessionId);
+  if (!child) return undefined;
+  return `session id ${JSON.stringify(sessionId)} has the form of a subagent's session id (\`<parent>/agent-<tool_use_id>\`): a subagent's files lie inside its parent's (here session ${JSON.stringify(child.parent)}, which may read them), so a session started on its own may not use it; choose an id without "/agent-" before its last part`;
+}
+
 /** Where a subagent's session came from (its SessionInput.parent). */
 export interface SubagentParent {
   sessionId: string;
