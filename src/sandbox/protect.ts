@@ -32,7 +32,8 @@ export const PROTECTED_SCAN_BUDGET = 50_000;
  * Denied at each working directory whether they exist or not (their creation must fail): what
  * configures this agent or the reference, and what git, a shell or an editor runs by itself.
  * The other protected names are denied where they exist and removed after the call if it made
- * them (a placeholder for each of ~40 names in every directory would litter the project).
+ * them (a placeholder for each of ~60 names in every directory would litter the project, and an empty
+ * `rust-toolchain` breaks cargo).
  */
 export const DENIED_EVEN_ABSENT = [
   '.claude',
