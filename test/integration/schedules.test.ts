@@ -46,32 +46,43 @@ test(
       const a = `nightly-${suffix}`;
       const b = `paused-${suffix}`;
 
-      // Bad input: one line, nothing created.
-      oneLineError(
-        await cli(['schedule', 'add', '--id', a, '0 25 * * *', 'x'], env),
-        /cron "0 25 \* \* \*": hour field .25. is out of range 0-23/,
-      );
-      oneLineError(
-        await cli(['schedule', 'add', '--id', a, '--tz', 'Mars/Olympus', '0 2 * * *', 'x'], env),
-        /--tz Mars\/Olympus is not a known IANA time zone/,
-      );
-      oneLineError(await cli(['schedule', 'add', '--bogus', '0 2 * * *', 'x'], env), /unknown option '--bogus'/);
-      oneLineError(
-        await cli(['schedule', 'pause', 'no-such-schedule-x'], env),
-        /No schedule with id no-such-schedule-x/,
-      );
-      // The session input is checked as `run` checks it: the same settings error for both, and no schedule.
-      const badDir = join(workDir, 'bad');
-      mkdirSync(join(badDir, '.claude'), { recursive: true });
-      writeFileSync(join(badDir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: 'nope' } }));
-      const runBad = await cli(['run', '--cwd', badDir, 'x'], env);
-      const schedBad = await cli(['schedule', 'add', '--id', a, '--cwd', badDir, '0 2 * * *', 'x'], env);
-      oneLineError(schedBad, /hooks/);
-      assert.equal(schedBad.stderr, runBad.stderr, 'the same check and message as run');
-      await assert.rejects(client.schedule.getHandle(a).describe(), ScheduleNotFoundError);
+      // Bad input: one line, nothing created (its own id: `a` is created below).
+      const c = `bad-${suffix}`;
+      const badInput = async (): Promise<void> => {
+        oneLineError(
+          await cli(['schedule', 'add', '--id', c, '0 25 * * *', 'x'], env),
+          /cron "0 25 \* \* \*": hour field .25. is out of range 0-23/,
+        );
+        oneLineError(
+          await cli(['schedule', 'add', '--id', c, '--tz', 'Mars/Olympus', '0 2 * * *', 'x'], env),
+          /--tz Mars\/Olympus is not a known IANA time zone/,
+        );
+        oneLineError(await cli(['schedule', 'add', '--bogus', '0 2 * * *', 'x'], env), /unknown option '--bogus'/);
+        oneLineError(
+          await cli(['schedule', 'pause', 'no-such-schedule-x'], env),
+          /No schedule with id no-such-schedule-x/,
+        );
+        // The session input is checked as `run` checks it: the same settings error for both, and no schedule.
+        const badDir = join(workDir, 'bad');
+        mkdirSync(join(badDir, '.claude'), { recursive: true });
+        writeFileSync(join(badDir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: 'nope' } }));
+        const runBad = await cli(['run', '--cwd', badDir, 'x'], env);
+        const schedBad = await cli(['schedule', 'add', '--id', c, '--cwd', badDir, '0 2 * * *', 'x'], env);
+        oneLineError(schedBad, /hooks/);
+        assert.equal(schedBad.stderr, runBad.stderr, 'the same check and message as run');
+        await assert.rejects(client.schedule.getHandle(c).describe(), ScheduleNotFoundError);
+      };
 
-      // Early in a minute, so that the pause below lands before the next firing.
-      if (new Date().getSeconds() > 40) await new Promise((r) => setTimeout(r, (61 - new Date().getSeconds()) * 1000));
+      // Early in a minute, so that the pause below lands before the next firing. The bad-input
+      // checks (seconds of CLI runs) go where there is a wait anyway: before the next minute when
+      // it is late in this one, else while the schedule's first firing is awaited.
+      let checked = false;
+      if (new Date().getSeconds() > 40) {
+        await badInput();
+        checked = true;
+        if (new Date().getSeconds() > 40)
+          await new Promise((r) => setTimeout(r, (61 - new Date().getSeconds()) * 1000));
+      }
       const common = ['--cwd', workDir, '--model', 'claude-test', '--permission-mode', 'bypassPermissions'];
       const addA = await cli(['schedule', 'add', '--id', a, ...common, '--json', '* * * * *', 'nightly', 'job'], env);
       assert.equal(addA.code, 0, addA.stderr);
@@ -86,13 +97,14 @@ test(
       );
       assert.equal(addB.code, 0, addB.stderr);
       assert.match(addB.stdout, new RegExp(`schedule ${b} created: "\\* \\* \\* \\* \\*" \\(Asia/Tokyo\\)`));
+      const pause = await cli(['schedule', 'pause', b], env);
+      assert.equal(pause.code, 0, pause.stderr);
+      const pausedAt = Date.now();
       oneLineError(
         await cli(['schedule', 'add', '--id', a, ...common, '0 2 * * *', 'again'], env),
         new RegExp(`a schedule with id ${a} already exists`),
       );
-      const pause = await cli(['schedule', 'pause', b], env);
-      assert.equal(pause.code, 0, pause.stderr);
-      const pausedAt = Date.now();
+      if (!checked) await badInput();
 
       // A fires on its own at the next minute: a new session, `<id>-<firing time>`, that runs to the end.
       const session = await waitFor(
