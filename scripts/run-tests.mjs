@@ -45,11 +45,6 @@ const committedTimesFile = path.join(root, 'test', 'file-times.json');
 const lastTimesFile = path.join(root, 'dist', 'test-file-times.json');
 const fileKey = (f) => path.relative(distTestDir, f).split(path.sep).join('/');
 const files = findTests(testRoot).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
-const lanes = planLanes(files, {
-  keyOf: fileKey,
-  committed: readTimes(committedTimesFile),
-  last: readTimes(lastTimesFile),
-});
 if (files.length === 0) {
   console.error(
     `No test files under ${path.relative(root, testRoot) || '.'}${filters.length ? ` matching ${filters.join(', ')}` : ''}. Did \`npm run build\` run?`,
@@ -236,6 +231,13 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   );
   process.exit(1);
 }
+// One file at a time (DURABLE_AGENT_TEST_CONCURRENCY=1) means no lane beside it either.
+const lanes = planLanes(files, {
+  keyOf: fileKey,
+  committed: readTimes(committedTimesFile),
+  last: readTimes(lastTimesFile),
+  serial: concurrency === 1,
+});
 // The agent workflows bundled once for the run (webpack: seconds of CPU per test file otherwise);
 // test/support/temporal.ts getWorkflowBundle() reads it for that workflows path.
 async function shareWorkflowBundle() {

@@ -43,9 +43,9 @@ export function writeTimes(file, measured, about) {
 
 /**
  * The run's lanes: `main` (longest first) and `waiting` (the files named waiting, when the run
- * has other files too; otherwise they run in the main lane).
+ * has other files too and is not `serial`, one file at a time; otherwise they run in the main lane).
  */
-export function planLanes(files, { keyOf, committed, last }) {
+export function planLanes(files, { keyOf, committed, last, serial = false }) {
   const known = { ...committed.files, ...last.files };
   // A file no run has timed yet: an integration file takes about 20 s, a unit file about 3 s.
   const seconds = (f) => known[keyOf(f)] ?? (keyOf(f).startsWith('integration/') ? 20 : 3);
@@ -53,7 +53,7 @@ export function planLanes(files, { keyOf, committed, last }) {
   const isWaiting = (f) => committed.waiting.includes(keyOf(f));
   const waiting = ordered.filter(isWaiting);
   const main = ordered.filter((f) => !isWaiting(f));
-  return main.length > 0 && waiting.length > 0 ? { main, waiting } : { main: ordered, waiting: [] };
+  return main.length > 0 && waiting.length > 0 && !serial ? { main, waiting } : { main: ordered, waiting: [] };
 }
 
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];

@@ -14,13 +14,18 @@ const planModule = path.join(root, 'scripts', 'test-plan.mjs');
 const driver = path.join(root, 'scripts', 'test-driver.mjs');
 
 /** planLanes() of scripts/test-plan.mjs, run in a node process (the module is ESM). */
-function planLanes(files: string[], committed: object, last: object): { main: string[]; waiting: string[] } {
+function planLanes(
+  files: string[],
+  committed: object,
+  last: object,
+  serial = false,
+): { main: string[]; waiting: string[] } {
   const code = `import { planLanes } from ${JSON.stringify(planModule)};
-const [files, committed, last] = JSON.parse(process.argv[1]);
-process.stdout.write(JSON.stringify(planLanes(files, { keyOf: (f) => f, committed, last })));`;
+const [files, committed, last, serial] = JSON.parse(process.argv[1]);
+process.stdout.write(JSON.stringify(planLanes(files, { keyOf: (f) => f, committed, last, serial })));`;
   const out = execFileSync(
     process.execPath,
-    ['--input-type=module', '-e', code, JSON.stringify([files, committed, last])],
+    ['--input-type=module', '-e', code, JSON.stringify([files, committed, last, serial])],
     {
       encoding: 'utf8',
     },
@@ -53,7 +58,7 @@ test('unit: the plan starts the longest files first; unknown files count as 20 s
   });
 });
 
-test('unit: the files named `waiting` get their own lane (longest first) when the run has others; alone, they run in the main lane', () => {
+test('unit: the files named `waiting` get their own lane (longest first) when the run has others; alone, or one file at a time, they run in the main lane', () => {
   const committed = {
     waiting: ['integration/wakeups.test.js', 'integration/schedules.test.js'],
     files: { 'integration/wakeups.test.js': 124, 'integration/schedules.test.js': 82, 'integration/a.test.js': 10 },
@@ -66,6 +71,11 @@ test('unit: the files named `waiting` get their own lane (longest first) when th
       none,
     ),
     { main: ['integration/a.test.js'], waiting: ['integration/wakeups.test.js', 'integration/schedules.test.js'] },
+  );
+  assert.deepEqual(
+    planLanes(['integration/a.test.js', 'integration/wakeups.test.js'], committed, none, true),
+    { main: ['integration/wakeups.test.js', 'integration/a.test.js'], waiting: [] },
+    'one file at a time: no lane beside',
   );
   assert.deepEqual(planLanes(['integration/schedules.test.js'], committed, none), {
     main: ['integration/schedules.test.js'],
