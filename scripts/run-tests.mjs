@@ -231,12 +231,13 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   );
   process.exit(1);
 }
-// One file at a time (DURABLE_AGENT_TEST_CONCURRENCY=1) means no lane beside it either.
+// The waiting lane only beside three or more at once: at two (a busy machine, or
+// DURABLE_AGENT_TEST_CONCURRENCY=1 or 2) a third process is what that setting avoids.
 const lanes = planLanes(files, {
   keyOf: fileKey,
   committed: readTimes(committedTimesFile),
   last: readTimes(lastTimesFile),
-  serial: concurrency === 1,
+  lane: concurrency >= 3,
 });
 // The agent workflows bundled once for the run (webpack: seconds of CPU per test file otherwise);
 // test/support/temporal.ts getWorkflowBundle() reads it for that workflows path.
@@ -290,8 +291,8 @@ try {
     env,
     lanes: {
       main: { files: lanes.main, concurrency },
-      // All at once: they wait on timers, a few seconds of CPU each.
-      waiting: { files: lanes.waiting, concurrency: Math.max(1, lanes.waiting.length) },
+      // One at a time: a few seconds of CPU each beside the others (scripts/test-plan.mjs).
+      waiting: { files: lanes.waiting, concurrency: 1 },
     },
     reporter,
     // A test that hangs (a session waiting for an approval nobody gives…) fails after 5 minutes

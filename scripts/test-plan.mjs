@@ -7,8 +7,10 @@
 //
 // Lanes: test/file-times.json `waiting` names the files that spend their time waiting on minute
 // timers (a wake-up, cron firings, a schedule's next minute) with a few seconds of CPU. They run in
-// a lane of their own beside the others, all at once, so that a minute of waiting does not hold one
-// of the few slots the rest of the suite shares. Each lane is one scripts/test-driver.mjs process
+// a lane of their own beside the others, one at a time (together they take less than half of the
+// others' time, and one adds little CPU beside them: all five at once made CLI runs time out on a
+// loaded machine), so that a minute of waiting does not hold one of the few slots the rest of the
+// suite shares. Each lane is one scripts/test-driver.mjs process
 // (node's runner); the main lane prints as it goes, the waiting lane's report follows it, then the
 // counts of both together.
 import { spawn } from 'node:child_process';
@@ -43,9 +45,9 @@ export function writeTimes(file, measured, about) {
 
 /**
  * The run's lanes: `main` (longest first) and `waiting` (the files named waiting, when the run
- * has other files too and is not `serial`, one file at a time; otherwise they run in the main lane).
+ * has other files too and `lane` allows it; otherwise they run in the main lane).
  */
-export function planLanes(files, { keyOf, committed, last, serial = false }) {
+export function planLanes(files, { keyOf, committed, last, lane = true }) {
   const known = { ...committed.files, ...last.files };
   // A file no run has timed yet: an integration file takes about 20 s, a unit file about 3 s.
   const seconds = (f) => known[keyOf(f)] ?? (keyOf(f).startsWith('integration/') ? 20 : 3);
@@ -53,7 +55,7 @@ export function planLanes(files, { keyOf, committed, last, serial = false }) {
   const isWaiting = (f) => committed.waiting.includes(keyOf(f));
   const waiting = ordered.filter(isWaiting);
   const main = ordered.filter((f) => !isWaiting(f));
-  return main.length > 0 && waiting.length > 0 && !serial ? { main, waiting } : { main: ordered, waiting: [] };
+  return main.length > 0 && waiting.length > 0 && lane ? { main, waiting } : { main: ordered, waiting: [] };
 }
 
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];

@@ -18,14 +18,14 @@ function planLanes(
   files: string[],
   committed: object,
   last: object,
-  serial = false,
+  lane = true,
 ): { main: string[]; waiting: string[] } {
   const code = `import { planLanes } from ${JSON.stringify(planModule)};
-const [files, committed, last, serial] = JSON.parse(process.argv[1]);
-process.stdout.write(JSON.stringify(planLanes(files, { keyOf: (f) => f, committed, last, serial })));`;
+const [files, committed, last, lane] = JSON.parse(process.argv[1]);
+process.stdout.write(JSON.stringify(planLanes(files, { keyOf: (f) => f, committed, last, lane })));`;
   const out = execFileSync(
     process.execPath,
-    ['--input-type=module', '-e', code, JSON.stringify([files, committed, last, serial])],
+    ['--input-type=module', '-e', code, JSON.stringify([files, committed, last, lane])],
     {
       encoding: 'utf8',
     },
@@ -58,7 +58,7 @@ test('unit: the plan starts the longest files first; unknown files count as 20 s
   });
 });
 
-test('unit: the files named `waiting` get their own lane (longest first) when the run has others; alone, or one file at a time, they run in the main lane', () => {
+test('unit: the files named `waiting` get their own lane (longest first) when the run has others; alone, or without a lane (fewer than three at once), they run in the main lane', () => {
   const committed = {
     waiting: ['integration/wakeups.test.js', 'integration/schedules.test.js'],
     files: { 'integration/wakeups.test.js': 124, 'integration/schedules.test.js': 82, 'integration/a.test.js': 10 },
@@ -73,9 +73,9 @@ test('unit: the files named `waiting` get their own lane (longest first) when th
     { main: ['integration/a.test.js'], waiting: ['integration/wakeups.test.js', 'integration/schedules.test.js'] },
   );
   assert.deepEqual(
-    planLanes(['integration/a.test.js', 'integration/wakeups.test.js'], committed, none, true),
+    planLanes(['integration/a.test.js', 'integration/wakeups.test.js'], committed, none, false),
     { main: ['integration/wakeups.test.js', 'integration/a.test.js'], waiting: [] },
-    'one file at a time: no lane beside',
+    'no lane where the run does not allow one (fewer than three at once)',
   );
   assert.deepEqual(planLanes(['integration/schedules.test.js'], committed, none), {
     main: ['integration/schedules.test.js'],
