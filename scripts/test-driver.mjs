@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Started by scripts/run-tests.mjs in place of `node --test FILES`: node's own test runner (the
 // `run()` of node:test, each file in its own process, the same reporters and exit code), but the
-// files start in the order given — `node --test` sorts them by name, so the longest files (the
-// ones waiting on minute timers) started last and the run ended with one slow file alone.
+// files start in the order given — `node --test` sorts them by path, so slow files late in the
+// alphabet (the unit `races` and `red-issue30-*` files) started near the end of the run.
 // The plan is the JSON file named by DURABLE_AGENT_TEST_PLAN: { files, concurrency, timeoutMs,
 // reporter, countsFile }; the run's counts (node's summary: tests, pass, fail…) go to countsFile.
 // The test files' processes get this process's node options (--enable-source-maps, --require

@@ -3,7 +3,7 @@
 // Order: the longest files first, by each file's wall seconds in the last run that ran it
 // (dist/test-file-times.json, written at the end of every run) or, in a clean clone, in
 // test/file-times.json (committed; `--save-times` writes a run's figures into it). node's runner
-// starts files in the order given, so the run no longer ends with one slow file alone.
+// starts files in the order given (scripts/test-driver.mjs), so no slow file starts near the end.
 //
 // Lanes: test/file-times.json `waiting` names the files that spend their time waiting on minute
 // timers (a wake-up, cron firings, a schedule's next minute) with a few seconds of CPU. They run in
