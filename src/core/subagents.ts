@@ -7,6 +7,7 @@ import type { ModelUsage } from './modelUsage';
 import type { AgentWorktreeReady } from './agentWorktree';
 import { MAX_TASK_TEXT, type BackgroundTask, type TaskOutcome } from './autonomy';
 import { agentNotification, type AgentEnd } from '../tasks/core/taskNotifications';
+import { sessionOfTurnWorkflowId } from './ids';
 
 /** The tool's names: `Agent` (the reference's current name) and its old name `Task`. */
 export const AGENT_TOOL_NAMES: readonly string[] = ['Agent', 'Task'];
@@ -226,6 +227,10 @@ export function subagentSessionParts(sessionId: string): { parent: string; toolU
  * reads them (issue 30 round g). Undefined when it may be used.
  */
 export function topLevelSessionIdProblem(sessionId: string): string | undefined {
+  const owner = sessionOfTurnWorkflowId(sessionId);
+  if (owner !== undefined) {
+    return `session id ${JSON.stringify(sessionId)} has the form of a turn's workflow id (\`<session>/turn-<n>\`): it would take the place of session ${JSON.stringify(owner)}'s turn ${sessionId.slice(owner.length + 6)}; choose an id without "/turn-<n>" at its end`;
+  }
   const child = subagentSessionParts(sessionId);
   if (!child) return undefined;
   return `session id ${JSON.stringify(sessionId)} has the form of a subagent's session id (\`<parent>/agent-<tool_use_id>\`): a subagent's files lie inside its parent's (here session ${JSON.stringify(child.parent)}, which may read them), so a session started on its own may not use it; choose an id without "/agent-" before its last part`;

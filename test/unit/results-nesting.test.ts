@@ -192,10 +192,19 @@ test('results: a session started on its own with a subagent’s id form is refus
         id,
       );
     }
+    // A turn workflow's id form would take the place of session p's turn.
+    for (const id of ['p/turn-3', 'a/b/turn-12']) {
+      assert.match(topLevelSessionIdProblem(id) ?? '', /form of a turn's workflow id/, id);
+      await assert.rejects(
+        prepareSessionStart({} as never, { id, prompt: 'hello', model: { model: 'claude-test', maxTokens: 64 } }),
+        InvalidSessionInputError,
+        id,
+      );
+    }
     assert.equal(fake.messageRequests().length, 0, 'no model call was made');
     assert.deepEqual(filesUnder(store), [], 'nothing was stored');
     // Ids of other forms start as before (one runs here to its end).
-    for (const id of ['p/agentx', 'p/agent-x/y', 'p_agent-x', 'my job/1'])
+    for (const id of ['p/agentx', 'p/agent-x/y', 'p_agent-x', 'my job/1', 'p/turn-x', 'p/turn-3/y'])
       assert.equal(topLevelSessionIdProblem(id), undefined, id);
     const ok = await runLocalSession(opts('p_agent-x'), worker);
     assert.equal(ok.status, 'completed', ok.endReason);
