@@ -39,6 +39,8 @@ export interface RemoteRuntime {
   reset(): Promise<void>;
   /** Called once when the process has ended, whoever ended it (the pool drops it then). */
   onEnd(listener: (why: string) => void): void;
+  /** The process's id (undefined if it did not start). */
+  readonly pid: number | undefined;
 }
 
 /** The proxy variables the runtime reads for its own upstream (a worker behind a corporate proxy). */
@@ -144,6 +146,7 @@ export function startRemoteRuntime(): RemoteRuntime {
       getViolationsForCommand: (key) => violations.peek(key).map((line) => ({ line })),
     }),
     commandViolations: violations,
+    pid: child.pid,
     onEnd: (listener) => {
       if (exited) listener(gone ?? 'ended');
       else endListeners.push(listener);

@@ -159,6 +159,8 @@ export class RuntimePool {
   /** Processes started and not ended yet (in `children`, or being ended): at most maxProcesses. */
   private readonly running = new Set<Slot>();
   private readonly waiters = new Waiters();
+  /** The calls waiting for a new runtime, in order: only the first may start or end one. */
+  private readonly queue: object[] = [];
   /** Whether a sandboxed `true` ran on this runtime, and since when it did not (see availabilityBy). */
   private checked: { result: Promise<SandboxAvailability>; unavailableSince?: number } | undefined;
 
@@ -207,32 +209,44 @@ export class RuntimePool {
       told = true;
       opts.onWaiting?.(this.waitReason(since));
     };
-    for (;;) {
-      signal?.throwIfAborted();
-      const home = this.home;
-      if (home.switching) {
-        await home.switching.catch(ignore);
-        continue;
+    // Its place among the calls that wait for a runtime (first come, first served), once it waits.
+    let ticket: object | undefined;
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        const home = this.home;
+        if (home.switching) {
+          await home.switching.catch(ignore);
+          continue;
+        }
+        if (home.key === key) return this.join(home);
+        const child = this.children.get(key);
+        if (child?.switching) {
+          await child.switching.catch(ignore);
+          continue;
+        }
+        if (child && child.key === key) return this.join(child);
+        if (this.queue.length === 0 || this.queue[0] === ticket) {
+          // The worker's own runtime, idle: re-initialised for this call (the lease is taken before any
+          // other caller runs, so nobody re-initialises it under this one).
+          if (home.inflight === 0) return this.switchHome(config, key);
+          if (this.running.size < this.maxProcesses) return this.startChildFor(config, key);
+          const idle = this.leastRecentlyUsedIdle();
+          if (idle) {
+            await this.retire(idle).catch(ignore);
+            continue;
+          }
+        }
+        if (!ticket) this.queue.push((ticket = {}));
+        if (deadline !== undefined && Date.now() >= deadline) throw new RuntimeWaitTimeoutError(this.waitReason(since));
+        const noticeAt = opts.onWaiting && !told ? since + WAIT_NOTICE_MS : Infinity;
+        await this.waiters.wait(signal, deadline, notice, noticeAt, () => this.waitReason(since));
       }
-      if (home.key === key) return this.join(home);
-      const child = this.children.get(key);
-      if (child?.switching) {
-        await child.switching.catch(ignore);
-        continue;
+    } finally {
+      if (ticket) {
+        this.queue.splice(this.queue.indexOf(ticket), 1);
+        this.waiters.wake(); // the next in line looks again
       }
-      if (child && child.key === key) return this.join(child);
-      // The worker's own runtime, idle: re-initialised for this call (the lease is taken before any
-      // other caller runs, so nobody re-initialises it under this one).
-      if (home.inflight === 0) return this.switchHome(config, key);
-      if (this.running.size < this.maxProcesses) return this.startChildFor(config, key);
-      const idle = this.leastRecentlyUsedIdle();
-      if (idle) {
-        await this.retire(idle).catch(ignore);
-        continue;
-      }
-      if (deadline !== undefined && Date.now() >= deadline) throw new RuntimeWaitTimeoutError(this.waitReason(since));
-      const noticeAt = opts.onWaiting && !told ? since + WAIT_NOTICE_MS : Infinity;
-      await this.waiters.wait(signal, deadline, notice, noticeAt, () => this.waitReason(since));
     }
   }
 
