@@ -82,6 +82,8 @@ const routers = new WeakMap<object, CommandViolations>();
  */
 export function commandViolations(rt: ViolationSource): CommandViolations {
   if (rt.commandViolations) return rt.commandViolations;
+  // A runtime with no store at all (a scripted one whose sandbox is unavailable) reports nothing.
+  if (typeof rt.getSandboxViolationStore !== 'function') return new CommandViolations();
   const store = rt.getSandboxViolationStore();
   let router = routers.get(store);
   if (router) return router;
