@@ -262,7 +262,7 @@ for i in range(N):
     open(f"s/d{i}/x.txt", "w").write("nothing to see\\n")
     os.symlink(${JSON.stringify(target)}, f"s/l{i}")
 # Many files beside them: rg works through them between reading \`s\` and opening each \`d<i>\`.
-for j in range(2000):
+for j in range(1500):
     open(f"s/f{j:05d}.txt", "w").write(("plain text line %d\\n" % j) * 40)
 open("s/started", "w").write("1")
 end = time.time() + ${seconds}
@@ -276,7 +276,7 @@ while time.time() < end:
 /** Grep calls with a pattern the secret matches and one it does not, while the swap runs; what the model saw for each. */
 async function grepDuringSwap(mode: PermissionMode): Promise<{ matching: string[]; other: string[] }> {
   const root = project();
-  writeFileSync(path.join(root, 'swap.py'), swapScript(root, path.join(home, '.ssh'), 10));
+  writeFileSync(path.join(root, 'swap.py'), swapScript(root, path.join(home, '.ssh'), 6));
   const bash = tool(root, mode, 'Bash', { command: 'python3 swap.py', timeout: 120_000 });
   const started = Date.now();
   while (!existsSync(path.join(root, 's', 'started')) && Date.now() - started < 30_000)
@@ -296,10 +296,8 @@ async function grepDuringSwap(mode: PermissionMode): Promise<{ matching: string[
   return { matching, other };
 }
 
-void test.todo(
-  'HOLE: ripgrep (the worker, outside the sandbox) walks a directory sandboxed Bash swaps for a symlink to ~/.ssh; the dropped hits are counted in the result ("N files not shown: changed while searched") — a content oracle on any file the worker can read',
-);
-test('HOLE (attack, dontAsk): what Grep returns depends on the content of ~/.ssh/id_rsa', { skip: HOLE }, async (t) => {
+// A hole at ef20719 (12 of 13 calls carried the bit); held since 4a2847b (grepfix: no count, no warning).
+test('Grep (held): what Grep returns does not depend on the content of ~/.ssh/id_rsa read through a swapped directory', async (t) => {
   if (skip) return t.skip(skip);
   const { matching, other } = await grepDuringSwap('dontAsk');
   const told = (texts: string[]) => texts.filter((x) => /not shown/.test(x)).length;
