@@ -48,7 +48,7 @@ import { TemporalCluster } from './cluster';
 import { ensureServer, serverVersionOf } from './server';
 import { WorkerPool } from './workers';
 import { runTwoHosts } from './hosts';
-import { ProgressLog, recoveryDetail, writeSuiteFigures } from '../release/figures';
+import { paceGaps, ProgressLog, recoveryDetail, writeSuiteFigures } from '../release/figures';
 import { suiteBuildLabel, suiteWorkflowBundle } from '../support/suiteBuild';
 
 type Size = 'reduced' | 'full';
@@ -457,6 +457,7 @@ async function main(): Promise<number> {
       unknownOutcomes: unknown,
       recoveryMs: recovery.map((r) => r.ms),
       killLabels: counts.killLabels,
+      paceMs: paceGaps(counts.killTimes, progress.requests, progress.delegations),
       drainMs,
       wallS: (Date.now() - t0) / 1000,
     });

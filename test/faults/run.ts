@@ -25,7 +25,7 @@ import { runScenarios, SCENARIOS, type ScenarioResult, type SuiteContext } from 
 import { printReport, type Size } from './report';
 import { prepareStore, type StoreMount } from './disk';
 import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
-import { ProgressLog, recoveryAfter, writeSuiteFigures, type SuiteFigures } from '../release/figures';
+import { paceGaps, ProgressLog, recoveryAfter, writeSuiteFigures, type SuiteFigures } from '../release/figures';
 import { suiteBuildLabel } from '../support/suiteBuild';
 
 /** How long the processes of killed and stopped workers get to go away before they count as left. */
@@ -181,7 +181,10 @@ async function main(): Promise<number> {
       fake,
       leftovers: left.length === 0 ? 'none' : countByName(left),
     });
-    writeSuiteFigures(suiteFigures(results, ok, recoveryAfter(killTimes, progress.requests), killLabels, t0));
+    writeSuiteFigures({
+      ...suiteFigures(results, ok, recoveryAfter(killTimes, progress.requests), killLabels, t0),
+      paceMs: paceGaps(killTimes, progress.requests),
+    });
     return ok ? 0 : 1;
   } finally {
     await cleanup();

@@ -24,6 +24,8 @@ export interface SuiteFigures {
   recoveryMs: number[];
   /** Per kill, its kind (`worker`, `server`, `postgres`, …), in the order of recoveryMs: the pairing of test/release/noise.ts. */
   killLabels?: string[];
+  /** Control (paceGaps): a session's ms between two model requests away from any kill, pooled. */
+  paceMs?: number[];
   /** Per worker drained by a rolling deploy: ms from SIGTERM to its exit. */
   drainMs: number[];
   wallS: number;
@@ -90,6 +92,35 @@ export function recoveryDetail(
     }
     return worst;
   });
+}
+
+/** A kill this recent (ms) before a gap's start, or inside it, leaves the gap out of the pace. */
+export const PACE_QUIET_MS = 5_000;
+
+/**
+ * The control for recovery: every gap between two consecutive model requests of one session that
+ * neither contains a kill nor starts within PACE_QUIET_MS after one, and that does not wait on a
+ * child (delegations) — the turn's ordinary pace (tools, approvals, workflow and activity tasks)
+ * under the same load. Recovery minus pace is what the kills cost.
+ */
+export function paceGaps(
+  kills: readonly number[],
+  requests: ReadonlyMap<string, readonly number[]>,
+  delegations: ReadonlyMap<string, readonly number[]> = new Map(),
+): number[] {
+  const out: number[] = [];
+  for (const [session, times] of requests) {
+    const s = [...times].sort((a, b) => a - b);
+    const delegated = delegations.get(session) ?? [];
+    for (let i = 1; i < s.length; i++) {
+      const a = s[i - 1] as number;
+      const b = s[i] as number;
+      if (delegated.includes(a)) continue;
+      if (kills.some((k) => k > a - PACE_QUIET_MS && k <= b)) continue;
+      out.push(b - a);
+    }
+  }
+  return out;
 }
 
 export function writeSuiteFigures(figures: SuiteFigures, file = process.env[SUITE_RESULT_ENV]): void {
@@ -206,6 +237,7 @@ export function combineRuns(runs: readonly SuiteFigures[]): SuiteFigures {
     duplicated: sum((x) => x.duplicated),
     unknownOutcomes: sum((x) => x.unknownOutcomes),
     recoveryMs: runs.flatMap((x) => x.recoveryMs),
+    paceMs: runs.flatMap((x) => x.paceMs ?? []),
     drainMs: runs.flatMap((x) => x.drainMs),
     wallS: medianOf(runs.map((x) => x.wallS)),
   };
@@ -239,6 +271,25 @@ export function recoveryRow(
     ratio: `${f(c.ratio)}× [${f(c.interval.lo)}–${f(c.interval.hi)}, ${Math.round(c.interval.level * 100)} %; ${how}]`,
     verdict: c.verdict,
   };
+}
+
+/** The control: each side's median gap between a session's requests away from kills, unpaired. */
+function paceRows(suite: string, ours: SuiteFigures, prev: SuiteFigures, m: NoiseMargin): CompareRow[] {
+  const o = ours.paceMs ?? [];
+  const p = prev.paceMs ?? [];
+  if (o.length === 0 || p.length === 0) return [];
+  const c = compareNoisy([o.map((ms) => ({ label: '', ms }))], [p.map((ms) => ({ label: '', ms }))], m.ratio, 0, false);
+  const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '—');
+  return [
+    {
+      suite,
+      measure: `control: a session's gap between model requests away from kills, median (${o.length} / ${p.length} gaps)`,
+      ours: `${fmtMs(c.oursMedian)} (IQR ${fmtMs(c.oursIqr[0])}–${fmtMs(c.oursIqr[1])})`,
+      previous: `${fmtMs(c.prevMedian)} (IQR ${fmtMs(c.prevIqr[0])}–${fmtMs(c.prevIqr[1])})`,
+      ratio: `${f(c.ratio)}× [${f(c.interval.lo)}–${f(c.interval.hi)}, ${Math.round(c.interval.level * 100)} %; ratio of medians, unpaired]`,
+      verdict: c.verdict,
+    },
+  ];
 }
 
 /**
@@ -276,6 +327,7 @@ export function compareSuite(
     row(s, 'unknown outcomes reported (where kills land)', 'info', ours.unknownOutcomes, prev.unknownOutcomes, m),
     row(s, `kills timed (recovery)`, 'info', ours.recoveryMs.length, prev.recoveryMs.length, m),
     recoveryRow(s, oRuns, pRuns, m),
+    ...paceRows(s, ours, prev, m),
     row(s, 'recovery after a kill, max', 'max', maxOf(ours.recoveryMs), maxOf(prev.recoveryMs), m),
   ];
   if (ours.drainMs.length + prev.drainMs.length > 0) {

@@ -12,6 +12,7 @@ import {
   missingRows,
   overallVerdict,
   ProgressLog,
+  paceGaps,
   recoveryAfter,
   renderCompare,
   timeVerdict,
@@ -66,6 +67,22 @@ test('recovery: a session waiting on its subagent does not set the figure; the c
   // After the parent's next (non-delegated) request, it counts again.
   log.note('p', 9_500);
   assert.deepEqual(recoveryAfter([9_200], log.requests, log.delegations), [300]);
+});
+
+test("pace: gaps between a session's requests, away from kills and delegations", () => {
+  const log = new ProgressLog();
+  for (const t of [0, 1_000, 3_000, 20_000, 21_500]) log.note('a', t);
+  log.delegated('a', 3_000); // 3 000 → 20 000 waits on a child
+  // Kill at 2 000: the gap 1 000 → 3 000 contains it; 0 → 1 000 is before it; 20 000 → 21 500 is well after.
+  assert.deepEqual(paceGaps([2_000], log.requests, log.delegations), [1_000, 1_500]);
+  // A kill 4 s before a gap's start leaves it out too.
+  assert.deepEqual(paceGaps([16_500], log.requests, log.delegations), [1_000, 2_000]);
+  // The pace row appears when both sides have gaps: forty alike a side are no worse, six are too few to tell.
+  const forty = { ...base, paceMs: Array.from({ length: 40 }, (_, i) => 1_000 + 10 * i) };
+  assert.equal(compareSuite(forty, forty).find((r) => r.measure.startsWith('control'))?.verdict, 'no worse');
+  const six = { ...base, paceMs: [1_000, 1_200, 1_400, 1_300, 1_100, 1_250] };
+  assert.equal(compareSuite(six, six).find((r) => r.measure.startsWith('control'))?.verdict, 'within noise');
+  assert.ok(!compareSuite(base, base).some((r) => r.measure.startsWith('control')));
 });
 
 test('noise: the sign-test interval of a median, the paired ratios, the verdict', () => {
