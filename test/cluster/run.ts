@@ -166,7 +166,7 @@ interface FaultCounts {
   violations: string[];
   /** When each kill happened (ms): recovery is timed from them. */
   killTimes: number[];
-  /** What each kill was (history, matching, frontend, postgres, worker service), in killTimes' order. */
+  /** What each kill was (history, matching, frontend, postgres, worker service, rolling deploy), in killTimes' order. */
   killLabels: string[];
 }
 
@@ -237,7 +237,11 @@ async function faultCycle(
     [
       'rolling deploy',
       async () => {
-        const r = await pool.roll(60_000, log);
+        // Each SIGTERM is timed as a kill: the old worker's workflows are replayed on the others.
+        const r = await pool.roll(60_000, log, (t) => {
+          counts.killTimes.push(t);
+          counts.killLabels.push('rolling deploy');
+        });
         counts.rolled += r.rolled;
         counts.forcedRolls += r.forced;
       },
