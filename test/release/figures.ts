@@ -2,7 +2,7 @@
 // comparison of two builds (test/release/compare.ts: ours beside the previous release). Pure,
 // except writeSuiteFigures. Issue 32: "figures no worse than before (same run, previous tag beside it)".
 import { writeFileSync } from 'node:fs';
-import { compareNoisy, type LabelledTime } from './noise';
+import { compareNoisy, type LabelledTime, type NoisyComparison } from './noise';
 
 /** Where a suite writes its figures as JSON when set (test/release/compare.ts sets it). */
 export const SUITE_RESULT_ENV = 'DURABLE_AGENT_SUITE_RESULT';
@@ -260,12 +260,17 @@ export function recoveryRow(
 ): CompareRow {
   const pair = [...ours, ...prev].every(hasLabels);
   const c = compareNoisy(ours.map(labelled), prev.map(labelled), m.ratio, m.slackMs, pair);
+  return noisyRow(suite, `recovery after a kill, median (${ours.length}+${prev.length} runs)`, c);
+}
+
+/** A row of a noisy comparison: each side's median and IQR, the ratio with its interval, the verdict. */
+function noisyRow(suite: string, measure: string, c: NoisyComparison): CompareRow {
   const side = (med: number, iqr: [number, number]): string => `${fmtMs(med)} (IQR ${fmtMs(iqr[0])}–${fmtMs(iqr[1])})`;
   const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '—');
-  const how = c.paired ? `median of ${c.interval.n} paired kills` : 'ratio of medians, unpaired';
+  const how = c.paired ? `median of ${c.interval.n} paired ratios` : 'ratio of medians, unpaired';
   return {
     suite,
-    measure: `recovery after a kill, median (${ours.length}+${prev.length} runs)`,
+    measure,
     ours: side(c.oursMedian, c.oursIqr),
     previous: side(c.prevMedian, c.prevIqr),
     ratio: `${f(c.ratio)}× [${f(c.interval.lo)}–${f(c.interval.hi)}, ${Math.round(c.interval.level * 100)} %; ${how}]`,
@@ -279,23 +284,19 @@ function paceRows(suite: string, ours: SuiteFigures, prev: SuiteFigures, m: Nois
   const p = prev.paceMs ?? [];
   if (o.length === 0 || p.length === 0) return [];
   const c = compareNoisy([o.map((ms) => ({ label: '', ms }))], [p.map((ms) => ({ label: '', ms }))], m.ratio, 0, false);
-  const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '—');
   return [
-    {
+    noisyRow(
       suite,
-      measure: `control: a session's gap between model requests away from kills, median (${o.length} / ${p.length} gaps)`,
-      ours: `${fmtMs(c.oursMedian)} (IQR ${fmtMs(c.oursIqr[0])}–${fmtMs(c.oursIqr[1])})`,
-      previous: `${fmtMs(c.prevMedian)} (IQR ${fmtMs(c.prevIqr[0])}–${fmtMs(c.prevIqr[1])})`,
-      ratio: `${f(c.ratio)}× [${f(c.interval.lo)}–${f(c.interval.hi)}, ${Math.round(c.interval.level * 100)} %; ratio of medians, unpaired]`,
-      verdict: c.verdict,
-    },
+      `control: a session's gap between model requests away from kills, median (${o.length} / ${p.length} gaps)`,
+      c,
+    ),
   ];
 }
 
 /**
  * One suite's rows: ours beside the previous release's, each with its verdict. Several runs per
  * build (compare:release --runs): counts are summed (one lost effect in any run is worse), the
- * recovery median is compared with its interval (recoveryRow), maxima and drains are pooled, the
+ * recovery and drain medians are compared with their intervals (noisyRow), maxima are pooled, the
  * wall time is each side's median run.
  */
 export function compareSuite(
@@ -331,8 +332,14 @@ export function compareSuite(
     row(s, 'recovery after a kill, max', 'max', maxOf(ours.recoveryMs), maxOf(prev.recoveryMs), m),
   ];
   if (ours.drainMs.length + prev.drainMs.length > 0) {
+    // Paired like recovery: the k-th worker of run i's rolling deploy in each build.
+    const drains = (x: SuiteFigures): LabelledTime[] => x.drainMs.map((ms, i) => ({ label: `drain ${i}`, ms }));
     rows.push(
-      row(s, 'drain on SIGTERM (rolling deploy), median', 'median', medianOf(ours.drainMs), medianOf(prev.drainMs), m),
+      noisyRow(
+        s,
+        `drain on SIGTERM (rolling deploy), median (${oRuns.length}+${pRuns.length} runs)`,
+        compareNoisy(oRuns.map(drains), pRuns.map(drains), m.ratio, m.slackMs),
+      ),
     );
     rows.push(row(s, 'drain on SIGTERM (rolling deploy), max', 'max', maxOf(ours.drainMs), maxOf(prev.drainMs), m));
   }
@@ -370,5 +377,5 @@ export function overallVerdict(rows: readonly CompareRow[]): 'NO WORSE' | 'WORSE
 }
 
 export function marginText(m: NoiseMargin): string {
-  return `a time is WORSE when ours is more than ${Math.round(m.ratio * 100)} % (maxima: ${Math.round(m.maxRatio * 100)} %) above the previous build's AND more than ${m.slackMs} ms above it; the median recovery compares the interval of its paired ratios (test/release/noise.ts) with ${(1 + m.ratio).toFixed(2)}×: WORSE when the whole interval is above, within noise when it straddles; counts (pass, sessions, lost, duplicated) must not be worse at all`;
+  return `a time is WORSE when ours is more than ${Math.round(m.ratio * 100)} % (maxima: ${Math.round(m.maxRatio * 100)} %) above the previous build's AND more than ${m.slackMs} ms above it; the median recovery and drain compare the interval of their paired ratios (test/release/noise.ts) with ${(1 + m.ratio).toFixed(2)}×: WORSE when the whole interval is above, within noise when it straddles; counts (pass, sessions, lost, duplicated) must not be worse at all`;
 }
