@@ -6,6 +6,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { splitMemoryReminder } from '../core/memoryReminder';
 import type { Message } from '../core/apiMessages';
+import { sessionFileName } from '../toolProtocol/resultStore';
 
 export interface TranscriptLine {
   parentUuid: string | null;
@@ -82,9 +83,13 @@ export function transcriptLines(
   return out;
 }
 
-/** Where a session's transcript file lives: `<storeDir>/transcripts/<session>.jsonl`. */
+/**
+ * Where a session's transcript file lives: `<storeDir>/transcripts/<one name per id>.jsonl` — never
+ * shared by two ids (`a/b` and `a_b`, a subagent `p/agent-x` and a session `p_agent-x`), whose hooks
+ * would read each other's conversation (issue 30 round h, H-3).
+ */
 export function transcriptPathFor(storeDir: string, sessionId: string): string {
-  return join(storeDir, 'transcripts', `${sessionId.replace(/[^A-Za-z0-9_.-]/g, '_')}.jsonl`);
+  return join(storeDir, 'transcripts', `${sessionFileName(sessionId)}.jsonl`);
 }
 
 /** Writes the file whole (temp file + rename, so a hook never reads half a transcript). */

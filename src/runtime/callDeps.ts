@@ -27,7 +27,7 @@ import { ReadFilesStore } from '../stores/readFilesStore';
 import { DEFAULT_WORKER_TOOLS } from '../tools';
 import { toolsToAPISchemas } from '../toolProtocol/apiSchema';
 import { createToolPool } from '../permissions/toolPool';
-import { LocalResultStore, resultFileName } from '../toolProtocol/resultStore';
+import { LocalResultStore, resultFileName, sessionFileName } from '../toolProtocol/resultStore';
 import type { AnyTool } from '../toolProtocol/Tool';
 import type { ToolPermissionContext } from '../toolProtocol/permissionTypes';
 import { McpManager } from '../mcp/manager';
@@ -111,15 +111,9 @@ export const SUBAGENT_RESULTS_DIR = 'agents';
  */
 export function sessionDirName(sessionId: string): string {
   const child = subagentSessionParts(sessionId);
-  if (child) return join(sessionDirName(child.parent), SUBAGENT_RESULTS_DIR, dirNameOf(`agent-${child.toolUseId}`));
-  return dirNameOf(sessionId);
-}
-
-/** One directory name per string (see sessionDirName). */
-function dirNameOf(id: string): string {
-  const safe = id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
-  if (safe === id && safe !== '.' && safe !== '..' && safe.length > 0) return safe;
-  return `${safe}+${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+  if (child)
+    return join(sessionDirName(child.parent), SUBAGENT_RESULTS_DIR, sessionFileName(`agent-${child.toolUseId}`));
+  return sessionFileName(sessionId);
 }
 
 /**

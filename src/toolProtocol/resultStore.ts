@@ -16,6 +16,17 @@ export function resultFileName(toolUseId: string): string {
   return `${safe || 'id'}-${hash}.txt`;
 }
 
+/**
+ * One file or directory name per session id (or other string): an id of `[A-Za-z0-9_.-]` (at most
+ * 100 characters, not `.`/`..`) is its own name; any other is made safe and suffixed `+<hash of the
+ * id>` — a `+` no unchanged name holds — so two ids (`a/b` and `a_b`) never share a name (issue 30).
+ */
+export function sessionFileName(id: string): string {
+  const safe = id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
+  if (safe === id && safe !== '.' && safe !== '..' && safe.length > 0) return safe;
+  return `${safe}+${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+}
+
 export class LocalResultStore implements ResultStore {
   readonly dir: string;
   /**

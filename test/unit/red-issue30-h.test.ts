@@ -383,10 +383,8 @@ test('worktrees (held): sandboxed Bash cannot plant .claude/worktrees/<name> (sy
 // legacy scheme G-H1 found for results — `a/b` and `a_b`, and a subagent `p/agent-<toolu>` and a
 // top-level session `p_agent-<toolu>`, share ONE file, rewritten before each hook of either.
 
-void test.todo(
-  'HOLE (low): transcriptPathFor gives two session ids one transcript file (a/b and a_b; a subagent p/agent-x and a top-level p_agent-x): a hook of one reads the other session’s conversation',
-);
-test('HOLE (attack): session `a/b`’s hook transcript path holds what session `a_b` wrote', { skip: HOLE }, async () => {
+// Held since transcriptPathFor names the file by sessionFileName (one name per id).
+test('transcripts (held): session `p/agent-x`’s hook transcript path holds nothing session `p_agent-x` wrote', async () => {
   const store = path.join(base, 'store-transcripts');
   const victimPath = transcriptPathFor(store, 'p_agent-x');
   await writeTranscriptFile(victimPath, [{ role: 'user', content: `deploy with ${BAIT_ENV.DATABASE_URL}` }], {
