@@ -299,7 +299,7 @@ test("pool (held): a runtime process's environment carries none of the worker's 
 // Fix 3: protected names at any depth — a name the list misses. rustup reads `rust-toolchain.toml`
 // in the directory where the person runs `cargo` (and its parents); `[toolchain] path = …` makes
 // `cargo` the program at `<path>/bin/cargo`. `.cargo/` is protected for the same reason (cargo
-// runs what its config names); `rust-toolchain.toml` is not. Oracle: a mark file written by the
+// runs what its config names); `rust-toolchain.toml` was not (G-H5, closed). Oracle: a mark file written by the
 // person's own `cargo` after the call, outside any sandbox.
 
 const sandboxHost = new SandboxHost();
@@ -352,26 +352,25 @@ test('deep names (held, control): a `.cargo/config.toml` a command writes deep i
   assert.equal(existsSync(path.join(w.sub, '.cargo', 'config.toml')), false);
 });
 
-void test.todo(
-  "HOLE: `rust-toolchain.toml` is not a protected name — a sandboxed command plants `[toolchain] path` and the person's next `cargo` in that directory runs the agent's program, outside the sandbox (protectedPaths.ts PROTECTED_FILE_NAMES)",
-);
-test(
-  'HOLE (attack): rust-toolchain.toml with a toolchain path: the person’s cargo runs the agent’s program',
-  { skip: 'hole, see todo' },
-  async (t) => {
-    const skip = await cargoSkip();
-    if (skip) return t.skip(skip);
-    const w = cargoWorld();
-    await sandboxedBash(w.proj, w.command);
-    // The person, later, outside any sandbox: `cargo build` in that crate.
-    spawnSync('cargo', ['--version'], { cwd: w.sub, encoding: 'utf8', timeout: 30_000 });
-    assert.equal(
-      existsSync(w.mark),
-      false,
-      `the person's cargo ran the agent's program: ${existsSync(w.mark) ? readFileSync(w.mark, 'utf8') : ''}`,
-    );
-  },
-);
+// Was a hole (G-H5): `rust-toolchain.toml` is a protected name now (protectedPaths.ts), removed
+// after the call that planted it; more of its kind in unit/protected-names.
+test('deep names (held, was G-H5): rust-toolchain.toml with a toolchain path: the person’s cargo does not run the agent’s program', async (t) => {
+  const skip = await cargoSkip();
+  if (skip) return t.skip(skip);
+  const w = cargoWorld();
+  const toolchain = path.join(w.sub, 'rust-toolchain.toml');
+  // The plant itself succeeds (an absent name is not denied: an empty placeholder would break cargo).
+  const out = await sandboxedBash(w.proj, `${w.command} && test -s ${toolchain} && echo PLANTED`);
+  assert.match(out.output, /PLANTED/);
+  assert.equal(existsSync(toolchain), false, 'the planted rust-toolchain.toml is left after the call');
+  // The person, later, outside any sandbox: `cargo build` in that crate.
+  spawnSync('cargo', ['--version'], { cwd: w.sub, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(
+    existsSync(w.mark),
+    false,
+    `the person's cargo ran the agent's program: ${existsSync(w.mark) ? readFileSync(w.mark, 'utf8') : ''}`,
+  );
+});
 
 // ---------------------------------------------------------------------------------------------
 // Fix 1, for real: while session A's command holds the worker's runtime (A allows localhost),
