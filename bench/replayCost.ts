@@ -8,7 +8,7 @@
 //   node dist/bench/replayCost.js --replay FILE [--rounds 5] [DIST_WORKFLOWS_DIR …]
 // DIST_WORKFLOWS_DIR: another build's dist/src/temporal/workflows (e.g. a copy of the build before a change);
 // default ours. Each is bundled once.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -118,7 +118,12 @@ async function replay(file: string, rounds: number, dirs: string[]): Promise<voi
   const bundles = await Promise.all(
     (dirs.length > 0 ? dirs.map((x) => resolve(x)) : [workflowsPath]).map(async (d) => ({
       dir: d,
-      bundle: await bundleWorkflowCode({ workflowsPath: d, logger: quiet }),
+      // With the sandbox preload of that build, when it has one (src/temporal/worker.ts SANDBOX_PRELOAD).
+      bundle: await bundleWorkflowCode({
+        workflowsPath: d,
+        logger: quiet,
+        ...(existsSync(join(d, 'sandboxPreload.js')) ? { preloadModules: [join(d, 'sandboxPreload.js')] } : {}),
+      }),
     })),
   );
   const perStep: number[][] = bundles.map(() => []);

@@ -37,7 +37,7 @@ import {
   type CostFigures,
   type CostWorker,
 } from './historyCost';
-import { previousReleaseCommit } from '../test/support/previousRelease';
+import { deployedRelease } from '../test/support/previousRelease';
 import { SandboxHost } from '../src/sandbox/host';
 import { startWorker, type BenchWorker } from './forkWorker';
 import { clusterSession, clusterUnavailable, startClusterBench } from './cluster';
@@ -85,7 +85,8 @@ const N = {
   batchRepeats: QUICK ? 1 : 3,
   historyTurns: 100,
   floorTurns: QUICK ? 5 : 20,
-  costRounds: QUICK ? 1 : 3,
+  // BENCH_COST_ROUNDS: more rounds for a paired comparison on a loaded machine (the sums' noise shrinks).
+  costRounds: Number(process.env.BENCH_COST_ROUNDS) > 0 ? Number(process.env.BENCH_COST_ROUNDS) : QUICK ? 1 : 3,
 };
 
 export interface Row {
@@ -605,9 +606,12 @@ export function costRows(ours: CostFigures, prev?: CostFigures | string): Row[] 
   ];
 }
 
-/** The previous release's bench worker, if its build is cached (test/support/previousRelease.ts builds it; we never do here). */
+/**
+ * The previous release's bench worker, if its build is cached (test/support/previousRelease.ts builds it; we never
+ * do here): the release deployed now (`deployedRelease`, the one `npm run compare:release` compares with too).
+ */
 function previousWorkerScript(): { script?: string; commit?: string; why?: string } {
-  const { commit, why } = previousReleaseCommit();
+  const { commit, why } = deployedRelease();
   if (!commit) return { why: why ?? 'no previous release' };
   const dir = join(
     process.env.DURABLE_AGENT_CACHE_DIR ?? join(homedir(), '.cache', 'durable-agent'),
@@ -642,7 +646,7 @@ async function costStepRows(ctx: Ctx, ours: BenchWorker, storeDir: string): Prom
     heartbeats: ours.heartbeats,
   };
   const p = previousWorkerScript();
-  const label = `${previousReleaseCommit().version ?? ''} (${(p.commit ?? '?').slice(0, 7)})`;
+  const label = `${deployedRelease().version ?? ''} (${(p.commit ?? '?').slice(0, 7)})`;
   if (!p.script) {
     noWorse = { label, lines: p.why ?? 'n/a', measures: [] };
     const [f] = await measureCostRounds(cctx, [mine], N.costRounds);

@@ -185,14 +185,18 @@ export class TranscriptStore {
         if (data === undefined) throw new MissingBlobError('transcript node', key, this.blobs);
         return JSON.parse(data) as TranscriptNode;
       });
-      this.nodes.set(key, node);
+      this.keepNode(key, node);
       node.catch(() => this.nodes.delete(key));
-      if (this.nodes.size > 16) {
-        const oldest = this.nodes.keys().next().value;
-        if (oldest !== undefined) this.nodes.delete(oldest);
-      }
     }
     return node;
+  }
+
+  private keepNode(key: string, node: TranscriptNode | Promise<TranscriptNode>): void {
+    this.nodes.set(key, Promise.resolve(node));
+    if (this.nodes.size > 16) {
+      const oldest = this.nodes.keys().next().value;
+      if (oldest !== undefined) this.nodes.delete(oldest);
+    }
   }
 
   /** Appends messages after `head`; returns the new head. Idempotent: same input, same hash. */
@@ -201,6 +205,13 @@ export class TranscriptStore {
     const data = JSON.stringify({ prev: head, messages: [...messages] } satisfies TranscriptNode);
     const key = contentHashOf(data);
     if ((await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
+    // What this worker just stored is what it reads next (issue 33): the tool calls read the model
+    // call's node, the next model call loads the conversation up to it — from memory, not the store.
+    // A copy of its own (the caller may change its messages later).
+    const node = JSON.parse(data) as TranscriptNode;
+    this.keepNode(key, node);
+    const before = head === null ? [] : this.cache.get(head);
+    if (before) this.remember(key, [...before, ...node.messages]);
     return key;
   }
 

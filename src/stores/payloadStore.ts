@@ -8,12 +8,18 @@ import { CONTENT_HASH, contentHashOf, getVerified, hashOf, MissingBlobError, typ
 const TOOL_RESULT_REF = new RegExp(`^toolresult-${CONTENT_HASH}$`);
 
 export class PayloadStore {
-  constructor(private readonly blobs: BlobStore) {}
+  /** The tool results this worker stored or read last, by reference (the next model call reads them back: issue 33). */
+  private readonly recent = new Map<string, string>();
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly recentLimit = 64,
+  ) {}
 
   async putToolResult(block: ToolResultBlockParam): Promise<string> {
     const data = JSON.stringify(block);
     const key = `toolresult-${contentHashOf(data)}`;
     if ((await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
+    this.keep(key, data);
     return key;
   }
 
@@ -26,8 +32,21 @@ export class PayloadStore {
 
   async getToolResult(ref: string): Promise<ToolResultBlockParam> {
     if (!TOOL_RESULT_REF.test(ref)) throw new Error(`not a tool result reference: ${ref}`);
-    const data = await getVerified(this.blobs, ref, ref.slice('toolresult-'.length), 'tool result');
+    const data =
+      this.recent.get(ref) ?? (await getVerified(this.blobs, ref, ref.slice('toolresult-'.length), 'tool result'));
     if (data === undefined) throw new MissingBlobError('tool result', ref, this.blobs);
+    this.keep(ref, data);
+    // A parse per read: each caller gets its own block.
     return JSON.parse(data) as ToolResultBlockParam;
+  }
+
+  /** Content-addressed: a kept result is the content its reference names, whatever the store holds now. */
+  private keep(ref: string, data: string): void {
+    this.recent.delete(ref);
+    this.recent.set(ref, data);
+    if (this.recent.size > this.recentLimit) {
+      const oldest = this.recent.keys().next().value;
+      if (oldest !== undefined) this.recent.delete(oldest);
+    }
   }
 }

@@ -63,6 +63,16 @@ export interface AgentWorkerOptions extends AgentDepsOptions {
 export const workflowsPath = require.resolve('./workflows');
 /** The workflows of a versioned worker: turns PINNED, sessions AUTO_UPGRADE (src/temporal/workflows/versioned.ts). */
 export const versionedWorkflowsPath = require.resolve('./workflows/versioned');
+/** Run in each workflow sandbox before its globals are frozen (./workflows/sandboxPreload.ts). */
+export const SANDBOX_PRELOAD = require.resolve('./workflows/sandboxPreload');
+
+/**
+ * The bundle's `preloadModules`: the sandbox preload that turns the promise hook's stack captures off
+ * (issue 33), unless DURABLE_AGENT_WORKFLOW_STACK_TRACES=1 asks for workflow stack traces.
+ */
+export function workflowPreloads(env: NodeJS.ProcessEnv = process.env): string[] {
+  return env.DURABLE_AGENT_WORKFLOW_STACK_TRACES === '1' ? [] : [SANDBOX_PRELOAD];
+}
 
 export interface WorkerDeployment {
   deploymentName: string;
@@ -122,11 +132,7 @@ export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worke
   // Bundled here (as the SDK would): both workers run it, its hash names the build (`shortBuildId`).
   const bundle =
     givenBundle(opts.workflowBundle, !deployment && !tracing) ??
-    (await bundleWorkflowCode({
-      workflowsPath: deployment ? versionedWorkflowsPath : workflowsPath,
-      logger: quietLogger,
-      ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
-    }));
+    (await agentBundle(deployment ? versionedWorkflowsPath : workflowsPath, tracing !== undefined));
   const common = {
     connection: opts.connection,
     namespace,
@@ -229,6 +235,16 @@ async function createModelWorker(
   });
 }
 
+/** The workflows at `path` bundled (webpack), with the sandbox preload and, for a tracing worker, its interceptors. */
+function agentBundle(path: string, tracing: boolean): Promise<{ code: string }> {
+  return bundleWorkflowCode({
+    workflowsPath: path,
+    logger: quietLogger,
+    preloadModules: workflowPreloads(),
+    ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
+  });
+}
+
 const bundleCache = new Map<boolean, Promise<{ code: string }>>();
 /**
  * Bundles the workflows once per process (webpack is slow). `tracing`: with the workflow interceptors
@@ -238,11 +254,7 @@ export function bundleAgentWorkflows(opts: { tracing?: boolean } = {}): Promise<
   const tracing = opts.tracing === true;
   let bundle = bundleCache.get(tracing);
   if (!bundle) {
-    bundle = bundleWorkflowCode({
-      workflowsPath,
-      logger: quietLogger,
-      ...(tracing ? { workflowInterceptorModules: [TRACING_WORKFLOW_MODULE] } : {}),
-    });
+    bundle = agentBundle(workflowsPath, tracing);
     bundleCache.set(tracing, bundle);
   }
   return bundle;

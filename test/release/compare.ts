@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { readChangelog, releaseCommit, repoRoot } from '../../scripts/releases';
-import { previousRelease } from '../support/previousRelease';
+import { deployedRelease, previousRelease } from '../support/previousRelease';
 import { SUITE_BUILD_ENV } from '../support/suiteBuild';
 import {
   compareSuite,
@@ -84,11 +84,11 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
 }
 
 /**
- * The release to compare with: `--against` (a CHANGELOG version or a commit), else the newest
- * CHANGELOG release whose commit is not HEAD — the release deployed now, which this build replaces.
+ * The release to compare with: `--against` (a CHANGELOG version or a commit), else the release
+ * deployed now, which this build replaces (`deployedRelease`: DURABLE_AGENT_PREVIOUS_RELEASE, else
+ * the newest CHANGELOG release whose commit is not HEAD).
  */
 function baseline(against: string | undefined): { label: string; commit: string } {
-  const head = execFileSync('git', ['-C', repoRoot, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
   const entries = readChangelog().entries;
   if (against && /^[0-9a-f]{7,40}$/.test(against)) {
     const commit = execFileSync('git', ['-C', repoRoot, 'rev-parse', `${against}^{commit}`], {
@@ -96,17 +96,19 @@ function baseline(against: string | undefined): { label: string; commit: string 
     }).trim();
     return { label: commit.slice(0, 7), commit };
   }
+  if (!against) {
+    // The release deployed now (test/support/previousRelease.ts; the bench's cost step uses the same).
+    const { version, commit, why } = deployedRelease();
+    if (!commit) throw new Error(why ?? 'CHANGELOG.md names no earlier release');
+    return { label: `${version ?? commit.slice(0, 7)} (${commit.slice(0, 7)})`, commit };
+  }
   for (const e of entries) {
-    if (against && e.version !== against) continue;
+    if (e.version !== against) continue;
     const { commit, why } = releaseCommit(e);
-    if (!commit) {
-      if (against) throw new Error(`release ${against}: ${why}`);
-      continue;
-    }
-    if (commit === head && !against) continue;
+    if (!commit) throw new Error(`release ${against}: ${why}`);
     return { label: `${e.version} (${commit.slice(0, 7)})`, commit };
   }
-  throw new Error(against ? `CHANGELOG.md has no release ${against}` : 'CHANGELOG.md names no earlier release');
+  throw new Error(`CHANGELOG.md has no release ${against}`);
 }
 
 const load = (): string =>

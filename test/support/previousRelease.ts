@@ -30,6 +30,39 @@ export function previousReleaseCommit(): { version?: string; commit?: string; wh
   return { version: entry.version, ...releaseCommit(entry) };
 }
 
+/**
+ * The release a build of this tree replaces — the one deployed now — which `npm run bench`'s cost
+ * step and `npm run compare:release` put beside it: DURABLE_AGENT_PREVIOUS_RELEASE (a commit or a
+ * tag) if set, else the newest CHANGELOG.md release whose commit is known here and is not HEAD
+ * (package.json's version once it is tagged; before, the release before it).
+ */
+export function deployedRelease(root = repo): { version?: string; commit?: string; why?: string } {
+  const override = process.env.DURABLE_AGENT_PREVIOUS_RELEASE;
+  const git = (...args: string[]): string | undefined => {
+    try {
+      return execFileSync('git', ['-C', root, ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const entries = readChangelog(root).entries;
+  if (override) {
+    // A tag or a short hash names its commit; any other name (a cached build's directory) is kept.
+    const commit = git('rev-parse', '--verify', '--quiet', `${override}^{commit}`) || override;
+    const version = entries.find((e) => releaseCommit(e, root).commit === commit)?.version;
+    return version ? { version, commit } : { commit };
+  }
+  const head = git('rev-parse', 'HEAD');
+  for (const e of entries) {
+    const { commit } = releaseCommit(e, root);
+    if (commit && commit !== head) return { version: e.version, commit };
+  }
+  return { why: 'CHANGELOG.md names no release with a known commit other than HEAD' };
+}
+
 /** The releases whose sessions this worker must finish: the previous one and, once tagged, package.json's version. */
 export function upgradeReleases(): Array<{ version: string; commit?: string; why?: string }> {
   const previous = previousReleaseCommit();
