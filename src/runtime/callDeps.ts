@@ -3,7 +3,6 @@
 // MCP connections and Bash's sandbox host — and the cores of src/runtime bound to them
 // (`createCallDeps`). Temporal-free: the worker's activities (src/temporal/activities, `createAgentActivities`)
 // wrap these cores, the in-process runner (src/inprocess) calls them directly.
-import { createHash } from 'node:crypto';
 import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { createCalls, type CallDeps } from './index';
