@@ -135,11 +135,6 @@ export function workerCode(): readonly WorkerCodePath[] {
   return cached;
 }
 
-/** Tests: the worker's code as if this process ran from the package at `root` (undefined: recompute). */
-export function setWorkerCodeRootForTests(root: string | undefined): void {
-  cached = root === undefined ? undefined : compute(root);
-}
-
 /**
  * After a sandboxed command: the CLI's `.bin` links put back as the worker found them. A symlink's
  * own entry cannot be write-denied (the sandbox binds its target, which is), and denying the whole
