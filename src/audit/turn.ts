@@ -1,6 +1,7 @@
 // One turn's audit, from the turn child workflow's history: its input and result, the
 // approve/deny and interrupt signals, the model call (all its attempts), compactions and tool calls.
 import { callModelUsage } from '../core/modelUsage';
+import { modelAnswerFromHistory } from '../core/payloads';
 import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
 import type { CallModelInput, ModelCallOutcome, Tombstone } from '../runtime/model';
@@ -342,7 +343,8 @@ function modelCallOf(
   };
   const mIn = modelTrack.input as CallModelInput | undefined;
   const out = modelTrack.outcome === 'completed' ? (modelTrack.result as ModelCallOutcome | undefined) : undefined;
-  const mOut = out && out.kind !== 'compact' ? out : undefined;
+  // Whole again: history leaves out what can be rebuilt (core/payloads.ts `modelAnswerForHistory`).
+  const mOut = out && out.kind !== 'compact' ? modelAnswerFromHistory(out) : undefined;
   const blocks = (mOut?.message.content ?? []).filter((b): b is ToolUseBlock => b.type === 'tool_use');
   const text = (mOut?.message.content ?? [])
     .filter((b) => b.type === 'text')

@@ -10,7 +10,9 @@ import type {
   ToolUseBlock,
   UserContentBlock,
 } from './apiMessages';
+import type { Usage } from './apiMessages';
 import { oneLinePreview, toolResultText } from './apiMessages';
+import type { ModelUsage } from './modelUsage';
 import type { ToolCallRecord } from './toolRecords';
 
 /** A tool input whose JSON is at most this long travels inline (once, in the model call's result). */
@@ -132,26 +134,94 @@ export function recordForHistory(record: ToolCallRecord, ref: string): ToolCallR
 }
 
 /**
- * A tool activity's record as history carries it (issue 33): without the input when it is the
- * input of the block the turn sent it (the turn's history holds that already, and the audit reads
- * it there), and a stored result's preview without its tool_use_id. `withSentBlock` puts both back.
+ * A tool activity's record as history carries it (issue 33): without what the turn sent it or
+ * described it with — the input when it is the input of the block the turn sent (the turn's history
+ * holds that already, and the audit reads it there), the block's id and tool name, the summary (the
+ * description's, which the turn has and the activity's scheduled event shows as its summary: the
+ * audit reads it there) — and a stored result's preview without its type and tool_use_id.
+ * `withSentBlock` puts them back.
  */
 export function recordWithoutSentBlock(record: ToolCallRecord, sent: ToolUseBlock): ToolCallRecord {
+  if (record.toolUseId !== sent.id) return record;
   const sameInput = JSON.stringify(record.input) === JSON.stringify(sent.input);
-  const { input: _input, ...rest } = record;
-  const out = (sameInput && record.toolUseId === sent.id ? rest : record) as ToolCallRecord;
-  if (!record.resultRef || record.result.tool_use_id !== record.toolUseId) return out;
-  const { tool_use_id: _id, ...result } = record.result;
+  const { input: _input, toolUseId: _id, toolName: _name, summary: _summary, ...rest } = record;
+  const out = {
+    ...rest,
+    ...(sameInput ? {} : { input: record.input }),
+    ...(record.toolName === sent.name ? {} : { toolName: record.toolName }),
+  } as ToolCallRecord;
+  if (!record.resultRef || record.result.tool_use_id !== record.toolUseId || record.result.type !== 'tool_result')
+    return out;
+  const { tool_use_id: _resultId, type: _type, ...result } = record.result;
   return { ...out, result: result as ToolResultBlockParam };
 }
 
-/** The record whole again in the turn: the input of the block it was sent, the result's tool_use_id. */
-export function withSentBlock(record: ToolCallRecord, sent: ToolUseBlock): ToolCallRecord {
-  if (record.input !== undefined && record.result.tool_use_id !== undefined) return record;
+/**
+ * The record whole again in the turn: the block's id, name and input, the description's summary,
+ * the result's type and tool_use_id. A record recorded before (whole) passes through.
+ */
+export function withSentBlock(record: ToolCallRecord, sent: ToolUseBlock, summary: string): ToolCallRecord {
+  if (record.input !== undefined && record.result.tool_use_id !== undefined && record.toolUseId !== undefined)
+    return record;
+  const slim: Partial<ToolCallRecord> = record;
+  const { toolUseId = sent.id, toolName = sent.name, input = sent.input, summary: own = summary, ...rest } = slim;
+  const result: Partial<ToolResultBlockParam> = record.result;
+  const { type = 'tool_result', tool_use_id = toolUseId, ...content } = result;
   return {
-    ...record,
-    input: record.input !== undefined ? record.input : sent.input,
-    result: { ...record.result, tool_use_id: record.result.tool_use_id ?? record.toolUseId },
+    toolUseId,
+    toolName,
+    input,
+    summary: own,
+    ...rest,
+    result: { type, tool_use_id, ...content },
+  } as ToolCallRecord;
+}
+
+/** The fields of a model call's answer that history may leave out (`modelAnswerForHistory`). */
+interface LeanAnswerFields {
+  usage?: Usage;
+  modelUsage?: ModelUsage;
+  fallback?: boolean;
+  tombstones?: unknown[];
+}
+
+/** The usage that a one-model `modelUsage` entry was made from, when the API reported every field. */
+function usageOfModelUsage(modelUsage: ModelUsage | undefined): Usage | undefined {
+  const entries = Object.values(modelUsage ?? {});
+  const e = entries[0];
+  if (entries.length !== 1 || !e) return undefined;
+  return {
+    input_tokens: e.inputTokens,
+    output_tokens: e.outputTokens,
+    cache_creation_input_tokens: e.cacheCreationInputTokens,
+    cache_read_input_tokens: e.cacheReadInputTokens,
+  };
+}
+
+/**
+ * A model call's answer as history carries it (issue 33): without `usage` when it is exactly its
+ * `modelUsage` entry's tokens (one request, every field reported), without `fallback: false` and
+ * `tombstones: []`. `modelAnswerFromHistory` (the turn, the audit) puts them back.
+ */
+export function modelAnswerForHistory<T extends LeanAnswerFields>(answer: T): T {
+  const { usage, fallback, tombstones, ...rest } = answer;
+  const derived = usageOfModelUsage(answer.modelUsage);
+  return {
+    ...rest,
+    ...(derived && JSON.stringify(derived) === JSON.stringify(usage) ? {} : { usage }),
+    ...(fallback === false ? {} : { fallback }),
+    ...(Array.isArray(tombstones) && tombstones.length === 0 ? {} : { tombstones }),
+  } as T;
+}
+
+/** The answer whole again; one recorded whole passes through. */
+export function modelAnswerFromHistory<T extends LeanAnswerFields>(answer: T): T {
+  if (answer.usage !== undefined && answer.fallback !== undefined && answer.tombstones !== undefined) return answer;
+  return {
+    ...answer,
+    usage: answer.usage ?? usageOfModelUsage(answer.modelUsage),
+    fallback: answer.fallback ?? false,
+    tombstones: answer.tombstones ?? [],
   };
 }
 

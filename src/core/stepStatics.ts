@@ -2,7 +2,7 @@
 // stays the same from step to step of one child — the settings reference, the
 // deny rules, the context settings, the tool session and context it describes blocks with — is
 // stored once by the child's first model call (content-addressed: a retry stores the same blob) and
-// named by its key (`stepstatics-<sha256>`) in the later calls' inputs, and in the tool calls'
+// named by its key (`stepstatics-<hash>`) in the later calls' inputs, and in the tool calls'
 // inputs in place of their tool session and context. Pure: the turn workflow decides what to send
 // (it keeps the key it learnt and the JSON it stands for), the activities resolve it.
 

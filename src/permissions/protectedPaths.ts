@@ -10,8 +10,13 @@
 //
 // The list is the reference's (Claude Code 2.1.328, read from its binary: its file tools ask before
 // writing a path with one of these directory names anywhere in it, `.config/git`, or one of these
-// file names), plus `.durable-agent` and the hook scripts of the session's settings. The files a
-// hook or MCP server command runs are found in commandFiles.ts.
+// file names), plus `.durable-agent`, the hook scripts of the session's settings, and the control
+// files found by the red team (issue 30, round g) that make a developer tool run a program of the
+// file's choosing when the person merely runs the tool there: a toolchain pin naming a path
+// (`rust-toolchain.toml`, `.tool-versions`, mise's configs), Mercurial's `.hg/hgrc`, a linter's or
+// REPL's start-up file. Project code the person knowingly runs (`build.rs`, `conftest.py`,
+// `package.json` scripts, `eslint.config.js`) is not a control file: docs/security.md says why.
+// The files a hook or MCP server command runs are found in commandFiles.ts.
 
 import * as path from 'node:path';
 import { isInside } from './paths';
@@ -36,10 +41,29 @@ export const PROTECTED_DIRECTORY_NAMES = [
   '.devcontainer',
   '.yarn',
   '.mvn',
+  '.hg',
+  '.mise',
 ] as const;
 
-/** Component sequences protected wherever they appear (git's XDG configuration directory). */
-export const PROTECTED_SEQUENCES: readonly (readonly string[])[] = [['.config', 'git']];
+/**
+ * Component sequences protected wherever they appear: git's XDG configuration directory, mise's
+ * project configuration directories (`.config/mise/config.toml`, `.config/mise/conf.d/*.toml`,
+ * `mise/config.toml`).
+ */
+export const PROTECTED_SEQUENCES: readonly (readonly string[])[] = [
+  ['.config', 'git'],
+  ['.config', 'mise'],
+  ['mise', 'config.toml'],
+  ['mise', 'config.local.toml'],
+];
+
+/**
+ * In `.hg` (a Mercurial repository), what runs code: the repository's config (`[hooks]`,
+ * `[extensions]` with a path: run by every `hg` command there, `hg status` included), a share's
+ * own config, and the pointer to the shared store (whose config runs). The store, the dirstate and
+ * the rest stay writable for hg itself.
+ */
+export const HG_CONTROL_ENTRIES = ['hgrc', 'hgrc-not-shared', 'sharedpath'] as const;
 
 /** A file (or directory) with one of these names is protected wherever it is. */
 export const PROTECTED_FILE_NAMES = [
@@ -80,7 +104,39 @@ export const PROTECTED_FILE_NAMES = [
   'maven-wrapper.properties',
   '.devcontainer.json',
   'pyrightconfig.json',
+  // Toolchain pins that can name a program (issue 30, round g): rustup runs `[toolchain] path`'s
+  // cargo and rustc; asdf and mise run a `path:` version's programs; mise's configs run hooks,
+  // tasks and `_.source` scripts (its own trust prompt aside: a trusted parent directory covers them).
+  'rust-toolchain',
+  'rust-toolchain.toml',
+  '.tool-versions',
+  'mise.toml',
+  '.mise.toml',
+  'mise.local.toml',
+  '.mise.local.toml',
+  // Start-up files that run code when the tool merely starts there: pylint's `init-hook` and
+  // `load-plugins`, mypy's `plugins` (a path to a Python file), pdb's commands (`!` runs Python),
+  // irb's and pry's Ruby, R's profile (and its environment, which can name another profile), GHCi's
+  // commands, sbt's JVM options (`-javaagent`), Mercurial's user config.
+  '.pylintrc',
+  'pylintrc',
+  '.pylintrc.toml',
+  'pylintrc.toml',
+  'mypy.ini',
+  '.mypy.ini',
+  '.pdbrc',
+  '.irbrc',
+  '.pryrc',
+  '.Rprofile',
+  '.Renviron',
+  '.ghci',
+  '.sbtopts',
+  '.jvmopts',
+  '.hgrc',
 ] as const;
+
+/** File names protected by shape (folded): mise's per-environment configs, `mise.<env>.toml`, `.mise.<env>.local.toml`. */
+export const PROTECTED_FILE_PATTERNS: readonly RegExp[] = [/^\.?mise\.[^\\/]+\.toml$/];
 
 /** `.claude/<name>` directories that are ordinary files (the reference's own worktrees). */
 const ORDINARY_CLAUDE_SUBDIRS = new Set(['worktrees']);
@@ -97,6 +153,8 @@ const WHY_DIRECTORY: Record<string, string> = {
   '.devcontainer': 'it defines the development container',
   '.yarn': 'yarn runs its releases and plugins',
   '.mvn': 'Maven runs its wrapper and extensions',
+  '.hg': "Mercurial runs its config's hooks and extensions",
+  '.mise': 'mise runs what its config names',
 };
 
 /** The name a case-insensitive filesystem would see (and trailing dots or spaces, which Windows drops). */
@@ -107,8 +165,18 @@ function fold(name: string): string {
     .replace(/[. ]+$/, (m) => (m === name ? m : ''));
 }
 
-const DIR_NAMES = new Set<string>(PROTECTED_DIRECTORY_NAMES);
-const FILE_NAMES = new Set<string>(PROTECTED_FILE_NAMES);
+const DIR_NAMES = new Set<string>(PROTECTED_DIRECTORY_NAMES.map(fold));
+const FILE_NAMES = new Set<string>(PROTECTED_FILE_NAMES.map(fold));
+
+/** Is this file name (folded: lower case, NFC) protected wherever it is: a listed name or a listed shape? */
+export function isProtectedFileName(folded: string): boolean {
+  return FILE_NAMES.has(folded) || PROTECTED_FILE_PATTERNS.some((r) => r.test(folded));
+}
+
+/** Is this name (folded) the first component of a protected sequence (`.config`, `mise`)? */
+export function isSequenceHead(folded: string): boolean {
+  return PROTECTED_SEQUENCES.some((seq) => seq[0] === folded);
+}
 
 function components(p: string): string[] {
   return p.split(/[\\/]+/).filter((c) => c !== '' && c !== '.');
@@ -128,11 +196,11 @@ function reasonOfComponents(segs: readonly string[]): string | undefined {
     }
     for (const seq of PROTECTED_SEQUENCES) {
       if (seq.every((s, k) => folded[i + k] === s))
-        return `${segs.slice(0, i + seq.length).join('/')} is protected: git reads its configuration there`;
+        return `${segs.slice(0, i + seq.length).join('/')} is protected: ${seq[1] === 'git' ? 'git' : 'mise'} reads its configuration there`;
     }
   }
   const last = folded[folded.length - 1];
-  if (last !== undefined && FILE_NAMES.has(last))
+  if (last !== undefined && isProtectedFileName(last))
     return `${segs[segs.length - 1]} is protected: it configures a shell, git or a tool that runs later`;
   return undefined;
 }
@@ -233,9 +301,10 @@ export function controlFiles(dirs: readonly string[], opts: ProtectionOptions = 
     const root = path.resolve(d);
     for (const f of PROJECT_CONTROL_FILES) files.add(path.join(root, f));
     for (const f of PROTECTED_FILE_NAMES) files.add(path.join(root, f));
-    for (const n of PROTECTED_DIRECTORY_NAMES) if (n !== '.git') directories.add(path.join(root, n));
+    for (const n of PROTECTED_DIRECTORY_NAMES) if (n !== '.git' && n !== '.hg') directories.add(path.join(root, n));
     for (const seq of PROTECTED_SEQUENCES) directories.add(path.join(root, ...seq));
     for (const g of GIT_CONTROL_ENTRIES) (g === 'hooks' ? directories : files).add(path.join(root, '.git', g));
+    for (const h of HG_CONTROL_ENTRIES) files.add(path.join(root, '.hg', h));
   }
   for (const e of opts.extra ?? []) files.add(path.resolve(e));
   return { files: [...files], directories: [...directories] };

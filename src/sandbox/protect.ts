@@ -15,7 +15,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sanitizeGitConfig } from './gitConfigSanitize';
-import { PROTECTED_DIRECTORY_NAMES, PROTECTED_FILE_NAMES, protectedReason } from '../permissions/protectedPaths';
+import {
+  HG_CONTROL_ENTRIES,
+  PROTECTED_DIRECTORY_NAMES,
+  PROTECTED_SEQUENCES,
+  isProtectedFileName,
+  protectedReason,
+} from '../permissions/protectedPaths';
 
 /** How deep below a working directory protected entries are looked for (the runtime's own scan: 3). */
 export const PROTECTED_SCAN_DEPTH = 5;
@@ -26,7 +32,8 @@ export const PROTECTED_SCAN_BUDGET = 50_000;
  * Denied at each working directory whether they exist or not (their creation must fail): what
  * configures this agent or the reference, and what git, a shell or an editor runs by itself.
  * The other protected names are denied where they exist and removed after the call if it made
- * them (a placeholder for each of ~40 names in every directory would litter the project).
+ * them (a placeholder for each of ~60 names in every directory would litter the project, and an empty
+ * `rust-toolchain` breaks cargo).
  */
 export const DENIED_EVEN_ABSENT = [
   '.claude',
@@ -59,9 +66,10 @@ const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks'] as c
 /** `.yarn/`: yarn runs its releases and plugins; its cache and install state stay writable. */
 const YARN_ENTRIES = ['releases', 'plugins', 'sdks'] as const;
 
-const DIR_NAMES = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git' && n !== '.yarn'));
-const FILE_NAMES = new Set<string>(PROTECTED_FILE_NAMES);
 const fold = (s: string) => s.normalize('NFC').toLowerCase();
+const DIR_NAMES = new Set<string>(
+  PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git' && n !== '.yarn' && n !== '.hg').map(fold),
+);
 
 export interface ProtectedEntry {
   path: string;
@@ -143,7 +151,8 @@ type AddEntry = (e: Omit<ProtectedEntry, 'existed'> & { existed?: boolean }) => 
 /**
  * The protected entries one directory entry stands for (`name` folded), added with `add`; true when it
  * is one (its inside is then the entry's, not walked further): a git directory's entries, `.yarn`'s
- * programs, a protected directory or file, `.config/git`.
+ * programs, a Mercurial repository's config and share pointer, a protected directory or file, the
+ * protected entries of a sequence's head (`.config/git`, `.config/mise`, `mise/config.toml`).
  */
 function classifyEntry(p: string, name: string, isDir: boolean, add: AddEntry): boolean {
   if (name === '.git') {
@@ -155,17 +164,27 @@ function classifyEntry(p: string, name: string, isDir: boolean, add: AddEntry): 
     for (const y of YARN_ENTRIES) add({ path: path.join(p, y), kind: 'dir' });
     return true;
   }
+  if (name === '.hg' && isDir) {
+    // Kind `file`: denied even when absent (an empty hgrc configures nothing; an empty sharedpath is
+    // read only by a share, whose `requires` says so), removed when the command made one.
+    for (const h of HG_CONTROL_ENTRIES) add({ path: path.join(p, h), kind: 'file' });
+    return true;
+  }
   if (DIR_NAMES.has(name)) {
     add({ path: p, kind: isDir ? 'dir' : 'file' });
     return true;
   }
-  if (FILE_NAMES.has(name)) {
+  if (isProtectedFileName(name)) {
     add({ path: p, kind: 'file' });
     return true;
   }
-  if (name === '.config' && isDir) {
-    const g = readdir(p).find((x) => fold(x.name) === 'git');
-    if (g) add({ path: path.join(p, g.name), kind: 'dir' });
+  if (isDir) {
+    for (const seq of PROTECTED_SEQUENCES) {
+      if (seq[0] !== name) continue;
+      for (const x of readdir(p))
+        if (fold(x.name) === seq[1])
+          add({ path: path.join(p, x.name), kind: x.isDirectory() && !x.isSymbolicLink() ? 'dir' : 'file' });
+    }
   }
   return false;
 }
@@ -286,7 +305,11 @@ export function protectedDenyWrite(
   for (const e of scan.entries.values()) {
     if (e.kind === 'gitWorktrees') worktrees.push(e.path);
     else if (e.loose !== undefined) continue;
-    else if (lstat(e.path) !== undefined || e.kind === 'file' || e.denyAbsent) out.add(e.path);
+    else if (lstat(e.path) !== undefined || e.denyAbsent) out.add(e.path);
+    // An absent file: denied (an empty placeholder while the command runs, placeholders.ts) unless
+    // it has a protected name, which an empty file can break: rustup refuses an empty
+    // `rust-toolchain`, so the agent's own `cargo build` would fail. Those are undone after the call.
+    else if (e.kind === 'file' && !isProtectedFileName(fold(path.basename(e.path)))) out.add(e.path);
   }
   for (const r of [...workingDirs, ...extraRoots]) {
     const root = path.resolve(r);

@@ -25,7 +25,7 @@
 // there, and docs/security.md says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROTECTED_DIRECTORY_NAMES, PROTECTED_FILE_NAMES } from '../permissions/protectedPaths';
+import { PROTECTED_DIRECTORY_NAMES, isProtectedFileName, isSequenceHead } from '../permissions/protectedPaths';
 
 /** How long a tree stays watched after the last command that used it (the next call of a session reuses it). */
 export const LINGER_MS = 120_000;
@@ -35,12 +35,16 @@ const GIT_ENTRY_NAMES = new Set(['config', 'config.worktree', 'commondir', 'hook
 
 const fold = (s: string) => s.normalize('NFC').toLowerCase();
 
-/** Names recorded wherever they appear (folded): what configures the agent, an editor, a shell or a tool; `.config` for its `git/`. */
-const PROTECTED_NAMES = new Set<string>([
-  ...PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git'),
-  ...PROTECTED_FILE_NAMES,
-  '.config',
-]);
+/** Directory names recorded wherever they appear (folded), besides `.git`. */
+const PROTECTED_DIRS = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git').map(fold));
+
+/**
+ * Is an entry of this (folded) name recorded wherever it appears: what configures the agent, an
+ * editor, a shell or a tool (a protected directory or file name), or a sequence's head (`.config`
+ * for its `git/` and `mise/`, `mise` for its `config.toml`)?
+ */
+const isProtectedName = (folded: string): boolean =>
+  PROTECTED_DIRS.has(folded) || isProtectedFileName(folded) || isSequenceHead(folded);
 
 /** The names whose appearance can make a directory a git directory (git's is_git_directory). */
 const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
@@ -241,7 +245,7 @@ class Tree implements TreeWatch {
     const p = path.join(dir, name);
     const folded = fold(name);
     if (folded === '.git') return this.gitEntry(p);
-    if (PROTECTED_NAMES.has(folded) && lstat(p)) this.marked.add(p);
+    if (isProtectedName(folded) && lstat(p)) this.marked.add(p);
     // A bare repository's own entries (it is watched as a directory of the tree): what git reads there.
     if (this.gits.has(dir) && GIT_ENTRY_NAMES.has(name)) this.notify(dir);
     if (path.basename(dir) === 'hooks' && this.gits.has(path.dirname(dir))) this.notify(path.dirname(dir));
@@ -271,7 +275,7 @@ class Tree implements TreeWatch {
           this.gitEntry(p);
           continue;
         }
-        if (PROTECTED_NAMES.has(folded)) this.marked.add(p);
+        if (isProtectedName(folded)) this.marked.add(p);
         if (lstat(p)?.isDirectory()) todo.push(p);
       }
     }
@@ -321,7 +325,7 @@ export function findTreeEntries(root: string): { gits: string[]; marked: string[
         gits.push(p);
         continue;
       }
-      if (PROTECTED_NAMES.has(folded)) marked.push(p);
+      if (isProtectedName(folded)) marked.push(p);
       if (e.isDirectory()) todo.push(p);
     }
   }

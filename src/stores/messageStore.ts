@@ -47,8 +47,8 @@ export class CorruptBlobError extends DurableAgentError {
 }
 
 /**
- * The blob `key`, checked against the sha256 its key names (`hash`: the hex digest, the key itself
- * or its part after a prefix): undefined when absent, CorruptBlobError when it does not match.
+ * The blob `key`, checked against the sha256 its key names (`hash`: its digest in either form of
+ * `contentHashOf`, the key itself or its part after a prefix): undefined when absent, CorruptBlobError when it does not match.
  */
 export async function getVerified(
   blobs: BlobStore,
@@ -57,7 +57,7 @@ export async function getVerified(
   what: string,
 ): Promise<string | undefined> {
   const data = await blobs.get(key);
-  if (data !== undefined && hashOf(data) !== hash) throw new CorruptBlobError(what, key, blobs);
+  if (data !== undefined && !hashNames(data, hash)) throw new CorruptBlobError(what, key, blobs);
   return data;
 }
 
@@ -120,8 +120,44 @@ export interface TranscriptNode {
   messages: Message[];
 }
 
+/** The whole sha256 in hex: names derived from ids (ledger entries, shared results) and keys written before 0.3.0. */
 export function hashOf(data: string): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/**
+ * A content key's hash (issue 33: every per-call key rides in history several times): the first
+ * 128 bits of the data's sha256 in lowercase base32, 26 characters (the whole digest in hex is
+ * 64). A content key needs collision resistance, not 256 bits: finding a second blob for a key
+ * someone else wrote costs 2^128, and every read still checks the content against its key
+ * (`getVerified`). Lowercase, so that a case-insensitive file system keeps keys apart. Keys written
+ * before (64 hex characters) are read and checked as they were.
+ */
+export function contentHashOf(data: string): string {
+  const bytes = createHash('sha256').update(data).digest().subarray(0, 16);
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** The hash part of a content key, in either form: 26 base32 characters, or 64 hex (written before 0.3.0). */
+export const CONTENT_HASH = '(?:[a-z2-7]{26}|[0-9a-f]{64})';
+
+/** Does `hash` (a content key's hash part, in either form) name `data`? */
+export function hashNames(data: string, hash: string): boolean {
+  return hash.length === 64 ? hashOf(data) === hash : contentHashOf(data) === hash;
 }
 
 export class TranscriptStore {
@@ -163,7 +199,7 @@ export class TranscriptStore {
   async append(head: string | null, messages: readonly Message[]): Promise<string | null> {
     if (messages.length === 0) return head;
     const data = JSON.stringify({ prev: head, messages: [...messages] } satisfies TranscriptNode);
-    const key = hashOf(data);
+    const key = contentHashOf(data);
     if ((await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
     return key;
   }

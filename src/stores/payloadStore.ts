@@ -3,14 +3,16 @@
 // transcript by reference. Content-addressed, so a retried store is idempotent and two sessions
 // (or a reused workflow id) never overwrite each other's blocks.
 import type { ToolResultBlockParam } from '../core/apiMessages';
-import { getVerified, hashOf, MissingBlobError, type BlobStore } from './messageStore';
+import { CONTENT_HASH, contentHashOf, getVerified, hashOf, MissingBlobError, type BlobStore } from './messageStore';
+
+const TOOL_RESULT_REF = new RegExp(`^toolresult-${CONTENT_HASH}$`);
 
 export class PayloadStore {
   constructor(private readonly blobs: BlobStore) {}
 
   async putToolResult(block: ToolResultBlockParam): Promise<string> {
     const data = JSON.stringify(block);
-    const key = `toolresult-${hashOf(data)}`;
+    const key = `toolresult-${contentHashOf(data)}`;
     if ((await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
     return key;
   }
@@ -23,7 +25,7 @@ export class PayloadStore {
   }
 
   async getToolResult(ref: string): Promise<ToolResultBlockParam> {
-    if (!/^toolresult-[0-9a-f]{64}$/.test(ref)) throw new Error(`not a tool result reference: ${ref}`);
+    if (!TOOL_RESULT_REF.test(ref)) throw new Error(`not a tool result reference: ${ref}`);
     const data = await getVerified(this.blobs, ref, ref.slice('toolresult-'.length), 'tool result');
     if (data === undefined) throw new MissingBlobError('tool result', ref, this.blobs);
     return JSON.parse(data) as ToolResultBlockParam;

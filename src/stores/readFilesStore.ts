@@ -5,7 +5,9 @@
 // entries added during the turn (applied by the engine's reducer, in block order); tool
 // activities merge the two, and the turn stores the merged state at its end.
 import type { FileReadState } from '../core/context';
-import { getVerified, hashOf, MissingBlobError, type BlobStore } from './messageStore';
+import { CONTENT_HASH, contentHashOf, getVerified, MissingBlobError, type BlobStore } from './messageStore';
+
+const READ_FILES_REF = new RegExp(`^readfiles-${CONTENT_HASH}$`);
 
 export type ReadFiles = Record<string, FileReadState>;
 
@@ -39,7 +41,7 @@ export class ReadFilesStore {
     const sorted: ReadFiles = {};
     for (const k of Object.keys(merged).sort()) sorted[k] = merged[k] as FileReadState;
     const data = JSON.stringify(sorted);
-    const key = `readfiles-${hashOf(data)}`;
+    const key = `readfiles-${contentHashOf(data)}`;
     if ((await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
     this.remember(key, sorted);
     return key;
@@ -49,7 +51,7 @@ export class ReadFilesStore {
     if (!ref) return {};
     const hit = this.cache.get(ref);
     if (hit) return hit;
-    if (!/^readfiles-[0-9a-f]{64}$/.test(ref)) throw new Error(`not a read-file state reference: ${ref}`);
+    if (!READ_FILES_REF.test(ref)) throw new Error(`not a read-file state reference: ${ref}`);
     const data = await getVerified(this.blobs, ref, ref.slice('readfiles-'.length), 'read-file state');
     if (data === undefined) throw new MissingBlobError('read-file state', ref, this.blobs);
     const parsed = JSON.parse(data) as ReadFiles;

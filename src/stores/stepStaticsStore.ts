@@ -1,7 +1,7 @@
 // A turn child's static step inputs (core/stepStatics.ts), stored once per child by its first model
-// call, content-addressed (`stepstatics-<sha256>` of their JSON), so that later model calls and the
-// tool calls carry the key instead of copies (issue 33). Workers keep the blobs they read in a small cache.
-import { hashOf, MissingBlobError, type BlobStore } from './messageStore';
+// call, content-addressed (`stepstatics-<hash>` of their JSON, messageStore.ts `contentHashOf`), so
+// that later model calls and the tool calls carry the key instead of copies (issue 33). Workers keep the blobs they read in a small cache.
+import { contentHashOf, hashNames, MissingBlobError, type BlobStore } from './messageStore';
 import type { StepStatics } from '../core/stepStatics';
 
 export class StepStaticsStore {
@@ -14,7 +14,7 @@ export class StepStaticsStore {
   /** Stores the statics; returns their key. Idempotent: same content, same key (a retried call stores nothing new). */
   async put(statics: StepStatics): Promise<string> {
     const data = JSON.stringify(statics);
-    const key = `stepstatics-${hashOf(data)}`;
+    const key = `stepstatics-${contentHashOf(data)}`;
     if (!this.cache.has(key) && (await this.blobs.get(key)) === undefined) await this.blobs.put(key, data);
     this.remember(key, statics);
     return key;
@@ -25,7 +25,8 @@ export class StepStaticsStore {
     if (hit) return hit;
     const data = await this.blobs.get(key);
     if (data === undefined) throw new MissingBlobError("the turn's static step inputs", key, this.blobs);
-    if (`stepstatics-${hashOf(data)}` !== key) throw new Error(`the stored step inputs ${key} do not match their hash`);
+    if (!key.startsWith('stepstatics-') || !hashNames(data, key.slice('stepstatics-'.length)))
+      throw new Error(`the stored step inputs ${key} do not match their hash`);
     const parsed = JSON.parse(data) as StepStatics;
     this.remember(key, parsed);
     return parsed;

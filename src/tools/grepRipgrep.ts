@@ -7,8 +7,11 @@
 // (a directory swapped for a symlink between its readdir and its open), so nothing it reports is
 // believed: every hit's lines are compared, byte for byte at their offsets, with the file read
 // again through a bound descriptor whose real path must lie under the root. A hit that does not
-// match what is really there is dropped (with a warning), never shown. rg is never told to follow
-// symlinks (no --follow).
+// match what is really there is dropped silently, never shown nor counted: what rg read through a
+// swap may come from outside the root (a credential), so whether such a hit existed is itself
+// content from outside the wall. For the same reason rg's own failures are judged after the
+// check, on the verified hits, never on what rg printed. rg is never told to follow symlinks
+// (no --follow).
 import { startHostProcess } from '../hostProcess/door';
 import * as path from 'node:path';
 import {
@@ -129,11 +132,10 @@ export async function runRipgrep(q: GrepQuery): Promise<GrepEngineResult> {
   }
   try {
     const reports = await spawnRipgrep(q, cwd, target);
-    const warnings = reports.warnings;
+    const warnings: string[] = [];
     const under = access.under(file ? file.real : (dir as BoundDir).real);
     const hits: GrepFileHit[] = [];
-    // Not named: what rg saw through a swap may be a name from outside the root.
-    let changed = 0;
+    // Dropped without a trace: what rg saw through a swap may be a name or content from outside the root.
     for (const [rel, report] of reports.files) {
       const abs = file ? q.target : path.resolve(q.target, rel);
       let content: Buffer;
@@ -145,13 +147,9 @@ export async function runRipgrep(q: GrepQuery): Promise<GrepEngineResult> {
           !['ENOENT', 'ENOTDIR', 'EISDIR', 'ENOTREG', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '')
         )
           throw err;
-        changed++;
         continue;
       }
-      if (!reportMatches(report, content)) {
-        changed++;
-        continue;
-      }
+      if (!reportMatches(report, content)) continue;
       const hit: GrepFileHit = { path: abs, count: q.mode === 'count' ? report.matches : 0, lines: [] };
       if (q.mode === 'content') {
         const lines = new Map<number, GrepLine>();
@@ -181,7 +179,12 @@ export async function runRipgrep(q: GrepQuery): Promise<GrepEngineResult> {
       }
       hits.push(hit);
     }
-    if (changed > 0) warnings.push(`${changed} file${changed === 1 ? '' : 's'} not shown: changed while searched`);
+    if (reports.code === 2) {
+      // Judged on the verified hits only: whether rg printed anything may depend on a file it
+      // reached through a swap.
+      if (reports.fatal && hits.length === 0) throw new Error(`ripgrep failed: ${reports.fatal}`);
+      warnings.push('some files could not be searched');
+    }
     return { engine: 'ripgrep', hits, warnings };
   } finally {
     await file?.fh.close().catch(() => undefined);
@@ -194,7 +197,7 @@ async function spawnRipgrep(
   q: GrepQuery,
   cwd: string,
   target: string,
-): Promise<{ files: Map<string, RgFileReport>; warnings: string[] }> {
+): Promise<{ files: Map<string, RgFileReport>; code: number | null; fatal: string }> {
   const child = startHostProcess({
     purpose: 'ripgrep',
     command: ripgrepCommand(),
@@ -232,17 +235,13 @@ async function spawnRipgrep(
     );
   }
   const stdout = Buffer.concat(out).toString('utf8');
-  const warnings: string[] = [];
-  if (code === 2) {
-    if (stdout === '') {
-      const msg = err.trim() || 'ripgrep failed';
-      if (/regex parse error|error parsing|literal .* is not allowed|unclosed|unrecognized/i.test(msg)) {
-        throw new GrepPatternError(`Invalid regular expression: ${msg}`);
-      }
-      throw new Error(`ripgrep failed: ${msg}`);
-    }
-    if (err.trim()) warnings.push(err.trim());
-  } else if (code !== 0 && code !== 1) {
+  // With --no-messages rg prints only fatal errors (a bad pattern, a bad flag): those are decided
+  // before any file is read. Errors reading a file set the exit code and print nothing.
+  const fatal = code === 2 ? err.trim() : '';
+  if (fatal && /regex parse error|error parsing|literal .* is not allowed|unclosed|unrecognized/i.test(fatal)) {
+    throw new GrepPatternError(`Invalid regular expression: ${fatal}`);
+  }
+  if (code !== 0 && code !== 1 && code !== 2) {
     throw new Error(`ripgrep exited with code ${code}: ${err.trim()}`);
   }
 
@@ -281,5 +280,5 @@ async function spawnRipgrep(
   }
   // A file with only context lines has no match (rg prints none such, but be exact).
   for (const [p, r] of files) if (!r.blocks.some((b) => b.match)) files.delete(p);
-  return { files, warnings };
+  return { files, code, fatal };
 }

@@ -63,7 +63,7 @@ test('integration: later model calls and the tool calls carry the key of the sto
     assert.ok(models[0]!.input.describeWith, 'the first call sends its step inputs inline');
     assert.equal(models[0]!.input.staticsRef, undefined);
     for (const m of models.slice(1)) {
-      assert.match(String(m.input.staticsRef), /^stepstatics-[0-9a-f]{64}$/, m.id);
+      assert.match(String(m.input.staticsRef), /^stepstatics-[a-z2-7]{26}$/, m.id);
       for (const k of ['describeWith', 'settingsRef', 'denyRules', 'streamToolUses'])
         assert.equal(m.input[k], undefined, `${m.id} carries ${k}`);
       assert.equal((m.input.settings as { model?: string } | undefined)?.model !== undefined, true, 'settings stay');
@@ -83,7 +83,21 @@ test('integration: later model calls and the tool calls carry the key of the sto
       .map((p) => defaultPayloadConverter.fromPayload<{ kind?: string; record?: Wire }>(p!))
       .filter((r) => r.kind === 'done');
     assert.equal(done.length, 6);
-    for (const r of done) assert.equal(r.record?.input, undefined);
+    // The tool records leave out what the turn sent and described: input, id, tool name, summary.
+    for (const r of done)
+      for (const k of ['input', 'toolUseId', 'toolName', 'summary'])
+        assert.equal(r.record?.[k], undefined, `a record carries ${k}`);
+    // The model's answers leave out the usage their modelUsage holds, and fallback and tombstones when empty.
+    const answers = events
+      .map((e) => e.activityTaskCompletedEventAttributes?.result?.payloads?.[0])
+      .filter((p) => p !== undefined)
+      .map((p) => defaultPayloadConverter.fromPayload<Wire & { kind?: string }>(p!))
+      .filter((r) => r.kind === 'message');
+    assert.equal(answers.length, 3);
+    for (const a of answers) {
+      assert.ok(a.modelUsage);
+      for (const k of ['usage', 'fallback', 'tombstones']) assert.equal(a[k], undefined, `an answer carries ${k}`);
+    }
 
     // The child's result names each stored call by id and status only (the session needs no more).
     const closing = events.find((e) => e.workflowExecutionCompletedEventAttributes)!;
@@ -110,6 +124,13 @@ test('integration: later model calls and the tool calls carry the key of the sto
       assert.equal(c.status, 'ok');
       assert.ok(c.decision, `${c.toolUseId} has its decision`);
       assert.match(c.resultPreview, new RegExp(`file ${k}`));
+    }
+    // ... and each model call's usage, rebuilt from its modelUsage.
+    assert.equal(audit.modelCalls.length, 3);
+    for (const m of audit.modelCalls) {
+      assert.ok(m.usage && m.usage.output_tokens > 0, 'the model call has its usage');
+      assert.equal(m.fallback, false);
+      assert.deepEqual(m.tombstones, []);
     }
   });
 });

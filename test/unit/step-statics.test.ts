@@ -4,7 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StepStaticsMemo, splitStatics } from '../../src/core/stepStatics';
-import { recordWithoutSentBlock, withSentBlock } from '../../src/core/payloads';
+import {
+  modelAnswerForHistory,
+  modelAnswerFromHistory,
+  recordWithoutSentBlock,
+  withSentBlock,
+} from '../../src/core/payloads';
 import type { ToolCallRecord } from '../../src/core/toolRecords';
 import type { ToolUseBlock } from '../../src/core/apiMessages';
 
@@ -56,7 +61,7 @@ test('unit step-statics: inline until a key is learnt, then the key for the same
   assert.deepEqual(old.modelInput(call('h2')), call('h2'));
 });
 
-test("unit step-statics: a tool record leaves out the block's input and a stored preview's id; the turn puts them back", () => {
+test('unit step-statics: a tool record leaves out what the turn sent and described; the turn puts it back', () => {
   const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/w/a' } };
   const record: ToolCallRecord = {
     toolUseId: 'toolu_1',
@@ -69,14 +74,56 @@ test("unit step-statics: a tool record leaves out the block's input and a stored
     resultRef: 'toolresult-1',
   };
   const slim = recordWithoutSentBlock(record, block);
-  assert.equal(slim.input, undefined);
-  assert.equal(slim.result.tool_use_id, undefined);
-  assert.deepEqual(withSentBlock(slim, block), record);
-  // A different input (the pipeline changed it) stays; so does an inline result's id.
+  assert.deepEqual(Object.keys(slim).sort(), ['contextModifiers', 'result', 'resultRef', 'status']);
+  assert.deepEqual(slim.result, { content: 'preview' });
+  assert.deepEqual(withSentBlock(slim, block, 'Read /w/a'), record);
+  // A different input (the pipeline changed it) or tool name stays; so does an inline result's id.
   const other = recordWithoutSentBlock(record, { ...block, input: { file_path: '/w/b' } });
   assert.deepEqual(other.input, { file_path: '/w/a' });
+  assert.equal(recordWithoutSentBlock(record, { ...block, name: 'Other' }).toolName, 'Read');
   const inline = recordWithoutSentBlock({ ...record, resultRef: undefined }, block);
   assert.equal(inline.result.tool_use_id, 'toolu_1');
-  // A record recorded before passes through whole.
-  assert.equal(withSentBlock(record, block), record);
+  assert.equal(inline.result.type, 'tool_result');
+  // A record of another block passes through whole.
+  assert.equal(recordWithoutSentBlock(record, { ...block, id: 'toolu_2' }), record);
+  // A record recorded before passes through whole; one of the first lean records (no input, no preview id) is completed.
+  assert.equal(withSentBlock(record, block, 'other summary'), record);
+  const { input: _i, ...earlier } = record;
+  const first = { ...earlier, result: { type: 'tool_result', content: 'preview' } } as unknown as ToolCallRecord;
+  const restored = withSentBlock(first, block, 'x');
+  assert.deepEqual(restored, record);
+});
+
+test('unit step-statics: a model answer leaves out the usage its modelUsage holds and empty fallback fields; the turn puts them back', () => {
+  const whole = {
+    kind: 'message' as const,
+    usage: { input_tokens: 3, output_tokens: 5, cache_creation_input_tokens: 7, cache_read_input_tokens: 11 },
+    modelUsage: {
+      m: {
+        inputTokens: 3,
+        outputTokens: 5,
+        cacheReadInputTokens: 11,
+        cacheCreationInputTokens: 7,
+        webSearchRequests: 0,
+        costUSD: null,
+        calls: 1,
+      },
+    },
+    fallback: false,
+    tombstones: [] as unknown[],
+    head: 'h',
+  };
+  const lean = modelAnswerForHistory(whole);
+  assert.deepEqual(Object.keys(lean).sort(), ['head', 'kind', 'modelUsage']);
+  assert.deepEqual(modelAnswerFromHistory(lean), whole);
+  // Usage that modelUsage does not give back exactly (a field the API left out, continuations summed) stays.
+  const partial = { ...whole, usage: { input_tokens: 3, output_tokens: 5 } };
+  assert.deepEqual(modelAnswerForHistory(partial).usage, partial.usage);
+  const summed = { ...whole, usage: { ...whole.usage, output_tokens: 9 } };
+  assert.deepEqual(modelAnswerFromHistory(modelAnswerForHistory(summed)), summed);
+  // A fallback and its tombstones stay; an answer recorded whole passes through.
+  const fell = { ...whole, fallback: true, tombstones: [{ attempt: 1 }] };
+  assert.deepEqual(modelAnswerForHistory(fell).tombstones, [{ attempt: 1 }]);
+  assert.equal(modelAnswerForHistory(fell).fallback, true);
+  assert.equal(modelAnswerFromHistory(whole), whole);
 });

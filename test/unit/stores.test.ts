@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
 import {
+  contentHashOf,
   CorruptBlobError,
+  hashOf,
   LocalBlobStore,
   MissingBlobError,
   TranscriptStore,
@@ -161,7 +163,7 @@ for (const impl of IMPLS) {
     const payloads = new PayloadStore(s);
     const block = { type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'result \u0000 with NUL and 😀' };
     const ref = await payloads.putToolResult(block);
-    assert.match(ref, /^toolresult-[0-9a-f]{64}$/);
+    assert.match(ref, /^toolresult-[a-z2-7]{26}$/);
     assert.equal(await payloads.putToolResult(block), ref);
     assert.deepEqual(await new PayloadStore(impl.reopen(s)).getToolResult(ref), block);
     await assert.rejects(payloads.getToolResult('ledger-x'), /not a tool result reference/);
@@ -173,7 +175,7 @@ for (const impl of IMPLS) {
     const store = new ReadFilesStore(blobs);
     assert.equal(await store.put(null, {}), null);
     const r1 = await store.put(null, { '/w/a': { mtimeMs: 1, partial: false } });
-    assert.match(r1 ?? '', /^readfiles-[0-9a-f]{64}$/);
+    assert.match(r1 ?? '', /^readfiles-[a-z2-7]{26}$/);
     assert.equal(await store.put(null, { '/w/a': { mtimeMs: 1, partial: false } }), r1);
     const r2 = await store.put(r1, { '/w/b': { mtimeMs: 2, partial: true }, '/w/a': { mtimeMs: 1, partial: true } });
     assert.equal(await store.put(r2, {}), r2);
@@ -213,6 +215,36 @@ for (const impl of IMPLS) {
       await assert.rejects(new TranscriptStore(fresh).load(head2), corrupt(head2!));
     },
   );
+
+  t('keys of the form written before 0.3.0 (the whole sha256 in hex) are read and checked as before', async () => {
+    const blobs = await impl.make();
+    const node = JSON.stringify({ prev: null, messages: [user('an old request')] });
+    const result = JSON.stringify({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'old' });
+    const files = JSON.stringify({ '/w/a': { mtimeMs: 1, partial: false } });
+    const head = hashOf(node);
+    await blobs.put(head, node);
+    await blobs.put(`toolresult-${hashOf(result)}`, result);
+    await blobs.put(`readfiles-${hashOf(files)}`, files);
+    assert.deepEqual(await new TranscriptStore(blobs).load(head), [user('an old request')]);
+    // A new node after an old head: a short key, chained to the old one.
+    const next = await new TranscriptStore(blobs).append(head, [user('a new one')]);
+    assert.equal(next, contentHashOf(JSON.stringify({ prev: head, messages: [user('a new one')] })));
+    assert.equal(next?.length, 26);
+    // RFC 4648 base32, lowercase, of the first 16 bytes of sha256('abc').
+    assert.equal(contentHashOf('abc'), 'xj4bnp4pahh6uqkbidpf3lrcem');
+    assert.deepEqual(await new TranscriptStore(impl.reopen(blobs)).load(next), [
+      user('an old request'),
+      user('a new one'),
+    ]);
+    assert.equal((await new PayloadStore(blobs).getToolResult(`toolresult-${hashOf(result)}`)).content, 'old');
+    assert.deepEqual(await new ReadFilesStore(blobs).get(`readfiles-${hashOf(files)}`), JSON.parse(files));
+    // Checked against the whole digest: a rewritten old blob is refused.
+    await blobs.put(head, JSON.stringify({ prev: null, messages: [user('forged')] }));
+    await assert.rejects(new TranscriptStore(impl.reopen(blobs)).load(head), CorruptBlobError);
+    // A short key is the digest's first 128 bits, not any 26 characters: another blob's is refused.
+    await blobs.put(contentHashOf('x'), node);
+    await assert.rejects(new TranscriptStore(impl.reopen(blobs)).load(contentHashOf('x')), CorruptBlobError);
+  });
 
   t(
     "SharedResultStore: a large result saved on one host is recreated on another from the store, only for its session and only at that worker's own path of it",

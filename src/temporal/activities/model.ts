@@ -10,6 +10,7 @@ import { withActivityRuntime } from './runtime';
 import { chargeBudget, waitForBudget } from './budget';
 import type { ReadFiles } from '../../stores/readFilesStore';
 import { splitStatics } from '../../core/stepStatics';
+import { modelAnswerForHistory } from '../../core/payloads';
 
 /**
  * `storeReadFiles`: the read-file store's write (the tool activities'), for a call's `stepWrites`.
@@ -56,7 +57,8 @@ export function createModelActivities(
     );
     if (outcome.kind === 'compact') return outcome;
     await chargeBudget(input.budget, outcome.modelUsage);
-    return { ...outcome, ...signalFields };
+    // What the turn can rebuild stays out of history (core/payloads.ts; issue 33).
+    return modelAnswerForHistory({ ...outcome, ...signalFields });
   }
   /** Inline static inputs of a turn that describes with them (core/stepStatics.ts): stored, their key answered. */
   async function storeStatics(input: Omit<CallModelInput, 'stepWrites' | 'staticsRef'>) {

@@ -41,7 +41,7 @@ import {
 } from '../../core/turn';
 import type { CallModelInput, CallModelResult } from '../../runtime/model';
 import { StepStaticsMemo } from '../../core/stepStatics';
-import { withSentBlock } from '../../core/payloads';
+import { modelAnswerFromHistory, withSentBlock } from '../../core/payloads';
 import type { SubagentPhaseActivities, AgentWorktreeActivities, ToolCallActivities } from '../activities';
 import { StreamingToolExecution, streamedItems, type StreamedToolUse } from '../../core/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
@@ -305,7 +305,7 @@ class TurnRun implements TurnExecutor {
         ? { stepRef, block, messageRef, ...extras }
         : { session: this.session, block, messageRef, context, ...extras };
       const r = await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
-      return r.kind === 'done' ? { ...r, record: withSentBlock(r.record, block) } : r;
+      return r.kind === 'done' ? { ...r, record: withSentBlock(r.record, block, description.summary) } : r;
     } catch (err) {
       if (this.interrupted || isCancellation(err)) {
         // A cancelled early call that was discarded is not an interrupt of the turn.
@@ -345,8 +345,9 @@ class TurnRun implements TurnExecutor {
                 [wire as CallModelInput],
               ),
             );
-            if (r.kind !== 'compact') this.statics.learn(r.staticsRef);
-            return r;
+            if (r.kind === 'compact') return r;
+            this.statics.learn(r.staticsRef);
+            return modelAnswerFromHistory(r);
           },
           compact: (args, activityId, summary) =>
             scope.run(() => compaction.compactContext.executeWithOptions({ ...at, activityId, summary }, [args])),
