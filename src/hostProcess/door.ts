@@ -14,6 +14,7 @@ import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bashEnvironment, BASH_ENV_ALLOWLIST, WORKER_SECRET_ENV_VARS } from './environment';
+import { identityOf, workerCodeHolding } from './workerCode';
 
 /**
  * Why the worker starts a process. Each purpose has its own environment:
@@ -213,9 +214,59 @@ function checkedCwd(spec: HostProcessSpec): string {
   return spec.cwd;
 }
 
+/** Purposes that run the worker's own programs (or the person's) outside the sandbox with a wide environment. */
+const OWN_CODE_PURPOSES: ReadonlySet<HostPurpose> = new Set(['sandbox-machinery', 'operator']);
+
+/** The files a process runs: its program and, for node, its script (the first argument not an option). */
+function programFiles(spec: HostProcessSpec): string[] {
+  const files = [spec.command];
+  const base = path.basename(spec.command);
+  if (spec.command === process.execPath || base === 'node' || base === 'nodejs') {
+    const script = (spec.args ?? []).find((a) => !a.startsWith('-'));
+    if (script !== undefined) files.push(script);
+  }
+  return files.filter((f) => path.isAbsolute(f));
+}
+
+/**
+ * The worker's own machinery and the person's servers run outside the sandbox with the worker's
+ * (or the person's) environment: never a file a session may write (red team, issue 30, H-1: the
+ * runtime child `runtimeChild.js` of a durable-agent installed in the project's `node_modules`).
+ * A file in a session's directory or a sandbox scratch directory runs only when it is the worker's
+ * own code (src/hostProcess/workerCode.ts, write-denied to every sandboxed command and refused to
+ * the file tools) and that code's directory is still the one the worker started with (not renamed
+ * away and replaced).
+ */
+function checkedProgram(spec: HostProcessSpec): void {
+  if (!OWN_CODE_PURPOSES.has(spec.purpose)) return;
+  for (const file of programFiles(spec)) {
+    const real = realOr(file);
+    const own = workerCodeHolding(file);
+    if (own && identityOf(own.path) !== own.identity)
+      throw new Error(
+        `host process ${spec.command}: ${file} is the worker's own code, but ${own.path} is no longer the directory the worker started with (moved or replaced); restart the worker from a clean install`,
+      );
+    if (own) continue;
+    const session = [...sessionDirectories].find(
+      (d) => isWithin(file, d) || isWithin(real, d) || isWithin(real, realOr(d)),
+    );
+    const held = session ?? scratchHolding(file);
+    if (held)
+      throw new Error(
+        `host process ${spec.command}: ${spec.purpose} runs ${file} (really ${real}), which lies in ${held}, a directory a session may write; the worker runs no program a session may have changed outside the sandbox`,
+      );
+  }
+}
+
+function isWithin(p: string, dir: string): boolean {
+  const r = path.relative(dir, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
 /** Starts one host process. */
 export function startHostProcess(spec: HostProcessSpec): ChildProcess {
   const cwd = checkedCwd(spec);
+  checkedProgram(spec);
   return spawn(spec.command, [...(spec.args ?? [])], {
     cwd,
     env: environmentOf(spec, cwd),
@@ -299,6 +350,7 @@ export function runHostProcess(spec: HostProcessSpec, opts: HostRunOptions = {})
 /** The synchronous form, for the few start-up probes that cannot wait (a version check, a config read). */
 export function runHostProcessSync(spec: HostProcessSpec, opts: { timeoutMs?: number } = {}): HostRunResult {
   const cwd = checkedCwd(spec);
+  checkedProgram(spec);
   const r = spawnSync(spec.command, [...(spec.args ?? [])], {
     cwd,
     env: environmentOf(spec, cwd),

@@ -5,7 +5,8 @@ import { callFacts, findMatchingRule, permissionEnvOf, type CallFacts, type Perm
 import { hiddenPathPredicate } from './resultFilter';
 
 export { permissionEnvOf } from './matcher';
-import { insideWorkingDirs, resolveReal, workingDirForms } from './paths';
+import * as path from 'node:path';
+import { insideWorkingDirs, isInside, resolveReal, workingDirForms } from './paths';
 import { protectedReasonOfForms } from './protectedPaths';
 import { anotherSessionMessage, inAnotherSession, inFormerResultsDir } from './sessionsApart';
 import { inProcessDir, processPathMessage } from './processPaths';
@@ -278,15 +279,20 @@ function decideInner(
     };
   }
   // 11. the mode's defaults
-  return modeDefault(facts, mode, env, rules, permission.controlFiles, permission.sessionsApart);
+  const guarded = [...(permission.controlFiles ?? []), ...(permission.workerCode ?? [])];
+  return modeDefault(facts, mode, env, rules, guarded, permission.sessionsApart);
 }
 
 /** Why writing a path (all its forms) is a protected write in this session, or undefined. */
 export function protectedWrite(
   forms: readonly string[],
-  permission: Pick<ToolPermissionContext, 'controlFiles'>,
+  permission: Pick<ToolPermissionContext, 'controlFiles' | 'workerCode'>,
   env: PermissionEnv,
 ): string | undefined {
+  const own = permission.workerCode ?? [];
+  const ownHit = forms.find((f) => own.some((w) => isInside(path.resolve(f), w)));
+  if (ownHit !== undefined)
+    return `${ownHit} is protected: it is durable-agent's own code (or a package it runs), which the worker runs outside the sandbox`;
   const extra = permission.controlFiles ?? [];
   return protectedReasonOfForms(forms, workingDirForms(env.workingDirectories), {
     extra: [...new Set([...extra, ...extra.map(resolveReal)])],

@@ -25,6 +25,11 @@ export interface SandboxHostFacts {
    * per call from the session's working directories, never the worker's cwd).
    */
   protectedDenyWrite?: readonly string[];
+  /**
+   * The worker's own code inside what the call may write (src/hostProcess/workerCode.ts: the
+   * durable-agent package's `dist` and `package.json`, its dependencies): readable, never writable.
+   */
+  workerCode?: readonly string[];
   /** The worker's environment and cwd: credential files they point at are read-denied too (credentialPathsFromEnv). */
   env?: Readonly<Record<string, string | undefined>>;
   cwd?: string;
@@ -277,7 +282,14 @@ export function runtimePlan(
       allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter(
         (d) => !ownResults.includes(d),
       ),
-      denyWrite: [...new Set([...privatePaths, ...ex(fs.denyWrite), ...(host.protectedDenyWrite ?? [])])],
+      denyWrite: [
+        ...new Set([
+          ...privatePaths,
+          ...ex(fs.denyWrite),
+          ...(host.protectedDenyWrite ?? []),
+          ...(host.workerCode ?? []),
+        ]),
+      ],
       ...(fs.disabled ? { disabled: true } : {}),
     },
     ...(s?.allowNestedUserNamespaces !== undefined ? { allowNestedUserNamespaces: s.allowNestedUserNamespaces } : {}),

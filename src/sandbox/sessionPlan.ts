@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentContext } from '../core/context';
 import { registerSessionDirectories, sandboxScratchDirectories } from '../hostProcess/door';
+import { restoreWorkerLinks, workerCodeInside } from '../hostProcess/workerCode';
 import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
 import { expandTilde, runtimePlan, sandboxEnabled, type RuntimePlan } from './policy';
 import {
@@ -152,6 +153,12 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     sessionsRoot: sessionTempRoot(),
     platform: currentPlatform(),
     ...(protection ? { protectedDenyWrite: protection.denyWrite } : {}),
+    // The worker's own code (durable-agent installed in the project's node_modules): write-denied (H-1).
+    workerCode: workerCodeInside([
+      ...workingDirectories,
+      tmpDir,
+      ...(settings?.filesystem?.allowWrite ?? []).map((p) => expandTilde(p, os.homedir())),
+    ]),
     env: process.env,
     cwd: process.cwd(),
     privatePaths: scope.privatePaths ?? [],
@@ -207,7 +214,9 @@ export function undoProtected(protection: Protection): string[] {
   const after = protectionScan(protection);
   const undone = undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
   const live = protection.live?.splice(0) ?? [];
-  return [...live, ...undone.filter((n) => !live.includes(n))];
+  // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
+  const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));
+  return [...live, ...undone.filter((n) => !live.includes(n)), ...links];
 }
 
 /**

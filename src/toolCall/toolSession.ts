@@ -9,6 +9,7 @@ import { hookCommandsOf } from '../hooks/config';
 import type { McpServers } from '../mcp/config';
 import { stdioCommands } from '../mcp/pins';
 import { hookControlFiles, mcpServerControlFiles } from '../permissions/protectedPaths';
+import { workerCodeInside } from '../hostProcess/workerCode';
 import { withSessionsApart } from '../permissions/sessionsApart';
 import type { ToolPermissionContext } from '../toolProtocol/permissionTypes';
 import type { ResultStore } from '../toolProtocol/Tool';
@@ -94,8 +95,12 @@ export function sessionPermission(
       ),
     ]),
   ];
-  const withFiles =
+  const files =
     controlFiles.length > 0 ? { ...p, controlFiles: [...new Set([...(p.controlFiles ?? []), ...controlFiles])] } : p;
+  // The worker's own code in the working directories (durable-agent installed in the project): the
+  // file tools refuse to write it as a protected path (red team, issue 30, H-1).
+  const own = workerCodeInside([...(hookRoot ? [hookRoot] : []), ...permission.workingDirectories]);
+  const withFiles = own.length > 0 ? { ...files, workerCode: own } : files;
   return withFiles.sandbox ? withFiles : { ...withFiles, sandbox: {} };
 }
 

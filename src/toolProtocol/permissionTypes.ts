@@ -29,6 +29,12 @@ export interface ToolPermissionContext {
    */
   controlFiles?: string[];
   /**
+   * The worker's own code inside the working directories (src/hostProcess/workerCode.ts: a
+   * durable-agent installed in the project's node_modules and its dependencies): protected like a
+   * control file, never scanned as one. Set by the tool activities.
+   */
+  workerCode?: string[];
+  /**
    * Sessions apart (issue 30): each `root` holds one directory per session on this worker (the
    * session temp root: temp files, task outputs, spools; the store's `results/`), `own` is this
    * session's directory in it (its subagents' lie inside it). Any other path under a root is

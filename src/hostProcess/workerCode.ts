@@ -1,0 +1,183 @@
+// The worker's own code on disk (red team, issue 30, H-1): the files the worker, its sandbox runtime
+// child and the person's next `npx durable-agent` run. With durable-agent installed in a project
+// (`npm i durable-agent`, then `npx durable-agent dev`) they all lie under
+// `<project>/node_modules/durable-agent` and `<project>/node_modules/<its dependencies>`, which a
+// session's sandboxed Bash could otherwise write. Computed once per process from this file's own
+// directory and the package.json files of the durable-agent package and its dependencies (the
+// transitive `dependencies` and `optionalDependencies`, resolved as Node resolves them).
+import {
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
+import * as path from 'node:path';
+
+/** One directory (or file) of the worker's own code and its identity when the worker started. */
+export interface WorkerCodePath {
+  path: string;
+  /** `dev:ino` at the first look: a directory renamed away and replaced is not the one the worker runs. */
+  identity: string;
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `dev:ino` of a path, or '' when it is absent. */
+export function identityOf(p: string): string {
+  try {
+    const s = statSync(p);
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return '';
+  }
+}
+
+/** The durable-agent package root holding `dir` (the nearest package.json named durable-agent), if any. */
+export function ownPackageRoot(dir: string = __dirname): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const pkg = readJson(path.join(d, 'package.json'));
+    if (pkg?.name === 'durable-agent') return d;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** Where Node finds package `name` required from `from` (node_modules of `from` and each ancestor). */
+function resolvePackage(name: string, from: string): string | undefined {
+  for (let d = from; ; d = path.dirname(d)) {
+    const candidate = path.join(d, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+function dependencyNames(pkg: Record<string, unknown> | undefined): string[] {
+  const names = new Set<string>();
+  for (const key of ['dependencies', 'optionalDependencies'])
+    for (const n of Object.keys((pkg?.[key] as Record<string, string> | undefined) ?? {})) names.add(n);
+  return [...names];
+}
+
+/**
+ * The worker's code paths for the durable-agent package at `root`: its `package.json` and `dist`
+ * (what runs; the rest of a checkout is a project like another), the `.bin` link npm makes for its
+ * CLI when it lies in a `node_modules`, and the whole root of every package it depends on,
+ * transitively (each with its real path too).
+ */
+export function workerCodePathsOf(root: string): string[] {
+  const out = new Set<string>();
+  const add = (p: string) => {
+    out.add(p);
+    out.add(realOr(p));
+  };
+  add(path.join(root, 'package.json'));
+  add(path.join(root, 'dist'));
+  const own = readJson(path.join(root, 'package.json'));
+  if (path.basename(path.dirname(root)) === 'node_modules') {
+    const bin = own?.bin;
+    const names = typeof bin === 'string' ? ['durable-agent'] : Object.keys((bin as Record<string, string>) ?? {});
+    for (const n of names) add(path.join(path.dirname(root), '.bin', n));
+  }
+  const seen = new Set<string>();
+  const queue: Array<[string, string[]]> = [[root, dependencyNames(own)]];
+  while (queue.length > 0) {
+    const [from, names] = queue.shift()!;
+    for (const name of names) {
+      const found = resolvePackage(name, from);
+      if (!found) continue;
+      const real = realOr(found);
+      if (seen.has(real)) continue;
+      seen.add(real);
+      add(found);
+      queue.push([real, dependencyNames(readJson(path.join(real, 'package.json')))]);
+    }
+  }
+  return [...out];
+}
+
+let cached: WorkerCodePath[] | undefined;
+/** The `.bin` links npm made for the CLI (`node_modules/.bin/durable-agent`) and their targets then. */
+let links: Array<{ path: string; target: string }> = [];
+
+function compute(root: string | undefined): WorkerCodePath[] {
+  const paths = root ? workerCodePathsOf(root) : [];
+  links = [];
+  for (const p of paths)
+    if (path.basename(path.dirname(p)) === '.bin')
+      try {
+        if (lstatSync(p).isSymbolicLink()) links.push({ path: p, target: readlinkSync(p) });
+      } catch {
+        // absent: nothing to keep
+      }
+  return paths.map((p) => ({ path: p, identity: identityOf(p) }));
+}
+
+/** The worker's own code paths (computed once, with their identity then): see workerCodePathsOf. */
+export function workerCode(): readonly WorkerCodePath[] {
+  cached ??= compute(ownPackageRoot());
+  return cached;
+}
+
+/**
+ * After a sandboxed command: the CLI's `.bin` links put back as the worker found them. A symlink's
+ * own entry cannot be write-denied (the sandbox binds its target, which is), and denying the whole
+ * `.bin` directory would stop every `npm install`; so a link the command removed or repointed is
+ * restored here (the person's next `npx durable-agent` runs the worker's CLI). Returns the paths restored.
+ */
+export function restoreWorkerLinks(): string[] {
+  workerCode();
+  const restored: string[] = [];
+  for (const l of links) {
+    let now: string | undefined;
+    try {
+      now = lstatSync(l.path).isSymbolicLink() ? readlinkSync(l.path) : undefined;
+    } catch {
+      now = undefined;
+    }
+    if (now === l.target) continue;
+    try {
+      rmSync(l.path, { recursive: true, force: true });
+      symlinkSync(l.target, l.path);
+      restored.push(l.path);
+    } catch {
+      // its directory is gone: nothing runs through it
+    }
+  }
+  return restored;
+}
+
+function inside(p: string, dir: string): boolean {
+  const r = path.relative(dir, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+/** The worker's code paths lying inside one of `dirs` (compared as given and by real path). */
+export function workerCodeInside(dirs: readonly string[]): string[] {
+  const all = dirs.filter((d) => path.isAbsolute(d)).flatMap((d) => [path.resolve(d), realOr(d)]);
+  return workerCode()
+    .map((c) => c.path)
+    .filter((p) => all.some((d) => inside(p, d)));
+}
+
+/** The worker code path holding `file` (as given or real), if any. */
+export function workerCodeHolding(file: string): WorkerCodePath | undefined {
+  const forms = [path.resolve(file), realOr(file)];
+  return workerCode().find((c) => forms.some((f) => inside(f, c.path)));
+}
