@@ -7,15 +7,17 @@
 // Each test file's wall and CPU time is recorded (scripts/test-timing.cjs); the run ends with its
 // own wall time and the slowest files. --timings=FILE keeps every file's line (JSON lines).
 // DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 3, 2 when other processes keep
-// half of the cores busy).
+// half of the cores busy; 3 under CI=true). The longest files start first, and the few that wait
+// on minute timers run beside the others (scripts/test-plan.mjs: test/file-times.json, the last
+// run's dist/test-file-times.json; --save-times writes this run's figures into the committed file).
 //
-//   node scripts/run-tests.mjs [--unit] [--headless] [--timings=FILE] [filter...]
-import { spawn } from 'node:child_process';
+//   node scripts/run-tests.mjs [--unit] [--headless] [--timings=FILE] [--save-times] [filter...]
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { planLanes, readTimes, runLanes, writeTimes } from './test-plan.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -24,6 +26,7 @@ const unitOnly = args.includes('--unit');
 const headless = args.includes('--headless');
 const filters = args.filter((a) => !a.startsWith('--'));
 const timingsArg = args.find((a) => a.startsWith('--timings='))?.slice('--timings='.length);
+const saveTimes = args.includes('--save-times');
 const runStart = Date.now();
 
 function findTests(dir) {
@@ -35,6 +38,12 @@ function findTests(dir) {
 }
 
 const testRoot = path.join(root, 'dist', 'test', unitOnly ? 'unit' : '');
+// Each file's wall seconds, keyed by its path under dist/test ("integration/wakeups.test.js"):
+// the order and lanes of the run (scripts/test-plan.mjs).
+const distTestDir = path.join(root, 'dist', 'test');
+const committedTimesFile = path.join(root, 'test', 'file-times.json');
+const lastTimesFile = path.join(root, 'dist', 'test-file-times.json');
+const fileKey = (f) => path.relative(distTestDir, f).split(path.sep).join('/');
 const files = findTests(testRoot).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
 if (files.length === 0) {
   console.error(
@@ -47,7 +56,7 @@ const needsServer = !unitOnly && files.some((f) => f.startsWith(integrationDir))
 
 let server;
 let serverCpuMs; // the dev server's own CPU time, read just before it is stopped (Linux)
-let child;
+const children = [];
 let stopping = false;
 /** A running process's own CPU time in ms (Linux /proc/PID/stat utime + stime; USER_HZ 100), or undefined. */
 function processCpuMs(pid) {
@@ -70,7 +79,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     if (stopping) return;
     stopping = true;
     console.error(`[run-tests] ${signal}: stopping tests and the dev server`);
-    child?.kill(signal);
+    for (const c of children) c.kill(signal);
     await cleanup();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   });
@@ -125,6 +134,30 @@ process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
 // Per-file wall and CPU times (scripts/test-timing.cjs, loaded into each test file's process).
 env.DURABLE_AGENT_TIMINGS_FILE = timingsArg ? path.resolve(timingsArg) : path.join(runDir, 'timings.jsonl');
 writeFileSync(env.DURABLE_AGENT_TIMINGS_FILE, '');
+/** This run's wall seconds per file into dist/test-file-times.json (and test/file-times.json with --save-times). */
+function saveFileTimes(rows) {
+  const measured = Object.fromEntries(rows.map((r) => [fileKey(r.file), Math.round(r.wallMs / 100) / 10]));
+  if (Object.keys(measured).length === 0) return;
+  const targets = [
+    [lastTimesFile, 'Wall seconds of each test file in the last run that ran it (scripts/run-tests.mjs).'],
+  ];
+  if (saveTimes)
+    targets.push([
+      committedTimesFile,
+      `Wall seconds of each test file (under dist/test) in a full run (${new Date().toISOString().slice(0, 10)}, --save-times): scripts/run-tests.mjs starts the longest first, and runs the \`waiting\` files (minute timers, little CPU) in a lane beside the others. A file not listed counts as 20 s (integration) or 3 s (unit).`,
+    ]);
+  for (const [file, about] of targets) {
+    try {
+      writeTimes(file, measured, about);
+    } catch (err) {
+      console.error(`[run-tests] could not write ${path.relative(root, file)}: ${err.message}`);
+    }
+  }
+  if (saveTimes)
+    console.log(
+      `[run-tests] wrote ${Object.keys(measured).length} file time(s) into ${path.relative(root, committedTimesFile)}`,
+    );
+}
 function reportTimings() {
   let rows = [];
   try {
@@ -135,6 +168,7 @@ function reportTimings() {
   } catch {
     // no file ran
   }
+  saveFileTimes(rows);
   const s = (ms) => `${Math.round(ms / 1000)} s`;
   const sum = (k) => rows.reduce((a, r) => a + (r[k] ?? 0), 0);
   const serverCpu = serverCpuMs === undefined ? '' : `, the dev server ${s(serverCpuMs)}`;
@@ -181,15 +215,30 @@ async function machineLoad() {
     why: `other processes kept ${busyCores.toFixed(1)} of ${cores} cores busy over ${CPU_SAMPLE_MS / 1000} s`,
   };
 }
-const load = process.env.DURABLE_AGENT_TEST_CONCURRENCY ? undefined : await machineLoad();
-const concurrency = Number(process.env.DURABLE_AGENT_TEST_CONCURRENCY ?? (load.busy ? 2 : 3));
-const concurrencyWhy = load ? `${load.why}${load.busy ? ': busy' : ''}` : 'DURABLE_AGENT_TEST_CONCURRENCY';
+// CI=true: a CI machine runs the suite and nothing else, so three without sampling (a sample taken
+// while the build's last processes or a package's post-install exit could read as busy).
+const ci = process.env.CI === 'true';
+const load = process.env.DURABLE_AGENT_TEST_CONCURRENCY || ci ? undefined : await machineLoad();
+const concurrency = Number(process.env.DURABLE_AGENT_TEST_CONCURRENCY ?? (load?.busy ? 2 : 3));
+const concurrencyWhy = process.env.DURABLE_AGENT_TEST_CONCURRENCY
+  ? 'DURABLE_AGENT_TEST_CONCURRENCY'
+  : ci
+    ? 'CI=true: nothing else runs'
+    : `${load.why}${load.busy ? ': busy' : ''}`;
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(
     `[run-tests] DURABLE_AGENT_TEST_CONCURRENCY must be a positive whole number, got ${process.env.DURABLE_AGENT_TEST_CONCURRENCY}`,
   );
   process.exit(1);
 }
+// The waiting lane only beside three or more at once: at two (a busy machine, or
+// DURABLE_AGENT_TEST_CONCURRENCY=1 or 2) a third process is what that setting avoids.
+const lanes = planLanes(files, {
+  keyOf: fileKey,
+  committed: readTimes(committedTimesFile),
+  last: readTimes(lastTimesFile),
+  lane: concurrency >= 3,
+});
 // The agent workflows bundled once for the run (webpack: seconds of CPU per test file otherwise);
 // test/support/temporal.ts getWorkflowBundle() reads it for that workflows path.
 async function shareWorkflowBundle() {
@@ -230,32 +279,26 @@ try {
   } else {
     console.log(`[run-tests] no integration tests selected: no Temporal dev server`);
   }
-  console.log(`[run-tests] ${files.length} test file(s), ${concurrency} at once (${concurrencyWhy})`);
+  console.log(
+    `[run-tests] ${files.length} test file(s), ${concurrency} at once (${concurrencyWhy}), the longest first${lanes.waiting.length ? `; beside them the ${lanes.waiting.length} that wait on minute timers (${lanes.waiting.map(fileKey).join(', ')})` : ''}`,
+  );
 
   // tap when not a terminal, so CI's last lines are node's own `# pass N` / `# fail N`.
   const reporter = process.stdout.isTTY ? 'spec' : 'tap';
-  const [major, minor] = process.versions.node.split('.').map(Number);
-  const atLeast = (M, m) => major > M || (major === M && minor >= m);
-  const nodeArgs = [
-    '--enable-source-maps',
-    '--require',
-    path.join(root, 'scripts', 'test-timing.cjs'),
-    '--test',
-    `--test-reporter=${reporter}`,
-  ];
-  if (atLeast(20, 10)) nodeArgs.push(`--test-concurrency=${concurrency}`);
-  // A file that forgets to close a connection would otherwise keep the run alive forever.
-  if (atLeast(20, 14)) nodeArgs.push('--test-force-exit');
-  // A test that hangs (a session waiting for an approval nobody gives…) fails after 5 minutes
-  // instead of holding CI until its deadline.
-  if (atLeast(20, 11)) nodeArgs.push(`--test-timeout=${process.env.DURABLE_AGENT_TEST_TIMEOUT_MS ?? 300000}`);
-  const code = await new Promise((resolve) => {
-    child = spawn(process.execPath, [...nodeArgs, ...files], { cwd: root, env, stdio: 'inherit' });
-    child.on('error', (err) => {
-      console.error(`[run-tests] could not start node --test: ${err.message}`);
-      resolve(1);
-    });
-    child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
+  const code = await runLanes({
+    root,
+    runDir,
+    env,
+    lanes: {
+      main: { files: lanes.main, concurrency },
+      // One at a time: a few seconds of CPU each beside the others (scripts/test-plan.mjs).
+      waiting: { files: lanes.waiting, concurrency: 1 },
+    },
+    reporter,
+    // A test that hangs (a session waiting for an approval nobody gives…) fails after 5 minutes
+    // instead of holding CI until its deadline.
+    timeoutMs: Number(process.env.DURABLE_AGENT_TEST_TIMEOUT_MS ?? 300000),
+    track: (c) => children.push(c),
   });
   if (stopping) await new Promise(() => {}); // the signal handler stops the server and exits
   await cleanup();

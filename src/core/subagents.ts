@@ -7,6 +7,7 @@ import type { ModelUsage } from './modelUsage';
 import type { AgentWorktreeReady } from './agentWorktree';
 import { MAX_TASK_TEXT, type BackgroundTask, type TaskOutcome } from './autonomy';
 import { agentNotification, type AgentEnd } from '../tasks/core/taskNotifications';
+import { sessionOfTurnWorkflowId } from './ids';
 
 /** The tool's names: `Agent` (the reference's current name) and its old name `Task`. */
 export const AGENT_TOOL_NAMES: readonly string[] = ['Agent', 'Task'];
@@ -207,6 +208,32 @@ export function subagentUsageNote(o: SubagentOutput): string | undefined {
 /** The child session's id: `<session>/agent-<tool_use_id>` — one child per call, ever (invariant 5). */
 export function subagentSessionId(sessionId: string, toolUseId: string): string {
   return `${sessionId}/agent-${toolUseId}`;
+}
+
+/**
+ * The parent and tool_use_id of an id of a subagent's form (`<parent>/agent-<id without "/">`);
+ * undefined for any other id. A subagent's results directory lies inside its parent's
+ * (runtime/callDeps.ts sessionDirName): a top-level session may not have an id of this form
+ * (topLevelSessionIdProblem).
+ */
+export function subagentSessionParts(sessionId: string): { parent: string; toolUseId: string } | undefined {
+  const m = /^(.+)\/agent-([^/]*)$/s.exec(sessionId);
+  return m ? { parent: m[1]!, toolUseId: m[2]! } : undefined;
+}
+
+/**
+ * Why `sessionId` cannot be the id of a session started by a person (not by an Agent call):
+ * an id of a subagent's form would put its stored results inside session `<parent>`'s, which
+ * reads them (issue 30 round g). Undefined when it may be used.
+ */
+export function topLevelSessionIdProblem(sessionId: string): string | undefined {
+  const owner = sessionOfTurnWorkflowId(sessionId);
+  if (owner !== undefined) {
+    return `session id ${JSON.stringify(sessionId)} has the form of a turn's workflow id (\`<session>/turn-<n>\`): it would take the place of session ${JSON.stringify(owner)}'s turn ${sessionId.slice(owner.length + 6)}; choose an id without "/turn-<n>" at its end`;
+  }
+  const child = subagentSessionParts(sessionId);
+  if (!child) return undefined;
+  return `session id ${JSON.stringify(sessionId)} has the form of a subagent's session id (\`<parent>/agent-<tool_use_id>\`): a subagent's files lie inside its parent's (here session ${JSON.stringify(child.parent)}, which may read them), so a session started on its own may not use it; choose an id without "/agent-" before its last part`;
 }
 
 /** Where a subagent's session came from (its SessionInput.parent). */

@@ -7,7 +7,14 @@ import { createCallDeps, type AgentDepsOptions } from '../runtime/callDeps';
 import { initialContext } from '../core/context';
 import { firstMessage, memoryRefOf } from '../core/memoryReminder';
 import { DEFAULT_APPROVAL_TIMEOUT_MS, initialSessionState, type SessionState } from '../core/session';
-import { checkoutAtStart, checkSessionInput, sessionInput, withAgents } from '../sessionInput';
+import {
+  checkoutAtStart,
+  checkSessionInput,
+  InvalidSessionInputError,
+  sessionInput,
+  withAgents,
+} from '../sessionInput';
+import { topLevelSessionIdProblem } from '../core/subagents';
 import { disposeNow, localStore, type LocalStore } from './store';
 import { localToolSession } from './subagents';
 import type { LocalDeps } from './turn';
@@ -33,6 +40,9 @@ export function prepareLocalSession(opts: LocalSessionOptions, workerOpts: Agent
   const { trustCheckout: _t, checkoutSince: _s, ...options } = opts;
   const input = checkSessionInput(sessionInput(options));
   const sessionId = opts.sessionId ?? `local-${randomUUID()}`;
+  // A subagent's id form is for the Agent tool's child sessions only (their files lie inside the parent's).
+  const idProblem = opts.parent ? undefined : topLevelSessionIdProblem(sessionId);
+  if (idProblem) throw new InvalidSessionInputError([idProblem]);
   const store = localStore(workerOpts);
   const worker = store.worker;
   let deps: LocalDeps;

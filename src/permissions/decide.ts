@@ -7,7 +7,7 @@ import { hiddenPathPredicate } from './resultFilter';
 export { permissionEnvOf } from './matcher';
 import { insideWorkingDirs, resolveReal, workingDirForms } from './paths';
 import { protectedReasonOfForms } from './protectedPaths';
-import { anotherSessionMessage, inAnotherSession } from './sessionsApart';
+import { anotherSessionMessage, inAnotherSession, inFormerResultsDir } from './sessionsApart';
 import { inProcessDir, processPathMessage } from './processPaths';
 import { parseRuleSafe } from './rules';
 import { fsCommandsInside, shellReadOutside } from './shellPaths';
@@ -105,7 +105,7 @@ export function decidePermissionSync(
     const shown = facts.path.forms[facts.path.forms.length - 1]!;
     return {
       behavior: 'deny',
-      message: anotherSessionMessage(tool.name, shown),
+      message: anotherSessionMessage(tool.name, shown, inFormerResultsDir(facts.path.forms, permission.sessionsApart)),
       decisionReason: { type: 'safetyCheck', path: shown, reason: "another session's private directory" },
     };
   }

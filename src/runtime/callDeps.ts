@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { resolve, join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { createCalls, type CallDeps } from './index';
+import { subagentSessionParts } from '../core/subagents';
 import type { ModelDeps } from './model';
 import type { CompactDeps } from './compact';
 import { sideModelOf } from './sideModel';
@@ -95,25 +96,36 @@ export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: re
   return [...new Set(paths)];
 }
 
+/** The folder inside a session's results directory holding its subagents' results directories. */
+export const SUBAGENT_RESULTS_DIR = 'agents';
+
 /**
- * The directory name of a session's large results (`<store>/results/<name>`), one per session id:
- * an id of `[A-Za-z0-9_.-]` (at most 100 characters, not `.`/`..`) is its own name; any other id is
- * made safe and suffixed `+<hash of the id>` — a `+` no unchanged name holds — so that two ids
- * (`a/b` and `a_b`) never share a directory (issue 30 round f).
+ * Where a session's large results are kept, relative to `<store>/results`. A top-level session has
+ * one name: an id of `[A-Za-z0-9_.-]` (at most 100 characters, not `.`/`..`) is its own name; any
+ * other id is made safe and suffixed `+<hash of the id>` — a `+` no unchanged name holds — so that
+ * two ids (`a/b` and `a_b`) never share a directory (issue 30 round f). A subagent's directory
+ * (`<parent>/agent-<tool_use_id>`: foreground, background and isolated agents, and theirs) lies
+ * INSIDE its parent's, `<parent's>/agents/<name of agent-<tool_use_id>>`: "a parent reads its
+ * children" is "a path inside the session's own directory" (sessionsApart.ts), and no top-level
+ * session, whose directory is one name directly under `results/`, can land there (issue 30 round g).
  */
 export function sessionDirName(sessionId: string): string {
-  const hash = createHash('sha256').update(sessionId).digest('hex').slice(0, 16);
-  // A subagent's directory starts with its parent's name and `_agent-` (its parent reads it: sessionsApart.ts).
-  const child = /^(.+)\/agent-([^/]*)$/.exec(sessionId);
-  if (child) return `${sessionDirName(child[1]!)}_agent-${legacySessionDirName(child[2]!).slice(0, 60)}+${hash}`;
-  const safe = legacySessionDirName(sessionId).slice(0, 100);
-  if (safe === sessionId && safe !== '.' && safe !== '..' && safe.length > 0) return safe;
-  return `${safe}+${hash}`;
+  const child = subagentSessionParts(sessionId);
+  if (child) return join(sessionDirName(child.parent), SUBAGENT_RESULTS_DIR, dirNameOf(`agent-${child.toolUseId}`));
+  return dirNameOf(sessionId);
+}
+
+/** One directory name per string (see sessionDirName). */
+function dirNameOf(id: string): string {
+  const safe = id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
+  if (safe === id && safe !== '.' && safe !== '..' && safe.length > 0) return safe;
+  return `${safe}+${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
 
 /**
- * The name releases before 0.3.0 gave (every other character made `_`: not one per id). A session
- * whose name changed keeps reading what it stored there before the upgrade (withResultDirectory).
+ * The name releases before 0.3.0 gave a session's results directory (every other character made
+ * `_`: not one per id — `a/b` and `a_b` shared it). Nothing is read there any more: a Read of it is
+ * refused with a message saying why (formerResultsDir, anotherSessionMessage).
  */
 export function legacySessionDirName(sessionId: string): string {
   return sessionId.replace(/[^A-Za-z0-9_.-]/g, '_');
@@ -173,14 +185,16 @@ function sessionPoolOf(
 
 /** Where a session's large results are kept: the worker's disk, or the shared store too (a Read may run elsewhere). */
 function resultStoreOf(storeDir: string, blobs: BlobStore, sessionId: string) {
-  const dir = join(storeDir, 'results', sessionDirName(sessionId));
-  const legacy = legacySessionDirName(sessionId);
+  const root = resolve(storeDir, 'results');
+  const dir = join(root, sessionDirName(sessionId));
   const store =
     baseBlobStore(blobs) instanceof LocalBlobStore
-      ? new LocalResultStore(dir)
-      : new SharedResultStore(dir, blobs, sessionId);
-  // Results stored before the upgrade under the old name stay readable to the session (never written).
-  if (legacy !== sessionDirName(sessionId)) store.legacyDir = resolve(storeDir, 'results', legacy);
+      ? new LocalResultStore(dir, root)
+      : new SharedResultStore(dir, blobs, sessionId, undefined, root);
+  // Results stored before the upgrade under a name other ids shared are never read (issue 30 round g):
+  // the store names that directory only so that a refused Read says why.
+  const legacy = legacySessionDirName(sessionId);
+  if (join(root, legacy) !== store.dir) store.formerDir = join(root, legacy);
   return store;
 }
 

@@ -19,17 +19,19 @@ import { startHostProcess } from '../hostProcess/door';
 import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId } from './reaper';
 import {
+  MAX_RUNTIME_PROCESSES,
   RuntimePool,
+  type AcquireOptions,
+  type Lease,
   type ProcessRuntime,
   type SandboxAvailability,
   type SandboxRuntime,
-  type WrappingRuntime,
 } from './runtimePool';
-import { startRemoteRuntime } from './remoteRuntime';
+import { RuntimeProcessEndedError, startRemoteRuntime } from './remoteRuntime';
 import { placeholders } from './placeholders';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
 
-export type { SandboxAvailability, SandboxRuntime } from './runtimePool';
+export type { AcquireOptions, SandboxAvailability, SandboxRuntime } from './runtimePool';
 
 // A real dynamic import (tsc would turn `import()` into require() under CommonJS output).
 const importEsm = new Function('specifier', 'return import(specifier)') as (
@@ -53,11 +55,25 @@ const EMPTY_GLOBAL: GlobalRuntimeConfig = {
   filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
 };
 
+/**
+ * How many sandbox runtimes in processes of their own a worker runs at most: DURABLE_AGENT_SANDBOX_RUNTIMES,
+ * default MAX_RUNTIME_PROCESSES (src/sandbox/runtimePool.ts). A bad value is an error naming it.
+ */
+export function sandboxRuntimeProcesses(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.DURABLE_AGENT_SANDBOX_RUNTIMES;
+  if (raw === undefined || raw === '') return MAX_RUNTIME_PROCESSES;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new Error(`DURABLE_AGENT_SANDBOX_RUNTIMES=${raw}: expected a whole number from 1 to 64`);
+  return n;
+}
+
 const pools = new WeakMap<SandboxRuntime, RuntimePool>();
 /** The runtimes of one SandboxManager (its hosts share them: two hosts in one process never re-initialise it under each other). */
-function poolOf(m: SandboxRuntime, startChild: () => ProcessRuntime): RuntimePool {
+function poolOf(m: SandboxRuntime, startChild: () => ProcessRuntime, maxProcesses?: number): RuntimePool {
   let pool = pools.get(m);
-  if (!pool) pools.set(m, (pool = new RuntimePool(m, startChild)));
+  if (!pool)
+    pools.set(m, (pool = new RuntimePool(m, startChild, undefined, maxProcesses ?? sandboxRuntimeProcesses())));
   return pool;
 }
 
@@ -74,12 +90,17 @@ export class SandboxHost {
    * `load`: the runtime (default: the package's SandboxManager, loaded on first use). `probe`: how
    * often a failed probe is tried again at once (attempts, the pause between two, default 3 and
    * 500 ms) and how long its "unavailable" stands before the next call asks again (default
-   * AVAILABILITY_RECHECK_MS).
+   * AVAILABILITY_RECHECK_MS); `runtimeProcesses`: the cap on runtime processes (default
+   * DURABLE_AGENT_SANDBOX_RUNTIMES, else MAX_RUNTIME_PROCESSES; the first host of a runtime sets it).
    */
   constructor(
     private readonly load: () => Promise<SandboxRuntime> = loadSandboxRuntime,
-    private readonly probe: { attempts?: number; pauseMs?: number; recheckMs?: number } = {},
+    private readonly probe: { attempts?: number; pauseMs?: number; recheckMs?: number; runtimeProcesses?: number } = {},
   ) {}
+
+  private pool(m: SandboxRuntime): RuntimePool {
+    return poolOf(m, startRemoteRuntime, this.probe.runtimeProcesses);
+  }
 
   private runtime(): Promise<SandboxRuntime> {
     this.runtimePromise ??= this.load();
@@ -103,7 +124,7 @@ export class SandboxHost {
         reason: `@anthropic-ai/sandbox-runtime could not be loaded: ${(err as Error).message}`,
       };
     }
-    const pool = poolOf(m, startRemoteRuntime);
+    const pool = this.pool(m);
     const { attempts = PROBE_ATTEMPTS, pauseMs = PROBE_PAUSE_MS, recheckMs = AVAILABILITY_RECHECK_MS } = this.probe;
     return pool.availabilityBy(async () => {
       let a = await probeAvailability(m, pool);
@@ -123,9 +144,26 @@ export class SandboxHost {
     abortSignal?: AbortSignal,
     /** The session's protected paths: watched while the command runs (src/sandbox/liveGuard.ts). */
     protection?: GuardedProtection,
+    /** How long the call may wait for a runtime process, and who hears what it waits for (runtimePool.ts). */
+    wait?: AcquireOptions,
   ): Promise<PreparedCommand> {
     const m = await this.runtime();
-    return prepareSandboxedCommand(poolOf(m, startRemoteRuntime), command, plan, tmpDir, abortSignal, protection);
+    const pool = this.pool(m);
+    try {
+      return await prepareSandboxedCommand(pool, command, plan, tmpDir, abortSignal, protection, wait);
+    } catch (err) {
+      if (!(err instanceof RuntimeProcessEndedError)) throw err;
+      // The runtime process ended before the command started (nothing ran): the pool has dropped
+      // it, so the same call again gets a new one. Once; a second end is the call's error.
+      try {
+        return await prepareSandboxedCommand(pool, command, plan, tmpDir, abortSignal, protection, wait);
+      } catch (again) {
+        if (!(again instanceof RuntimeProcessEndedError)) throw again;
+        throw new Error(
+          `the sandbox runtime process for this session's worker-wide sandbox settings ended before the command started, twice (${again.why}); nothing ran. The worker starts a new one for the next call: run the command again.`,
+        );
+      }
+    }
   }
 
   /**
@@ -263,10 +301,11 @@ async function prepareSandboxedCommand(
   tmpDir: string,
   abortSignal?: AbortSignal,
   protection?: GuardedProtection,
+  wait?: AcquireOptions,
 ): Promise<PreparedCommand> {
   // A runtime initialised with exactly this session's worker-wide part (runtimePool.ts).
-  const lease = await pool.acquire(plan.global, abortSignal);
-  const m: WrappingRuntime = lease.runtime;
+  const lease: Lease = await pool.acquire(plan.global, abortSignal, wait);
+  const m = lease.runtime;
   // This command's placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…): made
   // here, held while it runs, removed when no running command needs them (src/sandbox/placeholders.ts).
   // Only bubblewrap needs a mount point; macOS's sandbox denies an absent path by rule.
@@ -279,6 +318,8 @@ async function prepareSandboxedCommand(
     lease.release();
   };
   const commandId = randomBytes(16).toString('base64url');
+  // This command's own violation reports, kept apart from the other commands' of the runtime (violations.ts).
+  lease.violations.open(commandId);
   let registered = false;
   // The runtime counts each wrap it hands out and removes the mount points it still created itself
   // (the cases placeholders.ts leaves to it) only when every wrap has been given back: exactly one
@@ -318,20 +359,18 @@ async function prepareSandboxedCommand(
         if (registered) m.unregisterCommandNetworkLists(commandId);
         let lines: string[];
         try {
-          lines = m
-            .getSandboxViolationStore()
-            .getViolationsForCommand(commandId)
-            .map((v) => v.line);
+          lines = lease.violations.take(commandId);
         } catch {
           lines = [];
         }
         cleanup();
         release();
-        return [...new Set(lines)].filter((line) => !allowedWrite(line, plan) && !ignored(line, command, plan));
+        return lines.filter((line) => !allowedWrite(line, plan) && !ignored(line, command, plan));
       },
     };
   } catch (err) {
     if (registered) m.unregisterCommandNetworkLists(commandId);
+    lease.violations.take(commandId);
     cleanup();
     release();
     throw err;

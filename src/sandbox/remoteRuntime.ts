@@ -6,6 +6,19 @@ import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { startHostProcess } from '../hostProcess/door';
 import { OWNER_MARKER_ENV, ownerId } from './reaper';
+import { CommandViolations, type ViolationReport } from './violations';
+
+/**
+ * The runtime process ended (killed, out of memory, crashed) before it answered. Nothing was started
+ * under it; the pool drops the process when it ends, so the same call made again gets a new one.
+ */
+export class RuntimeProcessEndedError extends Error {
+  readonly retryable = true;
+  constructor(readonly why: string) {
+    super(`the sandbox runtime process ended: ${why}`);
+    this.name = 'RuntimeProcessEndedError';
+  }
+}
 
 /** What the worker asks of a runtime it does not hold in its own module state. */
 export interface RemoteRuntime {
@@ -20,25 +33,26 @@ export interface RemoteRuntime {
   registerCommandNetworkLists(commandId: string, lists: { allowedDomains?: string[] }): Promise<void>;
   unregisterCommandNetworkLists(commandId: string): void;
   getSandboxViolationStore(): { getViolationsForCommand(key: string): Array<{ line: string }> };
+  /** Each command's own violation reports, routed as the process forwards them (violations.ts). */
+  readonly commandViolations: CommandViolations;
   cleanupAfterCommand(): void;
   reset(): Promise<void>;
+  /** Called once when the process has ended, whoever ended it (the pool drops it then). */
+  onEnd(listener: (why: string) => void): void;
+  /** The process's id (undefined if it did not start). */
+  readonly pid: number | undefined;
 }
 
 /** The proxy variables the runtime reads for its own upstream (a worker behind a corporate proxy). */
 const PROXY_ENV = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SRT_DEBUG'];
 
-/** The runtime's attribution key of a command id (its encodeSandboxedCommand: 100 chars, base64). */
-function encodedKey(commandId: string): string {
-  return Buffer.from(commandId.slice(0, 100)).toString('base64');
-}
-
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
-/** Starts a runtime process; it is ready (its package loaded) when `initialize` resolves. */
-export function startRemoteRuntime(): RemoteRuntime {
+/** The runtime process, through the door: the Bash allowlist, the owner marker, the proxy variables. */
+function spawnRuntimeProcess(): ChildProcess {
   const named: Record<string, string> = { [OWNER_MARKER_ENV]: ownerId() };
   for (const k of PROXY_ENV) if (process.env[k] !== undefined) named[k] = process.env[k] as string;
-  const child: ChildProcess = startHostProcess({
+  return startHostProcess({
     purpose: 'sandbox-machinery',
     command: process.execPath,
     args: [path.join(__dirname, 'runtimeChild.js')],
@@ -47,6 +61,11 @@ export function startRemoteRuntime(): RemoteRuntime {
     detached: true,
     env: named,
   });
+}
+
+/** Starts a runtime process; it is ready (its package loaded) when `initialize` resolves. */
+export function startRemoteRuntime(): RemoteRuntime {
+  const child = spawnRuntimeProcess();
   // Neither the process nor its channel keeps the worker alive, except while an answer is awaited.
   child.unref();
   const channel = (child as unknown as { channel?: { ref(): void; unref(): void } }).channel;
@@ -54,7 +73,8 @@ export function startRemoteRuntime(): RemoteRuntime {
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
   const pending = new Map<number, Pending>();
-  const violations: Array<{ line: string; encodedCommand?: string }> = [];
+  const violations = new CommandViolations();
+  const endListeners: Array<(why: string) => void> = [];
   let nextId = 1;
   let gone: string | undefined;
   let readyResolve: () => void = () => undefined;
@@ -66,27 +86,28 @@ export function startRemoteRuntime(): RemoteRuntime {
   ready.catch(() => undefined);
   const fail = (why: string) => {
     gone ??= why;
-    const err = new Error(
-      `the sandbox runtime process ended: ${gone}${stderr ? ` (${stderr.trim().slice(-300)})` : ''}`,
-    );
+    const err = new RuntimeProcessEndedError(`${gone}${stderr ? ` (${stderr.trim().slice(-300)})` : ''}`);
     readyReject(err);
     for (const p of pending.values()) p.reject(err);
     pending.clear();
     channel?.unref();
   };
-  child.on('error', (e) => fail(e.message));
-  child.on('exit', (code, signal) => fail(`exit ${code ?? signal}`));
+  let exited = false;
+  const ended = (why: string) => {
+    fail(why);
+    exited = true;
+    for (const l of endListeners.splice(0)) l(gone as string);
+  };
+  // An 'error' with no pid is a process that never started (no 'exit' follows).
+  child.on('error', (e) => (child.pid === undefined ? ended(e.message) : fail(e.message)));
+  child.on('exit', (code, signal) => ended(`exit ${code ?? signal}`));
   child.on('message', (msg: Record<string, unknown>) => {
     if (msg.ready) {
       if (pending.size === 0) channel?.unref();
       return readyResolve();
     }
     if (typeof msg.failed === 'string') return fail(msg.failed);
-    if (msg.violation) {
-      violations.push(msg.violation as { line: string; encodedCommand?: string });
-      if (violations.length > 100) violations.splice(0, violations.length - 100);
-      return;
-    }
+    if (msg.violation) return violations.add(msg.violation as ViolationReport);
     const p = pending.get(msg.id as number);
     if (!p) return;
     pending.delete(msg.id as number);
@@ -96,7 +117,7 @@ export function startRemoteRuntime(): RemoteRuntime {
   });
   const call = async (op: string, ...args: unknown[]): Promise<unknown> => {
     await ready;
-    if (gone) throw new Error(`the sandbox runtime process ended: ${gone}`);
+    if (gone) throw new RuntimeProcessEndedError(gone);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
@@ -104,7 +125,8 @@ export function startRemoteRuntime(): RemoteRuntime {
       child.send({ id, op, args }, (err) => {
         if (err) {
           pending.delete(id);
-          reject(err);
+          // The channel is closed: the process is going (its 'exit' follows).
+          reject(new RuntimeProcessEndedError(gone ?? err.message));
         }
       });
     });
@@ -121,15 +143,21 @@ export function startRemoteRuntime(): RemoteRuntime {
     registerCommandNetworkLists: async (commandId, lists) => void (await call('register', commandId, lists)),
     unregisterCommandNetworkLists: (commandId) => fireAndForget('unregister', commandId),
     getSandboxViolationStore: () => ({
-      getViolationsForCommand: (key) => violations.filter((v) => v.encodedCommand === encodedKey(key)),
+      getViolationsForCommand: (key) => violations.peek(key).map((line) => ({ line })),
     }),
+    commandViolations: violations,
+    pid: child.pid,
+    onEnd: (listener) => {
+      if (exited) listener(gone ?? 'ended');
+      else endListeners.push(listener);
+    },
     cleanupAfterCommand: () => fireAndForget('cleanup'),
     reset: async () => {
       if (gone) return;
       child.ref(); // until it has gone
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      const exit = new Promise<void>((r) => child.once('exit', () => r()));
       await call('reset').catch(() => undefined);
-      if (!gone) await exited;
+      if (!gone) await exit;
     },
   };
 }

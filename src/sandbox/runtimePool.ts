@@ -9,10 +9,16 @@
 //  - a call whose configuration is the one of a runtime joins it at once, whoever else waits;
 //  - a call whose configuration no runtime has gets the worker's own runtime when it is idle (re-
 //    initialised for it), and otherwise a runtime in a process of its own (src/sandbox/runtimeChild.ts)
-//    initialised for that configuration — it never waits for another session's commands, however long
-//    they run (a dev server in the background, a Monitor, an MCP server). A process runtime ends once
-//    idle for CHILD_IDLE_MS, and with the worker.
+//    initialised for that configuration — it never waits for another session's commands while fewer
+//    than `maxProcesses` such processes run (MAX_RUNTIME_PROCESSES, DURABLE_AGENT_SANDBOX_RUNTIMES).
+//    At the cap, an idle process is ended for it, least recently used first; when every process runs
+//    a command, the call waits for one to become idle (or end) — holding no runtime while it waits,
+//    so waiting calls never block each other — until its own timeout or its cancellation, and says
+//    what it waits for once it has waited WAIT_NOTICE_MS. A process runtime ends once idle for
+//    CHILD_IDLE_MS, and with the worker; one that ends by itself (killed, out of memory) is dropped
+//    at once: the next call of its configuration starts a new one.
 import { withOwnerMarker } from './reaper';
+import { commandViolations, type CommandViolations } from './violations';
 
 export type SandboxAvailability = { available: true } | { available: false; reason: string };
 
@@ -43,16 +49,42 @@ export interface SandboxRuntime extends WrappingRuntime {
 /** A runtime of another process: initialised once, for one configuration. */
 export interface ProcessRuntime extends WrappingRuntime {
   initialize(config: unknown): Promise<void>;
+  /** Called once when its process has ended, whoever ended it. */
+  onEnd(listener: (why: string) => void): void;
 }
 
 /** A call's hold on a runtime initialised with its configuration. */
 export interface Lease {
   runtime: WrappingRuntime;
+  /** That runtime's violation reports, per command (violations.ts). */
+  violations: CommandViolations;
   release(): void;
+}
+
+/** How a call waits for a runtime when every runtime process runs other configurations' commands. */
+export interface AcquireOptions {
+  /** How long it may wait (a Bash command's timeout); then it fails, saying what it waited for. */
+  timeoutMs?: number;
+  /** Told what the call waits for, once it has waited WAIT_NOTICE_MS. */
+  onWaiting?: (why: string) => void;
 }
 
 /** How long a runtime in a process of its own stays after its last command (then it is reset). */
 export const CHILD_IDLE_MS = 30_000;
+/** How many runtimes in processes of their own a worker runs at most (each ≈ 77 MB resident). */
+export const MAX_RUNTIME_PROCESSES = 4;
+/** After this long waiting for a runtime process, a call says what it waits for. */
+export const WAIT_NOTICE_MS = 5_000;
+
+/** A call that waited for a runtime process for as long as it may. */
+export class RuntimeWaitTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RuntimeWaitTimeoutError';
+  }
+}
+
+const ignore = (): undefined => undefined;
 
 class Slot {
   key: string | undefined;
@@ -60,13 +92,75 @@ class Slot {
   switching: Promise<void> | undefined;
   readonly idle: Array<() => void> = [];
   idleTimer: NodeJS.Timeout | undefined;
-  constructor(readonly runtime: WrappingRuntime) {}
+  /** When its last command ended (the least recently used idle process is ended first). */
+  lastUsed = 0;
+  /** Its process has ended (a process runtime). */
+  ended = false;
+  readonly violations: CommandViolations;
+  constructor(readonly runtime: WrappingRuntime) {
+    this.violations = commandViolations(runtime as WrappingRuntime & { commandViolations?: CommandViolations });
+  }
+}
+
+/** The calls waiting for a runtime process: woken whenever a runtime becomes idle or a process ends. */
+class Waiters {
+  private readonly waiting = new Set<() => void>();
+
+  wake(): void {
+    const all = [...this.waiting];
+    this.waiting.clear();
+    for (const w of all) w();
+  }
+
+  /** Resolves at the next wake(); rejects on `signal` or when `deadline` passes; tells `onWaiting` at `noticeAt`. */
+  wait(
+    signal: AbortSignal | undefined,
+    deadline: number | undefined,
+    notice: () => void,
+    noticeAt: number,
+    why: () => string,
+  ): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timers: NodeJS.Timeout[] = [];
+      const done = () => {
+        this.waiting.delete(done);
+        for (const t of timers) clearTimeout(t);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        done();
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('the call was cancelled'));
+      };
+      const woken = () => {
+        done();
+        resolve();
+      };
+      this.waiting.add(woken);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (deadline !== undefined)
+        timers.push(
+          setTimeout(
+            () => {
+              done();
+              reject(new RuntimeWaitTimeoutError(why()));
+            },
+            Math.max(0, deadline - Date.now()),
+          ),
+        );
+      if (noticeAt !== Infinity) timers.push(setTimeout(notice, Math.max(0, noticeAt - Date.now())));
+    });
+  }
 }
 
 export class RuntimePool {
   private readonly home: Slot;
   /** Runtimes in processes of their own, by configuration. */
   private readonly children = new Map<string, Slot>();
+  /** Processes started and not ended yet (in `children`, or being ended): at most maxProcesses. */
+  private readonly running = new Set<Slot>();
+  private readonly waiters = new Waiters();
+  /** The calls waiting for a new runtime, in order: only the first may start or end one. */
+  private readonly queue: object[] = [];
   /** Whether a sandboxed `true` ran on this runtime, and since when it did not (see availabilityBy). */
   private checked: { result: Promise<SandboxAvailability>; unavailableSince?: number } | undefined;
 
@@ -74,7 +168,11 @@ export class RuntimePool {
     private readonly m: SandboxRuntime,
     private readonly startChild: () => ProcessRuntime,
     private readonly childIdleMs = CHILD_IDLE_MS,
+    private readonly maxProcesses = MAX_RUNTIME_PROCESSES,
   ) {
+    if (!Number.isInteger(maxProcesses) || maxProcesses < 1)
+      throw new Error(`the sandbox runtime processes' cap must be a positive integer (got ${maxProcesses})`);
+    // Before the runtime's first initialize(): its violation monitor binds the store's addViolation then.
     this.home = new Slot(m);
   }
 
@@ -96,28 +194,78 @@ export class RuntimePool {
     return entry.result;
   }
 
-  /** A runtime initialised with `config`, held until release(). Never waits for another configuration's commands. */
-  async acquire(config: unknown, signal?: AbortSignal): Promise<Lease> {
+  /**
+   * A runtime initialised with `config`, held until release(). Never waits for another
+   * configuration's commands while fewer than maxProcesses runtime processes run; at the cap it ends
+   * the least recently used idle one, or waits (holding nothing) for one to become idle.
+   */
+  async acquire(config: unknown, signal?: AbortSignal, opts: AcquireOptions = {}): Promise<Lease> {
     const key = JSON.stringify(config);
-    for (;;) {
-      signal?.throwIfAborted();
-      const home = this.home;
-      if (home.switching) {
-        await home.switching.catch(() => undefined);
-        continue;
+    const since = Date.now();
+    const deadline = opts.timeoutMs === undefined ? undefined : since + opts.timeoutMs;
+    let told = false;
+    const notice = () => {
+      if (told) return;
+      told = true;
+      opts.onWaiting?.(this.waitReason(since));
+    };
+    // Its place among the calls that wait for a runtime (first come, first served), once it waits.
+    let ticket: object | undefined;
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        const home = this.home;
+        if (home.switching) {
+          await home.switching.catch(ignore);
+          continue;
+        }
+        if (home.key === key) return this.join(home);
+        const child = this.children.get(key);
+        if (child?.switching) {
+          await child.switching.catch(ignore);
+          continue;
+        }
+        if (child && child.key === key) return this.join(child);
+        if (this.queue.length === 0 || this.queue[0] === ticket) {
+          // The worker's own runtime, idle: re-initialised for this call (the lease is taken before any
+          // other caller runs, so nobody re-initialises it under this one).
+          if (home.inflight === 0) return this.switchHome(config, key);
+          if (this.running.size < this.maxProcesses) return this.startChildFor(config, key);
+          const idle = this.leastRecentlyUsedIdle();
+          if (idle) {
+            await this.retire(idle).catch(ignore);
+            continue;
+          }
+        }
+        if (!ticket) this.queue.push((ticket = {}));
+        if (deadline !== undefined && Date.now() >= deadline) throw new RuntimeWaitTimeoutError(this.waitReason(since));
+        const noticeAt = opts.onWaiting && !told ? since + WAIT_NOTICE_MS : Infinity;
+        await this.waiters.wait(signal, deadline, notice, noticeAt, () => this.waitReason(since));
       }
-      if (home.key === key) return this.join(home);
-      const child = this.children.get(key);
-      if (child?.switching) {
-        await child.switching.catch(() => undefined);
-        continue;
+    } finally {
+      if (ticket) {
+        this.queue.splice(this.queue.indexOf(ticket), 1);
+        this.waiters.wake(); // the next in line looks again
       }
-      if (child && child.key === key) return this.join(child);
-      // The worker's own runtime, idle: re-initialised for this call (the lease is taken before any
-      // other caller runs, so nobody re-initialises it under this one).
-      if (home.inflight === 0) return this.switchHome(config, key);
-      return this.startChildFor(config, key);
     }
+  }
+
+  /** What a waiting call waits for, in a sentence. */
+  private waitReason(since: number): string {
+    const s = Math.round((Date.now() - since) / 1000);
+    return (
+      `waited ${s} s for a sandbox runtime: the session's worker-wide sandbox settings (network.deniedDomains, ` +
+      `proxy ports, weaker nested sandbox, binary paths) differ from those of every runtime this worker runs, ` +
+      `and each of them — the worker's own and its ${this.maxProcesses} runtime process${this.maxProcesses === 1 ? '' : 'es'} ` +
+      `(the cap, DURABLE_AGENT_SANDBOX_RUNTIMES) — runs other sessions' commands; the call runs when one of them is idle`
+    );
+  }
+
+  private leastRecentlyUsedIdle(): Slot | undefined {
+    let lru: Slot | undefined;
+    for (const s of this.children.values())
+      if (s.inflight === 0 && !s.switching && !s.ended && (!lru || s.lastUsed < lru.lastUsed)) lru = s;
+    return lru;
   }
 
   private join(slot: Slot): Lease {
@@ -127,16 +275,19 @@ export class RuntimePool {
     let released = false;
     return {
       runtime: slot.runtime,
+      violations: slot.violations,
       release: () => {
         if (released) return;
         released = true;
         slot.inflight--;
         if (slot.inflight > 0) return;
+        slot.lastUsed = Date.now();
         for (const wake of slot.idle.splice(0)) wake();
-        if (slot !== this.home) {
-          slot.idleTimer = setTimeout(() => void this.retire(slot).catch(() => undefined), this.childIdleMs);
+        if (slot !== this.home && !slot.ended) {
+          slot.idleTimer = setTimeout(() => void this.retire(slot).catch(ignore), this.childIdleMs);
           slot.idleTimer.unref();
         }
+        this.waiters.wake();
       },
     };
   }
@@ -166,17 +317,20 @@ export class RuntimePool {
     const runtime = this.startChild();
     const slot = new Slot(runtime);
     this.children.set(key, slot);
+    this.running.add(slot);
+    runtime.onEnd(() => this.ended(slot));
     let lease: Lease | undefined;
     slot.switching = (async () => {
       await runtime.initialize(config);
+      if (slot.ended) throw new Error('the sandbox runtime process ended while it started');
       slot.key = key;
       lease = this.join(slot);
     })();
     try {
       await slot.switching;
     } catch (err) {
-      this.children.delete(key);
-      await runtime.reset().catch(() => undefined);
+      await runtime.reset().catch(ignore);
+      this.ended(slot);
       throw err;
     } finally {
       slot.switching = undefined;
@@ -184,17 +338,35 @@ export class RuntimePool {
     return lease as Lease;
   }
 
-  /** Ends an idle process runtime (a call that joined it meanwhile keeps it). */
-  private async retire(slot: Slot): Promise<void> {
-    if (slot.inflight > 0 || slot.key === undefined) return;
-    this.children.delete(slot.key);
+  /** A process runtime has ended (reset, killed, crashed): out of the pool at once; waiting calls look again. */
+  private ended(slot: Slot): void {
+    if (slot.ended) return;
+    slot.ended = true;
+    for (const [k, s] of this.children) if (s === slot) this.children.delete(k);
     slot.key = undefined;
-    await slot.runtime.reset();
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    this.running.delete(slot);
+    this.waiters.wake();
   }
 
-  /** How many runtimes run in processes of their own (for tests and status). */
+  /** Ends an idle process runtime (a call that joined it meanwhile keeps it). */
+  private async retire(slot: Slot): Promise<void> {
+    if (slot.inflight > 0 || slot.key === undefined || slot.ended) return;
+    this.children.delete(slot.key);
+    slot.key = undefined;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    try {
+      await slot.runtime.reset();
+    } finally {
+      this.ended(slot);
+    }
+  }
+
+  /** How many runtimes run in processes of their own now (for tests and status). */
   processRuntimes(): number {
-    return this.children.size;
+    return this.running.size;
   }
 
   /**

@@ -20,8 +20,10 @@ const RESULT_FILE = /^[A-Za-z0-9_-]{1,117}\.txt$/;
 
 export class SharedResultStore implements ResultStore {
   readonly dir: string;
-  /** Where releases before 0.3.0 kept this session's results (read only; see sessionDirName). */
-  legacyDir?: string;
+  /** As LocalResultStore's. */
+  readonly resultsRoot?: string;
+  /** As LocalResultStore's: never read. */
+  formerDir?: string;
   private readonly local: LocalResultStore;
 
   constructor(
@@ -30,9 +32,11 @@ export class SharedResultStore implements ResultStore {
     private readonly sessionId: string,
     /** Kept for callers of the 0.2 signature; the directory is `dir`. */
     _sessionDir?: string,
+    resultsRoot?: string,
   ) {
-    this.local = new LocalResultStore(dir);
+    this.local = new LocalResultStore(dir, resultsRoot);
     this.dir = this.local.dir;
+    if (this.local.resultsRoot !== undefined) this.resultsRoot = this.local.resultsRoot;
   }
 
   private key(fileName: string): string {
@@ -46,30 +50,25 @@ export class SharedResultStore implements ResultStore {
 
   /**
    * This worker's own path of the result `path` names, when its parent is, really (symlinks
-   * resolved), this session's results directory (or the one releases before 0.3.0 used, for the
-   * paths in a session that ran across the upgrade). Undefined otherwise. A missing results
-   * directory is this session's only under its own name (nothing else can lead into it).
+   * resolved), this session's results directory. Undefined otherwise. A missing results directory
+   * is this session's only under its own name (nothing else can lead into it).
    */
   private async ownFile(path: string): Promise<string | undefined> {
     const abs = resolve(path);
     const file = basename(abs);
     if (!RESULT_FILE.test(file)) return undefined;
     const parent = dirname(abs);
-    for (const dir of this.legacyDir ? [this.dir, this.legacyDir] : [this.dir]) {
-      let own: string;
-      try {
-        own = await realpath(dir);
-      } catch {
-        if (parent === dir) return join(dir, file);
-        continue;
-      }
-      try {
-        if ((await realpath(parent)) === own) return join(dir, file);
-      } catch {
-        return undefined;
-      }
+    let own: string;
+    try {
+      own = await realpath(this.dir);
+    } catch {
+      return parent === this.dir ? join(this.dir, file) : undefined;
     }
-    return undefined;
+    try {
+      return (await realpath(parent)) === own ? join(this.dir, file) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -2,12 +2,14 @@
 import { DurableAgentError } from '../core/errors';
 import { isWorkflowNotFound } from './service/errors';
 import { turnOfWorkflowId } from '../core/ids';
+import { topLevelSessionIdProblem } from '../core/subagents';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import {
   checkMessageSize,
   checkoutAtStart,
   checkSessionInput,
+  InvalidSessionInputError,
   sessionInput,
   withAgents,
   type CheckoutStartOptions,
@@ -117,6 +119,9 @@ export type StartSessionOptions = SessionOptions & CheckoutStartOptions & { id?:
 export async function prepareSessionStart(client: Client, opts: StartSessionOptions): Promise<PreparedSessionStart> {
   // The id, the task queue and the checkout options are start options, not part of the session's input.
   const { id, taskQueue, trustCheckout, checkoutSince, ...options } = opts;
+  // A subagent's id form is the workflow's own (its files lie inside its parent's): never a start's.
+  const idProblem = id === undefined ? undefined : topLevelSessionIdProblem(id);
+  if (idProblem) throw new InvalidSessionInputError([idProblem]);
   // A linked worktree's control files that came with a checkout: named, and nothing starts unless
   // trusted (CheckoutNotTrustedError) — before any of them (agents, skills, hook files) is read.
   const checked = await checkoutAtStart(

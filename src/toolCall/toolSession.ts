@@ -121,46 +121,60 @@ export function withTaskDirectory(permission: ToolPermissionContext, sessionId: 
  * Large results are stored outside the working directory and the model is told to Read them:
  * the session's own result directory counts as a working directory, so that Read never asks;
  * the other sessions' result directories beside it, and the rest of the store they lie in (its
- * blobs: every session's transcript and the execution ledger), are refused (sessionsApart).
+ * blobs: every session's transcript and the execution ledger), are refused (sessionsApart). A
+ * subagent's directory lies inside its parent's (runtime/callDeps.ts sessionDirName): the parent
+ * reads its children's results as part of its own; a child's own is only its own.
  */
 export function withResultDirectory(permission: ToolPermissionContext, store: ResultStore): ToolPermissionContext {
-  const dir = (store as { dir?: unknown }).dir;
-  if (typeof dir !== 'string') return permission;
-  const also = legacyResultDirs(store);
+  const { dir, root, formerly } = resultDirsOf(store);
+  if (dir === undefined) return permission;
   // Every other session's large results are refused to the file tools (issue 30): only in the
-  // worker's layout `<store>/results/<session>` (a custom store's parent may be anything).
+  // worker's layout `<store>/results/…` (a custom store's parent may be anything).
   // The whole store holding `results/` is the worker's own (every session's transcript blobs, the
   // execution ledger, other sessions' results): refused too, but for this session's results (round e).
-  const own = { own: dir, ...(also.length > 0 ? { also } : {}) };
+  const own = { own: dir, ...(formerly ? { formerly: [formerly] } : {}) };
   const sessionsApart =
-    path.basename(path.dirname(dir)) === 'results'
-      ? withSessionsApart(withSessionsApart(permission.sessionsApart, { root: path.dirname(dir), ...own }), {
-          root: path.dirname(path.dirname(dir)),
+    root !== undefined
+      ? withSessionsApart(withSessionsApart(permission.sessionsApart, { root, ...own }), {
+          root: path.dirname(root),
           ...own,
         })
       : permission.sessionsApart;
-  const added = [dir, ...also].filter((d) => !permission.workingDirectories.includes(d));
   return {
     ...permission,
-    ...(added.length > 0 ? { workingDirectories: [...permission.workingDirectories, ...added] } : {}),
+    ...(permission.workingDirectories.includes(dir)
+      ? {}
+      : { workingDirectories: [...permission.workingDirectories, dir] }),
     ...(sessionsApart ? { sessionsApart } : {}),
   };
 }
 
 /**
- * The session's results directory under the name a release before 0.3.0 gave it (sessionDirName),
- * when it exists on this worker: a session that ran across the upgrade reads what it stored there.
+ * The store's directory of this session's results, the root of every session's (the store's
+ * `resultsRoot`, else the directory's parent when it is named `results`) and the name releases
+ * before 0.3.0 gave it when that differs (never read: named in the refusal's message only).
  */
-function legacyResultDirs(store: ResultStore): string[] {
-  const legacy = (store as { legacyDir?: unknown }).legacyDir;
-  return typeof legacy === 'string' && existsSync(legacy) ? [legacy] : [];
+function resultDirsOf(store: ResultStore): { dir?: string; root?: string; formerly?: string } {
+  const { dir, resultsRoot, formerDir } = store as { dir?: unknown; resultsRoot?: unknown; formerDir?: unknown };
+  if (typeof dir !== 'string') return {};
+  const root =
+    typeof resultsRoot === 'string'
+      ? resultsRoot
+      : path.basename(path.dirname(dir)) === 'results'
+        ? path.dirname(dir)
+        : undefined;
+  return {
+    dir,
+    ...(root !== undefined ? { root } : {}),
+    ...(typeof formerDir === 'string' ? { formerly: formerDir } : {}),
+  };
 }
 
 /**
  * The worker's private paths (workerPrivatePaths: its store, the default store, a `file:` store's
  * directory, the data directory) are refused to the file tools in every mode, as they are hidden
  * from sandboxed Bash (issue 30 round e): only this session's own result directory in them stays
- * readable (and its subagents', sessionsApart.ts). Absent (outside a worker): unchanged.
+ * readable (its subagents' lie inside it). Absent (outside a worker): unchanged.
  */
 export function withWorkerPrivatePaths(
   permission: ToolPermissionContext,
@@ -168,12 +182,11 @@ export function withWorkerPrivatePaths(
   privatePaths: readonly string[] | undefined,
 ): ToolPermissionContext {
   if (!privatePaths || privatePaths.length === 0) return permission;
-  const dir = (store as { dir?: unknown }).dir;
+  const { dir, formerly } = resultDirsOf(store);
   // No result directory: `own` names nothing under any root, so the whole of each is refused.
-  const own = typeof dir === 'string' ? dir : '/\0no-results';
-  const also = legacyResultDirs(store);
+  const own = dir ?? '/\0no-results';
   let apart = permission.sessionsApart;
   for (const root of privatePaths)
-    apart = withSessionsApart(apart, { root, own, ...(also.length > 0 ? { also } : {}) });
+    apart = withSessionsApart(apart, { root, own, ...(formerly ? { formerly: [formerly] } : {}) });
   return { ...permission, sessionsApart: apart };
 }

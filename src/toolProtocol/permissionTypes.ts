@@ -31,9 +31,11 @@ export interface ToolPermissionContext {
   /**
    * Sessions apart (issue 30): each `root` holds one directory per session on this worker (the
    * session temp root: temp files, task outputs, spools; the store's `results/`), `own` is this
-   * session's directory in it (`also`: the same under the name an older release gave it). Any other path under a root is another session's: the file tools
-   * are refused it in every mode (src/permissions/sessionsApart.ts). Set by the tool activities
-   * (withTaskDirectory, withResultDirectory), never by the workflow.
+   * session's directory in it (its subagents' lie inside it). Any other path under a root is
+   * another session's: the file tools are refused it in every mode (src/permissions/sessionsApart.ts).
+   * `formerly`: the name releases before 0.3.0 gave the session's results directory, refused like
+   * any other (a name several ids shared), named so that the refusal says why. Set by the tool
+   * activities (withTaskDirectory, withResultDirectory), never by the workflow.
    */
-  sessionsApart?: Array<{ root: string; own: string; also?: string[] }>;
+  sessionsApart?: Array<{ root: string; own: string; formerly?: string[] }>;
 }

@@ -18,11 +18,21 @@ export function resultFileName(toolUseId: string): string {
 
 export class LocalResultStore implements ResultStore {
   readonly dir: string;
-  /** Where releases before 0.3.0 kept this session's results (read only; see sessionDirName). */
-  legacyDir?: string;
+  /**
+   * The directory holding every session's results directory on this worker (`<store>/results`):
+   * the others in it are refused to this session (withResultDirectory). Absent: `dir`'s parent
+   * when it is named `results`.
+   */
+  readonly resultsRoot?: string;
+  /**
+   * The name releases before 0.3.0 gave this session's directory when it differs (a name other ids
+   * shared): never read, named only so that a refused Read of it says why (runtime/callDeps.ts).
+   */
+  formerDir?: string;
 
-  constructor(dir: string) {
+  constructor(dir: string, resultsRoot?: string) {
     this.dir = path.resolve(dir);
+    if (resultsRoot !== undefined) this.resultsRoot = path.resolve(resultsRoot);
   }
 
   /** Stores `content` whole; idempotent: the same id always gives the same path (rewritten atomically). */

@@ -48,7 +48,7 @@ import { TemporalCluster } from './cluster';
 import { ensureServer, serverVersionOf } from './server';
 import { WorkerPool } from './workers';
 import { runTwoHosts } from './hosts';
-import { ProgressLog, recoveryAfter, writeSuiteFigures } from '../release/figures';
+import { paceGaps, ProgressLog, recoveryDetail, writeSuiteFigures } from '../release/figures';
 import { suiteBuildLabel, suiteWorkflowBundle } from '../support/suiteBuild';
 
 type Size = 'reduced' | 'full';
@@ -166,6 +166,8 @@ interface FaultCounts {
   violations: string[];
   /** When each kill happened (ms): recovery is timed from them. */
   killTimes: number[];
+  /** What each kill was (history, matching, frontend, postgres, worker service, rolling deploy), in killTimes' order. */
+  killLabels: string[];
 }
 
 /** One cycle of every fault, each after a pause in which the sessions go on. */
@@ -182,6 +184,7 @@ async function faultCycle(
     const owned = [...cluster.shardOwners()].filter(([, node]) => node === victim).map(([shard]) => shard);
     const t = Date.now();
     counts.killTimes.push(t);
+    counts.killLabels.push(victim);
     await cluster.kill(victim);
     counts.kills.history++;
     // The survivor takes the victim's shards once the ring notices (seconds): wait for all of them.
@@ -205,6 +208,7 @@ async function faultCycle(
   const simpleKill = async (name: 'matching' | 'frontend' | 'worker', downMs: number): Promise<void> => {
     const t = Date.now();
     counts.killTimes.push(t);
+    counts.killLabels.push(name === 'worker' ? 'worker service' : name);
     await cluster.kill(name);
     counts.kills[name === 'worker' ? 'worker service' : name]++;
     await sleep(downMs);
@@ -222,6 +226,7 @@ async function faultCycle(
       async () => {
         const t = Date.now();
         counts.killTimes.push(t);
+        counts.killLabels.push('postgres');
         await cluster.pg.crash(3_000 + Math.random() * 2_000);
         counts.kills.postgres++;
         log(`SIGKILL PostgreSQL (server and backends): back after ${Date.now() - t} ms (crash recovery)`);
@@ -232,7 +237,11 @@ async function faultCycle(
     [
       'rolling deploy',
       async () => {
-        const r = await pool.roll(60_000, log);
+        // Each SIGTERM is timed as a kill: the old worker's workflows are replayed on the others.
+        const r = await pool.roll(60_000, log, (t) => {
+          counts.killTimes.push(t);
+          counts.killLabels.push('rolling deploy');
+        });
         counts.rolled += r.rolled;
         counts.forcedRolls += r.forced;
       },
@@ -290,11 +299,16 @@ async function main(): Promise<number> {
         const name = sessionNameOf(req);
         const h = name ? handlers.get(name) : undefined;
         if (!name || !h) return undefined;
-        progress.note(name);
+        const at = Date.now();
+        progress.note(name, at);
         // A turn only moves forward (a retried or replayed call asks for the same turn again).
         const seen = turnOf(req);
         completed.set(name, Math.max(completed.get(name) ?? -1, seen - 1));
-        return h(Math.max(seen, (completed.get(name) ?? -1) + 1), req.stream === true);
+        const spec = h(Math.max(seen, (completed.get(name) ?? -1) + 1), req.stream === true);
+        // Its next request waits for the child's whole run: no recovery figure (release/figures.ts).
+        if (spec && 'content' in spec && spec.content.some((c) => c.type === 'tool_use' && c.name === 'Agent'))
+          progress.delegated(name, at);
+        return spec;
       },
     });
     cluster = await TemporalCluster.start({ dir: join(root, 'cluster'), bin, log });
@@ -324,6 +338,7 @@ async function main(): Promise<number> {
       forcedRolls: 0,
       violations: [],
       killTimes: [],
+      killLabels: [],
     };
     const drainMs: number[] = [];
     const sessions: StartedSession[] = [];
@@ -431,6 +446,10 @@ async function main(): Promise<number> {
         `rolling restarts ${counts.rolled}; duplicates ${duplicated}, lost ${lost}; two hosts: ${hosts}`,
     );
     const completedSessions = sessions.filter((s) => s.result && !s.failure).length;
+    const recovery = recoveryDetail(counts.killTimes, progress.requests, progress.delegations);
+    log(
+      `recovery per kill (ms, the session that set it): ${recovery.map((r, i) => `${counts.killLabels[i]} ${Math.round(r.ms)} (${r.session ?? '—'})`).join(', ')}`,
+    );
     writeSuiteFigures({
       suite: 'cluster',
       build: suiteBuildLabel(),
@@ -440,7 +459,9 @@ async function main(): Promise<number> {
       lost,
       duplicated,
       unknownOutcomes: unknown,
-      recoveryMs: recoveryAfter(counts.killTimes, progress.requests),
+      recoveryMs: recovery.map((r) => r.ms),
+      killLabels: counts.killLabels,
+      paceMs: paceGaps(counts.killTimes, progress.requests, progress.delegations),
       drainMs,
       wallS: (Date.now() - t0) / 1000,
     });

@@ -54,13 +54,20 @@ export class WorkerPool {
   /**
    * A rolling deploy: for each worker alive now, start its replacement, then SIGTERM it and wait
    * until it has drained and exited (`graceMs` more, then SIGKILL — reported by the caller).
+   * `onSigterm` hears each SIGTERM's time (recovery is timed from it: the sessions the old worker
+   * held are replayed by the others).
    */
-  async roll(graceMs: number, log: (line: string) => void): Promise<{ rolled: number; forced: number }> {
+  async roll(
+    graceMs: number,
+    log: (line: string) => void,
+    onSigterm?: (at: number) => void,
+  ): Promise<{ rolled: number; forced: number }> {
     let forced = 0;
     let rolled = 0;
     for (const old of [...this.live]) {
       const next = await this.add();
       const t = Date.now();
+      onSigterm?.(t);
       old.child.kill('SIGTERM');
       const timedOut = await Promise.race([
         old.exited.then(() => false),

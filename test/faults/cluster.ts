@@ -30,6 +30,8 @@ export class Cluster {
   serverRestarts = 0;
   /** When each worker SIGKILL and each server SIGKILL happened (ms): recovery is timed from them. */
   readonly killTimes: number[] = [];
+  /** What each kill was (`worker`, `server`), in killTimes' order. */
+  readonly killLabels: string[] = [];
 
   constructor(readonly opts: ClusterOptions) {}
 
@@ -82,6 +84,7 @@ export class Cluster {
    */
   async killWorker(proc: WorkerProc): Promise<void> {
     this.killTimes.push(Date.now());
+    this.killLabels.push('worker');
     try {
       proc.child.kill('SIGKILL');
     } catch {
@@ -99,6 +102,7 @@ export class Cluster {
   /** SIGKILL of the dev server, then a new one on the same port and SQLite file. */
   async restartServer(downMs: number): Promise<void> {
     this.killTimes.push(Date.now());
+    this.killLabels.push('server');
     if (this.server.pid !== undefined) {
       try {
         process.kill(-this.server.pid, 'SIGKILL');

@@ -25,7 +25,7 @@ import { runScenarios, SCENARIOS, type ScenarioResult, type SuiteContext } from 
 import { printReport, type Size } from './report';
 import { prepareStore, type StoreMount } from './disk';
 import { TAG_ENV, countByName, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
-import { ProgressLog, recoveryAfter, writeSuiteFigures, type SuiteFigures } from '../release/figures';
+import { paceGaps, ProgressLog, recoveryAfter, writeSuiteFigures, type SuiteFigures } from '../release/figures';
 import { suiteBuildLabel } from '../support/suiteBuild';
 
 /** How long the processes of killed and stopped workers get to go away before they count as left. */
@@ -37,7 +37,13 @@ export const SIZES: Record<Size, SuiteContext['sizes']> = {
 };
 
 /** What test/release/compare.ts compares (written only when DURABLE_AGENT_SUITE_RESULT is set). */
-function suiteFigures(results: ScenarioResult[], ok: boolean, recoveryMs: number[], t0: number): SuiteFigures {
+function suiteFigures(
+  results: ScenarioResult[],
+  ok: boolean,
+  recoveryMs: number[],
+  killLabels: string[],
+  t0: number,
+): SuiteFigures {
   const all = results.flatMap((r) => r.sessions);
   const checks = all.flatMap((x) => (x.check ? [x.check] : []));
   const completed = all.filter((x) => x.result && !x.failure).length;
@@ -53,6 +59,7 @@ function suiteFigures(results: ScenarioResult[], ok: boolean, recoveryMs: number
     duplicated: checks.reduce((n, c) => n + c.duplicated, 0),
     unknownOutcomes: checks.reduce((n, c) => n + c.unknownOutcomes, 0),
     recoveryMs,
+    killLabels,
     drainMs: [],
     wallS: (Date.now() - t0) / 1000,
   };
@@ -158,6 +165,7 @@ async function main(): Promise<number> {
     const results = await runScenarios(ctx, only);
     const serverRestarts = cluster.serverRestarts;
     const killTimes = [...cluster.killTimes];
+    const killLabels = [...cluster.killLabels];
     await cluster.stop();
     cluster = undefined;
     // Bash calls, sandboxes (bwrap, its socat relays), the sandbox's host bridges: none may outlive
@@ -173,7 +181,10 @@ async function main(): Promise<number> {
       fake,
       leftovers: left.length === 0 ? 'none' : countByName(left),
     });
-    writeSuiteFigures(suiteFigures(results, ok, recoveryAfter(killTimes, progress.requests), t0));
+    writeSuiteFigures({
+      ...suiteFigures(results, ok, recoveryAfter(killTimes, progress.requests), killLabels, t0),
+      paceMs: paceGaps(killTimes, progress.requests),
+    });
     return ok ? 0 : 1;
   } finally {
     await cleanup();

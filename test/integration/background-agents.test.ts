@@ -10,9 +10,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
 import { sessionStatus } from '../../src/temporal/client';
 import { closeTestEnv } from '../support/temporal';
@@ -179,7 +179,7 @@ test(
   'integration: isolation worktree: the child writes and commits in its own worktree (kept, named in the notification) and cannot move main; an unchanged one is removed',
   { timeout: 180_000 },
   async () => {
-    await withAgent({}, async ({ fake, start, workDir }) => {
+    await withAgent({}, async ({ fake, start, workDir, storeDir }) => {
       const git = (...args: string[]) =>
         execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: workDir }).toString();
       await writeFile(join(workDir, 'a.txt'), 'a\n');
@@ -215,10 +215,14 @@ test(
                 },
               },
             ]);
-          childBash = lastToolResults(req)
-            .filter((r) => r.tool_use_id === 'toolu_subbash')
-            .flatMap((r) => texts(r.content))
-            .join('\n');
+          if (req.messages.length === 5) {
+            childBash = lastToolResults(req)
+              .filter((r) => r.tool_use_id === 'toolu_subbash')
+              .flatMap((r) => texts(r.content))
+              .join('\n');
+            // A large output: stored as a file in the child's results directory (issue 30 round g).
+            return toolUseResponse([{ id: 'toolu_subbig', name: 'Bash', input: { command: 'seq 1 20000' } }]);
+          }
           return textResponse('wrote sub.txt');
         }
         if (first.includes('SUBTASK-NOTHING')) {
@@ -260,6 +264,14 @@ test(
       });
       const result = await handle.result();
       assert.equal(result.status, 'completed', result.endReason);
+      // The isolated background child's large result lies inside its parent's results directory, and
+      // nothing of the tree's lies anywhere else (issue 30 round g: a parent reads its children there).
+      const results = join(storeDir, 'results');
+      const stored = readdirSync(results, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => relative(results, join(e.parentPath, e.name)));
+      assert.deepEqual(stored, [join(handle.workflowId, 'agents', 'agent-toolu_iso_bg', 'toolu_subbig.txt')]);
+      assert.match(readFileSync(join(results, stored[0]!), 'utf8'), /^20000$/m);
       const wtRoot = join(workDir, '.claude', 'worktrees');
       // The writing child worked in its own worktree: the file is there, not in the parent's tree.
       assert.match(childCwds.write ?? '', new RegExp(`^${wtRoot}/agent-a[0-9a-f]{16}$`));

@@ -1,12 +1,13 @@
-// `npm run compare:release [-- --against 0.2.0|<commit>] [--size reduced|full] [--only faults,cluster] [--margin 0.25]`:
+// `npm run compare:release [-- --against 0.2.0|<commit>] [--size reduced|full] [--only faults,cluster] [--runs 2] [--margin 0.25]`:
 // issue 32's "figures no worse than before (same run, previous tag beside it)" for the fault
 // suites. In one run, on one machine, back to back, it runs test:faults and test:cluster twice
 // each: once with the previous release's workers and once with ours — both times THIS build's
 // runner (the same sessions, faults, pacing and checks), which starts the other build's
 // dist/test/support/workerProcess.js with that build's own workflow bundle
-// (DURABLE_AGENT_SUITE_BUILD, test/support/suiteBuild.ts). The order alternates (faults: previous
-// then ours; cluster: ours then previous) so that a drift of the machine's load does not always
-// favour one side. Then one table: pass/fail, sessions, lost and duplicated effects, unknown
+// (DURABLE_AGENT_SUITE_BUILD, test/support/suiteBuild.ts). With --runs N each suite runs N times
+// per build, interleaved (A B B A A B …: the first of each pair alternates, and suite by suite) so
+// that a drift of the machine's load does not favour one side; the median recovery is then
+// compared with an interval (test/release/noise.ts) and may say "within noise". Then one table: pass/fail, sessions, lost and duplicated effects, unknown
 // outcomes, recovery after each kill (median/max), drain time, wall time, ours / previous, and a
 // verdict per row against a stated noise margin (test/release/figures.ts). Exits 1 when a row is
 // WORSE. The previous release is built once into ~/.cache/durable-agent/releases/<commit>
@@ -39,11 +40,13 @@ export interface CompareArgs {
   against?: string;
   size: 'reduced' | 'full';
   only: Suite[];
+  /** Runs per build and suite (interleaved). */
+  runs: number;
   margin: NoiseMargin;
 }
 
 export function parseCompareArgs(argv: readonly string[]): CompareArgs {
-  const out: CompareArgs = { size: 'reduced', only: [...SUITES], margin: { ...DEFAULT_MARGIN } };
+  const out: CompareArgs = { size: 'reduced', only: [...SUITES], runs: 2, margin: { ...DEFAULT_MARGIN } };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -62,6 +65,11 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
       const bad = names.filter((n) => !(SUITES as readonly string[]).includes(n));
       if (bad.length > 0) throw new Error(`--only: unknown suite ${bad.join(', ')} (suites: ${SUITES.join(', ')})`);
       out.only = names as Suite[];
+    } else if (name === '--runs') {
+      const v = Number(value());
+      if (!Number.isInteger(v) || v < 1 || v > 20)
+        throw new Error('--runs is a whole number of runs per build, 1 to 20');
+      out.runs = v;
     } else if (name === '--margin') {
       const v = Number(value());
       if (!(v >= 0 && v < 10)) throw new Error('--margin is a ratio such as 0.25 (25 %)');
@@ -69,7 +77,7 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
       out.margin.maxRatio = Math.max(out.margin.maxRatio, v);
     } else
       throw new Error(
-        `unknown argument ${a} (usage: --against VERSION|COMMIT --size reduced|full --only faults,cluster --margin 0.25)`,
+        `unknown argument ${a} (usage: --against VERSION|COMMIT --size reduced|full --only faults,cluster --runs 2 --margin 0.25)`,
       );
   }
   return out;
@@ -101,15 +109,29 @@ function baseline(against: string | undefined): { label: string; commit: string 
   throw new Error(against ? `CHANGELOG.md has no release ${against}` : 'CHANGELOG.md names no earlier release');
 }
 
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
+
+/** Which build goes first in pair `run` of the suite at `index`: it alternates by pair and by suite. */
+export function previousFirst(index: number, run: number): boolean {
+  return (index + run) % 2 === 0;
+}
+
+const order = (index: number, runs: number): string =>
+  Array.from({ length: runs }, (_, r) => (previousFirst(index, r) ? 'P O' : 'O P')).join(' ');
+
 /** Runs one suite for one build; resolves with its figures, or why there are none. */
 async function runSuite(
   suite: Suite,
   build: { dir?: string; name: string },
   size: string,
   logDir: string,
+  run: number,
 ): Promise<SuiteFigures | string> {
-  const result = join(logDir, `${suite}-${build.name}.json`);
-  const logFile = join(logDir, `${suite}-${build.name}.log`);
+  const result = join(logDir, `${suite}-${build.name}-${run}.json`);
+  const logFile = join(logDir, `${suite}-${build.name}-${run}.log`);
   const out = createWriteStream(logFile);
   const t0 = Date.now();
   const script = join(repoRoot, 'dist', 'test', suite, 'run.js');
@@ -127,7 +149,9 @@ async function runSuite(
   });
   out.end();
   const s = ((Date.now() - t0) / 1000).toFixed(0);
-  console.log(`[compare] test:${suite} with ${build.name}'s workers: exit ${code} in ${s} s (log ${logFile})`);
+  console.log(
+    `[compare] test:${suite} run ${run + 1} with ${build.name}'s workers: exit ${code} in ${s} s, load average ${load()} (log ${logFile})`,
+  );
   if (!existsSync(result)) {
     const tail = readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n');
     console.log(tail);
@@ -143,10 +167,6 @@ async function main(): Promise<number> {
   if (!prev.script) throw new Error(`the previous release ${base.label} is not available: ${prev.why}`);
   // .../releases/<commit>/dist/test/support/workerProcess.js → the build's root.
   const prevDir = dirname(dirname(dirname(dirname(prev.script))));
-  const load = (): string =>
-    loadavg()
-      .map((x) => x.toFixed(2))
-      .join(', ');
   const startLoad = load();
   const t0 = Date.now();
   const logDir = mkdtempSync(join(tmpdir(), 'da-compare-'));
@@ -157,28 +177,39 @@ async function main(): Promise<number> {
   const previous = { name: 'previous', dir: prevDir };
   const rows: CompareRow[] = [];
   for (const [i, suite] of args.only.entries()) {
-    // Alternate which build goes first, suite by suite.
-    const order = i % 2 === 0 ? [previous, ours] : [ours, previous];
-    const got = new Map<string, SuiteFigures | string>();
-    for (const b of order) got.set(b.name, await runSuite(suite, b, args.size, logDir));
-    const o = got.get('ours');
-    const p = got.get('previous');
-    if (typeof o === 'string') rows.push(...missingRows(suite, 'ours', o));
-    else if (typeof p === 'string') rows.push(...missingRows(suite, 'previous', p));
-    else if (o && p) rows.push(...compareSuite(o, p, args.margin));
+    const got = { ours: [] as SuiteFigures[], previous: [] as SuiteFigures[] };
+    let missing: CompareRow[] | undefined;
+    for (let run = 0; run < args.runs && !missing; run++) {
+      for (const b of previousFirst(i, run) ? [previous, ours] : [ours, previous]) {
+        const f = await runSuite(suite, b, args.size, logDir, run);
+        if (typeof f === 'string') {
+          missing = missingRows(suite, b.name === 'ours' ? 'ours' : 'previous', f);
+          break;
+        }
+        got[b.name === 'ours' ? 'ours' : 'previous'].push(f);
+      }
+    }
+    rows.push(...(missing ?? compareSuite(got.ours, got.previous, args.margin)));
+    for (const [name, runs] of Object.entries(got))
+      for (const [r, f] of runs.entries())
+        console.log(
+          `[compare] ${suite} ${name} run ${r + 1}: recovery per kill ${f.recoveryMs.map((x, k) => `${f.killLabels?.[k] ?? k} ${Math.round(x)}`).join(', ')} ms`,
+        );
   }
   const verdict = overallVerdict(rows);
+  const noisy = rows.filter((r) => r.verdict === 'within noise').map((r) => `${r.suite} ${r.measure}`);
   console.log(
     [
       '',
-      `Command: \`npm run compare:release -- --size ${args.size}\` (${((Date.now() - t0) / 1000).toFixed(0)} s; ` +
-        `suites in turn: ${args.only.map((s, i) => (i % 2 === 0 ? `${s} previous→ours` : `${s} ours→previous`)).join(', ')}).`,
+      `Command: \`npm run compare:release -- --size ${args.size} --only ${args.only.join(',')} --runs ${args.runs}\` (${((Date.now() - t0) / 1000).toFixed(0)} s; ` +
+        `runs in turn: ${args.only.map((s, i) => `${s} ${order(i, args.runs)}`).join(', ')}).`,
       `Load average at the start ${startLoad}, at the end ${load()}. Logs: ${logDir}.`,
       `Noise margin: ${marginText(args.margin)}.`,
       '',
       renderCompare(rows, `Previous: ${base.label}`),
       '',
-      `compare:release: ${verdict} than ${base.label}`,
+      `compare:release: ${verdict} than ${base.label}` +
+        (noisy.length > 0 ? ` (within noise, the runs could not tell: ${noisy.join('; ')})` : ''),
     ].join('\n'),
   );
   return verdict === 'WORSE' ? 1 : 0;

@@ -532,13 +532,14 @@ test('session end: symlinks, a hard link and an unreadable directory in the sess
   assert.equal(existsSync(sessionTempPath(s.id)), false, 'the session temp dir survived its end');
 });
 
-test('sessions apart: a session whose id is another’s plus “_agent-…” reads nothing of that other session through the child rule, and a sibling prefix (“<id>x”) is another session', () => {
+test('sessions apart: a session whose id is another’s plus “_agent-…” is another session (no name prefix is a child), and a sibling prefix (“<id>x”) is another session', () => {
   const root = '/tmp/da-sessions';
   const apart = [{ root, own: `${root}/abc` }];
   assert.equal(inAnotherSession([`${root}/abcd/tasks/x.output`], apart), true, 'a sibling prefix is another session');
   assert.equal(inAnotherSession([path.resolve(`${root}/abc_agent-1/../abd/x`)], apart), true);
-  assert.equal(inAnotherSession([`${root}/abc_agent-1/x`], apart), false, 'its own child (by design)');
-  assert.equal(inAnotherSession([`${root}/abc_agent-`], apart), false);
+  assert.equal(inAnotherSession([`${root}/abc_agent-1/x`], apart), true, 'a top-level name with the old child prefix');
+  assert.equal(inAnotherSession([`${root}/abc_agent-`], apart), true);
+  assert.equal(inAnotherSession([`${root}/abc/agents/agent-1/x`], apart), false, 'its own child lies inside its own');
   assert.equal(inAnotherSession([`${root}/ab`], apart), true);
 });
 

@@ -250,23 +250,38 @@ test('store: session ids that made one directory name before (a/b, a_b, a:b, ..,
   const names = ids.map(sessionDirName);
   assert.equal(new Set(names).size, ids.length, JSON.stringify(names));
   for (const n of names) {
-    assert.match(n, /^[A-Za-z0-9_.+-]{1,255}$/);
-    assert.notEqual(n, '.');
-    assert.notEqual(n, '..');
+    // Each name is relative, made of safe names (a subagent's: `<parent's>/agents/<name>`), never `.`/`..`.
+    for (const part of n.split(path.sep)) {
+      assert.match(part, /^[A-Za-z0-9_.+-]{1,255}$/);
+      assert.notEqual(part, '.');
+      assert.notEqual(part, '..');
+    }
   }
-  // A subagent's directory starts with its parent's (the parent reads its child's results), for any parent.
-  for (const parent of ['p', 'my job/1', 'x'.repeat(300)])
-    assert.ok(sessionDirName(`${parent}/agent-toolu_1`).startsWith(`${sessionDirName(parent)}_agent-`), parent);
+  // A top-level session's directory is one name: no top-level id lands inside another session's.
+  for (const id of ['a/b', 'p_agent-toolu_1', 'x'.repeat(301), 'my job/1'])
+    assert.equal(sessionDirName(id).includes(path.sep), false, id);
+  // A subagent's directory lies inside its parent's (the parent reads its child's results), for any
+  // parent, at any depth; siblings apart.
+  for (const parent of ['p', 'my job/1', 'x'.repeat(300), 'p/agent-toolu_1']) {
+    const child = sessionDirName(`${parent}/agent-toolu_1`);
+    assert.equal(path.dirname(path.dirname(child)), sessionDirName(parent), parent);
+    assert.notEqual(child, sessionDirName(`${parent}/agent-toolu_2`));
+  }
   // Ids that were safe keep their directory (sessions already running read their old paths).
   assert.equal(sessionDirName('session-123_a.b'), 'session-123_a.b');
   assert.equal(legacySessionDirName('a/b'), 'a_b');
 });
 
-test('store (upgrade): a session whose directory name changed still reads what it stored under the old name; another session does not', async () => {
+test('store (upgrade): what a session stored under the name releases before 0.3.0 gave it (a name other ids shared) is refused to it too, saying why; nothing is leaked', async () => {
   const w = await world({ local: true });
   const legacy = path.join(w.store, 'results', legacySessionDirName('p/agent-toolu_1'), 'toolu_old.txt');
   mkdirSync(path.dirname(legacy), { recursive: true });
-  writeFileSync(legacy, 'stored before the upgrade\n');
-  assert.equal((await w.read(legacy, { sessionId: 'p/agent-toolu_1' })).ok, true);
-  assert.equal((await w.read(legacy, { sessionId: 'q' })).ok, false, "another session's old directory stays refused");
+  writeFileSync(legacy, 'OLD-RESULT-stored before the upgrade\n');
+  const own = await w.read(legacy, { sessionId: 'p/agent-toolu_1' });
+  assert.equal(own.ok, false);
+  assert.equal(own.text.includes('OLD-RESULT'), false, own.text);
+  assert.match(own.text, /before 0\.3\.0/, 'the refusal says why');
+  const other = await w.read(legacy, { sessionId: 'q' });
+  assert.equal(other.text.includes('OLD-RESULT'), false, "another session's old directory stays refused");
+  assert.equal(readFileSync(legacy, 'utf8'), 'OLD-RESULT-stored before the upgrade\n', 'the file is left alone');
 });

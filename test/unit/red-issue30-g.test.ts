@@ -94,27 +94,19 @@ test('results (held): ids differing by `+` or by a forged hash suffix never shar
   assert.notEqual(sessionDirName('p/agent-1'), sessionDirName('p_agent-1'));
 });
 
-void test.todo(
-  "HOLE: the legacy-name grant — session `a/b` reads session `a_b`'s CURRENT results (legacySessionDirName('a/b') === sessionDirName('a_b'))",
-);
-test('HOLE (attack): session `a/b` reads what session `a_b` stored', { skip: 'hole, see todo' }, async () => {
+// Closed (G-H1): the legacy-name grant is gone — legacySessionDirName('a/b') === sessionDirName('a_b').
+test('results (held, was a hole): session `a/b` reads nothing `a_b` stored (no old-name grant)', async () => {
   const w = world('a_b');
   const r = await w.read(w.victimFile, 'a/b');
   assert.equal(r.leaked, false, `session a/b read a_b's stored result: ${r.text.slice(0, 200)}`);
 });
 
-void test.todo(
-  "HOLE: the subagent prefix — session `p` reads top-level session `p_agent-x`'s results (`<own>_agent-` matches a safe top-level name)",
-);
-test(
-  'HOLE (attack): session `p` reads what top-level session `p_agent-x` stored',
-  { skip: 'hole, see todo' },
-  async () => {
-    const w = world('p_agent-x');
-    const r = await w.read(w.victimFile, 'p');
-    assert.equal(r.leaked, false, `session p read p_agent-x's stored result: ${r.text.slice(0, 200)}`);
-  },
-);
+// Closed (G-H2): a subagent's results lie inside its parent's; no name prefix grants anything.
+test('results (held, was a hole): session `p` reads nothing top-level session `p_agent-x` stored', async () => {
+  const w = world('p_agent-x');
+  const r = await w.read(w.victimFile, 'p');
+  assert.equal(r.leaked, false, `session p read p_agent-x's stored result: ${r.text.slice(0, 200)}`);
+});
 
 test('results (held): a subagent does not read its parent, nor a sibling subagent', async () => {
   const w = world('p');
@@ -132,7 +124,16 @@ class FakeRuntime implements SandboxRuntime, ProcessRuntime {
   dead = false;
   resets = 0;
   readonly wrappedUnder: string[] = [];
+  private readonly endListeners: Array<(why: string) => void> = [];
   constructor(readonly name: string) {}
+  onEnd(listener: (why: string) => void): void {
+    this.endListeners.push(listener);
+  }
+  /** The process was killed (OOM killer, a stray kill of its group): what a real one's 'exit' tells. */
+  kill(): void {
+    this.dead = true;
+    for (const l of this.endListeners.splice(0)) l('exit SIGKILL');
+  }
   async initialize(config: unknown): Promise<void> {
     await new Promise((r) => setImmediate(r));
     this.config = JSON.stringify(config);
@@ -151,6 +152,8 @@ class FakeRuntime implements SandboxRuntime, ProcessRuntime {
   async reset(): Promise<void> {
     this.resets++;
     this.config = undefined;
+    await new Promise((r) => setImmediate(r));
+    for (const l of this.endListeners.splice(0)) l('reset');
   }
   isSupportedPlatform(): boolean {
     return true;
@@ -214,40 +217,48 @@ test('pool (held): an idle retire racing a re-use — the call that joins during
   await p.close();
 });
 
-void test.todo(
-  'HOLE: no bound on runtime processes — a session cycling its worker-wide settings while another command runs starts one ~77 MB node process per distinct config (runtimePool.ts startChildFor)',
-);
-test('HOLE (attack): 200 distinct deny lists start 200 runtime processes', { skip: 'hole, see todo' }, async () => {
+// G-H3 (fixed): the pool runs at most MAX_RUNTIME_PROCESSES (4) runtime processes; a call of a new
+// configuration at the cap ends an idle one (least recently used) or waits for one. The attack as
+// a session would make it: 200 calls, each of another deny list, while another command holds the
+// worker's own runtime. Oracle: the pool's real bookkeeping, processes alive at once (started and
+// not reset) — 200 without the cap.
+test('pool (held): 200 distinct deny lists never run more than 4 runtime processes at once', async () => {
   const { p, children } = pool();
   const busy = await p.acquire({ deny: ['busy'] });
-  const leases = [];
-  for (let i = 0; i < 200; i++) leases.push(await p.acquire({ network: { deniedDomains: [`d${i}.example`] } }));
-  assert.ok(children.length <= 16, `${children.length} runtime processes for one worker`);
-  for (const l of leases) l.release();
+  let most = 0;
+  const alive = () => children.filter((c) => c.resets === 0).length;
+  const calls = Array.from({ length: 200 }, async (_, i) => {
+    const config = { network: { deniedDomains: [`d${i}.example`] } };
+    const l = await p.acquire(config);
+    most = Math.max(most, alive(), p.processRuntimes());
+    const w = await l.runtime.wrapWithSandbox('t');
+    assert.ok(w.startsWith(`wrapped[${JSON.stringify(config)}]`), `${i}: ${w}`);
+    await new Promise((r) => setImmediate(r));
+    l.release();
+  });
+  await Promise.all(calls);
+  assert.ok(most <= 4, `${most} runtime processes at once for one worker`);
+  assert.ok(children.length >= 4, 'control: the calls did need processes of their own');
   busy.release();
   await p.close();
 });
 
-void test.todo(
-  'HOLE: a runtime process that died stays in the pool — every later call of its config fails (no Bash for that config) until 30 s without any call (runtimePool.ts acquire joins a dead slot)',
-);
-test(
-  'HOLE (attack): after the child dies, a new call of its config gets a live runtime',
-  { skip: 'hole, see todo' },
-  async () => {
-    const { p, children } = pool();
-    const busy = await p.acquire({ deny: ['busy'] });
-    const l1 = await p.acquire({ deny: ['x'] });
-    children[0]!.dead = true; // the child was killed (OOM killer, a stray kill of its group)
-    await assert.rejects(l1.runtime.wrapWithSandbox('t'));
-    l1.release();
-    const l2 = await p.acquire({ deny: ['x'] });
-    await l2.runtime.wrapWithSandbox('t'); // throws: joined the dead runtime
-    l2.release();
-    busy.release();
-    await p.close();
-  },
-);
+// G-H4 (fixed): a runtime process that died is dropped at its 'exit'; the next call starts a new one.
+test('pool (held): after the child dies, a new call of its config gets a live runtime', async () => {
+  const { p, children } = pool();
+  const busy = await p.acquire({ deny: ['busy'] });
+  const l1 = await p.acquire({ deny: ['x'] });
+  children[0]!.kill(); // the child was killed (OOM killer, a stray kill of its group)
+  await assert.rejects(l1.runtime.wrapWithSandbox('t'));
+  l1.release();
+  const l2 = await p.acquire({ deny: ['x'] });
+  assert.ok((await l2.runtime.wrapWithSandbox('t')).startsWith('wrapped[{"deny":["x"]}]'));
+  assert.notEqual(l2.runtime, children[0], 'a new runtime, not the dead one');
+  assert.equal(p.processRuntimes(), 1, 'the dead one no longer counts against the cap');
+  l2.release();
+  busy.release();
+  await p.close();
+});
 
 // The child's environment: the worker's secrets never reach a runtime process (the door's
 // sandbox-machinery allowlist). Oracle: /proc/<child>/environ of the real process.

@@ -12,12 +12,14 @@ import {
   missingRows,
   overallVerdict,
   ProgressLog,
+  paceGaps,
   recoveryAfter,
   renderCompare,
   timeVerdict,
   type SuiteFigures,
 } from '../release/figures';
-import { parseCompareArgs } from '../release/compare';
+import { parseCompareArgs, previousFirst } from '../release/compare';
+import { compareNoisy, medianInterval, pairedRatios, quantile } from '../release/noise';
 
 const base: SuiteFigures = {
   suite: 'faults',
@@ -50,6 +52,86 @@ test('recovery: per kill, until the slowest session that was going asked again',
   // Requests are not assumed sorted.
   log.note('a', 1_200);
   assert.deepEqual(recoveryAfter([1_000, 1_300], log.requests), [3_000, 2_700]);
+});
+
+test('recovery: a session waiting on its subagent does not set the figure; the child does', () => {
+  const log = new ProgressLog();
+  log.note('p', 100);
+  log.delegated('p', 100); // answered with an Agent call: its next request waits for the child
+  log.note('p', 9_000);
+  log.note('px4', 500);
+  log.note('px4', 2_500);
+  assert.deepEqual(recoveryAfter([1_000], log.requests, log.delegations), [1_500]);
+  // Without the delegation noted, the parent's wait for its child set it.
+  assert.deepEqual(recoveryAfter([1_000], log.requests), [8_000]);
+  // After the parent's next (non-delegated) request, it counts again.
+  log.note('p', 9_500);
+  assert.deepEqual(recoveryAfter([9_200], log.requests, log.delegations), [300]);
+});
+
+test("pace: gaps between a session's requests, away from kills and delegations", () => {
+  const log = new ProgressLog();
+  for (const t of [0, 1_000, 3_000, 20_000, 21_500]) log.note('a', t);
+  log.delegated('a', 3_000); // 3 000 → 20 000 waits on a child
+  // Kill at 2 000: the gap 1 000 → 3 000 contains it; 0 → 1 000 is before it; 20 000 → 21 500 is well after.
+  assert.deepEqual(paceGaps([2_000], log.requests, log.delegations), [1_000, 1_500]);
+  // A kill 4 s before a gap's start leaves it out too.
+  assert.deepEqual(paceGaps([16_500], log.requests, log.delegations), [1_000, 2_000]);
+  // The pace row appears when both sides have gaps: forty alike a side are no worse, six are too few to tell.
+  const forty = { ...base, paceMs: Array.from({ length: 40 }, (_, i) => 1_000 + 10 * i) };
+  assert.equal(compareSuite(forty, forty).find((r) => r.measure.startsWith('control'))?.verdict, 'no worse');
+  const six = { ...base, paceMs: [1_000, 1_200, 1_400, 1_300, 1_100, 1_250] };
+  assert.equal(compareSuite(six, six).find((r) => r.measure.startsWith('control'))?.verdict, 'within noise');
+  assert.ok(!compareSuite(base, base).some((r) => r.measure.startsWith('control')));
+});
+
+test('noise: the sign-test interval of a median, the paired ratios, the verdict', () => {
+  assert.equal(quantile([1, 2, 3, 4], 0.5), 2.5);
+  // n = 6: [min, max] at 96.9 %; n = 12: the 3rd and 10th values at 96.1 %.
+  const six = medianInterval([6, 1, 5, 2, 4, 3]);
+  assert.deepEqual([six.lo, six.hi], [1, 6]);
+  assert.ok(Math.abs(six.level - (1 - 2 / 64)) < 1e-9);
+  const twelve = medianInterval(Array.from({ length: 12 }, (_, i) => i + 1));
+  assert.deepEqual([twelve.lo, twelve.hi], [3, 10]);
+  assert.ok(twelve.level >= 0.9);
+  // Pairs by kind and occurrence within run i, whatever the order of the kills.
+  assert.deepEqual(
+    pairedRatios(
+      [
+        [
+          { label: 'a', ms: 20 },
+          { label: 'b', ms: 30 },
+          { label: 'a', ms: 40 },
+        ],
+      ],
+      [
+        [
+          { label: 'b', ms: 10 },
+          { label: 'a', ms: 10 },
+          { label: 'a', ms: 20 },
+        ],
+      ],
+    ),
+    [2, 3, 2],
+  );
+  assert.equal(pairedRatios([[{ label: 'a', ms: 1 }]], []), undefined);
+  const run = (xs: number[]) => xs.map((ms, i) => ({ label: String(i), ms }));
+  const prev = [run([10_000, 8_000, 20_000, 12_000, 9_000, 7_000])];
+  // 1.26× on the median, but pairs from 0.9× to 1.6×: the interval straddles 1.25×.
+  const noisy = compareNoisy([run([12_600, 7_200, 32_000, 15_000, 10_000, 9_000])], prev, 0.25, 1_000);
+  assert.equal(noisy.verdict, 'within noise');
+  assert.ok(noisy.interval.lo < 1.25 && noisy.interval.hi > 1.25);
+  // Every pair at most 1.2×: no worse; every pair 1.5×+ and seconds slower: WORSE.
+  assert.equal(
+    compareNoisy([run([11_000, 9_000, 24_000, 12_000, 10_000, 7_000])], prev, 0.25, 1_000).verdict,
+    'no worse',
+  );
+  assert.equal(
+    compareNoisy([run([15_000, 13_000, 30_000, 19_000, 14_000, 11_000])], prev, 0.25, 1_000).verdict,
+    'WORSE',
+  );
+  // 2× but only 500 ms: within the absolute slack, no worse.
+  assert.equal(compareNoisy([run([1_000])], [run([500])], 0.25, 1_000).verdict, 'no worse');
 });
 
 test('median and max skip missing figures', () => {
@@ -109,14 +191,36 @@ test('slower recovery, drain and wall time are flagged past the margin, with the
     wallS: 300,
   };
   const rows = compareSuite(ours, prev, DEFAULT_MARGIN);
-  const by = (m: string) => rows.find((r) => r.measure === m);
-  assert.equal(by('recovery after a kill, median')?.verdict, 'WORSE');
-  assert.equal(by('recovery after a kill, median')?.ratio, '2.00×');
+  const by = (m: string) => rows.find((r) => r.measure.startsWith(m));
+  // Three unpaired kills a side: the interval of the ratio of medians (1.25–10×) touches the limit.
+  assert.equal(by('recovery after a kill, median')?.verdict, 'within noise');
+  assert.match(by('recovery after a kill, median')?.ratio ?? '', /^2\.00× \[1\.25–10\.00, /);
   assert.equal(by('recovery after a kill, max')?.verdict, 'WORSE');
+  // Two drains a side: their paired interval [min, max] of 4.17–5× is all above the limit.
   assert.equal(by('drain on SIGTERM (rolling deploy), median')?.verdict, 'WORSE');
+  // One drain 2× slower, one 0.9×: the two runs cannot tell.
+  const mixed = compareSuite({ ...prev, drainMs: [2_500, 1_100] }, prev, DEFAULT_MARGIN);
+  assert.equal(
+    mixed.find((r) => r.measure.startsWith('drain on SIGTERM (rolling deploy), median'))?.verdict,
+    'within noise',
+  );
   assert.equal(by('wall time')?.verdict, 'WORSE');
   assert.equal(by('wall time')?.ours, '300 s');
   assert.equal(overallVerdict(rows), 'WORSE');
+  // Labelled kills, two runs a side, every pair 2× slower: the paired interval is all above the limit.
+  const labels = ['history-1', 'matching', 'frontend', 'postgres', 'history-2', 'worker service'];
+  const prevL: SuiteFigures = {
+    ...prev,
+    recoveryMs: [20_000, 9_000, 8_000, 24_000, 11_000, 6_000],
+    killLabels: labels,
+  };
+  const oursL: SuiteFigures = { ...prevL, recoveryMs: prevL.recoveryMs.map((x) => 2 * x) };
+  const worse = compareSuite([oursL, oursL], [prevL, prevL], DEFAULT_MARGIN);
+  assert.equal(worse.find((r) => r.measure.startsWith('recovery after a kill, median'))?.verdict, 'WORSE');
+  assert.match(
+    worse.find((r) => r.measure.startsWith('recovery after a kill, median'))?.ratio ?? '',
+    /median of 12 paired ratios/,
+  );
   // The same figures the other way round: all no worse.
   assert.equal(overallVerdict(compareSuite(prev, ours, DEFAULT_MARGIN)), 'NO WORSE');
   assert.match(
@@ -141,4 +245,13 @@ test('the command line', () => {
   assert.throws(() => parseCompareArgs(['--only', 'bench']), /unknown suite bench/);
   assert.throws(() => parseCompareArgs(['--margin', 'x']), /ratio/);
   assert.throws(() => parseCompareArgs(['--nope']), /unknown argument/);
+  assert.equal(parseCompareArgs([]).runs, 2);
+  assert.equal(parseCompareArgs(['--runs', '3']).runs, 3);
+  assert.throws(() => parseCompareArgs(['--runs', '0']), /whole number of runs/);
+  // Pairs alternate which build goes first, and so do suites.
+  assert.deepEqual(
+    [0, 1, 2, 3].map((r) => previousFirst(0, r)),
+    [true, false, true, false],
+  );
+  assert.equal(previousFirst(1, 0), false);
 });

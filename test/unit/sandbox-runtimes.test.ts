@@ -5,7 +5,7 @@
 // reached the server and which files exist.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { BashTool, type BashOutput } from '../../src/tools/bash';
@@ -147,4 +147,102 @@ test("unit: a session's ignoreViolations silences its own reports only, whatever
     loud.sandbox?.violations?.some((v) => /deny network-outbound localhost:\d+/.test(v)),
     `the other session still sees its report: ${JSON.stringify(loud.sandbox)}`,
   );
+});
+
+// The runtime keeps every command's violation reports in one ring of 100: a command that makes 150
+// pushed out the report of a concurrent command of the same runtime, whose result then said nothing
+// was refused. Each command now collects its own (src/sandbox/violations.ts). Both on the worker's
+// own runtime and on a runtime process (another deny list's long command holds the worker's own).
+for (const where of ['the worker runtime', 'a runtime process'] as const) {
+  test(`unit: two concurrent commands on ${where} each see only their own violation reports, however many the other makes`, async (t) => {
+    if (skip) return t.skip(skip);
+    const outside = path.join(root, 'outside');
+    mkdirSync(outside, { recursive: true });
+    for (const s of ['a', 'q', 'l']) mkdirSync(path.join(root, s), { recursive: true });
+    const unhold = path.join(root, 'a', 'unhold');
+    const hold =
+      where === 'a runtime process'
+        ? bash('a', A, 'touch held; while [ ! -e unhold ]; do sleep 0.1; done; echo held-done')
+        : undefined;
+    const release = path.join(root, 'q', 'release');
+    try {
+      if (hold) await until(() => existsSync(path.join(root, 'a', 'held')));
+      // Both sessions have C's settings: one runtime for both.
+      const quiet = bash(
+        'q',
+        C,
+        `echo q > ${outside}/quiet-mark 2>/dev/null; touch q-started; while [ ! -e release ]; do sleep 0.1; done; true`,
+      );
+      await until(() => existsSync(path.join(root, 'q', 'q-started')));
+      const loud = await notForever(
+        bash('l', C, `for i in $(seq 1 150); do echo l > ${outside}/loud-$i 2>/dev/null; done; true`),
+      );
+      writeFileSync(release, '');
+      const q = await notForever(quiet);
+      const lv = loud.sandbox?.violations ?? [];
+      const qv = q.sandbox?.violations ?? [];
+      assert.ok(lv.filter((v) => v.includes('/loud-')).length >= 100, `the loud command's own: ${lv.length}`);
+      assert.ok(!lv.some((v) => v.includes('quiet-mark')), `the quiet command's report in the loud one's: ${lv}`);
+      assert.ok(
+        qv.some((v) => v.includes(`${outside}/quiet-mark`)),
+        `the quiet command lost its report: ${qv}`,
+      );
+      assert.ok(!qv.some((v) => v.includes('/loud-')), `the loud command's reports in the quiet one's: ${qv}`);
+    } finally {
+      writeFileSync(release, '');
+      writeFileSync(unhold, '');
+      if (hold) assert.match((await hold).data.output, /held-done/);
+      for (const f of ['a/held', 'a/unhold', 'q/q-started', 'q/release'])
+        await removeDir(path.join(root, f)).catch(() => undefined);
+    }
+  });
+}
+
+/** This process's runtime processes (src/sandbox/runtimeChild.ts), from /proc. */
+function runtimeProcesses(): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+      if (ppid === String(process.pid) && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('runtimeChild'))
+        pids.push(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+// Issue 30 G-H4: a runtime process killed (the OOM killer, a stray kill of its group) stayed in the
+// pool, and every later Bash call of its settings failed "the sandbox runtime process ended".
+test("unit: after a session's runtime process is killed, its next Bash call runs sandboxed on a new one", async (t) => {
+  if (skip) return t.skip(skip);
+  if (process.platform !== 'linux') return t.skip('linux /proc');
+  // Settings no earlier test used: their runtime process is this test's own.
+  const D: SandboxSettings = { network: { allowedDomains: ['localhost'], deniedDomains: ['killed.example'] } };
+  for (const s of ['a', 'c']) mkdirSync(path.join(root, s), { recursive: true });
+  const hold = bash('a', A, 'touch held; while [ ! -e unhold ]; do sleep 0.1; done; echo held-done');
+  try {
+    await until(() => existsSync(path.join(root, 'a', 'held')));
+    const before = new Set(runtimeProcesses());
+    const first = await notForever(bash('c', D, 'echo first > first.txt; cat first.txt'));
+    assert.match(first.data.output, /first/);
+    const started = runtimeProcesses().filter((p) => !before.has(p));
+    assert.equal(started.length, 1, 'D ran on a runtime process of its own');
+    process.kill(started[0]!, 'SIGKILL');
+    for (let i = 0; i < 100 && runtimeProcesses().includes(started[0]!); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const again = await notForever(
+      bash('c', D, `echo again > again.txt; echo x > ${path.join(root, 'a', 'c-was-here')}; cat again.txt`),
+    );
+    assert.match(again.data.output, /again/, JSON.stringify(again.data));
+    assert.equal(again.sandbox?.sandboxed, true);
+    assert.equal(existsSync(path.join(root, 'a', 'c-was-here')), false, 'still sandboxed: no write outside');
+  } finally {
+    writeFileSync(path.join(root, 'a', 'unhold'), '');
+    assert.match((await hold).data.output, /held-done/);
+    for (const f of ['a/held', 'a/unhold']) await removeDir(path.join(root, f)).catch(() => undefined);
+  }
 });

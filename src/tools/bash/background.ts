@@ -70,7 +70,7 @@ export async function runBackgroundCommand(
   const worktrees = new WorktreeGitLeases();
   try {
     await worktrees.acquire(ctx);
-    const contained = await containment(input, ctx);
+    const contained = await containment(input, ctx, { timeoutMs: spec.timeoutMs });
     run.prepared = contained.prepared;
     const result = await run.watch(run.spawn(commandEnvironment(ctx), onStdout), (p) =>
       onProgress(typeof p.totalBytes === 'number' ? p.totalBytes : 0),

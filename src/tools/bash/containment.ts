@@ -3,7 +3,12 @@
 // after the call, the worker's private state) with the environment it gets.
 import type { SandboxRecord } from '../../core/toolRecords';
 import { PASS_ENV_ENTRY } from '../../hostProcess/environment';
-import { currentPlatform, type PreparedCommand, type SandboxAvailability } from '../../sandbox/host';
+import {
+  currentPlatform,
+  type AcquireOptions,
+  type PreparedCommand,
+  type SandboxAvailability,
+} from '../../sandbox/host';
 import { planCall, type CallPlan } from '../../sandbox/policy';
 import { sessionSandboxPlan, type Protection } from '../../sandbox/sessionPlan';
 import type { PermissionResult, ToolUseContext } from '../../toolProtocol/Tool';
@@ -73,6 +78,8 @@ export async function sandboxPermission(
 export async function containment(
   input: BashInput,
   ctx: ToolUseContext,
+  /** How long the call may wait for a sandbox runtime (its timeout), and who hears what it waits for. */
+  wait?: AcquireOptions,
 ): Promise<{ record?: SandboxRecord; prepared?: PreparedCommand; protection?: Protection }> {
   const plan = planFor(input, ctx);
   if (!plan) return {};
@@ -105,7 +112,14 @@ export async function containment(
     readable: typeof resultDir === 'string' ? [resultDir] : [],
     who: 'Bash',
   });
-  const prepared = await host.prepare(input.command, runtime, tmpDir, ctx.abortSignal, protection);
+  let prepared: PreparedCommand;
+  try {
+    prepared = await host.prepare(input.command, runtime, tmpDir, ctx.abortSignal, protection, wait);
+  } catch (err) {
+    if (ctx.abortSignal.aborted) throw err;
+    // Nothing was started: a runtime the call waited for too long, one whose process ended (src/sandbox/runtimePool.ts).
+    throw new Error(`Bash did not run: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
   return { record: { sandboxed: true, reason: plan.reason }, prepared, ...(protection ? { protection } : {}) };
 }
 

@@ -86,7 +86,11 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     try {
       // In a worktree, its git writes to its shadow while the command runs (worktree/git/).
       await worktrees.acquire(ctx);
-      const contained = await containment(input, ctx);
+      // A wait for a sandbox runtime counts against the command's timeout, and says what it waits for.
+      const contained = await containment(input, ctx, {
+        timeoutMs,
+        onWaiting: (waiting) => onProgress({ waiting, elapsedMs: Date.now() - started }),
+      });
       run.prepared = contained.prepared;
       const result = await run.watch(run.spawn(commandEnvironment(ctx)), onProgress);
       await run.settle();

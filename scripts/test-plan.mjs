@@ -1,0 +1,112 @@
+// The order and lanes of a test run (scripts/run-tests.mjs), and the processes that run them.
+//
+// Order: the longest files first, by each file's wall seconds in the last run that ran it
+// (dist/test-file-times.json, written at the end of every run) or, in a clean clone, in
+// test/file-times.json (committed; `--save-times` writes a run's figures into it). node's runner
+// starts files in the order given (scripts/test-driver.mjs), so no slow file starts near the end.
+//
+// Lanes: test/file-times.json `waiting` names the files that spend their time waiting on minute
+// timers (a wake-up, cron firings, a schedule's next minute) with a few seconds of CPU. They run in
+// a lane of their own beside the others, one at a time (together they take less than half of the
+// others' time, and one adds little CPU beside them: all five at once made CLI runs time out on a
+// loaded machine), so that a minute of waiting does not hold one of the few slots the rest of the
+// suite shares. Each lane is one scripts/test-driver.mjs process
+// (node's runner); the main lane prints as it goes, the waiting lane's report follows it, then the
+// counts of both together.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The `files` (wall seconds by path under dist/test) and `waiting` list of a times file; empty when absent. */
+export function readTimes(file) {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8'));
+    return {
+      files: parsed && typeof parsed.files === 'object' ? parsed.files : {},
+      waiting: Array.isArray(parsed?.waiting) ? parsed.waiting : [],
+      about: typeof parsed?.about === 'string' ? parsed.about : undefined,
+    };
+  } catch {
+    return { files: {}, waiting: [] };
+  }
+}
+
+/**
+ * Merges measured wall seconds into a times file (keeping its other entries and its `waiting`
+ * list; `about` replaces its description).
+ */
+export function writeTimes(file, measured, about) {
+  const old = readTimes(file);
+  const times = { ...old.files, ...measured };
+  const files = Object.fromEntries(Object.entries(times).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const out = { about: about ?? old.about, ...(old.waiting.length ? { waiting: old.waiting } : {}), files };
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+}
+
+/**
+ * The run's lanes: `main` (longest first) and `waiting` (the files named waiting, when the run
+ * has other files too and `lane` allows it; otherwise they run in the main lane).
+ */
+export function planLanes(files, { keyOf, committed, last, lane = true }) {
+  const known = { ...committed.files, ...last.files };
+  // A file no run has timed yet: an integration file takes about 20 s, a unit file about 3 s.
+  const seconds = (f) => known[keyOf(f)] ?? (keyOf(f).startsWith('integration/') ? 20 : 3);
+  const ordered = [...files].sort((a, b) => seconds(b) - seconds(a) || (a < b ? -1 : 1));
+  const isWaiting = (f) => committed.waiting.includes(keyOf(f));
+  const waiting = ordered.filter(isWaiting);
+  const main = ordered.filter((f) => !isWaiting(f));
+  return main.length > 0 && waiting.length > 0 && lane ? { main, waiting } : { main: ordered, waiting: [] };
+}
+
+const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+
+/**
+ * Runs the lanes, each in a scripts/test-driver.mjs process; resolves to the exit code (non-zero
+ * when any lane failed). `track` receives each process (the caller's signal handler stops them).
+ */
+export async function runLanes({ root, runDir, env, lanes, reporter, timeoutMs, track }) {
+  const nodeArgs = ['--enable-source-maps', '--require', path.join(root, 'scripts', 'test-timing.cjs')];
+  const start = (name, files, concurrency, out) => {
+    const planFile = path.join(runDir, `plan-${name}.json`);
+    const countsFile = path.join(runDir, `counts-${name}.json`);
+    writeFileSync(planFile, JSON.stringify({ files, concurrency, reporter, timeoutMs, countsFile }));
+    const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'scripts', 'test-driver.mjs')], {
+      cwd: root,
+      env: { ...env, DURABLE_AGENT_TEST_PLAN: planFile },
+      stdio: ['ignore', out ? 'pipe' : 'inherit', 'inherit'],
+    });
+    track(child);
+    const chunks = [];
+    child.stdout?.on('data', (d) => chunks.push(d));
+    const code = new Promise((resolve) => {
+      child.on('error', (err) => {
+        console.error(`[run-tests] could not start node's test runner: ${err.message}`);
+        resolve(1);
+      });
+      child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
+    });
+    return { code, output: () => Buffer.concat(chunks), countsFile };
+  };
+  const main = start('main', lanes.main.files, lanes.main.concurrency, false);
+  const waiting = lanes.waiting.files.length
+    ? start('waiting', lanes.waiting.files, lanes.waiting.concurrency, true)
+    : undefined;
+  const mainCode = await main.code;
+  if (!waiting) return mainCode;
+  const waitingCode = await waiting.code;
+  console.log(`[run-tests] the waiting lane (${lanes.waiting.files.length} file(s), run beside the others):`);
+  process.stdout.write(waiting.output());
+  const read = (file) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return {};
+    }
+  };
+  const a = read(main.countsFile);
+  const b = read(waiting.countsFile);
+  console.log('[run-tests] both lanes together:');
+  // node's own summary lines, so that a log's last lines still carry the run's totals.
+  for (const k of COUNTS) console.log(`# ${k} ${(a[k] ?? 0) + (b[k] ?? 0)}`);
+  return mainCode || waitingCode;
+}
