@@ -44,9 +44,30 @@ export type StreamedToolUseSignal =
       staticsRef?: string;
     };
 
-/** The blocks of a streamedToolUse signal, each with its stream. */
+/**
+ * A run of blocks as the signal carries them (issue 33: the signal rides in history once per step):
+ * a description leaves out its `toolUseId` when it is its block's id; `streamedItems` puts it back.
+ */
+export function signalItems(
+  items: ReadonlyArray<Omit<StreamedToolUse, 'stream'>>,
+): Array<Omit<StreamedToolUse, 'stream'>> {
+  return items.map((i) => {
+    if (i.description?.toolUseId !== i.block.id) return i;
+    const { toolUseId: _same, ...description } = i.description;
+    return { ...i, description };
+  });
+}
+
+/** The blocks of a streamedToolUse signal, each with its stream (and its description's block id). */
 export function streamedItems(signal: StreamedToolUseSignal): StreamedToolUse[] {
-  return 'items' in signal ? signal.items.map((i) => ({ ...i, stream: signal.stream })) : [signal];
+  if (!('items' in signal)) return [signal];
+  return signal.items.map((i) => ({
+    ...i,
+    stream: signal.stream,
+    ...(i.description && i.description.toolUseId === undefined
+      ? { description: { ...i.description, toolUseId: i.block.id } }
+      : {}),
+  }));
 }
 
 /** A call started early: its outcome, and how to stop it when it is discarded. */

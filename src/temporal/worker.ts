@@ -7,7 +7,7 @@ import {
   type InjectedSinks,
   type WorkerOptions,
 } from '@temporalio/worker';
-import { createHash } from 'node:crypto';
+import { contentHashOf } from '../stores/messageStore';
 import { readFileSync } from 'node:fs';
 import { loadShellParser, shellParserError } from '../permissions/bashParser';
 import { modelLimitFromEnv, shutdownGraceMs, STICKY_QUEUE_TIMEOUT_MS, workerLimits } from './workerLimits';
@@ -103,13 +103,15 @@ export function deploymentWorkerOptions(
 
 /**
  * The build id every workflow and activity task event of this worker records (issue 33): the SDK's
- * default is `@temporalio/worker@<version>+<sha256 of the bundle>`, 105 characters in ≈ 13 events
+ * default is `@temporalio/worker@<version>+<sha256 of the bundle>`, 105 characters in ≈ 12 events
  * per model step (1.1 KB of history per step of 3 tool calls); this names the same build (the bundle
- * holds our workflow code and the SDK's workflow library) by its hash cut to 16 hex digits, in 30.
+ * holds our workflow code and the SDK's workflow library) by the first 65 bits of its hash in
+ * lowercase base32 (`contentHashOf`'s alphabet) after `da+`, 16 characters (it was
+ * `durable-agent+<16 hex>`, 30). Distinct bundles get distinct ids (a collision is ≈ 2^-32 even
+ * among 2^16 builds); a deployment's worker is named by its version instead (`workerDeployment`).
  */
 export function shortBuildId(bundleCode: string): string {
-  const hash = createHash('sha256').update(bundleCode).digest('hex').slice(0, 16);
-  return `durable-agent+${hash}`;
+  return `da+${contentHashOf(bundleCode).slice(0, 13)}`;
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {

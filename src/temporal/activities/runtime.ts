@@ -15,7 +15,7 @@ import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/comm
 import type { CallRuntime } from '../../runtime/runtime';
 import { ACTIVITY_KEEPALIVE, startHeartbeats } from '../../runtime/heartbeat';
 import type { ErrorCode } from '../../core/errors';
-import { STREAMED_TOOL_USE_SIGNAL, type StreamedToolUseSignal } from '../../core/streaming';
+import { signalItems, STREAMED_TOOL_USE_SIGNAL, type StreamedToolUseSignal } from '../../core/streaming';
 
 export function activityRuntime(
   heartbeat?: (details?: unknown) => void,
@@ -40,7 +40,7 @@ export function activityRuntime(
       if (batched)
         await handle.signal(STREAMED_TOOL_USE_SIGNAL, {
           stream,
-          items,
+          items: signalItems(items),
           ...signalFields,
         } satisfies StreamedToolUseSignal);
       else for (const item of items) await handle.signal(STREAMED_TOOL_USE_SIGNAL, { ...item, stream });
