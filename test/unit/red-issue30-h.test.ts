@@ -130,9 +130,6 @@ async function tool(
   return { text: o.result ? toolResultText(o.result) : `(${o.status})`, status: o.status };
 }
 
-/** Holes run as skipped tests; `R30H_HOLES=1` runs them (a fixer's check: each must pass once fixed). */
-const HOLE = process.env.R30H_HOLES ? false : 'hole, see todo';
-
 const hasBait = (s: string) => Object.values(BAIT_ENV).some((v) => s.includes(v));
 
 // ---------------------------------------------------------------------------------------------------
@@ -204,13 +201,16 @@ async function plantWorkerCode(mode: PermissionMode): Promise<{ markChild: strin
   return { markChild, markCli };
 }
 
-void test.todo(
-  "HOLE: the worker's own code in the project — sandboxed Bash (dontAsk, no rule) rewrites node_modules/durable-agent/dist/**; the worker's next runtime child (remoteRuntime.ts spawns <its dir>/runtimeChild.js) and the person's next `npx durable-agent` run it outside the sandbox with the worker's secrets",
-);
+// Fixed (src/hostProcess/workerCode.ts): the worker's own code and its dependencies are denied to
+// every sandboxed command and file tool, and the door refuses machinery from a session folder. This
+// file's worker is the test process, which runs from the repository's dist, not from the copy in the
+// project, so the attack stays skipped here; red-issue30-h1 runs it against a worker started from
+// the copy in the project, as an installed worker is.
+const H1_HERE = 'the worker here is not the copy in the project: see red-issue30-h1';
 for (const mode of ['dontAsk', 'acceptEdits'] as const)
   test(
     `HOLE (attack, ${mode}): the worker's own files under <project>/node_modules/durable-agent are rewritten by sandboxed Bash and run outside the sandbox`,
-    { skip: HOLE },
+    { skip: H1_HERE },
     async (t) => {
       if (skip) return t.skip(skip);
       const { markChild, markCli } = await plantWorkerCode(mode);
