@@ -125,8 +125,11 @@ export function startRemoteRuntime(): RemoteRuntime {
       child.send({ id, op, args }, (err) => {
         if (err) {
           pending.delete(id);
-          // The channel is closed: the process is going (its 'exit' follows).
-          reject(new RuntimeProcessEndedError(gone ?? err.message));
+          // Channel closed (EPIPE before 'exit'): ended now, so a retry never joins its slot again.
+          const why = gone ?? err.message;
+          child.kill('SIGKILL');
+          ended(why);
+          reject(new RuntimeProcessEndedError(why));
         }
       });
     });
