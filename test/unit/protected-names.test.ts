@@ -19,7 +19,7 @@ import { isProtectedPath } from '../../src/permissions/protectedPaths';
 import { SandboxHost } from '../../src/sandbox/host';
 import { BashTool, type BashOutput } from '../../src/tools/bash';
 import type { ToolUseContext } from '../../src/toolProtocol/Tool';
-import { findExecutable, reportSkip, sandboxSkip } from '../support/systemPackages';
+import { findExecutable, reportSkip, requireSystemPackage, sandboxSkip } from '../support/systemPackages';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-protnames-')));
 const sandboxHost = new SandboxHost();
@@ -41,12 +41,23 @@ async function sandboxedBash(cwd: string, command: string): Promise<BashOutput> 
   return (await BashTool.call({ command, timeout: 300_000 }, ctx, () => undefined)).data as BashOutput;
 }
 
-/** Skip reason when the sandbox or a tool is missing (a plain skip: CI's machine need not have hg or pylint). */
+/** Debian packages .ci/run installs for these rows (under CI a missing one fails them). */
+const DEBIAN: Record<string, string> = { hg: 'mercurial', pylint: 'pylint' };
+
+/**
+ * Skip reason when the sandbox or a tool is missing: hg and pylint are system packages (skipped on a
+ * developer's machine, required under CI); cargo comes from rustup, not Debian, so its rows skip.
+ */
 async function needs(...tools: string[]): Promise<string | false> {
   const s = await sandboxSkip(sandboxHost, 'unit/protected-names');
   if (s) return s;
   for (const tool of tools) {
-    if (!findExecutable(tool)) {
+    const debianPackage = DEBIAN[tool];
+    if (debianPackage) {
+      const req = requireSystemPackage({ command: tool, debianPackage, usedBy: 'unit/protected-names' });
+      if (req.skip) return req.skip;
+      req.assert();
+    } else if (!findExecutable(tool)) {
       reportSkip(`unit/protected-names (${tool} is not installed)`);
       return `${tool} is not installed`;
     }
