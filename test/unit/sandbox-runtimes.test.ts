@@ -181,7 +181,12 @@ for (const where of ['the worker runtime', 'a runtime process'] as const) {
       const q = await notForever(quiet);
       const lv = loud.sandbox?.violations ?? [];
       const qv = q.sandbox?.violations ?? [];
-      assert.ok(lv.filter((v) => v.includes('/loud-')).length >= 100, `the loud command's own: ${lv.length}`);
+      // Reports arrive asynchronously and those after a command ends are dropped, so under load the
+      // loud command may keep fewer than its 150 (a clean CI run saw 5): at least one of its own.
+      assert.ok(
+        lv.some((v) => v.includes('/loud-')),
+        `the loud command's own: ${lv.length}`,
+      );
       assert.ok(!lv.some((v) => v.includes('quiet-mark')), `the quiet command's report in the loud one's: ${lv}`);
       assert.ok(
         qv.some((v) => v.includes(`${outside}/quiet-mark`)),
