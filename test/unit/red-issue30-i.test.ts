@@ -196,3 +196,97 @@ for (const mode of ['dontAsk', 'acceptEdits'] as const)
       );
     },
   );
+
+/**
+ * A worker started in the project by `npx durable-agent dev` / `npm run worker` (npm and npx put
+ * `<project>/node_modules/.bin` first on its PATH: row "a worker started by npx …" of
+ * docs/security.md), running from this checkout's build. Runs the tool calls in order through the
+ * real pipeline, each with the permission a worker builds (no allow rule).
+ */
+const PATH_DRIVER = `const [dist, root, mode, calls] = process.argv.slice(2);
+const d = (m) => require(require('path').join(dist, m));
+const { runToolPipeline } = d('toolCall/pipeline');
+const { createToolPool } = d('permissions/toolPool');
+const { BUILTIN_TOOLS } = d('tools');
+const { SandboxHost } = d('sandbox/host');
+const { sessionPermission } = d('toolCall/toolSession');
+const { initialContext } = d('core/context');
+const { toolResultText } = d('core/apiMessages');
+(async () => {
+  const out = [];
+  const sandboxHost = new SandboxHost();
+  const permission = sessionPermission(
+    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} }, {}, {}, root);
+  let n = 0;
+  for (const c of JSON.parse(calls)) {
+    const o = await runToolPipeline({ type: 'tool_use', id: 'toolu_i3_' + n++, name: c.name, input: c.input }, {
+      pool: createToolPool(BUILTIN_TOOLS, permission), sessionId: 'i3-' + process.pid,
+      agent: initialContext(root), permission, sandboxHost });
+    out.push(o.result ? toolResultText(o.result) : '(' + o.status + ')');
+  }
+  await sandboxHost.close();
+  process.stdout.write(JSON.stringify(out));
+  process.exit(0);
+})();
+`;
+
+/** A program planted under a name: records its environment and every ancestor's, outside the project. */
+function programPayload(mark: string): string {
+  return `#!/bin/sh
+{ echo "env:"; env; p=$$; while [ "$p" -gt 1 ]; do echo "proc $p:"; tr '\\0' '\\n' < /proc/$p/environ; p=$(awk '{print $4}' /proc/$p/stat); done; } > ${mark} 2>&1
+exit 0
+`;
+}
+
+function npxWorker(root: string, mode: string, calls: Array<{ name: string; input: object }>): string[] {
+  const driver = path.join(base, 'path-driver.js');
+  writeFileSync(driver, PATH_DRIVER);
+  const r = spawnSync(
+    process.execPath,
+    [driver, path.join(repoRoot, 'dist', 'src'), root, mode, JSON.stringify(calls)],
+    {
+      env: {
+        PATH: `${path.join(root, 'node_modules', '.bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+        HOME: home,
+        ...BAIT_ENV,
+      },
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  assert.ok(r.stdout.startsWith('['), `the worker ran: ${r.stdout.slice(0, 300)} ${r.stderr.slice(-1500)}`);
+  return JSON.parse(r.stdout) as string[];
+}
+
+for (const name of ['bash', 'bwrap'] as const)
+  test(
+    `I-3 attack (dontAsk): with <project>/node_modules/.bin first on the worker's PATH (npx durable-agent dev), sandboxed Bash writes node_modules/.bin/${name}; the next Bash call does not run it outside the sandbox`,
+    hole(
+      `the door looks up sandboxed-command's "bash" and the runtime's "bwrap" on the worker's full PATH (node_modules/.bin, session dirs): a planted ${name} runs unsandboxed with the worker's secrets`,
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = realpathSync(mkdtempSync(path.join(base, `npx-${name}-`)));
+      mkdirSync(path.join(root, 'node_modules', '.bin'), { recursive: true });
+      const mark = path.join(base, `i3-${name}.txt`);
+      writeFileSync(path.join(base, `i3-${name}.sh`), programPayload(mark));
+      const results = npxWorker(root, 'dontAsk', [
+        {
+          name: 'Bash',
+          input: {
+            command: `cp ${base}/i3-${name}.sh node_modules/.bin/${name} && chmod +x node_modules/.bin/${name}; echo "planted:$?"`,
+          },
+        },
+        { name: 'Bash', input: { command: 'echo second > b.txt' } },
+      ]);
+      const m = read(mark);
+      t.diagnostic(`results: ${JSON.stringify(results).slice(0, 600)}`);
+      assert.match(results[0] ?? '', /planted:0/, 'control: the sandbox let the command write node_modules/.bin');
+      assert.deepEqual(
+        { plantedRanOutsideTheSandbox: m !== '', sawWorkerSecrets: hasBait(m) },
+        { plantedRanOutsideTheSandbox: false, sawWorkerSecrets: false },
+        m.slice(0, 400),
+      );
+    },
+  );
