@@ -259,7 +259,7 @@ function npxWorker(root: string, mode: string, calls: Array<{ name: string; inpu
   return JSON.parse(r.stdout) as string[];
 }
 
-for (const name of ['bash', 'bwrap'] as const)
+for (const name of ['bash', 'bwrap', 'rg'] as const)
   test(
     `I-3 attack (dontAsk): with <project>/node_modules/.bin first on the worker's PATH (npx durable-agent dev), sandboxed Bash writes node_modules/.bin/${name}; the next Bash call does not run it outside the sandbox`,
     hole(
