@@ -8,8 +8,8 @@
 // own wall time, how busy the machine's cores were, and the slowest files. --timings=FILE keeps
 // every file's line (JSON lines).
 // DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 3, 2 when other processes keep
-// half of the cores busy; 3 under CI=true). The longest files start first, and the few that wait
-// on minute timers run beside the others (scripts/test-plan.mjs: test/file-times.json, the last
+// half of the cores busy; 3 under CI=true). The longest files start first, and the few that mostly
+// wait (minute timers, back-off, timeouts) run beside the others (scripts/test-plan.mjs: test/file-times.json, the last
 // run's dist/test-file-times.json; --save-times writes this run's figures into the committed file).
 //
 //   node scripts/run-tests.mjs [--unit] [--headless] [--timings=FILE] [--save-times] [filter...]
@@ -148,7 +148,7 @@ function saveFileTimes(rows) {
   if (saveTimes)
     targets.push([
       committedTimesFile,
-      `Wall seconds of each test file (under dist/test) in a full run (${new Date().toISOString().slice(0, 10)}, --save-times): scripts/run-tests.mjs starts the longest first, and runs the \`waiting\` files (minute timers, little CPU) in a lane beside the others. A file not listed counts as 20 s (integration) or 3 s (unit).`,
+      `Wall seconds of each test file (under dist/test) in a full run (${new Date().toISOString().slice(0, 10)}, --save-times): scripts/run-tests.mjs starts the longest first, and runs the \`waiting\` files (minute timers, back-off, timeouts: little CPU) in a lane beside the others. A file not listed counts as 20 s (integration) or 3 s (unit).`,
     ]);
   for (const [file, about] of targets) {
     try {
@@ -289,7 +289,7 @@ try {
     console.log(`[run-tests] no integration tests selected: no Temporal dev server`);
   }
   console.log(
-    `[run-tests] ${files.length} test file(s), ${concurrency} at once (${concurrencyWhy}), the longest first${lanes.waiting.length ? `; beside them the ${lanes.waiting.length} that wait on minute timers (${lanes.waiting.map(fileKey).join(', ')})` : ''}`,
+    `[run-tests] ${files.length} test file(s), ${concurrency} at once (${concurrencyWhy}), the longest first${lanes.waiting.length ? `; beside them the ${lanes.waiting.length} that mostly wait (${lanes.waiting.map(fileKey).join(', ')})` : ''}`,
   );
 
   // tap when not a terminal, so CI's last lines are node's own `# pass N` / `# fail N`.
