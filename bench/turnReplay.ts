@@ -25,6 +25,7 @@ import { startWorker } from './forkWorker';
 import { costFiles, sessionHistories } from './historyCost';
 import { eventBytes, totals } from './historyStats';
 import { median } from './floor';
+import { ACTIVITY_TYPES } from '../src/core/ids';
 
 /** One run of a turn child: its session's steps, the run's events, bytes and history (JSON). */
 interface TurnRun {
@@ -144,6 +145,13 @@ async function replayCopies(
   return { cpuMs: (c.user + c.system) / 1000, wallMs };
 }
 
+/** The run's model steps: its callModel activities scheduled (a retried outage would count twice; none here). */
+function modelSteps(t: TurnRun): number {
+  return (historyFromJSON(t.history).events ?? []).filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === ACTIVITY_TYPES.callModel,
+  ).length;
+}
+
 /** What one more replay of the run costs a replay worker already running: ((COPIES copies) − (1 copy)) / (COPIES − 1). */
 const COPIES = 4;
 
@@ -177,14 +185,16 @@ async function replay(file: string, rounds: number, dir: string | undefined): Pr
   console.log(
     `Alone: one replay worker per run (its own start included). Warm: one more replay of the run in a running replay worker ((${COPIES} copies − 1) / ${COPIES - 1}), what a worker taking over the workflow pays.\n`,
   );
-  console.log('| session steps | turn child, run | events | KB | CPU alone | wall alone | CPU warm | wall warm |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '| session steps | turn child, run | its model steps | events | KB | CPU alone | wall alone | CPU warm | wall warm |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const range = (xs: number[]): string =>
     `${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
   for (const [i, t] of runs.entries()) {
     const f = fig[i]!;
     console.log(
-      `| ${t.steps} | ${t.workflowId.replace(/^.*\//, '')}, ${t.run + 1} | ${t.events} | ${(t.bytes / 1024).toFixed(0)} | ${range(f.cpu)} | ${range(f.wall)} | ${range(f.warmCpu)} | ${range(f.warmWall)} |`,
+      `| ${t.steps} | ${t.workflowId.replace(/^.*\//, '')}, ${t.run + 1} | ${modelSteps(t)} | ${t.events} | ${(t.bytes / 1024).toFixed(0)} | ${range(f.cpu)} | ${range(f.wall)} | ${range(f.warmCpu)} | ${range(f.warmWall)} |`,
     );
   }
 }
