@@ -33,6 +33,7 @@ import {
   COST_STEPS,
   measureCostRounds,
   renderBreakdown,
+  sessionHistories,
   type CostCtx,
   type CostFigures,
   type CostWorker,
@@ -46,6 +47,7 @@ import { TEMPORAL_SERVER_VERSION } from '../test/cluster/server';
 import { HEARTBEAT_THROTTLE_MS } from '../src/core/heartbeats';
 import { measureResume, resumeRows } from './resume';
 import { costNoWorse, renderNoWorse, type NoWorseLine } from './noWorse';
+import { eventBytes } from './historyStats';
 
 const QUICK = process.argv.includes('--quick');
 export const STEPS = [
@@ -452,18 +454,34 @@ async function historyRows(ctx: Ctx, rssOf: () => Promise<number>): Promise<Row[
   ctx.book.add(key, readsScript(N.historyTurns, files));
   const t = await temporal(ctx, key, { cwd: ctx.work });
   checkStatus('the 100-turn session', t.status);
-  const size = async (turn: number): Promise<number> => {
-    const d = await ctx.client.workflow.getHandle(`${t.workflowId}/turn-${turn}`).describe();
-    return Number(d.raw.workflowExecutionInfo?.historySizeBytes ?? NaN);
+  // A turn child runs many model steps (issue 33), so "a turn" here is one model step: the
+  // protobuf bytes of its events, from its callModel scheduled to the next one's, in whichever
+  // history (child, or a continued run of it) holds both.
+  const all = await sessionHistories(ctx.client, t.workflowId);
+  const step = (k: number): number | undefined => {
+    for (const { events } of all) {
+      const at = (n: number): number =>
+        events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityId === `model-${n}`);
+      const [from, to] = [at(k), at(k + 1)];
+      if (from >= 0 && to > from) return events.slice(from, to).reduce((sum, e) => sum + eventBytes(e), 0);
+    }
+    return undefined;
   };
-  const [b5, b100] = [await size(5), await size(N.historyTurns)];
+  const near = (k: number, dir: 1 | -1): [number, number] => {
+    for (let n = k; n >= 1 && n <= N.historyTurns; n += dir) {
+      const b = step(n);
+      if (b !== undefined) return [n, b];
+    }
+    throw new Error(`bench: no model step near ${k} with its successor in the same history`);
+  };
+  const [[s5, b5], [sN, b100]] = [near(5, 1), near(N.historyTurns - 1, -1)];
   const rss = await rssOf();
   return [
     {
-      measure: `History bytes of a turn (1 Read per turn) at turn 5 and turn ${N.historyTurns}`,
+      measure: `History bytes of a model step (1 Read per step) early and late in a session of ${N.historyTurns} steps`,
       inProcess: '—',
-      temporal: `${b5} B / ${b100} B`,
-      result: `turn ${N.historyTurns} = ${(b100 / b5).toFixed(2)}× turn 5`,
+      temporal: `step ${s5}: ${b5} B / step ${sN}: ${b100} B`,
+      result: `step ${sN} = ${(b100 / b5).toFixed(2)}× step ${s5}`,
       target: 'no growth with the session (≤ 1.2×)',
       verdict: verdict(b100 <= 1.2 * b5),
     },
