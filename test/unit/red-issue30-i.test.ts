@@ -1,0 +1,292 @@
+// Red team issue 30, round i (fresh eyes on the third round's fixes). Oracles: the real file
+// system and processes (a marker a planted file writes, with the environment it saw), never the
+// tool's words. A row the current code lets through is committed with `skip: 'HOLE: …'`; run
+// them with R30I_HOLES=1 (each must then fail until its fix lands, and pass after).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SandboxHost } from '../../src/sandbox/host';
+import { sandboxSkip } from '../support/systemPackages';
+
+const HOLES = process.env.R30I_HOLES === '1';
+/** A row that escapes on main today: skipped with its one-line description unless R30I_HOLES=1. */
+const hole = (line: string): { skip?: string } => (HOLES ? {} : { skip: `HOLE: ${line}` });
+
+const sandboxHost = new SandboxHost();
+let skip: string | false = false;
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30i-')));
+const home = path.join(base, 'home');
+const repoRoot = path.resolve(__dirname, '..', '..', '..'); // dist/test/unit -> the checkout
+const BAIT_ENV: Record<string, string> = {
+  ANTHROPIC_API_KEY: 'sk-ant-api03-BAIT-r30i-7c2e',
+  DATABASE_URL: 'postgres://admin:BAIT-r30i-pw@db.internal:5432/prod',
+  CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-BAIT-r30i-oauth',
+};
+const hasBait = (s: string) => Object.values(BAIT_ENV).some((v) => s.includes(v));
+const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
+
+before(async () => {
+  mkdirSync(home, { recursive: true });
+  writeFileSync(path.join(home, '.bashrc'), '# the victim start-up file\n');
+  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (i) tests');
+});
+after(async () => {
+  await sandboxHost.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+/**
+ * A project with durable-agent installed as npm installs it: the package in
+ * `node_modules/durable-agent` (its package.json and dist), its dependencies hoisted beside it in
+ * `node_modules/<name>` (here links to this checkout's, so nothing is copied), and npm's `.bin` link.
+ * npm makes no `node_modules/durable-agent/node_modules` when everything hoists.
+ */
+function hoistedProject(): { root: string; pkg: string } {
+  const root = realpathSync(mkdtempSync(path.join(base, 'p-')));
+  writeFileSync(path.join(root, 'a.txt'), 'hello\n');
+  const nm = path.join(root, 'node_modules');
+  const pkg = path.join(nm, 'durable-agent');
+  mkdirSync(pkg, { recursive: true });
+  cpSync(path.join(repoRoot, 'package.json'), path.join(pkg, 'package.json'));
+  cpSync(path.join(repoRoot, 'dist', 'src'), path.join(pkg, 'dist', 'src'), { recursive: true });
+  for (const e of readdirSync(path.join(repoRoot, 'node_modules'))) {
+    if (e === '.bin' || e === 'durable-agent' || e.startsWith('.')) continue;
+    symlinkSync(path.join(repoRoot, 'node_modules', e), path.join(nm, e));
+  }
+  mkdirSync(path.join(nm, '.bin'));
+  symlinkSync('../durable-agent/dist/src/cli/main.js', path.join(nm, '.bin', 'durable-agent'));
+  return { root, pkg };
+}
+
+/** What a planted module does: copies its own environment and its parent's (the worker's) outside. */
+function payload(mark: string): string {
+  return `const fs = require('fs');
+let got = 'env:' + JSON.stringify(process.env);
+try { got += '\\nparent:' + fs.readFileSync('/proc/' + process.ppid + '/environ', 'latin1'); } catch (e) { got += String(e); }
+fs.writeFileSync(${JSON.stringify(mark)}, got);
+`;
+}
+
+/**
+ * The worker, running from the package in the project: one tool call of a session through the real
+ * pipeline (the permission a worker builds, no allow rule), then it needs a runtime of another
+ * worker-wide configuration (remoteRuntime.ts starts `<its dir>/runtimeChild.js` through the door).
+ */
+const DRIVER = `const [pkg, root, mode, name, input] = process.argv.slice(2);
+const d = (m) => require(require('path').join(pkg, 'dist', 'src', m));
+const { runToolPipeline } = d('toolCall/pipeline');
+const { createToolPool } = d('permissions/toolPool');
+const { BUILTIN_TOOLS } = d('tools');
+const { SandboxHost } = d('sandbox/host');
+const { sessionPermission } = d('toolCall/toolSession');
+const { initialContext } = d('core/context');
+const { toolResultText } = d('core/apiMessages');
+const { startRemoteRuntime } = d('sandbox/remoteRuntime');
+(async () => {
+  const out = {};
+  const sandboxHost = new SandboxHost();
+  const permission = sessionPermission(
+    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} }, {}, {}, root);
+  const o = await runToolPipeline({ type: 'tool_use', id: 'toolu_i1', name, input: JSON.parse(input) }, {
+    pool: createToolPool(BUILTIN_TOOLS, permission), sessionId: 'i1-' + process.pid,
+    agent: initialContext(root), permission, sandboxHost });
+  out.tool = o.result ? toolResultText(o.result) : '(' + o.status + ')';
+  await sandboxHost.close();
+  try {
+    const r = startRemoteRuntime();
+    await Promise.race([r.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }), new Promise((_, rej) => setTimeout(() => rej(new Error('no answer')), 20000))]);
+    out.runtime = 'ready';
+    await r.close?.();
+  } catch (e) { out.runtime = 'error: ' + e.message; }
+  process.stdout.write(JSON.stringify(out));
+  process.exit(0);
+})();
+`;
+
+function worker(
+  root: string,
+  pkg: string,
+  mode: string,
+  name: string,
+  input: object,
+): { tool: string; runtime: string } {
+  const driver = path.join(base, 'driver.js');
+  writeFileSync(driver, DRIVER);
+  const r = spawnSync(process.execPath, [driver, pkg, root, mode, name, JSON.stringify(input)], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...BAIT_ENV },
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  assert.ok(r.stdout.startsWith('{'), `the worker ran: ${r.stdout.slice(0, 300)} ${r.stderr.slice(-1500)}`);
+  return JSON.parse(r.stdout) as { tool: string; runtime: string };
+}
+
+/** The person's next `npx durable-agent --version` in the project (npx runs node_modules/.bin/durable-agent). */
+function personRunsCli(root: string): string {
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', '.bin', 'durable-agent'), '--version'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...BAIT_ENV },
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return r.stdout + r.stderr;
+}
+
+/** A sandboxed command that plants package `name` (main: index.js = the payload) at `dir`/node_modules. */
+function plantPackage(dir: string, name: string, payloadFile: string): string {
+  const at = `${dir}/node_modules/${name}`;
+  return `mkdir -p ${at} && printf '{"name":"${name}","main":"index.js"}' > ${at}/package.json && cp ${payloadFile} ${at}/index.js`;
+}
+
+for (const mode of ['dontAsk', 'acceptEdits'] as const)
+  test(
+    `I-1 attack (${mode}): sandboxed Bash creates node_modules/durable-agent/node_modules/<dependency> (a shadow of a hoisted dependency) — neither the worker's next runtime child nor the person's next npx durable-agent loads it`,
+    hole(
+      'the durable-agent package root (not just dist + package.json) is writable: a nested node_modules shadows every hoisted dependency for the runtime child and the CLI',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const { root, pkg } = hoistedProject();
+      const markChild = path.join(base, `i1-child-${mode}.txt`);
+      const markCli = path.join(base, `i1-cli-${mode}.txt`);
+      writeFileSync(path.join(base, `i1c-${mode}.js`), payload(markChild));
+      writeFileSync(path.join(base, `i1l-${mode}.js`), payload(markCli));
+      const rel = 'node_modules/durable-agent';
+      const w = worker(root, pkg, mode, 'Bash', {
+        command: [
+          `${plantPackage(rel, '@anthropic-ai/sandbox-runtime', `${base}/i1c-${mode}.js`)}; echo "1:$?"`,
+          `${plantPackage(rel, 'commander', `${base}/i1l-${mode}.js`)}; echo "2:$?"`,
+          'echo ok > a.txt; true',
+        ].join('\n'),
+      });
+      const cliOut = personRunsCli(root);
+      const [c, l] = [read(markChild), read(markCli)];
+      t.diagnostic(`tool: ${w.tool.slice(0, 400)}; runtime: ${w.runtime}; cli: ${cliOut.slice(0, 200)}`);
+      assert.deepEqual(
+        {
+          bashRanInTheProject: readFileSync(path.join(root, 'a.txt'), 'utf8'),
+          runtimeChildLoadedThePlant: c !== '',
+          runtimeChildSawSecrets: hasBait(c),
+          cliLoadedThePlant: l !== '',
+          cliSawSecrets: hasBait(l),
+        },
+        {
+          bashRanInTheProject: 'ok\n',
+          runtimeChildLoadedThePlant: false,
+          runtimeChildSawSecrets: false,
+          cliLoadedThePlant: false,
+          cliSawSecrets: false,
+        },
+        w.tool,
+      );
+    },
+  );
+
+/**
+ * A worker started in the project by `npx durable-agent dev` / `npm run worker` (npm and npx put
+ * `<project>/node_modules/.bin` first on its PATH: row "a worker started by npx …" of
+ * docs/security.md), running from this checkout's build. Runs the tool calls in order through the
+ * real pipeline, each with the permission a worker builds (no allow rule).
+ */
+const PATH_DRIVER = `const [dist, root, mode, calls] = process.argv.slice(2);
+const d = (m) => require(require('path').join(dist, m));
+const { runToolPipeline } = d('toolCall/pipeline');
+const { createToolPool } = d('permissions/toolPool');
+const { BUILTIN_TOOLS } = d('tools');
+const { SandboxHost } = d('sandbox/host');
+const { sessionPermission } = d('toolCall/toolSession');
+const { initialContext } = d('core/context');
+const { toolResultText } = d('core/apiMessages');
+(async () => {
+  const out = [];
+  const sandboxHost = new SandboxHost();
+  const permission = sessionPermission(
+    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} }, {}, {}, root);
+  let n = 0;
+  for (const c of JSON.parse(calls)) {
+    const o = await runToolPipeline({ type: 'tool_use', id: 'toolu_i3_' + n++, name: c.name, input: c.input }, {
+      pool: createToolPool(BUILTIN_TOOLS, permission), sessionId: 'i3-' + process.pid,
+      agent: initialContext(root), permission, sandboxHost });
+    out.push(o.result ? toolResultText(o.result) : '(' + o.status + ')');
+  }
+  await sandboxHost.close();
+  process.stdout.write(JSON.stringify(out));
+  process.exit(0);
+})();
+`;
+
+/** A program planted under a name: records its environment and every ancestor's, outside the project. */
+function programPayload(mark: string): string {
+  return `#!/bin/sh
+{ echo "env:"; env; p=$$; while [ "$p" -gt 1 ]; do echo "proc $p:"; tr '\\0' '\\n' < /proc/$p/environ; p=$(awk '{print $4}' /proc/$p/stat); done; } > ${mark} 2>&1
+exit 0
+`;
+}
+
+function npxWorker(root: string, mode: string, calls: Array<{ name: string; input: object }>): string[] {
+  const driver = path.join(base, 'path-driver.js');
+  writeFileSync(driver, PATH_DRIVER);
+  const r = spawnSync(
+    process.execPath,
+    [driver, path.join(repoRoot, 'dist', 'src'), root, mode, JSON.stringify(calls)],
+    {
+      env: {
+        PATH: `${path.join(root, 'node_modules', '.bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+        HOME: home,
+        ...BAIT_ENV,
+      },
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  assert.ok(r.stdout.startsWith('['), `the worker ran: ${r.stdout.slice(0, 300)} ${r.stderr.slice(-1500)}`);
+  return JSON.parse(r.stdout) as string[];
+}
+
+for (const name of ['bash', 'bwrap'] as const)
+  test(
+    `I-3 attack (dontAsk): with <project>/node_modules/.bin first on the worker's PATH (npx durable-agent dev), sandboxed Bash writes node_modules/.bin/${name}; the next Bash call does not run it outside the sandbox`,
+    hole(
+      `the door looks up sandboxed-command's "bash" and the runtime's "bwrap" on the worker's full PATH (node_modules/.bin, session dirs): a planted ${name} runs unsandboxed with the worker's secrets`,
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = realpathSync(mkdtempSync(path.join(base, `npx-${name}-`)));
+      mkdirSync(path.join(root, 'node_modules', '.bin'), { recursive: true });
+      const mark = path.join(base, `i3-${name}.txt`);
+      writeFileSync(path.join(base, `i3-${name}.sh`), programPayload(mark));
+      const results = npxWorker(root, 'dontAsk', [
+        {
+          name: 'Bash',
+          input: {
+            command: `cp ${base}/i3-${name}.sh node_modules/.bin/${name} && chmod +x node_modules/.bin/${name}; echo "planted:$?"`,
+          },
+        },
+        { name: 'Bash', input: { command: 'echo second > b.txt' } },
+      ]);
+      const m = read(mark);
+      t.diagnostic(`results: ${JSON.stringify(results).slice(0, 600)}`);
+      assert.match(results[0] ?? '', /planted:0/, 'control: the sandbox let the command write node_modules/.bin');
+      assert.deepEqual(
+        { plantedRanOutsideTheSandbox: m !== '', sawWorkerSecrets: hasBait(m) },
+        { plantedRanOutsideTheSandbox: false, sawWorkerSecrets: false },
+        m.slice(0, 400),
+      );
+    },
+  );
