@@ -29,6 +29,7 @@ import { addStopCommand } from './commands/stop';
 import { addBudgetCommand } from './commands/budget';
 import { addWorkerCommand } from './commands/worker';
 import { flushTracing } from '../temporal/tracing';
+import { narrowProcessPath } from '../hostProcess/programs';
 
 /**
  * The commands, in the order `--help` lists them. A new command is a file in src/cli/commands/
@@ -87,6 +88,9 @@ export function withPrintAlias(argv: readonly string[]): string[] {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Before any command looks a program up (the sandbox probe of `run`, `temporal` of `dev`): the
+  // trusted PATH, not npm's `<project>/node_modules/.bin` first (src/hostProcess/programs.ts).
+  narrowProcessPath();
   const program = buildProgram();
   try {
     await program.parseAsync(withPrintAlias(argv));

@@ -149,7 +149,8 @@ test(
 
         await t.test(
           'J1b: dontAsk plants node_modules/.bin/bwrap (not bash); the next session (acceptEdits, ls) runs it as the worker',
-          { skip: hole('the sandbox runtime renders `bwrap` by name (no bwrapPath), resolved on the worker PATH') },
+          // Held since the trusted PATH (src/hostProcess/programs.ts): the runtime rendered `bwrap` by name.
+          {},
           async () => {
             scripts.set('plant-j1b', [
               [
@@ -171,11 +172,8 @@ test(
 
         await t.test(
           'J1: dontAsk plants node_modules/.bin/bash; the next session (plan, read-only ls) runs it as the worker',
-          {
-            skip: hole(
-              'Bash spawns `bash` (and the runtime `bwrap`) on the worker PATH, node_modules/.bin first under npx',
-            ),
-          },
+          // Held since the trusted PATH: Bash spawned `bash` on the worker PATH, node_modules/.bin first.
+          {},
           async () => {
             fs.rmSync(path.join(proj, 'node_modules'), { recursive: true, force: true });
             for (const f of fs.readdirSync(marks)) fs.rmSync(path.join(marks, f));
@@ -201,11 +199,8 @@ test(
         await t.test(
           "J2: dontAsk plants node_modules/.bin/temporal; the person's next `npx durable-agent dev` runs it with their environment",
           {
-            skip: realTemporal
-              ? hole(
-                  '`dev` runs `temporal` found on PATH (node_modules/.bin first under npx) with the whole environment',
-                )
-              : 'no TEMPORAL_CLI_PATH',
+            // Held since the trusted PATH: `dev` ran `temporal` found on npm's PATH with the whole environment.
+            skip: realTemporal ? false : 'no TEMPORAL_CLI_PATH',
           },
           async () => {
             const proj2 = project('j2');

@@ -262,9 +262,9 @@ function npxWorker(root: string, mode: string, calls: Array<{ name: string; inpu
 for (const name of ['bash', 'bwrap'] as const)
   test(
     `I-3 attack (dontAsk): with <project>/node_modules/.bin first on the worker's PATH (npx durable-agent dev), sandboxed Bash writes node_modules/.bin/${name}; the next Bash call does not run it outside the sandbox`,
-    hole(
-      `the door looks up sandboxed-command's "bash" and the runtime's "bwrap" on the worker's full PATH (node_modules/.bin, session dirs): a planted ${name} runs unsandboxed with the worker's secrets`,
-    ),
+    // Held since the trusted PATH (src/hostProcess/programs.ts): the door looked up sandboxed-command's
+    // "bash" and the runtime's "bwrap" on the worker's full PATH (node_modules/.bin first).
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = realpathSync(mkdtempSync(path.join(base, `npx-${name}-`)));
