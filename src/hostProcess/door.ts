@@ -120,12 +120,13 @@ const SESSION_PURPOSES: ReadonlySet<HostPurpose> = new Set([
 
 /** The directories no PATH entry and no program of this process may lie in (besides node_modules). */
 function ruleDirectories(spec: HostProcessSpec, cwd: string): string[] {
+  // The filesystem root as directory (a process that needs none: the config sanitiser's git) is no rule.
   return [
     ...(SESSION_PURPOSES.has(spec.purpose) ? [cwd] : projectRule(cwd)),
     ...projectRule(process.cwd()),
     ...(spec.projectDirs ?? []),
     ...sessionDirectoryList(),
-  ];
+  ].filter((d) => path.isAbsolute(d) && path.dirname(path.resolve(d)) !== path.resolve(d));
 }
 
 /**

@@ -32,8 +32,6 @@ import {
 } from '../support/outsideChecker';
 
 let skip: string | false = false;
-/** A hole's skip reason; RED_J_HOLES=1 runs the row (it must fail until the hole is closed). */
-const hole = (why: string): string | false => (process.env.RED_J_HOLES === '1' ? false : `HOLE: ${why}`);
 let fx: ControlFixture;
 
 before(async () => {
@@ -97,7 +95,7 @@ test(
         const proj = project('j1');
         const marks = path.join(fx.marks, 'j1');
         fs.mkdirSync(marks);
-        // The npx worker starts with the first row that runs (every row is a hole, skipped until fixed).
+        // The npx worker starts with the first row that runs.
         let started: Promise<unknown> | undefined;
         const worker = async () => {
           started ??= workerProcessEnv({ env, fake, storeDir, taskQueue }).then((workerEnv) =>
@@ -242,11 +240,9 @@ test(
         // sandbox runtime's dependency check runs `rg` (and `which`, `bwrap`, `bash` for the probe) by name.
         await t.test(
           "J6: dontAsk plants node_modules/.bin/rg; the person's next `npx durable-agent run` there runs it with their environment",
-          {
-            skip: hole(
-              "`run` checks the sandbox with the runtime, which runs `rg`/`which`/`bwrap`/`bash` found on the person's PATH (npm's .bin first)",
-            ),
-          },
+          // Held since the trusted PATH (CLI start narrows process.env.PATH): `run` checked the sandbox with
+          // the runtime, which ran `rg`/`which`/`bwrap`/`bash` found on the person's PATH (npm's .bin first).
+          {},
           async () => {
             await worker();
             const proj6 = project('j6');
