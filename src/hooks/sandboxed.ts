@@ -17,6 +17,7 @@ import type { SandboxSettings } from '../sandbox/settings';
 import { hookOutputFiles } from '../permissions/protectedPaths';
 import { hookCommandsOf } from './config';
 import type { CommandHookDef, HookSandboxRecord, HooksConfig } from './types';
+import { sandboxGitConfigEnv } from '../hostProcess/sandboxGitConfig';
 
 /** What a session's command hooks may touch: the same as its sandboxed Bash (built by the caller from the session). */
 export interface HookSandbox {
@@ -118,7 +119,8 @@ export async function containHook(
     return { kind: 'refused', record: { sandboxed: false, reason, refused: true } };
   }
   const callId = randomBytes(12).toString('base64url');
-  const env = callStarting(callId);
+  // git inside reads a copy of the person's global config without its credentials (sandboxGitConfig.ts).
+  const env = { ...callStarting(callId), ...sandboxGitConfigEnv(process.env) };
   let pgid: number | undefined;
   let finished: { violations: string[]; protectedUndone: string[] } | undefined;
   const sandboxedPrepared = prepared;

@@ -81,6 +81,9 @@ function dependencyNames(pkg: Record<string, unknown> | undefined): string[] {
  * CLI when it lies in a `node_modules`, and the whole root of every package it depends on,
  * transitively (each with its real path too).
  */
+/** The node_modules directories of Node's lookup from the worker's code (write-denied, never trusted as programs). */
+const lookupDirs = new Set<string>();
+
 export function workerCodePathsOf(root: string): string[] {
   const out = new Set<string>();
   const add = (p: string) => {
@@ -89,6 +92,24 @@ export function workerCodePathsOf(root: string): string[] {
   };
   add(path.join(root, 'package.json'));
   add(path.join(root, 'dist'));
+  // Node looks a bare require from the worker's code up in <root>/node_modules, then in the
+  // node_modules of each ancestor. A nested `<root>/node_modules/<dep>` wins over the hoisted copy,
+  // and in each of those directories a file `<dep>.js` wins over a dependency's directory without
+  // `exports` (red team i, I-1): so each lookup directory is the worker's code as a whole. With
+  // durable-agent installed in a project that is `<project>/node_modules` (docs/security.md).
+  const lookup: string[] = [];
+  for (let d = root; ; d = path.dirname(d)) {
+    const nm = path.join(d, 'node_modules');
+    if (path.basename(d) !== 'node_modules' && existsSync(nm)) lookup.push(nm);
+    if (path.dirname(d) === d) break;
+  }
+  // An absent <root>/node_modules not inside one of them: denied as absent (an empty placeholder while a command runs).
+  if (!lookup.some((nm) => path.join(root, 'node_modules').startsWith(`${nm}${path.sep}`)))
+    lookup.push(path.join(root, 'node_modules'));
+  for (const nm of lookup) {
+    lookupDirs.add(nm).add(realOr(nm));
+    add(nm);
+  }
   const own = readJson(path.join(root, 'package.json'));
   if (path.basename(path.dirname(root)) === 'node_modules') {
     const bin = own?.bin;
@@ -176,8 +197,13 @@ export function workerCodeInside(dirs: readonly string[]): string[] {
     .filter((p) => all.some((d) => inside(p, d)));
 }
 
-/** The worker code path holding `file` (as given or real), if any. */
+/**
+ * The worker code path holding `file` (as given or real), if any. A lookup directory as a whole
+ * (`<project>/node_modules`) holds other programs too: only the packages resolved in it count.
+ */
 export function workerCodeHolding(file: string): WorkerCodePath | undefined {
   const forms = [path.resolve(file), realOr(file)];
-  return workerCode().find((c) => forms.some((f) => inside(f, c.path)));
+  return workerCode().find(
+    (c) => !lookupDirs.has(c.path) && !lookupDirs.has(realOr(c.path)) && forms.some((f) => inside(f, c.path)),
+  );
 }

@@ -93,6 +93,9 @@ function readMcpJsonFile(path: string): { path: string; servers: McpServers } | 
   const read = readConfigFileSync(path, { within: [dirname(path)] });
   if ('missing' in read) return undefined;
   if ('refused' in read) throw new McpConfigError(`${path}: not read: ${read.refused}`);
+  // An empty file configures nothing (as an empty settings file): the sandbox keeps an empty
+  // read-only placeholder at an absent `.mcp.json` while a sandboxed command runs (issue 30, J5).
+  if ((read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text).trim() === '') return undefined;
   const parsed: unknown = parseConfigJson(path, read.text, (m) => new McpConfigError(m));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
     throw new McpConfigError(`${path} must hold a JSON object`);

@@ -43,6 +43,32 @@ export const DEFAULT_CREDENTIAL_PATHS = [
   '~/.config/google-chrome',
   '~/.config/chromium',
   '~/.durable-agent/settings.json',
+  // Where people keep the very keys the worker runs with (issue 30, J3): Claude Code's settings
+  // (`env.ANTHROPIC_API_KEY`), git's global config (`http.extraHeader`, `url.<token>.insteadOf`; the
+  // sandbox gets the person's user.name/email as GIT_AUTHOR_*/GIT_COMMITTER_*, src/hostProcess/gitIdentity.ts),
+  // shell start-up files (`export …=`: a non-interactive bash reads none of them) and histories.
+  '~/.claude/settings.json',
+  '~/.claude/settings.local.json',
+  '~/.gitconfig',
+  '~/.config/git/config',
+  '~/.env',
+  '~/.bashrc',
+  '~/.bash_profile',
+  '~/.bash_login',
+  '~/.profile',
+  '~/.zshrc',
+  '~/.zshenv',
+  '~/.zprofile',
+  '~/.zlogin',
+  '~/.config/fish/config.fish',
+  '~/.bash_history',
+  '~/.zsh_history',
+  '~/.python_history',
+  '~/.node_repl_history',
+  '~/.psql_history',
+  '~/.mysql_history',
+  '~/.sqlite_history',
+  '~/.rediscli_history',
 ];
 
 /**

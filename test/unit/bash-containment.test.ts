@@ -47,7 +47,7 @@ const BAIT_ENV: Record<string, string> = {
 function baitFileFor(entry: string): string {
   const rel = entry.replace(/^~\//, '').replace(/\*$/, '.1');
   const isFile =
-    /\.(json|toml|cnf|tfrc\.json)$|\/(credentials|auth\.json|config\.json)$|^\.(netrc|npmrc|pypirc|git-credentials|vault-token|pgpass|my\.cnf)$|backup\.1$/.test(
+    /\.(json|toml|cnf|tfrc\.json)$|\/(credentials|auth\.json|config\.json)$|^\.(netrc|npmrc|pypirc|git-credentials|vault-token|pgpass|my\.cnf|gitconfig|env|bashrc|bash_profile|bash_login|profile|zshrc|zshenv|zprofile|zlogin|[a-z_]+_history)$|\/config(\.fish)?$|backup\.1$/.test(
       rel,
     );
   return isFile ? rel : path.join(rel, 'secret');
@@ -67,6 +67,11 @@ before(async () => {
     await fs.writeFile(f, `BAIT-FILE ${entry}\n`);
   }
   await fs.writeFile(path.join(home, 'notes.txt'), 'PLAIN-HOME-FILE\n');
+  // A real global git config: an identity, and a token where people keep one (issue 30, J3).
+  await fs.writeFile(
+    path.join(home, '.gitconfig'),
+    '# BAIT-FILE ~/.gitconfig\n[user]\n\tname = Pat Person\n\temail = pat@example.com\n[http]\n\textraHeader = Authorization: Bearer BAIT-FILE-token\n',
+  );
   // Relocated forms and files the environment names, outside HOME.
   const xdg = path.join(root, 'xdg');
   const claudeDir = path.join(root, 'claude-config');
@@ -175,6 +180,20 @@ test("unit: the store is out of sandboxed Bash's reach: other sessions' results 
   // The working directory and TMPDIR stay writable.
   const w = await bash('echo ok > here.txt && echo ok > "$TMPDIR/t" && cat here.txt "$TMPDIR/t"');
   assert.equal(w.data.output, 'ok\nok\n');
+});
+
+test("unit: sandboxed git commits as the person (user.name/email passed) without reading their global git config's token", async (t) => {
+  if (skip) return t.skip(skip);
+  const r = await bash(
+    `git init -q idrepo && cd idrepo && git commit -q --allow-empty -m x && git log --format='%an <%ae> / %cn <%ce>'; ` +
+      `cat ~/.gitconfig; git config --global --list; env | grep -i bearer; true`,
+  );
+  assert.equal(r.data.sandbox?.sandboxed, true);
+  assert.match(r.data.output, /^Pat Person <pat@example\.com> \/ Pat Person <pat@example\.com>$/m, r.data.output);
+  assert.doesNotMatch(r.data.output, /BAIT-FILE|Bearer/, r.data.output);
+  // Without the sandbox git reads the file itself: the same identity, and the token is there to hide.
+  const off = await bash('cat ~/.gitconfig', { enabled: false });
+  assert.match(off.data.output, /Bearer BAIT-FILE-token/);
 });
 
 const BAIT_VALUES = /bait-env/;

@@ -586,6 +586,11 @@ test('unit mcp: .mcp.json files from the working directory up are merged as the 
     ).sort(),
     ['both', 'top'],
   );
+  // An empty file configures nothing (the sandbox's placeholder for an absent .mcp.json is one, issue 30 J5).
+  await writeFile(join(root, '.mcp.json'), '');
+  assert.deepEqual(Object.keys(resolveMcpServers({ cwd: sub }).servers).sort(), ['both', 'near']);
+  await writeFile(join(root, '.mcp.json'), '\ufeff \n');
+  assert.deepEqual(Object.keys(resolveMcpServers({ cwd: sub }).servers).sort(), ['both', 'near']);
   // A malformed parent file is an error naming it.
   await writeFile(join(root, '.mcp.json'), '{');
   assert.throws(

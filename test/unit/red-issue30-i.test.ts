@@ -259,7 +259,7 @@ function npxWorker(root: string, mode: string, calls: Array<{ name: string; inpu
   return JSON.parse(r.stdout) as string[];
 }
 
-for (const name of ['bash', 'bwrap'] as const)
+for (const name of ['bash', 'bwrap', 'rg'] as const)
   test(
     `I-3 attack (dontAsk): with <project>/node_modules/.bin first on the worker's PATH (npx durable-agent dev), sandboxed Bash writes node_modules/.bin/${name}; the next Bash call does not run it outside the sandbox`,
     // Held since the trusted PATH (src/hostProcess/programs.ts): the door looked up sandboxed-command's
@@ -290,3 +290,31 @@ for (const name of ['bash', 'bwrap'] as const)
       );
     },
   );
+
+test(
+  "I-4 attack (dontAsk): sandboxed Bash replaces the installed worker's node_modules/.bin with a symlink to a directory outside the project; the worker's .bin restore after the call removes nothing outside",
+  hole(
+    'restoreWorkerLinks (workerCode.ts) lstat/rmSync(recursive)/symlinkSync the .bin link by a path whose parent the command may have swapped for a symlink: the worker deletes <anywhere>/durable-agent and writes a link there',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const { root, pkg } = hoistedProject();
+    // The person's directory outside the project holding something named durable-agent (a
+    // checkout, or the worker's own data directory ~/.local/share/durable-agent).
+    const victimParent = path.join(base, 'victim-share');
+    mkdirSync(path.join(victimParent, 'durable-agent', 'store'), { recursive: true });
+    writeFileSync(path.join(victimParent, 'durable-agent', 'store', 'important.txt'), 'every session\n');
+    const w = worker(root, pkg, 'dontAsk', 'Bash', {
+      command: `mv node_modules/.bin node_modules/.bin-old; echo "mv:$?"; ln -s ${victimParent} node_modules/.bin; echo "ln:$?"`,
+    });
+    t.diagnostic(`tool: ${w.tool.slice(0, 400)}`);
+    assert.match(w.tool, /mv:0/, 'control: the command could move .bin');
+    assert.deepEqual(
+      {
+        victimKept: read(path.join(victimParent, 'durable-agent', 'store', 'important.txt')),
+        nothingWrittenOutside: readdirSync(victimParent),
+      },
+      { victimKept: 'every session\n', nothingWrittenOutside: ['durable-agent'] },
+    );
+  },
+);

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SandboxRecord } from '../../core/toolRecords';
 import { startHostProcess } from '../../hostProcess/door';
+import { sandboxGitConfigEnv } from '../../hostProcess/sandboxGitConfig';
 import { sessionSpoolDir, type PreparedCommand } from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { holdSessionTemp } from '../../sandbox/sessionTemp';
@@ -109,7 +110,14 @@ export class BashRun {
       detached: true, // own process group: kill(-pid) reaches every descendant
       stdio: ['ignore', onStdout ? 'pipe' : this.spool.writeEnd, this.spool.writeEnd],
       passEnv: baseEnv.passEnv,
-      env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...marker },
+      // Sandboxed, git reads a copy of the person's global config without its credentials (sandboxGitConfig.ts).
+      env: {
+        PAGER: 'cat',
+        GIT_PAGER: 'cat',
+        GIT_TERMINAL_PROMPT: '0',
+        ...(this.prepared ? sandboxGitConfigEnv(process.env) : {}),
+        ...marker,
+      },
     });
     const stdoutClosed = onStdout && child.stdout ? this.tapStdout(child.stdout, onStdout) : undefined;
     if (!stdoutClosed) this.spool.closeWriteEnd();
