@@ -263,7 +263,7 @@ for (const name of ['bash', 'bwrap', 'rg'] as const)
   test(
     `I-3 attack (dontAsk): with <project>/node_modules/.bin first on the worker's PATH (npx durable-agent dev), sandboxed Bash writes node_modules/.bin/${name}; the next Bash call does not run it outside the sandbox`,
     // Held since the trusted PATH (src/hostProcess/programs.ts): the door looked up sandboxed-command's
-    // "bash" and the runtime's "bwrap" on the worker's full PATH (node_modules/.bin first).
+    // "bash" and the runtime's "bwrap" and "rg" on the worker's full PATH (node_modules/.bin first).
     {},
     async (t) => {
       if (skip) return t.skip(skip);
