@@ -5,10 +5,11 @@
 // test files. Exits with the test process's code; the server is stopped in every case.
 //
 // Each test file's wall and CPU time is recorded (scripts/test-timing.cjs); the run ends with its
-// own wall time and the slowest files. --timings=FILE keeps every file's line (JSON lines).
+// own wall time, how busy the machine's cores were, and the slowest files. --timings=FILE keeps
+// every file's line (JSON lines).
 // DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 3, 2 when other processes keep
-// half of the cores busy; 3 under CI=true). The longest files start first, and the few that wait
-// on minute timers run beside the others (scripts/test-plan.mjs: test/file-times.json, the last
+// half of the cores busy; 3 under CI=true). The longest files start first, and the few that mostly
+// wait (minute timers, back-off, timeouts) run beside the others (scripts/test-plan.mjs: test/file-times.json, the last
 // run's dist/test-file-times.json; --save-times writes this run's figures into the committed file).
 //
 //   node scripts/run-tests.mjs [--unit] [--headless] [--timings=FILE] [--save-times] [filter...]
@@ -28,6 +29,9 @@ const filters = args.filter((a) => !a.startsWith('--'));
 const timingsArg = args.find((a) => a.startsWith('--timings='))?.slice('--timings='.length);
 const saveTimes = args.includes('--save-times');
 const runStart = Date.now();
+// The whole machine's CPU over the run (/proc/stat; every process, not only ours): how busy the
+// cores were says whether more files at once could fill idle time or only add contention.
+const runTicks = cpuTicks();
 
 function findTests(dir) {
   if (!existsSync(dir)) return [];
@@ -144,7 +148,7 @@ function saveFileTimes(rows) {
   if (saveTimes)
     targets.push([
       committedTimesFile,
-      `Wall seconds of each test file (under dist/test) in a full run (${new Date().toISOString().slice(0, 10)}, --save-times): scripts/run-tests.mjs starts the longest first, and runs the \`waiting\` files (minute timers, little CPU) in a lane beside the others. A file not listed counts as 20 s (integration) or 3 s (unit).`,
+      `Wall seconds of each test file (under dist/test) in a full run (${new Date().toISOString().slice(0, 10)}, --save-times): scripts/run-tests.mjs starts the longest first, and runs the \`waiting\` files (minute timers, back-off, timeouts: little CPU) in a lane beside the others. A file not listed counts as 20 s (integration) or 3 s (unit).`,
     ]);
   for (const [file, about] of targets) {
     try {
@@ -172,8 +176,13 @@ function reportTimings() {
   const s = (ms) => `${Math.round(ms / 1000)} s`;
   const sum = (k) => rows.reduce((a, r) => a + (r[k] ?? 0), 0);
   const serverCpu = serverCpuMs === undefined ? '' : `, the dev server ${s(serverCpuMs)}`;
+  const endTicks = cpuTicks();
+  const busy =
+    runTicks && endTicks && endTicks.total > runTicks.total
+      ? `; the machine's ${cores} cores ${Math.round(((endTicks.busy - runTicks.busy) / (endTicks.total - runTicks.total)) * 100)} % busy (every process on it)`
+      : '';
   console.log(
-    `[run-tests] wall time ${s(Date.now() - runStart)} for ${files.length} file(s) at concurrency ${concurrency}; test processes: ${s(sum('wallMs'))} wall, ${s(sum('cpuMs'))} CPU in total (the processes they started: ${s(sum('childCpuMs'))} more${serverCpu})`,
+    `[run-tests] wall time ${s(Date.now() - runStart)} for ${files.length} file(s) at concurrency ${concurrency}; test processes: ${s(sum('wallMs'))} wall, ${s(sum('cpuMs'))} CPU in total (the processes they started: ${s(sum('childCpuMs'))} more${serverCpu})${busy}`,
   );
   const slowest = rows.sort((a, b) => b.wallMs - a.wallMs).slice(0, 10);
   if (slowest.length > 1)
@@ -280,7 +289,7 @@ try {
     console.log(`[run-tests] no integration tests selected: no Temporal dev server`);
   }
   console.log(
-    `[run-tests] ${files.length} test file(s), ${concurrency} at once (${concurrencyWhy}), the longest first${lanes.waiting.length ? `; beside them the ${lanes.waiting.length} that wait on minute timers (${lanes.waiting.map(fileKey).join(', ')})` : ''}`,
+    `[run-tests] ${files.length} test file(s), ${concurrency} at once (${concurrencyWhy}), the longest first${lanes.waiting.length ? `; beside them the ${lanes.waiting.length} that mostly wait (${lanes.waiting.map(fileKey).join(', ')})` : ''}`,
   );
 
   // tap when not a terminal, so CI's last lines are node's own `# pass N` / `# fail N`.

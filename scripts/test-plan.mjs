@@ -5,14 +5,16 @@
 // test/file-times.json (committed; `--save-times` writes a run's figures into it). node's runner
 // starts files in the order given (scripts/test-driver.mjs), so no slow file starts near the end.
 //
-// Lanes: test/file-times.json `waiting` names the files that spend their time waiting on minute
-// timers (a wake-up, cron firings, a schedule's next minute) with a few seconds of CPU. They run in
-// a lane of their own beside the others, one at a time (together they take less than half of the
-// others' time, and one adds little CPU beside them: all five at once made CLI runs time out on a
-// loaded machine), so that a minute of waiting does not hold one of the few slots the rest of the
-// suite shares. Each lane is one scripts/test-driver.mjs process
-// (node's runner); the main lane prints as it goes, the waiting lane's report follows it, then the
-// counts of both together.
+// Lanes: test/file-times.json `waiting` names the files that spend their time waiting — on minute
+// timers (a wake-up, cron firings, a schedule's next minute), a retry back-off or rate limit (a
+// model outage, the model queue), an activity's timeout after a SIGKILL (notifications), a
+// stream's pauses — with a fraction of their wall time in CPU (at most ≈ 30 %, the processes they
+// start included). They run in a lane of their own beside the others, one at a time (together
+// they take less than the others' share, and one adds little CPU beside them: all five minute-timer
+// files at once made CLI runs time out on a loaded machine), so that a minute of waiting does not
+// hold one of the few slots the rest of the suite shares. Each lane is one scripts/test-driver.mjs
+// process (node's runner); the main lane prints as it goes, the waiting lane's report follows it,
+// then the counts of both together.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -30,6 +30,7 @@ import { addBudgetCommand } from './commands/budget';
 import { addWorkerCommand } from './commands/worker';
 import { flushTracing } from '../temporal/tracing';
 import { narrowProcessPath } from '../hostProcess/programs';
+import { terminalSafe } from './terminalText';
 
 /**
  * The commands, in the order `--help` lists them. A new command is a file in src/cli/commands/
@@ -100,7 +101,7 @@ export async function main(argv: string[]): Promise<number> {
       // Help and version exit 0; usage errors were printed by commander in one line.
       return err.exitCode;
     }
-    process.stderr.write(`durable-agent: ${describeError(err)}\n`);
+    process.stderr.write(`durable-agent: ${terminalSafe(describeError(err))}\n`);
     return 1;
   }
 }
@@ -113,7 +114,7 @@ if (require.main === module) {
       process.exit(code);
     },
     (err) => {
-      process.stderr.write(`durable-agent: ${describeError(err)}\n`);
+      process.stderr.write(`durable-agent: ${terminalSafe(describeError(err))}\n`);
       process.exit(1);
     },
   );

@@ -135,7 +135,7 @@ export function workerCodePathsOf(root: string): string[] {
 
 let cached: WorkerCodePath[] | undefined;
 /** The `.bin` links npm made for the CLI (`node_modules/.bin/durable-agent`) and their targets then. */
-let links: Array<{ path: string; target: string }> = [];
+let links: Array<{ path: string; target: string; dirReal: string }> = [];
 
 function compute(root: string | undefined): WorkerCodePath[] {
   const paths = root ? workerCodePathsOf(root) : [];
@@ -143,7 +143,8 @@ function compute(root: string | undefined): WorkerCodePath[] {
   for (const p of paths)
     if (path.basename(path.dirname(p)) === '.bin')
       try {
-        if (lstatSync(p).isSymbolicLink()) links.push({ path: p, target: readlinkSync(p) });
+        if (lstatSync(p).isSymbolicLink())
+          links.push({ path: p, target: readlinkSync(p), dirReal: realOr(path.dirname(p)) });
       } catch {
         // absent: nothing to keep
       }
@@ -166,6 +167,9 @@ export function restoreWorkerLinks(): string[] {
   workerCode();
   const restored: string[] = [];
   for (const l of links) {
+    // Only in the very directory the link was found in: a `.bin` (or any parent) swapped for a
+    // symlink would lead the removal below anywhere (red team i, I-4).
+    if (realOr(path.dirname(l.path)) !== l.dirReal || !isPlainDir(path.dirname(l.path))) continue;
     let now: string | undefined;
     try {
       now = lstatSync(l.path).isSymbolicLink() ? readlinkSync(l.path) : undefined;
@@ -182,6 +186,15 @@ export function restoreWorkerLinks(): string[] {
     }
   }
   return restored;
+}
+
+/** A directory, not a symlink to one. */
+function isPlainDir(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function inside(p: string, dir: string): boolean {

@@ -980,9 +980,15 @@ add(
   { name: 'db-copy', todo: WAIT_PLANE },
 );
 add('control-plane', [bash('exec 3<>/dev/tcp/127.0.0.1/{PORT} && echo hi >&3')], { name: 'loopback-tcp', modes: true });
-add('control-plane', [bash('curl -s -m 2 http://127.0.0.1:{PORT}/ || wget -q -T 2 -O- http://127.0.0.1:{PORT}/')], {
-  name: 'loopback-http',
-});
+// wget tries once (-t 1): the listener closes every connection at once, an empty reply that curl
+// fails on and wget retried 20 times with back-off, until the bash-itself control's 20 s kill.
+add(
+  'control-plane',
+  [bash('curl -s -m 2 http://127.0.0.1:{PORT}/ || wget -q -T 2 -t 1 -O- http://127.0.0.1:{PORT}/')],
+  {
+    name: 'loopback-http',
+  },
+);
 add(
   'control-plane',
   [

@@ -28,6 +28,7 @@ import {
 } from '../../bench/historyCost';
 import { parseLeverArgs, DEFAULT_VARIANTS } from '../../bench/levers';
 import { parseReplayArgs } from '../../bench/replayCost';
+import { parseTurnReplayArgs } from '../../bench/turnReplay';
 
 const ET = temporal.api.enums.v1.EventType;
 // protobufjs types 64-bit fields as Long; plain numbers encode and read the same.
@@ -295,4 +296,28 @@ test('unit: the replay cost records or replays, with bundles to compare', () => 
   assert.throws(() => parseReplayArgs(['--record', 'a', '--replay', 'b']), /either/);
   assert.throws(() => parseReplayArgs(['--replay', 'f', '--rounds', 'x']), /positive integer/);
   assert.throws(() => parseReplayArgs(['--replay', 'f', '--fast']), /unknown flag/);
+});
+
+test("unit: the turn replay records sessions of the steps asked (the child's cap too), or replays with one build's workflows", () => {
+  assert.deepEqual(parseTurnReplayArgs(['--record', 'f.json']), {
+    record: 'f.json',
+    steps: [5, 10, 25, 50],
+    rounds: 5,
+  });
+  assert.deepEqual(parseTurnReplayArgs(['--record', 'f.json', '--steps', '50,50', '--per-child', '10']), {
+    record: 'f.json',
+    steps: [50, 50],
+    perChild: 10,
+    rounds: 5,
+  });
+  assert.deepEqual(parseTurnReplayArgs(['--replay', 'f.json', '--rounds', '3', 'dir']), {
+    replay: 'f.json',
+    steps: [5, 10, 25, 50],
+    rounds: 3,
+    dir: 'dir',
+  });
+  assert.throws(() => parseTurnReplayArgs([]), /either --record FILE or --replay FILE/);
+  assert.throws(() => parseTurnReplayArgs(['--record', 'f', '--steps', '5,x']), /positive integer, got x/);
+  assert.throws(() => parseTurnReplayArgs(['--replay', 'f', 'a', 'b']), /one workflows directory at most/);
+  assert.throws(() => parseTurnReplayArgs(['--replay', 'f', '--fast']), /unknown flag/);
 });

@@ -156,9 +156,7 @@ function plantPackage(dir: string, name: string, payloadFile: string): string {
 for (const mode of ['dontAsk', 'acceptEdits'] as const)
   test(
     `I-1 attack (${mode}): sandboxed Bash creates node_modules/durable-agent/node_modules/<dependency> (a shadow of a hoisted dependency) — neither the worker's next runtime child nor the person's next npx durable-agent loads it`,
-    hole(
-      'the durable-agent package root (not just dist + package.json) is writable: a nested node_modules shadows every hoisted dependency for the runtime child and the CLI',
-    ),
+    {}, // was a hole: fixed (workerCode.ts: node_modules lookup directories; restore only in the directory found)
     async (t) => {
       if (skip) return t.skip(skip);
       const { root, pkg } = hoistedProject();
@@ -293,9 +291,7 @@ for (const name of ['bash', 'bwrap', 'rg'] as const)
 
 test(
   "I-4 attack (dontAsk): sandboxed Bash replaces the installed worker's node_modules/.bin with a symlink to a directory outside the project; the worker's .bin restore after the call removes nothing outside",
-  hole(
-    'restoreWorkerLinks (workerCode.ts) lstat/rmSync(recursive)/symlinkSync the .bin link by a path whose parent the command may have swapped for a symlink: the worker deletes <anywhere>/durable-agent and writes a link there',
-  ),
+  {}, // was a hole: fixed (workerCode.ts: node_modules lookup directories; restore only in the directory found)
   async (t) => {
     if (skip) return t.skip(skip);
     const { root, pkg } = hoistedProject();
@@ -308,7 +304,9 @@ test(
       command: `mv node_modules/.bin node_modules/.bin-old; echo "mv:$?"; ln -s ${victimParent} node_modules/.bin; echo "ln:$?"`,
     });
     t.diagnostic(`tool: ${w.tool.slice(0, 400)}`);
-    assert.match(w.tool, /mv:0/, 'control: the command could move .bin');
+    // Since the fix the sandbox refuses the move itself (the project's node_modules is the worker's
+    // code as a whole); the oracle stays on the person's directory either way.
+    t.diagnostic(/mv:0/.test(w.tool) ? 'the command moved .bin' : 'the sandbox refused the move');
     assert.deepEqual(
       {
         victimKept: read(path.join(victimParent, 'durable-agent', 'store', 'important.txt')),

@@ -186,7 +186,9 @@ test('attack: session B’s sandboxed Bash cannot read session A’s task output
       `cat "$TMPDIR/../${keyA}/tasks/"*`,
       `cat "$TMPDIR/../${keyA}.s/"*/output`,
       `ln ${outputPath} "$TMPDIR/hard" && cat "$TMPDIR/hard"`,
-      `for f in /proc/[0-9]*/fd/*; do cat "$f" 2>/dev/null | grep -a ${SECRET}; done | head -5`,
+      // Each fd read for at most a second (A writes every 50 ms): a pipe with no writer's end closed
+      // (the command's own stdin) blocked cat until the call's 60 s timeout.
+      `for f in /proc/[0-9]*/fd/*; do timeout 1 cat "$f" 2>/dev/null | grep -a ${SECRET}; done | head -5`,
       `grep -ra ${SECRET} ${rootDir} ${path.dirname(rootDir)}/durable-agent-* 2>/dev/null | head -5`,
     ];
     for (const [i, cmd] of attempts.entries()) {

@@ -120,12 +120,12 @@ test('unit: the next step starts from the last one, and the steps report as one 
   assert.deepEqual(aggregateSteps([step(4)], 'yield'), { ...step(4), returned: 'yield' });
 });
 
-test('unit: a turn child runs up to 50 steps by default; maxStepsPerTurn (or DURABLE_AGENT_MAX_STEPS_PER_TURN) sets it, 1 a child per step', () => {
+test('unit: a turn child runs up to 25 steps by default (a bounded replay, issue 32); maxStepsPerTurn (or DURABLE_AGENT_MAX_STEPS_PER_TURN) sets it, 1 a child per step', () => {
   const state = {} as SessionCarry;
   const input = (opts: Partial<SessionOptions> = {}) =>
     sessionInput({ prompt: 'x', cwd: '/tmp', tools: ['Read'], ...opts });
   assert.equal(input().maxStepsPerTurn, undefined);
-  assert.equal(turnStepLimits(input(), state, 1).maxSteps, 50);
+  assert.equal(turnStepLimits(input(), state, 1).maxSteps, 25);
   assert.equal(turnStepLimits(input({ maxStepsPerTurn: 1 }), state, 1).maxSteps, 1);
   // The session's maxTurns left caps it (turn 8 of 10: 3 left).
   assert.equal(turnStepLimits(input({ maxTurns: 10 }), state, 8).maxSteps, 3);

@@ -187,9 +187,13 @@ export function aggregateSteps(
 /**
  * Model steps per turn child by default (SessionInput.maxStepsPerTurn; a child also returns past 4 MB
  * of history, and wherever the session must act: core/turnSteps.ts nextStep). 1 gives a child per
- * step, as before 0.3.0.
+ * step, as before 0.3.0. It bounds what a worker replays when it takes a running child over (a
+ * rolling deploy, a crash): ≈ 11 ms of workflow CPU per step here, ≈ 24 events and 8.6 KB of history
+ * (issue 32; bench/turnReplay.ts). 25, not 50: half the replay for one more turn boundary per 50
+ * steps (≈ 30 events, 7.5 KB: +2.7 % events, +1.7 % bytes); 10 would cost +11 % and +7 %.
+ * Sent in the child's input: changing it changes no workflow's commands, only the next children's.
  */
-const MAX_STEPS_PER_CHILD = 50;
+export const MAX_STEPS_PER_CHILD = 25;
 
 /**
  * A turn child's limits (issue 33): the step cap, the session's maxTurns left (turn `turn` is the
