@@ -29,6 +29,7 @@ import { addStopCommand } from './commands/stop';
 import { addBudgetCommand } from './commands/budget';
 import { addWorkerCommand } from './commands/worker';
 import { flushTracing } from '../temporal/tracing';
+import { narrowProcessPath } from '../hostProcess/programs';
 import { terminalSafe } from './terminalText';
 
 /**
@@ -88,6 +89,9 @@ export function withPrintAlias(argv: readonly string[]): string[] {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Before any command looks a program up (the sandbox probe of `run`, `temporal` of `dev`): the
+  // trusted PATH, not npm's `<project>/node_modules/.bin` first (src/hostProcess/programs.ts).
+  narrowProcessPath();
   const program = buildProgram();
   try {
     await program.parseAsync(withPrintAlias(argv));

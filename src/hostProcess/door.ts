@@ -10,11 +10,21 @@
 //   session created), never a relative one resolved against whatever the worker's cwd is;
 // - for git, a hardened invocation (`git.ts`).
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bashEnvironment, BASH_ENV_ALLOWLIST, WORKER_SECRET_ENV_VARS } from './environment';
+import {
+  findProgram,
+  inNodeModules,
+  isWithin,
+  outsidePath,
+  projectRule,
+  realOr,
+  sessionDirectoryList,
+} from './programs';
 import { identityOf, workerCodeHolding } from './workerCode';
+
+export { outsidePath, registerSessionDirectories } from './programs';
 
 /**
  * Why the worker starts a process. Each purpose has its own environment:
@@ -99,72 +109,36 @@ export interface HostProcessSpec extends HostEnvironmentOptions {
   projectDirs?: readonly string[];
 }
 
-/**
- * Purposes whose program runs outside the sandbox, found by name on the worker's PATH: worker-side
- * git, ripgrep, a stdio MCP server's command (`npx`, `node`, `uvx`).
- */
-const OUTSIDE_PURPOSES: ReadonlySet<HostPurpose> = new Set(['git', 'ripgrep', 'mcp-server']);
+/** Purposes that start a session's work (their directory is the session's): every PATH entry inside it goes. */
+const SESSION_PURPOSES: ReadonlySet<HostPurpose> = new Set([
+  'sandboxed-command',
+  'hook',
+  'mcp-server',
+  'git',
+  'ripgrep',
+]);
 
-function realOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
+/** The directories no PATH entry and no program of this process may lie in (besides node_modules). */
+function ruleDirectories(spec: HostProcessSpec, cwd: string): string[] {
+  // The filesystem root as directory (a process that needs none: the config sanitiser's git) is no rule.
+  return [
+    ...(SESSION_PURPOSES.has(spec.purpose) ? [cwd] : projectRule(cwd)),
+    ...projectRule(process.cwd()),
+    ...(spec.projectDirs ?? []),
+    ...sessionDirectoryList(),
+  ].filter((d) => path.isAbsolute(d) && path.dirname(path.resolve(d)) !== path.resolve(d));
 }
 
 /**
- * The PATH a program started outside the sandbox is looked up on (and gets): the worker's, without
- * the entries a session can write. A relative entry (`.`, `node_modules/.bin`, an empty one) is
- * resolved against the process's directory — the project; an entry inside a `node_modules`
- * directory is what npm and npx put first on the PATH of what they start (`npx durable-agent`,
- * `npm run worker` in the project: `<project>/node_modules/.bin` and each ancestor's), and sandboxed
- * Bash may write node_modules; an entry inside the process's own directory is the project's. There a
- * command planted by the agent as `git` or `rg` would run as the worker (red team, issue 30).
+ * The environment the door starts this process with: PATH narrowed for every purpose (no relative
+ * entry, none inside node_modules, the process's or the session's directories), so that neither the
+ * program nor what it looks up by name (the `bwrap` of a wrapped command, a hook's tools) is one a
+ * session planted (red teams, issue 30, I-3, J1). The command run inside the sandbox gets the
+ * person's PATH back there (src/sandbox/host.ts), where what it finds runs sandboxed.
  */
-export function outsidePath(
-  value: string | undefined,
-  cwd: string,
-  projectDirs: readonly string[] = [],
-): string | undefined {
-  if (value === undefined) return undefined;
-  // The filesystem root as directory (a process that needs none) holds every entry: no rule there.
-  const dirs = [
-    ...new Set([cwd, ...projectDirs].filter((d) => path.isAbsolute(d)).flatMap((d) => [path.resolve(d), realOr(d)])),
-  ].filter((d) => path.dirname(d) !== d);
-  const inside = (e: string, d: string): boolean => {
-    const r = path.relative(d, e);
-    return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
-  };
-  return value
-    .split(path.delimiter)
-    .filter(
-      (e) =>
-        path.isAbsolute(e) &&
-        !e.split(path.sep).includes('node_modules') &&
-        !realOr(e).split(path.sep).includes('node_modules') &&
-        !dirs.some((d) => inside(e, d) || inside(realOr(e), d)),
-    )
-    .join(path.delimiter);
-}
-
-/**
- * Every directory a session on this worker may write (its working directories, registered by each
- * tool call and each sandbox plan): a program started outside the sandbox is looked up on no PATH
- * entry inside one — whatever its own directory (`/` for the config sanitiser and the worktree
- * shadow's git, a subdirectory for Grep), `<project>/bin` (direnv's `PATH_add bin`) is the agent's.
- */
-const sessionDirectories = new Set<string>();
-
-export function registerSessionDirectories(dirs: readonly string[]): void {
-  for (const d of dirs) if (path.isAbsolute(d) && path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
-}
-
-/** The environment the door starts this process with (PATH narrowed for programs outside the sandbox). */
 function environmentOf(spec: HostProcessSpec, cwd: string): Record<string, string> {
   const env = hostEnvironment(spec.purpose, spec);
-  if (OUTSIDE_PURPOSES.has(spec.purpose) && env.PATH !== undefined)
-    env.PATH = outsidePath(env.PATH, cwd, [...(spec.projectDirs ?? []), ...sessionDirectories]) ?? '';
+  if (env.PATH !== undefined) env.PATH = outsidePath(env.PATH, '/', ruleDirectories(spec, cwd)) ?? '';
   return env;
 }
 
@@ -216,60 +190,89 @@ function checkedCwd(spec: HostProcessSpec): string {
 
 /** Purposes that run the worker's own programs (or the person's) outside the sandbox with a wide environment. */
 const OWN_CODE_PURPOSES: ReadonlySet<HostPurpose> = new Set(['sandbox-machinery', 'operator']);
+/** Purposes whose program the person's configuration may name by path (a hook's, a stdio MCP server's). */
+const USER_PROGRAM_PURPOSES: ReadonlySet<HostPurpose> = new Set(['hook', 'mcp-server']);
 
-/** The files a process runs: its program and, for node, its script (the first argument not an option). */
-function programFiles(spec: HostProcessSpec): string[] {
-  const files = [spec.command];
-  const base = path.basename(spec.command);
-  if (spec.command === process.execPath || base === 'node' || base === 'nodejs') {
-    const script = (spec.args ?? []).find((a) => !a.startsWith('-'));
-    if (script !== undefined) files.push(script);
-  }
-  return files.filter((f) => path.isAbsolute(f));
+/**
+ * The file the door starts: a name is looked up on the narrowed PATH the process gets (spawn would
+ * look there too; resolved here so that the check below sees it), a relative path is resolved
+ * against the process's directory. A name found nowhere stays a name (spawn then fails: ENOENT).
+ */
+function resolvedProgram(spec: HostProcessSpec, env: Readonly<Record<string, string>>, cwd: string): string {
+  if (path.isAbsolute(spec.command)) return spec.command;
+  if (spec.command.includes('/')) return path.resolve(cwd, spec.command);
+  return findProgram(spec.command, env.PATH) ?? spec.command;
+}
+
+/** A node script the own-code purposes run (the first argument not an option), if any. */
+function nodeScript(spec: HostProcessSpec, program: string): string | undefined {
+  const base = path.basename(program);
+  if (program !== process.execPath && base !== 'node' && base !== 'nodejs') return undefined;
+  const script = (spec.args ?? []).find((a) => !a.startsWith('-'));
+  return script !== undefined && path.isAbsolute(script) ? script : undefined;
+}
+
+/** Where `file` lies that a session may write, or undefined. */
+function writableHolding(file: string, extra: readonly string[]): string | undefined {
+  const real = realOr(file);
+  const session = [...sessionDirectoryList(), ...extra].find(
+    (d) => isWithin(file, d) || isWithin(real, d) || isWithin(real, realOr(d)),
+  );
+  return session ?? scratchHolding(file);
 }
 
 /**
- * The worker's own machinery and the person's servers run outside the sandbox with the worker's
- * (or the person's) environment: never a file a session may write (red team, issue 30, H-1: the
- * runtime child `runtimeChild.js` of a durable-agent installed in the project's `node_modules`).
- * A file in a session's directory or a sandbox scratch directory runs only when it is the worker's
- * own code (src/hostProcess/workerCode.ts, write-denied to every sandboxed command and refused to
- * the file tools) and that code's directory is still the one the worker started with (not renamed
- * away and replaced).
+ * No program runs outside the sandbox from where a session may have put it (red teams, issue 30,
+ * H-1, I-3, J1, J2): for every purpose the program (found as `resolvedProgram` says; for hooks and
+ * MCP servers, when the configuration named it and did not give its path) lies in no
+ * session directory, sandbox scratch directory, `node_modules` directory, nor the process's or the
+ * session's directory; for the worker's machinery and the person's servers, a node script neither
+ * lies in a session or scratch directory. The node running this process and the worker's own code
+ * (src/hostProcess/workerCode.ts: write-denied to every sandboxed command and refused to the file
+ * tools) run from there, while that code's directory is still the one the worker started with.
  */
-function checkedProgram(spec: HostProcessSpec): void {
-  if (!OWN_CODE_PURPOSES.has(spec.purpose)) return;
-  for (const file of programFiles(spec)) {
-    const real = realOr(file);
+function checkedProgram(spec: HostProcessSpec, program: string, cwd: string): void {
+  // A hook's or a server's own program named by path is the person's configuration, pinned at the
+  // session's start (hooks/pins.ts, mcp/pins.ts: changed since, it does not run); one found by name
+  // is checked like every other.
+  if (USER_PROGRAM_PURPOSES.has(spec.purpose) && spec.command.includes('/')) return;
+  const script = OWN_CODE_PURPOSES.has(spec.purpose) ? nodeScript(spec, program) : undefined;
+  const files: Array<[string, boolean]> = [[program, true], ...(script ? [[script, false] as [string, boolean]] : [])];
+  for (const [file, isProgram] of files) {
+    if (!path.isAbsolute(file)) continue;
+    if (isProgram && realOr(file) === realOr(process.execPath)) continue;
     const own = workerCodeHolding(file);
     if (own && identityOf(own.path) !== own.identity)
       throw new Error(
         `host process ${spec.command}: ${file} is the worker's own code, but ${own.path} is no longer the directory the worker started with (moved or replaced); restart the worker from a clean install`,
       );
     if (own) continue;
-    const session = [...sessionDirectories].find(
-      (d) => isWithin(file, d) || isWithin(real, d) || isWithin(real, realOr(d)),
-    );
-    const held = session ?? scratchHolding(file);
+    const held =
+      writableHolding(file, isProgram ? ruleDirectories(spec, cwd) : []) ??
+      (isProgram && inNodeModules(file) ? 'a node_modules directory' : undefined);
     if (held)
       throw new Error(
-        `host process ${spec.command}: ${spec.purpose} runs ${file} (really ${real}), which lies in ${held}, a directory a session may write; the worker runs no program a session may have changed outside the sandbox`,
+        `host process ${spec.command}: ${spec.purpose} would run ${file} (really ${realOr(file)}), which lies in ${held}, where a session may write; the worker runs no program a session may have planted outside the sandbox (install it elsewhere, on a PATH entry outside the project and node_modules)`,
       );
   }
 }
 
-function isWithin(p: string, dir: string): boolean {
-  const r = path.relative(dir, p);
-  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+/** The checked program, its arguments and spawn options of a host process. */
+function prepared(spec: HostProcessSpec): { cwd: string; env: Record<string, string>; program: string } {
+  const cwd = checkedCwd(spec);
+  const env = environmentOf(spec, cwd);
+  const program = resolvedProgram(spec, env, cwd);
+  checkedProgram(spec, program, cwd);
+  return { cwd, env, program };
 }
 
 /** Starts one host process. */
 export function startHostProcess(spec: HostProcessSpec): ChildProcess {
-  const cwd = checkedCwd(spec);
-  checkedProgram(spec);
-  return spawn(spec.command, [...(spec.args ?? [])], {
+  const { cwd, env, program } = prepared(spec);
+  return spawn(program, [...(spec.args ?? [])], {
     cwd,
-    env: environmentOf(spec, cwd),
+    env,
+    argv0: spec.command,
     stdio: spec.stdio ?? ['pipe', 'pipe', 'pipe'],
     detached: spec.detached ?? false,
   });
@@ -349,11 +352,11 @@ export function runHostProcess(spec: HostProcessSpec, opts: HostRunOptions = {})
 
 /** The synchronous form, for the few start-up probes that cannot wait (a version check, a config read). */
 export function runHostProcessSync(spec: HostProcessSpec, opts: { timeoutMs?: number } = {}): HostRunResult {
-  const cwd = checkedCwd(spec);
-  checkedProgram(spec);
-  const r = spawnSync(spec.command, [...(spec.args ?? [])], {
+  const { cwd, env, program } = prepared(spec);
+  const r = spawnSync(program, [...(spec.args ?? [])], {
     cwd,
-    env: environmentOf(spec, cwd),
+    env,
+    argv0: spec.command,
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 10_000,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,8 @@ import { realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startHostProcess } from '../hostProcess/door';
-import type { GlobalRuntimeConfig, RuntimePlan } from './policy';
+import { narrowProcessPath, personPath } from '../hostProcess/programs';
+import { hostPrograms, type GlobalRuntimeConfig, type RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId } from './reaper';
 import {
   MAX_RUNTIME_PROCESSES,
@@ -51,10 +52,14 @@ export function currentPlatform(): string {
   return process.platform;
 }
 
-const EMPTY_GLOBAL: GlobalRuntimeConfig = {
-  network: { allowedDomains: [], deniedDomains: [] },
-  filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-};
+/** The probe's configuration: nothing allowed, the sandbox's programs by absolute path (policy.ts hostPrograms). */
+function probeGlobal(): GlobalRuntimeConfig {
+  return {
+    network: { allowedDomains: [], deniedDomains: [] },
+    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    ...hostPrograms(undefined),
+  };
+}
 
 /**
  * How many sandbox runtimes in processes of their own a worker runs at most: DURABLE_AGENT_SANDBOX_RUNTIMES,
@@ -97,7 +102,11 @@ export class SandboxHost {
   constructor(
     private readonly load: () => Promise<SandboxRuntime> = loadSandboxRuntime,
     private readonly probe: { attempts?: number; pauseMs?: number; recheckMs?: number; runtimeProcesses?: number } = {},
-  ) {}
+  ) {
+    // Before the runtime looks anything up by name (`which`, `bwrap --version`, `rg`, the shell) in
+    // this process: the trusted PATH (src/hostProcess/programs.ts; red teams, issue 30, I-3, J6).
+    narrowProcessPath();
+  }
 
   private pool(m: SandboxRuntime): RuntimePool {
     return poolOf(m, startRemoteRuntime, this.probe.runtimeProcesses);
@@ -199,7 +208,7 @@ async function probeAvailability(m: SandboxRuntime, pool: RuntimePool): Promise<
       reason: `${deps.errors.join('; ')} (on Debian/Ubuntu: apt-get install bubblewrap socat ripgrep)`,
     };
   try {
-    const lease = await pool.acquire(EMPTY_GLOBAL);
+    const lease = await pool.acquire(probeGlobal());
     try {
       const wrapped = await lease.runtime.wrapWithSandbox('true', 'bash', {
         filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
@@ -343,7 +352,12 @@ async function prepareSandboxedCommand(
   };
   try {
     // TMPDIR: the runtime sets its own shared one; the session's is set inside, before the command.
-    const inner = `export TMPDIR=${shellQuote(tmpDir)}; ${command}`;
+    // PATH: the outer shell (the door's) looks up on the trusted PATH only; inside the sandbox,
+    // where what it finds runs sandboxed, the command gets the person's PATH back
+    // (`node_modules/.bin` of an npx-started worker).
+    const person = personPath();
+    const pathBack = person !== undefined ? `export PATH=${shellQuote(person)}; ` : '';
+    const inner = `${pathBack}export TMPDIR=${shellQuote(tmpDir)}; ${command}`;
     const shellCommand = await m.wrapWithSandbox(inner, 'bash', plan.call, abortSignal, {
       commandId,
       commandText: command,

@@ -1,10 +1,12 @@
 // From a session's sandbox settings to what one Bash call gets: whether it runs sandboxed and why,
 // the sandbox-runtime configuration (the worker-wide part and the per-call part), the network
-// allowlist. Pure (paths only), so that it is unit-tested without a sandbox.
+// allowlist. Pure (paths only) but for the sandbox's own programs, found on the trusted PATH
+// (hostPrograms), so that it is unit-tested without a sandbox.
 import * as path from 'node:path';
 import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../permissions/credentials';
+import { sandboxPrograms } from '../hostProcess/programs';
 
 // The credential paths belong to the permission room (the file tools and the config reads refuse them too).
 export { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS };
@@ -229,6 +231,23 @@ function withoutUnusedOn(platform: string, g: GlobalRuntimeConfig): GlobalRuntim
 }
 
 /**
+ * The sandbox's own programs, always as absolute paths: the user's (`bwrapPath`, `socatPath`,
+ * `ripgrep`) or else those found on the trusted PATH (src/hostProcess/programs.ts). Left to the
+ * runtime, it looks `bwrap` up by name in the wrapped command and `socat`/`rg` by name in the
+ * worker: on an npx-started worker's PATH, `<project>/node_modules/.bin` first, where sandboxed
+ * Bash may plant them (red teams, issue 30, I-3, J1b, J6).
+ */
+export function hostPrograms(
+  s: SandboxSettings | undefined,
+): Pick<GlobalRuntimeConfig, 'bwrapPath' | 'socatPath' | 'ripgrep'> {
+  const found = sandboxPrograms();
+  const bwrapPath = s?.bwrapPath || found.bwrap;
+  const socatPath = s?.socatPath || found.socat;
+  const ripgrep = s?.ripgrep ?? (found.rg ? { command: found.rg } : undefined);
+  return { ...(bwrapPath ? { bwrapPath } : {}), ...(socatPath ? { socatPath } : {}), ...(ripgrep ? { ripgrep } : {}) };
+}
+
+/**
  * The sandbox-runtime configuration of one session's Bash calls. Writes: the working directories,
  * the session's temp dir and `filesystem.allowWrite`; reads: everything but the credential paths,
  * the worker's private state, other sessions' temp directories (the sessions root) and
@@ -258,9 +277,7 @@ export function runtimePlan(
       ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation }
       : {}),
     ...(s?.allowAppleEvents !== undefined ? { allowAppleEvents: s.allowAppleEvents } : {}),
-    ...(s?.bwrapPath ? { bwrapPath: s.bwrapPath } : {}),
-    ...(s?.socatPath ? { socatPath: s.socatPath } : {}),
-    ...(s?.ripgrep ? { ripgrep: s.ripgrep } : {}),
+    ...hostPrograms(s),
   };
   const fs = s?.filesystem ?? {};
   const fromEnv = host.env ? credentialPathsFromEnv(host.env, host.home, host.cwd ?? host.home) : [];

@@ -25,6 +25,7 @@ import type { AgentDepsOptions } from '../runtime/callDeps';
 import { encryptionCodecs } from './service/codec';
 import { startTracing, tracingWorkerOptions, TRACING_WORKFLOW_MODULE, withTracingInterceptors } from './tracing';
 import { agentActivitySpans } from './activities/tracing';
+import { narrowProcessPath } from '../hostProcess/programs';
 
 export { createAgentActivities } from './activities';
 export { defaultStoreDir, sessionDirName, workerPrivatePaths, type AgentDepsOptions } from '../runtime/callDeps';
@@ -115,6 +116,9 @@ export function shortBuildId(bundleCode: string): string {
 }
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
+  // Every program the worker and its sandbox runtime look up by name, on the trusted PATH only
+  // (src/hostProcess/programs.ts; red teams, issue 30, I-3, J1).
+  narrowProcessPath();
   bashSpoolCapBytes(); // a malformed DURABLE_AGENT_BASH_MAX_SPOOL_BYTES stops the worker at start, not each Bash call
   const deployment = workerDeployment(opts.deployment);
   // Payload encryption (docs/encryption.md): keys read now, so bad key material stops the worker at start.

@@ -32,11 +32,6 @@ import {
 } from '../support/outsideChecker';
 
 let skip: string | false = false;
-/** A hole's skip reason; RED_J_HOLES=1 runs every hole row (each must fail until closed), RED_J_HOLES=<words> those whose reason holds them. */
-const hole = (why: string): string | false => {
-  const run = process.env.RED_J_HOLES;
-  return run === '1' || (run && why.includes(run)) ? false : `HOLE: ${why}`;
-};
 let fx: ControlFixture;
 
 before(async () => {
@@ -100,7 +95,7 @@ test(
         const proj = project('j1');
         const marks = path.join(fx.marks, 'j1');
         fs.mkdirSync(marks);
-        // The npx worker starts with the first row that runs (every row is a hole, skipped until fixed).
+        // The npx worker starts with the first row that runs.
         let started: Promise<unknown> | undefined;
         const worker = async () => {
           started ??= workerProcessEnv({ env, fake, storeDir, taskQueue }).then((workerEnv) =>
@@ -111,7 +106,8 @@ test(
 
         await t.test(
           'J1b: dontAsk plants node_modules/.bin/bwrap (not bash); the next session (acceptEdits, ls) runs it as the worker',
-          { skip: hole('the sandbox runtime renders `bwrap` by name (no bwrapPath), resolved on the worker PATH') },
+          // Held since the trusted PATH (src/hostProcess/programs.ts): the runtime rendered `bwrap` by name.
+          {},
           async () => {
             await worker();
             scripts.set('plant-j1b', [
@@ -134,11 +130,8 @@ test(
 
         await t.test(
           'J1: dontAsk plants node_modules/.bin/bash; the next session (plan, read-only ls) runs it as the worker',
-          {
-            skip: hole(
-              'Bash spawns `bash` (and the runtime `bwrap`) on the worker PATH, node_modules/.bin first under npx',
-            ),
-          },
+          // Held since the trusted PATH: Bash spawned `bash` on the worker PATH, node_modules/.bin first.
+          {},
           async () => {
             await worker();
             fs.rmSync(path.join(proj, 'node_modules'), { recursive: true, force: true });
@@ -165,11 +158,8 @@ test(
         await t.test(
           "J2: dontAsk plants node_modules/.bin/temporal; the person's next `npx durable-agent dev` runs it with their environment",
           {
-            skip: realTemporal
-              ? hole(
-                  '`dev` runs `temporal` found on PATH (node_modules/.bin first under npx) with the whole environment',
-                )
-              : 'no TEMPORAL_CLI_PATH',
+            // Held since the trusted PATH: `dev` ran `temporal` found on npm's PATH with the whole environment.
+            skip: realTemporal ? false : 'no TEMPORAL_CLI_PATH',
           },
           async () => {
             await worker();
@@ -250,11 +240,9 @@ test(
         // sandbox runtime's dependency check runs `rg` (and `which`, `bwrap`, `bash` for the probe) by name.
         await t.test(
           "J6: dontAsk plants node_modules/.bin/rg; the person's next `npx durable-agent run` there runs it with their environment",
-          {
-            skip: hole(
-              "`run` checks the sandbox with the runtime, which runs `rg`/`which`/`bwrap`/`bash` found on the person's PATH (npm's .bin first)",
-            ),
-          },
+          // Held since the trusted PATH (CLI start narrows process.env.PATH): `run` checked the sandbox with
+          // the runtime, which ran `rg`/`which`/`bwrap`/`bash` found on the person's PATH (npm's .bin first).
+          {},
           async () => {
             await worker();
             const proj6 = project('j6');

@@ -22,9 +22,8 @@ import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 
-const HOLES = process.env.R30I_HOLES === '1';
-/** A row that escapes on main today: skipped with its one-line description unless R30I_HOLES=1. */
-const hole = (line: string): { skip?: string } => (HOLES ? {} : { skip: `HOLE: ${line}` });
+// Every row is held now (I-1, I-4 on main; I-3 by the trusted PATH): a new hole row brings back
+// `const hole = (line) => (process.env.R30I_HOLES === '1' ? {} : { skip: \`HOLE: ${line}\` })`.
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -260,9 +259,9 @@ function npxWorker(root: string, mode: string, calls: Array<{ name: string; inpu
 for (const name of ['bash', 'bwrap', 'rg'] as const)
   test(
     `I-3 attack (dontAsk): with <project>/node_modules/.bin first on the worker's PATH (npx durable-agent dev), sandboxed Bash writes node_modules/.bin/${name}; the next Bash call does not run it outside the sandbox`,
-    hole(
-      `the door looks up sandboxed-command's "bash" and the runtime's "bwrap" on the worker's full PATH (node_modules/.bin, session dirs): a planted ${name} runs unsandboxed with the worker's secrets`,
-    ),
+    // Held since the trusted PATH (src/hostProcess/programs.ts): the door looked up sandboxed-command's
+    // "bash" and the runtime's "bwrap" and "rg" on the worker's full PATH (node_modules/.bin first).
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = realpathSync(mkdtempSync(path.join(base, `npx-${name}-`)));

@@ -2,6 +2,7 @@
 // `node dist/src/temporal/service/cli.js --ensure` prints the resolved path (building it if needed).
 import { DurableAgentError } from '../../core/errors';
 import { startHostProcess } from '../../hostProcess/door';
+import { trustedPath } from '../../hostProcess/programs';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -115,7 +116,11 @@ export async function resolveTemporalCli(opts: ResolveTemporalCliOptions = {}): 
   }
   tried.push('TEMPORAL_CLI_PATH: not set');
 
-  const onPath = findOnPath('temporal', env.PATH);
+  // On the trusted PATH only: npm's `<project>/node_modules/.bin` (first under `npx durable-agent
+  // dev`) is where a session may plant a `temporal`, run with the person's whole environment (red
+  // team, issue 30, J2).
+  const searched = trustedPath(env.PATH);
+  const onPath = findOnPath('temporal', searched);
   if (onPath) return { kind: 'path', path: onPath, source: 'path' };
   tried.push('`temporal` on PATH: not found');
 
@@ -125,7 +130,7 @@ export async function resolveTemporalCli(opts: ResolveTemporalCliOptions = {}): 
   tried.push(`cached build ${cached}: not there`);
 
   if (opts.allowGoBuild ?? true) {
-    const go = findOnPath('go', env.PATH);
+    const go = findOnPath('go', searched);
     if (go) {
       try {
         await goInstallTemporal(go, dir, env, log);

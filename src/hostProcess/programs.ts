@@ -1,0 +1,150 @@
+// The trusted PATH and the programs found on it (invariant 15, docs/security.md "One door"; red
+// teams, issue 30, I-3 and J1/J1b/J2/J6). npm and npx put `<project>/node_modules/.bin` (and each
+// ancestor's) first on the PATH of what they start — `npx durable-agent dev`, `npm run worker` in
+// the project — and sandboxed Bash may write the project's node_modules: a `bash`, `bwrap`,
+// `socat`, `rg`, `which`, `git`, `temporal` or `go` planted there and looked up by name would run
+// as the worker (or the person) outside the sandbox, with every secret. So every program a host
+// process of the worker or the CLI starts is looked up on the trusted PATH only:
+// - `trustedPath`: the PATH without relative entries (resolved against the project), without any
+//   entry inside a `node_modules` directory, the process's own directory, or a directory a session
+//   may write (its working directories, registered by each tool call);
+// - `narrowProcessPath`: at worker and CLI start (and before a SandboxHost exists) process.env.PATH
+//   becomes that, so the sandbox runtime's own `which`/`spawn` (bwrap, socat, rg, the shell) see it
+//   too; the person's PATH is kept only for the command run INSIDE the sandbox (`personPath`);
+// - `findProgram`/`sandboxPrograms`: absolute paths on it, passed everywhere a name was.
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+export function isWithin(p: string, dir: string): boolean {
+  const r = path.relative(dir, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+/** Whether `p` (as given or real) has a `node_modules` component. */
+export function inNodeModules(p: string): boolean {
+  return p.split(path.sep).includes('node_modules') || realOr(p).split(path.sep).includes('node_modules');
+}
+
+/**
+ * The PATH a program started outside the sandbox is looked up on (and gets): `value` without the
+ * entries a session can write. A relative entry (`.`, `node_modules/.bin`, an empty one) is
+ * resolved against the process's directory — the project; an entry inside a `node_modules`
+ * directory is what npm and npx put first; an entry inside `cwd` or one of `projectDirs` is the
+ * project's. There a command planted by the agent would run as the worker (red team, issue 30).
+ */
+export function outsidePath(
+  value: string | undefined,
+  cwd: string,
+  projectDirs: readonly string[] = [],
+): string | undefined {
+  if (value === undefined) return undefined;
+  // The filesystem root as directory (a process that needs none) holds every entry: no rule there.
+  const dirs = [
+    ...new Set([cwd, ...projectDirs].filter((d) => path.isAbsolute(d)).flatMap((d) => [path.resolve(d), realOr(d)])),
+  ].filter((d) => path.dirname(d) !== d);
+  return value
+    .split(path.delimiter)
+    .filter(
+      (e) => path.isAbsolute(e) && !inNodeModules(e) && !dirs.some((d) => isWithin(e, d) || isWithin(realOr(e), d)),
+    )
+    .join(path.delimiter);
+}
+
+/**
+ * Every directory a session on this process may write (its working directories, registered by each
+ * tool call and each sandbox plan): no program started outside the sandbox is looked up in one or
+ * run from one — `<project>/bin` (direnv's `PATH_add bin`) is the agent's.
+ */
+const sessionDirectories = new Set<string>();
+
+export function registerSessionDirectories(dirs: readonly string[]): void {
+  for (const d of dirs) if (path.isAbsolute(d) && path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
+}
+
+export function sessionDirectoryList(): string[] {
+  return [...sessionDirectories];
+}
+
+/**
+ * A directory as a "project" rule: itself, unless it is the home directory or one of its
+ * ancestors (a person running `durable-agent dev` from `~` keeps `~/.local/bin` and the cached
+ * `temporal` in `~/.cache`; a session whose project is `~` registers it as a session directory,
+ * which has no such exception).
+ */
+export function projectRule(dir: string): string[] {
+  if (!path.isAbsolute(dir) || path.dirname(dir) === dir) return [];
+  const home = os.homedir();
+  return isWithin(home, dir) || isWithin(realOr(home), realOr(dir)) ? [] : [dir];
+}
+
+/** The trusted form of `value` (default process.env.PATH) for a process running in `cwd`. */
+export function trustedPath(value: string | undefined = process.env.PATH, cwd: string = process.cwd()): string {
+  return outsidePath(value, '/', [...projectRule(process.cwd()), ...projectRule(cwd), ...sessionDirectories]) ?? '';
+}
+
+/** The PATH before `narrowProcessPath` (null: never narrowed). */
+let originalPath: string | undefined | null = null;
+
+/**
+ * process.env.PATH becomes the trusted PATH (idempotent). Called at worker start, CLI start and
+ * before the first SandboxHost: what the process and the sandbox runtime in it look up by name
+ * (`which`, `bwrap`, `socat`, `rg`, the shell) is found only there.
+ */
+export function narrowProcessPath(): void {
+  const now = process.env.PATH;
+  if (originalPath === null) originalPath = now;
+  if (now !== undefined) process.env.PATH = trustedPath(now);
+}
+
+/** The person's PATH as the process started with it: only for the command run inside the sandbox. */
+export function personPath(): string | undefined {
+  return originalPath === null ? process.env.PATH : originalPath;
+}
+
+function executable(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first executable `name` on `pathVar` (absolute entries only), like `command -v`. */
+export function findProgram(name: string, pathVar: string | undefined): string | undefined {
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, name);
+    if (executable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The programs the sandbox runs on the host, found on the trusted PATH (absent ones are left out). */
+export interface SandboxPrograms {
+  bash?: string;
+  bwrap?: string;
+  socat?: string;
+  rg?: string;
+}
+
+/** `bash`, `bwrap`, `socat` and `rg` on the trusted PATH (of now: session directories change it). */
+export function sandboxPrograms(): SandboxPrograms {
+  const on = trustedPath();
+  const out: SandboxPrograms = {};
+  for (const n of ['bash', 'bwrap', 'socat', 'rg'] as const) {
+    const p = findProgram(n, on);
+    if (p) out[n] = p;
+  }
+  return out;
+}
