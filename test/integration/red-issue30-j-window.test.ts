@@ -8,7 +8,9 @@
 // of a running background command break the person's own `run`. Oracles: marker files outside the
 // project, the bait in what the model was sent or in what a listener received.
 // Holes are rows with `skip: 'HOLE: …'`; RED_J_HOLES=1 runs them (they must fail until closed). J3 and J5
-// were closed on main by dd1b468 and stay as regression rows.
+// were closed on main by dd1b468 and stay as regression rows; J4 was closed by the live undo of protected
+// names (src/sandbox/liveGuard.ts, branch livectl). J4b's file is now removed live too (its row fails at
+// "did not create .mcp.json"); its other half, the worker expanding its own secrets, stays open.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
