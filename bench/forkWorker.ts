@@ -16,10 +16,15 @@ export interface BenchWorker {
  * `script`: another build's bench worker (the previous release's dist/bench/worker.js); default ours.
  * BENCH_WORKER_NODE_ARGS (space-separated) are added to the worker's node options, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the workers of a bench run (NODE_OPTIONS refuses --cpu-prof).
+ * BENCH_OURS_NODE_ARGS are added to our worker's only (not the previous release's): a V8 flag measured
+ * paired, e.g. `--max-semi-space-size=32` beside the same build without it (issue 33).
  */
 export function startWorker(env: Record<string, string>, script = join(__dirname, 'worker.js')): Promise<BenchWorker> {
   return new Promise((resolveStart, reject) => {
-    const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+    const nodeArgs = [
+      ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' '),
+      ...(script === join(__dirname, 'worker.js') ? (process.env.BENCH_OURS_NODE_ARGS ?? '').split(' ') : []),
+    ].filter((a) => a !== '');
     const child = fork(script, [], {
       env: { ...process.env, ...env },
       execArgv: [...process.execArgv, ...nodeArgs],

@@ -13,6 +13,7 @@ import {
   type SessionResult,
   type SessionStatus,
 } from '../temporal/workflows/definitions';
+import { terminalLine, terminalSafe } from './terminalText';
 
 /** The last line of output each running tool reported in its heartbeats, by tool_use_id. */
 async function toolProgress(client: Client, turnWorkflowId: string): Promise<Map<string, string>> {
@@ -132,7 +133,8 @@ class Follower {
   }
 
   private emit(event: Record<string, unknown>, text: string): void {
-    this.out(this.opts.json ? JSON.stringify({ session: this.sessionId, ...event }) : text);
+    // Human text carries the agent's words (commands, paths, results): shown, never obeyed by the terminal.
+    this.out(this.opts.json ? JSON.stringify({ session: this.sessionId, ...event }) : terminalSafe(text));
   }
 
   private ensureHeader(n: number): void {
@@ -147,7 +149,7 @@ class Follower {
     this.seenDone.add(d.toolUseId);
     this.emit(
       { event: 'tool_done', ...d },
-      `  ${ICON[d.status] ?? '·'} ${d.summary ?? d.toolUseId} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${d.preview.slice(0, 100)}` : ''}` +
+      `  ${ICON[d.status] ?? '·'} ${terminalLine(d.summary ?? d.toolUseId)} — ${d.status}${d.decision ? ` (${d.decision.behavior} by ${d.decision.source}${d.decision.by ? ` ${d.decision.by}` : ''})` : ''}${d.preview ? `: ${terminalLine(d.preview.slice(0, 100))}` : ''}` +
         (d.notices ?? []).map((n) => `\n    ⚑ ${n.replace(/\s+/g, ' ').slice(0, 300)}`).join('') +
         (d.controlWrites ?? []).map((w) => `\n    ⚠ ${controlWriteText(w, this.cwd)} by this call`).join(''),
     );
@@ -160,7 +162,7 @@ class Follower {
     if (owner === this.sessionId) this.opts.onApprovalPending?.(a);
     this.emit(
       { event: 'approval_pending', ...a, ...(owner !== this.sessionId ? { subagentSession: owner } : {}) },
-      `  ⏸ approval needed: ${via}${a.summary} — ${a.message}\n    durable-agent approve ${owner} ${a.toolUseId}   |   durable-agent deny ${owner} ${a.toolUseId} --reason "…"`,
+      `  ⏸ approval needed: ${terminalLine(via)}${terminalLine(a.summary)} — ${terminalLine(a.message)}\n    durable-agent approve ${owner} ${a.toolUseId}   |   durable-agent deny ${owner} ${a.toolUseId} --reason "…"`,
     );
   }
 
@@ -245,7 +247,10 @@ class Follower {
     for (const r of p.running) {
       if (!this.seenRunning.has(r.toolUseId)) {
         this.seenRunning.set(r.toolUseId, Date.now());
-        this.emit({ event: 'tool_started', toolUseId: r.toolUseId, summary: r.summary }, `  … ${r.summary}`);
+        this.emit(
+          { event: 'tool_started', toolUseId: r.toolUseId, summary: r.summary },
+          `  … ${terminalLine(r.summary)}`,
+        );
       }
     }
     await this.showProgress(currentTurnWorkflowId, p.running);
@@ -270,7 +275,7 @@ class Follower {
       const tail = progress.get(r.toolUseId);
       this.emit(
         { event: 'tool_progress', toolUseId: r.toolUseId, seconds, ...(tail ? { output: tail } : {}) },
-        `  … ${r.summary} (${seconds} s)${tail ? `: ${tail}` : ''}`,
+        `  … ${terminalLine(r.summary)} (${seconds} s)${tail ? `: ${tail}` : ''}`,
       );
     }
   }

@@ -29,6 +29,7 @@ import { addStopCommand } from './commands/stop';
 import { addBudgetCommand } from './commands/budget';
 import { addWorkerCommand } from './commands/worker';
 import { flushTracing } from '../temporal/tracing';
+import { terminalSafe } from './terminalText';
 
 /**
  * The commands, in the order `--help` lists them. A new command is a file in src/cli/commands/
@@ -96,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
       // Help and version exit 0; usage errors were printed by commander in one line.
       return err.exitCode;
     }
-    process.stderr.write(`durable-agent: ${describeError(err)}\n`);
+    process.stderr.write(`durable-agent: ${terminalSafe(describeError(err))}\n`);
     return 1;
   }
 }
@@ -109,7 +110,7 @@ if (require.main === module) {
       process.exit(code);
     },
     (err) => {
-      process.stderr.write(`durable-agent: ${describeError(err)}\n`);
+      process.stderr.write(`durable-agent: ${terminalSafe(describeError(err))}\n`);
       process.exit(1);
     },
   );

@@ -10,6 +10,7 @@ import { isWorkflowNotFound } from '../temporal/service/errors';
 import { followSession } from './follow';
 import { watchForWorker } from './workerCheck';
 import { SessionNotFoundError, runningSession, sessionHandle } from '../temporal/client';
+import { terminalSafe } from './terminalText';
 
 export class UsageError extends DurableAgentError {
   constructor(message: string) {
@@ -123,7 +124,7 @@ export const collect = (v: string, prev: string[]) => [...prev, v];
 export const identity = () => `${userInfo().username}@${hostname()}`;
 
 export function print(o: ConnOpts, value: unknown, text: string): void {
-  process.stdout.write(`${o.json ? JSON.stringify(value) : text}\n`);
+  process.stdout.write(`${o.json ? JSON.stringify(value) : terminalSafe(text)}\n`);
 }
 
 export function waitForSignal(): Promise<void> {

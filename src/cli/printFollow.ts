@@ -20,6 +20,7 @@ import {
   type OutputFormat,
 } from './printFormat';
 import { waitForSignal } from './options';
+import { terminalLine, terminalSafe } from './terminalText';
 
 export interface PrintOptions {
   /** Raw output (text format: the reference's bytes, no newline added). */
@@ -108,7 +109,7 @@ class Printer {
       if (this.pending.has(a.toolUseId)) continue;
       this.pending.add(a.toolUseId);
       process.stderr.write(
-        `durable-agent: approval needed: ${a.summary} — ${a.message} (durable-agent approve ${this.sessionId} ${a.toolUseId})\n`,
+        `durable-agent: approval needed: ${terminalLine(a.summary)} — ${terminalLine(a.message)} (durable-agent approve ${this.sessionId} ${a.toolUseId})\n`,
       );
     }
     if (this.o.format !== 'stream-json') return;
@@ -205,7 +206,8 @@ class Printer {
     });
     if (this.o.format === 'text') {
       const t = textOutput(result);
-      this.write(t.text);
+      // The reference's bytes into a pipe; on a terminal the agent's text is shown, not obeyed.
+      this.write(this.o.write || !process.stdout.isTTY ? t.text : terminalSafe(t.text));
       return t.exitCode;
     }
     const synthetic = this.o.format === 'stream-json' ? apiErrorEvent(result) : undefined;

@@ -94,8 +94,15 @@ export interface SandboxRecord {
   sandboxed: boolean;
   /** Why it ran (or did not run) in the sandbox, e.g. `"docker" is in sandbox.excludedCommands`. */
   reason: string;
-  /** Violations the sandbox reported for this call (denied hosts, denied operations). */
+  /** Violations the sandbox reported for this call (denied hosts, denied operations): the first 100 distinct lines. */
   violations?: string[];
+  /** How many reports there were in all, when more than the lines listed (repeats, or past the first 100). */
+  violationCount?: number;
+}
+
+/** How many violations the sandbox reported for a call (also those its list leaves out). */
+export function violationTotal(s: SandboxRecord | undefined): number {
+  return s?.violationCount ?? s?.violations?.length ?? 0;
 }
 
 export interface HookRunSummary {

@@ -159,7 +159,7 @@ async function runCommandHook(
   }
   const r = await runShellCommand(def.command, { ...spec, ...(env.signal ? { signal: env.signal } : {}) });
   if (contained) await settleTreeEvents();
-  const ended = contained?.finish();
+  const ended = await contained?.finish();
   const violations = ended?.violations ?? [];
   const record = placed.record && {
     ...placed.record,

@@ -61,7 +61,7 @@ export interface ContainedHook {
   /** After the process group was killed: every process of this run (the sandbox's own session too). */
   killAll(): Promise<void>;
   /** Once the hook ended: the sandbox's reports and the protected paths it wrote anyway (undone). */
-  finish(): { violations: string[]; protectedUndone: string[] };
+  finish(): Promise<{ violations: string[]; protectedUndone: string[] }>;
 }
 
 export type HookContainment =
@@ -122,7 +122,7 @@ export async function containHook(
   // git inside reads a copy of the person's global config without its credentials (sandboxGitConfig.ts).
   const env = { ...callStarting(callId), ...sandboxGitConfigEnv(process.env) };
   let pgid: number | undefined;
-  let finished: { violations: string[]; protectedUndone: string[] } | undefined;
+  let finished: Promise<{ violations: string[]; protectedUndone: string[] }> | undefined;
   const sandboxedPrepared = prepared;
   return {
     kind: 'sandboxed',
@@ -138,19 +138,18 @@ export async function containHook(
         // The sandbox's own session (bwrap --new-session) is not the hook's process group.
         await killCallProcesses(callId).catch(() => 0);
       },
-      finish: () => {
-        if (finished) return finished;
-        callEnded(callId, pgid);
-        const violations = sandboxedPrepared.finish();
-        let protectedUndone: string[];
-        try {
-          protectedUndone = protection ? undoProtected(protection) : [];
-        } finally {
-          releaseTemp();
-        }
-        finished = { violations, protectedUndone };
-        return finished;
-      },
+      finish: () =>
+        (finished ??= (async () => {
+          callEnded(callId, pgid);
+          const { lines: violations } = await sandboxedPrepared.finish();
+          let protectedUndone: string[];
+          try {
+            protectedUndone = protection ? undoProtected(protection) : [];
+          } finally {
+            releaseTemp();
+          }
+          return { violations, protectedUndone };
+        })()),
     },
   };
 }

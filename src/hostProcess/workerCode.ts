@@ -202,12 +202,28 @@ function inside(p: string, dir: string): boolean {
   return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
 }
 
+/**
+ * The answers of workerCodeInside by the directories' forms (issue 33: every tool call asks twice, and
+ * each answer compared every code path of the worker and its dependencies, hundreds, with each
+ * directory — ≈ 5 ms of CPU a call). The code paths are fixed for the process, so an answer is a pure
+ * function of the forms, which are still worked out (real paths included) on every call.
+ */
+const insideAnswers = new Map<string, readonly string[]>();
+const INSIDE_ANSWERS_MAX = 256;
+
 /** The worker's code paths lying inside one of `dirs` (compared as given and by real path). */
 export function workerCodeInside(dirs: readonly string[]): string[] {
   const all = dirs.filter((d) => path.isAbsolute(d)).flatMap((d) => [path.resolve(d), realOr(d)]);
-  return workerCode()
-    .map((c) => c.path)
-    .filter((p) => all.some((d) => inside(p, d)));
+  const key = all.join('\0');
+  let answer = insideAnswers.get(key);
+  if (!answer) {
+    answer = workerCode()
+      .map((c) => c.path)
+      .filter((p) => all.some((d) => inside(p, d)));
+    if (insideAnswers.size >= INSIDE_ANSWERS_MAX) insideAnswers.clear();
+    insideAnswers.set(key, answer);
+  }
+  return [...answer];
 }
 
 /**

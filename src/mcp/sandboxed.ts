@@ -225,7 +225,7 @@ export async function containMcpServer(
           await killCallProcesses(callId).catch(() => 0);
           callEnded(callId, pgid);
           try {
-            sandboxed.finish();
+            await sandboxed.finish();
           } finally {
             releaseTemp();
           }

@@ -30,6 +30,7 @@ import {
 import { RuntimeProcessEndedError, startRemoteRuntime } from './remoteRuntime';
 import { placeholders } from './placeholders';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
+import type { CommandReports } from './violations';
 
 export type { AcquireOptions, SandboxAvailability, SandboxRuntime } from './runtimePool';
 
@@ -290,8 +291,11 @@ export interface PreparedCommand {
   /** Run it with `bash -c`. */
   shellCommand: string;
   commandId: string;
-  /** Call once the command (and its process group) has ended: the sandbox's violation reports. */
-  finish(): string[];
+  /**
+   * Call once the command (and its process group) has ended: the sandbox's violation reports, after
+   * those still in flight have arrived (a bounded wait, violations.ts); the same answer every call.
+   */
+  finish(): Promise<CommandReports>;
 }
 
 async function prepareSandboxedCommand(
@@ -319,7 +323,8 @@ async function prepareSandboxedCommand(
   };
   const commandId = randomBytes(16).toString('base64url');
   // This command's own violation reports, kept apart from the other commands' of the runtime (violations.ts).
-  lease.violations.open(commandId);
+  // Lines that are no refusal of this command (a write the plan allows, an ignored pattern) are dropped as they come.
+  lease.violations.open(commandId, (line) => !allowedWrite(line, plan) && !ignored(line, command, plan));
   let registered = false;
   // The runtime counts each wrap it hands out and removes the mount points it still created itself
   // (the cases placeholders.ts leaves to it) only when every wrap has been given back: exactly one
@@ -349,24 +354,25 @@ async function prepareSandboxedCommand(
       // Before the command starts: a runtime in another process confirms it over IPC.
       await m.registerCommandNetworkLists(commandId, { allowedDomains: plan.allowedDomains });
     }
-    let finished = false;
+    let finished: Promise<CommandReports> | undefined;
+    const finish = async (): Promise<CommandReports> => {
+      // Reports the runtime has not delivered yet (its socket, a runtime process's IPC) belong here.
+      await lease.violations.drain(commandId).catch(() => undefined);
+      if (registered) m.unregisterCommandNetworkLists(commandId);
+      let reports: CommandReports;
+      try {
+        reports = lease.violations.take(commandId);
+      } catch {
+        reports = { lines: [], total: 0 };
+      }
+      cleanup();
+      release();
+      return reports;
+    };
     return {
       shellCommand,
       commandId,
-      finish: () => {
-        if (finished) return [];
-        finished = true;
-        if (registered) m.unregisterCommandNetworkLists(commandId);
-        let lines: string[];
-        try {
-          lines = lease.violations.take(commandId);
-        } catch {
-          lines = [];
-        }
-        cleanup();
-        release();
-        return lines.filter((line) => !allowedWrite(line, plan) && !ignored(line, command, plan));
-      },
+      finish: () => (finished ??= finish()),
     };
   } catch (err) {
     if (registered) m.unregisterCommandNetworkLists(commandId);

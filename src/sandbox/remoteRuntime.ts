@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { startHostProcess } from '../hostProcess/door';
 import { OWNER_MARKER_ENV, ownerId } from './reaper';
-import { CommandViolations, type ViolationReport } from './violations';
+import { CommandViolations, VIOLATIONS_PER_COMMAND, type ViolationReport } from './violations';
 
 /**
  * The runtime process ended (killed, out of memory, crashed) before it answered. Nothing was started
@@ -63,7 +63,10 @@ function spawnRuntimeProcess(): ChildProcess {
   });
 }
 
-/** Starts a runtime process; it is ready (its package loaded) when `initialize` resolves. */
+/**
+ * Starts a runtime process; it is ready (its package loaded) when `initialize` resolves. A command's
+ * end asks it for a round trip through its reports' own channel ('flush', violations.ts drain()).
+ */
 export function startRemoteRuntime(): RemoteRuntime {
   const child = spawnRuntimeProcess();
   // Neither the process nor its channel keeps the worker alive, except while an answer is awaited.
@@ -73,7 +76,7 @@ export function startRemoteRuntime(): RemoteRuntime {
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
   const pending = new Map<number, Pending>();
-  const violations = new CommandViolations();
+  const violations = new CommandViolations(VIOLATIONS_PER_COMMAND, (key, maxMs) => call('flush', key, maxMs));
   const endListeners: Array<(why: string) => void> = [];
   let nextId = 1;
   let gone: string | undefined;

@@ -8,11 +8,14 @@
 //
 // Protocol (IPC, JSON): requests { id, op, args } answered { id, ok, value | error }; and
 // { violation: { line, encodedCommand, command } } for each violation the runtime records, so that
-// the worker reads a command's violations synchronously when it ends, as from its own runtime.
+// the worker has a command's violations when it ends, as from its own runtime. The worker asks
+// { op: 'flush', args: [key, maxMs] } once a command has ended: answered when this process's
+// reports for that key have gone quiet (the observer's socket read to its end), after them.
+import { quiesce } from './violations';
 
 interface Request {
   id: number;
-  op: 'initialize' | 'wrap' | 'register' | 'unregister' | 'cleanup' | 'reset';
+  op: 'initialize' | 'wrap' | 'register' | 'unregister' | 'cleanup' | 'reset' | 'flush';
   args: unknown[];
 }
 
@@ -56,11 +59,24 @@ async function serve(): Promise<void> {
   // so it is wrapped before that).
   const store = m.getSandboxViolationStore();
   const add = store.addViolation.bind(store);
+  // Reports forwarded per key while a flush of that key waits.
+  const flushing = new Map<string, number>();
   store.addViolation = (v: Violation) => {
     add(v);
     const stored = store.getViolations(1)[0];
-    if (stored)
-      send({ violation: { line: stored.line, encodedCommand: stored.encodedCommand, command: stored.command } });
+    if (!stored) return;
+    send({ violation: { line: stored.line, encodedCommand: stored.encodedCommand, command: stored.command } });
+    const key = stored.encodedCommand;
+    if (key !== undefined && flushing.has(key)) flushing.set(key, (flushing.get(key) ?? 0) + 1);
+  };
+  const flush = async (key: string, maxMs: number): Promise<void> => {
+    if (flushing.has(key)) return quiesce(() => flushing.get(key) ?? 0, maxMs);
+    flushing.set(key, 0);
+    try {
+      await quiesce(() => flushing.get(key) ?? 0, maxMs);
+    } finally {
+      flushing.delete(key);
+    }
   };
   let closing = false;
   const closeAndExit = () => {
@@ -97,6 +113,8 @@ async function serve(): Promise<void> {
       case 'cleanup':
         m.cleanupAfterCommand();
         return undefined;
+      case 'flush':
+        return flush(String(req.args[0]), Math.min(Number(req.args[1]) || 0, 60_000));
       case 'reset':
         closing = true;
         await m.reset();

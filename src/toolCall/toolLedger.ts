@@ -2,7 +2,9 @@
 // in the ledger is handed back (never re-run), a non-idempotent call that started on a lost
 // worker answers `unknown_outcome`, and any other call is marked 'started' right before the tool
 // runs (the pipeline's beforeCall) and 'completed' with its record after — a cancelled call keeps
-// 'started', as its outcome may be partial. Around the pipeline: heartbeats with progress,
+// 'started', as its outcome may be partial. An idempotent call skips the 'started' entry (issue 33:
+// one store write fewer per call): a lost attempt of it is run again whatever the ledger says, and
+// its record counts the activity's attempts instead. Around the pipeline: heartbeats with progress,
 // cancellation into the tool's abort signal, and the control files the call wrote.
 import { startHeartbeats, type Heartbeats } from '../runtime/heartbeat';
 import type { CallRuntime } from '../runtime/runtime';
@@ -145,6 +147,8 @@ class LedgerCall {
   private readonly block: ToolUseBlock;
   private attempts: LedgerEntry['attempts'] = [];
   private marked = false;
+  /** The call is idempotent (its description): no 'started' entry, it may run again after a lost attempt. */
+  private idempotent = false;
 
   constructor(
     private readonly deps: ToolDeps,
@@ -194,14 +198,20 @@ class LedgerCall {
       return { kind: 'done', record };
     }
     this.attempts = [...(entry?.attempts ?? [])];
+    this.idempotent = description.idempotent;
     return undefined;
   }
 
-  /** The pipeline's beforeCall: the ledger says 'started' (once) before the side effect may begin. */
+  /**
+   * The pipeline's beforeCall: the ledger says 'started' (once) before the side effect may begin.
+   * An idempotent call's entry would only count its attempts (a lost attempt of it runs again
+   * either way): it is not written, and the record counts the activity's attempts (`attemptCount`).
+   */
   private readonly markStarted = async (): Promise<void> => {
     if (this.marked) return;
     this.marked = true;
     this.attempts.push({ activity: this.activityKey, attempt: this.ctx.attempt, at: Date.now() });
+    if (this.idempotent) return;
     await this.stored('recording the call before it runs', () =>
       this.deps.ledger.put(this.ledgerKey, this.block.id, { state: 'started', attempts: this.attempts }),
     );
@@ -299,6 +309,15 @@ class LedgerCall {
     };
   }
 
+  /**
+   * How many times call() may have started for this id: the attempts the ledger saw, and for an
+   * idempotent call (no 'started' entry) at least this activity's attempt number — an earlier
+   * attempt lost with its worker may have started it.
+   */
+  private attemptCount(): number {
+    return Math.max(1, this.attempts.length, this.idempotent ? this.ctx.attempt : 0);
+  }
+
   /** The outcome as the runner's result; a finished call's record goes into the ledger (a cancelled one's does not). */
   private async finish(
     outcome: ToolUseOutcome,
@@ -323,7 +342,7 @@ class LedgerCall {
     const record: ToolCallRecord = withControlWrites(
       {
         ...recordFromOutcome(outcome, description.summary),
-        attempts: Math.max(1, this.attempts.length),
+        attempts: this.attemptCount(),
         ...withModelUsage(spent),
       },
       [...(await watch.changes()), ...(input.phase?.kind === 'post' ? (input.phase.output.controlWrites ?? []) : [])],
@@ -334,7 +353,7 @@ class LedgerCall {
         toolUseId: block.id,
       });
     if (outcome.status === 'interrupted' && this.ctx.signal.aborted) {
-      // Cancelled: the workflow records the interruption itself; the ledger keeps 'started' so a
+      // Cancelled: the workflow records the interruption itself; the ledger keeps 'started' (a non-idempotent call's) so a
       // later execution of the same id knows the outcome may be partial.
       return { kind: 'done', record };
     }

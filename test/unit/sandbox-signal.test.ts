@@ -30,7 +30,7 @@ const dir = process.env.WORK_DIR;
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   child.on('close', async (code) => {
-    prepared.finish();
+    await prepared.finish();
     console.log(JSON.stringify({ code, out }));
     await host.close();
     process.exit(0);

@@ -17,6 +17,7 @@ import { UsageError, followAndExit, print, withClient } from '../options';
 import { followPrinted } from '../printFollow';
 import type { InitInfo } from '../printFormat';
 import { warn, type Loaded, type McpServers, type RunOpts, type RunSessionOptions } from './runOpts';
+import { terminalLine, terminalSafe } from '../terminalText';
 
 /** The init line of stream-json: what the session offers, as the CLI started it. */
 function initInfo(
@@ -103,7 +104,7 @@ async function prepareRun(
     });
   } catch (err) {
     if (!(err instanceof CheckoutNotTrustedError)) throw err;
-    for (const line of [...err.lines, ...otherLines(err.control)]) process.stderr.write(`${line}\n`);
+    for (const line of [...err.lines, ...otherLines(err.control)]) process.stderr.write(`${terminalSafe(line)}\n`);
     throw new UsageError(checkoutRefusal(err.control, 'run again with --trust-checkout'));
   }
 }
@@ -113,18 +114,18 @@ async function printLoaded(
   handle: Awaited<ReturnType<typeof startPreparedSession>>,
   { cwd, settings, memory, mcp, agents, skills }: Loaded,
 ): Promise<void> {
-  console.log(`session ${handle.workflowId} started (cwd ${cwd})`);
+  // File, server, agent and skill names come from the project: shown, never obeyed by the terminal.
+  const say = (line: string) => console.log(terminalLine(line));
+  say(`session ${handle.workflowId} started (cwd ${cwd})`);
   const desc = await handle.describe().catch(() => undefined);
   const line = (desc?.memo as { sandbox?: unknown } | undefined)?.sandbox;
-  if (typeof line === 'string') console.log(`sandbox: ${line}`);
+  if (typeof line === 'string') say(`sandbox: ${line}`);
   const servers = Object.keys(mcp.servers);
-  if (servers.length > 0) console.log(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
-  console.log(`settings: ${settings.sources.length ? settings.sources.join(', ') : 'none'}`);
-  console.log(`memory: ${memory.files.length ? memory.files.map((f) => f.path).join(', ') : 'none'}`);
-  console.log(
-    `agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`,
-  );
-  if (skills.length > 0) console.log(`skills: ${skills.map((k) => `${k.name} (${k.source})`).join(', ')}`);
+  if (servers.length > 0) say(`MCP servers: ${servers.map((n) => `${n} (${mcp.origins[n]})`).join(', ')}`);
+  say(`settings: ${settings.sources.length ? settings.sources.join(', ') : 'none'}`);
+  say(`memory: ${memory.files.length ? memory.files.map((f) => f.path).join(', ') : 'none'}`);
+  say(`agents: ${agents.map((a) => (a.source === 'built-in' ? a.name : `${a.name} (${a.source})`)).join(', ')}`);
+  if (skills.length > 0) say(`skills: ${skills.map((k) => `${k.name} (${k.source})`).join(', ')}`);
 }
 
 /** Compares the control files with the last session here, starts the session, prints what it loaded and follows it. */
@@ -145,7 +146,7 @@ export async function startAndFollow(o: RunOpts, opts: RunSessionOptions, loaded
         warn(`the control-file manifest was not written: ${err instanceof Error ? err.message : String(err)}`),
       );
     }
-    for (const line of changed) process.stderr.write(`${line}\n`);
+    for (const line of changed) process.stderr.write(`${terminalSafe(line)}\n`);
     // Which files were loaded: in the JSON form too (the first line of `run --json`).
     const loaded = {
       cwd,

@@ -20,6 +20,7 @@ import {
   withClient,
   type ConnOpts,
 } from '../options';
+import { terminalLine, terminalSafe } from '../terminalText';
 
 export function addAttachCommand(program: Command): void {
   addConnectionOptions(
@@ -155,10 +156,12 @@ function statusLines(s: SessionStatus, memo: StartMemo, childPending: ChildAppro
     ...(s.outage ? [`waiting   ${describeOutage(s.outage, Date.now())}`] : []),
     ...autonomyLines(s).map((l) => `autonomy  ${l}`),
     ...(s.budget ? budgetLines(s.budget, s.sessionId) : []),
-    ...s.pendingApprovals.map((a) => `pending   ${a.toolUseId}  ${a.summary} — ${a.message}`),
+    ...s.pendingApprovals.map(
+      (a) => `pending   ${a.toolUseId}  ${terminalLine(a.summary)} — ${terminalLine(a.message)}`,
+    ),
     ...childPending.map(
       (c) =>
-        `pending   ${c.approval.toolUseId}  ${c.via} › ${c.approval.summary} — ${c.approval.message} (durable-agent approve ${c.childId} ${c.approval.toolUseId})`,
+        `pending   ${c.approval.toolUseId}  ${terminalLine(c.via)} › ${terminalLine(c.approval.summary)} — ${terminalLine(c.approval.message)} (durable-agent approve ${c.childId} ${c.approval.toolUseId})`,
     ),
     ...(s.hookNotices ?? []).map((n) => `hook      ${n.replace(/\s+/g, ' ').slice(0, 300)}`),
     ...(s.controlWrites ?? []).map(
@@ -192,7 +195,7 @@ export function addTranscriptCommand(program: Command): void {
       if (o.json) return print(o, messages, '');
       const out = transcriptLines(messages, s.compactions ?? []);
       // One write, awaited: the program exits right after, and a long transcript must reach a pipe whole.
-      await new Promise<void>((resolve) => process.stdout.write(`${out.join('\n')}\n`, () => resolve()));
+      await new Promise<void>((resolve) => process.stdout.write(`${terminalSafe(out.join('\n'))}\n`, () => resolve()));
     }),
   );
 }
@@ -243,7 +246,7 @@ export function addAuditCommand(program: Command): void {
       await sessionExists(client, id);
       const audit = await import('../../audit');
       const report = await audit.buildAudit(client, id);
-      process.stdout.write(o.json ? audit.auditJsonLines(report) : audit.formatAuditText(report));
+      process.stdout.write(o.json ? audit.auditJsonLines(report) : terminalSafe(audit.formatAuditText(report)));
     }),
   );
 }

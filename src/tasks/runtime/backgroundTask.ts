@@ -11,6 +11,7 @@
 import type { AgentContext } from '../../core/context';
 import { hookProjectDir } from '../../hooks/run';
 import type { TaskState } from '../../core/autonomy';
+import { violationTotal } from '../../core/toolRecords';
 import { runBackgroundCommand, type BackgroundCommandResult } from '../../tools/bash';
 import type { ToolUseContext } from '../../toolProtocol/Tool';
 import type { CallRuntime } from '../../runtime/runtime';
@@ -143,7 +144,7 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
         signal: r.signal,
         outputBytes: r.outputBytes,
         ...(outputRef ? { outputRef } : {}),
-        ...(r.sandbox ? { sandboxed: r.sandbox.sandboxed, violations: r.sandbox.violations?.length ?? 0 } : {}),
+        ...(r.sandbox ? { sandboxed: r.sandbox.sandboxed, violations: violationTotal(r.sandbox) } : {}),
         ...(r.outputCapped
           ? { error: `its output passed the ${r.outputCapped.capBytes}-byte limit; its process group was killed` }
           : {}),

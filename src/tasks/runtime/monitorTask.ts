@@ -12,6 +12,7 @@
 // session), and the in-process runner can call `watchMonitorCommand` / `runMonitorTask` directly.
 import { StringDecoder } from 'node:string_decoder';
 import { MonitorLines, MONITOR_LIMITS, type MonitorEmission } from '../core/monitorLines';
+import { violationTotal } from '../../core/toolRecords';
 import type { MonitorEventBatch, MonitorRunEnd } from '../core/monitorTasks';
 import { backgroundTrailer, runBackgroundCommand, type BackgroundCommandResult } from '../../tools/bash';
 import type { ToolUseContext } from '../../toolProtocol/Tool';
@@ -165,7 +166,7 @@ export async function watchMonitorCommand(
       output: r.output,
       ...(lastEvent !== undefined ? { lastEvent } : {}),
       ...(rateStopped ? { rateStopped: true } : {}),
-      ...(r.sandbox ? { sandboxed: r.sandbox.sandboxed, violations: r.sandbox.violations?.length ?? 0 } : {}),
+      ...(r.sandbox ? { sandboxed: r.sandbox.sandboxed, violations: violationTotal(r.sandbox) } : {}),
       ...(r.outputCapped
         ? { error: `its output passed the ${r.outputCapped.capBytes}-byte limit; its process group was killed` }
         : {}),

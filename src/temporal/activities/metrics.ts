@@ -10,6 +10,7 @@ import { ModelCallError } from '../../runtime/model';
 import { DurableAgentError } from '../../core/errors';
 import type { ModelUsage } from '../../core/modelUsage';
 import { priceKey, usdToNanos } from '../../core/prices';
+import { violationTotal } from '../../core/toolRecords';
 import type { ToolRunResult } from '../../core/turn';
 
 export const METRIC = {
@@ -81,7 +82,7 @@ export function toolCallPoints(result: ToolRunResult): MetricPoint[] {
     const source = DECISION_SOURCES.has(r.decision.source) ? r.decision.source : 'other';
     points.push({ metric: METRIC.permissionDecisions, value: 1, tags: { behavior: r.decision.behavior, source } });
   }
-  const violations = r.sandbox?.violations?.length ?? 0;
+  const violations = violationTotal(r.sandbox);
   if (violations > 0) points.push({ metric: METRIC.sandboxViolations, value: violations, tags: { tool } });
   return points;
 }

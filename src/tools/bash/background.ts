@@ -2,6 +2,7 @@
 // activity the way a foreground call runs (src/tasks/runtime/backgroundTask.ts, monitorTask.ts).
 import type { ContextModifier } from '../../core/context';
 import { MAX_TASK_TEXT, type BackgroundTask } from '../../core/autonomy';
+import { NO_REPORTS } from '../../sandbox/violations';
 import type { ToolUseContext } from '../../toolProtocol/Tool';
 import { checkWorkingDirectory } from './cd';
 import { commandEnvironment, containment, settleTreeEvents, undoProtected } from './containment';
@@ -76,7 +77,7 @@ export async function runBackgroundCommand(
       onProgress(typeof p.totalBytes === 'number' ? p.totalBytes : 0),
     );
     await run.settle();
-    const violations = run.prepared ? run.prepared.finish() : [];
+    const violations = run.prepared ? await run.prepared.finish() : NO_REPORTS;
     if (contained.protection) await settleTreeEvents();
     const undone = contained.protection ? undoProtected(contained.protection) : [];
     await worktrees.release();

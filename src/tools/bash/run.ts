@@ -10,6 +10,7 @@ import { sandboxGitConfigEnv } from '../../hostProcess/sandboxGitConfig';
 import { sessionSpoolDir, type PreparedCommand } from '../../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { holdSessionTemp } from '../../sandbox/sessionTemp';
+import type { CommandReports } from '../../sandbox/violations';
 import type { OnProgress, ToolUseContext } from '../../toolProtocol/Tool';
 import { exitCodeOneIsBenign } from './command';
 import {
@@ -236,7 +237,7 @@ export class BashRun {
   async output(
     result: ExitStatus,
     sandbox: SandboxRecord | undefined,
-    violations: string[],
+    violations: CommandReports,
     undone: string[],
   ): Promise<BashOutput> {
     const { output, omittedBytes } = await readOutput(this.spool.file);
@@ -253,7 +254,7 @@ export class BashRun {
       timeoutMs: this.timeoutMs,
       ...(omittedBytes > 0 ? { omittedBytes } : {}),
       ...(this.outputCapped ? { outputCapped: { capBytes: this.capBytes, keptBytes: this.spool.spooled() } } : {}),
-      ...(sandbox ? { sandbox: violations.length > 0 ? { ...sandbox, violations } : sandbox } : {}),
+      ...(sandbox ? { sandbox: withViolations(sandbox, violations) } : {}),
       ...(undone.length > 0 ? { protectedUndone: undone } : {}),
     };
   }
@@ -261,7 +262,7 @@ export class BashRun {
   backgroundResult(
     result: ExitStatus,
     sandbox: SandboxRecord | undefined,
-    violations: string[],
+    violations: CommandReports,
     undone: string[],
   ): BackgroundCommandResult {
     return {
@@ -271,7 +272,7 @@ export class BashRun {
       interrupted: this.interrupted,
       outputBytes: this.spool.spooled(),
       ...(this.outputCapped ? { outputCapped: { capBytes: this.capBytes, keptBytes: this.spool.spooled() } } : {}),
-      ...(sandbox ? { sandbox: violations.length > 0 ? { ...sandbox, violations } : sandbox } : {}),
+      ...(sandbox ? { sandbox: withViolations(sandbox, violations) } : {}),
       ...(undone.length > 0 ? { protectedUndone: undone } : {}),
     };
   }
@@ -298,9 +299,19 @@ export class BashRun {
   async close(): Promise<void> {
     this.spool.closeWriteEnd();
     if (this.announced) callEnded(this.callId, this.pgid);
-    this.prepared?.finish();
+    await this.prepared?.finish();
     await this.spool.file.close().catch(() => undefined);
     await fs.rm(this.tmpDir, { recursive: true, force: true }).catch(() => undefined);
     this.release();
   }
+}
+
+/** The sandbox record with what the sandbox refused the call: its first lines, and the count past them. */
+function withViolations(sandbox: SandboxRecord, reports: CommandReports): SandboxRecord {
+  if (reports.lines.length === 0) return sandbox;
+  return {
+    ...sandbox,
+    violations: reports.lines,
+    ...(reports.total > reports.lines.length ? { violationCount: reports.total } : {}),
+  };
 }

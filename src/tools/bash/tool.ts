@@ -1,5 +1,6 @@
 // The Bash tool: runs a command with `bash -c` in the session's cwd, in its own process group — inside
 // the OS sandbox (src/sandbox) when the session's sandbox settings say so, which is the default.
+import { NO_REPORTS } from '../../sandbox/violations';
 import { buildTool } from '../../toolProtocol/Tool';
 import { checkWorkingDirectory, isStandaloneCd, runCd } from './cd';
 import { isReadOnlyCommand, standaloneCd } from './command';
@@ -94,7 +95,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       run.prepared = contained.prepared;
       const result = await run.watch(run.spawn(commandEnvironment(ctx)), onProgress);
       await run.settle();
-      const violations = run.prepared ? run.prepared.finish() : [];
+      const violations = run.prepared ? await run.prepared.finish() : NO_REPORTS;
       // What the deny list fixed at the start could not stop (a repository the call created): undone now.
       if (contained.protection) await settleTreeEvents();
       const undone = contained.protection ? undoProtected(contained.protection) : [];
@@ -132,8 +133,13 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     else if (data.exitCode === null && data.signal) notes.push(`Command was killed by signal ${data.signal}`);
     if (!data.timedOut && !data.interrupted && data.exitCode !== null && data.exitCode !== 0)
       notes.push(`Exit code ${data.exitCode}`);
-    if (data.sandbox?.violations?.length)
-      notes.push(`<sandbox_violations>\n${data.sandbox.violations.join('\n')}\n</sandbox_violations>`);
+    if (data.sandbox?.violations?.length) {
+      const { violations, violationCount } = data.sandbox;
+      const more = violationCount
+        ? `\n(${violationCount} reports in all: repeats and lines past these are not listed)`
+        : '';
+      notes.push(`<sandbox_violations>\n${violations.join('\n')}${more}\n</sandbox_violations>`);
+    }
     if (data.protectedUndone?.length) {
       notes.push(
         `<protected_paths_restored>\nThis command wrote protected paths (settings, hooks, git config or hooks, editor or shell start-up files), which Bash may not change; they were undone:\n${data.protectedUndone.join('\n')}\n</protected_paths_restored>`,
