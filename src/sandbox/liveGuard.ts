@@ -15,9 +15,23 @@
 // watched for what is written into it later. What this leaves: the time between a write and its
 // undo (the watcher's event, then one round of checks), and a tree past the kernel's watch budget
 // (checked whole after the call) — docs/security.md says so.
+//
+// The other protected names too (red team, issue 30, J4): a background command (up to hours) or a
+// sandboxed MCP server that writes `packages/x/.claude/settings.json`, `.mcp.json`, `.claude/agents/…`
+// in a directory that did not exist (no deny list can name it) would otherwise have it read by a
+// session the person starts there meanwhile. An entry with a protected name in a working directory
+// that was not there with content when the command started is removed as soon as it has content
+// (the same undo as after the call: not under the deny list, its parent not swapped for a symlink,
+// no symlink followed); the check after the call then finds nothing left of it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gitDirScan, undoProtectedWrites, type ProtectedEntry, type ProtectedScan } from './protect';
+import {
+  addProtectedEntries,
+  gitDirScan,
+  undoProtectedWrites,
+  type ProtectedEntry,
+  type ProtectedScan,
+} from './protect';
 import { treeWatch } from './treeWatch';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
@@ -103,15 +117,32 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
     for (const note of notes) if (!live.includes(note)) live.push(note);
   };
 
+  // An entry with a protected name (not `.git`) in a working directory: undone when new with content.
+  const workRoots = protection.roots.map((r) => path.resolve(r));
+  const inWork = (p: string) => workRoots.some((r) => p.startsWith(r + path.sep));
+  const checkMarked = (p: string) => {
+    if (stopped || !inWork(p)) return;
+    const scan: ProtectedScan = { entries: new Map(), truncated: false };
+    addProtectedEntries(scan, [p]);
+    const notes = undoProtectedWrites(beforeOf(scan, protection.scan, baseline), scan, protection.denyWrite, workRoots);
+    for (const note of notes) if (!live.includes(note)) live.push(note);
+  };
+
   // Events coalesced: a command writing a config in a loop gets one check per CHECK_INTERVAL_MS (each
   // check may run git once, synchronously), not one per write — the worker's event loop stays free.
-  const rounds = coalesce((d) => check(d));
+  const rounds = coalesce((k) => (k.startsWith('m:') ? checkMarked(k.slice(2)) : check(k.slice(2))));
   const roots = [...new Set([...protection.roots, ...(protection.gitRoots ?? [])].map((r) => path.resolve(r)))];
   const trees = roots.filter((r) => fs.lstatSync(r, { throwIfNoEntry: false })?.isDirectory()).map(treeWatch);
   // What is there already, with content, is not this command's (the plan's scan may have missed none of it: it reads the same record).
-  for (const t of trees)
+  const existing: ProtectedScan = { entries: new Map(), truncated: false };
+  for (const t of trees) {
     for (const g of t.gitEntries()) for (const e of gitDirScan(g).entries.values()) if (e.existed) baseline.add(e.path);
-  const unsubscribe = trees.map((t) => t.subscribe((dotGit) => (stopped ? undefined : rounds.add(dotGit))));
+    addProtectedEntries(existing, t.protectedEntries().filter(inWork));
+  }
+  for (const e of existing.entries.values()) if (e.existed) baseline.add(e.path);
+  const unsubscribe = trees.map((t) =>
+    t.subscribe((p, kind) => (stopped ? undefined : rounds.add(`${kind === 'git' ? 'g' : 'm'}:${p}`))),
+  );
   return {
     watched: () => trees.reduce((n, t) => n + t.watched(), 0),
     stop: () => {

@@ -119,17 +119,23 @@ export interface TreeWatch {
   gitEntries(): string[];
   /** The entries with a protected name seen (not `.git`), those that still exist. */
   protectedEntries(): string[];
-  /** Called with a `.git` path when it appears or something in it changes; returns the unsubscribe. */
-  subscribe(fn: (dotGit: string) => void): () => void;
+  /**
+   * Called with a `.git` path (kind `git`) when it appears or something in it changes, and with an
+   * entry with a protected name (kind `marked`) when it appears or something below it changes
+   * (liveGuard.ts undoes both while a command runs); returns the unsubscribe.
+   */
+  subscribe(fn: TreeListener): () => void;
   /** Directories watched now. */
   watched(): number;
 }
+
+export type TreeListener = (p: string, kind: 'git' | 'marked') => void;
 
 class Tree implements TreeWatch {
   private readonly watches = new Map<string, Watch>();
   private readonly gits = new Set<string>();
   private readonly marked = new Set<string>();
-  private readonly listeners = new Set<(dotGit: string) => void>();
+  private readonly listeners = new Set<TreeListener>();
   private full = true;
   private linger: NodeJS.Timeout | undefined;
   closed = false;
@@ -156,7 +162,7 @@ class Tree implements TreeWatch {
     return [...this.marked];
   }
 
-  subscribe(fn: (dotGit: string) => void): () => void {
+  subscribe(fn: TreeListener): () => void {
     this.listeners.add(fn);
     clearTimeout(this.linger);
     return () => {
@@ -182,8 +188,21 @@ class Tree implements TreeWatch {
     trees.delete(this.root);
   }
 
-  private notify(dotGit: string): void {
-    for (const fn of this.listeners) fn(dotGit);
+  private notify(dotGit: string, kind: 'git' | 'marked' = 'git'): void {
+    for (const fn of this.listeners) fn(dotGit, kind);
+  }
+
+  /** An entry with a protected name appeared at `p`: recorded, announced. */
+  private markedEntry(p: string): void {
+    this.marked.add(p);
+    this.notify(p, 'marked');
+  }
+
+  /** Something changed in `dir`: the entry with a protected name it is in (if any) is announced. */
+  private insideMarked(dir: string): void {
+    if (this.marked.size === 0 || this.listeners.size === 0) return;
+    for (let d = dir; d.length > this.root.length && d !== path.dirname(d); d = path.dirname(d))
+      if (this.marked.has(d)) return this.notify(d, 'marked');
   }
 
   /** Watches `dir` (again when the directory at that path is a new one); false when it was watched already or cannot be. */
@@ -245,7 +264,8 @@ class Tree implements TreeWatch {
     const p = path.join(dir, name);
     const folded = fold(name);
     if (folded === '.git') return this.gitEntry(p);
-    if (isProtectedName(folded) && lstat(p)) this.marked.add(p);
+    if (isProtectedName(folded) && lstat(p)) this.markedEntry(p);
+    this.insideMarked(dir);
     // A bare repository's own entries (it is watched as a directory of the tree): what git reads there.
     if (this.gits.has(dir) && GIT_ENTRY_NAMES.has(name)) this.notify(dir);
     if (path.basename(dir) === 'hooks' && this.gits.has(path.dirname(dir))) this.notify(path.dirname(dir));
@@ -275,7 +295,8 @@ class Tree implements TreeWatch {
           this.gitEntry(p);
           continue;
         }
-        if (isProtectedName(folded)) this.marked.add(p);
+        if (isProtectedName(folded)) this.markedEntry(p);
+        else this.insideMarked(dir);
         if (lstat(p)?.isDirectory()) todo.push(p);
       }
     }

@@ -5,7 +5,16 @@
 // and the record the check after the call reads.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
@@ -15,6 +24,7 @@ import {
   settleTreeEvents,
   treeWatch,
 } from '../../src/sandbox/treeWatch';
+import { guardWhileRunning, type GuardedProtection } from '../../src/sandbox/liveGuard';
 
 const dirs: string[] = [];
 after(() => {
@@ -92,4 +102,39 @@ test('tree watch: past the watch budget the tree is incomplete and the record is
     closeTreeWatches();
     setWatchBudgetForTests(undefined);
   }
+});
+
+test('live guard (J4): a control file a running command creates in a new directory is undone at once; what was there stays', async () => {
+  const root = tmp();
+  mkdirSync(path.join(root, 'packages/y/.claude'), { recursive: true });
+  writeFileSync(path.join(root, 'packages/y/.claude/settings.json'), '{"model":"mine"}');
+  const protection: GuardedProtection = {
+    scan: { entries: new Map(), truncated: false },
+    denyWrite: [],
+    roots: [root],
+  };
+  const guard = guardWhileRunning(protection);
+  try {
+    // What a background command does while it still runs (no call has ended).
+    mkdirSync(path.join(root, 'packages/x/.claude'), { recursive: true });
+    writeFileSync(path.join(root, 'packages/x/.claude/settings.json'), '{"sandbox":{"hooks":"host"}}');
+    mkdirSync(path.join(root, 'packages/z/deep'), { recursive: true });
+    writeFileSync(path.join(root, 'packages/z/deep/.mcp.json'), '{"mcpServers":{}}');
+    assert.ok(await until(() => !existsSync(path.join(root, 'packages/x/.claude'))), 'the new .claude is removed live');
+    assert.ok(await until(() => !existsSync(path.join(root, 'packages/z/deep/.mcp.json'))), 'the new .mcp.json too');
+    assert.equal(readFileSync(path.join(root, 'packages/y/.claude/settings.json'), 'utf8'), '{"model":"mine"}');
+    assert.ok(
+      protection.live?.some((n) => n.startsWith(path.join('packages', 'x', '.claude'))),
+      protection.live?.join(),
+    );
+    assert.ok(protection.live?.some((n) => n.startsWith(path.join('packages', 'z', 'deep', '.mcp.json'))));
+  } finally {
+    guard.stop();
+  }
+  // Stopped: nothing is undone any more (the check after the call takes over).
+  mkdirSync(path.join(root, 'packages/w/.claude'), { recursive: true });
+  writeFileSync(path.join(root, 'packages/w/.claude/settings.json'), '{}');
+  await settleTreeEvents();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.ok(existsSync(path.join(root, 'packages/w/.claude/settings.json')));
 });
