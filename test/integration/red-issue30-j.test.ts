@@ -225,6 +225,12 @@ test(
             } catch {
               // gone
             }
+            // The dev server runs in a process group of its own: a `dev` killed before it stopped it leaves it.
+            try {
+              execFileSync('pkill', ['-f', path.join(fx.root, 'j2-dev.db')]);
+            } catch {
+              // none left
+            }
             assert.deepEqual(
               baitIn(marks2),
               [],
