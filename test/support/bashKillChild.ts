@@ -24,7 +24,8 @@ if (when.startsWith('spawn+')) {
     const child = (original as (...a: unknown[]) => ChildProcessModule.ChildProcess).apply(this, args);
     const argv = args[1] as string[] | undefined;
     // The call's own `bash -c` (not the sandbox probe's, not the guardian's).
-    if (args[0] === 'bash' && argv?.[1]?.includes(command)) {
+    // The door resolves `bash` on the trusted PATH (an absolute path since issue 30's I-3 fix).
+    if (typeof args[0] === 'string' && /(^|\/)bash$/.test(args[0]) && argv?.[1]?.includes(command)) {
       if (ms === 0) die();
       setTimeout(die, ms);
     }

@@ -217,7 +217,8 @@ export async function goInstall(opts: GoInstallOptions): Promise<void> {
         from: env,
         // GOFLAGS from the caller (-mod=vendor, say) would break a module-mode install.
         env: { GOBIN: tmpBin, GOFLAGS: '', GO111MODULE: 'on' },
-        cwd: os.tmpdir(),
+        // Its own empty build directory: the door refuses a program lying under the process directory it runs in.
+        cwd: tmpBin,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const onData = (buf: Buffer): void => {
