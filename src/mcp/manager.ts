@@ -5,11 +5,8 @@
 // (the next use starts it again) and closed when the worker shuts down. Every wait has a
 // timeout: a server that does not start, answer or stay up gives an error, never a hang.
 import { DurableAgentError } from '../core/errors';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expandMcpServer, isRemoteMcpServer, type McpServerConfig } from './config';
 import { changedPins } from './pins';
 import { HostStdioTransport } from './stdioTransport';
@@ -72,6 +69,22 @@ interface Connection {
   guard?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
+/**
+ * The MCP SDK, loaded when the first server starts: a worker, runner or CLI whose sessions have no
+ * MCP server never loads it (it costs every process about 0.1 s of CPU at start-up).
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const sdk = {
+  client: () =>
+    require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js'),
+  http: () =>
+    require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  sse: () =>
+    require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js'),
+  types: () => require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js'),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 /** The transport of an expanded server: streamable HTTP, SSE, or a process through the door (maybe sandboxed). */
 function transportOf(
   expanded: McpServerConfig,
@@ -88,8 +101,11 @@ function transportOf(
     });
   const headers = expanded.headers;
   if (expanded.type !== 'sse')
-    return new StreamableHTTPClientTransport(new URL(expanded.url), headers ? { requestInit: { headers } } : undefined);
-  return new SSEClientTransport(
+    return new (sdk.http().StreamableHTTPClientTransport)(
+      new URL(expanded.url),
+      headers ? { requestInit: { headers } } : undefined,
+    );
+  return new (sdk.sse().SSEClientTransport)(
     new URL(expanded.url),
     headers
       ? {
@@ -334,7 +350,7 @@ export class McpManager {
       throw new McpUnavailableError(`MCP server ${server} was not started: ${placed.reason}`);
     const contained = placed?.kind === 'sandboxed' ? placed.contained : undefined;
     const transport = transportOf(expanded, cwd, contained);
-    const client = new Client({ name: 'durable-agent', version: '0.1.0' });
+    const client = new (sdk.client().Client)({ name: 'durable-agent', version: '0.1.0' });
     const conn: Connection = {
       key,
       server,
@@ -350,7 +366,7 @@ export class McpManager {
       });
     }
     // notifications/tools/list_changed: the next listing (the next turn's model activity) asks again.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(sdk.types().ToolListChangedNotificationSchema, () => {
       conn.tools = undefined;
       this.listChanges++;
     });

@@ -6,7 +6,7 @@
 // not used.
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { startHostProcess } from '../hostProcess/door';
@@ -27,6 +27,11 @@ export interface HostStdioServer {
   };
 }
 
+/** The SDK's stdio framing, loaded with the first transport (src/mcp/manager.ts loads the SDK on first use too). */
+const stdio = () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('@modelcontextprotocol/sdk/shared/stdio.js') as typeof import('@modelcontextprotocol/sdk/shared/stdio.js');
+
 /** How long close() waits for the server to exit after its stdin closed, then after SIGTERM. */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -36,7 +41,7 @@ export class HostStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer: ReadBuffer = new (stdio().ReadBuffer)();
   /** The server's stderr, readable before start() so that no early line is lost. */
   readonly stderr = new PassThrough();
 
@@ -106,7 +111,7 @@ export class HostStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin) return reject(new Error('the MCP server is not running'));
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(stdio().serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }

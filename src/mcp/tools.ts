@@ -2,7 +2,7 @@
 // both the API input_schema and the validator, safety from the annotations, results mapped to a
 // tool_result (is_error from the server's isError). Every call goes through the one pipeline.
 import { z } from 'zod';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { buildTool, type AnyTool, type ToolResult } from '../toolProtocol/Tool';
 import type { ToolResultBlockParam } from '../core/apiMessages';
 import { mcpServerOf, mcpToolName } from './names';
@@ -13,7 +13,17 @@ import type { McpSessionScope } from './sandboxed';
 
 export type { McpToolOutput } from './content';
 
-const validators = new AjvJsonSchemaValidator();
+/** The SDK's JSON Schema validator (Ajv), made with the first MCP tool: a process without MCP servers never loads it. */
+let validatorsMade: AjvJsonSchemaValidator | undefined;
+function validators(): AjvJsonSchemaValidator {
+  if (!validatorsMade) {
+    const ajv =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('@modelcontextprotocol/sdk/validation/ajv-provider.js') as typeof import('@modelcontextprotocol/sdk/validation/ajv-provider.js');
+    validatorsMade = new ajv.AjvJsonSchemaValidator();
+  }
+  return validatorsMade;
+}
 
 export function mcpResultBlock(
   data: McpToolOutput,
@@ -41,8 +51,9 @@ function inputSchemaOf(info: McpToolInfo): { zod: z.ZodType<Record<string, unkno
       ? info.inputSchema
       : { type: 'object', properties: {} };
   let validate: ((v: unknown) => { valid: boolean; errorMessage?: string | undefined }) | undefined;
+  const validator = validators();
   try {
-    validate = validators.getValidator(json as never);
+    validate = validator.getValidator(json as never);
   } catch (e) {
     const msg = (e as Error).message;
     validate = () => ({ valid: false, errorMessage: `the server's input schema does not compile: ${msg}` });

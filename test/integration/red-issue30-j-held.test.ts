@@ -5,18 +5,15 @@
 // the dev server, the fake Messages API as the attacker. A session plants; a later step (the next
 // session in another mode, the person's `run --worktree`, a hook, a session started in a subdirectory)
 // is checked on the real file system: marker files outside the project, bait values in them.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { closeTestEnv, getTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
-import { sandboxSkip } from '../support/systemPackages';
-import { killGroup, spawnWorker, workerProcessEnv, type WorkerProc } from '../support/workerProcs';
-import { createControlFixture, type ControlFixture } from '../support/controlAttacks';
+import { cliAttackFile, personCli, stopWorkers } from '../support/cliAttackRig';
+import { spawnWorker, workerProcessEnv, type WorkerProc } from '../support/workerProcs';
 import {
   baitIn,
   dumpingHook,
@@ -27,20 +24,7 @@ import {
   type Turn,
 } from '../support/outsideChecker';
 
-let skip: string | false = false;
-let fx: ControlFixture;
-
-before(async () => {
-  const host = new SandboxHost();
-  skip = await sandboxSkip(host, 'the issue 30 round j held chains');
-  await host.close();
-  await getTestEnv();
-  fx = createControlFixture();
-});
-after(async () => {
-  fs.rmSync(fx.root, { recursive: true, force: true });
-  await closeTestEnv();
-});
+const rig = cliAttackFile('the issue 30 round j held chains');
 
 const REAL_GIT = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 const REAL_RG = (() => {
@@ -53,7 +37,7 @@ const REAL_RG = (() => {
 
 const scripts = new Map<string, Turn[]>();
 const marksOf = (name: string): string => {
-  const d = path.join(fx.marks, name);
+  const d = path.join(rig.fx.marks, name);
   fs.mkdirSync(d, { recursive: true });
   return d;
 };
@@ -63,33 +47,11 @@ test(
   'round j, held: later steps of an npx-started worker and the CLI run nothing the agent planted',
   { timeout: 600_000 },
   async (t) => {
-    if (skip) return t.skip(skip);
+    if (rig.skipped(t)) return;
+    const fx = rig.fx;
     await withAgent({ noWorker: true }, async ({ env, fake, storeDir, taskQueue }) => {
       fake.script(scriptedAttacker(scripts));
-      const cliEnv = {
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
-        DURABLE_AGENT_TASK_QUEUE: taskQueue,
-        DURABLE_AGENT_STORE_DIR: storeDir,
-        DURABLE_AGENT_WORKER_HAS_CREDENTIALS: '1',
-        HOME: fx.home,
-        DURABLE_AGENT_HOME: path.join(fx.home, '.durable-agent'),
-      };
-      const run = async (
-        cwd: string,
-        mode: string,
-        token: string,
-        extra: string[] = [],
-        more: Record<string, string> = {},
-      ) => {
-        const r = await cli(
-          ['run', '--cwd', cwd, '--model', 'claude-test', '--permission-mode', mode, ...extra, token],
-          { ...cliEnv, ...more },
-          180_000,
-        );
-        assert.equal(r.code, 0, `run ${token}: ${r.stdout}\n${r.stderr}`);
-        if (process.env.RED_J_DEBUG) process.stderr.write(`--- run ${token}\n${r.stdout}\n${r.stderr}\n`);
-        return r;
-      };
+      const { env: cliEnv, run } = personCli(fx, { taskQueue, storeDir });
       // The worker's project: a git repository (worktrees), npm's .bin first on the worker's PATH.
       const proj = outsideProject(fx, 'held');
       const git = (...a: string[]) => execFileSync('git', a, { cwd: proj, encoding: 'utf8' }).trim();
@@ -394,8 +356,7 @@ test(
           },
         );
       } finally {
-        for (const p of procs) killGroup(p);
-        await Promise.all(procs.map((p) => p.exited));
+        await stopWorkers(procs);
       }
     });
   },

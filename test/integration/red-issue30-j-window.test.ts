@@ -11,68 +11,38 @@
 // were closed on main by dd1b468 and stay as regression rows; J4 was closed by the live undo of protected
 // names (src/sandbox/liveGuard.ts, branch livectl). J4b's file is now removed live too (its row fails at
 // "did not create .mcp.json"); its other half, the worker expanding its own secrets, stays open.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type * as net from 'node:net';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { closeTestEnv, getTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
-import { sandboxSkip } from '../support/systemPackages';
-import { killGroup, spawnWorker, workerProcessEnv, type WorkerProc } from '../support/workerProcs';
-import { BAIT, baitEnvironment, createControlFixture, type ControlFixture } from '../support/controlAttacks';
+import { cliAttackFile, personCli, stopWorkers } from '../support/cliAttackRig';
+import { spawnWorker, workerProcessEnv, type WorkerProc } from '../support/workerProcs';
+import { BAIT, baitEnvironment } from '../support/controlAttacks';
 import { baitIn, dumpingHook, outsideProject, scriptedAttacker, type Turn } from '../support/outsideChecker';
 
-let skip: string | false = false;
 /** A hole's skip reason; RED_J_HOLES=1 runs every hole row (each must fail until closed), RED_J_HOLES=<words> those whose reason holds them. */
 const hole = (why: string): string | false => {
   const run = process.env.RED_J_HOLES;
   return run === '1' || (run && why.includes(run)) ? false : `HOLE: ${why}`;
 };
-let fx: ControlFixture;
-
-before(async () => {
-  const host = new SandboxHost();
-  skip = await sandboxSkip(host, 'the issue 30 round j window attacks');
-  await host.close();
-  await getTestEnv();
-  fx = createControlFixture();
-});
-after(async () => {
-  fs.rmSync(fx.root, { recursive: true, force: true });
-  await closeTestEnv();
-});
+const rig = cliAttackFile('the issue 30 round j window attacks');
 
 const scripts = new Map<string, Turn[]>();
-const project = (name: string): string => outsideProject(fx, name);
+const project = (name: string): string => outsideProject(rig.fx, name);
 
 test(
   'round j: credentials in HOME, and control files a running background command made',
   { timeout: 600_000 },
   async (t) => {
-    if (skip) return t.skip(skip);
+    if (rig.skipped(t)) return;
+    const fx = rig.fx;
     await withAgent({ noWorker: true }, async ({ env, fake, storeDir, taskQueue }) => {
       fake.script(scriptedAttacker(scripts));
-      const cliEnv = {
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
-        DURABLE_AGENT_TASK_QUEUE: taskQueue,
-        DURABLE_AGENT_STORE_DIR: storeDir,
-        DURABLE_AGENT_WORKER_HAS_CREDENTIALS: '1',
-        HOME: fx.home,
-        DURABLE_AGENT_HOME: path.join(fx.home, '.durable-agent'),
-      };
-      const run = async (proj: string, mode: string, token: string) => {
-        const r = await cli(
-          ['run', '--cwd', proj, '--model', 'claude-test', '--permission-mode', mode, token],
-          cliEnv,
-          180_000,
-        );
-        assert.equal(r.code, 0, `run ${token}: ${r.stdout}\n${r.stderr}`);
-        return r;
-      };
+      const { env: cliEnv, run } = personCli(fx, { taskQueue, storeDir });
       const procs: WorkerProc[] = [];
       try {
         // The worker starts with the first row that runs (every row is a hole, skipped until fixed).
@@ -378,8 +348,7 @@ test(
           },
         );
       } finally {
-        for (const p of procs) killGroup(p);
-        await Promise.all(procs.map((p) => p.exited));
+        await stopWorkers(procs);
       }
     });
   },

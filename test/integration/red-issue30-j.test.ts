@@ -9,19 +9,17 @@
 // files written outside the project and the bait values in them, never a tool's words.
 // Held attacks are passing rows; holes are rows with `skip: 'HOLE: …'` whose assertions say what
 // containment means (remove the skip to see them fail).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { closeTestEnv, getTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { cli } from '../support/cli';
-import { sandboxSkip } from '../support/systemPackages';
-import { killGroup, spawnWorker, workerProcessEnv, type WorkerProc } from '../support/workerProcs';
-import { baitEnvironment, createControlFixture, type ControlFixture } from '../support/controlAttacks';
+import { cliAttackFile, personCli, stopWorkers } from '../support/cliAttackRig';
+import { spawnWorker, workerProcessEnv, type WorkerProc } from '../support/workerProcs';
+import { baitEnvironment } from '../support/controlAttacks';
 import {
   baitIn,
   npxEnvironment,
@@ -31,24 +29,11 @@ import {
   type Turn,
 } from '../support/outsideChecker';
 
-let skip: string | false = false;
-let fx: ControlFixture;
-
-before(async () => {
-  const host = new SandboxHost();
-  skip = await sandboxSkip(host, 'the issue 30 round j end-to-end attacks');
-  await host.close();
-  await getTestEnv();
-  fx = createControlFixture();
-});
-after(async () => {
-  fs.rmSync(fx.root, { recursive: true, force: true });
-  await closeTestEnv();
-});
+const rig = cliAttackFile('the issue 30 round j end-to-end attacks');
 
 const scripts = new Map<string, Turn[]>();
-const project = (name: string): string => outsideProject(fx, name);
-const npxWorkerEnv = (proj: string): NodeJS.ProcessEnv => npxEnvironment(fx, proj);
+const project = (name: string): string => outsideProject(rig.fx, name);
+const npxWorkerEnv = (proj: string): NodeJS.ProcessEnv => npxEnvironment(rig.fx, proj);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -65,27 +50,11 @@ test(
   'round j: a dontAsk session plants programs in node_modules/.bin; later steps of an npx-started worker and CLI',
   { timeout: 600_000 },
   async (t) => {
-    if (skip) return t.skip(skip);
+    if (rig.skipped(t)) return;
+    const fx = rig.fx;
     await withAgent({ noWorker: true }, async ({ env, fake, storeDir, taskQueue }) => {
       fake.script(scriptedAttacker(scripts));
-      const cliEnv = {
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS as string,
-        DURABLE_AGENT_TASK_QUEUE: taskQueue,
-        DURABLE_AGENT_STORE_DIR: storeDir,
-        DURABLE_AGENT_WORKER_HAS_CREDENTIALS: '1',
-        HOME: fx.home,
-        DURABLE_AGENT_HOME: path.join(fx.home, '.durable-agent'),
-      };
-      const run = async (proj: string, mode: string, token: string, extra: string[] = []) => {
-        const r = await cli(
-          ['run', '--cwd', proj, '--model', 'claude-test', '--permission-mode', mode, ...extra, token],
-          cliEnv,
-          180_000,
-        );
-        assert.equal(r.code, 0, `run ${token}: ${r.stderr}`);
-        if (process.env.RED_J_DEBUG) process.stderr.write(`--- run ${token}\n${r.stdout}\n${r.stderr}\n`);
-        return r;
-      };
+      const { env: cliEnv, run } = personCli(fx, { taskQueue, storeDir });
       const procs: WorkerProc[] = [];
       try {
         // ---- J1: `bash` on the npx worker's PATH ----
@@ -277,8 +246,7 @@ test(
           },
         );
       } finally {
-        for (const p of procs) killGroup(p);
-        await Promise.all(procs.map((p) => p.exited));
+        await stopWorkers(procs);
       }
     });
   },

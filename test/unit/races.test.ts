@@ -9,8 +9,13 @@ import * as fs from 'node:fs';
 import { isRipgrepAvailable } from '../../src/tools/grepEngine';
 import { RACE_SCENARIOS, createRaceFixture, runRace } from '../support/races';
 
-// Per scenario; Grep spawns rg per call, so its four scenarios share 2,000 attempts.
-const ATTEMPTS: Record<string, number> = { Read: 2000, Write: 2000, Edit: 2000, Glob: 2000, Grep: 500 };
+// Per scenario; Grep spawns rg per call, so its four scenarios share 2,000 attempts. The counts are
+// what the harness needed to catch the code before the fix (1349bc0^, 11 runs per scenario on a
+// loaded 2-core machine, the attempt of the first win): Write (file, dir) won by attempt 100 at the
+// latest (in one Write dir run not in 2,000 either), so 500 (5x); Edit by attempt 512, so 1,000 (2x);
+// Read file as late as 1,605, Read dir 671, Glob 960, Grep dir (rg) left 250-attempt stretches
+// without a win: those keep their counts. Wins come in bursts, so a count below that misses.
+const ATTEMPTS: Record<string, number> = { Read: 2000, Write: 500, Edit: 1000, Glob: 2000, Grep: 500 };
 
 for (const scenario of RACE_SCENARIOS) {
   const tool = scenario.split(' ')[0] as string;

@@ -5,142 +5,30 @@
 // `cli/main.js`; the worker's next runtime child and the person's next `npx durable-agent` would run
 // them outside the sandbox with the worker's secrets. Here the worker is a real process running from
 // the copy in the project (its `__dirname` there), as an installed worker is.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
 import { registerSessionDirectories, startHostProcess } from '../../src/hostProcess/door';
-import { sandboxSkip } from '../support/systemPackages';
+import { envCopyPayload, installedWorkerRig } from '../support/installedWorker';
 
-const sandboxHost = new SandboxHost();
-let skip: string | false = false;
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30h1-')));
-const home = path.join(base, 'home');
-const repoRoot = path.resolve(__dirname, '..', '..', '..'); // dist/test/unit -> the checkout
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-api03-BAIT-r30h1-5d1f',
-  DATABASE_URL: 'postgres://admin:BAIT-r30h1-pw@db.internal:5432/prod',
-};
-const hasBait = (s: string) => Object.values(BAIT_ENV).some((v) => s.includes(v));
-
-before(async () => {
-  mkdirSync(home, { recursive: true });
-  writeFileSync(path.join(home, '.bashrc'), '# the victim start-up file\n');
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (h1) tests');
+const rig = installedWorkerRig({
+  tag: 'h1',
+  dirPrefix: 'da-r30h1-',
+  bait: {
+    ANTHROPIC_API_KEY: 'sk-ant-api03-BAIT-r30h1-5d1f',
+    DATABASE_URL: 'postgres://admin:BAIT-r30h1-pw@db.internal:5432/prod',
+  },
+  what: 'the red team issue 30 (h1) tests',
 });
-after(async () => {
-  await sandboxHost.close();
-  rmSync(base, { recursive: true, force: true });
-});
-
-/** A project with durable-agent installed in it: its built package copied, its dependencies linked. */
-function installedProject(): { root: string; pkg: string } {
-  const root = realpathSync(mkdtempSync(path.join(base, 'p-')));
-  writeFileSync(path.join(root, 'a.txt'), 'hello\n');
-  const pkg = path.join(root, 'node_modules', 'durable-agent');
-  mkdirSync(pkg, { recursive: true });
-  cpSync(path.join(repoRoot, 'package.json'), path.join(pkg, 'package.json'));
-  cpSync(path.join(repoRoot, 'dist', 'src'), path.join(pkg, 'dist', 'src'), { recursive: true });
-  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(pkg, 'node_modules'));
-  mkdirSync(path.join(root, 'node_modules', '.bin'));
-  symlinkSync('../durable-agent/dist/src/cli/main.js', path.join(root, 'node_modules', '.bin', 'durable-agent'));
-  return { root, pkg };
-}
-
-/** What a planted file does: copies its own environment and its parent's (the worker's) outside. */
-function payload(mark: string): string {
-  return `const fs = require('fs');
-let got = 'env:' + JSON.stringify(process.env);
-try { got += '\\nparent:' + fs.readFileSync('/proc/' + process.ppid + '/environ', 'latin1'); } catch (e) { got += String(e); }
-fs.writeFileSync(${JSON.stringify(mark)}, got);
-process.exit(0);
-`;
-}
-
-/**
- * The worker, running from the package in the project: one tool call of a session through the real
- * pipeline (the permission a worker builds, no allow rule), then it needs a runtime of another
- * worker-wide configuration (remoteRuntime.ts starts `<its dir>/runtimeChild.js` through the door).
- */
-const DRIVER = `const [pkg, root, mode, name, input] = process.argv.slice(2);
-const d = (m) => require(require('path').join(pkg, 'dist', 'src', m));
-const { runToolPipeline } = d('toolCall/pipeline');
-const { createToolPool } = d('permissions/toolPool');
-const { BUILTIN_TOOLS } = d('tools');
-const { SandboxHost } = d('sandbox/host');
-const { sessionPermission } = d('toolCall/toolSession');
-const { initialContext } = d('core/context');
-const { toolResultText } = d('core/apiMessages');
-const { startRemoteRuntime } = d('sandbox/remoteRuntime');
-(async () => {
-  const out = {};
-  const sandboxHost = new SandboxHost();
-  const permission = sessionPermission(
-    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} }, {}, {}, root);
-  const o = await runToolPipeline({ type: 'tool_use', id: 'toolu_h1', name, input: JSON.parse(input) }, {
-    pool: createToolPool(BUILTIN_TOOLS, permission), sessionId: 'h1-' + process.pid,
-    agent: initialContext(root), permission, sandboxHost });
-  out.tool = o.result ? toolResultText(o.result) : '(' + o.status + ')';
-  await sandboxHost.close();
-  try {
-    const r = startRemoteRuntime();
-    await Promise.race([r.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }), new Promise((_, rej) => setTimeout(() => rej(new Error('no answer')), 20000))]);
-    out.runtime = 'ready';
-    await r.close?.();
-  } catch (e) { out.runtime = 'error: ' + e.message; }
-  process.stdout.write(JSON.stringify(out));
-  process.exit(0);
-})();
-`;
-
-function worker(
-  root: string,
-  pkg: string,
-  mode: string,
-  name: string,
-  input: object,
-): { tool: string; runtime: string } {
-  const driver = path.join(base, 'driver.js');
-  writeFileSync(driver, DRIVER);
-  const r = spawnSync(process.execPath, [driver, pkg, root, mode, name, JSON.stringify(input)], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...BAIT_ENV },
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  assert.ok(r.stdout.startsWith('{'), `the worker ran: ${r.stdout.slice(0, 300)} ${r.stderr.slice(-1500)}`);
-  return JSON.parse(r.stdout) as { tool: string; runtime: string };
-}
-
-/** The person's next `npx durable-agent --version` in the project (npx runs node_modules/.bin/durable-agent). */
-function personRunsCli(root: string): string {
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', '.bin', 'durable-agent'), '--version'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...BAIT_ENV },
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return r.stdout;
-}
-
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
+const { base, hasBait, read, installedProject, worker } = rig;
+/** What a planted file does: copies its own environment and its parent's (the worker's) outside, then exits. */
+const payload = (mark: string): string => envCopyPayload(mark, true);
+const personRunsCli = (root: string): string => rig.personRunsCli(root).stdout;
 
 for (const mode of ['dontAsk', 'acceptEdits'] as const)
   test(`attack (${mode}): sandboxed Bash rewrites the installed worker's runtimeChild.js and cli/main.js — nothing planted runs, the files are unchanged`, async (t) => {
-    if (skip) return t.skip(skip);
+    if (rig.skipped(t)) return;
     const { root, pkg } = installedProject();
     const child = path.join(pkg, 'dist', 'src', 'sandbox', 'runtimeChild.js');
     const cli = path.join(pkg, 'dist', 'src', 'cli', 'main.js');
@@ -181,7 +69,7 @@ for (const mode of ['dontAsk', 'acceptEdits'] as const)
   });
 
 test("attack (dontAsk): Write on the installed worker's cli/main.js is refused as a protected path; the file is unchanged", async (t) => {
-  if (skip) return t.skip(skip);
+  if (rig.skipped(t)) return;
   const { root, pkg } = installedProject();
   const cli = path.join(pkg, 'dist', 'src', 'cli', 'main.js');
   const before = read(cli);
@@ -191,7 +79,7 @@ test("attack (dontAsk): Write on the installed worker's cli/main.js is refused a
 });
 
 test('attack (dontAsk): the installed worker moved away and replaced (`mv node_modules/durable-agent …`, `mv node_modules …`), its `.bin` link repointed — nothing planted runs', async (t) => {
-  if (skip) return t.skip(skip);
+  if (rig.skipped(t)) return;
   const { root, pkg } = installedProject();
   const child = path.join(pkg, 'dist', 'src', 'sandbox', 'runtimeChild.js');
   const markChild = path.join(base, 'escaped-moved-child.txt');

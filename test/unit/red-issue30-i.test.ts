@@ -2,149 +2,33 @@
 // system and processes (a marker a planted file writes, with the environment it saw), never the
 // tool's words. A row the current code lets through is committed with `skip: 'HOLE: …'`; run
 // them with R30I_HOLES=1 (each must then fail until its fix lands, and pass after).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
+import { DRIVER_MODULES, envCopyPayload, installedWorkerRig, repoRoot } from '../support/installedWorker';
 
 // Every row is held now (I-1, I-4 on main; I-3 by the trusted PATH): a new hole row brings back
 // `const hole = (line) => (process.env.R30I_HOLES === '1' ? {} : { skip: \`HOLE: ${line}\` })`.
 
-const sandboxHost = new SandboxHost();
-let skip: string | false = false;
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30i-')));
-const home = path.join(base, 'home');
-const repoRoot = path.resolve(__dirname, '..', '..', '..'); // dist/test/unit -> the checkout
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-api03-BAIT-r30i-7c2e',
-  DATABASE_URL: 'postgres://admin:BAIT-r30i-pw@db.internal:5432/prod',
-  CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-BAIT-r30i-oauth',
-};
-const hasBait = (s: string) => Object.values(BAIT_ENV).some((v) => s.includes(v));
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-
-before(async () => {
-  mkdirSync(home, { recursive: true });
-  writeFileSync(path.join(home, '.bashrc'), '# the victim start-up file\n');
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (i) tests');
+const rig = installedWorkerRig({
+  tag: 'i1',
+  dirPrefix: 'da-r30i-',
+  bait: {
+    ANTHROPIC_API_KEY: 'sk-ant-api03-BAIT-r30i-7c2e',
+    DATABASE_URL: 'postgres://admin:BAIT-r30i-pw@db.internal:5432/prod',
+    CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-BAIT-r30i-oauth',
+  },
+  what: 'the red team issue 30 (i) tests',
 });
-after(async () => {
-  await sandboxHost.close();
-  rmSync(base, { recursive: true, force: true });
-});
-
-/**
- * A project with durable-agent installed as npm installs it: the package in
- * `node_modules/durable-agent` (its package.json and dist), its dependencies hoisted beside it in
- * `node_modules/<name>` (here links to this checkout's, so nothing is copied), and npm's `.bin` link.
- * npm makes no `node_modules/durable-agent/node_modules` when everything hoists.
- */
-function hoistedProject(): { root: string; pkg: string } {
-  const root = realpathSync(mkdtempSync(path.join(base, 'p-')));
-  writeFileSync(path.join(root, 'a.txt'), 'hello\n');
-  const nm = path.join(root, 'node_modules');
-  const pkg = path.join(nm, 'durable-agent');
-  mkdirSync(pkg, { recursive: true });
-  cpSync(path.join(repoRoot, 'package.json'), path.join(pkg, 'package.json'));
-  cpSync(path.join(repoRoot, 'dist', 'src'), path.join(pkg, 'dist', 'src'), { recursive: true });
-  for (const e of readdirSync(path.join(repoRoot, 'node_modules'))) {
-    if (e === '.bin' || e === 'durable-agent' || e.startsWith('.')) continue;
-    symlinkSync(path.join(repoRoot, 'node_modules', e), path.join(nm, e));
-  }
-  mkdirSync(path.join(nm, '.bin'));
-  symlinkSync('../durable-agent/dist/src/cli/main.js', path.join(nm, '.bin', 'durable-agent'));
-  return { root, pkg };
-}
-
+const { base, home, bait: BAIT_ENV, hasBait, read, hoistedProject, worker } = rig;
 /** What a planted module does: copies its own environment and its parent's (the worker's) outside. */
-function payload(mark: string): string {
-  return `const fs = require('fs');
-let got = 'env:' + JSON.stringify(process.env);
-try { got += '\\nparent:' + fs.readFileSync('/proc/' + process.ppid + '/environ', 'latin1'); } catch (e) { got += String(e); }
-fs.writeFileSync(${JSON.stringify(mark)}, got);
-`;
-}
-
-/**
- * The worker, running from the package in the project: one tool call of a session through the real
- * pipeline (the permission a worker builds, no allow rule), then it needs a runtime of another
- * worker-wide configuration (remoteRuntime.ts starts `<its dir>/runtimeChild.js` through the door).
- */
-const DRIVER = `const [pkg, root, mode, name, input] = process.argv.slice(2);
-const d = (m) => require(require('path').join(pkg, 'dist', 'src', m));
-const { runToolPipeline } = d('toolCall/pipeline');
-const { createToolPool } = d('permissions/toolPool');
-const { BUILTIN_TOOLS } = d('tools');
-const { SandboxHost } = d('sandbox/host');
-const { sessionPermission } = d('toolCall/toolSession');
-const { initialContext } = d('core/context');
-const { toolResultText } = d('core/apiMessages');
-const { startRemoteRuntime } = d('sandbox/remoteRuntime');
-(async () => {
-  const out = {};
-  const sandboxHost = new SandboxHost();
-  const permission = sessionPermission(
-    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} }, {}, {}, root);
-  const o = await runToolPipeline({ type: 'tool_use', id: 'toolu_i1', name, input: JSON.parse(input) }, {
-    pool: createToolPool(BUILTIN_TOOLS, permission), sessionId: 'i1-' + process.pid,
-    agent: initialContext(root), permission, sandboxHost });
-  out.tool = o.result ? toolResultText(o.result) : '(' + o.status + ')';
-  await sandboxHost.close();
-  try {
-    const r = startRemoteRuntime();
-    await Promise.race([r.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }), new Promise((_, rej) => setTimeout(() => rej(new Error('no answer')), 20000))]);
-    out.runtime = 'ready';
-    await r.close?.();
-  } catch (e) { out.runtime = 'error: ' + e.message; }
-  process.stdout.write(JSON.stringify(out));
-  process.exit(0);
-})();
-`;
-
-function worker(
-  root: string,
-  pkg: string,
-  mode: string,
-  name: string,
-  input: object,
-): { tool: string; runtime: string } {
-  const driver = path.join(base, 'driver.js');
-  writeFileSync(driver, DRIVER);
-  const r = spawnSync(process.execPath, [driver, pkg, root, mode, name, JSON.stringify(input)], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...BAIT_ENV },
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  assert.ok(r.stdout.startsWith('{'), `the worker ran: ${r.stdout.slice(0, 300)} ${r.stderr.slice(-1500)}`);
-  return JSON.parse(r.stdout) as { tool: string; runtime: string };
-}
-
-/** The person's next `npx durable-agent --version` in the project (npx runs node_modules/.bin/durable-agent). */
-function personRunsCli(root: string): string {
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', '.bin', 'durable-agent'), '--version'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...BAIT_ENV },
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
+const payload = (mark: string): string => envCopyPayload(mark, false);
+const personRunsCli = (root: string): string => {
+  const r = rig.personRunsCli(root);
   return r.stdout + r.stderr;
-}
+};
 
 /** A sandboxed command that plants package `name` (main: index.js = the payload) at `dir`/node_modules. */
 function plantPackage(dir: string, name: string, payloadFile: string): string {
@@ -157,7 +41,7 @@ for (const mode of ['dontAsk', 'acceptEdits'] as const)
     `I-1 attack (${mode}): sandboxed Bash creates node_modules/durable-agent/node_modules/<dependency> (a shadow of a hoisted dependency) — neither the worker's next runtime child nor the person's next npx durable-agent loads it`,
     {}, // was a hole: fixed (workerCode.ts: node_modules lookup directories; restore only in the directory found)
     async (t) => {
-      if (skip) return t.skip(skip);
+      if (rig.skipped(t)) return;
       const { root, pkg } = hoistedProject();
       const markChild = path.join(base, `i1-child-${mode}.txt`);
       const markCli = path.join(base, `i1-cli-${mode}.txt`);
@@ -202,14 +86,7 @@ for (const mode of ['dontAsk', 'acceptEdits'] as const)
  */
 const PATH_DRIVER = `const [dist, root, mode, calls] = process.argv.slice(2);
 const d = (m) => require(require('path').join(dist, m));
-const { runToolPipeline } = d('toolCall/pipeline');
-const { createToolPool } = d('permissions/toolPool');
-const { BUILTIN_TOOLS } = d('tools');
-const { SandboxHost } = d('sandbox/host');
-const { sessionPermission } = d('toolCall/toolSession');
-const { initialContext } = d('core/context');
-const { toolResultText } = d('core/apiMessages');
-(async () => {
+${DRIVER_MODULES}(async () => {
   const out = [];
   const sandboxHost = new SandboxHost();
   const permission = sessionPermission(
@@ -263,7 +140,7 @@ for (const name of ['bash', 'bwrap', 'rg'] as const)
     // "bash" and the runtime's "bwrap" and "rg" on the worker's full PATH (node_modules/.bin first).
     {},
     async (t) => {
-      if (skip) return t.skip(skip);
+      if (rig.skipped(t)) return;
       const root = realpathSync(mkdtempSync(path.join(base, `npx-${name}-`)));
       mkdirSync(path.join(root, 'node_modules', '.bin'), { recursive: true });
       const mark = path.join(base, `i3-${name}.txt`);
@@ -292,7 +169,7 @@ test(
   "I-4 attack (dontAsk): sandboxed Bash replaces the installed worker's node_modules/.bin with a symlink to a directory outside the project; the worker's .bin restore after the call removes nothing outside",
   {}, // was a hole: fixed (workerCode.ts: node_modules lookup directories; restore only in the directory found)
   async (t) => {
-    if (skip) return t.skip(skip);
+    if (rig.skipped(t)) return;
     const { root, pkg } = hoistedProject();
     // The person's directory outside the project holding something named durable-agent (a
     // checkout, or the worker's own data directory ~/.local/share/durable-agent).
