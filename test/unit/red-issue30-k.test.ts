@@ -402,8 +402,11 @@ test(
 // and the check after the call reads that record instead of walking.
 
 test(
-  'K6 (contained): a command floods the watch (90,000 creates from three processes) while it makes 300 directories holding `.claude/settings.json` — none is left after the call',
-  {},
+  'K6a: a command floods the watch (90,000 creates from three processes) while it makes 300 directories holding `.claude/settings.json` — none is left after the call',
+  // Held in the runs so far, but by the same mechanism as K6b it can fail whenever the queue overflows: not a CI row until K6 is fixed.
+  hole(
+    'K6 (protected names): the same overflow can leave a directory holding .claude/ unseen (protectedEntriesOf reads the record)',
+  ),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -423,6 +426,45 @@ test(
     assert.deepEqual(left, []);
   },
 );
+
+for (const flood of [true, false])
+  test(
+    `K6b${flood ? '' : ' (contained, the same without the flood)'}: ${flood ? 'a flood of 120,000 creates while ' : ''}60 nested repositories get core.fsmonitor in the same command — after the call the person’s git status in each runs nothing`,
+    flood
+      ? hole(
+          'K6: an inotify queue overflow (libuv drops IN_Q_OVERFLOW) leaves treeWatch complete() with .git directories it never saw; the check after the call reads that record (gitEntriesOf, src/sandbox/treeWatch.ts) and leaves core.fsmonitor in them',
+        )
+      : {},
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      const mark = path.join(marks, `k6b-${flood}`);
+      mkdirSync(mark);
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: [
+          'mkdir -p f1 f2',
+          `(for j in $(seq 1 60); do git init -q r$j; printf "[core]\\n\\tfsmonitor = touch ${mark}/r$j\\n" >> r$j/.git/config; done) 2>/dev/null &`,
+          flood ? '(cd f1 && seq 1 60000 | xargs touch) & (cd f2 && seq 60001 120000 | xargs touch) &' : '',
+          'wait; echo made',
+        ].join('\n'),
+      });
+      t.diagnostic(out.text.slice(0, 200));
+      const repos = readdirSync(root).filter((d) => /^r\d+$/.test(d));
+      const left = repos.filter((d) => /fsmonitor/.test(read(path.join(root, d, '.git', 'config'))));
+      // The person's own git, later, in each nested repository (their global config: none).
+      for (const d of repos)
+        try {
+          execFileSync('git', ['status', '--short'], { cwd: path.join(root, d), env: GIT_ENV, stdio: 'ignore' });
+        } catch {
+          // a repository the guard left broken is not a run
+        }
+      const ran = readdirSync(mark);
+      t.diagnostic(
+        `repos ${repos.length}, configs with fsmonitor: ${left.join(' ')}; fsmonitor ran in: ${ran.join(' ')}`,
+      );
+      assert.deepEqual({ left, ran }, { left: [], ran: [] });
+    },
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // K7: sessions apart, in process. The in-process runner gives each session a store of its own in
