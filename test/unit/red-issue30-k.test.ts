@@ -429,7 +429,7 @@ test(
 
 for (const flood of [true, false])
   test(
-    `K6b${flood ? '' : ' (contained, the same without the flood)'}: ${flood ? 'a flood of 120,000 creates while ' : ''}60 nested repositories get core.fsmonitor in the same command — after the call the person’s git status in each runs nothing`,
+    `K6b${flood ? '' : ' (contained, the same without the flood)'}: ${flood ? 'a flood of 120,000 creates while 60' : '15'} nested repositories get core.fsmonitor in the same command — after the call the person’s git status in each runs nothing`,
     flood
       ? hole(
           'K6: an inotify queue overflow (libuv drops IN_Q_OVERFLOW) leaves treeWatch complete() with .git directories it never saw; the check after the call reads that record (gitEntriesOf, src/sandbox/treeWatch.ts) and leaves core.fsmonitor in them',
@@ -443,7 +443,7 @@ for (const flood of [true, false])
       const out = await tool(root, 'dontAsk', 'Bash', {
         command: [
           'mkdir -p f1 f2',
-          `(for j in $(seq 1 60); do git init -q r$j; printf "[core]\\n\\tfsmonitor = touch ${mark}/r$j\\n" >> r$j/.git/config; done) 2>/dev/null &`,
+          `(for j in $(seq 1 ${flood ? 60 : 15}); do git init -q r$j; printf "[core]\\n\\tfsmonitor = touch ${mark}/r$j\\n" >> r$j/.git/config; done) 2>/dev/null &`,
           flood ? '(cd f1 && seq 1 60000 | xargs touch) & (cd f2 && seq 60001 120000 | xargs touch) &' : '',
           'wait; echo made',
         ].join('\n'),
@@ -465,6 +465,50 @@ for (const flood of [true, false])
       assert.deepEqual({ left, ran }, { left: [], ran: [] });
     },
   );
+
+// ---------------------------------------------------------------------------------------------------
+// K8: durable-agent's own cache under a `filesystem.allowWrite` directory. `~/.cache` is where uv,
+// pip, go build, bun and Playwright keep their caches: a session allowed to write it can replace
+// the Temporal CLI durable-agent built there (`~/.cache/durable-agent/temporal-<version>/temporal`),
+// which the person's next `durable-agent dev`/`up` starts with the operator's whole environment.
+
+test(
+  'K8: with sandbox.filesystem.allowWrite ["~/.cache"], sandboxed Bash replaces the cached Temporal CLI — the person’s next `dev` (resolveTemporalCli, then the door’s operator purpose) does not run it',
+  hole(
+    'K8: the durable-agent cache (cacheRoot(): ~/.cache/durable-agent) is writable to a session whose allowWrite covers it; resolveTemporalCli trusts the cached binary (src/temporal/service/cli.ts:127)',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const { resolveTemporalCli, cachedCliDir } = await import('../../src/temporal/service/cli');
+    const root = project();
+    const mark = path.join(marks, 'k8');
+    const personEnv = { HOME: home, PATH: '/usr/bin:/bin' };
+    const dir = cachedCliDir(personEnv);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'temporal'), '#!/bin/sh\necho "temporal version 1.5.1"\n', { mode: 0o755 });
+    const rel = path.relative(home, path.join(dir, 'temporal'));
+    const out = await tool(
+      root,
+      'dontAsk',
+      'Bash',
+      { command: `${plantCmd(`~/${rel}`, payload(mark, '/bin/true'))}; echo planted` },
+      { filesystem: { allowWrite: ['~/.cache'] } },
+      ['Bash'],
+    );
+    t.diagnostic(out.text.slice(0, 200));
+    const cli = await resolveTemporalCli({ env: personEnv, allowGoBuild: false, log: () => undefined });
+    t.diagnostic(`resolved: ${JSON.stringify(cli)}`);
+    if (cli.kind === 'path')
+      await runHostProcess({ purpose: 'operator', command: cli.path, args: ['--version'], cwd: home }).catch(
+        (e: Error) => t.diagnostic(`door: ${e.message}`),
+      );
+    const m = read(mark);
+    assert.deepEqual(
+      { ranOnHost: m !== '', sawApiKey: m.includes(BAIT_ENV.ANTHROPIC_API_KEY!), readTheKey: m.includes(SSH_BAIT) },
+      { ranOnHost: false, sawApiKey: false, readTheKey: false },
+    );
+  },
+);
 
 // ---------------------------------------------------------------------------------------------------
 // K7: sessions apart, in process. The in-process runner gives each session a store of its own in
