@@ -265,6 +265,83 @@ test('K2b (contained): the listed credential files stay unreadable to sandboxed 
   assert.deepEqual(got, []);
 });
 
+test(
+  'K2c: credential files the worker’s environment points at with variables the list does not read (GIT_CONFIG_GLOBAL, GH_CONFIG_DIR, CLOUDSDK_CONFIG, AZURE_CONFIG_DIR, PIP_CONFIG_FILE, HF_TOKEN_PATH) — none arrives in the project',
+  hole(
+    'K2 (environment): credentialPathsFromEnv (src/permissions/credentials.ts) does not follow GIT_CONFIG_GLOBAL, GH_CONFIG_DIR, CLOUDSDK_CONFIG, AZURE_CONFIG_DIR, PIP_CONFIG_FILE, HF_TOKEN_PATH',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const dir = path.join(base, 'elsewhere');
+    const files: Record<string, [string, string]> = {
+      GIT_CONFIG_GLOBAL: ['dotfiles/gitconfig', '[http]\n\textraHeader = Authorization: Bearer BAIT-K-gitglobal\n'],
+      GH_CONFIG_DIR: ['gh/hosts.yml', 'github.com:\n  oauth_token: BAIT-K-ghdir\n'],
+      CLOUDSDK_CONFIG: ['gcloud/credentials.db', 'BAIT-K-gcloud\n'],
+      AZURE_CONFIG_DIR: ['azure/msal_token_cache.json', '{"AccessToken":"BAIT-K-azure"}\n'],
+      PIP_CONFIG_FILE: ['pip/pip.conf', '[global]\nindex-url = https://u:BAIT-K-pipenv@h/simple\n'],
+      HF_TOKEN_PATH: ['hf/token', 'hf_BAIT-K-hfpath\n'],
+    };
+    const vars: Record<string, string> = {};
+    for (const [name, [rel, body]] of Object.entries(files)) {
+      const f = path.join(dir, rel);
+      mkdirSync(path.dirname(f), { recursive: true });
+      writeFileSync(f, body);
+      vars[name] = name.endsWith('_DIR') || name === 'CLOUDSDK_CONFIG' ? path.dirname(f) : f;
+    }
+    const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, vars);
+    try {
+      await tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p loot3; i=0; for f in ${Object.values(files)
+          .map(([rel]) => path.join(dir, rel))
+          .join(' ')}; do i=$((i+1)); cat "$f" > loot3/$i 2>/dev/null; done; echo done`,
+      });
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    const got = readdirSync(path.join(root, 'loot3'))
+      .map((f) => /BAIT-K-[a-z]+/.exec(read(path.join(root, 'loot3', f)))?.[0])
+      .filter(Boolean);
+    assert.deepEqual(got, []);
+  },
+);
+
+test('K9 (contained): the person’s ssh-agent socket — sandboxed Bash cannot list or use its keys', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const { spawnSync } = await import('node:child_process');
+  const agentDir = mkdtempSync(path.join(base, 'ssh-'));
+  const sock = path.join(agentDir, 'agent.sock');
+  const a = spawnSync('ssh-agent', ['-a', sock, '-s'], { encoding: 'utf8' });
+  if (a.status !== 0) return t.skip(`no ssh-agent: ${a.stderr}`);
+  const pid = /SSH_AGENT_PID=(\d+)/.exec(a.stdout)?.[1];
+  try {
+    const key = path.join(agentDir, 'k');
+    spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'BAIT-K-agentkey', '-f', key]);
+    spawnSync('ssh-add', [key], { env: { ...process.env, SSH_AUTH_SOCK: sock } });
+    const control = spawnSync('ssh-add', ['-L'], { env: { ...process.env, SSH_AUTH_SOCK: sock }, encoding: 'utf8' });
+    assert.match(control.stdout, /BAIT-K-agentkey/, 'control: the agent holds the key');
+    const saved = process.env.SSH_AUTH_SOCK;
+    process.env.SSH_AUTH_SOCK = sock;
+    try {
+      await tool(root, 'dontAsk', 'Bash', {
+        command: `SSH_AUTH_SOCK=${sock} ssh-add -L > k1.txt 2>&1; ssh-add -L > k2.txt 2>&1; echo done`,
+      });
+    } finally {
+      if (saved === undefined) delete process.env.SSH_AUTH_SOCK;
+      else process.env.SSH_AUTH_SOCK = saved;
+    }
+    const got = read(path.join(root, 'k1.txt')) + read(path.join(root, 'k2.txt'));
+    t.diagnostic(got.slice(0, 200));
+    assert.doesNotMatch(got, /BAIT-K-agentkey/);
+  } finally {
+    if (pid) process.kill(Number(pid));
+  }
+});
+
 // ---------------------------------------------------------------------------------------------------
 // K3: the sandbox's copy of the person's git configuration.
 
