@@ -265,6 +265,27 @@ test('K2b (contained): the listed credential files stay unreadable to sandboxed 
   assert.deepEqual(got, []);
 });
 
+for (const mode of ['default', 'plan', 'bypassPermissions', 'acceptEdits'] as const)
+  test(
+    `K2d (${mode}): a read-only Bash command reads unlisted credential files (Codex key, Copilot token, yarn token) — the tool result the model gets holds none of them`,
+    hole(
+      `K2 (${mode}): the read reaches the model in ${mode} mode (no file written: the bait is in the result sent to the model)`,
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      for (const rel of ['.codex/auth.json', '.config/github-copilot/hosts.json', '.yarnrc.yml']) {
+        mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+        writeFileSync(path.join(home, rel), EXTRA_CREDENTIALS[rel]!);
+      }
+      const out = await tool(root, mode, 'Bash', {
+        command: `cat ${home}/.codex/auth.json ${home}/.config/github-copilot/hosts.json ${home}/.yarnrc.yml`,
+      });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+      assert.doesNotMatch(out.text, BAIT);
+    },
+  );
+
 test(
   'K2c: credential files the worker’s environment points at with variables the list does not read (GIT_CONFIG_GLOBAL, GH_CONFIG_DIR, CLOUDSDK_CONFIG, AZURE_CONFIG_DIR, PIP_CONFIG_FILE, HF_TOKEN_PATH) — none arrives in the project',
   hole(
