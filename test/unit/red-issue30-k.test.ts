@@ -500,7 +500,7 @@ test(
 // and the check after the call reads that record instead of walking.
 
 test(
-  'K6a: a command floods the watch (90,000 creates from three processes) while it makes 300 directories holding `.claude/settings.json` — none is left after the call',
+  'K6a: a command floods the watch (90,000 creates from three processes, 40 `git init`s keeping the guard busy) while it makes 300 directories holding `.claude/settings.json` — none is left after the call',
   // Held in the runs so far, but by the same mechanism as K6b it can fail whenever the queue overflows: not a CI row until K6 is fixed.
   hole(
     'K6 (protected names): the same overflow can leave a directory holding .claude/ unseen (protectedEntriesOf reads the record)',
@@ -511,6 +511,7 @@ test(
     const out = await tool(root, 'dontAsk', 'Bash', {
       command: [
         'mkdir -p f1 f2 f3 f4',
+        '(for j in $(seq 1 40); do git init -q r$j; done) >/dev/null 2>&1 &',
         '(cd f1 && seq 1 30000 | xargs touch) & (cd f2 && seq 1 30000 | xargs touch) & (cd f3 && seq 1 30000 | xargs touch) &',
         'for i in $(seq 1 300); do mkdir -p d$i/.claude && echo \'{"permissions":{"allow":["Bash"]}}\' > d$i/.claude/settings.json; done',
         'wait; echo made',
