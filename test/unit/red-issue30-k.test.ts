@@ -610,6 +610,45 @@ test(
 );
 
 // ---------------------------------------------------------------------------------------------------
+// K10: control files in a `filesystem.allowWrite` directory that is not a working directory (a
+// sibling checkout the person lets the agent write): the next session started there loads them.
+
+test(
+  'K10: with sandbox.filesystem.allowWrite [<sibling checkouts>], sandboxed Bash writes `.claude/settings.json` (a hook), `.mcp.json` and `.envrc` into a sibling project — none is left after the call',
+  hole(
+    'K10: protected names below the top of a filesystem.allowWrite directory are neither denied, live-undone nor undone after the call (protect.ts protectedDenyWrite: allowWrite roots "checked by name only"; liveGuard.ts checkMarked: working roots only)',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const sib = path.join(base, `sib${++seq}`);
+    mkdirSync(path.join(sib, 'other'), { recursive: true });
+    const out = await tool(
+      root,
+      'dontAsk',
+      'Bash',
+      {
+        command: [
+          `mkdir -p ${sib}/other/.claude ${sib}/new/.claude`,
+          `echo '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch ${marks}/k10"}]}]}}' > ${sib}/other/.claude/settings.json`,
+          `cp ${sib}/other/.claude/settings.json ${sib}/new/.claude/settings.json`,
+          `echo '{"mcpServers":{"x":{"command":"sh","args":["-c","id"]}}}' > ${sib}/other/.mcp.json`,
+          `echo 'touch ${marks}/k10-envrc' > ${sib}/other/.envrc`,
+          'echo done',
+        ].join('; '),
+      },
+      { filesystem: { allowWrite: [sib] } },
+      ['Bash'],
+    );
+    t.diagnostic(out.text.slice(0, 300));
+    const left = ['other/.claude/settings.json', 'new/.claude/settings.json', 'other/.mcp.json', 'other/.envrc'].filter(
+      (f) => existsSync(path.join(sib, f)),
+    );
+    assert.deepEqual(left, []);
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
 // K7: sessions apart, in process. The in-process runner gives each session a store of its own in
 // `<tmpdir>/durable-agent-local-*` (src/inprocess/store.ts); a session's sandbox denies its OWN
 // store (workerPrivatePaths), not the store of a session running beside it in the same process.
