@@ -180,6 +180,35 @@ for (const mode of ['dontAsk', 'acceptEdits'] as const)
     },
   );
 
+test(
+  'K1c (default): an `Edit(~/.local/bin/**)` allow rule (the session’s sandbox gets it as allowWrite) and ~/.local/bin on PATH — a `git` sandboxed Bash plants there is not run by worker-side git',
+  hole(
+    'K1 (Edit rules): sessionSandbox (src/sessionInput.ts) turns Edit allow rules into allowWrite, which the trusted PATH and the door do not exclude either',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const { sessionSandbox } = await import('../../src/sessionInput');
+    const root = project();
+    const rules = { allow: ['Edit(~/.local/bin/**)', 'Bash'], ask: [], deny: [] };
+    const sandbox = sessionSandbox(undefined, rules, root);
+    t.diagnostic(`allowWrite: ${JSON.stringify(sandbox.filesystem?.allowWrite)}`);
+    const mark = path.join(marks, 'k1c');
+    await tool(
+      root,
+      'default',
+      'Bash',
+      { command: `${plantCmd('~/.local/bin/git', payload(mark, '/usr/bin/git'))}; echo ok` },
+      sandbox,
+      rules.allow,
+    );
+    const planted = existsSync(path.join(home, '.local/bin/git'));
+    await runHostProcess({ purpose: 'git', command: 'git', args: ['--version'], cwd: root }).catch(() => undefined);
+    rmSync(path.join(home, '.local/bin/git'), { force: true });
+    assert.ok(planted, 'control: the Edit rule let the sandbox write ~/.local/bin');
+    assert.equal(read(mark).includes(SSH_BAIT), false, 'worker-side git ran the planted program and read the key');
+  },
+);
+
 // ---------------------------------------------------------------------------------------------------
 // K2: credential files the default list does not name, in a bait HOME.
 
