@@ -678,6 +678,61 @@ test(
 );
 
 // ---------------------------------------------------------------------------------------------------
+// K11: the live undo's removal races a parent swapped for a symlink. undoProtectedWrites checks the
+// parent's real path (parentUnchanged), then removes the entry by path (fs.rmSync, recursive): a
+// command that swaps the parent for a symlink to $HOME in between makes the worker remove
+// `~/.claude` (or `~/.cargo`, `~/.gitconfig`, `~/.bashrc`: every protected name) outside the sandbox.
+
+test(
+  'K11 (contained): 60 directories get .claude/settings.json again and again for 4 s while another process swaps each for a symlink to $HOME — the worker’s live undo never removes anything in $HOME',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const victim = path.join(home, '.claude');
+    mkdirSync(victim, { recursive: true });
+    writeFileSync(path.join(victim, 'keep.txt'), 'the person’s own\n');
+    const prog = [
+      'import os, sys, time',
+      'N = 60',
+      'end = time.time() + 4',
+      'for i in range(N):',
+      '    os.makedirs(f"x{i}", exist_ok=True)',
+      '    os.symlink(sys.argv[1], f"l{i}")',
+      'if os.fork() == 0:',
+      '    while time.time() < end:',
+      '        for i in range(N):',
+      '            try:',
+      '                os.rename(f"x{i}", f"d{i}"); os.rename(f"l{i}", f"x{i}"); os.rename(f"x{i}", f"l{i}"); os.rename(f"d{i}", f"x{i}")',
+      '            except OSError:',
+      '                pass',
+      '    os._exit(0)',
+      'n = 0',
+      'while time.time() < end:',
+      '    for i in range(N):',
+      '        try:',
+      '            os.mkdir(f"x{i}/.claude")',
+      '        except OSError:',
+      '            pass',
+      '        try:',
+      '            with open(f"x{i}/.claude/settings.json", "w") as f: f.write("{}")',
+      '            n += 1',
+      '        except OSError:',
+      '            pass',
+      'os.wait()',
+      'print("writes", n)',
+    ].join('\n');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `python3 -c '${prog}' ${home}; echo end`,
+      timeout: 60_000,
+    });
+    const text = out.text.replace(/.*No such file or directory\n/g, '');
+    t.diagnostic(`${text.slice(0, 200)} … ${(text.match(/removed/g) ?? []).length} removals reported`);
+    assert.equal(existsSync(path.join(victim, 'keep.txt')), true, 'the worker removed ~/.claude');
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
 // K7: sessions apart, in process. The in-process runner gives each session a store of its own in
 // `<tmpdir>/durable-agent-local-*` (src/inprocess/store.ts); a session's sandbox denies its OWN
 // store (workerPrivatePaths), not the store of a session running beside it in the same process.
