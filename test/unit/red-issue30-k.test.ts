@@ -739,9 +739,7 @@ test(
 
 test(
   'K7: two in-process sessions side by side (the library, benchmarks) — session B’s sandboxed Bash copies session A’s store (its transcript: the prompt with a secret) into B’s project; nothing of A arrives',
-  hole(
-    'K7: another in-process session’s temporary store (/tmp/durable-agent-local-*) is readable by a sandboxed command (src/inprocess/store.ts, runtime/callDeps.ts workerPrivatePaths names only the own store)',
-  ),
+  {}, // was HOLE K7: fixed (in-process temporary stores under one root every session's sandbox refuses)
   async (t) => {
     if (skip) return t.skip(skip);
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
@@ -771,7 +769,7 @@ test(
             name: 'Bash',
             input: {
               command:
-                'mkdir -p loot; for d in "${TMPDIR%/*/*}"/durable-agent-local-*; do cp -r "$d" loot/ 2>/dev/null; done; ls loot; echo b',
+                'mkdir -p loot; for d in "${TMPDIR%/*/*}"/durable-agent-local*; do cp -r "$d" loot/ 2>/dev/null; done; ls loot; echo b',
             },
           },
         ]);
