@@ -16,7 +16,7 @@ import type { HooksConfig } from '../hooks';
 import { ExecutionLedger } from '../stores/executionLedger';
 import { configuredBlobStore } from '../stores/configured';
 import { baseBlobStore } from '../stores/encryptedBlobStore';
-import { durableAgentHome } from '../stores/dataHome';
+import { durableAgentHome, localStoresRoot } from '../stores/dataHome';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from '../stores/messageStore';
 import { SharedResultStore } from '../stores/sharedResultStore';
 import { PayloadStore } from '../stores/payloadStore';
@@ -89,6 +89,8 @@ export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: re
     resolve(storeDir),
     defaultStoreDir(),
     durableAgentHome(),
+    // Every in-process session's temporary store (another session's too: red team, issue 30, K7).
+    localStoresRoot(),
     ...(base instanceof LocalBlobStore ? [resolve(base.dir)] : []),
     ...extra.map((p) => resolve(p)),
   ];

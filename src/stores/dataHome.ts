@@ -1,6 +1,6 @@
 // The user's data directory: durable-agent's user settings, the local store and the embedded dev
 // server's database live here, outside every working directory (and out of sandboxed Bash's reach).
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** `$DURABLE_AGENT_HOME`, else `~/.durable-agent`. */
@@ -11,4 +11,14 @@ export function durableAgentHome(env: Readonly<Record<string, string | undefined
 /** The dev server's SQLite file: `$DURABLE_AGENT_DEV_DB`, else `<data home>/temporal.db`. */
 export function defaultDevDb(env: Readonly<Record<string, string | undefined>> = process.env): string {
   return resolve(env.DURABLE_AGENT_DEV_DB ?? join(durableAgentHome(env), 'temporal.db'));
+}
+
+/**
+ * Where the in-process runner keeps the temporary stores of sessions given none
+ * (src/inprocess/store.ts): one directory per session inside this root. Every session's sandbox and
+ * file tools refuse the whole root (runtime/callDeps.ts workerPrivatePaths), so that two sessions
+ * of one process (or of two) never read each other's transcripts and results (red team, issue 30, K7).
+ */
+export function localStoresRoot(): string {
+  return join(tmpdir(), 'durable-agent-local');
 }
