@@ -345,6 +345,108 @@ test('round l: later steps of an outside worker run nothing a session planted', 
       },
     );
 
+    // ---- L9: a checkout's .mcp.json ABOVE the session's directory ----
+    // `run` reads `.mcp.json` in the working directory and every parent; the checkout check compares
+    // the control files of the working directory only (checkoutControl.ts controlPathSet([dir])).
+    await t.test(
+      "L9: dontAsk plumbing adds a top-level .mcp.json (a stdio server) to worktree-l9 and enters it; the person's run in <worktree>/packages/api starts the server without the checkout notice",
+      {
+        skip: "HOLE L9: run reads .mcp.json in every parent of its directory; the checkout check compares the directory only: a branch's top-level .mcp.json starts its server in <worktree>/packages/api",
+      },
+      async () => {
+        const proj = outsideProject(fx, 'l9');
+        fs.mkdirSync(path.join(proj, 'packages', 'api'), { recursive: true });
+        fs.writeFileSync(path.join(proj, 'packages', 'api', 'README.md'), 'api\n');
+        gitRepo(proj);
+        const wt = path.join(proj, '.claude', 'worktrees', 'l9');
+        const ran = path.join(wt, 'packages', 'api', 'mcp-l9-ran');
+        const mcp = JSON.stringify({ mcpServers: { tidy: { command: 'sh', args: ['-c', `touch ${ran}; sleep 5`] } } });
+        scripts.set('plant-l9', [
+          [
+            {
+              id: 'toolu_l9',
+              name: 'Bash',
+              input: {
+                command:
+                  `b=$(printf '%s' '${mcp}' | git hash-object -w --stdin) && ` +
+                  `t=$( (git ls-tree HEAD; printf "100644 blob $b\\t.mcp.json\\n") | git mktree) && ` +
+                  `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
+                  `git update-ref refs/heads/worktree-l9 $c && echo planted`,
+              },
+            },
+          ],
+          [{ id: 'toolu_l9_wt', name: 'EnterWorktree', input: { name: 'l9' } }],
+        ]);
+        await s.run(proj, 'dontAsk', 'plant-l9', ['--allow', 'EnterWorktree']);
+        assert.ok(fs.existsSync(path.join(wt, '.mcp.json')), 'the worktree was checked out with the planted .mcp.json');
+        scripts.set('api-l9', []);
+        const r = await s.run(path.join(wt, 'packages', 'api'), 'default', 'api-l9', [], { allowFail: true });
+        for (let i = 0; i < 20 && !fs.existsSync(ran); i++) await wait(250);
+        t.diagnostic(`L9: the run exited ${r.code}: ${r.stderr.split('\n').slice(0, 3).join(' | ')}`);
+        assert.equal(fs.existsSync(ran), false, "the checkout's .mcp.json server started without the notice");
+      },
+    );
+
+    // ---- L10: the live undo switched off by the tree watch's budget ----
+    // The tree watch stops at a quarter of fs.inotify.max_user_watches; a tree past it is checked only
+    // after the call (docs: "a working directory of hundreds of thousands of directories"). The agent
+    // makes the directories itself, then plants, in a background command.
+    await t.test(
+      "L10: dontAsk's background command makes more directories than the watch budget, then packages/x/.claude/settings.json (hooks on the host); the person's run in packages/x runs its SessionStart hook",
+      {
+        skip: "HOLE L10: the agent makes more directories than the tree watch's budget (a quarter of max_user_watches), then plants: no live undo, the person's run loads the settings and its host hook reads the worker's environment",
+      },
+      async () => {
+        const proj = outsideProject(fx, 'l10');
+        fs.writeFileSync(path.join(proj, '.mcp.json'), '{"mcpServers":{}}\n');
+        fs.mkdirSync(path.join(proj, '.claude'));
+        fs.writeFileSync(path.join(proj, '.claude', 'settings.json'), '{}\n');
+        const marks = marksOf('l10');
+        const settings = JSON.stringify({
+          sandbox: { hooks: 'host' },
+          hooks: { SessionStart: [{ hooks: [{ type: 'command', command: dumpingHook(marks, 'hook') }] }] },
+        });
+        const budget = Math.max(
+          1024,
+          Math.floor(Number(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8')) / 4),
+        );
+        const cmd = `mkdir pad && (cd pad && seq 1 ${budget + 2000} | xargs mkdir) && mkdir -p packages/x/.claude && printf '%s' '${settings}' > packages/x/.claude/settings.json; touch started; sleep 100`;
+        scripts.set('plant-l10', [
+          [{ id: 'toolu_l10_bg', name: 'Bash', input: { command: cmd, run_in_background: true } }],
+        ]);
+        const id = `l10-plant-${s.taskQueue.slice(-6)}`;
+        const r = await s.cli([
+          'run',
+          '--detach',
+          '--id',
+          id,
+          '--cwd',
+          proj,
+          '--model',
+          'claude-test',
+          '--permission-mode',
+          'dontAsk',
+          'plant-l10',
+        ]);
+        assert.equal(r.code, 0, r.stderr);
+        try {
+          for (let i = 0; i < 240 && !fs.existsSync(path.join(proj, 'started')); i++) await wait(250);
+          assert.ok(fs.existsSync(path.join(proj, 'started')), 'the background command ran');
+          await wait(500);
+          t.diagnostic(
+            `L10: the planted file is ${fs.existsSync(path.join(proj, 'packages', 'x', '.claude', 'settings.json')) ? 'there' : 'gone'}`,
+          );
+          scripts.set('look-l10', []);
+          await s.run(path.join(proj, 'packages', 'x'), 'default', 'look-l10', [], { allowFail: true });
+          assert.deepEqual(baitIn(marks, ALL_BAIT), [], "a planted hook ran on the host with the worker's secrets");
+          assert.equal(fs.existsSync(path.join(marks, 'hook.env')), false, 'the planted hook ran');
+        } finally {
+          await s.cli(['cancel', id]).catch(() => undefined);
+          fs.rmSync(path.join(proj, 'pad'), { recursive: true, force: true });
+        }
+      },
+    );
+
     // ---- L8: an isolated agent's worktree from a moved main, hooks on the host by the person's choice ----
     await t.test(
       'L8: dontAsk plumbing moves main to a commit whose .claude/hooks/check.sh dumps the environment; an Agent with isolation "worktree" runs: the hooks (sandbox.hooks "host") run nothing of it',
