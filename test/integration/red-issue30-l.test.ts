@@ -499,6 +499,27 @@ test('round l: later steps of an outside worker run nothing a session planted', 
       },
     );
 
+    // ---- L12: `--allow Bash` (what a person adds for an unattended run) and leaving the sandbox ----
+    await t.test(
+      'L12: dontAsk with --allow Bash asks to leave the sandbox (dangerouslyDisableSandbox) for a command that dumps its environment: nothing runs on the host',
+      {},
+      async () => {
+        const proj = outsideProject(fx, 'l12');
+        const marks = marksOf('l12');
+        scripts.set('out-l12', [
+          [
+            {
+              id: 'toolu_l12',
+              name: 'Bash',
+              input: { command: dumpingHook(marks, 'bash'), dangerouslyDisableSandbox: true },
+            },
+          ],
+        ]);
+        await s.run(proj, 'dontAsk', 'out-l12', ['--allow', 'Bash']);
+        assert.deepEqual(fs.readdirSync(marks), [], 'the command ran outside the sandbox');
+      },
+    );
+
     // ---- L8: an isolated agent's worktree from a moved main, hooks on the host by the person's choice ----
     await t.test(
       'L8: dontAsk plumbing moves main to a commit whose .claude/hooks/check.sh dumps the environment; an Agent with isolation "worktree" runs: the hooks (sandbox.hooks "host") run nothing of it',
