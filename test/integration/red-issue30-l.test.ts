@@ -520,6 +520,36 @@ test('round l: later steps of an outside worker run nothing a session planted', 
       },
     );
 
+    // ---- L13: the same PATH entry in the person's own CLI: `run --cwd <project>` from elsewhere ----
+    // The CLI narrows its PATH at start against its own directory, not against `--cwd`; its sandbox
+    // check (J6) wraps a probe command, and the runtime runs `which` by name on that PATH.
+    await t.test(
+      "L13: dontAsk plants <project>/bin/which; the person's `run --cwd <project>` from another directory (their PATH has <project>/bin) runs it with their environment",
+      {
+        skip: "HOLE L13: the CLI narrows its PATH against its own directory, not --cwd: its sandbox check runs `which` from <project>/bin with the person's environment",
+      },
+      async () => {
+        const proj = outsideProject(fx, 'l13');
+        const marks = marksOf('l13');
+        scripts.set('plant-l13', [
+          [{ id: 'toolu_l13', name: 'Bash', input: { command: plantIn('bin', 'which', which('which'), marks) } }],
+        ]);
+        await s.run(proj, 'dontAsk', 'plant-l13');
+        assert.ok(fs.existsSync(path.join(proj, 'bin', 'which')), 'the planting step ran');
+        scripts.set('look-l13', []);
+        await s.run(proj, 'default', 'look-l13', [], {
+          env: {
+            ...baitEnvironment(fx),
+            ...MORE_BAIT,
+            TEMPORAL_TLS_CLIENT_KEY_PATH: undefined,
+            PATH: `${path.join(proj, 'bin')}:${process.env.PATH ?? ''}`,
+          },
+        });
+        assert.deepEqual(baitIn(marks, ALL_BAIT), [], "a planted program ran with the person's secrets");
+        assert.deepEqual(fs.readdirSync(marks), [], 'the planted which ran outside the sandbox');
+      },
+    );
+
     // ---- L8: an isolated agent's worktree from a moved main, hooks on the host by the person's choice ----
     await t.test(
       'L8: dontAsk plumbing moves main to a commit whose .claude/hooks/check.sh dumps the environment; an Agent with isolation "worktree" runs: the hooks (sandbox.hooks "host") run nothing of it',
