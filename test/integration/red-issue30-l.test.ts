@@ -550,6 +550,75 @@ test('round l: later steps of an outside worker run nothing a session planted', 
       },
     );
 
+    // ---- L14: default mode, approvals through the CLI (`status`, `approve`) ----
+    // Two calls of one answer: a Write the person means to approve and a Bash leaving the sandbox. They
+    // ask one at a time (an `approve <session>` without an id approves only the one pending call; two
+    // pending at once are refused as ambiguous: src/temporal/workflows/sessionApprovals.ts).
+    await t.test(
+      'L14: default mode, a Write and an unsandboxed Bash dumping its environment ask in turn; the person approves only the Write (`approve <session>` while it alone is pending, then by id): the Bash never runs',
+      {},
+      async () => {
+        const proj = outsideProject(fx, 'l14');
+        const marks = marksOf('l14');
+        scripts.set('ask-l14', [
+          [
+            {
+              id: 'toolu_l14_write',
+              name: 'Write',
+              input: { file_path: path.join(proj, 'notes.md'), content: 'hi\n' },
+            },
+            {
+              id: 'toolu_l14_bash',
+              name: 'Bash',
+              input: { command: dumpingHook(marks, 'bash'), dangerouslyDisableSandbox: true },
+            },
+          ],
+        ]);
+        const id = `l14-${s.taskQueue.slice(-6)}`;
+        const r = await s.cli([
+          'run',
+          '--detach',
+          '--id',
+          id,
+          '--cwd',
+          proj,
+          '--model',
+          'claude-test',
+          '--permission-mode',
+          'default',
+          'ask-l14',
+        ]);
+        assert.equal(r.code, 0, r.stderr);
+        try {
+          let status = '';
+          for (let i = 0; i < 120 && !/toolu_l14_write/.test(status); i++) {
+            await wait(500);
+            status = (await s.cli(['status', id])).stdout;
+          }
+          t.diagnostic(
+            `L14: status: ${status
+              .split('\n')
+              .filter((l) => l.includes('pending'))
+              .join(' | ')}`,
+          );
+          const blind = await s.cli(['approve', id]);
+          t.diagnostic(`L14: approve without id: ${blind.code} ${blind.stdout.trim()} ${blind.stderr.trim()}`);
+          const one = await s.cli(['approve', id, 'toolu_l14_write']);
+          t.diagnostic(`L14: approve by id: ${one.code} ${one.stdout.trim()}`);
+          for (let i = 0; i < 40 && !fs.existsSync(path.join(proj, 'notes.md')); i++) await wait(250);
+          assert.ok(fs.existsSync(path.join(proj, 'notes.md')), 'the approved Write ran');
+          await wait(3000);
+          assert.deepEqual(
+            fs.readdirSync(marks),
+            [],
+            'the unsandboxed Bash ran after an approval that did not name it',
+          );
+        } finally {
+          await s.cli(['cancel', id]).catch(() => undefined);
+        }
+      },
+    );
+
     // ---- L8: an isolated agent's worktree from a moved main, hooks on the host by the person's choice ----
     await t.test(
       'L8: dontAsk plumbing moves main to a commit whose .claude/hooks/check.sh dumps the environment; an Agent with isolation "worktree" runs: the hooks (sandbox.hooks "host") run nothing of it',
