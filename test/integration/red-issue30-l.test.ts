@@ -349,9 +349,7 @@ test('round l: later steps of an outside worker run nothing a session planted', 
     // the control files of the working directory only (checkoutControl.ts controlPathSet([dir])).
     await t.test(
       "L9: dontAsk plumbing adds a top-level .mcp.json (a stdio server) to worktree-l9 and enters it; the person's run in <worktree>/packages/api starts the server without the checkout notice",
-      {
-        skip: "HOLE L9: run reads .mcp.json in every parent of its directory; the checkout check compares the directory only: a branch's top-level .mcp.json starts its server in <worktree>/packages/api",
-      },
+      {}, // Held since the checkout check compares the .mcp.json of every parent up to the worktree's top (was HOLE L9).
       async () => {
         const proj = outsideProject(fx, 'l9');
         fs.mkdirSync(path.join(proj, 'packages', 'api'), { recursive: true });
@@ -383,6 +381,7 @@ test('round l: later steps of an outside worker run nothing a session planted', 
         for (let i = 0; i < 20 && !fs.existsSync(ran); i++) await wait(250);
         t.diagnostic(`L9: the run exited ${r.code}: ${r.stderr.split('\n').slice(0, 3).join(' | ')}`);
         assert.equal(fs.existsSync(ran), false, "the checkout's .mcp.json server started without the notice");
+        assert.match(r.stderr, /\.mcp\.json created by the checkout/, 'the refusal names the file');
       },
     );
 
