@@ -19,6 +19,7 @@ import { checkoutRefusal } from '../../worktree/git/checkoutControl';
 import { daySpendText } from '../../core/scheduleDay';
 import { addConnectionOptions, positiveInt, print, usdAmount, UsageError, withClient, type ConnOpts } from '../options';
 import { addSessionFlags, buildRunSession, type RunOpts } from './run';
+import { terminalSafe } from '../terminalText';
 
 /** One schedule in one or two lines. */
 function scheduleText(s: SessionScheduleInfo): string {
@@ -89,10 +90,10 @@ async function addSchedule(cron: string, promptWords: string[], o: AddOpts): Pro
     } catch (err) {
       // The same lines and refusal as `run` (src/sessionInput.ts checkoutAtStart): nothing was created.
       if (!(err instanceof CheckoutNotTrustedError)) throw err;
-      for (const line of err.lines) process.stderr.write(`${line}\n`);
+      for (const line of err.lines) process.stderr.write(`${terminalSafe(line)}\n`);
       throw new UsageError(checkoutRefusal(err.control, 'add the schedule again with --trust-checkout'));
     }
-    for (const line of s.checkout ?? []) process.stderr.write(`${line}\n`);
+    for (const line of s.checkout ?? []) process.stderr.write(`${terminalSafe(line)}\n`);
     print(
       o,
       s,

@@ -34,7 +34,7 @@
 // missing from every worktree, and a missing file runs nothing.
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostGit } from '../../hostProcess/git';
 import { controlPathSet } from '../../permissions/controlFiles';
 import { hashControlFiles } from '../../permissions/controlWrites';
@@ -212,12 +212,45 @@ export async function controlFilesFromCheckout(
     changes.push({ path: p, change: was === undefined ? 'created' : 'modified', main });
   }
   changes.push(...(await deletedByCheckout(here.entries, there.entries, dir, mainDir, skip)));
+  changes.push(...(await parentMcpJsonChanges(real, top, mainRoot)));
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // The walk is bounded (entries per control directory, depth): a checkout with more entries than
   // it looks at could put a skill or agent past the limit, unnamed behind a list of harmless files
   // (red team, issue 30). Said, so that the person's consent covers what was not compared.
   if (here.truncated) changes.push({ path: dir, change: 'uncompared', main: mainDir });
   return { ...(record ? { record } : {}), mainRoot, changes };
+}
+
+/** A file as it is now (no link followed): undefined when absent. */
+async function fileSig(p: string): Promise<string | undefined> {
+  const st = await fs.lstat(p).catch(() => undefined);
+  if (!st) return undefined;
+  if (st.isSymbolicLink()) return `link:${await fs.readlink(p).catch(() => '')}`;
+  if (!st.isFile()) return 'other';
+  const text = await fs.readFile(p).catch(() => undefined);
+  return text === undefined ? 'unreadable' : createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * `run` reads `.mcp.json` in every parent of its directory too (src/mcp/config.ts readProjectMcpJson):
+ * the ones between the worktree's top and the session's directory came with the checkout as well, and
+ * are compared with the main checkout's at the same place (red team, issue 30, L9: a branch's top-level
+ * `.mcp.json` started its server for a session in `<worktree>/packages/api`).
+ */
+async function parentMcpJsonChanges(real: string, top: string, mainRoot: string): Promise<CheckoutChange[]> {
+  const out: CheckoutChange[] = [];
+  const topReal = await fs.realpath(top).catch(() => top);
+  for (let d = path.dirname(real); ; d = path.dirname(d)) {
+    const rel = path.relative(topReal, d);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) break;
+    const file = path.join(d, '.mcp.json');
+    const main = path.join(mainRoot, rel, '.mcp.json');
+    const [now, was] = await Promise.all([fileSig(file), fileSig(main)]);
+    if (now !== undefined && now !== was)
+      out.push({ path: file, change: was === undefined ? 'created' : 'modified', main });
+    if (rel === '') break;
+  }
+  return out;
 }
 
 /** The main checkout's control files the worktree lacks that count (see the header): tracked by the main checkout's git, or carrying restrictions. */
