@@ -3,7 +3,7 @@
 // environment points at, the worker's private paths in the per-call sandbox plan.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bashEnvironment } from '../../src/hostProcess/environment';
@@ -170,5 +170,33 @@ test("unit: the worker's private paths: its store, the default store, a file: st
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
+  }
+});
+
+test('unit: the files the global git config includes are credentials, under any condition, followed as git does (issue 30, K2)', () => {
+  const home = mkdtempSync(join(tmpdir(), 'da-gitinc-'));
+  try {
+    mkdirSync(join(home, '.config', 'git'), { recursive: true });
+    mkdirSync(join(home, 'cfg'), { recursive: true });
+    writeFileSync(
+      join(home, '.gitconfig'),
+      '[user]\n\tname = Pat\n[include]\n\tpath = ~/.gitconfig.local\n[includeIf "gitdir:~/work/"]\n\tpath = cfg/work.inc\n',
+    );
+    // An included file includes another (relative to itself); a cycle back ends.
+    writeFileSync(join(home, 'cfg', 'work.inc'), '[include]\n\tpath = deeper.inc\n\tpath = ../.gitconfig\n');
+    writeFileSync(join(home, '.config', 'git', 'config'), '[include]\n\tpath = /abs/xdg.inc\n');
+    const got = credentialPathsFromEnv({}, home, '/srv/worker');
+    for (const want of [
+      join(home, '.gitconfig.local'),
+      join(home, 'cfg', 'work.inc'),
+      join(home, 'cfg', 'deeper.inc'),
+      '/abs/xdg.inc',
+    ])
+      assert.ok(got.includes(want), `${want} in ${got.join(', ')}`);
+    // Every tool-token file round k found readable is in the default list.
+    for (const p of ['~/.yarnrc.yml', '~/.codex', '~/.gemini', '~/.config/github-copilot', '~/.claude/projects'])
+      assert.ok(DEFAULT_CREDENTIAL_PATHS.includes(p), p);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
 });
