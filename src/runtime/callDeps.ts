@@ -17,6 +17,7 @@ import { ExecutionLedger } from '../stores/executionLedger';
 import { configuredBlobStore } from '../stores/configured';
 import { baseBlobStore } from '../stores/encryptedBlobStore';
 import { durableAgentHome } from '../stores/dataHome';
+import { programCacheRoot } from '../hostProcess/programs';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from '../stores/messageStore';
 import { SharedResultStore } from '../stores/sharedResultStore';
 import { PayloadStore } from '../stores/payloadStore';
@@ -81,7 +82,8 @@ export function defaultStoreDir(): string {
 /**
  * What sandboxed Bash must never read or write on this worker: its store (every session's
  * transcripts, ledger and results), the machine's default store, a `file:` store's directory, the
- * data directory (user settings, the dev server's database) and the paths the caller adds.
+ * data directory (user settings, the dev server's database), the cache of programs the person's
+ * next `dev` runs (the Temporal CLI, issue 30 K8) and the paths the caller adds.
  */
 export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: readonly string[] = []): string[] {
   const base = baseBlobStore(blobs);
@@ -89,6 +91,7 @@ export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: re
     resolve(storeDir),
     defaultStoreDir(),
     durableAgentHome(),
+    programCacheRoot(),
     ...(base instanceof LocalBlobStore ? [resolve(base.dir)] : []),
     ...extra.map((p) => resolve(p)),
   ];
