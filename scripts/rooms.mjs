@@ -48,7 +48,7 @@ export const ROOMS = [
   {
     room: 'permissions',
     paths: ['src/permissions/'],
-    imports: ['core', 'files', 'toolProtocol'],
+    imports: ['core', 'hostProcess', 'files', 'toolProtocol'],
     packages: ['node', 'web-tree-sitter', 'tree-sitter-bash'],
   },
   {

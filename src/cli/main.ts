@@ -30,7 +30,7 @@ import { addBudgetCommand } from './commands/budget';
 import { addWorkerCommand } from './commands/worker';
 import { flushTracing } from '../temporal/tracing';
 import { narrowProcessPath } from '../hostProcess/programs';
-import { terminalSafe } from './terminalText';
+import { guardStderr, terminalSafe } from './terminalText';
 
 /**
  * The commands, in the order `--help` lists them. A new command is a file in src/cli/commands/
@@ -107,6 +107,8 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  // Whatever reaches the operator's terminal through stderr shows control characters, never obeys them.
+  guardStderr();
   main(process.argv).then(
     // Spans this command made (a session's start, OTEL_* set) leave before the process does.
     async (code) => {

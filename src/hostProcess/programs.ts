@@ -148,3 +148,18 @@ export function sandboxPrograms(): SandboxPrograms {
   }
   return out;
 }
+
+/**
+ * Where durable-agent caches the programs it builds or downloads (the Temporal CLI, the server
+ * release, earlier releases): `$DURABLE_AGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/durable-agent`,
+ * else `~/.cache/durable-agent`. The person's next `dev` runs what lies there outside any sandbox,
+ * so it is one of the worker's private paths: no sandboxed command reads or writes it, whatever
+ * `allowWrite` opens around it (issue 30, K8).
+ */
+export function programCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (env.DURABLE_AGENT_CACHE_DIR) return path.resolve(env.DURABLE_AGENT_CACHE_DIR);
+  const xdg = env.XDG_CACHE_HOME;
+  // XDG says a relative value is invalid and must be ignored.
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.cache');
+  return path.join(base, 'durable-agent');
+}

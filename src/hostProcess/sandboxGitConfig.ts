@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { formatGitConfig, parseGitConfig } from './gitConfigText';
 
 /** Sections copied: none of them holds a credential by git's or a tool's convention. */
 const KEPT_SECTIONS: ReadonlySet<string> = new Set([
@@ -38,38 +39,16 @@ const KEPT_SECTIONS: ReadonlySet<string> = new Set([
 /** Keys dropped even in a kept section: a command or file outside git's own (still sandboxed, but not the person's habit). */
 const DROPPED_KEYS: ReadonlySet<string> = new Set(['user.signingkey', 'core.askpass', 'core.sshcommand']);
 
-/** The kept part of one git configuration text (sections by name; continuation lines stay with their entry). */
+/**
+ * The kept part of one git configuration text, read as git reads it (gitConfigText.ts) and written
+ * out anew: entries of the kept sections but DROPPED_KEYS. A text git would refuse gives nothing.
+ */
 export function keptGitConfig(text: string): string {
-  const out: string[] = [];
-  let section = '';
-  let keep = false;
-  let dropEntry = false; // the current entry (and its continuation lines) is dropped
-  let continued = false;
-  for (const line of text.split(/\r?\n/)) {
-    const wasContinued = continued;
-    continued = /\\$/.test(line);
-    if (wasContinued) {
-      if (keep && !dropEntry) out.push(line);
-      continue;
-    }
-    dropEntry = false;
-    const header = /^\s*\[\s*([A-Za-z0-9-]+)[.\s"\]]/.exec(line);
-    if (header) {
-      section = header[1]!.toLowerCase();
-      keep = KEPT_SECTIONS.has(section);
-      // A header may carry an entry after `]` on the same line: it goes with its section.
-      if (keep) out.push(line);
-      continue;
-    }
-    if (!keep) continue;
-    const key = /^\s*([A-Za-z][A-Za-z0-9-]*)/.exec(line)?.[1]?.toLowerCase();
-    if (key && DROPPED_KEYS.has(`${section}.${key}`)) {
-      dropEntry = true;
-      continue;
-    }
-    out.push(line);
-  }
-  return out.length > 0 ? `${out.join('\n')}\n` : '';
+  const entries = parseGitConfig(text);
+  if (!entries) return '';
+  return formatGitConfig(
+    entries.filter((e) => KEPT_SECTIONS.has(e.section) && !DROPPED_KEYS.has(`${e.section}.${e.key}`)),
+  );
 }
 
 let made: { key: string; env: Record<string, string> } | undefined;

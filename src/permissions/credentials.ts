@@ -1,7 +1,9 @@
 // Credential files: what the sandbox hides from Bash, and what the file tools and the config and
 // CLAUDE.md readers refuse to open (issue 21.6: in the permission room, below the sandbox and the tools).
+import { readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { expandHome, isInside, resolveReal } from './paths';
 
 /**
@@ -69,6 +71,52 @@ export const DEFAULT_CREDENTIAL_PATHS = [
   '~/.mysql_history',
   '~/.sqlite_history',
   '~/.rediscli_history',
+  // Round k (issue 30, K2): more tools' tokens by their convention, and the transcripts of earlier
+  // Claude Code sessions (every secret they saw). Files that ~/.gitconfig includes are found below.
+  '~/.yarnrc.yml', // npmAuthToken
+  '~/.yarnrc',
+  '~/.m2/settings.xml',
+  '~/.m2/settings-security.xml',
+  '~/.gradle/gradle.properties',
+  '~/.ivy2/.credentials',
+  '~/.sbt/credentials',
+  '~/.config/github-copilot',
+  '~/.codex',
+  '~/.gemini',
+  '~/.config/pip',
+  '~/.pip/pip.conf',
+  '~/.config/pypoetry/auth.toml',
+  '~/.composer/auth.json',
+  '~/.config/composer/auth.json',
+  '~/.nuget/NuGet/NuGet.Config',
+  '~/.config/NuGet/NuGet.Config',
+  '~/.local/share/fish/fish_history',
+  '~/.config/rclone',
+  '~/.s3cfg',
+  '~/.boto',
+  '~/.cache/huggingface/token',
+  '~/.huggingface',
+  '~/.config/doctl',
+  '~/.databrickscfg',
+  '~/.wrangler',
+  '~/.config/.wrangler',
+  '~/.config/op',
+  '~/.config/sops',
+  '~/.config/age',
+  '~/.oci',
+  '~/.config/hcloud',
+  '~/.fly',
+  '~/.netlify',
+  '~/.config/netlify',
+  '~/.vercel',
+  '~/.local/share/com.vercel.cli',
+  '~/.config/heroku',
+  '~/.snowflake',
+  '~/.dbt/profiles.yml',
+  '~/.config/gh-copilot',
+  '~/.claude/projects',
+  '~/.claude/todos',
+  '~/.claude/shell-snapshots',
 ];
 
 /**
@@ -106,7 +154,12 @@ export function credentialPathsFromEnv(
     !v.startsWith('-----') &&
     (v.includes('/') || /\.(pem|key|crt|json|toml|ya?ml)$/i.test(v));
   const file = (v: string | undefined) => {
-    if (v && looksLikePath(v)) out.push(abs(v));
+    if (!v || !looksLikePath(v)) return;
+    const p = abs(v);
+    // Never a device (`GIT_CONFIG_GLOBAL=/dev/null`), the root or home itself: hiding those hides everything.
+    if (p === '/' || p === path.resolve(home) || p === '/dev' || p.startsWith('/dev/') || p.startsWith('/proc/'))
+      return;
+    out.push(p);
   };
   for (const [name, value] of Object.entries(env)) {
     // The worker's Temporal client: TLS keys and certificates, the envconfig profile file.
@@ -116,16 +169,94 @@ export function credentialPathsFromEnv(
     'GOOGLE_APPLICATION_CREDENTIALS',
     'AWS_SHARED_CREDENTIALS_FILE',
     'AWS_CONFIG_FILE',
+    'AWS_WEB_IDENTITY_TOKEN_FILE',
     'PGPASSFILE',
     'NPM_CONFIG_USERCONFIG',
     'GNUPGHOME',
     'PASSWORD_STORE_DIR',
+    // Round k (issue 30, K2c): where tools move their token files when told to.
+    'GIT_CONFIG_GLOBAL',
+    'GH_CONFIG_DIR',
+    'CLOUDSDK_CONFIG',
+    'AZURE_CONFIG_DIR',
+    'PIP_CONFIG_FILE',
+    'HF_TOKEN_PATH',
+    'NETRC',
+    'BOTO_CONFIG',
+    'RCLONE_CONFIG',
+    'TF_CLI_CONFIG_FILE',
+    'VAULT_CONFIG_PATH',
+    'SOPS_AGE_KEY_FILE',
+    'OP_CONFIG_DIR',
+    'CODEX_HOME',
+    'DATABRICKS_CONFIG_FILE',
   ])
     file(env[name]);
+  const under = (dir: string | undefined, ...names: string[]) => {
+    if (dir) for (const n of names) file(path.join(dir, n));
+  };
+  under(env.HF_HOME, 'token');
+  under(env.XDG_CACHE_HOME, 'huggingface/token');
+  under(env.GRADLE_USER_HOME, 'gradle.properties');
+  under(env.POETRY_CONFIG_DIR, 'auth.toml');
+  under(env.COMPOSER_HOME, 'auth.json');
   for (const p of (env.KUBECONFIG ?? '').split(':')) file(p);
   if (env.DOCKER_CONFIG) file(path.join(env.DOCKER_CONFIG, 'config.json'));
   if (env.CARGO_HOME) for (const f of ['credentials', 'credentials.toml']) file(path.join(env.CARGO_HOME, f));
+  out.push(...gitIncludedFiles(env, home));
   return [...new Set(out)];
+}
+
+/**
+ * The files the person's global git configuration includes (`include.path`, `includeIf.*.path`,
+ * followed as git does, ten deep): people move their tokens there so that `~/.gitconfig` can be
+ * public, so they are hidden like it (issue 30, K2). Every condition counts: the file is a
+ * credential whatever repository it applies to.
+ */
+export function gitIncludedFiles(env: Readonly<Record<string, string | undefined>>, home: string): string[] {
+  const xdg = env.XDG_CONFIG_HOME || path.join(home, '.config');
+  const roots = [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config')];
+  if (env.GIT_CONFIG_GLOBAL) roots.push(path.resolve(home, expandHome(env.GIT_CONFIG_GLOBAL, home)));
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const visit = (file: string, depth: number) => {
+    if (depth > 10 || seen.has(file)) return;
+    seen.add(file);
+    for (const target of includeTargets(file)) {
+      const abs = target.startsWith('~/') ? path.join(home, target.slice(2)) : path.resolve(path.dirname(file), target);
+      found.push(abs);
+      visit(abs, depth + 1);
+    }
+  };
+  for (const r of roots) visit(r, 0);
+  return found;
+}
+
+const includeCache = new Map<string, { stamp: string; targets: string[] }>();
+
+/** The `path` values of a git configuration file's include sections (none when it cannot be read). */
+function includeTargets(file: string): string[] {
+  let stamp: string;
+  try {
+    const st = statSync(file);
+    if (!st.isFile() || st.size > 1 << 20) return [];
+    stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    return [];
+  }
+  const cached = includeCache.get(file);
+  if (cached?.stamp === stamp) return cached.targets;
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // unreadable: it includes nothing we can see
+  }
+  const targets = (parseGitConfig(text) ?? [])
+    .filter((e) => (e.section === 'include' || e.section === 'includeif') && e.key === 'path' && e.value)
+    .map((e) => e.value!);
+  includeCache.set(file, { stamp, targets });
+  return targets;
 }
 
 /**

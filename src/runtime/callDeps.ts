@@ -17,6 +17,7 @@ import { ExecutionLedger } from '../stores/executionLedger';
 import { configuredBlobStore } from '../stores/configured';
 import { baseBlobStore } from '../stores/encryptedBlobStore';
 import { durableAgentHome, localStoresRoot } from '../stores/dataHome';
+import { programCacheRoot } from '../hostProcess/programs';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from '../stores/messageStore';
 import { SharedResultStore } from '../stores/sharedResultStore';
 import { PayloadStore } from '../stores/payloadStore';
@@ -81,7 +82,8 @@ export function defaultStoreDir(): string {
 /**
  * What sandboxed Bash must never read or write on this worker: its store (every session's
  * transcripts, ledger and results), the machine's default store, a `file:` store's directory, the
- * data directory (user settings, the dev server's database) and the paths the caller adds.
+ * data directory (user settings, the dev server's database), the cache of programs the person's
+ * next `dev` runs (the Temporal CLI, issue 30 K8) and the paths the caller adds.
  */
 export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: readonly string[] = []): string[] {
   const base = baseBlobStore(blobs);
@@ -91,6 +93,7 @@ export function workerPrivatePaths(storeDir: string, blobs: BlobStore, extra: re
     durableAgentHome(),
     // Every in-process session's temporary store (another session's too: red team, issue 30, K7).
     localStoresRoot(),
+    programCacheRoot(),
     ...(base instanceof LocalBlobStore ? [resolve(base.dir)] : []),
     ...extra.map((p) => resolve(p)),
   ];

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../permissions/credentials';
-import { sandboxPrograms } from '../hostProcess/programs';
+import { programCacheRoot, sandboxPrograms } from '../hostProcess/programs';
 
 // The credential paths belong to the permission room (the file tools and the config reads refuse them too).
 export { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS };
@@ -281,7 +281,8 @@ export function runtimePlan(
   };
   const fs = s?.filesystem ?? {};
   const fromEnv = host.env ? credentialPathsFromEnv(host.env, host.home, host.cwd ?? host.home) : [];
-  const privatePaths = [...(host.privatePaths ?? [])];
+  // The programs cache of this host's person (the Temporal CLI their next `dev` runs: issue 30, K8).
+  const privatePaths = [...(host.privatePaths ?? []), programCacheRoot({ ...(host.env ?? {}), HOME: host.home })];
   const ownResults = [...(host.ownResults ?? [])];
   const call: CallRuntimeConfig = {
     filesystem: {

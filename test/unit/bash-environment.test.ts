@@ -3,7 +3,7 @@
 // environment points at, the worker's private paths in the per-call sandbox plan.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bashEnvironment } from '../../src/hostProcess/environment';
@@ -132,10 +132,10 @@ test("unit: the sandbox plan denies the worker's private paths to reads and writ
   );
   assert.deepEqual(plan.allowRead, ['/store/results/s1']);
   assert.deepEqual(plan.allowWrite, ['/w', '/tmp/durable-agent-sandbox/abc'], 'the results directory is not writable');
-  assert.equal(
-    runtimePlan({}, ['/w'], { home: '/h', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem.denyRead.length,
-    DEFAULT_CREDENTIAL_PATHS.length,
-  );
+  // The credential paths and the person's programs cache (the Temporal CLI their `dev` runs: K8).
+  const bare = runtimePlan({}, ['/w'], { home: '/h', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem;
+  assert.equal(bare.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length + 1);
+  assert.ok(bare.denyRead.includes('/h/.cache/durable-agent') && bare.denyWrite.includes('/h/.cache/durable-agent'));
 });
 
 test('unit: the sandbox line of run/status/audit names the variables sandbox.passEnv adds', async () => {
@@ -147,16 +147,22 @@ test('unit: the sandbox line of run/status/audit names the variables sandbox.pas
   assert.doesNotMatch(describeSandbox({}, 'linux', ['/w']), /environment/);
 });
 
-test("unit: the worker's private paths: its store, the default store, a file: store's directory, the data directory, what the embedder adds", async () => {
+test("unit: the worker's private paths: its store, the default store, a file: store's directory, the data directory, the programs cache, what the embedder adds", async () => {
   const { workerPrivatePaths } = await import('../../src/temporal/worker');
   const { configuredBlobStore } = await import('../../src/stores/configured');
-  const saved = { home: process.env.DURABLE_AGENT_HOME, dir: process.env.DURABLE_AGENT_STORE_DIR };
+  const saved = {
+    home: process.env.DURABLE_AGENT_HOME,
+    dir: process.env.DURABLE_AGENT_STORE_DIR,
+    cache: process.env.DURABLE_AGENT_CACHE_DIR,
+  };
   process.env.DURABLE_AGENT_HOME = '/data/da';
   process.env.DURABLE_AGENT_STORE_DIR = '/data/default-store';
+  process.env.DURABLE_AGENT_CACHE_DIR = '/data/cache';
   try {
     const blobs = configuredBlobStore({ storeDir: '/w/store', store: 'file:///blobs/here' });
     assert.deepEqual(workerPrivatePaths('/w/store', blobs, ['/srv/dev.db']).sort(), [
       '/blobs/here',
+      '/data/cache',
       '/data/da',
       '/data/default-store',
       '/srv/dev.db',
@@ -166,9 +172,38 @@ test("unit: the worker's private paths: its store, the default store, a file: st
     for (const [k, v] of [
       ['DURABLE_AGENT_HOME', saved.home],
       ['DURABLE_AGENT_STORE_DIR', saved.dir],
+      ['DURABLE_AGENT_CACHE_DIR', saved.cache],
     ] as const) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
+  }
+});
+
+test('unit: the files the global git config includes are credentials, under any condition, followed as git does (issue 30, K2)', () => {
+  const home = mkdtempSync(join(tmpdir(), 'da-gitinc-'));
+  try {
+    mkdirSync(join(home, '.config', 'git'), { recursive: true });
+    mkdirSync(join(home, 'cfg'), { recursive: true });
+    writeFileSync(
+      join(home, '.gitconfig'),
+      '[user]\n\tname = Pat\n[include]\n\tpath = ~/.gitconfig.local\n[includeIf "gitdir:~/work/"]\n\tpath = cfg/work.inc\n',
+    );
+    // An included file includes another (relative to itself); a cycle back ends.
+    writeFileSync(join(home, 'cfg', 'work.inc'), '[include]\n\tpath = deeper.inc\n\tpath = ../.gitconfig\n');
+    writeFileSync(join(home, '.config', 'git', 'config'), '[include]\n\tpath = /abs/xdg.inc\n');
+    const got = credentialPathsFromEnv({}, home, '/srv/worker');
+    for (const want of [
+      join(home, '.gitconfig.local'),
+      join(home, 'cfg', 'work.inc'),
+      join(home, 'cfg', 'deeper.inc'),
+      '/abs/xdg.inc',
+    ])
+      assert.ok(got.includes(want), `${want} in ${got.join(', ')}`);
+    // Every tool-token file round k found readable is in the default list.
+    for (const p of ['~/.yarnrc.yml', '~/.codex', '~/.gemini', '~/.config/github-copilot', '~/.claude/projects'])
+      assert.ok(DEFAULT_CREDENTIAL_PATHS.includes(p), p);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
 });

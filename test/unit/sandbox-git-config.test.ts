@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { keptGitConfig, sandboxGitConfigEnv } from '../../src/hostProcess/sandboxGitConfig';
 
 const PERSON = [
@@ -34,21 +35,63 @@ const PERSON = [
   '\texcludesFile = ~/.gitignore_global',
 ].join('\n');
 
+/** What git itself reads from a configuration text: `git config --file <f> --list` (the door's git, no global config). */
+function gitReads(text: string): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'da-gitcfg-read-'));
+  try {
+    writeFileSync(join(dir, 'config'), text);
+    const r = spawnSync('git', ['config', '--file', join(dir, 'config'), '--list', '--no-includes'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.split('\n').filter((l) => l !== '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 test('unit: keptGitConfig keeps identity, aliases and habits; drops every section and key that holds credentials', () => {
   const kept = keptGitConfig(PERSON);
   assert.doesNotMatch(kept, /SECRET/, kept);
-  for (const want of [
-    'name = Pat Person',
-    'email = pat@example.com',
-    'st = status -sb',
-    'defaultBranch = trunk',
-    'excludesFile',
-  ])
-    assert.ok(kept.includes(want), `${want} in\n${kept}`);
-  // Old-style `[section.sub]` headers and odd spacing are sections too.
+  assert.deepEqual(gitReads(kept), [
+    'user.name=Pat Person',
+    'user.email=pat@example.com',
+    'alias.st=status -sb',
+    'init.defaultbranch=trunk',
+    'core.excludesfile=~/.gitignore_global',
+  ]);
+  // Old-style `[section.sub]` headers, odd spacing (git refuses the file) and case are sections too.
   assert.equal(keptGitConfig('[ http.https://x ]\n\textraHeader = SECRET\n'), '');
   assert.equal(keptGitConfig('[HTTP]\n\textraHeader = SECRET\n'), '');
+  assert.equal(keptGitConfig('[http.https://x.y]\n\textraHeader = SECRET\n'), '');
   assert.equal(keptGitConfig(''), '');
+});
+
+test('unit: keptGitConfig reads values as git does: an escaped backslash at a line end, a comment ending in a backslash and an entry on its header line keep no credential (issue 30, L4, K3)', () => {
+  const cases = [
+    // L4: `\\` is one backslash, not a continuation; the next line is a new section.
+    '[user]\n\tname = Pat\n[core]\n\texcludesfile = C:\\\\tools\\\\\n[http "https://github.com/"]\n\textraheader = AUTHORIZATION: bearer SECRET\n',
+    // A comment never continues.
+    '[core]\n\tautocrlf = false # see C:\\\n[http]\n\textraHeader = SECRET\n',
+    '[core] ; a comment \\\n[credential]\n\thelper = store --file /SECRET\n',
+    // K3: an entry on its section's header line goes through the key check.
+    '[core] sshCommand = ssh -i /SECRET-key\n',
+    '[user] signingKey = SECRET-signing\n\tname = Pat\n',
+    // A real continuation inside a kept entry, then a credential section.
+    '[alias]\n\tlg = log \\\n\t  --oneline\n[url "https://SECRET@x/"]\n\tinsteadOf = https://x/\n',
+  ];
+  for (const text of cases) {
+    const kept = keptGitConfig(text);
+    assert.doesNotMatch(kept, /SECRET/, `${JSON.stringify(text)} kept\n${kept}`);
+    // What git reads from the copy is exactly what it reads from the person's file, minus dropped keys.
+    const want = gitReads(text).filter((l) => !/SECRET/.test(l));
+    assert.deepEqual(gitReads(kept), want, JSON.stringify(text));
+  }
+  assert.deepEqual(gitReads(keptGitConfig(cases[0]!)), ['user.name=Pat', 'core.excludesfile=C:\\tools\\']);
+  assert.deepEqual(gitReads(keptGitConfig(cases[5]!)), ['alias.lg=log    --oneline']);
+  // A text git refuses (an unterminated quote) gives nothing.
+  assert.equal(keptGitConfig('[user]\n\tname = "Pat\n[http]\n\textraHeader = SECRET\n'), '');
 });
 
 test('unit: sandboxGitConfigEnv points GIT_CONFIG_GLOBAL at a read-only copy; git reads it as the global config', () => {

@@ -172,7 +172,8 @@ test('unit: the runtime plan: writes in the working dirs and the session temp di
   ]) {
     assert.ok(p.call.filesystem.denyRead.includes(cred), cred);
   }
-  assert.equal(p.call.filesystem.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length);
+  // The credentials and the person's programs cache (issue 30, K8).
+  assert.equal(p.call.filesystem.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length + 1);
   assert.deepEqual(p.allowedDomains, []);
   assert.deepEqual(
     p.global.network,
@@ -217,7 +218,8 @@ test('unit: the runtime plan: writes in the working dirs and the session temp di
   assert.equal('ignoreViolations' in mac.global, false);
   assert.equal(q.call.allowNestedUserNamespaces, true);
   assert.ok(q.call.filesystem.allowWrite.includes('/home/u/.cache/tool'));
-  assert.deepEqual(q.call.filesystem.denyWrite, ['/repo/.env']);
+  // The settings' own denyWrite, after the person's programs cache (issue 30, K8).
+  assert.deepEqual(q.call.filesystem.denyWrite, ['/home/u/.cache/durable-agent', '/repo/.env']);
   assert.ok(q.call.filesystem.denyRead.includes('/repo/secrets'));
   assert.deepEqual(q.call.filesystem.allowRead, ['/home/u/.ssh/known_hosts']);
   // Two sessions that differ only in paths and allowlists share the worker-wide part (they run side by side).

@@ -4,6 +4,7 @@
 // escapes every C0 control itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { terminalLine, terminalSafe } from '../../src/cli/terminalText';
 
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -46,4 +47,26 @@ test('unit: JSON (the machine formats) escapes every C0 control itself', () => {
   let c0 = '';
   for (let c = 0; c < 0x20; c++) c0 += String.fromCharCode(c);
   assert.doesNotMatch(JSON.stringify({ c0 }), /[\u0000-\u001f]/);
+});
+
+test('unit: guardStderr — every write to stderr shows controls (strings, Buffers split inside a character, console.error, a logger), stdout untouched (issue 30, K5, L6)', () => {
+  const mod = JSON.stringify(require.resolve('../../src/cli/terminalText'));
+  const script = `
+    const { guardStderr } = require(${mod});
+    guardStderr();
+    guardStderr(); // twice is once
+    process.stderr.write('warn \\x1b]52;c;UFdORUQ=\\x07\\x1b[2K end\\n');
+    const b = Buffer.from('é\\u202e\\x1b[31m');
+    process.stderr.write(b.subarray(0, 1));
+    process.stderr.write(b.subarray(1), () => process.stdout.write('callback ran\\n'));
+    process.stderr.write('\\n');
+    console.error('log %s', 'formatted \\x1b[2K.js');
+    process.stdout.write('out \\x1b[1m\\n');
+  `;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /[\u001b\u0007\u202e]/, JSON.stringify(r.stderr));
+  assert.equal(r.stderr, 'warn ␛]52;c;UFdORUQ=␇␛[2K end\né\\u202e␛[31m\nlog formatted ␛[2K.js\n');
+  // The callback of a Buffer write still runs (asynchronously); stdout keeps its bytes.
+  assert.deepEqual(r.stdout.split('\n').sort(), ['', 'callback ran', 'out \u001b[1m']);
 });

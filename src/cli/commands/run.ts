@@ -6,6 +6,7 @@
 //   8. compare the control files with the last session here;   9. start, print, follow.
 // With -p/--print or --output-format (text|json|stream-json), step 9 prints only what `claude -p`
 // prints in that format (src/cli/printFollow.ts, src/cli/printFormat.ts); the prompt may come on stdin.
+import { terminalSafe } from '../terminalText';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -205,14 +206,14 @@ export async function buildRunSession(
   let worktree: Worktree | undefined;
   if (o.worktree !== undefined) {
     worktree = await prepareRunWorktree(cwd, o.worktree);
-    process.stderr.write(worktreeNotice(worktree));
+    process.stderr.write(terminalSafe(worktreeNotice(worktree)));
     cwd = worktree.path;
   }
   for (const d of o.addDir) if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
   const settings = loadSettings(cwd);
   if (worktree) settings.sandbox = worktreeSandbox(settings.sandbox, worktree);
   for (const w of settings.warnings) warn(w);
-  for (const n of settings.notes) process.stderr.write(`durable-agent: note: ${n}\n`);
+  for (const n of settings.notes) process.stderr.write(`durable-agent: note: ${terminalSafe(n)}\n`);
   applyManagedSettings(o, settings);
   const memory = loadRunMemory(cwd, settings, o);
   checkBypassAllowed(o, settings);

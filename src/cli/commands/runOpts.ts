@@ -1,4 +1,5 @@
 // `run`'s flags as commander parses them, and what its steps hand each other.
+import { terminalSafe } from '../terminalText';
 import type { AgentDefinition } from '../../agents/definitions';
 import type { SkillDefinition } from '../../agents/skills';
 import type { SessionOptions } from '../../temporal/client';
@@ -64,5 +65,5 @@ export interface Loaded {
 }
 
 export function warn(w: string): void {
-  process.stderr.write(`durable-agent: warning: ${w}\n`);
+  process.stderr.write(`durable-agent: warning: ${terminalSafe(w)}\n`);
 }

@@ -16,6 +16,7 @@ import type { CallRuntime } from '../../runtime/runtime';
 import { ACTIVITY_KEEPALIVE, startHeartbeats } from '../../runtime/heartbeat';
 import type { ErrorCode } from '../../core/errors';
 import { signalItems, STREAMED_TOOL_USE_SIGNAL, type StreamedToolUseSignal } from '../../core/streaming';
+import { terminalLine } from '../../core/terminalText';
 
 export function activityRuntime(
   heartbeat?: (details?: unknown) => void,
@@ -28,7 +29,9 @@ export function activityRuntime(
     heartbeat: heartbeat ?? ((d) => ctx.heartbeat(d)),
     attempt: ctx.info.attempt,
     callKey: `${wf?.workflowId ?? '?'}/${ctx.info.activityId}`,
-    warn: (m, meta) => ctx.log.warn(m, meta),
+    // The worker's log reaches the operator's terminal: notices carry hook output, file names and
+    // sandbox reports the agent chose (issue 30, L6), so their controls are shown, not obeyed.
+    warn: (m, meta) => ctx.log.warn(terminalLine(m), meta),
     // The channel of streaming tool execution: a signal to this activity's own turn workflow
     // through the worker's client (durable and ordered; see docs/architecture.md).
     // A turn that asked for described blocks (callModel's `describeWith`) takes a run of blocks in

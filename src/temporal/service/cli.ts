@@ -2,9 +2,8 @@
 // `node dist/src/temporal/service/cli.js --ensure` prints the resolved path (building it if needed).
 import { DurableAgentError } from '../../core/errors';
 import { startHostProcess } from '../../hostProcess/door';
-import { trustedPath } from '../../hostProcess/programs';
+import { programCacheRoot, trustedPath } from '../../hostProcess/programs';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The CLI release we build with Go. Later tags carry a `replace` directive that `go install` refuses. */
@@ -52,13 +51,9 @@ export class TemporalCliNotFoundError extends DurableAgentError {
   }
 }
 
-/** `$DURABLE_AGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/durable-agent`, else `~/.cache/durable-agent`. */
+/** Where the built CLI and server are cached (src/hostProcess/programs.ts programCacheRoot). */
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.DURABLE_AGENT_CACHE_DIR) return path.resolve(env.DURABLE_AGENT_CACHE_DIR);
-  const xdg = env.XDG_CACHE_HOME;
-  // XDG says a relative value is invalid and must be ignored.
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.cache');
-  return path.join(base, 'durable-agent');
+  return programCacheRoot(env);
 }
 
 export function cachedCliDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -4,9 +4,11 @@
 // exporter and nothing listens. Runtime.install must come before any connection or worker. Beside
 // it, the session gauges: what visibility says of the open sessions (by status, through the
 // DurableAgentStatus search attribute) and of the approvals they wait on, polled by each worker.
+import { inspect } from 'node:util';
 import { Client, type ConnectionLike } from '@temporalio/client';
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 import { QUERIES } from '../../core/ids';
+import { terminalLine } from '../../core/terminalText';
 
 let installed: { metricsBind?: string } | undefined;
 
@@ -25,6 +27,17 @@ export function metricsBindFrom(opt?: string): string | undefined {
 }
 
 /**
+ * The SDK's log line without colours and with the message's controls shown: the CLI's stderr shows
+ * every control character (src/cli/terminalText.ts guardStderr), so colour codes would print as
+ * text, and a message can carry agent-chosen text (issue 30, L6).
+ */
+function plainLogLine(entry: LogEntry): void {
+  const date = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+  const meta = entry.meta === undefined ? '' : ` ${inspect(entry.meta, { colors: false, breakLength: Infinity })}`;
+  process.stderr.write(`${date} [${entry.level}] ${terminalLine(entry.message)}${meta}\n`);
+}
+
+/**
  * Installs the SDK runtime once per process: the logger at DURABLE_AGENT_LOG_LEVEL (WARN), and with
  * `metricsBind` the Prometheus exporter. Asking for metrics after a runtime without them was
  * installed is an error (it cannot be changed any more); otherwise a second call is a no-op.
@@ -40,7 +53,7 @@ export function installTemporalRuntime(opts: { metricsBind?: string } = {}): voi
   const level = (process.env.DURABLE_AGENT_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
   try {
     Runtime.install({
-      logger: new DefaultLogger(level),
+      logger: new DefaultLogger(level, plainLogLine),
       ...(opts.metricsBind ? { telemetryOptions: { metrics: { prometheus: { bindAddress: opts.metricsBind } } } } : {}),
     });
   } catch (err) {
