@@ -16,6 +16,7 @@ import {
   activityView,
   describedBlocks,
   iso,
+  streamedBlocks,
   preview,
   type ActivityTrack,
   type HistoryDecoder,
@@ -95,8 +96,19 @@ export async function auditToolCalls(ctx: TurnToolContext): Promise<AuditToolCal
   // Calls started while streaming that the final message did not hold: listed, marked discarded.
   const discardedById = new Map((result?.discarded ?? []).map((d) => [d.toolUseId, d] as const));
   for (const id of discardedById.keys()) if (!ids.includes(id)) ids.push(id);
+  // A call sent by its tool_use id (issue 33) whose block the answer does not hold: the signal's.
+  const streamed = ids.some((id) => !blocks.some((b) => b.id === id))
+    ? await streamedBlocks(ctx.events, ctx.decoder)
+    : new Map<string, ToolUseBlock>();
   return ids.map((toolUseId) =>
-    toolCallEntry(ctx, toolUseId, compactById.get(toolUseId), batchOf.get(toolUseId), discardedById.get(toolUseId)),
+    toolCallEntry(
+      ctx,
+      toolUseId,
+      compactById.get(toolUseId),
+      batchOf.get(toolUseId),
+      discardedById.get(toolUseId),
+      streamed.get(toolUseId),
+    ),
   );
 }
 
@@ -106,6 +118,7 @@ function toolCallEntry(
   compact: CompactRecord | undefined,
   batch: { index: number; concurrent: boolean } | undefined,
   discarded: Discarded | undefined,
+  streamed: ToolUseBlock | undefined,
 ): AuditToolCall {
   const { ref, turn, open, signals } = ctx;
   const block = ctx.blocks.find((b) => b.id === toolUseId);
@@ -155,11 +168,11 @@ function toolCallEntry(
     turn,
     run: ref.run,
     toolUseId,
-    tool: block?.name ?? record?.toolName ?? compact?.toolName ?? '?',
+    tool: block?.name ?? record?.toolName ?? compact?.toolName ?? streamed?.name ?? '?',
     ...(tracks.some((t) => isSubagentActivityId(t.activityId))
       ? { subagent: subagentSessionId(sessionId, toolUseId) }
       : {}),
-    input: final?.input ?? block?.input ?? (tracks[0]?.input as RunToolUseInput | undefined)?.block.input,
+    input: final?.input ?? block?.input ?? (tracks[0]?.input as RunToolUseInput)?.block?.input ?? streamed?.input,
     summary,
     ...(decision ? { decision } : {}),
     ...(approval ? { approval } : {}),

@@ -143,8 +143,19 @@ export interface StepWritesWire {
 
 /** The carried writes for a call from `head`: the append's head left out when it is the same. */
 export function stepWritesWire(carry: StepWrites, head: string | null): StepWritesWire {
-  if (!carry.append || carry.append.head !== head) return carry;
-  return { ...carry, append: { messages: carry.append.messages } };
+  // A whole read's entry without `partial: false` (issue 33): the model activity puts it back.
+  const readFiles = carry.readFiles
+    ? {
+        readFiles: {
+          ...carry.readFiles,
+          delta: Object.fromEntries(
+            Object.entries(carry.readFiles.delta).map(([path, e]) => [path, e.partial ? e : { mtimeMs: e.mtimeMs }]),
+          ),
+        },
+      }
+    : {};
+  if (!carry.append || carry.append.head !== head) return { ...carry, ...readFiles } as StepWritesWire;
+  return { ...carry, ...readFiles, append: { messages: carry.append.messages } } as StepWritesWire;
 }
 
 /** What the step reads of a turn (the turn workflow's input has all of it). */

@@ -79,3 +79,20 @@ export class StepStaticsMemo {
 function toolJson(session: unknown, context: unknown): string {
   return JSON.stringify([session, context]);
 }
+
+/**
+ * What a model call's answer stores for its tool calls (issue 33): the key of the step's statics, the
+ * answer's transcript node and the read-file state the calls read. Kept in the statics' store under
+ * `answer` (a blob of its own: `stepstatics-<hash>`), so that a tool call sends one key and its id.
+ */
+export interface StepAnswer {
+  statics: string;
+  messageRef: string;
+  readFilesRef: string | null;
+}
+
+/** The answer a stored blob holds, if it is one. */
+export function stepAnswerOf(blob: StepStatics): StepAnswer | undefined {
+  const a = (blob as { answer?: StepAnswer }).answer;
+  return a && typeof a.statics === 'string' && typeof a.messageRef === 'string' ? a : undefined;
+}

@@ -27,6 +27,14 @@ export const MAX_PAUSE_CONTINUATIONS = 8;
  */
 export const STREAM_HEARTBEAT_MS = 250;
 
+/**
+ * How long a tool_use block completed while its message streams waits before it is handed to the
+ * turn (a streamedToolUse signal: an event, a workflow task, a Temporal Cloud action): a message
+ * that ends within this time carries the block itself, and its call starts at most this much later
+ * than it could have. Blocks completing meanwhile go in the same hand-off (issue 33).
+ */
+export const STREAM_HANDOFF_HOLD_MS = 100;
+
 /** The non-streamed fallback's own timeout (the model activity's start-to-close is the same). */
 export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
 
@@ -36,8 +44,10 @@ export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
  * JSON (a block whose JSON does not parse is left to the complete message), stored as a
  * transcript node of its own (payloads by reference: the tool activity reads it from there).
  * Blocks that complete while a hand-off is under way go together in the next one (one signal per
- * run of blocks, not one per block), each described by `describe` when given. Blocks still waiting
- * when the message is complete are not handed over: the answer carries them (`flushed`).
+ * run of blocks, not one per block), each described by `describe` when given. A block is handed
+ * over once it has waited `holdMs` (STREAM_HANDOFF_HOLD_MS) with its message still streaming —
+ * blocks completing meanwhile join it. Blocks still waiting when the message is complete are not
+ * handed over (nor stored on their own): the answer carries them (`flushed`).
  */
 export function toolUseHandOff(
   deps: ModelDeps,
@@ -45,31 +55,47 @@ export function toolUseHandOff(
   ctx: CallRuntime,
   handOff: (items: HandedToolUse[]) => Promise<void>,
   describe?: (blocks: ToolUseBlock[]) => Promise<ToolUseDescription[]>,
+  holdMs = STREAM_HANDOFF_HOLD_MS,
 ) {
   const json = new Map<number, { id: string; name: string; buf: string }>();
   const warn = (what: string, err: unknown): void =>
     ctx.warn(`could not ${what} while streaming: ${err instanceof Error ? err.message : String(err)}`);
-  // The blocks' own transcript nodes are written in order; a stored block waits in `ready`.
-  let stored: Promise<void> = Promise.resolve();
-  const ready: Array<{ whole: ToolUseBlock; item: HandedToolUse }> = [];
+  // Blocks complete, not handed over yet (each stored as a node of its own when it is), with when they completed.
+  const ready: Array<{ index: number; whole: ToolUseBlock; at: number }> = [];
   let sending: Promise<void> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   /** Descriptions the turn has (handed over with their blocks), by tool_use id. */
   const described = new Map<string, ToolUseDescription>();
   // After a pause_turn the continuation's blocks count from 0 again: they follow the paused ones.
   let offset = 0;
-  const send = async (batch: Array<{ whole: ToolUseBlock; item: HandedToolUse }>): Promise<void> => {
+  const send = async (batch: Array<{ index: number; whole: ToolUseBlock }>): Promise<void> => {
+    const items: HandedToolUse[] = [];
+    for (const { index, whole } of batch) {
+      const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [whole] }]);
+      items.push({ index, block: { ...whole, input: inputForHistory(whole.input) }, messageRef });
+    }
     let ds: ToolUseDescription[] = [];
     if (describe)
       ds = await describe(batch.map((b) => b.whole)).catch((err: unknown) => {
         warn('describe the tool_use blocks', err);
         return [];
       });
-    await handOff(batch.map((b, i) => (ds[i] ? { ...b.item, description: ds[i] } : b.item)));
+    await handOff(items.map((item, i) => (ds[i] ? { ...item, description: ds[i] } : item)));
     ds.forEach((d, i) => described.set((batch[i] as { whole: ToolUseBlock }).whole.id, d));
   };
   const pump = (): void => {
-    if (sending || closed || ready.length === 0) return;
+    if (sending || closed || ready.length === 0 || timer) return;
+    // Held until the oldest has waited `holdMs`: a message that ends meanwhile carries its blocks.
+    const wait = (ready[0] as { at: number }).at + holdMs - Date.now();
+    if (wait > 0) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        pump();
+      }, wait);
+      timer.unref?.();
+      return;
+    }
     const batch = ready.splice(0);
     sending = send(batch)
       // Blocks that could not be handed over start when the message is complete, as without streaming.
@@ -78,12 +104,6 @@ export function toolUseHandOff(
         sending = undefined;
         pump();
       });
-  };
-  const store = async (index: number, id: string, name: string, input: unknown): Promise<void> => {
-    const whole = { type: 'tool_use' as const, id, name, input };
-    const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [whole] }]);
-    ready.push({ whole, item: { index, block: { ...whole, input: inputForHistory(input) }, messageRef } });
-    pump();
   };
   return {
     onEvent(event: Anthropic.MessageStreamEvent): void {
@@ -102,10 +122,12 @@ export function toolUseHandOff(
         } catch {
           return;
         }
-        const index = offset + event.index;
-        stored = stored
-          .then(() => store(index, b.id, b.name, input))
-          .catch((err: unknown) => warn(`store tool_use ${b.id}`, err));
+        ready.push({
+          index: offset + event.index,
+          whole: { type: 'tool_use', id: b.id, name: b.name, input },
+          at: Date.now(),
+        });
+        pump();
       }
     },
     /** The next stream continues a paused turn whose blocks so far numbered `blocks` more. */
@@ -121,6 +143,8 @@ export function toolUseHandOff(
      */
     flushed: async (): Promise<void> => {
       closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
       await sending;
     },
   };
