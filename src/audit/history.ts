@@ -10,7 +10,7 @@ import { ACTIVITY_TYPES, SIGNALS, TOOL_ACTIVITY_TYPES } from '../core/ids';
 import { streamedItems, type StreamedToolUseSignal } from '../core/streaming';
 import type { ToolRunResult, ToolUseDescription } from '../core/turn';
 import type { ToolUseBlock } from '../core/apiMessages';
-import { descriptionFromHistory } from '../core/payloads';
+import { modelAnswerFromHistory } from '../core/payloads';
 import type { AuditActivity, AuditGap } from './types';
 
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -333,14 +333,13 @@ async function modelDescriptions(ev: HistoryEvent, decoder: HistoryDecoder): Pro
     return signal ? streamedItems(signal).flatMap((i) => (i.description ? [i.description] : [])) : [];
   }
   if (ev.eventType !== ET.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) return [];
-  const done = await decoder.at<{ descriptions?: unknown }>(
+  const done = await decoder.at<{ descriptions?: ToolUseDescription[]; message?: unknown }>(
     ev.activityTaskCompletedEventAttributes?.result,
     ev,
     'activity result',
   );
-  return Array.isArray(done?.descriptions)
-    ? (done.descriptions as ToolUseDescription[]).map(descriptionFromHistory)
-    : [];
+  // A model answer's descriptions, whole again: their flags, and their ids when they go by position (issue 33).
+  return done && Array.isArray(done.descriptions) ? (modelAnswerFromHistory(done).descriptions ?? []) : [];
 }
 
 /** The blocks handed to the turn while their message streamed (streamedToolUse signals), by tool_use id. */

@@ -10,6 +10,7 @@ import { partitionToolCalls } from '../core/partition';
 import type { DecisionRecord, ToolCallRecord } from '../core/toolRecords';
 import { subagentSessionId } from '../core/subagents';
 import type { ToolRunResult } from '../core/turn';
+import { decisionFromHistory } from '../core/payloads';
 import type { DecisionReason } from '../toolProtocol/Tool';
 import type { CompactRecord, TurnWorkflowResult } from '../temporal/workflows/definitions';
 import {
@@ -43,6 +44,8 @@ export interface TurnToolContext {
   byId: Map<string, ActivityTrack>;
   pending: Map<string, PendingInfo>;
   signals: TurnSignals;
+  /** The turn's permission mode: a decision by it is recorded without naming it (issue 33). */
+  mode?: string;
 }
 
 const SOURCES: readonly DecisionSource[] = [
@@ -146,7 +149,8 @@ function toolCallEntry(
   const final = compact && record && record.status !== compact.status ? undefined : record;
   // A turn's result leaves out a stored result's decision: the tool activity's record holds it (issue 33).
   const keptDecision = compact && !compact.decision && record?.resultRef ? record.decision : undefined;
-  let decision = auditDecision(final?.decision ?? compact?.decision ?? keptDecision);
+  const recorded = final?.decision ?? compact?.decision ?? keptDecision;
+  let decision = auditDecision(recorded && decisionFromHistory(recorded, ctx.mode));
   if (!decision && approval) decision = approval.asked;
   // A timeout's decision record has no text of its own: the reason is the one the turn applied.
   if (decision && decision.source === 'timeout' && !decision.reason && approval?.reason)

@@ -147,6 +147,7 @@ async function auditStep(s: StepScope, read: TurnEvents): Promise<TurnAudit> {
     byId: s.byId,
     pending,
     signals,
+    ...(input?.permissionMode ? { mode: input.permissionMode } : {}),
   });
 
   if (closeError && model && model.status !== 'ok' && !model.failures.includes(closeError))

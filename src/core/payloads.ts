@@ -15,7 +15,7 @@ import { oneLinePreview, toolResultText } from './apiMessages';
 import type { ModelUsage, ModelUsageEntry } from './modelUsage';
 import type { ContextView } from './contextView';
 import type { ToolUseDescription } from './toolCall';
-import type { ToolCallRecord } from './toolRecords';
+import type { DecisionRecord, ToolCallRecord } from './toolRecords';
 
 /** A tool input whose JSON is at most this long travels inline (once, in the model call's result). */
 export const INLINE_INPUT_MAX_CHARS = 2000;
@@ -145,13 +145,14 @@ export function recordForHistory(record: ToolCallRecord, ref: string): ToolCallR
  * audit reads it there) — and a stored result's preview without its type and tool_use_id.
  * `withSentBlock` puts them back.
  */
-export function recordWithoutSentBlock(record: ToolCallRecord, sent: ToolUseBlock): ToolCallRecord {
+export function recordWithoutSentBlock(record: ToolCallRecord, sent: ToolUseBlock, mode?: string): ToolCallRecord {
   if (record.toolUseId !== sent.id) return record;
   const sameInput = JSON.stringify(record.input) === JSON.stringify(sent.input);
-  const { input: _input, toolUseId: _id, toolName: _name, summary: _summary, attempts, ...rest } = record;
+  const { input: _input, toolUseId: _id, toolName: _name, summary: _summary, attempts, decision, ...rest } = record;
   const path = filePathOf(sent);
   const out = {
     ...rest,
+    ...(decision ? { decision: decisionForHistory(decision, mode) } : {}),
     ...(sameInput ? {} : { input: record.input }),
     ...(record.toolName === sent.name ? {} : { toolName: record.toolName }),
     // One attempt, and a file read's path when it is the block's `file_path` and `partial: false`: put back by withSentBlock.
@@ -175,11 +176,23 @@ export function recordWithoutSentBlock(record: ToolCallRecord, sent: ToolUseBloc
  * The record whole again in the turn: the block's id, name and input, the description's summary,
  * the result's type and tool_use_id. A record recorded before (whole) passes through.
  */
-export function withSentBlock(record: ToolCallRecord, sent: ToolUseBlock, summary: string): ToolCallRecord {
+export function withSentBlock(
+  record: ToolCallRecord,
+  sent: ToolUseBlock,
+  summary: string,
+  mode?: string,
+): ToolCallRecord {
   if (record.input !== undefined && record.result.tool_use_id !== undefined && record.toolUseId !== undefined)
     return record;
   const slim: Partial<ToolCallRecord> = record;
-  const { toolUseId = sent.id, toolName = sent.name, input = sent.input, summary: own = summary, ...rest } = slim;
+  const {
+    toolUseId = sent.id,
+    toolName = sent.name,
+    input = sent.input,
+    summary: own = summary,
+    decision,
+    ...rest
+  } = slim;
   const result: Partial<ToolResultBlockParam> = record.result;
   const { type = 'tool_result', tool_use_id = toolUseId, ...content } = result;
   const path = filePathOf(sent);
@@ -189,6 +202,7 @@ export function withSentBlock(record: ToolCallRecord, sent: ToolUseBlock, summar
     input,
     summary: own,
     ...rest,
+    ...(decision ? { decision: decisionFromHistory(decision, mode) } : {}),
     attempts: record.attempts ?? 1,
     contextModifiers: (record.contextModifiers ?? []).map((m) => {
       if (m.type !== 'fileRead' && m.type !== 'fileWritten') return m;
@@ -197,6 +211,22 @@ export function withSentBlock(record: ToolCallRecord, sent: ToolUseBlock, summar
     }),
     result: { type, tool_use_id, ...content },
   } as ToolCallRecord;
+}
+
+/**
+ * A permission decision as a tool record in history carries it (issue 33): a decision by the
+ * session's permission mode (`mode`, the tool session's; the turn's input has the same) without
+ * naming that mode. `decisionFromHistory` (the turn, the audit) puts it back.
+ */
+export function decisionForHistory(d: DecisionRecord, mode: string | undefined): DecisionRecord {
+  if (mode === undefined || d.source !== 'mode' || d.detail !== mode) return d;
+  const { detail: _mode, ...rest } = d;
+  return rest;
+}
+
+/** The decision whole again; one recorded whole (every decision by mode named it before issue 33) passes through. */
+export function decisionFromHistory(d: DecisionRecord, mode: string | undefined): DecisionRecord {
+  return d.source === 'mode' && d.detail === undefined && mode !== undefined ? { ...d, detail: mode } : d;
 }
 
 /** The block's `file_path` input (Read, Write, Edit), if it has one. */

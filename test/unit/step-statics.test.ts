@@ -213,3 +213,52 @@ test('unit step-statics: a turn result leaves out the records that only say ok o
   assert.equal(turnResultForHistory(none), none);
   assert.equal(turnResultFromHistory(result), result);
 });
+
+test("unit step-statics: a decision by the session's mode leaves out the mode's name; the turn and the audit put it back", () => {
+  const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/w/a' } };
+  const record: ToolCallRecord = {
+    toolUseId: 'toolu_1',
+    toolName: 'Read',
+    input: { file_path: '/w/a' },
+    summary: 'Read /w/a',
+    status: 'ok',
+    result: { type: 'tool_result', tool_use_id: 'toolu_1', content: 'preview' },
+    contextModifiers: [],
+    attempts: 1,
+    decision: { behavior: 'allow', source: 'mode', detail: 'bypassPermissions' },
+  };
+  const slim = recordWithoutSentBlock(record, block, 'bypassPermissions');
+  assert.deepEqual(slim.decision, { behavior: 'allow', source: 'mode' });
+  assert.deepEqual(withSentBlock(slim, block, 'Read /w/a', 'bypassPermissions'), record);
+  // Another mode's decision, or one by a rule, keeps its detail.
+  assert.deepEqual(recordWithoutSentBlock(record, block, 'default').decision, record.decision);
+  const byRule = { ...record, decision: { behavior: 'allow' as const, source: 'rule' as const, detail: 'Read' } };
+  assert.deepEqual(recordWithoutSentBlock(byRule, block, 'bypassPermissions').decision, byRule.decision);
+});
+
+test('unit step-statics: a model call leaves out the read-file entries its base holds from the call before', () => {
+  const memo = new StepStaticsMemo().readFiles;
+  const delta = { '/w/a': { mtimeMs: 5, partial: false }, '/w/b': { mtimeMs: 6, partial: true } };
+  const first = { readFiles: { base: null, delta } };
+  assert.equal(memo.wire(first), first, 'nothing known yet');
+  memo.learn(first, 'readfiles-1');
+  // The next step re-read both files unchanged and a third: only the third goes.
+  const next = { readFiles: { base: 'readfiles-1', delta: { ...delta, '/w/c': { mtimeMs: 7, partial: false } } } };
+  assert.deepEqual(memo.wire(next), {
+    readFiles: { base: 'readfiles-1', delta: { '/w/c': { mtimeMs: 7, partial: false } } },
+  });
+  // All known: the base alone; a changed entry goes.
+  assert.deepEqual(memo.wire({ readFiles: { base: 'readfiles-1', delta } }), { readFiles: { base: 'readfiles-1' } });
+  const changed = { readFiles: { base: 'readfiles-1', delta: { '/w/a': { mtimeMs: 9, partial: false } } } };
+  assert.equal(memo.wire(changed), changed);
+  // Over another base nothing is known; what the earlier key held is known of the next.
+  const other = { readFiles: { base: 'readfiles-0', delta } };
+  assert.equal(memo.wire(other), other);
+  memo.learn(next, 'readfiles-2');
+  assert.deepEqual(
+    memo.wire({ readFiles: { base: 'readfiles-2', delta: { ...delta, '/w/c': { mtimeMs: 7, partial: false } } } }),
+    {
+      readFiles: { base: 'readfiles-2' },
+    },
+  );
+});

@@ -85,15 +85,18 @@ export function createModelActivities(
   return { callModel, appendTranscript, loadTranscript };
 }
 
-/** A step's read-file entries whole again: an entry sent without `partial` was a whole read (issue 33). */
-function wholeReadFiles(r: { base: string | null; delta: Record<string, { mtimeMs: number; partial?: boolean }> }): {
+/**
+ * A step's read-file entries whole again: an entry sent without `partial` was a whole read, a
+ * `delta` left out had no entry the base does not hold (issue 33, core/modelStep.ts ReadFilesMemo).
+ */
+function wholeReadFiles(r: { base: string | null; delta?: Record<string, { mtimeMs: number; partial?: boolean }> }): {
   base: string | null;
   delta: ReadFiles;
 } {
   return {
     base: r.base,
     delta: Object.fromEntries(
-      Object.entries(r.delta).map(([path, e]) => [path, { mtimeMs: e.mtimeMs, partial: e.partial ?? false }]),
+      Object.entries(r.delta ?? {}).map(([path, e]) => [path, { mtimeMs: e.mtimeMs, partial: e.partial ?? false }]),
     ),
   };
 }

@@ -17,7 +17,6 @@ import { findToolUse, inputForHistory, recordWithoutSentBlock } from '../../core
 import type { ToolUseBlock } from '../../core/apiMessages';
 import { withActivityRuntime } from './runtime';
 import { noteOnSpan } from './spanNotes';
-import { stepAnswerOf } from '../../core/stepStatics';
 import { sideCallCharger } from './budget';
 
 /** A call the worker's shutdown stopped: the pipeline's interrupted record, which is handed back instead. */
@@ -31,11 +30,9 @@ export function createToolActivities(deps: ToolDeps) {
     if (!('stepRef' in wire)) return wire;
     if (!deps.stepStatics) throw new Error("this worker has no store to read the turn's step inputs from");
     const { stepRef, ...rest } = wire;
-    const blob = await deps.stepStatics.get(stepRef);
     // A model call's answer (issue 33): the statics by their key, the node and read files of the answer.
-    const answer = stepAnswerOf(blob);
-    const d = (answer ? await deps.stepStatics.get(answer.statics) : blob).describeWith as
-      { session: ToolSessionInput; context: AgentContext } | undefined;
+    const { statics, answer } = await deps.stepStatics.resolve(stepRef);
+    const d = statics.describeWith as { session: ToolSessionInput; context: AgentContext } | undefined;
     if (!d) throw new Error(`the stored step inputs ${stepRef} hold no tool session`);
     if ('block' in rest) return { ...rest, session: d.session, context: d.context };
     const { toolUseId, ...others } = rest;
@@ -67,7 +64,9 @@ export function createToolActivities(deps: ToolDeps) {
       calls.runToolCall(input, charge ? { ...rt, chargeSideCall: charge } : rt);
     const r = recordToolCall(await withActivityRuntime(run, stopped));
     // A turn that sends its step inputs by key puts the record's input back from the block (issue 33).
-    return r.kind === 'done' && 'stepRef' in wire ? { ...r, record: recordWithoutSentBlock(r.record, input.block) } : r;
+    return r.kind === 'done' && 'stepRef' in wire
+      ? { ...r, record: recordWithoutSentBlock(r.record, input.block, sessionMode(input.session)) }
+      : r;
   }
 
   /**
@@ -95,4 +94,9 @@ export function createToolActivities(deps: ToolDeps) {
     prepareSubagent,
     finishSubagent,
   };
+}
+
+/** The session's permission mode (a decision by it leaves it out of history, issue 33). */
+function sessionMode(session: ToolSessionInput): string {
+  return 'settingsRef' in session ? session.mode : session.permission.mode;
 }

@@ -41,6 +41,7 @@ import {
 } from '../../core/turn';
 import type { CallModelInput, CallModelResult } from '../../runtime/model';
 import { StepStaticsMemo } from '../../core/stepStatics';
+import type { ContextView } from '../../core/contextView';
 import { modelAnswerFromHistory, turnResultForHistory, viewForHistory, withSentBlock } from '../../core/payloads';
 import type { SubagentPhaseActivities, AgentWorktreeActivities, ToolCallActivities } from '../activities';
 import { StreamingToolExecution, streamedItems, type StreamedToolUse } from '../../core/streaming';
@@ -307,7 +308,9 @@ class TurnRun implements TurnExecutor {
         ? toolCallByRef(stepRef, block, messageRef, this.readFilesRef, this.modelResult, extras)
         : { session: this.session, block, messageRef, context, ...extras };
       const r = await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
-      return r.kind === 'done' ? { ...r, record: withSentBlock(r.record, block, description.summary) } : r;
+      return r.kind === 'done'
+        ? { ...r, record: withSentBlock(r.record, block, description.summary, input.permissionMode) }
+        : r;
     } catch (err) {
       if (this.interrupted || isCancellation(err)) {
         // A cancelled early call that was discarded is not an interrupt of the turn.
@@ -340,14 +343,9 @@ class TurnRun implements TurnExecutor {
         this.input,
         {
           callModel: async (args, activityId, summary) => {
-            const { append, ...whole } = { ...args, ...describeWith(this.session, this.input.context) };
-            // The view without its start values, no empty append (issue 33; the activity puts them back).
-            const lean = {
-              ...whole,
-              ...(append.length > 0 ? { append } : {}),
-              ...(whole.view ? { view: viewForHistory(whole.view) } : {}),
-            };
-            const wire = this.statics.modelInput(lean);
+            const lean = leanModelInput({ ...args, ...describeWith(this.session, this.input.context) });
+            const stepWrites = this.statics.readFiles.wire(lean.stepWrites);
+            const wire = this.statics.modelInput({ ...lean, ...(stepWrites ? { stepWrites } : {}) });
             const r = await scope.run(() =>
               model.callModel.executeWithOptions(
                 { ...at, activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
@@ -356,6 +354,7 @@ class TurnRun implements TurnExecutor {
             );
             if (r.kind === 'compact') return r;
             this.statics.learn(r.staticsRef);
+            this.statics.readFiles.learn(lean.stepWrites, r.readFilesRef);
             return modelAnswerFromHistory(r);
           },
           compact: (args, activityId, summary) =>
@@ -441,6 +440,16 @@ class TurnRun implements TurnExecutor {
     // Its own id: a turn recorded before the context-window check ran that call.
     return patched(CONTEXT_WINDOW_CUT_OFF_PATCH);
   }
+}
+
+/** A model call's input without the view's start values and an empty append (issue 33; the activity puts them back). */
+function leanModelInput<T extends { append: unknown[]; view?: ContextView }>(input: T) {
+  const { append, ...whole } = input;
+  return {
+    ...whole,
+    ...(append.length > 0 ? { append } : {}),
+    ...(whole.view ? { view: viewForHistory(whole.view) } : {}),
+  };
 }
 
 /**
