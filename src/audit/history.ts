@@ -9,6 +9,8 @@ import { converterOf, decodePayload } from '../temporal/service/payloads';
 import { ACTIVITY_TYPES, SIGNALS, TOOL_ACTIVITY_TYPES } from '../core/ids';
 import { streamedItems, type StreamedToolUseSignal } from '../core/streaming';
 import type { ToolRunResult, ToolUseDescription } from '../core/turn';
+import type { ToolUseBlock } from '../core/apiMessages';
+import { modelAnswerFromHistory } from '../core/payloads';
 import type { AuditActivity, AuditGap } from './types';
 
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -331,10 +333,27 @@ async function modelDescriptions(ev: HistoryEvent, decoder: HistoryDecoder): Pro
     return signal ? streamedItems(signal).flatMap((i) => (i.description ? [i.description] : [])) : [];
   }
   if (ev.eventType !== ET.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) return [];
-  const done = await decoder.at<{ descriptions?: unknown }>(
+  const done = await decoder.at<{ descriptions?: ToolUseDescription[]; message?: unknown }>(
     ev.activityTaskCompletedEventAttributes?.result,
     ev,
     'activity result',
   );
-  return Array.isArray(done?.descriptions) ? (done.descriptions as ToolUseDescription[]) : [];
+  // A model answer's descriptions, whole again: their flags, and their ids when they go by position (issue 33).
+  return done && Array.isArray(done.descriptions) ? (modelAnswerFromHistory(done).descriptions ?? []) : [];
+}
+
+/** The blocks handed to the turn while their message streamed (streamedToolUse signals), by tool_use id. */
+export async function streamedBlocks(
+  events: readonly HistoryEvent[],
+  decoder: HistoryDecoder,
+): Promise<Map<string, ToolUseBlock>> {
+  const out = new Map<string, ToolUseBlock>();
+  for (const ev of events) {
+    const s = ev.workflowExecutionSignaledEventAttributes;
+    if (ev.eventType !== ET.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED || s?.signalName !== SIGNALS.streamedToolUse)
+      continue;
+    const signal = await decoder.at<StreamedToolUseSignal>(s.input, ev, 'streamed tool_use signal');
+    for (const i of signal ? streamedItems(signal) : []) if (!out.has(i.block.id)) out.set(i.block.id, i.block);
+  }
+  return out;
 }

@@ -10,12 +10,14 @@ import { partitionToolCalls } from '../core/partition';
 import type { DecisionRecord, ToolCallRecord } from '../core/toolRecords';
 import { subagentSessionId } from '../core/subagents';
 import type { ToolRunResult } from '../core/turn';
+import { decisionFromHistory } from '../core/payloads';
 import type { DecisionReason } from '../toolProtocol/Tool';
 import type { CompactRecord, TurnWorkflowResult } from '../temporal/workflows/definitions';
 import {
   activityView,
   describedBlocks,
   iso,
+  streamedBlocks,
   preview,
   type ActivityTrack,
   type HistoryDecoder,
@@ -42,6 +44,8 @@ export interface TurnToolContext {
   byId: Map<string, ActivityTrack>;
   pending: Map<string, PendingInfo>;
   signals: TurnSignals;
+  /** The turn's permission mode: a decision by it is recorded without naming it (issue 33). */
+  mode?: string;
 }
 
 const SOURCES: readonly DecisionSource[] = [
@@ -95,8 +99,19 @@ export async function auditToolCalls(ctx: TurnToolContext): Promise<AuditToolCal
   // Calls started while streaming that the final message did not hold: listed, marked discarded.
   const discardedById = new Map((result?.discarded ?? []).map((d) => [d.toolUseId, d] as const));
   for (const id of discardedById.keys()) if (!ids.includes(id)) ids.push(id);
+  // A call sent by its tool_use id (issue 33) whose block the answer does not hold: the signal's.
+  const streamed = ids.some((id) => !blocks.some((b) => b.id === id))
+    ? await streamedBlocks(ctx.events, ctx.decoder)
+    : new Map<string, ToolUseBlock>();
   return ids.map((toolUseId) =>
-    toolCallEntry(ctx, toolUseId, compactById.get(toolUseId), batchOf.get(toolUseId), discardedById.get(toolUseId)),
+    toolCallEntry(
+      ctx,
+      toolUseId,
+      compactById.get(toolUseId),
+      batchOf.get(toolUseId),
+      discardedById.get(toolUseId),
+      streamed.get(toolUseId),
+    ),
   );
 }
 
@@ -106,6 +121,7 @@ function toolCallEntry(
   compact: CompactRecord | undefined,
   batch: { index: number; concurrent: boolean } | undefined,
   discarded: Discarded | undefined,
+  streamed: ToolUseBlock | undefined,
 ): AuditToolCall {
   const { ref, turn, open, signals } = ctx;
   const block = ctx.blocks.find((b) => b.id === toolUseId);
@@ -133,7 +149,8 @@ function toolCallEntry(
   const final = compact && record && record.status !== compact.status ? undefined : record;
   // A turn's result leaves out a stored result's decision: the tool activity's record holds it (issue 33).
   const keptDecision = compact && !compact.decision && record?.resultRef ? record.decision : undefined;
-  let decision = auditDecision(final?.decision ?? compact?.decision ?? keptDecision);
+  const recorded = final?.decision ?? compact?.decision ?? keptDecision;
+  let decision = auditDecision(recorded && decisionFromHistory(recorded, ctx.mode));
   if (!decision && approval) decision = approval.asked;
   // A timeout's decision record has no text of its own: the reason is the one the turn applied.
   if (decision && decision.source === 'timeout' && !decision.reason && approval?.reason)
@@ -155,11 +172,11 @@ function toolCallEntry(
     turn,
     run: ref.run,
     toolUseId,
-    tool: block?.name ?? record?.toolName ?? compact?.toolName ?? '?',
+    tool: block?.name ?? record?.toolName ?? compact?.toolName ?? streamed?.name ?? '?',
     ...(tracks.some((t) => isSubagentActivityId(t.activityId))
       ? { subagent: subagentSessionId(sessionId, toolUseId) }
       : {}),
-    input: final?.input ?? block?.input ?? (tracks[0]?.input as RunToolUseInput | undefined)?.block.input,
+    input: final?.input ?? block?.input ?? (tracks[0]?.input as RunToolUseInput)?.block?.input ?? streamed?.input,
     summary,
     ...(decision ? { decision } : {}),
     ...(approval ? { approval } : {}),

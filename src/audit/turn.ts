@@ -1,7 +1,7 @@
 // One turn's audit, from the turn child workflow's history: its input and result, the
 // approve/deny and interrupt signals, the model call (all its attempts), compactions and tool calls.
 import { callModelUsage } from '../core/modelUsage';
-import { modelAnswerFromHistory } from '../core/payloads';
+import { modelAnswerFromHistory, turnResultFromHistory } from '../core/payloads';
 import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
 import type { CallModelInput, ModelCallOutcome, Tombstone } from '../runtime/model';
@@ -147,6 +147,7 @@ async function auditStep(s: StepScope, read: TurnEvents): Promise<TurnAudit> {
     byId: s.byId,
     pending,
     signals,
+    ...(input?.permissionMode ? { mode: input.permissionMode } : {}),
   });
 
   if (closeError && model && model.status !== 'ok' && !model.failures.includes(closeError))
@@ -215,6 +216,7 @@ async function readTurnEvents(events: HistoryEvent[], decoder: HistoryDecoder): 
           e,
           'turn result',
         );
+        if (t.result) t.result = turnResultFromHistory(t.result);
         break;
       case ET.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
         t.open = false;

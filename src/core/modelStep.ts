@@ -138,13 +138,61 @@ export interface StepWrites {
 /** The writes as the model call's input carries them: `append.head` absent when it is the call's `head` (issue 33). */
 export interface StepWritesWire {
   append?: { head?: string | null; messages: MessageByRef[] };
-  readFiles?: StepWrites['readFiles'];
+  /** `delta` absent: no entry its base does not hold already (ReadFilesMemo). */
+  readFiles?: { base: string | null; delta?: AgentContext['readFiles'] };
 }
 
 /** The carried writes for a call from `head`: the append's head left out when it is the same. */
 export function stepWritesWire(carry: StepWrites, head: string | null): StepWritesWire {
-  if (!carry.append || carry.append.head !== head) return carry;
-  return { ...carry, append: { messages: carry.append.messages } };
+  // A whole read's entry without `partial: false` (issue 33): the model activity puts it back.
+  const readFiles = carry.readFiles
+    ? {
+        readFiles: {
+          ...carry.readFiles,
+          delta: Object.fromEntries(
+            Object.entries(carry.readFiles.delta).map(([path, e]) => [path, e.partial ? e : { mtimeMs: e.mtimeMs }]),
+          ),
+        },
+      }
+    : {};
+  if (!carry.append || carry.append.head !== head) return { ...carry, ...readFiles } as StepWritesWire;
+  return { ...carry, ...readFiles, append: { messages: carry.append.messages } } as StepWritesWire;
+}
+
+/**
+ * What a turn child knows of its stored read-file states (issue 33): the entries a model call was
+ * sent over its base, under the key it answered, with those known of that base. A later call over
+ * that key leaves out the entries equal to known ones — merged again they change nothing
+ * (`mergeReadFiles` gives the same state, the same key) — so a step that re-reads the files of the
+ * step before sends no read-file entries, only the base.
+ */
+export class ReadFilesMemo {
+  private known: { ref: string; entries: Map<string, string> } | undefined;
+
+  /** The call's writes without the read-file entries its base holds already. */
+  wire<W extends StepWritesWire>(writes: W | undefined): W | undefined {
+    const r = writes?.readFiles;
+    const known = this.known;
+    if (!writes || !r || !known || r.base !== known.ref) return writes;
+    const all = Object.entries(r.delta ?? {});
+    const delta = all.filter(([path, e]) => known.entries.get(path) !== JSON.stringify(e));
+    if (delta.length === all.length) return writes;
+    // No `delta` at all when every entry was known: the activity reads it as empty.
+    return {
+      ...writes,
+      readFiles: { base: r.base, ...(delta.length > 0 ? { delta: Object.fromEntries(delta) } : {}) },
+    };
+  }
+
+  /** The key a call answered for the writes it was sent (before `wire` left entries out). */
+  learn(sent: StepWritesWire | undefined, ref: string | null | undefined): void {
+    const r = sent?.readFiles;
+    if (!r || !ref) return;
+    const base = this.known && r.base === this.known.ref ? this.known.entries : new Map<string, string>();
+    const entries = new Map(base);
+    for (const [path, e] of Object.entries(r.delta ?? {})) entries.set(path, JSON.stringify(e));
+    this.known = { ref, entries };
+  }
 }
 
 /** What the step reads of a turn (the turn workflow's input has all of it). */

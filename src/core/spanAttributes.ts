@@ -133,7 +133,8 @@ export function modelCallEndAttributes(r: {
 
 /** A tool call's start: its tool_use id and tool name (from the block the activity was given). */
 export function toolCallStartAttributes(
-  input: { block?: { id?: unknown; name?: unknown }; session?: { sessionId?: unknown } } | undefined,
+  input:
+    { block?: { id?: unknown; name?: unknown }; toolUseId?: unknown; session?: { sessionId?: unknown } } | undefined,
   phase: string,
   /** The session, when the input names it only by the turn's stored step inputs (`stepRef`, issue 33): from the turn's workflow id. */
   sessionId?: string,
@@ -142,6 +143,8 @@ export function toolCallStartAttributes(
   return {
     ...(session !== undefined ? { 'durable_agent.session.id': session } : {}),
     ...(typeof input?.block?.id === 'string' ? { 'durable_agent.tool.use_id': input.block.id } : {}),
+    // A call sent by its tool_use id (issue 33): the activity notes the tool name once it has read the block.
+    ...(typeof input?.toolUseId === 'string' ? { 'durable_agent.tool.use_id': input.toolUseId } : {}),
     ...(typeof input?.block?.name === 'string' ? { 'durable_agent.tool.name': input.block.name } : {}),
     'durable_agent.tool.phase': phase,
   };

@@ -6,6 +6,8 @@
 // inputs in place of their tool session and context. Pure: the turn workflow decides what to send
 // (it keeps the key it learnt and the JSON it stands for), the activities resolve it.
 
+import { ReadFilesMemo } from './modelStep';
+
 /** The model call's input fields stored by reference; their JSON names the blob. */
 export const STEP_STATIC_FIELDS = [
   // Not `settings` (60 bytes): the model call's span and metrics name the model from the input.
@@ -42,6 +44,8 @@ export function splitStatics<T extends object>(input: T): { statics: StepStatics
  * same JSON send the key instead; tool calls whose session and context are the blob's send it too.
  */
 export class StepStaticsMemo {
+  /** The child's read-file states its model calls stored (issue 33): a step's re-read entries stay out of the next call's input. */
+  readonly readFiles = new ReadFilesMemo();
   private known: { ref: string; json: string; tool: string | undefined } | undefined;
   private sent: { json: string; tool: string | undefined } | undefined;
   /** The last tool call's session and context, and the answer (a step's calls share them: one JSON each). */
@@ -78,4 +82,21 @@ export class StepStaticsMemo {
 
 function toolJson(session: unknown, context: unknown): string {
   return JSON.stringify([session, context]);
+}
+
+/**
+ * What a model call's answer stores for its tool calls (issue 33): the key of the step's statics, the
+ * answer's transcript node and the read-file state the calls read. Kept in the statics' store under
+ * `answer` (a blob of its own: `stepstatics-<hash>`), so that a tool call sends one key and its id.
+ */
+export interface StepAnswer {
+  statics: string;
+  messageRef: string;
+  readFilesRef: string | null;
+}
+
+/** The answer a stored blob holds, if it is one. */
+export function stepAnswerOf(blob: StepStatics): StepAnswer | undefined {
+  const a = (blob as { answer?: StepAnswer }).answer;
+  return a && typeof a.statics === 'string' && typeof a.messageRef === 'string' ? a : undefined;
 }

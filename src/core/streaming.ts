@@ -11,6 +11,7 @@ import type { AgentContext } from './context';
 import type { ToolUseBlock } from './apiMessages';
 import type { ToolRunResult, ToolUseDescription } from './toolCall';
 import { SIGNALS } from './ids';
+import { descriptionForHistory, descriptionFromHistory } from './payloads';
 
 /** The signal a model activity sends its own turn workflow for each completed tool_use block. */
 export const STREAMED_TOOL_USE_SIGNAL = SIGNALS.streamedToolUse;
@@ -52,9 +53,10 @@ export function signalItems(
   items: ReadonlyArray<Omit<StreamedToolUse, 'stream'>>,
 ): Array<Omit<StreamedToolUse, 'stream'>> {
   return items.map((i) => {
-    if (i.description?.toolUseId !== i.block.id) return i;
-    const { toolUseId: _same, ...description } = i.description;
-    return { ...i, description };
+    if (!i.description) return i;
+    const { toolUseId, ...rest } = i.description;
+    // …and its flags when true (issue 33: core/payloads.ts descriptionForHistory).
+    return { ...i, description: descriptionForHistory(toolUseId === i.block.id ? rest : i.description) };
   });
 }
 
@@ -64,8 +66,8 @@ export function streamedItems(signal: StreamedToolUseSignal): StreamedToolUse[] 
   return signal.items.map((i) => ({
     ...i,
     stream: signal.stream,
-    ...(i.description && i.description.toolUseId === undefined
-      ? { description: { ...i.description, toolUseId: i.block.id } }
+    ...(i.description
+      ? { description: descriptionFromHistory({ ...i.description, toolUseId: i.description.toolUseId ?? i.block.id }) }
       : {}),
   }));
 }

@@ -27,8 +27,45 @@ export const MAX_PAUSE_CONTINUATIONS = 8;
  */
 export const STREAM_HEARTBEAT_MS = 250;
 
+/**
+ * How long a tool_use block completed while its message streams waits before it is handed to the
+ * turn (a streamedToolUse signal: an event, a workflow task, a Temporal Cloud action): a message
+ * that ends within this time carries the block itself, and its call starts at most this much later
+ * than it could have. Blocks completing meanwhile go in the same hand-off (issue 33). Measured
+ * (`node dist/bench/run.js --only cost`, the fake API answering at once, load ≈ 12): 0.35
+ * signals, 8.2 events and 2.4 KB per tool call with no hold (the next turn of the event loop),
+ * 0.14, 6.8 and 2.1 KB with 20 ms, none, 6.3 and 1.9 KB with 100 ms; the hand-off median stayed
+ * ≤ 24 ms in each (BENCHMARKS.md).
+ */
+export const STREAM_HANDOFF_HOLD_MS = 100;
+
 /** The non-streamed fallback's own timeout (the model activity's start-to-close is the same). */
 export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
+
+/** Each block stored as a transcript node of its own, in order, as history carries it (a large input a preview). */
+async function storedBlocks(
+  deps: ModelDeps,
+  sentHead: string | null,
+  batch: Array<{ index: number; whole: ToolUseBlock }>,
+): Promise<HandedToolUse[]> {
+  const items: HandedToolUse[] = [];
+  for (const { index, whole } of batch) {
+    const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [whole] }]);
+    items.push({ index, block: { ...whole, input: inputForHistory(whole.input) }, messageRef });
+  }
+  return items;
+}
+
+/** Runs `fn` after `ms` (≤ 0: once the events already received are read); returns its cancel. */
+function later(fn: () => void, ms: number): () => void {
+  if (ms <= 0) {
+    const t = setImmediate(fn);
+    return () => clearImmediate(t);
+  }
+  const t = setTimeout(fn, ms);
+  t.unref?.();
+  return () => clearTimeout(t);
+}
 
 /**
  * Follows a message stream's events and hands the tool_use blocks to `handOff` as they complete
@@ -36,8 +73,10 @@ export const NON_STREAMED_TIMEOUT_MS = 60 * 60_000;
  * JSON (a block whose JSON does not parse is left to the complete message), stored as a
  * transcript node of its own (payloads by reference: the tool activity reads it from there).
  * Blocks that complete while a hand-off is under way go together in the next one (one signal per
- * run of blocks, not one per block), each described by `describe` when given. Blocks still waiting
- * when the message is complete are not handed over: the answer carries them (`flushed`).
+ * run of blocks, not one per block), each described by `describe` when given. A block is handed
+ * over once it has waited `holdMs` (STREAM_HANDOFF_HOLD_MS) with its message still streaming —
+ * blocks completing meanwhile join it. Blocks still waiting when the message is complete are not
+ * handed over (nor stored on their own): the answer carries them (`flushed`).
  */
 export function toolUseHandOff(
   deps: ModelDeps,
@@ -45,31 +84,46 @@ export function toolUseHandOff(
   ctx: CallRuntime,
   handOff: (items: HandedToolUse[]) => Promise<void>,
   describe?: (blocks: ToolUseBlock[]) => Promise<ToolUseDescription[]>,
+  holdMs = STREAM_HANDOFF_HOLD_MS,
 ) {
   const json = new Map<number, { id: string; name: string; buf: string }>();
   const warn = (what: string, err: unknown): void =>
     ctx.warn(`could not ${what} while streaming: ${err instanceof Error ? err.message : String(err)}`);
-  // The blocks' own transcript nodes are written in order; a stored block waits in `ready`.
-  let stored: Promise<void> = Promise.resolve();
-  const ready: Array<{ whole: ToolUseBlock; item: HandedToolUse }> = [];
+  // Blocks complete, not handed over yet (stored as nodes of their own when they are): when, and held long enough.
+  const ready: Array<{ index: number; whole: ToolUseBlock; at: number; held: boolean }> = [];
   let sending: Promise<void> | undefined;
+  let timer: (() => void) | undefined;
   let closed = false;
   /** Descriptions the turn has (handed over with their blocks), by tool_use id. */
   const described = new Map<string, ToolUseDescription>();
   // After a pause_turn the continuation's blocks count from 0 again: they follow the paused ones.
   let offset = 0;
-  const send = async (batch: Array<{ whole: ToolUseBlock; item: HandedToolUse }>): Promise<void> => {
-    let ds: ToolUseDescription[] = [];
-    if (describe)
-      ds = await describe(batch.map((b) => b.whole)).catch((err: unknown) => {
-        warn('describe the tool_use blocks', err);
-        return [];
-      });
-    await handOff(batch.map((b, i) => (ds[i] ? { ...b.item, description: ds[i] } : b.item)));
+  const send = async (batch: Array<{ index: number; whole: ToolUseBlock }>): Promise<void> => {
+    const [items, ds] = await Promise.all([
+      storedBlocks(deps, sentHead, batch),
+      describe
+        ? describe(batch.map((b) => b.whole)).catch((err: unknown): ToolUseDescription[] => {
+            warn('describe the tool_use blocks', err);
+            return [];
+          })
+        : [],
+    ]);
+    await handOff(items.map((item, i) => (ds[i] ? { ...item, description: ds[i] } : item)));
     ds.forEach((d, i) => described.set((batch[i] as { whole: ToolUseBlock }).whole.id, d));
   };
   const pump = (): void => {
-    if (sending || closed || ready.length === 0) return;
+    if (sending || closed || ready.length === 0 || timer) return;
+    // Held until the oldest has waited `holdMs`: a message that ends meanwhile carries its blocks.
+    const oldest = ready[0] as { at: number; held: boolean };
+    if (!oldest.held) {
+      const over = (): void => {
+        timer = undefined;
+        oldest.held = true;
+        pump();
+      };
+      timer = later(over, oldest.at + holdMs - Date.now());
+      return;
+    }
     const batch = ready.splice(0);
     sending = send(batch)
       // Blocks that could not be handed over start when the message is complete, as without streaming.
@@ -78,12 +132,6 @@ export function toolUseHandOff(
         sending = undefined;
         pump();
       });
-  };
-  const store = async (index: number, id: string, name: string, input: unknown): Promise<void> => {
-    const whole = { type: 'tool_use' as const, id, name, input };
-    const messageRef = await deps.transcripts.append(sentHead, [{ role: 'assistant', content: [whole] }]);
-    ready.push({ whole, item: { index, block: { ...whole, input: inputForHistory(input) }, messageRef } });
-    pump();
   };
   return {
     onEvent(event: Anthropic.MessageStreamEvent): void {
@@ -102,10 +150,13 @@ export function toolUseHandOff(
         } catch {
           return;
         }
-        const index = offset + event.index;
-        stored = stored
-          .then(() => store(index, b.id, b.name, input))
-          .catch((err: unknown) => warn(`store tool_use ${b.id}`, err));
+        ready.push({
+          index: offset + event.index,
+          whole: { type: 'tool_use', id: b.id, name: b.name, input },
+          at: Date.now(),
+          held: false,
+        });
+        pump();
       }
     },
     /** The next stream continues a paused turn whose blocks so far numbered `blocks` more. */
@@ -121,6 +172,8 @@ export function toolUseHandOff(
      */
     flushed: async (): Promise<void> => {
       closed = true;
+      timer?.();
+      timer = undefined;
       await sending;
     },
   };

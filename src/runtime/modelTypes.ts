@@ -150,6 +150,11 @@ export interface CallModelResult {
   readFilesRef?: string | null;
   /** The key of the static inputs this call was sent inline, stored by it (core/stepStatics.ts). */
   staticsRef?: string;
+  /**
+   * The key of this answer's tool-call inputs (issue 33): the step's statics, this answer's node and
+   * its `readFilesRef`, stored together — a tool call of the answer sends it and its tool_use id.
+   */
+  stepRef?: string;
 }
 
 /** The call was not made (auto) or the API refused the prompt as too long (reactive): compact, then call again. */

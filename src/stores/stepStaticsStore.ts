@@ -2,7 +2,7 @@
 // call, content-addressed (`stepstatics-<hash>` of their JSON, messageStore.ts `contentHashOf`), so
 // that later model calls and the tool calls carry the key instead of copies (issue 33). Workers keep the blobs they read in a small cache.
 import { contentHashOf, hashNames, MissingBlobError, type BlobStore } from './messageStore';
-import type { StepStatics } from '../core/stepStatics';
+import { stepAnswerOf, type StepAnswer, type StepStatics } from '../core/stepStatics';
 
 export class StepStaticsStore {
   private cache = new Map<string, StepStatics>();
@@ -30,6 +30,16 @@ export class StepStaticsStore {
     const parsed = JSON.parse(data) as StepStatics;
     this.remember(key, parsed);
     return parsed;
+  }
+
+  /**
+   * The step inputs a tool call's `stepRef` names: the statics themselves, or a model call's answer
+   * (issue 33) that names them by their key, with the answer's node and read files.
+   */
+  async resolve(key: string): Promise<{ statics: StepStatics; answer?: StepAnswer }> {
+    const blob = await this.get(key);
+    const answer = stepAnswerOf(blob);
+    return answer ? { statics: await this.get(answer.statics), answer } : { statics: blob };
   }
 
   private remember(key: string, value: StepStatics): void {

@@ -127,7 +127,17 @@ export interface ToolDeps {
  * A tool activity's input as a turn child of several steps sends it (issue 33): its session and
  * context by the key of the child's stored step inputs (core/stepStatics.ts, `describeWith`).
  */
-export type RunToolUseByRef = Omit<RunToolUseInput, 'session' | 'context'> & { stepRef: string };
+export type RunToolUseByRef = Omit<RunToolUseInput, 'session' | 'context' | 'block'> & { stepRef: string } & (
+    | { block: ToolUseBlock }
+    /**
+     * The block by its id in `messageRef` (the model call's stored message, or the node of a block
+     * handed over while it streamed): history holds it once already, in the model call's result or
+     * the streamedToolUse signal (issue 33).
+     */
+    | { toolUseId: string; messageRef: string }
+    /** `stepRef` names the model call's answer (core/stepStatics.ts StepAnswer): its node and read files are there. */
+    | { toolUseId: string; messageRef?: undefined }
+  );
 
 /** The Agent call's post-call phase: the pre phase's state, the child's output and its transcript head. */
 export type FinishSubagentInput = RunToolUseInput & {

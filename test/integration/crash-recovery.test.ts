@@ -4,6 +4,7 @@
 // in-flight call ran again at most once more, the non-idempotent one did not re-run and the model
 // is told that its outcome is unknown.
 import { after, test } from 'node:test';
+import { turnResultFromHistory } from '../../src/core/payloads';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
@@ -22,7 +23,9 @@ const HEARTBEAT_TIMEOUT_MS = 2000;
 const SLOW_MS = 4000;
 
 async function turnRecords(client: Client, sessionId: string, turn: number) {
-  const r = await client.workflow.getHandle<typeof turnWorkflow>(`${sessionId}/turn-${turn}`).result();
+  const r = turnResultFromHistory(
+    await client.workflow.getHandle<typeof turnWorkflow>(`${sessionId}/turn-${turn}`).result(),
+  );
   return r.records.map((x) => [x.toolUseId, x.status]);
 }
 

@@ -13,13 +13,17 @@ import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { buildAudit, type AuditToolCall } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
+import { configuredBlobStore } from '../../src/stores/configured';
+import { StepStaticsStore } from '../../src/stores/stepStaticsStore';
+import { turnResultFromHistory } from '../../src/core/payloads';
+import type { TurnWorkflowResult } from '../../src/temporal/workflows/definitions';
 
 after(closeTestEnv);
 
 type Wire = Record<string, unknown>;
 
 test('integration: later model calls and the tool calls carry the key of the stored step inputs; the model and the audit see the same', async () => {
-  await withAgent({}, async ({ fake, start, workDir, client }) => {
+  await withAgent({}, async ({ fake, start, workDir, client, storeDir }) => {
     for (const k of [0, 1, 2]) await writeFile(join(workDir, `f${k}.txt`), `file ${k}\n`);
     const reads = (step: number) =>
       toolUseResponse(
@@ -68,13 +72,20 @@ test('integration: later model calls and the tool calls carry the key of the sto
         assert.equal(m.input[k], undefined, `${m.id} carries ${k}`);
       assert.equal((m.input.settings as { model?: string } | undefined)?.model !== undefined, true, 'settings stay');
     }
-    // Every tool call names the stored step inputs, none copies the session or the context.
+    // Every tool call names the stored step inputs, none copies the session or the context: its
+    // `stepRef` is the step inputs' key, or its model answer's (issue 33), which names that key and
+    // the answer's node; the block goes by its tool_use id.
     const tools = scheduled('runToolUse');
     assert.equal(tools.length, 6);
+    const stepStatics = new StepStaticsStore(configuredBlobStore({ storeDir }));
     for (const t of tools) {
-      assert.equal(t.input.stepRef, models[1]!.input.staticsRef, t.id);
+      const ref = String(t.input.stepRef);
+      const { answer } = await stepStatics.resolve(ref);
+      assert.equal(answer?.statics ?? ref, models[1]!.input.staticsRef, t.id);
       assert.equal(t.input.session, undefined, t.id);
       assert.equal(t.input.context, undefined, t.id);
+      assert.equal(t.input.block, undefined, t.id);
+      assert.equal(t.input.toolUseId, t.id.slice('tool-'.length), t.id);
     }
     // The tool records leave out the input the turn sent.
     const done = events
@@ -99,12 +110,18 @@ test('integration: later model calls and the tool calls carry the key of the sto
       for (const k of ['usage', 'fallback', 'tombstones']) assert.equal(a[k], undefined, `an answer carries ${k}`);
     }
 
-    // The child's result names each stored call by id and status only (the session needs no more).
+    // The child's result names each stored call by id and status only (the session needs no more);
+    // in history a call of its batches that only says `ok` is left out (issue 33), and put back.
     const closing = events.find((e) => e.workflowExecutionCompletedEventAttributes)!;
-    const childResult = defaultPayloadConverter.fromPayload<{ records: Wire[] }>(
+    const recorded = defaultPayloadConverter.fromPayload<TurnWorkflowResult>(
       closing.workflowExecutionCompletedEventAttributes!.result!.payloads![0]!,
     );
+    const childResult = turnResultFromHistory(recorded) as unknown as { records: Wire[] };
     assert.equal(childResult.records.length, 6);
+    // (A call started while streaming says so: `early`, and stays.)
+    const plain = childResult.records.filter((r) => Object.keys(r).length === 2).length;
+    assert.equal(recorded.records.length, 6 - plain, 'the plain ok records are left out of history');
+    assert.equal(recorded.plainOk, plain > 0 ? true : undefined);
     for (const r of childResult.records) {
       assert.deepEqual(
         Object.keys(r).filter((k) => k !== 'early'),

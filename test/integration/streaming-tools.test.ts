@@ -4,6 +4,7 @@
 // after it waits for the message; a stream that fails after an early start falls back, reuses
 // the early run for the id the retry repeats and discards (cancels, audits) the one it dropped.
 import { after, test } from 'node:test';
+import { turnResultFromHistory } from '../../src/core/payloads';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -131,7 +132,9 @@ test('integration: a Read streamed seconds before its message ends starts before
       'the Read after the Write waited for it (the Write is a barrier)',
     );
 
-    const turn = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as TurnWorkflowResult;
+    const turn = turnResultFromHistory(
+      (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as TurnWorkflowResult,
+    );
     assert.deepEqual(
       turn.records.map((r) => [r.toolUseId, r.status, r.early ?? false]),
       [

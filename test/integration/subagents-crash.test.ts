@@ -3,6 +3,8 @@
 // killed mid-way; a new worker resumes the child like any session and the parent completes.
 // Nothing completed ran twice: the child's first call ran once, the child workflow was started once.
 import { after, test } from 'node:test';
+import { turnResultFromHistory } from '../../src/core/payloads';
+import type { TurnWorkflowResult } from '../../src/temporal/workflows/definitions';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { lastToolResults, textResponse, toolUseResponse, type MessagesRequest } from '../../src/testing/fakeAnthropic';
@@ -106,9 +108,9 @@ test(
         // both records and no child was started for a later step.
         const subRuns = await sessionRuns(client, childId, childDesc.runId);
         assert.deepEqual(turnChildIds(subRuns), [`${childId}/turn-1`]);
-        const t1 = (await client.workflow.getHandle(`${childId}/turn-1`).result()) as {
-          records: Array<{ toolUseId: string; status: string }>;
-        };
+        const t1 = turnResultFromHistory(
+          (await client.workflow.getHandle(`${childId}/turn-1`).result()) as TurnWorkflowResult,
+        );
         assert.deepEqual(
           t1.records.map((r) => [r.toolUseId, r.status]),
           [

@@ -5,6 +5,8 @@
 // workflow `<session>/agent-<tool_use_id>` whose parent is the turn; its final text is the
 // tool_result; an interrupt of the parent cancels the running child and its tool.
 import { after, test } from 'node:test';
+import { turnResultFromHistory } from '../../src/core/payloads';
+import type { TurnWorkflowResult } from '../../src/temporal/workflows/definitions';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -204,9 +206,9 @@ test(
       assert.equal(result.status, 'interrupted');
       const child = await client.workflow.getHandle(`${handle.workflowId}/agent-toolu_agent_1`).describe();
       assert.equal(child.status.name, 'CANCELLED');
-      const turn = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as {
-        records: Array<{ toolUseId: string; status: string }>;
-      };
+      const turn = turnResultFromHistory(
+        (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as TurnWorkflowResult,
+      );
       assert.deepEqual(
         turn.records.map((r) => [r.toolUseId, r.status]),
         [['toolu_agent_1', 'interrupted']],
@@ -334,9 +336,9 @@ test(
         30_000,
       );
       // The child's turn ends at once (not after the tool's 10 minutes): its tool call was cancelled and recorded as interrupted.
-      const childTurn = (await client.workflow.getHandle(`${childId}/turn-1`).result()) as {
-        records: Array<{ toolUseId: string; status: string }>;
-      };
+      const childTurn = turnResultFromHistory(
+        (await client.workflow.getHandle(`${childId}/turn-1`).result()) as TurnWorkflowResult,
+      );
       assert.deepEqual(
         childTurn.records.map((r) => [r.toolUseId, r.status]),
         [['toolu_child_slow_1', 'interrupted']],

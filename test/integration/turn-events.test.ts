@@ -75,12 +75,12 @@ test("integration: a turn of 3 streamed Reads: no describe marker, no store mark
     );
     const model2 = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'model-2');
     const input2 = defaultPayloadConverter.fromPayload<{
-      stepWrites?: { append?: { messages: Array<{ content: Array<{ tool_use_id: string }> }> } };
+      stepWrites?: { append?: { messages: Array<{ content: Array<{ ref?: string; tool_use_id?: string }> }> } };
     }>(model2!.activityTaskScheduledEventAttributes!.input!.payloads![0]!);
-    assert.deepEqual(
-      input2.stepWrites?.append?.messages[0]?.content.map((b) => b.tool_use_id),
-      ['toolu_r0', 'toolu_r1', 'toolu_r2'],
-    );
+    // The three stored results by reference alone (issue 33: each stored block names its tool_use).
+    const refs = input2.stepWrites?.append?.messages[0]?.content ?? [];
+    assert.equal(refs.length, 3);
+    for (const b of refs) assert.ok(b.ref?.startsWith('toolresult-') && b.tool_use_id === undefined, JSON.stringify(b));
     // Before: one signal per block. Every block handed over carries its description.
     assert.ok(signals.length <= 2, `${signals.length} signals`);
     for (const item of signals.flatMap(streamedItems)) {

@@ -11,6 +11,7 @@
 // turn, the call's retry finds it started in the execution ledger and ends it as unknown_outcome
 // (not re-run), and the session finishes.
 import { after, test } from 'node:test';
+import { turnResultFromHistory } from '../../src/core/payloads';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -216,7 +217,9 @@ for (const rel of upgradeReleases()) {
             assert.match(JSON.stringify(slow[0]?.content), /outcome of this AppendSlow call is unknown/);
             assert.match(JSON.stringify(slow[0]?.content), /worker running it was lost/);
             fake.assertDone();
-            const turn2 = await client.workflow.getHandle<typeof turnWorkflow>(`${handle.workflowId}/turn-2`).result();
+            const turn2 = turnResultFromHistory(
+              await client.workflow.getHandle<typeof turnWorkflow>(`${handle.workflowId}/turn-2`).result(),
+            );
             assert.deepEqual(
               turn2.records.map((r) => [r.toolUseId, r.status]),
               [['toolu_slow', 'unknown_outcome']],

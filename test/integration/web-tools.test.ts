@@ -4,6 +4,7 @@
 // model's stream fails and the fallback repeats the tool_use_id, not when the worker is SIGKILLed
 // during a later fetch (the fetch in flight runs again on the next worker; the finished one not).
 import { after, test } from 'node:test';
+import { turnResultFromHistory } from '../../src/core/payloads';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -160,7 +161,9 @@ test(
           'x = 2',
         );
 
-        const turn = (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as TurnWorkflowResult;
+        const turn = turnResultFromHistory(
+          (await client.workflow.getHandle(`${handle.workflowId}/turn-1`).result()) as TurnWorkflowResult,
+        );
         assert.equal(turn.fallback, true);
         // The child ran every step (issue 33): the fetch has one record, made early, never a second.
         assert.deepEqual(

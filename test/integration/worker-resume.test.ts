@@ -11,6 +11,7 @@
 // that ran it) and the timeouts the activities were scheduled with. No time bound is asserted
 // (bench/resume.ts measures how long resuming takes).
 import { after, test } from 'node:test';
+import { turnResultFromHistory } from '../../src/core/payloads';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -138,7 +139,7 @@ for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
           assert.equal(res?.tool_use_id, 'toolu_slow');
           assert.equal(res?.is_error, true);
           assert.match(JSON.stringify(res?.content), /outcome of this AppendSlow call is unknown/);
-          const r = await client.workflow.getHandle<typeof turnWorkflow>(turnId).result();
+          const r = turnResultFromHistory(await client.workflow.getHandle<typeof turnWorkflow>(turnId).result());
           assert.deepEqual(
             r.records.map((x) => [x.toolUseId, x.status]),
             [['toolu_slow', 'unknown_outcome']],

@@ -406,7 +406,7 @@ test('unit: fallback — an early call whose id the final message repeats is reu
   );
   assert.match(out.discarded?.[0]?.reason ?? '', /not in the final message/);
   assert.ok(
-    !out.toolResults?.content.some((b) => b.tool_use_id === 'gone'),
+    !out.toolResults?.content.some((b) => 'tool_use_id' in b && b.tool_use_id === 'gone'),
     'the discarded result never reaches the model',
   );
   assert.deepEqual(h.cancelled, ['gone']);

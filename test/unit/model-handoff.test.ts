@@ -1,7 +1,8 @@
 // unit: how a streamed model call hands its tool_use blocks to the turn (runtime/modelStream.ts
 // toolUseHandOff): blocks that complete while a hand-off is under way go together in the next one
 // (one signal per run of blocks, issue 33), each with its description; a block still waiting when
-// the message is complete is not handed over (the answer carries it).
+// the message is complete is not handed over (the answer carries it); a block is held a moment
+// first, so that a message ending meanwhile carries it without a signal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Anthropic from '@anthropic-ai/sdk';
@@ -24,7 +25,7 @@ function blockEvents(index: number, id: string): Anthropic.MessageStreamEvent[] 
   ] as Anthropic.MessageStreamEvent[];
 }
 
-test('unit: toolUseHandOff: a run of blocks completed during a hand-off goes in one, described; a block waiting at the end is not handed over', async () => {
+test('unit: toolUseHandOff: a run of blocks completed during a hand-off goes in one, described', async () => {
   let nodes = 0;
   const deps = { transcripts: { append: async () => `node-${++nodes}` } } as unknown as ModelDeps;
   const warnings: string[] = [];
@@ -52,6 +53,7 @@ test('unit: toolUseHandOff: a run of blocks completed during a hand-off goes in 
         summary: `Read ${(b.input as { file_path: string }).file_path}`,
       }));
     },
+    0,
   );
   for (const e of blockEvents(0, 'toolu_a')) handOff.onEvent(e);
   for (let i = 0; i < 5 && batches.length === 0; i++) await tick();
@@ -75,8 +77,7 @@ test('unit: toolUseHandOff: a run of blocks completed during a hand-off goes in 
     batches.flat().map((i) => i.index),
     [0, 1, 2],
   );
-  // The message is complete as the last block completes: it is not handed over, nor described.
-  for (const e of blockEvents(3, 'toolu_d')) handOff.onEvent(e);
+  // (A block still held when the message is complete is not handed over: the next test.)
   await handOff.flushed();
   for (let i = 0; i < 10; i++) await tick();
   assert.equal(batches.length, 2);
@@ -104,10 +105,37 @@ test('unit: toolUseHandOff: a hand-off that fails is not counted as described (t
         idempotent: true,
         summary: 'x',
       })),
+    0,
   );
   for (const e of blockEvents(0, 'toolu_a')) handOff.onEvent(e);
   for (let i = 0; i < 10 && warnings.length === 0; i++) await tick();
   await handOff.flushed();
   assert.equal(handOff.described().size, 0);
   assert.match(warnings.join('\n'), /could not hand tool_use toolu_a to the turn while streaming: signal refused/);
+});
+
+test('unit: toolUseHandOff: a block is held before its hand-off; a message that ends meanwhile hands over (and stores on its own) nothing', async () => {
+  let nodes = 0;
+  const deps = { transcripts: { append: async () => `node-${++nodes}` } } as unknown as ModelDeps;
+  const ctx = { warn: (m: string) => assert.fail(m) } as unknown as CallRuntime;
+  const batches: HandedToolUse[][] = [];
+  const quick = toolUseHandOff(deps, 'head-0', ctx, async (items) => void batches.push(items), undefined, 60_000);
+  for (const e of [...blockEvents(0, 'toolu_a'), ...blockEvents(1, 'toolu_b')]) quick.onEvent(e);
+  for (let i = 0; i < 10; i++) await tick();
+  await quick.flushed();
+  assert.equal(batches.length, 0, 'the message ended within the hold: its answer carries the blocks');
+  assert.equal(nodes, 0, 'no node stored for blocks never handed over');
+
+  const slow = toolUseHandOff(deps, 'head-0', ctx, async (items) => void batches.push(items), undefined, 200);
+  for (const e of blockEvents(0, 'toolu_c')) slow.onEvent(e);
+  await tick();
+  for (const e of blockEvents(1, 'toolu_d')) slow.onEvent(e);
+  for (let i = 0; i < 200 && batches.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await slow.flushed();
+  assert.deepEqual(
+    batches.map((b) => b.map((i) => i.block.id)),
+    [['toolu_c', 'toolu_d']],
+    'the message still streamed after the hold: one hand-off, with the block completed during it',
+  );
+  assert.equal(nodes, 2);
 });

@@ -76,15 +76,13 @@ test('unit: recordForHistory keeps a preview and the reference; toolResultsByRef
     'Interrupted',
   );
   const msg = toolResultsByRef([light, synthetic]);
-  assert.deepEqual(msg.content, [
-    { type: 'tool_result_ref', tool_use_id: 'a', ref: 'toolresult-abc' },
-    synthetic.result,
-  ]);
+  // The reference alone (issue 33): the stored block names its tool_use.
+  assert.deepEqual(msg.content, [{ ref: 'toolresult-abc' }, synthetic.result]);
 
   const stored: Record<string, ToolResultBlockParam> = { 'toolresult-abc': record.result };
   const [resolved] = await resolveMessages([msg], async (ref) => stored[ref] as ToolResultBlockParam);
   assert.deepEqual(resolved, { role: 'user', content: [record.result, synthetic.result] });
-  // A reference that answers another tool_use is refused, not silently misplaced.
+  // A reference recorded with its tool_use id (before issue 33) that answers another tool_use is refused, not silently misplaced.
   await assert.rejects(
     resolveMessages(
       [{ role: 'user', content: [{ type: 'tool_result_ref', tool_use_id: 'zz', ref: 'toolresult-abc' }] }],

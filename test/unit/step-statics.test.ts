@@ -8,6 +8,8 @@ import {
   modelAnswerForHistory,
   modelAnswerFromHistory,
   recordWithoutSentBlock,
+  turnResultForHistory,
+  turnResultFromHistory,
   withSentBlock,
 } from '../../src/core/payloads';
 import type { ToolCallRecord } from '../../src/core/toolRecords';
@@ -70,12 +72,22 @@ test('unit step-statics: a tool record leaves out what the turn sent and describ
     summary: 'Read /w/a',
     status: 'ok',
     result: { type: 'tool_result', tool_use_id: 'toolu_1', content: 'preview' },
-    contextModifiers: [],
+    contextModifiers: [
+      { type: 'fileRead', path: '/w/a', mtimeMs: 5, partial: false },
+      { type: 'fileRead', path: '/w/other', mtimeMs: 6, partial: true },
+    ],
+    attempts: 1,
     resultRef: 'toolresult-1',
   };
   const slim = recordWithoutSentBlock(record, block);
   assert.deepEqual(Object.keys(slim).sort(), ['contextModifiers', 'result', 'resultRef', 'status']);
   assert.deepEqual(slim.result, { content: 'preview' });
+  // One attempt, the block's own path and a whole read are left out (issue 33); another read is kept whole.
+  assert.deepEqual(slim.contextModifiers, [
+    { type: 'fileRead', mtimeMs: 5 },
+    { type: 'fileRead', path: '/w/other', mtimeMs: 6, partial: true },
+  ]);
+  assert.equal(recordWithoutSentBlock({ ...record, attempts: 2 }, block).attempts, 2);
   assert.deepEqual(withSentBlock(slim, block, 'Read /w/a'), record);
   // A different input (the pipeline changed it) or tool name stays; so does an inline result's id.
   const other = recordWithoutSentBlock(record, { ...block, input: { file_path: '/w/b' } });
@@ -126,4 +138,127 @@ test('unit step-statics: a model answer leaves out the usage its modelUsage hold
   assert.deepEqual(modelAnswerForHistory(fell).tombstones, [{ attempt: 1 }]);
   assert.equal(modelAnswerForHistory(fell).fallback, true);
   assert.equal(modelAnswerFromHistory(whole), whole);
+});
+
+test('unit step-statics: an answer leaves out its view and usage start values, true description flags, positional ids, cache breakpoints and sent head; the turn puts back what it reads', () => {
+  const d = (id: string, safe = true) => ({
+    known: true,
+    concurrencySafe: safe,
+    readOnly: true,
+    idempotent: true,
+    summary: `Read ${id}`,
+    toolUseId: id,
+  });
+  const whole = {
+    kind: 'message' as const,
+    message: {
+      role: 'assistant' as const,
+      content: [
+        { type: 'tool_use' as const, id: 'a', name: 'Read', input: {} },
+        { type: 'tool_use' as const, id: 'b', name: 'Read', input: {} },
+      ],
+    },
+    usage: { input_tokens: 0, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 11 },
+    modelUsage: {
+      m: {
+        inputTokens: 0,
+        outputTokens: 5,
+        cacheReadInputTokens: 11,
+        cacheCreationInputTokens: 0,
+        webSearchRequests: 0,
+        costUSD: null,
+        calls: 1,
+      },
+    },
+    view: { fromIndex: 0, summaryHead: null, clearedBefore: 0, baseline: { tokens: 9, messages: 2 }, compactions: 0 },
+    descriptions: [d('a'), d('b', false)],
+    fallback: false,
+    tombstones: [] as unknown[],
+    head: 'h',
+  };
+  const lean = modelAnswerForHistory({ ...whole, cacheBreakpoints: ['tools'], sentHead: 's' });
+  assert.deepEqual(lean.view, { baseline: { tokens: 9, messages: 2 } });
+  assert.deepEqual(lean.modelUsage, { m: { outputTokens: 5, cacheReadInputTokens: 11 } });
+  assert.deepEqual(lean.descriptions, [{ summary: 'Read a' }, { concurrencySafe: false, summary: 'Read b' }]);
+  assert.ok(!('cacheBreakpoints' in lean) && !('sentHead' in lean));
+  assert.deepEqual(modelAnswerFromHistory(lean), whole);
+  // Descriptions of only some blocks (others handed over while streaming) keep their ids.
+  const some = modelAnswerForHistory({ ...whole, descriptions: [d('b')] });
+  assert.deepEqual(some.descriptions, [{ summary: 'Read b', toolUseId: 'b' }]);
+  assert.deepEqual(modelAnswerFromHistory(some).descriptions, [d('b')]);
+});
+
+test('unit step-statics: a turn result leaves out the records that only say ok of a batched call; the session puts them back', () => {
+  const result = {
+    records: [
+      { toolUseId: 'a', status: 'ok' },
+      { toolUseId: 'b', status: 'ok', early: true },
+      { toolUseId: 'c', status: 'error', toolName: 'Read' },
+      { toolUseId: 'x', status: 'ok' },
+    ],
+    batches: [
+      { concurrencySafe: true, toolUseIds: ['a', 'b'] },
+      { concurrencySafe: false, toolUseIds: ['c'] },
+    ],
+  };
+  const lean = turnResultForHistory(result);
+  assert.deepEqual(
+    lean.records.map((r) => r.toolUseId),
+    ['b', 'c', 'x'],
+  );
+  assert.equal((lean as { plainOk?: true }).plainOk, true);
+  assert.deepEqual(turnResultFromHistory(lean), result);
+  // Nothing to leave out: the result as it was; one recorded whole passes through.
+  const none = { records: [{ toolUseId: 'c', status: 'error' }], batches: [{ toolUseIds: ['c'] }] };
+  assert.equal(turnResultForHistory(none), none);
+  assert.equal(turnResultFromHistory(result), result);
+});
+
+test("unit step-statics: a decision by the session's mode leaves out the mode's name; the turn and the audit put it back", () => {
+  const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/w/a' } };
+  const record: ToolCallRecord = {
+    toolUseId: 'toolu_1',
+    toolName: 'Read',
+    input: { file_path: '/w/a' },
+    summary: 'Read /w/a',
+    status: 'ok',
+    result: { type: 'tool_result', tool_use_id: 'toolu_1', content: 'preview' },
+    contextModifiers: [],
+    attempts: 1,
+    decision: { behavior: 'allow', source: 'mode', detail: 'bypassPermissions' },
+  };
+  const slim = recordWithoutSentBlock(record, block, 'bypassPermissions');
+  assert.deepEqual(slim.decision, { behavior: 'allow', source: 'mode' });
+  assert.deepEqual(withSentBlock(slim, block, 'Read /w/a', 'bypassPermissions'), record);
+  // Another mode's decision, or one by a rule, keeps its detail.
+  assert.deepEqual(recordWithoutSentBlock(record, block, 'default').decision, record.decision);
+  const byRule = { ...record, decision: { behavior: 'allow' as const, source: 'rule' as const, detail: 'Read' } };
+  assert.deepEqual(recordWithoutSentBlock(byRule, block, 'bypassPermissions').decision, byRule.decision);
+});
+
+test('unit step-statics: a model call leaves out the read-file entries its base holds from the call before', () => {
+  const memo = new StepStaticsMemo().readFiles;
+  const delta = { '/w/a': { mtimeMs: 5, partial: false }, '/w/b': { mtimeMs: 6, partial: true } };
+  const first = { readFiles: { base: null, delta } };
+  assert.equal(memo.wire(first), first, 'nothing known yet');
+  memo.learn(first, 'readfiles-1');
+  // The next step re-read both files unchanged and a third: only the third goes.
+  const next = { readFiles: { base: 'readfiles-1', delta: { ...delta, '/w/c': { mtimeMs: 7, partial: false } } } };
+  assert.deepEqual(memo.wire(next), {
+    readFiles: { base: 'readfiles-1', delta: { '/w/c': { mtimeMs: 7, partial: false } } },
+  });
+  // All known: the base alone; a changed entry goes.
+  assert.deepEqual(memo.wire({ readFiles: { base: 'readfiles-1', delta } }), { readFiles: { base: 'readfiles-1' } });
+  const changed = { readFiles: { base: 'readfiles-1', delta: { '/w/a': { mtimeMs: 9, partial: false } } } };
+  assert.equal(memo.wire(changed), changed);
+  // Over another base nothing is known; what the earlier key held is known of the next.
+  const other = { readFiles: { base: 'readfiles-0', delta } };
+  assert.equal(memo.wire(other), other);
+  memo.learn(next, 'readfiles-2');
+  assert.deepEqual(
+    memo.wire({ readFiles: { base: 'readfiles-2', delta: { ...delta, '/w/c': { mtimeMs: 7, partial: false } } } }),
+    {
+      readFiles: { base: 'readfiles-2' },
+    },
+  );
 });

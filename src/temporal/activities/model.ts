@@ -9,8 +9,8 @@ import { measureModelCall } from './metrics';
 import { withActivityRuntime } from './runtime';
 import { chargeBudget, waitForBudget } from './budget';
 import type { ReadFiles } from '../../stores/readFilesStore';
-import { splitStatics } from '../../core/stepStatics';
-import { modelAnswerForHistory } from '../../core/payloads';
+import { splitStatics, type StepStatics } from '../../core/stepStatics';
+import { modelAnswerForHistory, viewFromHistory } from '../../core/payloads';
 
 /**
  * `storeReadFiles`: the read-file store's write (the tool activities'), for a call's `stepWrites`.
@@ -36,12 +36,15 @@ export function createModelActivities(
             messages: stepWrites.append.messages,
           })
         : wire.head,
-      stepWrites?.readFiles && storeReadFiles ? storeReadFiles(stepWrites.readFiles) : undefined,
+      stepWrites?.readFiles && storeReadFiles ? storeReadFiles(wholeReadFiles(stepWrites.readFiles)) : undefined,
       given && store ? store.get(given).then((s) => ({ inline: s, ref: undefined })) : storeStatics(rest),
     ]).catch((err: unknown) => {
       throw storeFailure(err);
     });
-    const input = { ...(statics?.inline ?? {}), ...rest, head } as CallModelInput;
+    // A view sent without its start values (issue 33): whole again.
+    const view = rest.view ? { view: viewFromHistory(rest.view) } : {};
+    const append = (rest.append as unknown) === undefined ? { append: [] } : {};
+    const input = { ...(statics?.inline ?? {}), ...rest, ...append, ...view, head } as CallModelInput;
     const signalFields = {
       ...(readFilesRef !== undefined ? { readFilesRef } : {}),
       ...(statics?.ref ? { staticsRef: statics.ref } : {}),
@@ -57,8 +60,22 @@ export function createModelActivities(
     );
     if (outcome.kind === 'compact') return outcome;
     await chargeBudget(input.budget, outcome.modelUsage);
+    // The answer's tool calls send one key (issue 33): the statics, its node and the read files they read.
+    const used = statics?.ref ?? given;
+    const answer =
+      used && store && outcome.head !== null
+        ? {
+            stepRef: await store
+              .put({
+                answer: { statics: used, messageRef: outcome.head, readFilesRef: readFilesRef ?? null },
+              } as StepStatics)
+              .catch((err: unknown) => {
+                throw storeFailure(err);
+              }),
+          }
+        : {};
     // What the turn can rebuild stays out of history (core/payloads.ts; issue 33).
-    return modelAnswerForHistory({ ...outcome, ...signalFields });
+    return modelAnswerForHistory({ ...outcome, ...signalFields, ...answer });
   }
   /** Inline static inputs of a turn that describes with them (core/stepStatics.ts): stored, their key answered. */
   async function storeStatics(input: Omit<CallModelInput, 'stepWrites' | 'staticsRef'>) {
@@ -66,6 +83,22 @@ export function createModelActivities(
     return { inline: undefined, ref: await deps.stepStatics.put(splitStatics(input).statics) };
   }
   return { callModel, appendTranscript, loadTranscript };
+}
+
+/**
+ * A step's read-file entries whole again: an entry sent without `partial` was a whole read, a
+ * `delta` left out had no entry the base does not hold (issue 33, core/modelStep.ts ReadFilesMemo).
+ */
+function wholeReadFiles(r: { base: string | null; delta?: Record<string, { mtimeMs: number; partial?: boolean }> }): {
+  base: string | null;
+  delta: ReadFiles;
+} {
+  return {
+    base: r.base,
+    delta: Object.fromEntries(
+      Object.entries(r.delta ?? {}).map(([path, e]) => [path, { mtimeMs: e.mtimeMs, partial: e.partial ?? false }]),
+    ),
+  };
 }
 
 /**

@@ -13,8 +13,10 @@ import type { AgentContext } from '../../core/context';
 import type { ToolSessionInput } from '../../toolCall/toolTypes';
 import type { ToolRunResult } from '../../core/turn';
 import { recordToolCall } from './metrics';
-import { recordWithoutSentBlock } from '../../core/payloads';
+import { findToolUse, inputForHistory, recordWithoutSentBlock } from '../../core/payloads';
+import type { ToolUseBlock } from '../../core/apiMessages';
 import { withActivityRuntime } from './runtime';
+import { noteOnSpan } from './spanNotes';
 import { sideCallCharger } from './budget';
 
 /** A call the worker's shutdown stopped: the pipeline's interrupted record, which is handed back instead. */
@@ -28,10 +30,30 @@ export function createToolActivities(deps: ToolDeps) {
     if (!('stepRef' in wire)) return wire;
     if (!deps.stepStatics) throw new Error("this worker has no store to read the turn's step inputs from");
     const { stepRef, ...rest } = wire;
-    const d = (await deps.stepStatics.get(stepRef)).describeWith as
-      { session: ToolSessionInput; context: AgentContext } | undefined;
+    // A model call's answer (issue 33): the statics by their key, the node and read files of the answer.
+    const { statics, answer } = await deps.stepStatics.resolve(stepRef);
+    const d = statics.describeWith as { session: ToolSessionInput; context: AgentContext } | undefined;
     if (!d) throw new Error(`the stored step inputs ${stepRef} hold no tool session`);
-    return { ...rest, session: d.session, context: d.context };
+    if ('block' in rest) return { ...rest, session: d.session, context: d.context };
+    const { toolUseId, ...others } = rest;
+    const messageRef = answer?.messageRef ?? rest.messageRef;
+    if (!messageRef) throw new Error(`the tool call ${toolUseId} names no stored model message`);
+    return {
+      ...others,
+      ...(answer ? { messageRef, ...(answer.readFilesRef ? { readFilesRef: answer.readFilesRef } : {}) } : {}),
+      block: await storedBlock(toolUseId, messageRef),
+      session: d.session,
+      context: d.context,
+    };
+  }
+
+  /** A block sent by its id: as history carries it (its input a preview when large), from the stored message. */
+  async function storedBlock(toolUseId: string, messageRef: string): Promise<ToolUseBlock> {
+    if (!deps.transcripts) throw new Error('this worker has no transcript store to read tool inputs from');
+    const found = findToolUse(await deps.transcripts.nodeMessages(messageRef), toolUseId);
+    if (!found) throw new Error(`tool_use ${toolUseId} is not in the stored model message ${messageRef}`);
+    noteOnSpan({ 'durable_agent.tool.name': found.name });
+    return { ...found, input: inputForHistory(found.input) };
   }
 
   async function runToolUse(wire: RunToolUseInput | RunToolUseByRef): Promise<ToolRunResult> {
@@ -42,7 +64,9 @@ export function createToolActivities(deps: ToolDeps) {
       calls.runToolCall(input, charge ? { ...rt, chargeSideCall: charge } : rt);
     const r = recordToolCall(await withActivityRuntime(run, stopped));
     // A turn that sends its step inputs by key puts the record's input back from the block (issue 33).
-    return r.kind === 'done' && 'stepRef' in wire ? { ...r, record: recordWithoutSentBlock(r.record, wire.block) } : r;
+    return r.kind === 'done' && 'stepRef' in wire
+      ? { ...r, record: recordWithoutSentBlock(r.record, input.block, sessionMode(input.session)) }
+      : r;
   }
 
   /**
@@ -70,4 +94,9 @@ export function createToolActivities(deps: ToolDeps) {
     prepareSubagent,
     finishSubagent,
   };
+}
+
+/** The session's permission mode (a decision by it leaves it out of history, issue 33). */
+function sessionMode(session: ToolSessionInput): string {
+  return 'settingsRef' in session ? session.mode : session.permission.mode;
 }

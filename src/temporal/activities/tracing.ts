@@ -20,6 +20,7 @@ import {
   type SpanAttributes,
 } from '../../core/spanAttributes';
 import { errorLabel } from './metrics';
+import { spanNotes } from './spanNotes';
 import { sessionOfTurnWorkflowId } from '../../core/ids';
 
 type Arg = Record<string, never> | undefined;
@@ -67,7 +68,10 @@ class AgentActivitySpans implements ActivityInboundCallsInterceptor {
     };
     return trace.getTracer('durable-agent').startActiveSpan(spec.name, { attributes }, async (span: Span) => {
       try {
-        const r = await next(input);
+        const r = await spanNotes.run(
+          (a) => span.setAttributes(a),
+          () => next(input),
+        );
         span.setAttributes(spec.end((r ?? {}) as never));
         return r;
       } catch (err) {

@@ -347,6 +347,11 @@ export interface SubagentSettings {
 }
 
 export interface TurnWorkflowResult extends TurnSummary {
+  /**
+   * In history (issue 33, core/payloads.ts turnResultForHistory): the records that say only `ok` of
+   * a call its batches list are left out; `turnResultFromHistory` puts them back.
+   */
+  plainOk?: true;
   head: string | null;
   /** False when interrupted before the model answered: the appended messages were not sent. */
   consumedAppend: boolean;

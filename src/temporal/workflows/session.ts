@@ -9,6 +9,7 @@
 //   6. at a turn boundary past the run's history budget: drain the handlers and continue-as-new;
 //      else finish (ended, stopped, failed, or cancelled) and say why.
 import { turnWorkflowId } from '../../core/ids';
+import { turnResultFromHistory } from '../../core/payloads';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -344,7 +345,7 @@ class SessionRun implements SessionExecutor {
     if (this.turnSteps) this.yieldOnWork(child);
     let result: TurnWorkflowResult;
     try {
-      result = await this.child.result();
+      result = turnResultFromHistory(await this.child.result());
     } catch (err) {
       if (err instanceof ChildWorkflowFailure && !isCancellation(err))
         return failedTurnReport(this.state, err.cause?.message ?? err.message);

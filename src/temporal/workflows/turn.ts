@@ -41,7 +41,8 @@ import {
 } from '../../core/turn';
 import type { CallModelInput, CallModelResult } from '../../runtime/model';
 import { StepStaticsMemo } from '../../core/stepStatics';
-import { modelAnswerFromHistory, withSentBlock } from '../../core/payloads';
+import type { ContextView } from '../../core/contextView';
+import { modelAnswerFromHistory, turnResultForHistory, viewForHistory, withSentBlock } from '../../core/payloads';
 import type { SubagentPhaseActivities, AgentWorktreeActivities, ToolCallActivities } from '../activities';
 import { StreamingToolExecution, streamedItems, type StreamedToolUse } from '../../core/streaming';
 import { managedModelStep, newModelStepState, type ManagedModelStep } from './modelStep';
@@ -91,12 +92,14 @@ export async function turnWorkflow(input: TurnWorkflowInput): Promise<TurnWorkfl
   // The child's static step inputs, stored by its first model call and then sent by key (issue 33).
   const statics = new StepStaticsMemo();
   // A turn recorded before issue 33 (no `steps`): one model step, the same commands.
-  if (!input.steps) return runTurnStep(statics, input);
+  if (!input.steps) return turnResultForHistory(await runTurnStep(statics, input));
   const step: RunStep = (...args) => runTurnStep(statics, ...args);
-  return runSteps(input, input.steps, step, (done) => {
+  const result = await runSteps(input, input.steps, step, (done) => {
     const run = new TurnRun(input, statics);
     return settleCarry(done, (call) => run.storeCall(call));
   });
+  // Without the records its batches say (issue 33): the session and the audit put them back.
+  return turnResultForHistory(result);
 }
 
 /**
@@ -302,10 +305,12 @@ class TurnRun implements TurnExecutor {
       // The session and context by the key of the child's stored step inputs when they are its (issue 33).
       const stepRef = this.statics.toolRef(this.session, context);
       const args = stepRef
-        ? { stepRef, block, messageRef, ...extras }
+        ? toolCallByRef(stepRef, block, messageRef, this.readFilesRef, this.modelResult, extras)
         : { session: this.session, block, messageRef, context, ...extras };
       const r = await runScope.run(() => this.tools.runToolUse.executeWithOptions(options, [args]));
-      return r.kind === 'done' ? { ...r, record: withSentBlock(r.record, block, description.summary) } : r;
+      return r.kind === 'done'
+        ? { ...r, record: withSentBlock(r.record, block, description.summary, input.permissionMode) }
+        : r;
     } catch (err) {
       if (this.interrupted || isCancellation(err)) {
         // A cancelled early call that was discarded is not an interrupt of the turn.
@@ -338,7 +343,9 @@ class TurnRun implements TurnExecutor {
         this.input,
         {
           callModel: async (args, activityId, summary) => {
-            const wire = this.statics.modelInput({ ...args, ...describeWith(this.session, this.input.context) });
+            const lean = leanModelInput({ ...args, ...describeWith(this.session, this.input.context) });
+            const stepWrites = this.statics.readFiles.wire(lean.stepWrites);
+            const wire = this.statics.modelInput({ ...lean, ...(stepWrites ? { stepWrites } : {}) });
             const r = await scope.run(() =>
               model.callModel.executeWithOptions(
                 { ...at, activityId, summary: `${summary}${attempt > 1 ? `, attempt ${attempt}` : ''}` },
@@ -347,6 +354,7 @@ class TurnRun implements TurnExecutor {
             );
             if (r.kind === 'compact') return r;
             this.statics.learn(r.staticsRef);
+            this.statics.readFiles.learn(lean.stepWrites, r.readFilesRef);
             return modelAnswerFromHistory(r);
           },
           compact: (args, activityId, summary) =>
@@ -432,6 +440,38 @@ class TurnRun implements TurnExecutor {
     // Its own id: a turn recorded before the context-window check ran that call.
     return patched(CONTEXT_WINDOW_CUT_OFF_PATCH);
   }
+}
+
+/** A model call's input without the view's start values and an empty append (issue 33; the activity puts them back). */
+function leanModelInput<T extends { append: unknown[]; view?: ContextView }>(input: T) {
+  const { append, ...whole } = input;
+  return {
+    ...whole,
+    ...(append.length > 0 ? { append } : {}),
+    ...(whole.view ? { view: viewForHistory(whole.view) } : {}),
+  };
+}
+
+/**
+ * A tool call whose session and context are the child's stored statics (`stepRef`), with its block by
+ * its id in the stored message: history holds the block once, in the answer or the signal (issue 33).
+ * A call of the model's answer sends the answer's key, which names its node and read files too.
+ */
+function toolCallByRef(
+  stepRef: string,
+  block: ToolUseBlock,
+  messageRef: string | null,
+  readFilesRef: string | null | undefined,
+  answer: CallModelResult | undefined,
+  extras: ReturnType<typeof toolCallExtras>,
+) {
+  const answerRef =
+    messageRef === answer?.head && (readFilesRef ?? null) === (answer.readFilesRef ?? null)
+      ? answer.stepRef
+      : undefined;
+  const { readFilesRef: _inAnswer, ...answerExtras } = extras;
+  if (answerRef) return { stepRef: answerRef, toolUseId: block.id, ...answerExtras };
+  return { stepRef, ...(messageRef ? { toolUseId: block.id, messageRef } : { block, messageRef }), ...extras };
 }
 
 /** A tool call's optional input: the read-files reference, the approval, and a child's budget link (its side calls charged as made). */
