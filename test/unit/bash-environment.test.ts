@@ -160,14 +160,19 @@ test("unit: the worker's private paths: its store, the default store, a file: st
   process.env.DURABLE_AGENT_CACHE_DIR = '/data/cache';
   try {
     const blobs = configuredBlobStore({ storeDir: '/w/store', store: 'file:///blobs/here' });
-    assert.deepEqual(workerPrivatePaths('/w/store', blobs, ['/srv/dev.db']).sort(), [
-      '/blobs/here',
-      '/data/cache',
-      '/data/da',
-      '/data/default-store',
-      '/srv/dev.db',
-      '/w/store',
-    ]);
+    const { localStoresRoot } = await import('../../src/stores/dataHome');
+    assert.deepEqual(
+      workerPrivatePaths('/w/store', blobs, ['/srv/dev.db']).sort(),
+      [
+        '/blobs/here',
+        '/data/cache',
+        '/data/da',
+        '/data/default-store',
+        '/srv/dev.db',
+        '/w/store',
+        localStoresRoot(), // every in-process session's temporary store (K7)
+      ].sort(),
+    );
   } finally {
     for (const [k, v] of [
       ['DURABLE_AGENT_HOME', saved.home],

@@ -239,9 +239,7 @@ const EXTRA_CREDENTIALS: Record<string, string> = {
 
 test(
   'K2: sandboxed Bash copies credential files the default list does not name (yarn, maven, gradle, Copilot, Codex, Gemini, pip, composer, fish history, rclone, s3cmd, Hugging Face, doctl, Databricks, a git include, wrangler, 1Password, sops age key, Claude Code transcripts) into the project — none arrives',
-  hole(
-    'K2: DEFAULT_CREDENTIAL_PATHS (src/permissions/credentials.ts) misses many tools’ credential files; ~/.gitconfig include.path targets are not followed',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -297,9 +295,7 @@ test('K2b (contained): the listed credential files stay unreadable to sandboxed 
 for (const mode of ['default', 'plan', 'bypassPermissions', 'acceptEdits'] as const)
   test(
     `K2d (${mode}): a read-only Bash command reads unlisted credential files (Codex key, Copilot token, yarn token) — the tool result the model gets holds none of them`,
-    hole(
-      `K2 (${mode}): the read reaches the model in ${mode} mode (no file written: the bait is in the result sent to the model)`,
-    ),
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project();
@@ -317,9 +313,7 @@ for (const mode of ['default', 'plan', 'bypassPermissions', 'acceptEdits'] as co
 
 test(
   'K2c: credential files the worker’s environment points at with variables the list does not read (GIT_CONFIG_GLOBAL, GH_CONFIG_DIR, CLOUDSDK_CONFIG, AZURE_CONFIG_DIR, PIP_CONFIG_FILE, HF_TOKEN_PATH) — none arrives in the project',
-  hole(
-    'K2 (environment): credentialPathsFromEnv (src/permissions/credentials.ts) does not follow GIT_CONFIG_GLOBAL, GH_CONFIG_DIR, CLOUDSDK_CONFIG, AZURE_CONFIG_DIR, PIP_CONFIG_FILE, HF_TOKEN_PATH',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -414,9 +408,7 @@ test('K3 (contained): sandboxed Bash cannot rewrite GIT_CONFIG_GLOBAL (the filte
 
 test(
   'K3b: the filtered copy keeps no line the filter means to drop (credentials, url rewrites, includes, core.sshCommand, user.signingKey), in any spelling git reads',
-  hole(
-    'K3: an entry written on its section header line (`[core] sshCommand = …`, `[user] signingKey = …`) is kept whole: DROPPED_KEYS is not applied there (src/hostProcess/sandboxGitConfig.ts keptGitConfig)',
-  ),
+  {},
   () => {
     // pure: keptGitConfig on shapes git reads (an entry after `]`, a header-only line then an entry).
     const cases = [
@@ -496,9 +488,7 @@ const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 
 test(
   'K5: an @import in CLAUDE.md written by sandboxed Bash carries OSC 52 and CSI 2K — `durable-agent run` in that project writes no raw ESC or BEL to the operator’s terminal',
-  hole(
-    'K5: memory/settings/MCP warnings go through warn() (src/cli/commands/runOpts.ts:67) and notes (run.ts:215) raw, not terminalSafe',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -602,9 +592,7 @@ for (const flood of [true, false])
 
 test(
   'K8: with sandbox.filesystem.allowWrite ["~/.cache"], sandboxed Bash replaces the cached Temporal CLI — the person’s next `dev` (resolveTemporalCli, then the door’s operator purpose) does not run it',
-  hole(
-    'K8: the durable-agent cache (cacheRoot(): ~/.cache/durable-agent) is writable to a session whose allowWrite covers it; resolveTemporalCli trusts the cached binary (src/temporal/service/cli.ts:127)',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const { resolveTemporalCli, cachedCliDir } = await import('../../src/temporal/service/cli');
