@@ -15,6 +15,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
+import { runHostProcess } from '../../src/hostProcess/door';
+import { writableDirectories } from '../../src/sandbox/policy';
+import { registerWritableDirectories } from '../../src/sandbox/sessionPlan';
 import { sandboxSkip } from '../support/systemPackages';
 import { makeTmpDir, removeDir } from './tools-harness';
 
@@ -113,4 +116,105 @@ test("L1: a `which` a session plants in its own <project>/bin (on the person's P
     [],
     `a planted which ran outside the sandbox (${ran.join(', ')}; ${leaked.length} with the worker's key)`,
   );
+});
+
+// K1 (redk, unit/red-issue30-k K1, K1c): a session's `filesystem.allowWrite` directory (`~/.cargo`
+// for cargo's registry; `~/.local/bin/**` from an `Edit(~/.local/bin/**)` allow rule) on the
+// worker's PATH: sandboxed Bash plants `rg` and `git` there, and Grep's ripgrep and worker-side git,
+// found by name through the door, ran them outside the sandbox. Only the working directories were
+// session directories.
+test('K1: programs planted in a filesystem.allowWrite directory on the PATH (a directory, a `/**` pattern) are neither found nor run by the door', async (t) => {
+  const base = fs.realpathSync(await makeTmpDir('fix30-k1-'));
+  t.after(() => removeDir(base));
+  const proj = path.join(base, 'proj');
+  const cargo = path.join(base, 'cargo');
+  const localBin = path.join(base, 'local', 'bin');
+  const marker = path.join(base, 'planted-ran');
+  fs.mkdirSync(proj, { recursive: true });
+  for (const dir of [path.join(cargo, 'bin'), localBin])
+    for (const name of ['rg', 'git']) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, name), `#!/bin/sh\necho "${dir}/${name}" >> ${marker}\nexit 3\n`);
+      fs.chmodSync(path.join(dir, name), 0o755);
+    }
+  const realPath = process.env.PATH ?? '/usr/bin:/bin';
+  const from = { PATH: [path.join(cargo, 'bin'), localBin, realPath].join(path.delimiter), HOME: base };
+  // What each tool call of the session registers (src/toolCall/toolLedger.ts) and each sandbox plan.
+  registerWritableDirectories([proj], { filesystem: { allowWrite: [cargo, `${path.dirname(localBin)}/bin/**`] } });
+  for (const [purpose, command, args] of [
+    ['ripgrep', 'rg', ['--version']],
+    ['git', 'git', ['--version']],
+  ] as const) {
+    const r = await runHostProcess({ purpose, command, args: [...args], cwd: proj, from });
+    assert.equal(
+      fs.existsSync(marker),
+      false,
+      `${purpose}: a planted ${command} ran: ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`,
+    );
+    assert.equal(r.code, 0, `${purpose}: the real ${command} ran: ${r.spawnError ?? r.stderr}`);
+  }
+  // Named by path, each is refused as a program in a session's directory.
+  for (const file of [path.join(cargo, 'bin', 'git'), path.join(localBin, 'git')]) {
+    const r = await runHostProcess({ purpose: 'git', command: file, cwd: proj, from });
+    assert.ok(r.spawnError?.includes(file), `refused, naming ${file}: ${r.spawnError ?? `ran, code ${r.code}`}`);
+  }
+  assert.equal(fs.existsSync(marker), false);
+  // The directories as the door sees them: `~` expanded, a pattern cut before its first wildcard.
+  assert.deepEqual(
+    writableDirectories(
+      { filesystem: { allowWrite: ['~/.cargo', '~/.local/bin/**', '/opt/x/*.d/y', 'relative/dir', '~'] } },
+      '/home/u',
+    ),
+    ['/home/u/.cargo', '/home/u/.local/bin', '/opt/x', '/home/u'],
+  );
+});
+
+// L13 (redl, integration/red-issue30-l L13): the person's `run --cwd <project>` from elsewhere, with
+// `<project>/bin` on their PATH: the CLI's sandbox check (sandboxSummary) wrapped a command, and the
+// sandbox runtime ran the `which` a session had planted in `<project>/bin` with the person's
+// environment. The CLI narrowed its PATH against its own directory only.
+test("L13: the CLI's sandbox check for a session in <project> never runs a `which` planted in <project>/bin (on the person's PATH)", async (t) => {
+  const skip = await sandboxSkip(new SandboxHost(), 'the L13 PATH test');
+  if (skip) return t.skip(skip);
+  const base = fs.realpathSync(await makeTmpDir('fix30-l13-'));
+  t.after(() => removeDir(base));
+  const proj = path.join(base, 'proj');
+  const marks = path.join(base, 'marks');
+  fs.mkdirSync(path.join(proj, 'bin'), { recursive: true });
+  fs.mkdirSync(marks);
+  const realWhich = execFileSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).trim();
+  fs.writeFileSync(
+    path.join(proj, 'bin', 'which'),
+    `#!/bin/sh\nenv > ${path.join(marks, 'which.env')}\nexec ${realWhich} "$@"\n`,
+  );
+  fs.chmodSync(path.join(proj, 'bin', 'which'), 0o755);
+  const script = `
+const { narrowProcessPath } = require(process.env.PROGRAMS_MODULE);
+const { sandboxSummary } = require(process.env.CLIENT_MODULE);
+narrowProcessPath(); // as the CLI's main does, in the person's directory
+sandboxSummary({ cwd: process.env.L13_PROJECT, sandbox: {} }).then(
+  (line) => { console.log(JSON.stringify({ line })); process.exit(0); },
+  (e) => { console.log(JSON.stringify({ error: String(e) })); process.exit(1); },
+);`;
+  const out = await new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, ['-e', script], {
+      cwd: '/',
+      env: {
+        ...process.env,
+        PATH: [path.join(proj, 'bin'), process.env.PATH ?? '/usr/bin:/bin'].join(path.delimiter),
+        PERSON_SECRET: BAIT,
+        PROGRAMS_MODULE: path.join(__dirname, '../../src/hostProcess/programs.js'),
+        CLIENT_MODULE: path.join(__dirname, '../../src/temporal/client.js'),
+        L13_PROJECT: proj,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let s = '';
+    child.stdout.on('data', (d: Buffer) => (s += d.toString()));
+    child.on('close', () => resolve(s));
+  });
+  const result = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { line?: string; error?: string };
+  assert.equal(result.error, undefined, result.error);
+  assert.match(result.line ?? '', /sandbox/i);
+  assert.deepEqual(fs.readdirSync(marks), [], "the planted which ran with the person's environment");
 });
