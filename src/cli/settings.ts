@@ -239,6 +239,8 @@ function applyFile(
   if (s.alwaysThinkingEnabled !== undefined) eff.alwaysThinkingEnabled = s.alwaysThinkingEnabled;
   const hooks = mergeHooks(eff.hooks, s.hooks);
   if (hooks) eff.hooks = hooks;
+  if (scope !== 'project' && scope !== 'local' && s.sandbox?.passEnv)
+    eff.personPassEnv = [...(eff.personPassEnv ?? []), ...s.sandbox.passEnv];
   const sandbox = mergeSandboxSettings(eff.sandbox, s.sandbox);
   if (sandbox) eff.sandbox = sandbox;
   if (loaded.mcp) eff.mcp = mergeMcp(eff.mcp ?? { servers: {}, origins: {}, approval: {} }, loaded.mcp);

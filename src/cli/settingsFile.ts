@@ -58,6 +58,11 @@ export interface EffectiveSettings {
   bypassDisabledBy?: string;
   /** `mcpServers` and the `.mcp.json` approval keys (src/mcp/config.ts). */
   mcp?: McpSettings;
+  /**
+   * `sandbox.passEnv` of the user's and managed files only (never a project's or local file): the
+   * worker variables a project's MCP configuration may expand besides the allowlist (src/mcp/config.ts).
+   */
+  personPassEnv?: string[];
   autoCompactEnabled?: boolean;
   alwaysThinkingEnabled?: boolean;
   sources: string[];
@@ -164,6 +169,11 @@ export function readSettings(path: string, base: string, scope: SettingsScope = 
   let mcp: McpSettings | undefined;
   try {
     mcp = mergeMcpSettings(undefined, raw, path);
+    // A project's or local file's servers expand only what a Bash command gets, never a worker credential (src/mcp/config.ts).
+    if (mcp && (scope === 'project' || scope === 'local'))
+      mcp.servers = Object.fromEntries(
+        Object.entries(mcp.servers).map(([n, server]) => [n, { ...server, projectScope: { passEnv: [] } }]),
+      );
   } catch (err) {
     if (err instanceof McpConfigError) throw new SettingsError(err.message);
     throw err;

@@ -67,7 +67,20 @@ export function outsidePath(
 const sessionDirectories = new Set<string>();
 
 export function registerSessionDirectories(dirs: readonly string[]): void {
-  for (const d of dirs) if (path.isAbsolute(d) && path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
+  let grew = false;
+  for (const d of dirs) {
+    if (!path.isAbsolute(d) || path.dirname(d) === d) continue;
+    const dir = path.resolve(d);
+    if (sessionDirectories.has(dir)) continue;
+    sessionDirectories.add(dir);
+    grew = true;
+  }
+  // What this process looks up by name outside the door — the sandbox runtime's `which` and shell on
+  // every wrap (spawnSync with the worker's whole environment) — is found on process.env.PATH: a
+  // process that narrowed it narrows it again as soon as a session's directory is known, before that
+  // session's first wrap (red team, issue 30, L1: `<project>/bin` on the person's PATH, a `which`
+  // planted there by the session's own Bash, run as the worker by the next wrap).
+  if (grew && originalPath !== null) narrowProcessPath();
 }
 
 export function sessionDirectoryList(): string[] {

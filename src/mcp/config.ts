@@ -11,9 +11,11 @@ import { dirname, join, parse, resolve } from 'node:path';
 import { normalizeMcpName } from './names';
 import { readClaudeJsonServers } from './claudeJson';
 import { parseConfigJson } from '../core/jsonPosition';
+import { BASH_ENV_ALLOWLIST, WORKER_SECRET_ENV_VARS } from '../hostProcess/environment';
 import {
   type McpApproval,
   McpConfigError,
+  type McpProjectScope,
   type McpServerConfig,
   type McpServers,
   isRemoteMcpServer,
@@ -29,6 +31,7 @@ export {
   parseMcpServers,
   type McpApproval,
   type McpHttpServer,
+  type McpProjectScope,
   type McpServerConfig,
   type McpServerMatcher,
   type McpServers,
@@ -37,9 +40,23 @@ export {
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/** Expands `${VAR}` and `${VAR:-default}` in one string; names the variables it could not expand. */
-export function expandEnvString(s: string, env: Record<string, string | undefined>, missing: string[]): string {
+/**
+ * Expands `${VAR}` and `${VAR:-default}` in one string; names the variables it could not expand.
+ * `may`: which variables this configuration may read at all; another is named in `refused` (and
+ * expands to nothing, its default included: the caller refuses the whole server).
+ */
+export function expandEnvString(
+  s: string,
+  env: Record<string, string | undefined>,
+  missing: string[],
+  may?: (name: string) => boolean,
+  refused: string[] = [],
+): string {
   return s.replace(VAR, (_m, name: string, dflt: string | undefined) => {
+    if (may && !may(name)) {
+      if (!refused.includes(name)) refused.push(name);
+      return '';
+    }
     const value = env[name];
     if (value !== undefined) return value;
     if (dflt !== undefined) return dflt;
@@ -48,10 +65,52 @@ export function expandEnvString(s: string, env: Record<string, string | undefine
   });
 }
 
+function matchesEntry(entry: string, name: string): boolean {
+  return entry.endsWith('*') ? name.startsWith(entry.slice(0, -1)) : name === entry;
+}
+
+/**
+ * May a server of a project's configuration (`projectScope`) read this worker variable? Only what
+ * a Bash command of the session gets — the allowlist (src/hostProcess/environment.ts) and the
+ * person's `sandbox.passEnv` — and never a worker credential, even one `passEnv` names: the worker
+ * itself sends a remote server's URL and headers, outside the sandbox's network allowlist.
+ */
+export function projectMayExpand(name: string, scope: McpProjectScope): boolean {
+  if (WORKER_SECRET_ENV_VARS.includes(name)) return false;
+  return [...BASH_ENV_ALLOWLIST, ...scope.passEnv].some((e) => matchesEntry(e, name));
+}
+
+/** Why a project's configuration may not read these variables, for the server's error. */
+function refusalOf(name: string, refused: string[]): string {
+  const secrets = refused.filter((v) => WORKER_SECRET_ENV_VARS.includes(v));
+  const others = refused.filter((v) => !secrets.includes(v));
+  const list = (vs: string[]) => vs.map((v) => `\${${v}}`).join(', ');
+  const why = [
+    ...(secrets.length > 0
+      ? [
+          `${list(secrets)} ${secrets.length > 1 ? 'are' : 'is'} the worker's own credential${secrets.length > 1 ? 's' : ''}, which no project file receives`,
+        ]
+      : []),
+    ...(others.length > 0
+      ? [
+          `${list(others)} ${others.length > 1 ? 'are' : 'is'} not among the variables a Bash command gets (the allowlist and sandbox.passEnv of your user settings)`,
+        ]
+      : []),
+  ];
+  return (
+    `MCP server ${name} is not started: ${list(refused)} ${refused.length > 1 ? 'are' : 'is'} not expanded, because its configuration is in a file of the project ` +
+    `(.mcp.json, the project's settings), which a session or a cloned repository can write; ${why.join('; ')}. ` +
+    `Configure the server in your user scope (~/.claude.json, ~/.claude/settings.json) or with --mcp-config '<json>'` +
+    (others.length > 0 ? `, or name ${others.join(', ')} in sandbox.passEnv of your user settings` : '')
+  );
+}
+
 /**
  * A server with its environment variables expanded, as the reference does: in `command`, `args`,
  * `env` (values), `url` and `headers` (values). Throws McpConfigError naming the server and the
- * variables that are unset and have no default.
+ * variables that are unset and have no default — and, for a server of a project's configuration
+ * (`projectScope`), the variables it may not read (projectMayExpand) and why: it is never started
+ * with an empty or literal value in their place.
  */
 export function expandMcpServer(
   name: string,
@@ -59,7 +118,10 @@ export function expandMcpServer(
   env: Record<string, string | undefined>,
 ): McpServerConfig {
   const missing: string[] = [];
-  const x = (s: string) => expandEnvString(s, env, missing);
+  const refused: string[] = [];
+  const scope = server.projectScope;
+  const may = scope ? (v: string) => projectMayExpand(v, scope) : undefined;
+  const x = (s: string) => expandEnvString(s, env, missing, may, refused);
   const xMap = (m: Record<string, string> | undefined) =>
     m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined;
   let out: McpServerConfig;
@@ -75,6 +137,7 @@ export function expandMcpServer(
       ...(e ? { env: e } : {}),
     };
   }
+  if (refused.length > 0) throw new McpConfigError(refusalOf(name, refused));
   if (missing.length > 0) {
     throw new McpConfigError(
       `MCP server ${name}: missing environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (set ${missing.length > 1 ? 'them' : 'it'} or write \${VAR:-default})`,
@@ -183,7 +246,13 @@ export function resolveMcpServers(opts: {
   claudeJson?: string;
   /** `run --mcp-config` servers: they win over every other; with `strict`, they are the only ones. */
   cli?: { servers: McpServers; origins: Record<string, string>; strict?: boolean };
+  /**
+   * `sandbox.passEnv` of the person's own settings files (EffectiveSettings.personPassEnv): what a
+   * project's servers may expand besides the Bash allowlist (projectMayExpand).
+   */
+  personPassEnv?: readonly string[];
 }): ResolvedMcpServers {
+  const { ofProject, restamp } = projectStamps(opts.personPassEnv ?? []);
   const servers: McpServers = {};
   const origins: Record<string, string> = {};
   const warnings: string[] = [];
@@ -216,9 +285,10 @@ export function resolveMcpServers(opts: {
   if (claude) checkScope({ ...claude.user }, () => `${claude.path} mcpServers`);
   if (claude) checkScope({ ...claude.local }, () => `${claude.path} projects`);
   if (project) checkScope(project.servers, (n) => project.origins[n] ?? project.path);
-  const settingsServers = strict ? {} : (opts.settingsServers ?? {});
+  const settingsServers = strict ? {} : restamp(opts.settingsServers);
+  const cliServers = restamp(opts.cli?.servers);
   checkScope(settingsServers, (n) => opts.settingsOrigin?.[n] ?? 'settings');
-  checkScope(opts.cli?.servers ?? {}, (n) => opts.cli?.origins[n] ?? '--mcp-config');
+  checkScope(cliServers, (n) => opts.cli?.origins[n] ?? '--mcp-config');
   for (const [name, server] of Object.entries(claude?.user ?? {})) put(name, server, claude!.path);
   if (project) {
     for (const [name, server] of Object.entries(project.servers)) {
@@ -226,14 +296,13 @@ export function resolveMcpServers(opts: {
         warnings.push(`${project.origins[name]}: mcpServers.${name} is disabled (disabledMcpjsonServers); not started`);
         continue;
       }
-      put(name, server, project.origins[name] ?? project.path);
+      put(name, ofProject(server), project.origins[name] ?? project.path);
     }
   }
   for (const [name, server] of Object.entries(claude?.local ?? {})) put(name, server, claude!.path);
   for (const [name, server] of Object.entries(settingsServers))
     put(name, server, opts.settingsOrigin?.[name] ?? 'settings');
-  for (const [name, server] of Object.entries(opts.cli?.servers ?? {}))
-    put(name, server, opts.cli?.origins[name] ?? '--mcp-config');
+  for (const [name, server] of Object.entries(cliServers)) put(name, server, opts.cli?.origins[name] ?? '--mcp-config');
   // The allow/deny lists apply to every server, wherever it was configured (deny wins).
   for (const [name, server] of Object.entries(servers)) {
     if (approval.deniedMcpServers?.some((m) => mcpServerMatches(m, name, server))) {
@@ -255,16 +324,46 @@ export function resolveMcpServers(opts: {
         `enabledMcpjsonServers names ${name}, which is not a server of ${project ? 'any .mcp.json from the working directory up' : projectMcpJsonPath(opts.cwd)}`,
       );
   }
-  if (opts.env) {
-    for (const [name, server] of Object.entries(servers)) {
-      try {
-        expandMcpServer(name, server, opts.env);
-      } catch (e) {
-        warnings.push(`${origins[name]}: ${(e as Error).message}; the worker's environment must provide it`);
-      }
+  if (opts.env) warnings.push(...expansionWarnings(servers, origins, opts.env));
+  return { servers, origins, warnings };
+}
+
+/**
+ * Every server of a file the project holds (`.mcp.json`; a project's or local settings file and a
+ * `--mcp-config` file in the working directory, marked where they are read) gets `projectScope`
+ * with the person's `passEnv`.
+ */
+function projectStamps(personPassEnv: readonly string[]): {
+  ofProject: (server: McpServerConfig) => McpServerConfig;
+  restamp: (scope: McpServers | undefined) => McpServers;
+} {
+  const ofProject = (server: McpServerConfig): McpServerConfig => ({
+    ...server,
+    projectScope: { passEnv: [...personPassEnv] },
+  });
+  const restamp = (scope: McpServers | undefined): McpServers =>
+    Object.fromEntries(Object.entries(scope ?? {}).map(([n, s]) => [n, s.projectScope ? ofProject(s) : s]));
+  return { ofProject, restamp };
+}
+
+/** What `run` says before the session starts: variables the loader's environment lacks, and those a project's server may not read. */
+function expansionWarnings(
+  servers: McpServers,
+  origins: Record<string, string>,
+  env: Record<string, string | undefined>,
+): string[] {
+  const out: string[] = [];
+  for (const [name, server] of Object.entries(servers)) {
+    try {
+      expandMcpServer(name, server, env);
+    } catch (e) {
+      const msg = (e as Error).message;
+      out.push(
+        `${origins[name]}: ${msg}${/ is not started: /.test(msg) ? '' : "; the worker's environment must provide it"}`,
+      );
     }
   }
-  return { servers, origins, warnings };
+  return out;
 }
 
 /** The MCP part of the merged settings files. */

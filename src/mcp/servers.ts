@@ -15,6 +15,20 @@ export interface McpStdioServer {
    * while every one is unchanged.
    */
   pinnedFiles?: Record<string, string>;
+  projectScope?: McpProjectScope;
+}
+
+/**
+ * Set at the edge (src/mcp/config.ts `resolveMcpServers`), never read from a file: the server's
+ * configuration lies in a file a session or a cloned repository can write — a `.mcp.json`, a
+ * project's or local settings file, a `--mcp-config` file inside the working directory. The worker
+ * expands `${VAR}` in it only for the variables a Bash command gets (the allowlist, and `passEnv`:
+ * the `sandbox.passEnv` of the person's own settings files), never a worker credential
+ * (docs/security.md "MCP configuration a project can write").
+ */
+export interface McpProjectScope {
+  /** `sandbox.passEnv` entries of the user's and managed settings (never a project's or local file). */
+  passEnv: string[];
 }
 
 /** A remote server: streamable HTTP (`http`, alias `streamable-http`) or the legacy HTTP+SSE transport (`sse`). */
@@ -23,6 +37,7 @@ export interface McpHttpServer {
   url: string;
   headers?: Record<string, string>;
   timeout?: number;
+  projectScope?: McpProjectScope;
 }
 
 export type McpServerConfig = McpStdioServer | McpHttpServer;

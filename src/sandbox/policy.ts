@@ -172,6 +172,25 @@ export function expandTilde(p: string, home: string): string {
   return p;
 }
 
+/**
+ * The directories a session's sandboxed commands may write besides its working directories —
+ * `filesystem.allowWrite`, which the session's `Edit(...)` allow rules feed too — as absolute
+ * directories: `~` expanded, a pattern cut before its first wildcard (`~/.local/bin/**` is
+ * `~/.local/bin`). They are session directories for the door (src/hostProcess/programs.ts): no
+ * program there and no PATH entry there is run or looked up outside the sandbox (red team, issue 30,
+ * K1: `allowWrite: ["~/.cargo"]` with `~/.cargo/bin` on the worker's PATH, a planted `rg` run by Grep).
+ */
+export function writableDirectories(s: SandboxSettings | undefined, home: string): string[] {
+  const out: string[] = [];
+  for (const entry of s?.filesystem?.allowWrite ?? []) {
+    const p = expandTilde(entry, home);
+    const wild = p.search(/[*?[{]/);
+    const dir = wild < 0 ? p : path.dirname(`${p.slice(0, wild)}x`);
+    if (path.isAbsolute(dir)) out.push(path.resolve(dir));
+  }
+  return [...new Set(out)];
+}
+
 /** The worker-wide part of the sandbox-runtime configuration: sessions that share it run side by side. */
 export interface GlobalRuntimeConfig {
   network: {

@@ -5,6 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { startHostProcess } from '../hostProcess/door';
+import { trustedPath } from '../hostProcess/programs';
 import { OWNER_MARKER_ENV, ownerId } from './reaper';
 import { CommandViolations, VIOLATIONS_PER_COMMAND, type ViolationReport } from './violations';
 
@@ -61,6 +62,15 @@ function spawnRuntimeProcess(): ChildProcess {
     detached: true,
     env: named,
   });
+}
+
+/**
+ * A wrap request's arguments, with the worker's trusted PATH of now: the runtime process looks
+ * `which` and the shell up by name, and sessions registered since it started are off that PATH too
+ * (red team, issue 30, L1; runtimeChild.ts narrows its own PATH to it).
+ */
+function wrapRequest(command: string, binShell?: string, customConfig?: unknown, options?: unknown): unknown[] {
+  return [command, binShell ?? 'bash', customConfig, options ?? {}, trustedPath()];
 }
 
 /**
@@ -142,7 +152,7 @@ export function startRemoteRuntime(): RemoteRuntime {
     initialize: async (config) => void (await call('initialize', config)),
     wrapWithSandbox: async (command, binShell, customConfig, abortSignal, options) => {
       abortSignal?.throwIfAborted();
-      const wrapped = (await call('wrap', command, binShell ?? 'bash', customConfig, options ?? {})) as string;
+      const wrapped = (await call('wrap', ...wrapRequest(command, binShell, customConfig, options))) as string;
       abortSignal?.throwIfAborted();
       return wrapped;
     },

@@ -11,6 +11,7 @@
 // the worker has a command's violations when it ends, as from its own runtime. The worker asks
 // { op: 'flush', args: [key, maxMs] } once a command has ended: answered when this process's
 // reports for that key have gone quiet (the observer's socket read to its end), after them.
+import * as path from 'node:path';
 import { quiesce } from './violations';
 
 interface Request {
@@ -48,6 +49,20 @@ interface ChildRuntime {
 const importEsm = new Function('specifier', 'return import(specifier)') as (
   s: string,
 ) => Promise<{ SandboxManager: ChildRuntime }>;
+
+/**
+ * The runtime looks `which` and the shell up by name on process.env.PATH at every wrap; this process
+ * serves sessions that registered their directories in the worker after it started. Each wrap
+ * request carries the worker's trusted PATH of now: this PATH keeps only the entries it holds (it
+ * never widens; red team, issue 30, L1).
+ */
+function narrowPathTo(trusted: unknown): void {
+  if (typeof trusted !== 'string' || process.env.PATH === undefined) return;
+  const keep = new Set(trusted.split(path.delimiter));
+  process.env.PATH = process.env.PATH.split(path.delimiter)
+    .filter((e) => keep.has(e))
+    .join(path.delimiter);
+}
 
 function send(message: unknown): void {
   if (process.connected) process.send?.(message);
@@ -103,6 +118,7 @@ async function serve(): Promise<void> {
         return undefined;
       }
       case 'wrap':
+        narrowPathTo(req.args[4]);
         return m.wrapWithSandbox(req.args[0] as string, req.args[1] as string, req.args[2], undefined, req.args[3]);
       case 'register':
         m.registerCommandNetworkLists(req.args[0] as string, req.args[1]);

@@ -11,7 +11,7 @@ import type { AgentContext } from '../core/context';
 import { registerSessionDirectories, sandboxScratchDirectories } from '../hostProcess/door';
 import { restoreWorkerLinks, workerCodeInside } from '../hostProcess/workerCode';
 import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
-import { expandTilde, runtimePlan, sandboxEnabled, type RuntimePlan } from './policy';
+import { expandTilde, runtimePlan, sandboxEnabled, writableDirectories, type RuntimePlan } from './policy';
 import {
   addProtectedEntries,
   gitDirScan,
@@ -103,6 +103,19 @@ function sandboxInWorktree(
 }
 
 /**
+ * A session's writable directories — its working directories and `filesystem.allowWrite` — are
+ * session directories for the door: no program there, and no PATH entry there, is run or looked up
+ * outside the sandbox, by the door or by the sandbox runtime's own lookups (src/hostProcess/programs.ts;
+ * red team, issue 30, K1, L1, L13). Before anything wraps a command for the session.
+ */
+export function registerWritableDirectories(
+  workingDirectories: readonly string[],
+  settings: SandboxSettings | undefined,
+): void {
+  registerSessionDirectories([...workingDirectories, ...writableDirectories(settings, os.homedir())]);
+}
+
+/**
  * The runtime plan of one command of the session, as it is now: the protected paths are scanned
  * in the session's directories at this moment (the deny list is fixed when the command starts;
  * undoProtected after it undoes what the list could not stop).
@@ -118,7 +131,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
   );
   const settings = sandboxInWorktree(scope.settings, worktree);
   // What this session may write holds no program the worker runs outside the sandbox (src/hostProcess/door.ts).
-  registerSessionDirectories(workingDirectories);
+  registerWritableDirectories(workingDirectories, settings);
   // The protected paths of THIS session's directories, as they are now (never the worker's cwd).
   let protection: Protection | undefined;
   if (!scope.settings?.filesystem?.disabled) {

@@ -35,6 +35,7 @@ import {
 } from './workflows/definitions';
 import { currentPlatform, SandboxHost } from '../sandbox/host';
 import { describeSandbox, sandboxEnabled } from '../sandbox/policy';
+import { registerWritableDirectories } from '../sandbox/sessionPlan';
 
 export {
   BUILTIN_TOOL_NAMES,
@@ -90,6 +91,10 @@ export async function sandboxSummary(
   const platform = currentPlatform();
   const dirs = [input.cwd, ...(input.additionalDirectories ?? [])];
   if (!sandboxEnabled(input.sandbox, platform).on) return describeSandbox(input.sandbox, platform, dirs);
+  // The probe wraps a command, and the sandbox runtime looks `which` and the shell up by name on
+  // process.env.PATH: the directories this session may write are off it first (red team, issue 30,
+  // L13: `run --cwd <project>` from elsewhere with `<project>/bin` on the person's PATH).
+  registerWritableDirectories(dirs, input.sandbox);
   const available = await new SandboxHost().availability();
   if (!available.available && input.sandbox?.failIfUnavailable) throw new SandboxUnavailableError(available.reason);
   return describeSandbox(input.sandbox, platform, dirs, available.available ? undefined : available.reason);

@@ -9,7 +9,7 @@
 import { startHeartbeats, type Heartbeats } from '../runtime/heartbeat';
 import type { CallRuntime } from '../runtime/runtime';
 import { sessionRootOf, type AgentContext } from '../core/context';
-import { registerSessionDirectories } from '../hostProcess/door';
+import { registerWritableDirectories } from '../sandbox/sessionPlan';
 import type { ToolUseBlock } from '../core/apiMessages';
 import { errorResult, MAX_CONTROL_WRITES, type ToolCallRecord } from '../core/toolRecords';
 import { inputForHistory, isStoredInput } from '../core/payloads';
@@ -117,7 +117,11 @@ async function setUpCall(deps: ToolDeps, input: ResolvedRunInput): Promise<CallS
   const { session, block } = input;
   let agent = input.context;
   // The session's directories hold no program the worker runs outside the sandbox (src/hostProcess/door.ts).
-  registerSessionDirectories([sessionRootOf(agent), ...session.permission.workingDirectories]);
+  // Its `filesystem.allowWrite` directories too (red team K1): Grep's `rg` and worker-side git are looked up outside them.
+  registerWritableDirectories(
+    [sessionRootOf(agent), ...session.permission.workingDirectories],
+    session.permission.sandbox,
+  );
   if (input.readFilesRef) {
     if (!deps.readFiles) throw new Error('this worker has no read-file store');
     agent = { ...agent, readFiles: mergeReadFiles(await deps.readFiles.get(input.readFilesRef), agent.readFiles) };

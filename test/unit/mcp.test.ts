@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   expandEnvString,
   expandMcpServer,
@@ -354,9 +356,22 @@ test("unit mcp: .mcp.json servers run unless disabled, as in the reference's una
   });
   assert.deepEqual(Object.keys(all.servers).sort(), ['a', 'b']);
   assert.ok(all.warnings.some((w) => /mcpServers\.c is disabled \(disabledMcpjsonServers\)/.test(w)));
+  // A project's server may not read a variable a Bash command does not get (issue 30 J4b): named, with the reason.
   assert.ok(
-    all.warnings.some((w) => /missing environment variable MCP_TEST_UNSET_VAR/.test(w)),
+    all.warnings.some((w) =>
+      /\.mcp\.json: MCP server b is not started: \$\{MCP_TEST_UNSET_VAR\} is not expanded, because/.test(w),
+    ),
     all.warnings.join('\n'),
+  );
+  // The person's own server: a variable the environment lacks is named as missing.
+  const mine = resolveMcpServers({
+    cwd: dir,
+    settingsServers: { u: { command: 'u', env: { T: '${MCP_TEST_UNSET_VAR}' } } },
+    env: {},
+  });
+  assert.ok(
+    mine.warnings.some((w) => /settings: MCP server u: missing environment variable MCP_TEST_UNSET_VAR/.test(w)),
+    mine.warnings.join('\n'),
   );
   assert.equal(all.origins.a, join(dir, '.mcp.json'));
   // A malformed .mcp.json is an error naming the file.
@@ -463,12 +478,13 @@ test('unit mcp: ~/.claude.json user and local scopes as the reference reads them
     }),
   );
   const r = resolveMcpServers({ cwd, claudeJson: cj, approval: { enabledMcpjsonServers: ['my_srv', 'u', 'both'] } });
+  const fromProject = { projectScope: { passEnv: [] } };
   assert.deepEqual(
     r.servers,
     {
-      u: { command: 'proj-u' },
+      u: { command: 'proj-u', ...fromProject },
       both: { command: 'local-both' },
-      'my.srv': { command: 'proj' },
+      'my.srv': { command: 'proj', ...fromProject },
       l: { command: 'local-l' },
     },
     'user < project < local',
@@ -530,7 +546,9 @@ test('unit mcp: --mcp-config files and JSON strings win over every scope; --stri
     settingsServers: { s: { command: 's' } },
     cli,
   });
-  assert.deepEqual(merged.servers.both, { command: 'file-both' }, '--mcp-config wins');
+  // A file in the working directory is the project's: its servers expand no worker credential (issue 30 J4b).
+  assert.deepEqual(merged.servers.both, { command: 'file-both', projectScope: { passEnv: [] } }, '--mcp-config wins');
+  assert.deepEqual(merged.servers.j, { command: 'json' });
   assert.deepEqual(Object.keys(merged.servers).sort(), ['both', 'f', 'j', 'p', 's']);
   const strict = resolveMcpServers({
     cwd: dir,
@@ -571,7 +589,11 @@ test('unit mcp: .mcp.json files from the working directory up are merged as the 
     JSON.stringify({ mcpServers: { both: { command: 'sub-both' }, near: { command: 'near' } } }),
   );
   const r = resolveMcpServers({ cwd: sub, approval: { disabledMcpjsonServers: ['near'] } });
-  assert.deepEqual(r.servers, { top: { command: 'top' }, both: { command: 'sub-both' } });
+  const fromProject = { projectScope: { passEnv: [] } };
+  assert.deepEqual(r.servers, {
+    top: { command: 'top', ...fromProject },
+    both: { command: 'sub-both', ...fromProject },
+  });
   assert.equal(r.origins.top, join(root, '.mcp.json'));
   assert.equal(r.origins.both, join(sub, '.mcp.json'));
   assert.ok(
@@ -606,4 +628,219 @@ test('unit mcp: .mcp.json files from the working directory up are merged as the 
       /trailing commas/.test(e.message),
     'line and column',
   );
+});
+
+// ---- issue 30, J4b: a project's MCP configuration never receives the worker's secrets ----
+// The worker expands `${VAR}` from its own environment; a file the project holds (a session wrote
+// it, or the person cloned it) may read only what a Bash command of the session gets.
+
+const BAIT_ENV = {
+  HOME: '/home/u',
+  LANG: 'C.UTF-8',
+  ANTHROPIC_API_KEY: 'sk-ant-bait-j4b',
+  CLAUDE_CODE_OAUTH_TOKEN: 'oauth-bait-j4b',
+  TEMPORAL_API_KEY: 'temporal-bait-j4b',
+  DATABASE_URL: 'postgres://app:db-bait-j4b@db/app',
+  GITHUB_TOKEN: 'gh-bait-j4b',
+  DB_HOST: 'db.internal',
+};
+const project = (passEnv: string[] = []) => ({ projectScope: { passEnv } });
+const refusal = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof McpConfigError, String(e));
+    assert.ok(!/bait-j4b/.test(e.message), `the message holds a secret: ${e.message}`);
+    return e.message;
+  }
+  assert.fail('expected a refusal');
+};
+
+test("unit mcp: a project's server expands the Bash allowlist and the person's passEnv, never a worker credential; the refusal names the variable and why (issue 30 J4b)", () => {
+  // Remote: the worker itself would send the header to a URL the file names.
+  const remote = {
+    type: 'http' as const,
+    url: 'http://127.0.0.1:1/mcp',
+    headers: { Authorization: 'Bearer ${ANTHROPIC_API_KEY}' },
+  };
+  let m = refusal(() => expandMcpServer('docs', { ...remote, ...project() }, BAIT_ENV));
+  assert.match(m, /^MCP server docs is not started: \$\{ANTHROPIC_API_KEY\} is not expanded/);
+  assert.match(m, /a file of the project .*which a session or a cloned repository can write/);
+  assert.match(m, /the worker's own credential/);
+  assert.match(m, /user scope \(~\/\.claude\.json, ~\/\.claude\/settings\.json\) or with --mcp-config/);
+  // Never through a default (no empty or literal value in its place), nor a passEnv that names it, nor `*`.
+  for (const [headers, passEnv] of [
+    [{ Authorization: 'Bearer ${ANTHROPIC_API_KEY:-}' }, []],
+    [{ Authorization: 'Bearer ${ANTHROPIC_API_KEY}' }, ['ANTHROPIC_API_KEY', '*', 'ANTHROPIC_*']],
+    [{ 'X-T': '${CLAUDE_CODE_OAUTH_TOKEN}', 'X-U': '${TEMPORAL_API_KEY}' }, ['*']],
+  ] as Array<[Record<string, string>, string[]]>)
+    assert.match(
+      refusal(() => expandMcpServer('docs', { ...remote, headers, ...project(passEnv) }, BAIT_ENV)),
+      /is not started: \$\{[A-Z_]+\}(, \$\{[A-Z_]+\})? (is|are) not expanded.*worker's own credential/,
+    );
+  // In the URL too (a query string is as good as a header).
+  m = refusal(() =>
+    expandMcpServer('docs', { type: 'sse', url: 'http://h/sse?k=${GITHUB_TOKEN}', ...project() }, BAIT_ENV),
+  );
+  assert.match(m, /\$\{GITHUB_TOKEN\} is not expanded.*not among the variables a Bash command gets/);
+  assert.match(m, /or name GITHUB_TOKEN in sandbox\.passEnv of your user settings/);
+  // Stdio: command, args and env alike; every refused variable is named once.
+  m = refusal(() =>
+    expandMcpServer(
+      'db',
+      {
+        command: '${HOME}/bin/srv',
+        args: ['--db=${DATABASE_URL}', '--again=${DATABASE_URL}'],
+        env: { K: '${ANTHROPIC_API_KEY}' },
+        ...project(),
+      },
+      BAIT_ENV,
+    ),
+  );
+  assert.match(m, /\$\{ANTHROPIC_API_KEY\}, \$\{DATABASE_URL\} are not expanded/);
+  assert.match(m, /\$\{ANTHROPIC_API_KEY\} is the worker's own credential.*\$\{DATABASE_URL\} is not among/);
+  // What a Bash command gets expands: the allowlist, and the person's passEnv (names and patterns).
+  assert.deepEqual(
+    expandMcpServer(
+      'ok',
+      {
+        command: '${HOME}/bin/srv',
+        args: ['--lang=${LANG}', '--db=${DB_HOST}', '--x=${UNSET_IN_WORKER:-d}'],
+        env: { U: '${DATABASE_URL}' },
+        ...project(['DB_*', 'DATABASE_URL', 'UNSET_IN_WORKER']),
+      },
+      BAIT_ENV,
+    ),
+    {
+      command: '/home/u/bin/srv',
+      args: ['--lang=C.UTF-8', '--db=db.internal', '--x=d'],
+      env: { U: 'postgres://app:db-bait-j4b@db/app' },
+      ...project(['DB_*', 'DATABASE_URL', 'UNSET_IN_WORKER']),
+    },
+  );
+  // The person's own scopes (no projectScope) expand every variable, as the reference does.
+  assert.deepEqual((expandMcpServer('docs', remote, BAIT_ENV) as typeof remote).headers, {
+    Authorization: 'Bearer sk-ant-bait-j4b',
+  });
+  // A file cannot set (or clear) the mark: it is not a key of any server.
+  assert.throws(
+    () => parseMcpServers({ a: { command: 'x', projectScope: { passEnv: ['*'] } } }, '/p/.mcp.json'),
+    /mcpServers\.a\.projectScope is not a key of a stdio server/,
+  );
+  assert.throws(
+    () => parseMcpServers({ a: { type: 'http', url: 'http://h', projectScope: {} } }, '/p/.mcp.json'),
+    /mcpServers\.a\.projectScope is not a key of an http server/,
+  );
+});
+
+test("unit mcp: the project's files are marked where they are read: .mcp.json, a project's or local settings file, a --mcp-config file in the working directory; the person's scopes are not (issue 30 J4b)", async () => {
+  const root = await mkdtemp(join(tmpdir(), 'mcp-j4b-'));
+  const cwd = join(root, 'proj');
+  const home = join(root, 'home');
+  await mkdir(join(cwd, '.claude'), { recursive: true });
+  await mkdir(join(home, '.durable-agent'), { recursive: true });
+  await mkdir(join(home, '.claude'), { recursive: true });
+  const key = {
+    type: 'http',
+    url: 'http://127.0.0.1:1/mcp',
+    headers: { Authorization: 'Bearer ${ANTHROPIC_API_KEY}' },
+  };
+  await writeFile(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { mcpjson: key } }));
+  await writeFile(
+    join(cwd, '.claude', 'settings.json'),
+    JSON.stringify({ mcpServers: { projset: key }, sandbox: { passEnv: ['PROJECT_NAMED'] } }),
+  );
+  await writeFile(join(cwd, '.claude', 'settings.local.json'), JSON.stringify({ mcpServers: { localset: key } }));
+  await writeFile(
+    join(home, '.durable-agent', 'settings.json'),
+    JSON.stringify({ mcpServers: { userset: key }, sandbox: { passEnv: ['PERSON_NAMED'] } }),
+  );
+  await writeFile(join(cwd, 'team-mcp.json'), JSON.stringify({ mcpServers: { cliproj: key } }));
+  await writeFile(join(home, 'mine.json'), JSON.stringify({ mcpServers: { clihome: key } }));
+  const cj = join(home, '.claude.json');
+  await writeFile(
+    cj,
+    JSON.stringify({ mcpServers: { cjuser: key }, projects: { [cwd]: { mcpServers: { cjlocal: key } } } }),
+  );
+  const saved = { ...process.env };
+  process.env.DURABLE_AGENT_HOME = join(home, '.durable-agent');
+  process.env.CLAUDE_CONFIG_DIR = join(home, '.claude');
+  process.env.DURABLE_AGENT_MANAGED_SETTINGS = join(home, 'no-managed.json');
+  try {
+    const settings = loadSettings(cwd);
+    // Only the person's files' passEnv counts for a project's servers (a cloned repository's settings cannot widen it).
+    assert.deepEqual(settings.personPassEnv, ['PERSON_NAMED']);
+    const r = resolveMcpServers({
+      cwd,
+      settingsServers: settings.mcp!.servers,
+      settingsOrigin: settings.mcp!.origins,
+      env: BAIT_ENV,
+      claudeJson: cj,
+      personPassEnv: settings.personPassEnv!,
+      cli: readMcpConfigArgs(
+        ['team-mcp.json', join(home, 'mine.json'), JSON.stringify({ mcpServers: { inline: key } })],
+        cwd,
+      ),
+    });
+    const marked = Object.entries(r.servers)
+      .filter(([, s]) => s.projectScope)
+      .map(([n]) => n)
+      .sort();
+    assert.deepEqual(marked, ['cliproj', 'localset', 'mcpjson', 'projset']);
+    for (const n of marked) assert.deepEqual(r.servers[n]!.projectScope, { passEnv: ['PERSON_NAMED'] }, n);
+    assert.deepEqual(
+      Object.keys(r.servers)
+        .filter((n) => !marked.includes(n))
+        .sort(),
+      ['cjlocal', 'cjuser', 'clihome', 'inline', 'userset'],
+    );
+    // `run` says so before anything starts, naming the file, the server and the variable.
+    for (const n of marked)
+      assert.ok(
+        r.warnings.some((w) =>
+          w.startsWith(`${r.origins[n]}: MCP server ${n} is not started: \${ANTHROPIC_API_KEY} is not expanded`),
+        ),
+        `${n}: ${r.warnings.join('\n')}`,
+      );
+    assert.ok(!r.warnings.some((w) => /userset|cjuser|inline/.test(w)), r.warnings.join('\n'));
+  } finally {
+    for (const k of ['DURABLE_AGENT_HOME', 'CLAUDE_CONFIG_DIR', 'DURABLE_AGENT_MANAGED_SETTINGS'])
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+  }
+});
+
+test("unit mcp: the worker's manager never sends a worker credential to a project's remote server: no request reaches it, the error names the variable (issue 30 J4b)", async () => {
+  const got: string[] = [];
+  const listener = createServer((req, res) => {
+    got.push(JSON.stringify(req.headers) + (req.url ?? ''));
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', () => r()));
+  const port = (listener.address() as AddressInfo).port;
+  const m = new McpManager({ env: BAIT_ENV, startupTimeoutMs: 5_000, failedStartMemoryMs: 0 });
+  try {
+    const server = {
+      type: 'http' as const,
+      url: `http://127.0.0.1:${port}/mcp?db=\${DATABASE_URL}`,
+      headers: { Authorization: 'Bearer ${ANTHROPIC_API_KEY}' },
+    };
+    await assert.rejects(
+      m.listTools('docs', { ...server, ...project() }, tmpdir()),
+      (e: Error) =>
+        /MCP server docs is not started: \$\{ANTHROPIC_API_KEY\}, \$\{DATABASE_URL\} are not expanded/.test(
+          e.message,
+        ) && !/bait-j4b/.test(e.message),
+    );
+    assert.equal(got.length, 0, `the project server was contacted: ${got.join('\n')}`);
+    // Control: the same server from the person's own scope is contacted with the key (the oracle works).
+    await assert.rejects(m.listTools('docs', server, tmpdir()));
+    assert.ok(
+      got.some((h) => h.includes('sk-ant-bait-j4b')),
+      got.join('\n'),
+    );
+  } finally {
+    await m.close();
+    listener.close();
+  }
 });

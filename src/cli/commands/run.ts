@@ -297,6 +297,7 @@ function runMcpServers(cwd: string, settings: EffectiveSettings, o: RunOpts): Mc
       cwd,
       ...fromSettings,
       env: process.env,
+      ...(settings.personPassEnv ? { personPassEnv: settings.personPassEnv } : {}),
       claudeJson: claudeJsonPath(),
       cli: cliServers,
     });
