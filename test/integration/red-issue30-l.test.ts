@@ -72,9 +72,7 @@ test('round l: later steps of an outside worker run nothing a session planted', 
     // PATH entry inside a session's project that is not the worker's own directory stays on it.
     await t.test(
       "L1: dontAsk plants <project>/bin/which (the person's PATH has <project>/bin); the next session (plan, ls) runs it as the worker",
-      {
-        skip: 'HOLE L1: process.env.PATH is narrowed before sessions register their directories; the sandbox runtime runs `which` from <project>/bin as the worker on every Bash wrap',
-      },
+      {},
       async () => {
         const marks = marksOf('l1');
         // A first session elsewhere (P) makes the worker's sandbox: Q is not yet a session's directory then.
@@ -520,9 +518,7 @@ test('round l: later steps of an outside worker run nothing a session planted', 
     // check (J6) wraps a probe command, and the runtime runs `which` by name on that PATH.
     await t.test(
       "L13: dontAsk plants <project>/bin/which; the person's `run --cwd <project>` from another directory (their PATH has <project>/bin) runs it with their environment",
-      {
-        skip: "HOLE L13: the CLI narrows its PATH against its own directory, not --cwd: its sandbox check runs `which` from <project>/bin with the person's environment",
-      },
+      {},
       async () => {
         const proj = outsideProject(fx, 'l13');
         const marks = marksOf('l13');
