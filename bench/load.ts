@@ -331,11 +331,12 @@ async function runOnce(
         const data = s.input?.payloads?.[0]?.data;
         if (kind === 'other' && data) {
           try {
-            if (
-              typeof (JSON.parse(Buffer.from(data).toString('utf8')) as { block?: { id?: unknown } }).block?.id ===
-              'string'
-            )
-              kind = 'tool';
+            // A tool call's input names its block whole, or by id since issue 33 (`RunToolUseByRef`).
+            const arg = JSON.parse(Buffer.from(data).toString('utf8')) as {
+              block?: { id?: unknown };
+              toolUseId?: unknown;
+            };
+            if (typeof arg.block?.id === 'string' || typeof arg.toolUseId === 'string') kind = 'tool';
           } catch {
             // not JSON
           }

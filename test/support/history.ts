@@ -114,8 +114,10 @@ export async function toolCallIdentities(client: Client, workflowId: string): Pr
       const data = scheduled.input?.payloads?.[0]?.data;
       if (!data) continue;
       try {
-        const arg = JSON.parse(Buffer.from(data).toString('utf8')) as { block?: { id?: unknown } };
-        if (typeof arg.block?.id === 'string') blockOf.set(id, arg.block.id);
+        // A tool call's input names its block whole, or by id since issue 33 (`RunToolUseByRef`).
+        const arg = JSON.parse(Buffer.from(data).toString('utf8')) as { block?: { id?: unknown }; toolUseId?: unknown };
+        const toolUseId = typeof arg.block?.id === 'string' ? arg.block.id : arg.toolUseId;
+        if (typeof toolUseId === 'string') blockOf.set(id, toolUseId);
       } catch {
         // not a JSON payload: not a tool call
       }
