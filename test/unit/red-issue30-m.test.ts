@@ -216,10 +216,27 @@ const MORE_CREDENTIALS: Record<string, string> = {
   '.dbshell': 'db.auth("admin","BAIT-M-mongo")\n',
   '.irb_history': 'ENV["STRIPE_KEY"]="BAIT-M-irb"\n',
   '.dockercfg': '{"https://index.docker.io/v1/":{"auth":"BAIT-M-dockercfg"}}\n',
+  // Browser and chat profiles beside the listed ~/.mozilla and Chrome/Chromium (session cookies, tokens).
+  '.config/BraveSoftware/Brave-Browser/Default/Cookies': 'SQLite session=BAIT-M-brave\n',
+  '.config/microsoft-edge/Default/Cookies': 'SQLite session=BAIT-M-edge\n',
+  '.config/vivaldi/Default/Cookies': 'SQLite session=BAIT-M-vivaldi\n',
+  'snap/firefox/common/.mozilla/firefox/p.default/logins.json': '{"password":"BAIT-M-snapfirefox"}\n',
+  '.var/app/org.mozilla.firefox/.mozilla/firefox/p.default/cookies.sqlite': 'SQLite BAIT-M-flatpakfirefox\n',
+  '.thunderbird/p.default/logins.json': '{"password":"BAIT-M-thunderbird"}\n',
+  '.config/Slack/Cookies': 'SQLite d=xoxd-BAIT-M-slack\n',
+  '.config/Signal/config.json': '{"key":"BAIT-M-signal"}\n',
+  '.config/Code/User/globalStorage/state.vscdb': 'SQLite github.auth BAIT-M-vscode\n',
+  // Mail and chat clients' passwords.
+  '.msmtprc': 'account default\npassword BAIT-M-msmtp\n',
+  '.mbsyncrc': 'IMAPAccount a\nPass BAIT-M-mbsync\n',
+  '.offlineimaprc': '[Repository r]\nremotepass = BAIT-M-offlineimap\n',
+  '.fetchmailrc': 'poll mail.example.com password BAIT-M-fetchmail\n',
+  '.muttrc': 'set imap_pass = BAIT-M-mutt\n',
+  '.config/filezilla/sitemanager.xml': '<Pass>BAIT-M-filezilla</Pass>\n',
 };
 
 test(
-  'M2: sandboxed Bash (dontAsk, no rule) copies credential files round k’s list still misses (gitcookies, terraformrc, glab, pulumi, stripe, cloudflared, ngrok, circleci, firebase, kaggle, sentry, bundler, conda, minio, s3fs, scaleway, aliyun, teleport, minikube client key, helm, pnpm, bun, ollama key, ~/.histfile, XDG zsh history, atuin key, ipython/irb/mongo/less/vim histories, dockercfg) into the project — none arrives',
+  'M2: sandboxed Bash (dontAsk, no rule) copies credential files round k’s list still misses (gitcookies, terraformrc, glab, pulumi, stripe, cloudflared, ngrok, circleci, firebase, kaggle, sentry, bundler, conda, minio, s3fs, scaleway, aliyun, teleport, minikube client key, helm, pnpm, bun, ollama key, ~/.histfile, XDG zsh history, atuin key, ipython/irb/mongo/less/vim histories, dockercfg, Brave/Edge/Vivaldi/snap and Flatpak Firefox/Thunderbird profiles, Slack, Signal, VS Code storage, msmtp/mbsync/offlineimap/fetchmail/mutt, FileZilla) into the project — none arrives',
   hole(
     'M2: DEFAULT_CREDENTIAL_PATHS (src/permissions/credentials.ts:14) is still a deny list missing ~30 common token/key files; the sandbox reads them all',
   ),
@@ -528,6 +545,105 @@ test(
     assert.deepEqual(
       { ran, baitSeen: ran.some((f) => BAIT.test(read(path.join(mark, f)))) },
       { ran: [], baitSeen: false },
+    );
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// M8: the read-only file tools (no approval in plan/default) over the home directory: Grep runs rg
+// on the host, Glob and Read in the worker — outside the sandbox's read wall. The credential files
+// under the searched root must not come back.
+
+for (const mode of ['plan', 'default', 'dontAsk'] as const)
+  test(`M8 (${mode}, contained): Grep, Glob and Read over the bait HOME return no byte of ~/.ssh/id_rsa`, async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const grep = await tool(root, mode, 'Grep', { pattern: 'BAIT-M-ssh', path: home, output_mode: 'content' });
+    const grepDot = await tool(root, mode, 'Grep', {
+      pattern: 'BAIT',
+      path: path.join(home, '.ssh'),
+      output_mode: 'content',
+    });
+    const glob = await tool(root, mode, 'Glob', { pattern: '**/id_rsa', path: home });
+    const readIt = await tool(root, mode, 'Read', { file_path: path.join(home, '.ssh', 'id_rsa') });
+    const viaProc = await tool(root, mode, 'Read', { file_path: `/proc/self/root${home}/.ssh/id_rsa` });
+    for (const [k, o] of Object.entries({ grep, grepDot, glob, readIt, viaProc }))
+      t.diagnostic(`${k}: ${o.status}: ${o.text.slice(0, 160)}`);
+    assert.doesNotMatch([grep, grepDot, readIt, viaProc].map((o) => o.text).join('\n'), /BAIT-M-ssh/);
+  });
+
+// ---------------------------------------------------------------------------------------------------
+// M9: the session directories the trusted PATH leaves out are registered in memory, by each tool
+// call and sandbox plan (round l's L1 fix). A worker that starts again (the next day's `dev`, `up`'s
+// service restarted, a second `worker`) knows none of them until a session of that project calls a
+// tool — but it looks programs up by name at its start: `dev` and `worker` print the sandbox line
+// (`workerSandboxLine` → the probe → the runtime's `which` by name), `dev` finds `temporal` on the
+// trusted PATH. A project on the person's PATH (a dotfiles or tools repository's `bin`, kept on PATH
+// by ~/.bashrc) where an earlier session planted `bin/which` is the first PATH entry then.
+
+test(
+  'M9 (dontAsk): a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards (fresh process: narrowProcessPath, then the start-up sandbox line of dev/worker) runs no program of the project',
+  hole(
+    'M9: registered session directories live in process memory (src/hostProcess/programs.ts:64); a restarted worker’s start-up probe (workerSandboxLine, src/cli/commands/worker.ts:9) runs the sandbox runtime’s `which` by name on a PATH that still holds a project’s bin: the planted which runs with every worker secret',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'm9');
+    mkdirSync(mark);
+    const real = execFileSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).trim();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p bin && printf '#!/bin/sh\\nenv > ${mark}/which.env\\nexec ${real} "$@"\\n' > bin/which && chmod +x bin/which && echo planted`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
+    const dist = path.resolve(__dirname, '..', '..', 'src');
+    const script = [
+      `require(${JSON.stringify(path.join(dist, 'hostProcess', 'programs.js'))}).narrowProcessPath();`,
+      `require(${JSON.stringify(path.join(dist, 'cli', 'commands', 'worker.js'))}).workerSandboxLine().then((l) => { console.log(l); process.exit(0); }, (e) => { console.log('probe failed', e.message); process.exit(0); });`,
+    ].join('\n');
+    const said = execFileSync(process.execPath, ['-e', script], {
+      cwd: base,
+      env: { ...process.env, PATH: `${path.join(root, 'bin')}:${process.env.PATH}` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    t.diagnostic(`restarted worker: ${said.trim().slice(0, 160)}`);
+    const ran = readdirSync(mark);
+    assert.deepEqual(
+      { ran, baitSeen: ran.some((f) => BAIT.test(read(path.join(mark, f)))) },
+      { ran: [], baitSeen: false },
+    );
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// M10: a declarative formatter/linter config that loads code: `.prettierrc` with `plugins:
+// ["./tools/fmt.cjs"]` makes `prettier --check` (a tool that only analyses — and every editor's
+// format-on-save) import the agent's file. Round g protected `.pylintrc` and `mypy.ini` for exactly
+// this reason; `.prettierrc` (JSON/YAML, not code) is not protected.
+
+test(
+  'M10 (dontAsk): sandboxed Bash writes .prettierrc naming a plugin file of its own — after the call the person’s `prettier --check` in the project runs nothing of the agent’s',
+  hole(
+    'M10: .prettierrc (and .stylelintrc, .flake8 local-plugins, legacy .eslintrc parser paths, .markdownlint-cli2 customRules…) is a declarative control file that makes a checker import a project file; not in PROTECTED_FILE_NAMES (src/permissions/protectedPaths.ts)',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'm10');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p tools && printf '{"plugins":["./tools/fmt.cjs"]}\\n' > .prettierrc && printf 'require("fs").writeFileSync(${JSON.stringify(mark).replace(/"/g, '\\"')}, JSON.stringify(process.env));\\nmodule.exports = {};\\n' > tools/fmt.cjs && printf 'const a = 1\\n' > src/app/x.js && echo ok`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 160)}`);
+    const prettier = path.resolve(__dirname, '..', '..', '..', 'node_modules', '.bin', 'prettier');
+    try {
+      execFileSync(prettier, ['--check', 'src/app/x.js'], { cwd: root, stdio: 'ignore', timeout: 60_000 });
+    } catch {
+      // "code style issues" exits 1: the check ran
+    }
+    assert.deepEqual(
+      { prettierrcLeft: existsSync(path.join(root, '.prettierrc')), pluginRan: existsSync(mark) },
+      { prettierrcLeft: false, pluginRan: false },
     );
   },
 );
