@@ -144,13 +144,7 @@ for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan'] as const)
   for (const kind of ['symlink', 'file', 'dangling'] as const)
     test(
       `M1 (${mode}, ${kind}): sandboxed Bash makes src/ a bare repository whose objects and refs are ${{ symlink: 'symlinks to /bin/true', file: 'executable files', dangling: 'symlinks that dangle until their target directories appear elsewhere' }[kind]} (git takes it; the tree watch does not) — after the call the person's git status in src/app runs no fsmonitor`,
-      mode === 'plan'
-        ? {}
-        : hole(
-            kind === 'dangling'
-              ? 'M1b: the tree watch decides "bare repository" only when a HEAD/objects/refs/commondir event happens in that directory (src/sandbox/treeWatch.ts:272); objects/refs symlinks whose targets appear later elsewhere are never re-checked, so the repository is never recorded or undone'
-              : 'M1: looksLikeGitDirectory (src/sandbox/treeWatch.ts:64) wants objects/ and refs/ directories, git only access(X_OK): a bare repository with executable files there is never recorded or undone; the person’s git status below it runs its core.fsmonitor',
-          ),
+      {},
       async (t) => {
         if (skip) return t.skip(skip);
         const root = project();
@@ -498,9 +492,7 @@ test(
 
 test(
   'M7 (dontAsk): sandboxed Bash plants node_modules/.bin/node and node_modules/.bin/sh in a project that does not depend on durable-agent — the person’s next `npx <cli>` there (a package from npx’s cache with #!/usr/bin/env node) runs neither',
-  hole(
-    'M7: npx/npm exec run `sh` and the bin’s `#!/usr/bin/env node` by name on a PATH led by <project>/node_modules/.bin; nothing protects node_modules/.bin/node or .bin/sh (L11’s fix names only durable-agent): the person’s npx durable-agent runs the agent’s program with their environment',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -624,9 +616,7 @@ test(
 
 test(
   'M10 (dontAsk): sandboxed Bash writes .prettierrc naming a plugin file of its own — after the call the person’s `prettier --check` in the project runs nothing of the agent’s',
-  hole(
-    'M10: .prettierrc (and .stylelintrc, .flake8 local-plugins, legacy .eslintrc parser paths, .markdownlint-cli2 customRules…) is a declarative control file that makes a checker import a project file; not in PROTECTED_FILE_NAMES (src/permissions/protectedPaths.ts)',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
