@@ -231,9 +231,7 @@ const MORE_CREDENTIALS: Record<string, string> = {
 
 test(
   'M2: sandboxed Bash (dontAsk, no rule) copies credential files round k’s list still misses (gitcookies, terraformrc, glab, pulumi, stripe, cloudflared, ngrok, circleci, firebase, kaggle, sentry, bundler, conda, minio, s3fs, scaleway, aliyun, teleport, minikube client key, helm, pnpm, bun, ollama key, ~/.histfile, XDG zsh history, atuin key, ipython/irb/mongo/less/vim histories, dockercfg, Brave/Edge/Vivaldi/snap and Flatpak Firefox/Thunderbird profiles, Slack, Signal, VS Code storage, msmtp/mbsync/offlineimap/fetchmail/mutt, FileZilla) into the project — none arrives',
-  hole(
-    'M2: DEFAULT_CREDENTIAL_PATHS (src/permissions/credentials.ts:14) is still a deny list missing ~30 common token/key files; the sandbox reads them all',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -262,9 +260,7 @@ test(
 
 test(
   'M3: GOOGLE_APPLICATION_CREDENTIALS, AWS_SHARED_CREDENTIALS_FILE and KUBECONFIG naming files in a directory with a space — sandboxed Bash reads none of them',
-  hole(
-    'M3: credentialPathsFromEnv’s looksLikePath (src/permissions/credentials.ts:151) drops every value with whitespace: a credential file under "…/My Keys/" named by the worker’s env is readable',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -306,9 +302,7 @@ test(
 
 test(
   'M4: the files denied configurations name — a kubeconfig’s client-key, an ssh config’s IdentityFile, ~/.gitconfig’s http.sslKey, http.cookieFile and credential store --file — are unreadable to sandboxed Bash',
-  hole(
-    'M4: credentialPathsFromEnv follows ~/.gitconfig includes only (src/permissions/credentials.ts:206): files a denied config names as key material (kubeconfig client-key, ssh IdentityFile, http.sslKey/cookieFile, credential store --file) stay readable',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
