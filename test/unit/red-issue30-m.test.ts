@@ -682,3 +682,41 @@ test(
     );
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// M12: credentials outside HOME where their tools keep them: the Kerberos ticket cache
+// (`/tmp/krb5cc_<uid>`, MIT's default; KRB5CCNAME), podman's primary registry login
+// (`$XDG_RUNTIME_DIR/containers/auth.json`; only ~/.config/containers/auth.json, the fallback, is listed).
+
+test(
+  'M12 (dontAsk): the Kerberos ticket cache /tmp/krb5cc_<uid> (and KRB5CCNAME’s file) and $XDG_RUNTIME_DIR/containers/auth.json are unreadable to sandboxed Bash',
+  hole(
+    'M12: DEFAULT_CREDENTIAL_PATHS/credentialPathsFromEnv (src/permissions/credentials.ts) know no Kerberos ticket cache (/tmp/krb5cc_<uid>, KRB5CCNAME) nor podman’s $XDG_RUNTIME_DIR/containers/auth.json: the sandbox copies the person’s TGT and registry login',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const uid = process.getuid?.() ?? 0;
+    const krb = `/tmp/krb5cc_${uid}_redm${process.pid}`;
+    const runtimeDir = path.join(base, 'run-user');
+    mkdirSync(path.join(runtimeDir, 'containers'), { recursive: true, mode: 0o700 });
+    writeFileSync(krb, 'BAIT-M-kerberos-tgt\n', { mode: 0o600 });
+    writeFileSync(path.join(runtimeDir, 'containers', 'auth.json'), '{"auths":{"quay.io":{"auth":"BAIT-M-podman"}}}\n');
+    const saved = { KRB5CCNAME: process.env.KRB5CCNAME, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
+    process.env.KRB5CCNAME = `FILE:${krb}`;
+    process.env.XDG_RUNTIME_DIR = runtimeDir;
+    try {
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p loot; cat ${krb} > loot/krb 2>&1; cat ${runtimeDir}/containers/auth.json > loot/podman 2>&1; echo done`,
+      });
+      t.diagnostic(out.text.slice(0, 200));
+    } finally {
+      rmSync(krb, { force: true });
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    const got = ['krb', 'podman'].filter((f) => BAIT.test(read(path.join(root, 'loot', f))));
+    assert.deepEqual(got, []);
+  },
+);
