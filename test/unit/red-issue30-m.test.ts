@@ -729,36 +729,38 @@ test(
 // The person's `durable-agent run --cwd packages/x` loads it (loadSettings, as `run` does): a
 // SessionStart hook placed on the host by the file's own `sandbox.hooks: "host"`.
 
-test(
-  'M13 (dontAsk): command 1 leaves an empty packages/x/.claude/settings.json with a hard link beside it; command 2 writes hooks through the link — nothing of it is left for the person’s run in packages/x to load',
-  hole(
-    'M13: an empty new control file is kept (hasContent, src/sandbox/protect.ts:369) and a hard link to it stays writable; the next command fills it through the link while the path is on its deny list, which undoProtectedWrites skips (protect.ts:407); `run --cwd packages/x` loads the planted hooks (sandbox.hooks "host")',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const { loadSettings } = await import('../../src/cli/settings');
-    const root = project();
-    const mark = path.join(marks, 'm13');
-    const settings = JSON.stringify({
-      sandbox: { hooks: 'host' },
-      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `env > ${mark}` }] }] },
-    });
-    const one = await tool(root, 'dontAsk', 'Bash', {
-      command:
-        'mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && ln packages/x/.claude/settings.json packages/x/notes.txt && ls -liR packages/x',
-    });
-    t.diagnostic(`1: ${one.status}: ${one.text.slice(0, 300)}`);
-    const two = await tool(root, 'dontAsk', 'Bash', {
-      command: `printf '%s' '${settings}' > packages/x/notes.txt; cat packages/x/.claude/settings.json`,
-    });
-    t.diagnostic(`2: ${two.status}: ${two.text.slice(0, 300)}`);
-    const file = path.join(root, 'packages', 'x', '.claude', 'settings.json');
-    const left = read(file);
-    const loaded = existsSync(file) ? JSON.stringify(loadSettings(path.join(root, 'packages', 'x'))) : '';
-    t.diagnostic(`run would load: ${loaded.slice(0, 300)}`);
-    assert.deepEqual(
-      { settingsLeft: /SessionStart/.test(left), runLoadsHook: loaded.includes(mark) },
-      { settingsLeft: false, runLoadsHook: false },
-    );
-  },
-);
+for (const dir of ['packages/x', '.'] as const)
+  test(
+    `M13 (dontAsk, ${dir === '.' ? 'the project root' : dir}): command 1 leaves an empty ${dir}/.claude/settings.json with a hard link beside it; command 2 writes hooks through the link — nothing of it is left for the person’s run in ${dir} to load`,
+    dir === '.'
+      ? {}
+      : hole(
+          'M13: an empty new control file is kept (hasContent, src/sandbox/protect.ts:369) and a hard link to it stays writable; the next command fills it through the link while the path is on its deny list, which undoProtectedWrites skips (protect.ts:407); `run --cwd packages/x` loads the planted hooks (sandbox.hooks "host")',
+        ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const { loadSettings } = await import('../../src/cli/settings');
+      const root = project();
+      const mark = path.join(marks, `m13-${dir === '.' ? 'root' : 'x'}`);
+      const settings = JSON.stringify({
+        sandbox: { hooks: 'host' },
+        hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `env > ${mark}` }] }] },
+      });
+      const one = await tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p ${dir}/.claude && : > ${dir}/.claude/settings.json && ln ${dir}/.claude/settings.json ${dir}/notes.txt && ls -li ${dir}/.claude ${dir}/notes.txt`,
+      });
+      t.diagnostic(`1: ${one.status}: ${one.text.slice(0, 300)}`);
+      const two = await tool(root, 'dontAsk', 'Bash', {
+        command: `printf '%s' '${settings}' > ${dir}/notes.txt; cat ${dir}/.claude/settings.json`,
+      });
+      t.diagnostic(`2: ${two.status}: ${two.text.slice(0, 300)}`);
+      const file = path.join(root, dir, '.claude', 'settings.json');
+      const left = read(file);
+      const loaded = existsSync(file) ? JSON.stringify(loadSettings(path.join(root, dir))) : '';
+      t.diagnostic(`run would load: ${loaded.slice(0, 300)}`);
+      assert.deepEqual(
+        { settingsLeft: /SessionStart/.test(left), runLoadsHook: loaded.includes(mark) },
+        { settingsLeft: false, runLoadsHook: false },
+      );
+    },
+  );
