@@ -1,6 +1,6 @@
 // Credential files: what the sandbox hides from Bash, and what the file tools and the config and
 // CLAUDE.md readers refuse to open (issue 21.6: in the permission room, below the sandbox and the tools).
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
@@ -260,6 +260,14 @@ export function credentialPathsFromEnv(
   under(env.POETRY_CONFIG_DIR, 'auth.toml');
   under(env.COMPOSER_HOME, 'auth.json');
   for (const p of (env.KUBECONFIG ?? '').split(':')) file(p);
+  // Outside HOME (red team m, M12): Kerberos' ticket cache and keytabs (`FILE:`/`DIR:` prefixes;
+  // MIT's default cache `/tmp/krb5cc_<uid>`, and its `_<suffix>` forms there now), podman's primary
+  // registry login under the runtime directory.
+  for (const name of ['KRB5CCNAME', 'KRB5_KTNAME', 'KRB5_CLIENT_KTNAME'])
+    file(env[name]?.replace(/^(?:FILE|DIR|WRFILE):/, ''));
+  out.push(...kerberosCaches());
+  file(env.REGISTRY_AUTH_FILE);
+  if (env.XDG_RUNTIME_DIR) file(path.join(env.XDG_RUNTIME_DIR, 'containers'));
   if (env.DOCKER_CONFIG) file(path.join(env.DOCKER_CONFIG, 'config.json'));
   if (env.CARGO_HOME) for (const f of ['credentials', 'credentials.toml']) file(path.join(env.CARGO_HOME, f));
   out.push(...gitIncludedFiles(env, home));
@@ -268,6 +276,20 @@ export function credentialPathsFromEnv(
 }
 
 const textCache = new Map<string, { stamp: string; text: string }>();
+
+/** MIT Kerberos' default ticket caches of this user: `/tmp/krb5cc_<uid>` and the `_<suffix>` forms there now. */
+function kerberosCaches(): string[] {
+  const uid = process.getuid?.();
+  if (uid === undefined) return [];
+  const own = `krb5cc_${uid}`;
+  const out = [`/tmp/${own}`];
+  try {
+    for (const n of readdirSync('/tmp')) if (n.startsWith(`${own}_`)) out.push(path.join('/tmp', n));
+  } catch {
+    // no /tmp to read: nothing there
+  }
+  return out;
+}
 
 /** A file's text, or '' (absent, unreadable, not a file, over 1 MiB); read again only when it changed. */
 function smallText(file: string): string {

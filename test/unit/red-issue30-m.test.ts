@@ -674,9 +674,7 @@ test(
 
 test(
   'M12 (dontAsk): the Kerberos ticket cache /tmp/krb5cc_<uid> (and KRB5CCNAME’s file) and $XDG_RUNTIME_DIR/containers/auth.json are unreadable to sandboxed Bash',
-  hole(
-    'M12: DEFAULT_CREDENTIAL_PATHS/credentialPathsFromEnv (src/permissions/credentials.ts) know no Kerberos ticket cache (/tmp/krb5cc_<uid>, KRB5CCNAME) nor podman’s $XDG_RUNTIME_DIR/containers/auth.json: the sandbox copies the person’s TGT and registry login',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
