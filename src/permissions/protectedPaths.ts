@@ -182,6 +182,15 @@ function tailEndsAt(folded: readonly string[], end: number): boolean {
 }
 
 /**
+ * Is the entry `name` (folded) of `dir` a `node_modules`, or the `.bin` of one, that as a symlink
+ * would lead npx's lookups to a directory no tail names (`node_modules -> nm`, red team m, M14b)?
+ * Such a symlink, new, is undone like a protected entry (npm makes neither).
+ */
+export function isLinkableNpmDir(dir: string, name: string): boolean {
+  return name === 'node_modules' || (name === '.bin' && fold(path.basename(dir)) === 'node_modules');
+}
+
+/**
  * Is the entry `name` (folded) of directory `dir` the end of a protected tail (`node_modules/durable-agent`,
  * `node_modules/.bin/durable-agent`)? For walks and watches that see one directory entry at a time.
  */

@@ -20,6 +20,7 @@ import {
   undoProtectedWrites,
   type ProtectedScan,
 } from './protect';
+import { manifestBins, undoManifestBins } from './manifestBins';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
@@ -75,6 +76,8 @@ export interface Protection {
   gitRoots: string[];
   /** What the guard undid while the command ran (src/sandbox/liveGuard.ts): reported with the check after it. */
   live?: string[];
+  /** The durable-agent bin of each package.json in the roots when the command started (manifestBins.ts, M14). */
+  manifests?: Map<string, string>;
 }
 
 export interface SessionSandboxPlan {
@@ -142,7 +145,15 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
     const gitRoots = writableRoots([...roots, realOrSelf(tmpDir), ...writable]);
     const scan = protectionScan({ roots, extra, gitRoots });
-    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra, gitRoots };
+    const manifests = manifestBins(manifestsOf({ roots, gitRoots }));
+    protection = {
+      scan,
+      denyWrite: protectedDenyWrite(scan, roots, writable, allowed),
+      roots,
+      extra,
+      gitRoots,
+      manifests,
+    };
   }
   const readable = [...(scope.readable ?? [])];
   // The worker's private state is read- and write-denied: a writable directory inside it would be
@@ -222,10 +233,20 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   return scan;
 }
 
+/** The package.json files in the working directories outside node_modules (the tree watches' record). */
+export function manifestsOf(p: Pick<Protection, 'roots' | 'gitRoots'>): string[] {
+  const out = new Set<string>();
+  for (const root of p.gitRoots ?? [])
+    for (const m of protectedEntriesOf(root))
+      if (path.basename(m) === 'package.json' && withinDirectories(m, p.roots)) out.add(m);
+  return [...out];
+}
+
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
 export function undoProtected(protection: Protection): string[] {
   const after = protectionScan(protection);
   const undone = undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
+  if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));

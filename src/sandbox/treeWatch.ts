@@ -28,9 +28,11 @@ import * as path from 'node:path';
 import {
   PROTECTED_DIRECTORY_NAMES,
   isProtectedFileName,
+  isLinkableNpmDir,
   isProtectedTailEntry,
   isSequenceHead,
 } from '../permissions/protectedPaths';
+import { isWatchedManifest } from './manifestBins';
 
 /** How long a tree stays watched after the last command that used it (the next call of a session reuses it). */
 export const LINGER_MS = 120_000;
@@ -51,9 +53,15 @@ const PROTECTED_DIRS = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n
 const isProtectedName = (folded: string): boolean =>
   PROTECTED_DIRS.has(folded) || isProtectedFileName(folded) || isSequenceHead(folded);
 
-/** Is the entry `folded` of `dir` recorded: a protected name, or a protected tail's end (`node_modules/.bin/durable-agent`)? */
+/**
+ * Is the entry `folded` of `dir` recorded: a protected name, a protected tail's end
+ * (`node_modules/.bin/durable-agent`), or a package.json whose bins are watched (manifestBins.ts)?
+ */
 const isRecorded = (dir: string, folded: string): boolean =>
-  isProtectedName(folded) || isProtectedTailEntry(dir, folded);
+  isProtectedName(folded) ||
+  isProtectedTailEntry(dir, folded) ||
+  isWatchedManifest(dir, folded) ||
+  (isLinkableNpmDir(dir, folded) && lstat(path.join(dir, folded))?.isSymbolicLink() === true);
 
 /** The names whose appearance can make a directory a git directory (git's is_git_directory). */
 const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);

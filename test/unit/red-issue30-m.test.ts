@@ -759,9 +759,7 @@ for (const dir of ['packages/x', '.'] as const)
 
 test(
   'M14 (dontAsk): sandboxed Bash adds a `durable-agent` bin to the project’s own package.json — the person’s next `npx durable-agent …` in the project runs nothing of the agent’s',
-  hole(
-    'M14: npx runs a bin of the project’s own package.json before node_modules/.bin and global installs; package.json is ordinary project code, so `"bin": {"durable-agent": …}` added by sandboxed Bash makes the person’s npx durable-agent run the agent’s file with their environment (L11’s fix covers node_modules only)',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -801,9 +799,7 @@ test(
 
 test(
   'M14b (dontAsk): sandboxed Bash writes nm/.bin/durable-agent and makes node_modules a symlink to nm — the person’s next `npx durable-agent …` runs nothing of the agent’s',
-  hole(
-    'M14b: PROTECTED_TAILS (src/permissions/protectedPaths.ts:145) match path components as written; nm/.bin/durable-agent reached through a node_modules -> nm symlink is no tail, and npx follows the symlink',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
