@@ -15,8 +15,8 @@ import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { auditJsonLines, buildAudit, formatAuditText } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
-import { spawnWorker, killGroup, type WorkerProc } from '../support/workerProcs';
-import { previousRelease, releaseWorkerEnv, upgradeReleases } from '../support/previousRelease';
+import { killGroup, releaseWorkerEnv, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { previousRelease, upgradeReleases } from '../support/previousRelease';
 import { TEST_TOOLS } from '../support/testTools';
 
 after(closeTestEnv);

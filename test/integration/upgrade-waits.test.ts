@@ -15,9 +15,9 @@ import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/t
 import { sessionStatus } from '../../src/temporal/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
-import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, releaseWorkerEnv, spawnWorker, type WorkerProc } from '../support/workerProcs';
 import { waitFor } from '../support/wait';
-import { previousRelease, releaseWorkerEnv, upgradeReleases } from '../support/previousRelease';
+import { previousRelease, upgradeReleases } from '../support/previousRelease';
 import { failedWorkflowTasks } from '../support/history';
 import { contentTexts } from '../support/sessionProbe';
 

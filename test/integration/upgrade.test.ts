@@ -21,9 +21,9 @@ import { approveToolUse, sessionStatus } from '../../src/temporal/client';
 import type { turnWorkflow } from '../../src/temporal/workflows/turn';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
-import { killGroup, lines, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, lines, releaseWorkerEnv, spawnWorker, type WorkerProc } from '../support/workerProcs';
 import { waitFor } from '../support/wait';
-import { previousRelease, releaseWorkerEnv, upgradeReleases } from '../support/previousRelease';
+import { previousRelease, upgradeReleases } from '../support/previousRelease';
 import { TEST_TOOLS } from '../support/testTools';
 import { failedWorkflowTasks } from '../support/history';
 

@@ -12,7 +12,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
   packageVersion,
   previousReleaseEntry,
@@ -81,7 +80,7 @@ export function previousRelease(commit = previousReleaseCommit().commit): {
   script?: string;
   why?: string;
   commit?: string;
-  /** The release's prebuilt workflow bundle (releaseBundle), for releaseWorkerEnv. */
+  /** The release's prebuilt workflow bundle (releaseBundle), for test/support/workerProcs.ts releaseWorkerEnv. */
   bundle?: string;
 } {
   if (!commit) return { why: previousReleaseCommit().why };
@@ -135,25 +134,6 @@ function releaseBundle(dir: string): string | undefined {
     return undefined;
   }
   return existsSync(file) ? file : undefined;
-}
-
-/**
- * The environment of a worker process of an earlier release (`spawnWorker(name, env, procs,
- * release.script)`) for a `withAgent({ noWorker: true })` test: the test's server and namespace, its
- * task queue, store and fake API, and the release's own prebuilt workflow bundle.
- */
-export function releaseWorkerEnv(
-  release: { bundle?: string },
-  ctx: { env: TestWorkflowEnvironment; fake: { baseURL: string }; storeDir: string; taskQueue: string },
-): NodeJS.ProcessEnv {
-  return {
-    TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? ctx.env.address,
-    TEMPORAL_TEST_NAMESPACE: ctx.env.namespace ?? 'default',
-    TASK_QUEUE: ctx.taskQueue,
-    STORE_DIR: ctx.storeDir,
-    FAKE_ANTHROPIC_URL: ctx.fake.baseURL,
-    ...(release.bundle ? { WORKFLOW_BUNDLE_PATH: release.bundle } : {}),
-  };
 }
 
 if (require.main === module) {
