@@ -25,7 +25,12 @@
 // there, and docs/security.md says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROTECTED_DIRECTORY_NAMES, isProtectedFileName, isSequenceHead } from '../permissions/protectedPaths';
+import {
+  PROTECTED_DIRECTORY_NAMES,
+  isProtectedFileName,
+  isProtectedTailEntry,
+  isSequenceHead,
+} from '../permissions/protectedPaths';
 
 /** How long a tree stays watched after the last command that used it (the next call of a session reuses it). */
 export const LINGER_MS = 120_000;
@@ -46,25 +51,25 @@ const PROTECTED_DIRS = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n
 const isProtectedName = (folded: string): boolean =>
   PROTECTED_DIRS.has(folded) || isProtectedFileName(folded) || isSequenceHead(folded);
 
+/** Is the entry `folded` of `dir` recorded: a protected name, or a protected tail's end (`node_modules/.bin/durable-agent`)? */
+const isRecorded = (dir: string, folded: string): boolean =>
+  isProtectedName(folded) || isProtectedTailEntry(dir, folded);
+
 /** The names whose appearance can make a directory a git directory (git's is_git_directory). */
 const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Would git take `dir` for a git directory (a bare repository) when it runs inside it? Its `HEAD`,
- * and `objects/` and `refs/` (followed as git follows them) or a `commondir` naming where they are.
+ * Could git take `dir` for a git directory (a bare repository) when it runs inside it, now or once
+ * a symlink's target appears? Its `HEAD`, and `objects` and `refs` or a `commondir` naming where
+ * they are. Git asks only that `objects` and `refs` be searchable (`access(X_OK)`): an executable
+ * file or a symlink to `/bin/true` passes (red team m, M1), and a symlink that dangles now may lead
+ * to a directory made later elsewhere, where no event of this directory says so (M1b). So any entry
+ * of those names counts, whatever it is.
  */
 export function looksLikeGitDirectory(dir: string): boolean {
   if (!lstat(path.join(dir, 'HEAD'))) return false;
   if (lstat(path.join(dir, 'commondir'))) return true;
-  return isDirectory(path.join(dir, 'objects')) && isDirectory(path.join(dir, 'refs'));
+  return lstat(path.join(dir, 'objects')) !== undefined && lstat(path.join(dir, 'refs')) !== undefined;
 }
 
 function lstat(p: string): fs.Stats | undefined {
@@ -264,7 +269,7 @@ class Tree implements TreeWatch {
     const p = path.join(dir, name);
     const folded = fold(name);
     if (folded === '.git') return this.gitEntry(p);
-    if (isProtectedName(folded) && lstat(p)) this.markedEntry(p);
+    if (isRecorded(dir, folded) && lstat(p)) this.markedEntry(p);
     this.insideMarked(dir);
     // A bare repository's own entries (it is watched as a directory of the tree): what git reads there.
     if (this.gits.has(dir) && GIT_ENTRY_NAMES.has(name)) this.notify(dir);
@@ -295,7 +300,7 @@ class Tree implements TreeWatch {
           this.gitEntry(p);
           continue;
         }
-        if (isProtectedName(folded)) this.markedEntry(p);
+        if (isRecorded(dir, folded)) this.markedEntry(p);
         else this.insideMarked(dir);
         if (lstat(p)?.isDirectory()) todo.push(p);
       }
@@ -346,7 +351,7 @@ export function findTreeEntries(root: string): { gits: string[]; marked: string[
         gits.push(p);
         continue;
       }
-      if (isProtectedName(folded)) marked.push(p);
+      if (isRecorded(dir, folded)) marked.push(p);
       if (e.isDirectory()) todo.push(p);
     }
   }
