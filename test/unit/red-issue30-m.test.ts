@@ -852,3 +852,36 @@ test(
     );
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// M15: the same bare repository made with the FILE tools. Write runs in the worker, outside the
+// sandbox and its tree watch; its protected-path check is by name (`.git/config`, `.claude`…), and
+// `src/config` next to `src/HEAD` is no protected name. acceptEdits auto-accepts writes in the
+// working directory (no allow rule).
+
+test(
+  'M15 (acceptEdits): four Write calls make src/ a bare repository (HEAD, objects/info/keep, refs/heads/keep, config with core.fsmonitor) — the person’s git status in src/app runs nothing',
+  hole(
+    'M15: the file tools’ protected-path check is by name only (src/permissions/protectedPaths.ts); Write makes src/HEAD, src/objects/…, src/refs/…, src/config (core.worktree, core.fsmonitor) and nothing undoes it: the person’s git status below src runs the fsmonitor',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'm15');
+    const files: Record<string, string> = {
+      'src/HEAD': 'ref: refs/heads/main\n',
+      'src/objects/info/keep': 'x\n',
+      'src/refs/heads/keep': 'x\n',
+      'src/config': `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch ${mark}; false"\n`,
+    };
+    for (const [rel, content] of Object.entries(files)) {
+      const o = await tool(root, 'acceptEdits', 'Write', { file_path: path.join(root, rel), content });
+      t.diagnostic(`Write ${rel}: ${o.status}: ${o.text.slice(0, 120)}`);
+    }
+    personGit(path.join(root, 'src', 'app'), 'status', '--short');
+    assert.deepEqual(
+      { configLeft: /fsmonitor/.test(read(path.join(root, 'src', 'config'))), fsmonitorRan: existsSync(mark) },
+      { configLeft: false, fsmonitorRan: false },
+    );
+  },
+);
