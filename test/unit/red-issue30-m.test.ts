@@ -885,3 +885,30 @@ test(
     );
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// M16: plan mode runs only read-only Bash. Commands that look like reading but write a file given
+// as an option: git's --output, sort -o, find -fprint, sed's w command, awk's redirection, uniq's
+// second operand, git diff --output. What a plan-mode session may leave on disk is none of them.
+
+const WRITING_READS = [
+  'git log -1 --format=planted --output=w1',
+  'git diff --output=w2 HEAD',
+  'sort -o w3 src/app/a.txt',
+  'find . -maxdepth 0 -fprint w4',
+  "sed -n 'w w5' src/app/a.txt",
+  'awk \'BEGIN { print "x" > "w6" }\'',
+  'uniq src/app/a.txt w7',
+  'git show --output=w8 HEAD',
+];
+
+test('M16 (plan, contained): read-looking Bash commands that write through an option leave no file', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  for (const command of WRITING_READS) {
+    const o = await tool(root, 'plan', 'Bash', { command });
+    t.diagnostic(`${command}: ${o.status}: ${o.text.slice(0, 100)}`);
+  }
+  const left = readdirSync(root).filter((f) => /^w\d$/.test(f));
+  assert.deepEqual(left, []);
+});
