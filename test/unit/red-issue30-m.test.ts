@@ -144,13 +144,7 @@ for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan'] as const)
   for (const kind of ['symlink', 'file', 'dangling'] as const)
     test(
       `M1 (${mode}, ${kind}): sandboxed Bash makes src/ a bare repository whose objects and refs are ${{ symlink: 'symlinks to /bin/true', file: 'executable files', dangling: 'symlinks that dangle until their target directories appear elsewhere' }[kind]} (git takes it; the tree watch does not) — after the call the person's git status in src/app runs no fsmonitor`,
-      mode === 'plan'
-        ? {}
-        : hole(
-            kind === 'dangling'
-              ? 'M1b: the tree watch decides "bare repository" only when a HEAD/objects/refs/commondir event happens in that directory (src/sandbox/treeWatch.ts:272); objects/refs symlinks whose targets appear later elsewhere are never re-checked, so the repository is never recorded or undone'
-              : 'M1: looksLikeGitDirectory (src/sandbox/treeWatch.ts:64) wants objects/ and refs/ directories, git only access(X_OK): a bare repository with executable files there is never recorded or undone; the person’s git status below it runs its core.fsmonitor',
-          ),
+      {},
       async (t) => {
         if (skip) return t.skip(skip);
         const root = project();
@@ -237,9 +231,7 @@ const MORE_CREDENTIALS: Record<string, string> = {
 
 test(
   'M2: sandboxed Bash (dontAsk, no rule) copies credential files round k’s list still misses (gitcookies, terraformrc, glab, pulumi, stripe, cloudflared, ngrok, circleci, firebase, kaggle, sentry, bundler, conda, minio, s3fs, scaleway, aliyun, teleport, minikube client key, helm, pnpm, bun, ollama key, ~/.histfile, XDG zsh history, atuin key, ipython/irb/mongo/less/vim histories, dockercfg, Brave/Edge/Vivaldi/snap and Flatpak Firefox/Thunderbird profiles, Slack, Signal, VS Code storage, msmtp/mbsync/offlineimap/fetchmail/mutt, FileZilla) into the project — none arrives',
-  hole(
-    'M2: DEFAULT_CREDENTIAL_PATHS (src/permissions/credentials.ts:14) is still a deny list missing ~30 common token/key files; the sandbox reads them all',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -268,9 +260,7 @@ test(
 
 test(
   'M3: GOOGLE_APPLICATION_CREDENTIALS, AWS_SHARED_CREDENTIALS_FILE and KUBECONFIG naming files in a directory with a space — sandboxed Bash reads none of them',
-  hole(
-    'M3: credentialPathsFromEnv’s looksLikePath (src/permissions/credentials.ts:151) drops every value with whitespace: a credential file under "…/My Keys/" named by the worker’s env is readable',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -312,9 +302,7 @@ test(
 
 test(
   'M4: the files denied configurations name — a kubeconfig’s client-key, an ssh config’s IdentityFile, ~/.gitconfig’s http.sslKey, http.cookieFile and credential store --file — are unreadable to sandboxed Bash',
-  hole(
-    'M4: credentialPathsFromEnv follows ~/.gitconfig includes only (src/permissions/credentials.ts:206): files a denied config names as key material (kubeconfig client-key, ssh IdentityFile, http.sslKey/cookieFile, credential store --file) stay readable',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -498,9 +486,7 @@ test(
 
 test(
   'M7 (dontAsk): sandboxed Bash plants node_modules/.bin/node and node_modules/.bin/sh in a project that does not depend on durable-agent — the person’s next `npx <cli>` there (a package from npx’s cache with #!/usr/bin/env node) runs neither',
-  hole(
-    'M7: npx/npm exec run `sh` and the bin’s `#!/usr/bin/env node` by name on a PATH led by <project>/node_modules/.bin; nothing protects node_modules/.bin/node or .bin/sh (L11’s fix names only durable-agent): the person’s npx durable-agent runs the agent’s program with their environment',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -624,9 +610,7 @@ test(
 
 test(
   'M10 (dontAsk): sandboxed Bash writes .prettierrc naming a plugin file of its own — after the call the person’s `prettier --check` in the project runs nothing of the agent’s',
-  hole(
-    'M10: .prettierrc (and .stylelintrc, .flake8 local-plugins, legacy .eslintrc parser paths, .markdownlint-cli2 customRules…) is a declarative control file that makes a checker import a project file; not in PROTECTED_FILE_NAMES (src/permissions/protectedPaths.ts)',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
