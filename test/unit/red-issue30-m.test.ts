@@ -896,3 +896,30 @@ test('M16 (plan, contained): read-looking Bash commands that write through an op
   const left = readdirSync(root).filter((f) => /^w\d$/.test(f));
   assert.deepEqual(left, []);
 });
+
+// M10b: prettier also reads its configuration from a `prettier` key of `package.yaml` (its search list:
+// package.json, package.yaml, then the .prettierrc files), which the M10 fix does not name.
+test(
+  'M10b (dontAsk): sandboxed Bash writes package.yaml with prettier.plugins naming a file of its own — after the call the person’s `prettier --check` runs nothing of the agent’s',
+  hole(
+    'M10b: prettier reads `prettier.plugins` from package.yaml (its search list: package.json, package.yaml, .prettierrc*); the M10 fix protects the .prettierrc names only',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    const mark = path.join(marks, 'm10b');
+    const plugin = `require("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\nmodule.exports = {};\n`;
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p tools && printf 'prettier:\\n  plugins:\\n    - ./tools/fmt.cjs\\n' > package.yaml && echo ${Buffer.from(plugin).toString('base64')} | base64 -d > tools/fmt.cjs && printf 'const a = 1\\n' > src/app/x.js && echo ok`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 160)}`);
+    const prettier = path.resolve(__dirname, '..', '..', '..', 'node_modules', '.bin', 'prettier');
+    try {
+      execFileSync(prettier, ['--check', 'src/app/x.js'], { cwd: root, stdio: 'ignore', timeout: 60_000 });
+    } catch {
+      // "code style issues" exits 1: the check ran
+    }
+    assert.equal(existsSync(mark), false, 'the person’s prettier --check ran the agent’s plugin');
+  },
+);
