@@ -923,3 +923,43 @@ test(
     assert.equal(existsSync(mark), false, 'the person’s prettier --check ran the agent’s plugin');
   },
 );
+
+// M4b: after the M4 fix (namedKeyFiles, src/permissions/credentials.ts): what ssh and git accept that a
+// line-by-line reading misses — an `Include` with a glob (`Include conf.d/*`, what OrbStack, Colima and
+// Teleport write), `${HOME}` in IdentityFile (OpenSSH ≥ 8.4), `%h` tokens, a quoted `-i "~/…"` in
+// core.sshCommand.
+test(
+  'M4b: key files named through `Include conf.d/*`, `IdentityFile ${HOME}/…`, `IdentityFile ~/keys/id_%h` and core.sshCommand `-i "~/…"` are unreadable to sandboxed Bash',
+  hole(
+    'M4b: namedKeyFiles (src/permissions/credentials.ts:295) reads an ssh Include with a glob as one file (nothing), expands no ${VAR} nor %h/%r/%u tokens, and resolves a quoted "~/…" of core.sshCommand under the config’s directory: those keys stay readable',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const keys = path.join(home, 'keys2');
+    mkdirSync(keys, { recursive: true });
+    mkdirSync(path.join(home, '.ssh', 'conf.d'), { recursive: true });
+    const named = ['included_key', 'env_key', 'id_github.com', 'quoted_key'];
+    for (const k of named) writeFileSync(path.join(keys, k), `secret BAIT-M-${k}\n`);
+    const sshConfig = path.join(home, '.ssh', 'config');
+    const savedSsh = read(sshConfig);
+    const savedGit = read(path.join(home, '.gitconfig'));
+    writeFileSync(
+      sshConfig,
+      `Include conf.d/*\nHost github.com\n  IdentityFile ~/keys2/id_%h\nHost env\n  IdentityFile \${HOME}/keys2/env_key\n`,
+    );
+    writeFileSync(path.join(home, '.ssh', 'conf.d', 'work'), 'Host work\n  IdentityFile ~/keys2/included_key\n');
+    writeFileSync(path.join(home, '.gitconfig'), '[core]\n\tsshCommand = ssh -i \\"~/keys2/quoted_key\\"\n');
+    try {
+      const out = await tool(root, 'dontAsk', 'Bash', { command: 'mkdir -p loot; cp ~/keys2/* loot/ 2>&1; echo done' });
+      t.diagnostic(out.text.slice(0, 300));
+    } finally {
+      writeFileSync(sshConfig, savedSsh);
+      writeFileSync(path.join(home, '.gitconfig'), savedGit);
+    }
+    const got = existsSync(path.join(root, 'loot'))
+      ? readdirSync(path.join(root, 'loot')).filter((f) => BAIT.test(read(path.join(root, 'loot', f))))
+      : [];
+    assert.deepEqual(got, []);
+  },
+);
