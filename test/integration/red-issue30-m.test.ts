@@ -21,9 +21,8 @@ const hole = (line: string) => (process.env.R30M_HOLES === '1' ? {} : { skip: `H
 
 /** The rows' options: while every row is a skipped hole, nothing is started (no server, no worker). */
 const ROWS = {
-  M1: hole(
-    'M1: looksLikeGitDirectory (src/sandbox/treeWatch.ts) wants objects/ and refs/ directories, git only access(X_OK); the bare repository stays and the person’s git status runs its fsmonitor',
-  ),
+  // Held since c99308a (a directory with HEAD and any objects/refs entry is a bare repository to the tree watch).
+  M1: {},
   M13: hole(
     'M13: an empty new packages/x/.claude/settings.json is kept and its hard link stays writable; the next command fills it through the link (deny-listed path, skipped by the check); the person’s run in packages/x runs its host SessionStart hook',
   ),
@@ -31,7 +30,7 @@ const ROWS = {
     'M9: registered session directories are process memory; a restarted worker’s start-up sandbox probe runs the runtime’s `which` by name on a PATH holding Q/bin: the planted which gets every secret',
   ),
 };
-const allSkipped = Object.values(ROWS).every((o) => 'skip' in o);
+const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
 
 let skip: string | false = false;
 let fx: ControlFixture;
@@ -105,7 +104,14 @@ test(
           await s.run(Q, 'dontAsk', 'plant-m1');
           personGit(path.join(Q, 'src', 'app'), 'status', '--short');
           assert.deepEqual(
-            { configLeft: fs.existsSync(path.join(Q, 'src', 'config')), ran: fs.readdirSync(marks) },
+            {
+              configLeft: /fsmonitor/.test(
+                fs.existsSync(path.join(Q, 'src', 'config'))
+                  ? fs.readFileSync(path.join(Q, 'src', 'config'), 'utf8')
+                  : '',
+              ),
+              ran: fs.readdirSync(marks),
+            },
             { configLeft: false, ran: [] },
           );
         },
