@@ -28,7 +28,8 @@
 // its record is read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROTECTED_DIRECTORY_NAMES, isProtectedFileName, isSequenceHead } from '../permissions/protectedPaths';
+// prettier-ignore
+import { PROTECTED_DIRECTORY_NAMES, isProtectedFileName, isProtectedTailEntry, isSequenceHead } from '../permissions/protectedPaths';
 import * as limits from './inotifyLimits';
 
 // prettier-ignore
@@ -53,25 +54,25 @@ const PROTECTED_DIRS = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n
 const isProtectedName = (folded: string): boolean =>
   PROTECTED_DIRS.has(folded) || isProtectedFileName(folded) || isSequenceHead(folded);
 
+/** Is the entry `folded` of `dir` recorded: a protected name, or a protected tail's end (`node_modules/.bin/durable-agent`)? */
+const isRecorded = (dir: string, folded: string): boolean =>
+  isProtectedName(folded) || isProtectedTailEntry(dir, folded);
+
 /** The names whose appearance can make a directory a git directory (git's is_git_directory). */
 const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Would git take `dir` for a git directory (a bare repository) when it runs inside it? Its `HEAD`,
- * and `objects/` and `refs/` (followed as git follows them) or a `commondir` naming where they are.
+ * Could git take `dir` for a git directory (a bare repository) when it runs inside it, now or once
+ * a symlink's target appears? Its `HEAD`, and `objects` and `refs` or a `commondir` naming where
+ * they are. Git asks only that `objects` and `refs` be searchable (`access(X_OK)`): an executable
+ * file or a symlink to `/bin/true` passes (red team m, M1), and a symlink that dangles now may lead
+ * to a directory made later elsewhere, where no event of this directory says so (M1b). So any entry
+ * of those names counts, whatever it is.
  */
 export function looksLikeGitDirectory(dir: string): boolean {
   if (!lstat(path.join(dir, 'HEAD'))) return false;
   if (lstat(path.join(dir, 'commondir'))) return true;
-  return isDirectory(path.join(dir, 'objects')) && isDirectory(path.join(dir, 'refs'));
+  return lstat(path.join(dir, 'objects')) !== undefined && lstat(path.join(dir, 'refs')) !== undefined;
 }
 
 function lstat(p: string): fs.Stats | undefined {
@@ -367,7 +368,7 @@ class Tree implements TreeWatch {
     const p = path.join(dir, name);
     const folded = fold(name);
     if (folded === '.git') return this.gitEntry(p);
-    if (isProtectedName(folded) && lstat(p)) this.markedEntry(p);
+    if (isRecorded(dir, folded) && lstat(p)) this.markedEntry(p);
     this.insideMarked(dir);
     // A bare repository's own entries (it is watched as a directory of the tree): what git reads there.
     if (this.gits.has(dir) && GIT_ENTRY_NAMES.has(name)) this.notify(dir);
@@ -410,7 +411,7 @@ class Tree implements TreeWatch {
           this.gitEntry(p);
           continue;
         }
-        if (isProtectedName(folded)) this.markedEntry(p);
+        if (isRecorded(dir, folded)) this.markedEntry(p);
         else this.insideMarked(dir);
         if (e.isDirectory()) todo.push(p);
       }
@@ -462,7 +463,7 @@ export function findTreeEntries(root: string): { gits: string[]; marked: string[
         gits.push(p);
         continue;
       }
-      if (isProtectedName(folded)) marked.push(p);
+      if (isRecorded(dir, folded)) marked.push(p);
       if (e.isDirectory()) todo.push(p);
     }
   }
