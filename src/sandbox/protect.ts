@@ -292,7 +292,8 @@ export function gitDirScan(dotGit: string): ProtectedScan {
  * even when absent at every working directory, `.git`'s config and hooks where `.git` is a
  * directory (an absent `.git` is left creatable: `git init` must work; the check after the call
  * handles what such a call puts in it), the hook scripts, and `extraRoots`' names (writable
- * directories from `sandbox.filesystem.allowWrite`, checked by name only, not scanned).
+ * directories from `sandbox.filesystem.allowWrite`: the names at their top here; the protected
+ * entries below them, as the tree watch records them, are in `scan` — sessionPlan.ts nameRoots, K10).
  */
 export function protectedDenyWrite(
   scan: ProtectedScan,
@@ -396,6 +397,8 @@ export function undoProtectedWrites(
   roots: readonly string[],
   /** While the command runs (liveGuard.ts): a config git is writing right now is left, and named here, to be tried again. */
   busy?: (configPath: string) => void,
+  /** Each entry undone (a config that lost a key, a hook or file removed), by its path (liveGuard.ts counts them). */
+  undid?: (entryPath: string) => void,
 ): string[] {
   const notes: string[] = [];
   const denied = (p: string) => denyWrite.some((d) => under(p, d));
@@ -414,10 +417,12 @@ export function undoProtectedWrites(
         case 'gitConfig': {
           const removed = sanitizeGitConfig(e.path, busy === undefined);
           if (removed === undefined) busy?.(e.path);
-          else if (removed.length > 0)
+          else if (removed.length > 0) {
+            undid?.(e.path);
             notes.push(
               `${rel(e.path)}: removed ${removed.join(', ')} (a git config key that runs a program, in a config this call created)`,
             );
+          }
           break;
         }
         case 'gitHooks': {
@@ -425,6 +430,7 @@ export function undoProtectedWrites(
             const p = path.join(e.path, h.name);
             if (h.name.endsWith('.sample') && !h.isSymbolicLink()) continue;
             fs.rmSync(p, { recursive: true, force: true });
+            undid?.(p);
             notes.push(`${rel(p)}: removed (a git hook this call created)`);
           }
           break;
@@ -436,11 +442,13 @@ export function undoProtectedWrites(
             if (under(path.dirname(e.path), target) && path.basename(target) === '.git') continue;
           }
           fs.rmSync(e.path, { recursive: true, force: true });
+          undid?.(e.path);
           notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
           break;
         }
         default:
           fs.rmSync(e.path, { recursive: true, force: true });
+          undid?.(e.path);
           notes.push(
             `${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`,
           );

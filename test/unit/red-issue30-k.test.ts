@@ -628,9 +628,7 @@ test(
 
 test(
   'K10: with sandbox.filesystem.allowWrite [<sibling checkouts>], sandboxed Bash writes `.claude/settings.json` (a hook), `.mcp.json` and `.envrc` into a sibling project — none is left after the call',
-  hole(
-    'K10: protected names below the top of a filesystem.allowWrite directory are neither denied, live-undone nor undone after the call (protect.ts protectedDenyWrite: allowWrite roots "checked by name only"; liveGuard.ts checkMarked: working roots only)',
-  ),
+  {}, // was HOLE K10: fixed (every writable allowWrite directory is guarded like a working directory for protected names: sessionPlan.ts nameRoots)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -713,6 +711,29 @@ test(
     const text = out.text.replace(/.*No such file or directory\n/g, '');
     t.diagnostic(`${text.slice(0, 200)} … ${(text.match(/removed/g) ?? []).length} removals reported`);
     assert.equal(existsSync(path.join(victim, 'keep.txt')), true, 'the worker removed ~/.claude');
+  },
+);
+
+// L2 (round l) through the real Bash tool: a sandboxed loop that writes a control file again as soon as
+// the live guard undid it is stopped (src/sandbox/liveGuard.ts onHostile → BashRun's kill), and says so.
+test(
+  'L2 (contained): a sandboxed Bash loop re-creating packages/x/.claude/settings.json is stopped within seconds, the file is gone and the result says why',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const started = Date.now();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `timeout 30 sh -c 'while :; do mkdir -p packages/x/.claude 2>/dev/null; printf "%s" "{}" > packages/x/.claude/settings.json 2>/dev/null; done'; echo end`,
+      timeout: 60_000,
+    });
+    const took = Date.now() - started;
+    t.diagnostic(`${took} ms: ${out.text.slice(0, 400)}`);
+    assert.ok(took < 15_000, `the loop ran ${took} ms`);
+    // An empty `.claude` (the loop's `mkdir -p` after the last undo) configures nothing; the file is gone.
+    assert.equal(existsSync(path.join(root, 'packages/x/.claude/settings.json')), false);
+    assert.match(out.text, /Command was stopped: it wrote again a protected path/);
+    assert.match(out.text, /packages\/x\/\.claude: written again after it was undone/);
   },
 );
 
