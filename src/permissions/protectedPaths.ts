@@ -135,6 +135,33 @@ export const PROTECTED_FILE_NAMES = [
   '.hgrc',
 ] as const;
 
+/**
+ * The places `npx durable-agent` (the README's usage) looks the program up in before its own cache
+ * (red team, issue 30, L11): a package or a bin link of that name in any `node_modules` the person's
+ * cwd sees. Protected wherever they appear, whether or not the project depends on durable-agent:
+ * the person's next `npx durable-agent …` would run what a session planted there, with the person's
+ * environment. Component sequences matched at the END of a path (folded).
+ */
+export const PROTECTED_TAILS: readonly (readonly string[])[] = [
+  ['node_modules', 'durable-agent'],
+  ['node_modules', '.bin', 'durable-agent'],
+];
+
+/** Do the components `folded` (folded names) end with a protected tail at index `end` (inclusive)? */
+function tailEndsAt(folded: readonly string[], end: number): boolean {
+  return PROTECTED_TAILS.some((t) => t.length <= end + 1 && t.every((c, k) => folded[end + 1 - t.length + k] === c));
+}
+
+/**
+ * Is the entry `name` (folded) of directory `dir` the end of a protected tail (`node_modules/durable-agent`,
+ * `node_modules/.bin/durable-agent`)? For walks and watches that see one directory entry at a time.
+ */
+export function isProtectedTailEntry(dir: string, name: string): boolean {
+  if (name !== 'durable-agent') return false;
+  const up = components(dir).slice(-2).map(fold);
+  return tailEndsAt([...up, name], up.length);
+}
+
 /** File names protected by shape (folded): mise's per-environment configs, `mise.<env>.toml`, `.mise.<env>.local.toml`. */
 export const PROTECTED_FILE_PATTERNS: readonly RegExp[] = [/^\.?mise\.[^\\/]+\.toml$/];
 
@@ -199,6 +226,9 @@ function reasonOfComponents(segs: readonly string[]): string | undefined {
         return `${segs.slice(0, i + seq.length).join('/')} is protected: ${seq[1] === 'git' ? 'git' : 'mise'} reads its configuration there`;
     }
   }
+  for (let i = 0; i < folded.length; i++)
+    if (tailEndsAt(folded, i))
+      return `${segs.slice(0, i + 1).join('/')} is protected: the person's \`npx durable-agent\` runs it`;
   const last = folded[folded.length - 1];
   if (last !== undefined && isProtectedFileName(last))
     return `${segs[segs.length - 1]} is protected: it configures a shell, git or a tool that runs later`;

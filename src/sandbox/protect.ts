@@ -20,6 +20,7 @@ import {
   PROTECTED_DIRECTORY_NAMES,
   PROTECTED_SEQUENCES,
   isProtectedFileName,
+  isProtectedTailEntry,
   protectedReason,
 } from '../permissions/protectedPaths';
 
@@ -174,8 +175,8 @@ function classifyEntry(p: string, name: string, isDir: boolean, add: AddEntry): 
     add({ path: p, kind: isDir ? 'dir' : 'file' });
     return true;
   }
-  if (isProtectedFileName(name)) {
-    add({ path: p, kind: 'file' });
+  if (isProtectedFileName(name) || isProtectedTailEntry(path.dirname(p), name)) {
+    add({ path: p, kind: isDir && !isProtectedFileName(name) ? 'dir' : 'file' });
     return true;
   }
   if (isDir) {

@@ -25,7 +25,12 @@
 // there, and docs/security.md says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROTECTED_DIRECTORY_NAMES, isProtectedFileName, isSequenceHead } from '../permissions/protectedPaths';
+import {
+  PROTECTED_DIRECTORY_NAMES,
+  isProtectedFileName,
+  isProtectedTailEntry,
+  isSequenceHead,
+} from '../permissions/protectedPaths';
 
 /** How long a tree stays watched after the last command that used it (the next call of a session reuses it). */
 export const LINGER_MS = 120_000;
@@ -45,6 +50,10 @@ const PROTECTED_DIRS = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n
  */
 const isProtectedName = (folded: string): boolean =>
   PROTECTED_DIRS.has(folded) || isProtectedFileName(folded) || isSequenceHead(folded);
+
+/** Is the entry `folded` of `dir` recorded: a protected name, or a protected tail's end (`node_modules/.bin/durable-agent`)? */
+const isRecorded = (dir: string, folded: string): boolean =>
+  isProtectedName(folded) || isProtectedTailEntry(dir, folded);
 
 /** The names whose appearance can make a directory a git directory (git's is_git_directory). */
 const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
@@ -264,7 +273,7 @@ class Tree implements TreeWatch {
     const p = path.join(dir, name);
     const folded = fold(name);
     if (folded === '.git') return this.gitEntry(p);
-    if (isProtectedName(folded) && lstat(p)) this.markedEntry(p);
+    if (isRecorded(dir, folded) && lstat(p)) this.markedEntry(p);
     this.insideMarked(dir);
     // A bare repository's own entries (it is watched as a directory of the tree): what git reads there.
     if (this.gits.has(dir) && GIT_ENTRY_NAMES.has(name)) this.notify(dir);
@@ -295,7 +304,7 @@ class Tree implements TreeWatch {
           this.gitEntry(p);
           continue;
         }
-        if (isProtectedName(folded)) this.markedEntry(p);
+        if (isRecorded(dir, folded)) this.markedEntry(p);
         else this.insideMarked(dir);
         if (lstat(p)?.isDirectory()) todo.push(p);
       }
@@ -346,7 +355,7 @@ export function findTreeEntries(root: string): { gits: string[]; marked: string[
         gits.push(p);
         continue;
       }
-      if (isProtectedName(folded)) marked.push(p);
+      if (isRecorded(dir, folded)) marked.push(p);
       if (e.isDirectory()) todo.push(p);
     }
   }

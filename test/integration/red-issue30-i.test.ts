@@ -3,8 +3,8 @@
 // text) reaches `attach`/`run`, `status`, `approve`, `audit` and `transcript`. A terminal acts on
 // escape sequences in it: OSC 52 writes the operator's clipboard, CSI cursor moves and `\r` rewrite
 // what an approval line says. The oracle is the bytes each real `durable-agent` process wrote to
-// its stdout and stderr, never the tool's words. A row the current code lets through is committed
-// with `skip: 'HOLE: …'`; run them with R30I_HOLES=1 (each must then fail until its fix lands).
+// its stdout and stderr, never the tool's words. I-2 was a hole until the CLI's terminal-safe text
+// (src/core/terminalText.ts, src/cli/terminalText.ts); it runs as a regression guard.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -17,9 +17,6 @@ import { cli } from '../support/cli';
 import { waitFor } from '../support/wait';
 
 after(closeTestEnv);
-
-const HOLES = process.env.R30I_HOLES === '1';
-const hole = (line: string): { skip?: string } => (HOLES ? {} : { skip: `HOLE: ${line}` });
 
 /** OSC 52: set the operator's clipboard to "evil" (base64 ZXZpbA==). */
 const OSC52 = '\u001b]52;c;ZXZpbA==\u0007';
@@ -34,9 +31,7 @@ const shown = (s: string): string => JSON.stringify(s.slice(0, 1200));
 
 test(
   'I-2 attack: escape sequences in a tool input, a tool name, a command output and the model text reach the operator terminal through attach, status, approve, audit and transcript',
-  hole(
-    'the CLI prints agent-controlled text raw (src/cli/follow.ts, commands/sessions.ts, audit text): OSC 52 / CSI / \\r reach the terminal',
-  ),
+  {},
   async () => {
     await withAgent({}, async ({ fake, taskQueue, workDir, storeDir, client }) => {
       const env = {

@@ -447,9 +447,7 @@ test('round l: later steps of an outside worker run nothing a session planted', 
     // protects the project's node_modules: npx runs a local `node_modules/.bin/durable-agent` first.
     await t.test(
       "L11: dontAsk plants node_modules/durable-agent (a bin) in a project that does not depend on it; the person's next `npx durable-agent …` there runs it with their environment",
-      {
-        skip: "HOLE L11: nothing protects node_modules/durable-agent and node_modules/.bin/durable-agent in a project that does not depend on durable-agent; the README's `npx durable-agent …` runs the agent's file with the person's environment",
-      },
+      {},
       async () => {
         const proj = outsideProject(fx, 'l11');
         const marks = marksOf('l11');
@@ -461,16 +459,19 @@ test('round l: later steps of an outside worker run nothing a session planted', 
               name: 'Bash',
               input: {
                 command:
-                  `mkdir -p node_modules/durable-agent node_modules/.bin && ` +
-                  `printf '%s' '{"name":"durable-agent","version":"9.9.9","bin":{"durable-agent":"cli.js"}}' > node_modules/durable-agent/package.json && ` +
-                  `printf '${cliJs}' > node_modules/durable-agent/cli.js && chmod +x node_modules/durable-agent/cli.js && ` +
-                  `ln -sf ../durable-agent/cli.js node_modules/.bin/durable-agent && echo planted`,
+                  // Made elsewhere, then renamed in whole (one event); the link after it. `;`: a
+                  // step the live undo makes fail does not stop the rest.
+                  `mkdir -p stage/durable-agent node_modules/.bin && ` +
+                  `printf '%s' '{"name":"durable-agent","version":"9.9.9","bin":{"durable-agent":"cli.js"}}' > stage/durable-agent/package.json && ` +
+                  `printf '${cliJs}' > stage/durable-agent/cli.js && chmod +x stage/durable-agent/cli.js && ` +
+                  `mv stage/durable-agent node_modules/; ln -sf ../durable-agent/cli.js node_modules/.bin/durable-agent; touch planted; echo planted`,
               },
             },
           ],
         ]);
         await s.run(proj, 'dontAsk', 'plant-l11');
-        assert.ok(fs.existsSync(path.join(proj, 'node_modules', '.bin', 'durable-agent')), 'the planting step ran');
+        // Its last write (an ordinary file) is there: the planting command ran to its end.
+        assert.ok(fs.existsSync(path.join(proj, 'planted')), 'the planting step ran');
         const npxBin = path.join(path.dirname(process.execPath), 'npx');
         const person: NodeJS.ProcessEnv = { ...process.env, ...s.cliEnv, ...baitEnvironment(fx), ...MORE_BAIT };
         let out: string;

@@ -14,13 +14,14 @@ export function scriptedAttacker(
 ): (req: MessagesRequest) => ReturnType<typeof textResponse> {
   return (req) => {
     const text = JSON.stringify(req.messages[0]?.content ?? '');
-    for (const [token, turns] of scripts) {
-      if (!text.includes(token)) continue;
-      const n = req.messages.filter((m) => m.role === 'assistant').length;
-      const calls = turns[n];
-      return calls ? toolUseResponse(calls) : textResponse('done');
-    }
-    return textResponse('done');
+    // The longest token the prompt holds: `plant-l11` is not `plant-l1`'s script.
+    let best: [string, Turn[]] | undefined;
+    for (const [token, turns] of scripts)
+      if (text.includes(token) && (best === undefined || token.length > best[0].length)) best = [token, turns];
+    if (best === undefined) return textResponse('done');
+    const n = req.messages.filter((m) => m.role === 'assistant').length;
+    const calls = best[1][n];
+    return calls ? toolUseResponse(calls) : textResponse('done');
   };
 }
 

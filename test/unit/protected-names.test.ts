@@ -286,3 +286,54 @@ test('pylint: a planted init-hook is gone after the call; the person’s pylint 
   spawnSync('pylint', ['m.py'], { cwd: path.join(proj, DEEP), encoding: 'utf8', timeout: 120_000 });
   assert.equal(existsSync(mark), false, `the person's pylint ran the agent's init-hook`);
 });
+
+// L11 (red team, issue 30): with durable-agent NOT a dependency of the project (the worker runs from
+// npx's cache or a global install), `npx durable-agent …` still runs a `node_modules/.bin/durable-agent`
+// it finds in the project first. The package and the bin link of that name are protected at any depth.
+test('npx durable-agent: node_modules/durable-agent and node_modules/.bin/durable-agent are protected at any depth; other packages are not', () => {
+  const proj = '/p';
+  const isProtected = (rel: string) => isProtectedPath(path.join(proj, rel), [proj]);
+  for (const rel of [
+    'node_modules/durable-agent',
+    'node_modules/durable-agent/package.json',
+    'node_modules/.bin/durable-agent',
+    'packages/x/node_modules/.bin/durable-agent',
+    'a/Node_Modules/.BIN/Durable-Agent',
+    'node_modules/pkg/node_modules/durable-agent/cli.js',
+  ])
+    assert.equal(isProtected(rel), true, `${rel} should be protected`);
+  for (const rel of [
+    'node_modules/lodash/index.js',
+    'node_modules/.bin/tsc',
+    'node_modules/durable-agent-plugin/index.js',
+    'durable-agent',
+    'src/durable-agent/index.ts',
+  ])
+    assert.equal(isProtected(rel), false, `${rel} is ordinary`);
+});
+
+test('npx durable-agent: a package and bin link planted by a sandboxed command are gone while it runs and after it; other packages stay', async (t) => {
+  const skip = await needs();
+  if (skip) return t.skip(skip);
+  const { proj } = project();
+  const plant = (dir: string) =>
+    `mkdir -p ${dir}/node_modules/durable-agent ${dir}/node_modules/.bin ${dir}/node_modules/lodash && ` +
+    `printf '{"name":"durable-agent","bin":{"durable-agent":"cli.js"}}' > ${dir}/node_modules/durable-agent/package.json && ` +
+    `printf '#!/bin/sh\\ntouch MARK\\n' > ${dir}/node_modules/durable-agent/cli.js && ` +
+    `ln -sf ../durable-agent/cli.js ${dir}/node_modules/.bin/durable-agent && ` +
+    `printf 'module.exports = 1\\n' > ${dir}/node_modules/lodash/index.js`;
+  const out = await sandboxedBash(
+    proj,
+    `${plant('.')} && ${plant(DEEP)} && sleep 1.5 && ` +
+      `for f in node_modules/durable-agent node_modules/.bin/durable-agent ${DEEP}/node_modules/durable-agent ${DEEP}/node_modules/.bin/durable-agent; do ` +
+      `if [ -e "$f" ] || [ -L "$f" ]; then echo "LIVE:present:$f"; fi; done; echo DONE`,
+  );
+  assert.match(out.output, /DONE/, out.output);
+  // The live guard undid them while the command still ran (the person's npx meanwhile finds nothing).
+  assert.doesNotMatch(out.output, /LIVE:present/, out.output);
+  for (const dir of ['.', DEEP]) {
+    for (const f of ['node_modules/durable-agent', 'node_modules/.bin/durable-agent'])
+      assert.equal(existsSync(path.join(proj, dir, f)), false, `${dir}/${f} left after the call`);
+    assert.equal(readFileSync(path.join(proj, dir, 'node_modules/lodash/index.js'), 'utf8'), 'module.exports = 1\n');
+  }
+});
