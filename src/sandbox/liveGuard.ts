@@ -113,18 +113,19 @@ export interface LiveGuard {
   stop(): void;
 }
 
-/** Starts watching before the command is spawned; stop() once it has ended. */
-export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
-  const baseline = new Set<string>();
-  let stopped = false;
-  const live = (protection.live ??= []);
-  const nameRoots = (protection.nameRoots ?? protection.roots).map((r) => path.resolve(r));
+/**
+ * What was undone for one command (`undid`, each entry's path): a path undone twice was written again
+ * after its undo, or HOSTILE_UNDOS were undone — the command is hostile: the notice goes to `live`
+ * and to each `onHostile` listener, once (one registered later hears it at once).
+ */
+function hostileWatch(
+  live: string[],
+  nameRoots: readonly string[],
+): { undid: (p: string) => void; onHostile: LiveGuard['onHostile'] } {
   const shown = (p: string) => {
     const r = nameRoots.find((x) => p.startsWith(x + path.sep));
     return r ? path.relative(r, p) : p;
   };
-
-  // What was undone for this command: a path undone twice was written again after its undo.
   const undoneTimes = new Map<string, number>();
   let undos = 0;
   let hostile: string | undefined;
@@ -140,10 +141,42 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       hostile = `${undos} protected paths undone while this command ran (the last: ${shown(p)}); it was stopped (its processes killed)`;
     if (hostile === undefined) return;
     live.push(hostile);
-    for (const s of stoppers) s(hostile);
+    for (const stop of stoppers) stop(hostile);
   };
+  return {
+    undid,
+    onHostile: (stopCommand) => {
+      if (hostile !== undefined) stopCommand(hostile);
+      else stoppers.push(stopCommand);
+    },
+  };
+}
+
+/** Starts watching before the command is spawned; stop() once it has ended. */
+export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
+  const baseline = new Set<string>();
+  let stopped = false;
+  const live = (protection.live ??= []);
+  const nameRoots = (protection.nameRoots ?? protection.roots).map((r) => path.resolve(r));
+  const { undid, onHostile } = hostileWatch(live, nameRoots);
 
   const retries = new Map<string, number>();
+  // An entry left because its parent was swapped for a symlink at that instant (a loop that swaps it
+  // back and forth, K11): looked at again shortly, as long as the command runs, so that it is undone
+  // once the parent is back — and a path written again after its undo stops the command.
+  // At most LOCK_RETRIES times per entry (a parent left as a symlink is not the command's write).
+  const pending = new Set<string>();
+  const tries = new Map<string, number>();
+  const again = (key: string) => {
+    const n = (tries.get(key) ?? 0) + 1;
+    if (stopped || pending.has(key) || n > LOCK_RETRIES) return;
+    tries.set(key, n);
+    pending.add(key);
+    setTimeout(() => {
+      pending.delete(key);
+      if (!stopped) rounds.add(key);
+    }, LOCK_RETRY_MS).unref();
+  };
   const check = (dotGit: string, force = false) => {
     if (stopped) return;
     const scan = gitDirScan(dotGit);
@@ -155,14 +188,11 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       retries.set(config, n);
       setTimeout(() => check(dotGit, n >= LOCK_RETRIES), LOCK_RETRY_MS).unref();
     };
-    const notes = undoProtectedWrites(
-      before,
-      scan,
-      protection.denyWrite,
-      protection.roots,
-      force ? undefined : busy,
+    const notes = undoProtectedWrites(before, scan, protection.denyWrite, protection.roots, {
+      ...(force ? {} : { busy }),
       undid,
-    );
+      moved: () => again(`g:${dotGit}`),
+    });
     for (const note of notes) if (!live.includes(note)) live.push(note);
   };
 
@@ -178,8 +208,10 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       scan,
       protection.denyWrite,
       nameRoots,
-      undefined,
-      undid,
+      {
+        undid,
+        moved: () => again(`m:${p}`),
+      },
     );
     for (const note of notes) if (!live.includes(note)) live.push(note);
   };
@@ -201,10 +233,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   );
   return {
     watched: () => trees.reduce((n, t) => n + t.watched(), 0),
-    onHostile: (stopCommand) => {
-      if (hostile !== undefined) stopCommand(hostile);
-      else stoppers.push(stopCommand);
-    },
+    onHostile,
     stop: () => {
       stopped = true;
       rounds.cancel();

@@ -386,6 +386,16 @@ function parentUnchanged(p: string): boolean {
   }
 }
 
+/** What the live guard (liveGuard.ts) hears from one undo while the command runs. */
+export interface LiveUndo {
+  /** A config git is writing right now: left, and named here, to be tried again. */
+  busy?: (configPath: string) => void;
+  /** Each entry undone (a config that lost a key, a hook or file removed), by its path (the guard counts them). */
+  undid?: (entryPath: string) => void;
+  /** An entry left because its parent is not the directory the scan saw now (a symlink swapped in): to be tried again. */
+  moved?: (entryPath: string) => void;
+}
+
 /**
  * After a sandboxed call: undoes the protected entries that are new since `before` and were not
  * under the call's deny list (so the call could write them). Returns one line per undone write
@@ -396,11 +406,10 @@ export function undoProtectedWrites(
   after: ProtectedScan,
   denyWrite: readonly string[],
   roots: readonly string[],
-  /** While the command runs (liveGuard.ts): a config git is writing right now is left, and named here, to be tried again. */
-  busy?: (configPath: string) => void,
-  /** Each entry undone (a config that lost a key, a hook or file removed), by its path (liveGuard.ts counts them). */
-  undid?: (entryPath: string) => void,
+  /** While the command runs (liveGuard.ts): what it is told. */
+  live: LiveUndo = {},
 ): string[] {
+  const { busy, undid } = live;
   const notes: string[] = [];
   const denied = (p: string) => denyWrite.some((d) => under(p, d));
   const rel = (p: string) => {
@@ -412,7 +421,11 @@ export function undoProtectedWrites(
     const was = before.entries.get(e.path);
     // A loose entry (node_modules) that was there is undone only when the call changed it.
     if (was?.existed && (was.loose === undefined || was.loose === fingerprint(e.path))) continue;
-    if (!hasContent(e.path) || !parentUnchanged(e.path)) continue;
+    if (!hasContent(e.path)) continue;
+    if (!parentUnchanged(e.path)) {
+      live.moved?.(e.path);
+      continue;
+    }
     try {
       switch (e.kind) {
         case 'gitConfig': {
