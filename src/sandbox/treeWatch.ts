@@ -58,22 +58,18 @@ const isRecorded = (dir: string, folded: string): boolean =>
 /** The names whose appearance can make a directory a git directory (git's is_git_directory). */
 const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Would git take `dir` for a git directory (a bare repository) when it runs inside it? Its `HEAD`,
- * and `objects/` and `refs/` (followed as git follows them) or a `commondir` naming where they are.
+ * Could git take `dir` for a git directory (a bare repository) when it runs inside it, now or once
+ * a symlink's target appears? Its `HEAD`, and `objects` and `refs` or a `commondir` naming where
+ * they are. Git asks only that `objects` and `refs` be searchable (`access(X_OK)`): an executable
+ * file or a symlink to `/bin/true` passes (red team m, M1), and a symlink that dangles now may lead
+ * to a directory made later elsewhere, where no event of this directory says so (M1b). So any entry
+ * of those names counts, whatever it is.
  */
 export function looksLikeGitDirectory(dir: string): boolean {
   if (!lstat(path.join(dir, 'HEAD'))) return false;
   if (lstat(path.join(dir, 'commondir'))) return true;
-  return isDirectory(path.join(dir, 'objects')) && isDirectory(path.join(dir, 'refs'));
+  return lstat(path.join(dir, 'objects')) !== undefined && lstat(path.join(dir, 'refs')) !== undefined;
 }
 
 function lstat(p: string): fs.Stats | undefined {
