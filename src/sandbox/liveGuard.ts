@@ -27,8 +27,8 @@
 // A loop holds that window open (red team, issue 30, L2): a background command that writes
 // `packages/x/.claude/settings.json` again as soon as it is undone keeps it there nearly all the
 // time, and the person's `run` in packages/x reads it. So a command is stopped (its process group
-// and every process of its call killed, by whoever started it: onHostile) as soon as it writes a
-// path again that the guard undid for it, or once HOSTILE_UNDOS entries were undone for it in all
+// and every process of its call killed, by whoever started it: onHostile) as soon as it writes
+// again, twice, a path that the guard undid for it, or once HOSTILE_UNDOS entries were undone for it in all
 // (a loop that rotates the path through symlinks); the notice says so with the undone paths. The
 // working directories, and every writable `filesystem.allowWrite` directory (K10: a sibling
 // checkout), are guarded alike (GuardedProtection.nameRoots).
@@ -61,6 +61,8 @@ const CHECK_INTERVAL_MS = 5;
 /** How often, and how far apart, a config whose lock is taken is looked at again before it is rewritten anyway. */
 const LOCK_RETRIES = 50;
 const LOCK_RETRY_MS = 10;
+/** Undos of one path after which the command is stopped: written again twice after the guard undid it (a loop does that in milliseconds; a command writing two files into one new protected directory, the guard undoing it in between, does it once). */
+export const HOSTILE_REWRITES = 3;
 /** Entries undone for one command after which it is stopped even when no path came back (paths rotated through symlinks). */
 export const HOSTILE_UNDOS = 100;
 
@@ -114,8 +116,8 @@ export interface LiveGuard {
 }
 
 /**
- * What was undone for one command (`undid`, each entry's path): a path undone twice was written again
- * after its undo, or HOSTILE_UNDOS were undone — the command is hostile: the notice goes to `live`
+ * What was undone for one command (`undid`, each entry's path): a path undone HOSTILE_REWRITES times
+ * was written again after its undo, again and again, or HOSTILE_UNDOS were undone — the command is hostile: the notice goes to `live`
  * and to each `onHostile` listener, once (one registered later hears it at once).
  */
 function hostileWatch(
@@ -135,7 +137,7 @@ function hostileWatch(
     const n = (undoneTimes.get(p) ?? 0) + 1;
     undoneTimes.set(p, n);
     if (hostile !== undefined) return;
-    if (n >= 2)
+    if (n >= HOSTILE_REWRITES)
       hostile = `${shown(p)}: written again after it was undone; a command that keeps re-creating a protected path holds the undo's window open, so it was stopped (its processes killed)`;
     else if (undos >= HOSTILE_UNDOS)
       hostile = `${undos} protected paths undone while this command ran (the last: ${shown(p)}); it was stopped (its processes killed)`;

@@ -97,7 +97,7 @@ test('live guard (L2): a loop that re-creates an undone packages/x/.claude/setti
   assert.ok(stoppedAfter >= 0 && stoppedAfter < 2000, `stopped after ${stoppedAfter} ms`);
 });
 
-test('live guard (L2): one write of a control file (J4) is undone and the command is not stopped; a second write of the same path stops it', async () => {
+test('live guard (L2): one write of a control file (J4) is undone and the command is not stopped, nor at a second write of the same path; a third stops it', async () => {
   const root = tmp();
   const protection = guarded([root]);
   const guard = guardWhileRunning(protection);
@@ -111,7 +111,11 @@ test('live guard (L2): one write of a control file (J4) is undone and the comman
     await pause(50);
     assert.deepEqual(notices, [], 'distinct paths undone once each are not hostile');
     writeFileSync(path.join(root, 'a/.envrc'), 'echo again');
-    assert.ok(await until(() => notices.length > 0), 'the same path written again is hostile');
+    assert.ok(await until(() => !existsSync(path.join(root, 'a/.envrc'))));
+    await pause(50);
+    assert.deepEqual(notices, [], 'written again once (two files into one new protected directory) is not hostile');
+    writeFileSync(path.join(root, 'a/.envrc'), 'echo and again');
+    assert.ok(await until(() => notices.length > 0), 'the same path written again twice is hostile');
     assert.ok(await until(() => !existsSync(path.join(root, 'a/.envrc'))));
     // Registered after it was found hostile: called at once.
     const late: string[] = [];
