@@ -133,6 +133,16 @@ export async function containHook(
       spawned: (pid) => {
         pgid = pid;
         callSpawned(callId, pid);
+        // A hook that writes again a protected path the live guard undid (red team, issue 30, L2): its
+        // process group and every process of its run killed; the notice is in protectedUndone.
+        sandboxedPrepared.onHostile(() => {
+          try {
+            if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+          void killCallProcesses(callId).catch(() => 0);
+        });
       },
       killAll: async () => {
         // The sandbox's own session (bwrap --new-session) is not the hook's process group.

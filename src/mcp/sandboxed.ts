@@ -15,7 +15,7 @@
 // its allowlist): the worker keeps one such process per session and server (McpManager keys it by
 // the session id) and stops it when the session ends (`endMcpSessions`).
 import { randomBytes } from 'node:crypto';
-import type { SandboxHost } from '../sandbox/host';
+import type { PreparedCommand, SandboxHost } from '../sandbox/host';
 import { sandboxEnabled } from '../sandbox/policy';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../sandbox/reaper';
 import { currentPlatform } from '../sandbox/host';
@@ -134,6 +134,21 @@ export type ServerContainment =
   | { kind: 'refused'; reason: string }
   | { kind: 'sandboxed'; contained: ContainedServer };
 
+/**
+ * A server that writes again a protected path the live guard undid (red team, issue 30, L2): every
+ * process of it killed (its client sees the server close).
+ */
+function stopWhenHostile(prepared: PreparedCommand, pid: number | undefined, callId: string): void {
+  prepared.onHostile(() => {
+    try {
+      if (pid !== undefined) process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    void killCallProcesses(callId).catch(() => 0);
+  });
+}
+
 /** Where this session's server runs; inside the sandbox, its wrapped command. Never throws. */
 export async function containMcpServer(
   scope: McpSessionScope | undefined,
@@ -197,6 +212,7 @@ export async function containMcpServer(
       spawned: (pid) => {
         pgid = pid;
         callSpawned(callId, pid);
+        stopWhenHostile(sandboxed, pid, callId);
       },
       guard: async (fn) => {
         // The scan just before, so that only what appeared during this call is undone.

@@ -305,6 +305,11 @@ export interface PreparedCommand {
    * those still in flight have arrived (a bounded wait, violations.ts); the same answer every call.
    */
   finish(): Promise<CommandReports>;
+  /**
+   * How to stop the command when the live guard finds it hostile (it wrote again a protected path
+   * the guard undid: liveGuard.ts): the caller's kill of its process group and call. Register once it is spawned.
+   */
+  onHostile(stopCommand: (notice: string) => void): void;
 }
 
 async function prepareSandboxedCommand(
@@ -387,6 +392,7 @@ async function prepareSandboxedCommand(
       shellCommand,
       commandId,
       finish: () => (finished ??= finish()),
+      onHostile: (stopCommand) => guard?.onHostile(stopCommand),
     };
   } catch (err) {
     if (registered) m.unregisterCommandNetworkLists(commandId);

@@ -23,6 +23,15 @@
 // that was not there with content when the command started is removed as soon as it has content
 // (the same undo as after the call: not under the deny list, its parent not swapped for a symlink,
 // no symlink followed); the check after the call then finds nothing left of it.
+//
+// A loop holds that window open (red team, issue 30, L2): a background command that writes
+// `packages/x/.claude/settings.json` again as soon as it is undone keeps it there nearly all the
+// time, and the person's `run` in packages/x reads it. So a command is stopped (its process group
+// and every process of its call killed, by whoever started it: onHostile) as soon as it writes
+// again, twice, a path that the guard undid for it, or once HOSTILE_UNDOS entries were undone for it in all
+// (a loop that rotates the path through symlinks); the notice says so with the undone paths. The
+// working directories, and every writable `filesystem.allowWrite` directory (K10: a sibling
+// checkout), are guarded alike (GuardedProtection.nameRoots).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -40,6 +49,8 @@ export interface GuardedProtection {
   scan: ProtectedScan;
   denyWrite: readonly string[];
   roots: readonly string[];
+  /** Where an entry with a protected name is undone (the roots and the writable allowWrite directories); absent: the roots. */
+  nameRoots?: readonly string[];
   /** Every directory the command can write (roots first): where a new `.git` is looked for. */
   gitRoots?: readonly string[];
   /** What the guard undid while the command ran (the check after the call reports it with its own). */
@@ -53,6 +64,10 @@ const CHECK_INTERVAL_MS = 5;
 /** How often, and how far apart, a config whose lock is taken is looked at again before it is rewritten anyway. */
 const LOCK_RETRIES = 50;
 const LOCK_RETRY_MS = 10;
+/** Undos of one path after which the command is stopped: written again twice after the guard undid it (a loop does that in milliseconds; a command writing two files into one new protected directory, the guard undoing it in between, does it once). */
+export const HOSTILE_REWRITES = 3;
+/** Entries undone for one command after which it is stopped even when no path came back (paths rotated through symlinks). */
+export const HOSTILE_UNDOS = 100;
 
 /** What existed with content before the command (the plan's scan, or the guard's start) is not its write. */
 function beforeOf(scan: ProtectedScan, planned: ProtectedScan, baseline: ReadonlySet<string>): ProtectedScan {
@@ -95,7 +110,51 @@ function coalesce(run: (key: string) => void): { add(key: string): void; cancel(
 export interface LiveGuard {
   /** The directories watched now (tests, diagnostics). */
   watched(): number;
+  /**
+   * How to stop the command once it is found hostile (it wrote again a path the guard undid, or
+   * HOSTILE_UNDOS were undone): called once with the notice (also in `live`); at once when it already is.
+   */
+  onHostile(stopCommand: (notice: string) => void): void;
   stop(): void;
+}
+
+/**
+ * What was undone for one command (`undid`, each entry's path): a path undone HOSTILE_REWRITES times
+ * was written again after its undo, again and again, or HOSTILE_UNDOS were undone — the command is hostile: the notice goes to `live`
+ * and to each `onHostile` listener, once (one registered later hears it at once).
+ */
+function hostileWatch(
+  live: string[],
+  nameRoots: readonly string[],
+): { undid: (p: string) => void; onHostile: LiveGuard['onHostile'] } {
+  const shown = (p: string) => {
+    const r = nameRoots.find((x) => p.startsWith(x + path.sep));
+    return r ? path.relative(r, p) : p;
+  };
+  const undoneTimes = new Map<string, number>();
+  let undos = 0;
+  let hostile: string | undefined;
+  const stoppers: Array<(notice: string) => void> = [];
+  const undid = (p: string) => {
+    undos++;
+    const n = (undoneTimes.get(p) ?? 0) + 1;
+    undoneTimes.set(p, n);
+    if (hostile !== undefined) return;
+    if (n >= HOSTILE_REWRITES)
+      hostile = `${shown(p)}: written again after it was undone; a command that keeps re-creating a protected path holds the undo's window open, so it was stopped (its processes killed)`;
+    else if (undos >= HOSTILE_UNDOS)
+      hostile = `${undos} protected paths undone while this command ran (the last: ${shown(p)}); it was stopped (its processes killed)`;
+    if (hostile === undefined) return;
+    live.push(hostile);
+    for (const stop of stoppers) stop(hostile);
+  };
+  return {
+    undid,
+    onHostile: (stopCommand) => {
+      if (hostile !== undefined) stopCommand(hostile);
+      else stoppers.push(stopCommand);
+    },
+  };
 }
 
 /** Starts watching before the command is spawned; stop() once it has ended. */
@@ -103,8 +162,26 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const baseline = new Set<string>();
   let stopped = false;
   const live = (protection.live ??= []);
+  const nameRoots = (protection.nameRoots ?? protection.roots).map((r) => path.resolve(r));
+  const { undid, onHostile } = hostileWatch(live, nameRoots);
 
   const retries = new Map<string, number>();
+  // An entry left because its parent was swapped for a symlink at that instant (a loop that swaps it
+  // back and forth, K11): looked at again shortly, as long as the command runs, so that it is undone
+  // once the parent is back — and a path written again after its undo stops the command.
+  // At most LOCK_RETRIES times per entry (a parent left as a symlink is not the command's write).
+  const pending = new Set<string>();
+  const tries = new Map<string, number>();
+  const again = (key: string) => {
+    const n = (tries.get(key) ?? 0) + 1;
+    if (stopped || pending.has(key) || n > LOCK_RETRIES) return;
+    tries.set(key, n);
+    pending.add(key);
+    setTimeout(() => {
+      pending.delete(key);
+      if (!stopped) rounds.add(key);
+    }, LOCK_RETRY_MS).unref();
+  };
   const check = (dotGit: string, force = false) => {
     if (stopped) return;
     const scan = gitDirScan(dotGit);
@@ -116,22 +193,38 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       retries.set(config, n);
       setTimeout(() => check(dotGit, n >= LOCK_RETRIES), LOCK_RETRY_MS).unref();
     };
-    const notes = undoProtectedWrites(before, scan, protection.denyWrite, protection.roots, force ? undefined : busy);
+    const notes = undoProtectedWrites(before, scan, protection.denyWrite, protection.roots, {
+      ...(force ? {} : { busy }),
+      undid,
+      moved: () => again(`g:${dotGit}`),
+    });
     for (const note of notes) if (!live.includes(note)) live.push(note);
   };
 
-  // An entry with a protected name (not `.git`) in a working directory: undone when new with content.
-  const workRoots = protection.roots.map((r) => path.resolve(r));
-  const inWork = (p: string) => workRoots.some((r) => p.startsWith(r + path.sep));
+  // An entry with a protected name (not `.git`) in a working directory or a writable allowWrite
+  // directory (K10): undone when new with content.
+  const inWork = (p: string) => nameRoots.some((r) => p.startsWith(r + path.sep));
   const checkMarked = (p: string) => {
     if (stopped || !inWork(p)) return;
     if (protection.manifests && path.basename(p) === 'package.json') {
-      for (const note of undoManifestBins([p], protection.manifests)) if (!live.includes(note)) live.push(note);
+      for (const note of undoManifestBins([p], protection.manifests)) {
+        undid(p); // a command that keeps adding the bin is stopped like one that keeps writing a control file (L2)
+        if (!live.includes(note)) live.push(note);
+      }
       return;
     }
     const scan: ProtectedScan = { entries: new Map(), truncated: false };
     addProtectedEntries(scan, [p]);
-    const notes = undoProtectedWrites(beforeOf(scan, protection.scan, baseline), scan, protection.denyWrite, workRoots);
+    const notes = undoProtectedWrites(
+      beforeOf(scan, protection.scan, baseline),
+      scan,
+      protection.denyWrite,
+      nameRoots,
+      {
+        undid,
+        moved: () => again(`m:${p}`),
+      },
+    );
     for (const note of notes) if (!live.includes(note)) live.push(note);
   };
 
@@ -152,6 +245,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   );
   return {
     watched: () => trees.reduce((n, t) => n + t.watched(), 0),
+    onHostile,
     stop: () => {
       stopped = true;
       rounds.cancel();

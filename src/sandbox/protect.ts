@@ -299,7 +299,8 @@ export function gitDirScan(dotGit: string): ProtectedScan {
  * even when absent at every working directory, `.git`'s config and hooks where `.git` is a
  * directory (an absent `.git` is left creatable: `git init` must work; the check after the call
  * handles what such a call puts in it), the hook scripts, and `extraRoots`' names (writable
- * directories from `sandbox.filesystem.allowWrite`, checked by name only, not scanned).
+ * directories from `sandbox.filesystem.allowWrite`: the names at their top here; the protected
+ * entries below them, as the tree watch records them, are in `scan` — sessionPlan.ts nameRoots, K10).
  */
 export function protectedDenyWrite(
   scan: ProtectedScan,
@@ -391,6 +392,16 @@ function parentUnchanged(p: string): boolean {
   }
 }
 
+/** What the live guard (liveGuard.ts) hears from one undo while the command runs. */
+export interface LiveUndo {
+  /** A config git is writing right now: left, and named here, to be tried again. */
+  busy?: (configPath: string) => void;
+  /** Each entry undone (a config that lost a key, a hook or file removed), by its path (the guard counts them). */
+  undid?: (entryPath: string) => void;
+  /** An entry left because its parent is not the directory the scan saw now (a symlink swapped in): to be tried again. */
+  moved?: (entryPath: string) => void;
+}
+
 /**
  * After a sandboxed call: undoes the protected entries that are new since `before` and were not
  * under the call's deny list (so the call could write them). Returns one line per undone write
@@ -401,9 +412,10 @@ export function undoProtectedWrites(
   after: ProtectedScan,
   denyWrite: readonly string[],
   roots: readonly string[],
-  /** While the command runs (liveGuard.ts): a config git is writing right now is left, and named here, to be tried again. */
-  busy?: (configPath: string) => void,
+  /** While the command runs (liveGuard.ts): what it is told. */
+  live: LiveUndo = {},
 ): string[] {
+  const { busy, undid } = live;
   const notes: string[] = [];
   const denied = (p: string) => denyWrite.some((d) => under(p, d));
   const rel = (p: string) => {
@@ -415,16 +427,22 @@ export function undoProtectedWrites(
     const was = before.entries.get(e.path);
     // A loose entry (node_modules) that was there is undone only when the call changed it.
     if (was?.existed && (was.loose === undefined || was.loose === fingerprint(e.path))) continue;
-    if (!hasContent(e.path) || !parentUnchanged(e.path)) continue;
+    if (!hasContent(e.path)) continue;
+    if (!parentUnchanged(e.path)) {
+      live.moved?.(e.path);
+      continue;
+    }
     try {
       switch (e.kind) {
         case 'gitConfig': {
           const removed = sanitizeGitConfig(e.path, busy === undefined);
           if (removed === undefined) busy?.(e.path);
-          else if (removed.length > 0)
+          else if (removed.length > 0) {
+            undid?.(e.path);
             notes.push(
               `${rel(e.path)}: removed ${removed.join(', ')} (a git config key that runs a program, in a config this call created)`,
             );
+          }
           break;
         }
         case 'gitHooks': {
@@ -432,6 +450,7 @@ export function undoProtectedWrites(
             const p = path.join(e.path, h.name);
             if (h.name.endsWith('.sample') && !h.isSymbolicLink()) continue;
             fs.rmSync(p, { recursive: true, force: true });
+            undid?.(p);
             notes.push(`${rel(p)}: removed (a git hook this call created)`);
           }
           break;
@@ -443,11 +462,13 @@ export function undoProtectedWrites(
             if (under(path.dirname(e.path), target) && path.basename(target) === '.git') continue;
           }
           fs.rmSync(e.path, { recursive: true, force: true });
+          undid?.(e.path);
           notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
           break;
         }
         default:
           fs.rmSync(e.path, { recursive: true, force: true });
+          undid?.(e.path);
           notes.push(
             `${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`,
           );

@@ -74,6 +74,13 @@ export interface Protection {
    * can lead the person's git to any of them.
    */
   gitRoots: string[];
+  /**
+   * Where an entry with a protected name (`.claude`, `.mcp.json`, `.envrc`…) is the command's to undo,
+   * at any depth: the roots and every writable `filesystem.allowWrite` directory (red team, issue 30,
+   * K10: a sibling checkout the person let the agent write is a project a later session starts in).
+   * Absent: the roots only (a protection an earlier release built).
+   */
+  nameRoots?: string[];
   /** What the guard undid while the command ran (src/sandbox/liveGuard.ts): reported with the check after it. */
   live?: string[];
   /** The durable-agent bin of each package.json in the roots when the command started (manifestBins.ts, M14). */
@@ -144,14 +151,17 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
     const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
     const gitRoots = writableRoots([...roots, realOrSelf(tmpDir), ...writable]);
-    const scan = protectionScan({ roots, extra, gitRoots });
-    const manifests = manifestBins(manifestsOf({ roots, gitRoots }));
+    // Every writable allowWrite directory is guarded like a working directory for protected names (K10).
+    const nameRoots = [...roots, ...writable.filter((d) => existsDirectory(d) && !withinDirectories(d, roots))];
+    const scan = protectionScan({ roots, extra, gitRoots, nameRoots });
+    const manifests = manifestBins(manifestsOf({ roots, gitRoots, nameRoots }));
     protection = {
       scan,
       denyWrite: protectedDenyWrite(scan, roots, writable, allowed),
       roots,
       extra,
       gitRoots,
+      nameRoots,
       manifests,
     };
   }
@@ -219,33 +229,40 @@ function existsDirectory(d: string): boolean {
  * too, at any depth (the tree watches' record, or a full walk): before a command (its deny list, what
  * existed) and after it (what it made).
  */
-export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots'>): ProtectedScan {
+export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots' | 'nameRoots'>): ProtectedScan {
+  const nameRoots = p.nameRoots ?? p.roots;
   const scan = scanProtected(p.roots, p.extra);
   for (const root of p.gitRoots ?? []) {
     for (const dotGit of gitEntriesOf(root))
       for (const e of gitDirScan(dotGit).entries.values()) if (!scan.entries.has(e.path)) scan.entries.set(e.path, e);
-    // The other protected names, at any depth and in node_modules (the tree's record): in the working directories.
+    // The other protected names, at any depth and in node_modules (the tree's record): in the working
+    // directories and the writable allowWrite directories (nameRoots).
     addProtectedEntries(
       scan,
-      protectedEntriesOf(root).filter((m) => withinDirectories(m, p.roots)),
+      protectedEntriesOf(root).filter((m) => withinDirectories(m, nameRoots)),
     );
   }
   return scan;
 }
 
 /** The package.json files in the working directories outside node_modules (the tree watches' record). */
-export function manifestsOf(p: Pick<Protection, 'roots' | 'gitRoots'>): string[] {
+export function manifestsOf(p: Pick<Protection, 'roots' | 'gitRoots' | 'nameRoots'>): string[] {
   const out = new Set<string>();
   for (const root of p.gitRoots ?? [])
     for (const m of protectedEntriesOf(root))
-      if (path.basename(m) === 'package.json' && withinDirectories(m, p.roots)) out.add(m);
+      if (path.basename(m) === 'package.json' && withinDirectories(m, p.nameRoots ?? p.roots)) out.add(m);
   return [...out];
 }
 
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
 export function undoProtected(protection: Protection): string[] {
   const after = protectionScan(protection);
-  const undone = undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
+  const undone = undoProtectedWrites(
+    protection.scan,
+    after,
+    protection.denyWrite,
+    protection.nameRoots ?? protection.roots,
+  );
   if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).

@@ -109,6 +109,15 @@ test(
               [{ id: 'toolu_j1_plant', name: 'Bash', input: { command: plantCommand('bash', '/bin/bash', marks) } }],
             ]);
             await run(proj, 'dontAsk', 'plant-j1');
+            // Since red team m's M7, node_modules/.bin/bash is a protected tail: the guard undoes the
+            // plant. The trusted PATH is checked on its own too: the test plants the same file itself
+            // (as a package with a `bash` bin would).
+            if (!fs.existsSync(path.join(proj, 'node_modules', '.bin', 'bash'))) {
+              t.diagnostic(
+                'J1: the plant was undone (a protected tail); planted by the test to check the trusted PATH',
+              );
+              execFileSync('/bin/sh', ['-c', plantCommand('bash', '/bin/bash', marks)], { cwd: proj });
+            }
             assert.ok(fs.existsSync(path.join(proj, 'node_modules', '.bin', 'bash')), 'the planting step ran');
             scripts.set('look-j1', [[{ id: 'toolu_j1_ls', name: 'Bash', input: { command: 'ls' } }]]);
             await run(proj, 'plan', 'look-j1');

@@ -105,9 +105,7 @@ test('round l: later steps of an outside worker run nothing a session planted', 
     // command that writes it again in a loop keeps it there nearly all the time.
     await t.test(
       "L2: dontAsk's background loop rewrites packages/x/.claude/settings.json (hooks on the host); the person's run in packages/x runs its SessionStart hook",
-      {
-        skip: "HOLE L2: a background loop keeps a live-undone packages/x/.claude/settings.json present; the person's run there loads it and runs its host SessionStart hook",
-      },
+      {}, // was HOLE L2: fixed (the live guard stops a command that writes again a path it undid: liveGuard.ts; run reads settled control files only: settledControl.ts)
       async () => {
         const proj = outsideProject(fx, 'l2');
         fs.writeFileSync(path.join(proj, '.mcp.json'), '{"mcpServers":{}}\n');
@@ -136,6 +134,11 @@ test('round l: later steps of an outside worker run nothing a session planted', 
           t.diagnostic(`L2: the person's run said: ${said.split('\n').slice(0, 4).join(' | ')}`);
           assert.deepEqual(baitIn(marks, ALL_BAIT), [], "a planted hook ran on the host with the worker's secrets");
           assert.equal(fs.existsSync(path.join(marks, 'hook.env')), false, 'the planted hook ran');
+          // The loop was stopped (the live guard's kill): the file does not come back.
+          const planted = path.join(sub, '.claude', 'settings.json');
+          const there = () => fs.existsSync(planted) && fs.statSync(planted).size > 0;
+          for (let i = 0; i < 20 && there(); i++) await wait(250);
+          assert.equal(there(), false, 'the loop still writes packages/x/.claude/settings.json');
         } finally {
           await s.cli(['cancel', id]).catch(() => undefined);
         }

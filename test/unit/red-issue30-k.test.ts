@@ -36,8 +36,6 @@ import { keptGitConfig } from '../../src/hostProcess/sandboxGitConfig';
 import { queueOverflows } from '../../src/sandbox/treeWatch';
 import { sandboxSkip } from '../support/systemPackages';
 
-const hole = (line: string) => (process.env.R30K_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30k-')));
 const home = path.join(base, 'home');
 const marks = path.join(base, 'marks');
@@ -625,9 +623,7 @@ test(
 
 test(
   'K10: with sandbox.filesystem.allowWrite [<sibling checkouts>], sandboxed Bash writes `.claude/settings.json` (a hook), `.mcp.json` and `.envrc` into a sibling project — none is left after the call',
-  hole(
-    'K10: protected names below the top of a filesystem.allowWrite directory are neither denied, live-undone nor undone after the call (protect.ts protectedDenyWrite: allowWrite roots "checked by name only"; liveGuard.ts checkMarked: working roots only)',
-  ),
+  {}, // was HOLE K10: fixed (every writable allowWrite directory is guarded like a working directory for protected names: sessionPlan.ts nameRoots)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -708,8 +704,38 @@ test(
       timeout: 60_000,
     });
     const text = out.text.replace(/.*No such file or directory\n/g, '');
-    t.diagnostic(`${text.slice(0, 200)} … ${(text.match(/removed/g) ?? []).length} removals reported`);
+    t.diagnostic(
+      `${text.slice(0, 200)} … ${(text.match(/removed/g) ?? []).length} removals reported; stopped by the guard: ${/written again after it was undone|protected paths undone while this command ran/.test(text)}`,
+    );
     assert.equal(existsSync(path.join(victim, 'keep.txt')), true, 'the worker removed ~/.claude');
+  },
+);
+
+// L2 (round l) through the real Bash tool: a sandboxed loop that writes a control file again as soon as
+// the live guard undid it is stopped (src/sandbox/liveGuard.ts onHostile → BashRun's kill), and says so.
+test(
+  'L2 (contained): a sandboxed Bash loop re-creating packages/x/.claude/settings.json is stopped within seconds, the file is gone and the result says why',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const started = Date.now();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `timeout 30 sh -c 'while :; do mkdir -p packages/x/.claude 2>/dev/null; printf "%s" "{}" > packages/x/.claude/settings.json 2>/dev/null; done'; echo end`,
+      timeout: 60_000,
+    });
+    const took = Date.now() - started;
+    t.diagnostic(`${took} ms: ${out.text.slice(0, 400)}`);
+    assert.ok(took < 15_000, `the loop ran ${took} ms`);
+    // Gone, or empty (the loop killed between its truncating open and its write): an empty file configures nothing.
+    const planted = path.join(root, 'packages/x/.claude/settings.json');
+    const size = () => (existsSync(planted) ? statSync(planted).size : -1);
+    const first = size();
+    await new Promise((r) => setTimeout(r, 500));
+    t.diagnostic(`settings.json after the call: ${first} bytes; 500 ms later: ${size()}`);
+    assert.ok(first <= 0 && size() <= 0, `${first} bytes left, then ${size()}`);
+    assert.match(out.text, /Command was stopped: it wrote again a protected path/);
+    assert.match(out.text, /packages\/x\/\.claude: written again after it was undone/);
   },
 );
 

@@ -25,6 +25,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../../toolProtocol/permis
 import { sessionModel } from '../model';
 import { UsageError, addConnectionOptions, collect, fraction, positiveInt, usdAmount, wholeNumber } from '../options';
 import { loadSettings, type EffectiveSettings } from '../settings';
+import { checkSettledControlFiles, projectControlFiles, waitForSettledControlFiles } from '../settledControl';
 import { OUTPUT_FORMATS } from '../printFormat';
 import { prepareRunWorktree, worktreeNotice, worktreeSandbox } from '../worktree';
 import { warn, type Loaded, type McpServers, type Memory, type RunOpts, type RunSessionOptions } from './runOpts';
@@ -210,6 +211,11 @@ export async function buildRunSession(
     cwd = worktree.path;
   }
   for (const d of o.addDir) if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
+  // The project's settings and .mcp.json are read once they have settled (red team, issue 30, L2: settledControl.ts).
+  const controlFiles = projectControlFiles(cwd);
+  await waitForSettledControlFiles(controlFiles, (line) =>
+    process.stderr.write(`durable-agent: note: ${terminalSafe(line)}\n`),
+  );
   const settings = loadSettings(cwd);
   if (worktree) settings.sandbox = worktreeSandbox(settings.sandbox, worktree);
   for (const w of settings.warnings) warn(w);
@@ -218,6 +224,11 @@ export async function buildRunSession(
   const memory = loadRunMemory(cwd, settings, o);
   checkBypassAllowed(o, settings);
   const mcp = runMcpServers(cwd, settings, o);
+  checkSettledControlFiles(
+    [...settings.sources, ...Object.values(mcp.origins)].filter(
+      (f, i, all) => controlFiles.includes(f) && all.indexOf(f) === i,
+    ),
+  );
   const agents = await runAgents(cwd);
   const skills = runSkills(cwd);
   const opts = { ...(await runSessionOptions(prompt, cwd, o, settings, memory, mcp, agents)), skills };

@@ -59,7 +59,7 @@ export interface RunBackgroundTaskResult {
 function stateOf(r: BackgroundCommandResult): RunBackgroundTaskResult['state'] {
   if (r.interrupted) return 'killed';
   if (r.timedOut) return 'timed_out';
-  if (r.outputCapped) return 'failed';
+  if (r.outputCapped || r.stoppedByGuard !== undefined) return 'failed';
   return r.exitCode === 0 ? 'completed' : 'failed';
 }
 
@@ -149,7 +149,9 @@ export function createBackgroundTaskCalls(deps: ToolDeps) {
           ? { error: `its output passed the ${r.outputCapped.capBytes}-byte limit; its process group was killed` }
           : {}),
         ...(r.protectedUndone?.length
-          ? { error: `protected paths it wrote were undone: ${r.protectedUndone.join(', ')}` }
+          ? {
+              error: `${r.stoppedByGuard !== undefined ? 'stopped: it kept re-creating a protected path; ' : ''}protected paths it wrote were undone: ${r.protectedUndone.join(', ')}`,
+            }
           : {}),
       };
     } finally {

@@ -59,7 +59,7 @@ export interface RunMonitorTaskResult extends Omit<MonitorWatchResult, 'output'>
 function endState(r: BackgroundCommandResult, rateStopped: boolean): MonitorRunEnd['state'] {
   if (rateStopped || r.interrupted) return 'killed';
   if (r.timedOut) return 'timed_out';
-  if (r.outputCapped) return 'failed';
+  if (r.outputCapped || r.stoppedByGuard !== undefined) return 'failed';
   return r.exitCode === 0 ? 'completed' : 'failed';
 }
 
@@ -170,6 +170,7 @@ export async function watchMonitorCommand(
       ...(r.outputCapped
         ? { error: `its output passed the ${r.outputCapped.capBytes}-byte limit; its process group was killed` }
         : {}),
+      ...(r.stoppedByGuard !== undefined ? { error: `stopped: ${r.stoppedByGuard}` } : {}),
     };
   } finally {
     clearTimeout(batchTimer);

@@ -92,5 +92,6 @@ export async function runBackgroundCommand(
 /** A background command's last line of its output file (the reference's): `[killed]` or its exit code. */
 export function backgroundTrailer(r: BackgroundCommandResult): string {
   if (r.interrupted) return '\n[killed]\n';
+  if (r.stoppedByGuard !== undefined) return `\n[stopped: ${r.stoppedByGuard}]\n`;
   return r.exitCode !== null ? `\n[exited with code ${r.exitCode}]\n` : '';
 }

@@ -50,6 +50,8 @@ export class BashRun {
   private timedOut = false;
   private outputCapped = false;
   private interrupted = false;
+  /** The live guard stopped it: it kept re-creating a protected path (src/sandbox/liveGuard.ts). */
+  private stoppedByGuard: string | undefined;
   private killing: Promise<void> | undefined;
   private exited = false;
   // The call's processes carry its marker; the worker's guardian kills them if the worker dies
@@ -186,6 +188,11 @@ export class BashRun {
       this.outputCapped = true;
       void this.killGroup();
     });
+    // Hostile (a loop holding the live undo's window open, red team issue 30 L2): killed like a timeout.
+    this.prepared?.onHostile((notice) => {
+      this.stoppedByGuard ??= notice;
+      void this.killGroup();
+    });
     const progress = this.reportProgress(onProgress);
     try {
       return await exit;
@@ -256,6 +263,7 @@ export class BashRun {
       ...(this.outputCapped ? { outputCapped: { capBytes: this.capBytes, keptBytes: this.spool.spooled() } } : {}),
       ...(sandbox ? { sandbox: withViolations(sandbox, violations) } : {}),
       ...(undone.length > 0 ? { protectedUndone: undone } : {}),
+      ...(this.stoppedByGuard !== undefined ? { stoppedByGuard: this.stoppedByGuard } : {}),
     };
   }
 
@@ -274,6 +282,7 @@ export class BashRun {
       ...(this.outputCapped ? { outputCapped: { capBytes: this.capBytes, keptBytes: this.spool.spooled() } } : {}),
       ...(sandbox ? { sandbox: withViolations(sandbox, violations) } : {}),
       ...(undone.length > 0 ? { protectedUndone: undone } : {}),
+      ...(this.stoppedByGuard !== undefined ? { stoppedByGuard: this.stoppedByGuard } : {}),
     };
   }
 

@@ -70,6 +70,8 @@ export interface BashOutput {
   sandbox?: SandboxRecord;
   /** Writes to protected paths the sandbox could not stop and the check after the call undid (src/sandbox/protect.ts). */
   protectedUndone?: string[];
+  /** Stopped by the live guard: it wrote again a protected path that was undone (src/sandbox/liveGuard.ts). */
+  stoppedByGuard?: string;
   /** In a worktree: what of the command's git work the repository did not take (worktree/git/). */
   worktreeGitNote?: string;
   /** `run_in_background`: the task it started (the session runs it as its own activity). */
@@ -111,4 +113,6 @@ export interface BackgroundCommandResult {
   outputCapped?: { capBytes: number; keptBytes: number };
   sandbox?: SandboxRecord;
   protectedUndone?: string[];
+  /** Stopped by the live guard: it wrote again a protected path that was undone (src/sandbox/liveGuard.ts). */
+  stoppedByGuard?: string;
 }

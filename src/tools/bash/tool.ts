@@ -121,7 +121,11 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     let text = data.output.replace(/\s+$/, '');
     const notes: string[] = [];
     if (data.newCwd) notes.push(`Working directory is now ${data.newCwd}`);
-    if (data.outputCapped) {
+    if (data.stoppedByGuard !== undefined) {
+      notes.push(
+        `Command was stopped: it wrote again a protected path that had been undone (${data.stoppedByGuard}). Bash may not write settings, hooks, git config or hooks, editor or shell start-up files.`,
+      );
+    } else if (data.outputCapped) {
       notes.push(
         `Command was stopped: its output passed the ${formatBytes(data.outputCapped.capBytes)} limit (${BASH_SPOOL_CAP_ENV}); its process group was killed. ` +
           `${data.outputCapped.keptBytes} bytes were kept; the output above is from them. Redirect large output to a file (cmd > out.log) and read parts of it.`,
@@ -149,7 +153,11 @@ export const BashTool = buildTool<BashInput, BashOutput>({
     if (text === '' && notes.length === 0) text = '(Bash completed with no output)';
     const content = [text, ...notes].filter((s) => s !== '').join('\n');
     const isError =
-      Boolean(data.outputCapped) || data.timedOut || data.interrupted || (data.exitCode !== 0 && !data.benignExitCode);
+      Boolean(data.outputCapped) ||
+      data.stoppedByGuard !== undefined ||
+      data.timedOut ||
+      data.interrupted ||
+      (data.exitCode !== 0 && !data.benignExitCode);
     return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) };
   },
 });
