@@ -21,6 +21,7 @@ import {
   type ProtectedScan,
 } from './protect';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
+import { detachHardLinks } from './hardLinks';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
@@ -142,7 +143,11 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
     const gitRoots = writableRoots([...roots, realOrSelf(tmpDir), ...writable]);
     const scan = protectionScan({ roots, extra, gitRoots });
+    // A protected file with another name (a hard link) is written through that name despite the
+    // deny list's bind of its path: cut before the command (red team, issue 30, M11).
+    const detached = detachHardLinks(scan, gitRoots, relativeTo(roots));
     protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra, gitRoots };
+    if (detached.length > 0) protection.live = detached;
   }
   const readable = [...(scope.readable ?? [])];
   // The worker's private state is read- and write-denied: a writable directory inside it would be
@@ -222,10 +227,22 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   return scan;
 }
 
+/** A path as the tool result names it: relative to the working directory holding it. */
+function relativeTo(roots: readonly string[]): (p: string) => string {
+  return (p) => {
+    const r = roots.find((x) => withinDirectories(p, [x]));
+    return r ? path.relative(r, p) || '.' : p;
+  };
+}
+
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
 export function undoProtected(protection: Protection): string[] {
   const after = protectionScan(protection);
   const undone = undoProtectedWrites(protection.scan, after, protection.denyWrite, protection.roots);
+  // A protected file the command gave another name (a hard link: `git init sub && ln sub/.git/config
+  // sub/notes.txt`) is a copy of itself again before the next command can write it (M11).
+  for (const n of detachHardLinks(after, protection.gitRoots, relativeTo(protection.roots)))
+    if (!undone.includes(n)) undone.push(n);
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));

@@ -657,28 +657,22 @@ test(
 // The live guard watches `sub/.git` (no event: the write names `sub/notes.txt`), and the check after
 // the call skips entries on the deny list (protect.ts undoProtectedWrites: `if (denied(e.path)) continue`).
 
-test(
-  'M11 (dontAsk): command 1 git-inits sub/ and hard-links sub/.git/config to sub/notes.txt; command 2 appends core.fsmonitor through notes.txt — the person’s git status in sub runs nothing',
-  hole(
-    'M11: a kept (clean) nested git config keeps its inode; a hard link made beside it writes through the next command’s read-only bind of the path, the live guard (directory watch of .git) sees no event and undoProtectedWrites skips denied entries (src/sandbox/protect.ts:407): the person’s git status runs the fsmonitor',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const mark = path.join(marks, 'm11');
-    const one = await tool(root, 'dontAsk', 'Bash', {
-      command: 'git init -q sub && ln sub/.git/config sub/notes.txt && ls -li sub/.git/config sub/notes.txt',
-    });
-    t.diagnostic(`1: ${one.status}: ${one.text.slice(0, 200)}`);
-    const two = await tool(root, 'dontAsk', 'Bash', {
-      command: `printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n' >> sub/notes.txt; grep -c fsmonitor sub/.git/config`,
-    });
-    t.diagnostic(`2: ${two.status}: ${two.text.slice(0, 200)}`);
-    const left = read(path.join(root, 'sub', '.git', 'config'));
-    personGit(path.join(root, 'sub'), 'status', '--short');
-    assert.deepEqual(
-      { configHasFsmonitor: /fsmonitor/.test(left), fsmonitorRan: existsSync(mark) },
-      { configHasFsmonitor: false, fsmonitorRan: false },
-    );
-  },
-);
+test('M11 (dontAsk): command 1 git-inits sub/ and hard-links sub/.git/config to sub/notes.txt; command 2 appends core.fsmonitor through notes.txt — the person’s git status in sub runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const mark = path.join(marks, 'm11');
+  const one = await tool(root, 'dontAsk', 'Bash', {
+    command: 'git init -q sub && ln sub/.git/config sub/notes.txt && ls -li sub/.git/config sub/notes.txt',
+  });
+  t.diagnostic(`1: ${one.status}: ${one.text.slice(0, 200)}`);
+  const two = await tool(root, 'dontAsk', 'Bash', {
+    command: `printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n' >> sub/notes.txt; grep -c fsmonitor sub/.git/config`,
+  });
+  t.diagnostic(`2: ${two.status}: ${two.text.slice(0, 200)}`);
+  const left = read(path.join(root, 'sub', '.git', 'config'));
+  personGit(path.join(root, 'sub'), 'status', '--short');
+  assert.deepEqual(
+    { configHasFsmonitor: /fsmonitor/.test(left), fsmonitorRan: existsSync(mark) },
+    { configHasFsmonitor: false, fsmonitorRan: false },
+  );
+});
