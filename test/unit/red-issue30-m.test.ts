@@ -376,37 +376,31 @@ const plumbing = (mark: string, branch: string) =>
     'echo built $n',
   ].join('\n');
 
-test(
-  'M5 (dontAsk): plumbing builds a worktree-<name> branch carrying a bare repository in src/ (config with core.fsmonitor) — after the person’s `run --worktree <name>` checkout, their git status in <worktree>/src/app runs nothing',
-  hole(
-    'M5: a branch can carry a bare repository (src/HEAD, src/objects/, src/refs/, src/config); worker-side git checks it out (createOrReuseWorktree) and checkoutControl compares protected names only — the person’s git status below <worktree>/src runs its core.fsmonitor',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const { prepareRunWorktree } = await import('../../src/cli/worktree');
-    const { checkoutAtStart } = await import('../../src/sessionInput');
-    const root = project();
-    const mark = path.join(marks, 'm5');
-    const out = await tool(root, 'dontAsk', 'Bash', { command: plumbing(mark, 'worktree-m5') });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-    const built = /built [0-9a-f]{40}/.test(out.text);
-    const wt = await prepareRunWorktree(root, 'm5');
-    let named: string;
-    try {
-      const c = await checkoutAtStart({ cwd: wt.path });
-      named = c.control ? c.lines.join(' | ') : '(nothing named)';
-    } catch (e) {
-      named = `refused: ${(e as Error).message.slice(0, 200)}`;
-    }
-    t.diagnostic(`checkout check: ${named}`);
-    personGit(path.join(wt.path, 'src', 'app'), 'status', '--short');
-    assert.ok(built, 'control: the sandbox built the branch');
-    assert.deepEqual(
-      { bareRepositoryOnDisk: existsSync(path.join(wt.path, 'src', 'config')), fsmonitorRan: existsSync(mark) },
-      { bareRepositoryOnDisk: false, fsmonitorRan: false },
-    );
-  },
-);
+test('M5 (dontAsk): plumbing builds a worktree-<name> branch carrying a bare repository in src/ (config with core.fsmonitor) — after the person’s `run --worktree <name>` checkout, their git status in <worktree>/src/app runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const { prepareRunWorktree } = await import('../../src/cli/worktree');
+  const { checkoutAtStart } = await import('../../src/sessionInput');
+  const root = project();
+  const mark = path.join(marks, 'm5');
+  const out = await tool(root, 'dontAsk', 'Bash', { command: plumbing(mark, 'worktree-m5') });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+  const built = /built [0-9a-f]{40}/.test(out.text);
+  const wt = await prepareRunWorktree(root, 'm5');
+  let named: string;
+  try {
+    const c = await checkoutAtStart({ cwd: wt.path });
+    named = c.control ? c.lines.join(' | ') : '(nothing named)';
+  } catch (e) {
+    named = `refused: ${(e as Error).message.slice(0, 200)}`;
+  }
+  t.diagnostic(`checkout check: ${named}`);
+  personGit(path.join(wt.path, 'src', 'app'), 'status', '--short');
+  assert.ok(built, 'control: the sandbox built the branch');
+  assert.deepEqual(
+    { bareRepositoryOnDisk: existsSync(path.join(wt.path, 'src', 'config')), fsmonitorRan: existsSync(mark) },
+    { bareRepositoryOnDisk: false, fsmonitorRan: false },
+  );
+});
 
 // ---------------------------------------------------------------------------------------------------
 // M6: files the PERSON's repository configuration names inside the project. `.git/config` is
