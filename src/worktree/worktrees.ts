@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { hostGit } from '../hostProcess/git';
 import { checkRepository, projectRepositoryOf, registeredWorktree, type WorktreeRegistration } from './repository';
 import type { ProjectRepository } from './repository';
-import { removeCarriedGitDirectories } from './git/checkoutControl';
+import { removeCarriedGitDirectories } from './carriedGitDirectories';
 
 export {
   checkRepository,
@@ -144,7 +144,7 @@ export interface Worktree {
   created: boolean;
   /**
    * The files of git directories the checked-out commit carried (a bare repository below the top),
-   * removed from the new worktree (relative paths; checkoutControl.ts removeCarriedGitDirectories).
+   * removed from the new worktree (relative paths; carriedGitDirectories.ts).
    */
   removedGitFiles?: string[];
   /** The main repository's root. */

@@ -261,7 +261,7 @@ test('attack: plumbing in the main checkout deletes the tracked .claude/settings
 });
 
 test('a commit carrying a git directory below the top (HEAD with config, pointers, hooks): those files are named for removal; a HEAD alone, the top and look-alikes are not (M5)', async () => {
-  const { carriedGitDirectoryFiles } = await import('../../src/worktree/git/checkoutControl');
+  const { carriedGitDirectoryFiles } = await import('../../src/worktree/carriedGitDirectories');
   assert.deepEqual(
     carriedGitDirectoryFiles([
       'HEAD',
