@@ -575,40 +575,34 @@ for (const mode of ['plan', 'default', 'dontAsk'] as const)
 // trusted PATH. A project on the person's PATH (a dotfiles or tools repository's `bin`, kept on PATH
 // by ~/.bashrc) where an earlier session planted `bin/which` is the first PATH entry then.
 
-test(
-  'M9 (dontAsk): a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards (fresh process: narrowProcessPath, then the start-up sandbox line of dev/worker) runs no program of the project',
-  hole(
-    'M9: registered session directories live in process memory (src/hostProcess/programs.ts:64); a restarted worker’s start-up probe (workerSandboxLine, src/cli/commands/worker.ts:9) runs the sandbox runtime’s `which` by name on a PATH that still holds a project’s bin: the planted which runs with every worker secret',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const mark = path.join(marks, 'm9');
-    mkdirSync(mark);
-    const real = execFileSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).trim();
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `mkdir -p bin && printf '#!/bin/sh\\nenv > ${mark}/which.env\\nexec ${real} "$@"\\n' > bin/which && chmod +x bin/which && echo planted`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
-    const dist = path.resolve(__dirname, '..', '..', 'src');
-    const script = [
-      `require(${JSON.stringify(path.join(dist, 'hostProcess', 'programs.js'))}).narrowProcessPath();`,
-      `require(${JSON.stringify(path.join(dist, 'cli', 'commands', 'worker.js'))}).workerSandboxLine().then((l) => { console.log(l); process.exit(0); }, (e) => { console.log('probe failed', e.message); process.exit(0); });`,
-    ].join('\n');
-    const said = execFileSync(process.execPath, ['-e', script], {
-      cwd: base,
-      env: { ...process.env, PATH: `${path.join(root, 'bin')}:${process.env.PATH}` },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    t.diagnostic(`restarted worker: ${said.trim().slice(0, 160)}`);
-    const ran = readdirSync(mark);
-    assert.deepEqual(
-      { ran, baitSeen: ran.some((f) => BAIT.test(read(path.join(mark, f)))) },
-      { ran: [], baitSeen: false },
-    );
-  },
-);
+test('M9 (dontAsk): a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards (fresh process: narrowProcessPath, then the start-up sandbox line of dev/worker) runs no program of the project', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const mark = path.join(marks, 'm9');
+  mkdirSync(mark);
+  const real = execFileSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).trim();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `mkdir -p bin && printf '#!/bin/sh\\nenv > ${mark}/which.env\\nexec ${real} "$@"\\n' > bin/which && chmod +x bin/which && echo planted`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
+  const dist = path.resolve(__dirname, '..', '..', 'src');
+  const script = [
+    `require(${JSON.stringify(path.join(dist, 'hostProcess', 'programs.js'))}).narrowProcessPath();`,
+    `require(${JSON.stringify(path.join(dist, 'cli', 'commands', 'worker.js'))}).workerSandboxLine().then((l) => { console.log(l); process.exit(0); }, (e) => { console.log('probe failed', e.message); process.exit(0); });`,
+  ].join('\n');
+  const said = execFileSync(process.execPath, ['-e', script], {
+    cwd: base,
+    env: { ...process.env, PATH: `${path.join(root, 'bin')}:${process.env.PATH}` },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.diagnostic(`restarted worker: ${said.trim().slice(0, 160)}`);
+  const ran = readdirSync(mark);
+  assert.deepEqual(
+    { ran, baitSeen: ran.some((f) => BAIT.test(read(path.join(mark, f)))) },
+    { ran: [], baitSeen: false },
+  );
+});
 
 // ---------------------------------------------------------------------------------------------------
 // M10: a declarative formatter/linter config that loads code: `.prettierrc` with `plugins:
