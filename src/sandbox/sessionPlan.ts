@@ -4,7 +4,7 @@
 // session's temp dir minus the protected paths of THOSE directories (never the worker's cwd); reads
 // everywhere but credentials, the worker's private state (the store) and other sessions' temp
 // directories; network only to the session's allowed domains (src/sandbox/policy.ts runtimePlan).
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentContext } from '../core/context';
@@ -22,6 +22,7 @@ import {
 } from './protect';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
+import { repositoryConfigTargets } from './repoConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
@@ -215,6 +216,9 @@ function existsDirectory(d: string): boolean {
  */
 export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots'>): ProtectedScan {
   const scan = scanProtected(p.roots, p.extra);
+  // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
+  for (const e of repositoryConfigTargets(p.roots))
+    if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
   for (const root of p.gitRoots ?? []) {
     for (const dotGit of gitEntriesOf(root))
       for (const e of gitDirScan(dotGit).entries.values()) if (!scan.entries.has(e.path)) scan.entries.set(e.path, e);
@@ -225,6 +229,16 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
     );
   }
   return scan;
+}
+
+/** An entry with content (a directory with an entry, a non-empty file). */
+function hasContentOf(p: string): boolean {
+  try {
+    const st = lstatSync(p);
+    return st.isDirectory() ? readdirSync(p).length > 0 : !st.isFile() || st.size > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** A path as the tool result names it: relative to the working directory holding it. */

@@ -24,9 +24,7 @@ const ROWS = {
   M1: hole(
     'M1: looksLikeGitDirectory (src/sandbox/treeWatch.ts) wants objects/ and refs/ directories, git only access(X_OK); the bare repository stays and the person’s git status runs its fsmonitor',
   ),
-  M9: hole(
-    'M9: registered session directories are process memory; a restarted worker’s start-up sandbox probe runs the runtime’s `which` by name on a PATH holding Q/bin: the planted which gets every secret',
-  ),
+  M9: {},
 };
 const allSkipped = Object.values(ROWS).every((o) => 'skip' in o);
 

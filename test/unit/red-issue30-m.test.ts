@@ -414,50 +414,38 @@ function personRepoConfig(root: string, ...kv: [string, string][]): void {
   for (const [k, v] of kv) execFileSync('git', ['config', k, v], { cwd: root, env: GIT_ENV });
 }
 
-test(
-  'M6a (dontAsk): the person’s repository has core.hooksPath = .githooks with a pre-commit hook — sandboxed Bash rewrites it (and adds post-checkout); the person’s next git commit runs nothing of the agent’s',
-  hole(
-    'M6a: the hook directory the repository’s core.hooksPath names (.githooks, scripts/hooks) is not protected (protectedPaths.ts has .git/hooks, .husky, lefthook, pre-commit only): the person’s git commit runs the agent’s hook',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    mkdirSync(path.join(root, '.githooks'));
-    writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    personRepoConfig(root, ['core.hooksPath', '.githooks']);
-    const mark = path.join(marks, 'm6a');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > .githooks/pre-commit && cp .githooks/pre-commit .githooks/post-checkout && echo ok`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
-    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
-    execFileSync('git', ['add', '.'], { cwd: root, env: GIT_ENV });
-    personGit(root, '-c', 'user.email=h@example.com', '-c', 'user.name=h', 'commit', '-qm', 'person');
-    assert.equal(existsSync(mark), false, 'the person’s git commit ran the agent’s pre-commit hook');
-  },
-);
+test('M6a (dontAsk): the person’s repository has core.hooksPath = .githooks with a pre-commit hook — sandboxed Bash rewrites it (and adds post-checkout); the person’s next git commit runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  mkdirSync(path.join(root, '.githooks'));
+  writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  personRepoConfig(root, ['core.hooksPath', '.githooks']);
+  const mark = path.join(marks, 'm6a');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > .githooks/pre-commit && cp .githooks/pre-commit .githooks/post-checkout && echo ok`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+  writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+  execFileSync('git', ['add', '.'], { cwd: root, env: GIT_ENV });
+  personGit(root, '-c', 'user.email=h@example.com', '-c', 'user.name=h', 'commit', '-qm', 'person');
+  assert.equal(existsSync(mark), false, 'the person’s git commit ran the agent’s pre-commit hook');
+});
 
-test(
-  'M6b (dontAsk): the person’s repository config includes ../tools/git/config (absent: git ignores it) — sandboxed Bash creates it with core.fsmonitor; the person’s git status runs nothing',
-  hole(
-    'M6b: the files the repository’s .git/config includes (include.path / includeIf) are ordinary project paths: a sandboxed command writes one with core.fsmonitor and the person’s git status at the project root runs it',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    personRepoConfig(root, ['include.path', '../tools/git/config']);
-    const mark = path.join(marks, 'm6b');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `mkdir -p tools/git && printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n' > tools/git/config && echo ok`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
-    personGit(root, 'status', '--short');
-    assert.deepEqual(
-      { left: /fsmonitor/.test(read(path.join(root, 'tools/git/config'))), ran: existsSync(mark) },
-      { left: false, ran: false },
-    );
-  },
-);
+test('M6b (dontAsk): the person’s repository config includes ../tools/git/config (absent: git ignores it) — sandboxed Bash creates it with core.fsmonitor; the person’s git status runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  personRepoConfig(root, ['include.path', '../tools/git/config']);
+  const mark = path.join(marks, 'm6b');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `mkdir -p tools/git && printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n' > tools/git/config && echo ok`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+  personGit(root, 'status', '--short');
+  assert.deepEqual(
+    { left: /fsmonitor/.test(read(path.join(root, 'tools/git/config'))), ran: existsSync(mark) },
+    { left: false, ran: false },
+  );
+});
 
 test(
   'M6c (dontAsk): the person’s repository has a clean filter running a project script (filter.strip.clean = sh tools/strip.sh, *.ipynb filter=strip) — sandboxed Bash rewrites the script; the person’s git add runs nothing of the agent’s',
