@@ -5,8 +5,8 @@
 // test files. Exits with the test process's code; the server is stopped in every case.
 //
 // Each test file's wall and CPU time is recorded (scripts/test-timing.cjs); the run ends with its
-// own wall time, how busy the machine's cores were, and the slowest files. --timings=FILE keeps
-// every file's line (JSON lines).
+// own wall time, how busy the machine's cores were, the slowest files and the files that cost the
+// most CPU (their own and their children's). --timings=FILE keeps every file's line (JSON lines).
 // DURABLE_AGENT_TEST_CONCURRENCY: test files run at once (default 3, 2 when other processes keep
 // half of the cores busy; 3 under CI=true). The longest files start first, and the few that mostly
 // wait (minute timers, back-off, timeouts) run beside the others (scripts/test-plan.mjs: test/file-times.json, the last
@@ -188,6 +188,14 @@ function reportTimings() {
   if (slowest.length > 1)
     console.log(
       `[run-tests] slowest: ${slowest.map((r) => `${path.relative(path.join(root, 'dist', 'test'), r.file)} ${s(r.wallMs)}`).join(', ')}`,
+    );
+  // On a machine whose cores are busy only CPU cuts shorten the run: the files that cost the most
+  // CPU, their own plus what they started (workers, CLI runs, sandboxed commands), own/started.
+  const cpuOf = (r) => (r.cpuMs ?? 0) + (r.childCpuMs ?? 0);
+  const costliest = [...rows].sort((a, b) => cpuOf(b) - cpuOf(a)).slice(0, 15);
+  if (costliest.length > 1)
+    console.log(
+      `[run-tests] most CPU (own/started): ${costliest.map((r) => `${fileKey(r.file)} ${s(cpuOf(r))} (${s(r.cpuMs ?? 0)}/${s(r.childCpuMs ?? 0)})`).join(', ')}`,
     );
 }
 // Test files at once. Integration files mostly wait (timers, retries, processes they start): on a

@@ -64,9 +64,13 @@ export function outsidePath(
   ].filter((d) => path.dirname(d) !== d);
   return value
     .split(path.delimiter)
-    .filter(
-      (e) => path.isAbsolute(e) && !inNodeModules(e) && !dirs.some((d) => isWithin(e, d) || isWithin(realOr(e), d)),
-    )
+    .filter((e) => {
+      if (!path.isAbsolute(e) || inNodeModules(e)) return false;
+      // Resolved once per entry, not once per directory: a worker that ran many sessions has
+      // hundreds of session directories (issue 32: CPU per sandboxed call).
+      const real = realOr(e);
+      return !dirs.some((d) => isWithin(e, d) || isWithin(real, d));
+    })
     .join(path.delimiter);
 }
 

@@ -1,6 +1,6 @@
 // Credential files: what the sandbox hides from Bash, and what the file tools and the config and
 // CLAUDE.md readers refuse to open (issue 21.6: in the permission room, below the sandbox and the tools).
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
@@ -117,6 +117,63 @@ export const DEFAULT_CREDENTIAL_PATHS = [
   '~/.claude/projects',
   '~/.claude/todos',
   '~/.claude/shell-snapshots',
+  // Round m (issue 30, M2): more tools' tokens, browser and chat profiles, mail clients' passwords,
+  // and histories.
+  '~/.gitcookies',
+  '~/.terraformrc',
+  '~/.config/glab-cli',
+  '~/.pulumi/credentials.json',
+  '~/.config/stripe',
+  '~/.cloudflared',
+  '~/.config/ngrok',
+  '~/.ngrok2',
+  '~/.circleci/cli.yml',
+  '~/.config/configstore',
+  '~/.kaggle',
+  '~/.sentryclirc',
+  '~/.bundle/config',
+  '~/.condarc',
+  '~/.mc',
+  '~/.passwd-s3fs',
+  '~/.config/scw',
+  '~/.aliyun',
+  '~/.tsh',
+  '~/.minikube',
+  '~/.config/helm',
+  '~/.config/pnpm/rc',
+  '~/.bunfig.toml',
+  '~/.ollama/id_ed25519',
+  '~/.histfile',
+  '~/.local/state/zsh',
+  '~/.local/share/atuin',
+  '~/.ipython',
+  '~/.viminfo',
+  '~/.lesshst',
+  '~/.dbshell',
+  '~/.irb_history',
+  '~/.pry_history',
+  '~/.dockercfg',
+  '~/.config/BraveSoftware',
+  '~/.config/microsoft-edge',
+  '~/.config/vivaldi',
+  '~/.config/opera',
+  '~/snap/firefox',
+  '~/snap/chromium',
+  '~/snap/thunderbird',
+  '~/.var/app',
+  '~/.thunderbird',
+  '~/.config/Slack',
+  '~/.config/discord',
+  '~/.config/Signal',
+  '~/.config/Code/User/globalStorage',
+  '~/.config/Cursor/User/globalStorage',
+  '~/.msmtprc',
+  '~/.mbsyncrc',
+  '~/.offlineimaprc',
+  '~/.fetchmailrc',
+  '~/.muttrc',
+  '~/.mutt',
+  '~/.config/filezilla',
 ];
 
 /**
@@ -148,9 +205,11 @@ export function credentialPathsFromEnv(
     );
   }
   // A value that names a file (not key material itself: that never reaches Bash's environment).
+  // A space is a path's as well (`~/My Keys/…`, macOS's `Application Support`: red team m, M3); only
+  // a line break is not.
   const looksLikePath = (v: string) =>
     v !== '' &&
-    !/\s/.test(v) &&
+    !/[\r\n]/.test(v) &&
     !v.startsWith('-----') &&
     (v.includes('/') || /\.(pem|key|crt|json|toml|ya?ml)$/i.test(v));
   const file = (v: string | undefined) => {
@@ -201,10 +260,113 @@ export function credentialPathsFromEnv(
   under(env.POETRY_CONFIG_DIR, 'auth.toml');
   under(env.COMPOSER_HOME, 'auth.json');
   for (const p of (env.KUBECONFIG ?? '').split(':')) file(p);
+  // Outside HOME (red team m, M12): Kerberos' ticket cache and keytabs (`FILE:`/`DIR:` prefixes;
+  // MIT's default cache `/tmp/krb5cc_<uid>`, and its `_<suffix>` forms there now), podman's primary
+  // registry login under the runtime directory.
+  for (const name of ['KRB5CCNAME', 'KRB5_KTNAME', 'KRB5_CLIENT_KTNAME'])
+    file(env[name]?.replace(/^(?:FILE|DIR|WRFILE):/, ''));
+  out.push(...kerberosCaches());
+  file(env.REGISTRY_AUTH_FILE);
+  if (env.XDG_RUNTIME_DIR) file(path.join(env.XDG_RUNTIME_DIR, 'containers'));
   if (env.DOCKER_CONFIG) file(path.join(env.DOCKER_CONFIG, 'config.json'));
   if (env.CARGO_HOME) for (const f of ['credentials', 'credentials.toml']) file(path.join(env.CARGO_HOME, f));
   out.push(...gitIncludedFiles(env, home));
+  for (const f of namedKeyFiles(env, home)) file(f);
   return [...new Set(out)];
+}
+
+const textCache = new Map<string, { stamp: string; text: string }>();
+
+/** MIT Kerberos' default ticket caches of this user: `/tmp/krb5cc_<uid>` and the `_<suffix>` forms there now. */
+function kerberosCaches(): string[] {
+  const uid = process.getuid?.();
+  if (uid === undefined) return [];
+  const own = `krb5cc_${uid}`;
+  const out = [`/tmp/${own}`];
+  try {
+    for (const n of readdirSync('/tmp')) if (n.startsWith(`${own}_`)) out.push(path.join('/tmp', n));
+  } catch {
+    // no /tmp to read: nothing there
+  }
+  return out;
+}
+
+/** A file's text, or '' (absent, unreadable, not a file, over 1 MiB); read again only when it changed. */
+function smallText(file: string): string {
+  try {
+    const st = statSync(file);
+    if (!st.isFile() || st.size > 1 << 20) return '';
+    const stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    const cached = textCache.get(file);
+    if (cached?.stamp === stamp) return cached.text;
+    const text = readFileSync(file, 'utf8');
+    textCache.set(file, { stamp, text });
+    return text;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The key files that hidden configurations name (red team m, M4): people keep keys where their
+ * tools put them, and a hidden config that points there leaves the key readable. A kubeconfig's
+ * `client-key`, `client-certificate` and `tokenFile`; an ssh config's `IdentityFile` and
+ * `CertificateFile` (with its `Include`s); the global git configs' `http.sslKey`, `http.sslCert`,
+ * `http.cookieFile`, `credential.helper = store --file X`, and `-i X` of `core.sshCommand`.
+ */
+export function namedKeyFiles(env: Readonly<Record<string, string | undefined>>, home: string): string[] {
+  const out: string[] = [];
+  const tilde = (v: string, base: string) =>
+    v.startsWith('~/') ? path.join(home, v.slice(2)) : path.resolve(base, v.replace(/^"(.*)"$/, '$1'));
+  // kubeconfigs: the keys of `users[].user` (YAML, read by line: `client-key: <path>`).
+  const kubeconfigs = (env.KUBECONFIG ?? '')
+    .split(':')
+    .filter((p) => p !== '')
+    .map((p) => tilde(p, home));
+  kubeconfigs.push(path.join(home, '.kube', 'config'));
+  for (const k of kubeconfigs)
+    for (const m of smallText(k).matchAll(
+      /^\s*(?:client-key|client-certificate|tokenFile|token-file)\s*:\s*(\S.*?)\s*$/gm,
+    ))
+      out.push(tilde(m[1]!.replace(/^["']|["']$/g, ''), path.dirname(k)));
+  // ssh configs: `IdentityFile x`, `CertificateFile x`, `Include x` (relative to ~/.ssh), five deep.
+  const seen = new Set<string>();
+  const ssh = (file: string, depth: number) => {
+    if (depth > 5 || seen.has(file)) return;
+    seen.add(file);
+    for (const m of smallText(file).matchAll(/^\s*(IdentityFile|CertificateFile|Include)\s*=?\s*(.+?)\s*$/gim)) {
+      for (const word of m[2]!.split(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/)) {
+        const v = word.replace(/^"(.*)"$/, '$1').replace(/%d/g, home);
+        if (v === '' || v.toLowerCase() === 'none') continue;
+        const abs = tilde(v, path.join(home, '.ssh'));
+        if (m[1]!.toLowerCase() === 'include') ssh(abs, depth + 1);
+        else out.push(abs, `${abs}-cert.pub`);
+      }
+    }
+  };
+  ssh(path.join(home, '.ssh', 'config'), 0);
+  // git: the global configs and what they include.
+  const xdg = env.XDG_CONFIG_HOME || path.join(home, '.config');
+  const gitFiles = [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), ...gitIncludedFiles(env, home)];
+  if (env.GIT_CONFIG_GLOBAL) gitFiles.push(path.resolve(home, expandHome(env.GIT_CONFIG_GLOBAL, home)));
+  for (const g of gitFiles) {
+    for (const e of parseGitConfig(smallText(g)) ?? []) {
+      const v = e.value?.trim();
+      if (!v) continue;
+      if (e.section === 'http' && ['sslkey', 'sslcert', 'cookiefile'].includes(e.key))
+        out.push(tilde(v, path.dirname(g)));
+      if (e.section === 'credential' && e.key === 'helper') {
+        const m = /(?:^|\s)--file(?:=|\s+)(\S+)/.exec(v);
+        if (m) out.push(tilde(m[1]!, home));
+        else if (/^store\b/.test(v)) out.push(path.join(home, '.git-credentials'));
+      }
+      if (e.section === 'core' && e.key === 'sshcommand') {
+        const m = /(?:^|\s)-i\s*(\S+)/.exec(v);
+        if (m) out.push(tilde(m[1]!, home));
+      }
+    }
+  }
+  return out;
 }
 
 /**

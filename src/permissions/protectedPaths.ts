@@ -133,6 +133,27 @@ export const PROTECTED_FILE_NAMES = [
   '.sbtopts',
   '.jvmopts',
   '.hgrc',
+  // Declarative configs that make a checker or formatter import a file they name (red team m, M10):
+  // prettier's `plugins` (every editor's format-on-save runs it), stylelint's `plugins`, ESLint's
+  // legacy configs (`parser`, `plugins`, `rulePaths`), markdownlint-cli2's `customRules`, flake8's
+  // `local-plugins` `paths`.
+  '.prettierrc',
+  '.prettierrc.json',
+  '.prettierrc.json5',
+  '.prettierrc.yaml',
+  '.prettierrc.yml',
+  '.prettierrc.toml',
+  '.stylelintrc',
+  '.stylelintrc.json',
+  '.stylelintrc.yaml',
+  '.stylelintrc.yml',
+  '.eslintrc',
+  '.eslintrc.json',
+  '.eslintrc.yaml',
+  '.eslintrc.yml',
+  '.markdownlint-cli2.jsonc',
+  '.markdownlint-cli2.yaml',
+  '.flake8',
 ] as const;
 
 /**
@@ -145,7 +166,15 @@ export const PROTECTED_FILE_NAMES = [
 export const PROTECTED_TAILS: readonly (readonly string[])[] = [
   ['node_modules', 'durable-agent'],
   ['node_modules', '.bin', 'durable-agent'],
+  // What npm exec itself finds by name on the PATH it gives what it starts, `<dir>/node_modules/.bin`
+  // first for the cwd and each ancestor (red team m, M7): the shell it runs the bin with (`sh -c`)
+  // and the interpreter of a `#!/usr/bin/env node` bin — durable-agent's own. A project that pins
+  // Node with the `node` package keeps its `.bin/node`; a session cannot install or change one.
+  ...['node', 'nodejs', 'sh', 'bash', 'dash', 'zsh'].map((n) => ['node_modules', '.bin', n]),
 ];
+
+/** The last components of the tails (folded): a cheap first test. */
+const TAIL_NAMES = new Set(PROTECTED_TAILS.map((t) => t[t.length - 1]!));
 
 /** Do the components `folded` (folded names) end with a protected tail at index `end` (inclusive)? */
 function tailEndsAt(folded: readonly string[], end: number): boolean {
@@ -153,11 +182,20 @@ function tailEndsAt(folded: readonly string[], end: number): boolean {
 }
 
 /**
+ * Is the entry `name` (folded) of `dir` a `node_modules`, or the `.bin` of one, that as a symlink
+ * would lead npx's lookups to a directory no tail names (`node_modules -> nm`, red team m, M14b)?
+ * Such a symlink, new, is undone like a protected entry (npm makes neither).
+ */
+export function isLinkableNpmDir(dir: string, name: string): boolean {
+  return name === 'node_modules' || (name === '.bin' && fold(path.basename(dir)) === 'node_modules');
+}
+
+/**
  * Is the entry `name` (folded) of directory `dir` the end of a protected tail (`node_modules/durable-agent`,
  * `node_modules/.bin/durable-agent`)? For walks and watches that see one directory entry at a time.
  */
 export function isProtectedTailEntry(dir: string, name: string): boolean {
-  if (name !== 'durable-agent') return false;
+  if (!TAIL_NAMES.has(name)) return false;
   const up = components(dir).slice(-2).map(fold);
   return tailEndsAt([...up, name], up.length);
 }

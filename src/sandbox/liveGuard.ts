@@ -32,6 +32,7 @@ import {
   type ProtectedEntry,
   type ProtectedScan,
 } from './protect';
+import { undoManifestBins } from './manifestBins';
 import { treeWatch } from './treeWatch';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
@@ -43,6 +44,8 @@ export interface GuardedProtection {
   gitRoots?: readonly string[];
   /** What the guard undid while the command ran (the check after the call reports it with its own). */
   live?: string[];
+  /** The durable-agent bin of each package.json when the command started (manifestBins.ts). */
+  manifests?: ReadonlyMap<string, string>;
 }
 
 /** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */
@@ -122,6 +125,10 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const inWork = (p: string) => workRoots.some((r) => p.startsWith(r + path.sep));
   const checkMarked = (p: string) => {
     if (stopped || !inWork(p)) return;
+    if (protection.manifests && path.basename(p) === 'package.json') {
+      for (const note of undoManifestBins([p], protection.manifests)) if (!live.includes(note)) live.push(note);
+      return;
+    }
     const scan: ProtectedScan = { entries: new Map(), truncated: false };
     addProtectedEntries(scan, [p]);
     const notes = undoProtectedWrites(beforeOf(scan, protection.scan, baseline), scan, protection.denyWrite, workRoots);

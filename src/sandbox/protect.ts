@@ -19,6 +19,7 @@ import {
   HG_CONTROL_ENTRIES,
   PROTECTED_DIRECTORY_NAMES,
   PROTECTED_SEQUENCES,
+  isLinkableNpmDir,
   isProtectedFileName,
   isProtectedTailEntry,
   protectedReason,
@@ -173,6 +174,11 @@ function classifyEntry(p: string, name: string, isDir: boolean, add: AddEntry): 
   }
   if (DIR_NAMES.has(name)) {
     add({ path: p, kind: isDir ? 'dir' : 'file' });
+    return true;
+  }
+  // A symlink named node_modules (or node_modules/.bin): npx follows it (M14b); the link itself, not its target.
+  if (!isDir && isLinkableNpmDir(path.dirname(p), name) && lstat(p)?.isSymbolicLink()) {
+    add({ path: p, kind: 'file' });
     return true;
   }
   if (isProtectedFileName(name) || isProtectedTailEntry(path.dirname(p), name)) {

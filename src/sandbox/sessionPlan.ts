@@ -20,6 +20,7 @@ import {
   undoProtectedWrites,
   type ProtectedScan,
 } from './protect';
+import { manifestBins, undoManifestBins } from './manifestBins';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { repositoryConfigTargets } from './repoConfigTargets';
@@ -77,6 +78,8 @@ export interface Protection {
   gitRoots: string[];
   /** What the guard undid while the command ran (src/sandbox/liveGuard.ts): reported with the check after it. */
   live?: string[];
+  /** The durable-agent bin of each package.json in the roots when the command started (manifestBins.ts, M14). */
+  manifests?: Map<string, string>;
 }
 
 export interface SessionSandboxPlan {
@@ -147,7 +150,15 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     // A protected file with another name (a hard link) is written through that name despite the
     // deny list's bind of its path: cut before the command (red team, issue 30, M11).
     const detached = detachHardLinks(scan, gitRoots, relativeTo(roots));
-    protection = { scan, denyWrite: protectedDenyWrite(scan, roots, writable, allowed), roots, extra, gitRoots };
+    const manifests = manifestBins(manifestsOf({ roots, gitRoots }));
+    protection = {
+      scan,
+      denyWrite: protectedDenyWrite(scan, roots, writable, allowed),
+      roots,
+      extra,
+      gitRoots,
+      manifests,
+    };
     if (detached.length > 0) protection.live = detached;
   }
   const readable = [...(scope.readable ?? [])];
@@ -249,6 +260,15 @@ function relativeTo(roots: readonly string[]): (p: string) => string {
   };
 }
 
+/** The package.json files in the working directories outside node_modules (the tree watches' record). */
+export function manifestsOf(p: Pick<Protection, 'roots' | 'gitRoots'>): string[] {
+  const out = new Set<string>();
+  for (const root of p.gitRoots ?? [])
+    for (const m of protectedEntriesOf(root))
+      if (path.basename(m) === 'package.json' && withinDirectories(m, p.roots)) out.add(m);
+  return [...out];
+}
+
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
 export function undoProtected(protection: Protection): string[] {
   const after = protectionScan(protection);
@@ -257,6 +277,7 @@ export function undoProtected(protection: Protection): string[] {
   // sub/notes.txt`) is a copy of itself again before the next command can write it (M11).
   for (const n of detachHardLinks(after, protection.gitRoots, relativeTo(protection.roots)))
     if (!undone.includes(n)) undone.push(n);
+  if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));

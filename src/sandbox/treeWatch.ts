@@ -28,9 +28,11 @@ import * as path from 'node:path';
 import {
   PROTECTED_DIRECTORY_NAMES,
   isProtectedFileName,
+  isLinkableNpmDir,
   isProtectedTailEntry,
   isSequenceHead,
 } from '../permissions/protectedPaths';
+import { isWatchedManifest } from './manifestBins';
 
 /** How long a tree stays watched after the last command that used it (the next call of a session reuses it). */
 export const LINGER_MS = 120_000;
@@ -51,29 +53,31 @@ const PROTECTED_DIRS = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n
 const isProtectedName = (folded: string): boolean =>
   PROTECTED_DIRS.has(folded) || isProtectedFileName(folded) || isSequenceHead(folded);
 
-/** Is the entry `folded` of `dir` recorded: a protected name, or a protected tail's end (`node_modules/.bin/durable-agent`)? */
+/**
+ * Is the entry `folded` of `dir` recorded: a protected name, a protected tail's end
+ * (`node_modules/.bin/durable-agent`), or a package.json whose bins are watched (manifestBins.ts)?
+ */
 const isRecorded = (dir: string, folded: string): boolean =>
-  isProtectedName(folded) || isProtectedTailEntry(dir, folded);
+  isProtectedName(folded) ||
+  isProtectedTailEntry(dir, folded) ||
+  isWatchedManifest(dir, folded) ||
+  (isLinkableNpmDir(dir, folded) && lstat(path.join(dir, folded))?.isSymbolicLink() === true);
 
 /** The names whose appearance can make a directory a git directory (git's is_git_directory). */
 const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Would git take `dir` for a git directory (a bare repository) when it runs inside it? Its `HEAD`,
- * and `objects/` and `refs/` (followed as git follows them) or a `commondir` naming where they are.
+ * Could git take `dir` for a git directory (a bare repository) when it runs inside it, now or once
+ * a symlink's target appears? Its `HEAD`, and `objects` and `refs` or a `commondir` naming where
+ * they are. Git asks only that `objects` and `refs` be searchable (`access(X_OK)`): an executable
+ * file or a symlink to `/bin/true` passes (red team m, M1), and a symlink that dangles now may lead
+ * to a directory made later elsewhere, where no event of this directory says so (M1b). So any entry
+ * of those names counts, whatever it is.
  */
 export function looksLikeGitDirectory(dir: string): boolean {
   if (!lstat(path.join(dir, 'HEAD'))) return false;
   if (lstat(path.join(dir, 'commondir'))) return true;
-  return isDirectory(path.join(dir, 'objects')) && isDirectory(path.join(dir, 'refs'));
+  return lstat(path.join(dir, 'objects')) !== undefined && lstat(path.join(dir, 'refs')) !== undefined;
 }
 
 function lstat(p: string): fs.Stats | undefined {

@@ -15,7 +15,7 @@ import { textResponse, toolUseResponse } from '../../src/testing/fakeAnthropic';
 import { auditJsonLines, buildAudit, formatAuditText } from '../../src/audit';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
-import { spawnWorker, killGroup, type WorkerProc } from '../support/workerProcs';
+import { killGroup, releaseWorkerEnv, spawnWorker, type WorkerProc } from '../support/workerProcs';
 import { previousRelease, upgradeReleases } from '../support/previousRelease';
 import { TEST_TOOLS } from '../support/testTools';
 
@@ -76,13 +76,7 @@ for (const rel of upgradeReleases()) {
           try {
             await spawnWorker(
               'audit-release',
-              {
-                TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-                TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-                TASK_QUEUE: taskQueue,
-                STORE_DIR: storeDir,
-                FAKE_ANTHROPIC_URL: fake.baseURL,
-              },
+              releaseWorkerEnv(release, { env, fake, storeDir, taskQueue }),
               procs,
               release.script,
             );

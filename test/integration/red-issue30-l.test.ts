@@ -18,6 +18,8 @@ import { sandboxSkip } from '../support/systemPackages';
 import { BAIT_VALUES, baitEnvironment, createControlFixture, type ControlFixture } from '../support/controlAttacks';
 import { baitIn, dumpingHook, outsideProject } from '../support/outsideChecker';
 import { MORE_BAIT, withOutsideSession, type OutsideSession } from '../support/outsideSession';
+import { waitFor } from '../support/wait';
+import { sessionStatus } from '../../src/temporal/client';
 
 let skip: string | false = false;
 let fx: ControlFixture;
@@ -116,24 +118,9 @@ test('round l: later steps of an outside worker run nothing a session planted', 
         scripts.set('plant-l2', [
           [{ id: 'toolu_l2_bg', name: 'Bash', input: { command: loop, run_in_background: true } }],
         ]);
-        const id = `l2-plant-${s.taskQueue.slice(-6)}`;
-        const r = await s.cli([
-          'run',
-          '--detach',
-          '--id',
-          id,
-          '--cwd',
-          proj,
-          '--model',
-          'claude-test',
-          '--permission-mode',
-          'dontAsk',
-          'plant-l2',
-        ]);
-        assert.equal(r.code, 0, r.stderr);
+        const id = await s.detach(`l2-plant-${s.taskQueue.slice(-6)}`, proj, 'dontAsk', 'plant-l2');
         try {
-          for (let i = 0; i < 240 && !fs.existsSync(path.join(proj, 'started')); i++) await wait(250);
-          assert.ok(fs.existsSync(path.join(proj, 'started')), 'the background loop runs');
+          await waitFor('the background loop runs', async () => fs.existsSync(path.join(proj, 'started')), 60_000);
           await wait(1000);
           const sub = path.join(proj, 'packages', 'x');
           let said = '';
@@ -286,8 +273,12 @@ test('round l: later steps of an outside worker run nothing a session planted', 
         ]);
         const before = s.workerStderr().length;
         const r = await s.run(proj, 'acceptEdits', 'write-l6');
-        await wait(500);
-        const logged = s.workerStderr().slice(before);
+        // The worker logs the hook's notice of the call (its id, then the message): what the operator sees.
+        const logged = await waitFor(
+          "the worker's log line of the hook's notice",
+          async () =>
+            /toolu_l6: PostToolUse hook/.test(s.workerStderr().slice(before)) && s.workerStderr().slice(before),
+        );
         t.diagnostic(`L6: worker log: ${JSON.stringify(logged.slice(0, 200))}`);
         assert.match(`${r.stdout}`, /formatted/, 'the hook ran and said so');
         assert.equal(`${r.stdout}${r.stderr}`.includes(RAW_OSC), false, "run's own output wrote a raw OSC 52");
@@ -406,24 +397,9 @@ test('round l: later steps of an outside worker run nothing a session planted', 
         scripts.set('plant-l10', [
           [{ id: 'toolu_l10_bg', name: 'Bash', input: { command: cmd, run_in_background: true } }],
         ]);
-        const id = `l10-plant-${s.taskQueue.slice(-6)}`;
-        const r = await s.cli([
-          'run',
-          '--detach',
-          '--id',
-          id,
-          '--cwd',
-          proj,
-          '--model',
-          'claude-test',
-          '--permission-mode',
-          'dontAsk',
-          'plant-l10',
-        ]);
-        assert.equal(r.code, 0, r.stderr);
+        const id = await s.detach(`l10-plant-${s.taskQueue.slice(-6)}`, proj, 'dontAsk', 'plant-l10');
         try {
-          for (let i = 0; i < 240 && !fs.existsSync(path.join(proj, 'started')); i++) await wait(250);
-          assert.ok(fs.existsSync(path.join(proj, 'started')), 'the background command ran');
+          await waitFor('the background command ran', async () => fs.existsSync(path.join(proj, 'started')), 60_000);
           await wait(500);
           t.diagnostic(
             `L10: the planted file is ${fs.existsSync(path.join(proj, 'packages', 'x', '.claude', 'settings.json')) ? 'there' : 'gone'}`,
@@ -566,27 +542,12 @@ test('round l: later steps of an outside worker run nothing a session planted', 
             },
           ],
         ]);
-        const id = `l14-${s.taskQueue.slice(-6)}`;
-        const r = await s.cli([
-          'run',
-          '--detach',
-          '--id',
-          id,
-          '--cwd',
-          proj,
-          '--model',
-          'claude-test',
-          '--permission-mode',
-          'default',
-          'ask-l14',
-        ]);
-        assert.equal(r.code, 0, r.stderr);
+        const id = await s.detach(`l14-${s.taskQueue.slice(-6)}`, proj, 'default', 'ask-l14');
+        const pending = async (toolUseId: string) =>
+          (await sessionStatus(s.client, id)).pendingApprovals.some((a) => a.toolUseId === toolUseId);
         try {
-          let status = '';
-          for (let i = 0; i < 120 && !/toolu_l14_write/.test(status); i++) {
-            await wait(500);
-            status = (await s.cli(['status', id])).stdout;
-          }
+          await waitFor('the Write to ask', () => pending('toolu_l14_write'), 60_000);
+          const status = (await s.cli(['status', id])).stdout;
           t.diagnostic(
             `L14: status: ${status
               .split('\n')
@@ -597,9 +558,14 @@ test('round l: later steps of an outside worker run nothing a session planted', 
           t.diagnostic(`L14: approve without id: ${blind.code} ${blind.stdout.trim()} ${blind.stderr.trim()}`);
           const one = await s.cli(['approve', id, 'toolu_l14_write']);
           t.diagnostic(`L14: approve by id: ${one.code} ${one.stdout.trim()}`);
-          for (let i = 0; i < 40 && !fs.existsSync(path.join(proj, 'notes.md')); i++) await wait(250);
-          assert.ok(fs.existsSync(path.join(proj, 'notes.md')), 'the approved Write ran');
-          await wait(3000);
+          await waitFor('the approved Write to run', async () => fs.existsSync(path.join(proj, 'notes.md')));
+          // Then the Bash asks in its turn (it is held, not run), or, approved by a call that did not
+          // name it, runs and leaves its marks: the event either way, not a fixed pause.
+          await waitFor(
+            'the Bash to ask (or run)',
+            async () => fs.readdirSync(marks).length > 0 || (await pending('toolu_l14_bash')),
+            60_000,
+          );
           assert.deepEqual(
             fs.readdirSync(marks),
             [],

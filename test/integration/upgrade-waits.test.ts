@@ -15,7 +15,7 @@ import { textResponse, toolUseResponse, type MessagesRequest } from '../../src/t
 import { sessionStatus } from '../../src/temporal/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
-import { killGroup, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, releaseWorkerEnv, spawnWorker, type WorkerProc } from '../support/workerProcs';
 import { waitFor } from '../support/wait';
 import { previousRelease, upgradeReleases } from '../support/previousRelease';
 import { failedWorkflowTasks } from '../support/history';
@@ -90,13 +90,7 @@ describe('sessions of earlier releases that wait', { concurrency: true }, () => 
             try {
               const old = await spawnWorker(
                 `release-${rel.version}`,
-                {
-                  TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-                  TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-                  TASK_QUEUE: taskQueue,
-                  STORE_DIR: storeDir,
-                  FAKE_ANTHROPIC_URL: fake.baseURL,
-                },
+                releaseWorkerEnv(release, { env, fake, storeDir, taskQueue }),
                 procs,
                 release.script,
               );
@@ -173,13 +167,7 @@ describe('sessions of earlier releases that wait', { concurrency: true }, () => 
           try {
             const old = await spawnWorker(
               `release-${rel.version}`,
-              {
-                TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-                TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-                TASK_QUEUE: taskQueue,
-                STORE_DIR: storeDir,
-                FAKE_ANTHROPIC_URL: fake.baseURL,
-              },
+              releaseWorkerEnv(release, { env, fake, storeDir, taskQueue }),
               procs,
               release.script,
             );

@@ -21,7 +21,7 @@ import { approveToolUse, sessionStatus } from '../../src/temporal/client';
 import type { turnWorkflow } from '../../src/temporal/workflows/turn';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
-import { killGroup, lines, spawnWorker, type WorkerProc } from '../support/workerProcs';
+import { killGroup, lines, releaseWorkerEnv, spawnWorker, type WorkerProc } from '../support/workerProcs';
 import { waitFor } from '../support/wait';
 import { previousRelease, upgradeReleases } from '../support/previousRelease';
 import { TEST_TOOLS } from '../support/testTools';
@@ -54,13 +54,7 @@ for (const rel of upgradeReleases()) {
           try {
             const old = await spawnWorker(
               'previous-release',
-              {
-                TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-                TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-                TASK_QUEUE: taskQueue,
-                STORE_DIR: storeDir,
-                FAKE_ANTHROPIC_URL: fake.baseURL,
-              },
+              releaseWorkerEnv(release, { env, fake, storeDir, taskQueue }),
               procs,
               release.script,
             );
@@ -166,13 +160,7 @@ for (const rel of upgradeReleases()) {
           try {
             const old = await spawnWorker(
               'previous-release',
-              {
-                TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? env.address,
-                TEMPORAL_TEST_NAMESPACE: env.namespace ?? 'default',
-                TASK_QUEUE: taskQueue,
-                STORE_DIR: storeDir,
-                FAKE_ANTHROPIC_URL: fake.baseURL,
-              },
+              releaseWorkerEnv(release, { env, fake, storeDir, taskQueue }),
               procs,
               release.script,
             );

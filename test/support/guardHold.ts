@@ -55,6 +55,17 @@ export async function guardReacted(
   return false;
 }
 
+/** Waits until the command in `root` has made its `armed` file while it still runs: false when it ended first. */
+export async function planted(root: string, call: Promise<unknown>): Promise<boolean> {
+  let ended = false;
+  void call.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  while (!ended && !existsSync(path.join(root, 'armed'))) await new Promise((r) => setTimeout(r, EVERY_MS));
+  return !ended;
+}
+
 /** The person's git (`git status`, which runs core.fsmonitor) in each of `dirs`, a few times. */
 export function personsGit(dirs: readonly string[], env: NodeJS.ProcessEnv, times = 5): void {
   for (let i = 0; i < times; i++)

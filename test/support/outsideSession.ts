@@ -33,6 +33,8 @@ export interface OutsideSession {
     extra?: string[],
     o?: { env?: Record<string, string | undefined>; allowFail?: boolean; input?: string },
   ): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** `run --detach --id id --cwd cwd --permission-mode mode token`: the session id; asserts exit 0. */
+  detach(id: string, cwd: string, mode: string, token: string): Promise<string>;
   /** Any other CLI command as the person runs it. */
   cli(
     args: string[],
@@ -41,6 +43,8 @@ export interface OutsideSession {
   /** The worker process's standard error so far, raw. */
   workerStderr(): string;
   fake: Parameters<Parameters<typeof withAgent>[1]>[0]['fake'];
+  /** The test's own client of the dev server: waiting on a session's state without a CLI process per look. */
+  client: Parameters<Parameters<typeof withAgent>[1]>[0]['client'];
 }
 
 /**
@@ -52,7 +56,7 @@ export async function withOutsideSession(
   opts: { npxProject: string; pathPrefix?: string[] },
   fn: (s: OutsideSession) => Promise<void>,
 ): Promise<void> {
-  await withAgent({ noWorker: true }, async ({ env, fake, storeDir, taskQueue }) => {
+  await withAgent({ noWorker: true }, async ({ env, fake, storeDir, taskQueue, client }) => {
     const scripts = new Map<string, Turn[]>();
     fake.script(scriptedAttacker(scripts));
     const cliEnv: Record<string, string> = {
@@ -81,8 +85,26 @@ export async function withOutsideSession(
         taskQueue,
         cliEnv,
         fake,
+        client,
         workerStderr: () => stderr,
         cli: (args, more = {}) => cli(args, { ...cliEnv, ...more }, 120_000),
+        detach: async (id, cwd, mode, token) => {
+          const r = await session.cli([
+            'run',
+            '--detach',
+            '--id',
+            id,
+            '--cwd',
+            cwd,
+            '--model',
+            'claude-test',
+            '--permission-mode',
+            mode,
+            token,
+          ]);
+          assert.equal(r.code, 0, `run --detach ${token}: ${r.stdout}\n${r.stderr}`);
+          return id;
+        },
         run: async (cwd, mode, token, extra = [], o = {}) => {
           const r = await cli(
             ['run', '--cwd', cwd, '--model', 'claude-test', '--permission-mode', mode, ...extra, token],

@@ -9,7 +9,7 @@
 // upgradeReleases() adds the release named by package.json's version when it is already tagged
 // (the release deployed now, which main's worker replaces next): the upgrade tests run per release.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -80,6 +80,8 @@ export function previousRelease(commit = previousReleaseCommit().commit): {
   script?: string;
   why?: string;
   commit?: string;
+  /** The release's prebuilt workflow bundle (releaseBundle), for test/support/workerProcs.ts releaseWorkerEnv. */
+  bundle?: string;
 } {
   if (!commit) return { why: previousReleaseCommit().why };
   const dir = join(
@@ -88,7 +90,7 @@ export function previousRelease(commit = previousReleaseCommit().commit): {
     commit,
   );
   const script = join(dir, 'dist', 'test', 'support', 'workerProcess.js');
-  if (existsSync(script)) return { script, commit };
+  if (existsSync(script)) return { script, commit, bundle: releaseBundle(dir) };
   try {
     execFileSync('git', ['-C', repo, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore' });
   } catch {
@@ -101,7 +103,37 @@ export function previousRelease(commit = previousReleaseCommit().commit): {
   // `npm ci` builds too (prepare); the script is written last, so a half-done build is redone.
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   console.log(`[previous release] built ${commit.slice(0, 7)} in ${Math.round((Date.now() - t0) / 1000)} s`);
-  return existsSync(script) ? { script, commit } : { why: `the build of ${commit} has no ${script}` };
+  return existsSync(script)
+    ? { script, commit, bundle: releaseBundle(dir) }
+    : { why: `the build of ${commit} has no ${script}` };
+}
+
+/**
+ * The release's workflow bundle, made once by the release's own `bundleAgentWorkflows` (its webpack
+ * and SDK, the code its worker bundles when given none) into <release>/workflow-bundle.js; each
+ * release worker a test starts loads it (WORKFLOW_BUNDLE_PATH) instead of running webpack: seconds
+ * of CPU per worker, ten release workers per suite (issue 32). Written under a temporary name and
+ * renamed, so test files that start release workers at once never read half a bundle. Undefined
+ * when the release has no such function (its worker then bundles as before). For a plain worker
+ * only: a worker of a deployment version or with tracing bundles other modules.
+ */
+function releaseBundle(dir: string): string | undefined {
+  const file = join(dir, 'workflow-bundle.js');
+  if (existsSync(file)) return file;
+  const entry = ['temporal/worker.js', 'worker.js'].map((f) => join(dir, 'dist', 'src', f)).find(existsSync);
+  if (!entry || !readFileSync(entry, 'utf8').includes('bundleAgentWorkflows')) return undefined;
+  const tmp = `${file}.${process.pid}.tmp`;
+  const code = `const fs = require('fs');
+    require(${JSON.stringify(entry)}).bundleAgentWorkflows().then((b) => {
+      fs.writeFileSync(${JSON.stringify(tmp)}, b.code);
+      fs.renameSync(${JSON.stringify(tmp)}, ${JSON.stringify(file)});
+    });`;
+  try {
+    execFileSync(process.execPath, ['-e', code], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch {
+    return undefined;
+  }
+  return existsSync(file) ? file : undefined;
 }
 
 if (require.main === module) {

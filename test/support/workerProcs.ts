@@ -21,21 +21,33 @@ export async function lines(file: string): Promise<string[]> {
  * and namespace, its task queue, store and fake API, and the workflow bundle, written once into the
  * store directory (each process loads it instead of bundling again). Add what a test needs on top.
  */
-export async function workerProcessEnv(ctx: {
+export async function workerProcessEnv(ctx: WorkerProcessContext): Promise<NodeJS.ProcessEnv> {
+  const bundlePath = join(ctx.storeDir, 'workflow-bundle.js');
+  await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+  return releaseWorkerEnv({ bundle: bundlePath }, ctx);
+}
+
+/** What a worker process of a `withAgent({ noWorker: true })` test is given. */
+export interface WorkerProcessContext {
   env: TestWorkflowEnvironment;
   fake: { baseURL: string };
   storeDir: string;
   taskQueue: string;
-}): Promise<NodeJS.ProcessEnv> {
-  const bundlePath = join(ctx.storeDir, 'workflow-bundle.js');
-  await writeFile(bundlePath, (await getWorkflowBundle(workflowsPath)).code);
+}
+
+/**
+ * The environment of a worker process of an earlier release (`spawnWorker(name, env, procs,
+ * release.script)`, release from test/support/previousRelease.ts): as workerProcessEnv's, with the
+ * release's own prebuilt workflow bundle (none: the release's worker bundles its workflows itself).
+ */
+export function releaseWorkerEnv(release: { bundle?: string }, ctx: WorkerProcessContext): NodeJS.ProcessEnv {
   return {
     TEMPORAL_TEST_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS ?? ctx.env.address,
     TEMPORAL_TEST_NAMESPACE: ctx.env.namespace ?? 'default',
     TASK_QUEUE: ctx.taskQueue,
     STORE_DIR: ctx.storeDir,
     FAKE_ANTHROPIC_URL: ctx.fake.baseURL,
-    WORKFLOW_BUNDLE_PATH: bundlePath,
+    ...(release.bundle ? { WORKFLOW_BUNDLE_PATH: release.bundle } : {}),
   };
 }
 

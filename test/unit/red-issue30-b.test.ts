@@ -45,7 +45,7 @@ import { loadSkills } from '../../src/agents/skills';
 import { endSessionTemp, sessionTempDir } from '../../src/sandbox/sessionTemp';
 import { inAnotherSession } from '../../src/permissions/sessionsApart';
 import { sandboxSkip } from '../support/systemPackages';
-import { HOLD, afterGuard, configClean } from '../support/guardHold';
+import { HOLD, afterGuard, configClean, personsGit, planted, release } from '../support/guardHold';
 
 const sandboxHost = new SandboxHost();
 let skip: string | false = false;
@@ -720,22 +720,18 @@ for (const [entry, needs] of [
           `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "${payload}"\\n' > evil/config && ` +
           `printf '../evil\\n' > .git/commondir`
         : `printf '[core]\\n\\tfsmonitor = "${payload}"\\n' > .git/config.worktree`;
-    const call = s.run('Bash', { command: `${script}; echo armed; sleep 4` });
-    // The person's shell prompt or editor polls git in the project meanwhile.
-    const deadline = Date.now() + 3_500;
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 300));
-      try {
-        execFileSync('git', ['status', '--porcelain'], {
-          cwd: root,
-          stdio: 'ignore',
-          env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-        });
-      } catch {
-        /* a broken repository for a moment is not the oracle */
-      }
+    // The command plants, then holds until released (test/support/guardHold.ts): the person's shell
+    // prompt or editor polls git in the project while it still runs (once it has planted, not after a
+    // fixed delay that a loaded machine outlasts).
+    const call = s.run('Bash', { command: `${script}; ${HOLD}` });
+    let r: Awaited<typeof call>;
+    try {
+      assert.ok(await planted(root, call), 'the command planted and still runs');
+      personsGit([root], { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' });
+    } finally {
+      release(root);
+      r = await call;
     }
-    const r = await call;
     assert.match(r.text, /armed/, r.text);
     assert.equal(existsSync(path.join(root, '.git', entry)), false, `.git/${entry} left after the call`);
     assert.deepEqual(ran(marks), [], `the person's git ran the agent's ${entry} configuration outside the sandbox`);

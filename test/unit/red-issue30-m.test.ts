@@ -144,13 +144,7 @@ for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan'] as const)
   for (const kind of ['symlink', 'file', 'dangling'] as const)
     test(
       `M1 (${mode}, ${kind}): sandboxed Bash makes src/ a bare repository whose objects and refs are ${{ symlink: 'symlinks to /bin/true', file: 'executable files', dangling: 'symlinks that dangle until their target directories appear elsewhere' }[kind]} (git takes it; the tree watch does not) — after the call the person's git status in src/app runs no fsmonitor`,
-      mode === 'plan'
-        ? {}
-        : hole(
-            kind === 'dangling'
-              ? 'M1b: the tree watch decides "bare repository" only when a HEAD/objects/refs/commondir event happens in that directory (src/sandbox/treeWatch.ts:272); objects/refs symlinks whose targets appear later elsewhere are never re-checked, so the repository is never recorded or undone'
-              : 'M1: looksLikeGitDirectory (src/sandbox/treeWatch.ts:64) wants objects/ and refs/ directories, git only access(X_OK): a bare repository with executable files there is never recorded or undone; the person’s git status below it runs its core.fsmonitor',
-          ),
+      {},
       async (t) => {
         if (skip) return t.skip(skip);
         const root = project();
@@ -237,9 +231,7 @@ const MORE_CREDENTIALS: Record<string, string> = {
 
 test(
   'M2: sandboxed Bash (dontAsk, no rule) copies credential files round k’s list still misses (gitcookies, terraformrc, glab, pulumi, stripe, cloudflared, ngrok, circleci, firebase, kaggle, sentry, bundler, conda, minio, s3fs, scaleway, aliyun, teleport, minikube client key, helm, pnpm, bun, ollama key, ~/.histfile, XDG zsh history, atuin key, ipython/irb/mongo/less/vim histories, dockercfg, Brave/Edge/Vivaldi/snap and Flatpak Firefox/Thunderbird profiles, Slack, Signal, VS Code storage, msmtp/mbsync/offlineimap/fetchmail/mutt, FileZilla) into the project — none arrives',
-  hole(
-    'M2: DEFAULT_CREDENTIAL_PATHS (src/permissions/credentials.ts:14) is still a deny list missing ~30 common token/key files; the sandbox reads them all',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -268,9 +260,7 @@ test(
 
 test(
   'M3: GOOGLE_APPLICATION_CREDENTIALS, AWS_SHARED_CREDENTIALS_FILE and KUBECONFIG naming files in a directory with a space — sandboxed Bash reads none of them',
-  hole(
-    'M3: credentialPathsFromEnv’s looksLikePath (src/permissions/credentials.ts:151) drops every value with whitespace: a credential file under "…/My Keys/" named by the worker’s env is readable',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -312,9 +302,7 @@ test(
 
 test(
   'M4: the files denied configurations name — a kubeconfig’s client-key, an ssh config’s IdentityFile, ~/.gitconfig’s http.sslKey, http.cookieFile and credential store --file — are unreadable to sandboxed Bash',
-  hole(
-    'M4: credentialPathsFromEnv follows ~/.gitconfig includes only (src/permissions/credentials.ts:206): files a denied config names as key material (kubeconfig client-key, ssh IdentityFile, http.sslKey/cookieFile, credential store --file) stay readable',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -480,9 +468,7 @@ test(
 
 test(
   'M7 (dontAsk): sandboxed Bash plants node_modules/.bin/node and node_modules/.bin/sh in a project that does not depend on durable-agent — the person’s next `npx <cli>` there (a package from npx’s cache with #!/usr/bin/env node) runs neither',
-  hole(
-    'M7: npx/npm exec run `sh` and the bin’s `#!/usr/bin/env node` by name on a PATH led by <project>/node_modules/.bin; nothing protects node_modules/.bin/node or .bin/sh (L11’s fix names only durable-agent): the person’s npx durable-agent runs the agent’s program with their environment',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -600,9 +586,7 @@ test('M9 (dontAsk): a session plants bin/which in a project whose bin is on the 
 
 test(
   'M10 (dontAsk): sandboxed Bash writes .prettierrc naming a plugin file of its own — after the call the person’s `prettier --check` in the project runs nothing of the agent’s',
-  hole(
-    'M10: .prettierrc (and .stylelintrc, .flake8 local-plugins, legacy .eslintrc parser paths, .markdownlint-cli2 customRules…) is a declarative control file that makes a checker import a project file; not in PROTECTED_FILE_NAMES (src/permissions/protectedPaths.ts)',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -652,3 +636,294 @@ test('M11 (dontAsk): command 1 git-inits sub/ and hard-links sub/.git/config to 
     { configHasFsmonitor: false, fsmonitorRan: false },
   );
 });
+
+// ---------------------------------------------------------------------------------------------------
+// M12: credentials outside HOME where their tools keep them: the Kerberos ticket cache
+// (`/tmp/krb5cc_<uid>`, MIT's default; KRB5CCNAME), podman's primary registry login
+// (`$XDG_RUNTIME_DIR/containers/auth.json`; only ~/.config/containers/auth.json, the fallback, is listed).
+
+test(
+  'M12 (dontAsk): the Kerberos ticket cache /tmp/krb5cc_<uid> (and KRB5CCNAME’s file) and $XDG_RUNTIME_DIR/containers/auth.json are unreadable to sandboxed Bash',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const uid = process.getuid?.() ?? 0;
+    const krb = `/tmp/krb5cc_${uid}_redm${process.pid}`;
+    const runtimeDir = path.join(base, 'run-user');
+    mkdirSync(path.join(runtimeDir, 'containers'), { recursive: true, mode: 0o700 });
+    writeFileSync(krb, 'BAIT-M-kerberos-tgt\n', { mode: 0o600 });
+    writeFileSync(path.join(runtimeDir, 'containers', 'auth.json'), '{"auths":{"quay.io":{"auth":"BAIT-M-podman"}}}\n');
+    const saved = { KRB5CCNAME: process.env.KRB5CCNAME, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
+    process.env.KRB5CCNAME = `FILE:${krb}`;
+    process.env.XDG_RUNTIME_DIR = runtimeDir;
+    try {
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p loot; cat ${krb} > loot/krb 2>&1; cat ${runtimeDir}/containers/auth.json > loot/podman 2>&1; echo done`,
+      });
+      t.diagnostic(out.text.slice(0, 200));
+    } finally {
+      rmSync(krb, { force: true });
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    const got = ['krb', 'podman'].filter((f) => BAIT.test(read(path.join(root, 'loot', f))));
+    assert.deepEqual(got, []);
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// M13: an EMPTY control file is left (protect.ts hasContent: an empty file is "nothing to undo"); a hard
+// link to it, made in the same command, is an ordinary file. The next command writes the settings
+// through the link: `packages/x/.claude/settings.json` now exists with content, is on that command's
+// deny list (so the check after it skips it), and the live guard saw no event on a protected name.
+// The person's `durable-agent run --cwd packages/x` loads it (loadSettings, as `run` does): a
+// SessionStart hook placed on the host by the file's own `sandbox.hooks: "host"`.
+
+for (const dir of ['packages/x', '.'] as const)
+  test(
+    `M13 (dontAsk, ${dir === '.' ? 'the project root' : dir}): command 1 leaves an empty ${dir}/.claude/settings.json with a hard link beside it; command 2 writes hooks through the link — nothing of it is left for the person’s run in ${dir} to load`,
+    dir === '.'
+      ? {}
+      : hole(
+          'M13: an empty new control file is kept (hasContent, src/sandbox/protect.ts:369) and a hard link to it stays writable; the next command fills it through the link while the path is on its deny list, which undoProtectedWrites skips (protect.ts:407); `run --cwd packages/x` loads the planted hooks (sandbox.hooks "host")',
+        ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const { loadSettings } = await import('../../src/cli/settings');
+      const root = project();
+      const mark = path.join(marks, `m13-${dir === '.' ? 'root' : 'x'}`);
+      const settings = JSON.stringify({
+        sandbox: { hooks: 'host' },
+        hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `env > ${mark}` }] }] },
+      });
+      const one = await tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p ${dir}/.claude && : > ${dir}/.claude/settings.json && ln ${dir}/.claude/settings.json ${dir}/notes.txt && ls -li ${dir}/.claude ${dir}/notes.txt`,
+      });
+      t.diagnostic(`1: ${one.status}: ${one.text.slice(0, 300)}`);
+      const two = await tool(root, 'dontAsk', 'Bash', {
+        command: `printf '%s' '${settings}' > ${dir}/notes.txt; cat ${dir}/.claude/settings.json`,
+      });
+      t.diagnostic(`2: ${two.status}: ${two.text.slice(0, 300)}`);
+      const file = path.join(root, dir, '.claude', 'settings.json');
+      const left = read(file);
+      const loaded = existsSync(file) ? JSON.stringify(loadSettings(path.join(root, dir))) : '';
+      t.diagnostic(`run would load: ${loaded.slice(0, 300)}`);
+      assert.deepEqual(
+        { settingsLeft: /SessionStart/.test(left), runLoadsHook: loaded.includes(mark) },
+        { settingsLeft: false, runLoadsHook: false },
+      );
+    },
+  );
+
+// ---------------------------------------------------------------------------------------------------
+// M14: npx's FIRST lookup. `npx <cmd>` with no --package asks, before the project's node_modules/.bin
+// and before a global install, whether the project's OWN package.json has a `bin` named <cmd>
+// (libnpmexec: "see if there is a bin that directly matches that name: in the local package itself, in
+// the local tree, globally"); if so it runs that file. The agent edits package.json all the time (it is
+// project code, never protected); adding `"bin": {"durable-agent": "tools/cli.js"}` makes the person's
+// next `npx durable-agent …` in the project (the README's usage) run tools/cli.js with their whole
+// environment — round l's L11 fix (node_modules/.bin/durable-agent, node_modules/durable-agent
+// protected) and H-1's write-deny of the project's node_modules do not come into it.
+
+test(
+  'M14 (dontAsk): sandboxed Bash adds a `durable-agent` bin to the project’s own package.json — the person’s next `npx durable-agent …` in the project runs nothing of the agent’s',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    const mark = path.join(marks, 'm14');
+    const script = `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\n`;
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'mkdir -p tools',
+        `echo ${Buffer.from(script).toString('base64')} | base64 -d > tools/cli.js && chmod +x tools/cli.js`,
+        `node -e 'const f="package.json";const p=JSON.parse(require("fs").readFileSync(f));p.bin={"durable-agent":"tools/cli.js"};require("fs").writeFileSync(f,JSON.stringify(p,null,2))'`,
+        'cat package.json',
+      ].join(' && '),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+    try {
+      execFileSync(path.join(path.dirname(process.execPath), 'npx'), ['--offline', 'durable-agent', 'status', 'x'], {
+        cwd: root,
+        env: {
+          ...process.env,
+          npm_config_cache: path.join(base, 'npm-cache-m14'),
+          npm_config_update_notifier: 'false',
+        },
+        stdio: 'ignore',
+        timeout: 60_000,
+      });
+    } catch {
+      // the real durable-agent (or none) may fail here: what matters is what ran
+    }
+    assert.deepEqual(
+      { ran: existsSync(mark), baitSeen: BAIT.test(read(mark)) },
+      { ran: false, baitSeen: false },
+      'the person’s npx durable-agent ran the agent’s file',
+    );
+  },
+);
+
+test(
+  'M14b (dontAsk): sandboxed Bash writes nm/.bin/durable-agent and makes node_modules a symlink to nm — the person’s next `npx durable-agent …` runs nothing of the agent’s',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'm14b');
+    const script = `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\n`;
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p nm/.bin && echo ${Buffer.from(script).toString('base64')} | base64 -d > nm/.bin/durable-agent && chmod +x nm/.bin/durable-agent && ln -s nm node_modules && ls -la node_modules/.bin/`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+    try {
+      execFileSync(path.join(path.dirname(process.execPath), 'npx'), ['--offline', 'durable-agent', 'status', 'x'], {
+        cwd: root,
+        env: {
+          ...process.env,
+          npm_config_cache: path.join(base, 'npm-cache-m14b'),
+          npm_config_update_notifier: 'false',
+        },
+        stdio: 'ignore',
+        timeout: 60_000,
+      });
+    } catch {
+      // what matters is what ran
+    }
+    assert.deepEqual(
+      { ran: existsSync(mark), baitSeen: BAIT.test(read(mark)) },
+      { ran: false, baitSeen: false },
+      'the person’s npx durable-agent ran the agent’s file',
+    );
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// M15: the same bare repository made with the FILE tools. Write runs in the worker, outside the
+// sandbox and its tree watch; its protected-path check is by name (`.git/config`, `.claude`…), and
+// `src/config` next to `src/HEAD` is no protected name. acceptEdits auto-accepts writes in the
+// working directory (no allow rule).
+
+test(
+  'M15 (acceptEdits): four Write calls make src/ a bare repository (HEAD, objects/info/keep, refs/heads/keep, config with core.fsmonitor) — the person’s git status in src/app runs nothing',
+  hole(
+    'M15: the file tools’ protected-path check is by name only (src/permissions/protectedPaths.ts); Write makes src/HEAD, src/objects/…, src/refs/…, src/config (core.worktree, core.fsmonitor) and nothing undoes it: the person’s git status below src runs the fsmonitor',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'm15');
+    const files: Record<string, string> = {
+      'src/HEAD': 'ref: refs/heads/main\n',
+      'src/objects/info/keep': 'x\n',
+      'src/refs/heads/keep': 'x\n',
+      'src/config': `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch ${mark}; false"\n`,
+    };
+    for (const [rel, content] of Object.entries(files)) {
+      const o = await tool(root, 'acceptEdits', 'Write', { file_path: path.join(root, rel), content });
+      t.diagnostic(`Write ${rel}: ${o.status}: ${o.text.slice(0, 120)}`);
+    }
+    personGit(path.join(root, 'src', 'app'), 'status', '--short');
+    assert.deepEqual(
+      { configLeft: /fsmonitor/.test(read(path.join(root, 'src', 'config'))), fsmonitorRan: existsSync(mark) },
+      { configLeft: false, fsmonitorRan: false },
+    );
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// M16: plan mode runs only read-only Bash. Commands that look like reading but write a file given
+// as an option: git's --output, sort -o, find -fprint, sed's w command, awk's redirection, uniq's
+// second operand, git diff --output. What a plan-mode session may leave on disk is none of them.
+
+const WRITING_READS = [
+  'git log -1 --format=planted --output=w1',
+  'git diff --output=w2 HEAD',
+  'sort -o w3 src/app/a.txt',
+  'find . -maxdepth 0 -fprint w4',
+  "sed -n 'w w5' src/app/a.txt",
+  'awk \'BEGIN { print "x" > "w6" }\'',
+  'uniq src/app/a.txt w7',
+  'git show --output=w8 HEAD',
+];
+
+test('M16 (plan, contained): read-looking Bash commands that write through an option leave no file', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  for (const command of WRITING_READS) {
+    const o = await tool(root, 'plan', 'Bash', { command });
+    t.diagnostic(`${command}: ${o.status}: ${o.text.slice(0, 100)}`);
+  }
+  const left = readdirSync(root).filter((f) => /^w\d$/.test(f));
+  assert.deepEqual(left, []);
+});
+
+// M10b: prettier also reads its configuration from a `prettier` key of `package.yaml` (its search list:
+// package.json, package.yaml, then the .prettierrc files), which the M10 fix does not name.
+test(
+  'M10b (dontAsk): sandboxed Bash writes package.yaml with prettier.plugins naming a file of its own — after the call the person’s `prettier --check` runs nothing of the agent’s',
+  hole(
+    'M10b: prettier reads `prettier.plugins` from package.yaml (its search list: package.json, package.yaml, .prettierrc*); the M10 fix protects the .prettierrc names only',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    const mark = path.join(marks, 'm10b');
+    const plugin = `require("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\nmodule.exports = {};\n`;
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p tools && printf 'prettier:\\n  plugins:\\n    - ./tools/fmt.cjs\\n' > package.yaml && echo ${Buffer.from(plugin).toString('base64')} | base64 -d > tools/fmt.cjs && printf 'const a = 1\\n' > src/app/x.js && echo ok`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 160)}`);
+    const prettier = path.resolve(__dirname, '..', '..', '..', 'node_modules', '.bin', 'prettier');
+    try {
+      execFileSync(prettier, ['--check', 'src/app/x.js'], { cwd: root, stdio: 'ignore', timeout: 60_000 });
+    } catch {
+      // "code style issues" exits 1: the check ran
+    }
+    assert.equal(existsSync(mark), false, 'the person’s prettier --check ran the agent’s plugin');
+  },
+);
+
+// M4b: after the M4 fix (namedKeyFiles, src/permissions/credentials.ts): what ssh and git accept that a
+// line-by-line reading misses — an `Include` with a glob (`Include conf.d/*`, what OrbStack, Colima and
+// Teleport write), `${HOME}` in IdentityFile (OpenSSH ≥ 8.4), `%h` tokens, a quoted `-i "~/…"` in
+// core.sshCommand.
+test(
+  'M4b: key files named through `Include conf.d/*`, `IdentityFile ${HOME}/…`, `IdentityFile ~/keys/id_%h` and core.sshCommand `-i "~/…"` are unreadable to sandboxed Bash',
+  hole(
+    'M4b: namedKeyFiles (src/permissions/credentials.ts:295) reads an ssh Include with a glob as one file (nothing), expands no ${VAR} nor %h/%r/%u tokens, and resolves a quoted "~/…" of core.sshCommand under the config’s directory: those keys stay readable',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const keys = path.join(home, 'keys2');
+    mkdirSync(keys, { recursive: true });
+    mkdirSync(path.join(home, '.ssh', 'conf.d'), { recursive: true });
+    const named = ['included_key', 'env_key', 'id_github.com', 'quoted_key'];
+    for (const k of named) writeFileSync(path.join(keys, k), `secret BAIT-M-${k}\n`);
+    const sshConfig = path.join(home, '.ssh', 'config');
+    const savedSsh = read(sshConfig);
+    const savedGit = read(path.join(home, '.gitconfig'));
+    writeFileSync(
+      sshConfig,
+      `Include conf.d/*\nHost github.com\n  IdentityFile ~/keys2/id_%h\nHost env\n  IdentityFile \${HOME}/keys2/env_key\n`,
+    );
+    writeFileSync(path.join(home, '.ssh', 'conf.d', 'work'), 'Host work\n  IdentityFile ~/keys2/included_key\n');
+    writeFileSync(path.join(home, '.gitconfig'), '[core]\n\tsshCommand = ssh -i \\"~/keys2/quoted_key\\"\n');
+    try {
+      const out = await tool(root, 'dontAsk', 'Bash', { command: 'mkdir -p loot; cp ~/keys2/* loot/ 2>&1; echo done' });
+      t.diagnostic(out.text.slice(0, 300));
+    } finally {
+      writeFileSync(sshConfig, savedSsh);
+      writeFileSync(path.join(home, '.gitconfig'), savedGit);
+    }
+    const got = existsSync(path.join(root, 'loot'))
+      ? readdirSync(path.join(root, 'loot')).filter((f) => BAIT.test(read(path.join(root, 'loot', f))))
+      : [];
+    assert.deepEqual(got, []);
+  },
+);
