@@ -5,6 +5,7 @@ import { callFacts, findMatchingRule, permissionEnvOf, type CallFacts, type Perm
 import { hiddenPathPredicate } from './resultFilter';
 
 export { permissionEnvOf } from './matcher';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { insideWorkingDirs, isInside, resolveReal, workingDirForms } from './paths';
 import { protectedReasonOfForms } from './protectedPaths';
@@ -293,10 +294,29 @@ export function protectedWrite(
   const ownHit = forms.find((f) => own.some((w) => isInside(path.resolve(f), w)));
   if (ownHit !== undefined)
     return `${ownHit} is protected: it is durable-agent's own code (or a package it runs), which the worker runs outside the sandbox`;
+  const shaped = forms.find(makesGitDirectory);
+  if (shaped !== undefined)
+    return `${shaped} is protected: with it the directory is a git repository whose config the person's git runs`;
   const extra = permission.controlFiles ?? [];
   return protectedReasonOfForms(forms, workingDirForms(env.workingDirectories), {
     extra: [...new Set([...extra, ...extra.map(resolveReal)])],
   });
+}
+
+/**
+ * Would writing this file make (or configure) a git directory outside `.git` (red team m, M15)? A
+ * `HEAD` anywhere — with `objects` and `refs` beside it git takes the directory for a repository,
+ * and its `config` then runs on the person's `git status` below it — and a `config`, `commondir`,
+ * `config.worktree` or hook beside a `HEAD` that is there. Sandboxed commands meet the same shape
+ * in the tree watch (src/sandbox/treeNames.ts looksLikeGitDirectory).
+ */
+function makesGitDirectory(file: string): boolean {
+  const name = path.basename(file).toLowerCase();
+  if (name === 'head') return true;
+  const dir = path.dirname(file);
+  const headIn = (d: string) => fs.lstatSync(path.join(d, 'HEAD'), { throwIfNoEntry: false }) !== undefined;
+  if (['config', 'commondir', 'config.worktree'].includes(name)) return headIn(dir);
+  return path.basename(dir).toLowerCase() === 'hooks' && headIn(path.dirname(dir));
 }
 
 function findEditRuleAllowingRead(allow: readonly string[], facts: CallFacts, env: PermissionEnv) {

@@ -154,6 +154,8 @@ export const PROTECTED_FILE_NAMES = [
   '.markdownlint-cli2.jsonc',
   '.markdownlint-cli2.yaml',
   '.flake8',
+  // pnpm's YAML manifest: prettier reads its `prettier.plugins` (M10b).
+  'package.yaml',
 ] as const;
 
 /**

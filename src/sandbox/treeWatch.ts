@@ -18,104 +18,33 @@
 // `.claude`, `.mcp.json`, `.vscode`, `.gitmodules`…) at any depth, node_modules included: the check
 // after the call reads that record instead of a walk bounded by depth (sessionPlan.ts protectionScan).
 //
-// The only bound is the kernel's: a tree uses at most a quarter of the user's inotify watches
-// (fs.inotify.max_user_watches). A tree that needs more, or a watch the kernel refuses, makes the
-// tree `complete: false`: the check after each command then walks the whole tree for `.git`
-// (unbounded; slow on such a tree, never blind) — the window while the command runs stays open
-// there, and docs/security.md says so.
+// The kernel bounds it twice (inotifyLimits.ts; red team, issue 30, K6 and L10). Past the watch
+// budget (a quarter of fs.inotify.max_user_watches) or where the kernel refuses a watch, a directory
+// is blind: the tree is `complete: false` (the check after a command walks it whole), and while a
+// command runs its blind directories are walked again and again, what is there announced (not a
+// kill: `npm install` passes a budget of 2,048 on kernels with 8,192 watches). After a poll phase
+// that may hold an overflow of the event queue, every tree is `complete: false` until a rescan (every
+// directory read again, everything announced again): at once for a tree a command uses, else before
+// its record is read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  PROTECTED_DIRECTORY_NAMES,
-  isProtectedFileName,
-  isLinkableNpmDir,
-  isProtectedTailEntry,
-  isSequenceHead,
-} from '../permissions/protectedPaths';
-import { isWatchedManifest } from './manifestBins';
+import { BARE_MARKERS, GIT_ENTRY_NAMES, fold, isRecorded, looksLikeGitDirectory, lstat, names } from './treeNames';
+import * as limits from './inotifyLimits';
+
+// prettier-ignore
+export { overflowThreshold, queueOverflows, setOverflowThresholdForTests, setWatchBudgetForTests, watchBudget } from './inotifyLimits';
 
 /** How long a tree stays watched after the last command that used it (the next call of a session reuses it). */
 export const LINGER_MS = 120_000;
 
-/** The entries of a git directory a watch looks at when something in it changes. */
-const GIT_ENTRY_NAMES = new Set(['config', 'config.worktree', 'commondir', 'hooks', 'gitdir']);
-
-const fold = (s: string) => s.normalize('NFC').toLowerCase();
-
-/** Directory names recorded wherever they appear (folded), besides `.git`. */
-const PROTECTED_DIRS = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git').map(fold));
-
-/**
- * Is an entry of this (folded) name recorded wherever it appears: what configures the agent, an
- * editor, a shell or a tool (a protected directory or file name), or a sequence's head (`.config`
- * for its `git/` and `mise/`, `mise` for its `config.toml`)?
- */
-const isProtectedName = (folded: string): boolean =>
-  PROTECTED_DIRS.has(folded) || isProtectedFileName(folded) || isSequenceHead(folded);
-
-/**
- * Is the entry `folded` of `dir` recorded: a protected name, a protected tail's end
- * (`node_modules/.bin/durable-agent`), or a package.json whose bins are watched (manifestBins.ts)?
- */
-const isRecorded = (dir: string, folded: string): boolean =>
-  isProtectedName(folded) ||
-  isProtectedTailEntry(dir, folded) ||
-  isWatchedManifest(dir, folded) ||
-  (isLinkableNpmDir(dir, folded) && lstat(path.join(dir, folded))?.isSymbolicLink() === true);
-
-/** The names whose appearance can make a directory a git directory (git's is_git_directory). */
-const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
-
-/**
- * Could git take `dir` for a git directory (a bare repository) when it runs inside it, now or once
- * a symlink's target appears? Its `HEAD`, and `objects` and `refs` or a `commondir` naming where
- * they are. Git asks only that `objects` and `refs` be searchable (`access(X_OK)`): an executable
- * file or a symlink to `/bin/true` passes (red team m, M1), and a symlink that dangles now may lead
- * to a directory made later elsewhere, where no event of this directory says so (M1b). So any entry
- * of those names counts, whatever it is.
- */
-export function looksLikeGitDirectory(dir: string): boolean {
-  if (!lstat(path.join(dir, 'HEAD'))) return false;
-  if (lstat(path.join(dir, 'commondir'))) return true;
-  return lstat(path.join(dir, 'objects')) !== undefined && lstat(path.join(dir, 'refs')) !== undefined;
-}
-
-function lstat(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
-function names(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-let budgetCache: number | undefined;
-/** Watches all trees together may use: a quarter of the kernel's per-user inotify limit (8192 when unknown). */
-export function watchBudget(): number {
-  if (budgetCache !== undefined) return budgetCache;
-  let limit = 8192;
-  try {
-    const n = Number(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8').trim());
-    if (Number.isFinite(n) && n > 0) limit = n;
-  } catch {
-    // not Linux, or /proc unreadable: the old default
-  }
-  return (budgetCache = Math.max(1024, Math.floor(limit / 4)));
-}
-
-/** For tests: a smaller budget (undefined: the kernel's again). */
-export function setWatchBudgetForTests(n: number | undefined): void {
-  budgetCache = n;
-}
+export { looksLikeGitDirectory } from './treeNames';
 
 let watchesInUse = 0;
+
+/** One event from the kernel: when it may be past a queue overflow (inotifyLimits.ts), every tree is suspect. */
+function counted(): void {
+  if (limits.countEvent()) for (const t of trees.values()) t.overflowed();
+}
 
 /** A watch, and the identity of the directory it watches: a directory removed and made again at the same path often gets the same inode number back, never the same birth time. */
 interface Watch {
@@ -140,6 +69,8 @@ export interface TreeWatch {
   subscribe(fn: TreeListener): () => void;
   /** Directories watched now. */
   watched(): number;
+  /** Directories that could not be watched (past the budget, refused): walked while a command runs. */
+  blind(): number;
 }
 
 export type TreeListener = (p: string, kind: 'git' | 'marked') => void;
@@ -149,20 +80,114 @@ class Tree implements TreeWatch {
   private readonly gits = new Set<string>();
   private readonly marked = new Set<string>();
   private readonly listeners = new Set<TreeListener>();
-  private full = true;
+  /** The tops of what is not watched (each unread below it): past the budget, or refused by the kernel. */
+  private readonly blindTops = new Set<string>();
+  /** The event queue may have overflowed since the last full read. */
+  private suspect = false;
+  private rescanTimer: NodeJS.Timeout | undefined;
+  /** When the last rescan ended, and how long it took. */
+  private lastRescan = 0;
+  private rescanTook = 0;
+  private pollTimer: NodeJS.Timeout | undefined;
   private linger: NodeJS.Timeout | undefined;
   closed = false;
 
   constructor(readonly root: string) {
-    this.add(root);
+    this.add(root, false);
   }
 
   complete(): boolean {
-    return this.full;
+    return this.blindTops.size === 0 && !this.suspect;
   }
 
   watched(): number {
     return this.watches.size;
+  }
+
+  blind(): number {
+    return this.blindTops.size;
+  }
+
+  /** The queue may have overflowed: a full read before the record is trusted again, soon when a command runs. */
+  overflowed(): void {
+    if (this.closed) return;
+    this.suspect = true;
+    if (this.listeners.size > 0) this.scheduleRescan();
+  }
+
+  private scheduleRescan(): void {
+    if (this.rescanTimer) return;
+    const wait = Math.max(0, this.lastRescan + limits.rescanGap(this.rescanTook) - Date.now());
+    this.rescanTimer = setTimeout(() => {
+      this.rescanTimer = undefined;
+      if (!this.closed && this.suspect) this.rescan();
+    }, wait);
+    this.rescanTimer.unref();
+  }
+
+  /** Every directory read again (watched when new), every `.git` and entry with a protected name announced again. */
+  rescan(): void {
+    const start = Date.now();
+    this.suspect = false;
+    this.add(this.root, true);
+    this.lastRescan = Date.now();
+    this.rescanTook = this.lastRescan - start;
+  }
+
+  /** Before the record is read: a tree whose queue may have overflowed is read again first. */
+  fresh(): void {
+    if (this.suspect && !this.closed) this.rescan();
+  }
+
+  /**
+   * While a command runs on a tree with blind directories: each walked (what is there announced,
+   * recorded), again and again, as long as the tree has listeners.
+   */
+  private pollBlind(): void {
+    if (this.pollTimer || this.closed || this.listeners.size === 0 || this.blindTops.size === 0) return;
+    const tick = () => {
+      this.pollTimer = undefined;
+      if (this.closed || this.listeners.size === 0 || this.blindTops.size === 0) return;
+      const start = Date.now();
+      // Watches of directories removed since (the kernel dropped them; the count did not) given back first.
+      if (watchesInUse >= limits.watchBudget()) for (const t of trees.values()) t.pruneGone();
+      for (const top of [...this.blindTops]) {
+        if (!lstat(top)?.isDirectory()) {
+          this.blindTops.delete(top);
+          continue;
+        }
+        // Watched now if watches were freed meanwhile (then read as a new directory), else walked.
+        if (watchesInUse < limits.watchBudget()) {
+          this.blindTops.delete(top);
+          this.add(top, true);
+        } else this.walkBlind(top);
+      }
+      this.pollTimer = setTimeout(tick, limits.blindPollDelay(Date.now() - start));
+      this.pollTimer.unref();
+    };
+    this.pollTimer = setTimeout(tick, 0);
+    this.pollTimer.unref();
+  }
+
+  /** Drops the watches of directories no longer there (or another directory now at that path). */
+  pruneGone(): void {
+    for (const [dir, entry] of this.watches) {
+      const st = lstat(dir);
+      if (!st?.isDirectory() || st.ino !== entry.ino || st.birthtimeMs !== entry.born) this.drop(dir, entry);
+    }
+  }
+
+  /** A blind directory's whole subtree, read without watching: its `.git` entries and protected names announced. */
+  private walkBlind(top: string): void {
+    const found = findTreeEntries(top);
+    for (const g of found.gits) {
+      this.gits.add(g);
+      this.notify(g);
+    }
+    for (const m of found.marked) {
+      this.marked.add(m);
+      this.notify(m, 'marked');
+    }
   }
 
   gitEntries(): string[] {
@@ -178,6 +203,7 @@ class Tree implements TreeWatch {
   subscribe(fn: TreeListener): () => void {
     this.listeners.add(fn);
     clearTimeout(this.linger);
+    this.pollBlind();
     return () => {
       this.listeners.delete(fn);
       this.touch();
@@ -195,6 +221,8 @@ class Tree implements TreeWatch {
   close(): void {
     this.closed = true;
     clearTimeout(this.linger);
+    clearTimeout(this.rescanTimer);
+    clearTimeout(this.pollTimer);
     for (const { w } of this.watches.values()) w.close();
     watchesInUse -= this.watches.size;
     this.watches.clear();
@@ -218,29 +246,40 @@ class Tree implements TreeWatch {
       if (this.marked.has(d)) return this.notify(d, 'marked');
   }
 
-  /** Watches `dir` (again when the directory at that path is a new one); false when it was watched already or cannot be. */
-  private watch(dir: string, onEvent: (name: string | null) => void): boolean {
+  /**
+   * Watches `dir` (again when the directory at that path is a new one): `new`, `had` (watched
+   * already), `none` (not a directory, gone) or `blind` (past the budget, or refused: recorded as a
+   * blind top).
+   */
+  private watch(dir: string, onEvent: (name: string | null) => void): 'new' | 'had' | 'none' | 'blind' {
     const st = lstat(dir);
-    if (!st?.isDirectory()) return false;
+    if (!st?.isDirectory()) return 'none';
     const had = this.watches.get(dir);
-    if (had && had.ino === st.ino && had.born === st.birthtimeMs) return false;
+    if (had && had.ino === st.ino && had.born === st.birthtimeMs) return 'had';
     if (had) this.drop(dir, had);
-    if (watchesInUse >= watchBudget()) {
-      this.full = false;
-      return false;
-    }
+    if (watchesInUse >= limits.watchBudget()) return this.blindTop(dir);
     try {
-      const w = fs.watch(dir, { persistent: false }, (_e, name) => onEvent(name === null ? null : String(name)));
+      const w = fs.watch(dir, { persistent: false }, (_e, name) => {
+        counted();
+        onEvent(name === null ? null : String(name));
+      });
       const entry = { w, ino: st.ino, born: st.birthtimeMs };
       w.on('error', () => this.drop(dir, entry));
       this.watches.set(dir, entry);
       watchesInUse++;
-      return true;
+      return 'new';
     } catch (err) {
       // A directory gone meanwhile is nothing to watch; a watch the kernel refused (ENOSPC) is a blind spot.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.full = false;
-      return false;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+      return this.blindTop(dir);
     }
+  }
+
+  /** `dir` is not watched (nor read below): walked while a command runs, and the tree is not complete. */
+  private blindTop(dir: string): 'blind' {
+    this.blindTops.add(dir);
+    this.pollBlind();
+    return 'blind';
   }
 
   private drop(dir: string, entry: Watch): void {
@@ -284,33 +323,45 @@ class Tree implements TreeWatch {
     if (path.basename(dir) === 'hooks' && this.gits.has(path.dirname(dir))) this.notify(path.dirname(dir));
     if (BARE_MARKERS.has(name) && looksLikeGitDirectory(dir)) this.bareEntry(dir);
     const st = lstat(p);
-    if (st?.isDirectory()) this.add(p);
+    if (st?.isDirectory()) this.add(p, false);
   }
 
-  /** Watches `dir` and, below it, every directory (iteratively: no depth limit, no stack to exhaust). */
-  private add(top: string): void {
+  /**
+   * Watches `dir` and, below it, every directory (iteratively: no depth limit, no stack to exhaust);
+   * `again`: directories watched already are read again too (a rescan: what the kernel's queue may
+   * have dropped), and what is recorded there announced again.
+   */
+  private add(top: string, again: boolean): void {
     const todo = [top];
     while (todo.length > 0) {
       const dir = todo.pop()!;
-      const fresh = this.watch(dir, (name) => {
+      const got = this.watch(dir, (name) => {
         if (this.closed) return;
         if (name === null) for (const n of names(dir)) this.consider(dir, n);
         else this.consider(dir, name);
       });
-      if (!fresh) continue;
+      if (got === 'none' || got === 'blind' || (got === 'had' && !again)) continue;
       // What is there already (made, or renamed in, before the watch began).
-      const here = names(dir);
-      if (here.includes('HEAD') && looksLikeGitDirectory(dir)) this.bareEntry(dir);
-      for (const n of here) {
-        const p = path.join(dir, n);
-        const folded = fold(n);
+      let here: fs.Dirent[];
+      try {
+        here = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      if (here.some((e) => e.name === 'HEAD') && looksLikeGitDirectory(dir)) {
+        if (again) this.gits.delete(dir);
+        this.bareEntry(dir);
+      }
+      for (const e of here) {
+        const p = path.join(dir, e.name);
+        const folded = fold(e.name);
         if (folded === '.git') {
           this.gitEntry(p);
           continue;
         }
         if (isRecorded(dir, folded)) this.markedEntry(p);
         else this.insideMarked(dir);
-        if (lstat(p)?.isDirectory()) todo.push(p);
+        if (e.isDirectory()) todo.push(p);
       }
     }
   }
@@ -326,6 +377,7 @@ export function treeWatch(root: string): TreeWatch {
     t = new Tree(r);
     trees.set(r, t);
   }
+  t.fresh();
   t.touch();
   return t;
 }

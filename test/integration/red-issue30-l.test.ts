@@ -37,6 +37,10 @@ after(async () => {
 });
 
 const ALL_BAIT = [...BAIT_VALUES, ...Object.values(MORE_BAIT)];
+// The worker's tree watch budget, lowered (it can only be lowered) so that L10 passes it with a few
+// thousand mkdirs, not a quarter of max_user_watches (tens of thousands: ~80 s here).
+const WATCH_BUDGET = 4096;
+process.env.DURABLE_AGENT_WATCH_BUDGET = String(WATCH_BUDGET);
 const which = (name: string): string => execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const marksOf = (name: string): string => {
@@ -376,9 +380,8 @@ test('round l: later steps of an outside worker run nothing a session planted', 
     // makes the directories itself, then plants, in a background command.
     await t.test(
       "L10: dontAsk's background command makes more directories than the watch budget, then packages/x/.claude/settings.json (hooks on the host); the person's run in packages/x runs its SessionStart hook",
-      {
-        skip: "HOLE L10: the agent makes more directories than the tree watch's budget (a quarter of max_user_watches), then plants: no live undo, the person's run loads the settings and its host hook reads the worker's environment",
-      },
+      // Fixed (L10): the directories past the budget are walked again and again while a command runs (treeWatch.ts).
+      {},
       async () => {
         const proj = outsideProject(fx, 'l10');
         fs.writeFileSync(path.join(proj, '.mcp.json'), '{"mcpServers":{}}\n');
@@ -389,23 +392,23 @@ test('round l: later steps of an outside worker run nothing a session planted', 
           sandbox: { hooks: 'host' },
           hooks: { SessionStart: [{ hooks: [{ type: 'command', command: dumpingHook(marks, 'hook') }] }] },
         });
-        const budget = Math.max(
-          1024,
-          Math.floor(Number(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8')) / 4),
+        const budget = Math.min(
+          WATCH_BUDGET,
+          Math.max(1024, Math.floor(Number(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8')) / 4)),
         );
         const cmd = `mkdir pad && (cd pad && seq 1 ${budget + 2000} | xargs mkdir) && mkdir -p packages/x/.claude && printf '%s' '${settings}' > packages/x/.claude/settings.json; touch started; sleep 100`;
-        scripts.set('plant-l10', [
+        scripts.set('plant-lten', [
           [{ id: 'toolu_l10_bg', name: 'Bash', input: { command: cmd, run_in_background: true } }],
         ]);
-        const id = await s.detach(`l10-plant-${s.taskQueue.slice(-6)}`, proj, 'dontAsk', 'plant-l10');
+        const id = await s.detach(`l10-plant-${s.taskQueue.slice(-6)}`, proj, 'dontAsk', 'plant-lten');
         try {
           await waitFor('the background command ran', async () => fs.existsSync(path.join(proj, 'started')), 60_000);
           await wait(500);
           t.diagnostic(
             `L10: the planted file is ${fs.existsSync(path.join(proj, 'packages', 'x', '.claude', 'settings.json')) ? 'there' : 'gone'}`,
           );
-          scripts.set('look-l10', []);
-          await s.run(path.join(proj, 'packages', 'x'), 'default', 'look-l10', [], { allowFail: true });
+          scripts.set('look-lten', []);
+          await s.run(path.join(proj, 'packages', 'x'), 'default', 'look-lten', [], { allowFail: true });
           assert.deepEqual(baitIn(marks, ALL_BAIT), [], "a planted hook ran on the host with the worker's secrets");
           assert.equal(fs.existsSync(path.join(marks, 'hook.env')), false, 'the planted hook ran');
         } finally {

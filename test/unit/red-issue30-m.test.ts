@@ -809,9 +809,7 @@ test(
 
 test(
   'M15 (acceptEdits): four Write calls make src/ a bare repository (HEAD, objects/info/keep, refs/heads/keep, config with core.fsmonitor) — the person’s git status in src/app runs nothing',
-  hole(
-    'M15: the file tools’ protected-path check is by name only (src/permissions/protectedPaths.ts); Write makes src/HEAD, src/objects/…, src/refs/…, src/config (core.worktree, core.fsmonitor) and nothing undoes it: the person’s git status below src runs the fsmonitor',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -865,9 +863,7 @@ test('M16 (plan, contained): read-looking Bash commands that write through an op
 // package.json, package.yaml, then the .prettierrc files), which the M10 fix does not name.
 test(
   'M10b (dontAsk): sandboxed Bash writes package.yaml with prettier.plugins naming a file of its own — after the call the person’s `prettier --check` runs nothing of the agent’s',
-  hole(
-    'M10b: prettier reads `prettier.plugins` from package.yaml (its search list: package.json, package.yaml, .prettierrc*); the M10 fix protects the .prettierrc names only',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();

@@ -15,6 +15,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
@@ -137,4 +138,116 @@ test('live guard (J4): a control file a running command creates in a new directo
   await settleTreeEvents();
   await new Promise((r) => setTimeout(r, 50));
   assert.ok(existsSync(path.join(root, 'packages/w/.claude/settings.json')));
+});
+
+// K6 (red team, issue 30): the kernel's event queue (fs.inotify.max_queued_events) overflows when a
+// command makes events faster than the worker reads them; the kernel then drops what follows (libuv
+// drops its IN_Q_OVERFLOW too). Here deterministic: the worker's event loop is blocked (a synchronous
+// child) while the command makes twice the queue in files, then repositories and control files.
+const queueSize = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim());
+  } catch {
+    return 0;
+  }
+})();
+const overflowSkip =
+  queueSize > 0 && queueSize <= 100_000 ? {} : { skip: `max_queued_events ${queueSize}: no overflow to cause` };
+/** Files made in `flood/` (a directory watched already: its events fill the queue). */
+const flood = (n: number) => `(cd flood && seq 1 ${n} | xargs touch)`;
+
+test(
+  'tree watch (K6): a kernel queue overflow (the worker busy while a command makes files, then repositories) — the record is read again before it is trusted',
+  overflowSkip,
+  async () => {
+    const root = tmp();
+    mkdirSync(path.join(root, 'flood'));
+    treeWatch(root);
+    const repos = Array.from({ length: 10 }, (_, i) => `r${i}`);
+    execFileSync(
+      'sh',
+      ['-c', `${flood(queueSize * 2 + 1000)} && for r in ${repos.join(' ')}; do mkdir -p $r/.git; done`],
+      {
+        cwd: root,
+      },
+    );
+    await settleTreeEvents();
+    await settleTreeEvents();
+    assert.deepEqual(
+      repos.filter((r) => !gitEntriesOf(root).includes(path.join(root, r, '.git'))),
+      [],
+      'repositories the watch never saw',
+    );
+  },
+);
+
+test(
+  'live guard (K6): after a kernel queue overflow during the command, the repositories and control files it made meanwhile are undone while it runs',
+  overflowSkip,
+  async () => {
+    const root = tmp();
+    mkdirSync(path.join(root, 'flood'));
+    const protection: GuardedProtection = {
+      scan: { entries: new Map(), truncated: false },
+      denyWrite: [],
+      roots: [root],
+    };
+    const guard = guardWhileRunning(protection);
+    const repos = Array.from({ length: 8 }, (_, i) => `r${i}`);
+    try {
+      execFileSync(
+        'sh',
+        [
+          '-c',
+          `${flood(queueSize * 2 + 1000)} && for r in ${repos.join(' ')}; do git init -q $r && printf '[core]\\n\\tfsmonitor = touch x\\n' >> $r/.git/config && mkdir -p d$r/.claude && echo '{}' > d$r/.claude/settings.json; done`,
+        ],
+        { cwd: root, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } },
+      );
+      const left = () => [
+        ...repos.filter((r) => /fsmonitor/.test(readFileSync(path.join(root, r, '.git', 'config'), 'utf8'))),
+        ...repos.filter((r) => existsSync(path.join(root, `d${r}`, '.claude', 'settings.json'))).map((r) => `d${r}`),
+      ];
+      await until(() => left().length === 0);
+      assert.deepEqual(left(), [], 'left while the command runs');
+    } finally {
+      guard.stop();
+    }
+  },
+);
+
+// L10 (red team, issue 30): a command that makes more directories than the watch budget, then a
+// control file below one the watch could not take. The budget is lowered here (the kernel's is a
+// quarter of max_user_watches: tens of thousands of mkdirs).
+test('live guard (L10): past the watch budget, a control file a command plants in a directory the watch could not take is undone while it runs', async () => {
+  closeTreeWatches();
+  setWatchBudgetForTests(40);
+  const root = tmp();
+  const protection: GuardedProtection = {
+    scan: { entries: new Map(), truncated: false },
+    denyWrite: [],
+    roots: [root],
+  };
+  const guard = guardWhileRunning(protection);
+  try {
+    execFileSync('sh', ['-c', 'mkdir pad && (cd pad && seq 1 100 | xargs mkdir)'], { cwd: root });
+    await settleTreeEvents();
+    mkdirSync(path.join(root, 'packages/x/.claude'), { recursive: true });
+    writeFileSync(path.join(root, 'packages/x/.claude/settings.json'), '{"sandbox":{"hooks":"host"}}');
+    mkdirSync(path.join(root, 'pad/77/deep/r'), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: path.join(root, 'pad/77/deep/r') });
+    writeFileSync(path.join(root, 'pad/77/deep/r/.git/config'), '[core]\n\tfsmonitor = touch x\n', { flag: 'a' });
+    assert.equal(treeWatch(root).complete(), false, 'the tree is past the budget (else the row proves nothing)');
+    assert.ok(
+      await until(() => !existsSync(path.join(root, 'packages/x/.claude/settings.json'))),
+      'the planted settings are removed while the command runs',
+    );
+    assert.ok(
+      await until(() => !/fsmonitor/.test(readFileSync(path.join(root, 'pad/77/deep/r/.git/config'), 'utf8'))),
+      'the blind repository’s fsmonitor is undone while the command runs',
+    );
+  } finally {
+    guard.stop();
+    closeTreeWatches();
+    setWatchBudgetForTests(undefined);
+  }
 });

@@ -1,0 +1,71 @@
+// The names the tree watch (treeWatch.ts) records and the shape of a git directory it looks for:
+// pure predicates over one directory entry, and the two file-system reads they need.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  PROTECTED_DIRECTORY_NAMES,
+  isProtectedFileName,
+  isLinkableNpmDir,
+  isProtectedTailEntry,
+  isSequenceHead,
+} from '../permissions/protectedPaths';
+import { isWatchedManifest } from './manifestBins';
+
+/** The entries of a git directory a watch looks at when something in it changes. */
+export const GIT_ENTRY_NAMES = new Set(['config', 'config.worktree', 'commondir', 'hooks', 'gitdir']);
+
+export const fold = (s: string) => s.normalize('NFC').toLowerCase();
+
+/** Directory names recorded wherever they appear (folded), besides `.git`. */
+const PROTECTED_DIRS = new Set<string>(PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git').map(fold));
+
+/**
+ * Is an entry of this (folded) name recorded wherever it appears: what configures the agent, an
+ * editor, a shell or a tool (a protected directory or file name), or a sequence's head (`.config`
+ * for its `git/` and `mise/`, `mise` for its `config.toml`)?
+ */
+const isProtectedName = (folded: string): boolean =>
+  PROTECTED_DIRS.has(folded) || isProtectedFileName(folded) || isSequenceHead(folded);
+
+/**
+ * Is the entry `folded` of `dir` recorded: a protected name, a protected tail's end
+ * (`node_modules/.bin/durable-agent`), or a package.json whose bins are watched (manifestBins.ts)?
+ */
+export const isRecorded = (dir: string, folded: string): boolean =>
+  isProtectedName(folded) ||
+  isProtectedTailEntry(dir, folded) ||
+  isWatchedManifest(dir, folded) ||
+  (isLinkableNpmDir(dir, folded) && lstat(path.join(dir, folded))?.isSymbolicLink() === true);
+
+/** The names whose appearance can make a directory a git directory (git's is_git_directory). */
+export const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
+
+/**
+ * Could git take `dir` for a git directory (a bare repository) when it runs inside it, now or once
+ * a symlink's target appears? Its `HEAD`, and `objects` and `refs` or a `commondir` naming where
+ * they are. Git asks only that `objects` and `refs` be searchable (`access(X_OK)`): an executable
+ * file or a symlink to `/bin/true` passes (red team m, M1), and a symlink that dangles now may lead
+ * to a directory made later elsewhere, where no event of this directory says so (M1b). So any entry
+ * of those names counts, whatever it is.
+ */
+export function looksLikeGitDirectory(dir: string): boolean {
+  if (!lstat(path.join(dir, 'HEAD'))) return false;
+  if (lstat(path.join(dir, 'commondir'))) return true;
+  return lstat(path.join(dir, 'objects')) !== undefined && lstat(path.join(dir, 'refs')) !== undefined;
+}
+
+export function lstat(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+export function names(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
