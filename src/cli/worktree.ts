@@ -33,7 +33,13 @@ export async function prepareRunWorktree(cwd: string, flag: string | true): Prom
 
 /** The line `run` prints to stderr. */
 export function worktreeNotice(wt: Worktree): string {
-  return `durable-agent: ${wt.created ? 'created' : 'reusing'} worktree ${relative(wt.repoRoot, wt.path)} on branch ${wt.branch} (${wt.path})\n`;
+  const line = `durable-agent: ${wt.created ? 'created' : 'reusing'} worktree ${relative(wt.repoRoot, wt.path)} on branch ${wt.branch} (${wt.path})\n`;
+  return wt.removedGitFiles?.length ? `${line}${removedGitFilesLine(wt.removedGitFiles)}\n` : line;
+}
+
+/** What `run` and EnterWorktree say about the git directories a branch carried (red team, issue 30, M5). */
+export function removedGitFilesLine(files: readonly string[]): string {
+  return `⚠ the branch carries git directories (a HEAD with a config, pointers or hooks below the top: a repository the person's git would use there); not checked out: ${files.join(', ')}`;
 }
 
 /**

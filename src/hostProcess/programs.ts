@@ -12,7 +12,18 @@
 //   becomes that, so the sandbox runtime's own `which`/`spawn` (bwrap, socat, rg, the shell) see it
 //   too; the person's PATH is kept only for the command run INSIDE the sandbox (`personPath`);
 // - `findProgram`/`sandboxPrograms`: absolute paths on it, passed everywhere a name was.
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -70,15 +81,69 @@ export function outsidePath(
  */
 const sessionDirectories = new Set<string>();
 
+/**
+ * The session directories are kept in the data directory too (`session-directories.json`, 0600, the
+ * newest MAX_KEPT_SESSION_DIRECTORIES), and read back before this process looks anything up: a worker
+ * or CLI started again (the next day's `dev`, a restarted service, a second `worker`) would otherwise
+ * know none until a session of that project calls a tool, and its start-up probe ran a `which` an
+ * earlier session planted in `<project>/bin` on the person's PATH (red team, issue 30, M9). The data
+ * directory is one of the worker's private paths: no sandboxed command reads or writes it.
+ */
+export const MAX_KEPT_SESSION_DIRECTORIES = 1000;
+
+export function sessionDirectoriesFile(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  // The data directory (src/stores/dataHome.ts durableAgentHome; not imported: another room).
+  return path.join(path.resolve(env.DURABLE_AGENT_HOME ?? path.join(os.homedir(), '.durable-agent')), SESSION_DIRS);
+}
+const SESSION_DIRS = 'session-directories.json';
+
+function readKept(file: string): string[] {
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > 4 * 1024 * 1024) return [];
+    const j = JSON.parse(readFileSync(file, 'utf8')) as { v?: number; dirs?: unknown };
+    return Array.isArray(j?.dirs) ? j.dirs.filter((d): d is string => typeof d === 'string' && path.isAbsolute(d)) : [];
+  } catch {
+    return [];
+  }
+}
+
+let keptLoaded = false;
+
+/** The kept session directories, into this process's set (once; before the first lookup). */
+function loadKeptSessionDirectories(): void {
+  if (keptLoaded) return;
+  keptLoaded = true;
+  for (const d of readKept(sessionDirectoriesFile()))
+    if (path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
+}
+
+/** `dirs` added to the kept list (best effort: a worker that cannot write its data directory keeps them in memory only). */
+function keepSessionDirectories(dirs: readonly string[]): void {
+  const file = sessionDirectoriesFile();
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const all = [...readKept(file).filter((d) => !dirs.includes(d)), ...dirs].slice(-MAX_KEPT_SESSION_DIRECTORIES);
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify({ v: 1, dirs: all })}\n`, { flag: 'wx', mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // not kept: this process still has them
+  }
+}
+
 export function registerSessionDirectories(dirs: readonly string[]): void {
-  let grew = false;
+  loadKeptSessionDirectories();
+  const added: string[] = [];
   for (const d of dirs) {
     if (!path.isAbsolute(d) || path.dirname(d) === d) continue;
     const dir = path.resolve(d);
     if (sessionDirectories.has(dir)) continue;
     sessionDirectories.add(dir);
-    grew = true;
+    added.push(dir);
   }
+  const grew = added.length > 0;
+  if (grew) keepSessionDirectories(added);
   // What this process looks up by name outside the door — the sandbox runtime's `which` and shell on
   // every wrap (spawnSync with the worker's whole environment) — is found on process.env.PATH: a
   // process that narrowed it narrows it again as soon as a session's directory is known, before that
@@ -105,6 +170,7 @@ export function projectRule(dir: string): string[] {
 
 /** The trusted form of `value` (default process.env.PATH) for a process running in `cwd`. */
 export function trustedPath(value: string | undefined = process.env.PATH, cwd: string = process.cwd()): string {
+  loadKeptSessionDirectories();
   return outsidePath(value, '/', [...projectRule(process.cwd()), ...projectRule(cwd), ...sessionDirectories]) ?? '';
 }
 

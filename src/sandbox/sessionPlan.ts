@@ -4,7 +4,7 @@
 // session's temp dir minus the protected paths of THOSE directories (never the worker's cwd); reads
 // everywhere but credentials, the worker's private state (the store) and other sessions' temp
 // directories; network only to the session's allowed domains (src/sandbox/policy.ts runtimePlan).
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentContext } from '../core/context';
@@ -22,6 +22,8 @@ import {
 } from './protect';
 import { manifestBins, undoManifestBins } from './manifestBins';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
+import { detachHardLinks } from './hardLinks';
+import { repositoryConfigTargets } from './repoConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
@@ -154,6 +156,9 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     // Every writable allowWrite directory is guarded like a working directory for protected names (K10).
     const nameRoots = [...roots, ...writable.filter((d) => existsDirectory(d) && !withinDirectories(d, roots))];
     const scan = protectionScan({ roots, extra, gitRoots, nameRoots });
+    // A protected file with another name (a hard link) is written through that name despite the
+    // deny list's bind of its path: cut before the command (red team, issue 30, M11).
+    const detached = detachHardLinks(scan, gitRoots, relativeTo(roots));
     const manifests = manifestBins(manifestsOf({ roots, gitRoots, nameRoots }));
     protection = {
       scan,
@@ -164,6 +169,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       nameRoots,
       manifests,
     };
+    if (detached.length > 0) protection.live = detached;
   }
   const readable = [...(scope.readable ?? [])];
   // The worker's private state is read- and write-denied: a writable directory inside it would be
@@ -232,6 +238,9 @@ function existsDirectory(d: string): boolean {
 export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots' | 'nameRoots'>): ProtectedScan {
   const nameRoots = p.nameRoots ?? p.roots;
   const scan = scanProtected(p.roots, p.extra);
+  // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
+  for (const e of repositoryConfigTargets(p.roots))
+    if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
   for (const root of p.gitRoots ?? []) {
     for (const dotGit of gitEntriesOf(root))
       for (const e of gitDirScan(dotGit).entries.values()) if (!scan.entries.has(e.path)) scan.entries.set(e.path, e);
@@ -243,6 +252,24 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
     );
   }
   return scan;
+}
+
+/** An entry with content (a directory with an entry, a non-empty file). */
+function hasContentOf(p: string): boolean {
+  try {
+    const st = lstatSync(p);
+    return st.isDirectory() ? readdirSync(p).length > 0 : !st.isFile() || st.size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A path as the tool result names it: relative to the working directory holding it. */
+function relativeTo(roots: readonly string[]): (p: string) => string {
+  return (p) => {
+    const r = roots.find((x) => withinDirectories(p, [x]));
+    return r ? path.relative(r, p) || '.' : p;
+  };
 }
 
 /** The package.json files in the working directories outside node_modules (the tree watches' record). */
@@ -263,6 +290,10 @@ export function undoProtected(protection: Protection): string[] {
     protection.denyWrite,
     protection.nameRoots ?? protection.roots,
   );
+  // A protected file the command gave another name (a hard link: `git init sub && ln sub/.git/config
+  // sub/notes.txt`) is a copy of itself again before the next command can write it (M11).
+  for (const n of detachHardLinks(after, protection.gitRoots, relativeTo(protection.roots)))
+    if (!undone.includes(n)) undone.push(n);
   if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).

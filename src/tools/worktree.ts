@@ -150,7 +150,7 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
       data: {
         worktreePath: wt.path,
         worktreeBranch: wt.branch,
-        message: `${wt.created ? 'Created' : 'Entered'} worktree at ${quoted(wt.path)} on branch ${quoted(wt.branch)}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+        message: `${wt.created ? 'Created' : 'Entered'} worktree at ${quoted(wt.path)} on branch ${quoted(wt.branch)}. The session is now working in the worktree. Use ExitWorktree to leave mid-session.${wt.removedGitFiles?.length ? ` Not checked out (git directories the branch carries): ${wt.removedGitFiles.map(quoted).join(', ')}.` : ''}`,
       },
       contextModifiers: [
         {

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { hostGit } from '../hostProcess/git';
 import { checkRepository, projectRepositoryOf, registeredWorktree, type WorktreeRegistration } from './repository';
 import type { ProjectRepository } from './repository';
+import { removeCarriedGitDirectories } from './carriedGitDirectories';
 
 export {
   checkRepository,
@@ -141,6 +142,11 @@ export interface Worktree {
   base: string;
   /** Made now (false: an existing worktree was reused). */
   created: boolean;
+  /**
+   * The files of git directories the checked-out commit carried (a bare repository below the top),
+   * removed from the new worktree (relative paths; carriedGitDirectories.ts).
+   */
+  removedGitFiles?: string[];
   /** The main repository's root. */
   repoRoot: string;
   /** The repository's common git directory (`<root>/.git`) and this worktree's own (`<common>/worktrees/<dir>`). */
@@ -198,11 +204,18 @@ export async function createOrReuseWorktree(
   if (!made)
     throw new Error(`git made the worktree ${dir}, but it is not registered in ${repo.commonDir} as expected.`);
   const start = branchExists ? (await worktreeGit(dir, made.gitDir, ['rev-parse', 'HEAD'], opts)).trim() : base;
+  // A git directory the branch carries (a bare repository in `src/`: HEAD, objects, refs, a config
+  // with core.fsmonitor) is not left on disk for the person's git to find (red team, issue 30, M5).
+  const tree = (await worktreeGit(dir, made.gitDir, ['ls-tree', '-r', '-z', '--name-only', 'HEAD'], opts))
+    .split('\0')
+    .filter(Boolean);
+  const removed = await removeCarriedGitDirectories(dir, tree);
   return {
     path: dir,
     branch,
     base: start,
     created: true,
+    ...(removed.length > 0 ? { removedGitFiles: removed } : {}),
     repoRoot: root,
     commonDir: repo.commonDir,
     gitDir: made.gitDir,

@@ -26,9 +26,7 @@ const ROWS = {
   M13: hole(
     'M13: an empty new packages/x/.claude/settings.json is kept and its hard link stays writable; the next command fills it through the link (deny-listed path, skipped by the check); the person’s run in packages/x runs its host SessionStart hook',
   ),
-  M9: hole(
-    'M9: registered session directories are process memory; a restarted worker’s start-up sandbox probe runs the runtime’s `which` by name on a PATH holding Q/bin: the planted which gets every secret',
-  ),
+  M9: {},
 };
 const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
 

@@ -259,3 +259,33 @@ test('attack: plumbing in the main checkout deletes the tracked .claude/settings
     undefined,
   );
 });
+
+test('a commit carrying a git directory below the top (HEAD with config, pointers, hooks): those files are named for removal; a HEAD alone, the top and look-alikes are not (M5)', async () => {
+  const { carriedGitDirectoryFiles } = await import('../../src/worktree/carriedGitDirectories');
+  assert.deepEqual(
+    carriedGitDirectoryFiles([
+      'HEAD',
+      'config',
+      'src/HEAD',
+      'src/config',
+      'src/objects/info/keep',
+      'src/refs/heads/keep',
+      'src/hooks/post-checkout',
+      'src/commondir',
+      'src/app/a.txt',
+      'docs/head/config',
+      'fixtures/repo.git/head',
+      'fixtures/repo.git/Config',
+      'lib/config',
+    ]),
+    [
+      'fixtures/repo.git/Config',
+      'fixtures/repo.git/head',
+      'src/HEAD',
+      'src/commondir',
+      'src/config',
+      'src/hooks/post-checkout',
+    ],
+  );
+  assert.deepEqual(carriedGitDirectoryFiles(['a/b/c', 'HEAD', 'config']), []);
+});

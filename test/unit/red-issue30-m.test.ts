@@ -364,37 +364,31 @@ const plumbing = (mark: string, branch: string) =>
     'echo built $n',
   ].join('\n');
 
-test(
-  'M5 (dontAsk): plumbing builds a worktree-<name> branch carrying a bare repository in src/ (config with core.fsmonitor) — after the person’s `run --worktree <name>` checkout, their git status in <worktree>/src/app runs nothing',
-  hole(
-    'M5: a branch can carry a bare repository (src/HEAD, src/objects/, src/refs/, src/config); worker-side git checks it out (createOrReuseWorktree) and checkoutControl compares protected names only — the person’s git status below <worktree>/src runs its core.fsmonitor',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const { prepareRunWorktree } = await import('../../src/cli/worktree');
-    const { checkoutAtStart } = await import('../../src/sessionInput');
-    const root = project();
-    const mark = path.join(marks, 'm5');
-    const out = await tool(root, 'dontAsk', 'Bash', { command: plumbing(mark, 'worktree-m5') });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-    const built = /built [0-9a-f]{40}/.test(out.text);
-    const wt = await prepareRunWorktree(root, 'm5');
-    let named: string;
-    try {
-      const c = await checkoutAtStart({ cwd: wt.path });
-      named = c.control ? c.lines.join(' | ') : '(nothing named)';
-    } catch (e) {
-      named = `refused: ${(e as Error).message.slice(0, 200)}`;
-    }
-    t.diagnostic(`checkout check: ${named}`);
-    personGit(path.join(wt.path, 'src', 'app'), 'status', '--short');
-    assert.ok(built, 'control: the sandbox built the branch');
-    assert.deepEqual(
-      { bareRepositoryOnDisk: existsSync(path.join(wt.path, 'src', 'config')), fsmonitorRan: existsSync(mark) },
-      { bareRepositoryOnDisk: false, fsmonitorRan: false },
-    );
-  },
-);
+test('M5 (dontAsk): plumbing builds a worktree-<name> branch carrying a bare repository in src/ (config with core.fsmonitor) — after the person’s `run --worktree <name>` checkout, their git status in <worktree>/src/app runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const { prepareRunWorktree } = await import('../../src/cli/worktree');
+  const { checkoutAtStart } = await import('../../src/sessionInput');
+  const root = project();
+  const mark = path.join(marks, 'm5');
+  const out = await tool(root, 'dontAsk', 'Bash', { command: plumbing(mark, 'worktree-m5') });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+  const built = /built [0-9a-f]{40}/.test(out.text);
+  const wt = await prepareRunWorktree(root, 'm5');
+  let named: string;
+  try {
+    const c = await checkoutAtStart({ cwd: wt.path });
+    named = c.control ? c.lines.join(' | ') : '(nothing named)';
+  } catch (e) {
+    named = `refused: ${(e as Error).message.slice(0, 200)}`;
+  }
+  t.diagnostic(`checkout check: ${named}`);
+  personGit(path.join(wt.path, 'src', 'app'), 'status', '--short');
+  assert.ok(built, 'control: the sandbox built the branch');
+  assert.deepEqual(
+    { bareRepositoryOnDisk: existsSync(path.join(wt.path, 'src', 'config')), fsmonitorRan: existsSync(mark) },
+    { bareRepositoryOnDisk: false, fsmonitorRan: false },
+  );
+});
 
 // ---------------------------------------------------------------------------------------------------
 // M6: files the PERSON's repository configuration names inside the project. `.git/config` is
@@ -408,50 +402,38 @@ function personRepoConfig(root: string, ...kv: [string, string][]): void {
   for (const [k, v] of kv) execFileSync('git', ['config', k, v], { cwd: root, env: GIT_ENV });
 }
 
-test(
-  'M6a (dontAsk): the person’s repository has core.hooksPath = .githooks with a pre-commit hook — sandboxed Bash rewrites it (and adds post-checkout); the person’s next git commit runs nothing of the agent’s',
-  hole(
-    'M6a: the hook directory the repository’s core.hooksPath names (.githooks, scripts/hooks) is not protected (protectedPaths.ts has .git/hooks, .husky, lefthook, pre-commit only): the person’s git commit runs the agent’s hook',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    mkdirSync(path.join(root, '.githooks'));
-    writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    personRepoConfig(root, ['core.hooksPath', '.githooks']);
-    const mark = path.join(marks, 'm6a');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > .githooks/pre-commit && cp .githooks/pre-commit .githooks/post-checkout && echo ok`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
-    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
-    execFileSync('git', ['add', '.'], { cwd: root, env: GIT_ENV });
-    personGit(root, '-c', 'user.email=h@example.com', '-c', 'user.name=h', 'commit', '-qm', 'person');
-    assert.equal(existsSync(mark), false, 'the person’s git commit ran the agent’s pre-commit hook');
-  },
-);
+test('M6a (dontAsk): the person’s repository has core.hooksPath = .githooks with a pre-commit hook — sandboxed Bash rewrites it (and adds post-checkout); the person’s next git commit runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  mkdirSync(path.join(root, '.githooks'));
+  writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  personRepoConfig(root, ['core.hooksPath', '.githooks']);
+  const mark = path.join(marks, 'm6a');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > .githooks/pre-commit && cp .githooks/pre-commit .githooks/post-checkout && echo ok`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+  writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+  execFileSync('git', ['add', '.'], { cwd: root, env: GIT_ENV });
+  personGit(root, '-c', 'user.email=h@example.com', '-c', 'user.name=h', 'commit', '-qm', 'person');
+  assert.equal(existsSync(mark), false, 'the person’s git commit ran the agent’s pre-commit hook');
+});
 
-test(
-  'M6b (dontAsk): the person’s repository config includes ../tools/git/config (absent: git ignores it) — sandboxed Bash creates it with core.fsmonitor; the person’s git status runs nothing',
-  hole(
-    'M6b: the files the repository’s .git/config includes (include.path / includeIf) are ordinary project paths: a sandboxed command writes one with core.fsmonitor and the person’s git status at the project root runs it',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    personRepoConfig(root, ['include.path', '../tools/git/config']);
-    const mark = path.join(marks, 'm6b');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `mkdir -p tools/git && printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n' > tools/git/config && echo ok`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
-    personGit(root, 'status', '--short');
-    assert.deepEqual(
-      { left: /fsmonitor/.test(read(path.join(root, 'tools/git/config'))), ran: existsSync(mark) },
-      { left: false, ran: false },
-    );
-  },
-);
+test('M6b (dontAsk): the person’s repository config includes ../tools/git/config (absent: git ignores it) — sandboxed Bash creates it with core.fsmonitor; the person’s git status runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  personRepoConfig(root, ['include.path', '../tools/git/config']);
+  const mark = path.join(marks, 'm6b');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `mkdir -p tools/git && printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n' > tools/git/config && echo ok`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+  personGit(root, 'status', '--short');
+  assert.deepEqual(
+    { left: /fsmonitor/.test(read(path.join(root, 'tools/git/config'))), ran: existsSync(mark) },
+    { left: false, ran: false },
+  );
+});
 
 test(
   'M6c (dontAsk): the person’s repository has a clean filter running a project script (filter.strip.clean = sh tools/strip.sh, *.ipynb filter=strip) — sandboxed Bash rewrites the script; the person’s git add runs nothing of the agent’s',
@@ -567,40 +549,34 @@ for (const mode of ['plan', 'default', 'dontAsk'] as const)
 // trusted PATH. A project on the person's PATH (a dotfiles or tools repository's `bin`, kept on PATH
 // by ~/.bashrc) where an earlier session planted `bin/which` is the first PATH entry then.
 
-test(
-  'M9 (dontAsk): a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards (fresh process: narrowProcessPath, then the start-up sandbox line of dev/worker) runs no program of the project',
-  hole(
-    'M9: registered session directories live in process memory (src/hostProcess/programs.ts:64); a restarted worker’s start-up probe (workerSandboxLine, src/cli/commands/worker.ts:9) runs the sandbox runtime’s `which` by name on a PATH that still holds a project’s bin: the planted which runs with every worker secret',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const mark = path.join(marks, 'm9');
-    mkdirSync(mark);
-    const real = execFileSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).trim();
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `mkdir -p bin && printf '#!/bin/sh\\nenv > ${mark}/which.env\\nexec ${real} "$@"\\n' > bin/which && chmod +x bin/which && echo planted`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
-    const dist = path.resolve(__dirname, '..', '..', 'src');
-    const script = [
-      `require(${JSON.stringify(path.join(dist, 'hostProcess', 'programs.js'))}).narrowProcessPath();`,
-      `require(${JSON.stringify(path.join(dist, 'cli', 'commands', 'worker.js'))}).workerSandboxLine().then((l) => { console.log(l); process.exit(0); }, (e) => { console.log('probe failed', e.message); process.exit(0); });`,
-    ].join('\n');
-    const said = execFileSync(process.execPath, ['-e', script], {
-      cwd: base,
-      env: { ...process.env, PATH: `${path.join(root, 'bin')}:${process.env.PATH}` },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    t.diagnostic(`restarted worker: ${said.trim().slice(0, 160)}`);
-    const ran = readdirSync(mark);
-    assert.deepEqual(
-      { ran, baitSeen: ran.some((f) => BAIT.test(read(path.join(mark, f)))) },
-      { ran: [], baitSeen: false },
-    );
-  },
-);
+test('M9 (dontAsk): a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards (fresh process: narrowProcessPath, then the start-up sandbox line of dev/worker) runs no program of the project', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const mark = path.join(marks, 'm9');
+  mkdirSync(mark);
+  const real = execFileSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).trim();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `mkdir -p bin && printf '#!/bin/sh\\nenv > ${mark}/which.env\\nexec ${real} "$@"\\n' > bin/which && chmod +x bin/which && echo planted`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
+  const dist = path.resolve(__dirname, '..', '..', 'src');
+  const script = [
+    `require(${JSON.stringify(path.join(dist, 'hostProcess', 'programs.js'))}).narrowProcessPath();`,
+    `require(${JSON.stringify(path.join(dist, 'cli', 'commands', 'worker.js'))}).workerSandboxLine().then((l) => { console.log(l); process.exit(0); }, (e) => { console.log('probe failed', e.message); process.exit(0); });`,
+  ].join('\n');
+  const said = execFileSync(process.execPath, ['-e', script], {
+    cwd: base,
+    env: { ...process.env, PATH: `${path.join(root, 'bin')}:${process.env.PATH}` },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.diagnostic(`restarted worker: ${said.trim().slice(0, 160)}`);
+  const ran = readdirSync(mark);
+  assert.deepEqual(
+    { ran, baitSeen: ran.some((f) => BAIT.test(read(path.join(mark, f)))) },
+    { ran: [], baitSeen: false },
+  );
+});
 
 // ---------------------------------------------------------------------------------------------------
 // M10: a declarative formatter/linter config that loads code: `.prettierrc` with `plugins:
@@ -641,31 +617,25 @@ test(
 // The live guard watches `sub/.git` (no event: the write names `sub/notes.txt`), and the check after
 // the call skips entries on the deny list (protect.ts undoProtectedWrites: `if (denied(e.path)) continue`).
 
-test(
-  'M11 (dontAsk): command 1 git-inits sub/ and hard-links sub/.git/config to sub/notes.txt; command 2 appends core.fsmonitor through notes.txt — the person’s git status in sub runs nothing',
-  hole(
-    'M11: a kept (clean) nested git config keeps its inode; a hard link made beside it writes through the next command’s read-only bind of the path, the live guard (directory watch of .git) sees no event and undoProtectedWrites skips denied entries (src/sandbox/protect.ts:407): the person’s git status runs the fsmonitor',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const mark = path.join(marks, 'm11');
-    const one = await tool(root, 'dontAsk', 'Bash', {
-      command: 'git init -q sub && ln sub/.git/config sub/notes.txt && ls -li sub/.git/config sub/notes.txt',
-    });
-    t.diagnostic(`1: ${one.status}: ${one.text.slice(0, 200)}`);
-    const two = await tool(root, 'dontAsk', 'Bash', {
-      command: `printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n' >> sub/notes.txt; grep -c fsmonitor sub/.git/config`,
-    });
-    t.diagnostic(`2: ${two.status}: ${two.text.slice(0, 200)}`);
-    const left = read(path.join(root, 'sub', '.git', 'config'));
-    personGit(path.join(root, 'sub'), 'status', '--short');
-    assert.deepEqual(
-      { configHasFsmonitor: /fsmonitor/.test(left), fsmonitorRan: existsSync(mark) },
-      { configHasFsmonitor: false, fsmonitorRan: false },
-    );
-  },
-);
+test('M11 (dontAsk): command 1 git-inits sub/ and hard-links sub/.git/config to sub/notes.txt; command 2 appends core.fsmonitor through notes.txt — the person’s git status in sub runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const mark = path.join(marks, 'm11');
+  const one = await tool(root, 'dontAsk', 'Bash', {
+    command: 'git init -q sub && ln sub/.git/config sub/notes.txt && ls -li sub/.git/config sub/notes.txt',
+  });
+  t.diagnostic(`1: ${one.status}: ${one.text.slice(0, 200)}`);
+  const two = await tool(root, 'dontAsk', 'Bash', {
+    command: `printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n' >> sub/notes.txt; grep -c fsmonitor sub/.git/config`,
+  });
+  t.diagnostic(`2: ${two.status}: ${two.text.slice(0, 200)}`);
+  const left = read(path.join(root, 'sub', '.git', 'config'));
+  personGit(path.join(root, 'sub'), 'status', '--short');
+  assert.deepEqual(
+    { configHasFsmonitor: /fsmonitor/.test(left), fsmonitorRan: existsSync(mark) },
+    { configHasFsmonitor: false, fsmonitorRan: false },
+  );
+});
 
 // ---------------------------------------------------------------------------------------------------
 // M12: credentials outside HOME where their tools keep them: the Kerberos ticket cache
@@ -855,10 +825,10 @@ test(
       t.diagnostic(`Write ${rel}: ${o.status}: ${o.text.slice(0, 120)}`);
     }
     personGit(path.join(root, 'src', 'app'), 'status', '--short');
-    assert.deepEqual(
-      { configLeft: /fsmonitor/.test(read(path.join(root, 'src', 'config'))), fsmonitorRan: existsSync(mark) },
-      { configLeft: false, fsmonitorRan: false },
-    );
+    // A repository git would take: HEAD beside the planted config (a config alone configures nothing).
+    const repository =
+      existsSync(path.join(root, 'src', 'HEAD')) && /fsmonitor/.test(read(path.join(root, 'src', 'config')));
+    assert.deepEqual({ repository, fsmonitorRan: existsSync(mark) }, { repository: false, fsmonitorRan: false });
   },
 );
 

@@ -247,3 +247,32 @@ test('unit: overlapping sandboxed calls leave no placeholder either, and the nex
   assert.equal(later.data.exitCode, 0, later.data.output);
   for (const d of dirs) assert.deepEqual(await fs.readdir(d), [], `nothing left in ${path.basename(d)}`);
 });
+
+test('unit: a protected file with another name (a hard link) inside a writable directory is replaced by a copy of itself; outside, left (M11)', async () => {
+  const { detachHardLinks } = await import('../../src/sandbox/hardLinks');
+  const dir = await fs.realpath(await makeTmpDir('da-links-'));
+  try {
+    const w = path.join(dir, 'w');
+    const out = path.join(dir, 'out');
+    await fs.mkdir(path.join(w, '.vscode'), { recursive: true });
+    await fs.mkdir(path.join(out, '.vscode'), { recursive: true });
+    await fs.writeFile(path.join(w, '.vscode', 'settings.json'), '{}\n', { mode: 0o640 });
+    await fs.link(path.join(w, '.vscode', 'settings.json'), path.join(w, 'notes.txt'));
+    await fs.writeFile(path.join(w, '.envrc'), 'x\n');
+    await fs.link(path.join(w, '.envrc'), path.join(dir, 'elsewhere'));
+    await fs.writeFile(path.join(out, '.vscode', 'tasks.json'), '{}\n');
+    await fs.link(path.join(out, '.vscode', 'tasks.json'), path.join(out, 'kept'));
+    const scan = scanProtected([w, out]);
+    const notes = detachHardLinks(scan, [w], (p) => path.relative(w, p));
+    assert.deepEqual(notes.map((n) => n.split(':')[0]).sort(), ['.envrc', '.vscode/settings.json']);
+    await fs.appendFile(path.join(w, 'notes.txt'), '{"a": 1}\n');
+    assert.equal(readFileSync(path.join(w, '.vscode', 'settings.json'), 'utf8'), '{}\n');
+    assert.equal((await fs.stat(path.join(w, '.vscode', 'settings.json'))).mode & 0o777, 0o640);
+    assert.equal((await fs.stat(path.join(w, '.envrc'))).nlink, 1);
+    // Outside what a command can write: the person's own link stays.
+    assert.equal((await fs.stat(path.join(out, '.vscode', 'tasks.json'))).nlink, 2);
+    assert.deepEqual((await fs.readdir(path.join(w, '.vscode'))).sort(), ['settings.json'], 'no temp file left');
+  } finally {
+    await removeDir(dir);
+  }
+});
