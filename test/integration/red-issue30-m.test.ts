@@ -17,15 +17,12 @@ import { BAIT_VALUES, baitEnvironment, createControlFixture, type ControlFixture
 import { baitIn, dumpingHook, outsideProject } from '../support/outsideChecker';
 import { MORE_BAIT, withOutsideSession, type OutsideSession } from '../support/outsideSession';
 
-const hole = (line: string) => (process.env.R30M_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-
 /** The rows' options: while every row is a skipped hole, nothing is started (no server, no worker). */
 const ROWS = {
   // Held since c99308a (a directory with HEAD and any objects/refs entry is a bare repository to the tree watch).
   M1: {},
-  M13: hole(
-    'M13: an empty new packages/x/.claude/settings.json is kept and its hard link stays writable; the next command fills it through the link (deny-listed path, skipped by the check); the person’s run in packages/x runs its host SessionStart hook',
-  ),
+  // Held since fixm (src/sandbox/hardLinks.ts: the link is cut before the next command).
+  M13: {},
   M9: {},
 };
 const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);

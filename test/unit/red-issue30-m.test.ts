@@ -684,11 +684,8 @@ test(
 for (const dir of ['packages/x', '.'] as const)
   test(
     `M13 (dontAsk, ${dir === '.' ? 'the project root' : dir}): command 1 leaves an empty ${dir}/.claude/settings.json with a hard link beside it; command 2 writes hooks through the link — nothing of it is left for the person’s run in ${dir} to load`,
-    dir === '.'
-      ? {}
-      : hole(
-          'M13: an empty new control file is kept (hasContent, src/sandbox/protect.ts:369) and a hard link to it stays writable; the next command fills it through the link while the path is on its deny list, which undoProtectedWrites skips (protect.ts:407); `run --cwd packages/x` loads the planted hooks (sandbox.hooks "host")',
-        ),
+    // Held since fixm (hard links to protected files detached before and after each command).
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const { loadSettings } = await import('../../src/cli/settings');
