@@ -308,6 +308,50 @@ function smallText(file: string): string {
 }
 
 /**
+ * An ssh config value as ssh reads it (red team m, M4b): `${VAR}` from the environment, `%d` home,
+ * `%u` the user, `%%` a percent; any other `%` token (the host, the port…) may be anything: a `*`
+ * the caller globs.
+ */
+function sshValue(v: string, env: Readonly<Record<string, string | undefined>>, home: string): string {
+  return v
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, n: string) => (n === 'HOME' ? home : (env[n] ?? '')))
+    .replace(/%(.)/g, (_m, c: string) =>
+      c === 'd' ? home : c === 'u' ? (env.USER ?? os.userInfo().username) : c === '%' ? '%' : '*',
+    );
+}
+
+/** The files a pattern with `*`/`?` names now (each component matched by listing); the path itself when it has none. */
+export function globFiles(pattern: string): string[] {
+  if (!/[*?]/.test(pattern)) return [pattern];
+  const parts = pattern.split(path.sep);
+  let found = [parts[0] === '' ? path.sep : parts[0]!];
+  for (const part of parts.slice(1)) {
+    if (part === '') continue;
+    if (!/[*?]/.test(part)) {
+      found = found.map((d) => path.join(d, part));
+      continue;
+    }
+    const re = new RegExp(
+      `^${part
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    );
+    found = found.flatMap((d) => {
+      try {
+        return readdirSync(d)
+          .filter((n) => re.test(n))
+          .map((n) => path.join(d, n));
+      } catch {
+        return [];
+      }
+    });
+    if (found.length > 200) found = found.slice(0, 200);
+  }
+  return found;
+}
+
+/**
  * The key files that hidden configurations name (red team m, M4): people keep keys where their
  * tools put them, and a hidden config that points there leaves the key readable. A kubeconfig's
  * `client-key`, `client-certificate` and `tokenFile`; an ssh config's `IdentityFile` and
@@ -336,11 +380,12 @@ export function namedKeyFiles(env: Readonly<Record<string, string | undefined>>,
     seen.add(file);
     for (const m of smallText(file).matchAll(/^\s*(IdentityFile|CertificateFile|Include)\s*=?\s*(.+?)\s*$/gim)) {
       for (const word of m[2]!.split(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/)) {
-        const v = word.replace(/^"(.*)"$/, '$1').replace(/%d/g, home);
+        const v = sshValue(word.replace(/^"(.*)"$/, '$1'), env, home);
         if (v === '' || v.toLowerCase() === 'none') continue;
-        const abs = tilde(v, path.join(home, '.ssh'));
-        if (m[1]!.toLowerCase() === 'include') ssh(abs, depth + 1);
-        else out.push(abs, `${abs}-cert.pub`);
+        for (const abs of globFiles(tilde(v, path.join(home, '.ssh')))) {
+          if (m[1]!.toLowerCase() === 'include') ssh(abs, depth + 1);
+          else out.push(abs, `${abs}-cert.pub`);
+        }
       }
     }
   };
@@ -361,8 +406,9 @@ export function namedKeyFiles(env: Readonly<Record<string, string | undefined>>,
         else if (/^store\b/.test(v)) out.push(path.join(home, '.git-credentials'));
       }
       if (e.section === 'core' && e.key === 'sshcommand') {
-        const m = /(?:^|\s)-i\s*(\S+)/.exec(v);
-        if (m) out.push(tilde(m[1]!, home));
+        const m = /(?:^|\s)-i\s*(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(v);
+        const key = m?.[1] ?? m?.[2] ?? m?.[3];
+        if (key) out.push(tilde(sshValue(key, env, home), home));
       }
     }
   }
