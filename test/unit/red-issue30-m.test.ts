@@ -724,6 +724,29 @@ for (const dir of ['packages/x', '.'] as const)
 // environment — round l's L11 fix (node_modules/.bin/durable-agent, node_modules/durable-agent
 // protected) and H-1's write-deny of the project's node_modules do not come into it.
 
+/** A script that leaves the environment it ran with at `mark` (what the person's npx would run). */
+const envDumpScript = (mark: string) =>
+  `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\n`;
+
+/** The person's `npx --offline durable-agent status x` in `root`; then: nothing of the agent's ran (no `mark`). */
+function personNpxRunsNothing(root: string, mark: string, cache: string): void {
+  try {
+    execFileSync(path.join(path.dirname(process.execPath), 'npx'), ['--offline', 'durable-agent', 'status', 'x'], {
+      cwd: root,
+      env: { ...process.env, npm_config_cache: path.join(base, cache), npm_config_update_notifier: 'false' },
+      stdio: 'ignore',
+      timeout: 60_000,
+    });
+  } catch {
+    // the real durable-agent (or none) may fail here: what matters is what ran
+  }
+  assert.deepEqual(
+    { ran: existsSync(mark), baitSeen: BAIT.test(read(mark)) },
+    { ran: false, baitSeen: false },
+    'the person’s npx durable-agent ran the agent’s file',
+  );
+}
+
 test(
   'M14 (dontAsk): sandboxed Bash adds a `durable-agent` bin to the project’s own package.json — the person’s next `npx durable-agent …` in the project runs nothing of the agent’s',
   {},
@@ -732,7 +755,7 @@ test(
     const root = project();
     writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
     const mark = path.join(marks, 'm14');
-    const script = `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\n`;
+    const script = envDumpScript(mark);
     const out = await tool(root, 'dontAsk', 'Bash', {
       command: [
         'mkdir -p tools',
@@ -742,25 +765,7 @@ test(
       ].join(' && '),
     });
     t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
-    try {
-      execFileSync(path.join(path.dirname(process.execPath), 'npx'), ['--offline', 'durable-agent', 'status', 'x'], {
-        cwd: root,
-        env: {
-          ...process.env,
-          npm_config_cache: path.join(base, 'npm-cache-m14'),
-          npm_config_update_notifier: 'false',
-        },
-        stdio: 'ignore',
-        timeout: 60_000,
-      });
-    } catch {
-      // the real durable-agent (or none) may fail here: what matters is what ran
-    }
-    assert.deepEqual(
-      { ran: existsSync(mark), baitSeen: BAIT.test(read(mark)) },
-      { ran: false, baitSeen: false },
-      'the person’s npx durable-agent ran the agent’s file',
-    );
+    personNpxRunsNothing(root, mark, 'npm-cache-m14');
   },
 );
 
@@ -771,30 +776,12 @@ test(
     if (skip) return t.skip(skip);
     const root = project();
     const mark = path.join(marks, 'm14b');
-    const script = `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\n`;
+    const script = envDumpScript(mark);
     const out = await tool(root, 'dontAsk', 'Bash', {
       command: `mkdir -p nm/.bin && echo ${Buffer.from(script).toString('base64')} | base64 -d > nm/.bin/durable-agent && chmod +x nm/.bin/durable-agent && ln -s nm node_modules && ls -la node_modules/.bin/`,
     });
     t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
-    try {
-      execFileSync(path.join(path.dirname(process.execPath), 'npx'), ['--offline', 'durable-agent', 'status', 'x'], {
-        cwd: root,
-        env: {
-          ...process.env,
-          npm_config_cache: path.join(base, 'npm-cache-m14b'),
-          npm_config_update_notifier: 'false',
-        },
-        stdio: 'ignore',
-        timeout: 60_000,
-      });
-    } catch {
-      // what matters is what ran
-    }
-    assert.deepEqual(
-      { ran: existsSync(mark), baitSeen: BAIT.test(read(mark)) },
-      { ran: false, baitSeen: false },
-      'the person’s npx durable-agent ran the agent’s file',
-    );
+    personNpxRunsNothing(root, mark, 'npm-cache-m14b');
   },
 );
 
