@@ -3,11 +3,12 @@
 // `core.hooksPath` names (`.githooks`: the person's next `git commit` ran a hook a command rewrote)
 // and the files `include.path` / `includeIf.*.path` include (absent: git ignores them; a command
 // created one with `core.fsmonitor`, the person's `git status` ran it). They are protected like
-// `.git/hooks` and `config.worktree`.
+// `.git/hooks` and `config.worktree`. So are the project files its drivers and filters run (M6c).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
+import { hookControlFiles } from '../permissions/commandFiles';
 import type { ProtectedEntry } from './protect';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -24,6 +25,25 @@ function readConfig(file: string): string | undefined {
 
 const expand = (v: string, base: string) =>
   v === '~' || v.startsWith('~/') ? path.join(os.homedir(), v.slice(1)) : path.resolve(base, v);
+
+/**
+ * Does this config entry hold a command git runs by itself (a driver, a filter, a program)? Its
+ * words may name project files (M6c). Aliases only when they run a shell (`!…`).
+ */
+function runsCommand(section: string, sub: string | undefined, key: string, value: string): boolean {
+  if (section === 'alias') return value.startsWith('!');
+  if (sub !== undefined)
+    return (
+      (section === 'filter' && ['clean', 'smudge', 'process'].includes(key)) ||
+      (section === 'diff' && ['textconv', 'command'].includes(key)) ||
+      (section === 'merge' && key === 'driver')
+    );
+  return (
+    (section === 'core' && ['fsmonitor', 'sshcommand', 'editor', 'pager'].includes(key)) ||
+    (section === 'gpg' && key === 'program') ||
+    (section === 'sequence' && key === 'editor')
+  );
+}
 
 /**
  * For each working directory with a `.git` directory: the hooks directory its config's last
@@ -47,14 +67,25 @@ export function repositoryConfigTargets(
       (f) => parseGitConfig(readConfig(f) ?? '') ?? [],
     );
     let hooksPath: string | undefined;
+    const commands: string[] = [];
     for (const e of entries) {
       if (e.value === undefined || e.value === '') continue;
+      if (runsCommand(e.section, e.subsection, e.key, e.value)) commands.push(e.value.replace(/^!/, ''));
       if (e.section === 'core' && e.subsection === undefined && e.key === 'hookspath') hooksPath = e.value;
       else if ((e.section === 'include' || e.section === 'includeif') && e.key === 'path') {
         const p = expand(e.value, gitDir);
         if (inside(p)) out.push({ path: p, kind: 'file', denyAbsent: true });
       }
     }
+    // The project files the config's own drivers run (`filter.x.clean = sh tools/strip.sh`: the
+    // person's `git add` runs it; M6c), found as a hook's are.
+    for (const f of hookControlFiles(
+      commands.map((command) => ({ command })),
+      root,
+      roots,
+      os.homedir(),
+    ))
+      if (!f.startsWith(gitDir + path.sep)) out.push({ path: f, kind: 'file' });
     if (hooksPath !== undefined) {
       const p = expand(hooksPath, root);
       if (inside(p) && !p.startsWith(gitDir + path.sep)) out.push({ path: p, kind: 'gitHooks' });

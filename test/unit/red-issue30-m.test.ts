@@ -30,8 +30,6 @@ import type { SandboxSettings } from '../../src/sandbox/settings';
 import { sessionPermission } from '../../src/toolCall/toolSession';
 import { sandboxSkip } from '../support/systemPackages';
 
-const hole = (line: string) => (process.env.R30M_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30m-')));
 const home = path.join(base, 'home');
 const marks = path.join(base, 'marks');
@@ -437,9 +435,7 @@ test('M6b (dontAsk): the person’s repository config includes ../tools/git/conf
 
 test(
   'M6c (dontAsk): the person’s repository has a clean filter running a project script (filter.strip.clean = sh tools/strip.sh, *.ipynb filter=strip) — sandboxed Bash rewrites the script; the person’s git add runs nothing of the agent’s',
-  hole(
-    'M6c: a script the repository’s filter/diff/merge driver runs by a project path is an ordinary project file: the person’s git add/status/diff runs the agent’s version',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
