@@ -190,7 +190,12 @@ function resultText(o: ToolUseOutcome): string {
   return typeof c === 'string' ? c : c.map((b) => ('text' in b ? b.text : '')).join('\n');
 }
 
-const homeSnapshot = () => treeSnapshot(fx.home, (p) => p === path.join(fx.home, 'work'));
+/** HOME as a session could change it: the worker's own record of session directories is its state, not a row's effect (M9). */
+const homeSnapshot = () =>
+  treeSnapshot(
+    fx.home,
+    (p) => p === path.join(fx.home, 'work') || p === path.join(fx.home, '.durable-agent', 'session-directories.json'),
+  );
 
 function restoreHome(): void {
   for (const name of fs.readdirSync(fx.home))

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DRIVER_MODULES, envCopyPayload, installedWorkerRig, repoRoot } from '../support/installedWorker';
 
@@ -156,7 +156,10 @@ for (const name of ['bash', 'bwrap', 'rg'] as const)
       ]);
       const m = read(mark);
       t.diagnostic(`results: ${JSON.stringify(results).slice(0, 600)}`);
-      assert.match(results[0] ?? '', /planted:0/, 'control: the sandbox let the command write node_modules/.bin');
+      if (name === 'bash')
+        // A protected tail since red team m's M7 (npm exec runs `sh`/`bash` by name there): undone.
+        assert.equal(existsSync(path.join(root, 'node_modules', '.bin', name)), false, 'the planted bash was undone');
+      else assert.match(results[0] ?? '', /planted:0/, 'control: the sandbox let the command write node_modules/.bin');
       assert.deepEqual(
         { plantedRanOutsideTheSandbox: m !== '', sawWorkerSecrets: hasBait(m) },
         { plantedRanOutsideTheSandbox: false, sawWorkerSecrets: false },

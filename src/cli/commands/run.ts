@@ -211,11 +211,11 @@ export async function buildRunSession(
     cwd = worktree.path;
   }
   for (const d of o.addDir) if (!existsSync(resolve(d))) throw new UsageError(`--add-dir ${resolve(d)} does not exist`);
-  // The project's settings and .mcp.json are read once they have settled (red team, issue 30, L2: settledControl.ts).
+  // The project's settings and .mcp.json are read once they have settled (red team, issue 30, L2:
+  // settledControl.ts). The wait (under a second, right after an edit) is silent: a person who just
+  // saved their settings needs no note, and an error stays the one line it was.
   const controlFiles = projectControlFiles(cwd);
-  await waitForSettledControlFiles(controlFiles, (line) =>
-    process.stderr.write(`durable-agent: note: ${terminalSafe(line)}\n`),
-  );
+  await waitForSettledControlFiles(controlFiles, () => undefined);
   const settings = loadSettings(cwd);
   if (worktree) settings.sandbox = worktreeSandbox(settings.sandbox, worktree);
   for (const w of settings.warnings) warn(w);
