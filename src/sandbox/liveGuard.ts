@@ -41,7 +41,7 @@ import {
   type ProtectedEntry,
   type ProtectedScan,
 } from './protect';
-import { undoManifestBins } from './manifestBins';
+import { undoManifestBins, type ManifestState } from './manifestBins';
 import { treeWatch } from './treeWatch';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
@@ -55,8 +55,8 @@ export interface GuardedProtection {
   gitRoots?: readonly string[];
   /** What the guard undid while the command ran (the check after the call reports it with its own). */
   live?: string[];
-  /** The durable-agent bin of each package.json when the command started (manifestBins.ts). */
-  manifests?: ReadonlyMap<string, string>;
+  /** The durable-agent bin and control keys of each package.json when the command started (manifestBins.ts). */
+  manifests?: ReadonlyMap<string, ManifestState>;
 }
 
 /** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */

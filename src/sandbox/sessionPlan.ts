@@ -20,7 +20,7 @@ import {
   undoProtectedWrites,
   type ProtectedScan,
 } from './protect';
-import { manifestBins, undoManifestBins } from './manifestBins';
+import { manifestBins, undoManifestBins, type ManifestState } from './manifestBins';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { repositoryConfigTargets } from './repoConfigTargets';
@@ -85,8 +85,8 @@ export interface Protection {
   nameRoots?: string[];
   /** What the guard undid while the command ran (src/sandbox/liveGuard.ts): reported with the check after it. */
   live?: string[];
-  /** The durable-agent bin of each package.json in the roots when the command started (manifestBins.ts, M14). */
-  manifests?: Map<string, string>;
+  /** The durable-agent bin and control keys of each package.json in the roots when the command started (manifestBins.ts, M14, G2). */
+  manifests?: Map<string, ManifestState>;
 }
 
 export interface SessionSandboxPlan {
