@@ -114,13 +114,29 @@ let keptLoaded = false;
 function loadKeptSessionDirectories(): void {
   if (keptLoaded) return;
   keptLoaded = true;
-  for (const d of readKept(sessionDirectoriesFile()))
-    if (path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
+  for (const file of keptFiles())
+    for (const d of readKept(file)) if (path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
 }
 
-/** `dirs` added to the kept list (best effort: a worker that cannot write its data directory keeps them in memory only). */
+/**
+ * Where the kept lists are: the data directory's, and the user's own (`~/.durable-agent`, whatever
+ * `DURABLE_AGENT_HOME` says). A second data directory on the machine — another worker or `dev` with
+ * its own `DURABLE_AGENT_HOME`, the person's next CLI without it — shares the person's PATH but not
+ * the data directory: each process reads and writes both lists, so none of them forgets a directory
+ * a session of another one wrote (issue 30, gap G3). Sandboxed commands write neither (HOME is no
+ * working directory; the data directory is private).
+ */
+function keptFiles(): string[] {
+  const user = path.join(os.homedir(), '.durable-agent', SESSION_DIRS);
+  return [...new Set([sessionDirectoriesFile(), user])];
+}
+
+/** `dirs` added to the kept lists (best effort: a worker that cannot write its data directory keeps them in memory only). */
 function keepSessionDirectories(dirs: readonly string[]): void {
-  const file = sessionDirectoriesFile();
+  for (const file of keptFiles()) keepIn(file, dirs);
+}
+
+function keepIn(file: string, dirs: readonly string[]): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const all = [...readKept(file).filter((d) => !dirs.includes(d)), ...dirs].slice(-MAX_KEPT_SESSION_DIRECTORIES);

@@ -12,16 +12,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { applyContextModifiers, initialContext } from '../../src/core/context';
 import { SandboxHost } from '../../src/sandbox/host';
-import { toolResultText } from '../../src/core/apiMessages';
-import { runToolPipeline } from '../../src/toolCall/pipeline';
-import { createToolPool } from '../../src/permissions/toolPool';
-import { BUILTIN_TOOLS } from '../../src/tools';
 import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
-import type { ResultStore } from '../../src/toolProtocol/Tool';
-import { sessionPermission } from '../../src/toolCall/toolSession';
 import { sandboxSkip } from '../support/systemPackages';
+import { pipelineSession } from '../support/pipelineTool';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-gaps-')));
 const marks = path.join(base, 'marks');
@@ -54,49 +48,12 @@ function project(manifest: Record<string, unknown> = { name: 'app', version: '1.
 }
 const pkg = (root: string) => JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8').replace(/^\uFEFF/, ''));
 
-let n = 0;
-async function tool(
-  root: string,
-  mode: PermissionMode,
-  name: string,
-  input: Record<string, unknown>,
-): Promise<{ text: string; isError: boolean }> {
-  const permission = sessionPermission(
-    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} },
-    {} as ResultStore,
-    {},
-    root,
-  );
-  const o = await runToolPipeline({ type: 'tool_use', id: `toolu_gaps_${++n}`, name, input }, {
-    pool: createToolPool(BUILTIN_TOOLS, permission),
-    sessionId: `gaps-${process.pid}`,
-    agent: initialContext(root),
-    permission,
-    sandboxHost,
-  } as Parameters<typeof runToolPipeline>[1]);
-  return { text: o.result ? toolResultText(o.result) : `(${o.status})`, isError: o.result?.is_error === true };
-}
+const tool = (root: string, mode: PermissionMode, name: string, input: Record<string, unknown>) =>
+  pipelineSession(root, mode, sandboxHost)(name, input);
 
-/** Read then Edit in one agent context (Edit needs the read). */
+/** Read then Edit in one session (Edit needs the read). */
 async function readThenEdit(root: string, mode: PermissionMode, file: string, oldS: string, newS: string) {
-  const permission = sessionPermission(
-    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} },
-    {} as ResultStore,
-    {},
-    root,
-  );
-  let agent = initialContext(root);
-  const run = async (name: string, input: Record<string, unknown>) => {
-    const o = await runToolPipeline({ type: 'tool_use', id: `toolu_gaps_${++n}`, name, input }, {
-      pool: createToolPool(BUILTIN_TOOLS, permission),
-      sessionId: `gaps-${process.pid}`,
-      agent,
-      permission,
-      sandboxHost,
-    } as Parameters<typeof runToolPipeline>[1]);
-    agent = applyContextModifiers(agent, o.contextModifiers);
-    return { text: o.result ? toolResultText(o.result) : `(${o.status})`, isError: o.result?.is_error === true };
-  };
+  const run = pipelineSession(root, mode, sandboxHost);
   await run('Read', { file_path: file });
   return run('Edit', { file_path: file, old_string: oldS, new_string: newS });
 }
