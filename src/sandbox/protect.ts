@@ -377,7 +377,7 @@ const under = (p: string, d: string) => p === d || p.startsWith(d.endsWith(path.
 /**
  * Is there something at `p`: content, or a way for content to arrive unseen? An empty file with a
  * second name (a hard link) is filled through the other name without an event on this one while the
- * command still runs (issue 30, gap G4: M13 within one command), so it counts as content.
+ * command still runs (issue 30, N4 / gap G4: M13 within one command), so it counts as content.
  */
 export function hasContent(p: string): boolean {
   const st = lstat(p);
