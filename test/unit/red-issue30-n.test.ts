@@ -1,0 +1,194 @@
+// unit (red team, issue 30, round n: fresh eyes on round m's fixes — the repository configuration's
+// targets, carried git directories, hard links, npx). Real OS sandbox, real files, real git, a bait
+// HOME and bait values in the worker's environment; no allow rule in any row. Oracles: what the
+// person's own git (or tool) ran — marker files its payload writes, with the environment it saw —
+// never the tool's words. A row the current code lets through is committed with
+// `skip: 'HOLE N<n>: …'` (R30N_HOLES=1 runs them: each must fail until its fix lands).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SandboxHost } from '../../src/sandbox/host';
+import { sandboxSkip } from '../support/systemPackages';
+import { redTool } from '../support/redTool';
+
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30n-')));
+const home = path.join(base, 'home');
+const marks = path.join(base, 'marks');
+const saved = { HOME: process.env.HOME };
+/** Bait values in the worker's environment: a leak is a match on `BAIT-N`. */
+const BAIT_ENV: Record<string, string> = {
+  ANTHROPIC_API_KEY: 'sk-ant-BAIT-N-api',
+  CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat-BAIT-N-oauth',
+  DATABASE_URL: 'postgres://u:BAIT-N-db@h/d',
+};
+const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
+const hole = (line: string) => (process.env.R30N_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
+
+let sandboxHost: SandboxHost;
+let skip: string | false = false;
+const tool = redTool(() => sandboxHost, 'r30n');
+
+before(async () => {
+  mkdirSync(marks, { recursive: true });
+  mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-N-ssh\n');
+  process.env.HOME = home;
+  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
+  sandboxHost = new SandboxHost();
+  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (n) tests');
+});
+after(async () => {
+  await sandboxHost?.close();
+  process.env.HOME = saved.HOME;
+  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
+  rmSync(base, { recursive: true, force: true });
+});
+
+const git = (cwd: string, ...a: string[]) =>
+  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
+
+let seq = 0;
+/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
+function project(setup: (root: string) => void = () => {}): string {
+  const root = path.join(base, `p${++seq}`);
+  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
+  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
+  git(root, 'init', '-q', '-b', 'main');
+  setup(root);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'init');
+  return root;
+}
+
+/** A hook body: the environment it ran with, into `mark`. */
+const dumpEnv = (mark: string) => `#!/bin/sh\nenv > '${mark}'\n`;
+const exe = (file: string, body: string) => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, body);
+  chmodSync(file, 0o755);
+};
+
+/** The person's own git, later, in `dir` (no global config); never throws. */
+function personGit(dir: string, ...args: string[]): void {
+  try {
+    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
+      cwd: dir,
+      env: GIT_ENV,
+      stdio: 'ignore',
+      timeout: 20_000,
+    });
+  } catch {
+    // a refused commit is not a run
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// N1: a hook of the person's repository that is a SYMLINK into the project (`ln -s
+// ../../scripts/pre-commit .git/hooks/pre-commit`: the way to share hooks before core.hooksPath,
+// still what many READMEs and `make setup-hooks` targets do). `.git/hooks` is protected; the file
+// the link leads to is an ordinary project path. Round m's M6a fix (repoConfigTargets.ts) protects
+// the directory `core.hooksPath` names, not what a hook's symlink names.
+
+test(
+  'N1 (dontAsk): the person’s .git/hooks/pre-commit is a symlink to scripts/pre-commit; a command rewrites the target — the person’s next git commit runs nothing of it',
+  hole(
+    'N1: the target of a symlinked hook in .git/hooks is no protected path; the person’s git commit runs the rewrite',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, 'scripts', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    symlinkSync('../../scripts/pre-commit', path.join(root, '.git', 'hooks', 'pre-commit'));
+    const mark = path.join(marks, 'n1');
+    const out = await tool(root, 'dontAsk', 'Bash', { command: `printf '%s' "${dumpEnv(mark)}" > scripts/pre-commit` });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'person edit\n');
+    personGit(root, 'commit', '-qam', 'person');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 200));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N2: round m's M6a/M6b/M6c fix reads `<root>/.git/config` only when `.git` is a DIRECTORY. In a
+// linked worktree (`git worktree add`: the person's own, or the `run --worktree` / EnterWorktree a
+// session runs in) `.git` is a file (`gitdir: …/.git/worktrees/<name>`) and the configuration —
+// `core.hooksPath = .githooks`, relative to THAT working tree — is the main repository's: nothing
+// the worktree's `.githooks/` holds is protected.
+
+test(
+  'N2 (dontAsk): the session runs in a linked worktree of a repository with core.hooksPath = .githooks; a command rewrites .githooks/pre-commit — the person’s git commit there runs nothing of it',
+  hole(
+    'N2: repositoryConfigTargets skips a working directory whose .git is a file (a linked worktree): core.hooksPath, include targets and driver scripts are not protected there',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const main = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(main, 'config', 'core.hooksPath', '.githooks');
+    const wt = `${main}-wt`;
+    git(main, 'worktree', 'add', '-q', wt, '-b', 'feature');
+    const mark = path.join(marks, 'n2');
+    const out = await tool(wt, 'dontAsk', 'Bash', { command: `printf '%s' "${dumpEnv(mark)}" > .githooks/pre-commit` });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    writeFileSync(path.join(wt, 'src', 'app', 'a.txt'), 'person edit\n');
+    personGit(wt, 'commit', '-qam', 'person');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 200));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N3: round m's M5 fix takes a carried git directory off the disk after a checkout the WORKER or the
+// CLI makes. The person's own checkouts are not screened: sandboxed plumbing (objects and refs of the
+// main checkout stay writable so that `git commit` works) moves a branch the person works on to a
+// commit carrying a bare repository in `src/` (HEAD, objects/, refs/, config with core.worktree =
+// .. and core.fsmonitor); nothing is written in the working tree, so nothing is undone. The person's
+// next `git checkout feature` (or `git reset --hard`, `git stash`, a pull that merges it) puts it on
+// disk, and their `git status` below `src/` (a shell prompt on `cd src/app`) runs the fsmonitor.
+
+const plantBareRepoOnBranch = (branch: string, mark: string) =>
+  [
+    'set -e',
+    `h=$(printf 'ref: refs/heads/main\\n' | git hash-object -w --stdin)`,
+    `k=$(printf 'keep\\n' | git hash-object -w --stdin)`,
+    `c=$(printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "env > ${mark}; false"\\n' | git hash-object -w --stdin)`,
+    `info=$(printf '100644 blob %s\\tkeep\\n' $k | git mktree)`,
+    `objs=$(printf '040000 tree %s\\tinfo\\n' $info | git mktree)`,
+    `heads=$(printf '100644 blob %s\\tkeep\\n' $k | git mktree)`,
+    `refs=$(printf '040000 tree %s\\theads\\n' $heads | git mktree)`,
+    `app=$(git rev-parse HEAD:src/app)`,
+    `src=$(printf '100644 blob %s\\tHEAD\\n040000 tree %s\\tapp\\n100644 blob %s\\tconfig\\n040000 tree %s\\tobjects\\n040000 tree %s\\trefs\\n' $h $app $c $objs $refs | git mktree)`,
+    `top=$(printf '040000 tree %s\\tsrc\\n' $src | git mktree)`,
+    `commit=$(git -c user.name=a -c user.email=a@example.com commit-tree $top -p HEAD -m 'tidy')`,
+    `git update-ref refs/heads/${branch} $commit`,
+    'echo planted',
+  ].join('\n');
+
+test(
+  'N3 (dontAsk): plumbing moves the branch `feature` to a commit carrying a bare repository in src/; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor',
+  hole(
+    'N3: the carried-git-directory screen (M5) covers checkouts by the worker or the CLI, not the person’s own checkout of a branch a session moved',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    git(root, 'branch', 'feature');
+    const mark = path.join(marks, 'n3');
+    const out = await tool(root, 'dontAsk', 'Bash', { command: plantBareRepoOnBranch('feature', mark) });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    personGit(root, 'checkout', '-q', 'feature');
+    personGit(path.join(root, 'src', 'app'), 'status', '--short');
+    assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+  },
+);
