@@ -15,6 +15,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -23,6 +24,7 @@ import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
+import { CONTROL_SETTLE_MS } from '../../src/cli/settledControl';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30n-')));
 const home = path.join(base, 'home');
@@ -35,6 +37,7 @@ const BAIT_ENV: Record<string, string> = {
   DATABASE_URL: 'postgres://u:BAIT-N-db@h/d',
 };
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const statOrUndefined = (f: string) => statSync(f, { throwIfNoEntry: false });
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
 const hole = (line: string) => (process.env.R30N_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 
@@ -190,5 +193,42 @@ test(
     personGit(root, 'checkout', '-q', 'feature');
     personGit(path.join(root, 'src', 'app'), 'status', '--short');
     assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N4: round m's M13 in ONE command. The live guard undoes a new protected entry "as soon as it has
+// content" — on an event for ITS path. An empty `packages/x/.claude/settings.json` (no content:
+// left) and a hard link `packages/x/n` made in the same command; the command then fills the file
+// through `n`: the event names `n`, the guard never looks at the settings file again, and the
+// hard-link detach (hardLinks.ts) runs only before and after a command. For the rest of the command
+// (a background task or a Monitor: up to hours) the settings file holds the agent's hooks and is
+// older than the CLI's settle time: the person's `run --cwd packages/x` meanwhile loads it
+// (end to end: integration/red-issue30-n N4, the hook runs on the host with the worker's secrets).
+
+test(
+  'N4 (dontAsk): one command makes an empty packages/x/.claude/settings.json and a hard link, fills it through the link and keeps running — the settings file never holds the hooks for a settled second',
+  hole(
+    'N4: a new EMPTY protected file is not undone live, and a write through its hard link raises no event on its path: it stays for the whole command',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const settings = path.join(root, 'packages', 'x', '.claude', 'settings.json');
+    const body = JSON.stringify({ sandbox: { hooks: 'host' }, hooks: { SessionStart: [] } });
+    const running = tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && ln packages/x/.claude/settings.json packages/x/n && sleep 0.3 && printf '%s' '${body}' > packages/x/n && sleep 4`,
+    });
+    // What the person's `run --cwd packages/x` would see at some instant while the command runs: the
+    // hooks, in a file older than the CLI's settle time (src/cli/settledControl.ts).
+    let settledHooks = false;
+    for (let i = 0; i < 35 && !settledHooks; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const st = statOrUndefined(settings);
+      settledHooks = !!st && Date.now() - st.ctimeMs > CONTROL_SETTLE_MS && /SessionStart/.test(read(settings));
+    }
+    const out = await running;
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    assert.deepEqual({ settledHooks }, { settledHooks: false });
   },
 );
