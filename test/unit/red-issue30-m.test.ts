@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
+import { envDumpScript, runPersonNpx } from '../support/personNpx';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30m-')));
 const home = path.join(base, 'home');
@@ -690,22 +691,9 @@ for (const dir of ['packages/x', '.'] as const)
 // environment — round l's L11 fix (node_modules/.bin/durable-agent, node_modules/durable-agent
 // protected) and H-1's write-deny of the project's node_modules do not come into it.
 
-/** A script that leaves the environment it ran with at `mark` (what the person's npx would run). */
-const envDumpScript = (mark: string) =>
-  `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\n`;
-
 /** The person's `npx --offline durable-agent status x` in `root`; then: nothing of the agent's ran (no `mark`). */
 function personNpxRunsNothing(root: string, mark: string, cache: string): void {
-  try {
-    execFileSync(path.join(path.dirname(process.execPath), 'npx'), ['--offline', 'durable-agent', 'status', 'x'], {
-      cwd: root,
-      env: { ...process.env, npm_config_cache: path.join(base, cache), npm_config_update_notifier: 'false' },
-      stdio: 'ignore',
-      timeout: 60_000,
-    });
-  } catch {
-    // the real durable-agent (or none) may fail here: what matters is what ran
-  }
+  runPersonNpx(root, path.join(base, cache));
   assert.deepEqual(
     { ran: existsSync(mark), baitSeen: BAIT.test(read(mark)) },
     { ran: false, baitSeen: false },

@@ -24,6 +24,7 @@ import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
+import { envDumpScript, runPersonNpx } from '../support/personNpx';
 import { CONTROL_SETTLE_MS } from '../../src/cli/settledControl';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30n-')));
@@ -230,5 +231,37 @@ test(
     const out = await running;
     t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
     assert.deepEqual({ settledHooks }, { settledHooks: false });
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N5: round m's M14 fix (src/sandbox/manifestBins.ts) reads each package.json with JSON.parse; a
+// file it cannot parse has no bin to undo. npm reads package.json with json-parse-even-better-errors,
+// which strips a leading byte order mark first: a package.json that starts with U+FEFF is valid to
+// npm and unreadable to the undo. The person's `npx durable-agent …` runs the agent's bin.
+
+test(
+  'N5 (dontAsk): sandboxed Bash adds a durable-agent bin to package.json and puts a byte order mark in front — the person’s next npx durable-agent runs nothing of the agent’s',
+  hole(
+    'N5: manifestBins reads package.json with JSON.parse, which refuses a leading BOM; npm strips it and runs the bin',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => writeFileSync(path.join(r, 'package.json'), '{"name":"proj","version":"1.0.0"}\n'));
+    const mark = path.join(marks, 'n5');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'mkdir -p tools',
+        `echo ${Buffer.from(envDumpScript(mark)).toString('base64')} | base64 -d > tools/cli.js && chmod +x tools/cli.js`,
+        `printf '\\357\\273\\277{"name":"proj","version":"1.0.0","bin":{"durable-agent":"tools/cli.js"}}\\n' > package.json`,
+      ].join(' && '),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    runPersonNpx(root, path.join(base, 'npm-cache-n5'));
+    assert.deepEqual(
+      { ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) },
+      { ran: false, baitSeen: false },
+      'the person’s npx durable-agent ran the agent’s file',
+    );
   },
 );
