@@ -240,28 +240,34 @@ test(
 // which strips a leading byte order mark first: a package.json that starts with U+FEFF is valid to
 // npm and unreadable to the undo. The person's `npx durable-agent …` runs the agent's bin.
 
-test(
-  'N5 (dontAsk): sandboxed Bash adds a durable-agent bin to package.json and puts a byte order mark in front — the person’s next npx durable-agent runs nothing of the agent’s',
-  hole(
-    'N5: manifestBins reads package.json with JSON.parse, which refuses a leading BOM; npm strips it and runs the bin',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project((r) => writeFileSync(path.join(r, 'package.json'), '{"name":"proj","version":"1.0.0"}\n'));
-    const mark = path.join(marks, 'n5');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'mkdir -p tools',
-        `echo ${Buffer.from(envDumpScript(mark)).toString('base64')} | base64 -d > tools/cli.js && chmod +x tools/cli.js`,
-        `printf '\\357\\273\\277{"name":"proj","version":"1.0.0","bin":{"durable-agent":"tools/cli.js"}}\\n' > package.json`,
-      ].join(' && '),
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-    runPersonNpx(root, path.join(base, 'npm-cache-n5'));
-    assert.deepEqual(
-      { ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) },
-      { ran: false, baitSeen: false },
-      'the person’s npx durable-agent ran the agent’s file',
-    );
-  },
-);
+for (const [kind, write] of [
+  [
+    'a byte order mark in front',
+    `printf '\\357\\273\\277{"name":"proj","version":"1.0.0","bin":{"durable-agent":"tools/cli.js"}}\\n' > package.json`,
+  ],
+] as const)
+  test(
+    `N5 (dontAsk, ${kind.split(' (')[0]}): sandboxed Bash adds a durable-agent bin to package.json with ${kind} — the person’s next npx durable-agent runs nothing of the agent’s`,
+    hole(
+      'N5: manifestBins reads package.json with JSON.parse, which refuses a leading BOM; npm strips it and runs the bin',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project((r) => writeFileSync(path.join(r, 'package.json'), '{"name":"proj","version":"1.0.0"}\n'));
+      const mark = path.join(marks, `n5-${kind.length}`);
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: [
+          'mkdir -p tools',
+          `echo ${Buffer.from(envDumpScript(mark)).toString('base64')} | base64 -d > tools/cli.js && chmod +x tools/cli.js`,
+          write,
+        ].join(' && '),
+      });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+      runPersonNpx(root, path.join(base, 'npm-cache-n5'));
+      assert.deepEqual(
+        { ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) },
+        { ran: false, baitSeen: false },
+        'the person’s npx durable-agent ran the agent’s file',
+      );
+    },
+  );
