@@ -13,6 +13,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   realpathSync,
   rmSync,
   statSync,
@@ -26,6 +27,7 @@ import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
 import { envDumpScript, runPersonNpx } from '../support/personNpx';
 import { CONTROL_SETTLE_MS } from '../../src/cli/settledControl';
+import { registerSessionDirectories } from '../../src/hostProcess/programs';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30n-')));
 const home = path.join(base, 'home');
@@ -271,3 +273,48 @@ for (const [kind, write] of [
       );
     },
   );
+
+// ---------------------------------------------------------------------------------------------------
+// N6: round m's M9 fix keeps the session directories in the data directory — "the newest 1,000"
+// (src/hostProcess/programs.ts MAX_KEPT_SESSION_DIRECTORIES). A directory is added to the kept list
+// once, when this process first registers it; later calls of the same session find it in memory and
+// never move it up. After 1,000 other directories (a worker that serves CI checkouts in fresh
+// directories, or one session's isolated agents: each worktree is a directory) the project falls
+// out, and a worker started again knows it no more: M9 again — its start-up probe runs the
+// `which` the session planted in `<project>/bin` (a tools/dotfiles repository's bin on the person's
+// PATH), with the worker's secrets.
+
+test(
+  'N6 (dontAsk): M9 after 1,000 other session directories — a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards runs no program of the project',
+  hole(
+    'N6: the kept session directories are the newest 1,000 by FIRST registration; an old project falls out and a restarted worker runs its planted which',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'n6');
+    mkdirSync(mark);
+    const real = execFileSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).trim();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p bin && printf '#!/bin/sh\\nenv > ${mark}/which.env\\nexec ${real} "$@"\\n' > bin/which && chmod +x bin/which && echo planted`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
+    // Later sessions of this worker in other directories (the same session's next calls register nothing new).
+    for (let i = 0; i < 10; i++)
+      registerSessionDirectories(Array.from({ length: 100 }, (_, j) => path.join(base, 'ci', `checkout-${i}-${j}`)));
+    await tool(root, 'dontAsk', 'Bash', { command: 'true' });
+    const dist = path.resolve(__dirname, '..', '..', 'src');
+    const script = [
+      `require(${JSON.stringify(path.join(dist, 'hostProcess', 'programs.js'))}).narrowProcessPath();`,
+      `require(${JSON.stringify(path.join(dist, 'cli', 'commands', 'worker.js'))}).workerSandboxLine().then((l) => { console.log(l); process.exit(0); }, (e) => { console.log('probe failed', e.message); process.exit(0); });`,
+    ].join('\n');
+    const said = execFileSync(process.execPath, ['-e', script], {
+      cwd: base,
+      env: { ...process.env, PATH: `${path.join(root, 'bin')}:${process.env.PATH}` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    t.diagnostic(`restarted worker: ${said.trim().slice(0, 160)}`);
+    assert.deepEqual({ ran: readdirSync(mark) }, { ran: [] }, read(path.join(mark, 'which.env')).slice(0, 200));
+  },
+);
