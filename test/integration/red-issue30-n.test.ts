@@ -18,7 +18,10 @@ import { MORE_BAIT, withOutsideSession, type OutsideSession } from '../support/o
 const hole = (line: string) => (process.env.R30N_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 /** The rows' options: while every row is a skipped hole, nothing is started (no server, no worker). */
 const ROWS = {
-  N4: hole('N4: an empty protected file filled through its hard link in the same command stays while the command runs'),
+  // The link made 0.3 s after the empty file (N4b): deterministic before and after lead3's c6a5501.
+  N4: hole(
+    'N4/N4b: an empty protected file filled through its hard link in the same command stays while the command runs',
+  ),
 };
 const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
 
@@ -58,7 +61,7 @@ test(
 
       // ---- N4: M13 in one command — the file filled through its link while the command still runs ----
       await t.test(
-        "N4: a dontAsk command leaves an empty packages/x/.claude/settings.json, fills it through a hard link and keeps running; the person's run in packages/x meanwhile runs no hook of it",
+        "N4/N4b: a dontAsk command leaves an empty packages/x/.claude/settings.json, links it a moment later, fills it through the link and keeps running; the person's run in packages/x meanwhile runs no hook of it",
         ROWS.N4,
         async () => {
           const marks = marksOf('n4');
@@ -73,7 +76,7 @@ test(
                 id: 'toolu_n4',
                 name: 'Bash',
                 input: {
-                  command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && ln packages/x/.claude/settings.json packages/x/notes.txt && sleep 0.3 && printf '%s' '${settings}' > packages/x/notes.txt && sleep 20`,
+                  command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && sleep 0.3 && ln packages/x/.claude/settings.json packages/x/notes.txt && sleep 0.3 && printf '%s' '${settings}' > packages/x/notes.txt && sleep 20`,
                   timeout: 60_000,
                 },
               },

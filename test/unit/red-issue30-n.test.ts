@@ -209,32 +209,45 @@ test(
 // older than the CLI's settle time: the person's `run --cwd packages/x` meanwhile loads it
 // (end to end: integration/red-issue30-n N4, the hook runs on the host with the worker's secrets).
 
-test(
-  'N4 (dontAsk): one command makes an empty packages/x/.claude/settings.json and a hard link, fills it through the link and keeps running — the settings file never holds the hooks for a settled second',
-  hole(
-    'N4: a new EMPTY protected file is not undone live, and a write through its hard link raises no event on its path: it stays for the whole command',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const settings = path.join(root, 'packages', 'x', '.claude', 'settings.json');
-    const body = JSON.stringify({ sandbox: { hooks: 'host' }, hooks: { SessionStart: [] } });
-    const running = tool(root, 'dontAsk', 'Bash', {
-      command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && ln packages/x/.claude/settings.json packages/x/n && sleep 0.3 && printf '%s' '${body}' > packages/x/n && sleep 4`,
-    });
-    // What the person's `run --cwd packages/x` would see at some instant while the command runs: the
-    // hooks, in a file older than the CLI's settle time (src/cli/settledControl.ts).
-    let settledHooks = false;
-    for (let i = 0; i < 35 && !settledHooks; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const st = statOrUndefined(settings);
-      settledHooks = !!st && Date.now() - st.ctimeMs > CONTROL_SETTLE_MS && /SessionStart/.test(read(settings));
-    }
-    const out = await running;
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-    assert.deepEqual({ settledHooks }, { settledHooks: false });
-  },
-);
+for (const [row, gap, why] of [
+  [
+    'N4',
+    '',
+    'a new EMPTY protected file is not undone live, and a write through its hard link raises no event on its path: it stays for the whole command',
+  ],
+  // After lead3's c6a5501 (an empty file with nlink > 1 counts as content): the link made AFTER the
+  // guard's round for the new file. link(2) raises IN_CREATE for the new name in ITS directory and
+  // IN_ATTRIB on the inode only — no event on the settings file's directory — so nothing looks again.
+  [
+    'N4b',
+    'sleep 0.3 && ',
+    'the hard link is made after the guard looked at the new empty file; link(2) raises no event in the settings file’s directory, nothing looks at it again',
+  ],
+] as const)
+  test(
+    `${row} (dontAsk): one command makes an empty packages/x/.claude/settings.json, ${gap ? 'waits, then ' : ''}a hard link, fills it through the link and keeps running — the settings file never holds the hooks for a settled second`,
+    hole(`${row}: ${why}`),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      const settings = path.join(root, 'packages', 'x', '.claude', 'settings.json');
+      const body = JSON.stringify({ sandbox: { hooks: 'host' }, hooks: { SessionStart: [] } });
+      const running = tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && ${gap}ln packages/x/.claude/settings.json packages/x/n && sleep 0.3 && printf '%s' '${body}' > packages/x/n && sleep 4`,
+      });
+      // What the person's `run --cwd packages/x` would see at some instant while the command runs: the
+      // hooks, in a file older than the CLI's settle time (src/cli/settledControl.ts).
+      let settledHooks = false;
+      for (let i = 0; i < 35 && !settledHooks; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const st = statOrUndefined(settings);
+        settledHooks = !!st && Date.now() - st.ctimeMs > CONTROL_SETTLE_MS && /SessionStart/.test(read(settings));
+      }
+      const out = await running;
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+      assert.deepEqual({ settledHooks }, { settledHooks: false });
+    },
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // N5: round m's M14 fix (src/sandbox/manifestBins.ts) reads each package.json with JSON.parse; a
