@@ -76,7 +76,7 @@ test(
                 id: 'toolu_n4',
                 name: 'Bash',
                 input: {
-                  command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && sleep 0.3 && ln packages/x/.claude/settings.json packages/x/notes.txt && sleep 0.3 && printf '%s' '${settings}' > packages/x/notes.txt && sleep 20`,
+                  command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && sleep 0.3 && ln packages/x/.claude/settings.json packages/x/notes.txt && sleep 0.3 && printf '%s' '${settings}' > packages/x/notes.txt && rm packages/x/notes.txt && sleep 20`,
                   timeout: 60_000,
                 },
               },

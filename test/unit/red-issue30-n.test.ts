@@ -217,7 +217,8 @@ for (const [row, gap, why] of [
   ],
   // After lead3's c6a5501 (an empty file with nlink > 1 counts as content): the link made AFTER the
   // guard's round for the new file. link(2) raises IN_CREATE for the new name in ITS directory and
-  // IN_ATTRIB on the inode only — no event on the settings file's directory — so nothing looks again.
+  // IN_ATTRIB on the inode only — no event on the settings file's directory — so nothing looks again;
+  // the other name removed afterwards (no event there either) leaves one name: `run`'s nlink test passes.
   [
     'N4b',
     'sleep 0.3 && ',
@@ -233,7 +234,7 @@ for (const [row, gap, why] of [
       const settings = path.join(root, 'packages', 'x', '.claude', 'settings.json');
       const body = JSON.stringify({ sandbox: { hooks: 'host' }, hooks: { SessionStart: [] } });
       const running = tool(root, 'dontAsk', 'Bash', {
-        command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && ${gap}ln packages/x/.claude/settings.json packages/x/n && sleep 0.3 && printf '%s' '${body}' > packages/x/n && sleep 4`,
+        command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && ${gap}ln packages/x/.claude/settings.json packages/x/n && sleep 0.3 && printf '%s' '${body}' > packages/x/n && ${gap ? 'rm packages/x/n && ' : ''}sleep 4`,
       });
       // What the person's `run --cwd packages/x` would see at some instant while the command runs: the
       // hooks, in a file older than the CLI's settle time (src/cli/settledControl.ts).
