@@ -209,7 +209,7 @@ test(
 // older than the CLI's settle time: the person's `run --cwd packages/x` meanwhile loads it
 // (end to end: integration/red-issue30-n N4, the hook runs on the host with the worker's secrets).
 
-for (const [row, gap, why] of [
+for (const [row, gap, _why] of [
   [
     'N4',
     '',
@@ -227,7 +227,8 @@ for (const [row, gap, why] of [
 ] as const)
   test(
     `${row} (dontAsk): one command makes an empty packages/x/.claude/settings.json, ${gap ? 'waits, then ' : ''}a hard link, fills it through the link and keeps running — the settings file never holds the hooks for a settled second`,
-    hole(`${row}: ${why}`),
+    // Held since gaps (the live guard looks again at the entries it left empty; N4's nlink rule).
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project();
@@ -264,9 +265,8 @@ for (const [kind, write] of [
 ] as const)
   test(
     `N5 (dontAsk, ${kind.split(' (')[0]}): sandboxed Bash adds a durable-agent bin to package.json with ${kind} — the person’s next npx durable-agent runs nothing of the agent’s`,
-    hole(
-      'N5: manifestBins reads package.json with JSON.parse, which refuses a leading BOM; npm strips it and runs the bin',
-    ),
+    // Held since gaps (d28965d: manifestBins strips a leading BOM as npm does).
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => writeFileSync(path.join(r, 'package.json'), '{"name":"proj","version":"1.0.0"}\n'));
