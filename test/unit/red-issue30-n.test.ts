@@ -183,9 +183,8 @@ const plantBareRepoOnBranch = (branch: string, mark: string) =>
 
 test(
   'N3 (dontAsk): plumbing moves the branch `feature` to a commit carrying a bare repository in src/; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor',
-  hole(
-    'N3: the carried-git-directory screen (M5) covers checkouts by the worker or the CLI, not the person’s own checkout of a branch a session moved',
-  ),
+  // Held since gaps (src/sandbox/movedRefs.ts: a ref a command moved to a commit carrying a git directory is put back).
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
