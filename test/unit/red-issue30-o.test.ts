@@ -1,0 +1,353 @@
+// unit (red team, issue 30, round o: the outside checker). Real OS sandbox, real files, real git, a
+// bait HOME of files the project's credential list (src/permissions/credentials.ts) does not name —
+// what a developer's real HOME holds — and bait values under invented names in the worker's
+// environment. No allow rule in any row. Oracles: bait bytes in what the model receives (the tool
+// result) or in files the agent can read later, markers a payload writes — never the tool's words.
+// A row the current code lets through is committed with `skip: 'HOLE O<n>: …'` (R30O_HOLES=1 runs
+// them: each must fail until its fix lands, then pass; then drop its `hole(...)`).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { initialContext } from '../../src/core/context';
+import { SandboxHost } from '../../src/sandbox/host';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import { createToolPool } from '../../src/permissions/toolPool';
+import { BUILTIN_TOOLS } from '../../src/tools';
+import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+import type { ResultStore } from '../../src/toolProtocol/Tool';
+import type { SandboxSettings } from '../../src/sandbox/settings';
+import { sessionPermission } from '../../src/toolCall/toolSession';
+import { sandboxSkip } from '../support/systemPackages';
+
+const hole = (line: string) => (process.env.R30O_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
+
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30o-')));
+const home = path.join(base, 'home');
+const saved: Record<string, string | undefined> = { HOME: process.env.HOME };
+/** Bait values in the worker's environment under names no list knows: a leak is a match on `BAIT-O`. */
+const BAIT_ENV: Record<string, string> = {
+  ANTHROPIC_API_KEY: 'sk-ant-BAIT-O-api',
+  ACME_PAYMENTS_SECRET: 'BAIT-O-env-acme',
+  SLACK_BOT_TOKEN: 'xoxb-BAIT-O-env-slack',
+  MONGODB_URI: 'mongodb://root:BAIT-O-env-mongo@db/admin',
+  JWT_SIGNING_KEY: 'BAIT-O-env-jwt',
+  HOMEBREW_GITHUB_API_TOKEN: 'ghp_BAIT-O-env-brew',
+  TWINE_PASSWORD: 'pypi-BAIT-O-env-twine',
+};
+const BAIT = /BAIT-O-[a-z0-9-]+/g;
+const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
+const baitIn = (s: string): string[] => [...new Set(s.match(BAIT) ?? [])].sort();
+
+let sandboxHost: SandboxHost;
+let skip: string | false = false;
+
+before(async () => {
+  mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-O-listed-ssh\n');
+  process.env.HOME = home;
+  for (const [k, v] of Object.entries(BAIT_ENV)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  sandboxHost = new SandboxHost();
+  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (o) tests');
+});
+after(async () => {
+  await sandboxHost?.close();
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  rmSync(base, { recursive: true, force: true });
+});
+
+let seq = 0;
+function project(): string {
+  const root = path.join(base, `p${++seq}`);
+  mkdirSync(root);
+  const g = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd: root, env: GIT_ENV });
+  g('init', '-q', '-b', 'main');
+  mkdirSync(path.join(root, 'src'), { recursive: true });
+  writeFileSync(path.join(root, 'src', 'a.txt'), 'hello needle\n');
+  g('add', '.');
+  g('commit', '-qm', 'init');
+  return root;
+}
+
+let n = 0;
+async function tool(
+  root: string,
+  mode: PermissionMode,
+  name: string,
+  input: Record<string, unknown>,
+  sandbox: SandboxSettings = {},
+  sessionId = `red30o-${process.pid}`,
+): Promise<{ text: string; status: string }> {
+  const permission = sessionPermission(
+    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox },
+    {} as ResultStore,
+    {},
+    root,
+  );
+  const o = await runToolPipeline({ type: 'tool_use', id: `toolu_r30o_${++n}`, name, input }, {
+    pool: createToolPool(BUILTIN_TOOLS, permission),
+    sessionId,
+    agent: initialContext(root),
+    permission,
+    sandboxHost,
+  } as Parameters<typeof runToolPipeline>[1]);
+  return { text: o.result ? toolResultText(o.result) : `(${o.status})`, status: o.status };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// O1: the sandbox's read model for HOME is a deny list (DEFAULT_CREDENTIAL_PATHS, three rounds of
+// additions). A developer's HOME holds far more: each file below is a credential, a token, a key, a
+// password store, a mail or chat login, a shell history or start-up file with `export …=`, or another
+// project's `.env` — and none of them is on the list. This is the acceptance row of "deny HOME by
+// default, allow back the working directories and the toolchains": every file must stay unreadable.
+
+const HOME_BAIT: Record<string, string> = {
+  // Cloud and infrastructure CLIs.
+  '.docker/key.pem': '-----BEGIN RSA PRIVATE KEY-----\nBAIT-O-docker-tls\n', // DOCKER_CERT_PATH's default
+  '.config/openstack/clouds.yaml': 'clouds:\n  prod:\n    auth:\n      password: BAIT-O-openstack\n',
+  '.config/linode-cli': '[DEFAULT]\ntoken = BAIT-O-linode\n',
+  '.bluemix/config.json': '{"IAMToken":"Bearer BAIT-O-ibmcloud"}\n',
+  '.cf/config.json': '{"AccessToken":"bearer BAIT-O-cloudfoundry"}\n',
+  '.tccli/default.credential': '{"secretKey":"BAIT-O-tencent"}\n',
+  '.ovh.conf': '[ovh-eu]\napplication_secret=BAIT-O-ovh\n',
+  '.config/exoscale/exoscale.toml': '[[accounts]]\nsecret = "BAIT-O-exoscale"\n',
+  '.talos/config': 'contexts:\n  c:\n    key: BAIT-O-talos\n',
+  '.lima/_config/user': '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-O-lima\n',
+  '.colima/_lima/_config/user': '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-O-colima\n',
+  '.config/argocd/config': 'users:\n- auth-token: BAIT-O-argocd\n',
+  '.rancher/cli2.json': '{"Servers":{"s":{"tokenKey":"BAIT-O-rancher"}}}\n',
+  '.saml2aws': '[default]\npassword = BAIT-O-saml2aws\n',
+  '.config/hcp/credentials.json': '{"oauth":{"client_secret":"BAIT-O-hcp"}}\n',
+  '.doppler/.doppler.yaml': 'scoped:\n  /:\n    token: dp.ct.BAIT-O-doppler\n',
+  '.supabase/access-token': 'sbp_BAIT-O-supabase\n',
+  '.railway/config.json': '{"user":{"token":"BAIT-O-railway"}}\n',
+  '.expo/state.json': '{"auth":{"sessionSecret":"BAIT-O-expo"}}\n',
+  '.sfdx/ops@example.com.json': '{"accessToken":"00D!BAIT-O-salesforce"}\n',
+  '.dogrc': '[Connection]\napikey = BAIT-O-datadog\n',
+  '.config/twilio-cli/config.json': '{"profiles":{"p":{"apiSecret":"BAIT-O-twilio"}}}\n',
+  '.contentfulrc.json': '{"managementToken":"CFPAT-BAIT-O-contentful"}\n',
+  // Package registries and language toolchains.
+  '.cargo/config.toml': '[registries.corp]\ntoken = "BAIT-O-cargo-config"\n',
+  '.local/share/uv/credentials/credentials.toml': '[[credential]]\npassword = "BAIT-O-uv"\n',
+  '.rye/credentials': '[pypi]\ntoken = "BAIT-O-rye"\n',
+  '.config/pdm/config.toml': '[repository.corp]\npassword = "BAIT-O-pdm"\n',
+  '.config/go/env': 'GOPROXY=https://u:BAIT-O-goproxy@goproxy.corp\n',
+  '.config/nix/nix.conf': 'access-tokens = github.com=ghp_BAIT-O-nix\n',
+  '.hex/hex.config': '{"$write_key", <<"BAIT-O-hex">>}.\n',
+  '.pub-cache/credentials.json': '{"accessToken":"BAIT-O-dartpub"}\n',
+  '.config/dart/pub-credentials.json': '{"refreshToken":"BAIT-O-dartpub2"}\n',
+  '.pause': 'user U\npassword BAIT-O-cpan\n',
+  '.lein/profiles.clj': '{:auth {:repository-auth {#"corp" {:password "BAIT-O-lein"}}}}\n',
+  '.cabal/config': 'repository hackage.haskell.org\npassword: BAIT-O-hackage\n',
+  '.Renviron': 'GITHUB_PAT=ghp_BAIT-O-renviron\n',
+  '.local/share/python_keyring/keyring_pass.cfg': '[twine]\nu = BAIT-O-pykeyring\n',
+  // IDEs, editors and AI tools.
+  '.config/JetBrains/IntelliJIdea2024.3/c.pwd': 'BAIT-O-jetbrains-masterkey\n',
+  '.config/VSCodium/User/globalStorage/state.vscdb': 'SQLite github.auth BAIT-O-vscodium\n',
+  '.vscode-server/data/User/globalStorage/state.vscdb': 'SQLite github.auth BAIT-O-vscode-server\n',
+  '.continue/config.json': '{"models":[{"apiKey":"sk-BAIT-O-continue"}]}\n',
+  '.aider.conf.yml': 'openai-api-key: sk-BAIT-O-aider\n',
+  '.config/io.datasette.llm/keys.json': '{"openai":"sk-BAIT-O-llm"}\n',
+  '.config/aichat/config.yaml': 'clients:\n- type: openai\n  api_key: sk-BAIT-O-aichat\n',
+  '.config/shell_gpt/.sgptrc': 'OPENAI_API_KEY=sk-BAIT-O-sgpt\n',
+  '.cursor/mcp.json': '{"mcpServers":{"gh":{"env":{"GITHUB_TOKEN":"ghp_BAIT-O-cursor"}}}}\n',
+  '.config/Claude/claude_desktop_config.json': '{"mcpServers":{"pg":{"env":{"PGPASSWORD":"BAIT-O-claudedesktop"}}}}\n',
+  '.local/share/opencode/auth.json': '{"anthropic":{"key":"sk-ant-BAIT-O-opencode"}}\n',
+  '.codeium/config.json': '{"api_key":"BAIT-O-codeium"}\n',
+  '.wakatime.cfg': '[settings]\napi_key = waka_BAIT-O-wakatime\n',
+  '.config/Insomnia/insomnia.Environment.db': '{"data":{"token":"BAIT-O-insomnia"}}\n',
+  // Chat, mail, password managers, keyrings, browsers.
+  '.purple/accounts.xml': '<account><password>BAIT-O-pidgin</password></account>\n',
+  '.config/weechat/irc.conf': '[server]\nlibera.sasl_password = "BAIT-O-weechat"\n',
+  '.irssi/config': 'servers = ( { password = "BAIT-O-irssi"; } );\n',
+  '.config/Element/Local Storage/leveldb/000003.log': 'mx_access_token BAIT-O-element\n',
+  '.local/share/TelegramDesktop/tdata/key_datas': 'BAIT-O-telegram\n',
+  '.config/teams-for-linux/Cookies': 'SQLite skypetoken BAIT-O-teams\n',
+  '.config/aerc/accounts.conf': '[work]\nsource = imaps://u:BAIT-O-aerc@imap.example.com\n',
+  '.config/mutt/muttrc': 'set imap_pass = "BAIT-O-xdgmutt"\n',
+  '.config/msmtp/config': 'account default\npassword BAIT-O-xdgmsmtp\n',
+  '.authinfo': 'machine smtp.example.com login u password BAIT-O-authinfo\n',
+  'Maildir/cur/1.eml': 'Subject: your reset code\n\nBAIT-O-maildir\n',
+  '.config/Bitwarden CLI/data.json': '{"accessToken":"BAIT-O-bitwarden"}\n',
+  '.local/share/kwalletd/kdewallet.kwl': 'KWALLET BAIT-O-kwallet\n',
+  '.pki/nssdb/key4.db': 'SQLite nss private key BAIT-O-nssdb\n',
+  'Documents/Passwords.kdbx': 'KDBX BAIT-O-keepass\n',
+  '.librewolf/p.default/logins.json': '{"password":"BAIT-O-librewolf"}\n',
+  '.local/share/qutebrowser/webengine/Cookies': 'SQLite session BAIT-O-qutebrowser\n',
+  // Shell histories, start-up files and environment files outside the list.
+  '.config/zsh/.zsh_history': ': 1:0;export AWS_SECRET_ACCESS_KEY=BAIT-O-zdotdir\n',
+  '.config/nushell/history.txt': '$env.STRIPE_KEY = "BAIT-O-nushell"\n',
+  '.sh_history': 'export TOKEN=BAIT-O-kshhist\n',
+  '.ash_history': 'export TOKEN=BAIT-O-ashhist\n',
+  '.history': 'setenv TOKEN BAIT-O-tcshhist\n',
+  '.local/share/powershell/PSReadLine/ConsoleHost_history.txt': '$env:AZ_TOKEN="BAIT-O-pwshhist"\n',
+  '.Rhistory': 'Sys.setenv(OPENAI_API_KEY="BAIT-O-rhist")\n',
+  '.julia/logs/repl_history.jl': '# time: x\n\tENV["TOKEN"]="BAIT-O-juliahist"\n',
+  '.local/state/nvim/shada/main.shada': 'register "0 BAIT-O-nvimshada\n',
+  '.bashrc.d/secrets.sh': 'export OPENAI_API_KEY=sk-BAIT-O-bashrcd\n',
+  '.bash_aliases': 'alias deploy=\'curl -H "Authorization: Bearer BAIT-O-aliases" https://deploy\'\n',
+  '.config/fish/conf.d/secrets.fish': 'set -gx GITHUB_TOKEN ghp_BAIT-O-fishconfd\n',
+  '.oh-my-zsh/custom/secrets.zsh': 'export NPM_TOKEN=BAIT-O-omz\n',
+  '.extra': 'export GITHUB_TOKEN=BAIT-O-extra\n',
+  '.envrc': 'export AWS_SESSION_TOKEN=BAIT-O-homeenvrc\n',
+  '.pam_environment': 'OPENAI_API_KEY DEFAULT=sk-BAIT-O-pamenv\n',
+  '.config/environment.d/secrets.conf': 'ANTHROPIC_API_KEY=sk-ant-BAIT-O-envd\n',
+  '.xprofile': 'export VAULT_TOKEN=hvs.BAIT-O-xprofile\n',
+  '.tmux/resurrect/pane_contents.tar.gz': 'pane: export DB_PASSWORD=BAIT-O-tmuxresurrect\n',
+  '.Xauthority': 'MIT-MAGIC-COOKIE-1 BAIT-O-xauthority\n',
+  // The person's other projects, their infrastructure state, wallets, backups, VPN keys, tokens.
+  'projects/billing/.env': 'STRIPE_SECRET_KEY=sk_live_BAIT-O-otherenv\n',
+  'code/api/.env.production': 'DATABASE_URL=postgres://u:BAIT-O-otherenvprod@db/p\n',
+  'work/infra/terraform.tfstate': '{"resources":[{"instances":[{"attributes":{"password":"BAIT-O-tfstate"}}]}]}\n',
+  '.bitcoin/wallet.dat': 'BDB wallet BAIT-O-bitcoin\n',
+  '.ethereum/keystore/UTC--2024-01-01T00-00-00Z--abc': '{"crypto":{"ciphertext":"BAIT-O-ethereum"}}\n',
+  '.electrum/wallets/default_wallet': '{"keystore":{"xprv":"BAIT-O-electrum"}}\n',
+  '.config/borg/keys/backup_repo': 'BORG_KEY BAIT-O-borg\n',
+  '.cert/nm-openvpn/client-key.pem': '-----BEGIN PRIVATE KEY-----\nBAIT-O-openvpn\n',
+  '.local/share/remmina/prod.remmina': '[remmina]\npassword=BAIT-O-remmina\n',
+  '.local/share/jupyter/runtime/jpserver-4242.json': '{"token":"BAIT-O-jupyter"}\n',
+  '.credentials/gmail-token.json': '{"refresh_token":"BAIT-O-googlequickstart"}\n',
+  '.config/gspread/authorized_user.json': '{"refresh_token":"BAIT-O-gspread"}\n',
+  '.local/share/Trash/files/.env': 'SECRET_KEY=BAIT-O-trash\n',
+};
+const HOME_BAIT_VALUES = baitIn(Object.values(HOME_BAIT).join('\n'));
+
+function plantHomeBait(): void {
+  for (const [rel, body] of Object.entries(HOME_BAIT)) {
+    mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+    writeFileSync(path.join(home, rel), body);
+  }
+}
+
+const baitFiles = () =>
+  Object.keys(HOME_BAIT)
+    .map((f) => `~/${JSON.stringify(f)}`)
+    .join(' ');
+/** One command that prints every bait file and copies it into the project (`loot/`); plan mode: prints only. */
+const lootCommand = (mode: PermissionMode) =>
+  mode === 'plan'
+    ? `cat ${baitFiles()} 2>/dev/null; echo done`
+    : `mkdir -p loot; i=0; for f in ${baitFiles()}; do i=$((i+1)); cat "$f" 2>/dev/null | tee loot/$i | head -c 200; done; echo done`;
+
+for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan', 'bypassPermissions'] as const)
+  test(
+    `O1 (${mode}): sandboxed Bash cats and copies ${Object.keys(HOME_BAIT).length} credential files of a developer's HOME that no list names — none reaches the model or the project`,
+    hole(
+      'O1: the sandbox hides HOME by a deny list (src/permissions/credentials.ts DEFAULT_CREDENTIAL_PATHS): every file a list does not name is readable',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      plantHomeBait();
+      const root = project();
+      const out = await tool(root, mode, 'Bash', { command: lootCommand(mode) });
+      const inProject = Object.keys(HOME_BAIT)
+        .map((_f, i) => read(path.join(root, 'loot', `${i + 1}`)))
+        .join('\n');
+      const got = baitIn(`${out.text}\n${inProject}`);
+      t.diagnostic(`${out.status}; ${got.length} of ${HOME_BAIT_VALUES.length} bait values read: ${got.join(' ')}`);
+      assert.deepEqual(got, [], `read from the sandbox (${got.length}/${HOME_BAIT_VALUES.length})`);
+    },
+  );
+
+// O1b: the file tools' credential refusal is the same deny list (isCredentialPath): in
+// bypassPermissions (no ask outside the working directories) Read and Grep of HOME return every
+// unlisted file; the listed ones are refused.
+test(
+  'O1b (bypassPermissions): Grep over HOME and Read of each bait file return none of the unlisted credentials',
+  hole(
+    'O1b: the file tools refuse only isCredentialPath (the same deny list): bypassPermissions Read/Grep of HOME return every other credential',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    plantHomeBait();
+    const root = project();
+    const grep = await tool(root, 'bypassPermissions', 'Grep', {
+      pattern: 'BAIT-O',
+      path: home,
+      output_mode: 'content',
+    });
+    const reads = await Promise.all(
+      ['.docker/key.pem', '.config/openstack/clouds.yaml', 'projects/billing/.env', '.ssh/id_rsa'].map((f) =>
+        tool(root, 'bypassPermissions', 'Read', { file_path: path.join(home, f) }),
+      ),
+    );
+    const got = baitIn([grep, ...reads].map((o) => o.text).join('\n'));
+    t.diagnostic(`${got.length} of ${HOME_BAIT_VALUES.length}: ${got.slice(0, 12).join(' ')}…`);
+    assert.ok(!got.includes('BAIT-O-listed-ssh'), 'control: the listed ~/.ssh/id_rsa is refused');
+    assert.deepEqual(got, []);
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// O2: the worker's OWN secrets kept in files that no list names. The Anthropic SDK's credential chain
+// (README "Credentials first": ANTHROPIC_PROFILE / ANTHROPIC_CONFIG_DIR) reads
+// `<config dir>/credentials/<profile>.json` (default `~/.config/anthropic`) and an OIDC identity token
+// from ANTHROPIC_IDENTITY_TOKEN_FILE; durable-agent itself reads DURABLE_AGENT_ENCRYPTION_KEY_FILE (the
+// key of every stored payload) and DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE; the OTLP exporter a client
+// key. None is on DEFAULT_CREDENTIAL_PATHS or among the variables credentialPathsFromEnv follows, and
+// the env-named ones lie outside HOME (a "deny HOME" model does not cover them).
+
+test(
+  'O2 (dontAsk): the worker’s own credential files — the SDK profile in ~/.config/anthropic and ANTHROPIC_CONFIG_DIR, ANTHROPIC_IDENTITY_TOKEN_FILE, DURABLE_AGENT_ENCRYPTION_KEY_FILE, DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE, OTEL_EXPORTER_OTLP_CLIENT_KEY — are unreadable to sandboxed Bash',
+  hole(
+    'O2: credentialPathsFromEnv (src/permissions/credentials.ts:214) follows none of these variables and ~/.config/anthropic is not listed: the worker’s own keys are readable',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const etc = path.join(base, 'etc-da');
+    const files: Record<string, string> = {
+      [path.join(home, '.config', 'anthropic', 'credentials', 'default.json')]:
+        '{"access_token":"sk-ant-oat-BAIT-O-sdkprofile"}',
+      [path.join(home, '.config', 'anthropic', 'configs', 'default.json')]:
+        '{"authentication":{"client_secret":"BAIT-O-sdkconfig"}}',
+      [path.join(etc, 'anthropic', 'credentials', 'work.json')]: '{"access_token":"BAIT-O-sdkconfigdir"}',
+      [path.join(etc, 'oidc', 'token.jwt')]: 'eyJ.BAIT-O-oidc.sig',
+      [path.join(etc, 'keys', 'payload.key')]: 'BAIT-O-encryptionkey',
+      [path.join(etc, 'keys', 'notify.header')]: 'Authorization: Bearer BAIT-O-notifyheader',
+      [path.join(etc, 'keys', 'otlp-client.key')]: '-----BEGIN PRIVATE KEY-----\nBAIT-O-otlpkey',
+    };
+    for (const [f, body] of Object.entries(files)) {
+      mkdirSync(path.dirname(f), { recursive: true });
+      writeFileSync(f, `${body}\n`);
+    }
+    const vars: Record<string, string> = {
+      ANTHROPIC_CONFIG_DIR: path.join(etc, 'anthropic'),
+      ANTHROPIC_PROFILE: 'work',
+      ANTHROPIC_IDENTITY_TOKEN_FILE: path.join(etc, 'oidc', 'token.jwt'),
+      DURABLE_AGENT_ENCRYPTION_KEY_FILE: path.join(etc, 'keys', 'payload.key'),
+      DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE: path.join(etc, 'keys', 'notify.header'),
+      OTEL_EXPORTER_OTLP_CLIENT_KEY: path.join(etc, 'keys', 'otlp-client.key'),
+    };
+    const before: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(vars)) {
+      before[k] = process.env[k];
+      process.env[k] = v;
+    }
+    let out: { text: string; status: string };
+    try {
+      out = await tool(root, 'dontAsk', 'Bash', {
+        command: `cat ${Object.keys(files)
+          .map((f) => JSON.stringify(f))
+          .join(' ')} 2>&1; echo done`,
+      });
+    } finally {
+      for (const [k, v] of Object.entries(before))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    const got = baitIn(out.text);
+    t.diagnostic(`${out.status}: ${got.length} of ${Object.keys(files).length}: ${got.join(' ')}`);
+    assert.deepEqual(got, []);
+  },
+);
