@@ -351,3 +351,54 @@ test(
     assert.deepEqual(got, []);
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// O3: a credential file INSIDE a working directory. The sandbox hides it from Bash (the list, the files
+// the worker's environment names), but the file tools judge only "inside the working directories":
+// Read and Grep are read-only, so allowed unasked in every mode, and return it. Two ordinary set-ups:
+// the worker's own Temporal client key and a service-account file kept in the project (named by
+// TEMPORAL_TLS_CLIENT_KEY_PATH and GOOGLE_APPLICATION_CREDENTIALS, from the project's .envrc), and a
+// session started in HOME (or with `--add-dir ~`).
+
+for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan'] as const)
+  test(
+    `O3 (${mode}): Read and Grep return no credential file that lies in a working directory — the worker’s TLS key and a service account in the project, ~/.ssh/id_rsa and ~/.aws/credentials in a session started in HOME — (Bash is refused them all)`,
+    hole(
+      'O3: the file tools check credential paths only for a path that changed (src/tools/fileAccess.ts:29); a read inside the working directories is allowed unasked (src/permissions/decide.ts)',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      mkdirSync(path.join(root, 'certs'), { recursive: true });
+      writeFileSync(path.join(root, 'certs', 'client.key'), '-----BEGIN PRIVATE KEY-----\nBAIT-O-tlskey\n');
+      writeFileSync(path.join(root, 'sa.json'), '{"private_key":"BAIT-O-gcpsa"}\n');
+      mkdirSync(path.join(home, '.aws'), { recursive: true });
+      writeFileSync(path.join(home, '.aws', 'credentials'), '[default]\naws_secret_access_key = BAIT-O-aws\n');
+      const vars = {
+        TEMPORAL_TLS_CLIENT_KEY_PATH: path.join(root, 'certs', 'client.key'),
+        GOOGLE_APPLICATION_CREDENTIALS: path.join(root, 'sa.json'),
+      };
+      const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+      Object.assign(process.env, vars);
+      try {
+        const outs = [
+          await tool(root, mode, 'Read', { file_path: path.join(root, 'certs', 'client.key') }),
+          await tool(root, mode, 'Grep', { pattern: 'BAIT-O', path: root, output_mode: 'content' }),
+          await tool(home, mode, 'Read', { file_path: path.join(home, '.ssh', 'id_rsa') }),
+          await tool(home, mode, 'Grep', { pattern: 'BAIT-O-(aws|listed)', path: home, output_mode: 'content' }),
+        ];
+        const bash = [
+          await tool(root, mode, 'Bash', { command: 'cat certs/client.key sa.json' }),
+          await tool(home, mode, 'Bash', { command: 'cat .ssh/id_rsa .aws/credentials' }),
+        ];
+        assert.deepEqual(baitIn(bash.map((o) => o.text).join('\n')), [], 'control: the sandbox refuses Bash all four');
+        const got = baitIn(outs.map((o) => o.text).join('\n'));
+        t.diagnostic(`${outs.map((o) => o.status).join(' ')}: ${got.join(' ')}`);
+        assert.deepEqual(got, []);
+      } finally {
+        for (const [k, v] of Object.entries(before))
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+      }
+    },
+  );
