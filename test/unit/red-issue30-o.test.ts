@@ -21,6 +21,10 @@ import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
 import type { ResultStore } from '../../src/toolProtocol/Tool';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import { sessionPermission } from '../../src/toolCall/toolSession';
+import { McpManager } from '../../src/mcp/manager';
+import { mcpToolsFor } from '../../src/mcp/tools';
+import { mcpSessionScope } from '../../src/mcp/sandboxed';
+import type { McpServers } from '../../src/mcp/servers';
 import { sandboxSkip } from '../support/systemPackages';
 
 const hole = (line: string) => (process.env.R30O_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
@@ -402,3 +406,43 @@ for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan'] as const)
       }
     },
   );
+
+// ---------------------------------------------------------------------------------------------------
+// O4: the person's own MCP servers (user scope: ~/.claude.json, --mcp-config) name the worker's secrets
+// as `${VAR}` in `args` or in a remote `url` (`--api-key ${ACME_KEY}`, `…/sse?token=${TOKEN}`: what many
+// servers' READMEs say). The worker expands them (any variable: user scope) and, when the server does not
+// start — a missing or network-less `npx -y …` in the sandbox, a remote host down — puts the EXPANDED
+// command line or URL into the error, which the model receives as the result of its call to the tool.
+
+test(
+  'O4 (dontAsk): a user-scope MCP server whose args and a remote one whose url carry ${SECRET} fail to start — the model’s tool result holds no secret value',
+  hole(
+    'O4: src/mcp/manager.ts:397-402 quotes the EXPANDED command, args and url in "failed to start", which unavailableMcpTool (src/mcp/tools.ts:111) returns to the model',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const servers: McpServers = {
+      acme: { command: 'acme-mcp-not-installed', args: ['--api-key', '${ACME_PAYMENTS_SECRET}'] },
+      chat: { type: 'http', url: 'http://127.0.0.1:9/mcp?token=${SLACK_BOT_TOKEN}' },
+    };
+    const m = new McpManager({ startupTimeoutMs: 10_000, failedStartMemoryMs: 0 });
+    const sessionId = `red30o-mcp-${process.pid}`;
+    try {
+      const scope = mcpSessionScope({ servers, cwd: root, sessionId, sandbox: {} }, sandboxHost, []);
+      const texts: string[] = [];
+      for (const wanted of ['mcp__acme__charge', 'mcp__chat__post']) {
+        const listed = await mcpToolsFor(m, servers, root, wanted, scope);
+        const standIn = listed.tools.find((x) => x.name === wanted);
+        assert.ok(standIn, `${wanted}: the stand-in tool the model calls`);
+        const r = await standIn.call({}, {} as never);
+        texts.push(JSON.stringify(r));
+      }
+      const got = baitIn(texts.join('\n'));
+      t.diagnostic(`${texts.join(' | ').slice(0, 400)}`);
+      assert.deepEqual(got, []);
+    } finally {
+      await m.close();
+    }
+  },
+);
