@@ -18,7 +18,7 @@ import { runToolPipeline } from '../../src/toolCall/pipeline';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { BUILTIN_TOOLS } from '../../src/tools';
 import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
-import type { ResultStore } from '../../src/toolProtocol/Tool';
+import type { AnyTool, ResultStore } from '../../src/toolProtocol/Tool';
 import type { SandboxSettings } from '../../src/sandbox/settings';
 import { sessionPermission } from '../../src/toolCall/toolSession';
 import { McpManager } from '../../src/mcp/manager';
@@ -90,22 +90,22 @@ async function tool(
   name: string,
   input: Record<string, unknown>,
   sandbox: SandboxSettings = {},
-  sessionId = `red30o-${process.pid}`,
+  o: { allow?: string[]; tools?: AnyTool[] } = {},
 ): Promise<{ text: string; status: string }> {
   const permission = sessionPermission(
-    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox },
+    { mode, rules: { allow: o.allow ?? [], ask: [], deny: [] }, workingDirectories: [root], sandbox },
     {} as ResultStore,
     {},
     root,
   );
-  const o = await runToolPipeline({ type: 'tool_use', id: `toolu_r30o_${++n}`, name, input }, {
-    pool: createToolPool(BUILTIN_TOOLS, permission),
-    sessionId,
+  const r = await runToolPipeline({ type: 'tool_use', id: `toolu_r30o_${++n}`, name, input }, {
+    pool: createToolPool([...BUILTIN_TOOLS, ...(o.tools ?? [])], permission),
+    sessionId: `red30o-${process.pid}`,
     agent: initialContext(root),
     permission,
     sandboxHost,
   } as Parameters<typeof runToolPipeline>[1]);
-  return { text: o.result ? toolResultText(o.result) : `(${o.status})`, status: o.status };
+  return { text: r.result ? toolResultText(r.result) : `(${r.status})`, status: r.status };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -414,35 +414,41 @@ for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan'] as const)
 // start — a missing or network-less `npx -y …` in the sandbox, a remote host down — puts the EXPANDED
 // command line or URL into the error, which the model receives as the result of its call to the tool.
 
-test(
-  'O4 (dontAsk): a user-scope MCP server whose args and a remote one whose url carry ${SECRET} fail to start — the model’s tool result holds no secret value',
-  hole(
-    'O4: src/mcp/manager.ts:397-402 quotes the EXPANDED command, args and url in "failed to start", which unavailableMcpTool (src/mcp/tools.ts:111) returns to the model',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const servers: McpServers = {
-      acme: { command: 'acme-mcp-not-installed', args: ['--api-key', '${ACME_PAYMENTS_SECRET}'] },
-      chat: { type: 'http', url: 'http://127.0.0.1:9/mcp?token=${SLACK_BOT_TOKEN}' },
-    };
-    const m = new McpManager({ startupTimeoutMs: 10_000, failedStartMemoryMs: 0 });
-    const sessionId = `red30o-mcp-${process.pid}`;
-    try {
-      const scope = mcpSessionScope({ servers, cwd: root, sessionId, sandbox: {} }, sandboxHost, []);
-      const texts: string[] = [];
-      for (const wanted of ['mcp__acme__charge', 'mcp__chat__post']) {
-        const listed = await mcpToolsFor(m, servers, root, wanted, scope);
-        const standIn = listed.tools.find((x) => x.name === wanted);
-        assert.ok(standIn, `${wanted}: the stand-in tool the model calls`);
-        const r = await standIn.call({}, {} as never);
-        texts.push(JSON.stringify(r));
+for (const [mode, allow] of [
+  ['dontAsk', ['mcp__acme', 'mcp__chat']],
+  ['default', ['mcp__acme', 'mcp__chat']],
+  ['bypassPermissions', []],
+] as const)
+  test(
+    `O4 (${mode}${allow.length ? ', the person allows their servers’ tools' : ''}): a user-scope MCP server whose args and a remote one whose url carry \${SECRET} fail to start — the model’s tool result holds no secret value`,
+    hole(
+      'O4: src/mcp/manager.ts:397-402 quotes the EXPANDED command, args and url in "failed to start", which unavailableMcpTool (src/mcp/tools.ts:111) returns to the model',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      const servers: McpServers = {
+        acme: { command: 'acme-mcp-not-installed', args: ['--api-key', '${ACME_PAYMENTS_SECRET}'] },
+        chat: { type: 'http', url: 'http://127.0.0.1:9/mcp?token=${SLACK_BOT_TOKEN}' },
+      };
+      const m = new McpManager({ startupTimeoutMs: 10_000, failedStartMemoryMs: 0 });
+      try {
+        const scope = mcpSessionScope(
+          { servers, cwd: root, sessionId: `red30o-${process.pid}`, sandbox: {} },
+          sandboxHost,
+          [],
+        );
+        const texts: string[] = [];
+        for (const wanted of ['mcp__acme__charge', 'mcp__chat__post']) {
+          // As the worker offers it: the server's tools, or (it failed) a stand-in answering with the failure.
+          const listed = await mcpToolsFor(m, servers, root, wanted, scope);
+          const out = await tool(root, mode, wanted, {}, {}, { allow: [...allow], tools: listed.tools });
+          texts.push(`${out.status}: ${out.text}`);
+        }
+        t.diagnostic(texts.join(' | ').slice(0, 400));
+        assert.deepEqual(baitIn(texts.join('\n')), []);
+      } finally {
+        await m.close();
       }
-      const got = baitIn(texts.join('\n'));
-      t.diagnostic(`${texts.join(' | ').slice(0, 400)}`);
-      assert.deepEqual(got, []);
-    } finally {
-      await m.close();
-    }
-  },
-);
+    },
+  );
