@@ -216,6 +216,8 @@ const HOME_BAIT: Record<string, string> = {
   '.bitcoin/wallet.dat': 'BDB wallet BAIT-O-bitcoin\n',
   '.ethereum/keystore/UTC--2024-01-01T00-00-00Z--abc': '{"crypto":{"ciphertext":"BAIT-O-ethereum"}}\n',
   '.electrum/wallets/default_wallet': '{"keystore":{"xprv":"BAIT-O-electrum"}}\n',
+  '.config/solana/id.json': '[1,2,3,"BAIT-O-solana"]\n',
+  '.near-credentials/mainnet/u.near.json': '{"private_key":"ed25519:BAIT-O-near"}\n',
   '.config/borg/keys/backup_repo': 'BORG_KEY BAIT-O-borg\n',
   '.cert/nm-openvpn/client-key.pem': '-----BEGIN PRIVATE KEY-----\nBAIT-O-openvpn\n',
   '.local/share/remmina/prod.remmina': '[remmina]\npassword=BAIT-O-remmina\n',
@@ -288,6 +290,64 @@ test(
     const got = baitIn([grep, ...reads].map((o) => o.text).join('\n'));
     t.diagnostic(`${got.length} of ${HOME_BAIT_VALUES.length}: ${got.slice(0, 12).join(' ')}…`);
     assert.ok(!got.includes('BAIT-O-listed-ssh'), 'control: the listed ~/.ssh/id_rsa is refused');
+    assert.deepEqual(got, []);
+  },
+);
+
+// O5: what a "deny HOME, allow back the toolchains" model must not allow back. Each file below lies in
+// a directory a build reads (a cache root, a user bin directory, an SDK's own directory) or on an
+// entry of the worker's PATH, and each is a secret by an ordinary convention: zsh's history where XDG
+// dotfiles put it (`HISTFILE=${XDG_CACHE_HOME:-~/.cache}/zsh/history`), vim's undo files (the text
+// removed from a `.env`), mutt's body cache, rclone's VFS cache of a cloud drive, Cloud Code's
+// application-default credentials, .NET's user certificate store (the `dotnet dev-certs` private key),
+// a deploy script in ~/.local/bin or ~/bin, and Windsurf's MCP configuration beside the `bin` it puts
+// on PATH. On main they are readable with the rest of HOME (O1); the row stays after O1's fix.
+
+const TOOLCHAIN_BAIT: Record<string, string> = {
+  '.cache/zsh/history': ': 1:0;export OPENAI_API_KEY=sk-BAIT-O-cachezsh\n',
+  '.cache/vim/undo/%home%u%code%api%.env': 'Vim\x9fUnDo STRIPE_SECRET_KEY=BAIT-O-vimundo\n',
+  '.cache/neomutt/bodies/imaps:u@imap.example.com:993/INBOX/1': 'Subject: 2FA\n\nBAIT-O-muttcache\n',
+  '.cache/rclone/vfs/gdrive/Finance/passwords.txt': 'bank: BAIT-O-rclonevfs\n',
+  '.cache/google-vscode-extension/auth/application_default_credentials.json': '{"refresh_token":"BAIT-O-cloudcode"}\n',
+  '.dotnet/corefx/cryptography/x509stores/my/3F2A9C.pfx': 'PKCS12 BAIT-O-dotnetcert\n',
+  '.local/bin/deploy-prod': '#!/bin/sh\nTOKEN=BAIT-O-localbin curl -H "Authorization: $TOKEN" https://deploy\n',
+  'bin/backup.sh': '#!/bin/sh\nexport RESTIC_PASSWORD=BAIT-O-homebin\n',
+  '.codeium/windsurf/mcp_config.json': '{"mcpServers":{"gh":{"env":{"GITHUB_TOKEN":"ghp_BAIT-O-windsurf"}}}}\n',
+};
+
+test(
+  'O5 (dontAsk): secrets inside the directories builds read and the PATH entries under HOME (~/.cache, ~/.dotnet, ~/.local/bin, ~/bin, ~/.codeium/windsurf/bin) — sandboxed Bash reads none',
+  hole(
+    'O5: on main all of HOME is readable (O1); a toolchain allowlist that opens ~/.cache, ~/.dotnet, ~/.local/bin or the installation above a PATH entry opens these',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    for (const [rel, body] of Object.entries(TOOLCHAIN_BAIT)) {
+      mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+      writeFileSync(path.join(home, rel), body);
+    }
+    const root = project();
+    const savedPath = process.env.PATH;
+    // The person's PATH: their ~/bin, ~/.local/bin and the bin Windsurf's installer adds.
+    process.env.PATH = [
+      path.join(home, 'bin'),
+      path.join(home, '.local', 'bin'),
+      path.join(home, '.codeium', 'windsurf', 'bin'),
+      savedPath,
+    ].join(':');
+    mkdirSync(path.join(home, '.codeium', 'windsurf', 'bin'), { recursive: true });
+    let out: { text: string; status: string };
+    try {
+      out = await tool(root, 'dontAsk', 'Bash', {
+        command: `cat ${Object.keys(TOOLCHAIN_BAIT)
+          .map((f) => `~/${JSON.stringify(f)}`)
+          .join(' ')} 2>/dev/null; echo done`,
+      });
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    const got = baitIn(out.text);
+    t.diagnostic(`${out.status}: ${got.length} of ${Object.keys(TOOLCHAIN_BAIT).length}: ${got.join(' ')}`);
     assert.deepEqual(got, []);
   },
 );
