@@ -8,10 +8,20 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { initialContext } from '../../src/core/context';
+import { applyContextModifiers, initialContext, type AgentContext } from '../../src/core/context';
 import { SandboxHost } from '../../src/sandbox/host';
 import { toolResultText } from '../../src/core/apiMessages';
 import { runToolPipeline } from '../../src/toolCall/pipeline';
@@ -90,7 +100,7 @@ async function tool(
   name: string,
   input: Record<string, unknown>,
   sandbox: SandboxSettings = {},
-  o: { allow?: string[]; tools?: AnyTool[] } = {},
+  o: { allow?: string[]; tools?: AnyTool[]; agent?: { ctx: AgentContext } } = {},
 ): Promise<{ text: string; status: string }> {
   const permission = sessionPermission(
     { mode, rules: { allow: o.allow ?? [], ask: [], deny: [] }, workingDirectories: [root], sandbox },
@@ -101,10 +111,11 @@ async function tool(
   const r = await runToolPipeline({ type: 'tool_use', id: `toolu_r30o_${++n}`, name, input }, {
     pool: createToolPool([...BUILTIN_TOOLS, ...(o.tools ?? [])], permission),
     sessionId: `red30o-${process.pid}`,
-    agent: initialContext(root),
+    agent: o.agent?.ctx ?? initialContext(root),
     permission,
     sandboxHost,
   } as Parameters<typeof runToolPipeline>[1]);
+  if (o.agent) o.agent.ctx = applyContextModifiers(o.agent.ctx, r.contextModifiers);
   return { text: r.result ? toolResultText(r.result) : `(${r.status})`, status: r.status };
 }
 
@@ -510,5 +521,90 @@ for (const [mode, allow] of [
       } finally {
         await m.close();
       }
+    },
+  );
+
+// ---------------------------------------------------------------------------------------------------
+// O6: the files the PERSON's git hooks run. `.git/hooks`, `.husky` and the directory `core.hooksPath`
+// names are protected (M6a), the files the repository config's drivers run too (M6c) — but not what a
+// hook script itself runs: `.git/hooks/pre-commit` = `sh scripts/check.sh` (a setup script installs
+// exactly this), husky's `.husky/pre-commit` = `npm run -s precommit` (package.json's script). The
+// session hooks' rule ("the files hooks run are protected", round 4 class 4) is not applied to them:
+// a command or a Write changes the script, the person's next `git commit` runs it with their env.
+
+const PERSON_ENV = { ...GIT_ENV, PERSON_SECRET: 'BAIT-O-person-env' };
+function personCommit(root: string): void {
+  writeFileSync(path.join(root, 'src', 'a.txt'), `changed ${Date.now()}\n`);
+  try {
+    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', 'commit', '-qam', 'wip'], {
+      cwd: root,
+      env: PERSON_ENV,
+      stdio: 'ignore',
+      timeout: 30_000,
+    });
+  } catch {
+    // a hook that fails still ran
+  }
+}
+
+for (const [mode, kind] of [
+  ['dontAsk', 'git-hooks'],
+  ['dontAsk', 'husky'],
+  ['acceptEdits', 'git-hooks'],
+] as const)
+  test(
+    `O6 (${mode}, ${kind}): the script the person’s pre-commit hook runs (${kind === 'husky' ? 'husky: npm run precommit' : '.git/hooks/pre-commit: sh scripts/check.sh'}) is changed by ${mode === 'dontAsk' ? 'sandboxed Bash' : 'Write'} — the person’s next git commit runs nothing of the agent’s`,
+    hole(
+      'O6: src/sandbox/repoConfigTargets.ts protects the hooks directory and what the config runs, not the files a hook script runs (hookControlFiles is applied to config commands only)',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      const marks = path.join(base, `marks-o6-${mode}-${kind}`);
+      mkdirSync(marks);
+      const g = (...a: string[]) => execFileSync('git', a, { cwd: root, env: GIT_ENV });
+      let command: string;
+      if (kind === 'husky') {
+        mkdirSync(path.join(root, '.husky'));
+        writeFileSync(path.join(root, '.husky', 'pre-commit'), '#!/bin/sh\nnpm run -s precommit\n');
+        chmodSync(path.join(root, '.husky', 'pre-commit'), 0o755);
+        writeFileSync(
+          path.join(root, 'package.json'),
+          `${JSON.stringify({ name: 'p', scripts: { precommit: 'true' } })}\n`,
+        );
+        g('config', 'core.hooksPath', '.husky');
+        command = `npm pkg set scripts.precommit='env > ${marks}/hook.env' 2>&1; echo planted`;
+      } else {
+        mkdirSync(path.join(root, 'scripts'));
+        writeFileSync(path.join(root, 'scripts', 'check.sh'), 'echo checking\n');
+        writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh scripts/check.sh\n');
+        chmodSync(path.join(root, '.git', 'hooks', 'pre-commit'), 0o755);
+        command = `printf 'env > ${marks}/hook.env\\n' > scripts/check.sh; echo planted`;
+      }
+      g('add', '-A');
+      g('-c', 'user.email=p@example.com', '-c', 'user.name=p', 'commit', '-qm', 'hooks', '--no-verify');
+      const agent = { ctx: initialContext(root) };
+      const out =
+        mode === 'dontAsk'
+          ? await tool(root, mode, 'Bash', { command })
+          : (await tool(root, mode, 'Read', { file_path: path.join(root, 'scripts', 'check.sh') }, {}, { agent }),
+            await tool(
+              root,
+              mode,
+              'Write',
+              {
+                file_path: path.join(root, 'scripts', 'check.sh'),
+                content: `env > ${marks}/hook.env\n`,
+              },
+              {},
+              { agent },
+            ));
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+      personCommit(root);
+      const ran = readdirSync(marks);
+      assert.deepEqual(
+        { ran, personEnvSeen: ran.some((f) => read(path.join(marks, f)).includes('BAIT-O-person-env')) },
+        { ran: [], personEnvSeen: false },
+      );
     },
   );
