@@ -427,6 +427,49 @@ test(
   },
 );
 
+// O7: per-user secrets OUTSIDE HOME. `$XDG_RUNTIME_DIR` (/run/user/<uid>) is the user's private runtime
+// directory: GVFS mounts the person's network shares there with their credentials (`gvfs/smb-share:…`,
+// `sftp:host=…`), the document portal exposes the files they granted to apps (`doc/`), keybase mounts
+// its private folders (`keybase/kbfs/private/…`). Only `containers/` is denied (M12); "deny HOME"
+// leaves the rest open. (Code reading, no row: `/run/secrets` — docs/deployment.md puts
+// DURABLE_AGENT_ENCRYPTION_KEY_FILE and the notify header there, and Docker/Compose put every other
+// secret of the worker's container beside them — and `/var/run/secrets/kubernetes.io/serviceaccount/token`.)
+
+test(
+  'O7 (dontAsk): files under $XDG_RUNTIME_DIR (GVFS network shares, the document portal, keybase’s private folder) — sandboxed Bash reads none',
+  hole(
+    'O7: only $XDG_RUNTIME_DIR/containers is denied (src/permissions/credentials.ts credentialPathsFromEnv); the per-user runtime directory is otherwise readable',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const run = path.join(base, 'run-user-1000');
+    const files: Record<string, string> = {
+      'gvfs/smb-share:server=nas,share=finance/passwords.txt': 'bank: BAIT-O-gvfs',
+      'doc/3f9a1c2b/tax-return.txt': 'SSN BAIT-O-docportal',
+      'keybase/kbfs/private/u/ssh/deploy_key': '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-O-kbfs',
+    };
+    for (const [rel, body] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(run, rel)), { recursive: true });
+      writeFileSync(path.join(run, rel), `${body}\n`);
+    }
+    const saved = process.env.XDG_RUNTIME_DIR;
+    process.env.XDG_RUNTIME_DIR = run;
+    let out: { text: string; status: string };
+    try {
+      out = await tool(root, 'dontAsk', 'Bash', {
+        command: `find ${JSON.stringify(run)} -type f -exec cat {} + 2>&1; echo done`,
+      });
+    } finally {
+      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved;
+    }
+    const got = baitIn(out.text);
+    t.diagnostic(`${out.status}: ${got.join(' ')}`);
+    assert.deepEqual(got, []);
+  },
+);
+
 // ---------------------------------------------------------------------------------------------------
 // O3: a credential file INSIDE a working directory. The sandbox hides it from Bash (the list, the files
 // the worker's environment names), but the file tools judge only "inside the working directories":
