@@ -35,6 +35,7 @@ import { McpManager } from '../../src/mcp/manager';
 import { mcpToolsFor } from '../../src/mcp/tools';
 import { mcpSessionScope } from '../../src/mcp/sandboxed';
 import type { McpServers } from '../../src/mcp/servers';
+import { loadMemory } from '../../src/claudeMd/claudeMd';
 import { sandboxSkip } from '../support/systemPackages';
 
 const hole = (line: string) => (process.env.R30O_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
@@ -100,10 +101,15 @@ async function tool(
   name: string,
   input: Record<string, unknown>,
   sandbox: SandboxSettings = {},
-  o: { allow?: string[]; tools?: AnyTool[]; agent?: { ctx: AgentContext } } = {},
+  o: { allow?: string[]; tools?: AnyTool[]; agent?: { ctx: AgentContext }; dirs?: string[] } = {},
 ): Promise<{ text: string; status: string }> {
   const permission = sessionPermission(
-    { mode, rules: { allow: o.allow ?? [], ask: [], deny: [] }, workingDirectories: [root], sandbox },
+    {
+      mode,
+      rules: { allow: o.allow ?? [], ask: [], deny: [] },
+      workingDirectories: [root, ...(o.dirs ?? [])],
+      sandbox,
+    },
     {} as ResultStore,
     {},
     root,
@@ -649,5 +655,47 @@ for (const [mode, kind] of [
         { ran, personEnvSeen: ran.some((f) => read(path.join(marks, f)).includes('BAIT-O-person-env')) },
         { ran: [], personEnvSeen: false },
       );
+    },
+  );
+
+// ---------------------------------------------------------------------------------------------------
+// O8: memory imports as a reading channel into the NEXT session. A session whose working directories
+// hold HOME (a session started in `~`, or `--add-dir ~`) writes a CLAUDE.md that imports a file of
+// HOME the sandbox hides (a dot-entry, an unlisted credential); the next session's memory loader (in
+// the worker, outside the sandbox) follows the import because the file lies in a working directory,
+// and checks only isCredentialPath. The bait reaches the next session's model as memory. This
+// bypasses a "closed HOME" for Bash (branch `home` closes ~/.docker to Bash; the import still loads).
+
+const O8_HOLE = hole(
+  'O8: src/claudeMd/claudeMd.ts:165-175 refuses only isCredentialPath and paths outside the working directories: a file the sandbox hides inside them (HOME) is imported',
+);
+for (const [where, plant, cwdOf, opts] of [
+  ['a session in HOME', 'CLAUDE.md', (root: string) => (void root, home), O8_HOLE],
+  // Contained: a project file imports only inside the project itself, not the additional directories.
+  ['a project with --add-dir ~, contained', 'CLAUDE.md', (root: string) => root, {}],
+] as const)
+  test(
+    `O8 (dontAsk, ${where}): a CLAUDE.md the session writes imports ~/.docker/key.pem and ~/projects/billing/.env — the next session's memory holds neither`,
+    opts,
+    async (t) => {
+      if (skip) return t.skip(skip);
+      plantHomeBait();
+      const root = project();
+      const cwd = cwdOf(root);
+      const out = await tool(
+        cwd,
+        'dontAsk',
+        'Bash',
+        { command: `printf 'Notes.\n@~/.docker/key.pem\n@~/projects/billing/.env\n' > ${plant}; echo planted` },
+        {},
+        { dirs: cwd === home ? [] : [home] },
+      );
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
+      assert.ok(existsSync(path.join(cwd, plant)), 'control: the memory file was written');
+      // The next session there: its memory as the worker loads it for the model.
+      const next = loadMemory(cwd, { home, workingDirectories: cwd === home ? [home] : [cwd, home] });
+      const got = baitIn(JSON.stringify(next.files));
+      t.diagnostic(`next session's memory: ${got.join(' ')}`);
+      assert.deepEqual(got, []);
     },
   );
