@@ -699,3 +699,34 @@ for (const [where, plant, cwdOf, opts] of [
       assert.deepEqual(got, []);
     },
   );
+
+// ---------------------------------------------------------------------------------------------------
+// O9: the copy of the person's global git configuration a sandboxed command gets (GIT_CONFIG_GLOBAL,
+// src/hostProcess/sandboxGitConfig.ts, a file in the worker's os.tmpdir()) keeps whole sections —
+// `alias` among them — and people put tokens in shell aliases (`!curl -H "Authorization: token …"`).
+// ~/.gitconfig itself is denied for that very reason (J3).
+
+test(
+  'O9 (dontAsk): a shell alias of ~/.gitconfig holding a token — the sandbox’s copy of the global git config shows no token',
+  hole('O9: sandboxGitConfig.ts keeps the `alias` section (and `core`) whole: a token in a shell alias is copied'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const gc = path.join(home, '.gitconfig');
+    const before = read(gc);
+    writeFileSync(
+      gc,
+      `[user]\n\tname = p\n[alias]\n\tgh-api = "!curl -s -H 'Authorization: token ghp_BAIT-O-gitalias' https://api.github.com"\n`,
+    );
+    try {
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: 'cat "$GIT_CONFIG_GLOBAL"; git config --global --list',
+      });
+      const got = baitIn(out.text);
+      t.diagnostic(`${out.status}: ${got.join(' ')}`);
+      assert.deepEqual(got, []);
+    } finally {
+      writeFileSync(gc, before);
+    }
+  },
+);
