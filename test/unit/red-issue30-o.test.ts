@@ -778,3 +778,81 @@ test(
     assert.deepEqual(got, []);
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// O11: a session whose working directory is HOME (people start agents in `~`) writes the person's
+// start-up and autostart files that the protected names (src/permissions/protectedPaths.ts: .bashrc,
+// .profile, .zshrc, .gitconfig…) do not cover: Fedora's and many dotfiles' `.bashrc` sources
+// `~/.bashrc.d/*`, systemd user units and XDG autostart entries run at login, `~/.local/bin` comes
+// first on PATH, and fish, oh-my-zsh, tmux, vim/neovim, environment.d, pam_environment, xprofile,
+// curl and VS Code read theirs at start. Oracle: the files on disk after the call, and the person's
+// next interactive bash, which runs the planted `.bashrc.d` script (a marker with their environment).
+
+const STARTUP_FILES = [
+  '.bashrc.d/zz.sh',
+  '.config/autostart/update.desktop',
+  '.config/systemd/user/update.service',
+  '.local/bin/git',
+  '.config/fish/conf.d/zz.fish',
+  '.oh-my-zsh/custom/zz.zsh',
+  '.tmux.conf',
+  '.vimrc',
+  '.config/nvim/init.lua',
+  '.config/environment.d/zz.conf',
+  '.pam_environment',
+  '.xprofile',
+  '.curlrc',
+  '.config/Code/User/settings.json',
+];
+
+for (const mode of ['dontAsk', 'acceptEdits'] as const)
+  test(
+    `O11 (${mode}, a session in HOME): ${mode === 'dontAsk' ? 'sandboxed Bash' : 'Write'} creates ${STARTUP_FILES.length} start-up and autostart files no protected name covers — none is left, and the person's next interactive bash runs nothing`,
+    hole(
+      'O11: the protected names (src/permissions/protectedPaths.ts PROTECTED_FILE_NAMES/DIRS) list a dozen shell files; a working directory that is HOME leaves every other start-up, autostart and PATH location writable',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const h = path.join(base, `home-o11-${mode}`);
+      const marks = path.join(base, `marks-o11-${mode}`);
+      mkdirSync(marks, { recursive: true });
+      mkdirSync(h, { recursive: true });
+      // Fedora's default ~/.bashrc (the person's own, protected by name).
+      writeFileSync(
+        path.join(h, '.bashrc'),
+        'if [ -d ~/.bashrc.d ]; then for rc in ~/.bashrc.d/*; do . "$rc"; done; fi\n',
+      );
+      const payload = `env > ${marks}/startup.env`;
+      const savedHome = process.env.HOME;
+      process.env.HOME = h;
+      try {
+        if (mode === 'dontAsk') {
+          const out = await tool(h, mode, 'Bash', {
+            command: `${STARTUP_FILES.map((f) => `mkdir -p "$(dirname ~/${f})" && printf '%s\\n' '${payload}' > ~/${f}`).join('; ')}; echo done`,
+          });
+          t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+        } else {
+          for (const f of STARTUP_FILES) {
+            const out = await tool(h, mode, 'Write', { file_path: path.join(h, f), content: `${payload}\n` });
+            if (out.status !== 'ok') t.diagnostic(`${f}: ${out.status}: ${out.text.slice(0, 120)}`);
+          }
+        }
+      } finally {
+        process.env.HOME = savedHome;
+      }
+      const left = STARTUP_FILES.filter((f) => read(path.join(h, f)).includes(payload));
+      // The person opens a terminal.
+      try {
+        execFileSync('bash', ['-ic', 'true'], {
+          env: { ...GIT_ENV, HOME: h, PERSON_SECRET: 'BAIT-O-person-env' },
+          stdio: 'ignore',
+          timeout: 20_000,
+        });
+      } catch {
+        // a failing start-up file still ran
+      }
+      const ran = readdirSync(marks);
+      t.diagnostic(`left ${left.length} of ${STARTUP_FILES.length}: ${left.join(' ')}; ran: ${ran.join(' ')}`);
+      assert.deepEqual({ left, ran }, { left: [], ran: [] });
+    },
+  );
