@@ -26,6 +26,7 @@ const ROWS = {
   O4: hole('O4: a user-scope MCP server’s expanded args reach the model in "failed to start"'),
   O6: hole('O6: the script the person’s git pre-commit hook runs is not protected'),
   O8: hole('O8: a CLAUDE.md written in a session in HOME imports what the sandbox hides into the next session'),
+  O11: hole('O11: a session in HOME writes start-up files no protected name covers'),
 };
 const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
 
@@ -212,6 +213,50 @@ test(
               assert.deepEqual(baitSeen(seen), []);
             } finally {
               fs.rmSync(path.join(fx.home, 'CLAUDE.md'), { force: true });
+            }
+          },
+        );
+
+        await t.test(
+          'O11 (dontAsk, no rule, a session in HOME): the session writes ~/.bashrc.d/zz.sh and ~/.config/autostart/update.desktop — the person’s next interactive bash runs nothing of it',
+          ROWS.O11,
+          async () => {
+            const marks = path.join(fx.marks, 'o11');
+            fs.mkdirSync(marks, { recursive: true });
+            // Fedora's default ~/.bashrc.
+            const bashrc = path.join(fx.home, '.bashrc');
+            const before = fs.existsSync(bashrc) ? fs.readFileSync(bashrc, 'utf8') : undefined;
+            fs.writeFileSync(bashrc, 'if [ -d ~/.bashrc.d ]; then for rc in ~/.bashrc.d/*; do . "$rc"; done; fi\n');
+            s.scripts.set('plant-o11', [
+              [
+                {
+                  id: 'toolu_o11',
+                  name: 'Bash',
+                  input: {
+                    command: `mkdir -p ~/.bashrc.d ~/.config/autostart && printf 'env > ${marks}/startup.env\\n' > ~/.bashrc.d/zz.sh && printf '[Desktop Entry]\\nExec=sh -c true\\n' > ~/.config/autostart/update.desktop; echo planted`,
+                  },
+                },
+              ],
+            ]);
+            try {
+              await s.run(fx.home, 'dontAsk', 'plant-o11', [], { allowFail: true });
+              try {
+                execFileSync('bash', ['-ic', 'true'], {
+                  env: { ...process.env, HOME: fx.home, PERSON_SECRET: 'BAIT-O-person-env' },
+                  stdio: 'ignore',
+                  timeout: 20_000,
+                });
+              } catch {
+                // a failing start-up file still ran
+              }
+              const left = ['.bashrc.d/zz.sh', '.config/autostart/update.desktop'].filter((f) =>
+                fs.existsSync(path.join(fx.home, f)),
+              );
+              assert.deepEqual({ left, ran: fs.readdirSync(marks) }, { left: [], ran: [] });
+            } finally {
+              if (before === undefined) fs.rmSync(bashrc, { force: true });
+              else fs.writeFileSync(bashrc, before);
+              fs.rmSync(path.join(fx.home, '.bashrc.d'), { recursive: true, force: true });
             }
           },
         );
