@@ -856,3 +856,38 @@ for (const mode of ['dontAsk', 'acceptEdits'] as const)
       assert.deepEqual({ left, ran }, { left: [], ran: [] });
     },
   );
+
+// ---------------------------------------------------------------------------------------------------
+// O12: credentials in the project's own repository configuration. actions/checkout (persist-credentials
+// defaults to true) writes the job's token into `.git/config` as `http.https://github.com/.extraheader =
+// AUTHORIZATION: basic <base64>`; GitLab CI and many scripts clone with the token in the remote URL
+// (`https://gitlab-ci-token:<token>@…`, `https://<pat>@github.com/…`). The sandbox binds `.git/config`
+// read-only (it is a protected path) but readable as it is, and Read/Grep return it: the token reaches
+// the model. (Sandboxed git needs the config; it does not need the credential: network is off by default.)
+
+for (const [mode, how] of [
+  ['dontAsk', 'Bash'],
+  ['default', 'Read'],
+] as const)
+  test(
+    `O12 (${mode}, ${how}): a token in the project's .git/config (actions/checkout's extraheader, a remote URL with a PAT) — the model receives neither`,
+    hole(
+      'O12: .git/config is bound read-only into the sandbox as it is (src/sandbox/protect.ts) and the file tools read it: credentials in the repository config are not masked',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      const g = (...a: string[]) => execFileSync('git', a, { cwd: root, env: GIT_ENV });
+      g('remote', 'add', 'origin', 'https://x-access-token:ghp_BAIT-O-remotepat@github.com/acme/app.git');
+      g('config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic BAIT-O-checkoutheader');
+      const out =
+        how === 'Bash'
+          ? await tool(root, mode, 'Bash', {
+              command: 'git remote -v; git config --get-regexp extraheader; cat .git/config',
+            })
+          : await tool(root, mode, 'Read', { file_path: path.join(root, '.git', 'config') });
+      const got = baitIn(out.text);
+      t.diagnostic(`${out.status}: ${got.join(' ')}`);
+      assert.deepEqual(got, []);
+    },
+  );
