@@ -168,6 +168,7 @@ const HOME_BAIT: Record<string, string> = {
   '.pub-cache/credentials.json': '{"accessToken":"BAIT-O-dartpub"}\n',
   '.config/dart/pub-credentials.json': '{"refreshToken":"BAIT-O-dartpub2"}\n',
   '.pause': 'user U\npassword BAIT-O-cpan\n',
+  '.pg_service.conf': '[prod]\nhost=db\npassword=BAIT-O-pgservicehome\n',
   '.lein/profiles.clj': '{:auth {:repository-auth {#"corp" {:password "BAIT-O-lein"}}}}\n',
   '.cabal/config': 'repository hackage.haskell.org\npassword: BAIT-O-hackage\n',
   '.Renviron': 'GITHUB_PAT=ghp_BAIT-O-renviron\n',
@@ -379,7 +380,7 @@ test(
 // the env-named ones lie outside HOME (a "deny HOME" model does not cover them).
 
 test(
-  'O2 (dontAsk): the worker’s own credential files — the SDK profile in ~/.config/anthropic and ANTHROPIC_CONFIG_DIR, ANTHROPIC_IDENTITY_TOKEN_FILE, DURABLE_AGENT_ENCRYPTION_KEY_FILE, DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE, OTEL_EXPORTER_OTLP_CLIENT_KEY — are unreadable to sandboxed Bash',
+  'O2 (dontAsk): the worker’s own credential files — the SDK profile in ~/.config/anthropic and ANTHROPIC_CONFIG_DIR, ANTHROPIC_IDENTITY_TOKEN_FILE, DURABLE_AGENT_ENCRYPTION_KEY_FILE, DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE, OTEL_EXPORTER_OTLP_CLIENT_KEY, PGSSLKEY, PGSERVICEFILE — are unreadable to sandboxed Bash',
   hole(
     'O2: credentialPathsFromEnv (src/permissions/credentials.ts:214) follows none of these variables and ~/.config/anthropic is not listed: the worker’s own keys are readable',
   ),
@@ -397,6 +398,8 @@ test(
       [path.join(etc, 'keys', 'payload.key')]: 'BAIT-O-encryptionkey',
       [path.join(etc, 'keys', 'notify.header')]: 'Authorization: Bearer BAIT-O-notifyheader',
       [path.join(etc, 'keys', 'otlp-client.key')]: '-----BEGIN PRIVATE KEY-----\nBAIT-O-otlpkey',
+      [path.join(etc, 'pg', 'client.key')]: '-----BEGIN PRIVATE KEY-----\nBAIT-O-pgsslkey',
+      [path.join(etc, 'pg', 'pg_service.conf')]: '[store]\npassword=BAIT-O-pgservice',
     };
     for (const [f, body] of Object.entries(files)) {
       mkdirSync(path.dirname(f), { recursive: true });
@@ -409,6 +412,9 @@ test(
       DURABLE_AGENT_ENCRYPTION_KEY_FILE: path.join(etc, 'keys', 'payload.key'),
       DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE: path.join(etc, 'keys', 'notify.header'),
       OTEL_EXPORTER_OTLP_CLIENT_KEY: path.join(etc, 'keys', 'otlp-client.key'),
+      // libpq's (and node-postgres') client key and service file for the PostgreSQL store.
+      PGSSLKEY: path.join(etc, 'pg', 'client.key'),
+      PGSERVICEFILE: path.join(etc, 'pg', 'pg_service.conf'),
     };
     const before: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(vars)) {
