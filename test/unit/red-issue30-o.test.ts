@@ -36,6 +36,7 @@ import { mcpToolsFor } from '../../src/mcp/tools';
 import { mcpSessionScope } from '../../src/mcp/sandboxed';
 import type { McpServers } from '../../src/mcp/servers';
 import { loadMemory } from '../../src/claudeMd/claudeMd';
+import { projectRepositoryOf } from '../../src/worktree/repository';
 import { sandboxSkip } from '../support/systemPackages';
 
 const hole = (line: string) => (process.env.R30O_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
@@ -897,3 +898,55 @@ for (const [mode, how] of [
       assert.deepEqual(got, []);
     },
   );
+
+// ---------------------------------------------------------------------------------------------------
+// O13: HOME is a git repository (people track their dotfiles with a `.git` in HOME, or ran `git init`
+// there once) and the project below it has none of its own: the session's repository, recorded at its
+// start (src/worktree/repository.ts) and given to the sandbox so that git works, is HOME's. Whatever
+// the sandbox does with HOME, what the repository makes readable must not be HOME itself.
+// (Written against branch `home`'s closed HOME, where it reopens all of HOME; on main it fails with O1.)
+
+test(
+  'O13 (dontAsk): HOME holds a .git and the project below it none — sandboxed Bash reads no file of HOME outside the project',
+  hole(
+    'O13: the session repository recorded at start is HOME’s; the sandbox makes a repository’s root readable, which is HOME',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const h = path.join(base, 'home-o13');
+    mkdirSync(path.join(h, '.docker'), { recursive: true });
+    writeFileSync(path.join(h, '.docker', 'key.pem'), '-----BEGIN RSA PRIVATE KEY-----\nBAIT-O-homerepo\n');
+    writeFileSync(path.join(h, '.bashrc'), '# the person’s\n');
+    mkdirSync(path.join(h, 'projects', 'billing'), { recursive: true });
+    writeFileSync(path.join(h, 'projects', 'billing', '.env'), 'STRIPE_SECRET_KEY=BAIT-O-homerepo-env\n');
+    const g = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...a], { cwd: h, env: GIT_ENV });
+    g('init', '-q');
+    g('add', '.bashrc');
+    g('commit', '-qm', 'dotfiles');
+    const root = path.join(h, 'work', 'app');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(path.join(root, 'a.txt'), 'a\n');
+    const savedHome = process.env.HOME;
+    process.env.HOME = h;
+    let out: { text: string; status: string };
+    try {
+      const repository = projectRepositoryOf(root) ?? false;
+      t.diagnostic(`the session's repository: ${repository ? repository.root : 'none'}`);
+      out = await tool(
+        root,
+        'dontAsk',
+        'Bash',
+        { command: 'cat ~/.docker/key.pem ~/projects/billing/.env 2>&1; echo done' },
+        {
+          repository,
+        },
+      );
+    } finally {
+      process.env.HOME = savedHome;
+    }
+    const got = baitIn(out.text);
+    t.diagnostic(`${out.status}: ${got.join(' ')}`);
+    assert.deepEqual(got, []);
+  },
+);
