@@ -70,6 +70,13 @@ before(async () => {
     saved[k] = process.env[k];
     process.env[k] = v;
   }
+  // The person's PATH, as the worker inherits it at its start: their ~/bin, ~/.local/bin, the bin Windsurf's
+  // installer adds, a tools repository's bin their ~/.bashrc exports (O5).
+  saved.PATH = process.env.PATH;
+  process.env.PATH = [
+    ...['work/infra/bin', 'bin', '.local/bin', '.codeium/windsurf/bin'].map((d) => path.join(home, d)),
+    process.env.PATH,
+  ].join(':');
   sandboxHost = new SandboxHost();
   skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (o) tests');
 });
@@ -102,7 +109,7 @@ async function tool(
   name: string,
   input: Record<string, unknown>,
   sandbox: SandboxSettings = {},
-  o: { allow?: string[]; tools?: AnyTool[]; agent?: { ctx: AgentContext }; dirs?: string[] } = {},
+  o: { allow?: string[]; tools?: AnyTool[]; agent?: { ctx: AgentContext }; dirs?: string[]; session?: string } = {},
 ): Promise<{ text: string; status: string }> {
   const permission = sessionPermission(
     {
@@ -117,7 +124,7 @@ async function tool(
   );
   const r = await runToolPipeline({ type: 'tool_use', id: `toolu_r30o_${++n}`, name, input }, {
     pool: createToolPool([...BUILTIN_TOOLS, ...(o.tools ?? [])], permission),
-    sessionId: `red30o-${process.pid}`,
+    sessionId: o.session ?? `red30o-${process.pid}`,
     agent: o.agent?.ctx ?? initialContext(root),
     permission,
     sandboxHost,
@@ -332,10 +339,14 @@ const TOOLCHAIN_BAIT: Record<string, string> = {
   '.local/bin/deploy-prod': '#!/bin/sh\nTOKEN=BAIT-O-localbin curl -H "Authorization: $TOKEN" https://deploy\n',
   'bin/backup.sh': '#!/bin/sh\nexport RESTIC_PASSWORD=BAIT-O-homebin\n',
   '.codeium/windsurf/mcp_config.json': '{"mcpServers":{"gh":{"env":{"GITHUB_TOKEN":"ghp_BAIT-O-windsurf"}}}}\n',
+  // A tools repository whose bin the person's ~/.bashrc puts on PATH (M9's case): the repository is opened whole.
+  'work/infra/bin/deploy': '#!/bin/sh\n',
+  'work/infra/.env': 'AWS_SECRET_ACCESS_KEY=BAIT-O-pathrepo-env\n',
+  'work/infra/terraform.tfstate': '{"password":"BAIT-O-pathrepo-tfstate"}\n',
 };
 
 test(
-  'O5 (dontAsk): secrets inside the directories builds read and the PATH entries under HOME (~/.cache, ~/.dotnet, ~/.local/bin, ~/bin, ~/.codeium/windsurf/bin) — sandboxed Bash reads none',
+  'O5 (dontAsk): secrets inside the directories builds read and the PATH entries under HOME (~/.cache, ~/.dotnet, ~/.local/bin, ~/bin, ~/.codeium/windsurf/bin, ~/work/infra/bin) — sandboxed Bash reads none',
   hole(
     'O5: on main all of HOME is readable (O1); a toolchain allowlist that opens ~/.cache, ~/.dotnet, ~/.local/bin or the installation above a PATH entry opens these',
   ),
@@ -346,27 +357,23 @@ test(
       writeFileSync(path.join(home, rel), body);
     }
     const root = project();
-    const savedPath = process.env.PATH;
-    // The person's PATH: their ~/bin, ~/.local/bin and the bin Windsurf's installer adds.
-    process.env.PATH = [
-      path.join(home, 'bin'),
-      path.join(home, '.local', 'bin'),
-      path.join(home, '.codeium', 'windsurf', 'bin'),
-      savedPath,
-    ].join(':');
     mkdirSync(path.join(home, '.codeium', 'windsurf', 'bin'), { recursive: true });
-    let out: { text: string; status: string };
-    try {
-      out = await tool(root, 'dontAsk', 'Bash', {
+    const out = await tool(
+      root,
+      'dontAsk',
+      'Bash',
+      {
         command: `cat ${Object.keys(TOOLCHAIN_BAIT)
           .map((f) => `~/${JSON.stringify(f)}`)
           .join(' ')} 2>/dev/null; echo done`,
-      });
-    } finally {
-      process.env.PATH = savedPath;
-    }
+      },
+      {},
+      { session: `red30o-o5-${process.pid}` },
+    );
     const got = baitIn(out.text);
-    t.diagnostic(`${out.status}: ${got.length} of ${Object.keys(TOOLCHAIN_BAIT).length}: ${got.join(' ')}`);
+    t.diagnostic(
+      `${out.status}: ${got.length} of ${baitIn(Object.values(TOOLCHAIN_BAIT).join('\n')).length}: ${got.join(' ')}`,
+    );
     assert.deepEqual(got, []);
   },
 );
