@@ -957,3 +957,60 @@ test(
     assert.deepEqual(got, []);
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// O14: round g and M10 protect the linters' and formatters' own start-up files (`.pylintrc`'s
+// `init-hook`, `.prettierrc`'s `plugins`, M10b's `package.yaml`), but the same keys are read from the
+// project's manifests too: pylint reads `[tool.pylint.main]` of pyproject.toml and `[pylint.main]` of
+// setup.cfg, prettier 3 the `prettier` key of package.json. A command adds the key; the person's
+// `pylint`/`prettier --check` (or the editor's lint/format on save) runs the agent's code.
+
+// The repository's own prettier (from test/unit under tsx, from dist/test/unit when built).
+const PRETTIER =
+  [2, 3]
+    .map((up) => path.resolve(__dirname, ...Array<string>(up).fill('..'), 'node_modules', '.bin', 'prettier'))
+    .find(existsSync) ?? 'prettier';
+const O14_CASES = {
+  'pyproject.toml [tool.pylint.main] init-hook': {
+    plant: (m: string) =>
+      `printf '[tool.pylint.main]\\ninit-hook = "open(\\\\"${m}\\\\", \\\\"w\\\\").write(\\\\"ran\\\\")"\\n' >> pyproject.toml`,
+    person: (root: string) => ['pylint', ['src/a.py'], root] as const,
+  },
+  'setup.cfg [pylint.main] init-hook': {
+    plant: (m: string) => `printf '[pylint.main]\\ninit-hook = open("${m}", "w").write("ran")\\n' >> setup.cfg`,
+    person: (root: string) => ['pylint', ['src/a.py'], root] as const,
+  },
+  'package.json prettier.plugins': {
+    plant: (m: string) =>
+      `mkdir -p tools && printf 'require("fs").writeFileSync("${m}", "ran"); module.exports = {};\\n' > tools/fmt.cjs && npm pkg set 'prettier.plugins[0]=./tools/fmt.cjs' >/dev/null 2>&1; cat package.json`,
+    person: (root: string) => [PRETTIER, ['--check', 'src/a.js'], root] as const,
+  },
+};
+
+for (const [name, c] of Object.entries(O14_CASES))
+  test(
+    `O14 (dontAsk, ${name}): sandboxed Bash adds the key — the person's next ${name.startsWith('package') ? 'prettier --check' : 'pylint'} runs nothing of the agent's`,
+    hole(
+      'O14: src/permissions/protectedPaths.ts protects .pylintrc/.prettierrc/package.yaml by name; the same keys in pyproject.toml, setup.cfg and package.json are not looked at',
+    ),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const [program] = c.person('');
+      if (program === 'pylint' && !existsSync('/usr/bin/pylint') && !existsSync('/usr/local/bin/pylint'))
+        return t.skip('pylint is not installed');
+      const root = project();
+      writeFileSync(path.join(root, 'src', 'a.py'), 'X = 1\n');
+      writeFileSync(path.join(root, 'src', 'a.js'), 'const x = 1;\n');
+      writeFileSync(path.join(root, 'package.json'), '{"name":"p","private":true}\n');
+      const mark = path.join(base, `o14-${Object.keys(O14_CASES).indexOf(name)}.mark`);
+      const out = await tool(root, 'dontAsk', 'Bash', { command: `${c.plant(mark)}; echo planted` });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+      const [prog, args, cwd] = c.person(root);
+      try {
+        execFileSync(prog, [...args], { cwd, env: GIT_ENV, stdio: 'ignore', timeout: 60_000 });
+      } catch {
+        // a lint failure still ran the hook
+      }
+      assert.equal(existsSync(mark), false, 'the person’s tool ran the agent’s code');
+    },
+  );
