@@ -1014,3 +1014,46 @@ for (const [name, c] of Object.entries(O14_CASES))
       assert.equal(existsSync(mark), false, 'the person’s tool ran the agent’s code');
     },
   );
+
+// ---------------------------------------------------------------------------------------------------
+// O15: check, then open — in a session in HOME. The file tools ask for a closed entry of HOME (branch
+// `home`: inClosedHomeEntry in decide.ts), but the re-check at the open (src/tools/fileAccess.ts
+// readPolicy) knows only the credential list, /proc and "inside the working directories": a Read of
+// `~/notes.txt` while the session's own sandboxed command swaps it between a file and a symlink to
+// `~/.docker/key.pem` returns the key whenever the swap lands between the decision and the open. The
+// swapper is the session's own sandboxed Bash (HOME is its working directory, so it may write there).
+
+test(
+  'O15 (dontAsk, a session in HOME): Read of ~/notes.txt while the session’s sandboxed Bash swaps it with a symlink to ~/.docker/key.pem — the key is never returned',
+  hole(
+    'O15: readPolicy (src/tools/fileAccess.ts) re-checks a swapped-in real path against the credential list and the working directories only, not the closed HOME entries',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const h = path.join(base, 'home-o15');
+    mkdirSync(path.join(h, '.docker'), { recursive: true });
+    writeFileSync(path.join(h, '.docker', 'key.pem'), '-----BEGIN RSA PRIVATE KEY-----\nBAIT-O-race\n');
+    writeFileSync(path.join(h, 'notes.txt'), 'plain\n');
+    const savedHome = process.env.HOME;
+    process.env.HOME = h;
+    let wins = 0;
+    let plain = 0;
+    try {
+      const swapper = tool(h, 'dontAsk', 'Bash', {
+        command:
+          'end=$((SECONDS+5)); while [ $SECONDS -lt $end ]; do echo plain > n.tmp; mv -f n.tmp notes.txt; ln -sf .docker/key.pem l.tmp; mv -fT l.tmp notes.txt; done; echo plain > notes.txt; echo swapped',
+      });
+      await new Promise((r) => setTimeout(r, 800));
+      for (let i = 0; i < 400; i++) {
+        const o = await tool(h, 'dontAsk', 'Read', { file_path: path.join(h, 'notes.txt') });
+        if (o.text.includes('BAIT-O-race')) wins++;
+        else if (o.text.includes('plain')) plain++;
+      }
+      t.diagnostic(`swapper: ${(await swapper).text.slice(0, 80)}`);
+    } finally {
+      process.env.HOME = savedHome;
+    }
+    t.diagnostic(`${wins} reads returned the key, ${plain} the plain file`);
+    assert.equal(wins, 0);
+  },
+);
