@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
+  symlinkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -1057,3 +1058,41 @@ test(
     assert.equal(wins, 0);
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// O16 (contained on main; a regression guard for "close HOME"): credential files kept elsewhere and
+// linked into HOME — a sync folder or a mounted volume (`~/.ssh -> /mnt/secure/ssh`), Nix home-manager
+// (`~/.npmrc -> /nix/store/…-npmrc`), a dotfiles checkout outside HOME. main denies the listed
+// credential paths at their real place; a closed HOME that drops the credential mounts "because HOME
+// is closed anyway" leaves the targets outside HOME open.
+
+test('O16 (dontAsk, contained): ~/.ssh and ~/.npmrc are symlinks to a directory outside HOME — sandboxed Bash reads neither, by either path', async (t) => {
+  if (skip) return t.skip(skip);
+  const h = path.join(base, 'home-o16');
+  const vault = path.join(base, 'vault-o16');
+  mkdirSync(path.join(vault, 'ssh'), { recursive: true });
+  mkdirSync(h, { recursive: true });
+  writeFileSync(path.join(vault, 'ssh', 'id_ed25519'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-O-linkedssh\n');
+  writeFileSync(path.join(vault, 'npmrc'), '//registry.npmjs.org/:_authToken=BAIT-O-linkednpmrc\n');
+  symlinkSync(path.join(vault, 'ssh'), path.join(h, '.ssh'));
+  symlinkSync(path.join(vault, 'npmrc'), path.join(h, '.npmrc'));
+  const root = project();
+  const savedHome = process.env.HOME;
+  process.env.HOME = h;
+  let out: { text: string; status: string };
+  try {
+    out = await tool(
+      root,
+      'dontAsk',
+      'Bash',
+      { command: `cat ~/.ssh/id_ed25519 ~/.npmrc ${vault}/ssh/id_ed25519 ${vault}/npmrc 2>&1; echo done` },
+      {},
+      { session: `red30o-o16-${process.pid}` },
+    );
+  } finally {
+    process.env.HOME = savedHome;
+  }
+  const got = baitIn(out.text);
+  t.diagnostic(`${out.status}: ${got.join(' ')}`);
+  assert.deepEqual(got, []);
+});
