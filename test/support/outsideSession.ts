@@ -49,11 +49,12 @@ export interface OutsideSession {
 
 /**
  * Runs `fn` with a worker process started with `workerEnv(base)` on top of the test's worker
- * environment (default: `npx durable-agent worker` in `npxProject`: npm's .bin first on PATH).
+ * environment (default: `npx durable-agent worker` in `npxProject`: npm's .bin first on PATH);
+ * `env`: more variables of the worker's (bait of the row).
  */
 export async function withOutsideSession(
   fx: ControlFixture,
-  opts: { npxProject: string; pathPrefix?: string[] },
+  opts: { npxProject: string; pathPrefix?: string[]; env?: Record<string, string> },
   fn: (s: OutsideSession) => Promise<void>,
 ): Promise<void> {
   await withAgent({ noWorker: true }, async ({ env, fake, storeDir, taskQueue, client }) => {
@@ -75,6 +76,7 @@ export async function withOutsideSession(
         ...(await workerProcessEnv({ env, fake, storeDir, taskQueue })),
         ...npx,
         ...MORE_BAIT,
+        ...opts.env,
         PATH: [...(opts.pathPrefix ?? []), npx.PATH].join(path.delimiter),
       };
       const p = await spawnWorker('outside-worker', workerEnv, procs);
