@@ -217,9 +217,10 @@ export function workerCodeInside(dirs: readonly string[]): string[] {
   const key = all.join('\0');
   let answer = insideAnswers.get(key);
   if (!answer) {
+    const resolved = all.map((d) => path.resolve(d));
     answer = workerCode()
       .map((c) => c.path)
-      .filter((p) => all.some((d) => inside(p, d)));
+      .filter((p) => all.some((d, i) => startsWithDir(resolvedOf(p), resolved[i]!) && inside(p, d)));
     if (insideAnswers.size >= INSIDE_ANSWERS_MAX) insideAnswers.clear();
     insideAnswers.set(key, answer);
   }
