@@ -43,8 +43,10 @@ export function isWithin(p: string, dir: string): boolean {
 
 /** Whether `p` (as given or real) has a `node_modules` component. */
 export function inNodeModules(p: string): boolean {
-  return p.split(path.sep).includes('node_modules') || realOr(p).split(path.sep).includes('node_modules');
+  return hasNodeModules(p) || hasNodeModules(realOr(p));
 }
+
+const hasNodeModules = (p: string): boolean => p.split(path.sep).includes('node_modules');
 
 /**
  * The PATH a program started outside the sandbox is looked up on (and gets): `value` without the
@@ -66,10 +68,11 @@ export function outsidePath(
   return value
     .split(path.delimiter)
     .filter((e) => {
-      if (!path.isAbsolute(e) || inNodeModules(e)) return false;
+      if (!path.isAbsolute(e)) return false;
       // Resolved once per entry, not once per directory: a worker that ran many sessions has
-      // hundreds of session directories (issue 32: CPU per sandboxed call).
+      // hundreds of session directories (issue 32: CPU per sandboxed call); inNodeModules's test with it.
       const real = realOr(e);
+      if (hasNodeModules(e) || hasNodeModules(real)) return false;
       return !dirs.some((d) => isWithin(e, d) || isWithin(real, d));
     })
     .join(path.delimiter);
