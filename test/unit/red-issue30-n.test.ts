@@ -261,6 +261,14 @@ for (const [kind, write] of [
     'a byte order mark in front',
     `printf '\\357\\273\\277{"name":"proj","version":"1.0.0","bin":{"durable-agent":"tools/cli.js"}}\\n' > package.json`,
   ],
+  [
+    'over 4 MiB, renamed into place (the undo reads no file over 4 MiB; npm reads any)',
+    `{ printf '{"name":"proj","version":"1.0.0","bin":{"durable-agent":"tools/cli.js"},"x":"'; head -c 4300000 /dev/zero | tr '\\0' ' '; printf '"}\\n'; } > big.tmp && mv big.tmp package.json`,
+  ],
+  [
+    'a directories.bin whose durable-agent is one level down (npm lists the directory recursively)',
+    `mkdir -p tools/sub && mv tools/cli.js tools/sub/durable-agent && printf '{"name":"proj","version":"1.0.0","directories":{"bin":"tools"}}\\n' > package.json`,
+  ],
 ] as const)
   test(
     `N5 (dontAsk, ${kind.split(' (')[0]}): sandboxed Bash adds a durable-agent bin to package.json with ${kind} — the person’s next npx durable-agent runs nothing of the agent’s`,
@@ -271,6 +279,7 @@ for (const [kind, write] of [
       if (skip) return t.skip(skip);
       const root = project((r) => writeFileSync(path.join(r, 'package.json'), '{"name":"proj","version":"1.0.0"}\n'));
       const mark = path.join(marks, `n5-${kind.length}`);
+      const cache = path.join(base, `npm-cache-n5-${kind.length}`);
       const out = await tool(root, 'dontAsk', 'Bash', {
         command: [
           'mkdir -p tools',
@@ -279,7 +288,7 @@ for (const [kind, write] of [
         ].join(' && '),
       });
       t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-      runPersonNpx(root, path.join(base, 'npm-cache-n5'));
+      runPersonNpx(root, cache);
       assert.deepEqual(
         { ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) },
         { ran: false, baitSeen: false },
