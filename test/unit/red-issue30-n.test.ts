@@ -374,3 +374,64 @@ test(
     assert.deepEqual({ ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) }, { ran: false, baitSeen: false });
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// N8: round m's M7 fix protects the NAMES node_modules/.bin/{node,sh,…}, and "a project that pins
+// Node with the `node` package keeps its .bin/node" — a symlink npm made to
+// ../node/bin/node. The tail is protected (fingerprinted: it is in node_modules); what it leads to
+// is an ordinary file in node_modules. The agent rewrites node_modules/node/bin/node; the person's
+// next `npx <cli>` there (durable-agent from npx's cache: `#!/usr/bin/env node`, npx puts the
+// project's .bin first on PATH) runs it.
+
+test(
+  'N8 (dontAsk): the project pins Node with the node package (.bin/node -> ../node/bin/node); sandboxed Bash rewrites node_modules/node/bin/node — the person’s next npx <cli> (#!/usr/bin/env node) runs nothing of it',
+  hole('N8: the target of a protected .bin tail that is a symlink (npm’s own link) is an ordinary writable file'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => {
+      exe(path.join(r, 'node_modules', 'node', 'bin', 'node'), `#!/bin/sh\nexec ${process.execPath} "$@"\n`);
+      mkdirSync(path.join(r, 'node_modules', '.bin'));
+      symlinkSync('../node/bin/node', path.join(r, 'node_modules', '.bin', 'node'));
+      writeFileSync(path.join(r, '.gitignore'), 'node_modules/\n');
+    });
+    const mark = path.join(marks, 'n8');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `printf '#!/bin/sh\\nenv > ${mark}\\nexec ${process.execPath} "$@"\\n' > node_modules/node/bin/node && echo planted`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+    const pkg = path.join(base, 'standin-n8');
+    mkdirSync(pkg);
+    writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({ name: 'standin-cli', version: '1.0.0', bin: { 'standin-cli': 'cli.js' } }),
+    );
+    writeFileSync(path.join(pkg, 'cli.js'), '#!/usr/bin/env node\nconsole.log("the real cli ran")\n', { mode: 0o755 });
+    const npm = path.join(path.dirname(process.execPath), 'npm');
+    const tgz = path.join(
+      pkg,
+      execFileSync(npm, ['pack', '-q'], { cwd: pkg, encoding: 'utf8' }).trim().split('\n').pop()!,
+    );
+    let said: string;
+    try {
+      said = execFileSync(
+        path.join(path.dirname(process.execPath), 'npx'),
+        ['--yes', `--package=${tgz}`, 'standin-cli'],
+        {
+          cwd: root,
+          env: {
+            ...process.env,
+            npm_config_cache: path.join(base, 'npm-cache-n8'),
+            npm_config_update_notifier: 'false',
+          },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+    } catch (e) {
+      said = `failed: ${(e as Error).message.slice(0, 200)}`;
+    }
+    t.diagnostic(`npx: ${said.trim().slice(0, 200)}`);
+    assert.match(said, /the real cli ran/, 'control: the person’s npx ran the cli');
+    assert.deepEqual({ ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) }, { ran: false, baitSeen: false });
+  },
+);
