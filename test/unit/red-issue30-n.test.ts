@@ -181,23 +181,39 @@ const plantBareRepoOnBranch = (branch: string, mark: string) =>
     'echo planted',
   ].join('\n');
 
-test(
-  'N3 (dontAsk): plumbing moves the branch `feature` to a commit carrying a bare repository in src/; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor',
-  hole(
-    'N3: the carried-git-directory screen (M5) covers checkouts by the worker or the CLI, not the person’s own checkout of a branch a session moved',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    git(root, 'branch', 'feature');
-    const mark = path.join(marks, 'n3');
-    const out = await tool(root, 'dontAsk', 'Bash', { command: plantBareRepoOnBranch('feature', mark) });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-    personGit(root, 'checkout', '-q', 'feature');
-    personGit(path.join(root, 'src', 'app'), 'status', '--short');
-    assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
-  },
-);
+// After gaps' ad68792 (src/sandbox/movedRefs.ts: a ref that moved to such a commit is put back):
+// N3b — the branch made a SYMBOLIC ref to a pseudoref (`ref: ORIG_HEAD`; git resolves it, the
+// snapshot reads only object ids under refs/, packed-refs and a detached HEAD).
+const N3_SPELLINGS = [
+  [
+    'N3',
+    (mark: string) => plantBareRepoOnBranch('feature', mark),
+    'the carried-git-directory screen (M5) covers checkouts by the worker or the CLI, not the person’s own checkout of a branch a session moved',
+  ],
+  [
+    'N3b',
+    (mark: string) =>
+      `${plantBareRepoOnBranch('n3b-tmp', mark)} && git rev-parse refs/heads/n3b-tmp > .git/ORIG_HEAD && git update-ref -d refs/heads/n3b-tmp && printf 'ref: ORIG_HEAD\\n' > .git/refs/heads/feature && echo symref`,
+    'a branch made a symbolic ref to ORIG_HEAD: movedRefs reads only object ids (loose, packed, a detached HEAD), git follows the symref',
+  ],
+] as const;
+
+for (const [row, plant, why] of N3_SPELLINGS)
+  test(
+    `${row} (dontAsk): plumbing moves the branch \`feature\` to a commit carrying a bare repository in src/${row === 'N3' ? '' : ' (through a symbolic ref to ORIG_HEAD)'}; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor`,
+    hole(`${row}: ${why}`),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      git(root, 'branch', 'feature');
+      const mark = path.join(marks, row);
+      const out = await tool(root, 'dontAsk', 'Bash', { command: plant(mark) });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+      personGit(root, 'checkout', '-q', 'feature');
+      personGit(path.join(root, 'src', 'app'), 'status', '--short');
+      assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+    },
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // N4: round m's M13 in ONE command. The live guard undoes a new protected entry "as soon as it has
