@@ -111,9 +111,8 @@ function personGit(dir: string, ...args: string[]): void {
 
 test(
   'N1 (dontAsk): the person’s .git/hooks/pre-commit is a symlink to scripts/pre-commit; a command rewrites the target — the person’s next git commit runs nothing of it',
-  hole(
-    'N1: the target of a symlinked hook in .git/hooks is no protected path; the person’s git commit runs the rewrite',
-  ),
+  // Held since main 7e1ece4 (what the hooks directory's links lead to is protected).
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => exe(path.join(r, 'scripts', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
@@ -136,9 +135,8 @@ test(
 
 test(
   'N2 (dontAsk): the session runs in a linked worktree of a repository with core.hooksPath = .githooks; a command rewrites .githooks/pre-commit — the person’s git commit there runs nothing of it',
-  hole(
-    'N2: repositoryConfigTargets skips a working directory whose .git is a file (a linked worktree): core.hooksPath, include targets and driver scripts are not protected there',
-  ),
+  // Held since main 7e1ece4 (the repository read as git reads it in a linked worktree).
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const main = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
@@ -325,9 +323,8 @@ for (const [kind, write] of [
 
 test(
   'N6 (dontAsk): M9 after 1,000 other session directories — a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards runs no program of the project',
-  hole(
-    'N6: the kept session directories are the newest 1,000 by FIRST registration; an old project falls out and a restarted worker runs its planted which',
-  ),
+  // Held since main 7e1ece4 (a registered directory moves to the newest end; cap 20,000).
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
