@@ -43,7 +43,6 @@ const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOS
 const statOrUndefined = (f: string) => statSync(f, { throwIfNoEntry: false });
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
 const hole = (line: string) => (process.env.R30N_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-void hole; // every row runs now; kept for the next hole
 
 let sandboxHost: SandboxHost;
 let skip: string | false = false;
@@ -112,7 +111,7 @@ function personGit(dir: string, ...args: string[]): void {
 
 test(
   'N1 (dontAsk): the person’s .git/hooks/pre-commit is a symlink to scripts/pre-commit; a command rewrites the target — the person’s next git commit runs nothing of it',
-  // Held since main 7e1ece4 (lead).
+  // Held since main 7e1ece4 (what the hooks directory's links lead to is protected).
   {},
   async (t) => {
     if (skip) return t.skip(skip);
@@ -136,7 +135,7 @@ test(
 
 test(
   'N2 (dontAsk): the session runs in a linked worktree of a repository with core.hooksPath = .githooks; a command rewrites .githooks/pre-commit — the person’s git commit there runs nothing of it',
-  // Held since main 7e1ece4 (lead).
+  // Held since main 7e1ece4 (the repository read as git reads it in a linked worktree).
   {},
   async (t) => {
     if (skip) return t.skip(skip);
@@ -180,22 +179,39 @@ const plantBareRepoOnBranch = (branch: string, mark: string) =>
     'echo planted',
   ].join('\n');
 
-test(
-  'N3 (dontAsk): plumbing moves the branch `feature` to a commit carrying a bare repository in src/; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor',
-  // Held since gaps (src/sandbox/movedRefs.ts: a ref a command moved to a commit carrying a git directory is put back).
-  {},
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    git(root, 'branch', 'feature');
-    const mark = path.join(marks, 'n3');
-    const out = await tool(root, 'dontAsk', 'Bash', { command: plantBareRepoOnBranch('feature', mark) });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-    personGit(root, 'checkout', '-q', 'feature');
-    personGit(path.join(root, 'src', 'app'), 'status', '--short');
-    assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
-  },
-);
+// After gaps' ad68792 (src/sandbox/movedRefs.ts: a ref that moved to such a commit is put back):
+// N3b — the branch made a SYMBOLIC ref to a pseudoref (`ref: ORIG_HEAD`; git resolves it, the
+// snapshot reads only object ids under refs/, packed-refs and a detached HEAD).
+const N3_SPELLINGS = [
+  [
+    'N3',
+    (mark: string) => plantBareRepoOnBranch('feature', mark),
+    'the carried-git-directory screen (M5) covers checkouts by the worker or the CLI, not the person’s own checkout of a branch a session moved',
+  ],
+  [
+    'N3b',
+    (mark: string) =>
+      `${plantBareRepoOnBranch('n3b-tmp', mark)} && git rev-parse refs/heads/n3b-tmp > .git/ORIG_HEAD && git update-ref -d refs/heads/n3b-tmp && printf 'ref: ORIG_HEAD\\n' > .git/refs/heads/feature && echo symref`,
+    'a branch made a symbolic ref to ORIG_HEAD: movedRefs reads only object ids (loose, packed, a detached HEAD), git follows the symref',
+  ],
+] as const;
+
+for (const [row, plant, why] of N3_SPELLINGS)
+  test(
+    `${row} (dontAsk): plumbing moves the branch \`feature\` to a commit carrying a bare repository in src/${row === 'N3' ? '' : ' (through a symbolic ref to ORIG_HEAD)'}; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor`,
+    row === 'N3' ? {} : hole(`${row}: ${why}`), // N3 held since gaps (movedRefs.ts)
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      git(root, 'branch', 'feature');
+      const mark = path.join(marks, row);
+      const out = await tool(root, 'dontAsk', 'Bash', { command: plant(mark) });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+      personGit(root, 'checkout', '-q', 'feature');
+      personGit(path.join(root, 'src', 'app'), 'status', '--short');
+      assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+    },
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // N4: round m's M13 in ONE command. The live guard undoes a new protected entry "as soon as it has
@@ -225,8 +241,7 @@ for (const [row, gap, _why] of [
 ] as const)
   test(
     `${row} (dontAsk): one command makes an empty packages/x/.claude/settings.json, ${gap ? 'waits, then ' : ''}a hard link, fills it through the link and keeps running — the settings file never holds the hooks for a settled second`,
-    // Held since gaps (the live guard looks again at the entries it left empty; N4's nlink rule).
-    {},
+    {}, // held since c6a5501 and gaps' look at empty entries every 25 ms (each row's third string: why it was a hole)
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project();
@@ -260,15 +275,25 @@ for (const [kind, write] of [
     'a byte order mark in front',
     `printf '\\357\\273\\277{"name":"proj","version":"1.0.0","bin":{"durable-agent":"tools/cli.js"}}\\n' > package.json`,
   ],
+  [
+    'over 4 MiB, renamed into place (the undo reads no file over 4 MiB; npm reads any)',
+    `{ printf '{"name":"proj","version":"1.0.0","bin":{"durable-agent":"tools/cli.js"},"x":"'; head -c 4300000 /dev/zero | tr '\\0' ' '; printf '"}\\n'; } > big.tmp && mv big.tmp package.json`,
+  ],
+  [
+    'a directories.bin whose durable-agent is one level down (npm lists the directory recursively)',
+    `mkdir -p tools/sub && mv tools/cli.js tools/sub/durable-agent && printf '{"name":"proj","version":"1.0.0","directories":{"bin":"tools"}}\\n' > package.json`,
+  ],
 ] as const)
   test(
     `N5 (dontAsk, ${kind.split(' (')[0]}): sandboxed Bash adds a durable-agent bin to package.json with ${kind} — the person’s next npx durable-agent runs nothing of the agent’s`,
-    // Held since gaps (d28965d: manifestBins strips a leading BOM as npm does).
-    {},
+    kind.startsWith('a byte order mark')
+      ? {} // held since gaps' d28965d (read as npm reads it)
+      : hole(`N5: manifestBins does not see a durable-agent bin in package.json with ${kind}, which npm runs`),
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => writeFileSync(path.join(r, 'package.json'), '{"name":"proj","version":"1.0.0"}\n'));
       const mark = path.join(marks, `n5-${kind.length}`);
+      const cache = path.join(base, `npm-cache-n5-${kind.length}`);
       const out = await tool(root, 'dontAsk', 'Bash', {
         command: [
           'mkdir -p tools',
@@ -277,7 +302,7 @@ for (const [kind, write] of [
         ].join(' && '),
       });
       t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-      runPersonNpx(root, path.join(base, 'npm-cache-n5'));
+      runPersonNpx(root, cache);
       assert.deepEqual(
         { ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) },
         { ran: false, baitSeen: false },
@@ -298,7 +323,7 @@ for (const [kind, write] of [
 
 test(
   'N6 (dontAsk): M9 after 1,000 other session directories — a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards runs no program of the project',
-  // Held since main 7e1ece4 (lead).
+  // Held since main 7e1ece4 (a registered directory moves to the newest end; cap 20,000).
   {},
   async (t) => {
     if (skip) return t.skip(skip);
@@ -327,5 +352,99 @@ test(
     });
     t.diagnostic(`restarted worker: ${said.trim().slice(0, 160)}`);
     assert.deepEqual({ ran: readdirSync(mark) }, { ran: [] }, read(path.join(mark, 'which.env')).slice(0, 200));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N7: the key form of a protected control file. `.pylintrc` (and `pylintrc`, `.pylintrc.toml`) is
+// protected because pylint runs its `init-hook` (Python) when it merely starts there — every editor's
+// lint-on-save does. pylint reads the same options from `pyproject.toml` (`[tool.pylint.main]`),
+// `setup.cfg` (`[pylint.main]`) and `tox.ini`, which are ordinary project files. (gaps' G2 did this
+// for package.json keys; mypy's `[tool.mypy] plugins` and flake8's `[flake8:local-plugins]` in
+// setup.cfg/tox.ini are the same family: code reading.)
+
+test(
+  'N7 (dontAsk): sandboxed Bash adds [tool.pylint.main] init-hook to pyproject.toml — the person’s next pylint in the project runs nothing of the agent’s',
+  hole(
+    'N7: pyproject.toml / setup.cfg / tox.ini carry pylint’s init-hook (and mypy/flake8 plugins) like the protected .pylintrc, and are not protected',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const pylint = ['/usr/bin/pylint', '/usr/local/bin/pylint'].find((p) => existsSync(p));
+    if (!pylint) return t.skip('pylint is not installed');
+    const root = project((r) => writeFileSync(path.join(r, 'src', 'app', 'a.py'), 'x = 1\n'));
+    const mark = path.join(marks, 'n7');
+    const hook = `import os; open(${JSON.stringify(mark)}, "w").write(repr(dict(os.environ)))`;
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `printf '%s\\n' '[tool.pylint.main]' 'init-hook = ${JSON.stringify(hook).replace(/'/g, "'\\''")}' >> pyproject.toml && cat pyproject.toml`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    try {
+      execFileSync(pylint, ['src/app/a.py'], { cwd: root, stdio: 'ignore', timeout: 60_000 });
+    } catch {
+      // pylint exits non-zero on any message: it ran
+    }
+    assert.deepEqual({ ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) }, { ran: false, baitSeen: false });
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N8: round m's M7 fix protects the NAMES node_modules/.bin/{node,sh,…}, and "a project that pins
+// Node with the `node` package keeps its .bin/node" — a symlink npm made to
+// ../node/bin/node. The tail is protected (fingerprinted: it is in node_modules); what it leads to
+// is an ordinary file in node_modules. The agent rewrites node_modules/node/bin/node; the person's
+// next `npx <cli>` there (durable-agent from npx's cache: `#!/usr/bin/env node`, npx puts the
+// project's .bin first on PATH) runs it.
+
+test(
+  'N8 (dontAsk): the project pins Node with the node package (.bin/node -> ../node/bin/node); sandboxed Bash rewrites node_modules/node/bin/node — the person’s next npx <cli> (#!/usr/bin/env node) runs nothing of it',
+  hole('N8: the target of a protected .bin tail that is a symlink (npm’s own link) is an ordinary writable file'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => {
+      exe(path.join(r, 'node_modules', 'node', 'bin', 'node'), `#!/bin/sh\nexec ${process.execPath} "$@"\n`);
+      mkdirSync(path.join(r, 'node_modules', '.bin'));
+      symlinkSync('../node/bin/node', path.join(r, 'node_modules', '.bin', 'node'));
+      writeFileSync(path.join(r, '.gitignore'), 'node_modules/\n');
+    });
+    const mark = path.join(marks, 'n8');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `printf '#!/bin/sh\\nenv > ${mark}\\nexec ${process.execPath} "$@"\\n' > node_modules/node/bin/node && echo planted`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}`);
+    const pkg = path.join(base, 'standin-n8');
+    mkdirSync(pkg);
+    writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({ name: 'standin-cli', version: '1.0.0', bin: { 'standin-cli': 'cli.js' } }),
+    );
+    writeFileSync(path.join(pkg, 'cli.js'), '#!/usr/bin/env node\nconsole.log("the real cli ran")\n', { mode: 0o755 });
+    const npm = path.join(path.dirname(process.execPath), 'npm');
+    const tgz = path.join(
+      pkg,
+      execFileSync(npm, ['pack', '-q'], { cwd: pkg, encoding: 'utf8' }).trim().split('\n').pop()!,
+    );
+    let said: string;
+    try {
+      said = execFileSync(
+        path.join(path.dirname(process.execPath), 'npx'),
+        ['--yes', `--package=${tgz}`, 'standin-cli'],
+        {
+          cwd: root,
+          env: {
+            ...process.env,
+            npm_config_cache: path.join(base, 'npm-cache-n8'),
+            npm_config_update_notifier: 'false',
+          },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+    } catch (e) {
+      said = `failed: ${(e as Error).message.slice(0, 200)}`;
+    }
+    t.diagnostic(`npx: ${said.trim().slice(0, 200)}`);
+    assert.match(said, /the real cli ran/, 'control: the person’s npx ran the cli');
+    assert.deepEqual({ ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) }, { ran: false, baitSeen: false });
   },
 );
