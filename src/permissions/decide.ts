@@ -6,12 +6,15 @@ import { hiddenPathPredicate } from './resultFilter';
 
 export { permissionEnvOf } from './matcher';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { insideWorkingDirs, isInside, resolveReal, workingDirForms } from './paths';
 import { protectedReasonOfForms } from './protectedPaths';
 import { anotherSessionMessage, inAnotherSession, inFormerResultsDir } from './sessionsApart';
 import { inProcessDir, processPathMessage } from './processPaths';
 import { parseRuleSafe } from './rules';
+import { isCredentialPath } from './credentials';
+import { inClosedHomeEntry } from './homeReads';
 import { fsCommandsInside, shellReadOutside } from './shellPaths';
 
 export { fsCommandsInside, shellReadOutside } from './shellPaths';
@@ -356,6 +359,18 @@ function modeDefault(
         behavior: 'ask',
         message: `${name} needs approval: ${shown} is outside the working directories (${env.workingDirectories.join(', ')}).`,
         decisionReason: { type: 'workingDirectory', path: shown },
+      };
+    }
+    // Inside a working directory that is HOME, its dot-entries and the credential files stay closed,
+    // as to sandboxed Bash (issue 30, round o: src/permissions/homeReads.ts).
+    const closed = facts.path.forms.find(
+      (f) => inClosedHomeEntry(f, env.workingDirectories, env.home ?? os.homedir()) || isCredentialPath(f, env.home),
+    );
+    if (closed !== undefined) {
+      return {
+        behavior: 'ask',
+        message: `${name} needs approval: ${closed} is a credential file or a dot-entry of the home directory, closed to sessions even when the home directory is a working directory.`,
+        decisionReason: { type: 'workingDirectory', path: closed },
       };
     }
     if (facts.readOnly) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../permissions/credentials';
+import { homeReads } from '../permissions/homeReads';
 import { programCacheRoot, sandboxPrograms } from '../hostProcess/programs';
 
 // The credential paths belong to the permission room (the file tools and the config reads refuse them too).
@@ -42,6 +43,13 @@ export interface SandboxHostFacts {
   privatePaths?: readonly string[];
   /** Inside privatePaths, readable again (not writable): this session's own large results, which Read is pointed at. */
   ownResults?: readonly string[];
+  /**
+   * What the sandbox itself provides, readable in a closed HOME (src/permissions/homeReads.ts): the
+   * runtime's own files (its seccomp helper), the git config copy, the programs it runs inside.
+   */
+  sandboxFiles?: readonly string[];
+  /** The PATH the command runs with inside the sandbox: its entries under HOME are readable. */
+  pathVar?: string;
 }
 
 /** How one Bash call runs. */
@@ -303,22 +311,38 @@ export function runtimePlan(
   // The programs cache of this host's person (the Temporal CLI their next `dev` runs: issue 30, K8).
   const privatePaths = [...(host.privatePaths ?? []), programCacheRoot({ ...(host.env ?? {}), HOME: host.home })];
   const ownResults = [...(host.ownResults ?? [])];
+  const allowWrite = [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter(
+    (d) => !ownResults.includes(d),
+  );
+  // HOME is closed but for what the command needs (issue 30, round o): the person's allowRead of it
+  // is allowed back there; a pattern, or a path outside HOME, goes to the runtime as written.
+  const personAllow = ex(fs.allowRead);
+  const home = homeReads({
+    home: host.home,
+    writable: allowWrite,
+    readable: [
+      ...ownResults,
+      ...personAllow.filter((p) => !/[*?[\]]/.test(p)),
+      ...(s?.repository ? [s.repository.root] : []),
+      ...(host.sandboxFiles ?? []),
+    ],
+    ...(host.pathVar !== undefined ? { pathVar: host.pathVar } : {}),
+  });
+  const allowRead = home.closed ? personAllow.filter((p) => /[*?[\]]/.test(p) || home.reopens(p)) : personAllow;
   const call: CallRuntimeConfig = {
     filesystem: {
+      // A credential file in a closed part of HOME needs no mount of its own (one fewer for the runtime to look at).
       denyRead: [
         ...new Set([
-          ...ex(DEFAULT_CREDENTIAL_PATHS),
-          ...fromEnv,
-          ...privatePaths,
+          ...home.denyRead,
+          ...[...ex(DEFAULT_CREDENTIAL_PATHS), ...fromEnv, ...privatePaths].filter(home.reopens),
           ...(host.sessionsRoot ? [host.sessionsRoot] : []),
           ...ex(fs.denyRead),
         ]),
       ],
-      allowRead: [...new Set([...ownResults, ...ex(fs.allowRead)])],
+      allowRead: [...new Set([...ownResults, ...allowRead, ...home.allowRead])],
       // This session's results are readable, never writable (a result the model Reads back is the stored one).
-      allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter(
-        (d) => !ownResults.includes(d),
-      ),
+      allowWrite,
       denyWrite: [
         ...new Set([
           ...privatePaths,
