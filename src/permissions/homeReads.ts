@@ -132,8 +132,8 @@ function aroundWritable(p: string, writable: readonly string[], depth = 0): stri
 
 /**
  * The read rules that close HOME for one command: a deny of HOME (or of its dot-entries when a
- * working directory is HOME) and what is allowed back inside it. Only paths that exist are listed
- * (the runtime mounts nothing for the others, and every entry costs it a look).
+ * working directory is HOME) and what is allowed back inside it. Toolchains and PATH entries only
+ * where they exist (the runtime mounts nothing for the others, and every entry costs it a look).
  */
 export function homeReads(input: HomeReadInput): HomeReads {
   const home = closableHome(input.home);
@@ -146,8 +146,11 @@ export function homeReads(input: HomeReadInput): HomeReads {
   const toolchains = HOME_TOOLCHAIN_PATHS.map((p) => path.join(home, p.slice(2)));
   const listed = [
     ...new Set(
-      [...toolchains, ...pathEntries(input.pathVar, home), ...input.readable.map((p) => path.resolve(p))]
-        .filter((p) => inHome(p) && exists(p))
+      [
+        ...[...toolchains, ...pathEntries(input.pathVar, home)].filter(exists),
+        ...input.readable.map((p) => path.resolve(p)),
+      ]
+        .filter(inHome)
         .flatMap((p) => aroundWritable(p, inHomeWritable)),
     ),
   ];
