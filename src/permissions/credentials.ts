@@ -316,8 +316,18 @@ export function credentialRoots(home: string = os.homedir()): string[] {
 }
 
 export function isCredentialPath(real: string, home?: string): boolean {
-  return credentialRoots(home).some((c) => {
-    if (!c.includes('*')) return isInside(real, c);
+  return credentialMatcher(home)(real);
+}
+
+/**
+ * isCredentialPath with the roots computed once (for the many files of one search), but where the
+ * person re-opened a path (`sandbox.filesystem.allowRead` of their own settings: `~` expanded).
+ */
+export function credentialMatcher(home?: string, reopened: readonly string[] = []): (real: string) => boolean {
+  const h = home ?? os.homedir();
+  const open = reopened.map((p) => expandHome(p, h)).filter((p) => path.isAbsolute(p) && !/[*?[\]]/.test(p));
+  const tests = credentialRoots(home).map((c): ((real: string) => boolean) => {
+    if (!c.includes('*')) return (real) => isInside(real, c);
     // A name pattern (`.claude.json.backup*`): the file, or anything under a match.
     const re = new RegExp(
       `^${c
@@ -326,6 +336,7 @@ export function isCredentialPath(real: string, home?: string): boolean {
         .join('[^/]*')}(?:/.*)?$`,
       's',
     );
-    return re.test(real);
+    return (real) => re.test(real);
   });
+  return (real) => tests.some((t) => t(real)) && !open.some((o) => isInside(real, o));
 }

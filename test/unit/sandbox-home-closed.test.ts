@@ -259,3 +259,29 @@ test('runtimePlan: HOME unset, relative or / is not closed; HOME closed otherwis
   assert.ok(!inHome.denyRead.includes(path.join(home, 'notes')));
   assert.ok(!inHome.denyRead.includes(path.join(home, '.rustup')), 'a toolchain is not closed');
 });
+
+test('the file tools refuse the listed credential files in every mode, bypassPermissions too (O1b); Grep over HOME leaves them out; the person’s allowRead re-opens one', async (t) => {
+  if (skip) return t.skip(skip);
+  const gem = path.join(home, '.gem', 'credentials');
+  for (const mode of ['bypassPermissions', 'acceptEdits', 'default'] as const) {
+    const r = await tool([project], mode, 'Read', { file_path: gem });
+    assert.ok(!r.text.includes('BAIT-H'), `${mode}: ${r.text}`);
+  }
+  const g = await tool([project], 'bypassPermissions', 'Grep', {
+    pattern: 'BAIT-H',
+    path: home,
+    output_mode: 'content',
+  });
+  t.diagnostic(g.text.slice(0, 400));
+  for (const listed of ['BAIT-H-hf', 'BAIT-H-gem', 'BAIT-H-pub']) assert.ok(!g.text.includes(listed), g.text);
+  const open = await tool(
+    [project],
+    'bypassPermissions',
+    'Read',
+    { file_path: gem },
+    {
+      filesystem: { allowRead: ['~/.gem/credentials'] },
+    },
+  );
+  assert.ok(open.text.includes('BAIT-H-gem'), open.text);
+});
