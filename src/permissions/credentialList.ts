@@ -189,4 +189,5 @@ export const DEFAULT_CREDENTIAL_PATHS = [
   '~/.cache/tracker3',
   '~/.cache/thumbnails',
   '~/.pub-cache/credentials.json', // Dart's pub token, beside its package cache
+  '~/.config/anthropic', // the Anthropic SDK's profiles: the worker's own model credential (O2)
 ];

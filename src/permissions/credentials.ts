@@ -84,6 +84,7 @@ export function credentialPathsFromEnv(
     'DATABRICKS_CONFIG_FILE',
   ])
     file(env[name]);
+  for (const v of workerKeyFiles(env)) file(v);
   const under = (dir: string | undefined, ...names: string[]) => {
     if (dir) for (const n of names) file(path.join(dir, n));
   };
@@ -106,6 +107,23 @@ export function credentialPathsFromEnv(
   out.push(...gitIncludedFiles(env, home));
   for (const f of namedKeyFiles(env, home)) file(f);
   return [...new Set(out)];
+}
+
+/**
+ * The files the worker's own keys are in (red team o, O2): the Anthropic SDK's profile directory and
+ * OIDC token, the store's encryption keys (a `:` list), the notify header, the OTLP exporter's client
+ * keys; and, a rule rather than a list, any variable that names the file or directory of a key,
+ * token or password (`…_KEY_FILE`, `…_TOKEN_PATH`, `…_SECRETS_DIR`). Values as given.
+ */
+function workerKeyFiles(env: Readonly<Record<string, string | undefined>>): string[] {
+  const out = [env.ANTHROPIC_CONFIG_DIR, env.ANTHROPIC_IDENTITY_TOKEN_FILE, env.DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE];
+  out.push(...(env.DURABLE_AGENT_ENCRYPTION_KEY_FILE ?? '').split(':'));
+  for (const [name, value] of Object.entries(env)) {
+    if (/_(?:FILE|PATH|DIR)$/.test(name) && /KEY|TOKEN|SECRET|CREDENTIAL|AUTH|PASSWORD|PASSWD/.test(name))
+      out.push(value);
+    if (/^OTEL_EXPORTER_OTLP_(?:[A-Z]+_)?CLIENT_(?:KEY|CERTIFICATE)$/.test(name)) out.push(value);
+  }
+  return out.filter((v): v is string => v !== undefined && v !== '');
 }
 
 const textCache = new Map<string, { stamp: string; text: string }>();

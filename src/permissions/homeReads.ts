@@ -33,11 +33,43 @@ export const HOME_TOOLCHAIN_PATHS: readonly string[] = [
   '~/.local/share/fnm',
   '~/.npm/_cacache',
   '~/.npm/_npx',
-  '~/.cache',
+  // The caches builds read, by name: ~/.cache whole holds shell histories, editors' undo files, mail
+  // and cloud-drive caches, IDE plugins' tokens (red team o, O5).
+  '~/.cache/pip',
+  '~/.cache/pypoetry',
+  '~/.cache/pipenv',
+  '~/.cache/uv',
+  '~/.cache/go-build',
+  '~/.cache/golangci-lint',
+  '~/.cache/node-gyp',
+  '~/.cache/node/corepack',
+  '~/.cache/ms-playwright',
+  '~/.cache/puppeteer',
+  '~/.cache/Cypress',
+  '~/.cache/electron',
+  '~/.cache/prisma',
+  '~/.cache/deno',
+  '~/.cache/bazel',
+  '~/.cache/bazelisk',
+  '~/.cache/typescript',
+  '~/.cache/yarn',
+  '~/.cache/pnpm',
+  '~/.cache/pre-commit',
+  '~/.cache/sccache',
+  '~/.cache/ccache',
+  '~/.cache/ruff',
+  '~/.cache/black',
+  '~/.cache/mypy',
+  '~/.cache/coursier',
+  '~/.cache/zig',
+  '~/.cache/fontconfig',
   '~/.local/bin',
   '~/.local/lib',
   '~/.local/share/pnpm',
   '~/.local/share/mise',
+  '~/.local/share/pipx',
+  '~/.local/share/uv/tools',
+  '~/.local/share/uv/python',
   '~/.yarn/berry/cache',
   '~/go/pkg/mod',
   '~/go/bin',
@@ -54,7 +86,15 @@ export const HOME_TOOLCHAIN_PATHS: readonly string[] = [
   '~/.asdf',
   '~/.tool-versions',
   '~/.nuget/packages',
-  '~/.dotnet',
+  // The .NET SDK's installation, not ~/.dotnet whole (its CurrentUser certificate store: O5).
+  '~/.dotnet/dotnet',
+  '~/.dotnet/sdk',
+  '~/.dotnet/sdk-manifests',
+  '~/.dotnet/shared',
+  '~/.dotnet/host',
+  '~/.dotnet/packs',
+  '~/.dotnet/templates',
+  '~/.dotnet/tools',
   '~/.pub-cache',
   '~/.elan',
   '~/.ghcup',
@@ -99,17 +139,17 @@ export interface HomeReads {
   reopens(p: string): boolean;
 }
 
-/** A PATH entry under HOME, and for a `…/bin` two levels down or more, the installation holding it. */
+/**
+ * The PATH entries under HOME (the programs the command runs; never HOME itself). Only the entry: an
+ * installation around a `bin` is allowed back by a toolchain's name or not at all (O5). A script with
+ * a token in a PATH directory is readable: the sandbox cannot give `x` without `r`.
+ */
 function pathEntries(pathVar: string | undefined, home: string): string[] {
-  const out: string[] = [];
-  for (const dir of (pathVar ?? '').split(path.delimiter)) {
-    if (!path.isAbsolute(dir)) continue;
-    const d = path.resolve(dir);
-    if (d === home || !isInside(d, home)) continue;
-    const depth = path.relative(home, d).split(path.sep).length;
-    out.push(path.basename(d) === 'bin' && depth >= 3 ? path.dirname(d) : d);
-  }
-  return out;
+  return (pathVar ?? '')
+    .split(path.delimiter)
+    .filter((d) => path.isAbsolute(d))
+    .map((d) => path.resolve(d))
+    .filter((d) => d !== home && isInside(d, home));
 }
 
 /**

@@ -248,7 +248,9 @@ test('runtimePlan: HOME unset, relative or / is not closed; HOME closed otherwis
   const closed = plan(home);
   assert.ok(closed.denyRead.includes(home));
   assert.ok(!closed.denyRead.includes(path.join(home, '.ssh')), 'a closed credential dir needs no mount');
-  assert.ok(closed.denyRead.includes(path.join(home, '.cache', 'huggingface', 'token')));
+  // A listed file inside a toolchain allowed back keeps its own deny; one in a closed part needs none.
+  assert.ok(closed.denyRead.includes(path.join(home, '.pub-cache', 'credentials.json')));
+  assert.ok(!closed.denyRead.includes(path.join(home, '.cache', 'huggingface', 'token')));
   assert.ok(closed.allowRead.includes(path.join(home, '.cargo', 'bin')));
   assert.ok(!closed.allowRead.includes(path.join(home, '.cargo')));
   // A working directory that is an ancestor of HOME does not open it; one that is HOME closes its dot-entries.
