@@ -86,6 +86,11 @@ export function checkSettledControlFiles(read: readonly string[]): void {
   const now = Date.now();
   for (const f of read) {
     const age = ageOf(f, now);
+    // A control file with a second name is written through that name (red team, issue 30, N4).
+    if ((lstat(f)?.nlink ?? 1) > 1 || (stat(f)?.nlink ?? 1) > 1)
+      throw new UsageError(
+        `${f} has another name (a hard link): whatever writes that name changes it unseen. Nothing was started; check what it holds and replace it with a copy of itself (cp, then mv over it).`,
+      );
     if (age !== undefined && !young(age)) continue;
     throw new UsageError(
       `${f} ${age === undefined ? 'disappeared just after it was read' : 'changed again while it was being read'}: something is writing it right now (if not you, a running command — a session's background task? — is). Nothing was started; run again once it stays put, and check what it holds.`,

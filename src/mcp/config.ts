@@ -65,6 +65,30 @@ export function expandEnvString(
   });
 }
 
+/**
+ * What a server's configuration expands from the worker's environment, as a text filter: each value a
+ * `${VAR}` of its command, args, env, url or headers took (three characters or more) is written back
+ * as `${VAR}`. Every message about the server goes through it — a failed start quotes its command line
+ * or URL, its stderr may print its own key — so that a user-scope `--api-key ${SECRET}` never reaches
+ * the model or the log (red team, issue 30, O4).
+ */
+export function expansionRedactor(
+  server: McpServerConfig,
+  env: Record<string, string | undefined>,
+): (text: string) => string {
+  const texts = isRemoteMcpServer(server)
+    ? [server.url, ...Object.values(server.headers ?? {})]
+    : [server.command, ...(server.args ?? []), ...Object.values(server.env ?? {})];
+  const pairs = new Map<string, string>();
+  for (const t of texts)
+    for (const m of t.matchAll(VAR)) {
+      const v = env[m[1]!];
+      if (v !== undefined && v.length >= 3) pairs.set(v, m[1]!);
+    }
+  const ordered = [...pairs].sort((a, b) => b[0].length - a[0].length);
+  return (text) => ordered.reduce((out, [v, name]) => out.split(v).join(`\${${name}}`), text);
+}
+
 function matchesEntry(entry: string, name: string): boolean {
   return entry.endsWith('*') ? name.startsWith(entry.slice(0, -1)) : name === entry;
 }

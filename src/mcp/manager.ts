@@ -7,7 +7,7 @@
 import { DurableAgentError } from '../core/errors';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { expandMcpServer, isRemoteMcpServer, type McpServerConfig } from './config';
+import { expandMcpServer, expansionRedactor, isRemoteMcpServer, type McpServerConfig } from './config';
 import { changedPins } from './pins';
 import { HostStdioTransport } from './stdioTransport';
 import { containMcpServer, registerMcpManager, sessionBound, type McpSessionScope } from './sandboxed';
@@ -67,6 +67,8 @@ interface Connection {
   tools?: Promise<McpToolInfo[]>;
   /** Inside a sandbox: the protected paths a call wrote are undone after it. */
   guard?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** What the configuration expanded, written back as `${VAR}` in every message (expansionRedactor). */
+  redact: (text: string) => string;
 }
 
 /**
@@ -257,11 +259,11 @@ export class McpManager {
   }
 
   private failure(conn: Connection, what: string, err: unknown, timeoutMs = this.toolTimeoutMs): McpUnavailableError {
-    const msg = err instanceof Error ? err.message : String(err);
+    const msg = conn.redact(err instanceof Error ? err.message : String(err));
     if (conn.closed || /closed|ECONNRESET|EPIPE|ECONNREFUSED/i.test(msg)) {
       this.drop(conn);
       return new McpUnavailableError(
-        `MCP server ${conn.server} is gone (${conn.closeReason ?? msg}) during ${what}${this.stderrNote(conn)}; it will be started again on the next call`,
+        `MCP server ${conn.server} is gone (${conn.redact(conn.closeReason ?? msg)}) during ${what}${this.stderrNote(conn)}; it will be started again on the next call`,
       );
     }
     if (/timed out|timeout/i.test(msg))
@@ -273,7 +275,7 @@ export class McpManager {
 
   private stderrNote(conn: Connection): string {
     const t = conn.stderrTail.trim();
-    return t ? `; its last output: ${t.slice(-300)}` : '';
+    return t ? `; its last output: ${conn.redact(t).slice(-300)}` : '';
   }
 
   private drop(conn: Connection): void {
@@ -342,12 +344,13 @@ export class McpManager {
     } catch (e) {
       throw new McpUnavailableError((e as Error).message);
     }
+    const redact = expansionRedactor(config, this.env);
     // Inside the session's sandbox unless it is off or the settings say `host` (src/mcp/sandboxed.ts).
     const placed = isRemoteMcpServer(expanded)
       ? undefined
       : await containMcpServer(scope, server, expanded.command, expanded.args ?? []);
     if (placed?.kind === 'refused')
-      throw new McpUnavailableError(`MCP server ${server} was not started: ${placed.reason}`);
+      throw new McpUnavailableError(`MCP server ${server} was not started: ${redact(placed.reason)}`);
     const contained = placed?.kind === 'sandboxed' ? placed.contained : undefined;
     const transport = transportOf(expanded, cwd, contained);
     const client = new (sdk.client().Client)({ name: 'durable-agent', version: '0.1.0' });
@@ -358,6 +361,7 @@ export class McpManager {
       transport,
       closed: false,
       stderrTail: '',
+      redact,
       ...(contained ? { guard: contained.guard } : {}),
     };
     if (transport instanceof HostStdioTransport) {
@@ -394,11 +398,10 @@ export class McpManager {
     } catch (err) {
       conn.closed = true;
       await client.close().catch(() => undefined);
-      const target = isRemoteMcpServer(expanded)
-        ? expanded.url
-        : [expanded.command, ...(expanded.args ?? [])].join(' ');
+      // As configured (`${VAR}` unexpanded): the expanded command line or URL may carry a key (O4).
+      const target = isRemoteMcpServer(config) ? config.url : [config.command, ...(config.args ?? [])].join(' ');
       throw new McpUnavailableError(
-        `MCP server ${server} failed to start (${target}): ${err instanceof Error ? err.message : String(err)}${this.stderrNote(conn)}`,
+        `MCP server ${server} failed to start (${target}): ${conn.redact(err instanceof Error ? err.message : String(err))}${this.stderrNote(conn)}`,
       );
     } finally {
       if (timer) clearTimeout(timer);

@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startHostProcess } from '../hostProcess/door';
 import { narrowProcessPath, personPath } from '../hostProcess/programs';
-import { hostPrograms, type GlobalRuntimeConfig, type RuntimePlan } from './policy';
+import { MANDATORY_DENY_SEARCH_DEPTH, hostPrograms, type GlobalRuntimeConfig, type RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId } from './reaper';
 import {
   MAX_RUNTIME_PROCESSES,
@@ -58,6 +58,7 @@ function probeGlobal(): GlobalRuntimeConfig {
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
     ...hostPrograms(undefined),
+    mandatoryDenySearchDepth: MANDATORY_DENY_SEARCH_DEPTH,
   };
 }
 

@@ -218,7 +218,17 @@ export interface GlobalRuntimeConfig {
   bwrapPath?: string;
   socatPath?: string;
   ripgrep?: { command: string; args?: string[] };
+  /** How deep the runtime's own scan of the worker's cwd goes: its least (see MANDATORY_DENY_SEARCH_DEPTH). */
+  mandatoryDenySearchDepth?: number;
 }
+
+/**
+ * The runtime lists the dangerous names below ITS process's cwd (ripgrep, per wrap) — the worker's
+ * cwd, which is no session's directory: each session's own protected paths come from
+ * sessionSandboxPlan. From `/` or a HOME that walk took up to its ten-second limit per command
+ * (and left the rest unscanned); at its least depth it lists the cwd's children only.
+ */
+export const MANDATORY_DENY_SEARCH_DEPTH = 1;
 
 /** The per-call part: what this session's command may read and write. */
 export interface CallRuntimeConfig {
@@ -305,6 +315,7 @@ export function runtimePlan(
       : {}),
     ...(s?.allowAppleEvents !== undefined ? { allowAppleEvents: s.allowAppleEvents } : {}),
     ...hostPrograms(s),
+    mandatoryDenySearchDepth: MANDATORY_DENY_SEARCH_DEPTH,
   };
   const fs = s?.filesystem ?? {};
   const fromEnv = host.env ? credentialPathsFromEnv(host.env, host.home, host.cwd ?? host.home) : [];

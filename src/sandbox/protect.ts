@@ -378,7 +378,8 @@ function hasContent(p: string): boolean {
   const st = lstat(p);
   if (!st) return false;
   if (st.isSymbolicLink()) return true;
-  if (st.isFile()) return st.size > 0;
+  // An empty file with another name is filled through that name, with no event on this one (N4).
+  if (st.isFile()) return st.size > 0 || st.nlink > 1;
   if (st.isDirectory()) return readdir(p).some((e) => hasContent(path.join(p, e.name)));
   return true; // a fifo, a socket: not what a control file is
 }

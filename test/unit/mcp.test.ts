@@ -844,3 +844,27 @@ test("unit mcp: the worker's manager never sends a worker credential to a projec
     listener.close();
   }
 });
+
+test("unit mcp: a person's server that fails to start is named as configured: no value its ${VAR}s took reaches the message, from its command line, its URL or its own stderr (issue 30 O4)", async () => {
+  const env = { PATH: process.env.PATH, PAY_KEY: 'bait-o4-pay-7c1', HOOK_TOKEN: 'bait-o4-hook-9d2' };
+  const m = new McpManager({ env, startupTimeoutMs: 5_000, failedStartMemoryMs: 0 });
+  try {
+    // A local server that prints its key and exits; a remote one whose host refuses.
+    const local = { command: 'sh', args: ['-c', 'echo "starting with ${PAY_KEY}" >&2; exit 3', '--key=${PAY_KEY}'] };
+    const remote = { type: 'http' as const, url: 'http://127.0.0.1:9/mcp?token=${HOOK_TOKEN}' };
+    for (const [name, server] of [
+      ['pay', local],
+      ['hook', remote],
+    ] as const) {
+      const err = await m.listTools(name, server, tmpdir()).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      assert.ok(err, `${name} started`);
+      assert.doesNotMatch(err.message, /bait-o4/, err.message);
+      assert.match(err.message, name === 'pay' ? /--key=\$\{PAY_KEY\}/ : /token=\$\{HOOK_TOKEN\}/, err.message);
+    }
+  } finally {
+    await m.close();
+  }
+});

@@ -4,7 +4,17 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
@@ -84,4 +94,24 @@ test('settled control files: a loop rewriting packages/x/.claude/settings.json i
   } finally {
     process.kill(-loop.pid!, 'SIGKILL');
   }
+});
+
+test('settled control files: a settings file with a second name (a hard link) is refused, however old; its own copy is read', () => {
+  const d = tmp();
+  const settings = path.join(d, '.claude', 'settings.json');
+  mkdirSync(path.dirname(settings));
+  writeFileSync(settings, '{"hooks":{}}');
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(settings, old, old); // its mtime; the check reads the change time, which a link moves anyway
+  linkSync(settings, path.join(d, 'notes.txt'));
+  assert.throws(
+    () => checkSettledControlFiles([settings]),
+    (e: unknown) =>
+      e instanceof UsageError && /another name \(a hard link\)/.test(e.message) && !e.message.includes('\n'),
+  );
+  // Replaced by a copy of itself (a new inode), as the message says: read once it has settled.
+  const copy = `${settings}.copy`;
+  copyFileSync(settings, copy);
+  renameSync(copy, settings);
+  assert.throws(() => checkSettledControlFiles([settings]), /changed again/);
 });
