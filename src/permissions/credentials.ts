@@ -116,7 +116,14 @@ export function credentialPathsFromEnv(
  * token or password (`…_KEY_FILE`, `…_TOKEN_PATH`, `…_SECRETS_DIR`). Values as given.
  */
 function workerKeyFiles(env: Readonly<Record<string, string | undefined>>): string[] {
-  const out = [env.ANTHROPIC_CONFIG_DIR, env.ANTHROPIC_IDENTITY_TOKEN_FILE, env.DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE];
+  const out = [
+    env.ANTHROPIC_CONFIG_DIR,
+    env.ANTHROPIC_IDENTITY_TOKEN_FILE,
+    env.DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE,
+    // libpq's client key and service file (the store is PostgreSQL).
+    env.PGSSLKEY,
+    env.PGSERVICEFILE,
+  ];
   out.push(...(env.DURABLE_AGENT_ENCRYPTION_KEY_FILE ?? '').split(':'));
   for (const [name, value] of Object.entries(env)) {
     if (/_(?:FILE|PATH|DIR)$/.test(name) && /KEY|TOKEN|SECRET|CREDENTIAL|AUTH|PASSWORD|PASSWD/.test(name))

@@ -2,6 +2,7 @@
 // the sandbox-runtime configuration (the worker-wide part and the per-call part), the network
 // allowlist. Pure (paths only) but for the sandbox's own programs, found on the trusted PATH
 // (hostPrograms), so that it is unit-tested without a sandbox.
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
@@ -334,7 +335,8 @@ export function runtimePlan(
     readable: [
       ...ownResults,
       ...personAllow.filter((p) => !/[*?[\]]/.test(p)),
-      ...(s?.repository ? [s.repository.root] : []),
+      // The repository's root, but a repository that holds HOME (a dotfiles repository in `~`) opens its git directory only.
+      ...(s?.repository ? [holdsHome(s.repository.root, host.home) ? s.repository.commonDir : s.repository.root] : []),
       ...(host.sandboxFiles ?? []),
     ],
     ...(host.pathVar !== undefined ? { pathVar: host.pathVar } : {}),
@@ -346,7 +348,9 @@ export function runtimePlan(
       denyRead: [
         ...new Set([
           ...home.denyRead,
-          ...[...ex(DEFAULT_CREDENTIAL_PATHS), ...fromEnv, ...privatePaths].filter(home.reopens),
+          ...[...ex(DEFAULT_CREDENTIAL_PATHS), ...fromEnv, ...privatePaths].filter(
+            (p) => home.reopens(p) || leavesHome(p, host.home),
+          ),
           ...(host.sessionsRoot ? [host.sessionsRoot] : []),
           ...ex(fs.denyRead),
         ]),
@@ -372,6 +376,23 @@ export function runtimePlan(
     allowedDomains: [...new Set(net.allowedDomains ?? [])],
     ...(s?.ignoreViolations ? { ignoreViolations: s.ignoreViolations } : {}),
   };
+}
+
+/** Does an entry under HOME resolve out of it (`~/.ssh` a link to a dotfiles directory: its target must stay denied, O16)? */
+function leavesHome(p: string, home: string): boolean {
+  try {
+    const real = realpathSync.native(p);
+    const h = realpathSync.native(home);
+    return real !== h && !real.startsWith(`${h}/`);
+  } catch {
+    return false;
+  }
+}
+
+/** Is `dir` HOME or an ancestor of it? */
+function holdsHome(dir: string, home: string): boolean {
+  const rel = path.relative(path.resolve(dir), path.resolve(home));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /**

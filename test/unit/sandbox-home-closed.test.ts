@@ -287,3 +287,20 @@ test('the file tools refuse the listed credential files in every mode, bypassPer
   );
   assert.ok(open.text.includes('BAIT-H-gem'), open.text);
 });
+
+test('a credential directory in HOME that is a link out of it (a dotfiles directory) stays denied at its target (O16)', async (t) => {
+  if (skip) return t.skip(skip);
+  const dotfiles = path.join(base, 'dotfiles', 'ssh');
+  mkdirSync(dotfiles, { recursive: true });
+  writeFileSync(path.join(dotfiles, 'id_rsa'), 'BAIT-H-linked-ssh\n');
+  const { symlinkSync } = await import('node:fs');
+  symlinkSync(dotfiles, path.join(home, '.ssh'));
+  try {
+    const out = await tool([project], 'dontAsk', 'Bash', {
+      command: `cat ~/.ssh/id_rsa ${JSON.stringify(path.join(dotfiles, 'id_rsa'))} 2>&1; true`,
+    });
+    assert.ok(!out.text.includes('BAIT-H-linked-ssh'), out.text);
+  } finally {
+    rmSync(path.join(home, '.ssh'), { force: true });
+  }
+});
