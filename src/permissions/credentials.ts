@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { DEFAULT_CREDENTIAL_PATHS } from './credentialList';
 import { expandHome, isInside, resolveReal } from './paths';
+import { directoryNames } from './dirListing';
 
 export { DEFAULT_CREDENTIAL_PATHS } from './credentialList';
 
@@ -142,7 +143,7 @@ function kerberosCaches(): string[] {
   const own = `krb5cc_${uid}`;
   const out = [`/tmp/${own}`];
   try {
-    for (const n of readdirSync('/tmp')) if (n.startsWith(`${own}_`)) out.push(path.join('/tmp', n));
+    for (const n of directoryNames('/tmp')) if (n.startsWith(`${own}_`)) out.push(path.join('/tmp', n));
   } catch {
     // no /tmp to read: nothing there
   }
