@@ -24,6 +24,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { globToRegex, insideWorkingDirs } from '../permissions/paths';
 import { isCredentialPath } from '../permissions/credentials';
+import { inClosedHomeEntry } from '../permissions/homeReads';
 import { isAccessRefused, readFileBoundSync } from '../files/safeFs';
 
 export type MemoryType = 'managed' | 'user' | 'project' | 'local';
@@ -164,11 +165,20 @@ interface ReadPolicy {
  * Reads a memory file through a bound descriptor (safeFs.ts). `within`: directories its real path
  * must lie in (the working directories for a project import, its own directory for a project rule).
  */
-function readMemoryFile(path: string, policy: ReadPolicy, within?: readonly string[]): MemoryRead {
+function readMemoryFile(
+  path: string,
+  policy: ReadPolicy,
+  within?: readonly string[],
+  projectImport = false,
+): MemoryRead {
   let refusal: string | undefined;
   try {
     const { buf } = readFileBoundSync(path, (real) => {
       if (isCredentialPath(real, policy.home)) refusal = `it is a credential file (${real})`;
+      // A session in HOME: what a project file imports from HOME's dot-entries is what its sandbox
+      // cannot read (issue 30, round o, O8: src/permissions/homeReads.ts).
+      else if (projectImport && inClosedHomeEntry(real, policy.workingDirectories, policy.home))
+        refusal = `it is in a dot-entry of the home directory (${real}), closed to sessions`;
       else if (policy.readDenied?.(real) || policy.readDenied?.(path)) refusal = `a Read deny rule covers it (${real})`;
       else if (within && !insideWorkingDirs([real], within))
         refusal = `it resolves to ${real}, outside ${within.join(', ')} (as Claude Code, a symlink out of the project is not followed)`;
@@ -329,7 +339,12 @@ export function loadMemory(cwd: string, opts: MemoryOptions = {}): LoadedMemory 
         );
       return;
     }
-    const read = readMemoryFile(path, policy, within);
+    const read = readMemoryFile(
+      path,
+      policy,
+      within,
+      importedBy !== undefined && type !== 'user' && type !== 'managed',
+    );
     if ('missing' in read) {
       if (importedBy && spec !== undefined && looksLikePath(spec))
         warnings.push(`${importedBy}: @import ${path} was not found; it is not loaded`);

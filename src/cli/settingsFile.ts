@@ -4,7 +4,12 @@ import { DurableAgentError } from '../core/errors';
 import { hookConfigWarnings, normalizeHooksConfig, referenceOnlyHookEvents } from '../hooks/config';
 import { readConfigFileSync } from '../permissions/configRead';
 import { parseRule } from '../permissions/rules';
-import { resolveSandboxPaths, validateSandboxSettings, type SandboxSettings } from '../sandbox/settings';
+import {
+  projectScopeReads,
+  resolveSandboxPaths,
+  validateSandboxSettings,
+  type SandboxSettings,
+} from '../sandbox/settings';
 import { PERMISSION_MODES, type PermissionMode } from '../toolProtocol/permissionTypes';
 import type { HooksJson } from '../temporal/workflows/definitions';
 import { MCP_SETTINGS_KEYS, McpConfigError, mergeMcpSettings, type McpSettings } from '../mcp/config';
@@ -165,6 +170,19 @@ export function readSettings(path: string, base: string, scope: SettingsScope = 
     if (errors.length > 0) throw new SettingsError(errors.map((p) => `${path}: ${p.message}`).join('\n'));
     warnings.push(...problems.filter((p) => p.level === 'warning').map((p) => `${path}: ${p.message}`));
     s.sandbox = resolveSandboxPaths(s.sandbox, base);
+    if (scope === 'project' || scope === 'local') {
+      // A project re-opens reads only inside itself (HOME is closed: src/permissions/homeReads.ts).
+      const { settings, dropped } = projectScopeReads(s.sandbox, base);
+      s.sandbox = settings;
+      if (dropped.length > 0)
+        warnings.push(
+          at(
+            path,
+            'sandbox.filesystem.allowRead',
+            `${dropped.map((d) => JSON.stringify(d)).join(', ')}: a project's settings re-open reads only inside the project (${base}); ignored (put it in your user settings, ~/.claude/settings.json, to re-open it)`,
+          ),
+        );
+    }
   }
   let mcp: McpSettings | undefined;
   try {

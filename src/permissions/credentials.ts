@@ -4,178 +4,11 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
+import { DEFAULT_CREDENTIAL_PATHS } from './credentialList';
 import { expandHome, isInside, resolveReal } from './paths';
 import { directoryNames } from './dirListing';
 
-/**
- * Read-denied in every sandboxed command unless the settings re-open them with `allowRead`:
- * keys, cloud and registry credentials, durable-agent's own user settings. Each entry holds a
- * secret by its tool's convention (docs/tools.md "What sandboxed Bash cannot read").
- */
-export const DEFAULT_CREDENTIAL_PATHS = [
-  '~/.ssh',
-  '~/.aws',
-  '~/.gnupg',
-  '~/.config/gcloud',
-  '~/.azure',
-  '~/.kube',
-  '~/.docker/config.json',
-  '~/.netrc',
-  '~/.npmrc',
-  '~/.pypirc',
-  '~/.git-credentials',
-  '~/.config/git/credentials', // git credential-store's XDG location
-  '~/.config/gh',
-  '~/.config/hub',
-  '~/.password-store',
-  '~/.local/share/keyrings', // GNOME keyring files
-  '~/.vault-token',
-  '~/.terraform.d/credentials.tfrc.json',
-  '~/.cargo/credentials',
-  '~/.cargo/credentials.toml',
-  '~/.gem/credentials', // RubyGems API key
-  '~/.pgpass', // PostgreSQL passwords (the shared store is PostgreSQL)
-  '~/.my.cnf', // MySQL client passwords
-  '~/.config/containers/auth.json', // podman/buildah registry logins
-  '~/.config/temporalio', // Temporal CLI profiles: API keys, TLS key paths
-  '~/.claude.json', // Claude Code's state: OAuth account, MCP servers' env and headers
-  '~/.claude.json.backup*',
-  '~/.claude/.credentials.json',
-  '~/.claude/backups', // copies of ~/.claude.json
-  '~/.mozilla', // browser profiles: session cookies, saved passwords
-  '~/.config/google-chrome',
-  '~/.config/chromium',
-  '~/.durable-agent/settings.json',
-  // Where people keep the very keys the worker runs with (issue 30, J3): Claude Code's settings
-  // (`env.ANTHROPIC_API_KEY`), git's global config (`http.extraHeader`, `url.<token>.insteadOf`; the
-  // sandbox gets the person's user.name/email as GIT_AUTHOR_*/GIT_COMMITTER_*, src/hostProcess/gitIdentity.ts),
-  // shell start-up files (`export …=`: a non-interactive bash reads none of them) and histories.
-  '~/.claude/settings.json',
-  '~/.claude/settings.local.json',
-  '~/.gitconfig',
-  '~/.config/git/config',
-  '~/.env',
-  '~/.bashrc',
-  '~/.bash_profile',
-  '~/.bash_login',
-  '~/.profile',
-  '~/.zshrc',
-  '~/.zshenv',
-  '~/.zprofile',
-  '~/.zlogin',
-  '~/.config/fish/config.fish',
-  '~/.bash_history',
-  '~/.zsh_history',
-  '~/.python_history',
-  '~/.node_repl_history',
-  '~/.psql_history',
-  '~/.mysql_history',
-  '~/.sqlite_history',
-  '~/.rediscli_history',
-  // Round k (issue 30, K2): more tools' tokens by their convention, and the transcripts of earlier
-  // Claude Code sessions (every secret they saw). Files that ~/.gitconfig includes are found below.
-  '~/.yarnrc.yml', // npmAuthToken
-  '~/.yarnrc',
-  '~/.m2/settings.xml',
-  '~/.m2/settings-security.xml',
-  '~/.gradle/gradle.properties',
-  '~/.ivy2/.credentials',
-  '~/.sbt/credentials',
-  '~/.config/github-copilot',
-  '~/.codex',
-  '~/.gemini',
-  '~/.config/pip',
-  '~/.pip/pip.conf',
-  '~/.config/pypoetry/auth.toml',
-  '~/.composer/auth.json',
-  '~/.config/composer/auth.json',
-  '~/.nuget/NuGet/NuGet.Config',
-  '~/.config/NuGet/NuGet.Config',
-  '~/.local/share/fish/fish_history',
-  '~/.config/rclone',
-  '~/.s3cfg',
-  '~/.boto',
-  '~/.cache/huggingface/token',
-  '~/.huggingface',
-  '~/.config/doctl',
-  '~/.databrickscfg',
-  '~/.wrangler',
-  '~/.config/.wrangler',
-  '~/.config/op',
-  '~/.config/sops',
-  '~/.config/age',
-  '~/.oci',
-  '~/.config/hcloud',
-  '~/.fly',
-  '~/.netlify',
-  '~/.config/netlify',
-  '~/.vercel',
-  '~/.local/share/com.vercel.cli',
-  '~/.config/heroku',
-  '~/.snowflake',
-  '~/.dbt/profiles.yml',
-  '~/.config/gh-copilot',
-  '~/.claude/projects',
-  '~/.claude/todos',
-  '~/.claude/shell-snapshots',
-  // Round m (issue 30, M2): more tools' tokens, browser and chat profiles, mail clients' passwords,
-  // and histories.
-  '~/.gitcookies',
-  '~/.terraformrc',
-  '~/.config/glab-cli',
-  '~/.pulumi/credentials.json',
-  '~/.config/stripe',
-  '~/.cloudflared',
-  '~/.config/ngrok',
-  '~/.ngrok2',
-  '~/.circleci/cli.yml',
-  '~/.config/configstore',
-  '~/.kaggle',
-  '~/.sentryclirc',
-  '~/.bundle/config',
-  '~/.condarc',
-  '~/.mc',
-  '~/.passwd-s3fs',
-  '~/.config/scw',
-  '~/.aliyun',
-  '~/.tsh',
-  '~/.minikube',
-  '~/.config/helm',
-  '~/.config/pnpm/rc',
-  '~/.bunfig.toml',
-  '~/.ollama/id_ed25519',
-  '~/.histfile',
-  '~/.local/state/zsh',
-  '~/.local/share/atuin',
-  '~/.ipython',
-  '~/.viminfo',
-  '~/.lesshst',
-  '~/.dbshell',
-  '~/.irb_history',
-  '~/.pry_history',
-  '~/.dockercfg',
-  '~/.config/BraveSoftware',
-  '~/.config/microsoft-edge',
-  '~/.config/vivaldi',
-  '~/.config/opera',
-  '~/snap/firefox',
-  '~/snap/chromium',
-  '~/snap/thunderbird',
-  '~/.var/app',
-  '~/.thunderbird',
-  '~/.config/Slack',
-  '~/.config/discord',
-  '~/.config/Signal',
-  '~/.config/Code/User/globalStorage',
-  '~/.config/Cursor/User/globalStorage',
-  '~/.msmtprc',
-  '~/.mbsyncrc',
-  '~/.offlineimaprc',
-  '~/.fetchmailrc',
-  '~/.muttrc',
-  '~/.mutt',
-  '~/.config/filezilla',
-];
+export { DEFAULT_CREDENTIAL_PATHS } from './credentialList';
 
 /**
  * Credential files the worker's environment points at, beyond the default paths: the XDG and
@@ -252,6 +85,7 @@ export function credentialPathsFromEnv(
     'DATABRICKS_CONFIG_FILE',
   ])
     file(env[name]);
+  for (const v of workerKeyFiles(env)) file(v);
   const under = (dir: string | undefined, ...names: string[]) => {
     if (dir) for (const n of names) file(path.join(dir, n));
   };
@@ -274,6 +108,30 @@ export function credentialPathsFromEnv(
   out.push(...gitIncludedFiles(env, home));
   for (const f of namedKeyFiles(env, home)) file(f);
   return [...new Set(out)];
+}
+
+/**
+ * The files the worker's own keys are in (red team o, O2): the Anthropic SDK's profile directory and
+ * OIDC token, the store's encryption keys (a `:` list), the notify header, the OTLP exporter's client
+ * keys; and, a rule rather than a list, any variable that names the file or directory of a key,
+ * token or password (`…_KEY_FILE`, `…_TOKEN_PATH`, `…_SECRETS_DIR`). Values as given.
+ */
+function workerKeyFiles(env: Readonly<Record<string, string | undefined>>): string[] {
+  const out = [
+    env.ANTHROPIC_CONFIG_DIR,
+    env.ANTHROPIC_IDENTITY_TOKEN_FILE,
+    env.DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE,
+    // libpq's client key and service file (the store is PostgreSQL).
+    env.PGSSLKEY,
+    env.PGSERVICEFILE,
+  ];
+  out.push(...(env.DURABLE_AGENT_ENCRYPTION_KEY_FILE ?? '').split(':'));
+  for (const [name, value] of Object.entries(env)) {
+    if (/_(?:FILE|PATH|DIR)$/.test(name) && /KEY|TOKEN|SECRET|CREDENTIAL|AUTH|PASSWORD|PASSWD/.test(name))
+      out.push(value);
+    if (/^OTEL_EXPORTER_OTLP_(?:[A-Z]+_)?CLIENT_(?:KEY|CERTIFICATE)$/.test(name)) out.push(value);
+  }
+  return out.filter((v): v is string => v !== undefined && v !== '');
 }
 
 const textCache = new Map<string, { stamp: string; text: string }>();
@@ -484,8 +342,18 @@ export function credentialRoots(home: string = os.homedir()): string[] {
 }
 
 export function isCredentialPath(real: string, home?: string): boolean {
-  return credentialRoots(home).some((c) => {
-    if (!c.includes('*')) return isInside(real, c);
+  return credentialMatcher(home)(real);
+}
+
+/**
+ * isCredentialPath with the roots computed once (for the many files of one search), but where the
+ * person re-opened a path (`sandbox.filesystem.allowRead` of their own settings: `~` expanded).
+ */
+export function credentialMatcher(home?: string, reopened: readonly string[] = []): (real: string) => boolean {
+  const h = home ?? os.homedir();
+  const open = reopened.map((p) => expandHome(p, h)).filter((p) => path.isAbsolute(p) && !/[*?[\]]/.test(p));
+  const tests = credentialRoots(home).map((c): ((real: string) => boolean) => {
+    if (!c.includes('*')) return (real) => isInside(real, c);
     // A name pattern (`.claude.json.backup*`): the file, or anything under a match.
     const re = new RegExp(
       `^${c
@@ -494,6 +362,7 @@ export function isCredentialPath(real: string, home?: string): boolean {
         .join('[^/]*')}(?:/.*)?$`,
       's',
     );
-    return re.test(real);
+    return (real) => re.test(real);
   });
+  return (real) => tests.some((t) => t(real)) && !open.some((o) => isInside(real, o));
 }

@@ -6,12 +6,15 @@ import { hiddenPathPredicate } from './resultFilter';
 
 export { permissionEnvOf } from './matcher';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { insideWorkingDirs, isInside, resolveReal, workingDirForms } from './paths';
 import { protectedReasonOfForms } from './protectedPaths';
 import { anotherSessionMessage, inAnotherSession, inFormerResultsDir } from './sessionsApart';
 import { inProcessDir, processPathMessage } from './processPaths';
 import { parseRuleSafe } from './rules';
+import { credentialMatcher } from './credentials';
+import { inClosedHomeEntry } from './homeReads';
 import { fsCommandsInside, shellReadOutside } from './shellPaths';
 
 export { fsCommandsInside, shellReadOutside } from './shellPaths';
@@ -120,6 +123,18 @@ export function decidePermissionSync(
       message: processPathMessage(tool.name, shown),
       decisionReason: { type: 'safetyCheck', path: shown, reason: 'a per-process /proc entry' },
     };
+  }
+  // 0. a credential file (the sandbox's read-deny list, the files the worker's environment names): a
+  //    read refused in every mode, bypassPermissions too, as to sandboxed Bash — but where the
+  //    person's own `sandbox.filesystem.allowRead` re-opens it (issue 30, round o, O1b).
+  if (facts.path && facts.readOnly) {
+    const credential = facts.path.forms.find(credentialMatcher(env.home, permission.sandbox?.filesystem?.allowRead));
+    if (credential !== undefined)
+      return {
+        behavior: 'deny',
+        message: `${tool.name} may not read ${credential}: it is a credential file, unreadable to sessions in every mode (re-open it with sandbox.filesystem.allowRead in your own settings).`,
+        decisionReason: { type: 'safetyCheck', path: credential, reason: 'a credential file' },
+      };
   }
   const decision = decideInner(tool, input, permission, env, toolResult, hookDecision, facts);
   if (facts.path) checkedPaths.set(decision, facts.path.forms);
@@ -356,6 +371,15 @@ function modeDefault(
         behavior: 'ask',
         message: `${name} needs approval: ${shown} is outside the working directories (${env.workingDirectories.join(', ')}).`,
         decisionReason: { type: 'workingDirectory', path: shown },
+      };
+    }
+    // Inside a working directory that is HOME, its dot-entries stay closed, as to sandboxed Bash (issue 30, round o: src/permissions/homeReads.ts).
+    const closed = facts.path.forms.find((f) => inClosedHomeEntry(f, env.workingDirectories, env.home ?? os.homedir()));
+    if (closed !== undefined) {
+      return {
+        behavior: 'ask',
+        message: `${name} needs approval: ${closed} is in a dot-entry of the home directory, closed to sessions even when the home directory is a working directory.`,
+        decisionReason: { type: 'workingDirectory', path: closed },
       };
     }
     if (facts.readOnly) return { behavior: 'allow', decisionReason: { type: 'mode', mode } };

@@ -10,6 +10,7 @@ import { compilePathPattern, isInside, pathForms, resolveReal } from './paths';
 import { parseRuleSafe } from './rules';
 import { inAnotherSession, reachesAnotherSession, type SessionsApart } from './sessionsApart';
 import { inProcessDir, reachesProcessDir } from './processPaths';
+import { credentialMatcher, credentialRoots } from './credentials';
 
 /**
  * A predicate telling whether an absolute path is hidden from `toolName`: some deny or ask rule
@@ -23,16 +24,32 @@ export function hiddenPathPredicate(
   rules: PermissionRules | undefined,
   env: PermissionEnv,
   apart?: SessionsApart,
+  reopened?: readonly string[],
 ): HiddenPaths {
   const byRules = rulesPredicate(toolName, rules, env);
-  // Another session's private directories (sessionsApart.ts) and the per-process /proc entries
-  // (processPaths.ts) are hidden whatever the rules say.
+  // Another session's private directories (sessionsApart.ts), the per-process /proc entries
+  // (processPaths.ts) and the credential files (credentials.ts, but where the person's own
+  // `sandbox.filesystem.allowRead` re-opens one: issue 30, round o) are hidden whatever the rules say.
+  let creds: { test: (p: string) => boolean; roots: string[] } | undefined;
+  const credentials = () =>
+    (creds ??= {
+      test: credentialMatcher(env.home, reopened),
+      roots: credentialRoots(env.home).map((c) => (c.includes('*') ? path.dirname(c) : c)),
+    });
   const hidden = (abs: string) => {
     const forms = pathForms(abs, env.cwd);
-    return inProcessDir(forms) || inAnotherSession(forms, apart) || (byRules?.(abs) ?? false);
+    return (
+      inProcessDir(forms) ||
+      inAnotherSession(forms, apart) ||
+      forms.some(credentials().test) ||
+      (byRules?.(abs) ?? false)
+    );
   };
   const under = (dir: string) =>
-    reachesProcessDir([dir, resolveReal(dir)]) || reachesAnotherSession(dir, apart) || (byRules?.under(dir) ?? false);
+    reachesProcessDir([dir, resolveReal(dir)]) ||
+    reachesAnotherSession(dir, apart) ||
+    [dir, resolveReal(dir)].some((d) => credentials().roots.some((c) => isInside(c, d) || isInside(d, c))) ||
+    (byRules?.under(dir) ?? false);
   return Object.assign(hidden, { under });
 }
 
@@ -85,5 +102,11 @@ export function hiddenPathFilter(
   toolName: string,
   ctx: Pick<ToolUseContext, 'agent' | 'permission'>,
 ): HiddenPaths | undefined {
-  return hiddenPathPredicate(toolName, ctx.permission.rules, permissionEnvOf(ctx), ctx.permission.sessionsApart);
+  return hiddenPathPredicate(
+    toolName,
+    ctx.permission.rules,
+    permissionEnvOf(ctx),
+    ctx.permission.sessionsApart,
+    ctx.permission.sandbox?.filesystem?.allowRead,
+  );
 }

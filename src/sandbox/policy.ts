@@ -2,10 +2,12 @@
 // the sandbox-runtime configuration (the worker-wide part and the per-call part), the network
 // allowlist. Pure (paths only) but for the sandbox's own programs, found on the trusted PATH
 // (hostPrograms), so that it is unit-tested without a sandbox.
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../permissions/credentials';
+import { homeReads } from '../permissions/homeReads';
 import { programCacheRoot, sandboxPrograms } from '../hostProcess/programs';
 
 // The credential paths belong to the permission room (the file tools and the config reads refuse them too).
@@ -42,6 +44,13 @@ export interface SandboxHostFacts {
   privatePaths?: readonly string[];
   /** Inside privatePaths, readable again (not writable): this session's own large results, which Read is pointed at. */
   ownResults?: readonly string[];
+  /**
+   * What the sandbox itself provides, readable in a closed HOME (src/permissions/homeReads.ts): the
+   * runtime's own files (its seccomp helper), the git config copy, the programs it runs inside.
+   */
+  sandboxFiles?: readonly string[];
+  /** The PATH the command runs with inside the sandbox: its entries under HOME are readable. */
+  pathVar?: string;
 }
 
 /** How one Bash call runs. */
@@ -314,22 +323,41 @@ export function runtimePlan(
   // The programs cache of this host's person (the Temporal CLI their next `dev` runs: issue 30, K8).
   const privatePaths = [...(host.privatePaths ?? []), programCacheRoot({ ...(host.env ?? {}), HOME: host.home })];
   const ownResults = [...(host.ownResults ?? [])];
+  const allowWrite = [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter(
+    (d) => !ownResults.includes(d),
+  );
+  // HOME is closed but for what the command needs (issue 30, round o): the person's allowRead of it
+  // is allowed back there; a pattern, or a path outside HOME, goes to the runtime as written.
+  const personAllow = ex(fs.allowRead);
+  const home = homeReads({
+    home: host.home,
+    writable: allowWrite,
+    readable: [
+      ...ownResults,
+      ...personAllow.filter((p) => !/[*?[\]]/.test(p)),
+      // The repository's root, but a repository that holds HOME (a dotfiles repository in `~`) opens its git directory only.
+      ...(s?.repository ? [holdsHome(s.repository.root, host.home) ? s.repository.commonDir : s.repository.root] : []),
+      ...(host.sandboxFiles ?? []),
+    ],
+    ...(host.pathVar !== undefined ? { pathVar: host.pathVar } : {}),
+  });
+  const allowRead = home.closed ? personAllow.filter((p) => /[*?[\]]/.test(p) || home.reopens(p)) : personAllow;
   const call: CallRuntimeConfig = {
     filesystem: {
+      // A credential file in a closed part of HOME needs no mount of its own (one fewer for the runtime to look at).
       denyRead: [
         ...new Set([
-          ...ex(DEFAULT_CREDENTIAL_PATHS),
-          ...fromEnv,
-          ...privatePaths,
+          ...home.denyRead,
+          ...[...ex(DEFAULT_CREDENTIAL_PATHS), ...fromEnv, ...privatePaths].filter(
+            (p) => home.reopens(p) || leavesHome(p, host.home),
+          ),
           ...(host.sessionsRoot ? [host.sessionsRoot] : []),
           ...ex(fs.denyRead),
         ]),
       ],
-      allowRead: [...new Set([...ownResults, ...ex(fs.allowRead)])],
+      allowRead: [...new Set([...ownResults, ...allowRead, ...home.allowRead])],
       // This session's results are readable, never writable (a result the model Reads back is the stored one).
-      allowWrite: [...new Set([...workingDirectories, host.sessionTmpDir, ...ex(fs.allowWrite)])].filter(
-        (d) => !ownResults.includes(d),
-      ),
+      allowWrite,
       denyWrite: [
         ...new Set([
           ...privatePaths,
@@ -348,6 +376,23 @@ export function runtimePlan(
     allowedDomains: [...new Set(net.allowedDomains ?? [])],
     ...(s?.ignoreViolations ? { ignoreViolations: s.ignoreViolations } : {}),
   };
+}
+
+/** Does an entry under HOME resolve out of it (`~/.ssh` a link to a dotfiles directory: its target must stay denied, O16)? */
+function leavesHome(p: string, home: string): boolean {
+  try {
+    const real = realpathSync.native(p);
+    const h = realpathSync.native(home);
+    return real !== h && !real.startsWith(`${h}/`);
+  } catch {
+    return false;
+  }
+}
+
+/** Is `dir` HOME or an ancestor of it? */
+function holdsHome(dir: string, home: string): boolean {
+  const rel = path.relative(path.resolve(dir), path.resolve(home));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /**

@@ -28,6 +28,25 @@ import { repositoryConfigTargets } from './repoConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
+import { personPath, sandboxPrograms } from '../hostProcess/programs';
+import { sandboxGitConfigEnv } from '../hostProcess/sandboxGitConfig';
+
+let runtimeRoot: string | undefined;
+
+/**
+ * What the sandbox itself provides to a command, which must stay readable in a closed HOME: the
+ * runtime's package (its seccomp helper and proxy agent), the git config copy sandboxed git reads,
+ * bash and socat (the network bridge inside).
+ */
+export function sandboxProvidedFiles(): string[] {
+  runtimeRoot ??= path.dirname(require.resolve('@anthropic-ai/sandbox-runtime/package.json'));
+  const { socat, bash } = sandboxPrograms();
+  return [
+    runtimeRoot,
+    sandboxGitConfigEnv(process.env).GIT_CONFIG_GLOBAL!,
+    ...[socat, bash].filter((p) => p !== undefined),
+  ];
+}
 
 /** Is `dir` one of `roots` or inside one? */
 export function withinDirectories(dir: string, roots: readonly string[]): boolean {
@@ -207,6 +226,9 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     cwd: process.cwd(),
     privatePaths: scope.privatePaths ?? [],
     ownResults: readable,
+    // In a closed HOME (src/permissions/homeReads.ts): what the sandbox provides, the PATH it runs with.
+    sandboxFiles: sandboxProvidedFiles(),
+    ...(personPath() !== undefined ? { pathVar: personPath() } : {}),
   });
   return { tmpDir, runtime, ...(protection ? { protection } : {}) };
 }

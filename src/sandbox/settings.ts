@@ -313,3 +313,30 @@ export function mergeSandboxSettings(
     ...(ignoreViolations ? { ignoreViolations } : {}),
   };
 }
+
+/**
+ * A project's or local settings file re-opens reads only inside its project (issue 30, round o):
+ * HOME is closed to sandboxed commands (src/permissions/homeReads.ts), and a cloned repository's
+ * `sandbox.filesystem.allowRead: ["~"]` must not open it, nor a credential file. The entries it
+ * keeps, and those it drops (`~/…`, or an absolute path outside `projectRoot`), after
+ * resolveSandboxPaths.
+ */
+export function projectScopeReads(
+  s: SandboxSettings,
+  projectRoot: string,
+): { settings: SandboxSettings; dropped: string[] } {
+  const list = s.filesystem?.allowRead;
+  if (!list) return { settings: s, dropped: [] };
+  const root = path.resolve(projectRoot);
+  const inside = (p: string) => {
+    if (p === '~' || p.startsWith('~/') || !path.isAbsolute(p)) return false;
+    const wild = p.search(/[*?[{]/);
+    const fixed = path.resolve(wild < 0 ? p : p.slice(0, wild) || '/');
+    const rel = path.relative(root, fixed);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  const kept = list.filter(inside);
+  const dropped = list.filter((p) => !inside(p));
+  if (dropped.length === 0) return { settings: s, dropped };
+  return { settings: { ...s, filesystem: { ...s.filesystem, allowRead: kept } }, dropped };
+}

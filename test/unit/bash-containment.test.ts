@@ -150,7 +150,8 @@ test('unit: sandboxed Bash reads none of the credential files: every default pat
     `for d in ${dirs.map((d) => `'${d}'`).join(' ')}; do find "$d" -type f -exec cat {} + 2>/dev/null; done; cat ~/.claude.json ~/.config/git/credentials 2>&1; true`,
   );
   assert.equal(r.data.sandbox?.sandboxed, true);
-  assert.match(r.data.output, /PLAIN-HOME-FILE/, 'the command ran and read the home directory');
+  // HOME is closed (issue 30, round o): even its plain files are unreadable; the key directory is not in HOME.
+  assert.doesNotMatch(r.data.output, /PLAIN-HOME-FILE/, 'HOME is closed');
   assert.match(r.data.output, /PLAIN-KEYS-FILE/, 'and the key directory');
   assert.doesNotMatch(r.data.output, /BAIT-FILE/, r.data.output);
   // Without the sandbox the same command does print them: the sandbox is what hid them.

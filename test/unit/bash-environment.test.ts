@@ -128,18 +128,20 @@ test("unit: the sandbox plan denies the worker's private paths to reads and writ
     privatePaths: ['/store', '/home/u/.durable-agent'],
     ownResults: ['/store/results/s1'],
   }).call.filesystem;
-  assert.ok(plan.denyRead.includes('/store') && plan.denyRead.includes('/home/u/.durable-agent'));
+  // HOME is closed (issue 30, round o): what lies in it is denied with it, and nothing there is allowed back.
+  assert.ok(plan.denyRead.includes('/store') && plan.denyRead.includes('/home/u'));
   assert.ok(plan.denyWrite.includes('/store') && plan.denyWrite.includes('/home/u/.durable-agent'));
   assert.ok(plan.denyRead.includes('/x/cfg/git/credentials'));
-  assert.ok(
-    plan.denyRead.includes('/home/u/.claude.json') && plan.denyRead.includes('/home/u/.config/git/credentials'),
-  );
   assert.deepEqual(plan.allowRead, ['/store/results/s1']);
   assert.deepEqual(plan.allowWrite, ['/w', '/tmp/durable-agent-sandbox/abc'], 'the results directory is not writable');
   // The credential paths and the person's programs cache (the Temporal CLI their `dev` runs: K8).
   const bare = runtimePlan({}, ['/w'], { home: '/h', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem;
-  assert.equal(bare.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length + 1);
-  assert.ok(bare.denyRead.includes('/h/.cache/durable-agent') && bare.denyWrite.includes('/h/.cache/durable-agent'));
+  assert.deepEqual(bare.denyRead, ['/h']);
+  assert.ok(bare.denyWrite.includes('/h/.cache/durable-agent'));
+  // Where HOME cannot be closed (`/`), the list and the programs cache are denied one by one.
+  const open = runtimePlan({}, ['/w'], { home: '/', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem;
+  assert.equal(open.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length + 1);
+  assert.ok(open.denyRead.includes('/.cache/durable-agent'));
 });
 
 test('unit: the sandbox line of run/status/audit names the variables sandbox.passEnv adds', async () => {

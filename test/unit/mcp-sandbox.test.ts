@@ -146,9 +146,10 @@ async function probe(settings: SandboxSettings, name: string) {
 test('mcp sandbox (attack): a planted module the approved server requires reads no secret and writes nothing outside, inside the session sandbox', async (t) => {
   if (skip) return t.skip(skip);
   const { root, outside, got } = await probe({}, 'boxed');
-  // The store is an empty tmpfs in the sandbox: a write there lands nowhere (the oracle is the file on disk).
+  // The store and HOME (closed: issue 30, round o) are empty tmpfs in the sandbox: a write there lands
+  // nowhere (the oracle is the file on disk).
   assert.deepEqual(
-    got.filter((w) => w !== 'storeWrite'),
+    got.filter((w) => w !== 'storeWrite' && w !== 'bashrc'),
     [],
     `the planted code reached: ${got.join(', ')}`,
   );

@@ -163,17 +163,22 @@ test('unit: the runtime plan: writes in the working dirs and the session temp di
   const host = { home: '/home/u', sessionTmpDir: '/tmp/da-s1', platform: 'linux' };
   const p = runtimePlan({}, ['/repo', '/shared'], host);
   assert.deepEqual(p.call.filesystem.allowWrite, ['/repo', '/shared', '/tmp/da-s1']);
+  // HOME is closed (issue 30, round o): the credential files in it and the person's programs cache
+  // (issue 30, K8) need no mount of their own; none is allowed back.
+  assert.deepEqual(p.call.filesystem.denyRead, ['/home/u']);
   for (const cred of [
     '/home/u/.ssh',
     '/home/u/.aws',
     '/home/u/.gnupg',
     '/home/u/.config/gcloud',
     '/home/u/.durable-agent/settings.json',
+    '/home/u/.cache/durable-agent',
   ]) {
-    assert.ok(p.call.filesystem.denyRead.includes(cred), cred);
+    assert.ok(!p.call.filesystem.allowRead.some((a) => cred === a || cred.startsWith(`${a}/`)), cred);
   }
-  // The credentials and the person's programs cache (issue 30, K8).
-  assert.equal(p.call.filesystem.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length + 1);
+  // Open HOME (a session whose working directory is an ancestor of nothing there, HOME unusable): the list.
+  const open = runtimePlan({}, ['/repo'], { ...host, home: '/' }).call.filesystem;
+  assert.equal(open.denyRead.length, DEFAULT_CREDENTIAL_PATHS.length + 1);
   assert.deepEqual(p.allowedDomains, []);
   assert.deepEqual(
     p.global.network,

@@ -120,7 +120,9 @@ test('unit: the wrapped command is the same with the absent read denies left out
     mkdirSync(path.join(h, '.config', 'gh'), { recursive: true });
   });
   const w = await wraps(home, project);
-  assert.ok(w.after < w.before / 2, `most of the default list is absent here (${w.before} → ${w.after})`);
+  // HOME is closed (issue 30, round o): the default list under it needs no entry of its own, so
+  // there may be nothing left to leave out; what matters is the same wrap.
+  assert.ok(w.after <= w.before, `nothing added (${w.before} → ${w.after})`);
   assert.equal(w.given, w.full);
   assert.notEqual(w.control, w.full, 'a present entry left out changes the wrap');
 });
@@ -169,7 +171,7 @@ test('unit: the same wrapped command with the home defaults there or covered, an
   for (const [name, shape, settings] of shapes) {
     const { home, project } = scene(shape);
     const w = await wraps(home, project, settings(home, project));
-    assert.ok(w.after < w.before, `${name}: something was left out (${w.before} → ${w.after})`);
+    assert.ok(w.after <= w.before, `${name}: nothing added (${w.before} → ${w.after})`);
     assert.equal(w.given, w.full, name);
   }
 });
