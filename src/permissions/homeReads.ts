@@ -100,6 +100,12 @@ export const HOME_TOOLCHAIN_PATHS: readonly string[] = [
   '~/.ghcup',
   '~/.config/git/ignore',
   '~/.config/git/attributes',
+  // The person's own hook scripts, skills and plugins: their user-scope hooks and the agent's Bash
+  // run them (`~/.claude/hooks/format.sh`, a skill's `scripts/`). Their settings, credentials and
+  // transcripts beside them stay closed.
+  '~/.claude/hooks',
+  '~/.claude/skills',
+  '~/.claude/plugins',
 ];
 
 /** The home directory a closure applies to: absolute, and not the root. */

@@ -74,6 +74,12 @@ before(async () => {
   writeFileSync(path.join(home, '.cache', 'pip', 'wheel.txt'), 'cache-ok\n');
   mkdirSync(path.join(home, '.rustup'), { recursive: true });
   writeFileSync(path.join(home, '.rustup', 'settings.toml'), 'rustup-ok\n');
+  // A user-scope hook's script and a skill's: the person's, run inside the sandbox.
+  mkdirSync(path.join(home, '.claude', 'hooks'), { recursive: true });
+  writeFileSync(path.join(home, '.claude', 'hooks', 'fmt.sh'), 'echo hook-ok\n');
+  mkdirSync(path.join(home, '.claude', 'skills', 'x'), { recursive: true });
+  writeFileSync(path.join(home, '.claude', 'skills', 'x', 'run.sh'), 'echo skill-ok\n');
+  writeFileSync(path.join(home, '.claude', 'settings.local.json'), '{"env":{"T":"BAIT-H-claude-settings"}}');
   // The person's git config: identity (kept in the sandbox's copy) and a token (dropped from it).
   writeFileSync(
     path.join(home, '.gitconfig'),
@@ -159,10 +165,24 @@ test('toolchains, the project, git with the person’s identity (not their token
       'git config --global --get http.extraheader || echo no-token',
       'node -e "console.log(\'node-\' + (40 + 2))"',
       'npm --version >/dev/null && echo npm-ok',
+      'sh ~/.claude/hooks/fmt.sh && sh ~/.claude/skills/x/run.sh',
+      '{ cat ~/.claude/settings.local.json 2>/dev/null || echo claude-settings-closed; }',
     ].join(' && '),
   });
   t.diagnostic(out.text.slice(0, 600));
-  for (const want of ['tool-ok', 'cache-ok', 'rustup-ok', 'written', 'Person', 'no-token', 'node-42', 'npm-ok'])
+  for (const want of [
+    'tool-ok',
+    'cache-ok',
+    'rustup-ok',
+    'written',
+    'Person',
+    'no-token',
+    'node-42',
+    'npm-ok',
+    'hook-ok',
+    'skill-ok',
+    'claude-settings-closed',
+  ])
     assert.ok(out.text.includes(want), `${want} missing: ${out.text.slice(0, 400)}`);
   assert.ok(!out.text.includes('BAIT-H'));
   assert.equal(readFileSync(path.join(project, 'src', 'new.txt'), 'utf8'), 'written\n');
