@@ -1095,3 +1095,51 @@ test('O16 (dontAsk, contained): ~/.ssh and ~/.npmrc are symlinks to a directory 
   t.diagnostic(`${out.status}: ${got.join(' ')}`);
   assert.deepEqual(got, []);
 });
+
+// ---------------------------------------------------------------------------------------------------
+// O17: M6a protects the directory the REPOSITORY's `core.hooksPath` names. Teams also set it once in
+// their GLOBAL config, relative (`git config --global core.hooksPath .githooks`: every repository's own
+// `.githooks` runs). Then the project's `.githooks/` is the person's hooks directory although no
+// repository config names it.
+
+test(
+  'O17 (dontAsk): the person’s global config has core.hooksPath = .githooks — sandboxed Bash writes .githooks/pre-commit; the person’s next git commit runs nothing of it',
+  hole(
+    'O17: src/sandbox/repoConfigTargets.ts reads the working directories’ repository configs only, not the person’s global core.hooksPath',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const marks = path.join(base, 'marks-o17');
+    mkdirSync(marks, { recursive: true });
+    const gc = path.join(home, '.gitconfig');
+    const before = read(gc);
+    writeFileSync(gc, '[user]\n\tname = p\n\temail = p@example.com\n[core]\n\thooksPath = .githooks\n');
+    try {
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p .githooks && printf '#!/bin/sh\\nenv > ${marks}/hook.env\\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit && echo planted`,
+      });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
+      writeFileSync(path.join(root, 'src', 'a.txt'), 'changed\n');
+      try {
+        execFileSync('git', ['commit', '-qam', 'wip'], {
+          cwd: root,
+          env: {
+            ...process.env,
+            HOME: home,
+            GIT_CONFIG_GLOBAL: gc,
+            GIT_CONFIG_NOSYSTEM: '1',
+            PERSON_SECRET: 'BAIT-O-person-env',
+          },
+          stdio: 'ignore',
+          timeout: 20_000,
+        });
+      } catch {
+        // a failing hook still ran
+      }
+    } finally {
+      writeFileSync(gc, before);
+    }
+    assert.deepEqual(readdirSync(marks), []);
+  },
+);
