@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import {
   accessSync,
   constants,
+  existsSync,
   lstatSync,
   mkdirSync,
   readFileSync,
@@ -88,8 +89,15 @@ const sessionDirectories = new Set<string>();
  * know none until a session of that project calls a tool, and its start-up probe ran a `which` an
  * earlier session planted in `<project>/bin` on the person's PATH (red team, issue 30, M9). The data
  * directory is one of the worker's private paths: no sandboxed command reads or writes it.
+ * Each process moves a directory to the newest end the first time a session of it registers it
+ * (loaded from the file or not); past the cap, directories that no longer exist go first, then the
+ * least recently registered (N6: a cap of 1,000 by first registration let a worker's 1,000 later
+ * isolated-agent worktrees push a project used every day out, and its planted `which` ran again).
  */
-export const MAX_KEPT_SESSION_DIRECTORIES = 1000;
+export const MAX_KEPT_SESSION_DIRECTORIES = 20_000;
+
+/** The directories this process has moved to the newest end of the kept list. */
+const keptThisProcess = new Set<string>();
 
 export function sessionDirectoriesFile(env: Readonly<Record<string, string | undefined>> = process.env): string {
   // The data directory (src/stores/dataHome.ts durableAgentHome; not imported: another room).
@@ -100,7 +108,7 @@ const SESSION_DIRS = 'session-directories.json';
 function readKept(file: string): string[] {
   try {
     const st = lstatSync(file);
-    if (!st.isFile() || st.size > 4 * 1024 * 1024) return [];
+    if (!st.isFile() || st.size > 16 * 1024 * 1024) return [];
     const j = JSON.parse(readFileSync(file, 'utf8')) as { v?: number; dirs?: unknown };
     return Array.isArray(j?.dirs) ? j.dirs.filter((d): d is string => typeof d === 'string' && path.isAbsolute(d)) : [];
   } catch {
@@ -123,7 +131,10 @@ function keepSessionDirectories(dirs: readonly string[]): void {
   const file = sessionDirectoriesFile();
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const all = [...readKept(file).filter((d) => !dirs.includes(d)), ...dirs].slice(-MAX_KEPT_SESSION_DIRECTORIES);
+    const now = new Set(dirs);
+    let all = [...readKept(file).filter((d) => !now.has(d)), ...dirs];
+    if (all.length > MAX_KEPT_SESSION_DIRECTORIES) all = all.filter((d) => now.has(d) || existsSync(d));
+    all = all.slice(-MAX_KEPT_SESSION_DIRECTORIES);
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, `${JSON.stringify({ v: 1, dirs: all })}\n`, { flag: 'wx', mode: 0o600 });
     renameSync(tmp, file);
@@ -134,16 +145,20 @@ function keepSessionDirectories(dirs: readonly string[]): void {
 
 export function registerSessionDirectories(dirs: readonly string[]): void {
   loadKeptSessionDirectories();
-  const added: string[] = [];
+  const refreshed: string[] = [];
+  let grew = false;
   for (const d of dirs) {
     if (!path.isAbsolute(d) || path.dirname(d) === d) continue;
     const dir = path.resolve(d);
-    if (sessionDirectories.has(dir)) continue;
-    sessionDirectories.add(dir);
-    added.push(dir);
+    if (!sessionDirectories.has(dir)) {
+      sessionDirectories.add(dir);
+      grew = true;
+    }
+    if (keptThisProcess.has(dir)) continue;
+    keptThisProcess.add(dir);
+    refreshed.push(dir);
   }
-  const grew = added.length > 0;
-  if (grew) keepSessionDirectories(added);
+  if (refreshed.length > 0) keepSessionDirectories(refreshed);
   // What this process looks up by name outside the door — the sandbox runtime's `which` and shell on
   // every wrap (spawnSync with the worker's whole environment) — is found on process.env.PATH: a
   // process that narrowed it narrows it again as soon as a session's directory is known, before that

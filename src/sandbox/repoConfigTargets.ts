@@ -45,36 +45,102 @@ function runsCommand(section: string, sub: string | undefined, key: string, valu
   );
 }
 
+/** A `.git` that is a file (a linked worktree, a submodule): the directory its `gitdir:` line names. */
+function gitDirOf(root: string): string | undefined {
+  const dotGit = path.join(root, '.git');
+  const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+  if (st?.isDirectory()) return dotGit;
+  if (!st?.isFile() || st.size > 4096) return undefined;
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(readConfig(dotGit) ?? '');
+  const dir = m ? path.resolve(root, m[1]!) : undefined;
+  return dir && fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
+}
+
+/** The repository's common directory (a linked worktree's `commondir`; else the git directory itself). */
+function commonDirOf(gitDir: string): string {
+  const c = readConfig(path.join(gitDir, 'commondir'))?.trim();
+  return c ? path.resolve(gitDir, c) : gitDir;
+}
+
+const HOOK_SCRIPT_BYTES = 64 * 1024;
+
 /**
- * For each working directory with a `.git` directory: the hooks directory its config's last
- * `core.hooksPath` names (relative: to the working tree, as git runs hooks there) and the files its
- * `include.path` / `includeIf.<cond>.path` name (relative: to the git directory), when they lie
- * inside `roots` (elsewhere no command can write them).
+ * The person's hooks directory (`core.hooksPath` or `<common dir>/hooks`) as git runs it: what its
+ * links lead to inside the working directories (a hooks directory linked to `githooks/`, a
+ * `pre-commit` linked to `scripts/pre-commit`: N1), and the project files each hook script runs
+ * (`sh scripts/check.sh`, found as a session hook's are: O6).
  */
-export function repositoryConfigTargets(
-  roots: readonly string[],
-): (Omit<ProtectedEntry, 'existed'> & { existed?: boolean })[] {
-  const out: (Omit<ProtectedEntry, 'existed'> & { existed?: boolean })[] = [];
+function hookTargets(hooks: string, root: string, roots: readonly string[], inside: (p: string) => boolean): Entry[] {
+  const out: Entry[] = [];
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  const dir = real(hooks);
+  if (dir === undefined) return out;
+  if (dir !== path.resolve(hooks) && inside(dir)) out.push({ path: dir, kind: 'gitHooks' });
+  let names: fs.Dirent[];
+  try {
+    names = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  const scripts: string[] = [];
+  for (const d of names) {
+    if (d.name.endsWith('.sample')) continue;
+    const p = path.join(dir, d.name);
+    // A link that leads nowhere yet runs what a command creates there.
+    const target = d.isSymbolicLink() ? (real(p) ?? path.resolve(dir, fs.readlinkSync(p))) : p;
+    if (target !== p && inside(target)) out.push({ path: target, kind: 'file', denyAbsent: true });
+    const st = fs.statSync(target, { throwIfNoEntry: false });
+    if (st?.isFile() && st.size <= HOOK_SCRIPT_BYTES) scripts.push(readConfig(target) ?? '');
+  }
+  for (const f of hookControlFiles(
+    scripts.flatMap((t) => t.split('\n')).map((command) => ({ command })),
+    root,
+    roots,
+    os.homedir(),
+  ))
+    out.push({ path: f, kind: 'file' });
+  return out;
+}
+
+type Entry = Omit<ProtectedEntry, 'existed'> & { existed?: boolean };
+
+/**
+ * For each working directory that is a repository's working tree (`.git` a directory, or a file
+ * naming one: a linked worktree, a submodule — N2): the hooks directory its config's last
+ * `core.hooksPath` names (relative: to the working tree, as git runs hooks there), what that
+ * directory's (or `<common dir>/hooks`') links lead to and its scripts run, and the files its
+ * `include.path` / `includeIf.<cond>.path` name (relative: to the config's directory), when they
+ * lie inside `roots` (elsewhere no command can write them).
+ */
+export function repositoryConfigTargets(roots: readonly string[]): Entry[] {
+  const out: Entry[] = [];
   const inside = (p: string) =>
     roots.some((r) => {
       const rel = path.relative(r, p);
       return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
     });
   for (const root of roots) {
-    const gitDir = path.join(root, '.git');
-    if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    const entries = [path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')].flatMap(
-      (f) => parseGitConfig(readConfig(f) ?? '') ?? [],
-    );
+    const gitDir = gitDirOf(root);
+    if (gitDir === undefined) continue;
+    const common = commonDirOf(gitDir);
+    const inGit = (p: string) => p.startsWith(gitDir + path.sep) || p.startsWith(common + path.sep);
     let hooksPath: string | undefined;
     const commands: string[] = [];
-    for (const e of entries) {
-      if (e.value === undefined || e.value === '') continue;
-      if (runsCommand(e.section, e.subsection, e.key, e.value)) commands.push(e.value.replace(/^!/, ''));
-      if (e.section === 'core' && e.subsection === undefined && e.key === 'hookspath') hooksPath = e.value;
-      else if ((e.section === 'include' || e.section === 'includeif') && e.key === 'path') {
-        const p = expand(e.value, gitDir);
-        if (inside(p)) out.push({ path: p, kind: 'file', denyAbsent: true });
+    for (const file of [path.join(common, 'config'), path.join(gitDir, 'config.worktree')]) {
+      for (const e of parseGitConfig(readConfig(file) ?? '') ?? []) {
+        if (e.value === undefined || e.value === '') continue;
+        if (runsCommand(e.section, e.subsection, e.key, e.value)) commands.push(e.value.replace(/^!/, ''));
+        if (e.section === 'core' && e.subsection === undefined && e.key === 'hookspath') hooksPath = e.value;
+        else if ((e.section === 'include' || e.section === 'includeif') && e.key === 'path') {
+          const p = expand(e.value, path.dirname(file));
+          if (inside(p)) out.push({ path: p, kind: 'file', denyAbsent: true });
+        }
       }
     }
     // The project files the config's own drivers run (`filter.x.clean = sh tools/strip.sh`: the
@@ -85,11 +151,10 @@ export function repositoryConfigTargets(
       roots,
       os.homedir(),
     ))
-      if (!f.startsWith(gitDir + path.sep)) out.push({ path: f, kind: 'file' });
-    if (hooksPath !== undefined) {
-      const p = expand(hooksPath, root);
-      if (inside(p) && !p.startsWith(gitDir + path.sep)) out.push({ path: p, kind: 'gitHooks' });
-    }
+      if (!inGit(f)) out.push({ path: f, kind: 'file' });
+    const hooks = hooksPath !== undefined ? expand(hooksPath, root) : path.join(common, 'hooks');
+    if (hooksPath !== undefined && inside(hooks) && !inGit(hooks)) out.push({ path: hooks, kind: 'gitHooks' });
+    for (const e of hookTargets(hooks, root, roots, inside)) if (!inGit(e.path)) out.push(e);
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { withSessionsApart } from '../permissions/sessionsApart';
 import type { ToolPermissionContext } from '../toolProtocol/permissionTypes';
 import type { ResultStore } from '../toolProtocol/Tool';
 import { sessionTasksPath, sessionTempPath, sessionTempRoot } from '../sandbox/host';
+import { repositoryConfigTargets } from '../sandbox/repoConfigTargets';
 import type { SessionMcp, ToolSessionSettings } from './toolTypes';
 
 /**
@@ -93,6 +94,9 @@ export function sessionPermission(
         undefined,
         existsSync,
       ),
+      // What the person's own repository runs by itself: its hooks directory and the files its hooks,
+      // drivers and includes name (the sandbox guards the same: src/sandbox/repoConfigTargets.ts; O6).
+      ...repositoryConfigTargets(permission.workingDirectories).map((e) => e.path),
     ]),
   ];
   const files =

@@ -6,7 +6,17 @@
 // directory — real processes, real planted files (their marker says whether they ran).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { registerSessionDirectories, runHostProcess, type HostPurpose } from '../../src/hostProcess/door';
@@ -147,4 +157,27 @@ test('narrowProcessPath: process.env.PATH becomes the trusted PATH; the person k
   } finally {
     process.env.PATH = before;
   }
+});
+
+test('the kept session directories: a process moves a directory it registers to the newest end, once, even when it was read from the file (N6)', () => {
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-kept-')));
+  const file = path.join(home, 'session-directories.json');
+  const old = ['/p/old', '/p/b', '/p/c'];
+  writeFileSync(file, JSON.stringify({ v: 1, dirs: old }));
+  const programs = path.join(__dirname, '../../src/hostProcess/programs.js');
+  const run = (code: string) =>
+    execFileSync(process.execPath, ['-e', `const p = require(${JSON.stringify(programs)}); ${code}`], {
+      env: { ...process.env, DURABLE_AGENT_HOME: home },
+    });
+  const kept = () => (JSON.parse(readFileSync(file, 'utf8')) as { dirs: string[] }).dirs;
+  // A restarted worker: the session of /p/old calls a tool again — it knew the directory from the file.
+  run(
+    `p.registerSessionDirectories(['/p/old']); p.registerSessionDirectories(['/p/new']); p.registerSessionDirectories(['/p/old']);`,
+  );
+  assert.deepEqual(
+    kept(),
+    ['/p/b', '/p/c', '/p/old', '/p/new'],
+    'moved up once per process; a second call writes nothing',
+  );
+  rmSync(home, { recursive: true, force: true });
 });
