@@ -25,7 +25,8 @@ const ROWS = {
   O3: hole('O3: Read returns credential files that lie in a working directory'),
   // Held since main's 5e93138 (an MCP failure names the server as configured).
   O4: {},
-  O6: hole('O6: the script the person’s git pre-commit hook runs is not protected'),
+  // Held since main's 7e1ece4 (the files a hook script names are protected).
+  O6: {},
   O8: hole('O8: a CLAUDE.md written in a session in HOME imports what the sandbox hides into the next session'),
   O11: hole('O11: a session in HOME writes start-up files no protected name covers'),
   O10: hole('O10: a planted package replaces the person’s npx MCP server and gets its token'),
