@@ -132,6 +132,7 @@ function commandWordFiles(
   root: string,
   home: string | undefined,
   add: (p: string) => void,
+  runners = true,
 ): void {
   let node = false;
   for (const [i, raw] of words.entries()) {
@@ -144,7 +145,7 @@ function commandWordFiles(
       if (c === '' || c.startsWith('-') || SCOPED_PACKAGE.test(c)) continue;
       const name = path.basename(c);
       const runner = RUNNER_FILES[c] ?? RUNNER_FILES[name];
-      if (runner) for (const f of runner) add(path.join(root, f));
+      if (runner && runners) for (const f of runner) add(path.join(root, f));
       if (c.includes('/') || SCRIPT_EXTENSIONS.test(c)) {
         const abs = path.resolve(root, c);
         if (abs !== root) add(abs);
@@ -188,7 +189,12 @@ export function hookControlFiles(
   cwd: string,
   dirs: readonly string[],
   home?: string,
-  opts: { pins?: boolean } = {},
+  /**
+   * `pins`: for pinning (a hook's outputs left out). `runners: false`: task runners are not followed
+   * (`npm run x`, `npx y`, `make`: the person's git hooks, whose `npm test` runs the project's code by
+   * design — following it would protect package.json and the test directory from the agent).
+   */
+  opts: { pins?: boolean; runners?: boolean } = {},
 ): string[] {
   const out = new Set<string>();
   const root = path.resolve(cwd);
@@ -196,8 +202,8 @@ export function hookControlFiles(
   for (const h of hooks) {
     const { words, outputs } = roughWords(h.command);
     const all = [...words, ...(h.args ?? [])];
-    commandWordFiles(all, root, home, add);
-    packageScriptFiles(all, root, home, add);
+    commandWordFiles(all, root, home, add, opts.runners !== false);
+    if (opts.runners !== false) packageScriptFiles(all, root, home, add);
     // What a hook writes to (`>> log`) is no file it runs: pinning it would refuse the hook once it
     // wrote its own log; it stays protected, so the agent cannot put a link there for the worker to
     // write through (red team, issue 30).

@@ -103,6 +103,7 @@ function hookTargets(hooks: string, root: string, roots: readonly string[], insi
     root,
     roots,
     os.homedir(),
+    { runners: false },
   ))
     out.push({ path: f, kind: 'file' });
   return out;
