@@ -617,8 +617,12 @@ for (const [mode, kind] of [
 ] as const)
   test(
     `O6 (${mode}, ${kind}): the script the person’s pre-commit hook runs (${kind === 'husky' ? 'husky: npm run precommit' : '.git/hooks/pre-commit: sh scripts/check.sh'}) is changed by ${mode === 'dontAsk' ? 'sandboxed Bash' : 'Write'} — the person’s next git commit runs nothing of the agent’s`,
-    // Held since main's 7e1ece4 (the files a hook script names are protected).
-    {},
+    kind === 'husky'
+      ? hole(
+          'O6 (husky): main d866ccd protects the files a hook names by path only; the package.json script `npm run precommit` runs needs key-level protection of scripts.<name>',
+        )
+      : // Held since main's 7e1ece4 (the files a hook script names by path are protected).
+        {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project();
