@@ -43,8 +43,10 @@ export function isWithin(p: string, dir: string): boolean {
 
 /** Whether `p` (as given or real) has a `node_modules` component. */
 export function inNodeModules(p: string): boolean {
-  return p.split(path.sep).includes('node_modules') || realOr(p).split(path.sep).includes('node_modules');
+  return hasNodeModules(p) || hasNodeModules(realOr(p));
 }
+
+const hasNodeModules = (p: string): boolean => p.split(path.sep).includes('node_modules');
 
 /**
  * The PATH a program started outside the sandbox is looked up on (and gets): `value` without the
@@ -66,10 +68,11 @@ export function outsidePath(
   return value
     .split(path.delimiter)
     .filter((e) => {
-      if (!path.isAbsolute(e) || inNodeModules(e)) return false;
+      if (!path.isAbsolute(e)) return false;
       // Resolved once per entry, not once per directory: a worker that ran many sessions has
-      // hundreds of session directories (issue 32: CPU per sandboxed call).
+      // hundreds of session directories (issue 32: CPU per sandboxed call); inNodeModules's test with it.
       const real = realOr(e);
+      if (hasNodeModules(e) || hasNodeModules(real)) return false;
       return !dirs.some((d) => isWithin(e, d) || isWithin(real, d));
     })
     .join(path.delimiter);
@@ -122,13 +125,29 @@ let keptLoaded = false;
 function loadKeptSessionDirectories(): void {
   if (keptLoaded) return;
   keptLoaded = true;
-  for (const d of readKept(sessionDirectoriesFile()))
-    if (path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
+  for (const file of keptFiles())
+    for (const d of readKept(file)) if (path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
 }
 
-/** `dirs` added to the kept list (best effort: a worker that cannot write its data directory keeps them in memory only). */
+/**
+ * Where the kept lists are: the data directory's, and the user's own (`~/.durable-agent`, whatever
+ * `DURABLE_AGENT_HOME` says). A second data directory on the machine — another worker or `dev` with
+ * its own `DURABLE_AGENT_HOME`, the person's next CLI without it — shares the person's PATH but not
+ * the data directory: each process reads and writes both lists, so none of them forgets a directory
+ * a session of another one wrote (issue 30, gap G3). Sandboxed commands write neither (HOME is no
+ * working directory; the data directory is private).
+ */
+function keptFiles(): string[] {
+  const user = path.join(os.homedir(), '.durable-agent', SESSION_DIRS);
+  return [...new Set([sessionDirectoriesFile(), user])];
+}
+
+/** `dirs` added to the kept lists (best effort: a worker that cannot write its data directory keeps them in memory only). */
 function keepSessionDirectories(dirs: readonly string[]): void {
-  const file = sessionDirectoriesFile();
+  for (const file of keptFiles()) keepIn(file, dirs);
+}
+
+function keepIn(file: string, dirs: readonly string[]): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const now = new Set(dirs);

@@ -40,15 +40,61 @@ const KEPT_SECTIONS: ReadonlySet<string> = new Set([
 const DROPPED_KEYS: ReadonlySet<string> = new Set(['user.signingkey', 'core.askpass', 'core.sshcommand']);
 
 /**
+ * `core` keys copied (a list, not the section: `core.gitProxy`, `core.sshCommand` can hold a
+ * credential or a command line with one; red team o, O9).
+ */
+const KEPT_CORE_KEYS: ReadonlySet<string> = new Set([
+  'autocrlf',
+  'eol',
+  'safecrlf',
+  'filemode',
+  'ignorecase',
+  'precomposeunicode',
+  'symlinks',
+  'editor',
+  'pager',
+  'quotepath',
+  'excludesfile',
+  'attributesfile',
+  'whitespace',
+  'abbrev',
+  'compression',
+  'bigfilethreshold',
+  'commentchar',
+  'commentstring',
+  'logallrefupdates',
+  'trustctime',
+  'checkstat',
+  'preloadindex',
+  'untrackedcache',
+  'longpaths',
+]);
+
+/** Values shaped like a credential (a token prefix, an Authorization header, `user:pass@` in a URL). */
+const SECRET_SHAPE =
+  /(?:gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-[a-z0-9-]{8,}|AKIA[0-9A-Z]{12}|authorization\s*:|bearer\s+\S|:\/\/[^/@\s:]+:[^/@\s]+@|(?:token|password|passwd|secret|api[_-]?key)\s*[=:]\s*\S)/i;
+
+/**
+ * Is this entry copied? A kept section, not a dropped key; in `core` only the listed keys; no shell
+ * alias (`!…`: a command line, where people put tokens: `!curl -H 'Authorization: token …'`); no
+ * value shaped like a credential (O9).
+ */
+function kept(e: { section: string; key: string; value?: string }): boolean {
+  if (!KEPT_SECTIONS.has(e.section) || DROPPED_KEYS.has(`${e.section}.${e.key}`)) return false;
+  if (e.section === 'core' && !KEPT_CORE_KEYS.has(e.key)) return false;
+  const v = e.value ?? '';
+  if (e.section === 'alias' && v.trimStart().startsWith('!')) return false;
+  return !SECRET_SHAPE.test(v);
+}
+
+/**
  * The kept part of one git configuration text, read as git reads it (gitConfigText.ts) and written
- * out anew: entries of the kept sections but DROPPED_KEYS. A text git would refuse gives nothing.
+ * out anew: the entries `kept` keeps. A text git would refuse gives nothing.
  */
 export function keptGitConfig(text: string): string {
   const entries = parseGitConfig(text);
   if (!entries) return '';
-  return formatGitConfig(
-    entries.filter((e) => KEPT_SECTIONS.has(e.section) && !DROPPED_KEYS.has(`${e.section}.${e.key}`)),
-  );
+  return formatGitConfig(entries.filter(kept));
 }
 
 let made: { key: string; env: Record<string, string> } | undefined;

@@ -217,9 +217,10 @@ export function workerCodeInside(dirs: readonly string[]): string[] {
   const key = all.join('\0');
   let answer = insideAnswers.get(key);
   if (!answer) {
+    const resolved = all.map((d) => path.resolve(d));
     answer = workerCode()
       .map((c) => c.path)
-      .filter((p) => all.some((d) => inside(p, d)));
+      .filter((p) => all.some((d, i) => startsWithDir(resolvedOf(p), resolved[i]!) && inside(p, d)));
     if (insideAnswers.size >= INSIDE_ANSWERS_MAX) insideAnswers.clear();
     insideAnswers.set(key, answer);
   }
@@ -231,8 +232,28 @@ export function workerCodeInside(dirs: readonly string[]): string[] {
  * (`<project>/node_modules`) holds other programs too: only the packages resolved in it count.
  */
 export function workerCodeHolding(file: string): WorkerCodePath | undefined {
-  const forms = [path.resolve(file), realOr(file)];
+  const forms = [path.resolve(file), path.resolve(realOr(file))];
+  // The same three tests as before, the path comparison first (issue 32: every program the door
+  // starts asked the real path of each of the worker's hundreds of code paths, ≈ 8 ms of CPU a
+  // call); a path holds another only if it starts with it (both resolved), so the text prefix
+  // only skips what path.relative would refuse, and the real path is asked of the candidates alone.
   return workerCode().find(
-    (c) => !lookupDirs.has(c.path) && !lookupDirs.has(realOr(c.path)) && forms.some((f) => inside(f, c.path)),
+    (c) =>
+      forms.some((f) => startsWithDir(f, resolvedOf(c.path)) && inside(f, c.path)) &&
+      !lookupDirs.has(c.path) &&
+      !lookupDirs.has(realOr(c.path)),
   );
+}
+
+/** `p` is `dir` or lies below it by text (both resolved): necessary for inside(p, dir). */
+function startsWithDir(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+}
+
+/** path.resolve of the worker's code paths (fixed for the process), kept. */
+const resolvedPaths = new Map<string, string>();
+function resolvedOf(p: string): string {
+  let r = resolvedPaths.get(p);
+  if (r === undefined) resolvedPaths.set(p, (r = path.resolve(p)));
+  return r;
 }

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { expandHome, isInside, resolveReal } from './paths';
+import { directoryNames } from './dirListing';
 
 /**
  * Read-denied in every sandboxed command unless the settings re-open them with `allowRead`:
@@ -284,7 +285,7 @@ function kerberosCaches(): string[] {
   const own = `krb5cc_${uid}`;
   const out = [`/tmp/${own}`];
   try {
-    for (const n of readdirSync('/tmp')) if (n.startsWith(`${own}_`)) out.push(path.join('/tmp', n));
+    for (const n of directoryNames('/tmp')) if (n.startsWith(`${own}_`)) out.push(path.join('/tmp', n));
   } catch {
     // no /tmp to read: nothing there
   }

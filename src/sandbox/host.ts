@@ -30,6 +30,7 @@ import {
 } from './runtimePool';
 import { RuntimeProcessEndedError, startRemoteRuntime } from './remoteRuntime';
 import { placeholders } from './placeholders';
+import { wrapConfig } from './readDenies';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
 import type { CommandReports } from './violations';
 
@@ -364,7 +365,8 @@ async function prepareSandboxedCommand(
     const person = personPath();
     const pathBack = person !== undefined ? `export PATH=${shellQuote(person)}; ` : '';
     const inner = `${pathBack}export TMPDIR=${shellQuote(tmpDir)}; ${command}`;
-    const shellCommand = await m.wrapWithSandbox(inner, 'bash', plan.call, abortSignal, {
+    // The read denies that are there now (readDenies.ts: an absent one mounts nothing, and costs the wrap).
+    const shellCommand = await m.wrapWithSandbox(inner, 'bash', wrapConfig(plan.call), abortSignal, {
       commandId,
       commandText: command,
     });

@@ -37,11 +37,12 @@ import * as path from 'node:path';
 import {
   addProtectedEntries,
   gitDirScan,
+  hasContent,
   undoProtectedWrites,
   type ProtectedEntry,
   type ProtectedScan,
 } from './protect';
-import { undoManifestBins } from './manifestBins';
+import { undoManifestBins, type ManifestState } from './manifestBins';
 import { treeWatch } from './treeWatch';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
@@ -55,8 +56,8 @@ export interface GuardedProtection {
   gitRoots?: readonly string[];
   /** What the guard undid while the command ran (the check after the call reports it with its own). */
   live?: string[];
-  /** The durable-agent bin of each package.json when the command started (manifestBins.ts). */
-  manifests?: ReadonlyMap<string, string>;
+  /** The durable-agent bin and control keys of each package.json when the command started (manifestBins.ts). */
+  manifests?: ReadonlyMap<string, ManifestState>;
 }
 
 /** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */
@@ -103,6 +104,45 @@ function coalesce(run: (key: string) => void): { add(key: string): void; cancel(
     cancel: () => {
       clearTimeout(timer as NodeJS.Timeout);
       clearImmediate(timer as NodeJS.Immediate);
+    },
+  };
+}
+
+/** How often entries left empty are looked at again for a second name (EMPTY_POLL_MS). */
+const EMPTY_POLL_MS = 25;
+
+/**
+ * Entries with a protected name that a command made but left empty (nothing to undo yet), looked at
+ * every EMPTY_POLL_MS while the command runs: a hard link made to an empty file later fills it with
+ * no event on the protected name (issue 30, gap G4: M13 within one command). One that gained a
+ * second name or content goes to `recheck`.
+ */
+function emptyWatch(recheck: (p: string) => void): { add(p: string): void; stop(): void } {
+  const suspects = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const poll = () => {
+    for (const p of suspects)
+      if (!fs.lstatSync(p, { throwIfNoEntry: false })) suspects.delete(p);
+      else if (hasContent(p)) {
+        suspects.delete(p);
+        recheck(p);
+      }
+    if (suspects.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  return {
+    add: (p) => {
+      suspects.add(p);
+      if (!timer) {
+        timer = setInterval(poll, EMPTY_POLL_MS);
+        timer.unref();
+      }
+    },
+    stop: () => {
+      clearInterval(timer);
+      suspects.clear();
     },
   };
 }
@@ -226,11 +266,13 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       },
     );
     for (const note of notes) if (!live.includes(note)) live.push(note);
+    if (fs.lstatSync(p, { throwIfNoEntry: false }) && !hasContent(p)) empty.add(p);
   };
 
   // Events coalesced: a command writing a config in a loop gets one check per CHECK_INTERVAL_MS (each
   // check may run git once, synchronously), not one per write — the worker's event loop stays free.
   const rounds = coalesce((k) => (k.startsWith('m:') ? checkMarked(k.slice(2)) : check(k.slice(2))));
+  const empty = emptyWatch((p) => rounds.add(`m:${p}`));
   const roots = [...new Set([...protection.roots, ...(protection.gitRoots ?? [])].map((r) => path.resolve(r)))];
   const trees = roots.filter((r) => fs.lstatSync(r, { throwIfNoEntry: false })?.isDirectory()).map(treeWatch);
   // What is there already, with content, is not this command's (the plan's scan may have missed none of it: it reads the same record).
@@ -249,6 +291,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
     stop: () => {
       stopped = true;
       rounds.cancel();
+      empty.stop();
       for (const u of unsubscribe) u();
     },
   };

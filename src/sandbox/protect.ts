@@ -374,11 +374,15 @@ function worktreesDenyWrite(dir: string, allowWrite: readonly string[]): string[
 
 const under = (p: string, d: string) => p === d || p.startsWith(d.endsWith(path.sep) ? d : d + path.sep);
 
-function hasContent(p: string): boolean {
+/**
+ * Is there something at `p`: content, or a way for content to arrive unseen? An empty file with a
+ * second name (a hard link) is filled through the other name without an event on this one while the
+ * command still runs (issue 30, N4 / gap G4: M13 within one command), so it counts as content.
+ */
+export function hasContent(p: string): boolean {
   const st = lstat(p);
   if (!st) return false;
   if (st.isSymbolicLink()) return true;
-  // An empty file with another name is filled through that name, with no event on this one (N4).
   if (st.isFile()) return st.size > 0 || st.nlink > 1;
   if (st.isDirectory()) return readdir(p).some((e) => hasContent(path.join(p, e.name)));
   return true; // a fifo, a socket: not what a control file is

@@ -98,18 +98,48 @@ function hookTargets(hooks: string, root: string, roots: readonly string[], insi
     const st = fs.statSync(target, { throwIfNoEntry: false });
     if (st?.isFile() && st.size <= HOOK_SCRIPT_BYTES) scripts.push(readConfig(target) ?? '');
   }
-  for (const f of hookControlFiles(
-    scripts.flatMap((t) => t.split('\n')).map((command) => ({ command })),
-    root,
-    roots,
-    os.homedir(),
-    { runners: false },
-  ))
-    out.push({ path: f, kind: 'file' });
+  for (const { command, cwd } of scripts.flatMap((t) => t.split('\n')).flatMap((l) => hookLineReadings(l, root)))
+    for (const f of hookControlFiles([{ command }], cwd, roots, os.homedir(), { runners: false }))
+      out.push({ path: f, kind: 'file' });
+  return out;
+}
+
+/** A word that starts with a substitution or variable and goes on with `/`: `"$(git rev-parse --show-toplevel)/x"`. */
+const DYNAMIC_PREFIX = /(["']?)\$(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\{[^}]*\}|\w+)\1?(?=\/)/g;
+
+/**
+ * The ways a hook line may name files, as a parser can tell (O6b): as written from the work tree;
+ * with a leading substitution or variable before a `/` read as the work tree (`$(git rev-parse
+ * --show-toplevel)/scripts/x`, `$ROOT/x`); from each directory a `cd` names; and a glob's directory
+ * (`for f in scripts/*.sh`) whole.
+ */
+function hookLineReadings(line: string, root: string): { command: string; cwd: string }[] {
+  const plain = line.replace(DYNAMIC_PREFIX, '.');
+  const out = [{ command: plain, cwd: root }];
+  for (const m of plain.matchAll(/(?:^|[;&|(]\s*)cd\s+(["']?)([^\s;&|"')]+)\1/g))
+    out.push({ command: plain, cwd: path.resolve(root, m[2]!) });
+  for (const m of plain.matchAll(/[^\s"'=]*[*?[][^\s"']*/g)) {
+    const dir = m[0].slice(0, m[0].search(/[*?[]/)).replace(/[^/]*$/, '');
+    if (dir !== '' && dir !== './') out.push({ command: `sh ${dir}`, cwd: root });
+  }
   return out;
 }
 
 type Entry = Omit<ProtectedEntry, 'existed'> & { existed?: boolean };
+
+/**
+ * The person's system and global configs, in git's order (the repository's come after and win): a
+ * relative `core.hooksPath = .githooks` there runs each repository's own `.githooks/` (O17), and a
+ * driver's relative script each repository's file. Their includes are the person's, not the project's.
+ */
+function personConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const home = os.homedir();
+  const xdg = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(home, '.config');
+  const global = env.GIT_CONFIG_GLOBAL
+    ? [path.resolve(env.GIT_CONFIG_GLOBAL)]
+    : [path.join(xdg, 'git', 'config'), path.join(home, '.gitconfig')];
+  return [env.GIT_CONFIG_SYSTEM ? path.resolve(env.GIT_CONFIG_SYSTEM) : '/etc/gitconfig', ...global];
+}
 
 /**
  * For each working directory that is a repository's working tree (`.git` a directory, or a file
@@ -133,7 +163,7 @@ export function repositoryConfigTargets(roots: readonly string[]): Entry[] {
     const inGit = (p: string) => p.startsWith(gitDir + path.sep) || p.startsWith(common + path.sep);
     let hooksPath: string | undefined;
     const commands: string[] = [];
-    for (const file of [path.join(common, 'config'), path.join(gitDir, 'config.worktree')]) {
+    for (const file of [...personConfigFiles(), path.join(common, 'config'), path.join(gitDir, 'config.worktree')]) {
       for (const e of parseGitConfig(readConfig(file) ?? '') ?? []) {
         if (e.value === undefined || e.value === '') continue;
         if (runsCommand(e.section, e.subsection, e.key, e.value)) commands.push(e.value.replace(/^!/, ''));

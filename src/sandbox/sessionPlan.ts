@@ -20,7 +20,8 @@ import {
   undoProtectedWrites,
   type ProtectedScan,
 } from './protect';
-import { manifestBins, undoManifestBins } from './manifestBins';
+import { manifestBins, undoManifestBins, type ManifestState } from './manifestBins';
+import { refSnapshots, undoCarriedRefs, type RefSnapshots } from './movedRefs';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { repositoryConfigTargets } from './repoConfigTargets';
@@ -85,8 +86,10 @@ export interface Protection {
   nameRoots?: string[];
   /** What the guard undid while the command ran (src/sandbox/liveGuard.ts): reported with the check after it. */
   live?: string[];
-  /** The durable-agent bin of each package.json in the roots when the command started (manifestBins.ts, M14). */
-  manifests?: Map<string, string>;
+  /** The durable-agent bin and control keys of each package.json in the roots when the command started (manifestBins.ts, M14, G2). */
+  manifests?: Map<string, ManifestState>;
+  /** The refs of the working directories' repositories when the command started (movedRefs.ts, N3). */
+  refs?: RefSnapshots;
 }
 
 export interface SessionSandboxPlan {
@@ -168,6 +171,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       gitRoots,
       nameRoots,
       manifests,
+      refs: refSnapshots(roots),
     };
     if (detached.length > 0) protection.live = detached;
   }
@@ -295,6 +299,7 @@ export function undoProtected(protection: Protection): string[] {
   for (const n of detachHardLinks(after, protection.gitRoots, relativeTo(protection.roots)))
     if (!undone.includes(n)) undone.push(n);
   if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
+  if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));

@@ -6,6 +6,7 @@ import { buildTool, type ToolUseContext } from '../toolProtocol/Tool';
 import { isAccessRefused, readFileBound, writeFileBound } from '../files/safeFs';
 import { readCheck, searchRootCheck, writeCheck } from './fileAccess';
 import { checkReadState, statOrNull } from './fileState';
+import { manifestWriteRefusal } from './manifestGuard';
 import { filePatch, type PatchHunk } from './patch';
 import { formatNumberedLine, resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 import { checkReadableFile, READ_MAX_LINE_CHARS } from './read';
@@ -79,12 +80,19 @@ function countOccurrences(haystack: string, needle: string): number {
   return n;
 }
 
+type PlanContext = Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths'>;
+
 /** All the checks of an edit, and its result. Run by validateInput and again by call(). */
-async function plan(
-  input: EditInput,
-  ctx: Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths'>,
-  phase: 'validate' | 'call',
-): Promise<Plan> {
+async function plan(input: EditInput, ctx: PlanContext, phase: 'validate' | 'call'): Promise<Plan> {
+  const p = await planEdit(input, ctx, phase);
+  if (!p.ok || 'deferred' in p) return p;
+  // A package.json's durable-agent bin or control keys (src/tools/manifestGuard.ts): refused in every mode.
+  const before = p.create ? null : p.original;
+  const refused = await manifestWriteRefusal(p.abs, p.updated, () => Promise.resolve(before));
+  return refused ? { ok: false, message: refused, errorCode: 14 } : p;
+}
+
+async function planEdit(input: EditInput, ctx: PlanContext, phase: 'validate' | 'call'): Promise<Plan> {
   const hidden = hiddenPathFilter('Read', ctx);
   const { old_string: oldString, new_string: newString } = input;
   if (oldString === newString) {

@@ -5,6 +5,7 @@ import { buildTool, type ToolUseContext } from '../toolProtocol/Tool';
 import { readFileBound, writeFileBound } from '../files/safeFs';
 import { readCheck, writeCheck } from './fileAccess';
 import { checkReadState, hasExactContent, statOrNull } from './fileState';
+import { manifestWriteRefusal } from './manifestGuard';
 import { filePatch, type PatchHunk } from './patch';
 import { resolvePath, throwIfAborted, withAbsolutePath } from './paths';
 
@@ -48,7 +49,11 @@ type PlanContext = Pick<ToolUseContext, 'agent' | 'permission' | 'permittedPaths
 async function plan(input: WriteInput, ctx: PlanContext, phase: 'validate' | 'call'): Promise<Plan> {
   const abs = resolvePath(ctx.agent.cwd, input.file_path);
   const stat = await statOrNull(abs);
-  if (!stat) return { ok: true, abs, exists: false, unchanged: false };
+  if (!stat) {
+    const refused = await manifestWriteRefusal(abs, input.content, () => Promise.resolve(null));
+    if (refused) return { ok: false, message: refused, errorCode: 14 };
+    return { ok: true, abs, exists: false, unchanged: false };
+  }
   if (stat.isDirectory()) return { ok: false, message: `EISDIR: ${input.file_path} is a directory.`, errorCode: 2 };
   if (!stat.isFile()) return { ok: false, message: `${input.file_path} is not a regular file.`, errorCode: 2 };
   // Writing what is already there is a no-op whatever the read state: this is what makes a
@@ -64,6 +69,12 @@ async function plan(input: WriteInput, ctx: PlanContext, phase: 'validate' | 'ca
   if (exact) return { ok: true, abs, exists: true, unchanged: true };
   const state = await checkReadState(ctx.agent, abs);
   if (!state.ok) return state;
+  // A package.json's durable-agent bin or control keys (src/tools/manifestGuard.ts): refused in every mode.
+  const check = readCheck(ctx, 'Write', input.file_path, phase);
+  const refused = await manifestWriteRefusal(abs, input.content, async () =>
+    (await readFileBound(abs, check)).buf.toString('utf8'),
+  );
+  if (refused) return { ok: false, message: refused, errorCode: 14 };
   return { ok: true, abs, exists: true, unchanged: false };
 }
 

@@ -29,20 +29,20 @@ test('manifest bins: every form npx reads as a durable-agent bin is found', () =
     assert.notEqual(
       manifestBins([manifest(j)])
         .values()
-        .next().value,
+        .next().value?.bin,
       '',
       JSON.stringify(j),
     );
   const withDir = manifest({ name: 'app', directories: { bin: 'tools' } });
   mkdirSync(path.join(path.dirname(withDir), 'tools'));
-  assert.equal(manifestBins([withDir]).get(withDir), '');
+  assert.equal(manifestBins([withDir]).get(withDir)?.bin, '');
   writeFileSync(path.join(path.dirname(withDir), 'tools', 'durable-agent'), '#!/bin/sh\n');
-  assert.match(manifestBins([withDir]).get(withDir)!, /directories\.bin/);
+  assert.match(manifestBins([withDir]).get(withDir)!.bin, /directories\.bin/);
   for (const j of [{ name: 'app', bin: { other: 'x.js' } }, { name: 'app', bin: 'x.js' }, { name: 'durable-agent-x' }])
     assert.equal(
       manifestBins([manifest(j)])
         .values()
-        .next().value,
+        .next().value?.bin,
       '',
       JSON.stringify(j),
     );

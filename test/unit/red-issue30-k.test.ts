@@ -21,20 +21,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { initialContext } from '../../src/core/context';
 import { SandboxHost } from '../../src/sandbox/host';
-import { toolResultText } from '../../src/core/apiMessages';
-import { runToolPipeline } from '../../src/toolCall/pipeline';
-import { createToolPool } from '../../src/permissions/toolPool';
-import { BUILTIN_TOOLS } from '../../src/tools';
-import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
-import type { ResultStore } from '../../src/toolProtocol/Tool';
 import type { SandboxSettings } from '../../src/sandbox/settings';
-import { sessionPermission } from '../../src/toolCall/toolSession';
 import { runHostProcess } from '../../src/hostProcess/door';
 import { keptGitConfig } from '../../src/hostProcess/sandboxGitConfig';
 import { queueOverflows } from '../../src/sandbox/treeWatch';
 import { sandboxSkip } from '../support/systemPackages';
+import { redTool } from '../support/redTool';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30k-')));
 const home = path.join(base, 'home');
@@ -91,30 +84,7 @@ function project(): string {
   return root;
 }
 
-let n = 0;
-async function tool(
-  root: string,
-  mode: PermissionMode,
-  name: string,
-  input: Record<string, unknown>,
-  sandbox: SandboxSettings = {},
-  allow: string[] = [],
-): Promise<{ text: string; status: string }> {
-  const permission = sessionPermission(
-    { mode, rules: { allow, ask: [], deny: [] }, workingDirectories: [root], sandbox },
-    {} as ResultStore,
-    {},
-    root,
-  );
-  const o = await runToolPipeline({ type: 'tool_use', id: `toolu_r30k_${++n}`, name, input }, {
-    pool: createToolPool(BUILTIN_TOOLS, permission),
-    sessionId: `red30k-${process.pid}`,
-    agent: initialContext(root),
-    permission,
-    sandboxHost,
-  } as Parameters<typeof runToolPipeline>[1]);
-  return { text: o.result ? toolResultText(o.result) : `(${o.status})`, status: o.status };
-}
+const tool = redTool(() => sandboxHost, 'r30k');
 
 /** A shell payload: writes its environment and its parent's (the worker's) into `mark`, then execs the real program. */
 function payload(mark: string, real: string): string {

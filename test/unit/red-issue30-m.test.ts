@@ -18,17 +18,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { initialContext } from '../../src/core/context';
 import { SandboxHost } from '../../src/sandbox/host';
-import { toolResultText } from '../../src/core/apiMessages';
-import { runToolPipeline } from '../../src/toolCall/pipeline';
-import { createToolPool } from '../../src/permissions/toolPool';
-import { BUILTIN_TOOLS } from '../../src/tools';
-import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
-import type { ResultStore } from '../../src/toolProtocol/Tool';
-import type { SandboxSettings } from '../../src/sandbox/settings';
-import { sessionPermission } from '../../src/toolCall/toolSession';
 import { sandboxSkip } from '../support/systemPackages';
+import { redTool } from '../support/redTool';
+import { envDumpScript, runPersonNpx } from '../support/personNpx';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30m-')));
 const home = path.join(base, 'home');
@@ -77,29 +70,7 @@ function project(): string {
   return root;
 }
 
-let n = 0;
-async function tool(
-  root: string,
-  mode: PermissionMode,
-  name: string,
-  input: Record<string, unknown>,
-  sandbox: SandboxSettings = {},
-): Promise<{ text: string; status: string }> {
-  const permission = sessionPermission(
-    { mode, rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox },
-    {} as ResultStore,
-    {},
-    root,
-  );
-  const o = await runToolPipeline({ type: 'tool_use', id: `toolu_r30m_${++n}`, name, input }, {
-    pool: createToolPool(BUILTIN_TOOLS, permission),
-    sessionId: `red30m-${process.pid}`,
-    agent: initialContext(root),
-    permission,
-    sandboxHost,
-  } as Parameters<typeof runToolPipeline>[1]);
-  return { text: o.result ? toolResultText(o.result) : `(${o.status})`, status: o.status };
-}
+const tool = redTool(() => sandboxHost, 'r30m');
 
 /** The person's own git, later, in `dir` (their global config: none); true when it ran. */
 function personGit(dir: string, ...args: string[]): boolean {
@@ -720,22 +691,9 @@ for (const dir of ['packages/x', '.'] as const)
 // environment — round l's L11 fix (node_modules/.bin/durable-agent, node_modules/durable-agent
 // protected) and H-1's write-deny of the project's node_modules do not come into it.
 
-/** A script that leaves the environment it ran with at `mark` (what the person's npx would run). */
-const envDumpScript = (mark: string) =>
-  `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(mark)}, JSON.stringify(process.env));\n`;
-
 /** The person's `npx --offline durable-agent status x` in `root`; then: nothing of the agent's ran (no `mark`). */
 function personNpxRunsNothing(root: string, mark: string, cache: string): void {
-  try {
-    execFileSync(path.join(path.dirname(process.execPath), 'npx'), ['--offline', 'durable-agent', 'status', 'x'], {
-      cwd: root,
-      env: { ...process.env, npm_config_cache: path.join(base, cache), npm_config_update_notifier: 'false' },
-      stdio: 'ignore',
-      timeout: 60_000,
-    });
-  } catch {
-    // the real durable-agent (or none) may fail here: what matters is what ran
-  }
+  runPersonNpx(root, path.join(base, cache));
   assert.deepEqual(
     { ran: existsSync(mark), baitSeen: BAIT.test(read(mark)) },
     { ran: false, baitSeen: false },

@@ -725,7 +725,8 @@ for (const [where, plant, cwdOf, opts] of [
 
 test(
   'O9 (dontAsk): a shell alias of ~/.gitconfig holding a token — the sandbox’s copy of the global git config shows no token',
-  hole('O9: sandboxGitConfig.ts keeps the `alias` section (and `core`) whole: a token in a shell alias is copied'),
+  // Held since gaps (sandboxGitConfig.ts: no shell alias, core by a key list, no value shaped like a credential).
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();

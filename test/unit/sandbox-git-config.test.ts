@@ -68,6 +68,31 @@ test('unit: keptGitConfig keeps identity, aliases and habits; drops every sectio
   assert.equal(keptGitConfig(''), '');
 });
 
+test('unit: keptGitConfig keeps no shell alias, only listed core keys and no value shaped like a credential (red team o, O9)', () => {
+  const text = [
+    '[alias]',
+    '\tco = checkout',
+    `\tgh-api = "!curl -s -H 'Authorization: token ghp_SECRET' https://api.github.com"`,
+    '\tsync = !git pull && git push',
+    '\tpr = "fetch https://pat:SECRET@github.com/o/r"',
+    '[core]',
+    '\tautocrlf = input',
+    '\tgitProxy = "proxy-SECRET for example.com"',
+    '\tfsmonitor = true',
+    '[user]',
+    '\tname = Pat',
+    '\temail = pat@example.com',
+  ].join('\n');
+  const kept = keptGitConfig(`${text}\n`);
+  assert.doesNotMatch(kept, /SECRET|curl|pull/, kept);
+  assert.deepEqual(gitReads(kept), [
+    'alias.co=checkout',
+    'core.autocrlf=input',
+    'user.name=Pat',
+    'user.email=pat@example.com',
+  ]);
+});
+
 test('unit: keptGitConfig reads values as git does: an escaped backslash at a line end, a comment ending in a backslash and an entry on its header line keep no credential (issue 30, L4, K3)', () => {
   const cases = [
     // L4: `\\` is one backslash, not a continuation; the next line is a new section.

@@ -1,0 +1,118 @@
+// CPU per sandboxed Bash call (issue 32: the suite's red-team and attack files spend their CPU
+// here): N Bash calls through the tool pipeline (runToolPipeline, as test/unit/red-issue30-m's
+// rows make them: default mode, no allow rule, a git project as the working directory, a HOME of
+// its own), real bubblewrap. Per call: this process's CPU (process.cpuUsage) and the CPU of the
+// processes it started and reaped (bwrap, bash, git: /proc/self/stat cutime + cstime), median of N
+// after one warm-up call. CPU, not wall time: on this shared machine only CPU is reproducible.
+//
+//   npm run build && node dist/bench/bashCall.js [N] [--command 'true'] [--cpu-prof]
+//
+// Not a test: prints the figures and the load average beside them.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { initialContext } from '../src/core/context';
+import { toolResultText } from '../src/core/apiMessages';
+import { SandboxHost } from '../src/sandbox/host';
+import { runToolPipeline } from '../src/toolCall/pipeline';
+import { createToolPool } from '../src/permissions/toolPool';
+import { BUILTIN_TOOLS } from '../src/tools';
+import type { ResultStore } from '../src/toolProtocol/Tool';
+import { sessionPermission } from '../src/toolCall/toolSession';
+
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--command');
+const N = Number(positional[0] ?? 20);
+const ci = process.argv.indexOf('--command');
+const COMMAND = ci >= 0 ? (process.argv[ci + 1] ?? 'true') : 'true';
+
+/** This process's children's CPU in ms (reaped ones: /proc/self/stat cutime + cstime, USER_HZ 100). */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return 0;
+  }
+}
+const ownCpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+function project(base: string): string {
+  const root = path.join(base, 'p');
+  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
+  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const g = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', ...a], { cwd: root, env });
+  g('init', '-q', '-b', 'main');
+  g('add', '.');
+  g('commit', '-qm', 'init');
+  return root;
+}
+
+async function main(): Promise<void> {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-bench-bash-')));
+  const home = path.join(base, 'home');
+  mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'not a key\n');
+  writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = b\n');
+  const savedHome = process.env.HOME;
+  process.env.HOME = home;
+  const host = new SandboxHost();
+  try {
+    const a = await host.availability();
+    if (!a.available) throw new Error(`sandbox unavailable: ${a.reason}`);
+    const root = project(base);
+    let n = 0;
+    const call = async (): Promise<string> => {
+      // Per call, as the red-team files' `tool()` and an activity build it.
+      const permission = sessionPermission(
+        { mode: 'default', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} },
+        {} as ResultStore,
+        {},
+        root,
+      );
+      const o = await runToolPipeline(
+        { type: 'tool_use', id: `toolu_bench_${++n}`, name: 'Bash', input: { command: COMMAND } },
+        {
+          pool: createToolPool(BUILTIN_TOOLS, permission),
+          sessionId: `bench-bash-${process.pid}`,
+          agent: initialContext(root),
+          permission,
+          sandboxHost: host,
+        } as Parameters<typeof runToolPipeline>[1],
+      );
+      return o.result ? toolResultText(o.result) : `(${o.status})`;
+    };
+    const load0 = loadavg()[0]!.toFixed(1);
+    console.log(`warm-up: ${JSON.stringify((await call()).slice(0, 200))}`);
+    const own: number[] = [];
+    const kids: number[] = [];
+    const wall: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const [o0, c0, t0] = [ownCpuMs(), childrenCpuMs(), Date.now()];
+      await call();
+      own.push(ownCpuMs() - o0);
+      kids.push(childrenCpuMs() - c0);
+      wall.push(Date.now() - t0);
+    }
+    const total = own.map((o, i) => o + kids[i]!);
+    console.log(
+      `Bash ${JSON.stringify(COMMAND)} x${N} (median per call): CPU ${median(total).toFixed(0)} ms = this process ${median(own).toFixed(0)} ms + children ${median(kids).toFixed(0)} ms; wall ${median(wall)} ms; load average ${load0} → ${loadavg()[0]!.toFixed(1)}`,
+    );
+  } finally {
+    await host.close();
+    process.env.HOME = savedHome;
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+void main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,331 @@
+// unit (red team, issue 30, round n: fresh eyes on round m's fixes — the repository configuration's
+// targets, carried git directories, hard links, npx). Real OS sandbox, real files, real git, a bait
+// HOME and bait values in the worker's environment; no allow rule in any row. Oracles: what the
+// person's own git (or tool) ran — marker files its payload writes, with the environment it saw —
+// never the tool's words. A row the current code lets through is committed with
+// `skip: 'HOLE N<n>: …'` (R30N_HOLES=1 runs them: each must fail until its fix lands).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SandboxHost } from '../../src/sandbox/host';
+import { sandboxSkip } from '../support/systemPackages';
+import { redTool } from '../support/redTool';
+import { envDumpScript, runPersonNpx } from '../support/personNpx';
+import { CONTROL_SETTLE_MS } from '../../src/cli/settledControl';
+import { registerSessionDirectories } from '../../src/hostProcess/programs';
+
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30n-')));
+const home = path.join(base, 'home');
+const marks = path.join(base, 'marks');
+const saved = { HOME: process.env.HOME };
+/** Bait values in the worker's environment: a leak is a match on `BAIT-N`. */
+const BAIT_ENV: Record<string, string> = {
+  ANTHROPIC_API_KEY: 'sk-ant-BAIT-N-api',
+  CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat-BAIT-N-oauth',
+  DATABASE_URL: 'postgres://u:BAIT-N-db@h/d',
+};
+const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const statOrUndefined = (f: string) => statSync(f, { throwIfNoEntry: false });
+const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
+const hole = (line: string) => (process.env.R30N_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
+void hole; // every row runs now; kept for the next hole
+
+let sandboxHost: SandboxHost;
+let skip: string | false = false;
+const tool = redTool(() => sandboxHost, 'r30n');
+
+before(async () => {
+  mkdirSync(marks, { recursive: true });
+  mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-N-ssh\n');
+  process.env.HOME = home;
+  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
+  sandboxHost = new SandboxHost();
+  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (n) tests');
+});
+after(async () => {
+  await sandboxHost?.close();
+  process.env.HOME = saved.HOME;
+  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
+  rmSync(base, { recursive: true, force: true });
+});
+
+const git = (cwd: string, ...a: string[]) =>
+  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
+
+let seq = 0;
+/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
+function project(setup: (root: string) => void = () => {}): string {
+  const root = path.join(base, `p${++seq}`);
+  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
+  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
+  git(root, 'init', '-q', '-b', 'main');
+  setup(root);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'init');
+  return root;
+}
+
+/** A hook body: the environment it ran with, into `mark`. */
+const dumpEnv = (mark: string) => `#!/bin/sh\nenv > '${mark}'\n`;
+const exe = (file: string, body: string) => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, body);
+  chmodSync(file, 0o755);
+};
+
+/** The person's own git, later, in `dir` (no global config); never throws. */
+function personGit(dir: string, ...args: string[]): void {
+  try {
+    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
+      cwd: dir,
+      env: GIT_ENV,
+      stdio: 'ignore',
+      timeout: 20_000,
+    });
+  } catch {
+    // a refused commit is not a run
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// N1: a hook of the person's repository that is a SYMLINK into the project (`ln -s
+// ../../scripts/pre-commit .git/hooks/pre-commit`: the way to share hooks before core.hooksPath,
+// still what many READMEs and `make setup-hooks` targets do). `.git/hooks` is protected; the file
+// the link leads to is an ordinary project path. Round m's M6a fix (repoConfigTargets.ts) protects
+// the directory `core.hooksPath` names, not what a hook's symlink names.
+
+test(
+  'N1 (dontAsk): the person’s .git/hooks/pre-commit is a symlink to scripts/pre-commit; a command rewrites the target — the person’s next git commit runs nothing of it',
+  // Held since main 7e1ece4 (lead).
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, 'scripts', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    symlinkSync('../../scripts/pre-commit', path.join(root, '.git', 'hooks', 'pre-commit'));
+    const mark = path.join(marks, 'n1');
+    const out = await tool(root, 'dontAsk', 'Bash', { command: `printf '%s' "${dumpEnv(mark)}" > scripts/pre-commit` });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'person edit\n');
+    personGit(root, 'commit', '-qam', 'person');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 200));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N2: round m's M6a/M6b/M6c fix reads `<root>/.git/config` only when `.git` is a DIRECTORY. In a
+// linked worktree (`git worktree add`: the person's own, or the `run --worktree` / EnterWorktree a
+// session runs in) `.git` is a file (`gitdir: …/.git/worktrees/<name>`) and the configuration —
+// `core.hooksPath = .githooks`, relative to THAT working tree — is the main repository's: nothing
+// the worktree's `.githooks/` holds is protected.
+
+test(
+  'N2 (dontAsk): the session runs in a linked worktree of a repository with core.hooksPath = .githooks; a command rewrites .githooks/pre-commit — the person’s git commit there runs nothing of it',
+  // Held since main 7e1ece4 (lead).
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const main = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(main, 'config', 'core.hooksPath', '.githooks');
+    const wt = `${main}-wt`;
+    git(main, 'worktree', 'add', '-q', wt, '-b', 'feature');
+    const mark = path.join(marks, 'n2');
+    const out = await tool(wt, 'dontAsk', 'Bash', { command: `printf '%s' "${dumpEnv(mark)}" > .githooks/pre-commit` });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    writeFileSync(path.join(wt, 'src', 'app', 'a.txt'), 'person edit\n');
+    personGit(wt, 'commit', '-qam', 'person');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 200));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N3: round m's M5 fix takes a carried git directory off the disk after a checkout the WORKER or the
+// CLI makes. The person's own checkouts are not screened: sandboxed plumbing (objects and refs of the
+// main checkout stay writable so that `git commit` works) moves a branch the person works on to a
+// commit carrying a bare repository in `src/` (HEAD, objects/, refs/, config with core.worktree =
+// .. and core.fsmonitor); nothing is written in the working tree, so nothing is undone. The person's
+// next `git checkout feature` (or `git reset --hard`, `git stash`, a pull that merges it) puts it on
+// disk, and their `git status` below `src/` (a shell prompt on `cd src/app`) runs the fsmonitor.
+
+const plantBareRepoOnBranch = (branch: string, mark: string) =>
+  [
+    'set -e',
+    `h=$(printf 'ref: refs/heads/main\\n' | git hash-object -w --stdin)`,
+    `k=$(printf 'keep\\n' | git hash-object -w --stdin)`,
+    `c=$(printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "env > ${mark}; false"\\n' | git hash-object -w --stdin)`,
+    `info=$(printf '100644 blob %s\\tkeep\\n' $k | git mktree)`,
+    `objs=$(printf '040000 tree %s\\tinfo\\n' $info | git mktree)`,
+    `heads=$(printf '100644 blob %s\\tkeep\\n' $k | git mktree)`,
+    `refs=$(printf '040000 tree %s\\theads\\n' $heads | git mktree)`,
+    `app=$(git rev-parse HEAD:src/app)`,
+    `src=$(printf '100644 blob %s\\tHEAD\\n040000 tree %s\\tapp\\n100644 blob %s\\tconfig\\n040000 tree %s\\tobjects\\n040000 tree %s\\trefs\\n' $h $app $c $objs $refs | git mktree)`,
+    `top=$(printf '040000 tree %s\\tsrc\\n' $src | git mktree)`,
+    `commit=$(git -c user.name=a -c user.email=a@example.com commit-tree $top -p HEAD -m 'tidy')`,
+    `git update-ref refs/heads/${branch} $commit`,
+    'echo planted',
+  ].join('\n');
+
+test(
+  'N3 (dontAsk): plumbing moves the branch `feature` to a commit carrying a bare repository in src/; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor',
+  // Held since gaps (src/sandbox/movedRefs.ts: a ref a command moved to a commit carrying a git directory is put back).
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    git(root, 'branch', 'feature');
+    const mark = path.join(marks, 'n3');
+    const out = await tool(root, 'dontAsk', 'Bash', { command: plantBareRepoOnBranch('feature', mark) });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    personGit(root, 'checkout', '-q', 'feature');
+    personGit(path.join(root, 'src', 'app'), 'status', '--short');
+    assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// N4: round m's M13 in ONE command. The live guard undoes a new protected entry "as soon as it has
+// content" — on an event for ITS path. An empty `packages/x/.claude/settings.json` (no content:
+// left) and a hard link `packages/x/n` made in the same command; the command then fills the file
+// through `n`: the event names `n`, the guard never looks at the settings file again, and the
+// hard-link detach (hardLinks.ts) runs only before and after a command. For the rest of the command
+// (a background task or a Monitor: up to hours) the settings file holds the agent's hooks and is
+// older than the CLI's settle time: the person's `run --cwd packages/x` meanwhile loads it
+// (end to end: integration/red-issue30-n N4, the hook runs on the host with the worker's secrets).
+
+for (const [row, gap, _why] of [
+  [
+    'N4',
+    '',
+    'a new EMPTY protected file is not undone live, and a write through its hard link raises no event on its path: it stays for the whole command',
+  ],
+  // After lead3's c6a5501 (an empty file with nlink > 1 counts as content): the link made AFTER the
+  // guard's round for the new file. link(2) raises IN_CREATE for the new name in ITS directory and
+  // IN_ATTRIB on the inode only — no event on the settings file's directory — so nothing looks again;
+  // the other name removed afterwards (no event there either) leaves one name: `run`'s nlink test passes.
+  [
+    'N4b',
+    'sleep 0.3 && ',
+    'the hard link is made after the guard looked at the new empty file; link(2) raises no event in the settings file’s directory, nothing looks at it again',
+  ],
+] as const)
+  test(
+    `${row} (dontAsk): one command makes an empty packages/x/.claude/settings.json, ${gap ? 'waits, then ' : ''}a hard link, fills it through the link and keeps running — the settings file never holds the hooks for a settled second`,
+    // Held since gaps (the live guard looks again at the entries it left empty; N4's nlink rule).
+    {},
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project();
+      const settings = path.join(root, 'packages', 'x', '.claude', 'settings.json');
+      const body = JSON.stringify({ sandbox: { hooks: 'host' }, hooks: { SessionStart: [] } });
+      const running = tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p packages/x/.claude && : > packages/x/.claude/settings.json && ${gap}ln packages/x/.claude/settings.json packages/x/n && sleep 0.3 && printf '%s' '${body}' > packages/x/n && ${gap ? 'rm packages/x/n && ' : ''}sleep 4`,
+      });
+      // What the person's `run --cwd packages/x` would see at some instant while the command runs: the
+      // hooks, in a file older than the CLI's settle time (src/cli/settledControl.ts).
+      let settledHooks = false;
+      for (let i = 0; i < 35 && !settledHooks; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const st = statOrUndefined(settings);
+        settledHooks = !!st && Date.now() - st.ctimeMs > CONTROL_SETTLE_MS && /SessionStart/.test(read(settings));
+      }
+      const out = await running;
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+      assert.deepEqual({ settledHooks }, { settledHooks: false });
+    },
+  );
+
+// ---------------------------------------------------------------------------------------------------
+// N5: round m's M14 fix (src/sandbox/manifestBins.ts) reads each package.json with JSON.parse; a
+// file it cannot parse has no bin to undo. npm reads package.json with json-parse-even-better-errors,
+// which strips a leading byte order mark first: a package.json that starts with U+FEFF is valid to
+// npm and unreadable to the undo. The person's `npx durable-agent …` runs the agent's bin.
+
+for (const [kind, write] of [
+  [
+    'a byte order mark in front',
+    `printf '\\357\\273\\277{"name":"proj","version":"1.0.0","bin":{"durable-agent":"tools/cli.js"}}\\n' > package.json`,
+  ],
+] as const)
+  test(
+    `N5 (dontAsk, ${kind.split(' (')[0]}): sandboxed Bash adds a durable-agent bin to package.json with ${kind} — the person’s next npx durable-agent runs nothing of the agent’s`,
+    // Held since gaps (d28965d: manifestBins strips a leading BOM as npm does).
+    {},
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project((r) => writeFileSync(path.join(r, 'package.json'), '{"name":"proj","version":"1.0.0"}\n'));
+      const mark = path.join(marks, `n5-${kind.length}`);
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: [
+          'mkdir -p tools',
+          `echo ${Buffer.from(envDumpScript(mark)).toString('base64')} | base64 -d > tools/cli.js && chmod +x tools/cli.js`,
+          write,
+        ].join(' && '),
+      });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+      runPersonNpx(root, path.join(base, 'npm-cache-n5'));
+      assert.deepEqual(
+        { ran: existsSync(mark), baitSeen: /BAIT-N/.test(read(mark)) },
+        { ran: false, baitSeen: false },
+        'the person’s npx durable-agent ran the agent’s file',
+      );
+    },
+  );
+
+// ---------------------------------------------------------------------------------------------------
+// N6: round m's M9 fix keeps the session directories in the data directory — "the newest 1,000"
+// (src/hostProcess/programs.ts MAX_KEPT_SESSION_DIRECTORIES). A directory is added to the kept list
+// once, when this process first registers it; later calls of the same session find it in memory and
+// never move it up. After 1,000 other directories (a worker that serves CI checkouts in fresh
+// directories, or one session's isolated agents: each worktree is a directory) the project falls
+// out, and a worker started again knows it no more: M9 again — its start-up probe runs the
+// `which` the session planted in `<project>/bin` (a tools/dotfiles repository's bin on the person's
+// PATH), with the worker's secrets.
+
+test(
+  'N6 (dontAsk): M9 after 1,000 other session directories — a session plants bin/which in a project whose bin is on the person’s PATH; a worker started afterwards runs no program of the project',
+  // Held since main 7e1ece4 (lead).
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'n6');
+    mkdirSync(mark);
+    const real = execFileSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).trim();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p bin && printf '#!/bin/sh\\nenv > ${mark}/which.env\\nexec ${real} "$@"\\n' > bin/which && chmod +x bin/which && echo planted`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
+    // Later sessions of this worker in other directories (the same session's next calls register nothing new).
+    for (let i = 0; i < 10; i++)
+      registerSessionDirectories(Array.from({ length: 100 }, (_, j) => path.join(base, 'ci', `checkout-${i}-${j}`)));
+    await tool(root, 'dontAsk', 'Bash', { command: 'true' });
+    const dist = path.resolve(__dirname, '..', '..', 'src');
+    const script = [
+      `require(${JSON.stringify(path.join(dist, 'hostProcess', 'programs.js'))}).narrowProcessPath();`,
+      `require(${JSON.stringify(path.join(dist, 'cli', 'commands', 'worker.js'))}).workerSandboxLine().then((l) => { console.log(l); process.exit(0); }, (e) => { console.log('probe failed', e.message); process.exit(0); });`,
+    ].join('\n');
+    const said = execFileSync(process.execPath, ['-e', script], {
+      cwd: base,
+      env: { ...process.env, PATH: `${path.join(root, 'bin')}:${process.env.PATH}` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    t.diagnostic(`restarted worker: ${said.trim().slice(0, 160)}`);
+    assert.deepEqual({ ran: readdirSync(mark) }, { ran: [] }, read(path.join(mark, 'which.env')).slice(0, 200));
+  },
+);
