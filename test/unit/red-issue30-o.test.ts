@@ -994,9 +994,11 @@ const O14_CASES = {
 for (const [name, c] of Object.entries(O14_CASES))
   test(
     `O14 (dontAsk, ${name}): sandboxed Bash adds the key — the person's next ${name.startsWith('package') ? 'prettier --check' : 'pylint'} runs nothing of the agent's`,
-    hole(
-      'O14: src/permissions/protectedPaths.ts protects .pylintrc/.prettierrc/package.yaml by name; the same keys in pyproject.toml, setup.cfg and package.json are not looked at',
-    ),
+    name.startsWith('package.json')
+      ? /* held since main (package.json keys, gaps G1/G2) */ {}
+      : hole(
+          'O14: src/permissions/protectedPaths.ts protects .pylintrc/.prettierrc/package.yaml by name; the same keys in pyproject.toml, setup.cfg and package.json are not looked at',
+        ),
     async (t) => {
       if (skip) return t.skip(skip);
       const [program] = c.person('');
@@ -1108,9 +1110,7 @@ test('O16 (dontAsk, contained): ~/.ssh and ~/.npmrc are symlinks to a directory 
 
 test(
   'O17 (dontAsk): the person’s global config has core.hooksPath = .githooks — sandboxed Bash writes .githooks/pre-commit; the person’s next git commit runs nothing of it',
-  hole(
-    'O17: src/sandbox/repoConfigTargets.ts reads the working directories’ repository configs only, not the person’s global core.hooksPath',
-  ),
+  /* held since main ae691d4 */ {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -1160,9 +1160,7 @@ const O6B_HOOKS = {
 for (const [kind, line] of Object.entries(O6B_HOOKS))
   test(
     `O6b (dontAsk, the hook runs its script by ${kind}): sandboxed Bash rewrites scripts/check.sh — the person’s next git commit runs nothing of the agent’s`,
-    hole(
-      'O6b: the hook script is read statically (main 7e1ece4); a path built at run time, after a cd or by a glob, is not found',
-    ),
+    /* held since main ae691d4 */ {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project();
