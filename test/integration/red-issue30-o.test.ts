@@ -23,8 +23,10 @@ const hole = (line: string) => (process.env.R30O_HOLES === '1' ? {} : { skip: `H
 const ROWS = {
   O1: hole('O1/O2: sandboxed Bash reads HOME files no list names and the SDK profile of the worker'),
   O3: hole('O3: Read returns credential files that lie in a working directory'),
-  O4: hole('O4: a user-scope MCP server’s expanded args reach the model in "failed to start"'),
-  O6: hole('O6: the script the person’s git pre-commit hook runs is not protected'),
+  // Held since main's 5e93138 (an MCP failure names the server as configured).
+  O4: {},
+  // Held since main's 7e1ece4 (the files a hook script names are protected).
+  O6: {},
   O8: hole('O8: a CLAUDE.md written in a session in HOME imports what the sandbox hides into the next session'),
   O11: hole('O11: a session in HOME writes start-up files no protected name covers'),
   O10: hole('O10: a planted package replaces the person’s npx MCP server and gets its token'),
