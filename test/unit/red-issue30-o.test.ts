@@ -275,9 +275,7 @@ const lootCommand = (mode: PermissionMode) =>
 for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan', 'bypassPermissions'] as const)
   test(
     `O1 (${mode}): sandboxed Bash cats and copies ${Object.keys(HOME_BAIT).length} credential files of a developer's HOME that no list names — none reaches the model or the project`,
-    hole(
-      'O1: the sandbox hides HOME by a deny list (src/permissions/credentials.ts DEFAULT_CREDENTIAL_PATHS): every file a list does not name is readable',
-    ),
+    {} /* held since branch home: HOME closed */,
     async (t) => {
       if (skip) return t.skip(skip);
       plantHomeBait();
@@ -390,9 +388,7 @@ test(
 
 test(
   'O2 (dontAsk): the worker’s own credential files — the SDK profile in ~/.config/anthropic and ANTHROPIC_CONFIG_DIR, ANTHROPIC_IDENTITY_TOKEN_FILE, DURABLE_AGENT_ENCRYPTION_KEY_FILE, DURABLE_AGENT_NOTIFY_AUTH_HEADER_FILE, OTEL_EXPORTER_OTLP_CLIENT_KEY, PGSSLKEY, PGSERVICEFILE — are unreadable to sandboxed Bash',
-  hole(
-    'O2: credentialPathsFromEnv (src/permissions/credentials.ts:214) follows none of these variables and ~/.config/anthropic is not listed: the worker’s own keys are readable',
-  ),
+  {} /* held since branch home: HOME closed */,
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -502,9 +498,7 @@ test(
 for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan'] as const)
   test(
     `O3 (${mode}): Read and Grep return no credential file that lies in a working directory — the worker’s TLS key and a service account in the project, ~/.ssh/id_rsa and ~/.aws/credentials in a session started in HOME — (Bash is refused them all)`,
-    hole(
-      'O3: the file tools check credential paths only for a path that changed (src/tools/fileAccess.ts:29); a read inside the working directories is allowed unasked (src/permissions/decide.ts)',
-    ),
+    {} /* held since branch home: HOME closed */,
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project();
@@ -919,9 +913,7 @@ for (const [mode, how] of [
 
 test(
   'O13 (dontAsk): HOME holds a .git and the project below it none — sandboxed Bash reads no file of HOME outside the project',
-  hole(
-    'O13: the session repository recorded at start is HOME’s; the sandbox makes a repository’s root readable, which is HOME',
-  ),
+  {} /* held since branch home: HOME closed */,
   async (t) => {
     if (skip) return t.skip(skip);
     const h = path.join(base, 'home-o13');
