@@ -350,6 +350,26 @@ export function isCredentialPath(real: string, home?: string): boolean {
  * person re-opened a path (`sandbox.filesystem.allowRead` of their own settings: `~` expanded).
  */
 export function credentialMatcher(home?: string, reopened: readonly string[] = []): (real: string) => boolean {
+  // Every file tool call asks (decide.ts step 0): the roots (the list, the environment's files, the
+  // git config's includes) are read again at most every MATCHER_TTL_MS per home and re-open list.
+  const h = home ?? os.homedir();
+  const mtime = (f: string) => statSync(path.join(h, f), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  // The environment and the person's git configs (their includes) are part of the key: no stale answer.
+  const env = Object.entries(process.env).join('\n');
+  const key = `${h}\0${reopened.join('\0')}\0${env}\0${mtime('.gitconfig')}\0${mtime('.config/git/config')}`;
+  const now = Date.now();
+  const hit = matchers.get(key);
+  if (hit && now - hit.at < MATCHER_TTL_MS) return hit.match;
+  if (matchers.size > 32) matchers.clear();
+  const match = buildMatcher(home, reopened);
+  matchers.set(key, { at: now, match });
+  return match;
+}
+
+const MATCHER_TTL_MS = 1000;
+const matchers = new Map<string, { at: number; match: (real: string) => boolean }>();
+
+function buildMatcher(home: string | undefined, reopened: readonly string[]): (real: string) => boolean {
   const h = home ?? os.homedir();
   const open = reopened.map((p) => expandHome(p, h)).filter((p) => path.isAbsolute(p) && !/[*?[\]]/.test(p));
   const tests = credentialRoots(home).map((c): ((real: string) => boolean) => {

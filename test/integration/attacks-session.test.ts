@@ -58,6 +58,7 @@ test('integration: hostile tool_use blocks from the model have no effect in real
     `[attacks-session] ${chosen.length} rows in ${groups.size} sessions: ${chosen.map((c) => c.id).join(', ')}`,
   );
   const outsideBefore = snapshot(fx.outside);
+  dropWorkerState(fx.home);
   const homeBefore = snapshot(fx.home);
   await withAgent({}, async ({ fake, start }) => {
     for (const rows of groups.values()) {
@@ -98,9 +99,17 @@ test('integration: hostile tool_use blocks from the model have no effect in real
     fake.assertDone();
   });
   assert.equal(snapshot(fx.outside), outsideBefore, 'nothing changed outside the project');
+  // The worker's own user-wide list of session directories (src/hostProcess/programs.ts) is its state, not an effect.
+  dropWorkerState(fx.home);
   assert.equal(snapshot(fx.home), homeBefore, 'nothing changed in $HOME');
   assert.deepEqual(fs.readdirSync(fx.marks), [], 'no attack command ran');
 });
+
+function dropWorkerState(home: string): void {
+  const dir = path.join(home, '.durable-agent');
+  fs.rmSync(path.join(dir, 'session-directories.json'), { force: true });
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+}
 
 test('integration: after a cd, ./ rules stay anchored at the project (Read and Grep of ../.env stay denied)', async () => {
   await withAgent({}, async ({ fake, start }) => {
