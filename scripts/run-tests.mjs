@@ -269,6 +269,15 @@ async function shareWorkflowBundle() {
   env.DURABLE_AGENT_TEST_WORKFLOW_BUNDLE = file;
   console.log(`[run-tests] agent workflows bundled once for the run in ${Date.now() - t0} ms`);
 }
+/** Each failed test in one line, last: a CI log keeps its tail (.ci/run repeats these lines). */
+function reportFailures(failures, base) {
+  if (failures.length === 0) return;
+  console.log(`[run-tests] FAILED ${failures.length} test(s):`);
+  for (const f of failures) {
+    const file = f.file ? path.relative(base, f.file) : '?';
+    console.log(`[run-tests] FAILED ${file} › ${f.name}${f.type ? ` (${f.type})` : ''}: ${f.message}`);
+  }
+}
 try {
   if (needsServer) {
     const bundled = shareWorkflowBundle();
@@ -302,7 +311,7 @@ try {
 
   // tap when not a terminal, so CI's last lines are node's own `# pass N` / `# fail N`.
   const reporter = process.stdout.isTTY ? 'spec' : 'tap';
-  const code = await runLanes({
+  const { code, failures } = await runLanes({
     root,
     runDir,
     env,
@@ -321,6 +330,7 @@ try {
   await cleanup();
   reportTimings();
   reportSkipped();
+  reportFailures(failures, root);
   process.exit(code);
 } catch (err) {
   console.error(`[run-tests] ${err instanceof Error ? err.message : String(err)}`);

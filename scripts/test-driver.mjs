@@ -27,9 +27,22 @@ const stream = run({
   timeout: plan.timeoutMs,
   forceExit: true, // a file that forgets to close a connection would keep the run alive forever
 });
-// As `node --test` does: any failure that is not a todo fails the run.
+// As `node --test` does: any failure that is not a todo fails the run. Each failed test (not a
+// suite failing for its subtests) is also listed for scripts/run-tests.mjs, which names them all in
+// the run's last lines: a CI log keeps only its tail, and a failure thousands of lines up was lost.
+const failures = [];
 stream.on('test:fail', (data) => {
-  if (data.todo === undefined || data.todo === false) process.exitCode = 1;
+  if (data.todo !== undefined && data.todo !== false) return;
+  process.exitCode = 1;
+  const error = data.details?.error;
+  if (error?.failureType === 'subtestsFailed') return;
+  const cause = error?.cause ?? error;
+  const message = String(cause?.message ?? cause ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, 4)
+    .join(' / ');
+  failures.push({ file: data.file, name: data.name, type: error?.failureType, message: message.slice(0, 600) });
 });
 // node's closing summary ("tests 13", "pass 13"…: diagnostics of the root), for scripts/test-plan.mjs.
 const counts = {};
@@ -38,6 +51,6 @@ stream.on('test:diagnostic', (data) => {
   if (m) counts[m[1]] = Number(m[2]);
 });
 process.on('exit', () => {
-  if (plan.countsFile) writeFileSync(plan.countsFile, JSON.stringify(counts));
+  if (plan.countsFile) writeFileSync(plan.countsFile, JSON.stringify({ ...counts, failures }));
 });
 stream.compose(plan.reporter === 'spec' ? new spec() : tap).pipe(process.stdout);

@@ -64,7 +64,7 @@ const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo
 
 /**
  * Runs the lanes, each in a scripts/test-driver.mjs process; resolves to the exit code (non-zero
- * when any lane failed). `track` receives each process (the caller's signal handler stops them).
+ * when any lane failed) and the tests that failed ({ file, name, type, message }). `track` receives each process (the caller's signal handler stops them).
  */
 export async function runLanes({ root, runDir, env, lanes, reporter, timeoutMs, track }) {
   const nodeArgs = ['--enable-source-maps', '--require', path.join(root, 'scripts', 'test-timing.cjs')];
@@ -94,10 +94,6 @@ export async function runLanes({ root, runDir, env, lanes, reporter, timeoutMs, 
     ? start('waiting', lanes.waiting.files, lanes.waiting.concurrency, true)
     : undefined;
   const mainCode = await main.code;
-  if (!waiting) return mainCode;
-  const waitingCode = await waiting.code;
-  console.log(`[run-tests] the waiting lane (${lanes.waiting.files.length} file(s), run beside the others):`);
-  process.stdout.write(waiting.output());
   const read = (file) => {
     try {
       return JSON.parse(readFileSync(file, 'utf8'));
@@ -106,9 +102,13 @@ export async function runLanes({ root, runDir, env, lanes, reporter, timeoutMs, 
     }
   };
   const a = read(main.countsFile);
+  if (!waiting) return { code: mainCode, failures: a.failures ?? [] };
+  const waitingCode = await waiting.code;
+  console.log(`[run-tests] the waiting lane (${lanes.waiting.files.length} file(s), run beside the others):`);
+  process.stdout.write(waiting.output());
   const b = read(waiting.countsFile);
   console.log('[run-tests] both lanes together:');
   // node's own summary lines, so that a log's last lines still carry the run's totals.
   for (const k of COUNTS) console.log(`# ${k} ${(a[k] ?? 0) + (b[k] ?? 0)}`);
-  return mainCode || waitingCode;
+  return { code: mainCode || waitingCode, failures: [...(a.failures ?? []), ...(b.failures ?? [])] };
 }

@@ -20,7 +20,8 @@ import {
   outsidePath,
   projectRule,
   realOr,
-  sessionDirectoryList,
+  sessionDirectoryHolding,
+  sessionDirectoryIndex,
 } from './programs';
 import { identityOf, workerCodeHolding } from './workerCode';
 
@@ -125,7 +126,6 @@ function ruleDirectories(spec: HostProcessSpec, cwd: string): string[] {
     ...(SESSION_PURPOSES.has(spec.purpose) ? [cwd] : projectRule(cwd)),
     ...projectRule(process.cwd()),
     ...(spec.projectDirs ?? []),
-    ...sessionDirectoryList(),
   ].filter((d) => path.isAbsolute(d) && path.dirname(path.resolve(d)) !== path.resolve(d));
 }
 
@@ -138,7 +138,8 @@ function ruleDirectories(spec: HostProcessSpec, cwd: string): string[] {
  */
 function environmentOf(spec: HostProcessSpec, cwd: string): Record<string, string> {
   const env = hostEnvironment(spec.purpose, spec);
-  if (env.PATH !== undefined) env.PATH = outsidePath(env.PATH, '/', ruleDirectories(spec, cwd)) ?? '';
+  if (env.PATH !== undefined)
+    env.PATH = outsidePath(env.PATH, '/', ruleDirectories(spec, cwd), sessionDirectoryIndex()) ?? '';
   return env;
 }
 
@@ -215,9 +216,9 @@ function nodeScript(spec: HostProcessSpec, program: string): string | undefined 
 /** Where `file` lies that a session may write, or undefined. */
 function writableHolding(file: string, extra: readonly string[]): string | undefined {
   const real = realOr(file);
-  const session = [...sessionDirectoryList(), ...extra].find(
-    (d) => isWithin(file, d) || isWithin(real, d) || isWithin(real, realOr(d)),
-  );
+  const session =
+    sessionDirectoryHolding(file) ??
+    extra.find((d) => isWithin(file, d) || isWithin(real, d) || isWithin(real, realOr(d)));
   return session ?? scratchHolding(file);
 }
 

@@ -59,23 +59,37 @@ export function outsidePath(
   value: string | undefined,
   cwd: string,
   projectDirs: readonly string[] = [],
+  known: ReadonlySet<string> = new Set(),
 ): string | undefined {
   if (value === undefined) return undefined;
   // The filesystem root as directory (a process that needs none) holds every entry: no rule there.
-  const dirs = [
-    ...new Set([cwd, ...projectDirs].filter((d) => path.isAbsolute(d)).flatMap((d) => [path.resolve(d), realOr(d)])),
-  ].filter((d) => path.dirname(d) !== d);
+  const dirs = new Set(
+    [cwd, ...projectDirs]
+      .filter((d) => path.isAbsolute(d))
+      .flatMap((d) => [path.resolve(d), realOr(d)])
+      .filter((d) => path.dirname(d) !== d),
+  );
   return value
     .split(path.delimiter)
     .filter((e) => {
       if (!path.isAbsolute(e)) return false;
       // Resolved once per entry, not once per directory: a worker that ran many sessions has
-      // hundreds of session directories (issue 32: CPU per sandboxed call); inNodeModules's test with it.
+      // thousands of session directories (issue 32: CPU per sandboxed call); inNodeModules's test with it.
       const real = realOr(e);
       if (hasNodeModules(e) || hasNodeModules(real)) return false;
-      return !dirs.some((d) => isWithin(e, d) || isWithin(real, d));
+      const given = path.resolve(e);
+      return !(holder(given, dirs) || holder(real, dirs) || holder(given, known) || holder(real, known));
     })
     .join(path.delimiter);
+}
+
+/** The directory of `dirs` (resolved, never the root) that `p` (resolved) lies in: a walk up its ancestors. */
+function holder(p: string, dirs: ReadonlySet<string>): string | undefined {
+  if (dirs.size === 0) return undefined;
+  for (let d = p; ; d = path.dirname(d)) {
+    if (dirs.has(d)) return d;
+    if (path.dirname(d) === d) return undefined;
+  }
 }
 
 /**
@@ -84,6 +98,30 @@ export function outsidePath(
  * run from one — `<project>/bin` (direnv's `PATH_add bin`) is the agent's.
  */
 const sessionDirectories = new Set<string>();
+/**
+ * Each session directory as given and as its real path, resolved once when it is registered or
+ * loaded (a session writes inside its directories, never the path leading to them): what a path
+ * lies in is a walk up its ancestors, not a realpath per directory per call (issue 32: a worker —
+ * or a test suite — that had registered 2,358 directories spent 16× the CPU per sandboxed command).
+ */
+const sessionDirectoryForms = new Set<string>();
+
+function addSessionDirectory(dir: string): boolean {
+  if (sessionDirectories.has(dir)) return false;
+  sessionDirectories.add(dir);
+  sessionDirectoryForms.add(dir);
+  const real = realOr(dir);
+  if (path.dirname(real) !== real) sessionDirectoryForms.add(real);
+  return true;
+}
+
+/** The session directory `p` lies in (as given or real, either side), or undefined. */
+export function sessionDirectoryHolding(p: string): string | undefined {
+  loadKeptSessionDirectories();
+  if (!path.isAbsolute(p)) return undefined;
+  const given = path.resolve(p);
+  return holder(given, sessionDirectoryForms) ?? holder(realOr(given), sessionDirectoryForms);
+}
 
 /**
  * The session directories are kept in the data directory too (`session-directories.json`, 0600, the
@@ -93,8 +131,10 @@ const sessionDirectories = new Set<string>();
  * earlier session planted in `<project>/bin` on the person's PATH (red team, issue 30, M9). The data
  * directory is one of the worker's private paths: no sandboxed command reads or writes it.
  * Each process moves a directory to the newest end the first time a session of it registers it
- * (loaded from the file or not); past the cap, directories that no longer exist go first, then the
- * least recently registered (N6: a cap of 1,000 by first registration let a worker's 1,000 later
+ * (loaded from the file or not). Directories that no longer exist are dropped when the list is read
+ * and written (nothing planted in one is left; one made again is registered again by its session:
+ * a test suite's thousands of temporary projects made every later process slower); past the cap,
+ * the least recently registered go (N6: a cap of 1,000 by first registration let a worker's 1,000 later
  * isolated-agent worktrees push a project used every day out, and its planted `which` ran again).
  */
 export const MAX_KEPT_SESSION_DIRECTORIES = 20_000;
@@ -126,7 +166,7 @@ function loadKeptSessionDirectories(): void {
   if (keptLoaded) return;
   keptLoaded = true;
   for (const file of keptFiles())
-    for (const d of readKept(file)) if (path.dirname(d) !== d) sessionDirectories.add(path.resolve(d));
+    for (const d of readKept(file)) if (path.dirname(d) !== d && existsSync(d)) addSessionDirectory(path.resolve(d));
 }
 
 /**
@@ -151,9 +191,9 @@ function keepIn(file: string, dirs: readonly string[]): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const now = new Set(dirs);
-    let all = [...readKept(file).filter((d) => !now.has(d)), ...dirs];
-    if (all.length > MAX_KEPT_SESSION_DIRECTORIES) all = all.filter((d) => now.has(d) || existsSync(d));
-    all = all.slice(-MAX_KEPT_SESSION_DIRECTORIES);
+    const all = [...readKept(file).filter((d) => !now.has(d) && existsSync(d)), ...dirs].slice(
+      -MAX_KEPT_SESSION_DIRECTORIES,
+    );
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, `${JSON.stringify({ v: 1, dirs: all })}\n`, { flag: 'wx', mode: 0o600 });
     renameSync(tmp, file);
@@ -169,10 +209,7 @@ export function registerSessionDirectories(dirs: readonly string[]): void {
   for (const d of dirs) {
     if (!path.isAbsolute(d) || path.dirname(d) === d) continue;
     const dir = path.resolve(d);
-    if (!sessionDirectories.has(dir)) {
-      sessionDirectories.add(dir);
-      grew = true;
-    }
+    if (addSessionDirectory(dir)) grew = true;
     if (keptThisProcess.has(dir)) continue;
     keptThisProcess.add(dir);
     refreshed.push(dir);
@@ -186,8 +223,10 @@ export function registerSessionDirectories(dirs: readonly string[]): void {
   if (grew && originalPath !== null) narrowProcessPath();
 }
 
-export function sessionDirectoryList(): string[] {
-  return [...sessionDirectories];
+/** The session directories as given and real (for outsidePath's `known`). */
+export function sessionDirectoryIndex(): ReadonlySet<string> {
+  loadKeptSessionDirectories();
+  return sessionDirectoryForms;
 }
 
 /**
@@ -205,7 +244,7 @@ export function projectRule(dir: string): string[] {
 /** The trusted form of `value` (default process.env.PATH) for a process running in `cwd`. */
 export function trustedPath(value: string | undefined = process.env.PATH, cwd: string = process.cwd()): string {
   loadKeptSessionDirectories();
-  return outsidePath(value, '/', [...projectRule(process.cwd()), ...projectRule(cwd), ...sessionDirectories]) ?? '';
+  return outsidePath(value, '/', [...projectRule(process.cwd()), ...projectRule(cwd)], sessionDirectoryForms) ?? '';
 }
 
 /** The PATH before `narrowProcessPath` (null: never narrowed). */

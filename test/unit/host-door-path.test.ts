@@ -159,25 +159,29 @@ test('narrowProcessPath: process.env.PATH becomes the trusted PATH; the person k
   }
 });
 
-test('the kept session directories: a process moves a directory it registers to the newest end, once, even when it was read from the file (N6)', () => {
+test('the kept session directories: a process moves a directory it registers to the newest end, once, even when it was read from the file (N6); directories gone since are dropped', () => {
   const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-kept-')));
   const file = path.join(home, 'session-directories.json');
-  const old = ['/p/old', '/p/b', '/p/c'];
+  const p = (n: string) => path.join(home, 'p', n);
+  for (const n of ['old', 'b', 'c', 'new']) mkdirSync(p(n), { recursive: true });
+  // gone: a test's or a removed worktree's directory — nothing planted in it is left.
+  const old = [p('old'), p('gone'), p('b'), p('c')];
   writeFileSync(file, JSON.stringify({ v: 1, dirs: old }));
   const programs = path.join(__dirname, '../../src/hostProcess/programs.js');
   const run = (code: string) =>
     execFileSync(process.execPath, ['-e', `const p = require(${JSON.stringify(programs)}); ${code}`], {
       env: { ...process.env, DURABLE_AGENT_HOME: home },
-    });
+    }).toString();
   const kept = () => (JSON.parse(readFileSync(file, 'utf8')) as { dirs: string[] }).dirs;
-  // A restarted worker: the session of /p/old calls a tool again — it knew the directory from the file.
-  run(
-    `p.registerSessionDirectories(['/p/old']); p.registerSessionDirectories(['/p/new']); p.registerSessionDirectories(['/p/old']);`,
+  // A restarted worker: the session of old calls a tool again — it knew the directory from the file.
+  const held = run(
+    `p.registerSessionDirectories([${JSON.stringify(p('old'))}]); p.registerSessionDirectories([${JSON.stringify(p('new'))}]); p.registerSessionDirectories([${JSON.stringify(p('old'))}]); process.stdout.write(JSON.stringify([${JSON.stringify(path.join(p('b'), 'bin'))}, ${JSON.stringify(path.join(p('gone'), 'bin'))}].map((f) => p.sessionDirectoryHolding(f) ?? null)))`,
   );
   assert.deepEqual(
     kept(),
-    ['/p/b', '/p/c', '/p/old', '/p/new'],
+    [p('b'), p('c'), p('old'), p('new')],
     'moved up once per process; a second call writes nothing',
   );
+  assert.deepEqual(JSON.parse(held), [p('b'), null], 'a kept directory holds its files; a gone one is no longer kept');
   rmSync(home, { recursive: true, force: true });
 });
