@@ -167,6 +167,24 @@ for (const [hooksPath, hookFile, extra] of [
   );
 }
 
+// The same branch taken in by the person's `git merge` (what "merge the agent's work" is): post-merge.
+test(
+  'P1 (dontAsk, .githooks, merged): plumbing puts .githooks/post-merge on a new branch — the person’s git merge of that branch runs nothing of the agent’s',
+  hole('P1 (merge): the same; git runs the post-merge hook the merge just wrote'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(marks, 'p1-merge');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: plantCommit('.githooks/post-merge', `#!/bin/sh\nenv > ${mark}\n`, 'refs/heads/agent-fix'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    personGit(root, 'merge', '-q', '--ff-only', 'agent-fix');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+  },
+);
+
 // ---------------------------------------------------------------------------------------------------
 // P2: a session started in HOME. Its dot-entries stay closed (homeReads.ts: denied to sandboxed
 // Bash; decide.ts asks — dontAsk: refuses — a Read of a path in one, `inClosedHomeEntry`). The
