@@ -454,6 +454,76 @@ test(
   },
 );
 
+// P5b: the same race against the package.json undo (manifestBins.ts `undoManifestBins`: a realpath
+// check, then `writeFileSync(tmp)` + `renameSync(tmp, f)` by path) is a WRITE: the worker puts the
+// agent's package.json — its control key taken out, every other key (its `scripts`) kept — into a
+// directory outside the working directories. Here the symlink leads to the person's other project
+// (`<other>/d<i>/package.json`): their next `npm test` there runs the agent's command.
+
+test(
+  'P5b (dontAsk, end to end): racing the package.json undo the same way writes nothing of the agent’s into another project',
+  hole('P5b: manifestBins.ts undoManifestBins checks the directory’s realpath, then writes tmp and renames by path'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const N = 30;
+    const other = path.join(base, 'p5b-other');
+    for (let i = 0; i < N; i++) {
+      mkdirSync(path.join(other, `d${i}`), { recursive: true });
+      writeFileSync(path.join(other, `d${i}`, 'package.json'), '{"name":"other","scripts":{"test":"echo ok"}}\n');
+    }
+    const root = path.join(base, 'p5b');
+    for (let i = 0; i < N; i++) mkdirSync(path.join(root, 'w', `d${i}`), { recursive: true });
+    const flipper = tool(root, 'dontAsk', 'Bash', {
+      timeout: 120_000,
+      command: [
+        `ln -s ${other} wl && /usr/bin/python3 - <<'PY'`,
+        'import ctypes, time',
+        'libc = ctypes.CDLL(None)',
+        'end = time.time() + 30',
+        'while time.time() < end:',
+        "    libc.renameat2(-100, b'w', -100, b'wl', 2)",
+        'PY',
+      ].join('\n'),
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    const mark = path.join(marks, 'p5b');
+    const body = JSON.stringify({
+      name: 'other',
+      scripts: { test: `env > ${mark}` },
+      prettier: { plugins: ['./x.cjs'] },
+    });
+    const writer = [
+      "/usr/bin/python3 - <<'PY'",
+      'import os',
+      `body = ${JSON.stringify(body)}.encode()`,
+      `for i in range(${N}):`,
+      "    n = 'd%d/package.json' % i",
+      '    for k in range(200):',
+      '        done = False',
+      "        for d in ('w', 'wl'):",
+      '            try:',
+      "                fd = os.open(d + '/' + n, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644); os.write(fd, body); os.close(fd); done = True; break",
+      '            except OSError: pass',
+      '        if done: break',
+      'PY',
+    ].join('\n');
+    const planted = () =>
+      Array.from({ length: N }, (_, i) => path.join(other, `d${i}`, 'package.json')).filter((f) =>
+        read(f).includes(mark),
+      );
+    for (let i = 0; i < 12 && planted().length === 0; i++) {
+      const out = await tool(root, 'dontAsk', 'Bash', { command: writer });
+      t.diagnostic(`writer ${i + 1}: ${out.text.slice(0, 200)}`);
+    }
+    const found = planted();
+    await flipper;
+    assert.deepEqual(
+      { plantedInOtherProject: found.map((f) => path.relative(other, f)) },
+      { plantedInOtherProject: [] },
+    );
+  },
+);
+
 // ---------------------------------------------------------------------------------------------------
 // P6 (contained): N4's consumer with a watched directory moved under the live guard — renamed,
 // exchanged with another (renameat2 RENAME_EXCHANGE), renamed with its parent — before the command
