@@ -564,3 +564,44 @@ for (const [how, cmd] of [
       assert.deepEqual({ settledHooks }, { settledHooks: false });
     },
   );
+
+// ---------------------------------------------------------------------------------------------------
+// P7 (availability): the live guard looks every 25 ms at each protected entry a command left empty
+// (liveGuard.ts `emptyWatch`, gaps' N4b fix), with `hasContent` — recursive over a directory. A command
+// that makes 20,000 EMPTY directories inside a new `packages/x/.claude/` and then sleeps keeps the
+// worker's event loop busy with those looks for as long as it runs (a background task: hours): every
+// session on the worker waits (tool calls, heartbeats). The same directories outside a protected name
+// cost the worker little once made (the same row with `notes/` for `.claude/`: 552 of ~800 ticks; with
+// `.claude/`: 19).
+
+test(
+  'P7 (dontAsk): 20,000 empty directories under a new .claude keep the worker’s event loop free while the command sleeps',
+  hole(
+    'P7: liveGuard.ts emptyWatch polls every empty protected entry (hasContent recursive) every 25 ms for the command’s life',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = path.join(base, 'p7');
+    mkdirSync(root, { recursive: true });
+    let ticks = 0;
+    let sleeping = false;
+    const iv = setInterval(() => {
+      if (sleeping) ticks++;
+      else if (existsSync(path.join(root, 'made'))) sleeping = true;
+    }, 10);
+    const t0 = Date.now();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      timeout: 120_000,
+      command:
+        'mkdir -p packages/x/.claude && cd packages/x/.claude && for a in $(seq 1 40); do mkdir d$a && (cd d$a && seq 1 500 | xargs mkdir); done; cd ../../.. && touch made && sleep 8',
+    });
+    clearInterval(iv);
+    t.diagnostic(
+      `${out.status} after ${Date.now() - t0} ms: ${out.text.slice(0, 200)}; ticks while it slept: ${ticks} of ~800`,
+    );
+    assert.ok(
+      ticks >= 400,
+      `the worker's event loop ran ${ticks} times in the command's 8 s sleep (a 10 ms timer: ~800)`,
+    );
+  },
+);
