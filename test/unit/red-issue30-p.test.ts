@@ -380,7 +380,7 @@ test(
 );
 
 // End to end: two sandboxed Bash calls of one session at once (parallel tool calls, or a background
-// task): the first exchanges `w` with `wl -> <the person's HOME>` for 30 s; each of the second kind writes
+// task): the first exchanges `w` with `wl -> <the person's HOME>` until the row ends (90 s at most); each of the second kind writes
 // HOME's protected names (`.bashrc`, `.zprofile`, `.hgrc`, …) into whichever of the two is the real
 // directory and ends — and the check after ITS call removes what it wrote, by path, while the first
 // call's exchanges go on. In my runs the second or third writer call made the worker remove
@@ -421,11 +421,13 @@ test(
       timeout: 120_000,
       command: [
         `ln -s ${person} wl && /usr/bin/python3 - <<'PY'`,
-        'import ctypes, time',
+        'import ctypes, os, time',
         'libc = ctypes.CDLL(None)',
-        'end = time.time() + 30',
-        'while time.time() < end:',
+        'end = time.time() + 90',
+        'n = 0',
+        "while time.time() < end and not (n % 4096 == 0 and os.path.exists('stop')):",
         "    libc.renameat2(-100, b'w', -100, b'wl', 2)",
+        '    n += 1',
         'PY',
       ].join('\n'),
     });
@@ -444,11 +446,12 @@ test(
       'PY',
     ].join('\n');
     const gone = () => P5_NAMES.filter((f) => !existsSync(path.join(person, f)));
-    for (let i = 0; i < 12 && gone().length === 0; i++) {
+    for (let i = 0; i < 40 && gone().length === 0; i++) {
       const out = await tool(root, 'dontAsk', 'Bash', { command: writer });
       t.diagnostic(`writer ${i + 1}: ${out.text.slice(0, 200)}`);
     }
     const removed = gone();
+    writeFileSync(path.join(root, 'stop'), '');
     await flipper;
     assert.deepEqual({ removedInHome: removed }, { removedInHome: [] });
   },
@@ -477,11 +480,13 @@ test(
       timeout: 120_000,
       command: [
         `ln -s ${other} wl && /usr/bin/python3 - <<'PY'`,
-        'import ctypes, time',
+        'import ctypes, os, time',
         'libc = ctypes.CDLL(None)',
-        'end = time.time() + 30',
-        'while time.time() < end:',
+        'end = time.time() + 90',
+        'n = 0',
+        "while time.time() < end and not (n % 4096 == 0 and os.path.exists('stop')):",
         "    libc.renameat2(-100, b'w', -100, b'wl', 2)",
+        '    n += 1',
         'PY',
       ].join('\n'),
     });
@@ -511,11 +516,12 @@ test(
       Array.from({ length: N }, (_, i) => path.join(other, `d${i}`, 'package.json')).filter((f) =>
         read(f).includes(mark),
       );
-    for (let i = 0; i < 12 && planted().length === 0; i++) {
+    for (let i = 0; i < 60 && planted().length === 0; i++) {
       const out = await tool(root, 'dontAsk', 'Bash', { command: writer });
       t.diagnostic(`writer ${i + 1}: ${out.text.slice(0, 200)}`);
     }
     const found = planted();
+    writeFileSync(path.join(root, 'stop'), '');
     await flipper;
     assert.deepEqual(
       { plantedInOtherProject: found.map((f) => path.relative(other, f)) },
