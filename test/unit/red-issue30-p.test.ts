@@ -611,3 +611,44 @@ test(
     );
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// P8: a session whose working directory is an ANCESTOR of HOME (`/home`, a `--cwd ~/..`, a container's
+// `/`): docs/security.md — "A working directory that is an ancestor of HOME does not open it: HOME is
+// closed" — holds for sandboxed Bash (homeReads.ts closes HOME whole), but the file tools close only
+// the dot-entries of a working directory that IS HOME (`inClosedHomeEntry`); from an ancestor every
+// file of HOME is inside the working directories and read-only: Read and Grep return them unasked.
+
+test(
+  'P8 (dontAsk, a session in the parent of HOME): Read and Grep return nothing of HOME that sandboxed Bash cannot read',
+  hole(
+    'P8: homeReads.ts inClosedHomeEntry closes HOME for the file tools only when a working directory IS HOME, not an ancestor of it',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const files: Record<string, string> = {
+      '.docker/key.pem': '-----BEGIN EC PRIVATE KEY-----\nBAIT-P8-docker\n',
+      'projects/billing/.env': 'STRIPE=BAIT-P8-otherenv\n',
+      '.config/zephyr/token': 'token = BAIT-P8-zephyr\n',
+    };
+    for (const [rel, body] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+      writeFileSync(path.join(home, rel), body);
+    }
+    const parent = path.dirname(home);
+    const bash = await tool(parent, 'dontAsk', 'Bash', {
+      command: `cat ${Object.keys(files)
+        .map((f) => path.join(home, f))
+        .join(' ')} 2>&1; true`,
+    });
+    t.diagnostic(`Bash (control): ${bash.text.slice(0, 200)}`);
+    assert.doesNotMatch(bash.text, /BAIT-P8/, 'control: sandboxed Bash reads HOME from its parent');
+    const reads = await Promise.all(
+      Object.keys(files).map((f) => tool(parent, 'dontAsk', 'Read', { file_path: path.join(home, f) })),
+    );
+    const grep = await tool(parent, 'dontAsk', 'Grep', { pattern: 'BAIT-P8-', path: home, output_mode: 'content' });
+    const text = reads.map((r) => r.text).join('\n') + grep.text;
+    const leaked = [...new Set([...text.matchAll(/BAIT-P8-[a-z]+/g)].map((m) => m[0]))];
+    assert.deepEqual({ leaked }, { leaked: [] });
+  },
+);
