@@ -2,7 +2,7 @@
 // tools read in manifests — a package.json over the size limit, `directories.bin` at any depth, the
 // package.json scripts the person's git hooks run, the Python linters' keys in pyproject.toml,
 // setup.cfg and tox.ini, and the file a protected `.bin` symlink leads to. Real files, no sandbox.
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,9 @@ import { iniKeys, tomlKeys } from '../../src/sandbox/configKeys';
 import { lintEditRefusal, lintKeysOf, undoLintKeys } from '../../src/sandbox/lintKeys';
 import { addProtectedEntries } from '../../src/sandbox/protect';
 import { manifestWriteRefusal } from '../../src/tools/manifestGuard';
+import { SandboxHost } from '../../src/sandbox/host';
+import { sandboxSkip } from '../support/systemPackages';
+import { redTool } from '../support/redTool';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-mkeys-')));
 let n = 0;
@@ -28,6 +31,16 @@ const dir = () => {
   mkdirSync(d);
   return d;
 };
+let sandboxHost: SandboxHost;
+let skip: string | false = false;
+const tool = redTool(() => sandboxHost, 'mkeys');
+before(async () => {
+  sandboxHost = new SandboxHost();
+  skip = await sandboxSkip(sandboxHost, 'the sandboxed manifest-keys rows');
+});
+after(async () => {
+  await sandboxHost?.close();
+});
 const json = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
 
 test('N5b: a package.json over the limit a command made or changed is put back whole (removed when new)', () => {
@@ -201,4 +214,20 @@ test('N8: the file a protected .bin symlink leads to is fingerprinted like the t
   const target = scan.entries.get(path.join(d, 'node_modules', 'node', 'bin', 'node'));
   assert.ok(target?.loose, [...scan.entries.keys()].join('\n'));
   assert.equal(scan.entries.has('/bin/sh') || scan.entries.has(realpathSync('/bin/sh')), false);
+});
+
+test('N7 live (dontAsk): a command that adds pylint’s init-hook to setup.cfg and keeps running — put back while it runs; a later edit of the file that adds no such key stays', async (t) => {
+  if (skip) return t.skip(skip);
+  const d = dir();
+  const cfg = path.join(d, 'setup.cfg');
+  writeFileSync(cfg, '[metadata]\nname = x\n');
+  const seen = path.join(d, 'seen.txt');
+  const out = await tool(d, 'dontAsk', 'Bash', {
+    command: `printf '[pylint.main]\\ninit-hook = open("x", "w")\\n' >> setup.cfg && sleep 1 && cat setup.cfg > seen.txt; printf '[metadata2]\\nname = y\\n' >> setup.cfg; echo done`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+  assert.match(out.text, /setup\.cfg: put back as it was/);
+  assert.equal(readFileSync(seen, 'utf8'), '[metadata]\nname = x\n', 'the key was there while the command ran');
+  // A later edit that adds no protected key stays.
+  assert.equal(readFileSync(cfg, 'utf8'), '[metadata]\nname = x\n[metadata2]\nname = y\n');
 });
