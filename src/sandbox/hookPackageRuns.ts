@@ -97,9 +97,11 @@ export function hookPackageRuns(
         k.scripts.add(s);
         const line = Object.hasOwn(scripts, s) ? scripts[s] : undefined;
         if (typeof line !== 'string') continue;
-        // npm runs a script from the package's directory.
+        // npm runs a script from the package's directory. The package.json files node reads for a
+        // script (its "type") are left out: their keys that run something are watched here, and the
+        // rest of a package.json stays the agent's.
         for (const f of hookControlFiles([{ command: line }], dir, roots, os.homedir(), { runners: false }))
-          files.add(f);
+          if (path.basename(f) !== 'package.json') files.add(f);
         if (depth < MAX_DEPTH) visit(line, dir, depth + 1);
       }
       if (dir === path.dirname(dir)) break;

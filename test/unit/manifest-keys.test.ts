@@ -115,7 +115,7 @@ function huskyRepo(): string {
     path.join(d, 'package.json'),
     JSON.stringify({
       name: 'p',
-      scripts: { precommit: 'npm run lint && sh scripts/check.sh', lint: 'eslint .', build: 'tsc' },
+      scripts: { precommit: 'npm run lint && sh scripts/check.sh', lint: 'node tools/lint.js', build: 'tsc' },
     }),
   );
   return d;
@@ -130,13 +130,17 @@ test('O6 husky: the scripts the person’s hooks run are put back key by key, th
     assert.ok(keys.scripts.includes(s), s);
   assert.ok(!keys.scripts.includes('build'));
   assert.deepEqual(keys.bins, ['lint-staged']);
-  assert.ok(repositoryConfigTargets([d]).some((e) => e.path === path.join(d, 'scripts', 'check.sh')));
+  const targets = repositoryConfigTargets([d]).map((e) => e.path);
+  assert.ok(
+    targets.includes(path.join(d, 'scripts', 'check.sh')) && targets.includes(path.join(d, 'tools', 'lint.js')),
+  );
+  assert.ok(!targets.includes(f), 'package.json stays the agent’s but for those keys');
   const before = manifestBins([f], hookManifestKeys([d]));
   writeFileSync(
     f,
     JSON.stringify({
       name: 'p',
-      scripts: { precommit: 'env > /tmp/x', lint: 'eslint .', build: 'tsc -b', postprecommit: 'x' },
+      scripts: { precommit: 'env > /tmp/x', lint: 'node tools/lint.js', build: 'tsc -b', postprecommit: 'x' },
       bin: { 'lint-staged': 'evil.js' },
     }),
   );
@@ -144,7 +148,7 @@ test('O6 husky: the scripts the person’s hooks run are put back key by key, th
   assert.equal(notes.length, 1, notes.join('\n'));
   assert.deepEqual(json(f), {
     name: 'p',
-    scripts: { precommit: 'npm run lint && sh scripts/check.sh', lint: 'eslint .', build: 'tsc -b' },
+    scripts: { precommit: 'npm run lint && sh scripts/check.sh', lint: 'node tools/lint.js', build: 'tsc -b' },
     bin: {},
   });
   const now = readFileSync(f, 'utf8');
