@@ -251,7 +251,9 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
     if (stopped || !inWork(p)) return;
     const lint = protection.lint && isLintManifest(path.dirname(p), path.basename(p).toLowerCase());
     if ((protection.manifests && path.basename(p) === 'package.json') || lint) {
-      const notes = lint ? undoLintKeys([p], protection.lint!) : undoManifestBins([p], protection.manifests!);
+      const notes = lint
+        ? undoLintKeys([p], protection.lint!, undefined, true)
+        : undoManifestBins([p], protection.manifests!);
       for (const note of notes) {
         undid(p); // a command that keeps adding the bin is stopped like one that keeps writing a control file (L2)
         if (!live.includes(note)) live.push(note);

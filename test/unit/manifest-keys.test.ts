@@ -204,6 +204,16 @@ test('N7/O14: a linter file whose protected keys a command added or changed is p
   assert.match(lintEditRefusal(py, edited, `${edited}[tool.pylint.x]\nload-plug = "a"\n`) ?? '', /Refused/);
   assert.equal(lintEditRefusal(py, edited, `${edited}[tool.black]\nline-length = 100\n`), undefined);
   assert.match(lintEditRefusal(cfg, null, '[pylint.main]\ninit-hook=x\n') ?? '', /Refused/);
+  // The person's own key removed by a command (or an edit): allowed, as for package.json's keys.
+  writeFileSync(py, '[tool.mypy]\nplugins = ["a"]\nstrict = true\n');
+  const own = lintKeysOf([py]);
+  writeFileSync(py, '[tool.mypy]\nstrict = true\n');
+  assert.deepEqual(undoLintKeys([py], own), []);
+  assert.equal(lintEditRefusal(py, '[tool.mypy]\nplugins = ["a"]\n', '[tool.mypy]\n'), undefined);
+  assert.match(
+    lintEditRefusal(py, '[tool.mypy]\nplugins = ["a"]\n', '[tool.mypy]\nplugins = ["b"]\n') ?? '',
+    /Refused/,
+  );
 });
 
 test('N8: the file a protected .bin symlink leads to is fingerprinted like the tail; one elsewhere is not', () => {
