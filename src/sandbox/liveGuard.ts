@@ -200,6 +200,14 @@ function hostileWatch(
   };
 }
 
+/** What a package.json (its bin and keys) or a linter file (its keys) the guard heard of needed undone; undefined: neither. */
+function manifestUndo(p: string, protection: GuardedProtection): string[] | undefined {
+  if (protection.lint && isLintManifest(path.dirname(p), path.basename(p).toLowerCase()))
+    return undoLintKeys([p], protection.lint, undefined, true);
+  if (protection.manifests && path.basename(p) === 'package.json') return undoManifestBins([p], protection.manifests);
+  return undefined;
+}
+
 /** Starts watching before the command is spawned; stop() once it has ended. */
 export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const baseline = new Set<string>();
@@ -249,12 +257,9 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const inWork = (p: string) => nameRoots.some((r) => p.startsWith(r + path.sep));
   const checkMarked = (p: string) => {
     if (stopped || !inWork(p)) return;
-    const lint = protection.lint && isLintManifest(path.dirname(p), path.basename(p).toLowerCase());
-    if ((protection.manifests && path.basename(p) === 'package.json') || lint) {
-      const notes = lint
-        ? undoLintKeys([p], protection.lint!, undefined, true)
-        : undoManifestBins([p], protection.manifests!);
-      for (const note of notes) {
+    const manifestNotes = manifestUndo(p, protection);
+    if (manifestNotes) {
+      for (const note of manifestNotes) {
         undid(p); // a command that keeps adding the bin is stopped like one that keeps writing a control file (L2)
         if (!live.includes(note)) live.push(note);
       }
