@@ -5,7 +5,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
@@ -40,6 +49,7 @@ before(async () => {
 });
 after(async () => {
   await sandboxHost?.close();
+  rmSync(base, { recursive: true, force: true });
 });
 const json = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
 
