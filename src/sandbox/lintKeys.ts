@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { iniKeys, tomlKeys, type ConfigKey } from './configKeys';
-import { MAX_MANIFEST_BYTES, rewrite } from './manifestBins';
+import { MAX_MANIFEST_BYTES, rewrite, setAsideOrRemove } from './manifestBins';
 
 /** The files read here (folded names). */
 const LINT_FILES = new Set(['pyproject.toml', 'setup.cfg', 'tox.ini']);
@@ -154,8 +154,7 @@ export function undoLintKeys(
     const what = unsure ? `it cannot be checked for ${WHY}` : `this call added or changed ${WHY}`;
     try {
       if (was.raw) rewrite(f, was.raw);
-      else if (was.large) fs.renameSync(f, `${f}.set-aside`);
-      else fs.unlinkSync(f);
+      else setAsideOrRemove(f, was.large !== undefined);
       notes.push(
         `${rel(f)}: ${was.raw ? 'put back as it was' : was.large ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (${what}; leave these keys to the person)`,
       );

@@ -21,6 +21,7 @@
 // is a protected tail.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { inAnchoredDirectory } from './anchored';
 
 /** Keys of a package.json whose addition or change makes the person's tools run what it names (G2). */
 export const MANIFEST_CONTROL_KEYS = [
@@ -253,13 +254,26 @@ export function manifestBins(
 
 /** Writes `text` over `f` (never through a directory swapped for a symlink; a symlinked `f` is removed). */
 export function rewrite(f: string, text: string | Buffer): void {
-  if (fs.realpathSync.native(path.dirname(f)) !== path.dirname(f)) throw new Error('its directory moved');
-  if (fs.lstatSync(f).isSymbolicLink()) fs.unlinkSync(f);
-  else {
-    const tmp = `${f}.da-${process.pid}.tmp`;
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, f);
-  }
+  // Through the directory as checked (anchored.ts: red team P5b, a directory swapped for a symlink
+  // to another project between a check and the write put the agent's package.json there).
+  inAnchoredDirectory(path.dirname(f), (at) => {
+    const pinned = at(path.basename(f));
+    if (fs.lstatSync(pinned).isSymbolicLink()) fs.unlinkSync(pinned);
+    else {
+      const tmp = at(`${path.basename(f)}.da-${process.pid}.tmp`);
+      fs.writeFileSync(tmp, text);
+      fs.renameSync(tmp, pinned);
+    }
+  });
+}
+
+/** Moves `f` aside (`<name>.set-aside`) or removes it, through its directory as checked. */
+export function setAsideOrRemove(f: string, aside: boolean): void {
+  inAnchoredDirectory(path.dirname(f), (at) => {
+    const name = path.basename(f);
+    if (aside) fs.renameSync(at(name), at(`${name}.set-aside`));
+    else fs.unlinkSync(at(name));
+  });
 }
 
 /**
@@ -270,10 +284,8 @@ export function rewrite(f: string, text: string | Buffer): void {
 function undoWhole(f: string, why: string, was: ManifestState): string {
   const what = `${why}: it cannot be checked for a bin or control keys, which npm and the person's tools would read`;
   try {
-    if (fs.realpathSync.native(path.dirname(f)) !== path.dirname(f)) throw new Error('its directory moved');
     if (was.raw) rewrite(f, was.raw);
-    else if (was.unjudged) fs.renameSync(f, `${f}.set-aside`);
-    else fs.unlinkSync(f);
+    else setAsideOrRemove(f, was.unjudged !== undefined);
     return `${f}: ${was.raw ? 'put back as it was' : was.unjudged ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (this call made it so; ${what})`;
   } catch (err) {
     return `${f}: could not be undone (${what}): ${(err as Error).message}`;

@@ -14,6 +14,7 @@
 //    config keeps only keys that run nothing, a new hook is removed; the tool result says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { anchoredFile, DirectoryMoved, inAnchoredDirectory } from './anchored';
 import { sanitizeGitConfig } from './gitConfigSanitize';
 import { tailTarget } from './treeNames';
 import {
@@ -392,15 +393,6 @@ export function hasContent(p: string): boolean {
   return true; // a fifo, a socket: not what a control file is
 }
 
-/** The parent is still the directory the scan saw (no symlink swapped in on the way). */
-function parentUnchanged(p: string): boolean {
-  try {
-    return fs.realpathSync.native(path.dirname(p)) === path.dirname(p);
-  } catch {
-    return false;
-  }
-}
-
 /** What the live guard (liveGuard.ts) hears from one undo while the command runs. */
 export interface LiveUndo {
   /** A config git is writing right now: left, and named here, to be tried again. */
@@ -409,6 +401,63 @@ export interface LiveUndo {
   undid?: (entryPath: string) => void;
   /** An entry left because its parent is not the directory the scan saw now (a symlink swapped in): to be tried again. */
   moved?: (entryPath: string) => void;
+}
+
+/**
+ * Undoes one protected entry through its directory as the scan saw it (anchored.ts: a command that
+ * swaps a directory on the way for a symlink meanwhile does not redirect the removal; red team P5).
+ */
+function undoEntry(e: ProtectedEntry, rel: (p: string) => string, notes: string[], live: LiveUndo): void {
+  const { busy, undid } = live;
+  try {
+    anchoredFile(e.path, (pinned) => {
+      switch (e.kind) {
+        case 'gitConfig': {
+          const removed = sanitizeGitConfig(pinned, busy === undefined);
+          if (removed === undefined) busy?.(e.path);
+          else if (removed.length > 0) {
+            undid?.(e.path);
+            notes.push(
+              `${rel(e.path)}: removed ${removed.join(', ')} (a git config key that runs a program, in a config this call created)`,
+            );
+          }
+          break;
+        }
+        case 'gitHooks': {
+          inAnchoredDirectory(e.path, (at) => {
+            for (const h of readdir(at('.'))) {
+              if (h.name.endsWith('.sample') && !h.isSymbolicLink()) continue;
+              fs.rmSync(at(h.name), { recursive: true, force: true });
+              const p = path.join(e.path, h.name);
+              undid?.(p);
+              notes.push(`${rel(p)}: removed (a git hook this call created)`);
+            }
+          });
+          break;
+        }
+        case 'gitPointer': {
+          // A worktree's `commondir` that leads back to its own repository is git's own.
+          if (path.basename(e.path) === 'commondir') {
+            const target = path.resolve(path.dirname(e.path), fs.readFileSync(pinned, 'utf8').trim());
+            if (under(path.dirname(e.path), target) && path.basename(target) === '.git') break;
+          }
+          fs.rmSync(pinned, { recursive: true, force: true });
+          undid?.(e.path);
+          notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
+          break;
+        }
+        default:
+          fs.rmSync(pinned, { recursive: true, force: true });
+          undid?.(e.path);
+          notes.push(
+            `${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`,
+          );
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof DirectoryMoved)) throw err;
+    live.moved?.(e.path);
+  }
 }
 
 /**
@@ -424,7 +473,6 @@ export function undoProtectedWrites(
   /** While the command runs (liveGuard.ts): what it is told. */
   live: LiveUndo = {},
 ): string[] {
-  const { busy, undid } = live;
   const notes: string[] = [];
   const denied = (p: string) => denyWrite.some((d) => under(p, d));
   const rel = (p: string) => {
@@ -437,51 +485,8 @@ export function undoProtectedWrites(
     // A loose entry (node_modules) that was there is undone only when the call changed it.
     if (was?.existed && (was.loose === undefined || was.loose === fingerprint(e.path))) continue;
     if (!hasContent(e.path)) continue;
-    if (!parentUnchanged(e.path)) {
-      live.moved?.(e.path);
-      continue;
-    }
     try {
-      switch (e.kind) {
-        case 'gitConfig': {
-          const removed = sanitizeGitConfig(e.path, busy === undefined);
-          if (removed === undefined) busy?.(e.path);
-          else if (removed.length > 0) {
-            undid?.(e.path);
-            notes.push(
-              `${rel(e.path)}: removed ${removed.join(', ')} (a git config key that runs a program, in a config this call created)`,
-            );
-          }
-          break;
-        }
-        case 'gitHooks': {
-          for (const h of readdir(e.path)) {
-            const p = path.join(e.path, h.name);
-            if (h.name.endsWith('.sample') && !h.isSymbolicLink()) continue;
-            fs.rmSync(p, { recursive: true, force: true });
-            undid?.(p);
-            notes.push(`${rel(p)}: removed (a git hook this call created)`);
-          }
-          break;
-        }
-        case 'gitPointer': {
-          // A worktree's `commondir` that leads back to its own repository is git's own.
-          if (path.basename(e.path) === 'commondir') {
-            const target = path.resolve(path.dirname(e.path), fs.readFileSync(e.path, 'utf8').trim());
-            if (under(path.dirname(e.path), target) && path.basename(target) === '.git') continue;
-          }
-          fs.rmSync(e.path, { recursive: true, force: true });
-          undid?.(e.path);
-          notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
-          break;
-        }
-        default:
-          fs.rmSync(e.path, { recursive: true, force: true });
-          undid?.(e.path);
-          notes.push(
-            `${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`,
-          );
-      }
+      undoEntry(e, rel, notes, live);
     } catch (err) {
       notes.push(`${rel(e.path)}: could not be undone (${(err as Error).message})`);
     }
