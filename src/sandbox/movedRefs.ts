@@ -29,7 +29,7 @@ export type RefSnapshots = Map<string, RefState>;
 /** What makes a directory a git directory for git and what git then runs from it (M5's list). */
 const CARRIED = new Set(['config', 'config.worktree', 'commondir', 'hooks']);
 /** New object ids screened per command at most; more is hostile (N3c). */
-export const MAX_CHECKS = 64;
+export const MAX_CHECKS = 256;
 /** Time the screening of one command may take; what is left then is put back unscreened. */
 const BUDGET_MS = 20_000;
 const MAX_CACHE = 20_000;
@@ -191,7 +191,9 @@ function putBack(gitDir: string, was: RefState, entry: string): boolean {
     if (rel === 'packed-refs')
       writeBack(p, was.packedText === undefined ? undefined : { kind: 'text', text: was.packedText });
     else writeBack(p, was.files.get(rel));
-    if (rel === 'refs') for (const [n, f] of was.files) if (n.startsWith('refs/')) writeBack(path.join(gitDir, n), f);
+    // A link that replaced a directory (`refs`, `refs/heads`): the refs that were below it, back.
+    for (const [n, f] of was.files) if (n.startsWith(`${rel}/`)) writeBack(path.join(gitDir, n), f);
+    if (rel === 'refs') for (const d of ['heads', 'tags']) fs.mkdirSync(path.join(p, d), { recursive: true });
     return true;
   } catch {
     return false;

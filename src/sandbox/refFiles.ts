@@ -69,7 +69,7 @@ export function readRefFile(p: string): RefFile | undefined {
 
 /** Is `name` a ref name git would follow a symref to (check_refname_format with one level allowed)? */
 export function wellFormedRefName(name: string): boolean {
-  if (!name || name.length > 1024 || name.endsWith('/') || name.endsWith('.') || name.includes('..')) return false;
+  if (!name || name.endsWith('/') || name.endsWith('.') || name.includes('..')) return false;
   if (name.includes('@{') || name === '@' || /[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
   return name.split('/').every((c) => c !== '' && !c.startsWith('.') && !c.endsWith('.lock'));
 }

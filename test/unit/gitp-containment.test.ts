@@ -127,6 +127,18 @@ test('moved refs: a new symlink in refs/ is removed, not followed (its target is
   assert.equal(sh(r.root, 'ls .git/refs/heads'), 'main');
 });
 
+test('moved refs: refs/heads replaced by a symlink to a directory holding the commit: the link removed, the branches back', () => {
+  const r = repo();
+  const outside = path.join(base, `heads${seq}`);
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'main'), `${r.bad}\n`);
+  const before = refSnapshots([r.root]);
+  sh(r.root, `mv .git/refs/heads .git/old-heads && ln -s ${outside} .git/refs/heads`);
+  assert.ok(undoCarriedRefs(before).length > 0);
+  assert.equal(git(r.root, 'rev-parse', 'main'), r.clean);
+  assert.equal(sh(r.root, `cat ${outside}/main`), r.bad, 'the target untouched');
+});
+
 test('repository config credentials: the URL userinfo, extraheader and token shapes are masked; the rest kept', () => {
   const text = [
     '[core]',
