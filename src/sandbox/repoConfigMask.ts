@@ -43,7 +43,8 @@ export function repositoryConfigMasks(roots: readonly string[]): CredentialFileC
       path: p,
       mode: 'mask',
       extract: GIT_CONFIG_SECRET_PATTERN,
-      maskDuplicates: true,
+      // Not the captured values elsewhere: a URL's user `git` would replace every `git` of the file.
+      maskDuplicates: false,
       // A file whose credential the runtime could not find is unreadable rather than shown.
       onExtractNoMatch: 'deny',
       injectHosts: [],

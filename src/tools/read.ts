@@ -391,14 +391,12 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     await ctx.resultStore?.materialize?.(abs);
     // Bound to what the permission decision covered: a file or directory swapped for a symlink
     // after the check is refused here, before a byte is read (safeFs.ts).
-    const check = readCheck(ctx, 'Read', input.file_path);
-    let opened = abs;
-    const { fh, stat } = await openFileBound(abs, (real) => ((opened = real), check(real)));
+    const { fh, stat, real } = await openFileBound(abs, readCheck(ctx, 'Read', input.file_path));
     try {
       if (stat.size > 0 && (await sniffBinary(fh))) throw new Error(binaryMessage(input.file_path));
       if (isNotebookPath(abs)) return await readNotebook(fh, stat, abs, input.file_path, input.allow_large === true);
       // A repository configuration holding a credential reads as the sandbox's copy does: masked (O12).
-      const masked = repositoryConfigWithSecret(opened);
+      const masked = repositoryConfigWithSecret(real);
       const page = masked
         ? await maskedPage(fh, start, limit)
         : await readPage(

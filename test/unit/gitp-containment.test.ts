@@ -13,6 +13,8 @@ import * as path from 'node:path';
 import { refSnapshots, undoCarriedRefs } from '../../src/sandbox/movedRefs';
 import { holdsGitSecret, maskGitSecrets } from '../../src/hostProcess/gitConfigSecrets';
 import { NEUTRAL_SERVER_DIRECTORY, serverDirectory } from '../../src/mcp/serverDirectory';
+import { SandboxHost } from '../../src/sandbox/host';
+import { redTool } from '../support/redTool';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-gitp-')));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -164,6 +166,30 @@ test('repository config credentials: the URL userinfo, extraheader and token sha
   for (const kept of ['ssh://git@github.com', 'remote = origin', 'fetch = +refs/heads/*', '@github.com/acme/app.git'])
     assert.ok(masked.includes(kept), `${kept} kept`);
   assert.equal(holdsGitSecret('[remote "o"]\n\turl = ssh://git@github.com/x\n[core]\n\tbare = false\n'), false);
+});
+
+test('repository config credentials: Read through a symlink in the project shows them masked, Grep shows no line of the file', async () => {
+  const r = repo();
+  git(r.root, 'remote', 'add', 'origin', 'https://x-access-token:ghp_BAITgitpremote0@github.com/acme/app.git');
+  git(r.root, 'config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic BAITgitpheader');
+  symlinkSync('.git/config', path.join(r.root, 'notes.txt'));
+  const host = new SandboxHost();
+  const tool = redTool(() => host, 'gitp');
+  try {
+    const read = await tool(r.root, 'bypassPermissions', 'Read', { file_path: path.join(r.root, 'notes.txt') });
+    assert.match(read.text, /url = https:\/\/\*\*\*@github\.com\/acme\/app\.git/);
+    for (const p of ['notes.txt', '.git', '.git/config']) {
+      const grep = await tool(r.root, 'bypassPermissions', 'Grep', {
+        pattern: 'BAIT',
+        path: path.join(r.root, p),
+        output_mode: 'content',
+      });
+      assert.doesNotMatch(grep.text, /BAIT/, p);
+    }
+    assert.doesNotMatch(read.text, /BAIT/);
+  } finally {
+    await host.close();
+  }
 });
 
 test('MCP server directory: the person’s npx server starts in the neutral directory; a project’s in the project; a planted package named by a project-relative server is refused', () => {
