@@ -21,6 +21,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { changedLogs, dropLogLines } from './movedLogs';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 
 /** Each repository's refs when a command started, by git directory. */
@@ -217,6 +218,53 @@ function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
   }
 }
 
+const HOSTILE = '-';
+
+/** What a `moving from`/`to` word of a reflog line leads to: an object id, nothing to screen, or HOSTILE. */
+function wordTarget(gitDir: string, now: RefState, word: string): string | undefined {
+  if (now.files.has(`refs/heads/${word}`) || now.packed.has(`refs/heads/${word}`)) return undefined; // a branch: screened as a ref
+  if (word.startsWith('-')) return HOSTILE;
+  const r = git(gitDir, ['rev-parse', '--verify', '-q', `${word}^{commit}`]);
+  const oid = r.stdout.trim().toLowerCase();
+  if (r.code === 0 && /^[0-9a-f]{40,64}$/.test(oid)) return oid;
+  // An abbreviated id of an object a later command writes: not left to chance.
+  return /^[0-9a-f]{4,}$/i.test(word) ? HOSTILE : undefined;
+}
+
+/** Reflog lines the command added (N3d) that lead to a commit carrying a git directory: taken out. */
+function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: string): string[] {
+  if (!was.logs || !now.logs) return [];
+  const known = new Set<string>();
+  for (const l of was.logs.values()) for (const n of l.names ?? []) known.add(n);
+  const logs = changedLogs(gitDir, was.logs, now.logs, known);
+  if (logs.length === 0) return [];
+  const words = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => f.startsWith('@')))));
+  const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
+  const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
+  const verdict = new Map<string, boolean>();
+  const bad = (name: string): boolean => {
+    if (hostile || name.startsWith('?')) return true;
+    let v = verdict.get(name);
+    if (v === undefined) {
+      const target = name.startsWith('@') ? wordTarget(gitDir, now, name.slice(1)) : name;
+      v = target === HOSTILE || (target !== undefined && carriesGitDirectory(gitDir, target));
+      verdict.set(name, v);
+    }
+    return v;
+  };
+  const notes: string[] = [];
+  for (const log of logs) {
+    const lines = new Set(log.lines.filter((l) => l.fresh.some(bad)).map((l) => l.line));
+    if (!log.forced && lines.size === 0) continue;
+    const ok = dropLogLines(gitDir, log, lines);
+    const what = log.forced
+      ? 'a reflog that is no regular file (or too big to read)'
+      : `${lines.size} reflog line(s) naming a commit carrying a git directory (the person's \`git checkout -\` or \`HEAD@{1}\` would go there)`;
+    notes.push(`${where}: ${log.name}: ${what}; ${ok ? 'taken out' : 'could not be undone'}`);
+  }
+  return notes;
+}
+
 /**
  * After a sandboxed command: each name that leads to an object it did not lead to before and now
  * leads to a commit carrying a git directory (or could not be screened) is put back as it was, or
@@ -229,8 +277,7 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
     const now = readRefState(gitDir);
     const truncated = now.truncated && !was.truncated;
     const moved = movedNames(was, now);
-    if (moved.length === 0 && !truncated) continue;
-    const verdicts = judge(gitDir, moved, truncated);
+    const verdicts = moved.length === 0 && !truncated ? new Map<Moved, string>() : judge(gitDir, moved, truncated);
     const done = new Map<string, boolean>();
     for (const [m, why] of verdicts) {
       let ok = true;
@@ -244,6 +291,7 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
       notes.push(`${rel(path.dirname(gitDir))}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
     }
     if (truncated) removeUnknownLoose(gitDir, was);
+    notes.push(...undoCarriedLogs(gitDir, was, now, rel(path.dirname(gitDir))));
   }
   return notes.length > 50 ? [...notes.slice(0, 49), `… and ${notes.length - 49} more refs put back`] : notes;
 }

@@ -8,6 +8,7 @@
 // would block the worker), and no more than a bound is read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readLogs, type LogFile } from './movedLogs';
 
 /** One ref file: its text (bounded), or a symbolic link with its target. */
 export type RefFile = { kind: 'file'; text: string } | { kind: 'link'; target: string };
@@ -21,6 +22,8 @@ export interface RefState {
   packedText?: string;
   /** The walk of `refs/` stopped at its bound: refs past it were not read. */
   truncated: boolean;
+  /** The reflogs (movedLogs.ts, N3d). */
+  logs?: Map<string, LogFile>;
 }
 
 /** Loose entries read below `refs/` before the walk stops (packed refs do not count: N3c). */
@@ -158,6 +161,7 @@ export function readRefState(gitDir: string): RefState {
       queue.push(f);
     }
   }
+  state.logs = readLogs(gitDir);
   return state;
 }
 

@@ -105,6 +105,44 @@ for (const [what, write, resolvable] of SPELLINGS)
     assert.equal(sh(r.root, 'ls .git/refs/replace 2>/dev/null | wc -l'), '0');
   });
 
+for (const [what, line] of [
+  [
+    'the new id of a line (HEAD@{0})',
+    (r: { clean: string; bad: string }) => `${r.clean} ${r.bad} a <a@b> 1700000000 +0000\tcommit: x`,
+  ],
+  [
+    'an abbreviated id a checkout line moves from (@{-1})',
+    (r: { clean: string; bad: string }) =>
+      `${r.clean} ${r.clean} a <a@b> 1700000000 +0000\tcheckout: moving from ${r.bad.slice(0, 10)} to main`,
+  ],
+  [
+    'an abbreviated id of an object not there yet',
+    (r: { clean: string }) =>
+      `${r.clean} ${r.clean} a <a@b> 1700000000 +0000\tcheckout: moving from 0123456789abcdef to main`,
+  ],
+] as const)
+  test(`moved reflogs: a line naming ${what} is taken out (N3d)`, () => {
+    const r = repo();
+    const before = refSnapshots([r.root]);
+    writeFileSync(path.join(r.root, '.git', 'logs', 'HEAD'), `${line(r)}\n`, { flag: 'a' });
+    assert.ok(undoCarriedRefs(before).some((n) => /reflog line/.test(n)));
+    assert.doesNotMatch(sh(r.root, 'cat .git/logs/HEAD'), new RegExp(r.bad.slice(0, 10)));
+    assert.doesNotMatch(sh(r.root, 'cat .git/logs/HEAD'), /0123456789abcdef/);
+    assert.match(sh(r.root, 'cat .git/logs/HEAD'), /commit \(initial\): init/);
+  });
+
+test('moved reflogs: the agent’s commits, checkouts (a detached one too) and update-ref keep their reflog lines', () => {
+  const r = repo();
+  const before = refSnapshots([r.root]);
+  sh(
+    r.root,
+    'git -c user.email=a@example.com -c user.name=a commit -q --allow-empty -m work && git checkout -q -b topic && git checkout -q main && git checkout -q "$(git rev-parse HEAD)" && git checkout -q main && git update-ref refs/heads/x HEAD',
+  );
+  const logs = sh(r.root, 'cat .git/logs/HEAD .git/logs/refs/heads/x');
+  assert.deepEqual(undoCarriedRefs(before), []);
+  assert.equal(sh(r.root, 'cat .git/logs/HEAD .git/logs/refs/heads/x'), logs);
+});
+
 test('moved refs: the agent’s commit, branch and 3,000 tags on known commits stay; one screen per commit', () => {
   const r = repo();
   const before = refSnapshots([r.root]);

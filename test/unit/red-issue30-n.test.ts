@@ -224,6 +224,27 @@ for (const [row, plant, _why] of N3_SPELLINGS)
     },
   );
 
+// N3d (found while fixing N3b/N3c, gitp; held since src/sandbox/movedLogs.ts): no ref moves — a line
+// appended to the HEAD reflog (`.git/logs/HEAD`, which the sandbox must write for the agent's own
+// commits) says `checkout: moving from <carrying commit> to main`; the person's `git checkout -`
+// (`@{-1}`) went there. Same for `HEAD@{1}` (`git reset --hard HEAD@{1}`, the usual undo) and `stash@{1}`.
+test(
+  'N3d (dontAsk): a line appended to the HEAD reflog names a commit carrying a bare repository; the person’s git checkout -, then git status in src/app, runs no fsmonitor',
+  {}, // was a hole: reflogs were not screened (movedRefs.ts read refs, not logs/)
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'N3d');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `${plantBareRepoOnBranch('n3d-tmp', mark)} && b=$(git rev-parse refs/heads/n3d-tmp) && git update-ref -d refs/heads/n3d-tmp && h=$(git rev-parse HEAD) && printf '%s %s a <a@example.com> 1700000000 +0000\\tcheckout: moving from %s to main\\n' $h $h $b >> .git/logs/HEAD && echo logged`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    personGit(root, 'checkout', '-q', '-');
+    personGit(path.join(root, 'src', 'app'), 'status', '--short');
+    assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+  },
+);
+
 // ---------------------------------------------------------------------------------------------------
 // N4: round m's M13 in ONE command. The live guard undoes a new protected entry "as soon as it has
 // content" — on an event for ITS path. An empty `packages/x/.claude/settings.json` (no content:
