@@ -35,6 +35,9 @@ const MAX_DEPTH = 5;
 const OID_AT = /^([0-9a-f]{64}|[0-9a-f]{40})(?=\s|$)/i;
 const PSEUDOREF = /^[A-Z_-]+$/;
 
+/** One buffer for every ref file read (synchronous: never shared by two reads). */
+const REF_BUFFER = Buffer.allocUnsafe(MAX_REF_BYTES);
+
 /** Read a regular file's first bytes without following a link or blocking on a FIFO. */
 function readRegular(p: string): string | undefined {
   let fd: number;
@@ -45,9 +48,8 @@ function readRegular(p: string): string | undefined {
   }
   try {
     if (!fs.fstatSync(fd).isFile()) return undefined;
-    const buf = Buffer.alloc(MAX_REF_BYTES);
-    const n = fs.readSync(fd, buf, 0, MAX_REF_BYTES, 0);
-    return buf.subarray(0, n).toString('latin1');
+    const n = fs.readSync(fd, REF_BUFFER, 0, MAX_REF_BYTES, 0);
+    return REF_BUFFER.toString('latin1', 0, n);
   } catch {
     return undefined;
   } finally {
