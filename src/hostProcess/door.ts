@@ -352,7 +352,10 @@ export function runHostProcess(spec: HostProcessSpec, opts: HostRunOptions = {})
 }
 
 /** The synchronous form, for the few start-up probes that cannot wait (a version check, a config read). */
-export function runHostProcessSync(spec: HostProcessSpec, opts: { timeoutMs?: number } = {}): HostRunResult {
+export function runHostProcessSync(
+  spec: HostProcessSpec,
+  opts: { timeoutMs?: number; maxBuffer?: number } = {},
+): HostRunResult {
   const { cwd, env, program } = prepared(spec);
   const r = spawnSync(program, [...(spec.args ?? [])], {
     cwd,
@@ -360,6 +363,7 @@ export function runHostProcessSync(spec: HostProcessSpec, opts: { timeoutMs?: nu
     argv0: spec.command,
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 10_000,
+    ...(opts.maxBuffer ? { maxBuffer: opts.maxBuffer } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return {

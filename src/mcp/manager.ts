@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { expandMcpServer, expansionRedactor, isRemoteMcpServer, type McpServerConfig } from './config';
 import { changedPins } from './pins';
 import { HostStdioTransport } from './stdioTransport';
+import { serverDirectory } from './serverDirectory';
 import { containMcpServer, registerMcpManager, sessionBound, type McpSessionScope } from './sandboxed';
 import * as path from 'node:path';
 
@@ -345,6 +346,15 @@ export class McpManager {
       throw new McpUnavailableError((e as Error).message);
     }
     const redact = expansionRedactor(config, this.env);
+    // The person's own servers start where nothing a session wrote is looked up (O10, serverDirectory.ts).
+    let directory = cwd;
+    if (!isRemoteMcpServer(expanded) && !isRemoteMcpServer(config))
+      try {
+        const dirs = scope?.workingDirectories ?? [path.resolve(cwd)];
+        directory = serverDirectory(server, config, expanded, path.resolve(cwd), dirs);
+      } catch (e) {
+        throw new McpUnavailableError(redact((e as Error).message));
+      }
     // Inside the session's sandbox unless it is off or the settings say `host` (src/mcp/sandboxed.ts).
     const placed = isRemoteMcpServer(expanded)
       ? undefined
@@ -352,7 +362,7 @@ export class McpManager {
     if (placed?.kind === 'refused')
       throw new McpUnavailableError(`MCP server ${server} was not started: ${redact(placed.reason)}`);
     const contained = placed?.kind === 'sandboxed' ? placed.contained : undefined;
-    const transport = transportOf(expanded, cwd, contained);
+    const transport = transportOf(expanded, directory, contained);
     const client = new (sdk.client().Client)({ name: 'durable-agent', version: '0.1.0' });
     const conn: Connection = {
       key,

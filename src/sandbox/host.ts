@@ -31,6 +31,7 @@ import {
 import { RuntimeProcessEndedError, startRemoteRuntime } from './remoteRuntime';
 import { placeholders } from './placeholders';
 import { wrapConfig } from './readDenies';
+import { repositoryConfigMasks } from './repoConfigMask';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
 import type { CommandReports } from './violations';
 
@@ -366,7 +367,11 @@ async function prepareSandboxedCommand(
     const pathBack = person !== undefined ? `export PATH=${shellQuote(person)}; ` : '';
     const inner = `${pathBack}export TMPDIR=${shellQuote(tmpDir)}; ${command}`;
     // The read denies that are there now (readDenies.ts: an absent one mounts nothing, and costs the wrap).
-    const shellCommand = await m.wrapWithSandbox(inner, 'bash', wrapConfig(plan.call), abortSignal, {
+    // A repository configuration holding a credential is read through a masked copy (O12).
+    const masks = protection && !plan.call.filesystem.disabled ? repositoryConfigMasks(protection.roots) : [];
+    const call = wrapConfig(plan.call);
+    const config = masks.length > 0 ? { ...call, credentials: { files: masks } } : call;
+    const shellCommand = await m.wrapWithSandbox(inner, 'bash', config, abortSignal, {
       commandId,
       commandText: command,
     });

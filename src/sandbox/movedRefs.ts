@@ -1,4 +1,4 @@
-// Refs a sandboxed command moved to a commit that carries a git directory (red team n, N3).
+// Refs a sandboxed command moved to a commit that carries a git directory (red team n, N3, N3b, N3c).
 //
 // The main checkout's sandbox may write `.git/objects` and `.git/refs` (so that the agent's own
 // `git commit` works), so plumbing (`hash-object`, `mktree`, `commit-tree`, `update-ref`) can move a
@@ -7,90 +7,64 @@
 // tree for the watch to see. The person's own `git checkout`, `reset --hard`, `stash` or a merge then
 // puts a bare repository on disk, and their `git status` below `src/` runs its fsmonitor. M5's screen
 // covers checkouts the worker or the CLI make; this covers the refs themselves: after each command,
-// every ref of the working directories' repositories that moved (or appeared) is listed, and one
-// whose tree carries a git directory is put back where it was (removed when it is new), by
-// compare-and-swap, and named in the result. Git never needs a `HEAD` below a tree's top.
+// every name git could resolve in the working directories' repositories (refFiles.ts: loose refs,
+// symbolic refs followed as git follows them, pseudorefs such as ORIG_HEAD, packed refs) that now
+// leads to an object it did not lead to before is screened, and one that leads to a commit carrying
+// a git directory is put back (its files as they were; removed when new) and named in the result.
+// Git never needs a `HEAD` below a tree's top.
+//
+// Bounded (N3c): a screened object id is remembered; at most MAX_CHECKS new ones are screened per
+// command and within BUDGET_MS — more is hostile and every such ref is put back unscreened; a ref
+// that is a symbolic link, a replace ref, a ref to an object that is not there (a later command
+// could write it) or a tree git could not list in time is put back too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { changedLogs, dropLogLines } from './movedLogs';
+import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 
-/** Each repository's refs (full name → object id) when a command started, by git directory. */
-export type RefSnapshots = Map<string, Map<string, string>>;
+/** Each repository's refs when a command started, by git directory. */
+export type RefSnapshots = Map<string, RefState>;
 
 /** What makes a directory a git directory for git and what git then runs from it (M5's list). */
 const CARRIED = new Set(['config', 'config.worktree', 'commondir', 'hooks']);
-const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
-const MAX_LOOSE = 20_000;
+/** New object ids screened per command at most; more is hostile (N3c). */
+export const MAX_CHECKS = 256;
+/** Time the screening of one command may take; what is left then is put back unscreened. */
+const BUDGET_MS = 20_000;
+const MAX_CACHE = 20_000;
+/** gitDir + object id → does it carry a git directory (only definite answers). */
+const screened = new Map<string, boolean>();
 
-function looseRefs(dir: string, name: string, out: Map<string, string>): void {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    if (out.size >= MAX_LOOSE) return;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) looseRefs(p, `${name}/${e.name}`, out);
-    else if (e.isFile()) {
-      try {
-        const v = fs.readFileSync(p, 'utf8').trim();
-        if (OID.test(v)) out.set(`${name}/${e.name}`, v);
-      } catch {
-        // gone meanwhile
-      }
-    }
-  }
-}
-
-/** The refs of a git directory as its files hold them: packed-refs, then loose refs over them, and a detached HEAD. */
-export function readRefs(gitDir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  try {
-    for (const line of fs.readFileSync(path.join(gitDir, 'packed-refs'), 'utf8').split('\n')) {
-      const m = /^([0-9a-f]{40,64}) (refs\/\S+)$/.exec(line);
-      if (m && OID.test(m[1]!)) out.set(m[2]!, m[1]!);
-    }
-  } catch {
-    // none
-  }
-  looseRefs(path.join(gitDir, 'refs'), 'refs', out);
-  try {
-    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
-    if (OID.test(head)) out.set('HEAD', head);
-  } catch {
-    // none
-  }
-  return out;
-}
+/** The refs of a git directory now (refFiles.ts). */
+export const readRefs = readRefState;
 
 /** The git directories of the working directories (a `.git` directory at a root) and their refs now. */
 export function refSnapshots(roots: readonly string[]): RefSnapshots {
   const out: RefSnapshots = new Map();
   for (const r of roots) {
     const g = path.join(r, '.git');
-    if (fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) out.set(g, readRefs(g));
+    if (fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) out.set(g, readRefState(g));
   }
   return out;
 }
 
-function git(gitDir: string, args: readonly string[]): { code: number | null; stdout: string } {
-  return runHostProcessSync({
-    purpose: 'git',
-    command: 'git',
-    args: [`--git-dir=${gitDir}`, '-c', 'core.hooksPath=/dev/null', ...args],
-    cwd: '/',
-    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
-  });
+function git(gitDir: string, args: readonly string[]) {
+  return runHostProcessSync(
+    {
+      purpose: 'git',
+      command: 'git',
+      args: [`--git-dir=${gitDir}`, '-c', 'core.hooksPath=/dev/null', ...args],
+      cwd: '/',
+      env: { ...GIT_GUARD_ENV, HOME: '/nonexistent', GIT_NO_LAZY_FETCH: '1', GIT_NO_REPLACE_OBJECTS: '1' },
+    },
+    { timeoutMs: 10_000, maxBuffer: 256 << 20 },
+  );
 }
 
-/** Does the tree of `oid` hold a directory below its top with a `HEAD` and what git runs beside it? */
-function carriesGitDirectory(gitDir: string, oid: string): boolean {
-  const r = git(gitDir, ['ls-tree', '-r', '--name-only', '-z', oid]);
-  if (r.code !== 0) return false; // not a tree-ish (a blob a tag names): nothing a checkout puts on disk
-  const paths = r.stdout.split('\0').filter(Boolean);
+/** Does a listing hold a directory below its top with a `HEAD` and what git runs beside it? */
+function listingCarries(paths: readonly string[]): boolean {
   const heads = new Set<string>();
   for (const p of paths) {
     const i = p.lastIndexOf('/');
@@ -113,32 +87,211 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
   });
 }
 
+/** Does `oid` carry a git directory — or could it not be screened (missing, too big to list in time)? */
+function carriesGitDirectory(gitDir: string, oid: string): boolean {
+  const key = `${gitDir}\0${oid}`;
+  const known = screened.get(key);
+  if (known !== undefined) return known;
+  const r = git(gitDir, ['ls-tree', '-r', '--name-only', '-z', oid]);
+  let carries: boolean;
+  if (r.code === 0) carries = listingCarries(r.stdout.split('\0').filter(Boolean));
+  else if (r.timedOut || r.spawnError || r.signal)
+    return true; // too big to list: not screened
+  else {
+    // Not a tree-ish: a blob a tag names is nothing a checkout puts on disk; an object that is not
+    // there is what a later command could write (its id is known in advance): not left to chance.
+    if (git(gitDir, ['cat-file', '-e', oid]).code !== 0) return true;
+    carries = false;
+  }
+  if (screened.size >= MAX_CACHE) screened.delete(screened.keys().next().value!);
+  screened.set(key, carries);
+  return carries;
+}
+
+interface Moved {
+  name: string;
+  /** Object ids it leads to now and did not before. */
+  fresh: string[];
+  /** The entries on its way that the command changed: what is put back. */
+  changed: string[];
+  /** Put back unscreened: a symbolic link, a replace ref. */
+  forced: boolean;
+}
+
+function entryChanged(was: RefState, now: RefState, entry: string): boolean {
+  if (entry.startsWith('packed:')) return was.packedText !== now.packedText;
+  return !sameRefFile(was.files.get(entry), now.files.get(entry));
+}
+
+const isLink = (f: RefFile | undefined) => f?.kind === 'link';
+
+/** The names that lead somewhere new since `was`, with what changed on their way. */
+function movedNames(was: RefState, now: RefState): Moved[] {
+  const out: Moved[] = [];
+  for (const name of refNames(now)) {
+    const n = resolveName(now, name);
+    const w = resolveName(was, name);
+    const changed = n.via.filter((v) => entryChanged(was, now, v));
+    const forced =
+      changed.some((v) => isLink(now.files.get(v))) || (/^(packed:)?refs\/replace\//.test(name) && changed.length > 0);
+    const fresh = n.oids.filter((o) => !w.oids.includes(o));
+    if (fresh.length > 0 || forced) out.push({ name, fresh, changed: changed.length ? changed : [name], forced });
+  }
+  return out;
+}
+
+/** Which of `moved` must be put back, and why (one reason for all when the bound is passed). */
+function judge(gitDir: string, moved: readonly Moved[], truncated: boolean): Map<Moved, string> {
+  const out = new Map<Moved, string>();
+  const carry =
+    'named a commit carrying a git directory (a HEAD below the top with its config or hooks: the person’s checkout of it would run its config)';
+  const fresh = new Set(moved.filter((m) => !m.forced).flatMap((m) => m.fresh));
+  const unknown = [...fresh].filter((o) => !screened.has(`${gitDir}\0${o}`));
+  if (truncated || unknown.length > MAX_CHECKS) {
+    const why = truncated
+      ? 'was among more loose refs than are read after a command (hostile: put back unscreened)'
+      : `was among ${unknown.length} new objects refs led to, more than ${MAX_CHECKS} screened after a command (hostile: put back unscreened)`;
+    for (const m of moved) out.set(m, why);
+    return out;
+  }
+  const started = Date.now();
+  for (const m of moved) {
+    if (m.forced) out.set(m, 'was a symbolic link or a replace ref a command wrote');
+    else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
+    else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
+  }
+  return out;
+}
+
+/** Is every directory from the git directory down to `rel`'s parent a real directory (no link to follow)? */
+function realParents(gitDir: string, rel: string): boolean {
+  const parts = rel.split('/').slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const st = fs.lstatSync(path.join(gitDir, ...parts.slice(0, i)), { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) return false;
+  }
+  return true;
+}
+
+function writeBack(p: string, f: RefFile | { kind: 'text'; text: string } | undefined): void {
+  fs.rmSync(p, { recursive: true, force: true }); // a link itself, never what it leads to
+  if (!f) return;
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  if (f.kind === 'link') return fs.symlinkSync(f.target, p);
+  const tmp = `${p}.da-undo-${process.pid}`;
+  fs.writeFileSync(tmp, f.text, { encoding: 'latin1', flag: 'wx' });
+  fs.renameSync(tmp, p);
+}
+
+/** Put an entry back as `was` had it; the packed refs as a whole. */
+function putBack(gitDir: string, was: RefState, entry: string): boolean {
+  const rel = entry.startsWith('packed:') ? 'packed-refs' : entry;
+  if (!realParents(gitDir, rel)) return false;
+  try {
+    const p = path.join(gitDir, rel);
+    if (rel === 'packed-refs')
+      writeBack(p, was.packedText === undefined ? undefined : { kind: 'text', text: was.packedText });
+    else writeBack(p, was.files.get(rel));
+    // A link that replaced a directory (`refs`, `refs/heads`): the refs that were below it, back.
+    for (const [n, f] of was.files) if (n.startsWith(`${rel}/`)) writeBack(path.join(gitDir, n), f);
+    if (rel === 'refs') for (const d of ['heads', 'tags']) fs.mkdirSync(path.join(p, d), { recursive: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Past the walk's bound: every loose ref the command added is removed, every one it changed put back (links not followed). */
+function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const name = `${rel}/${e.name}`;
+    if (e.isDirectory()) removeUnknownLoose(gitDir, was, name);
+    else if (!was.files.has(name)) fs.rmSync(path.join(gitDir, name), { force: true });
+    else if (!sameRefFile(was.files.get(name), readRefFile(path.join(gitDir, name))))
+      writeBack(path.join(gitDir, name), was.files.get(name));
+  }
+}
+
+const HOSTILE = '-';
+
+/** What a `moving from`/`to` word of a reflog line leads to: an object id, nothing to screen, or HOSTILE. */
+function wordTarget(gitDir: string, now: RefState, word: string): string | undefined {
+  if (now.files.has(`refs/heads/${word}`) || now.packed.has(`refs/heads/${word}`)) return undefined; // a branch: screened as a ref
+  if (word.startsWith('-')) return HOSTILE;
+  const r = git(gitDir, ['rev-parse', '--verify', '-q', `${word}^{commit}`]);
+  const oid = r.stdout.trim().toLowerCase();
+  if (r.code === 0 && /^[0-9a-f]{40,64}$/.test(oid)) return oid;
+  // An abbreviated id of an object a later command writes: not left to chance.
+  return /^[0-9a-f]{4,}$/i.test(word) ? HOSTILE : undefined;
+}
+
+/** Reflog lines the command added (N3d) that lead to a commit carrying a git directory: taken out. */
+function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: string): string[] {
+  if (!was.logs || !now.logs) return [];
+  const known = new Set<string>();
+  for (const l of was.logs.values()) for (const n of l.names ?? []) known.add(n);
+  const logs = changedLogs(gitDir, was.logs, now.logs, known);
+  if (logs.length === 0) return [];
+  const words = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => f.startsWith('@')))));
+  const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
+  const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
+  const verdict = new Map<string, boolean>();
+  const bad = (name: string): boolean => {
+    if (hostile || name.startsWith('?')) return true;
+    let v = verdict.get(name);
+    if (v === undefined) {
+      const target = name.startsWith('@') ? wordTarget(gitDir, now, name.slice(1)) : name;
+      v = target === HOSTILE || (target !== undefined && carriesGitDirectory(gitDir, target));
+      verdict.set(name, v);
+    }
+    return v;
+  };
+  const notes: string[] = [];
+  for (const log of logs) {
+    const lines = new Set(log.lines.filter((l) => l.fresh.some(bad)).map((l) => l.line));
+    if (!log.forced && lines.size === 0) continue;
+    const ok = dropLogLines(gitDir, log, lines);
+    const what = log.forced
+      ? 'a reflog that is no regular file (or too big to read)'
+      : `${lines.size} reflog line(s) naming a commit carrying a git directory (the person's \`git checkout -\` or \`HEAD@{1}\` would go there)`;
+    notes.push(`${where}: ${log.name}: ${what}; ${ok ? 'taken out' : 'could not be undone'}`);
+  }
+  return notes;
+}
+
 /**
- * After a sandboxed command: each ref that moved or appeared since `before` and now names a commit
- * carrying a git directory is put back (compare-and-swap: only if it still names what the command
- * left) or removed when it is new; one note per ref.
+ * After a sandboxed command: each name that leads to an object it did not lead to before and now
+ * leads to a commit carrying a git directory (or could not be screened) is put back as it was, or
+ * removed when new; one note per name.
  */
 export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string = (p) => p): string[] {
   const notes: string[] = [];
   for (const [gitDir, was] of before) {
-    const now = fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() ? readRefs(gitDir) : new Map();
-    for (const [ref, oid] of now) {
-      const old = was.get(ref);
-      if (old === oid || !carriesGitDirectory(gitDir, oid)) continue;
-      const args =
-        ref === 'HEAD'
-          ? ['update-ref', '--no-deref', 'HEAD', old ?? oid, oid]
-          : old
-            ? ['update-ref', ref, old, oid]
-            : ['update-ref', '-d', ref, oid];
-      const r = ref === 'HEAD' && !old ? { code: 1 } : git(gitDir, args);
-      const what = `${rel(path.dirname(gitDir))}: ${ref} named a commit carrying a git directory (a HEAD below the top with its config or hooks: the person's checkout of it would run its config)`;
-      notes.push(
-        r.code === 0
-          ? `${what}; ${old ? `put back at ${old.slice(0, 12)}` : 'removed'}`
-          : `${what}; could not be undone`,
-      );
+    if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    const now = readRefState(gitDir);
+    const truncated = now.truncated && !was.truncated;
+    const moved = movedNames(was, now);
+    const verdicts = moved.length === 0 && !truncated ? new Map<Moved, string>() : judge(gitDir, moved, truncated);
+    const done = new Map<string, boolean>();
+    for (const [m, why] of verdicts) {
+      let ok = true;
+      for (const e of m.changed) {
+        const key = e.startsWith('packed:') ? 'packed-refs' : e;
+        if (!done.has(key)) done.set(key, putBack(gitDir, was, e));
+        ok &&= done.get(key)!;
+      }
+      const name = m.name.replace(/^packed:/, '');
+      const back = was.files.has(m.changed[0]!) || m.changed[0]!.startsWith('packed:') ? 'put back' : 'removed';
+      notes.push(`${rel(path.dirname(gitDir))}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
     }
+    if (truncated) removeUnknownLoose(gitDir, was);
+    notes.push(...undoCarriedLogs(gitDir, was, now, rel(path.dirname(gitDir))));
   }
-  return notes;
+  return notes.length > 50 ? [...notes.slice(0, 49), `… and ${notes.length - 49} more refs put back`] : notes;
 }

@@ -48,7 +48,7 @@ function runsCommand(section: string, sub: string | undefined, key: string, valu
 }
 
 /** A `.git` that is a file (a linked worktree, a submodule): the directory its `gitdir:` line names. */
-function gitDirOf(root: string): string | undefined {
+export function gitDirOf(root: string): string | undefined {
   const dotGit = path.join(root, '.git');
   const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
   if (st?.isDirectory()) return dotGit;
@@ -59,7 +59,7 @@ function gitDirOf(root: string): string | undefined {
 }
 
 /** The repository's common directory (a linked worktree's `commondir`; else the git directory itself). */
-function commonDirOf(gitDir: string): string {
+export function commonDirOf(gitDir: string): string {
   const c = readConfig(path.join(gitDir, 'commondir'))?.trim();
   return c ? path.resolve(gitDir, c) : gitDir;
 }

@@ -1,8 +1,9 @@
 // Grep: regex search over file contents (ripgrep when installed, a JavaScript fallback otherwise).
-import { promises as fs } from 'node:fs';
+import { promises as fs, realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { permissionEnvOf } from '../permissions/matcher';
 import { hiddenPathFilter } from '../permissions/resultFilter';
+import { repositoryConfigWithSecret } from '../hostProcess/gitConfigSecrets';
 import { buildTool } from '../toolProtocol/Tool';
 import {
   GREP_FILE_TYPES,
@@ -188,7 +189,8 @@ export const GrepTool = buildTool<GrepInput, GrepOutput>({
 
     // Files a Read deny/ask rule covers are never shown (their lines, names or counts).
     const hidden = hiddenPathFilter('Grep', ctx);
-    const visible = hidden ? result.hits.filter((h) => !hidden(h.path)) : result.hits;
+    // Nor a repository configuration holding a credential (O12: Read shows it masked).
+    const visible = result.hits.filter((h) => !hidden?.(h.path) && !repositoryConfigWithSecret(realOrSelf(h.path)));
     // Most recently modified first (the seed), then by path: the same order for both engines.
     const hits = await sortByMtime(visible);
     const display = (h: GrepFileHit) => toDisplayPath(cwd, h.path);
@@ -302,4 +304,12 @@ function formatContent(
     }
   }
   return out;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { hiddenPathFilter } from '../permissions/resultFilter';
+import { maskGitSecrets, repositoryConfigWithSecret } from '../hostProcess/gitConfigSecrets';
 import { buildTool } from '../toolProtocol/Tool';
 import { isAccessRefused, openDirBound, openFileBound, type RealPathCheck } from '../files/safeFs';
 import { readCheck, searchRootCheck } from './fileAccess';
@@ -207,6 +208,16 @@ interface PageResult {
   endsWithNewline: boolean;
 }
 
+/** A repository configuration's lines [start, start+limit) with each credential masked (a small file: read whole). */
+async function maskedPage(fh: fs.FileHandle, start: number, limit: number): Promise<PageResult> {
+  const text = maskGitSecrets((await fh.readFile({ encoding: 'utf8' })).slice(0, 1 << 20));
+  const all = text.split('\n');
+  const endsWithNewline = text.endsWith('\n');
+  if (endsWithNewline) all.pop();
+  const lines = all.slice(start - 1, start - 1 + limit).map((l, i) => formatNumberedLine(start + i, l));
+  return { lines, totalLines: all.length, truncatedLines: 0, stoppedByBudget: false, endsWithNewline };
+}
+
 /** Streams the file: keeps lines [start, start+limit) within the char budget, counts them all. */
 async function readPage(
   fh: fs.FileHandle,
@@ -380,17 +391,21 @@ export const ReadTool = buildTool<ReadInput, ReadOutput>({
     await ctx.resultStore?.materialize?.(abs);
     // Bound to what the permission decision covered: a file or directory swapped for a symlink
     // after the check is refused here, before a byte is read (safeFs.ts).
-    const { fh, stat } = await openFileBound(abs, readCheck(ctx, 'Read', input.file_path));
+    const { fh, stat, real } = await openFileBound(abs, readCheck(ctx, 'Read', input.file_path));
     try {
       if (stat.size > 0 && (await sniffBinary(fh))) throw new Error(binaryMessage(input.file_path));
       if (isNotebookPath(abs)) return await readNotebook(fh, stat, abs, input.file_path, input.allow_large === true);
-      const page = await readPage(
-        fh,
-        start,
-        limit,
-        ctx.abortSignal,
-        input.allow_large ? Number.MAX_SAFE_INTEGER : READ_MAX_OUTPUT_CHARS,
-      );
+      // A repository configuration holding a credential reads as the sandbox's copy does: masked (O12).
+      const masked = repositoryConfigWithSecret(real);
+      const page = masked
+        ? await maskedPage(fh, start, limit)
+        : await readPage(
+            fh,
+            start,
+            limit,
+            ctx.abortSignal,
+            input.allow_large ? Number.MAX_SAFE_INTEGER : READ_MAX_OUTPUT_CHARS,
+          );
       const numLines = page.lines.length;
       const partial = page.totalLines > 0 && (numLines === 0 || start > 1 || start + numLines - 1 < page.totalLines);
       const data: ReadOutput = {

@@ -42,7 +42,8 @@ const BAIT_ENV: Record<string, string> = {
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const statOrUndefined = (f: string) => statSync(f, { throwIfNoEntry: false });
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-const hole = (line: string) => (process.env.R30N_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
+// No row is a hole now (every N row runs); a new one would use this again.
+const _hole = (line: string) => (process.env.R30N_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 
 let sandboxHost: SandboxHost;
 let skip: string | false = false;
@@ -194,12 +195,22 @@ const N3_SPELLINGS = [
       `${plantBareRepoOnBranch('n3b-tmp', mark)} && git rev-parse refs/heads/n3b-tmp > .git/ORIG_HEAD && git update-ref -d refs/heads/n3b-tmp && printf 'ref: ORIG_HEAD\\n' > .git/refs/heads/feature && echo symref`,
     'a branch made a symbolic ref to ORIG_HEAD: movedRefs reads only object ids (loose, packed, a detached HEAD), git follows the symref',
   ],
+  // N3c: 20,000 packed tags (to as many objects) beside the moved loose branch. The walk's bound
+  // counted packed refs, so no loose ref was read; and each new ref cost one synchronous git run in
+  // the worker (minutes of a blocked event loop). Asserted: the check after the call finishes, the
+  // branch is put back and no tag is left to an object nobody screened.
+  [
+    'N3c',
+    (mark: string) =>
+      `${plantBareRepoOnBranch('feature', mark)} && { echo '# pack-refs with: peeled fully-peeled sorted'; awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "%040x refs/tags/t%05d\\n", i, i }'; } > .git/packed-refs && echo tags`,
+    'the walk’s bound counted 20,000 packed refs, so no loose ref was read; each new ref cost one synchronous git run',
+  ],
 ] as const;
 
-for (const [row, plant, why] of N3_SPELLINGS)
+for (const [row, plant, _why] of N3_SPELLINGS)
   test(
-    `${row} (dontAsk): plumbing moves the branch \`feature\` to a commit carrying a bare repository in src/${row === 'N3' ? '' : ' (through a symbolic ref to ORIG_HEAD)'}; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor`,
-    row === 'N3' ? {} : hole(`${row}: ${why}`), // N3 held since gaps (movedRefs.ts)
+    `${row} (dontAsk): plumbing moves the branch \`feature\` to a commit carrying a bare repository in src/${{ N3: '', N3b: ' (through a symbolic ref to ORIG_HEAD)', N3c: ' beside 20,000 new packed tags' }[row]}; the person’s own git checkout feature, then git status in src/app, runs no fsmonitor`,
+    {}, // N3 held since gaps (movedRefs.ts); N3b, N3c since gitp (refFiles.ts: read as git reads refs; bounded); each row's third string: why it was a hole
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project();
@@ -210,8 +221,30 @@ for (const [row, plant, why] of N3_SPELLINGS)
       personGit(root, 'checkout', '-q', 'feature');
       personGit(path.join(root, 'src', 'app'), 'status', '--short');
       assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+      if (row === 'N3c') assert.equal(git(root, 'for-each-ref', '--count=3', 'refs/tags'), '', 'the tags put back');
     },
   );
+
+// N3d (found while fixing N3b/N3c, gitp; held since src/sandbox/movedLogs.ts): no ref moves — a line
+// appended to the HEAD reflog (`.git/logs/HEAD`, which the sandbox must write for the agent's own
+// commits) says `checkout: moving from <carrying commit> to main`; the person's `git checkout -`
+// (`@{-1}`) went there. Same for `HEAD@{1}` (`git reset --hard HEAD@{1}`, the usual undo) and `stash@{1}`.
+test(
+  'N3d (dontAsk): a line appended to the HEAD reflog names a commit carrying a bare repository; the person’s git checkout -, then git status in src/app, runs no fsmonitor',
+  {}, // was a hole: reflogs were not screened (movedRefs.ts read refs, not logs/)
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const mark = path.join(marks, 'N3d');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `${plantBareRepoOnBranch('n3d-tmp', mark)} && b=$(git rev-parse refs/heads/n3d-tmp) && git update-ref -d refs/heads/n3d-tmp && h=$(git rev-parse HEAD) && printf '%s %s a <a@example.com> 1700000000 +0000\\tcheckout: moving from %s to main\\n' $h $h $b >> .git/logs/HEAD && echo logged`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    personGit(root, 'checkout', '-q', '-');
+    personGit(path.join(root, 'src', 'app'), 'status', '--short');
+    assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+  },
+);
 
 // ---------------------------------------------------------------------------------------------------
 // N4: round m's M13 in ONE command. The live guard undoes a new protected entry "as soon as it has

@@ -1,0 +1,157 @@
+// Reflog lines a sandboxed command added that lead to a commit carrying a git directory (N3d).
+//
+// The sandbox writes `.git/logs` (git appends to the reflogs as it moves a ref: the agent's own
+// commits need it), and the person's git reads them: `git checkout -` goes to the last
+// `checkout: moving from <X>` line's X (`@{-1}`), `git reset --hard HEAD@{1}` to the second last
+// line's id, `stash@{1}` to a line of `logs/refs/stash`. A line appended that names a commit
+// carrying a bare repository moves the person there as surely as a moved ref. So the snapshot holds,
+// for each reflog, what its lines name; after the command, each line naming something new is
+// screened like a ref (movedRefs.ts), and a line that leads to a carrying commit (or could not be
+// screened) is taken out of its file.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** A reflog as the snapshot holds it: its identity and every name its lines give. */
+export interface LogFile {
+  ino: number;
+  size: number;
+  ctimeMs: number;
+  /** The ids and `moving from`/`to` words of its lines; absent: too big to read (MAX_LOG_BYTES). */
+  names?: Set<string>;
+}
+
+const MAX_LOG_FILES = 20_000;
+export const MAX_LOG_BYTES = 8 << 20;
+const LINE = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) [^\t]*(?:\t(.*))?$/i;
+const MOVING = /^checkout: moving from (\S+) to (\S+)/;
+
+/** What one reflog line names: its old and new ids, and the words of a checkout's message. */
+export function lineNames(line: string): string[] {
+  const m = LINE.exec(line);
+  if (!m) return line.trim() ? [`?${line}`] : [];
+  const out = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
+  const c = MOVING.exec(m[3] ?? '');
+  if (c) out.push(`@${c[1]}`, `@${c[2]}`);
+  return out;
+}
+
+function namesOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const line of text.split('\n')) for (const n of lineNames(line)) out.add(n);
+  return out;
+}
+
+function readText(p: string, max: number): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > max) return undefined;
+    const buf = Buffer.alloc(st.size);
+    const n = fs.readSync(fd, buf, 0, st.size, 0);
+    return buf.subarray(0, n).toString('latin1');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The reflogs of a git directory (`logs/HEAD`, `logs/refs/**`), links and other kinds as ino -1. */
+export function readLogs(gitDir: string): Map<string, LogFile> {
+  const out = new Map<string, LogFile>();
+  const walk = (rel: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.size >= MAX_LOG_FILES) return;
+      const name = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(name);
+      else entry(name);
+    }
+  };
+  const entry = (name: string) => {
+    const p = path.join(gitDir, name);
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (!st) return;
+    if (!st.isFile()) return void out.set(name, { ino: -1, size: 0, ctimeMs: st.ctimeMs });
+    const text = readText(p, MAX_LOG_BYTES);
+    out.set(name, {
+      ino: st.ino,
+      size: st.size,
+      ctimeMs: st.ctimeMs,
+      ...(text !== undefined ? { names: namesOf(text) } : {}),
+    });
+  };
+  entry('logs/HEAD');
+  walk('logs/refs');
+  return out;
+}
+
+/** A reflog the command changed: the lines naming something the snapshot's version did not. */
+export interface ChangedLog {
+  name: string;
+  /** The file is not a regular file now (a link): removed whole. */
+  forced: boolean;
+  /** Each new line with what it names that is new. */
+  lines: { line: string; fresh: string[] }[];
+}
+
+/**
+ * The reflogs whose lines name something no reflog named in `was` (`known`: all their names, so that a
+ * branch renamed with its reflog, or a reflog expired, names nothing new).
+ */
+export function changedLogs(
+  gitDir: string,
+  was: Map<string, LogFile>,
+  now: Map<string, LogFile>,
+  known: ReadonlySet<string>,
+): ChangedLog[] {
+  const out: ChangedLog[] = [];
+  for (const [name, n] of now) {
+    const w = was.get(name);
+    if (w && w.ino === n.ino && w.size === n.size && w.ctimeMs === n.ctimeMs) continue;
+    if (n.ino === -1) {
+      out.push({ name, forced: true, lines: [] });
+      continue;
+    }
+    const text = readText(path.join(gitDir, name), MAX_LOG_BYTES);
+    // Too big to read, or changed from a version too big to have been read: taken out whole.
+    if (text === undefined || (w && !w.names)) {
+      out.push({ name, forced: true, lines: [] });
+      continue;
+    }
+    const lines: ChangedLog['lines'] = [];
+    for (const line of text.split('\n')) {
+      const fresh = lineNames(line).filter((x) => !known.has(x));
+      if (fresh.length > 0) lines.push({ line, fresh });
+    }
+    if (lines.length > 0) out.push({ name, forced: false, lines });
+  }
+  return out;
+}
+
+/** Take `bad` lines out of a reflog (written anew beside it, renamed over it); a forced one removed. */
+export function dropLogLines(gitDir: string, log: ChangedLog, bad: ReadonlySet<string>): boolean {
+  const p = path.join(gitDir, log.name);
+  try {
+    if (log.forced) {
+      fs.rmSync(p, { force: true });
+      return true;
+    }
+    const text = readText(p, MAX_LOG_BYTES) ?? '';
+    const kept = text.split('\n').filter((l) => !bad.has(l));
+    const tmp = `${p}.da-undo-${process.pid}`;
+    fs.writeFileSync(tmp, kept.join('\n'), { encoding: 'latin1', flag: 'wx' });
+    fs.renameSync(tmp, p);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,220 @@
+// A git directory's refs as its files hold them, read as git's files backend reads them (red team n,
+// N3b/N3c): loose refs under `refs/` (a symbolic ref `ref: X` kept as written, an object id followed
+// by anything after a space accepted, upper-case hex too), every top-level pseudoref (`HEAD`,
+// `ORIG_HEAD`, `FETCH_HEAD`, any `[A-Z_-]+` name), the files a symbolic ref leads to (`ref:
+// info/x`, `ref: logs/HEAD`: git resolves any well-formed name below the git directory) and
+// packed-refs (every line naming a ref: git may binary-search an unsorted file). Symbolic links are
+// recorded as links and never followed into directories; only regular files are opened (a FIFO
+// would block the worker), and no more than a bound is read.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readLogs, type LogFile } from './movedLogs';
+
+/** One ref file: its text (bounded), or a symbolic link with its target. */
+export type RefFile = { kind: 'file'; text: string } | { kind: 'link'; target: string };
+
+export interface RefState {
+  /** Path below the git directory → what is there (loose refs, pseudorefs, what symrefs lead to). */
+  files: Map<string, RefFile>;
+  /** packed-refs: ref name → every object id a line gives it. */
+  packed: Map<string, string[]>;
+  /** packed-refs' text (absent: no file), put back whole when an entry of it is undone. */
+  packedText?: string;
+  /** The walk of `refs/` stopped at its bound: refs past it were not read. */
+  truncated: boolean;
+  /** The reflogs (movedLogs.ts, N3d). */
+  logs?: Map<string, LogFile>;
+}
+
+/** Loose entries read below `refs/` before the walk stops (packed refs do not count: N3c). */
+export const MAX_LOOSE = 50_000;
+/** Bytes of a ref file read: a ref's object id or a symref's target is short. */
+const MAX_REF_BYTES = 8192;
+/** git's SYMREF_MAXDEPTH. */
+const MAX_DEPTH = 5;
+const OID_AT = /^([0-9a-f]{64}|[0-9a-f]{40})(?=\s|$)/i;
+const PSEUDOREF = /^[A-Z_-]+$/;
+
+/** One buffer for every ref file read (synchronous: never shared by two reads). */
+const REF_BUFFER = Buffer.allocUnsafe(MAX_REF_BYTES);
+
+/** Read a regular file's first bytes without following a link or blocking on a FIFO. */
+function readRegular(p: string): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return undefined;
+    const n = fs.readSync(fd, REF_BUFFER, 0, MAX_REF_BYTES, 0);
+    return REF_BUFFER.toString('latin1', 0, n);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** One ref file as it is now (a link as a link). */
+export function readRefFile(p: string): RefFile | undefined {
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (st?.isSymbolicLink()) {
+    try {
+      return { kind: 'link', target: fs.readlinkSync(p) };
+    } catch {
+      return undefined;
+    }
+  }
+  if (!st?.isFile()) return undefined;
+  const text = readRegular(p);
+  return text === undefined ? undefined : { kind: 'file', text };
+}
+
+/** Is `name` a ref name git would follow a symref to (check_refname_format with one level allowed)? */
+export function wellFormedRefName(name: string): boolean {
+  if (!name || name.endsWith('/') || name.endsWith('.') || name.includes('..')) return false;
+  if (name.includes('@{') || name === '@' || /[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  return name.split('/').every((c) => c !== '' && !c.startsWith('.') && !c.endsWith('.lock'));
+}
+
+function walk(gitDir: string, rel: string, state: RefState, count: { n: number }): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (count.n >= MAX_LOOSE) {
+      state.truncated = true;
+      return;
+    }
+    const name = `${rel}/${e.name}`;
+    count.n++;
+    if (e.isDirectory()) walk(gitDir, name, state, count);
+    else if (e.isFile() || e.isSymbolicLink()) {
+      const f = readRefFile(path.join(gitDir, name));
+      if (f) state.files.set(name, f);
+    }
+  }
+}
+
+function readPacked(gitDir: string, state: RefState): void {
+  const p = path.join(gitDir, 'packed-refs');
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st) return;
+  if (st.isSymbolicLink()) {
+    // git reads through it; the undo removes the link: record it as a link.
+    state.files.set('packed-refs', { kind: 'link', target: fs.readlinkSync(p) });
+    return;
+  }
+  if (!st.isFile()) return;
+  let text: string;
+  try {
+    text = fs.readFileSync(p, 'latin1');
+  } catch {
+    return;
+  }
+  state.packedText = text;
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{64}|[0-9a-f]{40})\s+(\S.*?)\s*$/i.exec(line);
+    if (!m) continue;
+    const oid = m[1]!.toLowerCase();
+    const had = state.packed.get(m[2]!);
+    if (had) had.push(oid);
+    else state.packed.set(m[2]!, [oid]);
+  }
+}
+
+/** The target of a symbolic ref held in `f`, as git reads it (`ref:`, spaces, the rest trimmed); a link into refs/ too. */
+export function symrefTarget(f: RefFile): string | undefined {
+  if (f.kind === 'link') return f.target.startsWith('refs/') ? f.target : undefined;
+  const t = f.text.trimEnd();
+  return t.startsWith('ref:') ? t.slice(4).trimStart() : undefined;
+}
+
+/** The refs of a git directory now (see the top of this file). */
+export function readRefState(gitDir: string): RefState {
+  const state: RefState = { files: new Map(), packed: new Map(), truncated: false };
+  readPacked(gitDir, state);
+  const top = fs.lstatSync(path.join(gitDir, 'refs'), { throwIfNoEntry: false });
+  if (top?.isSymbolicLink()) state.files.set('refs', readRefFile(path.join(gitDir, 'refs'))!);
+  else walk(gitDir, 'refs', state, { n: 0 });
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(gitDir).filter((n) => PSEUDOREF.test(n));
+  } catch {
+    // gone
+  }
+  for (const n of names) {
+    const f = readRefFile(path.join(gitDir, n));
+    if (f) state.files.set(n, f);
+  }
+  // The files symrefs lead to outside refs/ and the pseudorefs (`ref: info/x`): git reads them too.
+  const queue = [...state.files.values()];
+  for (let i = 0; i < queue.length && i < MAX_LOOSE; i++) {
+    const target = symrefTarget(queue[i]!);
+    if (!target || !wellFormedRefName(target) || state.files.has(target) || target.startsWith('refs/')) continue;
+    const f = readRefFile(path.join(gitDir, target));
+    if (f) {
+      state.files.set(target, f);
+      queue.push(f);
+    }
+  }
+  state.logs = readLogs(gitDir);
+  return state;
+}
+
+/** The object ids a file names at the start of a line (a loose ref, a pseudoref, FETCH_HEAD's lines). */
+function oidsOf(f: RefFile): string[] {
+  if (f.kind === 'link') return [];
+  const out: string[] = [];
+  for (const line of f.text.split('\n').slice(0, 64)) {
+    const m = OID_AT.exec(line);
+    if (m) out.push(m[1]!.toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * What `name` resolves to in `state`, as git resolves it: the object ids it leads to and the
+ * entries on the way (names in `files`, or `packed:<ref>`).
+ */
+export function resolveRef(state: RefState, name: string): { oids: string[]; via: string[] } {
+  const via: string[] = [];
+  let cur = name;
+  for (let depth = 0; depth <= MAX_DEPTH; depth++) {
+    const f = state.files.get(cur);
+    if (f) {
+      via.push(cur);
+      const target = symrefTarget(f);
+      if (target === undefined) return { oids: oidsOf(f), via };
+      if (!wellFormedRefName(target)) return { oids: [], via };
+      cur = target;
+      continue;
+    }
+    const packed = state.packed.get(cur);
+    if (packed) via.push(`packed:${cur}`);
+    return { oids: packed ?? [], via };
+  }
+  return { oids: [], via };
+}
+
+/** Every name git could resolve in `state`: its files and its packed refs (`packed:<ref>`, each line counted). */
+export function refNames(state: RefState): string[] {
+  return [...state.files.keys(), ...[...state.packed.keys()].map((n) => `packed:${n}`)];
+}
+
+/** What a name resolves to; a packed name by its own lines (a loose ref over it hides it only until that is deleted). */
+export function resolveName(state: RefState, name: string): { oids: string[]; via: string[] } {
+  if (name.startsWith('packed:')) return { oids: state.packed.get(name.slice(7)) ?? [], via: [name] };
+  return resolveRef(state, name);
+}
+
+/** Are two ref files the same? */
+export function sameRefFile(a: RefFile | undefined, b: RefFile | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.kind === 'file' ? b.kind === 'file' && a.text === b.text : b.kind === 'link' && a.target === b.target;
+}
