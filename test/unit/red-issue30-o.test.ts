@@ -343,38 +343,52 @@ const TOOLCHAIN_BAIT: Record<string, string> = {
   'work/infra/terraform.tfstate': '{"password":"BAIT-O-pathrepo-tfstate"}\n',
 };
 
-test(
-  'O5 (dontAsk): secrets inside the directories builds read and the PATH entries under HOME (~/.cache, ~/.dotnet, ~/.local/bin, ~/bin, ~/.codeium/windsurf/bin, ~/work/infra/bin) — sandboxed Bash reads none',
-  hole(
-    'O5: on main all of HOME is readable (O1); a toolchain allowlist that opens ~/.cache, ~/.dotnet, ~/.local/bin or the installation above a PATH entry opens these',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    for (const [rel, body] of Object.entries(TOOLCHAIN_BAIT)) {
-      mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
-      writeFileSync(path.join(home, rel), body);
-    }
-    const root = project();
-    mkdirSync(path.join(home, '.codeium', 'windsurf', 'bin'), { recursive: true });
-    const out = await tool(
-      root,
-      'dontAsk',
-      'Bash',
-      {
-        command: `cat ${Object.keys(TOOLCHAIN_BAIT)
-          .map((f) => `~/${JSON.stringify(f)}`)
-          .join(' ')} 2>/dev/null; echo done`,
-      },
-      {},
-      { session: `red30o-o5-${process.pid}` },
-    );
-    const got = baitIn(out.text);
-    t.diagnostic(
-      `${out.status}: ${got.length} of ${baitIn(Object.values(TOOLCHAIN_BAIT).join('\n')).length}: ${got.join(' ')}`,
-    );
-    assert.deepEqual(got, []);
-  },
-);
+// Since homew: the caches by name, the .NET SDK by its parts, a PATH entry without the installation above
+// it (main) hold; what is left is a script with a token IN a PATH directory under HOME (`~/.local/bin`,
+// `~/bin`): the sandbox cannot give `x` without `r` (docs/security.md says so) — that row stays a hole.
+const PATH_SCRIPTS = ['.local/bin/deploy-prod', 'bin/backup.sh'];
+for (const [what, files, opts] of [
+  [
+    'caches, SDK stores, installations around a PATH entry',
+    Object.keys(TOOLCHAIN_BAIT).filter((f) => !PATH_SCRIPTS.includes(f)),
+    {} /* held since homew (main's toolchain list) */,
+  ],
+  [
+    'scripts in PATH directories',
+    PATH_SCRIPTS,
+    hole(
+      'O5: a script with a token in a PATH directory under HOME (~/.local/bin, ~/bin) is readable: the sandbox binds the directory back (x needs r); documented boundary',
+    ),
+  ],
+] as const)
+  test(
+    `O5 (dontAsk, ${what}): secrets inside the directories builds read and the PATH entries under HOME (~/.cache, ~/.dotnet, ~/.local/bin, ~/bin, ~/.codeium/windsurf/bin, ~/work/infra/bin) — sandboxed Bash reads none`,
+    opts,
+    async (t) => {
+      if (skip) return t.skip(skip);
+      for (const [rel, body] of Object.entries(TOOLCHAIN_BAIT)) {
+        mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+        writeFileSync(path.join(home, rel), body);
+      }
+      const root = project();
+      mkdirSync(path.join(home, '.codeium', 'windsurf', 'bin'), { recursive: true });
+      const out = await tool(
+        root,
+        'dontAsk',
+        'Bash',
+        {
+          command: `cat ${files.map((f) => `~/${JSON.stringify(f)}`).join(' ')} 2>/dev/null; echo done`,
+        },
+        {},
+        { session: `red30o-o5-${process.pid}` },
+      );
+      const got = baitIn(out.text);
+      t.diagnostic(
+        `${out.status}: ${got.length} of ${baitIn(files.map((f) => TOOLCHAIN_BAIT[f]).join('\n')).length}: ${got.join(' ')}`,
+      );
+      assert.deepEqual(got, []);
+    },
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // O2: the worker's OWN secrets kept in files that no list names. The Anthropic SDK's credential chain
@@ -453,9 +467,7 @@ test(
 
 test(
   'O7 (dontAsk): files under $XDG_RUNTIME_DIR (GVFS network shares, the document portal, keybase’s private folder) — sandboxed Bash reads none',
-  hole(
-    'O7: only $XDG_RUNTIME_DIR/containers is denied (src/permissions/credentials.ts credentialPathsFromEnv); the per-user runtime directory is otherwise readable',
-  ),
+  {} /* held since homew */,
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
