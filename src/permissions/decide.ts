@@ -13,7 +13,7 @@ import { protectedReasonOfForms } from './protectedPaths';
 import { anotherSessionMessage, inAnotherSession, inFormerResultsDir } from './sessionsApart';
 import { inProcessDir, processPathMessage } from './processPaths';
 import { parseRuleSafe } from './rules';
-import { closedHomePath } from './homeReads';
+import { closedHomePath } from './homeClosure';
 import { closedHomeWrite, sessionReadClosed, sessionScopeOf, type SessionScope } from './sessionClosed';
 import { fsCommandsInside, shellReadOutside } from './shellPaths';
 

@@ -13,7 +13,6 @@
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from './paths';
-import { personPath } from '../hostProcess/programs';
 
 /**
  * Where builds read in the home directory (reviewed one by one: programs, caches of downloaded
@@ -116,7 +115,7 @@ export function closableHome(home: string | undefined): string | undefined {
   return h === '/' ? undefined : h;
 }
 
-function realOrSelf(p: string): string {
+export function realOrSelf(p: string): string {
   try {
     return realpathSync.native(p);
   } catch {
@@ -151,7 +150,7 @@ export interface HomeReads {
  * installation around a `bin` is allowed back by a toolchain's name or not at all (O5). A script with
  * a token in a PATH directory is readable: the sandbox cannot give `x` without `r`.
  */
-function pathEntries(pathVar: string | undefined, home: string): string[] {
+export function pathEntries(pathVar: string | undefined, home: string): string[] {
   return (pathVar ?? '')
     .split(path.delimiter)
     .filter((d) => path.isAbsolute(d))
@@ -220,124 +219,4 @@ export function homeReads(input: HomeReadInput): HomeReads {
   }
   // An ancestor of HOME that is a working directory (`/`, `/home`) does not open it: HOME is closed.
   return { closed: 'home', denyRead: [home], allowRead: wanted, reopens };
-}
-
-/** What a session's closure of HOME depends on: its home directory, working directories, the person's re-opened paths. */
-export interface HomeScope {
-  home: string | undefined;
-  workingDirectories: readonly string[];
-  /** The person's own `sandbox.filesystem.allowRead` (`~` expanded or not): re-opened for reads. */
-  reopened?: readonly string[];
-  /** The person's PATH (default: the one the process started with): its entries under HOME are not writable. */
-  pathVar?: string;
-}
-
-/**
- * Where the person's programs are in HOME, outside its dot-entries: `~/bin` (Debian's and Ubuntu's
- * default `~/.profile` puts it first on PATH when it exists), the toolchain paths that are not
- * dot-entries (`~/go/bin`), and the entries of the person's PATH under HOME (`~/work/infra/bin`). A
- * session whose working directory is HOME (or its ancestor) must not write them either: the
- * person's next shell runs what is there by name (red team o, O11's `~/.local/bin/git`).
- */
-export function homeProgramDirs(home: string, pathVar: string | undefined = personPath()): string[] {
-  return [
-    ...new Set([
-      path.join(home, 'bin'),
-      ...HOME_TOOLCHAIN_PATHS.filter((t) => !t.startsWith('~/.')).map((t) => path.join(home, t.slice(2))),
-      ...pathEntries(pathVar, home),
-    ]),
-  ];
-}
-
-/**
- * Is the absolute path in a part of HOME closed to this session — what its sandboxed commands may not
- * read (`read`) or write (`write`)? The file tools' side of homeReads and homeWritable (one rule):
- *  - a working directory is HOME: HOME's dot-entries, existing or not (where tools keep their state,
- *    tokens and start-up files: `~/.bashrc.d`, `~/.config/autostart`, `~/.local/bin`); for reads
- *    the toolchains and what the person re-opened are open again;
- *  - otherwise all of HOME but the working directories inside it (for reads: but the toolchains and
- *    what the person re-opened) — a working directory that is an ancestor of HOME (`/home`, `/`)
- *    does not open it (red team o, O11).
- * A working directory inside HOME (`~/proj`, `--add-dir ~/.dotfiles`) is open. Pass every form of a
- * path (paths.ts pathForms): a symlink into a closed part is closed by its real form.
- */
-export function closedHomePath(p: string, scope: HomeScope, access: 'read' | 'write'): boolean {
-  const h = closableHome(scope.home);
-  if (!h || !path.isAbsolute(p)) return false;
-  const abs = path.resolve(p);
-  const homes = [...new Set([h, realOrSelf(h)])];
-  const base = homes.find((x) => isInside(abs, x));
-  if (base === undefined) return false;
-  const dirs = scope.workingDirectories.map((w) => path.resolve(w));
-  const isHome = (w: string) => homes.includes(w) || homes.includes(realOrSelf(w));
-  // Inside a working directory within HOME: open.
-  if (dirs.some((w) => !isHome(w) && homes.some((x) => w !== x && isInside(w, x)) && isInside(abs, w))) return false;
-  const rel = path.relative(base, abs);
-  if (dirs.some(isHome)) {
-    if (rel === '') return false;
-    if (!rel.startsWith('.'))
-      return access === 'write' && homeProgramDirs(base, scope.pathVar).some((d) => isInside(abs, d));
-  } else if (rel === '' && !dirs.some((w) => isInside(base, w))) return false; // HOME itself, outside every working directory: asked anyway
-  if (access === 'write') return true;
-  if (HOME_TOOLCHAIN_PATHS.some((t) => isInside(rel, t.slice(2)))) return false;
-  const open = (scope.reopened ?? [])
-    .filter((r) => !/[*?[\]]/.test(r))
-    .map((r) => (r === '~' ? h : r.startsWith('~/') ? path.join(h, r.slice(2)) : r))
-    .filter((r) => path.isAbsolute(r));
-  return !open.some((r) => isInside(abs, path.resolve(r)));
-}
-
-/** Was inClosedHomeEntry: a read of a closed part of HOME (closedHomePath). */
-export function inClosedHomeEntry(p: string, workingDirectories: readonly string[], home: string | undefined): boolean {
-  return closedHomePath(p, { home, workingDirectories }, 'read');
-}
-
-/** The kernel's own trees under `/`: never bound writable by an expansion of `/`. */
-const KERNEL_DIRS = new Set(['/proc', '/sys', '/dev']);
-
-/**
- * What sandboxed commands may write, with HOME's dot-entries left out (red team o, O11): when a
- * writable directory is HOME, it is replaced by HOME's entries that are not dot-entries (HOME itself is
- * then read-only: no dot-entry can be created in it, `~/.bashrc.d`, `~/.config/autostart`, `~/.local/bin`
- * — nor any other new entry: the Write tool makes one), and a writable ancestor of HOME (`/home`, `/`)
- * is replaced by its entries off the way to HOME. Symlinks are not bound (a link in HOME to a
- * dot-entry would open it; its target is writable by its own name or not at all). A HOME with no
- * writable directory that is HOME needs nothing here: the closure (homeReads) hides it whole behind
- * a scratch layer whose writes vanish with the command.
- */
-export function homeWritable(allowWrite: readonly string[], home: string | undefined): string[] {
-  const h = closableHome(home);
-  if (!h) return [...allowWrite];
-  const homes = [...new Set([h, realOrSelf(h)])];
-  const isHome = (w: string) => homes.includes(w) || homes.includes(realOrSelf(w));
-  const resolved = allowWrite.map((w) => path.resolve(w));
-  if (!resolved.some(isHome)) return [...allowWrite];
-  const out: string[] = [];
-  const entries = (dir: string): string[] => {
-    try {
-      return readdirSync(dir).map((n) => path.join(dir, n));
-    } catch {
-      return [];
-    }
-  };
-  const plainEntry = (e: string) => {
-    const st = lstatSync(e, { throwIfNoEntry: false });
-    return st !== undefined && (st.isDirectory() || st.isFile());
-  };
-  const expand = (dir: string, depth: number): void => {
-    if (isHome(dir)) {
-      for (const e of entries(dir)) if (!path.basename(e).startsWith('.') && plainEntry(e)) out.push(e);
-      return;
-    }
-    for (const e of entries(dir)) {
-      if (KERNEL_DIRS.has(e) || !plainEntry(e)) continue;
-      if (homes.some((x) => isInside(x, e)) && depth < 16) expand(e, depth + 1);
-      else out.push(e);
-    }
-  };
-  for (const w of resolved) {
-    if (isHome(w) || homes.some((x) => w !== x && isInside(x, w))) expand(w, 0);
-    else out.push(w);
-  }
-  return [...new Set(out)];
 }

@@ -8,7 +8,7 @@
 // `sandbox.filesystem.allowRead` re-opens them.
 import * as os from 'node:os';
 import { credentialMatcher } from './credentials';
-import { closedHomePath, type HomeScope } from './homeReads';
+import { closedHomeMatcher, type HomeScope } from './homeClosure';
 import { insideWorkingDirs } from './paths';
 
 export type ClosedKind = 'credential' | 'home';
@@ -42,8 +42,11 @@ export function sessionScopeOf(
 export function sessionReadClosed(scope: SessionScope): (p: string) => ClosedKind | undefined {
   const home = scope.home ?? os.homedir();
   const credential = credentialMatcher(home, scope.reopened);
-  const s = { ...scope, home, reopened: [...(scope.reopened ?? []), ...(scope.own ?? [])] };
-  return (p) => (credential(p) ? 'credential' : closedHomePath(p, s, 'read') ? 'home' : undefined);
+  const closedHome = closedHomeMatcher(
+    { ...scope, home, reopened: [...(scope.reopened ?? []), ...(scope.own ?? [])] },
+    'read',
+  );
+  return (p) => (credential(p) ? 'credential' : closedHome(p) ? 'home' : undefined);
 }
 
 /**
@@ -68,8 +71,8 @@ export function hiddenFromSession(scope: SessionScope, bypass: boolean): (p: str
  * person's own allow rule lets it).
  */
 export function closedHomeWrite(forms: readonly string[], scope: SessionScope): string | undefined {
-  const s = { ...scope, home: scope.home ?? os.homedir() };
-  const hit = forms.find((f) => closedHomePath(f, s, 'write') && insideWorkingDirs([f], s.workingDirectories));
+  const closed = closedHomeMatcher({ ...scope, home: scope.home ?? os.homedir() }, 'write');
+  const hit = forms.find((f) => closed(f) && insideWorkingDirs([f], scope.workingDirectories));
   if (hit === undefined) return undefined;
   return `${hit} is protected: it is in a dot-entry (or a closed part) of the home directory, where tools keep their state, tokens and start-up files; a session started in the home directory or above it does not open them`;
 }

@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../permissions/credentials';
-import { homeProgramDirs, homeReads, homeWritable } from '../permissions/homeReads';
+import { homeReads } from '../permissions/homeReads';
+import { dotLinkTargets, homeProgramDirs, homeWritable } from '../permissions/homeClosure';
 import { programCacheRoot, sandboxPrograms } from '../hostProcess/programs';
 
 // The credential paths belong to the permission room (the file tools and the config reads refuse them too).
@@ -358,7 +359,7 @@ export function runtimePlan(
       allowRead: [...new Set([...ownResults, ...allowRead, ...home.allowRead])],
       // This session's results are readable, never writable (a result the model Reads back is the stored one).
       // A writable HOME (a session started in `~`) without its dot-entries, absent ones too (red team o, O11).
-      allowWrite: homeWritable(allowWrite, host.home),
+      allowWrite: homeWritable(allowWrite, host.home, host.pathVar),
       denyWrite: [
         ...new Set([
           ...privatePaths,
@@ -366,7 +367,9 @@ export function runtimePlan(
           ...(host.protectedDenyWrite ?? []),
           ...(host.workerCode ?? []),
           // A session in HOME: the person's program directories there (`~/bin`, PATH entries), existing or not (O11).
-          ...(home.closed === 'dot-entries' ? homeProgramDirs(host.home, host.pathVar) : []),
+          ...(home.closed === 'dot-entries'
+            ? [...homeProgramDirs(host.home, host.pathVar), ...dotLinkTargets(host.home)]
+            : []),
         ]),
       ],
       ...(fs.disabled ? { disabled: true } : {}),

@@ -335,6 +335,11 @@ test('a session started in HOME: sandboxed Bash creates no dot-entry, no ~/bin o
   writeFileSync(path.join(home, 'todo.txt'), 'old\n');
   const { symlinkSync } = await import('node:fs');
   symlinkSync('.config', path.join(home, 'cfg'));
+  // A dotfiles checkout in HOME, linked in as dot-entries (GNU stow): one link dangling (a local override).
+  mkdirSync(path.join(home, 'dotfiles', 'vim'), { recursive: true });
+  writeFileSync(path.join(home, 'dotfiles', 'README'), 'dotfiles\n');
+  symlinkSync('dotfiles/vim', path.join(home, '.vim'));
+  symlinkSync('dotfiles/bashrc.local', path.join(home, '.bashrc.local'));
   try {
     const out = await tool([home], 'dontAsk', 'Bash', {
       command: [
@@ -347,6 +352,9 @@ test('a session started in HOME: sandboxed Bash creates no dot-entry, no ~/bin o
         'echo x > ~/newfile.txt',
         'echo new > ~/todo.txt && cat ~/todo.txt',
         'echo ok > ~/notes/ok.txt && cat ~/notes/ok.txt',
+        'echo x > ~/dotfiles/vim/vimrc',
+        'echo x > ~/dotfiles/bashrc.local',
+        'echo more >> ~/dotfiles/README',
         'true',
       ].join('; '),
     });
@@ -359,12 +367,21 @@ test('a session started in HOME: sandboxed Bash creates no dot-entry, no ~/bin o
       'go/bin/go',
       '.config/autostart.desktop',
       'newfile.txt',
+      'dotfiles/vim/vimrc',
+      'dotfiles/bashrc.local',
     ])
       assert.ok(!existsSync(path.join(home, f)), `${f} was written`);
     assert.equal(readFileSync(path.join(home, 'todo.txt'), 'utf8'), 'new\n');
     assert.equal(readFileSync(path.join(home, 'notes', 'ok.txt'), 'utf8'), 'ok\n');
+    assert.equal(readFileSync(path.join(home, 'dotfiles', 'README'), 'utf8'), 'dotfiles\nmore\n');
+    // The file tools: what a dot-entry links to is protected too.
+    const w = await tool([home], 'acceptEdits', 'Write', {
+      file_path: path.join(home, 'dotfiles', 'bashrc.local'),
+      content: 'x\n',
+    });
+    assert.ok(!existsSync(path.join(home, 'dotfiles', 'bashrc.local')), w.text);
   } finally {
-    for (const f of ['bin', 'go', 'todo.txt', 'cfg', 'notes/ok.txt'])
+    for (const f of ['bin', 'go', 'todo.txt', 'cfg', 'notes/ok.txt', 'dotfiles', '.vim', '.bashrc.local'])
       rmSync(path.join(home, f), { recursive: true, force: true });
   }
 });
