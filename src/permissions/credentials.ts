@@ -367,6 +367,11 @@ export function isCredentialPath(real: string, home?: string): boolean {
  * person re-opened a path (`sandbox.filesystem.allowRead` of their own settings: `~` expanded).
  */
 export function credentialMatcher(home?: string, reopened: readonly string[] = []): (real: string) => boolean {
+  return credentialView(home, reopened).match;
+}
+
+/** The credential roots (a name pattern as its directory) and the matcher, read as credentialMatcher says. */
+export function credentialView(home?: string, reopened: readonly string[] = []): CredentialView {
   // Every file tool call asks (decide.ts step 0): the roots (the list, the environment's files, the
   // git config's includes) are read again at most every MATCHER_TTL_MS per home and re-open list.
   const h = home ?? os.homedir();
@@ -376,21 +381,30 @@ export function credentialMatcher(home?: string, reopened: readonly string[] = [
   const key = `${h}\0${reopened.join('\0')}\0${env}\0${mtime('.gitconfig')}\0${mtime('.config/git/config')}`;
   const now = Date.now();
   const hit = matchers.get(key);
-  if (hit && now - hit.at < MATCHER_TTL_MS) return hit.match;
+  if (hit && now - hit.at < MATCHER_TTL_MS) return hit.view;
   if (matchers.size > 32) matchers.clear();
-  const match = buildMatcher(home, reopened);
-  matchers.set(key, { at: now, match });
-  return match;
+  const view = buildView(home, reopened);
+  matchers.set(key, { at: now, view });
+  return view;
+}
+
+export interface CredentialView {
+  match: (real: string) => boolean;
+  /** Each root, a name pattern as the directory it lies in. */
+  roots: string[];
 }
 
 const MATCHER_TTL_MS = 1000;
-const matchers = new Map<string, { at: number; match: (real: string) => boolean }>();
+const matchers = new Map<string, { at: number; view: CredentialView }>();
 
-function buildMatcher(home: string | undefined, reopened: readonly string[]): (real: string) => boolean {
+function buildView(home: string | undefined, reopened: readonly string[]): CredentialView {
   const h = home ?? os.homedir();
   const open = reopened.map((p) => expandHome(p, h)).filter((p) => path.isAbsolute(p) && !/[*?[\]]/.test(p));
-  const tests = credentialRoots(home).map((c): ((real: string) => boolean) => {
-    if (!c.includes('*')) return (real) => isInside(real, c);
+  const roots = credentialRoots(home);
+  // A plain root is looked up by the path's ancestors (a set): ~160 roots per file of a search.
+  const plain = new Set(roots.filter((c) => !c.includes('*') && path.isAbsolute(c)).map((c) => path.resolve(c)));
+  const patterns = roots.flatMap((c): Array<(real: string) => boolean> => {
+    if (!c.includes('*')) return path.isAbsolute(c) ? [] : [(real) => isInside(real, c)];
     // A name pattern (`.claude.json.backup*`): the file, or anything under a match.
     const re = new RegExp(
       `^${c
@@ -399,7 +413,16 @@ function buildMatcher(home: string | undefined, reopened: readonly string[]): (r
         .join('[^/]*')}(?:/.*)?$`,
       's',
     );
-    return (real) => re.test(real);
+    return [(real) => re.test(real)];
   });
-  return (real) => tests.some((t) => t(real)) && !open.some((o) => isInside(real, o));
+  const underPlain = (real: string): boolean => {
+    if (!path.isAbsolute(real)) return [...plain].some((c) => isInside(real, c));
+    for (let d = path.resolve(real); ; d = path.dirname(d)) {
+      if (plain.has(d)) return true;
+      if (path.dirname(d) === d) return false;
+    }
+  };
+  const match = (real: string) =>
+    (underPlain(real) || patterns.some((t) => t(real))) && !open.some((o) => isInside(real, o));
+  return { match, roots: roots.map((c) => (c.includes('*') ? path.dirname(c) : c)) };
 }

@@ -10,9 +10,9 @@ import { compilePathPattern, isInside, pathForms, resolveReal } from './paths';
 import { parseRuleSafe } from './rules';
 import { inAnotherSession, reachesAnotherSession, type SessionsApart } from './sessionsApart';
 import { inProcessDir, reachesProcessDir } from './processPaths';
-import { credentialMatcher, credentialRoots } from './credentials';
+import { credentialView } from './credentials';
 import { closableHome } from './homeReads';
-import { hiddenFromSession } from './sessionClosed';
+import { hiddenHomeFromSession } from './sessionClosed';
 
 /**
  * A predicate telling whether an absolute path is hidden from `toolName`: some deny or ask rule
@@ -31,11 +31,11 @@ export function hiddenPathPredicate(
   bypass = false,
 ): HiddenPaths {
   const byRules = rulesPredicate(toolName, rules, env);
-  // The credential files and the closed parts of HOME (sessionClosed.ts: the one predicate the
-  // decision, the re-check at the open and the memory loader use), inside the working directories.
+  // The closed parts of HOME (sessionClosed.ts: the one predicate the decision, the re-check at the
+  // open and the memory loader use), inside the working directories (everywhere in bypassPermissions).
   let closed: ((p: string) => boolean) | undefined;
   const session = () =>
-    (closed ??= hiddenFromSession(
+    (closed ??= hiddenHomeFromSession(
       {
         home: env.home ?? os.homedir(),
         workingDirectories: env.workingDirectories,
@@ -48,11 +48,11 @@ export function hiddenPathPredicate(
   // (processPaths.ts) and the credential files (credentials.ts, but where the person's own
   // `sandbox.filesystem.allowRead` re-opens one: issue 30, round o) are hidden whatever the rules say.
   let creds: { test: (p: string) => boolean; roots: string[] } | undefined;
-  const credentials = () =>
-    (creds ??= {
-      test: credentialMatcher(env.home, reopened),
-      roots: credentialRoots(env.home).map((c) => (c.includes('*') ? path.dirname(c) : c)),
-    });
+  const credentials = () => {
+    if (creds) return creds;
+    const view = credentialView(env.home, reopened);
+    return (creds = { test: view.match, roots: view.roots });
+  };
   const hidden = (abs: string) => {
     const forms = pathForms(abs, env.cwd);
     return (

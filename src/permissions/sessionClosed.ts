@@ -50,18 +50,18 @@ export function sessionReadClosed(scope: SessionScope): (p: string) => ClosedKin
 }
 
 /**
- * What a search or a re-check leaves out without asking: a credential file anywhere; a closed part of
- * HOME inside the working directories (which the mode's default reads unasked: a session in `~`, or in
- * `/home`), and anywhere in bypassPermissions (nobody was asked for the search's root: O1b). Outside
- * the working directories, in the other modes, the person approved the search of that root.
+ * What a search or a re-check leaves out without asking, besides the credential files (which
+ * resultFilter.ts matches with the credential list's own cached view): a closed part of HOME inside the
+ * working directories (which the mode's default reads unasked: a session in `~`, or in `/home`), and
+ * anywhere in bypassPermissions (nobody was asked for the search's root: O1b). Outside the working
+ * directories, in the other modes, the person approved the search of that root.
  */
-export function hiddenFromSession(scope: SessionScope, bypass: boolean): (p: string) => boolean {
-  const closed = sessionReadClosed(scope);
-  return (p) => {
-    const why = closed(p);
-    if (why === undefined) return false;
-    return why === 'credential' || bypass || insideWorkingDirs([p], scope.workingDirectories);
-  };
+export function hiddenHomeFromSession(scope: SessionScope, bypass: boolean): (p: string) => boolean {
+  const closedHome = closedHomeMatcher(
+    { ...scope, home: scope.home ?? os.homedir(), reopened: [...(scope.reopened ?? []), ...(scope.own ?? [])] },
+    'read',
+  );
+  return (p) => closedHome(p) && (bypass || insideWorkingDirs([p], scope.workingDirectories));
 }
 
 /**

@@ -206,11 +206,15 @@ test('metrics: /metrics of a worker with --metrics-bind shows the counters of a 
     assert.equal(value(asking, 'durable_agent_permission_decisions_total', { behavior: 'ask' }), 1);
     await denyToolUse(client, waiting.workflowId, 'toolu_w', 'not now');
     assert.equal((await waiting.result()).status, 'completed');
+    // Both gauges drop; the sessions-by-status one reads visibility, which lags the status query
+    // (under load the scrape between the two updates saw pending 0 beside awaiting_approval 1).
     const after = await waitFor('the gauges to drop', async () => {
       const t = await scrape();
-      return value(t, 'durable_agent_approvals_pending') === 0 ? t : undefined;
+      return value(t, 'durable_agent_approvals_pending') === 0 &&
+        value(t, 'durable_agent_sessions', { status: 'awaiting_approval' }) === 0
+        ? t
+        : undefined;
     });
-    assert.equal(value(after, 'durable_agent_sessions', { status: 'awaiting_approval' }), 0);
     assert.ok(value(after, 'durable_agent_permission_decisions_total', { behavior: 'deny', source: 'human' }) >= 1);
   } finally {
     await stopChild(worker);
