@@ -71,7 +71,9 @@ export function closedHomeMatcher(scope: HomeScope, access: 'read' | 'write'): (
   const inHomeDirs = dirs.filter((w) => !isHome(w) && homes.some((x) => w !== x && isInside(w, x)));
   const homeIsDir = dirs.some(isHome);
   const pathVar = scope.pathVar ?? personPath();
-  const programs = homes.flatMap((x) => homeProgramDirs(x, pathVar));
+  // Only a write in a session in HOME asks about the program directories (looked up once, when first needed).
+  let programDirs: string[] | undefined;
+  const programs = () => (programDirs ??= homes.flatMap((x) => homeProgramDirs(x, pathVar)));
   // What a dot-entry links to (a dotfiles checkout): written, it is the start-up file (writes only).
   const linked = access === 'write' && homeIsDirOf(dirs, isHome) ? dotLinkTargets(h) : [];
   const open = (scope.reopened ?? [])
@@ -93,7 +95,7 @@ export function closedHomeMatcher(scope: HomeScope, access: 'read' | 'write'): (
       if (!rel.startsWith('.'))
         return (
           access === 'write' &&
-          (programs.some((d) => isInside(abs, d)) || (homeOnPath(base, pathVar) && !rel.includes(path.sep)))
+          (programs().some((d) => isInside(abs, d)) || (homeOnPath(base, pathVar) && !rel.includes(path.sep)))
         );
     } else if (rel === '' && !dirs.some((w) => isInside(base, w))) return false; // HOME itself, outside every working directory: asked anyway
     if (access === 'write') return true;
@@ -106,7 +108,7 @@ const homeIsDirOf = (dirs: readonly string[], isHome: (w: string) => boolean): b
 
 /** How deep below HOME, and how many entries in all, dotLinkTargets looks for links. */
 const DOT_LINK_DEPTH = 3;
-const DOT_LINK_BUDGET = 3_000;
+const DOT_LINK_BUDGET = 2_000;
 /** Dot-entries no dotfiles manager links into (large caches): not walked. */
 const DOT_LINK_SKIP = new Set([
   '.cache',
@@ -118,6 +120,9 @@ const DOT_LINK_SKIP = new Set([
   '.gradle',
   '.git',
   '.local/share',
+  '.local/lib',
+  // The toolchains' own trees (`~/.pyenv`, `~/.sdkman`…): installers, not dotfiles managers, fill them.
+  ...HOME_TOOLCHAIN_PATHS.map((t) => t.slice(2)).filter((t) => t.startsWith('.') && !t.includes('/')),
 ]);
 
 /**
