@@ -66,7 +66,8 @@ export function closedHomeMatcher(scope: HomeScope, access: 'read' | 'write'): (
   const h = closableHome(scope.home);
   if (!h) return () => false;
   const homes = [...new Set([h, realOrSelf(h)])];
-  const dirs = scope.workingDirectories.map((w) => path.resolve(w));
+  // Each working directory in its logical and real form (a project reached through a link into HOME is open by both).
+  const dirs = [...new Set(scope.workingDirectories.flatMap((w) => [path.resolve(w), realOrSelf(path.resolve(w))]))];
   const isHome = (w: string) => homes.includes(w) || homes.includes(realOrSelf(w));
   const inHomeDirs = dirs.filter((w) => !isHome(w) && homes.some((x) => w !== x && isInside(w, x)));
   const homeIsDir = dirs.some(isHome);

@@ -412,3 +412,18 @@ test('a working directory that is an ancestor of HOME, beside HOME: no dot-entry
   assert.equal(ok.status, 'ok', ok.text);
   rmSync(path.join(home, 'notes', 'new.txt'), { force: true });
 });
+
+test('the closed-HOME predicate: a project reached through a link into HOME is open by its real path; the rest of HOME is closed', async () => {
+  const { sessionReadClosed } = await import('../../src/permissions/sessionClosed');
+  const { symlinkSync } = await import('node:fs');
+  const link = path.join(base, 'work-link');
+  symlinkSync(path.join(home, 'work'), link);
+  try {
+    const closed = sessionReadClosed({ home, workingDirectories: [path.join(link, 'app')] });
+    assert.equal(closed(path.join(project, 'src', 'a.txt')), undefined);
+    assert.equal(closed(path.join(home, 'secrets.env')), 'home');
+    assert.equal(closed(path.join(home, '.cargo', 'bin', 'mytool')), undefined, 'a toolchain');
+  } finally {
+    rmSync(link, { force: true });
+  }
+});
