@@ -38,7 +38,7 @@ const SCRIPT_EXTENSIONS = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|lua
  * over-approximate on purpose. A quoted word holding a command line (`sh -c "sh x.sh"`) counts
  * with its own words too. `outputs`: the words after `>`/`>>`, files the command writes.
  */
-function roughWords(command: string, depth = 0): { words: string[]; outputs: string[]; programs: string[] } {
+export function roughWords(command: string, depth = 0): { words: string[]; outputs: string[]; programs: string[] } {
   const words: string[] = [];
   const outputs: string[] = [];
   // The first word of each simple command (after an operator; not an assignment): a program.

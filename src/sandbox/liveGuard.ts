@@ -43,6 +43,7 @@ import {
   type ProtectedScan,
 } from './protect';
 import { undoManifestBins, type ManifestState } from './manifestBins';
+import { isLintManifest, undoLintKeys, type LintState } from './lintKeys';
 import { treeWatch } from './treeWatch';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
@@ -58,6 +59,8 @@ export interface GuardedProtection {
   live?: string[];
   /** The durable-agent bin and control keys of each package.json when the command started (manifestBins.ts). */
   manifests?: ReadonlyMap<string, ManifestState>;
+  /** The linter keys of each pyproject.toml, setup.cfg and tox.ini when the command started (lintKeys.ts). */
+  lint?: ReadonlyMap<string, LintState>;
 }
 
 /** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */
@@ -197,6 +200,14 @@ function hostileWatch(
   };
 }
 
+/** What a package.json (its bin and keys) or a linter file (its keys) the guard heard of needed undone; undefined: neither. */
+function manifestUndo(p: string, protection: GuardedProtection): string[] | undefined {
+  if (protection.lint && isLintManifest(path.dirname(p), path.basename(p).toLowerCase()))
+    return undoLintKeys([p], protection.lint, undefined, true);
+  if (protection.manifests && path.basename(p) === 'package.json') return undoManifestBins([p], protection.manifests);
+  return undefined;
+}
+
 /** Starts watching before the command is spawned; stop() once it has ended. */
 export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const baseline = new Set<string>();
@@ -246,8 +257,9 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const inWork = (p: string) => nameRoots.some((r) => p.startsWith(r + path.sep));
   const checkMarked = (p: string) => {
     if (stopped || !inWork(p)) return;
-    if (protection.manifests && path.basename(p) === 'package.json') {
-      for (const note of undoManifestBins([p], protection.manifests)) {
+    const manifestNotes = manifestUndo(p, protection);
+    if (manifestNotes) {
+      for (const note of manifestNotes) {
         undid(p); // a command that keeps adding the bin is stopped like one that keeps writing a control file (L2)
         if (!live.includes(note)) live.push(note);
       }

@@ -39,6 +39,24 @@ export const MANIFEST_CONTROL_KEYS = [
   'packageManager',
 ] as const;
 
+/**
+ * The nested keys of the same kind: `directories.bin`, which npm lists RECURSIVELY, each file's
+ * name a bin (@npmcli/package-json `binDir`; red team n, N5c) — a project rarely has one, so adding
+ * or changing it is put back like a control key, whatever lies below it.
+ */
+const NESTED_CONTROL_KEYS: readonly (readonly string[])[] = [['directories', 'bin']];
+
+/**
+ * What the person's own git hooks run through a package.json (src/sandbox/repoConfigTargets.ts
+ * `hookManifestKeys`): the `scripts.<name>` their `npm run <name>` runs (husky's `npm run -s
+ * precommit`: red team o, O6), and the bins their `npx <name>` runs (the project's own bin of that
+ * name comes first, as durable-agent's does).
+ */
+export interface HookedKeys {
+  scripts: readonly string[];
+  bins: readonly string[];
+}
+
 /** Is this the name of a manifest whose durable-agent bin is watched (a package.json outside node_modules)? */
 export function isWatchedManifest(dir: string, folded: string): boolean {
   return folded === 'package.json' && !dir.split(/[\\/]/).includes('node_modules');
@@ -46,13 +64,28 @@ export function isWatchedManifest(dir: string, folded: string): boolean {
 
 /** What in one manifest makes the person's tools run something: compared before and after a change. */
 export interface ManifestState {
-  /** What makes `npx durable-agent` run something here ('' when nothing). */
+  /** What makes `npx durable-agent` (or a bin a hook runs) run something here ('' when nothing). */
   bin: string;
-  /** Each control key present, as JSON text. */
+  /** Each control key present (a JSON array of its path → its value as JSON text). */
   keys: Record<string, string>;
+  /** The hooks' keys watched in this manifest besides the fixed ones (the same after the command). */
+  hooked?: HookedKeys;
+  /**
+   * Over MAX_MANIFEST_BYTES, or a JSON the check cannot look through (nested too deep): its identity
+   * (npm and the tools read it; the undo cannot judge it).
+   */
+  unjudged?: string;
+  /** Its bytes when the command started (put back whole when it grew past MAX_MANIFEST_BYTES). */
+  raw?: Buffer;
 }
 
 const NONE: ManifestState = { bin: '', keys: {} };
+const NO_HOOKS: HookedKeys = { scripts: [], bins: [] };
+
+/** Larger manifests are not parsed: one a command made or changed is put back whole (N5b). */
+export const MAX_MANIFEST_BYTES = 8 << 20;
+/** How many entries of a `directories.bin` tree are looked at for a bin (more: taken as holding one). */
+const MAX_BIN_DIR_ENTRIES = 10_000;
 
 /** npm's name of a bin key (npm-normalize-package-bin: the last component, `\` and `:` as `/`). */
 const binName = (key: string) => path.posix.basename(key.replace(/[\\:]/g, '/'));
@@ -65,35 +98,130 @@ function parse(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-  return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  return isObject(json) ? json : undefined;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The value at `keys` (own properties only: `__proto__` is a key like any other in JSON). */
+function valueAt(j: Record<string, unknown>, keys: readonly string[]): unknown {
+  let v: unknown = j;
+  for (const k of keys) {
+    if (!isObject(v) || !Object.hasOwn(v, k)) return undefined;
+    v = v[k];
+  }
+  return v;
+}
+
+/** Sets (or, with `undefined`, deletes) the value at `keys`, making the objects on the way. */
+function setAt(j: Record<string, unknown>, keys: readonly string[], value: unknown): void {
+  let o = j;
+  for (const k of keys.slice(0, -1)) {
+    if (!isObject(o[k]) || !Object.hasOwn(o, k)) {
+      if (value === undefined) return;
+      Object.defineProperty(o, k, { value: {}, enumerable: true, writable: true, configurable: true });
+    }
+    o = o[k] as Record<string, unknown>;
+  }
+  const last = keys[keys.length - 1]!;
+  if (value === undefined) delete o[last];
+  else Object.defineProperty(o, last, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The control keys of a manifest: the fixed ones, `directories.bin`, the scripts the person's hooks run. */
+function controlKeys(hooked: HookedKeys): (readonly string[])[] {
+  return [
+    ...MANIFEST_CONTROL_KEYS.map((k) => [k]),
+    ...NESTED_CONTROL_KEYS,
+    ...hooked.scripts.map((s) => ['scripts', s]),
+  ];
+}
+
+/**
+ * Does the tree npm lists for `directories.bin` hold an entry of one of these names, at any depth
+ * (npm globs `**`)? Symlinked directories are followed too and dot entries count (more than npm's
+ * glob takes: a bin found that npm would miss costs the key, not a hole). Over MAX_BIN_DIR_ENTRIES
+ * entries: taken as holding one.
+ */
+function binDirHas(top: string, names: ReadonlySet<string>): 'yes' | 'no' | 'too many' {
+  const seen = new Set<string>();
+  const stack = [top];
+  let count = 0;
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      const real = fs.realpathSync.native(dir);
+      if (seen.has(real)) continue;
+      seen.add(real);
+      entries = fs.readdirSync(real, { withFileTypes: true });
+    } catch {
+      continue; // gone, not a directory, a link loop: npm lists nothing there either
+    }
+    for (const e of entries) {
+      if (++count > MAX_BIN_DIR_ENTRIES) return 'too many';
+      if (names.has(e.name)) return 'yes';
+      if (e.isDirectory() || e.isSymbolicLink()) stack.push(path.join(dir, e.name));
+    }
+  }
+  return 'no';
+}
+
+/** npm's directory of `directories.bin` (securePath: `\\` as `/`, kept inside the package whatever `..` it has). */
+const binDirOf = (dir: string, bin: string) => path.join(dir, path.join('/', bin.replace(/\\/g, '/')));
 
 /** The state of a parsed manifest that lies in `dir`. */
-function stateOf(j: Record<string, unknown>, dir: string): ManifestState {
+function stateOf(j: Record<string, unknown>, dir: string, hooked: HookedKeys = NO_HOOKS): ManifestState {
+  const names = new Set(['durable-agent', ...hooked.bins]);
   const name = typeof j.name === 'string' ? j.name.replace(/^@[^/]+\//, '') : '';
   let bin = '';
-  if (typeof j.bin === 'string' && binName(name) === 'durable-agent') bin = `bin ${j.bin}`;
-  else if (j.bin && typeof j.bin === 'object')
-    for (const [k, v] of Object.entries(j.bin as Record<string, unknown>))
-      if (binName(k) === 'durable-agent') bin = `bin ${String(v)}`;
-  const dirs = j.directories as Record<string, unknown> | undefined;
-  if (!bin && dirs && typeof dirs.bin === 'string') {
-    const p = path.join(dir, dirs.bin, 'durable-agent');
-    if (fs.lstatSync(p, { throwIfNoEntry: false })) bin = `directories.bin ${dirs.bin}`;
+  if (typeof j.bin === 'string' && names.has(binName(name))) bin = `bin ${j.bin}`;
+  else if (isObject(j.bin))
+    for (const [k, v] of Object.entries(j.bin))
+      if (names.has(binName(k))) bin = `bin ${binName(k)} ${typeof v === 'string' ? v : JSON.stringify(v)}`;
+  const binDir = valueAt(j, ['directories', 'bin']);
+  if (!bin && typeof binDir === 'string') {
+    const found = binDirHas(binDirOf(dir, binDir), names);
+    if (found !== 'no')
+      bin = `directories.bin ${binDir}${found === 'too many' ? ' (too many entries to look through)' : ''}`;
   }
   const keys: Record<string, string> = {};
-  for (const k of MANIFEST_CONTROL_KEYS) if (Object.hasOwn(j, k)) keys[k] = JSON.stringify(j[k]) ?? 'undefined';
-  return { bin, keys };
+  for (const k of controlKeys(hooked)) {
+    const v = valueAt(j, k);
+    if (v !== undefined) keys[JSON.stringify(k)] = JSON.stringify(v);
+  }
+  return hooked === NO_HOOKS ? { bin, keys } : { bin, keys, hooked };
 }
 
-function read(file: string): { json: Record<string, unknown>; state: ManifestState } | undefined {
+/** A stat's identity: a manifest too large to parse is compared by it. */
+const identity = (st: fs.Stats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+
+type Read = { json: Record<string, unknown>; state: ManifestState; raw: Buffer } | { unjudged: string } | undefined;
+
+function read(file: string, hooked: HookedKeys = NO_HOOKS): Read {
+  let fd: number | undefined;
   try {
-    const st = fs.statSync(file); // followed, as npm follows it
-    if (!st.isFile() || st.size > 4 << 20) return undefined;
-    const json = parse(fs.readFileSync(file, 'utf8'));
-    return json && { json, state: stateOf(json, path.dirname(file)) };
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK); // followed, as npm follows it
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    if (st.size > MAX_MANIFEST_BYTES) return { unjudged: identity(st) };
+    // At most one byte more than the limit, whatever it grows to meanwhile.
+    const buf = Buffer.alloc(Math.min(st.size + 1, MAX_MANIFEST_BYTES + 1));
+    let got = 0;
+    for (let n = 1; n > 0 && got < buf.length; got += n) n = fs.readSync(fd, buf, got, buf.length - got, got);
+    if (got > MAX_MANIFEST_BYTES) return { unjudged: identity(fs.fstatSync(fd)) };
+    const raw = buf.subarray(0, got);
+    const json = parse(raw.toString('utf8'));
+    if (!json) return undefined; // npm reads no manifest from it either (the same JSON.parse)
+    try {
+      return { json, state: stateOf(json, path.dirname(file), hooked), raw };
+    } catch {
+      return { unjudged: identity(st) }; // never skipped for failing the check: judged as a whole
+    }
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -102,12 +230,57 @@ function changedKeys(before: ManifestState, after: ManifestState): string[] {
   return Object.keys(after.keys).filter((k) => after.keys[k] !== before.keys[k]);
 }
 
-/** What each manifest's durable-agent bin and control keys are now: the baseline a command is compared with. */
-export function manifestBins(files: readonly string[]): Map<string, ManifestState> {
+const keyName = (id: string) => (JSON.parse(id) as string[]).join('.');
+
+/**
+ * What each manifest's durable-agent bin and control keys are now: the baseline a command is
+ * compared with. `hooked`: the keys the person's hooks name in a manifest (absent ones too: a
+ * command may create it).
+ */
+export function manifestBins(
+  files: readonly string[],
+  hooked: ReadonlyMap<string, HookedKeys> = new Map(),
+): Map<string, ManifestState> {
   const out = new Map<string, ManifestState>();
-  for (const f of files) out.set(f, read(f)?.state ?? NONE);
+  for (const f of new Set([...files, ...hooked.keys()])) {
+    const h = hooked.get(f) ?? NO_HOOKS;
+    const m = read(f, h);
+    const base = h === NO_HOOKS ? NONE : { ...NONE, hooked: h };
+    out.set(f, !m ? base : 'unjudged' in m ? { ...base, unjudged: m.unjudged } : { ...m.state, raw: m.raw });
+  }
   return out;
 }
+
+/** Writes `text` over `f` (never through a directory swapped for a symlink; a symlinked `f` is removed). */
+export function rewrite(f: string, text: string | Buffer): void {
+  if (fs.realpathSync.native(path.dirname(f)) !== path.dirname(f)) throw new Error('its directory moved');
+  if (fs.lstatSync(f).isSymbolicLink()) fs.unlinkSync(f);
+  else {
+    const tmp = `${f}.da-${process.pid}.tmp`;
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, f);
+  }
+}
+
+/**
+ * A manifest the command made or changed that cannot be judged key by key — over MAX_MANIFEST_BYTES
+ * (N5b), nested too deep to look through, or not writable back as JSON: put back as it was, removed
+ * when it is new, set aside when it could not be judged before either (the person's, changed).
+ */
+function undoWhole(f: string, why: string, was: ManifestState): string {
+  const what = `${why}: it cannot be checked for a bin or control keys, which npm and the person's tools would read`;
+  try {
+    if (fs.realpathSync.native(path.dirname(f)) !== path.dirname(f)) throw new Error('its directory moved');
+    if (was.raw) rewrite(f, was.raw);
+    else if (was.unjudged) fs.renameSync(f, `${f}.set-aside`);
+    else fs.unlinkSync(f);
+    return `${f}: ${was.raw ? 'put back as it was' : was.unjudged ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (this call made it so; ${what})`;
+  } catch (err) {
+    return `${f}: could not be undone (${what}): ${(err as Error).message}`;
+  }
+}
+
+const TOO_LARGE = `over ${MAX_MANIFEST_BYTES >> 20} MiB or nested too deep`;
 
 /**
  * Removes a durable-agent bin that is new or changed since `before` from each manifest, and puts
@@ -121,43 +294,42 @@ export function undoManifestBins(
 ): string[] {
   const notes: string[] = [];
   for (const f of files) {
-    const m = read(f);
-    if (!m) continue;
     const was = before.get(f) ?? NONE;
+    const m = read(f, was.hooked);
+    if (!m) continue;
+    if ('unjudged' in m) {
+      if (was.unjudged !== m.unjudged) notes.push(undoWhole(f, TOO_LARGE, was).replace(f, rel(f)));
+      continue;
+    }
     const binChanged = m.state.bin !== '' && m.state.bin !== was.bin;
     const keys = changedKeys(was, m.state);
     if (!binChanged && keys.length === 0) continue;
     const j = m.json;
+    const names = new Set(['durable-agent', ...(was.hooked?.bins ?? [])]);
     if (binChanged) {
       if (typeof j.bin === 'string') delete j.bin;
-      else if (j.bin && typeof j.bin === 'object')
-        for (const k of Object.keys(j.bin))
-          if (binName(k) === 'durable-agent') delete (j.bin as Record<string, unknown>)[k];
-      if (m.state.bin.startsWith('directories.bin')) delete (j.directories as Record<string, unknown>).bin;
+      else if (isObject(j.bin)) for (const k of Object.keys(j.bin)) if (names.has(binName(k))) delete j.bin[k];
+      if (m.state.bin.startsWith('directories.bin')) setAt(j, ['directories', 'bin'], undefined);
     }
     for (const k of keys) {
       const old = was.keys[k];
-      if (old === undefined || old === 'undefined') delete j[k];
-      else j[k] = JSON.parse(old) as unknown;
+      setAt(j, JSON.parse(k) as string[], old === undefined ? undefined : (JSON.parse(old) as unknown));
     }
     const what = [
-      ...(binChanged
-        ? [`removed the durable-agent bin (${m.state.bin}) the person's \`npx durable-agent\` there would run`]
-        : []),
+      ...(binChanged ? [`removed the bin (${m.state.bin}) the person's \`npx\` there would run`] : []),
       ...(keys.length > 0
-        ? [`put back ${keys.map((k) => `"${k}"`).join(', ')}, which the person's tools act on by themselves`]
+        ? [`put back ${keys.map((k) => `"${keyName(k)}"`).join(', ')}, which the person's tools act on by themselves`]
         : []),
     ].join('; ');
+    let text: string;
     try {
-      // Never through a directory swapped for a symlink meanwhile; a package.json that is itself a
-      // symlink is removed (its target may be outside what the call may write).
-      if (fs.realpathSync.native(path.dirname(f)) !== path.dirname(f)) throw new Error('its directory moved');
-      if (fs.lstatSync(f).isSymbolicLink()) fs.unlinkSync(f);
-      else {
-        const tmp = `${f}.da-${process.pid}.tmp`;
-        fs.writeFileSync(tmp, `${JSON.stringify(j, null, 2)}\n`);
-        fs.renameSync(tmp, f);
-      }
+      text = `${JSON.stringify(j, null, 2)}\n`;
+    } catch {
+      notes.push(undoWhole(f, 'nested too deep to write back', was).replace(f, rel(f)));
+      continue;
+    }
+    try {
+      rewrite(f, text);
       notes.push(`${rel(f)}: ${what} (this call added or changed it)`);
     } catch (err) {
       notes.push(`${rel(f)}: could not be undone (${what}): ${(err as Error).message}`);
@@ -170,40 +342,68 @@ export function undoManifestBins(
  * Why the file tools refuse to write `after` over `before` (null: a new file) at `file`, or
  * undefined: a package.json outside node_modules whose durable-agent bin or control keys the write
  * adds or changes (the same rule the sandbox applies after a command), in every permission mode.
+ * `hooked`: the keys the person's git hooks name in it (repoConfigTargets.ts `hookManifestKeys`).
  */
-export function manifestEditRefusal(file: string, before: string | null, after: string): string | undefined {
+export function manifestEditRefusal(
+  file: string,
+  before: string | null,
+  after: string,
+  hooked: HookedKeys = NO_HOOKS,
+): string | undefined {
   const dir = path.dirname(file);
   if (!isWatchedManifest(dir, path.basename(file).normalize('NFC').toLowerCase())) return undefined;
+  const refuse = (what: string) =>
+    `Refused to write ${file}: the edit ${what}. package.json keys of this kind are protected in every permission mode (docs/security.md "package.json keys"); leave them to the person.`;
+  if (Buffer.byteLength(after) > MAX_MANIFEST_BYTES)
+    return refuse(`makes it larger than ${MAX_MANIFEST_BYTES >> 20} MiB, too large to check for a bin or control keys`);
   const next = parse(after);
   if (!next) return undefined; // npm and the tools read no manifest from it
   const prev = before === null ? undefined : parse(before);
-  const was = prev ? stateOf(prev, dir) : NONE;
-  const now = stateOf(next, dir);
+  let was: ManifestState;
+  let now: ManifestState;
+  try {
+    was = prev ? stateOf(prev, dir, hooked) : NONE;
+    now = stateOf(next, dir, hooked);
+  } catch {
+    return refuse('is nested too deep to check for a bin or control keys');
+  }
   const what: string[] = [];
   if (now.bin !== '' && now.bin !== was.bin)
-    what.push(`a durable-agent bin (${now.bin}), which the person's \`npx durable-agent\` there would run`);
+    what.push(`a bin (${now.bin}), which the person's \`npx\` (or git hook) there would run`);
   const keys = changedKeys(was, now);
   if (keys.length > 0)
     what.push(
-      `${keys.map((k) => `"${k}"`).join(', ')}, which the person's formatter, linter, git hooks or package manager act on by themselves`,
+      `${keys.map((k) => `"${keyName(k)}"`).join(', ')}, which the person's formatter, linter, git hooks or package manager act on by themselves`,
     );
   if (what.length === 0) return undefined;
-  return `Refused to write ${file}: the edit adds or changes ${what.join(' and ')}. package.json keys of this kind are protected in every permission mode (docs/security.md "package.json keys"); leave them to the person.`;
+  return refuse(`adds or changes ${what.join(' and ')}`);
 }
 
 /**
- * Why the file tools refuse to create or write `file`, named `durable-agent`, or undefined: a
- * package.json above it (outside node_modules) names its directory in `directories.bin`, so the
- * person's `npx durable-agent` there would run it.
+ * Why the file tools refuse to create or write `file`, named `durable-agent` (or a bin the person's
+ * hooks run: `hookedOf`), or undefined: a package.json above it (outside node_modules) has a
+ * `directories.bin` whose tree holds it (npm lists it recursively: N5c), so the person's `npx` there
+ * would run it.
  */
-export function binFileRefusal(file: string): string | undefined {
-  if (path.basename(file).toLowerCase() !== 'durable-agent') return undefined;
+export function binFileRefusal(
+  file: string,
+  hookedOf: (manifest: string) => HookedKeys = () => NO_HOOKS,
+): string | undefined {
+  const name = path.basename(file);
   const home = path.dirname(file);
   for (let dir = home; ; dir = path.dirname(dir)) {
-    const m = isWatchedManifest(dir, 'package.json') ? read(path.join(dir, 'package.json')) : undefined;
-    const bin = (m?.json.directories as Record<string, unknown> | undefined)?.bin;
-    if (typeof bin === 'string' && path.resolve(dir, bin) === home)
-      return `Refused to write ${file}: ${path.join(dir, 'package.json')} names its directory in "directories.bin", so the person's \`npx durable-agent\` there would run it (protected in every permission mode, docs/security.md "package.json keys").`;
+    const pkg = path.join(dir, 'package.json');
+    const names = new Set(['durable-agent', ...(isWatchedManifest(dir, 'package.json') ? hookedOf(pkg).bins : [])]);
+    const named = names.has(name) || names.has(name.toLowerCase());
+    const m = named && isWatchedManifest(dir, 'package.json') ? read(pkg) : undefined;
+    if (m && 'unjudged' in m)
+      return `Refused to write ${file}: ${pkg} is too large or nested too deep to check for a "directories.bin" holding it.`;
+    const bin = m ? valueAt(m.json, ['directories', 'bin']) : undefined;
+    if (typeof bin === 'string') {
+      const rel = path.relative(binDirOf(dir, bin), home);
+      if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)))
+        return `Refused to write ${file}: ${pkg} names a directory holding it in "directories.bin" (npm lists it recursively), so the person's \`npx ${name}\` there would run it (protected in every permission mode, docs/security.md "package.json keys").`;
+    }
     if (path.dirname(dir) === dir) return undefined;
   }
 }

@@ -15,6 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sanitizeGitConfig } from './gitConfigSanitize';
+import { tailTarget } from './treeNames';
 import {
   HG_CONTROL_ENTRIES,
   PROTECTED_DIRECTORY_NAMES,
@@ -241,6 +242,9 @@ export function addProtectedEntries(scan: ProtectedScan, paths: readonly string[
           : {}),
       });
     });
+    const target = st.isSymbolicLink() ? tailTarget(p) : undefined;
+    if (target && !scan.entries.has(target))
+      scan.entries.set(target, { path: target, kind: 'file', existed: hasContent(target), loose: fingerprint(target) });
   }
 }
 

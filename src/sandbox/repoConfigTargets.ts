@@ -9,6 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { hookControlFiles } from '../permissions/commandFiles';
+import type { HookedKeys } from './manifestBins';
+import { hookPackageRuns } from './hookPackageRuns';
 import type { ProtectedEntry } from './protect';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -70,7 +72,13 @@ const HOOK_SCRIPT_BYTES = 64 * 1024;
  * `pre-commit` linked to `scripts/pre-commit`: N1), and the project files each hook script runs
  * (`sh scripts/check.sh`, found as a session hook's are: O6).
  */
-function hookTargets(hooks: string, root: string, roots: readonly string[], inside: (p: string) => boolean): Entry[] {
+function hookTargets(
+  hooks: string,
+  root: string,
+  roots: readonly string[],
+  inside: (p: string) => boolean,
+  readings: Reading[],
+): Entry[] {
   const out: Entry[] = [];
   const real = (p: string) => {
     try {
@@ -89,6 +97,11 @@ function hookTargets(hooks: string, root: string, roots: readonly string[], insi
     return out;
   }
   const scripts: string[] = [];
+  // husky 9: `core.hooksPath = .husky/_`, whose stubs run the person's `.husky/<hook>` beside it.
+  if (path.basename(dir) === '_' && path.basename(path.dirname(dir)) === '.husky')
+    for (const d of fs.readdirSync(path.dirname(dir), { withFileTypes: true }))
+      if (d.isFile() && fs.statSync(path.join(path.dirname(dir), d.name)).size <= HOOK_SCRIPT_BYTES)
+        scripts.push(readConfig(path.join(path.dirname(dir), d.name)) ?? '');
   for (const d of names) {
     if (d.name.endsWith('.sample')) continue;
     const p = path.join(dir, d.name);
@@ -98,10 +111,18 @@ function hookTargets(hooks: string, root: string, roots: readonly string[], insi
     const st = fs.statSync(target, { throwIfNoEntry: false });
     if (st?.isFile() && st.size <= HOOK_SCRIPT_BYTES) scripts.push(readConfig(target) ?? '');
   }
-  for (const { command, cwd } of scripts.flatMap((t) => t.split('\n')).flatMap((l) => hookLineReadings(l, root)))
-    for (const f of hookControlFiles([{ command }], cwd, roots, os.homedir(), { runners: false }))
+  for (const r of scripts.flatMap((t) => t.split('\n')).flatMap((l) => hookLineReadings(l, root))) {
+    readings.push(r);
+    for (const f of hookControlFiles([{ command: r.command }], r.cwd, roots, os.homedir(), { runners: false }))
       out.push({ path: f, kind: 'file' });
+  }
   return out;
+}
+
+/** One way a line of the person's hook may run: the command and the directory it runs from. */
+interface Reading {
+  command: string;
+  cwd: string;
 }
 
 /** A word that starts with a substitution or variable and goes on with `/`: `"$(git rev-parse --show-toplevel)/x"`. */
@@ -150,12 +171,35 @@ function personConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
  * lie inside `roots` (elsewhere no command can write them).
  */
 export function repositoryConfigTargets(roots: readonly string[]): Entry[] {
+  const readings: Reading[] = [];
+  const out = scanRepositories(roots, readings);
+  // The files the package.json scripts the hooks run name (`"precommit": "sh scripts/check.sh"`).
+  const inside = insideOf(roots);
+  for (const f of hookPackageRuns(readings, roots).files) if (inside(f)) out.push({ path: f, kind: 'file' });
+  return out;
+}
+
+/**
+ * What the person's git hooks run through a package.json, per package.json (absent ones too): the
+ * `scripts.<name>` keys their `npm run <name>` (yarn, pnpm, bun; `npm test`…) runs, with the scripts
+ * those run in turn, and the bins their `npx <name>` runs — protected key by key (manifestBins.ts;
+ * red team o, O6 husky). The rest of package.json, and what a test script runs, stay the agent's.
+ */
+export function hookManifestKeys(roots: readonly string[]): Map<string, HookedKeys> {
+  const readings: Reading[] = [];
+  scanRepositories(roots, readings);
+  return hookPackageRuns(readings, roots).keys;
+}
+
+const insideOf = (roots: readonly string[]) => (p: string) =>
+  roots.some((r) => {
+    const rel = path.relative(r, p);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  });
+
+function scanRepositories(roots: readonly string[], readings: Reading[]): Entry[] {
   const out: Entry[] = [];
-  const inside = (p: string) =>
-    roots.some((r) => {
-      const rel = path.relative(r, p);
-      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-    });
+  const inside = insideOf(roots);
   for (const root of roots) {
     const gitDir = gitDirOf(root);
     if (gitDir === undefined) continue;
@@ -185,7 +229,7 @@ export function repositoryConfigTargets(roots: readonly string[]): Entry[] {
       if (!inGit(f)) out.push({ path: f, kind: 'file' });
     const hooks = hooksPath !== undefined ? expand(hooksPath, root) : path.join(common, 'hooks');
     if (hooksPath !== undefined && inside(hooks) && !inGit(hooks)) out.push({ path: hooks, kind: 'gitHooks' });
-    for (const e of hookTargets(hooks, root, roots, inside)) if (!inGit(e.path)) out.push(e);
+    for (const e of hookTargets(hooks, root, roots, inside, readings)) if (!inGit(e.path)) out.push(e);
   }
   return out;
 }

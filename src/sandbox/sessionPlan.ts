@@ -21,10 +21,11 @@ import {
   type ProtectedScan,
 } from './protect';
 import { manifestBins, undoManifestBins, type ManifestState } from './manifestBins';
+import { isLintManifest, lintKeysOf, undoLintKeys, type LintState } from './lintKeys';
 import { refSnapshots, undoCarriedRefs, type RefSnapshots } from './movedRefs';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
-import { repositoryConfigTargets } from './repoConfigTargets';
+import { hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
@@ -107,6 +108,8 @@ export interface Protection {
   live?: string[];
   /** The durable-agent bin and control keys of each package.json in the roots when the command started (manifestBins.ts, M14, G2). */
   manifests?: Map<string, ManifestState>;
+  /** The Python linters' protected keys of each pyproject.toml, setup.cfg and tox.ini in the roots when the command started (lintKeys.ts, N7). */
+  lint?: Map<string, LintState>;
   /** The refs of the working directories' repositories when the command started (movedRefs.ts, N3). */
   refs?: RefSnapshots;
 }
@@ -181,7 +184,8 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     // A protected file with another name (a hard link) is written through that name despite the
     // deny list's bind of its path: cut before the command (red team, issue 30, M11).
     const detached = detachHardLinks(scan, gitRoots, relativeTo(roots));
-    const manifests = manifestBins(manifestsOf({ roots, gitRoots, nameRoots }));
+    // The package.json keys the person's git hooks run (`npm run precommit`: O6) are watched too.
+    const manifests = manifestBins(manifestsOf({ roots, gitRoots, nameRoots }), hookManifestKeys(roots));
     protection = {
       scan,
       denyWrite: protectedDenyWrite(scan, roots, writable, allowed),
@@ -190,6 +194,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       gitRoots,
       nameRoots,
       manifests,
+      lint: lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots })),
       refs: refSnapshots(roots),
     };
     if (detached.length > 0) protection.live = detached;
@@ -300,10 +305,21 @@ function relativeTo(roots: readonly string[]): (p: string) => string {
 
 /** The package.json files in the working directories outside node_modules (the tree watches' record). */
 export function manifestsOf(p: Pick<Protection, 'roots' | 'gitRoots' | 'nameRoots'>): string[] {
+  return recordedFiles(p, (m) => path.basename(m) === 'package.json');
+}
+
+/** The pyproject.toml, setup.cfg and tox.ini files in the working directories (the tree watches' record). */
+export function lintFilesOf(p: Pick<Protection, 'roots' | 'gitRoots' | 'nameRoots'>): string[] {
+  return recordedFiles(p, (m) => isLintManifest(path.dirname(m), path.basename(m).toLowerCase()));
+}
+
+function recordedFiles(
+  p: Pick<Protection, 'roots' | 'gitRoots' | 'nameRoots'>,
+  which: (m: string) => boolean,
+): string[] {
   const out = new Set<string>();
   for (const root of p.gitRoots ?? [])
-    for (const m of protectedEntriesOf(root))
-      if (path.basename(m) === 'package.json' && withinDirectories(m, p.nameRoots ?? p.roots)) out.add(m);
+    for (const m of protectedEntriesOf(root)) if (which(m) && withinDirectories(m, p.nameRoots ?? p.roots)) out.add(m);
   return [...out];
 }
 
@@ -321,6 +337,7 @@ export function undoProtected(protection: Protection): string[] {
   for (const n of detachHardLinks(after, protection.gitRoots, relativeTo(protection.roots)))
     if (!undone.includes(n)) undone.push(n);
   if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
+  if (protection.lint) undone.push(...undoLintKeys(lintFilesOf(protection), protection.lint));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).

@@ -10,6 +10,7 @@ import {
   isSequenceHead,
 } from '../permissions/protectedPaths';
 import { isWatchedManifest } from './manifestBins';
+import { isLintManifest } from './lintKeys';
 
 /** The entries of a git directory a watch looks at when something in it changes. */
 export const GIT_ENTRY_NAMES = new Set(['config', 'config.worktree', 'commondir', 'hooks', 'gitdir']);
@@ -29,13 +30,35 @@ const isProtectedName = (folded: string): boolean =>
 
 /**
  * Is the entry `folded` of `dir` recorded: a protected name, a protected tail's end
- * (`node_modules/.bin/durable-agent`), or a package.json whose bins are watched (manifestBins.ts)?
+ * (`node_modules/.bin/durable-agent`), a package.json whose bins are watched (manifestBins.ts), or a
+ * pyproject.toml, setup.cfg or tox.ini whose linter keys are (lintKeys.ts)?
  */
 export const isRecorded = (dir: string, folded: string): boolean =>
   isProtectedName(folded) ||
   isProtectedTailEntry(dir, folded) ||
   isWatchedManifest(dir, folded) ||
+  isLintManifest(dir, folded) ||
   (isLinkableNpmDir(dir, folded) && lstat(path.join(dir, folded))?.isSymbolicLink() === true);
+
+/**
+ * The file a protected tail that is a symlink leads to (npm's `node_modules/.bin/node ->
+ * ../node/bin/node`, red team n, N8): what the person's npx runs is the target, an ordinary file,
+ * so it is fingerprinted like the tail (changed by a command: removed). Only a regular file inside
+ * the directory that holds the `node_modules` (a directory a link leads to — a workspace package —
+ * stays the project's; elsewhere the command cannot write).
+ */
+export function tailTarget(p: string): string | undefined {
+  const dir = path.dirname(p);
+  if (!isProtectedTailEntry(dir, fold(path.basename(p)))) return undefined;
+  try {
+    const real = fs.realpathSync.native(p);
+    const nm = path.basename(dir) === '.bin' ? path.dirname(dir) : dir;
+    const top = fs.realpathSync.native(path.dirname(nm));
+    return fs.statSync(real).isFile() && real.startsWith(top + path.sep) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The names whose appearance can make a directory a git directory (git's is_git_directory). */
 export const BARE_MARKERS = new Set(['HEAD', 'objects', 'refs', 'commondir']);

@@ -1,11 +1,29 @@
-// The file tools' side of the package.json rule (issue 30, gaps G1/G2; src/sandbox/manifestBins.ts):
-// a Write or Edit that adds or changes a durable-agent bin or a control key of a package.json, or
-// writes a `durable-agent` into a directory a package.json's `directories.bin` names, is refused in
+// The file tools' side of the package.json rule (issue 30, gaps G1/G2; src/sandbox/manifestBins.ts)
+// and of the Python linters' keys (src/sandbox/lintKeys.ts, N7): a Write or Edit that adds or changes
+// a durable-agent bin or a control key of a package.json (a script the person's git hooks run too),
+// or the linter keys of a pyproject.toml, setup.cfg or tox.ini, or writes a `durable-agent` below a
+// directory a package.json's `directories.bin` names, is refused in
 // every permission mode — the sandbox undoes the same change after a command, and acceptEdits (or
 // bypassPermissions) would otherwise let the file tools make it unasked.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { binFileRefusal, manifestEditRefusal } from '../sandbox/manifestBins';
+import { binFileRefusal, manifestEditRefusal, type HookedKeys } from '../sandbox/manifestBins';
+import { hookManifestKeys } from '../sandbox/repoConfigTargets';
+import { isLintManifest, lintEditRefusal } from '../sandbox/lintKeys';
+
+const NO_HOOKS: HookedKeys = { scripts: [], bins: [] };
+
+/**
+ * The keys the person's git hooks run in `manifest` (`npm run precommit`: red team o, O6): those of
+ * the repository whose working tree holds it (the nearest directory above with a `.git`).
+ */
+function hookedOf(manifest: string): HookedKeys {
+  for (let d = path.dirname(manifest); ; d = path.dirname(d)) {
+    if (fs.lstatSync(path.join(d, '.git'), { throwIfNoEntry: false }))
+      return hookManifestKeys([d]).get(manifest) ?? NO_HOOKS;
+    if (path.dirname(d) === d) return NO_HOOKS;
+  }
+}
 
 /** The path as written and with its directory's real path (a symlinked directory leads elsewhere). */
 function forms(abs: string): string[] {
@@ -28,13 +46,14 @@ export async function manifestWriteRefusal(
 ): Promise<string | undefined> {
   const all = forms(abs);
   for (const f of all) {
-    const why = binFileRefusal(f);
+    const why = binFileRefusal(f, hookedOf);
     if (why) return why;
   }
-  if (!all.some((f) => path.basename(f).toLowerCase() === 'package.json')) return undefined;
+  const lint = (f: string) => isLintManifest(path.dirname(f), path.basename(f).toLowerCase());
+  if (!all.some((f) => path.basename(f).toLowerCase() === 'package.json' || lint(f))) return undefined;
   const old = await before();
   for (const f of all) {
-    const why = manifestEditRefusal(f, old, after);
+    const why = lint(f) ? lintEditRefusal(f, old, after) : manifestEditRefusal(f, old, after, hookedOf(f));
     if (why) return why;
   }
   return undefined;

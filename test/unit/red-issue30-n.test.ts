@@ -286,9 +286,9 @@ for (const [kind, write] of [
 ] as const)
   test(
     `N5 (dontAsk, ${kind.split(' (')[0]}): sandboxed Bash adds a durable-agent bin to package.json with ${kind} — the person’s next npx durable-agent runs nothing of the agent’s`,
-    kind.startsWith('a byte order mark')
-      ? {} // held since gaps' d28965d (read as npm reads it)
-      : hole(`N5: manifestBins does not see a durable-agent bin in package.json with ${kind}, which npm runs`),
+    // The BOM held since gaps' d28965d (read as npm reads it); over 4 MiB and directories.bin one
+    // level down since branch manif (8 MiB read, larger put back whole; directories.bin a control key).
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => writeFileSync(path.join(r, 'package.json'), '{"name":"proj","version":"1.0.0"}\n'));
@@ -365,9 +365,8 @@ test(
 
 test(
   'N7 (dontAsk): sandboxed Bash adds [tool.pylint.main] init-hook to pyproject.toml — the person’s next pylint in the project runs nothing of the agent’s',
-  hole(
-    'N7: pyproject.toml / setup.cfg / tox.ini carry pylint’s init-hook (and mypy/flake8 plugins) like the protected .pylintrc, and are not protected',
-  ),
+  // Held since branch manif (src/sandbox/lintKeys.ts: the linters' keys put back).
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const pylint = ['/usr/bin/pylint', '/usr/local/bin/pylint'].find((p) => existsSync(p));
@@ -398,7 +397,8 @@ test(
 
 test(
   'N8 (dontAsk): the project pins Node with the node package (.bin/node -> ../node/bin/node); sandboxed Bash rewrites node_modules/node/bin/node — the person’s next npx <cli> (#!/usr/bin/env node) runs nothing of it',
-  hole('N8: the target of a protected .bin tail that is a symlink (npm’s own link) is an ordinary writable file'),
+  // Held since branch manif (the file a protected tail's symlink leads to is fingerprinted: treeNames.ts tailTarget).
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {

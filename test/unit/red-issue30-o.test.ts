@@ -622,12 +622,9 @@ for (const [mode, kind] of [
 ] as const)
   test(
     `O6 (${mode}, ${kind}): the script the person’s pre-commit hook runs (${kind === 'husky' ? 'husky: npm run precommit' : '.git/hooks/pre-commit: sh scripts/check.sh'}) is changed by ${mode === 'dontAsk' ? 'sandboxed Bash' : 'Write'} — the person’s next git commit runs nothing of the agent’s`,
-    kind === 'husky'
-      ? hole(
-          'O6 (husky): main d866ccd protects the files a hook names by path only; the package.json script `npm run precommit` runs needs key-level protection of scripts.<name>',
-        )
-      : // Held since main's 7e1ece4 (the files a hook script names by path are protected).
-        {},
+    // Held since main's 7e1ece4 (the files a hook script names by path are protected); husky since
+    // branch manif (the scripts.<name> a hook runs are protected key by key: hookPackageRuns.ts).
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project();
@@ -1004,11 +1001,8 @@ const O14_CASES = {
 for (const [name, c] of Object.entries(O14_CASES))
   test(
     `O14 (dontAsk, ${name}): sandboxed Bash adds the key — the person's next ${name.startsWith('package') ? 'prettier --check' : 'pylint'} runs nothing of the agent's`,
-    name.startsWith('package.json')
-      ? /* held since main (package.json keys, gaps G1/G2) */ {}
-      : hole(
-          'O14: src/permissions/protectedPaths.ts protects .pylintrc/.prettierrc/package.yaml by name; the same keys in pyproject.toml, setup.cfg and package.json are not looked at',
-        ),
+    // package.json held since main (gaps G1/G2); pyproject.toml and setup.cfg since branch manif (lintKeys.ts).
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const [program] = c.person('');
