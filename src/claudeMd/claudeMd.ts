@@ -23,8 +23,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { globToRegex, insideWorkingDirs } from '../permissions/paths';
-import { isCredentialPath } from '../permissions/credentials';
-import { inClosedHomeEntry } from '../permissions/homeReads';
+import { sessionReadClosed } from '../permissions/sessionClosed';
 import { isAccessRefused, readFileBoundSync } from '../files/safeFs';
 
 export type MemoryType = 'managed' | 'user' | 'project' | 'local';
@@ -173,12 +172,15 @@ function readMemoryFile(
 ): MemoryRead {
   let refusal: string | undefined;
   try {
+    const closed = sessionReadClosed({ home: policy.home, workingDirectories: policy.workingDirectories });
     const { buf } = readFileBoundSync(path, (real) => {
-      if (isCredentialPath(real, policy.home)) refusal = `it is a credential file (${real})`;
-      // A session in HOME: what a project file imports from HOME's dot-entries is what its sandbox
-      // cannot read (issue 30, round o, O8: src/permissions/homeReads.ts).
-      else if (projectImport && inClosedHomeEntry(real, policy.workingDirectories, policy.home))
-        refusal = `it is in a dot-entry of the home directory (${real}), closed to sessions`;
+      const why = closed(real);
+      if (why === 'credential') refusal = `it is a credential file (${real})`;
+      // What a project file imports from a closed part of HOME (a dot-entry of a working directory
+      // that is HOME; HOME under one that is its ancestor) is what the session's sandbox cannot read:
+      // not loaded (issue 30, round o, O8: src/permissions/sessionClosed.ts, the file tools' predicate).
+      else if (projectImport && why === 'home')
+        refusal = `it is in a closed part of the home directory (${real}): the session's own commands cannot read it`;
       else if (policy.readDenied?.(real) || policy.readDenied?.(path)) refusal = `a Read deny rule covers it (${real})`;
       else if (within && !insideWorkingDirs([real], within))
         refusal = `it resolves to ${real}, outside ${within.join(', ')} (as Claude Code, a symlink out of the project is not followed)`;

@@ -190,4 +190,9 @@ export const DEFAULT_CREDENTIAL_PATHS = [
   '~/.cache/thumbnails',
   '~/.pub-cache/credentials.json', // Dart's pub token, beside its package cache
   '~/.config/anthropic', // the Anthropic SDK's profiles: the worker's own model credential (O2)
+  // Outside HOME (red team o, O7): the secrets Docker, Compose and Swarm mount into a container (the
+  // worker's encryption key and notify header where docs/deployment.md puts them, and every other
+  // secret beside them), and a Kubernetes pod's service-account and IRSA web-identity tokens.
+  '/run/secrets',
+  '/var/run/secrets',
 ];

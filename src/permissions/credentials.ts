@@ -102,7 +102,7 @@ export function credentialPathsFromEnv(
     file(env[name]?.replace(/^(?:FILE|DIR|WRFILE):/, ''));
   out.push(...kerberosCaches());
   file(env.REGISTRY_AUTH_FILE);
-  if (env.XDG_RUNTIME_DIR) file(path.join(env.XDG_RUNTIME_DIR, 'containers'));
+  for (const f of runtimeDirDenies(env, home, cwd)) file(f);
   if (env.DOCKER_CONFIG) file(path.join(env.DOCKER_CONFIG, 'config.json'));
   if (env.CARGO_HOME) for (const f of ['credentials', 'credentials.toml']) file(path.join(env.CARGO_HOME, f));
   out.push(...gitIncludedFiles(env, home));
@@ -132,6 +132,23 @@ function workerKeyFiles(env: Readonly<Record<string, string | undefined>>): stri
     if (/^OTEL_EXPORTER_OTLP_(?:[A-Z]+_)?CLIENT_(?:KEY|CERTIFICATE)$/.test(name)) out.push(value);
   }
   return out.filter((v): v is string => v !== undefined && v !== '');
+}
+
+/**
+ * The person's runtime directory (red team o, O7): `$XDG_RUNTIME_DIR`, or `/run/user/<uid>` when it
+ * is unset — GVFS mounts their network shares there with their stored logins (`gvfs/smb-share:…`),
+ * the document portal shows the files they granted to apps (`doc/`), keybase its private folders,
+ * podman its registry login. Sockets and per-login state only otherwise: sandboxed programs need none
+ * of it (their Unix sockets are refused anyway). Denied whole, but where the worker's temp directory,
+ * HOME or its cwd lies inside it (a TMPDIR there): then its known secret stores only.
+ */
+function runtimeDirDenies(env: Readonly<Record<string, string | undefined>>, home: string, cwd: string): string[] {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  const dir = env.XDG_RUNTIME_DIR || (uid !== undefined && process.platform === 'linux' ? `/run/user/${uid}` : '');
+  if (!dir || !path.isAbsolute(dir) || path.resolve(dir) === '/') return [];
+  const holdsOwn = [os.tmpdir(), home, cwd].some((p) => isInside(path.resolve(p), path.resolve(dir)));
+  if (!holdsOwn) return [dir];
+  return ['containers', 'gvfs', 'doc', 'keybase'].map((n) => path.join(dir, n));
 }
 
 const textCache = new Map<string, { stamp: string; text: string }>();

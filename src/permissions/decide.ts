@@ -13,8 +13,8 @@ import { protectedReasonOfForms } from './protectedPaths';
 import { anotherSessionMessage, inAnotherSession, inFormerResultsDir } from './sessionsApart';
 import { inProcessDir, processPathMessage } from './processPaths';
 import { parseRuleSafe } from './rules';
-import { credentialMatcher } from './credentials';
-import { inClosedHomeEntry } from './homeReads';
+import { closedHomePath } from './homeClosure';
+import { closedHomeWrite, sessionReadClosed, sessionScopeOf, type SessionScope } from './sessionClosed';
 import { fsCommandsInside, shellReadOutside } from './shellPaths';
 
 export { fsCommandsInside, shellReadOutside } from './shellPaths';
@@ -127,14 +127,25 @@ export function decidePermissionSync(
   // 0. a credential file (the sandbox's read-deny list, the files the worker's environment names): a
   //    read refused in every mode, bypassPermissions too, as to sandboxed Bash — but where the
   //    person's own `sandbox.filesystem.allowRead` re-opens it (issue 30, round o, O1b).
+  //    In bypassPermissions a closed part of HOME too (O1b): the mode lifts the prompts, never the
+  //    wall sandboxed Bash meets (in the other modes a read there asks: the mode's default).
   if (facts.path && facts.readOnly) {
-    const credential = facts.path.forms.find(credentialMatcher(env.home, permission.sandbox?.filesystem?.allowRead));
-    if (credential !== undefined)
+    const refused = closedRead(facts.path.forms, sessionScopeOf(env, permission), permission.mode);
+    if (refused !== undefined) {
+      const [f, why] = refused;
       return {
         behavior: 'deny',
-        message: `${tool.name} may not read ${credential}: it is a credential file, unreadable to sessions in every mode (re-open it with sandbox.filesystem.allowRead in your own settings).`,
-        decisionReason: { type: 'safetyCheck', path: credential, reason: 'a credential file' },
+        message:
+          why === 'credential'
+            ? `${tool.name} may not read ${f}: it is a credential file, unreadable to sessions in every mode (re-open it with sandbox.filesystem.allowRead in your own settings).`
+            : `${tool.name} may not read ${f}: the home directory is closed to sessions outside their working directories (and its dot-entries in a session started there), in bypassPermissions too (re-open it with sandbox.filesystem.allowRead in your own settings).`,
+        decisionReason: {
+          type: 'safetyCheck',
+          path: f,
+          reason: why === 'credential' ? 'a credential file' : 'a closed part of the home directory',
+        },
       };
+    }
   }
   const decision = decideInner(tool, input, permission, env, toolResult, hookDecision, facts);
   if (facts.path) checkedPaths.set(decision, facts.path.forms);
@@ -296,7 +307,24 @@ function decideInner(
   }
   // 11. the mode's defaults
   const guarded = [...(permission.controlFiles ?? []), ...(permission.workerCode ?? [])];
-  return modeDefault(facts, mode, env, rules, guarded, permission.sessionsApart);
+  return modeDefault(facts, mode, env, rules, guarded, permission.sessionsApart, [
+    ...(permission.sandbox?.filesystem?.allowRead ?? []),
+    ...(permission.sessionsApart ?? []).map((a) => a.own),
+  ]);
+}
+
+/** The first form a read is refused in this mode: a credential file (every mode), a closed part of HOME (bypassPermissions). */
+function closedRead(
+  forms: readonly string[],
+  scope: SessionScope,
+  mode: PermissionMode,
+): [string, 'credential' | 'home'] | undefined {
+  const closed = sessionReadClosed(scope);
+  for (const f of forms) {
+    const why = closed(f);
+    if (why === 'credential' || (why === 'home' && mode === 'bypassPermissions')) return [f, why];
+  }
+  return undefined;
 }
 
 /** Why writing a path (all its forms) is a protected write in this session, or undefined. */
@@ -313,9 +341,13 @@ export function protectedWrite(
   if (shaped !== undefined)
     return `${shaped} is protected: with it the directory is a git repository whose config the person's git runs`;
   const extra = permission.controlFiles ?? [];
-  return protectedReasonOfForms(forms, workingDirForms(env.workingDirectories), {
-    extra: [...new Set([...extra, ...extra.map(resolveReal)])],
-  });
+  return (
+    protectedReasonOfForms(forms, workingDirForms(env.workingDirectories), {
+      extra: [...new Set([...extra, ...extra.map(resolveReal)])],
+    }) ??
+    // A dot-entry of a working directory that is HOME, existing or not (red team o, O11).
+    closedHomeWrite(forms, { home: env.home, workingDirectories: env.workingDirectories })
+  );
 }
 
 /**
@@ -350,6 +382,7 @@ function modeDefault(
   rules: ToolPermissionContext['rules'],
   controlFiles?: readonly string[],
   apart?: ToolPermissionContext['sessionsApart'],
+  reopened: readonly string[] = [],
 ): PermissionDecision {
   const name = facts.tool.name;
   const askMode = (): PermissionDecision => ({
@@ -373,12 +406,14 @@ function modeDefault(
         decisionReason: { type: 'workingDirectory', path: shown },
       };
     }
-    // Inside a working directory that is HOME, its dot-entries stay closed, as to sandboxed Bash (issue 30, round o: src/permissions/homeReads.ts).
-    const closed = facts.path.forms.find((f) => inClosedHomeEntry(f, env.workingDirectories, env.home ?? os.homedir()));
+    // Inside a working directory that is HOME (or its ancestor), its dot-entries (HOME) stay closed, as
+    // to sandboxed Bash (issue 30, round o: src/permissions/homeReads.ts closedHomePath).
+    const scope = { home: env.home ?? os.homedir(), workingDirectories: env.workingDirectories, reopened };
+    const closed = facts.path.forms.find((f) => closedHomePath(f, scope, facts.readOnly ? 'read' : 'write'));
     if (closed !== undefined) {
       return {
         behavior: 'ask',
-        message: `${name} needs approval: ${closed} is in a dot-entry of the home directory, closed to sessions even when the home directory is a working directory.`,
+        message: `${name} needs approval: ${closed} is in a dot-entry (or a closed part) of the home directory, closed to sessions even when the home directory or its ancestor is a working directory.`,
         decisionReason: { type: 'workingDirectory', path: closed },
       };
     }

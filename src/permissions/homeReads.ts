@@ -115,7 +115,7 @@ export function closableHome(home: string | undefined): string | undefined {
   return h === '/' ? undefined : h;
 }
 
-function realOrSelf(p: string): string {
+export function realOrSelf(p: string): string {
   try {
     return realpathSync.native(p);
   } catch {
@@ -150,7 +150,7 @@ export interface HomeReads {
  * installation around a `bin` is allowed back by a toolchain's name or not at all (O5). A script with
  * a token in a PATH directory is readable: the sandbox cannot give `x` without `r`.
  */
-function pathEntries(pathVar: string | undefined, home: string): string[] {
+export function pathEntries(pathVar: string | undefined, home: string): string[] {
   return (pathVar ?? '')
     .split(path.delimiter)
     .filter((d) => path.isAbsolute(d))
@@ -219,24 +219,4 @@ export function homeReads(input: HomeReadInput): HomeReads {
   }
   // An ancestor of HOME that is a working directory (`/`, `/home`) does not open it: HOME is closed.
   return { closed: 'home', denyRead: [home], allowRead: wanted, reopens };
-}
-
-/**
- * Is the absolute path closed to a session with these working directories (the file tools' side of
- * the same rule: a read-only call there asks, src/permissions/decide.ts)? Only the dot-entries of a
- * working directory that is HOME: elsewhere in HOME a path outside the working directories asks anyway.
- */
-export function inClosedHomeEntry(p: string, workingDirectories: readonly string[], home: string | undefined): boolean {
-  const h = closableHome(home);
-  if (!h) return false;
-  const homes = [...new Set([h, realOrSelf(h)])];
-  const dirs = workingDirectories.map((w) => path.resolve(w));
-  if (!dirs.some((w) => homes.includes(w))) return false;
-  const base = homes.find((x) => p !== x && isInside(p, x));
-  if (base === undefined) return false;
-  const rel = path.relative(base, p);
-  if (!rel.startsWith('.')) return false;
-  if (HOME_TOOLCHAIN_PATHS.some((t) => isInside(rel, t.slice(2)))) return false;
-  // Inside another working directory within HOME (`~/.dotfiles` added with --add-dir).
-  return !dirs.some((w) => !homes.includes(w) && homes.some((x) => isInside(w, x)) && isInside(p, w));
 }

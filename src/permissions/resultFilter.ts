@@ -11,6 +11,8 @@ import { parseRuleSafe } from './rules';
 import { inAnotherSession, reachesAnotherSession, type SessionsApart } from './sessionsApart';
 import { inProcessDir, reachesProcessDir } from './processPaths';
 import { credentialView } from './credentials';
+import { closableHome } from './homeReads';
+import { hiddenHomeFromSession } from './sessionClosed';
 
 /**
  * A predicate telling whether an absolute path is hidden from `toolName`: some deny or ask rule
@@ -25,8 +27,23 @@ export function hiddenPathPredicate(
   env: PermissionEnv,
   apart?: SessionsApart,
   reopened?: readonly string[],
+  /** bypassPermissions: the closed parts of HOME outside the working directories are hidden too (O1b). */
+  bypass = false,
 ): HiddenPaths {
   const byRules = rulesPredicate(toolName, rules, env);
+  // The closed parts of HOME (sessionClosed.ts: the one predicate the decision, the re-check at the
+  // open and the memory loader use), inside the working directories (everywhere in bypassPermissions).
+  let closed: ((p: string) => boolean) | undefined;
+  const session = () =>
+    (closed ??= hiddenHomeFromSession(
+      {
+        home: env.home ?? os.homedir(),
+        workingDirectories: env.workingDirectories,
+        reopened: reopened ?? [],
+        own: (apart ?? []).map((a) => a.own),
+      },
+      bypass,
+    ));
   // Another session's private directories (sessionsApart.ts), the per-process /proc entries
   // (processPaths.ts) and the credential files (credentials.ts, but where the person's own
   // `sandbox.filesystem.allowRead` re-opens one: issue 30, round o) are hidden whatever the rules say.
@@ -42,6 +59,7 @@ export function hiddenPathPredicate(
       inProcessDir(forms) ||
       inAnotherSession(forms, apart) ||
       forms.some(credentials().test) ||
+      forms.some(session()) ||
       (byRules?.(abs) ?? false)
     );
   };
@@ -49,8 +67,15 @@ export function hiddenPathPredicate(
     reachesProcessDir([dir, resolveReal(dir)]) ||
     reachesAnotherSession(dir, apart) ||
     [dir, resolveReal(dir)].some((d) => credentials().roots.some((c) => isInside(c, d) || isInside(d, c))) ||
+    [dir, resolveReal(dir)].some((d) => session()(d) || homeClosedBelow(d, env, session())) ||
     (byRules?.under(dir) ?? false);
   return Object.assign(hidden, { under });
+}
+
+/** Is `d` HOME or an ancestor of it with a hidden closed part below (probed with a dot-entry of HOME)? */
+function homeClosedBelow(d: string, env: PermissionEnv, hidden: (p: string) => boolean): boolean {
+  const h = closableHome(env.home ?? os.homedir());
+  return h !== undefined && isInside(h, d) && hidden(path.join(h, '.durable-agent-probe'));
 }
 
 function rulesPredicate(
@@ -108,5 +133,6 @@ export function hiddenPathFilter(
     permissionEnvOf(ctx),
     ctx.permission.sessionsApart,
     ctx.permission.sandbox?.filesystem?.allowRead,
+    ctx.permission.mode === 'bypassPermissions',
   );
 }

@@ -11,6 +11,7 @@ import type { PermissionEnv } from './matcher';
 import type { HiddenPaths } from './resultFilter';
 import { insideWorkingDirs, isInside, pathForms, workingDirForms } from './paths';
 import { isProtectedPath, protectedReasonOfForms } from './protectedPaths';
+import { closedHomeWrite } from './sessionClosed';
 import { isWriteRedirect, unallowableReason } from './shell';
 import { analyzeShell, type ShellCommand } from './shellAnalysis';
 import { hasUnescaped, unescapeForm, type ShellWord } from './shellWords';
@@ -444,6 +445,8 @@ export function fsCommandsInside(command: string, env: PermissionEnv, controlFil
         if (!insideWorkingDirs(forms, env.workingDirectories)) return false;
         // Settings, hooks, `.git`, shell start-up files… (protectedPaths.ts), and what holds one.
         if (protectedReasonOfForms(forms, roots, { extra }) !== undefined) return false;
+        // A dot-entry of a working directory that is HOME, existing or not (red team o, O11).
+        if (closedHomeWrite(forms, { home: env.home, workingDirectories: env.workingDirectories })) return false;
         if (forms.some((f) => holdsProtected(f, roots, extra))) return false;
         if (name === 'rm' || name === 'rmdir' || name === 'mv') {
           if (forms.some((f) => roots.some((r) => isInside(r, f)))) return false;

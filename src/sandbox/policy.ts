@@ -8,6 +8,7 @@ import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../permissions/credentials';
 import { homeReads } from '../permissions/homeReads';
+import { dotLinkTargets, homeProgramDirs, homeWritable } from '../permissions/homeClosure';
 import { programCacheRoot, sandboxPrograms } from '../hostProcess/programs';
 
 // The credential paths belong to the permission room (the file tools and the config reads refuse them too).
@@ -357,13 +358,18 @@ export function runtimePlan(
       ],
       allowRead: [...new Set([...ownResults, ...allowRead, ...home.allowRead])],
       // This session's results are readable, never writable (a result the model Reads back is the stored one).
-      allowWrite,
+      // A writable HOME (a session started in `~`) without its dot-entries, absent ones too (red team o, O11).
+      allowWrite: homeWritable(allowWrite, host.home, host.pathVar),
       denyWrite: [
         ...new Set([
           ...privatePaths,
           ...ex(fs.denyWrite),
           ...(host.protectedDenyWrite ?? []),
           ...(host.workerCode ?? []),
+          // A session in HOME: the person's program directories there (`~/bin`, PATH entries), existing or not (O11).
+          ...(home.closed === 'dot-entries'
+            ? [...homeProgramDirs(host.home, host.pathVar), ...dotLinkTargets(host.home)]
+            : []),
         ]),
       ],
       ...(fs.disabled ? { disabled: true } : {}),

@@ -30,7 +30,9 @@ function readPolicy(ctx: AccessContext, toolName: string, real: string): string 
   if (inProcessDir([real])) return `${CHANGED} ${real} is a per-process /proc entry.`;
   if (!insideWorkingDirs([real], permissionEnvOf(ctx).workingDirectories))
     return `${CHANGED} ${real} is outside the working directories.`;
-  if (hiddenPathFilter(toolName, ctx)?.(real)) return `${CHANGED} A permission rule covers ${real}.`;
+  // A Read deny/ask rule, a credential file, a closed part of HOME (sessionClosed.ts: the decision's predicate, O15).
+  if (hiddenPathFilter(toolName, ctx)?.(real))
+    return `${CHANGED} ${real} is hidden from this session (a permission rule, a credential file or a closed part of the home directory).`;
   return undefined;
 }
 

@@ -111,11 +111,23 @@ test('unit: credential files named by the environment: XDG and CLAUDE_CONFIG_DIR
     !got.some((p) => p.includes('not-a-path') || p.includes('BEGIN') || p.includes('7233')),
     JSON.stringify(got),
   );
-  // With no variable set: only the user's own Kerberos caches (MIT's default, /tmp/krb5cc_<uid>: M12).
+  // With no variable set: only the user's own Kerberos caches (MIT's default, /tmp/krb5cc_<uid>: M12) and
+  // their runtime directory (/run/user/<uid> on Linux: O7).
+  const uid = process.getuid?.();
   assert.deepEqual(
     credentialPathsFromEnv({}, '/home/u', '/').filter((p) => !p.startsWith('/tmp/krb5cc_')),
-    [],
+    process.platform === 'linux' && uid !== undefined ? [`/run/user/${uid}`] : [],
   );
+});
+
+test("unit: the runtime directory is denied whole (O7), but its known stores only when the worker's temp directory, HOME or cwd lies inside it; /run/secrets and /var/run/secrets are listed", () => {
+  assert.ok(
+    credentialPathsFromEnv({ XDG_RUNTIME_DIR: '/run/user/1000' }, '/home/u', '/srv').includes('/run/user/1000'),
+  );
+  const inside = credentialPathsFromEnv({ XDG_RUNTIME_DIR: '/run/user/1000' }, '/run/user/1000/home', '/srv');
+  assert.ok(!inside.includes('/run/user/1000'), inside.join(', '));
+  for (const n of ['gvfs', 'doc', 'keybase', 'containers']) assert.ok(inside.includes(`/run/user/1000/${n}`), n);
+  for (const p of ['/run/secrets', '/var/run/secrets']) assert.ok(DEFAULT_CREDENTIAL_PATHS.includes(p), p);
 });
 
 test("unit: the sandbox plan denies the worker's private paths to reads and writes, re-opens this session's results for reading only", () => {
@@ -136,7 +148,8 @@ test("unit: the sandbox plan denies the worker's private paths to reads and writ
   assert.deepEqual(plan.allowWrite, ['/w', '/tmp/durable-agent-sandbox/abc'], 'the results directory is not writable');
   // The credential paths and the person's programs cache (the Temporal CLI their `dev` runs: K8).
   const bare = runtimePlan({}, ['/w'], { home: '/h', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem;
-  assert.deepEqual(bare.denyRead, ['/h']);
+  // HOME, and outside it the container's and the pod's secrets (O7).
+  assert.deepEqual(bare.denyRead, ['/h', '/run/secrets', '/var/run/secrets']);
   assert.ok(bare.denyWrite.includes('/h/.cache/durable-agent'));
   // Where HOME cannot be closed (`/`), the list and the programs cache are denied one by one.
   const open = runtimePlan({}, ['/w'], { home: '/', sessionTmpDir: '/t', platform: 'linux' }).call.filesystem;

@@ -39,6 +39,7 @@ import type { McpServers } from '../../src/mcp/servers';
 import { loadMemory } from '../../src/claudeMd/claudeMd';
 import { projectRepositoryOf } from '../../src/worktree/repository';
 import { sandboxSkip } from '../support/systemPackages';
+import { readCheck } from '../../src/tools/fileAccess';
 
 const hole = (line: string) => (process.env.R30O_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 
@@ -295,9 +296,7 @@ for (const mode of ['dontAsk', 'default', 'acceptEdits', 'plan', 'bypassPermissi
 // unlisted file; the listed ones are refused.
 test(
   'O1b (bypassPermissions): Grep over HOME and Read of each bait file return none of the unlisted credentials',
-  hole(
-    'O1b: the file tools refuse only isCredentialPath (the same deny list): bypassPermissions Read/Grep of HOME return every other credential',
-  ),
+  {} /* held since homew */,
   async (t) => {
     if (skip) return t.skip(skip);
     plantHomeBait();
@@ -344,38 +343,52 @@ const TOOLCHAIN_BAIT: Record<string, string> = {
   'work/infra/terraform.tfstate': '{"password":"BAIT-O-pathrepo-tfstate"}\n',
 };
 
-test(
-  'O5 (dontAsk): secrets inside the directories builds read and the PATH entries under HOME (~/.cache, ~/.dotnet, ~/.local/bin, ~/bin, ~/.codeium/windsurf/bin, ~/work/infra/bin) — sandboxed Bash reads none',
-  hole(
-    'O5: on main all of HOME is readable (O1); a toolchain allowlist that opens ~/.cache, ~/.dotnet, ~/.local/bin or the installation above a PATH entry opens these',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    for (const [rel, body] of Object.entries(TOOLCHAIN_BAIT)) {
-      mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
-      writeFileSync(path.join(home, rel), body);
-    }
-    const root = project();
-    mkdirSync(path.join(home, '.codeium', 'windsurf', 'bin'), { recursive: true });
-    const out = await tool(
-      root,
-      'dontAsk',
-      'Bash',
-      {
-        command: `cat ${Object.keys(TOOLCHAIN_BAIT)
-          .map((f) => `~/${JSON.stringify(f)}`)
-          .join(' ')} 2>/dev/null; echo done`,
-      },
-      {},
-      { session: `red30o-o5-${process.pid}` },
-    );
-    const got = baitIn(out.text);
-    t.diagnostic(
-      `${out.status}: ${got.length} of ${baitIn(Object.values(TOOLCHAIN_BAIT).join('\n')).length}: ${got.join(' ')}`,
-    );
-    assert.deepEqual(got, []);
-  },
-);
+// Since homew: the caches by name, the .NET SDK by its parts, a PATH entry without the installation above
+// it (main) hold; what is left is a script with a token IN a PATH directory under HOME (`~/.local/bin`,
+// `~/bin`): the sandbox cannot give `x` without `r` (docs/security.md says so) — that row stays a hole.
+const PATH_SCRIPTS = ['.local/bin/deploy-prod', 'bin/backup.sh'];
+for (const [what, files, opts] of [
+  [
+    'caches, SDK stores, installations around a PATH entry',
+    Object.keys(TOOLCHAIN_BAIT).filter((f) => !PATH_SCRIPTS.includes(f)),
+    {} /* held since homew (main's toolchain list) */,
+  ],
+  [
+    'scripts in PATH directories',
+    PATH_SCRIPTS,
+    hole(
+      'O5: a script with a token in a PATH directory under HOME (~/.local/bin, ~/bin) is readable: the sandbox binds the directory back (x needs r); documented boundary',
+    ),
+  ],
+] as const)
+  test(
+    `O5 (dontAsk, ${what}): secrets inside the directories builds read and the PATH entries under HOME (~/.cache, ~/.dotnet, ~/.local/bin, ~/bin, ~/.codeium/windsurf/bin, ~/work/infra/bin) — sandboxed Bash reads none`,
+    opts,
+    async (t) => {
+      if (skip) return t.skip(skip);
+      for (const [rel, body] of Object.entries(TOOLCHAIN_BAIT)) {
+        mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+        writeFileSync(path.join(home, rel), body);
+      }
+      const root = project();
+      mkdirSync(path.join(home, '.codeium', 'windsurf', 'bin'), { recursive: true });
+      const out = await tool(
+        root,
+        'dontAsk',
+        'Bash',
+        {
+          command: `cat ${files.map((f) => `~/${JSON.stringify(f)}`).join(' ')} 2>/dev/null; echo done`,
+        },
+        {},
+        { session: `red30o-o5-${process.pid}` },
+      );
+      const got = baitIn(out.text);
+      t.diagnostic(
+        `${out.status}: ${got.length} of ${baitIn(files.map((f) => TOOLCHAIN_BAIT[f]).join('\n')).length}: ${got.join(' ')}`,
+      );
+      assert.deepEqual(got, []);
+    },
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // O2: the worker's OWN secrets kept in files that no list names. The Anthropic SDK's credential chain
@@ -454,9 +467,7 @@ test(
 
 test(
   'O7 (dontAsk): files under $XDG_RUNTIME_DIR (GVFS network shares, the document portal, keybase’s private folder) — sandboxed Bash reads none',
-  hole(
-    'O7: only $XDG_RUNTIME_DIR/containers is denied (src/permissions/credentials.ts credentialPathsFromEnv); the per-user runtime directory is otherwise readable',
-  ),
+  {} /* held since homew */,
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -674,11 +685,15 @@ for (const [mode, kind] of [
 // and checks only isCredentialPath. The bait reaches the next session's model as memory. This
 // bypasses a "closed HOME" for Bash (branch `home` closes ~/.docker to Bash; the import still loads).
 
-const O8_HOLE = hole(
-  'O8: src/claudeMd/claudeMd.ts:165-175 refuses only isCredentialPath and paths outside the working directories: a file the sandbox hides inside them (HOME) is imported',
-);
+// Since homew (O8, O11): a session in HOME no longer creates entries in HOME itself (its sandbox binds
+// HOME read-only, its existing non-dot entries writable), so the person's own ~/CLAUDE.md is there
+// before and rewritten in place. In that session `~/projects/billing/.env` is a file of its own working
+// directory (its Bash and Read read it unasked): only the closed dot-entry's bait must stay out. A
+// working directory that is an ANCESTOR of HOME (`/home`, here the test's base) does not open HOME:
+// neither import may load there (on main the loader followed both: inClosedHomeEntry knew HOME only).
 for (const [where, plant, cwdOf, opts] of [
-  ['a session in HOME', 'CLAUDE.md', (root: string) => (void root, home), O8_HOLE],
+  ['a session in HOME', 'CLAUDE.md', (root: string) => (void root, home), {} /* held since homew */],
+  ['a session in an ancestor of HOME', 'CLAUDE.md', (root: string) => (void root, base), {} /* held since homew */],
   // Contained: a project file imports only inside the project itself, not the additional directories.
   ['a project with --add-dir ~, contained', 'CLAUDE.md', (root: string) => root, {}],
 ] as const)
@@ -690,21 +705,26 @@ for (const [where, plant, cwdOf, opts] of [
       plantHomeBait();
       const root = project();
       const cwd = cwdOf(root);
-      const out = await tool(
-        cwd,
-        'dontAsk',
-        'Bash',
-        { command: `printf 'Notes.\n@~/.docker/key.pem\n@~/projects/billing/.env\n' > ${plant}; echo planted` },
-        {},
-        { dirs: cwd === home ? [] : [home] },
-      );
-      t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
-      assert.ok(existsSync(path.join(cwd, plant)), 'control: the memory file was written');
-      // The next session there: its memory as the worker loads it for the model.
-      const next = loadMemory(cwd, { home, workingDirectories: cwd === home ? [home] : [cwd, home] });
-      const got = baitIn(JSON.stringify(next.files));
-      t.diagnostic(`next session's memory: ${got.join(' ')}`);
-      assert.deepEqual(got, []);
+      if (cwd === home) writeFileSync(path.join(cwd, plant), 'My notes.\n');
+      try {
+        const out = await tool(
+          cwd,
+          'dontAsk',
+          'Bash',
+          { command: `printf 'Notes.\n@~/.docker/key.pem\n@~/projects/billing/.env\n' > ${plant}; echo planted` },
+          {},
+          { dirs: cwd === root ? [home] : [] },
+        );
+        t.diagnostic(`${out.status}: ${out.text.slice(0, 120)}`);
+        assert.ok(read(path.join(cwd, plant)).includes('@~/.docker'), 'control: the memory file was written');
+        // The next session there: its memory as the worker loads it for the model.
+        const next = loadMemory(cwd, { home, workingDirectories: cwd === root ? [cwd, home] : [cwd] });
+        const got = baitIn(JSON.stringify(next.files)).filter((v) => cwd !== home || v !== 'BAIT-O-otherenv');
+        t.diagnostic(`next session's memory: ${got.join(' ')}; warnings: ${next.warnings.join(' | ').slice(0, 300)}`);
+        assert.deepEqual(got, []);
+      } finally {
+        rmSync(path.join(cwd, plant), { force: true });
+      }
     },
   );
 
@@ -817,9 +837,7 @@ const STARTUP_FILES = [
 for (const mode of ['dontAsk', 'acceptEdits'] as const)
   test(
     `O11 (${mode}, a session in HOME): ${mode === 'dontAsk' ? 'sandboxed Bash' : 'Write'} creates ${STARTUP_FILES.length} start-up and autostart files no protected name covers — none is left, and the person's next interactive bash runs nothing`,
-    hole(
-      'O11: the protected names (src/permissions/protectedPaths.ts PROTECTED_FILE_NAMES/DIRS) list a dozen shell files; a working directory that is HOME leaves every other start-up, autostart and PATH location writable',
-    ),
+    {} /* held since homew */,
     async (t) => {
       if (skip) return t.skip(skip);
       const h = path.join(base, `home-o11-${mode}`);
@@ -1017,15 +1035,15 @@ for (const [name, c] of Object.entries(O14_CASES))
 
 test(
   'O15 (dontAsk, a session in HOME): Read of ~/notes.txt while the session’s sandboxed Bash swaps it with a symlink to ~/.docker/key.pem — the key is never returned',
-  hole(
-    'O15: readPolicy (src/tools/fileAccess.ts) re-checks a swapped-in real path against the credential list and the working directories only, not the closed HOME entries',
-  ),
+  {} /* held since homew */,
   async (t) => {
     if (skip) return t.skip(skip);
     const h = path.join(base, 'home-o15');
     mkdirSync(path.join(h, '.docker'), { recursive: true });
     writeFileSync(path.join(h, '.docker', 'key.pem'), '-----BEGIN RSA PRIVATE KEY-----\nBAIT-O-race\n');
-    writeFileSync(path.join(h, 'notes.txt'), 'plain\n');
+    // In an existing directory of HOME: since homew (O11) a session in HOME creates nothing in HOME itself.
+    mkdirSync(path.join(h, 'notes'), { recursive: true });
+    writeFileSync(path.join(h, 'notes', 'notes.txt'), 'plain\n');
     const savedHome = process.env.HOME;
     process.env.HOME = h;
     let wins = 0;
@@ -1033,11 +1051,11 @@ test(
     try {
       const swapper = tool(h, 'dontAsk', 'Bash', {
         command:
-          'end=$((SECONDS+5)); while [ $SECONDS -lt $end ]; do echo plain > n.tmp; mv -f n.tmp notes.txt; ln -sf .docker/key.pem l.tmp; mv -fT l.tmp notes.txt; done; echo plain > notes.txt; echo swapped',
+          'cd notes && end=$((SECONDS+5)); while [ $SECONDS -lt $end ]; do echo plain > n.tmp; mv -f n.tmp notes.txt; ln -sf ../.docker/key.pem l.tmp; mv -fT l.tmp notes.txt; done; echo plain > notes.txt; echo swapped',
       });
       await new Promise((r) => setTimeout(r, 800));
       for (let i = 0; i < 400; i++) {
-        const o = await tool(h, 'dontAsk', 'Read', { file_path: path.join(h, 'notes.txt') });
+        const o = await tool(h, 'dontAsk', 'Read', { file_path: path.join(h, 'notes', 'notes.txt') });
         if (o.text.includes('BAIT-O-race')) wins++;
         else if (o.text.includes('plain')) plain++;
       }
@@ -1049,6 +1067,32 @@ test(
     assert.equal(wins, 0);
   },
 );
+
+// The same check without the race (homew): the re-check at the open is given a real path the decision did
+// not cover — a closed dot-entry of the HOME the session works in, and its toolchain and project
+// neighbours as controls. On main it let the key through (only the credential list and "inside the
+// working directories" were asked).
+test('O15 (the re-check at the open, a session in HOME): a real path in a closed dot-entry is refused, a project file and a toolchain file pass', () => {
+  const h = path.join(base, 'home-o15b');
+  for (const f of ['.docker/key.pem', 'notes/a.txt', '.cargo/registry/x.txt'])
+    mkdirSync(path.dirname(path.join(h, f)), { recursive: true });
+  writeFileSync(path.join(h, '.docker', 'key.pem'), 'BAIT-O-race\n');
+  const savedHome = process.env.HOME;
+  process.env.HOME = h;
+  try {
+    const ctx = {
+      agent: initialContext(h),
+      permission: { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [h] },
+      permittedPaths: [path.join(h, 'notes', 'a.txt')],
+    } as unknown as Parameters<typeof readCheck>[0];
+    const check = readCheck(ctx, 'Read', path.join(h, 'notes', 'a.txt'));
+    assert.match(String(check(path.join(h, '.docker', 'key.pem'))), /hidden from this session|closed/);
+    assert.equal(check(path.join(h, 'notes', 'b.txt')), undefined);
+    assert.equal(check(path.join(h, '.cargo', 'registry', 'x.txt')), undefined);
+  } finally {
+    process.env.HOME = savedHome;
+  }
+});
 
 // ---------------------------------------------------------------------------------------------------
 // O16 (contained on main; a regression guard for "close HOME"): credential files kept elsewhere and

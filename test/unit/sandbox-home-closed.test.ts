@@ -191,14 +191,14 @@ test('toolchains, the project, git with the person’s identity (not their token
 test('a session started in HOME: the project (HOME) is readable and writable, HOME’s dot-entries stay closed but for the toolchains; Read of a dot-entry asks (dontAsk: refused)', async (t) => {
   if (skip) return t.skip(skip);
   const out = await tool([home], 'dontAsk', 'Bash', {
-    command: `cat notes/private.txt; echo made > made.txt && cat made.txt; ~/.cargo/bin/mytool; cat ~/.cache/pip/wheel.txt; cat ~/.config/someapp/token ~/.local/share/app/db.json ~/.cargo/config.toml ~/.cache/huggingface/token ~/.gitconfig 2>&1; true`,
+    command: `cat notes/private.txt; echo made-in-notes > notes/made.txt && cat notes/made.txt; ~/.cargo/bin/mytool; cat ~/.cache/pip/wheel.txt; cat ~/.config/someapp/token ~/.local/share/app/db.json ~/.cargo/config.toml ~/.cache/huggingface/token ~/.gitconfig 2>&1; true`,
   });
   t.diagnostic(out.text.slice(0, 600));
-  for (const want of ['BAIT-H-notes', 'made', 'tool-ok', 'cache-ok'])
+  for (const want of ['BAIT-H-notes', 'made-in-notes', 'tool-ok', 'cache-ok'])
     assert.ok(out.text.includes(want), `${want} missing: ${out.text.slice(0, 400)}`);
   for (const bait of ['someapp', 'localshare', 'cargo-config', 'BAIT-H-hf', 'gitconfig'])
     assert.ok(!out.text.includes(`BAIT-H-${bait.replace('BAIT-H-', '')}`), `${bait} was read`);
-  rmSync(path.join(home, 'made.txt'), { force: true });
+  rmSync(path.join(home, 'notes', 'made.txt'), { force: true });
   const read = await tool([home], 'dontAsk', 'Read', { file_path: path.join(home, '.config', 'someapp', 'token') });
   assert.ok(!read.text.includes('BAIT-H'), read.text);
   const listed = await tool([home], 'dontAsk', 'Read', { file_path: path.join(home, '.gem', 'credentials') });
@@ -322,5 +322,108 @@ test('a credential directory in HOME that is a link out of it (a dotfiles direct
     assert.ok(!out.text.includes('BAIT-H-linked-ssh'), out.text);
   } finally {
     rmSync(path.join(home, '.ssh'), { force: true });
+  }
+});
+
+// Red team o, O11 (homew): a session whose working directory is HOME (or an ancestor of it) writes none of
+// HOME's dot-entries, existing or not, nor the person's program directories there; its existing
+// directories and files stay writable; HOME itself takes no new entry from sandboxed Bash.
+test('a session started in HOME: sandboxed Bash creates no dot-entry, no ~/bin or PATH-entry program, writes nothing through a link in HOME; existing entries stay writable', async (t) => {
+  if (skip) return t.skip(skip);
+  mkdirSync(path.join(home, 'bin'), { recursive: true });
+  mkdirSync(path.join(home, 'go'), { recursive: true });
+  writeFileSync(path.join(home, 'todo.txt'), 'old\n');
+  const { symlinkSync } = await import('node:fs');
+  symlinkSync('.config', path.join(home, 'cfg'));
+  // A dotfiles checkout in HOME, linked in as dot-entries (GNU stow): one link dangling (a local override).
+  mkdirSync(path.join(home, 'dotfiles', 'vim'), { recursive: true });
+  writeFileSync(path.join(home, 'dotfiles', 'README'), 'dotfiles\n');
+  symlinkSync('dotfiles/vim', path.join(home, '.vim'));
+  symlinkSync('dotfiles/bashrc.local', path.join(home, '.bashrc.local'));
+  try {
+    const out = await tool([home], 'dontAsk', 'Bash', {
+      command: [
+        'mkdir -p ~/.bashrc.d && echo x > ~/.bashrc.d/zz.sh',
+        'echo x > ~/.tmux.conf',
+        'mkdir -p ~/.local/bin && echo x > ~/.local/bin/git',
+        'echo x > ~/bin/git',
+        'mkdir -p ~/go/bin && echo x > ~/go/bin/go',
+        'echo x > ~/cfg/autostart.desktop',
+        'echo x > ~/newfile.txt',
+        'echo new > ~/todo.txt && cat ~/todo.txt',
+        'echo ok > ~/notes/ok.txt && cat ~/notes/ok.txt',
+        'echo x > ~/dotfiles/vim/vimrc',
+        'echo x > ~/dotfiles/bashrc.local',
+        'echo more >> ~/dotfiles/README',
+        'true',
+      ].join('; '),
+    });
+    t.diagnostic(out.text.slice(0, 600));
+    for (const f of [
+      '.bashrc.d',
+      '.tmux.conf',
+      '.local/bin/git',
+      'bin/git',
+      'go/bin/go',
+      '.config/autostart.desktop',
+      'newfile.txt',
+      'dotfiles/vim/vimrc',
+      'dotfiles/bashrc.local',
+    ])
+      assert.ok(!existsSync(path.join(home, f)), `${f} was written`);
+    assert.equal(readFileSync(path.join(home, 'todo.txt'), 'utf8'), 'new\n');
+    assert.equal(readFileSync(path.join(home, 'notes', 'ok.txt'), 'utf8'), 'ok\n');
+    assert.equal(readFileSync(path.join(home, 'dotfiles', 'README'), 'utf8'), 'dotfiles\nmore\n');
+    // The file tools: what a dot-entry links to is protected too.
+    const w = await tool([home], 'acceptEdits', 'Write', {
+      file_path: path.join(home, 'dotfiles', 'bashrc.local'),
+      content: 'x\n',
+    });
+    assert.ok(!existsSync(path.join(home, 'dotfiles', 'bashrc.local')), w.text);
+  } finally {
+    for (const f of ['bin', 'go', 'todo.txt', 'cfg', 'notes/ok.txt', 'dotfiles', '.vim', '.bashrc.local'])
+      rmSync(path.join(home, f), { recursive: true, force: true });
+  }
+});
+
+test('a working directory that is an ancestor of HOME, beside HOME: no dot-entry of HOME is created; the file tools ask before writing one or reading HOME there', async (t) => {
+  if (skip) return t.skip(skip);
+  const out = await tool([home, base], 'dontAsk', 'Bash', {
+    command: 'mkdir -p ~/.bashrc.d && echo x > ~/.bashrc.d/zz.sh; echo x > ~/.profile2; true',
+  });
+  t.diagnostic(out.text.slice(0, 300));
+  assert.ok(!existsSync(path.join(home, '.bashrc.d')) && !existsSync(path.join(home, '.profile2')), out.text);
+  // An ancestor alone: HOME is closed to the file tools as to Bash (asks: refused in dontAsk; acceptEdits asks).
+  const read = await tool([base], 'dontAsk', 'Read', { file_path: path.join(home, 'secrets.env') });
+  assert.ok(!read.text.includes('BAIT-H'), read.text);
+  for (const f of ['.bashrc.d/zz.sh', 'bin/git', 'notes/x.txt']) {
+    const w = await tool([base], 'acceptEdits', 'Write', { file_path: path.join(home, f), content: 'x\n' });
+    assert.ok(!existsSync(path.join(home, f)), `${f}: ${w.text}`);
+  }
+  // A session in HOME: Write of a dot-entry or ~/bin asks; a new project file is written.
+  for (const f of ['.config/autostart/x.desktop', '.local/bin/git', 'bin/git']) {
+    const w = await tool([home], 'acceptEdits', 'Write', { file_path: path.join(home, f), content: 'x\n' });
+    assert.ok(!existsSync(path.join(home, f)), `${f}: ${w.text}`);
+  }
+  const ok = await tool([home], 'acceptEdits', 'Write', {
+    file_path: path.join(home, 'notes', 'new.txt'),
+    content: 'y\n',
+  });
+  assert.equal(ok.status, 'ok', ok.text);
+  rmSync(path.join(home, 'notes', 'new.txt'), { force: true });
+});
+
+test('the closed-HOME predicate: a project reached through a link into HOME is open by its real path; the rest of HOME is closed', async () => {
+  const { sessionReadClosed } = await import('../../src/permissions/sessionClosed');
+  const { symlinkSync } = await import('node:fs');
+  const link = path.join(base, 'work-link');
+  symlinkSync(path.join(home, 'work'), link);
+  try {
+    const closed = sessionReadClosed({ home, workingDirectories: [path.join(link, 'app')] });
+    assert.equal(closed(path.join(project, 'src', 'a.txt')), undefined);
+    assert.equal(closed(path.join(home, 'secrets.env')), 'home');
+    assert.equal(closed(path.join(home, '.cargo', 'bin', 'mytool')), undefined, 'a toolchain');
+  } finally {
+    rmSync(link, { force: true });
   }
 });

@@ -165,7 +165,8 @@ test('unit: the runtime plan: writes in the working dirs and the session temp di
   assert.deepEqual(p.call.filesystem.allowWrite, ['/repo', '/shared', '/tmp/da-s1']);
   // HOME is closed (issue 30, round o): the credential files in it and the person's programs cache
   // (issue 30, K8) need no mount of their own; none is allowed back.
-  assert.deepEqual(p.call.filesystem.denyRead, ['/home/u']);
+  // Outside HOME: the container's and the pod's secrets (red team o, O7).
+  assert.deepEqual(p.call.filesystem.denyRead, ['/home/u', '/run/secrets', '/var/run/secrets']);
   for (const cred of [
     '/home/u/.ssh',
     '/home/u/.aws',

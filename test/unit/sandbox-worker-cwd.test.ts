@@ -21,7 +21,8 @@ const [proj, rg] = JSON.parse(process.env.CWD_DIRS);
 (async () => {
   const host = new SandboxHost();
   registerSessionDirectories([proj]);
-  const facts = { home: proj, sessionTmpDir: proj, platform: process.platform };
+  // HOME above the project (a HOME that IS the working directory takes no new entry: red team o, O11).
+  const facts = { home: require('node:path').dirname(proj), sessionTmpDir: proj, platform: process.platform };
   const prepared = await host.prepare('echo ran > out.txt', runtimePlan({ ripgrep: { command: rg } }, [proj], facts), proj);
   const code = await new Promise((resolve) => {
     const child = spawn('bash', ['-c', prepared.shellCommand], { cwd: proj, stdio: 'ignore' });
