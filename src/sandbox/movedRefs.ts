@@ -22,6 +22,7 @@ import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { changedLogs, dropLogLines } from './movedLogs';
+import { repositoryConfigTargets } from './repoConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 
 /** Each repository's refs when a command started, by git directory. */
@@ -108,6 +109,59 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
   return carries;
 }
 
+/**
+ * What git runs by itself on the person's checkout or merge, as tracked paths (`/`-separated, from
+ * the work tree's top): the hooks directory `core.hooksPath` names inside the work tree (husky 9's
+ * `.husky/_`: `.husky` whole) and the files its hooks run (O6). A branch the session made that
+ * changes one of them ran the session's hook on the person's `git checkout` or `git merge` of it,
+ * before they could read the diff (red team p, P1): a ref carries nothing the sandbox may not write.
+ */
+function hookPathspecs(gitDir: string): string[] {
+  const tree = path.dirname(gitDir);
+  const out = new Set<string>();
+  let targets: ReturnType<typeof repositoryConfigTargets>;
+  try {
+    targets = repositoryConfigTargets([tree]);
+  } catch {
+    return [];
+  }
+  for (const e of targets) {
+    const rel = path.relative(tree, e.path);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) continue;
+    const r = rel.split(path.sep).join('/');
+    out.add(e.kind === 'gitHooks' && /(^|\/)\.husky\/_$/.test(r) ? r.slice(0, -2) : r);
+  }
+  return [...out].sort();
+}
+
+/** `ls-tree` of `oid` limited to `specs`: path → mode and object; undefined when it could not be listed. */
+function hookListing(gitDir: string, oid: string, specs: readonly string[]): Map<string, string> | undefined {
+  const r = git(gitDir, ['ls-tree', '-r', '-z', '--full-tree', oid, '--', ...specs.map((s) => `:(literal)${s}`)]);
+  if (r.code !== 0) return undefined;
+  const out = new Map<string, string>();
+  for (const rec of r.stdout.split('\0')) {
+    const tab = rec.indexOf('\t');
+    if (tab > 0) out.set(rec.slice(tab + 1), rec.slice(0, tab));
+  }
+  return out;
+}
+
+/** Does `oid` hold a hook path (hookPathspecs) other than `base` holds — or could it not be listed? */
+function carriesHooks(gitDir: string, oid: string, base: string | undefined, specs: readonly string[]): boolean {
+  if (specs.length === 0) return false;
+  const key = `hooks\0${gitDir}\0${oid}\0${base ?? ''}\0${specs.join('\0')}`;
+  const known = screened.get(key);
+  if (known !== undefined) return known;
+  const now = hookListing(gitDir, oid, specs);
+  const was = base === undefined ? new Map<string, string>() : hookListing(gitDir, base, specs);
+  // A tree that cannot be listed (a blob a tag names has no hooks; a missing object is screened as such).
+  if (now === undefined) return false;
+  const carries = was === undefined || [...now].some(([p, v]) => was.get(p) !== v);
+  if (screened.size >= MAX_CACHE) screened.delete(screened.keys().next().value!);
+  screened.set(key, carries);
+  return carries;
+}
+
 interface Moved {
   name: string;
   /** Object ids it leads to now and did not before. */
@@ -141,8 +195,11 @@ function movedNames(was: RefState, now: RefState): Moved[] {
 }
 
 /** Which of `moved` must be put back, and why (one reason for all when the bound is passed). */
-function judge(gitDir: string, moved: readonly Moved[], truncated: boolean): Map<Moved, string> {
+function judge(gitDir: string, moved: readonly Moved[], truncated: boolean, base?: string): Map<Moved, string> {
   const out = new Map<Moved, string>();
+  const hooks =
+    'named a commit that changes the repository’s hooks or a file they run (the person’s checkout or merge of it would run it)';
+  let specs: string[] | undefined;
   const carry =
     'named a commit carrying a git directory (a HEAD below the top with its config or hooks: the person’s checkout of it would run its config)';
   const fresh = new Set(moved.filter((m) => !m.forced).flatMap((m) => m.fresh));
@@ -159,6 +216,7 @@ function judge(gitDir: string, moved: readonly Moved[], truncated: boolean): Map
     if (m.forced) out.set(m, 'was a symbolic link or a replace ref a command wrote');
     else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
+    else if (m.fresh.some((o) => carriesHooks(gitDir, o, base, (specs ??= hookPathspecs(gitDir))))) out.set(m, hooks);
   }
   return out;
 }
@@ -277,7 +335,10 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
     const now = readRefState(gitDir);
     const truncated = now.truncated && !was.truncated;
     const moved = movedNames(was, now);
-    const verdicts = moved.length === 0 && !truncated ? new Map<Moved, string>() : judge(gitDir, moved, truncated);
+    const verdicts =
+      moved.length === 0 && !truncated
+        ? new Map<Moved, string>()
+        : judge(gitDir, moved, truncated, resolveName(was, 'HEAD').oids[0]);
     const done = new Map<string, boolean>();
     for (const [m, why] of verdicts) {
       let ok = true;
