@@ -7,6 +7,7 @@ import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { DEFAULT_CREDENTIAL_PATHS } from './credentialList';
 import { expandHome, isInside, resolveReal } from './paths';
 import { directoryNames } from './dirListing';
+import { toolchainConfigFiles } from './toolchainConfigs';
 
 export { DEFAULT_CREDENTIAL_PATHS } from './credentialList';
 
@@ -101,6 +102,8 @@ export function credentialPathsFromEnv(
   for (const name of ['KRB5CCNAME', 'KRB5_KTNAME', 'KRB5_CLIENT_KTNAME'])
     file(env[name]?.replace(/^(?:FILE|DIR|WRFILE):/, ''));
   out.push(...kerberosCaches());
+  // The global npm and pip configs inside the toolchains a closed HOME allows back (red team p, P4).
+  out.push(...toolchainConfigFiles(home, env));
   file(env.REGISTRY_AUTH_FILE);
   for (const f of runtimeDirDenies(env, home, cwd)) file(f);
   if (env.DOCKER_CONFIG) file(path.join(env.DOCKER_CONFIG, 'config.json'));

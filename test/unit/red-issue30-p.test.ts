@@ -198,9 +198,7 @@ test(
 
 test(
   'P2 (dontAsk, a session in HOME): Grep over HOME returns nothing from the closed dot-entries (Read of the same file is refused; Bash cannot see it)',
-  hole(
-    'P2: resultFilter.ts hiddenPathPredicate does not apply inClosedHomeEntry: Grep over a HOME session returns unlisted dot-entry files',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const files: Record<string, string> = {
@@ -300,9 +298,7 @@ const TOOLCHAIN_CONFIG_BAIT: Record<string, string> = {
 
 test(
   'P4 (dontAsk): sandboxed Bash in a project under HOME reads none of the global npmrc / pip.conf files inside the toolchains a closed HOME allows back',
-  hole(
-    'P4: homeReads.ts HOME_TOOLCHAIN_PATHS allows back ~/.nvm, ~/.volta, ~/.asdf, ~/.local/share/{mise,fnm}, ~/.pyenv whole: $PREFIX/etc/npmrc and a venv pip.conf hold tokens',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     for (const [rel, body] of Object.entries(TOOLCHAIN_CONFIG_BAIT)) {
@@ -624,9 +620,7 @@ test(
 
 test(
   'P8 (dontAsk, a session in the parent of HOME): Read and Grep return nothing of HOME that sandboxed Bash cannot read',
-  hole(
-    'P8: homeReads.ts inClosedHomeEntry closes HOME for the file tools only when a working directory IS HOME, not an ancestor of it',
-  ),
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const files: Record<string, string> = {
