@@ -111,40 +111,46 @@ function coalesce(run: (key: string) => void): { add(key: string): void; cancel(
   };
 }
 
-/** How often entries left empty are looked at again for a second name (EMPTY_POLL_MS). */
+/** How often entries left empty are looked at again for a second name (EMPTY_POLL_MS), at least. */
 const EMPTY_POLL_MS = 25;
+/** The share of the worker's time those looks may take: the wait after a look is this many times its length (a twentieth at most). */
+const EMPTY_POLL_IDLE_FACTOR = 19;
 
 /**
  * Entries with a protected name that a command made but left empty (nothing to undo yet), looked at
  * every EMPTY_POLL_MS while the command runs: a hard link made to an empty file later fills it with
  * no event on the protected name (issue 30, gap G4: M13 within one command). One that gained a
- * second name or content goes to `recheck`.
+ * second name or content goes to `recheck`. A look that takes long (20,000 empty directories under
+ * a new `.claude`: red team p, P7) waits 19 times as long before the next, so the looks never take
+ * more than a twentieth of the worker's event loop from the other sessions on it.
  */
 function emptyWatch(recheck: (p: string) => void): { add(p: string): void; stop(): void } {
   const suspects = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  const schedule = (ms: number) => {
+    timer = setTimeout(poll, ms);
+    timer.unref();
+  };
   const poll = () => {
+    const t0 = performance.now();
     for (const p of suspects)
       if (!fs.lstatSync(p, { throwIfNoEntry: false })) suspects.delete(p);
       else if (hasContent(p)) {
         suspects.delete(p);
         recheck(p);
       }
-    if (suspects.size === 0) {
-      clearInterval(timer);
-      timer = undefined;
-    }
+    timer = undefined;
+    if (suspects.size > 0)
+      schedule(Math.max(EMPTY_POLL_MS, Math.ceil((performance.now() - t0) * EMPTY_POLL_IDLE_FACTOR)));
   };
   return {
     add: (p) => {
       suspects.add(p);
-      if (!timer) {
-        timer = setInterval(poll, EMPTY_POLL_MS);
-        timer.unref();
-      }
+      if (!timer) schedule(EMPTY_POLL_MS);
     },
     stop: () => {
-      clearInterval(timer);
+      clearTimeout(timer);
+      timer = undefined;
       suspects.clear();
     },
   };
