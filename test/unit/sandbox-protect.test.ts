@@ -156,7 +156,10 @@ test('unit: sandboxed Bash cannot create .claude/settings.json in a project with
 test('unit: a repository the call creates keeps no hook and no config key that runs a program, and the result says so', async (t) => {
   if (skip) return t.skip(skip);
   const r = await bash(
-    'git init -q sub && git -C sub config core.fsmonitor "touch /tmp/x" && git -C sub config remote.origin.url https://example.com/r.git && ' +
+    // The key that runs nothing first: the live guard strips fsmonitor under git's own lock
+    // (gitConfigSanitize.ts), and a `git config` that runs in that moment fails as it would beside
+    // any other git writing the file; the kept key must not depend on that timing.
+    'git init -q sub && git -C sub config remote.origin.url https://example.com/r.git && git -C sub config core.fsmonitor "touch /tmp/x" && ' +
       // The guard may remove the hook as soon as it appears (src/sandbox/liveGuard.ts): chmod may find none.
       '{ printf "#!/bin/sh\\ntouch /tmp/x\\n" > sub/.git/hooks/pre-commit; chmod +x sub/.git/hooks/pre-commit; } 2>/dev/null; ' +
       'mkdir -p deep/er/.claude && echo "{}" > deep/er/.claude/settings.json && mkdir -p tools/.vscode && echo "{}" > tools/.vscode/tasks.json && echo x > tools/.envrc && ' +
