@@ -33,6 +33,15 @@ test('unit: a command that chmods what it made (555, 311, 000) keeps no hook or 
   const argv = root
     ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, script]
     : [process.execPath, script];
+  // The build must be readable by that user (a checkout under a private directory is not): else skipped.
+  const reach = spawnSync(argv[0]!, [...argv.slice(1, -1), '-e', `require(${JSON.stringify(script)})`], {
+    env: { ...process.env, HOME: scratch, TMPDIR: scratch },
+    encoding: 'utf8',
+  });
+  if (root && reach.status !== 0) {
+    fs.rmSync(scratch, { recursive: true, force: true });
+    return t.skip(`uid ${NOBODY} cannot load the build here: ${reach.stderr.split('\n').find((l) => /Error/.test(l))}`);
+  }
   try {
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(argv[0]!, argv.slice(1), {
