@@ -15,7 +15,13 @@ import {
   sessionRepository,
   worktreeChanges,
 } from '../worktree/worktrees';
-import { prepareWorktreeGit, removeWorktreeGit, settleWorktreeGit, worktreeGitAccess } from '../worktree/git';
+import {
+  prepareWorktreeGit,
+  removeWorktreeFiles,
+  removeWorktreeGit,
+  settleWorktreeGit,
+  worktreeGitAccess,
+} from '../worktree/git';
 import { recordCheckout } from '../worktree/git/checkoutControl';
 
 const AGENT = { agentInvoked: true } as const;
@@ -71,6 +77,7 @@ export async function settleAgentWorktree(input: {
     if (wt.worktreeGit) await settleWorktreeGit(wt.worktreeGit);
     const changes = await worktreeChanges(wt.path, reg.gitDir, wt.base, AGENT);
     if (changes.files > 0 || changes.commits > 0) return { path: wt.path, branch: wt.branch };
+    await removeWorktreeFiles(wt.path);
     await removeWorktree(repo, wt.path, wt.branch, AGENT);
     await removeWorktreeGit(wt.worktreeGit);
     return null;

@@ -295,3 +295,14 @@ export function withOwnerRetry<T>(file: string, undo: () => T): T {
 export function removeEntry(p: string): void {
   removeAnchored(path.dirname(p), path.basename(p));
 }
+
+/**
+ * Removes the tree at the real path `p`: its directory pinned (inAnchoredDirectory), everything
+ * below it through descriptors (removeAnchored). For trees a session's commands may still shape
+ * while the worker removes them (a worktree, its shadow git directory: red team r, R1).
+ */
+export function removeTree(p: string): void {
+  const abs = path.resolve(p);
+  const name = path.basename(abs);
+  inAnchoredDirectory(path.dirname(abs), (at) => removeAnchored(path.dirname(at(name)), name));
+}

@@ -20,7 +20,7 @@ import {
   worktreeHead,
   worktreeNameProblem,
 } from '../worktree/worktrees';
-import { prepareWorktreeGit, removeWorktreeGit, settleWorktreeGit } from '../worktree/git';
+import { prepareWorktreeGit, removeWorktreeFiles, removeWorktreeGit, settleWorktreeGit } from '../worktree/git';
 import { recordCheckout } from '../worktree/git/checkoutControl';
 import { resolvePath } from './paths';
 
@@ -272,6 +272,7 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
       discarded = await worktreeChanges(wt.path, reg.gitDir, wt.base, AGENT);
       if ((discarded.files > 0 || discarded.commits > 0) && input.discard_changes !== true)
         throw new Error(wouldDiscard(discarded));
+      await removeWorktreeFiles(wt.path);
       await removeWorktree(repo, wt.path, wt.branch, AGENT);
       await removeWorktreeGit({ commonDir: repo.commonDir, gitDir: reg.gitDir });
     }

@@ -31,6 +31,7 @@ export {
   activateWorktreeGit,
   deactivateWorktreeGit,
   prepareWorktreeGit,
+  removeWorktreeFiles,
   removeWorktreeGit,
   settleWorktreeGit,
   type WorktreeGitLease,

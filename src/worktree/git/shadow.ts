@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { removeTree } from '../../sandbox/anchored';
 import { ownerId } from '../../sandbox/reaper';
 import { ensureDir, readRegular, repairDir, safeRefName, writeAtomic } from './files';
 import { repositoryRefs, runGit } from './git';
@@ -205,8 +206,20 @@ export async function settleWorktreeGit(w: WorktreeGit): Promise<WorktreeSync | 
   });
 }
 
+/**
+ * Removes a worktree's files before git forgets it (worktrees.ts `removeWorktree`): level by level
+ * through directory descriptors. Git's own removal and Node's rmSync build each child's path again,
+ * and a background task of the session swapping a directory inside for a symlink led them into the
+ * person's HOME (red team r, R1); a worktree that is gone, git removes without walking anything.
+ */
+export async function removeWorktreeFiles(dir: string): Promise<void> {
+  if (await fs.lstat(dir).catch(() => undefined)) removeTree(dir);
+}
+
 /** Removes the shadow of a worktree being removed. */
 export async function removeWorktreeGit(w: WorktreeGit | undefined): Promise<void> {
   if (!w) return;
-  await fs.rm(shadowDirOf(w), { recursive: true, force: true });
+  // Through descriptors (its logs are writable by the worktree's commands: red team r, R1).
+  const shadow = shadowDirOf(w);
+  if (await fs.lstat(shadow).catch(() => undefined)) removeTree(shadow);
 }
