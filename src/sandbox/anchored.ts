@@ -85,3 +85,81 @@ export function anchoredFile<T>(file: string, act: (pinned: string) => T): T {
   const abs = path.resolve(file);
   return inAnchoredDirectory(path.dirname(abs), (at) => act(at(path.basename(abs))));
 }
+
+/** How many directories below an entry removeAnchored keeps open at once; a deeper one is moved up beside the entry first. */
+const OPEN_DEPTH = 64;
+
+const errCode = (err: unknown) => (err as NodeJS.ErrnoException).code;
+
+/** Unlinks the name itself (a file, or a symlink: never what it leads to); gone already is fine. */
+function unlinkName(p: string): void {
+  try {
+    fs.unlinkSync(p);
+  } catch (err) {
+    if (errCode(err) !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * Removes `name` of the directory `dir` (a `/proc/<pid>/fd/<fd>` path): a directory is opened with
+ * O_NOFOLLOW through `dir`, listed and emptied through its own descriptor, then removed as a name
+ * of `dir`; `deep` takes a directory past OPEN_DEPTH instead.
+ */
+function removeName(dir: string, name: string, depth: number, deep: (dir: string, name: string) => void): void {
+  const p = `${dir}/${name}`;
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(p);
+  } catch (err) {
+    if (errCode(err) === 'ENOENT') return;
+    throw err;
+  }
+  if (!st.isDirectory()) return unlinkName(p);
+  if (depth >= OPEN_DEPTH) return deep(dir, name);
+  const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch (err) {
+    // Swapped for a symlink or a file since the look: that name is what goes.
+    if (errCode(err) === 'ELOOP' || errCode(err) === 'ENOTDIR') return unlinkName(p);
+    if (errCode(err) === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    const here = `${PROC_FD}/${fd}`;
+    for (const child of fs.readdirSync(here)) removeName(here, child, depth + 1, deep);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.rmdirSync(p);
+  } catch (err) {
+    if (errCode(err) === 'ENOTDIR') return unlinkName(p);
+    if (errCode(err) !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * Removes what is at `pinned` — a path anchoredFile or inAnchoredDirectory gave, `<pinned
+ * directory>/<name>` — whatever it is (a symlink itself, never what it leads to), a directory with
+ * everything below it, never resolving a path below the pinned directory twice (red team, issue 30,
+ * Q3): `fs.rmSync(recursive)` walked the entry's inside by path again for each child, so a command
+ * that swapped a directory inside its new `.claude/` for a symlink to HOME while the worker removed
+ * it led the walk into HOME. Each directory is opened without following a symlink through the
+ * descriptor of the one above and emptied through its own; one past OPEN_DEPTH is first moved up
+ * beside the entry (a fresh name in the pinned directory), so a deep tree holds few descriptors.
+ */
+export function removeAnchored(pinned: string): void {
+  const cut = pinned.lastIndexOf('/');
+  const top = pinned.slice(0, cut);
+  if (!hasProcFd() || !top.startsWith(`${PROC_FD}/`)) return fs.rmSync(pinned, { recursive: true, force: true });
+  const moved: string[] = [];
+  const deep = (dir: string, name: string) => {
+    const aside = `.da-removing-${process.pid}-${Date.now().toString(36)}-${moved.length}-${Math.random().toString(36).slice(2)}`;
+    fs.renameSync(`${dir}/${name}`, `${top}/${aside}`);
+    moved.push(aside);
+  };
+  removeName(top, pinned.slice(cut + 1), 0, deep);
+  for (let next = moved.pop(); next !== undefined; next = moved.pop()) removeName(top, next, 0, deep);
+}
