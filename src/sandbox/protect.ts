@@ -14,7 +14,7 @@
 //    config keeps only keys that run nothing, a new hook is removed; the tool result says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { anchoredFile, DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
+import { anchoredFile, DirectoryMoved, inAnchoredDirectory } from './anchored';
 import { sanitizeGitConfig } from './gitConfigSanitize';
 import { tailTarget } from './treeNames';
 import {
@@ -427,7 +427,7 @@ function undoEntry(e: ProtectedEntry, rel: (p: string) => string, notes: string[
           inAnchoredDirectory(e.path, (at) => {
             for (const h of readdir(at('.'))) {
               if (h.name.endsWith('.sample') && !h.isSymbolicLink()) continue;
-              removeAnchored(at(h.name));
+              fs.rmSync(at(h.name), { recursive: true, force: true });
               const p = path.join(e.path, h.name);
               undid?.(p);
               notes.push(`${rel(p)}: removed (a git hook this call created)`);
@@ -441,13 +441,13 @@ function undoEntry(e: ProtectedEntry, rel: (p: string) => string, notes: string[
             const target = path.resolve(path.dirname(e.path), fs.readFileSync(pinned, 'utf8').trim());
             if (under(path.dirname(e.path), target) && path.basename(target) === '.git') break;
           }
-          removeAnchored(pinned);
+          fs.rmSync(pinned, { recursive: true, force: true });
           undid?.(e.path);
           notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
           break;
         }
         default:
-          removeAnchored(pinned);
+          fs.rmSync(pinned, { recursive: true, force: true });
           undid?.(e.path);
           notes.push(
             `${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`,
