@@ -33,6 +33,7 @@ import * as path from 'node:path';
 import { BARE_MARKERS, GIT_ENTRY_NAMES, entriesToConsider, fold, isRecorded, looksLikeGitDirectory, lstat } from './treeNames';
 import * as limits from './inotifyLimits';
 import * as flood from './watchFlood';
+import { grantOwner, readdirOwned } from './anchored';
 
 // prettier-ignore
 export { overflowThreshold, queueOverflows, setOverflowThresholdForTests, setWatchBudgetForTests, watchBudget } from './inotifyLimits';
@@ -71,17 +72,25 @@ function startWatch(
   cool: (w: Watch) => void,
 ): Watch {
   const entry: Watch = { ...flood.fresh(), w: undefined!, ino: st.ino, born: st.birthtimeMs, cool: () => cool(entry) };
-  entry.w = fs.watch(dir, { persistent: false }, (_e, name) => {
-    counted();
-    const hot = flood.meter(entry);
-    if (hot) {
-      for (const h of hot) (h as Watch).cool();
-      // What the closed watches still had queued is dropped unseen, and with it the count that
-      // would have told an overflow of the queue (K6): every tree is read again, as after one.
-      allSuspect();
-    }
-    onEvent(name === null ? null : String(name));
-  });
+  const listen = () =>
+    fs.watch(dir, { persistent: false }, (_e, name) => {
+      counted();
+      const hot = flood.meter(entry);
+      if (hot) {
+        for (const h of hot) (h as Watch).cool();
+        // What the closed watches still had queued is dropped unseen, and with it the count that
+        // would have told an overflow of the queue (K6): every tree is read again, as after one.
+        allSuspect();
+      }
+      onEvent(name === null ? null : String(name));
+    });
+  try {
+    entry.w = listen();
+  } catch (err) {
+    // A directory the command made unreadable (chmod 000) is given back to its owner, then watched.
+    if ((err as NodeJS.ErrnoException).code !== 'EACCES' || grantOwner(dir) === undefined) throw err;
+    entry.w = listen();
+  }
   return entry;
 }
 
@@ -387,7 +396,7 @@ class Tree implements TreeWatch {
       // What is there already (made, or renamed in, before the watch began).
       let here: fs.Dirent[];
       try {
-        here = fs.readdirSync(dir, { withFileTypes: true });
+        here = readdirOwned(dir);
       } catch {
         continue;
       }
@@ -442,7 +451,7 @@ export function findTreeEntries(root: string): { gits: string[]; marked: string[
     const dir = todo.pop()!;
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      entries = readdirOwned(dir);
     } catch {
       continue;
     }

@@ -1,5 +1,5 @@
 // unit: the undo removes a new protected directory without resolving anything below it by path
-// again (src/sandbox/anchored.ts removeAnchored; red team, issue 30, round q, Q3). The race row is
+// again (src/sandbox/anchored.ts removeAnchored, landed on main; red team, issue 30, round q, Q3). The race row is
 // redq's `Q3 (the anchored undo, raced below the entry)` (test/unit/red-issue30-q.test.ts on its
 // branch), here against the function the live guard and the check after the call run: a child
 // process fills `.claude/a` and, once the worker's removal has taken a first child, puts a symlink
@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { undoProtectedWrites, type ProtectedScan } from '../../src/sandbox/protect';
-import { anchoredFile, removeAnchored } from '../../src/sandbox/anchored';
+import { removeAnchored } from '../../src/sandbox/anchored';
 
 const PY = '/usr/bin/python3';
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-anchrm-')));
@@ -111,13 +111,12 @@ test('removeAnchored: a tree 300 directories deep with files and a symlink to an
     symlinkSync(outside, path.join(d, 'out'));
     d = path.join(d, 'd');
   }
-  anchoredFile(path.join(top, '.claude'), (pinned) => removeAnchored(pinned));
+  removeAnchored(top, '.claude');
   assert.deepEqual(readdirSync(top), []);
   assert.deepEqual(readdirSync(outside), ['keep']);
   // A file, a symlink (itself), and a name already gone.
   writeFileSync(path.join(top, '.envrc'), 'x');
   symlinkSync(outside, path.join(top, '.vscode'));
-  for (const n of ['.envrc', '.vscode', '.missing'])
-    anchoredFile(path.join(top, n), (pinned) => removeAnchored(pinned));
+  for (const n of ['.envrc', '.vscode', '.missing']) removeAnchored(top, n);
   assert.deepEqual([readdirSync(top), readdirSync(outside)], [[], ['keep']]);
 });
