@@ -16,6 +16,8 @@
 // a build that churns one directory is polled there for a while; what it writes is announced by the
 // reads, later by up to the poll's delay (treeWatch.ts), and the check after the call walks the tree.
 
+import type { Stats } from 'node:fs';
+
 /** One watch's share of the events: what the meter keeps on it. */
 export interface Metered {
   /** When its current one-second window began (performance.now()), and its events in it. */
@@ -96,12 +98,16 @@ export const fresh = (): Metered => ({ windowStart: performance.now(), windowEve
 
 type OnEvent = (name: string | null) => void;
 
+/** A directory's identity and change times (a hot directory is read again when they change); undefined: no directory. */
+export const dirStamp = (st: Stats | undefined): string | undefined =>
+  st?.isDirectory() ? `${st.ino}:${st.birthtimeMs}:${st.mtimeMs}:${st.ctimeMs}` : undefined;
+
 /**
  * One tree's hot directories: each read (its watch's own handler, with no name: "something
  * changed here") while a command uses the tree, until it cools; then handed back to be watched.
  */
 export class Cooling {
-  private readonly hot = new Map<string, { until: number; cooldown: number; onEvent: OnEvent }>();
+  private readonly hot = new Map<string, { until: number; cooldown: number; onEvent: OnEvent; stamp?: string }>();
   /** The last cooling of each directory that ended within REHEAT_MS (its backoff). */
   private readonly cooled = new Map<string, { cooldown: number; ended: number }>();
 
@@ -123,11 +129,22 @@ export class Cooling {
     this.hot.set(dir, { until: now + cooldown, cooldown, onEvent });
   }
 
-  /** Each cooling directory that still is one read; the others handed to `watchAgain` (which reads them once more under their watch). */
-  poll(now: number, isDirectory: (dir: string) => boolean, watchAgain: (dir: string, onEvent: OnEvent) => void): void {
+  /**
+   * Each cooling directory that still is one read when its `stamp` (its identity and change times:
+   * undefined when it is no directory) changed since the last read — entries made, removed or
+   * renamed there (20,000 quiet directories under a new `.claude` are not announced again and
+   * again: P7) — the others handed to `watchAgain` (which reads them once more under their watch).
+   */
+  poll(
+    now: number,
+    stampOf: (dir: string) => string | undefined,
+    watchAgain: (dir: string, onEvent: OnEvent) => void,
+  ): void {
     for (const [dir, h] of [...this.hot]) {
-      if (now < h.until && isDirectory(dir)) {
-        h.onEvent(null);
+      const stamp = now < h.until ? stampOf(dir) : undefined;
+      if (stamp !== undefined) {
+        if (stamp !== h.stamp) h.onEvent(null);
+        h.stamp = stamp;
         continue;
       }
       this.hot.delete(dir);

@@ -145,7 +145,8 @@ test('a hot directory is read until it cools (1 s), then watched again; hot agai
   const c = new Cooling();
   const reads: string[] = [];
   const again: string[] = [];
-  const isDir = () => true;
+  let n = 0;
+  const isDir = () => `changed ${++n}`;
   c.start('/t/a', () => reads.push('a'), 0);
   assert.ok(c.holds('/t/a', () => reads.push('a2')));
   c.poll(COOL_MS - 1, isDir, (d) => again.push(d));
@@ -172,8 +173,23 @@ test('a hot directory is read until it cools (1 s), then watched again; hot agai
   c.start('/t/gone', () => {}, 0);
   c.poll(
     1,
-    () => false,
+    () => undefined,
     (d) => again.push(d),
   );
   assert.equal(c.size, 0, 'a directory gone (or no longer one) is not read');
+  // Read again only when its entries changed (its stamp): 20,000 quiet directories are not announced again and again.
+  const quiet: string[] = [];
+  c.start('/t/q', () => quiet.push('read'), 0);
+  for (const now of [1, 2, 3])
+    c.poll(
+      now,
+      () => 'same',
+      () => {},
+    );
+  c.poll(
+    4,
+    () => 'changed',
+    () => {},
+  );
+  assert.deepEqual(quiet, ['read', 'read']);
 });
