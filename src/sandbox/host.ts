@@ -29,7 +29,7 @@ import {
   type SandboxRuntime,
 } from './runtimePool';
 import { RuntimeProcessEndedError, startRemoteRuntime } from './remoteRuntime';
-import { placeholders } from './placeholders';
+import { placeholders, withoutDeniesLedOut } from './placeholders';
 import { wrapConfig } from './readDenies';
 import { repositoryConfigMasks } from './repoConfigMask';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
@@ -330,7 +330,12 @@ async function prepareSandboxedCommand(
   // This command's placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…): made
   // here, held while it runs, removed when no running command needs them (src/sandbox/placeholders.ts).
   // Only bubblewrap needs a mount point; macOS's sandbox denies an absent path by rule.
-  const hold = process.platform === 'linux' ? placeholders.hold(plan.call.filesystem) : undefined;
+  // Denied paths a symlink in a writable directory leads out of every writable one now: read-only
+  // already, and the runtime's own mount point there raced its removal (placeholders.ts).
+  const fsCall = plan.call.filesystem;
+  const denyWrite = withoutDeniesLedOut(fsCall.denyWrite, fsCall.allowWrite);
+  const filesystem = denyWrite.length === fsCall.denyWrite.length ? fsCall : { ...fsCall, denyWrite };
+  const hold = process.platform === 'linux' ? placeholders.hold(filesystem) : undefined;
   // A repository the command creates is undone as it appears, not only after it (liveGuard.ts).
   const guard = protection ? guardWhileRunning(protection) : undefined;
   const release = () => {
@@ -369,7 +374,7 @@ async function prepareSandboxedCommand(
     // The read denies that are there now (readDenies.ts: an absent one mounts nothing, and costs the wrap).
     // A repository configuration holding a credential is read through a masked copy (O12).
     const masks = protection && !plan.call.filesystem.disabled ? repositoryConfigMasks(protection.roots) : [];
-    const call = wrapConfig(plan.call);
+    const call = wrapConfig(filesystem === fsCall ? plan.call : { ...plan.call, filesystem });
     const config = masks.length > 0 ? { ...call, credentials: { files: masks } } : call;
     const shellCommand = await m.wrapWithSandbox(inner, 'bash', config, abortSignal, {
       commandId,

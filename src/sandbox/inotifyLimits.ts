@@ -23,6 +23,41 @@ export const blindPollDelay = (tookMs: number): number => Math.min(2_000, Math.m
  */
 export const rescanGap = (tookMs: number): number => Math.max(100, tookMs * 3);
 
+/** One tree's rescans after possible queue overflows: `run` at most once per rescanGap of the last rescan's own time. */
+export class Rescans {
+  private timer: NodeJS.Timeout | undefined;
+  /** When the last rescan ended, and how long it took. */
+  private last = 0;
+  private took = 0;
+
+  constructor(private readonly run: () => void) {}
+
+  /** `run` soon (once, however often asked before it runs). */
+  schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.run();
+      },
+      Math.max(0, this.last + rescanGap(this.took) - Date.now()),
+    );
+    this.timer.unref();
+  }
+
+  /** A rescan, timed. */
+  timed(rescan: () => void): void {
+    const start = Date.now();
+    rescan();
+    this.last = Date.now();
+    this.took = this.last - start;
+  }
+
+  cancel(): void {
+    clearTimeout(this.timer);
+  }
+}
+
 let budgetCache: number | undefined;
 /**
  * Watches all trees together may use: a quarter of the kernel's per-user inotify limit (8192 when

@@ -21,6 +21,7 @@
 // keep their own placeholders (as the runtime does). Linux only (bubblewrap): macOS needs none.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { anchoredFile } from './anchored';
 
 /** The part of one call's runtime configuration the placeholders follow from. */
 export interface PlaceholderConfig {
@@ -73,6 +74,33 @@ function lstat(p: string): fs.Stats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The denied paths to give the runtime: without those that lead now, through a symlink inside a
+ * writable directory, out of every writable directory (red team, issue 30, P5 end to end). There the
+ * sandbox is read-only already, so such a deny adds nothing — but the runtime, finding the path
+ * absent an instant later (a command exchanging that directory with the symlink, in a loop), made it
+ * a mount point of its own and removed it after the call by path (`statSync`, then `unlinkSync`),
+ * which the next exchange turned into the removal of the person's `~/.bashrc`. A path whose
+ * directory is back by the next command is denied again (a placeholder, made through the pinned
+ * directory: above); meanwhile what the command writes there is undone by the live guard and the
+ * check after the call.
+ */
+export function withoutDeniesLedOut(denyWrite: readonly string[], allowWrite: readonly string[]): string[] {
+  const roots = allowWrite.map((r) => [path.resolve(r), realOrUndefined(r)] as const);
+  const realRoots = roots.map(([, real]) => real).filter((r) => r !== undefined);
+  return denyWrite.filter((d) => {
+    const abs = path.resolve(d);
+    const root = roots.find(([r, real]) => real !== undefined && strictlyUnder(abs, r));
+    if (root === undefined || /[*?[\]{}]/.test(abs)) return true;
+    // The deepest directory of it that is there now, where it leads.
+    let at = path.dirname(abs);
+    while (strictlyUnder(at, root[0]) && !lstat(at)) at = path.dirname(at);
+    const real = realOrUndefined(at);
+    if (real === undefined || real === path.join(root[1]!, path.relative(root[0], at))) return true;
+    return realRoots.some((r) => under(real, r));
+  });
 }
 
 /** The placeholders of one process (the filesystem is shared by every host in it). */
@@ -154,9 +182,11 @@ export class PlaceholderRegistry {
   private create(p: string): boolean {
     let fd: number;
     try {
-      // O_CREAT|O_EXCL: never follows a symlink at p, never takes over an existing file.
+      // O_CREAT|O_EXCL: never follows a symlink at p, never takes over an existing file; made through
+      // its directory opened without following a symlink on the way (anchored.ts: a command that
+      // swaps that directory for a symlink to HOME meanwhile does not get an empty file made there).
       const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-      fd = fs.openSync(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+      fd = anchoredFile(p, (pinned) => fs.openSync(pinned, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644));
     } catch {
       return false;
     }
@@ -184,14 +214,19 @@ export class PlaceholderRegistry {
     try {
       // Our inode is still open (ph.fd): a file at p with its device and number is ours, not a new
       // one that reused a freed number after ours was replaced; with what we wrote in it, unchanged.
-      const st = lstat(p);
-      const same =
-        st?.isFile() &&
-        st.dev === ph.dev &&
-        st.ino === ph.ino &&
-        st.size === Buffer.byteLength(ph.content) &&
-        (ph.content === '' || fs.readFileSync(p, 'utf8') === ph.content);
-      if (same) fs.unlinkSync(p);
+      // Looked at and removed through its directory, pinned (anchored.ts): a command exchanging that
+      // directory with a symlink to HOME between the look and the unlink made the unlink remove
+      // the person's `~/.bashrc` (red team, issue 30, P5 end to end).
+      anchoredFile(p, (pinned) => {
+        const st = lstat(pinned);
+        const same =
+          st?.isFile() &&
+          st.dev === ph.dev &&
+          st.ino === ph.ino &&
+          st.size === Buffer.byteLength(ph.content) &&
+          (ph.content === '' || fs.readFileSync(pinned, 'utf8') === ph.content);
+        if (same) fs.unlinkSync(pinned);
+      });
     } catch {
       // gone already, or its directory is no longer ours to write: nothing of the user's is touched
     } finally {

@@ -85,10 +85,24 @@ export function lstat(p: string): fs.Stats | undefined {
   }
 }
 
-export function names(dir: string): string[] {
+/** Could an entry of this name matter to the tree watch (treeWatch.ts `consider`) when it is a regular file? */
+const mayMatter = (dir: string, name: string): boolean => {
+  const folded = fold(name);
+  return folded === '.git' || isRecorded(dir, folded) || BARE_MARKERS.has(name) || GIT_ENTRY_NAMES.has(name);
+};
+
+/**
+ * The entries of `dir` to consider when something changed there with no name given (a hot
+ * directory's read: watchFlood.ts), without — when `skipPlain` — the regular files no rule looks at
+ * (a directory of 20,000 files is one readdir, not 20,000 lstats); `any`: it has entries at all.
+ */
+export function entriesToConsider(dir: string, skipPlain: boolean): { names: string[]; any: boolean } {
+  let here: fs.Dirent[];
   try {
-    return fs.readdirSync(dir);
+    here = fs.readdirSync(dir, { withFileTypes: true });
   } catch {
-    return [];
+    return { names: [], any: false };
   }
+  const kept = skipPlain ? here.filter((e) => !e.isFile() || mayMatter(dir, e.name)) : here;
+  return { names: kept.map((e) => e.name), any: here.length > 0 };
 }

@@ -25,11 +25,14 @@
 // kill: `npm install` passes a budget of 2,048 on kernels with 8,192 watches). After a poll phase
 // that may hold an overflow of the event queue, every tree is `complete: false` until a rescan (every
 // directory read again, everything announced again): at once for a tree a command uses, else before
-// its record is read.
+// its record is read. A watch whose events hold the worker's event loop (a renameat2 exchange loop:
+// red team, issue 30, P7b) is closed and its directory read instead while it cools (watchFlood.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BARE_MARKERS, GIT_ENTRY_NAMES, fold, isRecorded, looksLikeGitDirectory, lstat, names } from './treeNames';
+// prettier-ignore
+import { BARE_MARKERS, GIT_ENTRY_NAMES, entriesToConsider, fold, isRecorded, looksLikeGitDirectory, lstat } from './treeNames';
 import * as limits from './inotifyLimits';
+import * as flood from './watchFlood';
 import { grantOwner, readdirOwned } from './anchored';
 
 // prettier-ignore
@@ -42,16 +45,53 @@ export { looksLikeGitDirectory } from './treeNames';
 
 let watchesInUse = 0;
 
+/** Every tree is suspect: its record is read again before it is trusted (at once while a command uses it). */
+function allSuspect(): void {
+  for (const t of trees.values()) t.overflowed();
+}
+
 /** One event from the kernel: when it may be past a queue overflow (inotifyLimits.ts), every tree is suspect. */
 function counted(): void {
-  if (limits.countEvent()) for (const t of trees.values()) t.overflowed();
+  if (limits.countEvent()) allSuspect();
 }
 
 /** A watch, and the identity of the directory it watches: a directory removed and made again at the same path often gets the same inode number back, never the same birth time. */
-interface Watch {
+interface Watch extends flood.Metered {
   w: fs.FSWatcher;
   ino: number;
   born: number;
+  /** Closes it and reads its directory instead for a while (it floods the event loop: watchFlood.ts). */
+  cool(): void;
+}
+
+/** Watches `dir` (`st`: its identity); each event metered (watchFlood.ts): a hot watch's `cool` closes it. */
+function startWatch(
+  dir: string,
+  st: fs.Stats,
+  onEvent: (name: string | null) => void,
+  cool: (w: Watch) => void,
+): Watch {
+  const entry: Watch = { ...flood.fresh(), w: undefined!, ino: st.ino, born: st.birthtimeMs, cool: () => cool(entry) };
+  const listen = () =>
+    fs.watch(dir, { persistent: false }, (_e, name) => {
+      counted();
+      const hot = flood.meter(entry);
+      if (hot) {
+        for (const h of hot) (h as Watch).cool();
+        // What the closed watches still had queued is dropped unseen, and with it the count that
+        // would have told an overflow of the queue (K6): every tree is read again, as after one.
+        allSuspect();
+      }
+      onEvent(name === null ? null : String(name));
+    });
+  try {
+    entry.w = listen();
+  } catch (err) {
+    // A directory the command made unreadable (chmod 000) is given back to its owner, then watched.
+    if ((err as NodeJS.ErrnoException).code !== 'EACCES' || grantOwner(dir) === undefined) throw err;
+    entry.w = listen();
+  }
+  return entry;
 }
 
 export interface TreeWatch {
@@ -72,6 +112,8 @@ export interface TreeWatch {
   watched(): number;
   /** Directories that could not be watched (past the budget, refused): walked while a command runs. */
   blind(): number;
+  /** Directories whose watch flooded the event loop (watchFlood.ts): read again and again instead for now. */
+  hot(): number;
 }
 
 export type TreeListener = (p: string, kind: 'git' | 'marked') => void;
@@ -83,12 +125,13 @@ class Tree implements TreeWatch {
   private readonly listeners = new Set<TreeListener>();
   /** The tops of what is not watched (each unread below it): past the budget, or refused by the kernel. */
   private readonly blindTops = new Set<string>();
+  /** Directories whose watch was closed for flooding the event loop: read instead while they cool. */
+  private readonly hotDirs = new flood.Cooling();
   /** The event queue may have overflowed since the last full read. */
   private suspect = false;
-  private rescanTimer: NodeJS.Timeout | undefined;
-  /** When the last rescan ended, and how long it took. */
-  private lastRescan = 0;
-  private rescanTook = 0;
+  private readonly rescans = new limits.Rescans(() => {
+    if (!this.closed && this.suspect) this.rescan();
+  });
   private pollTimer: NodeJS.Timeout | undefined;
   private linger: NodeJS.Timeout | undefined;
   closed = false;
@@ -98,7 +141,11 @@ class Tree implements TreeWatch {
   }
 
   complete(): boolean {
-    return this.blindTops.size === 0 && !this.suspect;
+    return this.blindTops.size === 0 && this.hotDirs.size === 0 && !this.suspect;
+  }
+
+  hot(): number {
+    return this.hotDirs.size;
   }
 
   watched(): number {
@@ -113,26 +160,15 @@ class Tree implements TreeWatch {
   overflowed(): void {
     if (this.closed) return;
     this.suspect = true;
-    if (this.listeners.size > 0) this.scheduleRescan();
-  }
-
-  private scheduleRescan(): void {
-    if (this.rescanTimer) return;
-    const wait = Math.max(0, this.lastRescan + limits.rescanGap(this.rescanTook) - Date.now());
-    this.rescanTimer = setTimeout(() => {
-      this.rescanTimer = undefined;
-      if (!this.closed && this.suspect) this.rescan();
-    }, wait);
-    this.rescanTimer.unref();
+    if (this.listeners.size > 0) this.rescans.schedule();
   }
 
   /** Every directory read again (watched when new), every `.git` and entry with a protected name announced again. */
   rescan(): void {
-    const start = Date.now();
-    this.suspect = false;
-    this.add(this.root, true);
-    this.lastRescan = Date.now();
-    this.rescanTook = this.lastRescan - start;
+    this.rescans.timed(() => {
+      this.suspect = false;
+      this.add(this.root, true);
+    });
   }
 
   /** Before the record is read: a tree whose queue may have overflowed is read again first. */
@@ -145,11 +181,18 @@ class Tree implements TreeWatch {
    * recorded), again and again, as long as the tree has listeners.
    */
   private pollBlind(): void {
-    if (this.pollTimer || this.closed || this.listeners.size === 0 || this.blindTops.size === 0) return;
+    const idle = () => this.closed || this.listeners.size === 0 || this.blindTops.size + this.hotDirs.size === 0;
+    if (this.pollTimer || idle()) return;
     const tick = () => {
       this.pollTimer = undefined;
-      if (this.closed || this.listeners.size === 0 || this.blindTops.size === 0) return;
+      if (idle()) return;
       const start = Date.now();
+      // Hot directories read as an event there would be (what is there announced); watched again once cooled.
+      this.hotDirs.poll(
+        start,
+        (dir) => flood.dirStamp(this.closed ? undefined : lstat(dir)),
+        (dir, onEvent) => this.watch(dir, onEvent) !== 'none' && onEvent(null),
+      );
       // Watches of directories removed since (the kernel dropped them; the count did not) given back first.
       if (watchesInUse >= limits.watchBudget()) for (const t of trees.values()) t.pruneGone();
       for (const top of [...this.blindTops]) {
@@ -168,6 +211,14 @@ class Tree implements TreeWatch {
     };
     this.pollTimer = setTimeout(tick, 0);
     this.pollTimer.unref();
+  }
+
+  /** The watch of `dir` floods the event loop: closed, the directory read while a command runs instead, until it cools. */
+  private cool(dir: string, entry: Watch, onEvent: (name: string | null) => void): void {
+    if (this.closed || this.watches.get(dir) !== entry) return;
+    this.drop(dir, entry);
+    this.hotDirs.start(dir, onEvent, Date.now());
+    this.pollBlind();
   }
 
   /** Drops the watches of directories no longer there (or another directory now at that path). */
@@ -222,7 +273,7 @@ class Tree implements TreeWatch {
   close(): void {
     this.closed = true;
     clearTimeout(this.linger);
-    clearTimeout(this.rescanTimer);
+    this.rescans.cancel();
     clearTimeout(this.pollTimer);
     for (const { w } of this.watches.values()) w.close();
     watchesInUse -= this.watches.size;
@@ -249,32 +300,20 @@ class Tree implements TreeWatch {
 
   /**
    * Watches `dir` (again when the directory at that path is a new one): `new`, `had` (watched
-   * already), `none` (not a directory, gone) or `blind` (past the budget, or refused: recorded as a
-   * blind top).
+   * already), `none` (not a directory, gone), `blind` (past the budget, or refused: recorded as a
+   * blind top) or `hot` (not watched while it cools: read instead).
    */
-  private watch(dir: string, onEvent: (name: string | null) => void): 'new' | 'had' | 'none' | 'blind' {
+  private watch(dir: string, onEvent: (name: string | null) => void): 'new' | 'had' | 'none' | 'blind' | 'hot' {
     const st = lstat(dir);
     if (!st?.isDirectory()) return 'none';
+    if (this.hotDirs.holds(dir, onEvent)) return 'hot';
     const had = this.watches.get(dir);
     if (had && had.ino === st.ino && had.born === st.birthtimeMs) return 'had';
     if (had) this.drop(dir, had);
     if (watchesInUse >= limits.watchBudget()) return this.blindTop(dir);
     try {
-      const listen = () =>
-        fs.watch(dir, { persistent: false }, (_e, name) => {
-          counted();
-          onEvent(name === null ? null : String(name));
-        });
-      let w: fs.FSWatcher;
-      try {
-        w = listen();
-      } catch (err) {
-        // A directory the command made unreadable (chmod 000) is given back to its owner, then watched.
-        if ((err as NodeJS.ErrnoException).code !== 'EACCES' || grantOwner(dir) === undefined) throw err;
-        w = listen();
-      }
-      const entry = { w, ino: st.ino, born: st.birthtimeMs };
-      w.on('error', () => this.drop(dir, entry));
+      const entry = startWatch(dir, st, onEvent, (e) => this.cool(dir, e, onEvent));
+      entry.w.on('error', () => this.drop(dir, entry));
       this.watches.set(dir, entry);
       watchesInUse++;
       return 'new';
@@ -347,8 +386,11 @@ class Tree implements TreeWatch {
       const dir = todo.pop()!;
       const got = this.watch(dir, (name) => {
         if (this.closed) return;
-        if (name === null) for (const n of names(dir)) this.consider(dir, n);
-        else this.consider(dir, name);
+        if (name !== null) return this.consider(dir, name);
+        // Everything there (a hot directory's read, watchFlood.ts): its plain files read cheaply.
+        const here = entriesToConsider(dir, !this.gits.has(dir) && path.basename(dir) !== 'hooks');
+        if (here.any) this.insideMarked(dir);
+        for (const n of here.names) this.consider(dir, n);
       });
       if (got === 'none' || got === 'blind' || (got === 'had' && !again)) continue;
       // What is there already (made, or renamed in, before the watch began).

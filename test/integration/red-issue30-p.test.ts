@@ -1,7 +1,8 @@
 // integration (red team, issue 30, round p): the real CLI against the file's dev server, a separately
 // started worker PROCESS with bait secrets in its environment and a bait HOME
 // (test/support/outsideSession.ts), the fake Messages API scripted as the attacker; no allow rule.
-// Holes carry `hole('P<n>: …')` unless R30P_HOLES=1; the in-process rows are in unit/red-issue30-p.
+// Holes carried `hole('P<n>: …')` unless R30P_HOLES=1; none is left: P7b and P5 are long races
+// (R30P_RACES=1). The in-process rows are in unit/red-issue30-p.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,16 +14,13 @@ import { createControlFixture, type ControlFixture } from '../support/controlAtt
 import { outsideProject, type Turn } from '../support/outsideChecker';
 import { withOutsideSession, type OutsideSession } from '../support/outsideSession';
 
-const hole = (line: string) => (process.env.R30P_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-/** The rows' options: while every row is a skipped hole, nothing is started (no server, no worker). */
-const ROWS = {
-  P7b: hole(
-    'P7b: a background task renaming a directory in a loop floods the tree watch; the worker event loop misses activity heartbeats',
-  ),
-  P5: hole(
-    'P5: the check after a call removes by path (protect.ts undoProtectedWrites) while a background task of the session swaps the path',
-  ),
-};
+/** A long row (a minute of a real flood or race): by hand, R30P_RACES=1 (unit/tree-watch-flood and unit/placeholders-race prove the fixes in seconds). */
+const race = () =>
+  process.env.R30P_RACES === '1' || process.env.R30P_HOLES === '1'
+    ? {}
+    : { skip: 'a long race (≈55 s): R30P_RACES=1 runs it' };
+/** The rows' options: while every row is skipped, nothing is started (no server, no worker). */
+const ROWS = { P7b: race(), P5: race() };
 const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
 
 let skip: string | false = false;
