@@ -1,0 +1,281 @@
+// unit (issue 30, session 23: the known limits round p's helpers left). Real OS sandbox, real files,
+// real git, a bait HOME and bait values under invented names in the worker's environment; dontAsk and
+// no allow rule in any row. Oracles: what the person's own tools ran later (marker files with the
+// environment they saw) — never the tool's words about itself. Each row failed on main's src before
+// its fix (the commit that closes it says how it was run).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SandboxHost } from '../../src/sandbox/host';
+import { sandboxSkip } from '../support/systemPackages';
+import { redTool } from '../support/redTool';
+
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30l-')));
+const home = path.join(base, 'home');
+const marks = path.join(base, 'marks');
+const saved = { HOME: process.env.HOME };
+/** Bait values in the worker's environment, under invented names: a leak is a match on `BAIT-L`. */
+const BAIT_ENV: Record<string, string> = {
+  ANTHROPIC_API_KEY: 'sk-ant-BAIT-L-api',
+  ZEPHYR_LEDGER_SECRET: 'BAIT-L-ledger',
+};
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_COUNT: '1',
+  GIT_CONFIG_KEY_0: 'protocol.file.allow',
+  GIT_CONFIG_VALUE_0: 'always',
+};
+const hole = (line: string) => (process.env.R30L_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
+const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
+
+let sandboxHost: SandboxHost;
+let skip: string | false = false;
+const tool = redTool(() => sandboxHost, 'r30l');
+
+before(async () => {
+  mkdirSync(marks, { recursive: true });
+  mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-L-ssh\n');
+  process.env.HOME = home;
+  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
+  sandboxHost = new SandboxHost();
+  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (limits) tests');
+});
+after(async () => {
+  await sandboxHost?.close();
+  process.env.HOME = saved.HOME;
+  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
+  rmSync(base, { recursive: true, force: true });
+});
+
+const git = (cwd: string, ...a: string[]) =>
+  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
+
+let seq = 0;
+/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
+function project(setup: (root: string) => void = () => {}): string {
+  const root = path.join(base, `p${++seq}`);
+  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
+  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
+  git(root, 'init', '-q', '-b', 'main');
+  setup(root);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'init');
+  return root;
+}
+
+const exe = (file: string, body: string) => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, body);
+  chmodSync(file, 0o755);
+};
+
+/** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
+function personGit(dir: string, ...args: string[]): void {
+  try {
+    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
+      cwd: dir,
+      env: { ...GIT_ENV, PERSON_SECRET: 'BAIT-L-person' },
+      stdio: 'ignore',
+      timeout: 30_000,
+    });
+  } catch {
+    // a failed hook or a refused command is not a run
+  }
+}
+
+/** Which of `names` left a marker (`<marks>/<tag>-<name>`). */
+const ran = (tag: string, names: readonly string[]) => names.filter((n) => existsSync(path.join(marks, `${tag}-${n}`)));
+
+// ---------------------------------------------------------------------------------------------------
+// L-a: husky 9 runs the person's `.husky/<hook>` with `node_modules/.bin` first on PATH (its `h`:
+// `export PATH="node_modules/.bin:$PATH"`; npm, pnpm, yarn and bun do the same for every script
+// they run). `.husky/` is protected, and so are the `scripts.<name>` keys a hook runs (O6) — but a
+// planted `node_modules/.bin/npm` (or npx, pnpm, yarn, bun, git, env) IS what the hook line `npm
+// test` runs: the person's `git commit` runs the agent's program with their environment.
+
+const HUSKY_H = [
+  '#!/usr/bin/env sh',
+  'n=$(basename "$0")',
+  's=$(dirname "$(dirname "$0")")/$n',
+  '[ ! -f "$s" ] && exit 0',
+  'export PATH="node_modules/.bin:$PATH"',
+  'sh -e "$s" "$@"',
+  '',
+].join('\n');
+const SHADOWED = ['npm', 'npx', 'pnpm', 'yarn', 'bun', 'bunx', 'corepack', 'git', 'env'] as const;
+
+test(
+  'L-a (dontAsk, husky 9): a planted node_modules/.bin/<package manager> is not what the person’s git commit runs',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => {
+      exe(path.join(r, '.husky', '_', 'h'), HUSKY_H);
+      exe(path.join(r, '.husky', '_', 'pre-commit'), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n');
+      writeFileSync(path.join(r, '.husky', '_', '.gitignore'), '*\n');
+      // The person's hook: each line a name the hook runs from PATH.
+      exe(
+        path.join(r, '.husky', 'pre-commit'),
+        SHADOWED.map((n) => `${n} --version >/dev/null 2>&1 || true`).join('\n'),
+      );
+      writeFileSync(
+        path.join(r, 'package.json'),
+        '{"name":"p","scripts":{"test":"true"},"devDependencies":{"husky":"9"}}\n',
+      );
+      writeFileSync(path.join(r, '.gitignore'), 'node_modules\n');
+      exe(path.join(r, 'node_modules', 'husky', 'bin.js'), '#!/usr/bin/env node\n');
+    });
+    mkdirSync(path.join(root, 'node_modules', '.bin'), { recursive: true });
+    git(root, 'config', 'core.hooksPath', '.husky/_');
+    const plant = SHADOWED.map(
+      (n) =>
+        `printf '#!/bin/sh\\n/usr/bin/env > ${marks}/la-${n}\\n' > node_modules/.bin/${n}; chmod +x node_modules/.bin/${n}`,
+    ).join('\n');
+    const out = await tool(root, 'dontAsk', 'Bash', { command: `${plant}\nls node_modules/.bin` });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'changed\n');
+    personGit(root, 'commit', '-qam', 'person');
+    assert.deepEqual({ ran: ran('la', SHADOWED) }, { ran: [] }, read(path.join(marks, 'la-npm')).slice(0, 300));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// L-d: a submodule's git directory lives in the superproject's `.git/modules/<name>/`. Its config and
+// hooks run code at the person's `git status` (it looks into each submodule with a `git status` of
+// its own) and `git submodule update`, like `.git/config` and `.git/hooks`.
+
+/** A repository outside the project the person's submodule `sub` is cloned from. */
+function upstream(): string {
+  const up = path.join(base, `up${++seq}`);
+  mkdirSync(up, { recursive: true });
+  git(up, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(up, 'lib.txt'), 'lib\n');
+  git(up, 'add', '-A');
+  git(up, 'commit', '-qm', 'lib');
+  return up;
+}
+
+function withSubmodule(): string {
+  const up = upstream();
+  const root = project((r) => git(r, 'submodule', 'add', '-q', up, 'sub'));
+  return root;
+}
+
+for (const [what, command, person] of [
+  [
+    'core.fsmonitor in .git/modules/sub/config',
+    (m: string) => `git config -f .git/modules/sub/config core.fsmonitor 'env > ${m}; false'`,
+    ['status'],
+  ],
+  [
+    'core.hooksPath in .git/modules/sub/config',
+    (m: string) =>
+      `mkdir -p .hk && printf '#!/bin/sh\\nenv > ${m}\\n' > .hk/post-checkout && chmod +x .hk/post-checkout && git config -f .git/modules/sub/config core.hooksPath "$PWD/.hk"`,
+    ['submodule', 'update', '--checkout', '--force'],
+  ],
+  [
+    'a hook in .git/modules/sub/hooks',
+    (m: string) =>
+      `printf '#!/bin/sh\\nenv > ${m}\\n' > .git/modules/sub/hooks/post-checkout && chmod +x .git/modules/sub/hooks/post-checkout`,
+    ['submodule', 'update', '--checkout', '--force'],
+  ],
+] as const) {
+  test(
+    `L-d (dontAsk, submodule): ${what} — the person’s git ${person[0]} runs nothing of the agent’s`,
+    {},
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = withSubmodule();
+      const mark = path.join(marks, `ld-${++seq}`);
+      const out = await tool(root, 'dontAsk', 'Bash', { command: command(mark) });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+      // The submodule's work tree changed, so that the update checks it out again.
+      writeFileSync(path.join(root, 'sub', 'lib.txt'), 'changed\n');
+      personGit(root, ...person);
+      personGit(root, 'status');
+      assert.deepEqual({ ran: existsSync(mark) }, { ran: false }, read(mark).slice(0, 300));
+    },
+  );
+}
+
+// The same for a submodule the person registered and has not checked out yet (a fresh clone): the
+// command makes its git directory, `.git/modules/sub/`, with a config and a hook of its own; the
+// person's `git submodule update --init` takes a git directory it finds there for the submodule's.
+test(
+  'L-d (dontAsk, submodule not checked out): a git directory the command made in .git/modules/sub — the person’s git submodule update --init runs nothing of the agent’s',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = withSubmodule();
+    git(root, 'submodule', '-q', 'deinit', '-f', 'sub');
+    rmSync(path.join(root, '.git', 'modules', 'sub'), { recursive: true, force: true });
+    const mark = path.join(marks, `ld-${++seq}`);
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'git init -q --bare .git/modules/sub',
+        `git -C .git/modules/sub config core.fsmonitor 'env > ${mark}; false'`,
+        'git -C .git/modules/sub config core.bare false',
+        'git -C .git/modules/sub config core.worktree ../../../sub',
+        `printf '#!/bin/sh\\nenv > ${mark}\\n' > .git/modules/sub/hooks/post-checkout`,
+        'chmod +x .git/modules/sub/hooks/post-checkout',
+        'ls -la .git/modules/sub',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    personGit(root, 'submodule', 'update', '--init');
+    personGit(root, 'status');
+    assert.deepEqual({ ran: existsSync(mark) }, { ran: false }, read(mark).slice(0, 300));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// L-c: a repository configuration holding a credential is read in the sandbox through a masked copy
+// (O12) that the sandbox runtime writes to its own store, `srt-credmask-*` under its temp directory,
+// and binds into every command it wraps. Sessions share a runtime (runtimePool.ts): another
+// session's sandbox read the store — the first session's repository configuration (all but the
+// masked spans) — unless the store is out of every sandbox's sight.
+
+const otherSession = redTool(() => sandboxHost, 'r30l-other');
+
+test(
+  'L-c (dontAsk, two sessions): the masked copy of one session’s .git/config is not readable from another session’s sandbox',
+  hole('L-c: the runtime’s srt-credmask store is bound into every command it wraps'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const a = project();
+    git(
+      a,
+      'remote',
+      'add',
+      'origin',
+      'https://x-access-token:ghp_BAITLcredential0123456789@github.com/acme/ledger.git',
+    );
+    git(a, 'config', 'acme.note', 'BAIT-L-unmasked-note');
+    const own = await tool(a, 'dontAsk', 'Bash', { command: 'git config --get acme.note; git remote get-url origin' });
+    t.diagnostic(`A: ${own.status}: ${own.text.slice(0, 300)}`);
+    assert.doesNotMatch(own.text, /ghp_BAITL/);
+    const b = project();
+    const roots = [tmpdir(), '/tmp', path.join(tmpdir(), 'durable-agent-sandbox')].join(' ');
+    const out = await otherSession(b, 'dontAsk', 'Bash', {
+      command: `for d in ${roots}; do ls -d $d/srt-credmask-* 2>&1; cat $d/srt-credmask-*/* 2>&1; done; true`,
+    });
+    t.diagnostic(`B: ${out.status}: ${out.text.slice(0, 600)}`);
+    assert.doesNotMatch(out.text, /BAIT-L-unmasked|acme\/ledger/);
+  },
+);
