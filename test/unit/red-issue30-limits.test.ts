@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
+import { hideMaskStore } from '../../src/sandbox/maskStore';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30l-')));
 const home = path.join(base, 'home');
@@ -39,7 +40,7 @@ const GIT_ENV = {
   GIT_CONFIG_KEY_0: 'protocol.file.allow',
   GIT_CONFIG_VALUE_0: 'always',
 };
-const hole = (line: string) => (process.env.R30L_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
+const _hole = (line: string) => (process.env.R30L_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
 
 let sandboxHost: SandboxHost;
@@ -255,7 +256,8 @@ const otherSession = redTool(() => sandboxHost, 'r30l-other');
 
 test(
   'L-c (dontAsk, two sessions): the masked copy of one session’s .git/config is not readable from another session’s sandbox',
-  hole('L-c: the runtime’s srt-credmask store is bound into every command it wraps'),
+  // Closed: maskStore.ts (the store in the sessions' root; an empty tmpfs over it in each command).
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const a = project();
@@ -270,12 +272,31 @@ test(
     const own = await tool(a, 'dontAsk', 'Bash', { command: 'git config --get acme.note; git remote get-url origin' });
     t.diagnostic(`A: ${own.status}: ${own.text.slice(0, 300)}`);
     assert.doesNotMatch(own.text, /ghp_BAITL/);
+    // B's configuration holds a credential too: the runtime binds its store into B's command.
     const b = project();
+    git(b, 'remote', 'add', 'origin', 'https://x-access-token:ghp_BAITLother0123456789@github.com/acme/other.git');
     const roots = [tmpdir(), '/tmp', path.join(tmpdir(), 'durable-agent-sandbox')].join(' ');
     const out = await otherSession(b, 'dontAsk', 'Bash', {
-      command: `for d in ${roots}; do ls -d $d/srt-credmask-* 2>&1; cat $d/srt-credmask-*/* 2>&1; done; true`,
+      command: `git remote get-url origin; for d in ${roots}; do ls -d $d/srt-credmask-* 2>&1; cat $d/srt-credmask-*/* 2>&1; done; true`,
     });
     t.diagnostic(`B: ${out.status}: ${out.text.slice(0, 600)}`);
-    assert.doesNotMatch(out.text, /BAIT-L-unmasked|acme\/ledger/);
+    assert.match(out.text, /@github\.com\/acme\/other\.git/, 'B reads its own configuration, masked');
+    assert.doesNotMatch(out.text, /BAIT-L-unmasked|acme\/ledger|ghp_BAITL/);
   },
 );
+
+// The cover itself, on the runtime's two ways of writing bwrap's words: after the store's own bind
+// (the first one: the command's text, at the end, may hold the same words), or after `--args <fd>`.
+test('L-c (the cover): hideMaskStore puts an empty read-only tmpfs over the store after the runtime binds it', () => {
+  const s = '/tmp/x/durable-agent-sandbox/srt-credmask-AbC123';
+  const inline = `bwrap --ro-bind / / --ro-bind ${s}/0.fake /p/.git/config --ro-bind ${s} ${s} --dev /dev -- bash -c 'echo --ro-bind ${s} ${s}'`;
+  assert.equal(
+    hideMaskStore(inline, s),
+    `bwrap --ro-bind / / --ro-bind ${s}/0.fake /p/.git/config --ro-bind ${s} ${s} --tmpfs '${s}' --remount-ro '${s}' --dev /dev -- bash -c 'echo --ro-bind ${s} ${s}'`,
+  );
+  const viaFile = `/bin/sh -c 'exec 3<"$1" && shift && exec "$@"' srt-args /proc/1/fd/9 /usr/bin/bwrap --new-session --args 3 --dev /dev -- bash -c ${s}`;
+  assert.match(hideMaskStore(viaFile, s), new RegExp(`--args 3 --tmpfs '${s}' --remount-ro '${s}' --dev`));
+  assert.equal(hideMaskStore('bwrap --ro-bind / / -- true', s), 'bwrap --ro-bind / / -- true');
+  assert.throws(() => hideMaskStore(`bwrap --bind ${s} ${s} -- true`, s), /could not be hidden/);
+  assert.equal(hideMaskStore(inline, undefined), inline);
+});
