@@ -300,3 +300,27 @@ test('L-c (the cover): hideMaskStore puts an empty read-only tmpfs over the stor
   assert.throws(() => hideMaskStore(`bwrap --bind ${s} ${s} -- true`, s), /could not be hidden/);
   assert.equal(hideMaskStore(inline, undefined), inline);
 });
+
+// A submodule cloned with a token keeps it in its own configuration, `.git/modules/<name>/config`
+// (O12 masked the superproject's `.git/config` only): sandboxed Bash read it there.
+test(
+  'L-d (dontAsk, submodule): a token in .git/modules/sub/config is masked for sandboxed Bash as in .git/config',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = withSubmodule();
+    git(
+      path.join(root, 'sub'),
+      'remote',
+      'set-url',
+      'origin',
+      'https://x-access-token:ghp_BAITLsubmodule0123456789@github.com/acme/lib.git',
+    );
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: 'cat .git/modules/sub/config; git -C sub remote get-url origin',
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    assert.match(out.text, /github\.com\/acme\/lib\.git/, 'the configuration is readable, masked');
+    assert.doesNotMatch(out.text, /ghp_BAITL/);
+  },
+);
