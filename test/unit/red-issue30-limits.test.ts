@@ -22,6 +22,14 @@ import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
 import { hideMaskStore } from '../../src/sandbox/maskStore';
+import { applyContextModifiers, initialContext, type AgentContext } from '../../src/core/context';
+import { toolResultText } from '../../src/core/apiMessages';
+import { runToolPipeline } from '../../src/toolCall/pipeline';
+import { createToolPool } from '../../src/permissions/toolPool';
+import { sessionTasksPath } from '../../src/sandbox/host';
+import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools';
+import type { ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
+import { projectRepositoryOf } from '../../src/worktree/repository';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30l-')));
 const home = path.join(base, 'home');
@@ -322,5 +330,87 @@ test(
     t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
     assert.match(out.text, /github\.com\/acme\/lib\.git/, 'the configuration is readable, masked');
     assert.doesNotMatch(out.text, /ghp_BAITL/);
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// L-e: a session in a worktree the worker made (EnterWorktree). Its commands write the worktree's own
+// git directory (`.git/worktrees/<name>/`: HEAD, logs, per-worktree refs) and a shadow of the refs;
+// after each command the worker brings in the refs the worktree owns, refusing commits that change a
+// protected NAME (src/worktree/git/refs.ts). The repository's hooks directory (`core.hooksPath =
+// .githooks`) is protected on disk in the worktree too (N2) — but plumbing puts `.githooks/post-merge`
+// in a commit on the worktree's own branch, and the person's `git merge` of the agent's branch runs it.
+
+const WT_TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];
+let wn = 0;
+class WorktreeSession {
+  readonly id = `r30l-wt-${process.pid}-${++wn}`;
+  agent: AgentContext;
+  readonly permission: ToolPermissionContext;
+  constructor(cwd: string) {
+    this.agent = initialContext(cwd);
+    this.permission = {
+      mode: 'dontAsk',
+      // EnterWorktree asks in dontAsk: the one rule (the docs' unattended runs name it); Bash has none.
+      rules: { allow: ['EnterWorktree'], ask: [], deny: [] },
+      workingDirectories: [cwd, sessionTasksPath(this.id)],
+      sandbox: { repository: projectRepositoryOf(cwd) ?? false },
+    };
+  }
+  async run(name: string, input: Record<string, unknown>): Promise<{ text: string; status: string }> {
+    const o = await runToolPipeline(
+      { type: 'tool_use', id: `toolu_r30l_wt_${++wn}`, name, input },
+      {
+        pool: createToolPool(WT_TOOLS, this.permission),
+        sessionId: this.id,
+        agent: this.agent,
+        permission: this.permission,
+        sandboxHost,
+      },
+    );
+    this.agent = applyContextModifiers(this.agent, o.contextModifiers);
+    return { text: o.result ? toolResultText(o.result) : `(${o.status})`, status: o.status };
+  }
+}
+
+/** Sandboxed plumbing: a commit on top of HEAD adding `file` (mode 100755) with `body`; `update` moves a ref to it. */
+const plantCommit = (file: string, body: string, update: string) =>
+  [
+    'set -e',
+    'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+    'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/l-idx-$$"',
+    `b=$(printf '%s' '${body}' | git hash-object -w --stdin)`,
+    'git read-tree HEAD',
+    `git update-index --add --cacheinfo "100755,$b,${file}"`,
+    't=$(git write-tree)',
+    'c=$(git commit-tree "$t" -p HEAD -m "fix: tidy")',
+    `git update-ref ${update} "$c"`,
+    'rm -f "$GIT_INDEX_FILE"',
+    'git rev-parse HEAD; git symbolic-ref -q HEAD || true',
+  ].join('\n');
+
+test(
+  'L-e (dontAsk, a worktree session): plumbing puts .githooks/post-merge on the worktree’s own branch — the person’s git merge of that branch runs nothing of the agent’s',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const s = new WorktreeSession(root);
+    const e = await s.run('EnterWorktree', { name: 'le' });
+    t.diagnostic(`EnterWorktree: ${e.status}: ${e.text.slice(0, 200)}`);
+    assert.equal(e.status, 'ok', e.text);
+    const mark = path.join(marks, 'le-merge');
+    const out = await s.run('Bash', {
+      command: plantCommit('.githooks/post-merge', `#!/bin/sh\nenv > ${mark}\n`, 'HEAD'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    const branch = git(root, 'branch', '--format=%(refname:short)')
+      .split('\n')
+      .find((b) => b.includes('le'));
+    t.diagnostic(`branches: ${git(root, 'branch', '-v')}`);
+    assert.ok(branch, 'the worktree has a branch');
+    personGit(root, 'merge', '-q', '--no-edit', branch);
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   },
 );

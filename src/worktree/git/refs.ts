@@ -2,6 +2,7 @@
 // of their new commits came in and none of those commits changes a protected path; nothing else.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { hookPathspecs } from '../../sandbox/movedRefs';
 import { isProtectedRepositoryPath } from '../../sandbox/protect';
 import { readRegular, shadowLooseRefs, writeAtomic } from './files';
 import { repositoryRefs, runGit } from './git';
@@ -113,7 +114,13 @@ async function protectedChanges(commonDir: string, tip: string, known: readonly 
   if (r.code !== 0) return [`(the commits could not be read: ${r.stderr.trim()})`];
   // -z: names as they are (a quoted name would hide its first component from the check).
   const paths = [...new Set(r.stdout.split(/[\0\n]/).filter(Boolean))];
-  return paths.filter((p) => isProtectedRepositoryPath(p));
+  // And what the repository's hooks run (issue 30, known limit L-e): `core.hooksPath = .githooks`
+  // (husky's `.husky`) and the files its hooks name, read from the main checkout's configuration as
+  // movedRefs.ts reads it for the main checkout's refs (P1). A commit of the worktree's own branch
+  // that adds `.githooks/post-merge` ran it at the person's `git merge` of that branch.
+  const hooks = path.basename(commonDir) === '.git' ? hookPathspecs(commonDir) : [];
+  const hooked = (p: string) => hooks.some((h) => p === h || p.startsWith(`${h}/`));
+  return paths.filter((p) => isProtectedRepositoryPath(p) || hooked(p));
 }
 
 /** Are all the objects of the commits reachable from `tip` and from no repository ref in the repository? */
