@@ -414,3 +414,87 @@ test(
     assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// L-b: the keys of a package.json the person's hooks run (O6 husky: `scripts.precommit`) are watched
+// where the working directories' tree watches record them. A command that makes the package's
+// directory a symlink to a directory it can write outside them (the runtime's `/tmp/claude`, its
+// own temp directory) would leave a package.json there that nothing reads, and the person's hook
+// would `cd` through the link. Held: the hooked package.json is read-only in place, and its
+// directory cannot be moved aside (EBUSY). The rows stay as guards.
+
+for (const [where, dir] of [
+  ['the runtime’s /tmp/claude', '/tmp/claude'],
+  ['the session’s temp directory', '$TMPDIR'],
+] as const)
+  test(
+    `L-b (dontAsk, husky): packages/app made a symlink to ${where} holding a package.json with the hooked script — the person’s git commit runs nothing of the agent’s`,
+    {},
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project((r) => {
+        exe(path.join(r, '.husky', '_', 'h'), HUSKY_H);
+        exe(path.join(r, '.husky', '_', 'pre-commit'), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n');
+        writeFileSync(path.join(r, '.husky', '_', '.gitignore'), '*\n');
+        exe(path.join(r, '.husky', 'pre-commit'), 'cd packages/app && npm run -s precommit\n');
+        mkdirSync(path.join(r, 'packages', 'app'), { recursive: true });
+        writeFileSync(
+          path.join(r, 'packages', 'app', 'package.json'),
+          '{"name":"app","scripts":{"precommit":"true"}}\n',
+        );
+      });
+      git(root, 'config', 'core.hooksPath', '.husky/_');
+      const mark = path.join(marks, `lb-${++seq}`);
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: [
+          'set -e',
+          `d=${dir}/lb-${seq}-$$`,
+          'mkdir -p "$d"',
+          `printf '{"name":"app","scripts":{"precommit":"env > ${mark}"}}\\n' > "$d/package.json"`,
+          // The hooked package.json is read-only in place; its directory is moved aside whole.
+          'mv packages/app packages/app-old || mv packages packages-old',
+          'mkdir -p packages',
+          'ln -s "$d" packages/app',
+          'ls -l packages; cat packages/app/package.json',
+        ].join('\n'),
+      });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+      writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'changed\n');
+      personGit(root, 'commit', '-qam', 'person');
+      assert.deepEqual({ ran: existsSync(mark) }, { ran: false }, read(mark).slice(0, 300));
+    },
+  );
+
+// The same link for a directory holding nothing protected: what the command then puts behind it —
+// an `.envrc` (direnv runs it when the person `cd`s there), `.vscode/settings.json`, a
+// `node_modules/.bin/npm`, a pyproject.toml with pylint's `init-hook` — lies outside the working
+// directories, where the tree watches record protected names but nothing undid them.
+// (`/tmp/claude` is the runtime's scratch too; on this machine it is not there to write.)
+for (const [where, dir] of [['the session’s temp directory', '$TMPDIR']] as const)
+  test(
+    `L-b (dontAsk): tools/ made a symlink to ${where}; an .envrc, .vscode/settings.json and node_modules/.bin/npm behind it — none is left where the person’s tools read them`,
+    {},
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project((r) => writeFileSync(path.join(r, 'README.md'), 'hi\n'));
+      mkdirSync(path.join(root, 'tools'));
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: [
+          'set -e',
+          `d=${dir}/lb-names-${++seq}-$$`,
+          'mkdir -p "$d/.vscode" "$d/node_modules/.bin"',
+          `printf 'env > ${marks}/lb-envrc\\n' > "$d/.envrc"`,
+          `printf '{"terminal.integrated.env.linux":{"X":"y"}}\\n' > "$d/.vscode/settings.json"`,
+          `printf '#!/bin/sh\\nenv > ${marks}/lb-npm\\n' > "$d/node_modules/.bin/npm"`,
+          'chmod +x "$d/node_modules/.bin/npm"',
+          'rmdir tools && ln -s "$d" tools',
+          'ls -la tools/',
+        ].join('\n'),
+      });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+      const left = ['.envrc', '.vscode/settings.json', 'node_modules/.bin/npm'].filter((f) =>
+        existsSync(path.join(root, 'tools', f)),
+      );
+      assert.deepEqual({ left }, { left: [] });
+    },
+  );
