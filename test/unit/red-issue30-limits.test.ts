@@ -545,3 +545,29 @@ for (const [key, value] of [
       assert.deepEqual({ ran: existsSync(mark), kept }, { ran: false, kept: false }, read(mark).slice(0, 200));
     },
   );
+
+// The worktree's own HEAD, detached by plumbing at a commit carrying `.githooks/post-checkout` (the
+// worktree's git directory is the session's to write): the person's "discard everything" in the
+// agent's worktree, `git checkout HEAD -- .`, writes the hook and git runs it (a file checkout runs
+// post-checkout too).
+test(
+  'L-e (dontAsk, a worktree session): plumbing detaches the worktree’s HEAD at a commit carrying .githooks/post-checkout — the person’s git checkout HEAD -- . there runs nothing of the agent’s',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const s = new WorktreeSession(root);
+    const e = await s.run('EnterWorktree', { name: 'le2' });
+    assert.equal(e.status, 'ok', e.text);
+    const mark = path.join(marks, 'le-detached');
+    const out = await s.run('Bash', {
+      command: plantCommit('.githooks/post-checkout', `#!/bin/sh\nenv > ${mark}\n`, '--no-deref HEAD'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    const wt = path.join(root, '.claude', 'worktrees', 'le2');
+    t.diagnostic(`HEAD: ${read(path.join(root, '.git', 'worktrees', 'le2', 'HEAD'))}`);
+    personGit(wt, 'checkout', 'HEAD', '--', '.');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+  },
+);

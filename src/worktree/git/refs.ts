@@ -76,6 +76,25 @@ export async function syncLocked(w: WorktreeGit, shadow: string, state: State): 
     }
   }
   if (stateChanged) await writeAtomic(path.join(shadow, STATE), JSON.stringify(state));
+  await detachedHead(w, shadow, state, result, wanted);
+  return result;
+}
+
+/**
+ * The worktree's HEAD after a command: at a ref the repository did not take, detached at the commit it
+ * named for the command; detached at a commit whose new commits change a protected path (or the
+ * repository's hooks: plumbing's `update-ref --no-deref HEAD`, or a refused ref's commit), back on the
+ * worktree's own branch — the person's `git checkout HEAD -- .` there wrote the agent's
+ * `.githooks/post-checkout` and git ran it (issue 30, known limit L-e).
+ */
+async function detachedHead(
+  w: WorktreeGit,
+  shadow: string,
+  state: State,
+  result: WorktreeSync,
+  wanted: ReadonlyMap<string, string>,
+): Promise<void> {
+  const { refs } = await repositoryRefs(w.commonDir);
   // HEAD naming a ref the repository did not take would show the worktree's files as changes: detach it there.
   const head = (await readRegular(path.join(w.gitDir, 'HEAD'), 1024))?.trim();
   const named = head?.match(/^ref: (\S+)$/)?.[1];
@@ -88,7 +107,18 @@ export async function syncLocked(w: WorktreeGit, shadow: string, state: State): 
       result.detachedHead = at;
     }
   }
-  return result;
+  const now = (await readRegular(path.join(w.gitDir, 'HEAD'), 1024))?.trim();
+  const own = state.own[0];
+  if (!now || !HEX.test(now) || !own) return;
+  const touched = await protectedChanges(w.commonDir, now, [...refs.values()]);
+  if (touched.length === 0) return;
+  await writeAtomic(path.join(w.gitDir, 'HEAD'), `ref: ${own}\n`);
+  delete result.detachedHead;
+  result.refused.push({
+    ref: 'HEAD',
+    to: now,
+    why: `its commits change protected paths (${touched.slice(0, 5).join(', ')}); HEAD is back on ${own}`,
+  });
 }
 
 /** A ref's value in the shadow's packed-refs (the worker's copy of the repository's refs). */
