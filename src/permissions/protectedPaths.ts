@@ -173,6 +173,16 @@ export const PROTECTED_TAILS: readonly (readonly string[])[] = [
   // and the interpreter of a `#!/usr/bin/env node` bin — durable-agent's own. A project that pins
   // Node with the `node` package keeps its `.bin/node`; a session cannot install or change one.
   ...['node', 'nodejs', 'sh', 'bash', 'dash', 'zsh'].map((n) => ['node_modules', '.bin', n]),
+  // What the person's hooks run by name with `node_modules/.bin` first on PATH (husky 9's `h`; npm,
+  // pnpm, yarn and bun for every script they run): their package managers, git and env (issue 30,
+  // known limit L-a: a planted `.bin/npm` ran at the person's `git commit`, past the protected
+  // `scripts.<name>` keys its `npm test` names). A project's own packages (lint-staged, eslint) stay
+  // its code: what they run lies in node_modules, which the session writes anyway.
+  ...['npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'yarnpkg', 'bun', 'bunx', 'corepack', 'git', 'env'].map((n) => [
+    'node_modules',
+    '.bin',
+    n,
+  ]),
 ];
 
 /** The last components of the tails (folded): a cheap first test. */

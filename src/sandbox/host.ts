@@ -32,6 +32,7 @@ import { RuntimeProcessEndedError, startRemoteRuntime } from './remoteRuntime';
 import { placeholders, withoutDeniesLedOut } from './placeholders';
 import { wrapConfig } from './readDenies';
 import { repositoryConfigMasks } from './repoConfigMask';
+import { hideMaskStore, placeMaskStore } from './maskStore';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
 import type { CommandReports } from './violations';
 
@@ -376,10 +377,13 @@ async function prepareSandboxedCommand(
     const masks = protection && !plan.call.filesystem.disabled ? repositoryConfigMasks(protection.roots) : [];
     const call = wrapConfig(filesystem === fsCall ? plan.call : { ...plan.call, filesystem });
     const config = masks.length > 0 ? { ...call, credentials: { files: masks } } : call;
-    const shellCommand = await m.wrapWithSandbox(inner, 'bash', config, abortSignal, {
-      commandId,
-      commandText: command,
-    });
+    // The runtime's store of masked copies out of the command's sight (maskStore.ts, L-c; a runtime
+    // in a process of its own does the same there, runtimeChild.ts).
+    const store = placeMaskStore(m);
+    const shellCommand = hideMaskStore(
+      await m.wrapWithSandbox(inner, 'bash', config, abortSignal, { commandId, commandText: command }),
+      store,
+    );
     wrapped = true;
     if (plan.allowedDomains.length > 0) {
       registered = true;

@@ -30,31 +30,38 @@ const PYLINT_KEYS = [
   'extension-pkg-whitelist',
   'unsafe-load-any-extension',
   'rcfile',
+  // A Python expression pylint eval()s for the score it prints by default (red team q, Q15).
+  'evaluation',
 ];
+/** pylint's options that import code only for some values: a dotted reporter class (`pkg.mod.Reporter`, Q15). */
+const PYLINT_DOTTED_KEYS = ['output-format'];
 const MYPY_KEYS = ['plugins', 'python_executable'];
 
-const pylintKey = (k: string) => {
+const prefixOf = (keys: readonly string[], k: string) => {
   const n = k.trim().toLowerCase().replace(/_/g, '-');
-  return n !== '' && PYLINT_KEYS.some((d) => d.startsWith(n) || n.startsWith(d));
+  return n !== '' && keys.some((d) => d.startsWith(n) || n.startsWith(d));
 };
+/** Does pylint run or import code for this option (`value`: as the file holds it)? */
+const pylintKey = (k: string, value = '') =>
+  prefixOf(PYLINT_KEYS, k) || (prefixOf(PYLINT_DOTTED_KEYS, k) && value.includes('.'));
 const mypyKey = (k: string) => MYPY_KEYS.includes(k.trim().toLowerCase().replace(/-/g, '_'));
 
 /** Does a key at this path of a pyproject.toml run code through pylint, mypy or flake8? */
-function tomlProtected(p: readonly string[]): boolean {
+function tomlProtected(p: readonly string[], value: string): boolean {
   const [top, tool, ...rest] = p.map((c) => c.toLowerCase());
   if (top !== 'tool') return false;
-  if (tool === 'pylint') return rest.some(pylintKey);
+  if (tool === 'pylint') return rest.some((c) => pylintKey(c, value));
   if (tool === 'mypy') return rest.some(mypyKey);
   if (tool === 'flake8') return rest.some((c) => c.includes('local'));
   return false;
 }
 
 /** Does an option of this INI section run code through pylint, mypy or flake8 (or reach every section)? */
-function iniProtected(section: string, key: string): boolean {
+function iniProtected(section: string, key: string, value: string): boolean {
   const s = section.trim().toLowerCase();
   const all = s === 'default';
   return (
-    ((all || s.includes('pylint')) && pylintKey(key)) ||
+    ((all || s.includes('pylint')) && pylintKey(key, value)) ||
     ((all || s.includes('mypy')) && mypyKey(key)) ||
     ((all || s.includes('flake8')) && (s.includes('local') || /^(paths|extension|report)$/.test(key.trim())))
   );
@@ -64,12 +71,12 @@ function iniProtected(section: string, key: string): boolean {
 function protectedText(name: string, text: string): string {
   const keep = (keys: ConfigKey[], f: (k: ConfigKey) => boolean) => keys.filter(f).map((k) => [k.path, k.value]);
   if (name === 'pyproject.toml') {
-    const keys = keep(tomlKeys(text), (k) => tomlProtected(k.path));
+    const keys = keep(tomlKeys(text), (k) => tomlProtected(k.path, k.value));
     return keys.length > 0 ? JSON.stringify(keys) : '';
   }
   // Read both ways configparser is used (pylint strips inline comments, mypy and flake8 do not).
   const keys = [true, false].flatMap((inline) =>
-    keep(iniKeys(text, inline), (k) => iniProtected(k.path[0]!, k.path[1]!)),
+    keep(iniKeys(text, inline), (k) => iniProtected(k.path[0]!, k.path[1]!, k.value)),
   );
   return keys.length > 0 ? JSON.stringify(keys) : '';
 }
@@ -131,7 +138,7 @@ export function lintKeysOf(files: readonly string[]): Map<string, LintState> {
 }
 
 const WHY =
-  "pylint's init-hook or plugins, mypy's plugins or python_executable, flake8's local plugins: the person's linter runs them when it starts";
+  "pylint's init-hook, plugins or evaluation, mypy's plugins or python_executable, flake8's local plugins: the person's linter runs them when it starts";
 
 /**
  * Puts back each file whose protected keys the command added or changed since `before` (as it was;

@@ -117,7 +117,7 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
  * changes one of them ran the session's hook on the person's `git checkout` or `git merge` of it,
  * before they could read the diff (red team p, P1): a ref carries nothing the sandbox may not write.
  */
-function hookPathspecs(gitDir: string): string[] {
+export function hookPathspecs(gitDir: string): string[] {
   const tree = path.dirname(gitDir);
   const out = new Set<string>();
   let targets: ReturnType<typeof repositoryConfigTargets>;

@@ -12,14 +12,49 @@ import { commonDirOf, gitDirOf } from './repoConfigTargets';
 
 const MAX_CONFIG_BYTES = 1 << 20;
 
-/** The repository configuration files of the roots (the common `config`, a worktree's `config.worktree`). */
+/** How deep submodules of submodules are looked for (`.git/modules/a/modules/b/…`), as protect.ts does. */
+const MODULE_DEPTH = 3;
+
+/**
+ * The configurations of a git directory's submodules (`modules/<name>/config`, `config.worktree`,
+ * and theirs in turn): a submodule cloned with a token keeps it there (issue 30, known limit L-d).
+ * A name may hold `/` (`modules/libs/x`): any directory with a `HEAD` is one.
+ */
+function moduleConfigs(gitDir: string, out: Set<string>, depth = 0): void {
+  if (depth >= MODULE_DEPTH) return;
+  const walk = (dir: string, left: number) => {
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of names) {
+      if (!e.isDirectory()) continue;
+      const d = path.join(dir, e.name);
+      if (fs.existsSync(path.join(d, 'HEAD'))) {
+        out.add(path.join(d, 'config'));
+        out.add(path.join(d, 'config.worktree'));
+        moduleConfigs(d, out, depth + 1);
+      } else if (left > 0) walk(d, left - 1);
+    }
+  };
+  walk(path.join(gitDir, 'modules'), 2);
+}
+
+/**
+ * The repository configuration files of the roots (the common `config`, a worktree's
+ * `config.worktree`, and their submodules' in `modules/`).
+ */
 export function repositoryConfigFiles(roots: readonly string[]): string[] {
   const out = new Set<string>();
   for (const root of roots) {
     const gitDir = gitDirOf(root);
     if (!gitDir) continue;
-    out.add(path.join(commonDirOf(gitDir), 'config'));
+    const common = commonDirOf(gitDir);
+    out.add(path.join(common, 'config'));
     out.add(path.join(gitDir, 'config.worktree'));
+    moduleConfigs(common, out);
   }
   return [...out];
 }

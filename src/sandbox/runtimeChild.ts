@@ -13,6 +13,7 @@
 // reports for that key have gone quiet (the observer's socket read to its end), after them.
 import * as path from 'node:path';
 import { quiesce } from './violations';
+import { hideMaskStore, placeMaskStore } from './maskStore';
 
 interface Request {
   id: number;
@@ -117,9 +118,19 @@ async function serve(): Promise<void> {
             if (!before.has(l)) process.removeListener(s, l as (...args: unknown[]) => void);
         return undefined;
       }
-      case 'wrap':
+      case 'wrap': {
         narrowPathTo(req.args[4]);
-        return m.wrapWithSandbox(req.args[0] as string, req.args[1] as string, req.args[2], undefined, req.args[3]);
+        // The store of masked copies in the sessions' root, and out of the command's sight (maskStore.ts, L-c).
+        const store = placeMaskStore(m);
+        const wrapped = await m.wrapWithSandbox(
+          req.args[0] as string,
+          req.args[1] as string,
+          req.args[2],
+          undefined,
+          req.args[3],
+        );
+        return hideMaskStore(wrapped, store);
+      }
       case 'register':
         m.registerCommandNetworkLists(req.args[0] as string, req.args[1]);
         return undefined;

@@ -178,8 +178,15 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
     const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
     const gitRoots = writableRoots([...roots, realOrSelf(tmpDir), ...writable]);
-    // Every writable allowWrite directory is guarded like a working directory for protected names (K10).
-    const nameRoots = [...roots, ...writable.filter((d) => existsDirectory(d) && !withinDirectories(d, roots))];
+    // Every writable allowWrite directory is guarded like a working directory for protected names (K10),
+    // and so are the session's temp directory and the runtime's scratch directories (issue 30, known
+    // limit L-b): a symlink in the project leads the person's tools there (`tools -> $TMPDIR/x`, with
+    // an `.envrc`, a `.vscode/settings.json` or a `node_modules/.bin/npm` behind it).
+    const nameRoots = [
+      ...roots,
+      ...gitRoots.filter((d) => !withinDirectories(d, roots)),
+      ...writable.filter((d) => existsDirectory(d) && !withinDirectories(d, [...roots, ...gitRoots])),
+    ];
     const scan = protectionScan({ roots, extra, gitRoots, nameRoots });
     // A protected file with another name (a hard link) is written through that name despite the
     // deny list's bind of its path: cut before the command (red team, issue 30, M11).

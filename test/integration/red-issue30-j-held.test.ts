@@ -78,7 +78,8 @@ test(
               ],
             ]);
             await run(proj, 'dontAsk', 'plant-h1');
-            assert.ok(fs.existsSync(path.join(proj, 'node_modules', '.bin', 'git')), 'the planting step ran');
+            // `.bin/git` is a protected tail now (issue 30, L-a: undone after the call); `.bin/rg` stays planted.
+            assert.ok(fs.existsSync(path.join(proj, 'node_modules', '.bin', 'rg')), 'the planting step ran');
             scripts.set('use-h1', [
               [{ id: 'toolu_h1_grep', name: 'Grep', input: { pattern: 'held', path: proj } }],
               [{ id: 'toolu_h1_wt', name: 'EnterWorktree', input: { name: 'h1' } }],

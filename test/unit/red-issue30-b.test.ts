@@ -297,11 +297,16 @@ for (const spelling of ['absolute', 'relative'] as const) {
     const s = new Session(root, 'dontAsk', { allow: ['Bash', 'EnterWorktree'] });
     const planted = await s.run('Bash', {
       command:
-        `mkdir -p node_modules/.bin && printf '${plantScript(marks, 'git', REAL_GIT)}' > node_modules/.bin/git && ` +
+        `mkdir -p node_modules/.bin && ` +
         `printf '${plantScript(marks, 'rg', REAL_RG || '/bin/false')}' > node_modules/.bin/rg && ` +
-        `chmod +x node_modules/.bin/git node_modules/.bin/rg && echo planted`,
+        `chmod +x node_modules/.bin/rg && echo planted`,
     });
     assert.match(planted.text, /planted/, planted.text);
+    // `.bin/git` is a protected tail (issue 30, L-a: undone as it appears); planted here directly so
+    // that the door's own lookup of git is still what this row checks.
+    const gitFile = path.join(root, 'node_modules', '.bin', 'git');
+    writeFileSync(gitFile, plantScript(marks, 'git', REAL_GIT).replace(/\\n/g, '\n'));
+    chmodSync(gitFile, 0o755);
     const entry = spelling === 'absolute' ? path.join(root, 'node_modules', '.bin') : 'node_modules/.bin';
     await withPath(entry, async () => {
       const g = await s.run('Grep', { pattern: 'hello', path: root });

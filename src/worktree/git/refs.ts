@@ -2,6 +2,7 @@
 // of their new commits came in and none of those commits changes a protected path; nothing else.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { hookPathspecs } from '../../sandbox/movedRefs';
 import { isProtectedRepositoryPath } from '../../sandbox/protect';
 import { readRegular, shadowLooseRefs, writeAtomic } from './files';
 import { repositoryRefs, runGit } from './git';
@@ -75,6 +76,25 @@ export async function syncLocked(w: WorktreeGit, shadow: string, state: State): 
     }
   }
   if (stateChanged) await writeAtomic(path.join(shadow, STATE), JSON.stringify(state));
+  await detachedHead(w, shadow, state, result, wanted);
+  return result;
+}
+
+/**
+ * The worktree's HEAD after a command: at a ref the repository did not take, detached at the commit it
+ * named for the command; detached at a commit whose new commits change a protected path (or the
+ * repository's hooks: plumbing's `update-ref --no-deref HEAD`, or a refused ref's commit), back on the
+ * worktree's own branch — the person's `git checkout HEAD -- .` there wrote the agent's
+ * `.githooks/post-checkout` and git ran it (issue 30, known limit L-e).
+ */
+async function detachedHead(
+  w: WorktreeGit,
+  shadow: string,
+  state: State,
+  result: WorktreeSync,
+  wanted: ReadonlyMap<string, string>,
+): Promise<void> {
+  const { refs } = await repositoryRefs(w.commonDir);
   // HEAD naming a ref the repository did not take would show the worktree's files as changes: detach it there.
   const head = (await readRegular(path.join(w.gitDir, 'HEAD'), 1024))?.trim();
   const named = head?.match(/^ref: (\S+)$/)?.[1];
@@ -87,7 +107,18 @@ export async function syncLocked(w: WorktreeGit, shadow: string, state: State): 
       result.detachedHead = at;
     }
   }
-  return result;
+  const now = (await readRegular(path.join(w.gitDir, 'HEAD'), 1024))?.trim();
+  const own = state.own[0];
+  if (!now || !HEX.test(now) || !own) return;
+  const touched = await protectedChanges(w.commonDir, now, [...refs.values()]);
+  if (touched.length === 0) return;
+  await writeAtomic(path.join(w.gitDir, 'HEAD'), `ref: ${own}\n`);
+  delete result.detachedHead;
+  result.refused.push({
+    ref: 'HEAD',
+    to: now,
+    why: `its commits change protected paths (${touched.slice(0, 5).join(', ')}); HEAD is back on ${own}`,
+  });
 }
 
 /** A ref's value in the shadow's packed-refs (the worker's copy of the repository's refs). */
@@ -113,7 +144,13 @@ async function protectedChanges(commonDir: string, tip: string, known: readonly 
   if (r.code !== 0) return [`(the commits could not be read: ${r.stderr.trim()})`];
   // -z: names as they are (a quoted name would hide its first component from the check).
   const paths = [...new Set(r.stdout.split(/[\0\n]/).filter(Boolean))];
-  return paths.filter((p) => isProtectedRepositoryPath(p));
+  // And what the repository's hooks run (issue 30, known limit L-e): `core.hooksPath = .githooks`
+  // (husky's `.husky`) and the files its hooks name, read from the main checkout's configuration as
+  // movedRefs.ts reads it for the main checkout's refs (P1). A commit of the worktree's own branch
+  // that adds `.githooks/post-merge` ran it at the person's `git merge` of that branch.
+  const hooks = path.basename(commonDir) === '.git' ? hookPathspecs(commonDir) : [];
+  const hooked = (p: string) => hooks.some((h) => p === h || p.startsWith(`${h}/`));
+  return paths.filter((p) => isProtectedRepositoryPath(p) || hooked(p));
 }
 
 /** Are all the objects of the commits reachable from `tip` and from no repository ref in the repository? */
