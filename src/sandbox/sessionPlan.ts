@@ -24,6 +24,7 @@ import { manifestBins, undoManifestBins, type ManifestState } from './manifestBi
 import { isLintManifest, lintKeysOf, undoLintKeys, type LintState } from './lintKeys';
 import { refSnapshots, undoCarriedRefs, type RefSnapshots } from './movedRefs';
 import { objectSnapshots, undoForgedObjects, type ObjectSnapshots } from './movedObjects';
+import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerState';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
@@ -115,6 +116,8 @@ export interface Protection {
   refs?: RefSnapshots;
   /** The repositories whose objects the command could forge, and when it started (movedObjects.ts, Q1). */
   objects?: ObjectSnapshots;
+  /** The rebase todos of those repositories when the command started (sequencerState.ts, Q10). */
+  todos?: TodoSnapshots;
 }
 
 export interface SessionSandboxPlan {
@@ -201,6 +204,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       refs: refSnapshots(roots),
       objects: objectSnapshots(repositoryDirs(roots, gitRoots)),
     };
+    protection.todos = todoSnapshots(protection.objects!.gitDirs);
     if (detached.length > 0) protection.live = detached;
   }
   const readable = [...(scope.readable ?? [])];
@@ -352,6 +356,8 @@ export function undoProtected(protection: Protection): string[] {
   // Objects first: the ref screen then reads what a checkout would write.
   if (protection.objects) undone.push(...undoForgedObjects(protection.objects, relativeTo(protection.roots)));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
+  if (protection.todos && protection.objects)
+    undone.push(...undoTodoExecs(protection.todos, protection.objects.gitDirs, relativeTo(protection.roots)));
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));

@@ -175,18 +175,14 @@ test('Q1 guard: the agent’s own commit, gc and repack in the sandbox are left 
   assert.equal(git(root, 'log', '--format=%s').trim().split('\n')[0], 'two');
 });
 
-test(
-  'Q10 (dontAsk): a rebase left stopped with an exec line in its todo — the person’s git rebase --continue runs nothing of the agent’s',
-  process.env.R30Q_HOLES === '1' ? {} : { skip: 'HOLE Q10' },
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const mark = path.join(marks, 'q10');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `GIT_SEQUENCE_EDITOR='f() { printf "break\\nexec env > ${mark}\\n" > "$1"; }; f' git rebase -i HEAD 2>&1; git status | head -8`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
-    personGit(root, 'rebase', '--continue');
-    assert.deepEqual({ execRan: existsSync(mark) }, { execRan: false }, read(mark).slice(0, 300));
-  },
-);
+test('Q10 (dontAsk): a rebase left stopped with an exec line in its todo — the person’s git rebase --continue runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const mark = path.join(marks, 'q10');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `GIT_SEQUENCE_EDITOR='f() { printf "break\\nexec env > ${mark}\\n" > "$1"; }; f' git rebase -i HEAD 2>&1; git status | head -8`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+  personGit(root, 'rebase', '--continue');
+  assert.deepEqual({ execRan: existsSync(mark) }, { execRan: false }, read(mark).slice(0, 300));
+});
